@@ -1,0 +1,100 @@
+# binform: schemas -> bfgen -> generated C -> runtime, CLI, tests.
+BUILD := build
+CC := gcc
+CFLAGS_COMMON := -std=c11 -Wall -Wextra -Werror -O1 -g
+SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+SHARED ?= $(abspath ../shared)
+
+# Debian packages: the build's, the tests', the N64 toolchain's.
+BUILD_PKGS := gcc make pkg-config libyaml-dev liblua5.4-dev
+TEST_PKGS := libcriterion-dev binutils-mips-linux-gnu
+DEPS_STAMP := $(BUILD)/.deps-build
+TEST_DEPS_STAMP := $(BUILD)/.deps-test
+
+SCHEMAS := $(sort $(wildcard schemas/*.yaml))
+FORMATS := $(basename $(notdir $(SCHEMAS)))
+TEMPLATES := $(wildcard generator/templates/*.lua)
+
+RUNTIME_SRC := $(wildcard runtime/*.c)
+GENERATOR_SRC := $(wildcard generator/*.c)
+GENERATED_SRC := $(addprefix generated/,$(addsuffix .c,$(FORMATS)))
+
+BFGEN := $(BUILD)/bin/bfgen
+RUNTIME_LIB := $(BUILD)/lib/libbfruntime.a
+GENERATED_LIB := $(BUILD)/lib/libbfgenerated.a
+SAN_LIB := $(BUILD)/san/libbinform-san.a
+
+INCLUDES := -Iruntime -Igenerated
+TEST_BINS :=
+
+.PHONY: all deps test-deps generate check-generated test demo clean
+all: $(BFGEN) $(RUNTIME_LIB) $(GENERATED_LIB)
+
+$(DEPS_STAMP):
+	@mkdir -p $(BUILD)
+	@sh .ci/deps.sh $(BUILD_PKGS)
+	@touch $@
+$(TEST_DEPS_STAMP): $(DEPS_STAMP)
+	@sh .ci/deps.sh $(TEST_PKGS)
+	@touch $@
+deps: $(DEPS_STAMP)
+test-deps: $(TEST_DEPS_STAMP)
+
+# ---- the generator ----
+GEN_CFLAGS = $(CFLAGS_COMMON) $(shell pkg-config --cflags yaml-0.1 lua5.4) \
+	-DBFGEN_TEMPLATE_DIR='"$(abspath generator/templates)"'
+GEN_LIBS = $(shell pkg-config --libs yaml-0.1 lua5.4)
+
+$(BUILD)/obj/generator/%.o: generator/%.c generator/*.h | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(GEN_CFLAGS) -c $< -o $@
+$(BFGEN): $(patsubst %.c,$(BUILD)/obj/%.o,$(GENERATOR_SRC))
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_COMMON) $^ -o $@ $(GEN_LIBS)
+
+# ---- runtime and generated code (plain, and with sanitizers for the tests) ----
+$(BUILD)/obj/%.o: %.c runtime/*.h $(wildcard generated/*.h) | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_COMMON) $(INCLUDES) -c $< -o $@
+$(BUILD)/san/%.o: %.c runtime/*.h $(wildcard generated/*.h) | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_COMMON) $(SAN) $(INCLUDES) -c $< -o $@
+
+$(RUNTIME_LIB): $(patsubst %.c,$(BUILD)/obj/%.o,$(RUNTIME_SRC))
+	@mkdir -p $(dir $@)
+	ar rcs $@ $^
+$(GENERATED_LIB): $(patsubst %.c,$(BUILD)/obj/%.o,$(GENERATED_SRC))
+	@mkdir -p $(dir $@)
+	ar rcs $@ $^
+$(SAN_LIB): $(patsubst %.c,$(BUILD)/san/%.o,$(RUNTIME_SRC) $(GENERATED_SRC))
+	@mkdir -p $(dir $@)
+	ar rcs $@ $^
+
+# ---- generation ----
+generate: $(BFGEN)
+	$(BFGEN) --out generated $(SCHEMAS)
+check-generated: $(BFGEN)
+	$(BFGEN) --check --out generated $(SCHEMAS)
+
+# ---- tests (Criterion, under ASan + UBSan) ----
+TEST_CFLAGS = $(CFLAGS_COMMON) $(SAN) $(INCLUDES) -Itests -DBF_SHARED_DIR='"$(SHARED)"' \
+	-DBF_PROJECT_DIR='"$(abspath .)"'
+TEST_SUPPORT := $(wildcard tests/support/*.c)
+
+$(BUILD)/tests/test_%: tests/test_%.c $(TEST_SUPPORT) $(SAN_LIB) tests/support/*.h | $(TEST_DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(TEST_CFLAGS) $< $(TEST_SUPPORT) $(SAN_LIB) -o $@ -lcriterion -lm
+
+TEST_BINS += $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
+
+-include n64/n64.mk
+
+test: $(TEST_DEPS_STAMP) $(BFGEN) $(TEST_BINS)
+	@set -e; for t in $(TEST_BINS); do echo "== $$t"; ASAN_OPTIONS=detect_leaks=1 $$t --jobs 2; done
+
+# ---- the demo: regenerate, then read the project's own model ----
+demo: generate all
+	@echo "demo: not yet"
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,663 @@
+/* The checker: resolves names, types every expression, computes the static layout and
+ * verifies the offsets and sizes the schema declares against it. */
+#include <stdio.h>
+#include <string.h>
+
+#include "model.h"
+
+typedef enum { CTX_READ, CTX_LINK, CTX_VALIDATE } expr_context;
+
+typedef struct scope {
+    format *f;
+    type_def *t;
+    int visible;          /* fields with index < visible can be used (read order) */
+    const field *self;    /* the field the expression belongs to */
+    int allow_it;         /* until: the element just read */
+    int allow_prev;       /* args/if of an array element: the previous element */
+    int allow_value;      /* derive: the field's raw value */
+    expr_context ctx;
+} scope;
+
+static type_def *root_type(const format *f)
+{
+    return f->entries.len ? ((entry *)f->entries.items[0])->root : NULL;
+}
+
+static value_type vt_of(value_kind k)
+{
+    value_type v;
+    memset(&v, 0, sizeof v);
+    v.kind = k;
+    return v;
+}
+
+/* The value a field gives when named in an expression. */
+static value_type field_value(const field *fl, int element)
+{
+    value_type v = vt_of(VT_ERROR);
+    v.field = fl;
+    int array = fl->is_array && !element;
+    switch (fl->kind) {
+    case FT_PRIM:
+        if (array) {
+            v.kind = VT_ARRAY;
+            v.array_elem_int = !prim_is_float(fl->prim);
+        } else {
+            v.kind = prim_is_float(fl->prim) ? VT_FLOAT : VT_INT;
+        }
+        break;
+    case FT_STRUCT:
+        v.kind = array ? VT_ARRAY : VT_STRUCT;
+        v.type = fl->type;
+        break;
+    case FT_BYTES:
+        v.kind = VT_BYTES;
+        break;
+    case FT_STR:
+    case FT_CSTR:
+        v.kind = array ? VT_ARRAY : VT_STRING;
+        break;
+    case FT_SWITCH:
+        v.kind = VT_ERROR;
+        break;
+    }
+    return v;
+}
+
+static int check_expr(expr *e, scope *sc);
+
+static int want_number(expr *e, const char *what)
+{
+    if (e->vt.kind == VT_INT || e->vt.kind == VT_FLOAT)
+        return 1;
+    if (e->vt.kind != VT_ERROR)
+        diag_error(e->loc, "%s must be a number", what);
+    return 0;
+}
+
+static int check_name(expr *e, scope *sc)
+{
+    const char *n = e->name;
+    if (n[0] == '_') {
+        static const struct { const char *name; ref_kind ref; } builtins[] = {
+            {"_index", REF_INDEX}, {"_start", REF_START}, {"_pos", REF_POS},
+            {"_end", REF_END}, {"_size", REF_SIZE}};
+        for (size_t i = 0; i < sizeof builtins / sizeof builtins[0]; i++)
+            if (strcmp(n, builtins[i].name) == 0) {
+                e->ref = builtins[i].ref;
+                e->vt = vt_of(VT_INT);
+                if ((e->ref == REF_POS || e->ref == REF_END) && sc->ctx != CTX_READ) {
+                    diag_error(e->loc, "'%s' only has a meaning while reading", n);
+                    e->vt = vt_of(VT_ERROR);
+                }
+                return 1;
+            }
+        if (strcmp(n, "_it") == 0 || strcmp(n, "_prev") == 0 || strcmp(n, "_value") == 0) {
+            int it = n[1] == 'i', prev = n[1] == 'p';
+            if ((it && !sc->allow_it) || (prev && !sc->allow_prev) || (!it && !prev && !sc->allow_value)) {
+                diag_error(e->loc, "'%s' is only allowed in %s", n,
+                           it ? "'until'" : prev ? "'args' of an array" : "'derive'");
+                e->vt = vt_of(VT_ERROR);
+                return 0;
+            }
+            e->ref = it ? REF_IT : prev ? REF_PREV : REF_VALUE;
+            e->vt = field_value(sc->self, 1);
+            return 1;
+        }
+        diag_error(e->loc, "unknown builtin '%s' (known: _index, _start, _pos, _end, _size, _it, _prev, _value)", n);
+        e->vt = vt_of(VT_ERROR);
+        return 0;
+    }
+    if (strcmp(n, "root") == 0) {
+        type_def *r = root_type(sc->f);
+        e->ref = REF_ROOT;
+        e->vt = vt_of(r ? VT_STRUCT : VT_ERROR);
+        e->vt.type = r;
+        return r != NULL;
+    }
+    for (size_t i = 0; i < sc->t->fields.len; i++) {
+        field *fl = sc->t->fields.items[i];
+        if (strcmp(fl->name, n) != 0)
+            continue;
+        if ((int)i >= sc->visible) {
+            diag_error(e->loc, "'%s' is read after this point: an expression can only use fields read before it", n);
+            e->vt = vt_of(VT_ERROR);
+            return 0;
+        }
+        e->ref = REF_FIELD;
+        e->ref_field = fl;
+        e->vt = field_value(fl, 0);
+        if (fl->kind == FT_SWITCH)
+            diag_error(e->loc, "'%s' is a switch and has no single value to use in an expression", n);
+        return e->vt.kind != VT_ERROR;
+    }
+    for (size_t i = 0; i < sc->t->params.len; i++) {
+        param *p = sc->t->params.items[i];
+        if (strcmp(p->name, n) == 0) {
+            e->ref = REF_PARAM;
+            e->ref_param = (int)i;
+            e->vt = vt_of(VT_INT);
+            return 1;
+        }
+    }
+    enum_def *en = find_enum(sc->f, n);
+    if (en) {
+        e->ref = REF_ENUM_TYPE;
+        e->vt = vt_of(VT_ENUM_NAME);
+        e->vt.enumdef = en;
+        return 1;
+    }
+    diag_error(e->loc, "'%s' is not defined here (not a field read before this point, a parameter of '%s', an enum, or a builtin)", n, sc->t->name);
+    e->vt = vt_of(VT_ERROR);
+    return 0;
+}
+
+static int check_member(expr *e, scope *sc)
+{
+    if (!check_expr(e->a, sc))
+        return 0;
+    value_type obj = e->a->vt;
+    if (obj.kind == VT_ENUM_NAME) {
+        for (size_t i = 0; i < obj.enumdef->values.len; i++) {
+            enum_value *v = obj.enumdef->values.items[i];
+            if (strcmp(v->name, e->name) == 0) {
+                e->ref = REF_ENUM_CONST;
+                e->const_value = obj.enumdef->is_flags ? (int64_t)1 << v->value : v->value;
+                e->vt = vt_of(VT_INT);
+                return 1;
+            }
+        }
+        diag_error(e->loc, "'%s' has no member '%s'", obj.enumdef->name, e->name);
+        return 0;
+    }
+    if (obj.kind == VT_STRUCT && obj.type) {
+        field *fl = find_field(obj.type, e->name);
+        if (!fl) {
+            diag_error(e->loc, "type '%s' has no field '%s'", obj.type->name, e->name);
+            return 0;
+        }
+        e->ref = REF_FIELD;
+        e->ref_field = fl;
+        e->vt = field_value(fl, 0);
+        return e->vt.kind != VT_ERROR;
+    }
+    if ((obj.kind == VT_INT) && obj.field && obj.field->bits.len) {
+        for (size_t i = 0; i < obj.field->bits.len; i++) {
+            bit_field *b = obj.field->bits.items[i];
+            if (strcmp(b->name, e->name) == 0) {
+                e->ref = REF_BITS;
+                e->ref_field = obj.field;
+                e->vt = vt_of(VT_INT);
+                return 1;
+            }
+        }
+        diag_error(e->loc, "'%s' has no bit field '%s'", obj.field->name, e->name);
+        return 0;
+    }
+    diag_error(e->loc, "'.%s' needs a structure, an enum or a packed field on its left", e->name);
+    return 0;
+}
+
+static int check_expr(expr *e, scope *sc)
+{
+    if (!e)
+        return 0;
+    switch (e->kind) {
+    case EX_INT:
+        e->vt = vt_of(VT_INT);
+        return 1;
+    case EX_FLOAT:
+        e->vt = vt_of(VT_FLOAT);
+        return 1;
+    case EX_NAME:
+        return check_name(e, sc);
+    case EX_MEMBER:
+        return check_member(e, sc);
+    case EX_INDEX:
+        if (!check_expr(e->a, sc) | !check_expr(e->b, sc))
+            return 0;
+        if (e->a->vt.kind != VT_ARRAY) {
+            diag_error(e->loc, "only arrays can be indexed");
+            return 0;
+        }
+        if (e->b->vt.kind != VT_INT) {
+            diag_error(e->b->loc, "an index must be an integer");
+            return 0;
+        }
+        e->vt = field_value(e->a->vt.field, 1);
+        return 1;
+    case EX_CALL: {
+        int ok = 1;
+        for (size_t i = 0; i < e->nargs; i++)
+            ok &= check_expr(e->args[i], sc);
+        if (!ok)
+            return 0;
+        if (strcmp(e->name, "len") == 0) {
+            if (e->nargs != 1 || (e->args[0]->vt.kind != VT_ARRAY && e->args[0]->vt.kind != VT_BYTES &&
+                                  e->args[0]->vt.kind != VT_STRING)) {
+                diag_error(e->loc, "len() takes one array, bytes or string field");
+                return 0;
+            }
+        } else if (strcmp(e->name, "min") == 0 || strcmp(e->name, "max") == 0) {
+            if (e->nargs != 2) {
+                diag_error(e->loc, "%s() takes two numbers", e->name);
+                return 0;
+            }
+            if (!want_number(e->args[0], "an argument") || !want_number(e->args[1], "an argument"))
+                return 0;
+            if (e->args[0]->vt.kind == VT_FLOAT || e->args[1]->vt.kind == VT_FLOAT) {
+                e->vt = vt_of(VT_FLOAT);
+                return 1;
+            }
+        } else {
+            diag_error(e->loc, "unknown function '%s' (known: len, min, max)", e->name);
+            return 0;
+        }
+        e->vt = vt_of(VT_INT);
+        return 1;
+    }
+    case EX_UNARY:
+        if (!check_expr(e->a, sc) || !want_number(e->a, "an operand"))
+            return 0;
+        if (e->op[0] == '~' && e->a->vt.kind != VT_INT) {
+            diag_error(e->loc, "'~' needs an integer");
+            return 0;
+        }
+        e->vt = vt_of(e->op[0] == '!' ? VT_INT : e->a->vt.kind);
+        return 1;
+    case EX_BINARY: {
+        if (!check_expr(e->a, sc) | !check_expr(e->b, sc))
+            return 0;
+        if (!want_number(e->a, "an operand") || !want_number(e->b, "an operand"))
+            return 0;
+        int is_float = e->a->vt.kind == VT_FLOAT || e->b->vt.kind == VT_FLOAT;
+        const char *op = e->op;
+        int int_only = strchr("%&|^", op[0]) && op[1] == '\0';
+        int_only |= strcmp(op, "<<") == 0 || strcmp(op, ">>") == 0;
+        if (int_only && is_float) {
+            diag_error(e->loc, "'%s' needs integers", op);
+            return 0;
+        }
+        int boolean = strchr("=!<>", op[0]) || strcmp(op, "&&") == 0 || strcmp(op, "||") == 0;
+        if (strcmp(op, "<<") == 0 || strcmp(op, ">>") == 0)
+            boolean = 0;
+        e->vt = vt_of(boolean ? VT_INT : is_float ? VT_FLOAT : VT_INT);
+        return 1;
+    }
+    case EX_COND:
+        if (!check_expr(e->a, sc) | !check_expr(e->b, sc) | !check_expr(e->c, sc))
+            return 0;
+        if (!want_number(e->a, "a condition") || !want_number(e->b, "a branch") || !want_number(e->c, "a branch"))
+            return 0;
+        e->vt = vt_of(e->b->vt.kind == VT_FLOAT || e->c->vt.kind == VT_FLOAT ? VT_FLOAT : VT_INT);
+        return 1;
+    }
+    return 0;
+}
+
+static void check_number(expr *e, scope *sc, const char *what)
+{
+    if (e && check_expr(e, sc))
+        want_number(e, what);
+}
+
+static void check_int(expr *e, scope *sc, const char *what)
+{
+    if (e && check_expr(e, sc) && e->vt.kind != VT_INT)
+        diag_error(e->loc, "%s must be an integer expression", what);
+}
+
+/* ---- names and combinations ---- */
+
+static void resolve_names(format *f, field *fl)
+{
+    if (fl->kind == FT_STRUCT && fl->type_name) {
+        fl->type = find_type(f, fl->type_name);
+        if (!fl->type)
+            diag_error(fl->loc, "unknown type '%s'%s", fl->type_name,
+                       find_enum(f, fl->type_name) ? " (it is an enum: write 'type: INT' and 'enum: NAME')" : "");
+    }
+    if (fl->enum_name) {
+        fl->enumdef = find_enum(f, fl->enum_name);
+        if (!fl->enumdef)
+            diag_error(fl->loc, "unknown enum or flag set '%s'", fl->enum_name);
+        else if (fl->kind != FT_PRIM || prim_is_float(fl->prim))
+            diag_error(fl->loc, "'%s' is an enum or flag set: its field must be an integer", fl->enum_name);
+    }
+    for (size_t i = 0; i < fl->cases.len; i++) {
+        switch_case *c = fl->cases.items[i];
+        if (c->type_name) {
+            c->type = find_type(f, c->type_name);
+            if (!c->type)
+                diag_error(c->loc, "unknown type '%s' in case '%s'", c->type_name, c->label);
+        }
+    }
+    fl->little_endian = fl->little_endian >= 2 ? fl->little_endian - 2 : f->little_endian;
+}
+
+static void check_combinations(field *fl)
+{
+    int is_int = fl->kind == FT_PRIM && !prim_is_float(fl->prim);
+    int repeats = !!fl->count + !!fl->until + !!fl->to_end;
+    if (fl->kind == FT_BYTES) {
+        if (!fl->count && !fl->size && !fl->to_end)
+            diag_error(fl->loc, "bytes field '%s' needs a length: 'bytes[N]', 'count', 'size' or 'to_end'", fl->name);
+        if (fl->until)
+            diag_error(fl->loc, "bytes field '%s' cannot have 'until'", fl->name);
+    } else if (fl->is_array) {
+        if (repeats == 0 && fl->size)
+            fl->to_end = 1; /* an array in a sized region fills it */
+        else if (repeats == 0)
+            diag_error(fl->loc, "array '%s' needs 'count', 'until' or 'to_end'", fl->name);
+        else if (repeats > 1)
+            diag_error(fl->loc, "array '%s' has more than one of 'count', 'until' and 'to_end'", fl->name);
+    }
+    if (fl->bits.len) {
+        if (!is_int || fl->is_array)
+            diag_error(fl->loc, "'bits' needs a single integer field");
+        int total = 0;
+        int width = fl->kind == FT_PRIM ? prim_size(fl->prim) * 8 : 0;
+        for (size_t i = 0; i < fl->bits.len; i++)
+            total += ((bit_field *)fl->bits.items[i])->width;
+        if (width && total > width)
+            diag_error(fl->loc, "the bit fields of '%s' take %d bits but %s has %d", fl->name, total, prim_name(fl->prim), width);
+        int shift = width;
+        for (size_t i = 0; i < fl->bits.len; i++) {
+            bit_field *b = fl->bits.items[i];
+            shift -= b->width;
+            b->shift = shift;
+        }
+    }
+    if (fl->is_fixed) {
+        if (!is_int)
+            diag_error(fl->loc, "'fixed' needs an integer field");
+        else if (fl->fixed_int + fl->fixed_frac != prim_size(fl->prim) * 8)
+            diag_error(fl->loc, "fixed %d.%d takes %d bits but %s has %d", fl->fixed_int, fl->fixed_frac,
+                       fl->fixed_int + fl->fixed_frac, prim_name(fl->prim), prim_size(fl->prim) * 8);
+        if (fl->derive)
+            diag_error(fl->loc, "a field has either 'fixed' or 'derive', not both");
+    }
+    if (fl->string_table && (!is_int || fl->is_array))
+        diag_error(fl->loc, "'string' needs a single integer field (the offset into the table)");
+    if (fl->derive && fl->kind != FT_PRIM)
+        diag_error(fl->loc, "'derive' needs a number field");
+    if (fl->const_value && (fl->kind != FT_PRIM || fl->is_array))
+        diag_error(fl->loc, "'const' needs a single number or a string field");
+    if (fl->args.len && fl->kind != FT_STRUCT)
+        diag_error(fl->loc, "'args' only go to a structure type");
+    if (fl->align && fl->pos)
+        diag_error(fl->loc, "'align' and 'pos' do not go together: put the alignment in 'pos'");
+    if (fl->kind == FT_SWITCH && fl->is_array)
+        diag_error(fl->loc, "a switch cannot be an array: make the array of a type holding the switch");
+}
+
+/* The C members a field adds beside its own name must not clash with other fields. */
+static void check_member_names(type_def *t)
+{
+    static const char *const suffixes[] = {"_count", "_at", "_value", "_str", "_tail", "_pad", NULL};
+    for (size_t i = 0; i < t->fields.len; i++) {
+        field *fl = t->fields.items[i];
+        for (size_t j = 0; j < t->fields.len; j++) {
+            field *other = t->fields.items[j];
+            size_t n = strlen(fl->name);
+            if (strncmp(other->name, fl->name, n) != 0 || other == fl)
+                continue;
+            const char *rest = other->name + n;
+            for (int k = 0; suffixes[k]; k++)
+                if (strcmp(rest, suffixes[k]) == 0)
+                    diag_error(other->loc, "field '%s' clashes with the C member '%s%s' that field '%s' adds: rename one of them",
+                               other->name, fl->name, suffixes[k], fl->name);
+            for (size_t b = 0; b < fl->bits.len; b++) {
+                bit_field *bf = fl->bits.items[b];
+                if (rest[0] == '_' && strcmp(rest + 1, bf->name) == 0)
+                    diag_error(other->loc, "field '%s' clashes with bit field '%s' of '%s': rename one of them",
+                               other->name, bf->name, fl->name);
+            }
+        }
+    }
+}
+
+/* ---- layout ---- */
+
+static void size_type(format *f, type_def *t);
+
+static void size_field(format *f, field *fl)
+{
+    int64_t elem = -1, min_elem = 0;
+    switch (fl->kind) {
+    case FT_PRIM:
+        elem = min_elem = prim_size(fl->prim);
+        break;
+    case FT_STR:
+        elem = min_elem = fl->str_len;
+        break;
+    case FT_CSTR:
+        min_elem = 1;
+        break;
+    case FT_BYTES:
+        elem = min_elem = 1;
+        break;
+    case FT_STRUCT:
+        if (fl->type) {
+            size_type(f, fl->type);
+            elem = fl->type->static_size;
+            min_elem = fl->type->min_size;
+        }
+        break;
+    case FT_SWITCH:
+        break;
+    }
+    fl->elem_size = elem;
+    fl->min_elem_size = min_elem;
+}
+
+/* The bytes this field takes inline in its structure; -1 when not static. */
+static int64_t inline_size(const field *fl, int64_t *min_out)
+{
+    *min_out = 0;
+    if (fl->pos)
+        return 0;
+    int64_t n = 1;
+    int known_count = 1;
+    if (fl->kind == FT_BYTES || fl->is_array) {
+        n = 0;
+        known_count = fl->count && expr_const_int(fl->count, &n);
+    }
+    int64_t size_const;
+    if (fl->size && expr_const_int(fl->size, &size_const)) {
+        *min_out = size_const;
+        return fl->cond || fl->align ? -1 : size_const;
+    }
+    *min_out = known_count ? n * fl->min_elem_size : 0;
+    if (fl->cond) {
+        *min_out = 0;
+        return -1;
+    }
+    if (fl->align || fl->size || fl->until || fl->to_end || !known_count || fl->elem_size < 0)
+        return -1;
+    return n * fl->elem_size;
+}
+
+static void size_type(format *f, type_def *t)
+{
+    if (t->state == 2)
+        return;
+    if (t->state == 1) {
+        diag_error(t->loc, "type '%s' contains itself inline: it would be infinitely large (reach it through 'pos' instead)", t->name);
+        t->static_size = -1;
+        return;
+    }
+    t->state = 1;
+    int64_t offset = 0, min = 0;
+    const field *variable = NULL;
+    for (size_t i = 0; i < t->fields.len; i++) {
+        field *fl = t->fields.items[i];
+        size_field(f, fl);
+        fl->static_offset = variable ? -1 : offset;
+        if (fl->has_at) {
+            if (variable)
+                diag_error(fl->loc, "declared offset 0x%llX of '%s' cannot be checked: '%s' before it has no fixed size",
+                           (unsigned long long)fl->declared_at, fl->name, variable->name);
+            else if (fl->declared_at != offset)
+                diag_error(fl->loc, "'%s' is declared at 0x%llX but the fields before it end at 0x%llX",
+                           fl->name, (unsigned long long)fl->declared_at, (unsigned long long)offset);
+        }
+        int64_t field_min;
+        int64_t sz = inline_size(fl, &field_min);
+        min += field_min;
+        if (sz < 0) {
+            if (!variable)
+                variable = fl;
+        } else {
+            offset += sz;
+        }
+    }
+    t->static_size = variable ? -1 : offset;
+    t->min_size = min;
+    if (t->has_size) {
+        if (variable)
+            diag_error(t->loc, "'%s' declares size 0x%llX but '%s' has no fixed size", t->name,
+                       (unsigned long long)t->declared_size, variable->name);
+        else if (t->declared_size != offset)
+            diag_error(t->loc, "'%s' declares size 0x%llX but its fields take 0x%llX bytes", t->name,
+                       (unsigned long long)t->declared_size, (unsigned long long)offset);
+    }
+    t->state = 2;
+}
+
+/* ---- expressions of each field ---- */
+
+static void check_field_exprs(format *f, type_def *t, field *fl)
+{
+    scope sc = {f, t, fl->index, fl, 0, 0, 0, CTX_READ};
+    check_int(fl->pos, &sc, "pos");
+    check_int(fl->size, &sc, "size");
+    if (fl->kind == FT_BYTES || !fl->is_array)
+        check_int(fl->count, &sc, "a length");
+    else
+        check_int(fl->count, &sc, "count");
+    check_number(fl->cond, &sc, "if");
+    sc.allow_prev = fl->is_array;
+    for (size_t i = 0; i < fl->args.len; i++) {
+        named_expr *a = fl->args.items[i];
+        check_int(a->value, &sc, "an argument");
+    }
+    sc.allow_prev = 0;
+    check_int(fl->switch_on, &sc, "switch");
+    sc.visible = fl->index + 1;
+    sc.allow_it = 1;
+    check_number(fl->until, &sc, "until");
+    sc.allow_it = 0;
+    sc.allow_value = 1;
+    check_number(fl->const_value, &sc, "const");
+    check_number(fl->derive, &sc, "derive");
+    sc.allow_value = 0;
+    sc.ctx = CTX_VALIDATE;
+    sc.visible = (int)t->fields.len;
+    check_number(fl->expect, &sc, "expect");
+    sc.ctx = CTX_LINK;
+    if (fl->string_table && check_expr(fl->string_table, &sc) && fl->string_table->vt.kind != VT_BYTES)
+        diag_error(fl->string_table->loc, "a string table must be a bytes field");
+
+    if (fl->kind == FT_STRUCT && fl->type) {
+        type_def *target = fl->type;
+        for (size_t i = 0; i < fl->args.len; i++) {
+            named_expr *a = fl->args.items[i];
+            int found = 0;
+            for (size_t j = 0; j < target->params.len; j++)
+                found |= strcmp(((param *)target->params.items[j])->name, a->name) == 0;
+            if (!found)
+                diag_error(a->loc, "'%s' has no parameter '%s'", target->name, a->name);
+        }
+        for (size_t j = 0; j < target->params.len; j++) {
+            param *p = target->params.items[j];
+            int found = 0;
+            for (size_t i = 0; i < fl->args.len; i++)
+                found |= strcmp(((named_expr *)fl->args.items[i])->name, p->name) == 0;
+            if (!found)
+                diag_error(fl->loc, "'%s' needs argument '%s' (add it under 'args')", target->name, p->name);
+        }
+    }
+    if (fl->kind == FT_SWITCH && fl->switch_on) {
+        const field *tag = fl->switch_on->vt.field;
+        enum_def *en = tag && (fl->switch_on->kind == EX_NAME || fl->switch_on->kind == EX_MEMBER) ? tag->enumdef : NULL;
+        for (size_t i = 0; i < fl->cases.len; i++) {
+            switch_case *c = fl->cases.items[i];
+            if (c->is_default)
+                continue;
+            int found = 0;
+            for (size_t j = 0; en && j < en->values.len; j++) {
+                enum_value *v = en->values.items[j];
+                if (strcmp(v->name, c->label) == 0) {
+                    c->value = v->value;
+                    found = 1;
+                }
+            }
+            if (!found) {
+                expr *lit = expr_parse(c->label, c->loc);
+                if (!lit || !expr_const_int(lit, &c->value))
+                    diag_error(c->loc, "case '%s' is neither %s%s nor a constant", c->label,
+                               en ? "a member of " : "", en ? en->name : "an enum member");
+            }
+            for (size_t j = 0; j < i; j++) {
+                switch_case *o = fl->cases.items[j];
+                if (!o->is_default && o->value == c->value)
+                    diag_error(c->loc, "case '%s' repeats case '%s'", c->label, o->label);
+            }
+        }
+    }
+}
+
+/* Whether reading `t` leaves work for the link pass (strings resolved after the whole
+ * document is read, since a table may come after the fields that point into it). */
+static int compute_link(type_def *t, int depth)
+{
+    if (t->needs_link || depth > 64)
+        return t->needs_link;
+    for (size_t i = 0; i < t->fields.len; i++) {
+        field *fl = t->fields.items[i];
+        if (fl->string_table)
+            t->needs_link = 1;
+        if (fl->kind == FT_STRUCT && fl->type && fl->type != t && compute_link(fl->type, depth + 1))
+            t->needs_link = 1;
+        for (size_t j = 0; j < fl->cases.len; j++) {
+            switch_case *c = fl->cases.items[j];
+            if (c->type && c->type != t && compute_link(c->type, depth + 1))
+                t->needs_link = 1;
+        }
+    }
+    return t->needs_link;
+}
+
+void model_check(format *f)
+{
+    for (size_t i = 0; i < f->entries.len; i++) {
+        entry *e = f->entries.items[i];
+        if (e->root_name) {
+            e->root = find_type(f, e->root_name);
+            if (!e->root)
+                diag_error(e->loc, "unknown root type '%s'", e->root_name);
+            else if (e->root->params.len)
+                diag_error(e->loc, "root type '%s' cannot take parameters", e->root_name);
+        }
+    }
+    if (!f->entries.len)
+        diag_error(f->loc, "'files' must list at least one kind of file");
+    for (size_t i = 0; i < f->types.len; i++) {
+        type_def *t = f->types.items[i];
+        for (size_t j = 0; j < t->fields.len; j++) {
+            resolve_names(f, t->fields.items[j]);
+            check_combinations(t->fields.items[j]);
+        }
+        check_member_names(t);
+    }
+    for (size_t i = 0; i < f->types.len; i++)
+        size_type(f, f->types.items[i]);
+    for (size_t i = 0; i < f->types.len; i++) {
+        type_def *t = f->types.items[i];
+        for (size_t j = 0; j < t->fields.len; j++)
+            check_field_exprs(f, t, t->fields.items[j]);
+    }
+    for (size_t i = 0; i < f->types.len; i++)
+        compute_link(f->types.items[i], 0);
+}

@@ -1,0 +1,428 @@
+/* Hands the IR to Lua as plain tables, runs templates/main.lua, writes the results. */
+#include "emit.h"
+
+#include <errno.h>
+#include <lauxlib.h>
+#include <lua.h>
+#include <lualib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static void set_str(lua_State *L, const char *key, const char *value)
+{
+    if (!value)
+        return;
+    lua_pushstring(L, value);
+    lua_setfield(L, -2, key);
+}
+
+static void set_int(lua_State *L, const char *key, int64_t value)
+{
+    lua_pushinteger(L, (lua_Integer)value);
+    lua_setfield(L, -2, key);
+}
+
+static void set_bool(lua_State *L, const char *key, int value)
+{
+    if (!value)
+        return;
+    lua_pushboolean(L, 1);
+    lua_setfield(L, -2, key);
+}
+
+static void set_loc(lua_State *L, src_loc at)
+{
+    set_int(L, "line", at.line);
+}
+
+static const char *const expr_kinds[] = {"int", "float", "name", "member", "index", "call", "unary", "binary", "cond"};
+static const char *const value_kinds[] = {"error", "int", "float", "struct", "array", "bytes", "string", "enum"};
+static const char *const ref_kinds[] = {"none", "field", "param", "root", "index", "prev", "it", "value",
+                                        "start", "pos", "end", "size", "enum_type", "enum_const", "bits"};
+static const char *const field_kinds[] = {"prim", "struct", "bytes", "cstr", "str", "switch"};
+
+static void push_expr(lua_State *L, const expr *e);
+
+static void push_field_ref(lua_State *L, const field *fl)
+{
+    /* enough of the field to render an access to it */
+    lua_newtable(L);
+    set_str(L, "name", fl->name);
+    set_str(L, "kind", field_kinds[fl->kind]);
+    set_str(L, "owner", fl->owner->name);
+    set_bool(L, "array", fl->is_array);
+    int64_t fixed_count;
+    if (fl->is_array && fl->count && expr_const_int(fl->count, &fixed_count))
+        set_int(L, "fixed_count", fixed_count);
+    if (fl->kind == FT_PRIM)
+        set_str(L, "prim", prim_name(fl->prim));
+    if (fl->type)
+        set_str(L, "type", fl->type->name);
+    set_bool(L, "located", fl->pos != NULL);
+}
+
+static void set_expr(lua_State *L, const char *key, const expr *e)
+{
+    if (!e)
+        return;
+    push_expr(L, e);
+    lua_setfield(L, -2, key);
+}
+
+static void push_expr(lua_State *L, const expr *e)
+{
+    lua_newtable(L);
+    set_str(L, "k", expr_kinds[e->kind]);
+    set_str(L, "vt", value_kinds[e->vt.kind]);
+    if (e->vt.type)
+        set_str(L, "vtype", e->vt.type->name);
+    if (e->kind == EX_INT)
+        set_int(L, "v", (int64_t)e->ival);
+    if (e->kind == EX_FLOAT) {
+        lua_pushnumber(L, e->fval);
+        lua_setfield(L, -2, "v");
+    }
+    set_str(L, "name", e->name);
+    set_str(L, "op", e->op);
+    set_str(L, "text", e->text);
+    set_str(L, "ref", ref_kinds[e->ref]);
+    if (e->ref_field) {
+        push_field_ref(L, e->ref_field);
+        lua_setfield(L, -2, "field");
+    }
+    if (e->ref == REF_ENUM_CONST)
+        set_int(L, "const", e->const_value);
+    if (e->ref == REF_PARAM)
+        set_int(L, "param", e->ref_param + 1);
+    set_expr(L, "a", e->a);
+    set_expr(L, "b", e->b);
+    set_expr(L, "c", e->c);
+    if (e->nargs) {
+        lua_newtable(L);
+        for (size_t i = 0; i < e->nargs; i++) {
+            push_expr(L, e->args[i]);
+            lua_rawseti(L, -2, (lua_Integer)i + 1);
+        }
+        lua_setfield(L, -2, "args");
+    }
+}
+
+static void push_field(lua_State *L, const field *fl)
+{
+    lua_newtable(L);
+    set_str(L, "name", fl->name);
+    set_str(L, "doc", fl->doc);
+    set_str(L, "erratum", fl->erratum);
+    set_loc(L, fl->loc);
+    set_str(L, "kind", field_kinds[fl->kind]);
+    set_str(L, "type_text", fl->type_text);
+    if (fl->kind == FT_PRIM) {
+        set_str(L, "prim", prim_name(fl->prim));
+        set_int(L, "prim_size", prim_size(fl->prim));
+        set_bool(L, "signed", prim_is_signed(fl->prim));
+        set_bool(L, "float", prim_is_float(fl->prim));
+    }
+    set_str(L, "endian", fl->little_endian ? "le" : "be");
+    if (fl->type)
+        set_str(L, "type", fl->type->name);
+    if (fl->enumdef) {
+        set_str(L, fl->enumdef->is_flags ? "flags" : "enum", fl->enumdef->name);
+    }
+    if (fl->kind == FT_STR)
+        set_int(L, "str_len", fl->str_len);
+    set_bool(L, "array", fl->is_array);
+    set_expr(L, "count", fl->count);
+    int64_t fixed_count;
+    if (fl->is_array && fl->kind != FT_BYTES && fl->count && expr_const_int(fl->count, &fixed_count))
+        set_int(L, "fixed_count", fixed_count);
+    set_expr(L, "until", fl->until);
+    set_bool(L, "to_end", fl->to_end);
+    set_expr(L, "size", fl->size);
+    set_expr(L, "pos", fl->pos);
+    set_expr(L, "cond", fl->cond);
+    if (fl->align)
+        set_int(L, "align", fl->align);
+    set_expr(L, "const", fl->const_value);
+    set_str(L, "const_str", fl->const_str);
+    set_expr(L, "expect", fl->expect);
+    set_expr(L, "string_table", fl->string_table);
+    if (fl->has_string_null)
+        set_int(L, "string_null", fl->string_null);
+    if (fl->is_fixed) {
+        set_int(L, "fixed_int", fl->fixed_int);
+        set_int(L, "fixed_frac", fl->fixed_frac);
+    }
+    set_expr(L, "derive", fl->derive);
+    set_str(L, "derive_doc", fl->derive_doc);
+    if (fl->has_at)
+        set_int(L, "at", fl->declared_at);
+    if (fl->static_offset >= 0)
+        set_int(L, "offset", fl->static_offset);
+    if (fl->elem_size >= 0)
+        set_int(L, "elem_size", fl->elem_size);
+    set_int(L, "min_elem_size", fl->min_elem_size);
+
+    lua_newtable(L);
+    for (size_t i = 0; i < fl->bits.len; i++) {
+        const bit_field *b = fl->bits.items[i];
+        lua_newtable(L);
+        set_str(L, "name", b->name);
+        set_str(L, "doc", b->doc);
+        set_int(L, "width", b->width);
+        set_int(L, "shift", b->shift);
+        set_bool(L, "signed", b->is_signed);
+        lua_rawseti(L, -2, (lua_Integer)i + 1);
+    }
+    lua_setfield(L, -2, "bits");
+
+    lua_newtable(L);
+    for (size_t i = 0; i < fl->args.len; i++) {
+        const named_expr *a = fl->args.items[i];
+        push_expr(L, a->value);
+        lua_setfield(L, -2, a->name);
+    }
+    lua_setfield(L, -2, "args");
+
+    if (fl->kind == FT_SWITCH) {
+        set_expr(L, "switch_on", fl->switch_on);
+        lua_newtable(L);
+        for (size_t i = 0; i < fl->cases.len; i++) {
+            const switch_case *c = fl->cases.items[i];
+            lua_newtable(L);
+            set_str(L, "label", c->label);
+            set_int(L, "value", c->value);
+            set_bool(L, "default", c->is_default);
+            if (c->type)
+                set_str(L, "type", c->type->name);
+            lua_rawseti(L, -2, (lua_Integer)i + 1);
+        }
+        lua_setfield(L, -2, "cases");
+    }
+}
+
+static void push_format(lua_State *L, const format *f)
+{
+    lua_newtable(L);
+    set_str(L, "name", f->name);
+    set_str(L, "title", f->title);
+    set_str(L, "doc", f->doc);
+    set_str(L, "document", f->document);
+    set_str(L, "schema", f->file);
+    set_str(L, "endian", f->little_endian ? "little" : "big");
+
+    lua_newtable(L);
+    for (size_t i = 0; i < f->entries.len; i++) {
+        const entry *e = f->entries.items[i];
+        lua_newtable(L);
+        set_str(L, "name", e->name);
+        set_str(L, "doc", e->doc);
+        set_str(L, "root", e->root ? e->root->name : NULL);
+        set_str(L, "magic", e->magic);
+        set_int(L, "magic_at", e->magic_at);
+        lua_newtable(L);
+        for (size_t j = 0; j < e->extensions.len; j++) {
+            lua_pushstring(L, e->extensions.items[j]);
+            lua_rawseti(L, -2, (lua_Integer)j + 1);
+        }
+        lua_setfield(L, -2, "extensions");
+        lua_rawseti(L, -2, (lua_Integer)i + 1);
+    }
+    lua_setfield(L, -2, "entries");
+
+    lua_newtable(L);
+    for (size_t i = 0; i < f->enums.len; i++) {
+        const enum_def *e = f->enums.items[i];
+        lua_newtable(L);
+        set_str(L, "name", e->name);
+        set_str(L, "doc", e->doc);
+        set_str(L, "base", prim_name(e->base));
+        set_bool(L, "flags", e->is_flags);
+        lua_newtable(L);
+        for (size_t j = 0; j < e->values.len; j++) {
+            const enum_value *v = e->values.items[j];
+            lua_newtable(L);
+            set_str(L, "name", v->name);
+            set_str(L, "doc", v->doc);
+            set_int(L, "value", v->value);
+            lua_rawseti(L, -2, (lua_Integer)j + 1);
+        }
+        lua_setfield(L, -2, "values");
+        lua_rawseti(L, -2, (lua_Integer)i + 1);
+    }
+    lua_setfield(L, -2, "enums");
+
+    lua_newtable(L);
+    for (size_t i = 0; i < f->types.len; i++) {
+        const type_def *t = f->types.items[i];
+        lua_newtable(L);
+        set_str(L, "name", t->name);
+        set_str(L, "doc", t->doc);
+        set_loc(L, t->loc);
+        if (t->static_size >= 0)
+            set_int(L, "size", t->static_size);
+        set_int(L, "min_size", t->min_size);
+        set_int(L, "kind_id", t->kind_id);
+        set_bool(L, "needs_link", t->needs_link);
+        lua_newtable(L);
+        for (size_t j = 0; j < t->params.len; j++) {
+            const param *p = t->params.items[j];
+            lua_newtable(L);
+            set_str(L, "name", p->name);
+            set_str(L, "doc", p->doc);
+            lua_rawseti(L, -2, (lua_Integer)j + 1);
+        }
+        lua_setfield(L, -2, "params");
+        lua_newtable(L);
+        for (size_t j = 0; j < t->fields.len; j++) {
+            push_field(L, t->fields.items[j]);
+            lua_rawseti(L, -2, (lua_Integer)j + 1);
+        }
+        lua_setfield(L, -2, "fields");
+        lua_rawseti(L, -2, (lua_Integer)i + 1);
+    }
+    lua_setfield(L, -2, "types");
+}
+
+static int make_dirs(const char *path)
+{
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s", path);
+    for (char *p = buf + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+            return 0;
+        *p = '/';
+    }
+    return 1;
+}
+
+static char *read_all(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    size_t got;
+    while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
+        n += got;
+        if (n == cap) {
+            char *bigger = realloc(buf, cap *= 2);
+            if (!bigger) {
+                free(buf);
+                buf = NULL;
+            }
+            buf = bigger;
+        }
+    }
+    fclose(f);
+    *len = n;
+    return buf;
+}
+
+/* Writes `content` to out_dir/name unless it is already there. */
+static int write_output(const char *out_dir, const char *name, const char *content, size_t len, int check)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", out_dir, name);
+    size_t old_len = 0;
+    char *old = read_all(path, &old_len);
+    int same = old && old_len == len && memcmp(old, content, len) == 0;
+    free(old);
+    if (same)
+        return 1;
+    if (check) {
+        fprintf(stderr, "bfgen: %s is not what the schemas give (run 'make generate')\n", path);
+        return 0;
+    }
+    if (!make_dirs(path)) {
+        fprintf(stderr, "bfgen: cannot create the folder for %s: %s\n", path, strerror(errno));
+        return 0;
+    }
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "wb");
+    if (!f || fwrite(content, 1, len, f) != len || fclose(f) != 0 || rename(tmp, path) != 0) {
+        fprintf(stderr, "bfgen: cannot write %s: %s\n", path, strerror(errno));
+        remove(tmp);
+        return 0;
+    }
+    return 1;
+}
+
+/* Calls the function on top of the stack (one argument below it) and writes every
+ * name -> content pair of the table it returns, in sorted order. */
+static int run_and_write(lua_State *L, const char *out_dir, int check)
+{
+    if (lua_pcall(L, 1, 1, 0) != LUA_OK) {
+        fprintf(stderr, "bfgen: template error: %s\n", lua_tostring(L, -1));
+        lua_pop(L, 1);
+        return 0;
+    }
+    if (!lua_istable(L, -1)) {
+        fprintf(stderr, "bfgen: a template must return a table of file name -> content\n");
+        lua_pop(L, 1);
+        return 0;
+    }
+    int ok = 1;
+    lua_pushnil(L);
+    while (lua_next(L, -2)) {
+        size_t len;
+        const char *content = lua_tolstring(L, -1, &len);
+        const char *name = lua_tostring(L, -2);
+        if (!content || !name) {
+            fprintf(stderr, "bfgen: a template returned a non-string file\n");
+            ok = 0;
+        } else {
+            ok &= write_output(out_dir, name, content, len, check);
+        }
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+    return ok;
+}
+
+int emit_all(format **formats, size_t count, const char *template_dir, const char *out_dir, int check)
+{
+    lua_State *L = luaL_newstate();
+    if (!L)
+        return 1;
+    luaL_openlibs(L);
+    /* templates `require` each other from their folder only */
+    lua_getglobal(L, "package");
+    lua_pushfstring(L, "%s/?.lua", template_dir);
+    lua_setfield(L, -2, "path");
+    lua_pushstring(L, "");
+    lua_setfield(L, -2, "cpath");
+    lua_pop(L, 1);
+
+    char main_path[4096];
+    snprintf(main_path, sizeof main_path, "%s/main.lua", template_dir);
+    int ok = 1;
+    if (luaL_dofile(L, main_path) != LUA_OK) {
+        fprintf(stderr, "bfgen: template error: %s\n", lua_tostring(L, -1));
+        lua_close(L);
+        return 1;
+    }
+    int templates = lua_gettop(L);
+    for (size_t i = 0; i < count && ok; i++) {
+        lua_getfield(L, templates, "format");
+        push_format(L, formats[i]);
+        ok &= run_and_write(L, out_dir, check);
+    }
+    if (ok) {
+        lua_getfield(L, templates, "index");
+        lua_newtable(L);
+        for (size_t i = 0; i < count; i++) {
+            push_format(L, formats[i]);
+            lua_rawseti(L, -2, (lua_Integer)i + 1);
+        }
+        ok &= run_and_write(L, out_dir, check);
+    }
+    lua_close(L);
+    return ok ? 0 : 1;
+}

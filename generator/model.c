@@ -1,0 +1,604 @@
+/* Schema tree -> IR. Every key is known here: an unknown key is an error. */
+#include "model.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static const char *const prim_names[] = {
+    "u8", "u16", "u24", "u32", "u64", "s8", "s16", "s24", "s32", "s64", "f32", "f64", "char"};
+static const int prim_sizes[] = {1, 2, 3, 4, 8, 1, 2, 3, 4, 8, 4, 8, 1};
+
+const char *prim_name(prim_kind p) { return prim_names[p]; }
+int prim_size(prim_kind p) { return prim_sizes[p]; }
+int prim_is_signed(prim_kind p) { return p >= PRIM_S8 && p <= PRIM_S64; }
+int prim_is_float(prim_kind p) { return p == PRIM_F32 || p == PRIM_F64; }
+
+static int parse_prim(const char *s, prim_kind *out)
+{
+    for (int i = 0; i <= PRIM_CHAR; i++)
+        if (strcmp(s, prim_names[i]) == 0) {
+            *out = (prim_kind)i;
+            return 1;
+        }
+    return 0;
+}
+
+type_def *find_type(const format *f, const char *name)
+{
+    for (size_t i = 0; i < f->types.len; i++) {
+        type_def *t = f->types.items[i];
+        if (strcmp(t->name, name) == 0)
+            return t;
+    }
+    return NULL;
+}
+
+enum_def *find_enum(const format *f, const char *name)
+{
+    for (size_t i = 0; i < f->enums.len; i++) {
+        enum_def *e = f->enums.items[i];
+        if (strcmp(e->name, name) == 0)
+            return e;
+    }
+    return NULL;
+}
+
+field *find_field(const type_def *t, const char *name)
+{
+    for (size_t i = 0; i < t->fields.len; i++) {
+        field *fl = t->fields.items[i];
+        if (strcmp(fl->name, name) == 0)
+            return fl;
+    }
+    return NULL;
+}
+
+/* ---- small helpers for reading the tree ---- */
+
+static int expect_kind(const ynode *n, ynode_kind kind, const char *what)
+{
+    if (n->kind == kind)
+        return 1;
+    diag_error(n->loc, "%s must be %s, not %s", what, ynode_kind_name(kind), ynode_kind_name(n->kind));
+    return 0;
+}
+
+/* Reports keys of `map` that are not in the NULL-terminated `allowed` list. */
+static void check_keys(const ynode *map, const char *what, const char *const *allowed)
+{
+    for (size_t i = 0; i < map->len; i++) {
+        const char *k = map->keys[i]->text;
+        int ok = 0;
+        for (int j = 0; allowed[j]; j++)
+            if (strcmp(k, allowed[j]) == 0)
+                ok = 1;
+        if (!ok) {
+            char list[512] = "";
+            size_t used = 0;
+            for (int j = 0; allowed[j] && used < sizeof list - 64; j++)
+                used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", j ? ", " : "", allowed[j]);
+            diag_error(map->keys[i]->loc, "unknown key '%s' in %s (known keys: %s)", k, what, list);
+        }
+    }
+}
+
+static const char *scalar(const ynode *n, const char *what)
+{
+    if (!n)
+        return NULL;
+    if (!expect_kind(n, YN_SCALAR, what))
+        return NULL;
+    return n->text;
+}
+
+static int is_identifier(const char *s)
+{
+    if (!s || !(isalpha((unsigned char)*s) || *s == '_'))
+        return 0;
+    for (; *s; s++)
+        if (!isalnum((unsigned char)*s) && *s != '_')
+            return 0;
+    return 1;
+}
+
+static int parse_int(const ynode *n, const char *what, int64_t *out)
+{
+    const char *s = scalar(n, what);
+    if (!s)
+        return 0;
+    expr *e = expr_parse(s, n->loc);
+    if (!e)
+        return 0;
+    if (!expr_const_int(e, out)) {
+        diag_error(n->loc, "%s must be a constant integer, not '%s'", what, s);
+        return 0;
+    }
+    return 1;
+}
+
+static int parse_bool(const ynode *n, const char *what)
+{
+    const char *s = scalar(n, what);
+    if (!s)
+        return 0;
+    if (strcmp(s, "true") == 0 || strcmp(s, "yes") == 0)
+        return 1;
+    if (strcmp(s, "false") != 0 && strcmp(s, "no") != 0)
+        diag_error(n->loc, "%s must be true or false", what);
+    return 0;
+}
+
+static expr *parse_expr_node(const ynode *n, const char *what)
+{
+    const char *s = scalar(n, what);
+    if (!s)
+        return NULL;
+    /* quoted scalars start one column later than their text */
+    src_loc at = n->loc;
+    if (!n->plain)
+        at.col++;
+    return expr_parse(s, at);
+}
+
+/* ---- enums and flags ---- */
+
+static enum_def *build_enum(format *f, const ynode *key, const ynode *n, int is_flags)
+{
+    static const char *const keys[] = {"type", "doc", "values", NULL};
+    static const char *const flag_keys[] = {"type", "doc", "bits", NULL};
+    enum_def *e = pool_alloc(sizeof *e);
+    e->name = key->text;
+    e->loc = key->loc;
+    e->is_flags = is_flags;
+    e->base = PRIM_U32;
+    if (!is_identifier(e->name))
+        diag_error(key->loc, "'%s' is not a valid name", e->name);
+    if (!expect_kind(n, YN_MAP, is_flags ? "a flag set" : "an enum"))
+        return e;
+    check_keys(n, is_flags ? "flags" : "enum", is_flags ? flag_keys : keys);
+    e->doc = scalar(ynode_get(n, "doc"), "doc");
+    const ynode *t = ynode_get(n, "type");
+    if (t && scalar(t, "type") && (!parse_prim(t->text, &e->base) || prim_is_float(e->base)))
+        diag_error(t->loc, "an enum's type must be an integer type, not '%s'", t->text);
+    const ynode *vals = ynode_get(n, is_flags ? "bits" : "values");
+    if (!vals) {
+        diag_error(n->loc, "%s '%s' needs '%s'", is_flags ? "flag set" : "enum", e->name, is_flags ? "bits" : "values");
+        return e;
+    }
+    if (!expect_kind(vals, YN_MAP, is_flags ? "bits" : "values"))
+        return e;
+    for (size_t i = 0; i < vals->len; i++) {
+        enum_value *v = pool_alloc(sizeof *v);
+        v->name = vals->keys[i]->text;
+        v->loc = vals->keys[i]->loc;
+        if (!is_identifier(v->name))
+            diag_error(v->loc, "'%s' is not a valid name", v->name);
+        const ynode *vn = vals->values[i];
+        const char *num_key = is_flags ? "bit" : "value";
+        if (vn->kind == YN_SCALAR) {
+            parse_int(vn, num_key, &v->value);
+        } else if (expect_kind(vn, YN_MAP, "an enum value")) {
+            const char *const vkeys[] = {num_key, "doc", NULL};
+            check_keys(vn, is_flags ? "a flag bit" : "an enum value", vkeys);
+            const ynode *num = ynode_get(vn, num_key);
+            if (!num)
+                diag_error(vn->loc, "'%s' needs '%s'", v->name, num_key);
+            else
+                parse_int(num, num_key, &v->value);
+            v->doc = scalar(ynode_get(vn, "doc"), "doc");
+        }
+        for (size_t j = 0; j < e->values.len; j++) {
+            enum_value *o = e->values.items[j];
+            if (o->value == v->value)
+                diag_error(v->loc, "'%s' has the same value as '%s'", v->name, o->name);
+            if (strcasecmp(o->name, v->name) == 0)
+                diag_error(v->loc, "'%s' and '%s' differ only in case: their C constants would clash", v->name, o->name);
+        }
+        if (is_flags && (v->value < 0 || v->value >= prim_size(e->base) * 8))
+            diag_error(v->loc, "bit %lld does not fit in %s", (long long)v->value, prim_name(e->base));
+        vec_push(&e->values, v);
+    }
+    (void)f;
+    return e;
+}
+
+/* ---- fields ---- */
+
+static const char *const field_keys[] = {
+    "name", "type", "doc", "erratum", "at", "count", "until", "to_end", "size", "pos", "if",
+    "align", "const", "expect", "enum", "flags", "bits", "string", "fixed", "derive", "args",
+    "endian", NULL};
+
+static void build_switch(field *fl, const ynode *n)
+{
+    static const char *const keys[] = {"switch", "cases", "default", NULL};
+    check_keys(n, "a switch type", keys);
+    fl->kind = FT_SWITCH;
+    fl->type_text = "switch";
+    const ynode *on = ynode_get(n, "switch");
+    if (!on) {
+        diag_error(n->loc, "a switch type needs 'switch: EXPRESSION'");
+        return;
+    }
+    fl->switch_on = parse_expr_node(on, "switch");
+    const ynode *cases = ynode_get(n, "cases");
+    if (!cases || !expect_kind(cases, YN_MAP, "cases")) {
+        if (!cases)
+            diag_error(n->loc, "a switch type needs 'cases'");
+        return;
+    }
+    for (size_t i = 0; i <= cases->len; i++) {
+        const ynode *k, *v;
+        if (i < cases->len) {
+            k = cases->keys[i];
+            v = cases->values[i];
+        } else {
+            v = ynode_get(n, "default");
+            if (!v)
+                break;
+            k = NULL;
+        }
+        switch_case *c = pool_alloc(sizeof *c);
+        c->loc = k ? k->loc : v->loc;
+        c->label = k ? k->text : "default";
+        c->is_default = k == NULL;
+        const char *tn = scalar(v, "a case's type");
+        if (tn && strcmp(tn, "bytes") != 0) {
+            c->type_name = tn; /* resolved by the checker */
+        }
+        vec_push(&fl->cases, c);
+    }
+}
+
+/* `u16`, `s16[3]`, `char[4]`, `Part[part_count]`, `Bone[]`, `cstr`, `bytes`, `TypeName`. */
+static void parse_type_text(field *fl, const ynode *n)
+{
+    const char *text = n->text;
+    fl->type_text = text;
+    const char *br = strchr(text, '[');
+    char *base = br ? pool_strndup(text, (size_t)(br - text)) : pool_strdup(text);
+    if (br) {
+        size_t len = strlen(br);
+        if (len < 2 || br[len - 1] != ']') {
+            diag_error(n->loc, "malformed array type '%s' (expected TYPE[COUNT] or TYPE[])", text);
+            return;
+        }
+        char *inside = pool_strndup(br + 1, len - 2);
+        fl->is_array = 1;
+        if (inside[0]) {
+            src_loc at = n->loc;
+            at.col += (int)(br - text) + 1 + (n->plain ? 0 : 1);
+            fl->count = expr_parse(inside, at);
+        }
+    }
+    if (strcmp(base, "char") == 0 && br) {
+        /* char[N]: a fixed-length string */
+        fl->kind = FT_STR;
+        fl->is_array = 0;
+        int64_t n_len = 0;
+        if (!fl->count || !expr_const_int(fl->count, &n_len) || n_len <= 0)
+            diag_error(n->loc, "char[N] is a fixed-length string and needs a constant length");
+        fl->str_len = n_len;
+        fl->count = NULL;
+    } else if (parse_prim(base, &fl->prim)) {
+        fl->kind = FT_PRIM;
+    } else if (strcmp(base, "cstr") == 0) {
+        fl->kind = FT_CSTR;
+    } else if (strcmp(base, "bytes") == 0) {
+        fl->kind = FT_BYTES;
+        fl->is_array = 0;
+        /* bytes[N] reads N bytes: the count is the length */
+    } else if (is_identifier(base)) {
+        fl->kind = FT_STRUCT;
+        fl->type_name = base; /* resolved by the checker */
+    } else {
+        diag_error(n->loc, "'%s' is not a type", text);
+    }
+}
+
+static void build_bits(field *fl, const ynode *n)
+{
+    if (!expect_kind(n, YN_SEQ, "bits"))
+        return;
+    for (size_t i = 0; i < n->len; i++) {
+        const ynode *b = n->values[i];
+        if (!expect_kind(b, YN_MAP, "a bit field"))
+            continue;
+        static const char *const keys[] = {"name", "width", "signed", "doc", NULL};
+        check_keys(b, "a bit field", keys);
+        bit_field *bf = pool_alloc(sizeof *bf);
+        bf->loc = b->loc;
+        bf->name = scalar(ynode_get(b, "name"), "name");
+        if (!bf->name || !is_identifier(bf->name))
+            diag_error(b->loc, "a bit field needs a valid 'name'");
+        int64_t w = 0;
+        const ynode *wn = ynode_get(b, "width");
+        if (!wn)
+            diag_error(b->loc, "a bit field needs 'width'");
+        else if (parse_int(wn, "width", &w) && (w < 1 || w > 64))
+            diag_error(wn->loc, "width must be between 1 and 64");
+        bf->width = (int)w;
+        const ynode *sn = ynode_get(b, "signed");
+        bf->is_signed = sn ? parse_bool(sn, "signed") : 0;
+        bf->doc = scalar(ynode_get(b, "doc"), "doc");
+        vec_push(&fl->bits, bf);
+    }
+}
+
+static field *build_field(type_def *t, const ynode *n, int index)
+{
+    field *fl = pool_alloc(sizeof *fl);
+    fl->owner = t;
+    fl->index = index;
+    fl->loc = n->loc;
+    fl->static_offset = -1;
+    if (!expect_kind(n, YN_MAP, "a field"))
+        return NULL;
+    check_keys(n, "a field", field_keys);
+
+    fl->name = scalar(ynode_get(n, "name"), "name");
+    if (!fl->name) {
+        diag_error(n->loc, "a field needs a 'name'");
+        fl->name = "?";
+    } else if (!is_identifier(fl->name) || fl->name[0] == '_') {
+        diag_error(ynode_get(n, "name")->loc, "'%s' is not a valid field name (letters, digits, '_'; not starting with '_')", fl->name);
+    }
+    fl->doc = scalar(ynode_get(n, "doc"), "doc");
+    fl->erratum = scalar(ynode_get(n, "erratum"), "erratum");
+
+    const ynode *ty = ynode_get(n, "type");
+    if (!ty)
+        diag_error(n->loc, "field '%s' needs a 'type'", fl->name);
+    else if (ty->kind == YN_MAP)
+        build_switch(fl, ty);
+    else if (expect_kind(ty, YN_SCALAR, "type"))
+        parse_type_text(fl, ty);
+
+    const ynode *v;
+    if ((v = ynode_get(n, "at"))) {
+        fl->has_at = parse_int(v, "at", &fl->declared_at);
+    }
+    if ((v = ynode_get(n, "count"))) {
+        if (fl->count)
+            diag_error(v->loc, "'%s' already has a count in its type", fl->name);
+        fl->count = parse_expr_node(v, "count");
+        if (fl->kind != FT_BYTES)
+            fl->is_array = 1;
+    }
+    if ((v = ynode_get(n, "until"))) {
+        fl->until = parse_expr_node(v, "until");
+        fl->is_array = 1;
+    }
+    if ((v = ynode_get(n, "to_end"))) {
+        fl->to_end = parse_bool(v, "to_end");
+        if (fl->to_end && fl->kind != FT_BYTES)
+            fl->is_array = 1;
+    }
+    if ((v = ynode_get(n, "size")))
+        fl->size = parse_expr_node(v, "size");
+    if ((v = ynode_get(n, "pos")))
+        fl->pos = parse_expr_node(v, "pos");
+    if ((v = ynode_get(n, "if")))
+        fl->cond = parse_expr_node(v, "if");
+    if ((v = ynode_get(n, "align")) && parse_int(v, "align", &fl->align) &&
+        (fl->align < 1 || (fl->align & (fl->align - 1))))
+        diag_error(v->loc, "align must be a power of two");
+    if ((v = ynode_get(n, "const"))) {
+        if (fl->kind == FT_STR || fl->kind == FT_CSTR)
+            fl->const_str = scalar(v, "const");
+        else
+            fl->const_value = parse_expr_node(v, "const");
+    }
+    if ((v = ynode_get(n, "expect")))
+        fl->expect = parse_expr_node(v, "expect");
+    const ynode *en = ynode_get(n, "enum"), *fn = ynode_get(n, "flags");
+    if (en && fn)
+        diag_error(fn->loc, "a field has either 'enum' or 'flags', not both");
+    if (en || fn)
+        fl->enum_name = scalar(en ? en : fn, en ? "enum" : "flags");
+    if ((v = ynode_get(n, "bits")))
+        build_bits(fl, v);
+    if ((v = ynode_get(n, "string"))) {
+        if (v->kind == YN_SCALAR) {
+            fl->string_table = parse_expr_node(v, "string");
+        } else if (expect_kind(v, YN_MAP, "string")) {
+            static const char *const keys[] = {"table", "null", NULL};
+            check_keys(v, "string", keys);
+            const ynode *tb = ynode_get(v, "table");
+            if (!tb)
+                diag_error(v->loc, "string needs 'table'");
+            else
+                fl->string_table = parse_expr_node(tb, "table");
+            const ynode *nu = ynode_get(v, "null");
+            if (nu)
+                fl->has_string_null = parse_int(nu, "null", &fl->string_null);
+        }
+    }
+    if ((v = ynode_get(n, "fixed")) && scalar(v, "fixed")) {
+        int i_bits = 0, f_bits = 0;
+        if (sscanf(v->text, "%d.%d", &i_bits, &f_bits) != 2 || i_bits < 0 || f_bits < 0)
+            diag_error(v->loc, "fixed must be INT.FRAC bits, like 10.6");
+        fl->is_fixed = 1;
+        fl->fixed_int = i_bits;
+        fl->fixed_frac = f_bits;
+    }
+    if ((v = ynode_get(n, "derive"))) {
+        if (v->kind == YN_MAP) {
+            static const char *const keys[] = {"value", "doc", NULL};
+            check_keys(v, "derive", keys);
+            const ynode *dv = ynode_get(v, "value");
+            if (dv)
+                fl->derive = parse_expr_node(dv, "derive");
+            else
+                diag_error(v->loc, "derive needs 'value'");
+            fl->derive_doc = scalar(ynode_get(v, "doc"), "doc");
+        } else {
+            fl->derive = parse_expr_node(v, "derive");
+        }
+    }
+    if ((v = ynode_get(n, "args")) && expect_kind(v, YN_MAP, "args")) {
+        for (size_t i = 0; i < v->len; i++) {
+            named_expr *a = pool_alloc(sizeof *a);
+            a->name = v->keys[i]->text;
+            a->loc = v->keys[i]->loc;
+            a->value = parse_expr_node(v->values[i], "an argument");
+            vec_push(&fl->args, a);
+        }
+    }
+    if ((v = ynode_get(n, "endian")) && scalar(v, "endian")) {
+        if (strcmp(v->text, "little") == 0)
+            fl->little_endian = 1;
+        else if (strcmp(v->text, "big") == 0)
+            fl->little_endian = 0;
+        else
+            diag_error(v->loc, "endian must be 'big' or 'little'");
+        fl->little_endian += 2; /* marks an explicit choice; the checker folds it */
+    }
+    return fl;
+}
+
+/* ---- types ---- */
+
+static type_def *build_type(const ynode *key, const ynode *n)
+{
+    static const char *const keys[] = {"doc", "size", "params", "fields", NULL};
+    type_def *t = pool_alloc(sizeof *t);
+    t->name = key->text;
+    t->loc = key->loc;
+    t->static_size = -1;
+    if (!is_identifier(t->name))
+        diag_error(key->loc, "'%s' is not a valid type name", t->name);
+    if (!expect_kind(n, YN_MAP, "a type"))
+        return t;
+    check_keys(n, "a type", keys);
+    t->doc = scalar(ynode_get(n, "doc"), "doc");
+    const ynode *v;
+    if ((v = ynode_get(n, "size")))
+        t->has_size = parse_int(v, "size", &t->declared_size);
+    if ((v = ynode_get(n, "params")) && expect_kind(v, YN_SEQ, "params")) {
+        for (size_t i = 0; i < v->len; i++) {
+            const ynode *pn = v->values[i];
+            param *p = pool_alloc(sizeof *p);
+            p->loc = pn->loc;
+            if (pn->kind == YN_SCALAR) {
+                p->name = pn->text;
+            } else if (expect_kind(pn, YN_MAP, "a parameter")) {
+                static const char *const pkeys[] = {"name", "doc", NULL};
+                check_keys(pn, "a parameter", pkeys);
+                p->name = scalar(ynode_get(pn, "name"), "name");
+                p->doc = scalar(ynode_get(pn, "doc"), "doc");
+            }
+            if (!p->name || !is_identifier(p->name)) {
+                diag_error(pn->loc, "a parameter needs a valid name");
+                p->name = "?";
+            }
+            vec_push(&t->params, p);
+        }
+    }
+    const ynode *fields = ynode_get(n, "fields");
+    if (!fields) {
+        diag_error(n->loc, "type '%s' needs 'fields'", t->name);
+        return t;
+    }
+    if (!expect_kind(fields, YN_SEQ, "fields"))
+        return t;
+    for (size_t i = 0; i < fields->len; i++) {
+        field *fl = build_field(t, fields->values[i], (int)i);
+        if (!fl)
+            continue;
+        for (size_t j = 0; j < t->fields.len; j++) {
+            field *o = t->fields.items[j];
+            if (strcmp(o->name, fl->name) == 0)
+                diag_error(fl->loc, "field '%s' is declared twice in '%s' (first at line %d)", fl->name, t->name, o->loc.line);
+        }
+        vec_push(&t->fields, fl);
+    }
+    return t;
+}
+
+static entry *build_entry(const ynode *n)
+{
+    static const char *const keys[] = {"name", "root", "extensions", "magic", "magic_at", "doc", NULL};
+    entry *e = pool_alloc(sizeof *e);
+    e->loc = n->loc;
+    if (!expect_kind(n, YN_MAP, "a file kind"))
+        return e;
+    check_keys(n, "a file kind", keys);
+    e->name = scalar(ynode_get(n, "name"), "name");
+    e->root_name = scalar(ynode_get(n, "root"), "root");
+    e->doc = scalar(ynode_get(n, "doc"), "doc");
+    e->magic = scalar(ynode_get(n, "magic"), "magic");
+    const ynode *v;
+    if ((v = ynode_get(n, "magic_at")))
+        parse_int(v, "magic_at", &e->magic_at);
+    if (!e->name || !is_identifier(e->name))
+        diag_error(n->loc, "a file kind needs a valid 'name'");
+    if (!e->root_name)
+        diag_error(n->loc, "a file kind needs 'root' (the type of the whole file)");
+    if ((v = ynode_get(n, "extensions")) && expect_kind(v, YN_SEQ, "extensions"))
+        for (size_t i = 0; i < v->len; i++)
+            if (scalar(v->values[i], "an extension"))
+                vec_push(&e->extensions, (void *)v->values[i]->text);
+    return e;
+}
+
+format *model_build(const ynode *doc)
+{
+    static const char *const keys[] = {"format", "title", "doc", "document", "endian", "files",
+                                       "enums", "flags", "types", NULL};
+    format *f = pool_alloc(sizeof *f);
+    f->loc = doc->loc;
+    f->file = doc->loc.file;
+    if (!expect_kind(doc, YN_MAP, "a schema"))
+        return f;
+    check_keys(doc, "the schema", keys);
+    f->name = scalar(ynode_get(doc, "format"), "format");
+    if (!f->name || !is_identifier(f->name)) {
+        diag_error(doc->loc, "the schema needs 'format: NAME' (a C identifier)");
+        f->name = "unnamed";
+    }
+    f->title = scalar(ynode_get(doc, "title"), "title");
+    f->doc = scalar(ynode_get(doc, "doc"), "doc");
+    f->document = scalar(ynode_get(doc, "document"), "document");
+    const ynode *v = ynode_get(doc, "endian");
+    if (!v)
+        diag_error(doc->loc, "the schema needs 'endian: big' or 'endian: little'");
+    else if (scalar(v, "endian")) {
+        if (strcmp(v->text, "little") == 0)
+            f->little_endian = 1;
+        else if (strcmp(v->text, "big") != 0)
+            diag_error(v->loc, "endian must be 'big' or 'little'");
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        const ynode *m = ynode_get(doc, pass ? "flags" : "enums");
+        if (!m || !expect_kind(m, YN_MAP, pass ? "flags" : "enums"))
+            continue;
+        for (size_t i = 0; i < m->len; i++) {
+            enum_def *e = build_enum(f, m->keys[i], m->values[i], pass);
+            if (find_enum(f, e->name))
+                diag_error(e->loc, "'%s' is declared twice", e->name);
+            vec_push(&f->enums, e);
+        }
+    }
+    const ynode *types = ynode_get(doc, "types");
+    if (!types)
+        diag_error(doc->loc, "the schema needs 'types'");
+    else if (expect_kind(types, YN_MAP, "types"))
+        for (size_t i = 0; i < types->len; i++) {
+            type_def *t = build_type(types->keys[i], types->values[i]);
+            if (find_type(f, t->name) || find_enum(f, t->name))
+                diag_error(t->loc, "'%s' is declared twice", t->name);
+            t->kind_id = (int)f->types.len + 1;
+            vec_push(&f->types, t);
+        }
+    const ynode *files = ynode_get(doc, "files");
+    if (!files)
+        diag_error(doc->loc, "the schema needs 'files' (which types are whole files)");
+    else if (expect_kind(files, YN_SEQ, "files"))
+        for (size_t i = 0; i < files->len; i++)
+            vec_push(&f->entries, build_entry(files->values[i]));
+    return f;
+}

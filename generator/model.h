@@ -1,0 +1,168 @@
+/* The typed IR of a schema: formats, types, fields, enums, flags. */
+#ifndef BFGEN_MODEL_H
+#define BFGEN_MODEL_H
+
+#include <stdint.h>
+
+#include "diag.h"
+#include "expr.h"
+#include "yaml_tree.h"
+
+typedef enum {
+    PRIM_U8, PRIM_U16, PRIM_U24, PRIM_U32, PRIM_U64,
+    PRIM_S8, PRIM_S16, PRIM_S24, PRIM_S32, PRIM_S64,
+    PRIM_F32, PRIM_F64, PRIM_CHAR
+} prim_kind;
+
+typedef enum {
+    FT_PRIM,   /* integer, float or char */
+    FT_STRUCT, /* a declared type */
+    FT_BYTES,  /* raw bytes, kept as they are */
+    FT_CSTR,   /* zero-terminated string */
+    FT_STR,    /* fixed-length string: char[N] */
+    FT_SWITCH  /* a variant chosen by a tag */
+} field_kind;
+
+typedef struct enum_value {
+    const char *name, *doc;
+    int64_t value;
+    src_loc loc;
+} enum_value;
+
+typedef struct enum_def {
+    const char *name, *doc;
+    src_loc loc;
+    prim_kind base;
+    int is_flags;      /* flags: values are bit numbers */
+    ptr_vec values;    /* enum_value* */
+} enum_def;
+
+typedef struct bit_field {
+    const char *name, *doc;
+    src_loc loc;
+    int width, shift, is_signed;
+} bit_field;
+
+typedef struct type_def type_def;
+
+typedef struct switch_case {
+    src_loc loc;
+    const char *label; /* as written */
+    int64_t value;
+    int is_default;
+    const char *type_name; /* NULL: raw bytes */
+    type_def *type;
+} switch_case;
+
+typedef struct named_expr {
+    const char *name;
+    src_loc loc;
+    expr *value;
+} named_expr;
+
+typedef struct field {
+    const char *name, *doc, *erratum;
+    src_loc loc;
+    type_def *owner;
+    int index;
+
+    field_kind kind;
+    const char *type_text;
+    prim_kind prim;
+    int little_endian;
+    const char *type_name;
+    type_def *type;     /* FT_STRUCT */
+    const char *enum_name;
+    enum_def *enumdef;  /* enum: or flags: */
+    int64_t str_len;    /* FT_STR: char[N] */
+
+    /* repetition */
+    int is_array;
+    expr *count;        /* count: */
+    expr *until;        /* until: (terminator included) */
+    int to_end;         /* to_end: true (to the end of the region) */
+
+    expr *size;         /* size: bytes of the region this field is read in */
+    expr *pos;          /* pos: absolute offset of located data */
+    expr *cond;         /* if: */
+    int64_t align;      /* align: pad before the field to a multiple of this */
+
+    expr *const_value;  /* const: a mismatch fails the read */
+    const char *const_str;
+    expr *expect;       /* expect: a mismatch is a validator finding */
+
+    ptr_vec bits;       /* bit_field*, most significant first */
+    expr *string_table; /* string: the table (a bytes field) this offset points into */
+    int has_string_null;
+    int64_t string_null;
+    int fixed_int, fixed_frac, is_fixed;
+    expr *derive;       /* derived value from `value` */
+    const char *derive_doc;
+    ptr_vec args;       /* named_expr*, for FT_STRUCT with params */
+
+    expr *switch_on;    /* FT_SWITCH */
+    ptr_vec cases;      /* switch_case* */
+
+    int has_at;
+    int64_t declared_at;
+
+    /* computed by the checker */
+    int64_t static_offset; /* -1: not known statically */
+    int64_t elem_size;     /* encoded size of one element, -1: variable */
+    int64_t min_elem_size; /* at least this many bytes per element */
+} field;
+
+typedef struct param {
+    const char *name, *doc;
+    src_loc loc;
+} param;
+
+struct type_def {
+    const char *name, *doc;
+    src_loc loc;
+    ptr_vec fields; /* field* */
+    ptr_vec params; /* param* */
+    int has_size;
+    int64_t declared_size;
+
+    /* computed by the checker */
+    int state;           /* 0 new, 1 sizing, 2 sized */
+    int64_t static_size; /* -1: variable */
+    int64_t min_size;
+    int needs_link;      /* it or something inside resolves strings after reading */
+    int kind_id;         /* 1-based number used by switch results */
+};
+
+typedef struct entry {
+    const char *name, *doc;
+    src_loc loc;
+    type_def *root;
+    const char *root_name;
+    ptr_vec extensions; /* const char* */
+    const char *magic;
+    int64_t magic_at;
+} entry;
+
+typedef struct format {
+    const char *name, *title, *doc, *document, *file;
+    src_loc loc;
+    int little_endian;
+    ptr_vec entries; /* entry* */
+    ptr_vec enums;   /* enum_def* (enums and flags) */
+    ptr_vec types;   /* type_def* */
+} format;
+
+/* Builds the IR from a schema's tree; reports every problem it finds. */
+format *model_build(const ynode *doc);
+/* Resolves names, types expressions and computes the layout; reports every problem. */
+void model_check(format *f);
+
+const char *prim_name(prim_kind p);
+int prim_size(prim_kind p);
+int prim_is_signed(prim_kind p);
+int prim_is_float(prim_kind p);
+type_def *find_type(const format *f, const char *name);
+enum_def *find_enum(const format *f, const char *name);
+field *find_field(const type_def *t, const char *name);
+
+#endif

@@ -1,0 +1,152 @@
+-- Schema expressions -> C expressions.
+--
+-- Integers are evaluated as int64_t through the runtime's wrapping helpers (no signed
+-- overflow, no division by zero, no oversized shifts: hostile files cannot cause
+-- undefined behaviour). Struct values are pointers; arrays are {ptr, count} places.
+local names = require("names")
+local M = {}
+
+-- env: fmt, ix (names.index), self (C pointer to the current struct), root (C pointer to
+-- the root), it / prev / value (C for the builtins), index, start.
+local render
+
+local function field_place(env, owner, fl_ref)
+  -- An access to field `fl_ref` of the struct `owner` points at.
+  local fl = fl_ref
+  local base = owner .. "->" .. fl.name
+  if fl.array then
+    local count = fl.fixed_count and tostring(fl.fixed_count) or (owner .. "->" .. fl.name .. "_count")
+    return { kind = "array", ptr = base, count = count, field = fl }
+  end
+  if fl.kind == "struct" then return { kind = "struct", c = "(&" .. base .. ")", type = fl.type } end
+  if fl.kind == "bytes" then return { kind = "bytes", c = base } end
+  if fl.kind == "str" or fl.kind == "cstr" then return { kind = "string", c = base } end
+  if fl.prim == "f32" or fl.prim == "f64" then return { kind = "float", c = "(double)" .. base } end
+  return { kind = "int", c = "(int64_t)" .. base }
+end
+
+local function value_place(env, c, fl, vt)
+  -- A builtin that stands for one element of field `fl` (_it, _prev, _value).
+  if vt == "struct" then return { kind = "struct", c = c, type = fl and fl.type } end
+  if vt == "float" then return { kind = "float", c = "(double)(" .. c .. ")" } end
+  if vt == "string" then return { kind = "string", c = c } end
+  return { kind = "int", c = "(int64_t)(" .. c .. ")" }
+end
+
+local function as_c(p)
+  if p.kind == "array" or p.kind == "bytes" then
+    error("an array or bytes value cannot be used as a number here")
+  end
+  return p.c
+end
+
+local function num(e, env, want_float)
+  local p = render(e, env)
+  local c = as_c(p)
+  if want_float and p.kind == "int" then return "(double)" .. c end
+  return c
+end
+
+local int_ops = {
+  ["+"] = "bf_add", ["-"] = "bf_sub", ["*"] = "bf_mul", ["<<"] = "bf_shl", [">>"] = "bf_shr",
+}
+
+local function place(e, env)
+  local k = e.k
+  if k == "int" then return { kind = "int", c = string.format("INT64_C(%d)", e.v) } end
+  if k == "float" then return { kind = "float", c = string.format("%.17g", e.v) } end
+  if k == "name" then
+    local r = e.ref
+    if r == "field" then return field_place(env, env.self, e.field) end
+    if r == "param" then return { kind = "int", c = env.self .. "->_p_" .. e.name } end
+    if r == "root" then return { kind = "struct", c = env.root, type = e.vtype } end
+    if r == "index" then return { kind = "int", c = env.index or (env.self .. "->_index") } end
+    if r == "start" then return { kind = "int", c = "(int64_t)" .. env.self .. "->_offset" } end
+    if r == "pos" then return { kind = "int", c = "(int64_t)c->pos" } end
+    if r == "end" then return { kind = "int", c = "(int64_t)c->end" } end
+    if r == "size" then return { kind = "int", c = "(int64_t)c->size" } end
+    if r == "it" then return value_place(env, env.it, env.elem_field, e.vt) end
+    if r == "prev" then return value_place(env, env.prev, env.elem_field, e.vt) end
+    if r == "value" then return value_place(env, env.value, env.elem_field, e.vt) end
+    error("cannot render name " .. e.name)
+  end
+  if k == "member" then
+    if e.ref == "enum_const" then return { kind = "int", c = string.format("INT64_C(%d)", e.const) } end
+    local obj = place(e.a, env)
+    if e.ref == "bits" then
+      -- e.a is the packed field; its sub-fields are stored beside it
+      local owner_c = obj.c:match("^%(int64_t%)(.*)$")
+      return { kind = "int", c = "(int64_t)" .. owner_c .. "_" .. e.name }
+    end
+    if obj.kind ~= "struct" then error("member access on a non-structure") end
+    return field_place(env, obj.c, e.field)
+  end
+  if k == "index" then
+    local arr = place(e.a, env)
+    local i = num(e.b, env)
+    local fl = arr.field
+    if fl.kind == "struct" then
+      return { kind = "struct", type = fl.type,
+        c = string.format("%s_at(c, %s, %s, %s)", names.ctype(env.fmt, fl.type), arr.ptr, arr.count, i) }
+    end
+    local kind = (fl.prim == "f32" or fl.prim == "f64") and "float" or "int"
+    return { kind = kind, c = string.format("bf_at_%s(c, %s, %s, %s)", fl.prim, arr.ptr, arr.count, i) }
+  end
+  if k == "call" then
+    if e.name == "len" then
+      local a = place(e.args[1], env)
+      if a.kind == "array" then return { kind = "int", c = "(int64_t)" .. a.count } end
+      return { kind = "int", c = "(int64_t)" .. a.c .. ".len" }
+    end
+    local fl = e.vt == "float"
+    local a, b = num(e.args[1], env, fl), num(e.args[2], env, fl)
+    local fn = (e.name == "min" and "bf_min" or "bf_max") .. (fl and "f" or "")
+    return { kind = fl and "float" or "int", c = string.format("%s(%s, %s)", fn, a, b) }
+  end
+  if k == "unary" then
+    local fl = e.vt == "float"
+    local a = num(e.a, env, fl)
+    if e.op == "-" then
+      return { kind = e.vt, c = fl and "(-" .. a .. ")" or "bf_neg(" .. a .. ")" }
+    end
+    return { kind = "int", c = "((int64_t)(" .. e.op .. a .. "))" }
+  end
+  if k == "binary" then
+    local op = e.op
+    local float = e.a.vt == "float" or e.b.vt == "float"
+    local a, b = num(e.a, env, float), num(e.b, env, float)
+    if op == "&&" or op == "||" or op == "==" or op == "!=" or op == "<" or op == ">" or op == "<=" or op == ">=" then
+      return { kind = "int", c = string.format("((int64_t)(%s %s %s))", a, op, b) }
+    end
+    if float then return { kind = "float", c = string.format("(%s %s %s)", a, op, b) } end
+    if op == "/" then return { kind = "int", c = string.format("bf_div(c, %s, %s)", a, b) } end
+    if op == "%" then return { kind = "int", c = string.format("bf_mod(c, %s, %s)", a, b) } end
+    if int_ops[op] then return { kind = "int", c = string.format("%s(%s, %s)", int_ops[op], a, b) } end
+    return { kind = "int", c = string.format("(%s %s %s)", a, op, b) }
+  end
+  if k == "cond" then
+    local float = e.vt == "float"
+    return { kind = float and "float" or "int",
+      c = string.format("(%s ? %s : %s)", num(e.a, env), num(e.b, env, float), num(e.c, env, float)) }
+  end
+  error("unknown expression kind " .. tostring(k))
+end
+render = place
+
+-- The C text of an expression used as a number.
+function M.c(e, env) return num(e, env) end
+-- The C text as a double.
+function M.cf(e, env) return num(e, env, true) end
+-- The place (for bytes tables and arrays).
+M.place = place
+
+-- Whether the expression mentions `root` anywhere.
+function M.uses_root(e)
+  if not e then return false end
+  if e.ref == "root" then return true end
+  if M.uses_root(e.a) or M.uses_root(e.b) or M.uses_root(e.c) then return true end
+  for _, a in ipairs(e.args or {}) do if M.uses_root(a) then return true end end
+  return false
+end
+
+return M

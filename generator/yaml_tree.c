@@ -1,0 +1,173 @@
+/* libyaml events -> ynode tree, keeping file:line:col on every node. */
+#include "yaml_tree.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <yaml.h>
+
+typedef struct loader {
+    yaml_parser_t parser;
+    const char *file;
+    int failed;
+} loader;
+
+static src_loc mark_loc(const loader *l, yaml_mark_t m)
+{
+    src_loc at = {l->file, (int)m.line + 1, (int)m.column + 1};
+    return at;
+}
+
+static ynode *new_node(ynode_kind kind, src_loc at)
+{
+    ynode *n = pool_alloc(sizeof *n);
+    n->kind = kind;
+    n->loc = at;
+    return n;
+}
+
+static int next_event(loader *l, yaml_event_t *ev)
+{
+    if (yaml_parser_parse(&l->parser, ev))
+        return 1;
+    src_loc at = mark_loc(l, l->parser.problem_mark);
+    diag_error(at, "YAML syntax: %s%s%s", l->parser.problem ? l->parser.problem : "parse error",
+               l->parser.context ? " " : "", l->parser.context ? l->parser.context : "");
+    l->failed = 1;
+    return 0;
+}
+
+static ynode *parse_node(loader *l, yaml_event_t *ev);
+
+/* Reads children until the closing event; `is_map` pairs them up. */
+static ynode *parse_collection(loader *l, ynode *n, int is_map)
+{
+    ptr_vec keys = {0}, values = {0};
+    for (;;) {
+        yaml_event_t ev;
+        if (!next_event(l, &ev))
+            return NULL;
+        if (ev.type == YAML_MAPPING_END_EVENT || ev.type == YAML_SEQUENCE_END_EVENT) {
+            yaml_event_delete(&ev);
+            break;
+        }
+        ynode *child = parse_node(l, &ev);
+        if (!child)
+            return NULL;
+        if (is_map) {
+            if (child->kind != YN_SCALAR) {
+                diag_error(child->loc, "mapping keys must be plain names");
+                l->failed = 1;
+            }
+            for (size_t i = 0; i < keys.len && child->kind == YN_SCALAR; i++) {
+                ynode *k = keys.items[i];
+                if (strcmp(k->text, child->text) == 0) {
+                    diag_error(child->loc, "duplicate key '%s' (first at line %d)", child->text, k->loc.line);
+                    l->failed = 1;
+                }
+            }
+            vec_push(&keys, child);
+            yaml_event_t vev;
+            if (!next_event(l, &vev))
+                return NULL;
+            ynode *value = parse_node(l, &vev);
+            if (!value)
+                return NULL;
+            vec_push(&values, value);
+        } else {
+            vec_push(&values, child);
+        }
+    }
+    n->len = values.len;
+    n->keys = (ynode **)keys.items;
+    n->values = (ynode **)values.items;
+    return n;
+}
+
+static ynode *parse_node(loader *l, yaml_event_t *ev)
+{
+    src_loc at = mark_loc(l, ev->start_mark);
+    ynode *n = NULL;
+    switch (ev->type) {
+    case YAML_SCALAR_EVENT:
+        n = new_node(YN_SCALAR, at);
+        n->text = pool_strndup((const char *)ev->data.scalar.value, ev->data.scalar.length);
+        n->plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+        yaml_event_delete(ev);
+        return n;
+    case YAML_MAPPING_START_EVENT:
+        yaml_event_delete(ev);
+        return parse_collection(l, new_node(YN_MAP, at), 1);
+    case YAML_SEQUENCE_START_EVENT:
+        yaml_event_delete(ev);
+        return parse_collection(l, new_node(YN_SEQ, at), 0);
+    case YAML_ALIAS_EVENT:
+        diag_error(at, "YAML aliases are not supported in schemas: write the value out");
+        break;
+    default:
+        diag_error(at, "unexpected YAML event");
+        break;
+    }
+    yaml_event_delete(ev);
+    l->failed = 1;
+    return NULL;
+}
+
+ynode *yaml_load_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        src_loc at = {path, 0, 0};
+        diag_error(at, "cannot open schema");
+        return NULL;
+    }
+    loader l = {.file = pool_strdup(path)};
+    yaml_parser_initialize(&l.parser);
+    yaml_parser_set_input_file(&l.parser, f);
+
+    ynode *root = NULL;
+    yaml_event_t ev;
+    /* stream start, document start, the node, document end */
+    while (!l.failed && next_event(&l, &ev)) {
+        yaml_event_type_t type = ev.type;
+        if (type == YAML_STREAM_END_EVENT) {
+            yaml_event_delete(&ev);
+            break;
+        }
+        if (type == YAML_STREAM_START_EVENT || type == YAML_DOCUMENT_START_EVENT ||
+            type == YAML_DOCUMENT_END_EVENT) {
+            yaml_event_delete(&ev);
+            continue;
+        }
+        if (root) {
+            diag_error(mark_loc(&l, ev.start_mark), "a schema holds one YAML document");
+            yaml_event_delete(&ev);
+            l.failed = 1;
+            break;
+        }
+        root = parse_node(&l, &ev);
+    }
+    yaml_parser_delete(&l.parser);
+    fclose(f);
+    if (l.failed)
+        return NULL;
+    if (!root) {
+        src_loc at = {l.file, 1, 1};
+        diag_error(at, "the schema is empty");
+    }
+    return root;
+}
+
+ynode *ynode_get(const ynode *map, const char *key)
+{
+    if (!map || map->kind != YN_MAP)
+        return NULL;
+    for (size_t i = 0; i < map->len; i++)
+        if (strcmp(map->keys[i]->text, key) == 0)
+            return map->values[i];
+    return NULL;
+}
+
+const char *ynode_kind_name(ynode_kind k)
+{
+    return k == YN_SCALAR ? "a scalar" : k == YN_MAP ? "a mapping" : "a sequence";
+}

@@ -1,0 +1,163 @@
+/* Reading helpers that are too big to inline: arrays, seeks, strings, claims. */
+#include <stdio.h>
+#include <string.h>
+
+#include "bf_runtime.h"
+
+void bf_claim_range(bf_ctx *c, uint64_t offset, uint64_t len)
+{
+    if (offset > c->size)
+        return;
+    if (len > c->size - offset)
+        len = c->size - offset;
+    for (uint64_t i = offset; i < offset + len; i++)
+        c->claimed[i >> 3] |= (uint8_t)(1u << (i & 7));
+}
+
+void *bf_alloc_array(bf_ctx *c, uint64_t count, size_t elem_size, uint64_t min_encoded,
+                     const char *field)
+{
+    uint64_t remaining = c->end - c->pos;
+    if (min_encoded && count > remaining / min_encoded) {
+        bf_fail(c, c->pos, field,
+                "count %llu needs at least %llu bytes but only %llu remain before 0x%llx",
+                (unsigned long long)count,
+                count > UINT64_MAX / min_encoded ? UINT64_MAX : (unsigned long long)(count * min_encoded),
+                (unsigned long long)remaining, (unsigned long long)c->end);
+        return NULL;
+    }
+    if (elem_size && count > SIZE_MAX / elem_size) {
+        bf_fail(c, c->pos, field, "count %llu is too large", (unsigned long long)count);
+        return NULL;
+    }
+    void *p = bf_arena_alloc(c->arena, (size_t)count * elem_size);
+    if (!p)
+        bf_fail(c, c->pos, field, "count %llu exceeds the memory budget of %llu bytes",
+                (unsigned long long)count, (unsigned long long)c->arena->budget);
+    return p;
+}
+
+int bf_seek(bf_ctx *c, uint64_t pos, uint64_t size, const char *field, bf_mark *saved)
+{
+    if (pos > c->size)
+        return bf_fail(c, c->pos, field, "offset 0x%llx is past the end of the file (%llu bytes)",
+                       (unsigned long long)pos, (unsigned long long)c->size);
+    if (size == UINT64_MAX)
+        size = c->size - pos;
+    else if (size > c->size - pos)
+        return bf_fail(c, pos, field, "region of %llu bytes at 0x%llx runs past the end of the file (%llu bytes)",
+                       (unsigned long long)size, (unsigned long long)pos, (unsigned long long)c->size);
+    saved->pos = c->pos;
+    saved->end = c->end;
+    c->pos = (size_t)pos;
+    c->end = (size_t)(pos + size);
+    return 1;
+}
+
+int bf_read_cstr(bf_ctx *c, const char *field, bf_str *out)
+{
+    const uint8_t *start = c->data + c->pos;
+    const uint8_t *nul = memchr(start, 0, c->end - c->pos);
+    if (!nul)
+        return bf_fail(c, c->pos, field, "string has no terminating zero before 0x%llx",
+                       (unsigned long long)c->end);
+    out->ptr = (const char *)start;
+    out->len = (uint32_t)(nul - start);
+    bf_claim(c, c->pos, out->len + 1u);
+    c->pos += out->len + 1u;
+    return 1;
+}
+
+int bf_read_fixed_str(bf_ctx *c, uint64_t len, const char *field, bf_str *out)
+{
+    if (!bf_need(c, len, field))
+        return 0;
+    const uint8_t *start = c->data + c->pos;
+    const uint8_t *nul = memchr(start, 0, (size_t)len);
+    out->ptr = (const char *)start;
+    out->len = (uint32_t)(nul ? (size_t)(nul - start) : (size_t)len);
+    bf_claim(c, c->pos, len);
+    c->pos += (size_t)len;
+    return 1;
+}
+
+int bf_resolve_str(bf_ctx *c, uint64_t table_pos, uint64_t table_size, uint64_t ref,
+                   uint64_t at, const char *field, bf_str *out)
+{
+    if (table_pos > c->size || table_size > c->size - table_pos)
+        return bf_fail(c, at, field, "string table at 0x%llx is not inside the file",
+                       (unsigned long long)table_pos);
+    if (ref >= table_size)
+        return bf_fail(c, at, field, "string offset 0x%llx is outside the string table (%llu bytes)",
+                       (unsigned long long)ref, (unsigned long long)table_size);
+    const uint8_t *start = c->data + table_pos + ref;
+    const uint8_t *nul = memchr(start, 0, (size_t)(table_size - ref));
+    if (!nul)
+        return bf_fail(c, at, field, "string at table offset 0x%llx has no terminating zero",
+                       (unsigned long long)ref);
+    out->ptr = (const char *)start;
+    out->len = (uint32_t)(nul - start);
+    return 1;
+}
+
+void *bf_grow(bf_ctx *c, void *buf, uint32_t used, uint32_t *cap, size_t elem_size, const char *field)
+{
+    if (*cap >= UINT32_MAX / 2) {
+        bf_fail(c, c->pos, field, "more than %u elements", (unsigned)*cap);
+        return NULL;
+    }
+    uint32_t new_cap = *cap ? *cap * 2 : 8;
+    void *bigger = bf_alloc_array(c, new_cap, elem_size, 0, field);
+    if (!bigger)
+        return NULL;
+    if (used)
+        memcpy(bigger, buf, (size_t)used * elem_size);
+    *cap = new_cap;
+    return bigger;
+}
+
+static void escape(char *out, size_t size, const uint8_t *s, size_t len)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < len && o + 5 < size; i++) {
+        if (s[i] >= 0x20 && s[i] < 0x7f && s[i] != '"' && s[i] != '\\')
+            out[o++] = (char)s[i];
+        else
+            o += (size_t)snprintf(out + o, size - o, "\\x%02x", s[i]);
+    }
+    out[o] = '\0';
+}
+
+int bf_expect_bytes(bf_ctx *c, uint64_t at, const char *field, const uint8_t *got, const char *expected,
+                    size_t len)
+{
+    if (memcmp(got, expected, len) == 0)
+        return 1;
+    char want[64], found[64];
+    escape(want, sizeof want, (const uint8_t *)expected, len);
+    escape(found, sizeof found, got, len);
+    return bf_fail(c, at, field, "expected \"%s\", found \"%s\"", want, found);
+}
+
+size_t bf_default_budget(size_t size)
+{
+    /* Structures in memory are a few times larger than in the file (pointers, counts,
+     * derived values); 64x plus a floor leaves room for that and no more. */
+    size_t floor = 1u << 20;
+    return size > (SIZE_MAX - floor) / 64 ? SIZE_MAX : size * 64 + floor;
+}
+
+void *bf_begin_read(bf_ctx *c, const uint8_t *data, size_t size, bf_arena *arena,
+                    const bf_read_opts *opts, bf_error *err, size_t root_size)
+{
+    bf_ctx_init(c, data, size, arena, err);
+    if (opts)
+        c->claimed = opts->claimed;
+    if (!arena->budget)
+        arena->budget = bf_default_budget(size);
+    void *root = bf_arena_alloc(arena, root_size);
+    if (!root)
+        bf_fail(c, 0, NULL, "out of memory");
+    c->root = root;
+    return root;
+}
