@@ -77,13 +77,21 @@ check-generated: $(BFGEN)
 	$(BFGEN) --check --out generated $(SCHEMAS)
 
 # ---- tests (Criterion, under ASan + UBSan) ----
-TEST_CFLAGS = $(CFLAGS_COMMON) $(SAN) $(INCLUDES) -Itests -DBF_SHARED_DIR='"$(SHARED)"' \
+TEST_CFLAGS = $(CFLAGS_COMMON) $(SAN) $(INCLUDES) -Itests/support -DBF_SHARED_DIR='"$(SHARED)"' \
 	-DBF_PROJECT_DIR='"$(abspath .)"'
 TEST_SUPPORT := $(wildcard tests/support/*.c)
 
-$(BUILD)/tests/test_%: tests/test_%.c $(TEST_SUPPORT) $(SAN_LIB) tests/support/*.h | $(TEST_DEPS_STAMP)
+# Small schemas that exercise each language construct, generated for the tests only.
+TEST_SCHEMAS := $(sort $(wildcard tests/schemas/*.yaml))
+TESTGEN := $(BUILD)/testgen
+$(TESTGEN)/.stamp: $(BFGEN) $(TEST_SCHEMAS) $(TEMPLATES)
+	@mkdir -p $(TESTGEN)
+	$(if $(TEST_SCHEMAS),$(BFGEN) --out $(TESTGEN) $(TEST_SCHEMAS))
+	@touch $@
+
+$(BUILD)/tests/test_%: tests/test_%.c $(TEST_SUPPORT) $(SAN_LIB) $(wildcard tests/support/*.h) $(TESTGEN)/.stamp | $(TEST_DEPS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(TEST_CFLAGS) $< $(TEST_SUPPORT) $(SAN_LIB) -o $@ -lcriterion -lm
+	$(CC) $(TEST_CFLAGS) -I$(TESTGEN) $< $(TEST_SUPPORT) $$(ls $(TESTGEN)/*.c 2>/dev/null) $(SAN_LIB) -o $@ -lcriterion -lm
 
 TEST_BINS += $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 

@@ -163,6 +163,22 @@ static int read_File(bf_ctx *c, t3dm_File *s, int64_t index)
             bf_pop(c);
         }
     }
+    /* chunk_padding: Zero bytes between the chunk table and the first chunk, which is aligned to 8. */
+    s->chunk_padding_at = c->pos;
+    {
+        int64_t n = (((int64_t)((int64_t)(&s->header)->chunk_count > INT64_C(0))) ? bf_sub((int64_t)t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, INT64_C(0))->offset, (int64_t)c->pos) : INT64_C(0));
+        if (c->err->failed)
+            return 0;
+        if (n < 0)
+            return bf_fail(c, c->pos, "chunk_padding", "length %lld is negative", (long long)n);
+        if (!bf_need(c, (uint64_t)n, "chunk_padding"))
+            return 0;
+        s->chunk_padding.ptr = c->data + c->pos;
+        s->chunk_padding.len = (size_t)n;
+        s->chunk_padding.offset = c->pos;
+        bf_claim(c, c->pos, (uint64_t)n);
+        c->pos += (size_t)n;
+    }
     /* strings: String table, at the end of the file after all chunk data. Holds the strings used by the model (names, texture paths, streaming-data paths), each zero-terminated and referenced by its offset from the start of the table.  */
     {
         bf_mark m;

@@ -105,6 +105,8 @@ struct t3dm_File {
     t3dm_Header header;                      /* File header. */
     t3dm_ChunkOffset *chunks;                /* Chunk offsets/types. */
     uint32_t chunks_count;                   /* elements in 'chunks' */
+    uint64_t chunk_padding_at;               /* where 'chunk_padding' starts in the file */
+    bf_bytes chunk_padding;                  /* Zero bytes between the chunk table and the first chunk, which is aligned to 8. */
     uint64_t strings_at;                     /* where 'strings' starts in the file */
     bf_bytes strings;                        /* String table, at the end of the file after all chunk data. Holds the strings used by the model (names, texture paths, streaming-data paths), each zero-terminated and referenced by its offset from the start of the table.  */
     bf_bytes strings_tail;                   /* bytes of the region after 'strings' (padding) */
