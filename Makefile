@@ -28,7 +28,7 @@ INCLUDES := -Iruntime -Igenerated
 TEST_BINS :=
 
 .PHONY: all deps test-deps generate check-generated test demo clean
-all: $(BFGEN) $(RUNTIME_LIB) $(GENERATED_LIB)
+all: $(BFGEN) $(RUNTIME_LIB) $(GENERATED_LIB) $(BUILD)/bin/t3dm_summary
 
 $(DEPS_STAMP):
 	@mkdir -p $(BUILD)
@@ -100,9 +100,18 @@ TEST_BINS += $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 test: $(TEST_DEPS_STAMP) $(BFGEN) $(TEST_BINS)
 	@set -e; for t in $(TEST_BINS); do echo "== $$t"; ASAN_OPTIONS=detect_leaks=1 $$t --jobs 2; done
 
-# ---- the demo: regenerate, then read the project's own model ----
-demo: generate all
-	@echo "demo: not yet"
+# ---- command-line tools ----
+$(BUILD)/bin/%: cli/%.c $(GENERATED_LIB) $(RUNTIME_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_COMMON) $(INCLUDES) $< $(GENERATED_LIB) $(RUNTIME_LIB) -o $@
+
+# ---- the demo: regenerate the bindings, then read the project's own model ----
+DEMO_MODEL := tests/fixtures/demo/pyramid
+demo: $(DEPS_STAMP)
+	$(MAKE) --no-print-directory generate
+	$(MAKE) --no-print-directory all
+	@echo "== what the generated reader finds in $(DEMO_MODEL).t3dm"
+	$(BUILD)/bin/t3dm_summary $(DEMO_MODEL).t3dm $(DEMO_MODEL).0.sdata
 
 clean:
 	rm -rf $(BUILD)

@@ -365,12 +365,12 @@ static field *build_field(type_def *t, const ynode *n, int index)
         if (fl->count)
             diag_error(v->loc, "'%s' already has a count in its type", fl->name);
         fl->count = parse_expr_node(v, "count");
-        if (fl->kind != FT_BYTES)
+        if (fl->kind != FT_BYTES && fl->count)
             fl->is_array = 1;
     }
     if ((v = ynode_get(n, "until"))) {
         fl->until = parse_expr_node(v, "until");
-        fl->is_array = 1;
+        fl->is_array = fl->until != NULL;
     }
     if ((v = ynode_get(n, "to_end"))) {
         fl->to_end = parse_bool(v, "to_end");

@@ -1,0 +1,159 @@
+/* bfgen reports schema mistakes like a compiler: file:line:col, every one, non-zero exit. */
+#define _DEFAULT_SOURCE
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct run {
+    int status;
+    char path[64];
+    char output[8192];
+} run;
+
+/* Writes `schema` to a temporary .yaml file and runs bfgen --syntax-only on it. */
+static void bfgen(run *r, const char *schema)
+{
+    strcpy(r->path, "/tmp/bfgen_case_XXXXXX.yaml");
+    int fd = mkstemps(r->path, 5);
+    cr_assert(fd >= 0);
+    cr_assert_eq(write(fd, schema, strlen(schema)), (ssize_t)strlen(schema));
+    close(fd);
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s/build/bin/bfgen --syntax-only %s 2>&1", BF_PROJECT_DIR, r->path);
+    FILE *p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    size_t n = fread(r->output, 1, sizeof r->output - 1, p);
+    r->output[n] = '\0';
+    r->status = pclose(p);
+    unlink(r->path);
+}
+
+/* Expects the line "PATH:LINE:COL: error: MESSAGE..." in the output. */
+static void expect_error(const run *r, int line, int col, const char *message)
+{
+    char want[1024];
+    snprintf(want, sizeof want, "%s:%d:%d: error: %s", r->path, line, col, message);
+    cr_expect(strstr(r->output, want) != NULL, "expected\n  %s\nin\n%s", want, r->output);
+    cr_expect_neq(r->status, 0, "bfgen must fail");
+}
+
+#define HEAD "format: x\nendian: little\nfiles:\n  - { name: f, root: T }\ntypes:\n  T:\n    fields:\n"
+
+Test(bfgen_errors, a_valid_schema_passes)
+{
+    run r;
+    bfgen(&r, HEAD "      - { name: a, type: u8, doc: A. }\n");
+    cr_expect_eq(r.status, 0, "%s", r.output);
+    cr_expect_str_eq(r.output, "");
+}
+
+Test(bfgen_errors, unknown_key)
+{
+    run r;
+    bfgen(&r, HEAD "      - { name: a, type: u8, sise: 4 }\n");
+    expect_error(&r, 8, 30, "unknown key 'sise' in a field");
+}
+
+Test(bfgen_errors, unknown_type)
+{
+    run r;
+    bfgen(&r, HEAD "      - { name: a, type: u17 }\n");
+    expect_error(&r, 8, 9, "unknown type 'u17'");
+}
+
+Test(bfgen_errors, bad_expression)
+{
+    run r;
+    bfgen(&r, HEAD "      - { name: n, type: u8 }\n      - { name: a, type: u8, count: \"n +\" }\n");
+    expect_error(&r, 9, 41, "expression ends too early in expression 'n +'");
+    cr_expect(strstr(r.output, "bfgen: 1 error") != NULL, "no follow-on errors: %s", r.output);
+}
+
+Test(bfgen_errors, undefined_name)
+{
+    run r;
+    bfgen(&r, HEAD "      - { name: a, type: \"u8[nope]\" }\n");
+    expect_error(&r, 8, 30, "'nope' is not defined here");
+}
+
+Test(bfgen_errors, name_used_before_it_is_read)
+{
+    run r;
+    bfgen(&r, HEAD "      - { name: a, type: u8, count: n }\n      - { name: n, type: u8 }\n");
+    expect_error(&r, 8, 37, "'n' is read after this point");
+}
+
+Test(bfgen_errors, declared_offset_does_not_match_layout)
+{
+    run r;
+    bfgen(&r, HEAD "      - { name: a, type: u16, at: 0x00 }\n      - { name: b, type: u32, at: 0x04 }\n");
+    expect_error(&r, 9, 9, "'b' is declared at 0x4 but the fields before it end at 0x2");
+}
+
+Test(bfgen_errors, declared_size_does_not_match_layout)
+{
+    run r;
+    bfgen(&r, "format: x\nendian: big\nfiles:\n  - { name: f, root: T }\ntypes:\n  T:\n    size: 8\n    fields:\n"
+              "      - { name: a, type: \"u16[3]\" }\n");
+    expect_error(&r, 6, 3, "'T' declares size 0x8 but its fields take 0x6 bytes");
+}
+
+Test(bfgen_errors, offset_after_variable_field_cannot_be_checked)
+{
+    run r;
+    bfgen(&r, HEAD "      - { name: s, type: cstr }\n      - { name: b, type: u8, at: 4 }\n");
+    expect_error(&r, 9, 9, "declared offset 0x4 of 'b' cannot be checked: 's' before it has no fixed size");
+}
+
+Test(bfgen_errors, yaml_syntax)
+{
+    run r;
+    bfgen(&r, HEAD "      - { name: a, type: u8\n");
+    cr_expect(strstr(r.output, "error: YAML syntax") != NULL, "%s", r.output);
+    cr_expect_neq(r.status, 0);
+}
+
+Test(bfgen_errors, every_error_is_reported)
+{
+    run r;
+    bfgen(&r, HEAD "      - { name: a, type: u17 }\n      - { name: b, type: u8, colour: red }\n"
+                   "      - { name: b, type: u8 }\n");
+    expect_error(&r, 8, 9, "unknown type 'u17'");
+    expect_error(&r, 9, 30, "unknown key 'colour' in a field");
+    expect_error(&r, 10, 9, "field 'b' is declared twice in 'T' (first at line 9)");
+    cr_expect(strstr(r.output, "bfgen: 3 errors") != NULL, "%s", r.output);
+}
+
+Test(bfgen_errors, switch_case_must_be_an_enum_member)
+{
+    run r;
+    bfgen(&r, "format: x\nendian: big\nfiles:\n  - { name: f, root: T }\nenums:\n  K:\n    type: u8\n"
+              "    values: { a: 1, b: 2 }\ntypes:\n  A:\n    fields: [ { name: v, type: u8 } ]\n  T:\n    fields:\n"
+              "      - { name: k, type: u8, enum: K }\n      - name: body\n        type:\n          switch: k\n"
+              "          cases: { a: A, c: A }\n");
+    expect_error(&r, 18, 26, "case 'c' is neither a member of K nor a constant");
+}
+
+Test(bfgen_errors, inline_recursion_is_infinite)
+{
+    run r;
+    bfgen(&r, HEAD "      - { name: self, type: T }\n");
+    expect_error(&r, 6, 3, "type 'T' contains itself inline");
+}
+
+Test(bfgen_errors, generated_member_names_must_not_clash)
+{
+    run r;
+    bfgen(&r, HEAD "      - { name: n, type: u8 }\n      - { name: data, type: \"u8[n]\" }\n"
+                   "      - { name: data_count, type: u8 }\n");
+    expect_error(&r, 10, 9, "field 'data_count' clashes with the C member 'data_count'");
+}
+
+Test(bfgen_errors, bits_wider_than_their_field)
+{
+    run r;
+    bfgen(&r, HEAD "      - name: v\n        type: u8\n        bits: [ { name: a, width: 5 }, { name: b, width: 4 } ]\n");
+    expect_error(&r, 8, 9, "the bit fields of 'v' take 9 bits but u8 has 8");
+}
