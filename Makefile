@@ -27,7 +27,7 @@ SAN_LIB := $(BUILD)/san/libbinform-san.a
 INCLUDES := -Iruntime -Igenerated
 TEST_BINS :=
 
-.PHONY: all deps test-deps generate check-generated test demo clean
+.PHONY: all deps test-deps generate check-generated test demo bench clean
 all: $(BFGEN) $(RUNTIME_LIB) $(GENERATED_LIB) $(BUILD)/bin/t3dm_summary
 
 $(DEPS_STAMP):
@@ -112,6 +112,17 @@ demo: $(DEPS_STAMP)
 	$(MAKE) --no-print-directory all
 	@echo "== what the generated reader finds in $(DEMO_MODEL).t3dm"
 	$(BUILD)/bin/t3dm_summary $(DEMO_MODEL).t3dm $(DEMO_MODEL).0.sdata
+
+# ---- benchmarks: speed and memory numbers, never pass/fail ----
+BENCH_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2 -g $(INCLUDES)
+$(BUILD)/bench/%: tests/bench/%.c $(GENERATED_LIB) $(RUNTIME_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(BENCH_CFLAGS) $< $(GENERATED_LIB) $(RUNTIME_LIB) -o $@
+bench: $(BUILD)/bench/bench_t3dm_read
+	@if [ -d $(SHARED)/samples/t3dm ]; then \
+		$(BUILD)/bench/bench_t3dm_read $$(find $(SHARED)/samples/t3dm -name '*.t3dm' | sort); \
+	else echo "bench: $(SHARED)/samples not found; nothing to measure"; fi
+	@/usr/bin/time -f "bfgen, all schemas: %e s, %M KiB" $(BFGEN) --check --out generated $(SCHEMAS)
 
 clean:
 	rm -rf $(BUILD)
