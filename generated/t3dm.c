@@ -339,6 +339,7 @@ static int read_Chunk(bf_ctx *c, t3dm_Chunk *s, int64_t index)
             return bf_fail(c, c->pos, "body", "offset %lld is negative", (long long)at);
         if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "body", &m))
             return 0;
+        s->body_at = c->pos;
         {
             int64_t tag = (int64_t)t3dm_ChunkOffset_at(c, R->chunks, R->chunks_count, s->_index)->type;
             if (c->err->failed)
@@ -893,6 +894,7 @@ static int read_Part(bf_ctx *c, t3dm_Part *s, int64_t index)
             return bf_fail(c, c->pos, "index_data", "offset %lld is negative", (long long)at);
         if (!bf_seek(c, (uint64_t)at, UINT64_MAX, "index_data", &m))
             return 0;
+        s->index_data_at = c->pos;
         if (!bf_push(c, "index_data", -1) || !read_PartIndices(c, &s->index_data, 0, (int64_t)s->index_count, bf_at_u8(c, s->strip_index_counts, 4, INT64_C(0)), bf_at_u8(c, s->strip_index_counts, 4, INT64_C(1)), bf_at_u8(c, s->strip_index_counts, 4, INT64_C(2)), bf_at_u8(c, s->strip_index_counts, 4, INT64_C(3))))
             return 0;
         bf_pop(c);
@@ -1359,7 +1361,7 @@ static int read_StreamData(bf_ctx *c, t3dm_StreamData *s, int64_t index)
             if (n == cap && !(buf = bf_grow(c, buf, n, &cap, sizeof *buf, "keyframes")))
                 return 0;
             size_t before = c->pos;
-            if (!bf_push(c, "keyframes", n) || !read_Keyframe(c, &buf[n], n, (((int64_t)((int64_t)n == INT64_C(0))) ? INT64_C(2) : ((int64_t)(n ? &buf[n - 1] : &t3dm_Keyframe_zero)->time_next_is_rotation ? INT64_C(2) : INT64_C(1)))))
+            if (!bf_push(c, "keyframes", n) || !read_Keyframe(c, &buf[n], n, (((int64_t)((int64_t)n == INT64_C(0))) ? INT64_C(2) : ((int64_t)(((uint64_t)((int64_t)(n ? &buf[n - 1] : &t3dm_Keyframe_zero)->time) >> 15) & UINT64_C(0x1)) ? INT64_C(2) : INT64_C(1)))))
                 return 0;
             bf_pop(c);
             n++;

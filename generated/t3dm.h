@@ -127,6 +127,7 @@ struct t3dm_ChunkOffset {
 struct t3dm_Chunk {
     uint64_t _offset;                        /* where it starts in the file */
     int64_t _index;                          /* its index in the array holding it, else 0 */
+    uint64_t body_at;                        /* where 'body' starts in the file */
     struct {
         int kind;                            /* which member is set: T3DM_KIND_..., 0 for raw bytes */
         union {
@@ -285,6 +286,7 @@ struct t3dm_Part {
     uint8_t seq_start;                       /* First index of the vertex sequence the part draws (`idxSeqBase`). */
     uint8_t seq_count;                       /* Length of that sequence (`idxSeqCount`). */
     uint8_t padding[2];                      /* Padding. */
+    uint64_t index_data_at;                  /* where 'index_data' starts in the file */
     t3dm_PartIndices index_data;             /* The part's indices, a view into the index chunk. */
 };
 

@@ -389,6 +389,8 @@ static void check_combinations(field *fl)
         diag_error(fl->loc, "'align' and 'pos' do not go together: put the alignment in 'pos'");
     if (fl->kind == FT_SWITCH && fl->is_array)
         diag_error(fl->loc, "a switch cannot be an array: make the array of a type holding the switch");
+    if ((fl->kind == FT_STR || fl->kind == FT_CSTR) && fl->is_array && !fl->count)
+        diag_error(fl->loc, "an array of strings needs a 'count' ('until' and 'to_end' are for numbers and structures)");
 }
 
 /* The C members a field adds beside its own name must not clash with other fields. */
@@ -493,8 +495,13 @@ static void size_type(format *f, type_def *t)
     for (size_t i = 0; i < t->fields.len; i++) {
         field *fl = t->fields.items[i];
         size_field(f, fl);
-        fl->static_offset = variable ? -1 : offset;
-        if (fl->has_at) {
+        /* located data is not where the cursor is; aligned data depends on absolute offsets */
+        fl->static_offset = variable || fl->pos || fl->align ? -1 : offset;
+        if (fl->has_at && fl->pos)
+            diag_error(fl->loc, "'%s' has both 'at' and 'pos': 'at' is an offset inside the structure, 'pos' puts the data elsewhere", fl->name);
+        else if (fl->has_at && fl->align)
+            diag_error(fl->loc, "'%s' has both 'at' and 'align': an aligned field has no fixed offset", fl->name);
+        else if (fl->has_at) {
             if (variable)
                 diag_error(fl->loc, "declared offset 0x%llX of '%s' cannot be checked: '%s' before it has no fixed size",
                            (unsigned long long)fl->declared_at, fl->name, variable->name);
@@ -577,6 +584,11 @@ static void check_field_exprs(format *f, type_def *t, field *fl)
             if (!found)
                 diag_error(fl->loc, "'%s' needs argument '%s' (add it under 'args')", target->name, p->name);
         }
+    }
+    for (size_t i = 0; i < fl->cases.len; i++) {
+        switch_case *c = fl->cases.items[i];
+        if (c->type && c->type->params.len)
+            diag_error(c->loc, "case type '%s' takes parameters, which a switch case cannot pass: wrap it in a type without parameters", c->type->name);
     }
     if (fl->kind == FT_SWITCH && fl->switch_on) {
         const field *tag = fl->switch_on->vt.field;

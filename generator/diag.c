@@ -28,6 +28,14 @@ void diag_error(src_loc at, const char *fmt, ...)
     error_count++;
 }
 
+void diag_warning(src_loc at, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    report(at, "warning", fmt, ap);
+    va_end(ap);
+}
+
 void diag_note(src_loc at, const char *fmt, ...)
 {
     va_list ap;

@@ -10,6 +10,7 @@ typedef struct src_loc {
 } src_loc;
 
 void diag_error(src_loc at, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void diag_warning(src_loc at, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void diag_note(src_loc at, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int diag_error_count(void);
 

@@ -61,6 +61,16 @@ static void push_field_ref(lua_State *L, const field *fl)
     if (fl->type)
         set_str(L, "type", fl->type->name);
     set_bool(L, "located", fl->pos != NULL);
+    lua_newtable(L);
+    for (size_t i = 0; i < fl->bits.len; i++) {
+        const bit_field *b = fl->bits.items[i];
+        lua_newtable(L);
+        set_int(L, "width", b->width);
+        set_int(L, "shift", b->shift);
+        set_bool(L, "signed", b->is_signed);
+        lua_setfield(L, -2, b->name);
+    }
+    lua_setfield(L, -2, "bits");
 }
 
 static void set_expr(lua_State *L, const char *key, const expr *e)

@@ -102,12 +102,17 @@ static expr *parse_primary(parser *ps)
     if (isdigit((unsigned char)ch)) {
         e = parse_number(ps);
     } else if (ch == '\'') {
+        /* 'O' is a character; 'INF1' packs up to 8 characters big-endian, as four-character
+         * codes are stored in big-endian files */
         e = node(ps, EX_INT);
-        if (ps->p[1] && ps->p[1] != '\'' && ps->p[2] == '\'') {
-            e->ival = (unsigned char)ps->p[1];
-            ps->p += 3;
+        const char *close = strchr(ps->p + 1, '\'');
+        size_t n = close ? (size_t)(close - ps->p - 1) : 0;
+        if (n >= 1 && n <= 8) {
+            for (size_t i = 0; i < n; i++)
+                e->ival = e->ival << 8 | (unsigned char)ps->p[1 + i];
+            ps->p = close + 1;
         } else {
-            fail(ps, "a character literal holds one character, like 'O'");
+            fail(ps, "a character literal holds 1 to 8 characters, like 'O' or 'INF1'");
         }
     } else if (isalpha((unsigned char)ch) || ch == '_') {
         const char *start = ps->p;

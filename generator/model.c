@@ -347,6 +347,8 @@ static field *build_field(type_def *t, const ynode *n, int index)
         diag_error(ynode_get(n, "name")->loc, "'%s' is not a valid field name (letters, digits, '_'; not starting with '_')", fl->name);
     }
     fl->doc = scalar(ynode_get(n, "doc"), "doc");
+    if (!fl->doc)
+        diag_warning(n->loc, "field '%s' has no 'doc': the generated docs will have nothing to say about it", fl->name);
     fl->erratum = scalar(ynode_get(n, "erratum"), "erratum");
 
     const ynode *ty = ynode_get(n, "type");

@@ -157,3 +157,44 @@ Test(bfgen_errors, bits_wider_than_their_field)
     bfgen(&r, HEAD "      - name: v\n        type: u8\n        bits: [ { name: a, width: 5 }, { name: b, width: 4 } ]\n");
     expect_error(&r, 8, 9, "the bit fields of 'v' take 9 bits but u8 has 8");
 }
+
+Test(bfgen_errors, switch_case_types_cannot_take_parameters)
+{
+    run r;
+    bfgen(&r, "format: x\nendian: big\nfiles:\n  - { name: f, root: T }\ntypes:\n  P:\n    params: [n]\n"
+              "    fields: [ { name: v, type: \"u8[n]\", doc: V. } ]\n  T:\n    fields:\n"
+              "      - { name: k, type: u8, doc: K. }\n      - name: body\n        doc: B.\n        type:\n"
+              "          switch: k\n          cases: { 1: P }\n");
+    expect_error(&r, 16, 20, "case type 'P' takes parameters, which a switch case cannot pass");
+}
+
+Test(bfgen_errors, string_arrays_need_a_count)
+{
+    run r;
+    bfgen(&r, HEAD "      - { name: names, type: \"cstr[]\", to_end: true, doc: N. }\n");
+    expect_error(&r, 8, 9, "an array of strings needs a 'count'");
+}
+
+Test(bfgen_errors, located_fields_have_no_declared_offset)
+{
+    run r;
+    bfgen(&r, HEAD "      - { name: a, type: u8, pos: 16, at: 0, doc: A. }\n");
+    expect_error(&r, 8, 9, "'a' has both 'at' and 'pos'");
+}
+
+Test(bfgen_errors, missing_doc_is_a_warning)
+{
+    run r;
+    bfgen(&r, HEAD "      - { name: a, type: u8 }\n");
+    cr_expect_eq(r.status, 0, "%s", r.output);
+    cr_expect(strstr(r.output, ":8:9: warning: field 'a' has no 'doc'") != NULL, "%s", r.output);
+}
+
+Test(bfgen_errors, character_literals_up_to_eight_bytes)
+{
+    run r;
+    bfgen(&r, HEAD "      - { name: tag, type: u32, const: \"'INF1'\", doc: T. }\n");
+    cr_expect_eq(r.status, 0, "%s", r.output);
+    bfgen(&r, HEAD "      - { name: tag, type: u32, const: \"'TOOLONGXX'\", doc: T. }\n");
+    cr_expect(strstr(r.output, "a character literal holds 1 to 8 characters") != NULL, "%s", r.output);
+}

@@ -74,9 +74,12 @@ local function place(e, env)
     if e.ref == "enum_const" then return { kind = "int", c = string.format("INT64_C(%d)", e.const) } end
     local obj = place(e.a, env)
     if e.ref == "bits" then
-      -- e.a is the packed field; its sub-fields are stored beside it
-      local owner_c = obj.c:match("^%(int64_t%)(.*)$")
-      return { kind = "int", c = "(int64_t)" .. owner_c .. "_" .. e.name }
+      -- computed from the packed value, so that it works on any place (_value, _it, fields)
+      local b = e.field.bits[e.name]
+      local raw = string.format("((uint64_t)(%s) >> %d)", obj.c, b.shift)
+      local masked = string.format("(%s & UINT64_C(0x%X))", raw, (1 << b.width) - 1)
+      if b.signed then return { kind = "int", c = string.format("bf_sext(%s, %d)", masked, b.width) } end
+      return { kind = "int", c = "(int64_t)" .. masked }
     end
     if obj.kind ~= "struct" then error("member access on a non-structure") end
     return field_place(env, obj.c, e.field)

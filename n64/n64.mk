@@ -1,0 +1,97 @@
+# N64 RSP interpreter, its golden-test harness and the RSP microcode toolchain.
+# Included by the top-level Makefile, which provides BUILD, CC, CFLAGS_COMMON,
+# SAN and TEST_BINS. Everything here is prefixed N64_ to stay out of its way.
+
+N64_SIM_SRCS := $(wildcard n64/sim/*.c)
+N64_GOLDEN_SRCS := $(filter-out n64/sim/golden/golden_main.c,$(wildcard n64/sim/golden/*.c))
+N64_TEST_SRCS := $(wildcard tests/n64/*.c)
+
+N64_OBJ := $(BUILD)/n64/obj
+N64_SAN_OBJ := $(BUILD)/n64/obj-san
+N64_RSP_OUT := $(BUILD)/n64/rsp
+
+N64_LIB := $(BUILD)/lib/librspsim.a
+N64_SAN_LIB := $(BUILD)/n64/librspsim-san.a
+N64_GOLDEN_TOOL := $(BUILD)/n64/rsp-golden
+N64_TEST_BIN := $(BUILD)/tests/test_n64
+
+# Absolute paths are baked in so that binaries work from any directory.
+N64_DEFINES := -DN64_PROJECT_ROOT=\"$(CURDIR)\" -DN64_RSP_IMAGE_DIR=\"$(abspath $(N64_RSP_OUT))\"
+N64_CFLAGS := $(CFLAGS_COMMON) -MMD -MP $(N64_DEFINES)
+
+# ---- RSP microcode: n64/rsp/NAME.S -> NAME.imem.bin (IMEM) + NAME.dmem.bin (DMEM) ----
+
+N64_MIPS_AS := mips-linux-gnu-as
+N64_MIPS_LD := mips-linux-gnu-ld
+N64_MIPS_OBJCOPY := mips-linux-gnu-objcopy
+N64_HAVE_MIPS_AS := $(shell command -v $(N64_MIPS_AS) 2>/dev/null)
+
+N64_RSP_SRCS := $(wildcard n64/rsp/*.S)
+N64_RSP_IMAGES := $(foreach s,$(N64_RSP_SRCS),$(N64_RSP_OUT)/$(basename $(notdir $(s))).imem.bin \
+                                               $(N64_RSP_OUT)/$(basename $(notdir $(s))).dmem.bin)
+
+$(N64_RSP_OUT)/%.o: n64/rsp/%.S n64/rsp/rsp.inc
+	@mkdir -p $(@D)
+	$(N64_MIPS_AS) -march=mips1 -mabi=32 -EB -I n64/rsp -o $@ $<
+
+$(N64_RSP_OUT)/%.elf: $(N64_RSP_OUT)/%.o n64/rsp/rsp.ld
+	$(N64_MIPS_LD) -T n64/rsp/rsp.ld -o $@ $<
+
+$(N64_RSP_OUT)/%.imem.bin: $(N64_RSP_OUT)/%.elf
+	$(N64_MIPS_OBJCOPY) -O binary -j .text $< $@
+
+$(N64_RSP_OUT)/%.dmem.bin: $(N64_RSP_OUT)/%.elf
+	$(N64_MIPS_OBJCOPY) -O binary -j .data $< $@
+
+.PRECIOUS: $(N64_RSP_OUT)/%.o $(N64_RSP_OUT)/%.elf
+
+.PHONY: n64 rsp-golden
+
+ifneq ($(N64_HAVE_MIPS_AS),)
+n64: $(N64_RSP_IMAGES)
+N64_TEST_IMAGES := $(N64_RSP_IMAGES)
+else
+n64:
+	@echo "n64: $(N64_MIPS_AS) not found (install binutils-mips-linux-gnu); RSP microcode not assembled"
+N64_TEST_IMAGES :=
+endif
+
+# ---- interpreter library (normal and sanitizer builds) ----
+
+$(N64_OBJ)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(N64_CFLAGS) -c $< -o $@
+
+$(N64_SAN_OBJ)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(N64_CFLAGS) $(SAN) -c $< -o $@
+
+$(N64_LIB): $(N64_SIM_SRCS:%.c=$(N64_OBJ)/%.o)
+	@mkdir -p $(@D)
+	$(AR) rcs $@ $^
+
+$(N64_SAN_LIB): $(N64_SIM_SRCS:%.c=$(N64_SAN_OBJ)/%.o)
+	@mkdir -p $(@D)
+	$(AR) rcs $@ $^
+
+# ---- golden suite ----
+
+$(N64_GOLDEN_TOOL): $(N64_GOLDEN_SRCS:%.c=$(N64_OBJ)/%.o) $(N64_OBJ)/n64/sim/golden/golden_main.o $(N64_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_COMMON) -o $@ $^
+
+rsp-golden: $(N64_GOLDEN_TOOL)
+	@$(N64_GOLDEN_TOOL)
+
+# ---- Criterion tests (sanitized) ----
+
+$(N64_TEST_BIN): $(N64_TEST_SRCS:%.c=$(N64_SAN_OBJ)/%.o) $(N64_GOLDEN_SRCS:%.c=$(N64_SAN_OBJ)/%.o) $(N64_SAN_LIB) | $(N64_TEST_IMAGES)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_COMMON) $(SAN) -o $@ $^ -lcriterion -lm
+
+$(N64_SAN_OBJ)/tests/n64/%.o: N64_CFLAGS += -I n64/sim -I n64/sim/golden
+
+TEST_BINS += $(N64_TEST_BIN)
+
+-include $(wildcard $(N64_OBJ)/n64/sim/*.d $(N64_OBJ)/n64/sim/golden/*.d $(N64_SAN_OBJ)/n64/sim/*.d \
+                    $(N64_SAN_OBJ)/n64/sim/golden/*.d $(N64_SAN_OBJ)/tests/n64/*.d)
