@@ -98,7 +98,7 @@ TEST_BINS += $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 -include n64/n64.mk
 
 test: $(TEST_DEPS_STAMP) $(BFGEN) $(TEST_BINS)
-	@set -e; for t in $(TEST_BINS); do echo "== $$t"; ASAN_OPTIONS=detect_leaks=1 $$t --jobs 2; done
+	@set -e; for t in $(TEST_BINS); do echo "== $$t"; ASAN_OPTIONS=detect_leaks=1 BF_SHARED_DIR=$(SHARED) RSP_GOLDEN_DIR=$(SHARED)/rsp-golden $$t --jobs 2; done
 
 # ---- command-line tools ----
 $(BUILD)/bin/%: cli/%.c $(GENERATED_LIB) $(RUNTIME_LIB)

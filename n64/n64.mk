@@ -81,7 +81,7 @@ $(N64_GOLDEN_TOOL): $(N64_GOLDEN_SRCS:%.c=$(N64_OBJ)/%.o) $(N64_OBJ)/n64/sim/gol
 	$(CC) $(CFLAGS_COMMON) -o $@ $^
 
 rsp-golden: $(N64_GOLDEN_TOOL)
-	@$(N64_GOLDEN_TOOL)
+	@RSP_GOLDEN_DIR=$(SHARED)/rsp-golden $(N64_GOLDEN_TOOL)
 
 # ---- Criterion tests (sanitized) ----
 
