@@ -17,18 +17,20 @@ TEMPLATES := $(wildcard generator/templates/*.lua)
 
 RUNTIME_SRC := $(wildcard runtime/*.c)
 GENERATOR_SRC := $(wildcard generator/*.c)
-GENERATED_SRC := $(addprefix generated/,$(addsuffix .c,$(FORMATS)))
+GENERATED_SRC := $(wildcard generated/*.c)
 
 BFGEN := $(BUILD)/bin/bfgen
 RUNTIME_LIB := $(BUILD)/lib/libbfruntime.a
 GENERATED_LIB := $(BUILD)/lib/libbfgenerated.a
 SAN_LIB := $(BUILD)/san/libbinform-san.a
+BINFORM := $(BUILD)/bin/binform
+BINFORM_SRC := $(wildcard cli/binform/*.c)
 
 INCLUDES := -Iruntime -Igenerated
 TEST_BINS :=
 
 .PHONY: all deps test-deps generate check-generated test demo bench clean
-all: $(BFGEN) $(RUNTIME_LIB) $(GENERATED_LIB) $(BUILD)/bin/t3dm_summary
+all: $(BFGEN) $(RUNTIME_LIB) $(GENERATED_LIB) $(BUILD)/bin/t3dm_summary $(BINFORM)
 
 $(DEPS_STAMP):
 	@mkdir -p $(BUILD)
@@ -91,7 +93,7 @@ $(TESTGEN)/.stamp: $(BFGEN) $(TEST_SCHEMAS) $(TEMPLATES)
 
 $(BUILD)/tests/test_%: tests/test_%.c $(TEST_SUPPORT) $(SAN_LIB) $(wildcard tests/support/*.h) $(TESTGEN)/.stamp | $(TEST_DEPS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(TEST_CFLAGS) -I$(TESTGEN) $< $(TEST_SUPPORT) $$(ls $(TESTGEN)/*.c 2>/dev/null) $(SAN_LIB) -o $@ -lcriterion -lm
+	$(CC) $(TEST_CFLAGS) -I$(TESTGEN) $< $(TEST_SUPPORT) $$(ls $(TESTGEN)/*.c 2>/dev/null | grep -v '/formats.c$$') $(SAN_LIB) -o $@ -lcriterion -lm
 
 TEST_BINS += $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 
@@ -101,6 +103,9 @@ test: $(TEST_DEPS_STAMP) $(BFGEN) $(TEST_BINS)
 	@set -e; for t in $(TEST_BINS); do echo "== $$t"; ASAN_OPTIONS=detect_leaks=1 BF_SHARED_DIR=$(SHARED) RSP_GOLDEN_DIR=$(SHARED)/rsp-golden $$t --jobs 2; done
 
 # ---- command-line tools ----
+$(BINFORM): $(BINFORM_SRC) $(wildcard cli/binform/*.h) $(GENERATED_LIB) $(RUNTIME_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_COMMON) $(INCLUDES) $(BINFORM_SRC) $(GENERATED_LIB) $(RUNTIME_LIB) -o $@ -lm
 $(BUILD)/bin/%: cli/%.c $(GENERATED_LIB) $(RUNTIME_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) $(INCLUDES) $< $(GENERATED_LIB) $(RUNTIME_LIB) -o $@

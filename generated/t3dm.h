@@ -393,6 +393,10 @@ int t3dm_read_model(const uint8_t *data, size_t size, bf_arena *arena, const bf_
 int t3dm_read_stream(const uint8_t *data, size_t size, bf_arena *arena, const bf_read_opts *opts,
         t3dm_StreamData **out, bf_error *err);
 
+/* The format's reflection tables (t3dm_meta.c), for format-blind tools. */
+struct bf_format_desc;
+extern const struct bf_format_desc t3dm_format;
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,15 +1,22 @@
 -- bfgen's templates: what files a format gives, and the index over all formats.
 local c_header = require("c_header")
 local c_reader = require("c_reader")
+local c_meta = require("c_meta")
+local c_index = require("c_index")
 
 return {
   format = function(fmt)
     return {
       [fmt.name .. ".h"] = c_header(fmt),
       [fmt.name .. ".c"] = c_reader.source(fmt),
+      [fmt.name .. "_meta.c"] = c_meta(fmt),
     }
   end,
   index = function(formats)
-    return {}
+    table.sort(formats, function(a, b) return a.name < b.name end)
+    return {
+      ["formats.h"] = c_index.header(formats),
+      ["formats.c"] = c_index.source(formats),
+    }
   end,
 }

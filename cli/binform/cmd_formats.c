@@ -1,0 +1,23 @@
+/* binform formats: what the generator knows. */
+#include <stdio.h>
+
+#include "commands.h"
+#include "formats.h"
+
+int cmd_formats(void)
+{
+    for (size_t i = 0; bf_formats[i]; i++) {
+        const bf_format_desc *f = bf_formats[i];
+        printf("%-8s %s (%s-endian)\n", f->name, f->title ? f->title : "", f->endian);
+        for (size_t e = 0; e < f->entry_count; e++) {
+            const bf_entry_desc *en = &f->entries[e];
+            printf("         %-8s root %-12s", en->name, en->root->name);
+            for (size_t x = 0; en->extensions[x]; x++)
+                printf(" .%s", en->extensions[x]);
+            if (en->magic)
+                printf("  magic \"%.*s\" at %llu", (int)en->magic_len, en->magic, (unsigned long long)en->magic_at);
+            printf("\n");
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,14 @@
+/* The binform commands. Each returns the process exit status. */
+#ifndef BINFORM_COMMANDS_H
+#define BINFORM_COMMANDS_H
+
+typedef struct options {
+    const char *format; /* --format NAME, or NULL to detect */
+    int json;           /* --json */
+} options;
+
+int cmd_formats(void);
+int cmd_info(const options *o, int argc, char **argv);
+int cmd_dump(const options *o, int argc, char **argv);
+
+#endif

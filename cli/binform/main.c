@@ -1,0 +1,75 @@
+/* binform: read, check, dump and round-trip files of every format bfgen knows. */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "document.h"
+
+#define BINFORM_VERSION "0.1.0"
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: binform COMMAND [OPTIONS] FILE...\n"
+            "\n"
+            "commands:\n"
+            "  info [--format NAME] FILE...   a short summary: format, numbers, counts\n"
+            "  dump [--format NAME] FILE      the parsed file as JSON\n"
+            "  formats                        the formats binform knows\n"
+            "\n"
+            "options:\n"
+            "  --format NAME   read as this format (default: detect by magic, then extension)\n"
+            "  --help          this text\n"
+            "  --version       the version\n"
+            "\n"
+            "exit status: 0 valid, 1 invalid input, 2 usage or I/O error\n");
+}
+
+int main(int argc, char **argv)
+{
+    options o = {0};
+    char *files[4096];
+    int nfiles = 0;
+    const char *command = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            usage(stdout);
+            return 0;
+        }
+        if (strcmp(a, "--version") == 0) {
+            printf("binform %s\n", BINFORM_VERSION);
+            return 0;
+        }
+        if (strcmp(a, "--format") == 0 && i + 1 < argc) {
+            o.format = argv[++i];
+        } else if (strcmp(a, "--json") == 0) {
+            o.json = 1;
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "binform: unknown option '%s'\n", a);
+            usage(stderr);
+            return EXIT_USAGE;
+        } else if (!command) {
+            command = a;
+        } else if (nfiles < (int)(sizeof files / sizeof files[0])) {
+            files[nfiles++] = argv[i];
+        }
+    }
+    if (!command) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    if (strcmp(command, "formats") == 0)
+        return cmd_formats();
+    if (nfiles == 0) {
+        fprintf(stderr, "binform %s: no file given\n", command);
+        return EXIT_USAGE;
+    }
+    if (strcmp(command, "info") == 0)
+        return cmd_info(&o, nfiles, files);
+    if (strcmp(command, "dump") == 0)
+        return cmd_dump(&o, nfiles, files);
+    fprintf(stderr, "binform: unknown command '%s'\n", command);
+    usage(stderr);
+    return EXIT_USAGE;
+}

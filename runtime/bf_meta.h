@@ -1,0 +1,154 @@
+/* Reflection: generated tables that describe every format, type and field, so that tools
+ * (dump, explain, check, fuzzers) work for every format with no per-format code. */
+#ifndef BF_META_H
+#define BF_META_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bf_runtime.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define BF_NONE ((size_t)-1) /* "no such member" in the offsets below */
+
+typedef enum {
+    BF_U8, BF_U16, BF_U24, BF_U32, BF_U64, BF_S8, BF_S16, BF_S24, BF_S32, BF_S64, BF_F32, BF_F64, BF_CHAR
+} bf_prim;
+
+typedef enum { BF_FIELD_PRIM, BF_FIELD_STRUCT, BF_FIELD_BYTES, BF_FIELD_STR, BF_FIELD_SWITCH } bf_field_kind;
+
+typedef enum {
+    BF_SCALAR,      /* one value */
+    BF_ARRAY_FIXED, /* a C array of fixed_count elements */
+    BF_ARRAY        /* a pointer and a uint32_t count member */
+} bf_array_kind;
+
+typedef struct bf_type_desc bf_type_desc;
+
+typedef struct bf_enum_value_desc {
+    const char *name, *doc;
+    int64_t value;
+} bf_enum_value_desc;
+
+typedef struct bf_enum_desc {
+    const char *name, *doc;
+    int is_flags; /* values are bit numbers */
+    const bf_enum_value_desc *values;
+    size_t count;
+} bf_enum_desc;
+
+typedef struct bf_bits_desc {
+    const char *name, *doc;
+    unsigned width, shift;
+    int is_signed;
+    size_t offset; /* of the int64_t/uint64_t member */
+} bf_bits_desc;
+
+typedef struct bf_case_desc {
+    int64_t tag;
+    const char *label;
+    const bf_type_desc *type; /* NULL: raw bytes */
+} bf_case_desc;
+
+typedef struct bf_field_desc {
+    const char *name, *doc, *erratum;
+    bf_field_kind kind;
+    bf_prim prim;           /* BF_FIELD_PRIM */
+    int little_endian;
+    bf_array_kind array;
+    uint32_t fixed_count;   /* BF_ARRAY_FIXED */
+    size_t offset;          /* offsetof the member */
+    size_t count_offset;    /* offsetof name_count (BF_ARRAY) */
+    size_t has_offset;      /* offsetof has_name, or BF_NONE */
+    size_t at_offset;       /* offsetof name_at, or BF_NONE (then static_offset applies) */
+    int64_t static_offset;  /* offset inside the structure when fixed, else -1 */
+    int64_t elem_size;      /* encoded bytes per element, -1 when variable */
+    size_t value_offset;    /* offsetof the derived double(s), or BF_NONE */
+    size_t str_offset;      /* offsetof name_str (a string reference), or BF_NONE */
+    size_t tail_offset;     /* offsetof name_tail, or BF_NONE */
+    size_t pad_offset;      /* offsetof name_pad, or BF_NONE */
+    const bf_type_desc *type;  /* BF_FIELD_STRUCT */
+    const bf_enum_desc *enumdef;
+    const bf_bits_desc *bits;
+    size_t bit_count;
+    const bf_case_desc *cases; /* BF_FIELD_SWITCH: the `kind` int is at `offset` */
+    size_t case_count;
+    size_t switch_ptr_offset;  /* offsetof the union of case pointers, or BF_NONE */
+    size_t switch_raw_offset;  /* offsetof the raw bf_bytes */
+} bf_field_desc;
+
+struct bf_type_desc {
+    const char *name, *doc;
+    int kind_id;           /* the value a switch's `kind` member takes for this type */
+    size_t size;           /* sizeof the C struct */
+    int64_t encoded_size;  /* bytes in the file when fixed, else -1 */
+    const bf_field_desc *fields;
+    size_t field_count;
+};
+
+/* The active member of a switch field. */
+typedef struct bf_switch_view {
+    int kind;
+    const void *ptr;       /* the case's structure, or NULL */
+    const bf_type_desc *type;
+    bf_bytes raw;
+} bf_switch_view;
+
+typedef struct bf_entry_desc {
+    const char *name, *doc;
+    const bf_type_desc *root;
+    const char *const *extensions; /* NULL-terminated, without dots */
+    const char *magic;             /* NULL: none */
+    size_t magic_len;
+    uint64_t magic_at;
+    int (*read)(const uint8_t *data, size_t size, bf_arena *arena, const bf_read_opts *opts, void **out,
+                bf_error *err);
+} bf_entry_desc;
+
+typedef struct bf_format_desc {
+    const char *name, *title, *doc;
+    const char *endian;
+    const bf_entry_desc *entries;
+    size_t entry_count;
+    const bf_type_desc *const *types;
+    size_t type_count;
+} bf_format_desc;
+
+/* ---- walking documents through the tables ---- */
+
+/* Number of elements of a field in `obj` (1 for scalars; 0 when an `if:` left it out). */
+uint64_t bf_field_count(const bf_field_desc *f, const void *obj);
+/* Address of element `i` of a field (a number, a struct, a bf_str, a bf_bytes). */
+const void *bf_field_elem(const bf_field_desc *f, const void *obj, uint64_t i);
+/* A number element as int64 / double (floats: the double; integers: exact). */
+int64_t bf_prim_int(bf_prim p, const void *elem);
+double bf_prim_double(bf_prim p, const void *elem);
+int bf_prim_is_float(bf_prim p);
+int bf_prim_size(bf_prim p);
+const char *bf_prim_name(bf_prim p);
+/* Where a field starts in the file, for an object that starts at `_offset`. */
+uint64_t bf_field_pos(const bf_field_desc *f, const void *obj);
+/* The active member of a switch field. */
+bf_switch_view bf_field_switch(const bf_field_desc *f, const void *obj);
+/* The name of an enum value, or NULL. */
+const char *bf_enum_name(const bf_enum_desc *e, int64_t value);
+/* The `_offset` every generated structure starts with. */
+static inline uint64_t bf_obj_offset(const void *obj)
+{
+    uint64_t v;
+    memcpy(&v, obj, sizeof v);
+    return v;
+}
+
+/* Picks the entry for a file: by magic first, then by extension (the hint). NULL if none. */
+const bf_entry_desc *bf_detect(const bf_format_desc *const *formats, const uint8_t *data, size_t size,
+                               const char *path, const bf_format_desc **format_out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
