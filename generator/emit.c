@@ -168,6 +168,8 @@ static void push_field(lua_State *L, const field *fl)
     set_str(L, "derive_doc", fl->derive_doc);
     if (fl->has_at)
         set_int(L, "at", fl->declared_at);
+    if (fl->has_document_at)
+        set_int(L, "document_at", fl->document_at);
     if (fl->static_offset >= 0)
         set_int(L, "offset", fl->static_offset);
     if (fl->elem_size >= 0)
@@ -275,6 +277,21 @@ static void push_format(lua_State *L, const format *f)
         set_int(L, "min_size", t->min_size);
         set_int(L, "kind_id", t->kind_id);
         set_bool(L, "needs_link", t->needs_link);
+        lua_newtable(L);
+        for (size_t j = 0; j < t->tables.len; j++) {
+            lua_pushstring(L, t->tables.items[j]);
+            lua_rawseti(L, -2, (lua_Integer)j + 1);
+        }
+        lua_setfield(L, -2, "tables");
+        lua_newtable(L);
+        for (size_t j = 0; j < t->absent_rows.len; j++) {
+            const absent_row *r = t->absent_rows.items[j];
+            lua_newtable(L);
+            set_str(L, "row", r->row);
+            set_str(L, "reason", r->reason);
+            lua_rawseti(L, -2, (lua_Integer)j + 1);
+        }
+        lua_setfield(L, -2, "absent_rows");
         lua_newtable(L);
         for (size_t j = 0; j < t->params.len; j++) {
             const param *p = t->params.items[j];
@@ -396,11 +413,11 @@ static int run_and_write(lua_State *L, const char *out_dir, int check)
     return ok;
 }
 
-int emit_all(format **formats, size_t count, const char *template_dir, const char *out_dir, int check)
+static lua_State *open_templates(const char *template_dir)
 {
     lua_State *L = luaL_newstate();
     if (!L)
-        return 1;
+        return NULL;
     luaL_openlibs(L);
     /* templates `require` each other from their folder only */
     lua_getglobal(L, "package");
@@ -409,6 +426,45 @@ int emit_all(format **formats, size_t count, const char *template_dir, const cha
     lua_pushstring(L, "");
     lua_setfield(L, -2, "cpath");
     lua_pop(L, 1);
+    return L;
+}
+
+int emit_report(format **formats, size_t count, const char *template_dir, const char *name, int argc, char **argv)
+{
+    lua_State *L = open_templates(template_dir);
+    if (!L)
+        return 2;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/report_%s.lua", template_dir, name);
+    if (luaL_dofile(L, path) != LUA_OK) {
+        fprintf(stderr, "bfgen: report error: %s\n", lua_tostring(L, -1));
+        lua_close(L);
+        return 2;
+    }
+    lua_newtable(L);
+    for (size_t i = 0; i < count; i++) {
+        push_format(L, formats[i]);
+        lua_rawseti(L, -2, (lua_Integer)i + 1);
+    }
+    lua_newtable(L);
+    for (int i = 0; i < argc; i++) {
+        lua_pushstring(L, argv[i]);
+        lua_rawseti(L, -2, (lua_Integer)i + 1);
+    }
+    int status = 2;
+    if (lua_pcall(L, 2, 1, 0) != LUA_OK)
+        fprintf(stderr, "bfgen: report error: %s\n", lua_tostring(L, -1));
+    else
+        status = (int)lua_tointeger(L, -1);
+    lua_close(L);
+    return status;
+}
+
+int emit_all(format **formats, size_t count, const char *template_dir, const char *out_dir, int check)
+{
+    lua_State *L = open_templates(template_dir);
+    if (!L)
+        return 1;
 
     char main_path[4096];
     snprintf(main_path, sizeof main_path, "%s/main.lua", template_dir);

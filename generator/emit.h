@@ -9,4 +9,8 @@
  * reports every file that differs. Returns 0 on success. */
 int emit_all(format **formats, size_t count, const char *template_dir, const char *out_dir, int check);
 
+/* Runs templates/report_NAME.lua: a function(formats, args) that prints a report and returns
+ * the exit status. */
+int emit_report(format **formats, size_t count, const char *template_dir, const char *name, int argc, char **argv);
+
 #endif

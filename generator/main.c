@@ -18,7 +18,9 @@ static void usage(FILE *out)
             "  --out DIR        where generated files go (default: generated)\n"
             "  --templates DIR  the Lua templates (default: %s)\n"
             "  --check          write nothing; fail if any generated file differs\n"
-            "  --syntax-only    check the schemas, generate nothing\n",
+            "  --syntax-only    check the schemas, generate nothing\n"
+            "  --report NAME    run templates/report_NAME.lua over the schemas; arguments after\n"
+            "                   '--' go to the report\n",
             BFGEN_TEMPLATE_DIR);
 }
 
@@ -26,6 +28,9 @@ int main(int argc, char **argv)
 {
     const char *out_dir = "generated", *template_dir = BFGEN_TEMPLATE_DIR;
     int check = 0, syntax_only = 0;
+    const char *report = NULL;
+    int report_argc = 0;
+    char **report_argv = NULL;
     format **formats = pool_alloc(sizeof *formats * (size_t)argc);
     size_t count = 0;
     const char **schemas = pool_alloc(sizeof *schemas * (size_t)argc);
@@ -35,6 +40,12 @@ int main(int argc, char **argv)
         const char *a = argv[i];
         if ((strcmp(a, "--out") == 0 || strcmp(a, "--templates") == 0) && i + 1 < argc) {
             *(a[2] == 'o' ? &out_dir : &template_dir) = argv[++i];
+        } else if (strcmp(a, "--report") == 0 && i + 1 < argc) {
+            report = argv[++i];
+        } else if (strcmp(a, "--") == 0) {
+            report_argc = argc - i - 1;
+            report_argv = argv + i + 1;
+            break;
         } else if (strcmp(a, "--check") == 0) {
             check = 1;
         } else if (strcmp(a, "--syntax-only") == 0) {
@@ -71,6 +82,8 @@ int main(int argc, char **argv)
     if (diag_error_count()) {
         fprintf(stderr, "bfgen: %d error%s\n", diag_error_count(), diag_error_count() == 1 ? "" : "s");
         status = 1;
+    } else if (report) {
+        status = emit_report(formats, count, template_dir, report, report_argc, report_argv);
     } else if (!syntax_only) {
         status = emit_all(formats, count, template_dir, out_dir, check);
     }

@@ -210,7 +210,7 @@ static enum_def *build_enum(format *f, const ynode *key, const ynode *n, int is_
 static const char *const field_keys[] = {
     "name", "type", "doc", "erratum", "at", "count", "until", "to_end", "size", "pos", "if",
     "align", "const", "expect", "enum", "flags", "bits", "string", "fixed", "derive", "args",
-    "endian", NULL};
+    "endian", "document_at", NULL};
 
 static void build_switch(field *fl, const ynode *n)
 {
@@ -363,6 +363,8 @@ static field *build_field(type_def *t, const ynode *n, int index)
     if ((v = ynode_get(n, "at"))) {
         fl->has_at = parse_int(v, "at", &fl->declared_at);
     }
+    if ((v = ynode_get(n, "document_at")))
+        fl->has_document_at = parse_int(v, "document_at", &fl->document_at);
     if ((v = ynode_get(n, "count"))) {
         if (fl->count)
             diag_error(v->loc, "'%s' already has a count in its type", fl->name);
@@ -466,7 +468,7 @@ static field *build_field(type_def *t, const ynode *n, int index)
 
 static type_def *build_type(const ynode *key, const ynode *n)
 {
-    static const char *const keys[] = {"doc", "size", "params", "fields", NULL};
+    static const char *const keys[] = {"doc", "size", "params", "fields", "tables", "absent_rows", NULL};
     type_def *t = pool_alloc(sizeof *t);
     t->name = key->text;
     t->loc = key->loc;
@@ -480,6 +482,26 @@ static type_def *build_type(const ynode *key, const ynode *n)
     const ynode *v;
     if ((v = ynode_get(n, "size")))
         t->has_size = parse_int(v, "size", &t->declared_size);
+    if ((v = ynode_get(n, "tables")) && expect_kind(v, YN_SEQ, "tables"))
+        for (size_t i = 0; i < v->len; i++)
+            if (scalar(v->values[i], "a table title"))
+                vec_push(&t->tables, (void *)v->values[i]->text);
+    if ((v = ynode_get(n, "absent_rows")) && expect_kind(v, YN_SEQ, "absent_rows")) {
+        for (size_t i = 0; i < v->len; i++) {
+            const ynode *rn = v->values[i];
+            if (!expect_kind(rn, YN_MAP, "an absent row"))
+                continue;
+            static const char *const rkeys[] = {"row", "reason", NULL};
+            check_keys(rn, "an absent row", rkeys);
+            absent_row *r = pool_alloc(sizeof *r);
+            r->loc = rn->loc;
+            r->row = scalar(ynode_get(rn, "row"), "row");
+            r->reason = scalar(ynode_get(rn, "reason"), "reason");
+            if (!r->row || !r->reason)
+                diag_error(rn->loc, "an absent row needs 'row' (its offset or description) and 'reason'");
+            vec_push(&t->absent_rows, r);
+        }
+    }
     if ((v = ynode_get(n, "params")) && expect_kind(v, YN_SEQ, "params")) {
         for (size_t i = 0; i < v->len; i++) {
             const ynode *pn = v->values[i];

@@ -105,6 +105,8 @@ typedef struct field {
 
     int has_at;
     int64_t declared_at;
+    int has_document_at;
+    int64_t document_at;  /* where the document puts it, when an erratum moved it */
 
     /* computed by the checker */
     int64_t static_offset; /* -1: not known statically */
@@ -117,9 +119,17 @@ typedef struct param {
     src_loc loc;
 } param;
 
+/* A row of a document table that real files do not have. */
+typedef struct absent_row {
+    const char *row, *reason;
+    src_loc loc;
+} absent_row;
+
 struct type_def {
     const char *name, *doc;
     src_loc loc;
+    ptr_vec tables;      /* const char*: the document tables this type mirrors */
+    ptr_vec absent_rows; /* absent_row* */
     ptr_vec fields; /* field* */
     ptr_vec params; /* param* */
     int has_size;
