@@ -620,6 +620,28 @@ static void check_field_exprs(format *f, type_def *t, field *fl)
     }
 }
 
+/* Marks the fields whose values an expression uses with `role` (1: count/size, 2: offset).
+ * In `root.header.count` only `count` is used as a value; `root` and `header` are the path. */
+static void mark_roles(expr *e, int role, int is_value)
+{
+    if (!e)
+        return;
+    if (is_value && e->ref == REF_FIELD && e->ref_field) {
+        field *fl = (field *)e->ref_field;
+        if (role == 1)
+            fl->used_as_count = 1;
+        else
+            fl->used_as_offset = 1;
+    }
+    int path = e->kind == EX_MEMBER || e->kind == EX_INDEX;
+    mark_roles(e->a, role, !path);
+    if (e->kind != EX_INDEX)
+        mark_roles(e->b, role, 1);
+    mark_roles(e->c, role, 1);
+    for (size_t i = 0; i < e->nargs; i++)
+        mark_roles(e->args[i], role, strcmp(e->name, "len") != 0);
+}
+
 /* Whether reading `t` leaves work for the link pass (strings resolved after the whole
  * document is read, since a table may come after the fields that point into it). */
 static int compute_link(type_def *t, int depth)
@@ -670,6 +692,18 @@ void model_check(format *f)
         for (size_t j = 0; j < t->fields.len; j++)
             check_field_exprs(f, t, t->fields.items[j]);
     }
-    for (size_t i = 0; i < f->types.len; i++)
-        compute_link(f->types.items[i], 0);
+    for (size_t i = 0; i < f->types.len; i++) {
+        type_def *t = f->types.items[i];
+        compute_link(t, 0);
+        for (size_t j = 0; j < t->fields.len; j++) {
+            field *fl = t->fields.items[j];
+            mark_roles(fl->count, 1, 1);
+            mark_roles(fl->size, 1, 1);
+            mark_roles(fl->pos, 2, 1);
+            for (size_t k = 0; k < fl->args.len; k++)
+                mark_roles(((named_expr *)fl->args.items[k])->value, 1, 1);
+            if (fl->string_table)
+                fl->used_as_offset = 1; /* a string reference is an offset into its table */
+        }
+    }
 }

@@ -175,6 +175,8 @@ static void push_field(lua_State *L, const field *fl)
     if (fl->elem_size >= 0)
         set_int(L, "elem_size", fl->elem_size);
     set_int(L, "min_elem_size", fl->min_elem_size);
+    set_bool(L, "used_as_count", fl->used_as_count);
+    set_bool(L, "used_as_offset", fl->used_as_offset);
 
     lua_newtable(L);
     for (size_t i = 0; i < fl->bits.len; i++) {

@@ -112,6 +112,8 @@ typedef struct field {
     int64_t static_offset; /* -1: not known statically */
     int64_t elem_size;     /* encoded size of one element, -1: variable */
     int64_t min_elem_size; /* at least this many bytes per element */
+    int used_as_count;     /* named by some count/size/length expression */
+    int used_as_offset;    /* named by some pos expression */
 } field;
 
 typedef struct param {

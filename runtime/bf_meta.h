@@ -78,7 +78,11 @@ typedef struct bf_field_desc {
     size_t case_count;
     size_t switch_ptr_offset;  /* offsetof the union of case pointers, or BF_NONE */
     size_t switch_raw_offset;  /* offsetof the raw bf_bytes */
+    unsigned roles;            /* BF_ROLE_*: how other fields' expressions use this one */
 } bf_field_desc;
+
+#define BF_ROLE_COUNT 1u  /* a count, length or size */
+#define BF_ROLE_OFFSET 2u /* an offset or address */
 
 struct bf_type_desc {
     const char *name, *doc;

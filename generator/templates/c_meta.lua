@@ -79,6 +79,10 @@ return function(fmt)
       w(string.format("        .str_offset = %s,", fl.string_table and off(fl.name .. "_str") or "BF_NONE"))
       w(string.format("        .tail_offset = %s,", fl.size and off(fl.name .. "_tail") or "BF_NONE"))
       w(string.format("        .pad_offset = %s,", fl.align and off(fl.name .. "_pad") or "BF_NONE"))
+      local roles = {}
+      if fl.used_as_count then roles[#roles + 1] = "BF_ROLE_COUNT" end
+      if fl.used_as_offset then roles[#roles + 1] = "BF_ROLE_OFFSET" end
+      if #roles > 0 then w("        .roles = " .. table.concat(roles, " | ") .. ",") end
       w(string.format("        .type = %s,", fl.type and ("&" .. p .. "type_" .. fl.type) or "NULL"))
       local en = fl.enum or fl.flags
       w(string.format("        .enumdef = %s,", en and ("&" .. p .. "enum_" .. en) or "NULL"))
