@@ -1318,6 +1318,7 @@ static const bf_field_desc t3dm_fields_Part[] = {
         .str_offset = BF_NONE,
         .tail_offset = BF_NONE,
         .pad_offset = BF_NONE,
+        .roles = BF_ROLE_COUNT,
         .type = NULL,
         .enumdef = NULL,
     },

@@ -633,7 +633,8 @@ static void mark_roles(expr *e, int role, int is_value)
         else
             fl->used_as_offset = 1;
     }
-    int path = e->kind == EX_MEMBER || e->kind == EX_INDEX;
+    /* an element of a number array is a value; a structure on the left of '.' is a path */
+    int path = e->kind == EX_MEMBER || (e->kind == EX_INDEX && !(e->a && e->a->vt.array_elem_int));
     mark_roles(e->a, role, !path);
     if (e->kind != EX_INDEX)
         mark_roles(e->b, role, 1);
