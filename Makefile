@@ -98,6 +98,8 @@ $(BUILD)/tests/test_%: tests/test_%.c $(TEST_SUPPORT) $(SAN_LIB) $(wildcard test
 TEST_BINS += $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 
 -include n64/n64.mk
+-include generator/docs.mk
+-include tests/fuzz/fuzz.mk
 
 test: $(TEST_DEPS_STAMP) $(BFGEN) $(TEST_BINS)
 	@set -e; for t in $(TEST_BINS); do echo "== $$t"; ASAN_OPTIONS=detect_leaks=1 BF_SHARED_DIR=$(SHARED) RSP_GOLDEN_DIR=$(SHARED)/rsp-golden $$t --jobs 2; done
