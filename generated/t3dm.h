@@ -393,6 +393,12 @@ int t3dm_read_model(const uint8_t *data, size_t size, bf_arena *arena, const bf_
 int t3dm_read_stream(const uint8_t *data, size_t size, bf_arena *arena, const bf_read_opts *opts,
         t3dm_StreamData **out, bf_error *err);
 
+/* Validation: adds every finding to `out` (bf_validate.h); returns 1 when none is an error.
+ * `data`/`size` are the bytes the document was read from. */
+struct bf_findings;
+int t3dm_validate_model(const t3dm_File *doc, const uint8_t *data, size_t size, struct bf_findings *out);
+int t3dm_validate_stream(const t3dm_StreamData *doc, const uint8_t *data, size_t size, struct bf_findings *out);
+
 /* The format's reflection tables (t3dm_meta.c), for format-blind tools. */
 struct bf_format_desc;
 extern const struct bf_format_desc t3dm_format;

@@ -16,6 +16,7 @@ typedef struct scope {
     int allow_prev;       /* args/if of an array element: the previous element */
     int allow_value;      /* derive: the field's raw value */
     expr_context ctx;
+    const field *it_field; /* what _it/_prev are elements of, when not `self` (rules, quantifiers) */
 } scope;
 
 static type_def *root_type(const format *f)
@@ -58,7 +59,7 @@ static value_type field_value(const field *fl, int element)
         v.kind = array ? VT_ARRAY : VT_STRING;
         break;
     case FT_SWITCH:
-        v.kind = VT_ERROR;
+        v.kind = VT_SWITCH;
         break;
     }
     return v;
@@ -101,7 +102,7 @@ static int check_name(expr *e, scope *sc)
                 return 0;
             }
             e->ref = it ? REF_IT : prev ? REF_PREV : REF_VALUE;
-            e->vt = field_value(sc->self, 1);
+            e->vt = field_value(it || prev ? (sc->it_field ? sc->it_field : sc->self) : sc->self, 1);
             return 1;
         }
         diag_error(e->loc, "unknown builtin '%s' (known: _index, _start, _pos, _end, _size, _it, _prev, _value)", n);
@@ -127,8 +128,6 @@ static int check_name(expr *e, scope *sc)
         e->ref = REF_FIELD;
         e->ref_field = fl;
         e->vt = field_value(fl, 0);
-        if (fl->kind == FT_SWITCH)
-            diag_error(e->loc, "'%s' is a switch and has no single value to use in an expression", n);
         return e->vt.kind != VT_ERROR;
     }
     for (size_t i = 0; i < sc->t->params.len; i++) {
@@ -181,6 +180,21 @@ static int check_member(expr *e, scope *sc)
         e->vt = field_value(fl, 0);
         return e->vt.kind != VT_ERROR;
     }
+    if (obj.kind == VT_SWITCH && obj.field) {
+        /* x.body.Object: the case's structure (a zero one when another case is active) */
+        for (size_t i = 0; i < obj.field->cases.len; i++) {
+            switch_case *c = obj.field->cases.items[i];
+            if (c->type && strcmp(c->type->name, e->name) == 0) {
+                e->ref = REF_CASE;
+                e->ref_field = obj.field;
+                e->vt = vt_of(VT_STRUCT);
+                e->vt.type = c->type;
+                return 1;
+            }
+        }
+        diag_error(e->loc, "switch '%s' has no case of type '%s'", obj.field->name, e->name);
+        return 0;
+    }
     if ((obj.kind == VT_INT) && obj.field && obj.field->bits.len) {
         for (size_t i = 0; i < obj.field->bits.len; i++) {
             bit_field *b = obj.field->bits.items[i];
@@ -227,12 +241,56 @@ static int check_expr(expr *e, scope *sc)
         e->vt = field_value(e->a->vt.field, 1);
         return 1;
     case EX_CALL: {
+        int quantifier = strcmp(e->name, "count") == 0 || strcmp(e->name, "all") == 0 ||
+                         strcmp(e->name, "any") == 0 || strcmp(e->name, "sum") == 0;
+        if (quantifier) {
+            /* count(array, condition): the condition sees each element as _it, at _index */
+            if (e->nargs != 2) {
+                diag_error(e->loc, "%s() takes an array and an expression over its elements (_it, _index)", e->name);
+                return 0;
+            }
+            if (sc->ctx != CTX_VALIDATE) {
+                diag_error(e->loc, "%s() is only allowed in rules", e->name);
+                return 0;
+            }
+            if (!check_expr(e->args[0], sc))
+                return 0;
+            if (e->args[0]->vt.kind != VT_ARRAY) {
+                diag_error(e->args[0]->loc, "%s() needs an array", e->name);
+                return 0;
+            }
+            scope inner = *sc;
+            inner.allow_it = 1;
+            inner.allow_prev = 1;
+            inner.it_field = e->args[0]->vt.field;
+            if (!check_expr(e->args[1], &inner) || !want_number(e->args[1], "the expression"))
+                return 0;
+            e->vt = vt_of(strcmp(e->name, "sum") == 0 ? e->args[1]->vt.kind : VT_INT);
+            return 1;
+        }
         int ok = 1;
         for (size_t i = 0; i < e->nargs; i++)
             ok &= check_expr(e->args[i], sc);
         if (!ok)
             return 0;
-        if (strcmp(e->name, "len") == 0) {
+        if (strcmp(e->name, "offset") == 0) {
+            if (e->nargs != 1 || e->args[0]->ref != REF_FIELD) {
+                diag_error(e->loc, "offset() takes one field, like offset(strip_a)");
+                return 0;
+            }
+            if (sc->ctx != CTX_VALIDATE) {
+                diag_error(e->loc, "offset() is only allowed in rules");
+                return 0;
+            }
+        } else if (strcmp(e->name, "indexof") == 0) {
+            for (size_t i = 0; i < e->nargs; i++)
+                if (!want_number(e->args[i], "an argument"))
+                    return 0;
+            if (e->nargs < 2) {
+                diag_error(e->loc, "indexof(x, a, b, ...) gives the position of x among a, b, ... or -1");
+                return 0;
+            }
+        } else if (strcmp(e->name, "len") == 0) {
             if (e->nargs != 1 || (e->args[0]->vt.kind != VT_ARRAY && e->args[0]->vt.kind != VT_BYTES &&
                                   e->args[0]->vt.kind != VT_STRING)) {
                 diag_error(e->loc, "len() takes one array, bytes or string field");
@@ -250,7 +308,7 @@ static int check_expr(expr *e, scope *sc)
                 return 1;
             }
         } else {
-            diag_error(e->loc, "unknown function '%s' (known: len, min, max)", e->name);
+            diag_error(e->loc, "unknown function '%s' (known: len, min, max, indexof; in rules also count, all, any, sum, offset)", e->name);
             return 0;
         }
         e->vt = vt_of(VT_INT);
@@ -536,7 +594,7 @@ static void size_type(format *f, type_def *t)
 
 static void check_field_exprs(format *f, type_def *t, field *fl)
 {
-    scope sc = {f, t, fl->index, fl, 0, 0, 0, CTX_READ};
+    scope sc = {f, t, fl->index, fl, 0, 0, 0, CTX_READ, NULL};
     check_int(fl->pos, &sc, "pos");
     check_int(fl->size, &sc, "size");
     if (fl->kind == FT_BYTES || !fl->is_array)
@@ -664,6 +722,31 @@ static int compute_link(type_def *t, int depth)
     return t->needs_link;
 }
 
+static void check_rules(format *f, type_def *t)
+{
+    for (size_t i = 0; i < t->rules.len; i++) {
+        rule *r = t->rules.items[i];
+        scope sc = {f, t, (int)t->fields.len, NULL, 0, 0, 0, CTX_VALIDATE, NULL};
+        if (r->each) {
+            r->each_field = find_field(t, r->each);
+            if (!r->each_field || !r->each_field->is_array) {
+                diag_error(r->loc, "'each: %s' must name an array field of '%s'", r->each, t->name);
+                continue;
+            }
+            sc.allow_it = sc.allow_prev = 1;
+            sc.it_field = r->each_field;
+        }
+        check_number(r->check, &sc, "check");
+        for (size_t j = 0; j < r->parts.len; j++) {
+            msg_part *p = r->parts.items[j];
+            if (p->value)
+                check_number(p->value, &sc, "a value in a message");
+        }
+        if (r->at && check_expr(r->at, &sc) && r->at->ref != REF_FIELD)
+            diag_error(r->at->loc, "'at' must name a field");
+    }
+}
+
 void model_check(format *f)
 {
     for (size_t i = 0; i < f->entries.len; i++) {
@@ -692,6 +775,7 @@ void model_check(format *f)
         type_def *t = f->types.items[i];
         for (size_t j = 0; j < t->fields.len; j++)
             check_field_exprs(f, t, t->fields.items[j]);
+        check_rules(f, t);
     }
     for (size_t i = 0; i < f->types.len; i++) {
         type_def *t = f->types.items[i];

@@ -38,9 +38,9 @@ static void set_loc(lua_State *L, src_loc at)
 }
 
 static const char *const expr_kinds[] = {"int", "float", "name", "member", "index", "call", "unary", "binary", "cond"};
-static const char *const value_kinds[] = {"error", "int", "float", "struct", "array", "bytes", "string", "enum"};
+static const char *const value_kinds[] = {"error", "int", "float", "struct", "array", "bytes", "string", "enum", "switch"};
 static const char *const ref_kinds[] = {"none", "field", "param", "root", "index", "prev", "it", "value",
-                                        "start", "pos", "end", "size", "enum_type", "enum_const", "bits"};
+                                        "start", "pos", "end", "size", "enum_type", "enum_const", "bits", "case"};
 static const char *const field_kinds[] = {"prim", "struct", "bytes", "cstr", "str", "switch"};
 
 static void push_expr(lua_State *L, const expr *e);
@@ -61,6 +61,13 @@ static void push_field_ref(lua_State *L, const field *fl)
     if (fl->type)
         set_str(L, "type", fl->type->name);
     set_bool(L, "located", fl->pos != NULL);
+    if (fl->static_offset >= 0)
+        set_int(L, "offset", fl->static_offset);
+    if (fl->elem_size >= 0)
+        set_int(L, "elem_size", fl->elem_size);
+    set_bool(L, "cond", fl->cond != NULL);
+    if (fl->enumdef)
+        set_str(L, "enum", fl->enumdef->name);
     lua_newtable(L);
     for (size_t i = 0; i < fl->bits.len; i++) {
         const bit_field *b = fl->bits.items[i];
@@ -294,6 +301,30 @@ static void push_format(lua_State *L, const format *f)
             lua_rawseti(L, -2, (lua_Integer)j + 1);
         }
         lua_setfield(L, -2, "absent_rows");
+        lua_newtable(L);
+        for (size_t j = 0; j < t->rules.len; j++) {
+            const rule *r = t->rules.items[j];
+            lua_newtable(L);
+            set_int(L, "line", r->loc.line);
+            set_expr(L, "check", r->check);
+            set_str(L, "message", r->message);
+            set_str(L, "severity", r->warning ? "warning" : "error");
+            set_str(L, "origin", r->origin);
+            set_str(L, "each", r->each);
+            set_expr(L, "at", r->at);
+            lua_newtable(L);
+            for (size_t k = 0; k < r->parts.len; k++) {
+                const msg_part *p = r->parts.items[k];
+                lua_newtable(L);
+                set_str(L, "text", p->text);
+                set_expr(L, "value", p->value);
+                set_bool(L, "hex", p->hex);
+                lua_rawseti(L, -2, (lua_Integer)k + 1);
+            }
+            lua_setfield(L, -2, "parts");
+            lua_rawseti(L, -2, (lua_Integer)j + 1);
+        }
+        lua_setfield(L, -2, "rules");
         lua_newtable(L);
         for (size_t j = 0; j < t->params.len; j++) {
             const param *p = t->params.items[j];

@@ -24,7 +24,7 @@ struct enum_def;
 
 /* What an expression's value is, as the checker sees it. */
 typedef enum {
-    VT_ERROR, VT_INT, VT_FLOAT, VT_STRUCT, VT_ARRAY, VT_BYTES, VT_STRING, VT_ENUM_NAME
+    VT_ERROR, VT_INT, VT_FLOAT, VT_STRUCT, VT_ARRAY, VT_BYTES, VT_STRING, VT_ENUM_NAME, VT_SWITCH
 } value_kind;
 
 typedef struct value_type {
@@ -38,7 +38,7 @@ typedef struct value_type {
 /* How a name was resolved. */
 typedef enum {
     REF_NONE, REF_FIELD, REF_PARAM, REF_ROOT, REF_INDEX, REF_PREV, REF_IT, REF_VALUE,
-    REF_START, REF_POS, REF_END, REF_SIZE, REF_ENUM_TYPE, REF_ENUM_CONST, REF_BITS
+    REF_START, REF_POS, REF_END, REF_SIZE, REF_ENUM_TYPE, REF_ENUM_CONST, REF_BITS, REF_CASE
 } ref_kind;
 
 typedef struct expr expr;

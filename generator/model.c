@@ -464,11 +464,75 @@ static field *build_field(type_def *t, const ynode *n, int index)
     return fl;
 }
 
+/* ---- rules ---- */
+
+/* Splits "offset {offset:x} is past {_size}" into literal and value parts. */
+static void parse_message(rule *r, const ynode *n)
+{
+    const char *p = r->message;
+    while (*p) {
+        const char *open = strchr(p, '{');
+        msg_part *lit = pool_alloc(sizeof *lit);
+        lit->text = pool_strndup(p, open ? (size_t)(open - p) : strlen(p));
+        if (lit->text[0])
+            vec_push(&r->parts, lit);
+        if (!open)
+            break;
+        const char *close = strchr(open, '}');
+        if (!close) {
+            diag_error(n->loc, "'{' without '}' in message");
+            return;
+        }
+        char *inner = pool_strndup(open + 1, (size_t)(close - open - 1));
+        msg_part *val = pool_alloc(sizeof *val);
+        size_t len = strlen(inner);
+        if (len > 2 && strcmp(inner + len - 2, ":x") == 0) {
+            val->hex = 1;
+            inner[len - 2] = '\0';
+        }
+        src_loc at = n->loc;
+        at.col += (int)(open - r->message) + 1 + (n->plain ? 0 : 1);
+        val->value = expr_parse(inner, at);
+        vec_push(&r->parts, val);
+        p = close + 1;
+    }
+}
+
+static rule *build_rule(const ynode *n)
+{
+    static const char *const keys[] = {"check", "message", "severity", "origin", "each", "at", NULL};
+    rule *r = pool_alloc(sizeof *r);
+    r->loc = n->loc;
+    if (!expect_kind(n, YN_MAP, "a rule"))
+        return NULL;
+    check_keys(n, "a rule", keys);
+    const ynode *v;
+    if (!(v = ynode_get(n, "check")))
+        diag_error(n->loc, "a rule needs 'check' (an expression that holds for valid files)");
+    else
+        r->check = parse_expr_node(v, "check");
+    if (!(v = ynode_get(n, "message")))
+        diag_error(n->loc, "a rule needs 'message' (what is wrong when the check fails)");
+    else if ((r->message = scalar(v, "message")))
+        parse_message(r, v);
+    if ((v = ynode_get(n, "severity")) && scalar(v, "severity")) {
+        if (strcmp(v->text, "warning") == 0)
+            r->warning = 1;
+        else if (strcmp(v->text, "error") != 0)
+            diag_error(v->loc, "severity must be 'error' or 'warning'");
+    }
+    r->origin = scalar(ynode_get(n, "origin"), "origin");
+    r->each = scalar(ynode_get(n, "each"), "each");
+    if ((v = ynode_get(n, "at")))
+        r->at = parse_expr_node(v, "at");
+    return r;
+}
+
 /* ---- types ---- */
 
 static type_def *build_type(const ynode *key, const ynode *n)
 {
-    static const char *const keys[] = {"doc", "size", "params", "fields", "tables", "absent_rows", NULL};
+    static const char *const keys[] = {"doc", "size", "params", "fields", "tables", "absent_rows", "rules", NULL};
     type_def *t = pool_alloc(sizeof *t);
     t->name = key->text;
     t->loc = key->loc;
@@ -522,6 +586,12 @@ static type_def *build_type(const ynode *key, const ynode *n)
             vec_push(&t->params, p);
         }
     }
+    if ((v = ynode_get(n, "rules")) && expect_kind(v, YN_SEQ, "rules"))
+        for (size_t i = 0; i < v->len; i++) {
+            rule *r = build_rule(v->values[i]);
+            if (r)
+                vec_push(&t->rules, r);
+        }
     const ynode *fields = ynode_get(n, "fields");
     if (!fields) {
         diag_error(n->loc, "type '%s' needs 'fields'", t->name);

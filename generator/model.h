@@ -121,6 +121,26 @@ typedef struct param {
     src_loc loc;
 } param;
 
+/* Part of a rule's message: literal text, or a value written in decimal or hex. */
+typedef struct msg_part {
+    const char *text;
+    expr *value;
+    int hex;
+} msg_part;
+
+/* A validation rule of a type: `check` must hold (for each element of `each`, if given). */
+typedef struct rule {
+    src_loc loc;
+    expr *check;
+    const char *message;
+    ptr_vec parts;      /* msg_part* */
+    int warning;        /* severity: warning (default error) */
+    const char *origin; /* the document sentence it comes from */
+    const char *each;   /* name of an array field of the type */
+    struct field *each_field;
+    expr *at;           /* the field the finding points at (default: the element or the type) */
+} rule;
+
 /* A row of a document table that real files do not have. */
 typedef struct absent_row {
     const char *row, *reason;
@@ -132,6 +152,7 @@ struct type_def {
     src_loc loc;
     ptr_vec tables;      /* const char*: the document tables this type mirrors */
     ptr_vec absent_rows; /* absent_row* */
+    ptr_vec rules;       /* rule* */
     ptr_vec fields; /* field* */
     ptr_vec params; /* param* */
     int has_size;

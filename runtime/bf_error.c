@@ -29,6 +29,21 @@ static size_t append(char *buf, size_t used, size_t size, const char *fmt, ...)
     return used + (size_t)n < size ? used + (size_t)n : size - 1;
 }
 
+void bf_format_path(const bf_ctx *c, const char *field, char *out, size_t size)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (unsigned i = 0; i < c->depth; i++) {
+        const bf_frame *f = &c->frames[i];
+        if (f->name && f->name[0])
+            used = append(out, used, size, "%s%s", used ? "." : "", f->name);
+        if (f->index >= 0)
+            used = append(out, used, size, "[%lld]", (long long)f->index);
+    }
+    if (field && field[0])
+        append(out, used, size, "%s%s", used ? "." : "", field);
+}
+
 int bf_fail(bf_ctx *c, uint64_t offset, const char *field, const char *fmt, ...)
 {
     bf_error *e = c->err;
@@ -36,17 +51,7 @@ int bf_fail(bf_ctx *c, uint64_t offset, const char *field, const char *fmt, ...)
         return 0;
     e->failed = 1;
     e->offset = offset;
-    size_t used = 0;
-    e->path[0] = '\0';
-    for (unsigned i = 0; i < c->depth; i++) {
-        const bf_frame *f = &c->frames[i];
-        if (f->name && f->name[0])
-            used = append(e->path, used, sizeof e->path, "%s%s", used ? "." : "", f->name);
-        if (f->index >= 0)
-            used = append(e->path, used, sizeof e->path, "[%lld]", (long long)f->index);
-    }
-    if (field && field[0])
-        used = append(e->path, used, sizeof e->path, "%s%s", used ? "." : "", field);
+    bf_format_path(c, field, e->path, sizeof e->path);
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(e->message, sizeof e->message, fmt, ap);

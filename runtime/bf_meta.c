@@ -79,6 +79,19 @@ const void *bf_field_elem(const bf_field_desc *f, const void *obj, uint64_t i)
     return at(obj, f->offset + (size_t)i * elem_mem_size(f));
 }
 
+/* Converting a NaN, an infinity or a value out of int64's range is undefined behaviour;
+ * files hold such floats, so saturate (NaN: 0). */
+static int64_t double_to_int(double v)
+{
+    if (v != v)
+        return 0;
+    if (v >= 9223372036854775808.0)
+        return INT64_MAX;
+    if (v < -9223372036854775808.0)
+        return INT64_MIN;
+    return (int64_t)v;
+}
+
 int64_t bf_prim_int(bf_prim p, const void *elem)
 {
     switch (p) {
@@ -90,8 +103,8 @@ int64_t bf_prim_int(bf_prim p, const void *elem)
     case BF_S24: case BF_S32: { int32_t v; memcpy(&v, elem, 4); return v; }
     case BF_U64: { uint64_t v; memcpy(&v, elem, 8); return bf_s64(v); }
     case BF_S64: { int64_t v; memcpy(&v, elem, 8); return v; }
-    case BF_F32: { float v; memcpy(&v, elem, 4); return (int64_t)v; }
-    case BF_F64: { double v; memcpy(&v, elem, 8); return (int64_t)v; }
+    case BF_F32: { float v; memcpy(&v, elem, 4); return double_to_int(v); }
+    case BF_F64: { double v; memcpy(&v, elem, 8); return double_to_int(v); }
     }
     return 0;
 }

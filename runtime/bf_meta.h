@@ -12,6 +12,8 @@
 extern "C" {
 #endif
 
+struct bf_findings;
+
 #define BF_NONE ((size_t)-1) /* "no such member" in the offsets below */
 
 typedef enum {
@@ -110,6 +112,8 @@ typedef struct bf_entry_desc {
     uint64_t magic_at;
     int (*read)(const uint8_t *data, size_t size, bf_arena *arena, const bf_read_opts *opts, void **out,
                 bf_error *err);
+    /* Adds findings to a bf_findings (bf_validate.h); 1 when none is an error. */
+    int (*validate)(const void *doc, const uint8_t *data, size_t size, struct bf_findings *out);
 } bf_entry_desc;
 
 typedef struct bf_format_desc {

@@ -107,6 +107,9 @@ int bf_fail(bf_ctx *c, uint64_t offset, const char *field, const char *fmt, ...)
 #endif
     ;
 
+/* The field path of the current frames plus `field`, like "chunks[3].offset". */
+void bf_format_path(const bf_ctx *c, const char *field, char *out, size_t size);
+
 /* 1 when `n` more bytes lie inside the current region, else fails naming `field`. */
 static inline int bf_need(bf_ctx *c, uint64_t n, const char *field)
 {

@@ -10,5 +10,6 @@ typedef struct options {
 int cmd_formats(void);
 int cmd_info(const options *o, int argc, char **argv);
 int cmd_dump(const options *o, int argc, char **argv);
+int cmd_check(const options *o, int argc, char **argv);
 
 #endif

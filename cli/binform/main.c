@@ -13,6 +13,8 @@ static void usage(FILE *out)
             "usage: binform COMMAND [OPTIONS] FILE...\n"
             "\n"
             "commands:\n"
+            "  check [--format NAME] [--json] FILE...\n"
+            "                                 validate: one line per finding (JSON with --json)\n"
             "  info [--format NAME] FILE...   a short summary: format, numbers, counts\n"
             "  dump [--format NAME] FILE      the parsed file as JSON\n"
             "  formats                        the formats binform knows\n"
@@ -69,6 +71,8 @@ int main(int argc, char **argv)
         return cmd_info(&o, nfiles, files);
     if (strcmp(command, "dump") == 0)
         return cmd_dump(&o, nfiles, files);
+    if (strcmp(command, "check") == 0)
+        return cmd_check(&o, nfiles, files);
     fprintf(stderr, "binform: unknown command '%s'\n", command);
     usage(stderr);
     return EXIT_USAGE;

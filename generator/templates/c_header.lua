@@ -134,6 +134,14 @@ return function(fmt)
     w(string.format("        %s **out, bf_error *err);", names.ctype(fmt, e.root)))
   end
   w()
+  w("/* Validation: adds every finding to `out` (bf_validate.h); returns 1 when none is an error.")
+  w(" * `data`/`size` are the bytes the document was read from. */")
+  w("struct bf_findings;")
+  for _, e in ipairs(fmt.entries) do
+    w(string.format("int %s_validate_%s(const %s *doc, const uint8_t *data, size_t size, struct bf_findings *out);",
+      fmt.name, e.name, names.ctype(fmt, e.root)))
+  end
+  w()
   w("/* The format's reflection tables (" .. fmt.name .. "_meta.c), for format-blind tools. */")
   w("struct bf_format_desc;")
   w("extern const struct bf_format_desc " .. fmt.name .. "_format;")

@@ -112,6 +112,10 @@ return function(fmt)
     w("    *out = doc;")
     w("    return 1;")
     w("}")
+    w(string.format("static int %sentry_validate_%s(const void *doc, const uint8_t *data, size_t size, struct bf_findings *out)", p, e.name))
+    w("{")
+    w(string.format("    return %svalidate_%s(doc, data, size, out);", p, e.name))
+    w("}")
     local exts = {}
     for _, x in ipairs(e.extensions) do exts[#exts + 1] = q(x) end
     exts[#exts + 1] = "NULL"
@@ -119,8 +123,8 @@ return function(fmt)
   end
   w(string.format("static const bf_entry_desc %sentries[] = {", p))
   for _, e in ipairs(fmt.entries) do
-    w(string.format("    {%s, %s, &%stype_%s, %sextensions_%s, %s, %d, UINT64_C(%d), %sentry_read_%s},", q(e.name), q(e.doc),
-      p, e.root, p, e.name, q(e.magic), e.magic and #e.magic or 0, e.magic_at or 0, p, e.name))
+    w(string.format("    {%s, %s, &%stype_%s, %sextensions_%s, %s, %d, UINT64_C(%d), %sentry_read_%s, %sentry_validate_%s},", q(e.name), q(e.doc),
+      p, e.root, p, e.name, q(e.magic), e.magic and #e.magic or 0, e.magic_at or 0, p, e.name, p, e.name))
   end
   w("};")
   w(string.format("static const bf_type_desc *const %stypes[] = {", p))

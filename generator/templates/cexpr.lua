@@ -19,6 +19,7 @@ local function field_place(env, owner, fl_ref)
     return { kind = "array", ptr = base, count = count, field = fl }
   end
   if fl.kind == "struct" then return { kind = "struct", c = "(&" .. base .. ")", type = fl.type } end
+  if fl.kind == "switch" then return { kind = "switch", c = base, field = fl } end
   if fl.kind == "bytes" then return { kind = "bytes", c = base } end
   if fl.kind == "str" or fl.kind == "cstr" then return { kind = "string", c = base } end
   if fl.prim == "f32" or fl.prim == "f64" then return { kind = "float", c = "(double)" .. base } end
@@ -73,6 +74,11 @@ local function place(e, env)
   if k == "member" then
     if e.ref == "enum_const" then return { kind = "int", c = string.format("INT64_C(%d)", e.const) } end
     local obj = place(e.a, env)
+    if e.ref == "case" then
+      local zero = names.ctype(env.fmt, e.name) .. "_zero"
+      return { kind = "struct", type = e.name,
+        c = string.format("(%s.kind == %s ? %s.%s : &%s)", obj.c, names.kind_const(env.fmt, e.name), obj.c, e.name, zero) }
+    end
     if e.ref == "bits" then
       -- computed from the packed value, so that it works on any place (_value, _it, fields)
       local b = e.field.bits[e.name]
@@ -96,6 +102,24 @@ local function place(e, env)
     return { kind = kind, c = string.format("bf_at_%s(c, %s, %s, %s)", fl.prim, arr.ptr, arr.count, i) }
   end
   if k == "call" then
+    if M.quantifiers[e.name] then return M.quantifier(e, env) end
+    if e.name == "offset" then
+      local a = e.args[1]
+      local owner = a.k == "member" and place(a.a, env).c or env.self
+      local fl = a.field
+      if fl.offset and not fl.located then
+        return { kind = "int", c = string.format("(int64_t)((%s)->_offset + %d)", owner, fl.offset) }
+      end
+      return { kind = "int", c = string.format("(int64_t)(%s)->%s_at", owner, fl.name) }
+    end
+    if e.name == "indexof" then
+      local x = num(e.args[1], env)
+      local c = "INT64_C(-1)"
+      for i = #e.args, 2, -1 do
+        c = string.format("(%s == %s ? INT64_C(%d) : %s)", x, num(e.args[i], env), i - 2, c)
+      end
+      return { kind = "int", c = c }
+    end
     if e.name == "len" then
       local a = place(e.args[1], env)
       if a.kind == "array" then return { kind = "int", c = "(int64_t)" .. a.count } end
@@ -135,6 +159,48 @@ local function place(e, env)
   error("unknown expression kind " .. tostring(k))
 end
 render = place
+
+-- Quantifiers are loops: they are hoisted into statements (env.pre) before the expression
+-- that uses them, and stand in it as a local variable.
+M.quantifiers = { count = true, all = true, any = true, sum = true }
+
+function M.quantifier(e, env)
+  if not env.pre then error(e.name .. "() can only be used in rules") end
+  env.counter.n = env.counter.n + 1
+  local n = env.counter.n
+  local arr = place(e.args[1], env)
+  local fl = arr.field
+  local acc, i, it = "q" .. n, "i" .. n, "it" .. n
+  local float = e.vt == "float"
+  local init = ({ count = "0", sum = "0", all = "1", any = "0" })[e.name]
+  local pre = env.pre
+  pre[#pre + 1] = string.format("%s %s = %s;", float and "double" or "int64_t", acc, init)
+  pre[#pre + 1] = string.format("for (uint32_t %s = 0; %s < (uint32_t)(%s); %s++) {", i, i, arr.count, i)
+  local elem_env = setmetatable({ index = "(int64_t)" .. i, elem_field = fl, pre = {} }, { __index = env })
+  if fl.kind == "struct" then
+    local tc = names.ctype(env.fmt, fl.type)
+    pre[#pre + 1] = string.format("    const %s *%s = &(%s)[%s];", tc, it, arr.ptr, i)
+    pre[#pre + 1] = string.format("    (void)%s;", it)
+    elem_env.it = it
+    elem_env.prev = string.format("(%s ? &(%s)[%s - 1] : &%s_zero)", i, arr.ptr, i, tc)
+  else
+    elem_env.it = string.format("(%s)[%s]", arr.ptr, i)
+    elem_env.prev = string.format("(%s ? (%s)[%s - 1] : 0)", i, arr.ptr, i)
+  end
+  local body = num(e.args[2], elem_env, float)
+  for _, l in ipairs(elem_env.pre) do pre[#pre + 1] = "    " .. l end
+  if e.name == "count" then
+    pre[#pre + 1] = string.format("    %s += (%s) ? 1 : 0;", acc, body)
+  elseif e.name == "sum" then
+    pre[#pre + 1] = string.format("    %s = %s;", acc, float and (acc .. " + " .. body) or ("bf_add(" .. acc .. ", " .. body .. ")"))
+  elseif e.name == "all" then
+    pre[#pre + 1] = string.format("    if (!(%s)) { %s = 0; break; }", body, acc)
+  else
+    pre[#pre + 1] = string.format("    if (%s) { %s = 1; break; }", body, acc)
+  end
+  pre[#pre + 1] = "}"
+  return { kind = float and "float" or "int", c = acc }
+end
 
 -- The C text of an expression used as a number.
 function M.c(e, env) return num(e, env) end

@@ -3,6 +3,7 @@ local c_header = require("c_header")
 local c_reader = require("c_reader")
 local c_meta = require("c_meta")
 local c_index = require("c_index")
+local c_validate = require("c_validate")
 
 return {
   format = function(fmt)
@@ -10,6 +11,7 @@ return {
       [fmt.name .. ".h"] = c_header(fmt),
       [fmt.name .. ".c"] = c_reader.source(fmt),
       [fmt.name .. "_meta.c"] = c_meta(fmt),
+      [fmt.name .. "_validate.c"] = c_validate.source(fmt),
     }
   end,
   index = function(formats)

@@ -1,0 +1,265 @@
+-- <format>_validate.c: the validators. Every rule of the schema (enum membership, `expect`
+-- values, type `rules`) becomes C that adds a finding with severity, path, offset and origin.
+local names = require("names")
+local cexpr = require("cexpr")
+
+local V = {}
+
+local function ct(fmt, t) return names.ctype(fmt, t) end
+
+local function field_pos(fl, owner)
+  owner = owner or "s"
+  if fl.offset then return string.format("(%s)->_offset + %d", owner, fl.offset) end
+  return string.format("(%s)->%s_at", owner, fl.name)
+end
+
+-- Which types have something to check, themselves or below them.
+local function needs_map(fmt, ix)
+  local memo, busy = {}, {}
+  local function needs(t)
+    if memo[t.name] ~= nil then return memo[t.name] end
+    if busy[t.name] then return false end
+    busy[t.name] = true
+    local r = #t.rules > 0
+    for _, fl in ipairs(t.fields) do
+      if fl.enum or fl.flags or fl.expect then r = true end
+      if fl.kind == "struct" and needs(ix.types[fl.type]) then r = true end
+      for _, c in ipairs(fl.cases or {}) do
+        if c.type and needs(ix.types[c.type]) then r = true end
+      end
+    end
+    busy[t.name] = nil
+    memo[t.name] = r
+    return r
+  end
+  for _, t in ipairs(fmt.types) do needs(t) end
+  return memo
+end
+
+local function escape_format(text) return (text:gsub("%%", "%%%%")) end
+
+-- The C lines of one rule, given an environment for its expressions.
+local function rule_lines(fmt, ix, t, r, env, at_path, at_offset)
+  local L = {}
+  local sev = r.severity == "warning" and "BF_SEVERITY_WARNING" or "BF_SEVERITY_ERROR"
+  local origin = r.origin and names.cstring(r.origin) or "NULL"
+  local pre = {}
+  local e2 = setmetatable({ pre = pre, counter = env.counter }, { __index = env })
+  local check = cexpr.c(r.check, e2)
+  for _, l in ipairs(pre) do L[#L + 1] = l end
+  L[#L + 1] = string.format("int ok = (%s) != 0;", check)
+  L[#L + 1] = string.format("if (!bf_eval_failed(v, %s, %s) && !ok) {", names.cstring(at_path), origin)
+  local mpre = {}
+  local e3 = setmetatable({ pre = mpre, counter = env.counter }, { __index = env })
+  local fmt_parts, args = {}, {}
+  for _, part in ipairs(r.parts) do
+    if part.text then
+      fmt_parts[#fmt_parts + 1] = escape_format(part.text)
+    elseif part.value.vt == "float" then
+      fmt_parts[#fmt_parts + 1] = "%g"
+      args[#args + 1] = cexpr.cf(part.value, e3)
+    elseif part.hex then
+      fmt_parts[#fmt_parts + 1] = "0x%llx"
+      args[#args + 1] = "(unsigned long long)(" .. cexpr.c(part.value, e3) .. ")"
+    else
+      fmt_parts[#fmt_parts + 1] = "%lld"
+      args[#args + 1] = "(long long)(" .. cexpr.c(part.value, e3) .. ")"
+    end
+  end
+  for _, l in ipairs(mpre) do L[#L + 1] = "    " .. l end
+  local at_c = at_offset
+  if r.at then
+    at_c = cexpr.c({ k = "call", name = "offset", args = { r.at }, vt = "int" }, e3)
+  end
+  L[#L + 1] = string.format("    bf_report(v, %s, (uint64_t)(%s), %s, %s, %s%s);", sev, at_c, names.cstring(at_path), origin,
+    names.cstring(table.concat(fmt_parts)), #args > 0 and (", " .. table.concat(args, ", ")) or "")
+  L[#L + 1] = string.format("    bf_eval_failed(v, %s, %s);", names.cstring(at_path), origin)
+  L[#L + 1] = "}"
+  return L
+end
+
+-- The path a rule's `at` names, relative to where the finding is reported.
+local function at_path(r)
+  if not r.at then return "" end
+  return (r.at.text:gsub("^_it%.", ""):gsub("^_it$", ""))
+end
+
+local function field_checks(fmt, ix, t, fl, w)
+  local name = fl.name
+  local function each_value(body)
+    -- calls body(value_c, pos_c) for every element of the field
+    if fl.array then
+      local n = fl.fixed_count and tostring(fl.fixed_count) or ("s->" .. name .. "_count")
+      w(string.format("    for (uint32_t i = 0; i < %s; i++)", n))
+      body(string.format("(int64_t)s->%s[i]", name), string.format("%s + (uint64_t)i * %d", field_pos(fl), fl.prim_size))
+    else
+      body(string.format("(int64_t)s->%s", name), field_pos(fl))
+    end
+  end
+  local guard = fl.cond and ("if (s->has_" .. name .. ") ") or ""
+  local e = fl.enum and ix.enums[fl.enum]
+  if e then
+    local cases = {}
+    for _, v in ipairs(e.values) do cases[#cases + 1] = string.format("%s != INT64_C(%d)", "x", v.value) end
+    each_value(function(value, pos)
+      w(string.format("    %s{", guard))
+      w(string.format("        int64_t x = %s;", value))
+      w(string.format("        if (%s)", table.concat(cases, " && ")))
+      w(string.format('            bf_report(v, BF_SEVERITY_ERROR, %s, "%s", NULL, "%%lld (0x%%llx) is not a %s value", (long long)x, (unsigned long long)x);', pos, name, e.name))
+      w("    }")
+    end)
+  end
+  local f = fl.flags and ix.enums[fl.flags]
+  if f then
+    local mask = 0
+    for _, v in ipairs(f.values) do mask = mask | (1 << v.value) end
+    each_value(function(value, pos)
+      w(string.format("    %sif ((uint64_t)%s & ~UINT64_C(0x%X))", guard, value, mask))
+      w(string.format('        bf_report(v, BF_SEVERITY_WARNING, %s, "%s", NULL, "bits 0x%%llx are not %s flags", (unsigned long long)((uint64_t)%s & ~UINT64_C(0x%X)));', pos, name, f.name, value, mask))
+    end)
+  end
+  if fl.expect then
+    local env = { fmt = fmt, ix = ix, self = "s", root = "R", pre = {}, counter = { n = 0 } }
+    local want = cexpr.c(fl.expect, env)
+    each_value(function(value, pos)
+      w(string.format("    %sif (%s != %s)", guard, value, want))
+      w(string.format('        bf_report(v, BF_SEVERITY_ERROR, %s, "%s", NULL, "expected %s, found %%lld (0x%%llx)", (long long)%s, (unsigned long long)%s);', pos, name, escape_format(fl.expect.text:gsub('"', '\\"')), value, value))
+    end)
+  end
+end
+
+function V.function_for(fmt, ix, t, needs)
+  local o = {}
+  local function w(s) o[#o + 1] = s end
+  w(string.format("static void validate_%s(bf_vctx *v, const %s *s)", t.name, ct(fmt, t.name)))
+  w("{")
+  w("    bf_ctx *c = &v->c;")
+  w("    const " .. ct(fmt, ix.root.name) .. " *R = c->root;")
+  w("    (void)c;")
+  w("    (void)R;")
+  w("    (void)s;")
+  for _, fl in ipairs(t.fields) do field_checks(fmt, ix, t, fl, w) end
+  local counter = { n = 0 }
+  for _, r in ipairs(t.rules) do
+    w(string.format("    /* %s (schema line %d) */", names.comment(r.origin or r.message), r.line))
+    local env = { fmt = fmt, ix = ix, self = "s", root = "R", counter = counter }
+    if r.each then
+      local fl
+      for _, f in ipairs(t.fields) do if f.name == r.each then fl = f end end
+      local n = fl.fixed_count and tostring(fl.fixed_count) or ("s->" .. fl.name .. "_count")
+      w(string.format("    for (uint32_t i = 0; i < %s; i++) {", n))
+      local pos
+      if fl.kind == "struct" then
+        local tc = ct(fmt, fl.type)
+        w(string.format("        const %s *it = &s->%s[i];", tc, fl.name))
+        w(string.format("        const %s *prev = i ? &s->%s[i - 1] : &%s_zero;", tc, fl.name, tc))
+        w("        (void)it;")
+        w("        (void)prev;")
+        env.it, env.prev = "it", "prev"
+        pos = "it->_offset"
+      else
+        env.it = string.format("s->%s[i]", fl.name)
+        env.prev = string.format("(i ? s->%s[i - 1] : 0)", fl.name)
+        pos = string.format("%s + (uint64_t)i * %d", field_pos(fl), fl.elem_size or 0)
+      end
+      env.index = "(int64_t)i"
+      env.elem_field = fl
+      w(string.format('        if (bf_push(c, "%s", i)) {', fl.name))
+      w("            {")
+      for _, l in ipairs(rule_lines(fmt, ix, t, r, env, at_path(r), pos)) do w("                " .. l) end
+      w("            }")
+      w("            bf_pop(c);")
+      w("        }")
+      w("    }")
+    else
+      w("    {")
+      for _, l in ipairs(rule_lines(fmt, ix, t, r, env, at_path(r), "s->_offset")) do w("        " .. l) end
+      w("    }")
+    end
+  end
+  for _, fl in ipairs(t.fields) do
+    local guard = fl.cond and ("if (s->has_" .. fl.name .. ") ") or ""
+    if fl.kind == "struct" and needs[fl.type] then
+      if fl.array then
+        local n = fl.fixed_count and tostring(fl.fixed_count) or ("s->" .. fl.name .. "_count")
+        w(string.format("    %sfor (uint32_t i = 0; i < %s; i++) {", guard, n))
+        w(string.format('        if (bf_push(c, "%s", i)) {', fl.name))
+        w(string.format("            validate_%s(v, &s->%s[i]);", fl.type, fl.name))
+        w("            bf_pop(c);")
+        w("        }")
+        w("    }")
+      else
+        w(string.format('    %sif (bf_push(c, "%s", -1)) {', guard, fl.name))
+        w(string.format("        validate_%s(v, &s->%s);", fl.type, fl.name))
+        w("        bf_pop(c);")
+        w("    }")
+      end
+    end
+    if fl.kind == "switch" then
+      local seen = {}
+      for _, case in ipairs(fl.cases) do
+        if case.type and not seen[case.type] and needs[case.type] then
+          seen[case.type] = true
+          w(string.format('    if (s->%s.kind == %s && bf_push(c, "%s", -1)) {', fl.name, names.kind_const(fmt, case.type), fl.name))
+          w(string.format("        validate_%s(v, s->%s.%s);", case.type, fl.name, case.type))
+          w("        bf_pop(c);")
+          w("    }")
+        end
+      end
+    end
+  end
+  w("}")
+  return table.concat(o, "\n")
+end
+
+function V.source(fmt)
+  local ix = names.index(fmt)
+  local needs = needs_map(fmt, ix)
+  local roots = {}
+  for _, e in ipairs(fmt.entries) do roots[e.root] = true end
+  local o = {}
+  local function w(s) o[#o + 1] = s or "" end
+  w("/* Generated by bfgen from " .. fmt.schema .. ". Do not edit: change the schema. */")
+  w("#include \"" .. fmt.name .. ".h\"")
+  w()
+  w("#include \"bf_expr.h\"")
+  w("#include \"bf_validate.h\"")
+  w()
+  for _, t in ipairs(fmt.types) do
+    if needs[t.name] or roots[t.name] then
+      w(string.format("static void validate_%s(bf_vctx *v, const %s *s);", t.name, ct(fmt, t.name)))
+    end
+  end
+  w()
+  w("/* Zero structures stand in for absent ones in expressions. */")
+  for _, t in ipairs(fmt.types) do
+    local tc = ct(fmt, t.name)
+    w(string.format("static const %s %s_zero;", tc, tc))
+    w(string.format("static inline const %s *%s_at(bf_ctx *c, const %s *a, uint64_t n, int64_t i)", tc, tc, tc))
+    w("{")
+    w(string.format("    return bf_check_index(c, i, n) ? &a[i] : &%s_zero;", tc))
+    w("}")
+  end
+  w()
+  for _, t in ipairs(fmt.types) do
+    if needs[t.name] or roots[t.name] then
+      w(V.function_for(fmt, ix, t, needs))
+      w()
+    end
+  end
+  for _, e in ipairs(fmt.entries) do
+    w(string.format("int %s_validate_%s(const %s *doc, const uint8_t *data, size_t size, struct bf_findings *out)",
+      fmt.name, e.name, ct(fmt, e.root)))
+    w("{")
+    w("    bf_vctx v;")
+    w("    size_t errors_before = out->errors;")
+    w("    bf_vctx_init(&v, doc, data, size, out);")
+    w(string.format("    validate_%s(&v, doc);", e.root))
+    w("    return out->errors == errors_before;")
+    w("}")
+    w()
+  end
+  return table.concat(o, "\n")
+end
+
+return V

@@ -1,0 +1,139 @@
+-- docs/<format>.md and docs/index.md: the pages of docs_common.lua as GitHub Markdown.
+local common = require("docs_common")
+
+local M = {}
+
+-- Text outside code spans: no raw HTML, and no column breaks inside tables.
+local function plain(s, in_table)
+  s = s:gsub("<", "&lt;"):gsub(">", "&gt;")
+  if in_table then s = s:gsub("|", "\\|") end
+  return s
+end
+
+local function code_span(s, in_table)
+  if in_table then s = s:gsub("|", "\\|") end
+  if s:find("`", 1, true) then return "`` " .. s .. " ``" end
+  return "`" .. s .. "`"
+end
+
+-- Schema doc text: its `code` spans are kept as they are.
+local function doc_text(s, in_table)
+  local out, i = {}, 1
+  while i <= #s do
+    local a, b = s:find("`[^`]+`", i)
+    if not a then
+      out[#out + 1] = plain(s:sub(i), in_table)
+      break
+    end
+    out[#out + 1] = plain(s:sub(i, a - 1), in_table)
+    out[#out + 1] = code_span(s:sub(a + 1, b - 1), in_table)
+    i = b + 1
+  end
+  return table.concat(out)
+end
+
+local function rich(r, in_table)
+  local out = {}
+  for _, s in ipairs(r) do
+    if type(s) == "string" then
+      out[#out + 1] = doc_text(s, in_table)
+    elseif s.code then
+      out[#out + 1] = code_span(s.code, in_table)
+    elseif s.link then
+      local label = s.code and code_span(s.text, in_table) or plain(s.text, in_table)
+      out[#out + 1] = "[" .. label .. "](" .. (s.md_link or s.link) .. ")"
+    elseif s.strong then
+      out[#out + 1] = "**" .. plain(s.strong, in_table) .. "**"
+    elseif s.em then
+      out[#out + 1] = "*" .. plain(s.em, in_table) .. "*"
+    elseif s.br then
+      out[#out + 1] = "<br>"
+    elseif s.anchor then
+      out[#out + 1] = '<a id="' .. s.anchor .. '"></a>'
+    end
+  end
+  return table.concat(out)
+end
+
+local function pad(s, n) return s .. string.rep(" ", n - #s) end
+
+-- A fixed-size structure as an ASCII grid: one row of `width` bytes per line.
+local function layout(lay)
+  local cell = 7 -- a separator and six characters per byte
+  local lines = {}
+  local head = "      "
+  for i = 0, lay.width - 1 do head = head .. string.format(" %-6s", "+" .. i) end
+  lines[1] = head:gsub("%s+$", "")
+  local function rule(n) return "      +" .. string.rep("------+", n) end
+  local first_row_bytes = math.min(lay.width, lay.size)
+  lines[#lines + 1] = rule(first_row_bytes)
+  for _, row in ipairs(lay.rows) do
+    local n = math.min(lay.width, lay.size - row.offset)
+    local text = pad(common.hex(row.offset), 6) .. "|"
+    for _, c in ipairs(row.cells) do
+      local inner = c.len * cell - 1
+      local label = c.first and c.name or ("…" .. c.name)
+      local chars = utf8.len(label)
+      if chars > inner then
+        local keep = inner - 1
+        label = (c.first and c.name:sub(1, keep) or ("…" .. c.name:sub(1, keep - 1))) .. "…"
+        chars = inner
+      end
+      text = text .. label .. string.rep(" ", inner - chars) .. "|"
+    end
+    lines[#lines + 1] = text
+    lines[#lines + 1] = rule(n)
+  end
+  return "```text\n" .. table.concat(lines, "\n") .. "\n```"
+end
+
+local function table_md(t)
+  local out = {}
+  local head, sep = {}, {}
+  for i, h in ipairs(t.head) do
+    head[i] = h
+    sep[i] = "---"
+  end
+  out[1] = "| " .. table.concat(head, " | ") .. " |"
+  out[2] = "|" .. table.concat(sep, "|") .. "|"
+  for _, row in ipairs(t.rows) do
+    local cells = {}
+    for i, c in ipairs(row) do
+      local text = rich(c, true)
+      cells[i] = text == "" and " " or text
+    end
+    out[#out + 1] = "| " .. table.concat(cells, " | ") .. " |"
+  end
+  return table.concat(out, "\n")
+end
+
+local function render(blocks)
+  local out = {}
+  local function w(s) out[#out + 1] = s end
+  for _, b in ipairs(blocks) do
+    if b.h then
+      if b.id and b.h > 1 then w('<a id="' .. b.id .. '"></a>\n') end
+      w(string.rep("#", b.h) .. " " .. rich(b.text) .. "\n")
+    elseif b.p then
+      w(rich(b.p) .. "\n")
+    elseif b.note then
+      w("> " .. rich(b.note) .. "\n")
+    elseif b.table then
+      w(table_md(b.table) .. "\n")
+    elseif b.layout then
+      w(layout(b.layout) .. "\n")
+    elseif b.toc then
+      local items = {}
+      for _, e in ipairs(b.toc) do
+        items[#items + 1] = string.rep("  ", e.level - 2) .. "- [" .. plain(e.text) .. "](#" .. e.id .. ")"
+      end
+      w("Contents:\n\n" .. table.concat(items, "\n") .. "\n")
+    end
+  end
+  return table.concat(out, "\n")
+end
+
+function M.page(fmt) return render(common.page(fmt)) end
+function M.index(formats) return render(common.index(formats, "md")) end
+
+return M
