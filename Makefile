@@ -25,6 +25,7 @@ GENERATED_LIB := $(BUILD)/lib/libbfgenerated.a
 SAN_LIB := $(BUILD)/san/libbinform-san.a
 BINFORM := $(BUILD)/bin/binform
 BINFORM_SRC := $(wildcard cli/binform/*.c)
+SAN_BINFORM := $(BUILD)/san/bin/binform
 
 INCLUDES := -Iruntime -Igenerated
 TEST_BINS :=
@@ -91,7 +92,7 @@ $(TESTGEN)/.stamp: $(BFGEN) $(TEST_SCHEMAS) $(TEMPLATES)
 	$(if $(TEST_SCHEMAS),$(BFGEN) --out $(TESTGEN) $(TEST_SCHEMAS))
 	@touch $@
 
-$(BUILD)/tests/test_%: tests/test_%.c $(TEST_SUPPORT) $(SAN_LIB) $(wildcard tests/support/*.h) $(TESTGEN)/.stamp | $(TEST_DEPS_STAMP)
+$(BUILD)/tests/test_%: tests/test_%.c $(TEST_SUPPORT) $(SAN_LIB) $(wildcard tests/support/*.h) $(TESTGEN)/.stamp $(SAN_BINFORM) | $(TEST_DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) -I$(TESTGEN) $< $(TEST_SUPPORT) $$(ls $(TESTGEN)/*.c 2>/dev/null | grep -v '/formats.c$$') $(SAN_LIB) -o $@ -lcriterion -lm
 
@@ -111,6 +112,11 @@ $(BINFORM): $(BINFORM_SRC) $(wildcard cli/binform/*.h) $(GENERATED_LIB) $(RUNTIM
 $(BUILD)/bin/%: cli/%.c $(GENERATED_LIB) $(RUNTIME_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) $(INCLUDES) $< $(GENERATED_LIB) $(RUNTIME_LIB) -o $@
+
+# The CLI with sanitizers, for the tests.
+$(SAN_BINFORM): $(BINFORM_SRC) $(wildcard cli/binform/*.h) $(SAN_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_COMMON) $(SAN) $(INCLUDES) $(BINFORM_SRC) $(SAN_LIB) -o $@ -lm
 
 # ---- the demo: regenerate the bindings, then read the project's own model ----
 DEMO_MODEL := tests/fixtures/demo/pyramid

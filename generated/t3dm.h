@@ -8,7 +8,7 @@
 extern "C" {
 #endif
 
-/* ChunkType: Chunk type letter in the chunk table. */
+/* ChunkType: Chunk type letter in the chunk table. Other letters are custom chunks (the importer writes them after the skeleton). */
 #define T3DM_CHUNK_TYPE_O                        79 /* Object */
 #define T3DM_CHUNK_TYPE_A                        65 /* Animation */
 #define T3DM_CHUNK_TYPE_B                        66 /* Mesh BVH */

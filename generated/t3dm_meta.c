@@ -14,7 +14,7 @@ static const bf_enum_value_desc t3dm_enum_ChunkType_values[] = {
     {"custom_material", "`m`: material written by a custom material writer (layout not defined)", INT64_C(109)},
     {"S", "Skeleton", INT64_C(83)},
 };
-static const bf_enum_desc t3dm_enum_ChunkType = {"ChunkType", "Chunk type letter in the chunk table.", 0, t3dm_enum_ChunkType_values, 8};
+static const bf_enum_desc t3dm_enum_ChunkType = {"ChunkType", "Chunk type letter in the chunk table. Other letters are custom chunks (the importer writes them after the skeleton).", 0, t3dm_enum_ChunkType_values, 8};
 static const bf_enum_value_desc t3dm_enum_FogMode_values[] = {
     {"default", "Default (no change applied)", INT64_C(0)},
     {"disabled", "Fog Disabled", INT64_C(1)},

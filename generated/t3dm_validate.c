@@ -6,7 +6,6 @@
 
 static void validate_File(bf_vctx *v, const t3dm_File *s);
 static void validate_Header(bf_vctx *v, const t3dm_Header *s);
-static void validate_ChunkOffset(bf_vctx *v, const t3dm_ChunkOffset *s);
 static void validate_Chunk(bf_vctx *v, const t3dm_Chunk *s);
 static void validate_Material(bf_vctx *v, const t3dm_Material *s);
 static void validate_Object(bf_vctx *v, const t3dm_Object *s);
@@ -127,15 +126,15 @@ static void validate_File(bf_vctx *v, const t3dm_File *s)
     (void)c;
     (void)R;
     (void)s;
-    /* Chunks: "The first chunk type must be O (Object)." (schema line 100) */
+    /* Chunks: "The first chunk type must be O (Object)." (schema line 101) */
     {
         int ok = (((int64_t)(((int64_t)((int64_t)(&s->header)->chunk_count == INT64_C(0))) || ((int64_t)((int64_t)t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, INT64_C(0))->type == INT64_C(79)))))) != 0;
         if (!bf_eval_failed(v, "chunks", "Chunks: \"The first chunk type must be O (Object).\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 44)), "chunks", "Chunks: \"The first chunk type must be O (Object).\"", "the first chunk is '0x%llx', not an object ('O')", (unsigned long long)((int64_t)t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, INT64_C(0))->type));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 44)), "chunks", "Chunks: \"The first chunk type must be O (Object).\"", "the first chunk has type 0x%llx, not an object ('O', 0x4f)", (unsigned long long)((int64_t)t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, INT64_C(0))->type));
             bf_eval_failed(v, "chunks", "Chunks: \"The first chunk type must be O (Object).\"");
         }
     }
-    /* Vertices: "This chunk must only appear once." (schema line 104) */
+    /* Vertices: "This chunk must only appear once." (schema line 105) */
     {
         int64_t q1 = 0;
         for (uint32_t i1 = 0; i1 < (uint32_t)(s->chunks_count); i1++) {
@@ -155,7 +154,7 @@ static void validate_File(bf_vctx *v, const t3dm_File *s)
             bf_eval_failed(v, "chunks", "Vertices: \"This chunk must only appear once.\"");
         }
     }
-    /* Indices: "this is a shared buffer across all model/parts" (schema line 108) */
+    /* Indices: "this is a shared buffer across all model/parts" (schema line 109) */
     {
         int64_t q3 = 0;
         for (uint32_t i3 = 0; i3 < (uint32_t)(s->chunks_count); i3++) {
@@ -175,7 +174,7 @@ static void validate_File(bf_vctx *v, const t3dm_File *s)
             bf_eval_failed(v, "chunks", "Indices: \"this is a shared buffer across all model/parts\"");
         }
     }
-    /* Chunks: "Chunks are sorted by type and may be aligned." (schema line 112) */
+    /* Chunks: "Chunks are sorted by type and may be aligned." (schema line 113) */
     for (uint32_t i = 0; i < s->chunks_count; i++) {
         const t3dm_ChunkOffset *it = &s->chunks[i];
         const t3dm_ChunkOffset *prev = i ? &s->chunks[i - 1] : &t3dm_ChunkOffset_zero;
@@ -183,172 +182,144 @@ static void validate_File(bf_vctx *v, const t3dm_File *s)
         (void)prev;
         if (bf_push(c, "chunks", i)) {
             {
-                int ok = (((int64_t)(((int64_t)((int64_t)i == INT64_C(0))) || ((int64_t)(((int64_t)prev->type == INT64_C(79) ? INT64_C(0) : ((int64_t)prev->type == INT64_C(65) ? INT64_C(1) : ((int64_t)prev->type == INT64_C(66) ? INT64_C(2) : ((int64_t)prev->type == INT64_C(86) ? INT64_C(3) : ((int64_t)prev->type == INT64_C(73) ? INT64_C(4) : ((int64_t)prev->type == INT64_C(77) ? INT64_C(5) : ((int64_t)prev->type == INT64_C(109) ? INT64_C(6) : ((int64_t)prev->type == INT64_C(83) ? INT64_C(7) : INT64_C(-1))))))))) <= ((int64_t)it->type == INT64_C(79) ? INT64_C(0) : ((int64_t)it->type == INT64_C(65) ? INT64_C(1) : ((int64_t)it->type == INT64_C(66) ? INT64_C(2) : ((int64_t)it->type == INT64_C(86) ? INT64_C(3) : ((int64_t)it->type == INT64_C(73) ? INT64_C(4) : ((int64_t)it->type == INT64_C(77) ? INT64_C(5) : ((int64_t)it->type == INT64_C(109) ? INT64_C(6) : ((int64_t)it->type == INT64_C(83) ? INT64_C(7) : INT64_C(-1)))))))))))))) != 0;
+                int ok = (((int64_t)(((int64_t)(((int64_t)(((int64_t)((int64_t)i == INT64_C(0))) || ((int64_t)(((int64_t)prev->type == INT64_C(79) ? INT64_C(0) : ((int64_t)prev->type == INT64_C(65) ? INT64_C(1) : ((int64_t)prev->type == INT64_C(66) ? INT64_C(2) : ((int64_t)prev->type == INT64_C(86) ? INT64_C(3) : ((int64_t)prev->type == INT64_C(73) ? INT64_C(4) : ((int64_t)prev->type == INT64_C(77) ? INT64_C(5) : ((int64_t)prev->type == INT64_C(109) ? INT64_C(6) : ((int64_t)prev->type == INT64_C(83) ? INT64_C(7) : INT64_C(-1))))))))) < INT64_C(0))))) || ((int64_t)(((int64_t)it->type == INT64_C(79) ? INT64_C(0) : ((int64_t)it->type == INT64_C(65) ? INT64_C(1) : ((int64_t)it->type == INT64_C(66) ? INT64_C(2) : ((int64_t)it->type == INT64_C(86) ? INT64_C(3) : ((int64_t)it->type == INT64_C(73) ? INT64_C(4) : ((int64_t)it->type == INT64_C(77) ? INT64_C(5) : ((int64_t)it->type == INT64_C(109) ? INT64_C(6) : ((int64_t)it->type == INT64_C(83) ? INT64_C(7) : INT64_C(-1))))))))) < INT64_C(0))))) || ((int64_t)(((int64_t)prev->type == INT64_C(79) ? INT64_C(0) : ((int64_t)prev->type == INT64_C(65) ? INT64_C(1) : ((int64_t)prev->type == INT64_C(66) ? INT64_C(2) : ((int64_t)prev->type == INT64_C(86) ? INT64_C(3) : ((int64_t)prev->type == INT64_C(73) ? INT64_C(4) : ((int64_t)prev->type == INT64_C(77) ? INT64_C(5) : ((int64_t)prev->type == INT64_C(109) ? INT64_C(6) : ((int64_t)prev->type == INT64_C(83) ? INT64_C(7) : INT64_C(-1))))))))) <= ((int64_t)it->type == INT64_C(79) ? INT64_C(0) : ((int64_t)it->type == INT64_C(65) ? INT64_C(1) : ((int64_t)it->type == INT64_C(66) ? INT64_C(2) : ((int64_t)it->type == INT64_C(86) ? INT64_C(3) : ((int64_t)it->type == INT64_C(73) ? INT64_C(4) : ((int64_t)it->type == INT64_C(77) ? INT64_C(5) : ((int64_t)it->type == INT64_C(109) ? INT64_C(6) : ((int64_t)it->type == INT64_C(83) ? INT64_C(7) : INT64_C(-1)))))))))))))) != 0;
                 if (!bf_eval_failed(v, "type", "Chunks: \"Chunks are sorted by type and may be aligned.\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 0)), "type", "Chunks: \"Chunks are sorted by type and may be aligned.\"", "chunk type '0x%llx' comes after '0x%llx': chunks are not sorted by type (O, A, B, V, I, M, S)", (unsigned long long)((int64_t)it->type), (unsigned long long)((int64_t)prev->type));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 0)), "type", "Chunks: \"Chunks are sorted by type and may be aligned.\"", "chunk type 0x%llx comes after 0x%llx: chunks are not sorted by type (O, A, B, V, I, M, S; custom types may follow)", (unsigned long long)((int64_t)it->type), (unsigned long long)((int64_t)prev->type));
                     bf_eval_failed(v, "type", "Chunks: \"Chunks are sorted by type and may be aligned.\"");
                 }
             }
             bf_pop(c);
         }
     }
-    /* Chunks: "After the header the chunks are stored in the order of their offsets." (schema line 117) */
-    for (uint32_t i = 0; i < s->chunks_count; i++) {
-        const t3dm_ChunkOffset *it = &s->chunks[i];
-        const t3dm_ChunkOffset *prev = i ? &s->chunks[i - 1] : &t3dm_ChunkOffset_zero;
-        (void)it;
-        (void)prev;
-        if (bf_push(c, "chunks", i)) {
-            {
-                int ok = (((int64_t)(((int64_t)((int64_t)i == INT64_C(0))) || ((int64_t)((int64_t)it->offset > (int64_t)prev->offset))))) != 0;
-                if (!bf_eval_failed(v, "offset", "Chunks: \"After the header the chunks are stored in the order of their offsets.\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 1)), "offset", "Chunks: \"After the header the chunks are stored in the order of their offsets.\"", "offset 0x%llx is not after the previous chunk's 0x%llx", (unsigned long long)((int64_t)it->offset), (unsigned long long)((int64_t)prev->offset));
-                    bf_eval_failed(v, "offset", "Chunks: \"After the header the chunks are stored in the order of their offsets.\"");
-                }
-            }
-            bf_pop(c);
-        }
-    }
-    /* Header: chunks follow the chunk table; the string table comes after all chunk data (schema line 122) */
-    for (uint32_t i = 0; i < s->chunks_count; i++) {
-        const t3dm_ChunkOffset *it = &s->chunks[i];
-        const t3dm_ChunkOffset *prev = i ? &s->chunks[i - 1] : &t3dm_ChunkOffset_zero;
-        (void)it;
-        (void)prev;
-        if (bf_push(c, "chunks", i)) {
-            {
-                int ok = (((int64_t)(((int64_t)((int64_t)it->offset >= bf_add(INT64_C(44), bf_mul(INT64_C(4), (int64_t)(&s->header)->chunk_count)))) && ((int64_t)((int64_t)it->offset < (int64_t)(&s->header)->string_table_offset))))) != 0;
-                if (!bf_eval_failed(v, "offset", "Header: chunks follow the chunk table; the string table comes after all chunk data") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 1)), "offset", "Header: chunks follow the chunk table; the string table comes after all chunk data", "offset 0x%llx is outside the chunk data (0x0x%llx to the string table at 0x%llx)", (unsigned long long)((int64_t)it->offset), (unsigned long long)(bf_add(INT64_C(44), bf_mul(INT64_C(4), (int64_t)(&s->header)->chunk_count))), (unsigned long long)((int64_t)(&s->header)->string_table_offset));
-                    bf_eval_failed(v, "offset", "Header: chunks follow the chunk table; the string table comes after all chunk data");
-                }
-            }
-            bf_pop(c);
-        }
-    }
-    /* Header: "First Vertex-chunk index" (schema line 127) */
-    {
-        int ok = (((int64_t)(((int64_t)((int64_t)(&s->header)->first_vertex_chunk < (int64_t)(&s->header)->chunk_count)) && ((int64_t)((int64_t)t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, (int64_t)(&s->header)->first_vertex_chunk)->type == INT64_C(86)))))) != 0;
-        if (!bf_eval_failed(v, "header.first_vertex_chunk", "Header: \"First Vertex-chunk index\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(((&s->header))->_offset + 12)), "header.first_vertex_chunk", "Header: \"First Vertex-chunk index\"", "first vertex-chunk index %lld does not name a vertex chunk", (long long)((int64_t)(&s->header)->first_vertex_chunk));
-            bf_eval_failed(v, "header.first_vertex_chunk", "Header: \"First Vertex-chunk index\"");
-        }
-    }
-    /* Header: "First Indices-chunk index" (schema line 131) */
-    {
-        int ok = (((int64_t)(((int64_t)((int64_t)(&s->header)->first_index_chunk < (int64_t)(&s->header)->chunk_count)) && ((int64_t)((int64_t)t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, (int64_t)(&s->header)->first_index_chunk)->type == INT64_C(73)))))) != 0;
-        if (!bf_eval_failed(v, "header.first_index_chunk", "Header: \"First Indices-chunk index\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(((&s->header))->_offset + 16)), "header.first_index_chunk", "Header: \"First Indices-chunk index\"", "first index-chunk index %lld does not name an index chunk", (long long)((int64_t)(&s->header)->first_index_chunk));
-            bf_eval_failed(v, "header.first_index_chunk", "Header: \"First Indices-chunk index\"");
-        }
-    }
-    /* Header: "First Material-chunk index" (schema line 135) */
+    /* Header: "First Vertex-chunk index" (schema line 118) */
     {
         int64_t q5 = 0;
         for (uint32_t i5 = 0; i5 < (uint32_t)(s->chunks_count); i5++) {
             const t3dm_ChunkOffset *it5 = &(s->chunks)[i5];
             (void)it5;
-            q5 += (((int64_t)((int64_t)it5->type == INT64_C(77)))) ? 1 : 0;
+            q5 += (((int64_t)((int64_t)it5->type == INT64_C(86)))) ? 1 : 0;
         }
-        int ok = (((int64_t)(((int64_t)(q5 == INT64_C(0))) || ((int64_t)(((int64_t)(((int64_t)((int64_t)(&s->header)->first_material_chunk < (int64_t)(&s->header)->chunk_count)) && ((int64_t)((int64_t)t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, (int64_t)(&s->header)->first_material_chunk)->type == INT64_C(77))))) && ((int64_t)(((int64_t)((int64_t)(&s->header)->first_material_chunk == INT64_C(0))) || ((int64_t)((int64_t)t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, bf_sub((int64_t)(&s->header)->first_material_chunk, INT64_C(1)))->type != INT64_C(77)))))))))) != 0;
+        int ok = (((int64_t)(((int64_t)(q5 == INT64_C(0))) || ((int64_t)(((int64_t)((int64_t)(&s->header)->first_vertex_chunk < (int64_t)(&s->header)->chunk_count)) && ((int64_t)((int64_t)t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, (int64_t)(&s->header)->first_vertex_chunk)->type == INT64_C(86)))))))) != 0;
+        if (!bf_eval_failed(v, "header.first_vertex_chunk", "Header: \"First Vertex-chunk index\"") && !ok) {
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(((&s->header))->_offset + 12)), "header.first_vertex_chunk", "Header: \"First Vertex-chunk index\"", "first vertex-chunk index %lld does not name a vertex chunk", (long long)((int64_t)(&s->header)->first_vertex_chunk));
+            bf_eval_failed(v, "header.first_vertex_chunk", "Header: \"First Vertex-chunk index\"");
+        }
+    }
+    /* Header: "First Indices-chunk index" (schema line 122) */
+    {
+        int64_t q6 = 0;
+        for (uint32_t i6 = 0; i6 < (uint32_t)(s->chunks_count); i6++) {
+            const t3dm_ChunkOffset *it6 = &(s->chunks)[i6];
+            (void)it6;
+            q6 += (((int64_t)((int64_t)it6->type == INT64_C(73)))) ? 1 : 0;
+        }
+        int ok = (((int64_t)(((int64_t)(q6 == INT64_C(0))) || ((int64_t)(((int64_t)((int64_t)(&s->header)->first_index_chunk < (int64_t)(&s->header)->chunk_count)) && ((int64_t)((int64_t)t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, (int64_t)(&s->header)->first_index_chunk)->type == INT64_C(73)))))))) != 0;
+        if (!bf_eval_failed(v, "header.first_index_chunk", "Header: \"First Indices-chunk index\"") && !ok) {
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(((&s->header))->_offset + 16)), "header.first_index_chunk", "Header: \"First Indices-chunk index\"", "first index-chunk index %lld does not name an index chunk", (long long)((int64_t)(&s->header)->first_index_chunk));
+            bf_eval_failed(v, "header.first_index_chunk", "Header: \"First Indices-chunk index\"");
+        }
+    }
+    /* Header: "First Material-chunk index" (schema line 126) */
+    {
+        int64_t q7 = 0;
+        for (uint32_t i7 = 0; i7 < (uint32_t)(s->chunks_count); i7++) {
+            const t3dm_ChunkOffset *it7 = &(s->chunks)[i7];
+            (void)it7;
+            q7 += (((int64_t)((int64_t)it7->type == INT64_C(77)))) ? 1 : 0;
+        }
+        int ok = (((int64_t)(((int64_t)(q7 == INT64_C(0))) || ((int64_t)(((int64_t)(((int64_t)((int64_t)(&s->header)->first_material_chunk < (int64_t)(&s->header)->chunk_count)) && ((int64_t)((int64_t)t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, (int64_t)(&s->header)->first_material_chunk)->type == INT64_C(77))))) && ((int64_t)(((int64_t)((int64_t)(&s->header)->first_material_chunk == INT64_C(0))) || ((int64_t)((int64_t)t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, bf_sub((int64_t)(&s->header)->first_material_chunk, INT64_C(1)))->type != INT64_C(77)))))))))) != 0;
         if (!bf_eval_failed(v, "header.first_material_chunk", "Header: \"First Material-chunk index\"") && !ok) {
             bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(((&s->header))->_offset + 20)), "header.first_material_chunk", "Header: \"First Material-chunk index\"", "first material-chunk index %lld does not name the first material chunk", (long long)((int64_t)(&s->header)->first_material_chunk));
             bf_eval_failed(v, "header.first_material_chunk", "Header: \"First Material-chunk index\"");
         }
     }
-    /* Header: "Total vertex count" (schema line 139) */
+    /* Header: "Total vertex count" (schema line 130) */
     {
-        int64_t q6 = 0;
-        for (uint32_t i6 = 0; i6 < (uint32_t)(s->chunk_data_count); i6++) {
-            const t3dm_Chunk *it6 = &(s->chunk_data)[i6];
-            (void)it6;
-            int64_t q7 = 0;
-            for (uint32_t i7 = 0; i7 < (uint32_t)((it6->body.kind == T3DM_KIND_OBJECT ? it6->body.Object : &t3dm_Object_zero)->parts_count); i7++) {
-                const t3dm_Part *it7 = &((it6->body.kind == T3DM_KIND_OBJECT ? it6->body.Object : &t3dm_Object_zero)->parts)[i7];
-                (void)it7;
-                q7 = bf_add(q7, (int64_t)it7->vertex_count);
+        int64_t q8 = 0;
+        for (uint32_t i8 = 0; i8 < (uint32_t)(s->chunk_data_count); i8++) {
+            const t3dm_Chunk *it8 = &(s->chunk_data)[i8];
+            (void)it8;
+            int64_t q9 = 0;
+            for (uint32_t i9 = 0; i9 < (uint32_t)((it8->body.kind == T3DM_KIND_OBJECT ? it8->body.Object : &t3dm_Object_zero)->parts_count); i9++) {
+                const t3dm_Part *it9 = &((it8->body.kind == T3DM_KIND_OBJECT ? it8->body.Object : &t3dm_Object_zero)->parts)[i9];
+                (void)it9;
+                q9 = bf_add(q9, (int64_t)it9->vertex_count);
             }
-            q6 = bf_add(q6, q7);
+            q8 = bf_add(q8, q9);
         }
-        int ok = (((int64_t)((int64_t)(&s->header)->total_vertex_count == q6))) != 0;
+        int ok = (((int64_t)((int64_t)(&s->header)->total_vertex_count == q8))) != 0;
         if (!bf_eval_failed(v, "header.total_vertex_count", "Header: \"Total vertex count\"") && !ok) {
-            int64_t q8 = 0;
-            for (uint32_t i8 = 0; i8 < (uint32_t)(s->chunk_data_count); i8++) {
-                const t3dm_Chunk *it8 = &(s->chunk_data)[i8];
-                (void)it8;
-                int64_t q9 = 0;
-                for (uint32_t i9 = 0; i9 < (uint32_t)((it8->body.kind == T3DM_KIND_OBJECT ? it8->body.Object : &t3dm_Object_zero)->parts_count); i9++) {
-                    const t3dm_Part *it9 = &((it8->body.kind == T3DM_KIND_OBJECT ? it8->body.Object : &t3dm_Object_zero)->parts)[i9];
-                    (void)it9;
-                    q9 = bf_add(q9, (int64_t)it9->vertex_count);
+            int64_t q10 = 0;
+            for (uint32_t i10 = 0; i10 < (uint32_t)(s->chunk_data_count); i10++) {
+                const t3dm_Chunk *it10 = &(s->chunk_data)[i10];
+                (void)it10;
+                int64_t q11 = 0;
+                for (uint32_t i11 = 0; i11 < (uint32_t)((it10->body.kind == T3DM_KIND_OBJECT ? it10->body.Object : &t3dm_Object_zero)->parts_count); i11++) {
+                    const t3dm_Part *it11 = &((it10->body.kind == T3DM_KIND_OBJECT ? it10->body.Object : &t3dm_Object_zero)->parts)[i11];
+                    (void)it11;
+                    q11 = bf_add(q11, (int64_t)it11->vertex_count);
                 }
-                q8 = bf_add(q8, q9);
+                q10 = bf_add(q10, q11);
             }
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(((&s->header))->_offset + 8)), "header.total_vertex_count", "Header: \"Total vertex count\"", "total vertex count %lld but the parts load %lld", (long long)((int64_t)(&s->header)->total_vertex_count), (long long)(q8));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(((&s->header))->_offset + 8)), "header.total_vertex_count", "Header: \"Total vertex count\"", "total vertex count %lld but the parts load %lld", (long long)((int64_t)(&s->header)->total_vertex_count), (long long)(q10));
             bf_eval_failed(v, "header.total_vertex_count", "Header: \"Total vertex count\"");
         }
     }
-    /* Header: "Total index count" (schema line 143) */
+    /* Header: "Total index count" (schema line 134) */
     {
-        int64_t q10 = 0;
-        for (uint32_t i10 = 0; i10 < (uint32_t)(s->chunk_data_count); i10++) {
-            const t3dm_Chunk *it10 = &(s->chunk_data)[i10];
-            (void)it10;
-            int64_t q11 = 0;
-            for (uint32_t i11 = 0; i11 < (uint32_t)((it10->body.kind == T3DM_KIND_OBJECT ? it10->body.Object : &t3dm_Object_zero)->parts_count); i11++) {
-                const t3dm_Part *it11 = &((it10->body.kind == T3DM_KIND_OBJECT ? it10->body.Object : &t3dm_Object_zero)->parts)[i11];
-                (void)it11;
-                q11 = bf_add(q11, (int64_t)it11->index_count);
+        int64_t q12 = 0;
+        for (uint32_t i12 = 0; i12 < (uint32_t)(s->chunk_data_count); i12++) {
+            const t3dm_Chunk *it12 = &(s->chunk_data)[i12];
+            (void)it12;
+            int64_t q13 = 0;
+            for (uint32_t i13 = 0; i13 < (uint32_t)((it12->body.kind == T3DM_KIND_OBJECT ? it12->body.Object : &t3dm_Object_zero)->parts_count); i13++) {
+                const t3dm_Part *it13 = &((it12->body.kind == T3DM_KIND_OBJECT ? it12->body.Object : &t3dm_Object_zero)->parts)[i13];
+                (void)it13;
+                q13 = bf_add(q13, (int64_t)it13->index_count);
             }
-            q10 = bf_add(q10, q11);
+            q12 = bf_add(q12, q13);
         }
-        int ok = (((int64_t)((int64_t)(&s->header)->total_index_count == q10))) != 0;
+        int ok = (((int64_t)((int64_t)(&s->header)->total_index_count == q12))) != 0;
         if (!bf_eval_failed(v, "header.total_index_count", "Header: \"Total index count\"") && !ok) {
-            int64_t q12 = 0;
-            for (uint32_t i12 = 0; i12 < (uint32_t)(s->chunk_data_count); i12++) {
-                const t3dm_Chunk *it12 = &(s->chunk_data)[i12];
-                (void)it12;
-                int64_t q13 = 0;
-                for (uint32_t i13 = 0; i13 < (uint32_t)((it12->body.kind == T3DM_KIND_OBJECT ? it12->body.Object : &t3dm_Object_zero)->parts_count); i13++) {
-                    const t3dm_Part *it13 = &((it12->body.kind == T3DM_KIND_OBJECT ? it12->body.Object : &t3dm_Object_zero)->parts)[i13];
-                    (void)it13;
-                    q13 = bf_add(q13, (int64_t)it13->index_count);
+            int64_t q14 = 0;
+            for (uint32_t i14 = 0; i14 < (uint32_t)(s->chunk_data_count); i14++) {
+                const t3dm_Chunk *it14 = &(s->chunk_data)[i14];
+                (void)it14;
+                int64_t q15 = 0;
+                for (uint32_t i15 = 0; i15 < (uint32_t)((it14->body.kind == T3DM_KIND_OBJECT ? it14->body.Object : &t3dm_Object_zero)->parts_count); i15++) {
+                    const t3dm_Part *it15 = &((it14->body.kind == T3DM_KIND_OBJECT ? it14->body.Object : &t3dm_Object_zero)->parts)[i15];
+                    (void)it15;
+                    q15 = bf_add(q15, (int64_t)it15->index_count);
                 }
-                q12 = bf_add(q12, q13);
+                q14 = bf_add(q14, q15);
             }
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(((&s->header))->_offset + 10)), "header.total_index_count", "Header: \"Total index count\"", "total index count %lld but the parts hold %lld", (long long)((int64_t)(&s->header)->total_index_count), (long long)(q12));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(((&s->header))->_offset + 10)), "header.total_index_count", "Header: \"Total index count\"", "total index count %lld but the parts hold %lld", (long long)((int64_t)(&s->header)->total_index_count), (long long)(q14));
             bf_eval_failed(v, "header.total_index_count", "Header: \"Total index count\"");
         }
     }
-    /* Skeleton: "Contains a tree of bones" (the loader and the importer use one skeleton) (schema line 147) */
+    /* Skeleton: "Contains a tree of bones" (the loader and the importer use one skeleton) (schema line 138) */
     {
-        int64_t q14 = 0;
-        for (uint32_t i14 = 0; i14 < (uint32_t)(s->chunks_count); i14++) {
-            const t3dm_ChunkOffset *it14 = &(s->chunks)[i14];
-            (void)it14;
-            q14 += (((int64_t)((int64_t)it14->type == INT64_C(83)))) ? 1 : 0;
+        int64_t q16 = 0;
+        for (uint32_t i16 = 0; i16 < (uint32_t)(s->chunks_count); i16++) {
+            const t3dm_ChunkOffset *it16 = &(s->chunks)[i16];
+            (void)it16;
+            q16 += (((int64_t)((int64_t)it16->type == INT64_C(83)))) ? 1 : 0;
         }
-        int ok = (((int64_t)(q14 <= INT64_C(1)))) != 0;
+        int ok = (((int64_t)(q16 <= INT64_C(1)))) != 0;
         if (!bf_eval_failed(v, "chunks", "Skeleton: \"Contains a tree of bones\" (the loader and the importer use one skeleton)") && !ok) {
-            int64_t q15 = 0;
-            for (uint32_t i15 = 0; i15 < (uint32_t)(s->chunks_count); i15++) {
-                const t3dm_ChunkOffset *it15 = &(s->chunks)[i15];
-                (void)it15;
-                q15 += (((int64_t)((int64_t)it15->type == INT64_C(83)))) ? 1 : 0;
+            int64_t q17 = 0;
+            for (uint32_t i17 = 0; i17 < (uint32_t)(s->chunks_count); i17++) {
+                const t3dm_ChunkOffset *it17 = &(s->chunks)[i17];
+                (void)it17;
+                q17 += (((int64_t)((int64_t)it17->type == INT64_C(83)))) ? 1 : 0;
             }
-            bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)((s)->_offset + 44)), "chunks", "Skeleton: \"Contains a tree of bones\" (the loader and the importer use one skeleton)", "%lld skeleton chunks: bone indices could not say which skeleton they mean", (long long)(q15));
+            bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)((s)->_offset + 44)), "chunks", "Skeleton: \"Contains a tree of bones\" (the loader and the importer use one skeleton)", "%lld skeleton chunks: bone indices could not say which skeleton they mean", (long long)(q17));
             bf_eval_failed(v, "chunks", "Skeleton: \"Contains a tree of bones\" (the loader and the importer use one skeleton)");
         }
     }
     if (bf_push(c, "header", -1)) {
         validate_Header(v, &s->header);
         bf_pop(c);
-    }
-    for (uint32_t i = 0; i < s->chunks_count; i++) {
-        if (bf_push(c, "chunks", i)) {
-            validate_ChunkOffset(v, &s->chunks[i]);
-            bf_pop(c);
-        }
     }
     for (uint32_t i = 0; i < s->chunk_data_count; i++) {
         if (bf_push(c, "chunk_data", i)) {
@@ -365,7 +336,7 @@ static void validate_Header(bf_vctx *v, const t3dm_Header *s)
     (void)c;
     (void)R;
     (void)s;
-    /* Header: "AABB min (model space)", "AABB max (model space)" (schema line 174) */
+    /* Header: "AABB min (model space)", "AABB max (model space)" (schema line 165) */
     {
         int ok = (((int64_t)(((int64_t)(((int64_t)(bf_at_s16(c, s->aabb_min, 3, INT64_C(0)) <= bf_at_s16(c, s->aabb_max, 3, INT64_C(0)))) && ((int64_t)(bf_at_s16(c, s->aabb_min, 3, INT64_C(1)) <= bf_at_s16(c, s->aabb_max, 3, INT64_C(1)))))) && ((int64_t)(bf_at_s16(c, s->aabb_min, 3, INT64_C(2)) <= bf_at_s16(c, s->aabb_max, 3, INT64_C(2))))))) != 0;
         if (!bf_eval_failed(v, "aabb_min", "Header: \"AABB min (model space)\", \"AABB max (model space)\"") && !ok) {
@@ -373,27 +344,13 @@ static void validate_Header(bf_vctx *v, const t3dm_Header *s)
             bf_eval_failed(v, "aabb_min", "Header: \"AABB min (model space)\", \"AABB max (model space)\"");
         }
     }
-    /* Vertex: "Interleaved data for two vertices." (schema line 178) */
+    /* Vertex: "Interleaved data for two vertices." (schema line 169) */
     {
         int ok = (((int64_t)(bf_mod(c, (int64_t)s->total_vertex_count, INT64_C(2)) == INT64_C(0)))) != 0;
         if (!bf_eval_failed(v, "total_vertex_count", "Vertex: \"Interleaved data for two vertices.\"") && !ok) {
             bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 8)), "total_vertex_count", "Vertex: \"Interleaved data for two vertices.\"", "total vertex count %lld is odd, but vertices are stored in pairs", (long long)((int64_t)s->total_vertex_count));
             bf_eval_failed(v, "total_vertex_count", "Vertex: \"Interleaved data for two vertices.\"");
         }
-    }
-}
-
-static void validate_ChunkOffset(bf_vctx *v, const t3dm_ChunkOffset *s)
-{
-    bf_ctx *c = &v->c;
-    const t3dm_File *R = c->root;
-    (void)c;
-    (void)R;
-    (void)s;
-    {
-        int64_t x = (int64_t)s->type;
-        if (x != INT64_C(79) && x != INT64_C(65) && x != INT64_C(66) && x != INT64_C(86) && x != INT64_C(73) && x != INT64_C(77) && x != INT64_C(109) && x != INT64_C(83))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 0, "type", NULL, "%lld (0x%llx) is not a ChunkType value", (long long)x, (unsigned long long)x);
     }
 }
 
@@ -454,7 +411,7 @@ static void validate_Object(bf_vctx *v, const t3dm_Object *s)
     (void)c;
     (void)R;
     (void)s;
-    /* Object: "Material, chunk index" (schema line 322) */
+    /* Object: "Material, chunk index" (schema line 313) */
     {
         int64_t q1 = 0;
         for (uint32_t i1 = 0; i1 < (uint32_t)(R->chunks_count); i1++) {
@@ -474,7 +431,7 @@ static void validate_Object(bf_vctx *v, const t3dm_Object *s)
             bf_eval_failed(v, "material", "Object: \"Material, chunk index\"");
         }
     }
-    /* Object: "AABB min (XYZ)", "AABB max (XYZ)" (schema line 326) */
+    /* Object: "AABB min (XYZ)", "AABB max (XYZ)" (schema line 317) */
     {
         int ok = (((int64_t)(((int64_t)(((int64_t)(bf_at_s16(c, s->aabb_min, 3, INT64_C(0)) <= bf_at_s16(c, s->aabb_max, 3, INT64_C(0)))) && ((int64_t)(bf_at_s16(c, s->aabb_min, 3, INT64_C(1)) <= bf_at_s16(c, s->aabb_max, 3, INT64_C(1)))))) && ((int64_t)(bf_at_s16(c, s->aabb_min, 3, INT64_C(2)) <= bf_at_s16(c, s->aabb_max, 3, INT64_C(2))))))) != 0;
         if (!bf_eval_failed(v, "aabb_min", "Object: \"AABB min (XYZ)\", \"AABB max (XYZ)\"") && !ok) {
@@ -482,7 +439,7 @@ static void validate_Object(bf_vctx *v, const t3dm_Object *s)
             bf_eval_failed(v, "aabb_min", "Object: \"AABB min (XYZ)\", \"AABB max (XYZ)\"");
         }
     }
-    /* Object: "Triangle count" (schema line 330) */
+    /* Object: "Triangle count" (schema line 321) */
     {
         int64_t q3 = 0;
         for (uint32_t i3 = 0; i3 < (uint32_t)(s->parts_count); i3++) {
@@ -517,7 +474,7 @@ static void validate_Part(bf_vctx *v, const t3dm_Part *s)
     (void)c;
     (void)R;
     (void)s;
-    /* Part: "Triangle Index count" (three 8-bit indices per triangle) (schema line 384) */
+    /* Part: "Triangle Index count" (three 8-bit indices per triangle) (schema line 375) */
     {
         int ok = (((int64_t)(bf_mod(c, (int64_t)s->index_count, INT64_C(3)) == INT64_C(0)))) != 0;
         if (!bf_eval_failed(v, "index_count", "Part: \"Triangle Index count\" (three 8-bit indices per triangle)") && !ok) {
@@ -525,7 +482,7 @@ static void validate_Part(bf_vctx *v, const t3dm_Part *s)
             bf_eval_failed(v, "index_count", "Part: \"Triangle Index count\" (three 8-bit indices per triangle)");
         }
     }
-    /* Indices: "Local Indices" (local to the part's vertex load) (schema line 388) */
+    /* Indices: "Local Indices" (local to the part's vertex load) (schema line 379) */
     {
         int64_t q1 = 1;
         for (uint32_t i1 = 0; i1 < (uint32_t)((&s->index_data)->triangles_count); i1++) {
@@ -537,7 +494,7 @@ static void validate_Part(bf_vctx *v, const t3dm_Part *s)
             bf_eval_failed(v, "index_count", "Indices: \"Local Indices\" (local to the part's vertex load)");
         }
     }
-    /* Part: "Vertex src. offset", "Vertex count" (schema line 392) */
+    /* Part: "Vertex src. offset", "Vertex count" (schema line 383) */
     {
         int ok = (((int64_t)(((int64_t)(bf_mod(c, (int64_t)s->vertex_offset, INT64_C(16)) == INT64_C(0))) && ((int64_t)(bf_add(bf_div(c, (int64_t)s->vertex_offset, INT64_C(16)), (int64_t)s->vertex_count) <= (int64_t)(&R->header)->total_vertex_count))))) != 0;
         if (!bf_eval_failed(v, "vertex_offset", "Part: \"Vertex src. offset\", \"Vertex count\"") && !ok) {
@@ -545,7 +502,7 @@ static void validate_Part(bf_vctx *v, const t3dm_Part *s)
             bf_eval_failed(v, "vertex_offset", "Part: \"Vertex src. offset\", \"Vertex count\"");
         }
     }
-    /* Part: "Matrix index, 0xFFFF for none" (schema line 396) */
+    /* Part: "Matrix index, 0xFFFF for none" (schema line 387) */
     {
         int64_t q2 = 0;
         for (uint32_t i2 = 0; i2 < (uint32_t)(R->chunk_data_count); i2++) {
@@ -574,7 +531,7 @@ static void validate_Skeleton(bf_vctx *v, const t3dm_Skeleton *s)
     (void)c;
     (void)R;
     (void)s;
-    /* T3DBone: "The list is sorted by index, so index references are guaranteed to be parsed before the bone itself." (schema line 430) */
+    /* T3DBone: "The list is sorted by index, so index references are guaranteed to be parsed before the bone itself." (schema line 421) */
     for (uint32_t i = 0; i < s->bones_count; i++) {
         const t3dm_Bone *it = &s->bones[i];
         const t3dm_Bone *prev = i ? &s->bones[i - 1] : &t3dm_Bone_zero;
@@ -591,7 +548,7 @@ static void validate_Skeleton(bf_vctx *v, const t3dm_Skeleton *s)
             bf_pop(c);
         }
     }
-    /* T3DBone: "Depth / Level" (schema line 435) */
+    /* T3DBone: "Depth / Level" (schema line 426) */
     for (uint32_t i = 0; i < s->bones_count; i++) {
         const t3dm_Bone *it = &s->bones[i];
         const t3dm_Bone *prev = i ? &s->bones[i - 1] : &t3dm_Bone_zero;
@@ -617,7 +574,7 @@ static void validate_Animation(bf_vctx *v, const t3dm_Animation *s)
     (void)c;
     (void)R;
     (void)s;
-    /* ChannelMapping: "They are sorted so that all rotation channels come first." (schema line 469) */
+    /* ChannelMapping: "They are sorted so that all rotation channels come first." (schema line 460) */
     for (uint32_t i = 0; i < s->channels_count; i++) {
         const t3dm_ChannelMapping *it = &s->channels[i];
         const t3dm_ChannelMapping *prev = i ? &s->channels[i - 1] : &t3dm_ChannelMapping_zero;
@@ -634,7 +591,7 @@ static void validate_Animation(bf_vctx *v, const t3dm_Animation *s)
             bf_pop(c);
         }
     }
-    /* ChannelMapping: "Attribute index (0-2 for x/y/z, 0 for quat.)" (schema line 474) */
+    /* ChannelMapping: "Attribute index (0-2 for x/y/z, 0 for quat.)" (schema line 465) */
     for (uint32_t i = 0; i < s->channels_count; i++) {
         const t3dm_ChannelMapping *it = &s->channels[i];
         const t3dm_ChannelMapping *prev = i ? &s->channels[i - 1] : &t3dm_ChannelMapping_zero;
@@ -651,7 +608,7 @@ static void validate_Animation(bf_vctx *v, const t3dm_Animation *s)
             bf_pop(c);
         }
     }
-    /* ChannelMapping: "Target index" (a bone of the skeleton) (schema line 479) */
+    /* ChannelMapping: "Target index" (a bone of the skeleton) (schema line 470) */
     for (uint32_t i = 0; i < s->channels_count; i++) {
         const t3dm_ChannelMapping *it = &s->channels[i];
         const t3dm_ChannelMapping *prev = i ? &s->channels[i - 1] : &t3dm_ChannelMapping_zero;
@@ -680,7 +637,7 @@ static void validate_Animation(bf_vctx *v, const t3dm_Animation *s)
             bf_pop(c);
         }
     }
-    /* Animation: "Duration (seconds)" (schema line 484) */
+    /* Animation: "Duration (seconds)" (schema line 475) */
     {
         int ok = (((int64_t)((double)s->duration >= 0))) != 0;
         if (!bf_eval_failed(v, "duration", "Animation: \"Duration (seconds)\"") && !ok) {
@@ -717,7 +674,7 @@ static void validate_Bvh(bf_vctx *v, const t3dm_Bvh *s)
     (void)c;
     (void)R;
     (void)s;
-    /* BVHNode: "If the data count is 0, the node is an inner node and the index points to the next 2 nodes." (schema line 511) */
+    /* BVHNode: "If the data count is 0, the node is an inner node and the index points to the next 2 nodes." (schema line 502) */
     for (uint32_t i = 0; i < s->nodes_count; i++) {
         const t3dm_BvhNode *it = &s->nodes[i];
         const t3dm_BvhNode *prev = i ? &s->nodes[i - 1] : &t3dm_BvhNode_zero;
@@ -734,7 +691,7 @@ static void validate_Bvh(bf_vctx *v, const t3dm_Bvh *s)
             bf_pop(c);
         }
     }
-    /* BVHNode: "If the data count is >0, the node is a leaf node and the index points to the data array." (schema line 516) */
+    /* BVHNode: "If the data count is >0, the node is a leaf node and the index points to the data array." (schema line 507) */
     for (uint32_t i = 0; i < s->nodes_count; i++) {
         const t3dm_BvhNode *it = &s->nodes[i];
         const t3dm_BvhNode *prev = i ? &s->nodes[i - 1] : &t3dm_BvhNode_zero;
@@ -751,7 +708,7 @@ static void validate_Bvh(bf_vctx *v, const t3dm_Bvh *s)
             bf_pop(c);
         }
     }
-    /* Mesh BVH: leaf data are objects (schema line 521) */
+    /* Mesh BVH: leaf data are objects (schema line 512) */
     for (uint32_t i = 0; i < s->data_array_count; i++) {
         if (bf_push(c, "data_array", i)) {
             {
@@ -791,7 +748,7 @@ static void validate_BvhNode(bf_vctx *v, const t3dm_BvhNode *s)
     (void)c;
     (void)R;
     (void)s;
-    /* BVHNode: "AABB min (model space)" (schema line 544) */
+    /* BVHNode: "AABB min (model space)" (schema line 535) */
     {
         int ok = (((int64_t)(((int64_t)(((int64_t)(bf_at_s16(c, s->aabb_min, 3, INT64_C(0)) <= bf_at_s16(c, s->aabb_max, 3, INT64_C(0)))) && ((int64_t)(bf_at_s16(c, s->aabb_min, 3, INT64_C(1)) <= bf_at_s16(c, s->aabb_max, 3, INT64_C(1)))))) && ((int64_t)(bf_at_s16(c, s->aabb_min, 3, INT64_C(2)) <= bf_at_s16(c, s->aabb_max, 3, INT64_C(2))))))) != 0;
         if (!bf_eval_failed(v, "aabb_min", "BVHNode: \"AABB min (model space)\"") && !ok) {

@@ -260,6 +260,7 @@ static void push_format(lua_State *L, const format *f)
         set_str(L, "doc", e->doc);
         set_str(L, "base", prim_name(e->base));
         set_bool(L, "flags", e->is_flags);
+        set_bool(L, "open", e->is_open);
         lua_newtable(L);
         for (size_t j = 0; j < e->values.len; j++) {
             const enum_value *v = e->values.items[j];

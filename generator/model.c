@@ -147,7 +147,7 @@ static expr *parse_expr_node(const ynode *n, const char *what)
 
 static enum_def *build_enum(format *f, const ynode *key, const ynode *n, int is_flags)
 {
-    static const char *const keys[] = {"type", "doc", "values", NULL};
+    static const char *const keys[] = {"type", "doc", "values", "open", NULL};
     static const char *const flag_keys[] = {"type", "doc", "bits", NULL};
     enum_def *e = pool_alloc(sizeof *e);
     e->name = key->text;
@@ -160,6 +160,8 @@ static enum_def *build_enum(format *f, const ynode *key, const ynode *n, int is_
         return e;
     check_keys(n, is_flags ? "flags" : "enum", is_flags ? flag_keys : keys);
     e->doc = scalar(ynode_get(n, "doc"), "doc");
+    const ynode *open = ynode_get(n, "open");
+    e->is_open = open && parse_bool(open, "open");
     const ynode *t = ynode_get(n, "type");
     if (t && scalar(t, "type") && (!parse_prim(t->text, &e->base) || prim_is_float(e->base)))
         diag_error(t->loc, "an enum's type must be an integer type, not '%s'", t->text);

@@ -34,6 +34,7 @@ typedef struct enum_def {
     src_loc loc;
     prim_kind base;
     int is_flags;      /* flags: values are bit numbers */
+    int is_open;       /* other values are allowed too (no membership check) */
     ptr_vec values;    /* enum_value* */
 } enum_def;
 

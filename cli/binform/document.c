@@ -23,14 +23,27 @@ int document_open(document *d, const char *path, const char *format_name)
         return EXIT_USAGE;
     }
     if (format_name) {
-        const bf_format_desc *only[2] = {format_named(format_name), NULL};
+        /* NAME or NAME.KIND (t3dm.stream) */
+        char name[64];
+        snprintf(name, sizeof name, "%s", format_name);
+        char *kind = strchr(name, '.');
+        if (kind)
+            *kind++ = '\0';
+        const bf_format_desc *only[2] = {format_named(name), NULL};
         if (!only[0]) {
-            fprintf(stderr, "binform: unknown format '%s' (see 'binform formats')\n", format_name);
+            fprintf(stderr, "binform: unknown format '%s' (see 'binform formats')\n", name);
             return EXIT_USAGE;
         }
-        d->entry = bf_detect(only, d->data, d->size, path, &d->format);
-        if (!d->entry) {
-            d->format = only[0];
+        d->format = only[0];
+        if (kind) {
+            for (size_t i = 0; i < only[0]->entry_count; i++)
+                if (strcmp(only[0]->entries[i].name, kind) == 0)
+                    d->entry = &only[0]->entries[i];
+            if (!d->entry) {
+                fprintf(stderr, "binform: format '%s' has no kind of file '%s'\n", name, kind);
+                return EXIT_USAGE;
+            }
+        } else if (!(d->entry = bf_detect(only, d->data, d->size, path, &d->format))) {
             d->entry = &only[0]->entries[0];
         }
     } else {

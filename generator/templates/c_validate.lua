@@ -22,7 +22,7 @@ local function needs_map(fmt, ix)
     busy[t.name] = true
     local r = #t.rules > 0
     for _, fl in ipairs(t.fields) do
-      if fl.enum or fl.flags or fl.expect then r = true end
+      if (fl.enum and not ix.enums[fl.enum].open) or fl.flags or fl.expect then r = true end
       if fl.kind == "struct" and needs(ix.types[fl.type]) then r = true end
       for _, c in ipairs(fl.cases or {}) do
         if c.type and needs(ix.types[c.type]) then r = true end
@@ -98,7 +98,7 @@ local function field_checks(fmt, ix, t, fl, w)
   end
   local guard = fl.cond and ("if (s->has_" .. name .. ") ") or ""
   local e = fl.enum and ix.enums[fl.enum]
-  if e then
+  if e and not e.open then
     local cases = {}
     for _, v in ipairs(e.values) do cases[#cases + 1] = string.format("%s != INT64_C(%d)", "x", v.value) end
     each_value(function(value, pos)

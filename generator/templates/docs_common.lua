@@ -145,13 +145,15 @@ local function field_notes(fl)
       sentence("Offset of a string in ", code(fl.string_table.text), ".")
     end
   end
-  if fl.fixed_frac then
+  if fl.fixed_frac == 0 then
+    sentence("Fixed point " .. fl.fixed_int .. ".0: whole numbers.")
+  elseif fl.fixed_frac then
     sentence("Fixed point " .. fl.fixed_int .. "." .. fl.fixed_frac .. ": the value is the raw number / 2^" .. fl.fixed_frac .. ".")
   end
   if fl.derive then
     sentence("Value: ", code(fl.derive.text), fl.derive_doc and (" — " .. oneline(fl.derive_doc)) or "", ".")
   end
-  if fl.until then sentence("Ends with the first element for which ", code(fl.until.text), " (included).") end
+  if fl["until"] then sentence("Ends with the first element for which ", code(fl["until"].text), " (included).") end
   if fl.to_end then sentence("Runs to the end of its region.") end
   if fl.size then sentence("Read in a region of ", code(fl.size.text), " bytes; bytes left over are kept as its tail.") end
   if fl.align then sentence("Aligned to " .. fl.align .. " bytes from the start of the file; the padding is kept.") end
@@ -250,6 +252,20 @@ local function expr_text(e)
   return "?"
 end
 
+-- A rule's message, its {value} parts shown as code.
+local function rule_message(r)
+  if not r.parts or #r.parts == 0 then return { oneline(r.message or "") } end
+  local out = {}
+  for _, part in ipairs(r.parts) do
+    if part.text then
+      add(out, oneline(part.text) == "" and " " or part.text:gsub("%s+", " "))
+    elseif part.value then
+      add(out, code("{" .. expr_text(part.value) .. (part.hex and ":x" or "") .. "}"))
+    end
+  end
+  return out
+end
+
 -- The rules that apply to a type: what the reader enforces (structure), what the validator
 -- checks (enums, flags, expected values, the type's `rules`).
 local function type_rules(t, ix)
@@ -258,7 +274,7 @@ local function type_rules(t, ix)
     rows[#rows + 1] = { subject, text, { by }, { severity } }
   end
   local function fref(fl) return { { link = "#" .. M.field_id(t.name, fl.name), text = fl.name, code = true } } end
-  if t.size then
+  if t.size and t.size > 0 then
     rule({ "(structure)" }, { "Takes exactly " .. hex(t.size) .. " bytes, which must fit in its region." }, "reader", "error")
   end
   for _, fl in ipairs(t.fields) do
@@ -279,8 +295,8 @@ local function type_rules(t, ix)
       rule(s, { code(fl.count.text), " must be ≥ 0, and that many elements must fit in the bytes that remain." },
         "reader", "error")
     end
-    if fl.until then
-      rule(s, { "The region must hold an element for which ", code(fl.until.text), " (the terminator)." }, "reader", "error")
+    if fl["until"] then
+      rule(s, { "The region must hold an element for which ", code(fl["until"].text), " (the terminator)." }, "reader", "error")
     end
     if fl.to_end then rule(s, { "Must fill its region exactly: no partial last element." }, "reader", "error") end
     if fl.pos then rule(s, { "The offset ", code(fl.pos.text), " must be inside the file." }, "reader", "error") end
@@ -311,12 +327,16 @@ local function type_rules(t, ix)
     end
   end
   for _, r in ipairs(t.rules or {}) do
-    local text = { oneline(r.message or "") }
+    local text = rule_message(r)
     if r.check and r.check.text then add(text, { br = true }, "Check: ", code(r.check.text)) end
     if r.each then add(text, { br = true }, "For each element of ", code(r.each)) end
     if r.at and r.at.text then add(text, { br = true }, "Reported at ", code(r.at.text)) end
     if r.origin then add(text, { br = true }, { em = "Origin: " .. oneline(r.origin) }) end
-    rule({ "(rule)" }, text, "validator", r.severity or "error")
+    local subject = { "(rule)" }
+    for _, fl in ipairs(t.fields) do
+      if r.each == fl.name then subject = fref(fl) end
+    end
+    rule(subject, text, "validator", r.severity or "error")
   end
   return rows
 end
@@ -406,7 +426,9 @@ function M.page(fmt)
     section(3, M.type_id(t.name), t.name)
     for _, p in ipairs(paragraphs(t.doc)) do b(p) end
     local facts = {}
-    if t.size then
+    if t.size == 0 then
+      add(facts, "Takes no bytes where it is declared: its data is reached through offsets.")
+    elseif t.size then
       add(facts, "Size: " .. hex(t.size) .. " bytes.")
     else
       add(facts, "Size: variable, at least " .. hex(t.min_size or 0) .. " bytes.")
@@ -439,7 +461,7 @@ function M.page(fmt)
         for _, bf in ipairs(fl.bits) do
           local hi, lo = bf.shift + bf.width - 1, bf.shift
           local range = hi == lo and tostring(hi) or (hi .. "–" .. lo)
-          brows[#brows + 1] = { { range }, { code(bf.name) }, { oneline(bf.doc), bf.signed and " (signed)" or "" } }
+          brows[#brows + 1] = { { range }, { code(bf.name) }, { oneline(bf.doc), (bf.signed and not (bf.doc or ""):find("signed")) and " (signed)" or "" } }
         end
         b({ p = { "Bits of ", code(fl.name), " (" .. size_bits .. " bits, most significant first):" } })
         b({ table = { head = { "Bits", "Name", "Description" }, rows = brows } })
@@ -483,14 +505,15 @@ function M.page(fmt)
   local errata = {}
   for _, t in ipairs(fmt.types) do
     for _, fl in ipairs(t.fields) do
-      if fl.erratum then
+      if fl.erratum or fl.document_at then
         local where = {}
         if fl.document_at then
           add(where, "document: " .. hex(fl.document_at))
           if fl.at or fl.offset then add(where, { br = true }, "real files: " .. hex(fl.at or fl.offset)) end
         end
         errata[#errata + 1] = { { { link = "#" .. M.field_id(t.name, fl.name), text = t.name .. "." .. fl.name, code = true } },
-          where, { oneline(fl.erratum) }, erratum = true }
+          where, { fl.erratum and oneline(fl.erratum) or ("The document puts this at " .. hex(fl.document_at)
+            .. "; real files have it at " .. hex(fl.at or fl.offset or 0) .. ".") }, erratum = true }
       end
     end
     for _, r in ipairs(t.absent_rows or {}) do

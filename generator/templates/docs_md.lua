@@ -37,11 +37,11 @@ local function rich(r, in_table)
   for _, s in ipairs(r) do
     if type(s) == "string" then
       out[#out + 1] = doc_text(s, in_table)
-    elseif s.code then
-      out[#out + 1] = code_span(s.code, in_table)
     elseif s.link then
       local label = s.code and code_span(s.text, in_table) or plain(s.text, in_table)
       out[#out + 1] = "[" .. label .. "](" .. (s.md_link or s.link) .. ")"
+    elseif s.code then
+      out[#out + 1] = code_span(s.code, in_table)
     elseif s.strong then
       out[#out + 1] = "**" .. plain(s.strong, in_table) .. "**"
     elseif s.em then

@@ -3,6 +3,8 @@ local c_header = require("c_header")
 local c_reader = require("c_reader")
 local c_meta = require("c_meta")
 local c_index = require("c_index")
+local docs_md = require("docs_md")
+local docs_html = require("docs_html")
 local c_validate = require("c_validate")
 
 return {
@@ -11,6 +13,8 @@ return {
       [fmt.name .. ".h"] = c_header(fmt),
       [fmt.name .. ".c"] = c_reader.source(fmt),
       [fmt.name .. "_meta.c"] = c_meta(fmt),
+      ["docs/" .. fmt.name .. ".md"] = docs_md.page(fmt),
+      ["docs/" .. fmt.name .. ".html"] = docs_html.page(fmt),
       [fmt.name .. "_validate.c"] = c_validate.source(fmt),
     }
   end,
@@ -19,6 +23,8 @@ return {
     return {
       ["formats.h"] = c_index.header(formats),
       ["formats.c"] = c_index.source(formats),
+      ["docs/index.md"] = docs_md.index(formats),
+      ["docs/index.html"] = docs_html.index(formats),
     }
   end,
 }
