@@ -393,6 +393,13 @@ int t3dm_read_model(const uint8_t *data, size_t size, bf_arena *arena, const bf_
 int t3dm_read_stream(const uint8_t *data, size_t size, bf_arena *arena, const bf_read_opts *opts,
         t3dm_StreamData **out, bf_error *err);
 
+/* Writing (bf_write.h): the document into `out`, each structure at its `_offset` and
+ * located data at its `_at` position, so that a document read from a file writes back
+ * byte for byte. On failure `err` names the field and why. */
+struct bf_buffer;
+int t3dm_write_model(const t3dm_File *doc, struct bf_buffer *out, bf_error *err);
+int t3dm_write_stream(const t3dm_StreamData *doc, struct bf_buffer *out, bf_error *err);
+
 /* Validation: adds every finding to `out` (bf_validate.h); returns 1 when none is an error.
  * `data`/`size` are the bytes the document was read from. */
 struct bf_findings;

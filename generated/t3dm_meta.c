@@ -2048,6 +2048,10 @@ static int t3dm_entry_validate_model(const void *doc, const uint8_t *data, size_
 {
     return t3dm_validate_model(doc, data, size, out);
 }
+static int t3dm_entry_write_model(const void *doc, struct bf_buffer *out, bf_error *err)
+{
+    return t3dm_write_model(doc, out, err);
+}
 static const char *const t3dm_extensions_model[] = {"t3dm", NULL};
 static int t3dm_entry_read_stream(const uint8_t *data, size_t size, bf_arena *arena, const bf_read_opts *opts,
         void **out, bf_error *err)
@@ -2062,10 +2066,14 @@ static int t3dm_entry_validate_stream(const void *doc, const uint8_t *data, size
 {
     return t3dm_validate_stream(doc, data, size, out);
 }
+static int t3dm_entry_write_stream(const void *doc, struct bf_buffer *out, bf_error *err)
+{
+    return t3dm_write_stream(doc, out, err);
+}
 static const char *const t3dm_extensions_stream[] = {"sdata", "t3ds", NULL};
 static const bf_entry_desc t3dm_entries[] = {
-    {"model", "A model file.", &t3dm_type_File, t3dm_extensions_model, "T3M", 3, UINT64_C(0), t3dm_entry_read_model, t3dm_entry_validate_model},
-    {"stream", "The streaming data of one animation: its keyframes, one after another. Nothing in the\nfile identifies it; the animation chunk that names it gives the keyframe count and the\nchannel layout.\n", &t3dm_type_StreamData, t3dm_extensions_stream, NULL, 0, UINT64_C(0), t3dm_entry_read_stream, t3dm_entry_validate_stream},
+    {"model", "A model file.", &t3dm_type_File, t3dm_extensions_model, "T3M", 3, UINT64_C(0), t3dm_entry_read_model, t3dm_entry_validate_model, t3dm_entry_write_model},
+    {"stream", "The streaming data of one animation: its keyframes, one after another. Nothing in the\nfile identifies it; the animation chunk that names it gives the keyframe count and the\nchannel layout.\n", &t3dm_type_StreamData, t3dm_extensions_stream, NULL, 0, UINT64_C(0), t3dm_entry_read_stream, t3dm_entry_validate_stream, t3dm_entry_write_stream},
 };
 static const bf_type_desc *const t3dm_types[] = {
     &t3dm_type_File,

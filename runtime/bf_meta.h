@@ -13,6 +13,7 @@ extern "C" {
 #endif
 
 struct bf_findings;
+struct bf_buffer;
 
 #define BF_NONE ((size_t)-1) /* "no such member" in the offsets below */
 
@@ -114,6 +115,8 @@ typedef struct bf_entry_desc {
                 bf_error *err);
     /* Adds findings to a bf_findings (bf_validate.h); 1 when none is an error. */
     int (*validate)(const void *doc, const uint8_t *data, size_t size, struct bf_findings *out);
+    /* Writes the document into a bf_buffer (bf_write.h); 0 with `err` set on failure. */
+    int (*write)(const void *doc, struct bf_buffer *out, bf_error *err);
 } bf_entry_desc;
 
 typedef struct bf_format_desc {

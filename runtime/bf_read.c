@@ -76,6 +76,7 @@ int bf_read_fixed_str(bf_ctx *c, uint64_t len, const char *field, bf_str *out)
     const uint8_t *nul = memchr(start, 0, (size_t)len);
     out->ptr = (const char *)start;
     out->len = (uint32_t)(nul ? (size_t)(nul - start) : (size_t)len);
+    out->size = (uint32_t)len;
     bf_claim(c, c->pos, len);
     c->pos += (size_t)len;
     return 1;

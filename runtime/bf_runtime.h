@@ -29,12 +29,13 @@ bf_alloc bf_alloc_default(void);
 typedef struct bf_arena_block bf_arena_block;
 
 /* Everything a parsed document owns lives in one arena, freed at once. `budget` caps the
- * bytes handed out (0: no cap); readers set it from the input size so that lying counts
- * cannot make memory grow beyond a small multiple of the file. */
+ * bytes taken from the allocator, block headers and unused block space included (0: no
+ * cap); readers set it from the input size so that lying counts cannot make memory grow
+ * beyond a small multiple of the file. */
 typedef struct bf_arena {
     bf_alloc alloc;
     bf_arena_block *head;
-    size_t used;
+    size_t used; /* bytes taken from the allocator */
     size_t budget;
 } bf_arena;
 
@@ -61,10 +62,13 @@ int bf_error_format(const bf_error *e, const char *file, char *buf, size_t size)
 
 /* ---- views into the input -------------------------------------------------------- */
 
-/* A string inside the input buffer (not copied). `ptr` is NULL for an absent string. */
+/* A string inside the input buffer (not copied). `ptr` is NULL for an absent string.
+ * `size` is how many bytes `ptr` holds in all: a fixed-length string keeps the bytes after its
+ * terminator (files carry garbage there) so that writing it back is exact; 0 means `len`. */
 typedef struct bf_str {
     const char *ptr;
     uint32_t len;
+    uint32_t size;
 } bf_str;
 
 /* Bytes inside the input buffer (not copied), and where they were. */

@@ -270,3 +270,11 @@ Test(binform_cli, every_sample_passes_check)
     cr_expect_eq(r->status, 0, "%s%s", r->out, r->err);
     cr_expect_str_eq(r->out, "");
 }
+
+Test(binform_cli, roundtrip_reports_identical_files)
+{
+    result *r = run("roundtrip " PYRAMID " " PYRAMID_STREAM);
+    cr_expect_eq(r->status, 0, "%s%s", r->out, r->err);
+    cr_expect(strstr(r->out, "pyramid.t3dm: identical (595 bytes)") != NULL, "%s", r->out);
+    cr_expect(strstr(r->out, "pyramid.0.sdata: identical (24 bytes)") != NULL, "%s", r->out);
+}

@@ -5,11 +5,14 @@
 typedef struct options {
     const char *format; /* --format NAME, or NULL to detect */
     int json;           /* --json */
+    const char *html;   /* --html OUT (explain) */
 } options;
 
 int cmd_formats(void);
 int cmd_info(const options *o, int argc, char **argv);
 int cmd_dump(const options *o, int argc, char **argv);
+int cmd_explain(const options *o, int argc, char **argv);
 int cmd_check(const options *o, int argc, char **argv);
+int cmd_roundtrip(const options *o, int argc, char **argv);
 
 #endif

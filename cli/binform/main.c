@@ -17,6 +17,9 @@ static void usage(FILE *out)
             "                                 validate: one line per finding (JSON with --json)\n"
             "  info [--format NAME] FILE...   a short summary: format, numbers, counts\n"
             "  dump [--format NAME] FILE      the parsed file as JSON\n"
+            "  explain [--html OUT] FILE      every byte range with its field, value and doc\n"
+            "  roundtrip [--format NAME] FILE...\n"
+            "                                 read, write back, compare byte for byte\n"
             "  formats                        the formats binform knows\n"
             "\n"
             "options:\n"
@@ -47,6 +50,8 @@ int main(int argc, char **argv)
         }
         if (strcmp(a, "--format") == 0 && i + 1 < argc) {
             o.format = argv[++i];
+        } else if (strcmp(a, "--html") == 0 && i + 1 < argc) {
+            o.html = argv[++i];
         } else if (strcmp(a, "--json") == 0) {
             o.json = 1;
         } else if (a[0] == '-' && a[1]) {
@@ -73,8 +78,12 @@ int main(int argc, char **argv)
         return cmd_info(&o, nfiles, files);
     if (strcmp(command, "dump") == 0)
         return cmd_dump(&o, nfiles, files);
+    if (strcmp(command, "explain") == 0)
+        return cmd_explain(&o, nfiles, files);
     if (strcmp(command, "check") == 0)
         return cmd_check(&o, nfiles, files);
+    if (strcmp(command, "roundtrip") == 0)
+        return cmd_roundtrip(&o, nfiles, files);
     fprintf(stderr, "binform: unknown command '%s'\n", command);
     usage(stderr);
     return EXIT_USAGE;

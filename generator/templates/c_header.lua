@@ -134,6 +134,15 @@ return function(fmt)
     w(string.format("        %s **out, bf_error *err);", names.ctype(fmt, e.root)))
   end
   w()
+  w("/* Writing (bf_write.h): the document into `out`, each structure at its `_offset` and")
+  w(" * located data at its `_at` position, so that a document read from a file writes back")
+  w(" * byte for byte. On failure `err` names the field and why. */")
+  w("struct bf_buffer;")
+  for _, e in ipairs(fmt.entries) do
+    w(string.format("int %s_write_%s(const %s *doc, struct bf_buffer *out, bf_error *err);",
+      fmt.name, e.name, names.ctype(fmt, e.root)))
+  end
+  w()
   w("/* Validation: adds every finding to `out` (bf_validate.h); returns 1 when none is an error.")
   w(" * `data`/`size` are the bytes the document was read from. */")
   w("struct bf_findings;")

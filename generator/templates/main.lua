@@ -6,6 +6,7 @@ local c_index = require("c_index")
 local docs_md = require("docs_md")
 local docs_html = require("docs_html")
 local c_validate = require("c_validate")
+local c_writer = require("c_writer")
 
 return {
   format = function(fmt)
@@ -16,6 +17,7 @@ return {
       ["docs/" .. fmt.name .. ".md"] = docs_md.page(fmt),
       ["docs/" .. fmt.name .. ".html"] = docs_html.page(fmt),
       [fmt.name .. "_validate.c"] = c_validate.source(fmt),
+      [fmt.name .. "_write.c"] = c_writer.source(fmt),
     }
   end,
   index = function(formats)
