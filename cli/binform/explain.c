@@ -303,12 +303,14 @@ static int walk_struct_array(xtree *t, const bf_field_desc *f, const void *obj, 
     for (uint64_t i = 0; i < shown; i++) {
         char *ep = dupf("%s[%" PRIu64 "]", path, i);
         char *en = dupf("[%" PRIu64 "]", i);
-        int ok = ep && en &&
-                 walk_object(t, f->type, bf_field_elem(f, obj, i), idx, ep, en, dupf("%s", f->type->name), f) >= 0;
+        int e = ep && en ? walk_object(t, f->type, bf_field_elem(f, obj, i), idx, ep, en, dupf("%s", f->type->name), f) : -1;
         free(ep);
         free(en);
-        if (!ok)
+        if (e < 0)
             return 0;
+        /* an element is described by its type; the array node has the field's doc */
+        t->nodes[e].doc = f->type->doc;
+        t->nodes[e].erratum = NULL;
     }
     if (shown < n) {
         /* the rest: from the first of them to the end of the last */
@@ -385,7 +387,10 @@ static int walk_switch(xtree *t, const bf_field_desc *f, const void *obj, int pa
         for (size_t i = 0; i < f->case_count; i++)
             if (f->cases[i].type == v.type)
                 label = f->cases[i].label;
-        return walk_object(t, v.type, v.ptr, parent, path, f->name, dupf("%s (case %s)", v.type->name, label), f) >= 0;
+        int e = walk_object(t, v.type, v.ptr, parent, path, f->name, dupf("%s (case %s)", v.type->name, label), f);
+        if (e >= 0 && v.type->doc)
+            t->nodes[e].doc = v.type->doc; /* the case's own description says more than "by its type" */
+        return e >= 0;
     }
     /* which tag chose bytes is not kept: name every case that gives bytes */
     sbuf b = {0};
@@ -488,7 +493,13 @@ int explain_build(xtree *t, const bf_type_desc *type, const void *root, const ui
     t->data = data;
     t->size = size;
     t->claimed = claimed;
-    return walk_object(t, type, root, -1, "", type->name, dupf("%s", type->name), NULL) >= 0;
+    int root_node = walk_object(t, type, root, -1, "", type->name, dupf("%s", type->name), NULL);
+    if (root_node < 0)
+        return 0;
+    /* the root is the whole file, whatever its fields claim */
+    t->nodes[root_node].start = 0;
+    t->nodes[root_node].end = size;
+    return 1;
 }
 
 void explain_free(xtree *t)

@@ -11,24 +11,27 @@
 
 static int has_children(const xtree *t, size_t i) { return i + 1 < t->count && t->nodes[i + 1].parent == (int)i; }
 
-/* The first sentence of a doc string, on one line. */
+/* A doc string on one line, cut after DOC_SHOWN characters. */
 static void print_doc(FILE *out, const char *doc)
 {
     int n = 0, space = 0;
-    for (const char *p = doc; *p && n < DOC_SHOWN; p++) {
+    const char *p = doc;
+    for (; *p && n < DOC_SHOWN; p++) {
         if (*p == ' ' || *p == '\n' || *p == '\t') {
             space = 1;
             continue;
         }
-        if (space && n)
-            fputc(' ', out), n++;
+        if (space && n) {
+            fputc(' ', out);
+            n++;
+        }
         space = 0;
         fputc(*p, out);
         n++;
-        if (*p == '.' && (p[1] == ' ' || p[1] == '\n'))
-            return;
     }
-    if (n >= DOC_SHOWN)
+    while (*p == ' ' || *p == '\n' || *p == '\t')
+        p++;
+    if (*p)
         fputs("…", out);
 }
 
@@ -53,7 +56,7 @@ void explain_write_text(FILE *out, const xtree *t, const explain_info *info)
         if (n->end > n->start)
             fprintf(out, "0x%0*" PRIx64 "-0x%0*" PRIx64 " %6" PRIu64 "  ", w, n->start, w, n->end - 1, n->end - n->start);
         else
-            fprintf(out, "0x%0*" PRIx64 "   %*s %6s  ", w, n->start, w + 2, "", "-");
+            fprintf(out, "%*s %6s  ", 2 * w + 5, "", "-"); /* no bytes of its own */
         fprintf(out, "%*s%s: %s", 2 * n->depth, "", n->path[0] ? n->path : n->name, n->type);
         if (n->value)
             fprintf(out, " = %s", n->value);

@@ -1,0 +1,58 @@
+/* binform explain: every byte range of a file with the field that reads it, its raw bytes,
+ * decoded value and doc; bytes no field reads are marked. Text, or one HTML page. */
+#include <stdlib.h>
+
+#include "atomic_file.h"
+#include "commands.h"
+#include "document.h"
+#include "explain.h"
+#include "explain_out.h"
+
+int cmd_explain(const options *o, int argc, char **argv)
+{
+    if (argc != 1) {
+        fprintf(stderr, "usage: binform explain [--format NAME] [--html OUT] FILE\n");
+        return EXIT_USAGE;
+    }
+    document d;
+    int rc = document_open(&d, argv[0], o->format);
+    if (rc == EXIT_INVALID)
+        document_print_error(&d);
+    if (rc) {
+        document_close(&d);
+        return rc;
+    }
+    /* read again, recording which bytes the fields read */
+    uint8_t *claimed = calloc(d.size / 8 + 1, 1);
+    bf_arena arena;
+    bf_arena_init(&arena, bf_alloc_default(), 0);
+    bf_read_opts opts = {claimed};
+    void *root = NULL;
+    xtree t = {0};
+    rc = EXIT_USAGE;
+    if (!claimed) {
+        fprintf(stderr, "%s: out of memory\n", d.path);
+    } else if (!d.entry->read(d.data, d.size, &arena, &opts, &root, &d.err)) {
+        document_print_error(&d);
+        rc = EXIT_INVALID;
+    } else if (!explain_build(&t, d.entry->root, root, d.data, d.size, claimed)) {
+        fprintf(stderr, "%s: out of memory\n", d.path);
+    } else {
+        explain_info info = {d.path, d.format->name, d.entry->name, d.format->title};
+        if (!o->html) {
+            explain_write_text(stdout, &t, &info);
+            rc = 0;
+        } else {
+            atomic_file out;
+            if (atomic_open(&out, o->html)) {
+                explain_write_html(out.f, &t, &info);
+                rc = atomic_commit(&out) ? 0 : EXIT_USAGE;
+            }
+        }
+    }
+    explain_free(&t);
+    bf_arena_free(&arena);
+    free(claimed);
+    document_close(&d);
+    return rc;
+}
