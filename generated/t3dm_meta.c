@@ -2072,8 +2072,8 @@ static int t3dm_entry_write_stream(const void *doc, struct bf_buffer *out, bf_er
 }
 static const char *const t3dm_extensions_stream[] = {"sdata", "t3ds", NULL};
 static const bf_entry_desc t3dm_entries[] = {
-    {"model", "A model file.", &t3dm_type_File, t3dm_extensions_model, "T3M", 3, UINT64_C(0), t3dm_entry_read_model, t3dm_entry_validate_model, t3dm_entry_write_model},
-    {"stream", "The streaming data of one animation: its keyframes, one after another. Nothing in the\nfile identifies it; the animation chunk that names it gives the keyframe count and the\nchannel layout.\n", &t3dm_type_StreamData, t3dm_extensions_stream, NULL, 0, UINT64_C(0), t3dm_entry_read_stream, t3dm_entry_validate_stream, t3dm_entry_write_stream},
+    {"model", "A model file.", &t3dm_type_File, t3dm_extensions_model, "T3M", 3, UINT64_C(0), t3dm_entry_read_model, t3dm_entry_validate_model, t3dm_entry_write_model, BF_NONE},
+    {"stream", "The streaming data of one animation: its keyframes, one after another. Nothing in the\nfile identifies it; the animation chunk that names it gives the keyframe count and the\nchannel layout.\n", &t3dm_type_StreamData, t3dm_extensions_stream, NULL, 0, UINT64_C(0), t3dm_entry_read_stream, t3dm_entry_validate_stream, t3dm_entry_write_stream, BF_NONE},
 };
 static const bf_type_desc *const t3dm_types[] = {
     &t3dm_type_File,
@@ -2097,4 +2097,4 @@ static const bf_type_desc *const t3dm_types[] = {
     &t3dm_type_StreamData,
     &t3dm_type_Keyframe,
 };
-const bf_format_desc t3dm_format = {"t3dm", "Tiny3D model (T3DM)", "All data is stored in binary in a chunk-based file. It starts with a header containing the\nnumber of chunks and their offsets, followed by the data. A `.t3dm` file can be accompanied by\nstreaming-data files holding animation keyframes; the document calls them `.t3ds`, real files\nare named `NAME.N.sdata` (one per animation, N counting animations) and the model's string table\nrefers to them as `rom:/NAME.N.sdata`. Layout as written by tiny3d's glTF importer, version 4.\n", "big", t3dm_entries, 2, t3dm_types, 20};
+const bf_format_desc t3dm_format = {"t3dm", "Tiny3D model (T3DM)", "All data is stored in binary in a chunk-based file. It starts with a header containing the\nnumber of chunks and their offsets, followed by the data. A `.t3dm` file can be accompanied by\nstreaming-data files holding animation keyframes; the document calls them `.t3ds`, real files\nare named `NAME.N.sdata` (one per animation, N counting animations) and the model's string table\nrefers to them as `rom:/NAME.N.sdata`. Layout as written by tiny3d's glTF importer, version 4.\n", "big", t3dm_entries, 2, t3dm_types, 20, NULL, 0};

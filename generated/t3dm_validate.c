@@ -411,7 +411,7 @@ static void validate_Object(bf_vctx *v, const t3dm_Object *s)
     (void)c;
     (void)R;
     (void)s;
-    /* Object: "Material, chunk index" (schema line 322) */
+    /* Object: "Material, chunk index" (schema line 323) */
     {
         int64_t q1 = 0;
         for (uint32_t i1 = 0; i1 < (uint32_t)(R->chunks_count); i1++) {
@@ -431,7 +431,7 @@ static void validate_Object(bf_vctx *v, const t3dm_Object *s)
             bf_eval_failed(v, "material", "Object: \"Material, chunk index\"");
         }
     }
-    /* Object: "AABB min (XYZ)", "AABB max (XYZ)" (schema line 326) */
+    /* Object: "AABB min (XYZ)", "AABB max (XYZ)" (schema line 327) */
     {
         int ok = (((int64_t)(((int64_t)(((int64_t)(bf_at_s16(c, s->aabb_min, 3, INT64_C(0)) <= bf_at_s16(c, s->aabb_max, 3, INT64_C(0)))) && ((int64_t)(bf_at_s16(c, s->aabb_min, 3, INT64_C(1)) <= bf_at_s16(c, s->aabb_max, 3, INT64_C(1)))))) && ((int64_t)(bf_at_s16(c, s->aabb_min, 3, INT64_C(2)) <= bf_at_s16(c, s->aabb_max, 3, INT64_C(2))))))) != 0;
         if (!bf_eval_failed(v, "aabb_min", "Object: \"AABB min (XYZ)\", \"AABB max (XYZ)\"") && !ok) {
@@ -439,7 +439,7 @@ static void validate_Object(bf_vctx *v, const t3dm_Object *s)
             bf_eval_failed(v, "aabb_min", "Object: \"AABB min (XYZ)\", \"AABB max (XYZ)\"");
         }
     }
-    /* Object: "Triangle count" (schema line 330) */
+    /* Object: "Triangle count" (schema line 331) */
     {
         int64_t q3 = 0;
         for (uint32_t i3 = 0; i3 < (uint32_t)(s->parts_count); i3++) {
@@ -474,7 +474,7 @@ static void validate_Part(bf_vctx *v, const t3dm_Part *s)
     (void)c;
     (void)R;
     (void)s;
-    /* Part: "Triangle Index count" (three 8-bit indices per triangle) (schema line 387) */
+    /* Part: "Triangle Index count" (three 8-bit indices per triangle) (schema line 388) */
     {
         int ok = (((int64_t)(bf_mod(c, (int64_t)s->index_count, INT64_C(3)) == INT64_C(0)))) != 0;
         if (!bf_eval_failed(v, "index_count", "Part: \"Triangle Index count\" (three 8-bit indices per triangle)") && !ok) {
@@ -482,7 +482,7 @@ static void validate_Part(bf_vctx *v, const t3dm_Part *s)
             bf_eval_failed(v, "index_count", "Part: \"Triangle Index count\" (three 8-bit indices per triangle)");
         }
     }
-    /* Indices: "Local Indices" (local to the part's vertex load) (schema line 391) */
+    /* Indices: "Local Indices" (local to the part's vertex load) (schema line 392) */
     {
         int64_t q1 = 1;
         for (uint32_t i1 = 0; i1 < (uint32_t)((&s->index_data)->triangles_count); i1++) {
@@ -494,7 +494,7 @@ static void validate_Part(bf_vctx *v, const t3dm_Part *s)
             bf_eval_failed(v, "index_count", "Indices: \"Local Indices\" (local to the part's vertex load)");
         }
     }
-    /* Part: "Vertex src. offset", "Vertex count" (schema line 395) */
+    /* Part: "Vertex src. offset", "Vertex count" (schema line 396) */
     {
         int ok = (((int64_t)(((int64_t)(bf_mod(c, (int64_t)s->vertex_offset, INT64_C(16)) == INT64_C(0))) && ((int64_t)(bf_add(bf_div(c, (int64_t)s->vertex_offset, INT64_C(16)), (int64_t)s->vertex_count) <= (int64_t)(&R->header)->total_vertex_count))))) != 0;
         if (!bf_eval_failed(v, "vertex_offset", "Part: \"Vertex src. offset\", \"Vertex count\"") && !ok) {
@@ -502,7 +502,7 @@ static void validate_Part(bf_vctx *v, const t3dm_Part *s)
             bf_eval_failed(v, "vertex_offset", "Part: \"Vertex src. offset\", \"Vertex count\"");
         }
     }
-    /* Part: "Matrix index, 0xFFFF for none" (schema line 399) */
+    /* Part: "Matrix index, 0xFFFF for none" (schema line 400) */
     {
         int64_t q2 = 0;
         for (uint32_t i2 = 0; i2 < (uint32_t)(R->chunk_data_count); i2++) {
@@ -531,7 +531,7 @@ static void validate_Skeleton(bf_vctx *v, const t3dm_Skeleton *s)
     (void)c;
     (void)R;
     (void)s;
-    /* T3DBone: "The list is sorted by index, so index references are guaranteed to be parsed before the bone itself." (schema line 436) */
+    /* T3DBone: "The list is sorted by index, so index references are guaranteed to be parsed before the bone itself." (schema line 437) */
     for (uint32_t i = 0; i < s->bones_count; i++) {
         const t3dm_Bone *it = &s->bones[i];
         const t3dm_Bone *prev = i ? &s->bones[i - 1] : &t3dm_Bone_zero;
@@ -548,7 +548,7 @@ static void validate_Skeleton(bf_vctx *v, const t3dm_Skeleton *s)
             bf_pop(c);
         }
     }
-    /* T3DBone: "Depth / Level" (schema line 441) */
+    /* T3DBone: "Depth / Level" (schema line 442) */
     for (uint32_t i = 0; i < s->bones_count; i++) {
         const t3dm_Bone *it = &s->bones[i];
         const t3dm_Bone *prev = i ? &s->bones[i - 1] : &t3dm_Bone_zero;
@@ -574,7 +574,7 @@ static void validate_Animation(bf_vctx *v, const t3dm_Animation *s)
     (void)c;
     (void)R;
     (void)s;
-    /* ChannelMapping: "They are sorted so that all rotation channels come first." (schema line 477) */
+    /* ChannelMapping: "They are sorted so that all rotation channels come first." (schema line 478) */
     for (uint32_t i = 0; i < s->channels_count; i++) {
         const t3dm_ChannelMapping *it = &s->channels[i];
         const t3dm_ChannelMapping *prev = i ? &s->channels[i - 1] : &t3dm_ChannelMapping_zero;
@@ -591,7 +591,7 @@ static void validate_Animation(bf_vctx *v, const t3dm_Animation *s)
             bf_pop(c);
         }
     }
-    /* ChannelMapping: "Attribute index (0-2 for x/y/z, 0 for quat.)" (schema line 482) */
+    /* ChannelMapping: "Attribute index (0-2 for x/y/z, 0 for quat.)" (schema line 483) */
     for (uint32_t i = 0; i < s->channels_count; i++) {
         const t3dm_ChannelMapping *it = &s->channels[i];
         const t3dm_ChannelMapping *prev = i ? &s->channels[i - 1] : &t3dm_ChannelMapping_zero;
@@ -608,7 +608,7 @@ static void validate_Animation(bf_vctx *v, const t3dm_Animation *s)
             bf_pop(c);
         }
     }
-    /* ChannelMapping: "Target index" (a bone of the skeleton) (schema line 487) */
+    /* ChannelMapping: "Target index" (a bone of the skeleton) (schema line 488) */
     for (uint32_t i = 0; i < s->channels_count; i++) {
         const t3dm_ChannelMapping *it = &s->channels[i];
         const t3dm_ChannelMapping *prev = i ? &s->channels[i - 1] : &t3dm_ChannelMapping_zero;
@@ -637,7 +637,7 @@ static void validate_Animation(bf_vctx *v, const t3dm_Animation *s)
             bf_pop(c);
         }
     }
-    /* Animation: "Duration (seconds)" (schema line 492) */
+    /* Animation: "Duration (seconds)" (schema line 493) */
     {
         int ok = (((int64_t)((double)s->duration >= 0))) != 0;
         if (!bf_eval_failed(v, "duration", "Animation: \"Duration (seconds)\"") && !ok) {
@@ -674,7 +674,7 @@ static void validate_Bvh(bf_vctx *v, const t3dm_Bvh *s)
     (void)c;
     (void)R;
     (void)s;
-    /* BVHNode: "If the data count is 0, the node is an inner node and the index points to the next 2 nodes." (schema line 524) */
+    /* BVHNode: "If the data count is 0, the node is an inner node and the index points to the next 2 nodes." (schema line 525) */
     for (uint32_t i = 0; i < s->nodes_count; i++) {
         const t3dm_BvhNode *it = &s->nodes[i];
         const t3dm_BvhNode *prev = i ? &s->nodes[i - 1] : &t3dm_BvhNode_zero;
@@ -691,7 +691,7 @@ static void validate_Bvh(bf_vctx *v, const t3dm_Bvh *s)
             bf_pop(c);
         }
     }
-    /* BVHNode: "If the data count is >0, the node is a leaf node and the index points to the data array." (schema line 529) */
+    /* BVHNode: "If the data count is >0, the node is a leaf node and the index points to the data array." (schema line 530) */
     for (uint32_t i = 0; i < s->nodes_count; i++) {
         const t3dm_BvhNode *it = &s->nodes[i];
         const t3dm_BvhNode *prev = i ? &s->nodes[i - 1] : &t3dm_BvhNode_zero;
@@ -708,7 +708,7 @@ static void validate_Bvh(bf_vctx *v, const t3dm_Bvh *s)
             bf_pop(c);
         }
     }
-    /* Mesh BVH: leaf data are objects (schema line 534) */
+    /* Mesh BVH: leaf data are objects (schema line 535) */
     for (uint32_t i = 0; i < s->data_array_count; i++) {
         if (bf_push(c, "data_array", i)) {
             {
@@ -748,7 +748,7 @@ static void validate_BvhNode(bf_vctx *v, const t3dm_BvhNode *s)
     (void)c;
     (void)R;
     (void)s;
-    /* BVHNode: "AABB min (model space)" (schema line 558) */
+    /* BVHNode: "AABB min (model space)" (schema line 559) */
     {
         int ok = (((int64_t)(((int64_t)(((int64_t)(bf_at_s16(c, s->aabb_min, 3, INT64_C(0)) <= bf_at_s16(c, s->aabb_max, 3, INT64_C(0)))) && ((int64_t)(bf_at_s16(c, s->aabb_min, 3, INT64_C(1)) <= bf_at_s16(c, s->aabb_max, 3, INT64_C(1)))))) && ((int64_t)(bf_at_s16(c, s->aabb_min, 3, INT64_C(2)) <= bf_at_s16(c, s->aabb_max, 3, INT64_C(2))))))) != 0;
         if (!bf_eval_failed(v, "aabb_min", "BVHNode: \"AABB min (model space)\"") && !ok) {

@@ -82,11 +82,15 @@ static int check_name(expr *e, scope *sc)
     if (n[0] == '_') {
         static const struct { const char *name; ref_kind ref; } builtins[] = {
             {"_index", REF_INDEX}, {"_start", REF_START}, {"_pos", REF_POS},
-            {"_end", REF_END}, {"_size", REF_SIZE}};
+            {"_end", REF_END}, {"_size", REF_SIZE}, {"_revision", REF_REVISION}};
         for (size_t i = 0; i < sizeof builtins / sizeof builtins[0]; i++)
             if (strcmp(n, builtins[i].name) == 0) {
                 e->ref = builtins[i].ref;
                 e->vt = vt_of(VT_INT);
+                if (e->ref == REF_REVISION && !sc->f->revisions.len) {
+                    diag_error(e->loc, "'_revision' needs the format to list 'revisions'");
+                    e->vt = vt_of(VT_ERROR);
+                }
                 if ((e->ref == REF_POS || e->ref == REF_END) && sc->ctx != CTX_READ) {
                     diag_error(e->loc, "'%s' only has a meaning while reading", n);
                     e->vt = vt_of(VT_ERROR);
@@ -105,7 +109,7 @@ static int check_name(expr *e, scope *sc)
             e->vt = field_value(it || prev ? (sc->it_field ? sc->it_field : sc->self) : sc->self, 1);
             return 1;
         }
-        diag_error(e->loc, "unknown builtin '%s' (known: _index, _start, _pos, _end, _size, _it, _prev, _value)", n);
+        diag_error(e->loc, "unknown builtin '%s' (known: _index, _start, _pos, _end, _size, _revision, _it, _prev, _value)", n);
         e->vt = vt_of(VT_ERROR);
         return 0;
     }
@@ -139,6 +143,12 @@ static int check_name(expr *e, scope *sc)
             return 1;
         }
     }
+    if (strcmp(n, "Revision") == 0 && sc->f->revisions.len) {
+        e->ref = REF_ENUM_TYPE;
+        e->vt = vt_of(VT_ENUM_NAME);
+        e->vt.enumdef = NULL; /* the revisions, see check_member */
+        return 1;
+    }
     enum_def *en = find_enum(sc->f, n);
     if (en) {
         e->ref = REF_ENUM_TYPE;
@@ -156,6 +166,19 @@ static int check_member(expr *e, scope *sc)
     if (!check_expr(e->a, sc))
         return 0;
     value_type obj = e->a->vt;
+    if (obj.kind == VT_ENUM_NAME && !obj.enumdef) {
+        for (size_t i = 0; i < sc->f->revisions.len; i++) {
+            revision *r = sc->f->revisions.items[i];
+            if (strcmp(r->name, e->name) == 0) {
+                e->ref = REF_ENUM_CONST;
+                e->const_value = (int64_t)i;
+                e->vt = vt_of(VT_INT);
+                return 1;
+            }
+        }
+        diag_error(e->loc, "the format has no revision '%s'", e->name);
+        return 0;
+    }
     if (obj.kind == VT_ENUM_NAME) {
         for (size_t i = 0; i < obj.enumdef->values.len; i++) {
             enum_value *v = obj.enumdef->values.items[i];

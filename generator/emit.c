@@ -40,7 +40,7 @@ static void set_loc(lua_State *L, src_loc at)
 static const char *const expr_kinds[] = {"int", "float", "name", "member", "index", "call", "unary", "binary", "cond"};
 static const char *const value_kinds[] = {"error", "int", "float", "struct", "array", "bytes", "string", "enum", "switch"};
 static const char *const ref_kinds[] = {"none", "field", "param", "root", "index", "prev", "it", "value",
-                                        "start", "pos", "end", "size", "enum_type", "enum_const", "bits", "case"};
+                                        "start", "pos", "end", "size", "enum_type", "enum_const", "bits", "case", "revision"};
 static const char *const field_kinds[] = {"prim", "struct", "bytes", "cstr", "str", "switch"};
 
 static void push_expr(lua_State *L, const expr *e);
@@ -232,6 +232,16 @@ static void push_format(lua_State *L, const format *f)
     set_str(L, "document", f->document);
     set_str(L, "schema", f->file);
     set_str(L, "endian", f->little_endian ? "little" : "big");
+
+    lua_newtable(L);
+    for (size_t i = 0; i < f->revisions.len; i++) {
+        const revision *r = f->revisions.items[i];
+        lua_newtable(L);
+        set_str(L, "name", r->name);
+        set_str(L, "doc", r->doc);
+        lua_rawseti(L, -2, (lua_Integer)i + 1);
+    }
+    lua_setfield(L, -2, "revisions");
 
     lua_newtable(L);
     for (size_t i = 0; i < f->entries.len; i++) {

@@ -38,7 +38,7 @@ typedef struct value_type {
 /* How a name was resolved. */
 typedef enum {
     REF_NONE, REF_FIELD, REF_PARAM, REF_ROOT, REF_INDEX, REF_PREV, REF_IT, REF_VALUE,
-    REF_START, REF_POS, REF_END, REF_SIZE, REF_ENUM_TYPE, REF_ENUM_CONST, REF_BITS, REF_CASE
+    REF_START, REF_POS, REF_END, REF_SIZE, REF_ENUM_TYPE, REF_ENUM_CONST, REF_BITS, REF_CASE, REF_REVISION
 } ref_kind;
 
 typedef struct expr expr;

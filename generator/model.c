@@ -644,7 +644,7 @@ static entry *build_entry(const ynode *n)
 format *model_build(const ynode *doc)
 {
     static const char *const keys[] = {"format", "title", "doc", "document", "endian", "files",
-                                       "enums", "flags", "types", NULL};
+                                       "revisions", "enums", "flags", "types", NULL};
     format *f = pool_alloc(sizeof *f);
     f->loc = doc->loc;
     f->file = doc->loc.file;
@@ -667,6 +667,27 @@ format *model_build(const ynode *doc)
             f->little_endian = 1;
         else if (strcmp(v->text, "big") != 0)
             diag_error(v->loc, "endian must be 'big' or 'little'");
+    }
+    const ynode *revs = ynode_get(doc, "revisions");
+    if (revs && expect_kind(revs, YN_MAP, "revisions")) {
+        for (size_t i = 0; i < revs->len; i++) {
+            revision *r = pool_alloc(sizeof *r);
+            r->name = revs->keys[i]->text;
+            r->loc = revs->keys[i]->loc;
+            if (!is_identifier(r->name))
+                diag_error(r->loc, "'%s' is not a valid revision name", r->name);
+            const ynode *rv = revs->values[i];
+            if (rv->kind == YN_MAP) {
+                static const char *const rkeys[] = {"doc", NULL};
+                check_keys(rv, "a revision", rkeys);
+                r->doc = scalar(ynode_get(rv, "doc"), "doc");
+            } else {
+                r->doc = scalar(rv, "a revision's doc");
+            }
+            vec_push(&f->revisions, r);
+        }
+        if (revs->len < 2)
+            diag_error(revs->loc, "'revisions' lists the format's layouts: at least two");
     }
     for (int pass = 0; pass < 2; pass++) {
         const ynode *m = ynode_get(doc, pass ? "flags" : "enums");

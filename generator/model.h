@@ -177,8 +177,15 @@ typedef struct entry {
     int64_t magic_at;
 } entry;
 
+/* A named layout variant of the format, chosen by the reader's caller or detected. */
+typedef struct revision {
+    const char *name, *doc;
+    src_loc loc;
+} revision;
+
 typedef struct format {
     const char *name, *title, *doc, *document, *file;
+    ptr_vec revisions; /* revision*, in the order detection tries them */
     src_loc loc;
     int little_endian;
     ptr_vec entries; /* entry* */

@@ -50,17 +50,26 @@ void *bf_arena_alloc(bf_arena *a, size_t size)
         return NULL;
     if (rounded == 0)
         rounded = BF_ARENA_ALIGN;
-    if (a->budget && (rounded > a->budget || a->used > a->budget - rounded))
-        return NULL;
 
     bf_arena_block *b = a->head;
     if (!b || b->size - b->used < rounded) {
         size_t want = rounded > BF_ARENA_BLOCK ? rounded : BF_ARENA_BLOCK;
         if (want > SIZE_MAX - BF_BLOCK_HEADER)
             return NULL;
+        /* The budget counts what the allocator gives (blocks and headers), not what is
+         * handed out: blocks left partly empty must not let memory grow past it. The last
+         * block is cut to what the budget has left. */
+        if (a->budget) {
+            size_t left = a->used < a->budget ? a->budget - a->used : 0;
+            if (left < BF_BLOCK_HEADER || left - BF_BLOCK_HEADER < rounded)
+                return NULL;
+            if (want > left - BF_BLOCK_HEADER)
+                want = left - BF_BLOCK_HEADER;
+        }
         b = a->alloc.alloc(a->alloc.user, BF_BLOCK_HEADER + want);
         if (!b)
             return NULL;
+        a->used += BF_BLOCK_HEADER + want;
         b->size = want;
         b->used = 0;
         /* A big one-off allocation goes behind the current block so that the current
@@ -75,7 +84,6 @@ void *bf_arena_alloc(bf_arena *a, size_t size)
     }
     uint8_t *p = (uint8_t *)b + BF_BLOCK_HEADER + b->used;
     b->used += rounded;
-    a->used += rounded;
     memset(p, 0, rounded);
     return p;
 }
@@ -90,4 +98,18 @@ void bf_arena_free(bf_arena *a)
     }
     a->head = NULL;
     a->used = 0;
+}
+
+void bf_arena_adopt(bf_arena *dst, bf_arena *src)
+{
+    if (!src->head)
+        return;
+    bf_arena_block *tail = src->head;
+    while (tail->next)
+        tail = tail->next;
+    tail->next = dst->head;
+    dst->head = src->head;
+    dst->used += src->used;
+    src->head = NULL;
+    src->used = 0;
 }

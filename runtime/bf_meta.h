@@ -117,6 +117,7 @@ typedef struct bf_entry_desc {
     int (*validate)(const void *doc, const uint8_t *data, size_t size, struct bf_findings *out);
     /* Writes the document into a bf_buffer (bf_write.h); 0 with `err` set on failure. */
     int (*write)(const void *doc, struct bf_buffer *out, bf_error *err);
+    size_t revision_offset; /* offsetof the root's int64_t _revision, or BF_NONE */
 } bf_entry_desc;
 
 typedef struct bf_format_desc {
@@ -126,6 +127,8 @@ typedef struct bf_format_desc {
     size_t entry_count;
     const bf_type_desc *const *types;
     size_t type_count;
+    const char *const *revisions; /* the layouts, by bf_read_opts.revision name; none: NULL */
+    size_t revision_count;
 } bf_format_desc;
 
 /* ---- walking documents through the tables ---- */

@@ -43,6 +43,9 @@ void bf_arena_init(bf_arena *a, bf_alloc alloc, size_t budget);
 /* Zeroed, 16-byte aligned; NULL when the budget or the allocator says no. */
 void *bf_arena_alloc(bf_arena *a, size_t size);
 void bf_arena_free(bf_arena *a);
+/* Moves everything `src` holds into `dst` (same allocator): a read attempt made in its own
+ * arena is kept when it succeeds, and freed alone when it does not. */
+void bf_arena_adopt(bf_arena *dst, bf_arena *src);
 
 /* ---- errors ---------------------------------------------------------------------- */
 
@@ -99,6 +102,7 @@ typedef struct bf_ctx {
     unsigned depth;
     bf_frame frames[BF_MAX_DEPTH];
     uint8_t *claimed;    /* optional: one bit per input byte, set for every byte a field reads */
+    int64_t revision;    /* the format revision being read (0 when the format has none) */
 } bf_ctx;
 
 void bf_ctx_init(bf_ctx *c, const uint8_t *data, size_t size, bf_arena *arena, bf_error *err);
@@ -191,7 +195,8 @@ static inline int64_t bf_sext(uint64_t v, unsigned width)
 
 /* Options of a read. */
 typedef struct bf_read_opts {
-    uint8_t *claimed; /* optional: (size + 7) / 8 zeroed bytes; gets a bit per byte read */
+    uint8_t *claimed;     /* optional: (size + 7) / 8 zeroed bytes; gets a bit per byte read */
+    const char *revision; /* formats with revisions: read as this one; NULL: detect */
 } bf_read_opts;
 
 /* The default memory budget for reading `size` input bytes. */

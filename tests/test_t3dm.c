@@ -83,7 +83,7 @@ Test(t3dm_samples, every_file_parses_with_every_byte_claimed)
         size_t size;
         cr_assert(load_file(sample_path(names[i]), &data, &size));
         uint8_t *claimed = calloc(size / 8 + 1, 1);
-        bf_read_opts opts = {claimed};
+        bf_read_opts opts = {.claimed = claimed};
         bf_arena arena;
         bf_arena_init(&arena, bf_alloc_default(), 0);
         bf_error err;

@@ -38,7 +38,7 @@ int cmd_check(const options *o, int argc, char **argv)
     for (int i = 0; i < argc; i++) {
         document d;
         bf_findings findings = {0};
-        int rc = document_open(&d, argv[i], o->format);
+        int rc = document_open(&d, argv[i], o->format, o->revision);
         if (rc == EXIT_INVALID) /* the reader's error is the first (and only) finding */
             bf_findings_add(&findings, BF_SEVERITY_ERROR, d.err.offset, d.err.path, d.err.message, NULL);
         else if (rc == 0)

@@ -12,7 +12,7 @@ int cmd_dump(const options *o, int argc, char **argv)
         return EXIT_USAGE;
     }
     document d;
-    int rc = document_open(&d, argv[0], o->format);
+    int rc = document_open(&d, argv[0], o->format, o->revision);
     if (rc == EXIT_INVALID)
         document_print_error(&d);
     if (rc == 0) {
@@ -27,6 +27,10 @@ int cmd_dump(const options *o, int argc, char **argv)
         json_cstring(&j, d.entry->name);
         json_key(&j, "size");
         json_uint(&j, d.size);
+        if (document_revision(&d)) {
+            json_key(&j, "revision");
+            json_cstring(&j, document_revision(&d));
+        }
         json_key(&j, d.entry->root->name);
         dump_object(&j, d.entry->root, d.root);
         json_end_object(&j);

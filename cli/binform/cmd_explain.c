@@ -15,7 +15,7 @@ int cmd_explain(const options *o, int argc, char **argv)
         return EXIT_USAGE;
     }
     document d;
-    int rc = document_open(&d, argv[0], o->format);
+    int rc = document_open(&d, argv[0], o->format, o->revision);
     if (rc == EXIT_INVALID)
         document_print_error(&d);
     if (rc) {
@@ -26,7 +26,7 @@ int cmd_explain(const options *o, int argc, char **argv)
     uint8_t *claimed = calloc(d.size / 8 + 1, 1);
     bf_arena arena;
     bf_arena_init(&arena, bf_alloc_default(), 0);
-    bf_read_opts opts = {claimed};
+    bf_read_opts opts = {.claimed = claimed};
     void *root = NULL;
     xtree t = {0};
     rc = EXIT_USAGE;

@@ -79,7 +79,7 @@ int cmd_info(const options *o, int argc, char **argv)
     int status = 0;
     for (int i = 0; i < argc; i++) {
         document d;
-        int rc = document_open(&d, argv[i], o->format);
+        int rc = document_open(&d, argv[i], o->format, o->revision);
         if (rc == EXIT_INVALID)
             document_print_error(&d);
         if (rc) {
@@ -89,6 +89,8 @@ int cmd_info(const options *o, int argc, char **argv)
         }
         printf("%s: %s %s (%s), %zu bytes\n", d.path, d.format->name, d.entry->name,
                d.format->title ? d.format->title : "", d.size);
+        if (document_revision(&d))
+            printf("  revision: %s\n", document_revision(&d));
         print_numbers(d.entry->root, d.root, "", 0);
         tally t = {0};
         walk(&t, d.entry->root, d.root, 0);

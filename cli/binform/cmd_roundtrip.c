@@ -10,7 +10,7 @@ int cmd_roundtrip(const options *o, int argc, char **argv)
     int status = EXIT_VALID;
     for (int i = 0; i < argc; i++) {
         document d;
-        int rc = document_open(&d, argv[i], o->format);
+        int rc = document_open(&d, argv[i], o->format, o->revision);
         if (rc == EXIT_INVALID)
             document_print_error(&d);
         if (rc) {

@@ -3,7 +3,8 @@
 #define BINFORM_COMMANDS_H
 
 typedef struct options {
-    const char *format; /* --format NAME, or NULL to detect */
+    const char *format;   /* --format NAME, or NULL to detect */
+    const char *revision; /* --revision NAME, or NULL to detect */
     int json;           /* --json */
     const char *html;   /* --html OUT (explain) */
 } options;

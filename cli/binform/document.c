@@ -13,7 +13,7 @@ static const bf_format_desc *format_named(const char *name)
     return NULL;
 }
 
-int document_open(document *d, const char *path, const char *format_name)
+int document_open(document *d, const char *path, const char *format_name, const char *revision)
 {
     memset(d, 0, sizeof *d);
     d->path = path;
@@ -53,7 +53,8 @@ int document_open(document *d, const char *path, const char *format_name)
         fprintf(stderr, "%s: error: unknown format: no magic or extension matches (use --format NAME)\n", path);
         return EXIT_USAGE;
     }
-    if (!d->entry->read(d->data, d->size, &d->arena, NULL, &d->root, &d->err))
+    bf_read_opts opts = {.revision = revision};
+    if (!d->entry->read(d->data, d->size, &d->arena, &opts, &d->root, &d->err))
         return EXIT_INVALID;
     return 0;
 }
@@ -69,4 +70,13 @@ void document_print_error(const document *d)
     char line[BF_PATH_MAX + BF_MESSAGE_MAX + 512];
     bf_error_format(&d->err, d->path, line, sizeof line);
     fprintf(stdout, "%s\n", line);
+}
+
+const char *document_revision(const document *d)
+{
+    if (!d->root || d->entry->revision_offset == BF_NONE)
+        return NULL;
+    int64_t r;
+    memcpy(&r, (const uint8_t *)d->root + d->entry->revision_offset, sizeof r);
+    return r >= 0 && (size_t)r < d->format->revision_count ? d->format->revisions[r] : NULL;
 }

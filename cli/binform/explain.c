@@ -510,6 +510,11 @@ void explain_free(xtree *t)
     memset(t, 0, sizeof *t);
 }
 
+int explain_has_children(const xtree *t, size_t i)
+{
+    return i + 1 < t->count && t->nodes[i + 1].parent == (int)i;
+}
+
 int explain_claimed(const xtree *t, uint64_t i)
 {
     return t->claimed && i < t->size && (t->claimed[i >> 3] >> (i & 7) & 1);

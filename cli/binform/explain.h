@@ -37,6 +37,8 @@ int explain_build(xtree *t, const bf_type_desc *type, const void *root, const ui
                   const uint8_t *claimed);
 void explain_free(xtree *t);
 
+/* Whether node `i` has children (they follow it: the nodes are in depth-first order). */
+int explain_has_children(const xtree *t, size_t i);
 /* Whether byte `i` was read by some field. */
 int explain_claimed(const xtree *t, uint64_t i);
 /* Bytes no field read. */

@@ -141,8 +141,6 @@ static void write_hex(FILE *out, const xtree *t)
                 shown, t->size);
 }
 
-static int has_children(const xtree *t, size_t i) { return i + 1 < t->count && t->nodes[i + 1].parent == (int)i; }
-
 static void write_label(FILE *out, const xtree *t, size_t i)
 {
     const xnode *n = &t->nodes[i];
@@ -182,7 +180,7 @@ static void write_tree(FILE *out, const xtree *t)
         const xnode *n = &t->nodes[i];
         for (; depth >= n->depth; depth--)
             fputs("</ul></details></li>\n", out);
-        if (has_children(t, i)) {
+        if (explain_has_children(t, i)) {
             fprintf(out, "<li><details%s><summary>", n->depth < OPEN_DEPTH ? " open" : "");
             write_label(out, t, i);
             fputs("</summary><ul>\n", out);

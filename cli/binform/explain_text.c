@@ -9,8 +9,6 @@
 /* Doc text shown per line. */
 #define DOC_SHOWN 100
 
-static int has_children(const xtree *t, size_t i) { return i + 1 < t->count && t->nodes[i + 1].parent == (int)i; }
-
 /* A doc string on one line, cut after DOC_SHOWN characters. */
 static void print_doc(FILE *out, const char *doc)
 {
@@ -60,7 +58,7 @@ void explain_write_text(FILE *out, const xtree *t, const explain_info *info)
         fprintf(out, "%*s%s: %s", 2 * n->depth, "", n->path[0] ? n->path : n->name, n->type);
         if (n->value)
             fprintf(out, " = %s", n->value);
-        if (!has_children(t, i) && n->end > n->start)
+        if (!explain_has_children(t, i) && n->end > n->start)
             print_bytes(out, t, n->start, n->end);
         if (n->doc) {
             fputs("  # ", out);

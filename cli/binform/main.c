@@ -25,6 +25,8 @@ static void usage(FILE *out)
             "options:\n"
             "  --format NAME   read as this format, or NAME.KIND for one kind of its files\n"
             "                  (default: detect by magic, then by extension)\n"
+            "  --revision NAME for formats with several layouts: read as this one (default:\n"
+            "                  detect; info and dump say which one matched)\n"
             "  --json          check: findings as a JSON array\n"
             "  --help          this text\n"
             "  --version       the version\n"
@@ -50,6 +52,8 @@ int main(int argc, char **argv)
         }
         if (strcmp(a, "--format") == 0 && i + 1 < argc) {
             o.format = argv[++i];
+        } else if (strcmp(a, "--revision") == 0 && i + 1 < argc) {
+            o.revision = argv[++i];
         } else if (strcmp(a, "--html") == 0 && i + 1 < argc) {
             o.html = argv[++i];
         } else if (strcmp(a, "--json") == 0) {

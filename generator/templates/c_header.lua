@@ -112,11 +112,23 @@ return function(fmt)
     order[#order + 1] = t
   end
   for _, t in ipairs(fmt.types) do visit(t) end
+  local roots = {}
+  for _, e in ipairs(fmt.entries) do roots[e.root] = true end
+  if #fmt.revisions > 0 then
+    w("/* Revisions: the layouts of this format (bf_read_opts.revision names one; NULL detects). */")
+    for i, r in ipairs(fmt.revisions) do
+      w(string.format("#define %-40s %d /* %s */", fmt.name:upper() .. "_REVISION_" .. names.upper(r.name), i - 1, names.comment(r.doc)))
+    end
+    w()
+  end
   for _, t in ipairs(order) do
     w("/* " .. t.name .. ": " .. names.comment(t.doc) .. (t.size and string.format(" (0x%X bytes)", t.size) or "") .. " */")
     w("struct " .. names.ctype(fmt, t.name) .. " {")
     w(string.format("    %-40s /* %s */", "uint64_t _offset;", "where it starts in the file"))
     w(string.format("    %-40s /* %s */", "int64_t _index;", "its index in the array holding it, else 0"))
+    if #fmt.revisions > 0 and roots[t.name] then
+      w(string.format("    %-40s /* %s */", "int64_t _revision;", "the revision the file was read as: " .. fmt.name:upper() .. "_REVISION_..."))
+    end
     for _, p in ipairs(t.params) do
       w(string.format("    %-40s /* %s */", "int64_t _p_" .. p.name .. ";", "parameter: " .. names.comment(p.doc)))
     end

@@ -127,14 +127,22 @@ return function(fmt)
   end
   w(string.format("static const bf_entry_desc %sentries[] = {", p))
   for _, e in ipairs(fmt.entries) do
-    w(string.format("    {%s, %s, &%stype_%s, %sextensions_%s, %s, %d, UINT64_C(%d), %sentry_read_%s, %sentry_validate_%s, %sentry_write_%s},", q(e.name), q(e.doc),
-      p, e.root, p, e.name, q(e.magic), e.magic and #e.magic or 0, e.magic_at or 0, p, e.name, p, e.name, p, e.name))
+    w(string.format("    {%s, %s, &%stype_%s, %sextensions_%s, %s, %d, UINT64_C(%d), %sentry_read_%s, %sentry_validate_%s, %sentry_write_%s, %s},", q(e.name), q(e.doc),
+      p, e.root, p, e.name, q(e.magic), e.magic and #e.magic or 0, e.magic_at or 0, p, e.name, p, e.name, p, e.name,
+      #fmt.revisions > 0 and string.format("offsetof(%s, _revision)", names.ctype(fmt, e.root)) or "BF_NONE"))
   end
   w("};")
   w(string.format("static const bf_type_desc *const %stypes[] = {", p))
   for _, t in ipairs(fmt.types) do w(string.format("    &%stype_%s,", p, t.name)) end
   w("};")
-  w(string.format("const bf_format_desc %sformat = {%s, %s, %s, %s, %sentries, %d, %stypes, %d};", p, q(fmt.name),
-    q(fmt.title), q(fmt.doc), q(fmt.endian), p, #fmt.entries, p, #fmt.types))
+  local revs = "NULL, 0"
+  if #fmt.revisions > 0 then
+    local list = {}
+    for _, r in ipairs(fmt.revisions) do list[#list + 1] = q(r.name) end
+    w(string.format("static const char *const %srevisions[] = {%s};", p, table.concat(list, ", ")))
+    revs = string.format("%srevisions, %d", p, #fmt.revisions)
+  end
+  w(string.format("const bf_format_desc %sformat = {%s, %s, %s, %s, %sentries, %d, %stypes, %d, %s};", p, q(fmt.name),
+    q(fmt.title), q(fmt.doc), q(fmt.endian), p, #fmt.entries, p, #fmt.types, revs))
   return table.concat(o, "\n") .. "\n"
 end

@@ -254,6 +254,7 @@ function V.source(fmt)
     w("    bf_vctx v;")
     w("    size_t errors_before = out->errors;")
     w("    bf_vctx_init(&v, doc, data, size, out);")
+    if #fmt.revisions > 0 then w("    v.c.revision = doc->_revision;") end
     w(string.format("    validate_%s(&v, doc);", e.root))
     w("    return out->errors == errors_before;")
     w("}")

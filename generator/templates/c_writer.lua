@@ -177,6 +177,7 @@ function W.source(fmt)
     w("{")
     w("    bf_wctx w;")
     w("    bf_wctx_init(&w, out, doc);")
+    if #fmt.revisions > 0 then w("    w.c.revision = doc->_revision;") end
     w(string.format("    int ok = write_%s(&w, doc);", e.root))
     w("    *err = w.err;")
     w("    return ok;")

@@ -66,6 +66,7 @@ local function place(e, env)
     if r == "pos" then return { kind = "int", c = "(int64_t)c->pos" } end
     if r == "end" then return { kind = "int", c = "(int64_t)c->end" } end
     if r == "size" then return { kind = "int", c = "(int64_t)c->size" } end
+    if r == "revision" then return { kind = "int", c = "c->revision" } end
     if r == "it" then return value_place(env, env.it, env.elem_field, e.vt) end
     if r == "prev" then return value_place(env, env.prev, env.elem_field, e.vt) end
     if r == "value" then return value_place(env, env.value, env.elem_field, e.vt) end

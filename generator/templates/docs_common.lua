@@ -97,6 +97,11 @@ local function previous_inline(t, i)
   return nil
 end
 
+-- Whether the document puts a field elsewhere than real files have it.
+local function moved(fl)
+  return fl.document_at ~= nil and fl.document_at ~= (fl.at or fl.offset)
+end
+
 -- The Offset column: hex when fixed, "@ expr" when located, else relative to the field before.
 local function offset_cell(t, i)
   local fl = t.fields[i]
@@ -114,7 +119,7 @@ local function offset_cell(t, i)
     end
     if fl.align then add(r, { br = true }, "aligned to " .. fl.align) end
   end
-  if fl.document_at then add(r, { br = true }, { em = "document: " .. hex(fl.document_at) }) end
+  if moved(fl) then add(r, { br = true }, { em = "document: " .. hex(fl.document_at) }) end
   return r
 end
 
@@ -505,11 +510,13 @@ function M.page(fmt)
   local errata = {}
   for _, t in ipairs(fmt.types) do
     for _, fl in ipairs(t.fields) do
-      if fl.erratum or fl.document_at then
+      if fl.erratum or moved(fl) then
         local where = {}
-        if fl.document_at then
+        if moved(fl) then
           add(where, "document: " .. hex(fl.document_at))
           if fl.at or fl.offset then add(where, { br = true }, "real files: " .. hex(fl.at or fl.offset)) end
+        elseif fl.offset then
+          add(where, hex(fl.offset))
         end
         errata[#errata + 1] = { { { link = "#" .. M.field_id(t.name, fl.name), text = t.name .. "." .. fl.name, code = true } },
           where, { fl.erratum and oneline(fl.erratum) or ("The document puts this at " .. hex(fl.document_at)

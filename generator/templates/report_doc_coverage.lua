@@ -1,7 +1,7 @@
 -- bfgen --report doc_coverage SCHEMAS... -- DOCUMENT_OR_FOLDER...
 -- Every row of the documents' layout tables, and whether a schema has its counterpart: a field
--- of a type that declares the table in `tables:` (at the row's offset: `document_at`, else `at`,
--- else the computed offset; or, in tables without offsets, by its description), or an entry in
+-- of a type that declares the table in `tables:` (at the row's offset: `document_at`, else `at`;
+-- rows without an offset, and tables without offsets, by their description), or an entry in
 -- the type's `absent_rows`. Prints the rows without one, then covered/total per document.
 -- Exit status: 0, or 1 when a schema names a table or an absent row its document does not have.
 local doc_tables = require("doc_tables")
@@ -54,10 +54,10 @@ local function starts_with_words(a, b)
   return #wb > 2 and wa:sub(1, #wb) == wb
 end
 
+-- The offset the schema declares for a field: where the document puts it, else `at`.
 local function field_offset(fl)
   if fl.document_at then return fl.document_at end
-  if fl.at then return fl.at end
-  return fl.offset
+  return fl.at
 end
 
 local function describes(fl, row)
