@@ -7,7 +7,7 @@ SHARED ?= $(abspath ../shared)
 
 # Debian packages: the build's, the tests', the N64 toolchain's.
 BUILD_PKGS := gcc make pkg-config libyaml-dev liblua5.4-dev
-TEST_PKGS := libcriterion-dev binutils-mips-linux-gnu
+TEST_PKGS := libcriterion-dev binutils-mips-linux-gnu chromium
 DEPS_STAMP := $(BUILD)/.deps-build
 TEST_DEPS_STAMP := $(BUILD)/.deps-test
 

@@ -376,6 +376,7 @@ static int read_Chunk(bf_ctx *c, t3dm_Chunk *s, int64_t index)
                 break;
             case INT64_C(73): /* I */
                 s->body.raw = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
+                s->body.kind = -5; /* this raw case, told apart from the default */
                 bf_claim(c, c->pos, c->end - c->pos);
                 c->pos = c->end;
                 break;

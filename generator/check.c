@@ -265,7 +265,8 @@ static int check_expr(expr *e, scope *sc)
         return 1;
     case EX_CALL: {
         int quantifier = strcmp(e->name, "count") == 0 || strcmp(e->name, "all") == 0 ||
-                         strcmp(e->name, "any") == 0 || strcmp(e->name, "sum") == 0;
+                         strcmp(e->name, "any") == 0 || strcmp(e->name, "sum") == 0 ||
+                         strcmp(e->name, "first") == 0;
         if (quantifier) {
             /* count(array, condition): the condition sees each element as _it, at _index */
             if (e->nargs != 2) {
@@ -296,7 +297,17 @@ static int check_expr(expr *e, scope *sc)
             ok &= check_expr(e->args[i], sc);
         if (!ok)
             return 0;
-        if (strcmp(e->name, "offset") == 0) {
+        if (strcmp(e->name, "tag") == 0) {
+            /* tag(x.body): the case value of the active case (the inverse of the switch) */
+            if (e->nargs != 1 || e->args[0]->vt.kind != VT_SWITCH) {
+                diag_error(e->loc, "tag() takes one switch field");
+                return 0;
+            }
+            if (sc->ctx != CTX_VALIDATE) {
+                diag_error(e->loc, "tag() is only allowed in rules and values");
+                return 0;
+            }
+        } else if (strcmp(e->name, "offset") == 0) {
             if (e->nargs != 1 || e->args[0]->ref != REF_FIELD) {
                 diag_error(e->loc, "offset() takes one field, like offset(strip_a)");
                 return 0;
@@ -331,7 +342,7 @@ static int check_expr(expr *e, scope *sc)
                 return 1;
             }
         } else {
-            diag_error(e->loc, "unknown function '%s' (known: len, min, max, indexof; in rules also count, all, any, sum, offset)", e->name);
+            diag_error(e->loc, "unknown function '%s' (known: len, min, max, indexof; in rules and values also count, all, any, sum, first, offset, tag)", e->name);
             return 0;
         }
         e->vt = vt_of(VT_INT);
@@ -643,6 +654,11 @@ static void check_field_exprs(format *f, type_def *t, field *fl)
     sc.ctx = CTX_VALIDATE;
     sc.visible = (int)t->fields.len;
     check_number(fl->expect, &sc, "expect");
+    check_number(fl->value, &sc, "value");
+    if (fl->value && (fl->kind != FT_PRIM || fl->is_array))
+        diag_error(fl->loc, "'value' computes a single number field");
+    if (fl->prefix && fl->kind != FT_BYTES)
+        diag_error(fl->loc, "'prefix' is for a bytes field used as a string table");
     sc.ctx = CTX_LINK;
     if (fl->string_table && check_expr(fl->string_table, &sc) && fl->string_table->vt.kind != VT_BYTES)
         diag_error(fl->string_table->loc, "a string table must be a bytes field");

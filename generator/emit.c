@@ -61,6 +61,17 @@ static void push_field_ref(lua_State *L, const field *fl)
     if (fl->type)
         set_str(L, "type", fl->type->name);
     set_bool(L, "located", fl->pos != NULL);
+    lua_newtable(L);
+    for (size_t i = 0; i < fl->cases.len; i++) {
+        const switch_case *c = fl->cases.items[i];
+        lua_newtable(L);
+        set_int(L, "value", c->value);
+        set_bool(L, "default", c->is_default);
+        if (c->type)
+            set_str(L, "type", c->type->name);
+        lua_rawseti(L, -2, (lua_Integer)i + 1);
+    }
+    lua_setfield(L, -2, "cases");
     if (fl->static_offset >= 0)
         set_int(L, "offset", fl->static_offset);
     if (fl->elem_size >= 0)
@@ -172,6 +183,8 @@ static void push_field(lua_State *L, const field *fl)
         set_int(L, "fixed_frac", fl->fixed_frac);
     }
     set_expr(L, "derive", fl->derive);
+    set_expr(L, "value", fl->value);
+    set_str(L, "prefix", fl->prefix);
     set_str(L, "derive_doc", fl->derive_doc);
     if (fl->has_at)
         set_int(L, "at", fl->declared_at);
@@ -215,6 +228,8 @@ static void push_field(lua_State *L, const field *fl)
             set_str(L, "label", c->label);
             set_int(L, "value", c->value);
             set_bool(L, "default", c->is_default);
+            if (c->align)
+                set_int(L, "align", c->align);
             if (c->type)
                 set_str(L, "type", c->type->name);
             lua_rawseti(L, -2, (lua_Integer)i + 1);
@@ -296,6 +311,8 @@ static void push_format(lua_State *L, const format *f)
             set_int(L, "size", t->static_size);
         set_int(L, "min_size", t->min_size);
         set_int(L, "kind_id", t->kind_id);
+        if (t->align)
+            set_int(L, "align", t->align);
         set_bool(L, "needs_link", t->needs_link);
         lua_newtable(L);
         for (size_t j = 0; j < t->tables.len; j++) {

@@ -212,7 +212,7 @@ static enum_def *build_enum(format *f, const ynode *key, const ynode *n, int is_
 static const char *const field_keys[] = {
     "name", "type", "doc", "erratum", "at", "count", "until", "to_end", "size", "pos", "if",
     "align", "const", "expect", "enum", "flags", "bits", "string", "fixed", "derive", "args",
-    "endian", "document_at", NULL};
+    "endian", "document_at", "value", "prefix", NULL};
 
 static void build_switch(field *fl, const ynode *n)
 {
@@ -247,7 +247,20 @@ static void build_switch(field *fl, const ynode *n)
         c->loc = k ? k->loc : v->loc;
         c->label = k ? k->text : "default";
         c->is_default = k == NULL;
-        const char *tn = scalar(v, "a case's type");
+        const char *tn = NULL;
+        if (v->kind == YN_MAP) {
+            /* { type: Name, align: N } */
+            static const char *const ckeys[] = {"type", "align", NULL};
+            check_keys(v, "a case", ckeys);
+            tn = scalar(ynode_get(v, "type"), "a case's type");
+            const ynode *al = ynode_get(v, "align");
+            if (al && parse_int(al, "align", &c->align) && (c->align < 1 || (c->align & (c->align - 1))))
+                diag_error(al->loc, "align must be a power of two");
+            if (!tn)
+                diag_error(v->loc, "a case needs 'type'");
+        } else {
+            tn = scalar(v, "a case's type");
+        }
         if (tn && strcmp(tn, "bytes") != 0) {
             c->type_name = tn; /* resolved by the checker */
         }
@@ -365,6 +378,10 @@ static field *build_field(type_def *t, const ynode *n, int index)
     if ((v = ynode_get(n, "at"))) {
         fl->has_at = parse_int(v, "at", &fl->declared_at);
     }
+    if ((v = ynode_get(n, "value")))
+        fl->value = parse_expr_node(v, "value");
+    if ((v = ynode_get(n, "prefix")))
+        fl->prefix = scalar(v, "prefix");
     if ((v = ynode_get(n, "document_at")))
         fl->has_document_at = parse_int(v, "document_at", &fl->document_at);
     if ((v = ynode_get(n, "count"))) {
@@ -534,7 +551,7 @@ static rule *build_rule(const ynode *n)
 
 static type_def *build_type(const ynode *key, const ynode *n)
 {
-    static const char *const keys[] = {"doc", "size", "params", "fields", "tables", "absent_rows", "rules", NULL};
+    static const char *const keys[] = {"doc", "size", "align", "params", "fields", "tables", "absent_rows", "rules", NULL};
     type_def *t = pool_alloc(sizeof *t);
     t->name = key->text;
     t->loc = key->loc;
@@ -548,6 +565,8 @@ static type_def *build_type(const ynode *key, const ynode *n)
     const ynode *v;
     if ((v = ynode_get(n, "size")))
         t->has_size = parse_int(v, "size", &t->declared_size);
+    if ((v = ynode_get(n, "align")) && parse_int(v, "align", &t->align) && (t->align < 1 || (t->align & (t->align - 1))))
+        diag_error(v->loc, "align must be a power of two");
     if ((v = ynode_get(n, "tables")) && expect_kind(v, YN_SEQ, "tables"))
         for (size_t i = 0; i < v->len; i++)
             if (scalar(v->values[i], "a table title"))

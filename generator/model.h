@@ -53,6 +53,7 @@ typedef struct switch_case {
     int is_default;
     const char *type_name; /* NULL: raw bytes */
     type_def *type;
+    int64_t align;         /* where the builder places this case's data (0: the type's) */
 } switch_case;
 
 typedef struct named_expr {
@@ -98,6 +99,8 @@ typedef struct field {
     int64_t string_null;
     int fixed_int, fixed_frac, is_fixed;
     expr *derive;       /* derived value from `value` */
+    expr *value;        /* value: what the builder writes here (a formula over the document) */
+    const char *prefix; /* prefix: bytes a built string table starts with */
     const char *derive_doc;
     ptr_vec args;       /* named_expr*, for FT_STRUCT with params */
 
@@ -158,6 +161,7 @@ struct type_def {
     ptr_vec params; /* param* */
     int has_size;
     int64_t declared_size;
+    int64_t align;       /* align: where the builder places data of this type */
 
     /* computed by the checker */
     int state;           /* 0 new, 1 sizing, 2 sized */

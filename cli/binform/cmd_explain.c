@@ -1,8 +1,10 @@
 /* binform explain: every byte range of a file with the field that reads it, its raw bytes,
  * decoded value and doc; bytes no field reads are marked. Text, or one HTML page. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
 #include <stdlib.h>
 
-#include "atomic_file.h"
+#include "bf_write.h"
 #include "commands.h"
 #include "document.h"
 #include "explain.h"
@@ -26,7 +28,7 @@ int cmd_explain(const options *o, int argc, char **argv)
     uint8_t *claimed = calloc(d.size / 8 + 1, 1);
     bf_arena arena;
     bf_arena_init(&arena, bf_alloc_default(), 0);
-    bf_read_opts opts = {.claimed = claimed};
+    bf_read_opts opts = {.claimed = claimed, .revision = o->revision}; /* as the first read */
     void *root = NULL;
     xtree t = {0};
     rc = EXIT_USAGE;
@@ -43,11 +45,22 @@ int cmd_explain(const options *o, int argc, char **argv)
             explain_write_text(stdout, &t, &info);
             rc = 0;
         } else {
-            atomic_file out;
-            if (atomic_open(&out, o->html)) {
-                explain_write_html(out.f, &t, &info);
-                rc = atomic_commit(&out) ? 0 : EXIT_USAGE;
+            /* the page is built in memory, then saved atomically like every output */
+            char *page = NULL;
+            size_t page_size = 0;
+            FILE *mem = open_memstream(&page, &page_size);
+            bf_error err;
+            if (!mem) {
+                fprintf(stderr, "%s: out of memory\n", d.path);
+            } else {
+                explain_write_html(mem, &t, &info);
+                fclose(mem);
+                if (bf_save_atomic(o->html, (const uint8_t *)page, page_size, &err))
+                    rc = 0;
+                else
+                    fprintf(stderr, "%s: error: %s\n", o->html, err.message);
             }
+            free(page);
         }
     }
     explain_free(&t);

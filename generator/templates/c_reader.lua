@@ -346,7 +346,7 @@ local function read_value(fmt, ix, t, fl, env, flat)
     w("        return 0;")
     w("    switch (tag) {")
     local default
-    for _, case in ipairs(fl.cases) do
+    for case_no, case in ipairs(fl.cases) do
       if case.default then
         default = case
       else
@@ -360,6 +360,7 @@ local function read_value(fmt, ix, t, fl, env, flat)
           w(string.format("        s->%s.kind = %s;", name, names.kind_const(fmt, case.type)))
         else
           w(string.format("        s->%s.raw = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};", name))
+          w(string.format("        s->%s.kind = -%d; /* this raw case, told apart from the default */", name, case_no))
           w("        bf_claim(c, c->pos, c->end - c->pos);")
           w("        c->pos = c->end;")
         end

@@ -104,6 +104,20 @@ local function place(e, env)
   end
   if k == "call" then
     if M.quantifiers[e.name] then return M.quantifier(e, env) end
+    if e.name == "tag" then
+      -- the case value of the switch's active case: its type's kind, or the raw case's number
+      local sw = place(e.args[1], env)
+      local c = "INT64_C(0)"
+      local cases = sw.field.cases
+      for i = #cases, 1, -1 do
+        local case = cases[i]
+        if not case.default then
+          local kind = case.type and names.kind_const(env.fmt, case.type) or string.format("-%d", i)
+          c = string.format("(%s.kind == %s ? INT64_C(%d) : %s)", sw.c, kind, case.value, c)
+        end
+      end
+      return { kind = "int", c = c }
+    end
     if e.name == "offset" then
       local a = e.args[1]
       local owner = a.k == "member" and place(a.a, env).c or env.self
@@ -163,7 +177,7 @@ render = place
 
 -- Quantifiers are loops: they are hoisted into statements (env.pre) before the expression
 -- that uses them, and stand in it as a local variable.
-M.quantifiers = { count = true, all = true, any = true, sum = true }
+M.quantifiers = { count = true, all = true, any = true, sum = true, first = true }
 
 function M.quantifier(e, env)
   if not env.pre then error(e.name .. "() can only be used in rules") end
@@ -173,7 +187,7 @@ function M.quantifier(e, env)
   local fl = arr.field
   local acc, i, it = "q" .. n, "i" .. n, "it" .. n
   local float = e.vt == "float"
-  local init = ({ count = "0", sum = "0", all = "1", any = "0" })[e.name]
+  local init = ({ count = "0", sum = "0", all = "1", any = "0", first = "-1" })[e.name]
   local pre = env.pre
   pre[#pre + 1] = string.format("%s %s = %s;", float and "double" or "int64_t", acc, init)
   pre[#pre + 1] = string.format("for (uint32_t %s = 0; %s < (uint32_t)(%s); %s++) {", i, i, arr.count, i)
@@ -194,6 +208,8 @@ function M.quantifier(e, env)
     pre[#pre + 1] = string.format("    %s += (%s) ? 1 : 0;", acc, body)
   elseif e.name == "sum" then
     pre[#pre + 1] = string.format("    %s = %s;", acc, float and (acc .. " + " .. body) or ("bf_add(" .. acc .. ", " .. body .. ")"))
+  elseif e.name == "first" then
+    pre[#pre + 1] = string.format("    if (%s) { %s = (int64_t)%s; break; }", body, acc, i)
   elseif e.name == "all" then
     pre[#pre + 1] = string.format("    if (!(%s)) { %s = 0; break; }", body, acc)
   else
