@@ -3,5 +3,8 @@
 
 const bf_format_desc *const bf_formats[] = {
     &t3dm_format,
+    &tkl_format,
+    &tmd_format,
+    &tml_format,
     NULL,
 };
