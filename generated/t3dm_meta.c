@@ -2097,4 +2097,11 @@ static const bf_type_desc *const t3dm_types[] = {
     &t3dm_type_StreamData,
     &t3dm_type_Keyframe,
 };
-const bf_format_desc t3dm_format = {"t3dm", "Tiny3D model (T3DM)", "All data is stored in binary in a chunk-based file. It starts with a header containing the\nnumber of chunks and their offsets, followed by the data. A `.t3dm` file can be accompanied by\nstreaming-data files holding animation keyframes; the document calls them `.t3ds`, real files\nare named `NAME.N.sdata` (one per animation, N counting animations) and the model's string table\nrefers to them as `rom:/NAME.N.sdata`. Layout as written by tiny3d's glTF importer, version 4.\n", "big", t3dm_entries, 2, t3dm_types, 20, NULL, 0};
+static const bf_enum_desc *const t3dm_enums[] = {
+    &t3dm_enum_ChunkType,
+    &t3dm_enum_FogMode,
+    &t3dm_enum_VertexFX,
+    &t3dm_enum_TargetType,
+    &t3dm_enum_ColorFlags,
+};
+const bf_format_desc t3dm_format = {"t3dm", "Tiny3D model (T3DM)", "All data is stored in binary in a chunk-based file. It starts with a header containing the\nnumber of chunks and their offsets, followed by the data. A `.t3dm` file can be accompanied by\nstreaming-data files holding animation keyframes; the document calls them `.t3ds`, real files\nare named `NAME.N.sdata` (one per animation, N counting animations) and the model's string table\nrefers to them as `rom:/NAME.N.sdata`. Layout as written by tiny3d's glTF importer, version 4.\n", "big", t3dm_entries, 2, t3dm_types, 20, NULL, 0, t3dm_enums, 5};

@@ -337,4 +337,4 @@ static const bf_type_desc *const tkl_types[] = {
     &tkl_type_Vector3,
     &tkl_type_Quaternion,
 };
-const bf_format_desc tkl_format = {"tkl", "Toshi Keyframe Library (.TKL)", "The look-up tables of a Toshi model's animations: positions (vector3) and rotations\n(quaternions), indexed by the translation and rotation keys of the keyframes in the `.tmd`\nfiles that name this library.\n", "little", tkl_entries, 1, tkl_types, 3, NULL, 0};
+const bf_format_desc tkl_format = {"tkl", "Toshi Keyframe Library (.TKL)", "The look-up tables of a Toshi model's animations: positions (vector3) and rotations\n(quaternions), indexed by the translation and rotation keys of the keyframes in the `.tmd`\nfiles that name this library.\n", "little", tkl_entries, 1, tkl_types, 3, NULL, 0, NULL, 0};

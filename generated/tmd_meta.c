@@ -1351,4 +1351,7 @@ static const bf_type_desc *const tmd_types[] = {
     &tmd_type_Piece,
     &tmd_type_Vertex,
 };
-const bf_format_desc tmd_format = {"tmd", "Toshi Model Driver (.TMD)", "A Toshi engine model (Jurassic Park: Operation Genesis): an 8-byte magic, a 52-byte header, the\nscene block (nodes, animations and the \"encrypted\" addresses of their data), then the levels of\ndetail with their meshes, pieces and vertices. Addresses in the scene are stored encrypted: the\nfile offset is `60 + encryptedAddress - salt`, with the salt from the header. The keyframes of\nthe animations index the position and rotation look-up tables of a keyframe library (`.tkl`,\nnamed in the header), which is another file: the validators cannot check those indices.\n", "little", tmd_entries, 1, tmd_types, 14, NULL, 0};
+static const bf_enum_desc *const tmd_enums[] = {
+    &tmd_enum_ChannelFlags,
+};
+const bf_format_desc tmd_format = {"tmd", "Toshi Model Driver (.TMD)", "A Toshi engine model (Jurassic Park: Operation Genesis): an 8-byte magic, a 52-byte header, the\nscene block (nodes, animations and the \"encrypted\" addresses of their data), then the levels of\ndetail with their meshes, pieces and vertices. Addresses in the scene are stored encrypted: the\nfile offset is `60 + encryptedAddress - salt`, with the salt from the header. The keyframes of\nthe animations index the position and rotation look-up tables of a keyframe library (`.tkl`,\nnamed in the header), which is another file: the validators cannot check those indices.\n", "little", tmd_entries, 1, tmd_types, 14, NULL, 0, tmd_enums, 1};

@@ -385,4 +385,7 @@ static const bf_type_desc *const tml_types[] = {
     &tml_type_Material,
     &tml_type_TextureRef,
 };
-const bf_format_desc tml_format = {"tml", "Toshi Material Library (.TML)", "The textures and materials of Toshi models: textures (raster images, or embedded DDS files),\nthen a look-up table of material names, then the materials, each a list of texture IDs.\nThe order of the materials and textures seems extremely finicky, so a writer should keep it.\n", "little", tml_entries, 1, tml_types, 4, NULL, 0};
+static const bf_enum_desc *const tml_enums[] = {
+    &tml_enum_TextureFormat,
+};
+const bf_format_desc tml_format = {"tml", "Toshi Material Library (.TML)", "The textures and materials of Toshi models: textures (raster images, or embedded DDS files),\nthen a look-up table of material names, then the materials, each a list of texture IDs.\nThe order of the materials and textures seems extremely finicky, so a writer should keep it.\n", "little", tml_entries, 1, tml_types, 4, NULL, 0, tml_enums, 1};

@@ -129,6 +129,8 @@ typedef struct bf_format_desc {
     size_t type_count;
     const char *const *revisions; /* the layouts, by bf_read_opts.revision name; none: NULL */
     size_t revision_count;
+    const bf_enum_desc *const *enums; /* every enum and flag set of the schema */
+    size_t enum_count;
 } bf_format_desc;
 
 /* ---- walking documents through the tables ---- */

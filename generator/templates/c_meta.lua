@@ -142,7 +142,14 @@ return function(fmt)
     w(string.format("static const char *const %srevisions[] = {%s};", p, table.concat(list, ", ")))
     revs = string.format("%srevisions, %d", p, #fmt.revisions)
   end
-  w(string.format("const bf_format_desc %sformat = {%s, %s, %s, %s, %sentries, %d, %stypes, %d, %s};", p, q(fmt.name),
-    q(fmt.title), q(fmt.doc), q(fmt.endian), p, #fmt.entries, p, #fmt.types, revs))
+  local enums = "NULL, 0"
+  if #fmt.enums > 0 then
+    w(string.format("static const bf_enum_desc *const %senums[] = {", p))
+    for _, e in ipairs(fmt.enums) do w(string.format("    &%senum_%s,", p, e.name)) end
+    w("};")
+    enums = string.format("%senums, %d", p, #fmt.enums)
+  end
+  w(string.format("const bf_format_desc %sformat = {%s, %s, %s, %s, %sentries, %d, %stypes, %d, %s, %s};", p, q(fmt.name),
+    q(fmt.title), q(fmt.doc), q(fmt.endian), p, #fmt.entries, p, #fmt.types, revs, enums))
   return table.concat(o, "\n") .. "\n"
 end

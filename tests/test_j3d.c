@@ -1,0 +1,917 @@
+/* J3D (BMD/BDL): the generated reader, validator and writer of schemas/j3d.yaml on the real
+ * samples (../shared/samples/bmd), on hand-made fixtures laid out from the document's tables, one
+ * test per validation rule (a mutated sample or fixture and the finding it gives), and a scene
+ * hierarchy opened a million times. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bf_validate.h"
+#include "bf_write.h"
+#include "j3d.h"
+#include "samples.h"
+
+/* ---------------------------------------------------------------- helpers */
+
+static uint32_t get32(const uint8_t *d, size_t at)
+{
+    return (uint32_t)d[at] << 24 | (uint32_t)d[at + 1] << 16 | (uint32_t)d[at + 2] << 8 | d[at + 3];
+}
+
+static void put16(uint8_t *d, size_t at, unsigned v)
+{
+    d[at] = (uint8_t)(v >> 8);
+    d[at + 1] = (uint8_t)v;
+}
+
+static void put32(uint8_t *d, size_t at, uint32_t v)
+{
+    put16(d, at, v >> 16);
+    put16(d, at + 2, v & 0xffff);
+}
+
+static uint8_t *sample(const char *name, size_t *size)
+{
+    char rel[256];
+    snprintf(rel, sizeof rel, "bmd/%s", name);
+    uint8_t *data;
+    cr_assert(load_file(sample_path(rel), &data, size), "cannot read %s", sample_path(rel));
+    return data;
+}
+
+/* File offset of the first section with this tag, by walking the section sizes. */
+static size_t sec(const uint8_t *d, size_t size, const char *tag)
+{
+    for (size_t o = 0x20; o + 8 <= size; o += get32(d, o + 4)) {
+        if (memcmp(d + o, tag, 4) == 0)
+            return o;
+        if (get32(d, o + 4) < 8)
+            break;
+    }
+    cr_assert_fail("no %s section", tag);
+    return 0;
+}
+
+/* Inserts n bytes (0x00) at `at`, growing the buffer. */
+static uint8_t *insert(uint8_t *d, size_t *size, size_t at, size_t n)
+{
+    d = realloc(d, *size + n);
+    cr_assert_not_null(d);
+    memmove(d + at + n, d + at, *size - at);
+    memset(d + at, 0, n);
+    *size += n;
+    return d;
+}
+
+typedef struct doc {
+    uint8_t *data;
+    size_t size;
+    bf_arena arena;
+    j3d_File *file;
+    int read_ok;
+    bf_error err;
+    bf_findings findings;
+} doc;
+
+static void open_bytes(doc *d, uint8_t *data, size_t size)
+{
+    memset(d, 0, sizeof *d);
+    d->data = data;
+    d->size = size;
+    bf_arena_init(&d->arena, bf_alloc_default(), 0);
+    d->read_ok = j3d_read_model(data, size, &d->arena, NULL, &d->file, &d->err);
+    if (d->read_ok)
+        j3d_validate_model(d->file, data, size, &d->findings);
+}
+
+static void open_sample(doc *d, const char *name)
+{
+    size_t size;
+    uint8_t *data = sample(name, &size);
+    open_bytes(d, data, size);
+    cr_assert(d->read_ok, "%s: %s @0x%llx: %s", name, d->err.path, (unsigned long long)d->err.offset, d->err.message);
+}
+
+static void close_doc(doc *d)
+{
+    bf_findings_free(&d->findings);
+    bf_arena_free(&d->arena);
+    free(d->data);
+}
+
+static void dump(const doc *d, const char *name)
+{
+    for (size_t i = 0; i < d->findings.count; i++) {
+        char line[900];
+        bf_finding_format(&d->findings.items[i], name, line, sizeof line);
+        cr_log_info("%s", line);
+    }
+}
+
+/* Writes the document back; 1 when it is the input byte for byte. */
+static int writes_back(const doc *d, const uint8_t *expected, size_t size)
+{
+    bf_buffer out = {0};
+    bf_error err;
+    int ok = j3d_write_model(d->file, &out, &err);
+    cr_assert(ok, "write: %s: %s", err.path, err.message);
+    int same = out.size == size && memcmp(out.data, expected, size) == 0;
+    if (!same) {
+        size_t i = 0;
+        while (i < size && i < out.size && out.data[i] == expected[i])
+            i++;
+        cr_log_error("first difference at 0x%zx (%zu bytes expected, %zu written)", i, size, out.size);
+    }
+    bf_buffer_free(&out);
+    return same;
+}
+
+static const j3d_Section *section(const j3d_File *f, uint32_t tag)
+{
+    for (uint32_t i = 0; i < f->sections_count; i++)
+        if (f->sections[i].tag == tag)
+            return &f->sections[i];
+    return NULL;
+}
+
+#define BODY(f, tag, Case) (section((f), J3D_SECTION_TAG_##tag)->body.Case)
+
+static int name_is(const j3d_NameEntry *e, const char *s)
+{
+    return e->name.len == strlen(s) && memcmp(e->name.ptr, s, e->name.len) == 0;
+}
+
+/* ---------------------------------------------------------------- real samples */
+
+static const char *SAMPLES[] = {"box.bmd", "stone_ia8.bmd", "stone_ia8.bdl", "chicken_skinned.bmd"};
+
+Test(j3d_samples, every_sample_reads_validates_and_round_trips)
+{
+    REQUIRE_SAMPLES();
+    for (size_t i = 0; i < sizeof SAMPLES / sizeof SAMPLES[0]; i++) {
+        doc d;
+        open_sample(&d, SAMPLES[i]);
+        dump(&d, SAMPLES[i]);
+        cr_expect_eq(d.findings.errors, 0, "%s: %zu errors", SAMPLES[i], d.findings.errors);
+        cr_expect(writes_back(&d, d.data, d.size), "%s does not round-trip", SAMPLES[i]);
+        /* the POSITION buffer holds INF1's vertex count (floats, XYZ, no padding entries here) */
+        const j3d_VertexBuffer *pos = &BODY(d.file, VTX1, Vtx1)->position;
+        cr_expect(pos->has_f32_values);
+        cr_expect_eq(pos->f32_values_count / 3, BODY(d.file, INF1, Inf1)->vertex_count, "%s", SAMPLES[i]);
+        cr_expect_eq(d.file->file_size, d.size);
+        close_doc(&d);
+    }
+}
+
+Test(j3d_samples, box)
+{
+    REQUIRE_SAMPLES();
+    doc d;
+    open_sample(&d, "box.bmd");
+    const j3d_File *f = d.file;
+    cr_expect_eq(f->kind, J3D_FILE_KIND_BMD3);
+    cr_expect_eq(f->section_count, 8);
+    cr_expect_eq(f->sections_count, 8);
+    const j3d_Inf1 *inf = BODY(f, INF1, Inf1);
+    cr_expect_eq(inf->flags, J3D_LOADER_FLAGS_SOFTIMAGE);
+    cr_expect_eq(inf->vertex_count, 8);
+    cr_expect_eq(inf->nodes_count, 8);
+    static const uint16_t types[] = {0x10, 0x01, 0x11, 0x01, 0x12, 0x02, 0x02, 0x00};
+    for (int i = 0; i < 8; i++)
+        cr_expect_eq(inf->nodes[i].type, types[i], "node %d", i);
+    const j3d_Jnt1 *jnt = BODY(f, JNT1, Jnt1);
+    cr_expect_eq(jnt->joint_count, 1);
+    cr_expect(jnt->has_names);
+    cr_expect(name_is(&jnt->names.entries[0], "root"));
+    cr_expect_eq(BODY(f, SHP1, Shp1)->shape_count, 1);
+    cr_expect_eq(BODY(f, MAT3, MaterialList)->material_count, 1);
+    cr_expect_eq(BODY(f, TEX1, Tex1)->texture_count, 0);
+    cr_expect_eq(BODY(f, EVP1, Evp1)->envelope_count, 0);
+    cr_expect_eq(BODY(f, DRW1, Drw1)->entry_count, 1);
+    /* VTX1: float XYZ positions of a unit box, s16 normals with a mantissa shift of 14 */
+    const j3d_Vtx1 *vtx = BODY(f, VTX1, Vtx1);
+    cr_expect_eq(vtx->formats_count, 5);
+    cr_expect_eq(vtx->formats[4].attr, J3D_VERTEX_ATTRIBUTE_LIST_END);
+    cr_expect_eq(vtx->position.f32_values_count, 24);
+    for (uint32_t i = 0; i < 24; i++)
+        cr_expect(fabsf(vtx->position.f32_values[i]) == 1.0f);
+    cr_expect(vtx->normal.has_s16_values);
+    cr_expect_eq(vtx->formats[1].shift, 14);
+    cr_expect_eq(vtx->normal.s16_values[1], 0x4000);
+    cr_expect(vtx->normal.s16_values_value[1] == 1.0);
+    cr_expect(vtx->color0.has_colors32);
+    cr_expect_eq(vtx->color0.colors32[0], 0xcde4feff);
+    cr_expect(!vtx->has_tangent && !vtx->has_color1);
+    /* SHP1: one triangle strip group, four UInt16 indices per vertex */
+    const j3d_Shape *sh = &BODY(f, SHP1, Shp1)->shapes[0];
+    cr_expect_eq(sh->attributes_count, 5);
+    cr_expect_eq(sh->groups_count, 1);
+    const j3d_Primitive *p = &sh->groups[0].primitives[0];
+    cr_expect_eq(p->type, J3D_PRIMITIVE_TYPE_TRIANGLE_STRIP);
+    cr_expect_eq(p->vertex_count, 4);
+    cr_expect_eq(p->vertices[0].indices_count, 4);
+    cr_expect(p->vertices[0].indices[0].has_index16);
+    close_doc(&d);
+}
+
+Test(j3d_samples, stone_has_five_shapes_and_an_ia8_texture)
+{
+    REQUIRE_SAMPLES();
+    doc d;
+    open_sample(&d, "stone_ia8.bmd");
+    const j3d_File *f = d.file;
+    cr_expect_eq(BODY(f, SHP1, Shp1)->shape_count, 5);
+    cr_expect_eq(BODY(f, MAT3, MaterialList)->material_count, 5);
+    const j3d_Tex1 *tex = BODY(f, TEX1, Tex1);
+    cr_expect_eq(tex->texture_count, 3); /* three headers sharing one image */
+    const j3d_BtiHeader *h = &tex->headers[0];
+    cr_expect_eq(h->format, J3D_TEXTURE_FORMAT_IA8);
+    cr_expect_eq(h->width, 96);
+    cr_expect_eq(h->height, 32);
+    cr_expect_eq(h->wrap_s, J3D_WRAP_MODE_REPEAT);
+    cr_expect_eq(h->mipmap_count, 1);
+    cr_expect_eq(h->images[0].data.len, 96 * 32 * 2);
+    cr_expect_eq(h->images[0].data.offset, tex->headers[2].images[0].data.offset);
+    cr_expect(name_is(&tex->names.entries[0], "stone01.i8"));
+    cr_expect_eq(BODY(f, INF1, Inf1)->vertex_count, 661);
+    close_doc(&d);
+}
+
+Test(j3d_samples, stone_bdl_has_mdl3)
+{
+    REQUIRE_SAMPLES();
+    doc d;
+    open_sample(&d, "stone_ia8.bdl");
+    const j3d_File *f = d.file;
+    cr_expect_eq(f->kind, J3D_FILE_KIND_BDL4);
+    cr_expect_eq(f->section_count, 9);
+    cr_expect_eq(f->sections[7].tag, J3D_SECTION_TAG_MDL3);
+    cr_expect_eq(f->sections[7].body.kind, J3D_KIND_MDL3);
+    cr_expect_eq(f->sections[7].body.Mdl3->material_count, 5);
+    cr_expect_eq(f->sections[7].body.Mdl3->data.len, 0x5a0 - 12);
+    close_doc(&d);
+}
+
+Test(j3d_samples, chicken_is_skinned)
+{
+    REQUIRE_SAMPLES();
+    doc d;
+    open_sample(&d, "chicken_skinned.bmd");
+    const j3d_File *f = d.file;
+    const j3d_Jnt1 *jnt = BODY(f, JNT1, Jnt1);
+    cr_expect_eq(jnt->joint_count, 11);
+    cr_expect(name_is(&jnt->names.entries[0], "skeleton_root_Main"));
+    cr_expect(name_is(&jnt->names.entries[10], "skeleton_root_WingL"));
+    cr_expect_eq(jnt->joints[0].rotation_x, 23235);
+    cr_expect(fabs(jnt->joints[0].rotation_x_value - 23235 * 180.0 / 32767) < 1e-9);
+    cr_expect(fabsf(jnt->joints[0].translation_z - 0.5233934f) < 1e-6f);
+    const j3d_Evp1 *evp = BODY(f, EVP1, Evp1);
+    cr_expect_eq(evp->envelope_count, 111);
+    cr_expect_eq(evp->inverse_bind_matrices_count, 11);
+    cr_expect_eq(evp->sizes[0], 4);
+    cr_expect_eq(evp->joint_indices[0].indices_count, 4);
+    float sum = 0;
+    for (uint32_t i = 0; i < evp->weights[0].weights_count; i++)
+        sum += evp->weights[0].weights[i];
+    cr_expect(fabsf(sum - 1.0f) < 1e-3f);
+    const j3d_Drw1 *drw = BODY(f, DRW1, Drw1);
+    cr_expect_eq(drw->entry_count, 121);
+    cr_expect_eq(drw->types[0], J3D_DRAW_TYPE_JOINT);
+    cr_expect_eq(drw->types[120], J3D_DRAW_TYPE_ENVELOPE);
+    const j3d_Shp1 *shp = BODY(f, SHP1, Shp1);
+    cr_expect_eq(shp->shape_count, 2);
+    cr_expect_eq(shp->group_data_count, BODY(f, INF1, Inf1)->matrix_group_count);
+    cr_expect_eq(shp->shapes[0].attributes[0].attr, J3D_SHAPE_ATTRIBUTE_POSITION_MATRIX);
+    cr_expect_eq(shp->shapes[0].attributes[0].index_type, J3D_INDEX_TYPE_DIRECT);
+    cr_expect_eq(BODY(f, INF1, Inf1)->vertex_count, 304);
+    close_doc(&d);
+}
+
+Test(j3d_samples, the_only_warnings_are_superbmd_marking_every_shape_multi_joint)
+{
+    REQUIRE_SAMPLES();
+    doc d;
+    open_sample(&d, "box.bmd");
+    cr_expect_eq(d.findings.errors, 0);
+    cr_expect_eq(d.findings.warnings, 1);
+    cr_expect_eq(d.findings.items[0].severity, BF_SEVERITY_WARNING);
+    cr_expect_str_eq(d.findings.items[0].path, "sections[5].body.shapes[0].matrix_type");
+    cr_expect_eq(d.findings.items[0].offset, 0x34c);
+    cr_expect(strstr(d.findings.items[0].message, "Multiple Joints but has no POSITION_MATRIX") != NULL);
+    close_doc(&d);
+}
+
+/* ---------------------------------------------------------------- hand-made fixtures */
+
+/* A small file laid out by hand from the document's tables: an INF1, an unknown section kept as
+ * bytes, a MAT2 (only named by the document), and an SHP1 whose one shape has Direct, UInt8 and
+ * UInt16 indices. */
+static const uint8_t MINI[0x140] = {
+    /* File Header */
+    'J', '3', 'D', '2', 'b', 'm', 'd', '3', /* 0x00 String magic: J3D2bmd3 */
+    0x00, 0x00, 0x01, 0x40,                 /* 0x08 Int32 total size of the file */
+    0x00, 0x00, 0x00, 0x04,                 /* 0x0C Int32 number of chunks */
+    /* Subversion Header */
+    'S', 'V', 'R', '3',                                                 /* 0x00 String subversion */
+    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, /* 0x04 Byte[12] padding */
+    /* @0x20 INF1 - Scene Information */
+    'I', 'N', 'F', '1',     /* 0x00 String INF1 */
+    0x00, 0x00, 0x00, 0x20, /* 0x04 Int32 chunk size */
+    0x00, 0x04,             /* 0x08 Int16 J3DLoader flags: basic matrix calculation */
+    0xFF, 0xFF,             /* 0x0A Int16 padding */
+    0x00, 0x00, 0x00, 0x01, /* 0x0C Int32 matrix group data count */
+    0x00, 0x00, 0x00, 0x00, /* 0x10 Int32 vertex count */
+    0x00, 0x00, 0x00, 0x18, /* 0x14 Int32 relative offset to the scene hierarchy */
+    0x00, 0x12, 0x00, 0x00, /* node: 0x12 shape assignment, data 0 */
+    0x00, 0x00, 0x00, 0x00, /* node: 0x00 end of the node list */
+    /* @0x40 an unknown section */
+    'A', 'B', 'C', 'D',     /* tag */
+    0x00, 0x00, 0x00, 0x20, /* size */
+    1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, /* body */
+    /* @0x60 MAT2 - Material List (Old) */
+    'M', 'A', 'T', '2',     /* tag */
+    0x00, 0x00, 0x00, 0x20, /* size */
+    0x00, 0x01,             /* material count */
+    0xFF, 0xFF,             /* padding */
+    0xAA, 0xAA, 0xAA, 0xAA, 0xAA, 0xAA, 0xAA, 0xAA, 0xAA, 0xAA, /* material data */
+    0xAA, 0xAA, 0xAA, 0xAA, 0xAA, 0xAA, 0xAA, 0xAA, 0xAA, 0xAA,
+    /* @0x80 SHP1 - Shape Information */
+    'S', 'H', 'P', '1',     /* 0x00 String SHP1 */
+    0x00, 0x00, 0x00, 0xC0, /* 0x04 Int32 chunk size */
+    0x00, 0x01,             /* 0x08 Int16 number of shapes */
+    0xFF, 0xFF,             /* 0x0A Int16 padding */
+    0x00, 0x00, 0x00, 0x2C, /* 0x0C Int32 shape init data offset */
+    0x00, 0x00, 0x00, 0x54, /* 0x10 Int32 remap table offset */
+    0x00, 0x00, 0x00, 0x00, /* 0x14 Int32 name table offset: none */
+    0x00, 0x00, 0x00, 0x58, /* 0x18 Int32 vertex index attribute table offset */
+    0x00, 0x00, 0x00, 0x78, /* 0x1C Int32 weight index table offset */
+    0x00, 0x00, 0x00, 0x80, /* 0x20 Int32 primitive data offset */
+    0x00, 0x00, 0x00, 0xA0, /* 0x24 Int32 matrix group data offset */
+    0x00, 0x00, 0x00, 0xA8, /* 0x28 Int32 matrix group definition table offset */
+    /* +0x2C Shape Data */
+    0x00,                   /* 0x00 UInt8 matrix type: single joint */
+    0xFF,                   /* 0x01 UInt8 padding */
+    0x00, 0x01,             /* 0x02 Int16 matrix group count */
+    0x00, 0x00,             /* 0x04 Int16 vertex index attribute offset */
+    0x00, 0x00,             /* 0x06 Int16 matrix group data index */
+    0x00, 0x00,             /* 0x08 Int16 first matrix group definition index */
+    0xFF, 0xFF,             /* 0x0A Int16 padding */
+    0x3F, 0x80, 0x00, 0x00, /* 0x0C Float bounding sphere 1.0 */
+    0xBF, 0x80, 0x00, 0x00, /* 0x10 Float bbox min X -1.0 */
+    0xBF, 0x80, 0x00, 0x00, /* 0x14 Float bbox min Y */
+    0xBF, 0x80, 0x00, 0x00, /* 0x18 Float bbox min Z */
+    0x3F, 0x80, 0x00, 0x00, /* 0x1C Float bbox max X 1.0 */
+    0x3F, 0x80, 0x00, 0x00, /* 0x20 Float bbox max Y */
+    0x3F, 0x80, 0x00, 0x00, /* 0x24 Float bbox max Z */
+    /* +0x54 remap table */
+    0x00, 0x00,             /* shape 0 */
+    0xFF, 0xFF,             /* padding */
+    /* +0x58 Vertex Index Attribute Table */
+    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01, /* POSITION_MATRIX, Direct */
+    0x00, 0x00, 0x00, 0x09, 0x00, 0x00, 0x00, 0x02, /* POSITION, UInt8 */
+    0x00, 0x00, 0x00, 0x0D, 0x00, 0x00, 0x00, 0x03, /* TEXCOORD_0, UInt16 */
+    0x00, 0x00, 0x00, 0xFF, 0x00, 0x00, 0x00, 0x00, /* List End, None */
+    /* +0x78 Weight Index Table */
+    0x00, 0x00,                         /* DRW1 entry 0 */
+    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, /* padding */
+    /* +0x80 Primitive Data */
+    0x90,                   /* 0x00 Uint8 primitive type: individual triangles */
+    0x00, 0x03,             /* Int16 vertex count */
+    0x00, 0x00, 0x00, 0x00, /* vertex 0: matrix 0, position 0, texcoord 0 */
+    0x03, 0x01, 0x00, 0x01, /* vertex 1: matrix 3 (Direct, 3 per matrix), position 1, texcoord 1 */
+    0x00, 0x02, 0x01, 0x02, /* vertex 2: matrix 0, position 2, texcoord 0x102 */
+    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, /* padding to 32 */
+    /* +0xA0 Matrix Group Data Table */
+    0x00, 0x00,             /* 0x00 Int16 DRW1 matrix ID */
+    0x00, 0x01,             /* 0x02 Int16 matrix count */
+    0x00, 0x00, 0x00, 0x00, /* 0x04 Int32 starting weight index */
+    /* +0xA8 Matrix Group Definition Table */
+    0x00, 0x00, 0x00, 0x20, /* 0x00 Int32 primitive data size */
+    0x00, 0x00, 0x00, 0x00, /* 0x04 Int32 first primitive offset */
+    /* +0xB0 padding to 32 */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+};
+
+static uint8_t *copy(const uint8_t *src, size_t size)
+{
+    uint8_t *d = malloc(size);
+    cr_assert_not_null(d);
+    memcpy(d, src, size);
+    return d;
+}
+
+Test(j3d_fixtures, mini_matches_the_document_tables_byte_by_byte)
+{
+    doc d;
+    open_bytes(&d, copy(MINI, sizeof MINI), sizeof MINI);
+    cr_assert(d.read_ok, "%s @0x%llx: %s", d.err.path, (unsigned long long)d.err.offset, d.err.message);
+    const j3d_File *f = d.file;
+    cr_expect_eq(f->file_size, sizeof MINI);
+    cr_expect_eq(f->sections_count, 4);
+    cr_expect_eq(f->subversion.subversion.len, 4);
+    cr_expect_eq(memcmp(f->subversion.subversion.ptr, "SVR3", 4), 0);
+    /* INF1 */
+    const j3d_Inf1 *inf = f->sections[0].body.Inf1;
+    cr_expect_eq(f->sections[0].body.kind, J3D_KIND_INF1);
+    cr_expect_eq(inf->flags, J3D_LOADER_FLAGS_BASIC);
+    cr_expect_eq(inf->matrix_group_count, 1);
+    cr_expect_eq(inf->nodes_count, 2);
+    cr_expect_eq(inf->nodes[0].type, J3D_NODE_TYPE_SHAPE);
+    cr_expect_eq(inf->nodes_at, 0x38);
+    /* the unknown section is kept as its bytes */
+    cr_expect_eq(f->sections[1].tag, 0x41424344u);
+    cr_expect_eq(f->sections[1].body.kind, 0);
+    cr_expect_eq(f->sections[1].body.raw.len, 24);
+    cr_expect_eq(f->sections[1].body.raw.offset, 0x48);
+    cr_expect_eq(f->sections[1].body.raw.ptr[23], 24);
+    /* MAT2 */
+    cr_expect_eq(f->sections[2].body.kind, J3D_KIND_MATERIAL_LIST);
+    cr_expect_eq(f->sections[2].body.MaterialList->material_count, 1);
+    cr_expect_eq(f->sections[2].body.MaterialList->data.len, 20);
+    /* SHP1 */
+    const j3d_Shp1 *shp = f->sections[3].body.Shp1;
+    cr_expect_eq(shp->shape_count, 1);
+    cr_expect(!shp->has_names);
+    const j3d_Shape *sh = &shp->shapes[0];
+    cr_expect_eq(sh->matrix_type, J3D_SHAPE_MATRIX_TYPE_SINGLE_JOINT);
+    cr_expect(sh->bbox_min_x == -1.0f && sh->bbox_max_z == 1.0f);
+    cr_expect_eq(sh->attributes_count, 4);
+    cr_expect_eq(sh->attributes[1].attr, J3D_SHAPE_ATTRIBUTE_POSITION);
+    cr_expect_eq(sh->attributes[1].index_type, J3D_INDEX_TYPE_UINT8);
+    const j3d_MatrixGroup *g = &sh->groups[0];
+    cr_expect_eq(g->primitive_size, 0x20);
+    cr_expect_eq(g->primitives_count, 2); /* the triangles and the padding byte that ends them */
+    const j3d_Primitive *p = &g->primitives[0];
+    cr_expect_eq(p->type, J3D_PRIMITIVE_TYPE_TRIANGLES);
+    cr_expect_eq(p->vertex_count, 3);
+    cr_expect_eq(g->primitives[1].type, J3D_PRIMITIVE_TYPE_PADDING);
+    cr_expect_eq(g->primitives_tail.len, 16);
+    const j3d_Vertex *v = &p->vertices[1];
+    cr_expect_eq(v->indices_count, 3);
+    cr_expect(v->indices[0].has_index8 && v->indices[0].index8 == 3);
+    cr_expect(v->indices[1].has_index8 && v->indices[1].index8 == 1);
+    cr_expect(v->indices[2].has_index16 && v->indices[2].index16 == 1);
+    cr_expect_eq(p->vertices[2].indices[2].index16, 0x102);
+    cr_expect_eq(shp->group_data_count, 1);
+    cr_expect_eq(shp->group_data[0].weights_count, 1);
+    cr_expect_eq(shp->group_data[0].weights[0], 0);
+    /* the writer puts back exactly the bytes laid out above */
+    cr_expect(writes_back(&d, MINI, sizeof MINI));
+    close_doc(&d);
+}
+
+Test(j3d_fixtures, a_truncated_section_is_a_clean_read_error)
+{
+    uint8_t *data = copy(MINI, sizeof MINI);
+    put32(data, 0x84, 0x100); /* SHP1 claims 0x100 bytes, past the end */
+    doc d;
+    open_bytes(&d, data, sizeof MINI);
+    cr_expect(!d.read_ok);
+    cr_expect_str_eq(d.err.path, "sections[3].body");
+    close_doc(&d);
+}
+
+Test(j3d_fixtures, a_scene_hierarchy_opened_a_million_times)
+{
+    const size_t opens = 1000000;
+    size_t inf_size = (0x18 + (opens + 1) * 4 + 31) / 32 * 32;
+    size_t size = 0x20 + inf_size;
+    uint8_t *data = calloc(1, size);
+    cr_assert_not_null(data);
+    memcpy(data, MINI, 0x20);
+    put32(data, 0x08, (uint32_t)size);
+    put32(data, 0x0C, 1);
+    memcpy(data + 0x20, "INF1", 4);
+    put32(data, 0x24, (uint32_t)inf_size);
+    put16(data, 0x2A, 0xFFFF);
+    put32(data, 0x34, 0x18);
+    for (size_t i = 0; i < opens; i++)
+        put16(data, 0x38 + 4 * i, 0x0001); /* open a child level */
+    /* the last node stays 0x0000: the end */
+    clock_t t0 = clock();
+    doc d;
+    open_bytes(&d, data, size);
+    double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
+    cr_log_info("1e6 opens: read %s in %.2f s, %zu findings", d.read_ok ? "ok" : d.err.message, secs, d.findings.count);
+    cr_expect(secs < 30.0);
+    if (d.read_ok) {
+        cr_expect_eq(d.file->sections[0].body.Inf1->nodes_count, opens + 1);
+        int unbalanced = 0;
+        for (size_t i = 0; i < d.findings.count; i++)
+            unbalanced |= strstr(d.findings.items[i].message, "1000000 child levels opened but 0 closed") != NULL;
+        cr_expect(unbalanced);
+    } else {
+        cr_expect(strlen(d.err.message) > 0);
+    }
+    close_doc(&d);
+}
+
+/* ---------------------------------------------------------------- one test per rule */
+
+/* The finding at `path` whose message contains `message`: asserts its severity and offset. */
+static void expect_finding(doc *d, const char *name, bf_severity sev, const char *path, uint64_t offset,
+                           const char *message)
+{
+    /* rules cite the document; enum membership is built in and has no origin */
+    int with_origin = strstr(message, "is not a") == NULL;
+    cr_assert(d->read_ok, "the mutated file must still read: %s @0x%llx: %s", d->err.path,
+              (unsigned long long)d->err.offset, d->err.message);
+    const bf_finding *hit = NULL;
+    for (size_t i = 0; i < d->findings.count && !hit; i++)
+        if (strcmp(d->findings.items[i].path, path) == 0 && strstr(d->findings.items[i].message, message))
+            hit = &d->findings.items[i];
+    if (!hit)
+        dump(d, name);
+    cr_assert_not_null(hit, "no finding at '%s' saying '%s'", path, message);
+    cr_expect_eq(hit->severity, sev);
+    cr_expect_eq(hit->offset, offset, "offset 0x%llx, expected 0x%llx", (unsigned long long)hit->offset,
+                 (unsigned long long)offset);
+    if (with_origin)
+        cr_expect_not_null(hit->origin);
+    close_doc(d);
+}
+
+#define MUTATE(file)                           \
+    REQUIRE_SAMPLES();                         \
+    const char *name = file;                   \
+    size_t size;                               \
+    uint8_t *d = sample(name, &size);          \
+    doc c;                                     \
+    (void)sec;
+#define CHECK() open_bytes(&c, d, size)
+#define E BF_SEVERITY_ERROR
+#define W BF_SEVERITY_WARNING
+
+Test(j3d_rules, section_count_by_magic)
+{
+    MUTATE("box.bmd");
+    memcpy(d + 4, "bdl4", 4);
+    CHECK();
+    expect_finding(&c, name, E, "section_count", 0x0C, "8 chunks, but a 9-chunk file by its magic");
+}
+
+Test(j3d_rules, header_size_is_the_file_size)
+{
+    MUTATE("box.bmd");
+    put32(d, 0x08, (uint32_t)size + 32);
+    CHECK();
+    expect_finding(&c, name, E, "file_size", 0x08, "header says 2304 bytes, but the file has 2272");
+}
+
+Test(j3d_rules, sections_chain_to_the_end_of_the_file)
+{
+    MUTATE("box.bmd");
+    d = insert(d, &size, size, 32);
+    put32(d, 0x08, (uint32_t)size);
+    CHECK();
+    expect_finding(&c, name, E, "trailing", 2272, "32 bytes after the last section");
+}
+
+Test(j3d_rules, one_skeleton_per_model)
+{
+    MUTATE("box.bmd");
+    memcpy(d + sec(d, size, "EVP1"), "JNT1", 4); /* an empty EVP1 reads as a JNT1 without joints */
+    CHECK();
+    expect_finding(&c, name, E, "sections", 0x20, "2 JNT1 sections");
+}
+
+Test(j3d_rules, mdl3_only_in_bdl)
+{
+    MUTATE("stone_ia8.bdl");
+    memcpy(d + 4, "bmd3", 4);
+    CHECK();
+    expect_finding(&c, name, E, "sections", 0x20, "a BMD file with an MDL3 section");
+}
+
+/* Grows the section by 4 bytes of padding, so that its size is no longer a multiple of 32. */
+static uint8_t *grow_section(uint8_t *d, size_t *size, size_t at)
+{
+    uint32_t n = get32(d, at + 4);
+    d = insert(d, size, at + n, 4);
+    put32(d, at + 4, n + 4);
+    put32(d, 0x08, (uint32_t)*size);
+    return d;
+}
+
+Test(j3d_rules, inf1_padded_to_32)
+{
+    MUTATE("box.bmd");
+    d = grow_section(d, &size, 0x20);
+    CHECK();
+    expect_finding(&c, name, E, "sections[0].size", 0x24, "INF1 is 68 bytes, not a multiple of 32");
+}
+
+Test(j3d_rules, evp1_padded_to_32)
+{
+    MUTATE("chicken_skinned.bmd");
+    size_t at = sec(d, size, "EVP1");
+    d = grow_section(d, &size, at);
+    CHECK();
+    expect_finding(&c, name, E, "sections[2].size", at + 4, "EVP1 is 2372 bytes, not a multiple of 32");
+}
+
+Test(j3d_rules, drw1_padded_to_32)
+{
+    MUTATE("chicken_skinned.bmd");
+    size_t at = sec(d, size, "DRW1");
+    d = grow_section(d, &size, at);
+    CHECK();
+    expect_finding(&c, name, E, "sections[3].size", at + 4, "DRW1 is 388 bytes, not a multiple of 32");
+}
+
+/* box.bmd's scene nodes start at 0x38: joint 0, open, material 0, open, shape 0, close, close, end */
+Test(j3d_rules, joint_node_in_jnt1)
+{
+    MUTATE("box.bmd");
+    put16(d, 0x38 + 2, 5);
+    CHECK();
+    expect_finding(&c, name, E, "sections[0].body.nodes[0].data", 0x3A, "joint node 0 names joint 5, but JNT1 has 1");
+}
+
+Test(j3d_rules, material_node_in_mat3)
+{
+    MUTATE("box.bmd");
+    put16(d, 0x40 + 2, 7);
+    CHECK();
+    expect_finding(&c, name, E, "sections[0].body.nodes[2].data", 0x42, "material node 2 names material 7, but MAT3 has 1");
+}
+
+Test(j3d_rules, shape_node_in_shp1)
+{
+    MUTATE("box.bmd");
+    put16(d, 0x48 + 2, 3);
+    CHECK();
+    expect_finding(&c, name, E, "sections[0].body.nodes[4].data", 0x4A, "shape node 4 names shape 3, but SHP1 has 1");
+}
+
+Test(j3d_rules, opened_levels_are_closed)
+{
+    MUTATE("box.bmd");
+    put16(d, 0x50, 0x11); /* the second close becomes a material node */
+    CHECK();
+    expect_finding(&c, name, E, "sections[0].body.nodes", 0x38, "2 child levels opened but 1 closed");
+}
+
+Test(j3d_rules, matrix_group_count_is_shp1s)
+{
+    MUTATE("box.bmd");
+    put32(d, 0x2C, 2);
+    CHECK();
+    expect_finding(&c, name, E, "sections[0].body.matrix_group_count", 0x2C, "matrix group data count 2, but SHP1 has 1");
+}
+
+Test(j3d_rules, vertex_count_is_the_position_buffer)
+{
+    MUTATE("box.bmd");
+    put32(d, 0x30, 5); /* 5 entries of 12 bytes leave 36 bytes: more than padding to 32 explains */
+    CHECK();
+    expect_finding(&c, name, E, "sections[0].body.vertex_count", 0x30, "vertex count 5, but the POSITION buffer holds 8 entries of 12 bytes (96 bytes with its padding)");
+}
+
+Test(j3d_rules, vertex_count_is_the_position_buffer_up_to_padding)
+{
+    MUTATE("box.bmd");
+    put32(d, 0x30, 7); /* 7 entries leave 12 bytes, which could be padding: a warning */
+    CHECK();
+    expect_finding(&c, name, W, "sections[0].body.vertex_count", 0x30, "vertex count 7, but the POSITION buffer's 96 bytes make 8 entries of 12 bytes");
+}
+
+/* box.bmd's VTX1 is at 0x60, its format list at 0xA0: position, normal, color 0, texcoord 0, end */
+Test(j3d_rules, one_descriptor_per_attribute)
+{
+    MUTATE("box.bmd");
+    put32(d, 0xD0, 0x0B); /* the texcoord 0 descriptor becomes a second color 0 */
+    CHECK();
+    expect_finding(&c, name, E, "sections[1].body.formats", 0xA0, "two format descriptors for one attribute");
+}
+
+Test(j3d_rules, vertex_data_type_in_its_table)
+{
+    MUTATE("box.bmd");
+    put32(d, 0xA8, 6);
+    CHECK();
+    expect_finding(&c, name, E, "sections[1].body.formats[0].data_type", 0xA8, "data type 6 is not one of the 5 types");
+}
+
+Test(j3d_rules, vertex_component_count_in_its_table)
+{
+    MUTATE("box.bmd");
+    put32(d, 0xC4, 2); /* color 0: only RGB (0) and RGBA (1) */
+    CHECK();
+    expect_finding(&c, name, E, "sections[1].body.formats[2].component_count", 0xC4, "component count 2 is not one of this attribute's");
+}
+
+Test(j3d_rules, an_inverse_bind_matrix_per_joint)
+{
+    MUTATE("chicken_skinned.bmd");
+    size_t at = sec(d, size, "EVP1");
+    put32(d, at + 0x18, get32(d, at + 0x18) + 48);
+    CHECK();
+    expect_finding(&c, name, E, "sections[2].body.matrix_table_offset", at + 0x18, "10 inverse bind matrices, but JNT1 has 11 joints");
+}
+
+Test(j3d_rules, inverse_bind_matrices_aligned_to_4)
+{
+    MUTATE("chicken_skinned.bmd");
+    size_t at = sec(d, size, "EVP1");
+    put32(d, at + 0x18, get32(d, at + 0x18) + 2);
+    CHECK();
+    expect_finding(&c, name, E, "sections[2].body.matrix_table_offset", at + 0x18, "not aligned to 4");
+}
+
+Test(j3d_rules, envelope_joints_in_jnt1)
+{
+    MUTATE("chicken_skinned.bmd");
+    size_t at = sec(d, size, "EVP1");
+    size_t table = at + get32(d, at + 0x10);
+    put16(d, table, 0xFF);
+    CHECK();
+    expect_finding(&c, name, E, "sections[2].body.joint_indices[0]", table, "envelope 0 names a joint outside JNT1's 11");
+}
+
+Test(j3d_rules, envelope_weights_add_up_to_one)
+{
+    MUTATE("chicken_skinned.bmd");
+    size_t at = sec(d, size, "EVP1");
+    size_t table = at + get32(d, at + 0x14);
+    put32(d, table, 0); /* the first weight of envelope 0 becomes 0.0 */
+    CHECK();
+    expect_finding(&c, name, W, "sections[2].body.weights[0]", table, "the weights of envelope 0 add up to");
+}
+
+Test(j3d_rules, drw1_joints_first)
+{
+    MUTATE("chicken_skinned.bmd");
+    size_t at = sec(d, size, "DRW1");
+    size_t types = at + get32(d, at + 0x0C);
+    d[types] = 1;
+    CHECK();
+    expect_finding(&c, name, E, "sections[3].body.types[1]", types + 1, "entry 1 is a joint after an envelope");
+}
+
+Test(j3d_rules, drw1_ids_in_their_section)
+{
+    MUTATE("chicken_skinned.bmd");
+    size_t at = sec(d, size, "DRW1");
+    size_t ids = at + get32(d, at + 0x10);
+    put16(d, ids, 0x0FFF);
+    CHECK();
+    expect_finding(&c, name, E, "sections[3].body.ids[0]", ids, "entry 0 of type 0 names 4095, outside its section");
+}
+
+Test(j3d_rules, drw1_lists_of_equal_length)
+{
+    MUTATE("box.bmd");
+    size_t at = sec(d, size, "DRW1");
+    put32(d, at + 0x10, 0x14); /* the id list starts on the type list */
+    CHECK();
+    expect_finding(&c, name, E, "sections[3].body.id_list_offset", at + 0x10, "overlap");
+}
+
+Test(j3d_rules, jnt1_remap_in_range)
+{
+    MUTATE("box.bmd");
+    size_t at = sec(d, size, "JNT1");
+    size_t remap = at + get32(d, at + 0x10);
+    put16(d, remap, 5);
+    CHECK();
+    expect_finding(&c, name, E, "sections[4].body.remap[0]", remap, "remap entry 0 is 5, outside the 1 joints");
+}
+
+Test(j3d_rules, jnt1_a_name_per_joint)
+{
+    MUTATE("box.bmd");
+    size_t at = sec(d, size, "JNT1");
+    put16(d, at + get32(d, at + 0x14), 0);
+    CHECK();
+    expect_finding(&c, name, E, "sections[4].body.name_table_offset", at + 0x14, "0 names for 1 joints");
+}
+
+Test(j3d_rules, joint_rotation_in_range)
+{
+    MUTATE("box.bmd");
+    size_t at = sec(d, size, "JNT1");
+    size_t joint = at + get32(d, at + 0x0C);
+    put16(d, joint + 0x10, 0x8000);
+    CHECK();
+    expect_finding(&c, name, E, "sections[4].body.joints[0].rotation_x", joint + 0x10, "outside -0x7FFF..0x7FFF");
+}
+
+/* box.bmd's SHP1 is at 0x320: shape data +0x2C, attributes +0x60, weights +0x88, primitives +0xA0,
+ * matrix group data +0x180, definitions +0x188 */
+Test(j3d_rules, matrix_group_data_count_is_the_definitions)
+{
+    MUTATE("box.bmd");
+    put16(d, 0x320 + 0x2C + 2, 0); /* the shape has no matrix group */
+    CHECK();
+    expect_finding(&c, name, E, "sections[5].body.group_data_offset", 0x320 + 0x24, "1 matrix group data entries, but the shapes have 0");
+}
+
+Test(j3d_rules, matrix_group_does_not_start_with_ffff)
+{
+    MUTATE("box.bmd");
+    put16(d, 0x320 + 0x88, 0xFFFF);
+    CHECK();
+    expect_finding(&c, name, E, "sections[5].body.group_data[0].first_weight", 0x320 + 0x180 + 4, "matrix group 0 starts with 0xFFFF");
+}
+
+Test(j3d_rules, matrix_group_up_to_10_indices)
+{
+    MUTATE("box.bmd");
+    put16(d, 0x320 + 0x180 + 2, 11);
+    CHECK();
+    expect_finding(&c, name, E, "sections[5].body.group_data[0].matrix_count", 0x320 + 0x180 + 2, "selects 11 weight indices, more than 10");
+}
+
+Test(j3d_rules, weight_indices_in_drw1)
+{
+    MUTATE("box.bmd");
+    put16(d, 0x320 + 0x88, 5);
+    CHECK();
+    expect_finding(&c, name, E, "sections[5].body.group_data[0].first_weight", 0x320 + 0x180 + 4, "uses a weight index outside DRW1's 1 entries");
+}
+
+Test(j3d_rules, shape_groups_inside_the_tables)
+{
+    MUTATE("box.bmd");
+    put16(d, 0x320 + 0x2C + 6, 1);
+    CHECK();
+    expect_finding(&c, name, E, "sections[5].body.shapes[0].group_data_index", 0x320 + 0x2C + 6, "shape 0's matrix groups are not inside the 1 of the tables");
+}
+
+Test(j3d_rules, shp1_a_name_per_shape)
+{
+    MUTATE("box.bmd");
+    put32(d, 0x320 + 0x14, 0x8C0 - 0x320); /* TEX1's empty name table */
+    CHECK();
+    expect_finding(&c, name, E, "sections[5].body.name_table_offset", 0x320 + 0x14, "0 names for 1 shapes");
+}
+
+Test(j3d_rules, one_indexer_per_attribute)
+{
+    MUTATE("box.bmd");
+    put32(d, 0x320 + 0x60 + 16, 0x0A); /* color 0 becomes a second normal */
+    CHECK();
+    expect_finding(&c, name, E, "sections[5].body.shapes[0].attribute_offset", 0x320 + 0x2C + 4, "two indexers for one attribute");
+}
+
+Test(j3d_rules, multiple_joints_needs_position_matrix)
+{
+    MUTATE("box.bmd"); /* as written by SuperBMD */
+    CHECK();
+    expect_finding(&c, name, W, "sections[5].body.shapes[0].matrix_type", 0x320 + 0x2C, "uses Multiple Joints but has no POSITION_MATRIX indices");
+}
+
+Test(j3d_rules, position_indices_required)
+{
+    MUTATE("box.bmd");
+    put32(d, 0x320 + 0x60, 0x0E); /* position becomes texcoord 1 */
+    CHECK();
+    expect_finding(&c, name, E, "sections[5].body.shapes[0].attribute_offset", 0x320 + 0x2C + 4, "shape 0 has no POSITION indices");
+}
+
+Test(j3d_rules, index_type_none_only_for_list_end)
+{
+    MUTATE("box.bmd");
+    put32(d, 0x320 + 0x60 + 4 * 8 + 4, 2);
+    CHECK();
+    expect_finding(&c, name, E, "sections[5].body.shapes[0].attributes[4].index_type", 0x320 + 0x60 + 36, "attribute 0xff has index type 2");
+}
+
+Test(j3d_rules, direct_indices_only_for_matrices)
+{
+    /* the fixture's POSITION indices become Direct: the same width, but Direct is not for VTX1 data */
+    uint8_t *d = copy(MINI, sizeof MINI);
+    put32(d, 0x80 + 0x58 + 12, 1);
+    doc c;
+    open_bytes(&c, d, sizeof MINI);
+    expect_finding(&c, "mini", E, "sections[3].body.shapes[0].attributes[1].index_type", 0x80 + 0x58 + 12, "attribute 0x9 has index type 1");
+}
+
+Test(j3d_rules, primitives_padded_to_32)
+{
+    MUTATE("box.bmd");
+    put32(d, 0x320 + 0x188, 0xE4);
+    CHECK();
+    expect_finding(&c, name, E, "sections[5].body.shapes[0].groups[0].primitive_size", 0x320 + 0x188, "primitive data of 228 bytes at 0x0 is not padded to 32");
+}
+
+Test(j3d_rules, tex1_a_name_per_texture)
+{
+    MUTATE("stone_ia8.bmd");
+    size_t at = sec(d, size, "TEX1");
+    put16(d, at + get32(d, at + 0x10), 2);
+    CHECK();
+    expect_finding(&c, name, E, "sections[7].body.name_table_offset", at + 0x10, "2 names for 3 textures");
+}
+
+Test(j3d_rules, node_type_in_its_enum)
+{
+    MUTATE("box.bmd");
+    put16(d, 0x40, 0x13);
+    CHECK();
+    expect_finding(&c, name, E, "sections[0].body.nodes[2].type", 0x40, "19 (0x13) is not a NodeType value");
+}
