@@ -788,6 +788,10 @@ int j3d_read_model(const uint8_t *data, size_t size, bf_arena *arena, const bf_r
  * byte for byte. On failure `err` names the field and why. */
 struct bf_buffer;
 int j3d_write_model(const j3d_File *doc, struct bf_buffer *out, bf_error *err);
+/* Building from scratch: lays the document out anew, computing every count, size, offset,
+ * string-table offset, constant, alignment and `value:` the schema determines (they are
+ * stored back into `doc`), then writes it. Tables the builder makes come from `arena`. */
+int j3d_build_model(j3d_File *doc, bf_arena *arena, struct bf_buffer *out, bf_error *err);
 
 /* Validation: adds every finding to `out` (bf_validate.h); returns 1 when none is an error.
  * `data`/`size` are the bytes the document was read from. */

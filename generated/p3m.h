@@ -362,6 +362,10 @@ int p3m_read_model(const uint8_t *data, size_t size, bf_arena *arena, const bf_r
  * byte for byte. On failure `err` names the field and why. */
 struct bf_buffer;
 int p3m_write_model(const p3m_File *doc, struct bf_buffer *out, bf_error *err);
+/* Building from scratch: lays the document out anew, computing every count, size, offset,
+ * string-table offset, constant, alignment and `value:` the schema determines (they are
+ * stored back into `doc`), then writes it. Tables the builder makes come from `arena`. */
+int p3m_build_model(p3m_File *doc, bf_arena *arena, struct bf_buffer *out, bf_error *err);
 
 /* Validation: adds every finding to `out` (bf_validate.h); returns 1 when none is an error.
  * `data`/`size` are the bytes the document was read from. */

@@ -147,7 +147,7 @@ static int read_File(bf_ctx *c, t3dm_File *s, int64_t index)
     if (!bf_push(c, "header", -1) || !read_Header(c, &s->header, 0))
         return 0;
     bf_pop(c);
-    /* chunks: Chunk offsets/types. */
+    /* chunks: Chunk offsets/types (the builder makes them from the chunks' data). */
     {
         int64_t n = (int64_t)(&s->header)->chunk_count;
         if (c->err->failed)
@@ -180,6 +180,24 @@ static int read_File(bf_ctx *c, t3dm_File *s, int64_t index)
         bf_claim(c, c->pos, (uint64_t)n);
         c->pos += (size_t)n;
     }
+    /* chunk_data: The chunks, in the order of the chunk table (and of their offsets). */
+    s->chunk_data_at = c->pos;
+    {
+        int64_t n = (int64_t)(&s->header)->chunk_count;
+        if (c->err->failed)
+            return 0;
+        if (n < 0 || n > (int64_t)UINT32_MAX)
+            return bf_fail(c, c->pos, "chunk_data", "count %lld is out of range", (long long)n);
+        s->chunk_data = bf_alloc_array(c, (uint64_t)n, sizeof *s->chunk_data, 0, "chunk_data");
+        if (!s->chunk_data)
+            return 0;
+        s->chunk_data_count = (uint32_t)n;
+        for (int64_t i = 0; i < n; i++) {
+            if (!bf_push(c, "chunk_data", i) || !read_Chunk(c, &s->chunk_data[i], i))
+                return 0;
+            bf_pop(c);
+        }
+    }
     /* strings: String table, at the end of the file after all chunk data. Holds the strings used by the model (names, texture paths, streaming-data paths), each zero-terminated and referenced by its offset from the start of the table.  */
     {
         bf_mark m;
@@ -207,24 +225,6 @@ static int read_File(bf_ctx *c, t3dm_File *s, int64_t index)
         s->strings_tail = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
         bf_claim(c, c->pos, c->end - c->pos);
         bf_restore(c, &m);
-    }
-    /* chunk_data: The chunks, in the order of the chunk table (and of their offsets). */
-    s->chunk_data_at = c->pos;
-    {
-        int64_t n = (int64_t)(&s->header)->chunk_count;
-        if (c->err->failed)
-            return 0;
-        if (n < 0 || n > (int64_t)UINT32_MAX)
-            return bf_fail(c, c->pos, "chunk_data", "count %lld is out of range", (long long)n);
-        s->chunk_data = bf_alloc_array(c, (uint64_t)n, sizeof *s->chunk_data, 0, "chunk_data");
-        if (!s->chunk_data)
-            return 0;
-        s->chunk_data_count = (uint32_t)n;
-        for (int64_t i = 0; i < n; i++) {
-            if (!bf_push(c, "chunk_data", i) || !read_Chunk(c, &s->chunk_data[i], i))
-                return 0;
-            bf_pop(c);
-        }
     }
     return 1;
 }
@@ -275,7 +275,7 @@ static int read_Header(bf_ctx *c, t3dm_Header *s, int64_t index)
     /* first_index_chunk: First Indices-chunk index. */
     s->first_index_chunk = bf_load_u32be((c->data + c->pos));
     c->pos += 4;
-    /* first_material_chunk: First Material-chunk index. */
+    /* first_material_chunk: First Material-chunk index (without materials, the index the first one would have). */
     s->first_material_chunk = bf_load_u32be((c->data + c->pos));
     c->pos += 4;
     /* string_table_offset: String table offset (in bytes, from the start of the file). */

@@ -58,6 +58,7 @@ extern "C" {
 #define T3DM_KIND_BVH_NODE                       18
 #define T3DM_KIND_STREAM_DATA                    19
 #define T3DM_KIND_KEYFRAME                       20
+#define T3DM_CHUNK_BODY_I                        (-5) /* Chunk.body: raw bytes of case I */
 
 typedef struct t3dm_File t3dm_File;
 typedef struct t3dm_Header t3dm_Header;
@@ -91,7 +92,7 @@ struct t3dm_Header {
     uint16_t total_index_count;              /* Total index count (triangle indices of all parts; strip indices are not counted). */
     uint32_t first_vertex_chunk;             /* First Vertex-chunk index. */
     uint32_t first_index_chunk;              /* First Indices-chunk index. */
-    uint32_t first_material_chunk;           /* First Material-chunk index. */
+    uint32_t first_material_chunk;           /* First Material-chunk index (without materials, the index the first one would have). */
     uint32_t string_table_offset;            /* String table offset (in bytes, from the start of the file). */
     uint32_t block;                          /* Block, only set by users at runtime (`void*`, 0 in files). */
     int16_t aabb_min[3];                     /* AABB min (model space). */
@@ -103,16 +104,16 @@ struct t3dm_File {
     uint64_t _offset;                        /* where it starts in the file */
     int64_t _index;                          /* its index in the array holding it, else 0 */
     t3dm_Header header;                      /* File header. */
-    t3dm_ChunkOffset *chunks;                /* Chunk offsets/types. */
+    t3dm_ChunkOffset *chunks;                /* Chunk offsets/types (the builder makes them from the chunks' data). */
     uint32_t chunks_count;                   /* elements in 'chunks' */
     uint64_t chunk_padding_at;               /* where 'chunk_padding' starts in the file */
     bf_bytes chunk_padding;                  /* Zero bytes between the chunk table and the first chunk, which is aligned to 8. */
-    uint64_t strings_at;                     /* where 'strings' starts in the file */
-    bf_bytes strings;                        /* String table, at the end of the file after all chunk data. Holds the strings used by the model (names, texture paths, streaming-data paths), each zero-terminated and referenced by its offset from the start of the table.  */
-    bf_bytes strings_tail;                   /* bytes of the region after 'strings' (padding) */
     uint64_t chunk_data_at;                  /* where 'chunk_data' starts in the file */
     t3dm_Chunk *chunk_data;                  /* The chunks, in the order of the chunk table (and of their offsets). */
     uint32_t chunk_data_count;               /* elements in 'chunk_data' */
+    uint64_t strings_at;                     /* where 'strings' starts in the file */
+    bf_bytes strings;                        /* String table, at the end of the file after all chunk data. Holds the strings used by the model (names, texture paths, streaming-data paths), each zero-terminated and referenced by its offset from the start of the table.  */
+    bf_bytes strings_tail;                   /* bytes of the region after 'strings' (padding) */
 };
 
 /* ChunkOffset: One entry of the chunk table. (0x4 bytes) */
@@ -399,6 +400,11 @@ int t3dm_read_stream(const uint8_t *data, size_t size, bf_arena *arena, const bf
 struct bf_buffer;
 int t3dm_write_model(const t3dm_File *doc, struct bf_buffer *out, bf_error *err);
 int t3dm_write_stream(const t3dm_StreamData *doc, struct bf_buffer *out, bf_error *err);
+/* Building from scratch: lays the document out anew, computing every count, size, offset,
+ * string-table offset, constant, alignment and `value:` the schema determines (they are
+ * stored back into `doc`), then writes it. Tables the builder makes come from `arena`. */
+int t3dm_build_model(t3dm_File *doc, bf_arena *arena, struct bf_buffer *out, bf_error *err);
+int t3dm_build_stream(t3dm_StreamData *doc, bf_arena *arena, struct bf_buffer *out, bf_error *err);
 
 /* Validation: adds every finding to `out` (bf_validate.h); returns 1 when none is an error.
  * `data`/`size` are the bytes the document was read from. */

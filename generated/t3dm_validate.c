@@ -126,7 +126,7 @@ static void validate_File(bf_vctx *v, const t3dm_File *s)
     (void)c;
     (void)R;
     (void)s;
-    /* Chunks: "The first chunk type must be O (Object)." (schema line 102) */
+    /* Chunks: "The first chunk type must be O (Object)." (schema line 105) */
     {
         int ok = (((int64_t)(((int64_t)((int64_t)(&s->header)->chunk_count == INT64_C(0))) || ((int64_t)((int64_t)t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, INT64_C(0))->type == INT64_C(79)))))) != 0;
         if (!bf_eval_failed(v, "chunks", "Chunks: \"The first chunk type must be O (Object).\"") && !ok) {
@@ -134,7 +134,7 @@ static void validate_File(bf_vctx *v, const t3dm_File *s)
             bf_eval_failed(v, "chunks", "Chunks: \"The first chunk type must be O (Object).\"");
         }
     }
-    /* Vertices: "This chunk must only appear once." (schema line 106) */
+    /* Vertices: "This chunk must only appear once." (schema line 109) */
     {
         int64_t q1 = 0;
         for (uint32_t i1 = 0; i1 < (uint32_t)(s->chunks_count); i1++) {
@@ -154,7 +154,7 @@ static void validate_File(bf_vctx *v, const t3dm_File *s)
             bf_eval_failed(v, "chunks", "Vertices: \"This chunk must only appear once.\"");
         }
     }
-    /* Indices: "this is a shared buffer across all model/parts" (schema line 110) */
+    /* Indices: "this is a shared buffer across all model/parts" (schema line 113) */
     {
         int64_t q3 = 0;
         for (uint32_t i3 = 0; i3 < (uint32_t)(s->chunks_count); i3++) {
@@ -174,7 +174,7 @@ static void validate_File(bf_vctx *v, const t3dm_File *s)
             bf_eval_failed(v, "chunks", "Indices: \"this is a shared buffer across all model/parts\"");
         }
     }
-    /* Chunks: "Chunks are sorted by type and may be aligned." (schema line 114) */
+    /* Chunks: "Chunks are sorted by type and may be aligned." (schema line 117) */
     for (uint32_t i = 0; i < s->chunks_count; i++) {
         const t3dm_ChunkOffset *it = &s->chunks[i];
         const t3dm_ChunkOffset *prev = i ? &s->chunks[i - 1] : &t3dm_ChunkOffset_zero;
@@ -191,7 +191,7 @@ static void validate_File(bf_vctx *v, const t3dm_File *s)
             bf_pop(c);
         }
     }
-    /* Header: "First Vertex-chunk index" (schema line 119) */
+    /* Header: "First Vertex-chunk index" (schema line 122) */
     {
         int64_t q5 = 0;
         for (uint32_t i5 = 0; i5 < (uint32_t)(s->chunks_count); i5++) {
@@ -205,7 +205,7 @@ static void validate_File(bf_vctx *v, const t3dm_File *s)
             bf_eval_failed(v, "header.first_vertex_chunk", "Header: \"First Vertex-chunk index\"");
         }
     }
-    /* Header: "First Indices-chunk index" (schema line 123) */
+    /* Header: "First Indices-chunk index" (schema line 126) */
     {
         int64_t q6 = 0;
         for (uint32_t i6 = 0; i6 < (uint32_t)(s->chunks_count); i6++) {
@@ -219,7 +219,7 @@ static void validate_File(bf_vctx *v, const t3dm_File *s)
             bf_eval_failed(v, "header.first_index_chunk", "Header: \"First Indices-chunk index\"");
         }
     }
-    /* Header: "First Material-chunk index" (schema line 127) */
+    /* Header: "First Material-chunk index" (schema line 130) */
     {
         int64_t q7 = 0;
         for (uint32_t i7 = 0; i7 < (uint32_t)(s->chunks_count); i7++) {
@@ -233,7 +233,7 @@ static void validate_File(bf_vctx *v, const t3dm_File *s)
             bf_eval_failed(v, "header.first_material_chunk", "Header: \"First Material-chunk index\"");
         }
     }
-    /* Header: "Total vertex count" (schema line 131) */
+    /* Header: "Total vertex count" (schema line 134) */
     {
         int64_t q8 = 0;
         for (uint32_t i8 = 0; i8 < (uint32_t)(s->chunk_data_count); i8++) {
@@ -265,7 +265,7 @@ static void validate_File(bf_vctx *v, const t3dm_File *s)
             bf_eval_failed(v, "header.total_vertex_count", "Header: \"Total vertex count\"");
         }
     }
-    /* Header: "Total index count" (schema line 135) */
+    /* Header: "Total index count" (schema line 138) */
     {
         int64_t q12 = 0;
         for (uint32_t i12 = 0; i12 < (uint32_t)(s->chunk_data_count); i12++) {
@@ -297,7 +297,7 @@ static void validate_File(bf_vctx *v, const t3dm_File *s)
             bf_eval_failed(v, "header.total_index_count", "Header: \"Total index count\"");
         }
     }
-    /* Skeleton: "Contains a tree of bones" (the loader and the importer use one skeleton) (schema line 139) */
+    /* Skeleton: "Contains a tree of bones" (the loader and the importer use one skeleton) (schema line 142) */
     {
         int64_t q16 = 0;
         for (uint32_t i16 = 0; i16 < (uint32_t)(s->chunks_count); i16++) {
@@ -336,7 +336,7 @@ static void validate_Header(bf_vctx *v, const t3dm_Header *s)
     (void)c;
     (void)R;
     (void)s;
-    /* Header: "AABB min (model space)", "AABB max (model space)" (schema line 167) */
+    /* Header: "AABB min (model space)", "AABB max (model space)" (schema line 174) */
     {
         int ok = (((int64_t)(((int64_t)(((int64_t)(bf_at_s16(c, s->aabb_min, 3, INT64_C(0)) <= bf_at_s16(c, s->aabb_max, 3, INT64_C(0)))) && ((int64_t)(bf_at_s16(c, s->aabb_min, 3, INT64_C(1)) <= bf_at_s16(c, s->aabb_max, 3, INT64_C(1)))))) && ((int64_t)(bf_at_s16(c, s->aabb_min, 3, INT64_C(2)) <= bf_at_s16(c, s->aabb_max, 3, INT64_C(2))))))) != 0;
         if (!bf_eval_failed(v, "aabb_min", "Header: \"AABB min (model space)\", \"AABB max (model space)\"") && !ok) {
@@ -344,7 +344,7 @@ static void validate_Header(bf_vctx *v, const t3dm_Header *s)
             bf_eval_failed(v, "aabb_min", "Header: \"AABB min (model space)\", \"AABB max (model space)\"");
         }
     }
-    /* Vertex: "Interleaved data for two vertices." (schema line 171) */
+    /* Vertex: "Interleaved data for two vertices." (schema line 178) */
     {
         int ok = (((int64_t)(bf_mod(c, (int64_t)s->total_vertex_count, INT64_C(2)) == INT64_C(0)))) != 0;
         if (!bf_eval_failed(v, "total_vertex_count", "Vertex: \"Interleaved data for two vertices.\"") && !ok) {
@@ -411,7 +411,7 @@ static void validate_Object(bf_vctx *v, const t3dm_Object *s)
     (void)c;
     (void)R;
     (void)s;
-    /* Object: "Material, chunk index" (schema line 323) */
+    /* Object: "Material, chunk index" (schema line 333) */
     {
         int64_t q1 = 0;
         for (uint32_t i1 = 0; i1 < (uint32_t)(R->chunks_count); i1++) {
@@ -431,7 +431,7 @@ static void validate_Object(bf_vctx *v, const t3dm_Object *s)
             bf_eval_failed(v, "material", "Object: \"Material, chunk index\"");
         }
     }
-    /* Object: "AABB min (XYZ)", "AABB max (XYZ)" (schema line 327) */
+    /* Object: "AABB min (XYZ)", "AABB max (XYZ)" (schema line 337) */
     {
         int ok = (((int64_t)(((int64_t)(((int64_t)(bf_at_s16(c, s->aabb_min, 3, INT64_C(0)) <= bf_at_s16(c, s->aabb_max, 3, INT64_C(0)))) && ((int64_t)(bf_at_s16(c, s->aabb_min, 3, INT64_C(1)) <= bf_at_s16(c, s->aabb_max, 3, INT64_C(1)))))) && ((int64_t)(bf_at_s16(c, s->aabb_min, 3, INT64_C(2)) <= bf_at_s16(c, s->aabb_max, 3, INT64_C(2))))))) != 0;
         if (!bf_eval_failed(v, "aabb_min", "Object: \"AABB min (XYZ)\", \"AABB max (XYZ)\"") && !ok) {
@@ -439,7 +439,7 @@ static void validate_Object(bf_vctx *v, const t3dm_Object *s)
             bf_eval_failed(v, "aabb_min", "Object: \"AABB min (XYZ)\", \"AABB max (XYZ)\"");
         }
     }
-    /* Object: "Triangle count" (schema line 331) */
+    /* Object: "Triangle count" (schema line 341) */
     {
         int64_t q3 = 0;
         for (uint32_t i3 = 0; i3 < (uint32_t)(s->parts_count); i3++) {
@@ -474,7 +474,7 @@ static void validate_Part(bf_vctx *v, const t3dm_Part *s)
     (void)c;
     (void)R;
     (void)s;
-    /* Part: "Triangle Index count" (three 8-bit indices per triangle) (schema line 388) */
+    /* Part: "Triangle Index count" (three 8-bit indices per triangle) (schema line 398) */
     {
         int ok = (((int64_t)(bf_mod(c, (int64_t)s->index_count, INT64_C(3)) == INT64_C(0)))) != 0;
         if (!bf_eval_failed(v, "index_count", "Part: \"Triangle Index count\" (three 8-bit indices per triangle)") && !ok) {
@@ -482,7 +482,7 @@ static void validate_Part(bf_vctx *v, const t3dm_Part *s)
             bf_eval_failed(v, "index_count", "Part: \"Triangle Index count\" (three 8-bit indices per triangle)");
         }
     }
-    /* Indices: "Local Indices" (local to the part's vertex load) (schema line 392) */
+    /* Indices: "Local Indices" (local to the part's vertex load) (schema line 402) */
     {
         int64_t q1 = 1;
         for (uint32_t i1 = 0; i1 < (uint32_t)((&s->index_data)->triangles_count); i1++) {
@@ -494,7 +494,7 @@ static void validate_Part(bf_vctx *v, const t3dm_Part *s)
             bf_eval_failed(v, "index_count", "Indices: \"Local Indices\" (local to the part's vertex load)");
         }
     }
-    /* Part: "Vertex src. offset", "Vertex count" (schema line 396) */
+    /* Part: "Vertex src. offset", "Vertex count" (schema line 406) */
     {
         int ok = (((int64_t)(((int64_t)(bf_mod(c, (int64_t)s->vertex_offset, INT64_C(16)) == INT64_C(0))) && ((int64_t)(bf_add(bf_div(c, (int64_t)s->vertex_offset, INT64_C(16)), (int64_t)s->vertex_count) <= (int64_t)(&R->header)->total_vertex_count))))) != 0;
         if (!bf_eval_failed(v, "vertex_offset", "Part: \"Vertex src. offset\", \"Vertex count\"") && !ok) {
@@ -502,7 +502,7 @@ static void validate_Part(bf_vctx *v, const t3dm_Part *s)
             bf_eval_failed(v, "vertex_offset", "Part: \"Vertex src. offset\", \"Vertex count\"");
         }
     }
-    /* Part: "Matrix index, 0xFFFF for none" (schema line 400) */
+    /* Part: "Matrix index, 0xFFFF for none" (schema line 410) */
     {
         int64_t q2 = 0;
         for (uint32_t i2 = 0; i2 < (uint32_t)(R->chunk_data_count); i2++) {
@@ -531,7 +531,7 @@ static void validate_Skeleton(bf_vctx *v, const t3dm_Skeleton *s)
     (void)c;
     (void)R;
     (void)s;
-    /* T3DBone: "The list is sorted by index, so index references are guaranteed to be parsed before the bone itself." (schema line 437) */
+    /* T3DBone: "The list is sorted by index, so index references are guaranteed to be parsed before the bone itself." (schema line 448) */
     for (uint32_t i = 0; i < s->bones_count; i++) {
         const t3dm_Bone *it = &s->bones[i];
         const t3dm_Bone *prev = i ? &s->bones[i - 1] : &t3dm_Bone_zero;
@@ -548,7 +548,7 @@ static void validate_Skeleton(bf_vctx *v, const t3dm_Skeleton *s)
             bf_pop(c);
         }
     }
-    /* T3DBone: "Depth / Level" (schema line 442) */
+    /* T3DBone: "Depth / Level" (schema line 453) */
     for (uint32_t i = 0; i < s->bones_count; i++) {
         const t3dm_Bone *it = &s->bones[i];
         const t3dm_Bone *prev = i ? &s->bones[i - 1] : &t3dm_Bone_zero;
@@ -574,7 +574,7 @@ static void validate_Animation(bf_vctx *v, const t3dm_Animation *s)
     (void)c;
     (void)R;
     (void)s;
-    /* ChannelMapping: "They are sorted so that all rotation channels come first." (schema line 478) */
+    /* ChannelMapping: "They are sorted so that all rotation channels come first." (schema line 490) */
     for (uint32_t i = 0; i < s->channels_count; i++) {
         const t3dm_ChannelMapping *it = &s->channels[i];
         const t3dm_ChannelMapping *prev = i ? &s->channels[i - 1] : &t3dm_ChannelMapping_zero;
@@ -591,7 +591,7 @@ static void validate_Animation(bf_vctx *v, const t3dm_Animation *s)
             bf_pop(c);
         }
     }
-    /* ChannelMapping: "Attribute index (0-2 for x/y/z, 0 for quat.)" (schema line 483) */
+    /* ChannelMapping: "Attribute index (0-2 for x/y/z, 0 for quat.)" (schema line 495) */
     for (uint32_t i = 0; i < s->channels_count; i++) {
         const t3dm_ChannelMapping *it = &s->channels[i];
         const t3dm_ChannelMapping *prev = i ? &s->channels[i - 1] : &t3dm_ChannelMapping_zero;
@@ -608,7 +608,7 @@ static void validate_Animation(bf_vctx *v, const t3dm_Animation *s)
             bf_pop(c);
         }
     }
-    /* ChannelMapping: "Target index" (a bone of the skeleton) (schema line 488) */
+    /* ChannelMapping: "Target index" (a bone of the skeleton) (schema line 500) */
     for (uint32_t i = 0; i < s->channels_count; i++) {
         const t3dm_ChannelMapping *it = &s->channels[i];
         const t3dm_ChannelMapping *prev = i ? &s->channels[i - 1] : &t3dm_ChannelMapping_zero;
@@ -637,7 +637,7 @@ static void validate_Animation(bf_vctx *v, const t3dm_Animation *s)
             bf_pop(c);
         }
     }
-    /* Animation: "Duration (seconds)" (schema line 493) */
+    /* Animation: "Duration (seconds)" (schema line 505) */
     {
         int ok = (((int64_t)((double)s->duration >= 0))) != 0;
         if (!bf_eval_failed(v, "duration", "Animation: \"Duration (seconds)\"") && !ok) {
@@ -674,7 +674,7 @@ static void validate_Bvh(bf_vctx *v, const t3dm_Bvh *s)
     (void)c;
     (void)R;
     (void)s;
-    /* BVHNode: "If the data count is 0, the node is an inner node and the index points to the next 2 nodes." (schema line 525) */
+    /* BVHNode: "If the data count is 0, the node is an inner node and the index points to the next 2 nodes." (schema line 538) */
     for (uint32_t i = 0; i < s->nodes_count; i++) {
         const t3dm_BvhNode *it = &s->nodes[i];
         const t3dm_BvhNode *prev = i ? &s->nodes[i - 1] : &t3dm_BvhNode_zero;
@@ -691,7 +691,7 @@ static void validate_Bvh(bf_vctx *v, const t3dm_Bvh *s)
             bf_pop(c);
         }
     }
-    /* BVHNode: "If the data count is >0, the node is a leaf node and the index points to the data array." (schema line 530) */
+    /* BVHNode: "If the data count is >0, the node is a leaf node and the index points to the data array." (schema line 543) */
     for (uint32_t i = 0; i < s->nodes_count; i++) {
         const t3dm_BvhNode *it = &s->nodes[i];
         const t3dm_BvhNode *prev = i ? &s->nodes[i - 1] : &t3dm_BvhNode_zero;
@@ -708,7 +708,7 @@ static void validate_Bvh(bf_vctx *v, const t3dm_Bvh *s)
             bf_pop(c);
         }
     }
-    /* Mesh BVH: leaf data are objects (schema line 535) */
+    /* Mesh BVH: leaf data are objects (schema line 548) */
     for (uint32_t i = 0; i < s->data_array_count; i++) {
         if (bf_push(c, "data_array", i)) {
             {
@@ -748,7 +748,7 @@ static void validate_BvhNode(bf_vctx *v, const t3dm_BvhNode *s)
     (void)c;
     (void)R;
     (void)s;
-    /* BVHNode: "AABB min (model space)" (schema line 559) */
+    /* BVHNode: "AABB min (model space)" (schema line 572) */
     {
         int ok = (((int64_t)(((int64_t)(((int64_t)(bf_at_s16(c, s->aabb_min, 3, INT64_C(0)) <= bf_at_s16(c, s->aabb_max, 3, INT64_C(0)))) && ((int64_t)(bf_at_s16(c, s->aabb_min, 3, INT64_C(1)) <= bf_at_s16(c, s->aabb_max, 3, INT64_C(1)))))) && ((int64_t)(bf_at_s16(c, s->aabb_min, 3, INT64_C(2)) <= bf_at_s16(c, s->aabb_max, 3, INT64_C(2))))))) != 0;
         if (!bf_eval_failed(v, "aabb_min", "BVHNode: \"AABB min (model space)\"") && !ok) {

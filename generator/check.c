@@ -477,8 +477,8 @@ static void check_combinations(field *fl)
         diag_error(fl->loc, "'const' needs a single number or a string field");
     if (fl->args.len && fl->kind != FT_STRUCT)
         diag_error(fl->loc, "'args' only go to a structure type");
-    if (fl->align && fl->pos)
-        diag_error(fl->loc, "'align' and 'pos' do not go together: put the alignment in 'pos'");
+    if (fl->computed && (!fl->is_array || fl->kind != FT_STRUCT))
+        diag_error(fl->loc, "'computed' is for an array of structures that the builder fills in");
     if (fl->kind == FT_SWITCH && fl->is_array)
         diag_error(fl->loc, "a switch cannot be an array: make the array of a type holding the switch");
     if ((fl->kind == FT_STR || fl->kind == FT_CSTR) && fl->is_array && !fl->count)
@@ -589,6 +589,7 @@ static void size_type(format *f, type_def *t)
         size_field(f, fl);
         /* located data is not where the cursor is; aligned data depends on absolute offsets */
         fl->static_offset = variable || fl->pos || fl->align ? -1 : offset;
+        /* with pos, align says where the builder places the data (the reader ignores it) */
         if (fl->has_at && fl->pos)
             diag_error(fl->loc, "'%s' has both 'at' and 'pos': 'at' is an offset inside the structure, 'pos' puts the data elsewhere", fl->name);
         else if (fl->has_at && fl->align)

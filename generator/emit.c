@@ -61,6 +61,8 @@ static void push_field_ref(lua_State *L, const field *fl)
     if (fl->type)
         set_str(L, "type", fl->type->name);
     set_bool(L, "located", fl->pos != NULL);
+    set_str(L, "prefix", fl->prefix);
+    set_bool(L, "computed", fl->computed);
     lua_newtable(L);
     for (size_t i = 0; i < fl->cases.len; i++) {
         const switch_case *c = fl->cases.items[i];
@@ -185,6 +187,7 @@ static void push_field(lua_State *L, const field *fl)
     set_expr(L, "derive", fl->derive);
     set_expr(L, "value", fl->value);
     set_str(L, "prefix", fl->prefix);
+    set_bool(L, "computed", fl->computed);
     set_str(L, "derive_doc", fl->derive_doc);
     if (fl->has_at)
         set_int(L, "at", fl->declared_at);
@@ -230,6 +233,7 @@ static void push_field(lua_State *L, const field *fl)
             set_bool(L, "default", c->is_default);
             if (c->align)
                 set_int(L, "align", c->align);
+            set_bool(L, "pool", c->pool);
             if (c->type)
                 set_str(L, "type", c->type->name);
             lua_rawseti(L, -2, (lua_Integer)i + 1);
@@ -442,11 +446,22 @@ static int write_output(const char *out_dir, const char *name, const char *conte
     return 1;
 }
 
+/* Template errors carry a traceback: they are bugs in the templates, found by their author. */
+static int traceback(lua_State *L)
+{
+    luaL_traceback(L, L, lua_tostring(L, 1), 1);
+    return 1;
+}
+
 /* Calls the function on top of the stack (one argument below it) and writes every
  * name -> content pair of the table it returns, in sorted order. */
 static int run_and_write(lua_State *L, const char *out_dir, int check)
 {
-    if (lua_pcall(L, 1, 1, 0) != LUA_OK) {
+    lua_pushcfunction(L, traceback);
+    lua_insert(L, -3);
+    int status = lua_pcall(L, 1, 1, -3);
+    lua_remove(L, -2);
+    if (status != LUA_OK) {
         fprintf(stderr, "bfgen: template error: %s\n", lua_tostring(L, -1));
         lua_pop(L, 1);
         return 0;

@@ -212,7 +212,7 @@ static enum_def *build_enum(format *f, const ynode *key, const ynode *n, int is_
 static const char *const field_keys[] = {
     "name", "type", "doc", "erratum", "at", "count", "until", "to_end", "size", "pos", "if",
     "align", "const", "expect", "enum", "flags", "bits", "string", "fixed", "derive", "args",
-    "endian", "document_at", "value", "prefix", NULL};
+    "endian", "document_at", "value", "prefix", "computed", NULL};
 
 static void build_switch(field *fl, const ynode *n)
 {
@@ -250,7 +250,7 @@ static void build_switch(field *fl, const ynode *n)
         const char *tn = NULL;
         if (v->kind == YN_MAP) {
             /* { type: Name, align: N } */
-            static const char *const ckeys[] = {"type", "align", NULL};
+            static const char *const ckeys[] = {"type", "align", "pool", NULL};
             check_keys(v, "a case", ckeys);
             tn = scalar(ynode_get(v, "type"), "a case's type");
             const ynode *al = ynode_get(v, "align");
@@ -258,6 +258,10 @@ static void build_switch(field *fl, const ynode *n)
                 diag_error(al->loc, "align must be a power of two");
             if (!tn)
                 diag_error(v->loc, "a case needs 'type'");
+            const ynode *pl = ynode_get(v, "pool");
+            c->pool = pl && parse_bool(pl, "pool");
+            if (c->pool && tn && strcmp(tn, "bytes") != 0)
+                diag_error(pl->loc, "only a bytes case can be a pool");
         } else {
             tn = scalar(v, "a case's type");
         }
@@ -382,6 +386,8 @@ static field *build_field(type_def *t, const ynode *n, int index)
         fl->value = parse_expr_node(v, "value");
     if ((v = ynode_get(n, "prefix")))
         fl->prefix = scalar(v, "prefix");
+    if ((v = ynode_get(n, "computed")))
+        fl->computed = parse_bool(v, "computed");
     if ((v = ynode_get(n, "document_at")))
         fl->has_document_at = parse_int(v, "document_at", &fl->document_at);
     if ((v = ynode_get(n, "count"))) {

@@ -54,6 +54,7 @@ typedef struct switch_case {
     const char *type_name; /* NULL: raw bytes */
     type_def *type;
     int64_t align;         /* where the builder places this case's data (0: the type's) */
+    int pool;              /* raw case whose bytes are what the builder places into it */
 } switch_case;
 
 typedef struct named_expr {
@@ -101,6 +102,7 @@ typedef struct field {
     expr *derive;       /* derived value from `value` */
     expr *value;        /* value: what the builder writes here (a formula over the document) */
     const char *prefix; /* prefix: bytes a built string table starts with */
+    int computed;       /* computed: true: the builder makes this array from other data */
     const char *derive_doc;
     ptr_vec args;       /* named_expr*, for FT_STRUCT with params */
 

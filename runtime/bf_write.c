@@ -27,6 +27,147 @@ void bf_wctx_init(bf_wctx *w, bf_buffer *out, const void *root)
     w->c.root = root;
 }
 
+void bf_wctx_free(bf_wctx *w)
+{
+    free(w->queue);
+    w->queue = NULL;
+    w->queued = w->queue_cap = w->queue_next = 0;
+    for (size_t i = 0; i < w->table_count; i++)
+        bf_buffer_free(&w->tables[i].bytes);
+    w->table_count = 0;
+}
+
+int bf_enqueue(bf_wctx *w, int (*place)(bf_wctx *, void *), int64_t (*base)(bf_wctx *, void *), void *owner)
+{
+    if (w->queued == w->queue_cap) {
+        size_t cap = w->queue_cap ? w->queue_cap * 2 : 64;
+        bf_placement *bigger = realloc(w->queue, cap * sizeof *bigger);
+        if (!bigger)
+            return bf_fail(&w->c, w->pos, NULL, "out of memory for the layout queue");
+        w->queue = bigger;
+        w->queue_cap = cap;
+    }
+    w->queue[w->queued].place = place;
+    w->queue[w->queued].base = base;
+    w->queue[w->queued].owner = owner;
+    w->queued++;
+    return 1;
+}
+
+int bf_place_at_end(bf_wctx *w, uint64_t align, const char *field)
+{
+    uint64_t end = w->out->size;
+    if (align > 1)
+        end = (end + align - 1) / align * align;
+    return bf_wseek(w, end, field);
+}
+
+int bf_place_pooled(bf_wctx *w, int64_t region)
+{
+    for (size_t i = w->queue_next; i < w->queued; i++) {
+        bf_placement *p = &w->queue[i];
+        if (!p->place || !p->base || p->base(w, p->owner) != region)
+            continue;
+        int (*place)(bf_wctx *, void *) = p->place;
+        p->place = NULL; /* placed: skipped by the queue */
+        if (!place(w, p->owner))
+            return 0;
+    }
+    return 1;
+}
+
+int bf_place_queued(bf_wctx *w)
+{
+    while (w->queue_next < w->queued) {
+        bf_placement p = w->queue[w->queue_next++];
+        if (p.place && !p.place(w, p.owner))
+            return 0;
+    }
+    return 1;
+}
+
+static bf_string_table *table_for(bf_wctx *w, const void *key)
+{
+    for (size_t i = 0; i < w->table_count; i++)
+        if (w->tables[i].key == key)
+            return &w->tables[i];
+    if (w->table_count == BF_MAX_STRING_TABLES)
+        return NULL;
+    bf_string_table *t = &w->tables[w->table_count++];
+    memset(t, 0, sizeof *t);
+    t->key = key;
+    return t;
+}
+
+static int append(bf_buffer *b, const void *bytes, size_t n)
+{
+    if (b->size + n > b->cap) {
+        size_t cap = b->cap ? b->cap : 256;
+        while (cap < b->size + n)
+            cap *= 2;
+        uint8_t *bigger = realloc(b->data, cap);
+        if (!bigger)
+            return 0;
+        b->data = bigger;
+        b->cap = cap;
+    }
+    if (n)
+        memcpy(b->data + b->size, bytes, n);
+    b->size += n;
+    return 1;
+}
+
+int64_t bf_intern(bf_wctx *w, const void *key, const uint8_t *prefix, size_t prefix_len, const bf_str *s,
+                  const char *field)
+{
+    if (!s->ptr)
+        return -1;
+    if (memchr(s->ptr, 0, s->len)) {
+        bf_fail(&w->c, w->pos, field, "string holds a zero byte before its end");
+        return -1;
+    }
+    bf_string_table *t = table_for(w, key);
+    if (!t) {
+        bf_fail(&w->c, w->pos, field, "more than %d string tables", BF_MAX_STRING_TABLES);
+        return -1;
+    }
+    if (t->bytes.size == 0 && prefix_len && !append(&t->bytes, prefix, prefix_len)) {
+        bf_fail(&w->c, w->pos, field, "out of memory for a string table");
+        return -1;
+    }
+    /* an existing copy of the string with its terminator */
+    for (size_t at = prefix_len; at + s->len < t->bytes.size; at++) {
+        if (memcmp(t->bytes.data + at, s->ptr, s->len) == 0 && t->bytes.data[at + s->len] == 0 &&
+            (at == prefix_len || t->bytes.data[at - 1] == 0))
+            return (int64_t)at;
+    }
+    size_t at = t->bytes.size;
+    if (!append(&t->bytes, s->ptr, s->len) || !append(&t->bytes, "", 1)) {
+        bf_fail(&w->c, w->pos, field, "out of memory for a string table");
+        return -1;
+    }
+    return (int64_t)at;
+}
+
+bf_bytes bf_table_bytes(bf_wctx *w, const void *key)
+{
+    bf_bytes b = {NULL, 0, 0};
+    for (size_t i = 0; i < w->table_count; i++)
+        if (w->tables[i].key == key) {
+            b.ptr = w->tables[i].bytes.data;
+            b.len = w->tables[i].bytes.size;
+        }
+    return b;
+}
+
+int bf_windex(bf_wctx *w, int64_t i, uint64_t n, const char *field)
+{
+    if (i >= 0 && (uint64_t)i < n)
+        return 1;
+    return bf_fail(&w->c, w->pos, field, "index %lld is outside an array of %llu elements", (long long)i,
+                   (unsigned long long)n);
+}
+
 static int grow(bf_wctx *w, size_t end, const char *field)
 {
     bf_buffer *b = w->out;

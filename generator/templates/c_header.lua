@@ -5,7 +5,7 @@ local function member_lines(fmt, fl, out)
   local function add(decl, doc) out[#out + 1] = string.format("    %-40s /* %s */", decl .. ";", names.comment(doc)) end
   local doc = fl.doc or ""
   if fl.cond then add("uint8_t has_" .. fl.name, "1 when '" .. fl.name .. "' is present") end
-  if fl.align then add("bf_bytes " .. fl.name .. "_pad", "alignment bytes before '" .. fl.name .. "'") end
+  if fl.align and not fl.pos then add("bf_bytes " .. fl.name .. "_pad", "alignment bytes before '" .. fl.name .. "'") end
   if fl.offset == nil then add("uint64_t " .. fl.name .. "_at", "where '" .. fl.name .. "' starts in the file") end
   local k = fl.kind
   if k == "prim" then
@@ -96,6 +96,18 @@ return function(fmt)
   for _, t in ipairs(fmt.types) do
     w(string.format("#define %-40s %d", names.kind_const(fmt, t.name), t.kind_id))
   end
+  -- a switch's raw-bytes cases are told apart by negative kinds
+  for _, t in ipairs(fmt.types) do
+    for _, fl in ipairs(t.fields) do
+      for i, case in ipairs(fl.cases or {}) do
+        if not case.type and not case.default then
+          w(string.format("#define %-40s (-%d) /* %s.%s: raw bytes of case %s */",
+            fmt.name:upper() .. "_" .. names.upper(t.name) .. "_" .. fl.name:upper() .. "_" .. names.upper(case.label),
+            i, t.name, fl.name, case.label))
+        end
+      end
+    end
+  end
   w()
   for _, t in ipairs(fmt.types) do
     w("typedef struct " .. names.ctype(fmt, t.name) .. " " .. names.ctype(fmt, t.name) .. ";")
@@ -152,6 +164,13 @@ return function(fmt)
   w("struct bf_buffer;")
   for _, e in ipairs(fmt.entries) do
     w(string.format("int %s_write_%s(const %s *doc, struct bf_buffer *out, bf_error *err);",
+      fmt.name, e.name, names.ctype(fmt, e.root)))
+  end
+  w("/* Building from scratch: lays the document out anew, computing every count, size, offset,")
+  w(" * string-table offset, constant, alignment and `value:` the schema determines (they are")
+  w(" * stored back into `doc`), then writes it. Tables the builder makes come from `arena`. */")
+  for _, e in ipairs(fmt.entries) do
+    w(string.format("int %s_build_%s(%s *doc, bf_arena *arena, struct bf_buffer *out, bf_error *err);",
       fmt.name, e.name, names.ctype(fmt, e.root)))
   end
   w()

@@ -78,7 +78,7 @@ return function(fmt)
       w(string.format("        .value_offset = %s,", (fl.derive or fl.fixed_frac) and off(fl.name .. "_value") or "BF_NONE"))
       w(string.format("        .str_offset = %s,", fl.string_table and off(fl.name .. "_str") or "BF_NONE"))
       w(string.format("        .tail_offset = %s,", fl.size and off(fl.name .. "_tail") or "BF_NONE"))
-      w(string.format("        .pad_offset = %s,", fl.align and off(fl.name .. "_pad") or "BF_NONE"))
+      w(string.format("        .pad_offset = %s,", fl.align and not fl.pos and off(fl.name .. "_pad") or "BF_NONE"))
       local roles = {}
       if fl.used_as_count then roles[#roles + 1] = "BF_ROLE_COUNT" end
       if fl.used_as_offset then roles[#roles + 1] = "BF_ROLE_OFFSET" end

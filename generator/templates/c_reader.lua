@@ -401,7 +401,7 @@ function R.read_field(fmt, ix, t, fl, env, flat)
     depth = depth + 1
     w("s->has_" .. name .. " = 1;")
   end
-  if fl.align then
+  if fl.align and not fl.pos then
     w("{")
     w(string.format("    size_t pad = (%d - c->pos %% %d) %% %d;", fl.align, fl.align, fl.align))
     w(string.format('    if (!bf_need(c, pad, "%s"))', name))

@@ -63,7 +63,7 @@ local function place(e, env)
     if r == "root" then return { kind = "struct", c = env.root, type = e.vtype } end
     if r == "index" then return { kind = "int", c = env.index or (env.self .. "->_index") } end
     if r == "start" then return { kind = "int", c = "(int64_t)" .. env.self .. "->_offset" } end
-    if r == "pos" then return { kind = "int", c = "(int64_t)c->pos" } end
+    if r == "pos" then return { kind = "int", c = env.pos or "(int64_t)c->pos" } end
     if r == "end" then return { kind = "int", c = "(int64_t)c->end" } end
     if r == "size" then return { kind = "int", c = "(int64_t)c->size" } end
     if r == "revision" then return { kind = "int", c = "c->revision" } end
