@@ -31,7 +31,7 @@ INCLUDES := -Iruntime -Igenerated
 TEST_BINS :=
 
 .PHONY: all deps test-deps generate check-generated test demo bench clean
-all: $(BFGEN) $(RUNTIME_LIB) $(GENERATED_LIB) $(BUILD)/bin/t3dm_summary $(BINFORM)
+all: $(BFGEN) $(RUNTIME_LIB) $(GENERATED_LIB) $(BUILD)/bin/t3dm_summary $(BUILD)/bin/t3dm_torus $(BINFORM)
 
 $(DEPS_STAMP):
 	@mkdir -p $(BUILD)
@@ -111,7 +111,7 @@ $(BINFORM): $(BINFORM_SRC) $(wildcard cli/binform/*.h) $(GENERATED_LIB) $(RUNTIM
 	$(CC) $(CFLAGS_COMMON) $(INCLUDES) $(BINFORM_SRC) $(GENERATED_LIB) $(RUNTIME_LIB) -o $@ -lm
 $(BUILD)/bin/%: cli/%.c $(GENERATED_LIB) $(RUNTIME_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) $(INCLUDES) $< $(GENERATED_LIB) $(RUNTIME_LIB) -o $@
+	$(CC) $(CFLAGS_COMMON) $(INCLUDES) $< $(GENERATED_LIB) $(RUNTIME_LIB) -o $@ -lm
 
 # The CLI with sanitizers, for the tests.
 $(SAN_BINFORM): $(BINFORM_SRC) $(wildcard cli/binform/*.h) $(SAN_LIB)
@@ -125,6 +125,11 @@ demo: $(DEPS_STAMP)
 	$(MAKE) --no-print-directory all
 	@echo "== what the generated reader finds in $(DEMO_MODEL).t3dm"
 	$(BUILD)/bin/t3dm_summary $(DEMO_MODEL).t3dm $(DEMO_MODEL).0.sdata
+	@echo "== a torus built from scratch by the generated builder"
+	@mkdir -p $(BUILD)/demo
+	$(BUILD)/bin/t3dm_torus $(BUILD)/demo
+	$(BINFORM) check $(BUILD)/demo/torus.t3dm $(BUILD)/demo/torus.0.sdata
+	$(BUILD)/bin/t3dm_summary $(BUILD)/demo/torus.t3dm $(BUILD)/demo/torus.0.sdata
 
 # ---- benchmarks: speed and memory numbers, never pass/fail ----
 BENCH_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2 -g $(INCLUDES)
