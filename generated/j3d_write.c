@@ -39,157 +39,7 @@ static int write_Tex1(bf_wctx *w, j3d_Tex1 *s);
 static int write_BtiHeader(bf_wctx *w, j3d_BtiHeader *s);
 static int write_TextureImage(bf_wctx *w, j3d_TextureImage *s);
 
-/* Zero structures stand in for absent ones in expressions. */
-static const j3d_File j3d_File_zero;
-static inline const j3d_File *j3d_File_at(bf_ctx *c, const j3d_File *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &j3d_File_zero;
-}
-static const j3d_SubversionHeader j3d_SubversionHeader_zero;
-static inline const j3d_SubversionHeader *j3d_SubversionHeader_at(bf_ctx *c, const j3d_SubversionHeader *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &j3d_SubversionHeader_zero;
-}
-static const j3d_Section j3d_Section_zero;
-static inline const j3d_Section *j3d_Section_at(bf_ctx *c, const j3d_Section *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &j3d_Section_zero;
-}
-static const j3d_Inf1 j3d_Inf1_zero;
-static inline const j3d_Inf1 *j3d_Inf1_at(bf_ctx *c, const j3d_Inf1 *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &j3d_Inf1_zero;
-}
-static const j3d_SceneNode j3d_SceneNode_zero;
-static inline const j3d_SceneNode *j3d_SceneNode_at(bf_ctx *c, const j3d_SceneNode *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &j3d_SceneNode_zero;
-}
-static const j3d_Vtx1 j3d_Vtx1_zero;
-static inline const j3d_Vtx1 *j3d_Vtx1_at(bf_ctx *c, const j3d_Vtx1 *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &j3d_Vtx1_zero;
-}
-static const j3d_VertexFormat j3d_VertexFormat_zero;
-static inline const j3d_VertexFormat *j3d_VertexFormat_at(bf_ctx *c, const j3d_VertexFormat *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &j3d_VertexFormat_zero;
-}
-static const j3d_VertexBuffer j3d_VertexBuffer_zero;
-static inline const j3d_VertexBuffer *j3d_VertexBuffer_at(bf_ctx *c, const j3d_VertexBuffer *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &j3d_VertexBuffer_zero;
-}
-static const j3d_Evp1 j3d_Evp1_zero;
-static inline const j3d_Evp1 *j3d_Evp1_at(bf_ctx *c, const j3d_Evp1 *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &j3d_Evp1_zero;
-}
-static const j3d_EnvelopeJoints j3d_EnvelopeJoints_zero;
-static inline const j3d_EnvelopeJoints *j3d_EnvelopeJoints_at(bf_ctx *c, const j3d_EnvelopeJoints *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &j3d_EnvelopeJoints_zero;
-}
-static const j3d_EnvelopeWeights j3d_EnvelopeWeights_zero;
-static inline const j3d_EnvelopeWeights *j3d_EnvelopeWeights_at(bf_ctx *c, const j3d_EnvelopeWeights *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &j3d_EnvelopeWeights_zero;
-}
-static const j3d_Mtx34 j3d_Mtx34_zero;
-static inline const j3d_Mtx34 *j3d_Mtx34_at(bf_ctx *c, const j3d_Mtx34 *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &j3d_Mtx34_zero;
-}
-static const j3d_Drw1 j3d_Drw1_zero;
-static inline const j3d_Drw1 *j3d_Drw1_at(bf_ctx *c, const j3d_Drw1 *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &j3d_Drw1_zero;
-}
-static const j3d_Jnt1 j3d_Jnt1_zero;
-static inline const j3d_Jnt1 *j3d_Jnt1_at(bf_ctx *c, const j3d_Jnt1 *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &j3d_Jnt1_zero;
-}
-static const j3d_Joint j3d_Joint_zero;
-static inline const j3d_Joint *j3d_Joint_at(bf_ctx *c, const j3d_Joint *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &j3d_Joint_zero;
-}
-static const j3d_NameTable j3d_NameTable_zero;
-static inline const j3d_NameTable *j3d_NameTable_at(bf_ctx *c, const j3d_NameTable *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &j3d_NameTable_zero;
-}
-static const j3d_NameEntry j3d_NameEntry_zero;
-static inline const j3d_NameEntry *j3d_NameEntry_at(bf_ctx *c, const j3d_NameEntry *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &j3d_NameEntry_zero;
-}
-static const j3d_Shp1 j3d_Shp1_zero;
-static inline const j3d_Shp1 *j3d_Shp1_at(bf_ctx *c, const j3d_Shp1 *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &j3d_Shp1_zero;
-}
-static const j3d_Shape j3d_Shape_zero;
-static inline const j3d_Shape *j3d_Shape_at(bf_ctx *c, const j3d_Shape *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &j3d_Shape_zero;
-}
-static const j3d_IndexAttribute j3d_IndexAttribute_zero;
-static inline const j3d_IndexAttribute *j3d_IndexAttribute_at(bf_ctx *c, const j3d_IndexAttribute *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &j3d_IndexAttribute_zero;
-}
-static const j3d_MatrixGroup j3d_MatrixGroup_zero;
-static inline const j3d_MatrixGroup *j3d_MatrixGroup_at(bf_ctx *c, const j3d_MatrixGroup *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &j3d_MatrixGroup_zero;
-}
-static const j3d_Primitive j3d_Primitive_zero;
-static inline const j3d_Primitive *j3d_Primitive_at(bf_ctx *c, const j3d_Primitive *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &j3d_Primitive_zero;
-}
-static const j3d_Vertex j3d_Vertex_zero;
-static inline const j3d_Vertex *j3d_Vertex_at(bf_ctx *c, const j3d_Vertex *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &j3d_Vertex_zero;
-}
-static const j3d_VertexIndex j3d_VertexIndex_zero;
-static inline const j3d_VertexIndex *j3d_VertexIndex_at(bf_ctx *c, const j3d_VertexIndex *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &j3d_VertexIndex_zero;
-}
-static const j3d_MatrixGroupData j3d_MatrixGroupData_zero;
-static inline const j3d_MatrixGroupData *j3d_MatrixGroupData_at(bf_ctx *c, const j3d_MatrixGroupData *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &j3d_MatrixGroupData_zero;
-}
-static const j3d_MaterialList j3d_MaterialList_zero;
-static inline const j3d_MaterialList *j3d_MaterialList_at(bf_ctx *c, const j3d_MaterialList *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &j3d_MaterialList_zero;
-}
-static const j3d_Mdl3 j3d_Mdl3_zero;
-static inline const j3d_Mdl3 *j3d_Mdl3_at(bf_ctx *c, const j3d_Mdl3 *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &j3d_Mdl3_zero;
-}
-static const j3d_Tex1 j3d_Tex1_zero;
-static inline const j3d_Tex1 *j3d_Tex1_at(bf_ctx *c, const j3d_Tex1 *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &j3d_Tex1_zero;
-}
-static const j3d_BtiHeader j3d_BtiHeader_zero;
-static inline const j3d_BtiHeader *j3d_BtiHeader_at(bf_ctx *c, const j3d_BtiHeader *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &j3d_BtiHeader_zero;
-}
-static const j3d_TextureImage j3d_TextureImage_zero;
-static inline const j3d_TextureImage *j3d_TextureImage_at(bf_ctx *c, const j3d_TextureImage *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &j3d_TextureImage_zero;
-}
+#include "j3d_access.h"
 
 static int64_t base_Inf1_nodes(bf_wctx *w, void *owner)
 {
@@ -4064,40 +3914,12 @@ int j3d_write_model(const j3d_File *doc, struct bf_buffer *out, bf_error *err)
     return ok;
 }
 
+static int pass_model(bf_wctx *w, void *doc)
+{
+    return write_File(w, doc);
+}
+
 int j3d_build_model(j3d_File *doc, bf_arena *arena, struct bf_buffer *out, bf_error *err)
 {
-    /* positions feed offsets written before them: lay out until the image stops changing */
-    bf_buffer previous = {0};
-    int ok = 0;
-    for (int pass = 0; pass < 6; pass++) {
-        bf_wctx w;
-        bf_buffer_free(out);
-        bf_wctx_init(&w, out, doc);
-        w.layout = 1;
-        w.root = doc;
-        w.arena = arena;
-        ok = write_File(&w, doc) && bf_place_queued(&w);
-        *err = w.err;
-        bf_wctx_free(&w);
-        if (!ok)
-            break;
-        if (pass > 0 && previous.size == out->size && memcmp(previous.data, out->data, out->size) == 0)
-            break;
-        bf_buffer_free(&previous);
-        previous.data = malloc(out->size + 1);
-        if (!previous.data) {
-            ok = 0;
-            break;
-        }
-        memcpy(previous.data, out->data, out->size);
-        previous.size = out->size;
-        if (pass == 5) {
-            memset(err, 0, sizeof *err);
-            err->failed = 1;
-            snprintf(err->message, sizeof err->message, "the layout did not settle after 6 passes");
-            ok = 0;
-        }
-    }
-    bf_buffer_free(&previous);
-    return ok;
+    return bf_build(doc, 0, arena, out, err, pass_model);
 }

@@ -28,102 +28,7 @@ static int write_PartName(bf_wctx *w, p3m_PartName *s);
 static int write_ActionData(bf_wctx *w, p3m_ActionData *s);
 static int write_Vec3(bf_wctx *w, p3m_Vec3 *s);
 
-/* Zero structures stand in for absent ones in expressions. */
-static const p3m_File p3m_File_zero;
-static inline const p3m_File *p3m_File_at(bf_ctx *c, const p3m_File *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &p3m_File_zero;
-}
-static const p3m_Header p3m_Header_zero;
-static inline const p3m_Header *p3m_Header_at(bf_ctx *c, const p3m_Header *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &p3m_Header_zero;
-}
-static const p3m_Data p3m_Data_zero;
-static inline const p3m_Data *p3m_Data_at(bf_ctx *c, const p3m_Data *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &p3m_Data_zero;
-}
-static const p3m_Part p3m_Part_zero;
-static inline const p3m_Part *p3m_Part_at(bf_ctx *c, const p3m_Part *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &p3m_Part_zero;
-}
-static const p3m_Vertex p3m_Vertex_zero;
-static inline const p3m_Vertex *p3m_Vertex_at(bf_ctx *c, const p3m_Vertex *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &p3m_Vertex_zero;
-}
-static const p3m_Normal p3m_Normal_zero;
-static inline const p3m_Normal *p3m_Normal_at(bf_ctx *c, const p3m_Normal *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &p3m_Normal_zero;
-}
-static const p3m_WeightGroup p3m_WeightGroup_zero;
-static inline const p3m_WeightGroup *p3m_WeightGroup_at(bf_ctx *c, const p3m_WeightGroup *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &p3m_WeightGroup_zero;
-}
-static const p3m_WeightRange p3m_WeightRange_zero;
-static inline const p3m_WeightRange *p3m_WeightRange_at(bf_ctx *c, const p3m_WeightRange *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &p3m_WeightRange_zero;
-}
-static const p3m_Material p3m_Material_zero;
-static inline const p3m_Material *p3m_Material_at(bf_ctx *c, const p3m_Material *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &p3m_Material_zero;
-}
-static const p3m_Texture p3m_Texture_zero;
-static inline const p3m_Texture *p3m_Texture_at(bf_ctx *c, const p3m_Texture *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &p3m_Texture_zero;
-}
-static const p3m_EmbeddedTexture p3m_EmbeddedTexture_zero;
-static inline const p3m_EmbeddedTexture *p3m_EmbeddedTexture_at(bf_ctx *c, const p3m_EmbeddedTexture *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &p3m_EmbeddedTexture_zero;
-}
-static const p3m_ExternalTexture p3m_ExternalTexture_zero;
-static inline const p3m_ExternalTexture *p3m_ExternalTexture_at(bf_ctx *c, const p3m_ExternalTexture *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &p3m_ExternalTexture_zero;
-}
-static const p3m_Bone p3m_Bone_zero;
-static inline const p3m_Bone *p3m_Bone_at(bf_ctx *c, const p3m_Bone *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &p3m_Bone_zero;
-}
-static const p3m_Animation p3m_Animation_zero;
-static inline const p3m_Animation *p3m_Animation_at(bf_ctx *c, const p3m_Animation *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &p3m_Animation_zero;
-}
-static const p3m_AnimationAction p3m_AnimationAction_zero;
-static inline const p3m_AnimationAction *p3m_AnimationAction_at(bf_ctx *c, const p3m_AnimationAction *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &p3m_AnimationAction_zero;
-}
-static const p3m_Action p3m_Action_zero;
-static inline const p3m_Action *p3m_Action_at(bf_ctx *c, const p3m_Action *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &p3m_Action_zero;
-}
-static const p3m_PartName p3m_PartName_zero;
-static inline const p3m_PartName *p3m_PartName_at(bf_ctx *c, const p3m_PartName *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &p3m_PartName_zero;
-}
-static const p3m_ActionData p3m_ActionData_zero;
-static inline const p3m_ActionData *p3m_ActionData_at(bf_ctx *c, const p3m_ActionData *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &p3m_ActionData_zero;
-}
-static const p3m_Vec3 p3m_Vec3_zero;
-static inline const p3m_Vec3 *p3m_Vec3_at(bf_ctx *c, const p3m_Vec3 *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &p3m_Vec3_zero;
-}
+#include "p3m_access.h"
 
 static int write_File(bf_wctx *w, p3m_File *s)
 {
@@ -1279,41 +1184,12 @@ int p3m_write_model(const p3m_File *doc, struct bf_buffer *out, bf_error *err)
     return ok;
 }
 
+static int pass_model(bf_wctx *w, void *doc)
+{
+    return write_File(w, doc);
+}
+
 int p3m_build_model(p3m_File *doc, bf_arena *arena, struct bf_buffer *out, bf_error *err)
 {
-    /* positions feed offsets written before them: lay out until the image stops changing */
-    bf_buffer previous = {0};
-    int ok = 0;
-    for (int pass = 0; pass < 6; pass++) {
-        bf_wctx w;
-        bf_buffer_free(out);
-        bf_wctx_init(&w, out, doc);
-        w.c.revision = doc->_revision;
-        w.layout = 1;
-        w.root = doc;
-        w.arena = arena;
-        ok = write_File(&w, doc) && bf_place_queued(&w);
-        *err = w.err;
-        bf_wctx_free(&w);
-        if (!ok)
-            break;
-        if (pass > 0 && previous.size == out->size && memcmp(previous.data, out->data, out->size) == 0)
-            break;
-        bf_buffer_free(&previous);
-        previous.data = malloc(out->size + 1);
-        if (!previous.data) {
-            ok = 0;
-            break;
-        }
-        memcpy(previous.data, out->data, out->size);
-        previous.size = out->size;
-        if (pass == 5) {
-            memset(err, 0, sizeof *err);
-            err->failed = 1;
-            snprintf(err->message, sizeof err->message, "the layout did not settle after 6 passes");
-            ok = 0;
-        }
-    }
-    bf_buffer_free(&previous);
-    return ok;
+    return bf_build(doc, doc->_revision, arena, out, err, pass_model);
 }

@@ -29,107 +29,7 @@ static int write_BvhNode(bf_wctx *w, t3dm_BvhNode *s);
 static int write_StreamData(bf_wctx *w, t3dm_StreamData *s);
 static int write_Keyframe(bf_wctx *w, t3dm_Keyframe *s);
 
-/* Zero structures stand in for absent ones in expressions. */
-static const t3dm_File t3dm_File_zero;
-static inline const t3dm_File *t3dm_File_at(bf_ctx *c, const t3dm_File *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &t3dm_File_zero;
-}
-static const t3dm_Header t3dm_Header_zero;
-static inline const t3dm_Header *t3dm_Header_at(bf_ctx *c, const t3dm_Header *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &t3dm_Header_zero;
-}
-static const t3dm_ChunkOffset t3dm_ChunkOffset_zero;
-static inline const t3dm_ChunkOffset *t3dm_ChunkOffset_at(bf_ctx *c, const t3dm_ChunkOffset *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &t3dm_ChunkOffset_zero;
-}
-static const t3dm_Chunk t3dm_Chunk_zero;
-static inline const t3dm_Chunk *t3dm_Chunk_at(bf_ctx *c, const t3dm_Chunk *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &t3dm_Chunk_zero;
-}
-static const t3dm_Vertices t3dm_Vertices_zero;
-static inline const t3dm_Vertices *t3dm_Vertices_at(bf_ctx *c, const t3dm_Vertices *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &t3dm_Vertices_zero;
-}
-static const t3dm_VertexPair t3dm_VertexPair_zero;
-static inline const t3dm_VertexPair *t3dm_VertexPair_at(bf_ctx *c, const t3dm_VertexPair *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &t3dm_VertexPair_zero;
-}
-static const t3dm_Material t3dm_Material_zero;
-static inline const t3dm_Material *t3dm_Material_at(bf_ctx *c, const t3dm_Material *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &t3dm_Material_zero;
-}
-static const t3dm_MaterialTexture t3dm_MaterialTexture_zero;
-static inline const t3dm_MaterialTexture *t3dm_MaterialTexture_at(bf_ctx *c, const t3dm_MaterialTexture *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &t3dm_MaterialTexture_zero;
-}
-static const t3dm_MaterialAxis t3dm_MaterialAxis_zero;
-static inline const t3dm_MaterialAxis *t3dm_MaterialAxis_at(bf_ctx *c, const t3dm_MaterialAxis *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &t3dm_MaterialAxis_zero;
-}
-static const t3dm_Object t3dm_Object_zero;
-static inline const t3dm_Object *t3dm_Object_at(bf_ctx *c, const t3dm_Object *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &t3dm_Object_zero;
-}
-static const t3dm_Part t3dm_Part_zero;
-static inline const t3dm_Part *t3dm_Part_at(bf_ctx *c, const t3dm_Part *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &t3dm_Part_zero;
-}
-static const t3dm_PartIndices t3dm_PartIndices_zero;
-static inline const t3dm_PartIndices *t3dm_PartIndices_at(bf_ctx *c, const t3dm_PartIndices *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &t3dm_PartIndices_zero;
-}
-static const t3dm_Skeleton t3dm_Skeleton_zero;
-static inline const t3dm_Skeleton *t3dm_Skeleton_at(bf_ctx *c, const t3dm_Skeleton *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &t3dm_Skeleton_zero;
-}
-static const t3dm_Bone t3dm_Bone_zero;
-static inline const t3dm_Bone *t3dm_Bone_at(bf_ctx *c, const t3dm_Bone *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &t3dm_Bone_zero;
-}
-static const t3dm_Animation t3dm_Animation_zero;
-static inline const t3dm_Animation *t3dm_Animation_at(bf_ctx *c, const t3dm_Animation *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &t3dm_Animation_zero;
-}
-static const t3dm_ChannelMapping t3dm_ChannelMapping_zero;
-static inline const t3dm_ChannelMapping *t3dm_ChannelMapping_at(bf_ctx *c, const t3dm_ChannelMapping *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &t3dm_ChannelMapping_zero;
-}
-static const t3dm_Bvh t3dm_Bvh_zero;
-static inline const t3dm_Bvh *t3dm_Bvh_at(bf_ctx *c, const t3dm_Bvh *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &t3dm_Bvh_zero;
-}
-static const t3dm_BvhNode t3dm_BvhNode_zero;
-static inline const t3dm_BvhNode *t3dm_BvhNode_at(bf_ctx *c, const t3dm_BvhNode *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &t3dm_BvhNode_zero;
-}
-static const t3dm_StreamData t3dm_StreamData_zero;
-static inline const t3dm_StreamData *t3dm_StreamData_at(bf_ctx *c, const t3dm_StreamData *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &t3dm_StreamData_zero;
-}
-static const t3dm_Keyframe t3dm_Keyframe_zero;
-static inline const t3dm_Keyframe *t3dm_Keyframe_at(bf_ctx *c, const t3dm_Keyframe *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &t3dm_Keyframe_zero;
-}
+#include "t3dm_access.h"
 
 static int place_File_strings(bf_wctx *w, void *owner)
 {
@@ -1732,42 +1632,14 @@ int t3dm_write_model(const t3dm_File *doc, struct bf_buffer *out, bf_error *err)
     return ok;
 }
 
+static int pass_model(bf_wctx *w, void *doc)
+{
+    return write_File(w, doc);
+}
+
 int t3dm_build_model(t3dm_File *doc, bf_arena *arena, struct bf_buffer *out, bf_error *err)
 {
-    /* positions feed offsets written before them: lay out until the image stops changing */
-    bf_buffer previous = {0};
-    int ok = 0;
-    for (int pass = 0; pass < 6; pass++) {
-        bf_wctx w;
-        bf_buffer_free(out);
-        bf_wctx_init(&w, out, doc);
-        w.layout = 1;
-        w.root = doc;
-        w.arena = arena;
-        ok = write_File(&w, doc) && bf_place_queued(&w);
-        *err = w.err;
-        bf_wctx_free(&w);
-        if (!ok)
-            break;
-        if (pass > 0 && previous.size == out->size && memcmp(previous.data, out->data, out->size) == 0)
-            break;
-        bf_buffer_free(&previous);
-        previous.data = malloc(out->size + 1);
-        if (!previous.data) {
-            ok = 0;
-            break;
-        }
-        memcpy(previous.data, out->data, out->size);
-        previous.size = out->size;
-        if (pass == 5) {
-            memset(err, 0, sizeof *err);
-            err->failed = 1;
-            snprintf(err->message, sizeof err->message, "the layout did not settle after 6 passes");
-            ok = 0;
-        }
-    }
-    bf_buffer_free(&previous);
-    return ok;
+    return bf_build(doc, 0, arena, out, err, pass_model);
 }
 
 int t3dm_write_stream(const t3dm_StreamData *doc, struct bf_buffer *out, bf_error *err)
@@ -1781,40 +1653,12 @@ int t3dm_write_stream(const t3dm_StreamData *doc, struct bf_buffer *out, bf_erro
     return ok;
 }
 
+static int pass_stream(bf_wctx *w, void *doc)
+{
+    return write_StreamData(w, doc);
+}
+
 int t3dm_build_stream(t3dm_StreamData *doc, bf_arena *arena, struct bf_buffer *out, bf_error *err)
 {
-    /* positions feed offsets written before them: lay out until the image stops changing */
-    bf_buffer previous = {0};
-    int ok = 0;
-    for (int pass = 0; pass < 6; pass++) {
-        bf_wctx w;
-        bf_buffer_free(out);
-        bf_wctx_init(&w, out, doc);
-        w.layout = 1;
-        w.root = doc;
-        w.arena = arena;
-        ok = write_StreamData(&w, doc) && bf_place_queued(&w);
-        *err = w.err;
-        bf_wctx_free(&w);
-        if (!ok)
-            break;
-        if (pass > 0 && previous.size == out->size && memcmp(previous.data, out->data, out->size) == 0)
-            break;
-        bf_buffer_free(&previous);
-        previous.data = malloc(out->size + 1);
-        if (!previous.data) {
-            ok = 0;
-            break;
-        }
-        memcpy(previous.data, out->data, out->size);
-        previous.size = out->size;
-        if (pass == 5) {
-            memset(err, 0, sizeof *err);
-            err->failed = 1;
-            snprintf(err->message, sizeof err->message, "the layout did not settle after 6 passes");
-            ok = 0;
-        }
-    }
-    bf_buffer_free(&previous);
-    return ok;
+    return bf_build(doc, 0, arena, out, err, pass_stream);
 }

@@ -10,22 +10,7 @@ static int read_File(bf_ctx *c, tkl_File *s, int64_t index);
 static int read_Vector3(bf_ctx *c, tkl_Vector3 *s, int64_t index);
 static int read_Quaternion(bf_ctx *c, tkl_Quaternion *s, int64_t index);
 
-/* Zero elements stand in for out-of-range ones in expressions (after an error is set). */
-static const tkl_File tkl_File_zero;
-static inline const tkl_File *tkl_File_at(bf_ctx *c, const tkl_File *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &tkl_File_zero;
-}
-static const tkl_Vector3 tkl_Vector3_zero;
-static inline const tkl_Vector3 *tkl_Vector3_at(bf_ctx *c, const tkl_Vector3 *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &tkl_Vector3_zero;
-}
-static const tkl_Quaternion tkl_Quaternion_zero;
-static inline const tkl_Quaternion *tkl_Quaternion_at(bf_ctx *c, const tkl_Quaternion *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &tkl_Quaternion_zero;
-}
+#include "tkl_access.h"
 
 static int read_File(bf_ctx *c, tkl_File *s, int64_t index)
 {

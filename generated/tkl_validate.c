@@ -6,22 +6,7 @@
 
 static void validate_File(bf_vctx *v, const tkl_File *s);
 
-/* Zero structures stand in for absent ones in expressions. */
-static const tkl_File tkl_File_zero;
-static inline const tkl_File *tkl_File_at(bf_ctx *c, const tkl_File *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &tkl_File_zero;
-}
-static const tkl_Vector3 tkl_Vector3_zero;
-static inline const tkl_Vector3 *tkl_Vector3_at(bf_ctx *c, const tkl_Vector3 *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &tkl_Vector3_zero;
-}
-static const tkl_Quaternion tkl_Quaternion_zero;
-static inline const tkl_Quaternion *tkl_Quaternion_at(bf_ctx *c, const tkl_Quaternion *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &tkl_Quaternion_zero;
-}
+#include "tkl_access.h"
 
 static void validate_File(bf_vctx *v, const tkl_File *s)
 {

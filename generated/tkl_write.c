@@ -12,22 +12,7 @@ static int write_File(bf_wctx *w, tkl_File *s);
 static int write_Vector3(bf_wctx *w, tkl_Vector3 *s);
 static int write_Quaternion(bf_wctx *w, tkl_Quaternion *s);
 
-/* Zero structures stand in for absent ones in expressions. */
-static const tkl_File tkl_File_zero;
-static inline const tkl_File *tkl_File_at(bf_ctx *c, const tkl_File *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &tkl_File_zero;
-}
-static const tkl_Vector3 tkl_Vector3_zero;
-static inline const tkl_Vector3 *tkl_Vector3_at(bf_ctx *c, const tkl_Vector3 *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &tkl_Vector3_zero;
-}
-static const tkl_Quaternion tkl_Quaternion_zero;
-static inline const tkl_Quaternion *tkl_Quaternion_at(bf_ctx *c, const tkl_Quaternion *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &tkl_Quaternion_zero;
-}
+#include "tkl_access.h"
 
 static int write_File(bf_wctx *w, tkl_File *s)
 {
@@ -228,40 +213,12 @@ int tkl_write_library(const tkl_File *doc, struct bf_buffer *out, bf_error *err)
     return ok;
 }
 
+static int pass_library(bf_wctx *w, void *doc)
+{
+    return write_File(w, doc);
+}
+
 int tkl_build_library(tkl_File *doc, bf_arena *arena, struct bf_buffer *out, bf_error *err)
 {
-    /* positions feed offsets written before them: lay out until the image stops changing */
-    bf_buffer previous = {0};
-    int ok = 0;
-    for (int pass = 0; pass < 6; pass++) {
-        bf_wctx w;
-        bf_buffer_free(out);
-        bf_wctx_init(&w, out, doc);
-        w.layout = 1;
-        w.root = doc;
-        w.arena = arena;
-        ok = write_File(&w, doc) && bf_place_queued(&w);
-        *err = w.err;
-        bf_wctx_free(&w);
-        if (!ok)
-            break;
-        if (pass > 0 && previous.size == out->size && memcmp(previous.data, out->data, out->size) == 0)
-            break;
-        bf_buffer_free(&previous);
-        previous.data = malloc(out->size + 1);
-        if (!previous.data) {
-            ok = 0;
-            break;
-        }
-        memcpy(previous.data, out->data, out->size);
-        previous.size = out->size;
-        if (pass == 5) {
-            memset(err, 0, sizeof *err);
-            err->failed = 1;
-            snprintf(err->message, sizeof err->message, "the layout did not settle after 6 passes");
-            ok = 0;
-        }
-    }
-    bf_buffer_free(&previous);
-    return ok;
+    return bf_build(doc, 0, arena, out, err, pass_library);
 }

@@ -21,77 +21,7 @@ static int read_Mesh(bf_ctx *c, tmd_Mesh *s, int64_t index);
 static int read_Piece(bf_ctx *c, tmd_Piece *s, int64_t index, int64_t p_mesh_vertex_count);
 static int read_Vertex(bf_ctx *c, tmd_Vertex *s, int64_t index, int64_t p_bone_count);
 
-/* Zero elements stand in for out-of-range ones in expressions (after an error is set). */
-static const tmd_File tmd_File_zero;
-static inline const tmd_File *tmd_File_at(bf_ctx *c, const tmd_File *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &tmd_File_zero;
-}
-static const tmd_Header tmd_Header_zero;
-static inline const tmd_Header *tmd_Header_at(bf_ctx *c, const tmd_Header *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &tmd_Header_zero;
-}
-static const tmd_Scene tmd_Scene_zero;
-static inline const tmd_Scene *tmd_Scene_at(bf_ctx *c, const tmd_Scene *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &tmd_Scene_zero;
-}
-static const tmd_Node tmd_Node_zero;
-static inline const tmd_Node *tmd_Node_at(bf_ctx *c, const tmd_Node *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &tmd_Node_zero;
-}
-static const tmd_AnimationPointer tmd_AnimationPointer_zero;
-static inline const tmd_AnimationPointer *tmd_AnimationPointer_at(bf_ctx *c, const tmd_AnimationPointer *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &tmd_AnimationPointer_zero;
-}
-static const tmd_Animation tmd_Animation_zero;
-static inline const tmd_Animation *tmd_Animation_at(bf_ctx *c, const tmd_Animation *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &tmd_Animation_zero;
-}
-static const tmd_ChannelPointer tmd_ChannelPointer_zero;
-static inline const tmd_ChannelPointer *tmd_ChannelPointer_at(bf_ctx *c, const tmd_ChannelPointer *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &tmd_ChannelPointer_zero;
-}
-static const tmd_Channel tmd_Channel_zero;
-static inline const tmd_Channel *tmd_Channel_at(bf_ctx *c, const tmd_Channel *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &tmd_Channel_zero;
-}
-static const tmd_Keyframe tmd_Keyframe_zero;
-static inline const tmd_Keyframe *tmd_Keyframe_at(bf_ctx *c, const tmd_Keyframe *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &tmd_Keyframe_zero;
-}
-static const tmd_LodBlock tmd_LodBlock_zero;
-static inline const tmd_LodBlock *tmd_LodBlock_at(bf_ctx *c, const tmd_LodBlock *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &tmd_LodBlock_zero;
-}
-static const tmd_Level tmd_Level_zero;
-static inline const tmd_Level *tmd_Level_at(bf_ctx *c, const tmd_Level *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &tmd_Level_zero;
-}
-static const tmd_Mesh tmd_Mesh_zero;
-static inline const tmd_Mesh *tmd_Mesh_at(bf_ctx *c, const tmd_Mesh *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &tmd_Mesh_zero;
-}
-static const tmd_Piece tmd_Piece_zero;
-static inline const tmd_Piece *tmd_Piece_at(bf_ctx *c, const tmd_Piece *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &tmd_Piece_zero;
-}
-static const tmd_Vertex tmd_Vertex_zero;
-static inline const tmd_Vertex *tmd_Vertex_at(bf_ctx *c, const tmd_Vertex *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &tmd_Vertex_zero;
-}
+#include "tmd_access.h"
 
 static int read_File(bf_ctx *c, tmd_File *s, int64_t index)
 {

@@ -16,77 +16,7 @@ static void validate_Level(bf_vctx *v, const tmd_Level *s);
 static void validate_Mesh(bf_vctx *v, const tmd_Mesh *s);
 static void validate_Piece(bf_vctx *v, const tmd_Piece *s);
 
-/* Zero structures stand in for absent ones in expressions. */
-static const tmd_File tmd_File_zero;
-static inline const tmd_File *tmd_File_at(bf_ctx *c, const tmd_File *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &tmd_File_zero;
-}
-static const tmd_Header tmd_Header_zero;
-static inline const tmd_Header *tmd_Header_at(bf_ctx *c, const tmd_Header *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &tmd_Header_zero;
-}
-static const tmd_Scene tmd_Scene_zero;
-static inline const tmd_Scene *tmd_Scene_at(bf_ctx *c, const tmd_Scene *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &tmd_Scene_zero;
-}
-static const tmd_Node tmd_Node_zero;
-static inline const tmd_Node *tmd_Node_at(bf_ctx *c, const tmd_Node *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &tmd_Node_zero;
-}
-static const tmd_AnimationPointer tmd_AnimationPointer_zero;
-static inline const tmd_AnimationPointer *tmd_AnimationPointer_at(bf_ctx *c, const tmd_AnimationPointer *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &tmd_AnimationPointer_zero;
-}
-static const tmd_Animation tmd_Animation_zero;
-static inline const tmd_Animation *tmd_Animation_at(bf_ctx *c, const tmd_Animation *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &tmd_Animation_zero;
-}
-static const tmd_ChannelPointer tmd_ChannelPointer_zero;
-static inline const tmd_ChannelPointer *tmd_ChannelPointer_at(bf_ctx *c, const tmd_ChannelPointer *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &tmd_ChannelPointer_zero;
-}
-static const tmd_Channel tmd_Channel_zero;
-static inline const tmd_Channel *tmd_Channel_at(bf_ctx *c, const tmd_Channel *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &tmd_Channel_zero;
-}
-static const tmd_Keyframe tmd_Keyframe_zero;
-static inline const tmd_Keyframe *tmd_Keyframe_at(bf_ctx *c, const tmd_Keyframe *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &tmd_Keyframe_zero;
-}
-static const tmd_LodBlock tmd_LodBlock_zero;
-static inline const tmd_LodBlock *tmd_LodBlock_at(bf_ctx *c, const tmd_LodBlock *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &tmd_LodBlock_zero;
-}
-static const tmd_Level tmd_Level_zero;
-static inline const tmd_Level *tmd_Level_at(bf_ctx *c, const tmd_Level *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &tmd_Level_zero;
-}
-static const tmd_Mesh tmd_Mesh_zero;
-static inline const tmd_Mesh *tmd_Mesh_at(bf_ctx *c, const tmd_Mesh *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &tmd_Mesh_zero;
-}
-static const tmd_Piece tmd_Piece_zero;
-static inline const tmd_Piece *tmd_Piece_at(bf_ctx *c, const tmd_Piece *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &tmd_Piece_zero;
-}
-static const tmd_Vertex tmd_Vertex_zero;
-static inline const tmd_Vertex *tmd_Vertex_at(bf_ctx *c, const tmd_Vertex *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &tmd_Vertex_zero;
-}
+#include "tmd_access.h"
 
 static void validate_File(bf_vctx *v, const tmd_File *s)
 {

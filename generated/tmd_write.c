@@ -23,77 +23,7 @@ static int write_Mesh(bf_wctx *w, tmd_Mesh *s);
 static int write_Piece(bf_wctx *w, tmd_Piece *s);
 static int write_Vertex(bf_wctx *w, tmd_Vertex *s);
 
-/* Zero structures stand in for absent ones in expressions. */
-static const tmd_File tmd_File_zero;
-static inline const tmd_File *tmd_File_at(bf_ctx *c, const tmd_File *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &tmd_File_zero;
-}
-static const tmd_Header tmd_Header_zero;
-static inline const tmd_Header *tmd_Header_at(bf_ctx *c, const tmd_Header *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &tmd_Header_zero;
-}
-static const tmd_Scene tmd_Scene_zero;
-static inline const tmd_Scene *tmd_Scene_at(bf_ctx *c, const tmd_Scene *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &tmd_Scene_zero;
-}
-static const tmd_Node tmd_Node_zero;
-static inline const tmd_Node *tmd_Node_at(bf_ctx *c, const tmd_Node *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &tmd_Node_zero;
-}
-static const tmd_AnimationPointer tmd_AnimationPointer_zero;
-static inline const tmd_AnimationPointer *tmd_AnimationPointer_at(bf_ctx *c, const tmd_AnimationPointer *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &tmd_AnimationPointer_zero;
-}
-static const tmd_Animation tmd_Animation_zero;
-static inline const tmd_Animation *tmd_Animation_at(bf_ctx *c, const tmd_Animation *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &tmd_Animation_zero;
-}
-static const tmd_ChannelPointer tmd_ChannelPointer_zero;
-static inline const tmd_ChannelPointer *tmd_ChannelPointer_at(bf_ctx *c, const tmd_ChannelPointer *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &tmd_ChannelPointer_zero;
-}
-static const tmd_Channel tmd_Channel_zero;
-static inline const tmd_Channel *tmd_Channel_at(bf_ctx *c, const tmd_Channel *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &tmd_Channel_zero;
-}
-static const tmd_Keyframe tmd_Keyframe_zero;
-static inline const tmd_Keyframe *tmd_Keyframe_at(bf_ctx *c, const tmd_Keyframe *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &tmd_Keyframe_zero;
-}
-static const tmd_LodBlock tmd_LodBlock_zero;
-static inline const tmd_LodBlock *tmd_LodBlock_at(bf_ctx *c, const tmd_LodBlock *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &tmd_LodBlock_zero;
-}
-static const tmd_Level tmd_Level_zero;
-static inline const tmd_Level *tmd_Level_at(bf_ctx *c, const tmd_Level *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &tmd_Level_zero;
-}
-static const tmd_Mesh tmd_Mesh_zero;
-static inline const tmd_Mesh *tmd_Mesh_at(bf_ctx *c, const tmd_Mesh *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &tmd_Mesh_zero;
-}
-static const tmd_Piece tmd_Piece_zero;
-static inline const tmd_Piece *tmd_Piece_at(bf_ctx *c, const tmd_Piece *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &tmd_Piece_zero;
-}
-static const tmd_Vertex tmd_Vertex_zero;
-static inline const tmd_Vertex *tmd_Vertex_at(bf_ctx *c, const tmd_Vertex *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &tmd_Vertex_zero;
-}
+#include "tmd_access.h"
 
 static int place_File_aux_data(bf_wctx *w, void *owner)
 {
@@ -1121,40 +1051,12 @@ int tmd_write_model(const tmd_File *doc, struct bf_buffer *out, bf_error *err)
     return ok;
 }
 
+static int pass_model(bf_wctx *w, void *doc)
+{
+    return write_File(w, doc);
+}
+
 int tmd_build_model(tmd_File *doc, bf_arena *arena, struct bf_buffer *out, bf_error *err)
 {
-    /* positions feed offsets written before them: lay out until the image stops changing */
-    bf_buffer previous = {0};
-    int ok = 0;
-    for (int pass = 0; pass < 6; pass++) {
-        bf_wctx w;
-        bf_buffer_free(out);
-        bf_wctx_init(&w, out, doc);
-        w.layout = 1;
-        w.root = doc;
-        w.arena = arena;
-        ok = write_File(&w, doc) && bf_place_queued(&w);
-        *err = w.err;
-        bf_wctx_free(&w);
-        if (!ok)
-            break;
-        if (pass > 0 && previous.size == out->size && memcmp(previous.data, out->data, out->size) == 0)
-            break;
-        bf_buffer_free(&previous);
-        previous.data = malloc(out->size + 1);
-        if (!previous.data) {
-            ok = 0;
-            break;
-        }
-        memcpy(previous.data, out->data, out->size);
-        previous.size = out->size;
-        if (pass == 5) {
-            memset(err, 0, sizeof *err);
-            err->failed = 1;
-            snprintf(err->message, sizeof err->message, "the layout did not settle after 6 passes");
-            ok = 0;
-        }
-    }
-    bf_buffer_free(&previous);
-    return ok;
+    return bf_build(doc, 0, arena, out, err, pass_model);
 }

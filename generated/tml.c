@@ -11,27 +11,7 @@ static int read_Texture(bf_ctx *c, tml_Texture *s, int64_t index);
 static int read_Material(bf_ctx *c, tml_Material *s, int64_t index);
 static int read_TextureRef(bf_ctx *c, tml_TextureRef *s, int64_t index);
 
-/* Zero elements stand in for out-of-range ones in expressions (after an error is set). */
-static const tml_File tml_File_zero;
-static inline const tml_File *tml_File_at(bf_ctx *c, const tml_File *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &tml_File_zero;
-}
-static const tml_Texture tml_Texture_zero;
-static inline const tml_Texture *tml_Texture_at(bf_ctx *c, const tml_Texture *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &tml_Texture_zero;
-}
-static const tml_Material tml_Material_zero;
-static inline const tml_Material *tml_Material_at(bf_ctx *c, const tml_Material *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &tml_Material_zero;
-}
-static const tml_TextureRef tml_TextureRef_zero;
-static inline const tml_TextureRef *tml_TextureRef_at(bf_ctx *c, const tml_TextureRef *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &tml_TextureRef_zero;
-}
+#include "tml_access.h"
 
 static int read_File(bf_ctx *c, tml_File *s, int64_t index)
 {

@@ -9,27 +9,7 @@ static void validate_Texture(bf_vctx *v, const tml_Texture *s);
 static void validate_Material(bf_vctx *v, const tml_Material *s);
 static void validate_TextureRef(bf_vctx *v, const tml_TextureRef *s);
 
-/* Zero structures stand in for absent ones in expressions. */
-static const tml_File tml_File_zero;
-static inline const tml_File *tml_File_at(bf_ctx *c, const tml_File *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &tml_File_zero;
-}
-static const tml_Texture tml_Texture_zero;
-static inline const tml_Texture *tml_Texture_at(bf_ctx *c, const tml_Texture *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &tml_Texture_zero;
-}
-static const tml_Material tml_Material_zero;
-static inline const tml_Material *tml_Material_at(bf_ctx *c, const tml_Material *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &tml_Material_zero;
-}
-static const tml_TextureRef tml_TextureRef_zero;
-static inline const tml_TextureRef *tml_TextureRef_at(bf_ctx *c, const tml_TextureRef *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &tml_TextureRef_zero;
-}
+#include "tml_access.h"
 
 static void validate_File(bf_vctx *v, const tml_File *s)
 {

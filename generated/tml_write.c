@@ -13,27 +13,7 @@ static int write_Texture(bf_wctx *w, tml_Texture *s);
 static int write_Material(bf_wctx *w, tml_Material *s);
 static int write_TextureRef(bf_wctx *w, tml_TextureRef *s);
 
-/* Zero structures stand in for absent ones in expressions. */
-static const tml_File tml_File_zero;
-static inline const tml_File *tml_File_at(bf_ctx *c, const tml_File *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &tml_File_zero;
-}
-static const tml_Texture tml_Texture_zero;
-static inline const tml_Texture *tml_Texture_at(bf_ctx *c, const tml_Texture *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &tml_Texture_zero;
-}
-static const tml_Material tml_Material_zero;
-static inline const tml_Material *tml_Material_at(bf_ctx *c, const tml_Material *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &tml_Material_zero;
-}
-static const tml_TextureRef tml_TextureRef_zero;
-static inline const tml_TextureRef *tml_TextureRef_at(bf_ctx *c, const tml_TextureRef *a, uint64_t n, int64_t i)
-{
-    return bf_check_index(c, i, n) ? &a[i] : &tml_TextureRef_zero;
-}
+#include "tml_access.h"
 
 static int write_File(bf_wctx *w, tml_File *s)
 {
@@ -272,40 +252,12 @@ int tml_write_library(const tml_File *doc, struct bf_buffer *out, bf_error *err)
     return ok;
 }
 
+static int pass_library(bf_wctx *w, void *doc)
+{
+    return write_File(w, doc);
+}
+
 int tml_build_library(tml_File *doc, bf_arena *arena, struct bf_buffer *out, bf_error *err)
 {
-    /* positions feed offsets written before them: lay out until the image stops changing */
-    bf_buffer previous = {0};
-    int ok = 0;
-    for (int pass = 0; pass < 6; pass++) {
-        bf_wctx w;
-        bf_buffer_free(out);
-        bf_wctx_init(&w, out, doc);
-        w.layout = 1;
-        w.root = doc;
-        w.arena = arena;
-        ok = write_File(&w, doc) && bf_place_queued(&w);
-        *err = w.err;
-        bf_wctx_free(&w);
-        if (!ok)
-            break;
-        if (pass > 0 && previous.size == out->size && memcmp(previous.data, out->data, out->size) == 0)
-            break;
-        bf_buffer_free(&previous);
-        previous.data = malloc(out->size + 1);
-        if (!previous.data) {
-            ok = 0;
-            break;
-        }
-        memcpy(previous.data, out->data, out->size);
-        previous.size = out->size;
-        if (pass == 5) {
-            memset(err, 0, sizeof *err);
-            err->failed = 1;
-            snprintf(err->message, sizeof err->message, "the layout did not settle after 6 passes");
-            ok = 0;
-        }
-    }
-    bf_buffer_free(&previous);
-    return ok;
+    return bf_build(doc, 0, arena, out, err, pass_library);
 }

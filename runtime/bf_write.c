@@ -266,6 +266,46 @@ int bf_check_fits_signed(bf_wctx *w, int64_t v, unsigned bits, const char *field
     return bf_fail(&w->c, w->pos, field, "value %lld does not fit in %u signed bits", (long long)v, bits);
 }
 
+int bf_build(void *doc, int64_t revision, bf_arena *arena, bf_buffer *out, bf_error *err,
+             int (*pass)(bf_wctx *w, void *doc))
+{
+    /* positions feed offsets written before them: lay out until the image stops changing */
+    enum { MAX_PASSES = 6 };
+    bf_buffer previous = {0};
+    int ok = 0;
+    for (int n = 0; n < MAX_PASSES; n++) {
+        bf_wctx w;
+        bf_buffer_free(out);
+        bf_wctx_init(&w, out, doc);
+        w.c.revision = revision;
+        w.layout = 1;
+        w.root = doc;
+        w.arena = arena;
+        ok = pass(&w, doc) && bf_place_queued(&w);
+        *err = w.err;
+        bf_wctx_free(&w);
+        if (!ok || (n > 0 && previous.size == out->size && memcmp(previous.data, out->data, out->size) == 0))
+            break;
+        ok = 0;
+        bf_buffer_free(&previous);
+        previous.data = malloc(out->size + 1);
+        if (!previous.data) {
+            bf_fail(&w.c, 0, NULL, "out of memory");
+            *err = w.err;
+            break;
+        }
+        memcpy(previous.data, out->data, out->size);
+        previous.size = out->size;
+        if (n == MAX_PASSES - 1) {
+            memset(err, 0, sizeof *err);
+            err->failed = 1;
+            snprintf(err->message, sizeof err->message, "the layout did not settle after %d passes", MAX_PASSES);
+        }
+    }
+    bf_buffer_free(&previous);
+    return ok;
+}
+
 static int save_fail(bf_error *err, const char *what, const char *path)
 {
     memset(err, 0, sizeof *err);

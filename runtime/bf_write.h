@@ -91,6 +91,11 @@ int bf_put_cstr(bf_wctx *w, const bf_str *s, const char *field);
 int bf_check_fits(bf_wctx *w, uint64_t v, unsigned bits, const char *field);
 int bf_check_fits_signed(bf_wctx *w, int64_t v, unsigned bits, const char *field);
 
+/* Runs a builder's layout passes until the image stops changing: each pass lays `doc` out
+ * with `pass` (the generated root writer) in a fresh layout context. */
+int bf_build(void *doc, int64_t revision, bf_arena *arena, bf_buffer *out, bf_error *err,
+             int (*pass)(bf_wctx *w, void *doc));
+
 /* Writes the image to `path` atomically: a temporary file in the same folder, flushed and
  * synced, then renamed over the target. On any error the target is untouched, the
  * temporary file is removed, and `err` says why. */

@@ -532,15 +532,7 @@ function R.source(fmt)
     if t.needs_link then w(string.format("static int link_%s(bf_ctx *c, %s *s);", t.name, tc)) end
   end
   w()
-  w("/* Zero elements stand in for out-of-range ones in expressions (after an error is set). */")
-  for _, t in ipairs(fmt.types) do
-    local tc = ct(fmt, t.name)
-    w(string.format("static const %s %s_zero;", tc, tc))
-    w(string.format("static inline const %s *%s_at(bf_ctx *c, const %s *a, uint64_t n, int64_t i)", tc, tc, tc))
-    w("{")
-    w(string.format("    return bf_check_index(c, i, n) ? &a[i] : &%s_zero;", tc))
-    w("}")
-  end
+  w("#include \"" .. fmt.name .. "_access.h\"")
   w()
   for _, t in ipairs(fmt.types) do
     w(R.read_function(fmt, ix, t))

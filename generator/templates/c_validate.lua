@@ -231,15 +231,7 @@ function V.source(fmt)
     end
   end
   w()
-  w("/* Zero structures stand in for absent ones in expressions. */")
-  for _, t in ipairs(fmt.types) do
-    local tc = ct(fmt, t.name)
-    w(string.format("static const %s %s_zero;", tc, tc))
-    w(string.format("static inline const %s *%s_at(bf_ctx *c, const %s *a, uint64_t n, int64_t i)", tc, tc, tc))
-    w("{")
-    w(string.format("    return bf_check_index(c, i, n) ? &a[i] : &%s_zero;", tc))
-    w("}")
-  end
+  w("#include \"" .. fmt.name .. "_access.h\"")
   w()
   for _, t in ipairs(fmt.types) do
     if needs[t.name] or roots[t.name] then

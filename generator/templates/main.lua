@@ -7,6 +7,7 @@ local docs_md = require("docs_md")
 local docs_html = require("docs_html")
 local c_validate = require("c_validate")
 local c_writer = require("c_writer")
+local c_access = require("c_access")
 
 return {
   format = function(fmt)
@@ -18,6 +19,7 @@ return {
       ["docs/" .. fmt.name .. ".html"] = docs_html.page(fmt),
       [fmt.name .. "_validate.c"] = c_validate.source(fmt),
       [fmt.name .. "_write.c"] = c_writer.source(fmt),
+      [fmt.name .. "_access.h"] = c_access(fmt),
     }
   end,
   index = function(formats)
