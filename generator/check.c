@@ -718,23 +718,30 @@ static void check_field_exprs(format *f, type_def *t, field *fl)
     }
 }
 
-/* Marks the fields whose values an expression uses with `role` (1: count/size, 2: offset).
+/* Marks the fields whose values an expression uses with `role` (1: count/size, 2: offset,
+ * 3: an index selecting an element).
  * In `root.header.count` only `count` is used as a value; `root` and `header` are the path. */
 static void mark_roles(expr *e, int role, int is_value)
 {
     if (!e)
         return;
-    if (is_value && e->ref == REF_FIELD && e->ref_field) {
+    /* a field named as a value, or a packed field one of whose bit fields is */
+    if ((is_value && e->ref == REF_FIELD && e->ref_field) || (e->ref == REF_BITS && e->ref_field)) {
         field *fl = (field *)e->ref_field;
         if (role == 1)
             fl->used_as_count = 1;
-        else
+        else if (role == 2)
             fl->used_as_offset = 1;
+        else
+            fl->used_as_index = 1;
     }
     /* an element of a number array is a value; a structure on the left of '.' is a path */
     int path = e->kind == EX_MEMBER || (e->kind == EX_INDEX && !(e->a && e->a->vt.array_elem_int));
     mark_roles(e->a, role, !path);
-    if (e->kind != EX_INDEX)
+    /* what selects an element of an array that a count or offset comes from is an index */
+    if (e->kind == EX_INDEX)
+        mark_roles(e->b, 3, 1);
+    else
         mark_roles(e->b, role, 1);
     mark_roles(e->c, role, 1);
     for (size_t i = 0; i < e->nargs; i++)

@@ -200,6 +200,7 @@ static void push_field(lua_State *L, const field *fl)
     set_int(L, "min_elem_size", fl->min_elem_size);
     set_bool(L, "used_as_count", fl->used_as_count);
     set_bool(L, "used_as_offset", fl->used_as_offset);
+    set_bool(L, "used_as_index", fl->used_as_index);
 
     lua_newtable(L);
     for (size_t i = 0; i < fl->bits.len; i++) {

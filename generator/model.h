@@ -120,6 +120,7 @@ typedef struct field {
     int64_t min_elem_size; /* at least this many bytes per element */
     int used_as_count;     /* named by some count/size/length expression */
     int used_as_offset;    /* named by some pos expression */
+    int used_as_index;     /* selects the element a count or offset comes from */
 } field;
 
 typedef struct param {

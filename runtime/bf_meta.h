@@ -86,6 +86,7 @@ typedef struct bf_field_desc {
 
 #define BF_ROLE_COUNT 1u  /* a count, length or size */
 #define BF_ROLE_OFFSET 2u /* an offset or address */
+#define BF_ROLE_INDEX 4u  /* selects the array element a count or offset comes from */
 
 struct bf_type_desc {
     const char *name, *doc;

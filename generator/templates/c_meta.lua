@@ -82,6 +82,7 @@ return function(fmt)
       local roles = {}
       if fl.used_as_count then roles[#roles + 1] = "BF_ROLE_COUNT" end
       if fl.used_as_offset then roles[#roles + 1] = "BF_ROLE_OFFSET" end
+      if fl.used_as_index then roles[#roles + 1] = "BF_ROLE_INDEX" end
       if #roles > 0 then w("        .roles = " .. table.concat(roles, " | ") .. ",") end
       w(string.format("        .type = %s,", fl.type and ("&" .. p .. "type_" .. fl.type) or "NULL"))
       local en = fl.enum or fl.flags

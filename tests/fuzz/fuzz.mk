@@ -1,0 +1,75 @@
+# Fuzzing the generated readers with libFuzzer (clang), one harness for every format.
+#
+#   make fuzz FORMAT=t3dm [ENTRY=model] [SECONDS=600]   one harness, until SECONDS or a finding
+#   make fuzz-ci                                         every format, FUZZ_CI_SECONDS each
+#
+# Seeds: the files under tests/fixtures, $(SHARED)/samples and tests/fuzz/regressions that
+# bf_detect assigns to the format. The corpus grows in $(BUILD)/fuzz/corpus/FORMAT. Inputs
+# that crash, leak, time out or break a property are copied to tests/fuzz/regressions/FORMAT/,
+# which tests/test_badinput.c replays in `make test`.
+FUZZ_CC ?= clang
+FORMAT ?= t3dm
+ENTRY ?=
+SECONDS ?= 600
+FUZZ_CI_SECONDS ?= 20
+# 64 KiB covers every structure of the sample files while keeping runs fast; larger seeds
+# are truncated by libFuzzer. 5 s is far beyond any honest read of 64 KiB under ASan.
+FUZZ_MAX_LEN ?= 65536
+FUZZ_TIMEOUT ?= 5
+FUZZ_DIR := $(BUILD)/fuzz
+# The project is built with gcc; clang also warns about the generated code's unused
+# `static inline` accessors and positional initializers that leave trailing members zero.
+FUZZ_CFLAGS := -std=c11 -Wall -Wextra -Werror -Wno-unused-function -Wno-missing-field-initializers -O1 -g \
+	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
+	$(INCLUDES) -Itests/fuzz
+
+.PHONY: fuzz fuzz-ci fuzz-build
+
+# One binary for every format (generated/*.c includes formats.c, the table it selects from);
+# `make fuzz` picks the format with BF_FUZZ_FORMAT at run time, so fuzz-ci builds once.
+FUZZ_BIN := $(FUZZ_DIR)/fuzz_reader
+$(FUZZ_BIN): tests/fuzz/fuzz_reader.c tests/fuzz/bf_walk.h $(RUNTIME_SRC) $(GENERATED_SRC) \
+		$(wildcard runtime/*.h generated/*.h)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) tests/fuzz/fuzz_reader.c $(RUNTIME_SRC) $(GENERATED_SRC) -o $@
+
+$(FUZZ_DIR)/seeds-tool: tests/fuzz/fuzz_seeds.c $(GENERATED_LIB) $(RUNTIME_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_COMMON) $(INCLUDES) $< $(GENERATED_LIB) $(RUNTIME_LIB) -o $@
+
+fuzz-build: $(FUZZ_BIN) $(FUZZ_DIR)/seeds-tool
+
+# One worker, so that the rest of the machine stays usable. A finding stops the run and
+# fails the target, after its input is kept as a regression file (named ENTRY-... when
+# ENTRY was given, so that the replay uses that reader; otherwise every reader replays it).
+fuzz: fuzz-build
+	@rm -rf $(FUZZ_DIR)/seeds/$(FORMAT) $(FUZZ_DIR)/artifacts/$(FORMAT)
+	@mkdir -p $(FUZZ_DIR)/seeds/$(FORMAT) $(FUZZ_DIR)/corpus/$(FORMAT) $(FUZZ_DIR)/artifacts/$(FORMAT)
+	@$(FUZZ_DIR)/seeds-tool $(FORMAT) $(FUZZ_DIR)/seeds/$(FORMAT) tests/fixtures $(SHARED)/samples \
+		tests/fuzz/regressions/$(FORMAT)
+	@status=0; BF_FUZZ_FORMAT=$(FORMAT) BF_FUZZ_ENTRY=$(ENTRY) $(FUZZ_BIN) -max_total_time=$(SECONDS) \
+		-timeout=$(FUZZ_TIMEOUT) -max_len=$(FUZZ_MAX_LEN) -print_final_stats=1 \
+		-artifact_prefix=$(FUZZ_DIR)/artifacts/$(FORMAT)/ \
+		$(FUZZ_DIR)/corpus/$(FORMAT) $(FUZZ_DIR)/seeds/$(FORMAT) || status=$$?; \
+	for a in $(FUZZ_DIR)/artifacts/$(FORMAT)/*; do \
+		[ -f "$$a" ] || continue; mkdir -p tests/fuzz/regressions/$(FORMAT); \
+		cp "$$a" tests/fuzz/regressions/$(FORMAT)/$(if $(ENTRY),$(ENTRY)-)$$(basename "$$a"); \
+		echo "fuzz: kept $$a as tests/fuzz/regressions/$(FORMAT)/$(if $(ENTRY),$(ENTRY)-)$$(basename "$$a")"; \
+	done; exit $$status
+
+# clang and its libFuzzer runtime, installed like the other packages (.ci/deps.sh).
+FUZZ_PKGS := clang libclang-rt-14-dev
+FUZZ_DEPS_STAMP := $(BUILD)/.deps-fuzz
+$(FUZZ_DEPS_STAMP): $(DEPS_STAMP)
+	@sh .ci/deps.sh $(FUZZ_PKGS)
+	@touch $@
+
+# CI: every format for a short time. Without a working libFuzzer this says so and skips.
+fuzz-ci: $(FUZZ_DEPS_STAMP)
+	@if ! command -v $(FUZZ_CC) >/dev/null 2>&1 || ! printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { (void)d; (void)n; return 0; }\n' \
+		| $(FUZZ_CC) -fsanitize=fuzzer -x c - -o /dev/null >/dev/null 2>&1; then \
+		echo "fuzz-ci: $(FUZZ_CC) with libFuzzer (-fsanitize=fuzzer) not available; skipping"; \
+	else set -e; for f in $(FORMATS); do \
+		echo "== fuzz $$f ($(FUZZ_CI_SECONDS) s)"; \
+		$(MAKE) --no-print-directory fuzz FORMAT=$$f SECONDS=$(FUZZ_CI_SECONDS); \
+	done; fi
