@@ -208,6 +208,10 @@ int bf_wseek(bf_wctx *w, uint64_t pos, const char *field)
     size_t limit = w->out->limit ? w->out->limit : BF_DEFAULT_WRITE_LIMIT;
     if (pos > limit)
         return bf_fail(&w->c, w->pos, field, "position 0x%llx is past the output limit", (unsigned long long)pos);
+    /* the image reaches every position data starts at, even data of no bytes: an offset
+     * the document holds must stay inside the file */
+    if (!grow(w, (size_t)pos, field))
+        return 0;
     w->pos = (size_t)pos;
     return 1;
 }
