@@ -34,7 +34,7 @@ static void validate_File(bf_vctx *v, const j3d_File *s)
     {
         int64_t x = (int64_t)s->kind;
         if (x != INT64_C(1651336242) && x != INT64_C(1651336243) && x != INT64_C(1650748468))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 4, "kind", NULL, "%lld (0x%llx) is not a FileKind value", (long long)x, (unsigned long long)x);
+            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 4, "kind", "FileKind: the values the document lists", "%lld (0x%llx) is not a value of FileKind", (long long)x, (unsigned long long)x);
     }
     /* File Header: "The number of chunks present in this file. 8 for BMD, 9 for BDL" (schema line 231) */
     {
@@ -198,7 +198,7 @@ static void validate_Inf1(bf_vctx *v, const j3d_Inf1 *s)
     (void)R;
     (void)s;
     if ((uint64_t)(int64_t)s->flags & ~UINT64_C(0xFFFF))
-        bf_report(v, BF_SEVERITY_WARNING, (s)->_offset + 0, "flags", NULL, "bits 0x%llx are not LoaderFlags flags", (unsigned long long)((uint64_t)(int64_t)s->flags & ~UINT64_C(0xFFFF)));
+        bf_report(v, BF_SEVERITY_WARNING, (s)->_offset + 0, "flags", "LoaderFlags: the bits the document lists", "bits 0x%llx are not LoaderFlags flags", (unsigned long long)((uint64_t)(int64_t)s->flags & ~UINT64_C(0xFFFF)));
     /* Scene Hierarchy: "0x10 = Joint Assignment node. "Data" holds the Joint ID (index into JNT1)" (schema line 321) */
     for (uint32_t i = 0; i < s->nodes_count; i++) {
         const j3d_SceneNode *it = &s->nodes[i];
@@ -522,7 +522,7 @@ static void validate_SceneNode(bf_vctx *v, const j3d_SceneNode *s)
     {
         int64_t x = (int64_t)s->type;
         if (x != INT64_C(0) && x != INT64_C(1) && x != INT64_C(2) && x != INT64_C(16) && x != INT64_C(17) && x != INT64_C(18))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 0, "type", NULL, "%lld (0x%llx) is not a NodeType value", (long long)x, (unsigned long long)x);
+            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 0, "type", "NodeType: the values the document lists", "%lld (0x%llx) is not a value of NodeType", (long long)x, (unsigned long long)x);
     }
 }
 
@@ -637,12 +637,12 @@ static void validate_VertexFormat(bf_vctx *v, const j3d_VertexFormat *s)
     {
         int64_t x = (int64_t)s->attr;
         if (x != INT64_C(9) && x != INT64_C(10) && x != INT64_C(11) && x != INT64_C(12) && x != INT64_C(13) && x != INT64_C(14) && x != INT64_C(15) && x != INT64_C(16) && x != INT64_C(17) && x != INT64_C(18) && x != INT64_C(19) && x != INT64_C(20) && x != INT64_C(25) && x != INT64_C(255))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 0, "attr", NULL, "%lld (0x%llx) is not a VertexAttribute value", (long long)x, (unsigned long long)x);
+            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 0, "attr", "VertexAttribute: the values the document lists", "%lld (0x%llx) is not a value of VertexAttribute", (long long)x, (unsigned long long)x);
     }
     {
         int64_t x = (int64_t)s->component_count;
         if (x != INT64_C(0) && x != INT64_C(1) && x != INT64_C(2))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 4, "component_count", NULL, "%lld (0x%llx) is not a ComponentCount value", (long long)x, (unsigned long long)x);
+            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 4, "component_count", "ComponentCount: the values the document lists", "%lld (0x%llx) is not a value of ComponentCount", (long long)x, (unsigned long long)x);
     }
     /* Vertex Buffer Formats: Data Types table (UInt8 ... Float; for colors RGB565 ... RGBA8) (schema line 526) */
     {
@@ -769,11 +769,14 @@ static void validate_Drw1(bf_vctx *v, const j3d_Drw1 *s)
     (void)R;
     (void)s;
     for (uint32_t i = 0; i < s->types_count; i++)
+        if (bf_push(c, "types", i)) {
     {
         int64_t x = (int64_t)s->types[i];
         if (x != INT64_C(0) && x != INT64_C(1))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->types_at + (uint64_t)i * 1, "types", NULL, "%lld (0x%llx) is not a DrawType value", (long long)x, (unsigned long long)x);
+            bf_report(v, BF_SEVERITY_ERROR, (s)->types_at + (uint64_t)i * 1, NULL, "DrawType: the values the document lists", "%lld (0x%llx) is not a value of DrawType", (long long)x, (unsigned long long)x);
     }
+            bf_pop(c);
+        }
     /* Destination Type List: "It is ordered so that all the Joints come first, and all the Envelopes second." (schema line 686) */
     for (uint32_t i = 0; i < s->types_count; i++) {
         if (bf_push(c, "types", i)) {
@@ -868,7 +871,7 @@ static void validate_Joint(bf_vctx *v, const j3d_Joint *s)
     {
         int64_t x = (int64_t)s->scale_inheritance;
         if (x != INT64_C(0) && x != INT64_C(1))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 2, "scale_inheritance", NULL, "%lld (0x%llx) is not a ScaleInheritance value", (long long)x, (unsigned long long)x);
+            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 2, "scale_inheritance", "ScaleInheritance: the values the document lists", "%lld (0x%llx) is not a value of ScaleInheritance", (long long)x, (unsigned long long)x);
     }
     /* Joint Data: "Rotation is stored between -0x7FFF and 0x7FFF, which ranges -180 degrees and 180 degrees." (schema line 769) */
     {
@@ -1017,7 +1020,7 @@ static void validate_Shape(bf_vctx *v, const j3d_Shape *s)
     {
         int64_t x = (int64_t)s->matrix_type;
         if (x != INT64_C(0) && x != INT64_C(1) && x != INT64_C(2) && x != INT64_C(3))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 0, "matrix_type", NULL, "%lld (0x%llx) is not a ShapeMatrixType value", (long long)x, (unsigned long long)x);
+            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 0, "matrix_type", "ShapeMatrixType: the values the document lists", "%lld (0x%llx) is not a value of ShapeMatrixType", (long long)x, (unsigned long long)x);
     }
     /* Index Buffer Formats: "Only one indexer can exist for each attribute." (schema line 905) */
     {
@@ -1211,12 +1214,12 @@ static void validate_IndexAttribute(bf_vctx *v, const j3d_IndexAttribute *s)
     {
         int64_t x = (int64_t)s->attr;
         if (x != INT64_C(0) && x != INT64_C(1) && x != INT64_C(2) && x != INT64_C(3) && x != INT64_C(4) && x != INT64_C(5) && x != INT64_C(6) && x != INT64_C(7) && x != INT64_C(8) && x != INT64_C(9) && x != INT64_C(10) && x != INT64_C(11) && x != INT64_C(12) && x != INT64_C(13) && x != INT64_C(14) && x != INT64_C(15) && x != INT64_C(16) && x != INT64_C(17) && x != INT64_C(18) && x != INT64_C(19) && x != INT64_C(20) && x != INT64_C(25) && x != INT64_C(255))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 0, "attr", NULL, "%lld (0x%llx) is not a ShapeAttribute value", (long long)x, (unsigned long long)x);
+            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 0, "attr", "ShapeAttribute: the values the document lists", "%lld (0x%llx) is not a value of ShapeAttribute", (long long)x, (unsigned long long)x);
     }
     {
         int64_t x = (int64_t)s->index_type;
         if (x != INT64_C(0) && x != INT64_C(1) && x != INT64_C(2) && x != INT64_C(3))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 4, "index_type", NULL, "%lld (0x%llx) is not a IndexType value", (long long)x, (unsigned long long)x);
+            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 4, "index_type", "IndexType: the values the document lists", "%lld (0x%llx) is not a value of IndexType", (long long)x, (unsigned long long)x);
     }
     /* Index Buffer Formats: "None: Only used for the List End" (schema line 927) */
     {
@@ -1269,7 +1272,7 @@ static void validate_Primitive(bf_vctx *v, const j3d_Primitive *s)
     {
         int64_t x = (int64_t)s->type;
         if (x != INT64_C(0) && x != INT64_C(128) && x != INT64_C(144) && x != INT64_C(152) && x != INT64_C(160) && x != INT64_C(168) && x != INT64_C(176) && x != INT64_C(184))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 0, "type", NULL, "%lld (0x%llx) is not a PrimitiveType value", (long long)x, (unsigned long long)x);
+            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 0, "type", "PrimitiveType: the values the document lists", "%lld (0x%llx) is not a value of PrimitiveType", (long long)x, (unsigned long long)x);
     }
 }
 
@@ -1306,32 +1309,32 @@ static void validate_BtiHeader(bf_vctx *v, const j3d_BtiHeader *s)
     {
         int64_t x = (int64_t)s->format;
         if (x != INT64_C(0) && x != INT64_C(1) && x != INT64_C(2) && x != INT64_C(3) && x != INT64_C(4) && x != INT64_C(5) && x != INT64_C(6) && x != INT64_C(8) && x != INT64_C(9) && x != INT64_C(10) && x != INT64_C(14))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 0, "format", NULL, "%lld (0x%llx) is not a TextureFormat value", (long long)x, (unsigned long long)x);
+            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 0, "format", "TextureFormat: the values the document lists", "%lld (0x%llx) is not a value of TextureFormat", (long long)x, (unsigned long long)x);
     }
     {
         int64_t x = (int64_t)s->wrap_s;
         if (x != INT64_C(0) && x != INT64_C(1) && x != INT64_C(2))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 6, "wrap_s", NULL, "%lld (0x%llx) is not a WrapMode value", (long long)x, (unsigned long long)x);
+            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 6, "wrap_s", "WrapMode: the values the document lists", "%lld (0x%llx) is not a value of WrapMode", (long long)x, (unsigned long long)x);
     }
     {
         int64_t x = (int64_t)s->wrap_t;
         if (x != INT64_C(0) && x != INT64_C(1) && x != INT64_C(2))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 7, "wrap_t", NULL, "%lld (0x%llx) is not a WrapMode value", (long long)x, (unsigned long long)x);
+            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 7, "wrap_t", "WrapMode: the values the document lists", "%lld (0x%llx) is not a value of WrapMode", (long long)x, (unsigned long long)x);
     }
     {
         int64_t x = (int64_t)s->palette_format;
         if (x != INT64_C(0) && x != INT64_C(1) && x != INT64_C(2))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 9, "palette_format", NULL, "%lld (0x%llx) is not a PaletteFormat value", (long long)x, (unsigned long long)x);
+            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 9, "palette_format", "PaletteFormat: the values the document lists", "%lld (0x%llx) is not a value of PaletteFormat", (long long)x, (unsigned long long)x);
     }
     {
         int64_t x = (int64_t)s->min_filter;
         if (x != INT64_C(0) && x != INT64_C(1) && x != INT64_C(2) && x != INT64_C(3) && x != INT64_C(4) && x != INT64_C(5))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 20, "min_filter", NULL, "%lld (0x%llx) is not a TextureFilter value", (long long)x, (unsigned long long)x);
+            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 20, "min_filter", "TextureFilter: the values the document lists", "%lld (0x%llx) is not a value of TextureFilter", (long long)x, (unsigned long long)x);
     }
     {
         int64_t x = (int64_t)s->mag_filter;
         if (x != INT64_C(0) && x != INT64_C(1) && x != INT64_C(2) && x != INT64_C(3) && x != INT64_C(4) && x != INT64_C(5))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 21, "mag_filter", NULL, "%lld (0x%llx) is not a TextureFilter value", (long long)x, (unsigned long long)x);
+            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 21, "mag_filter", "TextureFilter: the values the document lists", "%lld (0x%llx) is not a value of TextureFilter", (long long)x, (unsigned long long)x);
     }
 }
 

@@ -152,7 +152,7 @@ static void validate_Part(bf_vctx *v, const p3m_Part *s)
     (void)R;
     (void)s;
     if ((uint64_t)(int64_t)s->flags & ~UINT64_C(0x1))
-        bf_report(v, BF_SEVERITY_WARNING, (s)->_offset + 0, "flags", NULL, "bits 0x%llx are not PartFlags flags", (unsigned long long)((uint64_t)(int64_t)s->flags & ~UINT64_C(0x1)));
+        bf_report(v, BF_SEVERITY_WARNING, (s)->_offset + 0, "flags", "PartFlags: the bits the document lists", "bits 0x%llx are not PartFlags flags", (unsigned long long)((uint64_t)(int64_t)s->flags & ~UINT64_C(0x1)));
     /* Part flags: "7..1 | 0 | Reserved" (schema line 168) */
     {
         int ok = (((int64_t)(((int64_t)s->flags & ((int64_t)(~INT64_C(1)))) == INT64_C(0)))) != 0;
@@ -242,7 +242,7 @@ static void validate_Material(bf_vctx *v, const p3m_Material *s)
     {
         int64_t x = (int64_t)s->render_mode;
         if (x != INT64_C(0) && x != INT64_C(1))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 0, "render_mode", NULL, "%lld (0x%llx) is not a RenderMode value", (long long)x, (unsigned long long)x);
+            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 0, "render_mode", "RenderMode: the values the document lists", "%lld (0x%llx) is not a value of RenderMode", (long long)x, (unsigned long long)x);
     }
     /* Material: "Texture index (255 for none)" (schema line 270) */
     {
@@ -277,7 +277,7 @@ static void validate_Texture(bf_vctx *v, const p3m_Texture *s)
     {
         int64_t x = (int64_t)s->type;
         if (x != INT64_C(0) && x != INT64_C(1))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 0, "type", NULL, "%lld (0x%llx) is not a TextureType value", (long long)x, (unsigned long long)x);
+            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 0, "type", "TextureType: the values the document lists", "%lld (0x%llx) is not a value of TextureType", (long long)x, (unsigned long long)x);
     }
     if (s->body.kind == P3M_KIND_EMBEDDED_TEXTURE && bf_push(c, "body", -1)) {
         validate_EmbeddedTexture(v, s->body.EmbeddedTexture);
@@ -369,7 +369,7 @@ static void validate_Action(bf_vctx *v, const p3m_Action *s)
     {
         int64_t x = (int64_t)s->part_list_mode;
         if (x != INT64_C(0) && x != INT64_C(1) && x != INT64_C(2) && x != INT64_C(3))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 4, "part_list_mode", NULL, "%lld (0x%llx) is not a PartListMode value", (long long)x, (unsigned long long)x);
+            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 4, "part_list_mode", "PartListMode: the values the document lists", "%lld (0x%llx) is not a value of PartListMode", (long long)x, (unsigned long long)x);
     }
     for (uint32_t i = 0; i < s->part_list_count; i++) {
         if (bf_push(c, "part_list", i)) {
@@ -416,23 +416,32 @@ static void validate_ActionData(bf_vctx *v, const p3m_ActionData *s)
     (void)R;
     (void)s;
     for (uint32_t i = 0; i < s->translation_modes_count; i++)
+        if (bf_push(c, "translation_modes", i)) {
     {
         int64_t x = (int64_t)s->translation_modes[i];
         if (x != INT64_C(0) && x != INT64_C(1))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->translation_modes_at + (uint64_t)i * 1, "translation_modes", NULL, "%lld (0x%llx) is not a Interpolation value", (long long)x, (unsigned long long)x);
+            bf_report(v, BF_SEVERITY_ERROR, (s)->translation_modes_at + (uint64_t)i * 1, NULL, "Interpolation: the values the document lists", "%lld (0x%llx) is not a value of Interpolation", (long long)x, (unsigned long long)x);
     }
+            bf_pop(c);
+        }
     for (uint32_t i = 0; i < s->rotation_modes_count; i++)
+        if (bf_push(c, "rotation_modes", i)) {
     {
         int64_t x = (int64_t)s->rotation_modes[i];
         if (x != INT64_C(0) && x != INT64_C(1))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->rotation_modes_at + (uint64_t)i * 1, "rotation_modes", NULL, "%lld (0x%llx) is not a Interpolation value", (long long)x, (unsigned long long)x);
+            bf_report(v, BF_SEVERITY_ERROR, (s)->rotation_modes_at + (uint64_t)i * 1, NULL, "Interpolation: the values the document lists", "%lld (0x%llx) is not a value of Interpolation", (long long)x, (unsigned long long)x);
     }
+            bf_pop(c);
+        }
     for (uint32_t i = 0; i < s->scale_modes_count; i++)
+        if (bf_push(c, "scale_modes", i)) {
     {
         int64_t x = (int64_t)s->scale_modes[i];
         if (x != INT64_C(0) && x != INT64_C(1))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->scale_modes_at + (uint64_t)i * 1, "scale_modes", NULL, "%lld (0x%llx) is not a Interpolation value", (long long)x, (unsigned long long)x);
+            bf_report(v, BF_SEVERITY_ERROR, (s)->scale_modes_at + (uint64_t)i * 1, NULL, "Interpolation: the values the document lists", "%lld (0x%llx) is not a value of Interpolation", (long long)x, (unsigned long long)x);
     }
+            bf_pop(c);
+        }
     /* Action data: "Bone" (names a bone of the model) (schema line 421) */
     {
         int64_t q1 = 0;

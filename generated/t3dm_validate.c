@@ -293,14 +293,14 @@ static void validate_Material(bf_vctx *v, const t3dm_Material *s)
     {
         int64_t x = (int64_t)s->fog_mode;
         if (x != INT64_C(0) && x != INT64_C(1) && x != INT64_C(2))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 33, "fog_mode", NULL, "%lld (0x%llx) is not a FogMode value", (long long)x, (unsigned long long)x);
+            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 33, "fog_mode", "FogMode: the values the document lists", "%lld (0x%llx) is not a value of FogMode", (long long)x, (unsigned long long)x);
     }
     if ((uint64_t)(int64_t)s->color_flags & ~UINT64_C(0x7))
-        bf_report(v, BF_SEVERITY_WARNING, (s)->_offset + 34, "color_flags", NULL, "bits 0x%llx are not ColorFlags flags", (unsigned long long)((uint64_t)(int64_t)s->color_flags & ~UINT64_C(0x7)));
+        bf_report(v, BF_SEVERITY_WARNING, (s)->_offset + 34, "color_flags", "ColorFlags: the bits the document lists", "bits 0x%llx are not ColorFlags flags", (unsigned long long)((uint64_t)(int64_t)s->color_flags & ~UINT64_C(0x7)));
     {
         int64_t x = (int64_t)s->vertex_fx;
         if (x != INT64_C(0) && x != INT64_C(1))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 35, "vertex_fx", NULL, "%lld (0x%llx) is not a VertexFX value", (long long)x, (unsigned long long)x);
+            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 35, "vertex_fx", "VertexFX: the values the document lists", "%lld (0x%llx) is not a value of VertexFX", (long long)x, (unsigned long long)x);
     }
 }
 
@@ -563,7 +563,7 @@ static void validate_ChannelMapping(bf_vctx *v, const t3dm_ChannelMapping *s)
     {
         int64_t x = (int64_t)s->target_type;
         if (x != INT64_C(0) && x != INT64_C(1) && x != INT64_C(2) && x != INT64_C(3))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 2, "target_type", NULL, "%lld (0x%llx) is not a TargetType value", (long long)x, (unsigned long long)x);
+            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 2, "target_type", "TargetType: the values the document lists", "%lld (0x%llx) is not a value of TargetType", (long long)x, (unsigned long long)x);
     }
 }
 

@@ -311,7 +311,7 @@ static void validate_Channel(bf_vctx *v, const tmd_Channel *s)
     (void)R;
     (void)s;
     if ((uint64_t)(int64_t)s->flags & ~UINT64_C(0x3))
-        bf_report(v, BF_SEVERITY_WARNING, (s)->_offset + 0, "flags", NULL, "bits 0x%llx are not ChannelFlags flags", (unsigned long long)((uint64_t)(int64_t)s->flags & ~UINT64_C(0x3)));
+        bf_report(v, BF_SEVERITY_WARNING, (s)->_offset + 0, "flags", "ChannelFlags: the bits the document lists", "bits 0x%llx are not ChannelFlags flags", (unsigned long long)((uint64_t)(int64_t)s->flags & ~UINT64_C(0x3)));
 }
 
 static void validate_LodBlock(bf_vctx *v, const tmd_LodBlock *s)

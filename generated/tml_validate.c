@@ -59,7 +59,7 @@ static void validate_Texture(bf_vctx *v, const tml_Texture *s)
     {
         int64_t x = (int64_t)s->format;
         if (x != INT64_C(0) && x != INT64_C(2) && x != INT64_C(6) && x != INT64_C(7) && x != INT64_C(9))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 16, "format", NULL, "%lld (0x%llx) is not a TextureFormat value", (long long)x, (unsigned long long)x);
+            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 16, "format", "TextureFormat: the values the document lists", "%lld (0x%llx) is not a value of TextureFormat", (long long)x, (unsigned long long)x);
     }
     /* TML Texture: "+0 uint32 Texture ID" (materials name textures by it) (schema line 72) */
     {

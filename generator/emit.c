@@ -177,6 +177,8 @@ static void push_field(lua_State *L, const field *fl)
     set_expr(L, "const", fl->const_value);
     set_str(L, "const_str", fl->const_str);
     set_expr(L, "expect", fl->expect);
+    set_bool(L, "expect_warning", fl->expect_warning);
+    set_str(L, "expect_origin", fl->expect_origin);
     set_expr(L, "string_table", fl->string_table);
     if (fl->has_string_null)
         set_int(L, "string_null", fl->string_null);

@@ -421,8 +421,27 @@ static field *build_field(type_def *t, const ynode *n, int index)
         else
             fl->const_value = parse_expr_node(v, "const");
     }
-    if ((v = ynode_get(n, "expect")))
-        fl->expect = parse_expr_node(v, "expect");
+    if ((v = ynode_get(n, "expect"))) {
+        if (v->kind == YN_MAP) {
+            /* { value: 0, severity: warning, origin: "..." } */
+            static const char *const ekeys[] = {"value", "severity", "origin", NULL};
+            check_keys(v, "expect", ekeys);
+            const ynode *ev = ynode_get(v, "value");
+            if (!ev)
+                diag_error(v->loc, "expect needs 'value'");
+            else
+                fl->expect = parse_expr_node(ev, "expect");
+            const ynode *sv = ynode_get(v, "severity");
+            if (sv && scalar(sv, "severity")) {
+                fl->expect_warning = strcmp(sv->text, "warning") == 0;
+                if (!fl->expect_warning && strcmp(sv->text, "error") != 0)
+                    diag_error(sv->loc, "severity must be 'error' or 'warning'");
+            }
+            fl->expect_origin = scalar(ynode_get(v, "origin"), "origin");
+        } else {
+            fl->expect = parse_expr_node(v, "expect");
+        }
+    }
     const ynode *en = ynode_get(n, "enum"), *fn = ynode_get(n, "flags");
     if (en && fn)
         diag_error(fn->loc, "a field has either 'enum' or 'flags', not both");

@@ -93,6 +93,8 @@ typedef struct field {
     expr *const_value;  /* const: a mismatch fails the read */
     const char *const_str;
     expr *expect;       /* expect: a mismatch is a validator finding */
+    int expect_warning; /* expect: { severity: warning } */
+    const char *expect_origin;
 
     ptr_vec bits;       /* bit_field*, most significant first */
     expr *string_table; /* string: the table (a bytes field) this offset points into */

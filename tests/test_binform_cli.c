@@ -137,7 +137,7 @@ Test(binform_cli, every_finding_is_reported)
     cr_expect_eq(r->status, 1);
     cr_expect_eq(count_lines(r->out), 3, "%s", r->out);
     char want[512];
-    snprintf(want, sizeof want, "%s: error: chunk_data[4].body.fog_mode @0x139: 7 (0x7) is not a FogMode value", path);
+    snprintf(want, sizeof want, "%s: error: chunk_data[4].body.fog_mode @0x139: 7 (0x7) is not a value of FogMode", path);
     cr_expect(strstr(r->out, want) != NULL, "%s", r->out);
     snprintf(want, sizeof want, "%s: error: chunk_data[0].body.parts[0].matrix_index @0x76: matrix index 5", path);
     cr_expect(strstr(r->out, want) != NULL, "%s", r->out);

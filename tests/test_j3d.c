@@ -913,5 +913,5 @@ Test(j3d_rules, node_type_in_its_enum)
     MUTATE("box.bmd");
     put16(d, 0x40, 0x13);
     CHECK();
-    expect_finding(&c, name, E, "sections[0].body.nodes[2].type", 0x40, "19 (0x13) is not a NodeType value");
+    expect_finding(&c, name, E, "sections[0].body.nodes[2].type", 0x40, "19 (0x13) is not a value of NodeType");
 }

@@ -953,10 +953,11 @@ Test(p3m_rules, interpolation_modes_enum)
     cr_expect_eq(mu.m.findings.warnings, 0);
     cr_assert_eq(mu.m.findings.count, 1);
     const bf_finding *f = &mu.m.findings.items[0];
-    /* the path names the array; the offset is the element's (keyframe 1 at 0x117) */
-    cr_expect(strncmp(f->path, "data.actions[0].data[0].translation_modes", 41) == 0, "%s", f->path);
+    /* the path names the element, and so does the offset */
+    cr_expect_str_eq(f->path, "data.actions[0].data[0].translation_modes[1]");
     cr_expect_eq(f->offset, E(0x11D));
-    cr_expect(strstr(f->message, "2 (0x2) is not a") != NULL, "%s", f->message);
+    cr_expect(strstr(f->message, "2 (0x2) is not a value of Interpolation") != NULL, "%s", f->message);
+    cr_expect_not_null(f->origin, "enum findings say where the values come from");
     free_model(&mu.m);
 }
 

@@ -329,7 +329,7 @@ Test(t3dm_rules, enum_membership)
     d[0x139] = 7; /* fog mode */
     checked c;
     check(&c, d, size);
-    expect_only(&c, 1, 0, BF_SEVERITY_ERROR, "chunk_data[4].body.fog_mode", 0x139, "7 (0x7) is not a FogMode value");
+    expect_only(&c, 1, 0, BF_SEVERITY_ERROR, "chunk_data[4].body.fog_mode", 0x139, "7 (0x7) is not a value of FogMode");
 }
 
 Test(t3dm_rules, unknown_flag_bits)

@@ -1202,7 +1202,7 @@ Test(toshi_rules, tml_texture_format_enum)
     doc d;
     check_mutated(&d, "tml/basic_rgba.tml", m, size);
     cr_assert_not_null(find(&d, "textures[0].data_size", "data size 4096 does not hold 32 x 32 pixels of format 3"));
-    expect_only(&d, 2, 0, BF_SEVERITY_ERROR, "textures[0].format", 0x1C, "3 (0x3) is not a TextureFormat value");
+    expect_only(&d, 2, 0, BF_SEVERITY_ERROR, "textures[0].format", 0x1C, "3 (0x3) is not a value of TextureFormat");
 }
 
 Test(toshi_rules, tml_magic_is_checked_by_the_reader)

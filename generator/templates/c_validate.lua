@@ -87,13 +87,17 @@ end
 local function field_checks(fmt, ix, t, fl, w)
   local name = fl.name
   local function each_value(body)
-    -- calls body(value_c, pos_c) for every element of the field
+    -- calls body(value_c, pos_c, field_c) for every element of the field; an element is
+    -- reported as name[i]
     if fl.array then
       local n = fl.fixed_count and tostring(fl.fixed_count) or ("s->" .. name .. "_count")
       w(string.format("    for (uint32_t i = 0; i < %s; i++)", n))
-      body(string.format("(int64_t)s->%s[i]", name), string.format("%s + (uint64_t)i * %d", field_pos(fl), fl.prim_size))
+      w(string.format('        if (bf_push(c, "%s", i)) {', name))
+      body(string.format("(int64_t)s->%s[i]", name), string.format("%s + (uint64_t)i * %d", field_pos(fl), fl.prim_size), "NULL")
+      w("            bf_pop(c);")
+      w("        }")
     else
-      body(string.format("(int64_t)s->%s", name), field_pos(fl))
+      body(string.format("(int64_t)s->%s", name), field_pos(fl), '"' .. name .. '"')
     end
   end
   local guard = fl.cond and ("if (s->has_" .. name .. ") ") or ""
@@ -101,11 +105,11 @@ local function field_checks(fmt, ix, t, fl, w)
   if e and not e.open then
     local cases = {}
     for _, v in ipairs(e.values) do cases[#cases + 1] = string.format("%s != INT64_C(%d)", "x", v.value) end
-    each_value(function(value, pos)
+    each_value(function(value, pos, field_c)
       w(string.format("    %s{", guard))
       w(string.format("        int64_t x = %s;", value))
       w(string.format("        if (%s)", table.concat(cases, " && ")))
-      w(string.format('            bf_report(v, BF_SEVERITY_ERROR, %s, "%s", NULL, "%%lld (0x%%llx) is not a %s value", (long long)x, (unsigned long long)x);', pos, name, e.name))
+      w(string.format('            bf_report(v, BF_SEVERITY_ERROR, %s, %s, %s, "%%lld (0x%%llx) is not a value of %s", (long long)x, (unsigned long long)x);', pos, field_c, names.cstring(e.name .. ": the values the document lists"), e.name))
       w("    }")
     end)
   end
@@ -113,17 +117,19 @@ local function field_checks(fmt, ix, t, fl, w)
   if f then
     local mask = 0
     for _, v in ipairs(f.values) do mask = mask | (1 << v.value) end
-    each_value(function(value, pos)
+    each_value(function(value, pos, field_c)
       w(string.format("    %sif ((uint64_t)%s & ~UINT64_C(0x%X))", guard, value, mask))
-      w(string.format('        bf_report(v, BF_SEVERITY_WARNING, %s, "%s", NULL, "bits 0x%%llx are not %s flags", (unsigned long long)((uint64_t)%s & ~UINT64_C(0x%X)));', pos, name, f.name, value, mask))
+      w(string.format('        bf_report(v, BF_SEVERITY_WARNING, %s, %s, %s, "bits 0x%%llx are not %s flags", (unsigned long long)((uint64_t)%s & ~UINT64_C(0x%X)));', pos, field_c, names.cstring(f.name .. ": the bits the document lists"), f.name, value, mask))
     end)
   end
   if fl.expect then
     local env = { fmt = fmt, ix = ix, self = "s", root = "R", pre = {}, counter = { n = 0 } }
     local want = cexpr.c(fl.expect, env)
-    each_value(function(value, pos)
+    local sev = fl.expect_warning and "BF_SEVERITY_WARNING" or "BF_SEVERITY_ERROR"
+    local origin = fl.expect_origin and names.cstring(fl.expect_origin) or "NULL"
+    each_value(function(value, pos, field_c)
       w(string.format("    %sif (%s != %s)", guard, value, want))
-      w(string.format('        bf_report(v, BF_SEVERITY_ERROR, %s, "%s", NULL, "expected %s, found %%lld (0x%%llx)", (long long)%s, (unsigned long long)%s);', pos, name, escape_format(fl.expect.text:gsub('"', '\\"')), value, value))
+      w(string.format('        bf_report(v, %s, %s, %s, %s, "expected %s, found %%lld (0x%%llx)", (long long)%s, (unsigned long long)%s);', sev, pos, field_c, origin, escape_format(fl.expect.text:gsub('"', '\\"')), value, value))
     end)
   end
 end
