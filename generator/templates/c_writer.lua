@@ -252,7 +252,7 @@ local function derive_lines(fmt, ix, t, env)
     end
     if fl.count and not fl.fixed_count and not fl.computed then
       local len = fl.kind == "bytes" and ("(int64_t)s->" .. fl.name .. ".len") or ("(int64_t)s->" .. fl.name .. "_count")
-      if fl.kind ~= "bytes" or true then emit(layout.solve(fl.count, len, env, nil)) end
+      emit(layout.solve(fl.count, len, env, nil))
     end
     if fl.kind == "struct" and not fl.array and next(fl.args) then
       local T = ix.types[fl.type]

@@ -226,13 +226,4 @@ function M.cf(e, env) return num(e, env, true) end
 -- The place (for bytes tables and arrays).
 M.place = place
 
--- Whether the expression mentions `root` anywhere.
-function M.uses_root(e)
-  if not e then return false end
-  if e.ref == "root" then return true end
-  if M.uses_root(e.a) or M.uses_root(e.b) or M.uses_root(e.c) then return true end
-  for _, a in ipairs(e.args or {}) do if M.uses_root(a) then return true end end
-  return false
-end
-
 return M

@@ -62,7 +62,5 @@ function M.comment(s)
   return s
 end
 
--- Whether a field's offset inside its structure is known without reading.
-function M.static_offset(fl) return fl.offset ~= nil end
 
 return M
