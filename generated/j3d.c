@@ -789,9 +789,7 @@ static int read_VertexFormat(bf_ctx *c, j3d_VertexFormat *s, int64_t index)
     /* padding: Padding (0xFF). */
     {
         const int64_t n = 3;
-        const uint8_t *p = c->data + c->pos;
-        for (int64_t i = 0; i < n; i++)
-            s->padding[i] = (p + i * 1)[0];
+        bf_load_array(s->padding, c->data + c->pos, (size_t)n, 1, 1, 0);
         c->pos += (size_t)n * 1;
     }
     return 1;
@@ -848,9 +846,7 @@ static int read_VertexBuffer(bf_ctx *c, j3d_VertexBuffer *s, int64_t index, int6
             s->u8_values_count = (uint32_t)n;
             if (!bf_need(c, (uint64_t)n * 1, "u8_values"))
                 return 0;
-            const uint8_t *p = c->data + c->pos;
-            for (int64_t i = 0; i < n; i++)
-                s->u8_values[i] = (p + i * 1)[0];
+            bf_load_array(s->u8_values, c->data + c->pos, (size_t)n, 1, 1, 0);
             bf_claim(c, c->pos, (uint64_t)n * 1);
             c->pos += (size_t)n * 1;
             s->u8_values_value = bf_alloc_array(c, (uint64_t)n, sizeof(double), 0, "u8_values");
@@ -876,9 +872,7 @@ static int read_VertexBuffer(bf_ctx *c, j3d_VertexBuffer *s, int64_t index, int6
             s->s8_values_count = (uint32_t)n;
             if (!bf_need(c, (uint64_t)n * 1, "s8_values"))
                 return 0;
-            const uint8_t *p = c->data + c->pos;
-            for (int64_t i = 0; i < n; i++)
-                s->s8_values[i] = bf_s8((p + i * 1)[0]);
+            bf_load_array(s->s8_values, c->data + c->pos, (size_t)n, 1, 1, 0);
             bf_claim(c, c->pos, (uint64_t)n * 1);
             c->pos += (size_t)n * 1;
             s->s8_values_value = bf_alloc_array(c, (uint64_t)n, sizeof(double), 0, "s8_values");
@@ -904,9 +898,7 @@ static int read_VertexBuffer(bf_ctx *c, j3d_VertexBuffer *s, int64_t index, int6
             s->u16_values_count = (uint32_t)n;
             if (!bf_need(c, (uint64_t)n * 2, "u16_values"))
                 return 0;
-            const uint8_t *p = c->data + c->pos;
-            for (int64_t i = 0; i < n; i++)
-                s->u16_values[i] = bf_load_u16be((p + i * 2));
+            bf_load_array(s->u16_values, c->data + c->pos, (size_t)n, 2, 1, 0);
             bf_claim(c, c->pos, (uint64_t)n * 2);
             c->pos += (size_t)n * 2;
             s->u16_values_value = bf_alloc_array(c, (uint64_t)n, sizeof(double), 0, "u16_values");
@@ -932,9 +924,7 @@ static int read_VertexBuffer(bf_ctx *c, j3d_VertexBuffer *s, int64_t index, int6
             s->s16_values_count = (uint32_t)n;
             if (!bf_need(c, (uint64_t)n * 2, "s16_values"))
                 return 0;
-            const uint8_t *p = c->data + c->pos;
-            for (int64_t i = 0; i < n; i++)
-                s->s16_values[i] = bf_s16(bf_load_u16be((p + i * 2)));
+            bf_load_array(s->s16_values, c->data + c->pos, (size_t)n, 2, 1, 0);
             bf_claim(c, c->pos, (uint64_t)n * 2);
             c->pos += (size_t)n * 2;
             s->s16_values_value = bf_alloc_array(c, (uint64_t)n, sizeof(double), 0, "s16_values");
@@ -960,9 +950,7 @@ static int read_VertexBuffer(bf_ctx *c, j3d_VertexBuffer *s, int64_t index, int6
             s->f32_values_count = (uint32_t)n;
             if (!bf_need(c, (uint64_t)n * 4, "f32_values"))
                 return 0;
-            const uint8_t *p = c->data + c->pos;
-            for (int64_t i = 0; i < n; i++)
-                s->f32_values[i] = bf_f32_from_bits(bf_load_u32be((p + i * 4)));
+            bf_load_array(s->f32_values, c->data + c->pos, (size_t)n, 4, 1, 0);
             bf_claim(c, c->pos, (uint64_t)n * 4);
             c->pos += (size_t)n * 4;
         }
@@ -983,9 +971,7 @@ static int read_VertexBuffer(bf_ctx *c, j3d_VertexBuffer *s, int64_t index, int6
             s->colors16_count = (uint32_t)n;
             if (!bf_need(c, (uint64_t)n * 2, "colors16"))
                 return 0;
-            const uint8_t *p = c->data + c->pos;
-            for (int64_t i = 0; i < n; i++)
-                s->colors16[i] = bf_load_u16be((p + i * 2));
+            bf_load_array(s->colors16, c->data + c->pos, (size_t)n, 2, 1, 0);
             bf_claim(c, c->pos, (uint64_t)n * 2);
             c->pos += (size_t)n * 2;
         }
@@ -1006,9 +992,7 @@ static int read_VertexBuffer(bf_ctx *c, j3d_VertexBuffer *s, int64_t index, int6
             s->colors24_count = (uint32_t)n;
             if (!bf_need(c, (uint64_t)n * 3, "colors24"))
                 return 0;
-            const uint8_t *p = c->data + c->pos;
-            for (int64_t i = 0; i < n; i++)
-                s->colors24[i] = bf_load_u24be((p + i * 3));
+            bf_load_array(s->colors24, c->data + c->pos, (size_t)n, 3, 1, 0);
             bf_claim(c, c->pos, (uint64_t)n * 3);
             c->pos += (size_t)n * 3;
         }
@@ -1029,9 +1013,7 @@ static int read_VertexBuffer(bf_ctx *c, j3d_VertexBuffer *s, int64_t index, int6
             s->colors32_count = (uint32_t)n;
             if (!bf_need(c, (uint64_t)n * 4, "colors32"))
                 return 0;
-            const uint8_t *p = c->data + c->pos;
-            for (int64_t i = 0; i < n; i++)
-                s->colors32[i] = bf_load_u32be((p + i * 4));
+            bf_load_array(s->colors32, c->data + c->pos, (size_t)n, 4, 1, 0);
             bf_claim(c, c->pos, (uint64_t)n * 4);
             c->pos += (size_t)n * 4;
         }
@@ -1098,9 +1080,7 @@ static int read_Evp1(bf_ctx *c, j3d_Evp1 *s, int64_t index)
             s->sizes_count = (uint32_t)n;
             if (!bf_need(c, (uint64_t)n * 1, "sizes"))
                 return 0;
-            const uint8_t *p = c->data + c->pos;
-            for (int64_t i = 0; i < n; i++)
-                s->sizes[i] = (p + i * 1)[0];
+            bf_load_array(s->sizes, c->data + c->pos, (size_t)n, 1, 1, 0);
             bf_claim(c, c->pos, (uint64_t)n * 1);
             c->pos += (size_t)n * 1;
         }
@@ -1224,9 +1204,7 @@ static int read_EnvelopeJoints(bf_ctx *c, j3d_EnvelopeJoints *s, int64_t index, 
         s->indices_count = (uint32_t)n;
         if (!bf_need(c, (uint64_t)n * 2, "indices"))
             return 0;
-        const uint8_t *p = c->data + c->pos;
-        for (int64_t i = 0; i < n; i++)
-            s->indices[i] = bf_load_u16be((p + i * 2));
+        bf_load_array(s->indices, c->data + c->pos, (size_t)n, 2, 1, 0);
         bf_claim(c, c->pos, (uint64_t)n * 2);
         c->pos += (size_t)n * 2;
     }
@@ -1253,9 +1231,7 @@ static int read_EnvelopeWeights(bf_ctx *c, j3d_EnvelopeWeights *s, int64_t index
         s->weights_count = (uint32_t)n;
         if (!bf_need(c, (uint64_t)n * 4, "weights"))
             return 0;
-        const uint8_t *p = c->data + c->pos;
-        for (int64_t i = 0; i < n; i++)
-            s->weights[i] = bf_f32_from_bits(bf_load_u32be((p + i * 4)));
+        bf_load_array(s->weights, c->data + c->pos, (size_t)n, 4, 1, 0);
         bf_claim(c, c->pos, (uint64_t)n * 4);
         c->pos += (size_t)n * 4;
     }
@@ -1274,25 +1250,19 @@ static int read_Mtx34(bf_ctx *c, j3d_Mtx34 *s, int64_t index)
     /* row0: First row. */
     {
         const int64_t n = 4;
-        const uint8_t *p = c->data + c->pos;
-        for (int64_t i = 0; i < n; i++)
-            s->row0[i] = bf_f32_from_bits(bf_load_u32be((p + i * 4)));
+        bf_load_array(s->row0, c->data + c->pos, (size_t)n, 4, 1, 0);
         c->pos += (size_t)n * 4;
     }
     /* row1: Second row. */
     {
         const int64_t n = 4;
-        const uint8_t *p = c->data + c->pos;
-        for (int64_t i = 0; i < n; i++)
-            s->row1[i] = bf_f32_from_bits(bf_load_u32be((p + i * 4)));
+        bf_load_array(s->row1, c->data + c->pos, (size_t)n, 4, 1, 0);
         c->pos += (size_t)n * 4;
     }
     /* row2: Third row. */
     {
         const int64_t n = 4;
-        const uint8_t *p = c->data + c->pos;
-        for (int64_t i = 0; i < n; i++)
-            s->row2[i] = bf_f32_from_bits(bf_load_u32be((p + i * 4)));
+        bf_load_array(s->row2, c->data + c->pos, (size_t)n, 4, 1, 0);
         c->pos += (size_t)n * 4;
     }
     return 1;
@@ -1347,9 +1317,7 @@ static int read_Drw1(bf_ctx *c, j3d_Drw1 *s, int64_t index)
             s->types_count = (uint32_t)n;
             if (!bf_need(c, (uint64_t)n * 1, "types"))
                 return 0;
-            const uint8_t *p = c->data + c->pos;
-            for (int64_t i = 0; i < n; i++)
-                s->types[i] = (p + i * 1)[0];
+            bf_load_array(s->types, c->data + c->pos, (size_t)n, 1, 1, 0);
             bf_claim(c, c->pos, (uint64_t)n * 1);
             c->pos += (size_t)n * 1;
         }
@@ -1378,9 +1346,7 @@ static int read_Drw1(bf_ctx *c, j3d_Drw1 *s, int64_t index)
             s->ids_count = (uint32_t)n;
             if (!bf_need(c, (uint64_t)n * 2, "ids"))
                 return 0;
-            const uint8_t *p = c->data + c->pos;
-            for (int64_t i = 0; i < n; i++)
-                s->ids[i] = bf_load_u16be((p + i * 2));
+            bf_load_array(s->ids, c->data + c->pos, (size_t)n, 2, 1, 0);
             bf_claim(c, c->pos, (uint64_t)n * 2);
             c->pos += (size_t)n * 2;
         }
@@ -1472,9 +1438,7 @@ static int read_Jnt1(bf_ctx *c, j3d_Jnt1 *s, int64_t index)
             s->remap_count = (uint32_t)n;
             if (!bf_need(c, (uint64_t)n * 2, "remap"))
                 return 0;
-            const uint8_t *p = c->data + c->pos;
-            for (int64_t i = 0; i < n; i++)
-                s->remap[i] = bf_load_u16be((p + i * 2));
+            bf_load_array(s->remap, c->data + c->pos, (size_t)n, 2, 1, 0);
             bf_claim(c, c->pos, (uint64_t)n * 2);
             c->pos += (size_t)n * 2;
         }
@@ -1756,9 +1720,7 @@ static int read_Shp1(bf_ctx *c, j3d_Shp1 *s, int64_t index)
             s->remap_count = (uint32_t)n;
             if (!bf_need(c, (uint64_t)n * 2, "remap"))
                 return 0;
-            const uint8_t *p = c->data + c->pos;
-            for (int64_t i = 0; i < n; i++)
-                s->remap[i] = bf_load_u16be((p + i * 2));
+            bf_load_array(s->remap, c->data + c->pos, (size_t)n, 2, 1, 0);
             bf_claim(c, c->pos, (uint64_t)n * 2);
             c->pos += (size_t)n * 2;
         }
@@ -2190,9 +2152,7 @@ static int read_MatrixGroupData(bf_ctx *c, j3d_MatrixGroupData *s, int64_t index
             s->weights_count = (uint32_t)n;
             if (!bf_need(c, (uint64_t)n * 2, "weights"))
                 return 0;
-            const uint8_t *p = c->data + c->pos;
-            for (int64_t i = 0; i < n; i++)
-                s->weights[i] = bf_s16(bf_load_u16be((p + i * 2)));
+            bf_load_array(s->weights, c->data + c->pos, (size_t)n, 2, 1, 0);
             bf_claim(c, c->pos, (uint64_t)n * 2);
             c->pos += (size_t)n * 2;
         }
@@ -2480,9 +2440,7 @@ static int read_BtiHeader(bf_ctx *c, j3d_BtiHeader *s, int64_t index)
                 s->palette_count = (uint32_t)n;
                 if (!bf_need(c, (uint64_t)n * 2, "palette"))
                     return 0;
-                const uint8_t *p = c->data + c->pos;
-                for (int64_t i = 0; i < n; i++)
-                    s->palette[i] = bf_load_u16be((p + i * 2));
+                bf_load_array(s->palette, c->data + c->pos, (size_t)n, 2, 1, 0);
                 bf_claim(c, c->pos, (uint64_t)n * 2);
                 c->pos += (size_t)n * 2;
             }

@@ -603,9 +603,7 @@ static int place_Evp1_sizes(bf_wctx *w, void *owner)
         uint8_t *p = bf_put(w, (uint64_t)s->sizes_count * 1, "sizes");
         if (!p)
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)s->sizes_count; i++) {
-            (p + (size_t)i * 1)[0] = (uint8_t)(s->sizes[i]);
-        }
+        bf_store_array(p, s->sizes, (size_t)s->sizes_count, 1, 1);
     }
     return bf_place_pooled(w, (int64_t)s->sizes_at);
 }
@@ -738,9 +736,7 @@ static int place_Drw1_types(bf_wctx *w, void *owner)
         uint8_t *p = bf_put(w, (uint64_t)s->types_count * 1, "types");
         if (!p)
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)s->types_count; i++) {
-            (p + (size_t)i * 1)[0] = (uint8_t)(s->types[i]);
-        }
+        bf_store_array(p, s->types, (size_t)s->types_count, 1, 1);
     }
     return bf_place_pooled(w, (int64_t)s->types_at);
 }
@@ -771,9 +767,7 @@ static int place_Drw1_ids(bf_wctx *w, void *owner)
         uint8_t *p = bf_put(w, (uint64_t)s->ids_count * 2, "ids");
         if (!p)
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)s->ids_count; i++) {
-            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->ids[i]));
-        }
+        bf_store_array(p, s->ids, (size_t)s->ids_count, 2, 1);
     }
     return bf_place_pooled(w, (int64_t)s->ids_at);
 }
@@ -837,9 +831,7 @@ static int place_Jnt1_remap(bf_wctx *w, void *owner)
         uint8_t *p = bf_put(w, (uint64_t)s->remap_count * 2, "remap");
         if (!p)
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)s->remap_count; i++) {
-            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->remap[i]));
-        }
+        bf_store_array(p, s->remap, (size_t)s->remap_count, 2, 1);
     }
     return bf_place_pooled(w, (int64_t)s->remap_at);
 }
@@ -964,9 +956,7 @@ static int place_Shp1_remap(bf_wctx *w, void *owner)
         uint8_t *p = bf_put(w, (uint64_t)s->remap_count * 2, "remap");
         if (!p)
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)s->remap_count; i++) {
-            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->remap[i]));
-        }
+        bf_store_array(p, s->remap, (size_t)s->remap_count, 2, 1);
     }
     return bf_place_pooled(w, (int64_t)s->remap_at);
 }
@@ -1228,9 +1218,7 @@ static int place_BtiHeader_palette(bf_wctx *w, void *owner)
         uint8_t *p = bf_put(w, (uint64_t)s->palette_count * 2, "palette");
         if (!p)
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)s->palette_count; i++) {
-            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->palette[i]));
-        }
+        bf_store_array(p, s->palette, (size_t)s->palette_count, 2, 1);
     }
     return bf_place_pooled(w, (int64_t)s->palette_at);
 }
@@ -2079,9 +2067,7 @@ static int write_VertexFormat(bf_wctx *w, j3d_VertexFormat *s)
         uint8_t *p = bf_put(w, (uint64_t)3 * 1, "padding");
         if (!p)
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)3; i++) {
-            (p + (size_t)i * 1)[0] = (uint8_t)(s->padding[i]);
-        }
+        bf_store_array(p, s->padding, (size_t)3, 1, 1);
     }
     return 1;
 }
@@ -2122,9 +2108,7 @@ static int write_VertexBuffer(bf_wctx *w, j3d_VertexBuffer *s)
             uint8_t *p = bf_put(w, (uint64_t)s->u8_values_count * 1, "u8_values");
             if (!p)
                 return 0;
-            for (uint32_t i = 0; i < (uint32_t)s->u8_values_count; i++) {
-                (p + (size_t)i * 1)[0] = (uint8_t)(s->u8_values[i]);
-            }
+            bf_store_array(p, s->u8_values, (size_t)s->u8_values_count, 1, 1);
         }
     }
     /* s8_values */
@@ -2136,9 +2120,7 @@ static int write_VertexBuffer(bf_wctx *w, j3d_VertexBuffer *s)
             uint8_t *p = bf_put(w, (uint64_t)s->s8_values_count * 1, "s8_values");
             if (!p)
                 return 0;
-            for (uint32_t i = 0; i < (uint32_t)s->s8_values_count; i++) {
-                (p + (size_t)i * 1)[0] = (uint8_t)(s->s8_values[i]);
-            }
+            bf_store_array(p, s->s8_values, (size_t)s->s8_values_count, 1, 1);
         }
     }
     /* u16_values */
@@ -2150,9 +2132,7 @@ static int write_VertexBuffer(bf_wctx *w, j3d_VertexBuffer *s)
             uint8_t *p = bf_put(w, (uint64_t)s->u16_values_count * 2, "u16_values");
             if (!p)
                 return 0;
-            for (uint32_t i = 0; i < (uint32_t)s->u16_values_count; i++) {
-                bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->u16_values[i]));
-            }
+            bf_store_array(p, s->u16_values, (size_t)s->u16_values_count, 2, 1);
         }
     }
     /* s16_values */
@@ -2164,9 +2144,7 @@ static int write_VertexBuffer(bf_wctx *w, j3d_VertexBuffer *s)
             uint8_t *p = bf_put(w, (uint64_t)s->s16_values_count * 2, "s16_values");
             if (!p)
                 return 0;
-            for (uint32_t i = 0; i < (uint32_t)s->s16_values_count; i++) {
-                bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->s16_values[i]));
-            }
+            bf_store_array(p, s->s16_values, (size_t)s->s16_values_count, 2, 1);
         }
     }
     /* f32_values */
@@ -2178,9 +2156,7 @@ static int write_VertexBuffer(bf_wctx *w, j3d_VertexBuffer *s)
             uint8_t *p = bf_put(w, (uint64_t)s->f32_values_count * 4, "f32_values");
             if (!p)
                 return 0;
-            for (uint32_t i = 0; i < (uint32_t)s->f32_values_count; i++) {
-                bf_store_u32be((p + (size_t)i * 4), bf_f32_bits(s->f32_values[i]));
-            }
+            bf_store_array(p, s->f32_values, (size_t)s->f32_values_count, 4, 1);
         }
     }
     /* colors16 */
@@ -2192,9 +2168,7 @@ static int write_VertexBuffer(bf_wctx *w, j3d_VertexBuffer *s)
             uint8_t *p = bf_put(w, (uint64_t)s->colors16_count * 2, "colors16");
             if (!p)
                 return 0;
-            for (uint32_t i = 0; i < (uint32_t)s->colors16_count; i++) {
-                bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->colors16[i]));
-            }
+            bf_store_array(p, s->colors16, (size_t)s->colors16_count, 2, 1);
         }
     }
     /* colors24 */
@@ -2208,8 +2182,8 @@ static int write_VertexBuffer(bf_wctx *w, j3d_VertexBuffer *s)
                 return 0;
             for (uint32_t i = 0; i < (uint32_t)s->colors24_count; i++) {
                 if (!bf_check_fits(w, (uint64_t)(s->colors24[i]), 24, "colors24")) return 0;
-                bf_store_u24be((p + (size_t)i * 3), (uint32_t)(s->colors24[i]));
             }
+            bf_store_array(p, s->colors24, (size_t)s->colors24_count, 3, 1);
         }
     }
     /* colors32 */
@@ -2221,9 +2195,7 @@ static int write_VertexBuffer(bf_wctx *w, j3d_VertexBuffer *s)
             uint8_t *p = bf_put(w, (uint64_t)s->colors32_count * 4, "colors32");
             if (!p)
                 return 0;
-            for (uint32_t i = 0; i < (uint32_t)s->colors32_count; i++) {
-                bf_store_u32be((p + (size_t)i * 4), (uint32_t)(s->colors32[i]));
-            }
+            bf_store_array(p, s->colors32, (size_t)s->colors32_count, 4, 1);
         }
     }
     return 1;
@@ -2305,9 +2277,7 @@ static int write_Evp1(bf_wctx *w, j3d_Evp1 *s)
             uint8_t *p = bf_put(w, (uint64_t)s->sizes_count * 1, "sizes");
             if (!p)
                 return 0;
-            for (uint32_t i = 0; i < (uint32_t)s->sizes_count; i++) {
-                (p + (size_t)i * 1)[0] = (uint8_t)(s->sizes[i]);
-            }
+            bf_store_array(p, s->sizes, (size_t)s->sizes_count, 1, 1);
         }
         w->pos = resume;
     }
@@ -2396,9 +2366,7 @@ static int write_EnvelopeJoints(bf_wctx *w, j3d_EnvelopeJoints *s)
         uint8_t *p = bf_put(w, (uint64_t)s->indices_count * 2, "indices");
         if (!p)
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)s->indices_count; i++) {
-            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->indices[i]));
-        }
+        bf_store_array(p, s->indices, (size_t)s->indices_count, 2, 1);
     }
     return 1;
 }
@@ -2421,9 +2389,7 @@ static int write_EnvelopeWeights(bf_wctx *w, j3d_EnvelopeWeights *s)
         uint8_t *p = bf_put(w, (uint64_t)s->weights_count * 4, "weights");
         if (!p)
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)s->weights_count; i++) {
-            bf_store_u32be((p + (size_t)i * 4), bf_f32_bits(s->weights[i]));
-        }
+        bf_store_array(p, s->weights, (size_t)s->weights_count, 4, 1);
     }
     return 1;
 }
@@ -2446,27 +2412,21 @@ static int write_Mtx34(bf_wctx *w, j3d_Mtx34 *s)
         uint8_t *p = bf_put(w, (uint64_t)4 * 4, "row0");
         if (!p)
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)4; i++) {
-            bf_store_u32be((p + (size_t)i * 4), bf_f32_bits(s->row0[i]));
-        }
+        bf_store_array(p, s->row0, (size_t)4, 4, 1);
     }
     /* row1 */
     {
         uint8_t *p = bf_put(w, (uint64_t)4 * 4, "row1");
         if (!p)
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)4; i++) {
-            bf_store_u32be((p + (size_t)i * 4), bf_f32_bits(s->row1[i]));
-        }
+        bf_store_array(p, s->row1, (size_t)4, 4, 1);
     }
     /* row2 */
     {
         uint8_t *p = bf_put(w, (uint64_t)4 * 4, "row2");
         if (!p)
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)4; i++) {
-            bf_store_u32be((p + (size_t)i * 4), bf_f32_bits(s->row2[i]));
-        }
+        bf_store_array(p, s->row2, (size_t)4, 4, 1);
     }
     return 1;
 }
@@ -2530,9 +2490,7 @@ static int write_Drw1(bf_wctx *w, j3d_Drw1 *s)
             uint8_t *p = bf_put(w, (uint64_t)s->types_count * 1, "types");
             if (!p)
                 return 0;
-            for (uint32_t i = 0; i < (uint32_t)s->types_count; i++) {
-                (p + (size_t)i * 1)[0] = (uint8_t)(s->types[i]);
-            }
+            bf_store_array(p, s->types, (size_t)s->types_count, 1, 1);
         }
         w->pos = resume;
     }
@@ -2548,9 +2506,7 @@ static int write_Drw1(bf_wctx *w, j3d_Drw1 *s)
             uint8_t *p = bf_put(w, (uint64_t)s->ids_count * 2, "ids");
             if (!p)
                 return 0;
-            for (uint32_t i = 0; i < (uint32_t)s->ids_count; i++) {
-                bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->ids[i]));
-            }
+            bf_store_array(p, s->ids, (size_t)s->ids_count, 2, 1);
         }
         w->pos = resume;
     }
@@ -2641,9 +2597,7 @@ static int write_Jnt1(bf_wctx *w, j3d_Jnt1 *s)
             uint8_t *p = bf_put(w, (uint64_t)s->remap_count * 2, "remap");
             if (!p)
                 return 0;
-            for (uint32_t i = 0; i < (uint32_t)s->remap_count; i++) {
-                bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->remap[i]));
-            }
+            bf_store_array(p, s->remap, (size_t)s->remap_count, 2, 1);
         }
         w->pos = resume;
     }
@@ -3037,9 +2991,7 @@ static int write_Shp1(bf_wctx *w, j3d_Shp1 *s)
             uint8_t *p = bf_put(w, (uint64_t)s->remap_count * 2, "remap");
             if (!p)
                 return 0;
-            for (uint32_t i = 0; i < (uint32_t)s->remap_count; i++) {
-                bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->remap[i]));
-            }
+            bf_store_array(p, s->remap, (size_t)s->remap_count, 2, 1);
         }
         w->pos = resume;
     }
@@ -3492,9 +3444,7 @@ static int write_MatrixGroupData(bf_wctx *w, j3d_MatrixGroupData *s)
             uint8_t *p = bf_put(w, (uint64_t)s->weights_count * 2, "weights");
             if (!p)
                 return 0;
-            for (uint32_t i = 0; i < (uint32_t)s->weights_count; i++) {
-                bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->weights[i]));
-            }
+            bf_store_array(p, s->weights, (size_t)s->weights_count, 2, 1);
         }
         w->pos = resume;
     }
@@ -3840,9 +3790,7 @@ static int write_BtiHeader(bf_wctx *w, j3d_BtiHeader *s)
                 uint8_t *p = bf_put(w, (uint64_t)s->palette_count * 2, "palette");
                 if (!p)
                     return 0;
-                for (uint32_t i = 0; i < (uint32_t)s->palette_count; i++) {
-                    bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->palette[i]));
-                }
+                bf_store_array(p, s->palette, (size_t)s->palette_count, 2, 1);
             }
             w->pos = resume;
         }

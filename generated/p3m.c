@@ -113,9 +113,7 @@ static int read_Data(bf_ctx *c, p3m_Data *s, int64_t index)
         s->visibility_count = (uint32_t)n;
         if (!bf_need(c, (uint64_t)n * 1, "visibility"))
             return 0;
-        const uint8_t *p = c->data + c->pos;
-        for (int64_t i = 0; i < n; i++)
-            s->visibility[i] = (p + i * 1)[0];
+        bf_load_array(s->visibility, c->data + c->pos, (size_t)n, 1, 0, 0);
         bf_claim(c, c->pos, (uint64_t)n * 1);
         c->pos += (size_t)n * 1;
     }
@@ -388,9 +386,7 @@ static int read_Part(bf_ctx *c, p3m_Part *s, int64_t index)
         s->indices_count = (uint32_t)n;
         if (!bf_need(c, (uint64_t)n * 2, "indices"))
             return 0;
-        const uint8_t *p = c->data + c->pos;
-        for (int64_t i = 0; i < n; i++)
-            s->indices[i] = bf_load_u16le((p + i * 2));
+        bf_load_array(s->indices, c->data + c->pos, (size_t)n, 2, 0, 0);
         bf_claim(c, c->pos, (uint64_t)n * 2);
         c->pos += (size_t)n * 2;
     }
@@ -449,17 +445,13 @@ static int read_Vertex(bf_ctx *c, p3m_Vertex *s, int64_t index)
     /* position: XYZ position. */
     {
         const int64_t n = 3;
-        const uint8_t *p = c->data + c->pos;
-        for (int64_t i = 0; i < n; i++)
-            s->position[i] = bf_f32_from_bits(bf_load_u32le((p + i * 4)));
+        bf_load_array(s->position, c->data + c->pos, (size_t)n, 4, 0, 0);
         c->pos += (size_t)n * 4;
     }
     /* uv: UV texture coordinates. */
     {
         const int64_t n = 2;
-        const uint8_t *p = c->data + c->pos;
-        for (int64_t i = 0; i < n; i++)
-            s->uv[i] = bf_f32_from_bits(bf_load_u32le((p + i * 4)));
+        bf_load_array(s->uv, c->data + c->pos, (size_t)n, 4, 0, 0);
         c->pos += (size_t)n * 4;
     }
     return 1;
@@ -477,9 +469,7 @@ static int read_Normal(bf_ctx *c, p3m_Normal *s, int64_t index)
     /* normal: XYZ direction. */
     {
         const int64_t n = 3;
-        const uint8_t *p = c->data + c->pos;
-        for (int64_t i = 0; i < n; i++)
-            s->normal[i] = bf_f32_from_bits(bf_load_u32le((p + i * 4)));
+        bf_load_array(s->normal, c->data + c->pos, (size_t)n, 4, 0, 0);
         c->pos += (size_t)n * 4;
     }
     return 1;
@@ -560,9 +550,7 @@ static int read_WeightRange(bf_ctx *c, p3m_WeightRange *s, int64_t index)
         s->weights_count = (uint32_t)n;
         if (!bf_need(c, (uint64_t)n * 1, "weights"))
             return 0;
-        const uint8_t *p = c->data + c->pos;
-        for (int64_t i = 0; i < n; i++)
-            s->weights[i] = (p + i * 1)[0];
+        bf_load_array(s->weights, c->data + c->pos, (size_t)n, 1, 0, 0);
         bf_claim(c, c->pos, (uint64_t)n * 1);
         c->pos += (size_t)n * 1;
         s->weights_value = bf_alloc_array(c, (uint64_t)n, sizeof(double), 0, "weights");
@@ -614,9 +602,7 @@ static int read_Material(bf_ctx *c, p3m_Material *s, int64_t index)
             s->extra_textures_count = (uint32_t)n;
             if (!bf_need(c, (uint64_t)n * 1, "extra_textures"))
                 return 0;
-            const uint8_t *p = c->data + c->pos;
-            for (int64_t i = 0; i < n; i++)
-                s->extra_textures[i] = (p + i * 1)[0];
+            bf_load_array(s->extra_textures, c->data + c->pos, (size_t)n, 1, 0, 0);
             bf_claim(c, c->pos, (uint64_t)n * 1);
             c->pos += (size_t)n * 1;
         }
@@ -636,9 +622,7 @@ static int read_Material(bf_ctx *c, p3m_Material *s, int64_t index)
         const int64_t n = 4;
         if (!bf_need(c, (uint64_t)n * 1, "color"))
             return 0;
-        const uint8_t *p = c->data + c->pos;
-        for (int64_t i = 0; i < n; i++)
-            s->color[i] = (p + i * 1)[0];
+        bf_load_array(s->color, c->data + c->pos, (size_t)n, 1, 0, 0);
         bf_claim(c, c->pos, (uint64_t)n * 1);
         c->pos += (size_t)n * 1;
     }
@@ -648,9 +632,7 @@ static int read_Material(bf_ctx *c, p3m_Material *s, int64_t index)
         const int64_t n = 3;
         if (!bf_need(c, (uint64_t)n * 1, "emission"))
             return 0;
-        const uint8_t *p = c->data + c->pos;
-        for (int64_t i = 0; i < n; i++)
-            s->emission[i] = (p + i * 1)[0];
+        bf_load_array(s->emission, c->data + c->pos, (size_t)n, 1, 0, 0);
         bf_claim(c, c->pos, (uint64_t)n * 1);
         c->pos += (size_t)n * 1;
     }
@@ -802,17 +784,13 @@ static int read_Bone(bf_ctx *c, p3m_Bone *s, int64_t index)
     /* head: Head XYZ. */
     {
         const int64_t n = 3;
-        const uint8_t *p = c->data + c->pos;
-        for (int64_t i = 0; i < n; i++)
-            s->head[i] = bf_f32_from_bits(bf_load_u32le((p + i * 4)));
+        bf_load_array(s->head, c->data + c->pos, (size_t)n, 4, 0, 0);
         c->pos += (size_t)n * 4;
     }
     /* tail: Tail XYZ. */
     {
         const int64_t n = 3;
-        const uint8_t *p = c->data + c->pos;
-        for (int64_t i = 0; i < n; i++)
-            s->tail[i] = bf_f32_from_bits(bf_load_u32le((p + i * 4)));
+        bf_load_array(s->tail, c->data + c->pos, (size_t)n, 4, 0, 0);
         c->pos += (size_t)n * 4;
     }
     /* child_count: Child count. */
@@ -1044,9 +1022,7 @@ static int read_ActionData(bf_ctx *c, p3m_ActionData *s, int64_t index)
         s->translation_skips_count = (uint32_t)n;
         if (!bf_need(c, (uint64_t)n * 1, "translation_skips"))
             return 0;
-        const uint8_t *p = c->data + c->pos;
-        for (int64_t i = 0; i < n; i++)
-            s->translation_skips[i] = (p + i * 1)[0];
+        bf_load_array(s->translation_skips, c->data + c->pos, (size_t)n, 1, 0, 0);
         bf_claim(c, c->pos, (uint64_t)n * 1);
         c->pos += (size_t)n * 1;
     }
@@ -1064,9 +1040,7 @@ static int read_ActionData(bf_ctx *c, p3m_ActionData *s, int64_t index)
         s->rotation_skips_count = (uint32_t)n;
         if (!bf_need(c, (uint64_t)n * 1, "rotation_skips"))
             return 0;
-        const uint8_t *p = c->data + c->pos;
-        for (int64_t i = 0; i < n; i++)
-            s->rotation_skips[i] = (p + i * 1)[0];
+        bf_load_array(s->rotation_skips, c->data + c->pos, (size_t)n, 1, 0, 0);
         bf_claim(c, c->pos, (uint64_t)n * 1);
         c->pos += (size_t)n * 1;
     }
@@ -1084,9 +1058,7 @@ static int read_ActionData(bf_ctx *c, p3m_ActionData *s, int64_t index)
         s->scale_skips_count = (uint32_t)n;
         if (!bf_need(c, (uint64_t)n * 1, "scale_skips"))
             return 0;
-        const uint8_t *p = c->data + c->pos;
-        for (int64_t i = 0; i < n; i++)
-            s->scale_skips[i] = (p + i * 1)[0];
+        bf_load_array(s->scale_skips, c->data + c->pos, (size_t)n, 1, 0, 0);
         bf_claim(c, c->pos, (uint64_t)n * 1);
         c->pos += (size_t)n * 1;
     }
@@ -1104,9 +1076,7 @@ static int read_ActionData(bf_ctx *c, p3m_ActionData *s, int64_t index)
         s->translation_modes_count = (uint32_t)n;
         if (!bf_need(c, (uint64_t)n * 1, "translation_modes"))
             return 0;
-        const uint8_t *p = c->data + c->pos;
-        for (int64_t i = 0; i < n; i++)
-            s->translation_modes[i] = (p + i * 1)[0];
+        bf_load_array(s->translation_modes, c->data + c->pos, (size_t)n, 1, 0, 0);
         bf_claim(c, c->pos, (uint64_t)n * 1);
         c->pos += (size_t)n * 1;
     }
@@ -1124,9 +1094,7 @@ static int read_ActionData(bf_ctx *c, p3m_ActionData *s, int64_t index)
         s->rotation_modes_count = (uint32_t)n;
         if (!bf_need(c, (uint64_t)n * 1, "rotation_modes"))
             return 0;
-        const uint8_t *p = c->data + c->pos;
-        for (int64_t i = 0; i < n; i++)
-            s->rotation_modes[i] = (p + i * 1)[0];
+        bf_load_array(s->rotation_modes, c->data + c->pos, (size_t)n, 1, 0, 0);
         bf_claim(c, c->pos, (uint64_t)n * 1);
         c->pos += (size_t)n * 1;
     }
@@ -1144,9 +1112,7 @@ static int read_ActionData(bf_ctx *c, p3m_ActionData *s, int64_t index)
         s->scale_modes_count = (uint32_t)n;
         if (!bf_need(c, (uint64_t)n * 1, "scale_modes"))
             return 0;
-        const uint8_t *p = c->data + c->pos;
-        for (int64_t i = 0; i < n; i++)
-            s->scale_modes[i] = (p + i * 1)[0];
+        bf_load_array(s->scale_modes, c->data + c->pos, (size_t)n, 1, 0, 0);
         bf_claim(c, c->pos, (uint64_t)n * 1);
         c->pos += (size_t)n * 1;
     }
@@ -1228,9 +1194,7 @@ static int read_Vec3(bf_ctx *c, p3m_Vec3 *s, int64_t index)
     /* xyz: X, Y, Z. */
     {
         const int64_t n = 3;
-        const uint8_t *p = c->data + c->pos;
-        for (int64_t i = 0; i < n; i++)
-            s->xyz[i] = bf_f32_from_bits(bf_load_u32le((p + i * 4)));
+        bf_load_array(s->xyz, c->data + c->pos, (size_t)n, 4, 0, 0);
         c->pos += (size_t)n * 4;
     }
     return 1;

@@ -148,9 +148,7 @@ static int write_Data(bf_wctx *w, p3m_Data *s)
         uint8_t *p = bf_put(w, (uint64_t)s->visibility_count * 1, "visibility");
         if (!p)
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)s->visibility_count; i++) {
-            (p + (size_t)i * 1)[0] = (uint8_t)(s->visibility[i]);
-        }
+        bf_store_array(p, s->visibility, (size_t)s->visibility_count, 1, 0);
     }
     /* parts */
     s->parts_at = w->pos;
@@ -359,9 +357,7 @@ static int write_Part(bf_wctx *w, p3m_Part *s)
         uint8_t *p = bf_put(w, (uint64_t)s->indices_count * 2, "indices");
         if (!p)
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)s->indices_count; i++) {
-            bf_store_u16le((p + (size_t)i * 2), (uint16_t)(s->indices[i]));
-        }
+        bf_store_array(p, s->indices, (size_t)s->indices_count, 2, 0);
     }
     /* weight_group_count */
     s->weight_group_count_at = w->pos;
@@ -403,18 +399,14 @@ static int write_Vertex(bf_wctx *w, p3m_Vertex *s)
         uint8_t *p = bf_put(w, (uint64_t)3 * 4, "position");
         if (!p)
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)3; i++) {
-            bf_store_u32le((p + (size_t)i * 4), bf_f32_bits(s->position[i]));
-        }
+        bf_store_array(p, s->position, (size_t)3, 4, 0);
     }
     /* uv */
     {
         uint8_t *p = bf_put(w, (uint64_t)2 * 4, "uv");
         if (!p)
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)2; i++) {
-            bf_store_u32le((p + (size_t)i * 4), bf_f32_bits(s->uv[i]));
-        }
+        bf_store_array(p, s->uv, (size_t)2, 4, 0);
     }
     return 1;
 }
@@ -437,9 +429,7 @@ static int write_Normal(bf_wctx *w, p3m_Normal *s)
         uint8_t *p = bf_put(w, (uint64_t)3 * 4, "normal");
         if (!p)
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)3; i++) {
-            bf_store_u32le((p + (size_t)i * 4), bf_f32_bits(s->normal[i]));
-        }
+        bf_store_array(p, s->normal, (size_t)3, 4, 0);
     }
     return 1;
 }
@@ -518,9 +508,7 @@ static int write_WeightRange(bf_wctx *w, p3m_WeightRange *s)
         uint8_t *p = bf_put(w, (uint64_t)s->weights_count * 1, "weights");
         if (!p)
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)s->weights_count; i++) {
-            (p + (size_t)i * 1)[0] = (uint8_t)(s->weights[i]);
-        }
+        bf_store_array(p, s->weights, (size_t)s->weights_count, 1, 0);
     }
     return 1;
 }
@@ -573,9 +561,7 @@ static int write_Material(bf_wctx *w, p3m_Material *s)
             uint8_t *p = bf_put(w, (uint64_t)s->extra_textures_count * 1, "extra_textures");
             if (!p)
                 return 0;
-            for (uint32_t i = 0; i < (uint32_t)s->extra_textures_count; i++) {
-                (p + (size_t)i * 1)[0] = (uint8_t)(s->extra_textures[i]);
-            }
+            bf_store_array(p, s->extra_textures, (size_t)s->extra_textures_count, 1, 0);
         }
     }
     /* advance_time */
@@ -594,9 +580,7 @@ static int write_Material(bf_wctx *w, p3m_Material *s)
         uint8_t *p = bf_put(w, (uint64_t)4 * 1, "color");
         if (!p)
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)4; i++) {
-            (p + (size_t)i * 1)[0] = (uint8_t)(s->color[i]);
-        }
+        bf_store_array(p, s->color, (size_t)4, 1, 0);
     }
     /* emission */
     s->emission_at = w->pos;
@@ -604,9 +588,7 @@ static int write_Material(bf_wctx *w, p3m_Material *s)
         uint8_t *p = bf_put(w, (uint64_t)3 * 1, "emission");
         if (!p)
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)3; i++) {
-            (p + (size_t)i * 1)[0] = (uint8_t)(s->emission[i]);
-        }
+        bf_store_array(p, s->emission, (size_t)3, 1, 0);
     }
     /* shading */
     s->shading_at = w->pos;
@@ -764,18 +746,14 @@ static int write_Bone(bf_wctx *w, p3m_Bone *s)
         uint8_t *p = bf_put(w, (uint64_t)3 * 4, "head");
         if (!p)
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)3; i++) {
-            bf_store_u32le((p + (size_t)i * 4), bf_f32_bits(s->head[i]));
-        }
+        bf_store_array(p, s->head, (size_t)3, 4, 0);
     }
     /* tail */
     {
         uint8_t *p = bf_put(w, (uint64_t)3 * 4, "tail");
         if (!p)
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)3; i++) {
-            bf_store_u32le((p + (size_t)i * 4), bf_f32_bits(s->tail[i]));
-        }
+        bf_store_array(p, s->tail, (size_t)3, 4, 0);
     }
     /* child_count */
     {
@@ -1060,9 +1038,7 @@ static int write_ActionData(bf_wctx *w, p3m_ActionData *s)
         uint8_t *p = bf_put(w, (uint64_t)s->translation_skips_count * 1, "translation_skips");
         if (!p)
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)s->translation_skips_count; i++) {
-            (p + (size_t)i * 1)[0] = (uint8_t)(s->translation_skips[i]);
-        }
+        bf_store_array(p, s->translation_skips, (size_t)s->translation_skips_count, 1, 0);
     }
     /* rotation_skips */
     s->rotation_skips_at = w->pos;
@@ -1070,9 +1046,7 @@ static int write_ActionData(bf_wctx *w, p3m_ActionData *s)
         uint8_t *p = bf_put(w, (uint64_t)s->rotation_skips_count * 1, "rotation_skips");
         if (!p)
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)s->rotation_skips_count; i++) {
-            (p + (size_t)i * 1)[0] = (uint8_t)(s->rotation_skips[i]);
-        }
+        bf_store_array(p, s->rotation_skips, (size_t)s->rotation_skips_count, 1, 0);
     }
     /* scale_skips */
     s->scale_skips_at = w->pos;
@@ -1080,9 +1054,7 @@ static int write_ActionData(bf_wctx *w, p3m_ActionData *s)
         uint8_t *p = bf_put(w, (uint64_t)s->scale_skips_count * 1, "scale_skips");
         if (!p)
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)s->scale_skips_count; i++) {
-            (p + (size_t)i * 1)[0] = (uint8_t)(s->scale_skips[i]);
-        }
+        bf_store_array(p, s->scale_skips, (size_t)s->scale_skips_count, 1, 0);
     }
     /* translation_modes */
     s->translation_modes_at = w->pos;
@@ -1090,9 +1062,7 @@ static int write_ActionData(bf_wctx *w, p3m_ActionData *s)
         uint8_t *p = bf_put(w, (uint64_t)s->translation_modes_count * 1, "translation_modes");
         if (!p)
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)s->translation_modes_count; i++) {
-            (p + (size_t)i * 1)[0] = (uint8_t)(s->translation_modes[i]);
-        }
+        bf_store_array(p, s->translation_modes, (size_t)s->translation_modes_count, 1, 0);
     }
     /* rotation_modes */
     s->rotation_modes_at = w->pos;
@@ -1100,9 +1070,7 @@ static int write_ActionData(bf_wctx *w, p3m_ActionData *s)
         uint8_t *p = bf_put(w, (uint64_t)s->rotation_modes_count * 1, "rotation_modes");
         if (!p)
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)s->rotation_modes_count; i++) {
-            (p + (size_t)i * 1)[0] = (uint8_t)(s->rotation_modes[i]);
-        }
+        bf_store_array(p, s->rotation_modes, (size_t)s->rotation_modes_count, 1, 0);
     }
     /* scale_modes */
     s->scale_modes_at = w->pos;
@@ -1110,9 +1078,7 @@ static int write_ActionData(bf_wctx *w, p3m_ActionData *s)
         uint8_t *p = bf_put(w, (uint64_t)s->scale_modes_count * 1, "scale_modes");
         if (!p)
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)s->scale_modes_count; i++) {
-            (p + (size_t)i * 1)[0] = (uint8_t)(s->scale_modes[i]);
-        }
+        bf_store_array(p, s->scale_modes, (size_t)s->scale_modes_count, 1, 0);
     }
     /* translations */
     s->translations_at = w->pos;
@@ -1165,9 +1131,7 @@ static int write_Vec3(bf_wctx *w, p3m_Vec3 *s)
         uint8_t *p = bf_put(w, (uint64_t)3 * 4, "xyz");
         if (!p)
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)3; i++) {
-            bf_store_u32le((p + (size_t)i * 4), bf_f32_bits(s->xyz[i]));
-        }
+        bf_store_array(p, s->xyz, (size_t)3, 4, 0);
     }
     return 1;
 }

@@ -187,17 +187,13 @@ static int read_Header(bf_ctx *c, t3dm_Header *s, int64_t index)
     /* aabb_min: AABB min (model space). */
     {
         const int64_t n = 3;
-        const uint8_t *p = c->data + c->pos;
-        for (int64_t i = 0; i < n; i++)
-            s->aabb_min[i] = bf_s16(bf_load_u16be((p + i * 2)));
+        bf_load_array(s->aabb_min, c->data + c->pos, (size_t)n, 2, 1, 0);
         c->pos += (size_t)n * 2;
     }
     /* aabb_max: AABB max (model space). */
     {
         const int64_t n = 3;
-        const uint8_t *p = c->data + c->pos;
-        for (int64_t i = 0; i < n; i++)
-            s->aabb_max[i] = bf_s16(bf_load_u16be((p + i * 2)));
+        bf_load_array(s->aabb_max, c->data + c->pos, (size_t)n, 2, 1, 0);
         c->pos += (size_t)n * 2;
     }
     return 1;
@@ -373,9 +369,7 @@ static int read_VertexPair(bf_ctx *c, t3dm_VertexPair *s, int64_t index)
     /* position_a: Position A (16.0 fixed point). */
     {
         const int64_t n = 3;
-        const uint8_t *p = c->data + c->pos;
-        for (int64_t i = 0; i < n; i++)
-            s->position_a[i] = bf_s16(bf_load_u16be((p + i * 2)));
+        bf_load_array(s->position_a, c->data + c->pos, (size_t)n, 2, 1, 0);
         c->pos += (size_t)n * 2;
         for (int64_t i = 0; i < n; i++)
             s->position_a_value[i] = (double)(s->position_a[i]) / 1.0;
@@ -389,9 +383,7 @@ static int read_VertexPair(bf_ctx *c, t3dm_VertexPair *s, int64_t index)
     /* position_b: Position B (16.0 fixed point). */
     {
         const int64_t n = 3;
-        const uint8_t *p = c->data + c->pos;
-        for (int64_t i = 0; i < n; i++)
-            s->position_b[i] = bf_s16(bf_load_u16be((p + i * 2)));
+        bf_load_array(s->position_b, c->data + c->pos, (size_t)n, 2, 1, 0);
         c->pos += (size_t)n * 2;
         for (int64_t i = 0; i < n; i++)
             s->position_b_value[i] = (double)(s->position_b[i]) / 1.0;
@@ -411,17 +403,13 @@ static int read_VertexPair(bf_ctx *c, t3dm_VertexPair *s, int64_t index)
     /* uv_a: UV A (pixel coords). */
     {
         const int64_t n = 2;
-        const uint8_t *p = c->data + c->pos;
-        for (int64_t i = 0; i < n; i++)
-            s->uv_a[i] = bf_s16(bf_load_u16be((p + i * 2)));
+        bf_load_array(s->uv_a, c->data + c->pos, (size_t)n, 2, 1, 0);
         c->pos += (size_t)n * 2;
     }
     /* uv_b: UV B (pixel coords). */
     {
         const int64_t n = 2;
-        const uint8_t *p = c->data + c->pos;
-        for (int64_t i = 0; i < n; i++)
-            s->uv_b[i] = bf_s16(bf_load_u16be((p + i * 2)));
+        bf_load_array(s->uv_b, c->data + c->pos, (size_t)n, 2, 1, 0);
         c->pos += (size_t)n * 2;
     }
     return 1;
@@ -483,9 +471,7 @@ static int read_Material(bf_ctx *c, t3dm_Material *s, int64_t index)
         const int64_t n = 4;
         if (!bf_need(c, (uint64_t)n * 1, "prim_color"))
             return 0;
-        const uint8_t *p = c->data + c->pos;
-        for (int64_t i = 0; i < n; i++)
-            s->prim_color[i] = (p + i * 1)[0];
+        bf_load_array(s->prim_color, c->data + c->pos, (size_t)n, 1, 1, 0);
         bf_claim(c, c->pos, (uint64_t)n * 1);
         c->pos += (size_t)n * 1;
     }
@@ -494,9 +480,7 @@ static int read_Material(bf_ctx *c, t3dm_Material *s, int64_t index)
         const int64_t n = 4;
         if (!bf_need(c, (uint64_t)n * 1, "env_color"))
             return 0;
-        const uint8_t *p = c->data + c->pos;
-        for (int64_t i = 0; i < n; i++)
-            s->env_color[i] = (p + i * 1)[0];
+        bf_load_array(s->env_color, c->data + c->pos, (size_t)n, 1, 1, 0);
         bf_claim(c, c->pos, (uint64_t)n * 1);
         c->pos += (size_t)n * 1;
     }
@@ -505,9 +489,7 @@ static int read_Material(bf_ctx *c, t3dm_Material *s, int64_t index)
         const int64_t n = 4;
         if (!bf_need(c, (uint64_t)n * 1, "blend_color"))
             return 0;
-        const uint8_t *p = c->data + c->pos;
-        for (int64_t i = 0; i < n; i++)
-            s->blend_color[i] = (p + i * 1)[0];
+        bf_load_array(s->blend_color, c->data + c->pos, (size_t)n, 1, 1, 0);
         bf_claim(c, c->pos, (uint64_t)n * 1);
         c->pos += (size_t)n * 1;
     }
@@ -661,9 +643,7 @@ static int read_Object(bf_ctx *c, t3dm_Object *s, int64_t index)
         const int64_t n = 3;
         if (!bf_need(c, (uint64_t)n * 1, "padding"))
             return 0;
-        const uint8_t *p = c->data + c->pos;
-        for (int64_t i = 0; i < n; i++)
-            s->padding[i] = (p + i * 1)[0];
+        bf_load_array(s->padding, c->data + c->pos, (size_t)n, 1, 1, 0);
         bf_claim(c, c->pos, (uint64_t)n * 1);
         c->pos += (size_t)n * 1;
     }
@@ -672,9 +652,7 @@ static int read_Object(bf_ctx *c, t3dm_Object *s, int64_t index)
         const int64_t n = 3;
         if (!bf_need(c, (uint64_t)n * 2, "aabb_min"))
             return 0;
-        const uint8_t *p = c->data + c->pos;
-        for (int64_t i = 0; i < n; i++)
-            s->aabb_min[i] = bf_s16(bf_load_u16be((p + i * 2)));
+        bf_load_array(s->aabb_min, c->data + c->pos, (size_t)n, 2, 1, 0);
         bf_claim(c, c->pos, (uint64_t)n * 2);
         c->pos += (size_t)n * 2;
     }
@@ -683,9 +661,7 @@ static int read_Object(bf_ctx *c, t3dm_Object *s, int64_t index)
         const int64_t n = 3;
         if (!bf_need(c, (uint64_t)n * 2, "aabb_max"))
             return 0;
-        const uint8_t *p = c->data + c->pos;
-        for (int64_t i = 0; i < n; i++)
-            s->aabb_max[i] = bf_s16(bf_load_u16be((p + i * 2)));
+        bf_load_array(s->aabb_max, c->data + c->pos, (size_t)n, 2, 1, 0);
         bf_claim(c, c->pos, (uint64_t)n * 2);
         c->pos += (size_t)n * 2;
     }
@@ -759,9 +735,7 @@ static int read_Part(bf_ctx *c, t3dm_Part *s, int64_t index)
         const int64_t n = 4;
         if (!bf_need(c, (uint64_t)n * 1, "strip_index_counts"))
             return 0;
-        const uint8_t *p = c->data + c->pos;
-        for (int64_t i = 0; i < n; i++)
-            s->strip_index_counts[i] = (p + i * 1)[0];
+        bf_load_array(s->strip_index_counts, c->data + c->pos, (size_t)n, 1, 1, 0);
         bf_claim(c, c->pos, (uint64_t)n * 1);
         c->pos += (size_t)n * 1;
     }
@@ -780,9 +754,7 @@ static int read_Part(bf_ctx *c, t3dm_Part *s, int64_t index)
         const int64_t n = 2;
         if (!bf_need(c, (uint64_t)n * 1, "padding"))
             return 0;
-        const uint8_t *p = c->data + c->pos;
-        for (int64_t i = 0; i < n; i++)
-            s->padding[i] = (p + i * 1)[0];
+        bf_load_array(s->padding, c->data + c->pos, (size_t)n, 1, 1, 0);
         bf_claim(c, c->pos, (uint64_t)n * 1);
         c->pos += (size_t)n * 1;
     }
@@ -829,9 +801,7 @@ static int read_PartIndices(bf_ctx *c, t3dm_PartIndices *s, int64_t index, int64
         s->triangles_count = (uint32_t)n;
         if (!bf_need(c, (uint64_t)n * 1, "triangles"))
             return 0;
-        const uint8_t *p = c->data + c->pos;
-        for (int64_t i = 0; i < n; i++)
-            s->triangles[i] = (p + i * 1)[0];
+        bf_load_array(s->triangles, c->data + c->pos, (size_t)n, 1, 1, 0);
         bf_claim(c, c->pos, (uint64_t)n * 1);
         c->pos += (size_t)n * 1;
     }
@@ -859,9 +829,7 @@ static int read_PartIndices(bf_ctx *c, t3dm_PartIndices *s, int64_t index, int64
             s->strip_a_count = (uint32_t)n;
             if (!bf_need(c, (uint64_t)n * 2, "strip_a"))
                 return 0;
-            const uint8_t *p = c->data + c->pos;
-            for (int64_t i = 0; i < n; i++)
-                s->strip_a[i] = bf_load_u16be((p + i * 2));
+            bf_load_array(s->strip_a, c->data + c->pos, (size_t)n, 2, 1, 0);
             bf_claim(c, c->pos, (uint64_t)n * 2);
             c->pos += (size_t)n * 2;
         }
@@ -890,9 +858,7 @@ static int read_PartIndices(bf_ctx *c, t3dm_PartIndices *s, int64_t index, int64
             s->strip_b_count = (uint32_t)n;
             if (!bf_need(c, (uint64_t)n * 2, "strip_b"))
                 return 0;
-            const uint8_t *p = c->data + c->pos;
-            for (int64_t i = 0; i < n; i++)
-                s->strip_b[i] = bf_load_u16be((p + i * 2));
+            bf_load_array(s->strip_b, c->data + c->pos, (size_t)n, 2, 1, 0);
             bf_claim(c, c->pos, (uint64_t)n * 2);
             c->pos += (size_t)n * 2;
         }
@@ -921,9 +887,7 @@ static int read_PartIndices(bf_ctx *c, t3dm_PartIndices *s, int64_t index, int64
             s->strip_c_count = (uint32_t)n;
             if (!bf_need(c, (uint64_t)n * 2, "strip_c"))
                 return 0;
-            const uint8_t *p = c->data + c->pos;
-            for (int64_t i = 0; i < n; i++)
-                s->strip_c[i] = bf_load_u16be((p + i * 2));
+            bf_load_array(s->strip_c, c->data + c->pos, (size_t)n, 2, 1, 0);
             bf_claim(c, c->pos, (uint64_t)n * 2);
             c->pos += (size_t)n * 2;
         }
@@ -952,9 +916,7 @@ static int read_PartIndices(bf_ctx *c, t3dm_PartIndices *s, int64_t index, int64
             s->strip_d_count = (uint32_t)n;
             if (!bf_need(c, (uint64_t)n * 2, "strip_d"))
                 return 0;
-            const uint8_t *p = c->data + c->pos;
-            for (int64_t i = 0; i < n; i++)
-                s->strip_d[i] = bf_load_u16be((p + i * 2));
+            bf_load_array(s->strip_d, c->data + c->pos, (size_t)n, 2, 1, 0);
             bf_claim(c, c->pos, (uint64_t)n * 2);
             c->pos += (size_t)n * 2;
         }
@@ -1031,25 +993,19 @@ static int read_Bone(bf_ctx *c, t3dm_Bone *s, int64_t index)
     /* scale: Scale. */
     {
         const int64_t n = 3;
-        const uint8_t *p = c->data + c->pos;
-        for (int64_t i = 0; i < n; i++)
-            s->scale[i] = bf_f32_from_bits(bf_load_u32be((p + i * 4)));
+        bf_load_array(s->scale, c->data + c->pos, (size_t)n, 4, 1, 0);
         c->pos += (size_t)n * 4;
     }
     /* rotation: Rotation (Quat, XYZW). */
     {
         const int64_t n = 4;
-        const uint8_t *p = c->data + c->pos;
-        for (int64_t i = 0; i < n; i++)
-            s->rotation[i] = bf_f32_from_bits(bf_load_u32be((p + i * 4)));
+        bf_load_array(s->rotation, c->data + c->pos, (size_t)n, 4, 1, 0);
         c->pos += (size_t)n * 4;
     }
     /* translation: Translation. */
     {
         const int64_t n = 3;
-        const uint8_t *p = c->data + c->pos;
-        for (int64_t i = 0; i < n; i++)
-            s->translation[i] = bf_f32_from_bits(bf_load_u32be((p + i * 4)));
+        bf_load_array(s->translation, c->data + c->pos, (size_t)n, 4, 1, 0);
         c->pos += (size_t)n * 4;
     }
     return 1;
@@ -1205,9 +1161,7 @@ static int read_Bvh(bf_ctx *c, t3dm_Bvh *s, int64_t index)
         s->data_array_count = (uint32_t)n;
         if (!bf_need(c, (uint64_t)n * 2, "data_array"))
             return 0;
-        const uint8_t *p = c->data + c->pos;
-        for (int64_t i = 0; i < n; i++)
-            s->data_array[i] = bf_load_u16be((p + i * 2));
+        bf_load_array(s->data_array, c->data + c->pos, (size_t)n, 2, 1, 0);
         bf_claim(c, c->pos, (uint64_t)n * 2);
         c->pos += (size_t)n * 2;
     }
@@ -1226,17 +1180,13 @@ static int read_BvhNode(bf_ctx *c, t3dm_BvhNode *s, int64_t index)
     /* aabb_min: AABB min (model space). */
     {
         const int64_t n = 3;
-        const uint8_t *p = c->data + c->pos;
-        for (int64_t i = 0; i < n; i++)
-            s->aabb_min[i] = bf_s16(bf_load_u16be((p + i * 2)));
+        bf_load_array(s->aabb_min, c->data + c->pos, (size_t)n, 2, 1, 0);
         c->pos += (size_t)n * 2;
     }
     /* aabb_max: AABB max (model space). */
     {
         const int64_t n = 3;
-        const uint8_t *p = c->data + c->pos;
-        for (int64_t i = 0; i < n; i++)
-            s->aabb_max[i] = bf_s16(bf_load_u16be((p + i * 2)));
+        bf_load_array(s->aabb_max, c->data + c->pos, (size_t)n, 2, 1, 0);
         c->pos += (size_t)n * 2;
     }
     /* value: 12-MSB index, 4-LSB data count. */
@@ -1308,9 +1258,7 @@ static int read_Keyframe(bf_ctx *c, t3dm_Keyframe *s, int64_t index, int64_t p_v
         s->data_count = (uint32_t)n;
         if (!bf_need(c, (uint64_t)n * 2, "data"))
             return 0;
-        const uint8_t *p = c->data + c->pos;
-        for (int64_t i = 0; i < n; i++)
-            s->data[i] = bf_load_u16be((p + i * 2));
+        bf_load_array(s->data, c->data + c->pos, (size_t)n, 2, 1, 0);
         bf_claim(c, c->pos, (uint64_t)n * 2);
         c->pos += (size_t)n * 2;
     }

@@ -371,18 +371,14 @@ static int write_Header(bf_wctx *w, t3dm_Header *s)
         uint8_t *p = bf_put(w, (uint64_t)3 * 2, "aabb_min");
         if (!p)
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)3; i++) {
-            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->aabb_min[i]));
-        }
+        bf_store_array(p, s->aabb_min, (size_t)3, 2, 1);
     }
     /* aabb_max */
     {
         uint8_t *p = bf_put(w, (uint64_t)3 * 2, "aabb_max");
         if (!p)
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)3; i++) {
-            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->aabb_max[i]));
-        }
+        bf_store_array(p, s->aabb_max, (size_t)3, 2, 1);
     }
     return 1;
 }
@@ -525,9 +521,7 @@ static int write_VertexPair(bf_wctx *w, t3dm_VertexPair *s)
         uint8_t *p = bf_put(w, (uint64_t)3 * 2, "position_a");
         if (!p)
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)3; i++) {
-            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->position_a[i]));
-        }
+        bf_store_array(p, s->position_a, (size_t)3, 2, 1);
     }
     /* normal_a */
     if (w->layout) {
@@ -544,9 +538,7 @@ static int write_VertexPair(bf_wctx *w, t3dm_VertexPair *s)
         uint8_t *p = bf_put(w, (uint64_t)3 * 2, "position_b");
         if (!p)
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)3; i++) {
-            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->position_b[i]));
-        }
+        bf_store_array(p, s->position_b, (size_t)3, 2, 1);
     }
     /* normal_b */
     if (w->layout) {
@@ -577,18 +569,14 @@ static int write_VertexPair(bf_wctx *w, t3dm_VertexPair *s)
         uint8_t *p = bf_put(w, (uint64_t)2 * 2, "uv_a");
         if (!p)
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)2; i++) {
-            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->uv_a[i]));
-        }
+        bf_store_array(p, s->uv_a, (size_t)2, 2, 1);
     }
     /* uv_b */
     {
         uint8_t *p = bf_put(w, (uint64_t)2 * 2, "uv_b");
         if (!p)
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)2; i++) {
-            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->uv_b[i]));
-        }
+        bf_store_array(p, s->uv_b, (size_t)2, 2, 1);
     }
     return 1;
 }
@@ -674,27 +662,21 @@ static int write_Material(bf_wctx *w, t3dm_Material *s)
         uint8_t *p = bf_put(w, (uint64_t)4 * 1, "prim_color");
         if (!p)
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)4; i++) {
-            (p + (size_t)i * 1)[0] = (uint8_t)(s->prim_color[i]);
-        }
+        bf_store_array(p, s->prim_color, (size_t)4, 1, 1);
     }
     /* env_color */
     {
         uint8_t *p = bf_put(w, (uint64_t)4 * 1, "env_color");
         if (!p)
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)4; i++) {
-            (p + (size_t)i * 1)[0] = (uint8_t)(s->env_color[i]);
-        }
+        bf_store_array(p, s->env_color, (size_t)4, 1, 1);
     }
     /* blend_color */
     {
         uint8_t *p = bf_put(w, (uint64_t)4 * 1, "blend_color");
         if (!p)
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)4; i++) {
-            (p + (size_t)i * 1)[0] = (uint8_t)(s->blend_color[i]);
-        }
+        bf_store_array(p, s->blend_color, (size_t)4, 1, 1);
     }
     /* name */
     if (w->layout) {
@@ -930,27 +912,21 @@ static int write_Object(bf_wctx *w, t3dm_Object *s)
         uint8_t *p = bf_put(w, (uint64_t)3 * 1, "padding");
         if (!p)
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)3; i++) {
-            (p + (size_t)i * 1)[0] = (uint8_t)(s->padding[i]);
-        }
+        bf_store_array(p, s->padding, (size_t)3, 1, 1);
     }
     /* aabb_min */
     {
         uint8_t *p = bf_put(w, (uint64_t)3 * 2, "aabb_min");
         if (!p)
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)3; i++) {
-            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->aabb_min[i]));
-        }
+        bf_store_array(p, s->aabb_min, (size_t)3, 2, 1);
     }
     /* aabb_max */
     {
         uint8_t *p = bf_put(w, (uint64_t)3 * 2, "aabb_max");
         if (!p)
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)3; i++) {
-            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->aabb_max[i]));
-        }
+        bf_store_array(p, s->aabb_max, (size_t)3, 2, 1);
     }
     /* parts */
     for (uint32_t i = 0; i < (uint32_t)s->parts_count; i++) {
@@ -1051,9 +1027,7 @@ static int write_Part(bf_wctx *w, t3dm_Part *s)
         uint8_t *p = bf_put(w, (uint64_t)4 * 1, "strip_index_counts");
         if (!p)
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)4; i++) {
-            (p + (size_t)i * 1)[0] = (uint8_t)(s->strip_index_counts[i]);
-        }
+        bf_store_array(p, s->strip_index_counts, (size_t)4, 1, 1);
     }
     /* seq_start */
     {
@@ -1074,9 +1048,7 @@ static int write_Part(bf_wctx *w, t3dm_Part *s)
         uint8_t *p = bf_put(w, (uint64_t)2 * 1, "padding");
         if (!p)
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)2; i++) {
-            (p + (size_t)i * 1)[0] = (uint8_t)(s->padding[i]);
-        }
+        bf_store_array(p, s->padding, (size_t)2, 1, 1);
     }
     /* index_data */
     if (w->layout) {
@@ -1122,9 +1094,7 @@ static int write_PartIndices(bf_wctx *w, t3dm_PartIndices *s)
         uint8_t *p = bf_put(w, (uint64_t)s->triangles_count * 1, "triangles");
         if (!p)
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)s->triangles_count; i++) {
-            (p + (size_t)i * 1)[0] = (uint8_t)(s->triangles[i]);
-        }
+        bf_store_array(p, s->triangles, (size_t)s->triangles_count, 1, 1);
     }
     /* strip_a */
     if (w->layout && s->strip_a_count > 0)
@@ -1141,9 +1111,7 @@ static int write_PartIndices(bf_wctx *w, t3dm_PartIndices *s)
             uint8_t *p = bf_put(w, (uint64_t)s->strip_a_count * 2, "strip_a");
             if (!p)
                 return 0;
-            for (uint32_t i = 0; i < (uint32_t)s->strip_a_count; i++) {
-                bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->strip_a[i]));
-            }
+            bf_store_array(p, s->strip_a, (size_t)s->strip_a_count, 2, 1);
         }
     }
     /* strip_b */
@@ -1161,9 +1129,7 @@ static int write_PartIndices(bf_wctx *w, t3dm_PartIndices *s)
             uint8_t *p = bf_put(w, (uint64_t)s->strip_b_count * 2, "strip_b");
             if (!p)
                 return 0;
-            for (uint32_t i = 0; i < (uint32_t)s->strip_b_count; i++) {
-                bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->strip_b[i]));
-            }
+            bf_store_array(p, s->strip_b, (size_t)s->strip_b_count, 2, 1);
         }
     }
     /* strip_c */
@@ -1181,9 +1147,7 @@ static int write_PartIndices(bf_wctx *w, t3dm_PartIndices *s)
             uint8_t *p = bf_put(w, (uint64_t)s->strip_c_count * 2, "strip_c");
             if (!p)
                 return 0;
-            for (uint32_t i = 0; i < (uint32_t)s->strip_c_count; i++) {
-                bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->strip_c[i]));
-            }
+            bf_store_array(p, s->strip_c, (size_t)s->strip_c_count, 2, 1);
         }
     }
     /* strip_d */
@@ -1201,9 +1165,7 @@ static int write_PartIndices(bf_wctx *w, t3dm_PartIndices *s)
             uint8_t *p = bf_put(w, (uint64_t)s->strip_d_count * 2, "strip_d");
             if (!p)
                 return 0;
-            for (uint32_t i = 0; i < (uint32_t)s->strip_d_count; i++) {
-                bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->strip_d[i]));
-            }
+            bf_store_array(p, s->strip_d, (size_t)s->strip_d_count, 2, 1);
         }
     }
     return 1;
@@ -1296,27 +1258,21 @@ static int write_Bone(bf_wctx *w, t3dm_Bone *s)
         uint8_t *p = bf_put(w, (uint64_t)3 * 4, "scale");
         if (!p)
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)3; i++) {
-            bf_store_u32be((p + (size_t)i * 4), bf_f32_bits(s->scale[i]));
-        }
+        bf_store_array(p, s->scale, (size_t)3, 4, 1);
     }
     /* rotation */
     {
         uint8_t *p = bf_put(w, (uint64_t)4 * 4, "rotation");
         if (!p)
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)4; i++) {
-            bf_store_u32be((p + (size_t)i * 4), bf_f32_bits(s->rotation[i]));
-        }
+        bf_store_array(p, s->rotation, (size_t)4, 4, 1);
     }
     /* translation */
     {
         uint8_t *p = bf_put(w, (uint64_t)3 * 4, "translation");
         if (!p)
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)3; i++) {
-            bf_store_u32be((p + (size_t)i * 4), bf_f32_bits(s->translation[i]));
-        }
+        bf_store_array(p, s->translation, (size_t)3, 4, 1);
     }
     return 1;
 }
@@ -1502,9 +1458,7 @@ static int write_Bvh(bf_wctx *w, t3dm_Bvh *s)
         uint8_t *p = bf_put(w, (uint64_t)s->data_array_count * 2, "data_array");
         if (!p)
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)s->data_array_count; i++) {
-            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->data_array[i]));
-        }
+        bf_store_array(p, s->data_array, (size_t)s->data_array_count, 2, 1);
     }
     return 1;
 }
@@ -1527,18 +1481,14 @@ static int write_BvhNode(bf_wctx *w, t3dm_BvhNode *s)
         uint8_t *p = bf_put(w, (uint64_t)3 * 2, "aabb_min");
         if (!p)
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)3; i++) {
-            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->aabb_min[i]));
-        }
+        bf_store_array(p, s->aabb_min, (size_t)3, 2, 1);
     }
     /* aabb_max */
     {
         uint8_t *p = bf_put(w, (uint64_t)3 * 2, "aabb_max");
         if (!p)
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)3; i++) {
-            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->aabb_max[i]));
-        }
+        bf_store_array(p, s->aabb_max, (size_t)3, 2, 1);
     }
     /* value */
     if (w->layout) {
@@ -1614,9 +1564,7 @@ static int write_Keyframe(bf_wctx *w, t3dm_Keyframe *s)
         uint8_t *p = bf_put(w, (uint64_t)s->data_count * 2, "data");
         if (!p)
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)s->data_count; i++) {
-            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->data[i]));
-        }
+        bf_store_array(p, s->data, (size_t)s->data_count, 2, 1);
     }
     return 1;
 }

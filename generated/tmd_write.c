@@ -41,9 +41,7 @@ static int place_File_aux_data(bf_wctx *w, void *owner)
         uint8_t *p = bf_put(w, (uint64_t)s->aux_data_count * 4, "aux_data");
         if (!p)
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)s->aux_data_count; i++) {
-            bf_store_u32le((p + (size_t)i * 4), (uint32_t)(s->aux_data[i]));
-        }
+        bf_store_array(p, s->aux_data, (size_t)s->aux_data_count, 4, 0);
     }
     return bf_place_pooled(w, (int64_t)s->aux_data_at);
 }
@@ -175,9 +173,7 @@ static int write_File(bf_wctx *w, tmd_File *s)
         uint8_t *p = bf_put(w, (uint64_t)4 * 1, "magic_padding");
         if (!p)
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)4; i++) {
-            (p + (size_t)i * 1)[0] = (uint8_t)(s->magic_padding[i]);
-        }
+        bf_store_array(p, s->magic_padding, (size_t)4, 1, 0);
     }
     /* header */
     {
@@ -219,9 +215,7 @@ static int write_File(bf_wctx *w, tmd_File *s)
                 uint8_t *p = bf_put(w, (uint64_t)s->aux_data_count * 4, "aux_data");
                 if (!p)
                     return 0;
-                for (uint32_t i = 0; i < (uint32_t)s->aux_data_count; i++) {
-                    bf_store_u32le((p + (size_t)i * 4), (uint32_t)(s->aux_data[i]));
-                }
+                bf_store_array(p, s->aux_data, (size_t)s->aux_data_count, 4, 0);
             }
             w->pos = resume;
         }
@@ -345,9 +339,7 @@ static int write_Header(bf_wctx *w, tmd_Header *s)
         uint8_t *p = bf_put(w, (uint64_t)16 * 1, "zeroes");
         if (!p)
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)16; i++) {
-            (p + (size_t)i * 1)[0] = (uint8_t)(s->zeroes[i]);
-        }
+        bf_store_array(p, s->zeroes, (size_t)16, 1, 0);
     }
     return 1;
 }
@@ -398,9 +390,7 @@ static int write_Scene(bf_wctx *w, tmd_Scene *s)
         uint8_t *p = bf_put(w, (uint64_t)44 * 1, "zeroes");
         if (!p)
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)44; i++) {
-            (p + (size_t)i * 1)[0] = (uint8_t)(s->zeroes[i]);
-        }
+        bf_store_array(p, s->zeroes, (size_t)44, 1, 0);
     }
     /* aux_address */
     {
@@ -447,27 +437,21 @@ static int write_Node(bf_wctx *w, tmd_Node *s)
         uint8_t *p = bf_put(w, (uint64_t)4 * 4, "rotation");
         if (!p)
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)4; i++) {
-            bf_store_u32le((p + (size_t)i * 4), bf_f32_bits(s->rotation[i]));
-        }
+        bf_store_array(p, s->rotation, (size_t)4, 4, 0);
     }
     /* bind_pose */
     {
         uint8_t *p = bf_put(w, (uint64_t)16 * 4, "bind_pose");
         if (!p)
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)16; i++) {
-            bf_store_u32le((p + (size_t)i * 4), bf_f32_bits(s->bind_pose[i]));
-        }
+        bf_store_array(p, s->bind_pose, (size_t)16, 4, 0);
     }
     /* inverse_bind_pose */
     {
         uint8_t *p = bf_put(w, (uint64_t)16 * 4, "inverse_bind_pose");
         if (!p)
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)16; i++) {
-            bf_store_u32le((p + (size_t)i * 4), bf_f32_bits(s->inverse_bind_pose[i]));
-        }
+        bf_store_array(p, s->inverse_bind_pose, (size_t)16, 4, 0);
     }
     /* name_length */
     {
@@ -498,9 +482,7 @@ static int write_Node(bf_wctx *w, tmd_Node *s)
         uint8_t *p = bf_put(w, (uint64_t)3 * 4, "translation");
         if (!p)
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)3; i++) {
-            bf_store_u32le((p + (size_t)i * 4), bf_f32_bits(s->translation[i]));
-        }
+        bf_store_array(p, s->translation, (size_t)3, 4, 0);
     }
     return 1;
 }
@@ -809,9 +791,7 @@ static int write_Level(bf_wctx *w, tmd_Level *s)
         uint8_t *p = bf_put(w, (uint64_t)4 * 4, "unknown");
         if (!p)
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)4; i++) {
-            bf_store_u32le((p + (size_t)i * 4), bf_f32_bits(s->unknown[i]));
-        }
+        bf_store_array(p, s->unknown, (size_t)4, 4, 0);
     }
     /* meshes */
     for (uint32_t i = 0; i < (uint32_t)s->meshes_count; i++) {
@@ -933,27 +913,21 @@ static int write_Piece(bf_wctx *w, tmd_Piece *s)
         uint8_t *p = bf_put(w, (uint64_t)3 * 4, "center");
         if (!p)
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)3; i++) {
-            bf_store_u32le((p + (size_t)i * 4), bf_f32_bits(s->center[i]));
-        }
+        bf_store_array(p, s->center, (size_t)3, 4, 0);
     }
     /* extent */
     {
         uint8_t *p = bf_put(w, (uint64_t)3 * 4, "extent");
         if (!p)
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)3; i++) {
-            bf_store_u32le((p + (size_t)i * 4), bf_f32_bits(s->extent[i]));
-        }
+        bf_store_array(p, s->extent, (size_t)3, 4, 0);
     }
     /* skin_nodes */
     {
         uint8_t *p = bf_put(w, (uint64_t)s->skin_nodes_count * 4, "skin_nodes");
         if (!p)
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)s->skin_nodes_count; i++) {
-            bf_store_u32le((p + (size_t)i * 4), (uint32_t)(s->skin_nodes[i]));
-        }
+        bf_store_array(p, s->skin_nodes, (size_t)s->skin_nodes_count, 4, 0);
     }
     /* vertices */
     s->vertices_at = w->pos;
@@ -972,9 +946,7 @@ static int write_Piece(bf_wctx *w, tmd_Piece *s)
         uint8_t *p = bf_put(w, (uint64_t)s->indices_count * 2, "indices");
         if (!p)
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)s->indices_count; i++) {
-            bf_store_u16le((p + (size_t)i * 2), (uint16_t)(s->indices[i]));
-        }
+        bf_store_array(p, s->indices, (size_t)s->indices_count, 2, 0);
     }
     return 1;
 }
@@ -997,45 +969,35 @@ static int write_Vertex(bf_wctx *w, tmd_Vertex *s)
         uint8_t *p = bf_put(w, (uint64_t)3 * 4, "position");
         if (!p)
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)3; i++) {
-            bf_store_u32le((p + (size_t)i * 4), bf_f32_bits(s->position[i]));
-        }
+        bf_store_array(p, s->position, (size_t)3, 4, 0);
     }
     /* normal */
     {
         uint8_t *p = bf_put(w, (uint64_t)3 * 4, "normal");
         if (!p)
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)3; i++) {
-            bf_store_u32le((p + (size_t)i * 4), bf_f32_bits(s->normal[i]));
-        }
+        bf_store_array(p, s->normal, (size_t)3, 4, 0);
     }
     /* weights */
     {
         uint8_t *p = bf_put(w, (uint64_t)4 * 1, "weights");
         if (!p)
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)4; i++) {
-            (p + (size_t)i * 1)[0] = (uint8_t)(s->weights[i]);
-        }
+        bf_store_array(p, s->weights, (size_t)4, 1, 0);
     }
     /* bone_ids */
     {
         uint8_t *p = bf_put(w, (uint64_t)4 * 1, "bone_ids");
         if (!p)
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)4; i++) {
-            (p + (size_t)i * 1)[0] = (uint8_t)(s->bone_ids[i]);
-        }
+        bf_store_array(p, s->bone_ids, (size_t)4, 1, 0);
     }
     /* uv */
     {
         uint8_t *p = bf_put(w, (uint64_t)2 * 4, "uv");
         if (!p)
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)2; i++) {
-            bf_store_u32le((p + (size_t)i * 4), bf_f32_bits(s->uv[i]));
-        }
+        bf_store_array(p, s->uv, (size_t)2, 4, 0);
     }
     return 1;
 }

@@ -75,4 +75,11 @@ static inline void bf_store_u64le(uint8_t *p, uint64_t v)
     bf_store_u32le(p, (uint32_t)v); bf_store_u32le(p + 4, (uint32_t)(v >> 32));
 }
 
+/* Whole arrays in one call (bf_arrays.c), for every array of numbers the generated readers
+ * and writers handle: one call instead of a loop in each generated function. `width` is
+ * the encoded size (1, 2, 3, 4 or 8); elements in memory are 1, 2, 4, 4 or 8 bytes (u24 and
+ * s24 widen to 32 bits, s24 sign-extended when `sign24` is set). Floats travel as their bits. */
+void bf_load_array(void *dst, const uint8_t *src, size_t n, unsigned width, int big_endian, int sign24);
+void bf_store_array(uint8_t *dst, const void *src, size_t n, unsigned width, int big_endian);
+
 #endif

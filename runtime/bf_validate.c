@@ -12,6 +12,12 @@ void bf_findings_free(bf_findings *f)
     memset(f, 0, sizeof *f);
 }
 
+int bf_findings_keeps(const bf_findings *f)
+{
+    size_t limit = f->limit && f->limit < BF_MAX_FINDINGS ? f->limit : BF_MAX_FINDINGS;
+    return f->count < limit;
+}
+
 void bf_findings_add(bf_findings *f, bf_severity severity, uint64_t offset, const char *path,
                      const char *message, const char *origin)
 {
@@ -19,9 +25,15 @@ void bf_findings_add(bf_findings *f, bf_severity severity, uint64_t offset, cons
         f->errors++;
     else
         f->warnings++;
+    if (offset > f->max_offset)
+        f->max_offset = offset;
+    if (!bf_findings_keeps(f)) {
+        f->dropped++;
+        return;
+    }
     if (f->count == f->cap) {
         size_t cap = f->cap ? f->cap * 2 : 16;
-        bf_finding *bigger = f->count < BF_MAX_FINDINGS ? realloc(f->items, cap * sizeof *bigger) : NULL;
+        bf_finding *bigger = realloc(f->items, cap * sizeof *bigger);
         if (!bigger) {
             f->dropped++;
             return;
@@ -55,6 +67,10 @@ void bf_vctx_init(bf_vctx *v, const void *root, const uint8_t *data, size_t size
 void bf_report(bf_vctx *v, bf_severity severity, uint64_t offset, const char *field, const char *origin,
                const char *fmt, ...)
 {
+    if (!bf_findings_keeps(v->out)) { /* only counted: no need to format it */
+        bf_findings_add(v->out, severity, offset, NULL, NULL, origin);
+        return;
+    }
     char path[BF_PATH_MAX], message[BF_MESSAGE_MAX];
     bf_format_path(&v->c, field, path, sizeof path);
     va_list ap;

@@ -19,15 +19,20 @@ typedef struct bf_finding {
     const char *origin; /* static text from the schema, or NULL */
 } bf_finding;
 
-/* Findings of one file. At most BF_MAX_FINDINGS are kept; the rest are only counted. */
+/* Findings of one file. At most BF_MAX_FINDINGS (or the findings' own limit) are kept; the
+ * rest are only counted, without formatting their messages. */
 #define BF_MAX_FINDINGS 10000
 typedef struct bf_findings {
     bf_finding *items;
     size_t count, cap;
     size_t errors, warnings, dropped;
+    size_t limit;        /* findings kept at most; 0: BF_MAX_FINDINGS */
+    uint64_t max_offset; /* the largest offset of any finding, dropped ones included */
 } bf_findings;
 
 void bf_findings_free(bf_findings *f);
+/* Whether another finding would be kept rather than only counted. */
+int bf_findings_keeps(const bf_findings *f);
 /* Adds a finding (a copy); used for reader errors too. */
 void bf_findings_add(bf_findings *f, bf_severity severity, uint64_t offset, const char *path,
                      const char *message, const char *origin);

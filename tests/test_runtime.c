@@ -1,9 +1,11 @@
-/* The runtime: byte order, arena and budget, errors with paths, strings, safe arithmetic. */
+/* The runtime: byte order (one value and whole arrays), arena and budget, errors with paths,
+ * strings, safe arithmetic, findings. */
 #include <criterion/criterion.h>
 #include <string.h>
 
 #include "bf_expr.h"
 #include "bf_runtime.h"
+#include "bf_validate.h"
 
 Test(endian, loads_are_byte_order_exact)
 {
@@ -55,6 +57,64 @@ Test(endian, signed_and_float_conversions)
     cr_expect_eq(bf_f32_from_bits(0x3f800000u), 1.0f);
     cr_expect_eq(bf_f32_bits(-2.0f), 0xc0000000u);
     cr_expect_eq(bf_f64_from_bits(UINT64_C(0x4000000000000000)), 2.0);
+}
+
+Test(endian, whole_arrays_load_and_store_every_width)
+{
+    /* Odd source and destination addresses: nothing may rely on alignment. */
+    uint8_t src[1 + 24], back[1 + 24];
+    for (size_t i = 0; i < sizeof src; i++)
+        src[i] = (uint8_t)(0x80 + i * 7);
+    const uint8_t *in = src + 1;
+
+    uint8_t u8[3];
+    bf_load_array(u8, in, 3, 1, 1, 0);
+    cr_expect(u8[0] == in[0] && u8[2] == in[2]);
+
+    uint16_t be16[3], le16[3];
+    bf_load_array(be16, in, 3, 2, 1, 0);
+    bf_load_array(le16, in, 3, 2, 0, 0);
+    for (int i = 0; i < 3; i++) {
+        cr_expect_eq(be16[i], bf_load_u16be(in + 2 * i));
+        cr_expect_eq(le16[i], bf_load_u16le(in + 2 * i));
+    }
+
+    uint32_t u24[4];
+    int32_t s24[4];
+    bf_load_array(u24, in, 4, 3, 1, 0);
+    bf_load_array(s24, in, 4, 3, 0, 1);
+    for (int i = 0; i < 4; i++) {
+        cr_expect_eq(u24[i], bf_load_u24be(in + 3 * i));
+        cr_expect_eq(s24[i], bf_s24(bf_load_u24le(in + 3 * i)));
+    }
+    cr_expect_lt(s24[0], 0, "0x80... as s24 is negative");
+
+    uint32_t u32[3];
+    float f32[3];
+    bf_load_array(u32, in, 3, 4, 0, 0);
+    bf_load_array(f32, in, 3, 4, 1, 0);
+    for (int i = 0; i < 3; i++) {
+        cr_expect_eq(u32[i], bf_load_u32le(in + 4 * i));
+        cr_expect_eq(bf_f32_bits(f32[i]), bf_load_u32be(in + 4 * i));
+    }
+
+    uint64_t u64[3];
+    bf_load_array(u64, in, 3, 8, 1, 0);
+    for (int i = 0; i < 3; i++)
+        cr_expect_eq(u64[i], bf_load_u64be(in + 8 * i));
+
+    /* Storing gives the bytes back, whatever the width and byte order. */
+    struct { const void *mem; unsigned width; int be; size_t n; } cases[] = {
+        {u8, 1, 1, 3}, {be16, 2, 1, 3}, {le16, 2, 0, 3}, {u24, 3, 1, 4}, {s24, 3, 0, 4},
+        {u32, 4, 0, 3}, {f32, 4, 1, 3}, {u64, 8, 1, 3},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        memset(back, 0, sizeof back);
+        bf_store_array(back + 1, cases[c].mem, cases[c].n, cases[c].width, cases[c].be);
+        cr_expect_eq(memcmp(back + 1, in, cases[c].n * cases[c].width), 0, "width %u, %s", cases[c].width,
+                     cases[c].be ? "big-endian" : "little-endian");
+    }
+    bf_load_array(NULL, in, 0, 2, 1, 0); /* nothing to do, nothing touched */
 }
 
 Test(arena, allocations_are_zeroed_aligned_and_budgeted)
@@ -185,4 +245,28 @@ Test(expr, arithmetic_never_overflows_or_divides_by_zero)
     cr_expect_eq(bf_sext(0x1f, 5), -1);
     cr_expect_eq(bf_sext(0x0f, 5), 15);
     bf_arena_free(&a);
+}
+
+Test(findings, past_the_limit_they_are_counted_not_kept)
+{
+    bf_findings f;
+    memset(&f, 0, sizeof f);
+    f.limit = 2;
+    for (uint64_t i = 0; i < 5; i++)
+        bf_findings_add(&f, i % 2 ? BF_SEVERITY_WARNING : BF_SEVERITY_ERROR, 0x10 * (5 - i) + (i == 3) * 0x100,
+                        "a.b", "message", NULL);
+    cr_expect_eq(f.count, 2);
+    cr_expect_eq(f.dropped, 3);
+    cr_expect_eq(f.errors, 3);
+    cr_expect_eq(f.warnings, 2);
+    cr_expect_eq(f.max_offset, 0x120, "the dropped finding's offset counts too");
+    cr_expect_not(bf_findings_keeps(&f));
+    bf_findings_free(&f);
+
+    memset(&f, 0, sizeof f); /* no limit set: BF_MAX_FINDINGS */
+    for (int i = 0; i < BF_MAX_FINDINGS + 3; i++)
+        bf_findings_add(&f, BF_SEVERITY_ERROR, 1, "x", "y", NULL);
+    cr_expect_eq(f.count, BF_MAX_FINDINGS);
+    cr_expect_eq(f.dropped, 3);
+    bf_findings_free(&f);
 }

