@@ -2,6 +2,7 @@
 #
 #   make fuzz FORMAT=t3dm [ENTRY=model] [SECONDS=600]   one harness, until SECONDS or a finding
 #   make fuzz-ci                                         every format, FUZZ_CI_RUNS inputs each
+#   make -j2 fuzz-campaign [CAMPAIGN_RUNS=10000000]      every format to CAMPAIGN_RUNS executions
 #
 # Seeds: the files under tests/fixtures, $(SHARED)/samples and tests/fuzz/regressions that
 # bf_detect assigns to the format. The corpus grows in $(BUILD)/fuzz/corpus/FORMAT. Inputs
@@ -65,6 +66,31 @@ fuzz: fuzz-build
 		cp "$$a" tests/fuzz/regressions/$(FORMAT)/$(if $(ENTRY),$(ENTRY)-)$$(basename "$$a"); \
 		echo "fuzz: kept $$a as tests/fuzz/regressions/$(FORMAT)/$(if $(ENTRY),$(ENTRY)-)$$(basename "$$a")"; \
 	done; exit $$status
+
+# A campaign: every format (or CAMPAIGN_FORMATS) until CAMPAIGN_RUNS executions each, one
+# format per job (`make -j2 fuzz-campaign`), each from its own seed. Logs go to
+# $(FUZZ_DIR)/logs/FORMAT.log; the summary table (executions, seconds, coverage, findings) to
+# $(FUZZ_DIR)/campaign.txt.
+CAMPAIGN_RUNS ?= 10000000
+CAMPAIGN_SECONDS ?= 86400
+CAMPAIGN_FORMATS ?= $(FORMATS)
+.PHONY: fuzz-campaign $(addprefix fuzz-campaign-,$(CAMPAIGN_FORMATS))
+fuzz-campaign: $(addprefix fuzz-campaign-,$(CAMPAIGN_FORMATS))
+	@printf '%-6s %12s %8s %8s %6s  %s\n' format executions seconds exec/s cov result > $(FUZZ_DIR)/campaign.txt
+	@cat $(addprefix $(FUZZ_DIR)/logs/,$(addsuffix .row,$(CAMPAIGN_FORMATS))) >> $(FUZZ_DIR)/campaign.txt
+	@cat $(FUZZ_DIR)/campaign.txt
+$(addprefix fuzz-campaign-,$(CAMPAIGN_FORMATS)): fuzz-campaign-%: fuzz-build
+	@mkdir -p $(FUZZ_DIR)/logs
+	@start=$$(date +%s); status=0; \
+	$(MAKE) --no-print-directory fuzz FORMAT=$* RUNS=$(CAMPAIGN_RUNS) SECONDS=$(CAMPAIGN_SECONDS) \
+		SEED=$$(printf '%s' $* | cksum | cut -d' ' -f1) > $(FUZZ_DIR)/logs/$*.log 2>&1 || status=$$?; \
+	end=$$(date +%s); log=$(FUZZ_DIR)/logs/$*.log; \
+	runs=$$(sed -n 's/^stat::number_of_executed_units: *//p' $$log | tail -1); \
+	cov=$$(grep -o 'cov: [0-9]*' $$log | tail -1 | cut -d' ' -f2); \
+	secs=$$((end - start)); [ $$secs -gt 0 ] || secs=1; \
+	result=clean; [ $$status -eq 0 ] || result="FINDING (see $$log)"; \
+	printf '%-6s %12s %8s %8s %6s  %s\n' $* "$${runs:-?}" $$secs $$(( $${runs:-0} / secs )) "$${cov:-?}" "$$result" \
+		| tee $(FUZZ_DIR)/logs/$*.row; exit $$status
 
 # clang and its libFuzzer runtime, installed like the other packages (.ci/deps.sh).
 FUZZ_PKGS := clang libclang-rt-14-dev
