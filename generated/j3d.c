@@ -789,7 +789,9 @@ static int read_VertexFormat(bf_ctx *c, j3d_VertexFormat *s, int64_t index)
     /* padding: Padding (0xFF). */
     {
         const int64_t n = 3;
-        bf_load_array(s->padding, c->data + c->pos, (size_t)n, 1, 1, 0);
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->padding[i] = (p + i * 1)[0];
         c->pos += (size_t)n * 1;
     }
     return 1;
@@ -1250,19 +1252,25 @@ static int read_Mtx34(bf_ctx *c, j3d_Mtx34 *s, int64_t index)
     /* row0: First row. */
     {
         const int64_t n = 4;
-        bf_load_array(s->row0, c->data + c->pos, (size_t)n, 4, 1, 0);
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->row0[i] = bf_f32_from_bits(bf_load_u32be((p + i * 4)));
         c->pos += (size_t)n * 4;
     }
     /* row1: Second row. */
     {
         const int64_t n = 4;
-        bf_load_array(s->row1, c->data + c->pos, (size_t)n, 4, 1, 0);
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->row1[i] = bf_f32_from_bits(bf_load_u32be((p + i * 4)));
         c->pos += (size_t)n * 4;
     }
     /* row2: Third row. */
     {
         const int64_t n = 4;
-        bf_load_array(s->row2, c->data + c->pos, (size_t)n, 4, 1, 0);
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->row2[i] = bf_f32_from_bits(bf_load_u32be((p + i * 4)));
         c->pos += (size_t)n * 4;
     }
     return 1;

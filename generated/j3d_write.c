@@ -2067,7 +2067,9 @@ static int write_VertexFormat(bf_wctx *w, j3d_VertexFormat *s)
         uint8_t *p = bf_put(w, (uint64_t)3 * 1, "padding");
         if (!p)
             return 0;
-        bf_store_array(p, s->padding, (size_t)3, 1, 1);
+        for (uint32_t i = 0; i < (uint32_t)3; i++) {
+            (p + (size_t)i * 1)[0] = (uint8_t)(s->padding[i]);
+        }
     }
     return 1;
 }
@@ -2182,8 +2184,8 @@ static int write_VertexBuffer(bf_wctx *w, j3d_VertexBuffer *s)
                 return 0;
             for (uint32_t i = 0; i < (uint32_t)s->colors24_count; i++) {
                 if (!bf_check_fits(w, (uint64_t)(s->colors24[i]), 24, "colors24")) return 0;
+                bf_store_u24be((p + (size_t)i * 3), (uint32_t)(s->colors24[i]));
             }
-            bf_store_array(p, s->colors24, (size_t)s->colors24_count, 3, 1);
         }
     }
     /* colors32 */
@@ -2412,21 +2414,27 @@ static int write_Mtx34(bf_wctx *w, j3d_Mtx34 *s)
         uint8_t *p = bf_put(w, (uint64_t)4 * 4, "row0");
         if (!p)
             return 0;
-        bf_store_array(p, s->row0, (size_t)4, 4, 1);
+        for (uint32_t i = 0; i < (uint32_t)4; i++) {
+            bf_store_u32be((p + (size_t)i * 4), bf_f32_bits(s->row0[i]));
+        }
     }
     /* row1 */
     {
         uint8_t *p = bf_put(w, (uint64_t)4 * 4, "row1");
         if (!p)
             return 0;
-        bf_store_array(p, s->row1, (size_t)4, 4, 1);
+        for (uint32_t i = 0; i < (uint32_t)4; i++) {
+            bf_store_u32be((p + (size_t)i * 4), bf_f32_bits(s->row1[i]));
+        }
     }
     /* row2 */
     {
         uint8_t *p = bf_put(w, (uint64_t)4 * 4, "row2");
         if (!p)
             return 0;
-        bf_store_array(p, s->row2, (size_t)4, 4, 1);
+        for (uint32_t i = 0; i < (uint32_t)4; i++) {
+            bf_store_u32be((p + (size_t)i * 4), bf_f32_bits(s->row2[i]));
+        }
     }
     return 1;
 }

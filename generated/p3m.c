@@ -445,13 +445,17 @@ static int read_Vertex(bf_ctx *c, p3m_Vertex *s, int64_t index)
     /* position: XYZ position. */
     {
         const int64_t n = 3;
-        bf_load_array(s->position, c->data + c->pos, (size_t)n, 4, 0, 0);
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->position[i] = bf_f32_from_bits(bf_load_u32le((p + i * 4)));
         c->pos += (size_t)n * 4;
     }
     /* uv: UV texture coordinates. */
     {
         const int64_t n = 2;
-        bf_load_array(s->uv, c->data + c->pos, (size_t)n, 4, 0, 0);
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->uv[i] = bf_f32_from_bits(bf_load_u32le((p + i * 4)));
         c->pos += (size_t)n * 4;
     }
     return 1;
@@ -469,7 +473,9 @@ static int read_Normal(bf_ctx *c, p3m_Normal *s, int64_t index)
     /* normal: XYZ direction. */
     {
         const int64_t n = 3;
-        bf_load_array(s->normal, c->data + c->pos, (size_t)n, 4, 0, 0);
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->normal[i] = bf_f32_from_bits(bf_load_u32le((p + i * 4)));
         c->pos += (size_t)n * 4;
     }
     return 1;
@@ -622,7 +628,9 @@ static int read_Material(bf_ctx *c, p3m_Material *s, int64_t index)
         const int64_t n = 4;
         if (!bf_need(c, (uint64_t)n * 1, "color"))
             return 0;
-        bf_load_array(s->color, c->data + c->pos, (size_t)n, 1, 0, 0);
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->color[i] = (p + i * 1)[0];
         bf_claim(c, c->pos, (uint64_t)n * 1);
         c->pos += (size_t)n * 1;
     }
@@ -632,7 +640,9 @@ static int read_Material(bf_ctx *c, p3m_Material *s, int64_t index)
         const int64_t n = 3;
         if (!bf_need(c, (uint64_t)n * 1, "emission"))
             return 0;
-        bf_load_array(s->emission, c->data + c->pos, (size_t)n, 1, 0, 0);
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->emission[i] = (p + i * 1)[0];
         bf_claim(c, c->pos, (uint64_t)n * 1);
         c->pos += (size_t)n * 1;
     }
@@ -784,13 +794,17 @@ static int read_Bone(bf_ctx *c, p3m_Bone *s, int64_t index)
     /* head: Head XYZ. */
     {
         const int64_t n = 3;
-        bf_load_array(s->head, c->data + c->pos, (size_t)n, 4, 0, 0);
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->head[i] = bf_f32_from_bits(bf_load_u32le((p + i * 4)));
         c->pos += (size_t)n * 4;
     }
     /* tail: Tail XYZ. */
     {
         const int64_t n = 3;
-        bf_load_array(s->tail, c->data + c->pos, (size_t)n, 4, 0, 0);
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->tail[i] = bf_f32_from_bits(bf_load_u32le((p + i * 4)));
         c->pos += (size_t)n * 4;
     }
     /* child_count: Child count. */
@@ -1194,7 +1208,9 @@ static int read_Vec3(bf_ctx *c, p3m_Vec3 *s, int64_t index)
     /* xyz: X, Y, Z. */
     {
         const int64_t n = 3;
-        bf_load_array(s->xyz, c->data + c->pos, (size_t)n, 4, 0, 0);
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->xyz[i] = bf_f32_from_bits(bf_load_u32le((p + i * 4)));
         c->pos += (size_t)n * 4;
     }
     return 1;

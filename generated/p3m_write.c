@@ -399,14 +399,18 @@ static int write_Vertex(bf_wctx *w, p3m_Vertex *s)
         uint8_t *p = bf_put(w, (uint64_t)3 * 4, "position");
         if (!p)
             return 0;
-        bf_store_array(p, s->position, (size_t)3, 4, 0);
+        for (uint32_t i = 0; i < (uint32_t)3; i++) {
+            bf_store_u32le((p + (size_t)i * 4), bf_f32_bits(s->position[i]));
+        }
     }
     /* uv */
     {
         uint8_t *p = bf_put(w, (uint64_t)2 * 4, "uv");
         if (!p)
             return 0;
-        bf_store_array(p, s->uv, (size_t)2, 4, 0);
+        for (uint32_t i = 0; i < (uint32_t)2; i++) {
+            bf_store_u32le((p + (size_t)i * 4), bf_f32_bits(s->uv[i]));
+        }
     }
     return 1;
 }
@@ -429,7 +433,9 @@ static int write_Normal(bf_wctx *w, p3m_Normal *s)
         uint8_t *p = bf_put(w, (uint64_t)3 * 4, "normal");
         if (!p)
             return 0;
-        bf_store_array(p, s->normal, (size_t)3, 4, 0);
+        for (uint32_t i = 0; i < (uint32_t)3; i++) {
+            bf_store_u32le((p + (size_t)i * 4), bf_f32_bits(s->normal[i]));
+        }
     }
     return 1;
 }
@@ -580,7 +586,9 @@ static int write_Material(bf_wctx *w, p3m_Material *s)
         uint8_t *p = bf_put(w, (uint64_t)4 * 1, "color");
         if (!p)
             return 0;
-        bf_store_array(p, s->color, (size_t)4, 1, 0);
+        for (uint32_t i = 0; i < (uint32_t)4; i++) {
+            (p + (size_t)i * 1)[0] = (uint8_t)(s->color[i]);
+        }
     }
     /* emission */
     s->emission_at = w->pos;
@@ -588,7 +596,9 @@ static int write_Material(bf_wctx *w, p3m_Material *s)
         uint8_t *p = bf_put(w, (uint64_t)3 * 1, "emission");
         if (!p)
             return 0;
-        bf_store_array(p, s->emission, (size_t)3, 1, 0);
+        for (uint32_t i = 0; i < (uint32_t)3; i++) {
+            (p + (size_t)i * 1)[0] = (uint8_t)(s->emission[i]);
+        }
     }
     /* shading */
     s->shading_at = w->pos;
@@ -746,14 +756,18 @@ static int write_Bone(bf_wctx *w, p3m_Bone *s)
         uint8_t *p = bf_put(w, (uint64_t)3 * 4, "head");
         if (!p)
             return 0;
-        bf_store_array(p, s->head, (size_t)3, 4, 0);
+        for (uint32_t i = 0; i < (uint32_t)3; i++) {
+            bf_store_u32le((p + (size_t)i * 4), bf_f32_bits(s->head[i]));
+        }
     }
     /* tail */
     {
         uint8_t *p = bf_put(w, (uint64_t)3 * 4, "tail");
         if (!p)
             return 0;
-        bf_store_array(p, s->tail, (size_t)3, 4, 0);
+        for (uint32_t i = 0; i < (uint32_t)3; i++) {
+            bf_store_u32le((p + (size_t)i * 4), bf_f32_bits(s->tail[i]));
+        }
     }
     /* child_count */
     {
@@ -1131,7 +1145,9 @@ static int write_Vec3(bf_wctx *w, p3m_Vec3 *s)
         uint8_t *p = bf_put(w, (uint64_t)3 * 4, "xyz");
         if (!p)
             return 0;
-        bf_store_array(p, s->xyz, (size_t)3, 4, 0);
+        for (uint32_t i = 0; i < (uint32_t)3; i++) {
+            bf_store_u32le((p + (size_t)i * 4), bf_f32_bits(s->xyz[i]));
+        }
     }
     return 1;
 }

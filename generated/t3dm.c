@@ -187,13 +187,17 @@ static int read_Header(bf_ctx *c, t3dm_Header *s, int64_t index)
     /* aabb_min: AABB min (model space). */
     {
         const int64_t n = 3;
-        bf_load_array(s->aabb_min, c->data + c->pos, (size_t)n, 2, 1, 0);
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->aabb_min[i] = bf_s16(bf_load_u16be((p + i * 2)));
         c->pos += (size_t)n * 2;
     }
     /* aabb_max: AABB max (model space). */
     {
         const int64_t n = 3;
-        bf_load_array(s->aabb_max, c->data + c->pos, (size_t)n, 2, 1, 0);
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->aabb_max[i] = bf_s16(bf_load_u16be((p + i * 2)));
         c->pos += (size_t)n * 2;
     }
     return 1;
@@ -369,7 +373,9 @@ static int read_VertexPair(bf_ctx *c, t3dm_VertexPair *s, int64_t index)
     /* position_a: Position A (16.0 fixed point). */
     {
         const int64_t n = 3;
-        bf_load_array(s->position_a, c->data + c->pos, (size_t)n, 2, 1, 0);
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->position_a[i] = bf_s16(bf_load_u16be((p + i * 2)));
         c->pos += (size_t)n * 2;
         for (int64_t i = 0; i < n; i++)
             s->position_a_value[i] = (double)(s->position_a[i]) / 1.0;
@@ -383,7 +389,9 @@ static int read_VertexPair(bf_ctx *c, t3dm_VertexPair *s, int64_t index)
     /* position_b: Position B (16.0 fixed point). */
     {
         const int64_t n = 3;
-        bf_load_array(s->position_b, c->data + c->pos, (size_t)n, 2, 1, 0);
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->position_b[i] = bf_s16(bf_load_u16be((p + i * 2)));
         c->pos += (size_t)n * 2;
         for (int64_t i = 0; i < n; i++)
             s->position_b_value[i] = (double)(s->position_b[i]) / 1.0;
@@ -403,13 +411,17 @@ static int read_VertexPair(bf_ctx *c, t3dm_VertexPair *s, int64_t index)
     /* uv_a: UV A (pixel coords). */
     {
         const int64_t n = 2;
-        bf_load_array(s->uv_a, c->data + c->pos, (size_t)n, 2, 1, 0);
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->uv_a[i] = bf_s16(bf_load_u16be((p + i * 2)));
         c->pos += (size_t)n * 2;
     }
     /* uv_b: UV B (pixel coords). */
     {
         const int64_t n = 2;
-        bf_load_array(s->uv_b, c->data + c->pos, (size_t)n, 2, 1, 0);
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->uv_b[i] = bf_s16(bf_load_u16be((p + i * 2)));
         c->pos += (size_t)n * 2;
     }
     return 1;
@@ -471,7 +483,9 @@ static int read_Material(bf_ctx *c, t3dm_Material *s, int64_t index)
         const int64_t n = 4;
         if (!bf_need(c, (uint64_t)n * 1, "prim_color"))
             return 0;
-        bf_load_array(s->prim_color, c->data + c->pos, (size_t)n, 1, 1, 0);
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->prim_color[i] = (p + i * 1)[0];
         bf_claim(c, c->pos, (uint64_t)n * 1);
         c->pos += (size_t)n * 1;
     }
@@ -480,7 +494,9 @@ static int read_Material(bf_ctx *c, t3dm_Material *s, int64_t index)
         const int64_t n = 4;
         if (!bf_need(c, (uint64_t)n * 1, "env_color"))
             return 0;
-        bf_load_array(s->env_color, c->data + c->pos, (size_t)n, 1, 1, 0);
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->env_color[i] = (p + i * 1)[0];
         bf_claim(c, c->pos, (uint64_t)n * 1);
         c->pos += (size_t)n * 1;
     }
@@ -489,7 +505,9 @@ static int read_Material(bf_ctx *c, t3dm_Material *s, int64_t index)
         const int64_t n = 4;
         if (!bf_need(c, (uint64_t)n * 1, "blend_color"))
             return 0;
-        bf_load_array(s->blend_color, c->data + c->pos, (size_t)n, 1, 1, 0);
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->blend_color[i] = (p + i * 1)[0];
         bf_claim(c, c->pos, (uint64_t)n * 1);
         c->pos += (size_t)n * 1;
     }
@@ -643,7 +661,9 @@ static int read_Object(bf_ctx *c, t3dm_Object *s, int64_t index)
         const int64_t n = 3;
         if (!bf_need(c, (uint64_t)n * 1, "padding"))
             return 0;
-        bf_load_array(s->padding, c->data + c->pos, (size_t)n, 1, 1, 0);
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->padding[i] = (p + i * 1)[0];
         bf_claim(c, c->pos, (uint64_t)n * 1);
         c->pos += (size_t)n * 1;
     }
@@ -652,7 +672,9 @@ static int read_Object(bf_ctx *c, t3dm_Object *s, int64_t index)
         const int64_t n = 3;
         if (!bf_need(c, (uint64_t)n * 2, "aabb_min"))
             return 0;
-        bf_load_array(s->aabb_min, c->data + c->pos, (size_t)n, 2, 1, 0);
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->aabb_min[i] = bf_s16(bf_load_u16be((p + i * 2)));
         bf_claim(c, c->pos, (uint64_t)n * 2);
         c->pos += (size_t)n * 2;
     }
@@ -661,7 +683,9 @@ static int read_Object(bf_ctx *c, t3dm_Object *s, int64_t index)
         const int64_t n = 3;
         if (!bf_need(c, (uint64_t)n * 2, "aabb_max"))
             return 0;
-        bf_load_array(s->aabb_max, c->data + c->pos, (size_t)n, 2, 1, 0);
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->aabb_max[i] = bf_s16(bf_load_u16be((p + i * 2)));
         bf_claim(c, c->pos, (uint64_t)n * 2);
         c->pos += (size_t)n * 2;
     }
@@ -735,7 +759,9 @@ static int read_Part(bf_ctx *c, t3dm_Part *s, int64_t index)
         const int64_t n = 4;
         if (!bf_need(c, (uint64_t)n * 1, "strip_index_counts"))
             return 0;
-        bf_load_array(s->strip_index_counts, c->data + c->pos, (size_t)n, 1, 1, 0);
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->strip_index_counts[i] = (p + i * 1)[0];
         bf_claim(c, c->pos, (uint64_t)n * 1);
         c->pos += (size_t)n * 1;
     }
@@ -754,7 +780,9 @@ static int read_Part(bf_ctx *c, t3dm_Part *s, int64_t index)
         const int64_t n = 2;
         if (!bf_need(c, (uint64_t)n * 1, "padding"))
             return 0;
-        bf_load_array(s->padding, c->data + c->pos, (size_t)n, 1, 1, 0);
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->padding[i] = (p + i * 1)[0];
         bf_claim(c, c->pos, (uint64_t)n * 1);
         c->pos += (size_t)n * 1;
     }
@@ -993,19 +1021,25 @@ static int read_Bone(bf_ctx *c, t3dm_Bone *s, int64_t index)
     /* scale: Scale. */
     {
         const int64_t n = 3;
-        bf_load_array(s->scale, c->data + c->pos, (size_t)n, 4, 1, 0);
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->scale[i] = bf_f32_from_bits(bf_load_u32be((p + i * 4)));
         c->pos += (size_t)n * 4;
     }
     /* rotation: Rotation (Quat, XYZW). */
     {
         const int64_t n = 4;
-        bf_load_array(s->rotation, c->data + c->pos, (size_t)n, 4, 1, 0);
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->rotation[i] = bf_f32_from_bits(bf_load_u32be((p + i * 4)));
         c->pos += (size_t)n * 4;
     }
     /* translation: Translation. */
     {
         const int64_t n = 3;
-        bf_load_array(s->translation, c->data + c->pos, (size_t)n, 4, 1, 0);
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->translation[i] = bf_f32_from_bits(bf_load_u32be((p + i * 4)));
         c->pos += (size_t)n * 4;
     }
     return 1;
@@ -1180,13 +1214,17 @@ static int read_BvhNode(bf_ctx *c, t3dm_BvhNode *s, int64_t index)
     /* aabb_min: AABB min (model space). */
     {
         const int64_t n = 3;
-        bf_load_array(s->aabb_min, c->data + c->pos, (size_t)n, 2, 1, 0);
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->aabb_min[i] = bf_s16(bf_load_u16be((p + i * 2)));
         c->pos += (size_t)n * 2;
     }
     /* aabb_max: AABB max (model space). */
     {
         const int64_t n = 3;
-        bf_load_array(s->aabb_max, c->data + c->pos, (size_t)n, 2, 1, 0);
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->aabb_max[i] = bf_s16(bf_load_u16be((p + i * 2)));
         c->pos += (size_t)n * 2;
     }
     /* value: 12-MSB index, 4-LSB data count. */

@@ -371,14 +371,18 @@ static int write_Header(bf_wctx *w, t3dm_Header *s)
         uint8_t *p = bf_put(w, (uint64_t)3 * 2, "aabb_min");
         if (!p)
             return 0;
-        bf_store_array(p, s->aabb_min, (size_t)3, 2, 1);
+        for (uint32_t i = 0; i < (uint32_t)3; i++) {
+            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->aabb_min[i]));
+        }
     }
     /* aabb_max */
     {
         uint8_t *p = bf_put(w, (uint64_t)3 * 2, "aabb_max");
         if (!p)
             return 0;
-        bf_store_array(p, s->aabb_max, (size_t)3, 2, 1);
+        for (uint32_t i = 0; i < (uint32_t)3; i++) {
+            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->aabb_max[i]));
+        }
     }
     return 1;
 }
@@ -521,7 +525,9 @@ static int write_VertexPair(bf_wctx *w, t3dm_VertexPair *s)
         uint8_t *p = bf_put(w, (uint64_t)3 * 2, "position_a");
         if (!p)
             return 0;
-        bf_store_array(p, s->position_a, (size_t)3, 2, 1);
+        for (uint32_t i = 0; i < (uint32_t)3; i++) {
+            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->position_a[i]));
+        }
     }
     /* normal_a */
     if (w->layout) {
@@ -538,7 +544,9 @@ static int write_VertexPair(bf_wctx *w, t3dm_VertexPair *s)
         uint8_t *p = bf_put(w, (uint64_t)3 * 2, "position_b");
         if (!p)
             return 0;
-        bf_store_array(p, s->position_b, (size_t)3, 2, 1);
+        for (uint32_t i = 0; i < (uint32_t)3; i++) {
+            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->position_b[i]));
+        }
     }
     /* normal_b */
     if (w->layout) {
@@ -569,14 +577,18 @@ static int write_VertexPair(bf_wctx *w, t3dm_VertexPair *s)
         uint8_t *p = bf_put(w, (uint64_t)2 * 2, "uv_a");
         if (!p)
             return 0;
-        bf_store_array(p, s->uv_a, (size_t)2, 2, 1);
+        for (uint32_t i = 0; i < (uint32_t)2; i++) {
+            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->uv_a[i]));
+        }
     }
     /* uv_b */
     {
         uint8_t *p = bf_put(w, (uint64_t)2 * 2, "uv_b");
         if (!p)
             return 0;
-        bf_store_array(p, s->uv_b, (size_t)2, 2, 1);
+        for (uint32_t i = 0; i < (uint32_t)2; i++) {
+            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->uv_b[i]));
+        }
     }
     return 1;
 }
@@ -662,21 +674,27 @@ static int write_Material(bf_wctx *w, t3dm_Material *s)
         uint8_t *p = bf_put(w, (uint64_t)4 * 1, "prim_color");
         if (!p)
             return 0;
-        bf_store_array(p, s->prim_color, (size_t)4, 1, 1);
+        for (uint32_t i = 0; i < (uint32_t)4; i++) {
+            (p + (size_t)i * 1)[0] = (uint8_t)(s->prim_color[i]);
+        }
     }
     /* env_color */
     {
         uint8_t *p = bf_put(w, (uint64_t)4 * 1, "env_color");
         if (!p)
             return 0;
-        bf_store_array(p, s->env_color, (size_t)4, 1, 1);
+        for (uint32_t i = 0; i < (uint32_t)4; i++) {
+            (p + (size_t)i * 1)[0] = (uint8_t)(s->env_color[i]);
+        }
     }
     /* blend_color */
     {
         uint8_t *p = bf_put(w, (uint64_t)4 * 1, "blend_color");
         if (!p)
             return 0;
-        bf_store_array(p, s->blend_color, (size_t)4, 1, 1);
+        for (uint32_t i = 0; i < (uint32_t)4; i++) {
+            (p + (size_t)i * 1)[0] = (uint8_t)(s->blend_color[i]);
+        }
     }
     /* name */
     if (w->layout) {
@@ -912,21 +930,27 @@ static int write_Object(bf_wctx *w, t3dm_Object *s)
         uint8_t *p = bf_put(w, (uint64_t)3 * 1, "padding");
         if (!p)
             return 0;
-        bf_store_array(p, s->padding, (size_t)3, 1, 1);
+        for (uint32_t i = 0; i < (uint32_t)3; i++) {
+            (p + (size_t)i * 1)[0] = (uint8_t)(s->padding[i]);
+        }
     }
     /* aabb_min */
     {
         uint8_t *p = bf_put(w, (uint64_t)3 * 2, "aabb_min");
         if (!p)
             return 0;
-        bf_store_array(p, s->aabb_min, (size_t)3, 2, 1);
+        for (uint32_t i = 0; i < (uint32_t)3; i++) {
+            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->aabb_min[i]));
+        }
     }
     /* aabb_max */
     {
         uint8_t *p = bf_put(w, (uint64_t)3 * 2, "aabb_max");
         if (!p)
             return 0;
-        bf_store_array(p, s->aabb_max, (size_t)3, 2, 1);
+        for (uint32_t i = 0; i < (uint32_t)3; i++) {
+            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->aabb_max[i]));
+        }
     }
     /* parts */
     for (uint32_t i = 0; i < (uint32_t)s->parts_count; i++) {
@@ -1027,7 +1051,9 @@ static int write_Part(bf_wctx *w, t3dm_Part *s)
         uint8_t *p = bf_put(w, (uint64_t)4 * 1, "strip_index_counts");
         if (!p)
             return 0;
-        bf_store_array(p, s->strip_index_counts, (size_t)4, 1, 1);
+        for (uint32_t i = 0; i < (uint32_t)4; i++) {
+            (p + (size_t)i * 1)[0] = (uint8_t)(s->strip_index_counts[i]);
+        }
     }
     /* seq_start */
     {
@@ -1048,7 +1074,9 @@ static int write_Part(bf_wctx *w, t3dm_Part *s)
         uint8_t *p = bf_put(w, (uint64_t)2 * 1, "padding");
         if (!p)
             return 0;
-        bf_store_array(p, s->padding, (size_t)2, 1, 1);
+        for (uint32_t i = 0; i < (uint32_t)2; i++) {
+            (p + (size_t)i * 1)[0] = (uint8_t)(s->padding[i]);
+        }
     }
     /* index_data */
     if (w->layout) {
@@ -1258,21 +1286,27 @@ static int write_Bone(bf_wctx *w, t3dm_Bone *s)
         uint8_t *p = bf_put(w, (uint64_t)3 * 4, "scale");
         if (!p)
             return 0;
-        bf_store_array(p, s->scale, (size_t)3, 4, 1);
+        for (uint32_t i = 0; i < (uint32_t)3; i++) {
+            bf_store_u32be((p + (size_t)i * 4), bf_f32_bits(s->scale[i]));
+        }
     }
     /* rotation */
     {
         uint8_t *p = bf_put(w, (uint64_t)4 * 4, "rotation");
         if (!p)
             return 0;
-        bf_store_array(p, s->rotation, (size_t)4, 4, 1);
+        for (uint32_t i = 0; i < (uint32_t)4; i++) {
+            bf_store_u32be((p + (size_t)i * 4), bf_f32_bits(s->rotation[i]));
+        }
     }
     /* translation */
     {
         uint8_t *p = bf_put(w, (uint64_t)3 * 4, "translation");
         if (!p)
             return 0;
-        bf_store_array(p, s->translation, (size_t)3, 4, 1);
+        for (uint32_t i = 0; i < (uint32_t)3; i++) {
+            bf_store_u32be((p + (size_t)i * 4), bf_f32_bits(s->translation[i]));
+        }
     }
     return 1;
 }
@@ -1481,14 +1515,18 @@ static int write_BvhNode(bf_wctx *w, t3dm_BvhNode *s)
         uint8_t *p = bf_put(w, (uint64_t)3 * 2, "aabb_min");
         if (!p)
             return 0;
-        bf_store_array(p, s->aabb_min, (size_t)3, 2, 1);
+        for (uint32_t i = 0; i < (uint32_t)3; i++) {
+            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->aabb_min[i]));
+        }
     }
     /* aabb_max */
     {
         uint8_t *p = bf_put(w, (uint64_t)3 * 2, "aabb_max");
         if (!p)
             return 0;
-        bf_store_array(p, s->aabb_max, (size_t)3, 2, 1);
+        for (uint32_t i = 0; i < (uint32_t)3; i++) {
+            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->aabb_max[i]));
+        }
     }
     /* value */
     if (w->layout) {

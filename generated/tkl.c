@@ -28,7 +28,9 @@ static int read_File(bf_ctx *c, tkl_File *s, int64_t index)
         const int64_t n = 4;
         if (!bf_need(c, (uint64_t)n * 1, "empty"))
             return 0;
-        bf_load_array(s->empty, c->data + c->pos, (size_t)n, 1, 0, 0);
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->empty[i] = (p + i * 1)[0];
         bf_claim(c, c->pos, (uint64_t)n * 1);
         c->pos += (size_t)n * 1;
     }
@@ -45,7 +47,9 @@ static int read_File(bf_ctx *c, tkl_File *s, int64_t index)
         const int64_t n = 10;
         if (!bf_need(c, (uint64_t)n * 1, "unknown_18"))
             return 0;
-        bf_load_array(s->unknown_18, c->data + c->pos, (size_t)n, 1, 0, 0);
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->unknown_18[i] = (p + i * 1)[0];
         bf_claim(c, c->pos, (uint64_t)n * 1);
         c->pos += (size_t)n * 1;
     }
@@ -64,7 +68,9 @@ static int read_File(bf_ctx *c, tkl_File *s, int64_t index)
         const int64_t n = 4;
         if (!bf_need(c, (uint64_t)n * 4, "unknown_36"))
             return 0;
-        bf_load_array(s->unknown_36, c->data + c->pos, (size_t)n, 4, 0, 0);
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->unknown_36[i] = bf_load_u32le((p + i * 4));
         bf_claim(c, c->pos, (uint64_t)n * 4);
         c->pos += (size_t)n * 4;
     }

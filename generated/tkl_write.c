@@ -46,7 +46,9 @@ static int write_File(bf_wctx *w, tkl_File *s)
         uint8_t *p = bf_put(w, (uint64_t)4 * 1, "empty");
         if (!p)
             return 0;
-        bf_store_array(p, s->empty, (size_t)4, 1, 0);
+        for (uint32_t i = 0; i < (uint32_t)4; i++) {
+            (p + (size_t)i * 1)[0] = (uint8_t)(s->empty[i]);
+        }
     }
     /* remaining */
     {
@@ -63,7 +65,9 @@ static int write_File(bf_wctx *w, tkl_File *s)
         uint8_t *p = bf_put(w, (uint64_t)10 * 1, "unknown_18");
         if (!p)
             return 0;
-        bf_store_array(p, s->unknown_18, (size_t)10, 1, 0);
+        for (uint32_t i = 0; i < (uint32_t)10; i++) {
+            (p + (size_t)i * 1)[0] = (uint8_t)(s->unknown_18[i]);
+        }
     }
     /* position_count */
     {
@@ -84,7 +88,9 @@ static int write_File(bf_wctx *w, tkl_File *s)
         uint8_t *p = bf_put(w, (uint64_t)4 * 4, "unknown_36");
         if (!p)
             return 0;
-        bf_store_array(p, s->unknown_36, (size_t)4, 4, 0);
+        for (uint32_t i = 0; i < (uint32_t)4; i++) {
+            bf_store_u32le((p + (size_t)i * 4), (uint32_t)(s->unknown_36[i]));
+        }
     }
     /* lut_size */
     {

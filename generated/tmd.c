@@ -39,7 +39,9 @@ static int read_File(bf_ctx *c, tmd_File *s, int64_t index)
         const int64_t n = 4;
         if (!bf_need(c, (uint64_t)n * 1, "magic_padding"))
             return 0;
-        bf_load_array(s->magic_padding, c->data + c->pos, (size_t)n, 1, 0, 0);
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->magic_padding[i] = (p + i * 1)[0];
         bf_claim(c, c->pos, (uint64_t)n * 1);
         c->pos += (size_t)n * 1;
     }
@@ -199,7 +201,9 @@ static int read_Header(bf_ctx *c, tmd_Header *s, int64_t index)
     /* zeroes: 16 zeroes. */
     {
         const int64_t n = 16;
-        bf_load_array(s->zeroes, c->data + c->pos, (size_t)n, 1, 0, 0);
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->zeroes[i] = (p + i * 1)[0];
         c->pos += (size_t)n * 1;
     }
     return 1;
@@ -236,7 +240,9 @@ static int read_Scene(bf_ctx *c, tmd_Scene *s, int64_t index)
         const int64_t n = 44;
         if (!bf_need(c, (uint64_t)n * 1, "zeroes"))
             return 0;
-        bf_load_array(s->zeroes, c->data + c->pos, (size_t)n, 1, 0, 0);
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->zeroes[i] = (p + i * 1)[0];
         bf_claim(c, c->pos, (uint64_t)n * 1);
         c->pos += (size_t)n * 1;
     }
@@ -274,19 +280,25 @@ static int read_Node(bf_ctx *c, tmd_Node *s, int64_t index)
     /* rotation: Fallback rotation, used when the animation doesn't provide one (quaternion X, Y, Z, W). */
     {
         const int64_t n = 4;
-        bf_load_array(s->rotation, c->data + c->pos, (size_t)n, 4, 0, 0);
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->rotation[i] = bf_f32_from_bits(bf_load_u32le((p + i * 4)));
         c->pos += (size_t)n * 4;
     }
     /* bind_pose: Bind pose of the node, in world space (matrix, row-major). */
     {
         const int64_t n = 16;
-        bf_load_array(s->bind_pose, c->data + c->pos, (size_t)n, 4, 0, 0);
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->bind_pose[i] = bf_f32_from_bits(bf_load_u32le((p + i * 4)));
         c->pos += (size_t)n * 4;
     }
     /* inverse_bind_pose: Inverse of the bind pose of the node, in world space (matrix, row-major). */
     {
         const int64_t n = 16;
-        bf_load_array(s->inverse_bind_pose, c->data + c->pos, (size_t)n, 4, 0, 0);
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->inverse_bind_pose[i] = bf_f32_from_bits(bf_load_u32le((p + i * 4)));
         c->pos += (size_t)n * 4;
     }
     /* name_length: Length of the name string. */
@@ -304,7 +316,9 @@ static int read_Node(bf_ctx *c, tmd_Node *s, int64_t index)
     /* translation: Fallback translation, used when the animation doesn't provide one (vector3). */
     {
         const int64_t n = 3;
-        bf_load_array(s->translation, c->data + c->pos, (size_t)n, 4, 0, 0);
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->translation[i] = bf_f32_from_bits(bf_load_u32le((p + i * 4)));
         c->pos += (size_t)n * 4;
     }
     return 1;
@@ -538,7 +552,9 @@ static int read_Level(bf_ctx *c, tmd_Level *s, int64_t index)
         const int64_t n = 4;
         if (!bf_need(c, (uint64_t)n * 4, "unknown"))
             return 0;
-        bf_load_array(s->unknown, c->data + c->pos, (size_t)n, 4, 0, 0);
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->unknown[i] = bf_f32_from_bits(bf_load_u32le((p + i * 4)));
         bf_claim(c, c->pos, (uint64_t)n * 4);
         c->pos += (size_t)n * 4;
     }
@@ -638,7 +654,9 @@ static int read_Piece(bf_ctx *c, tmd_Piece *s, int64_t index, int64_t p_mesh_ver
         const int64_t n = 3;
         if (!bf_need(c, (uint64_t)n * 4, "center"))
             return 0;
-        bf_load_array(s->center, c->data + c->pos, (size_t)n, 4, 0, 0);
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->center[i] = bf_f32_from_bits(bf_load_u32le((p + i * 4)));
         bf_claim(c, c->pos, (uint64_t)n * 4);
         c->pos += (size_t)n * 4;
     }
@@ -647,7 +665,9 @@ static int read_Piece(bf_ctx *c, tmd_Piece *s, int64_t index, int64_t p_mesh_ver
         const int64_t n = 3;
         if (!bf_need(c, (uint64_t)n * 4, "extent"))
             return 0;
-        bf_load_array(s->extent, c->data + c->pos, (size_t)n, 4, 0, 0);
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->extent[i] = bf_f32_from_bits(bf_load_u32le((p + i * 4)));
         bf_claim(c, c->pos, (uint64_t)n * 4);
         c->pos += (size_t)n * 4;
     }
@@ -720,19 +740,25 @@ static int read_Vertex(bf_ctx *c, tmd_Vertex *s, int64_t index, int64_t p_bone_c
     /* position: Position (vector3). */
     {
         const int64_t n = 3;
-        bf_load_array(s->position, c->data + c->pos, (size_t)n, 4, 0, 0);
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->position[i] = bf_f32_from_bits(bf_load_u32le((p + i * 4)));
         c->pos += (size_t)n * 4;
     }
     /* normal: Normal (vector3). */
     {
         const int64_t n = 3;
-        bf_load_array(s->normal, c->data + c->pos, (size_t)n, 4, 0, 0);
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->normal[i] = bf_f32_from_bits(bf_load_u32le((p + i * 4)));
         c->pos += (size_t)n * 4;
     }
     /* weights: Each byte is a boneWeight = value / 0xFF. */
     {
         const int64_t n = 4;
-        bf_load_array(s->weights, c->data + c->pos, (size_t)n, 1, 0, 0);
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->weights[i] = (p + i * 1)[0];
         c->pos += (size_t)n * 1;
         for (int64_t i = 0; i < n; i++)
             s->weights_value[i] = ((double)(int64_t)(s->weights[i]) / 255);
@@ -740,7 +766,9 @@ static int read_Vertex(bf_ctx *c, tmd_Vertex *s, int64_t index, int64_t p_bone_c
     /* bone_ids: Each byte is a boneID = value / 3. */
     {
         const int64_t n = 4;
-        bf_load_array(s->bone_ids, c->data + c->pos, (size_t)n, 1, 0, 0);
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->bone_ids[i] = (p + i * 1)[0];
         c->pos += (size_t)n * 1;
         for (int64_t i = 0; i < n; i++)
             s->bone_ids_value[i] = (double)bf_div(c, (int64_t)(s->bone_ids[i]), INT64_C(3));
@@ -748,7 +776,9 @@ static int read_Vertex(bf_ctx *c, tmd_Vertex *s, int64_t index, int64_t p_bone_c
     /* uv: Texture Coordinate (vector2). */
     {
         const int64_t n = 2;
-        bf_load_array(s->uv, c->data + c->pos, (size_t)n, 4, 0, 0);
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->uv[i] = bf_f32_from_bits(bf_load_u32le((p + i * 4)));
         c->pos += (size_t)n * 4;
     }
     return 1;

@@ -173,7 +173,9 @@ static int write_File(bf_wctx *w, tmd_File *s)
         uint8_t *p = bf_put(w, (uint64_t)4 * 1, "magic_padding");
         if (!p)
             return 0;
-        bf_store_array(p, s->magic_padding, (size_t)4, 1, 0);
+        for (uint32_t i = 0; i < (uint32_t)4; i++) {
+            (p + (size_t)i * 1)[0] = (uint8_t)(s->magic_padding[i]);
+        }
     }
     /* header */
     {
@@ -339,7 +341,9 @@ static int write_Header(bf_wctx *w, tmd_Header *s)
         uint8_t *p = bf_put(w, (uint64_t)16 * 1, "zeroes");
         if (!p)
             return 0;
-        bf_store_array(p, s->zeroes, (size_t)16, 1, 0);
+        for (uint32_t i = 0; i < (uint32_t)16; i++) {
+            (p + (size_t)i * 1)[0] = (uint8_t)(s->zeroes[i]);
+        }
     }
     return 1;
 }
@@ -390,7 +394,9 @@ static int write_Scene(bf_wctx *w, tmd_Scene *s)
         uint8_t *p = bf_put(w, (uint64_t)44 * 1, "zeroes");
         if (!p)
             return 0;
-        bf_store_array(p, s->zeroes, (size_t)44, 1, 0);
+        for (uint32_t i = 0; i < (uint32_t)44; i++) {
+            (p + (size_t)i * 1)[0] = (uint8_t)(s->zeroes[i]);
+        }
     }
     /* aux_address */
     {
@@ -437,21 +443,27 @@ static int write_Node(bf_wctx *w, tmd_Node *s)
         uint8_t *p = bf_put(w, (uint64_t)4 * 4, "rotation");
         if (!p)
             return 0;
-        bf_store_array(p, s->rotation, (size_t)4, 4, 0);
+        for (uint32_t i = 0; i < (uint32_t)4; i++) {
+            bf_store_u32le((p + (size_t)i * 4), bf_f32_bits(s->rotation[i]));
+        }
     }
     /* bind_pose */
     {
         uint8_t *p = bf_put(w, (uint64_t)16 * 4, "bind_pose");
         if (!p)
             return 0;
-        bf_store_array(p, s->bind_pose, (size_t)16, 4, 0);
+        for (uint32_t i = 0; i < (uint32_t)16; i++) {
+            bf_store_u32le((p + (size_t)i * 4), bf_f32_bits(s->bind_pose[i]));
+        }
     }
     /* inverse_bind_pose */
     {
         uint8_t *p = bf_put(w, (uint64_t)16 * 4, "inverse_bind_pose");
         if (!p)
             return 0;
-        bf_store_array(p, s->inverse_bind_pose, (size_t)16, 4, 0);
+        for (uint32_t i = 0; i < (uint32_t)16; i++) {
+            bf_store_u32le((p + (size_t)i * 4), bf_f32_bits(s->inverse_bind_pose[i]));
+        }
     }
     /* name_length */
     {
@@ -482,7 +494,9 @@ static int write_Node(bf_wctx *w, tmd_Node *s)
         uint8_t *p = bf_put(w, (uint64_t)3 * 4, "translation");
         if (!p)
             return 0;
-        bf_store_array(p, s->translation, (size_t)3, 4, 0);
+        for (uint32_t i = 0; i < (uint32_t)3; i++) {
+            bf_store_u32le((p + (size_t)i * 4), bf_f32_bits(s->translation[i]));
+        }
     }
     return 1;
 }
@@ -791,7 +805,9 @@ static int write_Level(bf_wctx *w, tmd_Level *s)
         uint8_t *p = bf_put(w, (uint64_t)4 * 4, "unknown");
         if (!p)
             return 0;
-        bf_store_array(p, s->unknown, (size_t)4, 4, 0);
+        for (uint32_t i = 0; i < (uint32_t)4; i++) {
+            bf_store_u32le((p + (size_t)i * 4), bf_f32_bits(s->unknown[i]));
+        }
     }
     /* meshes */
     for (uint32_t i = 0; i < (uint32_t)s->meshes_count; i++) {
@@ -913,14 +929,18 @@ static int write_Piece(bf_wctx *w, tmd_Piece *s)
         uint8_t *p = bf_put(w, (uint64_t)3 * 4, "center");
         if (!p)
             return 0;
-        bf_store_array(p, s->center, (size_t)3, 4, 0);
+        for (uint32_t i = 0; i < (uint32_t)3; i++) {
+            bf_store_u32le((p + (size_t)i * 4), bf_f32_bits(s->center[i]));
+        }
     }
     /* extent */
     {
         uint8_t *p = bf_put(w, (uint64_t)3 * 4, "extent");
         if (!p)
             return 0;
-        bf_store_array(p, s->extent, (size_t)3, 4, 0);
+        for (uint32_t i = 0; i < (uint32_t)3; i++) {
+            bf_store_u32le((p + (size_t)i * 4), bf_f32_bits(s->extent[i]));
+        }
     }
     /* skin_nodes */
     {
@@ -969,35 +989,45 @@ static int write_Vertex(bf_wctx *w, tmd_Vertex *s)
         uint8_t *p = bf_put(w, (uint64_t)3 * 4, "position");
         if (!p)
             return 0;
-        bf_store_array(p, s->position, (size_t)3, 4, 0);
+        for (uint32_t i = 0; i < (uint32_t)3; i++) {
+            bf_store_u32le((p + (size_t)i * 4), bf_f32_bits(s->position[i]));
+        }
     }
     /* normal */
     {
         uint8_t *p = bf_put(w, (uint64_t)3 * 4, "normal");
         if (!p)
             return 0;
-        bf_store_array(p, s->normal, (size_t)3, 4, 0);
+        for (uint32_t i = 0; i < (uint32_t)3; i++) {
+            bf_store_u32le((p + (size_t)i * 4), bf_f32_bits(s->normal[i]));
+        }
     }
     /* weights */
     {
         uint8_t *p = bf_put(w, (uint64_t)4 * 1, "weights");
         if (!p)
             return 0;
-        bf_store_array(p, s->weights, (size_t)4, 1, 0);
+        for (uint32_t i = 0; i < (uint32_t)4; i++) {
+            (p + (size_t)i * 1)[0] = (uint8_t)(s->weights[i]);
+        }
     }
     /* bone_ids */
     {
         uint8_t *p = bf_put(w, (uint64_t)4 * 1, "bone_ids");
         if (!p)
             return 0;
-        bf_store_array(p, s->bone_ids, (size_t)4, 1, 0);
+        for (uint32_t i = 0; i < (uint32_t)4; i++) {
+            (p + (size_t)i * 1)[0] = (uint8_t)(s->bone_ids[i]);
+        }
     }
     /* uv */
     {
         uint8_t *p = bf_put(w, (uint64_t)2 * 4, "uv");
         if (!p)
             return 0;
-        bf_store_array(p, s->uv, (size_t)2, 4, 0);
+        for (uint32_t i = 0; i < (uint32_t)2; i++) {
+            bf_store_u32le((p + (size_t)i * 4), bf_f32_bits(s->uv[i]));
+        }
     }
     return 1;
 }

@@ -116,7 +116,9 @@ static int read_Texture(bf_ctx *c, tml_Texture *s, int64_t index)
         const int64_t n = 8;
         if (!bf_need(c, (uint64_t)n * 1, "unknown_8"))
             return 0;
-        bf_load_array(s->unknown_8, c->data + c->pos, (size_t)n, 1, 0, 0);
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->unknown_8[i] = (p + i * 1)[0];
         bf_claim(c, c->pos, (uint64_t)n * 1);
         c->pos += (size_t)n * 1;
     }
@@ -140,7 +142,9 @@ static int read_Texture(bf_ctx *c, tml_Texture *s, int64_t index)
         const int64_t n = 6;
         if (!bf_need(c, (uint64_t)n * 1, "unknown_22"))
             return 0;
-        bf_load_array(s->unknown_22, c->data + c->pos, (size_t)n, 1, 0, 0);
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->unknown_22[i] = (p + i * 1)[0];
         bf_claim(c, c->pos, (uint64_t)n * 1);
         c->pos += (size_t)n * 1;
     }

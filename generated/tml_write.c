@@ -129,7 +129,9 @@ static int write_Texture(bf_wctx *w, tml_Texture *s)
         uint8_t *p = bf_put(w, (uint64_t)8 * 1, "unknown_8");
         if (!p)
             return 0;
-        bf_store_array(p, s->unknown_8, (size_t)8, 1, 0);
+        for (uint32_t i = 0; i < (uint32_t)8; i++) {
+            (p + (size_t)i * 1)[0] = (uint8_t)(s->unknown_8[i]);
+        }
     }
     /* format */
     {
@@ -157,7 +159,9 @@ static int write_Texture(bf_wctx *w, tml_Texture *s)
         uint8_t *p = bf_put(w, (uint64_t)6 * 1, "unknown_22");
         if (!p)
             return 0;
-        bf_store_array(p, s->unknown_22, (size_t)6, 1, 0);
+        for (uint32_t i = 0; i < (uint32_t)6; i++) {
+            (p + (size_t)i * 1)[0] = (uint8_t)(s->unknown_22[i]);
+        }
     }
     /* data */
     if (!bf_put_bytes(w, s->data.ptr, s->data.len, "data"))

@@ -151,8 +151,14 @@ local function read_value(fmt, ix, t, fl, env, flat)
         w(string.format('    if (!bf_need(c, (uint64_t)n * %d, "%s"))', wsz, name))
         w("        return 0;")
       end
-      w(string.format("    bf_load_array(s->%s, c->data + c->pos, (size_t)n, %d, %d, %d);", name, wsz,
-        fl.endian == "be" and 1 or 0, fl.prim == "s24" and 1 or 0))
+      if fl.fixed_count then -- a few elements: inline, where the compiler unrolls it
+        w("    const uint8_t *p = c->data + c->pos;")
+        w("    for (int64_t i = 0; i < n; i++)")
+        w(string.format("        s->%s[i] = %s;", name, names.load(fl.prim, fl.endian, string.format("(p + i * %d)", wsz))))
+      else -- any count the file claims: one runtime call
+        w(string.format("    bf_load_array(s->%s, c->data + c->pos, (size_t)n, %d, %d, %d);", name, wsz,
+          fl.endian == "be" and 1 or 0, fl.prim == "s24" and 1 or 0))
+      end
       if not flat then w(string.format("    bf_claim(c, c->pos, (uint64_t)n * %d);", wsz)) end
       w(string.format("    c->pos += (size_t)n * %d;", wsz))
     else

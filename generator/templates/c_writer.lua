@@ -70,12 +70,14 @@ local function write_value(fmt, ix, fl, L, env)
       w("    if (!p)")
       w("        return 0;")
       local chk = range_check(fl, "s->" .. name .. "[i]")
-      if chk then
+      if fl.fixed_count or chk then -- a few elements, or each one checked: inline
         w(string.format("    for (uint32_t i = 0; i < (uint32_t)%s; i++) {", count))
-        w("        " .. chk)
+        if chk then w("        " .. chk) end
+        w("        " .. stores[fl.prim](string.format("(p + (size_t)i * %d)", size), "s->" .. name .. "[i]", fl.endian))
         w("    }")
+      else -- any count the file claims: one runtime call
+        w(string.format("    bf_store_array(p, s->%s, (size_t)%s, %d, %d);", name, count, size, fl.endian == "be" and 1 or 0))
       end
-      w(string.format("    bf_store_array(p, s->%s, (size_t)%s, %d, %d);", name, count, size, fl.endian == "be" and 1 or 0))
       w("}")
     else
       w("{")
