@@ -51,13 +51,17 @@ static void write_dpc_status(rsp_t *rsp, uint32_t value)
         apply_request(&rsp->dpc_status, value, requests[i]);
 }
 
-/* The RDP is not modelled: a command list handed over by writing DPC_END is
- * recorded for a later software RDP and counts as consumed at once. */
+/* The RDP is not modelled here: a command list handed over by writing DPC_END
+ * goes to the host's dp_submit hook (which may run a software RDP on it), or is
+ * recorded for later; either way it counts as consumed at once. */
 static void submit_dp_commands(rsp_t *rsp)
 {
     if (rsp->dpc_current == rsp->dpc_end)
         return;
-    if (rsp->dp_range_count < RSP_DP_RANGE_CAPACITY) {
+    if (rsp->dp_submit) {
+        rsp_dp_range_t range = {rsp->dpc_current, rsp->dpc_end, (rsp->dpc_status & RSP_DPC_STATUS_XBUS_DMEM) != 0};
+        rsp->dp_submit(rsp->dp_ctx, &range);
+    } else if (rsp->dp_range_count < RSP_DP_RANGE_CAPACITY) {
         rsp_dp_range_t *range = &rsp->dp_ranges[rsp->dp_range_count++];
         range->start = rsp->dpc_current;
         range->end = rsp->dpc_end;

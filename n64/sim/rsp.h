@@ -126,6 +126,11 @@ typedef struct rsp {
     uint32_t dpc_end;
     uint32_t dpc_current;
     uint32_t dpc_status;
+    /* When set, every command list handed over is passed to dp_submit at once
+     * (a software RDP can run it there, as the real RDP would) instead of
+     * being queued in dp_ranges. */
+    void (*dp_submit)(void *ctx, const rsp_dp_range_t *range);
+    void *dp_ctx;
     rsp_dp_range_t dp_ranges[RSP_DP_RANGE_CAPACITY];
     size_t dp_range_count;
     size_t dp_ranges_dropped; /* ranges lost because the list was full */
