@@ -72,14 +72,19 @@ static void submit_dp_commands(rsp_t *rsp)
     rsp->dpc_current = rsp->dpc_end;
 }
 
-uint32_t rsp_cop0_read(rsp_t *rsp, unsigned reg)
+/* Both sides see the DMA engine at `now`: the issue cycle of the mfc0/mtc0,
+ * or rsp->cycles for the host. */
+static uint32_t read_register(rsp_t *rsp, unsigned reg)
 {
     switch (reg & 15u) {
-    case RSP_C0_SP_MEM_ADDR: return rsp->sp_mem_addr;
-    case RSP_C0_SP_DRAM_ADDR: return rsp->sp_dram_addr;
-    case RSP_C0_SP_RD_LEN: return rsp->sp_rd_len;
-    case RSP_C0_SP_WR_LEN: return rsp->sp_wr_len;
-    case RSP_C0_SP_STATUS: return rsp->sp_status;
+    case RSP_C0_SP_MEM_ADDR: return rsp->dma_current.mem_addr;
+    case RSP_C0_SP_DRAM_ADDR: return rsp->dma_current.dram_addr;
+    case RSP_C0_SP_RD_LEN:
+    case RSP_C0_SP_WR_LEN: return rsp_dma_length_register(rsp);
+    case RSP_C0_SP_STATUS:
+        return rsp->sp_status | (rsp->dma_busy ? RSP_STATUS_DMA_BUSY : 0u) | (rsp->dma_full ? RSP_STATUS_DMA_FULL : 0u);
+    case RSP_C0_SP_DMA_FULL: return rsp->dma_full ? 1u : 0u;
+    case RSP_C0_SP_DMA_BUSY: return rsp->dma_busy ? 1u : 0u;
     case RSP_C0_SP_SEMAPHORE: {
         /* Reading acquires: the caller got the semaphore if it read 0. */
         uint32_t value = rsp->sp_semaphore;
@@ -90,25 +95,17 @@ uint32_t rsp_cop0_read(rsp_t *rsp, unsigned reg)
     case RSP_C0_DPC_END: return rsp->dpc_end;
     case RSP_C0_DPC_CURRENT: return rsp->dpc_current;
     case RSP_C0_DPC_STATUS: return rsp->dpc_status;
-    default: return 0; /* DMA is instantaneous: never full nor busy; RDP counters not modelled */
+    default: return 0; /* RDP counters not modelled */
     }
 }
 
-void rsp_cop0_write(rsp_t *rsp, unsigned reg, uint32_t value)
+static void write_register(rsp_t *rsp, unsigned reg, uint32_t value, uint64_t now)
 {
     switch (reg & 15u) {
     case RSP_C0_SP_MEM_ADDR: rsp->sp_mem_addr = value & 0x1FF8u; break;
     case RSP_C0_SP_DRAM_ADDR: rsp->sp_dram_addr = value & 0xFFFFF8u; break;
-    case RSP_C0_SP_RD_LEN:
-        rsp->sp_rd_len = value;
-        rsp_dma_transfer(rsp, false, value);
-        rsp->sp_rd_len = rsp->sp_wr_len = (value & 0xFF800000u) | 0xFF8u;
-        break;
-    case RSP_C0_SP_WR_LEN:
-        rsp->sp_wr_len = value;
-        rsp_dma_transfer(rsp, true, value);
-        rsp->sp_rd_len = rsp->sp_wr_len = (value & 0xFF800000u) | 0xFF8u;
-        break;
+    case RSP_C0_SP_RD_LEN: rsp_dma_queue(rsp, false, value, now); break;
+    case RSP_C0_SP_WR_LEN: rsp_dma_queue(rsp, true, value, now); break;
     case RSP_C0_SP_STATUS: write_sp_status(rsp, value); break;
     case RSP_C0_SP_SEMAPHORE: rsp->sp_semaphore = 0; break;
     case RSP_C0_DPC_START:
@@ -124,12 +121,45 @@ void rsp_cop0_write(rsp_t *rsp, unsigned reg, uint32_t value)
     }
 }
 
+uint32_t rsp_cop0_read(rsp_t *rsp, unsigned reg)
+{
+    rsp_dma_advance(rsp, rsp->cycles);
+    return read_register(rsp, reg);
+}
+
+void rsp_cop0_write(rsp_t *rsp, unsigned reg, uint32_t value)
+{
+    rsp_dma_advance(rsp, rsp->cycles);
+    write_register(rsp, reg, value, rsp->cycles);
+}
+
+/* Cycles the microcode spends polling DMA_BUSY or DMA_FULL: from the first
+ * read that returns 1 to the next read that returns 0. */
+static void note_dma_poll(rsp_t *rsp, unsigned reg, uint32_t value)
+{
+    if (reg != RSP_C0_SP_DMA_BUSY && reg != RSP_C0_SP_DMA_FULL)
+        return;
+    rsp_timing_t *t = &rsp->timing;
+    if (value && !t->dma_polling) {
+        t->dma_polling = true;
+        t->dma_poll_start = t->group_cycle;
+    } else if (!value && t->dma_polling) {
+        t->dma_polling = false;
+        rsp->stats.dma_wait_cycles += t->group_cycle - t->dma_poll_start;
+    }
+}
+
 void rsp_cop0_execute(rsp_t *rsp, uint32_t instr)
 {
-    unsigned reg = RSP_RD(instr);
+    unsigned reg = RSP_RD(instr) & 15u;
     switch (RSP_RS(instr)) {
-    case COP0_MF: rsp->gpr[RSP_RT(instr)] = rsp_cop0_read(rsp, reg); break;
-    case COP0_MT: rsp_cop0_write(rsp, reg, rsp->gpr[RSP_RT(instr)]); break;
+    case COP0_MF: {
+        uint32_t value = read_register(rsp, reg);
+        note_dma_poll(rsp, reg, value);
+        rsp->gpr[RSP_RT(instr)] = value;
+        break;
+    }
+    case COP0_MT: write_register(rsp, reg, rsp->gpr[RSP_RT(instr)], rsp->timing.group_cycle); break;
     default: break;
     }
 }

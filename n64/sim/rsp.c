@@ -12,6 +12,7 @@ void rsp_init(rsp_t *rsp, uint8_t *rdram, size_t rdram_size)
     rsp->sp_status = RSP_STATUS_HALT;
     rsp->dpc_status = RSP_DPC_STATUS_CBUF_READY;
     rsp_tables_generate(rsp->rcp_rom, rsp->rsq_rom);
+    rsp_timing_init(rsp);
 }
 
 void rsp_start(rsp_t *rsp, uint32_t pc)
@@ -19,6 +20,12 @@ void rsp_start(rsp_t *rsp, uint32_t pc)
     rsp->pc = pc & 0xFFCu;
     rsp->next_pc = (rsp->pc + 4) & 0xFFCu;
     rsp->sp_status &= ~(RSP_STATUS_HALT | RSP_STATUS_BROKE);
+    /* A new start is not a branch: no delay slot, no half-issued pair. */
+    rsp->timing.second_pending = false;
+    rsp->timing.delay_slot_next = false;
+    rsp->timing.single_next = false;
+    rsp->timing.group_is_delay_slot = false;
+    rsp->timing.branch_taken = false;
 }
 
 void rsp_step(rsp_t *rsp)
@@ -26,6 +33,13 @@ void rsp_step(rsp_t *rsp)
     uint32_t pc = rsp->pc & 0xFFCu;
     uint32_t instr = ((uint32_t)rsp->imem[pc] << 24) | ((uint32_t)rsp->imem[pc + 1] << 16) |
                      ((uint32_t)rsp->imem[pc + 2] << 8) | rsp->imem[pc + 3];
+    /* The first instruction of an issue group pays for the group's cycle and
+     * stalls (and lets DMA progress up to its issue); the second of a pair
+     * rides along. */
+    if (rsp->timing.second_pending)
+        rsp->timing.second_pending = false;
+    else
+        rsp_timing_issue(rsp, pc, instr);
     /* Advance before executing so that a branch only redirects next_pc and
      * the instruction in its delay slot still runs. */
     rsp->pc = rsp->next_pc & 0xFFCu;
@@ -33,19 +47,41 @@ void rsp_step(rsp_t *rsp)
     rsp->gpr[0] = 0;
     rsp_execute(rsp, instr);
     rsp->gpr[0] = 0;
-    rsp->cycles++;
+    rsp->instructions++;
+    rsp_timing_retire(rsp, pc, instr);
+}
+
+static rsp_stop_reason_t halt_reason(const rsp_t *rsp)
+{
+    return (rsp->sp_status & RSP_STATUS_BROKE) ? RSP_STOP_BREAK : RSP_STOP_HALTED;
 }
 
 rsp_stop_reason_t rsp_run(rsp_t *rsp, uint64_t max_cycles)
 {
-    for (uint64_t n = 0; n < max_cycles; n++) {
+    uint64_t start = rsp->cycles;
+    while (rsp->cycles - start < max_cycles) {
         if (rsp->sp_status & RSP_STATUS_HALT)
-            return (rsp->sp_status & RSP_STATUS_BROKE) ? RSP_STOP_BREAK : RSP_STOP_HALTED;
+            return halt_reason(rsp);
         rsp_step(rsp);
     }
     if (rsp->sp_status & RSP_STATUS_HALT)
-        return (rsp->sp_status & RSP_STATUS_BROKE) ? RSP_STOP_BREAK : RSP_STOP_HALTED;
+        return halt_reason(rsp);
     return RSP_STOP_CYCLE_LIMIT;
+}
+
+void rsp_idle(rsp_t *rsp, uint64_t cycles)
+{
+    rsp->cycles += cycles;
+    rsp->stats.idle_cycles += cycles;
+    rsp_dma_advance(rsp, rsp->cycles);
+}
+
+uint64_t rsp_idle_until_dma_done(rsp_t *rsp)
+{
+    rsp_dma_advance(rsp, rsp->cycles);
+    uint64_t wait = rsp_dma_done_cycle(rsp) - rsp->cycles;
+    rsp_idle(rsp, wait);
+    return wait;
 }
 
 void rsp_load_imem(rsp_t *rsp, uint32_t offset, const uint8_t *data, size_t size)

@@ -62,7 +62,17 @@ void rsp_cop2_execute(rsp_t *rsp, uint32_t instr);
 void rsp_vector_execute(rsp_t *rsp, uint32_t instr);
 void rsp_vector_load(rsp_t *rsp, uint32_t instr);
 void rsp_vector_store(rsp_t *rsp, uint32_t instr);
-void rsp_dma_transfer(rsp_t *rsp, bool to_rdram, uint32_t length_reg);
+/* dma.c */
+void rsp_dma_queue(rsp_t *rsp, bool to_rdram, uint32_t length, uint64_t now);
+void rsp_dma_advance(rsp_t *rsp, uint64_t now);
+uint32_t rsp_dma_length_register(const rsp_t *rsp);
+uint64_t rsp_dma_done_cycle(const rsp_t *rsp);
+uint64_t rsp_dma_row_cycles(bool to_rdram, uint32_t bytes);
+
+/* timing.c */
+void rsp_timing_init(rsp_t *rsp);
+void rsp_timing_issue(rsp_t *rsp, uint32_t pc, uint32_t instr);
+void rsp_timing_retire(rsp_t *rsp, uint32_t pc, uint32_t instr);
 void rsp_tables_generate(uint16_t rcp_rom[512], uint16_t rsq_rom[512]);
 
 #endif

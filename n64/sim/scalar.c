@@ -27,7 +27,11 @@ static uint32_t shift_right_arithmetic(uint32_t v, unsigned n)
 }
 
 /* rsp->pc already holds the delay slot address when this runs. */
-static void branch_to(rsp_t *rsp, uint32_t target) { rsp->next_pc = target & 0xFFCu; }
+static void branch_to(rsp_t *rsp, uint32_t target)
+{
+    rsp->next_pc = target & 0xFFCu;
+    rsp->timing.branch_taken = true; /* for the cycle model's taken-branch bubble */
+}
 
 static void branch_relative(rsp_t *rsp, uint32_t instr, bool taken)
 {

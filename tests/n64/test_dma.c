@@ -18,6 +18,9 @@ Test(rsp_dma, read_copies_rdram_into_dmem)
     rsp_cop0_write(&rsp, RSP_C0_SP_MEM_ADDR, 0x40);
     rsp_cop0_write(&rsp, RSP_C0_SP_DRAM_ADDR, 0x100);
     rsp_cop0_write(&rsp, RSP_C0_SP_RD_LEN, 15);
+    cr_expect_eq(rsp_cop0_read(&rsp, RSP_C0_SP_DMA_BUSY), 1u, "in flight until time passes");
+    cr_expect_eq(rsp.dmem[0x40], 0, "not there yet");
+    cr_expect_gt(rsp_idle_until_dma_done(&rsp), 0u);
     for (unsigned i = 0; i < 16; i++)
         cr_expect_eq(rsp.dmem[0x40 + i], rdram[0x100 + i]);
     cr_expect_eq(rsp.dmem[0x50], 0);
@@ -32,6 +35,7 @@ Test(rsp_dma, lengths_round_up_to_eight_bytes)
     rsp_cop0_write(&rsp, RSP_C0_SP_MEM_ADDR, 0x80);
     rsp_cop0_write(&rsp, RSP_C0_SP_DRAM_ADDR, 0x200);
     rsp_cop0_write(&rsp, RSP_C0_SP_RD_LEN, 2);
+    rsp_idle_until_dma_done(&rsp);
     cr_expect_eq(rsp.dmem[0x87], rdram[0x207]);
     cr_expect_eq(rsp.dmem[0x88], 0);
 }
@@ -42,6 +46,7 @@ Test(rsp_dma, count_and_skip_gather_rows)
     rsp_cop0_write(&rsp, RSP_C0_SP_DRAM_ADDR, 0x1000);
     /* 3 rows of 8 bytes, 24 bytes apart in RDRAM */
     rsp_cop0_write(&rsp, RSP_C0_SP_RD_LEN, (16u << 20) | (2u << 12) | 7u);
+    rsp_idle_until_dma_done(&rsp);
     for (unsigned row = 0; row < 3; row++)
         for (unsigned i = 0; i < 8; i++)
             cr_expect_eq(rsp.dmem[0x100 + 8 * row + i], rdram[0x1000 + 24 * row + i], "row %u byte %u", row, i);
@@ -55,6 +60,7 @@ Test(rsp_dma, write_copies_imem_to_rdram)
     rsp_cop0_write(&rsp, RSP_C0_SP_MEM_ADDR, RSP_MEM_ADDR_IMEM | 0x20);
     rsp_cop0_write(&rsp, RSP_C0_SP_DRAM_ADDR, 0x3000);
     rsp_cop0_write(&rsp, RSP_C0_SP_WR_LEN, 7);
+    rsp_idle_until_dma_done(&rsp);
     for (unsigned i = 0; i < 8; i++)
         cr_expect_eq(rdram[0x3000 + i], 0xA0 + i);
     cr_expect_eq(rsp_cop0_read(&rsp, RSP_C0_SP_MEM_ADDR), RSP_MEM_ADDR_IMEM | 0x28u);
@@ -66,18 +72,25 @@ Test(rsp_dma, dma_wraps_in_sp_memory_and_ignores_missing_rdram)
     rsp_cop0_write(&rsp, RSP_C0_SP_MEM_ADDR, 0xFF8);
     rsp_cop0_write(&rsp, RSP_C0_SP_DRAM_ADDR, sizeof(rdram) - 8);
     rsp_cop0_write(&rsp, RSP_C0_SP_RD_LEN, 15);
+    rsp_idle_until_dma_done(&rsp);
     cr_expect_eq(rsp.dmem[0xFF8], rdram[sizeof(rdram) - 8]);
     cr_expect_eq(rsp.dmem[0x000], 0, "beyond the RDRAM buffer reads as zero");
 }
 
 Test(rsp_dma, microcode_can_start_a_dma)
 {
+    /* t1/t2: the length and DMA_BUSY while the transfer runs; t3/t4 after
+     * the wait loop. */
     run_source(&rsp, "li t0,$200\n mtc0 t0,0\n li t0,$2000\n mtc0 t0,1\n li t0,31\n mtc0 t0,2\n"
-                     "mfc0 t1,2\n mfc0 t2,6\n break\n");
+                     "mfc0 t1,2\n mfc0 t2,6\n"
+                     "wait:\n mfc0 t5,6\n bnez t5,wait\n nop\n"
+                     "mfc0 t3,2\n mfc0 t4,6\n break\n");
     for (unsigned i = 0; i < 32; i++)
         cr_expect_eq(rsp.dmem[0x200 + i], rdram[0x2000 + i]);
-    cr_expect_eq(rsp.gpr[9], 0xFF8u);
-    cr_expect_eq(rsp.gpr[10], 0u);
+    cr_expect_eq(rsp.gpr[9], 0x18u, "one row of 32 bytes in flight");
+    cr_expect_eq(rsp.gpr[10], 1u);
+    cr_expect_eq(rsp.gpr[11], 0xFF8u);
+    cr_expect_eq(rsp.gpr[12], 0u);
 }
 
 Test(rsp_dma, status_signals_and_halt)
