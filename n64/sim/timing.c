@@ -274,6 +274,7 @@ static void add_stall(rsp_cycle_stats_t *stats, unsigned kind, uint64_t cycles)
     }
 }
 
+/* Whether a group holding a load issued in cycle `cycle_plus_one` - 1. */
 static bool load_issued_at(const rsp_timing_t *t, uint64_t cycle_plus_one)
 {
     return t->load_issue[0] == cycle_plus_one || t->load_issue[1] == cycle_plus_one;
@@ -336,7 +337,7 @@ void rsp_timing_issue(rsp_t *rsp, uint32_t pc, uint32_t instr)
         add_stall(&rsp->stats, kind, issue - now);
     /* "Any load followed by any store 2 cycles later causes a one cycle bubble." */
     if (group.flags & OP_STORE) {
-        while (load_issued_at(t, issue - 1)) {
+        while (issue >= 2 && load_issued_at(t, issue - 1)) {
             issue++;
             rsp->stats.stall_load_store++;
         }

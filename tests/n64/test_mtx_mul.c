@@ -99,6 +99,13 @@ Test(rsp_microcode, mtx_mul_matches_the_c_reference)
 
     rsp_start(rsp, 0);
     cr_assert_eq(rsp_run(rsp, 100000), RSP_STOP_BREAK);
+    /* The cycle model's breakdown adds up, and the loop's scalar bookkeeping
+     * rides along with its vector work. */
+    char breakdown[512];
+    rsp_format_cycle_stats(rsp, breakdown, sizeof(breakdown));
+    cr_log_info("mtx_mul, %d vectors: %s", VECTORS, breakdown);
+    cr_expect_eq(rsp_cycle_stats_total(&rsp->stats), rsp->cycles, "%s", breakdown);
+    cr_expect_gt(rsp->stats.dual_issues, 0u, "%s", breakdown);
 
     for (int n = 0; n < VECTORS; n++) {
         for (int i = 0; i < 4; i++) {
