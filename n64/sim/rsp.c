@@ -36,10 +36,13 @@ void rsp_step(rsp_t *rsp)
     /* The first instruction of an issue group pays for the group's cycle and
      * stalls (and lets DMA progress up to its issue); the second of a pair
      * rides along. */
-    if (rsp->timing.second_pending)
+    bool is_branch;
+    if (rsp->timing.second_pending) {
         rsp->timing.second_pending = false;
-    else
-        rsp_timing_issue(rsp, pc, instr);
+        is_branch = rsp->timing.second_is_branch;
+    } else {
+        is_branch = rsp_timing_issue(rsp, pc, instr);
+    }
     /* Advance before executing so that a branch only redirects next_pc and
      * the instruction in its delay slot still runs. */
     rsp->pc = rsp->next_pc & 0xFFCu;
@@ -48,7 +51,7 @@ void rsp_step(rsp_t *rsp)
     rsp_execute(rsp, instr);
     rsp->gpr[0] = 0;
     rsp->instructions++;
-    rsp_timing_retire(rsp, pc, instr);
+    rsp_timing_retire(rsp, is_branch);
 }
 
 static rsp_stop_reason_t halt_reason(const rsp_t *rsp)

@@ -138,6 +138,7 @@ typedef struct rsp_timing {
     uint64_t load_issue[2]; /* issue cycle + 1 of the last two groups holding a load (0: none) */
     uint64_t group_cycle;   /* issue cycle of the group being executed */
     bool second_pending;    /* the next instruction was dual-issued with the previous one */
+    bool second_is_branch;  /* ... and is a branch */
     bool branch_taken;      /* set by the scalar unit when a branch or jump redirects */
     bool delay_slot_next;   /* the next instruction is a branch delay slot */
     bool delay_slot_taken;  /* ... of a taken branch */

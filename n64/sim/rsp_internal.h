@@ -71,8 +71,8 @@ uint64_t rsp_dma_row_cycles(bool to_rdram, uint32_t bytes);
 
 /* timing.c */
 void rsp_timing_init(rsp_t *rsp);
-void rsp_timing_issue(rsp_t *rsp, uint32_t pc, uint32_t instr);
-void rsp_timing_retire(rsp_t *rsp, uint32_t pc, uint32_t instr);
+bool rsp_timing_issue(rsp_t *rsp, uint32_t pc, uint32_t instr);
+void rsp_timing_retire(rsp_t *rsp, bool is_branch);
 void rsp_tables_generate(uint16_t rcp_rom[512], uint16_t rsq_rom[512]);
 
 #endif

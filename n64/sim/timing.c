@@ -211,7 +211,7 @@ static void decode(uint32_t instr, rsp_op_info_t *op)
     op->gpr_late &= ~1u;
 }
 
-static const rsp_op_info_t *lookup(rsp_t *rsp, uint32_t pc, uint32_t instr)
+static inline const rsp_op_info_t *lookup(rsp_t *rsp, uint32_t pc, uint32_t instr)
 {
     unsigned slot = (pc & RSP_MEM_MASK) >> 2;
     rsp_timing_t *t = &rsp->timing;
@@ -283,7 +283,7 @@ static bool load_issued_at(const rsp_timing_t *t, uint64_t cycle_plus_one)
 /* Starts the issue group led by the instruction at pc: decides whether the
  * next instruction joins it, waits for its operands, books its results, and
  * moves the clock past it. */
-void rsp_timing_issue(rsp_t *rsp, uint32_t pc, uint32_t instr)
+bool rsp_timing_issue(rsp_t *rsp, uint32_t pc, uint32_t instr)
 {
     rsp_timing_t *t = &rsp->timing;
     const rsp_op_info_t *first = lookup(rsp, pc, instr);
@@ -305,6 +305,7 @@ void rsp_timing_issue(rsp_t *rsp, uint32_t pc, uint32_t instr)
         const rsp_op_info_t *second = lookup(rsp, pc2, instr2);
         if (can_pair(first, second)) {
             t->second_pending = true;
+            t->second_is_branch = (second->flags & OP_BRANCH) != 0;
             group.gpr_use |= second->gpr_use;
             group.gpr_late |= second->gpr_late;
             group.vr_use |= second->vr_use;
@@ -362,13 +363,16 @@ void rsp_timing_issue(rsp_t *rsp, uint32_t pc, uint32_t instr)
 
     rsp->stats.issue_cycles++;
     t->group_cycle = issue;
-    rsp_dma_advance(rsp, issue);
+    if (rsp->dma_busy && rsp->dma_row_done <= issue)
+        rsp_dma_advance(rsp, issue);
     rsp->cycles = issue + 1;
+    return (first->flags & OP_BRANCH) != 0;
 }
 
-/* After the instruction at pc ran: branch bookkeeping. "Taken branch causes
- * a 1 cycle bubble", counted after its delay slot. */
-void rsp_timing_retire(rsp_t *rsp, uint32_t pc, uint32_t instr)
+/* After an instruction ran (is_branch: it was a branch or jump): branch
+ * bookkeeping. "Taken branch causes a 1 cycle bubble", counted after the
+ * delay slot. */
+void rsp_timing_retire(rsp_t *rsp, bool is_branch)
 {
     rsp_timing_t *t = &rsp->timing;
     if (t->group_is_delay_slot) {
@@ -380,7 +384,7 @@ void rsp_timing_retire(rsp_t *rsp, uint32_t pc, uint32_t instr)
                 t->single_next = true;
         }
     }
-    if (lookup(rsp, pc, instr)->flags & OP_BRANCH) {
+    if (is_branch) {
         t->delay_slot_next = true;
         t->delay_slot_taken = t->branch_taken;
     }
