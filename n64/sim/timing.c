@@ -132,7 +132,8 @@ static void decode_special(uint32_t instr, rsp_op_info_t *op)
     else if (funct == 0x08 || funct == 0x09) { /* jr, jalr */
         op->gpr_use = rs;
         op->flags = OP_BRANCH;
-    } else if (funct >= 0x20 && funct <= 0x2B && funct != 0x28 && funct != 0x29)
+    } else if (funct == 0x0D) /* break: like a branch, it never leads a pair */
+        op->flags = OP_BRANCH; else if (funct >= 0x20 && funct <= 0x2B && funct != 0x28 && funct != 0x29)
         op->gpr_use = rs | rt; /* add .. sltu */
 }
 

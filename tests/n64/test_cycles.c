@@ -164,6 +164,14 @@ Test(rsp_cycles, branch_pairs_with_the_vector_instruction_before_it)
     cr_expect_eq(rsp.stats.dual_issues, 1u);
 }
 
+Test(rsp_cycles, break_never_leads_a_pair)
+{
+    /* The vadd after break never runs: nothing pairs with break from behind. */
+    cr_expect_eq(cycles_of("break\n vadd v1,v0,v0\n"), 1u);
+    cr_expect_eq(rsp.instructions, 1u);
+    cr_expect_eq(rsp.stats.dual_issues, 0u);
+}
+
 Test(rsp_cycles, delay_slot_issues_alone)
 {
     /* Not taken: bnez T0, vadd (delay slot) T1 alone, addi T2, break T3. */
