@@ -3,6 +3,7 @@
 # SAN and TEST_BINS. Everything here is prefixed N64_ to stay out of its way.
 
 N64_SIM_SRCS := $(wildcard n64/sim/*.c)
+N64_DRIVER_SRCS := $(wildcard n64/driver/*.c)
 N64_GOLDEN_SRCS := $(filter-out n64/sim/golden/golden_main.c,$(wildcard n64/sim/golden/*.c))
 N64_TEST_SRCS := $(wildcard tests/n64/*.c)
 
@@ -30,7 +31,7 @@ N64_RSP_SRCS := $(wildcard n64/rsp/*.S)
 N64_RSP_IMAGES := $(foreach s,$(N64_RSP_SRCS),$(N64_RSP_OUT)/$(basename $(notdir $(s))).imem.bin \
                                                $(N64_RSP_OUT)/$(basename $(notdir $(s))).dmem.bin)
 
-$(N64_RSP_OUT)/%.o: n64/rsp/%.S n64/rsp/rsp.inc
+$(N64_RSP_OUT)/%.o: n64/rsp/%.S n64/rsp/rsp.inc $(wildcard n64/rsp/*.inc)
 	@mkdir -p $(@D)
 	$(N64_MIPS_AS) -march=mips1 -mabi=32 -EB -I n64/rsp -o $@ $<
 
@@ -85,7 +86,8 @@ rsp-golden: $(N64_GOLDEN_TOOL)
 
 # ---- Criterion tests (sanitized) ----
 
-$(N64_TEST_BIN): $(N64_TEST_SRCS:%.c=$(N64_SAN_OBJ)/%.o) $(N64_GOLDEN_SRCS:%.c=$(N64_SAN_OBJ)/%.o) $(N64_SAN_LIB) | $(N64_TEST_IMAGES)
+$(N64_TEST_BIN): $(N64_TEST_SRCS:%.c=$(N64_SAN_OBJ)/%.o) $(N64_GOLDEN_SRCS:%.c=$(N64_SAN_OBJ)/%.o) \
+                 $(N64_DRIVER_SRCS:%.c=$(N64_SAN_OBJ)/%.o) $(N64_SAN_LIB) | $(N64_TEST_IMAGES)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_COMMON) $(SAN) -o $@ $^ -lcriterion -lm
 
@@ -93,5 +95,5 @@ $(N64_SAN_OBJ)/tests/n64/%.o: N64_CFLAGS += -I n64/sim -I n64/sim/golden
 
 TEST_BINS += $(N64_TEST_BIN)
 
--include $(wildcard $(N64_OBJ)/n64/sim/*.d $(N64_OBJ)/n64/sim/golden/*.d $(N64_SAN_OBJ)/n64/sim/*.d \
+-include $(wildcard $(N64_SAN_OBJ)/n64/driver/*.d $(N64_OBJ)/n64/sim/*.d $(N64_OBJ)/n64/sim/golden/*.d $(N64_SAN_OBJ)/n64/sim/*.d \
                     $(N64_SAN_OBJ)/n64/sim/golden/*.d $(N64_SAN_OBJ)/tests/n64/*.d)

@@ -1,0 +1,29 @@
+/* A floating-point reference of the renderer's pipeline: the same inputs as
+ * the microcode (matrices, lights, frame, T3DM vertex pairs as stored), done
+ * in double precision, for the accuracy tests. */
+#ifndef TESTS_N64_RENDER_REFERENCE_H
+#define TESTS_N64_RENDER_REFERENCE_H
+
+#include "../../n64/driver/cmdlist.h"
+
+#include <stdint.h>
+
+typedef struct ref_vertex {
+    double clip[4];     /* view x model x position */
+    double sx, sy;      /* screen position in pixels (y down) */
+    double z;           /* depth, 0..0x7FFF */
+    double w;           /* the RDP's perspective W before per-triangle normalisation: 1/clip w, scaled */
+    double light[3];    /* light intensity per channel */
+    uint8_t rgba[4];    /* lit vertex colour: floor(min(255, colour * light)), alpha as stored */
+    int16_t s, t;       /* texture coordinates as stored */
+    unsigned reject_code, clip_code; /* bits as VX_REJECT / VX_CLIP */
+} ref_vertex_t;
+
+/* Vertex `which` (0: A, 1: B) of the 32-byte T3DM pair `pair`. */
+void ref_vertex(const render_mat4_t *view, const render_mat4_t *model, const render_lights_t *lights,
+                const render_frame_t *frame, const uint8_t pair[32], int which, ref_vertex_t *out);
+
+render_mat4_t ref_mat4_mul(const render_mat4_t *a, const render_mat4_t *b);
+render_mat4_t ref_mat4_identity(void);
+
+#endif
