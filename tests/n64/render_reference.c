@@ -91,3 +91,62 @@ void ref_vertex(const render_mat4_t *view, const render_mat4_t *model, const ren
     }
     out->rgba[3] = rgba[3];
 }
+
+static double plane_distance(const ref_corner_t *c, int plane, double g)
+{
+    int comp = plane % 3;
+    double w = comp == 2 ? c->clip[3] : g * c->clip[3];
+    return plane < 3 ? w + c->clip[comp] : w - c->clip[comp];
+}
+
+int ref_clip_triangle(const ref_vertex_t *v[3], const render_frame_t *frame, ref_corner_t out[9])
+{
+    ref_corner_t a[9], b[9], *src = a, *dst = b;
+    int n = 3;
+    for (int i = 0; i < 3; i++) {
+        for (int k = 0; k < 4; k++) {
+            a[i].clip[k] = v[i]->clip[k];
+            a[i].rgba[k] = v[i]->rgba[k];
+        }
+        a[i].st[0] = v[i]->s;
+        a[i].st[1] = v[i]->t;
+    }
+    double g = (double)(1u << frame->guard_shift);
+    static const int order[6] = {2, 5, 0, 3, 1, 4};
+    for (int p = 0; p < 6 && n >= 3; p++) {
+        int m = 0;
+        for (int i = 0; i < n; i++) {
+            const ref_corner_t *cur = &src[i], *next = &src[(i + 1) % n];
+            double dc = plane_distance(cur, order[p], g), dn = plane_distance(next, order[p], g);
+            if (dc >= 0)
+                dst[m++] = *cur;
+            if ((dc >= 0) != (dn >= 0)) {
+                const ref_corner_t *in = dc >= 0 ? cur : next, *o = dc >= 0 ? next : cur;
+                double din = dc >= 0 ? dc : dn, dout = dc >= 0 ? dn : dc;
+                double t = din / (din - dout);
+                ref_corner_t *c = &dst[m++];
+                for (int k = 0; k < 4; k++) {
+                    c->clip[k] = in->clip[k] + t * (o->clip[k] - in->clip[k]);
+                    c->rgba[k] = in->rgba[k] + t * (o->rgba[k] - in->rgba[k]);
+                }
+                for (int k = 0; k < 2; k++)
+                    c->st[k] = in->st[k] + t * (o->st[k] - in->st[k]);
+            }
+        }
+        ref_corner_t *tmp = src;
+        src = dst;
+        dst = tmp;
+        n = m;
+    }
+    if (n < 3)
+        return 0;
+    for (int i = 0; i < n; i++) {
+        ref_corner_t *c = &src[i];
+        double w = c->clip[3];
+        c->sx = (c->clip[0] / w + 1) * 0.5 * frame->width;
+        c->sy = (1 - c->clip[1] / w) * 0.5 * frame->height;
+        c->z = (c->clip[2] / w + 1) * 0.5 * 0x7FFF;
+        out[i] = *c;
+    }
+    return n;
+}

@@ -27,3 +27,17 @@ render_mat4_t ref_mat4_mul(const render_mat4_t *a, const render_mat4_t *b);
 render_mat4_t ref_mat4_identity(void);
 
 #endif
+
+/* A corner of a clipped polygon: clip coordinates and the interpolated
+ * colour (0..255, unrounded), then projected like a vertex. */
+typedef struct ref_corner {
+    double clip[4];
+    double rgba[4];
+    double st[2];
+    double sx, sy, z;
+} ref_corner_t;
+
+/* Clips triangle a, b, c (in drawing order) against near, far and the guard
+ * band (x, y within 2^guard_shift w), in the microcode's plane order;
+ * returns the polygon's corners (at most 9), projected with `frame`. */
+int ref_clip_triangle(const ref_vertex_t *v[3], const render_frame_t *frame, ref_corner_t out[9]);
