@@ -44,6 +44,13 @@ $(N64_RSP_OUT)/%.imem.bin: $(N64_RSP_OUT)/%.elf
 $(N64_RSP_OUT)/%.dmem.bin: $(N64_RSP_OUT)/%.elf
 	$(N64_MIPS_OBJCOPY) -O binary -j .data $< $@
 
+# The renderer's overlays (rsp.ld: .ovl_cold, .ovl_clip), for the host to put in RDRAM.
+$(N64_RSP_OUT)/render.cold.bin: $(N64_RSP_OUT)/render.elf
+	$(N64_MIPS_OBJCOPY) -O binary -j .ovl_cold $< $@
+$(N64_RSP_OUT)/render.clip.bin: $(N64_RSP_OUT)/render.elf
+	$(N64_MIPS_OBJCOPY) -O binary -j .ovl_clip $< $@
+N64_RSP_IMAGES += $(N64_RSP_OUT)/render.cold.bin $(N64_RSP_OUT)/render.clip.bin
+
 .PRECIOUS: $(N64_RSP_OUT)/%.o $(N64_RSP_OUT)/%.elf
 
 .PHONY: n64 rsp-golden

@@ -61,10 +61,24 @@
 #define DM_CMDBUF 0x180
 #define CMDBUF_SIZE 64
 #define DM_IDXBUF 0x1C0
-#define IDXBUF_SIZE 128
+#define IDXBUF_SIZE 112
+#define OV_RDRAM 0x230 /* u32 RDRAM addresses of the overlay images: cold, clip */
+#define OV_CURRENT 0x238
+#define OV_COLD 1
+#define OV_CLIP 2
 #define DM_OUTBUF 0x240
 #define OUTBUF_SIZE 176
 #define DM_CLIP 0x3A0
+#define CP_SIZE 24
+#define CP_BUF0 0x3A0
+#define CP_BUF1 0x478
+#define CE_0 0x550
+#define CE_1 0x574
+#define CE_2 0x598
+#define CL_RA 0x5BC
+#define CL_POLY 0x5C0
+#define CL_COUNT 0x5C2
+#define CL_INDEX 0x5C3
 #define DM_VCACHE 0x5C8
 #define VCACHE_SLOTS 70
 #define VTX_SIZE 36

@@ -32,11 +32,13 @@ static void count_rdp(void *ctx, const rsp_dp_range_t *range)
 
 bool harness_open(harness_t *h, char *why, size_t why_size)
 {
-    static uint8_t imem[RSP_MEM_SIZE], dmem[RSP_MEM_SIZE];
+    static uint8_t imem[RSP_MEM_SIZE], dmem[RSP_MEM_SIZE], cold[RSP_MEM_SIZE], clip[RSP_MEM_SIZE];
     memset(h, 0, sizeof(*h));
     long imem_size = read_image("render.imem.bin", imem, sizeof(imem));
     long dmem_size = read_image("render.dmem.bin", dmem, sizeof(dmem));
-    if (imem_size <= 0 || dmem_size <= 0) {
+    long cold_size = read_image("render.cold.bin", cold, sizeof(cold));
+    long clip_size = read_image("render.clip.bin", clip, sizeof(clip));
+    if (imem_size <= 0 || dmem_size <= 0 || cold_size <= 0 || clip_size <= 0) {
         snprintf(why, why_size, "render microcode not found in %s (needs mips-linux-gnu-as: make n64)", N64_RSP_IMAGE_DIR);
         return false;
     }
@@ -52,6 +54,9 @@ bool harness_open(harness_t *h, char *why, size_t why_size)
     h->rsp->dp_submit = count_rdp;
     h->rsp->dp_ctx = h;
     rdram_init(&h->img, h->rdram, HARNESS_RDRAM_SIZE, 0x1000);
+    /* the overlays: read whole, up to the end of IMEM, so give them room */
+    rsp_dmem_write32(h->rsp, OV_RDRAM, rdram_put(&h->img, cold, RSP_MEM_SIZE, 8));
+    rsp_dmem_write32(h->rsp, OV_RDRAM + 4, rdram_put(&h->img, clip, RSP_MEM_SIZE, 8));
     h->out_start = rdram_alloc(&h->img, 256u << 10, 8);
     h->out_end = h->out_start + (256u << 10);
     cmdlist_init(&h->cl, &h->img, 64u << 10);
