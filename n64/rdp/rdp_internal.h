@@ -233,7 +233,6 @@ void rdp_update_derived(rdp_t *rdp);
 
 /* rdram.c: addresses are byte addresses or halfword / word indices. */
 uint8_t rdram_read8(const rdp_t *rdp, uint32_t address);
-uint16_t rdram_read16(const rdp_t *rdp, uint32_t index);
 uint32_t rdram_read32(const rdp_t *rdp, uint32_t index);
 void rdram_read16_hidden(rdp_t *rdp, uint32_t index, uint16_t *value, uint8_t *hidden);
 void rdram_write16_hidden(rdp_t *rdp, uint32_t index, uint16_t value, uint8_t hidden, bool colour);

@@ -18,15 +18,6 @@ uint8_t rdram_read8(const rdp_t *rdp, uint32_t address)
     return valid_bytes(rdp, address, 1) ? rdp->rdram[address] : 0;
 }
 
-uint16_t rdram_read16(const rdp_t *rdp, uint32_t index)
-{
-    index &= 0x7fffff;
-    if (!valid_bytes(rdp, index * 2, 2))
-        return 0;
-    const uint8_t *p = rdp->rdram + index * 2;
-    return (uint16_t)(p[0] << 8 | p[1]);
-}
-
 uint32_t rdram_read32(const rdp_t *rdp, uint32_t index)
 {
     index &= 0x3fffff;
