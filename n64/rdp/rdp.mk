@@ -42,8 +42,11 @@ rdp: $(RDP_LIB) $(RDP_SAN_LIB) $(RDP_GOLDEN_TOOL) $(RDP_BENCH_TOOL)
 rdp-bench: $(RDP_BENCH_TOOL)
 	@$(RDP_BENCH_TOOL)
 
+# the environment or the command line may name another folder
+RDP_GOLDEN_DIR ?= $(SHARED)/rdp-golden
+
 rdp-golden: $(RDP_GOLDEN_TOOL)
-	@RDP_GOLDEN_DIR=$${RDP_GOLDEN_DIR:-$(SHARED)/rdp-golden} $(RDP_GOLDEN_TOOL)
+	@RDP_GOLDEN_DIR=$(RDP_GOLDEN_DIR) $(RDP_GOLDEN_TOOL)
 
 -include $(wildcard $(N64_OBJ)/n64/rdp/*.d $(N64_OBJ)/n64/rdp/golden/*.d $(N64_SAN_OBJ)/n64/rdp/*.d \
                     $(N64_SAN_OBJ)/n64/rdp/golden/*.d)

@@ -66,7 +66,7 @@ static void lod_pair(rdp_t *rdp, int32_t ns, int32_t nt, int32_t fs, int32_t ft,
 
 /* The neighbours used for this pixel's LOD: `next` and `far` along the
  * span, switching to the next span near the end of a long span. */
-static void lod_neighbours(const rdp_t *rdp, stw_t cur, const uint32_t *inc, const rdp_span_t *next_span, const span_pos_t *pos, stw_t *next, stw_t *far)
+static void lod_neighbours(stw_t cur, const uint32_t *inc, const rdp_span_t *next_span, const span_pos_t *pos, stw_t *next, stw_t *far)
 {
     if (next_span->valid && pos->end && pos->long_span) {
         *next = span_stw(next_span);
@@ -78,7 +78,6 @@ static void lod_neighbours(const rdp_t *rdp, stw_t cur, const uint32_t *inc, con
         *far = stw_sub(cur, inc);
     else
         *far = stw_add(cur, inc, 2);
-    (void)rdp;
 }
 
 /* Look-ahead variant for the texel fetched for the following pixel. */
@@ -190,7 +189,7 @@ void rdp_render_1cycle(rdp_t *rdp, int start, int end, int prim_tile, bool left)
                     rdp_clamp_coords16(&s0, &t0);
                     if (rdp->d.lod) {
                         stw_t unused, far;
-                        lod_neighbours(rdp, cur, inc, next_span, &pos, &unused, &far);
+                        lod_neighbours(cur, inc, next_span, &pos, &unused, &far);
                         int32_t fs, ft;
                         divide(rdp, far, &fs, &ft);
                         lod_pair(rdp, ns, nt, fs, ft, prim_tile, &tile0, &rdp->cc[CS_LOD_FRAC]);
@@ -222,7 +221,7 @@ void rdp_render_1cycle(rdp_t *rdp, int start, int end, int prim_tile, bool left)
                 rdp_clamp_coords16(&s0, &t0);
                 if (rdp->d.lod) {
                     stw_t next, far;
-                    lod_neighbours(rdp, cur, inc, next_span, &pos, &next, &far);
+                    lod_neighbours(cur, inc, next_span, &pos, &next, &far);
                     int32_t ns, nt, fs, ft;
                     divide(rdp, next, &ns, &nt);
                     divide(rdp, far, &fs, &ft);

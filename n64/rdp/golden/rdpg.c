@@ -217,7 +217,7 @@ void rdpg_free(rdpg_case_t *c)
 }
 
 /* First differing pixel of an image; counts the differing pixels. */
-static size_t compare_image(const uint8_t *expected, const uint8_t *got, size_t bytes, size_t bpp, uint32_t width, size_t *first)
+static size_t compare_image(const uint8_t *expected, const uint8_t *got, size_t bytes, size_t bpp, size_t *first)
 {
     size_t diffs = 0;
     *first = (size_t)-1;
@@ -228,7 +228,6 @@ static size_t compare_image(const uint8_t *expected, const uint8_t *got, size_t 
             diffs++;
         }
     }
-    (void)width;
     return diffs;
 }
 
@@ -260,7 +259,7 @@ bool rdpg_run(const rdpg_case_t *c, rdpg_result_t *r, char *error, size_t error_
     rdp_run(rdp, c->cmd_addr, c->cmd_addr + c->cmd_len);
 
     size_t bpp = (size_t)1 << (c->cimg_size - 1), first;
-    r->colour_diffs = compare_image(c->colour, rdram + c->cimg_addr, c->colour_bytes, bpp, c->width, &first);
+    r->colour_diffs = compare_image(c->colour, rdram + c->cimg_addr, c->colour_bytes, bpp, &first);
     r->colour_match = r->colour_diffs == 0;
     if (!r->colour_match) {
         size_t at = first * bpp;
@@ -270,7 +269,7 @@ bool rdpg_run(const rdpg_case_t *c, rdpg_result_t *r, char *error, size_t error_
     }
     r->z_match = true;
     if (c->z_bytes) {
-        r->z_diffs = compare_image(c->z, rdram + c->zimg_addr, c->z_bytes, 2, c->width, &first);
+        r->z_diffs = compare_image(c->z, rdram + c->zimg_addr, c->z_bytes, 2, &first);
         r->z_match = r->z_diffs == 0;
         if (!r->z_match && r->colour_match)
             snprintf(r->reason, sizeof r->reason, "Z (%zu,%zu) expected %04x got %04x (%zu pixels differ)", first % c->width,
