@@ -91,14 +91,18 @@ $(N64_GOLDEN_TOOL): $(N64_GOLDEN_SRCS:%.c=$(N64_OBJ)/%.o) $(N64_OBJ)/n64/sim/gol
 rsp-golden: $(N64_GOLDEN_TOOL)
 	@RSP_GOLDEN_DIR=$(SHARED)/rsp-golden $(N64_GOLDEN_TOOL)
 
+# ---- software RDP (its own makefile; defines RDP_TEST_OBJS, RDP_SAN_LIB) ----
+
+-include n64/rdp/rdp.mk
+
 # ---- Criterion tests (sanitized) ----
 
-$(N64_TEST_BIN): $(N64_TEST_SRCS:%.c=$(N64_SAN_OBJ)/%.o) $(N64_GOLDEN_SRCS:%.c=$(N64_SAN_OBJ)/%.o) \
-                 $(N64_DRIVER_SRCS:%.c=$(N64_SAN_OBJ)/%.o) $(N64_SAN_LIB) | $(N64_TEST_IMAGES)
+$(N64_TEST_BIN): $(N64_TEST_SRCS:%.c=$(N64_SAN_OBJ)/%.o) $(N64_GOLDEN_SRCS:%.c=$(N64_SAN_OBJ)/%.o) $(RDP_TEST_OBJS) \
+                 $(N64_DRIVER_SRCS:%.c=$(N64_SAN_OBJ)/%.o) $(N64_SAN_LIB) $(RDP_SAN_LIB) | $(N64_TEST_IMAGES)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_COMMON) $(SAN) -o $@ $^ -lcriterion -lm
 
-$(N64_SAN_OBJ)/tests/n64/%.o: N64_CFLAGS += -I n64/sim -I n64/sim/golden
+$(N64_SAN_OBJ)/tests/n64/%.o: N64_CFLAGS += -I n64/sim -I n64/sim/golden $(RDP_TEST_INCLUDES)
 
 TEST_BINS += $(N64_TEST_BIN)
 
