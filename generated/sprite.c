@@ -174,7 +174,7 @@ static int read_SpriteExt(bf_ctx *c, sprite_SpriteExt *s, int64_t index)
         bf_claim(c, c->pos, (uint64_t)n * 1);
         c->pos += (size_t)n * 1;
     }
-    /* palette: The palette (TLUT), RGBA 5551 colors, from `palette_offset` to the end of the file. No count is stored: mksprite writes the colors the image's palette has (up to 16 for CI4, 256 for CI8) and pads to 8 bytes, so up to three zero entries may follow them; `rdpq_sprite_upload` loads 16 colors for CI4 and 256 for CI8.  */
+    /* palette: The palette (TLUT): big-endian RGBA 5551 colors, two bytes each, from `palette_offset` to the end of the file, kept as bytes because that is how the RDP loads them. No count is stored: mksprite writes the colors of the image's palette (16 for CI4, 256 for CI8 in its output) padded to 8 bytes; `rdpq_sprite_upload` loads 16 colors for CI4 and 256 for CI8.  */
     if (((int64_t)((int64_t)s->palette_offset != INT64_C(0)))) {
         s->has_palette = 1;
         {
@@ -188,23 +188,14 @@ static int read_SpriteExt(bf_ctx *c, sprite_SpriteExt *s, int64_t index)
                 return 0;
             s->palette_at = c->pos;
             {
-                uint32_t n = 0, cap = 0;
-                uint16_t *buf = NULL;
-                for (;;) {
-                    if (c->pos >= c->end)
-                        break;
-                    if (n == cap && !(buf = bf_grow(c, buf, n, &cap, sizeof *buf, "palette")))
-                        return 0;
-                    if (!bf_need(c, 2, "palette")) return 0;
-                    buf[n] = bf_load_u16be((c->data + c->pos));
-                    bf_claim(c, c->pos, 2);
-                    c->pos += 2;
-                    n++;
-                }
-                s->palette = buf;
-                s->palette_count = n;
-                const int64_t n_read = n;
-                (void)n_read;
+                int64_t n = (int64_t)(c->end - c->pos);
+                if (!bf_need(c, (uint64_t)n, "palette"))
+                    return 0;
+                s->palette.ptr = c->data + c->pos;
+                s->palette.len = (size_t)n;
+                s->palette.offset = c->pos;
+                bf_claim(c, c->pos, (uint64_t)n);
+                c->pos += (size_t)n;
             }
             bf_restore(c, &m);
         }

@@ -87,8 +87,7 @@ struct sprite_SpriteExt {
     uint8_t detail_padding[3];               /* Padding, 0. */
     uint8_t has_palette;                     /* 1 when 'palette' is present */
     uint64_t palette_at;                     /* where 'palette' starts in the file */
-    uint16_t *palette;                       /* The palette (TLUT), RGBA 5551 colors, from `palette_offset` to the end of the file. No count is stored: mksprite writes the colors the image's palette has (up to 16 for CI4, 256 for CI8) and pads to 8 bytes, so up to three zero entries may follow them; `rdpq_sprite_upload` loads 16 colors for CI4 and 256 for CI8.  */
-    uint32_t palette_count;                  /* elements in 'palette' */
+    bf_bytes palette;                        /* The palette (TLUT): big-endian RGBA 5551 colors, two bytes each, from `palette_offset` to the end of the file, kept as bytes because that is how the RDP loads them. No count is stored: mksprite writes the colors of the image's palette (16 for CI4, 256 for CI8 in its output) padded to 8 bytes; `rdpq_sprite_upload` loads 16 colors for CI4 and 256 for CI8.  */
 };
 
 /* Sprite: A whole `.sprite` file. */

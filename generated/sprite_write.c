@@ -28,12 +28,8 @@ static int place_SpriteExt_palette(bf_wctx *w, void *owner)
         return 0;
     s->palette_at = w->pos;
     s->palette_offset = (int64_t)s->palette_at;
-    {
-        uint8_t *p = bf_put(w, (uint64_t)s->palette_count * 2, "palette");
-        if (!p)
-            return 0;
-        bf_store_array(p, s->palette, (size_t)s->palette_count, 2, 1);
-    }
+    if (!bf_put_bytes(w, s->palette.ptr, s->palette.len, "palette"))
+        return 0;
     return bf_place_pooled(w, (int64_t)s->palette_at);
 }
 
@@ -245,8 +241,6 @@ static int write_SpriteExt(bf_wctx *w, sprite_SpriteExt *s)
         }
     }
     /* palette */
-    if (w->layout && s->palette_count > 0)
-        s->has_palette = 1;
     if (s->has_palette) {
         if (w->layout) {
             if (!bf_enqueue(w, place_SpriteExt_palette, NULL, s))
@@ -255,12 +249,8 @@ static int write_SpriteExt(bf_wctx *w, sprite_SpriteExt *s)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->palette_at, "palette"))
                 return 0;
-            {
-                uint8_t *p = bf_put(w, (uint64_t)s->palette_count * 2, "palette");
-                if (!p)
-                    return 0;
-                bf_store_array(p, s->palette, (size_t)s->palette_count, 2, 1);
-            }
+            if (!bf_put_bytes(w, s->palette.ptr, s->palette.len, "palette"))
+                return 0;
             w->pos = resume;
         }
     }
