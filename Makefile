@@ -58,10 +58,10 @@ $(BFGEN): $(patsubst %.c,$(BUILD)/obj/%.o,$(GENERATOR_SRC))
 	$(CC) $(CFLAGS_COMMON) $^ -o $@ $(GEN_LIBS)
 
 # ---- runtime and generated code (plain, and with sanitizers for the tests) ----
-$(BUILD)/obj/%.o: %.c runtime/*.h $(wildcard generated/*.h n64/host/*.h) | $(DEPS_STAMP)
+$(BUILD)/obj/%.o: %.c runtime/*.h $(wildcard generated/*.h) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) $(INCLUDES) -c $< -o $@
-$(BUILD)/san/%.o: %.c runtime/*.h $(wildcard generated/*.h n64/host/*.h) | $(DEPS_STAMP)
+$(BUILD)/san/%.o: %.c runtime/*.h $(wildcard generated/*.h) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) $(SAN) $(INCLUDES) -c $< -o $@
 

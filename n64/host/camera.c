@@ -17,6 +17,12 @@ camera_params camera_default_params(void)
 
 int camera_frame_aabb(camera *out, const int16_t aabb_min[3], const int16_t aabb_max[3], const camera_params *params)
 {
+    float lo[3] = {aabb_min[0], aabb_min[1], aabb_min[2]}, hi[3] = {aabb_max[0], aabb_max[1], aabb_max[2]};
+    return camera_frame_bounds(out, lo, hi, params);
+}
+
+int camera_frame_bounds(camera *out, const float min[3], const float max[3], const camera_params *params)
+{
     const camera_params *q = params;
     if (!fmath_isfinite(q->yaw_deg) || !fmath_isfinite(q->pitch_deg) || !fmath_isfinite(q->distance) ||
         !fmath_isfinite(q->aspect) || !fmath_isfinite(q->fovy_deg) || !(q->distance > 0.0f) ||
@@ -25,11 +31,14 @@ int camera_frame_aabb(camera *out, const int16_t aabb_min[3], const int16_t aabb
 
     float center[3], half[3];
     for (int k = 0; k < 3; k++) {
-        float lo = aabb_min[k], hi = aabb_max[k];
-        center[k] = (lo + hi) * 0.5f;
-        half[k] = fmath_abs(hi - lo) * 0.5f;
+        if (!fmath_isfinite(min[k]) || !fmath_isfinite(max[k]))
+            return CAMERA_ERR_PARAMS;
+        center[k] = (min[k] + max[k]) * 0.5f;
+        half[k] = fmath_abs(max[k] - min[k]) * 0.5f;
     }
     float radius = fmath_sqrt(half[0] * half[0] + half[1] * half[1] + half[2] * half[2]);
+    if (!fmath_isfinite(radius) || !fmath_isfinite(center[0] + center[1] + center[2]))
+        return CAMERA_ERR_PARAMS; /* beyond float range */
     if (!(radius > 0.0f))
         radius = 1.0f;
 

@@ -57,9 +57,14 @@ enum {
 /* Defaults: yaw 30, pitch 20, distance 1, aspect 4:3, fov 60. */
 camera_params camera_default_params(void);
 
-/* Frames the box [aabb_min, aabb_max] (model units, as T3DM's header stores it). A box whose
- * min exceeds its max on an axis is used with that axis swapped; an empty (point) box
- * counts as a sphere of radius 1. */
+/* Frames the box [min, max] (model units). A box whose min exceeds its max on an axis is
+ * used with that axis swapped; a point counts as a sphere of radius 1; non-finite corners
+ * are CAMERA_ERR_PARAMS. */
+int camera_frame_bounds(camera *out, const float min[3], const float max[3], const camera_params *params);
+
+/* The same for the s16 box T3DM's header stores. For a skinned model that box is the one of
+ * the stored (bone-space) positions, not of the model as drawn: frame bounds_of_model's box
+ * instead. */
 int camera_frame_aabb(camera *out, const int16_t aabb_min[3], const int16_t aabb_max[3], const camera_params *params);
 
 /* Projects a model-space point to the screen: out = (x pixels from the left, y pixels from

@@ -36,3 +36,7 @@ host-freestanding:
 	@echo "host-freestanding: $(HOST_MIPS_CC) not found (install gcc-mips-linux-gnu); skipped"
 endif
 test: host-freestanding
+
+# The host objects also depend on their own headers (the pattern rules know only runtime/
+# and generated/ headers).
+$(patsubst %.c,$(BUILD)/obj/%.o,$(HOST_SRC)) $(patsubst %.c,$(BUILD)/san/%.o,$(HOST_SRC)): $(wildcard n64/host/*.h)
