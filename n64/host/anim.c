@@ -104,9 +104,11 @@ int anim_init(anim_player *p, const t3dm_Animation *anim, const t3dm_StreamData 
     for (uint32_t c = 0; c < n; c++) {
         const t3dm_ChannelMapping *m = &anim->channels[c];
         int rotation = m->target_type == T3DM_TARGET_TYPE_ROTATION;
+        /* rotations are not quantized that way: the importer leaves -inf / inf there */
         int ok = m->target_index < bone_count && m->target_type <= T3DM_TARGET_TYPE_ROTATION &&
-                 rotation == (c < quats) && (rotation || m->attribute_index <= 2) &&
-                 fmath_isfinite(m->quant_scale) && fmath_isfinite(m->quant_offset);
+                 rotation == (c < quats) &&
+                 (rotation || (m->attribute_index <= 2 && fmath_isfinite(m->quant_scale) &&
+                               fmath_isfinite(m->quant_offset)));
         if (!ok) {
             p->bad_channel = c;
             return ANIM_ERR_CHANNEL;

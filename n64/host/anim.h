@@ -22,7 +22,9 @@
  * Hostile data never crashes; what happens:
  *   - anim_init rejects (ANIM_ERR_CHANNEL, `bad_channel` set) a channel whose target bone is
  *     outside the skeleton, whose type is unknown or disagrees with its place (rotations
- *     first), whose attribute is above 2, or whose quantization scale or offset is not finite;
+ *     first), whose attribute is above 2, or (scalars) whose quantization scale or offset is not
+ *     finite (rotation channels are not quantized that way: the importer leaves -inf and inf
+ *     there);
  *     and a duration that is negative or not finite (ANIM_ERR_DURATION). A zero duration
  *     is allowed: every time is 0;
  *   - a keyframe naming a channel that does not exist, or a rotation keyframe holding one
@@ -84,7 +86,9 @@ typedef struct anim_player {
     float time;             /* seconds, in [0, duration) */
     uint32_t skipped;       /* keyframes skipped since the last rewind */
     uint32_t repaired;      /* values repaired since the last rewind */
-    uint8_t ended;          /* a channel wanted a keyframe past the end of the stream */
+    uint8_t ended;          /* a channel wanted a keyframe past the end of the stream (also
+                             * possible near the end of a whole stream, where tick rounding ends a
+                             * channel just before the duration: information, not an error) */
     uint8_t short_stream;   /* the stream holds fewer keyframes than the chunk's count */
     uint32_t bad_channel;   /* the channel anim_init rejected */
 } anim_player;
