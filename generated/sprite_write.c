@@ -24,7 +24,7 @@ static int place_SpriteExt_palette(bf_wctx *w, void *owner)
     sprite_Sprite *RW = w->root;
     (void)R;
     (void)RW;
-    if (!bf_place_at_end(w, 1, "palette"))
+    if (!bf_place_at_end(w, 8, "palette"))
         return 0;
     s->palette_at = w->pos;
     s->palette_offset = (int64_t)s->palette_at;
@@ -41,7 +41,7 @@ static int place_Lod_pixels(bf_wctx *w, void *owner)
     sprite_Sprite *RW = w->root;
     (void)R;
     (void)RW;
-    if (!bf_place_at_end(w, 1, "pixels"))
+    if (!bf_place_at_end(w, 8, "pixels"))
         return 0;
     s->pixels_at = w->pos;
     s->offset = (int64_t)s->pixels_at;
