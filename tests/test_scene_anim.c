@@ -111,7 +111,14 @@ static void check_keyframe_times(const char *model_rel, const char *name, const 
         int n = channel_keyframes(p->anim, p->stream.stream, c, kfs, 4096);
         cr_assert_gt(n, 0, "%s: channel %u has keyframes", name, c);
         cr_assert_eq(kfs[0].end, 0.0f, "%s: channel %u's first keyframe is at time 0", name, c);
+        cr_assert(n == 1 || kfs[1].end > 0.0f, "%s: channel %u has one keyframe at time 0", name, c);
         int rot = c < p->player.quat_count;
+        /* t = 0: the first keyframe's value */
+        anim_sample(&p->player, 0.0f, NULL);
+        if (rot)
+            cr_assert(quat_distance(p->player.channels[c].value, kfs[0].v) < 2e-6, "%s channel %u at 0 s", name, c);
+        else
+            cr_assert(p->player.channels[c].value[0] == (float)kfs[0].v[0], "%s channel %u at 0 s", name, c);
         for (int k = 0; k < n; k++) {
             float t = kfs[k].end;
             if (t >= p->anim->duration || (k + 1 < n && kfs[k + 1].end == t))
@@ -120,11 +127,12 @@ static void check_keyframe_times(const char *model_rel, const char *name, const 
             const float *got = p->player.channels[c].value;
             if (rot) {
                 double d = quat_distance(got, kfs[k].v);
-                cr_assert(d < 2e-6, "%s channel %u keyframe %d at %.4f s: (%g %g %g %g), decoded (%g %g %g %g)", name, c,
-                          k, t, got[0], got[1], got[2], got[3], kfs[k].v[0], kfs[k].v[1], kfs[k].v[2], kfs[k].v[3]);
+                cr_assert(d < 2e-6, "%s channel %u keyframe %d at %.4f s: (%g %g %g %g), decoded (%g %g %g %g)",
+                          name, c, k, t, got[0], got[1], got[2], got[3], kfs[k].v[0], kfs[k].v[1], kfs[k].v[2],
+                          kfs[k].v[3]);
             } else {
-                cr_assert(got[0] == (float)kfs[k].v[0], "%s channel %u keyframe %d at %.4f s: %.9g, keyframe %.9g", name,
-                          c, k, t, got[0], kfs[k].v[0]);
+                cr_assert(got[0] == (float)kfs[k].v[0], "%s channel %u keyframe %d at %.4f s: %.9g, keyframe %.9g",
+                          name, c, k, t, got[0], kfs[k].v[0]);
             }
             cr_assert_eq(p->player.skipped + p->player.repaired, 0);
             checked++;

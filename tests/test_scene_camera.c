@@ -60,8 +60,8 @@ static void sweep_box(const float lo[3], const float hi[3], const char *what)
                     p.distance = 2.0f;
                     cr_assert_eq(camera_frame_bounds(&far_cam, lo, hi, &p), CAMERA_OK);
                     float area2 = check_corners(&far_cam, lo, hi, label);
-                    cr_assert(area1 == 0 || area2 < area1 * 0.5f, "%s: distance 2 makes the model smaller (%g -> %g)", label, area1,
-                              area2);
+                    cr_assert(area1 == 0 || area2 < area1 * 0.5f, "%s: distance 2 makes the model smaller (%g -> %g)",
+                              label, area1, area2);
                     cr_assert(far_cam.near > near_cam.near && far_cam.far > near_cam.far);
                 }
 }
