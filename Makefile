@@ -18,6 +18,8 @@ TEMPLATES := $(wildcard generator/templates/*.lua)
 RUNTIME_SRC := $(wildcard runtime/*.c)
 GENERATOR_SRC := $(wildcard generator/*.c)
 GENERATED_SRC := $(wildcard generated/*.c)
+# Host-side scene code of the renderer (freestanding; n64/host/README.md).
+HOST_SRC := $(wildcard n64/host/*.c)
 
 BFGEN := $(BUILD)/bin/bfgen
 RUNTIME_LIB := $(BUILD)/lib/libbfruntime.a
@@ -69,7 +71,7 @@ $(RUNTIME_LIB): $(patsubst %.c,$(BUILD)/obj/%.o,$(RUNTIME_SRC))
 $(GENERATED_LIB): $(patsubst %.c,$(BUILD)/obj/%.o,$(GENERATED_SRC))
 	@mkdir -p $(dir $@)
 	ar rcs $@ $^
-$(SAN_LIB): $(patsubst %.c,$(BUILD)/san/%.o,$(RUNTIME_SRC) $(GENERATED_SRC))
+$(SAN_LIB): $(patsubst %.c,$(BUILD)/san/%.o,$(RUNTIME_SRC) $(GENERATED_SRC) $(HOST_SRC))
 	@mkdir -p $(dir $@)
 	ar rcs $@ $^
 
@@ -80,7 +82,7 @@ check-generated: $(BFGEN)
 	$(BFGEN) --check --out generated $(SCHEMAS)
 
 # ---- tests (Criterion, under ASan + UBSan) ----
-TEST_CFLAGS = $(CFLAGS_COMMON) $(SAN) $(INCLUDES) -Itests/support -DBF_SHARED_DIR='"$(SHARED)"' \
+TEST_CFLAGS = $(CFLAGS_COMMON) $(SAN) $(INCLUDES) -In64/host -Itests/support -DBF_SHARED_DIR='"$(SHARED)"' \
 	-DBF_PROJECT_DIR='"$(abspath .)"'
 TEST_SUPPORT := $(wildcard tests/support/*.c)
 
@@ -99,6 +101,7 @@ $(BUILD)/tests/test_%: tests/test_%.c $(TEST_SUPPORT) $(SAN_LIB) $(wildcard test
 TEST_BINS += $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 
 -include n64/n64.mk
+-include n64/host/host.mk
 -include generator/docs.mk
 -include tests/fuzz/fuzz.mk
 

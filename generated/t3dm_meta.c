@@ -311,7 +311,7 @@ static const bf_field_desc t3dm_fields_Header[] = {
         .enumdef = NULL,
     },
     {
-        .name = "aabb_min", .doc = "AABB min (model space).", .erratum = NULL,
+        .name = "aabb_min", .doc = "AABB min (model space).", .erratum = "The importer computes the box from the stored vertex positions, and skinned vertices\nare stored in their bone's space: for a skinned model it is not the box of the model\nas drawn (n64/host/bounds.c computes that one).\n",
         .kind = BF_FIELD_PRIM, .prim = BF_S16, .little_endian = 0, .array = BF_ARRAY_FIXED, .fixed_count = 3,
         .offset = offsetof(t3dm_Header, aabb_min),
         .count_offset = BF_NONE,
@@ -327,7 +327,7 @@ static const bf_field_desc t3dm_fields_Header[] = {
         .enumdef = NULL,
     },
     {
-        .name = "aabb_max", .doc = "AABB max (model space).", .erratum = NULL,
+        .name = "aabb_max", .doc = "AABB max (model space).", .erratum = "Computed from the stored positions, like the min.",
         .kind = BF_FIELD_PRIM, .prim = BF_S16, .little_endian = 0, .array = BF_ARRAY_FIXED, .fixed_count = 3,
         .offset = offsetof(t3dm_Header, aabb_max),
         .count_offset = BF_NONE,

@@ -249,3 +249,51 @@ Test(doc_coverage, unknown_tables_and_rows_are_errors)
     free(r.out);
     remove_dir(dir);
 }
+
+/* A schema written from sources rather than a document (libdragon's sprite) is legitimate:
+ * listed as "no document", exit 0; only naming document tables without a document is an error. */
+Test(doc_coverage, a_schema_without_a_document_is_listed)
+{
+    char dir[] = "/tmp/bf_doccov_XXXXXX";
+    make_dir(dir);
+    write_file(dir, "md.txt", MD_DOC);
+    write_file(dir, "free.yaml",
+               "format: cov_free\nendian: big\nfiles:\n  - { name: f, root: Header }\ntypes:\n"
+               "  Header:\n    fields:\n      - { name: magic, type: \"char[4]\", at: 0x00, doc: \"Magic.\" }\n");
+    write_file(dir, "tabled.yaml",
+               "format: cov_tabled\nendian: big\nfiles:\n  - { name: f, root: Header }\ntypes:\n"
+               "  Header:\n    tables: [\"Header\"]\n    fields:\n"
+               "      - { name: magic, type: \"char[4]\", at: 0x00, doc: \"Magic.\" }\n");
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "build/bin/bfgen --report doc_coverage %s/free.yaml -- %s/md.txt", dir, dir);
+    run r = sh(cmd);
+    cr_expect_eq(r.status, 0, "%s", r.out);
+    cr_expect(strstr(r.out, "== cov_free (") != NULL && strstr(r.out, "): no document") != NULL, "%s", r.out);
+    cr_expect(strstr(r.out, "(no document)") != NULL, "the summary lists it:\n%s", r.out);
+    int covered, total;
+    coverage_of(r.out, "md.txt", &covered, &total);
+    cr_expect(covered == 0 && total == 6, "the document is still reported, without a schema:\n%s", r.out);
+    free(r.out);
+
+    snprintf(cmd, sizeof cmd, "build/bin/bfgen --report doc_coverage %s/tabled.yaml -- %s/md.txt", dir, dir);
+    r = sh(cmd);
+    cr_expect_eq(r.status, 1, "%s", r.out);
+    cr_expect(strstr(r.out, "Header.tables names 'Header', but the schema has no document") != NULL, "%s", r.out);
+    free(r.out);
+    remove_dir(dir);
+}
+
+/* The project's own sprite schema has no document and the report says so. */
+Test(doc_coverage, sprite_has_no_document)
+{
+    char dir[] = "/tmp/bf_doccov_XXXXXX";
+    make_dir(dir);
+    write_file(dir, "md.txt", MD_DOC);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "build/bin/bfgen --report doc_coverage schemas/sprite.yaml -- %s/md.txt", dir);
+    run r = sh(cmd);
+    cr_expect_eq(r.status, 0, "%s", r.out);
+    cr_expect(strstr(r.out, "== sprite (schemas/sprite.yaml): no document") != NULL, "%s", r.out);
+    free(r.out);
+    remove_dir(dir);
+}

@@ -237,8 +237,11 @@ static int explain_pages(sample *s, int max)
         for (size_t i = 0; i < sizeof real / sizeof real[0] && n < max; i++)
             s[n++].path = sample_path(real[i]);
     } else {
-        cr_log_warn("shared samples not found at %s: explaining the project's own model (no BVH chunk)",
-                    sample_path(""));
+        /* a note, not cr_log_warn: Criterion exits non-zero after a warning, which would fail
+         * `make test SHARED=/nonexistent` although every test passes */
+        fprintf(stderr,
+                "docs_browser: shared samples not found at %s: explaining the project's own model (no BVH chunk)\n",
+                sample_path(""));
         for (size_t i = 0; i < sizeof own / sizeof own[0] && n < max; i++)
             s[n++].path = own[i];
     }

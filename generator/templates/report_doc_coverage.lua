@@ -3,7 +3,8 @@
 -- of a type that declares the table in `tables:` (at the row's offset: `document_at`, else `at`;
 -- rows without an offset, and tables without offsets, by their description), or an entry in
 -- the type's `absent_rows`. Prints the rows without one, then covered/total per document.
--- Exit status: 0, or 1 when a schema names a table or an absent row its document does not have.
+-- Schemas without a `document` are listed as "no document". Exit status: 0, or 1 when a schema
+-- names a table or an absent row its document does not have, or tables without a document.
 local doc_tables = require("doc_tables")
 
 local function basename(p) return (p:gsub("^.*/", "")) end
@@ -179,6 +180,25 @@ return function(formats, args)
     if #problems > 0 then status = 1 end
     print(string.format("   covered %d/%d (%s)", covered, total, percent(covered, total)))
     summary[#summary + 1] = string.format("  %-28s %9s  %4s  %s", name, covered .. "/" .. total, percent(covered, total), schema)
+  end
+  -- Schemas written from sources other than a document (libdragon's sprite, from its code):
+  -- legitimate, listed as such; naming document tables without a document is an error.
+  local undocumented = {}
+  for _, f in ipairs(formats) do
+    if not f.document then
+      undocumented[#undocumented + 1] = f
+    end
+  end
+  table.sort(undocumented, function(a, b) return a.name < b.name end)
+  for _, f in ipairs(undocumented) do
+    print(string.format("== %s (%s): no document", f.name, f.schema))
+    for _, t in ipairs(f.types) do
+      for _, title in ipairs(t.tables or {}) do
+        print(string.format("  error    %s: %s.tables names '%s', but the schema has no document", f.schema, t.name, title))
+        status = 1
+      end
+    end
+    summary[#summary + 1] = string.format("  %-28s %9s  %4s  %s", "(no document)", "—", "—", f.name)
   end
   print("")
   print("document coverage (rows of the documents' tables with a counterpart in the schemas):")
