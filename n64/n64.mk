@@ -3,7 +3,8 @@
 # SAN and TEST_BINS. Everything here is prefixed N64_ to stay out of its way.
 
 N64_SIM_SRCS := $(wildcard n64/sim/*.c)
-N64_DRIVER_SRCS := $(wildcard n64/driver/*.c)
+# the renderer's host side: command lists (n64/driver), running them (n64/emu)
+N64_RENDER_SRCS := $(wildcard n64/driver/*.c n64/emu/*.c)
 N64_GOLDEN_SRCS := $(filter-out n64/sim/golden/golden_main.c,$(wildcard n64/sim/golden/*.c))
 N64_TEST_SRCS := $(wildcard tests/n64/*.c)
 
@@ -13,12 +14,15 @@ N64_RSP_OUT := $(BUILD)/n64/rsp
 
 N64_LIB := $(BUILD)/lib/librspsim.a
 N64_SAN_LIB := $(BUILD)/n64/librspsim-san.a
+N64_RENDER_LIB := $(BUILD)/lib/librender.a
+N64_RENDER_SAN_LIB := $(BUILD)/n64/librender-san.a
+N64_UCODE_C := $(BUILD)/gen/render_ucode.c
 N64_GOLDEN_TOOL := $(BUILD)/n64/rsp-golden
 N64_TEST_BIN := $(BUILD)/tests/test_n64
 
 # Absolute paths are baked in so that binaries work from any directory.
 N64_DEFINES := -DN64_PROJECT_ROOT=\"$(CURDIR)\" -DN64_RSP_IMAGE_DIR=\"$(abspath $(N64_RSP_OUT))\"
-N64_CFLAGS := $(CFLAGS_COMMON) -MMD -MP $(N64_DEFINES)
+N64_CFLAGS := $(CFLAGS_COMMON) -MMD -MP $(N64_DEFINES) $(INCLUDES)
 
 # ---- RSP microcode: n64/rsp/NAME.S -> NAME.imem.bin (IMEM) + NAME.dmem.bin (DMEM) ----
 
@@ -82,6 +86,23 @@ $(N64_SAN_LIB): $(N64_SIM_SRCS:%.c=$(N64_SAN_OBJ)/%.o)
 	@mkdir -p $(@D)
 	$(AR) rcs $@ $^
 
+# ---- the renderer's host side, with the microcode built in ----
+
+$(N64_UCODE_C): $(N64_RSP_OUT)/render.imem.bin $(N64_RSP_OUT)/render.dmem.bin $(N64_RSP_OUT)/render.cold.bin \
+                $(N64_RSP_OUT)/render.clip.bin n64/emu/embed_microcode.sh
+	@mkdir -p $(@D)
+	sh n64/emu/embed_microcode.sh $(wordlist 1,4,$^) > $@
+
+$(N64_OBJ)/$(BUILD)/gen/%.o $(N64_SAN_OBJ)/$(BUILD)/gen/%.o: N64_CFLAGS += -I n64/emu
+
+$(N64_RENDER_LIB): $(N64_RENDER_SRCS:%.c=$(N64_OBJ)/%.o) $(N64_OBJ)/$(N64_UCODE_C:.c=.o)
+	@mkdir -p $(@D)
+	$(AR) rcs $@ $^
+
+$(N64_RENDER_SAN_LIB): $(N64_RENDER_SRCS:%.c=$(N64_SAN_OBJ)/%.o) $(N64_SAN_OBJ)/$(N64_UCODE_C:.c=.o)
+	@mkdir -p $(@D)
+	$(AR) rcs $@ $^
+
 # ---- golden suite ----
 
 $(N64_GOLDEN_TOOL): $(N64_GOLDEN_SRCS:%.c=$(N64_OBJ)/%.o) $(N64_OBJ)/n64/sim/golden/golden_main.o $(N64_LIB)
@@ -98,7 +119,7 @@ rsp-golden: $(N64_GOLDEN_TOOL)
 # ---- Criterion tests (sanitized) ----
 
 $(N64_TEST_BIN): $(N64_TEST_SRCS:%.c=$(N64_SAN_OBJ)/%.o) $(N64_GOLDEN_SRCS:%.c=$(N64_SAN_OBJ)/%.o) $(RDP_TEST_OBJS) \
-                 $(N64_DRIVER_SRCS:%.c=$(N64_SAN_OBJ)/%.o) $(N64_SAN_LIB) $(RDP_SAN_LIB) | $(N64_TEST_IMAGES)
+                 $(N64_RENDER_SAN_LIB) $(N64_SAN_LIB) $(RDP_SAN_LIB) $(SAN_LIB) | $(N64_TEST_IMAGES)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_COMMON) $(SAN) -o $@ $^ -lcriterion -lm
 
@@ -106,5 +127,5 @@ $(N64_SAN_OBJ)/tests/n64/%.o: N64_CFLAGS += -I n64/sim -I n64/sim/golden $(RDP_T
 
 TEST_BINS += $(N64_TEST_BIN)
 
--include $(wildcard $(N64_SAN_OBJ)/n64/driver/*.d $(N64_OBJ)/n64/sim/*.d $(N64_OBJ)/n64/sim/golden/*.d $(N64_SAN_OBJ)/n64/sim/*.d \
+-include $(wildcard $(N64_SAN_OBJ)/n64/driver/*.d $(N64_OBJ)/n64/driver/*.d $(N64_SAN_OBJ)/n64/emu/*.d $(N64_OBJ)/n64/emu/*.d $(N64_OBJ)/n64/sim/*.d $(N64_OBJ)/n64/sim/golden/*.d $(N64_SAN_OBJ)/n64/sim/*.d \
                     $(N64_SAN_OBJ)/n64/sim/golden/*.d $(N64_SAN_OBJ)/tests/n64/*.d)

@@ -21,29 +21,10 @@ static int16_t s16_clamped(double value)
     return (int16_t)(value < 0 ? value - 0.5 : value + 0.5);
 }
 
-int32_t render_fixed16(double value)
-{
-    double scaled = value * 65536.0;
-    if (!(scaled >= -2147483648.0))
-        return INT32_MIN;
-    if (scaled > 2147483647.0)
-        return INT32_MAX;
-    return (int32_t)(scaled < 0 ? scaled - 0.5 : scaled + 0.5);
-}
-
 static void store16(uint8_t *p, uint16_t v)
 {
     p[0] = (uint8_t)(v >> 8);
     p[1] = (uint8_t)v;
-}
-
-void render_store_matrix(uint8_t out[64], const render_mat4_t *m)
-{
-    for (int i = 0; i < 16; i++) {
-        uint32_t raw = (uint32_t)render_fixed16(m->m[i]);
-        store16(out + 2 * i, (uint16_t)(raw >> 16));
-        store16(out + 32 + 2 * i, (uint16_t)raw);
-    }
 }
 
 bool cmdlist_init(render_cmdlist_t *cl, rdram_image_t *img, uint32_t capacity)
@@ -119,10 +100,10 @@ void cmd_lights(render_cmdlist_t *cl, const render_lights_t *l)
     cmd_put(cl, (uint32_t)CMD_LIGHTS << 24, block(cl, b, sizeof b));
 }
 
-void cmd_view(render_cmdlist_t *cl, const render_mat4_t *view)
+void cmd_view(render_cmdlist_t *cl, const mat4 *view)
 {
     uint8_t b[VIEW_BLOCK_SIZE];
-    render_store_matrix(b, view);
+    mat4_to_fixed(view, b);
     cmd_put(cl, (uint32_t)CMD_VIEW << 24, block(cl, b, sizeof b));
 }
 
@@ -136,10 +117,10 @@ static double sqrt_newton(double x)
     return r;
 }
 
-void cmd_model(render_cmdlist_t *cl, const render_mat4_t *model, const render_lights_t *l)
+void cmd_model(render_cmdlist_t *cl, const mat4 *model, const render_lights_t *l)
 {
     uint8_t b[MODEL_BLOCK_SIZE] = {0};
-    render_store_matrix(b, model);
+    mat4_to_fixed(model, b);
     /* object-space direction: normalize(M^T L); times the packed normal's
      * decoding factors (components x/16, y/32, z/16 stand for x/15.5, y/31.5, z/15.5) */
     static const double decode[3] = {16.0 / 15.5, 32.0 / 31.5, 16.0 / 15.5};
@@ -148,7 +129,7 @@ void cmd_model(render_cmdlist_t *cl, const render_mat4_t *model, const render_li
         for (int j = 0; j < 3; j++) {
             d[j] = 0;
             for (int i = 0; i < 3; i++)
-                d[j] += (double)model->m[4 * j + i] * l->direction[k][i];
+                d[j] += (double)model->m[j][i] * l->direction[k][i];
             len2 += d[j] * d[j];
         }
         double len = sqrt_newton(len2);

@@ -5,22 +5,22 @@
 
 static int16_t s16(const uint8_t *p) { return (int16_t)(uint16_t)(p[0] << 8 | p[1]); }
 
-render_mat4_t ref_mat4_identity(void)
+mat4 ref_mat4_identity(void)
 {
-    render_mat4_t m = {{0}};
-    m.m[0] = m.m[5] = m.m[10] = m.m[15] = 1;
+    mat4 m = {{{0}}};
+    m.m[0][0] = m.m[1][1] = m.m[2][2] = m.m[3][3] = 1;
     return m;
 }
 
-render_mat4_t ref_mat4_mul(const render_mat4_t *a, const render_mat4_t *b)
+mat4 ref_mat4_mul(const mat4 *a, const mat4 *b)
 {
-    render_mat4_t r;
+    mat4 r;
     for (int col = 0; col < 4; col++)
         for (int row = 0; row < 4; row++) {
             double sum = 0;
             for (int k = 0; k < 4; k++)
-                sum += (double)a->m[4 * k + row] * b->m[4 * col + k];
-            r.m[4 * col + row] = (float)sum;
+                sum += (double)a->m[k][row] * b->m[col][k];
+            r.m[col][row] = (float)sum;
         }
     return r;
 }
@@ -33,7 +33,7 @@ static int signed_bits(unsigned v, int bits)
     return (int)(v ^ mask) - (int)mask;
 }
 
-void ref_vertex(const render_mat4_t *view, const render_mat4_t *model, const render_lights_t *lights,
+void ref_vertex(const mat4 *view, const mat4 *model, const render_lights_t *lights,
                 const render_frame_t *frame, const uint8_t pair[32], int which, ref_vertex_t *out)
 {
     const uint8_t *p = pair + 8 * which;
@@ -47,12 +47,12 @@ void ref_vertex(const render_mat4_t *view, const render_mat4_t *model, const ren
     for (int r = 0; r < 4; r++) {
         world[r] = 0;
         for (int k = 0; k < 4; k++)
-            world[r] += (double)model->m[4 * k + r] * pos[k];
+            world[r] += (double)model->m[k][r] * pos[k];
     }
     for (int r = 0; r < 4; r++) {
         out->clip[r] = 0;
         for (int k = 0; k < 4; k++)
-            out->clip[r] += (double)view->m[4 * k + r] * world[k];
+            out->clip[r] += (double)view->m[k][r] * world[k];
     }
     double x = out->clip[0], y = out->clip[1], z = out->clip[2], w = out->clip[3];
     double g = (double)(1u << frame->guard_shift);
@@ -74,7 +74,7 @@ void ref_vertex(const render_mat4_t *view, const render_mat4_t *model, const ren
         for (int j = 0; j < 3; j++) {
             d[j] = 0;
             for (int i = 0; i < 3; i++)
-                d[j] += (double)model->m[4 * j + i] * lights->direction[k][i];
+                d[j] += (double)model->m[j][i] * lights->direction[k][i];
             len2 += d[j] * d[j];
         }
         double len = sqrt(len2), dot = 0;

@@ -20,11 +20,11 @@ typedef struct ref_vertex {
 } ref_vertex_t;
 
 /* Vertex `which` (0: A, 1: B) of the 32-byte T3DM pair `pair`. */
-void ref_vertex(const render_mat4_t *view, const render_mat4_t *model, const render_lights_t *lights,
+void ref_vertex(const mat4 *view, const mat4 *model, const render_lights_t *lights,
                 const render_frame_t *frame, const uint8_t pair[32], int which, ref_vertex_t *out);
 
-render_mat4_t ref_mat4_mul(const render_mat4_t *a, const render_mat4_t *b);
-render_mat4_t ref_mat4_identity(void);
+mat4 ref_mat4_mul(const mat4 *a, const mat4 *b);
+mat4 ref_mat4_identity(void);
 
 #endif
 

@@ -10,7 +10,7 @@ static void normalize3(double v[3])
         v[i] /= len;
 }
 
-render_mat4_t scene_view(double fov_deg, double aspect, double near, double far, const double eye[3],
+mat4 scene_view(double fov_deg, double aspect, double near, double far, const double eye[3],
                          const double target[3], float *clip_near_w)
 {
     const double pi = 3.14159265358979323846;
@@ -31,24 +31,23 @@ render_mat4_t scene_view(double fov_deg, double aspect, double near, double far,
                       {0, f, 0, 0},
                       {0, 0, (far + near) / (near - far), 2 * far * near / (near - far)},
                       {0, 0, -1, 0}};
-    render_mat4_t out;
+    mat4 out;
     for (int r = 0; r < 4; r++)
         for (int c = 0; c < 4; c++) {
             double sum = 0;
             for (int i = 0; i < 4; i++)
                 sum += p[r][i] * v[i][c];
-            out.m[4 * c + r] = (float)(sum * k);
+            out.m[c][r] = (float)(sum * k);
         }
     *clip_near_w = (float)(near * k);
     return out;
 }
 
-render_mat4_t scene_model(double deg, double tx, double ty, double tz)
+mat4 scene_model(double deg, double tx, double ty, double tz)
 {
     const double pi = 3.14159265358979323846;
     double c = cos(deg * pi / 180), s = sin(deg * pi / 180);
-    render_mat4_t m = {{(float)c, 0, (float)-s, 0, 0, 1, 0, 0, (float)s, 0, (float)c, 0, (float)tx, (float)ty,
-                        (float)tz, 1}};
+    mat4 m = {{{(float)c, 0, (float)-s, 0}, {0, 1, 0, 0}, {(float)s, 0, (float)c, 0}, {(float)tx, (float)ty, (float)tz, 1}}};
     return m;
 }
 

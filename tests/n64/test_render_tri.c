@@ -13,7 +13,7 @@
 #include <string.h>
 
 static harness_t h;
-static render_mat4_t view, model;
+static mat4 view, model;
 static render_lights_t lights;
 static render_frame_t frame;
 

@@ -71,8 +71,8 @@ static bool away_from_planes(const ref_vertex_t *v, unsigned guard_shift, double
     return true;
 }
 
-static void check_vertices(const uint8_t pairs[][32], int first, int count, unsigned first_slot, const render_mat4_t *view,
-                           const render_mat4_t *model, const render_lights_t *lights, const render_frame_t *frame,
+static void check_vertices(const uint8_t pairs[][32], int first, int count, unsigned first_slot, const mat4 *view,
+                           const mat4 *model, const render_lights_t *lights, const render_frame_t *frame,
                            int *checked)
 {
     for (int k = first; k < first + count; k++) {
@@ -111,8 +111,8 @@ Test(render_vtx, vertices_match_the_reference)
     open_harness();
     const double eye[3] = {1500, 2200, 7000}, target[3] = {0, 0, 0};
     float near_w;
-    render_mat4_t view = scene_view(60, 320.0 / 240.0, 2000, 16000, eye, target, &near_w);
-    render_mat4_t model = scene_model(30, 120, -80, 40);
+    mat4 view = scene_view(60, 320.0 / 240.0, 2000, 16000, eye, target, &near_w);
+    mat4 model = scene_model(30, 120, -80, 40);
     render_lights_t lights = test_lights();
     render_frame_t frame = harness_frame(&h, 320, 240, near_w);
 
@@ -141,8 +141,8 @@ Test(render_vtx, odd_counts_write_whole_pairs_and_no_other_slot)
     open_harness();
     const double eye[3] = {0, 0, 9000}, target[3] = {0, 0, 0};
     float near_w;
-    render_mat4_t view = scene_view(50, 4.0 / 3.0, 3000, 15000, eye, target, &near_w);
-    render_mat4_t model = scene_model(-75, 0, 0, 0);
+    mat4 view = scene_view(50, 4.0 / 3.0, 3000, 15000, eye, target, &near_w);
+    mat4 model = scene_model(-75, 0, 0, 0);
     render_lights_t lights = test_lights();
     lights.count = 1;
     render_frame_t frame = harness_frame(&h, 160, 120, near_w);
