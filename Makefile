@@ -6,7 +6,7 @@ SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-po
 SHARED ?= $(abspath ../shared)
 
 # Debian packages: the build's, the tests', the N64 toolchain's.
-BUILD_PKGS := gcc make pkg-config libyaml-dev liblua5.4-dev
+BUILD_PKGS := gcc make pkg-config libyaml-dev liblua5.4-dev libpng-dev binutils-mips-linux-gnu
 TEST_PKGS := libcriterion-dev binutils-mips-linux-gnu chromium
 DEPS_STAMP := $(BUILD)/.deps-build
 TEST_DEPS_STAMP := $(BUILD)/.deps-test
@@ -109,17 +109,26 @@ test: $(TEST_DEPS_STAMP) $(BFGEN) $(TEST_BINS)
 	@set -e; for t in $(TEST_BINS); do echo "== $$t"; ASAN_OPTIONS=detect_leaks=1 BF_SHARED_DIR=$(SHARED) RSP_GOLDEN_DIR=$(SHARED)/rsp-golden $$t --jobs 2; done
 
 # ---- command-line tools ----
-$(BINFORM): $(BINFORM_SRC) $(wildcard cli/binform/*.h) $(GENERATED_LIB) $(RUNTIME_LIB)
+# binform links the renderer: n64/emu and n64/driver with the microcode built in, the RSP
+# interpreter, the software RDP, n64/host; and libpng for render's pictures.
+BINFORM_RENDER_LIBS = $(N64_RENDER_LIB) $(HOST_LIB) $(N64_LIB) $(RDP_LIB)
+BINFORM_SAN_RENDER_LIBS = $(N64_RENDER_SAN_LIB) $(N64_SAN_LIB) $(RDP_SAN_LIB)
+BINFORM_CFLAGS = $(INCLUDES) -In64/emu $(shell pkg-config --cflags libpng 2>/dev/null)
+BINFORM_LIBS = $(shell pkg-config --libs libpng 2>/dev/null || echo -lpng) -lm
+
+$(BINFORM): $(BINFORM_SRC) $(wildcard cli/binform/*.h) $(BINFORM_RENDER_LIBS) $(GENERATED_LIB) $(RUNTIME_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) $(INCLUDES) $(BINFORM_SRC) $(GENERATED_LIB) $(RUNTIME_LIB) -o $@ -lm
+	$(CC) $(CFLAGS_COMMON) $(BINFORM_CFLAGS) $(BINFORM_SRC) $(BINFORM_RENDER_LIBS) $(GENERATED_LIB) $(RUNTIME_LIB) \
+		-o $@ $(BINFORM_LIBS)
 $(BUILD)/bin/%: cli/%.c $(GENERATED_LIB) $(RUNTIME_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) $(INCLUDES) $< $(GENERATED_LIB) $(RUNTIME_LIB) -o $@ -lm
 
 # The CLI with sanitizers, for the tests.
-$(SAN_BINFORM): $(BINFORM_SRC) $(wildcard cli/binform/*.h) $(SAN_LIB)
+$(SAN_BINFORM): $(BINFORM_SRC) $(wildcard cli/binform/*.h) $(BINFORM_SAN_RENDER_LIBS) $(SAN_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) $(SAN) $(INCLUDES) $(BINFORM_SRC) $(SAN_LIB) -o $@ -lm
+	$(CC) $(CFLAGS_COMMON) $(SAN) $(BINFORM_CFLAGS) $(BINFORM_SRC) $(BINFORM_SAN_RENDER_LIBS) $(SAN_LIB) -o $@ \
+		$(BINFORM_LIBS)
 
 # ---- the demo: regenerate the bindings, then read the project's own model ----
 DEMO_MODEL := tests/fixtures/demo/pyramid

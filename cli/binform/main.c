@@ -21,6 +21,9 @@ static void usage(FILE *out)
             "  roundtrip [--format NAME] FILE...\n"
             "                                 read, write back, compare byte for byte\n"
             "  formats                        the formats binform knows\n"
+            "  render MODEL.t3dm [-o OUT.png] [--size WxH] [--yaw DEG] [--pitch DEG] [--distance F]\n"
+            "         [--anim NAME --time SECONDS]\n"
+            "                                 draw a Tiny3D model with the N64 renderer (render --help)\n"
             "\n"
             "options:\n"
             "  --format NAME   read as this format, or NAME.KIND for one kind of its files\n"
@@ -36,6 +39,8 @@ static void usage(FILE *out)
 
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "render") == 0)
+        return cmd_render(argc - 2, argv + 2);
     options o = {0};
     char *files[4096];
     int nfiles = 0;

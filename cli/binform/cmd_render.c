@@ -1,0 +1,221 @@
+/* binform render: draws a T3DM model with the project's RSP microcode (on the
+ * interpreter) and software RDP, and saves the picture as a PNG. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bf_runtime.h"
+#include "commands.h"
+#include "document.h"
+#include "png_write.h"
+#include "render_model.h"
+
+#define MAX_FILES 64
+
+static void render_usage(FILE *out)
+{
+    fprintf(out,
+            "usage: binform render MODEL.t3dm [OPTIONS]\n"
+            "\n"
+            "Draws the model as the N64 would: its vertex and index data as stored, run through the\n"
+            "project's RSP microcode on an RSP interpreter and a software RDP; saves a PNG.\n"
+            "Textures are read from the .sprite files the materials name, when they lie beside the\n"
+            "model (a checkerboard shows the UVs otherwise); --anim reads NAME's keyframes from the\n"
+            "NAME.N.sdata file beside the model.\n"
+            "\n"
+            "options:\n"
+            "  -o, --output OUT.png   where to save (default: the model's name with .png, here)\n"
+            "  --size WxH             picture size (default 320x240)\n"
+            "  --yaw DEG              camera turned around the model's vertical axis (default 30)\n"
+            "  --pitch DEG            camera looking down from DEG above (default 20)\n"
+            "  --distance F           1 fits the model in the picture, 2 is twice as far (default 1)\n"
+            "  --anim NAME            pose the skeleton by this animation ...\n"
+            "  --time SECONDS         ... at this time (default 0)\n"
+            "  --shading MODE         materials (default): the model's combiners, colours, textures;\n"
+            "                         vertex: lit vertex colours only\n"
+            "  --color16              draw into a 16-bit (RGBA5551) colour image, as most games do\n"
+            "  --background RRGGBB    the clear colour (default 303848)\n"
+            "  --stats                print RSP cycles and triangle counts\n"
+            "\n"
+            "exit status: 0 drawn, 1 the model cannot be drawn (the reason is printed), 2 usage or I/O error\n");
+}
+
+/* Files beside the model, loaded on request and kept until the end. */
+typedef struct beside {
+    char dir[1024];
+    uint8_t *data[MAX_FILES];
+    size_t size[MAX_FILES];
+    int count;
+} beside;
+
+static bool load_beside(void *ctx, const char *name, const uint8_t **data, size_t *size)
+{
+    beside *b = ctx;
+    if (b->count >= MAX_FILES || strchr(name, '/') || strstr(name, ".."))
+        return false;
+    char path[2048];
+    snprintf(path, sizeof path, "%s%s", b->dir, name);
+    bf_error err;
+    if (!bf_file_load(path, bf_alloc_default(), &b->data[b->count], &b->size[b->count], &err))
+        return false;
+    *data = b->data[b->count];
+    *size = b->size[b->count];
+    b->count++;
+    return true;
+}
+
+static bool parse_float(const char *s, float *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || *end || v != v || v > 1e9 || v < -1e9)
+        return false;
+    *out = (float)v;
+    return true;
+}
+
+static bool parse_size(const char *s, uint16_t *w, uint16_t *h)
+{
+    unsigned a, b;
+    char tail;
+    if (sscanf(s, "%ux%u%c", &a, &b, &tail) != 2 || a == 0 || b == 0 || a > 1024 || b > 1024)
+        return false;
+    *w = (uint16_t)a;
+    *h = (uint16_t)b;
+    return true;
+}
+
+static bool parse_color(const char *s, uint32_t *rgba)
+{
+    char *end;
+    if (strlen(s) != 6)
+        return false;
+    unsigned long v = strtoul(s, &end, 16);
+    if (*end)
+        return false;
+    *rgba = (uint32_t)v << 8 | 0xFFu;
+    return true;
+}
+
+/* The picture's default name: the model's file name with .png, in the current folder. */
+static void default_output(const char *model, char *out, size_t size)
+{
+    const char *base = strrchr(model, '/');
+    base = base ? base + 1 : model;
+    const char *dot = strrchr(base, '.');
+    size_t len = dot && dot != base ? (size_t)(dot - base) : strlen(base);
+    snprintf(out, size, "%.*s.png", (int)len, base);
+}
+
+int cmd_render(int argc, char **argv)
+{
+    render_options_t o = render_default_options();
+    const char *model = NULL, *output = NULL;
+    bool stats = false;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        bool ok = true, takes = true;
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            render_usage(stdout);
+            return 0;
+        } else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
+            output = v;
+        } else if (strcmp(a, "--size") == 0) {
+            ok = v && parse_size(v, &o.width, &o.height);
+        } else if (strcmp(a, "--yaw") == 0) {
+            ok = v && parse_float(v, &o.yaw_deg);
+        } else if (strcmp(a, "--pitch") == 0) {
+            ok = v && parse_float(v, &o.pitch_deg);
+        } else if (strcmp(a, "--distance") == 0) {
+            ok = v && parse_float(v, &o.distance) && o.distance > 0;
+        } else if (strcmp(a, "--anim") == 0) {
+            o.animation = v;
+        } else if (strcmp(a, "--time") == 0) {
+            ok = v && parse_float(v, &o.time) && o.time >= 0;
+        } else if (strcmp(a, "--shading") == 0) {
+            ok = v && (strcmp(v, "materials") == 0 || strcmp(v, "vertex") == 0);
+            if (ok)
+                o.shading = strcmp(v, "vertex") == 0 ? DRAW_VERTEX : DRAW_MATERIALS;
+        } else if (strcmp(a, "--background") == 0) {
+            ok = v && parse_color(v, &o.background);
+        } else {
+            takes = false;
+            if (strcmp(a, "--color16") == 0)
+                o.color16 = true;
+            else if (strcmp(a, "--stats") == 0)
+                stats = true;
+            else if (a[0] == '-' && a[1]) {
+                fprintf(stderr, "binform render: unknown option '%s'\n", a);
+                return EXIT_USAGE;
+            } else if (!model)
+                model = a;
+            else {
+                fprintf(stderr, "binform render: one model at a time ('%s' is a second)\n", a);
+                return EXIT_USAGE;
+            }
+        }
+        if (takes && !v) {
+            fprintf(stderr, "binform render: %s needs a value\n", a);
+            return EXIT_USAGE;
+        }
+        if (!ok) {
+            fprintf(stderr, "binform render: bad value '%s' for %s\n", v, a);
+            return EXIT_USAGE;
+        }
+        i += takes;
+    }
+    if (!model) {
+        render_usage(stderr);
+        return EXIT_USAGE;
+    }
+    char default_name[1024];
+    if (!output) {
+        default_output(model, default_name, sizeof default_name);
+        output = default_name;
+    }
+
+    beside files = {0};
+    const char *slash = strrchr(model, '/');
+    if (slash)
+        snprintf(files.dir, sizeof files.dir, "%.*s/", (int)(slash - model), model);
+    uint8_t *data;
+    size_t size;
+    bf_error err;
+    if (!bf_file_load(model, bf_alloc_default(), &data, &size, &err)) {
+        char line[700];
+        bf_error_format(&err, model, line, sizeof line);
+        fprintf(stderr, "%s\n", line);
+        return EXIT_USAGE;
+    }
+    render_result_t r;
+    char error[1024];
+    int status = EXIT_VALID;
+    if (!render_model(data, size, &o, load_beside, &files, &r, error, sizeof error)) {
+        fprintf(stderr, "%s: %s\n", model, error);
+        status = EXIT_INVALID;
+    } else {
+        char saved[1200];
+        if (png_save(output, r.rgba, r.width, r.height, saved, sizeof saved) != 0) {
+            fprintf(stderr, "%s\n", saved);
+            status = EXIT_USAGE;
+        } else {
+            printf("%s: %ux%u picture saved to %s\n", model, r.width, r.height, output);
+            if (r.textures_missing)
+                printf("%s: %u textured material%s drawn with a checkerboard (no readable .sprite beside the model)\n",
+                       model, r.textures_missing, r.textures_missing == 1 ? "" : "s");
+            if (stats)
+                printf("%s: %u triangles drawn, %u culled or off screen, %u clipped; %llu RSP cycles (%.1f per "
+                       "triangle of the model); %llu bytes of RDP commands\n",
+                       model, r.emu.drawn, r.emu.rejected, r.emu.clipped, (unsigned long long)r.emu.rsp_cycles,
+                       r.triangles ? (double)r.emu.rsp_cycles / r.triangles : 0.0,
+                       (unsigned long long)r.emu.rdp_command_bytes);
+        }
+        render_result_free(&r);
+    }
+    bf_file_unload(bf_alloc_default(), data, size);
+    for (int i = 0; i < files.count; i++)
+        bf_file_unload(bf_alloc_default(), files.data[i], files.size[i]);
+    return status;
+}

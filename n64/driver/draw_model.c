@@ -1,0 +1,341 @@
+/* Command lists that draw a T3DM model (see draw_model.h). */
+#include "draw_model.h"
+
+#include "../host/skeleton.h"
+#include "../rsp/render_abi.h"
+#include "rdp_cmds.h"
+
+#include <string.h>
+
+/* tiny3d's draw flags (T3DMaterial.drawFlags). */
+enum { T3D_DEPTH = 1u << 0, T3D_TEXTURED = 1u << 1, T3D_SHADED = 1u << 2, T3D_CULL_FRONT = 1u << 3,
+       T3D_CULL_BACK = 1u << 4 };
+/* libdragon's combiner flag: the formula needs both cycles. */
+#define CC_2PASS (UINT64_C(1) << 63)
+#define SOM_BITS ((UINT64_C(1) << 56) - 1)
+/* The deepest the microcode maps: w' stays within [1/4, 16] (render_vtx.inc). */
+#define DEPTH_RANGE 64.0f
+/* Z buffer clear value: the largest depth, no slope. */
+#define Z_CLEAR 0xFFFCFFFCu
+
+static void put(render_cmdlist_t *cl, uint64_t word) { cmd_rdp(cl, &word, 1); }
+
+static uint16_t rgba16(uint32_t rgba)
+{
+    return (uint16_t)(((rgba >> 27) & 31u) << 11 | ((rgba >> 19) & 31u) << 6 | ((rgba >> 11) & 31u) << 1 |
+                      ((rgba & 0xFFu) >= 128u));
+}
+
+/* The camera's projection with its near plane moved so that far/near stays
+ * within DEPTH_RANGE (GL perspective: only m[2][2] and m[3][2] depend on them). */
+static int view_matrix(const camera *cam, mat4 *out, float *near_out)
+{
+    float near = cam->near, far = cam->far;
+    if (!(far > 0) || !(near > 0) || !(far > near))
+        return DRAW_ERR_CAMERA;
+    if (far / near > DEPTH_RANGE)
+        near = far / DEPTH_RANGE;
+    mat4 projection = cam->projection;
+    projection.m[2][2] = (far + near) / (near - far);
+    projection.m[3][2] = 2 * far * near / (near - far);
+    mat4_mul(out, &projection, &cam->view);
+    /* clip w at the far plane becomes 8192: room for x, y within the guard band */
+    float k = 8192.0f / far;
+    for (int c = 0; c < 4; c++)
+        for (int r = 0; r < 4; r++)
+            out->m[c][r] *= k;
+    *near_out = near * k;
+    return DRAW_OK;
+}
+
+int draw_frame_begin(render_cmdlist_t *cl, rdram_image_t *img, const draw_frame_params_t *p, draw_frame_t *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->width = p->width;
+    out->height = p->height;
+    out->color32 = p->color32;
+    out->lights = p->lights;
+    int status = view_matrix(p->cam, &out->view, &out->clip_near_w);
+    if (status != DRAW_OK)
+        return status;
+    uint32_t pixels = (uint32_t)p->width * p->height;
+    out->color_image = rdram_alloc(img, pixels * (p->color32 ? 4u : 2u), 64);
+    out->z_image = rdram_alloc(img, pixels * 2u, 64);
+    uint32_t rdp_buffer = rdram_alloc(img, p->rdp_buffer_size, 8);
+    if (img->full)
+        return DRAW_ERR_RDRAM;
+
+    render_frame_t frame = {p->width, p->height, out->clip_near_w, p->guard_shift, rdp_buffer,
+                            rdp_buffer + p->rdp_buffer_size};
+    cmd_frame(cl, &frame);
+    cmd_lights(cl, &p->lights);
+    cmd_view(cl, &out->view);
+
+    unsigned size = p->color32 ? RDPC_32B : RDPC_16B;
+    uint32_t fill = p->color32 ? p->background : (uint32_t)rgba16(p->background) * 0x10001u;
+    const uint64_t setup[] = {
+        rdpc_set_scissor(0, 0, p->width, p->height),
+        rdpc_set_other_modes(SOM_CYCLE_FILL),
+        rdpc_set_color_image(RDPC_RGBA, RDPC_16B, p->width, out->z_image), /* clear Z as a 16-bit image */
+        rdpc_set_fill_color(Z_CLEAR),
+        rdpc_fill_rectangle(0, 0, p->width, p->height),
+        rdpc_sync_pipe(),
+        rdpc_set_color_image(RDPC_RGBA, size, p->width, out->color_image),
+        rdpc_set_fill_color(fill),
+        rdpc_fill_rectangle(0, 0, p->width, p->height),
+        rdpc_sync_pipe(),
+        rdpc_set_z_image(out->z_image),
+        rdpc_set_prim_color(0xFFFFFFFFu),
+        rdpc_set_env_color(0xFFFFFFFFu),
+        rdpc_set_blend_color(0),
+    };
+    cmd_rdp(cl, setup, sizeof setup / sizeof setup[0]);
+    return cl->overflow ? DRAW_ERR_RDRAM : DRAW_OK;
+}
+
+int draw_frame_end(render_cmdlist_t *cl)
+{
+    put(cl, rdpc_sync_full());
+    cmd_end(cl);
+    return cl->overflow ? DRAW_ERR_RDRAM : DRAW_OK;
+}
+
+uint32_t draw_model_list_bytes(const t3dm_File *m)
+{
+    uint32_t bytes = 4096; /* frame setup, END */
+    for (uint32_t c = 0; c < m->chunk_data_count; c++) {
+        const t3dm_Chunk *ch = &m->chunk_data[c];
+        if (ch->body.kind != T3DM_KIND_OBJECT)
+            continue;
+        /* material state (texture loads included) + per part: MODEL, VTX, TRIS, SEQ, 4 strips */
+        bytes += 512 + 64 * ch->body.Object->parts_count;
+    }
+    return bytes;
+}
+
+/* ---- textures ---- */
+
+static unsigned log2_ceil(unsigned v)
+{
+    unsigned n = 0;
+    while ((1u << n) < v && n < 15)
+        n++;
+    return n;
+}
+
+/* TMEM words (64-bit) of one row of `width` texels. */
+static unsigned tmem_line(const texture *t)
+{
+    unsigned bits = t->rdp_size == TEXTURE_SIZE_32B ? 16u : 4u << t->rdp_size; /* 32-bit: two 16-bit halves */
+    return ((unsigned)t->width * bits / 8u + 7u) / 8u;
+}
+
+/* Loads `t` (pixels already at `addr` in RDRAM, palette at `palette_addr`)
+ * into TMEM as tile 0, with the material's wrap settings. */
+static void load_texture(render_cmdlist_t *cl, const texture *t, uint32_t addr, uint32_t palette_addr,
+                         const t3dm_MaterialTexture *mt)
+{
+    /* the RDP cannot load 4-bit images: load their bytes as 8-bit texels */
+    unsigned load_size = t->rdp_size == TEXTURE_SIZE_4B ? TEXTURE_SIZE_8B : t->rdp_size;
+    unsigned bytes_per_texel = load_size == TEXTURE_SIZE_8B ? 1u : load_size == TEXTURE_SIZE_16B ? 2u : 4u;
+    unsigned load_width = t->row_bytes / bytes_per_texel;
+    unsigned line = tmem_line(t);
+    put(cl, rdpc_sync_load());
+    put(cl, rdpc_set_texture_image(t->rdp_format, load_size, load_width, addr));
+    put(cl, rdpc_set_tile(t->rdp_format, load_size, line, 0, 7, 0, 0, 0, 0, 0, 0, 0, 0, 0));
+    put(cl, rdpc_load_tile(7, 0, 0, (load_width - 1) << 2, (unsigned)(t->height - 1) << 2));
+    if (t->rdp_format == TEXTURE_RDP_CI && palette_addr) {
+        put(cl, rdpc_set_texture_image(RDPC_RGBA, RDPC_16B, 1, palette_addr));
+        put(cl, rdpc_set_tile(0, 0, 0, 0x100, 7, 0, 0, 0, 0, 0, 0, 0, 0, 0));
+        put(cl, rdpc_load_tlut(7, 0, t->palette_count - 1));
+    }
+    put(cl, rdpc_sync_tile());
+    unsigned mask[2], shift[2], mirror[2], clamp[2];
+    const unsigned size[2] = {t->width, t->height};
+    for (int a = 0; a < 2; a++) {
+        const t3dm_MaterialAxis *ax = mt ? &mt->axis[a] : NULL;
+        mask[a] = ax && ax->mask > 0 ? (unsigned)ax->mask & 15u : log2_ceil(size[a]);
+        shift[a] = ax ? (unsigned)ax->shift & 15u : 0;
+        mirror[a] = ax && ax->mirror ? 1 : 0;
+        clamp[a] = ax && ax->clamp ? 1 : 0;
+    }
+    put(cl, rdpc_set_tile(t->rdp_format, t->rdp_size, line, 0, 0, 0, clamp[1], mirror[1], mask[1], shift[1], clamp[0],
+                          mirror[0], mask[0], shift[0]));
+    put(cl, rdpc_set_tile_size(0, 0, 0, (unsigned)(t->width - 1) << 2, (unsigned)(t->height - 1) << 2));
+}
+
+/* ---- materials ---- */
+
+typedef struct texture_slot {
+    uint32_t pixels, palette; /* RDRAM, 0: not placed yet */
+} texture_slot_t;
+
+typedef struct model_state {
+    render_cmdlist_t *cl;
+    rdram_image_t *img;
+    const draw_model_params_t *p;
+    const draw_frame_t *frame;
+    uint32_t checker;         /* the checkerboard in RDRAM, 0 until needed */
+    texture checker_tex;
+    int32_t last_matrix;      /* matrix index of the last MODEL command, -1: none yet */
+    int failed;
+} model_state_t;
+
+static const t3dm_Material *material_chunk(const t3dm_File *m, uint32_t index)
+{
+    uint32_t seen = 0;
+    for (uint32_t c = 0; c < m->chunk_data_count; c++)
+        if (m->chunk_data[c].body.kind == T3DM_KIND_MATERIAL && seen++ == index)
+            return m->chunk_data[c].body.Material;
+    return NULL;
+}
+
+static bool place_texture(model_state_t *s, uint32_t material, const texture **tex, uint32_t *pixels, uint32_t *palette)
+{
+    const draw_model_params_t *p = s->p;
+    if (p->textures && material < p->texture_count && p->textures[material].tex.pixels &&
+        p->textures[material].tex.fits_tmem) {
+        *tex = &p->textures[material].tex;
+        *pixels = rdram_put(s->img, (*tex)->pixels, (*tex)->pixels_len, 8);
+        *palette = (*tex)->palette ? rdram_put(s->img, (*tex)->palette, 2u * (*tex)->palette_count, 8) : 0;
+        return *pixels != 0;
+    }
+    if (!s->checker) {
+        s->checker = rdram_alloc(s->img, 2 * TEXTURE_CHECKER_SIZE * TEXTURE_CHECKER_SIZE, 8);
+        if (!s->checker || texture_checkerboard(s->img->bytes + s->checker, 2 * TEXTURE_CHECKER_SIZE * TEXTURE_CHECKER_SIZE,
+                                                TEXTURE_CHECKER_SIZE, TEXTURE_CHECKER_SIZE, TEXTURE_CHECKER_CELL,
+                                                TEXTURE_CHECKER_COLOR_A, TEXTURE_CHECKER_COLOR_B, &s->checker_tex) != 0)
+            return false;
+    }
+    *tex = &s->checker_tex;
+    *pixels = s->checker;
+    *palette = 0;
+    return true;
+}
+
+/* The RDP state and triangle mode of an object's material. */
+static void set_material(model_state_t *s, const t3dm_Material *mat, uint32_t material)
+{
+    render_cmdlist_t *cl = s->cl;
+    uint32_t flags = mat ? mat->draw_flags : (T3D_DEPTH | T3D_SHADED);
+    bool materials = s->p->shading == DRAW_MATERIALS && mat && mat->color_combiner != 0;
+    bool textured = materials && (flags & T3D_TEXTURED);
+    uint64_t combine = materials ? mat->color_combiner
+                                 : rdpc_combine_cycle(0, CC_A_ZERO, CC_B_ZERO, CC_C_ZERO, CC_SHADE, CC_ALPHA_ZERO,
+                                                      CC_ALPHA_ZERO, CC_ALPHA_ZERO, CC_SHADE) |
+                                       rdpc_combine_cycle(1, CC_A_ZERO, CC_B_ZERO, CC_C_ZERO, CC_SHADE, CC_ALPHA_ZERO,
+                                                          CC_ALPHA_ZERO, CC_ALPHA_ZERO, CC_SHADE);
+    bool two_cycle = (combine & CC_2PASS) != 0;
+    uint64_t modes = (two_cycle ? SOM_CYCLE_2 : SOM_CYCLE_1) | SOM_RGB_DITHER_NONE | SOM_ALPHA_DITHER_NONE |
+                     SOM_PERSP | SOM_ALPHA_CVG_SELECT | SOM_CVG_DEST_FULL;
+    /* opaque: pixel colour through; in 2-cycle mode the first cycle passes it on */
+    modes |= SOM_BLENDER(0, 0, 3, 0, 2) | SOM_BLENDER(1, 0, 3, 0, 2);
+    if (flags & T3D_DEPTH)
+        modes |= SOM_Z_COMPARE | SOM_Z_UPDATE;
+    if (materials)
+        modes = (modes & ~(mat->other_mode_mask & SOM_BITS)) | (mat->other_mode_value & mat->other_mode_mask & SOM_BITS);
+
+    put(cl, rdpc_sync_pipe());
+    if (materials) {
+        if (mat->color_flags & 1)
+            put(cl, rdpc_set_prim_color((uint32_t)mat->prim_color[0] << 24 | (uint32_t)mat->prim_color[1] << 16 |
+                                        (uint32_t)mat->prim_color[2] << 8 | mat->prim_color[3]));
+        if (mat->color_flags & 2)
+            put(cl, rdpc_set_env_color((uint32_t)mat->env_color[0] << 24 | (uint32_t)mat->env_color[1] << 16 |
+                                       (uint32_t)mat->env_color[2] << 8 | mat->env_color[3]));
+        if (mat->color_flags & 4)
+            put(cl, rdpc_set_blend_color((uint32_t)mat->blend_color[0] << 24 | (uint32_t)mat->blend_color[1] << 16 |
+                                         (uint32_t)mat->blend_color[2] << 8 | mat->blend_color[3]));
+    }
+    if (textured) {
+        const texture *tex;
+        uint32_t pixels, palette;
+        if (place_texture(s, material, &tex, &pixels, &palette)) {
+            load_texture(cl, tex, pixels, palette, &mat->texture_a);
+            if (tex->rdp_format == TEXTURE_RDP_CI)
+                modes |= SOM_TLUT;
+        } else {
+            s->failed = DRAW_ERR_RDRAM;
+        }
+    }
+    put(cl, rdpc_set_combine(combine));
+    put(cl, rdpc_set_other_modes(modes));
+    unsigned cull = (flags & T3D_CULL_BACK) ? CULL_BACK : (flags & T3D_CULL_FRONT) ? CULL_FRONT : CULL_NONE;
+    unsigned tri = 0x0C | (textured ? 2u : 0u) | ((flags & T3D_DEPTH) ? 1u : 0u);
+    cmd_trimode(cl, tri, cull, 0);
+}
+
+/* ---- parts ---- */
+
+/* The part's matrix (when it changes), its vertex load, then its triangles,
+ * sequence and strips, in the order tiny3d draws them. */
+static void draw_part(model_state_t *s, const t3dm_Part *part, uint32_t vertex_chunk)
+{
+    const draw_model_params_t *p = s->p;
+    render_cmdlist_t *cl = s->cl;
+    if ((int32_t)part->matrix_index != s->last_matrix) {
+        mat4 identity, combined;
+        const mat4 *bone = skeleton_part_matrix(p->bones, p->bones ? p->bone_count : 0, part->matrix_index, &identity);
+        if (p->model_matrix) {
+            mat4_mul(&combined, p->model_matrix, bone);
+            bone = &combined;
+        }
+        cmd_model(cl, bone, &s->frame->lights);
+        s->last_matrix = part->matrix_index;
+    }
+    /* tiny3d's importer rounds loads up to whole pairs, so the last one can
+     * reach one slot past the 70 of the cache (its vertex is never drawn): the
+     * microcode, which loads in pairs, writes that pair's second vertex into
+     * its spare slot when asked for one vertex less */
+    unsigned count = part->vertex_count;
+    if ((unsigned)part->vertex_dest + count == VCACHE_SLOTS + 1u)
+        count--;
+    if (count > 0)
+        cmd_vtx(cl, vertex_chunk + part->vertex_offset, count, part->vertex_dest);
+    const t3dm_PartIndices *ix = &part->index_data;
+    if (part->index_count >= 3)
+        cmd_tris(cl, p->file_addr + (uint32_t)ix->_offset, part->index_count - part->index_count % 3);
+    if (part->seq_count > 0)
+        cmd_seq(cl, part->seq_start, part->seq_count);
+    const struct {
+        uint8_t present;
+        uint64_t at;
+        uint32_t count;
+    } strips[4] = {{ix->has_strip_a, ix->strip_a_at, ix->strip_a_count},
+                   {ix->has_strip_b, ix->strip_b_at, ix->strip_b_count},
+                   {ix->has_strip_c, ix->strip_c_at, ix->strip_c_count},
+                   {ix->has_strip_d, ix->strip_d_at, ix->strip_d_count}};
+    for (int k = 0; k < 4 && strips[k].present; k++)
+        if (strips[k].count > 0)
+            cmd_strip(cl, p->file_addr + (uint32_t)strips[k].at, strips[k].count);
+}
+
+/* What the microcode would refuse: a vertex load past its cache (and its spare slot). */
+static bool part_fits(const t3dm_Part *part)
+{
+    return (uint32_t)part->vertex_dest + part->vertex_count <= VCACHE_SLOTS + 1u &&
+           (uint32_t)part->seq_start + 3u * part->seq_count <= VCACHE_SLOTS;
+}
+
+int draw_model(render_cmdlist_t *cl, rdram_image_t *img, const draw_frame_t *frame, const draw_model_params_t *p)
+{
+    const t3dm_File *m = p->model;
+    if (m->header.first_vertex_chunk >= m->chunks_count)
+        return DRAW_ERR_MODEL;
+    uint32_t vertex_chunk = p->file_addr + m->chunks[m->header.first_vertex_chunk].offset;
+    model_state_t s = {cl, img, p, frame, 0, {0}, -1, DRAW_OK};
+    for (uint32_t c = 0; c < m->chunk_data_count; c++) {
+        if (m->chunk_data[c].body.kind != T3DM_KIND_OBJECT)
+            continue;
+        const t3dm_Object *obj = m->chunk_data[c].body.Object;
+        for (uint32_t k = 0; k < obj->parts_count; k++)
+            if (!part_fits(&obj->parts[k]))
+                return DRAW_ERR_MODEL;
+        set_material(&s, material_chunk(m, obj->material), obj->material);
+        for (uint32_t k = 0; k < obj->parts_count; k++)
+            draw_part(&s, &obj->parts[k], vertex_chunk);
+    }
+    if (s.failed)
+        return s.failed;
+    return cl->overflow || img->full ? DRAW_ERR_RDRAM : DRAW_OK;
+}

@@ -1,0 +1,341 @@
+/* A T3DM model to an RGBA picture: read, validate, pose, frame, draw, run. */
+#include "render_model.h"
+
+#include "../host/anim.h"
+#include "../host/bounds.h"
+#include "../host/skeleton.h"
+#include "../host/texture.h"
+#include "../rsp/render_abi.h"
+#include "bf_validate.h"
+#include "sprite.h"
+#include "t3dm.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define RDRAM_SIZE (8u << 20) /* the console with its Expansion Pak */
+#define RDP_BUFFER_SIZE (256u << 10)
+#define FIRST_FREE 0x1000u    /* address 0 stays unused: 0 means "none" in the driver */
+
+render_options_t render_default_options(void)
+{
+    render_options_t o = {
+        .width = 320,
+        .height = 240,
+        .yaw_deg = 30,
+        .pitch_deg = 20,
+        .distance = 1,
+        .animation = NULL,
+        .time = 0,
+        .shading = DRAW_MATERIALS,
+        .color16 = false,
+        .background = 0x303848FFu,
+    };
+    return o;
+}
+
+static bool fail(char *error, size_t size, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(error, size, fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+/* A key light from above and beside the camera, a dimmer fill from the other side. */
+static render_lights_t default_lights(const camera *cam)
+{
+    float back[3] = {cam->eye[0] - cam->target[0], cam->eye[1] - cam->target[1], cam->eye[2] - cam->target[2]};
+    float side[3] = {back[2], 0, -back[0]}; /* back x up */
+    float len = (float)sqrt((double)(back[0] * back[0] + back[1] * back[1] + back[2] * back[2]));
+    if (!(len > 0))
+        len = 1;
+    render_lights_t l = {.ambient = {0.32f, 0.32f, 0.36f}, .count = 2};
+    for (int i = 0; i < 3; i++) {
+        l.direction[0][i] = back[i] / len + 0.6f * side[i] / len + (i == 1 ? 0.9f : 0);
+        l.direction[1][i] = back[i] / len - 0.8f * side[i] / len - (i == 1 ? 0.3f : 0);
+    }
+    const float key[3] = {0.85f, 0.82f, 0.76f}, fill[3] = {0.22f, 0.25f, 0.34f};
+    memcpy(l.color[0], key, sizeof key);
+    memcpy(l.color[1], fill, sizeof fill);
+    return l;
+}
+
+/* The pose: rest, or a frame of the named animation (its stream from `load`). */
+static bool pose_model(const t3dm_File *m, const render_options_t *o, render_load_fn load, void *ctx, bf_arena *arena,
+                       render_result_t *out, char *error, size_t size)
+{
+    const t3dm_Skeleton *sk = skeleton_find(m);
+    if (!sk) {
+        if (o->animation)
+            return fail(error, size, "animation '%s': the model has no skeleton", o->animation);
+        return true;
+    }
+    uint32_t n = skeleton_bone_count(sk);
+    bone_pose *pose = calloc(n ? n : 1, sizeof(*pose));
+    out->bones = calloc(n ? n : 1, sizeof(*out->bones));
+    if (!pose || !out->bones) {
+        free(pose);
+        return fail(error, size, "out of memory");
+    }
+    out->bone_count = n;
+    bool ok = skeleton_rest_pose(sk, pose, n) == SKELETON_OK;
+    if (!ok)
+        fail(error, size, "the skeleton cannot be posed (a bone's parent does not come before it)");
+    if (ok && o->animation) {
+        const t3dm_Animation *anim = NULL;
+        if (anim_find(m, o->animation, &anim) != 0 || !anim) {
+            char names[256] = "";
+            for (uint32_t k = 0; k < anim_count(m); k++) {
+                const t3dm_Animation *a = anim_at(m, k);
+                size_t used = strlen(names);
+                snprintf(names + used, sizeof names - used, "%s%.*s", k ? ", " : "", (int)a->name_str.len,
+                         a->name_str.ptr ? (const char *)a->name_str.ptr : "");
+            }
+            ok = fail(error, size, "no animation named '%s' (the model has: %s)", o->animation,
+                      names[0] ? names : "none");
+        } else {
+            const char *sname;
+            uint32_t slen;
+            anim_stream_name(anim, &sname, &slen);
+            char name[256];
+            snprintf(name, sizeof name, "%.*s", (int)slen, sname ? sname : "");
+            const uint8_t *data;
+            size_t dsize;
+            t3dm_StreamData *stream = NULL;
+            bf_error err;
+            if (!load || !load(ctx, name, &data, &dsize)) {
+                ok = fail(error, size, "animation '%s': its keyframes, %s, are not beside the model", o->animation, name);
+            } else if (!t3dm_read_stream(data, dsize, arena, NULL, &stream, &err)) {
+                char line[600];
+                bf_error_format(&err, name, line, sizeof line);
+                ok = fail(error, size, "%s", line);
+            } else {
+                uint32_t channels = (uint32_t)anim->quat_channel_count + anim->scalar_channel_count;
+                anim_channel *storage = calloc(channels ? channels : 1, sizeof(*storage));
+                anim_player player;
+                if (!storage || anim_init(&player, anim, stream, n, storage, channels) != 0) {
+                    ok = fail(error, size, "animation '%s' cannot be played (its channels do not fit the skeleton)",
+                              o->animation);
+                } else {
+                    anim_sample(&player, o->time, pose);
+                }
+                free(storage);
+            }
+        }
+    }
+    if (ok && skeleton_matrices(sk, pose, out->bones, n) != SKELETON_OK)
+        ok = fail(error, size, "the posed skeleton has an infinite or undefined matrix");
+    free(pose);
+    return ok;
+}
+
+/* Each textured material's texture A, read from the sprite file its path names. */
+static draw_texture_t *load_textures(const t3dm_File *m, render_load_fn load, void *ctx, bf_arena *arena,
+                                     uint32_t *count, render_result_t *out)
+{
+    uint32_t materials = 0;
+    for (uint32_t c = 0; c < m->chunk_data_count; c++)
+        materials += m->chunk_data[c].body.kind == T3DM_KIND_MATERIAL;
+    draw_texture_t *textures = calloc(materials ? materials : 1, sizeof(*textures));
+    *count = materials;
+    if (!textures)
+        return NULL;
+    uint32_t k = 0;
+    for (uint32_t c = 0; c < m->chunk_data_count; c++) {
+        if (m->chunk_data[c].body.kind != T3DM_KIND_MATERIAL)
+            continue;
+        const t3dm_Material *mat = m->chunk_data[c].body.Material;
+        const bf_str *path = &mat->texture_a.path_str;
+        uint32_t index = k++;
+        if (!(mat->draw_flags & 2u) || !path->ptr || path->len == 0)
+            continue;
+        const char *p = (const char *)path->ptr;
+        size_t len = path->len;
+        if (len > 5 && memcmp(p, "rom:/", 5) == 0) {
+            p += 5;
+            len -= 5;
+        }
+        char name[256];
+        snprintf(name, sizeof name, "%.*s", (int)len, p);
+        const uint8_t *data;
+        size_t size;
+        sprite_Sprite *sprite = NULL;
+        bf_error err;
+        texture t;
+        if (load && load(ctx, name, &data, &size) && !texture_is_compressed_asset(data, size) &&
+            sprite_read_sprite(data, size, arena, NULL, &sprite, &err) && texture_from_sprite(sprite, &t) == 0 &&
+            t.fits_tmem) {
+            textures[index].tex = t;
+            out->textures_loaded++;
+        } else {
+            out->textures_missing++;
+        }
+    }
+    return textures;
+}
+
+static uint32_t count_triangles(const t3dm_File *m)
+{
+    uint32_t n = 0;
+    for (uint32_t c = 0; c < m->chunk_data_count; c++) {
+        if (m->chunk_data[c].body.kind != T3DM_KIND_OBJECT)
+            continue;
+        const t3dm_Object *obj = m->chunk_data[c].body.Object;
+        for (uint32_t k = 0; k < obj->parts_count; k++) {
+            const t3dm_Part *p = &obj->parts[k];
+            n += p->index_count / 3u + p->seq_count;
+            for (int s = 0; s < 4 && p->strip_index_counts[s]; s++)
+                n += p->strip_index_counts[s] > 2 ? p->strip_index_counts[s] - 2u : 0;
+        }
+    }
+    return n;
+}
+
+/* The colour image as RGBA8888 (16-bit channels widened by repeating their top bits). */
+static void read_picture(const emu_t *e, const draw_frame_t *f, uint8_t *rgba)
+{
+    uint32_t n = (uint32_t)f->width * f->height;
+    for (uint32_t i = 0; i < n; i++) {
+        const uint8_t *px = e->rdram + f->color_image + (f->color32 ? 4u : 2u) * i;
+        uint8_t *o = rgba + 4u * i;
+        if (f->color32) {
+            o[0] = px[0];
+            o[1] = px[1];
+            o[2] = px[2];
+        } else {
+            unsigned v = (unsigned)(px[0] << 8 | px[1]), r = v >> 11, g = (v >> 6) & 31u, b = (v >> 1) & 31u;
+            o[0] = (uint8_t)(r << 3 | r >> 2);
+            o[1] = (uint8_t)(g << 3 | g >> 2);
+            o[2] = (uint8_t)(b << 3 | b >> 2);
+        }
+        o[3] = 255;
+    }
+}
+
+bool render_model(const uint8_t *data, size_t size, const render_options_t *o, render_load_fn load, void *ctx,
+                  render_result_t *out, char *error, size_t error_size)
+{
+    memset(out, 0, sizeof(*out));
+    if (o->width < 8 || o->height < 8 || o->width > 1024 || o->height > 1024)
+        return fail(error, error_size, "picture size %ux%u: each side must be 8 to 1024 pixels", o->width, o->height);
+    bf_arena arena;
+    bf_arena_init(&arena, bf_alloc_default(), 0);
+    bool ok = false;
+    t3dm_File *m = NULL;
+    bf_error err;
+    bf_findings findings = {0};
+    draw_texture_t *textures = NULL;
+    emu_t emu = {0};
+    if (!t3dm_read_model(data, size, &arena, NULL, &m, &err)) {
+        char line[600];
+        bf_error_format(&err, NULL, line, sizeof line);
+        fail(error, error_size, "%s", line);
+        goto done;
+    }
+    if (!t3dm_validate_model(m, data, size, &findings)) {
+        char line[800] = "";
+        for (size_t i = 0; i < findings.count; i++)
+            if (findings.items[i].severity == BF_SEVERITY_ERROR) {
+                bf_finding_format(&findings.items[i], NULL, line, sizeof line);
+                break;
+            }
+        fail(error, error_size, "%s (and %zu more errors: binform check lists them)", line,
+             findings.errors > 0 ? findings.errors - 1 : 0);
+        goto done;
+    }
+    if (!pose_model(m, o, load, ctx, &arena, out, error, error_size))
+        goto done;
+
+    float lo[3], hi[3];
+    bounds_of_model(m, out->bones, out->bone_count, lo, hi);
+    camera_params cp = camera_default_params();
+    cp.yaw_deg = o->yaw_deg;
+    cp.pitch_deg = o->pitch_deg;
+    cp.distance = o->distance;
+    cp.aspect = (float)o->width / o->height;
+    camera cam;
+    if (camera_frame_bounds(&cam, lo, hi, &cp) != CAMERA_OK) {
+        fail(error, error_size, "camera: yaw %g, pitch %g, distance %g cannot frame the model", o->yaw_deg,
+             o->pitch_deg, o->distance);
+        goto done;
+    }
+    uint32_t texture_count = 0;
+    if (o->shading == DRAW_MATERIALS && !(textures = load_textures(m, load, ctx, &arena, &texture_count, out))) {
+        fail(error, error_size, "out of memory");
+        goto done;
+    }
+    if (!emu_open(&emu, RDRAM_SIZE)) {
+        fail(error, error_size, "out of memory");
+        goto done;
+    }
+    rdram_image_t img;
+    rdram_init(&img, emu.rdram, RDRAM_SIZE, FIRST_FREE);
+    const emu_microcode_t *mc = &emu_render_microcode;
+    uint32_t cold = rdram_put(&img, mc->cold, (uint32_t)mc->cold_size, 8);
+    rdram_alloc(&img, 4096 - (uint32_t)mc->cold_size, 8); /* the overlay loader reads up to the end of IMEM */
+    uint32_t clip = rdram_put(&img, mc->clip, (uint32_t)mc->clip_size, 8);
+    rdram_alloc(&img, 4096 - (uint32_t)mc->clip_size, 8);
+    uint32_t file = rdram_put(&img, data, (uint32_t)size, 16);
+    render_cmdlist_t cl;
+    if (size > RDRAM_SIZE / 2 || img.full || !cmdlist_init(&cl, &img, draw_model_list_bytes(m))) {
+        fail(error, error_size, "the model does not fit the console's 8 MiB of RDRAM");
+        goto done;
+    }
+    draw_frame_params_t fp = {o->width, o->height, !o->color16, o->background, &cam, default_lights(&cam), 1,
+                              RDP_BUFFER_SIZE};
+    int status = draw_frame_begin(&cl, &img, &fp, &out->frame);
+    draw_model_params_t dp = {m, file, out->bones, out->bone_count, NULL, o->shading, textures, texture_count};
+    if (status == DRAW_OK)
+        status = draw_model(&cl, &img, &out->frame, &dp);
+    if (status == DRAW_OK)
+        status = draw_frame_end(&cl);
+    if (status != DRAW_OK) {
+        fail(error, error_size, "%s",
+             status == DRAW_ERR_MODEL    ? "a part loads vertices past the microcode's 70-entry cache"
+             : status == DRAW_ERR_CAMERA ? "the camera's depth range cannot be mapped"
+                                         : "the model and its frame do not fit the console's 8 MiB of RDRAM");
+        goto done;
+    }
+    out->triangles = count_triangles(m);
+    /* generous: a few thousand RSP cycles per triangle, plus the setup */
+    uint64_t budget = 4000000u + 20000u * (uint64_t)out->triangles;
+    emu_run(&emu, mc, cl.start, cold, clip, budget, &out->emu);
+    if (!out->emu.finished) {
+        fail(error, error_size, "the microcode did not finish within %llu RSP cycles", (unsigned long long)budget);
+        goto done;
+    }
+    if (out->emu.error_word) {
+        fail(error, error_size, "the microcode refused command %08x", out->emu.error_word);
+        goto done;
+    }
+    out->width = o->width;
+    out->height = o->height;
+    out->rgba = malloc((size_t)o->width * o->height * 4);
+    if (!out->rgba) {
+        fail(error, error_size, "out of memory");
+        goto done;
+    }
+    read_picture(&emu, &out->frame, out->rgba);
+    ok = true;
+done:
+    emu_close(&emu);
+    free(textures);
+    bf_findings_free(&findings);
+    bf_arena_free(&arena);
+    if (!ok)
+        render_result_free(out);
+    return ok;
+}
+
+void render_result_free(render_result_t *r)
+{
+    free(r->rgba);
+    free(r->bones);
+    r->rgba = NULL;
+    r->bones = NULL;
+}
