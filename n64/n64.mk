@@ -119,11 +119,13 @@ rsp-golden: $(N64_GOLDEN_TOOL)
 # ---- Criterion tests (sanitized) ----
 
 $(N64_TEST_BIN): $(N64_TEST_SRCS:%.c=$(N64_SAN_OBJ)/%.o) $(N64_GOLDEN_SRCS:%.c=$(N64_SAN_OBJ)/%.o) $(RDP_TEST_OBJS) \
+                 $(N64_SAN_OBJ)/cli/binform/png_write.o \
                  $(N64_RENDER_SAN_LIB) $(N64_SAN_LIB) $(RDP_SAN_LIB) $(SAN_LIB) | $(N64_TEST_IMAGES)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_COMMON) $(SAN) -o $@ $^ -lcriterion -lm
+	$(CC) $(CFLAGS_COMMON) $(SAN) -o $@ $^ -lcriterion $(BINFORM_LIBS)
 
-$(N64_SAN_OBJ)/tests/n64/%.o: N64_CFLAGS += -I n64/sim -I n64/sim/golden $(RDP_TEST_INCLUDES)
+$(N64_SAN_OBJ)/tests/n64/%.o: N64_CFLAGS += -I n64/sim -I n64/sim/golden $(RDP_TEST_INCLUDES) -I n64/emu -I cli/binform
+$(N64_SAN_OBJ)/cli/binform/png_write.o: N64_CFLAGS += $(shell pkg-config --cflags libpng 2>/dev/null)
 
 TEST_BINS += $(N64_TEST_BIN)
 
