@@ -7,68 +7,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cli_run.h"
 #include "json_parse.h"
 #include "samples.h"
 
-#define BINFORM BF_PROJECT_DIR "/build/san/bin/binform"
-#define PYRAMID BF_PROJECT_DIR "/tests/fixtures/demo/pyramid.t3dm"
-#define PYRAMID_STREAM BF_PROJECT_DIR "/tests/fixtures/demo/pyramid.0.sdata"
-
-typedef struct result {
-    int status;
-    char *out; /* all of stdout, however long */
-    char err[8192];
-} result;
-
-/* Runs binform with `args` (a shell-quoted string); captures stdout and stderr. */
-static result *run(const char *args)
-{
-    static result r;
-    char err_path[] = "/tmp/binform_err_XXXXXX";
-    int fd = mkstemp(err_path);
-    cr_assert(fd >= 0);
-    close(fd);
-    char cmd[4096];
-    snprintf(cmd, sizeof cmd, "%s %s 2>%s", BINFORM, args, err_path);
-    FILE *p = popen(cmd, "r");
-    cr_assert_not_null(p);
-    size_t cap = 1 << 16, n = 0, got;
-    free(r.out);
-    r.out = malloc(cap);
-    while ((got = fread(r.out + n, 1, cap - n - 1, p)) > 0) {
-        n += got;
-        if (cap - n - 1 == 0)
-            r.out = realloc(r.out, cap *= 2);
-    }
-    r.out[n] = '\0';
-    int raw = pclose(p);
-    r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-    FILE *e = fopen(err_path, "r");
-    n = e ? fread(r.err, 1, sizeof r.err - 1, e) : 0;
-    r.err[n] = '\0';
-    if (e)
-        fclose(e);
-    unlink(err_path);
-    return &r;
-}
-
-/* A copy of the pyramid with `mutate` applied, in a temporary file with `suffix`. */
-static char *pyramid_copy(const char *suffix, void (*mutate)(uint8_t *))
-{
-    static char path[64];
-    uint8_t *data;
-    size_t size;
-    cr_assert(load_file(PYRAMID, &data, &size));
-    if (mutate)
-        mutate(data);
-    snprintf(path, sizeof path, "/tmp/binform_case_XXXXXX%s", suffix);
-    int fd = mkstemps(path, (int)strlen(suffix));
-    cr_assert(fd >= 0);
-    cr_assert_eq(write(fd, data, size), (ssize_t)size);
-    close(fd);
-    free(data);
-    return path;
-}
 
 static size_t count_lines(const char *s)
 {
@@ -80,43 +22,43 @@ static size_t count_lines(const char *s)
 
 Test(binform_cli, help_and_version)
 {
-    result *r = run("--help");
+    cli_result *r = cli_run("--help");
     cr_expect_eq(r->status, 0);
     cr_expect(strstr(r->out, "check [--format NAME] [--json] FILE...") != NULL, "%s", r->out);
-    r = run("--version");
+    r = cli_run("--version");
     cr_expect_eq(r->status, 0);
     cr_expect(strncmp(r->out, "binform ", 8) == 0, "%s", r->out);
 }
 
 Test(binform_cli, usage_errors_exit_2_on_stderr)
 {
-    result *r = run("");
+    cli_result *r = cli_run("");
     cr_expect_eq(r->status, 2);
     cr_expect(strstr(r->err, "usage: binform") != NULL);
     cr_expect_str_eq(r->out, "");
-    r = run("frobnicate " PYRAMID);
+    r = cli_run("frobnicate " PYRAMID);
     cr_expect_eq(r->status, 2);
     cr_expect(strstr(r->err, "unknown command 'frobnicate'") != NULL, "%s", r->err);
-    r = run("check --bogus " PYRAMID);
+    r = cli_run("check --bogus " PYRAMID);
     cr_expect_eq(r->status, 2);
     cr_expect(strstr(r->err, "unknown option '--bogus'") != NULL, "%s", r->err);
-    r = run("check");
+    r = cli_run("check");
     cr_expect_eq(r->status, 2);
-    r = run("check --format nosuch " PYRAMID);
+    r = cli_run("check --format nosuch " PYRAMID);
     cr_expect_eq(r->status, 2);
     cr_expect(strstr(r->err, "unknown format 'nosuch'") != NULL, "%s", r->err);
 }
 
 Test(binform_cli, io_errors_exit_2)
 {
-    result *r = run("check /nonexistent/model.t3dm");
+    cli_result *r = cli_run("check /nonexistent/model.t3dm");
     cr_expect_eq(r->status, 2);
     cr_expect(strstr(r->err, "/nonexistent/model.t3dm: error: cannot open") != NULL, "%s", r->err);
 }
 
 Test(binform_cli, valid_files_exit_0)
 {
-    result *r = run("check " PYRAMID " " PYRAMID_STREAM);
+    cli_result *r = cli_run("check " PYRAMID " " PYRAMID_STREAM);
     cr_expect_eq(r->status, 0, "%s%s", r->out, r->err);
     cr_expect_str_eq(r->out, "");
 }
@@ -130,10 +72,10 @@ static void break_three_rules(uint8_t *d)
 
 Test(binform_cli, every_finding_is_reported)
 {
-    char *path = pyramid_copy(".t3dm", break_three_rules);
+    char *path = fixture_copy(PYRAMID, ".t3dm", break_three_rules);
     char args[256];
     snprintf(args, sizeof args, "check %s", path);
-    result *r = run(args);
+    cli_result *r = cli_run(args);
     cr_expect_eq(r->status, 1);
     cr_expect_eq(count_lines(r->out), 3, "%s", r->out);
     char want[512];
@@ -148,10 +90,10 @@ Test(binform_cli, every_finding_is_reported)
 
 Test(binform_cli, json_findings_parse_back)
 {
-    char *path = pyramid_copy(".t3dm", break_three_rules);
+    char *path = fixture_copy(PYRAMID, ".t3dm", break_three_rules);
     char args[256];
     snprintf(args, sizeof args, "check --json %s " PYRAMID, path);
-    result *r = run(args);
+    cli_result *r = cli_run(args);
     cr_expect_eq(r->status, 1);
     char error[128];
     jv *v = jv_parse(r->out, error, sizeof error);
@@ -188,10 +130,10 @@ static void chunk_past_the_end(uint8_t *d)
 
 Test(binform_cli, read_errors_are_findings)
 {
-    char *path = pyramid_copy(".t3dm", chunk_past_the_end);
+    char *path = fixture_copy(PYRAMID, ".t3dm", chunk_past_the_end);
     char args[256];
     snprintf(args, sizeof args, "check %s", path);
-    result *r = run(args);
+    cli_result *r = cli_run(args);
     cr_expect_eq(r->status, 1);
     char want[512];
     snprintf(want, sizeof want, "%s: error: chunk_data[4].body @0x", path);
@@ -202,27 +144,27 @@ Test(binform_cli, read_errors_are_findings)
 
 Test(binform_cli, detection_by_magic_then_extension)
 {
-    char *path = pyramid_copy(".bin", NULL);
+    char *path = fixture_copy(PYRAMID, ".bin", NULL);
     char args[256];
     snprintf(args, sizeof args, "info %s", path);
-    result *r = run(args);
+    cli_result *r = cli_run(args);
     cr_expect_eq(r->status, 0, "%s", r->err);
     cr_expect(strstr(r->out, "t3dm model") != NULL, "detected by magic: %s", r->out);
     unlink(path);
-    r = run("info " PYRAMID_STREAM);
+    r = cli_run("info " PYRAMID_STREAM);
     cr_expect(strstr(r->out, "t3dm stream") != NULL, "detected by extension: %s", r->out);
-    r = run("info " BF_PROJECT_DIR "/README.md");
+    r = cli_run("info " BF_PROJECT_DIR "/README.md");
     cr_expect_eq(r->status, 2);
     cr_expect(strstr(r->err, "unknown format") != NULL, "%s", r->err);
-    r = run("check --format t3dm.stream " PYRAMID_STREAM);
+    r = cli_run("check --format t3dm.stream " PYRAMID_STREAM);
     cr_expect_eq(r->status, 0, "%s", r->out);
-    r = run("check --format t3dm.nope " PYRAMID_STREAM);
+    r = cli_run("check --format t3dm.nope " PYRAMID_STREAM);
     cr_expect_eq(r->status, 2);
 }
 
 Test(binform_cli, dump_is_json_with_names)
 {
-    result *r = run("dump " PYRAMID);
+    cli_result *r = cli_run("dump " PYRAMID);
     cr_expect_eq(r->status, 0, "%s", r->err);
     char error[128];
     jv *v = jv_parse(r->out, error, sizeof error);
@@ -254,7 +196,7 @@ Test(binform_cli, dump_of_every_sample_is_json)
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         char args[1024];
         snprintf(args, sizeof args, "dump %s", sample_path(files[i]));
-        result *r = run(args);
+        cli_result *r = cli_run(args);
         cr_expect_eq(r->status, 0);
         char error[128];
         jv *v = jv_parse(r->out, error, sizeof error);
@@ -266,14 +208,14 @@ Test(binform_cli, dump_of_every_sample_is_json)
 Test(binform_cli, every_sample_passes_check)
 {
     REQUIRE_SAMPLES();
-    result *r = run("check $(find " BF_SHARED_DIR "/samples/t3dm -name '*.t3dm' -o -name '*.sdata')");
+    cli_result *r = cli_run("check $(find " BF_SHARED_DIR "/samples/t3dm -name '*.t3dm' -o -name '*.sdata')");
     cr_expect_eq(r->status, 0, "%s%s", r->out, r->err);
     cr_expect_str_eq(r->out, "");
 }
 
 Test(binform_cli, roundtrip_reports_identical_files)
 {
-    result *r = run("roundtrip " PYRAMID " " PYRAMID_STREAM);
+    cli_result *r = cli_run("roundtrip " PYRAMID " " PYRAMID_STREAM);
     cr_expect_eq(r->status, 0, "%s%s", r->out, r->err);
     cr_expect(strstr(r->out, "pyramid.t3dm: identical (595 bytes)") != NULL, "%s", r->out);
     cr_expect(strstr(r->out, "pyramid.0.sdata: identical (24 bytes)") != NULL, "%s", r->out);

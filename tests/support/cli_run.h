@@ -1,0 +1,26 @@
+/* Test helpers: running the sanitized binform and capturing what it says,
+ * and mutated copies of fixtures in temporary files. */
+#ifndef BF_TEST_CLI_RUN_H
+#define BF_TEST_CLI_RUN_H
+
+#include <stdint.h>
+
+#define BINFORM BF_PROJECT_DIR "/build/san/bin/binform"
+#define PYRAMID BF_PROJECT_DIR "/tests/fixtures/demo/pyramid.t3dm"
+#define PYRAMID_STREAM BF_PROJECT_DIR "/tests/fixtures/demo/pyramid.0.sdata"
+
+typedef struct cli_result {
+    int status;
+    char *out; /* all of stdout, however long */
+    char err[8192];
+} cli_result;
+
+/* Runs binform with `args` (a shell-quoted string); captures stdout and
+ * stderr. The result is reused by the next call. */
+cli_result *cli_run(const char *args);
+
+/* A copy of the file at `source` with `mutate` applied (NULL: none), in a new
+ * temporary file whose name ends with `suffix`; the path is reused by the next call. */
+char *fixture_copy(const char *source, const char *suffix, void (*mutate)(uint8_t *));
+
+#endif
