@@ -142,6 +142,11 @@ demo: $(DEPS_STAMP)
 	$(BUILD)/bin/t3dm_torus $(BUILD)/demo
 	$(BINFORM) check $(BUILD)/demo/torus.t3dm $(BUILD)/demo/torus.0.sdata
 	$(BUILD)/bin/t3dm_summary $(BUILD)/demo/torus.t3dm $(BUILD)/demo/torus.0.sdata
+	@echo "== both drawn by the N64 renderer: the project's RSP microcode on the RSP interpreter,"
+	@echo "   then the software RDP (the pyramid at a frame of its animation)"
+	$(BINFORM) render $(DEMO_MODEL).t3dm -o $(BUILD)/demo/pyramid.png --anim spin --time 0.3 --stats
+	$(BINFORM) render $(BUILD)/demo/torus.t3dm -o $(BUILD)/demo/torus.png --yaw 20 --pitch 40 --stats
+	@echo "== pictures: $(BUILD)/demo/pyramid.png and $(BUILD)/demo/torus.png"
 
 # ---- benchmarks: speed and memory numbers, never pass/fail ----
 BENCH_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2 -g $(INCLUDES)

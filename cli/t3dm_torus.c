@@ -86,7 +86,8 @@ static t3dm_File *make_torus(bf_arena *a)
 
     t3dm_Material *m = NEW(a, t3dm_Material, 1);
     m->name_str = text("vertex_colors");
-    m->color_combiner = 0xFC127E24FFFFF9FCull; /* shade colour */
+    m->color_combiner = 0x887F1088FE793Cull; /* libdragon combiner: the shade colour, both cycles */
+    m->draw_flags = 0x15;                      /* tiny3d: depth, shaded, cull back faces */
 
     t3dm_Skeleton *sk = NEW(a, t3dm_Skeleton, 1);
     sk->bones_count = 2;
