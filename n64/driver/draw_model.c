@@ -227,7 +227,7 @@ static void set_material(model_state_t *s, const t3dm_Material *mat, uint32_t ma
                                                           CC_ALPHA_ZERO, CC_ALPHA_ZERO, CC_SHADE);
     bool two_cycle = (combine & CC_2PASS) != 0;
     uint64_t modes = (two_cycle ? SOM_CYCLE_2 : SOM_CYCLE_1) | SOM_RGB_DITHER_NONE | SOM_ALPHA_DITHER_NONE |
-                     SOM_PERSP | SOM_ALPHA_CVG_SELECT | SOM_CVG_DEST_FULL;
+                     SOM_PERSP | SOM_TF0_RGB | SOM_TF1_RGB | SOM_ALPHA_CVG_SELECT | SOM_CVG_DEST_FULL;
     /* opaque: pixel colour through; in 2-cycle mode the first cycle passes it on */
     modes |= SOM_BLENDER(0, 0, 3, 0, 2) | SOM_BLENDER(1, 0, 3, 0, 2);
     if (flags & T3D_DEPTH)

@@ -22,6 +22,9 @@ enum { RDPC_4B = 0, RDPC_8B = 1, RDPC_16B = 2, RDPC_32B = 3 };
 #define SOM_TLUT_IA16 (UINT64_C(1) << 46)
 #define SOM_BILERP (UINT64_C(1) << 45)
 #define SOM_MID_TEXEL (UINT64_C(1) << 44)
+/* texture filter units: RGB texels (clear, they convert YUV instead) */
+#define SOM_TF0_RGB (UINT64_C(1) << 43)
+#define SOM_TF1_RGB (UINT64_C(1) << 42)
 #define SOM_RGB_DITHER_NONE (UINT64_C(3) << 38)
 #define SOM_ALPHA_DITHER_NONE (UINT64_C(3) << 36)
 #define SOM_FORCE_BLEND (UINT64_C(1) << 14)
