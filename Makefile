@@ -94,9 +94,24 @@ $(TESTGEN)/.stamp: $(BFGEN) $(TEST_SCHEMAS) $(TEMPLATES)
 	$(if $(TEST_SCHEMAS),$(BFGEN) --out $(TESTGEN) $(TEST_SCHEMAS))
 	@touch $@
 
-$(BUILD)/tests/test_%: tests/test_%.c $(TEST_SUPPORT) $(SAN_LIB) $(wildcard tests/support/*.h) $(TESTGEN)/.stamp $(SAN_BINFORM) | $(TEST_DEPS_STAMP)
+# The test helpers and the test schemas' code are compiled once, into one library every
+# test links. Which files bfgen writes for the test schemas is known only after it ran,
+# so they are compiled by the recipe (in parallel), not by pattern rules.
+TEST_LIB := $(BUILD)/san/libtestsupport.a
+TEST_SUPPORT_OBJS := $(patsubst %.c,$(BUILD)/san/%.o,$(TEST_SUPPORT))
+$(BUILD)/san/tests/support/%.o: tests/support/%.c $(wildcard tests/support/*.h) runtime/*.h $(wildcard generated/*.h) | $(TEST_DEPS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(TEST_CFLAGS) -I$(TESTGEN) $< $(TEST_SUPPORT) $$(ls $(TESTGEN)/*.c 2>/dev/null | grep -v '/formats.c$$') $(SAN_LIB) -o $@ -lcriterion -lm
+	$(CC) $(TEST_CFLAGS) -c $< -o $@
+$(TEST_LIB): $(TESTGEN)/.stamp $(TEST_SUPPORT_OBJS)
+	@rm -rf $(TESTGEN)/obj && mkdir -p $(TESTGEN)/obj
+	@ls $(TESTGEN)/*.c | grep -v '/formats.c$$' | xargs -r -P $$(nproc) -I{} \
+		sh -c '$(CC) $(TEST_CFLAGS) -I$(TESTGEN) -c {} -o $(TESTGEN)/obj/$$(basename {} .c).o'
+	@rm -f $@
+	ar rcs $@ $(TEST_SUPPORT_OBJS) $(TESTGEN)/obj/*.o
+
+$(BUILD)/tests/test_%: tests/test_%.c $(TEST_LIB) $(SAN_LIB) $(wildcard tests/support/*.h) $(SAN_BINFORM) | $(TEST_DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(TEST_CFLAGS) -I$(TESTGEN) $< $(TEST_LIB) $(SAN_LIB) -o $@ -lcriterion -lm
 
 TEST_BINS += $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 
