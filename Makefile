@@ -168,10 +168,12 @@ BENCH_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2 -g $(INCLUDES)
 $(BUILD)/bench/%: tests/bench/%.c $(GENERATED_LIB) $(RUNTIME_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(BENCH_CFLAGS) $< $(GENERATED_LIB) $(RUNTIME_LIB) -o $@
-bench: $(BUILD)/bench/bench_t3dm_read
+bench: $(BUILD)/bench/bench_t3dm_read $(BUILD)/bench/bench_t3dm_build
 	@if [ -d $(SHARED)/samples/t3dm ]; then \
 		$(BUILD)/bench/bench_t3dm_read $$(find $(SHARED)/samples/t3dm -name '*.t3dm' | sort); \
-	else echo "bench: $(SHARED)/samples not found; nothing to measure"; fi
+	else echo "bench: $(SHARED)/samples not found; no reading to measure"; fi
+	@echo "== building and validating T3DM models of growing size"
+	@$(BUILD)/bench/bench_t3dm_build
 	@/usr/bin/time -f "bfgen, all schemas: %e s, %M KiB" $(BFGEN) --check --out generated $(SCHEMAS)
 
 clean:
