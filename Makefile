@@ -82,9 +82,10 @@ check-generated: $(BFGEN)
 	$(BFGEN) --check --out generated $(SCHEMAS)
 
 # ---- tests (Criterion, under ASan + UBSan) ----
-TEST_CFLAGS = $(CFLAGS_COMMON) $(SAN) $(INCLUDES) -In64/host -Itests/support -DBF_SHARED_DIR='"$(SHARED)"' \
+TEST_CFLAGS = $(CFLAGS_COMMON) $(SAN) $(INCLUDES) -In64/host -Itests/support -Icli/binform -DBF_SHARED_DIR='"$(SHARED)"' \
 	-DBF_PROJECT_DIR='"$(abspath .)"'
-TEST_SUPPORT := $(wildcard tests/support/*.c)
+# binform's JSON parser is the tests' too.
+TEST_SUPPORT := $(wildcard tests/support/*.c) cli/binform/json_parse.c
 
 # Small schemas that exercise each language construct, generated for the tests only.
 TEST_SCHEMAS := $(sort $(wildcard tests/schemas/*.yaml))
@@ -94,7 +95,7 @@ $(TESTGEN)/.stamp: $(BFGEN) $(TEST_SCHEMAS) $(TEMPLATES)
 	$(if $(TEST_SCHEMAS),$(BFGEN) --out $(TESTGEN) $(TEST_SCHEMAS))
 	@touch $@
 
-$(BUILD)/tests/test_%: tests/test_%.c $(TEST_SUPPORT) $(SAN_LIB) $(wildcard tests/support/*.h) $(TESTGEN)/.stamp $(SAN_BINFORM) | $(TEST_DEPS_STAMP)
+$(BUILD)/tests/test_%: tests/test_%.c $(TEST_SUPPORT) $(SAN_LIB) $(wildcard tests/support/*.h) cli/binform/json_parse.h $(TESTGEN)/.stamp $(SAN_BINFORM) | $(TEST_DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) -I$(TESTGEN) $< $(TEST_SUPPORT) $$(ls $(TESTGEN)/*.c 2>/dev/null | grep -v '/formats.c$$') $(SAN_LIB) -o $@ -lcriterion -lm
 
@@ -114,7 +115,7 @@ test: $(TEST_DEPS_STAMP) $(BFGEN) $(TEST_BINS)
 BINFORM_RENDER_LIBS = $(N64_RENDER_LIB) $(HOST_LIB) $(N64_LIB) $(RDP_LIB)
 BINFORM_SAN_RENDER_LIBS = $(N64_RENDER_SAN_LIB) $(N64_SAN_LIB) $(RDP_SAN_LIB)
 BINFORM_CFLAGS = $(INCLUDES) -In64/emu $(shell pkg-config --cflags libpng 2>/dev/null)
-BINFORM_LIBS = $(shell pkg-config --libs libpng 2>/dev/null || echo -lpng) -lm
+BINFORM_LIBS = $(shell pkg-config --libs libpng 2>/dev/null || echo -lpng) -lm -pthread
 
 $(BINFORM): $(BINFORM_SRC) $(wildcard cli/binform/*.h) $(BINFORM_RENDER_LIBS) $(GENERATED_LIB) $(RUNTIME_LIB)
 	@mkdir -p $(dir $@)

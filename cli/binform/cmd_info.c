@@ -5,6 +5,7 @@
 
 #include "commands.h"
 #include "document.h"
+#include "inputs.h"
 
 #define MAX_COUNTED 128
 
@@ -76,18 +77,28 @@ static void print_numbers(const bf_type_desc *type, const void *obj, const char 
 
 int cmd_info(const options *o, int argc, char **argv)
 {
-    int status = 0;
-    for (int i = 0; i < argc; i++) {
+    file_list files;
+    int status = file_list_build(&files, argc, argv, o->recursive);
+    if (status) {
+        file_list_free(&files);
+        return status;
+    }
+    for (size_t i = 0; i < files.count; i++) {
         document d;
-        int rc = document_open(&d, argv[i], o->format, o->revision);
-        if (rc == EXIT_INVALID)
-            document_print_error(&d);
+        open_opts oo = {.format = o->format, .revision = o->revision, .skip_unknown = files.walked[i]};
+        int rc = document_load(&d, files.paths[i], &oo);
+        if (rc == DOC_SKIPPED) {
+            document_close(&d);
+            continue;
+        }
+        if (rc)
+            document_report(&d, stderr, color_wanted(stderr, o->color));
         if (rc) {
             status = status > rc ? status : rc;
             document_close(&d);
             continue;
         }
-        printf("%s: %s %s (%s), %zu bytes\n", d.path, d.format->name, d.entry->name,
+        printf("%s: %s %s (%s), %zu bytes\n", d.name, d.format->name, d.entry->name,
                d.format->title ? d.format->title : "", d.size);
         if (document_revision(&d))
             printf("  revision: %s\n", document_revision(&d));
@@ -99,5 +110,6 @@ int cmd_info(const options *o, int argc, char **argv)
             printf(" %s %llu%s", t.name[k], (unsigned long long)t.count[k], k + 1 < t.used ? "," : "\n");
         document_close(&d);
     }
+    file_list_free(&files);
     return status;
 }

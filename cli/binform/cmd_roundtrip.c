@@ -4,15 +4,27 @@
 #include "bf_write.h"
 #include "commands.h"
 #include "document.h"
+#include "inputs.h"
 
 int cmd_roundtrip(const options *o, int argc, char **argv)
 {
-    int status = EXIT_VALID;
-    for (int i = 0; i < argc; i++) {
+    file_list files;
+    int status = file_list_build(&files, argc, argv, o->recursive);
+    if (status) {
+        file_list_free(&files);
+        return status;
+    }
+    int color = color_wanted(stderr, o->color);
+    for (size_t i = 0; i < files.count; i++) {
         document d;
-        int rc = document_open(&d, argv[i], o->format, o->revision);
-        if (rc == EXIT_INVALID)
-            document_print_error(&d);
+        open_opts oo = {.format = o->format, .revision = o->revision, .skip_unknown = files.walked[i]};
+        int rc = document_load(&d, files.paths[i], &oo);
+        if (rc == DOC_SKIPPED) {
+            document_close(&d);
+            continue;
+        }
+        if (rc)
+            document_report(&d, stderr, color);
         if (rc) {
             status = status > rc ? status : rc;
             document_close(&d);
@@ -22,8 +34,8 @@ int cmd_roundtrip(const options *o, int argc, char **argv)
         bf_error err;
         if (!d.entry->write(d.root, &out, &err)) {
             char line[BF_PATH_MAX + BF_MESSAGE_MAX + 512];
-            bf_error_format(&err, d.path, line, sizeof line);
-            printf("%s (writing)\n", line);
+            bf_error_format(&err, d.name, line, sizeof line);
+            fprintf(stderr, "%s (writing)\n", line);
             status = EXIT_INVALID;
         } else {
             size_t first = 0;
@@ -31,18 +43,20 @@ int cmd_roundtrip(const options *o, int argc, char **argv)
             while (first < common && out.data[first] == d.data[first])
                 first++;
             if (first == common && out.size == d.size) {
-                printf("%s: identical (%zu bytes)\n", d.path, d.size);
+                if (!o->quiet)
+                    printf("%s: identical (%zu bytes)\n", d.name, d.size);
             } else {
                 if (first < common)
-                    printf("%s: differs at 0x%zx: read 0x%02x, wrote 0x%02x (%zu bytes read, %zu written)\n", d.path,
+                    printf("%s: differs at 0x%zx: read 0x%02x, wrote 0x%02x (%zu bytes read, %zu written)\n", d.name,
                            first, d.data[first], out.data[first], d.size, out.size);
                 else
-                    printf("%s: differs in length: %zu bytes read, %zu written\n", d.path, d.size, out.size);
+                    printf("%s: differs in length: %zu bytes read, %zu written\n", d.name, d.size, out.size);
                 status = EXIT_INVALID;
             }
         }
         bf_buffer_free(&out);
         document_close(&d);
     }
+    file_list_free(&files);
     return status;
 }
