@@ -46,11 +46,11 @@ deps: $(DEPS_STAMP)
 test-deps: $(TEST_DEPS_STAMP)
 
 # ---- the generator ----
-GEN_CFLAGS = $(CFLAGS_COMMON) $(shell pkg-config --cflags yaml-0.1 lua5.4) \
+GEN_CFLAGS = $(CFLAGS_COMMON) -Iruntime $(shell pkg-config --cflags yaml-0.1 lua5.4) \
 	-DBFGEN_TEMPLATE_DIR='"$(abspath generator/templates)"'
 GEN_LIBS = $(shell pkg-config --libs yaml-0.1 lua5.4)
 
-$(BUILD)/obj/generator/%.o: generator/%.c generator/*.h | $(DEPS_STAMP)
+$(BUILD)/obj/generator/%.o: generator/%.c generator/*.h runtime/bf_version.h | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(GEN_CFLAGS) -c $< -o $@
 $(BFGEN): $(patsubst %.c,$(BUILD)/obj/%.o,$(GENERATOR_SRC))
