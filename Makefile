@@ -32,7 +32,7 @@ SAN_BINFORM := $(BUILD)/san/bin/binform
 INCLUDES := -Iruntime -Igenerated
 TEST_BINS :=
 
-.PHONY: all deps test-deps generate check-generated test demo bench clean
+.PHONY: all deps test-deps generate check-generated test demo bench clean install uninstall test-install
 all: $(BFGEN) $(RUNTIME_LIB) $(GENERATED_LIB) $(BUILD)/bin/t3dm_summary $(BUILD)/bin/t3dm_torus $(BINFORM)
 
 $(DEPS_STAMP):
@@ -108,6 +108,8 @@ TEST_BINS += $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 
 test: $(TEST_DEPS_STAMP) $(BFGEN) $(TEST_BINS)
 	@set -e; for t in $(TEST_BINS); do echo "== $$t"; ASAN_OPTIONS=detect_leaks=1 BF_SHARED_DIR=$(SHARED) RSP_GOLDEN_DIR=$(SHARED)/rsp-golden $$t --jobs 2; done
+	@echo "== tests/install/run.sh"
+	@$(MAKE) --no-print-directory test-install
 
 # ---- command-line tools ----
 # binform links the renderer: n64/emu and n64/driver with the microcode built in, the RSP
@@ -130,6 +132,51 @@ $(SAN_BINFORM): $(BINFORM_SRC) $(wildcard cli/binform/*.h) $(BINFORM_SAN_RENDER_
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) $(SAN) $(BINFORM_CFLAGS) $(BINFORM_SRC) $(BINFORM_SAN_RENDER_LIBS) $(SAN_LIB) -o $@ \
 		$(BINFORM_LIBS)
+
+# ---- installing: make install PREFIX=/usr/local DESTDIR= ----
+PREFIX ?= /usr/local
+DESTDIR ?=
+RUNTIME_VERSION := $(shell sed -n 's/^\#define BF_RUNTIME_VERSION "\(.*\)"/\1/p' runtime/bf_version.h)
+INSTALL_BIN := $(DESTDIR)$(PREFIX)/bin
+INSTALL_INCLUDE := $(DESTDIR)$(PREFIX)/include/binform
+INSTALL_LIB := $(DESTDIR)$(PREFIX)/lib
+INSTALL_PC := $(INSTALL_LIB)/pkgconfig
+INSTALL_SHARE := $(DESTDIR)$(PREFIX)/share/binform
+INSTALL_MAN := $(DESTDIR)$(PREFIX)/share/man/man1
+INSTALLED_HEADERS := $(wildcard runtime/*.h) $(wildcard generated/*.h)
+MAN_DIR := $(BUILD)/man
+
+$(MAN_DIR)/.stamp: $(BINFORM) $(BFGEN) install/man.sh
+	sh install/man.sh $(BINFORM) $(BFGEN) $(MAN_DIR) $(RUNTIME_VERSION)
+	@touch $@
+
+install: all $(MAN_DIR)/.stamp
+	install -d $(INSTALL_BIN) $(INSTALL_INCLUDE) $(INSTALL_PC) $(INSTALL_MAN) \
+		$(INSTALL_SHARE)/templates $(INSTALL_SHARE)/schemas $(INSTALL_SHARE)/docs
+	install -m 755 $(BINFORM) $(BFGEN) $(INSTALL_BIN)
+	install -m 644 $(INSTALLED_HEADERS) $(INSTALL_INCLUDE)
+	install -m 644 $(RUNTIME_LIB) $(GENERATED_LIB) $(INSTALL_LIB)
+	for pc in binform-runtime binform-formats; do \
+		sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(RUNTIME_VERSION)|' -e 's|@FORMATS@|$(FORMATS)|' \
+			install/$$pc.pc.in > $(INSTALL_PC)/$$pc.pc; done
+	install -m 644 $(TEMPLATES) $(INSTALL_SHARE)/templates
+	install -m 644 $(SCHEMAS) $(INSTALL_SHARE)/schemas
+	install -m 644 generator/LANGUAGE.md $(INSTALL_SHARE)/docs
+	install -m 644 $(wildcard generated/docs/*) $(INSTALL_SHARE)/docs
+	install -m 644 $(MAN_DIR)/*.1 $(INSTALL_MAN)
+
+uninstall:
+	rm -f $(INSTALL_BIN)/binform $(INSTALL_BIN)/bfgen
+	rm -f $(addprefix $(INSTALL_INCLUDE)/,$(notdir $(INSTALLED_HEADERS)))
+	rm -f $(INSTALL_LIB)/$(notdir $(RUNTIME_LIB)) $(INSTALL_LIB)/$(notdir $(GENERATED_LIB))
+	rm -f $(INSTALL_PC)/binform-runtime.pc $(INSTALL_PC)/binform-formats.pc
+	rm -f $(INSTALL_MAN)/binform.1 $(INSTALL_MAN)/binform-*.1 $(INSTALL_MAN)/bfgen.1
+	rm -rf $(INSTALL_SHARE)
+	-rmdir $(INSTALL_INCLUDE) 2>/dev/null
+
+# Installs into a temporary prefix and uses it from outside the tree (tests/install/run.sh).
+test-install: all
+	sh tests/install/run.sh $(SHARED)
 
 # ---- the demo: regenerate the bindings, then read the project's own model ----
 DEMO_MODEL := tests/fixtures/demo/pyramid

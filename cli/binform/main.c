@@ -87,7 +87,7 @@ static const command commands[] = {
      "and the positions, padding and stray bytes that make the file exact. Enums are\n"
      "{\"name\", \"value\"}, flag sets {\"value\", \"flags\"}, byte fields hex strings, switch fields\n"
      "{\"case\", \"value\", \"raw\"}; integers beyond 2^53 are decimal strings. The JSON Schema of\n"
-     "each format's dump is installed beside the docs (share/doc/binform/FORMAT.schema.json).\n"
+     "each format's dump is installed with the docs (share/binform/docs/FORMAT.schema.json).\n"
      "\n"
      "  -f, --format NAME[.KIND]  read as this format\n"
      "  --revision NAME           read as this revision of the format\n"
