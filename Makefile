@@ -201,11 +201,14 @@ BENCH_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2 -g $(INCLUDES)
 $(BUILD)/bench/%: tests/bench/%.c $(GENERATED_LIB) $(RUNTIME_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(BENCH_CFLAGS) $< $(GENERATED_LIB) $(RUNTIME_LIB) -o $@
-bench: $(BUILD)/bench/bench_t3dm_read
+# BENCH_FILES: the size of the tree 'binform check -r --jobs' goes through.
+BENCH_FILES ?= 100000
+bench: $(BUILD)/bench/bench_t3dm_read $(BINFORM)
 	@if [ -d $(SHARED)/samples/t3dm ]; then \
 		$(BUILD)/bench/bench_t3dm_read $$(find $(SHARED)/samples/t3dm -name '*.t3dm' | sort); \
 	else echo "bench: $(SHARED)/samples not found; nothing to measure"; fi
 	@/usr/bin/time -f "bfgen, all schemas: %e s, %M KiB" $(BFGEN) --check --out generated $(SCHEMAS)
+	@sh tests/bench/batch_check.sh $(BINFORM) $(SHARED) $(BENCH_FILES)
 
 clean:
 	rm -rf $(BUILD)
