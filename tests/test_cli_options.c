@@ -386,3 +386,16 @@ Test(cli_options, batch_json_lines_in_parallel)
     jv_free(v);
     unlink(bad);
 }
+
+Test(cli_options, render_follows_the_same_conventions)
+{
+    char out[64];
+    snprintf(out, sizeof out, "/tmp/binform_render_%d.png", (int)getpid());
+    cli_result *r = run("render --size=32x24 --output=%s -- %s", out, PYRAMID);
+    cr_expect_eq(r->status, 0, "%s", r->err);
+    cr_expect_eq(access(out, F_OK), 0);
+    unlink(out);
+    r = cli_run("render " PYRAMID " --yaw");
+    cr_expect_eq(r->status, 2);
+    cr_expect(strstr(r->err, "option '--yaw' needs a value") != NULL, "%s", r->err);
+}
