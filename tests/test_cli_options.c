@@ -16,15 +16,6 @@
 #include "json_parse.h"
 #include "samples.h"
 
-static cli_result *run(const char *fmt, ...)
-{
-    char args[8192];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(args, sizeof args, fmt, ap);
-    va_end(ap);
-    return cli_run(args);
-}
 
 static size_t count_lines(const char *s)
 {
@@ -114,13 +105,13 @@ Test(cli_options, every_command_has_help)
 {
     const char *commands[] = {"check", "info", "dump", "build", "explain", "roundtrip", "formats", "render"};
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
-        cli_result *r = run("%s --help", commands[i]);
+        cli_result *r = cli_runf("%s --help", commands[i]);
         cr_expect_eq(r->status, 0, "%s", commands[i]);
         char want[64];
         snprintf(want, sizeof want, "usage: binform %s", commands[i]);
         cr_expect(strstr(r->out, want) != NULL, "%s --help: %s", commands[i], r->out);
         char *first = strdup(r->out);
-        r = run("help %s", commands[i]);
+        r = cli_runf("help %s", commands[i]);
         cr_expect_eq(r->status, 0);
         cr_expect_str_eq(r->out, first, "help %s is %s --help", commands[i], commands[i]);
         free(first);
@@ -144,7 +135,7 @@ Test(cli_options, standard_input_and_pipes)
     r = cli_run("check -v /dev/stdin < " PYRAMID);
     cr_expect_eq(r->status, 0, "%s", r->err);
     /* a real pipe: no size to ask for, no seeking */
-    r = run("--version > /dev/null && cat %s | %s check -v /dev/stdin", PYRAMID, BINFORM);
+    r = cli_runf("--version > /dev/null && cat %s | %s check -v /dev/stdin", PYRAMID, BINFORM);
     cr_expect_eq(r->status, 0, "%s", r->err);
     cr_expect(strstr(r->out, "/dev/stdin: ok (t3dm model)") != NULL, "%s", r->out);
     r = cli_run("check --format t3dm.stream - < " PYRAMID_STREAM);
@@ -167,7 +158,7 @@ Test(cli_options, a_pipe_as_a_path)
         snprintf(cmd, sizeof cmd, "cat " PYRAMID " > '%s'", fifo);
         _exit(system(cmd) == 0 ? 0 : 1);
     }
-    cli_result *r = run("check -v '%s'", fifo);
+    cli_result *r = cli_runf("check -v '%s'", fifo);
     cr_expect_eq(r->status, 0, "%s", r->err);
     cr_expect(strstr(r->out, ": ok (t3dm model)") != NULL, "%s", r->out);
     int status;
@@ -201,11 +192,11 @@ Test(cli_options, no_limit_on_files, .timeout = 300)
         snprintf(path, sizeof path, "%s/m%04d.t3dm", dir, i);
         cr_assert_eq(link(PYRAMID, path), 0);
     }
-    cli_result *r = run("check -r -q %s", dir);
+    cli_result *r = cli_runf("check -r -q %s", dir);
     cr_expect_eq(r->status, 0, "%s", r->err);
-    r = run("check -r %s", dir);
+    r = cli_runf("check -r %s", dir);
     cr_expect(strstr(r->err, "binform check: 5000 files: 5000 valid") != NULL, "%s", r->err);
-    r = run("check %s/m*.t3dm", dir);
+    r = cli_runf("check %s/m*.t3dm", dir);
     cr_expect(strstr(r->err, "binform check: 5000 files: 5000 valid") != NULL, "as arguments: %s", r->err);
     /* the last file counts: break it */
     snprintf(path, sizeof path, "%s/m4999.t3dm", dir);
@@ -213,7 +204,7 @@ Test(cli_options, no_limit_on_files, .timeout = 300)
     FILE *f = fopen(path, "wb");
     fputs("T3M\4 not a model", f);
     fclose(f);
-    r = run("check -r -q %s", dir);
+    r = cli_runf("check -r -q %s", dir);
     cr_expect_eq(r->status, 1, "the 5000th file is invalid");
     cr_expect(strstr(r->out, "m4999.t3dm: error:") != NULL, "%s", r->out);
     remove_tree(dir);
@@ -227,7 +218,7 @@ Test(cli_options, errors_go_to_stderr)
     cr_assert_eq(truncate(bad, 100), 0);
     const char *commands[] = {"dump", "info", "roundtrip", "explain"};
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
-        cli_result *r = run("%s %s", commands[i], bad);
+        cli_result *r = cli_runf("%s %s", commands[i], bad);
         cr_expect_eq(r->status, 1, "%s", commands[i]);
         cr_expect_str_eq(r->out, "", "%s printed on stdout: %s", commands[i], r->out);
         cr_expect(strstr(r->err, ": error: ") != NULL, "%s: %s", commands[i], r->err);
@@ -253,11 +244,11 @@ Test(cli_options, colour_only_when_wanted)
 {
     char *bad = fixture_copy(PYRAMID, ".t3dm", NULL);
     cr_assert_eq(truncate(bad, 100), 0);
-    cli_result *r = run("check %s", bad);
+    cli_result *r = cli_runf("check %s", bad);
     cr_expect(strchr(r->out, '\033') == NULL, "no colour into a pipe: %s", r->out);
-    r = run("check --color=always %s", bad);
+    r = cli_runf("check --color=always %s", bad);
     cr_expect(strstr(r->out, "\033[1;31merror:\033[0m") != NULL, "%s", r->out);
-    r = run("check --color=always -v %s", PYRAMID);
+    r = cli_runf("check --color=always -v %s", PYRAMID);
     cr_expect(strstr(r->out, "\033[32mok\033[0m") != NULL, "%s", r->out);
     unlink(bad);
 }
@@ -329,12 +320,12 @@ Test(cli_options, revisions_listed_or_absent)
     cr_expect_eq(r->status, 2);
     cr_expect(strstr(r->err, "t3dm has no revisions: it has one layout") != NULL, "%s", r->err);
     char *p3m = fixture_copy(PYRAMID, ".p3m", NULL);
-    r = run("check --format p3m --revision newest %s", p3m);
+    r = cli_runf("check --format p3m --revision newest %s", p3m);
     cr_expect_eq(r->status, 2);
     cr_expect(strstr(r->err, "this is a T3DM file") != NULL, "the format first: %s", r->err);
     unlink(p3m);
     if (samples_present()) {
-        r = run("check --revision newest %s", sample_path("p3m/cube.p3m"));
+        r = cli_runf("check --revision newest %s", sample_path("p3m/cube.p3m"));
         cr_expect_eq(r->status, 2);
         cr_expect(strstr(r->err, "p3m has no revision 'newest'; its revisions are: engine, document") != NULL, "%s",
                   r->err);
@@ -348,10 +339,10 @@ Test(cli_options, revisions_listed_or_absent)
 Test(cli_options, batch_json_lines_in_parallel)
 {
     const char *dir = BF_PROJECT_DIR "/tests/fixtures";
-    cli_result *r = run("check -r --json-lines %s", dir);
+    cli_result *r = cli_runf("check -r --json-lines %s", dir);
     char *serial = strdup(r->out);
     int serial_status = r->status;
-    r = run("check -r --jobs 4 --json-lines %s", dir);
+    r = cli_runf("check -r --jobs 4 --json-lines %s", dir);
     cr_expect_eq(r->status, serial_status);
     cr_expect_str_eq(r->out, serial, "the same lines, in the same order, whatever --jobs");
     cr_expect(strstr(r->err, "binform check: ") != NULL, "a summary: %s", r->err);
@@ -373,7 +364,7 @@ Test(cli_options, batch_json_lines_in_parallel)
     /* a broken file among them: its line says why */
     char *bad = fixture_copy(PYRAMID, ".t3dm", NULL);
     cr_assert_eq(truncate(bad, 100), 0);
-    r = run("check --jobs 2 --json-lines %s %s", PYRAMID, bad);
+    r = cli_runf("check --jobs 2 --json-lines %s %s", PYRAMID, bad);
     cr_expect_eq(r->status, 1);
     cr_expect_eq(count_lines(r->out), 2);
     char *second = strchr(r->out, '\n') + 1;
@@ -391,7 +382,7 @@ Test(cli_options, render_follows_the_same_conventions)
 {
     char out[64];
     snprintf(out, sizeof out, "/tmp/binform_render_%d.png", (int)getpid());
-    cli_result *r = run("render --size=32x24 --output=%s -- %s", out, PYRAMID);
+    cli_result *r = cli_runf("render --size=32x24 --output=%s -- %s", out, PYRAMID);
     cr_expect_eq(r->status, 0, "%s", r->err);
     cr_expect_eq(access(out, F_OK), 0);
     unlink(out);

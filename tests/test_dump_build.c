@@ -31,16 +31,6 @@ static const char *tmp_path(const char *suffix)
 #define TMP_JSON tmp_path(".json")
 #define TMP_OUT tmp_path(".out")
 
-/* cli_run with printf-style arguments. */
-static cli_result *run(const char *fmt, ...)
-{
-    char args[4096];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(args, sizeof args, fmt, ap);
-    va_end(ap);
-    return cli_run(args);
-}
 
 static jv *parse_or_fail(const char *text)
 {
@@ -152,7 +142,7 @@ static void round_trip(const char *path, tally *t)
 
     read_doc original, rebuilt;
     cr_assert(read_as(&original, path, format, kind));
-    r = run("build %s -o %s", TMP_JSON, TMP_OUT);
+    r = cli_runf("build %s -o %s", TMP_JSON, TMP_OUT);
     if (r->status == 0) {
         t->built++;
         cr_assert(read_as(&rebuilt, TMP_OUT, format, kind), "%s: the built file does not read back", path);
@@ -175,7 +165,7 @@ static void round_trip(const char *path, tally *t)
         cr_log_info("%s: the builder cannot lay it out: %s", path, r->err);
     }
     unlink(TMP_OUT);
-    r = run("build --keep-layout %s -o %s", TMP_JSON, TMP_OUT);
+    r = cli_runf("build --keep-layout %s -o %s", TMP_JSON, TMP_OUT);
     cr_expect_eq(r->status, 0, "%s: %s", path, r->err);
     uint8_t *out;
     size_t out_size;
@@ -248,7 +238,7 @@ Test(dump_build, every_sample_round_trips, .timeout = 600)
 
 static jv *dump_of_file(const char *path, const char *options)
 {
-    cli_result *r = run("dump %s %s", path, options);
+    cli_result *r = cli_runf("dump %s %s", path, options);
     cr_assert_eq(r->status, 0, "%s", r->err);
     char error[256];
     jv *v = jv_parse(r->out, error, sizeof error);
@@ -328,9 +318,9 @@ Test(dump_build, an_edited_dump_builds_a_consistent_file)
     char *edited = replaced(r->out, "\"name_str\": \"pyramid\"", "\"name_str\": \"a much longer pyramid name\"");
     save_text(TMP_JSON, edited);
     free(edited);
-    r = run("build %s -o %s", TMP_JSON, TMP_OUT);
+    r = cli_runf("build %s -o %s", TMP_JSON, TMP_OUT);
     cr_assert_eq(r->status, 0, "%s", r->err);
-    r = run("check %s --format t3dm", TMP_OUT);
+    r = cli_runf("check %s --format t3dm", TMP_OUT);
     cr_expect_eq(r->status, 0, "the rebuilt file is valid: %s%s", r->out, r->err);
     jv *v = dump_of_file(TMP_OUT, "--format t3dm");
     const jv *object = jv_get(jv_get(&jv_get(jv_get(v, "root"), "chunk_data")->items[0], "body"), "value");
@@ -353,9 +343,9 @@ Test(dump_build, integers_beyond_2_to_53_are_strings)
     snprintf(edited, strlen(r->out) + 64, "%.*s\"18446744073709551615\"%s", (int)(at + strlen(key) - r->out), r->out, end);
     save_text(TMP_JSON, edited);
     free(edited);
-    r = run("build --keep-layout %s -o %s", TMP_JSON, TMP_OUT);
+    r = cli_runf("build --keep-layout %s -o %s", TMP_JSON, TMP_OUT);
     cr_assert_eq(r->status, 0, "%s", r->err);
-    r = run("dump %s", TMP_OUT);
+    r = cli_runf("dump %s", TMP_OUT);
     cr_expect(strstr(r->out, "\"color_combiner\": \"18446744073709551615\"") != NULL, "exact, as a string");
     unlink(TMP_JSON);
     unlink(TMP_OUT);
@@ -371,7 +361,7 @@ static void expect_refused(const char *from, const char *to, const char *message
     save_text(TMP_JSON, edited);
     free(edited);
     save_text(TMP_OUT, "the previous file");
-    r = run("build %s -o %s", TMP_JSON, TMP_OUT);
+    r = cli_runf("build %s -o %s", TMP_JSON, TMP_OUT);
     cr_expect_eq(r->status, 1, "%s: exit %d", message, r->status);
     cr_expect(strstr(r->err, message) != NULL, "wanted '%s' in: %s", message, r->err);
     cr_expect_str_eq(r->out, "");
@@ -405,14 +395,14 @@ Test(dump_build, build_needs_an_output_and_reads_stdin)
     cr_expect(strstr(r->err, "-o OUT is required") != NULL, "%s", r->err);
     /* the builder, laying the pyramid out anew from its JSON, agrees with the hand-made file */
     const char *out = TMP_OUT;
-    r = run("dump %s | %s build - -o %s && cmp %s %s && echo same", PYRAMID, BINFORM, out, out, PYRAMID);
+    r = cli_runf("dump %s | %s build - -o %s && cmp %s %s && echo same", PYRAMID, BINFORM, out, out, PYRAMID);
     cr_expect_eq(r->status, 0, "%s", r->err);
     cr_expect_str_eq(r->out, "same\n");
-    r = run("dump - < %s | %s build --keep-layout - -o - > %s && cmp %s %s && echo same", PYRAMID, BINFORM, out, out,
+    r = cli_runf("dump - < %s | %s build --keep-layout - -o - > %s && cmp %s %s && echo same", PYRAMID, BINFORM, out, out,
             PYRAMID);
     cr_expect_eq(r->status, 0, "%s", r->err);
     cr_expect_str_eq(r->out, "same\n");
-    r = run("build --keep-layout %s-missing -o %s", TMP_JSON, out);
+    r = cli_runf("build --keep-layout %s-missing -o %s", TMP_JSON, out);
     cr_expect_eq(r->status, 2);
     cr_expect(strstr(r->err, "cannot open") != NULL, "%s", r->err);
     unlink(TMP_OUT);

@@ -5,7 +5,6 @@
 
 #include "commands.h"
 #include "document.h"
-#include "inputs.h"
 
 #define MAX_COUNTED 128
 
@@ -75,41 +74,20 @@ static void print_numbers(const bf_type_desc *type, const void *obj, const char 
     }
 }
 
-int cmd_info(const options *o, int argc, char **argv)
+static int info_one(const options *o, document *d)
 {
-    file_list files;
-    int status = file_list_build(&files, argc, argv, o->recursive);
-    if (status) {
-        file_list_free(&files);
-        return status;
-    }
-    for (size_t i = 0; i < files.count; i++) {
-        document d;
-        open_opts oo = {.format = o->format, .revision = o->revision, .skip_unknown = files.walked[i]};
-        int rc = document_load(&d, files.paths[i], &oo);
-        if (rc == DOC_SKIPPED) {
-            document_close(&d);
-            continue;
-        }
-        if (rc)
-            document_report(&d, stderr, color_wanted(stderr, o->color));
-        if (rc) {
-            status = status > rc ? status : rc;
-            document_close(&d);
-            continue;
-        }
-        printf("%s: %s %s (%s), %zu bytes\n", d.name, d.format->name, d.entry->name,
-               d.format->title ? d.format->title : "", d.size);
-        if (document_revision(&d))
-            printf("  revision: %s\n", document_revision(&d));
-        print_numbers(d.entry->root, d.root, "", 0);
-        tally t = {0};
-        walk(&t, d.entry->root, d.root, 0);
-        printf("  structures:");
-        for (size_t k = 0; k < t.used; k++)
-            printf(" %s %llu%s", t.name[k], (unsigned long long)t.count[k], k + 1 < t.used ? "," : "\n");
-        document_close(&d);
-    }
-    file_list_free(&files);
-    return status;
+    (void)o;
+    printf("%s: %s %s (%s), %zu bytes\n", d->name, d->format->name, d->entry->name,
+           d->format->title ? d->format->title : "", d->size);
+    if (document_revision(d))
+        printf("  revision: %s\n", document_revision(d));
+    print_numbers(d->entry->root, d->root, "", 0);
+    tally t = {0};
+    walk(&t, d->entry->root, d->root, 0);
+    printf("  structures:");
+    for (size_t k = 0; k < t.used; k++)
+        printf(" %s %llu%s", t.name[k], (unsigned long long)t.count[k], k + 1 < t.used ? "," : "\n");
+    return 0;
 }
+
+int cmd_info(const options *o, int argc, char **argv) { return each_document(o, argc, argv, info_one); }

@@ -19,6 +19,12 @@ typedef struct options {
     color_mode color;     /* --color WHEN */
 } options;
 
+struct document;
+/* Loads each file the arguments name (directories walked under -r, files of no format found
+ * there skipped), reports those that cannot be read on stderr, and hands the others to `use`,
+ * which returns an exit status. Returns the worst status. */
+int each_document(const options *o, int argc, char **argv, int (*use)(const options *o, struct document *d));
+
 int cmd_formats(const options *o, int argc, char **argv);
 int cmd_info(const options *o, int argc, char **argv);
 int cmd_dump(const options *o, int argc, char **argv);

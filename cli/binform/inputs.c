@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "commands.h"
 #include "document.h"
 
 enum { OUT_OF_MEMORY = -1 };
@@ -125,4 +126,29 @@ void file_list_free(file_list *l)
     free(l->paths);
     free(l->walked);
     memset(l, 0, sizeof *l);
+}
+
+int each_document(const options *o, int argc, char **argv, int (*use)(const options *o, document *d))
+{
+    file_list files;
+    int status = file_list_build(&files, argc, argv, o->recursive);
+    if (status) {
+        file_list_free(&files);
+        return status;
+    }
+    int color = color_wanted(stderr, o->color);
+    for (size_t i = 0; i < files.count; i++) {
+        document d;
+        open_opts oo = {.format = o->format, .revision = o->revision, .skip_unknown = files.walked[i]};
+        int rc = document_load(&d, files.paths[i], &oo);
+        if (rc && rc != DOC_SKIPPED)
+            document_report(&d, stderr, color);
+        else if (rc == 0)
+            rc = use(o, &d);
+        if (rc != DOC_SKIPPED && rc > status)
+            status = rc;
+        document_close(&d);
+    }
+    file_list_free(&files);
+    return status;
 }

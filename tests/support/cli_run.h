@@ -18,6 +18,12 @@ typedef struct cli_result {
 /* Runs binform with `args` (a shell-quoted string); captures stdout and
  * stderr. The result is reused by the next call. */
 cli_result *cli_run(const char *args);
+/* cli_run with the arguments made by printf. */
+cli_result *cli_runf(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
 
 /* A copy of the file at `source` with `mutate` applied (NULL: none), in a new
  * temporary file whose name ends with `suffix`; the path is reused by the next call. */
