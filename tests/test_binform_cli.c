@@ -12,13 +12,6 @@
 #include "samples.h"
 
 
-static size_t count_lines(const char *s)
-{
-    size_t n = 0;
-    for (; *s; s++)
-        n += *s == '\n';
-    return n;
-}
 
 Test(binform_cli, help_and_version)
 {

@@ -17,13 +17,6 @@
 #include "samples.h"
 
 
-static size_t count_lines(const char *s)
-{
-    size_t n = 0;
-    for (; *s; s++)
-        n += *s == '\n';
-    return n;
-}
 
 /* A fresh temporary directory. */
 static char *temp_dir(void)

@@ -69,3 +69,11 @@ char *fixture_copy(const char *source, const char *suffix, void (*mutate)(uint8_
     free(data);
     return path;
 }
+
+size_t count_lines(const char *s)
+{
+    size_t n = 0;
+    for (; *s; s++)
+        n += *s == '\n';
+    return n;
+}
