@@ -32,7 +32,7 @@ SAN_BINFORM := $(BUILD)/san/bin/binform
 INCLUDES := -Iruntime -Igenerated
 TEST_BINS :=
 
-.PHONY: all deps test-deps generate check-generated test demo bench clean
+.PHONY: all deps test-deps generate check-generated test demo bench clean install uninstall test-install
 all: $(BFGEN) $(RUNTIME_LIB) $(GENERATED_LIB) $(BUILD)/bin/t3dm_summary $(BUILD)/bin/t3dm_torus $(BINFORM)
 
 $(DEPS_STAMP):
@@ -46,11 +46,11 @@ deps: $(DEPS_STAMP)
 test-deps: $(TEST_DEPS_STAMP)
 
 # ---- the generator ----
-GEN_CFLAGS = $(CFLAGS_COMMON) $(shell pkg-config --cflags yaml-0.1 lua5.4) \
+GEN_CFLAGS = $(CFLAGS_COMMON) -Iruntime $(shell pkg-config --cflags yaml-0.1 lua5.4) \
 	-DBFGEN_TEMPLATE_DIR='"$(abspath generator/templates)"'
 GEN_LIBS = $(shell pkg-config --libs yaml-0.1 lua5.4)
 
-$(BUILD)/obj/generator/%.o: generator/%.c generator/*.h | $(DEPS_STAMP)
+$(BUILD)/obj/generator/%.o: generator/%.c generator/*.h runtime/bf_version.h | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(GEN_CFLAGS) -c $< -o $@
 $(BFGEN): $(patsubst %.c,$(BUILD)/obj/%.o,$(GENERATOR_SRC))
@@ -82,9 +82,10 @@ check-generated: $(BFGEN)
 	$(BFGEN) --check --out generated $(SCHEMAS)
 
 # ---- tests (Criterion, under ASan + UBSan) ----
-TEST_CFLAGS = $(CFLAGS_COMMON) $(SAN) $(INCLUDES) -In64/host -Itests/support -DBF_SHARED_DIR='"$(SHARED)"' \
+TEST_CFLAGS = $(CFLAGS_COMMON) $(SAN) $(INCLUDES) -In64/host -Itests/support -Icli/binform -DBF_SHARED_DIR='"$(SHARED)"' \
 	-DBF_PROJECT_DIR='"$(abspath .)"'
-TEST_SUPPORT := $(wildcard tests/support/*.c)
+# binform's JSON parser is the tests' too.
+TEST_SUPPORT := $(wildcard tests/support/*.c) cli/binform/json_parse.c
 
 # Small schemas that exercise each language construct, generated for the tests only.
 TEST_SCHEMAS := $(sort $(wildcard tests/schemas/*.yaml))
@@ -99,7 +100,7 @@ $(TESTGEN)/.stamp: $(BFGEN) $(TEST_SCHEMAS) $(TEMPLATES)
 # so they are compiled by the recipe (in parallel), not by pattern rules.
 TEST_LIB := $(BUILD)/san/libtestsupport.a
 TEST_SUPPORT_OBJS := $(patsubst %.c,$(BUILD)/san/%.o,$(TEST_SUPPORT))
-$(BUILD)/san/tests/support/%.o: tests/support/%.c $(wildcard tests/support/*.h) runtime/*.h $(wildcard generated/*.h) | $(TEST_DEPS_STAMP)
+$(BUILD)/san/tests/support/%.o: tests/support/%.c $(wildcard tests/support/*.h) cli/binform/json_parse.h runtime/*.h $(wildcard generated/*.h) | $(TEST_DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) -c $< -o $@
 $(TEST_LIB): $(TESTGEN)/.stamp $(TEST_SUPPORT_OBJS)
@@ -122,6 +123,8 @@ TEST_BINS += $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 
 test: $(TEST_DEPS_STAMP) $(BFGEN) $(TEST_BINS)
 	@set -e; for t in $(TEST_BINS); do echo "== $$t"; ASAN_OPTIONS=detect_leaks=1 BF_SHARED_DIR=$(SHARED) RSP_GOLDEN_DIR=$(SHARED)/rsp-golden $$t --jobs 2; done
+	@echo "== tests/install/run.sh"
+	@$(MAKE) --no-print-directory test-install
 
 # ---- command-line tools ----
 # binform links the renderer: n64/emu and n64/driver with the microcode built in, the RSP
@@ -129,7 +132,7 @@ test: $(TEST_DEPS_STAMP) $(BFGEN) $(TEST_BINS)
 BINFORM_RENDER_LIBS = $(N64_RENDER_LIB) $(HOST_LIB) $(N64_LIB) $(RDP_LIB)
 BINFORM_SAN_RENDER_LIBS = $(N64_RENDER_SAN_LIB) $(N64_SAN_LIB) $(RDP_SAN_LIB)
 BINFORM_CFLAGS = $(INCLUDES) -In64/emu $(shell pkg-config --cflags libpng 2>/dev/null)
-BINFORM_LIBS = $(shell pkg-config --libs libpng 2>/dev/null || echo -lpng) -lm
+BINFORM_LIBS = $(shell pkg-config --libs libpng 2>/dev/null || echo -lpng) -lm -pthread
 
 $(BINFORM): $(BINFORM_SRC) $(wildcard cli/binform/*.h) $(BINFORM_RENDER_LIBS) $(GENERATED_LIB) $(RUNTIME_LIB)
 	@mkdir -p $(dir $@)
@@ -144,6 +147,51 @@ $(SAN_BINFORM): $(BINFORM_SRC) $(wildcard cli/binform/*.h) $(BINFORM_SAN_RENDER_
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) $(SAN) $(BINFORM_CFLAGS) $(BINFORM_SRC) $(BINFORM_SAN_RENDER_LIBS) $(SAN_LIB) -o $@ \
 		$(BINFORM_LIBS)
+
+# ---- installing: make install PREFIX=/usr/local DESTDIR= ----
+PREFIX ?= /usr/local
+DESTDIR ?=
+RUNTIME_VERSION := $(shell sed -n 's/^\#define BF_RUNTIME_VERSION "\(.*\)"/\1/p' runtime/bf_version.h)
+INSTALL_BIN := $(DESTDIR)$(PREFIX)/bin
+INSTALL_INCLUDE := $(DESTDIR)$(PREFIX)/include/binform
+INSTALL_LIB := $(DESTDIR)$(PREFIX)/lib
+INSTALL_PC := $(INSTALL_LIB)/pkgconfig
+INSTALL_SHARE := $(DESTDIR)$(PREFIX)/share/binform
+INSTALL_MAN := $(DESTDIR)$(PREFIX)/share/man/man1
+INSTALLED_HEADERS := $(wildcard runtime/*.h) $(wildcard generated/*.h)
+MAN_DIR := $(BUILD)/man
+
+$(MAN_DIR)/.stamp: $(BINFORM) $(BFGEN) install/man.sh
+	sh install/man.sh $(BINFORM) $(BFGEN) $(MAN_DIR) $(RUNTIME_VERSION)
+	@touch $@
+
+install: all $(MAN_DIR)/.stamp
+	install -d $(INSTALL_BIN) $(INSTALL_INCLUDE) $(INSTALL_PC) $(INSTALL_MAN) \
+		$(INSTALL_SHARE)/templates $(INSTALL_SHARE)/schemas $(INSTALL_SHARE)/docs
+	install -m 755 $(BINFORM) $(BFGEN) $(INSTALL_BIN)
+	install -m 644 $(INSTALLED_HEADERS) $(INSTALL_INCLUDE)
+	install -m 644 $(RUNTIME_LIB) $(GENERATED_LIB) $(INSTALL_LIB)
+	for pc in binform-runtime binform-formats; do \
+		sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(RUNTIME_VERSION)|' -e 's|@FORMATS@|$(FORMATS)|' \
+			install/$$pc.pc.in > $(INSTALL_PC)/$$pc.pc; done
+	install -m 644 $(TEMPLATES) $(INSTALL_SHARE)/templates
+	install -m 644 $(SCHEMAS) $(INSTALL_SHARE)/schemas
+	install -m 644 generator/LANGUAGE.md $(INSTALL_SHARE)/docs
+	install -m 644 $(wildcard generated/docs/*) $(INSTALL_SHARE)/docs
+	install -m 644 $(MAN_DIR)/*.1 $(INSTALL_MAN)
+
+uninstall:
+	rm -f $(INSTALL_BIN)/binform $(INSTALL_BIN)/bfgen
+	rm -f $(addprefix $(INSTALL_INCLUDE)/,$(notdir $(INSTALLED_HEADERS)))
+	rm -f $(INSTALL_LIB)/$(notdir $(RUNTIME_LIB)) $(INSTALL_LIB)/$(notdir $(GENERATED_LIB))
+	rm -f $(INSTALL_PC)/binform-runtime.pc $(INSTALL_PC)/binform-formats.pc
+	rm -f $(INSTALL_MAN)/binform.1 $(INSTALL_MAN)/binform-*.1 $(INSTALL_MAN)/bfgen.1
+	rm -rf $(INSTALL_SHARE)
+	-rmdir $(INSTALL_INCLUDE) 2>/dev/null
+
+# Installs into a temporary prefix and uses it from outside the tree (tests/install/run.sh).
+test-install: all
+	sh tests/install/run.sh $(SHARED)
 
 # ---- the demo: regenerate the bindings, then read the project's own model ----
 DEMO_MODEL := tests/fixtures/demo/pyramid
@@ -168,13 +216,16 @@ BENCH_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2 -g $(INCLUDES)
 $(BUILD)/bench/%: tests/bench/%.c $(GENERATED_LIB) $(RUNTIME_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(BENCH_CFLAGS) $< $(GENERATED_LIB) $(RUNTIME_LIB) -o $@
-bench: $(BUILD)/bench/bench_t3dm_read $(BUILD)/bench/bench_t3dm_build
+# BENCH_FILES: the size of the tree 'binform check -r --jobs' goes through.
+BENCH_FILES ?= 100000
+bench: $(BUILD)/bench/bench_t3dm_read $(BUILD)/bench/bench_t3dm_build $(BINFORM)
 	@if [ -d $(SHARED)/samples/t3dm ]; then \
 		$(BUILD)/bench/bench_t3dm_read $$(find $(SHARED)/samples/t3dm -name '*.t3dm' | sort); \
 	else echo "bench: $(SHARED)/samples not found; no reading to measure"; fi
 	@echo "== building and validating T3DM models of growing size"
 	@$(BUILD)/bench/bench_t3dm_build
 	@/usr/bin/time -f "bfgen, all schemas: %e s, %M KiB" $(BFGEN) --check --out generated $(SCHEMAS)
+	@sh tests/bench/batch_check.sh $(BINFORM) $(SHARED) $(BENCH_FILES)
 
 clean:
 	rm -rf $(BUILD)

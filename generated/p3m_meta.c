@@ -1504,9 +1504,13 @@ static int p3m_entry_write_model(const void *doc, struct bf_buffer *out, bf_erro
 {
     return p3m_write_model(doc, out, err);
 }
+static int p3m_entry_build_model(void *doc, bf_arena *arena, struct bf_buffer *out, bf_error *err)
+{
+    return p3m_build_model(doc, arena, out, err);
+}
 static const char *const p3m_extensions_model[] = {"p3m", NULL};
 static const bf_entry_desc p3m_entries[] = {
-    {"model", "A P3M model.", &p3m_type_File, p3m_extensions_model, "P3M", 3, UINT64_C(0), p3m_entry_read_model, p3m_entry_validate_model, p3m_entry_write_model, offsetof(p3m_File, _revision)},
+    {"model", "A P3M model.", &p3m_type_File, p3m_extensions_model, "P3M", 3, UINT64_C(0), p3m_entry_read_model, p3m_entry_validate_model, p3m_entry_write_model, offsetof(p3m_File, _revision), p3m_entry_build_model},
 };
 static const bf_type_desc *const p3m_types[] = {
     &p3m_type_File,

@@ -2054,6 +2054,10 @@ static int t3dm_entry_write_model(const void *doc, struct bf_buffer *out, bf_err
 {
     return t3dm_write_model(doc, out, err);
 }
+static int t3dm_entry_build_model(void *doc, bf_arena *arena, struct bf_buffer *out, bf_error *err)
+{
+    return t3dm_build_model(doc, arena, out, err);
+}
 static const char *const t3dm_extensions_model[] = {"t3dm", NULL};
 static int t3dm_entry_read_stream(const uint8_t *data, size_t size, bf_arena *arena, const bf_read_opts *opts,
         void **out, bf_error *err)
@@ -2072,10 +2076,14 @@ static int t3dm_entry_write_stream(const void *doc, struct bf_buffer *out, bf_er
 {
     return t3dm_write_stream(doc, out, err);
 }
+static int t3dm_entry_build_stream(void *doc, bf_arena *arena, struct bf_buffer *out, bf_error *err)
+{
+    return t3dm_build_stream(doc, arena, out, err);
+}
 static const char *const t3dm_extensions_stream[] = {"sdata", "t3ds", NULL};
 static const bf_entry_desc t3dm_entries[] = {
-    {"model", "A model file.", &t3dm_type_File, t3dm_extensions_model, "T3M", 3, UINT64_C(0), t3dm_entry_read_model, t3dm_entry_validate_model, t3dm_entry_write_model, BF_NONE},
-    {"stream", "The streaming data of one animation: its keyframes, one after another. Nothing in the\nfile identifies it; the animation chunk that names it gives the keyframe count and the\nchannel layout.\n", &t3dm_type_StreamData, t3dm_extensions_stream, NULL, 0, UINT64_C(0), t3dm_entry_read_stream, t3dm_entry_validate_stream, t3dm_entry_write_stream, BF_NONE},
+    {"model", "A model file.", &t3dm_type_File, t3dm_extensions_model, "T3M", 3, UINT64_C(0), t3dm_entry_read_model, t3dm_entry_validate_model, t3dm_entry_write_model, BF_NONE, t3dm_entry_build_model},
+    {"stream", "The streaming data of one animation: its keyframes, one after another. Nothing in the\nfile identifies it; the animation chunk that names it gives the keyframe count and the\nchannel layout.\n", &t3dm_type_StreamData, t3dm_extensions_stream, NULL, 0, UINT64_C(0), t3dm_entry_read_stream, t3dm_entry_validate_stream, t3dm_entry_write_stream, BF_NONE, t3dm_entry_build_stream},
 };
 static const bf_type_desc *const t3dm_types[] = {
     &t3dm_type_File,

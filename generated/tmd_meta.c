@@ -1331,9 +1331,13 @@ static int tmd_entry_write_model(const void *doc, struct bf_buffer *out, bf_erro
 {
     return tmd_write_model(doc, out, err);
 }
+static int tmd_entry_build_model(void *doc, bf_arena *arena, struct bf_buffer *out, bf_error *err)
+{
+    return tmd_build_model(doc, arena, out, err);
+}
 static const char *const tmd_extensions_model[] = {"tmd", NULL};
 static const bf_entry_desc tmd_entries[] = {
-    {"model", "A model file.", &tmd_type_File, tmd_extensions_model, "TMDL", 4, UINT64_C(0), tmd_entry_read_model, tmd_entry_validate_model, tmd_entry_write_model, BF_NONE},
+    {"model", "A model file.", &tmd_type_File, tmd_extensions_model, "TMDL", 4, UINT64_C(0), tmd_entry_read_model, tmd_entry_validate_model, tmd_entry_write_model, BF_NONE, tmd_entry_build_model},
 };
 static const bf_type_desc *const tmd_types[] = {
     &tmd_type_File,

@@ -375,9 +375,13 @@ static int tml_entry_write_library(const void *doc, struct bf_buffer *out, bf_er
 {
     return tml_write_library(doc, out, err);
 }
+static int tml_entry_build_library(void *doc, bf_arena *arena, struct bf_buffer *out, bf_error *err)
+{
+    return tml_build_library(doc, arena, out, err);
+}
 static const char *const tml_extensions_library[] = {"tml", NULL};
 static const bf_entry_desc tml_entries[] = {
-    {"library", "A material library.", &tml_type_File, tml_extensions_library, "TML1", 4, UINT64_C(0), tml_entry_read_library, tml_entry_validate_library, tml_entry_write_library, BF_NONE},
+    {"library", "A material library.", &tml_type_File, tml_extensions_library, "TML1", 4, UINT64_C(0), tml_entry_read_library, tml_entry_validate_library, tml_entry_write_library, BF_NONE, tml_entry_build_library},
 };
 static const bf_type_desc *const tml_types[] = {
     &tml_type_File,

@@ -8,7 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
+
+#include "bf_version.h"
 
 static void set_str(lua_State *L, const char *key, const char *value)
 {
@@ -254,6 +257,8 @@ static void push_format(lua_State *L, const format *f)
     set_str(L, "document", f->document);
     set_str(L, "schema", f->file);
     set_str(L, "endian", f->little_endian ? "little" : "big");
+    set_str(L, "runtime_version", BF_RUNTIME_VERSION);
+    set_int(L, "runtime_version_number", BF_RUNTIME_VERSION_NUMBER);
 
     lua_newtable(L);
     for (size_t i = 0; i < f->revisions.len; i++) {
@@ -456,13 +461,34 @@ static int traceback(lua_State *L)
     return 1;
 }
 
-/* Calls the function on top of the stack (one argument below it) and writes every
- * name -> content pair of the table it returns, in sorted order. */
-static int run_and_write(lua_State *L, const char *out_dir, int check)
+/* Which part of the output a generated file is. */
+static unsigned part_of(const char *name)
+{
+    size_t n = strlen(name);
+    if (strcmp(name, "formats.h") == 0 || strcmp(name, "formats.c") == 0 || strncmp(name, "docs/index.", 11) == 0)
+        return EMIT_INDEX;
+    if (strncmp(name, "docs/", 5) == 0)
+        return EMIT_DOCS;
+    static const struct {
+        const char *suffix;
+        unsigned part;
+    } suffixes[] = {{"_write.c", EMIT_WRITER}, {"_validate.c", EMIT_VALIDATOR}, {"_meta.c", EMIT_META},
+                    {"_access.h", EMIT_ACCESS}, {".h", EMIT_HEADER}, {".c", EMIT_READER}};
+    for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
+        size_t m = strlen(suffixes[i].suffix);
+        if (n > m && strcmp(name + n - m, suffixes[i].suffix) == 0)
+            return suffixes[i].part;
+    }
+    return EMIT_ALL;
+}
+
+/* Calls the function on top of the stack (`nargs` arguments below it) and writes every
+ * name -> content pair of the table it returns that belongs to `parts`. */
+static int run_and_write(lua_State *L, int nargs, const char *out_dir, int check, unsigned parts)
 {
     lua_pushcfunction(L, traceback);
-    lua_insert(L, -3);
-    int status = lua_pcall(L, 1, 1, -3);
+    lua_insert(L, -2 - nargs);
+    int status = lua_pcall(L, nargs, 1, -2 - nargs);
     lua_remove(L, -2);
     if (status != LUA_OK) {
         fprintf(stderr, "bfgen: template error: %s\n", lua_tostring(L, -1));
@@ -483,7 +509,7 @@ static int run_and_write(lua_State *L, const char *out_dir, int check)
         if (!content || !name) {
             fprintf(stderr, "bfgen: a template returned a non-string file\n");
             ok = 0;
-        } else {
+        } else if (part_of(name) & parts) {
             ok &= write_output(out_dir, name, content, len, check);
         }
         lua_pop(L, 1);
@@ -539,7 +565,35 @@ int emit_report(format **formats, size_t count, const char *template_dir, const 
     return status;
 }
 
-int emit_all(format **formats, size_t count, const char *template_dir, const char *out_dir, int check)
+/* Names of formats generated into `out_dir` before (a FORMAT_meta.c there) that are not among
+ * `formats`, as a Lua list on the stack: the index keeps them. */
+static void push_other_formats(lua_State *L, format **formats, size_t count, const char *out_dir)
+{
+    lua_newtable(L);
+    DIR *d = opendir(out_dir);
+    if (!d)
+        return;
+    lua_Integer n = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        size_t len = strlen(e->d_name);
+        if (len <= 7 || strcmp(e->d_name + len - 7, "_meta.c") != 0)
+            continue;
+        char name[256];
+        snprintf(name, sizeof name, "%.*s", (int)(len - 7), e->d_name);
+        int known = 0;
+        for (size_t i = 0; i < count; i++)
+            known |= strcmp(formats[i]->name, name) == 0;
+        if (!known) {
+            lua_pushstring(L, name);
+            lua_rawseti(L, -2, ++n);
+        }
+    }
+    closedir(d);
+}
+
+int emit_all(format **formats, size_t count, const char *template_dir, const char *out_dir, int check,
+             unsigned parts)
 {
     lua_State *L = open_templates(template_dir);
     if (!L)
@@ -557,16 +611,17 @@ int emit_all(format **formats, size_t count, const char *template_dir, const cha
     for (size_t i = 0; i < count && ok; i++) {
         lua_getfield(L, templates, "format");
         push_format(L, formats[i]);
-        ok &= run_and_write(L, out_dir, check);
+        ok &= run_and_write(L, 1, out_dir, check, parts);
     }
-    if (ok) {
+    if (ok && (parts & EMIT_INDEX)) {
         lua_getfield(L, templates, "index");
         lua_newtable(L);
         for (size_t i = 0; i < count; i++) {
             push_format(L, formats[i]);
             lua_rawseti(L, -2, (lua_Integer)i + 1);
         }
-        ok &= run_and_write(L, out_dir, check);
+        push_other_formats(L, formats, count, out_dir);
+        ok &= run_and_write(L, 2, out_dir, check, parts);
     }
     lua_close(L);
     return ok ? 0 : 1;

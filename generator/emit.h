@@ -4,10 +4,25 @@
 
 #include "model.h"
 
-/* Runs the templates over all formats and writes what they produce under `out_dir`
- * (only files whose content changed are rewritten). With `check`, writes nothing and
- * reports every file that differs. Returns 0 on success. */
-int emit_all(format **formats, size_t count, const char *template_dir, const char *out_dir, int check);
+/* The parts of the output, for --emit. */
+enum {
+    EMIT_HEADER = 1 << 0,    /* FORMAT.h */
+    EMIT_READER = 1 << 1,    /* FORMAT.c */
+    EMIT_WRITER = 1 << 2,    /* FORMAT_write.c */
+    EMIT_VALIDATOR = 1 << 3, /* FORMAT_validate.c */
+    EMIT_ACCESS = 1 << 4,    /* FORMAT_access.h */
+    EMIT_META = 1 << 5,      /* FORMAT_meta.c */
+    EMIT_INDEX = 1 << 6,     /* formats.h, formats.c, docs/index.* */
+    EMIT_DOCS = 1 << 7,      /* docs/FORMAT.md, .html, .schema.json */
+    EMIT_ALL = (1 << 8) - 1,
+};
+
+/* Runs the templates over all formats and writes the `parts` they produce under `out_dir`
+ * (only files whose content changed are rewritten). Formats already in `out_dir` (a
+ * FORMAT_meta.c there) stay in the formats table. With `check`, writes nothing and reports
+ * every file that differs. Returns 0 on success. */
+int emit_all(format **formats, size_t count, const char *template_dir, const char *out_dir, int check,
+             unsigned parts);
 
 /* Runs templates/report_NAME.lua: a function(formats, args) that prints a report and returns
  * the exit status. */

@@ -1,11 +1,18 @@
 /* bfgen: schemas/<format>.yaml -> generated C readers, writers, validators and docs. */
+#define _DEFAULT_SOURCE
+#include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "bf_version.h"
 #include "emit.h"
 #include "model.h"
 #include "yaml_tree.h"
+
+#define BFGEN_VERSION "0.2.0"
 
 #ifndef BFGEN_TEMPLATE_DIR
 #define BFGEN_TEMPLATE_DIR "generator/templates"
@@ -14,57 +21,163 @@
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: bfgen [--out DIR] [--templates DIR] [--check] [--syntax-only] SCHEMA.yaml...\n"
-            "  --out DIR        where generated files go (default: generated)\n"
-            "  --templates DIR  the Lua templates (default: %s)\n"
-            "  --check          write nothing; fail if any generated file differs\n"
-            "  --syntax-only    check the schemas, generate nothing\n"
-            "  --report NAME    run templates/report_NAME.lua over the schemas; arguments after\n"
-            "                   '--' go to the report\n",
+            "usage: bfgen [OPTIONS] SCHEMA.yaml...\n"
+            "  -o, --out DIR        where generated files go (default: generated)\n"
+            "  --emit PARTS         only these, comma-separated: header, reader, writer, validator,\n"
+            "                       access, meta, index, docs (default: all). What a part needs\n"
+            "                       comes with it: reader brings header and access; meta brings reader,\n"
+            "                       writer and validator; index brings meta\n"
+            "  --templates DIR      the Lua templates (default: found beside bfgen, see below)\n"
+            "  --check              write nothing; fail if any generated file differs\n"
+            "  --syntax-only        check the schemas, generate nothing\n"
+            "  --report NAME        run templates/report_NAME.lua over the schemas; arguments after\n"
+            "                       '--' go to the report\n"
+            "  --version            bfgen's version and the runtime it generates for\n"
+            "  -h, --help           this text\n"
+            "\n"
+            "Templates are looked for in DIR/../share/binform/templates and DIR/../../generator/templates,\n"
+            "DIR being where bfgen is, then in %s.\n"
+            "Generating some formats into a folder that holds others keeps the others in the formats\n"
+            "table (formats.h, formats.c).\n",
             BFGEN_TEMPLATE_DIR);
 }
 
+static int has_main_lua(const char *dir)
+{
+    size_t n = strlen(dir);
+    char *path = malloc(n + sizeof "/main.lua");
+    if (!path)
+        return 0;
+    memcpy(path, dir, n);
+    memcpy(path + n, "/main.lua", sizeof "/main.lua");
+    int found = access(path, R_OK) == 0;
+    free(path);
+    return found;
+}
+
+/* The templates relative to bfgen itself, so that an installed or moved bfgen works. */
+static const char *find_templates(char *buf, size_t size)
+{
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash)
+            *slash = '\0';
+        static const char *const relative[] = {"/../share/binform/templates", "/../../generator/templates"};
+        for (size_t i = 0; i < sizeof relative / sizeof relative[0]; i++) {
+            snprintf(buf, size, "%s%s", exe, relative[i]);
+            if (has_main_lua(buf))
+                return buf;
+        }
+    }
+    return BFGEN_TEMPLATE_DIR;
+}
+
+static const struct {
+    const char *name;
+    unsigned bits; /* the part and what it needs */
+} parts[] = {
+    {"header", EMIT_HEADER},
+    {"reader", EMIT_READER | EMIT_ACCESS | EMIT_HEADER},
+    {"writer", EMIT_WRITER | EMIT_ACCESS | EMIT_HEADER},
+    {"validator", EMIT_VALIDATOR | EMIT_ACCESS | EMIT_HEADER},
+    {"access", EMIT_ACCESS | EMIT_HEADER},
+    {"meta", EMIT_META | EMIT_READER | EMIT_WRITER | EMIT_VALIDATOR | EMIT_HEADER},
+    {"index", EMIT_INDEX | EMIT_META | EMIT_READER | EMIT_WRITER | EMIT_VALIDATOR | EMIT_HEADER},
+    {"docs", EMIT_DOCS},
+};
+
+static int parse_parts(const char *list, unsigned *out)
+{
+    *out = 0;
+    const char *p = list;
+    while (*p) {
+        size_t n = strcspn(p, ",");
+        size_t i = 0;
+        for (; i < sizeof parts / sizeof parts[0]; i++)
+            if (strlen(parts[i].name) == n && strncmp(parts[i].name, p, n) == 0)
+                break;
+        if (i == sizeof parts / sizeof parts[0]) {
+            fprintf(stderr, "bfgen: --emit: no part '%.*s' (header, reader, writer, validator, access, meta, index, docs)\n",
+                    (int)n, p);
+            return 0;
+        }
+        *out |= parts[i].bits;
+        p += n + (p[n] == ',');
+    }
+    return *out != 0;
+}
+
+enum { OPT_TEMPLATES = 256, OPT_CHECK, OPT_SYNTAX_ONLY, OPT_REPORT, OPT_EMIT, OPT_VERSION };
+
 int main(int argc, char **argv)
 {
-    const char *out_dir = "generated", *template_dir = BFGEN_TEMPLATE_DIR;
+    char found[PATH_MAX + 64];
+    const char *out_dir = "generated", *template_dir = NULL;
     int check = 0, syntax_only = 0;
+    unsigned emit = EMIT_ALL;
     const char *report = NULL;
     int report_argc = 0;
     char **report_argv = NULL;
-    format **formats = pool_alloc(sizeof *formats * (size_t)argc);
-    size_t count = 0;
-    const char **schemas = pool_alloc(sizeof *schemas * (size_t)argc);
-    size_t nschemas = 0;
-
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if ((strcmp(a, "--out") == 0 || strcmp(a, "--templates") == 0) && i + 1 < argc) {
-            *(a[2] == 'o' ? &out_dir : &template_dir) = argv[++i];
-        } else if (strcmp(a, "--report") == 0 && i + 1 < argc) {
-            report = argv[++i];
-        } else if (strcmp(a, "--") == 0) {
+    /* what follows '--' belongs to the report, not to getopt */
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--") == 0) {
             report_argc = argc - i - 1;
             report_argv = argv + i + 1;
+            argc = i;
             break;
-        } else if (strcmp(a, "--check") == 0) {
-            check = 1;
-        } else if (strcmp(a, "--syntax-only") == 0) {
-            syntax_only = 1;
-        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+        }
+    static const struct option options[] = {
+        {"out", required_argument, NULL, 'o'},
+        {"templates", required_argument, NULL, OPT_TEMPLATES},
+        {"check", no_argument, NULL, OPT_CHECK},
+        {"syntax-only", no_argument, NULL, OPT_SYNTAX_ONLY},
+        {"report", required_argument, NULL, OPT_REPORT},
+        {"emit", required_argument, NULL, OPT_EMIT},
+        {"version", no_argument, NULL, OPT_VERSION},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    opterr = 0;
+    int val;
+    while ((val = getopt_long(argc, argv, ":o:h", options, NULL)) != -1) {
+        switch (val) {
+        case 'o': out_dir = optarg; break;
+        case OPT_TEMPLATES: template_dir = optarg; break;
+        case OPT_CHECK: check = 1; break;
+        case OPT_SYNTAX_ONLY: syntax_only = 1; break;
+        case OPT_REPORT: report = optarg; break;
+        case OPT_EMIT:
+            if (!parse_parts(optarg, &emit))
+                return 2;
+            break;
+        case OPT_VERSION:
+            printf("bfgen %s (generates for binform runtime %s)\n", BFGEN_VERSION, BF_RUNTIME_VERSION);
+            return 0;
+        case 'h':
             usage(stdout);
             return 0;
-        } else if (a[0] == '-') {
-            fprintf(stderr, "bfgen: unknown option '%s'\n", a);
+        case ':':
+            fprintf(stderr, "bfgen: option '%s' needs a value\n", argv[optind - 1]);
+            return 2;
+        default:
+            fprintf(stderr, "bfgen: unknown option '%s'\n", argv[optind - 1]);
             usage(stderr);
             return 2;
-        } else {
-            schemas[nschemas++] = a;
         }
     }
+    const char **schemas = (const char **)argv + optind;
+    size_t nschemas = (size_t)(argc - optind);
     if (!nschemas) {
         usage(stderr);
         return 2;
     }
+    if (!template_dir)
+        template_dir = find_templates(found, sizeof found);
+    format **formats = pool_alloc(sizeof *formats * nschemas);
+    size_t count = 0;
     for (size_t i = 0; i < nschemas; i++) {
         int before = diag_error_count();
         ynode *doc = yaml_load_file(schemas[i]);
@@ -85,7 +198,7 @@ int main(int argc, char **argv)
     } else if (report) {
         status = emit_report(formats, count, template_dir, report, report_argc, report_argv);
     } else if (!syntax_only) {
-        status = emit_all(formats, count, template_dir, out_dir, check);
+        status = emit_all(formats, count, template_dir, out_dir, check, emit);
     }
     pool_release_all();
     return status;

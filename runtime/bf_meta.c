@@ -34,8 +34,7 @@ const char *bf_prim_name(bf_prim p)
 
 int bf_prim_is_float(bf_prim p) { return p == BF_F32 || p == BF_F64; }
 
-/* Size of one element in memory. */
-static size_t elem_mem_size(const bf_field_desc *f)
+size_t bf_field_elem_mem_size(const bf_field_desc *f)
 {
     switch (f->kind) {
     case BF_FIELD_PRIM: {
@@ -74,9 +73,9 @@ const void *bf_field_elem(const bf_field_desc *f, const void *obj, uint64_t i)
     if (f->array == BF_ARRAY) {
         const uint8_t *base;
         memcpy(&base, at(obj, f->offset), sizeof base);
-        return base + i * elem_mem_size(f);
+        return base + i * bf_field_elem_mem_size(f);
     }
-    return at(obj, f->offset + (size_t)i * elem_mem_size(f));
+    return at(obj, f->offset + (size_t)i * bf_field_elem_mem_size(f));
 }
 
 /* Converting a NaN, an infinity or a value out of int64's range is undefined behaviour;

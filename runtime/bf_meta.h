@@ -119,6 +119,9 @@ typedef struct bf_entry_desc {
     /* Writes the document into a bf_buffer (bf_write.h); 0 with `err` set on failure. */
     int (*write)(const void *doc, struct bf_buffer *out, bf_error *err);
     size_t revision_offset; /* offsetof the root's int64_t _revision, or BF_NONE */
+    /* Lays the document out from scratch (the builder) into a bf_buffer; counts, offsets and
+     * sizes are computed and stored back into `doc`. 0 with `err` set on failure. */
+    int (*build)(void *doc, bf_arena *arena, struct bf_buffer *out, bf_error *err);
 } bf_entry_desc;
 
 typedef struct bf_format_desc {
@@ -138,6 +141,8 @@ typedef struct bf_format_desc {
 
 /* Number of elements of a field in `obj` (1 for scalars; 0 when an `if:` left it out). */
 uint64_t bf_field_count(const bf_field_desc *f, const void *obj);
+/* Bytes one element of a field takes in memory (arrays of it are allocated with this). */
+size_t bf_field_elem_mem_size(const bf_field_desc *f);
 /* Address of element `i` of a field (a number, a struct, a bf_str, a bf_bytes). */
 const void *bf_field_elem(const bf_field_desc *f, const void *obj, uint64_t i);
 /* A number element as int64 / double (floats: the double; integers: exact). */

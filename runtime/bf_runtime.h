@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "bf_endian.h"
+#include "bf_version.h"
 
 #ifdef __cplusplus
 extern "C" {

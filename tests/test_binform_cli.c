@@ -12,19 +12,13 @@
 #include "samples.h"
 
 
-static size_t count_lines(const char *s)
-{
-    size_t n = 0;
-    for (; *s; s++)
-        n += *s == '\n';
-    return n;
-}
 
 Test(binform_cli, help_and_version)
 {
     cli_result *r = cli_run("--help");
     cr_expect_eq(r->status, 0);
-    cr_expect(strstr(r->out, "check [--format NAME] [--json] FILE...") != NULL, "%s", r->out);
+    cr_expect(strstr(r->out, "usage: binform COMMAND [OPTIONS] FILE...") != NULL, "%s", r->out);
+    cr_expect(strstr(r->out, "  build ") != NULL, "every command listed: %s", r->out);
     r = cli_run("--version");
     cr_expect_eq(r->status, 0);
     cr_expect(strncmp(r->out, "binform ", 8) == 0, "%s", r->out);
@@ -171,20 +165,23 @@ Test(binform_cli, dump_is_json_with_names)
     cr_assert_not_null(v, "not JSON: %s", error);
     cr_expect_str_eq(jv_get(v, "format")->string, "t3dm");
     cr_expect_str_eq(jv_get(v, "kind")->string, "model");
-    const jv *file = jv_get(v, "File");
+    cr_expect_eq(jv_get(v, "revision")->kind, JV_NULL, "t3dm has no revisions");
+    const jv *file = jv_get(v, "root");
     const jv *header = jv_get(file, "header");
     cr_expect_eq(jv_get(header, "chunk_count")->number, 6);
     cr_expect_str_eq(jv_get(header, "magic")->string, "T3M");
     const jv *chunks = jv_get(file, "chunks");
     cr_assert_eq(chunks->count, 6);
-    cr_expect_str_eq(jv_get(&chunks->items[0], "type")->string, "O", "enum values by name");
+    const jv *type = jv_get(&chunks->items[0], "type");
+    cr_expect_str_eq(jv_get(type, "name")->string, "O", "enum values by name and value");
+    cr_expect_eq(jv_get(type, "value")->number, 'O');
     const jv *body = jv_get(&jv_get(file, "chunk_data")->items[0], "body");
-    cr_expect_str_eq(jv_get(body, "_type")->string, "Object");
-    const jv *object = jv_get(body, "_value");
+    cr_expect_str_eq(jv_get(body, "case")->string, "O");
+    const jv *object = jv_get(body, "value");
     cr_expect_str_eq(jv_get(object, "name_str")->string, "pyramid", "strings resolved beside the offset");
     cr_expect_eq(jv_get(object, "name")->number, 1);
-    const jv *material = jv_get(jv_get(&jv_get(file, "chunk_data")->items[4], "body"), "_value");
-    cr_expect_str_eq(jv_get(material, "color_flags_flags")->items[0].string, "prim");
+    const jv *material = jv_get(jv_get(&jv_get(file, "chunk_data")->items[4], "body"), "value");
+    cr_expect_str_eq(jv_get(jv_get(material, "color_flags"), "flags")->items[0].string, "prim");
     jv_free(v);
 }
 

@@ -1,4 +1,4 @@
-/* binform dump: the parsed file as JSON. */
+/* binform dump: the parsed file as JSON (dump.c describes the shapes). */
 #include <stdio.h>
 
 #include "commands.h"
@@ -7,33 +7,22 @@
 
 int cmd_dump(const options *o, int argc, char **argv)
 {
-    if (argc != 1) {
-        fprintf(stderr, "usage: binform dump [--format NAME] FILE\n");
-        return EXIT_USAGE;
-    }
+    (void)argc;
     document d;
-    int rc = document_open(&d, argv[0], o->format, o->revision);
-    if (rc == EXIT_INVALID)
-        document_print_error(&d);
-    if (rc == 0) {
+    open_opts oo = {.format = o->format, .revision = o->revision};
+    int rc = document_load(&d, argv[0], &oo);
+    if (rc) {
+        document_report(&d, stderr, color_wanted(stderr, o->color));
+    } else {
         json j;
-        json_init(&j, stdout, 1);
-        json_begin_object(&j);
-        json_key(&j, "file");
-        json_cstring(&j, d.path);
-        json_key(&j, "format");
-        json_cstring(&j, d.format->name);
-        json_key(&j, "kind");
-        json_cstring(&j, d.entry->name);
-        json_key(&j, "size");
-        json_uint(&j, d.size);
-        if (document_revision(&d)) {
-            json_key(&j, "revision");
-            json_cstring(&j, document_revision(&d));
+        json_init(&j, stdout, !o->compact);
+        dump_document(&j, d.format, d.entry, document_revision(&d), d.root);
+        if (o->compact)
+            fputc('\n', stdout);
+        if (fflush(stdout) != 0 || ferror(stdout)) {
+            perror("binform dump: writing the JSON");
+            rc = EXIT_USAGE;
         }
-        json_key(&j, d.entry->root->name);
-        dump_object(&j, d.entry->root, d.root);
-        json_end_object(&j);
     }
     document_close(&d);
     return rc;

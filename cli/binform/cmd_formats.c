@@ -4,8 +4,9 @@
 #include "commands.h"
 #include "formats.h"
 
-int cmd_formats(void)
+int cmd_formats(const options *o, int argc, char **argv)
 {
+    (void)o, (void)argc, (void)argv;
     for (size_t i = 0; bf_formats[i]; i++) {
         const bf_format_desc *f = bf_formats[i];
         printf("%-8s %s (%s-endian)\n", f->name, f->title ? f->title : "", f->endian);
@@ -16,6 +17,12 @@ int cmd_formats(void)
                 printf(" .%s", en->extensions[x]);
             if (en->magic)
                 printf("  magic \"%.*s\" at %llu", (int)en->magic_len, en->magic, (unsigned long long)en->magic_at);
+            printf("\n");
+        }
+        if (f->revision_count) {
+            printf("         revisions:");
+            for (size_t r = 0; r < f->revision_count; r++)
+                printf(" %s", f->revisions[r]);
             printf("\n");
         }
     }

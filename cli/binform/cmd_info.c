@@ -74,30 +74,20 @@ static void print_numbers(const bf_type_desc *type, const void *obj, const char 
     }
 }
 
-int cmd_info(const options *o, int argc, char **argv)
+static int info_one(const options *o, document *d)
 {
-    int status = 0;
-    for (int i = 0; i < argc; i++) {
-        document d;
-        int rc = document_open(&d, argv[i], o->format, o->revision);
-        if (rc == EXIT_INVALID)
-            document_print_error(&d);
-        if (rc) {
-            status = status > rc ? status : rc;
-            document_close(&d);
-            continue;
-        }
-        printf("%s: %s %s (%s), %zu bytes\n", d.path, d.format->name, d.entry->name,
-               d.format->title ? d.format->title : "", d.size);
-        if (document_revision(&d))
-            printf("  revision: %s\n", document_revision(&d));
-        print_numbers(d.entry->root, d.root, "", 0);
-        tally t = {0};
-        walk(&t, d.entry->root, d.root, 0);
-        printf("  structures:");
-        for (size_t k = 0; k < t.used; k++)
-            printf(" %s %llu%s", t.name[k], (unsigned long long)t.count[k], k + 1 < t.used ? "," : "\n");
-        document_close(&d);
-    }
-    return status;
+    (void)o;
+    printf("%s: %s %s (%s), %zu bytes\n", d->name, d->format->name, d->entry->name,
+           d->format->title ? d->format->title : "", d->size);
+    if (document_revision(d))
+        printf("  revision: %s\n", document_revision(d));
+    print_numbers(d->entry->root, d->root, "", 0);
+    tally t = {0};
+    walk(&t, d->entry->root, d->root, 0);
+    printf("  structures:");
+    for (size_t k = 0; k < t.used; k++)
+        printf(" %s %llu%s", t.name[k], (unsigned long long)t.count[k], k + 1 < t.used ? "," : "\n");
+    return 0;
 }
+
+int cmd_info(const options *o, int argc, char **argv) { return each_document(o, argc, argv, info_one); }

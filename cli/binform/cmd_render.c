@@ -1,6 +1,7 @@
 /* binform render: draws a T3DM model with the project's RSP microcode (on the
  * interpreter) and software RDP, and saves the picture as a PNG. */
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,63 +110,91 @@ static void default_output(const char *model, char *out, size_t size)
     snprintf(out, size, "%.*s.png", (int)len, base);
 }
 
+enum { RENDER_SIZE = 256, RENDER_YAW, RENDER_PITCH, RENDER_DISTANCE, RENDER_ANIM, RENDER_TIME, RENDER_SHADING,
+       RENDER_BACKGROUND, RENDER_COLOR16, RENDER_STATS };
+
+/* Options as getopt_long reads them (--opt=value, --), like every binform command's. */
+static const struct option render_options[] = {
+    {"output", required_argument, NULL, 'o'},
+    {"size", required_argument, NULL, RENDER_SIZE},
+    {"yaw", required_argument, NULL, RENDER_YAW},
+    {"pitch", required_argument, NULL, RENDER_PITCH},
+    {"distance", required_argument, NULL, RENDER_DISTANCE},
+    {"anim", required_argument, NULL, RENDER_ANIM},
+    {"time", required_argument, NULL, RENDER_TIME},
+    {"shading", required_argument, NULL, RENDER_SHADING},
+    {"background", required_argument, NULL, RENDER_BACKGROUND},
+    {"color16", no_argument, NULL, RENDER_COLOR16},
+    {"stats", no_argument, NULL, RENDER_STATS},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+static const char *render_option_name(int val)
+{
+    for (const struct option *o = render_options; o->name; o++)
+        if (o->val == val)
+            return o->name;
+    return "?";
+}
+
 int cmd_render(int argc, char **argv)
 {
     render_options_t o = render_default_options();
     const char *model = NULL, *output = NULL;
     bool stats = false;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        bool ok = true, takes = true;
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            render_usage(stdout);
-            return 0;
-        } else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
-            output = v;
-        } else if (strcmp(a, "--size") == 0) {
-            ok = v && parse_size(v, &o.width, &o.height);
-        } else if (strcmp(a, "--yaw") == 0) {
-            ok = v && parse_float(v, &o.yaw_deg);
-        } else if (strcmp(a, "--pitch") == 0) {
-            ok = v && parse_float(v, &o.pitch_deg);
-        } else if (strcmp(a, "--distance") == 0) {
-            ok = v && parse_float(v, &o.distance) && o.distance > 0;
-        } else if (strcmp(a, "--anim") == 0) {
-            o.animation = v;
-        } else if (strcmp(a, "--time") == 0) {
-            ok = v && parse_float(v, &o.time) && o.time >= 0;
-        } else if (strcmp(a, "--shading") == 0) {
-            ok = v && (strcmp(v, "materials") == 0 || strcmp(v, "vertex") == 0);
-            if (ok)
-                o.shading = strcmp(v, "vertex") == 0 ? DRAW_VERTEX : DRAW_MATERIALS;
-        } else if (strcmp(a, "--background") == 0) {
-            ok = v && parse_color(v, &o.background);
-        } else {
-            takes = false;
-            if (strcmp(a, "--color16") == 0)
-                o.color16 = true;
-            else if (strcmp(a, "--stats") == 0)
-                stats = true;
-            else if (a[0] == '-' && a[1]) {
-                fprintf(stderr, "binform render: unknown option '%s'\n", a);
-                return EXIT_USAGE;
-            } else if (!model)
-                model = a;
-            else {
-                fprintf(stderr, "binform render: one model at a time ('%s' is a second)\n", a);
-                return EXIT_USAGE;
-            }
-        }
-        if (takes && !v) {
-            fprintf(stderr, "binform render: %s needs a value\n", a);
+    /* getopt wants the program name first */
+    char **args = calloc((size_t)argc + 2, sizeof *args);
+    if (!args)
+        return EXIT_USAGE;
+    args[0] = "binform render";
+    memcpy(args + 1, argv, (size_t)argc * sizeof *args);
+    opterr = 0;
+    optind = 1;
+    int val;
+    while ((val = getopt_long(argc + 1, args, ":o:h", render_options, NULL)) != -1) {
+        const char *v = optarg;
+        bool ok = true;
+        switch (val) {
+        case 'h': render_usage(stdout); free(args); return 0;
+        case 'o': output = v; break;
+        case RENDER_SIZE: ok = parse_size(v, &o.width, &o.height); break;
+        case RENDER_YAW: ok = parse_float(v, &o.yaw_deg); break;
+        case RENDER_PITCH: ok = parse_float(v, &o.pitch_deg); break;
+        case RENDER_DISTANCE: ok = parse_float(v, &o.distance) && o.distance > 0; break;
+        case RENDER_ANIM: o.animation = v; break;
+        case RENDER_TIME: ok = parse_float(v, &o.time) && o.time >= 0; break;
+        case RENDER_SHADING:
+            ok = strcmp(v, "materials") == 0 || strcmp(v, "vertex") == 0;
+            o.shading = strcmp(v, "vertex") == 0 ? DRAW_VERTEX : DRAW_MATERIALS;
+            break;
+        case RENDER_BACKGROUND: ok = parse_color(v, &o.background); break;
+        case RENDER_COLOR16: o.color16 = true; break;
+        case RENDER_STATS: stats = true; break;
+        case ':':
+            fprintf(stderr, "binform render: option '--%s' needs a value\n",
+                    optopt == 'o' ? "output" : render_option_name(optopt));
+            free(args);
+            return EXIT_USAGE;
+        default:
+            fprintf(stderr, "binform render: unknown option '%s' (see 'binform help render')\n", args[optind - 1]);
+            free(args);
             return EXIT_USAGE;
         }
         if (!ok) {
-            fprintf(stderr, "binform render: bad value '%s' for %s\n", v, a);
+            fprintf(stderr, "binform render: bad value '%s' for --%s\n", v, render_option_name(val));
+            free(args);
             return EXIT_USAGE;
         }
-        i += takes;
     }
+    int given = argc + 1 - optind;
+    model = given > 0 ? args[optind] : NULL;
+    if (given > 1) {
+        fprintf(stderr, "binform render: one model at a time ('%s' is a second)\n", args[optind + 1]);
+        free(args);
+        return EXIT_USAGE;
+    }
+    free(args);
     if (!model) {
         render_usage(stderr);
         return EXIT_USAGE;

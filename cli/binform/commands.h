@@ -2,16 +2,33 @@
 #ifndef BINFORM_COMMANDS_H
 #define BINFORM_COMMANDS_H
 
+#include "term.h"
+
 typedef struct options {
     const char *format;   /* --format NAME, or NULL to detect */
     const char *revision; /* --revision NAME, or NULL to detect */
-    int json;           /* --json */
-    const char *html;   /* --html OUT (explain) */
+    int json;             /* --json (check) */
+    const char *html;     /* --html OUT (explain) */
+    const char *output;   /* -o OUT (build) */
+    int json_lines;       /* --json-lines (check) */
+    int recursive;        /* -r: walk directories */
+    int jobs;             /* --jobs N (check); 0: one */
+    int quiet, verbose;   /* -q, -v */
+    int compact;          /* --compact (dump) */
+    int keep_layout;      /* --keep-layout (build) */
+    color_mode color;     /* --color WHEN */
 } options;
 
-int cmd_formats(void);
+struct document;
+/* Loads each file the arguments name (directories walked under -r, files of no format found
+ * there skipped), reports those that cannot be read on stderr, and hands the others to `use`,
+ * which returns an exit status. Returns the worst status. */
+int each_document(const options *o, int argc, char **argv, int (*use)(const options *o, struct document *d));
+
+int cmd_formats(const options *o, int argc, char **argv);
 int cmd_info(const options *o, int argc, char **argv);
 int cmd_dump(const options *o, int argc, char **argv);
+int cmd_build(const options *o, int argc, char **argv);
 int cmd_explain(const options *o, int argc, char **argv);
 int cmd_check(const options *o, int argc, char **argv);
 int cmd_roundtrip(const options *o, int argc, char **argv);

@@ -2,30 +2,58 @@
 #ifndef BINFORM_DOCUMENT_H
 #define BINFORM_DOCUMENT_H
 
+#include <stdio.h>
+
 #include "bf_meta.h"
 
+/* The name standard input goes by in messages. */
+#define STDIN_NAME "<stdin>"
+
 typedef struct document {
-    const char *path;
+    const char *path; /* as given; "-" is standard input */
+    const char *name; /* for messages: the path, or STDIN_NAME */
     uint8_t *data;
     size_t size;
+    int streamed; /* data came from a pipe: malloc'd */
     const bf_format_desc *format;
     const bf_entry_desc *entry;
     bf_arena arena;
     void *root;
     bf_error err;
+    char problem[BF_PATH_MAX + BF_MESSAGE_MAX + 256]; /* why opening failed, when it did */
 } document;
 
 /* Exit codes shared by every command. */
 enum { EXIT_VALID = 0, EXIT_INVALID = 1, EXIT_USAGE = 2 };
+/* document_open's answer for a file no format recognises, when asked to skip such files. */
+enum { DOC_SKIPPED = 3 };
 
-/* Loads and detects (`format_name` forces a format, NULL detects; `revision` forces one of
- * its revisions, NULL detects). Returns EXIT_USAGE on I/O or detection errors (message
- * printed), EXIT_INVALID when the reader fails (err set), else 0. */
+typedef struct open_opts {
+    const char *format;   /* NAME or NAME.KIND forces it; NULL detects */
+    const char *revision; /* forces one of the format's revisions; NULL detects */
+    int skip_unknown;     /* files no format recognises: DOC_SKIPPED instead of an error */
+} open_opts;
+
+/* Loads ("-": standard input), detects and reads. Returns 0 when read; EXIT_INVALID when the
+ * reader fails (err set); EXIT_USAGE on I/O, detection or option errors; DOC_SKIPPED (see
+ * open_opts). Prints nothing: document_report says what went wrong. Thread-safe. */
+int document_load(document *d, const char *path, const open_opts *o);
+/* document_load that prints I/O and detection problems on stderr itself (the reader's error
+ * is left to document_print_error). */
 int document_open(document *d, const char *path, const char *format_name, const char *revision);
+/* The reader's error on stderr. */
+void document_print_error(const document *d);
 /* The revision the document was read as, or NULL when its format has none. */
 const char *document_revision(const document *d);
 void document_close(document *d);
-/* Prints the reader's error as "FILE: error: PATH @0xOFF: MESSAGE". */
-void document_print_error(const document *d);
+/* Writes why document_open failed: "FILE: error: PATH @0xOFF: MESSAGE" for a reader's
+ * error, the problem otherwise; "error:" in colour when `color`. */
+void document_report(const document *d, FILE *out, int color);
+/* A whole input in memory: a file, "-" (standard input) or a named pipe. Returns 1, or 0
+ * with "NAME: error: why" in `problem`. Free with input_unload. */
+int input_load(const char *path, uint8_t **data, size_t *size, int *streamed, char *problem, size_t problem_size);
+void input_unload(uint8_t *data, size_t size, int streamed);
+/* The format called NAME, or NULL. */
+const bf_format_desc *format_named(const char *name);
 
 #endif

@@ -1,11 +1,15 @@
-/* A parsed document as JSON: keys in schema order, enums by name, derived values and
- * resolved strings beside the raw values. */
+/* A parsed document as JSON, losslessly: `binform build` makes the same document (and with
+ * --keep-layout the same bytes) back from it. The shapes are described in dump.c and by each
+ * format's generated JSON Schema (generated/docs/FORMAT.schema.json). */
 #ifndef BINFORM_DUMP_H
 #define BINFORM_DUMP_H
 
 #include "bf_meta.h"
 #include "json.h"
 
+/* {"format", "kind", "revision", "root"} */
+void dump_document(json *j, const bf_format_desc *format, const bf_entry_desc *entry, const char *revision,
+                   const void *root);
 void dump_object(json *j, const bf_type_desc *type, const void *obj);
 
 #endif

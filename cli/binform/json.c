@@ -125,6 +125,12 @@ void json_double(json *j, double v)
         fprintf(j->out, "%.9g", v);
 }
 
+void json_raw(json *j, const char *text)
+{
+    value_start(j);
+    fputs(text, j->out);
+}
+
 void json_null(json *j)
 {
     value_start(j);

@@ -27,6 +27,8 @@ void json_cstring(json *j, const char *s);
 void json_int(json *j, int64_t v);
 void json_uint(json *j, uint64_t v);
 void json_double(json *j, double v);
+/* A number already written out (exact decimal text of a 64-bit value, say). */
+void json_raw(json *j, const char *text);
 void json_null(json *j);
 void json_bool(json *j, int v);
 

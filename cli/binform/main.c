@@ -1,99 +1,334 @@
-/* binform: read, check, dump and round-trip files of every format bfgen knows. */
+/* binform: read, check, dump, build and round-trip files of every format bfgen knows.
+ * Options follow getopt_long's conventions (--opt=value, --, bundled short options); each
+ * command accepts only the options that mean something to it. */
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "bf_runtime.h"
 #include "commands.h"
 #include "document.h"
 
-#define BINFORM_VERSION "0.1.0"
+#define BINFORM_VERSION "0.2.0"
+
+/* Options, as bits of a command's `allowed` set. */
+enum {
+    OPT_FORMAT = 1 << 0,
+    OPT_REVISION = 1 << 1,
+    OPT_JSON = 1 << 2,
+    OPT_JSON_LINES = 1 << 3,
+    OPT_RECURSIVE = 1 << 4,
+    OPT_JOBS = 1 << 5,
+    OPT_HTML = 1 << 6,
+    OPT_OUTPUT = 1 << 7,
+    OPT_COMPACT = 1 << 8,
+    OPT_KEEP_LAYOUT = 1 << 9,
+    OPT_QUIET = 1 << 10,
+    OPT_VERBOSE = 1 << 11,
+    OPT_COLOR = 1 << 12,
+};
+#define OPT_EVERY_COMMAND (OPT_QUIET | OPT_VERBOSE | OPT_COLOR)
+#define OPT_READING (OPT_FORMAT | OPT_REVISION)
+
+/* getopt_long's values for options without a short form */
+enum { LONG_REVISION = 256, LONG_JSON, LONG_JSON_LINES, LONG_HTML, LONG_COMPACT, LONG_KEEP_LAYOUT, LONG_COLOR };
+
+static const struct option long_options[] = {
+    {"format", required_argument, NULL, 'f'},
+    {"revision", required_argument, NULL, LONG_REVISION},
+    {"json", no_argument, NULL, LONG_JSON},
+    {"json-lines", no_argument, NULL, LONG_JSON_LINES},
+    {"recursive", no_argument, NULL, 'r'},
+    {"jobs", required_argument, NULL, 'j'},
+    {"html", required_argument, NULL, LONG_HTML},
+    {"output", required_argument, NULL, 'o'},
+    {"compact", no_argument, NULL, LONG_COMPACT},
+    {"keep-layout", no_argument, NULL, LONG_KEEP_LAYOUT},
+    {"quiet", no_argument, NULL, 'q'},
+    {"verbose", no_argument, NULL, 'v'},
+    {"color", required_argument, NULL, LONG_COLOR},
+    {"colour", required_argument, NULL, LONG_COLOR},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+#define SHORT_OPTIONS ":f:rj:o:qvh"
+
+typedef struct command {
+    const char *name;
+    int (*run)(const options *o, int argc, char **argv);
+    unsigned allowed;
+    int min_files, max_files; /* -1: any number */
+    const char *synopsis, *summary, *details;
+} command;
+
+static const command commands[] = {
+    {"check", cmd_check, OPT_READING | OPT_JSON | OPT_JSON_LINES | OPT_RECURSIVE | OPT_JOBS | OPT_EVERY_COMMAND, 1,
+     -1, "check [OPTIONS] FILE...", "validate files: one line per finding",
+     "Reads each file with its format's generated reader and runs its validator. Findings go to\n"
+     "standard output, one line each (FILE: error: PATH @0xOFFSET: MESSAGE); nothing is printed\n"
+     "for a valid file unless -v. With several files a summary goes to standard error.\n"
+     "\n"
+     "  -f, --format NAME[.KIND]  read as this format (default: detect by magic, then extension)\n"
+     "  --revision NAME           read as this revision of the format\n"
+     "  --json                    all findings as one JSON array\n"
+     "  --json-lines              one JSON object per file: its status and findings\n"
+     "  -r, --recursive           check the files under each directory (files of no known\n"
+     "                            format are skipped)\n"
+     "  -j, --jobs N              check N files at a time (default 1)\n"},
+    {"info", cmd_info, OPT_READING | OPT_RECURSIVE | OPT_EVERY_COMMAND, 1, -1, "info [OPTIONS] FILE...",
+     "a short summary: format, numbers, counts",
+     "  -f, --format NAME[.KIND]  read as this format\n"
+     "  --revision NAME           read as this revision of the format\n"
+     "  -r, --recursive           the files under each directory\n"},
+    {"dump", cmd_dump, OPT_READING | OPT_COMPACT | OPT_EVERY_COMMAND, 1, 1, "dump [OPTIONS] FILE",
+     "the parsed file as JSON (lossless: 'binform build' makes it back)",
+     "Prints {\"format\", \"kind\", \"revision\", \"root\"}; root holds every field in schema order,\n"
+     "and the positions, padding and stray bytes that make the file exact. Enums are\n"
+     "{\"name\", \"value\"}, flag sets {\"value\", \"flags\"}, byte fields hex strings, switch fields\n"
+     "{\"case\", \"value\", \"raw\"}; integers beyond 2^53 are decimal strings. The JSON Schema of\n"
+     "each format's dump is installed with the docs (share/binform/docs/FORMAT.schema.json).\n"
+     "\n"
+     "  -f, --format NAME[.KIND]  read as this format\n"
+     "  --revision NAME           read as this revision of the format\n"
+     "  --compact                 one line, no indentation\n"},
+    {"build", cmd_build, OPT_OUTPUT | OPT_KEEP_LAYOUT | OPT_EVERY_COMMAND, 1, 1, "build [OPTIONS] FILE.json -o OUT",
+     "a binary file from JSON (as 'binform dump' writes it)",
+     "Reads the JSON ('-': standard input) into the format's document and lays the file out\n"
+     "with the generated builder: counts, sizes, offsets, string tables, alignment and padding\n"
+     "are computed, so an edited dump builds into a consistent file. The output is replaced\n"
+     "only once complete.\n"
+     "\n"
+     "  -o, --output OUT   where to write ('-': standard output); required\n"
+     "  --keep-layout      write every structure where the JSON says it was (the replay\n"
+     "                     writer): an unedited dump gives back the original file byte for byte\n"},
+    {"explain", cmd_explain, OPT_READING | OPT_HTML | OPT_EVERY_COMMAND, 1, 1, "explain [OPTIONS] FILE",
+     "every byte range with its field, value and doc",
+     "  -f, --format NAME[.KIND]  read as this format\n"
+     "  --revision NAME           read as this revision of the format\n"
+     "  --html OUT                one HTML page instead of text\n"},
+    {"roundtrip", cmd_roundtrip, OPT_READING | OPT_RECURSIVE | OPT_EVERY_COMMAND, 1, -1,
+     "roundtrip [OPTIONS] FILE...", "read, write back, compare byte for byte",
+     "  -f, --format NAME[.KIND]  read as this format\n"
+     "  --revision NAME           read as this revision of the format\n"
+     "  -r, --recursive           the files under each directory\n"},
+    {"formats", cmd_formats, OPT_EVERY_COMMAND, 0, 0, "formats", "the formats binform knows", ""},
+};
+#define COMMAND_COUNT (sizeof commands / sizeof commands[0])
+
+static const char *const common_help =
+    "  -q, --quiet        print nothing but errors\n"
+    "  -v, --verbose      say more (check: an OK line per valid file)\n"
+    "  --color WHEN       auto (default: on a terminal, unless NO_COLOR is set), always, never\n"
+    "  -h, --help         this text\n";
+
+static const char *const exit_help = "exit status: 0 valid, 1 invalid input, 2 usage or I/O error\n";
 
 static void usage(FILE *out)
 {
+    fprintf(out, "usage: binform COMMAND [OPTIONS] FILE...\n\ncommands:\n");
+    for (size_t i = 0; i < COMMAND_COUNT; i++)
+        fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fprintf(out, "  %-10s %s\n", "render", "draw a Tiny3D model with the N64 renderer");
+    fprintf(out, "  %-10s %s\n", "help", "help CMD: a command's options");
     fprintf(out,
-            "usage: binform COMMAND [OPTIONS] FILE...\n"
-            "\n"
-            "commands:\n"
-            "  check [--format NAME] [--json] FILE...\n"
-            "                                 validate: one line per finding (JSON with --json)\n"
-            "  info [--format NAME] FILE...   a short summary: format, numbers, counts\n"
-            "  dump [--format NAME] FILE      the parsed file as JSON\n"
-            "  explain [--html OUT] FILE      every byte range with its field, value and doc\n"
-            "  roundtrip [--format NAME] FILE...\n"
-            "                                 read, write back, compare byte for byte\n"
-            "  formats                        the formats binform knows\n"
-            "  render MODEL.t3dm [-o OUT.png] [--size WxH] [--yaw DEG] [--pitch DEG] [--distance F]\n"
-            "         [--anim NAME --time SECONDS]\n"
-            "                                 draw a Tiny3D model with the N64 renderer (render --help)\n"
-            "\n"
-            "options:\n"
-            "  --format NAME   read as this format, or NAME.KIND for one kind of its files\n"
-            "                  (default: detect by magic, then by extension)\n"
-            "  --revision NAME for formats with several layouts: read as this one (default:\n"
-            "                  detect; info and dump say which one matched)\n"
-            "  --json          check: findings as a JSON array\n"
-            "  --help          this text\n"
-            "  --version       the version\n"
-            "\n"
-            "exit status: 0 valid, 1 invalid input, 2 usage or I/O error\n");
+            "\nA FILE of '-' is standard input. 'binform help CMD' or 'binform CMD --help' lists a\n"
+            "command's options; 'binform --version' prints the version.\n\n%s",
+            exit_help);
+}
+
+static void command_help(const command *c, FILE *out)
+{
+    fprintf(out, "usage: binform %s\n\n%s.\n\n%s%s%s\n%s", c->synopsis, c->summary, c->details, c->details[0] ? "" : "",
+            common_help, exit_help);
+}
+
+static const command *find_command(const char *name)
+{
+    for (size_t i = 0; i < COMMAND_COUNT; i++)
+        if (strcmp(commands[i].name, name) == 0)
+            return &commands[i];
+    return NULL;
+}
+
+static unsigned option_bit(int val)
+{
+    switch (val) {
+    case 'f': return OPT_FORMAT;
+    case LONG_REVISION: return OPT_REVISION;
+    case LONG_JSON: return OPT_JSON;
+    case LONG_JSON_LINES: return OPT_JSON_LINES;
+    case 'r': return OPT_RECURSIVE;
+    case 'j': return OPT_JOBS;
+    case LONG_HTML: return OPT_HTML;
+    case 'o': return OPT_OUTPUT;
+    case LONG_COMPACT: return OPT_COMPACT;
+    case LONG_KEEP_LAYOUT: return OPT_KEEP_LAYOUT;
+    case 'q': return OPT_QUIET;
+    case 'v': return OPT_VERBOSE;
+    case LONG_COLOR: return OPT_COLOR;
+    }
+    return 0;
+}
+
+/* The name an option was given by, for messages: "--format" or "-f". */
+static void option_name(int val, char *out, size_t size)
+{
+    for (const struct option *lo = long_options; lo->name; lo++)
+        if (lo->val == val) {
+            snprintf(out, size, "--%s", lo->name);
+            return;
+        }
+    snprintf(out, size, "-%c", val);
+}
+
+static int usage_error(const command *c, const char *fmt, const char *what)
+{
+    fprintf(stderr, "binform %s: ", c->name);
+    fprintf(stderr, fmt, what);
+    fprintf(stderr, " (see 'binform help %s')\n", c->name);
+    return EXIT_USAGE;
+}
+
+static int parse_jobs(const char *s, int *jobs)
+{
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end || v < 1 || v > 256)
+        return 0;
+    *jobs = (int)v;
+    return 1;
+}
+
+/* Parses argv (argv[0] is the command) into `o`; the files are left in argv[*first..argc). */
+static int parse_options(const command *c, int argc, char **argv, options *o, int *first)
+{
+    opterr = 0;
+    optind = 1;
+    int val;
+    while ((val = getopt_long(argc, argv, SHORT_OPTIONS, long_options, NULL)) != -1) {
+        char name[32];
+        if (val == '?') {
+            if (optopt && optopt < 256 && argv[optind - 1][1] != '-')
+                snprintf(name, sizeof name, "-%c", optopt);
+            else
+                snprintf(name, sizeof name, "%s", argv[optind - 1]);
+            char *eq = strchr(name, '=');
+            if (eq)
+                *eq = '\0';
+            return usage_error(c, "unknown option '%s'", name);
+        }
+        if (val == ':') {
+            option_name(optopt, name, sizeof name);
+            return usage_error(c, "option '%s' needs a value", name);
+        }
+        if (val == 'h') {
+            command_help(c, stdout);
+            return -1;
+        }
+        if (!(c->allowed & option_bit(val))) {
+            option_name(val, name, sizeof name);
+            return usage_error(c, "option '%s' does not apply to this command", name);
+        }
+        switch (val) {
+        case 'f': o->format = optarg; break;
+        case LONG_REVISION: o->revision = optarg; break;
+        case LONG_JSON: o->json = 1; break;
+        case LONG_JSON_LINES: o->json_lines = 1; break;
+        case 'r': o->recursive = 1; break;
+        case 'j':
+            if (!parse_jobs(optarg, &o->jobs))
+                return usage_error(c, "--jobs wants a number from 1 to 256, not '%s'", optarg);
+            break;
+        case LONG_HTML: o->html = optarg; break;
+        case 'o': o->output = optarg; break;
+        case LONG_COMPACT: o->compact = 1; break;
+        case LONG_KEEP_LAYOUT: o->keep_layout = 1; break;
+        case 'q': o->quiet = 1; break;
+        case 'v': o->verbose = 1; break;
+        case LONG_COLOR:
+            if (strcmp(optarg, "auto") == 0)
+                o->color = COLOR_AUTO;
+            else if (strcmp(optarg, "always") == 0)
+                o->color = COLOR_ALWAYS;
+            else if (strcmp(optarg, "never") == 0)
+                o->color = COLOR_NEVER;
+            else
+                return usage_error(c, "--color is auto, always or never, not '%s'", optarg);
+            break;
+        }
+    }
+    if (o->quiet && o->verbose)
+        return usage_error(c, "%s", "-q and -v together");
+    if (o->json && o->json_lines)
+        return usage_error(c, "%s", "--json and --json-lines together");
+    *first = optind;
+    return 0;
+}
+
+static int help(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stdout);
+        return 0;
+    }
+    if (strcmp(argv[1], "render") == 0) {
+        char *args[] = {"--help", NULL};
+        return cmd_render(1, args);
+    }
+    const command *c = find_command(argv[1]);
+    if (!c) {
+        fprintf(stderr, "binform help: no command '%s'\n", argv[1]);
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    command_help(c, stdout);
+    return 0;
 }
 
 int main(int argc, char **argv)
 {
-    if (argc > 1 && strcmp(argv[1], "render") == 0)
-        return cmd_render(argc - 2, argv + 2);
-    options o = {0};
-    char *files[4096];
-    int nfiles = 0;
-    const char *command = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            usage(stdout);
-            return 0;
-        }
-        if (strcmp(a, "--version") == 0) {
-            printf("binform %s\n", BINFORM_VERSION);
-            return 0;
-        }
-        if (strcmp(a, "--format") == 0 && i + 1 < argc) {
-            o.format = argv[++i];
-        } else if (strcmp(a, "--revision") == 0 && i + 1 < argc) {
-            o.revision = argv[++i];
-        } else if (strcmp(a, "--html") == 0 && i + 1 < argc) {
-            o.html = argv[++i];
-        } else if (strcmp(a, "--json") == 0) {
-            o.json = 1;
-        } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "binform: unknown option '%s'\n", a);
-            usage(stderr);
-            return EXIT_USAGE;
-        } else if (!command) {
-            command = a;
-        } else if (nfiles < (int)(sizeof files / sizeof files[0])) {
-            files[nfiles++] = argv[i];
-        }
-    }
-    if (!command) {
+    if (argc < 2) {
         usage(stderr);
         return EXIT_USAGE;
     }
-    if (strcmp(command, "formats") == 0)
-        return cmd_formats();
-    if (nfiles == 0) {
-        fprintf(stderr, "binform %s: no file given\n", command);
+    const char *name = argv[1];
+    if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    if (strcmp(name, "--version") == 0) {
+        printf("binform %s (runtime %s)\n", BINFORM_VERSION, BF_RUNTIME_VERSION);
+        return 0;
+    }
+    if (strcmp(name, "help") == 0)
+        return help(argc - 1, argv + 1);
+    if (strcmp(name, "render") == 0)
+        return cmd_render(argc - 2, argv + 2);
+    if (name[0] == '-') {
+        fprintf(stderr, "binform: the command comes first: binform COMMAND [OPTIONS] FILE... ('%s' given)\n", name);
+        usage(stderr);
         return EXIT_USAGE;
     }
-    if (strcmp(command, "info") == 0)
-        return cmd_info(&o, nfiles, files);
-    if (strcmp(command, "dump") == 0)
-        return cmd_dump(&o, nfiles, files);
-    if (strcmp(command, "explain") == 0)
-        return cmd_explain(&o, nfiles, files);
-    if (strcmp(command, "check") == 0)
-        return cmd_check(&o, nfiles, files);
-    if (strcmp(command, "roundtrip") == 0)
-        return cmd_roundtrip(&o, nfiles, files);
-    fprintf(stderr, "binform: unknown command '%s'\n", command);
-    usage(stderr);
-    return EXIT_USAGE;
+    const command *c = find_command(name);
+    if (!c) {
+        fprintf(stderr, "binform: unknown command '%s'\n", name);
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    options o = {0};
+    int first = 0;
+    int rc = parse_options(c, argc - 1, argv + 1, &o, &first);
+    if (rc)
+        return rc < 0 ? 0 : rc;
+    int nfiles = argc - 1 - first;
+    char **files = argv + 1 + first;
+    if (nfiles < c->min_files)
+        return usage_error(c, "%s", "no file given");
+    if (c->max_files >= 0 && nfiles > c->max_files) {
+        if (c->max_files == 0)
+            return usage_error(c, "takes no file ('%s' given)", files[0]);
+        return usage_error(c, "takes one file ('%s' is a second)", files[1]);
+    }
+    return c->run(&o, nfiles, files);
 }

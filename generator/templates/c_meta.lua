@@ -121,6 +121,10 @@ return function(fmt)
     w("{")
     w(string.format("    return %swrite_%s(doc, out, err);", p, e.name))
     w("}")
+    w(string.format("static int %sentry_build_%s(void *doc, bf_arena *arena, struct bf_buffer *out, bf_error *err)", p, e.name))
+    w("{")
+    w(string.format("    return %sbuild_%s(doc, arena, out, err);", p, e.name))
+    w("}")
     local exts = {}
     for _, x in ipairs(e.extensions) do exts[#exts + 1] = q(x) end
     exts[#exts + 1] = "NULL"
@@ -128,9 +132,9 @@ return function(fmt)
   end
   w(string.format("static const bf_entry_desc %sentries[] = {", p))
   for _, e in ipairs(fmt.entries) do
-    w(string.format("    {%s, %s, &%stype_%s, %sextensions_%s, %s, %d, UINT64_C(%d), %sentry_read_%s, %sentry_validate_%s, %sentry_write_%s, %s},", q(e.name), q(e.doc),
+    w(string.format("    {%s, %s, &%stype_%s, %sextensions_%s, %s, %d, UINT64_C(%d), %sentry_read_%s, %sentry_validate_%s, %sentry_write_%s, %s, %sentry_build_%s},", q(e.name), q(e.doc),
       p, e.root, p, e.name, q(e.magic), e.magic and #e.magic or 0, e.magic_at or 0, p, e.name, p, e.name, p, e.name,
-      #fmt.revisions > 0 and string.format("offsetof(%s, _revision)", names.ctype(fmt, e.root)) or "BF_NONE"))
+      #fmt.revisions > 0 and string.format("offsetof(%s, _revision)", names.ctype(fmt, e.root)) or "BF_NONE", p, e.name))
   end
   w("};")
   w(string.format("static const bf_type_desc *const %stypes[] = {", p))

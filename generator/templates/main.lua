@@ -8,6 +8,7 @@ local docs_html = require("docs_html")
 local c_validate = require("c_validate")
 local c_writer = require("c_writer")
 local c_access = require("c_access")
+local json_schema = require("json_schema")
 
 return {
   format = function(fmt)
@@ -20,15 +21,25 @@ return {
       [fmt.name .. "_validate.c"] = c_validate.source(fmt),
       [fmt.name .. "_write.c"] = c_writer.source(fmt),
       [fmt.name .. "_access.h"] = c_access(fmt),
+      ["docs/" .. fmt.name .. ".schema.json"] = json_schema(fmt),
     }
   end,
-  index = function(formats)
+  -- `others`: names of formats generated into the folder earlier; the formats table keeps
+  -- them, and the docs index (which needs their schemas) is then left as it is.
+  index = function(formats, others)
     table.sort(formats, function(a, b) return a.name < b.name end)
-    return {
-      ["formats.h"] = c_index.header(formats),
-      ["formats.c"] = c_index.source(formats),
-      ["docs/index.md"] = docs_md.index(formats),
-      ["docs/index.html"] = docs_html.index(formats),
+    local listed = {}
+    for _, f in ipairs(formats) do listed[#listed + 1] = { name = f.name } end
+    for _, name in ipairs(others or {}) do listed[#listed + 1] = { name = name } end
+    table.sort(listed, function(a, b) return a.name < b.name end)
+    local files = {
+      ["formats.h"] = c_index.header(listed),
+      ["formats.c"] = c_index.source(listed),
     }
+    if #(others or {}) == 0 then
+      files["docs/index.md"] = docs_md.index(formats)
+      files["docs/index.html"] = docs_html.index(formats)
+    end
+    return files
   end,
 }

@@ -5,6 +5,7 @@
 #include "samples.h"
 
 #include <criterion/criterion.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,16 @@ cli_result *cli_run(const char *args)
     return &r;
 }
 
+cli_result *cli_runf(const char *fmt, ...)
+{
+    char args[8192];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(args, sizeof args, fmt, ap);
+    va_end(ap);
+    return cli_run(args);
+}
+
 char *fixture_copy(const char *source, const char *suffix, void (*mutate)(uint8_t *))
 {
     static char path[64];
@@ -57,4 +68,12 @@ char *fixture_copy(const char *source, const char *suffix, void (*mutate)(uint8_
     close(fd);
     free(data);
     return path;
+}
+
+size_t count_lines(const char *s)
+{
+    size_t n = 0;
+    for (; *s; s++)
+        n += *s == '\n';
+    return n;
 }

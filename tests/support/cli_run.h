@@ -3,6 +3,7 @@
 #ifndef BF_TEST_CLI_RUN_H
 #define BF_TEST_CLI_RUN_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define BINFORM BF_PROJECT_DIR "/build/san/bin/binform"
@@ -18,6 +19,15 @@ typedef struct cli_result {
 /* Runs binform with `args` (a shell-quoted string); captures stdout and
  * stderr. The result is reused by the next call. */
 cli_result *cli_run(const char *args);
+/* cli_run with the arguments made by printf. */
+cli_result *cli_runf(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+/* Newlines in `s`. */
+size_t count_lines(const char *s);
 
 /* A copy of the file at `source` with `mutate` applied (NULL: none), in a new
  * temporary file whose name ends with `suffix`; the path is reused by the next call. */

@@ -1,0 +1,104 @@
+/* binform build: a binary file from JSON, through the reflection tables and the generated
+ * builder (or, with --keep-layout, the replay writer). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bf_write.h"
+#include "commands.h"
+#include "document.h"
+#include "json_parse.h"
+#include "undump.h"
+
+/* The JSON text, zero-terminated; NULL with the reason printed. */
+static char *load_text(const char *path, size_t *size)
+{
+    uint8_t *data;
+    int streamed;
+    char problem[1200];
+    if (!input_load(path, &data, size, &streamed, problem, sizeof problem)) {
+        fprintf(stderr, "%s\n", problem);
+        return NULL;
+    }
+    char *text = malloc(*size + 1);
+    if (text) {
+        memcpy(text, data, *size);
+        text[*size] = '\0';
+    } else {
+        fprintf(stderr, "%s: error: out of memory\n", path);
+    }
+    input_unload(data, *size, streamed);
+    return text;
+}
+
+static int save(const char *output, const bf_buffer *out)
+{
+    bf_error err;
+    if (strcmp(output, "-") == 0) {
+        if (isatty(fileno(stdout))) {
+            fprintf(stderr, "binform build: not writing binary data to a terminal (-o FILE, or a pipe)\n");
+            return EXIT_USAGE;
+        }
+        if (fwrite(out->data, 1, out->size, stdout) != out->size || fflush(stdout) != 0) {
+            perror("binform build: standard output");
+            return EXIT_USAGE;
+        }
+        return 0;
+    }
+    if (!bf_save_atomic(output, out->data, out->size, &err)) {
+        fprintf(stderr, "%s: error: %s\n", output, err.message);
+        return EXIT_USAGE;
+    }
+    return 0;
+}
+
+int cmd_build(const options *o, int argc, char **argv)
+{
+    (void)argc;
+    const char *name = strcmp(argv[0], "-") == 0 ? STDIN_NAME : argv[0];
+    if (!o->output) {
+        fprintf(stderr, "binform build: where to? -o OUT is required (see 'binform help build')\n");
+        return EXIT_USAGE;
+    }
+    size_t size;
+    char *text = load_text(argv[0], &size);
+    if (!text)
+        return EXIT_USAGE;
+    if (strlen(text) != size) {
+        fprintf(stderr, "%s: error: not JSON: a zero byte at %zu\n", name, strlen(text));
+        free(text);
+        return EXIT_INVALID;
+    }
+    char why[256];
+    jv *v = jv_parse(text, why, sizeof why);
+    if (!v) {
+        fprintf(stderr, "%s: error: not JSON: %s\n", name, why);
+        free(text);
+        return EXIT_INVALID;
+    }
+    bf_arena arena;
+    bf_arena_init(&arena, bf_alloc_default(), 0);
+    undump_result doc;
+    int rc = EXIT_INVALID;
+    bf_buffer out = {0};
+    bf_error err;
+    if (!undump_document(v, text, &arena, &doc)) {
+        fprintf(stderr, "%s: error: %s\n", name, doc.error);
+    } else if (!(o->keep_layout ? doc.entry->write(doc.root, &out, &err)
+                                : doc.entry->build(doc.root, &arena, &out, &err))) {
+        char line[BF_PATH_MAX + BF_MESSAGE_MAX + 512];
+        bf_error_format(&err, name, line, sizeof line);
+        fprintf(stderr, "%s (%s)\n", line, o->keep_layout ? "writing where the JSON says" : "building");
+    } else {
+        rc = save(o->output, &out);
+        if (rc == 0 && o->verbose)
+            fprintf(stderr, "%s: %s %s, %zu bytes written to %s\n", name, doc.format->name, doc.entry->name, out.size,
+                    o->output);
+    }
+    bf_buffer_free(&out);
+    bf_arena_free(&arena);
+    jv_free(v);
+    free(text);
+    return rc;
+}
