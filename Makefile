@@ -5,9 +5,10 @@ CFLAGS_COMMON := -std=c11 -Wall -Wextra -Werror -O1 -g
 SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 SHARED ?= $(abspath ../shared)
 
-# Debian packages: the build's, the tests', the N64 toolchain's.
+# Debian packages: the build's, the tests', the N64 toolchain's. The tests also build the
+# console ROM (gcc-mips-linux-gnu) and run it in cen64, which needs a display (xvfb, xauth).
 BUILD_PKGS := gcc make pkg-config libyaml-dev liblua5.4-dev libpng-dev binutils-mips-linux-gnu
-TEST_PKGS := libcriterion-dev binutils-mips-linux-gnu chromium
+TEST_PKGS := libcriterion-dev binutils-mips-linux-gnu chromium gcc-mips-linux-gnu cen64 xvfb xauth
 DEPS_STAMP := $(BUILD)/.deps-build
 TEST_DEPS_STAMP := $(BUILD)/.deps-test
 
@@ -102,6 +103,7 @@ TEST_BINS += $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 
 -include n64/n64.mk
 -include n64/host/host.mk
+-include n64/rom/rom.mk
 -include generator/docs.mk
 -include tests/fuzz/fuzz.mk
 
