@@ -6,7 +6,8 @@
 #   make n64-rom        build/n64/rom/pif.bin (the boot code, for cen64's PIF ROM
 #                       slot) and build/n64/rom/binform-ipl.bin (the program with
 #                       the demo torus, for cen64 -ddipl); broken-ipl.bin carries
-#                       the torus with a lying vertex count
+#                       the torus with a lying vertex count, sample-ipl.bin a sample
+#                       model from ../shared when it is there
 #   make n64-rom-test   runs both in cen64 and compares with binform render and
 #                       binform check on the host (part of make test)
 #   make n64-rom-run    runs the torus image and prints what the console says
@@ -21,20 +22,22 @@ ROM_ARCH := -EB -march=vr4300 -mabi=32 -mfp32 -mhard-float -mno-abicalls -fno-pi
 ROM_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2 -g $(ROM_ARCH) -ffreestanding -ffp-contract=off \
 	-fno-tree-loop-distribute-patterns -ffunction-sections -fdata-sections -Iruntime -Igenerated -In64/rom
 
-# What the ROM draws; the test gives binform render the same options.
+# What each image draws: model, animation, seconds into it, yaw, pitch. The test gives
+# binform render the same options (rom_render_args), so the pictures can be equal.
 ROM_WIDTH := 320
 ROM_HEIGHT := 240
-ROM_YAW := 20
-ROM_PITCH := 40
-ROM_DISTANCE := 1
-ROM_ANIM := twist
-ROM_TIME := 0.25
 ROM_BACKGROUND := 303848
-ROM_RENDER_ARGS := --size $(ROM_WIDTH)x$(ROM_HEIGHT) --yaw $(ROM_YAW) --pitch $(ROM_PITCH) \
-	--distance $(ROM_DISTANCE) --anim $(ROM_ANIM) --time $(ROM_TIME) --background $(ROM_BACKGROUND) --color16
-ROM_VIEW_DEFINES := -DROM_WIDTH=$(ROM_WIDTH) -DROM_HEIGHT=$(ROM_HEIGHT) -DROM_YAW=$(ROM_YAW) \
-	-DROM_PITCH=$(ROM_PITCH) -DROM_DISTANCE=$(ROM_DISTANCE) -DROM_ANIM='"$(ROM_ANIM)"' -DROM_TIME=$(ROM_TIME) \
-	-DROM_BACKGROUND=0x$(ROM_BACKGROUND)FFu
+ROM_TORUS_VIEW := twist 0.25 20 40
+# A sample from ../shared, when it is there (SHARED): its textures are not beside it,
+# so the host draws the checkerboard the console draws.
+ROM_SAMPLE := $(SHARED)/samples/t3dm/08_animation/snake.t3dm
+ROM_SAMPLE_STREAM := $(SHARED)/samples/t3dm/08_animation/snake.0.sdata
+ROM_SAMPLE_VIEW := Snake_Attack 0.4 120 10
+rom_render_args = --size $(ROM_WIDTH)x$(ROM_HEIGHT) --distance 1 --background $(ROM_BACKGROUND) --color16 \
+	--anim $(word 1,$(1)) --time $(word 2,$(1)) --yaw $(word 3,$(1)) --pitch $(word 4,$(1))
+rom_view_defines = -DROM_WIDTH=$(ROM_WIDTH) -DROM_HEIGHT=$(ROM_HEIGHT) -DROM_DISTANCE=1 \
+	-DROM_BACKGROUND=0x$(ROM_BACKGROUND)FFu -DROM_ANIM='"$(word 1,$(1))"' -DROM_TIME=$(word 2,$(1)) \
+	-DROM_YAW=$(word 3,$(1)) -DROM_PITCH=$(word 4,$(1))
 
 # Everything but the model: the runtime (its file and writer parts need an OS),
 # the generated T3DM code, the scene code, the command lists, the ROM's own C library.
@@ -72,12 +75,13 @@ $(ROM_DIR)/models/torus-broken.t3dm: $(ROM_DIR)/models/torus.t3dm
 	printf '\002\000' | dd of=$@.tmp bs=1 seek=8 conv=notrunc status=none
 	mv $@.tmp $@
 
-# One image per model: main.c and blobs.S name the model; the rest is shared.
+# One image per model: main.c and blobs.S name the model and the view; the rest is shared.
+# $(1) image name, $(2) model, $(3) animation stream, $(4) view (ROM_TORUS_VIEW's form).
 ROM_UCODE := $(addprefix $(N64_RSP_OUT)/render.,imem.bin dmem.bin cold.bin clip.bin)
 define rom_image
 $(ROM_DIR)/$(1)/main.o: n64/rom/main.c $(ROM_HEADERS)
 	@mkdir -p $$(@D)
-	$(ROM_CC) $(ROM_CFLAGS) $(ROM_VIEW_DEFINES) -DROM_MODEL_NAME='"$(notdir $(2))"' \
+	$(ROM_CC) $(ROM_CFLAGS) $(call rom_view_defines,$(4)) -DROM_MODEL_NAME='"$(notdir $(2))"' \
 		-DROM_STREAM_NAME='"$(notdir $(3))"' -c $$< -o $$@
 $(ROM_DIR)/$(1)/blobs.o: n64/rom/blobs.S $(2) $(3) $(ROM_UCODE)
 	@mkdir -p $$(@D)
@@ -92,10 +96,16 @@ $(ROM_DIR)/$(1)-ipl.bin: $(ROM_DIR)/obj/n64/rom/crt0.o $(ROM_DIR)/$(1)/main.o $(
 	$(ROM_OBJCOPY) -O binary -j .header -j .text -j .rodata -j .data $(ROM_DIR)/$(1).elf $$@
 	truncate -s %16 $$@ # to _image_end, all the boot code copies
 endef
-$(eval $(call rom_image,binform,$(ROM_DIR)/models/torus.t3dm,$(ROM_DIR)/models/torus.0.sdata))
-$(eval $(call rom_image,broken,$(ROM_DIR)/models/torus-broken.t3dm,$(ROM_DIR)/models/torus.0.sdata))
-
+$(eval $(call rom_image,binform,$(ROM_DIR)/models/torus.t3dm,$(ROM_DIR)/models/torus.0.sdata,$(ROM_TORUS_VIEW)))
+$(eval $(call rom_image,broken,$(ROM_DIR)/models/torus-broken.t3dm,$(ROM_DIR)/models/torus.0.sdata,$(ROM_TORUS_VIEW)))
 ROM_IMAGES := $(ROM_DIR)/pif.bin $(ROM_DIR)/binform-ipl.bin $(ROM_DIR)/broken-ipl.bin
+ROM_TEST_PICTURES := torus $(ROM_DIR)/models/torus.t3dm binform-ipl.bin "$(call rom_render_args,$(ROM_TORUS_VIEW))"
+ifneq ($(wildcard $(ROM_SAMPLE)),)
+$(eval $(call rom_image,sample,$(ROM_SAMPLE),$(ROM_SAMPLE_STREAM),$(ROM_SAMPLE_VIEW)))
+ROM_IMAGES += $(ROM_DIR)/sample-ipl.bin
+ROM_TEST_PICTURES += $(basename $(notdir $(ROM_SAMPLE))) $(ROM_SAMPLE) sample-ipl.bin \
+	"$(call rom_render_args,$(ROM_SAMPLE_VIEW))"
+endif
 
 # The host side of the test: reads what the console said and compares it with a PNG.
 ROM_CHECK := $(ROM_DIR)/rom_check
@@ -117,6 +127,6 @@ n64-rom-test: $(BINFORM) | $(TEST_DEPS_STAMP)
 	@if command -v cen64 > /dev/null && command -v $(ROM_CC) > /dev/null && command -v $(N64_MIPS_AS) > /dev/null; then \
 		$(MAKE) --no-print-directory n64-rom $(ROM_CHECK) && \
 		BINFORM=$(BINFORM) ROM_CHECK=$(ROM_CHECK) ROM_DIR=$(ROM_DIR) ROM_TIMEOUT=$(ROM_TIMEOUT) \
-		ROM_RENDER_ARGS="$(ROM_RENDER_ARGS)" sh n64/rom/rom_test.sh; \
+		ROM_SAMPLE=$(ROM_SAMPLE) sh n64/rom/rom_test.sh $(ROM_TEST_PICTURES); \
 	else echo "n64-rom-test: cen64 or the MIPS toolchain is missing (make test-deps installs them); skipped"; fi
 test: n64-rom-test
