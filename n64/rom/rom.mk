@@ -123,7 +123,8 @@ n64-rom-run: $(ROM_IMAGES)
 	@grep -v '^px ' $(ROM_DIR)/binform.log
 
 # Needs cen64 and the MIPS compiler; skips, saying so, without them (make test-deps installs them).
-n64-rom-test: $(BINFORM) | $(TEST_DEPS_STAMP)
+# Its prerequisites are built here, not by the make it starts, so that make -j stays safe.
+n64-rom-test: $(BINFORM) $(BUILD)/bin/t3dm_torus $(ROM_UCODE) | $(TEST_DEPS_STAMP)
 	@if command -v cen64 > /dev/null && command -v $(ROM_CC) > /dev/null && command -v $(N64_MIPS_AS) > /dev/null; then \
 		$(MAKE) --no-print-directory n64-rom $(ROM_CHECK) && \
 		BINFORM=$(BINFORM) ROM_CHECK=$(ROM_CHECK) ROM_DIR=$(ROM_DIR) ROM_TIMEOUT=$(ROM_TIMEOUT) \
