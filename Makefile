@@ -40,7 +40,8 @@ $(DEPS_STAMP):
 	@mkdir -p $(BUILD)
 	@sh .ci/deps.sh $(BUILD_PKGS)
 	@touch $@
-$(TEST_DEPS_STAMP): $(DEPS_STAMP)
+# Again when the Makefile changes: a build tree from before a package was added gets it too.
+$(TEST_DEPS_STAMP): $(DEPS_STAMP) Makefile
 	@sh .ci/deps.sh $(TEST_PKGS)
 	@touch $@
 deps: $(DEPS_STAMP)
