@@ -5,9 +5,10 @@ CFLAGS_COMMON := -std=c11 -Wall -Wextra -Werror -O1 -g
 SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 SHARED ?= $(abspath ../shared)
 
-# Debian packages: the build's, the tests', the N64 toolchain's.
+# Debian packages: the build's, the tests', the N64 toolchain's. The tests also build the
+# console ROM (gcc-mips-linux-gnu) and run it in cen64, which needs a display (xvfb, xauth).
 BUILD_PKGS := gcc make pkg-config libyaml-dev liblua5.4-dev libpng-dev binutils-mips-linux-gnu
-TEST_PKGS := libcriterion-dev binutils-mips-linux-gnu chromium
+TEST_PKGS := libcriterion-dev binutils-mips-linux-gnu chromium gcc-mips-linux-gnu cen64 xvfb xauth
 DEPS_STAMP := $(BUILD)/.deps-build
 TEST_DEPS_STAMP := $(BUILD)/.deps-test
 
@@ -39,7 +40,8 @@ $(DEPS_STAMP):
 	@mkdir -p $(BUILD)
 	@sh .ci/deps.sh $(BUILD_PKGS)
 	@touch $@
-$(TEST_DEPS_STAMP): $(DEPS_STAMP)
+# Again when the Makefile changes: a build tree from before a package was added gets it too.
+$(TEST_DEPS_STAMP): $(DEPS_STAMP) Makefile
 	@sh .ci/deps.sh $(TEST_PKGS)
 	@touch $@
 deps: $(DEPS_STAMP)
@@ -118,6 +120,7 @@ TEST_BINS += $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 
 -include n64/n64.mk
 -include n64/host/host.mk
+-include n64/rom/rom.mk
 -include generator/docs.mk
 -include tests/fuzz/fuzz.mk
 

@@ -2,22 +2,19 @@
 #include "render_model.h"
 
 #include "../host/anim.h"
-#include "../host/bounds.h"
 #include "../host/skeleton.h"
 #include "../host/texture.h"
-#include "../rsp/render_abi.h"
+#include "../driver/scene.h"
 #include "bf_validate.h"
 #include "sprite.h"
 #include "t3dm.h"
 
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define RDRAM_SIZE (8u << 20) /* the console with its Expansion Pak */
-#define RDP_BUFFER_SIZE (256u << 10)
 #define FIRST_FREE 0x1000u    /* address 0 stays unused: 0 means "none" in the driver */
 
 render_options_t render_default_options(void)
@@ -44,25 +41,6 @@ static bool fail(char *error, size_t size, const char *fmt, ...)
     vsnprintf(error, size, fmt, ap);
     va_end(ap);
     return false;
-}
-
-/* A key light from above and beside the camera, a dimmer fill from the other side. */
-static render_lights_t default_lights(const camera *cam)
-{
-    float back[3] = {cam->eye[0] - cam->target[0], cam->eye[1] - cam->target[1], cam->eye[2] - cam->target[2]};
-    float side[3] = {back[2], 0, -back[0]}; /* back x up */
-    float len = (float)sqrt((double)(back[0] * back[0] + back[1] * back[1] + back[2] * back[2]));
-    if (!(len > 0))
-        len = 1;
-    render_lights_t l = {.ambient = {0.32f, 0.32f, 0.36f}, .count = 2};
-    for (int i = 0; i < 3; i++) {
-        l.direction[0][i] = back[i] / len + 0.6f * side[i] / len + (i == 1 ? 0.9f : 0);
-        l.direction[1][i] = back[i] / len - 0.8f * side[i] / len - (i == 1 ? 0.3f : 0);
-    }
-    const float key[3] = {0.85f, 0.82f, 0.76f}, fill[3] = {0.22f, 0.25f, 0.34f};
-    memcpy(l.color[0], key, sizeof key);
-    memcpy(l.color[1], fill, sizeof fill);
-    return l;
 }
 
 /* The pose: rest, or a frame of the named animation (its stream from `load`). */
@@ -179,23 +157,6 @@ static draw_texture_t *load_textures(const t3dm_File *m, render_load_fn load, vo
     return textures;
 }
 
-static uint32_t count_triangles(const t3dm_File *m)
-{
-    uint32_t n = 0;
-    for (uint32_t c = 0; c < m->chunk_data_count; c++) {
-        if (m->chunk_data[c].body.kind != T3DM_KIND_OBJECT)
-            continue;
-        const t3dm_Object *obj = m->chunk_data[c].body.Object;
-        for (uint32_t k = 0; k < obj->parts_count; k++) {
-            const t3dm_Part *p = &obj->parts[k];
-            n += p->index_count / 3u + p->seq_count;
-            for (int s = 0; s < 4 && p->strip_index_counts[s]; s++)
-                n += p->strip_index_counts[s] > 2 ? p->strip_index_counts[s] - 2u : 0;
-        }
-    }
-    return n;
-}
-
 /* The colour image as RGBA8888 (16-bit channels widened by repeating their top bits). */
 static void read_picture(const emu_t *e, const draw_frame_t *f, uint8_t *rgba)
 {
@@ -251,15 +212,10 @@ bool render_model(const uint8_t *data, size_t size, const render_options_t *o, r
     if (!pose_model(m, o, load, ctx, &arena, out, error, error_size))
         goto done;
 
-    float lo[3], hi[3];
-    bounds_of_model(m, out->bones, out->bone_count, lo, hi);
-    camera_params cp = camera_default_params();
-    cp.yaw_deg = o->yaw_deg;
-    cp.pitch_deg = o->pitch_deg;
-    cp.distance = o->distance;
-    cp.aspect = (float)o->width / o->height;
+    scene_view_t view = {o->width, o->height, o->yaw_deg, o->pitch_deg, o->distance, o->shading, !o->color16,
+                         o->background};
     camera cam;
-    if (camera_frame_bounds(&cam, lo, hi, &cp) != CAMERA_OK) {
+    if (scene_camera(m, out->bones, out->bone_count, &view, &cam) != CAMERA_OK) {
         fail(error, error_size, "camera: yaw %g, pitch %g, distance %g cannot frame the model", o->yaw_deg,
              o->pitch_deg, o->distance);
         goto done;
@@ -273,27 +229,18 @@ bool render_model(const uint8_t *data, size_t size, const render_options_t *o, r
         fail(error, error_size, "out of memory");
         goto done;
     }
-    rdram_image_t img;
-    rdram_init(&img, emu.rdram, RDRAM_SIZE, FIRST_FREE);
-    const emu_microcode_t *mc = &emu_render_microcode;
-    uint32_t cold = rdram_put(&img, mc->cold, (uint32_t)mc->cold_size, 8);
-    rdram_alloc(&img, 4096 - (uint32_t)mc->cold_size, 8); /* the overlay loader reads up to the end of IMEM */
-    uint32_t clip = rdram_put(&img, mc->clip, (uint32_t)mc->clip_size, 8);
-    rdram_alloc(&img, 4096 - (uint32_t)mc->clip_size, 8);
-    uint32_t file = rdram_put(&img, data, (uint32_t)size, 16);
-    render_cmdlist_t cl;
-    if (size > RDRAM_SIZE / 2 || img.full || !cmdlist_init(&cl, &img, draw_model_list_bytes(m))) {
+    if (size > RDRAM_SIZE / 2) {
         fail(error, error_size, "the model does not fit the console's 8 MiB of RDRAM");
         goto done;
     }
-    draw_frame_params_t fp = {o->width, o->height, !o->color16, o->background, &cam, default_lights(&cam), 1,
-                              RDP_BUFFER_SIZE};
-    int status = draw_frame_begin(&cl, &img, &fp, &out->frame);
-    draw_model_params_t dp = {m, file, out->bones, out->bone_count, NULL, o->shading, textures, texture_count};
-    if (status == DRAW_OK)
-        status = draw_model(&cl, &img, &out->frame, &dp);
-    if (status == DRAW_OK)
-        status = draw_frame_end(&cl);
+    rdram_image_t img;
+    rdram_init(&img, emu.rdram, RDRAM_SIZE, FIRST_FREE);
+    const emu_microcode_t *mc = &emu_render_microcode;
+    scene_overlays_t ov = {mc->cold, mc->clip, (uint32_t)mc->cold_size, (uint32_t)mc->clip_size};
+    scene_t scene = {0};
+    int status = scene_build(&scene, &img, &ov, &view, &cam, data, (uint32_t)size, m, out->bones, out->bone_count,
+                             textures, texture_count);
+    out->frame = scene.frame;
     if (status != DRAW_OK) {
         fail(error, error_size, "%s",
              status == DRAW_ERR_MODEL    ? "a part loads vertices past the microcode's 70-entry cache"
@@ -301,10 +248,10 @@ bool render_model(const uint8_t *data, size_t size, const render_options_t *o, r
                                          : "the model and its frame do not fit the console's 8 MiB of RDRAM");
         goto done;
     }
-    out->triangles = count_triangles(m);
+    out->triangles = scene_triangles(m);
     /* generous: a few thousand RSP cycles per triangle, plus the setup */
     uint64_t budget = 4000000u + 20000u * (uint64_t)out->triangles;
-    emu_run(&emu, mc, cl.start, cold, clip, budget, &out->emu);
+    emu_run(&emu, mc, scene.cl.start, scene.cold, scene.clip, budget, &out->emu);
     if (!out->emu.finished) {
         fail(error, error_size, "the microcode did not finish within %llu RSP cycles", (unsigned long long)budget);
         goto done;

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #ifndef N64_PROJECT_ROOT
 #define N64_PROJECT_ROOT "."
@@ -112,6 +113,8 @@ static bool load_sprite(void *ctx, const char *name, const uint8_t **data, size_
 static void keep_picture(const render_result_t *res, const char *name)
 {
     char path[1024], error[256];
+    snprintf(path, sizeof path, "%s/build/render-tests", N64_PROJECT_ROOT);
+    mkdir(path, 0777); /* test_render_pictures makes it too, but only with the samples */
     snprintf(path, sizeof path, "%s/build/render-tests/texture-%s.png", N64_PROJECT_ROOT, name);
     if (png_save(path, res->rgba, res->width, res->height, error, sizeof error) != 0)
         cr_log_warn("%s", error);
