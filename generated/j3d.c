@@ -161,73 +161,93 @@ static int read_Section(bf_ctx *c, j3d_Section *s, int64_t index)
             switch (tag) {
             case INT64_C(1229866545): /* INF1 */
                 s->body.Inf1 = bf_alloc_array(c, 1, sizeof(j3d_Inf1), 0, "body");
-                if (!s->body.Inf1 || !bf_push(c, "body", -1) || !read_Inf1(c, s->body.Inf1, 0))
+                if (!s->body.Inf1)
+                    return 0;
+                s->body.kind = J3D_KIND_INF1;
+                if (!bf_push(c, "body", -1) || !read_Inf1(c, s->body.Inf1, 0))
                     return 0;
                 bf_pop(c);
-                s->body.kind = J3D_KIND_INF1;
                 break;
             case INT64_C(1448368177): /* VTX1 */
                 s->body.Vtx1 = bf_alloc_array(c, 1, sizeof(j3d_Vtx1), 0, "body");
-                if (!s->body.Vtx1 || !bf_push(c, "body", -1) || !read_Vtx1(c, s->body.Vtx1, 0))
+                if (!s->body.Vtx1)
+                    return 0;
+                s->body.kind = J3D_KIND_VTX1;
+                if (!bf_push(c, "body", -1) || !read_Vtx1(c, s->body.Vtx1, 0))
                     return 0;
                 bf_pop(c);
-                s->body.kind = J3D_KIND_VTX1;
                 break;
             case INT64_C(1163284529): /* EVP1 */
                 s->body.Evp1 = bf_alloc_array(c, 1, sizeof(j3d_Evp1), 0, "body");
-                if (!s->body.Evp1 || !bf_push(c, "body", -1) || !read_Evp1(c, s->body.Evp1, 0))
+                if (!s->body.Evp1)
+                    return 0;
+                s->body.kind = J3D_KIND_EVP1;
+                if (!bf_push(c, "body", -1) || !read_Evp1(c, s->body.Evp1, 0))
                     return 0;
                 bf_pop(c);
-                s->body.kind = J3D_KIND_EVP1;
                 break;
             case INT64_C(1146246961): /* DRW1 */
                 s->body.Drw1 = bf_alloc_array(c, 1, sizeof(j3d_Drw1), 0, "body");
-                if (!s->body.Drw1 || !bf_push(c, "body", -1) || !read_Drw1(c, s->body.Drw1, 0))
+                if (!s->body.Drw1)
+                    return 0;
+                s->body.kind = J3D_KIND_DRW1;
+                if (!bf_push(c, "body", -1) || !read_Drw1(c, s->body.Drw1, 0))
                     return 0;
                 bf_pop(c);
-                s->body.kind = J3D_KIND_DRW1;
                 break;
             case INT64_C(1246647345): /* JNT1 */
                 s->body.Jnt1 = bf_alloc_array(c, 1, sizeof(j3d_Jnt1), 0, "body");
-                if (!s->body.Jnt1 || !bf_push(c, "body", -1) || !read_Jnt1(c, s->body.Jnt1, 0))
+                if (!s->body.Jnt1)
+                    return 0;
+                s->body.kind = J3D_KIND_JNT1;
+                if (!bf_push(c, "body", -1) || !read_Jnt1(c, s->body.Jnt1, 0))
                     return 0;
                 bf_pop(c);
-                s->body.kind = J3D_KIND_JNT1;
                 break;
             case INT64_C(1397248049): /* SHP1 */
                 s->body.Shp1 = bf_alloc_array(c, 1, sizeof(j3d_Shp1), 0, "body");
-                if (!s->body.Shp1 || !bf_push(c, "body", -1) || !read_Shp1(c, s->body.Shp1, 0))
+                if (!s->body.Shp1)
+                    return 0;
+                s->body.kind = J3D_KIND_SHP1;
+                if (!bf_push(c, "body", -1) || !read_Shp1(c, s->body.Shp1, 0))
                     return 0;
                 bf_pop(c);
-                s->body.kind = J3D_KIND_SHP1;
                 break;
             case INT64_C(1296127026): /* MAT2 */
                 s->body.MaterialList = bf_alloc_array(c, 1, sizeof(j3d_MaterialList), 0, "body");
-                if (!s->body.MaterialList || !bf_push(c, "body", -1) || !read_MaterialList(c, s->body.MaterialList, 0))
+                if (!s->body.MaterialList)
+                    return 0;
+                s->body.kind = J3D_KIND_MATERIAL_LIST;
+                if (!bf_push(c, "body", -1) || !read_MaterialList(c, s->body.MaterialList, 0))
                     return 0;
                 bf_pop(c);
-                s->body.kind = J3D_KIND_MATERIAL_LIST;
                 break;
             case INT64_C(1296127027): /* MAT3 */
                 s->body.MaterialList = bf_alloc_array(c, 1, sizeof(j3d_MaterialList), 0, "body");
-                if (!s->body.MaterialList || !bf_push(c, "body", -1) || !read_MaterialList(c, s->body.MaterialList, 0))
+                if (!s->body.MaterialList)
+                    return 0;
+                s->body.kind = J3D_KIND_MATERIAL_LIST;
+                if (!bf_push(c, "body", -1) || !read_MaterialList(c, s->body.MaterialList, 0))
                     return 0;
                 bf_pop(c);
-                s->body.kind = J3D_KIND_MATERIAL_LIST;
                 break;
             case INT64_C(1296321587): /* MDL3 */
                 s->body.Mdl3 = bf_alloc_array(c, 1, sizeof(j3d_Mdl3), 0, "body");
-                if (!s->body.Mdl3 || !bf_push(c, "body", -1) || !read_Mdl3(c, s->body.Mdl3, 0))
+                if (!s->body.Mdl3)
+                    return 0;
+                s->body.kind = J3D_KIND_MDL3;
+                if (!bf_push(c, "body", -1) || !read_Mdl3(c, s->body.Mdl3, 0))
                     return 0;
                 bf_pop(c);
-                s->body.kind = J3D_KIND_MDL3;
                 break;
             case INT64_C(1413830705): /* TEX1 */
                 s->body.Tex1 = bf_alloc_array(c, 1, sizeof(j3d_Tex1), 0, "body");
-                if (!s->body.Tex1 || !bf_push(c, "body", -1) || !read_Tex1(c, s->body.Tex1, 0))
+                if (!s->body.Tex1)
+                    return 0;
+                s->body.kind = J3D_KIND_TEX1;
+                if (!bf_push(c, "body", -1) || !read_Tex1(c, s->body.Tex1, 0))
                     return 0;
                 bf_pop(c);
-                s->body.kind = J3D_KIND_TEX1;
                 break;
             default:
                 s->body.raw = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
@@ -297,6 +317,9 @@ static int read_Inf1(bf_ctx *c, j3d_Inf1 *s, int64_t index)
                     return bf_fail(c, c->pos, "nodes", "ends without its terminator (_it.type == NodeType.end)");
                 if (n == cap && !(buf = bf_grow(c, buf, n, &cap, sizeof *buf, "nodes")))
                     return 0;
+                /* what is read so far stays visible when the read fails (a partial document) */
+                s->nodes = buf;
+                s->nodes_count = n + 1;
                 size_t before = c->pos;
                 if (!bf_push(c, "nodes", n) || !read_SceneNode(c, &buf[n], n))
                     return 0;
@@ -433,6 +456,9 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
                     return bf_fail(c, c->pos, "formats", "ends without its terminator (_it.attr == VertexAttribute.list_end)");
                 if (n == cap && !(buf = bf_grow(c, buf, n, &cap, sizeof *buf, "formats")))
                     return 0;
+                /* what is read so far stays visible when the read fails (a partial document) */
+                s->formats = buf;
+                s->formats_count = n + 1;
                 size_t before = c->pos;
                 if (!bf_push(c, "formats", n) || !read_VertexFormat(c, &buf[n], n))
                     return 0;
@@ -1884,6 +1910,9 @@ static int read_Shape(bf_ctx *c, j3d_Shape *s, int64_t index, int64_t p_base, in
                     return bf_fail(c, c->pos, "attributes", "ends without its terminator (_it.attr == ShapeAttribute.list_end)");
                 if (n == cap && !(buf = bf_grow(c, buf, n, &cap, sizeof *buf, "attributes")))
                     return 0;
+                /* what is read so far stays visible when the read fails (a partial document) */
+                s->attributes = buf;
+                s->attributes_count = n + 1;
                 size_t before = c->pos;
                 if (!bf_push(c, "attributes", n) || !read_IndexAttribute(c, &buf[n], n))
                     return 0;
@@ -1993,6 +2022,9 @@ static int read_MatrixGroup(bf_ctx *c, j3d_MatrixGroup *s, int64_t index, int64_
                         return bf_fail(c, c->pos, "primitives", "ends without its terminator (_it.type == PrimitiveType.padding || _pos >= _end)");
                     if (n == cap && !(buf = bf_grow(c, buf, n, &cap, sizeof *buf, "primitives")))
                         return 0;
+                    /* what is read so far stays visible when the read fails (a partial document) */
+                    s->primitives = buf;
+                    s->primitives_count = n + 1;
                     size_t before = c->pos;
                     if (!bf_push(c, "primitives", n) || !read_Primitive(c, &buf[n], n, s->_p_attribute_count, s->_p_wide_mask))
                         return 0;
@@ -2520,8 +2552,11 @@ int j3d_read_model(const uint8_t *data, size_t size, bf_arena *arena, const bf_r
 {
     bf_ctx c;
     j3d_File *s = bf_begin_read(&c, data, size, arena, opts, err, sizeof *s);
-    if (!s || !(read_File(&c, s, 0)))
+    if (!s || !(read_File(&c, s, 0))) {
+        if (s && opts && opts->partial)
+            *opts->partial = s; /* what was read before the failure, in `arena` */
         return 0;
+    }
     *out = s;
     return 1;
 }

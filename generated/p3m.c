@@ -502,6 +502,9 @@ static int read_WeightGroup(bf_ctx *c, p3m_WeightGroup *s, int64_t index, int64_
                 return bf_fail(c, c->pos, "ranges", "ends without its terminator (_it.weight_count == 0)");
             if (n == cap && !(buf = bf_grow(c, buf, n, &cap, sizeof *buf, "ranges")))
                 return 0;
+            /* what is read so far stays visible when the read fails (a partial document) */
+            s->ranges = buf;
+            s->ranges_count = n + 1;
             size_t before = c->pos;
             if (!bf_push(c, "ranges", n) || !read_WeightRange(c, &buf[n], n))
                 return 0;
@@ -674,17 +677,21 @@ static int read_Texture(bf_ctx *c, p3m_Texture *s, int64_t index)
         switch (tag) {
         case INT64_C(0): /* embedded */
             s->body.EmbeddedTexture = bf_alloc_array(c, 1, sizeof(p3m_EmbeddedTexture), 0, "body");
-            if (!s->body.EmbeddedTexture || !bf_push(c, "body", -1) || !read_EmbeddedTexture(c, s->body.EmbeddedTexture, 0))
+            if (!s->body.EmbeddedTexture)
+                return 0;
+            s->body.kind = P3M_KIND_EMBEDDED_TEXTURE;
+            if (!bf_push(c, "body", -1) || !read_EmbeddedTexture(c, s->body.EmbeddedTexture, 0))
                 return 0;
             bf_pop(c);
-            s->body.kind = P3M_KIND_EMBEDDED_TEXTURE;
             break;
         case INT64_C(1): /* external */
             s->body.ExternalTexture = bf_alloc_array(c, 1, sizeof(p3m_ExternalTexture), 0, "body");
-            if (!s->body.ExternalTexture || !bf_push(c, "body", -1) || !read_ExternalTexture(c, s->body.ExternalTexture, 0))
+            if (!s->body.ExternalTexture)
+                return 0;
+            s->body.kind = P3M_KIND_EXTERNAL_TEXTURE;
+            if (!bf_push(c, "body", -1) || !read_ExternalTexture(c, s->body.ExternalTexture, 0))
                 return 0;
             bf_pop(c);
-            s->body.kind = P3M_KIND_EXTERNAL_TEXTURE;
             break;
         default:
             return bf_fail(c, c->pos, "body", "no case for tag %lld (0x%llx)", (long long)tag, (unsigned long long)tag);
@@ -1236,6 +1243,8 @@ int p3m_read_model(const uint8_t *data, size_t size, bf_arena *arena, const bf_r
     bf_error best;
     int64_t best_revision = -1;
     uint64_t best_reached = 0;
+    bf_arena best_arena; /* the furthest attempt, kept for a partial document */
+    p3m_File *best_doc = NULL;
     for (int64_t r = first; r <= last; r++) {
         bf_arena attempt;
         bf_arena_init(&attempt, arena->alloc, arena->budget);
@@ -1251,14 +1260,26 @@ int p3m_read_model(const uint8_t *data, size_t size, bf_arena *arena, const bf_r
             *out = s;
             return 1;
         }
-        bf_arena_free(&attempt);
         /* how far the attempt got: a failure after the whole file was read (strings) got furthest */
         uint64_t reached = read_all ? (uint64_t)size + 1 : err->offset;
         if (best_revision < 0 || reached > best_reached) {
             best = *err;
             best_revision = r;
             best_reached = reached;
+            if (opts && opts->partial && s) {
+                if (best_doc)
+                    bf_arena_free(&best_arena);
+                s->_revision = r;
+                best_arena = attempt;
+                best_doc = s;
+                continue;
+            }
         }
+        bf_arena_free(&attempt);
+    }
+    if (best_doc) {
+        bf_arena_adopt(arena, &best_arena);
+        *opts->partial = best_doc;
     }
     *err = best;
     char message[sizeof err->message];

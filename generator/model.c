@@ -212,7 +212,7 @@ static enum_def *build_enum(format *f, const ynode *key, const ynode *n, int is_
 static const char *const field_keys[] = {
     "name", "type", "doc", "erratum", "at", "count", "until", "to_end", "size", "pos", "if",
     "align", "const", "expect", "enum", "flags", "bits", "string", "fixed", "derive", "args",
-    "endian", "document_at", "value", "prefix", "computed", NULL};
+    "endian", "document_at", "value", "prefix", "computed", "padding", NULL};
 
 static void build_switch(field *fl, const ynode *n)
 {
@@ -495,6 +495,31 @@ static field *build_field(type_def *t, const ynode *n, int index)
             a->value = parse_expr_node(v->values[i], "an argument");
             vec_push(&fl->args, a);
         }
+    }
+    if ((v = ynode_get(n, "padding")) && expect_kind(v, YN_MAP, "padding")) {
+        /* { fill: [TEXT, ...], unit: EXPR, below: N } */
+        static const char *const keys[] = {"fill", "unit", "below", NULL};
+        check_keys(v, "padding", keys);
+        fl->has_padding = 1;
+        const ynode *fi = ynode_get(v, "fill");
+        if (!fi)
+            diag_error(v->loc, "padding needs 'fill': the texts the padding bytes are a prefix of");
+        else if (expect_kind(fi, YN_SEQ, "fill"))
+            for (size_t i = 0; i < fi->len; i++) {
+                const char *text = scalar(fi->values[i], "a fill text");
+                if (text && !text[0])
+                    diag_error(fi->values[i]->loc, "a fill text cannot be empty");
+                else if (text)
+                    vec_push(&fl->pad_fill, (void *)text);
+            }
+        const ynode *un = ynode_get(v, "unit");
+        if (un)
+            fl->pad_unit = parse_expr_node(un, "unit");
+        const ynode *be = ynode_get(v, "below");
+        if (!be)
+            diag_error(v->loc, "padding needs 'below': the padding is shorter than this many bytes");
+        else if (parse_int(be, "below", &fl->pad_below) && fl->pad_below < 1)
+            diag_error(be->loc, "below must be at least 1");
     }
     if ((v = ynode_get(n, "endian")) && scalar(v, "endian")) {
         if (strcmp(v->text, "little") == 0)
