@@ -104,6 +104,20 @@ static int is_identifier(const char *s)
     return 1;
 }
 
+/* C keywords cannot name a struct member: the generated C would not compile. */
+static int is_c_keyword(const char *s)
+{
+    static const char *const kw[] = {"auto", "break", "case", "char", "const", "continue", "default", "do",
+                                      "double", "else", "enum", "extern", "float", "for", "goto", "if",
+                                      "inline", "int", "long", "register", "restrict", "return", "short",
+                                      "signed", "sizeof", "static", "struct", "switch", "typedef", "union",
+                                      "unsigned", "void", "volatile", "while", "bool", "true", "false", NULL};
+    for (int i = 0; kw[i]; i++)
+        if (strcmp(s, kw[i]) == 0)
+            return 1;
+    return 0;
+}
+
 static int parse_int(const ynode *n, const char *what, int64_t *out)
 {
     const char *s = scalar(n, what);
@@ -364,6 +378,8 @@ static field *build_field(type_def *t, const ynode *n, int index)
         fl->name = "?";
     } else if (!is_identifier(fl->name) || fl->name[0] == '_') {
         diag_error(ynode_get(n, "name")->loc, "'%s' is not a valid field name (letters, digits, '_'; not starting with '_')", fl->name);
+    } else if (is_c_keyword(fl->name)) {
+        diag_error(ynode_get(n, "name")->loc, "'%s' is a C keyword: the generated structure cannot have a member of that name", fl->name);
     }
     fl->doc = scalar(ynode_get(n, "doc"), "doc");
     if (!fl->doc)
