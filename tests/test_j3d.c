@@ -1176,3 +1176,55 @@ Test(j3d_rules, node_type_in_its_enum)
     CHECK();
     expect_finding(&c, name, E, "sections[0].body.nodes[2].type", 0x40, "19 (0x13) is not a value of NodeType");
 }
+
+/* box.bmd's MAT3 is at 0x4C0: material entry +0x84, remap table +0x1D0, name table +0x1D2 */
+Test(j3d_rules, mat3_remap_in_range)
+{
+    MUTATE("box.bmd");
+    put16(d, 0x4C0 + 0x1D0, 1);
+    CHECK();
+    expect_finding(&c, name, E, "sections[6].body.remap[0]", 0x690, "material 0 uses material entry 1, but there are 1");
+}
+
+Test(j3d_rules, mat3_a_name_per_material)
+{
+    MUTATE("box.bmd");
+    put16(d, 0x4C0 + 0x1D2, 0);
+    CHECK();
+    expect_finding(&c, name, E, "sections[6].body.name_table_offset", 0x4C0 + 0x14, "0 names for 1 materials");
+}
+
+Test(j3d_rules, mat3_u8_index_in_its_table)
+{
+    MUTATE("box.bmd");
+    d[0x4C0 + 0x84 + 0x01] = 5; /* cull mode index */
+    CHECK();
+    expect_finding(&c, name, E, "sections[6].body.materials[0].cull_mode_index", 0x545,
+                   "material entry 0 uses cull mode 5, but the table has 1");
+}
+
+Test(j3d_rules, mat3_u16_indices_in_their_table)
+{
+    MUTATE("box.bmd");
+    put16(d, 0x4C0 + 0x84 + 0xE4, 7); /* first TEV stage index */
+    CHECK();
+    expect_finding(&c, name, E, "sections[6].body.materials[0].tev_stage_indices", 0x628,
+                   "material entry 0 uses a TEV stage outside the table's 1 (0xFFFF: none)");
+}
+
+/* stone_ia8.bdl's MDL3 is at 0x9A60, its packet table at +0x40 */
+Test(j3d_rules, mdl3_a_display_list_per_material)
+{
+    MUTATE("stone_ia8.bdl");
+    put16(d, 0x9A60 + 8, 4);
+    CHECK();
+    expect_finding(&c, name, E, "sections[7].body.material_count", 0x9A68, "4 display lists, but MAT3 has 5 materials");
+}
+
+Test(j3d_rules, mdl3_display_list_padded_to_32)
+{
+    MUTATE("stone_ia8.bdl");
+    put32(d, 0x9A60 + 0x44, 0xFF);
+    CHECK();
+    expect_finding(&c, name, E, "sections[7].body.packets[0].size", 0x9AA4, "display list of 255 bytes, not padded to 32");
+}
