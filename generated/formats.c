@@ -2,6 +2,6 @@
 #include "formats.h"
 
 const bf_format_desc *const bf_formats[] = {
-    &j3d_format,
+    &p3m_format,
     NULL,
 };

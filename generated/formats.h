@@ -4,7 +4,7 @@
 
 #include "bf_meta.h"
 
-extern const bf_format_desc j3d_format;
+extern const bf_format_desc p3m_format;
 
 /* Every format, NULL-terminated. */
 extern const bf_format_desc *const bf_formats[];
