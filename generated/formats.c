@@ -2,6 +2,12 @@
 #include "formats.h"
 
 const bf_format_desc *const bf_formats[] = {
+    &j3d_format,
     &p3m_format,
+    &sprite_format,
+    &t3dm_format,
+    &tkl_format,
+    &tmd_format,
+    &tml_format,
     NULL,
 };

@@ -4,7 +4,13 @@
 
 #include "bf_meta.h"
 
+extern const bf_format_desc j3d_format;
 extern const bf_format_desc p3m_format;
+extern const bf_format_desc sprite_format;
+extern const bf_format_desc t3dm_format;
+extern const bf_format_desc tkl_format;
+extern const bf_format_desc tmd_format;
+extern const bf_format_desc tml_format;
 
 /* Every format, NULL-terminated. */
 extern const bf_format_desc *const bf_formats[];
