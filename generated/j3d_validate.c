@@ -39,7 +39,7 @@ static void validate_File(bf_vctx *v, const j3d_File *s)
         if (x != INT64_C(1651336242) && x != INT64_C(1651336243) && x != INT64_C(1650748468))
             bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 4, "kind", "FileKind: the values the document lists", "%lld (0x%llx) is not a value of FileKind", (long long)x, (unsigned long long)x);
     }
-    /* File Header: "The number of chunks present in this file. 8 for BMD, 9 for BDL" (schema line 255) */
+    /* File Header: "The number of chunks present in this file. 8 for BMD, 9 for BDL" (schema line 256) */
     {
         int ok = ((((int64_t)((int64_t)s->kind == INT64_C(1650748468))) ? ((int64_t)((int64_t)s->section_count == INT64_C(9))) : ((int64_t)((int64_t)s->section_count == INT64_C(8))))) != 0;
         if (!bf_eval_failed(v, "section_count", "File Header: \"The number of chunks present in this file. 8 for BMD, 9 for BDL\"") && !ok) {
@@ -47,7 +47,7 @@ static void validate_File(bf_vctx *v, const j3d_File *s)
             bf_eval_failed(v, "section_count", "File Header: \"The number of chunks present in this file. 8 for BMD, 9 for BDL\"");
         }
     }
-    /* File Header: "The total size of the file" (schema line 259) */
+    /* File Header: "The total size of the file" (schema line 260) */
     {
         int ok = (((int64_t)((int64_t)s->file_size == (int64_t)c->size))) != 0;
         if (!bf_eval_failed(v, "file_size", "File Header: \"The total size of the file\"") && !ok) {
@@ -55,7 +55,7 @@ static void validate_File(bf_vctx *v, const j3d_File *s)
             bf_eval_failed(v, "file_size", "File Header: \"The total size of the file\"");
         }
     }
-    /* Every section: "The total size of this chunk" (sections follow one another to the end of the file) (schema line 263) */
+    /* Every section: "The total size of this chunk" (sections follow one another to the end of the file) (schema line 264) */
     {
         int ok = (((int64_t)((int64_t)s->trailing.len == INT64_C(0)))) != 0;
         if (!bf_eval_failed(v, "trailing", "Every section: \"The total size of this chunk\" (sections follow one another to the end of the file)") && !ok) {
@@ -63,7 +63,7 @@ static void validate_File(bf_vctx *v, const j3d_File *s)
             bf_eval_failed(v, "trailing", "Every section: \"The total size of this chunk\" (sections follow one another to the end of the file)");
         }
     }
-    /* JNT1: "There can only be one skeleton per model." (schema line 267) */
+    /* JNT1: "There can only be one skeleton per model." (schema line 268) */
     {
         int64_t q1 = 0;
         for (uint32_t i1 = 0; i1 < (uint32_t)(s->sections_count); i1++) {
@@ -83,7 +83,7 @@ static void validate_File(bf_vctx *v, const j3d_File *s)
             bf_eval_failed(v, "sections", "JNT1: \"There can only be one skeleton per model.\"");
         }
     }
-    /* "These two formats hold the same data, except BDL contains an additional set of data which is used for faster rendering speeds." (schema line 271) */
+    /* "These two formats hold the same data, except BDL contains an additional set of data which is used for faster rendering speeds." (schema line 272) */
     {
         int64_t q3 = 0;
         for (uint32_t i3 = 0; i3 < (uint32_t)(s->sections_count); i3++) {
@@ -97,7 +97,7 @@ static void validate_File(bf_vctx *v, const j3d_File *s)
             bf_eval_failed(v, "sections", "\"These two formats hold the same data, except BDL contains an additional set of data which is used for faster rendering speeds.\"");
         }
     }
-    /* Scene Hierarchy: "The node list is padded to the nearest 32." (schema line 275) */
+    /* Scene Hierarchy: "The node list is padded to the nearest 32." (schema line 276) */
     for (uint32_t i = 0; i < s->sections_count; i++) {
         const j3d_Section *it = &s->sections[i];
         const j3d_Section *prev = i ? &s->sections[i - 1] : &j3d_Section_zero;
@@ -114,7 +114,7 @@ static void validate_File(bf_vctx *v, const j3d_File *s)
             bf_pop(c);
         }
     }
-    /* EVP1: "This section is padded to the nearest 32." (schema line 280) */
+    /* EVP1: "This section is padded to the nearest 32." (schema line 281) */
     for (uint32_t i = 0; i < s->sections_count; i++) {
         const j3d_Section *it = &s->sections[i];
         const j3d_Section *prev = i ? &s->sections[i - 1] : &j3d_Section_zero;
@@ -131,7 +131,7 @@ static void validate_File(bf_vctx *v, const j3d_File *s)
             bf_pop(c);
         }
     }
-    /* DRW1: "DRW1 ends with padding to the nearest 32." (schema line 285) */
+    /* DRW1: "DRW1 ends with padding to the nearest 32." (schema line 286) */
     for (uint32_t i = 0; i < s->sections_count; i++) {
         const j3d_Section *it = &s->sections[i];
         const j3d_Section *prev = i ? &s->sections[i - 1] : &j3d_Section_zero;
@@ -210,7 +210,7 @@ static void validate_Inf1(bf_vctx *v, const j3d_Inf1 *s)
     (void)s;
     if ((uint64_t)(int64_t)s->flags & ~UINT64_C(0xFFFF))
         bf_report(v, BF_SEVERITY_WARNING, (s)->_offset + 0, "flags", "LoaderFlags: the bits the document lists", "bits 0x%llx are not LoaderFlags flags", (unsigned long long)((uint64_t)(int64_t)s->flags & ~UINT64_C(0xFFFF)));
-    /* Scene Hierarchy: "0x10 = Joint Assignment node. "Data" holds the Joint ID (index into JNT1)" (schema line 345) */
+    /* Scene Hierarchy: "0x10 = Joint Assignment node. "Data" holds the Joint ID (index into JNT1)" (schema line 346) */
     for (uint32_t i = 0; i < s->nodes_count; i++) {
         const j3d_SceneNode *it = &s->nodes[i];
         const j3d_SceneNode *prev = i ? &s->nodes[i - 1] : &j3d_SceneNode_zero;
@@ -239,7 +239,7 @@ static void validate_Inf1(bf_vctx *v, const j3d_Inf1 *s)
             bf_pop(c);
         }
     }
-    /* Scene Hierarchy: "0x11 = Material assignment. "Data" holds the Material ID (index into MAT3)" (schema line 350) */
+    /* Scene Hierarchy: "0x11 = Material assignment. "Data" holds the Material ID (index into MAT3)" (schema line 351) */
     for (uint32_t i = 0; i < s->nodes_count; i++) {
         const j3d_SceneNode *it = &s->nodes[i];
         const j3d_SceneNode *prev = i ? &s->nodes[i - 1] : &j3d_SceneNode_zero;
@@ -268,7 +268,7 @@ static void validate_Inf1(bf_vctx *v, const j3d_Inf1 *s)
             bf_pop(c);
         }
     }
-    /* Scene Hierarchy: "0x12 = Shape Assignment. "Data" holds the Shape ID (index into SHP1)" (schema line 355) */
+    /* Scene Hierarchy: "0x12 = Shape Assignment. "Data" holds the Shape ID (index into SHP1)" (schema line 356) */
     for (uint32_t i = 0; i < s->nodes_count; i++) {
         const j3d_SceneNode *it = &s->nodes[i];
         const j3d_SceneNode *prev = i ? &s->nodes[i - 1] : &j3d_SceneNode_zero;
@@ -297,7 +297,7 @@ static void validate_Inf1(bf_vctx *v, const j3d_Inf1 *s)
             bf_pop(c);
         }
     }
-    /* Scene Hierarchy: "0x01 = Creates a new child of the previous node", "0x02 = Finishes the child node and returns ownership to the previous node" (schema line 360) */
+    /* Scene Hierarchy: "0x01 = Creates a new child of the previous node", "0x02 = Finishes the child node and returns ownership to the previous node" (schema line 361) */
     {
         int64_t q7 = 0;
         for (uint32_t i7 = 0; i7 < (uint32_t)(s->nodes_count); i7++) {
@@ -329,7 +329,7 @@ static void validate_Inf1(bf_vctx *v, const j3d_Inf1 *s)
             bf_eval_failed(v, "nodes", "Scene Hierarchy: \"0x01 = Creates a new child of the previous node\", \"0x02 = Finishes the child node and returns ownership to the previous node\"");
         }
     }
-    /* INF1: "Matrix Group Data Count. Referring to the Matrix Group Data in SHP1" (schema line 364) */
+    /* INF1: "Matrix Group Data Count. Referring to the Matrix Group Data in SHP1" (schema line 365) */
     {
         int64_t q11 = 0;
         for (uint32_t i11 = 0; i11 < (uint32_t)(R->sections_count); i11++) {
@@ -349,7 +349,7 @@ static void validate_Inf1(bf_vctx *v, const j3d_Inf1 *s)
             bf_eval_failed(v, "matrix_group_count", "INF1: \"Matrix Group Data Count. Referring to the Matrix Group Data in SHP1\"");
         }
     }
-    /* INF1: "Vertex Count. Always equals the number of entries in the VTX1 "POSITION" data buffer" (schema line 368) */
+    /* INF1: "Vertex Count. Always equals the number of entries in the VTX1 "POSITION" data buffer" (schema line 369) */
     {
         int64_t q13 = 0;
         for (uint32_t i13 = 0; i13 < (uint32_t)(R->sections_count); i13++) {
@@ -435,7 +435,7 @@ static void validate_Inf1(bf_vctx *v, const j3d_Inf1 *s)
             bf_eval_failed(v, "vertex_count", "INF1: \"Vertex Count. Always equals the number of entries in the VTX1 \"POSITION\" data buffer\"");
         }
     }
-    /* INF1: "Vertex Count. Always equals the number of entries in the VTX1 "POSITION" data buffer" (its padding to 32 bytes is not entries) (schema line 372) */
+    /* INF1: "Vertex Count. Always equals the number of entries in the VTX1 "POSITION" data buffer" (its padding to 32 bytes is not entries) (schema line 373) */
     {
         int64_t q26 = 0;
         for (uint32_t i26 = 0; i26 < (uint32_t)(R->sections_count); i26++) {
@@ -520,7 +520,7 @@ static void validate_Vtx1(bf_vctx *v, const j3d_Vtx1 *s)
     (void)c;
     (void)R;
     (void)s;
-    /* Vertex Buffer Formats: "Only one descriptor can exist for each attribute." (schema line 533) */
+    /* Vertex Buffer Formats: "Only one descriptor can exist for each attribute." (schema line 534) */
     {
         int64_t q1 = 0;
         for (uint32_t i1 = 0; i1 < (uint32_t)(s->formats_count); i1++) {
@@ -631,7 +631,7 @@ static void validate_VertexFormat(bf_vctx *v, const j3d_VertexFormat *s)
         if (x != INT64_C(0) && x != INT64_C(1) && x != INT64_C(2))
             bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 4, "component_count", "ComponentCount: the values the document lists", "%lld (0x%llx) is not a value of ComponentCount", (long long)x, (unsigned long long)x);
     }
-    /* Vertex Buffer Formats: Data Types table (UInt8 ... Float; for colors RGB565 ... RGBA8) (schema line 550) */
+    /* Vertex Buffer Formats: Data Types table (UInt8 ... Float; for colors RGB565 ... RGBA8) (schema line 551) */
     {
         int ok = (((int64_t)(((int64_t)((int64_t)s->attr == INT64_C(255))) || (((int64_t)(((int64_t)((int64_t)s->attr == INT64_C(11))) || ((int64_t)((int64_t)s->attr == INT64_C(12))))) ? ((int64_t)((int64_t)s->data_type <= INT64_C(5))) : ((int64_t)((int64_t)s->data_type <= INT64_C(4))))))) != 0;
         if (!bf_eval_failed(v, "data_type", "Vertex Buffer Formats: Data Types table (UInt8 ... Float; for colors RGB565 ... RGBA8)") && !ok) {
@@ -639,7 +639,7 @@ static void validate_VertexFormat(bf_vctx *v, const j3d_VertexFormat *s)
             bf_eval_failed(v, "data_type", "Vertex Buffer Formats: Data Types table (UInt8 ... Float; for colors RGB565 ... RGBA8)");
         }
     }
-    /* Vertex Buffer Formats: Component Count table ("the values are considered based on the attribute target they're assigned to") (schema line 554) */
+    /* Vertex Buffer Formats: Component Count table ("the values are considered based on the attribute target they're assigned to") (schema line 555) */
     {
         int ok = (((int64_t)(((int64_t)((int64_t)s->attr == INT64_C(255))) || ((int64_t)((int64_t)s->component_count <= (((int64_t)(((int64_t)((int64_t)s->attr == INT64_C(10))) || ((int64_t)((int64_t)s->attr == INT64_C(25))))) ? INT64_C(2) : INT64_C(1))))))) != 0;
         if (!bf_eval_failed(v, "component_count", "Vertex Buffer Formats: Component Count table (\"the values are considered based on the attribute target they're assigned to\")") && !ok) {
@@ -656,7 +656,7 @@ static void validate_Evp1(bf_vctx *v, const j3d_Evp1 *s)
     (void)c;
     (void)R;
     (void)s;
-    /* Inverse Bind Matrix Table: "the number of Inverse Bind Matrices is always equal to the amount of Joints in the model" (schema line 662) */
+    /* Inverse Bind Matrix Table: "the number of Inverse Bind Matrices is always equal to the amount of Joints in the model" (schema line 663) */
     {
         int64_t q1 = 0;
         for (uint32_t i1 = 0; i1 < (uint32_t)(R->sections_count); i1++) {
@@ -676,7 +676,7 @@ static void validate_Evp1(bf_vctx *v, const j3d_Evp1 *s)
             bf_eval_failed(v, "matrix_table_offset", "Inverse Bind Matrix Table: \"the number of Inverse Bind Matrices is always equal to the amount of Joints in the model\"");
         }
     }
-    /* Envelope Weight Table: "This table ends with padding to the nearest 4th byte so the Floats that come after are aligned correctly." (schema line 666) */
+    /* Envelope Weight Table: "This table ends with padding to the nearest 4th byte so the Floats that come after are aligned correctly." (schema line 667) */
     {
         int ok = (((int64_t)(bf_mod(c, (int64_t)s->matrix_table_offset, INT64_C(4)) == INT64_C(0)))) != 0;
         if (!bf_eval_failed(v, "matrix_table_offset", "Envelope Weight Table: \"This table ends with padding to the nearest 4th byte so the Floats that come after are aligned correctly.\"") && !ok) {
@@ -684,7 +684,7 @@ static void validate_Evp1(bf_vctx *v, const j3d_Evp1 *s)
             bf_eval_failed(v, "matrix_table_offset", "Envelope Weight Table: \"This table ends with padding to the nearest 4th byte so the Floats that come after are aligned correctly.\"");
         }
     }
-    /* Envelope Joint Index Table: "This table consists of the actual JNT1 index values." (schema line 670) */
+    /* Envelope Joint Index Table: "This table consists of the actual JNT1 index values." (schema line 671) */
     for (uint32_t i = 0; i < s->joint_indices_count; i++) {
         const j3d_EnvelopeJoints *it = &s->joint_indices[i];
         const j3d_EnvelopeJoints *prev = i ? &s->joint_indices[i - 1] : &j3d_EnvelopeJoints_zero;
@@ -717,7 +717,7 @@ static void validate_Evp1(bf_vctx *v, const j3d_Evp1 *s)
             bf_pop(c);
         }
     }
-    /* Envelope Weight Table: "joint weighting values which determine how much of an effect the given Joint Index has on this envelope" (schema line 674) */
+    /* Envelope Weight Table: "joint weighting values which determine how much of an effect the given Joint Index has on this envelope" (schema line 675) */
     for (uint32_t i = 0; i < s->weights_count; i++) {
         const j3d_EnvelopeWeights *it = &s->weights[i];
         const j3d_EnvelopeWeights *prev = i ? &s->weights[i - 1] : &j3d_EnvelopeWeights_zero;
@@ -764,7 +764,7 @@ static void validate_Drw1(bf_vctx *v, const j3d_Drw1 *s)
     }
             bf_pop(c);
         }
-    /* Destination Type List: "It is ordered so that all the Joints come first, and all the Envelopes second." (schema line 721) */
+    /* Destination Type List: "It is ordered so that all the Joints come first, and all the Envelopes second." (schema line 722) */
     for (uint32_t i = 0; i < s->types_count; i++) {
         if (bf_push(c, "types", i)) {
             {
@@ -777,7 +777,7 @@ static void validate_Drw1(bf_vctx *v, const j3d_Drw1 *s)
             bf_pop(c);
         }
     }
-    /* Destination ID List: "an array of UInt16 that simply dictate an index into the provided section" (schema line 725) */
+    /* Destination ID List: "an array of UInt16 that simply dictate an index into the provided section" (schema line 726) */
     for (uint32_t i = 0; i < s->ids_count; i++) {
         if (bf_push(c, "ids", i)) {
             {
@@ -802,7 +802,7 @@ static void validate_Drw1(bf_vctx *v, const j3d_Drw1 *s)
             bf_pop(c);
         }
     }
-    /* DRW1: "The Destination Type list and Destination ID list must be equal in length." (schema line 729) */
+    /* DRW1: "The Destination Type list and Destination ID list must be equal in length." (schema line 730) */
     {
         int ok = (((int64_t)(((int64_t)(bf_add((int64_t)s->type_list_offset, (int64_t)s->entry_count) <= (int64_t)s->id_list_offset)) || ((int64_t)(bf_add((int64_t)s->id_list_offset, bf_mul(INT64_C(2), (int64_t)s->entry_count)) <= (int64_t)s->type_list_offset))))) != 0;
         if (!bf_eval_failed(v, "id_list_offset", "DRW1: \"The Destination Type list and Destination ID list must be equal in length.\"") && !ok) {
@@ -819,7 +819,7 @@ static void validate_Jnt1(bf_vctx *v, const j3d_Jnt1 *s)
     (void)c;
     (void)R;
     (void)s;
-    /* JNT1: "Remap table offset" (one joint data entry per joint) (schema line 758) */
+    /* JNT1: "Remap table offset" (one joint data entry per joint) (schema line 759) */
     for (uint32_t i = 0; i < s->remap_count; i++) {
         if (bf_push(c, "remap", i)) {
             {
@@ -832,7 +832,7 @@ static void validate_Jnt1(bf_vctx *v, const j3d_Jnt1 *s)
             bf_pop(c);
         }
     }
-    /* JNT1: "Name table offset" (a name per joint) (schema line 762) */
+    /* JNT1: "Name table offset" (a name per joint) (schema line 763) */
     {
         int ok = (((int64_t)(((int64_t)((int64_t)s->name_table_offset == INT64_C(0))) || ((int64_t)((int64_t)(&s->names)->count == (int64_t)s->joint_count))))) != 0;
         if (!bf_eval_failed(v, "name_table_offset", "JNT1: \"Name table offset\" (a name per joint)") && !ok) {
@@ -869,7 +869,7 @@ static void validate_Shp1(bf_vctx *v, const j3d_Shp1 *s)
     (void)c;
     (void)R;
     (void)s;
-    /* SHP1: "Matrix Group Data offset (entry count must equal the entry count of the GXDisplayList group table)" (schema line 889) */
+    /* SHP1: "Matrix Group Data offset (entry count must equal the entry count of the GXDisplayList group table)" (schema line 890) */
     {
         int64_t q1 = 0;
         for (uint32_t i1 = 0; i1 < (uint32_t)(s->shapes_count); i1++) {
@@ -889,7 +889,7 @@ static void validate_Shp1(bf_vctx *v, const j3d_Shp1 *s)
             bf_eval_failed(v, "group_data_offset", "SHP1: \"Matrix Group Data offset (entry count must equal the entry count of the GXDisplayList group table)\"");
         }
     }
-    /* Weight Index Table: "A Matrix Group must not start with 0xFFFF." (schema line 893) */
+    /* Weight Index Table: "A Matrix Group must not start with 0xFFFF." (schema line 894) */
     for (uint32_t i = 0; i < s->group_data_count; i++) {
         const j3d_MatrixGroupData *it = &s->group_data[i];
         const j3d_MatrixGroupData *prev = i ? &s->group_data[i - 1] : &j3d_MatrixGroupData_zero;
@@ -906,7 +906,7 @@ static void validate_Shp1(bf_vctx *v, const j3d_Shp1 *s)
             bf_pop(c);
         }
     }
-    /* Weight Index Table: "Matrix Groups can select a segment of these indices (up to 10) for use." (schema line 898) */
+    /* Weight Index Table: "Matrix Groups can select a segment of these indices (up to 10) for use." (schema line 899) */
     for (uint32_t i = 0; i < s->group_data_count; i++) {
         const j3d_MatrixGroupData *it = &s->group_data[i];
         const j3d_MatrixGroupData *prev = i ? &s->group_data[i - 1] : &j3d_MatrixGroupData_zero;
@@ -923,7 +923,7 @@ static void validate_Shp1(bf_vctx *v, const j3d_Shp1 *s)
             bf_pop(c);
         }
     }
-    /* Weight Index Table: "This table contains several indices into DRW1." (schema line 903) */
+    /* Weight Index Table: "This table contains several indices into DRW1." (schema line 904) */
     for (uint32_t i = 0; i < s->group_data_count; i++) {
         const j3d_MatrixGroupData *it = &s->group_data[i];
         const j3d_MatrixGroupData *prev = i ? &s->group_data[i - 1] : &j3d_MatrixGroupData_zero;
@@ -956,7 +956,7 @@ static void validate_Shp1(bf_vctx *v, const j3d_Shp1 *s)
             bf_pop(c);
         }
     }
-    /* Matrix Group Definition Table: "all the Matrix Groups for a given Shape must come directly one after another" (schema line 908) */
+    /* Matrix Group Definition Table: "all the Matrix Groups for a given Shape must come directly one after another" (schema line 909) */
     for (uint32_t i = 0; i < s->shapes_count; i++) {
         const j3d_Shape *it = &s->shapes[i];
         const j3d_Shape *prev = i ? &s->shapes[i - 1] : &j3d_Shape_zero;
@@ -973,7 +973,7 @@ static void validate_Shp1(bf_vctx *v, const j3d_Shp1 *s)
             bf_pop(c);
         }
     }
-    /* SHP1: "Name table offset" (a name per shape) (schema line 913) */
+    /* SHP1: "Name table offset" (a name per shape) (schema line 914) */
     {
         int ok = (((int64_t)(((int64_t)((int64_t)s->name_table_offset == INT64_C(0))) || ((int64_t)((int64_t)(&s->names)->count == (int64_t)s->shape_count))))) != 0;
         if (!bf_eval_failed(v, "name_table_offset", "SHP1: \"Name table offset\" (a name per shape)") && !ok) {
@@ -1001,7 +1001,7 @@ static void validate_Shape(bf_vctx *v, const j3d_Shape *s)
         if (x != INT64_C(0) && x != INT64_C(1) && x != INT64_C(2) && x != INT64_C(3))
             bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 0, "matrix_type", "ShapeMatrixType: the values the document lists", "%lld (0x%llx) is not a value of ShapeMatrixType", (long long)x, (unsigned long long)x);
     }
-    /* Index Buffer Formats: "Only one indexer can exist for each attribute." (schema line 959) */
+    /* Index Buffer Formats: "Only one indexer can exist for each attribute." (schema line 960) */
     {
         int64_t q1 = 0;
         for (uint32_t i1 = 0; i1 < (uint32_t)(s->attributes_count); i1++) {
@@ -1141,7 +1141,7 @@ static void validate_Shape(bf_vctx *v, const j3d_Shape *s)
             bf_eval_failed(v, "attribute_offset", "Index Buffer Formats: \"Only one indexer can exist for each attribute.\"");
         }
     }
-    /* Attribute Targets: "POSITION_MATRIX ... Required for Shapes that use Multiple Joint skinning." (schema line 963) */
+    /* Attribute Targets: "POSITION_MATRIX ... Required for Shapes that use Multiple Joint skinning." (schema line 964) */
     {
         int64_t q23 = 0;
         for (uint32_t i23 = 0; i23 < (uint32_t)(s->attributes_count); i23++) {
@@ -1155,7 +1155,7 @@ static void validate_Shape(bf_vctx *v, const j3d_Shape *s)
             bf_eval_failed(v, "matrix_type", "Attribute Targets: \"POSITION_MATRIX ... Required for Shapes that use Multiple Joint skinning.\"");
         }
     }
-    /* Attribute Targets: "POSITION This indexes into the VTX1 "POSITION" buffer. Required." (schema line 968) */
+    /* Attribute Targets: "POSITION This indexes into the VTX1 "POSITION" buffer. Required." (schema line 969) */
     {
         int64_t q24 = 0;
         for (uint32_t i24 = 0; i24 < (uint32_t)(s->attributes_count); i24++) {
@@ -1200,7 +1200,7 @@ static void validate_IndexAttribute(bf_vctx *v, const j3d_IndexAttribute *s)
         if (x != INT64_C(0) && x != INT64_C(1) && x != INT64_C(2) && x != INT64_C(3))
             bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 4, "index_type", "IndexType: the values the document lists", "%lld (0x%llx) is not a value of IndexType", (long long)x, (unsigned long long)x);
     }
-    /* Index Buffer Formats: "None: Only used for the List End" (schema line 981) */
+    /* Index Buffer Formats: "None: Only used for the List End" (schema line 982) */
     {
         int ok = (((int64_t)(((int64_t)((int64_t)s->attr == INT64_C(255))) == ((int64_t)((int64_t)s->index_type == INT64_C(0)))))) != 0;
         if (!bf_eval_failed(v, "index_type", "Index Buffer Formats: \"None: Only used for the List End\"") && !ok) {
@@ -1208,7 +1208,7 @@ static void validate_IndexAttribute(bf_vctx *v, const j3d_IndexAttribute *s)
             bf_eval_failed(v, "index_type", "Index Buffer Formats: \"None: Only used for the List End\"");
         }
     }
-    /* Index Buffer Formats: "Direct: 1 byte per value. Only used for data that is not stored within VTX1"; texture matrices "Uses the Direct type" (schema line 985) */
+    /* Index Buffer Formats: "Direct: 1 byte per value. Only used for data that is not stored within VTX1"; texture matrices "Uses the Direct type" (schema line 986) */
     {
         int ok = (((int64_t)(((int64_t)((int64_t)s->attr == INT64_C(255))) || ((int64_t)(((int64_t)((int64_t)s->attr <= INT64_C(8))) == ((int64_t)((int64_t)s->index_type == INT64_C(1)))))))) != 0;
         if (!bf_eval_failed(v, "index_type", "Index Buffer Formats: \"Direct: 1 byte per value. Only used for data that is not stored within VTX1\"; texture matrices \"Uses the Direct type\"") && !ok) {
@@ -1225,7 +1225,7 @@ static void validate_MatrixGroup(bf_vctx *v, const j3d_MatrixGroup *s)
     (void)c;
     (void)R;
     (void)s;
-    /* Primitive Data: "Each Matrix Group's primitive collection MUST be padded to the nearest 32. The game dies if you don't." (schema line 1011) */
+    /* Primitive Data: "Each Matrix Group's primitive collection MUST be padded to the nearest 32. The game dies if you don't." (schema line 1012) */
     {
         int ok = (((int64_t)(((int64_t)(bf_mod(c, (int64_t)s->primitive_size, INT64_C(32)) == INT64_C(0))) && ((int64_t)(bf_mod(c, (int64_t)s->primitive_offset, INT64_C(32)) == INT64_C(0)))))) != 0;
         if (!bf_eval_failed(v, "primitive_size", "Primitive Data: \"Each Matrix Group's primitive collection MUST be padded to the nearest 32. The game dies if you don't.\"") && !ok) {
@@ -1271,7 +1271,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
     }
             bf_pop(c);
         }
-    /* MAT3 remap table (public layout): an index into the material entries (schema line 1332) */
+    /* MAT3 remap table (public layout): an index into the material entries (schema line 1333) */
     for (uint32_t i = 0; i < s->remap_count; i++) {
         if (bf_push(c, "remap", i)) {
             {
@@ -1284,7 +1284,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             bf_pop(c);
         }
     }
-    /* MAT3 name table (public layout): a name per material (schema line 1336) */
+    /* MAT3 name table (public layout): a name per material (schema line 1337) */
     {
         int ok = (((int64_t)(((int64_t)((int64_t)s->name_table_offset == INT64_C(0))) || ((int64_t)((int64_t)(&s->names)->count == (int64_t)s->material_count))))) != 0;
         if (!bf_eval_failed(v, "name_table_offset", "MAT3 name table (public layout): a name per material") && !ok) {
@@ -1292,7 +1292,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             bf_eval_failed(v, "name_table_offset", "MAT3 name table (public layout): a name per material");
         }
     }
-    /* MAT3 material entry (public layout): an index into the cull mode table (schema line 1340) */
+    /* MAT3 material entry (public layout): an index into the cull mode table (schema line 1341) */
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
@@ -1309,7 +1309,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): an index into the color channel count table (schema line 1345) */
+    /* MAT3 material entry (public layout): an index into the color channel count table (schema line 1346) */
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
@@ -1326,7 +1326,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): an index into the texture generator count table (schema line 1350) */
+    /* MAT3 material entry (public layout): an index into the texture generator count table (schema line 1351) */
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
@@ -1343,7 +1343,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): an index into the TEV stage count table (schema line 1355) */
+    /* MAT3 material entry (public layout): an index into the TEV stage count table (schema line 1356) */
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
@@ -1360,7 +1360,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): an index into the Z compare location table (schema line 1360) */
+    /* MAT3 material entry (public layout): an index into the Z compare location table (schema line 1361) */
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
@@ -1377,7 +1377,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): an index into the Z mode table (schema line 1365) */
+    /* MAT3 material entry (public layout): an index into the Z mode table (schema line 1366) */
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
@@ -1394,7 +1394,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): an index into the dither table (schema line 1370) */
+    /* MAT3 material entry (public layout): an index into the dither table (schema line 1371) */
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
@@ -1411,7 +1411,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): indices into the material color table, 0xFFFF for none (schema line 1375) */
+    /* MAT3 material entry (public layout): indices into the material color table, 0xFFFF for none (schema line 1376) */
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
@@ -1432,7 +1432,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): indices into the color channel table, 0xFFFF for none (schema line 1380) */
+    /* MAT3 material entry (public layout): indices into the color channel table, 0xFFFF for none (schema line 1381) */
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
@@ -1453,7 +1453,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): indices into the ambient color table, 0xFFFF for none (schema line 1385) */
+    /* MAT3 material entry (public layout): indices into the ambient color table, 0xFFFF for none (schema line 1386) */
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
@@ -1474,7 +1474,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): indices into the light color table, 0xFFFF for none (schema line 1390) */
+    /* MAT3 material entry (public layout): indices into the light color table, 0xFFFF for none (schema line 1391) */
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
@@ -1495,7 +1495,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): indices into the texture generator table, 0xFFFF for none (schema line 1395) */
+    /* MAT3 material entry (public layout): indices into the texture generator table, 0xFFFF for none (schema line 1396) */
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
@@ -1516,7 +1516,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): indices into the post-transform texture generator table, 0xFFFF for none (schema line 1400) */
+    /* MAT3 material entry (public layout): indices into the post-transform texture generator table, 0xFFFF for none (schema line 1401) */
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
@@ -1537,7 +1537,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): indices into the texture matrix table, 0xFFFF for none (schema line 1405) */
+    /* MAT3 material entry (public layout): indices into the texture matrix table, 0xFFFF for none (schema line 1406) */
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
@@ -1558,7 +1558,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): indices into the post-transform texture matrix table, 0xFFFF for none (schema line 1410) */
+    /* MAT3 material entry (public layout): indices into the post-transform texture matrix table, 0xFFFF for none (schema line 1411) */
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
@@ -1579,7 +1579,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): indices into the texture table, 0xFFFF for none (schema line 1415) */
+    /* MAT3 material entry (public layout): indices into the texture table, 0xFFFF for none (schema line 1416) */
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
@@ -1600,7 +1600,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): indices into the constant color table, 0xFFFF for none (schema line 1420) */
+    /* MAT3 material entry (public layout): indices into the constant color table, 0xFFFF for none (schema line 1421) */
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
@@ -1621,7 +1621,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): indices into the TEV order table, 0xFFFF for none (schema line 1425) */
+    /* MAT3 material entry (public layout): indices into the TEV order table, 0xFFFF for none (schema line 1426) */
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
@@ -1642,7 +1642,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): indices into the TEV color table, 0xFFFF for none (schema line 1430) */
+    /* MAT3 material entry (public layout): indices into the TEV color table, 0xFFFF for none (schema line 1431) */
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
@@ -1663,7 +1663,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): indices into the TEV stage table, 0xFFFF for none (schema line 1435) */
+    /* MAT3 material entry (public layout): indices into the TEV stage table, 0xFFFF for none (schema line 1436) */
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
@@ -1684,7 +1684,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): indices into the swap mode table, 0xFFFF for none (schema line 1440) */
+    /* MAT3 material entry (public layout): indices into the swap mode table, 0xFFFF for none (schema line 1441) */
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
@@ -1705,7 +1705,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): indices into the swap table table, 0xFFFF for none (schema line 1445) */
+    /* MAT3 material entry (public layout): indices into the swap table table, 0xFFFF for none (schema line 1446) */
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
@@ -1726,7 +1726,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): an index into the fog table (schema line 1450) */
+    /* MAT3 material entry (public layout): an index into the fog table (schema line 1451) */
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
@@ -1743,7 +1743,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): an index into the alpha compare table (schema line 1455) */
+    /* MAT3 material entry (public layout): an index into the alpha compare table (schema line 1456) */
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
@@ -1760,7 +1760,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): an index into the blend mode table (schema line 1460) */
+    /* MAT3 material entry (public layout): an index into the blend mode table (schema line 1461) */
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
@@ -1777,7 +1777,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): an index into the NBT scale table (schema line 1465) */
+    /* MAT3 material entry (public layout): an index into the NBT scale table (schema line 1466) */
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
@@ -1803,7 +1803,7 @@ static void validate_Mdl3(bf_vctx *v, const j3d_Mdl3 *s)
     (void)c;
     (void)R;
     (void)s;
-    /* MDL3 (public layout): one display list per material of MAT3 (schema line 1767) */
+    /* MDL3 (public layout): one display list per material of MAT3 (schema line 1768) */
     {
         int64_t q1 = 0;
         for (uint32_t i1 = 0; i1 < (uint32_t)(R->sections_count); i1++) {
@@ -1844,7 +1844,7 @@ static void validate_Mdl3Packet(bf_vctx *v, const j3d_Mdl3Packet *s)
     (void)c;
     (void)R;
     (void)s;
-    /* MDL3 display lists (public layout): GX display lists are padded to 32 bytes (schema line 1784) */
+    /* MDL3 display lists (public layout): GX display lists are padded to 32 bytes (schema line 1785) */
     {
         int ok = (((int64_t)(bf_mod(c, (int64_t)s->size, INT64_C(32)) == INT64_C(0)))) != 0;
         if (!bf_eval_failed(v, "size", "MDL3 display lists (public layout): GX display lists are padded to 32 bytes") && !ok) {
@@ -1861,7 +1861,7 @@ static void validate_Tex1(bf_vctx *v, const j3d_Tex1 *s)
     (void)c;
     (void)R;
     (void)s;
-    /* TEX1: "Name table offset" (a name per texture) (schema line 1870) */
+    /* TEX1: "Name table offset" (a name per texture) (schema line 1871) */
     {
         int ok = (((int64_t)(((int64_t)((int64_t)s->name_table_offset == INT64_C(0))) || ((int64_t)((int64_t)(&s->names)->count == (int64_t)s->texture_count))))) != 0;
         if (!bf_eval_failed(v, "name_table_offset", "TEX1: \"Name table offset\" (a name per texture)") && !ok) {

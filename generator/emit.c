@@ -264,6 +264,7 @@ static void push_format(lua_State *L, const format *f)
     set_str(L, "title", f->title);
     set_str(L, "doc", f->doc);
     set_str(L, "document", f->document);
+    set_str(L, "document_title", f->document_title);
     set_str(L, "schema", f->file);
     set_str(L, "endian", f->little_endian ? "little" : "big");
 

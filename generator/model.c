@@ -728,7 +728,7 @@ static entry *build_entry(const ynode *n)
 
 format *model_build(const ynode *doc)
 {
-    static const char *const keys[] = {"format", "title", "doc", "document", "endian", "files",
+    static const char *const keys[] = {"format", "title", "doc", "document", "document_title", "endian", "files",
                                        "revisions", "enums", "flags", "types", NULL};
     format *f = pool_alloc(sizeof *f);
     f->loc = doc->loc;
@@ -744,6 +744,9 @@ format *model_build(const ynode *doc)
     f->title = scalar(ynode_get(doc, "title"), "title");
     f->doc = scalar(ynode_get(doc, "doc"), "doc");
     f->document = scalar(ynode_get(doc, "document"), "document");
+    f->document_title = scalar(ynode_get(doc, "document_title"), "document_title");
+    if (f->document_title && !f->document)
+        diag_error(ynode_get(doc, "document_title")->loc, "'document_title' names the document given by 'document', which is missing");
     const ynode *v = ynode_get(doc, "endian");
     if (!v)
         diag_error(doc->loc, "the schema needs 'endian: big' or 'endian: little'");

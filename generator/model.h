@@ -197,7 +197,7 @@ typedef struct revision {
 } revision;
 
 typedef struct format {
-    const char *name, *title, *doc, *document, *file;
+    const char *name, *title, *doc, *document, *document_title, *file;
     ptr_vec revisions; /* revision*, in the order detection tries them */
     src_loc loc;
     int little_endian;
