@@ -468,8 +468,8 @@ Test(docs_browser, explain_hover_picks_the_array_element)
 {
     REQUIRE_CHROMIUM();
     char file[600], page[600], url[700];
-    snprintf(file, sizeof file, "%s/big.p3m", EXPLAIN_DIR);
-    snprintf(page, sizeof page, "%s/big.p3m.html", EXPLAIN_DIR);
+    snprintf(file, sizeof file, "%s/big_hover.p3m", EXPLAIN_DIR); /* each test its own files: they run in parallel */
+    snprintf(page, sizeof page, "%s/big_hover.p3m.html", EXPLAIN_DIR);
     mkdir(BF_PROJECT_DIR "/build", 0777);
     mkdir(EXPLAIN_DIR, 0777);
     big_p3m(file, 0);
