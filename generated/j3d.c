@@ -32,7 +32,35 @@ static int read_Vertex(bf_ctx *c, j3d_Vertex *s, int64_t index, int64_t p_attrib
 static int read_VertexIndex(bf_ctx *c, j3d_VertexIndex *s, int64_t index, int64_t p_wide);
 static int read_MatrixGroupData(bf_ctx *c, j3d_MatrixGroupData *s, int64_t index, int64_t p_base, int64_t p_weight_table);
 static int read_MaterialList(bf_ctx *c, j3d_MaterialList *s, int64_t index);
+static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, int64_t index);
+static int read_Material(bf_ctx *c, j3d_Material *s, int64_t index);
+static int read_Indirect(bf_ctx *c, j3d_Indirect *s, int64_t index);
+static int read_IndirectOrder(bf_ctx *c, j3d_IndirectOrder *s, int64_t index);
+static int read_IndirectMatrix(bf_ctx *c, j3d_IndirectMatrix *s, int64_t index);
+static int read_IndirectScale(bf_ctx *c, j3d_IndirectScale *s, int64_t index);
+static int read_IndirectStage(bf_ctx *c, j3d_IndirectStage *s, int64_t index);
+static int read_Rgba8(bf_ctx *c, j3d_Rgba8 *s, int64_t index);
+static int read_ColorChannel(bf_ctx *c, j3d_ColorChannel *s, int64_t index);
+static int read_TexGen(bf_ctx *c, j3d_TexGen *s, int64_t index);
+static int read_TexMatrix(bf_ctx *c, j3d_TexMatrix *s, int64_t index);
+static int read_TevOrder(bf_ctx *c, j3d_TevOrder *s, int64_t index);
+static int read_TevColor(bf_ctx *c, j3d_TevColor *s, int64_t index);
+static int read_TevStage(bf_ctx *c, j3d_TevStage *s, int64_t index);
+static int read_SwapMode(bf_ctx *c, j3d_SwapMode *s, int64_t index);
+static int read_SwapTable(bf_ctx *c, j3d_SwapTable *s, int64_t index);
+static int read_Fog(bf_ctx *c, j3d_Fog *s, int64_t index);
+static int read_AlphaCompare(bf_ctx *c, j3d_AlphaCompare *s, int64_t index);
+static int read_BlendMode(bf_ctx *c, j3d_BlendMode *s, int64_t index);
+static int read_ZMode(bf_ctx *c, j3d_ZMode *s, int64_t index);
+static int read_NbtScale(bf_ctx *c, j3d_NbtScale *s, int64_t index);
 static int read_Mdl3(bf_ctx *c, j3d_Mdl3 *s, int64_t index);
+static int read_Mdl3Packet(bf_ctx *c, j3d_Mdl3Packet *s, int64_t index);
+static int read_Mdl3Subpackets(bf_ctx *c, j3d_Mdl3Subpackets *s, int64_t index);
+static int read_GxCommand(bf_ctx *c, j3d_GxCommand *s, int64_t index);
+static int read_BpCommand(bf_ctx *c, j3d_BpCommand *s, int64_t index);
+static int read_XfCommand(bf_ctx *c, j3d_XfCommand *s, int64_t index);
+static int read_CpCommand(bf_ctx *c, j3d_CpCommand *s, int64_t index);
+static int read_XfIndexedCommand(bf_ctx *c, j3d_XfIndexedCommand *s, int64_t index);
 static int read_Tex1(bf_ctx *c, j3d_Tex1 *s, int64_t index);
 static int read_BtiHeader(bf_ctx *c, j3d_BtiHeader *s, int64_t index);
 static int read_TextureImage(bf_ctx *c, j3d_TextureImage *s, int64_t index, int64_t p_format, int64_t p_width, int64_t p_height, int64_t p_level);
@@ -161,73 +189,93 @@ static int read_Section(bf_ctx *c, j3d_Section *s, int64_t index)
             switch (tag) {
             case INT64_C(1229866545): /* INF1 */
                 s->body.Inf1 = bf_alloc_array(c, 1, sizeof(j3d_Inf1), 0, "body");
-                if (!s->body.Inf1 || !bf_push(c, "body", -1) || !read_Inf1(c, s->body.Inf1, 0))
+                if (!s->body.Inf1)
+                    return 0;
+                s->body.kind = J3D_KIND_INF1;
+                if (!bf_push(c, "body", -1) || !read_Inf1(c, s->body.Inf1, 0))
                     return 0;
                 bf_pop(c);
-                s->body.kind = J3D_KIND_INF1;
                 break;
             case INT64_C(1448368177): /* VTX1 */
                 s->body.Vtx1 = bf_alloc_array(c, 1, sizeof(j3d_Vtx1), 0, "body");
-                if (!s->body.Vtx1 || !bf_push(c, "body", -1) || !read_Vtx1(c, s->body.Vtx1, 0))
+                if (!s->body.Vtx1)
+                    return 0;
+                s->body.kind = J3D_KIND_VTX1;
+                if (!bf_push(c, "body", -1) || !read_Vtx1(c, s->body.Vtx1, 0))
                     return 0;
                 bf_pop(c);
-                s->body.kind = J3D_KIND_VTX1;
                 break;
             case INT64_C(1163284529): /* EVP1 */
                 s->body.Evp1 = bf_alloc_array(c, 1, sizeof(j3d_Evp1), 0, "body");
-                if (!s->body.Evp1 || !bf_push(c, "body", -1) || !read_Evp1(c, s->body.Evp1, 0))
+                if (!s->body.Evp1)
+                    return 0;
+                s->body.kind = J3D_KIND_EVP1;
+                if (!bf_push(c, "body", -1) || !read_Evp1(c, s->body.Evp1, 0))
                     return 0;
                 bf_pop(c);
-                s->body.kind = J3D_KIND_EVP1;
                 break;
             case INT64_C(1146246961): /* DRW1 */
                 s->body.Drw1 = bf_alloc_array(c, 1, sizeof(j3d_Drw1), 0, "body");
-                if (!s->body.Drw1 || !bf_push(c, "body", -1) || !read_Drw1(c, s->body.Drw1, 0))
+                if (!s->body.Drw1)
+                    return 0;
+                s->body.kind = J3D_KIND_DRW1;
+                if (!bf_push(c, "body", -1) || !read_Drw1(c, s->body.Drw1, 0))
                     return 0;
                 bf_pop(c);
-                s->body.kind = J3D_KIND_DRW1;
                 break;
             case INT64_C(1246647345): /* JNT1 */
                 s->body.Jnt1 = bf_alloc_array(c, 1, sizeof(j3d_Jnt1), 0, "body");
-                if (!s->body.Jnt1 || !bf_push(c, "body", -1) || !read_Jnt1(c, s->body.Jnt1, 0))
+                if (!s->body.Jnt1)
+                    return 0;
+                s->body.kind = J3D_KIND_JNT1;
+                if (!bf_push(c, "body", -1) || !read_Jnt1(c, s->body.Jnt1, 0))
                     return 0;
                 bf_pop(c);
-                s->body.kind = J3D_KIND_JNT1;
                 break;
             case INT64_C(1397248049): /* SHP1 */
                 s->body.Shp1 = bf_alloc_array(c, 1, sizeof(j3d_Shp1), 0, "body");
-                if (!s->body.Shp1 || !bf_push(c, "body", -1) || !read_Shp1(c, s->body.Shp1, 0))
+                if (!s->body.Shp1)
+                    return 0;
+                s->body.kind = J3D_KIND_SHP1;
+                if (!bf_push(c, "body", -1) || !read_Shp1(c, s->body.Shp1, 0))
                     return 0;
                 bf_pop(c);
-                s->body.kind = J3D_KIND_SHP1;
                 break;
             case INT64_C(1296127026): /* MAT2 */
                 s->body.MaterialList = bf_alloc_array(c, 1, sizeof(j3d_MaterialList), 0, "body");
-                if (!s->body.MaterialList || !bf_push(c, "body", -1) || !read_MaterialList(c, s->body.MaterialList, 0))
+                if (!s->body.MaterialList)
+                    return 0;
+                s->body.kind = J3D_KIND_MATERIAL_LIST;
+                if (!bf_push(c, "body", -1) || !read_MaterialList(c, s->body.MaterialList, 0))
                     return 0;
                 bf_pop(c);
-                s->body.kind = J3D_KIND_MATERIAL_LIST;
                 break;
             case INT64_C(1296127027): /* MAT3 */
-                s->body.MaterialList = bf_alloc_array(c, 1, sizeof(j3d_MaterialList), 0, "body");
-                if (!s->body.MaterialList || !bf_push(c, "body", -1) || !read_MaterialList(c, s->body.MaterialList, 0))
+                s->body.Mat3 = bf_alloc_array(c, 1, sizeof(j3d_Mat3), 0, "body");
+                if (!s->body.Mat3)
+                    return 0;
+                s->body.kind = J3D_KIND_MAT3;
+                if (!bf_push(c, "body", -1) || !read_Mat3(c, s->body.Mat3, 0))
                     return 0;
                 bf_pop(c);
-                s->body.kind = J3D_KIND_MATERIAL_LIST;
                 break;
             case INT64_C(1296321587): /* MDL3 */
                 s->body.Mdl3 = bf_alloc_array(c, 1, sizeof(j3d_Mdl3), 0, "body");
-                if (!s->body.Mdl3 || !bf_push(c, "body", -1) || !read_Mdl3(c, s->body.Mdl3, 0))
+                if (!s->body.Mdl3)
+                    return 0;
+                s->body.kind = J3D_KIND_MDL3;
+                if (!bf_push(c, "body", -1) || !read_Mdl3(c, s->body.Mdl3, 0))
                     return 0;
                 bf_pop(c);
-                s->body.kind = J3D_KIND_MDL3;
                 break;
             case INT64_C(1413830705): /* TEX1 */
                 s->body.Tex1 = bf_alloc_array(c, 1, sizeof(j3d_Tex1), 0, "body");
-                if (!s->body.Tex1 || !bf_push(c, "body", -1) || !read_Tex1(c, s->body.Tex1, 0))
+                if (!s->body.Tex1)
+                    return 0;
+                s->body.kind = J3D_KIND_TEX1;
+                if (!bf_push(c, "body", -1) || !read_Tex1(c, s->body.Tex1, 0))
                     return 0;
                 bf_pop(c);
-                s->body.kind = J3D_KIND_TEX1;
                 break;
             default:
                 s->body.raw = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
@@ -297,6 +345,9 @@ static int read_Inf1(bf_ctx *c, j3d_Inf1 *s, int64_t index)
                     return bf_fail(c, c->pos, "nodes", "ends without its terminator (_it.type == NodeType.end)");
                 if (n == cap && !(buf = bf_grow(c, buf, n, &cap, sizeof *buf, "nodes")))
                     return 0;
+                /* what is read so far stays visible when the read fails (a partial document) */
+                s->nodes = buf;
+                s->nodes_count = n + 1;
                 size_t before = c->pos;
                 if (!bf_push(c, "nodes", n) || !read_SceneNode(c, &buf[n], n))
                     return 0;
@@ -433,6 +484,9 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
                     return bf_fail(c, c->pos, "formats", "ends without its terminator (_it.attr == VertexAttribute.list_end)");
                 if (n == cap && !(buf = bf_grow(c, buf, n, &cap, sizeof *buf, "formats")))
                     return 0;
+                /* what is read so far stays visible when the read fails (a partial document) */
+                s->formats = buf;
+                s->formats_count = n + 1;
                 size_t before = c->pos;
                 if (!bf_push(c, "formats", n) || !read_VertexFormat(c, &buf[n], n))
                     return 0;
@@ -450,12 +504,12 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
         bf_claim(c, c->pos, c->end - c->pos);
         bf_restore(c, &m);
     }
-    /* position: The "POSITION" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end). */
+    /* position: The "POSITION" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included. */
     if (((int64_t)((int64_t)s->position_offset != INT64_C(0)))) {
         s->has_position = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub((((int64_t)((int64_t)s->normal_offset != INT64_C(0))) ? (int64_t)s->normal_offset : (((int64_t)((int64_t)s->tangent_offset != INT64_C(0))) ? (int64_t)s->tangent_offset : (((int64_t)((int64_t)s->color0_offset != INT64_C(0))) ? (int64_t)s->color0_offset : (((int64_t)((int64_t)s->color1_offset != INT64_C(0))) ? (int64_t)s->color1_offset : (((int64_t)((int64_t)s->texcoord0_offset != INT64_C(0))) ? (int64_t)s->texcoord0_offset : (((int64_t)((int64_t)s->texcoord1_offset != INT64_C(0))) ? (int64_t)s->texcoord1_offset : (((int64_t)((int64_t)s->texcoord2_offset != INT64_C(0))) ? (int64_t)s->texcoord2_offset : (((int64_t)((int64_t)s->texcoord3_offset != INT64_C(0))) ? (int64_t)s->texcoord3_offset : (((int64_t)((int64_t)s->texcoord4_offset != INT64_C(0))) ? (int64_t)s->texcoord4_offset : (((int64_t)((int64_t)s->texcoord5_offset != INT64_C(0))) ? (int64_t)s->texcoord5_offset : (((int64_t)((int64_t)s->texcoord6_offset != INT64_C(0))) ? (int64_t)s->texcoord6_offset : (((int64_t)((int64_t)s->texcoord7_offset != INT64_C(0))) ? (int64_t)s->texcoord7_offset : bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8)))))))))))))), (int64_t)s->position_offset);
+            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->normal_offset, bf_nonzero_or((int64_t)s->tangent_offset, bf_nonzero_or((int64_t)s->color0_offset, bf_nonzero_or((int64_t)s->color1_offset, bf_nonzero_or((int64_t)s->texcoord0_offset, bf_nonzero_or((int64_t)s->texcoord1_offset, bf_nonzero_or((int64_t)s->texcoord2_offset, bf_nonzero_or((int64_t)s->texcoord3_offset, bf_nonzero_or((int64_t)s->texcoord4_offset, bf_nonzero_or((int64_t)s->texcoord5_offset, bf_nonzero_or((int64_t)s->texcoord6_offset, bf_nonzero_or((int64_t)s->texcoord7_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8)))))))))))))), (int64_t)s->position_offset);
             int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->position_offset);
             if (c->err->failed)
                 return 0;
@@ -474,12 +528,12 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
             bf_restore(c, &m);
         }
     }
-    /* normal: The "NORMAL" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end). */
+    /* normal: The "NORMAL" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included. */
     if (((int64_t)((int64_t)s->normal_offset != INT64_C(0)))) {
         s->has_normal = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub((((int64_t)((int64_t)s->tangent_offset != INT64_C(0))) ? (int64_t)s->tangent_offset : (((int64_t)((int64_t)s->color0_offset != INT64_C(0))) ? (int64_t)s->color0_offset : (((int64_t)((int64_t)s->color1_offset != INT64_C(0))) ? (int64_t)s->color1_offset : (((int64_t)((int64_t)s->texcoord0_offset != INT64_C(0))) ? (int64_t)s->texcoord0_offset : (((int64_t)((int64_t)s->texcoord1_offset != INT64_C(0))) ? (int64_t)s->texcoord1_offset : (((int64_t)((int64_t)s->texcoord2_offset != INT64_C(0))) ? (int64_t)s->texcoord2_offset : (((int64_t)((int64_t)s->texcoord3_offset != INT64_C(0))) ? (int64_t)s->texcoord3_offset : (((int64_t)((int64_t)s->texcoord4_offset != INT64_C(0))) ? (int64_t)s->texcoord4_offset : (((int64_t)((int64_t)s->texcoord5_offset != INT64_C(0))) ? (int64_t)s->texcoord5_offset : (((int64_t)((int64_t)s->texcoord6_offset != INT64_C(0))) ? (int64_t)s->texcoord6_offset : (((int64_t)((int64_t)s->texcoord7_offset != INT64_C(0))) ? (int64_t)s->texcoord7_offset : bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8))))))))))))), (int64_t)s->normal_offset);
+            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->tangent_offset, bf_nonzero_or((int64_t)s->color0_offset, bf_nonzero_or((int64_t)s->color1_offset, bf_nonzero_or((int64_t)s->texcoord0_offset, bf_nonzero_or((int64_t)s->texcoord1_offset, bf_nonzero_or((int64_t)s->texcoord2_offset, bf_nonzero_or((int64_t)s->texcoord3_offset, bf_nonzero_or((int64_t)s->texcoord4_offset, bf_nonzero_or((int64_t)s->texcoord5_offset, bf_nonzero_or((int64_t)s->texcoord6_offset, bf_nonzero_or((int64_t)s->texcoord7_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8))))))))))))), (int64_t)s->normal_offset);
             int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->normal_offset);
             if (c->err->failed)
                 return 0;
@@ -498,12 +552,12 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
             bf_restore(c, &m);
         }
     }
-    /* tangent: The "TANGENT" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end). */
+    /* tangent: The "TANGENT" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included. */
     if (((int64_t)((int64_t)s->tangent_offset != INT64_C(0)))) {
         s->has_tangent = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub((((int64_t)((int64_t)s->color0_offset != INT64_C(0))) ? (int64_t)s->color0_offset : (((int64_t)((int64_t)s->color1_offset != INT64_C(0))) ? (int64_t)s->color1_offset : (((int64_t)((int64_t)s->texcoord0_offset != INT64_C(0))) ? (int64_t)s->texcoord0_offset : (((int64_t)((int64_t)s->texcoord1_offset != INT64_C(0))) ? (int64_t)s->texcoord1_offset : (((int64_t)((int64_t)s->texcoord2_offset != INT64_C(0))) ? (int64_t)s->texcoord2_offset : (((int64_t)((int64_t)s->texcoord3_offset != INT64_C(0))) ? (int64_t)s->texcoord3_offset : (((int64_t)((int64_t)s->texcoord4_offset != INT64_C(0))) ? (int64_t)s->texcoord4_offset : (((int64_t)((int64_t)s->texcoord5_offset != INT64_C(0))) ? (int64_t)s->texcoord5_offset : (((int64_t)((int64_t)s->texcoord6_offset != INT64_C(0))) ? (int64_t)s->texcoord6_offset : (((int64_t)((int64_t)s->texcoord7_offset != INT64_C(0))) ? (int64_t)s->texcoord7_offset : bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8)))))))))))), (int64_t)s->tangent_offset);
+            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->color0_offset, bf_nonzero_or((int64_t)s->color1_offset, bf_nonzero_or((int64_t)s->texcoord0_offset, bf_nonzero_or((int64_t)s->texcoord1_offset, bf_nonzero_or((int64_t)s->texcoord2_offset, bf_nonzero_or((int64_t)s->texcoord3_offset, bf_nonzero_or((int64_t)s->texcoord4_offset, bf_nonzero_or((int64_t)s->texcoord5_offset, bf_nonzero_or((int64_t)s->texcoord6_offset, bf_nonzero_or((int64_t)s->texcoord7_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8)))))))))))), (int64_t)s->tangent_offset);
             int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->tangent_offset);
             if (c->err->failed)
                 return 0;
@@ -522,12 +576,12 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
             bf_restore(c, &m);
         }
     }
-    /* color0: The "COLOR_0" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end). */
+    /* color0: The "COLOR_0" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included. */
     if (((int64_t)((int64_t)s->color0_offset != INT64_C(0)))) {
         s->has_color0 = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub((((int64_t)((int64_t)s->color1_offset != INT64_C(0))) ? (int64_t)s->color1_offset : (((int64_t)((int64_t)s->texcoord0_offset != INT64_C(0))) ? (int64_t)s->texcoord0_offset : (((int64_t)((int64_t)s->texcoord1_offset != INT64_C(0))) ? (int64_t)s->texcoord1_offset : (((int64_t)((int64_t)s->texcoord2_offset != INT64_C(0))) ? (int64_t)s->texcoord2_offset : (((int64_t)((int64_t)s->texcoord3_offset != INT64_C(0))) ? (int64_t)s->texcoord3_offset : (((int64_t)((int64_t)s->texcoord4_offset != INT64_C(0))) ? (int64_t)s->texcoord4_offset : (((int64_t)((int64_t)s->texcoord5_offset != INT64_C(0))) ? (int64_t)s->texcoord5_offset : (((int64_t)((int64_t)s->texcoord6_offset != INT64_C(0))) ? (int64_t)s->texcoord6_offset : (((int64_t)((int64_t)s->texcoord7_offset != INT64_C(0))) ? (int64_t)s->texcoord7_offset : bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8))))))))))), (int64_t)s->color0_offset);
+            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->color1_offset, bf_nonzero_or((int64_t)s->texcoord0_offset, bf_nonzero_or((int64_t)s->texcoord1_offset, bf_nonzero_or((int64_t)s->texcoord2_offset, bf_nonzero_or((int64_t)s->texcoord3_offset, bf_nonzero_or((int64_t)s->texcoord4_offset, bf_nonzero_or((int64_t)s->texcoord5_offset, bf_nonzero_or((int64_t)s->texcoord6_offset, bf_nonzero_or((int64_t)s->texcoord7_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8))))))))))), (int64_t)s->color0_offset);
             int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->color0_offset);
             if (c->err->failed)
                 return 0;
@@ -546,12 +600,12 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
             bf_restore(c, &m);
         }
     }
-    /* color1: The "COLOR_1" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end). */
+    /* color1: The "COLOR_1" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included. */
     if (((int64_t)((int64_t)s->color1_offset != INT64_C(0)))) {
         s->has_color1 = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub((((int64_t)((int64_t)s->texcoord0_offset != INT64_C(0))) ? (int64_t)s->texcoord0_offset : (((int64_t)((int64_t)s->texcoord1_offset != INT64_C(0))) ? (int64_t)s->texcoord1_offset : (((int64_t)((int64_t)s->texcoord2_offset != INT64_C(0))) ? (int64_t)s->texcoord2_offset : (((int64_t)((int64_t)s->texcoord3_offset != INT64_C(0))) ? (int64_t)s->texcoord3_offset : (((int64_t)((int64_t)s->texcoord4_offset != INT64_C(0))) ? (int64_t)s->texcoord4_offset : (((int64_t)((int64_t)s->texcoord5_offset != INT64_C(0))) ? (int64_t)s->texcoord5_offset : (((int64_t)((int64_t)s->texcoord6_offset != INT64_C(0))) ? (int64_t)s->texcoord6_offset : (((int64_t)((int64_t)s->texcoord7_offset != INT64_C(0))) ? (int64_t)s->texcoord7_offset : bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8)))))))))), (int64_t)s->color1_offset);
+            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->texcoord0_offset, bf_nonzero_or((int64_t)s->texcoord1_offset, bf_nonzero_or((int64_t)s->texcoord2_offset, bf_nonzero_or((int64_t)s->texcoord3_offset, bf_nonzero_or((int64_t)s->texcoord4_offset, bf_nonzero_or((int64_t)s->texcoord5_offset, bf_nonzero_or((int64_t)s->texcoord6_offset, bf_nonzero_or((int64_t)s->texcoord7_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8)))))))))), (int64_t)s->color1_offset);
             int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->color1_offset);
             if (c->err->failed)
                 return 0;
@@ -570,12 +624,12 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
             bf_restore(c, &m);
         }
     }
-    /* texcoord0: The "TEXCOORD_0" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end). */
+    /* texcoord0: The "TEXCOORD_0" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included. */
     if (((int64_t)((int64_t)s->texcoord0_offset != INT64_C(0)))) {
         s->has_texcoord0 = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub((((int64_t)((int64_t)s->texcoord1_offset != INT64_C(0))) ? (int64_t)s->texcoord1_offset : (((int64_t)((int64_t)s->texcoord2_offset != INT64_C(0))) ? (int64_t)s->texcoord2_offset : (((int64_t)((int64_t)s->texcoord3_offset != INT64_C(0))) ? (int64_t)s->texcoord3_offset : (((int64_t)((int64_t)s->texcoord4_offset != INT64_C(0))) ? (int64_t)s->texcoord4_offset : (((int64_t)((int64_t)s->texcoord5_offset != INT64_C(0))) ? (int64_t)s->texcoord5_offset : (((int64_t)((int64_t)s->texcoord6_offset != INT64_C(0))) ? (int64_t)s->texcoord6_offset : (((int64_t)((int64_t)s->texcoord7_offset != INT64_C(0))) ? (int64_t)s->texcoord7_offset : bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8))))))))), (int64_t)s->texcoord0_offset);
+            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->texcoord1_offset, bf_nonzero_or((int64_t)s->texcoord2_offset, bf_nonzero_or((int64_t)s->texcoord3_offset, bf_nonzero_or((int64_t)s->texcoord4_offset, bf_nonzero_or((int64_t)s->texcoord5_offset, bf_nonzero_or((int64_t)s->texcoord6_offset, bf_nonzero_or((int64_t)s->texcoord7_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8))))))))), (int64_t)s->texcoord0_offset);
             int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->texcoord0_offset);
             if (c->err->failed)
                 return 0;
@@ -594,12 +648,12 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
             bf_restore(c, &m);
         }
     }
-    /* texcoord1: The "TEXCOORD_1" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end). */
+    /* texcoord1: The "TEXCOORD_1" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included. */
     if (((int64_t)((int64_t)s->texcoord1_offset != INT64_C(0)))) {
         s->has_texcoord1 = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub((((int64_t)((int64_t)s->texcoord2_offset != INT64_C(0))) ? (int64_t)s->texcoord2_offset : (((int64_t)((int64_t)s->texcoord3_offset != INT64_C(0))) ? (int64_t)s->texcoord3_offset : (((int64_t)((int64_t)s->texcoord4_offset != INT64_C(0))) ? (int64_t)s->texcoord4_offset : (((int64_t)((int64_t)s->texcoord5_offset != INT64_C(0))) ? (int64_t)s->texcoord5_offset : (((int64_t)((int64_t)s->texcoord6_offset != INT64_C(0))) ? (int64_t)s->texcoord6_offset : (((int64_t)((int64_t)s->texcoord7_offset != INT64_C(0))) ? (int64_t)s->texcoord7_offset : bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8)))))))), (int64_t)s->texcoord1_offset);
+            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->texcoord2_offset, bf_nonzero_or((int64_t)s->texcoord3_offset, bf_nonzero_or((int64_t)s->texcoord4_offset, bf_nonzero_or((int64_t)s->texcoord5_offset, bf_nonzero_or((int64_t)s->texcoord6_offset, bf_nonzero_or((int64_t)s->texcoord7_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8)))))))), (int64_t)s->texcoord1_offset);
             int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->texcoord1_offset);
             if (c->err->failed)
                 return 0;
@@ -618,12 +672,12 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
             bf_restore(c, &m);
         }
     }
-    /* texcoord2: The "TEXCOORD_2" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end). */
+    /* texcoord2: The "TEXCOORD_2" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included. */
     if (((int64_t)((int64_t)s->texcoord2_offset != INT64_C(0)))) {
         s->has_texcoord2 = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub((((int64_t)((int64_t)s->texcoord3_offset != INT64_C(0))) ? (int64_t)s->texcoord3_offset : (((int64_t)((int64_t)s->texcoord4_offset != INT64_C(0))) ? (int64_t)s->texcoord4_offset : (((int64_t)((int64_t)s->texcoord5_offset != INT64_C(0))) ? (int64_t)s->texcoord5_offset : (((int64_t)((int64_t)s->texcoord6_offset != INT64_C(0))) ? (int64_t)s->texcoord6_offset : (((int64_t)((int64_t)s->texcoord7_offset != INT64_C(0))) ? (int64_t)s->texcoord7_offset : bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8))))))), (int64_t)s->texcoord2_offset);
+            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->texcoord3_offset, bf_nonzero_or((int64_t)s->texcoord4_offset, bf_nonzero_or((int64_t)s->texcoord5_offset, bf_nonzero_or((int64_t)s->texcoord6_offset, bf_nonzero_or((int64_t)s->texcoord7_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8))))))), (int64_t)s->texcoord2_offset);
             int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->texcoord2_offset);
             if (c->err->failed)
                 return 0;
@@ -642,12 +696,12 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
             bf_restore(c, &m);
         }
     }
-    /* texcoord3: The "TEXCOORD_3" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end). */
+    /* texcoord3: The "TEXCOORD_3" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included. */
     if (((int64_t)((int64_t)s->texcoord3_offset != INT64_C(0)))) {
         s->has_texcoord3 = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub((((int64_t)((int64_t)s->texcoord4_offset != INT64_C(0))) ? (int64_t)s->texcoord4_offset : (((int64_t)((int64_t)s->texcoord5_offset != INT64_C(0))) ? (int64_t)s->texcoord5_offset : (((int64_t)((int64_t)s->texcoord6_offset != INT64_C(0))) ? (int64_t)s->texcoord6_offset : (((int64_t)((int64_t)s->texcoord7_offset != INT64_C(0))) ? (int64_t)s->texcoord7_offset : bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8)))))), (int64_t)s->texcoord3_offset);
+            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->texcoord4_offset, bf_nonzero_or((int64_t)s->texcoord5_offset, bf_nonzero_or((int64_t)s->texcoord6_offset, bf_nonzero_or((int64_t)s->texcoord7_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8)))))), (int64_t)s->texcoord3_offset);
             int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->texcoord3_offset);
             if (c->err->failed)
                 return 0;
@@ -666,12 +720,12 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
             bf_restore(c, &m);
         }
     }
-    /* texcoord4: The "TEXCOORD_4" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end). */
+    /* texcoord4: The "TEXCOORD_4" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included. */
     if (((int64_t)((int64_t)s->texcoord4_offset != INT64_C(0)))) {
         s->has_texcoord4 = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub((((int64_t)((int64_t)s->texcoord5_offset != INT64_C(0))) ? (int64_t)s->texcoord5_offset : (((int64_t)((int64_t)s->texcoord6_offset != INT64_C(0))) ? (int64_t)s->texcoord6_offset : (((int64_t)((int64_t)s->texcoord7_offset != INT64_C(0))) ? (int64_t)s->texcoord7_offset : bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8))))), (int64_t)s->texcoord4_offset);
+            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->texcoord5_offset, bf_nonzero_or((int64_t)s->texcoord6_offset, bf_nonzero_or((int64_t)s->texcoord7_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8))))), (int64_t)s->texcoord4_offset);
             int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->texcoord4_offset);
             if (c->err->failed)
                 return 0;
@@ -690,12 +744,12 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
             bf_restore(c, &m);
         }
     }
-    /* texcoord5: The "TEXCOORD_5" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end). */
+    /* texcoord5: The "TEXCOORD_5" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included. */
     if (((int64_t)((int64_t)s->texcoord5_offset != INT64_C(0)))) {
         s->has_texcoord5 = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub((((int64_t)((int64_t)s->texcoord6_offset != INT64_C(0))) ? (int64_t)s->texcoord6_offset : (((int64_t)((int64_t)s->texcoord7_offset != INT64_C(0))) ? (int64_t)s->texcoord7_offset : bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8)))), (int64_t)s->texcoord5_offset);
+            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->texcoord6_offset, bf_nonzero_or((int64_t)s->texcoord7_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8)))), (int64_t)s->texcoord5_offset);
             int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->texcoord5_offset);
             if (c->err->failed)
                 return 0;
@@ -714,12 +768,12 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
             bf_restore(c, &m);
         }
     }
-    /* texcoord6: The "TEXCOORD_6" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end). */
+    /* texcoord6: The "TEXCOORD_6" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included. */
     if (((int64_t)((int64_t)s->texcoord6_offset != INT64_C(0)))) {
         s->has_texcoord6 = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub((((int64_t)((int64_t)s->texcoord7_offset != INT64_C(0))) ? (int64_t)s->texcoord7_offset : bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8))), (int64_t)s->texcoord6_offset);
+            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->texcoord7_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8))), (int64_t)s->texcoord6_offset);
             int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->texcoord6_offset);
             if (c->err->failed)
                 return 0;
@@ -738,7 +792,7 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
             bf_restore(c, &m);
         }
     }
-    /* texcoord7: The "TEXCOORD_7" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end). */
+    /* texcoord7: The "TEXCOORD_7" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included. */
     if (((int64_t)((int64_t)s->texcoord7_offset != INT64_C(0)))) {
         s->has_texcoord7 = 1;
         {
@@ -805,7 +859,7 @@ static int read_VertexBuffer(bf_ctx *c, j3d_VertexBuffer *s, int64_t index, int6
     s->_index = index;
     s->_p_attr = p_attr;
     s->_p_format = p_format;
-    /* raw: The buffer's bytes, exactly as stored. */
+    /* raw: The buffer's bytes, exactly as stored (padding included). */
     {
         bf_mark m;
         int64_t region = bf_sub((int64_t)c->end, (int64_t)s->_offset);
@@ -833,191 +887,263 @@ static int read_VertexBuffer(bf_ctx *c, j3d_VertexBuffer *s, int64_t index, int6
         bf_claim(c, c->pos, c->end - c->pos);
         bf_restore(c, &m);
     }
-    /* u8_values: UInt8 values (2 or 3 per position, 3 or 9 per normal, 1 or 2 per texture coordinate). */
+    /* u8_values: UInt8 values (2 or 3 per position, 3 or 9 per normal, 1 or 2 per texture coordinate), up to the padding. */
     if (((int64_t)(((int64_t)(((int64_t)(((int64_t)(s->_p_format >= INT64_C(0))) && ((int64_t)(s->_p_attr != INT64_C(11))))) && ((int64_t)(s->_p_attr != INT64_C(12))))) && ((int64_t)((bf_shr(s->_p_format, INT64_C(8)) & INT64_C(255)) == INT64_C(0)))))) {
         s->has_u8_values = 1;
         {
-            int64_t n = bf_mul(bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), (((int64_t)(s->_p_attr == INT64_C(9))) ? (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(2) : INT64_C(3)) : (((int64_t)(((int64_t)(s->_p_attr == INT64_C(10))) || ((int64_t)(s->_p_attr == INT64_C(25))))) ? (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(1))) ? INT64_C(9) : INT64_C(3)) : (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(1) : INT64_C(2))))), (((int64_t)(s->_p_attr == INT64_C(9))) ? (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(2) : INT64_C(3)) : (((int64_t)(((int64_t)(s->_p_attr == INT64_C(10))) || ((int64_t)(s->_p_attr == INT64_C(25))))) ? (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(1))) ? INT64_C(9) : INT64_C(3)) : (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(1) : INT64_C(2)))));
+            static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+            int64_t unit = (((int64_t)(s->_p_attr == INT64_C(9))) ? (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(2) : INT64_C(3)) : (((int64_t)(((int64_t)(s->_p_attr == INT64_C(10))) || ((int64_t)(s->_p_attr == INT64_C(25))))) ? (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(1))) ? INT64_C(9) : INT64_C(3)) : (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(1) : INT64_C(2))));
             if (c->err->failed)
                 return 0;
-            if (n < 0 || n > (int64_t)UINT32_MAX)
-                return bf_fail(c, c->pos, "u8_values", "count %lld is out of range", (long long)n);
-            s->u8_values = bf_alloc_array(c, (uint64_t)n, sizeof *s->u8_values, 1, "u8_values");
-            if (!s->u8_values)
-                return 0;
-            s->u8_values_count = (uint32_t)n;
-            if (!bf_need(c, (uint64_t)n * 1, "u8_values"))
-                return 0;
-            bf_load_array(s->u8_values, c->data + c->pos, (size_t)n, 1, 1, 0);
-            bf_claim(c, c->pos, (uint64_t)n * 1);
-            c->pos += (size_t)n * 1;
-            s->u8_values_value = bf_alloc_array(c, (uint64_t)n, sizeof(double), 0, "u8_values");
-            if (!s->u8_values_value)
-                return 0;
-            for (int64_t i = 0; i < n; i++)
-                s->u8_values_value[i] = (((double)(int64_t)(s->u8_values[i]) * 1) / (double)bf_shl(INT64_C(1), (s->_p_format & INT64_C(255))));
+            size_t padded_end = c->end;
+            c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+            {
+                int64_t n = bf_mul(bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), (((int64_t)(s->_p_attr == INT64_C(9))) ? (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(2) : INT64_C(3)) : (((int64_t)(((int64_t)(s->_p_attr == INT64_C(10))) || ((int64_t)(s->_p_attr == INT64_C(25))))) ? (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(1))) ? INT64_C(9) : INT64_C(3)) : (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(1) : INT64_C(2))))), (((int64_t)(s->_p_attr == INT64_C(9))) ? (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(2) : INT64_C(3)) : (((int64_t)(((int64_t)(s->_p_attr == INT64_C(10))) || ((int64_t)(s->_p_attr == INT64_C(25))))) ? (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(1))) ? INT64_C(9) : INT64_C(3)) : (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(1) : INT64_C(2)))));
+                if (c->err->failed)
+                    return 0;
+                if (n < 0 || n > (int64_t)UINT32_MAX)
+                    return bf_fail(c, c->pos, "u8_values", "count %lld is out of range", (long long)n);
+                s->u8_values = bf_alloc_array(c, (uint64_t)n, sizeof *s->u8_values, 1, "u8_values");
+                if (!s->u8_values)
+                    return 0;
+                s->u8_values_count = (uint32_t)n;
+                if (!bf_need(c, (uint64_t)n * 1, "u8_values"))
+                    return 0;
+                bf_load_array(s->u8_values, c->data + c->pos, (size_t)n, 1, 1, 0);
+                bf_claim(c, c->pos, (uint64_t)n * 1);
+                c->pos += (size_t)n * 1;
+                s->u8_values_value = bf_alloc_array(c, (uint64_t)n, sizeof(double), 0, "u8_values");
+                if (!s->u8_values_value)
+                    return 0;
+                for (int64_t i = 0; i < n; i++)
+                    s->u8_values_value[i] = (((double)(int64_t)(s->u8_values[i]) * 1) / (double)bf_shl(INT64_C(1), (s->_p_format & INT64_C(255))));
+            }
+            c->end = padded_end;
         }
     }
-    /* s8_values: Int8 values. */
+    /* s8_values: Int8 values, up to the padding. */
     if (((int64_t)(((int64_t)(((int64_t)(((int64_t)(s->_p_format >= INT64_C(0))) && ((int64_t)(s->_p_attr != INT64_C(11))))) && ((int64_t)(s->_p_attr != INT64_C(12))))) && ((int64_t)((bf_shr(s->_p_format, INT64_C(8)) & INT64_C(255)) == INT64_C(1)))))) {
         s->has_s8_values = 1;
         s->s8_values_at = c->pos;
         {
-            int64_t n = bf_mul(bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), (((int64_t)(s->_p_attr == INT64_C(9))) ? (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(2) : INT64_C(3)) : (((int64_t)(((int64_t)(s->_p_attr == INT64_C(10))) || ((int64_t)(s->_p_attr == INT64_C(25))))) ? (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(1))) ? INT64_C(9) : INT64_C(3)) : (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(1) : INT64_C(2))))), (((int64_t)(s->_p_attr == INT64_C(9))) ? (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(2) : INT64_C(3)) : (((int64_t)(((int64_t)(s->_p_attr == INT64_C(10))) || ((int64_t)(s->_p_attr == INT64_C(25))))) ? (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(1))) ? INT64_C(9) : INT64_C(3)) : (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(1) : INT64_C(2)))));
+            static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+            int64_t unit = (((int64_t)(s->_p_attr == INT64_C(9))) ? (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(2) : INT64_C(3)) : (((int64_t)(((int64_t)(s->_p_attr == INT64_C(10))) || ((int64_t)(s->_p_attr == INT64_C(25))))) ? (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(1))) ? INT64_C(9) : INT64_C(3)) : (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(1) : INT64_C(2))));
             if (c->err->failed)
                 return 0;
-            if (n < 0 || n > (int64_t)UINT32_MAX)
-                return bf_fail(c, c->pos, "s8_values", "count %lld is out of range", (long long)n);
-            s->s8_values = bf_alloc_array(c, (uint64_t)n, sizeof *s->s8_values, 1, "s8_values");
-            if (!s->s8_values)
-                return 0;
-            s->s8_values_count = (uint32_t)n;
-            if (!bf_need(c, (uint64_t)n * 1, "s8_values"))
-                return 0;
-            bf_load_array(s->s8_values, c->data + c->pos, (size_t)n, 1, 1, 0);
-            bf_claim(c, c->pos, (uint64_t)n * 1);
-            c->pos += (size_t)n * 1;
-            s->s8_values_value = bf_alloc_array(c, (uint64_t)n, sizeof(double), 0, "s8_values");
-            if (!s->s8_values_value)
-                return 0;
-            for (int64_t i = 0; i < n; i++)
-                s->s8_values_value[i] = (((double)(int64_t)(s->s8_values[i]) * 1) / (double)bf_shl(INT64_C(1), (s->_p_format & INT64_C(255))));
+            size_t padded_end = c->end;
+            c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+            {
+                int64_t n = bf_mul(bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), (((int64_t)(s->_p_attr == INT64_C(9))) ? (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(2) : INT64_C(3)) : (((int64_t)(((int64_t)(s->_p_attr == INT64_C(10))) || ((int64_t)(s->_p_attr == INT64_C(25))))) ? (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(1))) ? INT64_C(9) : INT64_C(3)) : (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(1) : INT64_C(2))))), (((int64_t)(s->_p_attr == INT64_C(9))) ? (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(2) : INT64_C(3)) : (((int64_t)(((int64_t)(s->_p_attr == INT64_C(10))) || ((int64_t)(s->_p_attr == INT64_C(25))))) ? (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(1))) ? INT64_C(9) : INT64_C(3)) : (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(1) : INT64_C(2)))));
+                if (c->err->failed)
+                    return 0;
+                if (n < 0 || n > (int64_t)UINT32_MAX)
+                    return bf_fail(c, c->pos, "s8_values", "count %lld is out of range", (long long)n);
+                s->s8_values = bf_alloc_array(c, (uint64_t)n, sizeof *s->s8_values, 1, "s8_values");
+                if (!s->s8_values)
+                    return 0;
+                s->s8_values_count = (uint32_t)n;
+                if (!bf_need(c, (uint64_t)n * 1, "s8_values"))
+                    return 0;
+                bf_load_array(s->s8_values, c->data + c->pos, (size_t)n, 1, 1, 0);
+                bf_claim(c, c->pos, (uint64_t)n * 1);
+                c->pos += (size_t)n * 1;
+                s->s8_values_value = bf_alloc_array(c, (uint64_t)n, sizeof(double), 0, "s8_values");
+                if (!s->s8_values_value)
+                    return 0;
+                for (int64_t i = 0; i < n; i++)
+                    s->s8_values_value[i] = (((double)(int64_t)(s->s8_values[i]) * 1) / (double)bf_shl(INT64_C(1), (s->_p_format & INT64_C(255))));
+            }
+            c->end = padded_end;
         }
     }
-    /* u16_values: UInt16 values. */
+    /* u16_values: UInt16 values, up to the padding. */
     if (((int64_t)(((int64_t)(((int64_t)(((int64_t)(s->_p_format >= INT64_C(0))) && ((int64_t)(s->_p_attr != INT64_C(11))))) && ((int64_t)(s->_p_attr != INT64_C(12))))) && ((int64_t)((bf_shr(s->_p_format, INT64_C(8)) & INT64_C(255)) == INT64_C(2)))))) {
         s->has_u16_values = 1;
         s->u16_values_at = c->pos;
         {
-            int64_t n = bf_mul(bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), bf_mul(INT64_C(2), (((int64_t)(s->_p_attr == INT64_C(9))) ? (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(2) : INT64_C(3)) : (((int64_t)(((int64_t)(s->_p_attr == INT64_C(10))) || ((int64_t)(s->_p_attr == INT64_C(25))))) ? (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(1))) ? INT64_C(9) : INT64_C(3)) : (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(1) : INT64_C(2)))))), (((int64_t)(s->_p_attr == INT64_C(9))) ? (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(2) : INT64_C(3)) : (((int64_t)(((int64_t)(s->_p_attr == INT64_C(10))) || ((int64_t)(s->_p_attr == INT64_C(25))))) ? (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(1))) ? INT64_C(9) : INT64_C(3)) : (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(1) : INT64_C(2)))));
+            static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+            int64_t unit = bf_mul(INT64_C(2), (((int64_t)(s->_p_attr == INT64_C(9))) ? (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(2) : INT64_C(3)) : (((int64_t)(((int64_t)(s->_p_attr == INT64_C(10))) || ((int64_t)(s->_p_attr == INT64_C(25))))) ? (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(1))) ? INT64_C(9) : INT64_C(3)) : (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(1) : INT64_C(2)))));
             if (c->err->failed)
                 return 0;
-            if (n < 0 || n > (int64_t)UINT32_MAX)
-                return bf_fail(c, c->pos, "u16_values", "count %lld is out of range", (long long)n);
-            s->u16_values = bf_alloc_array(c, (uint64_t)n, sizeof *s->u16_values, 2, "u16_values");
-            if (!s->u16_values)
-                return 0;
-            s->u16_values_count = (uint32_t)n;
-            if (!bf_need(c, (uint64_t)n * 2, "u16_values"))
-                return 0;
-            bf_load_array(s->u16_values, c->data + c->pos, (size_t)n, 2, 1, 0);
-            bf_claim(c, c->pos, (uint64_t)n * 2);
-            c->pos += (size_t)n * 2;
-            s->u16_values_value = bf_alloc_array(c, (uint64_t)n, sizeof(double), 0, "u16_values");
-            if (!s->u16_values_value)
-                return 0;
-            for (int64_t i = 0; i < n; i++)
-                s->u16_values_value[i] = (((double)(int64_t)(s->u16_values[i]) * 1) / (double)bf_shl(INT64_C(1), (s->_p_format & INT64_C(255))));
+            size_t padded_end = c->end;
+            c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+            {
+                int64_t n = bf_mul(bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), bf_mul(INT64_C(2), (((int64_t)(s->_p_attr == INT64_C(9))) ? (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(2) : INT64_C(3)) : (((int64_t)(((int64_t)(s->_p_attr == INT64_C(10))) || ((int64_t)(s->_p_attr == INT64_C(25))))) ? (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(1))) ? INT64_C(9) : INT64_C(3)) : (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(1) : INT64_C(2)))))), (((int64_t)(s->_p_attr == INT64_C(9))) ? (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(2) : INT64_C(3)) : (((int64_t)(((int64_t)(s->_p_attr == INT64_C(10))) || ((int64_t)(s->_p_attr == INT64_C(25))))) ? (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(1))) ? INT64_C(9) : INT64_C(3)) : (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(1) : INT64_C(2)))));
+                if (c->err->failed)
+                    return 0;
+                if (n < 0 || n > (int64_t)UINT32_MAX)
+                    return bf_fail(c, c->pos, "u16_values", "count %lld is out of range", (long long)n);
+                s->u16_values = bf_alloc_array(c, (uint64_t)n, sizeof *s->u16_values, 2, "u16_values");
+                if (!s->u16_values)
+                    return 0;
+                s->u16_values_count = (uint32_t)n;
+                if (!bf_need(c, (uint64_t)n * 2, "u16_values"))
+                    return 0;
+                bf_load_array(s->u16_values, c->data + c->pos, (size_t)n, 2, 1, 0);
+                bf_claim(c, c->pos, (uint64_t)n * 2);
+                c->pos += (size_t)n * 2;
+                s->u16_values_value = bf_alloc_array(c, (uint64_t)n, sizeof(double), 0, "u16_values");
+                if (!s->u16_values_value)
+                    return 0;
+                for (int64_t i = 0; i < n; i++)
+                    s->u16_values_value[i] = (((double)(int64_t)(s->u16_values[i]) * 1) / (double)bf_shl(INT64_C(1), (s->_p_format & INT64_C(255))));
+            }
+            c->end = padded_end;
         }
     }
-    /* s16_values: Int16 values. */
+    /* s16_values: Int16 values, up to the padding. */
     if (((int64_t)(((int64_t)(((int64_t)(((int64_t)(s->_p_format >= INT64_C(0))) && ((int64_t)(s->_p_attr != INT64_C(11))))) && ((int64_t)(s->_p_attr != INT64_C(12))))) && ((int64_t)((bf_shr(s->_p_format, INT64_C(8)) & INT64_C(255)) == INT64_C(3)))))) {
         s->has_s16_values = 1;
         s->s16_values_at = c->pos;
         {
-            int64_t n = bf_mul(bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), bf_mul(INT64_C(2), (((int64_t)(s->_p_attr == INT64_C(9))) ? (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(2) : INT64_C(3)) : (((int64_t)(((int64_t)(s->_p_attr == INT64_C(10))) || ((int64_t)(s->_p_attr == INT64_C(25))))) ? (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(1))) ? INT64_C(9) : INT64_C(3)) : (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(1) : INT64_C(2)))))), (((int64_t)(s->_p_attr == INT64_C(9))) ? (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(2) : INT64_C(3)) : (((int64_t)(((int64_t)(s->_p_attr == INT64_C(10))) || ((int64_t)(s->_p_attr == INT64_C(25))))) ? (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(1))) ? INT64_C(9) : INT64_C(3)) : (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(1) : INT64_C(2)))));
+            static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+            int64_t unit = bf_mul(INT64_C(2), (((int64_t)(s->_p_attr == INT64_C(9))) ? (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(2) : INT64_C(3)) : (((int64_t)(((int64_t)(s->_p_attr == INT64_C(10))) || ((int64_t)(s->_p_attr == INT64_C(25))))) ? (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(1))) ? INT64_C(9) : INT64_C(3)) : (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(1) : INT64_C(2)))));
             if (c->err->failed)
                 return 0;
-            if (n < 0 || n > (int64_t)UINT32_MAX)
-                return bf_fail(c, c->pos, "s16_values", "count %lld is out of range", (long long)n);
-            s->s16_values = bf_alloc_array(c, (uint64_t)n, sizeof *s->s16_values, 2, "s16_values");
-            if (!s->s16_values)
-                return 0;
-            s->s16_values_count = (uint32_t)n;
-            if (!bf_need(c, (uint64_t)n * 2, "s16_values"))
-                return 0;
-            bf_load_array(s->s16_values, c->data + c->pos, (size_t)n, 2, 1, 0);
-            bf_claim(c, c->pos, (uint64_t)n * 2);
-            c->pos += (size_t)n * 2;
-            s->s16_values_value = bf_alloc_array(c, (uint64_t)n, sizeof(double), 0, "s16_values");
-            if (!s->s16_values_value)
-                return 0;
-            for (int64_t i = 0; i < n; i++)
-                s->s16_values_value[i] = (((double)(int64_t)(s->s16_values[i]) * 1) / (double)bf_shl(INT64_C(1), (s->_p_format & INT64_C(255))));
+            size_t padded_end = c->end;
+            c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+            {
+                int64_t n = bf_mul(bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), bf_mul(INT64_C(2), (((int64_t)(s->_p_attr == INT64_C(9))) ? (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(2) : INT64_C(3)) : (((int64_t)(((int64_t)(s->_p_attr == INT64_C(10))) || ((int64_t)(s->_p_attr == INT64_C(25))))) ? (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(1))) ? INT64_C(9) : INT64_C(3)) : (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(1) : INT64_C(2)))))), (((int64_t)(s->_p_attr == INT64_C(9))) ? (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(2) : INT64_C(3)) : (((int64_t)(((int64_t)(s->_p_attr == INT64_C(10))) || ((int64_t)(s->_p_attr == INT64_C(25))))) ? (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(1))) ? INT64_C(9) : INT64_C(3)) : (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(1) : INT64_C(2)))));
+                if (c->err->failed)
+                    return 0;
+                if (n < 0 || n > (int64_t)UINT32_MAX)
+                    return bf_fail(c, c->pos, "s16_values", "count %lld is out of range", (long long)n);
+                s->s16_values = bf_alloc_array(c, (uint64_t)n, sizeof *s->s16_values, 2, "s16_values");
+                if (!s->s16_values)
+                    return 0;
+                s->s16_values_count = (uint32_t)n;
+                if (!bf_need(c, (uint64_t)n * 2, "s16_values"))
+                    return 0;
+                bf_load_array(s->s16_values, c->data + c->pos, (size_t)n, 2, 1, 0);
+                bf_claim(c, c->pos, (uint64_t)n * 2);
+                c->pos += (size_t)n * 2;
+                s->s16_values_value = bf_alloc_array(c, (uint64_t)n, sizeof(double), 0, "s16_values");
+                if (!s->s16_values_value)
+                    return 0;
+                for (int64_t i = 0; i < n; i++)
+                    s->s16_values_value[i] = (((double)(int64_t)(s->s16_values[i]) * 1) / (double)bf_shl(INT64_C(1), (s->_p_format & INT64_C(255))));
+            }
+            c->end = padded_end;
         }
     }
-    /* f32_values: Float values. */
+    /* f32_values: Float values, up to the padding. */
     if (((int64_t)(((int64_t)(((int64_t)(((int64_t)(s->_p_format >= INT64_C(0))) && ((int64_t)(s->_p_attr != INT64_C(11))))) && ((int64_t)(s->_p_attr != INT64_C(12))))) && ((int64_t)((bf_shr(s->_p_format, INT64_C(8)) & INT64_C(255)) == INT64_C(4)))))) {
         s->has_f32_values = 1;
         s->f32_values_at = c->pos;
         {
-            int64_t n = bf_mul(bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), bf_mul(INT64_C(4), (((int64_t)(s->_p_attr == INT64_C(9))) ? (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(2) : INT64_C(3)) : (((int64_t)(((int64_t)(s->_p_attr == INT64_C(10))) || ((int64_t)(s->_p_attr == INT64_C(25))))) ? (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(1))) ? INT64_C(9) : INT64_C(3)) : (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(1) : INT64_C(2)))))), (((int64_t)(s->_p_attr == INT64_C(9))) ? (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(2) : INT64_C(3)) : (((int64_t)(((int64_t)(s->_p_attr == INT64_C(10))) || ((int64_t)(s->_p_attr == INT64_C(25))))) ? (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(1))) ? INT64_C(9) : INT64_C(3)) : (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(1) : INT64_C(2)))));
+            static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+            int64_t unit = bf_mul(INT64_C(4), (((int64_t)(s->_p_attr == INT64_C(9))) ? (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(2) : INT64_C(3)) : (((int64_t)(((int64_t)(s->_p_attr == INT64_C(10))) || ((int64_t)(s->_p_attr == INT64_C(25))))) ? (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(1))) ? INT64_C(9) : INT64_C(3)) : (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(1) : INT64_C(2)))));
             if (c->err->failed)
                 return 0;
-            if (n < 0 || n > (int64_t)UINT32_MAX)
-                return bf_fail(c, c->pos, "f32_values", "count %lld is out of range", (long long)n);
-            s->f32_values = bf_alloc_array(c, (uint64_t)n, sizeof *s->f32_values, 4, "f32_values");
-            if (!s->f32_values)
-                return 0;
-            s->f32_values_count = (uint32_t)n;
-            if (!bf_need(c, (uint64_t)n * 4, "f32_values"))
-                return 0;
-            bf_load_array(s->f32_values, c->data + c->pos, (size_t)n, 4, 1, 0);
-            bf_claim(c, c->pos, (uint64_t)n * 4);
-            c->pos += (size_t)n * 4;
+            size_t padded_end = c->end;
+            c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+            {
+                int64_t n = bf_mul(bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), bf_mul(INT64_C(4), (((int64_t)(s->_p_attr == INT64_C(9))) ? (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(2) : INT64_C(3)) : (((int64_t)(((int64_t)(s->_p_attr == INT64_C(10))) || ((int64_t)(s->_p_attr == INT64_C(25))))) ? (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(1))) ? INT64_C(9) : INT64_C(3)) : (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(1) : INT64_C(2)))))), (((int64_t)(s->_p_attr == INT64_C(9))) ? (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(2) : INT64_C(3)) : (((int64_t)(((int64_t)(s->_p_attr == INT64_C(10))) || ((int64_t)(s->_p_attr == INT64_C(25))))) ? (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(1))) ? INT64_C(9) : INT64_C(3)) : (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(1) : INT64_C(2)))));
+                if (c->err->failed)
+                    return 0;
+                if (n < 0 || n > (int64_t)UINT32_MAX)
+                    return bf_fail(c, c->pos, "f32_values", "count %lld is out of range", (long long)n);
+                s->f32_values = bf_alloc_array(c, (uint64_t)n, sizeof *s->f32_values, 4, "f32_values");
+                if (!s->f32_values)
+                    return 0;
+                s->f32_values_count = (uint32_t)n;
+                if (!bf_need(c, (uint64_t)n * 4, "f32_values"))
+                    return 0;
+                bf_load_array(s->f32_values, c->data + c->pos, (size_t)n, 4, 1, 0);
+                bf_claim(c, c->pos, (uint64_t)n * 4);
+                c->pos += (size_t)n * 4;
+            }
+            c->end = padded_end;
         }
     }
-    /* colors16: RGB565 or RGBA4 colors. */
+    /* colors16: RGB565 or RGBA4 colors, up to the padding. */
     if (((int64_t)(((int64_t)(((int64_t)(s->_p_format >= INT64_C(0))) && ((int64_t)(((int64_t)(s->_p_attr == INT64_C(11))) || ((int64_t)(s->_p_attr == INT64_C(12))))))) && ((int64_t)(((int64_t)((bf_shr(s->_p_format, INT64_C(8)) & INT64_C(255)) == INT64_C(0))) || ((int64_t)((bf_shr(s->_p_format, INT64_C(8)) & INT64_C(255)) == INT64_C(3)))))))) {
         s->has_colors16 = 1;
         s->colors16_at = c->pos;
         {
-            int64_t n = bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), INT64_C(2));
+            static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+            int64_t unit = 2;
             if (c->err->failed)
                 return 0;
-            if (n < 0 || n > (int64_t)UINT32_MAX)
-                return bf_fail(c, c->pos, "colors16", "count %lld is out of range", (long long)n);
-            s->colors16 = bf_alloc_array(c, (uint64_t)n, sizeof *s->colors16, 2, "colors16");
-            if (!s->colors16)
-                return 0;
-            s->colors16_count = (uint32_t)n;
-            if (!bf_need(c, (uint64_t)n * 2, "colors16"))
-                return 0;
-            bf_load_array(s->colors16, c->data + c->pos, (size_t)n, 2, 1, 0);
-            bf_claim(c, c->pos, (uint64_t)n * 2);
-            c->pos += (size_t)n * 2;
+            size_t padded_end = c->end;
+            c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+            {
+                int64_t n = bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), INT64_C(2));
+                if (c->err->failed)
+                    return 0;
+                if (n < 0 || n > (int64_t)UINT32_MAX)
+                    return bf_fail(c, c->pos, "colors16", "count %lld is out of range", (long long)n);
+                s->colors16 = bf_alloc_array(c, (uint64_t)n, sizeof *s->colors16, 2, "colors16");
+                if (!s->colors16)
+                    return 0;
+                s->colors16_count = (uint32_t)n;
+                if (!bf_need(c, (uint64_t)n * 2, "colors16"))
+                    return 0;
+                bf_load_array(s->colors16, c->data + c->pos, (size_t)n, 2, 1, 0);
+                bf_claim(c, c->pos, (uint64_t)n * 2);
+                c->pos += (size_t)n * 2;
+            }
+            c->end = padded_end;
         }
     }
-    /* colors24: RGB8 (0xRRGGBB) or RGBA6 colors. */
+    /* colors24: RGB8 (0xRRGGBB) or RGBA6 colors, up to the padding. */
     if (((int64_t)(((int64_t)(((int64_t)(s->_p_format >= INT64_C(0))) && ((int64_t)(((int64_t)(s->_p_attr == INT64_C(11))) || ((int64_t)(s->_p_attr == INT64_C(12))))))) && ((int64_t)(((int64_t)((bf_shr(s->_p_format, INT64_C(8)) & INT64_C(255)) == INT64_C(1))) || ((int64_t)((bf_shr(s->_p_format, INT64_C(8)) & INT64_C(255)) == INT64_C(4)))))))) {
         s->has_colors24 = 1;
         s->colors24_at = c->pos;
         {
-            int64_t n = bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), INT64_C(3));
+            static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+            int64_t unit = 3;
             if (c->err->failed)
                 return 0;
-            if (n < 0 || n > (int64_t)UINT32_MAX)
-                return bf_fail(c, c->pos, "colors24", "count %lld is out of range", (long long)n);
-            s->colors24 = bf_alloc_array(c, (uint64_t)n, sizeof *s->colors24, 3, "colors24");
-            if (!s->colors24)
-                return 0;
-            s->colors24_count = (uint32_t)n;
-            if (!bf_need(c, (uint64_t)n * 3, "colors24"))
-                return 0;
-            bf_load_array(s->colors24, c->data + c->pos, (size_t)n, 3, 1, 0);
-            bf_claim(c, c->pos, (uint64_t)n * 3);
-            c->pos += (size_t)n * 3;
+            size_t padded_end = c->end;
+            c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+            {
+                int64_t n = bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), INT64_C(3));
+                if (c->err->failed)
+                    return 0;
+                if (n < 0 || n > (int64_t)UINT32_MAX)
+                    return bf_fail(c, c->pos, "colors24", "count %lld is out of range", (long long)n);
+                s->colors24 = bf_alloc_array(c, (uint64_t)n, sizeof *s->colors24, 3, "colors24");
+                if (!s->colors24)
+                    return 0;
+                s->colors24_count = (uint32_t)n;
+                if (!bf_need(c, (uint64_t)n * 3, "colors24"))
+                    return 0;
+                bf_load_array(s->colors24, c->data + c->pos, (size_t)n, 3, 1, 0);
+                bf_claim(c, c->pos, (uint64_t)n * 3);
+                c->pos += (size_t)n * 3;
+            }
+            c->end = padded_end;
         }
     }
-    /* colors32: RGBX8 or RGBA8 (0xRRGGBBAA) colors. */
+    /* colors32: RGBX8 or RGBA8 (0xRRGGBBAA) colors, up to the padding. */
     if (((int64_t)(((int64_t)(((int64_t)(s->_p_format >= INT64_C(0))) && ((int64_t)(((int64_t)(s->_p_attr == INT64_C(11))) || ((int64_t)(s->_p_attr == INT64_C(12))))))) && ((int64_t)(((int64_t)((bf_shr(s->_p_format, INT64_C(8)) & INT64_C(255)) == INT64_C(2))) || ((int64_t)((bf_shr(s->_p_format, INT64_C(8)) & INT64_C(255)) == INT64_C(5)))))))) {
         s->has_colors32 = 1;
         s->colors32_at = c->pos;
         {
-            int64_t n = bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), INT64_C(4));
+            static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+            int64_t unit = 4;
             if (c->err->failed)
                 return 0;
-            if (n < 0 || n > (int64_t)UINT32_MAX)
-                return bf_fail(c, c->pos, "colors32", "count %lld is out of range", (long long)n);
-            s->colors32 = bf_alloc_array(c, (uint64_t)n, sizeof *s->colors32, 4, "colors32");
-            if (!s->colors32)
-                return 0;
-            s->colors32_count = (uint32_t)n;
-            if (!bf_need(c, (uint64_t)n * 4, "colors32"))
-                return 0;
-            bf_load_array(s->colors32, c->data + c->pos, (size_t)n, 4, 1, 0);
-            bf_claim(c, c->pos, (uint64_t)n * 4);
-            c->pos += (size_t)n * 4;
+            size_t padded_end = c->end;
+            c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+            {
+                int64_t n = bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), INT64_C(4));
+                if (c->err->failed)
+                    return 0;
+                if (n < 0 || n > (int64_t)UINT32_MAX)
+                    return bf_fail(c, c->pos, "colors32", "count %lld is out of range", (long long)n);
+                s->colors32 = bf_alloc_array(c, (uint64_t)n, sizeof *s->colors32, 4, "colors32");
+                if (!s->colors32)
+                    return 0;
+                s->colors32_count = (uint32_t)n;
+                if (!bf_need(c, (uint64_t)n * 4, "colors32"))
+                    return 0;
+                bf_load_array(s->colors32, c->data + c->pos, (size_t)n, 4, 1, 0);
+                bf_claim(c, c->pos, (uint64_t)n * 4);
+                c->pos += (size_t)n * 4;
+            }
+            c->end = padded_end;
         }
     }
     return 1;
@@ -1501,18 +1627,18 @@ static int read_Joint(bf_ctx *c, j3d_Joint *s, int64_t index)
     /* scale_z: Scale Z. */
     s->scale_z = bf_f32_from_bits(bf_load_u32be((c->data + c->pos)));
     c->pos += 4;
-    /* rotation_x: Rotation X (-0x7FFF..0x7FFF is -180..180 degrees). */
+    /* rotation_x: Rotation X, a 16-bit angle (0x4000 is 90 degrees; -0x8000 is -180 degrees, the same angle as 180). */
     s->rotation_x = bf_s16(bf_load_u16be((c->data + c->pos)));
     c->pos += 2;
-    s->rotation_x_value = (((double)(int64_t)(s->rotation_x) * 180) / (double)INT64_C(32767));
-    /* rotation_y: Rotation Y (-0x7FFF..0x7FFF is -180..180 degrees). */
+    s->rotation_x_value = (((double)(int64_t)(s->rotation_x) * 180) / (double)INT64_C(32768));
+    /* rotation_y: Rotation Y, a 16-bit angle (0x4000 is 90 degrees; -0x8000 is -180 degrees, the same angle as 180). */
     s->rotation_y = bf_s16(bf_load_u16be((c->data + c->pos)));
     c->pos += 2;
-    s->rotation_y_value = (((double)(int64_t)(s->rotation_y) * 180) / (double)INT64_C(32767));
-    /* rotation_z: Rotation Z (-0x7FFF..0x7FFF is -180..180 degrees). */
+    s->rotation_y_value = (((double)(int64_t)(s->rotation_y) * 180) / (double)INT64_C(32768));
+    /* rotation_z: Rotation Z, a 16-bit angle (0x4000 is 90 degrees; -0x8000 is -180 degrees, the same angle as 180). */
     s->rotation_z = bf_s16(bf_load_u16be((c->data + c->pos)));
     c->pos += 2;
-    s->rotation_z_value = (((double)(int64_t)(s->rotation_z) * 180) / (double)INT64_C(32767));
+    s->rotation_z_value = (((double)(int64_t)(s->rotation_z) * 180) / (double)INT64_C(32768));
     /* padding2: Padding (0xFFFF). */
     s->padding2 = bf_load_u16be((c->data + c->pos));
     c->pos += 2;
@@ -1884,6 +2010,9 @@ static int read_Shape(bf_ctx *c, j3d_Shape *s, int64_t index, int64_t p_base, in
                     return bf_fail(c, c->pos, "attributes", "ends without its terminator (_it.attr == ShapeAttribute.list_end)");
                 if (n == cap && !(buf = bf_grow(c, buf, n, &cap, sizeof *buf, "attributes")))
                     return 0;
+                /* what is read so far stays visible when the read fails (a partial document) */
+                s->attributes = buf;
+                s->attributes_count = n + 1;
                 size_t before = c->pos;
                 if (!bf_push(c, "attributes", n) || !read_IndexAttribute(c, &buf[n], n))
                     return 0;
@@ -1993,6 +2122,9 @@ static int read_MatrixGroup(bf_ctx *c, j3d_MatrixGroup *s, int64_t index, int64_
                         return bf_fail(c, c->pos, "primitives", "ends without its terminator (_it.type == PrimitiveType.padding || _pos >= _end)");
                     if (n == cap && !(buf = bf_grow(c, buf, n, &cap, sizeof *buf, "primitives")))
                         return 0;
+                    /* what is read so far stays visible when the read fails (a partial document) */
+                    s->primitives = buf;
+                    s->primitives_count = n + 1;
                     size_t before = c->pos;
                     if (!bf_push(c, "primitives", n) || !read_Primitive(c, &buf[n], n, s->_p_attribute_count, s->_p_wide_mask))
                         return 0;
@@ -2175,12 +2307,12 @@ static int read_MaterialList(bf_ctx *c, j3d_MaterialList *s, int64_t index)
     (void)R;
     s->_offset = c->pos;
     s->_index = index;
-    /* material_count: The number of materials (public layout). */
+    /* material_count: The number of materials (public layout; not in the document). */
     if (!bf_need(c, 2, "material_count")) return 0;
     s->material_count = bf_load_u16be((c->data + c->pos));
     bf_claim(c, c->pos, 2);
     c->pos += 2;
-    /* padding: Padding (0xFFFF). */
+    /* padding: Padding (0xFFFF) (public layout; not in the document). */
     if (!bf_need(c, 2, "padding")) return 0;
     s->padding = bf_load_u16be((c->data + c->pos));
     bf_claim(c, c->pos, 2);
@@ -2199,33 +2331,2973 @@ static int read_MaterialList(bf_ctx *c, j3d_MaterialList *s, int64_t index)
     return 1;
 }
 
+static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, int64_t index)
+{
+    const j3d_File *R = c->root;
+    (void)R;
+    s->_offset = c->pos;
+    s->_index = index;
+    /* material_count: The number of materials (public layout; not in the document). */
+    if (!bf_need(c, 2, "material_count")) return 0;
+    s->material_count = bf_load_u16be((c->data + c->pos));
+    bf_claim(c, c->pos, 2);
+    c->pos += 2;
+    /* padding: Padding (0xFFFF) (public layout; not in the document). */
+    if (!bf_need(c, 2, "padding")) return 0;
+    s->padding = bf_load_u16be((c->data + c->pos));
+    bf_claim(c, c->pos, 2);
+    c->pos += 2;
+    /* material_data_offset: Material entries offset, from the section start; 0 when absent (public layout, not in the document) */
+    if (!bf_need(c, 4, "material_data_offset")) return 0;
+    s->material_data_offset = bf_load_u32be((c->data + c->pos));
+    bf_claim(c, c->pos, 4);
+    c->pos += 4;
+    /* remap_table_offset: Material remap table (a u16 per material: the entry it uses) offset, from the section start; 0 when absent (public layout, not in the document) */
+    if (!bf_need(c, 4, "remap_table_offset")) return 0;
+    s->remap_table_offset = bf_load_u32be((c->data + c->pos));
+    bf_claim(c, c->pos, 4);
+    c->pos += 4;
+    /* name_table_offset: Material name table offset, from the section start; 0 when absent (public layout, not in the document) */
+    if (!bf_need(c, 4, "name_table_offset")) return 0;
+    s->name_table_offset = bf_load_u32be((c->data + c->pos));
+    bf_claim(c, c->pos, 4);
+    c->pos += 4;
+    /* indirect_offset: Indirect texturing, one block per material offset, from the section start; 0 when absent (public layout, not in the document) */
+    if (!bf_need(c, 4, "indirect_offset")) return 0;
+    s->indirect_offset = bf_load_u32be((c->data + c->pos));
+    bf_claim(c, c->pos, 4);
+    c->pos += 4;
+    /* cull_mode_offset: Cull mode table offset, from the section start; 0 when absent (public layout, not in the document) */
+    if (!bf_need(c, 4, "cull_mode_offset")) return 0;
+    s->cull_mode_offset = bf_load_u32be((c->data + c->pos));
+    bf_claim(c, c->pos, 4);
+    c->pos += 4;
+    /* material_color_offset: Material color table offset, from the section start; 0 when absent (public layout, not in the document) */
+    if (!bf_need(c, 4, "material_color_offset")) return 0;
+    s->material_color_offset = bf_load_u32be((c->data + c->pos));
+    bf_claim(c, c->pos, 4);
+    c->pos += 4;
+    /* color_channel_count_offset: Color channel count table offset, from the section start; 0 when absent (public layout, not in the document) */
+    if (!bf_need(c, 4, "color_channel_count_offset")) return 0;
+    s->color_channel_count_offset = bf_load_u32be((c->data + c->pos));
+    bf_claim(c, c->pos, 4);
+    c->pos += 4;
+    /* color_channel_offset: Color channel table offset, from the section start; 0 when absent (public layout, not in the document) */
+    if (!bf_need(c, 4, "color_channel_offset")) return 0;
+    s->color_channel_offset = bf_load_u32be((c->data + c->pos));
+    bf_claim(c, c->pos, 4);
+    c->pos += 4;
+    /* ambient_color_offset: Ambient color table offset, from the section start; 0 when absent (public layout, not in the document) */
+    if (!bf_need(c, 4, "ambient_color_offset")) return 0;
+    s->ambient_color_offset = bf_load_u32be((c->data + c->pos));
+    bf_claim(c, c->pos, 4);
+    c->pos += 4;
+    /* light_color_offset: Light color table offset, from the section start; 0 when absent (public layout, not in the document) */
+    if (!bf_need(c, 4, "light_color_offset")) return 0;
+    s->light_color_offset = bf_load_u32be((c->data + c->pos));
+    bf_claim(c, c->pos, 4);
+    c->pos += 4;
+    /* tex_gen_count_offset: Texture coordinate generator count table offset, from the section start; 0 when absent (public layout, not in the document) */
+    if (!bf_need(c, 4, "tex_gen_count_offset")) return 0;
+    s->tex_gen_count_offset = bf_load_u32be((c->data + c->pos));
+    bf_claim(c, c->pos, 4);
+    c->pos += 4;
+    /* tex_gen_offset: Texture coordinate generator table offset, from the section start; 0 when absent (public layout, not in the document) */
+    if (!bf_need(c, 4, "tex_gen_offset")) return 0;
+    s->tex_gen_offset = bf_load_u32be((c->data + c->pos));
+    bf_claim(c, c->pos, 4);
+    c->pos += 4;
+    /* post_tex_gen_offset: Post-transform texture coordinate generator table offset, from the section start; 0 when absent (public layout, not in the document) */
+    if (!bf_need(c, 4, "post_tex_gen_offset")) return 0;
+    s->post_tex_gen_offset = bf_load_u32be((c->data + c->pos));
+    bf_claim(c, c->pos, 4);
+    c->pos += 4;
+    /* tex_matrix_offset: Texture matrix table offset, from the section start; 0 when absent (public layout, not in the document) */
+    if (!bf_need(c, 4, "tex_matrix_offset")) return 0;
+    s->tex_matrix_offset = bf_load_u32be((c->data + c->pos));
+    bf_claim(c, c->pos, 4);
+    c->pos += 4;
+    /* post_tex_matrix_offset: Post-transform texture matrix table offset, from the section start; 0 when absent (public layout, not in the document) */
+    if (!bf_need(c, 4, "post_tex_matrix_offset")) return 0;
+    s->post_tex_matrix_offset = bf_load_u32be((c->data + c->pos));
+    bf_claim(c, c->pos, 4);
+    c->pos += 4;
+    /* texture_remap_offset: Texture table (indices into TEX1) offset, from the section start; 0 when absent (public layout, not in the document) */
+    if (!bf_need(c, 4, "texture_remap_offset")) return 0;
+    s->texture_remap_offset = bf_load_u32be((c->data + c->pos));
+    bf_claim(c, c->pos, 4);
+    c->pos += 4;
+    /* tev_order_offset: TEV order table offset, from the section start; 0 when absent (public layout, not in the document) */
+    if (!bf_need(c, 4, "tev_order_offset")) return 0;
+    s->tev_order_offset = bf_load_u32be((c->data + c->pos));
+    bf_claim(c, c->pos, 4);
+    c->pos += 4;
+    /* tev_color_offset: TEV color register table offset, from the section start; 0 when absent (public layout, not in the document) */
+    if (!bf_need(c, 4, "tev_color_offset")) return 0;
+    s->tev_color_offset = bf_load_u32be((c->data + c->pos));
+    bf_claim(c, c->pos, 4);
+    c->pos += 4;
+    /* konst_color_offset: TEV constant color table offset, from the section start; 0 when absent (public layout, not in the document) */
+    if (!bf_need(c, 4, "konst_color_offset")) return 0;
+    s->konst_color_offset = bf_load_u32be((c->data + c->pos));
+    bf_claim(c, c->pos, 4);
+    c->pos += 4;
+    /* tev_stage_count_offset: TEV stage count table offset, from the section start; 0 when absent (public layout, not in the document) */
+    if (!bf_need(c, 4, "tev_stage_count_offset")) return 0;
+    s->tev_stage_count_offset = bf_load_u32be((c->data + c->pos));
+    bf_claim(c, c->pos, 4);
+    c->pos += 4;
+    /* tev_stage_offset: TEV stage table offset, from the section start; 0 when absent (public layout, not in the document) */
+    if (!bf_need(c, 4, "tev_stage_offset")) return 0;
+    s->tev_stage_offset = bf_load_u32be((c->data + c->pos));
+    bf_claim(c, c->pos, 4);
+    c->pos += 4;
+    /* swap_mode_offset: TEV swap mode table offset, from the section start; 0 when absent (public layout, not in the document) */
+    if (!bf_need(c, 4, "swap_mode_offset")) return 0;
+    s->swap_mode_offset = bf_load_u32be((c->data + c->pos));
+    bf_claim(c, c->pos, 4);
+    c->pos += 4;
+    /* swap_table_offset: TEV swap table table offset, from the section start; 0 when absent (public layout, not in the document) */
+    if (!bf_need(c, 4, "swap_table_offset")) return 0;
+    s->swap_table_offset = bf_load_u32be((c->data + c->pos));
+    bf_claim(c, c->pos, 4);
+    c->pos += 4;
+    /* fog_offset: Fog table offset, from the section start; 0 when absent (public layout, not in the document) */
+    if (!bf_need(c, 4, "fog_offset")) return 0;
+    s->fog_offset = bf_load_u32be((c->data + c->pos));
+    bf_claim(c, c->pos, 4);
+    c->pos += 4;
+    /* alpha_compare_offset: Alpha compare table offset, from the section start; 0 when absent (public layout, not in the document) */
+    if (!bf_need(c, 4, "alpha_compare_offset")) return 0;
+    s->alpha_compare_offset = bf_load_u32be((c->data + c->pos));
+    bf_claim(c, c->pos, 4);
+    c->pos += 4;
+    /* blend_mode_offset: Blend mode table offset, from the section start; 0 when absent (public layout, not in the document) */
+    if (!bf_need(c, 4, "blend_mode_offset")) return 0;
+    s->blend_mode_offset = bf_load_u32be((c->data + c->pos));
+    bf_claim(c, c->pos, 4);
+    c->pos += 4;
+    /* z_mode_offset: Z mode table offset, from the section start; 0 when absent (public layout, not in the document) */
+    if (!bf_need(c, 4, "z_mode_offset")) return 0;
+    s->z_mode_offset = bf_load_u32be((c->data + c->pos));
+    bf_claim(c, c->pos, 4);
+    c->pos += 4;
+    /* z_compare_offset: Z compare location table offset, from the section start; 0 when absent (public layout, not in the document) */
+    if (!bf_need(c, 4, "z_compare_offset")) return 0;
+    s->z_compare_offset = bf_load_u32be((c->data + c->pos));
+    bf_claim(c, c->pos, 4);
+    c->pos += 4;
+    /* dither_offset: Dither table offset, from the section start; 0 when absent (public layout, not in the document) */
+    if (!bf_need(c, 4, "dither_offset")) return 0;
+    s->dither_offset = bf_load_u32be((c->data + c->pos));
+    bf_claim(c, c->pos, 4);
+    c->pos += 4;
+    /* nbt_scale_offset: NBT scale table offset, from the section start; 0 when absent (public layout, not in the document) */
+    if (!bf_need(c, 4, "nbt_scale_offset")) return 0;
+    s->nbt_scale_offset = bf_load_u32be((c->data + c->pos));
+    bf_claim(c, c->pos, 4);
+    c->pos += 4;
+    /* remap: The remap table: for each material, the index of the material entry it uses (public layout, not in the document). */
+    {
+        bf_mark m;
+        int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->remap_table_offset);
+        if (c->err->failed)
+            return 0;
+        if (at < 0)
+            return bf_fail(c, c->pos, "remap", "offset %lld is negative", (long long)at);
+        if (!bf_seek(c, (uint64_t)at, UINT64_MAX, "remap", &m))
+            return 0;
+        s->remap_at = c->pos;
+        {
+            int64_t n = (int64_t)s->material_count;
+            if (c->err->failed)
+                return 0;
+            if (n < 0 || n > (int64_t)UINT32_MAX)
+                return bf_fail(c, c->pos, "remap", "count %lld is out of range", (long long)n);
+            s->remap = bf_alloc_array(c, (uint64_t)n, sizeof *s->remap, 2, "remap");
+            if (!s->remap)
+                return 0;
+            s->remap_count = (uint32_t)n;
+            if (!bf_need(c, (uint64_t)n * 2, "remap"))
+                return 0;
+            bf_load_array(s->remap, c->data + c->pos, (size_t)n, 2, 1, 0);
+            bf_claim(c, c->pos, (uint64_t)n * 2);
+            c->pos += (size_t)n * 2;
+        }
+        bf_restore(c, &m);
+    }
+    /* names: The material names, one per material (public layout, not in the document). */
+    if (((int64_t)((int64_t)s->name_table_offset != INT64_C(0)))) {
+        s->has_names = 1;
+        {
+            bf_mark m;
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->name_table_offset);
+            if (c->err->failed)
+                return 0;
+            if (at < 0)
+                return bf_fail(c, c->pos, "names", "offset %lld is negative", (long long)at);
+            if (!bf_seek(c, (uint64_t)at, UINT64_MAX, "names", &m))
+                return 0;
+            s->names_at = c->pos;
+            if (!bf_push(c, "names", -1) || !read_NameTable(c, &s->names, 0))
+                return 0;
+            bf_pop(c);
+            bf_restore(c, &m);
+        }
+    }
+    /* materials: The material entries; materials share an entry through the remap table, up to the next table (public layout, not in the document) */
+    if (((int64_t)((int64_t)s->material_data_offset != INT64_C(0)))) {
+        s->has_materials = 1;
+        {
+            bf_mark m;
+            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->remap_table_offset, bf_nonzero_or((int64_t)s->name_table_offset, bf_nonzero_or((int64_t)s->indirect_offset, bf_nonzero_or((int64_t)s->cull_mode_offset, bf_nonzero_or((int64_t)s->material_color_offset, bf_nonzero_or((int64_t)s->color_channel_count_offset, bf_nonzero_or((int64_t)s->color_channel_offset, bf_nonzero_or((int64_t)s->ambient_color_offset, bf_nonzero_or((int64_t)s->light_color_offset, bf_nonzero_or((int64_t)s->tex_gen_count_offset, bf_nonzero_or((int64_t)s->tex_gen_offset, bf_nonzero_or((int64_t)s->post_tex_gen_offset, bf_nonzero_or((int64_t)s->tex_matrix_offset, bf_nonzero_or((int64_t)s->post_tex_matrix_offset, bf_nonzero_or((int64_t)s->texture_remap_offset, bf_nonzero_or((int64_t)s->tev_order_offset, bf_nonzero_or((int64_t)s->tev_color_offset, bf_nonzero_or((int64_t)s->konst_color_offset, bf_nonzero_or((int64_t)s->tev_stage_count_offset, bf_nonzero_or((int64_t)s->tev_stage_offset, bf_nonzero_or((int64_t)s->swap_mode_offset, bf_nonzero_or((int64_t)s->swap_table_offset, bf_nonzero_or((int64_t)s->fog_offset, bf_nonzero_or((int64_t)s->alpha_compare_offset, bf_nonzero_or((int64_t)s->blend_mode_offset, bf_nonzero_or((int64_t)s->z_mode_offset, bf_nonzero_or((int64_t)s->z_compare_offset, bf_nonzero_or((int64_t)s->dither_offset, bf_nonzero_or((int64_t)s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8))))))))))))))))))))))))))))))), (int64_t)s->material_data_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->material_data_offset);
+            if (c->err->failed)
+                return 0;
+            if (region < 0)
+                return bf_fail(c, c->pos, "materials", "size %lld is negative", (long long)region);
+            if (at < 0)
+                return bf_fail(c, c->pos, "materials", "offset %lld is negative", (long long)at);
+            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "materials", &m))
+                return 0;
+            s->materials_at = c->pos;
+            {
+                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+                int64_t unit = 332;
+                if (c->err->failed)
+                    return 0;
+                size_t padded_end = c->end;
+                c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+                {
+                    uint32_t n = 0, cap = 0;
+                    j3d_Material *buf = NULL;
+                    for (;;) {
+                        if (c->pos >= c->end)
+                            break;
+                        if (n == cap && !(buf = bf_grow(c, buf, n, &cap, sizeof *buf, "materials")))
+                            return 0;
+                        /* what is read so far stays visible when the read fails (a partial document) */
+                        s->materials = buf;
+                        s->materials_count = n + 1;
+                        size_t before = c->pos;
+                        if (!bf_push(c, "materials", n) || !read_Material(c, &buf[n], n))
+                            return 0;
+                        bf_pop(c);
+                        n++;
+                        if (c->pos == before)
+                            return bf_fail(c, c->pos, "materials", "element %u takes no bytes: the array would never end", (unsigned)(n - 1));
+                    }
+                    s->materials = buf;
+                    s->materials_count = n;
+                }
+                c->end = padded_end;
+            }
+            s->materials_tail = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
+            bf_claim(c, c->pos, c->end - c->pos);
+            bf_restore(c, &m);
+        }
+    }
+    /* indirect: Indirect texturing, one block of 0x138 bytes per material, up to the next table (public layout, not in the document) */
+    if (((int64_t)((int64_t)s->indirect_offset != INT64_C(0)))) {
+        s->has_indirect = 1;
+        {
+            bf_mark m;
+            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->cull_mode_offset, bf_nonzero_or((int64_t)s->material_color_offset, bf_nonzero_or((int64_t)s->color_channel_count_offset, bf_nonzero_or((int64_t)s->color_channel_offset, bf_nonzero_or((int64_t)s->ambient_color_offset, bf_nonzero_or((int64_t)s->light_color_offset, bf_nonzero_or((int64_t)s->tex_gen_count_offset, bf_nonzero_or((int64_t)s->tex_gen_offset, bf_nonzero_or((int64_t)s->post_tex_gen_offset, bf_nonzero_or((int64_t)s->tex_matrix_offset, bf_nonzero_or((int64_t)s->post_tex_matrix_offset, bf_nonzero_or((int64_t)s->texture_remap_offset, bf_nonzero_or((int64_t)s->tev_order_offset, bf_nonzero_or((int64_t)s->tev_color_offset, bf_nonzero_or((int64_t)s->konst_color_offset, bf_nonzero_or((int64_t)s->tev_stage_count_offset, bf_nonzero_or((int64_t)s->tev_stage_offset, bf_nonzero_or((int64_t)s->swap_mode_offset, bf_nonzero_or((int64_t)s->swap_table_offset, bf_nonzero_or((int64_t)s->fog_offset, bf_nonzero_or((int64_t)s->alpha_compare_offset, bf_nonzero_or((int64_t)s->blend_mode_offset, bf_nonzero_or((int64_t)s->z_mode_offset, bf_nonzero_or((int64_t)s->z_compare_offset, bf_nonzero_or((int64_t)s->dither_offset, bf_nonzero_or((int64_t)s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8)))))))))))))))))))))))))))), (int64_t)s->indirect_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->indirect_offset);
+            if (c->err->failed)
+                return 0;
+            if (region < 0)
+                return bf_fail(c, c->pos, "indirect", "size %lld is negative", (long long)region);
+            if (at < 0)
+                return bf_fail(c, c->pos, "indirect", "offset %lld is negative", (long long)at);
+            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "indirect", &m))
+                return 0;
+            s->indirect_at = c->pos;
+            {
+                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+                int64_t unit = 312;
+                if (c->err->failed)
+                    return 0;
+                size_t padded_end = c->end;
+                c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+                {
+                    uint32_t n = 0, cap = 0;
+                    j3d_Indirect *buf = NULL;
+                    for (;;) {
+                        if (c->pos >= c->end)
+                            break;
+                        if (n == cap && !(buf = bf_grow(c, buf, n, &cap, sizeof *buf, "indirect")))
+                            return 0;
+                        /* what is read so far stays visible when the read fails (a partial document) */
+                        s->indirect = buf;
+                        s->indirect_count = n + 1;
+                        size_t before = c->pos;
+                        if (!bf_push(c, "indirect", n) || !read_Indirect(c, &buf[n], n))
+                            return 0;
+                        bf_pop(c);
+                        n++;
+                        if (c->pos == before)
+                            return bf_fail(c, c->pos, "indirect", "element %u takes no bytes: the array would never end", (unsigned)(n - 1));
+                    }
+                    s->indirect = buf;
+                    s->indirect_count = n;
+                }
+                c->end = padded_end;
+            }
+            s->indirect_tail = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
+            bf_claim(c, c->pos, c->end - c->pos);
+            bf_restore(c, &m);
+        }
+    }
+    /* cull_modes: Cull modes (GX: 0 none, 1 front, 2 back, 3 all), up to the next table (public layout, not in the document) */
+    if (((int64_t)((int64_t)s->cull_mode_offset != INT64_C(0)))) {
+        s->has_cull_modes = 1;
+        {
+            bf_mark m;
+            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->material_color_offset, bf_nonzero_or((int64_t)s->color_channel_count_offset, bf_nonzero_or((int64_t)s->color_channel_offset, bf_nonzero_or((int64_t)s->ambient_color_offset, bf_nonzero_or((int64_t)s->light_color_offset, bf_nonzero_or((int64_t)s->tex_gen_count_offset, bf_nonzero_or((int64_t)s->tex_gen_offset, bf_nonzero_or((int64_t)s->post_tex_gen_offset, bf_nonzero_or((int64_t)s->tex_matrix_offset, bf_nonzero_or((int64_t)s->post_tex_matrix_offset, bf_nonzero_or((int64_t)s->texture_remap_offset, bf_nonzero_or((int64_t)s->tev_order_offset, bf_nonzero_or((int64_t)s->tev_color_offset, bf_nonzero_or((int64_t)s->konst_color_offset, bf_nonzero_or((int64_t)s->tev_stage_count_offset, bf_nonzero_or((int64_t)s->tev_stage_offset, bf_nonzero_or((int64_t)s->swap_mode_offset, bf_nonzero_or((int64_t)s->swap_table_offset, bf_nonzero_or((int64_t)s->fog_offset, bf_nonzero_or((int64_t)s->alpha_compare_offset, bf_nonzero_or((int64_t)s->blend_mode_offset, bf_nonzero_or((int64_t)s->z_mode_offset, bf_nonzero_or((int64_t)s->z_compare_offset, bf_nonzero_or((int64_t)s->dither_offset, bf_nonzero_or((int64_t)s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8))))))))))))))))))))))))))), (int64_t)s->cull_mode_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->cull_mode_offset);
+            if (c->err->failed)
+                return 0;
+            if (region < 0)
+                return bf_fail(c, c->pos, "cull_modes", "size %lld is negative", (long long)region);
+            if (at < 0)
+                return bf_fail(c, c->pos, "cull_modes", "offset %lld is negative", (long long)at);
+            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "cull_modes", &m))
+                return 0;
+            s->cull_modes_at = c->pos;
+            {
+                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+                int64_t unit = 4;
+                if (c->err->failed)
+                    return 0;
+                size_t padded_end = c->end;
+                c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+                {
+                    uint32_t n = 0, cap = 0;
+                    uint32_t *buf = NULL;
+                    for (;;) {
+                        if (c->pos >= c->end)
+                            break;
+                        if (n == cap && !(buf = bf_grow(c, buf, n, &cap, sizeof *buf, "cull_modes")))
+                            return 0;
+                        if (!bf_need(c, 4, "cull_modes")) return 0;
+                        buf[n] = bf_load_u32be((c->data + c->pos));
+                        bf_claim(c, c->pos, 4);
+                        c->pos += 4;
+                        n++;
+                    }
+                    s->cull_modes = buf;
+                    s->cull_modes_count = n;
+                    const int64_t n_read = n;
+                    (void)n_read;
+                }
+                c->end = padded_end;
+            }
+            s->cull_modes_tail = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
+            bf_claim(c, c->pos, c->end - c->pos);
+            bf_restore(c, &m);
+        }
+    }
+    /* material_colors: Material colors, up to the next table (public layout, not in the document) */
+    if (((int64_t)((int64_t)s->material_color_offset != INT64_C(0)))) {
+        s->has_material_colors = 1;
+        {
+            bf_mark m;
+            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->color_channel_count_offset, bf_nonzero_or((int64_t)s->color_channel_offset, bf_nonzero_or((int64_t)s->ambient_color_offset, bf_nonzero_or((int64_t)s->light_color_offset, bf_nonzero_or((int64_t)s->tex_gen_count_offset, bf_nonzero_or((int64_t)s->tex_gen_offset, bf_nonzero_or((int64_t)s->post_tex_gen_offset, bf_nonzero_or((int64_t)s->tex_matrix_offset, bf_nonzero_or((int64_t)s->post_tex_matrix_offset, bf_nonzero_or((int64_t)s->texture_remap_offset, bf_nonzero_or((int64_t)s->tev_order_offset, bf_nonzero_or((int64_t)s->tev_color_offset, bf_nonzero_or((int64_t)s->konst_color_offset, bf_nonzero_or((int64_t)s->tev_stage_count_offset, bf_nonzero_or((int64_t)s->tev_stage_offset, bf_nonzero_or((int64_t)s->swap_mode_offset, bf_nonzero_or((int64_t)s->swap_table_offset, bf_nonzero_or((int64_t)s->fog_offset, bf_nonzero_or((int64_t)s->alpha_compare_offset, bf_nonzero_or((int64_t)s->blend_mode_offset, bf_nonzero_or((int64_t)s->z_mode_offset, bf_nonzero_or((int64_t)s->z_compare_offset, bf_nonzero_or((int64_t)s->dither_offset, bf_nonzero_or((int64_t)s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8)))))))))))))))))))))))))), (int64_t)s->material_color_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->material_color_offset);
+            if (c->err->failed)
+                return 0;
+            if (region < 0)
+                return bf_fail(c, c->pos, "material_colors", "size %lld is negative", (long long)region);
+            if (at < 0)
+                return bf_fail(c, c->pos, "material_colors", "offset %lld is negative", (long long)at);
+            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "material_colors", &m))
+                return 0;
+            s->material_colors_at = c->pos;
+            {
+                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+                int64_t unit = 4;
+                if (c->err->failed)
+                    return 0;
+                size_t padded_end = c->end;
+                c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+                {
+                    uint32_t n = 0, cap = 0;
+                    j3d_Rgba8 *buf = NULL;
+                    for (;;) {
+                        if (c->pos >= c->end)
+                            break;
+                        if (n == cap && !(buf = bf_grow(c, buf, n, &cap, sizeof *buf, "material_colors")))
+                            return 0;
+                        /* what is read so far stays visible when the read fails (a partial document) */
+                        s->material_colors = buf;
+                        s->material_colors_count = n + 1;
+                        size_t before = c->pos;
+                        if (!bf_push(c, "material_colors", n) || !read_Rgba8(c, &buf[n], n))
+                            return 0;
+                        bf_pop(c);
+                        n++;
+                        if (c->pos == before)
+                            return bf_fail(c, c->pos, "material_colors", "element %u takes no bytes: the array would never end", (unsigned)(n - 1));
+                    }
+                    s->material_colors = buf;
+                    s->material_colors_count = n;
+                }
+                c->end = padded_end;
+            }
+            s->material_colors_tail = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
+            bf_claim(c, c->pos, c->end - c->pos);
+            bf_restore(c, &m);
+        }
+    }
+    /* color_channel_counts: Color channel counts, up to the next table (public layout, not in the document) */
+    if (((int64_t)((int64_t)s->color_channel_count_offset != INT64_C(0)))) {
+        s->has_color_channel_counts = 1;
+        {
+            bf_mark m;
+            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->color_channel_offset, bf_nonzero_or((int64_t)s->ambient_color_offset, bf_nonzero_or((int64_t)s->light_color_offset, bf_nonzero_or((int64_t)s->tex_gen_count_offset, bf_nonzero_or((int64_t)s->tex_gen_offset, bf_nonzero_or((int64_t)s->post_tex_gen_offset, bf_nonzero_or((int64_t)s->tex_matrix_offset, bf_nonzero_or((int64_t)s->post_tex_matrix_offset, bf_nonzero_or((int64_t)s->texture_remap_offset, bf_nonzero_or((int64_t)s->tev_order_offset, bf_nonzero_or((int64_t)s->tev_color_offset, bf_nonzero_or((int64_t)s->konst_color_offset, bf_nonzero_or((int64_t)s->tev_stage_count_offset, bf_nonzero_or((int64_t)s->tev_stage_offset, bf_nonzero_or((int64_t)s->swap_mode_offset, bf_nonzero_or((int64_t)s->swap_table_offset, bf_nonzero_or((int64_t)s->fog_offset, bf_nonzero_or((int64_t)s->alpha_compare_offset, bf_nonzero_or((int64_t)s->blend_mode_offset, bf_nonzero_or((int64_t)s->z_mode_offset, bf_nonzero_or((int64_t)s->z_compare_offset, bf_nonzero_or((int64_t)s->dither_offset, bf_nonzero_or((int64_t)s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8))))))))))))))))))))))))), (int64_t)s->color_channel_count_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->color_channel_count_offset);
+            if (c->err->failed)
+                return 0;
+            if (region < 0)
+                return bf_fail(c, c->pos, "color_channel_counts", "size %lld is negative", (long long)region);
+            if (at < 0)
+                return bf_fail(c, c->pos, "color_channel_counts", "offset %lld is negative", (long long)at);
+            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "color_channel_counts", &m))
+                return 0;
+            s->color_channel_counts_at = c->pos;
+            {
+                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+                int64_t unit = 1;
+                if (c->err->failed)
+                    return 0;
+                size_t padded_end = c->end;
+                c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+                {
+                    uint32_t n = 0, cap = 0;
+                    uint8_t *buf = NULL;
+                    for (;;) {
+                        if (c->pos >= c->end)
+                            break;
+                        if (n == cap && !(buf = bf_grow(c, buf, n, &cap, sizeof *buf, "color_channel_counts")))
+                            return 0;
+                        if (!bf_need(c, 1, "color_channel_counts")) return 0;
+                        buf[n] = (c->data + c->pos)[0];
+                        bf_claim(c, c->pos, 1);
+                        c->pos += 1;
+                        n++;
+                    }
+                    s->color_channel_counts = buf;
+                    s->color_channel_counts_count = n;
+                    const int64_t n_read = n;
+                    (void)n_read;
+                }
+                c->end = padded_end;
+            }
+            s->color_channel_counts_tail = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
+            bf_claim(c, c->pos, c->end - c->pos);
+            bf_restore(c, &m);
+        }
+    }
+    /* color_channels: Color channel controls, up to the next table (public layout, not in the document) */
+    if (((int64_t)((int64_t)s->color_channel_offset != INT64_C(0)))) {
+        s->has_color_channels = 1;
+        {
+            bf_mark m;
+            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->ambient_color_offset, bf_nonzero_or((int64_t)s->light_color_offset, bf_nonzero_or((int64_t)s->tex_gen_count_offset, bf_nonzero_or((int64_t)s->tex_gen_offset, bf_nonzero_or((int64_t)s->post_tex_gen_offset, bf_nonzero_or((int64_t)s->tex_matrix_offset, bf_nonzero_or((int64_t)s->post_tex_matrix_offset, bf_nonzero_or((int64_t)s->texture_remap_offset, bf_nonzero_or((int64_t)s->tev_order_offset, bf_nonzero_or((int64_t)s->tev_color_offset, bf_nonzero_or((int64_t)s->konst_color_offset, bf_nonzero_or((int64_t)s->tev_stage_count_offset, bf_nonzero_or((int64_t)s->tev_stage_offset, bf_nonzero_or((int64_t)s->swap_mode_offset, bf_nonzero_or((int64_t)s->swap_table_offset, bf_nonzero_or((int64_t)s->fog_offset, bf_nonzero_or((int64_t)s->alpha_compare_offset, bf_nonzero_or((int64_t)s->blend_mode_offset, bf_nonzero_or((int64_t)s->z_mode_offset, bf_nonzero_or((int64_t)s->z_compare_offset, bf_nonzero_or((int64_t)s->dither_offset, bf_nonzero_or((int64_t)s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8)))))))))))))))))))))))), (int64_t)s->color_channel_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->color_channel_offset);
+            if (c->err->failed)
+                return 0;
+            if (region < 0)
+                return bf_fail(c, c->pos, "color_channels", "size %lld is negative", (long long)region);
+            if (at < 0)
+                return bf_fail(c, c->pos, "color_channels", "offset %lld is negative", (long long)at);
+            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "color_channels", &m))
+                return 0;
+            s->color_channels_at = c->pos;
+            {
+                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+                int64_t unit = 8;
+                if (c->err->failed)
+                    return 0;
+                size_t padded_end = c->end;
+                c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+                {
+                    uint32_t n = 0, cap = 0;
+                    j3d_ColorChannel *buf = NULL;
+                    for (;;) {
+                        if (c->pos >= c->end)
+                            break;
+                        if (n == cap && !(buf = bf_grow(c, buf, n, &cap, sizeof *buf, "color_channels")))
+                            return 0;
+                        /* what is read so far stays visible when the read fails (a partial document) */
+                        s->color_channels = buf;
+                        s->color_channels_count = n + 1;
+                        size_t before = c->pos;
+                        if (!bf_push(c, "color_channels", n) || !read_ColorChannel(c, &buf[n], n))
+                            return 0;
+                        bf_pop(c);
+                        n++;
+                        if (c->pos == before)
+                            return bf_fail(c, c->pos, "color_channels", "element %u takes no bytes: the array would never end", (unsigned)(n - 1));
+                    }
+                    s->color_channels = buf;
+                    s->color_channels_count = n;
+                }
+                c->end = padded_end;
+            }
+            s->color_channels_tail = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
+            bf_claim(c, c->pos, c->end - c->pos);
+            bf_restore(c, &m);
+        }
+    }
+    /* ambient_colors: Ambient colors, up to the next table (public layout, not in the document) */
+    if (((int64_t)((int64_t)s->ambient_color_offset != INT64_C(0)))) {
+        s->has_ambient_colors = 1;
+        {
+            bf_mark m;
+            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->light_color_offset, bf_nonzero_or((int64_t)s->tex_gen_count_offset, bf_nonzero_or((int64_t)s->tex_gen_offset, bf_nonzero_or((int64_t)s->post_tex_gen_offset, bf_nonzero_or((int64_t)s->tex_matrix_offset, bf_nonzero_or((int64_t)s->post_tex_matrix_offset, bf_nonzero_or((int64_t)s->texture_remap_offset, bf_nonzero_or((int64_t)s->tev_order_offset, bf_nonzero_or((int64_t)s->tev_color_offset, bf_nonzero_or((int64_t)s->konst_color_offset, bf_nonzero_or((int64_t)s->tev_stage_count_offset, bf_nonzero_or((int64_t)s->tev_stage_offset, bf_nonzero_or((int64_t)s->swap_mode_offset, bf_nonzero_or((int64_t)s->swap_table_offset, bf_nonzero_or((int64_t)s->fog_offset, bf_nonzero_or((int64_t)s->alpha_compare_offset, bf_nonzero_or((int64_t)s->blend_mode_offset, bf_nonzero_or((int64_t)s->z_mode_offset, bf_nonzero_or((int64_t)s->z_compare_offset, bf_nonzero_or((int64_t)s->dither_offset, bf_nonzero_or((int64_t)s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8))))))))))))))))))))))), (int64_t)s->ambient_color_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->ambient_color_offset);
+            if (c->err->failed)
+                return 0;
+            if (region < 0)
+                return bf_fail(c, c->pos, "ambient_colors", "size %lld is negative", (long long)region);
+            if (at < 0)
+                return bf_fail(c, c->pos, "ambient_colors", "offset %lld is negative", (long long)at);
+            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "ambient_colors", &m))
+                return 0;
+            s->ambient_colors_at = c->pos;
+            {
+                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+                int64_t unit = 4;
+                if (c->err->failed)
+                    return 0;
+                size_t padded_end = c->end;
+                c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+                {
+                    uint32_t n = 0, cap = 0;
+                    j3d_Rgba8 *buf = NULL;
+                    for (;;) {
+                        if (c->pos >= c->end)
+                            break;
+                        if (n == cap && !(buf = bf_grow(c, buf, n, &cap, sizeof *buf, "ambient_colors")))
+                            return 0;
+                        /* what is read so far stays visible when the read fails (a partial document) */
+                        s->ambient_colors = buf;
+                        s->ambient_colors_count = n + 1;
+                        size_t before = c->pos;
+                        if (!bf_push(c, "ambient_colors", n) || !read_Rgba8(c, &buf[n], n))
+                            return 0;
+                        bf_pop(c);
+                        n++;
+                        if (c->pos == before)
+                            return bf_fail(c, c->pos, "ambient_colors", "element %u takes no bytes: the array would never end", (unsigned)(n - 1));
+                    }
+                    s->ambient_colors = buf;
+                    s->ambient_colors_count = n;
+                }
+                c->end = padded_end;
+            }
+            s->ambient_colors_tail = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
+            bf_claim(c, c->pos, c->end - c->pos);
+            bf_restore(c, &m);
+        }
+    }
+    /* light_colors: Light colors, up to the next table (public layout, not in the document) */
+    if (((int64_t)((int64_t)s->light_color_offset != INT64_C(0)))) {
+        s->has_light_colors = 1;
+        {
+            bf_mark m;
+            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->tex_gen_count_offset, bf_nonzero_or((int64_t)s->tex_gen_offset, bf_nonzero_or((int64_t)s->post_tex_gen_offset, bf_nonzero_or((int64_t)s->tex_matrix_offset, bf_nonzero_or((int64_t)s->post_tex_matrix_offset, bf_nonzero_or((int64_t)s->texture_remap_offset, bf_nonzero_or((int64_t)s->tev_order_offset, bf_nonzero_or((int64_t)s->tev_color_offset, bf_nonzero_or((int64_t)s->konst_color_offset, bf_nonzero_or((int64_t)s->tev_stage_count_offset, bf_nonzero_or((int64_t)s->tev_stage_offset, bf_nonzero_or((int64_t)s->swap_mode_offset, bf_nonzero_or((int64_t)s->swap_table_offset, bf_nonzero_or((int64_t)s->fog_offset, bf_nonzero_or((int64_t)s->alpha_compare_offset, bf_nonzero_or((int64_t)s->blend_mode_offset, bf_nonzero_or((int64_t)s->z_mode_offset, bf_nonzero_or((int64_t)s->z_compare_offset, bf_nonzero_or((int64_t)s->dither_offset, bf_nonzero_or((int64_t)s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8)))))))))))))))))))))), (int64_t)s->light_color_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->light_color_offset);
+            if (c->err->failed)
+                return 0;
+            if (region < 0)
+                return bf_fail(c, c->pos, "light_colors", "size %lld is negative", (long long)region);
+            if (at < 0)
+                return bf_fail(c, c->pos, "light_colors", "offset %lld is negative", (long long)at);
+            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "light_colors", &m))
+                return 0;
+            s->light_colors_at = c->pos;
+            {
+                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+                int64_t unit = 4;
+                if (c->err->failed)
+                    return 0;
+                size_t padded_end = c->end;
+                c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+                {
+                    uint32_t n = 0, cap = 0;
+                    j3d_Rgba8 *buf = NULL;
+                    for (;;) {
+                        if (c->pos >= c->end)
+                            break;
+                        if (n == cap && !(buf = bf_grow(c, buf, n, &cap, sizeof *buf, "light_colors")))
+                            return 0;
+                        /* what is read so far stays visible when the read fails (a partial document) */
+                        s->light_colors = buf;
+                        s->light_colors_count = n + 1;
+                        size_t before = c->pos;
+                        if (!bf_push(c, "light_colors", n) || !read_Rgba8(c, &buf[n], n))
+                            return 0;
+                        bf_pop(c);
+                        n++;
+                        if (c->pos == before)
+                            return bf_fail(c, c->pos, "light_colors", "element %u takes no bytes: the array would never end", (unsigned)(n - 1));
+                    }
+                    s->light_colors = buf;
+                    s->light_colors_count = n;
+                }
+                c->end = padded_end;
+            }
+            s->light_colors_tail = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
+            bf_claim(c, c->pos, c->end - c->pos);
+            bf_restore(c, &m);
+        }
+    }
+    /* tex_gen_counts: Texture coordinate generator counts, up to the next table (public layout, not in the document) */
+    if (((int64_t)((int64_t)s->tex_gen_count_offset != INT64_C(0)))) {
+        s->has_tex_gen_counts = 1;
+        {
+            bf_mark m;
+            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->tex_gen_offset, bf_nonzero_or((int64_t)s->post_tex_gen_offset, bf_nonzero_or((int64_t)s->tex_matrix_offset, bf_nonzero_or((int64_t)s->post_tex_matrix_offset, bf_nonzero_or((int64_t)s->texture_remap_offset, bf_nonzero_or((int64_t)s->tev_order_offset, bf_nonzero_or((int64_t)s->tev_color_offset, bf_nonzero_or((int64_t)s->konst_color_offset, bf_nonzero_or((int64_t)s->tev_stage_count_offset, bf_nonzero_or((int64_t)s->tev_stage_offset, bf_nonzero_or((int64_t)s->swap_mode_offset, bf_nonzero_or((int64_t)s->swap_table_offset, bf_nonzero_or((int64_t)s->fog_offset, bf_nonzero_or((int64_t)s->alpha_compare_offset, bf_nonzero_or((int64_t)s->blend_mode_offset, bf_nonzero_or((int64_t)s->z_mode_offset, bf_nonzero_or((int64_t)s->z_compare_offset, bf_nonzero_or((int64_t)s->dither_offset, bf_nonzero_or((int64_t)s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8))))))))))))))))))))), (int64_t)s->tex_gen_count_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->tex_gen_count_offset);
+            if (c->err->failed)
+                return 0;
+            if (region < 0)
+                return bf_fail(c, c->pos, "tex_gen_counts", "size %lld is negative", (long long)region);
+            if (at < 0)
+                return bf_fail(c, c->pos, "tex_gen_counts", "offset %lld is negative", (long long)at);
+            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "tex_gen_counts", &m))
+                return 0;
+            s->tex_gen_counts_at = c->pos;
+            {
+                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+                int64_t unit = 1;
+                if (c->err->failed)
+                    return 0;
+                size_t padded_end = c->end;
+                c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+                {
+                    uint32_t n = 0, cap = 0;
+                    uint8_t *buf = NULL;
+                    for (;;) {
+                        if (c->pos >= c->end)
+                            break;
+                        if (n == cap && !(buf = bf_grow(c, buf, n, &cap, sizeof *buf, "tex_gen_counts")))
+                            return 0;
+                        if (!bf_need(c, 1, "tex_gen_counts")) return 0;
+                        buf[n] = (c->data + c->pos)[0];
+                        bf_claim(c, c->pos, 1);
+                        c->pos += 1;
+                        n++;
+                    }
+                    s->tex_gen_counts = buf;
+                    s->tex_gen_counts_count = n;
+                    const int64_t n_read = n;
+                    (void)n_read;
+                }
+                c->end = padded_end;
+            }
+            s->tex_gen_counts_tail = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
+            bf_claim(c, c->pos, c->end - c->pos);
+            bf_restore(c, &m);
+        }
+    }
+    /* tex_gens: Texture coordinate generators, up to the next table (public layout, not in the document) */
+    if (((int64_t)((int64_t)s->tex_gen_offset != INT64_C(0)))) {
+        s->has_tex_gens = 1;
+        {
+            bf_mark m;
+            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->post_tex_gen_offset, bf_nonzero_or((int64_t)s->tex_matrix_offset, bf_nonzero_or((int64_t)s->post_tex_matrix_offset, bf_nonzero_or((int64_t)s->texture_remap_offset, bf_nonzero_or((int64_t)s->tev_order_offset, bf_nonzero_or((int64_t)s->tev_color_offset, bf_nonzero_or((int64_t)s->konst_color_offset, bf_nonzero_or((int64_t)s->tev_stage_count_offset, bf_nonzero_or((int64_t)s->tev_stage_offset, bf_nonzero_or((int64_t)s->swap_mode_offset, bf_nonzero_or((int64_t)s->swap_table_offset, bf_nonzero_or((int64_t)s->fog_offset, bf_nonzero_or((int64_t)s->alpha_compare_offset, bf_nonzero_or((int64_t)s->blend_mode_offset, bf_nonzero_or((int64_t)s->z_mode_offset, bf_nonzero_or((int64_t)s->z_compare_offset, bf_nonzero_or((int64_t)s->dither_offset, bf_nonzero_or((int64_t)s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8)))))))))))))))))))), (int64_t)s->tex_gen_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->tex_gen_offset);
+            if (c->err->failed)
+                return 0;
+            if (region < 0)
+                return bf_fail(c, c->pos, "tex_gens", "size %lld is negative", (long long)region);
+            if (at < 0)
+                return bf_fail(c, c->pos, "tex_gens", "offset %lld is negative", (long long)at);
+            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "tex_gens", &m))
+                return 0;
+            s->tex_gens_at = c->pos;
+            {
+                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+                int64_t unit = 4;
+                if (c->err->failed)
+                    return 0;
+                size_t padded_end = c->end;
+                c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+                {
+                    uint32_t n = 0, cap = 0;
+                    j3d_TexGen *buf = NULL;
+                    for (;;) {
+                        if (c->pos >= c->end)
+                            break;
+                        if (n == cap && !(buf = bf_grow(c, buf, n, &cap, sizeof *buf, "tex_gens")))
+                            return 0;
+                        /* what is read so far stays visible when the read fails (a partial document) */
+                        s->tex_gens = buf;
+                        s->tex_gens_count = n + 1;
+                        size_t before = c->pos;
+                        if (!bf_push(c, "tex_gens", n) || !read_TexGen(c, &buf[n], n))
+                            return 0;
+                        bf_pop(c);
+                        n++;
+                        if (c->pos == before)
+                            return bf_fail(c, c->pos, "tex_gens", "element %u takes no bytes: the array would never end", (unsigned)(n - 1));
+                    }
+                    s->tex_gens = buf;
+                    s->tex_gens_count = n;
+                }
+                c->end = padded_end;
+            }
+            s->tex_gens_tail = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
+            bf_claim(c, c->pos, c->end - c->pos);
+            bf_restore(c, &m);
+        }
+    }
+    /* post_tex_gens: Post-transform texture coordinate generators, up to the next table (public layout, not in the document) */
+    if (((int64_t)((int64_t)s->post_tex_gen_offset != INT64_C(0)))) {
+        s->has_post_tex_gens = 1;
+        {
+            bf_mark m;
+            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->tex_matrix_offset, bf_nonzero_or((int64_t)s->post_tex_matrix_offset, bf_nonzero_or((int64_t)s->texture_remap_offset, bf_nonzero_or((int64_t)s->tev_order_offset, bf_nonzero_or((int64_t)s->tev_color_offset, bf_nonzero_or((int64_t)s->konst_color_offset, bf_nonzero_or((int64_t)s->tev_stage_count_offset, bf_nonzero_or((int64_t)s->tev_stage_offset, bf_nonzero_or((int64_t)s->swap_mode_offset, bf_nonzero_or((int64_t)s->swap_table_offset, bf_nonzero_or((int64_t)s->fog_offset, bf_nonzero_or((int64_t)s->alpha_compare_offset, bf_nonzero_or((int64_t)s->blend_mode_offset, bf_nonzero_or((int64_t)s->z_mode_offset, bf_nonzero_or((int64_t)s->z_compare_offset, bf_nonzero_or((int64_t)s->dither_offset, bf_nonzero_or((int64_t)s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8))))))))))))))))))), (int64_t)s->post_tex_gen_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->post_tex_gen_offset);
+            if (c->err->failed)
+                return 0;
+            if (region < 0)
+                return bf_fail(c, c->pos, "post_tex_gens", "size %lld is negative", (long long)region);
+            if (at < 0)
+                return bf_fail(c, c->pos, "post_tex_gens", "offset %lld is negative", (long long)at);
+            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "post_tex_gens", &m))
+                return 0;
+            s->post_tex_gens_at = c->pos;
+            {
+                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+                int64_t unit = 4;
+                if (c->err->failed)
+                    return 0;
+                size_t padded_end = c->end;
+                c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+                {
+                    uint32_t n = 0, cap = 0;
+                    j3d_TexGen *buf = NULL;
+                    for (;;) {
+                        if (c->pos >= c->end)
+                            break;
+                        if (n == cap && !(buf = bf_grow(c, buf, n, &cap, sizeof *buf, "post_tex_gens")))
+                            return 0;
+                        /* what is read so far stays visible when the read fails (a partial document) */
+                        s->post_tex_gens = buf;
+                        s->post_tex_gens_count = n + 1;
+                        size_t before = c->pos;
+                        if (!bf_push(c, "post_tex_gens", n) || !read_TexGen(c, &buf[n], n))
+                            return 0;
+                        bf_pop(c);
+                        n++;
+                        if (c->pos == before)
+                            return bf_fail(c, c->pos, "post_tex_gens", "element %u takes no bytes: the array would never end", (unsigned)(n - 1));
+                    }
+                    s->post_tex_gens = buf;
+                    s->post_tex_gens_count = n;
+                }
+                c->end = padded_end;
+            }
+            s->post_tex_gens_tail = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
+            bf_claim(c, c->pos, c->end - c->pos);
+            bf_restore(c, &m);
+        }
+    }
+    /* tex_matrices: Texture matrices, up to the next table (public layout, not in the document) */
+    if (((int64_t)((int64_t)s->tex_matrix_offset != INT64_C(0)))) {
+        s->has_tex_matrices = 1;
+        {
+            bf_mark m;
+            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->post_tex_matrix_offset, bf_nonzero_or((int64_t)s->texture_remap_offset, bf_nonzero_or((int64_t)s->tev_order_offset, bf_nonzero_or((int64_t)s->tev_color_offset, bf_nonzero_or((int64_t)s->konst_color_offset, bf_nonzero_or((int64_t)s->tev_stage_count_offset, bf_nonzero_or((int64_t)s->tev_stage_offset, bf_nonzero_or((int64_t)s->swap_mode_offset, bf_nonzero_or((int64_t)s->swap_table_offset, bf_nonzero_or((int64_t)s->fog_offset, bf_nonzero_or((int64_t)s->alpha_compare_offset, bf_nonzero_or((int64_t)s->blend_mode_offset, bf_nonzero_or((int64_t)s->z_mode_offset, bf_nonzero_or((int64_t)s->z_compare_offset, bf_nonzero_or((int64_t)s->dither_offset, bf_nonzero_or((int64_t)s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8)))))))))))))))))), (int64_t)s->tex_matrix_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->tex_matrix_offset);
+            if (c->err->failed)
+                return 0;
+            if (region < 0)
+                return bf_fail(c, c->pos, "tex_matrices", "size %lld is negative", (long long)region);
+            if (at < 0)
+                return bf_fail(c, c->pos, "tex_matrices", "offset %lld is negative", (long long)at);
+            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "tex_matrices", &m))
+                return 0;
+            s->tex_matrices_at = c->pos;
+            {
+                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+                int64_t unit = 100;
+                if (c->err->failed)
+                    return 0;
+                size_t padded_end = c->end;
+                c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+                {
+                    uint32_t n = 0, cap = 0;
+                    j3d_TexMatrix *buf = NULL;
+                    for (;;) {
+                        if (c->pos >= c->end)
+                            break;
+                        if (n == cap && !(buf = bf_grow(c, buf, n, &cap, sizeof *buf, "tex_matrices")))
+                            return 0;
+                        /* what is read so far stays visible when the read fails (a partial document) */
+                        s->tex_matrices = buf;
+                        s->tex_matrices_count = n + 1;
+                        size_t before = c->pos;
+                        if (!bf_push(c, "tex_matrices", n) || !read_TexMatrix(c, &buf[n], n))
+                            return 0;
+                        bf_pop(c);
+                        n++;
+                        if (c->pos == before)
+                            return bf_fail(c, c->pos, "tex_matrices", "element %u takes no bytes: the array would never end", (unsigned)(n - 1));
+                    }
+                    s->tex_matrices = buf;
+                    s->tex_matrices_count = n;
+                }
+                c->end = padded_end;
+            }
+            s->tex_matrices_tail = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
+            bf_claim(c, c->pos, c->end - c->pos);
+            bf_restore(c, &m);
+        }
+    }
+    /* post_tex_matrices: Post-transform texture matrices, up to the next table (public layout, not in the document) */
+    if (((int64_t)((int64_t)s->post_tex_matrix_offset != INT64_C(0)))) {
+        s->has_post_tex_matrices = 1;
+        {
+            bf_mark m;
+            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->texture_remap_offset, bf_nonzero_or((int64_t)s->tev_order_offset, bf_nonzero_or((int64_t)s->tev_color_offset, bf_nonzero_or((int64_t)s->konst_color_offset, bf_nonzero_or((int64_t)s->tev_stage_count_offset, bf_nonzero_or((int64_t)s->tev_stage_offset, bf_nonzero_or((int64_t)s->swap_mode_offset, bf_nonzero_or((int64_t)s->swap_table_offset, bf_nonzero_or((int64_t)s->fog_offset, bf_nonzero_or((int64_t)s->alpha_compare_offset, bf_nonzero_or((int64_t)s->blend_mode_offset, bf_nonzero_or((int64_t)s->z_mode_offset, bf_nonzero_or((int64_t)s->z_compare_offset, bf_nonzero_or((int64_t)s->dither_offset, bf_nonzero_or((int64_t)s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8))))))))))))))))), (int64_t)s->post_tex_matrix_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->post_tex_matrix_offset);
+            if (c->err->failed)
+                return 0;
+            if (region < 0)
+                return bf_fail(c, c->pos, "post_tex_matrices", "size %lld is negative", (long long)region);
+            if (at < 0)
+                return bf_fail(c, c->pos, "post_tex_matrices", "offset %lld is negative", (long long)at);
+            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "post_tex_matrices", &m))
+                return 0;
+            s->post_tex_matrices_at = c->pos;
+            {
+                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+                int64_t unit = 100;
+                if (c->err->failed)
+                    return 0;
+                size_t padded_end = c->end;
+                c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+                {
+                    uint32_t n = 0, cap = 0;
+                    j3d_TexMatrix *buf = NULL;
+                    for (;;) {
+                        if (c->pos >= c->end)
+                            break;
+                        if (n == cap && !(buf = bf_grow(c, buf, n, &cap, sizeof *buf, "post_tex_matrices")))
+                            return 0;
+                        /* what is read so far stays visible when the read fails (a partial document) */
+                        s->post_tex_matrices = buf;
+                        s->post_tex_matrices_count = n + 1;
+                        size_t before = c->pos;
+                        if (!bf_push(c, "post_tex_matrices", n) || !read_TexMatrix(c, &buf[n], n))
+                            return 0;
+                        bf_pop(c);
+                        n++;
+                        if (c->pos == before)
+                            return bf_fail(c, c->pos, "post_tex_matrices", "element %u takes no bytes: the array would never end", (unsigned)(n - 1));
+                    }
+                    s->post_tex_matrices = buf;
+                    s->post_tex_matrices_count = n;
+                }
+                c->end = padded_end;
+            }
+            s->post_tex_matrices_tail = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
+            bf_claim(c, c->pos, c->end - c->pos);
+            bf_restore(c, &m);
+        }
+    }
+    /* textures: Textures: indices into TEX1's headers, up to the next table (public layout, not in the document) */
+    if (((int64_t)((int64_t)s->texture_remap_offset != INT64_C(0)))) {
+        s->has_textures = 1;
+        {
+            bf_mark m;
+            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->tev_order_offset, bf_nonzero_or((int64_t)s->tev_color_offset, bf_nonzero_or((int64_t)s->konst_color_offset, bf_nonzero_or((int64_t)s->tev_stage_count_offset, bf_nonzero_or((int64_t)s->tev_stage_offset, bf_nonzero_or((int64_t)s->swap_mode_offset, bf_nonzero_or((int64_t)s->swap_table_offset, bf_nonzero_or((int64_t)s->fog_offset, bf_nonzero_or((int64_t)s->alpha_compare_offset, bf_nonzero_or((int64_t)s->blend_mode_offset, bf_nonzero_or((int64_t)s->z_mode_offset, bf_nonzero_or((int64_t)s->z_compare_offset, bf_nonzero_or((int64_t)s->dither_offset, bf_nonzero_or((int64_t)s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8)))))))))))))))), (int64_t)s->texture_remap_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->texture_remap_offset);
+            if (c->err->failed)
+                return 0;
+            if (region < 0)
+                return bf_fail(c, c->pos, "textures", "size %lld is negative", (long long)region);
+            if (at < 0)
+                return bf_fail(c, c->pos, "textures", "offset %lld is negative", (long long)at);
+            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "textures", &m))
+                return 0;
+            s->textures_at = c->pos;
+            {
+                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+                int64_t unit = 2;
+                if (c->err->failed)
+                    return 0;
+                size_t padded_end = c->end;
+                c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+                {
+                    uint32_t n = 0, cap = 0;
+                    uint16_t *buf = NULL;
+                    for (;;) {
+                        if (c->pos >= c->end)
+                            break;
+                        if (n == cap && !(buf = bf_grow(c, buf, n, &cap, sizeof *buf, "textures")))
+                            return 0;
+                        if (!bf_need(c, 2, "textures")) return 0;
+                        buf[n] = bf_load_u16be((c->data + c->pos));
+                        bf_claim(c, c->pos, 2);
+                        c->pos += 2;
+                        n++;
+                    }
+                    s->textures = buf;
+                    s->textures_count = n;
+                    const int64_t n_read = n;
+                    (void)n_read;
+                }
+                c->end = padded_end;
+            }
+            s->textures_tail = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
+            bf_claim(c, c->pos, c->end - c->pos);
+            bf_restore(c, &m);
+        }
+    }
+    /* tev_orders: TEV orders, up to the next table (public layout, not in the document) */
+    if (((int64_t)((int64_t)s->tev_order_offset != INT64_C(0)))) {
+        s->has_tev_orders = 1;
+        {
+            bf_mark m;
+            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->tev_color_offset, bf_nonzero_or((int64_t)s->konst_color_offset, bf_nonzero_or((int64_t)s->tev_stage_count_offset, bf_nonzero_or((int64_t)s->tev_stage_offset, bf_nonzero_or((int64_t)s->swap_mode_offset, bf_nonzero_or((int64_t)s->swap_table_offset, bf_nonzero_or((int64_t)s->fog_offset, bf_nonzero_or((int64_t)s->alpha_compare_offset, bf_nonzero_or((int64_t)s->blend_mode_offset, bf_nonzero_or((int64_t)s->z_mode_offset, bf_nonzero_or((int64_t)s->z_compare_offset, bf_nonzero_or((int64_t)s->dither_offset, bf_nonzero_or((int64_t)s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8))))))))))))))), (int64_t)s->tev_order_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->tev_order_offset);
+            if (c->err->failed)
+                return 0;
+            if (region < 0)
+                return bf_fail(c, c->pos, "tev_orders", "size %lld is negative", (long long)region);
+            if (at < 0)
+                return bf_fail(c, c->pos, "tev_orders", "offset %lld is negative", (long long)at);
+            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "tev_orders", &m))
+                return 0;
+            s->tev_orders_at = c->pos;
+            {
+                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+                int64_t unit = 4;
+                if (c->err->failed)
+                    return 0;
+                size_t padded_end = c->end;
+                c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+                {
+                    uint32_t n = 0, cap = 0;
+                    j3d_TevOrder *buf = NULL;
+                    for (;;) {
+                        if (c->pos >= c->end)
+                            break;
+                        if (n == cap && !(buf = bf_grow(c, buf, n, &cap, sizeof *buf, "tev_orders")))
+                            return 0;
+                        /* what is read so far stays visible when the read fails (a partial document) */
+                        s->tev_orders = buf;
+                        s->tev_orders_count = n + 1;
+                        size_t before = c->pos;
+                        if (!bf_push(c, "tev_orders", n) || !read_TevOrder(c, &buf[n], n))
+                            return 0;
+                        bf_pop(c);
+                        n++;
+                        if (c->pos == before)
+                            return bf_fail(c, c->pos, "tev_orders", "element %u takes no bytes: the array would never end", (unsigned)(n - 1));
+                    }
+                    s->tev_orders = buf;
+                    s->tev_orders_count = n;
+                }
+                c->end = padded_end;
+            }
+            s->tev_orders_tail = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
+            bf_claim(c, c->pos, c->end - c->pos);
+            bf_restore(c, &m);
+        }
+    }
+    /* tev_colors: TEV color registers, up to the next table (public layout, not in the document) */
+    if (((int64_t)((int64_t)s->tev_color_offset != INT64_C(0)))) {
+        s->has_tev_colors = 1;
+        {
+            bf_mark m;
+            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->konst_color_offset, bf_nonzero_or((int64_t)s->tev_stage_count_offset, bf_nonzero_or((int64_t)s->tev_stage_offset, bf_nonzero_or((int64_t)s->swap_mode_offset, bf_nonzero_or((int64_t)s->swap_table_offset, bf_nonzero_or((int64_t)s->fog_offset, bf_nonzero_or((int64_t)s->alpha_compare_offset, bf_nonzero_or((int64_t)s->blend_mode_offset, bf_nonzero_or((int64_t)s->z_mode_offset, bf_nonzero_or((int64_t)s->z_compare_offset, bf_nonzero_or((int64_t)s->dither_offset, bf_nonzero_or((int64_t)s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8)))))))))))))), (int64_t)s->tev_color_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->tev_color_offset);
+            if (c->err->failed)
+                return 0;
+            if (region < 0)
+                return bf_fail(c, c->pos, "tev_colors", "size %lld is negative", (long long)region);
+            if (at < 0)
+                return bf_fail(c, c->pos, "tev_colors", "offset %lld is negative", (long long)at);
+            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "tev_colors", &m))
+                return 0;
+            s->tev_colors_at = c->pos;
+            {
+                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+                int64_t unit = 8;
+                if (c->err->failed)
+                    return 0;
+                size_t padded_end = c->end;
+                c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+                {
+                    uint32_t n = 0, cap = 0;
+                    j3d_TevColor *buf = NULL;
+                    for (;;) {
+                        if (c->pos >= c->end)
+                            break;
+                        if (n == cap && !(buf = bf_grow(c, buf, n, &cap, sizeof *buf, "tev_colors")))
+                            return 0;
+                        /* what is read so far stays visible when the read fails (a partial document) */
+                        s->tev_colors = buf;
+                        s->tev_colors_count = n + 1;
+                        size_t before = c->pos;
+                        if (!bf_push(c, "tev_colors", n) || !read_TevColor(c, &buf[n], n))
+                            return 0;
+                        bf_pop(c);
+                        n++;
+                        if (c->pos == before)
+                            return bf_fail(c, c->pos, "tev_colors", "element %u takes no bytes: the array would never end", (unsigned)(n - 1));
+                    }
+                    s->tev_colors = buf;
+                    s->tev_colors_count = n;
+                }
+                c->end = padded_end;
+            }
+            s->tev_colors_tail = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
+            bf_claim(c, c->pos, c->end - c->pos);
+            bf_restore(c, &m);
+        }
+    }
+    /* konst_colors: TEV constant colors, up to the next table (public layout, not in the document) */
+    if (((int64_t)((int64_t)s->konst_color_offset != INT64_C(0)))) {
+        s->has_konst_colors = 1;
+        {
+            bf_mark m;
+            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->tev_stage_count_offset, bf_nonzero_or((int64_t)s->tev_stage_offset, bf_nonzero_or((int64_t)s->swap_mode_offset, bf_nonzero_or((int64_t)s->swap_table_offset, bf_nonzero_or((int64_t)s->fog_offset, bf_nonzero_or((int64_t)s->alpha_compare_offset, bf_nonzero_or((int64_t)s->blend_mode_offset, bf_nonzero_or((int64_t)s->z_mode_offset, bf_nonzero_or((int64_t)s->z_compare_offset, bf_nonzero_or((int64_t)s->dither_offset, bf_nonzero_or((int64_t)s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8))))))))))))), (int64_t)s->konst_color_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->konst_color_offset);
+            if (c->err->failed)
+                return 0;
+            if (region < 0)
+                return bf_fail(c, c->pos, "konst_colors", "size %lld is negative", (long long)region);
+            if (at < 0)
+                return bf_fail(c, c->pos, "konst_colors", "offset %lld is negative", (long long)at);
+            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "konst_colors", &m))
+                return 0;
+            s->konst_colors_at = c->pos;
+            {
+                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+                int64_t unit = 4;
+                if (c->err->failed)
+                    return 0;
+                size_t padded_end = c->end;
+                c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+                {
+                    uint32_t n = 0, cap = 0;
+                    j3d_Rgba8 *buf = NULL;
+                    for (;;) {
+                        if (c->pos >= c->end)
+                            break;
+                        if (n == cap && !(buf = bf_grow(c, buf, n, &cap, sizeof *buf, "konst_colors")))
+                            return 0;
+                        /* what is read so far stays visible when the read fails (a partial document) */
+                        s->konst_colors = buf;
+                        s->konst_colors_count = n + 1;
+                        size_t before = c->pos;
+                        if (!bf_push(c, "konst_colors", n) || !read_Rgba8(c, &buf[n], n))
+                            return 0;
+                        bf_pop(c);
+                        n++;
+                        if (c->pos == before)
+                            return bf_fail(c, c->pos, "konst_colors", "element %u takes no bytes: the array would never end", (unsigned)(n - 1));
+                    }
+                    s->konst_colors = buf;
+                    s->konst_colors_count = n;
+                }
+                c->end = padded_end;
+            }
+            s->konst_colors_tail = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
+            bf_claim(c, c->pos, c->end - c->pos);
+            bf_restore(c, &m);
+        }
+    }
+    /* tev_stage_counts: TEV stage counts, up to the next table (public layout, not in the document) */
+    if (((int64_t)((int64_t)s->tev_stage_count_offset != INT64_C(0)))) {
+        s->has_tev_stage_counts = 1;
+        {
+            bf_mark m;
+            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->tev_stage_offset, bf_nonzero_or((int64_t)s->swap_mode_offset, bf_nonzero_or((int64_t)s->swap_table_offset, bf_nonzero_or((int64_t)s->fog_offset, bf_nonzero_or((int64_t)s->alpha_compare_offset, bf_nonzero_or((int64_t)s->blend_mode_offset, bf_nonzero_or((int64_t)s->z_mode_offset, bf_nonzero_or((int64_t)s->z_compare_offset, bf_nonzero_or((int64_t)s->dither_offset, bf_nonzero_or((int64_t)s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8)))))))))))), (int64_t)s->tev_stage_count_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->tev_stage_count_offset);
+            if (c->err->failed)
+                return 0;
+            if (region < 0)
+                return bf_fail(c, c->pos, "tev_stage_counts", "size %lld is negative", (long long)region);
+            if (at < 0)
+                return bf_fail(c, c->pos, "tev_stage_counts", "offset %lld is negative", (long long)at);
+            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "tev_stage_counts", &m))
+                return 0;
+            s->tev_stage_counts_at = c->pos;
+            {
+                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+                int64_t unit = 1;
+                if (c->err->failed)
+                    return 0;
+                size_t padded_end = c->end;
+                c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+                {
+                    uint32_t n = 0, cap = 0;
+                    uint8_t *buf = NULL;
+                    for (;;) {
+                        if (c->pos >= c->end)
+                            break;
+                        if (n == cap && !(buf = bf_grow(c, buf, n, &cap, sizeof *buf, "tev_stage_counts")))
+                            return 0;
+                        if (!bf_need(c, 1, "tev_stage_counts")) return 0;
+                        buf[n] = (c->data + c->pos)[0];
+                        bf_claim(c, c->pos, 1);
+                        c->pos += 1;
+                        n++;
+                    }
+                    s->tev_stage_counts = buf;
+                    s->tev_stage_counts_count = n;
+                    const int64_t n_read = n;
+                    (void)n_read;
+                }
+                c->end = padded_end;
+            }
+            s->tev_stage_counts_tail = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
+            bf_claim(c, c->pos, c->end - c->pos);
+            bf_restore(c, &m);
+        }
+    }
+    /* tev_stages: TEV stages, up to the next table (public layout, not in the document) */
+    if (((int64_t)((int64_t)s->tev_stage_offset != INT64_C(0)))) {
+        s->has_tev_stages = 1;
+        {
+            bf_mark m;
+            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->swap_mode_offset, bf_nonzero_or((int64_t)s->swap_table_offset, bf_nonzero_or((int64_t)s->fog_offset, bf_nonzero_or((int64_t)s->alpha_compare_offset, bf_nonzero_or((int64_t)s->blend_mode_offset, bf_nonzero_or((int64_t)s->z_mode_offset, bf_nonzero_or((int64_t)s->z_compare_offset, bf_nonzero_or((int64_t)s->dither_offset, bf_nonzero_or((int64_t)s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8))))))))))), (int64_t)s->tev_stage_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->tev_stage_offset);
+            if (c->err->failed)
+                return 0;
+            if (region < 0)
+                return bf_fail(c, c->pos, "tev_stages", "size %lld is negative", (long long)region);
+            if (at < 0)
+                return bf_fail(c, c->pos, "tev_stages", "offset %lld is negative", (long long)at);
+            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "tev_stages", &m))
+                return 0;
+            s->tev_stages_at = c->pos;
+            {
+                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+                int64_t unit = 20;
+                if (c->err->failed)
+                    return 0;
+                size_t padded_end = c->end;
+                c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+                {
+                    uint32_t n = 0, cap = 0;
+                    j3d_TevStage *buf = NULL;
+                    for (;;) {
+                        if (c->pos >= c->end)
+                            break;
+                        if (n == cap && !(buf = bf_grow(c, buf, n, &cap, sizeof *buf, "tev_stages")))
+                            return 0;
+                        /* what is read so far stays visible when the read fails (a partial document) */
+                        s->tev_stages = buf;
+                        s->tev_stages_count = n + 1;
+                        size_t before = c->pos;
+                        if (!bf_push(c, "tev_stages", n) || !read_TevStage(c, &buf[n], n))
+                            return 0;
+                        bf_pop(c);
+                        n++;
+                        if (c->pos == before)
+                            return bf_fail(c, c->pos, "tev_stages", "element %u takes no bytes: the array would never end", (unsigned)(n - 1));
+                    }
+                    s->tev_stages = buf;
+                    s->tev_stages_count = n;
+                }
+                c->end = padded_end;
+            }
+            s->tev_stages_tail = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
+            bf_claim(c, c->pos, c->end - c->pos);
+            bf_restore(c, &m);
+        }
+    }
+    /* swap_modes: TEV swap modes, up to the next table (public layout, not in the document) */
+    if (((int64_t)((int64_t)s->swap_mode_offset != INT64_C(0)))) {
+        s->has_swap_modes = 1;
+        {
+            bf_mark m;
+            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->swap_table_offset, bf_nonzero_or((int64_t)s->fog_offset, bf_nonzero_or((int64_t)s->alpha_compare_offset, bf_nonzero_or((int64_t)s->blend_mode_offset, bf_nonzero_or((int64_t)s->z_mode_offset, bf_nonzero_or((int64_t)s->z_compare_offset, bf_nonzero_or((int64_t)s->dither_offset, bf_nonzero_or((int64_t)s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8)))))))))), (int64_t)s->swap_mode_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->swap_mode_offset);
+            if (c->err->failed)
+                return 0;
+            if (region < 0)
+                return bf_fail(c, c->pos, "swap_modes", "size %lld is negative", (long long)region);
+            if (at < 0)
+                return bf_fail(c, c->pos, "swap_modes", "offset %lld is negative", (long long)at);
+            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "swap_modes", &m))
+                return 0;
+            s->swap_modes_at = c->pos;
+            {
+                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+                int64_t unit = 4;
+                if (c->err->failed)
+                    return 0;
+                size_t padded_end = c->end;
+                c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+                {
+                    uint32_t n = 0, cap = 0;
+                    j3d_SwapMode *buf = NULL;
+                    for (;;) {
+                        if (c->pos >= c->end)
+                            break;
+                        if (n == cap && !(buf = bf_grow(c, buf, n, &cap, sizeof *buf, "swap_modes")))
+                            return 0;
+                        /* what is read so far stays visible when the read fails (a partial document) */
+                        s->swap_modes = buf;
+                        s->swap_modes_count = n + 1;
+                        size_t before = c->pos;
+                        if (!bf_push(c, "swap_modes", n) || !read_SwapMode(c, &buf[n], n))
+                            return 0;
+                        bf_pop(c);
+                        n++;
+                        if (c->pos == before)
+                            return bf_fail(c, c->pos, "swap_modes", "element %u takes no bytes: the array would never end", (unsigned)(n - 1));
+                    }
+                    s->swap_modes = buf;
+                    s->swap_modes_count = n;
+                }
+                c->end = padded_end;
+            }
+            s->swap_modes_tail = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
+            bf_claim(c, c->pos, c->end - c->pos);
+            bf_restore(c, &m);
+        }
+    }
+    /* swap_tables: TEV swap tables, up to the next table (public layout, not in the document) */
+    if (((int64_t)((int64_t)s->swap_table_offset != INT64_C(0)))) {
+        s->has_swap_tables = 1;
+        {
+            bf_mark m;
+            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->fog_offset, bf_nonzero_or((int64_t)s->alpha_compare_offset, bf_nonzero_or((int64_t)s->blend_mode_offset, bf_nonzero_or((int64_t)s->z_mode_offset, bf_nonzero_or((int64_t)s->z_compare_offset, bf_nonzero_or((int64_t)s->dither_offset, bf_nonzero_or((int64_t)s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8))))))))), (int64_t)s->swap_table_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->swap_table_offset);
+            if (c->err->failed)
+                return 0;
+            if (region < 0)
+                return bf_fail(c, c->pos, "swap_tables", "size %lld is negative", (long long)region);
+            if (at < 0)
+                return bf_fail(c, c->pos, "swap_tables", "offset %lld is negative", (long long)at);
+            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "swap_tables", &m))
+                return 0;
+            s->swap_tables_at = c->pos;
+            {
+                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+                int64_t unit = 4;
+                if (c->err->failed)
+                    return 0;
+                size_t padded_end = c->end;
+                c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+                {
+                    uint32_t n = 0, cap = 0;
+                    j3d_SwapTable *buf = NULL;
+                    for (;;) {
+                        if (c->pos >= c->end)
+                            break;
+                        if (n == cap && !(buf = bf_grow(c, buf, n, &cap, sizeof *buf, "swap_tables")))
+                            return 0;
+                        /* what is read so far stays visible when the read fails (a partial document) */
+                        s->swap_tables = buf;
+                        s->swap_tables_count = n + 1;
+                        size_t before = c->pos;
+                        if (!bf_push(c, "swap_tables", n) || !read_SwapTable(c, &buf[n], n))
+                            return 0;
+                        bf_pop(c);
+                        n++;
+                        if (c->pos == before)
+                            return bf_fail(c, c->pos, "swap_tables", "element %u takes no bytes: the array would never end", (unsigned)(n - 1));
+                    }
+                    s->swap_tables = buf;
+                    s->swap_tables_count = n;
+                }
+                c->end = padded_end;
+            }
+            s->swap_tables_tail = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
+            bf_claim(c, c->pos, c->end - c->pos);
+            bf_restore(c, &m);
+        }
+    }
+    /* fogs: Fog settings, up to the next table (public layout, not in the document) */
+    if (((int64_t)((int64_t)s->fog_offset != INT64_C(0)))) {
+        s->has_fogs = 1;
+        {
+            bf_mark m;
+            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->alpha_compare_offset, bf_nonzero_or((int64_t)s->blend_mode_offset, bf_nonzero_or((int64_t)s->z_mode_offset, bf_nonzero_or((int64_t)s->z_compare_offset, bf_nonzero_or((int64_t)s->dither_offset, bf_nonzero_or((int64_t)s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8)))))))), (int64_t)s->fog_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->fog_offset);
+            if (c->err->failed)
+                return 0;
+            if (region < 0)
+                return bf_fail(c, c->pos, "fogs", "size %lld is negative", (long long)region);
+            if (at < 0)
+                return bf_fail(c, c->pos, "fogs", "offset %lld is negative", (long long)at);
+            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "fogs", &m))
+                return 0;
+            s->fogs_at = c->pos;
+            {
+                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+                int64_t unit = 44;
+                if (c->err->failed)
+                    return 0;
+                size_t padded_end = c->end;
+                c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+                {
+                    uint32_t n = 0, cap = 0;
+                    j3d_Fog *buf = NULL;
+                    for (;;) {
+                        if (c->pos >= c->end)
+                            break;
+                        if (n == cap && !(buf = bf_grow(c, buf, n, &cap, sizeof *buf, "fogs")))
+                            return 0;
+                        /* what is read so far stays visible when the read fails (a partial document) */
+                        s->fogs = buf;
+                        s->fogs_count = n + 1;
+                        size_t before = c->pos;
+                        if (!bf_push(c, "fogs", n) || !read_Fog(c, &buf[n], n))
+                            return 0;
+                        bf_pop(c);
+                        n++;
+                        if (c->pos == before)
+                            return bf_fail(c, c->pos, "fogs", "element %u takes no bytes: the array would never end", (unsigned)(n - 1));
+                    }
+                    s->fogs = buf;
+                    s->fogs_count = n;
+                }
+                c->end = padded_end;
+            }
+            s->fogs_tail = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
+            bf_claim(c, c->pos, c->end - c->pos);
+            bf_restore(c, &m);
+        }
+    }
+    /* alpha_compares: Alpha compare settings, up to the next table (public layout, not in the document) */
+    if (((int64_t)((int64_t)s->alpha_compare_offset != INT64_C(0)))) {
+        s->has_alpha_compares = 1;
+        {
+            bf_mark m;
+            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->blend_mode_offset, bf_nonzero_or((int64_t)s->z_mode_offset, bf_nonzero_or((int64_t)s->z_compare_offset, bf_nonzero_or((int64_t)s->dither_offset, bf_nonzero_or((int64_t)s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8))))))), (int64_t)s->alpha_compare_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->alpha_compare_offset);
+            if (c->err->failed)
+                return 0;
+            if (region < 0)
+                return bf_fail(c, c->pos, "alpha_compares", "size %lld is negative", (long long)region);
+            if (at < 0)
+                return bf_fail(c, c->pos, "alpha_compares", "offset %lld is negative", (long long)at);
+            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "alpha_compares", &m))
+                return 0;
+            s->alpha_compares_at = c->pos;
+            {
+                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+                int64_t unit = 8;
+                if (c->err->failed)
+                    return 0;
+                size_t padded_end = c->end;
+                c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+                {
+                    uint32_t n = 0, cap = 0;
+                    j3d_AlphaCompare *buf = NULL;
+                    for (;;) {
+                        if (c->pos >= c->end)
+                            break;
+                        if (n == cap && !(buf = bf_grow(c, buf, n, &cap, sizeof *buf, "alpha_compares")))
+                            return 0;
+                        /* what is read so far stays visible when the read fails (a partial document) */
+                        s->alpha_compares = buf;
+                        s->alpha_compares_count = n + 1;
+                        size_t before = c->pos;
+                        if (!bf_push(c, "alpha_compares", n) || !read_AlphaCompare(c, &buf[n], n))
+                            return 0;
+                        bf_pop(c);
+                        n++;
+                        if (c->pos == before)
+                            return bf_fail(c, c->pos, "alpha_compares", "element %u takes no bytes: the array would never end", (unsigned)(n - 1));
+                    }
+                    s->alpha_compares = buf;
+                    s->alpha_compares_count = n;
+                }
+                c->end = padded_end;
+            }
+            s->alpha_compares_tail = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
+            bf_claim(c, c->pos, c->end - c->pos);
+            bf_restore(c, &m);
+        }
+    }
+    /* blend_modes: Blend modes, up to the next table (public layout, not in the document) */
+    if (((int64_t)((int64_t)s->blend_mode_offset != INT64_C(0)))) {
+        s->has_blend_modes = 1;
+        {
+            bf_mark m;
+            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->z_mode_offset, bf_nonzero_or((int64_t)s->z_compare_offset, bf_nonzero_or((int64_t)s->dither_offset, bf_nonzero_or((int64_t)s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8)))))), (int64_t)s->blend_mode_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->blend_mode_offset);
+            if (c->err->failed)
+                return 0;
+            if (region < 0)
+                return bf_fail(c, c->pos, "blend_modes", "size %lld is negative", (long long)region);
+            if (at < 0)
+                return bf_fail(c, c->pos, "blend_modes", "offset %lld is negative", (long long)at);
+            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "blend_modes", &m))
+                return 0;
+            s->blend_modes_at = c->pos;
+            {
+                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+                int64_t unit = 4;
+                if (c->err->failed)
+                    return 0;
+                size_t padded_end = c->end;
+                c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+                {
+                    uint32_t n = 0, cap = 0;
+                    j3d_BlendMode *buf = NULL;
+                    for (;;) {
+                        if (c->pos >= c->end)
+                            break;
+                        if (n == cap && !(buf = bf_grow(c, buf, n, &cap, sizeof *buf, "blend_modes")))
+                            return 0;
+                        /* what is read so far stays visible when the read fails (a partial document) */
+                        s->blend_modes = buf;
+                        s->blend_modes_count = n + 1;
+                        size_t before = c->pos;
+                        if (!bf_push(c, "blend_modes", n) || !read_BlendMode(c, &buf[n], n))
+                            return 0;
+                        bf_pop(c);
+                        n++;
+                        if (c->pos == before)
+                            return bf_fail(c, c->pos, "blend_modes", "element %u takes no bytes: the array would never end", (unsigned)(n - 1));
+                    }
+                    s->blend_modes = buf;
+                    s->blend_modes_count = n;
+                }
+                c->end = padded_end;
+            }
+            s->blend_modes_tail = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
+            bf_claim(c, c->pos, c->end - c->pos);
+            bf_restore(c, &m);
+        }
+    }
+    /* z_modes: Z (depth) modes, up to the next table (public layout, not in the document) */
+    if (((int64_t)((int64_t)s->z_mode_offset != INT64_C(0)))) {
+        s->has_z_modes = 1;
+        {
+            bf_mark m;
+            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->z_compare_offset, bf_nonzero_or((int64_t)s->dither_offset, bf_nonzero_or((int64_t)s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8))))), (int64_t)s->z_mode_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->z_mode_offset);
+            if (c->err->failed)
+                return 0;
+            if (region < 0)
+                return bf_fail(c, c->pos, "z_modes", "size %lld is negative", (long long)region);
+            if (at < 0)
+                return bf_fail(c, c->pos, "z_modes", "offset %lld is negative", (long long)at);
+            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "z_modes", &m))
+                return 0;
+            s->z_modes_at = c->pos;
+            {
+                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+                int64_t unit = 4;
+                if (c->err->failed)
+                    return 0;
+                size_t padded_end = c->end;
+                c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+                {
+                    uint32_t n = 0, cap = 0;
+                    j3d_ZMode *buf = NULL;
+                    for (;;) {
+                        if (c->pos >= c->end)
+                            break;
+                        if (n == cap && !(buf = bf_grow(c, buf, n, &cap, sizeof *buf, "z_modes")))
+                            return 0;
+                        /* what is read so far stays visible when the read fails (a partial document) */
+                        s->z_modes = buf;
+                        s->z_modes_count = n + 1;
+                        size_t before = c->pos;
+                        if (!bf_push(c, "z_modes", n) || !read_ZMode(c, &buf[n], n))
+                            return 0;
+                        bf_pop(c);
+                        n++;
+                        if (c->pos == before)
+                            return bf_fail(c, c->pos, "z_modes", "element %u takes no bytes: the array would never end", (unsigned)(n - 1));
+                    }
+                    s->z_modes = buf;
+                    s->z_modes_count = n;
+                }
+                c->end = padded_end;
+            }
+            s->z_modes_tail = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
+            bf_claim(c, c->pos, c->end - c->pos);
+            bf_restore(c, &m);
+        }
+    }
+    /* z_compares: Z compare locations (1: before texturing), up to the next table (public layout, not in the document) */
+    if (((int64_t)((int64_t)s->z_compare_offset != INT64_C(0)))) {
+        s->has_z_compares = 1;
+        {
+            bf_mark m;
+            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->dither_offset, bf_nonzero_or((int64_t)s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8)))), (int64_t)s->z_compare_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->z_compare_offset);
+            if (c->err->failed)
+                return 0;
+            if (region < 0)
+                return bf_fail(c, c->pos, "z_compares", "size %lld is negative", (long long)region);
+            if (at < 0)
+                return bf_fail(c, c->pos, "z_compares", "offset %lld is negative", (long long)at);
+            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "z_compares", &m))
+                return 0;
+            s->z_compares_at = c->pos;
+            {
+                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+                int64_t unit = 1;
+                if (c->err->failed)
+                    return 0;
+                size_t padded_end = c->end;
+                c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+                {
+                    uint32_t n = 0, cap = 0;
+                    uint8_t *buf = NULL;
+                    for (;;) {
+                        if (c->pos >= c->end)
+                            break;
+                        if (n == cap && !(buf = bf_grow(c, buf, n, &cap, sizeof *buf, "z_compares")))
+                            return 0;
+                        if (!bf_need(c, 1, "z_compares")) return 0;
+                        buf[n] = (c->data + c->pos)[0];
+                        bf_claim(c, c->pos, 1);
+                        c->pos += 1;
+                        n++;
+                    }
+                    s->z_compares = buf;
+                    s->z_compares_count = n;
+                    const int64_t n_read = n;
+                    (void)n_read;
+                }
+                c->end = padded_end;
+            }
+            s->z_compares_tail = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
+            bf_claim(c, c->pos, c->end - c->pos);
+            bf_restore(c, &m);
+        }
+    }
+    /* dithers: Dither settings, up to the next table (public layout, not in the document) */
+    if (((int64_t)((int64_t)s->dither_offset != INT64_C(0)))) {
+        s->has_dithers = 1;
+        {
+            bf_mark m;
+            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8))), (int64_t)s->dither_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->dither_offset);
+            if (c->err->failed)
+                return 0;
+            if (region < 0)
+                return bf_fail(c, c->pos, "dithers", "size %lld is negative", (long long)region);
+            if (at < 0)
+                return bf_fail(c, c->pos, "dithers", "offset %lld is negative", (long long)at);
+            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "dithers", &m))
+                return 0;
+            s->dithers_at = c->pos;
+            {
+                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+                int64_t unit = 1;
+                if (c->err->failed)
+                    return 0;
+                size_t padded_end = c->end;
+                c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+                {
+                    uint32_t n = 0, cap = 0;
+                    uint8_t *buf = NULL;
+                    for (;;) {
+                        if (c->pos >= c->end)
+                            break;
+                        if (n == cap && !(buf = bf_grow(c, buf, n, &cap, sizeof *buf, "dithers")))
+                            return 0;
+                        if (!bf_need(c, 1, "dithers")) return 0;
+                        buf[n] = (c->data + c->pos)[0];
+                        bf_claim(c, c->pos, 1);
+                        c->pos += 1;
+                        n++;
+                    }
+                    s->dithers = buf;
+                    s->dithers_count = n;
+                    const int64_t n_read = n;
+                    (void)n_read;
+                }
+                c->end = padded_end;
+            }
+            s->dithers_tail = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
+            bf_claim(c, c->pos, c->end - c->pos);
+            bf_restore(c, &m);
+        }
+    }
+    /* nbt_scales: NBT scales, up to the next table (public layout, not in the document) */
+    if (((int64_t)((int64_t)s->nbt_scale_offset != INT64_C(0)))) {
+        s->has_nbt_scales = 1;
+        {
+            bf_mark m;
+            int64_t region = bf_sub(bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8)), (int64_t)s->nbt_scale_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->nbt_scale_offset);
+            if (c->err->failed)
+                return 0;
+            if (region < 0)
+                return bf_fail(c, c->pos, "nbt_scales", "size %lld is negative", (long long)region);
+            if (at < 0)
+                return bf_fail(c, c->pos, "nbt_scales", "offset %lld is negative", (long long)at);
+            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "nbt_scales", &m))
+                return 0;
+            s->nbt_scales_at = c->pos;
+            {
+                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+                int64_t unit = 16;
+                if (c->err->failed)
+                    return 0;
+                size_t padded_end = c->end;
+                c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+                {
+                    uint32_t n = 0, cap = 0;
+                    j3d_NbtScale *buf = NULL;
+                    for (;;) {
+                        if (c->pos >= c->end)
+                            break;
+                        if (n == cap && !(buf = bf_grow(c, buf, n, &cap, sizeof *buf, "nbt_scales")))
+                            return 0;
+                        /* what is read so far stays visible when the read fails (a partial document) */
+                        s->nbt_scales = buf;
+                        s->nbt_scales_count = n + 1;
+                        size_t before = c->pos;
+                        if (!bf_push(c, "nbt_scales", n) || !read_NbtScale(c, &buf[n], n))
+                            return 0;
+                        bf_pop(c);
+                        n++;
+                        if (c->pos == before)
+                            return bf_fail(c, c->pos, "nbt_scales", "element %u takes no bytes: the array would never end", (unsigned)(n - 1));
+                    }
+                    s->nbt_scales = buf;
+                    s->nbt_scales_count = n;
+                }
+                c->end = padded_end;
+            }
+            s->nbt_scales_tail = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
+            bf_claim(c, c->pos, c->end - c->pos);
+            bf_restore(c, &m);
+        }
+    }
+    return 1;
+}
+
+static int read_Material(bf_ctx *c, j3d_Material *s, int64_t index)
+{
+    const j3d_File *R = c->root;
+    (void)R;
+    s->_offset = c->pos;
+    s->_index = index;
+    if (!bf_need(c, 332, NULL))
+        return 0;
+    bf_claim(c, c->pos, 332);
+    /* mode: Material mode (pixel engine mode: opaque, alpha test or translucent) (public layout, not in the document) */
+    s->mode = (c->data + c->pos)[0];
+    c->pos += 1;
+    /* cull_mode_index: Index into the cull mode table (public layout, not in the document) */
+    s->cull_mode_index = (c->data + c->pos)[0];
+    c->pos += 1;
+    /* color_channel_count_index: Index into the color channel count table (public layout, not in the document) */
+    s->color_channel_count_index = (c->data + c->pos)[0];
+    c->pos += 1;
+    /* tex_gen_count_index: Index into the texture generator count table (public layout, not in the document) */
+    s->tex_gen_count_index = (c->data + c->pos)[0];
+    c->pos += 1;
+    /* tev_stage_count_index: Index into the TEV stage count table (public layout, not in the document) */
+    s->tev_stage_count_index = (c->data + c->pos)[0];
+    c->pos += 1;
+    /* z_compare_index: Index into the Z compare location table (public layout, not in the document) */
+    s->z_compare_index = (c->data + c->pos)[0];
+    c->pos += 1;
+    /* z_mode_index: Index into the Z mode table (public layout, not in the document) */
+    s->z_mode_index = (c->data + c->pos)[0];
+    c->pos += 1;
+    /* dither_index: Index into the dither table (public layout, not in the document) */
+    s->dither_index = (c->data + c->pos)[0];
+    c->pos += 1;
+    /* material_color_indices: Indices into the material color table (public layout, not in the document) */
+    {
+        const int64_t n = 2;
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->material_color_indices[i] = bf_load_u16be((p + i * 2));
+        c->pos += (size_t)n * 2;
+    }
+    /* color_channel_indices: Indices into the color channel table (public layout, not in the document) */
+    {
+        const int64_t n = 4;
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->color_channel_indices[i] = bf_load_u16be((p + i * 2));
+        c->pos += (size_t)n * 2;
+    }
+    /* ambient_color_indices: Indices into the ambient color table (public layout, not in the document) */
+    {
+        const int64_t n = 2;
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->ambient_color_indices[i] = bf_load_u16be((p + i * 2));
+        c->pos += (size_t)n * 2;
+    }
+    /* light_color_indices: Indices into the light color table (public layout, not in the document) */
+    {
+        const int64_t n = 8;
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->light_color_indices[i] = bf_load_u16be((p + i * 2));
+        c->pos += (size_t)n * 2;
+    }
+    /* tex_gen_indices: Indices into the texture generator table (public layout, not in the document) */
+    {
+        const int64_t n = 8;
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->tex_gen_indices[i] = bf_load_u16be((p + i * 2));
+        c->pos += (size_t)n * 2;
+    }
+    /* post_tex_gen_indices: Indices into the post-transform texture generator table (public layout, not in the document) */
+    {
+        const int64_t n = 8;
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->post_tex_gen_indices[i] = bf_load_u16be((p + i * 2));
+        c->pos += (size_t)n * 2;
+    }
+    /* tex_matrix_indices: Indices into the texture matrix table (public layout, not in the document) */
+    {
+        const int64_t n = 10;
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->tex_matrix_indices[i] = bf_load_u16be((p + i * 2));
+        c->pos += (size_t)n * 2;
+    }
+    /* post_tex_matrix_indices: Indices into the post-transform texture matrix table (public layout, not in the document) */
+    {
+        const int64_t n = 20;
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->post_tex_matrix_indices[i] = bf_load_u16be((p + i * 2));
+        c->pos += (size_t)n * 2;
+    }
+    /* texture_indices: Indices into the texture table (which holds TEX1 indices) (public layout, not in the document) */
+    {
+        const int64_t n = 8;
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->texture_indices[i] = bf_load_u16be((p + i * 2));
+        c->pos += (size_t)n * 2;
+    }
+    /* konst_color_indices: Indices into the TEV constant color table (public layout, not in the document) */
+    {
+        const int64_t n = 4;
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->konst_color_indices[i] = bf_load_u16be((p + i * 2));
+        c->pos += (size_t)n * 2;
+    }
+    /* konst_color_selects: TEV constant color selection, per stage (public layout, not in the document) */
+    {
+        const int64_t n = 16;
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->konst_color_selects[i] = (p + i * 1)[0];
+        c->pos += (size_t)n * 1;
+    }
+    /* konst_alpha_selects: TEV constant alpha selection, per stage (public layout, not in the document) */
+    {
+        const int64_t n = 16;
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->konst_alpha_selects[i] = (p + i * 1)[0];
+        c->pos += (size_t)n * 1;
+    }
+    /* tev_order_indices: Indices into the TEV order table (public layout, not in the document) */
+    {
+        const int64_t n = 16;
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->tev_order_indices[i] = bf_load_u16be((p + i * 2));
+        c->pos += (size_t)n * 2;
+    }
+    /* tev_color_indices: Indices into the TEV color register table (public layout, not in the document) */
+    {
+        const int64_t n = 4;
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->tev_color_indices[i] = bf_load_u16be((p + i * 2));
+        c->pos += (size_t)n * 2;
+    }
+    /* tev_stage_indices: Indices into the TEV stage table (public layout, not in the document) */
+    {
+        const int64_t n = 16;
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->tev_stage_indices[i] = bf_load_u16be((p + i * 2));
+        c->pos += (size_t)n * 2;
+    }
+    /* swap_mode_indices: Indices into the TEV swap mode table (public layout, not in the document) */
+    {
+        const int64_t n = 16;
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->swap_mode_indices[i] = bf_load_u16be((p + i * 2));
+        c->pos += (size_t)n * 2;
+    }
+    /* swap_table_indices: Indices into the TEV swap table table (GX has four swap tables) (public layout, not in the document) */
+    {
+        const int64_t n = 4;
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->swap_table_indices[i] = bf_load_u16be((p + i * 2));
+        c->pos += (size_t)n * 2;
+    }
+    /* unused_indices: Twelve more u16 after the swap tables' indices; not used (gclib: they may hold junk) (public layout, not in the document) */
+    {
+        const int64_t n = 12;
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->unused_indices[i] = bf_load_u16be((p + i * 2));
+        c->pos += (size_t)n * 2;
+    }
+    /* fog_index: Index into the fog table (public layout, not in the document) */
+    s->fog_index = bf_load_u16be((c->data + c->pos));
+    c->pos += 2;
+    /* alpha_compare_index: Index into the alpha compare table (public layout, not in the document) */
+    s->alpha_compare_index = bf_load_u16be((c->data + c->pos));
+    c->pos += 2;
+    /* blend_mode_index: Index into the blend mode table (public layout, not in the document) */
+    s->blend_mode_index = bf_load_u16be((c->data + c->pos));
+    c->pos += 2;
+    /* nbt_scale_index: Index into the NBT scale table (public layout, not in the document) */
+    s->nbt_scale_index = bf_load_u16be((c->data + c->pos));
+    c->pos += 2;
+    return 1;
+}
+
+static int read_Indirect(bf_ctx *c, j3d_Indirect *s, int64_t index)
+{
+    const j3d_File *R = c->root;
+    (void)R;
+    s->_offset = c->pos;
+    s->_index = index;
+    if (!bf_need(c, 312, NULL))
+        return 0;
+    bf_claim(c, c->pos, 312);
+    /* enabled: Non-zero when indirect texturing is used (public layout, not in the document) */
+    s->enabled = (c->data + c->pos)[0];
+    c->pos += 1;
+    /* stage_count: Number of indirect texture stages (public layout, not in the document) */
+    s->stage_count = (c->data + c->pos)[0];
+    c->pos += 1;
+    /* padding: Padding (0xFFFF) (public layout, not in the document) */
+    s->padding = bf_load_u16be((c->data + c->pos));
+    c->pos += 2;
+    /* orders: Indirect texture orders (public layout, not in the document) */
+    {
+        const int64_t n = 4;
+        for (int64_t i = 0; i < n; i++) {
+            if (!bf_push(c, "orders", i) || !read_IndirectOrder(c, &s->orders[i], i))
+                return 0;
+            bf_pop(c);
+        }
+    }
+    /* matrices: Indirect texture matrices (public layout, not in the document) */
+    {
+        const int64_t n = 3;
+        for (int64_t i = 0; i < n; i++) {
+            if (!bf_push(c, "matrices", i) || !read_IndirectMatrix(c, &s->matrices[i], i))
+                return 0;
+            bf_pop(c);
+        }
+    }
+    /* scales: Indirect texture scales (public layout, not in the document) */
+    {
+        const int64_t n = 4;
+        for (int64_t i = 0; i < n; i++) {
+            if (!bf_push(c, "scales", i) || !read_IndirectScale(c, &s->scales[i], i))
+                return 0;
+            bf_pop(c);
+        }
+    }
+    /* stages: Indirect TEV stages (public layout, not in the document) */
+    {
+        const int64_t n = 16;
+        for (int64_t i = 0; i < n; i++) {
+            if (!bf_push(c, "stages", i) || !read_IndirectStage(c, &s->stages[i], i))
+                return 0;
+            bf_pop(c);
+        }
+    }
+    return 1;
+}
+
+static int read_IndirectOrder(bf_ctx *c, j3d_IndirectOrder *s, int64_t index)
+{
+    const j3d_File *R = c->root;
+    (void)R;
+    s->_offset = c->pos;
+    s->_index = index;
+    if (!bf_need(c, 4, NULL))
+        return 0;
+    bf_claim(c, c->pos, 4);
+    /* tex_coord: Texture coordinate (public layout, not in the document) */
+    s->tex_coord = (c->data + c->pos)[0];
+    c->pos += 1;
+    /* tex_map: Texture map (public layout, not in the document) */
+    s->tex_map = (c->data + c->pos)[0];
+    c->pos += 1;
+    /* padding: Padding (0xFFFF) (public layout, not in the document) */
+    s->padding = bf_load_u16be((c->data + c->pos));
+    c->pos += 2;
+    return 1;
+}
+
+static int read_IndirectMatrix(bf_ctx *c, j3d_IndirectMatrix *s, int64_t index)
+{
+    const j3d_File *R = c->root;
+    (void)R;
+    s->_offset = c->pos;
+    s->_index = index;
+    if (!bf_need(c, 28, NULL))
+        return 0;
+    bf_claim(c, c->pos, 28);
+    /* matrix: The 2x3 matrix, row by row (public layout, not in the document) */
+    {
+        const int64_t n = 6;
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->matrix[i] = bf_f32_from_bits(bf_load_u32be((p + i * 4)));
+        c->pos += (size_t)n * 4;
+    }
+    /* scale_exponent: Scale exponent (a power of two) (public layout, not in the document) */
+    s->scale_exponent = bf_s8((c->data + c->pos)[0]);
+    c->pos += 1;
+    /* padding: Padding (0xFF) (public layout, not in the document) */
+    {
+        const int64_t n = 3;
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->padding[i] = (p + i * 1)[0];
+        c->pos += (size_t)n * 1;
+    }
+    return 1;
+}
+
+static int read_IndirectScale(bf_ctx *c, j3d_IndirectScale *s, int64_t index)
+{
+    const j3d_File *R = c->root;
+    (void)R;
+    s->_offset = c->pos;
+    s->_index = index;
+    if (!bf_need(c, 4, NULL))
+        return 0;
+    bf_claim(c, c->pos, 4);
+    /* scale_s: Scale in S (public layout, not in the document) */
+    s->scale_s = (c->data + c->pos)[0];
+    c->pos += 1;
+    /* scale_t: Scale in T (public layout, not in the document) */
+    s->scale_t = (c->data + c->pos)[0];
+    c->pos += 1;
+    /* padding: Padding (0xFFFF) (public layout, not in the document) */
+    s->padding = bf_load_u16be((c->data + c->pos));
+    c->pos += 2;
+    return 1;
+}
+
+static int read_IndirectStage(bf_ctx *c, j3d_IndirectStage *s, int64_t index)
+{
+    const j3d_File *R = c->root;
+    (void)R;
+    s->_offset = c->pos;
+    s->_index = index;
+    if (!bf_need(c, 12, NULL))
+        return 0;
+    bf_claim(c, c->pos, 12);
+    /* tev_stage: Indirect stage used (public layout, not in the document) */
+    s->tev_stage = (c->data + c->pos)[0];
+    c->pos += 1;
+    /* format: Format (public layout, not in the document) */
+    s->format = (c->data + c->pos)[0];
+    c->pos += 1;
+    /* bias: Bias selection (public layout, not in the document) */
+    s->bias = (c->data + c->pos)[0];
+    c->pos += 1;
+    /* matrix: Matrix selection (public layout, not in the document) */
+    s->matrix = (c->data + c->pos)[0];
+    c->pos += 1;
+    /* wrap_s: Wrap in S (public layout, not in the document) */
+    s->wrap_s = (c->data + c->pos)[0];
+    c->pos += 1;
+    /* wrap_t: Wrap in T (public layout, not in the document) */
+    s->wrap_t = (c->data + c->pos)[0];
+    c->pos += 1;
+    /* add_previous: Adds the previous stage's result (public layout, not in the document) */
+    s->add_previous = (c->data + c->pos)[0];
+    c->pos += 1;
+    /* utc_lod: Uses unmodified texture coordinates for LOD (public layout, not in the document) */
+    s->utc_lod = (c->data + c->pos)[0];
+    c->pos += 1;
+    /* alpha: Alpha selection (public layout, not in the document) */
+    s->alpha = (c->data + c->pos)[0];
+    c->pos += 1;
+    /* padding: Padding (0xFF) (public layout, not in the document) */
+    {
+        const int64_t n = 3;
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->padding[i] = (p + i * 1)[0];
+        c->pos += (size_t)n * 1;
+    }
+    return 1;
+}
+
+static int read_Rgba8(bf_ctx *c, j3d_Rgba8 *s, int64_t index)
+{
+    const j3d_File *R = c->root;
+    (void)R;
+    s->_offset = c->pos;
+    s->_index = index;
+    if (!bf_need(c, 4, NULL))
+        return 0;
+    bf_claim(c, c->pos, 4);
+    /* rgba: Red, green, blue, alpha (public layout, not in the document) */
+    {
+        const int64_t n = 4;
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->rgba[i] = (p + i * 1)[0];
+        c->pos += (size_t)n * 1;
+    }
+    return 1;
+}
+
+static int read_ColorChannel(bf_ctx *c, j3d_ColorChannel *s, int64_t index)
+{
+    const j3d_File *R = c->root;
+    (void)R;
+    s->_offset = c->pos;
+    s->_index = index;
+    if (!bf_need(c, 8, NULL))
+        return 0;
+    bf_claim(c, c->pos, 8);
+    /* lighting: Non-zero when lighting is enabled (public layout, not in the document) */
+    s->lighting = (c->data + c->pos)[0];
+    c->pos += 1;
+    /* material_source: Material color source (0 register, 1 vertex) (public layout, not in the document) */
+    s->material_source = (c->data + c->pos)[0];
+    c->pos += 1;
+    /* light_mask: Lights used, one bit each (public layout, not in the document) */
+    s->light_mask = (c->data + c->pos)[0];
+    c->pos += 1;
+    /* diffuse_function: Diffuse function (public layout, not in the document) */
+    s->diffuse_function = (c->data + c->pos)[0];
+    c->pos += 1;
+    /* attenuation_function: Attenuation function (public layout, not in the document) */
+    s->attenuation_function = (c->data + c->pos)[0];
+    c->pos += 1;
+    /* ambient_source: Ambient color source (0 register, 1 vertex) (public layout, not in the document) */
+    s->ambient_source = (c->data + c->pos)[0];
+    c->pos += 1;
+    /* padding: Padding (0xFFFF) (public layout, not in the document) */
+    s->padding = bf_load_u16be((c->data + c->pos));
+    c->pos += 2;
+    return 1;
+}
+
+static int read_TexGen(bf_ctx *c, j3d_TexGen *s, int64_t index)
+{
+    const j3d_File *R = c->root;
+    (void)R;
+    s->_offset = c->pos;
+    s->_index = index;
+    if (!bf_need(c, 4, NULL))
+        return 0;
+    bf_claim(c, c->pos, 4);
+    /* type: Generator type (public layout, not in the document) */
+    s->type = (c->data + c->pos)[0];
+    c->pos += 1;
+    /* source: Source (public layout, not in the document) */
+    s->source = (c->data + c->pos)[0];
+    c->pos += 1;
+    /* matrix: Matrix (public layout, not in the document) */
+    s->matrix = (c->data + c->pos)[0];
+    c->pos += 1;
+    /* padding: Padding (0xFF) (public layout, not in the document) */
+    s->padding = (c->data + c->pos)[0];
+    c->pos += 1;
+    return 1;
+}
+
+static int read_TexMatrix(bf_ctx *c, j3d_TexMatrix *s, int64_t index)
+{
+    const j3d_File *R = c->root;
+    (void)R;
+    s->_offset = c->pos;
+    s->_index = index;
+    if (!bf_need(c, 100, NULL))
+        return 0;
+    bf_claim(c, c->pos, 100);
+    /* projection: Projection (0: 3x4, 1: 2x4) (public layout, not in the document) */
+    s->projection = (c->data + c->pos)[0];
+    c->pos += 1;
+    /* info: Mapping mode and flags (public layout, not in the document) */
+    s->info = (c->data + c->pos)[0];
+    c->pos += 1;
+    /* padding: Padding (0xFFFF) (public layout, not in the document) */
+    s->padding = bf_load_u16be((c->data + c->pos));
+    c->pos += 2;
+    /* center: Center (S, T, Q) (public layout, not in the document) */
+    {
+        const int64_t n = 3;
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->center[i] = bf_f32_from_bits(bf_load_u32be((p + i * 4)));
+        c->pos += (size_t)n * 4;
+    }
+    /* scale: Scale (S, T) (public layout, not in the document) */
+    {
+        const int64_t n = 2;
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->scale[i] = bf_f32_from_bits(bf_load_u32be((p + i * 4)));
+        c->pos += (size_t)n * 4;
+    }
+    /* rotation: Rotation, a 16-bit angle (public layout, not in the document) */
+    s->rotation = bf_s16(bf_load_u16be((c->data + c->pos)));
+    c->pos += 2;
+    s->rotation_value = (((double)(int64_t)(s->rotation) * 180) / (double)INT64_C(32768));
+    /* padding2: Padding (0xFFFF) (public layout, not in the document) */
+    s->padding2 = bf_load_u16be((c->data + c->pos));
+    c->pos += 2;
+    /* translation: Translation (S, T) (public layout, not in the document) */
+    {
+        const int64_t n = 2;
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->translation[i] = bf_f32_from_bits(bf_load_u32be((p + i * 4)));
+        c->pos += (size_t)n * 4;
+    }
+    /* effect_matrix: Effect matrix, 4x4 (public layout, not in the document) */
+    {
+        const int64_t n = 16;
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->effect_matrix[i] = bf_f32_from_bits(bf_load_u32be((p + i * 4)));
+        c->pos += (size_t)n * 4;
+    }
+    return 1;
+}
+
+static int read_TevOrder(bf_ctx *c, j3d_TevOrder *s, int64_t index)
+{
+    const j3d_File *R = c->root;
+    (void)R;
+    s->_offset = c->pos;
+    s->_index = index;
+    if (!bf_need(c, 4, NULL))
+        return 0;
+    bf_claim(c, c->pos, 4);
+    /* tex_coord: Texture coordinate (public layout, not in the document) */
+    s->tex_coord = (c->data + c->pos)[0];
+    c->pos += 1;
+    /* tex_map: Texture map (public layout, not in the document) */
+    s->tex_map = (c->data + c->pos)[0];
+    c->pos += 1;
+    /* channel: Color channel (public layout, not in the document) */
+    s->channel = (c->data + c->pos)[0];
+    c->pos += 1;
+    /* padding: Padding (0xFF) (public layout, not in the document) */
+    s->padding = (c->data + c->pos)[0];
+    c->pos += 1;
+    return 1;
+}
+
+static int read_TevColor(bf_ctx *c, j3d_TevColor *s, int64_t index)
+{
+    const j3d_File *R = c->root;
+    (void)R;
+    s->_offset = c->pos;
+    s->_index = index;
+    if (!bf_need(c, 8, NULL))
+        return 0;
+    bf_claim(c, c->pos, 8);
+    /* rgba: Red, green, blue, alpha (public layout, not in the document) */
+    {
+        const int64_t n = 4;
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->rgba[i] = bf_s16(bf_load_u16be((p + i * 2)));
+        c->pos += (size_t)n * 2;
+    }
+    return 1;
+}
+
+static int read_TevStage(bf_ctx *c, j3d_TevStage *s, int64_t index)
+{
+    const j3d_File *R = c->root;
+    (void)R;
+    s->_offset = c->pos;
+    s->_index = index;
+    if (!bf_need(c, 20, NULL))
+        return 0;
+    bf_claim(c, c->pos, 20);
+    /* mode: Stage mode (public layout, not in the document) */
+    s->mode = (c->data + c->pos)[0];
+    c->pos += 1;
+    /* color_inputs: Color inputs A, B, C, D (public layout, not in the document) */
+    {
+        const int64_t n = 4;
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->color_inputs[i] = (p + i * 1)[0];
+        c->pos += (size_t)n * 1;
+    }
+    /* color_op: Color operation (public layout, not in the document) */
+    s->color_op = (c->data + c->pos)[0];
+    c->pos += 1;
+    /* color_bias: Color bias (public layout, not in the document) */
+    s->color_bias = (c->data + c->pos)[0];
+    c->pos += 1;
+    /* color_scale: Color scale (public layout, not in the document) */
+    s->color_scale = (c->data + c->pos)[0];
+    c->pos += 1;
+    /* color_clamp: Color clamp (public layout, not in the document) */
+    s->color_clamp = (c->data + c->pos)[0];
+    c->pos += 1;
+    /* color_register: Color output register (public layout, not in the document) */
+    s->color_register = (c->data + c->pos)[0];
+    c->pos += 1;
+    /* alpha_inputs: Alpha inputs A, B, C, D (public layout, not in the document) */
+    {
+        const int64_t n = 4;
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->alpha_inputs[i] = (p + i * 1)[0];
+        c->pos += (size_t)n * 1;
+    }
+    /* alpha_op: Alpha operation (public layout, not in the document) */
+    s->alpha_op = (c->data + c->pos)[0];
+    c->pos += 1;
+    /* alpha_bias: Alpha bias (public layout, not in the document) */
+    s->alpha_bias = (c->data + c->pos)[0];
+    c->pos += 1;
+    /* alpha_scale: Alpha scale (public layout, not in the document) */
+    s->alpha_scale = (c->data + c->pos)[0];
+    c->pos += 1;
+    /* alpha_clamp: Alpha clamp (public layout, not in the document) */
+    s->alpha_clamp = (c->data + c->pos)[0];
+    c->pos += 1;
+    /* alpha_register: Alpha output register (public layout, not in the document) */
+    s->alpha_register = (c->data + c->pos)[0];
+    c->pos += 1;
+    /* padding: Padding (0xFF) (public layout, not in the document) */
+    s->padding = (c->data + c->pos)[0];
+    c->pos += 1;
+    return 1;
+}
+
+static int read_SwapMode(bf_ctx *c, j3d_SwapMode *s, int64_t index)
+{
+    const j3d_File *R = c->root;
+    (void)R;
+    s->_offset = c->pos;
+    s->_index = index;
+    if (!bf_need(c, 4, NULL))
+        return 0;
+    bf_claim(c, c->pos, 4);
+    /* ras_select: Swap table of the rasterized color (public layout, not in the document) */
+    s->ras_select = (c->data + c->pos)[0];
+    c->pos += 1;
+    /* tex_select: Swap table of the texture color (public layout, not in the document) */
+    s->tex_select = (c->data + c->pos)[0];
+    c->pos += 1;
+    /* padding: Padding (0xFFFF) (public layout, not in the document) */
+    s->padding = bf_load_u16be((c->data + c->pos));
+    c->pos += 2;
+    return 1;
+}
+
+static int read_SwapTable(bf_ctx *c, j3d_SwapTable *s, int64_t index)
+{
+    const j3d_File *R = c->root;
+    (void)R;
+    s->_offset = c->pos;
+    s->_index = index;
+    if (!bf_need(c, 4, NULL))
+        return 0;
+    bf_claim(c, c->pos, 4);
+    /* channels: Source channel of R, G, B, A (public layout, not in the document) */
+    {
+        const int64_t n = 4;
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->channels[i] = (p + i * 1)[0];
+        c->pos += (size_t)n * 1;
+    }
+    return 1;
+}
+
+static int read_Fog(bf_ctx *c, j3d_Fog *s, int64_t index)
+{
+    const j3d_File *R = c->root;
+    (void)R;
+    s->_offset = c->pos;
+    s->_index = index;
+    if (!bf_need(c, 44, NULL))
+        return 0;
+    bf_claim(c, c->pos, 44);
+    /* type: Fog type (public layout, not in the document) */
+    s->type = (c->data + c->pos)[0];
+    c->pos += 1;
+    /* enabled: Non-zero when enabled (public layout, not in the document) */
+    s->enabled = (c->data + c->pos)[0];
+    c->pos += 1;
+    /* center: Center (public layout, not in the document) */
+    s->center = bf_load_u16be((c->data + c->pos));
+    c->pos += 2;
+    /* start_z: Start Z (public layout, not in the document) */
+    s->start_z = bf_f32_from_bits(bf_load_u32be((c->data + c->pos)));
+    c->pos += 4;
+    /* end_z: End Z (public layout, not in the document) */
+    s->end_z = bf_f32_from_bits(bf_load_u32be((c->data + c->pos)));
+    c->pos += 4;
+    /* near_z: Near Z (public layout, not in the document) */
+    s->near_z = bf_f32_from_bits(bf_load_u32be((c->data + c->pos)));
+    c->pos += 4;
+    /* far_z: Far Z (public layout, not in the document) */
+    s->far_z = bf_f32_from_bits(bf_load_u32be((c->data + c->pos)));
+    c->pos += 4;
+    /* color: Color (RGBA) (public layout, not in the document) */
+    {
+        const int64_t n = 4;
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->color[i] = (p + i * 1)[0];
+        c->pos += (size_t)n * 1;
+    }
+    /* range_adjust: Range adjustment table (public layout, not in the document) */
+    {
+        const int64_t n = 10;
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->range_adjust[i] = bf_load_u16be((p + i * 2));
+        c->pos += (size_t)n * 2;
+    }
+    return 1;
+}
+
+static int read_AlphaCompare(bf_ctx *c, j3d_AlphaCompare *s, int64_t index)
+{
+    const j3d_File *R = c->root;
+    (void)R;
+    s->_offset = c->pos;
+    s->_index = index;
+    if (!bf_need(c, 8, NULL))
+        return 0;
+    bf_claim(c, c->pos, 8);
+    /* compare0: First comparison (public layout, not in the document) */
+    s->compare0 = (c->data + c->pos)[0];
+    c->pos += 1;
+    /* reference0: First reference value (public layout, not in the document) */
+    s->reference0 = (c->data + c->pos)[0];
+    c->pos += 1;
+    /* operation: How the comparisons combine (public layout, not in the document) */
+    s->operation = (c->data + c->pos)[0];
+    c->pos += 1;
+    /* compare1: Second comparison (public layout, not in the document) */
+    s->compare1 = (c->data + c->pos)[0];
+    c->pos += 1;
+    /* reference1: Second reference value (public layout, not in the document) */
+    s->reference1 = (c->data + c->pos)[0];
+    c->pos += 1;
+    /* padding: Padding (0xFF) (public layout, not in the document) */
+    {
+        const int64_t n = 3;
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->padding[i] = (p + i * 1)[0];
+        c->pos += (size_t)n * 1;
+    }
+    return 1;
+}
+
+static int read_BlendMode(bf_ctx *c, j3d_BlendMode *s, int64_t index)
+{
+    const j3d_File *R = c->root;
+    (void)R;
+    s->_offset = c->pos;
+    s->_index = index;
+    if (!bf_need(c, 4, NULL))
+        return 0;
+    bf_claim(c, c->pos, 4);
+    /* type: Blend type (public layout, not in the document) */
+    s->type = (c->data + c->pos)[0];
+    c->pos += 1;
+    /* source_factor: Source factor (public layout, not in the document) */
+    s->source_factor = (c->data + c->pos)[0];
+    c->pos += 1;
+    /* destination_factor: Destination factor (public layout, not in the document) */
+    s->destination_factor = (c->data + c->pos)[0];
+    c->pos += 1;
+    /* logic_op: Logic operation (public layout, not in the document) */
+    s->logic_op = (c->data + c->pos)[0];
+    c->pos += 1;
+    return 1;
+}
+
+static int read_ZMode(bf_ctx *c, j3d_ZMode *s, int64_t index)
+{
+    const j3d_File *R = c->root;
+    (void)R;
+    s->_offset = c->pos;
+    s->_index = index;
+    if (!bf_need(c, 4, NULL))
+        return 0;
+    bf_claim(c, c->pos, 4);
+    /* enabled: Non-zero when the depth test is enabled (public layout, not in the document) */
+    s->enabled = (c->data + c->pos)[0];
+    c->pos += 1;
+    /* function: Comparison function (public layout, not in the document) */
+    s->function = (c->data + c->pos)[0];
+    c->pos += 1;
+    /* update: Non-zero when depth is written (public layout, not in the document) */
+    s->update = (c->data + c->pos)[0];
+    c->pos += 1;
+    /* padding: Padding (0xFF) (public layout, not in the document) */
+    s->padding = (c->data + c->pos)[0];
+    c->pos += 1;
+    return 1;
+}
+
+static int read_NbtScale(bf_ctx *c, j3d_NbtScale *s, int64_t index)
+{
+    const j3d_File *R = c->root;
+    (void)R;
+    s->_offset = c->pos;
+    s->_index = index;
+    if (!bf_need(c, 16, NULL))
+        return 0;
+    bf_claim(c, c->pos, 16);
+    /* enabled: Non-zero when enabled (public layout, not in the document) */
+    s->enabled = (c->data + c->pos)[0];
+    c->pos += 1;
+    /* padding: Padding (0xFF) (public layout, not in the document) */
+    {
+        const int64_t n = 3;
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->padding[i] = (p + i * 1)[0];
+        c->pos += (size_t)n * 1;
+    }
+    /* scale: Scale (X, Y, Z) (public layout, not in the document) */
+    {
+        const int64_t n = 3;
+        const uint8_t *p = c->data + c->pos;
+        for (int64_t i = 0; i < n; i++)
+            s->scale[i] = bf_f32_from_bits(bf_load_u32be((p + i * 4)));
+        c->pos += (size_t)n * 4;
+    }
+    return 1;
+}
+
 static int read_Mdl3(bf_ctx *c, j3d_Mdl3 *s, int64_t index)
 {
     const j3d_File *R = c->root;
     (void)R;
     s->_offset = c->pos;
     s->_index = index;
-    /* material_count: The number of material display lists (public layout). */
+    /* material_count: The number of material display lists (public layout; not in the document). */
     if (!bf_need(c, 2, "material_count")) return 0;
     s->material_count = bf_load_u16be((c->data + c->pos));
     bf_claim(c, c->pos, 2);
     c->pos += 2;
-    /* padding: Padding (0xFFFF). */
+    /* padding: Padding (0xFFFF) (public layout; not in the document). */
     if (!bf_need(c, 2, "padding")) return 0;
     s->padding = bf_load_u16be((c->data + c->pos));
     bf_claim(c, c->pos, 2);
     c->pos += 2;
-    /* data: The rest of the section, exactly as stored. */
+    /* packet_table_offset: Packet table offset, from the section start (public layout; not in the document). */
+    if (!bf_need(c, 4, "packet_table_offset")) return 0;
+    s->packet_table_offset = bf_load_u32be((c->data + c->pos));
+    bf_claim(c, c->pos, 4);
+    c->pos += 4;
+    /* subpacket_offset: Sub-packet location table offset, 0 when absent (public layout; not in the document). */
+    if (!bf_need(c, 4, "subpacket_offset")) return 0;
+    s->subpacket_offset = bf_load_u32be((c->data + c->pos));
+    bf_claim(c, c->pos, 4);
+    c->pos += 4;
+    /* matrix_index_offset: Matrix index table offset, 0 when absent (public layout; not in the document). */
+    if (!bf_need(c, 4, "matrix_index_offset")) return 0;
+    s->matrix_index_offset = bf_load_u32be((c->data + c->pos));
+    bf_claim(c, c->pos, 4);
+    c->pos += 4;
+    /* unknown_offset: Offset of a table of one byte per material, meaning unknown; 0 when absent (public layout; not in the document). */
+    if (!bf_need(c, 4, "unknown_offset")) return 0;
+    s->unknown_offset = bf_load_u32be((c->data + c->pos));
+    bf_claim(c, c->pos, 4);
+    c->pos += 4;
+    /* index_offset: Material index table offset, 0 when absent (public layout; not in the document). */
+    if (!bf_need(c, 4, "index_offset")) return 0;
+    s->index_offset = bf_load_u32be((c->data + c->pos));
+    bf_claim(c, c->pos, 4);
+    c->pos += 4;
+    /* name_table_offset: Material name table offset, 0 when absent (public layout; not in the document). */
+    if (!bf_need(c, 4, "name_table_offset")) return 0;
+    s->name_table_offset = bf_load_u32be((c->data + c->pos));
+    bf_claim(c, c->pos, 4);
+    c->pos += 4;
+    /* packets: The packet table: one display list per material (public layout; not in the document). */
     {
-        int64_t n = (int64_t)(c->end - c->pos);
-        if (!bf_need(c, (uint64_t)n, "data"))
+        bf_mark m;
+        int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->packet_table_offset);
+        if (c->err->failed)
             return 0;
-        s->data.ptr = c->data + c->pos;
-        s->data.len = (size_t)n;
-        s->data.offset = c->pos;
-        bf_claim(c, c->pos, (uint64_t)n);
-        c->pos += (size_t)n;
+        if (at < 0)
+            return bf_fail(c, c->pos, "packets", "offset %lld is negative", (long long)at);
+        if (!bf_seek(c, (uint64_t)at, UINT64_MAX, "packets", &m))
+            return 0;
+        s->packets_at = c->pos;
+        {
+            int64_t n = (int64_t)s->material_count;
+            if (c->err->failed)
+                return 0;
+            if (n < 0 || n > (int64_t)UINT32_MAX)
+                return bf_fail(c, c->pos, "packets", "count %lld is out of range", (long long)n);
+            s->packets = bf_alloc_array(c, (uint64_t)n, sizeof *s->packets, 8, "packets");
+            if (!s->packets)
+                return 0;
+            s->packets_count = (uint32_t)n;
+            for (int64_t i = 0; i < n; i++) {
+                if (!bf_push(c, "packets", i) || !read_Mdl3Packet(c, &s->packets[i], i))
+                    return 0;
+                bf_pop(c);
+            }
+        }
+        bf_restore(c, &m);
     }
+    /* subpackets: Where each packet's parts start, per material (public layout; not in the document). */
+    if (((int64_t)((int64_t)s->subpacket_offset != INT64_C(0)))) {
+        s->has_subpackets = 1;
+        {
+            bf_mark m;
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->subpacket_offset);
+            if (c->err->failed)
+                return 0;
+            if (at < 0)
+                return bf_fail(c, c->pos, "subpackets", "offset %lld is negative", (long long)at);
+            if (!bf_seek(c, (uint64_t)at, UINT64_MAX, "subpackets", &m))
+                return 0;
+            s->subpackets_at = c->pos;
+            {
+                int64_t n = (int64_t)s->material_count;
+                if (c->err->failed)
+                    return 0;
+                if (n < 0 || n > (int64_t)UINT32_MAX)
+                    return bf_fail(c, c->pos, "subpackets", "count %lld is out of range", (long long)n);
+                s->subpackets = bf_alloc_array(c, (uint64_t)n, sizeof *s->subpackets, 16, "subpackets");
+                if (!s->subpackets)
+                    return 0;
+                s->subpackets_count = (uint32_t)n;
+                for (int64_t i = 0; i < n; i++) {
+                    if (!bf_push(c, "subpackets", i) || !read_Mdl3Subpackets(c, &s->subpackets[i], i))
+                        return 0;
+                    bf_pop(c);
+                }
+            }
+            bf_restore(c, &m);
+        }
+    }
+    /* matrix_indices: Eight bytes per material, kept as they are (public layout; not in the document). */
+    if (((int64_t)((int64_t)s->matrix_index_offset != INT64_C(0)))) {
+        s->has_matrix_indices = 1;
+        {
+            bf_mark m;
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->matrix_index_offset);
+            if (c->err->failed)
+                return 0;
+            if (at < 0)
+                return bf_fail(c, c->pos, "matrix_indices", "offset %lld is negative", (long long)at);
+            if (!bf_seek(c, (uint64_t)at, UINT64_MAX, "matrix_indices", &m))
+                return 0;
+            s->matrix_indices_at = c->pos;
+            {
+                int64_t n = bf_mul(INT64_C(8), (int64_t)s->material_count);
+                if (c->err->failed)
+                    return 0;
+                if (n < 0)
+                    return bf_fail(c, c->pos, "matrix_indices", "length %lld is negative", (long long)n);
+                if (!bf_need(c, (uint64_t)n, "matrix_indices"))
+                    return 0;
+                s->matrix_indices.ptr = c->data + c->pos;
+                s->matrix_indices.len = (size_t)n;
+                s->matrix_indices.offset = c->pos;
+                bf_claim(c, c->pos, (uint64_t)n);
+                c->pos += (size_t)n;
+            }
+            bf_restore(c, &m);
+        }
+    }
+    /* unknown: One byte per material, meaning unknown (public layout; not in the document). */
+    if (((int64_t)((int64_t)s->unknown_offset != INT64_C(0)))) {
+        s->has_unknown = 1;
+        {
+            bf_mark m;
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->unknown_offset);
+            if (c->err->failed)
+                return 0;
+            if (at < 0)
+                return bf_fail(c, c->pos, "unknown", "offset %lld is negative", (long long)at);
+            if (!bf_seek(c, (uint64_t)at, UINT64_MAX, "unknown", &m))
+                return 0;
+            s->unknown_at = c->pos;
+            {
+                int64_t n = (int64_t)s->material_count;
+                if (c->err->failed)
+                    return 0;
+                if (n < 0 || n > (int64_t)UINT32_MAX)
+                    return bf_fail(c, c->pos, "unknown", "count %lld is out of range", (long long)n);
+                s->unknown = bf_alloc_array(c, (uint64_t)n, sizeof *s->unknown, 1, "unknown");
+                if (!s->unknown)
+                    return 0;
+                s->unknown_count = (uint32_t)n;
+                if (!bf_need(c, (uint64_t)n * 1, "unknown"))
+                    return 0;
+                bf_load_array(s->unknown, c->data + c->pos, (size_t)n, 1, 1, 0);
+                bf_claim(c, c->pos, (uint64_t)n * 1);
+                c->pos += (size_t)n * 1;
+            }
+            bf_restore(c, &m);
+        }
+    }
+    /* indices: One u16 per material: its material index (public layout; not in the document). */
+    if (((int64_t)((int64_t)s->index_offset != INT64_C(0)))) {
+        s->has_indices = 1;
+        {
+            bf_mark m;
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->index_offset);
+            if (c->err->failed)
+                return 0;
+            if (at < 0)
+                return bf_fail(c, c->pos, "indices", "offset %lld is negative", (long long)at);
+            if (!bf_seek(c, (uint64_t)at, UINT64_MAX, "indices", &m))
+                return 0;
+            s->indices_at = c->pos;
+            {
+                int64_t n = (int64_t)s->material_count;
+                if (c->err->failed)
+                    return 0;
+                if (n < 0 || n > (int64_t)UINT32_MAX)
+                    return bf_fail(c, c->pos, "indices", "count %lld is out of range", (long long)n);
+                s->indices = bf_alloc_array(c, (uint64_t)n, sizeof *s->indices, 2, "indices");
+                if (!s->indices)
+                    return 0;
+                s->indices_count = (uint32_t)n;
+                if (!bf_need(c, (uint64_t)n * 2, "indices"))
+                    return 0;
+                bf_load_array(s->indices, c->data + c->pos, (size_t)n, 2, 1, 0);
+                bf_claim(c, c->pos, (uint64_t)n * 2);
+                c->pos += (size_t)n * 2;
+            }
+            bf_restore(c, &m);
+        }
+    }
+    /* names: Material names (public layout; not in the document; SuperBMD writes an empty table). */
+    if (((int64_t)((int64_t)s->name_table_offset != INT64_C(0)))) {
+        s->has_names = 1;
+        {
+            bf_mark m;
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->name_table_offset);
+            if (c->err->failed)
+                return 0;
+            if (at < 0)
+                return bf_fail(c, c->pos, "names", "offset %lld is negative", (long long)at);
+            if (!bf_seek(c, (uint64_t)at, UINT64_MAX, "names", &m))
+                return 0;
+            s->names_at = c->pos;
+            if (!bf_push(c, "names", -1) || !read_NameTable(c, &s->names, 0))
+                return 0;
+            bf_pop(c);
+            bf_restore(c, &m);
+        }
+    }
+    return 1;
+}
+
+static int read_Mdl3Packet(bf_ctx *c, j3d_Mdl3Packet *s, int64_t index)
+{
+    const j3d_File *R = c->root;
+    (void)R;
+    s->_offset = c->pos;
+    s->_index = index;
+    /* offset: Display list offset, from this entry (public layout; not in the document). */
+    if (!bf_need(c, 4, "offset")) return 0;
+    s->offset = bf_load_u32be((c->data + c->pos));
+    bf_claim(c, c->pos, 4);
+    c->pos += 4;
+    /* size: Display list size in bytes, its padding to 32 included (public layout; not in the document). */
+    if (!bf_need(c, 4, "size")) return 0;
+    s->size = bf_load_u32be((c->data + c->pos));
+    bf_claim(c, c->pos, 4);
+    c->pos += 4;
+    /* commands: The GX commands, up to the first NOP (included) that starts the padding; the rest of the padding is the tail (public layout; not in the document). */
+    {
+        bf_mark m;
+        int64_t region = (int64_t)s->size;
+        int64_t at = bf_add((int64_t)s->_offset, (int64_t)s->offset);
+        if (c->err->failed)
+            return 0;
+        if (region < 0)
+            return bf_fail(c, c->pos, "commands", "size %lld is negative", (long long)region);
+        if (at < 0)
+            return bf_fail(c, c->pos, "commands", "offset %lld is negative", (long long)at);
+        if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "commands", &m))
+            return 0;
+        s->commands_at = c->pos;
+        {
+            uint32_t n = 0, cap = 0;
+            j3d_GxCommand *buf = NULL;
+            for (;;) {
+                if (c->pos >= c->end)
+                    return bf_fail(c, c->pos, "commands", "ends without its terminator (_it.opcode == GxOpcode.nop || _pos >= _end)");
+                if (n == cap && !(buf = bf_grow(c, buf, n, &cap, sizeof *buf, "commands")))
+                    return 0;
+                /* what is read so far stays visible when the read fails (a partial document) */
+                s->commands = buf;
+                s->commands_count = n + 1;
+                size_t before = c->pos;
+                if (!bf_push(c, "commands", n) || !read_GxCommand(c, &buf[n], n))
+                    return 0;
+                bf_pop(c);
+                n++;
+                if (((int64_t)(((int64_t)((int64_t)(&buf[n - 1])->opcode == INT64_C(0))) || ((int64_t)((int64_t)c->pos >= (int64_t)c->end)))))
+                    break;
+                if (c->pos == before)
+                    return bf_fail(c, c->pos, "commands", "element %u takes no bytes: the array would never end", (unsigned)(n - 1));
+            }
+            s->commands = buf;
+            s->commands_count = n;
+        }
+        s->commands_tail = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
+        bf_claim(c, c->pos, c->end - c->pos);
+        bf_restore(c, &m);
+    }
+    return 1;
+}
+
+static int read_Mdl3Subpackets(bf_ctx *c, j3d_Mdl3Subpackets *s, int64_t index)
+{
+    const j3d_File *R = c->root;
+    (void)R;
+    s->_offset = c->pos;
+    s->_index = index;
+    if (!bf_need(c, 16, NULL))
+        return 0;
+    bf_claim(c, c->pos, 16);
+    /* color_channel: Channel color commands, from the packet start (public layout; not in the document). */
+    s->color_channel = bf_load_u16be((c->data + c->pos));
+    c->pos += 2;
+    /* channel_control: Channel control commands (public layout; not in the document). */
+    s->channel_control = bf_load_u16be((c->data + c->pos));
+    c->pos += 2;
+    /* tex_gen: Texture generator commands (public layout; not in the document). */
+    s->tex_gen = bf_load_u16be((c->data + c->pos));
+    c->pos += 2;
+    /* texture: Texture commands (public layout; not in the document). */
+    s->texture = bf_load_u16be((c->data + c->pos));
+    c->pos += 2;
+    /* tev: TEV commands (public layout; not in the document). */
+    s->tev = bf_load_u16be((c->data + c->pos));
+    c->pos += 2;
+    /* pixel: Pixel engine commands (public layout; not in the document). */
+    s->pixel = bf_load_u16be((c->data + c->pos));
+    c->pos += 2;
+    /* padding: Padding (public layout; not in the document). */
+    s->padding = bf_load_u32be((c->data + c->pos));
+    c->pos += 4;
+    return 1;
+}
+
+static int read_GxCommand(bf_ctx *c, j3d_GxCommand *s, int64_t index)
+{
+    const j3d_File *R = c->root;
+    (void)R;
+    s->_offset = c->pos;
+    s->_index = index;
+    /* opcode: The command (public GX encoding; not in the document). */
+    if (!bf_need(c, 1, "opcode")) return 0;
+    s->opcode = (c->data + c->pos)[0];
+    bf_claim(c, c->pos, 1);
+    c->pos += 1;
+    /* body: The command's operands, by its opcode; an unknown opcode keeps the rest of the list as bytes (public GX encoding; not in the document). */
+    if (((int64_t)((int64_t)s->opcode != INT64_C(0)))) {
+        s->has_body = 1;
+        {
+            int64_t tag = (int64_t)s->opcode;
+            if (c->err->failed)
+                return 0;
+            switch (tag) {
+            case INT64_C(97): /* load_bp */
+                s->body.BpCommand = bf_alloc_array(c, 1, sizeof(j3d_BpCommand), 0, "body");
+                if (!s->body.BpCommand)
+                    return 0;
+                s->body.kind = J3D_KIND_BP_COMMAND;
+                if (!bf_push(c, "body", -1) || !read_BpCommand(c, s->body.BpCommand, 0))
+                    return 0;
+                bf_pop(c);
+                break;
+            case INT64_C(16): /* load_xf */
+                s->body.XfCommand = bf_alloc_array(c, 1, sizeof(j3d_XfCommand), 0, "body");
+                if (!s->body.XfCommand)
+                    return 0;
+                s->body.kind = J3D_KIND_XF_COMMAND;
+                if (!bf_push(c, "body", -1) || !read_XfCommand(c, s->body.XfCommand, 0))
+                    return 0;
+                bf_pop(c);
+                break;
+            case INT64_C(8): /* load_cp */
+                s->body.CpCommand = bf_alloc_array(c, 1, sizeof(j3d_CpCommand), 0, "body");
+                if (!s->body.CpCommand)
+                    return 0;
+                s->body.kind = J3D_KIND_CP_COMMAND;
+                if (!bf_push(c, "body", -1) || !read_CpCommand(c, s->body.CpCommand, 0))
+                    return 0;
+                bf_pop(c);
+                break;
+            case INT64_C(32): /* load_xf_indexed_a */
+                s->body.XfIndexedCommand = bf_alloc_array(c, 1, sizeof(j3d_XfIndexedCommand), 0, "body");
+                if (!s->body.XfIndexedCommand)
+                    return 0;
+                s->body.kind = J3D_KIND_XF_INDEXED_COMMAND;
+                if (!bf_push(c, "body", -1) || !read_XfIndexedCommand(c, s->body.XfIndexedCommand, 0))
+                    return 0;
+                bf_pop(c);
+                break;
+            case INT64_C(40): /* load_xf_indexed_b */
+                s->body.XfIndexedCommand = bf_alloc_array(c, 1, sizeof(j3d_XfIndexedCommand), 0, "body");
+                if (!s->body.XfIndexedCommand)
+                    return 0;
+                s->body.kind = J3D_KIND_XF_INDEXED_COMMAND;
+                if (!bf_push(c, "body", -1) || !read_XfIndexedCommand(c, s->body.XfIndexedCommand, 0))
+                    return 0;
+                bf_pop(c);
+                break;
+            case INT64_C(48): /* load_xf_indexed_c */
+                s->body.XfIndexedCommand = bf_alloc_array(c, 1, sizeof(j3d_XfIndexedCommand), 0, "body");
+                if (!s->body.XfIndexedCommand)
+                    return 0;
+                s->body.kind = J3D_KIND_XF_INDEXED_COMMAND;
+                if (!bf_push(c, "body", -1) || !read_XfIndexedCommand(c, s->body.XfIndexedCommand, 0))
+                    return 0;
+                bf_pop(c);
+                break;
+            case INT64_C(56): /* load_xf_indexed_d */
+                s->body.XfIndexedCommand = bf_alloc_array(c, 1, sizeof(j3d_XfIndexedCommand), 0, "body");
+                if (!s->body.XfIndexedCommand)
+                    return 0;
+                s->body.kind = J3D_KIND_XF_INDEXED_COMMAND;
+                if (!bf_push(c, "body", -1) || !read_XfIndexedCommand(c, s->body.XfIndexedCommand, 0))
+                    return 0;
+                bf_pop(c);
+                break;
+            default:
+                s->body.raw = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
+                bf_claim(c, c->pos, c->end - c->pos);
+                c->pos = c->end;
+                break;
+            }
+        }
+    }
+    return 1;
+}
+
+static int read_BpCommand(bf_ctx *c, j3d_BpCommand *s, int64_t index)
+{
+    const j3d_File *R = c->root;
+    (void)R;
+    s->_offset = c->pos;
+    s->_index = index;
+    if (!bf_need(c, 4, NULL))
+        return 0;
+    bf_claim(c, c->pos, 4);
+    /* reg: BP register (public GX encoding; not in the document). */
+    s->reg = (c->data + c->pos)[0];
+    c->pos += 1;
+    /* value: The 24-bit value (public GX encoding; not in the document). */
+    s->value = bf_load_u24be((c->data + c->pos));
+    c->pos += 3;
+    return 1;
+}
+
+static int read_XfCommand(bf_ctx *c, j3d_XfCommand *s, int64_t index)
+{
+    const j3d_File *R = c->root;
+    (void)R;
+    s->_offset = c->pos;
+    s->_index = index;
+    /* count_minus_one: Number of values minus one (public GX encoding; not in the document). */
+    if (!bf_need(c, 2, "count_minus_one")) return 0;
+    s->count_minus_one = bf_load_u16be((c->data + c->pos));
+    bf_claim(c, c->pos, 2);
+    c->pos += 2;
+    /* address: First XF register address (public GX encoding; not in the document). */
+    if (!bf_need(c, 2, "address")) return 0;
+    s->address = bf_load_u16be((c->data + c->pos));
+    bf_claim(c, c->pos, 2);
+    c->pos += 2;
+    /* values: The values (public GX encoding; not in the document). */
+    {
+        int64_t n = bf_add((int64_t)s->count_minus_one, INT64_C(1));
+        if (c->err->failed)
+            return 0;
+        if (n < 0 || n > (int64_t)UINT32_MAX)
+            return bf_fail(c, c->pos, "values", "count %lld is out of range", (long long)n);
+        s->values = bf_alloc_array(c, (uint64_t)n, sizeof *s->values, 4, "values");
+        if (!s->values)
+            return 0;
+        s->values_count = (uint32_t)n;
+        if (!bf_need(c, (uint64_t)n * 4, "values"))
+            return 0;
+        bf_load_array(s->values, c->data + c->pos, (size_t)n, 4, 1, 0);
+        bf_claim(c, c->pos, (uint64_t)n * 4);
+        c->pos += (size_t)n * 4;
+    }
+    return 1;
+}
+
+static int read_CpCommand(bf_ctx *c, j3d_CpCommand *s, int64_t index)
+{
+    const j3d_File *R = c->root;
+    (void)R;
+    s->_offset = c->pos;
+    s->_index = index;
+    if (!bf_need(c, 5, NULL))
+        return 0;
+    bf_claim(c, c->pos, 5);
+    /* reg: CP register (public GX encoding; not in the document). */
+    s->reg = (c->data + c->pos)[0];
+    c->pos += 1;
+    /* value: The value (public GX encoding; not in the document). */
+    s->value = bf_load_u32be((c->data + c->pos));
+    c->pos += 4;
+    return 1;
+}
+
+static int read_XfIndexedCommand(bf_ctx *c, j3d_XfIndexedCommand *s, int64_t index)
+{
+    const j3d_File *R = c->root;
+    (void)R;
+    s->_offset = c->pos;
+    s->_index = index;
+    if (!bf_need(c, 4, NULL))
+        return 0;
+    bf_claim(c, c->pos, 4);
+    /* index: Array index (public GX encoding; not in the document). */
+    s->index = bf_load_u16be((c->data + c->pos));
+    c->pos += 2;
+    /* address: Length minus one (4 bits) and XF address (12 bits) (public GX encoding; not in the document). */
+    s->address = bf_load_u16be((c->data + c->pos));
+    c->pos += 2;
     return 1;
 }
 
@@ -2520,8 +5592,11 @@ int j3d_read_model(const uint8_t *data, size_t size, bf_arena *arena, const bf_r
 {
     bf_ctx c;
     j3d_File *s = bf_begin_read(&c, data, size, arena, opts, err, sizeof *s);
-    if (!s || !(read_File(&c, s, 0)))
+    if (!s || !(read_File(&c, s, 0))) {
+        if (s && opts && opts->partial)
+            *opts->partial = s; /* what was read before the failure, in `arena` */
         return 0;
+    }
     *out = s;
     return 1;
 }

@@ -130,6 +130,22 @@ extern "C" {
 #define J3D_TEXTURE_FORMAT_C14X2                 10 /* C14X2: 14-bit palette index, 4x4 blocks */
 #define J3D_TEXTURE_FORMAT_CMPR                  14 /* CMPR: S3TC-like compression, 8x8 blocks */
 
+/* CullMode: GX cull mode of a MAT3 material (public `GXCullMode`; not in the document). */
+#define J3D_CULL_MODE_NONE                       0 /* Nothing culled */
+#define J3D_CULL_MODE_FRONT                      1 /* Front faces culled */
+#define J3D_CULL_MODE_BACK                       2 /* Back faces culled */
+#define J3D_CULL_MODE_ALL                        3 /* Everything culled */
+
+/* GxOpcode: GX display list command (public GX command encoding; not in the document). Draw commands do not occur in MDL3. */
+#define J3D_GX_OPCODE_NOP                        0 /* NOP: in MDL3, the padding after the commands */
+#define J3D_GX_OPCODE_LOAD_CP                    8 /* Load a CP register */
+#define J3D_GX_OPCODE_LOAD_XF                    16 /* Load XF registers */
+#define J3D_GX_OPCODE_LOAD_XF_INDEXED_A          32 /* Load XF memory from indexed array A (position matrices) */
+#define J3D_GX_OPCODE_LOAD_XF_INDEXED_B          40 /* Load XF memory from indexed array B (normal matrices) */
+#define J3D_GX_OPCODE_LOAD_XF_INDEXED_C          48 /* Load XF memory from indexed array C (texture matrices) */
+#define J3D_GX_OPCODE_LOAD_XF_INDEXED_D          56 /* Load XF memory from indexed array D (lights) */
+#define J3D_GX_OPCODE_LOAD_BP                    97 /* Load a BP register */
+
 /* WrapMode: Texture wrap mode (public `GXTexWrapMode`). */
 #define J3D_WRAP_MODE_CLAMP                      0 /* Clamp */
 #define J3D_WRAP_MODE_REPEAT                     1 /* Repeat */
@@ -192,10 +208,38 @@ extern "C" {
 #define J3D_KIND_VERTEX_INDEX                    24
 #define J3D_KIND_MATRIX_GROUP_DATA               25
 #define J3D_KIND_MATERIAL_LIST                   26
-#define J3D_KIND_MDL3                            27
-#define J3D_KIND_TEX1                            28
-#define J3D_KIND_BTI_HEADER                      29
-#define J3D_KIND_TEXTURE_IMAGE                   30
+#define J3D_KIND_MAT3                            27
+#define J3D_KIND_MATERIAL                        28
+#define J3D_KIND_INDIRECT                        29
+#define J3D_KIND_INDIRECT_ORDER                  30
+#define J3D_KIND_INDIRECT_MATRIX                 31
+#define J3D_KIND_INDIRECT_SCALE                  32
+#define J3D_KIND_INDIRECT_STAGE                  33
+#define J3D_KIND_RGBA8                           34
+#define J3D_KIND_COLOR_CHANNEL                   35
+#define J3D_KIND_TEX_GEN                         36
+#define J3D_KIND_TEX_MATRIX                      37
+#define J3D_KIND_TEV_ORDER                       38
+#define J3D_KIND_TEV_COLOR                       39
+#define J3D_KIND_TEV_STAGE                       40
+#define J3D_KIND_SWAP_MODE                       41
+#define J3D_KIND_SWAP_TABLE                      42
+#define J3D_KIND_FOG                             43
+#define J3D_KIND_ALPHA_COMPARE                   44
+#define J3D_KIND_BLEND_MODE                      45
+#define J3D_KIND_ZMODE                           46
+#define J3D_KIND_NBT_SCALE                       47
+#define J3D_KIND_MDL3                            48
+#define J3D_KIND_MDL3PACKET                      49
+#define J3D_KIND_MDL3SUBPACKETS                  50
+#define J3D_KIND_GX_COMMAND                      51
+#define J3D_KIND_BP_COMMAND                      52
+#define J3D_KIND_XF_COMMAND                      53
+#define J3D_KIND_CP_COMMAND                      54
+#define J3D_KIND_XF_INDEXED_COMMAND              55
+#define J3D_KIND_TEX1                            56
+#define J3D_KIND_BTI_HEADER                      57
+#define J3D_KIND_TEXTURE_IMAGE                   58
 
 typedef struct j3d_File j3d_File;
 typedef struct j3d_SubversionHeader j3d_SubversionHeader;
@@ -223,7 +267,35 @@ typedef struct j3d_Vertex j3d_Vertex;
 typedef struct j3d_VertexIndex j3d_VertexIndex;
 typedef struct j3d_MatrixGroupData j3d_MatrixGroupData;
 typedef struct j3d_MaterialList j3d_MaterialList;
+typedef struct j3d_Mat3 j3d_Mat3;
+typedef struct j3d_Material j3d_Material;
+typedef struct j3d_Indirect j3d_Indirect;
+typedef struct j3d_IndirectOrder j3d_IndirectOrder;
+typedef struct j3d_IndirectMatrix j3d_IndirectMatrix;
+typedef struct j3d_IndirectScale j3d_IndirectScale;
+typedef struct j3d_IndirectStage j3d_IndirectStage;
+typedef struct j3d_Rgba8 j3d_Rgba8;
+typedef struct j3d_ColorChannel j3d_ColorChannel;
+typedef struct j3d_TexGen j3d_TexGen;
+typedef struct j3d_TexMatrix j3d_TexMatrix;
+typedef struct j3d_TevOrder j3d_TevOrder;
+typedef struct j3d_TevColor j3d_TevColor;
+typedef struct j3d_TevStage j3d_TevStage;
+typedef struct j3d_SwapMode j3d_SwapMode;
+typedef struct j3d_SwapTable j3d_SwapTable;
+typedef struct j3d_Fog j3d_Fog;
+typedef struct j3d_AlphaCompare j3d_AlphaCompare;
+typedef struct j3d_BlendMode j3d_BlendMode;
+typedef struct j3d_ZMode j3d_ZMode;
+typedef struct j3d_NbtScale j3d_NbtScale;
 typedef struct j3d_Mdl3 j3d_Mdl3;
+typedef struct j3d_Mdl3Packet j3d_Mdl3Packet;
+typedef struct j3d_Mdl3Subpackets j3d_Mdl3Subpackets;
+typedef struct j3d_GxCommand j3d_GxCommand;
+typedef struct j3d_BpCommand j3d_BpCommand;
+typedef struct j3d_XfCommand j3d_XfCommand;
+typedef struct j3d_CpCommand j3d_CpCommand;
+typedef struct j3d_XfIndexedCommand j3d_XfIndexedCommand;
 typedef struct j3d_Tex1 j3d_Tex1;
 typedef struct j3d_BtiHeader j3d_BtiHeader;
 typedef struct j3d_TextureImage j3d_TextureImage;
@@ -267,6 +339,7 @@ struct j3d_Section {
             j3d_Jnt1 *Jnt1;
             j3d_Shp1 *Shp1;
             j3d_MaterialList *MaterialList;
+            j3d_Mat3 *Mat3;
             j3d_Mdl3 *Mdl3;
             j3d_Tex1 *Tex1;
         };
@@ -298,49 +371,49 @@ struct j3d_SceneNode {
     uint16_t data;                           /* A Data value. Used by some nodes to index into other chunks; usage depends on the node type. */
 };
 
-/* VertexBuffer: One data buffer of VTX1, decoded by its format descriptor: `raw` is the whole buffer (its bytes up to the next buffer, padding included), and exactly one of the value arrays holds its numbers, as many whole entries as fit (the last ones may be decoded padding). Positions, normals and texture coordinates are numbers of the descriptor's data type (integer ones scaled by 2^-shift in `*_value`); colors are packed (RGB565/RGBA4 in 16 bits, RGB8/RGBA6 in 24, RGBX8/RGBA8 in 32).  */
+/* VertexBuffer: One data buffer of VTX1, decoded by its format descriptor: `raw` is the whole buffer (its bytes up to the next buffer, padding included), and exactly one of the value arrays holds its entries. Positions, normals and texture coordinates are numbers of the descriptor's data type (integer ones scaled by 2^-shift in `*_value`); colors are packed (RGB565/RGBA4 in 16 bits, RGB8/RGBA6 in 24, RGBX8/RGBA8 in 32). The document stores no length: the value arrays end where the buffer's padding to 32 bytes begins, the padding texts that Nintendo's tools ("This is padding data to align...") and SuperBMD ("Model made with SuperBMD by Gamma.") write (the convention of gclib's VTX1 reader); padding bytes are the tail, never entries. A buffer padded with anything else keeps as many whole entries as fit.  */
 struct j3d_VertexBuffer {
     uint64_t _offset;                        /* where it starts in the file */
     int64_t _index;                          /* its index in the array holding it, else 0 */
     int64_t _p_attr;                         /* parameter: The attribute target (VertexAttribute) of the buffer. */
     int64_t _p_format;                       /* parameter: The buffer's descriptor packed as component_count << 16 | data_type << 8 | shift, or -1 when the list has no descriptor for it. */
     uint64_t raw_at;                         /* where 'raw' starts in the file */
-    bf_bytes raw;                            /* The buffer's bytes, exactly as stored. */
+    bf_bytes raw;                            /* The buffer's bytes, exactly as stored (padding included). */
     bf_bytes raw_tail;                       /* bytes of the region after 'raw' (padding) */
     uint8_t has_u8_values;                   /* 1 when 'u8_values' is present */
-    uint8_t *u8_values;                      /* UInt8 values (2 or 3 per position, 3 or 9 per normal, 1 or 2 per texture coordinate). */
+    uint8_t *u8_values;                      /* UInt8 values (2 or 3 per position, 3 or 9 per normal, 1 or 2 per texture coordinate), up to the padding. */
     uint32_t u8_values_count;                /* elements in 'u8_values' */
     double *u8_values_value;                 /* derived: _value * 1.0 / (1 << (format & 255)) */
     uint8_t has_s8_values;                   /* 1 when 's8_values' is present */
     uint64_t s8_values_at;                   /* where 's8_values' starts in the file */
-    int8_t *s8_values;                       /* Int8 values. */
+    int8_t *s8_values;                       /* Int8 values, up to the padding. */
     uint32_t s8_values_count;                /* elements in 's8_values' */
     double *s8_values_value;                 /* derived: _value * 1.0 / (1 << (format & 255)) */
     uint8_t has_u16_values;                  /* 1 when 'u16_values' is present */
     uint64_t u16_values_at;                  /* where 'u16_values' starts in the file */
-    uint16_t *u16_values;                    /* UInt16 values. */
+    uint16_t *u16_values;                    /* UInt16 values, up to the padding. */
     uint32_t u16_values_count;               /* elements in 'u16_values' */
     double *u16_values_value;                /* derived: _value * 1.0 / (1 << (format & 255)) */
     uint8_t has_s16_values;                  /* 1 when 's16_values' is present */
     uint64_t s16_values_at;                  /* where 's16_values' starts in the file */
-    int16_t *s16_values;                     /* Int16 values. */
+    int16_t *s16_values;                     /* Int16 values, up to the padding. */
     uint32_t s16_values_count;               /* elements in 's16_values' */
     double *s16_values_value;                /* derived: _value * 1.0 / (1 << (format & 255)) */
     uint8_t has_f32_values;                  /* 1 when 'f32_values' is present */
     uint64_t f32_values_at;                  /* where 'f32_values' starts in the file */
-    float *f32_values;                       /* Float values. */
+    float *f32_values;                       /* Float values, up to the padding. */
     uint32_t f32_values_count;               /* elements in 'f32_values' */
     uint8_t has_colors16;                    /* 1 when 'colors16' is present */
     uint64_t colors16_at;                    /* where 'colors16' starts in the file */
-    uint16_t *colors16;                      /* RGB565 or RGBA4 colors. */
+    uint16_t *colors16;                      /* RGB565 or RGBA4 colors, up to the padding. */
     uint32_t colors16_count;                 /* elements in 'colors16' */
     uint8_t has_colors24;                    /* 1 when 'colors24' is present */
     uint64_t colors24_at;                    /* where 'colors24' starts in the file */
-    uint32_t *colors24;                      /* RGB8 (0xRRGGBB) or RGBA6 colors. */
+    uint32_t *colors24;                      /* RGB8 (0xRRGGBB) or RGBA6 colors, up to the padding. */
     uint32_t colors24_count;                 /* elements in 'colors24' */
     uint8_t has_colors32;                    /* 1 when 'colors32' is present */
     uint64_t colors32_at;                    /* where 'colors32' starts in the file */
-    uint32_t *colors32;                      /* RGBX8 or RGBA8 (0xRRGGBBAA) colors. */
+    uint32_t *colors32;                      /* RGBX8 or RGBA8 (0xRRGGBBAA) colors, up to the padding. */
     uint32_t colors32_count;                 /* elements in 'colors32' */
 };
 
@@ -368,55 +441,55 @@ struct j3d_Vtx1 {
     bf_bytes formats_tail;                   /* bytes of the region after 'formats' (padding) */
     uint8_t has_position;                    /* 1 when 'position' is present */
     uint64_t position_at;                    /* where 'position' starts in the file */
-    j3d_VertexBuffer position;               /* The "POSITION" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end). */
+    j3d_VertexBuffer position;               /* The "POSITION" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included. */
     bf_bytes position_tail;                  /* bytes of the region after 'position' (padding) */
     uint8_t has_normal;                      /* 1 when 'normal' is present */
     uint64_t normal_at;                      /* where 'normal' starts in the file */
-    j3d_VertexBuffer normal;                 /* The "NORMAL" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end). */
+    j3d_VertexBuffer normal;                 /* The "NORMAL" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included. */
     bf_bytes normal_tail;                    /* bytes of the region after 'normal' (padding) */
     uint8_t has_tangent;                     /* 1 when 'tangent' is present */
     uint64_t tangent_at;                     /* where 'tangent' starts in the file */
-    j3d_VertexBuffer tangent;                /* The "TANGENT" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end). */
+    j3d_VertexBuffer tangent;                /* The "TANGENT" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included. */
     bf_bytes tangent_tail;                   /* bytes of the region after 'tangent' (padding) */
     uint8_t has_color0;                      /* 1 when 'color0' is present */
     uint64_t color0_at;                      /* where 'color0' starts in the file */
-    j3d_VertexBuffer color0;                 /* The "COLOR_0" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end). */
+    j3d_VertexBuffer color0;                 /* The "COLOR_0" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included. */
     bf_bytes color0_tail;                    /* bytes of the region after 'color0' (padding) */
     uint8_t has_color1;                      /* 1 when 'color1' is present */
     uint64_t color1_at;                      /* where 'color1' starts in the file */
-    j3d_VertexBuffer color1;                 /* The "COLOR_1" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end). */
+    j3d_VertexBuffer color1;                 /* The "COLOR_1" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included. */
     bf_bytes color1_tail;                    /* bytes of the region after 'color1' (padding) */
     uint8_t has_texcoord0;                   /* 1 when 'texcoord0' is present */
     uint64_t texcoord0_at;                   /* where 'texcoord0' starts in the file */
-    j3d_VertexBuffer texcoord0;              /* The "TEXCOORD_0" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end). */
+    j3d_VertexBuffer texcoord0;              /* The "TEXCOORD_0" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included. */
     bf_bytes texcoord0_tail;                 /* bytes of the region after 'texcoord0' (padding) */
     uint8_t has_texcoord1;                   /* 1 when 'texcoord1' is present */
     uint64_t texcoord1_at;                   /* where 'texcoord1' starts in the file */
-    j3d_VertexBuffer texcoord1;              /* The "TEXCOORD_1" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end). */
+    j3d_VertexBuffer texcoord1;              /* The "TEXCOORD_1" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included. */
     bf_bytes texcoord1_tail;                 /* bytes of the region after 'texcoord1' (padding) */
     uint8_t has_texcoord2;                   /* 1 when 'texcoord2' is present */
     uint64_t texcoord2_at;                   /* where 'texcoord2' starts in the file */
-    j3d_VertexBuffer texcoord2;              /* The "TEXCOORD_2" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end). */
+    j3d_VertexBuffer texcoord2;              /* The "TEXCOORD_2" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included. */
     bf_bytes texcoord2_tail;                 /* bytes of the region after 'texcoord2' (padding) */
     uint8_t has_texcoord3;                   /* 1 when 'texcoord3' is present */
     uint64_t texcoord3_at;                   /* where 'texcoord3' starts in the file */
-    j3d_VertexBuffer texcoord3;              /* The "TEXCOORD_3" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end). */
+    j3d_VertexBuffer texcoord3;              /* The "TEXCOORD_3" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included. */
     bf_bytes texcoord3_tail;                 /* bytes of the region after 'texcoord3' (padding) */
     uint8_t has_texcoord4;                   /* 1 when 'texcoord4' is present */
     uint64_t texcoord4_at;                   /* where 'texcoord4' starts in the file */
-    j3d_VertexBuffer texcoord4;              /* The "TEXCOORD_4" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end). */
+    j3d_VertexBuffer texcoord4;              /* The "TEXCOORD_4" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included. */
     bf_bytes texcoord4_tail;                 /* bytes of the region after 'texcoord4' (padding) */
     uint8_t has_texcoord5;                   /* 1 when 'texcoord5' is present */
     uint64_t texcoord5_at;                   /* where 'texcoord5' starts in the file */
-    j3d_VertexBuffer texcoord5;              /* The "TEXCOORD_5" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end). */
+    j3d_VertexBuffer texcoord5;              /* The "TEXCOORD_5" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included. */
     bf_bytes texcoord5_tail;                 /* bytes of the region after 'texcoord5' (padding) */
     uint8_t has_texcoord6;                   /* 1 when 'texcoord6' is present */
     uint64_t texcoord6_at;                   /* where 'texcoord6' starts in the file */
-    j3d_VertexBuffer texcoord6;              /* The "TEXCOORD_6" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end). */
+    j3d_VertexBuffer texcoord6;              /* The "TEXCOORD_6" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included. */
     bf_bytes texcoord6_tail;                 /* bytes of the region after 'texcoord6' (padding) */
     uint8_t has_texcoord7;                   /* 1 when 'texcoord7' is present */
     uint64_t texcoord7_at;                   /* where 'texcoord7' starts in the file */
-    j3d_VertexBuffer texcoord7;              /* The "TEXCOORD_7" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end). */
+    j3d_VertexBuffer texcoord7;              /* The "TEXCOORD_7" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included. */
     bf_bytes texcoord7_tail;                 /* bytes of the region after 'texcoord7' (padding) */
 };
 
@@ -540,12 +613,12 @@ struct j3d_Joint {
     float scale_x;                           /* Scale X. */
     float scale_y;                           /* Scale Y. */
     float scale_z;                           /* Scale Z. */
-    int16_t rotation_x;                      /* Rotation X (-0x7FFF..0x7FFF is -180..180 degrees). */
-    double rotation_x_value;                 /* derived: Rotation X in degrees */
-    int16_t rotation_y;                      /* Rotation Y (-0x7FFF..0x7FFF is -180..180 degrees). */
-    double rotation_y_value;                 /* derived: Rotation Y in degrees */
-    int16_t rotation_z;                      /* Rotation Z (-0x7FFF..0x7FFF is -180..180 degrees). */
-    double rotation_z_value;                 /* derived: Rotation Z in degrees */
+    int16_t rotation_x;                      /* Rotation X, a 16-bit angle (0x4000 is 90 degrees; -0x8000 is -180 degrees, the same angle as 180). */
+    double rotation_x_value;                 /* derived: Rotation X in degrees: raw × 180 / 32768 */
+    int16_t rotation_y;                      /* Rotation Y, a 16-bit angle (0x4000 is 90 degrees; -0x8000 is -180 degrees, the same angle as 180). */
+    double rotation_y_value;                 /* derived: Rotation Y in degrees: raw × 180 / 32768 */
+    int16_t rotation_z;                      /* Rotation Z, a 16-bit angle (0x4000 is 90 degrees; -0x8000 is -180 degrees, the same angle as 180). */
+    double rotation_z_value;                 /* derived: Rotation Z in degrees: raw × 180 / 32768 */
     uint16_t padding2;                       /* Padding (0xFFFF). */
     float translation_x;                     /* Translation X. */
     float translation_y;                     /* Translation Y. */
@@ -704,22 +777,556 @@ struct j3d_MatrixGroupData {
     uint32_t weights_count;                  /* elements in 'weights' */
 };
 
-/* MaterialList: MAT3 - Material List (and MAT2, the old one, technically supported by the game but not known to be used). Contains information for Materials; the document only names the section, so after its count its bytes are kept as they are.  */
+/* MaterialList: MAT2 - Material List (Old): technically supported by the game, but not known to be used by any model. The document only names it; after its count its bytes are kept as they are.  */
 struct j3d_MaterialList {
     uint64_t _offset;                        /* where it starts in the file */
     int64_t _index;                          /* its index in the array holding it, else 0 */
-    uint16_t material_count;                 /* The number of materials (public layout). */
-    uint16_t padding;                        /* Padding (0xFFFF). */
+    uint16_t material_count;                 /* The number of materials (public layout; not in the document). */
+    uint16_t padding;                        /* Padding (0xFFFF) (public layout; not in the document). */
     bf_bytes data;                           /* The rest of the section, exactly as stored. */
 };
 
-/* Mdl3: MDL3 - Display List (BDL only): raw material GX opcodes to speed up rendering. The document only names the section; after its count its bytes are kept as they are.  */
+/* Mat3: MAT3 - Material List: information for materials to fill the rendered geometry with. The document only names the section: every field here follows the public layout of the JSystem decompilations (`J3DMaterialBlock`), SuperBMD (`MAT3.cs`) and gclib (`mat3.py`), not the document. A header of 30 table offsets (from the section start, 0 for an absent table), the material entries (0x14C bytes each; several materials may share one through the remap table), the material names, and tables of settings that the entries index. No table stores its length: one runs to the next non-zero offset of the header (the tables follow in header order), up to its padding (the texts Nintendo's tools and SuperBMD pad with), and a table whose offset equals the next one's is empty.  (0x7C bytes) */
+struct j3d_Mat3 {
+    uint64_t _offset;                        /* where it starts in the file */
+    int64_t _index;                          /* its index in the array holding it, else 0 */
+    uint16_t material_count;                 /* The number of materials (public layout; not in the document). */
+    uint16_t padding;                        /* Padding (0xFFFF) (public layout; not in the document). */
+    uint32_t material_data_offset;           /* Material entries offset, from the section start; 0 when absent (public layout, not in the document) */
+    uint32_t remap_table_offset;             /* Material remap table (a u16 per material: the entry it uses) offset, from the section start; 0 when absent (public layout, not in the document) */
+    uint32_t name_table_offset;              /* Material name table offset, from the section start; 0 when absent (public layout, not in the document) */
+    uint32_t indirect_offset;                /* Indirect texturing, one block per material offset, from the section start; 0 when absent (public layout, not in the document) */
+    uint32_t cull_mode_offset;               /* Cull mode table offset, from the section start; 0 when absent (public layout, not in the document) */
+    uint32_t material_color_offset;          /* Material color table offset, from the section start; 0 when absent (public layout, not in the document) */
+    uint32_t color_channel_count_offset;     /* Color channel count table offset, from the section start; 0 when absent (public layout, not in the document) */
+    uint32_t color_channel_offset;           /* Color channel table offset, from the section start; 0 when absent (public layout, not in the document) */
+    uint32_t ambient_color_offset;           /* Ambient color table offset, from the section start; 0 when absent (public layout, not in the document) */
+    uint32_t light_color_offset;             /* Light color table offset, from the section start; 0 when absent (public layout, not in the document) */
+    uint32_t tex_gen_count_offset;           /* Texture coordinate generator count table offset, from the section start; 0 when absent (public layout, not in the document) */
+    uint32_t tex_gen_offset;                 /* Texture coordinate generator table offset, from the section start; 0 when absent (public layout, not in the document) */
+    uint32_t post_tex_gen_offset;            /* Post-transform texture coordinate generator table offset, from the section start; 0 when absent (public layout, not in the document) */
+    uint32_t tex_matrix_offset;              /* Texture matrix table offset, from the section start; 0 when absent (public layout, not in the document) */
+    uint32_t post_tex_matrix_offset;         /* Post-transform texture matrix table offset, from the section start; 0 when absent (public layout, not in the document) */
+    uint32_t texture_remap_offset;           /* Texture table (indices into TEX1) offset, from the section start; 0 when absent (public layout, not in the document) */
+    uint32_t tev_order_offset;               /* TEV order table offset, from the section start; 0 when absent (public layout, not in the document) */
+    uint32_t tev_color_offset;               /* TEV color register table offset, from the section start; 0 when absent (public layout, not in the document) */
+    uint32_t konst_color_offset;             /* TEV constant color table offset, from the section start; 0 when absent (public layout, not in the document) */
+    uint32_t tev_stage_count_offset;         /* TEV stage count table offset, from the section start; 0 when absent (public layout, not in the document) */
+    uint32_t tev_stage_offset;               /* TEV stage table offset, from the section start; 0 when absent (public layout, not in the document) */
+    uint32_t swap_mode_offset;               /* TEV swap mode table offset, from the section start; 0 when absent (public layout, not in the document) */
+    uint32_t swap_table_offset;              /* TEV swap table table offset, from the section start; 0 when absent (public layout, not in the document) */
+    uint32_t fog_offset;                     /* Fog table offset, from the section start; 0 when absent (public layout, not in the document) */
+    uint32_t alpha_compare_offset;           /* Alpha compare table offset, from the section start; 0 when absent (public layout, not in the document) */
+    uint32_t blend_mode_offset;              /* Blend mode table offset, from the section start; 0 when absent (public layout, not in the document) */
+    uint32_t z_mode_offset;                  /* Z mode table offset, from the section start; 0 when absent (public layout, not in the document) */
+    uint32_t z_compare_offset;               /* Z compare location table offset, from the section start; 0 when absent (public layout, not in the document) */
+    uint32_t dither_offset;                  /* Dither table offset, from the section start; 0 when absent (public layout, not in the document) */
+    uint32_t nbt_scale_offset;               /* NBT scale table offset, from the section start; 0 when absent (public layout, not in the document) */
+    uint64_t remap_at;                       /* where 'remap' starts in the file */
+    uint16_t *remap;                         /* The remap table: for each material, the index of the material entry it uses (public layout, not in the document). */
+    uint32_t remap_count;                    /* elements in 'remap' */
+    uint8_t has_names;                       /* 1 when 'names' is present */
+    uint64_t names_at;                       /* where 'names' starts in the file */
+    j3d_NameTable names;                     /* The material names, one per material (public layout, not in the document). */
+    uint8_t has_materials;                   /* 1 when 'materials' is present */
+    uint64_t materials_at;                   /* where 'materials' starts in the file */
+    j3d_Material *materials;                 /* The material entries; materials share an entry through the remap table, up to the next table (public layout, not in the document) */
+    uint32_t materials_count;                /* elements in 'materials' */
+    bf_bytes materials_tail;                 /* bytes of the region after 'materials' (padding) */
+    uint8_t has_indirect;                    /* 1 when 'indirect' is present */
+    uint64_t indirect_at;                    /* where 'indirect' starts in the file */
+    j3d_Indirect *indirect;                  /* Indirect texturing, one block of 0x138 bytes per material, up to the next table (public layout, not in the document) */
+    uint32_t indirect_count;                 /* elements in 'indirect' */
+    bf_bytes indirect_tail;                  /* bytes of the region after 'indirect' (padding) */
+    uint8_t has_cull_modes;                  /* 1 when 'cull_modes' is present */
+    uint64_t cull_modes_at;                  /* where 'cull_modes' starts in the file */
+    uint32_t *cull_modes;                    /* Cull modes (GX: 0 none, 1 front, 2 back, 3 all), up to the next table (public layout, not in the document) */
+    uint32_t cull_modes_count;               /* elements in 'cull_modes' */
+    bf_bytes cull_modes_tail;                /* bytes of the region after 'cull_modes' (padding) */
+    uint8_t has_material_colors;             /* 1 when 'material_colors' is present */
+    uint64_t material_colors_at;             /* where 'material_colors' starts in the file */
+    j3d_Rgba8 *material_colors;              /* Material colors, up to the next table (public layout, not in the document) */
+    uint32_t material_colors_count;          /* elements in 'material_colors' */
+    bf_bytes material_colors_tail;           /* bytes of the region after 'material_colors' (padding) */
+    uint8_t has_color_channel_counts;        /* 1 when 'color_channel_counts' is present */
+    uint64_t color_channel_counts_at;        /* where 'color_channel_counts' starts in the file */
+    uint8_t *color_channel_counts;           /* Color channel counts, up to the next table (public layout, not in the document) */
+    uint32_t color_channel_counts_count;     /* elements in 'color_channel_counts' */
+    bf_bytes color_channel_counts_tail;      /* bytes of the region after 'color_channel_counts' (padding) */
+    uint8_t has_color_channels;              /* 1 when 'color_channels' is present */
+    uint64_t color_channels_at;              /* where 'color_channels' starts in the file */
+    j3d_ColorChannel *color_channels;        /* Color channel controls, up to the next table (public layout, not in the document) */
+    uint32_t color_channels_count;           /* elements in 'color_channels' */
+    bf_bytes color_channels_tail;            /* bytes of the region after 'color_channels' (padding) */
+    uint8_t has_ambient_colors;              /* 1 when 'ambient_colors' is present */
+    uint64_t ambient_colors_at;              /* where 'ambient_colors' starts in the file */
+    j3d_Rgba8 *ambient_colors;               /* Ambient colors, up to the next table (public layout, not in the document) */
+    uint32_t ambient_colors_count;           /* elements in 'ambient_colors' */
+    bf_bytes ambient_colors_tail;            /* bytes of the region after 'ambient_colors' (padding) */
+    uint8_t has_light_colors;                /* 1 when 'light_colors' is present */
+    uint64_t light_colors_at;                /* where 'light_colors' starts in the file */
+    j3d_Rgba8 *light_colors;                 /* Light colors, up to the next table (public layout, not in the document) */
+    uint32_t light_colors_count;             /* elements in 'light_colors' */
+    bf_bytes light_colors_tail;              /* bytes of the region after 'light_colors' (padding) */
+    uint8_t has_tex_gen_counts;              /* 1 when 'tex_gen_counts' is present */
+    uint64_t tex_gen_counts_at;              /* where 'tex_gen_counts' starts in the file */
+    uint8_t *tex_gen_counts;                 /* Texture coordinate generator counts, up to the next table (public layout, not in the document) */
+    uint32_t tex_gen_counts_count;           /* elements in 'tex_gen_counts' */
+    bf_bytes tex_gen_counts_tail;            /* bytes of the region after 'tex_gen_counts' (padding) */
+    uint8_t has_tex_gens;                    /* 1 when 'tex_gens' is present */
+    uint64_t tex_gens_at;                    /* where 'tex_gens' starts in the file */
+    j3d_TexGen *tex_gens;                    /* Texture coordinate generators, up to the next table (public layout, not in the document) */
+    uint32_t tex_gens_count;                 /* elements in 'tex_gens' */
+    bf_bytes tex_gens_tail;                  /* bytes of the region after 'tex_gens' (padding) */
+    uint8_t has_post_tex_gens;               /* 1 when 'post_tex_gens' is present */
+    uint64_t post_tex_gens_at;               /* where 'post_tex_gens' starts in the file */
+    j3d_TexGen *post_tex_gens;               /* Post-transform texture coordinate generators, up to the next table (public layout, not in the document) */
+    uint32_t post_tex_gens_count;            /* elements in 'post_tex_gens' */
+    bf_bytes post_tex_gens_tail;             /* bytes of the region after 'post_tex_gens' (padding) */
+    uint8_t has_tex_matrices;                /* 1 when 'tex_matrices' is present */
+    uint64_t tex_matrices_at;                /* where 'tex_matrices' starts in the file */
+    j3d_TexMatrix *tex_matrices;             /* Texture matrices, up to the next table (public layout, not in the document) */
+    uint32_t tex_matrices_count;             /* elements in 'tex_matrices' */
+    bf_bytes tex_matrices_tail;              /* bytes of the region after 'tex_matrices' (padding) */
+    uint8_t has_post_tex_matrices;           /* 1 when 'post_tex_matrices' is present */
+    uint64_t post_tex_matrices_at;           /* where 'post_tex_matrices' starts in the file */
+    j3d_TexMatrix *post_tex_matrices;        /* Post-transform texture matrices, up to the next table (public layout, not in the document) */
+    uint32_t post_tex_matrices_count;        /* elements in 'post_tex_matrices' */
+    bf_bytes post_tex_matrices_tail;         /* bytes of the region after 'post_tex_matrices' (padding) */
+    uint8_t has_textures;                    /* 1 when 'textures' is present */
+    uint64_t textures_at;                    /* where 'textures' starts in the file */
+    uint16_t *textures;                      /* Textures: indices into TEX1's headers, up to the next table (public layout, not in the document) */
+    uint32_t textures_count;                 /* elements in 'textures' */
+    bf_bytes textures_tail;                  /* bytes of the region after 'textures' (padding) */
+    uint8_t has_tev_orders;                  /* 1 when 'tev_orders' is present */
+    uint64_t tev_orders_at;                  /* where 'tev_orders' starts in the file */
+    j3d_TevOrder *tev_orders;                /* TEV orders, up to the next table (public layout, not in the document) */
+    uint32_t tev_orders_count;               /* elements in 'tev_orders' */
+    bf_bytes tev_orders_tail;                /* bytes of the region after 'tev_orders' (padding) */
+    uint8_t has_tev_colors;                  /* 1 when 'tev_colors' is present */
+    uint64_t tev_colors_at;                  /* where 'tev_colors' starts in the file */
+    j3d_TevColor *tev_colors;                /* TEV color registers, up to the next table (public layout, not in the document) */
+    uint32_t tev_colors_count;               /* elements in 'tev_colors' */
+    bf_bytes tev_colors_tail;                /* bytes of the region after 'tev_colors' (padding) */
+    uint8_t has_konst_colors;                /* 1 when 'konst_colors' is present */
+    uint64_t konst_colors_at;                /* where 'konst_colors' starts in the file */
+    j3d_Rgba8 *konst_colors;                 /* TEV constant colors, up to the next table (public layout, not in the document) */
+    uint32_t konst_colors_count;             /* elements in 'konst_colors' */
+    bf_bytes konst_colors_tail;              /* bytes of the region after 'konst_colors' (padding) */
+    uint8_t has_tev_stage_counts;            /* 1 when 'tev_stage_counts' is present */
+    uint64_t tev_stage_counts_at;            /* where 'tev_stage_counts' starts in the file */
+    uint8_t *tev_stage_counts;               /* TEV stage counts, up to the next table (public layout, not in the document) */
+    uint32_t tev_stage_counts_count;         /* elements in 'tev_stage_counts' */
+    bf_bytes tev_stage_counts_tail;          /* bytes of the region after 'tev_stage_counts' (padding) */
+    uint8_t has_tev_stages;                  /* 1 when 'tev_stages' is present */
+    uint64_t tev_stages_at;                  /* where 'tev_stages' starts in the file */
+    j3d_TevStage *tev_stages;                /* TEV stages, up to the next table (public layout, not in the document) */
+    uint32_t tev_stages_count;               /* elements in 'tev_stages' */
+    bf_bytes tev_stages_tail;                /* bytes of the region after 'tev_stages' (padding) */
+    uint8_t has_swap_modes;                  /* 1 when 'swap_modes' is present */
+    uint64_t swap_modes_at;                  /* where 'swap_modes' starts in the file */
+    j3d_SwapMode *swap_modes;                /* TEV swap modes, up to the next table (public layout, not in the document) */
+    uint32_t swap_modes_count;               /* elements in 'swap_modes' */
+    bf_bytes swap_modes_tail;                /* bytes of the region after 'swap_modes' (padding) */
+    uint8_t has_swap_tables;                 /* 1 when 'swap_tables' is present */
+    uint64_t swap_tables_at;                 /* where 'swap_tables' starts in the file */
+    j3d_SwapTable *swap_tables;              /* TEV swap tables, up to the next table (public layout, not in the document) */
+    uint32_t swap_tables_count;              /* elements in 'swap_tables' */
+    bf_bytes swap_tables_tail;               /* bytes of the region after 'swap_tables' (padding) */
+    uint8_t has_fogs;                        /* 1 when 'fogs' is present */
+    uint64_t fogs_at;                        /* where 'fogs' starts in the file */
+    j3d_Fog *fogs;                           /* Fog settings, up to the next table (public layout, not in the document) */
+    uint32_t fogs_count;                     /* elements in 'fogs' */
+    bf_bytes fogs_tail;                      /* bytes of the region after 'fogs' (padding) */
+    uint8_t has_alpha_compares;              /* 1 when 'alpha_compares' is present */
+    uint64_t alpha_compares_at;              /* where 'alpha_compares' starts in the file */
+    j3d_AlphaCompare *alpha_compares;        /* Alpha compare settings, up to the next table (public layout, not in the document) */
+    uint32_t alpha_compares_count;           /* elements in 'alpha_compares' */
+    bf_bytes alpha_compares_tail;            /* bytes of the region after 'alpha_compares' (padding) */
+    uint8_t has_blend_modes;                 /* 1 when 'blend_modes' is present */
+    uint64_t blend_modes_at;                 /* where 'blend_modes' starts in the file */
+    j3d_BlendMode *blend_modes;              /* Blend modes, up to the next table (public layout, not in the document) */
+    uint32_t blend_modes_count;              /* elements in 'blend_modes' */
+    bf_bytes blend_modes_tail;               /* bytes of the region after 'blend_modes' (padding) */
+    uint8_t has_z_modes;                     /* 1 when 'z_modes' is present */
+    uint64_t z_modes_at;                     /* where 'z_modes' starts in the file */
+    j3d_ZMode *z_modes;                      /* Z (depth) modes, up to the next table (public layout, not in the document) */
+    uint32_t z_modes_count;                  /* elements in 'z_modes' */
+    bf_bytes z_modes_tail;                   /* bytes of the region after 'z_modes' (padding) */
+    uint8_t has_z_compares;                  /* 1 when 'z_compares' is present */
+    uint64_t z_compares_at;                  /* where 'z_compares' starts in the file */
+    uint8_t *z_compares;                     /* Z compare locations (1: before texturing), up to the next table (public layout, not in the document) */
+    uint32_t z_compares_count;               /* elements in 'z_compares' */
+    bf_bytes z_compares_tail;                /* bytes of the region after 'z_compares' (padding) */
+    uint8_t has_dithers;                     /* 1 when 'dithers' is present */
+    uint64_t dithers_at;                     /* where 'dithers' starts in the file */
+    uint8_t *dithers;                        /* Dither settings, up to the next table (public layout, not in the document) */
+    uint32_t dithers_count;                  /* elements in 'dithers' */
+    bf_bytes dithers_tail;                   /* bytes of the region after 'dithers' (padding) */
+    uint8_t has_nbt_scales;                  /* 1 when 'nbt_scales' is present */
+    uint64_t nbt_scales_at;                  /* where 'nbt_scales' starts in the file */
+    j3d_NbtScale *nbt_scales;                /* NBT scales, up to the next table (public layout, not in the document) */
+    uint32_t nbt_scales_count;               /* elements in 'nbt_scales' */
+    bf_bytes nbt_scales_tail;                /* bytes of the region after 'nbt_scales' (padding) */
+};
+
+/* Material: One material entry of MAT3: which entries of the MAT3 tables the material uses (u8 and u16 indices; 0xFFFF for an unused slot of a u16 list). Not in the document: public layout (JSystem decompilations, SuperBMD, gclib).  (0x14C bytes) */
+struct j3d_Material {
+    uint64_t _offset;                        /* where it starts in the file */
+    int64_t _index;                          /* its index in the array holding it, else 0 */
+    uint8_t mode;                            /* Material mode (pixel engine mode: opaque, alpha test or translucent) (public layout, not in the document) */
+    uint8_t cull_mode_index;                 /* Index into the cull mode table (public layout, not in the document) */
+    uint8_t color_channel_count_index;       /* Index into the color channel count table (public layout, not in the document) */
+    uint8_t tex_gen_count_index;             /* Index into the texture generator count table (public layout, not in the document) */
+    uint8_t tev_stage_count_index;           /* Index into the TEV stage count table (public layout, not in the document) */
+    uint8_t z_compare_index;                 /* Index into the Z compare location table (public layout, not in the document) */
+    uint8_t z_mode_index;                    /* Index into the Z mode table (public layout, not in the document) */
+    uint8_t dither_index;                    /* Index into the dither table (public layout, not in the document) */
+    uint16_t material_color_indices[2];      /* Indices into the material color table (public layout, not in the document) */
+    uint16_t color_channel_indices[4];       /* Indices into the color channel table (public layout, not in the document) */
+    uint16_t ambient_color_indices[2];       /* Indices into the ambient color table (public layout, not in the document) */
+    uint16_t light_color_indices[8];         /* Indices into the light color table (public layout, not in the document) */
+    uint16_t tex_gen_indices[8];             /* Indices into the texture generator table (public layout, not in the document) */
+    uint16_t post_tex_gen_indices[8];        /* Indices into the post-transform texture generator table (public layout, not in the document) */
+    uint16_t tex_matrix_indices[10];         /* Indices into the texture matrix table (public layout, not in the document) */
+    uint16_t post_tex_matrix_indices[20];    /* Indices into the post-transform texture matrix table (public layout, not in the document) */
+    uint16_t texture_indices[8];             /* Indices into the texture table (which holds TEX1 indices) (public layout, not in the document) */
+    uint16_t konst_color_indices[4];         /* Indices into the TEV constant color table (public layout, not in the document) */
+    uint8_t konst_color_selects[16];         /* TEV constant color selection, per stage (public layout, not in the document) */
+    uint8_t konst_alpha_selects[16];         /* TEV constant alpha selection, per stage (public layout, not in the document) */
+    uint16_t tev_order_indices[16];          /* Indices into the TEV order table (public layout, not in the document) */
+    uint16_t tev_color_indices[4];           /* Indices into the TEV color register table (public layout, not in the document) */
+    uint16_t tev_stage_indices[16];          /* Indices into the TEV stage table (public layout, not in the document) */
+    uint16_t swap_mode_indices[16];          /* Indices into the TEV swap mode table (public layout, not in the document) */
+    uint16_t swap_table_indices[4];          /* Indices into the TEV swap table table (GX has four swap tables) (public layout, not in the document) */
+    uint16_t unused_indices[12];             /* Twelve more u16 after the swap tables' indices; not used (gclib: they may hold junk) (public layout, not in the document) */
+    uint16_t fog_index;                      /* Index into the fog table (public layout, not in the document) */
+    uint16_t alpha_compare_index;            /* Index into the alpha compare table (public layout, not in the document) */
+    uint16_t blend_mode_index;               /* Index into the blend mode table (public layout, not in the document) */
+    uint16_t nbt_scale_index;                /* Index into the NBT scale table (public layout, not in the document) */
+};
+
+/* IndirectOrder: An indirect texture order.  (0x4 bytes) */
+struct j3d_IndirectOrder {
+    uint64_t _offset;                        /* where it starts in the file */
+    int64_t _index;                          /* its index in the array holding it, else 0 */
+    uint8_t tex_coord;                       /* Texture coordinate (public layout, not in the document) */
+    uint8_t tex_map;                         /* Texture map (public layout, not in the document) */
+    uint16_t padding;                        /* Padding (0xFFFF) (public layout, not in the document) */
+};
+
+/* IndirectMatrix: An indirect texture matrix: 2x3 floats and a scale exponent.  (0x1C bytes) */
+struct j3d_IndirectMatrix {
+    uint64_t _offset;                        /* where it starts in the file */
+    int64_t _index;                          /* its index in the array holding it, else 0 */
+    float matrix[6];                         /* The 2x3 matrix, row by row (public layout, not in the document) */
+    int8_t scale_exponent;                   /* Scale exponent (a power of two) (public layout, not in the document) */
+    uint8_t padding[3];                      /* Padding (0xFF) (public layout, not in the document) */
+};
+
+/* IndirectScale: An indirect texture scale.  (0x4 bytes) */
+struct j3d_IndirectScale {
+    uint64_t _offset;                        /* where it starts in the file */
+    int64_t _index;                          /* its index in the array holding it, else 0 */
+    uint8_t scale_s;                         /* Scale in S (public layout, not in the document) */
+    uint8_t scale_t;                         /* Scale in T (public layout, not in the document) */
+    uint16_t padding;                        /* Padding (0xFFFF) (public layout, not in the document) */
+};
+
+/* IndirectStage: An indirect TEV stage.  (0xC bytes) */
+struct j3d_IndirectStage {
+    uint64_t _offset;                        /* where it starts in the file */
+    int64_t _index;                          /* its index in the array holding it, else 0 */
+    uint8_t tev_stage;                       /* Indirect stage used (public layout, not in the document) */
+    uint8_t format;                          /* Format (public layout, not in the document) */
+    uint8_t bias;                            /* Bias selection (public layout, not in the document) */
+    uint8_t matrix;                          /* Matrix selection (public layout, not in the document) */
+    uint8_t wrap_s;                          /* Wrap in S (public layout, not in the document) */
+    uint8_t wrap_t;                          /* Wrap in T (public layout, not in the document) */
+    uint8_t add_previous;                    /* Adds the previous stage's result (public layout, not in the document) */
+    uint8_t utc_lod;                         /* Uses unmodified texture coordinates for LOD (public layout, not in the document) */
+    uint8_t alpha;                           /* Alpha selection (public layout, not in the document) */
+    uint8_t padding[3];                      /* Padding (0xFF) (public layout, not in the document) */
+};
+
+/* Indirect: Indirect texturing settings of one material (0x138 bytes). Not in the document: public layout (JSystem decompilations, SuperBMD, gclib).  (0x138 bytes) */
+struct j3d_Indirect {
+    uint64_t _offset;                        /* where it starts in the file */
+    int64_t _index;                          /* its index in the array holding it, else 0 */
+    uint8_t enabled;                         /* Non-zero when indirect texturing is used (public layout, not in the document) */
+    uint8_t stage_count;                     /* Number of indirect texture stages (public layout, not in the document) */
+    uint16_t padding;                        /* Padding (0xFFFF) (public layout, not in the document) */
+    j3d_IndirectOrder orders[4];             /* Indirect texture orders (public layout, not in the document) */
+    j3d_IndirectMatrix matrices[3];          /* Indirect texture matrices (public layout, not in the document) */
+    j3d_IndirectScale scales[4];             /* Indirect texture scales (public layout, not in the document) */
+    j3d_IndirectStage stages[16];            /* Indirect TEV stages (public layout, not in the document) */
+};
+
+/* Rgba8: A color: red, green, blue, alpha, 8 bits each.  (0x4 bytes) */
+struct j3d_Rgba8 {
+    uint64_t _offset;                        /* where it starts in the file */
+    int64_t _index;                          /* its index in the array holding it, else 0 */
+    uint8_t rgba[4];                         /* Red, green, blue, alpha (public layout, not in the document) */
+};
+
+/* ColorChannel: A color channel control.  (0x8 bytes) */
+struct j3d_ColorChannel {
+    uint64_t _offset;                        /* where it starts in the file */
+    int64_t _index;                          /* its index in the array holding it, else 0 */
+    uint8_t lighting;                        /* Non-zero when lighting is enabled (public layout, not in the document) */
+    uint8_t material_source;                 /* Material color source (0 register, 1 vertex) (public layout, not in the document) */
+    uint8_t light_mask;                      /* Lights used, one bit each (public layout, not in the document) */
+    uint8_t diffuse_function;                /* Diffuse function (public layout, not in the document) */
+    uint8_t attenuation_function;            /* Attenuation function (public layout, not in the document) */
+    uint8_t ambient_source;                  /* Ambient color source (0 register, 1 vertex) (public layout, not in the document) */
+    uint16_t padding;                        /* Padding (0xFFFF) (public layout, not in the document) */
+};
+
+/* TexGen: A texture coordinate generator.  (0x4 bytes) */
+struct j3d_TexGen {
+    uint64_t _offset;                        /* where it starts in the file */
+    int64_t _index;                          /* its index in the array holding it, else 0 */
+    uint8_t type;                            /* Generator type (public layout, not in the document) */
+    uint8_t source;                          /* Source (public layout, not in the document) */
+    uint8_t matrix;                          /* Matrix (public layout, not in the document) */
+    uint8_t padding;                         /* Padding (0xFF) (public layout, not in the document) */
+};
+
+/* TexMatrix: A texture matrix: projection, mapping mode, and the transform.  (0x64 bytes) */
+struct j3d_TexMatrix {
+    uint64_t _offset;                        /* where it starts in the file */
+    int64_t _index;                          /* its index in the array holding it, else 0 */
+    uint8_t projection;                      /* Projection (0: 3x4, 1: 2x4) (public layout, not in the document) */
+    uint8_t info;                            /* Mapping mode and flags (public layout, not in the document) */
+    uint16_t padding;                        /* Padding (0xFFFF) (public layout, not in the document) */
+    float center[3];                         /* Center (S, T, Q) (public layout, not in the document) */
+    float scale[2];                          /* Scale (S, T) (public layout, not in the document) */
+    int16_t rotation;                        /* Rotation, a 16-bit angle (public layout, not in the document) */
+    double rotation_value;                   /* derived: Rotation in degrees */
+    uint16_t padding2;                       /* Padding (0xFFFF) (public layout, not in the document) */
+    float translation[2];                    /* Translation (S, T) (public layout, not in the document) */
+    float effect_matrix[16];                 /* Effect matrix, 4x4 (public layout, not in the document) */
+};
+
+/* TevOrder: A TEV order: the texture coordinate, texture map and color channel of a stage.  (0x4 bytes) */
+struct j3d_TevOrder {
+    uint64_t _offset;                        /* where it starts in the file */
+    int64_t _index;                          /* its index in the array holding it, else 0 */
+    uint8_t tex_coord;                       /* Texture coordinate (public layout, not in the document) */
+    uint8_t tex_map;                         /* Texture map (public layout, not in the document) */
+    uint8_t channel;                         /* Color channel (public layout, not in the document) */
+    uint8_t padding;                         /* Padding (0xFF) (public layout, not in the document) */
+};
+
+/* TevColor: A TEV color register value: red, green, blue, alpha, signed 16 bits each.  (0x8 bytes) */
+struct j3d_TevColor {
+    uint64_t _offset;                        /* where it starts in the file */
+    int64_t _index;                          /* its index in the array holding it, else 0 */
+    int16_t rgba[4];                         /* Red, green, blue, alpha (public layout, not in the document) */
+};
+
+/* TevStage: A TEV stage: its color and alpha combiners.  (0x14 bytes) */
+struct j3d_TevStage {
+    uint64_t _offset;                        /* where it starts in the file */
+    int64_t _index;                          /* its index in the array holding it, else 0 */
+    uint8_t mode;                            /* Stage mode (public layout, not in the document) */
+    uint8_t color_inputs[4];                 /* Color inputs A, B, C, D (public layout, not in the document) */
+    uint8_t color_op;                        /* Color operation (public layout, not in the document) */
+    uint8_t color_bias;                      /* Color bias (public layout, not in the document) */
+    uint8_t color_scale;                     /* Color scale (public layout, not in the document) */
+    uint8_t color_clamp;                     /* Color clamp (public layout, not in the document) */
+    uint8_t color_register;                  /* Color output register (public layout, not in the document) */
+    uint8_t alpha_inputs[4];                 /* Alpha inputs A, B, C, D (public layout, not in the document) */
+    uint8_t alpha_op;                        /* Alpha operation (public layout, not in the document) */
+    uint8_t alpha_bias;                      /* Alpha bias (public layout, not in the document) */
+    uint8_t alpha_scale;                     /* Alpha scale (public layout, not in the document) */
+    uint8_t alpha_clamp;                     /* Alpha clamp (public layout, not in the document) */
+    uint8_t alpha_register;                  /* Alpha output register (public layout, not in the document) */
+    uint8_t padding;                         /* Padding (0xFF) (public layout, not in the document) */
+};
+
+/* SwapMode: A TEV swap mode: the swap tables of the rasterized color and of the texture.  (0x4 bytes) */
+struct j3d_SwapMode {
+    uint64_t _offset;                        /* where it starts in the file */
+    int64_t _index;                          /* its index in the array holding it, else 0 */
+    uint8_t ras_select;                      /* Swap table of the rasterized color (public layout, not in the document) */
+    uint8_t tex_select;                      /* Swap table of the texture color (public layout, not in the document) */
+    uint16_t padding;                        /* Padding (0xFFFF) (public layout, not in the document) */
+};
+
+/* SwapTable: A TEV swap table: the source channel of red, green, blue and alpha.  (0x4 bytes) */
+struct j3d_SwapTable {
+    uint64_t _offset;                        /* where it starts in the file */
+    int64_t _index;                          /* its index in the array holding it, else 0 */
+    uint8_t channels[4];                     /* Source channel of R, G, B, A (public layout, not in the document) */
+};
+
+/* Fog: Fog settings.  (0x2C bytes) */
+struct j3d_Fog {
+    uint64_t _offset;                        /* where it starts in the file */
+    int64_t _index;                          /* its index in the array holding it, else 0 */
+    uint8_t type;                            /* Fog type (public layout, not in the document) */
+    uint8_t enabled;                         /* Non-zero when enabled (public layout, not in the document) */
+    uint16_t center;                         /* Center (public layout, not in the document) */
+    float start_z;                           /* Start Z (public layout, not in the document) */
+    float end_z;                             /* End Z (public layout, not in the document) */
+    float near_z;                            /* Near Z (public layout, not in the document) */
+    float far_z;                             /* Far Z (public layout, not in the document) */
+    uint8_t color[4];                        /* Color (RGBA) (public layout, not in the document) */
+    uint16_t range_adjust[10];               /* Range adjustment table (public layout, not in the document) */
+};
+
+/* AlphaCompare: Alpha compare: two comparisons and how they combine.  (0x8 bytes) */
+struct j3d_AlphaCompare {
+    uint64_t _offset;                        /* where it starts in the file */
+    int64_t _index;                          /* its index in the array holding it, else 0 */
+    uint8_t compare0;                        /* First comparison (public layout, not in the document) */
+    uint8_t reference0;                      /* First reference value (public layout, not in the document) */
+    uint8_t operation;                       /* How the comparisons combine (public layout, not in the document) */
+    uint8_t compare1;                        /* Second comparison (public layout, not in the document) */
+    uint8_t reference1;                      /* Second reference value (public layout, not in the document) */
+    uint8_t padding[3];                      /* Padding (0xFF) (public layout, not in the document) */
+};
+
+/* BlendMode: A blend mode.  (0x4 bytes) */
+struct j3d_BlendMode {
+    uint64_t _offset;                        /* where it starts in the file */
+    int64_t _index;                          /* its index in the array holding it, else 0 */
+    uint8_t type;                            /* Blend type (public layout, not in the document) */
+    uint8_t source_factor;                   /* Source factor (public layout, not in the document) */
+    uint8_t destination_factor;              /* Destination factor (public layout, not in the document) */
+    uint8_t logic_op;                        /* Logic operation (public layout, not in the document) */
+};
+
+/* ZMode: A Z (depth) mode.  (0x4 bytes) */
+struct j3d_ZMode {
+    uint64_t _offset;                        /* where it starts in the file */
+    int64_t _index;                          /* its index in the array holding it, else 0 */
+    uint8_t enabled;                         /* Non-zero when the depth test is enabled (public layout, not in the document) */
+    uint8_t function;                        /* Comparison function (public layout, not in the document) */
+    uint8_t update;                          /* Non-zero when depth is written (public layout, not in the document) */
+    uint8_t padding;                         /* Padding (0xFF) (public layout, not in the document) */
+};
+
+/* NbtScale: An NBT (normal, binormal, tangent) scale.  (0x10 bytes) */
+struct j3d_NbtScale {
+    uint64_t _offset;                        /* where it starts in the file */
+    int64_t _index;                          /* its index in the array holding it, else 0 */
+    uint8_t enabled;                         /* Non-zero when enabled (public layout, not in the document) */
+    uint8_t padding[3];                      /* Padding (0xFF) (public layout, not in the document) */
+    float scale[3];                          /* Scale (X, Y, Z) (public layout, not in the document) */
+};
+
+/* Mdl3: MDL3 - Display List (BDL only): raw material GX opcodes to speed up rendering. The document only names the section: every field here follows the public layout (JSystem decompilations, SuperBMD's `MDL3.cs`, gclib's `mdl3.py`), not the document. A header of offsets (from the section start), then one packet per material: a prebuilt GX display list that loads the material's registers, and a few small per-material tables.  (0x1C bytes) */
 struct j3d_Mdl3 {
     uint64_t _offset;                        /* where it starts in the file */
     int64_t _index;                          /* its index in the array holding it, else 0 */
-    uint16_t material_count;                 /* The number of material display lists (public layout). */
-    uint16_t padding;                        /* Padding (0xFFFF). */
-    bf_bytes data;                           /* The rest of the section, exactly as stored. */
+    uint16_t material_count;                 /* The number of material display lists (public layout; not in the document). */
+    uint16_t padding;                        /* Padding (0xFFFF) (public layout; not in the document). */
+    uint32_t packet_table_offset;            /* Packet table offset, from the section start (public layout; not in the document). */
+    uint32_t subpacket_offset;               /* Sub-packet location table offset, 0 when absent (public layout; not in the document). */
+    uint32_t matrix_index_offset;            /* Matrix index table offset, 0 when absent (public layout; not in the document). */
+    uint32_t unknown_offset;                 /* Offset of a table of one byte per material, meaning unknown; 0 when absent (public layout; not in the document). */
+    uint32_t index_offset;                   /* Material index table offset, 0 when absent (public layout; not in the document). */
+    uint32_t name_table_offset;              /* Material name table offset, 0 when absent (public layout; not in the document). */
+    uint64_t packets_at;                     /* where 'packets' starts in the file */
+    j3d_Mdl3Packet *packets;                 /* The packet table: one display list per material (public layout; not in the document). */
+    uint32_t packets_count;                  /* elements in 'packets' */
+    uint8_t has_subpackets;                  /* 1 when 'subpackets' is present */
+    uint64_t subpackets_at;                  /* where 'subpackets' starts in the file */
+    j3d_Mdl3Subpackets *subpackets;          /* Where each packet's parts start, per material (public layout; not in the document). */
+    uint32_t subpackets_count;               /* elements in 'subpackets' */
+    uint8_t has_matrix_indices;              /* 1 when 'matrix_indices' is present */
+    uint64_t matrix_indices_at;              /* where 'matrix_indices' starts in the file */
+    bf_bytes matrix_indices;                 /* Eight bytes per material, kept as they are (public layout; not in the document). */
+    uint8_t has_unknown;                     /* 1 when 'unknown' is present */
+    uint64_t unknown_at;                     /* where 'unknown' starts in the file */
+    uint8_t *unknown;                        /* One byte per material, meaning unknown (public layout; not in the document). */
+    uint32_t unknown_count;                  /* elements in 'unknown' */
+    uint8_t has_indices;                     /* 1 when 'indices' is present */
+    uint64_t indices_at;                     /* where 'indices' starts in the file */
+    uint16_t *indices;                       /* One u16 per material: its material index (public layout; not in the document). */
+    uint32_t indices_count;                  /* elements in 'indices' */
+    uint8_t has_names;                       /* 1 when 'names' is present */
+    uint64_t names_at;                       /* where 'names' starts in the file */
+    j3d_NameTable names;                     /* Material names (public layout; not in the document; SuperBMD writes an empty table). */
+};
+
+/* Mdl3Packet: One entry of MDL3's packet table and the display list it points to (public layout; not in the document). (0x8 bytes) */
+struct j3d_Mdl3Packet {
+    uint64_t _offset;                        /* where it starts in the file */
+    int64_t _index;                          /* its index in the array holding it, else 0 */
+    uint32_t offset;                         /* Display list offset, from this entry (public layout; not in the document). */
+    uint32_t size;                           /* Display list size in bytes, its padding to 32 included (public layout; not in the document). */
+    uint64_t commands_at;                    /* where 'commands' starts in the file */
+    j3d_GxCommand *commands;                 /* The GX commands, up to the first NOP (included) that starts the padding; the rest of the padding is the tail (public layout; not in the document). */
+    uint32_t commands_count;                 /* elements in 'commands' */
+    bf_bytes commands_tail;                  /* bytes of the region after 'commands' (padding) */
+};
+
+/* Mdl3Subpackets: Where the parts of a material's display list start (public layout; not in the document). (0x10 bytes) */
+struct j3d_Mdl3Subpackets {
+    uint64_t _offset;                        /* where it starts in the file */
+    int64_t _index;                          /* its index in the array holding it, else 0 */
+    uint16_t color_channel;                  /* Channel color commands, from the packet start (public layout; not in the document). */
+    uint16_t channel_control;                /* Channel control commands (public layout; not in the document). */
+    uint16_t tex_gen;                        /* Texture generator commands (public layout; not in the document). */
+    uint16_t texture;                        /* Texture commands (public layout; not in the document). */
+    uint16_t tev;                            /* TEV commands (public layout; not in the document). */
+    uint16_t pixel;                          /* Pixel engine commands (public layout; not in the document). */
+    uint32_t padding;                        /* Padding (public layout; not in the document). */
+};
+
+/* GxCommand: One command of a GX display list (public GX command encoding; not in the document). */
+struct j3d_GxCommand {
+    uint64_t _offset;                        /* where it starts in the file */
+    int64_t _index;                          /* its index in the array holding it, else 0 */
+    uint8_t opcode;                          /* The command (public GX encoding; not in the document). */
+    uint8_t has_body;                        /* 1 when 'body' is present */
+    struct {
+        int kind;                            /* which member is set: J3D_KIND_..., 0 for raw bytes */
+        union {
+            j3d_BpCommand *BpCommand;
+            j3d_XfCommand *XfCommand;
+            j3d_CpCommand *CpCommand;
+            j3d_XfIndexedCommand *XfIndexedCommand;
+        };
+        bf_bytes raw;                        /* the bytes, when no case matched */
+    } body; /* The command's operands, by its opcode; an unknown opcode keeps the rest of the list as bytes (public GX encoding; not in the document). */
+};
+
+/* BpCommand: Loads a BP (blitting processor) register (public GX encoding; not in the document). (0x4 bytes) */
+struct j3d_BpCommand {
+    uint64_t _offset;                        /* where it starts in the file */
+    int64_t _index;                          /* its index in the array holding it, else 0 */
+    uint8_t reg;                             /* BP register (public GX encoding; not in the document). */
+    uint32_t value;                          /* The 24-bit value (public GX encoding; not in the document). */
+};
+
+/* XfCommand: Loads consecutive XF (transform unit) registers (public GX encoding; not in the document). */
+struct j3d_XfCommand {
+    uint64_t _offset;                        /* where it starts in the file */
+    int64_t _index;                          /* its index in the array holding it, else 0 */
+    uint16_t count_minus_one;                /* Number of values minus one (public GX encoding; not in the document). */
+    uint16_t address;                        /* First XF register address (public GX encoding; not in the document). */
+    uint32_t *values;                        /* The values (public GX encoding; not in the document). */
+    uint32_t values_count;                   /* elements in 'values' */
+};
+
+/* CpCommand: Loads a CP (command processor) register (public GX encoding; not in the document). (0x5 bytes) */
+struct j3d_CpCommand {
+    uint64_t _offset;                        /* where it starts in the file */
+    int64_t _index;                          /* its index in the array holding it, else 0 */
+    uint8_t reg;                             /* CP register (public GX encoding; not in the document). */
+    uint32_t value;                          /* The value (public GX encoding; not in the document). */
+};
+
+/* XfIndexedCommand: Loads XF memory from an indexed array (public GX encoding; not in the document). (0x4 bytes) */
+struct j3d_XfIndexedCommand {
+    uint64_t _offset;                        /* where it starts in the file */
+    int64_t _index;                          /* its index in the array holding it, else 0 */
+    uint16_t index;                          /* Array index (public GX encoding; not in the document). */
+    uint16_t address;                        /* Length minus one (4 bits) and XF address (12 bits) (public GX encoding; not in the document). */
 };
 
 /* Tex1: TEX1 - Texture Data: embedded BTI headers that MAT3 references by index. The texture data locations are given by the headers (which are located directly one after another at the Header Table); several headers may point to one block of texture data.  (0xC bytes) */

@@ -135,10 +135,150 @@ static inline const j3d_MaterialList *j3d_MaterialList_at(bf_ctx *c, const j3d_M
 {
     return bf_check_index(c, i, n) ? &a[i] : &j3d_MaterialList_zero;
 }
+static const j3d_Mat3 j3d_Mat3_zero;
+static inline const j3d_Mat3 *j3d_Mat3_at(bf_ctx *c, const j3d_Mat3 *a, uint64_t n, int64_t i)
+{
+    return bf_check_index(c, i, n) ? &a[i] : &j3d_Mat3_zero;
+}
+static const j3d_Material j3d_Material_zero;
+static inline const j3d_Material *j3d_Material_at(bf_ctx *c, const j3d_Material *a, uint64_t n, int64_t i)
+{
+    return bf_check_index(c, i, n) ? &a[i] : &j3d_Material_zero;
+}
+static const j3d_Indirect j3d_Indirect_zero;
+static inline const j3d_Indirect *j3d_Indirect_at(bf_ctx *c, const j3d_Indirect *a, uint64_t n, int64_t i)
+{
+    return bf_check_index(c, i, n) ? &a[i] : &j3d_Indirect_zero;
+}
+static const j3d_IndirectOrder j3d_IndirectOrder_zero;
+static inline const j3d_IndirectOrder *j3d_IndirectOrder_at(bf_ctx *c, const j3d_IndirectOrder *a, uint64_t n, int64_t i)
+{
+    return bf_check_index(c, i, n) ? &a[i] : &j3d_IndirectOrder_zero;
+}
+static const j3d_IndirectMatrix j3d_IndirectMatrix_zero;
+static inline const j3d_IndirectMatrix *j3d_IndirectMatrix_at(bf_ctx *c, const j3d_IndirectMatrix *a, uint64_t n, int64_t i)
+{
+    return bf_check_index(c, i, n) ? &a[i] : &j3d_IndirectMatrix_zero;
+}
+static const j3d_IndirectScale j3d_IndirectScale_zero;
+static inline const j3d_IndirectScale *j3d_IndirectScale_at(bf_ctx *c, const j3d_IndirectScale *a, uint64_t n, int64_t i)
+{
+    return bf_check_index(c, i, n) ? &a[i] : &j3d_IndirectScale_zero;
+}
+static const j3d_IndirectStage j3d_IndirectStage_zero;
+static inline const j3d_IndirectStage *j3d_IndirectStage_at(bf_ctx *c, const j3d_IndirectStage *a, uint64_t n, int64_t i)
+{
+    return bf_check_index(c, i, n) ? &a[i] : &j3d_IndirectStage_zero;
+}
+static const j3d_Rgba8 j3d_Rgba8_zero;
+static inline const j3d_Rgba8 *j3d_Rgba8_at(bf_ctx *c, const j3d_Rgba8 *a, uint64_t n, int64_t i)
+{
+    return bf_check_index(c, i, n) ? &a[i] : &j3d_Rgba8_zero;
+}
+static const j3d_ColorChannel j3d_ColorChannel_zero;
+static inline const j3d_ColorChannel *j3d_ColorChannel_at(bf_ctx *c, const j3d_ColorChannel *a, uint64_t n, int64_t i)
+{
+    return bf_check_index(c, i, n) ? &a[i] : &j3d_ColorChannel_zero;
+}
+static const j3d_TexGen j3d_TexGen_zero;
+static inline const j3d_TexGen *j3d_TexGen_at(bf_ctx *c, const j3d_TexGen *a, uint64_t n, int64_t i)
+{
+    return bf_check_index(c, i, n) ? &a[i] : &j3d_TexGen_zero;
+}
+static const j3d_TexMatrix j3d_TexMatrix_zero;
+static inline const j3d_TexMatrix *j3d_TexMatrix_at(bf_ctx *c, const j3d_TexMatrix *a, uint64_t n, int64_t i)
+{
+    return bf_check_index(c, i, n) ? &a[i] : &j3d_TexMatrix_zero;
+}
+static const j3d_TevOrder j3d_TevOrder_zero;
+static inline const j3d_TevOrder *j3d_TevOrder_at(bf_ctx *c, const j3d_TevOrder *a, uint64_t n, int64_t i)
+{
+    return bf_check_index(c, i, n) ? &a[i] : &j3d_TevOrder_zero;
+}
+static const j3d_TevColor j3d_TevColor_zero;
+static inline const j3d_TevColor *j3d_TevColor_at(bf_ctx *c, const j3d_TevColor *a, uint64_t n, int64_t i)
+{
+    return bf_check_index(c, i, n) ? &a[i] : &j3d_TevColor_zero;
+}
+static const j3d_TevStage j3d_TevStage_zero;
+static inline const j3d_TevStage *j3d_TevStage_at(bf_ctx *c, const j3d_TevStage *a, uint64_t n, int64_t i)
+{
+    return bf_check_index(c, i, n) ? &a[i] : &j3d_TevStage_zero;
+}
+static const j3d_SwapMode j3d_SwapMode_zero;
+static inline const j3d_SwapMode *j3d_SwapMode_at(bf_ctx *c, const j3d_SwapMode *a, uint64_t n, int64_t i)
+{
+    return bf_check_index(c, i, n) ? &a[i] : &j3d_SwapMode_zero;
+}
+static const j3d_SwapTable j3d_SwapTable_zero;
+static inline const j3d_SwapTable *j3d_SwapTable_at(bf_ctx *c, const j3d_SwapTable *a, uint64_t n, int64_t i)
+{
+    return bf_check_index(c, i, n) ? &a[i] : &j3d_SwapTable_zero;
+}
+static const j3d_Fog j3d_Fog_zero;
+static inline const j3d_Fog *j3d_Fog_at(bf_ctx *c, const j3d_Fog *a, uint64_t n, int64_t i)
+{
+    return bf_check_index(c, i, n) ? &a[i] : &j3d_Fog_zero;
+}
+static const j3d_AlphaCompare j3d_AlphaCompare_zero;
+static inline const j3d_AlphaCompare *j3d_AlphaCompare_at(bf_ctx *c, const j3d_AlphaCompare *a, uint64_t n, int64_t i)
+{
+    return bf_check_index(c, i, n) ? &a[i] : &j3d_AlphaCompare_zero;
+}
+static const j3d_BlendMode j3d_BlendMode_zero;
+static inline const j3d_BlendMode *j3d_BlendMode_at(bf_ctx *c, const j3d_BlendMode *a, uint64_t n, int64_t i)
+{
+    return bf_check_index(c, i, n) ? &a[i] : &j3d_BlendMode_zero;
+}
+static const j3d_ZMode j3d_ZMode_zero;
+static inline const j3d_ZMode *j3d_ZMode_at(bf_ctx *c, const j3d_ZMode *a, uint64_t n, int64_t i)
+{
+    return bf_check_index(c, i, n) ? &a[i] : &j3d_ZMode_zero;
+}
+static const j3d_NbtScale j3d_NbtScale_zero;
+static inline const j3d_NbtScale *j3d_NbtScale_at(bf_ctx *c, const j3d_NbtScale *a, uint64_t n, int64_t i)
+{
+    return bf_check_index(c, i, n) ? &a[i] : &j3d_NbtScale_zero;
+}
 static const j3d_Mdl3 j3d_Mdl3_zero;
 static inline const j3d_Mdl3 *j3d_Mdl3_at(bf_ctx *c, const j3d_Mdl3 *a, uint64_t n, int64_t i)
 {
     return bf_check_index(c, i, n) ? &a[i] : &j3d_Mdl3_zero;
+}
+static const j3d_Mdl3Packet j3d_Mdl3Packet_zero;
+static inline const j3d_Mdl3Packet *j3d_Mdl3Packet_at(bf_ctx *c, const j3d_Mdl3Packet *a, uint64_t n, int64_t i)
+{
+    return bf_check_index(c, i, n) ? &a[i] : &j3d_Mdl3Packet_zero;
+}
+static const j3d_Mdl3Subpackets j3d_Mdl3Subpackets_zero;
+static inline const j3d_Mdl3Subpackets *j3d_Mdl3Subpackets_at(bf_ctx *c, const j3d_Mdl3Subpackets *a, uint64_t n, int64_t i)
+{
+    return bf_check_index(c, i, n) ? &a[i] : &j3d_Mdl3Subpackets_zero;
+}
+static const j3d_GxCommand j3d_GxCommand_zero;
+static inline const j3d_GxCommand *j3d_GxCommand_at(bf_ctx *c, const j3d_GxCommand *a, uint64_t n, int64_t i)
+{
+    return bf_check_index(c, i, n) ? &a[i] : &j3d_GxCommand_zero;
+}
+static const j3d_BpCommand j3d_BpCommand_zero;
+static inline const j3d_BpCommand *j3d_BpCommand_at(bf_ctx *c, const j3d_BpCommand *a, uint64_t n, int64_t i)
+{
+    return bf_check_index(c, i, n) ? &a[i] : &j3d_BpCommand_zero;
+}
+static const j3d_XfCommand j3d_XfCommand_zero;
+static inline const j3d_XfCommand *j3d_XfCommand_at(bf_ctx *c, const j3d_XfCommand *a, uint64_t n, int64_t i)
+{
+    return bf_check_index(c, i, n) ? &a[i] : &j3d_XfCommand_zero;
+}
+static const j3d_CpCommand j3d_CpCommand_zero;
+static inline const j3d_CpCommand *j3d_CpCommand_at(bf_ctx *c, const j3d_CpCommand *a, uint64_t n, int64_t i)
+{
+    return bf_check_index(c, i, n) ? &a[i] : &j3d_CpCommand_zero;
+}
+static const j3d_XfIndexedCommand j3d_XfIndexedCommand_zero;
+static inline const j3d_XfIndexedCommand *j3d_XfIndexedCommand_at(bf_ctx *c, const j3d_XfIndexedCommand *a, uint64_t n, int64_t i)
+{
+    return bf_check_index(c, i, n) ? &a[i] : &j3d_XfIndexedCommand_zero;
 }
 static const j3d_Tex1 j3d_Tex1_zero;
 static inline const j3d_Tex1 *j3d_Tex1_at(bf_ctx *c, const j3d_Tex1 *a, uint64_t n, int64_t i)

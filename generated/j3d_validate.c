@@ -19,6 +19,9 @@ static void validate_Shape(bf_vctx *v, const j3d_Shape *s);
 static void validate_IndexAttribute(bf_vctx *v, const j3d_IndexAttribute *s);
 static void validate_MatrixGroup(bf_vctx *v, const j3d_MatrixGroup *s);
 static void validate_Primitive(bf_vctx *v, const j3d_Primitive *s);
+static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s);
+static void validate_Mdl3(bf_vctx *v, const j3d_Mdl3 *s);
+static void validate_Mdl3Packet(bf_vctx *v, const j3d_Mdl3Packet *s);
 static void validate_Tex1(bf_vctx *v, const j3d_Tex1 *s);
 static void validate_BtiHeader(bf_vctx *v, const j3d_BtiHeader *s);
 
@@ -36,7 +39,7 @@ static void validate_File(bf_vctx *v, const j3d_File *s)
         if (x != INT64_C(1651336242) && x != INT64_C(1651336243) && x != INT64_C(1650748468))
             bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 4, "kind", "FileKind: the values the document lists", "%lld (0x%llx) is not a value of FileKind", (long long)x, (unsigned long long)x);
     }
-    /* File Header: "The number of chunks present in this file. 8 for BMD, 9 for BDL" (schema line 231) */
+    /* File Header: "The number of chunks present in this file. 8 for BMD, 9 for BDL" (schema line 256) */
     {
         int ok = ((((int64_t)((int64_t)s->kind == INT64_C(1650748468))) ? ((int64_t)((int64_t)s->section_count == INT64_C(9))) : ((int64_t)((int64_t)s->section_count == INT64_C(8))))) != 0;
         if (!bf_eval_failed(v, "section_count", "File Header: \"The number of chunks present in this file. 8 for BMD, 9 for BDL\"") && !ok) {
@@ -44,7 +47,7 @@ static void validate_File(bf_vctx *v, const j3d_File *s)
             bf_eval_failed(v, "section_count", "File Header: \"The number of chunks present in this file. 8 for BMD, 9 for BDL\"");
         }
     }
-    /* File Header: "The total size of the file" (schema line 235) */
+    /* File Header: "The total size of the file" (schema line 260) */
     {
         int ok = (((int64_t)((int64_t)s->file_size == (int64_t)c->size))) != 0;
         if (!bf_eval_failed(v, "file_size", "File Header: \"The total size of the file\"") && !ok) {
@@ -52,7 +55,7 @@ static void validate_File(bf_vctx *v, const j3d_File *s)
             bf_eval_failed(v, "file_size", "File Header: \"The total size of the file\"");
         }
     }
-    /* Every section: "The total size of this chunk" (sections follow one another to the end of the file) (schema line 239) */
+    /* Every section: "The total size of this chunk" (sections follow one another to the end of the file) (schema line 264) */
     {
         int ok = (((int64_t)((int64_t)s->trailing.len == INT64_C(0)))) != 0;
         if (!bf_eval_failed(v, "trailing", "Every section: \"The total size of this chunk\" (sections follow one another to the end of the file)") && !ok) {
@@ -60,7 +63,7 @@ static void validate_File(bf_vctx *v, const j3d_File *s)
             bf_eval_failed(v, "trailing", "Every section: \"The total size of this chunk\" (sections follow one another to the end of the file)");
         }
     }
-    /* JNT1: "There can only be one skeleton per model." (schema line 243) */
+    /* JNT1: "There can only be one skeleton per model." (schema line 268) */
     {
         int64_t q1 = 0;
         for (uint32_t i1 = 0; i1 < (uint32_t)(s->sections_count); i1++) {
@@ -80,7 +83,7 @@ static void validate_File(bf_vctx *v, const j3d_File *s)
             bf_eval_failed(v, "sections", "JNT1: \"There can only be one skeleton per model.\"");
         }
     }
-    /* "These two formats hold the same data, except BDL contains an additional set of data which is used for faster rendering speeds." (schema line 247) */
+    /* "These two formats hold the same data, except BDL contains an additional set of data which is used for faster rendering speeds." (schema line 272) */
     {
         int64_t q3 = 0;
         for (uint32_t i3 = 0; i3 < (uint32_t)(s->sections_count); i3++) {
@@ -94,7 +97,7 @@ static void validate_File(bf_vctx *v, const j3d_File *s)
             bf_eval_failed(v, "sections", "\"These two formats hold the same data, except BDL contains an additional set of data which is used for faster rendering speeds.\"");
         }
     }
-    /* Scene Hierarchy: "The node list is padded to the nearest 32." (schema line 251) */
+    /* Scene Hierarchy: "The node list is padded to the nearest 32." (schema line 276) */
     for (uint32_t i = 0; i < s->sections_count; i++) {
         const j3d_Section *it = &s->sections[i];
         const j3d_Section *prev = i ? &s->sections[i - 1] : &j3d_Section_zero;
@@ -111,7 +114,7 @@ static void validate_File(bf_vctx *v, const j3d_File *s)
             bf_pop(c);
         }
     }
-    /* EVP1: "This section is padded to the nearest 32." (schema line 256) */
+    /* EVP1: "This section is padded to the nearest 32." (schema line 281) */
     for (uint32_t i = 0; i < s->sections_count; i++) {
         const j3d_Section *it = &s->sections[i];
         const j3d_Section *prev = i ? &s->sections[i - 1] : &j3d_Section_zero;
@@ -128,7 +131,7 @@ static void validate_File(bf_vctx *v, const j3d_File *s)
             bf_pop(c);
         }
     }
-    /* DRW1: "DRW1 ends with padding to the nearest 32." (schema line 261) */
+    /* DRW1: "DRW1 ends with padding to the nearest 32." (schema line 286) */
     for (uint32_t i = 0; i < s->sections_count; i++) {
         const j3d_Section *it = &s->sections[i];
         const j3d_Section *prev = i ? &s->sections[i - 1] : &j3d_Section_zero;
@@ -184,6 +187,14 @@ static void validate_Section(bf_vctx *v, const j3d_Section *s)
         validate_Shp1(v, s->body.Shp1);
         bf_pop(c);
     }
+    if (s->body.kind == J3D_KIND_MAT3 && bf_push(c, "body", -1)) {
+        validate_Mat3(v, s->body.Mat3);
+        bf_pop(c);
+    }
+    if (s->body.kind == J3D_KIND_MDL3 && bf_push(c, "body", -1)) {
+        validate_Mdl3(v, s->body.Mdl3);
+        bf_pop(c);
+    }
     if (s->body.kind == J3D_KIND_TEX1 && bf_push(c, "body", -1)) {
         validate_Tex1(v, s->body.Tex1);
         bf_pop(c);
@@ -199,7 +210,7 @@ static void validate_Inf1(bf_vctx *v, const j3d_Inf1 *s)
     (void)s;
     if ((uint64_t)(int64_t)s->flags & ~UINT64_C(0xFFFF))
         bf_report(v, BF_SEVERITY_WARNING, (s)->_offset + 0, "flags", "LoaderFlags: the bits the document lists", "bits 0x%llx are not LoaderFlags flags", (unsigned long long)((uint64_t)(int64_t)s->flags & ~UINT64_C(0xFFFF)));
-    /* Scene Hierarchy: "0x10 = Joint Assignment node. "Data" holds the Joint ID (index into JNT1)" (schema line 321) */
+    /* Scene Hierarchy: "0x10 = Joint Assignment node. "Data" holds the Joint ID (index into JNT1)" (schema line 346) */
     for (uint32_t i = 0; i < s->nodes_count; i++) {
         const j3d_SceneNode *it = &s->nodes[i];
         const j3d_SceneNode *prev = i ? &s->nodes[i - 1] : &j3d_SceneNode_zero;
@@ -228,7 +239,7 @@ static void validate_Inf1(bf_vctx *v, const j3d_Inf1 *s)
             bf_pop(c);
         }
     }
-    /* Scene Hierarchy: "0x11 = Material assignment. "Data" holds the Material ID (index into MAT3)" (schema line 326) */
+    /* Scene Hierarchy: "0x11 = Material assignment. "Data" holds the Material ID (index into MAT3)" (schema line 351) */
     for (uint32_t i = 0; i < s->nodes_count; i++) {
         const j3d_SceneNode *it = &s->nodes[i];
         const j3d_SceneNode *prev = i ? &s->nodes[i - 1] : &j3d_SceneNode_zero;
@@ -240,7 +251,7 @@ static void validate_Inf1(bf_vctx *v, const j3d_Inf1 *s)
                 for (uint32_t i3 = 0; i3 < (uint32_t)(R->sections_count); i3++) {
                     const j3d_Section *it3 = &(R->sections)[i3];
                     (void)it3;
-                    q3 = bf_add(q3, (int64_t)(it3->body.kind == J3D_KIND_MATERIAL_LIST ? it3->body.MaterialList : &j3d_MaterialList_zero)->material_count);
+                    q3 = bf_add(q3, bf_add((int64_t)(it3->body.kind == J3D_KIND_MAT3 ? it3->body.Mat3 : &j3d_Mat3_zero)->material_count, (int64_t)(it3->body.kind == J3D_KIND_MATERIAL_LIST ? it3->body.MaterialList : &j3d_MaterialList_zero)->material_count));
                 }
                 int ok = (((int64_t)(((int64_t)((int64_t)it->type != INT64_C(17))) || ((int64_t)((int64_t)it->data < q3))))) != 0;
                 if (!bf_eval_failed(v, "data", "Scene Hierarchy: \"0x11 = Material assignment. \"Data\" holds the Material ID (index into MAT3)\"") && !ok) {
@@ -248,7 +259,7 @@ static void validate_Inf1(bf_vctx *v, const j3d_Inf1 *s)
                     for (uint32_t i4 = 0; i4 < (uint32_t)(R->sections_count); i4++) {
                         const j3d_Section *it4 = &(R->sections)[i4];
                         (void)it4;
-                        q4 = bf_add(q4, (int64_t)(it4->body.kind == J3D_KIND_MATERIAL_LIST ? it4->body.MaterialList : &j3d_MaterialList_zero)->material_count);
+                        q4 = bf_add(q4, bf_add((int64_t)(it4->body.kind == J3D_KIND_MAT3 ? it4->body.Mat3 : &j3d_Mat3_zero)->material_count, (int64_t)(it4->body.kind == J3D_KIND_MATERIAL_LIST ? it4->body.MaterialList : &j3d_MaterialList_zero)->material_count));
                     }
                     bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 2)), "data", "Scene Hierarchy: \"0x11 = Material assignment. \"Data\" holds the Material ID (index into MAT3)\"", "material node %lld names material %lld, but MAT3 has %lld", (long long)((int64_t)i), (long long)((int64_t)it->data), (long long)(q4));
                     bf_eval_failed(v, "data", "Scene Hierarchy: \"0x11 = Material assignment. \"Data\" holds the Material ID (index into MAT3)\"");
@@ -257,7 +268,7 @@ static void validate_Inf1(bf_vctx *v, const j3d_Inf1 *s)
             bf_pop(c);
         }
     }
-    /* Scene Hierarchy: "0x12 = Shape Assignment. "Data" holds the Shape ID (index into SHP1)" (schema line 331) */
+    /* Scene Hierarchy: "0x12 = Shape Assignment. "Data" holds the Shape ID (index into SHP1)" (schema line 356) */
     for (uint32_t i = 0; i < s->nodes_count; i++) {
         const j3d_SceneNode *it = &s->nodes[i];
         const j3d_SceneNode *prev = i ? &s->nodes[i - 1] : &j3d_SceneNode_zero;
@@ -286,7 +297,7 @@ static void validate_Inf1(bf_vctx *v, const j3d_Inf1 *s)
             bf_pop(c);
         }
     }
-    /* Scene Hierarchy: "0x01 = Creates a new child of the previous node", "0x02 = Finishes the child node and returns ownership to the previous node" (schema line 336) */
+    /* Scene Hierarchy: "0x01 = Creates a new child of the previous node", "0x02 = Finishes the child node and returns ownership to the previous node" (schema line 361) */
     {
         int64_t q7 = 0;
         for (uint32_t i7 = 0; i7 < (uint32_t)(s->nodes_count); i7++) {
@@ -318,7 +329,7 @@ static void validate_Inf1(bf_vctx *v, const j3d_Inf1 *s)
             bf_eval_failed(v, "nodes", "Scene Hierarchy: \"0x01 = Creates a new child of the previous node\", \"0x02 = Finishes the child node and returns ownership to the previous node\"");
         }
     }
-    /* INF1: "Matrix Group Data Count. Referring to the Matrix Group Data in SHP1" (schema line 340) */
+    /* INF1: "Matrix Group Data Count. Referring to the Matrix Group Data in SHP1" (schema line 365) */
     {
         int64_t q11 = 0;
         for (uint32_t i11 = 0; i11 < (uint32_t)(R->sections_count); i11++) {
@@ -338,7 +349,7 @@ static void validate_Inf1(bf_vctx *v, const j3d_Inf1 *s)
             bf_eval_failed(v, "matrix_group_count", "INF1: \"Matrix Group Data Count. Referring to the Matrix Group Data in SHP1\"");
         }
     }
-    /* INF1: "Vertex Count. Always equals the number of entries in the VTX1 "POSITION" data buffer" (schema line 344) */
+    /* INF1: "Vertex Count. Always equals the number of entries in the VTX1 "POSITION" data buffer" (schema line 369) */
     {
         int64_t q13 = 0;
         for (uint32_t i13 = 0; i13 < (uint32_t)(R->sections_count); i13++) {
@@ -424,84 +435,60 @@ static void validate_Inf1(bf_vctx *v, const j3d_Inf1 *s)
             bf_eval_failed(v, "vertex_count", "INF1: \"Vertex Count. Always equals the number of entries in the VTX1 \"POSITION\" data buffer\"");
         }
     }
-    /* INF1: "Vertex Count. Always equals the number of entries in the VTX1 "POSITION" data buffer" (schema line 348) */
+    /* INF1: "Vertex Count. Always equals the number of entries in the VTX1 "POSITION" data buffer" (its padding to 32 bytes is not entries) (schema line 373) */
     {
         int64_t q26 = 0;
         for (uint32_t i26 = 0; i26 < (uint32_t)(R->sections_count); i26++) {
             const j3d_Section *it26 = &(R->sections)[i26];
             (void)it26;
-            q26 = bf_add(q26, (int64_t)(&(it26->body.kind == J3D_KIND_VTX1 ? it26->body.Vtx1 : &j3d_Vtx1_zero)->position)->raw.len);
-        }
-        int64_t q27 = 0;
-        for (uint32_t i27 = 0; i27 < (uint32_t)(R->sections_count); i27++) {
-            const j3d_Section *it27 = &(R->sections)[i27];
-            (void)it27;
-            int64_t q28 = 0;
-            for (uint32_t i28 = 0; i28 < (uint32_t)((it27->body.kind == J3D_KIND_VTX1 ? it27->body.Vtx1 : &j3d_Vtx1_zero)->formats_count); i28++) {
-                const j3d_VertexFormat *it28 = &((it27->body.kind == J3D_KIND_VTX1 ? it27->body.Vtx1 : &j3d_Vtx1_zero)->formats)[i28];
-                (void)it28;
-                q28 = bf_add(q28, (((int64_t)((int64_t)it28->attr == INT64_C(9))) ? bf_mul((((int64_t)((int64_t)it28->component_count == INT64_C(0))) ? INT64_C(2) : INT64_C(3)), (((int64_t)((int64_t)it28->data_type <= INT64_C(1))) ? INT64_C(1) : (((int64_t)((int64_t)it28->data_type <= INT64_C(3))) ? INT64_C(2) : INT64_C(4)))) : INT64_C(0)));
+            int64_t q27 = 0;
+            for (uint32_t i27 = 0; i27 < (uint32_t)((it26->body.kind == J3D_KIND_VTX1 ? it26->body.Vtx1 : &j3d_Vtx1_zero)->formats_count); i27++) {
+                const j3d_VertexFormat *it27 = &((it26->body.kind == J3D_KIND_VTX1 ? it26->body.Vtx1 : &j3d_Vtx1_zero)->formats)[i27];
+                (void)it27;
+                q27 = bf_add(q27, (((int64_t)((int64_t)it27->attr == INT64_C(9))) ? (((int64_t)((int64_t)it27->component_count == INT64_C(0))) ? INT64_C(2) : INT64_C(3)) : INT64_C(0)));
             }
-            q27 = bf_add(q27, q28);
+            q26 = bf_add(q26, q27);
         }
-        int64_t q29 = 0;
-        for (uint32_t i29 = 0; i29 < (uint32_t)(R->sections_count); i29++) {
-            const j3d_Section *it29 = &(R->sections)[i29];
-            (void)it29;
-            q29 = bf_add(q29, (int64_t)(&(it29->body.kind == J3D_KIND_VTX1 ? it29->body.Vtx1 : &j3d_Vtx1_zero)->position)->raw.len);
+        int64_t q28 = 0;
+        for (uint32_t i28 = 0; i28 < (uint32_t)(R->sections_count); i28++) {
+            const j3d_Section *it28 = &(R->sections)[i28];
+            (void)it28;
+            int64_t q29 = 0;
+            for (uint32_t i29 = 0; i29 < (uint32_t)((it28->body.kind == J3D_KIND_VTX1 ? it28->body.Vtx1 : &j3d_Vtx1_zero)->formats_count); i29++) {
+                const j3d_VertexFormat *it29 = &((it28->body.kind == J3D_KIND_VTX1 ? it28->body.Vtx1 : &j3d_Vtx1_zero)->formats)[i29];
+                (void)it29;
+                q29 = bf_add(q29, (((int64_t)((int64_t)it29->attr == INT64_C(9))) ? (((int64_t)((int64_t)it29->component_count == INT64_C(0))) ? INT64_C(2) : INT64_C(3)) : INT64_C(0)));
+            }
+            q28 = bf_add(q28, q29);
         }
         int64_t q30 = 0;
         for (uint32_t i30 = 0; i30 < (uint32_t)(R->sections_count); i30++) {
             const j3d_Section *it30 = &(R->sections)[i30];
             (void)it30;
-            int64_t q31 = 0;
-            for (uint32_t i31 = 0; i31 < (uint32_t)((it30->body.kind == J3D_KIND_VTX1 ? it30->body.Vtx1 : &j3d_Vtx1_zero)->formats_count); i31++) {
-                const j3d_VertexFormat *it31 = &((it30->body.kind == J3D_KIND_VTX1 ? it30->body.Vtx1 : &j3d_Vtx1_zero)->formats)[i31];
-                (void)it31;
-                q31 = bf_add(q31, (((int64_t)((int64_t)it31->attr == INT64_C(9))) ? bf_mul((((int64_t)((int64_t)it31->component_count == INT64_C(0))) ? INT64_C(2) : INT64_C(3)), (((int64_t)((int64_t)it31->data_type <= INT64_C(1))) ? INT64_C(1) : (((int64_t)((int64_t)it31->data_type <= INT64_C(3))) ? INT64_C(2) : INT64_C(4)))) : INT64_C(0)));
-            }
-            q30 = bf_add(q30, q31);
+            q30 = bf_add(q30, bf_add(bf_add(bf_add(bf_add((int64_t)(&(it30->body.kind == J3D_KIND_VTX1 ? it30->body.Vtx1 : &j3d_Vtx1_zero)->position)->u8_values_count, (int64_t)(&(it30->body.kind == J3D_KIND_VTX1 ? it30->body.Vtx1 : &j3d_Vtx1_zero)->position)->s8_values_count), (int64_t)(&(it30->body.kind == J3D_KIND_VTX1 ? it30->body.Vtx1 : &j3d_Vtx1_zero)->position)->u16_values_count), (int64_t)(&(it30->body.kind == J3D_KIND_VTX1 ? it30->body.Vtx1 : &j3d_Vtx1_zero)->position)->s16_values_count), (int64_t)(&(it30->body.kind == J3D_KIND_VTX1 ? it30->body.Vtx1 : &j3d_Vtx1_zero)->position)->f32_values_count));
         }
-        int ok = (((int64_t)(((int64_t)(((int64_t)(q26 == INT64_C(0))) || ((int64_t)(q27 == INT64_C(0))))) || ((int64_t)((int64_t)s->vertex_count == bf_div(c, q29, q30)))))) != 0;
-        if (!bf_eval_failed(v, "vertex_count", "INF1: \"Vertex Count. Always equals the number of entries in the VTX1 \"POSITION\" data buffer\"") && !ok) {
+        int ok = (((int64_t)(((int64_t)(q26 == INT64_C(0))) || ((int64_t)(bf_mul((int64_t)s->vertex_count, q28) == q30))))) != 0;
+        if (!bf_eval_failed(v, "vertex_count", "INF1: \"Vertex Count. Always equals the number of entries in the VTX1 \"POSITION\" data buffer\" (its padding to 32 bytes is not entries)") && !ok) {
+            int64_t q31 = 0;
+            for (uint32_t i31 = 0; i31 < (uint32_t)(R->sections_count); i31++) {
+                const j3d_Section *it31 = &(R->sections)[i31];
+                (void)it31;
+                q31 = bf_add(q31, bf_add(bf_add(bf_add(bf_add((int64_t)(&(it31->body.kind == J3D_KIND_VTX1 ? it31->body.Vtx1 : &j3d_Vtx1_zero)->position)->u8_values_count, (int64_t)(&(it31->body.kind == J3D_KIND_VTX1 ? it31->body.Vtx1 : &j3d_Vtx1_zero)->position)->s8_values_count), (int64_t)(&(it31->body.kind == J3D_KIND_VTX1 ? it31->body.Vtx1 : &j3d_Vtx1_zero)->position)->u16_values_count), (int64_t)(&(it31->body.kind == J3D_KIND_VTX1 ? it31->body.Vtx1 : &j3d_Vtx1_zero)->position)->s16_values_count), (int64_t)(&(it31->body.kind == J3D_KIND_VTX1 ? it31->body.Vtx1 : &j3d_Vtx1_zero)->position)->f32_values_count));
+            }
             int64_t q32 = 0;
             for (uint32_t i32 = 0; i32 < (uint32_t)(R->sections_count); i32++) {
                 const j3d_Section *it32 = &(R->sections)[i32];
                 (void)it32;
-                q32 = bf_add(q32, (int64_t)(&(it32->body.kind == J3D_KIND_VTX1 ? it32->body.Vtx1 : &j3d_Vtx1_zero)->position)->raw.len);
-            }
-            int64_t q33 = 0;
-            for (uint32_t i33 = 0; i33 < (uint32_t)(R->sections_count); i33++) {
-                const j3d_Section *it33 = &(R->sections)[i33];
-                (void)it33;
-                q33 = bf_add(q33, (int64_t)(&(it33->body.kind == J3D_KIND_VTX1 ? it33->body.Vtx1 : &j3d_Vtx1_zero)->position)->raw.len);
-            }
-            int64_t q34 = 0;
-            for (uint32_t i34 = 0; i34 < (uint32_t)(R->sections_count); i34++) {
-                const j3d_Section *it34 = &(R->sections)[i34];
-                (void)it34;
-                int64_t q35 = 0;
-                for (uint32_t i35 = 0; i35 < (uint32_t)((it34->body.kind == J3D_KIND_VTX1 ? it34->body.Vtx1 : &j3d_Vtx1_zero)->formats_count); i35++) {
-                    const j3d_VertexFormat *it35 = &((it34->body.kind == J3D_KIND_VTX1 ? it34->body.Vtx1 : &j3d_Vtx1_zero)->formats)[i35];
-                    (void)it35;
-                    q35 = bf_add(q35, (((int64_t)((int64_t)it35->attr == INT64_C(9))) ? bf_mul((((int64_t)((int64_t)it35->component_count == INT64_C(0))) ? INT64_C(2) : INT64_C(3)), (((int64_t)((int64_t)it35->data_type <= INT64_C(1))) ? INT64_C(1) : (((int64_t)((int64_t)it35->data_type <= INT64_C(3))) ? INT64_C(2) : INT64_C(4)))) : INT64_C(0)));
+                int64_t q33 = 0;
+                for (uint32_t i33 = 0; i33 < (uint32_t)((it32->body.kind == J3D_KIND_VTX1 ? it32->body.Vtx1 : &j3d_Vtx1_zero)->formats_count); i33++) {
+                    const j3d_VertexFormat *it33 = &((it32->body.kind == J3D_KIND_VTX1 ? it32->body.Vtx1 : &j3d_Vtx1_zero)->formats)[i33];
+                    (void)it33;
+                    q33 = bf_add(q33, (((int64_t)((int64_t)it33->attr == INT64_C(9))) ? (((int64_t)((int64_t)it33->component_count == INT64_C(0))) ? INT64_C(2) : INT64_C(3)) : INT64_C(0)));
                 }
-                q34 = bf_add(q34, q35);
+                q32 = bf_add(q32, q33);
             }
-            int64_t q36 = 0;
-            for (uint32_t i36 = 0; i36 < (uint32_t)(R->sections_count); i36++) {
-                const j3d_Section *it36 = &(R->sections)[i36];
-                (void)it36;
-                int64_t q37 = 0;
-                for (uint32_t i37 = 0; i37 < (uint32_t)((it36->body.kind == J3D_KIND_VTX1 ? it36->body.Vtx1 : &j3d_Vtx1_zero)->formats_count); i37++) {
-                    const j3d_VertexFormat *it37 = &((it36->body.kind == J3D_KIND_VTX1 ? it36->body.Vtx1 : &j3d_Vtx1_zero)->formats)[i37];
-                    (void)it37;
-                    q37 = bf_add(q37, (((int64_t)((int64_t)it37->attr == INT64_C(9))) ? bf_mul((((int64_t)((int64_t)it37->component_count == INT64_C(0))) ? INT64_C(2) : INT64_C(3)), (((int64_t)((int64_t)it37->data_type <= INT64_C(1))) ? INT64_C(1) : (((int64_t)((int64_t)it37->data_type <= INT64_C(3))) ? INT64_C(2) : INT64_C(4)))) : INT64_C(0)));
-                }
-                q36 = bf_add(q36, q37);
-            }
-            bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)((s)->_offset + 8)), "vertex_count", "INF1: \"Vertex Count. Always equals the number of entries in the VTX1 \"POSITION\" data buffer\"", "vertex count %lld, but the POSITION buffer's %lld bytes make %lld entries of %lld bytes (the difference fits in its padding)", (long long)((int64_t)s->vertex_count), (long long)(q32), (long long)(bf_div(c, q33, q34)), (long long)(q36));
-            bf_eval_failed(v, "vertex_count", "INF1: \"Vertex Count. Always equals the number of entries in the VTX1 \"POSITION\" data buffer\"");
+            bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)((s)->_offset + 8)), "vertex_count", "INF1: \"Vertex Count. Always equals the number of entries in the VTX1 \"POSITION\" data buffer\" (its padding to 32 bytes is not entries)", "vertex count %lld, but the POSITION buffer holds %lld entries before its padding", (long long)((int64_t)s->vertex_count), (long long)(bf_div(c, q31, bf_max(q32, INT64_C(1)))));
+            bf_eval_failed(v, "vertex_count", "INF1: \"Vertex Count. Always equals the number of entries in the VTX1 \"POSITION\" data buffer\" (its padding to 32 bytes is not entries)");
         }
     }
     for (uint32_t i = 0; i < s->nodes_count; i++) {
@@ -533,7 +520,7 @@ static void validate_Vtx1(bf_vctx *v, const j3d_Vtx1 *s)
     (void)c;
     (void)R;
     (void)s;
-    /* Vertex Buffer Formats: "Only one descriptor can exist for each attribute." (schema line 509) */
+    /* Vertex Buffer Formats: "Only one descriptor can exist for each attribute." (schema line 534) */
     {
         int64_t q1 = 0;
         for (uint32_t i1 = 0; i1 < (uint32_t)(s->formats_count); i1++) {
@@ -644,7 +631,7 @@ static void validate_VertexFormat(bf_vctx *v, const j3d_VertexFormat *s)
         if (x != INT64_C(0) && x != INT64_C(1) && x != INT64_C(2))
             bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 4, "component_count", "ComponentCount: the values the document lists", "%lld (0x%llx) is not a value of ComponentCount", (long long)x, (unsigned long long)x);
     }
-    /* Vertex Buffer Formats: Data Types table (UInt8 ... Float; for colors RGB565 ... RGBA8) (schema line 526) */
+    /* Vertex Buffer Formats: Data Types table (UInt8 ... Float; for colors RGB565 ... RGBA8) (schema line 551) */
     {
         int ok = (((int64_t)(((int64_t)((int64_t)s->attr == INT64_C(255))) || (((int64_t)(((int64_t)((int64_t)s->attr == INT64_C(11))) || ((int64_t)((int64_t)s->attr == INT64_C(12))))) ? ((int64_t)((int64_t)s->data_type <= INT64_C(5))) : ((int64_t)((int64_t)s->data_type <= INT64_C(4))))))) != 0;
         if (!bf_eval_failed(v, "data_type", "Vertex Buffer Formats: Data Types table (UInt8 ... Float; for colors RGB565 ... RGBA8)") && !ok) {
@@ -652,7 +639,7 @@ static void validate_VertexFormat(bf_vctx *v, const j3d_VertexFormat *s)
             bf_eval_failed(v, "data_type", "Vertex Buffer Formats: Data Types table (UInt8 ... Float; for colors RGB565 ... RGBA8)");
         }
     }
-    /* Vertex Buffer Formats: Component Count table ("the values are considered based on the attribute target they're assigned to") (schema line 530) */
+    /* Vertex Buffer Formats: Component Count table ("the values are considered based on the attribute target they're assigned to") (schema line 555) */
     {
         int ok = (((int64_t)(((int64_t)((int64_t)s->attr == INT64_C(255))) || ((int64_t)((int64_t)s->component_count <= (((int64_t)(((int64_t)((int64_t)s->attr == INT64_C(10))) || ((int64_t)((int64_t)s->attr == INT64_C(25))))) ? INT64_C(2) : INT64_C(1))))))) != 0;
         if (!bf_eval_failed(v, "component_count", "Vertex Buffer Formats: Component Count table (\"the values are considered based on the attribute target they're assigned to\")") && !ok) {
@@ -669,7 +656,7 @@ static void validate_Evp1(bf_vctx *v, const j3d_Evp1 *s)
     (void)c;
     (void)R;
     (void)s;
-    /* Inverse Bind Matrix Table: "the number of Inverse Bind Matrices is always equal to the amount of Joints in the model" (schema line 627) */
+    /* Inverse Bind Matrix Table: "the number of Inverse Bind Matrices is always equal to the amount of Joints in the model" (schema line 663) */
     {
         int64_t q1 = 0;
         for (uint32_t i1 = 0; i1 < (uint32_t)(R->sections_count); i1++) {
@@ -689,7 +676,7 @@ static void validate_Evp1(bf_vctx *v, const j3d_Evp1 *s)
             bf_eval_failed(v, "matrix_table_offset", "Inverse Bind Matrix Table: \"the number of Inverse Bind Matrices is always equal to the amount of Joints in the model\"");
         }
     }
-    /* Envelope Weight Table: "This table ends with padding to the nearest 4th byte so the Floats that come after are aligned correctly." (schema line 631) */
+    /* Envelope Weight Table: "This table ends with padding to the nearest 4th byte so the Floats that come after are aligned correctly." (schema line 667) */
     {
         int ok = (((int64_t)(bf_mod(c, (int64_t)s->matrix_table_offset, INT64_C(4)) == INT64_C(0)))) != 0;
         if (!bf_eval_failed(v, "matrix_table_offset", "Envelope Weight Table: \"This table ends with padding to the nearest 4th byte so the Floats that come after are aligned correctly.\"") && !ok) {
@@ -697,7 +684,7 @@ static void validate_Evp1(bf_vctx *v, const j3d_Evp1 *s)
             bf_eval_failed(v, "matrix_table_offset", "Envelope Weight Table: \"This table ends with padding to the nearest 4th byte so the Floats that come after are aligned correctly.\"");
         }
     }
-    /* Envelope Joint Index Table: "This table consists of the actual JNT1 index values." (schema line 635) */
+    /* Envelope Joint Index Table: "This table consists of the actual JNT1 index values." (schema line 671) */
     for (uint32_t i = 0; i < s->joint_indices_count; i++) {
         const j3d_EnvelopeJoints *it = &s->joint_indices[i];
         const j3d_EnvelopeJoints *prev = i ? &s->joint_indices[i - 1] : &j3d_EnvelopeJoints_zero;
@@ -730,7 +717,7 @@ static void validate_Evp1(bf_vctx *v, const j3d_Evp1 *s)
             bf_pop(c);
         }
     }
-    /* Envelope Weight Table: "joint weighting values which determine how much of an effect the given Joint Index has on this envelope" (schema line 639) */
+    /* Envelope Weight Table: "joint weighting values which determine how much of an effect the given Joint Index has on this envelope" (schema line 675) */
     for (uint32_t i = 0; i < s->weights_count; i++) {
         const j3d_EnvelopeWeights *it = &s->weights[i];
         const j3d_EnvelopeWeights *prev = i ? &s->weights[i - 1] : &j3d_EnvelopeWeights_zero;
@@ -777,7 +764,7 @@ static void validate_Drw1(bf_vctx *v, const j3d_Drw1 *s)
     }
             bf_pop(c);
         }
-    /* Destination Type List: "It is ordered so that all the Joints come first, and all the Envelopes second." (schema line 686) */
+    /* Destination Type List: "It is ordered so that all the Joints come first, and all the Envelopes second." (schema line 722) */
     for (uint32_t i = 0; i < s->types_count; i++) {
         if (bf_push(c, "types", i)) {
             {
@@ -790,7 +777,7 @@ static void validate_Drw1(bf_vctx *v, const j3d_Drw1 *s)
             bf_pop(c);
         }
     }
-    /* Destination ID List: "an array of UInt16 that simply dictate an index into the provided section" (schema line 690) */
+    /* Destination ID List: "an array of UInt16 that simply dictate an index into the provided section" (schema line 726) */
     for (uint32_t i = 0; i < s->ids_count; i++) {
         if (bf_push(c, "ids", i)) {
             {
@@ -815,7 +802,7 @@ static void validate_Drw1(bf_vctx *v, const j3d_Drw1 *s)
             bf_pop(c);
         }
     }
-    /* DRW1: "The Destination Type list and Destination ID list must be equal in length." (schema line 694) */
+    /* DRW1: "The Destination Type list and Destination ID list must be equal in length." (schema line 730) */
     {
         int ok = (((int64_t)(((int64_t)(bf_add((int64_t)s->type_list_offset, (int64_t)s->entry_count) <= (int64_t)s->id_list_offset)) || ((int64_t)(bf_add((int64_t)s->id_list_offset, bf_mul(INT64_C(2), (int64_t)s->entry_count)) <= (int64_t)s->type_list_offset))))) != 0;
         if (!bf_eval_failed(v, "id_list_offset", "DRW1: \"The Destination Type list and Destination ID list must be equal in length.\"") && !ok) {
@@ -832,7 +819,7 @@ static void validate_Jnt1(bf_vctx *v, const j3d_Jnt1 *s)
     (void)c;
     (void)R;
     (void)s;
-    /* JNT1: "Remap table offset" (one joint data entry per joint) (schema line 723) */
+    /* JNT1: "Remap table offset" (one joint data entry per joint) (schema line 759) */
     for (uint32_t i = 0; i < s->remap_count; i++) {
         if (bf_push(c, "remap", i)) {
             {
@@ -845,7 +832,7 @@ static void validate_Jnt1(bf_vctx *v, const j3d_Jnt1 *s)
             bf_pop(c);
         }
     }
-    /* JNT1: "Name table offset" (a name per joint) (schema line 727) */
+    /* JNT1: "Name table offset" (a name per joint) (schema line 763) */
     {
         int ok = (((int64_t)(((int64_t)((int64_t)s->name_table_offset == INT64_C(0))) || ((int64_t)((int64_t)(&s->names)->count == (int64_t)s->joint_count))))) != 0;
         if (!bf_eval_failed(v, "name_table_offset", "JNT1: \"Name table offset\" (a name per joint)") && !ok) {
@@ -873,14 +860,6 @@ static void validate_Joint(bf_vctx *v, const j3d_Joint *s)
         if (x != INT64_C(0) && x != INT64_C(1))
             bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 2, "scale_inheritance", "ScaleInheritance: the values the document lists", "%lld (0x%llx) is not a value of ScaleInheritance", (long long)x, (unsigned long long)x);
     }
-    /* Joint Data: "Rotation is stored between -0x7FFF and 0x7FFF, which ranges -180 degrees and 180 degrees." (schema line 769) */
-    {
-        int ok = (((int64_t)(((int64_t)(((int64_t)((int64_t)s->rotation_x >= bf_neg(INT64_C(32767)))) && ((int64_t)((int64_t)s->rotation_y >= bf_neg(INT64_C(32767)))))) && ((int64_t)((int64_t)s->rotation_z >= bf_neg(INT64_C(32767))))))) != 0;
-        if (!bf_eval_failed(v, "rotation_x", "Joint Data: \"Rotation is stored between -0x7FFF and 0x7FFF, which ranges -180 degrees and 180 degrees.\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 16)), "rotation_x", "Joint Data: \"Rotation is stored between -0x7FFF and 0x7FFF, which ranges -180 degrees and 180 degrees.\"", "a rotation is -0x8000, outside -0x7FFF..0x7FFF");
-            bf_eval_failed(v, "rotation_x", "Joint Data: \"Rotation is stored between -0x7FFF and 0x7FFF, which ranges -180 degrees and 180 degrees.\"");
-        }
-    }
 }
 
 static void validate_Shp1(bf_vctx *v, const j3d_Shp1 *s)
@@ -890,7 +869,7 @@ static void validate_Shp1(bf_vctx *v, const j3d_Shp1 *s)
     (void)c;
     (void)R;
     (void)s;
-    /* SHP1: "Matrix Group Data offset (entry count must equal the entry count of the GXDisplayList group table)" (schema line 835) */
+    /* SHP1: "Matrix Group Data offset (entry count must equal the entry count of the GXDisplayList group table)" (schema line 890) */
     {
         int64_t q1 = 0;
         for (uint32_t i1 = 0; i1 < (uint32_t)(s->shapes_count); i1++) {
@@ -910,7 +889,7 @@ static void validate_Shp1(bf_vctx *v, const j3d_Shp1 *s)
             bf_eval_failed(v, "group_data_offset", "SHP1: \"Matrix Group Data offset (entry count must equal the entry count of the GXDisplayList group table)\"");
         }
     }
-    /* Weight Index Table: "A Matrix Group must not start with 0xFFFF." (schema line 839) */
+    /* Weight Index Table: "A Matrix Group must not start with 0xFFFF." (schema line 894) */
     for (uint32_t i = 0; i < s->group_data_count; i++) {
         const j3d_MatrixGroupData *it = &s->group_data[i];
         const j3d_MatrixGroupData *prev = i ? &s->group_data[i - 1] : &j3d_MatrixGroupData_zero;
@@ -927,7 +906,7 @@ static void validate_Shp1(bf_vctx *v, const j3d_Shp1 *s)
             bf_pop(c);
         }
     }
-    /* Weight Index Table: "Matrix Groups can select a segment of these indices (up to 10) for use." (schema line 844) */
+    /* Weight Index Table: "Matrix Groups can select a segment of these indices (up to 10) for use." (schema line 899) */
     for (uint32_t i = 0; i < s->group_data_count; i++) {
         const j3d_MatrixGroupData *it = &s->group_data[i];
         const j3d_MatrixGroupData *prev = i ? &s->group_data[i - 1] : &j3d_MatrixGroupData_zero;
@@ -944,7 +923,7 @@ static void validate_Shp1(bf_vctx *v, const j3d_Shp1 *s)
             bf_pop(c);
         }
     }
-    /* Weight Index Table: "This table contains several indices into DRW1." (schema line 849) */
+    /* Weight Index Table: "This table contains several indices into DRW1." (schema line 904) */
     for (uint32_t i = 0; i < s->group_data_count; i++) {
         const j3d_MatrixGroupData *it = &s->group_data[i];
         const j3d_MatrixGroupData *prev = i ? &s->group_data[i - 1] : &j3d_MatrixGroupData_zero;
@@ -977,7 +956,7 @@ static void validate_Shp1(bf_vctx *v, const j3d_Shp1 *s)
             bf_pop(c);
         }
     }
-    /* Matrix Group Definition Table: "all the Matrix Groups for a given Shape must come directly one after another" (schema line 854) */
+    /* Matrix Group Definition Table: "all the Matrix Groups for a given Shape must come directly one after another" (schema line 909) */
     for (uint32_t i = 0; i < s->shapes_count; i++) {
         const j3d_Shape *it = &s->shapes[i];
         const j3d_Shape *prev = i ? &s->shapes[i - 1] : &j3d_Shape_zero;
@@ -994,7 +973,7 @@ static void validate_Shp1(bf_vctx *v, const j3d_Shp1 *s)
             bf_pop(c);
         }
     }
-    /* SHP1: "Name table offset" (a name per shape) (schema line 859) */
+    /* SHP1: "Name table offset" (a name per shape) (schema line 914) */
     {
         int ok = (((int64_t)(((int64_t)((int64_t)s->name_table_offset == INT64_C(0))) || ((int64_t)((int64_t)(&s->names)->count == (int64_t)s->shape_count))))) != 0;
         if (!bf_eval_failed(v, "name_table_offset", "SHP1: \"Name table offset\" (a name per shape)") && !ok) {
@@ -1022,7 +1001,7 @@ static void validate_Shape(bf_vctx *v, const j3d_Shape *s)
         if (x != INT64_C(0) && x != INT64_C(1) && x != INT64_C(2) && x != INT64_C(3))
             bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 0, "matrix_type", "ShapeMatrixType: the values the document lists", "%lld (0x%llx) is not a value of ShapeMatrixType", (long long)x, (unsigned long long)x);
     }
-    /* Index Buffer Formats: "Only one indexer can exist for each attribute." (schema line 905) */
+    /* Index Buffer Formats: "Only one indexer can exist for each attribute." (schema line 960) */
     {
         int64_t q1 = 0;
         for (uint32_t i1 = 0; i1 < (uint32_t)(s->attributes_count); i1++) {
@@ -1162,7 +1141,7 @@ static void validate_Shape(bf_vctx *v, const j3d_Shape *s)
             bf_eval_failed(v, "attribute_offset", "Index Buffer Formats: \"Only one indexer can exist for each attribute.\"");
         }
     }
-    /* Attribute Targets: "POSITION_MATRIX ... Required for Shapes that use Multiple Joint skinning." (schema line 909) */
+    /* Attribute Targets: "POSITION_MATRIX ... Required for Shapes that use Multiple Joint skinning." (schema line 964) */
     {
         int64_t q23 = 0;
         for (uint32_t i23 = 0; i23 < (uint32_t)(s->attributes_count); i23++) {
@@ -1176,7 +1155,7 @@ static void validate_Shape(bf_vctx *v, const j3d_Shape *s)
             bf_eval_failed(v, "matrix_type", "Attribute Targets: \"POSITION_MATRIX ... Required for Shapes that use Multiple Joint skinning.\"");
         }
     }
-    /* Attribute Targets: "POSITION This indexes into the VTX1 "POSITION" buffer. Required." (schema line 914) */
+    /* Attribute Targets: "POSITION This indexes into the VTX1 "POSITION" buffer. Required." (schema line 969) */
     {
         int64_t q24 = 0;
         for (uint32_t i24 = 0; i24 < (uint32_t)(s->attributes_count); i24++) {
@@ -1221,7 +1200,7 @@ static void validate_IndexAttribute(bf_vctx *v, const j3d_IndexAttribute *s)
         if (x != INT64_C(0) && x != INT64_C(1) && x != INT64_C(2) && x != INT64_C(3))
             bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 4, "index_type", "IndexType: the values the document lists", "%lld (0x%llx) is not a value of IndexType", (long long)x, (unsigned long long)x);
     }
-    /* Index Buffer Formats: "None: Only used for the List End" (schema line 927) */
+    /* Index Buffer Formats: "None: Only used for the List End" (schema line 982) */
     {
         int ok = (((int64_t)(((int64_t)((int64_t)s->attr == INT64_C(255))) == ((int64_t)((int64_t)s->index_type == INT64_C(0)))))) != 0;
         if (!bf_eval_failed(v, "index_type", "Index Buffer Formats: \"None: Only used for the List End\"") && !ok) {
@@ -1229,7 +1208,7 @@ static void validate_IndexAttribute(bf_vctx *v, const j3d_IndexAttribute *s)
             bf_eval_failed(v, "index_type", "Index Buffer Formats: \"None: Only used for the List End\"");
         }
     }
-    /* Index Buffer Formats: "Direct: 1 byte per value. Only used for data that is not stored within VTX1"; texture matrices "Uses the Direct type" (schema line 931) */
+    /* Index Buffer Formats: "Direct: 1 byte per value. Only used for data that is not stored within VTX1"; texture matrices "Uses the Direct type" (schema line 986) */
     {
         int ok = (((int64_t)(((int64_t)((int64_t)s->attr == INT64_C(255))) || ((int64_t)(((int64_t)((int64_t)s->attr <= INT64_C(8))) == ((int64_t)((int64_t)s->index_type == INT64_C(1)))))))) != 0;
         if (!bf_eval_failed(v, "index_type", "Index Buffer Formats: \"Direct: 1 byte per value. Only used for data that is not stored within VTX1\"; texture matrices \"Uses the Direct type\"") && !ok) {
@@ -1246,7 +1225,7 @@ static void validate_MatrixGroup(bf_vctx *v, const j3d_MatrixGroup *s)
     (void)c;
     (void)R;
     (void)s;
-    /* Primitive Data: "Each Matrix Group's primitive collection MUST be padded to the nearest 32. The game dies if you don't." (schema line 957) */
+    /* Primitive Data: "Each Matrix Group's primitive collection MUST be padded to the nearest 32. The game dies if you don't." (schema line 1012) */
     {
         int ok = (((int64_t)(((int64_t)(bf_mod(c, (int64_t)s->primitive_size, INT64_C(32)) == INT64_C(0))) && ((int64_t)(bf_mod(c, (int64_t)s->primitive_offset, INT64_C(32)) == INT64_C(0)))))) != 0;
         if (!bf_eval_failed(v, "primitive_size", "Primitive Data: \"Each Matrix Group's primitive collection MUST be padded to the nearest 32. The game dies if you don't.\"") && !ok) {
@@ -1276,6 +1255,605 @@ static void validate_Primitive(bf_vctx *v, const j3d_Primitive *s)
     }
 }
 
+static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
+{
+    bf_ctx *c = &v->c;
+    const j3d_File *R = c->root;
+    (void)c;
+    (void)R;
+    (void)s;
+    for (uint32_t i = 0; i < s->cull_modes_count; i++)
+        if (bf_push(c, "cull_modes", i)) {
+    if (s->has_cull_modes) {
+        int64_t x = (int64_t)s->cull_modes[i];
+        if (x != INT64_C(0) && x != INT64_C(1) && x != INT64_C(2) && x != INT64_C(3))
+            bf_report(v, BF_SEVERITY_ERROR, (s)->cull_modes_at + (uint64_t)i * 4, NULL, "CullMode: the values the document lists", "%lld (0x%llx) is not a value of CullMode", (long long)x, (unsigned long long)x);
+    }
+            bf_pop(c);
+        }
+    /* MAT3 remap table (public layout): an index into the material entries (schema line 1333) */
+    for (uint32_t i = 0; i < s->remap_count; i++) {
+        if (bf_push(c, "remap", i)) {
+            {
+                int ok = (((int64_t)((int64_t)(s->remap[i]) < (int64_t)s->materials_count))) != 0;
+                if (!bf_eval_failed(v, "", "MAT3 remap table (public layout): an index into the material entries") && !ok) {
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((s)->remap_at + (uint64_t)i * 2), "", "MAT3 remap table (public layout): an index into the material entries", "material %lld uses material entry %lld, but there are %lld", (long long)((int64_t)i), (long long)((int64_t)(s->remap[i])), (long long)((int64_t)s->materials_count));
+                    bf_eval_failed(v, "", "MAT3 remap table (public layout): an index into the material entries");
+                }
+            }
+            bf_pop(c);
+        }
+    }
+    /* MAT3 name table (public layout): a name per material (schema line 1337) */
+    {
+        int ok = (((int64_t)(((int64_t)((int64_t)s->name_table_offset == INT64_C(0))) || ((int64_t)((int64_t)(&s->names)->count == (int64_t)s->material_count))))) != 0;
+        if (!bf_eval_failed(v, "name_table_offset", "MAT3 name table (public layout): a name per material") && !ok) {
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 12)), "name_table_offset", "MAT3 name table (public layout): a name per material", "%lld names for %lld materials", (long long)((int64_t)(&s->names)->count), (long long)((int64_t)s->material_count));
+            bf_eval_failed(v, "name_table_offset", "MAT3 name table (public layout): a name per material");
+        }
+    }
+    /* MAT3 material entry (public layout): an index into the cull mode table (schema line 1341) */
+    for (uint32_t i = 0; i < s->materials_count; i++) {
+        const j3d_Material *it = &s->materials[i];
+        const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
+        (void)it;
+        (void)prev;
+        if (bf_push(c, "materials", i)) {
+            {
+                int ok = (((int64_t)(((int64_t)((int64_t)s->cull_mode_offset == INT64_C(0))) || ((int64_t)((int64_t)it->cull_mode_index < (int64_t)s->cull_modes_count))))) != 0;
+                if (!bf_eval_failed(v, "cull_mode_index", "MAT3 material entry (public layout): an index into the cull mode table") && !ok) {
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 1)), "cull_mode_index", "MAT3 material entry (public layout): an index into the cull mode table", "material entry %lld uses cull mode %lld, but the table has %lld", (long long)((int64_t)i), (long long)((int64_t)it->cull_mode_index), (long long)((int64_t)s->cull_modes_count));
+                    bf_eval_failed(v, "cull_mode_index", "MAT3 material entry (public layout): an index into the cull mode table");
+                }
+            }
+            bf_pop(c);
+        }
+    }
+    /* MAT3 material entry (public layout): an index into the color channel count table (schema line 1346) */
+    for (uint32_t i = 0; i < s->materials_count; i++) {
+        const j3d_Material *it = &s->materials[i];
+        const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
+        (void)it;
+        (void)prev;
+        if (bf_push(c, "materials", i)) {
+            {
+                int ok = (((int64_t)(((int64_t)((int64_t)s->color_channel_count_offset == INT64_C(0))) || ((int64_t)((int64_t)it->color_channel_count_index < (int64_t)s->color_channel_counts_count))))) != 0;
+                if (!bf_eval_failed(v, "color_channel_count_index", "MAT3 material entry (public layout): an index into the color channel count table") && !ok) {
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 2)), "color_channel_count_index", "MAT3 material entry (public layout): an index into the color channel count table", "material entry %lld uses color channel count %lld, but the table has %lld", (long long)((int64_t)i), (long long)((int64_t)it->color_channel_count_index), (long long)((int64_t)s->color_channel_counts_count));
+                    bf_eval_failed(v, "color_channel_count_index", "MAT3 material entry (public layout): an index into the color channel count table");
+                }
+            }
+            bf_pop(c);
+        }
+    }
+    /* MAT3 material entry (public layout): an index into the texture generator count table (schema line 1351) */
+    for (uint32_t i = 0; i < s->materials_count; i++) {
+        const j3d_Material *it = &s->materials[i];
+        const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
+        (void)it;
+        (void)prev;
+        if (bf_push(c, "materials", i)) {
+            {
+                int ok = (((int64_t)(((int64_t)((int64_t)s->tex_gen_count_offset == INT64_C(0))) || ((int64_t)((int64_t)it->tex_gen_count_index < (int64_t)s->tex_gen_counts_count))))) != 0;
+                if (!bf_eval_failed(v, "tex_gen_count_index", "MAT3 material entry (public layout): an index into the texture generator count table") && !ok) {
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 3)), "tex_gen_count_index", "MAT3 material entry (public layout): an index into the texture generator count table", "material entry %lld uses texture generator count %lld, but the table has %lld", (long long)((int64_t)i), (long long)((int64_t)it->tex_gen_count_index), (long long)((int64_t)s->tex_gen_counts_count));
+                    bf_eval_failed(v, "tex_gen_count_index", "MAT3 material entry (public layout): an index into the texture generator count table");
+                }
+            }
+            bf_pop(c);
+        }
+    }
+    /* MAT3 material entry (public layout): an index into the TEV stage count table (schema line 1356) */
+    for (uint32_t i = 0; i < s->materials_count; i++) {
+        const j3d_Material *it = &s->materials[i];
+        const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
+        (void)it;
+        (void)prev;
+        if (bf_push(c, "materials", i)) {
+            {
+                int ok = (((int64_t)(((int64_t)((int64_t)s->tev_stage_count_offset == INT64_C(0))) || ((int64_t)((int64_t)it->tev_stage_count_index < (int64_t)s->tev_stage_counts_count))))) != 0;
+                if (!bf_eval_failed(v, "tev_stage_count_index", "MAT3 material entry (public layout): an index into the TEV stage count table") && !ok) {
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 4)), "tev_stage_count_index", "MAT3 material entry (public layout): an index into the TEV stage count table", "material entry %lld uses TEV stage count %lld, but the table has %lld", (long long)((int64_t)i), (long long)((int64_t)it->tev_stage_count_index), (long long)((int64_t)s->tev_stage_counts_count));
+                    bf_eval_failed(v, "tev_stage_count_index", "MAT3 material entry (public layout): an index into the TEV stage count table");
+                }
+            }
+            bf_pop(c);
+        }
+    }
+    /* MAT3 material entry (public layout): an index into the Z compare location table (schema line 1361) */
+    for (uint32_t i = 0; i < s->materials_count; i++) {
+        const j3d_Material *it = &s->materials[i];
+        const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
+        (void)it;
+        (void)prev;
+        if (bf_push(c, "materials", i)) {
+            {
+                int ok = (((int64_t)(((int64_t)((int64_t)s->z_compare_offset == INT64_C(0))) || ((int64_t)((int64_t)it->z_compare_index < (int64_t)s->z_compares_count))))) != 0;
+                if (!bf_eval_failed(v, "z_compare_index", "MAT3 material entry (public layout): an index into the Z compare location table") && !ok) {
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 5)), "z_compare_index", "MAT3 material entry (public layout): an index into the Z compare location table", "material entry %lld uses Z compare location %lld, but the table has %lld", (long long)((int64_t)i), (long long)((int64_t)it->z_compare_index), (long long)((int64_t)s->z_compares_count));
+                    bf_eval_failed(v, "z_compare_index", "MAT3 material entry (public layout): an index into the Z compare location table");
+                }
+            }
+            bf_pop(c);
+        }
+    }
+    /* MAT3 material entry (public layout): an index into the Z mode table (schema line 1366) */
+    for (uint32_t i = 0; i < s->materials_count; i++) {
+        const j3d_Material *it = &s->materials[i];
+        const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
+        (void)it;
+        (void)prev;
+        if (bf_push(c, "materials", i)) {
+            {
+                int ok = (((int64_t)(((int64_t)((int64_t)s->z_mode_offset == INT64_C(0))) || ((int64_t)((int64_t)it->z_mode_index < (int64_t)s->z_modes_count))))) != 0;
+                if (!bf_eval_failed(v, "z_mode_index", "MAT3 material entry (public layout): an index into the Z mode table") && !ok) {
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 6)), "z_mode_index", "MAT3 material entry (public layout): an index into the Z mode table", "material entry %lld uses Z mode %lld, but the table has %lld", (long long)((int64_t)i), (long long)((int64_t)it->z_mode_index), (long long)((int64_t)s->z_modes_count));
+                    bf_eval_failed(v, "z_mode_index", "MAT3 material entry (public layout): an index into the Z mode table");
+                }
+            }
+            bf_pop(c);
+        }
+    }
+    /* MAT3 material entry (public layout): an index into the dither table (schema line 1371) */
+    for (uint32_t i = 0; i < s->materials_count; i++) {
+        const j3d_Material *it = &s->materials[i];
+        const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
+        (void)it;
+        (void)prev;
+        if (bf_push(c, "materials", i)) {
+            {
+                int ok = (((int64_t)(((int64_t)((int64_t)s->dither_offset == INT64_C(0))) || ((int64_t)((int64_t)it->dither_index < (int64_t)s->dithers_count))))) != 0;
+                if (!bf_eval_failed(v, "dither_index", "MAT3 material entry (public layout): an index into the dither table") && !ok) {
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 7)), "dither_index", "MAT3 material entry (public layout): an index into the dither table", "material entry %lld uses dither %lld, but the table has %lld", (long long)((int64_t)i), (long long)((int64_t)it->dither_index), (long long)((int64_t)s->dithers_count));
+                    bf_eval_failed(v, "dither_index", "MAT3 material entry (public layout): an index into the dither table");
+                }
+            }
+            bf_pop(c);
+        }
+    }
+    /* MAT3 material entry (public layout): indices into the material color table, 0xFFFF for none (schema line 1376) */
+    for (uint32_t i = 0; i < s->materials_count; i++) {
+        const j3d_Material *it = &s->materials[i];
+        const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
+        (void)it;
+        (void)prev;
+        if (bf_push(c, "materials", i)) {
+            {
+                int64_t q1 = 1;
+                for (uint32_t i1 = 0; i1 < (uint32_t)(2); i1++) {
+                    if (!(((int64_t)(((int64_t)((int64_t)((it->material_color_indices)[i1]) == INT64_C(65535))) || ((int64_t)((int64_t)((it->material_color_indices)[i1]) < (int64_t)s->material_colors_count)))))) { q1 = 0; break; }
+                }
+                int ok = (((int64_t)(((int64_t)((int64_t)s->material_color_offset == INT64_C(0))) || q1))) != 0;
+                if (!bf_eval_failed(v, "material_color_indices", "MAT3 material entry (public layout): indices into the material color table, 0xFFFF for none") && !ok) {
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 8)), "material_color_indices", "MAT3 material entry (public layout): indices into the material color table, 0xFFFF for none", "material entry %lld uses a material color outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->material_colors_count));
+                    bf_eval_failed(v, "material_color_indices", "MAT3 material entry (public layout): indices into the material color table, 0xFFFF for none");
+                }
+            }
+            bf_pop(c);
+        }
+    }
+    /* MAT3 material entry (public layout): indices into the color channel table, 0xFFFF for none (schema line 1381) */
+    for (uint32_t i = 0; i < s->materials_count; i++) {
+        const j3d_Material *it = &s->materials[i];
+        const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
+        (void)it;
+        (void)prev;
+        if (bf_push(c, "materials", i)) {
+            {
+                int64_t q2 = 1;
+                for (uint32_t i2 = 0; i2 < (uint32_t)(4); i2++) {
+                    if (!(((int64_t)(((int64_t)((int64_t)((it->color_channel_indices)[i2]) == INT64_C(65535))) || ((int64_t)((int64_t)((it->color_channel_indices)[i2]) < (int64_t)s->color_channels_count)))))) { q2 = 0; break; }
+                }
+                int ok = (((int64_t)(((int64_t)((int64_t)s->color_channel_offset == INT64_C(0))) || q2))) != 0;
+                if (!bf_eval_failed(v, "color_channel_indices", "MAT3 material entry (public layout): indices into the color channel table, 0xFFFF for none") && !ok) {
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 12)), "color_channel_indices", "MAT3 material entry (public layout): indices into the color channel table, 0xFFFF for none", "material entry %lld uses a color channel outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->color_channels_count));
+                    bf_eval_failed(v, "color_channel_indices", "MAT3 material entry (public layout): indices into the color channel table, 0xFFFF for none");
+                }
+            }
+            bf_pop(c);
+        }
+    }
+    /* MAT3 material entry (public layout): indices into the ambient color table, 0xFFFF for none (schema line 1386) */
+    for (uint32_t i = 0; i < s->materials_count; i++) {
+        const j3d_Material *it = &s->materials[i];
+        const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
+        (void)it;
+        (void)prev;
+        if (bf_push(c, "materials", i)) {
+            {
+                int64_t q3 = 1;
+                for (uint32_t i3 = 0; i3 < (uint32_t)(2); i3++) {
+                    if (!(((int64_t)(((int64_t)((int64_t)((it->ambient_color_indices)[i3]) == INT64_C(65535))) || ((int64_t)((int64_t)((it->ambient_color_indices)[i3]) < (int64_t)s->ambient_colors_count)))))) { q3 = 0; break; }
+                }
+                int ok = (((int64_t)(((int64_t)((int64_t)s->ambient_color_offset == INT64_C(0))) || q3))) != 0;
+                if (!bf_eval_failed(v, "ambient_color_indices", "MAT3 material entry (public layout): indices into the ambient color table, 0xFFFF for none") && !ok) {
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 20)), "ambient_color_indices", "MAT3 material entry (public layout): indices into the ambient color table, 0xFFFF for none", "material entry %lld uses a ambient color outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->ambient_colors_count));
+                    bf_eval_failed(v, "ambient_color_indices", "MAT3 material entry (public layout): indices into the ambient color table, 0xFFFF for none");
+                }
+            }
+            bf_pop(c);
+        }
+    }
+    /* MAT3 material entry (public layout): indices into the light color table, 0xFFFF for none (schema line 1391) */
+    for (uint32_t i = 0; i < s->materials_count; i++) {
+        const j3d_Material *it = &s->materials[i];
+        const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
+        (void)it;
+        (void)prev;
+        if (bf_push(c, "materials", i)) {
+            {
+                int64_t q4 = 1;
+                for (uint32_t i4 = 0; i4 < (uint32_t)(8); i4++) {
+                    if (!(((int64_t)(((int64_t)((int64_t)((it->light_color_indices)[i4]) == INT64_C(65535))) || ((int64_t)((int64_t)((it->light_color_indices)[i4]) < (int64_t)s->light_colors_count)))))) { q4 = 0; break; }
+                }
+                int ok = (((int64_t)(((int64_t)((int64_t)s->light_color_offset == INT64_C(0))) || q4))) != 0;
+                if (!bf_eval_failed(v, "light_color_indices", "MAT3 material entry (public layout): indices into the light color table, 0xFFFF for none") && !ok) {
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 24)), "light_color_indices", "MAT3 material entry (public layout): indices into the light color table, 0xFFFF for none", "material entry %lld uses a light color outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->light_colors_count));
+                    bf_eval_failed(v, "light_color_indices", "MAT3 material entry (public layout): indices into the light color table, 0xFFFF for none");
+                }
+            }
+            bf_pop(c);
+        }
+    }
+    /* MAT3 material entry (public layout): indices into the texture generator table, 0xFFFF for none (schema line 1396) */
+    for (uint32_t i = 0; i < s->materials_count; i++) {
+        const j3d_Material *it = &s->materials[i];
+        const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
+        (void)it;
+        (void)prev;
+        if (bf_push(c, "materials", i)) {
+            {
+                int64_t q5 = 1;
+                for (uint32_t i5 = 0; i5 < (uint32_t)(8); i5++) {
+                    if (!(((int64_t)(((int64_t)((int64_t)((it->tex_gen_indices)[i5]) == INT64_C(65535))) || ((int64_t)((int64_t)((it->tex_gen_indices)[i5]) < (int64_t)s->tex_gens_count)))))) { q5 = 0; break; }
+                }
+                int ok = (((int64_t)(((int64_t)((int64_t)s->tex_gen_offset == INT64_C(0))) || q5))) != 0;
+                if (!bf_eval_failed(v, "tex_gen_indices", "MAT3 material entry (public layout): indices into the texture generator table, 0xFFFF for none") && !ok) {
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 40)), "tex_gen_indices", "MAT3 material entry (public layout): indices into the texture generator table, 0xFFFF for none", "material entry %lld uses a texture generator outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->tex_gens_count));
+                    bf_eval_failed(v, "tex_gen_indices", "MAT3 material entry (public layout): indices into the texture generator table, 0xFFFF for none");
+                }
+            }
+            bf_pop(c);
+        }
+    }
+    /* MAT3 material entry (public layout): indices into the post-transform texture generator table, 0xFFFF for none (schema line 1401) */
+    for (uint32_t i = 0; i < s->materials_count; i++) {
+        const j3d_Material *it = &s->materials[i];
+        const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
+        (void)it;
+        (void)prev;
+        if (bf_push(c, "materials", i)) {
+            {
+                int64_t q6 = 1;
+                for (uint32_t i6 = 0; i6 < (uint32_t)(8); i6++) {
+                    if (!(((int64_t)(((int64_t)((int64_t)((it->post_tex_gen_indices)[i6]) == INT64_C(65535))) || ((int64_t)((int64_t)((it->post_tex_gen_indices)[i6]) < (int64_t)s->post_tex_gens_count)))))) { q6 = 0; break; }
+                }
+                int ok = (((int64_t)(((int64_t)((int64_t)s->post_tex_gen_offset == INT64_C(0))) || q6))) != 0;
+                if (!bf_eval_failed(v, "post_tex_gen_indices", "MAT3 material entry (public layout): indices into the post-transform texture generator table, 0xFFFF for none") && !ok) {
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 56)), "post_tex_gen_indices", "MAT3 material entry (public layout): indices into the post-transform texture generator table, 0xFFFF for none", "material entry %lld uses a post-transform texture generator outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->post_tex_gens_count));
+                    bf_eval_failed(v, "post_tex_gen_indices", "MAT3 material entry (public layout): indices into the post-transform texture generator table, 0xFFFF for none");
+                }
+            }
+            bf_pop(c);
+        }
+    }
+    /* MAT3 material entry (public layout): indices into the texture matrix table, 0xFFFF for none (schema line 1406) */
+    for (uint32_t i = 0; i < s->materials_count; i++) {
+        const j3d_Material *it = &s->materials[i];
+        const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
+        (void)it;
+        (void)prev;
+        if (bf_push(c, "materials", i)) {
+            {
+                int64_t q7 = 1;
+                for (uint32_t i7 = 0; i7 < (uint32_t)(10); i7++) {
+                    if (!(((int64_t)(((int64_t)((int64_t)((it->tex_matrix_indices)[i7]) == INT64_C(65535))) || ((int64_t)((int64_t)((it->tex_matrix_indices)[i7]) < (int64_t)s->tex_matrices_count)))))) { q7 = 0; break; }
+                }
+                int ok = (((int64_t)(((int64_t)((int64_t)s->tex_matrix_offset == INT64_C(0))) || q7))) != 0;
+                if (!bf_eval_failed(v, "tex_matrix_indices", "MAT3 material entry (public layout): indices into the texture matrix table, 0xFFFF for none") && !ok) {
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 72)), "tex_matrix_indices", "MAT3 material entry (public layout): indices into the texture matrix table, 0xFFFF for none", "material entry %lld uses a texture matrix outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->tex_matrices_count));
+                    bf_eval_failed(v, "tex_matrix_indices", "MAT3 material entry (public layout): indices into the texture matrix table, 0xFFFF for none");
+                }
+            }
+            bf_pop(c);
+        }
+    }
+    /* MAT3 material entry (public layout): indices into the post-transform texture matrix table, 0xFFFF for none (schema line 1411) */
+    for (uint32_t i = 0; i < s->materials_count; i++) {
+        const j3d_Material *it = &s->materials[i];
+        const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
+        (void)it;
+        (void)prev;
+        if (bf_push(c, "materials", i)) {
+            {
+                int64_t q8 = 1;
+                for (uint32_t i8 = 0; i8 < (uint32_t)(20); i8++) {
+                    if (!(((int64_t)(((int64_t)((int64_t)((it->post_tex_matrix_indices)[i8]) == INT64_C(65535))) || ((int64_t)((int64_t)((it->post_tex_matrix_indices)[i8]) < (int64_t)s->post_tex_matrices_count)))))) { q8 = 0; break; }
+                }
+                int ok = (((int64_t)(((int64_t)((int64_t)s->post_tex_matrix_offset == INT64_C(0))) || q8))) != 0;
+                if (!bf_eval_failed(v, "post_tex_matrix_indices", "MAT3 material entry (public layout): indices into the post-transform texture matrix table, 0xFFFF for none") && !ok) {
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 92)), "post_tex_matrix_indices", "MAT3 material entry (public layout): indices into the post-transform texture matrix table, 0xFFFF for none", "material entry %lld uses a post-transform texture matrix outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->post_tex_matrices_count));
+                    bf_eval_failed(v, "post_tex_matrix_indices", "MAT3 material entry (public layout): indices into the post-transform texture matrix table, 0xFFFF for none");
+                }
+            }
+            bf_pop(c);
+        }
+    }
+    /* MAT3 material entry (public layout): indices into the texture table, 0xFFFF for none (schema line 1416) */
+    for (uint32_t i = 0; i < s->materials_count; i++) {
+        const j3d_Material *it = &s->materials[i];
+        const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
+        (void)it;
+        (void)prev;
+        if (bf_push(c, "materials", i)) {
+            {
+                int64_t q9 = 1;
+                for (uint32_t i9 = 0; i9 < (uint32_t)(8); i9++) {
+                    if (!(((int64_t)(((int64_t)((int64_t)((it->texture_indices)[i9]) == INT64_C(65535))) || ((int64_t)((int64_t)((it->texture_indices)[i9]) < (int64_t)s->textures_count)))))) { q9 = 0; break; }
+                }
+                int ok = (((int64_t)(((int64_t)((int64_t)s->texture_remap_offset == INT64_C(0))) || q9))) != 0;
+                if (!bf_eval_failed(v, "texture_indices", "MAT3 material entry (public layout): indices into the texture table, 0xFFFF for none") && !ok) {
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 132)), "texture_indices", "MAT3 material entry (public layout): indices into the texture table, 0xFFFF for none", "material entry %lld uses a texture outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->textures_count));
+                    bf_eval_failed(v, "texture_indices", "MAT3 material entry (public layout): indices into the texture table, 0xFFFF for none");
+                }
+            }
+            bf_pop(c);
+        }
+    }
+    /* MAT3 material entry (public layout): indices into the constant color table, 0xFFFF for none (schema line 1421) */
+    for (uint32_t i = 0; i < s->materials_count; i++) {
+        const j3d_Material *it = &s->materials[i];
+        const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
+        (void)it;
+        (void)prev;
+        if (bf_push(c, "materials", i)) {
+            {
+                int64_t q10 = 1;
+                for (uint32_t i10 = 0; i10 < (uint32_t)(4); i10++) {
+                    if (!(((int64_t)(((int64_t)((int64_t)((it->konst_color_indices)[i10]) == INT64_C(65535))) || ((int64_t)((int64_t)((it->konst_color_indices)[i10]) < (int64_t)s->konst_colors_count)))))) { q10 = 0; break; }
+                }
+                int ok = (((int64_t)(((int64_t)((int64_t)s->konst_color_offset == INT64_C(0))) || q10))) != 0;
+                if (!bf_eval_failed(v, "konst_color_indices", "MAT3 material entry (public layout): indices into the constant color table, 0xFFFF for none") && !ok) {
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 148)), "konst_color_indices", "MAT3 material entry (public layout): indices into the constant color table, 0xFFFF for none", "material entry %lld uses a constant color outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->konst_colors_count));
+                    bf_eval_failed(v, "konst_color_indices", "MAT3 material entry (public layout): indices into the constant color table, 0xFFFF for none");
+                }
+            }
+            bf_pop(c);
+        }
+    }
+    /* MAT3 material entry (public layout): indices into the TEV order table, 0xFFFF for none (schema line 1426) */
+    for (uint32_t i = 0; i < s->materials_count; i++) {
+        const j3d_Material *it = &s->materials[i];
+        const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
+        (void)it;
+        (void)prev;
+        if (bf_push(c, "materials", i)) {
+            {
+                int64_t q11 = 1;
+                for (uint32_t i11 = 0; i11 < (uint32_t)(16); i11++) {
+                    if (!(((int64_t)(((int64_t)((int64_t)((it->tev_order_indices)[i11]) == INT64_C(65535))) || ((int64_t)((int64_t)((it->tev_order_indices)[i11]) < (int64_t)s->tev_orders_count)))))) { q11 = 0; break; }
+                }
+                int ok = (((int64_t)(((int64_t)((int64_t)s->tev_order_offset == INT64_C(0))) || q11))) != 0;
+                if (!bf_eval_failed(v, "tev_order_indices", "MAT3 material entry (public layout): indices into the TEV order table, 0xFFFF for none") && !ok) {
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 188)), "tev_order_indices", "MAT3 material entry (public layout): indices into the TEV order table, 0xFFFF for none", "material entry %lld uses a TEV order outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->tev_orders_count));
+                    bf_eval_failed(v, "tev_order_indices", "MAT3 material entry (public layout): indices into the TEV order table, 0xFFFF for none");
+                }
+            }
+            bf_pop(c);
+        }
+    }
+    /* MAT3 material entry (public layout): indices into the TEV color table, 0xFFFF for none (schema line 1431) */
+    for (uint32_t i = 0; i < s->materials_count; i++) {
+        const j3d_Material *it = &s->materials[i];
+        const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
+        (void)it;
+        (void)prev;
+        if (bf_push(c, "materials", i)) {
+            {
+                int64_t q12 = 1;
+                for (uint32_t i12 = 0; i12 < (uint32_t)(4); i12++) {
+                    if (!(((int64_t)(((int64_t)((int64_t)((it->tev_color_indices)[i12]) == INT64_C(65535))) || ((int64_t)((int64_t)((it->tev_color_indices)[i12]) < (int64_t)s->tev_colors_count)))))) { q12 = 0; break; }
+                }
+                int ok = (((int64_t)(((int64_t)((int64_t)s->tev_color_offset == INT64_C(0))) || q12))) != 0;
+                if (!bf_eval_failed(v, "tev_color_indices", "MAT3 material entry (public layout): indices into the TEV color table, 0xFFFF for none") && !ok) {
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 220)), "tev_color_indices", "MAT3 material entry (public layout): indices into the TEV color table, 0xFFFF for none", "material entry %lld uses a TEV color outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->tev_colors_count));
+                    bf_eval_failed(v, "tev_color_indices", "MAT3 material entry (public layout): indices into the TEV color table, 0xFFFF for none");
+                }
+            }
+            bf_pop(c);
+        }
+    }
+    /* MAT3 material entry (public layout): indices into the TEV stage table, 0xFFFF for none (schema line 1436) */
+    for (uint32_t i = 0; i < s->materials_count; i++) {
+        const j3d_Material *it = &s->materials[i];
+        const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
+        (void)it;
+        (void)prev;
+        if (bf_push(c, "materials", i)) {
+            {
+                int64_t q13 = 1;
+                for (uint32_t i13 = 0; i13 < (uint32_t)(16); i13++) {
+                    if (!(((int64_t)(((int64_t)((int64_t)((it->tev_stage_indices)[i13]) == INT64_C(65535))) || ((int64_t)((int64_t)((it->tev_stage_indices)[i13]) < (int64_t)s->tev_stages_count)))))) { q13 = 0; break; }
+                }
+                int ok = (((int64_t)(((int64_t)((int64_t)s->tev_stage_offset == INT64_C(0))) || q13))) != 0;
+                if (!bf_eval_failed(v, "tev_stage_indices", "MAT3 material entry (public layout): indices into the TEV stage table, 0xFFFF for none") && !ok) {
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 228)), "tev_stage_indices", "MAT3 material entry (public layout): indices into the TEV stage table, 0xFFFF for none", "material entry %lld uses a TEV stage outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->tev_stages_count));
+                    bf_eval_failed(v, "tev_stage_indices", "MAT3 material entry (public layout): indices into the TEV stage table, 0xFFFF for none");
+                }
+            }
+            bf_pop(c);
+        }
+    }
+    /* MAT3 material entry (public layout): indices into the swap mode table, 0xFFFF for none (schema line 1441) */
+    for (uint32_t i = 0; i < s->materials_count; i++) {
+        const j3d_Material *it = &s->materials[i];
+        const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
+        (void)it;
+        (void)prev;
+        if (bf_push(c, "materials", i)) {
+            {
+                int64_t q14 = 1;
+                for (uint32_t i14 = 0; i14 < (uint32_t)(16); i14++) {
+                    if (!(((int64_t)(((int64_t)((int64_t)((it->swap_mode_indices)[i14]) == INT64_C(65535))) || ((int64_t)((int64_t)((it->swap_mode_indices)[i14]) < (int64_t)s->swap_modes_count)))))) { q14 = 0; break; }
+                }
+                int ok = (((int64_t)(((int64_t)((int64_t)s->swap_mode_offset == INT64_C(0))) || q14))) != 0;
+                if (!bf_eval_failed(v, "swap_mode_indices", "MAT3 material entry (public layout): indices into the swap mode table, 0xFFFF for none") && !ok) {
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 260)), "swap_mode_indices", "MAT3 material entry (public layout): indices into the swap mode table, 0xFFFF for none", "material entry %lld uses a swap mode outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->swap_modes_count));
+                    bf_eval_failed(v, "swap_mode_indices", "MAT3 material entry (public layout): indices into the swap mode table, 0xFFFF for none");
+                }
+            }
+            bf_pop(c);
+        }
+    }
+    /* MAT3 material entry (public layout): indices into the swap table table, 0xFFFF for none (schema line 1446) */
+    for (uint32_t i = 0; i < s->materials_count; i++) {
+        const j3d_Material *it = &s->materials[i];
+        const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
+        (void)it;
+        (void)prev;
+        if (bf_push(c, "materials", i)) {
+            {
+                int64_t q15 = 1;
+                for (uint32_t i15 = 0; i15 < (uint32_t)(4); i15++) {
+                    if (!(((int64_t)(((int64_t)((int64_t)((it->swap_table_indices)[i15]) == INT64_C(65535))) || ((int64_t)((int64_t)((it->swap_table_indices)[i15]) < (int64_t)s->swap_tables_count)))))) { q15 = 0; break; }
+                }
+                int ok = (((int64_t)(((int64_t)((int64_t)s->swap_table_offset == INT64_C(0))) || q15))) != 0;
+                if (!bf_eval_failed(v, "swap_table_indices", "MAT3 material entry (public layout): indices into the swap table table, 0xFFFF for none") && !ok) {
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 292)), "swap_table_indices", "MAT3 material entry (public layout): indices into the swap table table, 0xFFFF for none", "material entry %lld uses a swap table outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->swap_tables_count));
+                    bf_eval_failed(v, "swap_table_indices", "MAT3 material entry (public layout): indices into the swap table table, 0xFFFF for none");
+                }
+            }
+            bf_pop(c);
+        }
+    }
+    /* MAT3 material entry (public layout): an index into the fog table (schema line 1451) */
+    for (uint32_t i = 0; i < s->materials_count; i++) {
+        const j3d_Material *it = &s->materials[i];
+        const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
+        (void)it;
+        (void)prev;
+        if (bf_push(c, "materials", i)) {
+            {
+                int ok = (((int64_t)(((int64_t)(((int64_t)((int64_t)s->fog_offset == INT64_C(0))) || ((int64_t)((int64_t)it->fog_index == INT64_C(65535))))) || ((int64_t)((int64_t)it->fog_index < (int64_t)s->fogs_count))))) != 0;
+                if (!bf_eval_failed(v, "fog_index", "MAT3 material entry (public layout): an index into the fog table") && !ok) {
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 324)), "fog_index", "MAT3 material entry (public layout): an index into the fog table", "material entry %lld uses fog %lld, but the table has %lld", (long long)((int64_t)i), (long long)((int64_t)it->fog_index), (long long)((int64_t)s->fogs_count));
+                    bf_eval_failed(v, "fog_index", "MAT3 material entry (public layout): an index into the fog table");
+                }
+            }
+            bf_pop(c);
+        }
+    }
+    /* MAT3 material entry (public layout): an index into the alpha compare table (schema line 1456) */
+    for (uint32_t i = 0; i < s->materials_count; i++) {
+        const j3d_Material *it = &s->materials[i];
+        const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
+        (void)it;
+        (void)prev;
+        if (bf_push(c, "materials", i)) {
+            {
+                int ok = (((int64_t)(((int64_t)(((int64_t)((int64_t)s->alpha_compare_offset == INT64_C(0))) || ((int64_t)((int64_t)it->alpha_compare_index == INT64_C(65535))))) || ((int64_t)((int64_t)it->alpha_compare_index < (int64_t)s->alpha_compares_count))))) != 0;
+                if (!bf_eval_failed(v, "alpha_compare_index", "MAT3 material entry (public layout): an index into the alpha compare table") && !ok) {
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 326)), "alpha_compare_index", "MAT3 material entry (public layout): an index into the alpha compare table", "material entry %lld uses alpha compare %lld, but the table has %lld", (long long)((int64_t)i), (long long)((int64_t)it->alpha_compare_index), (long long)((int64_t)s->alpha_compares_count));
+                    bf_eval_failed(v, "alpha_compare_index", "MAT3 material entry (public layout): an index into the alpha compare table");
+                }
+            }
+            bf_pop(c);
+        }
+    }
+    /* MAT3 material entry (public layout): an index into the blend mode table (schema line 1461) */
+    for (uint32_t i = 0; i < s->materials_count; i++) {
+        const j3d_Material *it = &s->materials[i];
+        const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
+        (void)it;
+        (void)prev;
+        if (bf_push(c, "materials", i)) {
+            {
+                int ok = (((int64_t)(((int64_t)(((int64_t)((int64_t)s->blend_mode_offset == INT64_C(0))) || ((int64_t)((int64_t)it->blend_mode_index == INT64_C(65535))))) || ((int64_t)((int64_t)it->blend_mode_index < (int64_t)s->blend_modes_count))))) != 0;
+                if (!bf_eval_failed(v, "blend_mode_index", "MAT3 material entry (public layout): an index into the blend mode table") && !ok) {
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 328)), "blend_mode_index", "MAT3 material entry (public layout): an index into the blend mode table", "material entry %lld uses blend mode %lld, but the table has %lld", (long long)((int64_t)i), (long long)((int64_t)it->blend_mode_index), (long long)((int64_t)s->blend_modes_count));
+                    bf_eval_failed(v, "blend_mode_index", "MAT3 material entry (public layout): an index into the blend mode table");
+                }
+            }
+            bf_pop(c);
+        }
+    }
+    /* MAT3 material entry (public layout): an index into the NBT scale table (schema line 1466) */
+    for (uint32_t i = 0; i < s->materials_count; i++) {
+        const j3d_Material *it = &s->materials[i];
+        const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
+        (void)it;
+        (void)prev;
+        if (bf_push(c, "materials", i)) {
+            {
+                int ok = (((int64_t)(((int64_t)(((int64_t)((int64_t)s->nbt_scale_offset == INT64_C(0))) || ((int64_t)((int64_t)it->nbt_scale_index == INT64_C(65535))))) || ((int64_t)((int64_t)it->nbt_scale_index < (int64_t)s->nbt_scales_count))))) != 0;
+                if (!bf_eval_failed(v, "nbt_scale_index", "MAT3 material entry (public layout): an index into the NBT scale table") && !ok) {
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 330)), "nbt_scale_index", "MAT3 material entry (public layout): an index into the NBT scale table", "material entry %lld uses NBT scale %lld, but the table has %lld", (long long)((int64_t)i), (long long)((int64_t)it->nbt_scale_index), (long long)((int64_t)s->nbt_scales_count));
+                    bf_eval_failed(v, "nbt_scale_index", "MAT3 material entry (public layout): an index into the NBT scale table");
+                }
+            }
+            bf_pop(c);
+        }
+    }
+}
+
+static void validate_Mdl3(bf_vctx *v, const j3d_Mdl3 *s)
+{
+    bf_ctx *c = &v->c;
+    const j3d_File *R = c->root;
+    (void)c;
+    (void)R;
+    (void)s;
+    /* MDL3 (public layout): one display list per material of MAT3 (schema line 1768) */
+    {
+        int64_t q1 = 0;
+        for (uint32_t i1 = 0; i1 < (uint32_t)(R->sections_count); i1++) {
+            const j3d_Section *it1 = &(R->sections)[i1];
+            (void)it1;
+            q1 += (((int64_t)((int64_t)it1->tag == INT64_C(1296127027)))) ? 1 : 0;
+        }
+        int64_t q2 = 0;
+        for (uint32_t i2 = 0; i2 < (uint32_t)(R->sections_count); i2++) {
+            const j3d_Section *it2 = &(R->sections)[i2];
+            (void)it2;
+            q2 = bf_add(q2, (int64_t)(it2->body.kind == J3D_KIND_MAT3 ? it2->body.Mat3 : &j3d_Mat3_zero)->material_count);
+        }
+        int ok = (((int64_t)(((int64_t)(q1 != INT64_C(1))) || ((int64_t)((int64_t)s->material_count == q2))))) != 0;
+        if (!bf_eval_failed(v, "material_count", "MDL3 (public layout): one display list per material of MAT3") && !ok) {
+            int64_t q3 = 0;
+            for (uint32_t i3 = 0; i3 < (uint32_t)(R->sections_count); i3++) {
+                const j3d_Section *it3 = &(R->sections)[i3];
+                (void)it3;
+                q3 = bf_add(q3, (int64_t)(it3->body.kind == J3D_KIND_MAT3 ? it3->body.Mat3 : &j3d_Mat3_zero)->material_count);
+            }
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 0)), "material_count", "MDL3 (public layout): one display list per material of MAT3", "%lld display lists, but MAT3 has %lld materials", (long long)((int64_t)s->material_count), (long long)(q3));
+            bf_eval_failed(v, "material_count", "MDL3 (public layout): one display list per material of MAT3");
+        }
+    }
+    for (uint32_t i = 0; i < s->packets_count; i++) {
+        if (bf_push(c, "packets", i)) {
+            validate_Mdl3Packet(v, &s->packets[i]);
+            bf_pop(c);
+        }
+    }
+}
+
+static void validate_Mdl3Packet(bf_vctx *v, const j3d_Mdl3Packet *s)
+{
+    bf_ctx *c = &v->c;
+    const j3d_File *R = c->root;
+    (void)c;
+    (void)R;
+    (void)s;
+    /* MDL3 display lists (public layout): GX display lists are padded to 32 bytes (schema line 1785) */
+    {
+        int ok = (((int64_t)(bf_mod(c, (int64_t)s->size, INT64_C(32)) == INT64_C(0)))) != 0;
+        if (!bf_eval_failed(v, "size", "MDL3 display lists (public layout): GX display lists are padded to 32 bytes") && !ok) {
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 4)), "size", "MDL3 display lists (public layout): GX display lists are padded to 32 bytes", "display list of %lld bytes, not padded to 32", (long long)((int64_t)s->size));
+            bf_eval_failed(v, "size", "MDL3 display lists (public layout): GX display lists are padded to 32 bytes");
+        }
+    }
+}
+
 static void validate_Tex1(bf_vctx *v, const j3d_Tex1 *s)
 {
     bf_ctx *c = &v->c;
@@ -1283,7 +1861,7 @@ static void validate_Tex1(bf_vctx *v, const j3d_Tex1 *s)
     (void)c;
     (void)R;
     (void)s;
-    /* TEX1: "Name table offset" (a name per texture) (schema line 1059) */
+    /* TEX1: "Name table offset" (a name per texture) (schema line 1871) */
     {
         int ok = (((int64_t)(((int64_t)((int64_t)s->name_table_offset == INT64_C(0))) || ((int64_t)((int64_t)(&s->names)->count == (int64_t)s->texture_count))))) != 0;
         if (!bf_eval_failed(v, "name_table_offset", "TEX1: \"Name table offset\" (a name per texture)") && !ok) {

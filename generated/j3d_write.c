@@ -34,7 +34,35 @@ static int write_Vertex(bf_wctx *w, j3d_Vertex *s);
 static int write_VertexIndex(bf_wctx *w, j3d_VertexIndex *s);
 static int write_MatrixGroupData(bf_wctx *w, j3d_MatrixGroupData *s);
 static int write_MaterialList(bf_wctx *w, j3d_MaterialList *s);
+static int write_Mat3(bf_wctx *w, j3d_Mat3 *s);
+static int write_Material(bf_wctx *w, j3d_Material *s);
+static int write_Indirect(bf_wctx *w, j3d_Indirect *s);
+static int write_IndirectOrder(bf_wctx *w, j3d_IndirectOrder *s);
+static int write_IndirectMatrix(bf_wctx *w, j3d_IndirectMatrix *s);
+static int write_IndirectScale(bf_wctx *w, j3d_IndirectScale *s);
+static int write_IndirectStage(bf_wctx *w, j3d_IndirectStage *s);
+static int write_Rgba8(bf_wctx *w, j3d_Rgba8 *s);
+static int write_ColorChannel(bf_wctx *w, j3d_ColorChannel *s);
+static int write_TexGen(bf_wctx *w, j3d_TexGen *s);
+static int write_TexMatrix(bf_wctx *w, j3d_TexMatrix *s);
+static int write_TevOrder(bf_wctx *w, j3d_TevOrder *s);
+static int write_TevColor(bf_wctx *w, j3d_TevColor *s);
+static int write_TevStage(bf_wctx *w, j3d_TevStage *s);
+static int write_SwapMode(bf_wctx *w, j3d_SwapMode *s);
+static int write_SwapTable(bf_wctx *w, j3d_SwapTable *s);
+static int write_Fog(bf_wctx *w, j3d_Fog *s);
+static int write_AlphaCompare(bf_wctx *w, j3d_AlphaCompare *s);
+static int write_BlendMode(bf_wctx *w, j3d_BlendMode *s);
+static int write_ZMode(bf_wctx *w, j3d_ZMode *s);
+static int write_NbtScale(bf_wctx *w, j3d_NbtScale *s);
 static int write_Mdl3(bf_wctx *w, j3d_Mdl3 *s);
+static int write_Mdl3Packet(bf_wctx *w, j3d_Mdl3Packet *s);
+static int write_Mdl3Subpackets(bf_wctx *w, j3d_Mdl3Subpackets *s);
+static int write_GxCommand(bf_wctx *w, j3d_GxCommand *s);
+static int write_BpCommand(bf_wctx *w, j3d_BpCommand *s);
+static int write_XfCommand(bf_wctx *w, j3d_XfCommand *s);
+static int write_CpCommand(bf_wctx *w, j3d_CpCommand *s);
+static int write_XfIndexedCommand(bf_wctx *w, j3d_XfIndexedCommand *s);
 static int write_Tex1(bf_wctx *w, j3d_Tex1 *s);
 static int write_BtiHeader(bf_wctx *w, j3d_BtiHeader *s);
 static int write_TextureImage(bf_wctx *w, j3d_TextureImage *s);
@@ -1126,6 +1154,1230 @@ static int place_MatrixGroupData_weights(bf_wctx *w, void *owner)
     return bf_fail(&w->c, w->pos, "weights", "the builder cannot place data at %s", "base + weight_table + 2 * first_weight");
 }
 
+static int64_t base_Mat3_remap(bf_wctx *w, void *owner)
+{
+    j3d_Mat3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    return bf_sub((int64_t)s->_offset, INT64_C(8));
+}
+
+static int place_Mat3_remap(bf_wctx *w, void *owner)
+{
+    j3d_Mat3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    j3d_File *RW = w->root;
+    (void)R;
+    (void)RW;
+    if (!bf_place_at_end(w, 1, "remap"))
+        return 0;
+    s->remap_at = w->pos;
+    s->remap_table_offset = bf_sub((int64_t)s->remap_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    {
+        uint8_t *p = bf_put(w, (uint64_t)s->remap_count * 2, "remap");
+        if (!p)
+            return 0;
+        bf_store_array(p, s->remap, (size_t)s->remap_count, 2, 1);
+    }
+    return bf_place_pooled(w, (int64_t)s->remap_at);
+}
+
+static int64_t base_Mat3_names(bf_wctx *w, void *owner)
+{
+    j3d_Mat3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    return bf_sub((int64_t)s->_offset, INT64_C(8));
+}
+
+static int place_Mat3_names(bf_wctx *w, void *owner)
+{
+    j3d_Mat3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    j3d_File *RW = w->root;
+    (void)R;
+    (void)RW;
+    if (!bf_place_at_end(w, 1, "names"))
+        return 0;
+    s->names_at = w->pos;
+    s->name_table_offset = bf_sub((int64_t)s->names_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    {
+        if (w->layout) {
+            s->names._index = 0;
+        }
+        if (!bf_push(&w->c, "names", -1) || !write_NameTable(w, &s->names))
+            return 0;
+        bf_pop(&w->c);
+    }
+    return bf_place_pooled(w, (int64_t)s->names_at);
+}
+
+static int64_t base_Mat3_materials(bf_wctx *w, void *owner)
+{
+    j3d_Mat3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    return bf_sub((int64_t)s->_offset, INT64_C(8));
+}
+
+static int place_Mat3_materials(bf_wctx *w, void *owner)
+{
+    j3d_Mat3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    j3d_File *RW = w->root;
+    (void)R;
+    (void)RW;
+    if (!bf_place_at_end(w, 1, "materials"))
+        return 0;
+    s->materials_at = w->pos;
+    s->material_data_offset = bf_sub((int64_t)s->materials_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    s->materials_tail.len = 0;
+    for (uint32_t i = 0; i < (uint32_t)s->materials_count; i++) {
+        if (w->layout) {
+            s->materials[i]._index = (int64_t)i;
+        }
+        if (!bf_push(&w->c, "materials", i) || !write_Material(w, &s->materials[i]))
+            return 0;
+        bf_pop(&w->c);
+    }
+    return bf_place_pooled(w, (int64_t)s->materials_at);
+}
+
+static int64_t base_Mat3_indirect(bf_wctx *w, void *owner)
+{
+    j3d_Mat3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    return bf_sub((int64_t)s->_offset, INT64_C(8));
+}
+
+static int place_Mat3_indirect(bf_wctx *w, void *owner)
+{
+    j3d_Mat3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    j3d_File *RW = w->root;
+    (void)R;
+    (void)RW;
+    if (!bf_place_at_end(w, 1, "indirect"))
+        return 0;
+    s->indirect_at = w->pos;
+    s->indirect_offset = bf_sub((int64_t)s->indirect_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    s->indirect_tail.len = 0;
+    for (uint32_t i = 0; i < (uint32_t)s->indirect_count; i++) {
+        if (w->layout) {
+            s->indirect[i]._index = (int64_t)i;
+        }
+        if (!bf_push(&w->c, "indirect", i) || !write_Indirect(w, &s->indirect[i]))
+            return 0;
+        bf_pop(&w->c);
+    }
+    return bf_place_pooled(w, (int64_t)s->indirect_at);
+}
+
+static int64_t base_Mat3_cull_modes(bf_wctx *w, void *owner)
+{
+    j3d_Mat3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    return bf_sub((int64_t)s->_offset, INT64_C(8));
+}
+
+static int place_Mat3_cull_modes(bf_wctx *w, void *owner)
+{
+    j3d_Mat3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    j3d_File *RW = w->root;
+    (void)R;
+    (void)RW;
+    if (!bf_place_at_end(w, 1, "cull_modes"))
+        return 0;
+    s->cull_modes_at = w->pos;
+    s->cull_mode_offset = bf_sub((int64_t)s->cull_modes_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    s->cull_modes_tail.len = 0;
+    {
+        uint8_t *p = bf_put(w, (uint64_t)s->cull_modes_count * 4, "cull_modes");
+        if (!p)
+            return 0;
+        bf_store_array(p, s->cull_modes, (size_t)s->cull_modes_count, 4, 1);
+    }
+    return bf_place_pooled(w, (int64_t)s->cull_modes_at);
+}
+
+static int64_t base_Mat3_material_colors(bf_wctx *w, void *owner)
+{
+    j3d_Mat3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    return bf_sub((int64_t)s->_offset, INT64_C(8));
+}
+
+static int place_Mat3_material_colors(bf_wctx *w, void *owner)
+{
+    j3d_Mat3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    j3d_File *RW = w->root;
+    (void)R;
+    (void)RW;
+    if (!bf_place_at_end(w, 1, "material_colors"))
+        return 0;
+    s->material_colors_at = w->pos;
+    s->material_color_offset = bf_sub((int64_t)s->material_colors_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    s->material_colors_tail.len = 0;
+    for (uint32_t i = 0; i < (uint32_t)s->material_colors_count; i++) {
+        if (w->layout) {
+            s->material_colors[i]._index = (int64_t)i;
+        }
+        if (!bf_push(&w->c, "material_colors", i) || !write_Rgba8(w, &s->material_colors[i]))
+            return 0;
+        bf_pop(&w->c);
+    }
+    return bf_place_pooled(w, (int64_t)s->material_colors_at);
+}
+
+static int64_t base_Mat3_color_channel_counts(bf_wctx *w, void *owner)
+{
+    j3d_Mat3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    return bf_sub((int64_t)s->_offset, INT64_C(8));
+}
+
+static int place_Mat3_color_channel_counts(bf_wctx *w, void *owner)
+{
+    j3d_Mat3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    j3d_File *RW = w->root;
+    (void)R;
+    (void)RW;
+    if (!bf_place_at_end(w, 1, "color_channel_counts"))
+        return 0;
+    s->color_channel_counts_at = w->pos;
+    s->color_channel_count_offset = bf_sub((int64_t)s->color_channel_counts_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    s->color_channel_counts_tail.len = 0;
+    {
+        uint8_t *p = bf_put(w, (uint64_t)s->color_channel_counts_count * 1, "color_channel_counts");
+        if (!p)
+            return 0;
+        bf_store_array(p, s->color_channel_counts, (size_t)s->color_channel_counts_count, 1, 1);
+    }
+    return bf_place_pooled(w, (int64_t)s->color_channel_counts_at);
+}
+
+static int64_t base_Mat3_color_channels(bf_wctx *w, void *owner)
+{
+    j3d_Mat3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    return bf_sub((int64_t)s->_offset, INT64_C(8));
+}
+
+static int place_Mat3_color_channels(bf_wctx *w, void *owner)
+{
+    j3d_Mat3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    j3d_File *RW = w->root;
+    (void)R;
+    (void)RW;
+    if (!bf_place_at_end(w, 1, "color_channels"))
+        return 0;
+    s->color_channels_at = w->pos;
+    s->color_channel_offset = bf_sub((int64_t)s->color_channels_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    s->color_channels_tail.len = 0;
+    for (uint32_t i = 0; i < (uint32_t)s->color_channels_count; i++) {
+        if (w->layout) {
+            s->color_channels[i]._index = (int64_t)i;
+        }
+        if (!bf_push(&w->c, "color_channels", i) || !write_ColorChannel(w, &s->color_channels[i]))
+            return 0;
+        bf_pop(&w->c);
+    }
+    return bf_place_pooled(w, (int64_t)s->color_channels_at);
+}
+
+static int64_t base_Mat3_ambient_colors(bf_wctx *w, void *owner)
+{
+    j3d_Mat3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    return bf_sub((int64_t)s->_offset, INT64_C(8));
+}
+
+static int place_Mat3_ambient_colors(bf_wctx *w, void *owner)
+{
+    j3d_Mat3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    j3d_File *RW = w->root;
+    (void)R;
+    (void)RW;
+    if (!bf_place_at_end(w, 1, "ambient_colors"))
+        return 0;
+    s->ambient_colors_at = w->pos;
+    s->ambient_color_offset = bf_sub((int64_t)s->ambient_colors_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    s->ambient_colors_tail.len = 0;
+    for (uint32_t i = 0; i < (uint32_t)s->ambient_colors_count; i++) {
+        if (w->layout) {
+            s->ambient_colors[i]._index = (int64_t)i;
+        }
+        if (!bf_push(&w->c, "ambient_colors", i) || !write_Rgba8(w, &s->ambient_colors[i]))
+            return 0;
+        bf_pop(&w->c);
+    }
+    return bf_place_pooled(w, (int64_t)s->ambient_colors_at);
+}
+
+static int64_t base_Mat3_light_colors(bf_wctx *w, void *owner)
+{
+    j3d_Mat3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    return bf_sub((int64_t)s->_offset, INT64_C(8));
+}
+
+static int place_Mat3_light_colors(bf_wctx *w, void *owner)
+{
+    j3d_Mat3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    j3d_File *RW = w->root;
+    (void)R;
+    (void)RW;
+    if (!bf_place_at_end(w, 1, "light_colors"))
+        return 0;
+    s->light_colors_at = w->pos;
+    s->light_color_offset = bf_sub((int64_t)s->light_colors_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    s->light_colors_tail.len = 0;
+    for (uint32_t i = 0; i < (uint32_t)s->light_colors_count; i++) {
+        if (w->layout) {
+            s->light_colors[i]._index = (int64_t)i;
+        }
+        if (!bf_push(&w->c, "light_colors", i) || !write_Rgba8(w, &s->light_colors[i]))
+            return 0;
+        bf_pop(&w->c);
+    }
+    return bf_place_pooled(w, (int64_t)s->light_colors_at);
+}
+
+static int64_t base_Mat3_tex_gen_counts(bf_wctx *w, void *owner)
+{
+    j3d_Mat3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    return bf_sub((int64_t)s->_offset, INT64_C(8));
+}
+
+static int place_Mat3_tex_gen_counts(bf_wctx *w, void *owner)
+{
+    j3d_Mat3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    j3d_File *RW = w->root;
+    (void)R;
+    (void)RW;
+    if (!bf_place_at_end(w, 1, "tex_gen_counts"))
+        return 0;
+    s->tex_gen_counts_at = w->pos;
+    s->tex_gen_count_offset = bf_sub((int64_t)s->tex_gen_counts_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    s->tex_gen_counts_tail.len = 0;
+    {
+        uint8_t *p = bf_put(w, (uint64_t)s->tex_gen_counts_count * 1, "tex_gen_counts");
+        if (!p)
+            return 0;
+        bf_store_array(p, s->tex_gen_counts, (size_t)s->tex_gen_counts_count, 1, 1);
+    }
+    return bf_place_pooled(w, (int64_t)s->tex_gen_counts_at);
+}
+
+static int64_t base_Mat3_tex_gens(bf_wctx *w, void *owner)
+{
+    j3d_Mat3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    return bf_sub((int64_t)s->_offset, INT64_C(8));
+}
+
+static int place_Mat3_tex_gens(bf_wctx *w, void *owner)
+{
+    j3d_Mat3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    j3d_File *RW = w->root;
+    (void)R;
+    (void)RW;
+    if (!bf_place_at_end(w, 1, "tex_gens"))
+        return 0;
+    s->tex_gens_at = w->pos;
+    s->tex_gen_offset = bf_sub((int64_t)s->tex_gens_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    s->tex_gens_tail.len = 0;
+    for (uint32_t i = 0; i < (uint32_t)s->tex_gens_count; i++) {
+        if (w->layout) {
+            s->tex_gens[i]._index = (int64_t)i;
+        }
+        if (!bf_push(&w->c, "tex_gens", i) || !write_TexGen(w, &s->tex_gens[i]))
+            return 0;
+        bf_pop(&w->c);
+    }
+    return bf_place_pooled(w, (int64_t)s->tex_gens_at);
+}
+
+static int64_t base_Mat3_post_tex_gens(bf_wctx *w, void *owner)
+{
+    j3d_Mat3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    return bf_sub((int64_t)s->_offset, INT64_C(8));
+}
+
+static int place_Mat3_post_tex_gens(bf_wctx *w, void *owner)
+{
+    j3d_Mat3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    j3d_File *RW = w->root;
+    (void)R;
+    (void)RW;
+    if (!bf_place_at_end(w, 1, "post_tex_gens"))
+        return 0;
+    s->post_tex_gens_at = w->pos;
+    s->post_tex_gen_offset = bf_sub((int64_t)s->post_tex_gens_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    s->post_tex_gens_tail.len = 0;
+    for (uint32_t i = 0; i < (uint32_t)s->post_tex_gens_count; i++) {
+        if (w->layout) {
+            s->post_tex_gens[i]._index = (int64_t)i;
+        }
+        if (!bf_push(&w->c, "post_tex_gens", i) || !write_TexGen(w, &s->post_tex_gens[i]))
+            return 0;
+        bf_pop(&w->c);
+    }
+    return bf_place_pooled(w, (int64_t)s->post_tex_gens_at);
+}
+
+static int64_t base_Mat3_tex_matrices(bf_wctx *w, void *owner)
+{
+    j3d_Mat3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    return bf_sub((int64_t)s->_offset, INT64_C(8));
+}
+
+static int place_Mat3_tex_matrices(bf_wctx *w, void *owner)
+{
+    j3d_Mat3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    j3d_File *RW = w->root;
+    (void)R;
+    (void)RW;
+    if (!bf_place_at_end(w, 1, "tex_matrices"))
+        return 0;
+    s->tex_matrices_at = w->pos;
+    s->tex_matrix_offset = bf_sub((int64_t)s->tex_matrices_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    s->tex_matrices_tail.len = 0;
+    for (uint32_t i = 0; i < (uint32_t)s->tex_matrices_count; i++) {
+        if (w->layout) {
+            s->tex_matrices[i]._index = (int64_t)i;
+        }
+        if (!bf_push(&w->c, "tex_matrices", i) || !write_TexMatrix(w, &s->tex_matrices[i]))
+            return 0;
+        bf_pop(&w->c);
+    }
+    return bf_place_pooled(w, (int64_t)s->tex_matrices_at);
+}
+
+static int64_t base_Mat3_post_tex_matrices(bf_wctx *w, void *owner)
+{
+    j3d_Mat3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    return bf_sub((int64_t)s->_offset, INT64_C(8));
+}
+
+static int place_Mat3_post_tex_matrices(bf_wctx *w, void *owner)
+{
+    j3d_Mat3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    j3d_File *RW = w->root;
+    (void)R;
+    (void)RW;
+    if (!bf_place_at_end(w, 1, "post_tex_matrices"))
+        return 0;
+    s->post_tex_matrices_at = w->pos;
+    s->post_tex_matrix_offset = bf_sub((int64_t)s->post_tex_matrices_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    s->post_tex_matrices_tail.len = 0;
+    for (uint32_t i = 0; i < (uint32_t)s->post_tex_matrices_count; i++) {
+        if (w->layout) {
+            s->post_tex_matrices[i]._index = (int64_t)i;
+        }
+        if (!bf_push(&w->c, "post_tex_matrices", i) || !write_TexMatrix(w, &s->post_tex_matrices[i]))
+            return 0;
+        bf_pop(&w->c);
+    }
+    return bf_place_pooled(w, (int64_t)s->post_tex_matrices_at);
+}
+
+static int64_t base_Mat3_textures(bf_wctx *w, void *owner)
+{
+    j3d_Mat3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    return bf_sub((int64_t)s->_offset, INT64_C(8));
+}
+
+static int place_Mat3_textures(bf_wctx *w, void *owner)
+{
+    j3d_Mat3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    j3d_File *RW = w->root;
+    (void)R;
+    (void)RW;
+    if (!bf_place_at_end(w, 1, "textures"))
+        return 0;
+    s->textures_at = w->pos;
+    s->texture_remap_offset = bf_sub((int64_t)s->textures_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    s->textures_tail.len = 0;
+    {
+        uint8_t *p = bf_put(w, (uint64_t)s->textures_count * 2, "textures");
+        if (!p)
+            return 0;
+        bf_store_array(p, s->textures, (size_t)s->textures_count, 2, 1);
+    }
+    return bf_place_pooled(w, (int64_t)s->textures_at);
+}
+
+static int64_t base_Mat3_tev_orders(bf_wctx *w, void *owner)
+{
+    j3d_Mat3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    return bf_sub((int64_t)s->_offset, INT64_C(8));
+}
+
+static int place_Mat3_tev_orders(bf_wctx *w, void *owner)
+{
+    j3d_Mat3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    j3d_File *RW = w->root;
+    (void)R;
+    (void)RW;
+    if (!bf_place_at_end(w, 1, "tev_orders"))
+        return 0;
+    s->tev_orders_at = w->pos;
+    s->tev_order_offset = bf_sub((int64_t)s->tev_orders_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    s->tev_orders_tail.len = 0;
+    for (uint32_t i = 0; i < (uint32_t)s->tev_orders_count; i++) {
+        if (w->layout) {
+            s->tev_orders[i]._index = (int64_t)i;
+        }
+        if (!bf_push(&w->c, "tev_orders", i) || !write_TevOrder(w, &s->tev_orders[i]))
+            return 0;
+        bf_pop(&w->c);
+    }
+    return bf_place_pooled(w, (int64_t)s->tev_orders_at);
+}
+
+static int64_t base_Mat3_tev_colors(bf_wctx *w, void *owner)
+{
+    j3d_Mat3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    return bf_sub((int64_t)s->_offset, INT64_C(8));
+}
+
+static int place_Mat3_tev_colors(bf_wctx *w, void *owner)
+{
+    j3d_Mat3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    j3d_File *RW = w->root;
+    (void)R;
+    (void)RW;
+    if (!bf_place_at_end(w, 1, "tev_colors"))
+        return 0;
+    s->tev_colors_at = w->pos;
+    s->tev_color_offset = bf_sub((int64_t)s->tev_colors_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    s->tev_colors_tail.len = 0;
+    for (uint32_t i = 0; i < (uint32_t)s->tev_colors_count; i++) {
+        if (w->layout) {
+            s->tev_colors[i]._index = (int64_t)i;
+        }
+        if (!bf_push(&w->c, "tev_colors", i) || !write_TevColor(w, &s->tev_colors[i]))
+            return 0;
+        bf_pop(&w->c);
+    }
+    return bf_place_pooled(w, (int64_t)s->tev_colors_at);
+}
+
+static int64_t base_Mat3_konst_colors(bf_wctx *w, void *owner)
+{
+    j3d_Mat3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    return bf_sub((int64_t)s->_offset, INT64_C(8));
+}
+
+static int place_Mat3_konst_colors(bf_wctx *w, void *owner)
+{
+    j3d_Mat3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    j3d_File *RW = w->root;
+    (void)R;
+    (void)RW;
+    if (!bf_place_at_end(w, 1, "konst_colors"))
+        return 0;
+    s->konst_colors_at = w->pos;
+    s->konst_color_offset = bf_sub((int64_t)s->konst_colors_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    s->konst_colors_tail.len = 0;
+    for (uint32_t i = 0; i < (uint32_t)s->konst_colors_count; i++) {
+        if (w->layout) {
+            s->konst_colors[i]._index = (int64_t)i;
+        }
+        if (!bf_push(&w->c, "konst_colors", i) || !write_Rgba8(w, &s->konst_colors[i]))
+            return 0;
+        bf_pop(&w->c);
+    }
+    return bf_place_pooled(w, (int64_t)s->konst_colors_at);
+}
+
+static int64_t base_Mat3_tev_stage_counts(bf_wctx *w, void *owner)
+{
+    j3d_Mat3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    return bf_sub((int64_t)s->_offset, INT64_C(8));
+}
+
+static int place_Mat3_tev_stage_counts(bf_wctx *w, void *owner)
+{
+    j3d_Mat3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    j3d_File *RW = w->root;
+    (void)R;
+    (void)RW;
+    if (!bf_place_at_end(w, 1, "tev_stage_counts"))
+        return 0;
+    s->tev_stage_counts_at = w->pos;
+    s->tev_stage_count_offset = bf_sub((int64_t)s->tev_stage_counts_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    s->tev_stage_counts_tail.len = 0;
+    {
+        uint8_t *p = bf_put(w, (uint64_t)s->tev_stage_counts_count * 1, "tev_stage_counts");
+        if (!p)
+            return 0;
+        bf_store_array(p, s->tev_stage_counts, (size_t)s->tev_stage_counts_count, 1, 1);
+    }
+    return bf_place_pooled(w, (int64_t)s->tev_stage_counts_at);
+}
+
+static int64_t base_Mat3_tev_stages(bf_wctx *w, void *owner)
+{
+    j3d_Mat3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    return bf_sub((int64_t)s->_offset, INT64_C(8));
+}
+
+static int place_Mat3_tev_stages(bf_wctx *w, void *owner)
+{
+    j3d_Mat3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    j3d_File *RW = w->root;
+    (void)R;
+    (void)RW;
+    if (!bf_place_at_end(w, 1, "tev_stages"))
+        return 0;
+    s->tev_stages_at = w->pos;
+    s->tev_stage_offset = bf_sub((int64_t)s->tev_stages_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    s->tev_stages_tail.len = 0;
+    for (uint32_t i = 0; i < (uint32_t)s->tev_stages_count; i++) {
+        if (w->layout) {
+            s->tev_stages[i]._index = (int64_t)i;
+        }
+        if (!bf_push(&w->c, "tev_stages", i) || !write_TevStage(w, &s->tev_stages[i]))
+            return 0;
+        bf_pop(&w->c);
+    }
+    return bf_place_pooled(w, (int64_t)s->tev_stages_at);
+}
+
+static int64_t base_Mat3_swap_modes(bf_wctx *w, void *owner)
+{
+    j3d_Mat3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    return bf_sub((int64_t)s->_offset, INT64_C(8));
+}
+
+static int place_Mat3_swap_modes(bf_wctx *w, void *owner)
+{
+    j3d_Mat3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    j3d_File *RW = w->root;
+    (void)R;
+    (void)RW;
+    if (!bf_place_at_end(w, 1, "swap_modes"))
+        return 0;
+    s->swap_modes_at = w->pos;
+    s->swap_mode_offset = bf_sub((int64_t)s->swap_modes_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    s->swap_modes_tail.len = 0;
+    for (uint32_t i = 0; i < (uint32_t)s->swap_modes_count; i++) {
+        if (w->layout) {
+            s->swap_modes[i]._index = (int64_t)i;
+        }
+        if (!bf_push(&w->c, "swap_modes", i) || !write_SwapMode(w, &s->swap_modes[i]))
+            return 0;
+        bf_pop(&w->c);
+    }
+    return bf_place_pooled(w, (int64_t)s->swap_modes_at);
+}
+
+static int64_t base_Mat3_swap_tables(bf_wctx *w, void *owner)
+{
+    j3d_Mat3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    return bf_sub((int64_t)s->_offset, INT64_C(8));
+}
+
+static int place_Mat3_swap_tables(bf_wctx *w, void *owner)
+{
+    j3d_Mat3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    j3d_File *RW = w->root;
+    (void)R;
+    (void)RW;
+    if (!bf_place_at_end(w, 1, "swap_tables"))
+        return 0;
+    s->swap_tables_at = w->pos;
+    s->swap_table_offset = bf_sub((int64_t)s->swap_tables_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    s->swap_tables_tail.len = 0;
+    for (uint32_t i = 0; i < (uint32_t)s->swap_tables_count; i++) {
+        if (w->layout) {
+            s->swap_tables[i]._index = (int64_t)i;
+        }
+        if (!bf_push(&w->c, "swap_tables", i) || !write_SwapTable(w, &s->swap_tables[i]))
+            return 0;
+        bf_pop(&w->c);
+    }
+    return bf_place_pooled(w, (int64_t)s->swap_tables_at);
+}
+
+static int64_t base_Mat3_fogs(bf_wctx *w, void *owner)
+{
+    j3d_Mat3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    return bf_sub((int64_t)s->_offset, INT64_C(8));
+}
+
+static int place_Mat3_fogs(bf_wctx *w, void *owner)
+{
+    j3d_Mat3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    j3d_File *RW = w->root;
+    (void)R;
+    (void)RW;
+    if (!bf_place_at_end(w, 1, "fogs"))
+        return 0;
+    s->fogs_at = w->pos;
+    s->fog_offset = bf_sub((int64_t)s->fogs_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    s->fogs_tail.len = 0;
+    for (uint32_t i = 0; i < (uint32_t)s->fogs_count; i++) {
+        if (w->layout) {
+            s->fogs[i]._index = (int64_t)i;
+        }
+        if (!bf_push(&w->c, "fogs", i) || !write_Fog(w, &s->fogs[i]))
+            return 0;
+        bf_pop(&w->c);
+    }
+    return bf_place_pooled(w, (int64_t)s->fogs_at);
+}
+
+static int64_t base_Mat3_alpha_compares(bf_wctx *w, void *owner)
+{
+    j3d_Mat3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    return bf_sub((int64_t)s->_offset, INT64_C(8));
+}
+
+static int place_Mat3_alpha_compares(bf_wctx *w, void *owner)
+{
+    j3d_Mat3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    j3d_File *RW = w->root;
+    (void)R;
+    (void)RW;
+    if (!bf_place_at_end(w, 1, "alpha_compares"))
+        return 0;
+    s->alpha_compares_at = w->pos;
+    s->alpha_compare_offset = bf_sub((int64_t)s->alpha_compares_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    s->alpha_compares_tail.len = 0;
+    for (uint32_t i = 0; i < (uint32_t)s->alpha_compares_count; i++) {
+        if (w->layout) {
+            s->alpha_compares[i]._index = (int64_t)i;
+        }
+        if (!bf_push(&w->c, "alpha_compares", i) || !write_AlphaCompare(w, &s->alpha_compares[i]))
+            return 0;
+        bf_pop(&w->c);
+    }
+    return bf_place_pooled(w, (int64_t)s->alpha_compares_at);
+}
+
+static int64_t base_Mat3_blend_modes(bf_wctx *w, void *owner)
+{
+    j3d_Mat3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    return bf_sub((int64_t)s->_offset, INT64_C(8));
+}
+
+static int place_Mat3_blend_modes(bf_wctx *w, void *owner)
+{
+    j3d_Mat3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    j3d_File *RW = w->root;
+    (void)R;
+    (void)RW;
+    if (!bf_place_at_end(w, 1, "blend_modes"))
+        return 0;
+    s->blend_modes_at = w->pos;
+    s->blend_mode_offset = bf_sub((int64_t)s->blend_modes_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    s->blend_modes_tail.len = 0;
+    for (uint32_t i = 0; i < (uint32_t)s->blend_modes_count; i++) {
+        if (w->layout) {
+            s->blend_modes[i]._index = (int64_t)i;
+        }
+        if (!bf_push(&w->c, "blend_modes", i) || !write_BlendMode(w, &s->blend_modes[i]))
+            return 0;
+        bf_pop(&w->c);
+    }
+    return bf_place_pooled(w, (int64_t)s->blend_modes_at);
+}
+
+static int64_t base_Mat3_z_modes(bf_wctx *w, void *owner)
+{
+    j3d_Mat3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    return bf_sub((int64_t)s->_offset, INT64_C(8));
+}
+
+static int place_Mat3_z_modes(bf_wctx *w, void *owner)
+{
+    j3d_Mat3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    j3d_File *RW = w->root;
+    (void)R;
+    (void)RW;
+    if (!bf_place_at_end(w, 1, "z_modes"))
+        return 0;
+    s->z_modes_at = w->pos;
+    s->z_mode_offset = bf_sub((int64_t)s->z_modes_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    s->z_modes_tail.len = 0;
+    for (uint32_t i = 0; i < (uint32_t)s->z_modes_count; i++) {
+        if (w->layout) {
+            s->z_modes[i]._index = (int64_t)i;
+        }
+        if (!bf_push(&w->c, "z_modes", i) || !write_ZMode(w, &s->z_modes[i]))
+            return 0;
+        bf_pop(&w->c);
+    }
+    return bf_place_pooled(w, (int64_t)s->z_modes_at);
+}
+
+static int64_t base_Mat3_z_compares(bf_wctx *w, void *owner)
+{
+    j3d_Mat3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    return bf_sub((int64_t)s->_offset, INT64_C(8));
+}
+
+static int place_Mat3_z_compares(bf_wctx *w, void *owner)
+{
+    j3d_Mat3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    j3d_File *RW = w->root;
+    (void)R;
+    (void)RW;
+    if (!bf_place_at_end(w, 1, "z_compares"))
+        return 0;
+    s->z_compares_at = w->pos;
+    s->z_compare_offset = bf_sub((int64_t)s->z_compares_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    s->z_compares_tail.len = 0;
+    {
+        uint8_t *p = bf_put(w, (uint64_t)s->z_compares_count * 1, "z_compares");
+        if (!p)
+            return 0;
+        bf_store_array(p, s->z_compares, (size_t)s->z_compares_count, 1, 1);
+    }
+    return bf_place_pooled(w, (int64_t)s->z_compares_at);
+}
+
+static int64_t base_Mat3_dithers(bf_wctx *w, void *owner)
+{
+    j3d_Mat3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    return bf_sub((int64_t)s->_offset, INT64_C(8));
+}
+
+static int place_Mat3_dithers(bf_wctx *w, void *owner)
+{
+    j3d_Mat3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    j3d_File *RW = w->root;
+    (void)R;
+    (void)RW;
+    if (!bf_place_at_end(w, 1, "dithers"))
+        return 0;
+    s->dithers_at = w->pos;
+    s->dither_offset = bf_sub((int64_t)s->dithers_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    s->dithers_tail.len = 0;
+    {
+        uint8_t *p = bf_put(w, (uint64_t)s->dithers_count * 1, "dithers");
+        if (!p)
+            return 0;
+        bf_store_array(p, s->dithers, (size_t)s->dithers_count, 1, 1);
+    }
+    return bf_place_pooled(w, (int64_t)s->dithers_at);
+}
+
+static int64_t base_Mat3_nbt_scales(bf_wctx *w, void *owner)
+{
+    j3d_Mat3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    return bf_sub((int64_t)s->_offset, INT64_C(8));
+}
+
+static int place_Mat3_nbt_scales(bf_wctx *w, void *owner)
+{
+    j3d_Mat3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    j3d_File *RW = w->root;
+    (void)R;
+    (void)RW;
+    if (!bf_place_at_end(w, 1, "nbt_scales"))
+        return 0;
+    s->nbt_scales_at = w->pos;
+    s->nbt_scale_offset = bf_sub((int64_t)s->nbt_scales_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    s->nbt_scales_tail.len = 0;
+    for (uint32_t i = 0; i < (uint32_t)s->nbt_scales_count; i++) {
+        if (w->layout) {
+            s->nbt_scales[i]._index = (int64_t)i;
+        }
+        if (!bf_push(&w->c, "nbt_scales", i) || !write_NbtScale(w, &s->nbt_scales[i]))
+            return 0;
+        bf_pop(&w->c);
+    }
+    return bf_place_pooled(w, (int64_t)s->nbt_scales_at);
+}
+
+static int64_t base_Mdl3_packets(bf_wctx *w, void *owner)
+{
+    j3d_Mdl3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    return bf_sub((int64_t)s->_offset, INT64_C(8));
+}
+
+static int place_Mdl3_packets(bf_wctx *w, void *owner)
+{
+    j3d_Mdl3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    j3d_File *RW = w->root;
+    (void)R;
+    (void)RW;
+    if (!bf_place_at_end(w, 1, "packets"))
+        return 0;
+    s->packets_at = w->pos;
+    s->packet_table_offset = bf_sub((int64_t)s->packets_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    for (uint32_t i = 0; i < (uint32_t)s->packets_count; i++) {
+        if (w->layout) {
+            s->packets[i]._index = (int64_t)i;
+        }
+        if (!bf_push(&w->c, "packets", i) || !write_Mdl3Packet(w, &s->packets[i]))
+            return 0;
+        bf_pop(&w->c);
+    }
+    return bf_place_pooled(w, (int64_t)s->packets_at);
+}
+
+static int64_t base_Mdl3_subpackets(bf_wctx *w, void *owner)
+{
+    j3d_Mdl3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    return bf_sub((int64_t)s->_offset, INT64_C(8));
+}
+
+static int place_Mdl3_subpackets(bf_wctx *w, void *owner)
+{
+    j3d_Mdl3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    j3d_File *RW = w->root;
+    (void)R;
+    (void)RW;
+    if (!bf_place_at_end(w, 1, "subpackets"))
+        return 0;
+    s->subpackets_at = w->pos;
+    s->subpacket_offset = bf_sub((int64_t)s->subpackets_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    for (uint32_t i = 0; i < (uint32_t)s->subpackets_count; i++) {
+        if (w->layout) {
+            s->subpackets[i]._index = (int64_t)i;
+        }
+        if (!bf_push(&w->c, "subpackets", i) || !write_Mdl3Subpackets(w, &s->subpackets[i]))
+            return 0;
+        bf_pop(&w->c);
+    }
+    return bf_place_pooled(w, (int64_t)s->subpackets_at);
+}
+
+static int64_t base_Mdl3_matrix_indices(bf_wctx *w, void *owner)
+{
+    j3d_Mdl3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    return bf_sub((int64_t)s->_offset, INT64_C(8));
+}
+
+static int place_Mdl3_matrix_indices(bf_wctx *w, void *owner)
+{
+    j3d_Mdl3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    j3d_File *RW = w->root;
+    (void)R;
+    (void)RW;
+    if (!bf_place_at_end(w, 1, "matrix_indices"))
+        return 0;
+    s->matrix_indices_at = w->pos;
+    s->matrix_index_offset = bf_sub((int64_t)s->matrix_indices_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    if (!bf_put_bytes(w, s->matrix_indices.ptr, s->matrix_indices.len, "matrix_indices"))
+        return 0;
+    return bf_place_pooled(w, (int64_t)s->matrix_indices_at);
+}
+
+static int64_t base_Mdl3_unknown(bf_wctx *w, void *owner)
+{
+    j3d_Mdl3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    return bf_sub((int64_t)s->_offset, INT64_C(8));
+}
+
+static int place_Mdl3_unknown(bf_wctx *w, void *owner)
+{
+    j3d_Mdl3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    j3d_File *RW = w->root;
+    (void)R;
+    (void)RW;
+    if (!bf_place_at_end(w, 1, "unknown"))
+        return 0;
+    s->unknown_at = w->pos;
+    s->unknown_offset = bf_sub((int64_t)s->unknown_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    {
+        uint8_t *p = bf_put(w, (uint64_t)s->unknown_count * 1, "unknown");
+        if (!p)
+            return 0;
+        bf_store_array(p, s->unknown, (size_t)s->unknown_count, 1, 1);
+    }
+    return bf_place_pooled(w, (int64_t)s->unknown_at);
+}
+
+static int64_t base_Mdl3_indices(bf_wctx *w, void *owner)
+{
+    j3d_Mdl3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    return bf_sub((int64_t)s->_offset, INT64_C(8));
+}
+
+static int place_Mdl3_indices(bf_wctx *w, void *owner)
+{
+    j3d_Mdl3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    j3d_File *RW = w->root;
+    (void)R;
+    (void)RW;
+    if (!bf_place_at_end(w, 1, "indices"))
+        return 0;
+    s->indices_at = w->pos;
+    s->index_offset = bf_sub((int64_t)s->indices_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    {
+        uint8_t *p = bf_put(w, (uint64_t)s->indices_count * 2, "indices");
+        if (!p)
+            return 0;
+        bf_store_array(p, s->indices, (size_t)s->indices_count, 2, 1);
+    }
+    return bf_place_pooled(w, (int64_t)s->indices_at);
+}
+
+static int64_t base_Mdl3_names(bf_wctx *w, void *owner)
+{
+    j3d_Mdl3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    return bf_sub((int64_t)s->_offset, INT64_C(8));
+}
+
+static int place_Mdl3_names(bf_wctx *w, void *owner)
+{
+    j3d_Mdl3 *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    j3d_File *RW = w->root;
+    (void)R;
+    (void)RW;
+    if (!bf_place_at_end(w, 1, "names"))
+        return 0;
+    s->names_at = w->pos;
+    s->name_table_offset = bf_sub((int64_t)s->names_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    {
+        if (w->layout) {
+            s->names._index = 0;
+        }
+        if (!bf_push(&w->c, "names", -1) || !write_NameTable(w, &s->names))
+            return 0;
+        bf_pop(&w->c);
+    }
+    return bf_place_pooled(w, (int64_t)s->names_at);
+}
+
+static int64_t base_Mdl3Packet_commands(bf_wctx *w, void *owner)
+{
+    j3d_Mdl3Packet *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    return (int64_t)s->_offset;
+}
+
+static int place_Mdl3Packet_commands(bf_wctx *w, void *owner)
+{
+    j3d_Mdl3Packet *s = owner;
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    j3d_File *RW = w->root;
+    (void)R;
+    (void)RW;
+    if (!bf_place_at_end(w, 1, "commands"))
+        return 0;
+    s->commands_at = w->pos;
+    s->offset = bf_sub((int64_t)s->commands_at, (int64_t)s->_offset);
+    s->commands_tail.len = 0;
+    for (uint32_t i = 0; i < (uint32_t)s->commands_count; i++) {
+        if (w->layout) {
+            s->commands[i]._index = (int64_t)i;
+        }
+        if (!bf_push(&w->c, "commands", i) || !write_GxCommand(w, &s->commands[i]))
+            return 0;
+        bf_pop(&w->c);
+    }
+    return bf_place_pooled(w, (int64_t)s->commands_at);
+}
+
 static int64_t base_Tex1_headers(bf_wctx *w, void *owner)
 {
     j3d_Tex1 *s = owner;
@@ -1420,6 +2672,10 @@ static int write_Section(bf_wctx *w, j3d_Section *s)
         bf_pop(&w->c);
     } else if (s->body.kind == J3D_KIND_MATERIAL_LIST) {
         if (!bf_push(&w->c, "body", -1) || !write_MaterialList(w, s->body.MaterialList))
+            return 0;
+        bf_pop(&w->c);
+    } else if (s->body.kind == J3D_KIND_MAT3) {
+        if (!bf_push(&w->c, "body", -1) || !write_Mat3(w, s->body.Mat3))
             return 0;
         bf_pop(&w->c);
     } else if (s->body.kind == J3D_KIND_MDL3) {
@@ -3492,7 +4748,7 @@ static int write_MaterialList(bf_wctx *w, j3d_MaterialList *s)
     return 1;
 }
 
-static int write_Mdl3(bf_wctx *w, j3d_Mdl3 *s)
+static int write_Mat3(bf_wctx *w, j3d_Mat3 *s)
 {
     bf_ctx *c = &w->c;
     const j3d_File *R = c->root;
@@ -3502,6 +4758,9 @@ static int write_Mdl3(bf_wctx *w, j3d_Mdl3 *s)
     (void)RW;
     if (w->layout) {
         s->_offset = w->pos;
+        {
+            s->material_count = (int64_t)s->remap_count;
+        }
     } else if (!bf_wseek(w, s->_offset, NULL)) {
         return 0;
     }
@@ -3519,9 +4778,2741 @@ static int write_Mdl3(bf_wctx *w, j3d_Mdl3 *s)
             return 0;
         bf_store_u16be(p, (uint16_t)(s->padding));
     }
-    /* data */
-    if (!bf_put_bytes(w, s->data.ptr, s->data.len, "data"))
+    /* material_data_offset */
+    {
+        uint8_t *p = bf_put(w, 4, "material_data_offset");
+        if (!p)
+            return 0;
+        bf_store_u32be(p, (uint32_t)(s->material_data_offset));
+    }
+    /* remap_table_offset */
+    {
+        uint8_t *p = bf_put(w, 4, "remap_table_offset");
+        if (!p)
+            return 0;
+        bf_store_u32be(p, (uint32_t)(s->remap_table_offset));
+    }
+    /* name_table_offset */
+    {
+        uint8_t *p = bf_put(w, 4, "name_table_offset");
+        if (!p)
+            return 0;
+        bf_store_u32be(p, (uint32_t)(s->name_table_offset));
+    }
+    /* indirect_offset */
+    {
+        uint8_t *p = bf_put(w, 4, "indirect_offset");
+        if (!p)
+            return 0;
+        bf_store_u32be(p, (uint32_t)(s->indirect_offset));
+    }
+    /* cull_mode_offset */
+    {
+        uint8_t *p = bf_put(w, 4, "cull_mode_offset");
+        if (!p)
+            return 0;
+        bf_store_u32be(p, (uint32_t)(s->cull_mode_offset));
+    }
+    /* material_color_offset */
+    {
+        uint8_t *p = bf_put(w, 4, "material_color_offset");
+        if (!p)
+            return 0;
+        bf_store_u32be(p, (uint32_t)(s->material_color_offset));
+    }
+    /* color_channel_count_offset */
+    {
+        uint8_t *p = bf_put(w, 4, "color_channel_count_offset");
+        if (!p)
+            return 0;
+        bf_store_u32be(p, (uint32_t)(s->color_channel_count_offset));
+    }
+    /* color_channel_offset */
+    {
+        uint8_t *p = bf_put(w, 4, "color_channel_offset");
+        if (!p)
+            return 0;
+        bf_store_u32be(p, (uint32_t)(s->color_channel_offset));
+    }
+    /* ambient_color_offset */
+    {
+        uint8_t *p = bf_put(w, 4, "ambient_color_offset");
+        if (!p)
+            return 0;
+        bf_store_u32be(p, (uint32_t)(s->ambient_color_offset));
+    }
+    /* light_color_offset */
+    {
+        uint8_t *p = bf_put(w, 4, "light_color_offset");
+        if (!p)
+            return 0;
+        bf_store_u32be(p, (uint32_t)(s->light_color_offset));
+    }
+    /* tex_gen_count_offset */
+    {
+        uint8_t *p = bf_put(w, 4, "tex_gen_count_offset");
+        if (!p)
+            return 0;
+        bf_store_u32be(p, (uint32_t)(s->tex_gen_count_offset));
+    }
+    /* tex_gen_offset */
+    {
+        uint8_t *p = bf_put(w, 4, "tex_gen_offset");
+        if (!p)
+            return 0;
+        bf_store_u32be(p, (uint32_t)(s->tex_gen_offset));
+    }
+    /* post_tex_gen_offset */
+    {
+        uint8_t *p = bf_put(w, 4, "post_tex_gen_offset");
+        if (!p)
+            return 0;
+        bf_store_u32be(p, (uint32_t)(s->post_tex_gen_offset));
+    }
+    /* tex_matrix_offset */
+    {
+        uint8_t *p = bf_put(w, 4, "tex_matrix_offset");
+        if (!p)
+            return 0;
+        bf_store_u32be(p, (uint32_t)(s->tex_matrix_offset));
+    }
+    /* post_tex_matrix_offset */
+    {
+        uint8_t *p = bf_put(w, 4, "post_tex_matrix_offset");
+        if (!p)
+            return 0;
+        bf_store_u32be(p, (uint32_t)(s->post_tex_matrix_offset));
+    }
+    /* texture_remap_offset */
+    {
+        uint8_t *p = bf_put(w, 4, "texture_remap_offset");
+        if (!p)
+            return 0;
+        bf_store_u32be(p, (uint32_t)(s->texture_remap_offset));
+    }
+    /* tev_order_offset */
+    {
+        uint8_t *p = bf_put(w, 4, "tev_order_offset");
+        if (!p)
+            return 0;
+        bf_store_u32be(p, (uint32_t)(s->tev_order_offset));
+    }
+    /* tev_color_offset */
+    {
+        uint8_t *p = bf_put(w, 4, "tev_color_offset");
+        if (!p)
+            return 0;
+        bf_store_u32be(p, (uint32_t)(s->tev_color_offset));
+    }
+    /* konst_color_offset */
+    {
+        uint8_t *p = bf_put(w, 4, "konst_color_offset");
+        if (!p)
+            return 0;
+        bf_store_u32be(p, (uint32_t)(s->konst_color_offset));
+    }
+    /* tev_stage_count_offset */
+    {
+        uint8_t *p = bf_put(w, 4, "tev_stage_count_offset");
+        if (!p)
+            return 0;
+        bf_store_u32be(p, (uint32_t)(s->tev_stage_count_offset));
+    }
+    /* tev_stage_offset */
+    {
+        uint8_t *p = bf_put(w, 4, "tev_stage_offset");
+        if (!p)
+            return 0;
+        bf_store_u32be(p, (uint32_t)(s->tev_stage_offset));
+    }
+    /* swap_mode_offset */
+    {
+        uint8_t *p = bf_put(w, 4, "swap_mode_offset");
+        if (!p)
+            return 0;
+        bf_store_u32be(p, (uint32_t)(s->swap_mode_offset));
+    }
+    /* swap_table_offset */
+    {
+        uint8_t *p = bf_put(w, 4, "swap_table_offset");
+        if (!p)
+            return 0;
+        bf_store_u32be(p, (uint32_t)(s->swap_table_offset));
+    }
+    /* fog_offset */
+    {
+        uint8_t *p = bf_put(w, 4, "fog_offset");
+        if (!p)
+            return 0;
+        bf_store_u32be(p, (uint32_t)(s->fog_offset));
+    }
+    /* alpha_compare_offset */
+    {
+        uint8_t *p = bf_put(w, 4, "alpha_compare_offset");
+        if (!p)
+            return 0;
+        bf_store_u32be(p, (uint32_t)(s->alpha_compare_offset));
+    }
+    /* blend_mode_offset */
+    {
+        uint8_t *p = bf_put(w, 4, "blend_mode_offset");
+        if (!p)
+            return 0;
+        bf_store_u32be(p, (uint32_t)(s->blend_mode_offset));
+    }
+    /* z_mode_offset */
+    {
+        uint8_t *p = bf_put(w, 4, "z_mode_offset");
+        if (!p)
+            return 0;
+        bf_store_u32be(p, (uint32_t)(s->z_mode_offset));
+    }
+    /* z_compare_offset */
+    {
+        uint8_t *p = bf_put(w, 4, "z_compare_offset");
+        if (!p)
+            return 0;
+        bf_store_u32be(p, (uint32_t)(s->z_compare_offset));
+    }
+    /* dither_offset */
+    {
+        uint8_t *p = bf_put(w, 4, "dither_offset");
+        if (!p)
+            return 0;
+        bf_store_u32be(p, (uint32_t)(s->dither_offset));
+    }
+    /* nbt_scale_offset */
+    {
+        uint8_t *p = bf_put(w, 4, "nbt_scale_offset");
+        if (!p)
+            return 0;
+        bf_store_u32be(p, (uint32_t)(s->nbt_scale_offset));
+    }
+    /* remap */
+    if (w->layout) {
+        if (!bf_enqueue(w, place_Mat3_remap, base_Mat3_remap, s))
+            return 0;
+    } else {
+        size_t resume = w->pos;
+        if (!bf_wseek(w, s->remap_at, "remap"))
+            return 0;
+        {
+            uint8_t *p = bf_put(w, (uint64_t)s->remap_count * 2, "remap");
+            if (!p)
+                return 0;
+            bf_store_array(p, s->remap, (size_t)s->remap_count, 2, 1);
+        }
+        w->pos = resume;
+    }
+    /* names */
+    if (s->has_names) {
+        if (w->layout) {
+            if (!bf_enqueue(w, place_Mat3_names, base_Mat3_names, s))
+                return 0;
+        } else {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->names_at, "names"))
+                return 0;
+            {
+                if (w->layout) {
+                    s->names._index = 0;
+                }
+                if (!bf_push(&w->c, "names", -1) || !write_NameTable(w, &s->names))
+                    return 0;
+                bf_pop(&w->c);
+            }
+            w->pos = resume;
+        }
+    }
+    /* materials */
+    if (w->layout && s->materials_count > 0)
+        s->has_materials = 1;
+    if (s->has_materials) {
+        if (w->layout) {
+            if (!bf_enqueue(w, place_Mat3_materials, base_Mat3_materials, s))
+                return 0;
+        } else {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->materials_at, "materials"))
+                return 0;
+            for (uint32_t i = 0; i < (uint32_t)s->materials_count; i++) {
+                if (w->layout) {
+                    s->materials[i]._index = (int64_t)i;
+                }
+                if (!bf_push(&w->c, "materials", i) || !write_Material(w, &s->materials[i]))
+                    return 0;
+                bf_pop(&w->c);
+            }
+            if (w->layout)
+                s->materials_tail.len = 0;
+            if (!bf_put_bytes(w, s->materials_tail.ptr, s->materials_tail.len, "materials"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    /* indirect */
+    if (w->layout && s->indirect_count > 0)
+        s->has_indirect = 1;
+    if (s->has_indirect) {
+        if (w->layout) {
+            if (!bf_enqueue(w, place_Mat3_indirect, base_Mat3_indirect, s))
+                return 0;
+        } else {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->indirect_at, "indirect"))
+                return 0;
+            for (uint32_t i = 0; i < (uint32_t)s->indirect_count; i++) {
+                if (w->layout) {
+                    s->indirect[i]._index = (int64_t)i;
+                }
+                if (!bf_push(&w->c, "indirect", i) || !write_Indirect(w, &s->indirect[i]))
+                    return 0;
+                bf_pop(&w->c);
+            }
+            if (w->layout)
+                s->indirect_tail.len = 0;
+            if (!bf_put_bytes(w, s->indirect_tail.ptr, s->indirect_tail.len, "indirect"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    /* cull_modes */
+    if (w->layout && s->cull_modes_count > 0)
+        s->has_cull_modes = 1;
+    if (s->has_cull_modes) {
+        if (w->layout) {
+            if (!bf_enqueue(w, place_Mat3_cull_modes, base_Mat3_cull_modes, s))
+                return 0;
+        } else {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->cull_modes_at, "cull_modes"))
+                return 0;
+            {
+                uint8_t *p = bf_put(w, (uint64_t)s->cull_modes_count * 4, "cull_modes");
+                if (!p)
+                    return 0;
+                bf_store_array(p, s->cull_modes, (size_t)s->cull_modes_count, 4, 1);
+            }
+            if (w->layout)
+                s->cull_modes_tail.len = 0;
+            if (!bf_put_bytes(w, s->cull_modes_tail.ptr, s->cull_modes_tail.len, "cull_modes"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    /* material_colors */
+    if (w->layout && s->material_colors_count > 0)
+        s->has_material_colors = 1;
+    if (s->has_material_colors) {
+        if (w->layout) {
+            if (!bf_enqueue(w, place_Mat3_material_colors, base_Mat3_material_colors, s))
+                return 0;
+        } else {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->material_colors_at, "material_colors"))
+                return 0;
+            for (uint32_t i = 0; i < (uint32_t)s->material_colors_count; i++) {
+                if (w->layout) {
+                    s->material_colors[i]._index = (int64_t)i;
+                }
+                if (!bf_push(&w->c, "material_colors", i) || !write_Rgba8(w, &s->material_colors[i]))
+                    return 0;
+                bf_pop(&w->c);
+            }
+            if (w->layout)
+                s->material_colors_tail.len = 0;
+            if (!bf_put_bytes(w, s->material_colors_tail.ptr, s->material_colors_tail.len, "material_colors"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    /* color_channel_counts */
+    if (w->layout && s->color_channel_counts_count > 0)
+        s->has_color_channel_counts = 1;
+    if (s->has_color_channel_counts) {
+        if (w->layout) {
+            if (!bf_enqueue(w, place_Mat3_color_channel_counts, base_Mat3_color_channel_counts, s))
+                return 0;
+        } else {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->color_channel_counts_at, "color_channel_counts"))
+                return 0;
+            {
+                uint8_t *p = bf_put(w, (uint64_t)s->color_channel_counts_count * 1, "color_channel_counts");
+                if (!p)
+                    return 0;
+                bf_store_array(p, s->color_channel_counts, (size_t)s->color_channel_counts_count, 1, 1);
+            }
+            if (w->layout)
+                s->color_channel_counts_tail.len = 0;
+            if (!bf_put_bytes(w, s->color_channel_counts_tail.ptr, s->color_channel_counts_tail.len, "color_channel_counts"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    /* color_channels */
+    if (w->layout && s->color_channels_count > 0)
+        s->has_color_channels = 1;
+    if (s->has_color_channels) {
+        if (w->layout) {
+            if (!bf_enqueue(w, place_Mat3_color_channels, base_Mat3_color_channels, s))
+                return 0;
+        } else {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->color_channels_at, "color_channels"))
+                return 0;
+            for (uint32_t i = 0; i < (uint32_t)s->color_channels_count; i++) {
+                if (w->layout) {
+                    s->color_channels[i]._index = (int64_t)i;
+                }
+                if (!bf_push(&w->c, "color_channels", i) || !write_ColorChannel(w, &s->color_channels[i]))
+                    return 0;
+                bf_pop(&w->c);
+            }
+            if (w->layout)
+                s->color_channels_tail.len = 0;
+            if (!bf_put_bytes(w, s->color_channels_tail.ptr, s->color_channels_tail.len, "color_channels"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    /* ambient_colors */
+    if (w->layout && s->ambient_colors_count > 0)
+        s->has_ambient_colors = 1;
+    if (s->has_ambient_colors) {
+        if (w->layout) {
+            if (!bf_enqueue(w, place_Mat3_ambient_colors, base_Mat3_ambient_colors, s))
+                return 0;
+        } else {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->ambient_colors_at, "ambient_colors"))
+                return 0;
+            for (uint32_t i = 0; i < (uint32_t)s->ambient_colors_count; i++) {
+                if (w->layout) {
+                    s->ambient_colors[i]._index = (int64_t)i;
+                }
+                if (!bf_push(&w->c, "ambient_colors", i) || !write_Rgba8(w, &s->ambient_colors[i]))
+                    return 0;
+                bf_pop(&w->c);
+            }
+            if (w->layout)
+                s->ambient_colors_tail.len = 0;
+            if (!bf_put_bytes(w, s->ambient_colors_tail.ptr, s->ambient_colors_tail.len, "ambient_colors"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    /* light_colors */
+    if (w->layout && s->light_colors_count > 0)
+        s->has_light_colors = 1;
+    if (s->has_light_colors) {
+        if (w->layout) {
+            if (!bf_enqueue(w, place_Mat3_light_colors, base_Mat3_light_colors, s))
+                return 0;
+        } else {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->light_colors_at, "light_colors"))
+                return 0;
+            for (uint32_t i = 0; i < (uint32_t)s->light_colors_count; i++) {
+                if (w->layout) {
+                    s->light_colors[i]._index = (int64_t)i;
+                }
+                if (!bf_push(&w->c, "light_colors", i) || !write_Rgba8(w, &s->light_colors[i]))
+                    return 0;
+                bf_pop(&w->c);
+            }
+            if (w->layout)
+                s->light_colors_tail.len = 0;
+            if (!bf_put_bytes(w, s->light_colors_tail.ptr, s->light_colors_tail.len, "light_colors"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    /* tex_gen_counts */
+    if (w->layout && s->tex_gen_counts_count > 0)
+        s->has_tex_gen_counts = 1;
+    if (s->has_tex_gen_counts) {
+        if (w->layout) {
+            if (!bf_enqueue(w, place_Mat3_tex_gen_counts, base_Mat3_tex_gen_counts, s))
+                return 0;
+        } else {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->tex_gen_counts_at, "tex_gen_counts"))
+                return 0;
+            {
+                uint8_t *p = bf_put(w, (uint64_t)s->tex_gen_counts_count * 1, "tex_gen_counts");
+                if (!p)
+                    return 0;
+                bf_store_array(p, s->tex_gen_counts, (size_t)s->tex_gen_counts_count, 1, 1);
+            }
+            if (w->layout)
+                s->tex_gen_counts_tail.len = 0;
+            if (!bf_put_bytes(w, s->tex_gen_counts_tail.ptr, s->tex_gen_counts_tail.len, "tex_gen_counts"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    /* tex_gens */
+    if (w->layout && s->tex_gens_count > 0)
+        s->has_tex_gens = 1;
+    if (s->has_tex_gens) {
+        if (w->layout) {
+            if (!bf_enqueue(w, place_Mat3_tex_gens, base_Mat3_tex_gens, s))
+                return 0;
+        } else {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->tex_gens_at, "tex_gens"))
+                return 0;
+            for (uint32_t i = 0; i < (uint32_t)s->tex_gens_count; i++) {
+                if (w->layout) {
+                    s->tex_gens[i]._index = (int64_t)i;
+                }
+                if (!bf_push(&w->c, "tex_gens", i) || !write_TexGen(w, &s->tex_gens[i]))
+                    return 0;
+                bf_pop(&w->c);
+            }
+            if (w->layout)
+                s->tex_gens_tail.len = 0;
+            if (!bf_put_bytes(w, s->tex_gens_tail.ptr, s->tex_gens_tail.len, "tex_gens"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    /* post_tex_gens */
+    if (w->layout && s->post_tex_gens_count > 0)
+        s->has_post_tex_gens = 1;
+    if (s->has_post_tex_gens) {
+        if (w->layout) {
+            if (!bf_enqueue(w, place_Mat3_post_tex_gens, base_Mat3_post_tex_gens, s))
+                return 0;
+        } else {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->post_tex_gens_at, "post_tex_gens"))
+                return 0;
+            for (uint32_t i = 0; i < (uint32_t)s->post_tex_gens_count; i++) {
+                if (w->layout) {
+                    s->post_tex_gens[i]._index = (int64_t)i;
+                }
+                if (!bf_push(&w->c, "post_tex_gens", i) || !write_TexGen(w, &s->post_tex_gens[i]))
+                    return 0;
+                bf_pop(&w->c);
+            }
+            if (w->layout)
+                s->post_tex_gens_tail.len = 0;
+            if (!bf_put_bytes(w, s->post_tex_gens_tail.ptr, s->post_tex_gens_tail.len, "post_tex_gens"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    /* tex_matrices */
+    if (w->layout && s->tex_matrices_count > 0)
+        s->has_tex_matrices = 1;
+    if (s->has_tex_matrices) {
+        if (w->layout) {
+            if (!bf_enqueue(w, place_Mat3_tex_matrices, base_Mat3_tex_matrices, s))
+                return 0;
+        } else {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->tex_matrices_at, "tex_matrices"))
+                return 0;
+            for (uint32_t i = 0; i < (uint32_t)s->tex_matrices_count; i++) {
+                if (w->layout) {
+                    s->tex_matrices[i]._index = (int64_t)i;
+                }
+                if (!bf_push(&w->c, "tex_matrices", i) || !write_TexMatrix(w, &s->tex_matrices[i]))
+                    return 0;
+                bf_pop(&w->c);
+            }
+            if (w->layout)
+                s->tex_matrices_tail.len = 0;
+            if (!bf_put_bytes(w, s->tex_matrices_tail.ptr, s->tex_matrices_tail.len, "tex_matrices"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    /* post_tex_matrices */
+    if (w->layout && s->post_tex_matrices_count > 0)
+        s->has_post_tex_matrices = 1;
+    if (s->has_post_tex_matrices) {
+        if (w->layout) {
+            if (!bf_enqueue(w, place_Mat3_post_tex_matrices, base_Mat3_post_tex_matrices, s))
+                return 0;
+        } else {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->post_tex_matrices_at, "post_tex_matrices"))
+                return 0;
+            for (uint32_t i = 0; i < (uint32_t)s->post_tex_matrices_count; i++) {
+                if (w->layout) {
+                    s->post_tex_matrices[i]._index = (int64_t)i;
+                }
+                if (!bf_push(&w->c, "post_tex_matrices", i) || !write_TexMatrix(w, &s->post_tex_matrices[i]))
+                    return 0;
+                bf_pop(&w->c);
+            }
+            if (w->layout)
+                s->post_tex_matrices_tail.len = 0;
+            if (!bf_put_bytes(w, s->post_tex_matrices_tail.ptr, s->post_tex_matrices_tail.len, "post_tex_matrices"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    /* textures */
+    if (w->layout && s->textures_count > 0)
+        s->has_textures = 1;
+    if (s->has_textures) {
+        if (w->layout) {
+            if (!bf_enqueue(w, place_Mat3_textures, base_Mat3_textures, s))
+                return 0;
+        } else {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->textures_at, "textures"))
+                return 0;
+            {
+                uint8_t *p = bf_put(w, (uint64_t)s->textures_count * 2, "textures");
+                if (!p)
+                    return 0;
+                bf_store_array(p, s->textures, (size_t)s->textures_count, 2, 1);
+            }
+            if (w->layout)
+                s->textures_tail.len = 0;
+            if (!bf_put_bytes(w, s->textures_tail.ptr, s->textures_tail.len, "textures"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    /* tev_orders */
+    if (w->layout && s->tev_orders_count > 0)
+        s->has_tev_orders = 1;
+    if (s->has_tev_orders) {
+        if (w->layout) {
+            if (!bf_enqueue(w, place_Mat3_tev_orders, base_Mat3_tev_orders, s))
+                return 0;
+        } else {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->tev_orders_at, "tev_orders"))
+                return 0;
+            for (uint32_t i = 0; i < (uint32_t)s->tev_orders_count; i++) {
+                if (w->layout) {
+                    s->tev_orders[i]._index = (int64_t)i;
+                }
+                if (!bf_push(&w->c, "tev_orders", i) || !write_TevOrder(w, &s->tev_orders[i]))
+                    return 0;
+                bf_pop(&w->c);
+            }
+            if (w->layout)
+                s->tev_orders_tail.len = 0;
+            if (!bf_put_bytes(w, s->tev_orders_tail.ptr, s->tev_orders_tail.len, "tev_orders"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    /* tev_colors */
+    if (w->layout && s->tev_colors_count > 0)
+        s->has_tev_colors = 1;
+    if (s->has_tev_colors) {
+        if (w->layout) {
+            if (!bf_enqueue(w, place_Mat3_tev_colors, base_Mat3_tev_colors, s))
+                return 0;
+        } else {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->tev_colors_at, "tev_colors"))
+                return 0;
+            for (uint32_t i = 0; i < (uint32_t)s->tev_colors_count; i++) {
+                if (w->layout) {
+                    s->tev_colors[i]._index = (int64_t)i;
+                }
+                if (!bf_push(&w->c, "tev_colors", i) || !write_TevColor(w, &s->tev_colors[i]))
+                    return 0;
+                bf_pop(&w->c);
+            }
+            if (w->layout)
+                s->tev_colors_tail.len = 0;
+            if (!bf_put_bytes(w, s->tev_colors_tail.ptr, s->tev_colors_tail.len, "tev_colors"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    /* konst_colors */
+    if (w->layout && s->konst_colors_count > 0)
+        s->has_konst_colors = 1;
+    if (s->has_konst_colors) {
+        if (w->layout) {
+            if (!bf_enqueue(w, place_Mat3_konst_colors, base_Mat3_konst_colors, s))
+                return 0;
+        } else {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->konst_colors_at, "konst_colors"))
+                return 0;
+            for (uint32_t i = 0; i < (uint32_t)s->konst_colors_count; i++) {
+                if (w->layout) {
+                    s->konst_colors[i]._index = (int64_t)i;
+                }
+                if (!bf_push(&w->c, "konst_colors", i) || !write_Rgba8(w, &s->konst_colors[i]))
+                    return 0;
+                bf_pop(&w->c);
+            }
+            if (w->layout)
+                s->konst_colors_tail.len = 0;
+            if (!bf_put_bytes(w, s->konst_colors_tail.ptr, s->konst_colors_tail.len, "konst_colors"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    /* tev_stage_counts */
+    if (w->layout && s->tev_stage_counts_count > 0)
+        s->has_tev_stage_counts = 1;
+    if (s->has_tev_stage_counts) {
+        if (w->layout) {
+            if (!bf_enqueue(w, place_Mat3_tev_stage_counts, base_Mat3_tev_stage_counts, s))
+                return 0;
+        } else {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->tev_stage_counts_at, "tev_stage_counts"))
+                return 0;
+            {
+                uint8_t *p = bf_put(w, (uint64_t)s->tev_stage_counts_count * 1, "tev_stage_counts");
+                if (!p)
+                    return 0;
+                bf_store_array(p, s->tev_stage_counts, (size_t)s->tev_stage_counts_count, 1, 1);
+            }
+            if (w->layout)
+                s->tev_stage_counts_tail.len = 0;
+            if (!bf_put_bytes(w, s->tev_stage_counts_tail.ptr, s->tev_stage_counts_tail.len, "tev_stage_counts"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    /* tev_stages */
+    if (w->layout && s->tev_stages_count > 0)
+        s->has_tev_stages = 1;
+    if (s->has_tev_stages) {
+        if (w->layout) {
+            if (!bf_enqueue(w, place_Mat3_tev_stages, base_Mat3_tev_stages, s))
+                return 0;
+        } else {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->tev_stages_at, "tev_stages"))
+                return 0;
+            for (uint32_t i = 0; i < (uint32_t)s->tev_stages_count; i++) {
+                if (w->layout) {
+                    s->tev_stages[i]._index = (int64_t)i;
+                }
+                if (!bf_push(&w->c, "tev_stages", i) || !write_TevStage(w, &s->tev_stages[i]))
+                    return 0;
+                bf_pop(&w->c);
+            }
+            if (w->layout)
+                s->tev_stages_tail.len = 0;
+            if (!bf_put_bytes(w, s->tev_stages_tail.ptr, s->tev_stages_tail.len, "tev_stages"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    /* swap_modes */
+    if (w->layout && s->swap_modes_count > 0)
+        s->has_swap_modes = 1;
+    if (s->has_swap_modes) {
+        if (w->layout) {
+            if (!bf_enqueue(w, place_Mat3_swap_modes, base_Mat3_swap_modes, s))
+                return 0;
+        } else {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->swap_modes_at, "swap_modes"))
+                return 0;
+            for (uint32_t i = 0; i < (uint32_t)s->swap_modes_count; i++) {
+                if (w->layout) {
+                    s->swap_modes[i]._index = (int64_t)i;
+                }
+                if (!bf_push(&w->c, "swap_modes", i) || !write_SwapMode(w, &s->swap_modes[i]))
+                    return 0;
+                bf_pop(&w->c);
+            }
+            if (w->layout)
+                s->swap_modes_tail.len = 0;
+            if (!bf_put_bytes(w, s->swap_modes_tail.ptr, s->swap_modes_tail.len, "swap_modes"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    /* swap_tables */
+    if (w->layout && s->swap_tables_count > 0)
+        s->has_swap_tables = 1;
+    if (s->has_swap_tables) {
+        if (w->layout) {
+            if (!bf_enqueue(w, place_Mat3_swap_tables, base_Mat3_swap_tables, s))
+                return 0;
+        } else {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->swap_tables_at, "swap_tables"))
+                return 0;
+            for (uint32_t i = 0; i < (uint32_t)s->swap_tables_count; i++) {
+                if (w->layout) {
+                    s->swap_tables[i]._index = (int64_t)i;
+                }
+                if (!bf_push(&w->c, "swap_tables", i) || !write_SwapTable(w, &s->swap_tables[i]))
+                    return 0;
+                bf_pop(&w->c);
+            }
+            if (w->layout)
+                s->swap_tables_tail.len = 0;
+            if (!bf_put_bytes(w, s->swap_tables_tail.ptr, s->swap_tables_tail.len, "swap_tables"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    /* fogs */
+    if (w->layout && s->fogs_count > 0)
+        s->has_fogs = 1;
+    if (s->has_fogs) {
+        if (w->layout) {
+            if (!bf_enqueue(w, place_Mat3_fogs, base_Mat3_fogs, s))
+                return 0;
+        } else {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->fogs_at, "fogs"))
+                return 0;
+            for (uint32_t i = 0; i < (uint32_t)s->fogs_count; i++) {
+                if (w->layout) {
+                    s->fogs[i]._index = (int64_t)i;
+                }
+                if (!bf_push(&w->c, "fogs", i) || !write_Fog(w, &s->fogs[i]))
+                    return 0;
+                bf_pop(&w->c);
+            }
+            if (w->layout)
+                s->fogs_tail.len = 0;
+            if (!bf_put_bytes(w, s->fogs_tail.ptr, s->fogs_tail.len, "fogs"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    /* alpha_compares */
+    if (w->layout && s->alpha_compares_count > 0)
+        s->has_alpha_compares = 1;
+    if (s->has_alpha_compares) {
+        if (w->layout) {
+            if (!bf_enqueue(w, place_Mat3_alpha_compares, base_Mat3_alpha_compares, s))
+                return 0;
+        } else {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->alpha_compares_at, "alpha_compares"))
+                return 0;
+            for (uint32_t i = 0; i < (uint32_t)s->alpha_compares_count; i++) {
+                if (w->layout) {
+                    s->alpha_compares[i]._index = (int64_t)i;
+                }
+                if (!bf_push(&w->c, "alpha_compares", i) || !write_AlphaCompare(w, &s->alpha_compares[i]))
+                    return 0;
+                bf_pop(&w->c);
+            }
+            if (w->layout)
+                s->alpha_compares_tail.len = 0;
+            if (!bf_put_bytes(w, s->alpha_compares_tail.ptr, s->alpha_compares_tail.len, "alpha_compares"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    /* blend_modes */
+    if (w->layout && s->blend_modes_count > 0)
+        s->has_blend_modes = 1;
+    if (s->has_blend_modes) {
+        if (w->layout) {
+            if (!bf_enqueue(w, place_Mat3_blend_modes, base_Mat3_blend_modes, s))
+                return 0;
+        } else {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->blend_modes_at, "blend_modes"))
+                return 0;
+            for (uint32_t i = 0; i < (uint32_t)s->blend_modes_count; i++) {
+                if (w->layout) {
+                    s->blend_modes[i]._index = (int64_t)i;
+                }
+                if (!bf_push(&w->c, "blend_modes", i) || !write_BlendMode(w, &s->blend_modes[i]))
+                    return 0;
+                bf_pop(&w->c);
+            }
+            if (w->layout)
+                s->blend_modes_tail.len = 0;
+            if (!bf_put_bytes(w, s->blend_modes_tail.ptr, s->blend_modes_tail.len, "blend_modes"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    /* z_modes */
+    if (w->layout && s->z_modes_count > 0)
+        s->has_z_modes = 1;
+    if (s->has_z_modes) {
+        if (w->layout) {
+            if (!bf_enqueue(w, place_Mat3_z_modes, base_Mat3_z_modes, s))
+                return 0;
+        } else {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->z_modes_at, "z_modes"))
+                return 0;
+            for (uint32_t i = 0; i < (uint32_t)s->z_modes_count; i++) {
+                if (w->layout) {
+                    s->z_modes[i]._index = (int64_t)i;
+                }
+                if (!bf_push(&w->c, "z_modes", i) || !write_ZMode(w, &s->z_modes[i]))
+                    return 0;
+                bf_pop(&w->c);
+            }
+            if (w->layout)
+                s->z_modes_tail.len = 0;
+            if (!bf_put_bytes(w, s->z_modes_tail.ptr, s->z_modes_tail.len, "z_modes"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    /* z_compares */
+    if (w->layout && s->z_compares_count > 0)
+        s->has_z_compares = 1;
+    if (s->has_z_compares) {
+        if (w->layout) {
+            if (!bf_enqueue(w, place_Mat3_z_compares, base_Mat3_z_compares, s))
+                return 0;
+        } else {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->z_compares_at, "z_compares"))
+                return 0;
+            {
+                uint8_t *p = bf_put(w, (uint64_t)s->z_compares_count * 1, "z_compares");
+                if (!p)
+                    return 0;
+                bf_store_array(p, s->z_compares, (size_t)s->z_compares_count, 1, 1);
+            }
+            if (w->layout)
+                s->z_compares_tail.len = 0;
+            if (!bf_put_bytes(w, s->z_compares_tail.ptr, s->z_compares_tail.len, "z_compares"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    /* dithers */
+    if (w->layout && s->dithers_count > 0)
+        s->has_dithers = 1;
+    if (s->has_dithers) {
+        if (w->layout) {
+            if (!bf_enqueue(w, place_Mat3_dithers, base_Mat3_dithers, s))
+                return 0;
+        } else {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->dithers_at, "dithers"))
+                return 0;
+            {
+                uint8_t *p = bf_put(w, (uint64_t)s->dithers_count * 1, "dithers");
+                if (!p)
+                    return 0;
+                bf_store_array(p, s->dithers, (size_t)s->dithers_count, 1, 1);
+            }
+            if (w->layout)
+                s->dithers_tail.len = 0;
+            if (!bf_put_bytes(w, s->dithers_tail.ptr, s->dithers_tail.len, "dithers"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    /* nbt_scales */
+    if (w->layout && s->nbt_scales_count > 0)
+        s->has_nbt_scales = 1;
+    if (s->has_nbt_scales) {
+        if (w->layout) {
+            if (!bf_enqueue(w, place_Mat3_nbt_scales, base_Mat3_nbt_scales, s))
+                return 0;
+        } else {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->nbt_scales_at, "nbt_scales"))
+                return 0;
+            for (uint32_t i = 0; i < (uint32_t)s->nbt_scales_count; i++) {
+                if (w->layout) {
+                    s->nbt_scales[i]._index = (int64_t)i;
+                }
+                if (!bf_push(&w->c, "nbt_scales", i) || !write_NbtScale(w, &s->nbt_scales[i]))
+                    return 0;
+                bf_pop(&w->c);
+            }
+            if (w->layout)
+                s->nbt_scales_tail.len = 0;
+            if (!bf_put_bytes(w, s->nbt_scales_tail.ptr, s->nbt_scales_tail.len, "nbt_scales"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    return 1;
+}
+
+static int write_Material(bf_wctx *w, j3d_Material *s)
+{
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    j3d_File *RW = w->root;
+    (void)c;
+    (void)R;
+    (void)RW;
+    if (w->layout) {
+        s->_offset = w->pos;
+    } else if (!bf_wseek(w, s->_offset, NULL)) {
         return 0;
+    }
+    /* mode */
+    {
+        uint8_t *p = bf_put(w, 1, "mode");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->mode);
+    }
+    /* cull_mode_index */
+    {
+        uint8_t *p = bf_put(w, 1, "cull_mode_index");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->cull_mode_index);
+    }
+    /* color_channel_count_index */
+    {
+        uint8_t *p = bf_put(w, 1, "color_channel_count_index");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->color_channel_count_index);
+    }
+    /* tex_gen_count_index */
+    {
+        uint8_t *p = bf_put(w, 1, "tex_gen_count_index");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->tex_gen_count_index);
+    }
+    /* tev_stage_count_index */
+    {
+        uint8_t *p = bf_put(w, 1, "tev_stage_count_index");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->tev_stage_count_index);
+    }
+    /* z_compare_index */
+    {
+        uint8_t *p = bf_put(w, 1, "z_compare_index");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->z_compare_index);
+    }
+    /* z_mode_index */
+    {
+        uint8_t *p = bf_put(w, 1, "z_mode_index");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->z_mode_index);
+    }
+    /* dither_index */
+    {
+        uint8_t *p = bf_put(w, 1, "dither_index");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->dither_index);
+    }
+    /* material_color_indices */
+    {
+        uint8_t *p = bf_put(w, (uint64_t)2 * 2, "material_color_indices");
+        if (!p)
+            return 0;
+        for (uint32_t i = 0; i < (uint32_t)2; i++) {
+            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->material_color_indices[i]));
+        }
+    }
+    /* color_channel_indices */
+    {
+        uint8_t *p = bf_put(w, (uint64_t)4 * 2, "color_channel_indices");
+        if (!p)
+            return 0;
+        for (uint32_t i = 0; i < (uint32_t)4; i++) {
+            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->color_channel_indices[i]));
+        }
+    }
+    /* ambient_color_indices */
+    {
+        uint8_t *p = bf_put(w, (uint64_t)2 * 2, "ambient_color_indices");
+        if (!p)
+            return 0;
+        for (uint32_t i = 0; i < (uint32_t)2; i++) {
+            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->ambient_color_indices[i]));
+        }
+    }
+    /* light_color_indices */
+    {
+        uint8_t *p = bf_put(w, (uint64_t)8 * 2, "light_color_indices");
+        if (!p)
+            return 0;
+        for (uint32_t i = 0; i < (uint32_t)8; i++) {
+            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->light_color_indices[i]));
+        }
+    }
+    /* tex_gen_indices */
+    {
+        uint8_t *p = bf_put(w, (uint64_t)8 * 2, "tex_gen_indices");
+        if (!p)
+            return 0;
+        for (uint32_t i = 0; i < (uint32_t)8; i++) {
+            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->tex_gen_indices[i]));
+        }
+    }
+    /* post_tex_gen_indices */
+    {
+        uint8_t *p = bf_put(w, (uint64_t)8 * 2, "post_tex_gen_indices");
+        if (!p)
+            return 0;
+        for (uint32_t i = 0; i < (uint32_t)8; i++) {
+            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->post_tex_gen_indices[i]));
+        }
+    }
+    /* tex_matrix_indices */
+    {
+        uint8_t *p = bf_put(w, (uint64_t)10 * 2, "tex_matrix_indices");
+        if (!p)
+            return 0;
+        for (uint32_t i = 0; i < (uint32_t)10; i++) {
+            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->tex_matrix_indices[i]));
+        }
+    }
+    /* post_tex_matrix_indices */
+    {
+        uint8_t *p = bf_put(w, (uint64_t)20 * 2, "post_tex_matrix_indices");
+        if (!p)
+            return 0;
+        for (uint32_t i = 0; i < (uint32_t)20; i++) {
+            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->post_tex_matrix_indices[i]));
+        }
+    }
+    /* texture_indices */
+    {
+        uint8_t *p = bf_put(w, (uint64_t)8 * 2, "texture_indices");
+        if (!p)
+            return 0;
+        for (uint32_t i = 0; i < (uint32_t)8; i++) {
+            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->texture_indices[i]));
+        }
+    }
+    /* konst_color_indices */
+    {
+        uint8_t *p = bf_put(w, (uint64_t)4 * 2, "konst_color_indices");
+        if (!p)
+            return 0;
+        for (uint32_t i = 0; i < (uint32_t)4; i++) {
+            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->konst_color_indices[i]));
+        }
+    }
+    /* konst_color_selects */
+    {
+        uint8_t *p = bf_put(w, (uint64_t)16 * 1, "konst_color_selects");
+        if (!p)
+            return 0;
+        for (uint32_t i = 0; i < (uint32_t)16; i++) {
+            (p + (size_t)i * 1)[0] = (uint8_t)(s->konst_color_selects[i]);
+        }
+    }
+    /* konst_alpha_selects */
+    {
+        uint8_t *p = bf_put(w, (uint64_t)16 * 1, "konst_alpha_selects");
+        if (!p)
+            return 0;
+        for (uint32_t i = 0; i < (uint32_t)16; i++) {
+            (p + (size_t)i * 1)[0] = (uint8_t)(s->konst_alpha_selects[i]);
+        }
+    }
+    /* tev_order_indices */
+    {
+        uint8_t *p = bf_put(w, (uint64_t)16 * 2, "tev_order_indices");
+        if (!p)
+            return 0;
+        for (uint32_t i = 0; i < (uint32_t)16; i++) {
+            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->tev_order_indices[i]));
+        }
+    }
+    /* tev_color_indices */
+    {
+        uint8_t *p = bf_put(w, (uint64_t)4 * 2, "tev_color_indices");
+        if (!p)
+            return 0;
+        for (uint32_t i = 0; i < (uint32_t)4; i++) {
+            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->tev_color_indices[i]));
+        }
+    }
+    /* tev_stage_indices */
+    {
+        uint8_t *p = bf_put(w, (uint64_t)16 * 2, "tev_stage_indices");
+        if (!p)
+            return 0;
+        for (uint32_t i = 0; i < (uint32_t)16; i++) {
+            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->tev_stage_indices[i]));
+        }
+    }
+    /* swap_mode_indices */
+    {
+        uint8_t *p = bf_put(w, (uint64_t)16 * 2, "swap_mode_indices");
+        if (!p)
+            return 0;
+        for (uint32_t i = 0; i < (uint32_t)16; i++) {
+            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->swap_mode_indices[i]));
+        }
+    }
+    /* swap_table_indices */
+    {
+        uint8_t *p = bf_put(w, (uint64_t)4 * 2, "swap_table_indices");
+        if (!p)
+            return 0;
+        for (uint32_t i = 0; i < (uint32_t)4; i++) {
+            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->swap_table_indices[i]));
+        }
+    }
+    /* unused_indices */
+    {
+        uint8_t *p = bf_put(w, (uint64_t)12 * 2, "unused_indices");
+        if (!p)
+            return 0;
+        for (uint32_t i = 0; i < (uint32_t)12; i++) {
+            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->unused_indices[i]));
+        }
+    }
+    /* fog_index */
+    {
+        uint8_t *p = bf_put(w, 2, "fog_index");
+        if (!p)
+            return 0;
+        bf_store_u16be(p, (uint16_t)(s->fog_index));
+    }
+    /* alpha_compare_index */
+    {
+        uint8_t *p = bf_put(w, 2, "alpha_compare_index");
+        if (!p)
+            return 0;
+        bf_store_u16be(p, (uint16_t)(s->alpha_compare_index));
+    }
+    /* blend_mode_index */
+    {
+        uint8_t *p = bf_put(w, 2, "blend_mode_index");
+        if (!p)
+            return 0;
+        bf_store_u16be(p, (uint16_t)(s->blend_mode_index));
+    }
+    /* nbt_scale_index */
+    {
+        uint8_t *p = bf_put(w, 2, "nbt_scale_index");
+        if (!p)
+            return 0;
+        bf_store_u16be(p, (uint16_t)(s->nbt_scale_index));
+    }
+    return 1;
+}
+
+static int write_Indirect(bf_wctx *w, j3d_Indirect *s)
+{
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    j3d_File *RW = w->root;
+    (void)c;
+    (void)R;
+    (void)RW;
+    if (w->layout) {
+        s->_offset = w->pos;
+    } else if (!bf_wseek(w, s->_offset, NULL)) {
+        return 0;
+    }
+    /* enabled */
+    {
+        uint8_t *p = bf_put(w, 1, "enabled");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->enabled);
+    }
+    /* stage_count */
+    {
+        uint8_t *p = bf_put(w, 1, "stage_count");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->stage_count);
+    }
+    /* padding */
+    {
+        uint8_t *p = bf_put(w, 2, "padding");
+        if (!p)
+            return 0;
+        bf_store_u16be(p, (uint16_t)(s->padding));
+    }
+    /* orders */
+    for (uint32_t i = 0; i < (uint32_t)4; i++) {
+        if (w->layout) {
+            s->orders[i]._index = (int64_t)i;
+        }
+        if (!bf_push(&w->c, "orders", i) || !write_IndirectOrder(w, &s->orders[i]))
+            return 0;
+        bf_pop(&w->c);
+    }
+    /* matrices */
+    for (uint32_t i = 0; i < (uint32_t)3; i++) {
+        if (w->layout) {
+            s->matrices[i]._index = (int64_t)i;
+        }
+        if (!bf_push(&w->c, "matrices", i) || !write_IndirectMatrix(w, &s->matrices[i]))
+            return 0;
+        bf_pop(&w->c);
+    }
+    /* scales */
+    for (uint32_t i = 0; i < (uint32_t)4; i++) {
+        if (w->layout) {
+            s->scales[i]._index = (int64_t)i;
+        }
+        if (!bf_push(&w->c, "scales", i) || !write_IndirectScale(w, &s->scales[i]))
+            return 0;
+        bf_pop(&w->c);
+    }
+    /* stages */
+    for (uint32_t i = 0; i < (uint32_t)16; i++) {
+        if (w->layout) {
+            s->stages[i]._index = (int64_t)i;
+        }
+        if (!bf_push(&w->c, "stages", i) || !write_IndirectStage(w, &s->stages[i]))
+            return 0;
+        bf_pop(&w->c);
+    }
+    return 1;
+}
+
+static int write_IndirectOrder(bf_wctx *w, j3d_IndirectOrder *s)
+{
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    j3d_File *RW = w->root;
+    (void)c;
+    (void)R;
+    (void)RW;
+    if (w->layout) {
+        s->_offset = w->pos;
+    } else if (!bf_wseek(w, s->_offset, NULL)) {
+        return 0;
+    }
+    /* tex_coord */
+    {
+        uint8_t *p = bf_put(w, 1, "tex_coord");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->tex_coord);
+    }
+    /* tex_map */
+    {
+        uint8_t *p = bf_put(w, 1, "tex_map");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->tex_map);
+    }
+    /* padding */
+    {
+        uint8_t *p = bf_put(w, 2, "padding");
+        if (!p)
+            return 0;
+        bf_store_u16be(p, (uint16_t)(s->padding));
+    }
+    return 1;
+}
+
+static int write_IndirectMatrix(bf_wctx *w, j3d_IndirectMatrix *s)
+{
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    j3d_File *RW = w->root;
+    (void)c;
+    (void)R;
+    (void)RW;
+    if (w->layout) {
+        s->_offset = w->pos;
+    } else if (!bf_wseek(w, s->_offset, NULL)) {
+        return 0;
+    }
+    /* matrix */
+    {
+        uint8_t *p = bf_put(w, (uint64_t)6 * 4, "matrix");
+        if (!p)
+            return 0;
+        for (uint32_t i = 0; i < (uint32_t)6; i++) {
+            bf_store_u32be((p + (size_t)i * 4), bf_f32_bits(s->matrix[i]));
+        }
+    }
+    /* scale_exponent */
+    {
+        uint8_t *p = bf_put(w, 1, "scale_exponent");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->scale_exponent);
+    }
+    /* padding */
+    {
+        uint8_t *p = bf_put(w, (uint64_t)3 * 1, "padding");
+        if (!p)
+            return 0;
+        for (uint32_t i = 0; i < (uint32_t)3; i++) {
+            (p + (size_t)i * 1)[0] = (uint8_t)(s->padding[i]);
+        }
+    }
+    return 1;
+}
+
+static int write_IndirectScale(bf_wctx *w, j3d_IndirectScale *s)
+{
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    j3d_File *RW = w->root;
+    (void)c;
+    (void)R;
+    (void)RW;
+    if (w->layout) {
+        s->_offset = w->pos;
+    } else if (!bf_wseek(w, s->_offset, NULL)) {
+        return 0;
+    }
+    /* scale_s */
+    {
+        uint8_t *p = bf_put(w, 1, "scale_s");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->scale_s);
+    }
+    /* scale_t */
+    {
+        uint8_t *p = bf_put(w, 1, "scale_t");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->scale_t);
+    }
+    /* padding */
+    {
+        uint8_t *p = bf_put(w, 2, "padding");
+        if (!p)
+            return 0;
+        bf_store_u16be(p, (uint16_t)(s->padding));
+    }
+    return 1;
+}
+
+static int write_IndirectStage(bf_wctx *w, j3d_IndirectStage *s)
+{
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    j3d_File *RW = w->root;
+    (void)c;
+    (void)R;
+    (void)RW;
+    if (w->layout) {
+        s->_offset = w->pos;
+    } else if (!bf_wseek(w, s->_offset, NULL)) {
+        return 0;
+    }
+    /* tev_stage */
+    {
+        uint8_t *p = bf_put(w, 1, "tev_stage");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->tev_stage);
+    }
+    /* format */
+    {
+        uint8_t *p = bf_put(w, 1, "format");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->format);
+    }
+    /* bias */
+    {
+        uint8_t *p = bf_put(w, 1, "bias");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->bias);
+    }
+    /* matrix */
+    {
+        uint8_t *p = bf_put(w, 1, "matrix");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->matrix);
+    }
+    /* wrap_s */
+    {
+        uint8_t *p = bf_put(w, 1, "wrap_s");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->wrap_s);
+    }
+    /* wrap_t */
+    {
+        uint8_t *p = bf_put(w, 1, "wrap_t");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->wrap_t);
+    }
+    /* add_previous */
+    {
+        uint8_t *p = bf_put(w, 1, "add_previous");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->add_previous);
+    }
+    /* utc_lod */
+    {
+        uint8_t *p = bf_put(w, 1, "utc_lod");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->utc_lod);
+    }
+    /* alpha */
+    {
+        uint8_t *p = bf_put(w, 1, "alpha");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->alpha);
+    }
+    /* padding */
+    {
+        uint8_t *p = bf_put(w, (uint64_t)3 * 1, "padding");
+        if (!p)
+            return 0;
+        for (uint32_t i = 0; i < (uint32_t)3; i++) {
+            (p + (size_t)i * 1)[0] = (uint8_t)(s->padding[i]);
+        }
+    }
+    return 1;
+}
+
+static int write_Rgba8(bf_wctx *w, j3d_Rgba8 *s)
+{
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    j3d_File *RW = w->root;
+    (void)c;
+    (void)R;
+    (void)RW;
+    if (w->layout) {
+        s->_offset = w->pos;
+    } else if (!bf_wseek(w, s->_offset, NULL)) {
+        return 0;
+    }
+    /* rgba */
+    {
+        uint8_t *p = bf_put(w, (uint64_t)4 * 1, "rgba");
+        if (!p)
+            return 0;
+        for (uint32_t i = 0; i < (uint32_t)4; i++) {
+            (p + (size_t)i * 1)[0] = (uint8_t)(s->rgba[i]);
+        }
+    }
+    return 1;
+}
+
+static int write_ColorChannel(bf_wctx *w, j3d_ColorChannel *s)
+{
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    j3d_File *RW = w->root;
+    (void)c;
+    (void)R;
+    (void)RW;
+    if (w->layout) {
+        s->_offset = w->pos;
+    } else if (!bf_wseek(w, s->_offset, NULL)) {
+        return 0;
+    }
+    /* lighting */
+    {
+        uint8_t *p = bf_put(w, 1, "lighting");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->lighting);
+    }
+    /* material_source */
+    {
+        uint8_t *p = bf_put(w, 1, "material_source");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->material_source);
+    }
+    /* light_mask */
+    {
+        uint8_t *p = bf_put(w, 1, "light_mask");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->light_mask);
+    }
+    /* diffuse_function */
+    {
+        uint8_t *p = bf_put(w, 1, "diffuse_function");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->diffuse_function);
+    }
+    /* attenuation_function */
+    {
+        uint8_t *p = bf_put(w, 1, "attenuation_function");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->attenuation_function);
+    }
+    /* ambient_source */
+    {
+        uint8_t *p = bf_put(w, 1, "ambient_source");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->ambient_source);
+    }
+    /* padding */
+    {
+        uint8_t *p = bf_put(w, 2, "padding");
+        if (!p)
+            return 0;
+        bf_store_u16be(p, (uint16_t)(s->padding));
+    }
+    return 1;
+}
+
+static int write_TexGen(bf_wctx *w, j3d_TexGen *s)
+{
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    j3d_File *RW = w->root;
+    (void)c;
+    (void)R;
+    (void)RW;
+    if (w->layout) {
+        s->_offset = w->pos;
+    } else if (!bf_wseek(w, s->_offset, NULL)) {
+        return 0;
+    }
+    /* type */
+    {
+        uint8_t *p = bf_put(w, 1, "type");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->type);
+    }
+    /* source */
+    {
+        uint8_t *p = bf_put(w, 1, "source");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->source);
+    }
+    /* matrix */
+    {
+        uint8_t *p = bf_put(w, 1, "matrix");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->matrix);
+    }
+    /* padding */
+    {
+        uint8_t *p = bf_put(w, 1, "padding");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->padding);
+    }
+    return 1;
+}
+
+static int write_TexMatrix(bf_wctx *w, j3d_TexMatrix *s)
+{
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    j3d_File *RW = w->root;
+    (void)c;
+    (void)R;
+    (void)RW;
+    if (w->layout) {
+        s->_offset = w->pos;
+    } else if (!bf_wseek(w, s->_offset, NULL)) {
+        return 0;
+    }
+    /* projection */
+    {
+        uint8_t *p = bf_put(w, 1, "projection");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->projection);
+    }
+    /* info */
+    {
+        uint8_t *p = bf_put(w, 1, "info");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->info);
+    }
+    /* padding */
+    {
+        uint8_t *p = bf_put(w, 2, "padding");
+        if (!p)
+            return 0;
+        bf_store_u16be(p, (uint16_t)(s->padding));
+    }
+    /* center */
+    {
+        uint8_t *p = bf_put(w, (uint64_t)3 * 4, "center");
+        if (!p)
+            return 0;
+        for (uint32_t i = 0; i < (uint32_t)3; i++) {
+            bf_store_u32be((p + (size_t)i * 4), bf_f32_bits(s->center[i]));
+        }
+    }
+    /* scale */
+    {
+        uint8_t *p = bf_put(w, (uint64_t)2 * 4, "scale");
+        if (!p)
+            return 0;
+        for (uint32_t i = 0; i < (uint32_t)2; i++) {
+            bf_store_u32be((p + (size_t)i * 4), bf_f32_bits(s->scale[i]));
+        }
+    }
+    /* rotation */
+    {
+        uint8_t *p = bf_put(w, 2, "rotation");
+        if (!p)
+            return 0;
+        bf_store_u16be(p, (uint16_t)(s->rotation));
+    }
+    /* padding2 */
+    {
+        uint8_t *p = bf_put(w, 2, "padding2");
+        if (!p)
+            return 0;
+        bf_store_u16be(p, (uint16_t)(s->padding2));
+    }
+    /* translation */
+    {
+        uint8_t *p = bf_put(w, (uint64_t)2 * 4, "translation");
+        if (!p)
+            return 0;
+        for (uint32_t i = 0; i < (uint32_t)2; i++) {
+            bf_store_u32be((p + (size_t)i * 4), bf_f32_bits(s->translation[i]));
+        }
+    }
+    /* effect_matrix */
+    {
+        uint8_t *p = bf_put(w, (uint64_t)16 * 4, "effect_matrix");
+        if (!p)
+            return 0;
+        for (uint32_t i = 0; i < (uint32_t)16; i++) {
+            bf_store_u32be((p + (size_t)i * 4), bf_f32_bits(s->effect_matrix[i]));
+        }
+    }
+    return 1;
+}
+
+static int write_TevOrder(bf_wctx *w, j3d_TevOrder *s)
+{
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    j3d_File *RW = w->root;
+    (void)c;
+    (void)R;
+    (void)RW;
+    if (w->layout) {
+        s->_offset = w->pos;
+    } else if (!bf_wseek(w, s->_offset, NULL)) {
+        return 0;
+    }
+    /* tex_coord */
+    {
+        uint8_t *p = bf_put(w, 1, "tex_coord");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->tex_coord);
+    }
+    /* tex_map */
+    {
+        uint8_t *p = bf_put(w, 1, "tex_map");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->tex_map);
+    }
+    /* channel */
+    {
+        uint8_t *p = bf_put(w, 1, "channel");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->channel);
+    }
+    /* padding */
+    {
+        uint8_t *p = bf_put(w, 1, "padding");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->padding);
+    }
+    return 1;
+}
+
+static int write_TevColor(bf_wctx *w, j3d_TevColor *s)
+{
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    j3d_File *RW = w->root;
+    (void)c;
+    (void)R;
+    (void)RW;
+    if (w->layout) {
+        s->_offset = w->pos;
+    } else if (!bf_wseek(w, s->_offset, NULL)) {
+        return 0;
+    }
+    /* rgba */
+    {
+        uint8_t *p = bf_put(w, (uint64_t)4 * 2, "rgba");
+        if (!p)
+            return 0;
+        for (uint32_t i = 0; i < (uint32_t)4; i++) {
+            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->rgba[i]));
+        }
+    }
+    return 1;
+}
+
+static int write_TevStage(bf_wctx *w, j3d_TevStage *s)
+{
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    j3d_File *RW = w->root;
+    (void)c;
+    (void)R;
+    (void)RW;
+    if (w->layout) {
+        s->_offset = w->pos;
+    } else if (!bf_wseek(w, s->_offset, NULL)) {
+        return 0;
+    }
+    /* mode */
+    {
+        uint8_t *p = bf_put(w, 1, "mode");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->mode);
+    }
+    /* color_inputs */
+    {
+        uint8_t *p = bf_put(w, (uint64_t)4 * 1, "color_inputs");
+        if (!p)
+            return 0;
+        for (uint32_t i = 0; i < (uint32_t)4; i++) {
+            (p + (size_t)i * 1)[0] = (uint8_t)(s->color_inputs[i]);
+        }
+    }
+    /* color_op */
+    {
+        uint8_t *p = bf_put(w, 1, "color_op");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->color_op);
+    }
+    /* color_bias */
+    {
+        uint8_t *p = bf_put(w, 1, "color_bias");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->color_bias);
+    }
+    /* color_scale */
+    {
+        uint8_t *p = bf_put(w, 1, "color_scale");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->color_scale);
+    }
+    /* color_clamp */
+    {
+        uint8_t *p = bf_put(w, 1, "color_clamp");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->color_clamp);
+    }
+    /* color_register */
+    {
+        uint8_t *p = bf_put(w, 1, "color_register");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->color_register);
+    }
+    /* alpha_inputs */
+    {
+        uint8_t *p = bf_put(w, (uint64_t)4 * 1, "alpha_inputs");
+        if (!p)
+            return 0;
+        for (uint32_t i = 0; i < (uint32_t)4; i++) {
+            (p + (size_t)i * 1)[0] = (uint8_t)(s->alpha_inputs[i]);
+        }
+    }
+    /* alpha_op */
+    {
+        uint8_t *p = bf_put(w, 1, "alpha_op");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->alpha_op);
+    }
+    /* alpha_bias */
+    {
+        uint8_t *p = bf_put(w, 1, "alpha_bias");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->alpha_bias);
+    }
+    /* alpha_scale */
+    {
+        uint8_t *p = bf_put(w, 1, "alpha_scale");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->alpha_scale);
+    }
+    /* alpha_clamp */
+    {
+        uint8_t *p = bf_put(w, 1, "alpha_clamp");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->alpha_clamp);
+    }
+    /* alpha_register */
+    {
+        uint8_t *p = bf_put(w, 1, "alpha_register");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->alpha_register);
+    }
+    /* padding */
+    {
+        uint8_t *p = bf_put(w, 1, "padding");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->padding);
+    }
+    return 1;
+}
+
+static int write_SwapMode(bf_wctx *w, j3d_SwapMode *s)
+{
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    j3d_File *RW = w->root;
+    (void)c;
+    (void)R;
+    (void)RW;
+    if (w->layout) {
+        s->_offset = w->pos;
+    } else if (!bf_wseek(w, s->_offset, NULL)) {
+        return 0;
+    }
+    /* ras_select */
+    {
+        uint8_t *p = bf_put(w, 1, "ras_select");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->ras_select);
+    }
+    /* tex_select */
+    {
+        uint8_t *p = bf_put(w, 1, "tex_select");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->tex_select);
+    }
+    /* padding */
+    {
+        uint8_t *p = bf_put(w, 2, "padding");
+        if (!p)
+            return 0;
+        bf_store_u16be(p, (uint16_t)(s->padding));
+    }
+    return 1;
+}
+
+static int write_SwapTable(bf_wctx *w, j3d_SwapTable *s)
+{
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    j3d_File *RW = w->root;
+    (void)c;
+    (void)R;
+    (void)RW;
+    if (w->layout) {
+        s->_offset = w->pos;
+    } else if (!bf_wseek(w, s->_offset, NULL)) {
+        return 0;
+    }
+    /* channels */
+    {
+        uint8_t *p = bf_put(w, (uint64_t)4 * 1, "channels");
+        if (!p)
+            return 0;
+        for (uint32_t i = 0; i < (uint32_t)4; i++) {
+            (p + (size_t)i * 1)[0] = (uint8_t)(s->channels[i]);
+        }
+    }
+    return 1;
+}
+
+static int write_Fog(bf_wctx *w, j3d_Fog *s)
+{
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    j3d_File *RW = w->root;
+    (void)c;
+    (void)R;
+    (void)RW;
+    if (w->layout) {
+        s->_offset = w->pos;
+    } else if (!bf_wseek(w, s->_offset, NULL)) {
+        return 0;
+    }
+    /* type */
+    {
+        uint8_t *p = bf_put(w, 1, "type");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->type);
+    }
+    /* enabled */
+    {
+        uint8_t *p = bf_put(w, 1, "enabled");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->enabled);
+    }
+    /* center */
+    {
+        uint8_t *p = bf_put(w, 2, "center");
+        if (!p)
+            return 0;
+        bf_store_u16be(p, (uint16_t)(s->center));
+    }
+    /* start_z */
+    {
+        uint8_t *p = bf_put(w, 4, "start_z");
+        if (!p)
+            return 0;
+        bf_store_u32be(p, bf_f32_bits(s->start_z));
+    }
+    /* end_z */
+    {
+        uint8_t *p = bf_put(w, 4, "end_z");
+        if (!p)
+            return 0;
+        bf_store_u32be(p, bf_f32_bits(s->end_z));
+    }
+    /* near_z */
+    {
+        uint8_t *p = bf_put(w, 4, "near_z");
+        if (!p)
+            return 0;
+        bf_store_u32be(p, bf_f32_bits(s->near_z));
+    }
+    /* far_z */
+    {
+        uint8_t *p = bf_put(w, 4, "far_z");
+        if (!p)
+            return 0;
+        bf_store_u32be(p, bf_f32_bits(s->far_z));
+    }
+    /* color */
+    {
+        uint8_t *p = bf_put(w, (uint64_t)4 * 1, "color");
+        if (!p)
+            return 0;
+        for (uint32_t i = 0; i < (uint32_t)4; i++) {
+            (p + (size_t)i * 1)[0] = (uint8_t)(s->color[i]);
+        }
+    }
+    /* range_adjust */
+    {
+        uint8_t *p = bf_put(w, (uint64_t)10 * 2, "range_adjust");
+        if (!p)
+            return 0;
+        for (uint32_t i = 0; i < (uint32_t)10; i++) {
+            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->range_adjust[i]));
+        }
+    }
+    return 1;
+}
+
+static int write_AlphaCompare(bf_wctx *w, j3d_AlphaCompare *s)
+{
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    j3d_File *RW = w->root;
+    (void)c;
+    (void)R;
+    (void)RW;
+    if (w->layout) {
+        s->_offset = w->pos;
+    } else if (!bf_wseek(w, s->_offset, NULL)) {
+        return 0;
+    }
+    /* compare0 */
+    {
+        uint8_t *p = bf_put(w, 1, "compare0");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->compare0);
+    }
+    /* reference0 */
+    {
+        uint8_t *p = bf_put(w, 1, "reference0");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->reference0);
+    }
+    /* operation */
+    {
+        uint8_t *p = bf_put(w, 1, "operation");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->operation);
+    }
+    /* compare1 */
+    {
+        uint8_t *p = bf_put(w, 1, "compare1");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->compare1);
+    }
+    /* reference1 */
+    {
+        uint8_t *p = bf_put(w, 1, "reference1");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->reference1);
+    }
+    /* padding */
+    {
+        uint8_t *p = bf_put(w, (uint64_t)3 * 1, "padding");
+        if (!p)
+            return 0;
+        for (uint32_t i = 0; i < (uint32_t)3; i++) {
+            (p + (size_t)i * 1)[0] = (uint8_t)(s->padding[i]);
+        }
+    }
+    return 1;
+}
+
+static int write_BlendMode(bf_wctx *w, j3d_BlendMode *s)
+{
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    j3d_File *RW = w->root;
+    (void)c;
+    (void)R;
+    (void)RW;
+    if (w->layout) {
+        s->_offset = w->pos;
+    } else if (!bf_wseek(w, s->_offset, NULL)) {
+        return 0;
+    }
+    /* type */
+    {
+        uint8_t *p = bf_put(w, 1, "type");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->type);
+    }
+    /* source_factor */
+    {
+        uint8_t *p = bf_put(w, 1, "source_factor");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->source_factor);
+    }
+    /* destination_factor */
+    {
+        uint8_t *p = bf_put(w, 1, "destination_factor");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->destination_factor);
+    }
+    /* logic_op */
+    {
+        uint8_t *p = bf_put(w, 1, "logic_op");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->logic_op);
+    }
+    return 1;
+}
+
+static int write_ZMode(bf_wctx *w, j3d_ZMode *s)
+{
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    j3d_File *RW = w->root;
+    (void)c;
+    (void)R;
+    (void)RW;
+    if (w->layout) {
+        s->_offset = w->pos;
+    } else if (!bf_wseek(w, s->_offset, NULL)) {
+        return 0;
+    }
+    /* enabled */
+    {
+        uint8_t *p = bf_put(w, 1, "enabled");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->enabled);
+    }
+    /* function */
+    {
+        uint8_t *p = bf_put(w, 1, "function");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->function);
+    }
+    /* update */
+    {
+        uint8_t *p = bf_put(w, 1, "update");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->update);
+    }
+    /* padding */
+    {
+        uint8_t *p = bf_put(w, 1, "padding");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->padding);
+    }
+    return 1;
+}
+
+static int write_NbtScale(bf_wctx *w, j3d_NbtScale *s)
+{
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    j3d_File *RW = w->root;
+    (void)c;
+    (void)R;
+    (void)RW;
+    if (w->layout) {
+        s->_offset = w->pos;
+    } else if (!bf_wseek(w, s->_offset, NULL)) {
+        return 0;
+    }
+    /* enabled */
+    {
+        uint8_t *p = bf_put(w, 1, "enabled");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->enabled);
+    }
+    /* padding */
+    {
+        uint8_t *p = bf_put(w, (uint64_t)3 * 1, "padding");
+        if (!p)
+            return 0;
+        for (uint32_t i = 0; i < (uint32_t)3; i++) {
+            (p + (size_t)i * 1)[0] = (uint8_t)(s->padding[i]);
+        }
+    }
+    /* scale */
+    {
+        uint8_t *p = bf_put(w, (uint64_t)3 * 4, "scale");
+        if (!p)
+            return 0;
+        for (uint32_t i = 0; i < (uint32_t)3; i++) {
+            bf_store_u32be((p + (size_t)i * 4), bf_f32_bits(s->scale[i]));
+        }
+    }
+    return 1;
+}
+
+static int write_Mdl3(bf_wctx *w, j3d_Mdl3 *s)
+{
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    j3d_File *RW = w->root;
+    (void)c;
+    (void)R;
+    (void)RW;
+    if (w->layout) {
+        s->_offset = w->pos;
+        {
+            s->material_count = (int64_t)s->packets_count;
+        }
+        if (s->has_subpackets) {
+            s->material_count = (int64_t)s->subpackets_count;
+        }
+        if (s->has_matrix_indices) {
+            s->material_count = bf_div(c, (int64_t)s->matrix_indices.len, INT64_C(8));
+        }
+        if (s->has_unknown) {
+            s->material_count = (int64_t)s->unknown_count;
+        }
+        if (s->has_indices) {
+            s->material_count = (int64_t)s->indices_count;
+        }
+    } else if (!bf_wseek(w, s->_offset, NULL)) {
+        return 0;
+    }
+    /* material_count */
+    {
+        uint8_t *p = bf_put(w, 2, "material_count");
+        if (!p)
+            return 0;
+        bf_store_u16be(p, (uint16_t)(s->material_count));
+    }
+    /* padding */
+    {
+        uint8_t *p = bf_put(w, 2, "padding");
+        if (!p)
+            return 0;
+        bf_store_u16be(p, (uint16_t)(s->padding));
+    }
+    /* packet_table_offset */
+    {
+        uint8_t *p = bf_put(w, 4, "packet_table_offset");
+        if (!p)
+            return 0;
+        bf_store_u32be(p, (uint32_t)(s->packet_table_offset));
+    }
+    /* subpacket_offset */
+    {
+        uint8_t *p = bf_put(w, 4, "subpacket_offset");
+        if (!p)
+            return 0;
+        bf_store_u32be(p, (uint32_t)(s->subpacket_offset));
+    }
+    /* matrix_index_offset */
+    {
+        uint8_t *p = bf_put(w, 4, "matrix_index_offset");
+        if (!p)
+            return 0;
+        bf_store_u32be(p, (uint32_t)(s->matrix_index_offset));
+    }
+    /* unknown_offset */
+    {
+        uint8_t *p = bf_put(w, 4, "unknown_offset");
+        if (!p)
+            return 0;
+        bf_store_u32be(p, (uint32_t)(s->unknown_offset));
+    }
+    /* index_offset */
+    {
+        uint8_t *p = bf_put(w, 4, "index_offset");
+        if (!p)
+            return 0;
+        bf_store_u32be(p, (uint32_t)(s->index_offset));
+    }
+    /* name_table_offset */
+    {
+        uint8_t *p = bf_put(w, 4, "name_table_offset");
+        if (!p)
+            return 0;
+        bf_store_u32be(p, (uint32_t)(s->name_table_offset));
+    }
+    /* packets */
+    if (w->layout) {
+        if (!bf_enqueue(w, place_Mdl3_packets, base_Mdl3_packets, s))
+            return 0;
+    } else {
+        size_t resume = w->pos;
+        if (!bf_wseek(w, s->packets_at, "packets"))
+            return 0;
+        for (uint32_t i = 0; i < (uint32_t)s->packets_count; i++) {
+            if (w->layout) {
+                s->packets[i]._index = (int64_t)i;
+            }
+            if (!bf_push(&w->c, "packets", i) || !write_Mdl3Packet(w, &s->packets[i]))
+                return 0;
+            bf_pop(&w->c);
+        }
+        w->pos = resume;
+    }
+    /* subpackets */
+    if (w->layout && s->subpackets_count > 0)
+        s->has_subpackets = 1;
+    if (s->has_subpackets) {
+        if (w->layout) {
+            if (!bf_enqueue(w, place_Mdl3_subpackets, base_Mdl3_subpackets, s))
+                return 0;
+        } else {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->subpackets_at, "subpackets"))
+                return 0;
+            for (uint32_t i = 0; i < (uint32_t)s->subpackets_count; i++) {
+                if (w->layout) {
+                    s->subpackets[i]._index = (int64_t)i;
+                }
+                if (!bf_push(&w->c, "subpackets", i) || !write_Mdl3Subpackets(w, &s->subpackets[i]))
+                    return 0;
+                bf_pop(&w->c);
+            }
+            w->pos = resume;
+        }
+    }
+    /* matrix_indices */
+    if (s->has_matrix_indices) {
+        if (w->layout) {
+            if (!bf_enqueue(w, place_Mdl3_matrix_indices, base_Mdl3_matrix_indices, s))
+                return 0;
+        } else {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->matrix_indices_at, "matrix_indices"))
+                return 0;
+            if (!bf_put_bytes(w, s->matrix_indices.ptr, s->matrix_indices.len, "matrix_indices"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    /* unknown */
+    if (w->layout && s->unknown_count > 0)
+        s->has_unknown = 1;
+    if (s->has_unknown) {
+        if (w->layout) {
+            if (!bf_enqueue(w, place_Mdl3_unknown, base_Mdl3_unknown, s))
+                return 0;
+        } else {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->unknown_at, "unknown"))
+                return 0;
+            {
+                uint8_t *p = bf_put(w, (uint64_t)s->unknown_count * 1, "unknown");
+                if (!p)
+                    return 0;
+                bf_store_array(p, s->unknown, (size_t)s->unknown_count, 1, 1);
+            }
+            w->pos = resume;
+        }
+    }
+    /* indices */
+    if (w->layout && s->indices_count > 0)
+        s->has_indices = 1;
+    if (s->has_indices) {
+        if (w->layout) {
+            if (!bf_enqueue(w, place_Mdl3_indices, base_Mdl3_indices, s))
+                return 0;
+        } else {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->indices_at, "indices"))
+                return 0;
+            {
+                uint8_t *p = bf_put(w, (uint64_t)s->indices_count * 2, "indices");
+                if (!p)
+                    return 0;
+                bf_store_array(p, s->indices, (size_t)s->indices_count, 2, 1);
+            }
+            w->pos = resume;
+        }
+    }
+    /* names */
+    if (s->has_names) {
+        if (w->layout) {
+            if (!bf_enqueue(w, place_Mdl3_names, base_Mdl3_names, s))
+                return 0;
+        } else {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->names_at, "names"))
+                return 0;
+            {
+                if (w->layout) {
+                    s->names._index = 0;
+                }
+                if (!bf_push(&w->c, "names", -1) || !write_NameTable(w, &s->names))
+                    return 0;
+                bf_pop(&w->c);
+            }
+            w->pos = resume;
+        }
+    }
+    return 1;
+}
+
+static int write_Mdl3Packet(bf_wctx *w, j3d_Mdl3Packet *s)
+{
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    j3d_File *RW = w->root;
+    (void)c;
+    (void)R;
+    (void)RW;
+    if (w->layout) {
+        s->_offset = w->pos;
+    } else if (!bf_wseek(w, s->_offset, NULL)) {
+        return 0;
+    }
+    /* offset */
+    {
+        uint8_t *p = bf_put(w, 4, "offset");
+        if (!p)
+            return 0;
+        bf_store_u32be(p, (uint32_t)(s->offset));
+    }
+    /* size */
+    {
+        uint8_t *p = bf_put(w, 4, "size");
+        if (!p)
+            return 0;
+        bf_store_u32be(p, (uint32_t)(s->size));
+    }
+    /* commands */
+    if (w->layout) {
+        if (!bf_enqueue(w, place_Mdl3Packet_commands, base_Mdl3Packet_commands, s))
+            return 0;
+    } else {
+        size_t resume = w->pos;
+        if (!bf_wseek(w, s->commands_at, "commands"))
+            return 0;
+        for (uint32_t i = 0; i < (uint32_t)s->commands_count; i++) {
+            if (w->layout) {
+                s->commands[i]._index = (int64_t)i;
+            }
+            if (!bf_push(&w->c, "commands", i) || !write_GxCommand(w, &s->commands[i]))
+                return 0;
+            bf_pop(&w->c);
+        }
+        if (w->layout)
+            s->commands_tail.len = 0;
+        if (!bf_put_bytes(w, s->commands_tail.ptr, s->commands_tail.len, "commands"))
+            return 0;
+        w->pos = resume;
+    }
+    return 1;
+}
+
+static int write_Mdl3Subpackets(bf_wctx *w, j3d_Mdl3Subpackets *s)
+{
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    j3d_File *RW = w->root;
+    (void)c;
+    (void)R;
+    (void)RW;
+    if (w->layout) {
+        s->_offset = w->pos;
+    } else if (!bf_wseek(w, s->_offset, NULL)) {
+        return 0;
+    }
+    /* color_channel */
+    {
+        uint8_t *p = bf_put(w, 2, "color_channel");
+        if (!p)
+            return 0;
+        bf_store_u16be(p, (uint16_t)(s->color_channel));
+    }
+    /* channel_control */
+    {
+        uint8_t *p = bf_put(w, 2, "channel_control");
+        if (!p)
+            return 0;
+        bf_store_u16be(p, (uint16_t)(s->channel_control));
+    }
+    /* tex_gen */
+    {
+        uint8_t *p = bf_put(w, 2, "tex_gen");
+        if (!p)
+            return 0;
+        bf_store_u16be(p, (uint16_t)(s->tex_gen));
+    }
+    /* texture */
+    {
+        uint8_t *p = bf_put(w, 2, "texture");
+        if (!p)
+            return 0;
+        bf_store_u16be(p, (uint16_t)(s->texture));
+    }
+    /* tev */
+    {
+        uint8_t *p = bf_put(w, 2, "tev");
+        if (!p)
+            return 0;
+        bf_store_u16be(p, (uint16_t)(s->tev));
+    }
+    /* pixel */
+    {
+        uint8_t *p = bf_put(w, 2, "pixel");
+        if (!p)
+            return 0;
+        bf_store_u16be(p, (uint16_t)(s->pixel));
+    }
+    /* padding */
+    {
+        uint8_t *p = bf_put(w, 4, "padding");
+        if (!p)
+            return 0;
+        bf_store_u32be(p, (uint32_t)(s->padding));
+    }
+    return 1;
+}
+
+static int write_GxCommand(bf_wctx *w, j3d_GxCommand *s)
+{
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    j3d_File *RW = w->root;
+    (void)c;
+    (void)R;
+    (void)RW;
+    if (w->layout) {
+        s->_offset = w->pos;
+    } else if (!bf_wseek(w, s->_offset, NULL)) {
+        return 0;
+    }
+    /* opcode */
+    {
+        uint8_t *p = bf_put(w, 1, "opcode");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->opcode);
+    }
+    /* body */
+    if (s->has_body) {
+        if (s->body.kind == J3D_KIND_BP_COMMAND) {
+            if (!bf_push(&w->c, "body", -1) || !write_BpCommand(w, s->body.BpCommand))
+                return 0;
+            bf_pop(&w->c);
+        } else if (s->body.kind == J3D_KIND_XF_COMMAND) {
+            if (!bf_push(&w->c, "body", -1) || !write_XfCommand(w, s->body.XfCommand))
+                return 0;
+            bf_pop(&w->c);
+        } else if (s->body.kind == J3D_KIND_CP_COMMAND) {
+            if (!bf_push(&w->c, "body", -1) || !write_CpCommand(w, s->body.CpCommand))
+                return 0;
+            bf_pop(&w->c);
+        } else if (s->body.kind == J3D_KIND_XF_INDEXED_COMMAND) {
+            if (!bf_push(&w->c, "body", -1) || !write_XfIndexedCommand(w, s->body.XfIndexedCommand))
+                return 0;
+            bf_pop(&w->c);
+        } else {
+            if (!bf_put_bytes(w, s->body.raw.ptr, s->body.raw.len, "body"))
+                return 0;
+        }
+    }
+    return 1;
+}
+
+static int write_BpCommand(bf_wctx *w, j3d_BpCommand *s)
+{
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    j3d_File *RW = w->root;
+    (void)c;
+    (void)R;
+    (void)RW;
+    if (w->layout) {
+        s->_offset = w->pos;
+    } else if (!bf_wseek(w, s->_offset, NULL)) {
+        return 0;
+    }
+    /* reg */
+    {
+        uint8_t *p = bf_put(w, 1, "reg");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->reg);
+    }
+    /* value */
+    {
+        if (!bf_check_fits(w, (uint64_t)(s->value), 24, "value")) return 0;
+        uint8_t *p = bf_put(w, 3, "value");
+        if (!p)
+            return 0;
+        bf_store_u24be(p, (uint32_t)(s->value));
+    }
+    return 1;
+}
+
+static int write_XfCommand(bf_wctx *w, j3d_XfCommand *s)
+{
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    j3d_File *RW = w->root;
+    (void)c;
+    (void)R;
+    (void)RW;
+    if (w->layout) {
+        s->_offset = w->pos;
+        {
+            s->count_minus_one = bf_sub((int64_t)s->values_count, INT64_C(1));
+        }
+    } else if (!bf_wseek(w, s->_offset, NULL)) {
+        return 0;
+    }
+    /* count_minus_one */
+    {
+        uint8_t *p = bf_put(w, 2, "count_minus_one");
+        if (!p)
+            return 0;
+        bf_store_u16be(p, (uint16_t)(s->count_minus_one));
+    }
+    /* address */
+    {
+        uint8_t *p = bf_put(w, 2, "address");
+        if (!p)
+            return 0;
+        bf_store_u16be(p, (uint16_t)(s->address));
+    }
+    /* values */
+    {
+        uint8_t *p = bf_put(w, (uint64_t)s->values_count * 4, "values");
+        if (!p)
+            return 0;
+        bf_store_array(p, s->values, (size_t)s->values_count, 4, 1);
+    }
+    return 1;
+}
+
+static int write_CpCommand(bf_wctx *w, j3d_CpCommand *s)
+{
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    j3d_File *RW = w->root;
+    (void)c;
+    (void)R;
+    (void)RW;
+    if (w->layout) {
+        s->_offset = w->pos;
+    } else if (!bf_wseek(w, s->_offset, NULL)) {
+        return 0;
+    }
+    /* reg */
+    {
+        uint8_t *p = bf_put(w, 1, "reg");
+        if (!p)
+            return 0;
+        p[0] = (uint8_t)(s->reg);
+    }
+    /* value */
+    {
+        uint8_t *p = bf_put(w, 4, "value");
+        if (!p)
+            return 0;
+        bf_store_u32be(p, (uint32_t)(s->value));
+    }
+    return 1;
+}
+
+static int write_XfIndexedCommand(bf_wctx *w, j3d_XfIndexedCommand *s)
+{
+    bf_ctx *c = &w->c;
+    const j3d_File *R = c->root;
+    j3d_File *RW = w->root;
+    (void)c;
+    (void)R;
+    (void)RW;
+    if (w->layout) {
+        s->_offset = w->pos;
+    } else if (!bf_wseek(w, s->_offset, NULL)) {
+        return 0;
+    }
+    /* index */
+    {
+        uint8_t *p = bf_put(w, 2, "index");
+        if (!p)
+            return 0;
+        bf_store_u16be(p, (uint16_t)(s->index));
+    }
+    /* address */
+    {
+        uint8_t *p = bf_put(w, 2, "address");
+        if (!p)
+            return 0;
+        bf_store_u16be(p, (uint16_t)(s->address));
+    }
     return 1;
 }
 

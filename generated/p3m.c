@@ -22,6 +22,9 @@ static int read_Material(bf_ctx *c, p3m_Material *s, int64_t index);
 static int read_Texture(bf_ctx *c, p3m_Texture *s, int64_t index);
 static int link_Texture(bf_ctx *c, p3m_Texture *s);
 static int read_EmbeddedTexture(bf_ctx *c, p3m_EmbeddedTexture *s, int64_t index);
+static int read_Ptf(bf_ctx *c, p3m_Ptf *s, int64_t index);
+static int read_Lz4Frame(bf_ctx *c, p3m_Lz4Frame *s, int64_t index);
+static int read_Lz4Block(bf_ctx *c, p3m_Lz4Block *s, int64_t index, int64_t p_checksum);
 static int read_ExternalTexture(bf_ctx *c, p3m_ExternalTexture *s, int64_t index);
 static int link_ExternalTexture(bf_ctx *c, p3m_ExternalTexture *s);
 static int read_Bone(bf_ctx *c, p3m_Bone *s, int64_t index);
@@ -502,6 +505,9 @@ static int read_WeightGroup(bf_ctx *c, p3m_WeightGroup *s, int64_t index, int64_
                 return bf_fail(c, c->pos, "ranges", "ends without its terminator (_it.weight_count == 0)");
             if (n == cap && !(buf = bf_grow(c, buf, n, &cap, sizeof *buf, "ranges")))
                 return 0;
+            /* what is read so far stays visible when the read fails (a partial document) */
+            s->ranges = buf;
+            s->ranges_count = n + 1;
             size_t before = c->pos;
             if (!bf_push(c, "ranges", n) || !read_WeightRange(c, &buf[n], n))
                 return 0;
@@ -674,17 +680,21 @@ static int read_Texture(bf_ctx *c, p3m_Texture *s, int64_t index)
         switch (tag) {
         case INT64_C(0): /* embedded */
             s->body.EmbeddedTexture = bf_alloc_array(c, 1, sizeof(p3m_EmbeddedTexture), 0, "body");
-            if (!s->body.EmbeddedTexture || !bf_push(c, "body", -1) || !read_EmbeddedTexture(c, s->body.EmbeddedTexture, 0))
+            if (!s->body.EmbeddedTexture)
+                return 0;
+            s->body.kind = P3M_KIND_EMBEDDED_TEXTURE;
+            if (!bf_push(c, "body", -1) || !read_EmbeddedTexture(c, s->body.EmbeddedTexture, 0))
                 return 0;
             bf_pop(c);
-            s->body.kind = P3M_KIND_EMBEDDED_TEXTURE;
             break;
         case INT64_C(1): /* external */
             s->body.ExternalTexture = bf_alloc_array(c, 1, sizeof(p3m_ExternalTexture), 0, "body");
-            if (!s->body.ExternalTexture || !bf_push(c, "body", -1) || !read_ExternalTexture(c, s->body.ExternalTexture, 0))
+            if (!s->body.ExternalTexture)
+                return 0;
+            s->body.kind = P3M_KIND_EXTERNAL_TEXTURE;
+            if (!bf_push(c, "body", -1) || !read_ExternalTexture(c, s->body.ExternalTexture, 0))
                 return 0;
             bf_pop(c);
-            s->body.kind = P3M_KIND_EXTERNAL_TEXTURE;
             break;
         default:
             return bf_fail(c, c->pos, "body", "no case for tag %lld (0x%llx)", (long long)tag, (unsigned long long)tag);
@@ -717,7 +727,7 @@ static int read_EmbeddedTexture(bf_ctx *c, p3m_EmbeddedTexture *s, int64_t index
     s->size = bf_load_u32le((c->data + c->pos));
     bf_claim(c, c->pos, 4);
     c->pos += 4;
-    /* ptf: Data, a PTF texture (kept as bytes; starts with the magic `PTF`). */
+    /* ptf: Data, a PTF texture (kept as bytes; `image` reads the same bytes as a PTF texture). */
     {
         int64_t n = (int64_t)s->size;
         if (c->err->failed)
@@ -751,6 +761,219 @@ static int read_EmbeddedTexture(bf_ctx *c, p3m_EmbeddedTexture *s, int64_t index
             c->pos += 3;
             bf_restore(c, &m);
         }
+    }
+    /* image: The data read as a PTF texture (not a field of the P3M document: the PTF document is PlatinumSrc's `docs/formats/ptf`, version 0.0, which the P3M document only links to): its header and the LZ4 frame of its pixels, checked block by block.  */
+    if (((int64_t)(((int64_t)((int64_t)s->size >= INT64_C(5))) && ((int64_t)((int64_t)s->ptf_magic == INT64_C(5264454)))))) {
+        s->has_image = 1;
+        {
+            bf_mark m;
+            int64_t region = (int64_t)s->size;
+            int64_t at = bf_add((int64_t)s->_offset, INT64_C(4));
+            if (c->err->failed)
+                return 0;
+            if (region < 0)
+                return bf_fail(c, c->pos, "image", "size %lld is negative", (long long)region);
+            if (at < 0)
+                return bf_fail(c, c->pos, "image", "offset %lld is negative", (long long)at);
+            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "image", &m))
+                return 0;
+            s->image_at = c->pos;
+            if (!bf_push(c, "image", -1) || !read_Ptf(c, &s->image, 0))
+                return 0;
+            bf_pop(c);
+            s->image_tail = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
+            bf_claim(c, c->pos, c->end - c->pos);
+            bf_restore(c, &m);
+        }
+    }
+    return 1;
+}
+
+static int read_Ptf(bf_ctx *c, p3m_Ptf *s, int64_t index)
+{
+    const p3m_File *R = c->root;
+    (void)R;
+    s->_offset = c->pos;
+    s->_index = index;
+    /* magic: Header magic `PTF` (PTF document; not in the P3M document). */
+    if (!bf_read_fixed_str(c, 3, "magic", &s->magic))
+        return 0;
+    if (!bf_expect_bytes(c, c->pos - 3, "magic", (const uint8_t *)s->magic.ptr, "PTF", 3))
+        return 0;
+    /* version: Major version, 0 (PTF document; not in the P3M document). */
+    if (!bf_need(c, 1, "version")) return 0;
+    s->version = (c->data + c->pos)[0];
+    bf_claim(c, c->pos, 1);
+    c->pos += 1;
+    /* info: Header info byte, flags and resolution (PTF document; not in the P3M document). */
+    if (!bf_need(c, 1, "info")) return 0;
+    s->info = (c->data + c->pos)[0];
+    bf_claim(c, c->pos, 1);
+    c->pos += 1;
+    s->info_reserved = (((uint64_t)s->info >> 5) & UINT64_C(0x7));
+    s->info_has_alpha = (((uint64_t)s->info >> 4) & UINT64_C(0x1));
+    s->info_resolution = (((uint64_t)s->info >> 0) & UINT64_C(0xF));
+    /* frame_magic: The first four bytes after the header again (not a field of either document): the LZ4 frame magic when the pixels are an LZ4 frame; read so that the reader reads a frame only where there is one, and the validator can say when there is not.  */
+    if (((int64_t)(bf_sub((int64_t)c->end, (int64_t)s->_offset) >= INT64_C(9)))) {
+        s->has_frame_magic = 1;
+        {
+            bf_mark m;
+            int64_t at = bf_add((int64_t)s->_offset, INT64_C(5));
+            if (c->err->failed)
+                return 0;
+            if (at < 0)
+                return bf_fail(c, c->pos, "frame_magic", "offset %lld is negative", (long long)at);
+            if (!bf_seek(c, (uint64_t)at, UINT64_MAX, "frame_magic", &m))
+                return 0;
+            s->frame_magic_at = c->pos;
+            if (!bf_need(c, 4, "frame_magic")) return 0;
+            s->frame_magic = bf_load_u32le((c->data + c->pos));
+            bf_claim(c, c->pos, 4);
+            c->pos += 4;
+            bf_restore(c, &m);
+        }
+    }
+    /* pixels: The pixels, RGB or RGBA, compressed as an LZ4 frame (PTF document, "LZ4F is used for compression"; not in the P3M document). */
+    if (((int64_t)((int64_t)s->frame_magic == INT64_C(407708164)))) {
+        s->has_pixels = 1;
+        if (!bf_push(c, "pixels", -1) || !read_Lz4Frame(c, &s->pixels, 0))
+            return 0;
+        bf_pop(c);
+    }
+    return 1;
+}
+
+static int read_Lz4Frame(bf_ctx *c, p3m_Lz4Frame *s, int64_t index)
+{
+    const p3m_File *R = c->root;
+    (void)R;
+    s->_offset = c->pos;
+    s->_index = index;
+    /* magic: Frame magic 0x184D2204 (LZ4 frame format; not in the P3M document). */
+    if (!bf_need(c, 4, "magic")) return 0;
+    s->magic = bf_load_u32le((c->data + c->pos));
+    bf_claim(c, c->pos, 4);
+    c->pos += 4;
+    if ((int64_t)s->magic != INT64_C(407708164))
+        return bf_fail(c, c->pos - 4, "magic", "expected 0x184D2204, found %lld (0x%llx)", (long long)s->magic, (unsigned long long)s->magic);
+    /* flags: Frame descriptor flags (LZ4 frame format; not in the P3M document). */
+    if (!bf_need(c, 1, "flags")) return 0;
+    s->flags = (c->data + c->pos)[0];
+    bf_claim(c, c->pos, 1);
+    c->pos += 1;
+    s->flags_version = (((uint64_t)s->flags >> 6) & UINT64_C(0x3));
+    s->flags_block_independence = (((uint64_t)s->flags >> 5) & UINT64_C(0x1));
+    s->flags_block_checksum = (((uint64_t)s->flags >> 4) & UINT64_C(0x1));
+    s->flags_content_size_present = (((uint64_t)s->flags >> 3) & UINT64_C(0x1));
+    s->flags_content_checksum = (((uint64_t)s->flags >> 2) & UINT64_C(0x1));
+    s->flags_reserved = (((uint64_t)s->flags >> 1) & UINT64_C(0x1));
+    s->flags_dict_id_present = (((uint64_t)s->flags >> 0) & UINT64_C(0x1));
+    /* block_descriptor: Block descriptor (LZ4 frame format; not in the P3M document). */
+    if (!bf_need(c, 1, "block_descriptor")) return 0;
+    s->block_descriptor = (c->data + c->pos)[0];
+    bf_claim(c, c->pos, 1);
+    c->pos += 1;
+    s->block_descriptor_reserved = (((uint64_t)s->block_descriptor >> 7) & UINT64_C(0x1));
+    s->block_descriptor_block_max_size = (((uint64_t)s->block_descriptor >> 4) & UINT64_C(0x7));
+    s->block_descriptor_reserved2 = (((uint64_t)s->block_descriptor >> 0) & UINT64_C(0xF));
+    /* content_size: Decompressed size of the whole content (LZ4 frame format; not in the P3M document). */
+    if (((int64_t)((int64_t)(((uint64_t)((int64_t)s->flags) >> 3) & UINT64_C(0x1)) != INT64_C(0)))) {
+        s->has_content_size = 1;
+        if (!bf_need(c, 8, "content_size")) return 0;
+        s->content_size = bf_load_u64le((c->data + c->pos));
+        bf_claim(c, c->pos, 8);
+        c->pos += 8;
+    }
+    /* dict_id: Dictionary ID (LZ4 frame format; not in the P3M document). */
+    if (((int64_t)((int64_t)(((uint64_t)((int64_t)s->flags) >> 0) & UINT64_C(0x1)) != INT64_C(0)))) {
+        s->has_dict_id = 1;
+        s->dict_id_at = c->pos;
+        if (!bf_need(c, 4, "dict_id")) return 0;
+        s->dict_id = bf_load_u32le((c->data + c->pos));
+        bf_claim(c, c->pos, 4);
+        c->pos += 4;
+    }
+    /* header_checksum: Second byte of the xxHash-32 of the descriptor; kept, not verified (LZ4 frame format; not in the P3M document). */
+    s->header_checksum_at = c->pos;
+    if (!bf_need(c, 1, "header_checksum")) return 0;
+    s->header_checksum = (c->data + c->pos)[0];
+    bf_claim(c, c->pos, 1);
+    c->pos += 1;
+    /* blocks: The data blocks, up to the end mark (a block size of 0, included) (LZ4 frame format; not in the P3M document). */
+    s->blocks_at = c->pos;
+    {
+        uint32_t n = 0, cap = 0;
+        p3m_Lz4Block *buf = NULL;
+        for (;;) {
+            if (c->pos >= c->end)
+                return bf_fail(c, c->pos, "blocks", "ends without its terminator (_it.block_size == 0)");
+            if (n == cap && !(buf = bf_grow(c, buf, n, &cap, sizeof *buf, "blocks")))
+                return 0;
+            /* what is read so far stays visible when the read fails (a partial document) */
+            s->blocks = buf;
+            s->blocks_count = n + 1;
+            size_t before = c->pos;
+            if (!bf_push(c, "blocks", n) || !read_Lz4Block(c, &buf[n], n, (int64_t)(((uint64_t)((int64_t)s->flags) >> 4) & UINT64_C(0x1))))
+                return 0;
+            bf_pop(c);
+            n++;
+            if (((int64_t)((int64_t)(&buf[n - 1])->block_size == INT64_C(0))))
+                break;
+            if (c->pos == before)
+                return bf_fail(c, c->pos, "blocks", "element %u takes no bytes: the array would never end", (unsigned)(n - 1));
+        }
+        s->blocks = buf;
+        s->blocks_count = n;
+    }
+    /* content_checksum: xxHash-32 of the content; kept, not verified (LZ4 frame format; not in the P3M document). */
+    if (((int64_t)((int64_t)(((uint64_t)((int64_t)s->flags) >> 2) & UINT64_C(0x1)) != INT64_C(0)))) {
+        s->has_content_checksum = 1;
+        s->content_checksum_at = c->pos;
+        if (!bf_need(c, 4, "content_checksum")) return 0;
+        s->content_checksum = bf_load_u32le((c->data + c->pos));
+        bf_claim(c, c->pos, 4);
+        c->pos += 4;
+    }
+    return 1;
+}
+
+static int read_Lz4Block(bf_ctx *c, p3m_Lz4Block *s, int64_t index, int64_t p_checksum)
+{
+    const p3m_File *R = c->root;
+    (void)R;
+    s->_offset = c->pos;
+    s->_index = index;
+    s->_p_checksum = p_checksum;
+    /* block_size: Block size; 0 is the end mark (LZ4 frame format; not in the P3M document). */
+    if (!bf_need(c, 4, "block_size")) return 0;
+    s->block_size = bf_load_u32le((c->data + c->pos));
+    bf_claim(c, c->pos, 4);
+    c->pos += 4;
+    s->block_size_uncompressed = (((uint64_t)s->block_size >> 31) & UINT64_C(0x1));
+    s->block_size_length = (((uint64_t)s->block_size >> 0) & UINT64_C(0x7FFFFFFF));
+    /* data: The block's data, LZ4-compressed unless the size's high bit is set (LZ4 frame format; not in the P3M document). */
+    {
+        int64_t n = (int64_t)(((uint64_t)((int64_t)s->block_size) >> 0) & UINT64_C(0x7FFFFFFF));
+        if (c->err->failed)
+            return 0;
+        if (n < 0)
+            return bf_fail(c, c->pos, "data", "length %lld is negative", (long long)n);
+        if (!bf_need(c, (uint64_t)n, "data"))
+            return 0;
+        s->data.ptr = c->data + c->pos;
+        s->data.len = (size_t)n;
+        s->data.offset = c->pos;
+        bf_claim(c, c->pos, (uint64_t)n);
+        c->pos += (size_t)n;
+    }
+    /* checksum_value: xxHash-32 of the block's data; kept, not verified (LZ4 frame format; not in the P3M document). */
+    if (((int64_t)(((int64_t)(s->_p_checksum != INT64_C(0))) && ((int64_t)((int64_t)(((uint64_t)((int64_t)s->block_size) >> 0) & UINT64_C(0x7FFFFFFF)) != INT64_C(0)))))) {
+        s->has_checksum_value = 1;
+        s->checksum_value_at = c->pos;
+        if (!bf_need(c, 4, "checksum_value")) return 0;
+        s->checksum_value = bf_load_u32le((c->data + c->pos));
+        bf_claim(c, c->pos, 4);
+        c->pos += 4;
     }
     return 1;
 }
@@ -1236,6 +1459,8 @@ int p3m_read_model(const uint8_t *data, size_t size, bf_arena *arena, const bf_r
     bf_error best;
     int64_t best_revision = -1;
     uint64_t best_reached = 0;
+    bf_arena best_arena; /* the furthest attempt, kept for a partial document */
+    p3m_File *best_doc = NULL;
     for (int64_t r = first; r <= last; r++) {
         bf_arena attempt;
         bf_arena_init(&attempt, arena->alloc, arena->budget);
@@ -1251,14 +1476,26 @@ int p3m_read_model(const uint8_t *data, size_t size, bf_arena *arena, const bf_r
             *out = s;
             return 1;
         }
-        bf_arena_free(&attempt);
         /* how far the attempt got: a failure after the whole file was read (strings) got furthest */
         uint64_t reached = read_all ? (uint64_t)size + 1 : err->offset;
         if (best_revision < 0 || reached > best_reached) {
             best = *err;
             best_revision = r;
             best_reached = reached;
+            if (opts && opts->partial && s) {
+                if (best_doc)
+                    bf_arena_free(&best_arena);
+                s->_revision = r;
+                best_arena = attempt;
+                best_doc = s;
+                continue;
+            }
         }
+        bf_arena_free(&attempt);
+    }
+    if (best_doc) {
+        bf_arena_adopt(arena, &best_arena);
+        *opts->partial = best_doc;
     }
     *err = best;
     char message[sizeof err->message];

@@ -48,14 +48,17 @@ extern "C" {
 #define P3M_KIND_MATERIAL                        9
 #define P3M_KIND_TEXTURE                         10
 #define P3M_KIND_EMBEDDED_TEXTURE                11
-#define P3M_KIND_EXTERNAL_TEXTURE                12
-#define P3M_KIND_BONE                            13
-#define P3M_KIND_ANIMATION                       14
-#define P3M_KIND_ANIMATION_ACTION                15
-#define P3M_KIND_ACTION                          16
-#define P3M_KIND_PART_NAME                       17
-#define P3M_KIND_ACTION_DATA                     18
-#define P3M_KIND_VEC3                            19
+#define P3M_KIND_PTF                             12
+#define P3M_KIND_LZ4FRAME                        13
+#define P3M_KIND_LZ4BLOCK                        14
+#define P3M_KIND_EXTERNAL_TEXTURE                15
+#define P3M_KIND_BONE                            16
+#define P3M_KIND_ANIMATION                       17
+#define P3M_KIND_ANIMATION_ACTION                18
+#define P3M_KIND_ACTION                          19
+#define P3M_KIND_PART_NAME                       20
+#define P3M_KIND_ACTION_DATA                     21
+#define P3M_KIND_VEC3                            22
 
 typedef struct p3m_File p3m_File;
 typedef struct p3m_Header p3m_Header;
@@ -68,6 +71,9 @@ typedef struct p3m_WeightRange p3m_WeightRange;
 typedef struct p3m_Material p3m_Material;
 typedef struct p3m_Texture p3m_Texture;
 typedef struct p3m_EmbeddedTexture p3m_EmbeddedTexture;
+typedef struct p3m_Ptf p3m_Ptf;
+typedef struct p3m_Lz4Frame p3m_Lz4Frame;
+typedef struct p3m_Lz4Block p3m_Lz4Block;
 typedef struct p3m_ExternalTexture p3m_ExternalTexture;
 typedef struct p3m_Bone p3m_Bone;
 typedef struct p3m_Animation p3m_Animation;
@@ -240,15 +246,82 @@ struct p3m_Texture {
     } body; /* Texture data, by the type. */
 };
 
+/* Lz4Frame: An LZ4 frame (the public LZ4 frame format, not in the P3M document): a magic, a frame descriptor, then data blocks up to an end mark, each compressed (the LZ4 block format) or stored. The validator decompresses every block (the runtime's bounds-checked LZ4 decoder, `lz4_size()`) and checks the total against the content size the descriptor declares. The descriptor's header checksum and the optional block and content checksums are xxHash-32 values, which are kept but not verified (the runtime has no xxHash).  */
+struct p3m_Lz4Frame {
+    uint64_t _offset;                        /* where it starts in the file */
+    int64_t _index;                          /* its index in the array holding it, else 0 */
+    uint32_t magic;                          /* Frame magic 0x184D2204 (LZ4 frame format; not in the P3M document). */
+    uint8_t flags;                           /* Frame descriptor flags (LZ4 frame format; not in the P3M document). */
+    uint64_t flags_version;                  /* Frame format version, 01. */
+    uint64_t flags_block_independence;       /* Set when each block decodes alone; clear when a block's matches may reach the previous 64 KiB of output. */
+    uint64_t flags_block_checksum;           /* Set when each block is followed by its checksum. */
+    uint64_t flags_content_size_present;     /* Set when the descriptor holds the decompressed size. */
+    uint64_t flags_content_checksum;         /* Set when a checksum of the content follows the end mark. */
+    uint64_t flags_reserved;                 /* Reserved, 0. */
+    uint64_t flags_dict_id_present;          /* Set when the descriptor names a dictionary. */
+    uint8_t block_descriptor;                /* Block descriptor (LZ4 frame format; not in the P3M document). */
+    uint64_t block_descriptor_reserved;      /* Reserved, 0. */
+    uint64_t block_descriptor_block_max_size; /* Largest block: 4 is 64 KiB, 5 256 KiB, 6 1 MiB, 7 4 MiB. */
+    uint64_t block_descriptor_reserved2;     /* Reserved, 0. */
+    uint8_t has_content_size;                /* 1 when 'content_size' is present */
+    uint64_t content_size;                   /* Decompressed size of the whole content (LZ4 frame format; not in the P3M document). */
+    uint8_t has_dict_id;                     /* 1 when 'dict_id' is present */
+    uint64_t dict_id_at;                     /* where 'dict_id' starts in the file */
+    uint32_t dict_id;                        /* Dictionary ID (LZ4 frame format; not in the P3M document). */
+    uint64_t header_checksum_at;             /* where 'header_checksum' starts in the file */
+    uint8_t header_checksum;                 /* Second byte of the xxHash-32 of the descriptor; kept, not verified (LZ4 frame format; not in the P3M document). */
+    uint64_t blocks_at;                      /* where 'blocks' starts in the file */
+    p3m_Lz4Block *blocks;                    /* The data blocks, up to the end mark (a block size of 0, included) (LZ4 frame format; not in the P3M document). */
+    uint32_t blocks_count;                   /* elements in 'blocks' */
+    uint8_t has_content_checksum;            /* 1 when 'content_checksum' is present */
+    uint64_t content_checksum_at;            /* where 'content_checksum' starts in the file */
+    uint32_t content_checksum;               /* xxHash-32 of the content; kept, not verified (LZ4 frame format; not in the P3M document). */
+};
+
+/* Ptf: A PTF texture, version 0.0 (PlatinumSrc's texture format; not in the P3M document: this is the layout of PlatinumSrc's PTF document, which the P3M document links to): a 5-byte header, then the RGB or RGBA pixels compressed as one LZ4 frame.  */
+struct p3m_Ptf {
+    uint64_t _offset;                        /* where it starts in the file */
+    int64_t _index;                          /* its index in the array holding it, else 0 */
+    bf_str magic;                            /* Header magic `PTF` (PTF document; not in the P3M document). */
+    uint8_t version;                         /* Major version, 0 (PTF document; not in the P3M document). */
+    uint8_t info;                            /* Header info byte, flags and resolution (PTF document; not in the P3M document). */
+    uint64_t info_reserved;                  /* Reserved, 0 (bits 6-8). */
+    uint64_t info_has_alpha;                 /* Set when the pixels are RGBA, clear for RGB (bit 5). */
+    uint64_t info_resolution;                /* Resolution (bits 1-4). */
+    uint8_t has_frame_magic;                 /* 1 when 'frame_magic' is present */
+    uint64_t frame_magic_at;                 /* where 'frame_magic' starts in the file */
+    uint32_t frame_magic;                    /* The first four bytes after the header again (not a field of either document): the LZ4 frame magic when the pixels are an LZ4 frame; read so that the reader reads a frame only where there is one, and the validator can say when there is not.  */
+    uint8_t has_pixels;                      /* 1 when 'pixels' is present */
+    p3m_Lz4Frame pixels;                     /* The pixels, RGB or RGBA, compressed as an LZ4 frame (PTF document, "LZ4F is used for compression"; not in the P3M document). */
+};
+
 /* EmbeddedTexture: A PTF texture stored in the model. */
 struct p3m_EmbeddedTexture {
     uint64_t _offset;                        /* where it starts in the file */
     int64_t _index;                          /* its index in the array holding it, else 0 */
     uint32_t size;                           /* Data size in bytes. */
-    bf_bytes ptf;                            /* Data, a PTF texture (kept as bytes; starts with the magic `PTF`). */
+    bf_bytes ptf;                            /* Data, a PTF texture (kept as bytes; `image` reads the same bytes as a PTF texture). */
     uint8_t has_ptf_magic;                   /* 1 when 'ptf_magic' is present */
     uint64_t ptf_magic_at;                   /* where 'ptf_magic' starts in the file */
     uint32_t ptf_magic;                      /* The first three bytes of the data again (not a field of the document): a PTF texture starts with `PTF`; read so that the validator can tell a PTF blob from other bytes.  */
+    uint8_t has_image;                       /* 1 when 'image' is present */
+    uint64_t image_at;                       /* where 'image' starts in the file */
+    p3m_Ptf image;                           /* The data read as a PTF texture (not a field of the P3M document: the PTF document is PlatinumSrc's `docs/formats/ptf`, version 0.0, which the P3M document only links to): its header and the LZ4 frame of its pixels, checked block by block.  */
+    bf_bytes image_tail;                     /* bytes of the region after 'image' (padding) */
+};
+
+/* Lz4Block: One block of an LZ4 frame (LZ4 frame format; not in the P3M document). */
+struct p3m_Lz4Block {
+    uint64_t _offset;                        /* where it starts in the file */
+    int64_t _index;                          /* its index in the array holding it, else 0 */
+    int64_t _p_checksum;                     /* parameter: 1 when blocks carry a checksum (the frame's flag). */
+    uint32_t block_size;                     /* Block size; 0 is the end mark (LZ4 frame format; not in the P3M document). */
+    uint64_t block_size_uncompressed;        /* Set when the data is stored as is. */
+    uint64_t block_size_length;              /* Bytes of data that follow; 0 is the end mark. */
+    bf_bytes data;                           /* The block's data, LZ4-compressed unless the size's high bit is set (LZ4 frame format; not in the P3M document). */
+    uint8_t has_checksum_value;              /* 1 when 'checksum_value' is present */
+    uint64_t checksum_value_at;              /* where 'checksum_value' starts in the file */
+    uint32_t checksum_value;                 /* xxHash-32 of the block's data; kept, not verified (LZ4 frame format; not in the P3M document). */
 };
 
 /* ExternalTexture: A texture stored in its own file. (0x2 bytes) */

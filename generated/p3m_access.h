@@ -60,6 +60,21 @@ static inline const p3m_EmbeddedTexture *p3m_EmbeddedTexture_at(bf_ctx *c, const
 {
     return bf_check_index(c, i, n) ? &a[i] : &p3m_EmbeddedTexture_zero;
 }
+static const p3m_Ptf p3m_Ptf_zero;
+static inline const p3m_Ptf *p3m_Ptf_at(bf_ctx *c, const p3m_Ptf *a, uint64_t n, int64_t i)
+{
+    return bf_check_index(c, i, n) ? &a[i] : &p3m_Ptf_zero;
+}
+static const p3m_Lz4Frame p3m_Lz4Frame_zero;
+static inline const p3m_Lz4Frame *p3m_Lz4Frame_at(bf_ctx *c, const p3m_Lz4Frame *a, uint64_t n, int64_t i)
+{
+    return bf_check_index(c, i, n) ? &a[i] : &p3m_Lz4Frame_zero;
+}
+static const p3m_Lz4Block p3m_Lz4Block_zero;
+static inline const p3m_Lz4Block *p3m_Lz4Block_at(bf_ctx *c, const p3m_Lz4Block *a, uint64_t n, int64_t i)
+{
+    return bf_check_index(c, i, n) ? &a[i] : &p3m_Lz4Block_zero;
+}
 static const p3m_ExternalTexture p3m_ExternalTexture_zero;
 static inline const p3m_ExternalTexture *p3m_ExternalTexture_at(bf_ctx *c, const p3m_ExternalTexture *a, uint64_t n, int64_t i)
 {

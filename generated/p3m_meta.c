@@ -42,6 +42,9 @@ static const bf_type_desc p3m_type_WeightRange;
 static const bf_type_desc p3m_type_Material;
 static const bf_type_desc p3m_type_Texture;
 static const bf_type_desc p3m_type_EmbeddedTexture;
+static const bf_type_desc p3m_type_Ptf;
+static const bf_type_desc p3m_type_Lz4Frame;
+static const bf_type_desc p3m_type_Lz4Block;
 static const bf_type_desc p3m_type_ExternalTexture;
 static const bf_type_desc p3m_type_Bone;
 static const bf_type_desc p3m_type_Animation;
@@ -882,7 +885,7 @@ static const bf_field_desc p3m_fields_EmbeddedTexture[] = {
         .enumdef = NULL,
     },
     {
-        .name = "ptf", .doc = "Data, a PTF texture (kept as bytes; starts with the magic `PTF`).", .erratum = "The exporter's PTF images hold slightly fewer (LZ4-compressed) pixel bytes than\nwidth × height × channels; the size field before them is still right. Not checkable\nhere (it needs the decompressed PTF).\n",
+        .name = "ptf", .doc = "Data, a PTF texture (kept as bytes; `image` reads the same bytes as a PTF texture).", .erratum = "The exporter's PTF images hold slightly fewer pixel bytes than width × height × channels\n(64 × 64 RGB is 12288 bytes; dynamic_multipart.p3m's texture decompresses to 12097): the\nLZ4 frame and the size field before it are still consistent, so this is not a finding.\n",
         .kind = BF_FIELD_BYTES, .prim = BF_U8, .little_endian = 1, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(p3m_EmbeddedTexture, ptf),
         .count_offset = BF_NONE,
@@ -913,8 +916,321 @@ static const bf_field_desc p3m_fields_EmbeddedTexture[] = {
         .type = NULL,
         .enumdef = NULL,
     },
+    {
+        .name = "image", .doc = "The data read as a PTF texture (not a field of the P3M document: the PTF document is\nPlatinumSrc's `docs/formats/ptf`, version 0.0, which the P3M document only links to):\nits header and the LZ4 frame of its pixels, checked block by block.\n", .erratum = NULL,
+        .kind = BF_FIELD_STRUCT, .prim = BF_U8, .little_endian = 1, .array = BF_SCALAR, .fixed_count = 0,
+        .offset = offsetof(p3m_EmbeddedTexture, image),
+        .count_offset = BF_NONE,
+        .has_offset = offsetof(p3m_EmbeddedTexture, has_image),
+        .at_offset = offsetof(p3m_EmbeddedTexture, image_at),
+        .static_offset = -1,
+        .elem_size = -1,
+        .value_offset = BF_NONE,
+        .str_offset = BF_NONE,
+        .tail_offset = offsetof(p3m_EmbeddedTexture, image_tail),
+        .pad_offset = BF_NONE,
+        .type = &p3m_type_Ptf,
+        .enumdef = NULL,
+    },
 };
-static const bf_type_desc p3m_type_EmbeddedTexture = {"EmbeddedTexture", "A PTF texture stored in the model.", 11, sizeof(p3m_EmbeddedTexture), -1, p3m_fields_EmbeddedTexture, 3};
+static const bf_type_desc p3m_type_EmbeddedTexture = {"EmbeddedTexture", "A PTF texture stored in the model.", 11, sizeof(p3m_EmbeddedTexture), -1, p3m_fields_EmbeddedTexture, 4};
+
+static const bf_bits_desc p3m_bits_Ptf_info[] = {
+    {"reserved", "Reserved, 0 (bits 6-8).", 3, 5, 0, offsetof(p3m_Ptf, info_reserved)},
+    {"has_alpha", "Set when the pixels are RGBA, clear for RGB (bit 5).", 1, 4, 0, offsetof(p3m_Ptf, info_has_alpha)},
+    {"resolution", "Resolution (bits 1-4).", 4, 0, 0, offsetof(p3m_Ptf, info_resolution)},
+};
+static const bf_field_desc p3m_fields_Ptf[] = {
+    {
+        .name = "magic", .doc = "Header magic `PTF` (PTF document; not in the P3M document).", .erratum = NULL,
+        .kind = BF_FIELD_STR, .prim = BF_U8, .little_endian = 1, .array = BF_SCALAR, .fixed_count = 0,
+        .offset = offsetof(p3m_Ptf, magic),
+        .count_offset = BF_NONE,
+        .has_offset = BF_NONE,
+        .at_offset = BF_NONE,
+        .static_offset = 0,
+        .elem_size = 3,
+        .value_offset = BF_NONE,
+        .str_offset = BF_NONE,
+        .tail_offset = BF_NONE,
+        .pad_offset = BF_NONE,
+        .type = NULL,
+        .enumdef = NULL,
+    },
+    {
+        .name = "version", .doc = "Major version, 0 (PTF document; not in the P3M document).", .erratum = NULL,
+        .kind = BF_FIELD_PRIM, .prim = BF_U8, .little_endian = 1, .array = BF_SCALAR, .fixed_count = 0,
+        .offset = offsetof(p3m_Ptf, version),
+        .count_offset = BF_NONE,
+        .has_offset = BF_NONE,
+        .at_offset = BF_NONE,
+        .static_offset = 3,
+        .elem_size = 1,
+        .value_offset = BF_NONE,
+        .str_offset = BF_NONE,
+        .tail_offset = BF_NONE,
+        .pad_offset = BF_NONE,
+        .type = NULL,
+        .enumdef = NULL,
+    },
+    {
+        .name = "info", .doc = "Header info byte, flags and resolution (PTF document; not in the P3M document).", .erratum = NULL,
+        .kind = BF_FIELD_PRIM, .prim = BF_U8, .little_endian = 1, .array = BF_SCALAR, .fixed_count = 0,
+        .offset = offsetof(p3m_Ptf, info),
+        .count_offset = BF_NONE,
+        .has_offset = BF_NONE,
+        .at_offset = BF_NONE,
+        .static_offset = 4,
+        .elem_size = 1,
+        .value_offset = BF_NONE,
+        .str_offset = BF_NONE,
+        .tail_offset = BF_NONE,
+        .pad_offset = BF_NONE,
+        .type = NULL,
+        .enumdef = NULL,
+        .bits = p3m_bits_Ptf_info, .bit_count = 3,
+    },
+    {
+        .name = "frame_magic", .doc = "The first four bytes after the header again (not a field of either document): the LZ4\nframe magic when the pixels are an LZ4 frame; read so that the reader reads a frame only\nwhere there is one, and the validator can say when there is not.\n", .erratum = NULL,
+        .kind = BF_FIELD_PRIM, .prim = BF_U32, .little_endian = 1, .array = BF_SCALAR, .fixed_count = 0,
+        .offset = offsetof(p3m_Ptf, frame_magic),
+        .count_offset = BF_NONE,
+        .has_offset = offsetof(p3m_Ptf, has_frame_magic),
+        .at_offset = offsetof(p3m_Ptf, frame_magic_at),
+        .static_offset = -1,
+        .elem_size = 4,
+        .value_offset = BF_NONE,
+        .str_offset = BF_NONE,
+        .tail_offset = BF_NONE,
+        .pad_offset = BF_NONE,
+        .type = NULL,
+        .enumdef = NULL,
+    },
+    {
+        .name = "pixels", .doc = "The pixels, RGB or RGBA, compressed as an LZ4 frame (PTF document, \"LZ4F is used for compression\"; not in the P3M document).", .erratum = NULL,
+        .kind = BF_FIELD_STRUCT, .prim = BF_U8, .little_endian = 1, .array = BF_SCALAR, .fixed_count = 0,
+        .offset = offsetof(p3m_Ptf, pixels),
+        .count_offset = BF_NONE,
+        .has_offset = offsetof(p3m_Ptf, has_pixels),
+        .at_offset = BF_NONE,
+        .static_offset = 5,
+        .elem_size = -1,
+        .value_offset = BF_NONE,
+        .str_offset = BF_NONE,
+        .tail_offset = BF_NONE,
+        .pad_offset = BF_NONE,
+        .type = &p3m_type_Lz4Frame,
+        .enumdef = NULL,
+    },
+};
+static const bf_type_desc p3m_type_Ptf = {"Ptf", "A PTF texture, version 0.0 (PlatinumSrc's texture format; not in the P3M document: this is the\nlayout of PlatinumSrc's PTF document, which the P3M document links to): a 5-byte header,\nthen the RGB or RGBA pixels compressed as one LZ4 frame.\n", 12, sizeof(p3m_Ptf), -1, p3m_fields_Ptf, 5};
+
+static const bf_bits_desc p3m_bits_Lz4Frame_flags[] = {
+    {"version", "Frame format version, 01.", 2, 6, 0, offsetof(p3m_Lz4Frame, flags_version)},
+    {"block_independence", "Set when each block decodes alone; clear when a block's matches may reach the previous 64 KiB of output.", 1, 5, 0, offsetof(p3m_Lz4Frame, flags_block_independence)},
+    {"block_checksum", "Set when each block is followed by its checksum.", 1, 4, 0, offsetof(p3m_Lz4Frame, flags_block_checksum)},
+    {"content_size_present", "Set when the descriptor holds the decompressed size.", 1, 3, 0, offsetof(p3m_Lz4Frame, flags_content_size_present)},
+    {"content_checksum", "Set when a checksum of the content follows the end mark.", 1, 2, 0, offsetof(p3m_Lz4Frame, flags_content_checksum)},
+    {"reserved", "Reserved, 0.", 1, 1, 0, offsetof(p3m_Lz4Frame, flags_reserved)},
+    {"dict_id_present", "Set when the descriptor names a dictionary.", 1, 0, 0, offsetof(p3m_Lz4Frame, flags_dict_id_present)},
+};
+static const bf_bits_desc p3m_bits_Lz4Frame_block_descriptor[] = {
+    {"reserved", "Reserved, 0.", 1, 7, 0, offsetof(p3m_Lz4Frame, block_descriptor_reserved)},
+    {"block_max_size", "Largest block: 4 is 64 KiB, 5 256 KiB, 6 1 MiB, 7 4 MiB.", 3, 4, 0, offsetof(p3m_Lz4Frame, block_descriptor_block_max_size)},
+    {"reserved2", "Reserved, 0.", 4, 0, 0, offsetof(p3m_Lz4Frame, block_descriptor_reserved2)},
+};
+static const bf_field_desc p3m_fields_Lz4Frame[] = {
+    {
+        .name = "magic", .doc = "Frame magic 0x184D2204 (LZ4 frame format; not in the P3M document).", .erratum = NULL,
+        .kind = BF_FIELD_PRIM, .prim = BF_U32, .little_endian = 1, .array = BF_SCALAR, .fixed_count = 0,
+        .offset = offsetof(p3m_Lz4Frame, magic),
+        .count_offset = BF_NONE,
+        .has_offset = BF_NONE,
+        .at_offset = BF_NONE,
+        .static_offset = 0,
+        .elem_size = 4,
+        .value_offset = BF_NONE,
+        .str_offset = BF_NONE,
+        .tail_offset = BF_NONE,
+        .pad_offset = BF_NONE,
+        .type = NULL,
+        .enumdef = NULL,
+    },
+    {
+        .name = "flags", .doc = "Frame descriptor flags (LZ4 frame format; not in the P3M document).", .erratum = NULL,
+        .kind = BF_FIELD_PRIM, .prim = BF_U8, .little_endian = 1, .array = BF_SCALAR, .fixed_count = 0,
+        .offset = offsetof(p3m_Lz4Frame, flags),
+        .count_offset = BF_NONE,
+        .has_offset = BF_NONE,
+        .at_offset = BF_NONE,
+        .static_offset = 4,
+        .elem_size = 1,
+        .value_offset = BF_NONE,
+        .str_offset = BF_NONE,
+        .tail_offset = BF_NONE,
+        .pad_offset = BF_NONE,
+        .roles = BF_ROLE_COUNT,
+        .type = NULL,
+        .enumdef = NULL,
+        .bits = p3m_bits_Lz4Frame_flags, .bit_count = 7,
+    },
+    {
+        .name = "block_descriptor", .doc = "Block descriptor (LZ4 frame format; not in the P3M document).", .erratum = NULL,
+        .kind = BF_FIELD_PRIM, .prim = BF_U8, .little_endian = 1, .array = BF_SCALAR, .fixed_count = 0,
+        .offset = offsetof(p3m_Lz4Frame, block_descriptor),
+        .count_offset = BF_NONE,
+        .has_offset = BF_NONE,
+        .at_offset = BF_NONE,
+        .static_offset = 5,
+        .elem_size = 1,
+        .value_offset = BF_NONE,
+        .str_offset = BF_NONE,
+        .tail_offset = BF_NONE,
+        .pad_offset = BF_NONE,
+        .type = NULL,
+        .enumdef = NULL,
+        .bits = p3m_bits_Lz4Frame_block_descriptor, .bit_count = 3,
+    },
+    {
+        .name = "content_size", .doc = "Decompressed size of the whole content (LZ4 frame format; not in the P3M document).", .erratum = NULL,
+        .kind = BF_FIELD_PRIM, .prim = BF_U64, .little_endian = 1, .array = BF_SCALAR, .fixed_count = 0,
+        .offset = offsetof(p3m_Lz4Frame, content_size),
+        .count_offset = BF_NONE,
+        .has_offset = offsetof(p3m_Lz4Frame, has_content_size),
+        .at_offset = BF_NONE,
+        .static_offset = 6,
+        .elem_size = 8,
+        .value_offset = BF_NONE,
+        .str_offset = BF_NONE,
+        .tail_offset = BF_NONE,
+        .pad_offset = BF_NONE,
+        .type = NULL,
+        .enumdef = NULL,
+    },
+    {
+        .name = "dict_id", .doc = "Dictionary ID (LZ4 frame format; not in the P3M document).", .erratum = NULL,
+        .kind = BF_FIELD_PRIM, .prim = BF_U32, .little_endian = 1, .array = BF_SCALAR, .fixed_count = 0,
+        .offset = offsetof(p3m_Lz4Frame, dict_id),
+        .count_offset = BF_NONE,
+        .has_offset = offsetof(p3m_Lz4Frame, has_dict_id),
+        .at_offset = offsetof(p3m_Lz4Frame, dict_id_at),
+        .static_offset = -1,
+        .elem_size = 4,
+        .value_offset = BF_NONE,
+        .str_offset = BF_NONE,
+        .tail_offset = BF_NONE,
+        .pad_offset = BF_NONE,
+        .type = NULL,
+        .enumdef = NULL,
+    },
+    {
+        .name = "header_checksum", .doc = "Second byte of the xxHash-32 of the descriptor; kept, not verified (LZ4 frame format; not in the P3M document).", .erratum = NULL,
+        .kind = BF_FIELD_PRIM, .prim = BF_U8, .little_endian = 1, .array = BF_SCALAR, .fixed_count = 0,
+        .offset = offsetof(p3m_Lz4Frame, header_checksum),
+        .count_offset = BF_NONE,
+        .has_offset = BF_NONE,
+        .at_offset = offsetof(p3m_Lz4Frame, header_checksum_at),
+        .static_offset = -1,
+        .elem_size = 1,
+        .value_offset = BF_NONE,
+        .str_offset = BF_NONE,
+        .tail_offset = BF_NONE,
+        .pad_offset = BF_NONE,
+        .type = NULL,
+        .enumdef = NULL,
+    },
+    {
+        .name = "blocks", .doc = "The data blocks, up to the end mark (a block size of 0, included) (LZ4 frame format; not in the P3M document).", .erratum = NULL,
+        .kind = BF_FIELD_STRUCT, .prim = BF_U8, .little_endian = 1, .array = BF_ARRAY, .fixed_count = 0,
+        .offset = offsetof(p3m_Lz4Frame, blocks),
+        .count_offset = offsetof(p3m_Lz4Frame, blocks_count),
+        .has_offset = BF_NONE,
+        .at_offset = offsetof(p3m_Lz4Frame, blocks_at),
+        .static_offset = -1,
+        .elem_size = -1,
+        .value_offset = BF_NONE,
+        .str_offset = BF_NONE,
+        .tail_offset = BF_NONE,
+        .pad_offset = BF_NONE,
+        .type = &p3m_type_Lz4Block,
+        .enumdef = NULL,
+    },
+    {
+        .name = "content_checksum", .doc = "xxHash-32 of the content; kept, not verified (LZ4 frame format; not in the P3M document).", .erratum = NULL,
+        .kind = BF_FIELD_PRIM, .prim = BF_U32, .little_endian = 1, .array = BF_SCALAR, .fixed_count = 0,
+        .offset = offsetof(p3m_Lz4Frame, content_checksum),
+        .count_offset = BF_NONE,
+        .has_offset = offsetof(p3m_Lz4Frame, has_content_checksum),
+        .at_offset = offsetof(p3m_Lz4Frame, content_checksum_at),
+        .static_offset = -1,
+        .elem_size = 4,
+        .value_offset = BF_NONE,
+        .str_offset = BF_NONE,
+        .tail_offset = BF_NONE,
+        .pad_offset = BF_NONE,
+        .type = NULL,
+        .enumdef = NULL,
+    },
+};
+static const bf_type_desc p3m_type_Lz4Frame = {"Lz4Frame", "An LZ4 frame (the public LZ4 frame format, not in the P3M document): a magic, a frame\ndescriptor, then data blocks up to an end mark, each compressed (the LZ4 block format) or\nstored. The validator decompresses every block (the runtime's bounds-checked LZ4 decoder,\n`lz4_size()`) and checks the total against the content size the descriptor declares. The\ndescriptor's header checksum and the optional block and content checksums are xxHash-32\nvalues, which are kept but not verified (the runtime has no xxHash).\n", 13, sizeof(p3m_Lz4Frame), -1, p3m_fields_Lz4Frame, 8};
+
+static const bf_bits_desc p3m_bits_Lz4Block_block_size[] = {
+    {"uncompressed", "Set when the data is stored as is.", 1, 31, 0, offsetof(p3m_Lz4Block, block_size_uncompressed)},
+    {"length", "Bytes of data that follow; 0 is the end mark.", 31, 0, 0, offsetof(p3m_Lz4Block, block_size_length)},
+};
+static const bf_field_desc p3m_fields_Lz4Block[] = {
+    {
+        .name = "block_size", .doc = "Block size; 0 is the end mark (LZ4 frame format; not in the P3M document).", .erratum = NULL,
+        .kind = BF_FIELD_PRIM, .prim = BF_U32, .little_endian = 1, .array = BF_SCALAR, .fixed_count = 0,
+        .offset = offsetof(p3m_Lz4Block, block_size),
+        .count_offset = BF_NONE,
+        .has_offset = BF_NONE,
+        .at_offset = BF_NONE,
+        .static_offset = 0,
+        .elem_size = 4,
+        .value_offset = BF_NONE,
+        .str_offset = BF_NONE,
+        .tail_offset = BF_NONE,
+        .pad_offset = BF_NONE,
+        .roles = BF_ROLE_COUNT,
+        .type = NULL,
+        .enumdef = NULL,
+        .bits = p3m_bits_Lz4Block_block_size, .bit_count = 2,
+    },
+    {
+        .name = "data", .doc = "The block's data, LZ4-compressed unless the size's high bit is set (LZ4 frame format; not in the P3M document).", .erratum = NULL,
+        .kind = BF_FIELD_BYTES, .prim = BF_U8, .little_endian = 1, .array = BF_SCALAR, .fixed_count = 0,
+        .offset = offsetof(p3m_Lz4Block, data),
+        .count_offset = BF_NONE,
+        .has_offset = BF_NONE,
+        .at_offset = BF_NONE,
+        .static_offset = 4,
+        .elem_size = 1,
+        .value_offset = BF_NONE,
+        .str_offset = BF_NONE,
+        .tail_offset = BF_NONE,
+        .pad_offset = BF_NONE,
+        .type = NULL,
+        .enumdef = NULL,
+    },
+    {
+        .name = "checksum_value", .doc = "xxHash-32 of the block's data; kept, not verified (LZ4 frame format; not in the P3M document).", .erratum = NULL,
+        .kind = BF_FIELD_PRIM, .prim = BF_U32, .little_endian = 1, .array = BF_SCALAR, .fixed_count = 0,
+        .offset = offsetof(p3m_Lz4Block, checksum_value),
+        .count_offset = BF_NONE,
+        .has_offset = offsetof(p3m_Lz4Block, has_checksum_value),
+        .at_offset = offsetof(p3m_Lz4Block, checksum_value_at),
+        .static_offset = -1,
+        .elem_size = 4,
+        .value_offset = BF_NONE,
+        .str_offset = BF_NONE,
+        .tail_offset = BF_NONE,
+        .pad_offset = BF_NONE,
+        .type = NULL,
+        .enumdef = NULL,
+    },
+};
+static const bf_type_desc p3m_type_Lz4Block = {"Lz4Block", "One block of an LZ4 frame (LZ4 frame format; not in the P3M document).", 14, sizeof(p3m_Lz4Block), -1, p3m_fields_Lz4Block, 3};
 
 static const bf_field_desc p3m_fields_ExternalTexture[] = {
     {
@@ -935,7 +1251,7 @@ static const bf_field_desc p3m_fields_ExternalTexture[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc p3m_type_ExternalTexture = {"ExternalTexture", "A texture stored in its own file.", 12, sizeof(p3m_ExternalTexture), 2, p3m_fields_ExternalTexture, 1};
+static const bf_type_desc p3m_type_ExternalTexture = {"ExternalTexture", "A texture stored in its own file.", 15, sizeof(p3m_ExternalTexture), 2, p3m_fields_ExternalTexture, 1};
 
 static const bf_field_desc p3m_fields_Bone[] = {
     {
@@ -1004,7 +1320,7 @@ static const bf_field_desc p3m_fields_Bone[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc p3m_type_Bone = {"Bone", "A bone. In real files bones are in depth-first order, each followed by its children.", 13, sizeof(p3m_Bone), 27, p3m_fields_Bone, 4};
+static const bf_type_desc p3m_type_Bone = {"Bone", "A bone. In real files bones are in depth-first order, each followed by its children.", 16, sizeof(p3m_Bone), 27, p3m_fields_Bone, 4};
 
 static const bf_field_desc p3m_fields_Animation[] = {
     {
@@ -1058,7 +1374,7 @@ static const bf_field_desc p3m_fields_Animation[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc p3m_type_Animation = {"Animation", "An animation, a sequence of actions.", 14, sizeof(p3m_Animation), -1, p3m_fields_Animation, 3};
+static const bf_type_desc p3m_type_Animation = {"Animation", "An animation, a sequence of actions.", 17, sizeof(p3m_Animation), -1, p3m_fields_Animation, 3};
 
 static const bf_field_desc p3m_fields_AnimationAction[] = {
     {
@@ -1126,7 +1442,7 @@ static const bf_field_desc p3m_fields_AnimationAction[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc p3m_type_AnimationAction = {"AnimationAction", "One action played by an animation.", 15, sizeof(p3m_AnimationAction), 9, p3m_fields_AnimationAction, 4};
+static const bf_type_desc p3m_type_AnimationAction = {"AnimationAction", "One action played by an animation.", 18, sizeof(p3m_AnimationAction), 9, p3m_fields_AnimationAction, 4};
 
 static const bf_field_desc p3m_fields_Action[] = {
     {
@@ -1228,7 +1544,7 @@ static const bf_field_desc p3m_fields_Action[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc p3m_type_Action = {"Action", "An action: keyframes for some bones, and which parts are shown while it plays.", 16, sizeof(p3m_Action), -1, p3m_fields_Action, 6};
+static const bf_type_desc p3m_type_Action = {"Action", "An action: keyframes for some bones, and which parts are shown while it plays.", 19, sizeof(p3m_Action), -1, p3m_fields_Action, 6};
 
 static const bf_field_desc p3m_fields_PartName[] = {
     {
@@ -1249,7 +1565,7 @@ static const bf_field_desc p3m_fields_PartName[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc p3m_type_PartName = {"PartName", "An entry of an action's part list, a `String` (an offset in the string table) naming a part.", 17, sizeof(p3m_PartName), 2, p3m_fields_PartName, 1};
+static const bf_type_desc p3m_type_PartName = {"PartName", "An entry of an action's part list, a `String` (an offset in the string table) naming a part.", 20, sizeof(p3m_PartName), 2, p3m_fields_PartName, 1};
 
 static const bf_field_desc p3m_fields_ActionData[] = {
     {
@@ -1465,7 +1781,7 @@ static const bf_field_desc p3m_fields_ActionData[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc p3m_type_ActionData = {"ActionData", "The keyframes of one bone in an action. Frame skips, then interpolation modes, then values.", 18, sizeof(p3m_ActionData), -1, p3m_fields_ActionData, 13};
+static const bf_type_desc p3m_type_ActionData = {"ActionData", "The keyframes of one bone in an action. Frame skips, then interpolation modes, then values.", 21, sizeof(p3m_ActionData), -1, p3m_fields_ActionData, 13};
 
 static const bf_field_desc p3m_fields_Vec3[] = {
     {
@@ -1485,7 +1801,7 @@ static const bf_field_desc p3m_fields_Vec3[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc p3m_type_Vec3 = {"Vec3", "Three floats: X, Y, Z (a keyframe's `float[3]`).", 19, sizeof(p3m_Vec3), 12, p3m_fields_Vec3, 1};
+static const bf_type_desc p3m_type_Vec3 = {"Vec3", "Three floats: X, Y, Z (a keyframe's `float[3]`).", 22, sizeof(p3m_Vec3), 12, p3m_fields_Vec3, 1};
 
 static int p3m_entry_read_model(const uint8_t *data, size_t size, bf_arena *arena, const bf_read_opts *opts,
         void **out, bf_error *err)
@@ -1524,6 +1840,9 @@ static const bf_type_desc *const p3m_types[] = {
     &p3m_type_Material,
     &p3m_type_Texture,
     &p3m_type_EmbeddedTexture,
+    &p3m_type_Ptf,
+    &p3m_type_Lz4Frame,
+    &p3m_type_Lz4Block,
     &p3m_type_ExternalTexture,
     &p3m_type_Bone,
     &p3m_type_Animation,
@@ -1541,4 +1860,4 @@ static const bf_enum_desc *const p3m_enums[] = {
     &p3m_enum_Interpolation,
     &p3m_enum_PartFlags,
 };
-const bf_format_desc p3m_format = {"p3m", "PlatinumSrc 3D model (P3M)", "PlatinumSrc's 3D model format, version `0.0`, file extension `.p3m`, little endian. A header,\nthen the model data: parts (vertices, optional normals, indices, bone weights), materials,\ntextures (embedded PTF images or external paths), bones, animations and actions. Names are\nu16 offsets into the string table that ends the file; no offset to the table is stored, it\nis whatever follows the last action. Two material layouts are both \"P3M version 0\": the one\nevery real file has (`engine`, 10 bytes) and the document's (`document`, with extra textures\nand a texture advance time); nothing in a file tells them apart, so the reader tries\n`engine` first.\n", "little", p3m_entries, 1, p3m_types, 19, p3m_revisions, 2, p3m_enums, 5};
+const bf_format_desc p3m_format = {"p3m", "PlatinumSrc 3D model (P3M)", "PlatinumSrc's 3D model format, version `0.0`, file extension `.p3m`, little endian. A header,\nthen the model data: parts (vertices, optional normals, indices, bone weights), materials,\ntextures (embedded PTF images or external paths), bones, animations and actions. Names are\nu16 offsets into the string table that ends the file; no offset to the table is stored, it\nis whatever follows the last action. Two material layouts are both \"P3M version 0\": the one\nevery real file has (`engine`, 10 bytes) and the document's (`document`, with extra textures\nand a texture advance time); nothing in a file tells them apart, so the reader tries\n`engine` first.\n", "little", p3m_entries, 1, p3m_types, 22, p3m_revisions, 2, p3m_enums, 5};

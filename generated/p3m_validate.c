@@ -12,6 +12,8 @@ static void validate_WeightGroup(bf_vctx *v, const p3m_WeightGroup *s);
 static void validate_Material(bf_vctx *v, const p3m_Material *s);
 static void validate_Texture(bf_vctx *v, const p3m_Texture *s);
 static void validate_EmbeddedTexture(bf_vctx *v, const p3m_EmbeddedTexture *s);
+static void validate_Ptf(bf_vctx *v, const p3m_Ptf *s);
+static void validate_Lz4Frame(bf_vctx *v, const p3m_Lz4Frame *s);
 static void validate_Bone(bf_vctx *v, const p3m_Bone *s);
 static void validate_Animation(bf_vctx *v, const p3m_Animation *s);
 static void validate_AnimationAction(bf_vctx *v, const p3m_AnimationAction *s);
@@ -45,7 +47,7 @@ static void validate_Header(bf_vctx *v, const p3m_Header *s)
     (void)c;
     (void)R;
     (void)s;
-    /* Format: "Current version is `0.0`"; Header: "u8 | 0 | Major version" (schema line 93) */
+    /* Format: "Current version is `0.0`"; Header: "u8 | 0 | Major version" (schema line 94) */
     {
         int ok = (((int64_t)((int64_t)s->version == INT64_C(0)))) != 0;
         if (!bf_eval_failed(v, "version", "Format: \"Current version is `0.0`\"; Header: \"u8 | 0 | Major version\"") && !ok) {
@@ -53,7 +55,7 @@ static void validate_Header(bf_vctx *v, const p3m_Header *s)
             bf_eval_failed(v, "version", "Format: \"Current version is `0.0`\"; Header: \"u8 | 0 | Major version\"");
         }
     }
-    /* Header flags: "7..0 | 0 | Reserved" (schema line 97) */
+    /* Header flags: "7..0 | 0 | Reserved" (schema line 98) */
     {
         int ok = (((int64_t)((int64_t)s->flags == INT64_C(0)))) != 0;
         if (!bf_eval_failed(v, "flags", "Header flags: \"7..0 | 0 | Reserved\"") && !ok) {
@@ -70,7 +72,7 @@ static void validate_Data(bf_vctx *v, const p3m_Data *s)
     (void)c;
     (void)R;
     (void)s;
-    /* Data: "Part visibility bitmask" (one bit per part of "Part count") (schema line 134) */
+    /* Data: "Part visibility bitmask" (one bit per part of "Part count") (schema line 135) */
     {
         int ok = (((int64_t)(((int64_t)(bf_mod(c, (int64_t)s->part_count, INT64_C(8)) == INT64_C(0))) || ((int64_t)(bf_shr(bf_at_u8(c, s->visibility, s->visibility_count, bf_sub((int64_t)s->visibility_count, INT64_C(1))), bf_mod(c, (int64_t)s->part_count, INT64_C(8))) == INT64_C(0)))))) != 0;
         if (!bf_eval_failed(v, "visibility", "Data: \"Part visibility bitmask\" (one bit per part of \"Part count\")") && !ok) {
@@ -78,7 +80,7 @@ static void validate_Data(bf_vctx *v, const p3m_Data *s)
             bf_eval_failed(v, "visibility", "Data: \"Part visibility bitmask\" (one bit per part of \"Part count\")");
         }
     }
-    /* Data: "char[1...] | {..., 0} | String table" (schema line 138) */
+    /* Data: "char[1...] | {..., 0} | String table" (schema line 139) */
     {
         int ok = (((int64_t)((int64_t)s->strings.len >= INT64_C(1)))) != 0;
         if (!bf_eval_failed(v, "strings", "Data: \"char[1...] | {..., 0} | String table\"") && !ok) {
@@ -86,7 +88,7 @@ static void validate_Data(bf_vctx *v, const p3m_Data *s)
             bf_eval_failed(v, "strings", "Data: \"char[1...] | {..., 0} | String table\"");
         }
     }
-    /* Bone: "Child count" (the bones form a tree: every child is another bone) (schema line 142) */
+    /* Bone: "Child count" (the bones form a tree: every child is another bone) (schema line 143) */
     {
         int64_t q1 = 0;
         for (uint32_t i1 = 0; i1 < (uint32_t)(s->bones_count); i1++) {
@@ -153,7 +155,7 @@ static void validate_Part(bf_vctx *v, const p3m_Part *s)
     (void)s;
     if ((uint64_t)(int64_t)s->flags & ~UINT64_C(0x1))
         bf_report(v, BF_SEVERITY_WARNING, (s)->_offset + 0, "flags", "PartFlags: the bits the document lists", "bits 0x%llx are not PartFlags flags", (unsigned long long)((uint64_t)(int64_t)s->flags & ~UINT64_C(0x1)));
-    /* Part flags: "7..1 | 0 | Reserved" (schema line 168) */
+    /* Part flags: "7..1 | 0 | Reserved" (schema line 169) */
     {
         int ok = (((int64_t)(((int64_t)s->flags & ((int64_t)(~INT64_C(1)))) == INT64_C(0)))) != 0;
         if (!bf_eval_failed(v, "flags", "Part flags: \"7..1 | 0 | Reserved\"") && !ok) {
@@ -161,7 +163,7 @@ static void validate_Part(bf_vctx *v, const p3m_Part *s)
             bf_eval_failed(v, "flags", "Part flags: \"7..1 | 0 | Reserved\"");
         }
     }
-    /* Part: "Material index" (schema line 172) */
+    /* Part: "Material index" (schema line 173) */
     {
         int ok = (((int64_t)((int64_t)s->material < (int64_t)(&R->data)->material_count))) != 0;
         if (!bf_eval_failed(v, "material", "Part: \"Material index\"") && !ok) {
@@ -169,7 +171,7 @@ static void validate_Part(bf_vctx *v, const p3m_Part *s)
             bf_eval_failed(v, "material", "Part: \"Material index\"");
         }
     }
-    /* Part: "Indices" (of the part's "Vertex count" vertices) (schema line 176) */
+    /* Part: "Indices" (of the part's "Vertex count" vertices) (schema line 177) */
     {
         int64_t q1 = 1;
         for (uint32_t i1 = 0; i1 < (uint32_t)(s->indices_count); i1++) {
@@ -196,7 +198,7 @@ static void validate_WeightGroup(bf_vctx *v, const p3m_WeightGroup *s)
     (void)c;
     (void)R;
     (void)s;
-    /* Weight group: "Bone name" (names a bone of the model) (schema line 212) */
+    /* Weight group: "Bone name" (names a bone of the model) (schema line 213) */
     {
         int64_t q1 = 0;
         for (uint32_t i1 = 0; i1 < (uint32_t)((&R->data)->bones_count); i1++) {
@@ -210,7 +212,7 @@ static void validate_WeightGroup(bf_vctx *v, const p3m_WeightGroup *s)
             bf_eval_failed(v, "bone", "Weight group: \"Bone name\" (names a bone of the model)");
         }
     }
-    /* Weight range: "Vertices to skip", "Weight count" (vertices of the part) (schema line 216) */
+    /* Weight range: "Vertices to skip", "Weight count" (vertices of the part) (schema line 217) */
     {
         int64_t q2 = 0;
         for (uint32_t i2 = 0; i2 < (uint32_t)(s->ranges_count); i2++) {
@@ -244,7 +246,7 @@ static void validate_Material(bf_vctx *v, const p3m_Material *s)
         if (x != INT64_C(0) && x != INT64_C(1))
             bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 0, "render_mode", "RenderMode: the values the document lists", "%lld (0x%llx) is not a value of RenderMode", (long long)x, (unsigned long long)x);
     }
-    /* Material: "Texture index (255 for none)" (schema line 270) */
+    /* Material: "Texture index (255 for none)" (schema line 271) */
     {
         int ok = (((int64_t)(((int64_t)((int64_t)s->texture == INT64_C(255))) || ((int64_t)((int64_t)s->texture < (int64_t)(&R->data)->texture_count))))) != 0;
         if (!bf_eval_failed(v, "texture", "Material: \"Texture index (255 for none)\"") && !ok) {
@@ -252,7 +254,7 @@ static void validate_Material(bf_vctx *v, const p3m_Material *s)
             bf_eval_failed(v, "texture", "Material: \"Texture index (255 for none)\"");
         }
     }
-    /* Material: "Extra texture indices" (schema line 274) */
+    /* Material: "Extra texture indices" (schema line 275) */
     for (uint32_t i = 0; i < s->extra_textures_count; i++) {
         if (bf_push(c, "extra_textures", i)) {
             {
@@ -292,12 +294,105 @@ static void validate_EmbeddedTexture(bf_vctx *v, const p3m_EmbeddedTexture *s)
     (void)c;
     (void)R;
     (void)s;
-    /* Embedded texture: "u8 × Data size | PTF texture | Data" (schema line 321) */
+    /* Embedded texture: "u8 × Data size | PTF texture | Data" (schema line 331) */
     {
         int ok = (((int64_t)(((int64_t)((int64_t)s->size >= INT64_C(3))) && ((int64_t)((int64_t)s->ptf_magic == INT64_C(5264454)))))) != 0;
         if (!bf_eval_failed(v, "ptf", "Embedded texture: \"u8 × Data size | PTF texture | Data\"") && !ok) {
             bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 4)), "ptf", "Embedded texture: \"u8 × Data size | PTF texture | Data\"", "embedded texture data of %lld bytes does not start with the PTF magic (0x%llx): not a PTF texture (an external texture written with the embedded type 0 and a u16 path offset reads like this)", (long long)((int64_t)s->size), (unsigned long long)((int64_t)s->ptf_magic));
             bf_eval_failed(v, "ptf", "Embedded texture: \"u8 × Data size | PTF texture | Data\"");
+        }
+    }
+    if (s->has_image) if (bf_push(c, "image", -1)) {
+        validate_Ptf(v, &s->image);
+        bf_pop(c);
+    }
+}
+
+static void validate_Ptf(bf_vctx *v, const p3m_Ptf *s)
+{
+    bf_ctx *c = &v->c;
+    const p3m_File *R = c->root;
+    (void)c;
+    (void)R;
+    (void)s;
+    /* PTF document: "u8 | 0 | Major version" (schema line 364) */
+    {
+        int ok = (((int64_t)((int64_t)s->version == INT64_C(0)))) != 0;
+        if (!bf_eval_failed(v, "version", "PTF document: \"u8 | 0 | Major version\"") && !ok) {
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 3)), "version", "PTF document: \"u8 | 0 | Major version\"", "PTF major version %lld, not 0", (long long)((int64_t)s->version));
+            bf_eval_failed(v, "version", "PTF document: \"u8 | 0 | Major version\"");
+        }
+    }
+    /* PTF document: "LZ4F is used for compression" (schema line 368) */
+    {
+        int ok = (((int64_t)((int64_t)s->frame_magic == INT64_C(407708164)))) != 0;
+        if (!bf_eval_failed(v, "magic", "PTF document: \"LZ4F is used for compression\"") && !ok) {
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 0)), "magic", "PTF document: \"LZ4F is used for compression\"", "the PTF pixels are not an LZ4 frame (they start with 0x%llx, not the frame magic 0x184D2204)", (unsigned long long)((int64_t)s->frame_magic));
+            bf_eval_failed(v, "magic", "PTF document: \"LZ4F is used for compression\"");
+        }
+    }
+    if (s->has_pixels) if (bf_push(c, "pixels", -1)) {
+        validate_Lz4Frame(v, &s->pixels);
+        bf_pop(c);
+    }
+}
+
+static void validate_Lz4Frame(bf_vctx *v, const p3m_Lz4Frame *s)
+{
+    bf_ctx *c = &v->c;
+    const p3m_File *R = c->root;
+    (void)c;
+    (void)R;
+    (void)s;
+    /* LZ4 frame format: "Version Number: 2-bits, must be set to 01" (schema line 411) */
+    {
+        int ok = (((int64_t)((int64_t)(((uint64_t)((int64_t)s->flags) >> 6) & UINT64_C(0x3)) == INT64_C(1)))) != 0;
+        if (!bf_eval_failed(v, "flags", "LZ4 frame format: \"Version Number: 2-bits, must be set to 01\"") && !ok) {
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 4)), "flags", "LZ4 frame format: \"Version Number: 2-bits, must be set to 01\"", "LZ4 frame version %lld, not 1", (long long)((int64_t)(((uint64_t)((int64_t)s->flags) >> 6) & UINT64_C(0x3))));
+            bf_eval_failed(v, "flags", "LZ4 frame format: \"Version Number: 2-bits, must be set to 01\"");
+        }
+    }
+    /* LZ4 block format (a PTF's pixels are LZ4-compressed: PTF document, "LZ4F is used for compression") (schema line 415) */
+    for (uint32_t i = 0; i < s->blocks_count; i++) {
+        const p3m_Lz4Block *it = &s->blocks[i];
+        const p3m_Lz4Block *prev = i ? &s->blocks[i - 1] : &p3m_Lz4Block_zero;
+        (void)it;
+        (void)prev;
+        if (bf_push(c, "blocks", i)) {
+            {
+                int ok = (((int64_t)(((int64_t)(((int64_t)((int64_t)(((uint64_t)((int64_t)it->block_size) >> 0) & UINT64_C(0x7FFFFFFF)) == INT64_C(0))) || ((int64_t)((int64_t)(((uint64_t)((int64_t)it->block_size) >> 31) & UINT64_C(0x1)) != INT64_C(0))))) || ((int64_t)(bf_lz4_size(it->data.ptr, it->data.len, (((int64_t)((int64_t)(((uint64_t)((int64_t)s->flags) >> 5) & UINT64_C(0x1)) != INT64_C(0))) ? INT64_C(0) : INT64_C(65536))) >= INT64_C(0)))))) != 0;
+                if (!bf_eval_failed(v, "data", "LZ4 block format (a PTF's pixels are LZ4-compressed: PTF document, \"LZ4F is used for compression\")") && !ok) {
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 4)), "data", "LZ4 block format (a PTF's pixels are LZ4-compressed: PTF document, \"LZ4F is used for compression\")", "block %lld of %lld bytes is not valid LZ4 data: a length or a match offset runs outside the block or its output", (long long)((int64_t)i), (long long)((int64_t)(((uint64_t)((int64_t)it->block_size) >> 0) & UINT64_C(0x7FFFFFFF))));
+                    bf_eval_failed(v, "data", "LZ4 block format (a PTF's pixels are LZ4-compressed: PTF document, \"LZ4F is used for compression\")");
+                }
+            }
+            bf_pop(c);
+        }
+    }
+    /* LZ4 frame format: "Content Size: the original (uncompressed) size" (the PTF's pixels) (schema line 420) */
+    {
+        int64_t q1 = 1;
+        for (uint32_t i1 = 0; i1 < (uint32_t)(s->blocks_count); i1++) {
+            const p3m_Lz4Block *it1 = &(s->blocks)[i1];
+            (void)it1;
+            if (!(((int64_t)(((int64_t)(((int64_t)((int64_t)(((uint64_t)((int64_t)it1->block_size) >> 0) & UINT64_C(0x7FFFFFFF)) == INT64_C(0))) || ((int64_t)((int64_t)(((uint64_t)((int64_t)it1->block_size) >> 31) & UINT64_C(0x1)) != INT64_C(0))))) || ((int64_t)(bf_lz4_size(it1->data.ptr, it1->data.len, (((int64_t)((int64_t)(((uint64_t)((int64_t)s->flags) >> 5) & UINT64_C(0x1)) != INT64_C(0))) ? INT64_C(0) : INT64_C(65536))) >= INT64_C(0))))))) { q1 = 0; break; }
+        }
+        int64_t q2 = 0;
+        for (uint32_t i2 = 0; i2 < (uint32_t)(s->blocks_count); i2++) {
+            const p3m_Lz4Block *it2 = &(s->blocks)[i2];
+            (void)it2;
+            q2 = bf_add(q2, (((int64_t)((int64_t)(((uint64_t)((int64_t)it2->block_size) >> 0) & UINT64_C(0x7FFFFFFF)) == INT64_C(0))) ? INT64_C(0) : (((int64_t)((int64_t)(((uint64_t)((int64_t)it2->block_size) >> 31) & UINT64_C(0x1)) != INT64_C(0))) ? (int64_t)it2->data.len : bf_lz4_size(it2->data.ptr, it2->data.len, (((int64_t)((int64_t)(((uint64_t)((int64_t)s->flags) >> 5) & UINT64_C(0x1)) != INT64_C(0))) ? INT64_C(0) : INT64_C(65536))))));
+        }
+        int ok = (((int64_t)(((int64_t)(((int64_t)((int64_t)(((uint64_t)((int64_t)s->flags) >> 3) & UINT64_C(0x1)) == INT64_C(0))) || ((int64_t)(q1 == INT64_C(0))))) || ((int64_t)(q2 == (int64_t)s->content_size))))) != 0;
+        if (!bf_eval_failed(v, "content_size", "LZ4 frame format: \"Content Size: the original (uncompressed) size\" (the PTF's pixels)") && !ok) {
+            int64_t q3 = 0;
+            for (uint32_t i3 = 0; i3 < (uint32_t)(s->blocks_count); i3++) {
+                const p3m_Lz4Block *it3 = &(s->blocks)[i3];
+                (void)it3;
+                q3 = bf_add(q3, (((int64_t)((int64_t)(((uint64_t)((int64_t)it3->block_size) >> 0) & UINT64_C(0x7FFFFFFF)) == INT64_C(0))) ? INT64_C(0) : (((int64_t)((int64_t)(((uint64_t)((int64_t)it3->block_size) >> 31) & UINT64_C(0x1)) != INT64_C(0))) ? (int64_t)it3->data.len : bf_lz4_size(it3->data.ptr, it3->data.len, (((int64_t)((int64_t)(((uint64_t)((int64_t)s->flags) >> 5) & UINT64_C(0x1)) != INT64_C(0))) ? INT64_C(0) : INT64_C(65536))))));
+            }
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 6)), "content_size", "LZ4 frame format: \"Content Size: the original (uncompressed) size\" (the PTF's pixels)", "the LZ4 data decompresses to %lld bytes, but the frame header says %lld", (long long)(q3), (long long)((int64_t)s->content_size));
+            bf_eval_failed(v, "content_size", "LZ4 frame format: \"Content Size: the original (uncompressed) size\" (the PTF's pixels)");
         }
     }
 }
@@ -309,7 +404,7 @@ static void validate_Bone(bf_vctx *v, const p3m_Bone *s)
     (void)c;
     (void)R;
     (void)s;
-    /* Bone: "Tail XYZ" (a warning: every real file has this exporter bug; the layout is right, the values are not) (schema line 347) */
+    /* Bone: "Tail XYZ" (a warning: every real file has this exporter bug; the layout is right, the values are not) (schema line 460) */
     {
         int ok = (((int64_t)(((int64_t)(bf_at_f32(c, s->tail, 3, INT64_C(1)) != bf_at_f32(c, s->head, 3, INT64_C(1)))) || ((int64_t)(bf_at_f32(c, s->tail, 3, INT64_C(2)) != bf_at_f32(c, s->head, 3, INT64_C(2))))))) != 0;
         if (!bf_eval_failed(v, "tail", "Bone: \"Tail XYZ\" (a warning: every real file has this exporter bug; the layout is right, the values are not)") && !ok) {
@@ -341,7 +436,7 @@ static void validate_AnimationAction(bf_vctx *v, const p3m_AnimationAction *s)
     (void)c;
     (void)R;
     (void)s;
-    /* Animation action: "Action index" (schema line 371) */
+    /* Animation action: "Action index" (schema line 484) */
     {
         int ok = (((int64_t)((int64_t)s->action < (int64_t)(&R->data)->action_count))) != 0;
         if (!bf_eval_failed(v, "action", "Animation action: \"Action index\"") && !ok) {
@@ -349,7 +444,7 @@ static void validate_AnimationAction(bf_vctx *v, const p3m_AnimationAction *s)
             bf_eval_failed(v, "action", "Animation action: \"Action index\"");
         }
     }
-    /* Animation action: "Start frame", "End frame" (schema line 375) */
+    /* Animation action: "Start frame", "End frame" (schema line 488) */
     {
         int ok = (((int64_t)((int64_t)s->start <= (int64_t)s->end))) != 0;
         if (!bf_eval_failed(v, "start", "Animation action: \"Start frame\", \"End frame\"") && !ok) {
@@ -392,7 +487,7 @@ static void validate_PartName(bf_vctx *v, const p3m_PartName *s)
     (void)c;
     (void)R;
     (void)s;
-    /* Action: "Part list" (a list of parts, by name) (schema line 398) */
+    /* Action: "Part list" (a list of parts, by name) (schema line 511) */
     {
         int64_t q1 = 0;
         for (uint32_t i1 = 0; i1 < (uint32_t)((&R->data)->parts_count); i1++) {
@@ -442,7 +537,7 @@ static void validate_ActionData(bf_vctx *v, const p3m_ActionData *s)
     }
             bf_pop(c);
         }
-    /* Action data: "Bone" (names a bone of the model) (schema line 421) */
+    /* Action data: "Bone" (names a bone of the model) (schema line 534) */
     {
         int64_t q1 = 0;
         for (uint32_t i1 = 0; i1 < (uint32_t)((&R->data)->bones_count); i1++) {

@@ -311,8 +311,11 @@ int sprite_read_sprite(const uint8_t *data, size_t size, bf_arena *arena, const 
 {
     bf_ctx c;
     sprite_Sprite *s = bf_begin_read(&c, data, size, arena, opts, err, sizeof *s);
-    if (!s || !(read_Sprite(&c, s, 0)))
+    if (!s || !(read_Sprite(&c, s, 0))) {
+        if (s && opts && opts->partial)
+            *opts->partial = s; /* what was read before the failure, in `arena` */
         return 0;
+    }
     *out = s;
     return 1;
 }

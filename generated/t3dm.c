@@ -248,31 +248,39 @@ static int read_Chunk(bf_ctx *c, t3dm_Chunk *s, int64_t index)
             switch (tag) {
             case INT64_C(79): /* O */
                 s->body.Object = bf_alloc_array(c, 1, sizeof(t3dm_Object), 0, "body");
-                if (!s->body.Object || !bf_push(c, "body", -1) || !read_Object(c, s->body.Object, 0))
+                if (!s->body.Object)
+                    return 0;
+                s->body.kind = T3DM_KIND_OBJECT;
+                if (!bf_push(c, "body", -1) || !read_Object(c, s->body.Object, 0))
                     return 0;
                 bf_pop(c);
-                s->body.kind = T3DM_KIND_OBJECT;
                 break;
             case INT64_C(65): /* A */
                 s->body.Animation = bf_alloc_array(c, 1, sizeof(t3dm_Animation), 0, "body");
-                if (!s->body.Animation || !bf_push(c, "body", -1) || !read_Animation(c, s->body.Animation, 0))
+                if (!s->body.Animation)
+                    return 0;
+                s->body.kind = T3DM_KIND_ANIMATION;
+                if (!bf_push(c, "body", -1) || !read_Animation(c, s->body.Animation, 0))
                     return 0;
                 bf_pop(c);
-                s->body.kind = T3DM_KIND_ANIMATION;
                 break;
             case INT64_C(66): /* B */
                 s->body.Bvh = bf_alloc_array(c, 1, sizeof(t3dm_Bvh), 0, "body");
-                if (!s->body.Bvh || !bf_push(c, "body", -1) || !read_Bvh(c, s->body.Bvh, 0))
+                if (!s->body.Bvh)
+                    return 0;
+                s->body.kind = T3DM_KIND_BVH;
+                if (!bf_push(c, "body", -1) || !read_Bvh(c, s->body.Bvh, 0))
                     return 0;
                 bf_pop(c);
-                s->body.kind = T3DM_KIND_BVH;
                 break;
             case INT64_C(86): /* V */
                 s->body.Vertices = bf_alloc_array(c, 1, sizeof(t3dm_Vertices), 0, "body");
-                if (!s->body.Vertices || !bf_push(c, "body", -1) || !read_Vertices(c, s->body.Vertices, 0))
+                if (!s->body.Vertices)
+                    return 0;
+                s->body.kind = T3DM_KIND_VERTICES;
+                if (!bf_push(c, "body", -1) || !read_Vertices(c, s->body.Vertices, 0))
                     return 0;
                 bf_pop(c);
-                s->body.kind = T3DM_KIND_VERTICES;
                 break;
             case INT64_C(73): /* I */
                 s->body.raw = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
@@ -282,17 +290,21 @@ static int read_Chunk(bf_ctx *c, t3dm_Chunk *s, int64_t index)
                 break;
             case INT64_C(77): /* M */
                 s->body.Material = bf_alloc_array(c, 1, sizeof(t3dm_Material), 0, "body");
-                if (!s->body.Material || !bf_push(c, "body", -1) || !read_Material(c, s->body.Material, 0))
+                if (!s->body.Material)
+                    return 0;
+                s->body.kind = T3DM_KIND_MATERIAL;
+                if (!bf_push(c, "body", -1) || !read_Material(c, s->body.Material, 0))
                     return 0;
                 bf_pop(c);
-                s->body.kind = T3DM_KIND_MATERIAL;
                 break;
             case INT64_C(83): /* S */
                 s->body.Skeleton = bf_alloc_array(c, 1, sizeof(t3dm_Skeleton), 0, "body");
-                if (!s->body.Skeleton || !bf_push(c, "body", -1) || !read_Skeleton(c, s->body.Skeleton, 0))
+                if (!s->body.Skeleton)
+                    return 0;
+                s->body.kind = T3DM_KIND_SKELETON;
+                if (!bf_push(c, "body", -1) || !read_Skeleton(c, s->body.Skeleton, 0))
                     return 0;
                 bf_pop(c);
-                s->body.kind = T3DM_KIND_SKELETON;
                 break;
             default:
                 s->body.raw = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
@@ -1250,6 +1262,9 @@ static int read_StreamData(bf_ctx *c, t3dm_StreamData *s, int64_t index)
                 break;
             if (n == cap && !(buf = bf_grow(c, buf, n, &cap, sizeof *buf, "keyframes")))
                 return 0;
+            /* what is read so far stays visible when the read fails (a partial document) */
+            s->keyframes = buf;
+            s->keyframes_count = n + 1;
             size_t before = c->pos;
             if (!bf_push(c, "keyframes", n) || !read_Keyframe(c, &buf[n], n, (((int64_t)((int64_t)n == INT64_C(0))) ? INT64_C(2) : ((int64_t)(((uint64_t)((int64_t)(n ? &buf[n - 1] : &t3dm_Keyframe_zero)->time) >> 15) & UINT64_C(0x1)) ? INT64_C(2) : INT64_C(1)))))
                 return 0;
@@ -1308,8 +1323,11 @@ int t3dm_read_model(const uint8_t *data, size_t size, bf_arena *arena, const bf_
 {
     bf_ctx c;
     t3dm_File *s = bf_begin_read(&c, data, size, arena, opts, err, sizeof *s);
-    if (!s || !(read_File(&c, s, 0) && link_File(&c, s)))
+    if (!s || !(read_File(&c, s, 0) && link_File(&c, s))) {
+        if (s && opts && opts->partial)
+            *opts->partial = s; /* what was read before the failure, in `arena` */
         return 0;
+    }
     *out = s;
     return 1;
 }
@@ -1319,8 +1337,11 @@ int t3dm_read_stream(const uint8_t *data, size_t size, bf_arena *arena, const bf
 {
     bf_ctx c;
     t3dm_StreamData *s = bf_begin_read(&c, data, size, arena, opts, err, sizeof *s);
-    if (!s || !(read_StreamData(&c, s, 0)))
+    if (!s || !(read_StreamData(&c, s, 0))) {
+        if (s && opts && opts->partial)
+            *opts->partial = s; /* what was read before the failure, in `arena` */
         return 0;
+    }
     *out = s;
     return 1;
 }

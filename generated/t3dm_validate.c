@@ -26,7 +26,7 @@ static void validate_File(bf_vctx *v, const t3dm_File *s)
     (void)c;
     (void)R;
     (void)s;
-    /* Chunks: "The first chunk type must be O (Object)." (schema line 105) */
+    /* Chunks: "The first chunk type must be O (Object)." (schema line 106) */
     {
         int ok = (((int64_t)(((int64_t)((int64_t)(&s->header)->chunk_count == INT64_C(0))) || ((int64_t)((int64_t)t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, INT64_C(0))->type == INT64_C(79)))))) != 0;
         if (!bf_eval_failed(v, "chunks", "Chunks: \"The first chunk type must be O (Object).\"") && !ok) {
@@ -34,7 +34,7 @@ static void validate_File(bf_vctx *v, const t3dm_File *s)
             bf_eval_failed(v, "chunks", "Chunks: \"The first chunk type must be O (Object).\"");
         }
     }
-    /* Vertices: "This chunk must only appear once." (schema line 109) */
+    /* Vertices: "This chunk must only appear once." (schema line 110) */
     {
         int64_t q1 = 0;
         for (uint32_t i1 = 0; i1 < (uint32_t)(s->chunks_count); i1++) {
@@ -54,7 +54,7 @@ static void validate_File(bf_vctx *v, const t3dm_File *s)
             bf_eval_failed(v, "chunks", "Vertices: \"This chunk must only appear once.\"");
         }
     }
-    /* Indices: "this is a shared buffer across all model/parts" (schema line 113) */
+    /* Indices: "this is a shared buffer across all model/parts" (schema line 114) */
     {
         int64_t q3 = 0;
         for (uint32_t i3 = 0; i3 < (uint32_t)(s->chunks_count); i3++) {
@@ -74,7 +74,7 @@ static void validate_File(bf_vctx *v, const t3dm_File *s)
             bf_eval_failed(v, "chunks", "Indices: \"this is a shared buffer across all model/parts\"");
         }
     }
-    /* Chunks: "Chunks are sorted by type and may be aligned." (schema line 117) */
+    /* Chunks: "Chunks are sorted by type and may be aligned." (schema line 118) */
     for (uint32_t i = 0; i < s->chunks_count; i++) {
         const t3dm_ChunkOffset *it = &s->chunks[i];
         const t3dm_ChunkOffset *prev = i ? &s->chunks[i - 1] : &t3dm_ChunkOffset_zero;
@@ -91,7 +91,7 @@ static void validate_File(bf_vctx *v, const t3dm_File *s)
             bf_pop(c);
         }
     }
-    /* Header: "First Vertex-chunk index" (schema line 122) */
+    /* Header: "First Vertex-chunk index" (schema line 123) */
     {
         int64_t q5 = 0;
         for (uint32_t i5 = 0; i5 < (uint32_t)(s->chunks_count); i5++) {
@@ -105,7 +105,7 @@ static void validate_File(bf_vctx *v, const t3dm_File *s)
             bf_eval_failed(v, "header.first_vertex_chunk", "Header: \"First Vertex-chunk index\"");
         }
     }
-    /* Header: "First Indices-chunk index" (schema line 126) */
+    /* Header: "First Indices-chunk index" (schema line 127) */
     {
         int64_t q6 = 0;
         for (uint32_t i6 = 0; i6 < (uint32_t)(s->chunks_count); i6++) {
@@ -119,7 +119,7 @@ static void validate_File(bf_vctx *v, const t3dm_File *s)
             bf_eval_failed(v, "header.first_index_chunk", "Header: \"First Indices-chunk index\"");
         }
     }
-    /* Header: "First Material-chunk index" (schema line 130) */
+    /* Header: "First Material-chunk index" (schema line 131) */
     {
         int64_t q7 = 0;
         for (uint32_t i7 = 0; i7 < (uint32_t)(s->chunks_count); i7++) {
@@ -133,7 +133,7 @@ static void validate_File(bf_vctx *v, const t3dm_File *s)
             bf_eval_failed(v, "header.first_material_chunk", "Header: \"First Material-chunk index\"");
         }
     }
-    /* Header: "Total vertex count" (schema line 134) */
+    /* Header: "Total vertex count" (schema line 135) */
     {
         int64_t q8 = 0;
         for (uint32_t i8 = 0; i8 < (uint32_t)(s->chunk_data_count); i8++) {
@@ -165,7 +165,7 @@ static void validate_File(bf_vctx *v, const t3dm_File *s)
             bf_eval_failed(v, "header.total_vertex_count", "Header: \"Total vertex count\"");
         }
     }
-    /* Header: "Total index count" (schema line 138) */
+    /* Header: "Total index count" (schema line 139) */
     {
         int64_t q12 = 0;
         for (uint32_t i12 = 0; i12 < (uint32_t)(s->chunk_data_count); i12++) {
@@ -197,7 +197,7 @@ static void validate_File(bf_vctx *v, const t3dm_File *s)
             bf_eval_failed(v, "header.total_index_count", "Header: \"Total index count\"");
         }
     }
-    /* Skeleton: "Contains a tree of bones" (the loader and the importer use one skeleton) (schema line 142) */
+    /* Skeleton: "Contains a tree of bones" (the loader and the importer use one skeleton) (schema line 143) */
     {
         int64_t q16 = 0;
         for (uint32_t i16 = 0; i16 < (uint32_t)(s->chunks_count); i16++) {
@@ -236,7 +236,7 @@ static void validate_Header(bf_vctx *v, const t3dm_Header *s)
     (void)c;
     (void)R;
     (void)s;
-    /* Header: "AABB min (model space)", "AABB max (model space)" (schema line 185) */
+    /* Header: "AABB min (model space)", "AABB max (model space)" (schema line 186) */
     {
         int ok = (((int64_t)(((int64_t)(((int64_t)(bf_at_s16(c, s->aabb_min, 3, INT64_C(0)) <= bf_at_s16(c, s->aabb_max, 3, INT64_C(0)))) && ((int64_t)(bf_at_s16(c, s->aabb_min, 3, INT64_C(1)) <= bf_at_s16(c, s->aabb_max, 3, INT64_C(1)))))) && ((int64_t)(bf_at_s16(c, s->aabb_min, 3, INT64_C(2)) <= bf_at_s16(c, s->aabb_max, 3, INT64_C(2))))))) != 0;
         if (!bf_eval_failed(v, "aabb_min", "Header: \"AABB min (model space)\", \"AABB max (model space)\"") && !ok) {
@@ -244,7 +244,7 @@ static void validate_Header(bf_vctx *v, const t3dm_Header *s)
             bf_eval_failed(v, "aabb_min", "Header: \"AABB min (model space)\", \"AABB max (model space)\"");
         }
     }
-    /* Vertex: "Interleaved data for two vertices." (schema line 189) */
+    /* Vertex: "Interleaved data for two vertices." (schema line 190) */
     {
         int ok = (((int64_t)(bf_mod(c, (int64_t)s->total_vertex_count, INT64_C(2)) == INT64_C(0)))) != 0;
         if (!bf_eval_failed(v, "total_vertex_count", "Vertex: \"Interleaved data for two vertices.\"") && !ok) {
@@ -311,7 +311,7 @@ static void validate_Object(bf_vctx *v, const t3dm_Object *s)
     (void)c;
     (void)R;
     (void)s;
-    /* Object: "Material, chunk index" (schema line 344) */
+    /* Object: "Material, chunk index" (schema line 345) */
     {
         int64_t q1 = 0;
         for (uint32_t i1 = 0; i1 < (uint32_t)(R->chunks_count); i1++) {
@@ -331,7 +331,7 @@ static void validate_Object(bf_vctx *v, const t3dm_Object *s)
             bf_eval_failed(v, "material", "Object: \"Material, chunk index\"");
         }
     }
-    /* Object: "AABB min (XYZ)", "AABB max (XYZ)" (schema line 348) */
+    /* Object: "AABB min (XYZ)", "AABB max (XYZ)" (schema line 349) */
     {
         int ok = (((int64_t)(((int64_t)(((int64_t)(bf_at_s16(c, s->aabb_min, 3, INT64_C(0)) <= bf_at_s16(c, s->aabb_max, 3, INT64_C(0)))) && ((int64_t)(bf_at_s16(c, s->aabb_min, 3, INT64_C(1)) <= bf_at_s16(c, s->aabb_max, 3, INT64_C(1)))))) && ((int64_t)(bf_at_s16(c, s->aabb_min, 3, INT64_C(2)) <= bf_at_s16(c, s->aabb_max, 3, INT64_C(2))))))) != 0;
         if (!bf_eval_failed(v, "aabb_min", "Object: \"AABB min (XYZ)\", \"AABB max (XYZ)\"") && !ok) {
@@ -339,7 +339,7 @@ static void validate_Object(bf_vctx *v, const t3dm_Object *s)
             bf_eval_failed(v, "aabb_min", "Object: \"AABB min (XYZ)\", \"AABB max (XYZ)\"");
         }
     }
-    /* Object: "Triangle count" (schema line 352) */
+    /* Object: "Triangle count" (schema line 353) */
     {
         int64_t q3 = 0;
         for (uint32_t i3 = 0; i3 < (uint32_t)(s->parts_count); i3++) {
@@ -374,7 +374,7 @@ static void validate_Part(bf_vctx *v, const t3dm_Part *s)
     (void)c;
     (void)R;
     (void)s;
-    /* Part: "Triangle Index count" (three 8-bit indices per triangle) (schema line 409) */
+    /* Part: "Triangle Index count" (three 8-bit indices per triangle) (schema line 410) */
     {
         int ok = (((int64_t)(bf_mod(c, (int64_t)s->index_count, INT64_C(3)) == INT64_C(0)))) != 0;
         if (!bf_eval_failed(v, "index_count", "Part: \"Triangle Index count\" (three 8-bit indices per triangle)") && !ok) {
@@ -382,7 +382,7 @@ static void validate_Part(bf_vctx *v, const t3dm_Part *s)
             bf_eval_failed(v, "index_count", "Part: \"Triangle Index count\" (three 8-bit indices per triangle)");
         }
     }
-    /* Indices: "Local Indices" (local to the part's vertex load) (schema line 413) */
+    /* Indices: "Local Indices" (local to the part's vertex load) (schema line 414) */
     {
         int64_t q1 = 1;
         for (uint32_t i1 = 0; i1 < (uint32_t)((&s->index_data)->triangles_count); i1++) {
@@ -394,7 +394,7 @@ static void validate_Part(bf_vctx *v, const t3dm_Part *s)
             bf_eval_failed(v, "index_count", "Indices: \"Local Indices\" (local to the part's vertex load)");
         }
     }
-    /* Part: "Vertex src. offset", "Vertex count" (schema line 417) */
+    /* Part: "Vertex src. offset", "Vertex count" (schema line 418) */
     {
         int ok = (((int64_t)(((int64_t)(bf_mod(c, (int64_t)s->vertex_offset, INT64_C(16)) == INT64_C(0))) && ((int64_t)(bf_add(bf_div(c, (int64_t)s->vertex_offset, INT64_C(16)), (int64_t)s->vertex_count) <= (int64_t)(&R->header)->total_vertex_count))))) != 0;
         if (!bf_eval_failed(v, "vertex_offset", "Part: \"Vertex src. offset\", \"Vertex count\"") && !ok) {
@@ -402,7 +402,7 @@ static void validate_Part(bf_vctx *v, const t3dm_Part *s)
             bf_eval_failed(v, "vertex_offset", "Part: \"Vertex src. offset\", \"Vertex count\"");
         }
     }
-    /* Part: "Matrix index, 0xFFFF for none" (schema line 421) */
+    /* Part: "Matrix index, 0xFFFF for none" (schema line 422) */
     {
         int64_t q2 = 0;
         for (uint32_t i2 = 0; i2 < (uint32_t)(R->chunk_data_count); i2++) {
@@ -431,7 +431,7 @@ static void validate_Skeleton(bf_vctx *v, const t3dm_Skeleton *s)
     (void)c;
     (void)R;
     (void)s;
-    /* T3DBone: "The list is sorted by index, so index references are guaranteed to be parsed before the bone itself." (schema line 459) */
+    /* T3DBone: "The list is sorted by index, so index references are guaranteed to be parsed before the bone itself." (schema line 460) */
     for (uint32_t i = 0; i < s->bones_count; i++) {
         const t3dm_Bone *it = &s->bones[i];
         const t3dm_Bone *prev = i ? &s->bones[i - 1] : &t3dm_Bone_zero;
@@ -448,7 +448,7 @@ static void validate_Skeleton(bf_vctx *v, const t3dm_Skeleton *s)
             bf_pop(c);
         }
     }
-    /* T3DBone: "Depth / Level" (schema line 464) */
+    /* T3DBone: "Depth / Level" (schema line 465) */
     for (uint32_t i = 0; i < s->bones_count; i++) {
         const t3dm_Bone *it = &s->bones[i];
         const t3dm_Bone *prev = i ? &s->bones[i - 1] : &t3dm_Bone_zero;
@@ -474,7 +474,7 @@ static void validate_Animation(bf_vctx *v, const t3dm_Animation *s)
     (void)c;
     (void)R;
     (void)s;
-    /* ChannelMapping: "They are sorted so that all rotation channels come first." (schema line 501) */
+    /* ChannelMapping: "They are sorted so that all rotation channels come first." (schema line 502) */
     for (uint32_t i = 0; i < s->channels_count; i++) {
         const t3dm_ChannelMapping *it = &s->channels[i];
         const t3dm_ChannelMapping *prev = i ? &s->channels[i - 1] : &t3dm_ChannelMapping_zero;
@@ -491,7 +491,7 @@ static void validate_Animation(bf_vctx *v, const t3dm_Animation *s)
             bf_pop(c);
         }
     }
-    /* ChannelMapping: "Attribute index (0-2 for x/y/z, 0 for quat.)" (schema line 506) */
+    /* ChannelMapping: "Attribute index (0-2 for x/y/z, 0 for quat.)" (schema line 507) */
     for (uint32_t i = 0; i < s->channels_count; i++) {
         const t3dm_ChannelMapping *it = &s->channels[i];
         const t3dm_ChannelMapping *prev = i ? &s->channels[i - 1] : &t3dm_ChannelMapping_zero;
@@ -508,7 +508,7 @@ static void validate_Animation(bf_vctx *v, const t3dm_Animation *s)
             bf_pop(c);
         }
     }
-    /* ChannelMapping: "Target index" (a bone of the skeleton) (schema line 511) */
+    /* ChannelMapping: "Target index" (a bone of the skeleton) (schema line 512) */
     for (uint32_t i = 0; i < s->channels_count; i++) {
         const t3dm_ChannelMapping *it = &s->channels[i];
         const t3dm_ChannelMapping *prev = i ? &s->channels[i - 1] : &t3dm_ChannelMapping_zero;
@@ -537,7 +537,7 @@ static void validate_Animation(bf_vctx *v, const t3dm_Animation *s)
             bf_pop(c);
         }
     }
-    /* Animation: "Duration (seconds)" (schema line 516) */
+    /* Animation: "Duration (seconds)" (schema line 517) */
     {
         int ok = (((int64_t)((double)s->duration >= 0))) != 0;
         if (!bf_eval_failed(v, "duration", "Animation: \"Duration (seconds)\"") && !ok) {
@@ -574,7 +574,7 @@ static void validate_Bvh(bf_vctx *v, const t3dm_Bvh *s)
     (void)c;
     (void)R;
     (void)s;
-    /* BVHNode: "If the data count is 0, the node is an inner node and the index points to the next 2 nodes." (schema line 549) */
+    /* BVHNode: "If the data count is 0, the node is an inner node and the index points to the next 2 nodes." (schema line 550) */
     for (uint32_t i = 0; i < s->nodes_count; i++) {
         const t3dm_BvhNode *it = &s->nodes[i];
         const t3dm_BvhNode *prev = i ? &s->nodes[i - 1] : &t3dm_BvhNode_zero;
@@ -591,7 +591,7 @@ static void validate_Bvh(bf_vctx *v, const t3dm_Bvh *s)
             bf_pop(c);
         }
     }
-    /* BVHNode: "If the data count is >0, the node is a leaf node and the index points to the data array." (schema line 554) */
+    /* BVHNode: "If the data count is >0, the node is a leaf node and the index points to the data array." (schema line 555) */
     for (uint32_t i = 0; i < s->nodes_count; i++) {
         const t3dm_BvhNode *it = &s->nodes[i];
         const t3dm_BvhNode *prev = i ? &s->nodes[i - 1] : &t3dm_BvhNode_zero;
@@ -608,7 +608,7 @@ static void validate_Bvh(bf_vctx *v, const t3dm_Bvh *s)
             bf_pop(c);
         }
     }
-    /* Mesh BVH: leaf data are objects (schema line 559) */
+    /* Mesh BVH: leaf data are objects (schema line 560) */
     for (uint32_t i = 0; i < s->data_array_count; i++) {
         if (bf_push(c, "data_array", i)) {
             {
@@ -648,7 +648,7 @@ static void validate_BvhNode(bf_vctx *v, const t3dm_BvhNode *s)
     (void)c;
     (void)R;
     (void)s;
-    /* BVHNode: "AABB min (model space)" (schema line 583) */
+    /* BVHNode: "AABB min (model space)" (schema line 584) */
     {
         int ok = (((int64_t)(((int64_t)(((int64_t)(bf_at_s16(c, s->aabb_min, 3, INT64_C(0)) <= bf_at_s16(c, s->aabb_max, 3, INT64_C(0)))) && ((int64_t)(bf_at_s16(c, s->aabb_min, 3, INT64_C(1)) <= bf_at_s16(c, s->aabb_max, 3, INT64_C(1)))))) && ((int64_t)(bf_at_s16(c, s->aabb_min, 3, INT64_C(2)) <= bf_at_s16(c, s->aabb_max, 3, INT64_C(2))))))) != 0;
         if (!bf_eval_failed(v, "aabb_min", "BVHNode: \"AABB min (model space)\"") && !ok) {

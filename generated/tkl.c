@@ -167,8 +167,11 @@ int tkl_read_library(const uint8_t *data, size_t size, bf_arena *arena, const bf
 {
     bf_ctx c;
     tkl_File *s = bf_begin_read(&c, data, size, arena, opts, err, sizeof *s);
-    if (!s || !(read_File(&c, s, 0)))
+    if (!s || !(read_File(&c, s, 0))) {
+        if (s && opts && opts->partial)
+            *opts->partial = s; /* what was read before the failure, in `arena` */
         return 0;
+    }
     *out = s;
     return 1;
 }

@@ -789,8 +789,11 @@ int tmd_read_model(const uint8_t *data, size_t size, bf_arena *arena, const bf_r
 {
     bf_ctx c;
     tmd_File *s = bf_begin_read(&c, data, size, arena, opts, err, sizeof *s);
-    if (!s || !(read_File(&c, s, 0)))
+    if (!s || !(read_File(&c, s, 0))) {
+        if (s && opts && opts->partial)
+            *opts->partial = s; /* what was read before the failure, in `arena` */
         return 0;
+    }
     *out = s;
     return 1;
 }

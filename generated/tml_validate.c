@@ -18,7 +18,7 @@ static void validate_File(bf_vctx *v, const tml_File *s)
     (void)c;
     (void)R;
     (void)s;
-    /* TML Material: "+0 uint32 Index in the material name LUT for this materials' name." (schema line 48) */
+    /* TML Material: "+0 uint32 Index in the material name LUT for this materials' name." (schema line 49) */
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const tml_Material *it = &s->materials[i];
         const tml_Material *prev = i ? &s->materials[i - 1] : &tml_Material_zero;
@@ -61,7 +61,7 @@ static void validate_Texture(bf_vctx *v, const tml_Texture *s)
         if (x != INT64_C(0) && x != INT64_C(2) && x != INT64_C(6) && x != INT64_C(7) && x != INT64_C(9))
             bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 16, "format", "TextureFormat: the values the document lists", "%lld (0x%llx) is not a value of TextureFormat", (long long)x, (unsigned long long)x);
     }
-    /* TML Texture: "+0 uint32 Texture ID" (materials name textures by it) (schema line 72) */
+    /* TML Texture: "+0 uint32 Texture ID" (materials name textures by it) (schema line 73) */
     {
         int64_t q1 = 0;
         for (uint32_t i1 = 0; i1 < (uint32_t)(R->textures_count); i1++) {
@@ -81,7 +81,7 @@ static void validate_Texture(bf_vctx *v, const tml_Texture *s)
             bf_eval_failed(v, "id", "TML Texture: \"+0 uint32 Texture ID\" (materials name textures by it)");
         }
     }
-    /* TML Texture: "+28 byte[dataSize] Image data according to the tmlFormat ; raster formats use row-major order." (schema line 76) */
+    /* TML Texture: "+28 byte[dataSize] Image data according to the tmlFormat ; raster formats use row-major order." (schema line 77) */
     {
         int ok = (((int64_t)(((int64_t)(((int64_t)((int64_t)s->format == INT64_C(6))) || ((int64_t)((int64_t)s->data_size == bf_mul(bf_mul((int64_t)s->width, (int64_t)s->height), (((int64_t)((int64_t)s->format == INT64_C(0))) ? INT64_C(4) : (((int64_t)((int64_t)s->format == INT64_C(9))) ? INT64_C(1) : INT64_C(2)))))))) || ((int64_t)(((int64_t)(((int64_t)((int64_t)s->format == INT64_C(2))) || ((int64_t)((int64_t)s->format == INT64_C(7))))) && ((int64_t)((int64_t)s->data_size == bf_mul(bf_mul(INT64_C(4), (int64_t)s->width), (int64_t)s->height)))))))) != 0;
         if (!bf_eval_failed(v, "data_size", "TML Texture: \"+28 byte[dataSize] Image data according to the tmlFormat ; raster formats use row-major order.\"") && !ok) {
@@ -89,7 +89,7 @@ static void validate_Texture(bf_vctx *v, const tml_Texture *s)
             bf_eval_failed(v, "data_size", "TML Texture: \"+28 byte[dataSize] Image data according to the tmlFormat ; raster formats use row-major order.\"");
         }
     }
-    /* TML Texture Format: "2 ARGB_1555", "7 ARGB_4444" (16 bits per pixel); TML Texture: "Image data according to the tmlFormat" (schema line 80) */
+    /* TML Texture Format: "2 ARGB_1555", "7 ARGB_4444" (16 bits per pixel); TML Texture: "Image data according to the tmlFormat" (schema line 81) */
     {
         int ok = (((int64_t)(((int64_t)(((int64_t)((int64_t)s->format != INT64_C(2))) && ((int64_t)((int64_t)s->format != INT64_C(7))))) || ((int64_t)((int64_t)s->data_size != bf_mul(bf_mul(INT64_C(4), (int64_t)s->width), (int64_t)s->height)))))) != 0;
         if (!bf_eval_failed(v, "data_size", "TML Texture Format: \"2 ARGB_1555\", \"7 ARGB_4444\" (16 bits per pixel); TML Texture: \"Image data according to the tmlFormat\"") && !ok) {
@@ -121,7 +121,7 @@ static void validate_TextureRef(bf_vctx *v, const tml_TextureRef *s)
     (void)c;
     (void)R;
     (void)s;
-    /* TML Material: "+8 uint32[numTextures] The texture IDs of the textures that make up this texture." (schema line 101) */
+    /* TML Material: "+8 uint32[numTextures] The texture IDs of the textures that make up this texture." (schema line 102) */
     {
         int64_t q1 = 0;
         for (uint32_t i1 = 0; i1 < (uint32_t)(R->textures_count); i1++) {

@@ -324,6 +324,24 @@ static int check_expr(expr *e, scope *sc)
                 diag_error(e->loc, "indexof(x, a, b, ...) gives the position of x among a, b, ... or -1");
                 return 0;
             }
+        } else if (strcmp(e->name, "first_nonzero") == 0) {
+            for (size_t i = 0; i < e->nargs; i++)
+                if (!want_number(e->args[i], "an argument"))
+                    return 0;
+            if (e->nargs < 2) {
+                diag_error(e->loc, "first_nonzero(a, b, ..., otherwise) gives the first of a, b, ... that is not 0, or the last argument");
+                return 0;
+            }
+            for (size_t i = 0; i < e->nargs; i++)
+                if (e->args[i]->vt.kind != VT_INT) {
+                    diag_error(e->args[i]->loc, "first_nonzero() takes integers");
+                    return 0;
+                }
+        } else if (strcmp(e->name, "lz4_size") == 0) {
+            if (e->nargs != 2 || e->args[0]->vt.kind != VT_BYTES || e->args[1]->vt.kind != VT_INT) {
+                diag_error(e->loc, "lz4_size(bytes, window) takes a bytes field (one LZ4 block) and how many bytes of earlier output its matches may reach");
+                return 0;
+            }
         } else if (strcmp(e->name, "len") == 0) {
             if (e->nargs != 1 || (e->args[0]->vt.kind != VT_ARRAY && e->args[0]->vt.kind != VT_BYTES &&
                                   e->args[0]->vt.kind != VT_STRING)) {
@@ -342,7 +360,7 @@ static int check_expr(expr *e, scope *sc)
                 return 1;
             }
         } else {
-            diag_error(e->loc, "unknown function '%s' (known: len, min, max, indexof; in rules and values also count, all, any, sum, first, offset, tag)", e->name);
+            diag_error(e->loc, "unknown function '%s' (known: len, min, max, indexof, first_nonzero, lz4_size; in rules and values also count, all, any, sum, first, offset, tag)", e->name);
             return 0;
         }
         e->vt = vt_of(VT_INT);
@@ -481,6 +499,8 @@ static void check_combinations(field *fl)
         diag_error(fl->loc, "'computed' is for an array of structures that the builder fills in");
     if (fl->kind == FT_SWITCH && fl->is_array)
         diag_error(fl->loc, "a switch cannot be an array: make the array of a type holding the switch");
+    if (fl->has_padding && !fl->is_array && fl->kind != FT_BYTES)
+        diag_error(fl->loc, "'padding' is for an array or a bytes field whose region ends with padding");
     if ((fl->kind == FT_STR || fl->kind == FT_CSTR) && fl->is_array && !fl->count)
         diag_error(fl->loc, "an array of strings needs a 'count' ('until' and 'to_end' are for numbers and structures)");
 }
@@ -637,6 +657,7 @@ static void check_field_exprs(format *f, type_def *t, field *fl)
     else
         check_int(fl->count, &sc, "count");
     check_number(fl->cond, &sc, "if");
+    check_int(fl->pad_unit, &sc, "a padding unit");
     sc.allow_prev = fl->is_array;
     for (size_t i = 0; i < fl->args.len; i++) {
         named_expr *a = fl->args.items[i];

@@ -193,6 +193,18 @@ static void push_field(lua_State *L, const field *fl)
     set_expr(L, "value", fl->value);
     set_str(L, "prefix", fl->prefix);
     set_bool(L, "computed", fl->computed);
+    if (fl->has_padding) {
+        lua_newtable(L);
+        lua_newtable(L);
+        for (size_t i = 0; i < fl->pad_fill.len; i++) {
+            lua_pushstring(L, fl->pad_fill.items[i]);
+            lua_rawseti(L, -2, (lua_Integer)i + 1);
+        }
+        lua_setfield(L, -2, "fill");
+        set_expr(L, "unit", fl->pad_unit);
+        set_int(L, "below", fl->pad_below);
+        lua_setfield(L, -2, "padding");
+    }
     set_str(L, "derive_doc", fl->derive_doc);
     if (fl->has_at)
         set_int(L, "at", fl->declared_at);
@@ -255,6 +267,7 @@ static void push_format(lua_State *L, const format *f)
     set_str(L, "title", f->title);
     set_str(L, "doc", f->doc);
     set_str(L, "document", f->document);
+    set_str(L, "document_title", f->document_title);
     set_str(L, "schema", f->file);
     set_str(L, "endian", f->little_endian ? "little" : "big");
     set_str(L, "runtime_version", BF_RUNTIME_VERSION);

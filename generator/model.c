@@ -104,6 +104,20 @@ static int is_identifier(const char *s)
     return 1;
 }
 
+/* C keywords cannot name a struct member: the generated C would not compile. */
+static int is_c_keyword(const char *s)
+{
+    static const char *const kw[] = {"auto", "break", "case", "char", "const", "continue", "default", "do",
+                                      "double", "else", "enum", "extern", "float", "for", "goto", "if",
+                                      "inline", "int", "long", "register", "restrict", "return", "short",
+                                      "signed", "sizeof", "static", "struct", "switch", "typedef", "union",
+                                      "unsigned", "void", "volatile", "while", "bool", "true", "false", NULL};
+    for (int i = 0; kw[i]; i++)
+        if (strcmp(s, kw[i]) == 0)
+            return 1;
+    return 0;
+}
+
 static int parse_int(const ynode *n, const char *what, int64_t *out)
 {
     const char *s = scalar(n, what);
@@ -212,7 +226,7 @@ static enum_def *build_enum(format *f, const ynode *key, const ynode *n, int is_
 static const char *const field_keys[] = {
     "name", "type", "doc", "erratum", "at", "count", "until", "to_end", "size", "pos", "if",
     "align", "const", "expect", "enum", "flags", "bits", "string", "fixed", "derive", "args",
-    "endian", "document_at", "value", "prefix", "computed", NULL};
+    "endian", "document_at", "value", "prefix", "computed", "padding", NULL};
 
 static void build_switch(field *fl, const ynode *n)
 {
@@ -364,6 +378,8 @@ static field *build_field(type_def *t, const ynode *n, int index)
         fl->name = "?";
     } else if (!is_identifier(fl->name) || fl->name[0] == '_') {
         diag_error(ynode_get(n, "name")->loc, "'%s' is not a valid field name (letters, digits, '_'; not starting with '_')", fl->name);
+    } else if (is_c_keyword(fl->name)) {
+        diag_error(ynode_get(n, "name")->loc, "'%s' is a C keyword: the generated structure cannot have a member of that name", fl->name);
     }
     fl->doc = scalar(ynode_get(n, "doc"), "doc");
     if (!fl->doc)
@@ -495,6 +511,31 @@ static field *build_field(type_def *t, const ynode *n, int index)
             a->value = parse_expr_node(v->values[i], "an argument");
             vec_push(&fl->args, a);
         }
+    }
+    if ((v = ynode_get(n, "padding")) && expect_kind(v, YN_MAP, "padding")) {
+        /* { fill: [TEXT, ...], unit: EXPR, below: N } */
+        static const char *const keys[] = {"fill", "unit", "below", NULL};
+        check_keys(v, "padding", keys);
+        fl->has_padding = 1;
+        const ynode *fi = ynode_get(v, "fill");
+        if (!fi)
+            diag_error(v->loc, "padding needs 'fill': the texts the padding bytes are a prefix of");
+        else if (expect_kind(fi, YN_SEQ, "fill"))
+            for (size_t i = 0; i < fi->len; i++) {
+                const char *text = scalar(fi->values[i], "a fill text");
+                if (text && !text[0])
+                    diag_error(fi->values[i]->loc, "a fill text cannot be empty");
+                else if (text)
+                    vec_push(&fl->pad_fill, (void *)text);
+            }
+        const ynode *un = ynode_get(v, "unit");
+        if (un)
+            fl->pad_unit = parse_expr_node(un, "unit");
+        const ynode *be = ynode_get(v, "below");
+        if (!be)
+            diag_error(v->loc, "padding needs 'below': the padding is shorter than this many bytes");
+        else if (parse_int(be, "below", &fl->pad_below) && fl->pad_below < 1)
+            diag_error(be->loc, "below must be at least 1");
     }
     if ((v = ynode_get(n, "endian")) && scalar(v, "endian")) {
         if (strcmp(v->text, "little") == 0)
@@ -687,7 +728,7 @@ static entry *build_entry(const ynode *n)
 
 format *model_build(const ynode *doc)
 {
-    static const char *const keys[] = {"format", "title", "doc", "document", "endian", "files",
+    static const char *const keys[] = {"format", "title", "doc", "document", "document_title", "endian", "files",
                                        "revisions", "enums", "flags", "types", NULL};
     format *f = pool_alloc(sizeof *f);
     f->loc = doc->loc;
@@ -703,6 +744,9 @@ format *model_build(const ynode *doc)
     f->title = scalar(ynode_get(doc, "title"), "title");
     f->doc = scalar(ynode_get(doc, "doc"), "doc");
     f->document = scalar(ynode_get(doc, "document"), "document");
+    f->document_title = scalar(ynode_get(doc, "document_title"), "document_title");
+    if (f->document_title && !f->document)
+        diag_error(ynode_get(doc, "document_title")->loc, "'document_title' names the document given by 'document', which is missing");
     const ynode *v = ynode_get(doc, "endian");
     if (!v)
         diag_error(doc->loc, "the schema needs 'endian: big' or 'endian: little'");

@@ -105,6 +105,10 @@ typedef struct field {
     expr *value;        /* value: what the builder writes here (a formula over the document) */
     const char *prefix; /* prefix: bytes a built string table starts with */
     int computed;       /* computed: true: the builder makes this array from other data */
+    int has_padding;    /* padding: the field's region ends before its trailing padding */
+    ptr_vec pad_fill;   /* const char*: texts the padding is a prefix of */
+    expr *pad_unit;     /* the padding starts at a multiple of this many bytes (NULL: the element size) */
+    int64_t pad_below;  /* the padding is shorter than this */
     const char *derive_doc;
     ptr_vec args;       /* named_expr*, for FT_STRUCT with params */
 
@@ -193,7 +197,7 @@ typedef struct revision {
 } revision;
 
 typedef struct format {
-    const char *name, *title, *doc, *document, *file;
+    const char *name, *title, *doc, *document, *document_title, *file;
     ptr_vec revisions; /* revision*, in the order detection tries them */
     src_loc loc;
     int little_endian;

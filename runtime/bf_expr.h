@@ -38,6 +38,7 @@ static inline int64_t bf_mod(bf_ctx *c, int64_t a, int64_t b)
     return a % b;
 }
 static inline int64_t bf_min(int64_t a, int64_t b) { return a < b ? a : b; }
+static inline int64_t bf_nonzero_or(int64_t a, int64_t b) { return a != 0 ? a : b; }
 static inline int64_t bf_max(int64_t a, int64_t b) { return a > b ? a : b; }
 static inline double bf_minf(double a, double b) { return a < b ? a : b; }
 static inline double bf_maxf(double a, double b) { return a > b ? a : b; }

@@ -140,6 +140,26 @@ int bf_expect_bytes(bf_ctx *c, uint64_t at, const char *field, const uint8_t *go
     return bf_fail(c, at, field, "expected \"%s\", found \"%s\"", want, found);
 }
 
+uint64_t bf_padding_start(const uint8_t *data, uint64_t pos, uint64_t end, int64_t unit, uint64_t below,
+                          const bf_fill *fills, size_t fill_count)
+{
+    if (end <= pos)
+        return end;
+    uint64_t len = end - pos;
+    uint64_t u = unit > 0 ? (uint64_t)unit : 1;
+    /* the smallest k with len - k * u < below, then each boundary up to the end */
+    uint64_t k = len >= below ? (len - below) / u + 1 : 0;
+    for (; k <= len / u; k++) {
+        uint64_t at = k * u, rest = len - at;
+        if (rest == 0)
+            break;
+        for (size_t i = 0; i < fill_count; i++)
+            if (rest <= fills[i].len && memcmp(data + pos + at, fills[i].text, (size_t)rest) == 0)
+                return pos + at;
+    }
+    return end;
+}
+
 size_t bf_default_budget(size_t size)
 {
     /* Structures in memory are a few times larger than in the file (pointers, counts,

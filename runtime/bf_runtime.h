@@ -179,6 +179,18 @@ int bf_read_fixed_str(bf_ctx *c, uint64_t len, const char *field, bf_str *out);
 int bf_resolve_str(bf_ctx *c, uint64_t table_pos, uint64_t table_size, uint64_t ref,
                    uint64_t at, const char *field, bf_str *out);
 
+/* A text that padding bytes repeat from its start (J3D: "This is padding data to align..."). */
+typedef struct bf_fill {
+    const char *text;
+    size_t len;
+} bf_fill;
+
+/* Where the trailing padding of [pos, end) begins: the first offset pos + k * unit from which
+ * the bytes up to `end` are fewer than `below` and a prefix of one of the fill texts; `end`
+ * when there is none (then the region holds no known padding). */
+uint64_t bf_padding_start(const uint8_t *data, uint64_t pos, uint64_t end, int64_t unit, uint64_t below,
+                          const bf_fill *fills, size_t fill_count);
+
 /* Grows an array being read element by element (terminated arrays). Returns the new
  * buffer (contents kept) or NULL with an error when the budget is exhausted. */
 void *bf_grow(bf_ctx *c, void *buf, uint32_t used, uint32_t *cap, size_t elem_size, const char *field);
@@ -198,6 +210,9 @@ static inline int64_t bf_sext(uint64_t v, unsigned width)
 typedef struct bf_read_opts {
     uint8_t *claimed;     /* optional: (size + 7) / 8 zeroed bytes; gets a bit per byte read */
     const char *revision; /* formats with revisions: read as this one; NULL: detect */
+    void **partial;       /* optional: when the read fails, gets the root as far as it was read
+                           * (in the arena; arrays hold the elements read so far, the failing
+                           * one included; see LANGUAGE.md, "Partial documents") */
 } bf_read_opts;
 
 /* The default memory budget for reading `size` input bytes. */
@@ -206,6 +221,19 @@ size_t bf_default_budget(size_t size);
 /* Sets up a read: the context, the budget, and the root object of `root_size` bytes. */
 void *bf_begin_read(bf_ctx *c, const uint8_t *data, size_t size, bf_arena *arena,
                     const bf_read_opts *opts, bf_error *err, size_t root_size);
+
+/* ---- LZ4 blocks ------------------------------------------------------------------ */
+
+/* Decodes one LZ4 block (the raw format, as inside an LZ4 frame) of `n` bytes into `dst`
+ * (`cap` bytes). Matches may reach `history` bytes before `dst` (output of earlier blocks the
+ * caller keeps there; 0 for an independent block). With `dst` NULL nothing is written and
+ * only the decoded length is computed, with the same checks. Returns the decoded length, or
+ * -1 when the block is malformed (a length or offset outside the input, the output or its
+ * history) or does not fit in `cap`. */
+int64_t bf_lz4_block(const uint8_t *src, size_t n, uint8_t *dst, size_t cap, size_t history);
+/* The decoded length of a block whose matches may reach `window` earlier bytes, or -1
+ * (`lz4_size(bytes, window)` in schema expressions). */
+int64_t bf_lz4_size(const uint8_t *src, size_t n, int64_t window);
 
 /* ---- files ----------------------------------------------------------------------- */
 

@@ -198,3 +198,39 @@ Test(bfgen_errors, character_literals_up_to_eight_bytes)
     bfgen(&r, HEAD "      - { name: tag, type: u32, const: \"'TOOLONGXX'\", doc: T. }\n");
     cr_expect(strstr(r.output, "a character literal holds 1 to 8 characters") != NULL, "%s", r.output);
 }
+
+Test(bfgen_errors, c_keywords_are_not_field_names)
+{
+    run r;
+    bfgen(&r, HEAD "      - { name: register, type: u8, doc: A. }\n");
+    expect_error(&r, 8, 17, "'register' is a C keyword");
+}
+
+Test(bfgen_errors, padding_needs_an_array_and_its_texts)
+{
+    run r;
+    bfgen(&r, HEAD "      - { name: a, type: u8, padding: { fill: [PAD], below: 4 }, doc: A. }\n");
+    expect_error(&r, 8, 9, "'padding' is for an array or a bytes field");
+    bfgen(&r, HEAD "      - { name: a, type: \"u8[]\", to_end: true, padding: { below: 4 }, doc: A. }\n");
+    expect_error(&r, 8, 57, "padding needs 'fill'");
+    bfgen(&r, HEAD "      - { name: a, type: \"u8[]\", to_end: true, padding: { fill: [\"\"], below: 0 }, doc: A. }\n");
+    expect_error(&r, 8, 66, "a fill text cannot be empty");
+    expect_error(&r, 8, 78, "below must be at least 1");
+}
+
+Test(bfgen_errors, new_functions_check_their_arguments)
+{
+    run r;
+    bfgen(&r, HEAD "      - { name: a, type: u8, doc: A. }\n      - { name: b, type: \"u8[first_nonzero(a)]\", doc: B. }\n");
+    expect_error(&r, 9, 30, "first_nonzero(a, b, ..., otherwise)");
+    bfgen(&r, HEAD "      - { name: a, type: u8, doc: A. }\n      - { name: b, type: \"u8[lz4_size(a, 0)]\", doc: B. }\n");
+    expect_error(&r, 9, 30, "lz4_size(bytes, window) takes a bytes field");
+}
+
+Test(bfgen_errors, a_document_title_names_a_document)
+{
+    run r;
+    bfgen(&r, "format: x\nendian: little\ndocument_title: \"A title\"\nfiles:\n  - { name: f, root: T }\ntypes:\n  T:\n"
+              "    fields:\n      - { name: a, type: u8, doc: A. }\n");
+    expect_error(&r, 3, 17, "'document_title' names the document given by 'document', which is missing");
+}

@@ -787,3 +787,89 @@ Test(p3m, missing_range_terminator_fails)
     cx_p3m_File *f;
     ASSERT_FAILS_AT(cx_p3m_read_model(d, 0x1C, &arena, NULL, &f, &err), "ranges", 0x1C);
 }
+
+/* ==== cx_padding: first_nonzero(), padding texts, lz4_size() ==== */
+
+#include "bf_validate.h"
+#include "bf_write.h"
+#include "cx_padding.h"
+
+/* Header (0x00..0x09), pairs at 0x0A: three pairs then "PAD-P" (5 bytes: a prefix of the fill,
+ * shorter than 8, starting at a multiple of 4), bytes at 0x1B: 2 bytes then "PA", LZ4 at 0x1F. */
+static const uint8_t padded_file[] = {
+    'C', 'X', 'P', 'D', 0x00, 0x0A, 0x00, 0x1B, 0x00, 0x1F, /* 0x00 header */
+    0x00, 0x01, 0x00, 0x02, 0x00, 0x03, 0x00, 0x04,         /* 0x0A pairs (1, 2), (3, 4) */
+    'P', 'A', 'D', 0x00,                                    /* 0x12 (0x5041, 0x4400): data, not the fill */
+    'P', 'A', 'D', '-', 'P',                                /* 0x16 padding */
+    0x07, 0x08, 'P', 'A',                                   /* 0x1B bytes 7, 8, then padding */
+    0x00, 0x15, 0x39, 'a', 'b', 'c', 0x03, 0x00, 0x50, 'b', 'c', 'a', 'b', 'c', /* 0x1F: 21, abc... */
+};
+
+TestSuite(padding, .init = setup, .fini = teardown);
+
+Test(padding, tables_end_at_the_next_offset_and_before_their_padding)
+{
+    cx_padding_File *f;
+    ASSERT_READ(cx_padding_read_file(padded_file, sizeof padded_file, &arena, NULL, &f, &err));
+    cr_expect(f->has_pairs);
+    cr_expect_eq(f->pairs_count, 6, "three pairs; the fill starts at 0x16, a multiple of 4 from 0x0A");
+    cr_expect_eq(f->pairs[4], 0x5041);
+    cr_expect_eq(f->pairs_tail.offset, 0x16);
+    cr_expect_eq(f->pairs_tail.len, 5);
+    cr_expect_eq(f->small_count, 2);
+    cr_expect_eq(f->small[1], 8);
+    cr_expect_eq(f->small_tail.len, 2);
+    cr_expect_eq(f->packed.decoded_size, 21);
+    bf_findings v = {0};
+    cx_padding_validate_file(f, padded_file, sizeof padded_file, &v);
+    cr_expect_eq(v.count, 0);
+    bf_findings_free(&v);
+    bf_buffer out = {0};
+    cr_assert(cx_padding_write_file(f, &out, &err), FAIL_INFO);
+    cr_expect(out.size == sizeof padded_file && memcmp(out.data, padded_file, out.size) == 0, "round trip");
+    bf_buffer_free(&out);
+}
+
+Test(padding, an_unknown_fill_is_kept_as_entries)
+{
+    uint8_t *d = copy_of(padded_file, sizeof padded_file);
+    d[0x19] = 'X'; /* "PAD-X": no fill text starts like that */
+    cx_padding_File *f;
+    ASSERT_READ(cx_padding_read_file(d, sizeof padded_file, &arena, NULL, &f, &err));
+    cr_expect_eq(f->pairs_count, 8, "as many whole pairs as fit: 16 of the 17 bytes");
+    cr_expect_eq(f->pairs_tail.len, 1);
+}
+
+Test(padding, an_absent_table_is_skipped_by_first_nonzero)
+{
+    uint8_t *d = copy_of(padded_file, sizeof padded_file);
+    d[0x07] = 0; /* no byte table: the pairs run to the LZ4 block */
+    cx_padding_File *f;
+    ASSERT_READ(cx_padding_read_file(d, sizeof padded_file, &arena, NULL, &f, &err));
+    cr_expect(!f->has_small);
+    cr_expect_eq(f->pairs_count, 10, "up to the LZ4 block: 0x0A..0x1E, five whole pairs of 21 bytes");
+    cr_expect_eq(f->pairs[9], 0x0850); /* 0x1C: 08, then the byte table's first padding byte */
+    cr_expect_eq(f->pairs_tail.len, 1);
+}
+
+Test(padding, lz4_size_checks_a_block)
+{
+    uint8_t *d = copy_of(padded_file, sizeof padded_file);
+    d[0x20] = 22; /* the block decodes to 21 */
+    cx_padding_File *f;
+    ASSERT_READ(cx_padding_read_file(d, sizeof padded_file, &arena, NULL, &f, &err));
+    bf_findings v = {0};
+    cx_padding_validate_file(f, d, sizeof padded_file, &v);
+    cr_assert_eq(v.count, 1);
+    cr_expect_str_eq(v.items[0].message, "the block decodes to 21 bytes, not 22");
+    bf_findings_free(&v);
+    d[0x20] = 21;
+    d[0x25] = 0x09; /* the match reaches 9 bytes back, before the 3 decoded */
+    ASSERT_READ(cx_padding_read_file(d, sizeof padded_file, &arena, NULL, &f, &err));
+    v = (bf_findings){0};
+    cx_padding_validate_file(f, d, sizeof padded_file, &v);
+    cr_assert_eq(v.count, 1);
+    cr_expect_str_eq(v.items[0].message, "the block is not valid LZ4 data");
+    cr_expect_eq(v.items[0].offset, 0x21);
+    bf_findings_free(&v);
+}

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "samples.h"
@@ -269,6 +270,107 @@ static int selected_holds(const char *dom, unsigned long long byte)
     return first <= byte && byte <= last;
 }
 
+/* The classes of byte `b` in the hex view as drawn (malloc'd), or NULL when it is not drawn. */
+static char *byte_classes(const char *dom, unsigned long long b)
+{
+    char needle[64];
+    snprintf(needle, sizeof needle, "\" data-b=\"%llu\">", b);
+    const char *end = dom ? strstr(dom, needle) : NULL;
+    if (!end)
+        return NULL;
+    const char *start = end;
+    while (start > dom && start[-1] != '"')
+        start--;
+    return strndup(start, (size_t)(end - start));
+}
+
+/* The text of the element with this id (up to the next tag), malloc'd, or NULL. */
+static char *text_of(const char *dom, const char *id)
+{
+    char needle[128];
+    snprintf(needle, sizeof needle, "id=\"%s\">", id);
+    const char *p = dom ? strstr(dom, needle) : NULL;
+    if (!p)
+        return NULL;
+    p += strlen(needle);
+    return strndup(p, strcspn(p, "<"));
+}
+
+/* Runs `binform explain --html` on `file`; returns its exit status. */
+static int explain_to(const char *file, const char *page)
+{
+    cr_assert(access(BINFORM, X_OK) == 0, "%s is missing (the Makefile builds it for the tests)", BINFORM);
+    mkdir(BF_PROJECT_DIR "/build", 0777);
+    mkdir(EXPLAIN_DIR, 0777);
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "'%s' explain --html '%s' '%s' > /dev/null 2>&1", BINFORM, page, file);
+    int st = system(cmd);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* A P3M model of 30000 vertices (600 KB) built here: no sample is needed for a large file. Vertex
+ * i is (i, 2i, 0.5) with UV (0, 0), except vertex 12345, whose X is 1234.5; the string table
+ * holds "big" and "needle_in_the_haystack". */
+#define BIG_VERTICES 30000
+#define BIG_VERTEX0 0x0D /* header 5, part count, visibility, flags, name 2, material, vertex count 2 */
+#define BIG_NEEDLE "needle_in_the_haystack"
+
+static void le32(uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static void f32le(uint8_t *p, float f)
+{
+    uint32_t v;
+    memcpy(&v, &f, sizeof v);
+    le32(p, v);
+}
+
+static size_t big_p3m(const char *path, size_t cut)
+{
+    size_t size = BIG_VERTEX0 + (size_t)BIG_VERTICES * 20 + 3 + 11 + 4 + 4 + sizeof BIG_NEEDLE;
+    uint8_t *d = calloc(1, size);
+    cr_assert_not_null(d);
+    size_t n = 0;
+    memcpy(d, "P3M\0\0", 5);
+    n = 5;
+    d[n++] = 1;    /* part count */
+    d[n++] = 1;    /* visibility */
+    d[n++] = 0;    /* part flags: no normals */
+    n += 2;        /* part name: "big" at 0 */
+    d[n++] = 0;    /* material 0 */
+    d[n++] = BIG_VERTICES & 0xFF;
+    d[n++] = BIG_VERTICES >> 8;
+    cr_assert_eq(n, BIG_VERTEX0);
+    for (uint32_t i = 0; i < BIG_VERTICES; i++, n += 20) {
+        f32le(d + n, i == 12345 ? 1234.5f : (float)i);
+        f32le(d + n + 4, 2.0f * (float)i);
+        f32le(d + n + 8, 0.5f);
+    }
+    n += 3;                                        /* index count 0, weight group count 0 */
+    d[n++] = 1;                                    /* material count */
+    d[n++] = 0;                                    /* render mode */
+    d[n++] = 255;                                  /* no texture */
+    memcpy(d + n, "\xff\xff\xff\xff\x00\x00\x00\x80", 8); /* RGBA, emission, shading */
+    n += 8;
+    n += 4;                                        /* texture, bone, animation, action counts 0 */
+    memcpy(d + n, "big", 4);
+    n += 4;
+    memcpy(d + n, BIG_NEEDLE, sizeof BIG_NEEDLE);
+    n += sizeof BIG_NEEDLE;
+    cr_assert_eq(n, size);
+    if (cut && cut < size)
+        size = cut;
+    FILE *f = fopen(path, "wb");
+    cr_assert_not_null(f);
+    cr_assert_eq(fwrite(d, 1, size, f), size);
+    fclose(f);
+    free(d);
+    return size;
+}
+
 /* ---- the tests ---- */
 
 Test(docs_browser, links_and_anchors_resolve)
@@ -288,8 +390,13 @@ Test(docs_browser, links_and_anchors_resolve)
 Test(docs_browser, index_renders)
 {
     REQUIRE_CHROMIUM();
-    static const char *const expect[] = {"binform formats", "href=\"t3dm.html\"", "Tiny3D model (T3DM)", NULL};
-    free(render("file://" DOCS_DIR "/index.html", expect));
+    /* the source documents by their titles, not by the names of the project's copies */
+    static const char *const expect[] = {"binform formats", "href=\"t3dm.html\"", "Tiny3D model (T3DM)",
+                                         "Luma's Workshop wiki", "PlatinumSrc's file format documentation", NULL};
+    char *dom = render("file://" DOCS_DIR "/index.html", expect);
+    cr_expect(strstr(dom, "518e632a2d8eae98") == NULL && strstr(dom, "_105799ad8377599f") == NULL,
+              "the index names documents by their stored file names");
+    free(dom);
     screenshot("file://" DOCS_DIR "/index.html", "docs_index.png", "1280,700");
 }
 
@@ -341,12 +448,199 @@ Test(docs_browser, explain_pages_render_and_link_bytes_to_fields)
         unsigned long long byte = size > 0x2C ? 0x2C : size / 2;
         char url[700];
         snprintf(url, sizeof url, "file://%s#byte=%llu", s[i].page, byte);
-        static const char *const expect[] = {"id=\"hex\"", "id=\"tree\"", "class=\"n hl\"", "<i class=\"hl\">", NULL};
+        static const char *const expect[] = {"id=\"hex\"", "id=\"tree\"", "class=\"n hl\"", NULL};
         char *dom = render(url, expect);
         cr_expect(selected_holds(dom, byte), "%s: the selected field does not hold byte %llu", s[i].page, byte);
+        char *classes = byte_classes(dom, byte);
+        cr_expect(classes && strstr(classes, "hl") && strstr(classes, "cur"), "%s: byte %llu is not highlighted (%s)",
+                  s[i].page, byte, classes ? classes : "not drawn");
+        free(classes);
         free(dom);
     }
     char url[700];
     snprintf(url, sizeof url, "file://%s#byte=44", s[0].page);
     screenshot(url, "explain.png", "1400,900");
+}
+
+/* Hovering a byte inside an array selects the array's element, the innermost field: never the
+ * enclosing region's tail that also covers it (J3D's VTX1 body tail covers all its buffers). */
+Test(docs_browser, explain_hover_picks_the_array_element)
+{
+    REQUIRE_CHROMIUM();
+    char file[600], page[600], url[700];
+    snprintf(file, sizeof file, "%s/big_hover.p3m", EXPLAIN_DIR); /* each test its own files: they run in parallel */
+    snprintf(page, sizeof page, "%s/big_hover.p3m.html", EXPLAIN_DIR);
+    mkdir(BF_PROJECT_DIR "/build", 0777);
+    mkdir(EXPLAIN_DIR, 0777);
+    big_p3m(file, 0);
+    cr_assert_eq(explain_to(file, page), 0, "the big model reads");
+    static const struct {
+        unsigned long long byte;
+        const char *path;
+    } hovers[] = {
+        {BIG_VERTEX0 + 1000 * 20 + 6, "data.parts[0].vertices[1000]"},     /* past the elements shown one by one */
+        {BIG_VERTEX0 + 3 * 20 + 4, "data.parts[0].vertices[3].position[1]"}, /* an element of a number array */
+    };
+    for (size_t i = 0; i < sizeof hovers / sizeof hovers[0]; i++) {
+        snprintf(url, sizeof url, "file://%s#byte=%llu", page, hovers[i].byte);
+        char *dom = render(url, NULL);
+        char *path = text_of(dom, "selpath");
+        cr_expect(path && strcmp(path, hovers[i].path) == 0, "byte %llu: '%s', expected '%s'", hovers[i].byte,
+                  path ? path : "(nothing selected)", hovers[i].path);
+        free(path);
+        free(dom);
+    }
+    if (!samples_present())
+        return;
+    /* box.bmd: byte 0x166 is the fourth value of the NORMAL buffer (s16, at 0x160) */
+    snprintf(page, sizeof page, "%s/box.bmd.html", EXPLAIN_DIR);
+    cr_assert_eq(explain_to(sample_path("bmd/box.bmd"), page), 0);
+    snprintf(url, sizeof url, "file://%s#byte=%d", page, 0x166);
+    char *dom = render(url, NULL);
+    char *path = text_of(dom, "selpath");
+    cr_expect(path && strcmp(path, "sections[1].body.normal.s16_values[3]") == 0, "'%s'", path ? path : "(none)");
+    cr_expect(path && !strstr(path, "(tail)"));
+    cr_expect(selected_holds(dom, 0x166));
+    free(path);
+    free(dom);
+    screenshot(url, "explain_hover_array.png", "1400,900");
+}
+
+/* A file cut short: the page shows the tree read so far, the failing field selected and marked,
+ * the failing byte outlined. */
+Test(docs_browser, explain_shows_the_partial_tree_of_a_truncated_file)
+{
+    REQUIRE_CHROMIUM();
+    char file[600], page[600], url[700];
+    snprintf(file, sizeof file, "%s/big_cut.p3m", EXPLAIN_DIR);
+    snprintf(page, sizeof page, "%s/big_cut.p3m.html", EXPLAIN_DIR);
+    mkdir(BF_PROJECT_DIR "/build", 0777);
+    mkdir(EXPLAIN_DIR, 0777);
+    big_p3m(file, 300000);
+    cr_assert_eq(explain_to(file, page), 1, "a file that does not read: exit 1, and the page anyway");
+    snprintf(url, sizeof url, "file://%s", page);
+    static const char *const expect[] = {"id=\"failure\"", "class=\"n fail hl\"", "read failed here",
+                                         "data-path=\"data.parts[0].vertex_count\"", "data-path=\"header.magic\"", NULL};
+    char *dom = render(url, expect);
+    char *path = text_of(dom, "selpath");
+    cr_expect(path && strcmp(path, "data.parts[0].vertices") == 0, "selected: '%s'", path ? path : "(none)");
+    cr_expect(strstr(dom, "data-path=\"data.material_count\"") == NULL, "nothing after the failure");
+    /* the failing byte, where the vertices start, is drawn and outlined */
+    char *classes = byte_classes(dom, BIG_VERTEX0);
+    cr_expect(classes && strstr(classes, " x"), "byte 0x%x: '%s'", BIG_VERTEX0, classes ? classes : "not drawn");
+    free(classes);
+    free(path);
+    free(dom);
+    screenshot(url, "explain_partial.png", "1400,900");
+    if (!samples_present())
+        return;
+    /* box.bmd cut inside its MAT3: the seven sections before it are there */
+    uint8_t *data;
+    size_t size;
+    cr_assert(load_file(sample_path("bmd/box.bmd"), &data, &size));
+    snprintf(file, sizeof file, "%s/box_cut.bmd", EXPLAIN_DIR);
+    FILE *f = fopen(file, "wb");
+    cr_assert_not_null(f);
+    fwrite(data, 1, 1500, f);
+    fclose(f);
+    free(data);
+    snprintf(page, sizeof page, "%s/box_cut.bmd.html", EXPLAIN_DIR);
+    cr_assert_eq(explain_to(file, page), 1);
+    snprintf(url, sizeof url, "file://%s", page);
+    static const char *const box[] = {"data-path=\"sections[5].body.shapes[0].matrix_type\"", "data-path=\"sections[6].size\"",
+                                      "class=\"n fail hl\" id=", "@0x4C8", NULL};
+    free(render(url, box));
+}
+
+/* Go to an offset and search, on a file over 500 KB: the rows in view are drawn whatever the
+ * offset, the data inspector reads the cursor, and matches are found and shown. */
+Test(docs_browser, explain_goto_and_search_a_large_file)
+{
+    REQUIRE_CHROMIUM();
+    char file[600], page[600], url[800];
+    snprintf(file, sizeof file, "%s/big.p3m", EXPLAIN_DIR);
+    snprintf(page, sizeof page, "%s/big.p3m.html", EXPLAIN_DIR);
+    mkdir(BF_PROJECT_DIR "/build", 0777);
+    mkdir(EXPLAIN_DIR, 0777);
+    size_t size = big_p3m(file, 0);
+    cr_assert_gt(size, 500000);
+    cr_assert_eq(explain_to(file, page), 0);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    snprintf(url, sizeof url, "file://%s#goto=0x80000", page);
+    char *dom = render(url, NULL);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    fprintf(stderr, "docs_browser: %zu-byte file: page rendered and went to 0x80000 in %.2f s\n", size,
+            (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+    char *off = text_of(dom, "insp-off");
+    cr_expect(off && strcmp(off, "0x80000") == 0, "inspector at '%s'", off ? off : "(none)");
+    cr_expect(strstr(dom, "<span class=\"o\">080000</span>") != NULL, "row 0x80000 is drawn");
+    char *classes = byte_classes(dom, 0x80000);
+    cr_expect(classes && strstr(classes, "cur"), "the cursor is on byte 0x80000: '%s'", classes ? classes : "not drawn");
+    /* 0x80000 is in vertex (0x80000 - 0x0D) / 20 = 26213, at +0x0F: U (0.0f) and V (0.0f) follow */
+    char *u32 = text_of(dom, "i-u32-le");
+    cr_expect(u32 && strcmp(u32, "0") == 0, "u32 at 0x80000: '%s'", u32 ? u32 : "(none)");
+    char *path = text_of(dom, "selpath");
+    cr_expect(path && strcmp(path, "data.parts[0].vertices[26213]") == 0, "'%s'", path ? path : "(none)");
+    free(path);
+    free(u32);
+    free(classes);
+    free(off);
+    free(dom);
+    screenshot(url, "explain_goto.png", "1400,900");
+
+    /* a text: the string table at the end of the file */
+    snprintf(url, sizeof url, "file://%s#find=text:%s", page, BIG_NEEDLE);
+    dom = render(url, NULL);
+    char want[128];
+    snprintf(want, sizeof want, "1 of 1 match \xe2\x80\x94 at 0x%zX", size - sizeof BIG_NEEDLE);
+    char *st = text_of(dom, "status");
+    cr_expect(st && strcmp(st, want) == 0, "status '%s', expected '%s'", st ? st : "(none)", want);
+    classes = byte_classes(dom, size - 2);
+    cr_expect(classes && strstr(classes, " m"), "the match is marked: '%s'", classes ? classes : "not drawn");
+    path = text_of(dom, "selpath");
+    cr_expect(path && strcmp(path, "data.strings") == 0, "'%s'", path ? path : "(none)");
+    free(path);
+    free(classes);
+    free(st);
+    free(dom);
+    screenshot(url, "explain_search.png", "1400,900");
+
+    /* a number: 1234.5 as a little-endian float is vertex 12345's X, nowhere else */
+    snprintf(url, sizeof url, "file://%s#find=f32le:1234.5", page);
+    dom = render(url, NULL);
+    snprintf(want, sizeof want, "1 of 1 match \xe2\x80\x94 at 0x%X", BIG_VERTEX0 + 12345 * 20);
+    st = text_of(dom, "status");
+    cr_expect(st && strcmp(st, want) == 0, "status '%s', expected '%s'", st ? st : "(none)", want);
+    free(st);
+    free(dom);
+    /* hex bytes: 0.5f (00 00 00 3f) is every vertex's Z (and a few straddle two numbers) */
+    snprintf(url, sizeof url, "file://%s#find=hex:00 00 00 3f", page);
+    dom = render(url, NULL);
+    st = text_of(dom, "status");
+    unsigned long found = 0;
+    cr_expect(st && sscanf(st, "1 of %lu matches", &found) == 1 && found >= BIG_VERTICES, "status '%s'", st ? st : "(none)");
+    snprintf(want, sizeof want, "at 0x%X", BIG_VERTEX0 + 8);
+    cr_expect(st && strstr(st, want), "the first is vertex 0's Z: '%s'", st ? st : "(none)");
+    free(st);
+    free(dom);
+    /* and a number that is not one */
+    snprintf(url, sizeof url, "file://%s#find=u8le:300", page);
+    dom = render(url, NULL);
+    st = text_of(dom, "status");
+    cr_expect(st && strcmp(st, "300 does not fit in u8") == 0, "status '%s'", st ? st : "(none)");
+    free(st);
+    free(dom);
+
+    if (!samples_present())
+        return;
+    /* a real file of 324 KB: the string table at 0x4EEEC */
+    snprintf(page, sizeof page, "%s/platformer.t3dm.html", EXPLAIN_DIR);
+    cr_assert_eq(explain_to(sample_path("t3dm/17_culling/platformer.t3dm"), page), 0);
+    snprintf(url, sizeof url, "file://%s#goto=0x4EEEC", page);
+    dom = render(url, NULL);
+    path = text_of(dom, "selpath");
+    cr_expect(path && strcmp(path, "strings") == 0, "'%s'", path ? path : "(none)");
+    free(path);
+    free(dom);
 }

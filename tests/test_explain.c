@@ -62,7 +62,7 @@ static void explain_fixture(explained *x)
     const bf_entry_desc *e = &cx_chunks_format.entries[0];
     cr_assert(e->read(chunks_file, sizeof chunks_file, &x->arena, &opts, &root, &err), "%s", err.message);
     cr_assert(explain_build(&x->tree, e->root, root, chunks_file, sizeof chunks_file, x->claimed));
-    explain_info info = {"fixture.cxc", "cx_chunks", "file", "fixture"};
+    explain_info info = {"fixture.cxc", "cx_chunks", "file", "fixture", "big"};
     size_t len;
     FILE *out = open_memstream(&x->text, &len);
     explain_write_text(out, &x->tree, &info);
@@ -145,14 +145,127 @@ Test(explain, html_marks_unclaimed_bytes_and_numbers_every_node)
 {
     explained x;
     explain_fixture(&x);
-    /* row 0x10: three chunk-table bytes... then the four unclaimed ones */
-    cr_expect(strstr(x.html, "<i>00</i><i>40</i><i class=\"u\">00</i><i class=\"u\">00</i><i class=\"u\">00</i>"
-                             "<i class=\"u\">00</i>") != NULL, "%s", x.html);
+    /* the runs of bytes and their fields: 0x14..0x17 (20..23) are unclaimed (-1), then the
+     * N chunk's count (its node, not the chunk's) */
+    char run[64];
+    snprintf(run, sizeof run, ",20,-1,24,%d,", (int)(node(&x.tree, "bodies[0].body.name_count") - x.tree.nodes));
+    cr_expect(strstr(x.html, run) != NULL, "no run '%s' in\n%s", run, x.html);
+    /* the whole file, in base64 */
+    cr_expect(strstr(x.html, "const DATA = \"Q1hDAwAAAEhOAAAY") != NULL);
     char last[64];
     snprintf(last, sizeof last, "id=\"n%zu\"", x.tree.count - 1);
     cr_expect(strstr(x.html, last) != NULL, "every node has its label");
     cr_expect(strstr(x.html, "http") == NULL, "nothing is fetched");
     cr_expect(strstr(x.html, "</script>\n</body>\n</html>\n") != NULL);
+    explained_free(&x);
+}
+
+/* The node a byte shows: the innermost one. */
+static const xnode *owner_of(const xtree *t, const int32_t *owners, uint64_t b)
+{
+    return owners[b] < 0 ? NULL : &t->nodes[owners[b]];
+}
+
+Test(explain, the_innermost_field_owns_each_byte)
+{
+    explained x;
+    explain_fixture(&x);
+    const xtree *t = &x.tree;
+    int32_t *owners = explain_owners(t);
+    cr_assert_not_null(owners);
+    /* the N chunk's region tail (0x1C..0x27) holds its name references, read through an offset:
+     * their bytes show the references, the tail only where nothing else is */
+    cr_expect_str_eq(owner_of(t, owners, 0x20)->path, "bodies[0].body.refs[0].name");
+    cr_expect_str_eq(owner_of(t, owners, 0x27)->path, "bodies[0].body.refs[1].name");
+    cr_expect_str_eq(owner_of(t, owners, 0x1C)->path, "bodies[0].body (tail)");
+    cr_expect_str_eq(owner_of(t, owners, 0x3B)->path, "bodies[1].body.points[2].y");
+    cr_expect_null(owner_of(t, owners, 0x14), "the gap: no field, and the root holds no byte");
+    /* everywhere: the owner holds the byte, and no node holding it is deeper */
+    for (uint64_t b = 0; b < t->size; b++) {
+        const xnode *o = owner_of(t, owners, b);
+        for (size_t i = 1; i < t->count; i++) {
+            const xnode *n = &t->nodes[i];
+            if (b < n->start || b >= n->end)
+                continue;
+            cr_assert_not_null(o, "byte 0x%llx is in %s but has no owner", (unsigned long long)b, n->path);
+            cr_assert_leq(n->depth, o->depth, "byte 0x%llx: %s is deeper than %s", (unsigned long long)b, n->path, o->path);
+        }
+        if (o)
+            cr_assert(o->start <= b && b < o->end);
+    }
+    free(owners);
+    explained_free(&x);
+}
+
+/* Explains a read that fails: the tree as far as it was read. */
+static void explain_failure(explained *x, const uint8_t *data, size_t size)
+{
+    memset(x, 0, sizeof *x);
+    bf_arena_init(&x->arena, bf_alloc_default(), 0);
+    void *root = NULL, *partial = NULL;
+    bf_read_opts opts = {.claimed = x->claimed, .partial = &partial};
+    bf_error err;
+    const bf_entry_desc *e = &cx_chunks_format.entries[0];
+    cr_assert_eq(e->read(data, size, &x->arena, &opts, &root, &err), 0, "the read must fail");
+    cr_assert_not_null(partial, "a failed read gives its partial document");
+    cr_assert(explain_build_partial(&x->tree, e->root, partial, data, size, x->claimed, &err));
+    explain_info info = {"broken.cxc", "cx_chunks", "file", "fixture", "big"};
+    size_t len;
+    FILE *out = open_memstream(&x->text, &len);
+    explain_write_text(out, &x->tree, &info);
+    fclose(out);
+    out = open_memstream(&x->html, &len);
+    explain_write_html(out, &x->tree, &info);
+    fclose(out);
+}
+
+Test(explain, a_failed_read_shows_the_tree_up_to_the_failing_field)
+{
+    /* the P chunk claims 255 points: they do not fit in its region */
+    uint8_t data[sizeof chunks_file];
+    memcpy(data, chunks_file, sizeof data);
+    data[0x29] = 0xFF;
+    explained x;
+    explain_failure(&x, data, sizeof data);
+    const xtree *t = &x.tree;
+    cr_expect(t->failed);
+    cr_expect_str_eq(t->fail_path, "bodies[1].body.points");
+    cr_assert_geq(t->fail_node, 0);
+    cr_expect_str_eq(t->nodes[t->fail_node].path, "bodies[1].body.points");
+    cr_expect(t->nodes[t->fail_node].failed);
+    /* before it, everything; after it, nothing */
+    cr_expect_not_null(node(t, "chunks[2].offset"));
+    cr_expect_not_null(node(t, "strings"));
+    /* strings are looked up once the whole file is read: here, never */
+    cr_expect_str_eq(node(t, "bodies[0].body.refs[0].name")->value, "1 → (none)");
+    cr_expect_str_eq(node(t, "bodies[1].body.point_count")->value, "255 (0xFF)");
+    cr_expect_null(node(t, "bodies[1].body.points[0]"));
+    cr_expect_null(node(t, "bodies[2]"), "the chunk after the failure was not read");
+    cr_expect(strstr(x.text, "the read failed: bodies[1].body.points @0x30: count 255 needs at least 1020 bytes") != NULL,
+              "%s", x.text);
+    cr_expect(strstr(x.text, "bodies[1].body.points: Point[0]  # Points, aligned to 8 bytes.  !! read failed here @0x30") != NULL,
+              "%s", x.text);
+    cr_expect(strstr(x.html, "class=\"failure\" id=\"failure\"") != NULL);
+    char fail[64];
+    snprintf(fail, sizeof fail, "const FAIL = [%d,48];", t->fail_node);
+    cr_expect(strstr(x.html, fail) != NULL, "no '%s'", fail);
+    explained_free(&x);
+}
+
+Test(explain, a_file_cut_short_shows_what_it_holds)
+{
+    /* cut inside the chunk table: its three entries do not fit */
+    explained x;
+    explain_failure(&x, chunks_file, 0x12);
+    const xtree *t = &x.tree;
+    cr_expect_str_eq(t->fail_path, "chunks");
+    cr_expect_str_eq(t->nodes[t->fail_node].path, "chunks");
+    cr_expect_str_eq(node(t, "chunk_count")->value, "3");
+    cr_expect_str_eq(node(t, "string_offset")->value, "72 (0x48)");
+    cr_expect_null(node(t, "chunks[0]"));
+    cr_expect_null(node(t, "strings"));
+    cr_expect(strstr(x.text, "count 3 needs at least 12 bytes but only 10 remain") != NULL, "%s", x.text);
+    cr_expect_eq(t->nodes[0].end, 0x12, "the root is the file that is there");
     explained_free(&x);
 }
 

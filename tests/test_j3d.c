@@ -187,7 +187,7 @@ Test(j3d_samples, box)
     cr_expect(jnt->has_names);
     cr_expect(name_is(&jnt->names.entries[0], "root"));
     cr_expect_eq(BODY(f, SHP1, Shp1)->shape_count, 1);
-    cr_expect_eq(BODY(f, MAT3, MaterialList)->material_count, 1);
+    cr_expect_eq(BODY(f, MAT3, Mat3)->material_count, 1);
     cr_expect_eq(BODY(f, TEX1, Tex1)->texture_count, 0);
     cr_expect_eq(BODY(f, EVP1, Evp1)->envelope_count, 0);
     cr_expect_eq(BODY(f, DRW1, Drw1)->entry_count, 1);
@@ -224,7 +224,7 @@ Test(j3d_samples, stone_has_five_shapes_and_an_ia8_texture)
     open_sample(&d, "stone_ia8.bmd");
     const j3d_File *f = d.file;
     cr_expect_eq(BODY(f, SHP1, Shp1)->shape_count, 5);
-    cr_expect_eq(BODY(f, MAT3, MaterialList)->material_count, 5);
+    cr_expect_eq(BODY(f, MAT3, Mat3)->material_count, 5);
     const j3d_Tex1 *tex = BODY(f, TEX1, Tex1);
     cr_expect_eq(tex->texture_count, 3); /* three headers sharing one image */
     const j3d_BtiHeader *h = &tex->headers[0];
@@ -251,7 +251,7 @@ Test(j3d_samples, stone_bdl_has_mdl3)
     cr_expect_eq(f->sections[7].tag, J3D_SECTION_TAG_MDL3);
     cr_expect_eq(f->sections[7].body.kind, J3D_KIND_MDL3);
     cr_expect_eq(f->sections[7].body.Mdl3->material_count, 5);
-    cr_expect_eq(f->sections[7].body.Mdl3->data.len, 0x5a0 - 12);
+    cr_expect_eq(f->sections[7].body.Mdl3->packets_count, 5);
     close_doc(&d);
 }
 
@@ -266,7 +266,7 @@ Test(j3d_samples, chicken_is_skinned)
     cr_expect(name_is(&jnt->names.entries[0], "skeleton_root_Main"));
     cr_expect(name_is(&jnt->names.entries[10], "skeleton_root_WingL"));
     cr_expect_eq(jnt->joints[0].rotation_x, 23235);
-    cr_expect(fabs(jnt->joints[0].rotation_x_value - 23235 * 180.0 / 32767) < 1e-9);
+    cr_expect(fabs(jnt->joints[0].rotation_x_value - 23235 * 180.0 / 32768) < 1e-9);
     cr_expect(fabsf(jnt->joints[0].translation_z - 0.5233934f) < 1e-6f);
     const j3d_Evp1 *evp = BODY(f, EVP1, Evp1);
     cr_expect_eq(evp->envelope_count, 111);
@@ -301,6 +301,253 @@ Test(j3d_samples, the_only_warnings_are_superbmd_marking_every_shape_multi_joint
     cr_expect_str_eq(d.findings.items[0].path, "sections[5].body.shapes[0].matrix_type");
     cr_expect_eq(d.findings.items[0].offset, 0x34c);
     cr_expect(strstr(d.findings.items[0].message, "Multiple Joints but has no POSITION_MATRIX") != NULL);
+    close_doc(&d);
+}
+
+/* ---------------------------------------------------------------- vertex buffers, MAT3, MDL3 */
+
+/* The entries of a buffer: values of its data type divided by the values per entry. */
+static uint32_t entries(const j3d_VertexBuffer *b, unsigned per_entry)
+{
+    uint32_t n = b->u8_values_count + b->s8_values_count + b->u16_values_count + b->s16_values_count +
+                 b->f32_values_count;
+    return per_entry ? n / per_entry : b->colors16_count + b->colors24_count + b->colors32_count;
+}
+
+/* Bytes one entry takes: the values per entry times the data type's size (colors: per_entry 0). */
+static unsigned entry_bytes(const j3d_VertexBuffer *b, unsigned per_entry)
+{
+    if (!per_entry)
+        return b->has_colors16 ? 2 : b->has_colors24 ? 3 : 4;
+    return per_entry * (b->has_u8_values || b->has_s8_values ? 1 : b->has_u16_values || b->has_s16_values ? 2 : 4);
+}
+
+/* The highest index each attribute's primitives use (an independent bound on the buffers). */
+static void max_indices(const j3d_Shp1 *shp, long max[32])
+{
+    for (int a = 0; a < 32; a++)
+        max[a] = -1;
+    for (uint32_t s = 0; s < shp->shapes_count; s++) {
+        const j3d_Shape *sh = &shp->shapes[s];
+        for (uint32_t g = 0; g < sh->groups_count; g++)
+            for (uint32_t p = 0; p < sh->groups[g].primitives_count; p++) {
+                const j3d_Primitive *pr = &sh->groups[g].primitives[p];
+                for (uint32_t v = 0; v < pr->vertices_count; v++)
+                    for (uint32_t i = 0; i < pr->vertices[v].indices_count; i++) {
+                        const j3d_VertexIndex *x = &pr->vertices[v].indices[i];
+                        long value = x->has_index16 ? x->index16 : x->index8;
+                        uint32_t attr = sh->attributes[i].attr;
+                        if (attr < 32 && value > max[attr])
+                            max[attr] = value;
+                    }
+            }
+    }
+}
+
+static const char SUPERBMD_PAD[] = "Model made with SuperBMD by Gamma.";
+
+typedef struct buffer_expect {
+    const char *sample;
+    uint32_t positions, normals, colors, texcoords; /* entries (0: no such buffer) */
+} buffer_expect;
+
+/* Every buffer of every sample holds exactly its entries: the POSITION buffer INF1's vertex count,
+ * each buffer at least the highest index its primitives use plus one, and what follows the entries
+ * is SuperBMD's padding text, shorter than 32 bytes. Before, the padding was decoded as entries
+ * (box: 10 normals for 6; chicken: 416 normals for 415, 120 colors for 119; stone: 981 normals,
+ * 232 colors and 296 texture coordinates for 980, 227 and 290). */
+Test(j3d_samples, vertex_buffers_hold_their_entries_not_their_padding)
+{
+    REQUIRE_SAMPLES();
+    static const buffer_expect expect[] = {
+        {"box.bmd", 8, 6, 24, 24},
+        {"stone_ia8.bmd", 661, 980, 227, 290},
+        {"stone_ia8.bdl", 661, 980, 227, 290},
+        {"chicken_skinned.bmd", 304, 415, 119, 0},
+    };
+    for (size_t k = 0; k < sizeof expect / sizeof expect[0]; k++) {
+        doc d;
+        open_sample(&d, expect[k].sample);
+        const j3d_Vtx1 *vtx = BODY(d.file, VTX1, Vtx1);
+        long max[32];
+        max_indices(BODY(d.file, SHP1, Shp1), max);
+        struct {
+            const char *name;
+            const j3d_VertexBuffer *b;
+            unsigned attr, per_entry;
+            uint32_t want;
+        } bufs[] = {
+            {"position", &vtx->position, 9, 3, expect[k].positions},
+            {"normal", &vtx->normal, 10, 3, expect[k].normals},
+            {"color0", &vtx->color0, 11, 0, expect[k].colors},
+            {"texcoord0", &vtx->texcoord0, 13, 2, expect[k].texcoords},
+        };
+        for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) {
+            const char *what = expect[k].sample;
+            int present = i == 0 ? vtx->has_position : i == 1 ? vtx->has_normal : i == 2 ? vtx->has_color0 : vtx->has_texcoord0;
+            cr_expect_eq(present, bufs[i].want != 0, "%s %s", what, bufs[i].name);
+            if (!present)
+                continue;
+            uint32_t n = entries(bufs[i].b, bufs[i].per_entry);
+            cr_expect_eq(n, bufs[i].want, "%s: %u %s entries, expected %u", what, n, bufs[i].name, bufs[i].want);
+            cr_expect_geq((long)n, max[bufs[i].attr] + 1, "%s: the primitives use %s %ld", what, bufs[i].name,
+                          max[bufs[i].attr]);
+            /* what is left of the buffer is padding: fewer than 32 bytes of SuperBMD's text */
+            size_t used = (size_t)n * entry_bytes(bufs[i].b, bufs[i].per_entry);
+            size_t left = bufs[i].b->raw.len - used;
+            cr_expect_lt(left, 32, "%s %s: %zu bytes after the entries", what, bufs[i].name, left);
+            cr_expect_eq(memcmp(bufs[i].b->raw.ptr + used, SUPERBMD_PAD, left), 0, "%s %s: the rest is not padding", what,
+                         bufs[i].name);
+        }
+        cr_expect_eq(entries(&vtx->position, 3), BODY(d.file, INF1, Inf1)->vertex_count);
+        close_doc(&d);
+    }
+}
+
+/* A POSITION buffer whose last 12 bytes are padding: read as padding (7 entries, INF1's count), with
+ * no warning, whichever tool's padding text it is; and an unknown fill is kept as entries. */
+Test(j3d_samples, position_padding_is_not_an_entry)
+{
+    REQUIRE_SAMPLES();
+    static const char *const fills[] = {"This is padding data to alignme", "Model made with SuperBMD by Gamma."};
+    for (int k = 0; k < 3; k++) {
+        size_t size;
+        uint8_t *d = sample("box.bmd", &size);
+        size_t vtx = sec(d, size, "VTX1");
+        size_t pos = vtx + get32(d, vtx + 0x0C), end = vtx + get32(d, vtx + 0x10);
+        cr_assert_eq(end - pos, 96);
+        put32(d, 0x30, 7); /* INF1 vertex count */
+        if (k < 2)
+            memcpy(d + pos + 84, fills[k], 12);
+        else
+            memset(d + pos + 84, 0xEE, 12);
+        doc c;
+        open_bytes(&c, d, size);
+        cr_assert(c.read_ok);
+        dump(&c, "box.bmd");
+        uint32_t n = entries(&BODY(c.file, VTX1, Vtx1)->position, 3);
+        cr_expect_eq(n, k < 2 ? 7u : 8u, "fill %d: %u positions", k, n);
+        cr_expect_eq(c.findings.errors, 0);
+        cr_expect_eq(c.findings.warnings, k < 2 ? 1u : 2u, "fill %d: the padding warning only for an unknown fill", k);
+        cr_expect(writes_back(&c, d, size));
+        close_doc(&c);
+    }
+}
+
+/* The material names, read from each file's own MAT3 name table by hand (count at +0, entries of
+ * hash and offset from +4, zero-terminated strings) and through the generated reader. */
+static int hand_names(const uint8_t *d, size_t size, char names[][64], int max)
+{
+    size_t mat3 = sec(d, size, "MAT3");
+    size_t table = mat3 + get32(d, mat3 + 0x14);
+    int count = d[table] << 8 | d[table + 1];
+    for (int i = 0; i < count && i < max; i++) {
+        size_t at = table + (size_t)(d[table + 4 + 4 * i + 2] << 8 | d[table + 4 + 4 * i + 3]);
+        snprintf(names[i], 64, "%s", (const char *)d + at);
+    }
+    return count;
+}
+
+Test(j3d_samples, material_names_from_mat3)
+{
+    REQUIRE_SAMPLES();
+    static const struct {
+        const char *sample;
+        int count;
+        const char *names[5];
+        uint32_t entries;
+    } expect[] = {
+        {"box.bmd", 1, {"StoneFloor_F3d"}, 1},
+        {"stone_ia8.bmd", 5, {"StoneFloor_F3d.001", "Gold_F3D.001", "StoneFloor_F3d.001", "Gold_F3D", "StoneFloor_F3d"}, 2},
+        {"stone_ia8.bdl", 5, {"StoneFloor_F3d.001", "Gold_F3D.001", "StoneFloor_F3d.001", "Gold_F3D", "StoneFloor_F3d"}, 2},
+        {"chicken_skinned.bmd", 2, {"f3dlite_body", "f3dlite_material.001"}, 1},
+    };
+    for (size_t k = 0; k < sizeof expect / sizeof expect[0]; k++) {
+        doc d;
+        open_sample(&d, expect[k].sample);
+        const j3d_Mat3 *mat = BODY(d.file, MAT3, Mat3);
+        char hand[8][64];
+        int count = hand_names(d.data, d.size, hand, 8);
+        cr_expect_eq(count, expect[k].count, "%s", expect[k].sample);
+        cr_assert_eq(mat->material_count, expect[k].count);
+        cr_assert(mat->has_names);
+        cr_assert_eq(mat->names.count, expect[k].count);
+        cr_expect_eq(mat->materials_count, expect[k].entries, "%s: material entries", expect[k].sample);
+        for (int i = 0; i < count && i < 8; i++) {
+            cr_expect(name_is(&mat->names.entries[i], hand[i]), "%s: material %d is '%.*s', its name table says '%s'",
+                      expect[k].sample, i, (int)mat->names.entries[i].name.len, mat->names.entries[i].name.ptr, hand[i]);
+            cr_expect(name_is(&mat->names.entries[i], expect[k].names[i]), "%s: material %d", expect[k].sample, i);
+            cr_expect_lt(mat->remap[i], mat->materials_count);
+        }
+        /* the tables the entries index are read to their padding: one cull mode, one of each count */
+        cr_expect_eq(mat->cull_modes_count, 1);
+        cr_expect_eq(mat->color_channel_counts_count, 1);
+        cr_expect_eq(mat->tex_gen_counts_count, expect[k].entries == 2 && expect[k].count == 5 ? 2 : 1);
+        cr_expect_eq(mat->tev_stage_counts_count, 1);
+        cr_expect_eq(mat->nbt_scales_count, 1);
+        cr_expect_eq(mat->indirect_count, mat->material_count, "an indirect block per material");
+        cr_expect_eq(mat->materials[0].cull_mode_index, 0);
+        cr_expect_eq(mat->materials[0].fog_index, 0);
+        close_doc(&d);
+    }
+}
+
+Test(j3d_samples, stone_materials_use_the_texture)
+{
+    REQUIRE_SAMPLES();
+    doc d;
+    open_sample(&d, "stone_ia8.bmd");
+    const j3d_Mat3 *mat = BODY(d.file, MAT3, Mat3);
+    const j3d_Tex1 *tex = BODY(d.file, TEX1, Tex1);
+    /* a textured entry's first texture index goes through the texture table to a TEX1 header */
+    int textured = 0;
+    for (uint32_t i = 0; i < mat->materials_count; i++) {
+        uint16_t t = mat->materials[i].texture_indices[0];
+        if (t == 0xFFFF)
+            continue;
+        textured++;
+        cr_assert_lt(t, mat->textures_count);
+        cr_expect_lt(mat->textures[t], tex->texture_count);
+    }
+    cr_expect_gt(textured, 0);
+    close_doc(&d);
+}
+
+/* MDL3: one display list per material, of BP and XF register loads, ended by the NOPs of its padding. */
+Test(j3d_samples, mdl3_display_lists)
+{
+    REQUIRE_SAMPLES();
+    doc d;
+    open_sample(&d, "stone_ia8.bdl");
+    const j3d_Mdl3 *mdl = BODY(d.file, MDL3, Mdl3);
+    cr_assert_eq(mdl->packets_count, 5);
+    size_t mdl3 = sec(d.data, d.size, "MDL3");
+    for (uint32_t i = 0; i < mdl->packets_count; i++) {
+        const j3d_Mdl3Packet *p = &mdl->packets[i];
+        cr_expect_eq(p->size % 32, 0);
+        /* the list starts at the entry's own offset plus its offset field */
+        size_t entry = mdl3 + mdl->packet_table_offset + 8 * i;
+        cr_expect_eq(p->commands_at, entry + p->offset);
+        cr_assert_gt(p->commands_count, 10);
+        int bp = 0, xf = 0;
+        for (uint32_t k = 0; k + 1 < p->commands_count; k++) {
+            const j3d_GxCommand *c = &p->commands[k];
+            cr_expect(c->body.kind != 0, "packet %u command %u: opcode 0x%02x is not a known GX command", i, k, c->opcode);
+            bp += c->opcode == J3D_GX_OPCODE_LOAD_BP;
+            xf += c->opcode == J3D_GX_OPCODE_LOAD_XF;
+        }
+        cr_expect_eq(p->commands[p->commands_count - 1].opcode, J3D_GX_OPCODE_NOP);
+        cr_expect_gt(bp, 0);
+        cr_expect_gt(xf, 0);
+        /* the commands and the NOPs after them fill the list exactly */
+        const j3d_GxCommand *last = &p->commands[p->commands_count - 1];
+        cr_expect_eq(last->_offset + 1 + p->commands_tail.len, p->commands_at + p->size);
+    }
+    cr_expect(mdl->has_indices);
+    for (uint32_t i = 0; i < 5; i++)
+        cr_expect_eq(mdl->indices[i], i);
+    cr_expect(mdl->has_names);
+    cr_expect_eq(mdl->names.count, 0, "SuperBMD writes an empty name table");
     close_doc(&d);
 }
 
@@ -676,7 +923,7 @@ Test(j3d_rules, vertex_count_is_the_position_buffer_up_to_padding)
     MUTATE("box.bmd");
     put32(d, 0x30, 7); /* 7 entries leave 12 bytes, which could be padding: a warning */
     CHECK();
-    expect_finding(&c, name, W, "sections[0].body.vertex_count", 0x30, "vertex count 7, but the POSITION buffer's 96 bytes make 8 entries of 12 bytes");
+    expect_finding(&c, name, W, "sections[0].body.vertex_count", 0x30, "vertex count 7, but the POSITION buffer holds 8 entries before its padding");
 }
 
 /* box.bmd's VTX1 is at 0x60, its format list at 0xA0: position, normal, color 0, texcoord 0, end */
@@ -790,14 +1037,28 @@ Test(j3d_rules, jnt1_a_name_per_joint)
     expect_finding(&c, name, E, "sections[4].body.name_table_offset", at + 0x14, "0 names for 1 joints");
 }
 
-Test(j3d_rules, joint_rotation_in_range)
+/* The document's range is -0x7FFF..0x7FFF, but SuperBMD writes -0x8000 for -180 degrees and every
+ * tool reads it: not a finding, and degrees are raw * 180 / 32768. */
+Test(j3d_rules, joint_rotation_minus_0x8000_is_minus_180_degrees)
 {
     MUTATE("box.bmd");
     size_t at = sec(d, size, "JNT1");
     size_t joint = at + get32(d, at + 0x0C);
     put16(d, joint + 0x10, 0x8000);
+    put16(d, joint + 0x12, 0x4000);
+    put16(d, joint + 0x14, 0x7FFF);
     CHECK();
-    expect_finding(&c, name, E, "sections[4].body.joints[0].rotation_x", joint + 0x10, "outside -0x7FFF..0x7FFF");
+    cr_assert(c.read_ok);
+    dump(&c, name);
+    cr_expect_eq(c.findings.errors, 0, "a rotation of -0x8000 is not an error");
+    cr_expect_eq(c.findings.warnings, 1, "only the Multiple Joints warning every SuperBMD file has");
+    const j3d_Joint *j = &BODY(c.file, JNT1, Jnt1)->joints[0];
+    cr_expect_eq(j->rotation_x, -0x8000);
+    cr_expect(j->rotation_x_value == -180.0, "%g", j->rotation_x_value);
+    cr_expect(j->rotation_y_value == 90.0, "%g", j->rotation_y_value);
+    cr_expect(fabs(j->rotation_z_value - 32767 * 180.0 / 32768) < 1e-12, "%g", j->rotation_z_value);
+    cr_expect(writes_back(&c, d, size));
+    close_doc(&c);
 }
 
 /* box.bmd's SHP1 is at 0x320: shape data +0x2C, attributes +0x60, weights +0x88, primitives +0xA0,
@@ -914,4 +1175,56 @@ Test(j3d_rules, node_type_in_its_enum)
     put16(d, 0x40, 0x13);
     CHECK();
     expect_finding(&c, name, E, "sections[0].body.nodes[2].type", 0x40, "19 (0x13) is not a value of NodeType");
+}
+
+/* box.bmd's MAT3 is at 0x4C0: material entry +0x84, remap table +0x1D0, name table +0x1D2 */
+Test(j3d_rules, mat3_remap_in_range)
+{
+    MUTATE("box.bmd");
+    put16(d, 0x4C0 + 0x1D0, 1);
+    CHECK();
+    expect_finding(&c, name, E, "sections[6].body.remap[0]", 0x690, "material 0 uses material entry 1, but there are 1");
+}
+
+Test(j3d_rules, mat3_a_name_per_material)
+{
+    MUTATE("box.bmd");
+    put16(d, 0x4C0 + 0x1D2, 0);
+    CHECK();
+    expect_finding(&c, name, E, "sections[6].body.name_table_offset", 0x4C0 + 0x14, "0 names for 1 materials");
+}
+
+Test(j3d_rules, mat3_u8_index_in_its_table)
+{
+    MUTATE("box.bmd");
+    d[0x4C0 + 0x84 + 0x01] = 5; /* cull mode index */
+    CHECK();
+    expect_finding(&c, name, E, "sections[6].body.materials[0].cull_mode_index", 0x545,
+                   "material entry 0 uses cull mode 5, but the table has 1");
+}
+
+Test(j3d_rules, mat3_u16_indices_in_their_table)
+{
+    MUTATE("box.bmd");
+    put16(d, 0x4C0 + 0x84 + 0xE4, 7); /* first TEV stage index */
+    CHECK();
+    expect_finding(&c, name, E, "sections[6].body.materials[0].tev_stage_indices", 0x628,
+                   "material entry 0 uses a TEV stage outside the table's 1 (0xFFFF: none)");
+}
+
+/* stone_ia8.bdl's MDL3 is at 0x9A60, its packet table at +0x40 */
+Test(j3d_rules, mdl3_a_display_list_per_material)
+{
+    MUTATE("stone_ia8.bdl");
+    put16(d, 0x9A60 + 8, 4);
+    CHECK();
+    expect_finding(&c, name, E, "sections[7].body.material_count", 0x9A68, "4 display lists, but MAT3 has 5 materials");
+}
+
+Test(j3d_rules, mdl3_display_list_padded_to_32)
+{
+    MUTATE("stone_ia8.bdl");
+    put32(d, 0x9A60 + 0x44, 0xFF);
+    CHECK();
+    expect_finding(&c, name, E, "sections[7].body.packets[0].size", 0x9AA4, "display list of 255 bytes, not padded to 32");
 }

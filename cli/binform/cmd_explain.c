@@ -1,14 +1,26 @@
 /* binform explain: every byte range of a file with the field that reads it, its raw bytes,
- * decoded value and doc; bytes no field reads are marked. Text, or one HTML page. */
+ * decoded value and doc; bytes no field reads are marked. Text, or one HTML page. A file that
+ * fails to read is explained as far as it was read, the failure marked at its offset. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "bf_write.h"
 #include "commands.h"
 #include "document.h"
 #include "explain.h"
 #include "explain_out.h"
+
+/* The revision a partial document was read as (the attempt that got furthest), or NULL. */
+static const char *partial_revision(const document *d, const void *root)
+{
+    if (!root || d->entry->revision_offset == BF_NONE)
+        return NULL;
+    int64_t r;
+    memcpy(&r, (const uint8_t *)root + d->entry->revision_offset, sizeof r);
+    return r >= 0 && (size_t)r < d->format->revision_count ? d->format->revisions[r] : NULL;
+}
 
 int cmd_explain(const options *o, int argc, char **argv)
 {
@@ -19,46 +31,66 @@ int cmd_explain(const options *o, int argc, char **argv)
     document d;
     int rc = document_open(&d, argv[0], o->format, o->revision);
     if (rc == EXIT_INVALID)
-        document_print_error(&d);
-    if (rc) {
+        document_print_error(&d); /* and explained below, as far as it reads */
+    else if (rc) {
         document_close(&d);
         return rc;
     }
-    /* read again, recording which bytes the fields read */
+    int failed = rc == EXIT_INVALID;
+    /* read again, recording which bytes the fields read (and, when it fails, keeping the partial
+     * document; a format with revisions is read again as the attempt that got furthest, so that
+     * the claimed bytes are that attempt's) */
     uint8_t *claimed = calloc(d.size / 8 + 1, 1);
     bf_arena arena;
     bf_arena_init(&arena, bf_alloc_default(), 0);
-    bf_read_opts opts = {.claimed = claimed, .revision = o->revision}; /* as the first read */
-    void *root = NULL;
+    void *root = NULL, *partial = NULL;
+    bf_read_opts opts = {.claimed = claimed, .revision = o->revision, .partial = &partial};
+    bf_error err;
     xtree t = {0};
-    rc = EXIT_USAGE;
+    int built = 0;
     if (!claimed) {
         fprintf(stderr, "%s: out of memory\n", d.path);
-    } else if (!d.entry->read(d.data, d.size, &arena, &opts, &root, &d.err)) {
-        document_print_error(&d);
-        rc = EXIT_INVALID;
-    } else if (!explain_build(&t, d.entry->root, root, d.data, d.size, claimed)) {
-        fprintf(stderr, "%s: out of memory\n", d.path);
+        rc = EXIT_USAGE;
+    } else if (d.entry->read(d.data, d.size, &arena, &opts, &root, &err)) {
+        built = explain_build(&t, d.entry->root, root, d.data, d.size, claimed);
     } else {
-        explain_info info = {d.path, d.format->name, d.entry->name, d.format->title};
+        const char *revision = partial_revision(&d, partial);
+        if (revision && !o->revision) {
+            bf_arena_free(&arena);
+            bf_arena_init(&arena, bf_alloc_default(), 0);
+            memset(claimed, 0, d.size / 8 + 1);
+            partial = NULL;
+            opts.revision = revision;
+            d.entry->read(d.data, d.size, &arena, &opts, &root, &err);
+            err = d.err; /* the message names every revision tried */
+        }
+        built = explain_build_partial(&t, d.entry->root, partial, d.data, d.size, claimed, &err);
+        failed = 1;
+    }
+    if (claimed && !built) {
+        fprintf(stderr, "%s: out of memory\n", d.path);
+        rc = EXIT_USAGE;
+    } else if (claimed) {
+        rc = failed ? EXIT_INVALID : 0;
+        explain_info info = {d.path, d.format->name, d.entry->name, d.format->title, d.format->endian};
         if (!o->html) {
             explain_write_text(stdout, &t, &info);
-            rc = 0;
         } else {
             /* the page is built in memory, then saved atomically like every output */
             char *page = NULL;
             size_t page_size = 0;
             FILE *mem = open_memstream(&page, &page_size);
-            bf_error err;
+            bf_error werr;
             if (!mem) {
                 fprintf(stderr, "%s: out of memory\n", d.path);
+                rc = EXIT_USAGE;
             } else {
                 explain_write_html(mem, &t, &info);
                 fclose(mem);
-                if (bf_save_atomic(o->html, (const uint8_t *)page, page_size, &err))
-                    rc = 0;
-                else
-                    fprintf(stderr, "%s: error: %s\n", o->html, err.message);
+                if (!bf_save_atomic(o->html, (const uint8_t *)page, page_size, &werr)) {
+                    fprintf(stderr, "%s: error: %s\n", o->html, werr.message);
+                    rc = EXIT_USAGE;
+                }
             }
             free(page);
         }

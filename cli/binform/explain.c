@@ -85,6 +85,7 @@ static void free_node(xnode *n)
     free(n->name);
     free(n->type);
     free(n->value);
+    free(n->starts);
 }
 
 /* Appends a node; takes ownership of `type` and `value`. Returns its index, or -1. */
@@ -104,8 +105,12 @@ static int add_node(xtree *t, int parent, const char *path, const char *name, ch
     }
     xnode *n = &t->nodes[t->count];
     memset(n, 0, sizeof *n);
+    if (end < start)
+        end = start;
+    if (end > t->size) /* a partial document's structure may claim bytes the file lacks */
+        end = t->size > start ? t->size : start;
     n->start = start;
-    n->end = end < start ? start : end;
+    n->end = end;
     n->parent = parent;
     n->depth = parent < 0 ? 0 : t->nodes[parent].depth + 1;
     n->path = dupf("%s", path);
@@ -255,7 +260,48 @@ static char *join(const char *parent_path, const char *name)
 }
 
 static int walk_object(xtree *t, const bf_type_desc *type, const void *obj, int parent, const char *path,
-                       const char *name, char *type_label, const bf_field_desc *f);
+                       const char *name, char *type_label, const bf_field_desc *f, const char *fail);
+
+/* ---- the failing path ----
+ *
+ * A failed read gives the path of the field it failed in ("sections[1].body.formats[3].attr").
+ * The walk follows it: at each structure on it, the fields before the named one were read
+ * whole, the named one as far as the rest of the path says, the later ones not at all. `fail`
+ * is the rest of the path below the node being walked: NULL off the path, "" at the failure. */
+
+/* Length of the first name of `p` (up to '.' or '['). */
+static size_t name_len(const char *p)
+{
+    size_t n = 0;
+    while (p[n] && p[n] != '.' && p[n] != '[')
+        n++;
+    return n;
+}
+
+/* "[12]..." gives 12 and the rest after ']'; -1 when `p` does not start with an index. */
+static int64_t path_index(const char *p, const char **rest)
+{
+    if (*p != '[')
+        return -1;
+    char *end;
+    long long v = strtoll(p + 1, &end, 10);
+    if (end == p + 1 || *end != ']' || v < 0)
+        return -1;
+    *rest = end + 1;
+    return v;
+}
+
+/* Below a field: what follows its name ("" when it is the failing one, ".x" or "[i]..."). */
+static const char *skip_dot(const char *p) { return *p == '.' ? p + 1 : p; }
+
+static void mark_failed(xtree *t, int idx)
+{
+    if (idx < 0)
+        return;
+    t->nodes[idx].failed = 1;
+    if (t->fail_node < 0)
+        t->fail_node = idx;
+}
 
 /* The end of a node whose size is not fixed: its children, as far as they follow each other. */
 static void extend_over_children(xtree *t, int idx)
@@ -291,19 +337,39 @@ static uint64_t str_start(const xtree *t, const bf_str *s, uint64_t fallback)
     return fallback;
 }
 
-/* Structure arrays: the first elements one by one, the others as one node. */
+/* Structure arrays: the first elements one by one, the others as one node (whose elements a
+ * byte can still be located in). On the failing path, the elements before the failing one and
+ * that one as far as it was read. */
 static int walk_struct_array(xtree *t, const bf_field_desc *f, const void *obj, int parent, const char *path,
-                             uint64_t n, uint64_t pos)
+                             uint64_t n, uint64_t pos, const char *fail)
 {
+    uint64_t fail_at = UINT64_MAX;
+    const char *fail_rest = NULL;
+    if (fail) {
+        int64_t i = path_index(fail, &fail_rest);
+        if (i >= 0 && (uint64_t)i < n) {
+            fail_at = (uint64_t)i;
+            fail_rest = skip_dot(fail_rest);
+            n = fail_at + 1;
+        } else {
+            n = 0; /* the array itself failed: nothing of it was read */
+        }
+    }
     char *type = dupf("%s[%" PRIu64 "]", f->type->name, n);
     int idx = add_node(t, parent, path, f->name, type, NULL, f, pos, pos);
     if (idx < 0)
         return 0;
+    if (fail && fail_at == UINT64_MAX)
+        mark_failed(t, idx);
     uint64_t shown = n < EXPLAIN_ELEMENTS ? n : EXPLAIN_ELEMENTS;
-    for (uint64_t i = 0; i < shown; i++) {
+    if (fail_at != UINT64_MAX && fail_at >= shown)
+        shown = EXPLAIN_ELEMENTS; /* the failing element comes after the group of the others */
+    for (uint64_t i = 0; i < shown && i < n; i++) {
         char *ep = dupf("%s[%" PRIu64 "]", path, i);
         char *en = dupf("[%" PRIu64 "]", i);
-        int e = ep && en ? walk_object(t, f->type, bf_field_elem(f, obj, i), idx, ep, en, dupf("%s", f->type->name), f) : -1;
+        int e = ep && en ? walk_object(t, f->type, bf_field_elem(f, obj, i), idx, ep, en, dupf("%s", f->type->name), f,
+                                       i == fail_at ? fail_rest : NULL)
+                         : -1;
         free(ep);
         free(en);
         if (e < 0)
@@ -312,33 +378,64 @@ static int walk_struct_array(xtree *t, const bf_field_desc *f, const void *obj, 
         t->nodes[e].doc = f->type->doc;
         t->nodes[e].erratum = NULL;
     }
-    if (shown < n) {
+    /* past the elements shown one by one: one node for the rest, up to the failing element */
+    uint64_t rest_end = fail_at != UINT64_MAX && fail_at >= shown ? fail_at : n;
+    if (shown < rest_end) {
         /* the rest: from the first of them to the end of the last */
         uint64_t start = bf_obj_offset(bf_field_elem(f, obj, shown));
         uint64_t end = start;
+        uint64_t *starts = NULL;
         if (f->type->encoded_size >= 0) {
-            end = start + (n - shown) * (uint64_t)f->type->encoded_size;
+            end = start + (rest_end - shown) * (uint64_t)f->type->encoded_size;
         } else {
-            for (uint64_t i = shown; i < n; i++) {
+            starts = malloc((size_t)(rest_end - shown) * sizeof *starts);
+            if (!starts)
+                return 0;
+            for (uint64_t i = shown; i < rest_end; i++) {
                 size_t mark = t->count;
-                int e = walk_object(t, f->type, bf_field_elem(f, obj, i), idx, "", "", dupf("%s", f->type->name), f);
-                if (e < 0)
+                starts[i - shown] = bf_obj_offset(bf_field_elem(f, obj, i));
+                int e = walk_object(t, f->type, bf_field_elem(f, obj, i), idx, "", "", dupf("%s", f->type->name), f, NULL);
+                if (e < 0) {
+                    free(starts);
                     return 0;
+                }
                 if (t->nodes[e].end > end)
                     end = t->nodes[e].end;
                 truncate_tree(t, mark);
             }
         }
-        char *gp = dupf("%s[%" PRIu64 "..%" PRIu64 "]", path, shown, n - 1);
-        char *gn = dupf("[%" PRIu64 "..%" PRIu64 "]", shown, n - 1);
-        char *value = dupf("%" PRIu64 " more element%s, not shown one by one", n - shown, n - shown == 1 ? "" : "s");
-        int ok = gp && gn && add_node(t, idx, gp, gn, dupf("%s[%" PRIu64 "]", f->type->name, n - shown), value, f, start, end) >= 0;
+        char *gp = dupf("%s[%" PRIu64 "..%" PRIu64 "]", path, shown, rest_end - 1);
+        char *gn = dupf("[%" PRIu64 "..%" PRIu64 "]", shown, rest_end - 1);
+        char *value = dupf("%" PRIu64 " more element%s, not shown one by one", rest_end - shown,
+                           rest_end - shown == 1 ? "" : "s");
+        int g = gp && gn ? add_node(t, idx, gp, gn, dupf("%s[%" PRIu64 "]", f->type->name, rest_end - shown), value, f,
+                                    start, end)
+                         : -1;
         free(gp);
         free(gn);
-        if (!ok)
+        if (g < 0) {
+            free(starts);
             return 0;
+        }
+        t->nodes[g].first_index = shown;
+        t->nodes[g].elem_size = f->type->encoded_size >= 0 ? f->type->encoded_size : 0;
+        t->nodes[g].starts = starts;
+        t->nodes[g].nstarts = starts ? (size_t)(rest_end - shown) : 0;
     }
-    if (f->elem_size >= 0)
+    if (fail_at != UINT64_MAX && fail_at >= shown) {
+        char *ep = dupf("%s[%" PRIu64 "]", path, fail_at);
+        char *en = dupf("[%" PRIu64 "]", fail_at);
+        int e = ep && en ? walk_object(t, f->type, bf_field_elem(f, obj, fail_at), idx, ep, en, dupf("%s", f->type->name),
+                                       f, fail_rest)
+                         : -1;
+        free(ep);
+        free(en);
+        if (e < 0)
+            return 0;
+        t->nodes[e].doc = f->type->doc;
+        t->nodes[e].erratum = NULL;
+    }
+    if (f->elem_size >= 0 && !fail)
         t->nodes[idx].end = pos + n * (uint64_t)f->elem_size;
     else
         extend_over_children(t, idx);
@@ -379,15 +476,17 @@ static int walk_strings(xtree *t, const bf_field_desc *f, const void *obj, int p
 }
 
 /* A switch: the structure of its case, or the raw bytes when the case is bytes. */
-static int walk_switch(xtree *t, const bf_field_desc *f, const void *obj, int parent, const char *path, uint64_t pos)
+static int walk_switch(xtree *t, const bf_field_desc *f, const void *obj, int parent, const char *path, uint64_t pos,
+                       const char *fail)
 {
     bf_switch_view v = bf_field_switch(f, obj);
-    if (v.type) {
+    if (v.type && v.ptr) {
         const char *label = "?";
         for (size_t i = 0; i < f->case_count; i++)
             if (f->cases[i].type == v.type)
                 label = f->cases[i].label;
-        int e = walk_object(t, v.type, v.ptr, parent, path, f->name, dupf("%s (case %s)", v.type->name, label), f);
+        int e = walk_object(t, v.type, v.ptr, parent, path, f->name, dupf("%s (case %s)", v.type->name, label), f,
+                            fail ? skip_dot(fail) : NULL);
         if (e >= 0 && v.type->doc)
             t->nodes[e].doc = v.type->doc; /* the case's own description says more than "by its type" */
         return e >= 0;
@@ -405,20 +504,25 @@ static int walk_switch(xtree *t, const bf_field_desc *f, const void *obj, int pa
     bf_bytes raw = v.raw;
     if (!raw.ptr && !raw.len)
         raw.offset = pos;
-    return add_bytes(t, parent, path, f->name, sb_take(&b), &raw, f) >= 0;
+    int e = add_bytes(t, parent, path, f->name, sb_take(&b), &raw, f);
+    if (e >= 0 && fail)
+        mark_failed(t, e);
+    return e >= 0;
 }
 
-static int walk_field(xtree *t, const bf_field_desc *f, const void *obj, int parent, const char *parent_path)
+static int walk_field(xtree *t, const bf_field_desc *f, const void *obj, int parent, const char *parent_path,
+                      const char *fail)
 {
     uint64_t n = bf_field_count(f, obj);
-    if (f->has_offset != BF_NONE && n == 0)
+    if (f->has_offset != BF_NONE && n == 0 && !fail)
         return 1; /* left out by its `if:` */
     uint64_t pos = bf_field_pos(f, obj);
     char *path = join(parent_path, f->name);
     if (!path)
         return 0;
     int ok = 1;
-    if (f->pad_offset != BF_NONE) {
+    size_t first = t->count;
+    if (f->pad_offset != BF_NONE && !fail) {
         bf_bytes pad;
         memcpy(&pad, (const uint8_t *)obj + f->pad_offset, sizeof pad);
         if (pad.len) {
@@ -427,31 +531,53 @@ static int walk_field(xtree *t, const bf_field_desc *f, const void *obj, int par
             free(pp);
         }
     }
+    /* the failing field itself: nothing of it can be trusted; it is shown where it starts */
+    int leaf_failed = fail && !fail[0];
     switch (f->kind) {
     case BF_FIELD_PRIM: {
         uint64_t size = f->elem_size >= 0 ? (uint64_t)f->elem_size : (uint64_t)bf_prim_size(f->prim);
-        ok = ok && add_node(t, parent, path, f->name, prim_type(f, n), prim_value(f, obj, n), f, pos, pos + n * size) >= 0;
+        if (leaf_failed) {
+            ok = ok && add_node(t, parent, path, f->name, prim_type(f, n), dupf("(not read)"), f, pos, pos) >= 0;
+            break;
+        }
+        int e = ok ? add_node(t, parent, path, f->name, prim_type(f, n), prim_value(f, obj, n), f, pos, pos + n * size) : -1;
+        ok = e >= 0;
+        if (ok && f->array != BF_SCALAR) {
+            t->nodes[e].elem_prim = 1 + (int)f->prim;
+            t->nodes[e].elem_little = f->little_endian;
+            t->nodes[e].elem_size = (int64_t)size;
+        }
         break;
     }
     case BF_FIELD_STR:
-        ok = ok && walk_strings(t, f, obj, parent, path, n, pos);
+        if (leaf_failed)
+            ok = ok && add_node(t, parent, path, f->name, dupf("string"), dupf("(not read)"), f, pos, pos) >= 0;
+        else
+            ok = ok && walk_strings(t, f, obj, parent, path, n, pos);
         break;
-    case BF_FIELD_BYTES: {
-        const bf_bytes *b = bf_field_elem(f, obj, 0);
-        ok = ok && add_bytes(t, parent, path, f->name, dupf("bytes"), b, f) >= 0;
+    case BF_FIELD_BYTES:
+        if (leaf_failed)
+            ok = ok && add_node(t, parent, path, f->name, dupf("bytes"), dupf("(not read)"), f, pos, pos) >= 0;
+        else
+            ok = ok && add_bytes(t, parent, path, f->name, dupf("bytes"), bf_field_elem(f, obj, 0), f) >= 0;
         break;
-    }
     case BF_FIELD_STRUCT:
         if (f->array == BF_SCALAR)
-            ok = ok && walk_object(t, f->type, bf_field_elem(f, obj, 0), parent, path, f->name, dupf("%s", f->type->name), f) >= 0;
+            ok = ok && walk_object(t, f->type, bf_field_elem(f, obj, 0), parent, path, f->name, dupf("%s", f->type->name), f,
+                                   fail ? skip_dot(fail) : NULL) >= 0;
         else
-            ok = ok && walk_struct_array(t, f, obj, parent, path, n, pos);
+            ok = ok && walk_struct_array(t, f, obj, parent, path, n, pos, fail);
         break;
     case BF_FIELD_SWITCH:
-        ok = ok && walk_switch(t, f, obj, parent, path, pos);
+        if (leaf_failed && !bf_field_switch(f, obj).type)
+            ok = ok && add_node(t, parent, path, f->name, dupf("switch"), dupf("(not read)"), f, pos, pos) >= 0;
+        else
+            ok = ok && walk_switch(t, f, obj, parent, path, pos, fail);
         break;
     }
-    if (ok && f->tail_offset != BF_NONE) {
+    if (ok && leaf_failed && t->count > first)
+        mark_failed(t, (int)t->count - 1);
+    if (ok && f->tail_offset != BF_NONE && !fail) {
         bf_bytes tail;
         memcpy(&tail, (const uint8_t *)obj + f->tail_offset, sizeof tail);
         if (tail.len) {
@@ -466,7 +592,7 @@ static int walk_field(xtree *t, const bf_field_desc *f, const void *obj, int par
 
 /* A structure and its fields; returns its node, or -1 when out of memory. */
 static int walk_object(xtree *t, const bf_type_desc *type, const void *obj, int parent, const char *path,
-                       const char *name, char *type_label, const bf_field_desc *f)
+                       const char *name, char *type_label, const bf_field_desc *f, const char *fail)
 {
     uint64_t start = bf_obj_offset(obj);
     int idx = add_node(t, parent, path, name, type_label, NULL, f, start, start);
@@ -476,30 +602,125 @@ static int walk_object(xtree *t, const bf_type_desc *type, const void *obj, int 
         return idx;
     if (!f)
         t->nodes[idx].doc = type->doc;
-    for (size_t i = 0; i < type->field_count; i++)
-        if (!walk_field(t, &type->fields[i], obj, idx, path))
+    /* on the failing path: the field it names, and the fields before it */
+    size_t last = type->field_count;
+    const char *below = NULL;
+    if (fail) {
+        size_t len = name_len(fail);
+        last = SIZE_MAX;
+        for (size_t i = 0; len && i < type->field_count && last == SIZE_MAX; i++)
+            if (strlen(type->fields[i].name) == len && strncmp(type->fields[i].name, fail, len) == 0)
+                last = i;
+        if (last == SIZE_MAX) {
+            /* the structure itself failed (a fixed-size one cut short, or an expression of it),
+             * or the path names nothing in it: none of its fields is known to be read */
+            mark_failed(t, idx);
+            return idx;
+        }
+        below = fail + len;
+        last++;
+    }
+    for (size_t i = 0; i < last; i++)
+        if (!walk_field(t, &type->fields[i], obj, idx, path, fail && i + 1 == last ? below : NULL))
             return -1;
-    if (type->encoded_size >= 0)
+    if (type->encoded_size >= 0 && !fail)
         t->nodes[idx].end = start + (uint64_t)type->encoded_size;
     else
         extend_over_children(t, idx);
     return idx;
 }
 
-int explain_build(xtree *t, const bf_type_desc *type, const void *root, const uint8_t *data, size_t size,
-                  const uint8_t *claimed)
+static int build(xtree *t, const bf_type_desc *type, const void *root, const uint8_t *data, size_t size,
+                 const uint8_t *claimed, const bf_error *failure)
 {
     memset(t, 0, sizeof *t);
     t->data = data;
     t->size = size;
     t->claimed = claimed;
-    int root_node = walk_object(t, type, root, -1, "", type->name, dupf("%s", type->name), NULL);
+    t->fail_node = -1;
+    const char *fail = NULL;
+    if (failure) {
+        t->failed = 1;
+        t->fail_offset = failure->offset;
+        snprintf(t->fail_path, sizeof t->fail_path, "%s", failure->path);
+        snprintf(t->fail_message, sizeof t->fail_message, "%s", failure->message);
+        fail = t->fail_path;
+    }
+    int root_node;
+    if (root) {
+        root_node = walk_object(t, type, root, -1, "", type->name, dupf("%s", type->name), NULL, fail);
+    } else {
+        /* nothing was read at all: the root alone, failed */
+        root_node = add_node(t, -1, "", type->name, dupf("%s", type->name), NULL, NULL, 0, 0);
+        if (root_node >= 0)
+            t->nodes[root_node].doc = type->doc;
+    }
     if (root_node < 0)
         return 0;
     /* the root is the whole file, whatever its fields claim */
     t->nodes[root_node].start = 0;
     t->nodes[root_node].end = size;
+    if (failure && t->fail_node < 0)
+        mark_failed(t, root_node);
     return 1;
+}
+
+int explain_build(xtree *t, const bf_type_desc *type, const void *root, const uint8_t *data, size_t size,
+                  const uint8_t *claimed)
+{
+    return build(t, type, root, data, size, claimed, NULL);
+}
+
+int explain_build_partial(xtree *t, const bf_type_desc *type, const void *root, const uint8_t *data,
+                          size_t size, const uint8_t *claimed, const bf_error *failure)
+{
+    return build(t, type, root, data, size, claimed, failure);
+}
+
+/* The order nodes are painted in by explain_owners: shallow before deep; at one depth, large
+ * before small; then in tree order. Later paint wins. */
+typedef struct paint {
+    int depth;
+    uint64_t size;
+    int32_t index;
+} paint;
+
+static int paint_order(const void *a, const void *b)
+{
+    const paint *x = a, *y = b;
+    if (x->depth != y->depth)
+        return x->depth < y->depth ? -1 : 1;
+    if (x->size != y->size)
+        return x->size > y->size ? -1 : 1;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+int32_t *explain_owners(const xtree *t)
+{
+    if (!t->size)
+        return NULL;
+    int32_t *owner = malloc(t->size * sizeof *owner);
+    paint *order = malloc((t->count ? t->count : 1) * sizeof *order);
+    if (!owner || !order) {
+        free(owner);
+        free(order);
+        return NULL;
+    }
+    for (size_t i = 0; i < t->size; i++)
+        owner[i] = -1;
+    size_t n = 0;
+    /* the root is the whole file whatever its fields read: it holds no byte of its own */
+    for (size_t i = 0; i < t->count; i++)
+        if (t->nodes[i].end > t->nodes[i].start && t->nodes[i].parent >= 0)
+            order[n++] = (paint){t->nodes[i].depth, t->nodes[i].end - t->nodes[i].start, (int32_t)i};
+    qsort(order, n, sizeof *order, paint_order);
+    for (size_t k = 0; k < n; k++) {
+        const xnode *x = &t->nodes[order[k].index];
+        for (uint64_t b = x->start; b < x->end && b < t->size; b++)
+            owner[b] = order[k].index;
+    }
+    free(order);
+    return owner;
 }
 
 void explain_free(xtree *t)

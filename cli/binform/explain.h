@@ -22,6 +22,15 @@ typedef struct xnode {
     char *value;             /* the decoded value, or NULL */
     const char *doc;         /* from the tables; NULL when none */
     const char *erratum;
+    int failed;              /* the read failed here (the node is as far as it got) */
+    /* arrays whose elements have no node of their own (numbers; structures past the first
+     * EXPLAIN_ELEMENTS): what a byte inside is an element of */
+    int elem_prim;           /* 1 + bf_prim of a number array, 0 otherwise */
+    int elem_little;         /* its byte order */
+    int64_t elem_size;       /* bytes per element, 0 when not an array or when they vary */
+    uint64_t first_index;    /* index of the node's first element in its array */
+    uint64_t *starts;        /* variable-size elements: where each starts (nstarts of them) */
+    size_t nstarts;
 } xnode;
 
 typedef struct xtree {
@@ -30,11 +39,28 @@ typedef struct xtree {
     const uint8_t *data;
     size_t size;
     const uint8_t *claimed;  /* one bit per byte: read by some field */
+    /* a read that failed: the tree is the document as far as it was read */
+    int failed;
+    int fail_node;           /* the node where it failed, -1 when none matched the path */
+    uint64_t fail_offset;
+    char fail_path[256];
+    char fail_message[256];
 } xtree;
 
 /* Builds the tree of `root` (a document of `type`). Returns 0 when out of memory. */
 int explain_build(xtree *t, const bf_type_desc *type, const void *root, const uint8_t *data, size_t size,
                   const uint8_t *claimed);
+/* The same for a read that failed with `failure`: `root` is the partial document
+ * (bf_read_opts.partial); the tree follows the failure's path and stops at the failing field,
+ * which is marked. */
+int explain_build_partial(xtree *t, const bf_type_desc *type, const void *root, const uint8_t *data,
+                          size_t size, const uint8_t *claimed, const bf_error *failure);
+
+/* For every byte, the innermost node holding it (the deepest; of equal depth the smallest range,
+ * then the later one; the root, which is the whole file, holds none), or -1: what a hover, a
+ * colour or a link shows. malloc'd, t->size entries;
+ * NULL when out of memory (or for an empty file). */
+int32_t *explain_owners(const xtree *t);
 void explain_free(xtree *t);
 
 /* Whether node `i` has children (they follow it: the nodes are in depth-first order). */

@@ -11,6 +11,7 @@ typedef struct explain_info {
     const char *format; /* format name */
     const char *kind;   /* entry (file kind) name */
     const char *title;  /* format title, or NULL */
+    const char *endian; /* "big" or "little": the format's byte order, or NULL */
 } explain_info;
 
 /* Every node on a line (range, size, path, type, value, bytes, doc), then the unclaimed bytes. */

@@ -46,6 +46,10 @@ void explain_write_text(FILE *out, const xtree *t, const explain_info *info)
     uint64_t unclaimed = explain_unclaimed_count(t);
     fprintf(out, "%s: %s %s (%s), %zu bytes, %" PRIu64 " read by fields, %" PRIu64 " unclaimed\n", info->path,
             info->format, info->kind, info->title ? info->title : "", t->size, (uint64_t)t->size - unclaimed, unclaimed);
+    if (t->failed)
+        fprintf(out, "%s: the read failed: %s @0x%" PRIx64 ": %s\n%s: the tree below is what was read before it; "
+                     "the field marked !! is where it failed\n",
+                info->path, t->fail_path[0] ? t->fail_path : "(file)", t->fail_offset, t->fail_message, info->path);
     int w = 4;
     while (w < 16 && ((uint64_t)t->size >> (4 * w)) != 0)
         w++;
@@ -66,6 +70,8 @@ void explain_write_text(FILE *out, const xtree *t, const explain_info *info)
         }
         if (n->erratum)
             fputs(" [erratum]", out);
+        if (n->failed)
+            fprintf(out, "  !! read failed here @0x%" PRIx64 ": %s", t->fail_offset, t->fail_message);
         fputc('\n', out);
     }
     fprintf(out, "unclaimed: %" PRIu64 " byte%s\n", unclaimed, unclaimed == 1 ? "" : "s");

@@ -250,6 +250,9 @@ local function read_value(fmt, ix, t, fl, env, flat)
       end
       w(string.format('        if (n == cap && !(buf = bf_grow(c, buf, n, &cap, sizeof *buf, "%s")))', name))
       w("            return 0;")
+      w("        /* what is read so far stays visible when the read fails (a partial document) */")
+      w(string.format("        s->%s = buf;", name))
+      w(string.format("        s->%s_count = n + 1;", name))
       w("        size_t before = c->pos;")
       w(string.format('        if (!bf_push(c, "%s", n) || !read_%s(c, &buf[n], %s))', name, fl.type, args_c(ix, prev_grow, fl, "n")))
       w("            return 0;")
@@ -359,10 +362,12 @@ local function read_value(fmt, ix, t, fl, env, flat)
         if case.type then
           local tc = ct(fmt, case.type)
           w(string.format('        s->%s.%s = bf_alloc_array(c, 1, sizeof(%s), 0, "%s");', name, case.type, tc, name))
-          w(string.format('        if (!s->%s.%s || !bf_push(c, "%s", -1) || !read_%s(c, s->%s.%s, 0))', name, case.type, name, case.type, name, case.type))
+          w(string.format("        if (!s->%s.%s)", name, case.type))
+          w("            return 0;")
+          w(string.format("        s->%s.kind = %s;", name, names.kind_const(fmt, case.type)))
+          w(string.format('        if (!bf_push(c, "%s", -1) || !read_%s(c, s->%s.%s, 0))', name, case.type, name, case.type))
           w("            return 0;")
           w("        bf_pop(c);")
-          w(string.format("        s->%s.kind = %s;", name, names.kind_const(fmt, case.type)))
         else
           w(string.format("        s->%s.raw = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};", name))
           w(string.format("        s->%s.kind = -%d; /* this raw case, told apart from the default */", name, case_no))
@@ -376,10 +381,12 @@ local function read_value(fmt, ix, t, fl, env, flat)
     if default and default.type then
       local tc = ct(fmt, default.type)
       w(string.format('        s->%s.%s = bf_alloc_array(c, 1, sizeof(%s), 0, "%s");', name, default.type, tc, name))
-      w(string.format('        if (!s->%s.%s || !bf_push(c, "%s", -1) || !read_%s(c, s->%s.%s, 0))', name, default.type, name, default.type, name, default.type))
+      w(string.format("        if (!s->%s.%s)", name, default.type))
+      w("            return 0;")
+      w(string.format("        s->%s.kind = %s;", name, names.kind_const(fmt, default.type)))
+      w(string.format('        if (!bf_push(c, "%s", -1) || !read_%s(c, s->%s.%s, 0))', name, default.type, name, default.type))
       w("            return 0;")
       w("        bf_pop(c);")
-      w(string.format("        s->%s.kind = %s;", name, names.kind_const(fmt, default.type)))
     elseif default then
       w(string.format("        s->%s.raw = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};", name))
       w("        bf_claim(c, c->pos, c->end - c->pos);")
@@ -440,7 +447,27 @@ function R.read_field(fmt, ix, t, fl, env, flat)
     end
   end
   if not fl.offset then w(string.format("s->%s_at = c->pos;", name)) end
+  local pad = fl.padding
+  if pad then
+    -- the field's region ends where its trailing padding (a prefix of a fill text) begins
+    local fills = {}
+    for _, text in ipairs(pad.fill) do fills[#fills + 1] = string.format("{%s, %d}", names.cstring(text), #text) end
+    local unit = pad.unit and cexpr.c(pad.unit, env) or tostring(fl.elem_size or fl.prim_size or 1)
+    w("{")
+    depth = depth + 1
+    w(string.format("static const bf_fill fills[] = {%s};", table.concat(fills, ", ")))
+    w(string.format("int64_t unit = %s;", unit))
+    w("if (c->err->failed)")
+    w("    return 0;")
+    w("size_t padded_end = c->end;")
+    w(string.format("c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, %d, fills, %d);", pad.below, #fills))
+  end
   for _, l in ipairs(read_value(fmt, ix, t, fl, env, flat)) do w(l) end
+  if pad then
+    w("c->end = padded_end;")
+    depth = depth - 1
+    w("}")
+  end
   if region then
     if fl.size then
       w(string.format("s->%s_tail = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};", name))
@@ -557,8 +584,11 @@ function R.source(fmt)
     if #fmt.revisions == 0 then
       w("    bf_ctx c;")
       w(string.format("    %s *s = bf_begin_read(&c, data, size, arena, opts, err, sizeof *s);", tc))
-      w(string.format("    if (!s || !(read_%s(&c, s, 0)%s))", e.root, link))
+      w(string.format("    if (!s || !(read_%s(&c, s, 0)%s)) {", e.root, link))
+      w("        if (s && opts && opts->partial)")
+      w("            *opts->partial = s; /* what was read before the failure, in `arena` */")
       w("        return 0;")
+      w("    }")
       w("    *out = s;")
       w("    return 1;")
     else
@@ -581,6 +611,8 @@ function R.source(fmt)
       w("    bf_error best;")
       w("    int64_t best_revision = -1;")
       w("    uint64_t best_reached = 0;")
+      w("    bf_arena best_arena; /* the furthest attempt, kept for a partial document */")
+      w(string.format("    %s *best_doc = NULL;", tc))
       w("    for (int64_t r = first; r <= last; r++) {")
       w("        bf_arena attempt;")
       w("        bf_arena_init(&attempt, arena->alloc, arena->budget);")
@@ -596,14 +628,26 @@ function R.source(fmt)
       w("            *out = s;")
       w("            return 1;")
       w("        }")
-      w("        bf_arena_free(&attempt);")
       w("        /* how far the attempt got: a failure after the whole file was read (strings) got furthest */")
       w("        uint64_t reached = read_all ? (uint64_t)size + 1 : err->offset;")
       w("        if (best_revision < 0 || reached > best_reached) {")
       w("            best = *err;")
       w("            best_revision = r;")
       w("            best_reached = reached;")
+      w("            if (opts && opts->partial && s) {")
+      w("                if (best_doc)")
+      w("                    bf_arena_free(&best_arena);")
+      w("                s->_revision = r;")
+      w("                best_arena = attempt;")
+      w("                best_doc = s;")
+      w("                continue;")
+      w("            }")
       w("        }")
+      w("        bf_arena_free(&attempt);")
+      w("    }")
+      w("    if (best_doc) {")
+      w("        bf_arena_adopt(arena, &best_arena);")
+      w("        *opts->partial = best_doc;")
       w("    }")
       w("    *err = best;")
       w("    char message[sizeof err->message];")

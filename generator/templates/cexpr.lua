@@ -135,6 +135,15 @@ local function place(e, env)
       end
       return { kind = "int", c = c }
     end
+    if e.name == "first_nonzero" then
+      local c = num(e.args[#e.args], env)
+      for i = #e.args - 1, 1, -1 do c = string.format("bf_nonzero_or(%s, %s)", num(e.args[i], env), c) end
+      return { kind = "int", c = c }
+    end
+    if e.name == "lz4_size" then
+      local b = place(e.args[1], env)
+      return { kind = "int", c = string.format("bf_lz4_size(%s.ptr, %s.len, %s)", b.c, b.c, num(e.args[2], env)) }
+    end
     if e.name == "len" then
       local a = place(e.args[1], env)
       if a.kind == "array" then return { kind = "int", c = "(int64_t)" .. a.count } end

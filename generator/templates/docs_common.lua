@@ -44,6 +44,15 @@ end
 
 local function code(s) return { code = s } end
 
+-- The source document of a format, by its title (the stored file name says nothing to a reader;
+-- the format page gives it as well, as the project's copy).
+local function document_cell(f, with_file)
+  if not f.document then return { "—" } end
+  if not f.document_title then return { code(f.document) } end
+  if with_file then return { f.document_title, " (the project's copy: ", code(f.document), ")" } end
+  return { f.document_title }
+end
+
 -- One line of doc text: whitespace (newlines included) collapsed.
 local function oneline(s) return ((s or ""):gsub("%s+", " "):gsub("^ ", ""):gsub(" $", "")) end
 M.oneline = oneline
@@ -417,7 +426,7 @@ function M.page(fmt)
   b({ table = { head = { "Property", "Value" }, rows = {
     { { "Format" }, { code(fmt.name) } },
     { { "Byte order" }, { fmt.endian .. " endian" } },
-    { { "Document" }, { fmt.document and code(fmt.document) or "—" } },
+    { { "Document" }, document_cell(fmt, true) },
     { { "Schema" }, { code(fmt.schema) } },
   } } })
 
@@ -554,7 +563,7 @@ function M.index(formats, ext)
     end
     local types = #f.types
     rows[#rows + 1] = { { { link = f.name .. "." .. ext, text = f.name, code = true } }, { f.title or "" },
-      { f.endian }, kinds, { tostring(types) }, { f.document and code(f.document) or "—" } }
+      { f.endian }, kinds, { tostring(types) }, document_cell(f, false) }
   end
   blocks[#blocks + 1] = { table = { head = { "Format", "Title", "Byte order", "File kinds", "Types", "Document" }, rows = rows } }
   return blocks
