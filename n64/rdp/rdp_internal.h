@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* ---- small arithmetic helpers (no undefined behaviour) ---- */
 
@@ -245,6 +246,36 @@ void rdram_finish_pending(rdp_t *rdp, int64_t pending);
 /* coverage.c */
 void rdp_build_cvg_table(rdp_cvg_info_t *table);
 void rdp_coverage_span(rdp_t *rdp, const rdp_span_t *span, bool left_major);
+
+/* Where a span of a 1- or 2-cycle triangle starts: its first pixel, how many pixels it
+ * runs past that one, and how far it is from the major edge. */
+typedef struct rdp_span_start {
+    int32_t x, length, to_edge;
+    uint32_t pixel;
+} rdp_span_start_t;
+
+/* Starts span `sp` of row `y`: its coverage, and its attributes `a` at the first pixel
+ * (primitive Z when Z comes from the primitive), stepped past the pixels the edge skipped. */
+static inline rdp_span_start_t rdp_span_begin(rdp_t *rdp, const rdp_span_t *sp, int y, bool left,
+                                              const uint32_t inc[ATTR_COUNT], uint32_t a[ATTR_COUNT])
+{
+    rdp_span_start_t st;
+    st.x = sp->first_x;
+    st.length = left ? sp->last_x - sp->first_x : sp->first_x - sp->last_x;
+    int32_t skipped = left ? sp->first_x - sp->major_x : sp->major_x - sp->first_x;
+    memcpy(a, sp->attr, sizeof(uint32_t) * ATTR_COUNT);
+    if (rdp->om.z_source_sel)
+        a[ATTR_Z] = rdp->prim_z;
+    st.pixel = rdp->fb_width * (uint32_t)y + (uint32_t)st.x;
+    rdp_coverage_span(rdp, sp, left);
+    if (skipped) {
+        uint32_t n = (uint32_t)skipped & 0xfff;
+        for (int k = 0; k < ATTR_COUNT; k++)
+            a[k] += inc[k] * n;
+    }
+    st.to_edge = st.length + (skipped & 0xfff);
+    return st;
+}
 int32_t rdp_final_coverage(const rdp_t *rdp, bool blend_en, int32_t cvg, int32_t mem_cvg);
 
 /* edgewalk.c */

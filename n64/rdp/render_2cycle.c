@@ -165,21 +165,10 @@ void rdp_render_2cycle(rdp_t *rdp, int start, int end, int prim_tile, bool left)
         if (!sp->valid)
             continue;
         const rdp_span_t *next_span = &rdp->span[i + 1];
-        int32_t x = sp->first_x;
-        int32_t length = left ? sp->last_x - sp->first_x : sp->first_x - sp->last_x;
-        int32_t skipped = left ? sp->first_x - sp->major_x : sp->major_x - sp->first_x;
         uint32_t a[ATTR_COUNT];
-        memcpy(a, sp->attr, sizeof a);
-        if (m->z_source_sel)
-            a[ATTR_Z] = rdp->prim_z;
-        uint32_t pixel = rdp->fb_width * (uint32_t)i + (uint32_t)x;
-        rdp_coverage_span(rdp, sp, left);
-        if (skipped) {
-            uint32_t n = (uint32_t)skipped & 0xfff;
-            for (int k = 0; k < ATTR_COUNT; k++)
-                a[k] += inc[k] * n;
-        }
-        int32_t to_edge = length + (skipped & 0xfff);
+        rdp_span_start_t st = rdp_span_begin(rdp, sp, i, left, inc, a);
+        int32_t x = st.x, length = st.length, to_edge = st.to_edge;
+        uint32_t pixel = st.pixel;
 
         for (int32_t j = 0; j <= length; j++) {
             int32_t sz = (int32_t)((a[ATTR_Z] >> 10) & 0x3fffff);
