@@ -17,8 +17,10 @@ HOST_MIPS_LD := mips-linux-gnu-ld
 HOST_MIPS_NM := mips-linux-gnu-nm
 HOST_HAVE_MIPS_CC := $(shell command -v $(HOST_MIPS_CC) 2>/dev/null)
 HOST_MIPS_DIR := $(BUILD)/n64/host-mips
-HOST_MIPS_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2 -EB -march=vr4300 -mabi=32 -mno-abicalls -fno-pic -G0 \
-	-ffreestanding
+# -nostdinc: only the compiler's freestanding headers and the ROM's own string.h, stdlib.h and
+# stdio.h (n64/rom/include), never the host's /usr/include.
+HOST_MIPS_CFLAGS = -std=c11 -Wall -Wextra -Werror -O2 -EB -march=vr4300 -mabi=32 -mno-abicalls -fno-pic -G0 \
+	-ffreestanding -nostdinc -isystem $(shell $(HOST_MIPS_CC) -print-file-name=include) -In64/rom/include
 
 .PHONY: host-freestanding
 ifneq ($(HOST_HAVE_MIPS_CC),)

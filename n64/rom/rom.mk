@@ -19,8 +19,14 @@ ROM_OBJCOPY := mips-linux-gnu-objcopy
 ROM_ARCH := -EB -march=vr4300 -mabi=32 -mfp32 -mhard-float -mno-abicalls -fno-pic -G0 -mno-check-zero-division
 # -ffp-contract=off: no fused multiply-adds, float for float what the host computes;
 # no loop turned into a call to memset or memcpy (libc.c writes those).
-ROM_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2 -g $(ROM_ARCH) -ffreestanding -ffp-contract=off \
-	-fno-tree-loop-distribute-patterns -ffunction-sections -fdata-sections -Iruntime -Igenerated -In64/rom
+# -nostdinc: Debian's MIPS glibc headers are only a recommendation of gcc-mips-linux-gnu, and
+# the host's /usr/include must never stand in for them. The compiler's own freestanding
+# headers (stdint.h, stddef.h, stdarg.h, ...) and n64/rom/include (string.h, stdlib.h,
+# stdio.h: what libc.c and format.c define) are all the ROM sees.
+ROM_SYSTEM_INCLUDES = -nostdinc -isystem $(shell $(ROM_CC) -print-file-name=include) -In64/rom/include
+ROM_CFLAGS = -std=c11 -Wall -Wextra -Werror -O2 -g $(ROM_ARCH) -ffreestanding -ffp-contract=off \
+	-fno-tree-loop-distribute-patterns -ffunction-sections -fdata-sections $(ROM_SYSTEM_INCLUDES) \
+	-Iruntime -Igenerated -In64/rom
 
 # What each image draws: model, animation, seconds into it, yaw, pitch. The test gives
 # binform render the same options (rom_render_args), so the pictures can be equal.
@@ -46,7 +52,7 @@ ROM_LIB_SRCS := $(filter-out runtime/bf_file.c runtime/bf_write.c,$(wildcard run
 	$(addprefix n64/rom/,libc.c libgcc.c format.c heap.c console.c rsp_task.c vi.c report.c vmov_patch.c)
 ROM_LIB := $(ROM_DIR)/librom.a
 ROM_LIBGCC = $(shell $(ROM_CC) -print-libgcc-file-name)
-ROM_HEADERS := $(wildcard runtime/*.h generated/t3dm.h n64/host/*.h n64/driver/*.h n64/rsp/render_abi.h n64/rom/*.h)
+ROM_HEADERS := $(wildcard runtime/*.h generated/t3dm.h n64/host/*.h n64/driver/*.h n64/rsp/render_abi.h n64/rom/*.h n64/rom/include/*.h)
 
 $(ROM_DIR)/obj/%.o: %.c $(ROM_HEADERS)
 	@mkdir -p $(@D)
