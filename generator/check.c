@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "model.h"
+#include "suggest.h"
 
 typedef enum { CTX_READ, CTX_LINK, CTX_VALIDATE } expr_context;
 
@@ -156,7 +157,16 @@ static int check_name(expr *e, scope *sc)
         e->vt.enumdef = en;
         return 1;
     }
-    diag_error(e->loc, "'%s' is not defined here (not a field read before this point, a parameter of '%s', an enum, or a builtin)", n, sc->t->name);
+    suggest_list near;
+    suggest_begin(&near, n);
+    for (size_t i = 0; i < sc->t->fields.len && (int)i < sc->visible; i++)
+        suggest_offer(&near, ((field *)sc->t->fields.items[i])->name);
+    for (size_t i = 0; i < sc->t->params.len; i++)
+        suggest_offer(&near, ((param *)sc->t->params.items[i])->name);
+    for (size_t i = 0; i < sc->f->enums.len; i++)
+        suggest_offer(&near, ((enum_def *)sc->f->enums.items[i])->name);
+    diag_error(e->loc, "'%s' is not defined here (not a field read before this point, a parameter of '%s', an enum, or a builtin)%s",
+               n, sc->t->name, suggest_hint(&near));
     e->vt = vt_of(VT_ERROR);
     return 0;
 }
@@ -189,13 +199,21 @@ static int check_member(expr *e, scope *sc)
                 return 1;
             }
         }
-        diag_error(e->loc, "'%s' has no member '%s'", obj.enumdef->name, e->name);
+        suggest_list near;
+        suggest_begin(&near, e->name);
+        for (size_t i = 0; i < obj.enumdef->values.len; i++)
+            suggest_offer(&near, ((enum_value *)obj.enumdef->values.items[i])->name);
+        diag_error(e->loc, "'%s' has no member '%s'%s", obj.enumdef->name, e->name, suggest_hint(&near));
         return 0;
     }
     if (obj.kind == VT_STRUCT && obj.type) {
         field *fl = find_field(obj.type, e->name);
         if (!fl) {
-            diag_error(e->loc, "type '%s' has no field '%s'", obj.type->name, e->name);
+            suggest_list near;
+            suggest_begin(&near, e->name);
+            for (size_t i = 0; i < obj.type->fields.len; i++)
+                suggest_offer(&near, ((field *)obj.type->fields.items[i])->name);
+            diag_error(e->loc, "type '%s' has no field '%s'%s", obj.type->name, e->name, suggest_hint(&near));
             return 0;
         }
         e->ref = REF_FIELD;
@@ -419,18 +437,41 @@ static void check_int(expr *e, scope *sc, const char *what)
 
 /* ---- names and combinations ---- */
 
+/* " (did you mean ...?)" for a misspelt type: another type of the schema or a primitive. */
+static const char *type_hint(const format *f, const char *name)
+{
+    static const char *const prims[] = {"u8", "u16", "u24", "u32", "u64", "s8", "s16", "s24",
+                                        "s32", "s64", "f32", "f64", "char", "cstr", "bytes", NULL};
+    suggest_list near;
+    suggest_begin(&near, name);
+    for (size_t i = 0; i < f->types.len; i++)
+        suggest_offer(&near, ((type_def *)f->types.items[i])->name);
+    suggest_offer_all(&near, prims);
+    return suggest_hint(&near);
+}
+
+static const char *enum_hint(const format *f, const char *name)
+{
+    suggest_list near;
+    suggest_begin(&near, name);
+    for (size_t i = 0; i < f->enums.len; i++)
+        suggest_offer(&near, ((enum_def *)f->enums.items[i])->name);
+    return suggest_hint(&near);
+}
+
 static void resolve_names(format *f, field *fl)
 {
     if (fl->kind == FT_STRUCT && fl->type_name) {
         fl->type = find_type(f, fl->type_name);
         if (!fl->type)
             diag_error(fl->loc, "unknown type '%s'%s", fl->type_name,
-                       find_enum(f, fl->type_name) ? " (it is an enum: write 'type: INT' and 'enum: NAME')" : "");
+                       find_enum(f, fl->type_name) ? " (it is an enum: write 'type: INT' and 'enum: NAME')"
+                                                   : type_hint(f, fl->type_name));
     }
     if (fl->enum_name) {
         fl->enumdef = find_enum(f, fl->enum_name);
         if (!fl->enumdef)
-            diag_error(fl->loc, "unknown enum or flag set '%s'", fl->enum_name);
+            diag_error(fl->loc, "unknown enum or flag set '%s'%s", fl->enum_name, enum_hint(f, fl->enum_name));
         else if (fl->kind != FT_PRIM || prim_is_float(fl->prim))
             diag_error(fl->loc, "'%s' is an enum or flag set: its field must be an integer", fl->enum_name);
     }
@@ -439,7 +480,7 @@ static void resolve_names(format *f, field *fl)
         if (c->type_name) {
             c->type = find_type(f, c->type_name);
             if (!c->type)
-                diag_error(c->loc, "unknown type '%s' in case '%s'", c->type_name, c->label);
+                diag_error(c->loc, "unknown type '%s' in case '%s'%s", c->type_name, c->label, type_hint(f, c->type_name));
         }
     }
     fl->little_endian = fl->little_endian >= 2 ? fl->little_endian - 2 : f->little_endian;

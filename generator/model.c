@@ -1,5 +1,6 @@
 /* Schema tree -> IR. Every key is known here: an unknown key is an error. */
 #include "model.h"
+#include "suggest.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -80,7 +81,13 @@ static void check_keys(const ynode *map, const char *what, const char *const *al
             size_t used = 0;
             for (int j = 0; allowed[j] && used < sizeof list - 64; j++)
                 used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", j ? ", " : "", allowed[j]);
-            diag_error(map->keys[i]->loc, "unknown key '%s' in %s (known keys: %s)", k, what, list);
+            suggest_list near;
+            suggest_begin(&near, k);
+            suggest_offer_all(&near, allowed);
+            if (near.best)
+                diag_error(map->keys[i]->loc, "unknown key '%s' in %s%s", k, what, suggest_hint(&near));
+            else
+                diag_error(map->keys[i]->loc, "unknown key '%s' in %s (known keys: %s)", k, what, list);
         }
     }
 }
@@ -432,8 +439,13 @@ static field *build_field(type_def *t, const ynode *n, int index)
         (fl->align < 1 || (fl->align & (fl->align - 1))))
         diag_error(v->loc, "align must be a power of two");
     if ((v = ynode_get(n, "const"))) {
-        if (fl->kind == FT_STR || fl->kind == FT_CSTR)
+        if (fl->kind == FT_STR || fl->kind == FT_CSTR) {
             fl->const_str = scalar(v, "const");
+            /* a char[N] constant fills the field exactly: a shorter one could never match */
+            if (fl->const_str && fl->kind == FT_STR && (int64_t)strlen(fl->const_str) != fl->str_len)
+                diag_error(v->loc, "const '%s' has %zu characters but the field is char[%lld]", fl->const_str,
+                           strlen(fl->const_str), (long long)fl->str_len);
+        }
         else
             fl->const_value = parse_expr_node(v, "const");
     }

@@ -25,6 +25,35 @@ static ynode *new_node(ynode_kind kind, src_loc at)
     return n;
 }
 
+/* In flow style (`{ name: d, type: Color[n] }`) YAML reads `[` as the start of a list, so an
+ * array type must be quoted. Finds such a type on `line` of the file and notes the fix. */
+static void note_unquoted_flow_type(const char *file, int line)
+{
+    FILE *f = fopen(file, "rb");
+    if (!f)
+        return;
+    char text[1024];
+    int at = 0;
+    while (fgets(text, sizeof text, f) && ++at < line)
+        ;
+    fclose(f);
+    if (at != line || !strchr(text, '{'))
+        return;
+    const char *key = strstr(text, "type:");
+    if (!key)
+        return;
+    const char *v = key + 5;
+    while (*v == ' ')
+        v++;
+    size_t len = strcspn(v, ",}\r\n");
+    if (*v == '"' || *v == '\'' || !memchr(v, '[', len))
+        return;
+    while (len && v[len - 1] == ' ')
+        len--;
+    src_loc loc = {file, line, (int)(v - text) + 1};
+    diag_note(loc, "in flow style an array type must be quoted: write type: \"%.*s\"", (int)len, v);
+}
+
 static int next_event(loader *l, yaml_event_t *ev)
 {
     if (yaml_parser_parse(&l->parser, ev))
@@ -32,6 +61,7 @@ static int next_event(loader *l, yaml_event_t *ev)
     src_loc at = mark_loc(l, l->parser.problem_mark);
     diag_error(at, "YAML syntax: %s%s%s", l->parser.problem ? l->parser.problem : "parse error",
                l->parser.context ? " " : "", l->parser.context ? l->parser.context : "");
+    note_unquoted_flow_type(l->file, at.line);
     l->failed = 1;
     return 0;
 }

@@ -234,3 +234,44 @@ Test(bfgen_errors, a_document_title_names_a_document)
               "    fields:\n      - { name: a, type: u8, doc: A. }\n");
     expect_error(&r, 3, 17, "'document_title' names the document given by 'document', which is missing");
 }
+
+/* Expects a line "PATH:LINE:COL: note: MESSAGE..." in the output. */
+static void expect_note(const run *r, int line, int col, const char *message)
+{
+    char want[1024];
+    snprintf(want, sizeof want, "%s:%d:%d: note: %s", r->path, line, col, message);
+    cr_expect(strstr(r->output, want) != NULL, "expected\n  %s\nin\n%s", want, r->output);
+}
+
+Test(bfgen_errors, a_char_constant_fills_its_field)
+{
+    run r;
+    bfgen(&r, HEAD "      - { name: m, type: \"char[4]\", const: ABC, doc: M. }\n");
+    expect_error(&r, 8, 44, "const 'ABC' has 3 characters but the field is char[4]");
+    bfgen(&r, HEAD "      - { name: m, type: \"char[4]\", const: ABCD, doc: M. }\n");
+    cr_expect_eq(r.status, 0, "%s", r.output);
+}
+
+Test(bfgen_errors, misspellings_get_a_suggestion)
+{
+    run r;
+    bfgen(&r, HEAD "      - { name: a, tpye: u8, doc: A. }\n");
+    expect_error(&r, 8, 20, "unknown key 'tpye' in a field (did you mean 'type'?)");
+    bfgen(&r, HEAD "      - { name: a, type: u61, doc: A. }\n");
+    expect_error(&r, 8, 9, "unknown type 'u61' (did you mean 'u16'?)");
+    bfgen(&r, HEAD "      - { name: count, type: u8, doc: A. }\n      - { name: b, type: \"u8[cuont]\", doc: B. }\n");
+    expect_error(&r, 9, 30, "'cuont' is not defined here");
+    cr_expect(strstr(r.output, "(did you mean 'count'?)") != NULL, "%s", r.output);
+    /* nothing close: no suggestion, the known keys instead */
+    bfgen(&r, HEAD "      - { name: a, type: u8, colour: 3, doc: A. }\n");
+    expect_error(&r, 8, 30, "unknown key 'colour' in a field (known keys: name, type,");
+    cr_expect(strstr(r.output, "did you mean") == NULL, "%s", r.output);
+}
+
+Test(bfgen_errors, an_unquoted_array_type_in_flow_style_gets_a_hint)
+{
+    run r;
+    bfgen(&r, HEAD "      - { name: n, type: u8, doc: N. }\n      - { name: d, type: T[n], doc: D. }\n");
+    expect_error(&r, 9, 27, "YAML syntax");
+    expect_note(&r, 9, 26, "in flow style an array type must be quoted: write type: \"T[n]\"");
+}
