@@ -331,18 +331,16 @@ struct j3d_Section {
     uint32_t size;                           /* The total size of this chunk, this header included. */
     struct {
         int kind;                            /* which member is set: J3D_KIND_..., 0 for raw bytes */
-        union {
-            j3d_Inf1 *Inf1;
-            j3d_Vtx1 *Vtx1;
-            j3d_Evp1 *Evp1;
-            j3d_Drw1 *Drw1;
-            j3d_Jnt1 *Jnt1;
-            j3d_Shp1 *Shp1;
-            j3d_MaterialList *MaterialList;
-            j3d_Mat3 *Mat3;
-            j3d_Mdl3 *Mdl3;
-            j3d_Tex1 *Tex1;
-        };
+        j3d_Inf1 *Inf1;
+        j3d_Vtx1 *Vtx1;
+        j3d_Evp1 *Evp1;
+        j3d_Drw1 *Drw1;
+        j3d_Jnt1 *Jnt1;
+        j3d_Shp1 *Shp1;
+        j3d_MaterialList *MaterialList;
+        j3d_Mat3 *Mat3;
+        j3d_Mdl3 *Mdl3;
+        j3d_Tex1 *Tex1;
         bf_bytes raw;                        /* the bytes, when no case matched */
     } body; /* The section's body, by its tag; the padding after it is the tail. */
     bf_bytes body_tail;                      /* bytes of the region after 'body' (padding) */
@@ -1285,12 +1283,10 @@ struct j3d_GxCommand {
     uint8_t has_body;                        /* 1 when 'body' is present */
     struct {
         int kind;                            /* which member is set: J3D_KIND_..., 0 for raw bytes */
-        union {
-            j3d_BpCommand *BpCommand;
-            j3d_XfCommand *XfCommand;
-            j3d_CpCommand *CpCommand;
-            j3d_XfIndexedCommand *XfIndexedCommand;
-        };
+        j3d_BpCommand *BpCommand;
+        j3d_XfCommand *XfCommand;
+        j3d_CpCommand *CpCommand;
+        j3d_XfIndexedCommand *XfIndexedCommand;
         bf_bytes raw;                        /* the bytes, when no case matched */
     } body; /* The command's operands, by its opcode; an unknown opcode keeps the rest of the list as bytes (public GX encoding; not in the document). */
 };

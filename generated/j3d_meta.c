@@ -402,17 +402,17 @@ static const bf_field_desc j3d_fields_SubversionHeader[] = {
 static const bf_type_desc j3d_type_SubversionHeader = {"SubversionHeader", "The subversion header. This part of the header is not used, and can be anything.", 2, sizeof(j3d_SubversionHeader), 16, j3d_fields_SubversionHeader, 2};
 
 static const bf_case_desc j3d_cases_Section_body[] = {
-    {INT64_C(1229866545), "INF1", &j3d_type_Inf1},
-    {INT64_C(1448368177), "VTX1", &j3d_type_Vtx1},
-    {INT64_C(1163284529), "EVP1", &j3d_type_Evp1},
-    {INT64_C(1146246961), "DRW1", &j3d_type_Drw1},
-    {INT64_C(1246647345), "JNT1", &j3d_type_Jnt1},
-    {INT64_C(1397248049), "SHP1", &j3d_type_Shp1},
-    {INT64_C(1296127026), "MAT2", &j3d_type_MaterialList},
-    {INT64_C(1296127027), "MAT3", &j3d_type_Mat3},
-    {INT64_C(1296321587), "MDL3", &j3d_type_Mdl3},
-    {INT64_C(1413830705), "TEX1", &j3d_type_Tex1},
-    {INT64_C(0), "default", NULL},
+    {INT64_C(1229866545), "INF1", &j3d_type_Inf1, offsetof(j3d_Section, body.Inf1)},
+    {INT64_C(1448368177), "VTX1", &j3d_type_Vtx1, offsetof(j3d_Section, body.Vtx1)},
+    {INT64_C(1163284529), "EVP1", &j3d_type_Evp1, offsetof(j3d_Section, body.Evp1)},
+    {INT64_C(1146246961), "DRW1", &j3d_type_Drw1, offsetof(j3d_Section, body.Drw1)},
+    {INT64_C(1246647345), "JNT1", &j3d_type_Jnt1, offsetof(j3d_Section, body.Jnt1)},
+    {INT64_C(1397248049), "SHP1", &j3d_type_Shp1, offsetof(j3d_Section, body.Shp1)},
+    {INT64_C(1296127026), "MAT2", &j3d_type_MaterialList, offsetof(j3d_Section, body.MaterialList)},
+    {INT64_C(1296127027), "MAT3", &j3d_type_Mat3, offsetof(j3d_Section, body.Mat3)},
+    {INT64_C(1296321587), "MDL3", &j3d_type_Mdl3, offsetof(j3d_Section, body.Mdl3)},
+    {INT64_C(1413830705), "TEX1", &j3d_type_Tex1, offsetof(j3d_Section, body.Tex1)},
+    {INT64_C(0), "default", NULL, BF_NONE},
 };
 static const bf_field_desc j3d_fields_Section[] = {
     {
@@ -464,7 +464,6 @@ static const bf_field_desc j3d_fields_Section[] = {
         .type = NULL,
         .enumdef = NULL,
         .cases = j3d_cases_Section_body, .case_count = 11,
-        .switch_ptr_offset = offsetof(j3d_Section, body.Inf1),
         .switch_raw_offset = offsetof(j3d_Section, body.raw),
     },
 };
@@ -6591,14 +6590,14 @@ static const bf_field_desc j3d_fields_Mdl3Subpackets[] = {
 static const bf_type_desc j3d_type_Mdl3Subpackets = {"Mdl3Subpackets", "Where the parts of a material's display list start (public layout; not in the document).", 50, sizeof(j3d_Mdl3Subpackets), 16, j3d_fields_Mdl3Subpackets, 7};
 
 static const bf_case_desc j3d_cases_GxCommand_body[] = {
-    {INT64_C(97), "load_bp", &j3d_type_BpCommand},
-    {INT64_C(16), "load_xf", &j3d_type_XfCommand},
-    {INT64_C(8), "load_cp", &j3d_type_CpCommand},
-    {INT64_C(32), "load_xf_indexed_a", &j3d_type_XfIndexedCommand},
-    {INT64_C(40), "load_xf_indexed_b", &j3d_type_XfIndexedCommand},
-    {INT64_C(48), "load_xf_indexed_c", &j3d_type_XfIndexedCommand},
-    {INT64_C(56), "load_xf_indexed_d", &j3d_type_XfIndexedCommand},
-    {INT64_C(0), "default", NULL},
+    {INT64_C(97), "load_bp", &j3d_type_BpCommand, offsetof(j3d_GxCommand, body.BpCommand)},
+    {INT64_C(16), "load_xf", &j3d_type_XfCommand, offsetof(j3d_GxCommand, body.XfCommand)},
+    {INT64_C(8), "load_cp", &j3d_type_CpCommand, offsetof(j3d_GxCommand, body.CpCommand)},
+    {INT64_C(32), "load_xf_indexed_a", &j3d_type_XfIndexedCommand, offsetof(j3d_GxCommand, body.XfIndexedCommand)},
+    {INT64_C(40), "load_xf_indexed_b", &j3d_type_XfIndexedCommand, offsetof(j3d_GxCommand, body.XfIndexedCommand)},
+    {INT64_C(48), "load_xf_indexed_c", &j3d_type_XfIndexedCommand, offsetof(j3d_GxCommand, body.XfIndexedCommand)},
+    {INT64_C(56), "load_xf_indexed_d", &j3d_type_XfIndexedCommand, offsetof(j3d_GxCommand, body.XfIndexedCommand)},
+    {INT64_C(0), "default", NULL, BF_NONE},
 };
 static const bf_field_desc j3d_fields_GxCommand[] = {
     {
@@ -6633,7 +6632,6 @@ static const bf_field_desc j3d_fields_GxCommand[] = {
         .type = NULL,
         .enumdef = NULL,
         .cases = j3d_cases_GxCommand_body, .case_count = 8,
-        .switch_ptr_offset = offsetof(j3d_GxCommand, body.BpCommand),
         .switch_raw_offset = offsetof(j3d_GxCommand, body.raw),
     },
 };

@@ -238,10 +238,8 @@ struct p3m_Texture {
     uint8_t type;                            /* Texture type. */
     struct {
         int kind;                            /* which member is set: P3M_KIND_..., 0 for raw bytes */
-        union {
-            p3m_EmbeddedTexture *EmbeddedTexture;
-            p3m_ExternalTexture *ExternalTexture;
-        };
+        p3m_EmbeddedTexture *EmbeddedTexture;
+        p3m_ExternalTexture *ExternalTexture;
         bf_bytes raw;                        /* the bytes, when no case matched */
     } body; /* Texture data, by the type. */
 };

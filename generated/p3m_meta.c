@@ -824,8 +824,8 @@ static const bf_field_desc p3m_fields_Material[] = {
 static const bf_type_desc p3m_type_Material = {"Material", "A material. Real files (revision `engine`) have 10 bytes: render mode, texture index, RGBA,\nRGB emission, shading. The document's layout (revision `document`) also has extra\ntextures and a texture advance time after the texture index.\n", 9, sizeof(p3m_Material), -1, p3m_fields_Material, 8};
 
 static const bf_case_desc p3m_cases_Texture_body[] = {
-    {INT64_C(0), "embedded", &p3m_type_EmbeddedTexture},
-    {INT64_C(1), "external", &p3m_type_ExternalTexture},
+    {INT64_C(0), "embedded", &p3m_type_EmbeddedTexture, offsetof(p3m_Texture, body.EmbeddedTexture)},
+    {INT64_C(1), "external", &p3m_type_ExternalTexture, offsetof(p3m_Texture, body.ExternalTexture)},
 };
 static const bf_field_desc p3m_fields_Texture[] = {
     {
@@ -860,7 +860,6 @@ static const bf_field_desc p3m_fields_Texture[] = {
         .type = NULL,
         .enumdef = NULL,
         .cases = p3m_cases_Texture_body, .case_count = 2,
-        .switch_ptr_offset = offsetof(p3m_Texture, body.EmbeddedTexture),
         .switch_raw_offset = offsetof(p3m_Texture, body.raw),
     },
 };

@@ -139,14 +139,12 @@ struct t3dm_Chunk {
     uint64_t body_at;                        /* where 'body' starts in the file */
     struct {
         int kind;                            /* which member is set: T3DM_KIND_..., 0 for raw bytes */
-        union {
-            t3dm_Object *Object;
-            t3dm_Animation *Animation;
-            t3dm_Bvh *Bvh;
-            t3dm_Vertices *Vertices;
-            t3dm_Material *Material;
-            t3dm_Skeleton *Skeleton;
-        };
+        t3dm_Object *Object;
+        t3dm_Animation *Animation;
+        t3dm_Bvh *Bvh;
+        t3dm_Vertices *Vertices;
+        t3dm_Material *Material;
+        t3dm_Skeleton *Skeleton;
         bf_bytes raw;                        /* the bytes, when no case matched */
     } body; /* The chunk's data, by its type. */
     bf_bytes body_tail;                      /* bytes of the region after 'body' (padding) */

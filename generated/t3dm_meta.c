@@ -383,14 +383,14 @@ static const bf_field_desc t3dm_fields_ChunkOffset[] = {
 static const bf_type_desc t3dm_type_ChunkOffset = {"ChunkOffset", "One entry of the chunk table.", 3, sizeof(t3dm_ChunkOffset), 4, t3dm_fields_ChunkOffset, 2};
 
 static const bf_case_desc t3dm_cases_Chunk_body[] = {
-    {INT64_C(79), "O", &t3dm_type_Object},
-    {INT64_C(65), "A", &t3dm_type_Animation},
-    {INT64_C(66), "B", &t3dm_type_Bvh},
-    {INT64_C(86), "V", &t3dm_type_Vertices},
-    {INT64_C(73), "I", NULL},
-    {INT64_C(77), "M", &t3dm_type_Material},
-    {INT64_C(83), "S", &t3dm_type_Skeleton},
-    {INT64_C(0), "default", NULL},
+    {INT64_C(79), "O", &t3dm_type_Object, offsetof(t3dm_Chunk, body.Object)},
+    {INT64_C(65), "A", &t3dm_type_Animation, offsetof(t3dm_Chunk, body.Animation)},
+    {INT64_C(66), "B", &t3dm_type_Bvh, offsetof(t3dm_Chunk, body.Bvh)},
+    {INT64_C(86), "V", &t3dm_type_Vertices, offsetof(t3dm_Chunk, body.Vertices)},
+    {INT64_C(73), "I", NULL, BF_NONE},
+    {INT64_C(77), "M", &t3dm_type_Material, offsetof(t3dm_Chunk, body.Material)},
+    {INT64_C(83), "S", &t3dm_type_Skeleton, offsetof(t3dm_Chunk, body.Skeleton)},
+    {INT64_C(0), "default", NULL, BF_NONE},
 };
 static const bf_field_desc t3dm_fields_Chunk[] = {
     {
@@ -409,7 +409,6 @@ static const bf_field_desc t3dm_fields_Chunk[] = {
         .type = NULL,
         .enumdef = NULL,
         .cases = t3dm_cases_Chunk_body, .case_count = 8,
-        .switch_ptr_offset = offsetof(t3dm_Chunk, body.Object),
         .switch_raw_offset = offsetof(t3dm_Chunk, body.raw),
     },
 };

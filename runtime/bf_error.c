@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bf_runtime.h"
+#include "bf_gen.h"
 
 void bf_ctx_init(bf_ctx *c, const uint8_t *data, size_t size, bf_arena *arena, bf_error *err)
 {

@@ -3,7 +3,7 @@
 #ifndef BF_EXPR_H
 #define BF_EXPR_H
 
-#include "bf_runtime.h"
+#include "bf_gen.h"
 
 static inline int64_t bf_wrap(uint64_t v) { return bf_s64(v); }
 static inline int64_t bf_add(int64_t a, int64_t b) { return bf_wrap((uint64_t)a + (uint64_t)b); }

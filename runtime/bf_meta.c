@@ -144,7 +144,7 @@ bf_switch_view bf_field_switch(const bf_field_desc *f, const void *obj)
     for (size_t i = 0; v.kind && i < f->case_count; i++) {
         if (f->cases[i].type && f->cases[i].type->kind_id == v.kind) {
             v.type = f->cases[i].type;
-            memcpy(&v.ptr, at(obj, f->switch_ptr_offset), sizeof v.ptr);
+            memcpy(&v.ptr, at(obj, f->cases[i].ptr_offset), sizeof v.ptr);
             break;
         }
     }

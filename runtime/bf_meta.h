@@ -54,6 +54,7 @@ typedef struct bf_case_desc {
     int64_t tag;
     const char *label;
     const bf_type_desc *type; /* NULL: raw bytes */
+    size_t ptr_offset;        /* offsetof the case's pointer in the parent, or BF_NONE */
 } bf_case_desc;
 
 typedef struct bf_field_desc {
@@ -79,7 +80,6 @@ typedef struct bf_field_desc {
     size_t bit_count;
     const bf_case_desc *cases; /* BF_FIELD_SWITCH: the `kind` int is at `offset` */
     size_t case_count;
-    size_t switch_ptr_offset;  /* offsetof the union of case pointers, or BF_NONE */
     size_t switch_raw_offset;  /* offsetof the raw bf_bytes */
     unsigned roles;            /* BF_ROLE_*: how other fields' expressions use this one */
 } bf_field_desc;

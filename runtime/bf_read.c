@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bf_runtime.h"
+#include "bf_gen.h"
 
 void bf_claim_range(bf_ctx *c, uint64_t offset, uint64_t len)
 {

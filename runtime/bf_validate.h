@@ -3,7 +3,7 @@
 #ifndef BF_VALIDATE_H
 #define BF_VALIDATE_H
 
-#include "bf_runtime.h"
+#include "bf_gen.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -2,7 +2,7 @@
 #ifndef BF_WRITE_H
 #define BF_WRITE_H
 
-#include "bf_runtime.h"
+#include "bf_gen.h"
 
 #ifdef __cplusplus
 extern "C" {

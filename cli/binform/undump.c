@@ -321,7 +321,7 @@ static int read_switch(undump *u, const bf_field_desc *f, const jv *v, const cha
         void *case_obj = alloc(u, chosen->type->size);
         if (!case_obj)
             return fail(u, v, path, "out of memory");
-        memcpy(member(obj, f->switch_ptr_offset), &case_obj, sizeof case_obj);
+        memcpy(member(obj, chosen->ptr_offset), &case_obj, sizeof case_obj);
         if (!read_object(u, chosen->type, value, sub, case_obj))
             return 0;
     } else if (value && value->kind != JV_NULL) {

@@ -57,11 +57,8 @@ local function member_lines(fmt, fl, out)
         members[#members + 1] = string.format("            %s *%s;", names.ctype(fmt, case.type), case.type)
       end
     end
-    if #members > 0 then
-      out[#out + 1] = "        union {"
-      for _, m in ipairs(members) do out[#out + 1] = m end
-      out[#out + 1] = "        };"
-    end
+    -- a pointer per case, not an anonymous union: the generated headers stay C99
+    for _, m in ipairs(members) do out[#out + 1] = m:sub(5) end
     out[#out + 1] = string.format("        %-36s /* %s */", "bf_bytes raw;", "the bytes, when no case matched")
     out[#out + 1] = string.format("    } %s; /* %s */", fl.name, names.comment(doc))
   end

@@ -50,8 +50,9 @@ return function(fmt)
       if fl.kind == "switch" then
         w(string.format("static const bf_case_desc %scases_%s_%s[] = {", p, t.name, fl.name))
         for _, c in ipairs(fl.cases) do
-          w(string.format("    {INT64_C(%d), %s, %s},", c.value or 0, q(c.default and "default" or c.label),
-            c.type and ("&" .. p .. "type_" .. c.type) or "NULL"))
+          w(string.format("    {INT64_C(%d), %s, %s, %s},", c.value or 0, q(c.default and "default" or c.label),
+            c.type and ("&" .. p .. "type_" .. c.type) or "NULL",
+            c.type and string.format("offsetof(%s, %s.%s)", ct, fl.name, c.type) or "BF_NONE"))
         end
         w("};")
       end
@@ -61,10 +62,6 @@ return function(fmt)
       local function off(member) return string.format("offsetof(%s, %s)", ct, member) end
       local array = fl.fixed_count and "BF_ARRAY_FIXED" or ((fl.array and fl.kind ~= "bytes") and "BF_ARRAY" or "BF_SCALAR")
       local member = fl.kind == "switch" and (fl.name .. ".kind") or fl.name
-      local has_union = false
-      for _, c in ipairs(fl.cases or {}) do if c.type then has_union = true end end
-      local first_case_type
-      for _, c in ipairs(fl.cases or {}) do if c.type and not first_case_type then first_case_type = c.type end end
       w("    {")
       w(string.format("        .name = %s, .doc = %s, .erratum = %s,", q(fl.name), q(fl.doc), q(fl.erratum)))
       w(string.format("        .kind = %s, .prim = %s, .little_endian = %d, .array = %s, .fixed_count = %d,",
@@ -92,7 +89,6 @@ return function(fmt)
       end
       if fl.kind == "switch" then
         w(string.format("        .cases = %scases_%s_%s, .case_count = %d,", p, t.name, fl.name, #fl.cases))
-        w(string.format("        .switch_ptr_offset = %s,", has_union and off(fl.name .. "." .. first_case_type) or "BF_NONE"))
         w(string.format("        .switch_raw_offset = %s,", off(fl.name .. ".raw")))
       end
       w("    },")
