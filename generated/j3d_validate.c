@@ -39,7 +39,7 @@ static void validate_File(bf_vctx *v, const j3d_File *s)
         if (x != INT64_C(1651336242) && x != INT64_C(1651336243) && x != INT64_C(1650748468))
             bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 4, "kind", "FileKind: the values the document lists", "%lld (0x%llx) is not a value of FileKind", (long long)x, (unsigned long long)x);
     }
-    /* File Header: "The number of chunks present in this file. 8 for BMD, 9 for BDL" (schema line 256) */
+    /* File Header: "The number of chunks present in this file. 8 for BMD, 9 for BDL" (schema line 264) */
     {
         int ok = ((((int64_t)((int64_t)s->kind == INT64_C(1650748468))) ? ((int64_t)((int64_t)s->section_count == INT64_C(9))) : ((int64_t)((int64_t)s->section_count == INT64_C(8))))) != 0;
         if (!bf_eval_failed(v, "section_count", "File Header: \"The number of chunks present in this file. 8 for BMD, 9 for BDL\"") && !ok) {
@@ -47,7 +47,7 @@ static void validate_File(bf_vctx *v, const j3d_File *s)
             bf_eval_failed(v, "section_count", "File Header: \"The number of chunks present in this file. 8 for BMD, 9 for BDL\"");
         }
     }
-    /* File Header: "The total size of the file" (schema line 260) */
+    /* File Header: "The total size of the file" (schema line 268) */
     {
         int ok = (((int64_t)((int64_t)s->file_size == (int64_t)c->size))) != 0;
         if (!bf_eval_failed(v, "file_size", "File Header: \"The total size of the file\"") && !ok) {
@@ -55,7 +55,7 @@ static void validate_File(bf_vctx *v, const j3d_File *s)
             bf_eval_failed(v, "file_size", "File Header: \"The total size of the file\"");
         }
     }
-    /* Every section: "The total size of this chunk" (sections follow one another to the end of the file) (schema line 264) */
+    /* Every section: "The total size of this chunk" (sections follow one another to the end of the file) (schema line 272) */
     {
         int ok = (((int64_t)((int64_t)s->trailing.len == INT64_C(0)))) != 0;
         if (!bf_eval_failed(v, "trailing", "Every section: \"The total size of this chunk\" (sections follow one another to the end of the file)") && !ok) {
@@ -63,41 +63,29 @@ static void validate_File(bf_vctx *v, const j3d_File *s)
             bf_eval_failed(v, "trailing", "Every section: \"The total size of this chunk\" (sections follow one another to the end of the file)");
         }
     }
-    /* JNT1: "There can only be one skeleton per model." (schema line 268) */
+    /* JNT1: "There can only be one skeleton per model." (schema line 276) */
+    {
+        int ok = (((int64_t)(j3d_File_v_jnt1_sections(c, s) <= INT64_C(1)))) != 0;
+        if (!bf_eval_failed(v, "sections", "JNT1: \"There can only be one skeleton per model.\"") && !ok) {
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 32)), "sections", "JNT1: \"There can only be one skeleton per model.\"", "%lld JNT1 sections", (long long)(j3d_File_v_jnt1_sections(c, s)));
+            bf_eval_failed(v, "sections", "JNT1: \"There can only be one skeleton per model.\"");
+        }
+    }
+    /* "These two formats hold the same data, except BDL contains an additional set of data which is used for faster rendering speeds." (schema line 280) */
     {
         int64_t q1 = 0;
         for (uint32_t i1 = 0; i1 < (uint32_t)(s->sections_count); i1++) {
             const j3d_Section *it1 = &(s->sections)[i1];
             (void)it1;
-            q1 += (((int64_t)((int64_t)it1->tag == INT64_C(1246647345)))) ? 1 : 0;
+            q1 += (((int64_t)((int64_t)it1->tag == INT64_C(1296321587)))) ? 1 : 0;
         }
-        int ok = (((int64_t)(q1 <= INT64_C(1)))) != 0;
-        if (!bf_eval_failed(v, "sections", "JNT1: \"There can only be one skeleton per model.\"") && !ok) {
-            int64_t q2 = 0;
-            for (uint32_t i2 = 0; i2 < (uint32_t)(s->sections_count); i2++) {
-                const j3d_Section *it2 = &(s->sections)[i2];
-                (void)it2;
-                q2 += (((int64_t)((int64_t)it2->tag == INT64_C(1246647345)))) ? 1 : 0;
-            }
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 32)), "sections", "JNT1: \"There can only be one skeleton per model.\"", "%lld JNT1 sections", (long long)(q2));
-            bf_eval_failed(v, "sections", "JNT1: \"There can only be one skeleton per model.\"");
-        }
-    }
-    /* "These two formats hold the same data, except BDL contains an additional set of data which is used for faster rendering speeds." (schema line 272) */
-    {
-        int64_t q3 = 0;
-        for (uint32_t i3 = 0; i3 < (uint32_t)(s->sections_count); i3++) {
-            const j3d_Section *it3 = &(s->sections)[i3];
-            (void)it3;
-            q3 += (((int64_t)((int64_t)it3->tag == INT64_C(1296321587)))) ? 1 : 0;
-        }
-        int ok = (((int64_t)(((int64_t)((int64_t)s->kind == INT64_C(1650748468))) || ((int64_t)(q3 == INT64_C(0)))))) != 0;
+        int ok = (((int64_t)(((int64_t)((int64_t)s->kind == INT64_C(1650748468))) || ((int64_t)(q1 == INT64_C(0)))))) != 0;
         if (!bf_eval_failed(v, "sections", "\"These two formats hold the same data, except BDL contains an additional set of data which is used for faster rendering speeds.\"") && !ok) {
             bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 32)), "sections", "\"These two formats hold the same data, except BDL contains an additional set of data which is used for faster rendering speeds.\"", "a BMD file with an MDL3 section");
             bf_eval_failed(v, "sections", "\"These two formats hold the same data, except BDL contains an additional set of data which is used for faster rendering speeds.\"");
         }
     }
-    /* Scene Hierarchy: "The node list is padded to the nearest 32." (schema line 276) */
+    /* Scene Hierarchy: "The node list is padded to the nearest 32." (schema line 284) */
     for (uint32_t i = 0; i < s->sections_count; i++) {
         const j3d_Section *it = &s->sections[i];
         const j3d_Section *prev = i ? &s->sections[i - 1] : &j3d_Section_zero;
@@ -114,7 +102,7 @@ static void validate_File(bf_vctx *v, const j3d_File *s)
             bf_pop(c);
         }
     }
-    /* EVP1: "This section is padded to the nearest 32." (schema line 281) */
+    /* EVP1: "This section is padded to the nearest 32." (schema line 289) */
     for (uint32_t i = 0; i < s->sections_count; i++) {
         const j3d_Section *it = &s->sections[i];
         const j3d_Section *prev = i ? &s->sections[i - 1] : &j3d_Section_zero;
@@ -131,7 +119,7 @@ static void validate_File(bf_vctx *v, const j3d_File *s)
             bf_pop(c);
         }
     }
-    /* DRW1: "DRW1 ends with padding to the nearest 32." (schema line 286) */
+    /* DRW1: "DRW1 ends with padding to the nearest 32." (schema line 294) */
     for (uint32_t i = 0; i < s->sections_count; i++) {
         const j3d_Section *it = &s->sections[i];
         const j3d_Section *prev = i ? &s->sections[i - 1] : &j3d_Section_zero;
@@ -210,7 +198,7 @@ static void validate_Inf1(bf_vctx *v, const j3d_Inf1 *s)
     (void)s;
     if ((uint64_t)(int64_t)s->flags & ~UINT64_C(0xFFFF))
         bf_report(v, BF_SEVERITY_WARNING, (s)->_offset + 0, "flags", "LoaderFlags: the bits the document lists", "bits 0x%llx are not LoaderFlags flags", (unsigned long long)((uint64_t)(int64_t)s->flags & ~UINT64_C(0xFFFF)));
-    /* Scene Hierarchy: "0x10 = Joint Assignment node. "Data" holds the Joint ID (index into JNT1)" (schema line 346) */
+    /* Scene Hierarchy: "0x10 = Joint Assignment node. "Data" holds the Joint ID (index into JNT1)" (schema line 377) */
     for (uint32_t i = 0; i < s->nodes_count; i++) {
         const j3d_SceneNode *it = &s->nodes[i];
         const j3d_SceneNode *prev = i ? &s->nodes[i - 1] : &j3d_SceneNode_zero;
@@ -218,28 +206,16 @@ static void validate_Inf1(bf_vctx *v, const j3d_Inf1 *s)
         (void)prev;
         if (bf_push(c, "nodes", i)) {
             {
-                int64_t q1 = 0;
-                for (uint32_t i1 = 0; i1 < (uint32_t)(R->sections_count); i1++) {
-                    const j3d_Section *it1 = &(R->sections)[i1];
-                    (void)it1;
-                    q1 = bf_add(q1, (int64_t)(it1->body.kind == J3D_KIND_JNT1 ? it1->body.Jnt1 : &j3d_Jnt1_zero)->joint_count);
-                }
-                int ok = (((int64_t)(((int64_t)((int64_t)it->type != INT64_C(16))) || ((int64_t)((int64_t)it->data < q1))))) != 0;
+                int ok = (((int64_t)(((int64_t)((int64_t)it->type != INT64_C(16))) || ((int64_t)((int64_t)it->data < j3d_File_v_joint_count(c, R)))))) != 0;
                 if (!bf_eval_failed(v, "data", "Scene Hierarchy: \"0x10 = Joint Assignment node. \"Data\" holds the Joint ID (index into JNT1)\"") && !ok) {
-                    int64_t q2 = 0;
-                    for (uint32_t i2 = 0; i2 < (uint32_t)(R->sections_count); i2++) {
-                        const j3d_Section *it2 = &(R->sections)[i2];
-                        (void)it2;
-                        q2 = bf_add(q2, (int64_t)(it2->body.kind == J3D_KIND_JNT1 ? it2->body.Jnt1 : &j3d_Jnt1_zero)->joint_count);
-                    }
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 2)), "data", "Scene Hierarchy: \"0x10 = Joint Assignment node. \"Data\" holds the Joint ID (index into JNT1)\"", "joint node %lld names joint %lld, but JNT1 has %lld", (long long)((int64_t)i), (long long)((int64_t)it->data), (long long)(q2));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 2)), "data", "Scene Hierarchy: \"0x10 = Joint Assignment node. \"Data\" holds the Joint ID (index into JNT1)\"", "joint node %lld names joint %lld, but JNT1 has %lld", (long long)((int64_t)i), (long long)((int64_t)it->data), (long long)(j3d_File_v_joint_count(c, R)));
                     bf_eval_failed(v, "data", "Scene Hierarchy: \"0x10 = Joint Assignment node. \"Data\" holds the Joint ID (index into JNT1)\"");
                 }
             }
             bf_pop(c);
         }
     }
-    /* Scene Hierarchy: "0x11 = Material assignment. "Data" holds the Material ID (index into MAT3)" (schema line 351) */
+    /* Scene Hierarchy: "0x11 = Material assignment. "Data" holds the Material ID (index into MAT3)" (schema line 382) */
     for (uint32_t i = 0; i < s->nodes_count; i++) {
         const j3d_SceneNode *it = &s->nodes[i];
         const j3d_SceneNode *prev = i ? &s->nodes[i - 1] : &j3d_SceneNode_zero;
@@ -247,28 +223,16 @@ static void validate_Inf1(bf_vctx *v, const j3d_Inf1 *s)
         (void)prev;
         if (bf_push(c, "nodes", i)) {
             {
-                int64_t q3 = 0;
-                for (uint32_t i3 = 0; i3 < (uint32_t)(R->sections_count); i3++) {
-                    const j3d_Section *it3 = &(R->sections)[i3];
-                    (void)it3;
-                    q3 = bf_add(q3, bf_add((int64_t)(it3->body.kind == J3D_KIND_MAT3 ? it3->body.Mat3 : &j3d_Mat3_zero)->material_count, (int64_t)(it3->body.kind == J3D_KIND_MATERIAL_LIST ? it3->body.MaterialList : &j3d_MaterialList_zero)->material_count));
-                }
-                int ok = (((int64_t)(((int64_t)((int64_t)it->type != INT64_C(17))) || ((int64_t)((int64_t)it->data < q3))))) != 0;
+                int ok = (((int64_t)(((int64_t)((int64_t)it->type != INT64_C(17))) || ((int64_t)((int64_t)it->data < j3d_Inf1_v_material_count(c, s)))))) != 0;
                 if (!bf_eval_failed(v, "data", "Scene Hierarchy: \"0x11 = Material assignment. \"Data\" holds the Material ID (index into MAT3)\"") && !ok) {
-                    int64_t q4 = 0;
-                    for (uint32_t i4 = 0; i4 < (uint32_t)(R->sections_count); i4++) {
-                        const j3d_Section *it4 = &(R->sections)[i4];
-                        (void)it4;
-                        q4 = bf_add(q4, bf_add((int64_t)(it4->body.kind == J3D_KIND_MAT3 ? it4->body.Mat3 : &j3d_Mat3_zero)->material_count, (int64_t)(it4->body.kind == J3D_KIND_MATERIAL_LIST ? it4->body.MaterialList : &j3d_MaterialList_zero)->material_count));
-                    }
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 2)), "data", "Scene Hierarchy: \"0x11 = Material assignment. \"Data\" holds the Material ID (index into MAT3)\"", "material node %lld names material %lld, but MAT3 has %lld", (long long)((int64_t)i), (long long)((int64_t)it->data), (long long)(q4));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 2)), "data", "Scene Hierarchy: \"0x11 = Material assignment. \"Data\" holds the Material ID (index into MAT3)\"", "material node %lld names material %lld, but MAT3 has %lld", (long long)((int64_t)i), (long long)((int64_t)it->data), (long long)(j3d_Inf1_v_material_count(c, s)));
                     bf_eval_failed(v, "data", "Scene Hierarchy: \"0x11 = Material assignment. \"Data\" holds the Material ID (index into MAT3)\"");
                 }
             }
             bf_pop(c);
         }
     }
-    /* Scene Hierarchy: "0x12 = Shape Assignment. "Data" holds the Shape ID (index into SHP1)" (schema line 356) */
+    /* Scene Hierarchy: "0x12 = Shape Assignment. "Data" holds the Shape ID (index into SHP1)" (schema line 387) */
     for (uint32_t i = 0; i < s->nodes_count; i++) {
         const j3d_SceneNode *it = &s->nodes[i];
         const j3d_SceneNode *prev = i ? &s->nodes[i - 1] : &j3d_SceneNode_zero;
@@ -276,218 +240,44 @@ static void validate_Inf1(bf_vctx *v, const j3d_Inf1 *s)
         (void)prev;
         if (bf_push(c, "nodes", i)) {
             {
-                int64_t q5 = 0;
-                for (uint32_t i5 = 0; i5 < (uint32_t)(R->sections_count); i5++) {
-                    const j3d_Section *it5 = &(R->sections)[i5];
-                    (void)it5;
-                    q5 = bf_add(q5, (int64_t)(it5->body.kind == J3D_KIND_SHP1 ? it5->body.Shp1 : &j3d_Shp1_zero)->shape_count);
-                }
-                int ok = (((int64_t)(((int64_t)((int64_t)it->type != INT64_C(18))) || ((int64_t)((int64_t)it->data < q5))))) != 0;
+                int ok = (((int64_t)(((int64_t)((int64_t)it->type != INT64_C(18))) || ((int64_t)((int64_t)it->data < j3d_Inf1_v_shape_count(c, s)))))) != 0;
                 if (!bf_eval_failed(v, "data", "Scene Hierarchy: \"0x12 = Shape Assignment. \"Data\" holds the Shape ID (index into SHP1)\"") && !ok) {
-                    int64_t q6 = 0;
-                    for (uint32_t i6 = 0; i6 < (uint32_t)(R->sections_count); i6++) {
-                        const j3d_Section *it6 = &(R->sections)[i6];
-                        (void)it6;
-                        q6 = bf_add(q6, (int64_t)(it6->body.kind == J3D_KIND_SHP1 ? it6->body.Shp1 : &j3d_Shp1_zero)->shape_count);
-                    }
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 2)), "data", "Scene Hierarchy: \"0x12 = Shape Assignment. \"Data\" holds the Shape ID (index into SHP1)\"", "shape node %lld names shape %lld, but SHP1 has %lld", (long long)((int64_t)i), (long long)((int64_t)it->data), (long long)(q6));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 2)), "data", "Scene Hierarchy: \"0x12 = Shape Assignment. \"Data\" holds the Shape ID (index into SHP1)\"", "shape node %lld names shape %lld, but SHP1 has %lld", (long long)((int64_t)i), (long long)((int64_t)it->data), (long long)(j3d_Inf1_v_shape_count(c, s)));
                     bf_eval_failed(v, "data", "Scene Hierarchy: \"0x12 = Shape Assignment. \"Data\" holds the Shape ID (index into SHP1)\"");
                 }
             }
             bf_pop(c);
         }
     }
-    /* Scene Hierarchy: "0x01 = Creates a new child of the previous node", "0x02 = Finishes the child node and returns ownership to the previous node" (schema line 361) */
+    /* Scene Hierarchy: "0x01 = Creates a new child of the previous node", "0x02 = Finishes the child node and returns ownership to the previous node" (schema line 392) */
     {
-        int64_t q7 = 0;
-        for (uint32_t i7 = 0; i7 < (uint32_t)(s->nodes_count); i7++) {
-            const j3d_SceneNode *it7 = &(s->nodes)[i7];
-            (void)it7;
-            q7 += (((int64_t)((int64_t)it7->type == INT64_C(1)))) ? 1 : 0;
-        }
-        int64_t q8 = 0;
-        for (uint32_t i8 = 0; i8 < (uint32_t)(s->nodes_count); i8++) {
-            const j3d_SceneNode *it8 = &(s->nodes)[i8];
-            (void)it8;
-            q8 += (((int64_t)((int64_t)it8->type == INT64_C(2)))) ? 1 : 0;
-        }
-        int ok = (((int64_t)(q7 == q8))) != 0;
+        int ok = (((int64_t)(j3d_Inf1_v_levels_opened(c, s) == j3d_Inf1_v_levels_closed(c, s)))) != 0;
         if (!bf_eval_failed(v, "nodes", "Scene Hierarchy: \"0x01 = Creates a new child of the previous node\", \"0x02 = Finishes the child node and returns ownership to the previous node\"") && !ok) {
-            int64_t q9 = 0;
-            for (uint32_t i9 = 0; i9 < (uint32_t)(s->nodes_count); i9++) {
-                const j3d_SceneNode *it9 = &(s->nodes)[i9];
-                (void)it9;
-                q9 += (((int64_t)((int64_t)it9->type == INT64_C(1)))) ? 1 : 0;
-            }
-            int64_t q10 = 0;
-            for (uint32_t i10 = 0; i10 < (uint32_t)(s->nodes_count); i10++) {
-                const j3d_SceneNode *it10 = &(s->nodes)[i10];
-                (void)it10;
-                q10 += (((int64_t)((int64_t)it10->type == INT64_C(2)))) ? 1 : 0;
-            }
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s)->nodes_at), "nodes", "Scene Hierarchy: \"0x01 = Creates a new child of the previous node\", \"0x02 = Finishes the child node and returns ownership to the previous node\"", "%lld child levels opened but %lld closed", (long long)(q9), (long long)(q10));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s)->nodes_at), "nodes", "Scene Hierarchy: \"0x01 = Creates a new child of the previous node\", \"0x02 = Finishes the child node and returns ownership to the previous node\"", "%lld child levels opened but %lld closed", (long long)(j3d_Inf1_v_levels_opened(c, s)), (long long)(j3d_Inf1_v_levels_closed(c, s)));
             bf_eval_failed(v, "nodes", "Scene Hierarchy: \"0x01 = Creates a new child of the previous node\", \"0x02 = Finishes the child node and returns ownership to the previous node\"");
         }
     }
-    /* INF1: "Matrix Group Data Count. Referring to the Matrix Group Data in SHP1" (schema line 365) */
+    /* INF1: "Matrix Group Data Count. Referring to the Matrix Group Data in SHP1" (schema line 397) */
     {
-        int64_t q11 = 0;
-        for (uint32_t i11 = 0; i11 < (uint32_t)(R->sections_count); i11++) {
-            const j3d_Section *it11 = &(R->sections)[i11];
-            (void)it11;
-            q11 = bf_add(q11, (int64_t)(it11->body.kind == J3D_KIND_SHP1 ? it11->body.Shp1 : &j3d_Shp1_zero)->group_data_count);
-        }
-        int ok = (((int64_t)((int64_t)s->matrix_group_count == q11))) != 0;
+        int ok = (((int64_t)((int64_t)s->matrix_group_count == j3d_Inf1_v_group_data_count(c, s)))) != 0;
         if (!bf_eval_failed(v, "matrix_group_count", "INF1: \"Matrix Group Data Count. Referring to the Matrix Group Data in SHP1\"") && !ok) {
-            int64_t q12 = 0;
-            for (uint32_t i12 = 0; i12 < (uint32_t)(R->sections_count); i12++) {
-                const j3d_Section *it12 = &(R->sections)[i12];
-                (void)it12;
-                q12 = bf_add(q12, (int64_t)(it12->body.kind == J3D_KIND_SHP1 ? it12->body.Shp1 : &j3d_Shp1_zero)->group_data_count);
-            }
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 4)), "matrix_group_count", "INF1: \"Matrix Group Data Count. Referring to the Matrix Group Data in SHP1\"", "matrix group data count %lld, but SHP1 has %lld matrix group data entries", (long long)((int64_t)s->matrix_group_count), (long long)(q12));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 4)), "matrix_group_count", "INF1: \"Matrix Group Data Count. Referring to the Matrix Group Data in SHP1\"", "matrix group data count %lld, but SHP1 has %lld matrix group data entries", (long long)((int64_t)s->matrix_group_count), (long long)(j3d_Inf1_v_group_data_count(c, s)));
             bf_eval_failed(v, "matrix_group_count", "INF1: \"Matrix Group Data Count. Referring to the Matrix Group Data in SHP1\"");
         }
     }
-    /* INF1: "Vertex Count. Always equals the number of entries in the VTX1 "POSITION" data buffer" (schema line 369) */
+    /* INF1: "Vertex Count. Always equals the number of entries in the VTX1 "POSITION" data buffer" (schema line 401) */
     {
-        int64_t q13 = 0;
-        for (uint32_t i13 = 0; i13 < (uint32_t)(R->sections_count); i13++) {
-            const j3d_Section *it13 = &(R->sections)[i13];
-            (void)it13;
-            q13 = bf_add(q13, (int64_t)(&(it13->body.kind == J3D_KIND_VTX1 ? it13->body.Vtx1 : &j3d_Vtx1_zero)->position)->raw.len);
-        }
-        int64_t q14 = 0;
-        for (uint32_t i14 = 0; i14 < (uint32_t)(R->sections_count); i14++) {
-            const j3d_Section *it14 = &(R->sections)[i14];
-            (void)it14;
-            int64_t q15 = 0;
-            for (uint32_t i15 = 0; i15 < (uint32_t)((it14->body.kind == J3D_KIND_VTX1 ? it14->body.Vtx1 : &j3d_Vtx1_zero)->formats_count); i15++) {
-                const j3d_VertexFormat *it15 = &((it14->body.kind == J3D_KIND_VTX1 ? it14->body.Vtx1 : &j3d_Vtx1_zero)->formats)[i15];
-                (void)it15;
-                q15 = bf_add(q15, (((int64_t)((int64_t)it15->attr == INT64_C(9))) ? bf_mul((((int64_t)((int64_t)it15->component_count == INT64_C(0))) ? INT64_C(2) : INT64_C(3)), (((int64_t)((int64_t)it15->data_type <= INT64_C(1))) ? INT64_C(1) : (((int64_t)((int64_t)it15->data_type <= INT64_C(3))) ? INT64_C(2) : INT64_C(4)))) : INT64_C(0)));
-            }
-            q14 = bf_add(q14, q15);
-        }
-        int64_t q16 = 0;
-        for (uint32_t i16 = 0; i16 < (uint32_t)(R->sections_count); i16++) {
-            const j3d_Section *it16 = &(R->sections)[i16];
-            (void)it16;
-            q16 = bf_add(q16, (int64_t)(&(it16->body.kind == J3D_KIND_VTX1 ? it16->body.Vtx1 : &j3d_Vtx1_zero)->position)->raw.len);
-        }
-        int64_t q17 = 0;
-        for (uint32_t i17 = 0; i17 < (uint32_t)(R->sections_count); i17++) {
-            const j3d_Section *it17 = &(R->sections)[i17];
-            (void)it17;
-            q17 = bf_add(q17, (int64_t)(&(it17->body.kind == J3D_KIND_VTX1 ? it17->body.Vtx1 : &j3d_Vtx1_zero)->position)->raw.len);
-        }
-        int64_t q18 = 0;
-        for (uint32_t i18 = 0; i18 < (uint32_t)(R->sections_count); i18++) {
-            const j3d_Section *it18 = &(R->sections)[i18];
-            (void)it18;
-            int64_t q19 = 0;
-            for (uint32_t i19 = 0; i19 < (uint32_t)((it18->body.kind == J3D_KIND_VTX1 ? it18->body.Vtx1 : &j3d_Vtx1_zero)->formats_count); i19++) {
-                const j3d_VertexFormat *it19 = &((it18->body.kind == J3D_KIND_VTX1 ? it18->body.Vtx1 : &j3d_Vtx1_zero)->formats)[i19];
-                (void)it19;
-                q19 = bf_add(q19, (((int64_t)((int64_t)it19->attr == INT64_C(9))) ? bf_mul((((int64_t)((int64_t)it19->component_count == INT64_C(0))) ? INT64_C(2) : INT64_C(3)), (((int64_t)((int64_t)it19->data_type <= INT64_C(1))) ? INT64_C(1) : (((int64_t)((int64_t)it19->data_type <= INT64_C(3))) ? INT64_C(2) : INT64_C(4)))) : INT64_C(0)));
-            }
-            q18 = bf_add(q18, q19);
-        }
-        int ok = (((int64_t)(((int64_t)(q13 == INT64_C(0))) || ((int64_t)(((int64_t)(bf_mul((int64_t)s->vertex_count, q14) <= q16)) && ((int64_t)(bf_sub(q17, bf_mul((int64_t)s->vertex_count, q18)) < INT64_C(32)))))))) != 0;
+        int ok = (((int64_t)(((int64_t)(j3d_Inf1_v_position_bytes(c, s) == INT64_C(0))) || ((int64_t)(((int64_t)(bf_mul((int64_t)s->vertex_count, j3d_Inf1_v_position_stride(c, s)) <= j3d_Inf1_v_position_bytes(c, s))) && ((int64_t)(bf_sub(j3d_Inf1_v_position_bytes(c, s), bf_mul((int64_t)s->vertex_count, j3d_Inf1_v_position_stride(c, s))) < INT64_C(32)))))))) != 0;
         if (!bf_eval_failed(v, "vertex_count", "INF1: \"Vertex Count. Always equals the number of entries in the VTX1 \"POSITION\" data buffer\"") && !ok) {
-            int64_t q20 = 0;
-            for (uint32_t i20 = 0; i20 < (uint32_t)(R->sections_count); i20++) {
-                const j3d_Section *it20 = &(R->sections)[i20];
-                (void)it20;
-                q20 = bf_add(q20, (int64_t)(&(it20->body.kind == J3D_KIND_VTX1 ? it20->body.Vtx1 : &j3d_Vtx1_zero)->position)->raw.len);
-            }
-            int64_t q21 = 0;
-            for (uint32_t i21 = 0; i21 < (uint32_t)(R->sections_count); i21++) {
-                const j3d_Section *it21 = &(R->sections)[i21];
-                (void)it21;
-                int64_t q22 = 0;
-                for (uint32_t i22 = 0; i22 < (uint32_t)((it21->body.kind == J3D_KIND_VTX1 ? it21->body.Vtx1 : &j3d_Vtx1_zero)->formats_count); i22++) {
-                    const j3d_VertexFormat *it22 = &((it21->body.kind == J3D_KIND_VTX1 ? it21->body.Vtx1 : &j3d_Vtx1_zero)->formats)[i22];
-                    (void)it22;
-                    q22 = bf_add(q22, (((int64_t)((int64_t)it22->attr == INT64_C(9))) ? bf_mul((((int64_t)((int64_t)it22->component_count == INT64_C(0))) ? INT64_C(2) : INT64_C(3)), (((int64_t)((int64_t)it22->data_type <= INT64_C(1))) ? INT64_C(1) : (((int64_t)((int64_t)it22->data_type <= INT64_C(3))) ? INT64_C(2) : INT64_C(4)))) : INT64_C(0)));
-                }
-                q21 = bf_add(q21, q22);
-            }
-            int64_t q23 = 0;
-            for (uint32_t i23 = 0; i23 < (uint32_t)(R->sections_count); i23++) {
-                const j3d_Section *it23 = &(R->sections)[i23];
-                (void)it23;
-                int64_t q24 = 0;
-                for (uint32_t i24 = 0; i24 < (uint32_t)((it23->body.kind == J3D_KIND_VTX1 ? it23->body.Vtx1 : &j3d_Vtx1_zero)->formats_count); i24++) {
-                    const j3d_VertexFormat *it24 = &((it23->body.kind == J3D_KIND_VTX1 ? it23->body.Vtx1 : &j3d_Vtx1_zero)->formats)[i24];
-                    (void)it24;
-                    q24 = bf_add(q24, (((int64_t)((int64_t)it24->attr == INT64_C(9))) ? bf_mul((((int64_t)((int64_t)it24->component_count == INT64_C(0))) ? INT64_C(2) : INT64_C(3)), (((int64_t)((int64_t)it24->data_type <= INT64_C(1))) ? INT64_C(1) : (((int64_t)((int64_t)it24->data_type <= INT64_C(3))) ? INT64_C(2) : INT64_C(4)))) : INT64_C(0)));
-                }
-                q23 = bf_add(q23, q24);
-            }
-            int64_t q25 = 0;
-            for (uint32_t i25 = 0; i25 < (uint32_t)(R->sections_count); i25++) {
-                const j3d_Section *it25 = &(R->sections)[i25];
-                (void)it25;
-                q25 = bf_add(q25, (int64_t)(&(it25->body.kind == J3D_KIND_VTX1 ? it25->body.Vtx1 : &j3d_Vtx1_zero)->position)->raw.len);
-            }
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 8)), "vertex_count", "INF1: \"Vertex Count. Always equals the number of entries in the VTX1 \"POSITION\" data buffer\"", "vertex count %lld, but the POSITION buffer holds %lld entries of %lld bytes (%lld bytes with its padding)", (long long)((int64_t)s->vertex_count), (long long)(bf_div(c, q20, bf_max(q21, INT64_C(1)))), (long long)(q23), (long long)(q25));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 8)), "vertex_count", "INF1: \"Vertex Count. Always equals the number of entries in the VTX1 \"POSITION\" data buffer\"", "vertex count %lld, but the POSITION buffer holds %lld entries of %lld bytes (%lld bytes with its padding)", (long long)((int64_t)s->vertex_count), (long long)(bf_div(c, j3d_Inf1_v_position_bytes(c, s), bf_max(j3d_Inf1_v_position_stride(c, s), INT64_C(1)))), (long long)(j3d_Inf1_v_position_stride(c, s)), (long long)(j3d_Inf1_v_position_bytes(c, s)));
             bf_eval_failed(v, "vertex_count", "INF1: \"Vertex Count. Always equals the number of entries in the VTX1 \"POSITION\" data buffer\"");
         }
     }
-    /* INF1: "Vertex Count. Always equals the number of entries in the VTX1 "POSITION" data buffer" (its padding to 32 bytes is not entries) (schema line 373) */
+    /* INF1: "Vertex Count. Always equals the number of entries in the VTX1 "POSITION" data buffer" (its padding to 32 bytes is not entries) (schema line 406) */
     {
-        int64_t q26 = 0;
-        for (uint32_t i26 = 0; i26 < (uint32_t)(R->sections_count); i26++) {
-            const j3d_Section *it26 = &(R->sections)[i26];
-            (void)it26;
-            int64_t q27 = 0;
-            for (uint32_t i27 = 0; i27 < (uint32_t)((it26->body.kind == J3D_KIND_VTX1 ? it26->body.Vtx1 : &j3d_Vtx1_zero)->formats_count); i27++) {
-                const j3d_VertexFormat *it27 = &((it26->body.kind == J3D_KIND_VTX1 ? it26->body.Vtx1 : &j3d_Vtx1_zero)->formats)[i27];
-                (void)it27;
-                q27 = bf_add(q27, (((int64_t)((int64_t)it27->attr == INT64_C(9))) ? (((int64_t)((int64_t)it27->component_count == INT64_C(0))) ? INT64_C(2) : INT64_C(3)) : INT64_C(0)));
-            }
-            q26 = bf_add(q26, q27);
-        }
-        int64_t q28 = 0;
-        for (uint32_t i28 = 0; i28 < (uint32_t)(R->sections_count); i28++) {
-            const j3d_Section *it28 = &(R->sections)[i28];
-            (void)it28;
-            int64_t q29 = 0;
-            for (uint32_t i29 = 0; i29 < (uint32_t)((it28->body.kind == J3D_KIND_VTX1 ? it28->body.Vtx1 : &j3d_Vtx1_zero)->formats_count); i29++) {
-                const j3d_VertexFormat *it29 = &((it28->body.kind == J3D_KIND_VTX1 ? it28->body.Vtx1 : &j3d_Vtx1_zero)->formats)[i29];
-                (void)it29;
-                q29 = bf_add(q29, (((int64_t)((int64_t)it29->attr == INT64_C(9))) ? (((int64_t)((int64_t)it29->component_count == INT64_C(0))) ? INT64_C(2) : INT64_C(3)) : INT64_C(0)));
-            }
-            q28 = bf_add(q28, q29);
-        }
-        int64_t q30 = 0;
-        for (uint32_t i30 = 0; i30 < (uint32_t)(R->sections_count); i30++) {
-            const j3d_Section *it30 = &(R->sections)[i30];
-            (void)it30;
-            q30 = bf_add(q30, bf_add(bf_add(bf_add(bf_add((int64_t)(&(it30->body.kind == J3D_KIND_VTX1 ? it30->body.Vtx1 : &j3d_Vtx1_zero)->position)->u8_values_count, (int64_t)(&(it30->body.kind == J3D_KIND_VTX1 ? it30->body.Vtx1 : &j3d_Vtx1_zero)->position)->s8_values_count), (int64_t)(&(it30->body.kind == J3D_KIND_VTX1 ? it30->body.Vtx1 : &j3d_Vtx1_zero)->position)->u16_values_count), (int64_t)(&(it30->body.kind == J3D_KIND_VTX1 ? it30->body.Vtx1 : &j3d_Vtx1_zero)->position)->s16_values_count), (int64_t)(&(it30->body.kind == J3D_KIND_VTX1 ? it30->body.Vtx1 : &j3d_Vtx1_zero)->position)->f32_values_count));
-        }
-        int ok = (((int64_t)(((int64_t)(q26 == INT64_C(0))) || ((int64_t)(bf_mul((int64_t)s->vertex_count, q28) == q30))))) != 0;
+        int ok = (((int64_t)(((int64_t)(j3d_Inf1_v_position_components(c, s) == INT64_C(0))) || ((int64_t)(bf_mul((int64_t)s->vertex_count, j3d_Inf1_v_position_components(c, s)) == j3d_Inf1_v_position_values(c, s)))))) != 0;
         if (!bf_eval_failed(v, "vertex_count", "INF1: \"Vertex Count. Always equals the number of entries in the VTX1 \"POSITION\" data buffer\" (its padding to 32 bytes is not entries)") && !ok) {
-            int64_t q31 = 0;
-            for (uint32_t i31 = 0; i31 < (uint32_t)(R->sections_count); i31++) {
-                const j3d_Section *it31 = &(R->sections)[i31];
-                (void)it31;
-                q31 = bf_add(q31, bf_add(bf_add(bf_add(bf_add((int64_t)(&(it31->body.kind == J3D_KIND_VTX1 ? it31->body.Vtx1 : &j3d_Vtx1_zero)->position)->u8_values_count, (int64_t)(&(it31->body.kind == J3D_KIND_VTX1 ? it31->body.Vtx1 : &j3d_Vtx1_zero)->position)->s8_values_count), (int64_t)(&(it31->body.kind == J3D_KIND_VTX1 ? it31->body.Vtx1 : &j3d_Vtx1_zero)->position)->u16_values_count), (int64_t)(&(it31->body.kind == J3D_KIND_VTX1 ? it31->body.Vtx1 : &j3d_Vtx1_zero)->position)->s16_values_count), (int64_t)(&(it31->body.kind == J3D_KIND_VTX1 ? it31->body.Vtx1 : &j3d_Vtx1_zero)->position)->f32_values_count));
-            }
-            int64_t q32 = 0;
-            for (uint32_t i32 = 0; i32 < (uint32_t)(R->sections_count); i32++) {
-                const j3d_Section *it32 = &(R->sections)[i32];
-                (void)it32;
-                int64_t q33 = 0;
-                for (uint32_t i33 = 0; i33 < (uint32_t)((it32->body.kind == J3D_KIND_VTX1 ? it32->body.Vtx1 : &j3d_Vtx1_zero)->formats_count); i33++) {
-                    const j3d_VertexFormat *it33 = &((it32->body.kind == J3D_KIND_VTX1 ? it32->body.Vtx1 : &j3d_Vtx1_zero)->formats)[i33];
-                    (void)it33;
-                    q33 = bf_add(q33, (((int64_t)((int64_t)it33->attr == INT64_C(9))) ? (((int64_t)((int64_t)it33->component_count == INT64_C(0))) ? INT64_C(2) : INT64_C(3)) : INT64_C(0)));
-                }
-                q32 = bf_add(q32, q33);
-            }
-            bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)((s)->_offset + 8)), "vertex_count", "INF1: \"Vertex Count. Always equals the number of entries in the VTX1 \"POSITION\" data buffer\" (its padding to 32 bytes is not entries)", "vertex count %lld, but the POSITION buffer holds %lld entries before its padding", (long long)((int64_t)s->vertex_count), (long long)(bf_div(c, q31, bf_max(q32, INT64_C(1)))));
+            bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)((s)->_offset + 8)), "vertex_count", "INF1: \"Vertex Count. Always equals the number of entries in the VTX1 \"POSITION\" data buffer\" (its padding to 32 bytes is not entries)", "vertex count %lld, but the POSITION buffer holds %lld entries before its padding", (long long)((int64_t)s->vertex_count), (long long)(bf_div(c, j3d_Inf1_v_position_values(c, s), bf_max(j3d_Inf1_v_position_components(c, s), INT64_C(1)))));
             bf_eval_failed(v, "vertex_count", "INF1: \"Vertex Count. Always equals the number of entries in the VTX1 \"POSITION\" data buffer\" (its padding to 32 bytes is not entries)");
         }
     }
@@ -520,7 +310,7 @@ static void validate_Vtx1(bf_vctx *v, const j3d_Vtx1 *s)
     (void)c;
     (void)R;
     (void)s;
-    /* Vertex Buffer Formats: "Only one descriptor can exist for each attribute." (schema line 534) */
+    /* Vertex Buffer Formats: "Only one descriptor can exist for each attribute." (schema line 598) */
     {
         int64_t q1 = 0;
         for (uint32_t i1 = 0; i1 < (uint32_t)(s->formats_count); i1++) {
@@ -631,7 +421,7 @@ static void validate_VertexFormat(bf_vctx *v, const j3d_VertexFormat *s)
         if (x != INT64_C(0) && x != INT64_C(1) && x != INT64_C(2))
             bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 4, "component_count", "ComponentCount: the values the document lists", "%lld (0x%llx) is not a value of ComponentCount", (long long)x, (unsigned long long)x);
     }
-    /* Vertex Buffer Formats: Data Types table (UInt8 ... Float; for colors RGB565 ... RGBA8) (schema line 551) */
+    /* Vertex Buffer Formats: Data Types table (UInt8 ... Float; for colors RGB565 ... RGBA8) (schema line 625) */
     {
         int ok = (((int64_t)(((int64_t)((int64_t)s->attr == INT64_C(255))) || (((int64_t)(((int64_t)((int64_t)s->attr == INT64_C(11))) || ((int64_t)((int64_t)s->attr == INT64_C(12))))) ? ((int64_t)((int64_t)s->data_type <= INT64_C(5))) : ((int64_t)((int64_t)s->data_type <= INT64_C(4))))))) != 0;
         if (!bf_eval_failed(v, "data_type", "Vertex Buffer Formats: Data Types table (UInt8 ... Float; for colors RGB565 ... RGBA8)") && !ok) {
@@ -639,7 +429,7 @@ static void validate_VertexFormat(bf_vctx *v, const j3d_VertexFormat *s)
             bf_eval_failed(v, "data_type", "Vertex Buffer Formats: Data Types table (UInt8 ... Float; for colors RGB565 ... RGBA8)");
         }
     }
-    /* Vertex Buffer Formats: Component Count table ("the values are considered based on the attribute target they're assigned to") (schema line 555) */
+    /* Vertex Buffer Formats: Component Count table ("the values are considered based on the attribute target they're assigned to") (schema line 629) */
     {
         int ok = (((int64_t)(((int64_t)((int64_t)s->attr == INT64_C(255))) || ((int64_t)((int64_t)s->component_count <= (((int64_t)(((int64_t)((int64_t)s->attr == INT64_C(10))) || ((int64_t)((int64_t)s->attr == INT64_C(25))))) ? INT64_C(2) : INT64_C(1))))))) != 0;
         if (!bf_eval_failed(v, "component_count", "Vertex Buffer Formats: Component Count table (\"the values are considered based on the attribute target they're assigned to\")") && !ok) {
@@ -656,27 +446,15 @@ static void validate_Evp1(bf_vctx *v, const j3d_Evp1 *s)
     (void)c;
     (void)R;
     (void)s;
-    /* Inverse Bind Matrix Table: "the number of Inverse Bind Matrices is always equal to the amount of Joints in the model" (schema line 663) */
+    /* Inverse Bind Matrix Table: "the number of Inverse Bind Matrices is always equal to the amount of Joints in the model" (schema line 744) */
     {
-        int64_t q1 = 0;
-        for (uint32_t i1 = 0; i1 < (uint32_t)(R->sections_count); i1++) {
-            const j3d_Section *it1 = &(R->sections)[i1];
-            (void)it1;
-            q1 = bf_add(q1, (int64_t)(it1->body.kind == J3D_KIND_JNT1 ? it1->body.Jnt1 : &j3d_Jnt1_zero)->joint_count);
-        }
-        int ok = (((int64_t)(((int64_t)((int64_t)s->matrix_table_offset == INT64_C(0))) || ((int64_t)((int64_t)s->inverse_bind_matrices_count == q1))))) != 0;
+        int ok = (((int64_t)(((int64_t)((int64_t)s->matrix_table_offset == INT64_C(0))) || ((int64_t)((int64_t)s->inverse_bind_matrices_count == j3d_File_v_joint_count(c, R)))))) != 0;
         if (!bf_eval_failed(v, "matrix_table_offset", "Inverse Bind Matrix Table: \"the number of Inverse Bind Matrices is always equal to the amount of Joints in the model\"") && !ok) {
-            int64_t q2 = 0;
-            for (uint32_t i2 = 0; i2 < (uint32_t)(R->sections_count); i2++) {
-                const j3d_Section *it2 = &(R->sections)[i2];
-                (void)it2;
-                q2 = bf_add(q2, (int64_t)(it2->body.kind == J3D_KIND_JNT1 ? it2->body.Jnt1 : &j3d_Jnt1_zero)->joint_count);
-            }
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 16)), "matrix_table_offset", "Inverse Bind Matrix Table: \"the number of Inverse Bind Matrices is always equal to the amount of Joints in the model\"", "%lld inverse bind matrices, but JNT1 has %lld joints", (long long)((int64_t)s->inverse_bind_matrices_count), (long long)(q2));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 16)), "matrix_table_offset", "Inverse Bind Matrix Table: \"the number of Inverse Bind Matrices is always equal to the amount of Joints in the model\"", "%lld inverse bind matrices, but JNT1 has %lld joints", (long long)((int64_t)s->inverse_bind_matrices_count), (long long)(j3d_File_v_joint_count(c, R)));
             bf_eval_failed(v, "matrix_table_offset", "Inverse Bind Matrix Table: \"the number of Inverse Bind Matrices is always equal to the amount of Joints in the model\"");
         }
     }
-    /* Envelope Weight Table: "This table ends with padding to the nearest 4th byte so the Floats that come after are aligned correctly." (schema line 667) */
+    /* Envelope Weight Table: "This table ends with padding to the nearest 4th byte so the Floats that come after are aligned correctly." (schema line 748) */
     {
         int ok = (((int64_t)(bf_mod(c, (int64_t)s->matrix_table_offset, INT64_C(4)) == INT64_C(0)))) != 0;
         if (!bf_eval_failed(v, "matrix_table_offset", "Envelope Weight Table: \"This table ends with padding to the nearest 4th byte so the Floats that come after are aligned correctly.\"") && !ok) {
@@ -684,7 +462,7 @@ static void validate_Evp1(bf_vctx *v, const j3d_Evp1 *s)
             bf_eval_failed(v, "matrix_table_offset", "Envelope Weight Table: \"This table ends with padding to the nearest 4th byte so the Floats that come after are aligned correctly.\"");
         }
     }
-    /* Envelope Joint Index Table: "This table consists of the actual JNT1 index values." (schema line 671) */
+    /* Envelope Joint Index Table: "This table consists of the actual JNT1 index values." (schema line 752) */
     for (uint32_t i = 0; i < s->joint_indices_count; i++) {
         const j3d_EnvelopeJoints *it = &s->joint_indices[i];
         const j3d_EnvelopeJoints *prev = i ? &s->joint_indices[i - 1] : &j3d_EnvelopeJoints_zero;
@@ -692,32 +470,20 @@ static void validate_Evp1(bf_vctx *v, const j3d_Evp1 *s)
         (void)prev;
         if (bf_push(c, "joint_indices", i)) {
             {
-                int64_t q3 = 1;
-                for (uint32_t i3 = 0; i3 < (uint32_t)(it->indices_count); i3++) {
-                    int64_t q4 = 0;
-                    for (uint32_t i4 = 0; i4 < (uint32_t)(R->sections_count); i4++) {
-                        const j3d_Section *it4 = &(R->sections)[i4];
-                        (void)it4;
-                        q4 = bf_add(q4, (int64_t)(it4->body.kind == J3D_KIND_JNT1 ? it4->body.Jnt1 : &j3d_Jnt1_zero)->joint_count);
-                    }
-                    if (!(((int64_t)((int64_t)((it->indices)[i3]) < q4)))) { q3 = 0; break; }
+                int64_t q1 = 1;
+                for (uint32_t i1 = 0; i1 < (uint32_t)(it->indices_count); i1++) {
+                    if (!(((int64_t)((int64_t)((it->indices)[i1]) < j3d_File_v_joint_count(c, R))))) { q1 = 0; break; }
                 }
-                int ok = (q3) != 0;
+                int ok = (q1) != 0;
                 if (!bf_eval_failed(v, "", "Envelope Joint Index Table: \"This table consists of the actual JNT1 index values.\"") && !ok) {
-                    int64_t q5 = 0;
-                    for (uint32_t i5 = 0; i5 < (uint32_t)(R->sections_count); i5++) {
-                        const j3d_Section *it5 = &(R->sections)[i5];
-                        (void)it5;
-                        q5 = bf_add(q5, (int64_t)(it5->body.kind == J3D_KIND_JNT1 ? it5->body.Jnt1 : &j3d_Jnt1_zero)->joint_count);
-                    }
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)(it->_offset), "", "Envelope Joint Index Table: \"This table consists of the actual JNT1 index values.\"", "envelope %lld names a joint outside JNT1's %lld", (long long)((int64_t)i), (long long)(q5));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)(it->_offset), "", "Envelope Joint Index Table: \"This table consists of the actual JNT1 index values.\"", "envelope %lld names a joint outside JNT1's %lld", (long long)((int64_t)i), (long long)(j3d_File_v_joint_count(c, R)));
                     bf_eval_failed(v, "", "Envelope Joint Index Table: \"This table consists of the actual JNT1 index values.\"");
                 }
             }
             bf_pop(c);
         }
     }
-    /* Envelope Weight Table: "joint weighting values which determine how much of an effect the given Joint Index has on this envelope" (schema line 675) */
+    /* Envelope Weight Table: "joint weighting values which determine how much of an effect the given Joint Index has on this envelope" (schema line 756) */
     for (uint32_t i = 0; i < s->weights_count; i++) {
         const j3d_EnvelopeWeights *it = &s->weights[i];
         const j3d_EnvelopeWeights *prev = i ? &s->weights[i - 1] : &j3d_EnvelopeWeights_zero;
@@ -725,21 +491,21 @@ static void validate_Evp1(bf_vctx *v, const j3d_Evp1 *s)
         (void)prev;
         if (bf_push(c, "weights", i)) {
             {
-                double q6 = 0;
-                for (uint32_t i6 = 0; i6 < (uint32_t)(it->weights_count); i6++) {
-                    q6 = q6 + (double)((it->weights)[i6]);
+                double q2 = 0;
+                for (uint32_t i2 = 0; i2 < (uint32_t)(it->weights_count); i2++) {
+                    q2 = q2 + (double)((it->weights)[i2]);
                 }
-                double q7 = 0;
-                for (uint32_t i7 = 0; i7 < (uint32_t)(it->weights_count); i7++) {
-                    q7 = q7 + (double)((it->weights)[i7]);
+                double q3 = 0;
+                for (uint32_t i3 = 0; i3 < (uint32_t)(it->weights_count); i3++) {
+                    q3 = q3 + (double)((it->weights)[i3]);
                 }
-                int ok = (((int64_t)(((int64_t)(q6 > 0.98999999999999999)) && ((int64_t)(q7 < 1.01))))) != 0;
+                int ok = (((int64_t)(((int64_t)(q2 > 0.98999999999999999)) && ((int64_t)(q3 < 1.01))))) != 0;
                 if (!bf_eval_failed(v, "", "Envelope Weight Table: \"joint weighting values which determine how much of an effect the given Joint Index has on this envelope\"") && !ok) {
-                    double q8 = 0;
-                    for (uint32_t i8 = 0; i8 < (uint32_t)(it->weights_count); i8++) {
-                        q8 = q8 + (double)((it->weights)[i8]);
+                    double q4 = 0;
+                    for (uint32_t i4 = 0; i4 < (uint32_t)(it->weights_count); i4++) {
+                        q4 = q4 + (double)((it->weights)[i4]);
                     }
-                    bf_report(v, BF_SEVERITY_WARNING, (uint64_t)(it->_offset), "", "Envelope Weight Table: \"joint weighting values which determine how much of an effect the given Joint Index has on this envelope\"", "the weights of envelope %lld add up to %g, not 1", (long long)((int64_t)i), q8);
+                    bf_report(v, BF_SEVERITY_WARNING, (uint64_t)(it->_offset), "", "Envelope Weight Table: \"joint weighting values which determine how much of an effect the given Joint Index has on this envelope\"", "the weights of envelope %lld add up to %g, not 1", (long long)((int64_t)i), q4);
                     bf_eval_failed(v, "", "Envelope Weight Table: \"joint weighting values which determine how much of an effect the given Joint Index has on this envelope\"");
                 }
             }
@@ -764,7 +530,7 @@ static void validate_Drw1(bf_vctx *v, const j3d_Drw1 *s)
     }
             bf_pop(c);
         }
-    /* Destination Type List: "It is ordered so that all the Joints come first, and all the Envelopes second." (schema line 722) */
+    /* Destination Type List: "It is ordered so that all the Joints come first, and all the Envelopes second." (schema line 803) */
     for (uint32_t i = 0; i < s->types_count; i++) {
         if (bf_push(c, "types", i)) {
             {
@@ -777,23 +543,11 @@ static void validate_Drw1(bf_vctx *v, const j3d_Drw1 *s)
             bf_pop(c);
         }
     }
-    /* Destination ID List: "an array of UInt16 that simply dictate an index into the provided section" (schema line 726) */
+    /* Destination ID List: "an array of UInt16 that simply dictate an index into the provided section" (schema line 807) */
     for (uint32_t i = 0; i < s->ids_count; i++) {
         if (bf_push(c, "ids", i)) {
             {
-                int64_t q1 = 0;
-                for (uint32_t i1 = 0; i1 < (uint32_t)(R->sections_count); i1++) {
-                    const j3d_Section *it1 = &(R->sections)[i1];
-                    (void)it1;
-                    q1 = bf_add(q1, (int64_t)(it1->body.kind == J3D_KIND_JNT1 ? it1->body.Jnt1 : &j3d_Jnt1_zero)->joint_count);
-                }
-                int64_t q2 = 0;
-                for (uint32_t i2 = 0; i2 < (uint32_t)(R->sections_count); i2++) {
-                    const j3d_Section *it2 = &(R->sections)[i2];
-                    (void)it2;
-                    q2 = bf_add(q2, (int64_t)(it2->body.kind == J3D_KIND_EVP1 ? it2->body.Evp1 : &j3d_Evp1_zero)->envelope_count);
-                }
-                int ok = ((((int64_t)(bf_at_u8(c, s->types, s->types_count, (int64_t)i) == INT64_C(0))) ? ((int64_t)((int64_t)(s->ids[i]) < q1)) : ((int64_t)((int64_t)(s->ids[i]) < q2)))) != 0;
+                int ok = ((((int64_t)(bf_at_u8(c, s->types, s->types_count, (int64_t)i) == INT64_C(0))) ? ((int64_t)((int64_t)(s->ids[i]) < j3d_File_v_joint_count(c, R))) : ((int64_t)((int64_t)(s->ids[i]) < j3d_File_v_envelope_count(c, R))))) != 0;
                 if (!bf_eval_failed(v, "", "Destination ID List: \"an array of UInt16 that simply dictate an index into the provided section\"") && !ok) {
                     bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((s)->ids_at + (uint64_t)i * 2), "", "Destination ID List: \"an array of UInt16 that simply dictate an index into the provided section\"", "entry %lld of type %lld names %lld, outside its section", (long long)((int64_t)i), (long long)(bf_at_u8(c, s->types, s->types_count, (int64_t)i)), (long long)((int64_t)(s->ids[i])));
                     bf_eval_failed(v, "", "Destination ID List: \"an array of UInt16 that simply dictate an index into the provided section\"");
@@ -802,7 +556,7 @@ static void validate_Drw1(bf_vctx *v, const j3d_Drw1 *s)
             bf_pop(c);
         }
     }
-    /* DRW1: "The Destination Type list and Destination ID list must be equal in length." (schema line 730) */
+    /* DRW1: "The Destination Type list and Destination ID list must be equal in length." (schema line 811) */
     {
         int ok = (((int64_t)(((int64_t)(bf_add((int64_t)s->type_list_offset, (int64_t)s->entry_count) <= (int64_t)s->id_list_offset)) || ((int64_t)(bf_add((int64_t)s->id_list_offset, bf_mul(INT64_C(2), (int64_t)s->entry_count)) <= (int64_t)s->type_list_offset))))) != 0;
         if (!bf_eval_failed(v, "id_list_offset", "DRW1: \"The Destination Type list and Destination ID list must be equal in length.\"") && !ok) {
@@ -819,7 +573,7 @@ static void validate_Jnt1(bf_vctx *v, const j3d_Jnt1 *s)
     (void)c;
     (void)R;
     (void)s;
-    /* JNT1: "Remap table offset" (one joint data entry per joint) (schema line 759) */
+    /* JNT1: "Remap table offset" (one joint data entry per joint) (schema line 840) */
     for (uint32_t i = 0; i < s->remap_count; i++) {
         if (bf_push(c, "remap", i)) {
             {
@@ -832,7 +586,7 @@ static void validate_Jnt1(bf_vctx *v, const j3d_Jnt1 *s)
             bf_pop(c);
         }
     }
-    /* JNT1: "Name table offset" (a name per joint) (schema line 763) */
+    /* JNT1: "Name table offset" (a name per joint) (schema line 844) */
     {
         int ok = (((int64_t)(((int64_t)((int64_t)s->name_table_offset == INT64_C(0))) || ((int64_t)((int64_t)(&s->names)->count == (int64_t)s->joint_count))))) != 0;
         if (!bf_eval_failed(v, "name_table_offset", "JNT1: \"Name table offset\" (a name per joint)") && !ok) {
@@ -869,27 +623,15 @@ static void validate_Shp1(bf_vctx *v, const j3d_Shp1 *s)
     (void)c;
     (void)R;
     (void)s;
-    /* SHP1: "Matrix Group Data offset (entry count must equal the entry count of the GXDisplayList group table)" (schema line 890) */
+    /* SHP1: "Matrix Group Data offset (entry count must equal the entry count of the GXDisplayList group table)" (schema line 974) */
     {
-        int64_t q1 = 0;
-        for (uint32_t i1 = 0; i1 < (uint32_t)(s->shapes_count); i1++) {
-            const j3d_Shape *it1 = &(s->shapes)[i1];
-            (void)it1;
-            q1 = bf_add(q1, (int64_t)it1->matrix_group_count);
-        }
-        int ok = (((int64_t)((int64_t)s->group_data_count == q1))) != 0;
+        int ok = (((int64_t)((int64_t)s->group_data_count == j3d_Shp1_v_shape_group_count(c, s)))) != 0;
         if (!bf_eval_failed(v, "group_data_offset", "SHP1: \"Matrix Group Data offset (entry count must equal the entry count of the GXDisplayList group table)\"") && !ok) {
-            int64_t q2 = 0;
-            for (uint32_t i2 = 0; i2 < (uint32_t)(s->shapes_count); i2++) {
-                const j3d_Shape *it2 = &(s->shapes)[i2];
-                (void)it2;
-                q2 = bf_add(q2, (int64_t)it2->matrix_group_count);
-            }
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 28)), "group_data_offset", "SHP1: \"Matrix Group Data offset (entry count must equal the entry count of the GXDisplayList group table)\"", "%lld matrix group data entries, but the shapes have %lld matrix groups", (long long)((int64_t)s->group_data_count), (long long)(q2));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 28)), "group_data_offset", "SHP1: \"Matrix Group Data offset (entry count must equal the entry count of the GXDisplayList group table)\"", "%lld matrix group data entries, but the shapes have %lld matrix groups", (long long)((int64_t)s->group_data_count), (long long)(j3d_Shp1_v_shape_group_count(c, s)));
             bf_eval_failed(v, "group_data_offset", "SHP1: \"Matrix Group Data offset (entry count must equal the entry count of the GXDisplayList group table)\"");
         }
     }
-    /* Weight Index Table: "A Matrix Group must not start with 0xFFFF." (schema line 894) */
+    /* Weight Index Table: "A Matrix Group must not start with 0xFFFF." (schema line 978) */
     for (uint32_t i = 0; i < s->group_data_count; i++) {
         const j3d_MatrixGroupData *it = &s->group_data[i];
         const j3d_MatrixGroupData *prev = i ? &s->group_data[i - 1] : &j3d_MatrixGroupData_zero;
@@ -906,7 +648,7 @@ static void validate_Shp1(bf_vctx *v, const j3d_Shp1 *s)
             bf_pop(c);
         }
     }
-    /* Weight Index Table: "Matrix Groups can select a segment of these indices (up to 10) for use." (schema line 899) */
+    /* Weight Index Table: "Matrix Groups can select a segment of these indices (up to 10) for use." (schema line 983) */
     for (uint32_t i = 0; i < s->group_data_count; i++) {
         const j3d_MatrixGroupData *it = &s->group_data[i];
         const j3d_MatrixGroupData *prev = i ? &s->group_data[i - 1] : &j3d_MatrixGroupData_zero;
@@ -923,7 +665,7 @@ static void validate_Shp1(bf_vctx *v, const j3d_Shp1 *s)
             bf_pop(c);
         }
     }
-    /* Weight Index Table: "This table contains several indices into DRW1." (schema line 904) */
+    /* Weight Index Table: "This table contains several indices into DRW1." (schema line 988) */
     for (uint32_t i = 0; i < s->group_data_count; i++) {
         const j3d_MatrixGroupData *it = &s->group_data[i];
         const j3d_MatrixGroupData *prev = i ? &s->group_data[i - 1] : &j3d_MatrixGroupData_zero;
@@ -931,32 +673,20 @@ static void validate_Shp1(bf_vctx *v, const j3d_Shp1 *s)
         (void)prev;
         if (bf_push(c, "group_data", i)) {
             {
-                int64_t q3 = 1;
-                for (uint32_t i3 = 0; i3 < (uint32_t)(it->weights_count); i3++) {
-                    int64_t q4 = 0;
-                    for (uint32_t i4 = 0; i4 < (uint32_t)(R->sections_count); i4++) {
-                        const j3d_Section *it4 = &(R->sections)[i4];
-                        (void)it4;
-                        q4 = bf_add(q4, (int64_t)(it4->body.kind == J3D_KIND_DRW1 ? it4->body.Drw1 : &j3d_Drw1_zero)->entry_count);
-                    }
-                    if (!(((int64_t)(((int64_t)((int64_t)((it->weights)[i3]) == bf_neg(INT64_C(1)))) || ((int64_t)((int64_t)((it->weights)[i3]) < q4)))))) { q3 = 0; break; }
+                int64_t q1 = 1;
+                for (uint32_t i1 = 0; i1 < (uint32_t)(it->weights_count); i1++) {
+                    if (!(((int64_t)(((int64_t)((int64_t)((it->weights)[i1]) == bf_neg(INT64_C(1)))) || ((int64_t)((int64_t)((it->weights)[i1]) < j3d_File_v_draw_entry_count(c, R))))))) { q1 = 0; break; }
                 }
-                int ok = (q3) != 0;
+                int ok = (q1) != 0;
                 if (!bf_eval_failed(v, "first_weight", "Weight Index Table: \"This table contains several indices into DRW1.\"") && !ok) {
-                    int64_t q5 = 0;
-                    for (uint32_t i5 = 0; i5 < (uint32_t)(R->sections_count); i5++) {
-                        const j3d_Section *it5 = &(R->sections)[i5];
-                        (void)it5;
-                        q5 = bf_add(q5, (int64_t)(it5->body.kind == J3D_KIND_DRW1 ? it5->body.Drw1 : &j3d_Drw1_zero)->entry_count);
-                    }
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 4)), "first_weight", "Weight Index Table: \"This table contains several indices into DRW1.\"", "matrix group %lld uses a weight index outside DRW1's %lld entries", (long long)((int64_t)i), (long long)(q5));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 4)), "first_weight", "Weight Index Table: \"This table contains several indices into DRW1.\"", "matrix group %lld uses a weight index outside DRW1's %lld entries", (long long)((int64_t)i), (long long)(j3d_File_v_draw_entry_count(c, R)));
                     bf_eval_failed(v, "first_weight", "Weight Index Table: \"This table contains several indices into DRW1.\"");
                 }
             }
             bf_pop(c);
         }
     }
-    /* Matrix Group Definition Table: "all the Matrix Groups for a given Shape must come directly one after another" (schema line 909) */
+    /* Matrix Group Definition Table: "all the Matrix Groups for a given Shape must come directly one after another" (schema line 993) */
     for (uint32_t i = 0; i < s->shapes_count; i++) {
         const j3d_Shape *it = &s->shapes[i];
         const j3d_Shape *prev = i ? &s->shapes[i - 1] : &j3d_Shape_zero;
@@ -973,7 +703,7 @@ static void validate_Shp1(bf_vctx *v, const j3d_Shp1 *s)
             bf_pop(c);
         }
     }
-    /* SHP1: "Name table offset" (a name per shape) (schema line 914) */
+    /* SHP1: "Name table offset" (a name per shape) (schema line 998) */
     {
         int ok = (((int64_t)(((int64_t)((int64_t)s->name_table_offset == INT64_C(0))) || ((int64_t)((int64_t)(&s->names)->count == (int64_t)s->shape_count))))) != 0;
         if (!bf_eval_failed(v, "name_table_offset", "SHP1: \"Name table offset\" (a name per shape)") && !ok) {
@@ -1001,7 +731,7 @@ static void validate_Shape(bf_vctx *v, const j3d_Shape *s)
         if (x != INT64_C(0) && x != INT64_C(1) && x != INT64_C(2) && x != INT64_C(3))
             bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 0, "matrix_type", "ShapeMatrixType: the values the document lists", "%lld (0x%llx) is not a value of ShapeMatrixType", (long long)x, (unsigned long long)x);
     }
-    /* Index Buffer Formats: "Only one indexer can exist for each attribute." (schema line 960) */
+    /* Index Buffer Formats: "Only one indexer can exist for each attribute." (schema line 1045) */
     {
         int64_t q1 = 0;
         for (uint32_t i1 = 0; i1 < (uint32_t)(s->attributes_count); i1++) {
@@ -1141,7 +871,7 @@ static void validate_Shape(bf_vctx *v, const j3d_Shape *s)
             bf_eval_failed(v, "attribute_offset", "Index Buffer Formats: \"Only one indexer can exist for each attribute.\"");
         }
     }
-    /* Attribute Targets: "POSITION_MATRIX ... Required for Shapes that use Multiple Joint skinning." (schema line 964) */
+    /* Attribute Targets: "POSITION_MATRIX ... Required for Shapes that use Multiple Joint skinning." (schema line 1056) */
     {
         int64_t q23 = 0;
         for (uint32_t i23 = 0; i23 < (uint32_t)(s->attributes_count); i23++) {
@@ -1155,7 +885,7 @@ static void validate_Shape(bf_vctx *v, const j3d_Shape *s)
             bf_eval_failed(v, "matrix_type", "Attribute Targets: \"POSITION_MATRIX ... Required for Shapes that use Multiple Joint skinning.\"");
         }
     }
-    /* Attribute Targets: "POSITION This indexes into the VTX1 "POSITION" buffer. Required." (schema line 969) */
+    /* Attribute Targets: "POSITION This indexes into the VTX1 "POSITION" buffer. Required." (schema line 1061) */
     {
         int64_t q24 = 0;
         for (uint32_t i24 = 0; i24 < (uint32_t)(s->attributes_count); i24++) {
@@ -1200,7 +930,7 @@ static void validate_IndexAttribute(bf_vctx *v, const j3d_IndexAttribute *s)
         if (x != INT64_C(0) && x != INT64_C(1) && x != INT64_C(2) && x != INT64_C(3))
             bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 4, "index_type", "IndexType: the values the document lists", "%lld (0x%llx) is not a value of IndexType", (long long)x, (unsigned long long)x);
     }
-    /* Index Buffer Formats: "None: Only used for the List End" (schema line 982) */
+    /* Index Buffer Formats: "None: Only used for the List End" (schema line 1074) */
     {
         int ok = (((int64_t)(((int64_t)((int64_t)s->attr == INT64_C(255))) == ((int64_t)((int64_t)s->index_type == INT64_C(0)))))) != 0;
         if (!bf_eval_failed(v, "index_type", "Index Buffer Formats: \"None: Only used for the List End\"") && !ok) {
@@ -1208,7 +938,7 @@ static void validate_IndexAttribute(bf_vctx *v, const j3d_IndexAttribute *s)
             bf_eval_failed(v, "index_type", "Index Buffer Formats: \"None: Only used for the List End\"");
         }
     }
-    /* Index Buffer Formats: "Direct: 1 byte per value. Only used for data that is not stored within VTX1"; texture matrices "Uses the Direct type" (schema line 986) */
+    /* Index Buffer Formats: "Direct: 1 byte per value. Only used for data that is not stored within VTX1"; texture matrices "Uses the Direct type" (schema line 1078) */
     {
         int ok = (((int64_t)(((int64_t)((int64_t)s->attr == INT64_C(255))) || ((int64_t)(((int64_t)((int64_t)s->attr <= INT64_C(8))) == ((int64_t)((int64_t)s->index_type == INT64_C(1)))))))) != 0;
         if (!bf_eval_failed(v, "index_type", "Index Buffer Formats: \"Direct: 1 byte per value. Only used for data that is not stored within VTX1\"; texture matrices \"Uses the Direct type\"") && !ok) {
@@ -1225,7 +955,7 @@ static void validate_MatrixGroup(bf_vctx *v, const j3d_MatrixGroup *s)
     (void)c;
     (void)R;
     (void)s;
-    /* Primitive Data: "Each Matrix Group's primitive collection MUST be padded to the nearest 32. The game dies if you don't." (schema line 1012) */
+    /* Primitive Data: "Each Matrix Group's primitive collection MUST be padded to the nearest 32. The game dies if you don't." (schema line 1106) */
     {
         int ok = (((int64_t)(((int64_t)(bf_mod(c, (int64_t)s->primitive_size, INT64_C(32)) == INT64_C(0))) && ((int64_t)(bf_mod(c, (int64_t)s->primitive_offset, INT64_C(32)) == INT64_C(0)))))) != 0;
         if (!bf_eval_failed(v, "primitive_size", "Primitive Data: \"Each Matrix Group's primitive collection MUST be padded to the nearest 32. The game dies if you don't.\"") && !ok) {
@@ -1271,7 +1001,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
     }
             bf_pop(c);
         }
-    /* MAT3 remap table (public layout): an index into the material entries (schema line 1333) */
+    /* MAT3 remap table (public layout): an index into the material entries (schema line 1505) */
     for (uint32_t i = 0; i < s->remap_count; i++) {
         if (bf_push(c, "remap", i)) {
             {
@@ -1284,7 +1014,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             bf_pop(c);
         }
     }
-    /* MAT3 name table (public layout): a name per material (schema line 1337) */
+    /* MAT3 name table (public layout): a name per material (schema line 1509) */
     {
         int ok = (((int64_t)(((int64_t)((int64_t)s->name_table_offset == INT64_C(0))) || ((int64_t)((int64_t)(&s->names)->count == (int64_t)s->material_count))))) != 0;
         if (!bf_eval_failed(v, "name_table_offset", "MAT3 name table (public layout): a name per material") && !ok) {
@@ -1292,7 +1022,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             bf_eval_failed(v, "name_table_offset", "MAT3 name table (public layout): a name per material");
         }
     }
-    /* MAT3 material entry (public layout): an index into the cull mode table (schema line 1341) */
+    /* MAT3 material entry (public layout): an index into the cull mode table (schema line 1513) */
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
@@ -1309,7 +1039,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): an index into the color channel count table (schema line 1346) */
+    /* MAT3 material entry (public layout): an index into the color channel count table (schema line 1518) */
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
@@ -1326,7 +1056,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): an index into the texture generator count table (schema line 1351) */
+    /* MAT3 material entry (public layout): an index into the texture generator count table (schema line 1523) */
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
@@ -1343,7 +1073,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): an index into the TEV stage count table (schema line 1356) */
+    /* MAT3 material entry (public layout): an index into the TEV stage count table (schema line 1528) */
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
@@ -1360,7 +1090,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): an index into the Z compare location table (schema line 1361) */
+    /* MAT3 material entry (public layout): an index into the Z compare location table (schema line 1533) */
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
@@ -1377,7 +1107,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): an index into the Z mode table (schema line 1366) */
+    /* MAT3 material entry (public layout): an index into the Z mode table (schema line 1538) */
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
@@ -1394,7 +1124,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): an index into the dither table (schema line 1371) */
+    /* MAT3 material entry (public layout): an index into the dither table (schema line 1543) */
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
@@ -1411,7 +1141,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): indices into the material color table, 0xFFFF for none (schema line 1376) */
+    /* MAT3 material entry (public layout): indices into the material color table, 0xFFFF for none (schema line 1548) */
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
@@ -1432,7 +1162,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): indices into the color channel table, 0xFFFF for none (schema line 1381) */
+    /* MAT3 material entry (public layout): indices into the color channel table, 0xFFFF for none (schema line 1553) */
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
@@ -1453,7 +1183,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): indices into the ambient color table, 0xFFFF for none (schema line 1386) */
+    /* MAT3 material entry (public layout): indices into the ambient color table, 0xFFFF for none (schema line 1558) */
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
@@ -1474,7 +1204,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): indices into the light color table, 0xFFFF for none (schema line 1391) */
+    /* MAT3 material entry (public layout): indices into the light color table, 0xFFFF for none (schema line 1563) */
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
@@ -1495,7 +1225,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): indices into the texture generator table, 0xFFFF for none (schema line 1396) */
+    /* MAT3 material entry (public layout): indices into the texture generator table, 0xFFFF for none (schema line 1568) */
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
@@ -1516,7 +1246,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): indices into the post-transform texture generator table, 0xFFFF for none (schema line 1401) */
+    /* MAT3 material entry (public layout): indices into the post-transform texture generator table, 0xFFFF for none (schema line 1573) */
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
@@ -1537,7 +1267,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): indices into the texture matrix table, 0xFFFF for none (schema line 1406) */
+    /* MAT3 material entry (public layout): indices into the texture matrix table, 0xFFFF for none (schema line 1578) */
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
@@ -1558,7 +1288,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): indices into the post-transform texture matrix table, 0xFFFF for none (schema line 1411) */
+    /* MAT3 material entry (public layout): indices into the post-transform texture matrix table, 0xFFFF for none (schema line 1583) */
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
@@ -1579,7 +1309,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): indices into the texture table, 0xFFFF for none (schema line 1416) */
+    /* MAT3 material entry (public layout): indices into the texture table, 0xFFFF for none (schema line 1588) */
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
@@ -1600,7 +1330,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): indices into the constant color table, 0xFFFF for none (schema line 1421) */
+    /* MAT3 material entry (public layout): indices into the constant color table, 0xFFFF for none (schema line 1593) */
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
@@ -1621,7 +1351,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): indices into the TEV order table, 0xFFFF for none (schema line 1426) */
+    /* MAT3 material entry (public layout): indices into the TEV order table, 0xFFFF for none (schema line 1598) */
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
@@ -1642,7 +1372,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): indices into the TEV color table, 0xFFFF for none (schema line 1431) */
+    /* MAT3 material entry (public layout): indices into the TEV color table, 0xFFFF for none (schema line 1603) */
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
@@ -1663,7 +1393,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): indices into the TEV stage table, 0xFFFF for none (schema line 1436) */
+    /* MAT3 material entry (public layout): indices into the TEV stage table, 0xFFFF for none (schema line 1608) */
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
@@ -1684,7 +1414,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): indices into the swap mode table, 0xFFFF for none (schema line 1441) */
+    /* MAT3 material entry (public layout): indices into the swap mode table, 0xFFFF for none (schema line 1613) */
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
@@ -1705,7 +1435,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): indices into the swap table table, 0xFFFF for none (schema line 1446) */
+    /* MAT3 material entry (public layout): indices into the swap table table, 0xFFFF for none (schema line 1618) */
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
@@ -1726,7 +1456,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): an index into the fog table (schema line 1451) */
+    /* MAT3 material entry (public layout): an index into the fog table (schema line 1623) */
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
@@ -1743,7 +1473,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): an index into the alpha compare table (schema line 1456) */
+    /* MAT3 material entry (public layout): an index into the alpha compare table (schema line 1628) */
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
@@ -1760,7 +1490,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): an index into the blend mode table (schema line 1461) */
+    /* MAT3 material entry (public layout): an index into the blend mode table (schema line 1633) */
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
@@ -1777,7 +1507,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): an index into the NBT scale table (schema line 1466) */
+    /* MAT3 material entry (public layout): an index into the NBT scale table (schema line 1638) */
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
@@ -1803,7 +1533,7 @@ static void validate_Mdl3(bf_vctx *v, const j3d_Mdl3 *s)
     (void)c;
     (void)R;
     (void)s;
-    /* MDL3 (public layout): one display list per material of MAT3 (schema line 1768) */
+    /* MDL3 (public layout): one display list per material of MAT3 (schema line 1947) */
     {
         int64_t q1 = 0;
         for (uint32_t i1 = 0; i1 < (uint32_t)(R->sections_count); i1++) {
@@ -1811,21 +1541,9 @@ static void validate_Mdl3(bf_vctx *v, const j3d_Mdl3 *s)
             (void)it1;
             q1 += (((int64_t)((int64_t)it1->tag == INT64_C(1296127027)))) ? 1 : 0;
         }
-        int64_t q2 = 0;
-        for (uint32_t i2 = 0; i2 < (uint32_t)(R->sections_count); i2++) {
-            const j3d_Section *it2 = &(R->sections)[i2];
-            (void)it2;
-            q2 = bf_add(q2, (int64_t)(it2->body.kind == J3D_KIND_MAT3 ? it2->body.Mat3 : &j3d_Mat3_zero)->material_count);
-        }
-        int ok = (((int64_t)(((int64_t)(q1 != INT64_C(1))) || ((int64_t)((int64_t)s->material_count == q2))))) != 0;
+        int ok = (((int64_t)(((int64_t)(q1 != INT64_C(1))) || ((int64_t)((int64_t)s->material_count == j3d_File_v_mat3_material_count(c, R)))))) != 0;
         if (!bf_eval_failed(v, "material_count", "MDL3 (public layout): one display list per material of MAT3") && !ok) {
-            int64_t q3 = 0;
-            for (uint32_t i3 = 0; i3 < (uint32_t)(R->sections_count); i3++) {
-                const j3d_Section *it3 = &(R->sections)[i3];
-                (void)it3;
-                q3 = bf_add(q3, (int64_t)(it3->body.kind == J3D_KIND_MAT3 ? it3->body.Mat3 : &j3d_Mat3_zero)->material_count);
-            }
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 0)), "material_count", "MDL3 (public layout): one display list per material of MAT3", "%lld display lists, but MAT3 has %lld materials", (long long)((int64_t)s->material_count), (long long)(q3));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 0)), "material_count", "MDL3 (public layout): one display list per material of MAT3", "%lld display lists, but MAT3 has %lld materials", (long long)((int64_t)s->material_count), (long long)(j3d_File_v_mat3_material_count(c, R)));
             bf_eval_failed(v, "material_count", "MDL3 (public layout): one display list per material of MAT3");
         }
     }
@@ -1844,7 +1562,7 @@ static void validate_Mdl3Packet(bf_vctx *v, const j3d_Mdl3Packet *s)
     (void)c;
     (void)R;
     (void)s;
-    /* MDL3 display lists (public layout): GX display lists are padded to 32 bytes (schema line 1785) */
+    /* MDL3 display lists (public layout): GX display lists are padded to 32 bytes (schema line 1965) */
     {
         int ok = (((int64_t)(bf_mod(c, (int64_t)s->size, INT64_C(32)) == INT64_C(0)))) != 0;
         if (!bf_eval_failed(v, "size", "MDL3 display lists (public layout): GX display lists are padded to 32 bytes") && !ok) {
@@ -1861,7 +1579,7 @@ static void validate_Tex1(bf_vctx *v, const j3d_Tex1 *s)
     (void)c;
     (void)R;
     (void)s;
-    /* TEX1: "Name table offset" (a name per texture) (schema line 1871) */
+    /* TEX1: "Name table offset" (a name per texture) (schema line 2051) */
     {
         int ok = (((int64_t)(((int64_t)((int64_t)s->name_table_offset == INT64_C(0))) || ((int64_t)((int64_t)(&s->names)->count == (int64_t)s->texture_count))))) != 0;
         if (!bf_eval_failed(v, "name_table_offset", "TEX1: \"Name table offset\" (a name per texture)") && !ok) {

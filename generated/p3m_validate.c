@@ -80,7 +80,7 @@ static void validate_Data(bf_vctx *v, const p3m_Data *s)
             bf_eval_failed(v, "visibility", "Data: \"Part visibility bitmask\" (one bit per part of \"Part count\")");
         }
     }
-    /* Data: "char[1...] | {..., 0} | String table" (schema line 139) */
+    /* Data: "char[1...] | {..., 0} | String table" (schema line 140) */
     {
         int ok = (((int64_t)((int64_t)s->strings.len >= INT64_C(1)))) != 0;
         if (!bf_eval_failed(v, "strings", "Data: \"char[1...] | {..., 0} | String table\"") && !ok) {
@@ -88,7 +88,7 @@ static void validate_Data(bf_vctx *v, const p3m_Data *s)
             bf_eval_failed(v, "strings", "Data: \"char[1...] | {..., 0} | String table\"");
         }
     }
-    /* Bone: "Child count" (the bones form a tree: every child is another bone) (schema line 143) */
+    /* Bone: "Child count" (the bones form a tree: every child is another bone) (schema line 144) */
     {
         int64_t q1 = 0;
         for (uint32_t i1 = 0; i1 < (uint32_t)(s->bones_count); i1++) {
@@ -155,7 +155,7 @@ static void validate_Part(bf_vctx *v, const p3m_Part *s)
     (void)s;
     if ((uint64_t)(int64_t)s->flags & ~UINT64_C(0x1))
         bf_report(v, BF_SEVERITY_WARNING, (s)->_offset + 0, "flags", "PartFlags: the bits the document lists", "bits 0x%llx are not PartFlags flags", (unsigned long long)((uint64_t)(int64_t)s->flags & ~UINT64_C(0x1)));
-    /* Part flags: "7..1 | 0 | Reserved" (schema line 169) */
+    /* Part flags: "7..1 | 0 | Reserved" (schema line 170) */
     {
         int ok = (((int64_t)(((int64_t)s->flags & ((int64_t)(~INT64_C(1)))) == INT64_C(0)))) != 0;
         if (!bf_eval_failed(v, "flags", "Part flags: \"7..1 | 0 | Reserved\"") && !ok) {
@@ -163,7 +163,7 @@ static void validate_Part(bf_vctx *v, const p3m_Part *s)
             bf_eval_failed(v, "flags", "Part flags: \"7..1 | 0 | Reserved\"");
         }
     }
-    /* Part: "Material index" (schema line 173) */
+    /* Part: "Material index" (schema line 174) */
     {
         int ok = (((int64_t)((int64_t)s->material < (int64_t)(&R->data)->material_count))) != 0;
         if (!bf_eval_failed(v, "material", "Part: \"Material index\"") && !ok) {
@@ -171,7 +171,7 @@ static void validate_Part(bf_vctx *v, const p3m_Part *s)
             bf_eval_failed(v, "material", "Part: \"Material index\"");
         }
     }
-    /* Part: "Indices" (of the part's "Vertex count" vertices) (schema line 177) */
+    /* Part: "Indices" (of the part's "Vertex count" vertices) (schema line 178) */
     {
         int64_t q1 = 1;
         for (uint32_t i1 = 0; i1 < (uint32_t)(s->indices_count); i1++) {
@@ -198,7 +198,7 @@ static void validate_WeightGroup(bf_vctx *v, const p3m_WeightGroup *s)
     (void)c;
     (void)R;
     (void)s;
-    /* Weight group: "Bone name" (names a bone of the model) (schema line 213) */
+    /* Weight group: "Bone name" (names a bone of the model) (schema line 216) */
     {
         int64_t q1 = 0;
         for (uint32_t i1 = 0; i1 < (uint32_t)((&R->data)->bones_count); i1++) {
@@ -212,23 +212,11 @@ static void validate_WeightGroup(bf_vctx *v, const p3m_WeightGroup *s)
             bf_eval_failed(v, "bone", "Weight group: \"Bone name\" (names a bone of the model)");
         }
     }
-    /* Weight range: "Vertices to skip", "Weight count" (vertices of the part) (schema line 217) */
+    /* Weight range: "Vertices to skip", "Weight count" (vertices of the part) (schema line 220) */
     {
-        int64_t q2 = 0;
-        for (uint32_t i2 = 0; i2 < (uint32_t)(s->ranges_count); i2++) {
-            const p3m_WeightRange *it2 = &(s->ranges)[i2];
-            (void)it2;
-            q2 = bf_add(q2, bf_add((int64_t)it2->skip, (int64_t)it2->weight_count));
-        }
-        int ok = (((int64_t)(q2 <= s->_p_vertex_count))) != 0;
+        int ok = (((int64_t)(p3m_WeightGroup_v_covered(c, s) <= s->_p_vertex_count))) != 0;
         if (!bf_eval_failed(v, "ranges", "Weight range: \"Vertices to skip\", \"Weight count\" (vertices of the part)") && !ok) {
-            int64_t q3 = 0;
-            for (uint32_t i3 = 0; i3 < (uint32_t)(s->ranges_count); i3++) {
-                const p3m_WeightRange *it3 = &(s->ranges)[i3];
-                (void)it3;
-                q3 = bf_add(q3, bf_add((int64_t)it3->skip, (int64_t)it3->weight_count));
-            }
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 2)), "ranges", "Weight range: \"Vertices to skip\", \"Weight count\" (vertices of the part)", "the ranges cover %lld vertices, but the part has %lld", (long long)(q3), (long long)(s->_p_vertex_count));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 2)), "ranges", "Weight range: \"Vertices to skip\", \"Weight count\" (vertices of the part)", "the ranges cover %lld vertices, but the part has %lld", (long long)(p3m_WeightGroup_v_covered(c, s)), (long long)(s->_p_vertex_count));
             bf_eval_failed(v, "ranges", "Weight range: \"Vertices to skip\", \"Weight count\" (vertices of the part)");
         }
     }
@@ -246,7 +234,7 @@ static void validate_Material(bf_vctx *v, const p3m_Material *s)
         if (x != INT64_C(0) && x != INT64_C(1))
             bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 0, "render_mode", "RenderMode: the values the document lists", "%lld (0x%llx) is not a value of RenderMode", (long long)x, (unsigned long long)x);
     }
-    /* Material: "Texture index (255 for none)" (schema line 271) */
+    /* Material: "Texture index (255 for none)" (schema line 274) */
     {
         int ok = (((int64_t)(((int64_t)((int64_t)s->texture == INT64_C(255))) || ((int64_t)((int64_t)s->texture < (int64_t)(&R->data)->texture_count))))) != 0;
         if (!bf_eval_failed(v, "texture", "Material: \"Texture index (255 for none)\"") && !ok) {
@@ -254,7 +242,7 @@ static void validate_Material(bf_vctx *v, const p3m_Material *s)
             bf_eval_failed(v, "texture", "Material: \"Texture index (255 for none)\"");
         }
     }
-    /* Material: "Extra texture indices" (schema line 275) */
+    /* Material: "Extra texture indices" (schema line 278) */
     for (uint32_t i = 0; i < s->extra_textures_count; i++) {
         if (bf_push(c, "extra_textures", i)) {
             {
@@ -294,7 +282,7 @@ static void validate_EmbeddedTexture(bf_vctx *v, const p3m_EmbeddedTexture *s)
     (void)c;
     (void)R;
     (void)s;
-    /* Embedded texture: "u8 × Data size | PTF texture | Data" (schema line 331) */
+    /* Embedded texture: "u8 × Data size | PTF texture | Data" (schema line 334) */
     {
         int ok = (((int64_t)(((int64_t)((int64_t)s->size >= INT64_C(3))) && ((int64_t)((int64_t)s->ptf_magic == INT64_C(5264454)))))) != 0;
         if (!bf_eval_failed(v, "ptf", "Embedded texture: \"u8 × Data size | PTF texture | Data\"") && !ok) {
@@ -315,7 +303,7 @@ static void validate_Ptf(bf_vctx *v, const p3m_Ptf *s)
     (void)c;
     (void)R;
     (void)s;
-    /* PTF document: "u8 | 0 | Major version" (schema line 364) */
+    /* PTF document: "u8 | 0 | Major version" (schema line 368) */
     {
         int ok = (((int64_t)((int64_t)s->version == INT64_C(0)))) != 0;
         if (!bf_eval_failed(v, "version", "PTF document: \"u8 | 0 | Major version\"") && !ok) {
@@ -323,7 +311,7 @@ static void validate_Ptf(bf_vctx *v, const p3m_Ptf *s)
             bf_eval_failed(v, "version", "PTF document: \"u8 | 0 | Major version\"");
         }
     }
-    /* PTF document: "LZ4F is used for compression" (schema line 368) */
+    /* PTF document: "LZ4F is used for compression" (schema line 372) */
     {
         int ok = (((int64_t)((int64_t)s->frame_magic == INT64_C(407708164)))) != 0;
         if (!bf_eval_failed(v, "magic", "PTF document: \"LZ4F is used for compression\"") && !ok) {
@@ -344,7 +332,7 @@ static void validate_Lz4Frame(bf_vctx *v, const p3m_Lz4Frame *s)
     (void)c;
     (void)R;
     (void)s;
-    /* LZ4 frame format: "Version Number: 2-bits, must be set to 01" (schema line 411) */
+    /* LZ4 frame format: "Version Number: 2-bits, must be set to 01" (schema line 427) */
     {
         int ok = (((int64_t)((int64_t)(((uint64_t)((int64_t)s->flags) >> 6) & UINT64_C(0x3)) == INT64_C(1)))) != 0;
         if (!bf_eval_failed(v, "flags", "LZ4 frame format: \"Version Number: 2-bits, must be set to 01\"") && !ok) {
@@ -352,7 +340,7 @@ static void validate_Lz4Frame(bf_vctx *v, const p3m_Lz4Frame *s)
             bf_eval_failed(v, "flags", "LZ4 frame format: \"Version Number: 2-bits, must be set to 01\"");
         }
     }
-    /* LZ4 block format (a PTF's pixels are LZ4-compressed: PTF document, "LZ4F is used for compression") (schema line 415) */
+    /* LZ4 block format (a PTF's pixels are LZ4-compressed: PTF document, "LZ4F is used for compression") (schema line 431) */
     for (uint32_t i = 0; i < s->blocks_count; i++) {
         const p3m_Lz4Block *it = &s->blocks[i];
         const p3m_Lz4Block *prev = i ? &s->blocks[i - 1] : &p3m_Lz4Block_zero;
@@ -360,7 +348,7 @@ static void validate_Lz4Frame(bf_vctx *v, const p3m_Lz4Frame *s)
         (void)prev;
         if (bf_push(c, "blocks", i)) {
             {
-                int ok = (((int64_t)(((int64_t)(((int64_t)((int64_t)(((uint64_t)((int64_t)it->block_size) >> 0) & UINT64_C(0x7FFFFFFF)) == INT64_C(0))) || ((int64_t)((int64_t)(((uint64_t)((int64_t)it->block_size) >> 31) & UINT64_C(0x1)) != INT64_C(0))))) || ((int64_t)(bf_lz4_size(it->data.ptr, it->data.len, (((int64_t)((int64_t)(((uint64_t)((int64_t)s->flags) >> 5) & UINT64_C(0x1)) != INT64_C(0))) ? INT64_C(0) : INT64_C(65536))) >= INT64_C(0)))))) != 0;
+                int ok = (((int64_t)(((int64_t)(((int64_t)((int64_t)(((uint64_t)((int64_t)it->block_size) >> 0) & UINT64_C(0x7FFFFFFF)) == INT64_C(0))) || ((int64_t)((int64_t)(((uint64_t)((int64_t)it->block_size) >> 31) & UINT64_C(0x1)) != INT64_C(0))))) || ((int64_t)(bf_lz4_size(it->data.ptr, it->data.len, p3m_Lz4Frame_v_window(c, s)) >= INT64_C(0)))))) != 0;
                 if (!bf_eval_failed(v, "data", "LZ4 block format (a PTF's pixels are LZ4-compressed: PTF document, \"LZ4F is used for compression\")") && !ok) {
                     bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 4)), "data", "LZ4 block format (a PTF's pixels are LZ4-compressed: PTF document, \"LZ4F is used for compression\")", "block %lld of %lld bytes is not valid LZ4 data: a length or a match offset runs outside the block or its output", (long long)((int64_t)i), (long long)((int64_t)(((uint64_t)((int64_t)it->block_size) >> 0) & UINT64_C(0x7FFFFFFF))));
                     bf_eval_failed(v, "data", "LZ4 block format (a PTF's pixels are LZ4-compressed: PTF document, \"LZ4F is used for compression\")");
@@ -369,29 +357,11 @@ static void validate_Lz4Frame(bf_vctx *v, const p3m_Lz4Frame *s)
             bf_pop(c);
         }
     }
-    /* LZ4 frame format: "Content Size: the original (uncompressed) size" (the PTF's pixels) (schema line 420) */
+    /* LZ4 frame format: "Content Size: the original (uncompressed) size" (the PTF's pixels) (schema line 436) */
     {
-        int64_t q1 = 1;
-        for (uint32_t i1 = 0; i1 < (uint32_t)(s->blocks_count); i1++) {
-            const p3m_Lz4Block *it1 = &(s->blocks)[i1];
-            (void)it1;
-            if (!(((int64_t)(((int64_t)(((int64_t)((int64_t)(((uint64_t)((int64_t)it1->block_size) >> 0) & UINT64_C(0x7FFFFFFF)) == INT64_C(0))) || ((int64_t)((int64_t)(((uint64_t)((int64_t)it1->block_size) >> 31) & UINT64_C(0x1)) != INT64_C(0))))) || ((int64_t)(bf_lz4_size(it1->data.ptr, it1->data.len, (((int64_t)((int64_t)(((uint64_t)((int64_t)s->flags) >> 5) & UINT64_C(0x1)) != INT64_C(0))) ? INT64_C(0) : INT64_C(65536))) >= INT64_C(0))))))) { q1 = 0; break; }
-        }
-        int64_t q2 = 0;
-        for (uint32_t i2 = 0; i2 < (uint32_t)(s->blocks_count); i2++) {
-            const p3m_Lz4Block *it2 = &(s->blocks)[i2];
-            (void)it2;
-            q2 = bf_add(q2, (((int64_t)((int64_t)(((uint64_t)((int64_t)it2->block_size) >> 0) & UINT64_C(0x7FFFFFFF)) == INT64_C(0))) ? INT64_C(0) : (((int64_t)((int64_t)(((uint64_t)((int64_t)it2->block_size) >> 31) & UINT64_C(0x1)) != INT64_C(0))) ? (int64_t)it2->data.len : bf_lz4_size(it2->data.ptr, it2->data.len, (((int64_t)((int64_t)(((uint64_t)((int64_t)s->flags) >> 5) & UINT64_C(0x1)) != INT64_C(0))) ? INT64_C(0) : INT64_C(65536))))));
-        }
-        int ok = (((int64_t)(((int64_t)(((int64_t)((int64_t)(((uint64_t)((int64_t)s->flags) >> 3) & UINT64_C(0x1)) == INT64_C(0))) || ((int64_t)(q1 == INT64_C(0))))) || ((int64_t)(q2 == (int64_t)s->content_size))))) != 0;
+        int ok = (((int64_t)(((int64_t)(((int64_t)((int64_t)(((uint64_t)((int64_t)s->flags) >> 3) & UINT64_C(0x1)) == INT64_C(0))) || ((int64_t)(!p3m_Lz4Frame_v_blocks_valid(c, s))))) || ((int64_t)(p3m_Lz4Frame_v_decoded_size(c, s) == (int64_t)s->content_size))))) != 0;
         if (!bf_eval_failed(v, "content_size", "LZ4 frame format: \"Content Size: the original (uncompressed) size\" (the PTF's pixels)") && !ok) {
-            int64_t q3 = 0;
-            for (uint32_t i3 = 0; i3 < (uint32_t)(s->blocks_count); i3++) {
-                const p3m_Lz4Block *it3 = &(s->blocks)[i3];
-                (void)it3;
-                q3 = bf_add(q3, (((int64_t)((int64_t)(((uint64_t)((int64_t)it3->block_size) >> 0) & UINT64_C(0x7FFFFFFF)) == INT64_C(0))) ? INT64_C(0) : (((int64_t)((int64_t)(((uint64_t)((int64_t)it3->block_size) >> 31) & UINT64_C(0x1)) != INT64_C(0))) ? (int64_t)it3->data.len : bf_lz4_size(it3->data.ptr, it3->data.len, (((int64_t)((int64_t)(((uint64_t)((int64_t)s->flags) >> 5) & UINT64_C(0x1)) != INT64_C(0))) ? INT64_C(0) : INT64_C(65536))))));
-            }
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 6)), "content_size", "LZ4 frame format: \"Content Size: the original (uncompressed) size\" (the PTF's pixels)", "the LZ4 data decompresses to %lld bytes, but the frame header says %lld", (long long)(q3), (long long)((int64_t)s->content_size));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 6)), "content_size", "LZ4 frame format: \"Content Size: the original (uncompressed) size\" (the PTF's pixels)", "the LZ4 data decompresses to %lld bytes, but the frame header says %lld", (long long)(p3m_Lz4Frame_v_decoded_size(c, s)), (long long)((int64_t)s->content_size));
             bf_eval_failed(v, "content_size", "LZ4 frame format: \"Content Size: the original (uncompressed) size\" (the PTF's pixels)");
         }
     }
@@ -404,7 +374,7 @@ static void validate_Bone(bf_vctx *v, const p3m_Bone *s)
     (void)c;
     (void)R;
     (void)s;
-    /* Bone: "Tail XYZ" (a warning: every real file has this exporter bug; the layout is right, the values are not) (schema line 460) */
+    /* Bone: "Tail XYZ" (a warning: every real file has this exporter bug; the layout is right, the values are not) (schema line 478) */
     {
         int ok = (((int64_t)(((int64_t)(bf_at_f32(c, s->tail, 3, INT64_C(1)) != bf_at_f32(c, s->head, 3, INT64_C(1)))) || ((int64_t)(bf_at_f32(c, s->tail, 3, INT64_C(2)) != bf_at_f32(c, s->head, 3, INT64_C(2))))))) != 0;
         if (!bf_eval_failed(v, "tail", "Bone: \"Tail XYZ\" (a warning: every real file has this exporter bug; the layout is right, the values are not)") && !ok) {
@@ -436,7 +406,7 @@ static void validate_AnimationAction(bf_vctx *v, const p3m_AnimationAction *s)
     (void)c;
     (void)R;
     (void)s;
-    /* Animation action: "Action index" (schema line 484) */
+    /* Animation action: "Action index" (schema line 502) */
     {
         int ok = (((int64_t)((int64_t)s->action < (int64_t)(&R->data)->action_count))) != 0;
         if (!bf_eval_failed(v, "action", "Animation action: \"Action index\"") && !ok) {
@@ -444,7 +414,7 @@ static void validate_AnimationAction(bf_vctx *v, const p3m_AnimationAction *s)
             bf_eval_failed(v, "action", "Animation action: \"Action index\"");
         }
     }
-    /* Animation action: "Start frame", "End frame" (schema line 488) */
+    /* Animation action: "Start frame", "End frame" (schema line 506) */
     {
         int ok = (((int64_t)((int64_t)s->start <= (int64_t)s->end))) != 0;
         if (!bf_eval_failed(v, "start", "Animation action: \"Start frame\", \"End frame\"") && !ok) {
@@ -487,7 +457,7 @@ static void validate_PartName(bf_vctx *v, const p3m_PartName *s)
     (void)c;
     (void)R;
     (void)s;
-    /* Action: "Part list" (a list of parts, by name) (schema line 511) */
+    /* Action: "Part list" (a list of parts, by name) (schema line 529) */
     {
         int64_t q1 = 0;
         for (uint32_t i1 = 0; i1 < (uint32_t)((&R->data)->parts_count); i1++) {
@@ -537,7 +507,7 @@ static void validate_ActionData(bf_vctx *v, const p3m_ActionData *s)
     }
             bf_pop(c);
         }
-    /* Action data: "Bone" (names a bone of the model) (schema line 534) */
+    /* Action data: "Bone" (names a bone of the model) (schema line 552) */
     {
         int64_t q1 = 0;
         for (uint32_t i1 = 0; i1 < (uint32_t)((&R->data)->bones_count); i1++) {

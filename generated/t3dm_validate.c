@@ -26,7 +26,7 @@ static void validate_File(bf_vctx *v, const t3dm_File *s)
     (void)c;
     (void)R;
     (void)s;
-    /* Chunks: "The first chunk type must be O (Object)." (schema line 106) */
+    /* Chunks: "The first chunk type must be O (Object)." (schema line 115) */
     {
         int ok = (((int64_t)(((int64_t)((int64_t)(&s->header)->chunk_count == INT64_C(0))) || ((int64_t)((int64_t)t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, INT64_C(0))->type == INT64_C(79)))))) != 0;
         if (!bf_eval_failed(v, "chunks", "Chunks: \"The first chunk type must be O (Object).\"") && !ok) {
@@ -34,47 +34,23 @@ static void validate_File(bf_vctx *v, const t3dm_File *s)
             bf_eval_failed(v, "chunks", "Chunks: \"The first chunk type must be O (Object).\"");
         }
     }
-    /* Vertices: "This chunk must only appear once." (schema line 110) */
+    /* Vertices: "This chunk must only appear once." (schema line 119) */
     {
-        int64_t q1 = 0;
-        for (uint32_t i1 = 0; i1 < (uint32_t)(s->chunks_count); i1++) {
-            const t3dm_ChunkOffset *it1 = &(s->chunks)[i1];
-            (void)it1;
-            q1 += (((int64_t)((int64_t)it1->type == INT64_C(86)))) ? 1 : 0;
-        }
-        int ok = (((int64_t)(q1 == INT64_C(1)))) != 0;
+        int ok = (((int64_t)(t3dm_File_v_vertex_chunks(c, s) == INT64_C(1)))) != 0;
         if (!bf_eval_failed(v, "chunks", "Vertices: \"This chunk must only appear once.\"") && !ok) {
-            int64_t q2 = 0;
-            for (uint32_t i2 = 0; i2 < (uint32_t)(s->chunks_count); i2++) {
-                const t3dm_ChunkOffset *it2 = &(s->chunks)[i2];
-                (void)it2;
-                q2 += (((int64_t)((int64_t)it2->type == INT64_C(86)))) ? 1 : 0;
-            }
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 44)), "chunks", "Vertices: \"This chunk must only appear once.\"", "%lld vertex chunks, not exactly one", (long long)(q2));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 44)), "chunks", "Vertices: \"This chunk must only appear once.\"", "%lld vertex chunks, not exactly one", (long long)(t3dm_File_v_vertex_chunks(c, s)));
             bf_eval_failed(v, "chunks", "Vertices: \"This chunk must only appear once.\"");
         }
     }
-    /* Indices: "this is a shared buffer across all model/parts" (schema line 114) */
+    /* Indices: "this is a shared buffer across all model/parts" (schema line 123) */
     {
-        int64_t q3 = 0;
-        for (uint32_t i3 = 0; i3 < (uint32_t)(s->chunks_count); i3++) {
-            const t3dm_ChunkOffset *it3 = &(s->chunks)[i3];
-            (void)it3;
-            q3 += (((int64_t)((int64_t)it3->type == INT64_C(73)))) ? 1 : 0;
-        }
-        int ok = (((int64_t)(q3 == INT64_C(1)))) != 0;
+        int ok = (((int64_t)(t3dm_File_v_index_chunks(c, s) == INT64_C(1)))) != 0;
         if (!bf_eval_failed(v, "chunks", "Indices: \"this is a shared buffer across all model/parts\"") && !ok) {
-            int64_t q4 = 0;
-            for (uint32_t i4 = 0; i4 < (uint32_t)(s->chunks_count); i4++) {
-                const t3dm_ChunkOffset *it4 = &(s->chunks)[i4];
-                (void)it4;
-                q4 += (((int64_t)((int64_t)it4->type == INT64_C(73)))) ? 1 : 0;
-            }
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 44)), "chunks", "Indices: \"this is a shared buffer across all model/parts\"", "%lld index chunks, not exactly one", (long long)(q4));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 44)), "chunks", "Indices: \"this is a shared buffer across all model/parts\"", "%lld index chunks, not exactly one", (long long)(t3dm_File_v_index_chunks(c, s)));
             bf_eval_failed(v, "chunks", "Indices: \"this is a shared buffer across all model/parts\"");
         }
     }
-    /* Chunks: "Chunks are sorted by type and may be aligned." (schema line 118) */
+    /* Chunks: "Chunks are sorted by type and may be aligned." (schema line 127) */
     for (uint32_t i = 0; i < s->chunks_count; i++) {
         const t3dm_ChunkOffset *it = &s->chunks[i];
         const t3dm_ChunkOffset *prev = i ? &s->chunks[i - 1] : &t3dm_ChunkOffset_zero;
@@ -82,7 +58,7 @@ static void validate_File(bf_vctx *v, const t3dm_File *s)
         (void)prev;
         if (bf_push(c, "chunks", i)) {
             {
-                int ok = (((int64_t)(((int64_t)(((int64_t)(((int64_t)((int64_t)i == INT64_C(0))) || ((int64_t)(((int64_t)prev->type == INT64_C(79) ? INT64_C(0) : ((int64_t)prev->type == INT64_C(65) ? INT64_C(1) : ((int64_t)prev->type == INT64_C(66) ? INT64_C(2) : ((int64_t)prev->type == INT64_C(86) ? INT64_C(3) : ((int64_t)prev->type == INT64_C(73) ? INT64_C(4) : ((int64_t)prev->type == INT64_C(77) ? INT64_C(5) : ((int64_t)prev->type == INT64_C(109) ? INT64_C(6) : ((int64_t)prev->type == INT64_C(83) ? INT64_C(7) : INT64_C(-1))))))))) < INT64_C(0))))) || ((int64_t)(((int64_t)it->type == INT64_C(79) ? INT64_C(0) : ((int64_t)it->type == INT64_C(65) ? INT64_C(1) : ((int64_t)it->type == INT64_C(66) ? INT64_C(2) : ((int64_t)it->type == INT64_C(86) ? INT64_C(3) : ((int64_t)it->type == INT64_C(73) ? INT64_C(4) : ((int64_t)it->type == INT64_C(77) ? INT64_C(5) : ((int64_t)it->type == INT64_C(109) ? INT64_C(6) : ((int64_t)it->type == INT64_C(83) ? INT64_C(7) : INT64_C(-1))))))))) < INT64_C(0))))) || ((int64_t)(((int64_t)prev->type == INT64_C(79) ? INT64_C(0) : ((int64_t)prev->type == INT64_C(65) ? INT64_C(1) : ((int64_t)prev->type == INT64_C(66) ? INT64_C(2) : ((int64_t)prev->type == INT64_C(86) ? INT64_C(3) : ((int64_t)prev->type == INT64_C(73) ? INT64_C(4) : ((int64_t)prev->type == INT64_C(77) ? INT64_C(5) : ((int64_t)prev->type == INT64_C(109) ? INT64_C(6) : ((int64_t)prev->type == INT64_C(83) ? INT64_C(7) : INT64_C(-1))))))))) <= ((int64_t)it->type == INT64_C(79) ? INT64_C(0) : ((int64_t)it->type == INT64_C(65) ? INT64_C(1) : ((int64_t)it->type == INT64_C(66) ? INT64_C(2) : ((int64_t)it->type == INT64_C(86) ? INT64_C(3) : ((int64_t)it->type == INT64_C(73) ? INT64_C(4) : ((int64_t)it->type == INT64_C(77) ? INT64_C(5) : ((int64_t)it->type == INT64_C(109) ? INT64_C(6) : ((int64_t)it->type == INT64_C(83) ? INT64_C(7) : INT64_C(-1)))))))))))))) != 0;
+                int ok = (((int64_t)(((int64_t)(((int64_t)(((int64_t)((int64_t)i == INT64_C(0))) || ((int64_t)(t3dm_ChunkOffset_v_rank(c, prev) < INT64_C(0))))) || ((int64_t)(t3dm_ChunkOffset_v_rank(c, it) < INT64_C(0))))) || ((int64_t)(t3dm_ChunkOffset_v_rank(c, prev) <= t3dm_ChunkOffset_v_rank(c, it)))))) != 0;
                 if (!bf_eval_failed(v, "type", "Chunks: \"Chunks are sorted by type and may be aligned.\"") && !ok) {
                     bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 0)), "type", "Chunks: \"Chunks are sorted by type and may be aligned.\"", "chunk type 0x%llx comes after 0x%llx: chunks are not sorted by type (O, A, B, V, I, M, S; custom types may follow)", (unsigned long long)((int64_t)it->type), (unsigned long long)((int64_t)prev->type));
                     bf_eval_failed(v, "type", "Chunks: \"Chunks are sorted by type and may be aligned.\"");
@@ -91,129 +67,51 @@ static void validate_File(bf_vctx *v, const t3dm_File *s)
             bf_pop(c);
         }
     }
-    /* Header: "First Vertex-chunk index" (schema line 123) */
+    /* Header: "First Vertex-chunk index" (schema line 132) */
     {
-        int64_t q5 = 0;
-        for (uint32_t i5 = 0; i5 < (uint32_t)(s->chunks_count); i5++) {
-            const t3dm_ChunkOffset *it5 = &(s->chunks)[i5];
-            (void)it5;
-            q5 += (((int64_t)((int64_t)it5->type == INT64_C(86)))) ? 1 : 0;
-        }
-        int ok = (((int64_t)(((int64_t)(q5 == INT64_C(0))) || ((int64_t)(((int64_t)((int64_t)(&s->header)->first_vertex_chunk < (int64_t)(&s->header)->chunk_count)) && ((int64_t)((int64_t)t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, (int64_t)(&s->header)->first_vertex_chunk)->type == INT64_C(86)))))))) != 0;
+        int ok = (((int64_t)(((int64_t)(t3dm_File_v_vertex_chunks(c, s) == INT64_C(0))) || ((int64_t)(((int64_t)((int64_t)(&s->header)->first_vertex_chunk < (int64_t)(&s->header)->chunk_count)) && ((int64_t)((int64_t)t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, (int64_t)(&s->header)->first_vertex_chunk)->type == INT64_C(86)))))))) != 0;
         if (!bf_eval_failed(v, "header.first_vertex_chunk", "Header: \"First Vertex-chunk index\"") && !ok) {
             bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(((&s->header))->_offset + 12)), "header.first_vertex_chunk", "Header: \"First Vertex-chunk index\"", "first vertex-chunk index %lld does not name a vertex chunk", (long long)((int64_t)(&s->header)->first_vertex_chunk));
             bf_eval_failed(v, "header.first_vertex_chunk", "Header: \"First Vertex-chunk index\"");
         }
     }
-    /* Header: "First Indices-chunk index" (schema line 127) */
+    /* Header: "First Indices-chunk index" (schema line 136) */
     {
-        int64_t q6 = 0;
-        for (uint32_t i6 = 0; i6 < (uint32_t)(s->chunks_count); i6++) {
-            const t3dm_ChunkOffset *it6 = &(s->chunks)[i6];
-            (void)it6;
-            q6 += (((int64_t)((int64_t)it6->type == INT64_C(73)))) ? 1 : 0;
-        }
-        int ok = (((int64_t)(((int64_t)(q6 == INT64_C(0))) || ((int64_t)(((int64_t)((int64_t)(&s->header)->first_index_chunk < (int64_t)(&s->header)->chunk_count)) && ((int64_t)((int64_t)t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, (int64_t)(&s->header)->first_index_chunk)->type == INT64_C(73)))))))) != 0;
+        int ok = (((int64_t)(((int64_t)(t3dm_File_v_index_chunks(c, s) == INT64_C(0))) || ((int64_t)(((int64_t)((int64_t)(&s->header)->first_index_chunk < (int64_t)(&s->header)->chunk_count)) && ((int64_t)((int64_t)t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, (int64_t)(&s->header)->first_index_chunk)->type == INT64_C(73)))))))) != 0;
         if (!bf_eval_failed(v, "header.first_index_chunk", "Header: \"First Indices-chunk index\"") && !ok) {
             bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(((&s->header))->_offset + 16)), "header.first_index_chunk", "Header: \"First Indices-chunk index\"", "first index-chunk index %lld does not name an index chunk", (long long)((int64_t)(&s->header)->first_index_chunk));
             bf_eval_failed(v, "header.first_index_chunk", "Header: \"First Indices-chunk index\"");
         }
     }
-    /* Header: "First Material-chunk index" (schema line 131) */
+    /* Header: "First Material-chunk index" (schema line 140) */
     {
-        int64_t q7 = 0;
-        for (uint32_t i7 = 0; i7 < (uint32_t)(s->chunks_count); i7++) {
-            const t3dm_ChunkOffset *it7 = &(s->chunks)[i7];
-            (void)it7;
-            q7 += (((int64_t)((int64_t)it7->type == INT64_C(77)))) ? 1 : 0;
-        }
-        int ok = (((int64_t)(((int64_t)(q7 == INT64_C(0))) || ((int64_t)(((int64_t)(((int64_t)((int64_t)(&s->header)->first_material_chunk < (int64_t)(&s->header)->chunk_count)) && ((int64_t)((int64_t)t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, (int64_t)(&s->header)->first_material_chunk)->type == INT64_C(77))))) && ((int64_t)(((int64_t)((int64_t)(&s->header)->first_material_chunk == INT64_C(0))) || ((int64_t)((int64_t)t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, bf_sub((int64_t)(&s->header)->first_material_chunk, INT64_C(1)))->type != INT64_C(77)))))))))) != 0;
+        int ok = (((int64_t)(((int64_t)(t3dm_File_v_material_chunks(c, s) == INT64_C(0))) || ((int64_t)(((int64_t)(((int64_t)((int64_t)(&s->header)->first_material_chunk < (int64_t)(&s->header)->chunk_count)) && ((int64_t)((int64_t)t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, (int64_t)(&s->header)->first_material_chunk)->type == INT64_C(77))))) && ((int64_t)(((int64_t)((int64_t)(&s->header)->first_material_chunk == INT64_C(0))) || ((int64_t)((int64_t)t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, bf_sub((int64_t)(&s->header)->first_material_chunk, INT64_C(1)))->type != INT64_C(77)))))))))) != 0;
         if (!bf_eval_failed(v, "header.first_material_chunk", "Header: \"First Material-chunk index\"") && !ok) {
             bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(((&s->header))->_offset + 20)), "header.first_material_chunk", "Header: \"First Material-chunk index\"", "first material-chunk index %lld does not name the first material chunk", (long long)((int64_t)(&s->header)->first_material_chunk));
             bf_eval_failed(v, "header.first_material_chunk", "Header: \"First Material-chunk index\"");
         }
     }
-    /* Header: "Total vertex count" (schema line 135) */
+    /* Header: "Total vertex count" (schema line 145) */
     {
-        int64_t q8 = 0;
-        for (uint32_t i8 = 0; i8 < (uint32_t)(s->chunk_data_count); i8++) {
-            const t3dm_Chunk *it8 = &(s->chunk_data)[i8];
-            (void)it8;
-            int64_t q9 = 0;
-            for (uint32_t i9 = 0; i9 < (uint32_t)((it8->body.kind == T3DM_KIND_OBJECT ? it8->body.Object : &t3dm_Object_zero)->parts_count); i9++) {
-                const t3dm_Part *it9 = &((it8->body.kind == T3DM_KIND_OBJECT ? it8->body.Object : &t3dm_Object_zero)->parts)[i9];
-                (void)it9;
-                q9 = bf_add(q9, (int64_t)it9->vertex_count);
-            }
-            q8 = bf_add(q8, q9);
-        }
-        int ok = (((int64_t)((int64_t)(&s->header)->total_vertex_count == q8))) != 0;
+        int ok = (((int64_t)((int64_t)(&s->header)->total_vertex_count == t3dm_File_v_part_vertex_count(c, s)))) != 0;
         if (!bf_eval_failed(v, "header.total_vertex_count", "Header: \"Total vertex count\"") && !ok) {
-            int64_t q10 = 0;
-            for (uint32_t i10 = 0; i10 < (uint32_t)(s->chunk_data_count); i10++) {
-                const t3dm_Chunk *it10 = &(s->chunk_data)[i10];
-                (void)it10;
-                int64_t q11 = 0;
-                for (uint32_t i11 = 0; i11 < (uint32_t)((it10->body.kind == T3DM_KIND_OBJECT ? it10->body.Object : &t3dm_Object_zero)->parts_count); i11++) {
-                    const t3dm_Part *it11 = &((it10->body.kind == T3DM_KIND_OBJECT ? it10->body.Object : &t3dm_Object_zero)->parts)[i11];
-                    (void)it11;
-                    q11 = bf_add(q11, (int64_t)it11->vertex_count);
-                }
-                q10 = bf_add(q10, q11);
-            }
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(((&s->header))->_offset + 8)), "header.total_vertex_count", "Header: \"Total vertex count\"", "total vertex count %lld but the parts load %lld", (long long)((int64_t)(&s->header)->total_vertex_count), (long long)(q10));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(((&s->header))->_offset + 8)), "header.total_vertex_count", "Header: \"Total vertex count\"", "total vertex count %lld but the parts load %lld", (long long)((int64_t)(&s->header)->total_vertex_count), (long long)(t3dm_File_v_part_vertex_count(c, s)));
             bf_eval_failed(v, "header.total_vertex_count", "Header: \"Total vertex count\"");
         }
     }
-    /* Header: "Total index count" (schema line 139) */
+    /* Header: "Total index count" (schema line 149) */
     {
-        int64_t q12 = 0;
-        for (uint32_t i12 = 0; i12 < (uint32_t)(s->chunk_data_count); i12++) {
-            const t3dm_Chunk *it12 = &(s->chunk_data)[i12];
-            (void)it12;
-            int64_t q13 = 0;
-            for (uint32_t i13 = 0; i13 < (uint32_t)((it12->body.kind == T3DM_KIND_OBJECT ? it12->body.Object : &t3dm_Object_zero)->parts_count); i13++) {
-                const t3dm_Part *it13 = &((it12->body.kind == T3DM_KIND_OBJECT ? it12->body.Object : &t3dm_Object_zero)->parts)[i13];
-                (void)it13;
-                q13 = bf_add(q13, (int64_t)it13->index_count);
-            }
-            q12 = bf_add(q12, q13);
-        }
-        int ok = (((int64_t)((int64_t)(&s->header)->total_index_count == q12))) != 0;
+        int ok = (((int64_t)((int64_t)(&s->header)->total_index_count == t3dm_File_v_part_index_count(c, s)))) != 0;
         if (!bf_eval_failed(v, "header.total_index_count", "Header: \"Total index count\"") && !ok) {
-            int64_t q14 = 0;
-            for (uint32_t i14 = 0; i14 < (uint32_t)(s->chunk_data_count); i14++) {
-                const t3dm_Chunk *it14 = &(s->chunk_data)[i14];
-                (void)it14;
-                int64_t q15 = 0;
-                for (uint32_t i15 = 0; i15 < (uint32_t)((it14->body.kind == T3DM_KIND_OBJECT ? it14->body.Object : &t3dm_Object_zero)->parts_count); i15++) {
-                    const t3dm_Part *it15 = &((it14->body.kind == T3DM_KIND_OBJECT ? it14->body.Object : &t3dm_Object_zero)->parts)[i15];
-                    (void)it15;
-                    q15 = bf_add(q15, (int64_t)it15->index_count);
-                }
-                q14 = bf_add(q14, q15);
-            }
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(((&s->header))->_offset + 10)), "header.total_index_count", "Header: \"Total index count\"", "total index count %lld but the parts hold %lld", (long long)((int64_t)(&s->header)->total_index_count), (long long)(q14));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(((&s->header))->_offset + 10)), "header.total_index_count", "Header: \"Total index count\"", "total index count %lld but the parts hold %lld", (long long)((int64_t)(&s->header)->total_index_count), (long long)(t3dm_File_v_part_index_count(c, s)));
             bf_eval_failed(v, "header.total_index_count", "Header: \"Total index count\"");
         }
     }
-    /* Skeleton: "Contains a tree of bones" (the loader and the importer use one skeleton) (schema line 143) */
+    /* Skeleton: "Contains a tree of bones" (the loader and the importer use one skeleton) (schema line 153) */
     {
-        int64_t q16 = 0;
-        for (uint32_t i16 = 0; i16 < (uint32_t)(s->chunks_count); i16++) {
-            const t3dm_ChunkOffset *it16 = &(s->chunks)[i16];
-            (void)it16;
-            q16 += (((int64_t)((int64_t)it16->type == INT64_C(83)))) ? 1 : 0;
-        }
-        int ok = (((int64_t)(q16 <= INT64_C(1)))) != 0;
+        int ok = (((int64_t)(t3dm_File_v_skeleton_chunks(c, s) <= INT64_C(1)))) != 0;
         if (!bf_eval_failed(v, "chunks", "Skeleton: \"Contains a tree of bones\" (the loader and the importer use one skeleton)") && !ok) {
-            int64_t q17 = 0;
-            for (uint32_t i17 = 0; i17 < (uint32_t)(s->chunks_count); i17++) {
-                const t3dm_ChunkOffset *it17 = &(s->chunks)[i17];
-                (void)it17;
-                q17 += (((int64_t)((int64_t)it17->type == INT64_C(83)))) ? 1 : 0;
-            }
-            bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)((s)->_offset + 44)), "chunks", "Skeleton: \"Contains a tree of bones\" (the loader and the importer use one skeleton)", "%lld skeleton chunks: bone indices could not say which skeleton they mean", (long long)(q17));
+            bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)((s)->_offset + 44)), "chunks", "Skeleton: \"Contains a tree of bones\" (the loader and the importer use one skeleton)", "%lld skeleton chunks: bone indices could not say which skeleton they mean", (long long)(t3dm_File_v_skeleton_chunks(c, s)));
             bf_eval_failed(v, "chunks", "Skeleton: \"Contains a tree of bones\" (the loader and the importer use one skeleton)");
         }
     }
@@ -236,7 +134,7 @@ static void validate_Header(bf_vctx *v, const t3dm_Header *s)
     (void)c;
     (void)R;
     (void)s;
-    /* Header: "AABB min (model space)", "AABB max (model space)" (schema line 186) */
+    /* Header: "AABB min (model space)", "AABB max (model space)" (schema line 197) */
     {
         int ok = (((int64_t)(((int64_t)(((int64_t)(bf_at_s16(c, s->aabb_min, 3, INT64_C(0)) <= bf_at_s16(c, s->aabb_max, 3, INT64_C(0)))) && ((int64_t)(bf_at_s16(c, s->aabb_min, 3, INT64_C(1)) <= bf_at_s16(c, s->aabb_max, 3, INT64_C(1)))))) && ((int64_t)(bf_at_s16(c, s->aabb_min, 3, INT64_C(2)) <= bf_at_s16(c, s->aabb_max, 3, INT64_C(2))))))) != 0;
         if (!bf_eval_failed(v, "aabb_min", "Header: \"AABB min (model space)\", \"AABB max (model space)\"") && !ok) {
@@ -244,7 +142,7 @@ static void validate_Header(bf_vctx *v, const t3dm_Header *s)
             bf_eval_failed(v, "aabb_min", "Header: \"AABB min (model space)\", \"AABB max (model space)\"");
         }
     }
-    /* Vertex: "Interleaved data for two vertices." (schema line 190) */
+    /* Vertex: "Interleaved data for two vertices." (schema line 201) */
     {
         int ok = (((int64_t)(bf_mod(c, (int64_t)s->total_vertex_count, INT64_C(2)) == INT64_C(0)))) != 0;
         if (!bf_eval_failed(v, "total_vertex_count", "Vertex: \"Interleaved data for two vertices.\"") && !ok) {
@@ -311,27 +209,15 @@ static void validate_Object(bf_vctx *v, const t3dm_Object *s)
     (void)c;
     (void)R;
     (void)s;
-    /* Object: "Material, chunk index" (schema line 345) */
+    /* Object: "Material, chunk index" (schema line 362) */
     {
-        int64_t q1 = 0;
-        for (uint32_t i1 = 0; i1 < (uint32_t)(R->chunks_count); i1++) {
-            const t3dm_ChunkOffset *it1 = &(R->chunks)[i1];
-            (void)it1;
-            q1 += (((int64_t)((int64_t)it1->type == INT64_C(77)))) ? 1 : 0;
-        }
-        int ok = (((int64_t)((int64_t)s->material < q1))) != 0;
+        int ok = (((int64_t)((int64_t)s->material < t3dm_File_v_material_chunks(c, R)))) != 0;
         if (!bf_eval_failed(v, "material", "Object: \"Material, chunk index\"") && !ok) {
-            int64_t q2 = 0;
-            for (uint32_t i2 = 0; i2 < (uint32_t)(R->chunks_count); i2++) {
-                const t3dm_ChunkOffset *it2 = &(R->chunks)[i2];
-                (void)it2;
-                q2 += (((int64_t)((int64_t)it2->type == INT64_C(77)))) ? 1 : 0;
-            }
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 8)), "material", "Object: \"Material, chunk index\"", "material %lld but the file has %lld material chunks", (long long)((int64_t)s->material), (long long)(q2));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 8)), "material", "Object: \"Material, chunk index\"", "material %lld but the file has %lld material chunks", (long long)((int64_t)s->material), (long long)(t3dm_File_v_material_chunks(c, R)));
             bf_eval_failed(v, "material", "Object: \"Material, chunk index\"");
         }
     }
-    /* Object: "AABB min (XYZ)", "AABB max (XYZ)" (schema line 349) */
+    /* Object: "AABB min (XYZ)", "AABB max (XYZ)" (schema line 366) */
     {
         int ok = (((int64_t)(((int64_t)(((int64_t)(bf_at_s16(c, s->aabb_min, 3, INT64_C(0)) <= bf_at_s16(c, s->aabb_max, 3, INT64_C(0)))) && ((int64_t)(bf_at_s16(c, s->aabb_min, 3, INT64_C(1)) <= bf_at_s16(c, s->aabb_max, 3, INT64_C(1)))))) && ((int64_t)(bf_at_s16(c, s->aabb_min, 3, INT64_C(2)) <= bf_at_s16(c, s->aabb_max, 3, INT64_C(2))))))) != 0;
         if (!bf_eval_failed(v, "aabb_min", "Object: \"AABB min (XYZ)\", \"AABB max (XYZ)\"") && !ok) {
@@ -339,23 +225,11 @@ static void validate_Object(bf_vctx *v, const t3dm_Object *s)
             bf_eval_failed(v, "aabb_min", "Object: \"AABB min (XYZ)\", \"AABB max (XYZ)\"");
         }
     }
-    /* Object: "Triangle count" (schema line 353) */
+    /* Object: "Triangle count" (schema line 370) */
     {
-        int64_t q3 = 0;
-        for (uint32_t i3 = 0; i3 < (uint32_t)(s->parts_count); i3++) {
-            const t3dm_Part *it3 = &(s->parts)[i3];
-            (void)it3;
-            q3 = bf_add(q3, bf_div(c, (int64_t)it3->index_count, INT64_C(3)));
-        }
-        int ok = (((int64_t)((int64_t)s->triangle_count >= q3))) != 0;
+        int ok = (((int64_t)((int64_t)s->triangle_count >= t3dm_Object_v_part_triangles(c, s)))) != 0;
         if (!bf_eval_failed(v, "triangle_count", "Object: \"Triangle count\"") && !ok) {
-            int64_t q4 = 0;
-            for (uint32_t i4 = 0; i4 < (uint32_t)(s->parts_count); i4++) {
-                const t3dm_Part *it4 = &(s->parts)[i4];
-                (void)it4;
-                q4 = bf_add(q4, bf_div(c, (int64_t)it4->index_count, INT64_C(3)));
-            }
-            bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)((s)->_offset + 6)), "triangle_count", "Object: \"Triangle count\"", "triangle count %lld is less than the %lld triangles of its parts' index lists", (long long)((int64_t)s->triangle_count), (long long)(q4));
+            bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)((s)->_offset + 6)), "triangle_count", "Object: \"Triangle count\"", "triangle count %lld is less than the %lld triangles of its parts' index lists", (long long)((int64_t)s->triangle_count), (long long)(t3dm_Object_v_part_triangles(c, s)));
             bf_eval_failed(v, "triangle_count", "Object: \"Triangle count\"");
         }
     }
@@ -374,7 +248,7 @@ static void validate_Part(bf_vctx *v, const t3dm_Part *s)
     (void)c;
     (void)R;
     (void)s;
-    /* Part: "Triangle Index count" (three 8-bit indices per triangle) (schema line 410) */
+    /* Part: "Triangle Index count" (three 8-bit indices per triangle) (schema line 427) */
     {
         int ok = (((int64_t)(bf_mod(c, (int64_t)s->index_count, INT64_C(3)) == INT64_C(0)))) != 0;
         if (!bf_eval_failed(v, "index_count", "Part: \"Triangle Index count\" (three 8-bit indices per triangle)") && !ok) {
@@ -382,7 +256,7 @@ static void validate_Part(bf_vctx *v, const t3dm_Part *s)
             bf_eval_failed(v, "index_count", "Part: \"Triangle Index count\" (three 8-bit indices per triangle)");
         }
     }
-    /* Indices: "Local Indices" (local to the part's vertex load) (schema line 414) */
+    /* Indices: "Local Indices" (local to the part's vertex load) (schema line 431) */
     {
         int64_t q1 = 1;
         for (uint32_t i1 = 0; i1 < (uint32_t)((&s->index_data)->triangles_count); i1++) {
@@ -394,7 +268,7 @@ static void validate_Part(bf_vctx *v, const t3dm_Part *s)
             bf_eval_failed(v, "index_count", "Indices: \"Local Indices\" (local to the part's vertex load)");
         }
     }
-    /* Part: "Vertex src. offset", "Vertex count" (schema line 418) */
+    /* Part: "Vertex src. offset", "Vertex count" (schema line 435) */
     {
         int ok = (((int64_t)(((int64_t)(bf_mod(c, (int64_t)s->vertex_offset, INT64_C(16)) == INT64_C(0))) && ((int64_t)(bf_add(bf_div(c, (int64_t)s->vertex_offset, INT64_C(16)), (int64_t)s->vertex_count) <= (int64_t)(&R->header)->total_vertex_count))))) != 0;
         if (!bf_eval_failed(v, "vertex_offset", "Part: \"Vertex src. offset\", \"Vertex count\"") && !ok) {
@@ -402,23 +276,11 @@ static void validate_Part(bf_vctx *v, const t3dm_Part *s)
             bf_eval_failed(v, "vertex_offset", "Part: \"Vertex src. offset\", \"Vertex count\"");
         }
     }
-    /* Part: "Matrix index, 0xFFFF for none" (schema line 422) */
+    /* Part: "Matrix index, 0xFFFF for none" (schema line 439) */
     {
-        int64_t q2 = 0;
-        for (uint32_t i2 = 0; i2 < (uint32_t)(R->chunk_data_count); i2++) {
-            const t3dm_Chunk *it2 = &(R->chunk_data)[i2];
-            (void)it2;
-            q2 = bf_add(q2, (int64_t)(it2->body.kind == T3DM_KIND_SKELETON ? it2->body.Skeleton : &t3dm_Skeleton_zero)->bone_count);
-        }
-        int ok = (((int64_t)(((int64_t)((int64_t)s->matrix_index == INT64_C(65535))) || ((int64_t)((int64_t)s->matrix_index < q2))))) != 0;
+        int ok = (((int64_t)(((int64_t)((int64_t)s->matrix_index == INT64_C(65535))) || ((int64_t)((int64_t)s->matrix_index < t3dm_File_v_bone_count(c, R)))))) != 0;
         if (!bf_eval_failed(v, "matrix_index", "Part: \"Matrix index, 0xFFFF for none\"") && !ok) {
-            int64_t q3 = 0;
-            for (uint32_t i3 = 0; i3 < (uint32_t)(R->chunk_data_count); i3++) {
-                const t3dm_Chunk *it3 = &(R->chunk_data)[i3];
-                (void)it3;
-                q3 = bf_add(q3, (int64_t)(it3->body.kind == T3DM_KIND_SKELETON ? it3->body.Skeleton : &t3dm_Skeleton_zero)->bone_count);
-            }
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 14)), "matrix_index", "Part: \"Matrix index, 0xFFFF for none\"", "matrix index %lld but the skeleton has %lld bones", (long long)((int64_t)s->matrix_index), (long long)(q3));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 14)), "matrix_index", "Part: \"Matrix index, 0xFFFF for none\"", "matrix index %lld but the skeleton has %lld bones", (long long)((int64_t)s->matrix_index), (long long)(t3dm_File_v_bone_count(c, R)));
             bf_eval_failed(v, "matrix_index", "Part: \"Matrix index, 0xFFFF for none\"");
         }
     }
@@ -431,7 +293,7 @@ static void validate_Skeleton(bf_vctx *v, const t3dm_Skeleton *s)
     (void)c;
     (void)R;
     (void)s;
-    /* T3DBone: "The list is sorted by index, so index references are guaranteed to be parsed before the bone itself." (schema line 460) */
+    /* T3DBone: "The list is sorted by index, so index references are guaranteed to be parsed before the bone itself." (schema line 477) */
     for (uint32_t i = 0; i < s->bones_count; i++) {
         const t3dm_Bone *it = &s->bones[i];
         const t3dm_Bone *prev = i ? &s->bones[i - 1] : &t3dm_Bone_zero;
@@ -448,7 +310,7 @@ static void validate_Skeleton(bf_vctx *v, const t3dm_Skeleton *s)
             bf_pop(c);
         }
     }
-    /* T3DBone: "Depth / Level" (schema line 465) */
+    /* T3DBone: "Depth / Level" (schema line 482) */
     for (uint32_t i = 0; i < s->bones_count; i++) {
         const t3dm_Bone *it = &s->bones[i];
         const t3dm_Bone *prev = i ? &s->bones[i - 1] : &t3dm_Bone_zero;
@@ -474,7 +336,7 @@ static void validate_Animation(bf_vctx *v, const t3dm_Animation *s)
     (void)c;
     (void)R;
     (void)s;
-    /* ChannelMapping: "They are sorted so that all rotation channels come first." (schema line 502) */
+    /* ChannelMapping: "They are sorted so that all rotation channels come first." (schema line 519) */
     for (uint32_t i = 0; i < s->channels_count; i++) {
         const t3dm_ChannelMapping *it = &s->channels[i];
         const t3dm_ChannelMapping *prev = i ? &s->channels[i - 1] : &t3dm_ChannelMapping_zero;
@@ -491,7 +353,7 @@ static void validate_Animation(bf_vctx *v, const t3dm_Animation *s)
             bf_pop(c);
         }
     }
-    /* ChannelMapping: "Attribute index (0-2 for x/y/z, 0 for quat.)" (schema line 507) */
+    /* ChannelMapping: "Attribute index (0-2 for x/y/z, 0 for quat.)" (schema line 524) */
     for (uint32_t i = 0; i < s->channels_count; i++) {
         const t3dm_ChannelMapping *it = &s->channels[i];
         const t3dm_ChannelMapping *prev = i ? &s->channels[i - 1] : &t3dm_ChannelMapping_zero;
@@ -508,7 +370,7 @@ static void validate_Animation(bf_vctx *v, const t3dm_Animation *s)
             bf_pop(c);
         }
     }
-    /* ChannelMapping: "Target index" (a bone of the skeleton) (schema line 512) */
+    /* ChannelMapping: "Target index" (a bone of the skeleton) (schema line 529) */
     for (uint32_t i = 0; i < s->channels_count; i++) {
         const t3dm_ChannelMapping *it = &s->channels[i];
         const t3dm_ChannelMapping *prev = i ? &s->channels[i - 1] : &t3dm_ChannelMapping_zero;
@@ -516,28 +378,16 @@ static void validate_Animation(bf_vctx *v, const t3dm_Animation *s)
         (void)prev;
         if (bf_push(c, "channels", i)) {
             {
-                int64_t q1 = 0;
-                for (uint32_t i1 = 0; i1 < (uint32_t)(R->chunk_data_count); i1++) {
-                    const t3dm_Chunk *it1 = &(R->chunk_data)[i1];
-                    (void)it1;
-                    q1 = bf_add(q1, (int64_t)(it1->body.kind == T3DM_KIND_SKELETON ? it1->body.Skeleton : &t3dm_Skeleton_zero)->bone_count);
-                }
-                int ok = (((int64_t)((int64_t)it->target_index < q1))) != 0;
+                int ok = (((int64_t)((int64_t)it->target_index < t3dm_File_v_bone_count(c, R)))) != 0;
                 if (!bf_eval_failed(v, "target_index", "ChannelMapping: \"Target index\" (a bone of the skeleton)") && !ok) {
-                    int64_t q2 = 0;
-                    for (uint32_t i2 = 0; i2 < (uint32_t)(R->chunk_data_count); i2++) {
-                        const t3dm_Chunk *it2 = &(R->chunk_data)[i2];
-                        (void)it2;
-                        q2 = bf_add(q2, (int64_t)(it2->body.kind == T3DM_KIND_SKELETON ? it2->body.Skeleton : &t3dm_Skeleton_zero)->bone_count);
-                    }
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 0)), "target_index", "ChannelMapping: \"Target index\" (a bone of the skeleton)", "target %lld but the skeleton has %lld bones", (long long)((int64_t)it->target_index), (long long)(q2));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 0)), "target_index", "ChannelMapping: \"Target index\" (a bone of the skeleton)", "target %lld but the skeleton has %lld bones", (long long)((int64_t)it->target_index), (long long)(t3dm_File_v_bone_count(c, R)));
                     bf_eval_failed(v, "target_index", "ChannelMapping: \"Target index\" (a bone of the skeleton)");
                 }
             }
             bf_pop(c);
         }
     }
-    /* Animation: "Duration (seconds)" (schema line 517) */
+    /* Animation: "Duration (seconds)" (schema line 534) */
     {
         int ok = (((int64_t)((double)s->duration >= 0))) != 0;
         if (!bf_eval_failed(v, "duration", "Animation: \"Duration (seconds)\"") && !ok) {
@@ -574,7 +424,7 @@ static void validate_Bvh(bf_vctx *v, const t3dm_Bvh *s)
     (void)c;
     (void)R;
     (void)s;
-    /* BVHNode: "If the data count is 0, the node is an inner node and the index points to the next 2 nodes." (schema line 550) */
+    /* BVHNode: "If the data count is 0, the node is an inner node and the index points to the next 2 nodes." (schema line 568) */
     for (uint32_t i = 0; i < s->nodes_count; i++) {
         const t3dm_BvhNode *it = &s->nodes[i];
         const t3dm_BvhNode *prev = i ? &s->nodes[i - 1] : &t3dm_BvhNode_zero;
@@ -591,7 +441,7 @@ static void validate_Bvh(bf_vctx *v, const t3dm_Bvh *s)
             bf_pop(c);
         }
     }
-    /* BVHNode: "If the data count is >0, the node is a leaf node and the index points to the data array." (schema line 555) */
+    /* BVHNode: "If the data count is >0, the node is a leaf node and the index points to the data array." (schema line 573) */
     for (uint32_t i = 0; i < s->nodes_count; i++) {
         const t3dm_BvhNode *it = &s->nodes[i];
         const t3dm_BvhNode *prev = i ? &s->nodes[i - 1] : &t3dm_BvhNode_zero;
@@ -608,25 +458,13 @@ static void validate_Bvh(bf_vctx *v, const t3dm_Bvh *s)
             bf_pop(c);
         }
     }
-    /* Mesh BVH: leaf data are objects (schema line 560) */
+    /* Mesh BVH: leaf data are objects (schema line 578) */
     for (uint32_t i = 0; i < s->data_array_count; i++) {
         if (bf_push(c, "data_array", i)) {
             {
-                int64_t q1 = 0;
-                for (uint32_t i1 = 0; i1 < (uint32_t)(R->chunks_count); i1++) {
-                    const t3dm_ChunkOffset *it1 = &(R->chunks)[i1];
-                    (void)it1;
-                    q1 += (((int64_t)((int64_t)it1->type == INT64_C(79)))) ? 1 : 0;
-                }
-                int ok = (((int64_t)((int64_t)(s->data_array[i]) < q1))) != 0;
+                int ok = (((int64_t)((int64_t)(s->data_array[i]) < t3dm_File_v_object_chunks(c, R)))) != 0;
                 if (!bf_eval_failed(v, "", "Mesh BVH: leaf data are objects") && !ok) {
-                    int64_t q2 = 0;
-                    for (uint32_t i2 = 0; i2 < (uint32_t)(R->chunks_count); i2++) {
-                        const t3dm_ChunkOffset *it2 = &(R->chunks)[i2];
-                        (void)it2;
-                        q2 += (((int64_t)((int64_t)it2->type == INT64_C(79)))) ? 1 : 0;
-                    }
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((s)->data_array_at + (uint64_t)i * 2), "", "Mesh BVH: leaf data are objects", "object %lld but the file has %lld objects", (long long)((int64_t)(s->data_array[i])), (long long)(q2));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((s)->data_array_at + (uint64_t)i * 2), "", "Mesh BVH: leaf data are objects", "object %lld but the file has %lld objects", (long long)((int64_t)(s->data_array[i])), (long long)(t3dm_File_v_object_chunks(c, R)));
                     bf_eval_failed(v, "", "Mesh BVH: leaf data are objects");
                 }
             }
@@ -648,7 +486,7 @@ static void validate_BvhNode(bf_vctx *v, const t3dm_BvhNode *s)
     (void)c;
     (void)R;
     (void)s;
-    /* BVHNode: "AABB min (model space)" (schema line 584) */
+    /* BVHNode: "AABB min (model space)" (schema line 602) */
     {
         int ok = (((int64_t)(((int64_t)(((int64_t)(bf_at_s16(c, s->aabb_min, 3, INT64_C(0)) <= bf_at_s16(c, s->aabb_max, 3, INT64_C(0)))) && ((int64_t)(bf_at_s16(c, s->aabb_min, 3, INT64_C(1)) <= bf_at_s16(c, s->aabb_max, 3, INT64_C(1)))))) && ((int64_t)(bf_at_s16(c, s->aabb_min, 3, INT64_C(2)) <= bf_at_s16(c, s->aabb_max, 3, INT64_C(2))))))) != 0;
         if (!bf_eval_failed(v, "aabb_min", "BVHNode: \"AABB min (model space)\"") && !ok) {

@@ -61,27 +61,15 @@ static void validate_Texture(bf_vctx *v, const tml_Texture *s)
         if (x != INT64_C(0) && x != INT64_C(2) && x != INT64_C(6) && x != INT64_C(7) && x != INT64_C(9))
             bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 16, "format", "TextureFormat: the values the document lists", "%lld (0x%llx) is not a value of TextureFormat", (long long)x, (unsigned long long)x);
     }
-    /* TML Texture: "+0 uint32 Texture ID" (materials name textures by it) (schema line 73) */
+    /* TML Texture: "+0 uint32 Texture ID" (materials name textures by it) (schema line 75) */
     {
-        int64_t q1 = 0;
-        for (uint32_t i1 = 0; i1 < (uint32_t)(R->textures_count); i1++) {
-            const tml_Texture *it1 = &(R->textures)[i1];
-            (void)it1;
-            q1 += (((int64_t)((int64_t)it1->id == (int64_t)s->id))) ? 1 : 0;
-        }
-        int ok = (((int64_t)(q1 == INT64_C(1)))) != 0;
+        int ok = (((int64_t)(tml_Texture_v_id_uses(c, s) == INT64_C(1)))) != 0;
         if (!bf_eval_failed(v, "id", "TML Texture: \"+0 uint32 Texture ID\" (materials name textures by it)") && !ok) {
-            int64_t q2 = 0;
-            for (uint32_t i2 = 0; i2 < (uint32_t)(R->textures_count); i2++) {
-                const tml_Texture *it2 = &(R->textures)[i2];
-                (void)it2;
-                q2 += (((int64_t)((int64_t)it2->id == (int64_t)s->id))) ? 1 : 0;
-            }
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 0)), "id", "TML Texture: \"+0 uint32 Texture ID\" (materials name textures by it)", "texture ID %lld is used by %lld textures", (long long)((int64_t)s->id), (long long)(q2));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 0)), "id", "TML Texture: \"+0 uint32 Texture ID\" (materials name textures by it)", "texture ID %lld is used by %lld textures", (long long)((int64_t)s->id), (long long)(tml_Texture_v_id_uses(c, s)));
             bf_eval_failed(v, "id", "TML Texture: \"+0 uint32 Texture ID\" (materials name textures by it)");
         }
     }
-    /* TML Texture: "+28 byte[dataSize] Image data according to the tmlFormat ; raster formats use row-major order." (schema line 77) */
+    /* TML Texture: "+28 byte[dataSize] Image data according to the tmlFormat ; raster formats use row-major order." (schema line 79) */
     {
         int ok = (((int64_t)(((int64_t)(((int64_t)((int64_t)s->format == INT64_C(6))) || ((int64_t)((int64_t)s->data_size == bf_mul(bf_mul((int64_t)s->width, (int64_t)s->height), (((int64_t)((int64_t)s->format == INT64_C(0))) ? INT64_C(4) : (((int64_t)((int64_t)s->format == INT64_C(9))) ? INT64_C(1) : INT64_C(2)))))))) || ((int64_t)(((int64_t)(((int64_t)((int64_t)s->format == INT64_C(2))) || ((int64_t)((int64_t)s->format == INT64_C(7))))) && ((int64_t)((int64_t)s->data_size == bf_mul(bf_mul(INT64_C(4), (int64_t)s->width), (int64_t)s->height)))))))) != 0;
         if (!bf_eval_failed(v, "data_size", "TML Texture: \"+28 byte[dataSize] Image data according to the tmlFormat ; raster formats use row-major order.\"") && !ok) {
@@ -89,7 +77,7 @@ static void validate_Texture(bf_vctx *v, const tml_Texture *s)
             bf_eval_failed(v, "data_size", "TML Texture: \"+28 byte[dataSize] Image data according to the tmlFormat ; raster formats use row-major order.\"");
         }
     }
-    /* TML Texture Format: "2 ARGB_1555", "7 ARGB_4444" (16 bits per pixel); TML Texture: "Image data according to the tmlFormat" (schema line 81) */
+    /* TML Texture Format: "2 ARGB_1555", "7 ARGB_4444" (16 bits per pixel); TML Texture: "Image data according to the tmlFormat" (schema line 85) */
     {
         int ok = (((int64_t)(((int64_t)(((int64_t)((int64_t)s->format != INT64_C(2))) && ((int64_t)((int64_t)s->format != INT64_C(7))))) || ((int64_t)((int64_t)s->data_size != bf_mul(bf_mul(INT64_C(4), (int64_t)s->width), (int64_t)s->height)))))) != 0;
         if (!bf_eval_failed(v, "data_size", "TML Texture Format: \"2 ARGB_1555\", \"7 ARGB_4444\" (16 bits per pixel); TML Texture: \"Image data according to the tmlFormat\"") && !ok) {
@@ -121,7 +109,7 @@ static void validate_TextureRef(bf_vctx *v, const tml_TextureRef *s)
     (void)c;
     (void)R;
     (void)s;
-    /* TML Material: "+8 uint32[numTextures] The texture IDs of the textures that make up this texture." (schema line 102) */
+    /* TML Material: "+8 uint32[numTextures] The texture IDs of the textures that make up this texture." (schema line 106) */
     {
         int64_t q1 = 0;
         for (uint32_t i1 = 0; i1 < (uint32_t)(R->textures_count); i1++) {
