@@ -967,3 +967,14 @@ Test(values, a_short_file_fails_in_the_buffer_a_value_sizes)
     ASSERT_FAILS_AT(cx_values_read_file(d, 12 + 20, &arena, NULL, &f, &err), "vertices", 12 + 12);
     (void)size;
 }
+
+Test(values, two_fields_of_one_type_are_checked_as_one_structure)
+{
+    static const uint8_t box[] = {1, 2, 3, 4};
+    cx_values_Box *b;
+    ASSERT_READ(cx_values_read_box(box, sizeof box, &arena, NULL, &b, &err));
+    cr_expect_eq(b->max.y, 4);
+    /* the path is the box's, not max's: the whole box is bounds-checked once */
+    ASSERT_FAILS_AT(cx_values_read_box(box, 3, &arena, NULL, &b, &err), "", 0);
+    cr_expect(msg_has("needs 4 bytes but only 3 remain"), "%s", err.message);
+}
