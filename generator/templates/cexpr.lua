@@ -36,11 +36,15 @@ end
 
 -- A named value of the structure `obj` points at: a call of its function in <format>_access.h.
 local function named_place(env, e, obj)
-  local c = string.format("%s(c, %s)", M.value_fn(env.fmt, e.value_owner, e.value_name), obj)
+  -- validators call the memoised form (<format>_validate.c), so a value rules use is computed
+  -- once per structure, not once per element of an `each`
+  local fn = env.memo and M.memo_fn or M.value_fn
+  local c = string.format("%s(c, %s)", fn(env.fmt, e.value_owner, e.value_name), obj)
   return { kind = e.vt == "float" and "float" or "int", c = c }
 end
 
 function M.value_fn(fmt, owner, name) return names.ctype(fmt, owner) .. "_v_" .. name end
+function M.memo_fn(fmt, owner, name) return names.ctype(fmt, owner) .. "_m_" .. name end
 
 local function as_c(p)
   if p.kind == "array" or p.kind == "bytes" then
