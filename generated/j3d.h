@@ -381,22 +381,22 @@ struct j3d_VertexBuffer {
     uint8_t has_u8_values;                   /* 1 when 'u8_values' is present */
     uint8_t *u8_values;                      /* UInt8 values (2 or 3 per position, 3 or 9 per normal, 1 or 2 per texture coordinate), up to the padding. */
     uint32_t u8_values_count;                /* elements in 'u8_values' */
-    double *u8_values_value;                 /* derived: _value * 1.0 / (1 << (format & 255)) */
+    double *u8_values_value;                 /* derived: _value * 1.0 / scale */
     uint8_t has_s8_values;                   /* 1 when 's8_values' is present */
     uint64_t s8_values_at;                   /* where 's8_values' starts in the file */
     int8_t *s8_values;                       /* Int8 values, up to the padding. */
     uint32_t s8_values_count;                /* elements in 's8_values' */
-    double *s8_values_value;                 /* derived: _value * 1.0 / (1 << (format & 255)) */
+    double *s8_values_value;                 /* derived: _value * 1.0 / scale */
     uint8_t has_u16_values;                  /* 1 when 'u16_values' is present */
     uint64_t u16_values_at;                  /* where 'u16_values' starts in the file */
     uint16_t *u16_values;                    /* UInt16 values, up to the padding. */
     uint32_t u16_values_count;               /* elements in 'u16_values' */
-    double *u16_values_value;                /* derived: _value * 1.0 / (1 << (format & 255)) */
+    double *u16_values_value;                /* derived: _value * 1.0 / scale */
     uint8_t has_s16_values;                  /* 1 when 's16_values' is present */
     uint64_t s16_values_at;                  /* where 's16_values' starts in the file */
     int16_t *s16_values;                     /* Int16 values, up to the padding. */
     uint32_t s16_values_count;               /* elements in 's16_values' */
-    double *s16_values_value;                /* derived: _value * 1.0 / (1 << (format & 255)) */
+    double *s16_values_value;                /* derived: _value * 1.0 / scale */
     uint8_t has_f32_values;                  /* 1 when 'f32_values' is present */
     uint64_t f32_values_at;                  /* where 'f32_values' starts in the file */
     float *f32_values;                       /* Float values, up to the padding. */
@@ -415,7 +415,7 @@ struct j3d_VertexBuffer {
     uint32_t colors32_count;                 /* elements in 'colors32' */
 };
 
-/* Vtx1: VTX1 - Vertex Data. The actual number values used for the properties of the geometry, and how they are formatted: a list of format descriptors and up to 13 data buffers. No buffer stores its length: a buffer runs to the next non-zero buffer offset, or to the section end, padding included.  (0x38 bytes) */
+/* Vtx1: VTX1 - Vertex Data. The actual number values used for the properties of the geometry, and how they are formatted: a list of format descriptors and up to 13 data buffers. No buffer stores its length: a buffer runs to the next non-zero buffer offset, or to the section end, padding included. `NAME_at` is the index of a buffer's format descriptor, -1 when the list has none.  (0x38 bytes) */
 struct j3d_Vtx1 {
     uint64_t _offset;                        /* where it starts in the file */
     int64_t _index;                          /* its index in the array holding it, else 0 */

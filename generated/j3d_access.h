@@ -295,5 +295,580 @@ static inline const j3d_TextureImage *j3d_TextureImage_at(bf_ctx *c, const j3d_T
 {
     return bf_check_index(c, i, n) ? &a[i] : &j3d_TextureImage_zero;
 }
+static inline int64_t j3d_File_v_jnt1_sections(bf_ctx *c, const j3d_File *s);
+static inline int64_t j3d_File_v_joint_count(bf_ctx *c, const j3d_File *s);
+static inline int64_t j3d_File_v_envelope_count(bf_ctx *c, const j3d_File *s);
+static inline int64_t j3d_File_v_draw_entry_count(bf_ctx *c, const j3d_File *s);
+static inline int64_t j3d_File_v_mat3_material_count(bf_ctx *c, const j3d_File *s);
+static inline int64_t j3d_Inf1_v_material_count(bf_ctx *c, const j3d_Inf1 *s);
+static inline int64_t j3d_Inf1_v_shape_count(bf_ctx *c, const j3d_Inf1 *s);
+static inline int64_t j3d_Inf1_v_levels_opened(bf_ctx *c, const j3d_Inf1 *s);
+static inline int64_t j3d_Inf1_v_levels_closed(bf_ctx *c, const j3d_Inf1 *s);
+static inline int64_t j3d_Inf1_v_group_data_count(bf_ctx *c, const j3d_Inf1 *s);
+static inline int64_t j3d_Inf1_v_position_bytes(bf_ctx *c, const j3d_Inf1 *s);
+static inline int64_t j3d_Inf1_v_position_components(bf_ctx *c, const j3d_Inf1 *s);
+static inline int64_t j3d_Inf1_v_position_stride(bf_ctx *c, const j3d_Inf1 *s);
+static inline int64_t j3d_Inf1_v_position_values(bf_ctx *c, const j3d_Inf1 *s);
+static inline int64_t j3d_Vtx1_v_position_at(bf_ctx *c, const j3d_Vtx1 *s);
+static inline int64_t j3d_Vtx1_v_normal_at(bf_ctx *c, const j3d_Vtx1 *s);
+static inline int64_t j3d_Vtx1_v_tangent_at(bf_ctx *c, const j3d_Vtx1 *s);
+static inline int64_t j3d_Vtx1_v_color0_at(bf_ctx *c, const j3d_Vtx1 *s);
+static inline int64_t j3d_Vtx1_v_color1_at(bf_ctx *c, const j3d_Vtx1 *s);
+static inline int64_t j3d_Vtx1_v_texcoord0_at(bf_ctx *c, const j3d_Vtx1 *s);
+static inline int64_t j3d_Vtx1_v_texcoord1_at(bf_ctx *c, const j3d_Vtx1 *s);
+static inline int64_t j3d_Vtx1_v_texcoord2_at(bf_ctx *c, const j3d_Vtx1 *s);
+static inline int64_t j3d_Vtx1_v_texcoord3_at(bf_ctx *c, const j3d_Vtx1 *s);
+static inline int64_t j3d_Vtx1_v_texcoord4_at(bf_ctx *c, const j3d_Vtx1 *s);
+static inline int64_t j3d_Vtx1_v_texcoord5_at(bf_ctx *c, const j3d_Vtx1 *s);
+static inline int64_t j3d_Vtx1_v_texcoord6_at(bf_ctx *c, const j3d_Vtx1 *s);
+static inline int64_t j3d_Vtx1_v_texcoord7_at(bf_ctx *c, const j3d_Vtx1 *s);
+static inline int64_t j3d_VertexFormat_v_packed(bf_ctx *c, const j3d_VertexFormat *s);
+static inline int64_t j3d_VertexFormat_v_position_numbers(bf_ctx *c, const j3d_VertexFormat *s);
+static inline int64_t j3d_VertexFormat_v_number_bytes(bf_ctx *c, const j3d_VertexFormat *s);
+static inline int64_t j3d_VertexBuffer_v_per_entry(bf_ctx *c, const j3d_VertexBuffer *s);
+static inline int64_t j3d_VertexBuffer_v_data_type(bf_ctx *c, const j3d_VertexBuffer *s);
+static inline int64_t j3d_VertexBuffer_v_is_color(bf_ctx *c, const j3d_VertexBuffer *s);
+static inline int64_t j3d_VertexBuffer_v_scale(bf_ctx *c, const j3d_VertexBuffer *s);
+static inline int64_t j3d_Shp1_v_shape_group_count(bf_ctx *c, const j3d_Shp1 *s);
+static inline int64_t j3d_Shape_v__q1(bf_ctx *c, const j3d_Shape *s);
+static inline int64_t j3d_TextureImage_v_tile_width(bf_ctx *c, const j3d_TextureImage *s);
+static inline int64_t j3d_TextureImage_v_tile_height(bf_ctx *c, const j3d_TextureImage *s);
+static inline int64_t j3d_TextureImage_v_tile_bytes(bf_ctx *c, const j3d_TextureImage *s);
+
+/* File.jnt1_sections: JNT1 sections in the file. */
+static inline int64_t j3d_File_v_jnt1_sections(bf_ctx *c, const j3d_File *s)
+{
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    int64_t q1 = 0;
+    for (uint32_t i1 = 0; i1 < (uint32_t)(s->sections_count); i1++) {
+        const j3d_Section *it1 = &(s->sections)[i1];
+        (void)it1;
+        q1 += (((int64_t)((int64_t)it1->tag == INT64_C(1246647345)))) ? 1 : 0;
+    }
+    return q1;
+}
+
+/* File.joint_count: Joints in JNT1. */
+static inline int64_t j3d_File_v_joint_count(bf_ctx *c, const j3d_File *s)
+{
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    int64_t q1 = 0;
+    for (uint32_t i1 = 0; i1 < (uint32_t)(s->sections_count); i1++) {
+        const j3d_Section *it1 = &(s->sections)[i1];
+        (void)it1;
+        q1 = bf_add(q1, (int64_t)(it1->body.kind == J3D_KIND_JNT1 ? it1->body.Jnt1 : &j3d_Jnt1_zero)->joint_count);
+    }
+    return q1;
+}
+
+/* File.envelope_count: Envelopes in EVP1. */
+static inline int64_t j3d_File_v_envelope_count(bf_ctx *c, const j3d_File *s)
+{
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    int64_t q1 = 0;
+    for (uint32_t i1 = 0; i1 < (uint32_t)(s->sections_count); i1++) {
+        const j3d_Section *it1 = &(s->sections)[i1];
+        (void)it1;
+        q1 = bf_add(q1, (int64_t)(it1->body.kind == J3D_KIND_EVP1 ? it1->body.Evp1 : &j3d_Evp1_zero)->envelope_count);
+    }
+    return q1;
+}
+
+/* File.draw_entry_count: Entries of DRW1. */
+static inline int64_t j3d_File_v_draw_entry_count(bf_ctx *c, const j3d_File *s)
+{
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    int64_t q1 = 0;
+    for (uint32_t i1 = 0; i1 < (uint32_t)(s->sections_count); i1++) {
+        const j3d_Section *it1 = &(s->sections)[i1];
+        (void)it1;
+        q1 = bf_add(q1, (int64_t)(it1->body.kind == J3D_KIND_DRW1 ? it1->body.Drw1 : &j3d_Drw1_zero)->entry_count);
+    }
+    return q1;
+}
+
+/* File.mat3_material_count: Materials in MAT3 (0 in a file with MAT2). */
+static inline int64_t j3d_File_v_mat3_material_count(bf_ctx *c, const j3d_File *s)
+{
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    int64_t q1 = 0;
+    for (uint32_t i1 = 0; i1 < (uint32_t)(s->sections_count); i1++) {
+        const j3d_Section *it1 = &(s->sections)[i1];
+        (void)it1;
+        q1 = bf_add(q1, (int64_t)(it1->body.kind == J3D_KIND_MAT3 ? it1->body.Mat3 : &j3d_Mat3_zero)->material_count);
+    }
+    return q1;
+}
+
+/* Inf1.material_count: Materials in MAT3 (or MAT2). */
+static inline int64_t j3d_Inf1_v_material_count(bf_ctx *c, const j3d_Inf1 *s)
+{
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    int64_t q1 = 0;
+    for (uint32_t i1 = 0; i1 < (uint32_t)(R->sections_count); i1++) {
+        const j3d_Section *it1 = &(R->sections)[i1];
+        (void)it1;
+        q1 = bf_add(q1, bf_add((int64_t)(it1->body.kind == J3D_KIND_MAT3 ? it1->body.Mat3 : &j3d_Mat3_zero)->material_count, (int64_t)(it1->body.kind == J3D_KIND_MATERIAL_LIST ? it1->body.MaterialList : &j3d_MaterialList_zero)->material_count));
+    }
+    return q1;
+}
+
+/* Inf1.shape_count: Shapes in SHP1. */
+static inline int64_t j3d_Inf1_v_shape_count(bf_ctx *c, const j3d_Inf1 *s)
+{
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    int64_t q1 = 0;
+    for (uint32_t i1 = 0; i1 < (uint32_t)(R->sections_count); i1++) {
+        const j3d_Section *it1 = &(R->sections)[i1];
+        (void)it1;
+        q1 = bf_add(q1, (int64_t)(it1->body.kind == J3D_KIND_SHP1 ? it1->body.Shp1 : &j3d_Shp1_zero)->shape_count);
+    }
+    return q1;
+}
+
+/* Inf1.levels_opened: Child levels the hierarchy opens. */
+static inline int64_t j3d_Inf1_v_levels_opened(bf_ctx *c, const j3d_Inf1 *s)
+{
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    int64_t q1 = 0;
+    for (uint32_t i1 = 0; i1 < (uint32_t)(s->nodes_count); i1++) {
+        const j3d_SceneNode *it1 = &(s->nodes)[i1];
+        (void)it1;
+        q1 += (((int64_t)((int64_t)it1->type == INT64_C(1)))) ? 1 : 0;
+    }
+    return q1;
+}
+
+/* Inf1.levels_closed: Child levels the hierarchy closes. */
+static inline int64_t j3d_Inf1_v_levels_closed(bf_ctx *c, const j3d_Inf1 *s)
+{
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    int64_t q1 = 0;
+    for (uint32_t i1 = 0; i1 < (uint32_t)(s->nodes_count); i1++) {
+        const j3d_SceneNode *it1 = &(s->nodes)[i1];
+        (void)it1;
+        q1 += (((int64_t)((int64_t)it1->type == INT64_C(2)))) ? 1 : 0;
+    }
+    return q1;
+}
+
+/* Inf1.group_data_count: Matrix Group Data entries in SHP1. */
+static inline int64_t j3d_Inf1_v_group_data_count(bf_ctx *c, const j3d_Inf1 *s)
+{
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    int64_t q1 = 0;
+    for (uint32_t i1 = 0; i1 < (uint32_t)(R->sections_count); i1++) {
+        const j3d_Section *it1 = &(R->sections)[i1];
+        (void)it1;
+        q1 = bf_add(q1, (int64_t)(it1->body.kind == J3D_KIND_SHP1 ? it1->body.Shp1 : &j3d_Shp1_zero)->group_data_count);
+    }
+    return q1;
+}
+
+/* Inf1.position_bytes: Bytes of the POSITION buffer, padding included. */
+static inline int64_t j3d_Inf1_v_position_bytes(bf_ctx *c, const j3d_Inf1 *s)
+{
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    int64_t q1 = 0;
+    for (uint32_t i1 = 0; i1 < (uint32_t)(R->sections_count); i1++) {
+        const j3d_Section *it1 = &(R->sections)[i1];
+        (void)it1;
+        q1 = bf_add(q1, (int64_t)(&(it1->body.kind == J3D_KIND_VTX1 ? it1->body.Vtx1 : &j3d_Vtx1_zero)->position)->raw.len);
+    }
+    return q1;
+}
+
+/* Inf1.position_components: Numbers per position (2 or 3; 0 without a POSITION descriptor). */
+static inline int64_t j3d_Inf1_v_position_components(bf_ctx *c, const j3d_Inf1 *s)
+{
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    int64_t q1 = 0;
+    for (uint32_t i1 = 0; i1 < (uint32_t)(R->sections_count); i1++) {
+        const j3d_Section *it1 = &(R->sections)[i1];
+        (void)it1;
+        int64_t q2 = 0;
+        for (uint32_t i2 = 0; i2 < (uint32_t)((it1->body.kind == J3D_KIND_VTX1 ? it1->body.Vtx1 : &j3d_Vtx1_zero)->formats_count); i2++) {
+            const j3d_VertexFormat *it2 = &((it1->body.kind == J3D_KIND_VTX1 ? it1->body.Vtx1 : &j3d_Vtx1_zero)->formats)[i2];
+            (void)it2;
+            q2 = bf_add(q2, (((int64_t)((int64_t)it2->attr == INT64_C(9))) ? j3d_VertexFormat_v_position_numbers(c, it2) : INT64_C(0)));
+        }
+        q1 = bf_add(q1, q2);
+    }
+    return q1;
+}
+
+/* Inf1.position_stride: Bytes per position. */
+static inline int64_t j3d_Inf1_v_position_stride(bf_ctx *c, const j3d_Inf1 *s)
+{
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    int64_t q1 = 0;
+    for (uint32_t i1 = 0; i1 < (uint32_t)(R->sections_count); i1++) {
+        const j3d_Section *it1 = &(R->sections)[i1];
+        (void)it1;
+        int64_t q2 = 0;
+        for (uint32_t i2 = 0; i2 < (uint32_t)((it1->body.kind == J3D_KIND_VTX1 ? it1->body.Vtx1 : &j3d_Vtx1_zero)->formats_count); i2++) {
+            const j3d_VertexFormat *it2 = &((it1->body.kind == J3D_KIND_VTX1 ? it1->body.Vtx1 : &j3d_Vtx1_zero)->formats)[i2];
+            (void)it2;
+            q2 = bf_add(q2, (((int64_t)((int64_t)it2->attr == INT64_C(9))) ? bf_mul(j3d_VertexFormat_v_position_numbers(c, it2), j3d_VertexFormat_v_number_bytes(c, it2)) : INT64_C(0)));
+        }
+        q1 = bf_add(q1, q2);
+    }
+    return q1;
+}
+
+/* Inf1.position_values: Numbers in the POSITION buffer before its padding. */
+static inline int64_t j3d_Inf1_v_position_values(bf_ctx *c, const j3d_Inf1 *s)
+{
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    int64_t q1 = 0;
+    for (uint32_t i1 = 0; i1 < (uint32_t)(R->sections_count); i1++) {
+        const j3d_Section *it1 = &(R->sections)[i1];
+        (void)it1;
+        q1 = bf_add(q1, bf_add(bf_add(bf_add(bf_add((int64_t)(&(it1->body.kind == J3D_KIND_VTX1 ? it1->body.Vtx1 : &j3d_Vtx1_zero)->position)->u8_values_count, (int64_t)(&(it1->body.kind == J3D_KIND_VTX1 ? it1->body.Vtx1 : &j3d_Vtx1_zero)->position)->s8_values_count), (int64_t)(&(it1->body.kind == J3D_KIND_VTX1 ? it1->body.Vtx1 : &j3d_Vtx1_zero)->position)->u16_values_count), (int64_t)(&(it1->body.kind == J3D_KIND_VTX1 ? it1->body.Vtx1 : &j3d_Vtx1_zero)->position)->s16_values_count), (int64_t)(&(it1->body.kind == J3D_KIND_VTX1 ? it1->body.Vtx1 : &j3d_Vtx1_zero)->position)->f32_values_count));
+    }
+    return q1;
+}
+
+/* Vtx1.position_at */
+static inline int64_t j3d_Vtx1_v_position_at(bf_ctx *c, const j3d_Vtx1 *s)
+{
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    int64_t q1 = -1;
+    for (uint32_t i1 = 0; i1 < (uint32_t)(s->formats_count); i1++) {
+        const j3d_VertexFormat *it1 = &(s->formats)[i1];
+        (void)it1;
+        if (((int64_t)((int64_t)it1->attr == INT64_C(9)))) { q1 = (int64_t)i1; break; }
+    }
+    return q1;
+}
+
+/* Vtx1.normal_at */
+static inline int64_t j3d_Vtx1_v_normal_at(bf_ctx *c, const j3d_Vtx1 *s)
+{
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    int64_t q1 = -1;
+    for (uint32_t i1 = 0; i1 < (uint32_t)(s->formats_count); i1++) {
+        const j3d_VertexFormat *it1 = &(s->formats)[i1];
+        (void)it1;
+        if (((int64_t)((int64_t)it1->attr == INT64_C(10)))) { q1 = (int64_t)i1; break; }
+    }
+    return q1;
+}
+
+/* Vtx1.tangent_at */
+static inline int64_t j3d_Vtx1_v_tangent_at(bf_ctx *c, const j3d_Vtx1 *s)
+{
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    int64_t q1 = -1;
+    for (uint32_t i1 = 0; i1 < (uint32_t)(s->formats_count); i1++) {
+        const j3d_VertexFormat *it1 = &(s->formats)[i1];
+        (void)it1;
+        if (((int64_t)((int64_t)it1->attr == INT64_C(25)))) { q1 = (int64_t)i1; break; }
+    }
+    return q1;
+}
+
+/* Vtx1.color0_at */
+static inline int64_t j3d_Vtx1_v_color0_at(bf_ctx *c, const j3d_Vtx1 *s)
+{
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    int64_t q1 = -1;
+    for (uint32_t i1 = 0; i1 < (uint32_t)(s->formats_count); i1++) {
+        const j3d_VertexFormat *it1 = &(s->formats)[i1];
+        (void)it1;
+        if (((int64_t)((int64_t)it1->attr == INT64_C(11)))) { q1 = (int64_t)i1; break; }
+    }
+    return q1;
+}
+
+/* Vtx1.color1_at */
+static inline int64_t j3d_Vtx1_v_color1_at(bf_ctx *c, const j3d_Vtx1 *s)
+{
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    int64_t q1 = -1;
+    for (uint32_t i1 = 0; i1 < (uint32_t)(s->formats_count); i1++) {
+        const j3d_VertexFormat *it1 = &(s->formats)[i1];
+        (void)it1;
+        if (((int64_t)((int64_t)it1->attr == INT64_C(12)))) { q1 = (int64_t)i1; break; }
+    }
+    return q1;
+}
+
+/* Vtx1.texcoord0_at */
+static inline int64_t j3d_Vtx1_v_texcoord0_at(bf_ctx *c, const j3d_Vtx1 *s)
+{
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    int64_t q1 = -1;
+    for (uint32_t i1 = 0; i1 < (uint32_t)(s->formats_count); i1++) {
+        const j3d_VertexFormat *it1 = &(s->formats)[i1];
+        (void)it1;
+        if (((int64_t)((int64_t)it1->attr == INT64_C(13)))) { q1 = (int64_t)i1; break; }
+    }
+    return q1;
+}
+
+/* Vtx1.texcoord1_at */
+static inline int64_t j3d_Vtx1_v_texcoord1_at(bf_ctx *c, const j3d_Vtx1 *s)
+{
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    int64_t q1 = -1;
+    for (uint32_t i1 = 0; i1 < (uint32_t)(s->formats_count); i1++) {
+        const j3d_VertexFormat *it1 = &(s->formats)[i1];
+        (void)it1;
+        if (((int64_t)((int64_t)it1->attr == INT64_C(14)))) { q1 = (int64_t)i1; break; }
+    }
+    return q1;
+}
+
+/* Vtx1.texcoord2_at */
+static inline int64_t j3d_Vtx1_v_texcoord2_at(bf_ctx *c, const j3d_Vtx1 *s)
+{
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    int64_t q1 = -1;
+    for (uint32_t i1 = 0; i1 < (uint32_t)(s->formats_count); i1++) {
+        const j3d_VertexFormat *it1 = &(s->formats)[i1];
+        (void)it1;
+        if (((int64_t)((int64_t)it1->attr == INT64_C(15)))) { q1 = (int64_t)i1; break; }
+    }
+    return q1;
+}
+
+/* Vtx1.texcoord3_at */
+static inline int64_t j3d_Vtx1_v_texcoord3_at(bf_ctx *c, const j3d_Vtx1 *s)
+{
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    int64_t q1 = -1;
+    for (uint32_t i1 = 0; i1 < (uint32_t)(s->formats_count); i1++) {
+        const j3d_VertexFormat *it1 = &(s->formats)[i1];
+        (void)it1;
+        if (((int64_t)((int64_t)it1->attr == INT64_C(16)))) { q1 = (int64_t)i1; break; }
+    }
+    return q1;
+}
+
+/* Vtx1.texcoord4_at */
+static inline int64_t j3d_Vtx1_v_texcoord4_at(bf_ctx *c, const j3d_Vtx1 *s)
+{
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    int64_t q1 = -1;
+    for (uint32_t i1 = 0; i1 < (uint32_t)(s->formats_count); i1++) {
+        const j3d_VertexFormat *it1 = &(s->formats)[i1];
+        (void)it1;
+        if (((int64_t)((int64_t)it1->attr == INT64_C(17)))) { q1 = (int64_t)i1; break; }
+    }
+    return q1;
+}
+
+/* Vtx1.texcoord5_at */
+static inline int64_t j3d_Vtx1_v_texcoord5_at(bf_ctx *c, const j3d_Vtx1 *s)
+{
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    int64_t q1 = -1;
+    for (uint32_t i1 = 0; i1 < (uint32_t)(s->formats_count); i1++) {
+        const j3d_VertexFormat *it1 = &(s->formats)[i1];
+        (void)it1;
+        if (((int64_t)((int64_t)it1->attr == INT64_C(18)))) { q1 = (int64_t)i1; break; }
+    }
+    return q1;
+}
+
+/* Vtx1.texcoord6_at */
+static inline int64_t j3d_Vtx1_v_texcoord6_at(bf_ctx *c, const j3d_Vtx1 *s)
+{
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    int64_t q1 = -1;
+    for (uint32_t i1 = 0; i1 < (uint32_t)(s->formats_count); i1++) {
+        const j3d_VertexFormat *it1 = &(s->formats)[i1];
+        (void)it1;
+        if (((int64_t)((int64_t)it1->attr == INT64_C(19)))) { q1 = (int64_t)i1; break; }
+    }
+    return q1;
+}
+
+/* Vtx1.texcoord7_at */
+static inline int64_t j3d_Vtx1_v_texcoord7_at(bf_ctx *c, const j3d_Vtx1 *s)
+{
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    int64_t q1 = -1;
+    for (uint32_t i1 = 0; i1 < (uint32_t)(s->formats_count); i1++) {
+        const j3d_VertexFormat *it1 = &(s->formats)[i1];
+        (void)it1;
+        if (((int64_t)((int64_t)it1->attr == INT64_C(20)))) { q1 = (int64_t)i1; break; }
+    }
+    return q1;
+}
+
+/* VertexFormat.packed: The descriptor as a VertexBuffer takes it. */
+static inline int64_t j3d_VertexFormat_v_packed(bf_ctx *c, const j3d_VertexFormat *s)
+{
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    return bf_add(bf_add(bf_mul((int64_t)s->component_count, INT64_C(65536)), bf_mul((int64_t)s->data_type, INT64_C(256))), (int64_t)s->shift);
+}
+
+/* VertexFormat.position_numbers: Numbers per position (XY or XYZ), for a POSITION descriptor. */
+static inline int64_t j3d_VertexFormat_v_position_numbers(bf_ctx *c, const j3d_VertexFormat *s)
+{
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    return (((int64_t)((int64_t)s->component_count == INT64_C(0))) ? INT64_C(2) : INT64_C(3));
+}
+
+/* VertexFormat.number_bytes: Bytes per number, for a descriptor of numbers (not colors). */
+static inline int64_t j3d_VertexFormat_v_number_bytes(bf_ctx *c, const j3d_VertexFormat *s)
+{
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    return (((int64_t)((int64_t)s->data_type <= INT64_C(1))) ? INT64_C(1) : (((int64_t)((int64_t)s->data_type <= INT64_C(3))) ? INT64_C(2) : INT64_C(4)));
+}
+
+/* VertexBuffer.per_entry: Numbers per entry (2 or 3 per position, 3 or 9 per normal, 1 or 2 per texture coordinate). */
+static inline int64_t j3d_VertexBuffer_v_per_entry(bf_ctx *c, const j3d_VertexBuffer *s)
+{
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    return (((int64_t)(s->_p_attr == INT64_C(9))) ? (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(2) : INT64_C(3)) : (((int64_t)(((int64_t)(s->_p_attr == INT64_C(10))) || ((int64_t)(s->_p_attr == INT64_C(25))))) ? (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(1))) ? INT64_C(9) : INT64_C(3)) : (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(1) : INT64_C(2))));
+}
+
+/* VertexBuffer.data_type: The descriptor's data type. */
+static inline int64_t j3d_VertexBuffer_v_data_type(bf_ctx *c, const j3d_VertexBuffer *s)
+{
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    return (bf_shr(s->_p_format, INT64_C(8)) & INT64_C(255));
+}
+
+/* VertexBuffer.is_color: A COLOR_0 or COLOR_1 buffer: packed colors, not numbers. */
+static inline int64_t j3d_VertexBuffer_v_is_color(bf_ctx *c, const j3d_VertexBuffer *s)
+{
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    return ((int64_t)(((int64_t)(s->_p_attr == INT64_C(11))) || ((int64_t)(s->_p_attr == INT64_C(12)))));
+}
+
+/* VertexBuffer.scale: Integer values are value / scale. */
+static inline int64_t j3d_VertexBuffer_v_scale(bf_ctx *c, const j3d_VertexBuffer *s)
+{
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    return bf_shl(INT64_C(1), (s->_p_format & INT64_C(255)));
+}
+
+/* Shp1.shape_group_count: Matrix groups of all shapes. */
+static inline int64_t j3d_Shp1_v_shape_group_count(bf_ctx *c, const j3d_Shp1 *s)
+{
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    int64_t q1 = 0;
+    for (uint32_t i1 = 0; i1 < (uint32_t)(s->shapes_count); i1++) {
+        const j3d_Shape *it1 = &(s->shapes)[i1];
+        (void)it1;
+        q1 = bf_add(q1, (int64_t)it1->matrix_group_count);
+    }
+    return q1;
+}
+
+static inline int64_t j3d_Shape_v__q1(bf_ctx *c, const j3d_Shape *s)
+{
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    int64_t q1 = 0;
+    for (uint32_t i1 = 0; i1 < (uint32_t)(s->attributes_count); i1++) {
+        const j3d_IndexAttribute *it1 = &(s->attributes)[i1];
+        (void)it1;
+        q1 = bf_add(q1, (((int64_t)(((int64_t)((int64_t)i1 < INT64_C(26))) && ((int64_t)((int64_t)it1->index_type == INT64_C(3))))) ? bf_shl(INT64_C(1), (int64_t)i1) : INT64_C(0)));
+    }
+    return q1;
+}
+
+/* TextureImage.tile_width: Pixels across a tile. */
+static inline int64_t j3d_TextureImage_v_tile_width(bf_ctx *c, const j3d_TextureImage *s)
+{
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    return (((int64_t)(((int64_t)(((int64_t)(((int64_t)(s->_p_format <= INT64_C(2))) || ((int64_t)(s->_p_format == INT64_C(8))))) || ((int64_t)(s->_p_format == INT64_C(9))))) || ((int64_t)(s->_p_format == INT64_C(14))))) ? INT64_C(8) : INT64_C(4));
+}
+
+/* TextureImage.tile_height: Pixels down a tile. */
+static inline int64_t j3d_TextureImage_v_tile_height(bf_ctx *c, const j3d_TextureImage *s)
+{
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    return (((int64_t)(((int64_t)(((int64_t)(s->_p_format == INT64_C(0))) || ((int64_t)(s->_p_format == INT64_C(8))))) || ((int64_t)(s->_p_format == INT64_C(14))))) ? INT64_C(8) : INT64_C(4));
+}
+
+/* TextureImage.tile_bytes: Bytes of a tile. */
+static inline int64_t j3d_TextureImage_v_tile_bytes(bf_ctx *c, const j3d_TextureImage *s)
+{
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    return (((int64_t)(s->_p_format == INT64_C(6))) ? INT64_C(64) : INT64_C(32));
+}
 
 #endif

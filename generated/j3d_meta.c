@@ -858,6 +858,7 @@ static const bf_field_desc j3d_fields_Vtx1[] = {
         .str_offset = BF_NONE,
         .tail_offset = offsetof(j3d_Vtx1, formats_tail),
         .pad_offset = BF_NONE,
+        .roles = BF_ROLE_COUNT | BF_ROLE_INDEX,
         .type = &j3d_type_VertexFormat,
         .enumdef = NULL,
     },
@@ -1070,7 +1071,7 @@ static const bf_field_desc j3d_fields_Vtx1[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc j3d_type_Vtx1 = {"Vtx1", "VTX1 - Vertex Data. The actual number values used for the properties of the geometry, and\nhow they are formatted: a list of format descriptors and up to 13 data buffers. No buffer\nstores its length: a buffer runs to the next non-zero buffer offset, or to the section end,\npadding included.\n", 6, sizeof(j3d_Vtx1), 56, j3d_fields_Vtx1, 28};
+static const bf_type_desc j3d_type_Vtx1 = {"Vtx1", "VTX1 - Vertex Data. The actual number values used for the properties of the geometry, and\nhow they are formatted: a list of format descriptors and up to 13 data buffers. No buffer\nstores its length: a buffer runs to the next non-zero buffer offset, or to the section end,\npadding included. `NAME_at` is the index of a buffer's format descriptor, -1 when the\nlist has none.\n", 6, sizeof(j3d_Vtx1), 56, j3d_fields_Vtx1, 28};
 
 static const bf_field_desc j3d_fields_VertexFormat[] = {
     {
@@ -1086,7 +1087,7 @@ static const bf_field_desc j3d_fields_VertexFormat[] = {
         .str_offset = BF_NONE,
         .tail_offset = BF_NONE,
         .pad_offset = BF_NONE,
-        .roles = BF_ROLE_COUNT,
+        .roles = BF_ROLE_COUNT | BF_ROLE_INDEX,
         .type = NULL,
         .enumdef = &j3d_enum_VertexAttribute,
     },
@@ -2717,6 +2718,7 @@ static const bf_field_desc j3d_fields_Shape[] = {
         .str_offset = BF_NONE,
         .tail_offset = BF_NONE,
         .pad_offset = BF_NONE,
+        .roles = BF_ROLE_COUNT,
         .type = &j3d_type_IndexAttribute,
         .enumdef = NULL,
     },

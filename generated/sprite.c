@@ -268,6 +268,9 @@ static int read_TexParms(bf_ctx *c, sprite_TexParms *s, int64_t index)
     (void)R;
     s->_offset = c->pos;
     s->_index = index;
+    if (!bf_need(c, 24, NULL))
+        return 0;
+    bf_claim(c, c->pos, 24);
     /* s: Parameters of the S (horizontal) direction. */
     if (!bf_push(c, "s", -1) || !read_TexAxis(c, &s->s, 0))
         return 0;

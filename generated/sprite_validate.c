@@ -94,7 +94,7 @@ static void validate_SpriteExt(bf_vctx *v, const sprite_SpriteExt *s)
     (void)c;
     (void)R;
     (void)s;
-    /* sprite.c, __sprite_ext: assertf(sx->version == 4, "Invalid sprite version (%d); please regenerate your asset files") (schema line 194) */
+    /* sprite.c, __sprite_ext: assertf(sx->version == 4, "Invalid sprite version (%d); please regenerate your asset files") (schema line 195) */
     {
         int ok = (((int64_t)((int64_t)s->version == INT64_C(4)))) != 0;
         if (!bf_eval_failed(v, "version", "sprite.c, __sprite_ext: assertf(sx->version == 4, \"Invalid sprite version (%d); please regenerate your asset files\")") && !ok) {
@@ -102,7 +102,7 @@ static void validate_SpriteExt(bf_vctx *v, const sprite_SpriteExt *s)
             bf_eval_failed(v, "version", "sprite.c, __sprite_ext: assertf(sx->version == 4, \"Invalid sprite version (%d); please regenerate your asset files\")");
         }
     }
-    /* sprite_internal.h: _Static_assert(sizeof(sprite_ext_t) == 124) (schema line 198) */
+    /* sprite_internal.h: _Static_assert(sizeof(sprite_ext_t) == 124) (schema line 199) */
     {
         int ok = (((int64_t)((int64_t)s->size == INT64_C(124)))) != 0;
         if (!bf_eval_failed(v, "size", "sprite_internal.h: _Static_assert(sizeof(sprite_ext_t) == 124)") && !ok) {
@@ -110,7 +110,7 @@ static void validate_SpriteExt(bf_vctx *v, const sprite_SpriteExt *s)
             bf_eval_failed(v, "size", "sprite_internal.h: _Static_assert(sizeof(sprite_ext_t) == 124)");
         }
     }
-    /* mksprite.c: "flags |= numlods", numlods counting the images written after the first (schema line 203) */
+    /* mksprite.c: "flags |= numlods", numlods counting the images written after the first (schema line 204) */
     {
         int64_t q1 = 0;
         for (uint32_t i1 = 0; i1 < (uint32_t)(7); i1++) {
@@ -130,7 +130,7 @@ static void validate_SpriteExt(bf_vctx *v, const sprite_SpriteExt *s)
             bf_eval_failed(v, "flags", "mksprite.c: \"flags |= numlods\", numlods counting the images written after the first");
         }
     }
-    /* sprite.c, sprite_get_detail_pixels: "Return the detail texture (LOD7)" (schema line 208) */
+    /* sprite.c, sprite_get_detail_pixels: "Return the detail texture (LOD7)" (schema line 209) */
     {
         int ok = (((int64_t)(((int64_t)(((int64_t)((int64_t)(((uint64_t)((int64_t)s->flags) >> 4) & UINT64_C(0x1)) == INT64_C(0))) || ((int64_t)((int64_t)s->detail_use_main_texture != INT64_C(0))))) || ((int64_t)((int64_t)sprite_Lod_at(c, s->lods, 7, INT64_C(6))->width != INT64_C(0)))))) != 0;
         if (!bf_eval_failed(v, "flags", "sprite.c, sprite_get_detail_pixels: \"Return the detail texture (LOD7)\"") && !ok) {
@@ -138,7 +138,7 @@ static void validate_SpriteExt(bf_vctx *v, const sprite_SpriteExt *s)
             bf_eval_failed(v, "flags", "sprite.c, sprite_get_detail_pixels: \"Return the detail texture (LOD7)\"");
         }
     }
-    /* mksprite.c: "Padding to force alignment of every image" (walign(out, 8)) (schema line 212) */
+    /* mksprite.c: "Padding to force alignment of every image" (walign(out, 8)) (schema line 213) */
     for (uint32_t i = 0; i < 7; i++) {
         const sprite_Lod *it = &s->lods[i];
         const sprite_Lod *prev = i ? &s->lods[i - 1] : &sprite_Lod_zero;
@@ -155,7 +155,7 @@ static void validate_SpriteExt(bf_vctx *v, const sprite_SpriteExt *s)
             bf_pop(c);
         }
     }
-    /* sprite.c, sprite_get_lod_pixels: "tex_format_t fmt = lod->fmt_file_pos >> 24" (schema line 218) */
+    /* sprite.c, sprite_get_lod_pixels: "tex_format_t fmt = lod->fmt_file_pos >> 24" (schema line 219) */
     for (uint32_t i = 0; i < 7; i++) {
         const sprite_Lod *it = &s->lods[i];
         const sprite_Lod *prev = i ? &s->lods[i - 1] : &sprite_Lod_zero;

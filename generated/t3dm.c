@@ -445,88 +445,62 @@ static int read_Material(bf_ctx *c, t3dm_Material *s, int64_t index)
     (void)R;
     s->_offset = c->pos;
     s->_index = index;
+    if (!bf_need(c, 140, NULL))
+        return 0;
+    bf_claim(c, c->pos, 140);
     /* color_combiner: Color-Combiner. */
-    if (!bf_need(c, 8, "color_combiner")) return 0;
     s->color_combiner = bf_load_u64be((c->data + c->pos));
-    bf_claim(c, c->pos, 8);
     c->pos += 8;
     /* other_mode_value: Other-mode values. */
-    if (!bf_need(c, 8, "other_mode_value")) return 0;
     s->other_mode_value = bf_load_u64be((c->data + c->pos));
-    bf_claim(c, c->pos, 8);
     c->pos += 8;
     /* other_mode_mask: Other-mode mask. */
-    if (!bf_need(c, 8, "other_mode_mask")) return 0;
     s->other_mode_mask = bf_load_u64be((c->data + c->pos));
-    bf_claim(c, c->pos, 8);
     c->pos += 8;
     /* blend_mode: Blend Mode, 0 for none. */
-    if (!bf_need(c, 4, "blend_mode")) return 0;
     s->blend_mode = bf_load_u32be((c->data + c->pos));
-    bf_claim(c, c->pos, 4);
     c->pos += 4;
     /* draw_flags: T3D Draw flags. */
-    if (!bf_need(c, 4, "draw_flags")) return 0;
     s->draw_flags = bf_load_u32be((c->data + c->pos));
-    bf_claim(c, c->pos, 4);
     c->pos += 4;
     /* unused: <now unused>. */
-    if (!bf_need(c, 1, "unused")) return 0;
     s->unused = (c->data + c->pos)[0];
-    bf_claim(c, c->pos, 1);
     c->pos += 1;
     /* fog_mode: Fog mode. */
-    if (!bf_need(c, 1, "fog_mode")) return 0;
     s->fog_mode = (c->data + c->pos)[0];
-    bf_claim(c, c->pos, 1);
     c->pos += 1;
     /* color_flags: Color flags (prim, env, blend). */
-    if (!bf_need(c, 1, "color_flags")) return 0;
     s->color_flags = (c->data + c->pos)[0];
-    bf_claim(c, c->pos, 1);
     c->pos += 1;
     /* vertex_fx: Vertex Effect. */
-    if (!bf_need(c, 1, "vertex_fx")) return 0;
     s->vertex_fx = (c->data + c->pos)[0];
-    bf_claim(c, c->pos, 1);
     c->pos += 1;
     /* prim_color: Prim-Color. */
     {
         const int64_t n = 4;
-        if (!bf_need(c, (uint64_t)n * 1, "prim_color"))
-            return 0;
         const uint8_t *p = c->data + c->pos;
         for (int64_t i = 0; i < n; i++)
             s->prim_color[i] = (p + i * 1)[0];
-        bf_claim(c, c->pos, (uint64_t)n * 1);
         c->pos += (size_t)n * 1;
     }
     /* env_color: Env-Color. */
     {
         const int64_t n = 4;
-        if (!bf_need(c, (uint64_t)n * 1, "env_color"))
-            return 0;
         const uint8_t *p = c->data + c->pos;
         for (int64_t i = 0; i < n; i++)
             s->env_color[i] = (p + i * 1)[0];
-        bf_claim(c, c->pos, (uint64_t)n * 1);
         c->pos += (size_t)n * 1;
     }
     /* blend_color: Blend-Color. */
     {
         const int64_t n = 4;
-        if (!bf_need(c, (uint64_t)n * 1, "blend_color"))
-            return 0;
         const uint8_t *p = c->data + c->pos;
         for (int64_t i = 0; i < n; i++)
             s->blend_color[i] = (p + i * 1)[0];
-        bf_claim(c, c->pos, (uint64_t)n * 1);
         c->pos += (size_t)n * 1;
     }
     /* name: Material name (string table offset). */
-    if (!bf_need(c, 4, "name")) return 0;
     s->name = bf_load_u32be((c->data + c->pos));
-    bf_claim(c, c->pos, 4);
     c->pos += 4;
     /* texture_a: Texture A. */
     if (!bf_push(c, "texture_a", -1) || !read_MaterialTexture(c, &s->texture_a, 0))

@@ -278,19 +278,7 @@ static int write_Header(bf_wctx *w, t3dm_Header *s)
     }
     /* total_index_count */
     if (w->layout) {
-        int64_t q1 = 0;
-        for (uint32_t i1 = 0; i1 < (uint32_t)(R->chunk_data_count); i1++) {
-            const t3dm_Chunk *it1 = &(R->chunk_data)[i1];
-            (void)it1;
-            int64_t q2 = 0;
-            for (uint32_t i2 = 0; i2 < (uint32_t)((it1->body.kind == T3DM_KIND_OBJECT ? it1->body.Object : &t3dm_Object_zero)->parts_count); i2++) {
-                const t3dm_Part *it2 = &((it1->body.kind == T3DM_KIND_OBJECT ? it1->body.Object : &t3dm_Object_zero)->parts)[i2];
-                (void)it2;
-                q2 = bf_add(q2, (int64_t)it2->index_count);
-            }
-            q1 = bf_add(q1, q2);
-        }
-        s->total_index_count = q1;
+        s->total_index_count = t3dm_File_v_part_index_count(c, R);
     }
     {
         uint8_t *p = bf_put(w, 2, "total_index_count");
@@ -300,13 +288,13 @@ static int write_Header(bf_wctx *w, t3dm_Header *s)
     }
     /* first_vertex_chunk */
     if (w->layout) {
-        int64_t q3 = -1;
-        for (uint32_t i3 = 0; i3 < (uint32_t)(R->chunks_count); i3++) {
-            const t3dm_ChunkOffset *it3 = &(R->chunks)[i3];
-            (void)it3;
-            if (((int64_t)((int64_t)it3->type == INT64_C(86)))) { q3 = (int64_t)i3; break; }
+        int64_t q1 = -1;
+        for (uint32_t i1 = 0; i1 < (uint32_t)(R->chunks_count); i1++) {
+            const t3dm_ChunkOffset *it1 = &(R->chunks)[i1];
+            (void)it1;
+            if (((int64_t)((int64_t)it1->type == INT64_C(86)))) { q1 = (int64_t)i1; break; }
         }
-        s->first_vertex_chunk = bf_max(q3, INT64_C(0));
+        s->first_vertex_chunk = bf_max(q1, INT64_C(0));
     }
     {
         uint8_t *p = bf_put(w, 4, "first_vertex_chunk");
@@ -316,13 +304,13 @@ static int write_Header(bf_wctx *w, t3dm_Header *s)
     }
     /* first_index_chunk */
     if (w->layout) {
-        int64_t q4 = -1;
-        for (uint32_t i4 = 0; i4 < (uint32_t)(R->chunks_count); i4++) {
-            const t3dm_ChunkOffset *it4 = &(R->chunks)[i4];
-            (void)it4;
-            if (((int64_t)((int64_t)it4->type == INT64_C(73)))) { q4 = (int64_t)i4; break; }
+        int64_t q2 = -1;
+        for (uint32_t i2 = 0; i2 < (uint32_t)(R->chunks_count); i2++) {
+            const t3dm_ChunkOffset *it2 = &(R->chunks)[i2];
+            (void)it2;
+            if (((int64_t)((int64_t)it2->type == INT64_C(73)))) { q2 = (int64_t)i2; break; }
         }
-        s->first_index_chunk = bf_max(q4, INT64_C(0));
+        s->first_index_chunk = bf_max(q2, INT64_C(0));
     }
     {
         uint8_t *p = bf_put(w, 4, "first_index_chunk");
@@ -332,19 +320,19 @@ static int write_Header(bf_wctx *w, t3dm_Header *s)
     }
     /* first_material_chunk */
     if (w->layout) {
-        int64_t q5 = -1;
-        for (uint32_t i5 = 0; i5 < (uint32_t)(R->chunks_count); i5++) {
-            const t3dm_ChunkOffset *it5 = &(R->chunks)[i5];
-            (void)it5;
-            if (((int64_t)((int64_t)it5->type == INT64_C(77)))) { q5 = (int64_t)i5; break; }
+        int64_t q3 = -1;
+        for (uint32_t i3 = 0; i3 < (uint32_t)(R->chunks_count); i3++) {
+            const t3dm_ChunkOffset *it3 = &(R->chunks)[i3];
+            (void)it3;
+            if (((int64_t)((int64_t)it3->type == INT64_C(77)))) { q3 = (int64_t)i3; break; }
         }
-        int64_t q6 = -1;
-        for (uint32_t i6 = 0; i6 < (uint32_t)(R->chunks_count); i6++) {
-            const t3dm_ChunkOffset *it6 = &(R->chunks)[i6];
-            (void)it6;
-            if (((int64_t)((int64_t)it6->type == INT64_C(77)))) { q6 = (int64_t)i6; break; }
+        int64_t q4 = -1;
+        for (uint32_t i4 = 0; i4 < (uint32_t)(R->chunks_count); i4++) {
+            const t3dm_ChunkOffset *it4 = &(R->chunks)[i4];
+            (void)it4;
+            if (((int64_t)((int64_t)it4->type == INT64_C(77)))) { q4 = (int64_t)i4; break; }
         }
-        s->first_material_chunk = (((int64_t)(q5 < INT64_C(0))) ? (int64_t)R->chunks_count : q6);
+        s->first_material_chunk = (((int64_t)(q3 < INT64_C(0))) ? (int64_t)R->chunks_count : q4);
     }
     {
         uint8_t *p = bf_put(w, 4, "first_material_chunk");

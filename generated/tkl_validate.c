@@ -15,7 +15,7 @@ static void validate_File(bf_vctx *v, const tkl_File *s)
     (void)c;
     (void)R;
     (void)s;
-    /* Toshi Keyframe Library: "+4 byte[4] Always empty" (schema line 43) */
+    /* Toshi Keyframe Library: "+4 byte[4] Always empty" (schema line 44) */
     {
         int64_t q1 = 1;
         for (uint32_t i1 = 0; i1 < (uint32_t)(4); i1++) {
@@ -27,7 +27,7 @@ static void validate_File(bf_vctx *v, const tkl_File *s)
             bf_eval_failed(v, "empty", "Toshi Keyframe Library: \"+4 byte[4] Always empty\"");
         }
     }
-    /* Toshi Keyframe Library: "+8 uint32 Remaining bytes in file" (schema line 47) */
+    /* Toshi Keyframe Library: "+8 uint32 Remaining bytes in file" (schema line 48) */
     {
         int ok = (((int64_t)((int64_t)s->remaining == bf_sub((int64_t)c->size, INT64_C(12))))) != 0;
         if (!bf_eval_failed(v, "remaining", "Toshi Keyframe Library: \"+8 uint32 Remaining bytes in file\"") && !ok) {
@@ -35,7 +35,7 @@ static void validate_File(bf_vctx *v, const tkl_File *s)
             bf_eval_failed(v, "remaining", "Toshi Keyframe Library: \"+8 uint32 Remaining bytes in file\"");
         }
     }
-    /* Toshi Keyframe Library: "+8 uint32 Remaining bytes in file (=bytes in LUT + 44)" (schema line 51) */
+    /* Toshi Keyframe Library: "+8 uint32 Remaining bytes in file (=bytes in LUT + 44)" (schema line 52) */
     {
         int ok = (((int64_t)((int64_t)s->remaining == bf_add((int64_t)s->lut_size, INT64_C(44))))) != 0;
         if (!bf_eval_failed(v, "remaining", "Toshi Keyframe Library: \"+8 uint32 Remaining bytes in file (=bytes in LUT + 44)\"") && !ok) {
@@ -43,7 +43,7 @@ static void validate_File(bf_vctx *v, const tkl_File *s)
             bf_eval_failed(v, "remaining", "Toshi Keyframe Library: \"+8 uint32 Remaining bytes in file (=bytes in LUT + 44)\"");
         }
     }
-    /* Toshi Keyframe Library: "+52 uint32 Number of bytes in the LUT", "vector3[numPosValues] Position lookup table", "quaternion[numRotValues] Rotation lookup table" (schema line 55) */
+    /* Toshi Keyframe Library: "+52 uint32 Number of bytes in the LUT", "vector3[numPosValues] Position lookup table", "quaternion[numRotValues] Rotation lookup table" (schema line 56) */
     {
         int ok = (((int64_t)((int64_t)s->lut_size == bf_add(bf_mul(INT64_C(12), (int64_t)s->position_count), bf_mul(INT64_C(16), (int64_t)s->rotation_count))))) != 0;
         if (!bf_eval_failed(v, "lut_size", "Toshi Keyframe Library: \"+52 uint32 Number of bytes in the LUT\", \"vector3[numPosValues] Position lookup table\", \"quaternion[numRotValues] Rotation lookup table\"") && !ok) {

@@ -25,5 +25,21 @@ static inline const tml_TextureRef *tml_TextureRef_at(bf_ctx *c, const tml_Textu
 {
     return bf_check_index(c, i, n) ? &a[i] : &tml_TextureRef_zero;
 }
+static inline int64_t tml_Texture_v_id_uses(bf_ctx *c, const tml_Texture *s);
+
+/* Texture.id_uses: Textures of the library with this texture's ID. */
+static inline int64_t tml_Texture_v_id_uses(bf_ctx *c, const tml_Texture *s)
+{
+    const tml_File *R = c->root;
+    (void)R;
+    (void)s;
+    int64_t q1 = 0;
+    for (uint32_t i1 = 0; i1 < (uint32_t)(R->textures_count); i1++) {
+        const tml_Texture *it1 = &(R->textures)[i1];
+        (void)it1;
+        q1 += (((int64_t)((int64_t)it1->id == (int64_t)s->id))) ? 1 : 0;
+    }
+    return q1;
+}
 
 #endif

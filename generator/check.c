@@ -18,7 +18,11 @@ typedef struct scope {
     int allow_value;      /* derive: the field's raw value */
     expr_context ctx;
     const field *it_field; /* what _it/_prev are elements of, when not `self` (rules, quantifiers) */
+    named_value *value;    /* the named value being checked, if any */
+    int in_quantifier;     /* inside a quantifier's arguments (nested ones are not lifted) */
 } scope;
+
+static int check_value(format *f, named_value *v, src_loc used_at);
 
 static type_def *root_type(const format *f)
 {
@@ -77,6 +81,33 @@ static int want_number(expr *e, const char *what)
     return 0;
 }
 
+/* A named value used in an expression: checked (once), then available where what it
+ * reads is. `own`: named bare, so it is the current structure's (its read order applies). */
+static int use_value(expr *e, scope *sc, named_value *v, int own)
+{
+    e->ref = REF_NAMED;
+    e->ref_value = v;
+    e->vt = vt_of(VT_ERROR);
+    if (!check_value(sc->f, v, e->loc))
+        return 0;
+    if (own && sc->ctx == CTX_READ && v->last_field >= sc->visible) {
+        const field *later = v->owner->fields.items[v->last_field];
+        diag_error(e->loc, "value '%s' uses '%s', which is read after this point", v->name, later->name);
+        return 0;
+    }
+    if (sc->ctx == CTX_READ && v->rules_only) {
+        diag_error(e->loc, "value '%s' uses tag() or offset(), which only rules and values can use", v->name);
+        return 0;
+    }
+    if (sc->value) {
+        sc->value->rules_only |= v->rules_only;
+        if (own && v->last_field > sc->value->last_field)
+            sc->value->last_field = v->last_field;
+    }
+    e->vt = vt_of(v->value->vt.kind);
+    return 1;
+}
+
 static int check_name(expr *e, scope *sc)
 {
     const char *n = e->name;
@@ -133,7 +164,14 @@ static int check_name(expr *e, scope *sc)
         e->ref = REF_FIELD;
         e->ref_field = fl;
         e->vt = field_value(fl, 0);
+        if (sc->value && (int)i > sc->value->last_field)
+            sc->value->last_field = (int)i;
         return e->vt.kind != VT_ERROR;
+    }
+    for (size_t i = 0; i < sc->t->values.len; i++) {
+        named_value *v = sc->t->values.items[i];
+        if (strcmp(v->name, n) == 0)
+            return use_value(e, sc, v, 1);
     }
     for (size_t i = 0; i < sc->t->params.len; i++) {
         param *p = sc->t->params.items[i];
@@ -161,11 +199,13 @@ static int check_name(expr *e, scope *sc)
     suggest_begin(&near, n);
     for (size_t i = 0; i < sc->t->fields.len && (int)i < sc->visible; i++)
         suggest_offer(&near, ((field *)sc->t->fields.items[i])->name);
+    for (size_t i = 0; i < sc->t->values.len; i++)
+        suggest_offer(&near, ((named_value *)sc->t->values.items[i])->name);
     for (size_t i = 0; i < sc->t->params.len; i++)
         suggest_offer(&near, ((param *)sc->t->params.items[i])->name);
     for (size_t i = 0; i < sc->f->enums.len; i++)
         suggest_offer(&near, ((enum_def *)sc->f->enums.items[i])->name);
-    diag_error(e->loc, "'%s' is not defined here (not a field read before this point, a parameter of '%s', an enum, or a builtin)%s",
+    diag_error(e->loc, "'%s' is not defined here (not a field read before this point, a value or a parameter of '%s', an enum, or a builtin)%s",
                n, sc->t->name, suggest_hint(&near));
     e->vt = vt_of(VT_ERROR);
     return 0;
@@ -208,12 +248,19 @@ static int check_member(expr *e, scope *sc)
     }
     if (obj.kind == VT_STRUCT && obj.type) {
         field *fl = find_field(obj.type, e->name);
+        for (size_t i = 0; !fl && i < obj.type->values.len; i++) {
+            named_value *v = obj.type->values.items[i];
+            if (strcmp(v->name, e->name) == 0)
+                return use_value(e, sc, v, 0);
+        }
         if (!fl) {
             suggest_list near;
             suggest_begin(&near, e->name);
             for (size_t i = 0; i < obj.type->fields.len; i++)
                 suggest_offer(&near, ((field *)obj.type->fields.items[i])->name);
-            diag_error(e->loc, "type '%s' has no field '%s'%s", obj.type->name, e->name, suggest_hint(&near));
+            for (size_t i = 0; i < obj.type->values.len; i++)
+                suggest_offer(&near, ((named_value *)obj.type->values.items[i])->name);
+            diag_error(e->loc, "type '%s' has no field or value '%s'%s", obj.type->name, e->name, suggest_hint(&near));
             return 0;
         }
         e->ref = REF_FIELD;
@@ -251,6 +298,51 @@ static int check_member(expr *e, scope *sc)
     }
     diag_error(e->loc, "'.%s' needs a structure, an enum or a packed field on its left", e->name);
     return 0;
+}
+
+/* Whether `e` uses one of the builtins `a` .. `c` (REF_NONE for none). */
+static int uses_ref(const expr *e, ref_kind a, ref_kind b, ref_kind c)
+{
+    if (!e)
+        return 0;
+    if (e->kind == EX_NAME && (e->ref == a || e->ref == b || e->ref == c))
+        return 1;
+    if (uses_ref(e->a, a, b, c) || uses_ref(e->b, a, b, c) || uses_ref(e->c, a, b, c))
+        return 1;
+    for (size_t i = 0; i < e->nargs; i++)
+        if (uses_ref(e->args[i], a, b, c))
+            return 1;
+    return 0;
+}
+
+/* A quantifier in a read expression becomes an unnamed value of the type: one function
+ * the reader, writer and validator all call, instead of a loop hoisted out of each use. */
+static int lift_quantifier(expr *e, scope *sc)
+{
+    if (uses_ref(e, REF_VALUE, REF_POS, REF_END) || uses_ref(e->args[0], REF_IT, REF_PREV, REF_INDEX)) {
+        diag_error(e->loc, "%s() in a read expression can use neither '_value', '_pos' nor '_end', and its array "
+                   "cannot depend on '_it', '_prev' or '_index'", e->name);
+        return 0;
+    }
+    named_value *v = pool_alloc(sizeof *v);
+    v->name = pool_printf("_q%zu", sc->t->values.len + 1);
+    v->loc = e->loc;
+    v->owner = sc->t;
+    v->synthetic = 1;
+    v->state = 2;
+    v->last_field = -1;
+    expr *body = pool_alloc(sizeof *body);
+    *body = *e;
+    body->text = NULL;
+    v->value = body;
+    vec_push(&sc->t->values, v);
+    e->kind = EX_NAME;
+    e->name = v->name;
+    e->args = NULL;
+    e->nargs = 0;
+    e->ref = REF_NAMED;
+    e->ref_value = v;
+    return 1;
 }
 
 static int check_expr(expr *e, scope *sc)
@@ -291,8 +383,8 @@ static int check_expr(expr *e, scope *sc)
                 diag_error(e->loc, "%s() takes an array and an expression over its elements (_it, _index)", e->name);
                 return 0;
             }
-            if (sc->ctx != CTX_VALIDATE) {
-                diag_error(e->loc, "%s() is only allowed in rules", e->name);
+            if (sc->ctx == CTX_LINK) {
+                diag_error(e->loc, "%s() is not allowed here", e->name);
                 return 0;
             }
             if (!check_expr(e->args[0], sc))
@@ -305,9 +397,12 @@ static int check_expr(expr *e, scope *sc)
             inner.allow_it = 1;
             inner.allow_prev = 1;
             inner.it_field = e->args[0]->vt.field;
+            inner.in_quantifier = 1;
             if (!check_expr(e->args[1], &inner) || !want_number(e->args[1], "the expression"))
                 return 0;
             e->vt = vt_of(strcmp(e->name, "sum") == 0 ? e->args[1]->vt.kind : VT_INT);
+            if (sc->ctx == CTX_READ && !sc->value && !sc->in_quantifier)
+                return lift_quantifier(e, sc);
             return 1;
         }
         int ok = 1;
@@ -325,6 +420,8 @@ static int check_expr(expr *e, scope *sc)
                 diag_error(e->loc, "tag() is only allowed in rules and values");
                 return 0;
             }
+            if (sc->value)
+                sc->value->rules_only = 1;
         } else if (strcmp(e->name, "offset") == 0) {
             if (e->nargs != 1 || e->args[0]->ref != REF_FIELD) {
                 diag_error(e->loc, "offset() takes one field, like offset(strip_a)");
@@ -334,6 +431,8 @@ static int check_expr(expr *e, scope *sc)
                 diag_error(e->loc, "offset() is only allowed in rules");
                 return 0;
             }
+            if (sc->value)
+                sc->value->rules_only = 1;
         } else if (strcmp(e->name, "indexof") == 0) {
             for (size_t i = 0; i < e->nargs; i++)
                 if (!want_number(e->args[i], "an argument"))
@@ -378,7 +477,7 @@ static int check_expr(expr *e, scope *sc)
                 return 1;
             }
         } else {
-            diag_error(e->loc, "unknown function '%s' (known: len, min, max, indexof, first_nonzero, lz4_size; in rules and values also count, all, any, sum, first, offset, tag)", e->name);
+            diag_error(e->loc, "unknown function '%s' (known: len, min, max, indexof, first_nonzero, lz4_size; count, all, any, sum, first; in rules and values also offset, tag)", e->name);
             return 0;
         }
         e->vt = vt_of(VT_INT);
@@ -433,6 +532,25 @@ static void check_int(expr *e, scope *sc, const char *what)
 {
     if (e && check_expr(e, sc) && e->vt.kind != VT_INT)
         diag_error(e->loc, "%s must be an integer expression", what);
+}
+
+/* Checks a named value once; a value that depends on itself is an error where it is used. */
+static int check_value(format *f, named_value *v, src_loc used_at)
+{
+    if (v->state == 2)
+        return v->value && v->value->vt.kind != VT_ERROR;
+    if (v->state == 1) {
+        diag_error(used_at, "value '%s' depends on itself", v->name);
+        return 0;
+    }
+    v->state = 1;
+    scope sc = {f, v->owner, (int)v->owner->fields.len, NULL, 0, 0, 0, CTX_VALIDATE, NULL, v, 0};
+    if (v->value && check_expr(v->value, &sc))
+        want_number(v->value, "a value");
+    else if (v->value)
+        v->value->vt = vt_of(VT_ERROR);
+    v->state = 2;
+    return v->value && (v->value->vt.kind == VT_INT || v->value->vt.kind == VT_FLOAT);
 }
 
 /* ---- names and combinations ---- */
@@ -690,7 +808,7 @@ static void size_type(format *f, type_def *t)
 
 static void check_field_exprs(format *f, type_def *t, field *fl)
 {
-    scope sc = {f, t, fl->index, fl, 0, 0, 0, CTX_READ, NULL};
+    scope sc = {f, t, fl->index, fl, 0, 0, 0, CTX_READ, NULL, NULL, 0};
     check_int(fl->pos, &sc, "pos");
     check_int(fl->size, &sc, "size");
     if (fl->kind == FT_BYTES || !fl->is_array)
@@ -798,6 +916,13 @@ static void mark_roles(expr *e, int role, int is_value)
             fl->used_as_index = 1;
     }
     /* an element of a number array is a value; a structure on the left of '.' is a path */
+    /* what a named value reads is used as the value is */
+    if (e->ref == REF_NAMED && e->ref_value && !e->ref_value->state_marking) {
+        named_value *v = (named_value *)e->ref_value;
+        v->state_marking = 1;
+        mark_roles(v->value, role, 1);
+        v->state_marking = 0;
+    }
     int path = e->kind == EX_MEMBER || (e->kind == EX_INDEX && !(e->a && e->a->vt.array_elem_int));
     mark_roles(e->a, role, !path);
     /* what selects an element of an array that a count or offset comes from is an index */
@@ -835,7 +960,7 @@ static void check_rules(format *f, type_def *t)
 {
     for (size_t i = 0; i < t->rules.len; i++) {
         rule *r = t->rules.items[i];
-        scope sc = {f, t, (int)t->fields.len, NULL, 0, 0, 0, CTX_VALIDATE, NULL};
+        scope sc = {f, t, (int)t->fields.len, NULL, 0, 0, 0, CTX_VALIDATE, NULL, NULL, 0};
         if (r->each) {
             r->each_field = find_field(t, r->each);
             if (!r->each_field || !r->each_field->is_array) {
@@ -882,8 +1007,18 @@ void model_check(format *f)
         size_type(f, f->types.items[i]);
     for (size_t i = 0; i < f->types.len; i++) {
         type_def *t = f->types.items[i];
+        for (size_t j = 0; j < t->values.len; j++) {
+            named_value *v = t->values.items[j];
+            if (find_field(t, v->name))
+                diag_error(v->loc, "value '%s' has the name of a field of '%s'", v->name, t->name);
+            for (size_t k = 0; k < t->params.len; k++)
+                if (strcmp(((param *)t->params.items[k])->name, v->name) == 0)
+                    diag_error(v->loc, "value '%s' has the name of a parameter of '%s'", v->name, t->name);
+        }
         for (size_t j = 0; j < t->fields.len; j++)
             check_field_exprs(f, t, t->fields.items[j]);
+        for (size_t j = 0; j < t->values.len; j++)
+            check_value(f, t->values.items[j], ((named_value *)t->values.items[j])->loc);
         check_rules(f, t);
     }
     for (size_t i = 0; i < f->types.len; i++) {

@@ -43,7 +43,7 @@ static void set_loc(lua_State *L, src_loc at)
 static const char *const expr_kinds[] = {"int", "float", "name", "member", "index", "call", "unary", "binary", "cond"};
 static const char *const value_kinds[] = {"error", "int", "float", "struct", "array", "bytes", "string", "enum", "switch"};
 static const char *const ref_kinds[] = {"none", "field", "param", "root", "index", "prev", "it", "value",
-                                        "start", "pos", "end", "size", "enum_type", "enum_const", "bits", "case", "revision"};
+                                        "start", "pos", "end", "size", "enum_type", "enum_const", "bits", "case", "revision", "named"};
 static const char *const field_kinds[] = {"prim", "struct", "bytes", "cstr", "str", "switch"};
 
 static void push_expr(lua_State *L, const expr *e);
@@ -129,6 +129,10 @@ static void push_expr(lua_State *L, const expr *e)
         set_int(L, "const", e->const_value);
     if (e->ref == REF_PARAM)
         set_int(L, "param", e->ref_param + 1);
+    if (e->ref == REF_NAMED && e->ref_value) {
+        set_str(L, "value_name", e->ref_value->name);
+        set_str(L, "value_owner", e->ref_value->owner->name);
+    }
     set_expr(L, "a", e->a);
     set_expr(L, "b", e->b);
     set_expr(L, "c", e->c);
@@ -387,6 +391,18 @@ static void push_format(lua_State *L, const format *f)
             lua_rawseti(L, -2, (lua_Integer)j + 1);
         }
         lua_setfield(L, -2, "params");
+        lua_newtable(L);
+        for (size_t j = 0; j < t->values.len; j++) {
+            const named_value *v = t->values.items[j];
+            lua_newtable(L);
+            set_str(L, "name", v->name);
+            set_str(L, "doc", v->doc);
+            set_int(L, "line", v->loc.line);
+            set_bool(L, "synthetic", v->synthetic);
+            set_expr(L, "expr", v->value);
+            lua_rawseti(L, -2, (lua_Integer)j + 1);
+        }
+        lua_setfield(L, -2, "values");
         lua_newtable(L);
         for (size_t j = 0; j < t->fields.len; j++) {
             push_field(L, t->fields.items[j]);

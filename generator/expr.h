@@ -21,6 +21,7 @@ typedef enum {
 struct field;
 struct type_def;
 struct enum_def;
+struct named_value;
 
 /* What an expression's value is, as the checker sees it. */
 typedef enum {
@@ -38,7 +39,8 @@ typedef struct value_type {
 /* How a name was resolved. */
 typedef enum {
     REF_NONE, REF_FIELD, REF_PARAM, REF_ROOT, REF_INDEX, REF_PREV, REF_IT, REF_VALUE,
-    REF_START, REF_POS, REF_END, REF_SIZE, REF_ENUM_TYPE, REF_ENUM_CONST, REF_BITS, REF_CASE, REF_REVISION
+    REF_START, REF_POS, REF_END, REF_SIZE, REF_ENUM_TYPE, REF_ENUM_CONST, REF_BITS, REF_CASE, REF_REVISION,
+    REF_NAMED
 } ref_kind;
 
 typedef struct expr expr;
@@ -60,6 +62,7 @@ struct expr {
     const struct field *ref_field; /* REF_FIELD / REF_BITS (the packed field) */
     int64_t const_value;           /* REF_ENUM_CONST */
     int ref_param;                 /* REF_PARAM: index */
+    const struct named_value *ref_value; /* REF_NAMED */
 };
 
 /* Parses `text`; `at` is where the text starts in the schema. Reports errors, returns NULL. */

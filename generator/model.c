@@ -625,11 +625,46 @@ static rule *build_rule(const ynode *n)
     return r;
 }
 
+/* ---- named values ---- */
+
+/* `values: { name: EXPR, name: { value: EXPR, doc: TEXT } }` */
+static void build_values(type_def *t, const ynode *map)
+{
+    for (size_t i = 0; i < map->len; i++) {
+        const ynode *key = map->keys[i], *vn = map->values[i];
+        named_value *nv = pool_alloc(sizeof *nv);
+        nv->name = key->text;
+        nv->loc = key->loc;
+        nv->owner = t;
+        nv->last_field = -1;
+        if (!is_identifier(nv->name) || nv->name[0] == '_' || is_c_keyword(nv->name))
+            diag_error(key->loc, "'%s' is not a valid value name (a C identifier, not a keyword, not starting with '_')", nv->name);
+        if (vn->kind == YN_SCALAR) {
+            nv->value = parse_expr_node(vn, "a value");
+        } else if (expect_kind(vn, YN_MAP, "a value")) {
+            static const char *const vkeys[] = {"value", "doc", NULL};
+            check_keys(vn, "a value", vkeys);
+            const ynode *e = ynode_get(vn, "value");
+            if (e)
+                nv->value = parse_expr_node(e, "value");
+            else
+                diag_error(vn->loc, "value '%s' needs 'value' (its expression)", nv->name);
+            nv->doc = scalar(ynode_get(vn, "doc"), "doc");
+        }
+        for (size_t j = 0; j < t->values.len; j++) {
+            named_value *o = t->values.items[j];
+            if (strcmp(o->name, nv->name) == 0)
+                diag_error(key->loc, "value '%s' is declared twice in '%s' (first at line %d)", nv->name, t->name, o->loc.line);
+        }
+        vec_push(&t->values, nv);
+    }
+}
+
 /* ---- types ---- */
 
 static type_def *build_type(const ynode *key, const ynode *n)
 {
-    static const char *const keys[] = {"doc", "size", "align", "params", "fields", "tables", "absent_rows", "rules", NULL};
+    static const char *const keys[] = {"doc", "size", "align", "params", "values", "fields", "tables", "absent_rows", "rules", NULL};
     type_def *t = pool_alloc(sizeof *t);
     t->name = key->text;
     t->loc = key->loc;
@@ -685,6 +720,8 @@ static type_def *build_type(const ynode *key, const ynode *n)
             vec_push(&t->params, p);
         }
     }
+    if ((v = ynode_get(n, "values")) && expect_kind(v, YN_MAP, "values"))
+        build_values(t, v);
     if ((v = ynode_get(n, "rules")) && expect_kind(v, YN_SEQ, "rules"))
         for (size_t i = 0; i < v->len; i++) {
             rule *r = build_rule(v->values[i]);

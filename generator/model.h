@@ -63,6 +63,20 @@ typedef struct named_expr {
     expr *value;
 } named_expr;
 
+/* A value a type computes from its fields (`values:`), usable by name in its expressions. */
+typedef struct named_value {
+    const char *name, *doc;
+    src_loc loc;
+    expr *value;
+    struct type_def *owner;
+    int synthetic;      /* a quantifier of a read expression, lifted so it is computed once */
+    /* computed by the checker */
+    int state;          /* 0 new, 1 being checked, 2 checked */
+    int last_field;     /* the last field of the owner it reads (-1: none) */
+    int rules_only;     /* it uses tag() or offset(): not available while reading */
+    int state_marking;  /* being walked by the field-role marking */
+} named_value;
+
 typedef struct field {
     const char *name, *doc, *erratum;
     src_loc loc;
@@ -168,6 +182,7 @@ struct type_def {
     ptr_vec rules;       /* rule* */
     ptr_vec fields; /* field* */
     ptr_vec params; /* param* */
+    ptr_vec values; /* named_value*: `values:`, then lifted quantifiers */
     int has_size;
     int64_t declared_size;
     int64_t align;       /* align: where the builder places data of this type */

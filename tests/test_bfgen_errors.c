@@ -275,3 +275,73 @@ Test(bfgen_errors, an_unquoted_array_type_in_flow_style_gets_a_hint)
     expect_error(&r, 9, 27, "YAML syntax");
     expect_note(&r, 9, 26, "in flow style an array type must be quoted: write type: \"T[n]\"");
 }
+
+/* A type with values, and the fields given after its `fields:` key. */
+#define VHEAD "format: x\nendian: little\nfiles:\n  - { name: f, root: T }\ntypes:\n  T:\n"
+
+Test(bfgen_errors, named_values_that_are_valid_pass)
+{
+    run r;
+    bfgen(&r, VHEAD "    values:\n      twice: \"n * 2\"\n      at: { value: \"first(xs, _it == twice)\", doc: Where. }\n"
+                    "    fields:\n      - { name: n, type: u8, doc: N. }\n      - { name: xs, type: \"u8[twice]\", doc: X. }\n"
+                    "      - { name: y, type: \"u8[at + count(xs, _it > 1)]\", doc: Y. }\n");
+    cr_expect_eq(r.status, 0, "%s", r.output);
+    cr_expect_str_eq(r.output, "");
+}
+
+Test(bfgen_errors, a_value_that_depends_on_itself)
+{
+    run r;
+    bfgen(&r, VHEAD "    values:\n      a: \"b + 1\"\n      b: \"a * 2\"\n    fields:\n      - { name: n, type: u8 }\n");
+    expect_error(&r, 9, 11, "value 'a' depends on itself");
+}
+
+Test(bfgen_errors, an_unknown_name_in_a_value)
+{
+    run r;
+    bfgen(&r, VHEAD "    values:\n      a: \"nope + 1\"\n    fields:\n      - { name: n, type: u8 }\n");
+    expect_error(&r, 8, 11, "'nope' is not defined here (not a field read before this point, a value");
+}
+
+Test(bfgen_errors, a_value_of_fields_not_read_yet)
+{
+    run r;
+    bfgen(&r, VHEAD "    values:\n      a: \"later + 1\"\n    fields:\n      - { name: xs, type: \"u8[a]\" }\n"
+                    "      - { name: later, type: u8 }\n");
+    expect_error(&r, 10, 31, "value 'a' uses 'later', which is read after this point");
+}
+
+Test(bfgen_errors, a_value_cannot_use_the_cursor)
+{
+    run r;
+    bfgen(&r, VHEAD "    values:\n      a: \"_pos + 1\"\n    fields:\n      - { name: n, type: u8 }\n");
+    expect_error(&r, 8, 11, "'_pos' only has a meaning while reading");
+}
+
+Test(bfgen_errors, a_value_name_is_checked)
+{
+    run r;
+    bfgen(&r, VHEAD "    values:\n      n: \"1\"\n      _x: \"2\"\n    fields:\n      - { name: n, type: u8 }\n");
+    expect_error(&r, 8, 7, "value 'n' has the name of a field of 'T'");
+    expect_error(&r, 9, 7, "'_x' is not a valid value name");
+}
+
+Test(bfgen_errors, a_quantifier_in_a_read_cannot_capture_the_element)
+{
+    run r;
+    bfgen(&r, VHEAD "    fields:\n      - { name: xs, type: \"u8[2]\" }\n"
+                    "      - { name: ys, type: \"u8[]\", until: \"count(xs, _it == 1) > 0\" }\n"
+                    "      - { name: zs, type: \"u8[]\", until: \"any(xs, _it == 1) && _it == 0\" }\n"
+                    "      - { name: w, type: \"u8[sum(xs, _it) + 2]\", const: \"sum(xs, _value)\" }\n");
+    cr_expect(strstr(r.output, "until") == NULL, "quantifiers in until are allowed: %s", r.output);
+    expect_error(&r, 11, 58, "sum() in a read expression can use neither '_value'");
+}
+
+Test(bfgen_errors, a_value_with_tag_is_not_for_reads)
+{
+    run r;
+    bfgen(&r, VHEAD "    values:\n      k: \"tag(body)\"\n    fields:\n      - { name: t, type: u8 }\n"
+                    "      - { name: body, type: { switch: t, cases: { 1: U }, default: bytes }, size: 1 }\n"
+                    "      - { name: xs, type: \"u8[k]\" }\n  U:\n    fields:\n      - { name: u, type: u8 }\n");
+    expect_error(&r, 12, 31, "value 'k' uses tag() or offset(), which only rules and values can use");
+}

@@ -873,3 +873,108 @@ Test(padding, lz4_size_checks_a_block)
     cr_expect_eq(v.items[0].offset, 0x21);
     bf_findings_free(&v);
 }
+
+/* ==== cx_values: named values, and quantifiers in reads ==== */
+
+#include "cx_values.h"
+
+/* A cx_values file: header (2 vertices, scale 1.5), the attributes given (each attr,
+ * components, size), the 0xFF terminator, then buffers of the sizes they imply. */
+static size_t values_file(uint8_t *out, const uint8_t (*attrs)[3], size_t n)
+{
+    size_t p = 0, stride = 0, position = 0, extra = 0;
+    out[p++] = 2;
+    out[p++] = 0x80; /* scale_q 0x0180: 1.5 */
+    out[p++] = 0x01;
+    for (size_t i = 0; i < n; i++) {
+        memcpy(out + p, attrs[i], 3);
+        p += 3;
+        stride += (size_t)attrs[i][1] * attrs[i][2];
+        if (attrs[i][0] == 9 && !position)
+            position = attrs[i][1];
+        extra |= attrs[i][0] == 0x20;
+    }
+    out[p++] = 0xFF, out[p++] = 0, out[p++] = 0;
+    size_t body = 2 * 2 * position + 2 * stride + extra + n;
+    for (size_t i = 0; i < body; i++)
+        out[p++] = (uint8_t)(0x40 + i);
+    return p;
+}
+
+static const uint8_t two_attrs[][3] = {{9, 3, 2}, {0x20, 1, 1}};
+
+TestSuite(values, .init = setup, .fini = teardown);
+
+Test(values, sizes_come_from_named_values_and_quantifiers)
+{
+    uint8_t d[128];
+    size_t size = values_file(d, two_attrs, 2);
+    cr_assert_eq(size, 41);
+    cx_values_File *f;
+    ASSERT_READ(cx_values_read_file(d, size, &arena, NULL, &f, &err));
+    cr_expect_eq(f->positions_count, 6, "2 vertices x 3 components of attribute first(attrs, _it.attr == 9)");
+    cr_expect_eq(f->positions[0], 0x4140);
+    cr_expect_eq(f->vertices.len, 14, "2 vertices x stride sum(attrs, _it.bytes) = 3*2 + 1*1");
+    cr_expect(f->has_extra, "any(attrs, _it.attr == 0x20) in an if");
+    cr_expect_eq(f->marks_count, 2, "count(attrs, _it.attr != 0xFF) as a count");
+    cr_expect_eq(f->marks[1], 0x40 + 12 + 14 + 1 + 1);
+    bf_findings v = {0};
+    cx_values_validate_file(f, d, size, &v);
+    cr_expect_eq(v.count, 0, "%s", v.count ? v.items[0].message : "");
+    bf_findings_free(&v);
+    bf_buffer out = {0};
+    cr_assert(cx_values_write_file(f, &out, &err), FAIL_INFO);
+    cr_expect(out.size == size && memcmp(out.data, d, size) == 0, "round trip");
+    bf_buffer_free(&out);
+}
+
+Test(values, a_missing_attribute_gives_the_fallback)
+{
+    static const uint8_t no_position[][3] = {{7, 2, 1}};
+    uint8_t d[128];
+    size_t size = values_file(d, no_position, 1);
+    cx_values_File *f;
+    ASSERT_READ(cx_values_read_file(d, size, &arena, NULL, &f, &err));
+    cr_expect_eq(f->positions_count, 0, "first() gives -1: position_components is 0");
+    cr_expect_eq(f->vertices.len, 4);
+    cr_expect(!f->has_extra);
+    cr_expect_eq(f->marks_count, 1);
+    cr_expect_eq(size, (size_t)(3 + 6 + 4 + 1));
+}
+
+Test(values, rules_and_messages_use_values)
+{
+    static const uint8_t wide[][3] = {{9, 4, 2}, {0x20, 1, 1}};
+    uint8_t d[128];
+    size_t size = values_file(d, wide, 2);
+    cx_values_File *f;
+    ASSERT_READ(cx_values_read_file(d, size, &arena, NULL, &f, &err));
+    cr_expect_eq(f->vertices.len, 18);
+    bf_findings v = {0};
+    cx_values_validate_file(f, d, size, &v);
+    cr_assert_eq(v.count, 2);
+    cr_expect_str_eq(v.items[0].message, "a vertex takes 9 bytes, more than 8");
+    cr_expect_str_eq(v.items[1].message, "attribute 0 takes 8 bytes (scale 1.5)");
+    cr_expect_str_eq(v.items[1].path, "attrs[0]");
+    bf_findings_free(&v);
+}
+
+Test(values, a_short_file_fails_in_the_buffer_a_value_sizes)
+{
+    uint8_t d[128];
+    size_t size = values_file(d, two_attrs, 2);
+    cx_values_File *f;
+    ASSERT_FAILS_AT(cx_values_read_file(d, 12 + 20, &arena, NULL, &f, &err), "vertices", 12 + 12);
+    (void)size;
+}
+
+Test(values, two_fields_of_one_type_are_checked_as_one_structure)
+{
+    static const uint8_t box[] = {1, 2, 3, 4};
+    cx_values_Box *b;
+    ASSERT_READ(cx_values_read_box(box, sizeof box, &arena, NULL, &b, &err));
+    cr_expect_eq(b->max.y, 4);
+    /* the path is the box's, not max's: the whole box is bounds-checked once */
+    ASSERT_FAILS_AT(cx_values_read_box(box, 3, &arena, NULL, &b, &err), "", 0);
+    cr_expect(msg_has("needs 4 bytes but only 3 remain"), "%s", err.message);
+}

@@ -1,6 +1,43 @@
 -- <format>_access.h: private to the generated .c files. Zero structures stand in for absent
 -- ones in expressions, and element access checks its index (an error, never a wild read).
 local names = require("names")
+local cexpr = require("cexpr")
+
+-- One function per named value (and per quantifier lifted out of a read expression): the
+-- reader, the writer and the validator all call it, so the value is written once.
+local function value_functions(fmt, w)
+  local any = false
+  for _, t in ipairs(fmt.types) do
+    for _, v in ipairs(t.values) do
+      local tc = names.ctype(fmt, t.name)
+      local rt = v.expr.vt == "float" and "double" or "int64_t"
+      w(string.format("static inline %s %s(bf_ctx *c, const %s *s);", rt, cexpr.value_fn(fmt, t.name, v.name), tc))
+      any = true
+    end
+  end
+  if not any then return end
+  local ix = names.index(fmt)
+  for _, t in ipairs(fmt.types) do
+    for _, v in ipairs(t.values) do
+      local tc = names.ctype(fmt, t.name)
+      local float = v.expr.vt == "float"
+      local pre = {}
+      local env = { fmt = fmt, ix = ix, self = "s", root = "R", pre = pre, counter = { n = 0 } }
+      local body = float and cexpr.cf(v.expr, env) or cexpr.c(v.expr, env)
+      w()
+      if not v.synthetic then w("/* " .. t.name .. "." .. v.name .. (v.doc and (": " .. names.comment(v.doc)) or "") .. " */") end
+      w(string.format("static inline %s %s(bf_ctx *c, const %s *s)", float and "double" or "int64_t",
+        cexpr.value_fn(fmt, t.name, v.name), tc))
+      w("{")
+      w("    const " .. names.ctype(fmt, ix.root.name) .. " *R = c->root;")
+      w("    (void)R;")
+      w("    (void)s;")
+      for _, l in ipairs(pre) do w("    " .. l) end
+      w("    return " .. body .. ";")
+      w("}")
+    end
+  end
+end
 
 return function(fmt)
   local o = {}
@@ -21,6 +58,7 @@ return function(fmt)
     w(string.format("    return bf_check_index(c, i, n) ? &a[i] : &%s_zero;", tc))
     w("}")
   end
+  value_functions(fmt, w)
   w()
   w("#endif")
   return table.concat(o, "\n") .. "\n"

@@ -7,21 +7,24 @@ local R = {}
 
 local function ct(fmt, t) return names.ctype(fmt, t) end
 
--- A type whose bytes are all inline and fixed: one bounds check covers it.
+-- A type whose bytes are all inline and fixed: one bounds check covers it. `seen` holds the
+-- types on the current path only: two fields of one type are siblings, not a recursion.
 local function is_flat(ix, t, seen)
   if not t.size then return false end
   seen = seen or {}
   if seen[t.name] then return false end
   seen[t.name] = true
+  local flat = true
   for _, fl in ipairs(t.fields) do
-    if fl.pos or fl.cond or fl.align or fl.size then return false end
+    if fl.pos or fl.cond or fl.align or fl.size then flat = false; break end
     if fl.kind == "struct" then
-      if not is_flat(ix, ix.types[fl.type], seen) then return false end
+      if not is_flat(ix, ix.types[fl.type], seen) then flat = false; break end
     elseif fl.kind ~= "prim" and fl.kind ~= "str" and fl.kind ~= "bytes" then
-      return false
+      flat = false; break
     end
   end
-  return true
+  seen[t.name] = nil
+  return flat
 end
 R.is_flat = is_flat
 

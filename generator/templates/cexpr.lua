@@ -34,6 +34,18 @@ local function value_place(env, c, fl, vt)
   return { kind = "int", c = "(int64_t)(" .. c .. ")" }
 end
 
+-- A named value of the structure `obj` points at: a call of its function in <format>_access.h.
+local function named_place(env, e, obj)
+  -- validators call the memoised form (<format>_validate.c), so a value rules use is computed
+  -- once per structure, not once per element of an `each`
+  local fn = env.memo and M.memo_fn or M.value_fn
+  local c = string.format("%s(c, %s)", fn(env.fmt, e.value_owner, e.value_name), obj)
+  return { kind = e.vt == "float" and "float" or "int", c = c }
+end
+
+function M.value_fn(fmt, owner, name) return names.ctype(fmt, owner) .. "_v_" .. name end
+function M.memo_fn(fmt, owner, name) return names.ctype(fmt, owner) .. "_m_" .. name end
+
 local function as_c(p)
   if p.kind == "array" or p.kind == "bytes" then
     error("an array or bytes value cannot be used as a number here")
@@ -67,6 +79,7 @@ local function place(e, env)
     if r == "end" then return { kind = "int", c = "(int64_t)c->end" } end
     if r == "size" then return { kind = "int", c = "(int64_t)c->size" } end
     if r == "revision" then return { kind = "int", c = "c->revision" } end
+    if r == "named" then return named_place(env, e, env.self) end
     if r == "it" then return value_place(env, env.it, env.elem_field, e.vt) end
     if r == "prev" then return value_place(env, env.prev, env.elem_field, e.vt) end
     if r == "value" then return value_place(env, env.value, env.elem_field, e.vt) end
@@ -80,6 +93,7 @@ local function place(e, env)
       return { kind = "struct", type = e.name,
         c = string.format("(%s.kind == %s ? %s.%s : &%s)", obj.c, names.kind_const(env.fmt, e.name), obj.c, e.name, zero) }
     end
+    if e.ref == "named" then return named_place(env, e, obj.c) end
     if e.ref == "bits" then
       -- computed from the packed value, so that it works on any place (_value, _it, fields)
       local b = e.field.bits[e.name]

@@ -462,6 +462,14 @@ function M.page(fmt)
       for _, p in ipairs(t.params) do rows[#rows + 1] = { { code(p.name) }, { oneline(p.doc) } } end
       b({ table = { head = { "Parameter", "Description" }, rows = rows } })
     end
+    local vrows = {}
+    for _, v in ipairs(t.values or {}) do
+      if not v.synthetic then vrows[#vrows + 1] = { { code(v.name) }, { code(v.expr.text or "") }, { oneline(v.doc) } } end
+    end
+    if #vrows > 0 then
+      b({ p = { "Named values, computed from the fields:" } })
+      b({ table = { head = { "Value", "Expression", "Description" }, rows = vrows } })
+    end
     local rows = {}
     for i, fl in ipairs(t.fields) do
       rows[#rows + 1] = { offset_cell(t, i), type_cell(fmt, fl), { { anchor = M.field_id(t.name, fl.name) }, code(fl.name) },
