@@ -529,9 +529,10 @@ int bf_build(void *doc, int64_t revision, bf_arena *arena, bf_buffer *out, bf_er
         w.root = doc;
         w.arena = arena;
         ok = pass(&w, doc) && bf_place_queued(&w);
-        /* a value cut to fit its field is the error to report, even when it made another */
+        /* a pass that failed says why; a value that did not fit is reported once the layout
+         * has settled (a note of an early pass may be gone in the next one) */
         const bf_error *overflow = first_overflow(&w);
-        *err = overflow ? *overflow : w.err;
+        *err = ok && overflow ? *overflow : w.err;
         if (!ok || overflow) {
             int settled = ok && n > 0 && previous.size == out->size && memcmp(previous.data, out->data, out->size) == 0;
             if (!ok || settled || n == MAX_PASSES - 1) {
