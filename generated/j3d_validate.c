@@ -620,12 +620,21 @@ static inline int64_t j3d_TextureImage_m_tile_bytes(bf_ctx *c, const j3d_Texture
     return x;
 }
 
+/* Quantifiers over the root alone, computed once per validation (set: computed). */
+typedef struct rule_cache {
+    uint8_t set[1];
+    int64_t i[1];
+    double f[1];
+} rule_cache;
+
 static void validate_File(bf_vctx *v, const j3d_File *s)
 {
     bf_ctx *c = &v->c;
     const j3d_File *R = c->root;
+    rule_cache *VC = v->cache;
     (void)c;
     (void)R;
+    (void)VC;
     (void)s;
     {
         int64_t x = (int64_t)s->kind;
@@ -741,8 +750,10 @@ static void validate_Section(bf_vctx *v, const j3d_Section *s)
 {
     bf_ctx *c = &v->c;
     const j3d_File *R = c->root;
+    rule_cache *VC = v->cache;
     (void)c;
     (void)R;
+    (void)VC;
     (void)s;
     if (s->body.kind == J3D_KIND_INF1 && bf_push(c, "body", -1)) {
         validate_Inf1(v, s->body.Inf1);
@@ -786,8 +797,10 @@ static void validate_Inf1(bf_vctx *v, const j3d_Inf1 *s)
 {
     bf_ctx *c = &v->c;
     const j3d_File *R = c->root;
+    rule_cache *VC = v->cache;
     (void)c;
     (void)R;
+    (void)VC;
     (void)s;
     if ((uint64_t)(int64_t)s->flags & ~UINT64_C(0xFFFF))
         bf_report(v, BF_SEVERITY_WARNING, (s)->_offset + 0, "flags", "LoaderFlags: the bits the document lists", "bits 0x%llx are not LoaderFlags flags", (unsigned long long)((uint64_t)(int64_t)s->flags & ~UINT64_C(0xFFFF)));
@@ -886,8 +899,10 @@ static void validate_SceneNode(bf_vctx *v, const j3d_SceneNode *s)
 {
     bf_ctx *c = &v->c;
     const j3d_File *R = c->root;
+    rule_cache *VC = v->cache;
     (void)c;
     (void)R;
+    (void)VC;
     (void)s;
     {
         int64_t x = (int64_t)s->type;
@@ -900,8 +915,10 @@ static void validate_Vtx1(bf_vctx *v, const j3d_Vtx1 *s)
 {
     bf_ctx *c = &v->c;
     const j3d_File *R = c->root;
+    rule_cache *VC = v->cache;
     (void)c;
     (void)R;
+    (void)VC;
     (void)s;
     /* Vertex Buffer Formats: "Only one descriptor can exist for each attribute." (schema line 598) */
     {
@@ -1001,8 +1018,10 @@ static void validate_VertexFormat(bf_vctx *v, const j3d_VertexFormat *s)
 {
     bf_ctx *c = &v->c;
     const j3d_File *R = c->root;
+    rule_cache *VC = v->cache;
     (void)c;
     (void)R;
+    (void)VC;
     (void)s;
     {
         int64_t x = (int64_t)s->attr;
@@ -1036,8 +1055,10 @@ static void validate_Evp1(bf_vctx *v, const j3d_Evp1 *s)
 {
     bf_ctx *c = &v->c;
     const j3d_File *R = c->root;
+    rule_cache *VC = v->cache;
     (void)c;
     (void)R;
+    (void)VC;
     (void)s;
     /* Inverse Bind Matrix Table: "the number of Inverse Bind Matrices is always equal to the amount of Joints in the model" (schema line 744) */
     {
@@ -1111,8 +1132,10 @@ static void validate_Drw1(bf_vctx *v, const j3d_Drw1 *s)
 {
     bf_ctx *c = &v->c;
     const j3d_File *R = c->root;
+    rule_cache *VC = v->cache;
     (void)c;
     (void)R;
+    (void)VC;
     (void)s;
     for (uint32_t i = 0; i < s->types_count; i++)
         if (bf_push(c, "types", i)) {
@@ -1163,8 +1186,10 @@ static void validate_Jnt1(bf_vctx *v, const j3d_Jnt1 *s)
 {
     bf_ctx *c = &v->c;
     const j3d_File *R = c->root;
+    rule_cache *VC = v->cache;
     (void)c;
     (void)R;
+    (void)VC;
     (void)s;
     /* JNT1: "Remap table offset" (one joint data entry per joint) (schema line 840) */
     for (uint32_t i = 0; i < s->remap_count; i++) {
@@ -1199,8 +1224,10 @@ static void validate_Joint(bf_vctx *v, const j3d_Joint *s)
 {
     bf_ctx *c = &v->c;
     const j3d_File *R = c->root;
+    rule_cache *VC = v->cache;
     (void)c;
     (void)R;
+    (void)VC;
     (void)s;
     {
         int64_t x = (int64_t)s->scale_inheritance;
@@ -1213,8 +1240,10 @@ static void validate_Shp1(bf_vctx *v, const j3d_Shp1 *s)
 {
     bf_ctx *c = &v->c;
     const j3d_File *R = c->root;
+    rule_cache *VC = v->cache;
     (void)c;
     (void)R;
+    (void)VC;
     (void)s;
     /* SHP1: "Matrix Group Data offset (entry count must equal the entry count of the GXDisplayList group table)" (schema line 974) */
     {
@@ -1316,8 +1345,10 @@ static void validate_Shape(bf_vctx *v, const j3d_Shape *s)
 {
     bf_ctx *c = &v->c;
     const j3d_File *R = c->root;
+    rule_cache *VC = v->cache;
     (void)c;
     (void)R;
+    (void)VC;
     (void)s;
     {
         int64_t x = (int64_t)s->matrix_type;
@@ -1510,8 +1541,10 @@ static void validate_IndexAttribute(bf_vctx *v, const j3d_IndexAttribute *s)
 {
     bf_ctx *c = &v->c;
     const j3d_File *R = c->root;
+    rule_cache *VC = v->cache;
     (void)c;
     (void)R;
+    (void)VC;
     (void)s;
     {
         int64_t x = (int64_t)s->attr;
@@ -1545,8 +1578,10 @@ static void validate_MatrixGroup(bf_vctx *v, const j3d_MatrixGroup *s)
 {
     bf_ctx *c = &v->c;
     const j3d_File *R = c->root;
+    rule_cache *VC = v->cache;
     (void)c;
     (void)R;
+    (void)VC;
     (void)s;
     /* Primitive Data: "Each Matrix Group's primitive collection MUST be padded to the nearest 32. The game dies if you don't." (schema line 1106) */
     {
@@ -1568,8 +1603,10 @@ static void validate_Primitive(bf_vctx *v, const j3d_Primitive *s)
 {
     bf_ctx *c = &v->c;
     const j3d_File *R = c->root;
+    rule_cache *VC = v->cache;
     (void)c;
     (void)R;
+    (void)VC;
     (void)s;
     {
         int64_t x = (int64_t)s->type;
@@ -1582,8 +1619,10 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
 {
     bf_ctx *c = &v->c;
     const j3d_File *R = c->root;
+    rule_cache *VC = v->cache;
     (void)c;
     (void)R;
+    (void)VC;
     (void)s;
     for (uint32_t i = 0; i < s->cull_modes_count; i++)
         if (bf_push(c, "cull_modes", i)) {
@@ -2123,16 +2162,23 @@ static void validate_Mdl3(bf_vctx *v, const j3d_Mdl3 *s)
 {
     bf_ctx *c = &v->c;
     const j3d_File *R = c->root;
+    rule_cache *VC = v->cache;
     (void)c;
     (void)R;
+    (void)VC;
     (void)s;
     /* MDL3 (public layout): one display list per material of MAT3 (schema line 1947) */
     {
         int64_t q1 = 0;
+        if (VC->set[0]) q1 = VC->i[0]; else
         for (uint32_t i1 = 0; i1 < (uint32_t)(R->sections_count); i1++) {
             const j3d_Section *it1 = &(R->sections)[i1];
             (void)it1;
             q1 += (((int64_t)((int64_t)it1->tag == INT64_C(1296127027)))) ? 1 : 0;
+        }
+        if (!VC->set[0] && !c->err->failed) {
+            VC->set[0] = 1;
+            VC->i[0] = q1;
         }
         int ok = (((int64_t)(((int64_t)(q1 != INT64_C(1))) || ((int64_t)((int64_t)s->material_count == j3d_File_m_mat3_material_count(c, R)))))) != 0;
         if (!bf_eval_failed(v, "material_count", "MDL3 (public layout): one display list per material of MAT3") && !ok) {
@@ -2152,8 +2198,10 @@ static void validate_Mdl3Packet(bf_vctx *v, const j3d_Mdl3Packet *s)
 {
     bf_ctx *c = &v->c;
     const j3d_File *R = c->root;
+    rule_cache *VC = v->cache;
     (void)c;
     (void)R;
+    (void)VC;
     (void)s;
     /* MDL3 display lists (public layout): GX display lists are padded to 32 bytes (schema line 1965) */
     {
@@ -2169,8 +2217,10 @@ static void validate_Tex1(bf_vctx *v, const j3d_Tex1 *s)
 {
     bf_ctx *c = &v->c;
     const j3d_File *R = c->root;
+    rule_cache *VC = v->cache;
     (void)c;
     (void)R;
+    (void)VC;
     (void)s;
     /* TEX1: "Name table offset" (a name per texture) (schema line 2051) */
     {
@@ -2192,8 +2242,10 @@ static void validate_BtiHeader(bf_vctx *v, const j3d_BtiHeader *s)
 {
     bf_ctx *c = &v->c;
     const j3d_File *R = c->root;
+    rule_cache *VC = v->cache;
     (void)c;
     (void)R;
+    (void)VC;
     (void)s;
     {
         int64_t x = (int64_t)s->format;
@@ -2231,8 +2283,11 @@ int j3d_validate_model(const j3d_File *doc, const uint8_t *data, size_t size, st
 {
     j3d_vmemo m;
     memset(&m, 0, sizeof m);
+    rule_cache cache;
     size_t errors_before = out->errors;
     bf_vctx_init(&m.v, doc, data, size, out);
+    memset(cache.set, 0, sizeof cache.set);
+    m.v.cache = &cache;
     validate_File(&m.v, doc);
     return out->errors == errors_before;
 }

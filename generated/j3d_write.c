@@ -90,7 +90,14 @@ static int place_Inf1_nodes(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "nodes"))
         return 0;
     s->nodes_at = w->pos;
-    s->hierarchy_offset = bf_sub((int64_t)s->nodes_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    {
+        int64_t v_ = bf_sub((int64_t)s->nodes_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->hierarchy_offset, v_, 32, 0, (uint64_t)s->_offset + 12, 0, "hierarchy_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->hierarchy_offset);
+        s->hierarchy_offset = v_;
+    }
     s->nodes_tail.len = 0;
     for (uint32_t i = 0; i < (uint32_t)s->nodes_count; i++) {
         if (w->layout) {
@@ -124,7 +131,14 @@ static int place_Vtx1_formats(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "formats"))
         return 0;
     s->formats_at = w->pos;
-    s->format_list_offset = bf_sub((int64_t)s->formats_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    {
+        int64_t v_ = bf_sub((int64_t)s->formats_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->format_list_offset, v_, 32, 0, (uint64_t)s->_offset + 0, 0, "format_list_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->format_list_offset);
+        s->format_list_offset = v_;
+    }
     s->formats_tail.len = 0;
     for (uint32_t i = 0; i < (uint32_t)s->formats_count; i++) {
         if (w->layout) {
@@ -158,7 +172,14 @@ static int place_Vtx1_position(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "position"))
         return 0;
     s->position_at = w->pos;
-    s->position_offset = bf_sub((int64_t)s->position_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    {
+        int64_t v_ = bf_sub((int64_t)s->position_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->position_offset, v_, 32, 0, (uint64_t)s->_offset + 4, 0, "position_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->position_offset);
+        s->position_offset = v_;
+    }
     s->position_tail.len = 0;
     {
         if (w->layout) {
@@ -194,7 +215,14 @@ static int place_Vtx1_normal(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "normal"))
         return 0;
     s->normal_at = w->pos;
-    s->normal_offset = bf_sub((int64_t)s->normal_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    {
+        int64_t v_ = bf_sub((int64_t)s->normal_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->normal_offset, v_, 32, 0, (uint64_t)s->_offset + 8, 0, "normal_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->normal_offset);
+        s->normal_offset = v_;
+    }
     s->normal_tail.len = 0;
     {
         if (w->layout) {
@@ -230,7 +258,14 @@ static int place_Vtx1_tangent(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "tangent"))
         return 0;
     s->tangent_at = w->pos;
-    s->tangent_offset = bf_sub((int64_t)s->tangent_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    {
+        int64_t v_ = bf_sub((int64_t)s->tangent_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->tangent_offset, v_, 32, 0, (uint64_t)s->_offset + 12, 0, "tangent_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->tangent_offset);
+        s->tangent_offset = v_;
+    }
     s->tangent_tail.len = 0;
     {
         if (w->layout) {
@@ -266,7 +301,14 @@ static int place_Vtx1_color0(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "color0"))
         return 0;
     s->color0_at = w->pos;
-    s->color0_offset = bf_sub((int64_t)s->color0_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    {
+        int64_t v_ = bf_sub((int64_t)s->color0_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->color0_offset, v_, 32, 0, (uint64_t)s->_offset + 16, 0, "color0_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->color0_offset);
+        s->color0_offset = v_;
+    }
     s->color0_tail.len = 0;
     {
         if (w->layout) {
@@ -302,7 +344,14 @@ static int place_Vtx1_color1(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "color1"))
         return 0;
     s->color1_at = w->pos;
-    s->color1_offset = bf_sub((int64_t)s->color1_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    {
+        int64_t v_ = bf_sub((int64_t)s->color1_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->color1_offset, v_, 32, 0, (uint64_t)s->_offset + 20, 0, "color1_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->color1_offset);
+        s->color1_offset = v_;
+    }
     s->color1_tail.len = 0;
     {
         if (w->layout) {
@@ -338,7 +387,14 @@ static int place_Vtx1_texcoord0(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "texcoord0"))
         return 0;
     s->texcoord0_at = w->pos;
-    s->texcoord0_offset = bf_sub((int64_t)s->texcoord0_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    {
+        int64_t v_ = bf_sub((int64_t)s->texcoord0_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->texcoord0_offset, v_, 32, 0, (uint64_t)s->_offset + 24, 0, "texcoord0_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->texcoord0_offset);
+        s->texcoord0_offset = v_;
+    }
     s->texcoord0_tail.len = 0;
     {
         if (w->layout) {
@@ -374,7 +430,14 @@ static int place_Vtx1_texcoord1(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "texcoord1"))
         return 0;
     s->texcoord1_at = w->pos;
-    s->texcoord1_offset = bf_sub((int64_t)s->texcoord1_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    {
+        int64_t v_ = bf_sub((int64_t)s->texcoord1_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->texcoord1_offset, v_, 32, 0, (uint64_t)s->_offset + 28, 0, "texcoord1_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->texcoord1_offset);
+        s->texcoord1_offset = v_;
+    }
     s->texcoord1_tail.len = 0;
     {
         if (w->layout) {
@@ -410,7 +473,14 @@ static int place_Vtx1_texcoord2(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "texcoord2"))
         return 0;
     s->texcoord2_at = w->pos;
-    s->texcoord2_offset = bf_sub((int64_t)s->texcoord2_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    {
+        int64_t v_ = bf_sub((int64_t)s->texcoord2_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->texcoord2_offset, v_, 32, 0, (uint64_t)s->_offset + 32, 0, "texcoord2_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->texcoord2_offset);
+        s->texcoord2_offset = v_;
+    }
     s->texcoord2_tail.len = 0;
     {
         if (w->layout) {
@@ -446,7 +516,14 @@ static int place_Vtx1_texcoord3(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "texcoord3"))
         return 0;
     s->texcoord3_at = w->pos;
-    s->texcoord3_offset = bf_sub((int64_t)s->texcoord3_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    {
+        int64_t v_ = bf_sub((int64_t)s->texcoord3_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->texcoord3_offset, v_, 32, 0, (uint64_t)s->_offset + 36, 0, "texcoord3_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->texcoord3_offset);
+        s->texcoord3_offset = v_;
+    }
     s->texcoord3_tail.len = 0;
     {
         if (w->layout) {
@@ -482,7 +559,14 @@ static int place_Vtx1_texcoord4(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "texcoord4"))
         return 0;
     s->texcoord4_at = w->pos;
-    s->texcoord4_offset = bf_sub((int64_t)s->texcoord4_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    {
+        int64_t v_ = bf_sub((int64_t)s->texcoord4_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->texcoord4_offset, v_, 32, 0, (uint64_t)s->_offset + 40, 0, "texcoord4_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->texcoord4_offset);
+        s->texcoord4_offset = v_;
+    }
     s->texcoord4_tail.len = 0;
     {
         if (w->layout) {
@@ -518,7 +602,14 @@ static int place_Vtx1_texcoord5(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "texcoord5"))
         return 0;
     s->texcoord5_at = w->pos;
-    s->texcoord5_offset = bf_sub((int64_t)s->texcoord5_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    {
+        int64_t v_ = bf_sub((int64_t)s->texcoord5_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->texcoord5_offset, v_, 32, 0, (uint64_t)s->_offset + 44, 0, "texcoord5_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->texcoord5_offset);
+        s->texcoord5_offset = v_;
+    }
     s->texcoord5_tail.len = 0;
     {
         if (w->layout) {
@@ -554,7 +645,14 @@ static int place_Vtx1_texcoord6(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "texcoord6"))
         return 0;
     s->texcoord6_at = w->pos;
-    s->texcoord6_offset = bf_sub((int64_t)s->texcoord6_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    {
+        int64_t v_ = bf_sub((int64_t)s->texcoord6_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->texcoord6_offset, v_, 32, 0, (uint64_t)s->_offset + 48, 0, "texcoord6_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->texcoord6_offset);
+        s->texcoord6_offset = v_;
+    }
     s->texcoord6_tail.len = 0;
     {
         if (w->layout) {
@@ -590,7 +688,14 @@ static int place_Vtx1_texcoord7(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "texcoord7"))
         return 0;
     s->texcoord7_at = w->pos;
-    s->texcoord7_offset = bf_sub((int64_t)s->texcoord7_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    {
+        int64_t v_ = bf_sub((int64_t)s->texcoord7_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->texcoord7_offset, v_, 32, 0, (uint64_t)s->_offset + 52, 0, "texcoord7_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->texcoord7_offset);
+        s->texcoord7_offset = v_;
+    }
     s->texcoord7_tail.len = 0;
     {
         if (w->layout) {
@@ -626,7 +731,14 @@ static int place_Evp1_sizes(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "sizes"))
         return 0;
     s->sizes_at = w->pos;
-    s->size_table_offset = bf_sub((int64_t)s->sizes_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    {
+        int64_t v_ = bf_sub((int64_t)s->sizes_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->size_table_offset, v_, 32, 0, (uint64_t)s->_offset + 4, 0, "size_table_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->size_table_offset);
+        s->size_table_offset = v_;
+    }
     {
         uint8_t *p = bf_put(w, (uint64_t)s->sizes_count * 1, "sizes");
         if (!p)
@@ -657,7 +769,14 @@ static int place_Evp1_joint_indices(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "joint_indices"))
         return 0;
     s->joint_indices_at = w->pos;
-    s->index_table_offset = bf_sub((int64_t)s->joint_indices_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    {
+        int64_t v_ = bf_sub((int64_t)s->joint_indices_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->index_table_offset, v_, 32, 0, (uint64_t)s->_offset + 8, 0, "index_table_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->index_table_offset);
+        s->index_table_offset = v_;
+    }
     for (uint32_t i = 0; i < (uint32_t)s->joint_indices_count; i++) {
         if (w->layout) {
             s->joint_indices[i]._index = (int64_t)i;
@@ -691,7 +810,14 @@ static int place_Evp1_weights(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "weights"))
         return 0;
     s->weights_at = w->pos;
-    s->weight_table_offset = bf_sub((int64_t)s->weights_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    {
+        int64_t v_ = bf_sub((int64_t)s->weights_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->weight_table_offset, v_, 32, 0, (uint64_t)s->_offset + 12, 0, "weight_table_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->weight_table_offset);
+        s->weight_table_offset = v_;
+    }
     for (uint32_t i = 0; i < (uint32_t)s->weights_count; i++) {
         if (w->layout) {
             s->weights[i]._index = (int64_t)i;
@@ -725,7 +851,14 @@ static int place_Evp1_inverse_bind_matrices(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "inverse_bind_matrices"))
         return 0;
     s->inverse_bind_matrices_at = w->pos;
-    s->matrix_table_offset = bf_sub((int64_t)s->inverse_bind_matrices_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    {
+        int64_t v_ = bf_sub((int64_t)s->inverse_bind_matrices_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->matrix_table_offset, v_, 32, 0, (uint64_t)s->_offset + 16, 0, "matrix_table_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->matrix_table_offset);
+        s->matrix_table_offset = v_;
+    }
     s->inverse_bind_matrices_tail.len = 0;
     for (uint32_t i = 0; i < (uint32_t)s->inverse_bind_matrices_count; i++) {
         if (w->layout) {
@@ -759,7 +892,14 @@ static int place_Drw1_types(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "types"))
         return 0;
     s->types_at = w->pos;
-    s->type_list_offset = bf_sub((int64_t)s->types_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    {
+        int64_t v_ = bf_sub((int64_t)s->types_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->type_list_offset, v_, 32, 0, (uint64_t)s->_offset + 4, 0, "type_list_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->type_list_offset);
+        s->type_list_offset = v_;
+    }
     {
         uint8_t *p = bf_put(w, (uint64_t)s->types_count * 1, "types");
         if (!p)
@@ -790,7 +930,14 @@ static int place_Drw1_ids(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "ids"))
         return 0;
     s->ids_at = w->pos;
-    s->id_list_offset = bf_sub((int64_t)s->ids_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    {
+        int64_t v_ = bf_sub((int64_t)s->ids_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->id_list_offset, v_, 32, 0, (uint64_t)s->_offset + 8, 0, "id_list_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->id_list_offset);
+        s->id_list_offset = v_;
+    }
     {
         uint8_t *p = bf_put(w, (uint64_t)s->ids_count * 2, "ids");
         if (!p)
@@ -821,7 +968,14 @@ static int place_Jnt1_joints(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "joints"))
         return 0;
     s->joints_at = w->pos;
-    s->joint_data_offset = bf_sub((int64_t)s->joints_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    {
+        int64_t v_ = bf_sub((int64_t)s->joints_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->joint_data_offset, v_, 32, 0, (uint64_t)s->_offset + 4, 0, "joint_data_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->joint_data_offset);
+        s->joint_data_offset = v_;
+    }
     for (uint32_t i = 0; i < (uint32_t)s->joints_count; i++) {
         if (w->layout) {
             s->joints[i]._index = (int64_t)i;
@@ -854,7 +1008,14 @@ static int place_Jnt1_remap(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "remap"))
         return 0;
     s->remap_at = w->pos;
-    s->remap_table_offset = bf_sub((int64_t)s->remap_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    {
+        int64_t v_ = bf_sub((int64_t)s->remap_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->remap_table_offset, v_, 32, 0, (uint64_t)s->_offset + 8, 0, "remap_table_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->remap_table_offset);
+        s->remap_table_offset = v_;
+    }
     {
         uint8_t *p = bf_put(w, (uint64_t)s->remap_count * 2, "remap");
         if (!p)
@@ -885,7 +1046,14 @@ static int place_Jnt1_names(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "names"))
         return 0;
     s->names_at = w->pos;
-    s->name_table_offset = bf_sub((int64_t)s->names_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    {
+        int64_t v_ = bf_sub((int64_t)s->names_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->name_table_offset, v_, 32, 0, (uint64_t)s->_offset + 12, 0, "name_table_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->name_table_offset);
+        s->name_table_offset = v_;
+    }
     {
         if (w->layout) {
             s->names._index = 0;
@@ -942,7 +1110,14 @@ static int place_Shp1_shapes(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "shapes"))
         return 0;
     s->shapes_at = w->pos;
-    s->shape_data_offset = bf_sub((int64_t)s->shapes_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    {
+        int64_t v_ = bf_sub((int64_t)s->shapes_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->shape_data_offset, v_, 32, 0, (uint64_t)s->_offset + 4, 0, "shape_data_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->shape_data_offset);
+        s->shape_data_offset = v_;
+    }
     for (uint32_t i = 0; i < (uint32_t)s->shapes_count; i++) {
         if (w->layout) {
             s->shapes[i]._index = (int64_t)i;
@@ -979,7 +1154,14 @@ static int place_Shp1_remap(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "remap"))
         return 0;
     s->remap_at = w->pos;
-    s->remap_table_offset = bf_sub((int64_t)s->remap_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    {
+        int64_t v_ = bf_sub((int64_t)s->remap_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->remap_table_offset, v_, 32, 0, (uint64_t)s->_offset + 8, 0, "remap_table_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->remap_table_offset);
+        s->remap_table_offset = v_;
+    }
     {
         uint8_t *p = bf_put(w, (uint64_t)s->remap_count * 2, "remap");
         if (!p)
@@ -1010,7 +1192,14 @@ static int place_Shp1_names(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "names"))
         return 0;
     s->names_at = w->pos;
-    s->name_table_offset = bf_sub((int64_t)s->names_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    {
+        int64_t v_ = bf_sub((int64_t)s->names_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->name_table_offset, v_, 32, 0, (uint64_t)s->_offset + 12, 0, "name_table_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->name_table_offset);
+        s->name_table_offset = v_;
+    }
     {
         if (w->layout) {
             s->names._index = 0;
@@ -1043,7 +1232,14 @@ static int place_Shp1_group_data(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "group_data"))
         return 0;
     s->group_data_at = w->pos;
-    s->group_data_offset = bf_sub((int64_t)s->group_data_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    {
+        int64_t v_ = bf_sub((int64_t)s->group_data_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->group_data_offset, v_, 32, 0, (uint64_t)s->_offset + 28, 0, "group_data_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->group_data_offset);
+        s->group_data_offset = v_;
+    }
     for (uint32_t i = 0; i < (uint32_t)s->group_data_count; i++) {
         if (w->layout) {
             s->group_data[i]._index = (int64_t)i;
@@ -1078,7 +1274,14 @@ static int place_Shape_attributes(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "attributes"))
         return 0;
     s->attributes_at = w->pos;
-    s->attribute_offset = bf_sub((int64_t)s->attributes_at, bf_add(s->_p_base, s->_p_attribute_table));
+    {
+        int64_t v_ = bf_sub((int64_t)s->attributes_at, bf_add(s->_p_base, s->_p_attribute_table));
+        if (!bf_fits(v_, 16, 0))
+            bf_overflow(w, &s->attribute_offset, v_, 16, 0, (uint64_t)s->_offset + 4, 0, "attribute_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->attribute_offset);
+        s->attribute_offset = v_;
+    }
     for (uint32_t i = 0; i < (uint32_t)s->attributes_count; i++) {
         if (w->layout) {
             s->attributes[i]._index = (int64_t)i;
@@ -1125,7 +1328,14 @@ static int place_MatrixGroup_primitives(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "primitives"))
         return 0;
     s->primitives_at = w->pos;
-    s->primitive_offset = bf_sub((int64_t)s->primitives_at, bf_add(s->_p_base, s->_p_primitive_data));
+    {
+        int64_t v_ = bf_sub((int64_t)s->primitives_at, bf_add(s->_p_base, s->_p_primitive_data));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->primitive_offset, v_, 32, 0, (uint64_t)s->_offset + 4, 0, "primitive_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->primitive_offset);
+        s->primitive_offset = v_;
+    }
     s->primitives_tail.len = 0;
     for (uint32_t i = 0; i < (uint32_t)s->primitives_count; i++) {
         if (w->layout) {
@@ -1175,7 +1385,14 @@ static int place_Mat3_remap(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "remap"))
         return 0;
     s->remap_at = w->pos;
-    s->remap_table_offset = bf_sub((int64_t)s->remap_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    {
+        int64_t v_ = bf_sub((int64_t)s->remap_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->remap_table_offset, v_, 32, 0, (uint64_t)s->_offset + 8, 0, "remap_table_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->remap_table_offset);
+        s->remap_table_offset = v_;
+    }
     {
         uint8_t *p = bf_put(w, (uint64_t)s->remap_count * 2, "remap");
         if (!p)
@@ -1206,7 +1423,14 @@ static int place_Mat3_names(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "names"))
         return 0;
     s->names_at = w->pos;
-    s->name_table_offset = bf_sub((int64_t)s->names_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    {
+        int64_t v_ = bf_sub((int64_t)s->names_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->name_table_offset, v_, 32, 0, (uint64_t)s->_offset + 12, 0, "name_table_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->name_table_offset);
+        s->name_table_offset = v_;
+    }
     {
         if (w->layout) {
             s->names._index = 0;
@@ -1239,7 +1463,14 @@ static int place_Mat3_materials(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "materials"))
         return 0;
     s->materials_at = w->pos;
-    s->material_data_offset = bf_sub((int64_t)s->materials_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    {
+        int64_t v_ = bf_sub((int64_t)s->materials_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->material_data_offset, v_, 32, 0, (uint64_t)s->_offset + 4, 0, "material_data_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->material_data_offset);
+        s->material_data_offset = v_;
+    }
     s->materials_tail.len = 0;
     for (uint32_t i = 0; i < (uint32_t)s->materials_count; i++) {
         if (w->layout) {
@@ -1273,7 +1504,14 @@ static int place_Mat3_indirect(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "indirect"))
         return 0;
     s->indirect_at = w->pos;
-    s->indirect_offset = bf_sub((int64_t)s->indirect_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    {
+        int64_t v_ = bf_sub((int64_t)s->indirect_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->indirect_offset, v_, 32, 0, (uint64_t)s->_offset + 16, 0, "indirect_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->indirect_offset);
+        s->indirect_offset = v_;
+    }
     s->indirect_tail.len = 0;
     for (uint32_t i = 0; i < (uint32_t)s->indirect_count; i++) {
         if (w->layout) {
@@ -1307,7 +1545,14 @@ static int place_Mat3_cull_modes(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "cull_modes"))
         return 0;
     s->cull_modes_at = w->pos;
-    s->cull_mode_offset = bf_sub((int64_t)s->cull_modes_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    {
+        int64_t v_ = bf_sub((int64_t)s->cull_modes_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->cull_mode_offset, v_, 32, 0, (uint64_t)s->_offset + 20, 0, "cull_mode_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->cull_mode_offset);
+        s->cull_mode_offset = v_;
+    }
     s->cull_modes_tail.len = 0;
     {
         uint8_t *p = bf_put(w, (uint64_t)s->cull_modes_count * 4, "cull_modes");
@@ -1339,7 +1584,14 @@ static int place_Mat3_material_colors(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "material_colors"))
         return 0;
     s->material_colors_at = w->pos;
-    s->material_color_offset = bf_sub((int64_t)s->material_colors_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    {
+        int64_t v_ = bf_sub((int64_t)s->material_colors_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->material_color_offset, v_, 32, 0, (uint64_t)s->_offset + 24, 0, "material_color_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->material_color_offset);
+        s->material_color_offset = v_;
+    }
     s->material_colors_tail.len = 0;
     for (uint32_t i = 0; i < (uint32_t)s->material_colors_count; i++) {
         if (w->layout) {
@@ -1373,7 +1625,14 @@ static int place_Mat3_color_channel_counts(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "color_channel_counts"))
         return 0;
     s->color_channel_counts_at = w->pos;
-    s->color_channel_count_offset = bf_sub((int64_t)s->color_channel_counts_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    {
+        int64_t v_ = bf_sub((int64_t)s->color_channel_counts_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->color_channel_count_offset, v_, 32, 0, (uint64_t)s->_offset + 28, 0, "color_channel_count_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->color_channel_count_offset);
+        s->color_channel_count_offset = v_;
+    }
     s->color_channel_counts_tail.len = 0;
     {
         uint8_t *p = bf_put(w, (uint64_t)s->color_channel_counts_count * 1, "color_channel_counts");
@@ -1405,7 +1664,14 @@ static int place_Mat3_color_channels(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "color_channels"))
         return 0;
     s->color_channels_at = w->pos;
-    s->color_channel_offset = bf_sub((int64_t)s->color_channels_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    {
+        int64_t v_ = bf_sub((int64_t)s->color_channels_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->color_channel_offset, v_, 32, 0, (uint64_t)s->_offset + 32, 0, "color_channel_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->color_channel_offset);
+        s->color_channel_offset = v_;
+    }
     s->color_channels_tail.len = 0;
     for (uint32_t i = 0; i < (uint32_t)s->color_channels_count; i++) {
         if (w->layout) {
@@ -1439,7 +1705,14 @@ static int place_Mat3_ambient_colors(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "ambient_colors"))
         return 0;
     s->ambient_colors_at = w->pos;
-    s->ambient_color_offset = bf_sub((int64_t)s->ambient_colors_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    {
+        int64_t v_ = bf_sub((int64_t)s->ambient_colors_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->ambient_color_offset, v_, 32, 0, (uint64_t)s->_offset + 36, 0, "ambient_color_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->ambient_color_offset);
+        s->ambient_color_offset = v_;
+    }
     s->ambient_colors_tail.len = 0;
     for (uint32_t i = 0; i < (uint32_t)s->ambient_colors_count; i++) {
         if (w->layout) {
@@ -1473,7 +1746,14 @@ static int place_Mat3_light_colors(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "light_colors"))
         return 0;
     s->light_colors_at = w->pos;
-    s->light_color_offset = bf_sub((int64_t)s->light_colors_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    {
+        int64_t v_ = bf_sub((int64_t)s->light_colors_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->light_color_offset, v_, 32, 0, (uint64_t)s->_offset + 40, 0, "light_color_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->light_color_offset);
+        s->light_color_offset = v_;
+    }
     s->light_colors_tail.len = 0;
     for (uint32_t i = 0; i < (uint32_t)s->light_colors_count; i++) {
         if (w->layout) {
@@ -1507,7 +1787,14 @@ static int place_Mat3_tex_gen_counts(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "tex_gen_counts"))
         return 0;
     s->tex_gen_counts_at = w->pos;
-    s->tex_gen_count_offset = bf_sub((int64_t)s->tex_gen_counts_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    {
+        int64_t v_ = bf_sub((int64_t)s->tex_gen_counts_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->tex_gen_count_offset, v_, 32, 0, (uint64_t)s->_offset + 44, 0, "tex_gen_count_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->tex_gen_count_offset);
+        s->tex_gen_count_offset = v_;
+    }
     s->tex_gen_counts_tail.len = 0;
     {
         uint8_t *p = bf_put(w, (uint64_t)s->tex_gen_counts_count * 1, "tex_gen_counts");
@@ -1539,7 +1826,14 @@ static int place_Mat3_tex_gens(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "tex_gens"))
         return 0;
     s->tex_gens_at = w->pos;
-    s->tex_gen_offset = bf_sub((int64_t)s->tex_gens_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    {
+        int64_t v_ = bf_sub((int64_t)s->tex_gens_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->tex_gen_offset, v_, 32, 0, (uint64_t)s->_offset + 48, 0, "tex_gen_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->tex_gen_offset);
+        s->tex_gen_offset = v_;
+    }
     s->tex_gens_tail.len = 0;
     for (uint32_t i = 0; i < (uint32_t)s->tex_gens_count; i++) {
         if (w->layout) {
@@ -1573,7 +1867,14 @@ static int place_Mat3_post_tex_gens(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "post_tex_gens"))
         return 0;
     s->post_tex_gens_at = w->pos;
-    s->post_tex_gen_offset = bf_sub((int64_t)s->post_tex_gens_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    {
+        int64_t v_ = bf_sub((int64_t)s->post_tex_gens_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->post_tex_gen_offset, v_, 32, 0, (uint64_t)s->_offset + 52, 0, "post_tex_gen_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->post_tex_gen_offset);
+        s->post_tex_gen_offset = v_;
+    }
     s->post_tex_gens_tail.len = 0;
     for (uint32_t i = 0; i < (uint32_t)s->post_tex_gens_count; i++) {
         if (w->layout) {
@@ -1607,7 +1908,14 @@ static int place_Mat3_tex_matrices(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "tex_matrices"))
         return 0;
     s->tex_matrices_at = w->pos;
-    s->tex_matrix_offset = bf_sub((int64_t)s->tex_matrices_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    {
+        int64_t v_ = bf_sub((int64_t)s->tex_matrices_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->tex_matrix_offset, v_, 32, 0, (uint64_t)s->_offset + 56, 0, "tex_matrix_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->tex_matrix_offset);
+        s->tex_matrix_offset = v_;
+    }
     s->tex_matrices_tail.len = 0;
     for (uint32_t i = 0; i < (uint32_t)s->tex_matrices_count; i++) {
         if (w->layout) {
@@ -1641,7 +1949,14 @@ static int place_Mat3_post_tex_matrices(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "post_tex_matrices"))
         return 0;
     s->post_tex_matrices_at = w->pos;
-    s->post_tex_matrix_offset = bf_sub((int64_t)s->post_tex_matrices_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    {
+        int64_t v_ = bf_sub((int64_t)s->post_tex_matrices_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->post_tex_matrix_offset, v_, 32, 0, (uint64_t)s->_offset + 60, 0, "post_tex_matrix_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->post_tex_matrix_offset);
+        s->post_tex_matrix_offset = v_;
+    }
     s->post_tex_matrices_tail.len = 0;
     for (uint32_t i = 0; i < (uint32_t)s->post_tex_matrices_count; i++) {
         if (w->layout) {
@@ -1675,7 +1990,14 @@ static int place_Mat3_textures(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "textures"))
         return 0;
     s->textures_at = w->pos;
-    s->texture_remap_offset = bf_sub((int64_t)s->textures_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    {
+        int64_t v_ = bf_sub((int64_t)s->textures_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->texture_remap_offset, v_, 32, 0, (uint64_t)s->_offset + 64, 0, "texture_remap_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->texture_remap_offset);
+        s->texture_remap_offset = v_;
+    }
     s->textures_tail.len = 0;
     {
         uint8_t *p = bf_put(w, (uint64_t)s->textures_count * 2, "textures");
@@ -1707,7 +2029,14 @@ static int place_Mat3_tev_orders(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "tev_orders"))
         return 0;
     s->tev_orders_at = w->pos;
-    s->tev_order_offset = bf_sub((int64_t)s->tev_orders_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    {
+        int64_t v_ = bf_sub((int64_t)s->tev_orders_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->tev_order_offset, v_, 32, 0, (uint64_t)s->_offset + 68, 0, "tev_order_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->tev_order_offset);
+        s->tev_order_offset = v_;
+    }
     s->tev_orders_tail.len = 0;
     for (uint32_t i = 0; i < (uint32_t)s->tev_orders_count; i++) {
         if (w->layout) {
@@ -1741,7 +2070,14 @@ static int place_Mat3_tev_colors(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "tev_colors"))
         return 0;
     s->tev_colors_at = w->pos;
-    s->tev_color_offset = bf_sub((int64_t)s->tev_colors_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    {
+        int64_t v_ = bf_sub((int64_t)s->tev_colors_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->tev_color_offset, v_, 32, 0, (uint64_t)s->_offset + 72, 0, "tev_color_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->tev_color_offset);
+        s->tev_color_offset = v_;
+    }
     s->tev_colors_tail.len = 0;
     for (uint32_t i = 0; i < (uint32_t)s->tev_colors_count; i++) {
         if (w->layout) {
@@ -1775,7 +2111,14 @@ static int place_Mat3_konst_colors(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "konst_colors"))
         return 0;
     s->konst_colors_at = w->pos;
-    s->konst_color_offset = bf_sub((int64_t)s->konst_colors_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    {
+        int64_t v_ = bf_sub((int64_t)s->konst_colors_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->konst_color_offset, v_, 32, 0, (uint64_t)s->_offset + 76, 0, "konst_color_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->konst_color_offset);
+        s->konst_color_offset = v_;
+    }
     s->konst_colors_tail.len = 0;
     for (uint32_t i = 0; i < (uint32_t)s->konst_colors_count; i++) {
         if (w->layout) {
@@ -1809,7 +2152,14 @@ static int place_Mat3_tev_stage_counts(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "tev_stage_counts"))
         return 0;
     s->tev_stage_counts_at = w->pos;
-    s->tev_stage_count_offset = bf_sub((int64_t)s->tev_stage_counts_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    {
+        int64_t v_ = bf_sub((int64_t)s->tev_stage_counts_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->tev_stage_count_offset, v_, 32, 0, (uint64_t)s->_offset + 80, 0, "tev_stage_count_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->tev_stage_count_offset);
+        s->tev_stage_count_offset = v_;
+    }
     s->tev_stage_counts_tail.len = 0;
     {
         uint8_t *p = bf_put(w, (uint64_t)s->tev_stage_counts_count * 1, "tev_stage_counts");
@@ -1841,7 +2191,14 @@ static int place_Mat3_tev_stages(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "tev_stages"))
         return 0;
     s->tev_stages_at = w->pos;
-    s->tev_stage_offset = bf_sub((int64_t)s->tev_stages_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    {
+        int64_t v_ = bf_sub((int64_t)s->tev_stages_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->tev_stage_offset, v_, 32, 0, (uint64_t)s->_offset + 84, 0, "tev_stage_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->tev_stage_offset);
+        s->tev_stage_offset = v_;
+    }
     s->tev_stages_tail.len = 0;
     for (uint32_t i = 0; i < (uint32_t)s->tev_stages_count; i++) {
         if (w->layout) {
@@ -1875,7 +2232,14 @@ static int place_Mat3_swap_modes(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "swap_modes"))
         return 0;
     s->swap_modes_at = w->pos;
-    s->swap_mode_offset = bf_sub((int64_t)s->swap_modes_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    {
+        int64_t v_ = bf_sub((int64_t)s->swap_modes_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->swap_mode_offset, v_, 32, 0, (uint64_t)s->_offset + 88, 0, "swap_mode_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->swap_mode_offset);
+        s->swap_mode_offset = v_;
+    }
     s->swap_modes_tail.len = 0;
     for (uint32_t i = 0; i < (uint32_t)s->swap_modes_count; i++) {
         if (w->layout) {
@@ -1909,7 +2273,14 @@ static int place_Mat3_swap_tables(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "swap_tables"))
         return 0;
     s->swap_tables_at = w->pos;
-    s->swap_table_offset = bf_sub((int64_t)s->swap_tables_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    {
+        int64_t v_ = bf_sub((int64_t)s->swap_tables_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->swap_table_offset, v_, 32, 0, (uint64_t)s->_offset + 92, 0, "swap_table_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->swap_table_offset);
+        s->swap_table_offset = v_;
+    }
     s->swap_tables_tail.len = 0;
     for (uint32_t i = 0; i < (uint32_t)s->swap_tables_count; i++) {
         if (w->layout) {
@@ -1943,7 +2314,14 @@ static int place_Mat3_fogs(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "fogs"))
         return 0;
     s->fogs_at = w->pos;
-    s->fog_offset = bf_sub((int64_t)s->fogs_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    {
+        int64_t v_ = bf_sub((int64_t)s->fogs_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->fog_offset, v_, 32, 0, (uint64_t)s->_offset + 96, 0, "fog_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->fog_offset);
+        s->fog_offset = v_;
+    }
     s->fogs_tail.len = 0;
     for (uint32_t i = 0; i < (uint32_t)s->fogs_count; i++) {
         if (w->layout) {
@@ -1977,7 +2355,14 @@ static int place_Mat3_alpha_compares(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "alpha_compares"))
         return 0;
     s->alpha_compares_at = w->pos;
-    s->alpha_compare_offset = bf_sub((int64_t)s->alpha_compares_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    {
+        int64_t v_ = bf_sub((int64_t)s->alpha_compares_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->alpha_compare_offset, v_, 32, 0, (uint64_t)s->_offset + 100, 0, "alpha_compare_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->alpha_compare_offset);
+        s->alpha_compare_offset = v_;
+    }
     s->alpha_compares_tail.len = 0;
     for (uint32_t i = 0; i < (uint32_t)s->alpha_compares_count; i++) {
         if (w->layout) {
@@ -2011,7 +2396,14 @@ static int place_Mat3_blend_modes(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "blend_modes"))
         return 0;
     s->blend_modes_at = w->pos;
-    s->blend_mode_offset = bf_sub((int64_t)s->blend_modes_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    {
+        int64_t v_ = bf_sub((int64_t)s->blend_modes_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->blend_mode_offset, v_, 32, 0, (uint64_t)s->_offset + 104, 0, "blend_mode_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->blend_mode_offset);
+        s->blend_mode_offset = v_;
+    }
     s->blend_modes_tail.len = 0;
     for (uint32_t i = 0; i < (uint32_t)s->blend_modes_count; i++) {
         if (w->layout) {
@@ -2045,7 +2437,14 @@ static int place_Mat3_z_modes(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "z_modes"))
         return 0;
     s->z_modes_at = w->pos;
-    s->z_mode_offset = bf_sub((int64_t)s->z_modes_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    {
+        int64_t v_ = bf_sub((int64_t)s->z_modes_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->z_mode_offset, v_, 32, 0, (uint64_t)s->_offset + 108, 0, "z_mode_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->z_mode_offset);
+        s->z_mode_offset = v_;
+    }
     s->z_modes_tail.len = 0;
     for (uint32_t i = 0; i < (uint32_t)s->z_modes_count; i++) {
         if (w->layout) {
@@ -2079,7 +2478,14 @@ static int place_Mat3_z_compares(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "z_compares"))
         return 0;
     s->z_compares_at = w->pos;
-    s->z_compare_offset = bf_sub((int64_t)s->z_compares_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    {
+        int64_t v_ = bf_sub((int64_t)s->z_compares_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->z_compare_offset, v_, 32, 0, (uint64_t)s->_offset + 112, 0, "z_compare_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->z_compare_offset);
+        s->z_compare_offset = v_;
+    }
     s->z_compares_tail.len = 0;
     {
         uint8_t *p = bf_put(w, (uint64_t)s->z_compares_count * 1, "z_compares");
@@ -2111,7 +2517,14 @@ static int place_Mat3_dithers(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "dithers"))
         return 0;
     s->dithers_at = w->pos;
-    s->dither_offset = bf_sub((int64_t)s->dithers_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    {
+        int64_t v_ = bf_sub((int64_t)s->dithers_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->dither_offset, v_, 32, 0, (uint64_t)s->_offset + 116, 0, "dither_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->dither_offset);
+        s->dither_offset = v_;
+    }
     s->dithers_tail.len = 0;
     {
         uint8_t *p = bf_put(w, (uint64_t)s->dithers_count * 1, "dithers");
@@ -2143,7 +2556,14 @@ static int place_Mat3_nbt_scales(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "nbt_scales"))
         return 0;
     s->nbt_scales_at = w->pos;
-    s->nbt_scale_offset = bf_sub((int64_t)s->nbt_scales_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    {
+        int64_t v_ = bf_sub((int64_t)s->nbt_scales_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->nbt_scale_offset, v_, 32, 0, (uint64_t)s->_offset + 120, 0, "nbt_scale_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->nbt_scale_offset);
+        s->nbt_scale_offset = v_;
+    }
     s->nbt_scales_tail.len = 0;
     for (uint32_t i = 0; i < (uint32_t)s->nbt_scales_count; i++) {
         if (w->layout) {
@@ -2177,7 +2597,14 @@ static int place_Mdl3_packets(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "packets"))
         return 0;
     s->packets_at = w->pos;
-    s->packet_table_offset = bf_sub((int64_t)s->packets_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    {
+        int64_t v_ = bf_sub((int64_t)s->packets_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->packet_table_offset, v_, 32, 0, (uint64_t)s->_offset + 4, 0, "packet_table_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->packet_table_offset);
+        s->packet_table_offset = v_;
+    }
     for (uint32_t i = 0; i < (uint32_t)s->packets_count; i++) {
         if (w->layout) {
             s->packets[i]._index = (int64_t)i;
@@ -2210,7 +2637,14 @@ static int place_Mdl3_subpackets(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "subpackets"))
         return 0;
     s->subpackets_at = w->pos;
-    s->subpacket_offset = bf_sub((int64_t)s->subpackets_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    {
+        int64_t v_ = bf_sub((int64_t)s->subpackets_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->subpacket_offset, v_, 32, 0, (uint64_t)s->_offset + 8, 0, "subpacket_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->subpacket_offset);
+        s->subpacket_offset = v_;
+    }
     for (uint32_t i = 0; i < (uint32_t)s->subpackets_count; i++) {
         if (w->layout) {
             s->subpackets[i]._index = (int64_t)i;
@@ -2243,7 +2677,14 @@ static int place_Mdl3_matrix_indices(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "matrix_indices"))
         return 0;
     s->matrix_indices_at = w->pos;
-    s->matrix_index_offset = bf_sub((int64_t)s->matrix_indices_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    {
+        int64_t v_ = bf_sub((int64_t)s->matrix_indices_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->matrix_index_offset, v_, 32, 0, (uint64_t)s->_offset + 12, 0, "matrix_index_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->matrix_index_offset);
+        s->matrix_index_offset = v_;
+    }
     if (!bf_put_bytes(w, s->matrix_indices.ptr, s->matrix_indices.len, "matrix_indices"))
         return 0;
     return bf_place_pooled(w, (int64_t)s->matrix_indices_at);
@@ -2270,7 +2711,14 @@ static int place_Mdl3_unknown(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "unknown"))
         return 0;
     s->unknown_at = w->pos;
-    s->unknown_offset = bf_sub((int64_t)s->unknown_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    {
+        int64_t v_ = bf_sub((int64_t)s->unknown_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->unknown_offset, v_, 32, 0, (uint64_t)s->_offset + 16, 0, "unknown_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->unknown_offset);
+        s->unknown_offset = v_;
+    }
     {
         uint8_t *p = bf_put(w, (uint64_t)s->unknown_count * 1, "unknown");
         if (!p)
@@ -2301,7 +2749,14 @@ static int place_Mdl3_indices(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "indices"))
         return 0;
     s->indices_at = w->pos;
-    s->index_offset = bf_sub((int64_t)s->indices_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    {
+        int64_t v_ = bf_sub((int64_t)s->indices_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->index_offset, v_, 32, 0, (uint64_t)s->_offset + 20, 0, "index_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->index_offset);
+        s->index_offset = v_;
+    }
     {
         uint8_t *p = bf_put(w, (uint64_t)s->indices_count * 2, "indices");
         if (!p)
@@ -2332,7 +2787,14 @@ static int place_Mdl3_names(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "names"))
         return 0;
     s->names_at = w->pos;
-    s->name_table_offset = bf_sub((int64_t)s->names_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    {
+        int64_t v_ = bf_sub((int64_t)s->names_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->name_table_offset, v_, 32, 0, (uint64_t)s->_offset + 24, 0, "name_table_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->name_table_offset);
+        s->name_table_offset = v_;
+    }
     {
         if (w->layout) {
             s->names._index = 0;
@@ -2365,7 +2827,14 @@ static int place_Mdl3Packet_commands(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "commands"))
         return 0;
     s->commands_at = w->pos;
-    s->offset = bf_sub((int64_t)s->commands_at, (int64_t)s->_offset);
+    {
+        int64_t v_ = bf_sub((int64_t)s->commands_at, (int64_t)s->_offset);
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->offset, v_, 32, 0, (uint64_t)s->_offset + 0, 0, "offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->offset);
+        s->offset = v_;
+    }
     s->commands_tail.len = 0;
     for (uint32_t i = 0; i < (uint32_t)s->commands_count; i++) {
         if (w->layout) {
@@ -2399,7 +2868,14 @@ static int place_Tex1_headers(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "headers"))
         return 0;
     s->headers_at = w->pos;
-    s->header_table_offset = bf_sub((int64_t)s->headers_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    {
+        int64_t v_ = bf_sub((int64_t)s->headers_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->header_table_offset, v_, 32, 0, (uint64_t)s->_offset + 4, 0, "header_table_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->header_table_offset);
+        s->header_table_offset = v_;
+    }
     for (uint32_t i = 0; i < (uint32_t)s->headers_count; i++) {
         if (w->layout) {
             s->headers[i]._index = (int64_t)i;
@@ -2432,7 +2908,14 @@ static int place_Tex1_names(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "names"))
         return 0;
     s->names_at = w->pos;
-    s->name_table_offset = bf_sub((int64_t)s->names_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+    {
+        int64_t v_ = bf_sub((int64_t)s->names_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->name_table_offset, v_, 32, 0, (uint64_t)s->_offset + 8, 0, "name_table_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->name_table_offset);
+        s->name_table_offset = v_;
+    }
     {
         if (w->layout) {
             s->names._index = 0;
@@ -2465,7 +2948,14 @@ static int place_BtiHeader_palette(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "palette"))
         return 0;
     s->palette_at = w->pos;
-    s->palette_offset = bf_sub((int64_t)s->palette_at, (int64_t)s->_offset);
+    {
+        int64_t v_ = bf_sub((int64_t)s->palette_at, (int64_t)s->_offset);
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->palette_offset, v_, 32, 0, (uint64_t)s->_offset + 12, 0, "palette_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->palette_offset);
+        s->palette_offset = v_;
+    }
     {
         uint8_t *p = bf_put(w, (uint64_t)s->palette_count * 2, "palette");
         if (!p)
@@ -2496,7 +2986,14 @@ static int place_BtiHeader_images(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "images"))
         return 0;
     s->images_at = w->pos;
-    s->image_offset = bf_sub((int64_t)s->images_at, (int64_t)s->_offset);
+    {
+        int64_t v_ = bf_sub((int64_t)s->images_at, (int64_t)s->_offset);
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->image_offset, v_, 32, 0, (uint64_t)s->_offset + 28, 0, "image_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->image_offset);
+        s->image_offset = v_;
+    }
     for (uint32_t i = 0; i < (uint32_t)s->images_count; i++) {
         if (w->layout) {
             s->images[i]._index = (int64_t)i;
@@ -2523,7 +3020,14 @@ static int write_File(bf_wctx *w, j3d_File *s)
     if (w->layout) {
         s->_offset = w->pos;
         {
-            s->section_count = (int64_t)s->sections_count;
+            {
+                int64_t v_ = (int64_t)s->sections_count;
+                if (!bf_fits(v_, 32, 0))
+                    bf_overflow(w, &s->section_count, v_, 32, 0, (uint64_t)s->_offset + 12, 0, "section_count");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->section_count);
+                s->section_count = v_;
+            }
         }
     } else if (!bf_wseek(w, s->_offset, NULL)) {
         return 0;
@@ -2695,7 +3199,14 @@ static int write_Section(bf_wctx *w, j3d_Section *s)
     if (!bf_put_bytes(w, s->body_tail.ptr, s->body_tail.len, "body"))
         return 0;
     if (w->layout) {
-        s->size = bf_add((int64_t)(w->pos - region), INT64_C(8));
+        {
+            int64_t v_ = bf_add((int64_t)(w->pos - region), INT64_C(8));
+            if (!bf_fits(v_, 32, 0))
+                bf_overflow(w, &s->size, v_, 32, 0, (uint64_t)s->_offset + 4, 0, "size");
+            else if (w->overflow_count)
+                bf_overflow_clear(w, &s->size);
+            s->size = v_;
+        }
     }
     return 1;
 }
@@ -2750,7 +3261,7 @@ static int write_Inf1(bf_wctx *w, j3d_Inf1 *s)
     }
     /* nodes */
     if (w->layout) {
-        if (!bf_enqueue(w, place_Inf1_nodes, base_Inf1_nodes, s))
+        if (!bf_enqueue_pooled(w, place_Inf1_nodes, base_Inf1_nodes, s, 0))
             return 0;
     } else {
         size_t resume = w->pos;
@@ -2916,7 +3427,7 @@ static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s)
     }
     /* formats */
     if (w->layout) {
-        if (!bf_enqueue(w, place_Vtx1_formats, base_Vtx1_formats, s))
+        if (!bf_enqueue_pooled(w, place_Vtx1_formats, base_Vtx1_formats, s, 0))
             return 0;
     } else {
         size_t resume = w->pos;
@@ -2939,7 +3450,7 @@ static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s)
     /* position */
     if (s->has_position) {
         if (w->layout) {
-            if (!bf_enqueue(w, place_Vtx1_position, base_Vtx1_position, s))
+            if (!bf_enqueue_pooled(w, place_Vtx1_position, base_Vtx1_position, s, 0))
                 return 0;
         } else {
             size_t resume = w->pos;
@@ -2965,7 +3476,7 @@ static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s)
     /* normal */
     if (s->has_normal) {
         if (w->layout) {
-            if (!bf_enqueue(w, place_Vtx1_normal, base_Vtx1_normal, s))
+            if (!bf_enqueue_pooled(w, place_Vtx1_normal, base_Vtx1_normal, s, 0))
                 return 0;
         } else {
             size_t resume = w->pos;
@@ -2991,7 +3502,7 @@ static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s)
     /* tangent */
     if (s->has_tangent) {
         if (w->layout) {
-            if (!bf_enqueue(w, place_Vtx1_tangent, base_Vtx1_tangent, s))
+            if (!bf_enqueue_pooled(w, place_Vtx1_tangent, base_Vtx1_tangent, s, 0))
                 return 0;
         } else {
             size_t resume = w->pos;
@@ -3017,7 +3528,7 @@ static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s)
     /* color0 */
     if (s->has_color0) {
         if (w->layout) {
-            if (!bf_enqueue(w, place_Vtx1_color0, base_Vtx1_color0, s))
+            if (!bf_enqueue_pooled(w, place_Vtx1_color0, base_Vtx1_color0, s, 0))
                 return 0;
         } else {
             size_t resume = w->pos;
@@ -3043,7 +3554,7 @@ static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s)
     /* color1 */
     if (s->has_color1) {
         if (w->layout) {
-            if (!bf_enqueue(w, place_Vtx1_color1, base_Vtx1_color1, s))
+            if (!bf_enqueue_pooled(w, place_Vtx1_color1, base_Vtx1_color1, s, 0))
                 return 0;
         } else {
             size_t resume = w->pos;
@@ -3069,7 +3580,7 @@ static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s)
     /* texcoord0 */
     if (s->has_texcoord0) {
         if (w->layout) {
-            if (!bf_enqueue(w, place_Vtx1_texcoord0, base_Vtx1_texcoord0, s))
+            if (!bf_enqueue_pooled(w, place_Vtx1_texcoord0, base_Vtx1_texcoord0, s, 0))
                 return 0;
         } else {
             size_t resume = w->pos;
@@ -3095,7 +3606,7 @@ static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s)
     /* texcoord1 */
     if (s->has_texcoord1) {
         if (w->layout) {
-            if (!bf_enqueue(w, place_Vtx1_texcoord1, base_Vtx1_texcoord1, s))
+            if (!bf_enqueue_pooled(w, place_Vtx1_texcoord1, base_Vtx1_texcoord1, s, 0))
                 return 0;
         } else {
             size_t resume = w->pos;
@@ -3121,7 +3632,7 @@ static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s)
     /* texcoord2 */
     if (s->has_texcoord2) {
         if (w->layout) {
-            if (!bf_enqueue(w, place_Vtx1_texcoord2, base_Vtx1_texcoord2, s))
+            if (!bf_enqueue_pooled(w, place_Vtx1_texcoord2, base_Vtx1_texcoord2, s, 0))
                 return 0;
         } else {
             size_t resume = w->pos;
@@ -3147,7 +3658,7 @@ static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s)
     /* texcoord3 */
     if (s->has_texcoord3) {
         if (w->layout) {
-            if (!bf_enqueue(w, place_Vtx1_texcoord3, base_Vtx1_texcoord3, s))
+            if (!bf_enqueue_pooled(w, place_Vtx1_texcoord3, base_Vtx1_texcoord3, s, 0))
                 return 0;
         } else {
             size_t resume = w->pos;
@@ -3173,7 +3684,7 @@ static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s)
     /* texcoord4 */
     if (s->has_texcoord4) {
         if (w->layout) {
-            if (!bf_enqueue(w, place_Vtx1_texcoord4, base_Vtx1_texcoord4, s))
+            if (!bf_enqueue_pooled(w, place_Vtx1_texcoord4, base_Vtx1_texcoord4, s, 0))
                 return 0;
         } else {
             size_t resume = w->pos;
@@ -3199,7 +3710,7 @@ static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s)
     /* texcoord5 */
     if (s->has_texcoord5) {
         if (w->layout) {
-            if (!bf_enqueue(w, place_Vtx1_texcoord5, base_Vtx1_texcoord5, s))
+            if (!bf_enqueue_pooled(w, place_Vtx1_texcoord5, base_Vtx1_texcoord5, s, 0))
                 return 0;
         } else {
             size_t resume = w->pos;
@@ -3225,7 +3736,7 @@ static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s)
     /* texcoord6 */
     if (s->has_texcoord6) {
         if (w->layout) {
-            if (!bf_enqueue(w, place_Vtx1_texcoord6, base_Vtx1_texcoord6, s))
+            if (!bf_enqueue_pooled(w, place_Vtx1_texcoord6, base_Vtx1_texcoord6, s, 0))
                 return 0;
         } else {
             size_t resume = w->pos;
@@ -3251,7 +3762,7 @@ static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s)
     /* texcoord7 */
     if (s->has_texcoord7) {
         if (w->layout) {
-            if (!bf_enqueue(w, place_Vtx1_texcoord7, base_Vtx1_texcoord7, s))
+            if (!bf_enqueue_pooled(w, place_Vtx1_texcoord7, base_Vtx1_texcoord7, s, 0))
                 return 0;
         } else {
             size_t resume = w->pos;
@@ -3470,13 +3981,34 @@ static int write_Evp1(bf_wctx *w, j3d_Evp1 *s)
     if (w->layout) {
         s->_offset = w->pos;
         {
-            s->envelope_count = (int64_t)s->sizes_count;
+            {
+                int64_t v_ = (int64_t)s->sizes_count;
+                if (!bf_fits(v_, 16, 0))
+                    bf_overflow(w, &s->envelope_count, v_, 16, 0, (uint64_t)s->_offset + 0, 0, "envelope_count");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->envelope_count);
+                s->envelope_count = v_;
+            }
         }
         {
-            s->envelope_count = (int64_t)s->joint_indices_count;
+            {
+                int64_t v_ = (int64_t)s->joint_indices_count;
+                if (!bf_fits(v_, 16, 0))
+                    bf_overflow(w, &s->envelope_count, v_, 16, 0, (uint64_t)s->_offset + 0, 0, "envelope_count");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->envelope_count);
+                s->envelope_count = v_;
+            }
         }
         {
-            s->envelope_count = (int64_t)s->weights_count;
+            {
+                int64_t v_ = (int64_t)s->weights_count;
+                if (!bf_fits(v_, 16, 0))
+                    bf_overflow(w, &s->envelope_count, v_, 16, 0, (uint64_t)s->_offset + 0, 0, "envelope_count");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->envelope_count);
+                s->envelope_count = v_;
+            }
         }
     } else if (!bf_wseek(w, s->_offset, NULL)) {
         return 0;
@@ -3525,7 +4057,7 @@ static int write_Evp1(bf_wctx *w, j3d_Evp1 *s)
     }
     /* sizes */
     if (w->layout) {
-        if (!bf_enqueue(w, place_Evp1_sizes, base_Evp1_sizes, s))
+        if (!bf_enqueue_pooled(w, place_Evp1_sizes, base_Evp1_sizes, s, 0))
             return 0;
     } else {
         size_t resume = w->pos;
@@ -3541,7 +4073,7 @@ static int write_Evp1(bf_wctx *w, j3d_Evp1 *s)
     }
     /* joint_indices */
     if (w->layout) {
-        if (!bf_enqueue(w, place_Evp1_joint_indices, base_Evp1_joint_indices, s))
+        if (!bf_enqueue_pooled(w, place_Evp1_joint_indices, base_Evp1_joint_indices, s, 0))
             return 0;
     } else {
         size_t resume = w->pos;
@@ -3560,7 +4092,7 @@ static int write_Evp1(bf_wctx *w, j3d_Evp1 *s)
     }
     /* weights */
     if (w->layout) {
-        if (!bf_enqueue(w, place_Evp1_weights, base_Evp1_weights, s))
+        if (!bf_enqueue_pooled(w, place_Evp1_weights, base_Evp1_weights, s, 0))
             return 0;
     } else {
         size_t resume = w->pos;
@@ -3582,7 +4114,7 @@ static int write_Evp1(bf_wctx *w, j3d_Evp1 *s)
         s->has_inverse_bind_matrices = 1;
     if (s->has_inverse_bind_matrices) {
         if (w->layout) {
-            if (!bf_enqueue(w, place_Evp1_inverse_bind_matrices, base_Evp1_inverse_bind_matrices, s))
+            if (!bf_enqueue_pooled(w, place_Evp1_inverse_bind_matrices, base_Evp1_inverse_bind_matrices, s, 0))
                 return 0;
         } else {
             size_t resume = w->pos;
@@ -3706,10 +4238,24 @@ static int write_Drw1(bf_wctx *w, j3d_Drw1 *s)
     if (w->layout) {
         s->_offset = w->pos;
         {
-            s->entry_count = (int64_t)s->types_count;
+            {
+                int64_t v_ = (int64_t)s->types_count;
+                if (!bf_fits(v_, 16, 0))
+                    bf_overflow(w, &s->entry_count, v_, 16, 0, (uint64_t)s->_offset + 0, 0, "entry_count");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->entry_count);
+                s->entry_count = v_;
+            }
         }
         {
-            s->entry_count = (int64_t)s->ids_count;
+            {
+                int64_t v_ = (int64_t)s->ids_count;
+                if (!bf_fits(v_, 16, 0))
+                    bf_overflow(w, &s->entry_count, v_, 16, 0, (uint64_t)s->_offset + 0, 0, "entry_count");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->entry_count);
+                s->entry_count = v_;
+            }
         }
     } else if (!bf_wseek(w, s->_offset, NULL)) {
         return 0;
@@ -3744,7 +4290,7 @@ static int write_Drw1(bf_wctx *w, j3d_Drw1 *s)
     }
     /* types */
     if (w->layout) {
-        if (!bf_enqueue(w, place_Drw1_types, base_Drw1_types, s))
+        if (!bf_enqueue_pooled(w, place_Drw1_types, base_Drw1_types, s, 0))
             return 0;
     } else {
         size_t resume = w->pos;
@@ -3760,7 +4306,7 @@ static int write_Drw1(bf_wctx *w, j3d_Drw1 *s)
     }
     /* ids */
     if (w->layout) {
-        if (!bf_enqueue(w, place_Drw1_ids, base_Drw1_ids, s))
+        if (!bf_enqueue_pooled(w, place_Drw1_ids, base_Drw1_ids, s, 0))
             return 0;
     } else {
         size_t resume = w->pos;
@@ -3788,10 +4334,24 @@ static int write_Jnt1(bf_wctx *w, j3d_Jnt1 *s)
     if (w->layout) {
         s->_offset = w->pos;
         {
-            s->joint_count = (int64_t)s->joints_count;
+            {
+                int64_t v_ = (int64_t)s->joints_count;
+                if (!bf_fits(v_, 16, 0))
+                    bf_overflow(w, &s->joint_count, v_, 16, 0, (uint64_t)s->_offset + 0, 0, "joint_count");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->joint_count);
+                s->joint_count = v_;
+            }
         }
         {
-            s->joint_count = (int64_t)s->remap_count;
+            {
+                int64_t v_ = (int64_t)s->remap_count;
+                if (!bf_fits(v_, 16, 0))
+                    bf_overflow(w, &s->joint_count, v_, 16, 0, (uint64_t)s->_offset + 0, 0, "joint_count");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->joint_count);
+                s->joint_count = v_;
+            }
         }
     } else if (!bf_wseek(w, s->_offset, NULL)) {
         return 0;
@@ -3833,7 +4393,7 @@ static int write_Jnt1(bf_wctx *w, j3d_Jnt1 *s)
     }
     /* joints */
     if (w->layout) {
-        if (!bf_enqueue(w, place_Jnt1_joints, base_Jnt1_joints, s))
+        if (!bf_enqueue_pooled(w, place_Jnt1_joints, base_Jnt1_joints, s, 0))
             return 0;
     } else {
         size_t resume = w->pos;
@@ -3851,7 +4411,7 @@ static int write_Jnt1(bf_wctx *w, j3d_Jnt1 *s)
     }
     /* remap */
     if (w->layout) {
-        if (!bf_enqueue(w, place_Jnt1_remap, base_Jnt1_remap, s))
+        if (!bf_enqueue_pooled(w, place_Jnt1_remap, base_Jnt1_remap, s, 0))
             return 0;
     } else {
         size_t resume = w->pos;
@@ -3868,7 +4428,7 @@ static int write_Jnt1(bf_wctx *w, j3d_Jnt1 *s)
     /* names */
     if (s->has_names) {
         if (w->layout) {
-            if (!bf_enqueue(w, place_Jnt1_names, base_Jnt1_names, s))
+            if (!bf_enqueue_pooled(w, place_Jnt1_names, base_Jnt1_names, s, 0))
                 return 0;
         } else {
             size_t resume = w->pos;
@@ -4055,7 +4615,14 @@ static int write_NameTable(bf_wctx *w, j3d_NameTable *s)
     if (w->layout) {
         s->_offset = w->pos;
         {
-            s->count = (int64_t)s->entries_count;
+            {
+                int64_t v_ = (int64_t)s->entries_count;
+                if (!bf_fits(v_, 16, 0))
+                    bf_overflow(w, &s->count, v_, 16, 0, (uint64_t)s->_offset + 0, 0, "count");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->count);
+                s->count = v_;
+            }
         }
     } else if (!bf_wseek(w, s->_offset, NULL)) {
         return 0;
@@ -4116,7 +4683,7 @@ static int write_NameEntry(bf_wctx *w, j3d_NameEntry *s)
     }
     /* name */
     if (w->layout) {
-        if (!bf_enqueue(w, place_NameEntry_name, base_NameEntry_name, s))
+        if (!bf_enqueue_pooled(w, place_NameEntry_name, base_NameEntry_name, s, 0))
             return 0;
     } else {
         size_t resume = w->pos;
@@ -4140,13 +4707,34 @@ static int write_Shp1(bf_wctx *w, j3d_Shp1 *s)
     if (w->layout) {
         s->_offset = w->pos;
         {
-            s->shape_count = (int64_t)s->shapes_count;
+            {
+                int64_t v_ = (int64_t)s->shapes_count;
+                if (!bf_fits(v_, 16, 0))
+                    bf_overflow(w, &s->shape_count, v_, 16, 0, (uint64_t)s->_offset + 0, 0, "shape_count");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->shape_count);
+                s->shape_count = v_;
+            }
         }
         {
-            s->shape_count = (int64_t)s->remap_count;
+            {
+                int64_t v_ = (int64_t)s->remap_count;
+                if (!bf_fits(v_, 16, 0))
+                    bf_overflow(w, &s->shape_count, v_, 16, 0, (uint64_t)s->_offset + 0, 0, "shape_count");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->shape_count);
+                s->shape_count = v_;
+            }
         }
         {
-            s->group_definition_offset = bf_add(bf_mul((int64_t)s->group_data_count, INT64_C(8)), (int64_t)s->group_data_offset);
+            {
+                int64_t v_ = bf_add(bf_mul((int64_t)s->group_data_count, INT64_C(8)), (int64_t)s->group_data_offset);
+                if (!bf_fits(v_, 32, 0))
+                    bf_overflow(w, &s->group_definition_offset, v_, 32, 0, (uint64_t)s->_offset + 32, 0, "group_definition_offset");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->group_definition_offset);
+                s->group_definition_offset = v_;
+            }
         }
     } else if (!bf_wseek(w, s->_offset, NULL)) {
         return 0;
@@ -4223,7 +4811,7 @@ static int write_Shp1(bf_wctx *w, j3d_Shp1 *s)
     }
     /* shapes */
     if (w->layout) {
-        if (!bf_enqueue(w, place_Shp1_shapes, base_Shp1_shapes, s))
+        if (!bf_enqueue_pooled(w, place_Shp1_shapes, base_Shp1_shapes, s, 0))
             return 0;
     } else {
         size_t resume = w->pos;
@@ -4245,7 +4833,7 @@ static int write_Shp1(bf_wctx *w, j3d_Shp1 *s)
     }
     /* remap */
     if (w->layout) {
-        if (!bf_enqueue(w, place_Shp1_remap, base_Shp1_remap, s))
+        if (!bf_enqueue_pooled(w, place_Shp1_remap, base_Shp1_remap, s, 0))
             return 0;
     } else {
         size_t resume = w->pos;
@@ -4262,7 +4850,7 @@ static int write_Shp1(bf_wctx *w, j3d_Shp1 *s)
     /* names */
     if (s->has_names) {
         if (w->layout) {
-            if (!bf_enqueue(w, place_Shp1_names, base_Shp1_names, s))
+            if (!bf_enqueue_pooled(w, place_Shp1_names, base_Shp1_names, s, 0))
                 return 0;
         } else {
             size_t resume = w->pos;
@@ -4281,7 +4869,7 @@ static int write_Shp1(bf_wctx *w, j3d_Shp1 *s)
     }
     /* group_data */
     if (w->layout) {
-        if (!bf_enqueue(w, place_Shp1_group_data, base_Shp1_group_data, s))
+        if (!bf_enqueue_pooled(w, place_Shp1_group_data, base_Shp1_group_data, s, 0))
             return 0;
     } else {
         size_t resume = w->pos;
@@ -4313,7 +4901,14 @@ static int write_Shape(bf_wctx *w, j3d_Shape *s)
     if (w->layout) {
         s->_offset = w->pos;
         {
-            s->matrix_group_count = (int64_t)s->groups_count;
+            {
+                int64_t v_ = (int64_t)s->groups_count;
+                if (!bf_fits(v_, 16, 0))
+                    bf_overflow(w, &s->matrix_group_count, v_, 16, 0, (uint64_t)s->_offset + 2, 0, "matrix_group_count");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->matrix_group_count);
+                s->matrix_group_count = v_;
+            }
         }
     } else if (!bf_wseek(w, s->_offset, NULL)) {
         return 0;
@@ -4418,7 +5013,7 @@ static int write_Shape(bf_wctx *w, j3d_Shape *s)
     }
     /* attributes */
     if (w->layout) {
-        if (!bf_enqueue(w, place_Shape_attributes, base_Shape_attributes, s))
+        if (!bf_enqueue_pooled(w, place_Shape_attributes, base_Shape_attributes, s, 0))
             return 0;
     } else {
         size_t resume = w->pos;
@@ -4521,7 +5116,7 @@ static int write_MatrixGroup(bf_wctx *w, j3d_MatrixGroup *s)
         s->has_primitives = 1;
     if (s->has_primitives) {
         if (w->layout) {
-            if (!bf_enqueue(w, place_MatrixGroup_primitives, base_MatrixGroup_primitives, s))
+            if (!bf_enqueue_pooled(w, place_MatrixGroup_primitives, base_MatrixGroup_primitives, s, 0))
                 return 0;
         } else {
             size_t resume = w->pos;
@@ -4558,7 +5153,14 @@ static int write_Primitive(bf_wctx *w, j3d_Primitive *s)
     if (w->layout) {
         s->_offset = w->pos;
         if (s->has_vertices) {
-            s->vertex_count = (int64_t)s->vertices_count;
+            {
+                int64_t v_ = (int64_t)s->vertices_count;
+                if (!bf_fits(v_, 16, 0))
+                    bf_overflow(w, &s->vertex_count, v_, 16, 0, (uint64_t)s->_offset + 1, 0, "vertex_count");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->vertex_count);
+                s->vertex_count = v_;
+            }
         }
     } else if (!bf_wseek(w, s->_offset, NULL)) {
         return 0;
@@ -4670,7 +5272,14 @@ static int write_MatrixGroupData(bf_wctx *w, j3d_MatrixGroupData *s)
     if (w->layout) {
         s->_offset = w->pos;
         {
-            s->matrix_count = (int64_t)s->weights_count;
+            {
+                int64_t v_ = (int64_t)s->weights_count;
+                if (!bf_fits(v_, 16, 0))
+                    bf_overflow(w, &s->matrix_count, v_, 16, 0, (uint64_t)s->_offset + 2, 0, "matrix_count");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->matrix_count);
+                s->matrix_count = v_;
+            }
         }
     } else if (!bf_wseek(w, s->_offset, NULL)) {
         return 0;
@@ -4759,7 +5368,14 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s)
     if (w->layout) {
         s->_offset = w->pos;
         {
-            s->material_count = (int64_t)s->remap_count;
+            {
+                int64_t v_ = (int64_t)s->remap_count;
+                if (!bf_fits(v_, 16, 0))
+                    bf_overflow(w, &s->material_count, v_, 16, 0, (uint64_t)s->_offset + 0, 0, "material_count");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->material_count);
+                s->material_count = v_;
+            }
         }
     } else if (!bf_wseek(w, s->_offset, NULL)) {
         return 0;
@@ -4990,7 +5606,7 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s)
     }
     /* remap */
     if (w->layout) {
-        if (!bf_enqueue(w, place_Mat3_remap, base_Mat3_remap, s))
+        if (!bf_enqueue_pooled(w, place_Mat3_remap, base_Mat3_remap, s, 0))
             return 0;
     } else {
         size_t resume = w->pos;
@@ -5007,7 +5623,7 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s)
     /* names */
     if (s->has_names) {
         if (w->layout) {
-            if (!bf_enqueue(w, place_Mat3_names, base_Mat3_names, s))
+            if (!bf_enqueue_pooled(w, place_Mat3_names, base_Mat3_names, s, 0))
                 return 0;
         } else {
             size_t resume = w->pos;
@@ -5029,7 +5645,7 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s)
         s->has_materials = 1;
     if (s->has_materials) {
         if (w->layout) {
-            if (!bf_enqueue(w, place_Mat3_materials, base_Mat3_materials, s))
+            if (!bf_enqueue_pooled(w, place_Mat3_materials, base_Mat3_materials, s, 0))
                 return 0;
         } else {
             size_t resume = w->pos;
@@ -5055,7 +5671,7 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s)
         s->has_indirect = 1;
     if (s->has_indirect) {
         if (w->layout) {
-            if (!bf_enqueue(w, place_Mat3_indirect, base_Mat3_indirect, s))
+            if (!bf_enqueue_pooled(w, place_Mat3_indirect, base_Mat3_indirect, s, 0))
                 return 0;
         } else {
             size_t resume = w->pos;
@@ -5081,7 +5697,7 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s)
         s->has_cull_modes = 1;
     if (s->has_cull_modes) {
         if (w->layout) {
-            if (!bf_enqueue(w, place_Mat3_cull_modes, base_Mat3_cull_modes, s))
+            if (!bf_enqueue_pooled(w, place_Mat3_cull_modes, base_Mat3_cull_modes, s, 0))
                 return 0;
         } else {
             size_t resume = w->pos;
@@ -5105,7 +5721,7 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s)
         s->has_material_colors = 1;
     if (s->has_material_colors) {
         if (w->layout) {
-            if (!bf_enqueue(w, place_Mat3_material_colors, base_Mat3_material_colors, s))
+            if (!bf_enqueue_pooled(w, place_Mat3_material_colors, base_Mat3_material_colors, s, 0))
                 return 0;
         } else {
             size_t resume = w->pos;
@@ -5131,7 +5747,7 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s)
         s->has_color_channel_counts = 1;
     if (s->has_color_channel_counts) {
         if (w->layout) {
-            if (!bf_enqueue(w, place_Mat3_color_channel_counts, base_Mat3_color_channel_counts, s))
+            if (!bf_enqueue_pooled(w, place_Mat3_color_channel_counts, base_Mat3_color_channel_counts, s, 0))
                 return 0;
         } else {
             size_t resume = w->pos;
@@ -5155,7 +5771,7 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s)
         s->has_color_channels = 1;
     if (s->has_color_channels) {
         if (w->layout) {
-            if (!bf_enqueue(w, place_Mat3_color_channels, base_Mat3_color_channels, s))
+            if (!bf_enqueue_pooled(w, place_Mat3_color_channels, base_Mat3_color_channels, s, 0))
                 return 0;
         } else {
             size_t resume = w->pos;
@@ -5181,7 +5797,7 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s)
         s->has_ambient_colors = 1;
     if (s->has_ambient_colors) {
         if (w->layout) {
-            if (!bf_enqueue(w, place_Mat3_ambient_colors, base_Mat3_ambient_colors, s))
+            if (!bf_enqueue_pooled(w, place_Mat3_ambient_colors, base_Mat3_ambient_colors, s, 0))
                 return 0;
         } else {
             size_t resume = w->pos;
@@ -5207,7 +5823,7 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s)
         s->has_light_colors = 1;
     if (s->has_light_colors) {
         if (w->layout) {
-            if (!bf_enqueue(w, place_Mat3_light_colors, base_Mat3_light_colors, s))
+            if (!bf_enqueue_pooled(w, place_Mat3_light_colors, base_Mat3_light_colors, s, 0))
                 return 0;
         } else {
             size_t resume = w->pos;
@@ -5233,7 +5849,7 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s)
         s->has_tex_gen_counts = 1;
     if (s->has_tex_gen_counts) {
         if (w->layout) {
-            if (!bf_enqueue(w, place_Mat3_tex_gen_counts, base_Mat3_tex_gen_counts, s))
+            if (!bf_enqueue_pooled(w, place_Mat3_tex_gen_counts, base_Mat3_tex_gen_counts, s, 0))
                 return 0;
         } else {
             size_t resume = w->pos;
@@ -5257,7 +5873,7 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s)
         s->has_tex_gens = 1;
     if (s->has_tex_gens) {
         if (w->layout) {
-            if (!bf_enqueue(w, place_Mat3_tex_gens, base_Mat3_tex_gens, s))
+            if (!bf_enqueue_pooled(w, place_Mat3_tex_gens, base_Mat3_tex_gens, s, 0))
                 return 0;
         } else {
             size_t resume = w->pos;
@@ -5283,7 +5899,7 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s)
         s->has_post_tex_gens = 1;
     if (s->has_post_tex_gens) {
         if (w->layout) {
-            if (!bf_enqueue(w, place_Mat3_post_tex_gens, base_Mat3_post_tex_gens, s))
+            if (!bf_enqueue_pooled(w, place_Mat3_post_tex_gens, base_Mat3_post_tex_gens, s, 0))
                 return 0;
         } else {
             size_t resume = w->pos;
@@ -5309,7 +5925,7 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s)
         s->has_tex_matrices = 1;
     if (s->has_tex_matrices) {
         if (w->layout) {
-            if (!bf_enqueue(w, place_Mat3_tex_matrices, base_Mat3_tex_matrices, s))
+            if (!bf_enqueue_pooled(w, place_Mat3_tex_matrices, base_Mat3_tex_matrices, s, 0))
                 return 0;
         } else {
             size_t resume = w->pos;
@@ -5335,7 +5951,7 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s)
         s->has_post_tex_matrices = 1;
     if (s->has_post_tex_matrices) {
         if (w->layout) {
-            if (!bf_enqueue(w, place_Mat3_post_tex_matrices, base_Mat3_post_tex_matrices, s))
+            if (!bf_enqueue_pooled(w, place_Mat3_post_tex_matrices, base_Mat3_post_tex_matrices, s, 0))
                 return 0;
         } else {
             size_t resume = w->pos;
@@ -5361,7 +5977,7 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s)
         s->has_textures = 1;
     if (s->has_textures) {
         if (w->layout) {
-            if (!bf_enqueue(w, place_Mat3_textures, base_Mat3_textures, s))
+            if (!bf_enqueue_pooled(w, place_Mat3_textures, base_Mat3_textures, s, 0))
                 return 0;
         } else {
             size_t resume = w->pos;
@@ -5385,7 +6001,7 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s)
         s->has_tev_orders = 1;
     if (s->has_tev_orders) {
         if (w->layout) {
-            if (!bf_enqueue(w, place_Mat3_tev_orders, base_Mat3_tev_orders, s))
+            if (!bf_enqueue_pooled(w, place_Mat3_tev_orders, base_Mat3_tev_orders, s, 0))
                 return 0;
         } else {
             size_t resume = w->pos;
@@ -5411,7 +6027,7 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s)
         s->has_tev_colors = 1;
     if (s->has_tev_colors) {
         if (w->layout) {
-            if (!bf_enqueue(w, place_Mat3_tev_colors, base_Mat3_tev_colors, s))
+            if (!bf_enqueue_pooled(w, place_Mat3_tev_colors, base_Mat3_tev_colors, s, 0))
                 return 0;
         } else {
             size_t resume = w->pos;
@@ -5437,7 +6053,7 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s)
         s->has_konst_colors = 1;
     if (s->has_konst_colors) {
         if (w->layout) {
-            if (!bf_enqueue(w, place_Mat3_konst_colors, base_Mat3_konst_colors, s))
+            if (!bf_enqueue_pooled(w, place_Mat3_konst_colors, base_Mat3_konst_colors, s, 0))
                 return 0;
         } else {
             size_t resume = w->pos;
@@ -5463,7 +6079,7 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s)
         s->has_tev_stage_counts = 1;
     if (s->has_tev_stage_counts) {
         if (w->layout) {
-            if (!bf_enqueue(w, place_Mat3_tev_stage_counts, base_Mat3_tev_stage_counts, s))
+            if (!bf_enqueue_pooled(w, place_Mat3_tev_stage_counts, base_Mat3_tev_stage_counts, s, 0))
                 return 0;
         } else {
             size_t resume = w->pos;
@@ -5487,7 +6103,7 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s)
         s->has_tev_stages = 1;
     if (s->has_tev_stages) {
         if (w->layout) {
-            if (!bf_enqueue(w, place_Mat3_tev_stages, base_Mat3_tev_stages, s))
+            if (!bf_enqueue_pooled(w, place_Mat3_tev_stages, base_Mat3_tev_stages, s, 0))
                 return 0;
         } else {
             size_t resume = w->pos;
@@ -5513,7 +6129,7 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s)
         s->has_swap_modes = 1;
     if (s->has_swap_modes) {
         if (w->layout) {
-            if (!bf_enqueue(w, place_Mat3_swap_modes, base_Mat3_swap_modes, s))
+            if (!bf_enqueue_pooled(w, place_Mat3_swap_modes, base_Mat3_swap_modes, s, 0))
                 return 0;
         } else {
             size_t resume = w->pos;
@@ -5539,7 +6155,7 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s)
         s->has_swap_tables = 1;
     if (s->has_swap_tables) {
         if (w->layout) {
-            if (!bf_enqueue(w, place_Mat3_swap_tables, base_Mat3_swap_tables, s))
+            if (!bf_enqueue_pooled(w, place_Mat3_swap_tables, base_Mat3_swap_tables, s, 0))
                 return 0;
         } else {
             size_t resume = w->pos;
@@ -5565,7 +6181,7 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s)
         s->has_fogs = 1;
     if (s->has_fogs) {
         if (w->layout) {
-            if (!bf_enqueue(w, place_Mat3_fogs, base_Mat3_fogs, s))
+            if (!bf_enqueue_pooled(w, place_Mat3_fogs, base_Mat3_fogs, s, 0))
                 return 0;
         } else {
             size_t resume = w->pos;
@@ -5591,7 +6207,7 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s)
         s->has_alpha_compares = 1;
     if (s->has_alpha_compares) {
         if (w->layout) {
-            if (!bf_enqueue(w, place_Mat3_alpha_compares, base_Mat3_alpha_compares, s))
+            if (!bf_enqueue_pooled(w, place_Mat3_alpha_compares, base_Mat3_alpha_compares, s, 0))
                 return 0;
         } else {
             size_t resume = w->pos;
@@ -5617,7 +6233,7 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s)
         s->has_blend_modes = 1;
     if (s->has_blend_modes) {
         if (w->layout) {
-            if (!bf_enqueue(w, place_Mat3_blend_modes, base_Mat3_blend_modes, s))
+            if (!bf_enqueue_pooled(w, place_Mat3_blend_modes, base_Mat3_blend_modes, s, 0))
                 return 0;
         } else {
             size_t resume = w->pos;
@@ -5643,7 +6259,7 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s)
         s->has_z_modes = 1;
     if (s->has_z_modes) {
         if (w->layout) {
-            if (!bf_enqueue(w, place_Mat3_z_modes, base_Mat3_z_modes, s))
+            if (!bf_enqueue_pooled(w, place_Mat3_z_modes, base_Mat3_z_modes, s, 0))
                 return 0;
         } else {
             size_t resume = w->pos;
@@ -5669,7 +6285,7 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s)
         s->has_z_compares = 1;
     if (s->has_z_compares) {
         if (w->layout) {
-            if (!bf_enqueue(w, place_Mat3_z_compares, base_Mat3_z_compares, s))
+            if (!bf_enqueue_pooled(w, place_Mat3_z_compares, base_Mat3_z_compares, s, 0))
                 return 0;
         } else {
             size_t resume = w->pos;
@@ -5693,7 +6309,7 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s)
         s->has_dithers = 1;
     if (s->has_dithers) {
         if (w->layout) {
-            if (!bf_enqueue(w, place_Mat3_dithers, base_Mat3_dithers, s))
+            if (!bf_enqueue_pooled(w, place_Mat3_dithers, base_Mat3_dithers, s, 0))
                 return 0;
         } else {
             size_t resume = w->pos;
@@ -5717,7 +6333,7 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s)
         s->has_nbt_scales = 1;
     if (s->has_nbt_scales) {
         if (w->layout) {
-            if (!bf_enqueue(w, place_Mat3_nbt_scales, base_Mat3_nbt_scales, s))
+            if (!bf_enqueue_pooled(w, place_Mat3_nbt_scales, base_Mat3_nbt_scales, s, 0))
                 return 0;
         } else {
             size_t resume = w->pos;
@@ -7032,19 +7648,54 @@ static int write_Mdl3(bf_wctx *w, j3d_Mdl3 *s)
     if (w->layout) {
         s->_offset = w->pos;
         {
-            s->material_count = (int64_t)s->packets_count;
+            {
+                int64_t v_ = (int64_t)s->packets_count;
+                if (!bf_fits(v_, 16, 0))
+                    bf_overflow(w, &s->material_count, v_, 16, 0, (uint64_t)s->_offset + 0, 0, "material_count");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->material_count);
+                s->material_count = v_;
+            }
         }
         if (s->has_subpackets) {
-            s->material_count = (int64_t)s->subpackets_count;
+            {
+                int64_t v_ = (int64_t)s->subpackets_count;
+                if (!bf_fits(v_, 16, 0))
+                    bf_overflow(w, &s->material_count, v_, 16, 0, (uint64_t)s->_offset + 0, 0, "material_count");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->material_count);
+                s->material_count = v_;
+            }
         }
         if (s->has_matrix_indices) {
-            s->material_count = bf_div(c, (int64_t)s->matrix_indices.len, INT64_C(8));
+            {
+                int64_t v_ = bf_div(c, (int64_t)s->matrix_indices.len, INT64_C(8));
+                if (!bf_fits(v_, 16, 0))
+                    bf_overflow(w, &s->material_count, v_, 16, 0, (uint64_t)s->_offset + 0, 0, "material_count");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->material_count);
+                s->material_count = v_;
+            }
         }
         if (s->has_unknown) {
-            s->material_count = (int64_t)s->unknown_count;
+            {
+                int64_t v_ = (int64_t)s->unknown_count;
+                if (!bf_fits(v_, 16, 0))
+                    bf_overflow(w, &s->material_count, v_, 16, 0, (uint64_t)s->_offset + 0, 0, "material_count");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->material_count);
+                s->material_count = v_;
+            }
         }
         if (s->has_indices) {
-            s->material_count = (int64_t)s->indices_count;
+            {
+                int64_t v_ = (int64_t)s->indices_count;
+                if (!bf_fits(v_, 16, 0))
+                    bf_overflow(w, &s->material_count, v_, 16, 0, (uint64_t)s->_offset + 0, 0, "material_count");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->material_count);
+                s->material_count = v_;
+            }
         }
     } else if (!bf_wseek(w, s->_offset, NULL)) {
         return 0;
@@ -7107,7 +7758,7 @@ static int write_Mdl3(bf_wctx *w, j3d_Mdl3 *s)
     }
     /* packets */
     if (w->layout) {
-        if (!bf_enqueue(w, place_Mdl3_packets, base_Mdl3_packets, s))
+        if (!bf_enqueue_pooled(w, place_Mdl3_packets, base_Mdl3_packets, s, 0))
             return 0;
     } else {
         size_t resume = w->pos;
@@ -7128,7 +7779,7 @@ static int write_Mdl3(bf_wctx *w, j3d_Mdl3 *s)
         s->has_subpackets = 1;
     if (s->has_subpackets) {
         if (w->layout) {
-            if (!bf_enqueue(w, place_Mdl3_subpackets, base_Mdl3_subpackets, s))
+            if (!bf_enqueue_pooled(w, place_Mdl3_subpackets, base_Mdl3_subpackets, s, 0))
                 return 0;
         } else {
             size_t resume = w->pos;
@@ -7148,7 +7799,7 @@ static int write_Mdl3(bf_wctx *w, j3d_Mdl3 *s)
     /* matrix_indices */
     if (s->has_matrix_indices) {
         if (w->layout) {
-            if (!bf_enqueue(w, place_Mdl3_matrix_indices, base_Mdl3_matrix_indices, s))
+            if (!bf_enqueue_pooled(w, place_Mdl3_matrix_indices, base_Mdl3_matrix_indices, s, 0))
                 return 0;
         } else {
             size_t resume = w->pos;
@@ -7164,7 +7815,7 @@ static int write_Mdl3(bf_wctx *w, j3d_Mdl3 *s)
         s->has_unknown = 1;
     if (s->has_unknown) {
         if (w->layout) {
-            if (!bf_enqueue(w, place_Mdl3_unknown, base_Mdl3_unknown, s))
+            if (!bf_enqueue_pooled(w, place_Mdl3_unknown, base_Mdl3_unknown, s, 0))
                 return 0;
         } else {
             size_t resume = w->pos;
@@ -7184,7 +7835,7 @@ static int write_Mdl3(bf_wctx *w, j3d_Mdl3 *s)
         s->has_indices = 1;
     if (s->has_indices) {
         if (w->layout) {
-            if (!bf_enqueue(w, place_Mdl3_indices, base_Mdl3_indices, s))
+            if (!bf_enqueue_pooled(w, place_Mdl3_indices, base_Mdl3_indices, s, 0))
                 return 0;
         } else {
             size_t resume = w->pos;
@@ -7202,7 +7853,7 @@ static int write_Mdl3(bf_wctx *w, j3d_Mdl3 *s)
     /* names */
     if (s->has_names) {
         if (w->layout) {
-            if (!bf_enqueue(w, place_Mdl3_names, base_Mdl3_names, s))
+            if (!bf_enqueue_pooled(w, place_Mdl3_names, base_Mdl3_names, s, 0))
                 return 0;
         } else {
             size_t resume = w->pos;
@@ -7251,7 +7902,7 @@ static int write_Mdl3Packet(bf_wctx *w, j3d_Mdl3Packet *s)
     }
     /* commands */
     if (w->layout) {
-        if (!bf_enqueue(w, place_Mdl3Packet_commands, base_Mdl3Packet_commands, s))
+        if (!bf_enqueue_pooled(w, place_Mdl3Packet_commands, base_Mdl3Packet_commands, s, 0))
             return 0;
     } else {
         size_t resume = w->pos;
@@ -7427,7 +8078,14 @@ static int write_XfCommand(bf_wctx *w, j3d_XfCommand *s)
     if (w->layout) {
         s->_offset = w->pos;
         {
-            s->count_minus_one = bf_sub((int64_t)s->values_count, INT64_C(1));
+            {
+                int64_t v_ = bf_sub((int64_t)s->values_count, INT64_C(1));
+                if (!bf_fits(v_, 16, 0))
+                    bf_overflow(w, &s->count_minus_one, v_, 16, 0, (uint64_t)s->_offset + 0, 0, "count_minus_one");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->count_minus_one);
+                s->count_minus_one = v_;
+            }
         }
     } else if (!bf_wseek(w, s->_offset, NULL)) {
         return 0;
@@ -7527,7 +8185,14 @@ static int write_Tex1(bf_wctx *w, j3d_Tex1 *s)
     if (w->layout) {
         s->_offset = w->pos;
         {
-            s->texture_count = (int64_t)s->headers_count;
+            {
+                int64_t v_ = (int64_t)s->headers_count;
+                if (!bf_fits(v_, 16, 0))
+                    bf_overflow(w, &s->texture_count, v_, 16, 0, (uint64_t)s->_offset + 0, 0, "texture_count");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->texture_count);
+                s->texture_count = v_;
+            }
         }
     } else if (!bf_wseek(w, s->_offset, NULL)) {
         return 0;
@@ -7562,7 +8227,7 @@ static int write_Tex1(bf_wctx *w, j3d_Tex1 *s)
     }
     /* headers */
     if (w->layout) {
-        if (!bf_enqueue(w, place_Tex1_headers, base_Tex1_headers, s))
+        if (!bf_enqueue_pooled(w, place_Tex1_headers, base_Tex1_headers, s, 0))
             return 0;
     } else {
         size_t resume = w->pos;
@@ -7581,7 +8246,7 @@ static int write_Tex1(bf_wctx *w, j3d_Tex1 *s)
     /* names */
     if (s->has_names) {
         if (w->layout) {
-            if (!bf_enqueue(w, place_Tex1_names, base_Tex1_names, s))
+            if (!bf_enqueue_pooled(w, place_Tex1_names, base_Tex1_names, s, 0))
                 return 0;
         } else {
             size_t resume = w->pos;
@@ -7612,10 +8277,24 @@ static int write_BtiHeader(bf_wctx *w, j3d_BtiHeader *s)
     if (w->layout) {
         s->_offset = w->pos;
         if (s->has_palette) {
-            s->color_count = (int64_t)s->palette_count;
+            {
+                int64_t v_ = (int64_t)s->palette_count;
+                if (!bf_fits(v_, 16, 0))
+                    bf_overflow(w, &s->color_count, v_, 16, 0, (uint64_t)s->_offset + 10, 0, "color_count");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->color_count);
+                s->color_count = v_;
+            }
         }
         {
-            s->mipmap_count = (int64_t)s->images_count;
+            {
+                int64_t v_ = (int64_t)s->images_count;
+                if (!bf_fits(v_, 8, 0))
+                    bf_overflow(w, &s->mipmap_count, v_, 8, 0, (uint64_t)s->_offset + 24, 0, "mipmap_count");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->mipmap_count);
+                s->mipmap_count = v_;
+            }
         }
     } else if (!bf_wseek(w, s->_offset, NULL)) {
         return 0;
@@ -7779,7 +8458,7 @@ static int write_BtiHeader(bf_wctx *w, j3d_BtiHeader *s)
         s->has_palette = 1;
     if (s->has_palette) {
         if (w->layout) {
-            if (!bf_enqueue(w, place_BtiHeader_palette, base_BtiHeader_palette, s))
+            if (!bf_enqueue_pooled(w, place_BtiHeader_palette, base_BtiHeader_palette, s, 0))
                 return 0;
         } else {
             size_t resume = w->pos;
@@ -7796,7 +8475,7 @@ static int write_BtiHeader(bf_wctx *w, j3d_BtiHeader *s)
     }
     /* images */
     if (w->layout) {
-        if (!bf_enqueue(w, place_BtiHeader_images, base_BtiHeader_images, s))
+        if (!bf_enqueue_pooled(w, place_BtiHeader_images, base_BtiHeader_images, s, 0))
             return 0;
     } else {
         size_t resume = w->pos;

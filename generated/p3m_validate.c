@@ -91,12 +91,21 @@ static inline int64_t p3m_Lz4Frame_m_decoded_size(bf_ctx *c, const p3m_Lz4Frame 
     return x;
 }
 
+/* Quantifiers over the root alone, computed once per validation (set: computed). */
+typedef struct rule_cache {
+    uint8_t set[1];
+    int64_t i[1];
+    double f[1];
+} rule_cache;
+
 static void validate_File(bf_vctx *v, const p3m_File *s)
 {
     bf_ctx *c = &v->c;
     const p3m_File *R = c->root;
+    rule_cache *VC = v->cache;
     (void)c;
     (void)R;
+    (void)VC;
     (void)s;
     if (bf_push(c, "header", -1)) {
         validate_Header(v, &s->header);
@@ -112,8 +121,10 @@ static void validate_Header(bf_vctx *v, const p3m_Header *s)
 {
     bf_ctx *c = &v->c;
     const p3m_File *R = c->root;
+    rule_cache *VC = v->cache;
     (void)c;
     (void)R;
+    (void)VC;
     (void)s;
     /* Format: "Current version is `0.0`"; Header: "u8 | 0 | Major version" (schema line 94) */
     {
@@ -137,8 +148,10 @@ static void validate_Data(bf_vctx *v, const p3m_Data *s)
 {
     bf_ctx *c = &v->c;
     const p3m_File *R = c->root;
+    rule_cache *VC = v->cache;
     (void)c;
     (void)R;
+    (void)VC;
     (void)s;
     /* Data: "Part visibility bitmask" (one bit per part of "Part count") (schema line 135) */
     {
@@ -218,8 +231,10 @@ static void validate_Part(bf_vctx *v, const p3m_Part *s)
 {
     bf_ctx *c = &v->c;
     const p3m_File *R = c->root;
+    rule_cache *VC = v->cache;
     (void)c;
     (void)R;
+    (void)VC;
     (void)s;
     if ((uint64_t)(int64_t)s->flags & ~UINT64_C(0x1))
         bf_report(v, BF_SEVERITY_WARNING, (s)->_offset + 0, "flags", "PartFlags: the bits the document lists", "bits 0x%llx are not PartFlags flags", (unsigned long long)((uint64_t)(int64_t)s->flags & ~UINT64_C(0x1)));
@@ -263,8 +278,10 @@ static void validate_WeightGroup(bf_vctx *v, const p3m_WeightGroup *s)
 {
     bf_ctx *c = &v->c;
     const p3m_File *R = c->root;
+    rule_cache *VC = v->cache;
     (void)c;
     (void)R;
+    (void)VC;
     (void)s;
     /* Weight group: "Bone name" (names a bone of the model) (schema line 216) */
     {
@@ -294,8 +311,10 @@ static void validate_Material(bf_vctx *v, const p3m_Material *s)
 {
     bf_ctx *c = &v->c;
     const p3m_File *R = c->root;
+    rule_cache *VC = v->cache;
     (void)c;
     (void)R;
+    (void)VC;
     (void)s;
     {
         int64_t x = (int64_t)s->render_mode;
@@ -329,8 +348,10 @@ static void validate_Texture(bf_vctx *v, const p3m_Texture *s)
 {
     bf_ctx *c = &v->c;
     const p3m_File *R = c->root;
+    rule_cache *VC = v->cache;
     (void)c;
     (void)R;
+    (void)VC;
     (void)s;
     {
         int64_t x = (int64_t)s->type;
@@ -347,8 +368,10 @@ static void validate_EmbeddedTexture(bf_vctx *v, const p3m_EmbeddedTexture *s)
 {
     bf_ctx *c = &v->c;
     const p3m_File *R = c->root;
+    rule_cache *VC = v->cache;
     (void)c;
     (void)R;
+    (void)VC;
     (void)s;
     /* Embedded texture: "u8 × Data size | PTF texture | Data" (schema line 334) */
     {
@@ -368,8 +391,10 @@ static void validate_Ptf(bf_vctx *v, const p3m_Ptf *s)
 {
     bf_ctx *c = &v->c;
     const p3m_File *R = c->root;
+    rule_cache *VC = v->cache;
     (void)c;
     (void)R;
+    (void)VC;
     (void)s;
     /* PTF document: "u8 | 0 | Major version" (schema line 368) */
     {
@@ -397,8 +422,10 @@ static void validate_Lz4Frame(bf_vctx *v, const p3m_Lz4Frame *s)
 {
     bf_ctx *c = &v->c;
     const p3m_File *R = c->root;
+    rule_cache *VC = v->cache;
     (void)c;
     (void)R;
+    (void)VC;
     (void)s;
     /* LZ4 frame format: "Version Number: 2-bits, must be set to 01" (schema line 427) */
     {
@@ -439,8 +466,10 @@ static void validate_Bone(bf_vctx *v, const p3m_Bone *s)
 {
     bf_ctx *c = &v->c;
     const p3m_File *R = c->root;
+    rule_cache *VC = v->cache;
     (void)c;
     (void)R;
+    (void)VC;
     (void)s;
     /* Bone: "Tail XYZ" (a warning: every real file has this exporter bug; the layout is right, the values are not) (schema line 478) */
     {
@@ -456,8 +485,10 @@ static void validate_Animation(bf_vctx *v, const p3m_Animation *s)
 {
     bf_ctx *c = &v->c;
     const p3m_File *R = c->root;
+    rule_cache *VC = v->cache;
     (void)c;
     (void)R;
+    (void)VC;
     (void)s;
     for (uint32_t i = 0; i < s->actions_count; i++) {
         if (bf_push(c, "actions", i)) {
@@ -471,8 +502,10 @@ static void validate_AnimationAction(bf_vctx *v, const p3m_AnimationAction *s)
 {
     bf_ctx *c = &v->c;
     const p3m_File *R = c->root;
+    rule_cache *VC = v->cache;
     (void)c;
     (void)R;
+    (void)VC;
     (void)s;
     /* Animation action: "Action index" (schema line 502) */
     {
@@ -496,8 +529,10 @@ static void validate_Action(bf_vctx *v, const p3m_Action *s)
 {
     bf_ctx *c = &v->c;
     const p3m_File *R = c->root;
+    rule_cache *VC = v->cache;
     (void)c;
     (void)R;
+    (void)VC;
     (void)s;
     {
         int64_t x = (int64_t)s->part_list_mode;
@@ -522,8 +557,10 @@ static void validate_PartName(bf_vctx *v, const p3m_PartName *s)
 {
     bf_ctx *c = &v->c;
     const p3m_File *R = c->root;
+    rule_cache *VC = v->cache;
     (void)c;
     (void)R;
+    (void)VC;
     (void)s;
     /* Action: "Part list" (a list of parts, by name) (schema line 529) */
     {
@@ -545,8 +582,10 @@ static void validate_ActionData(bf_vctx *v, const p3m_ActionData *s)
 {
     bf_ctx *c = &v->c;
     const p3m_File *R = c->root;
+    rule_cache *VC = v->cache;
     (void)c;
     (void)R;
+    (void)VC;
     (void)s;
     for (uint32_t i = 0; i < s->translation_modes_count; i++)
         if (bf_push(c, "translation_modes", i)) {
@@ -595,8 +634,11 @@ int p3m_validate_model(const p3m_File *doc, const uint8_t *data, size_t size, st
 {
     p3m_vmemo m;
     memset(&m, 0, sizeof m);
+    rule_cache cache;
     size_t errors_before = out->errors;
     bf_vctx_init(&m.v, doc, data, size, out);
+    memset(cache.set, 0, sizeof cache.set);
+    m.v.cache = &cache;
     m.v.c.revision = doc->_revision;
     validate_File(&m.v, doc);
     return out->errors == errors_before;

@@ -116,25 +116,74 @@ static int write_Data(bf_wctx *w, p3m_Data *s)
     if (w->layout) {
         s->_offset = w->pos;
         {
-            s->part_count = bf_sub(bf_mul((int64_t)s->visibility_count, INT64_C(8)), INT64_C(7));
+            {
+                int64_t v_ = bf_sub(bf_mul((int64_t)s->visibility_count, INT64_C(8)), INT64_C(7));
+                if (!bf_fits(v_, 8, 0))
+                    bf_overflow(w, &s->part_count, v_, 8, 0, (uint64_t)s->_offset + 0, 0, "part_count");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->part_count);
+                s->part_count = v_;
+            }
         }
         {
-            s->part_count = (int64_t)s->parts_count;
+            {
+                int64_t v_ = (int64_t)s->parts_count;
+                if (!bf_fits(v_, 8, 0))
+                    bf_overflow(w, &s->part_count, v_, 8, 0, (uint64_t)s->_offset + 0, 0, "part_count");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->part_count);
+                s->part_count = v_;
+            }
         }
         {
-            s->material_count = (int64_t)s->materials_count;
+            {
+                int64_t v_ = (int64_t)s->materials_count;
+                if (!bf_fits(v_, 8, 0))
+                    bf_overflow(w, &s->material_count, v_, 8, 0, (uint64_t)s->material_count_at, 0, "material_count");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->material_count);
+                s->material_count = v_;
+            }
         }
         {
-            s->texture_count = (int64_t)s->textures_count;
+            {
+                int64_t v_ = (int64_t)s->textures_count;
+                if (!bf_fits(v_, 8, 0))
+                    bf_overflow(w, &s->texture_count, v_, 8, 0, (uint64_t)s->texture_count_at, 0, "texture_count");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->texture_count);
+                s->texture_count = v_;
+            }
         }
         {
-            s->bone_count = (int64_t)s->bones_count;
+            {
+                int64_t v_ = (int64_t)s->bones_count;
+                if (!bf_fits(v_, 8, 0))
+                    bf_overflow(w, &s->bone_count, v_, 8, 0, (uint64_t)s->bone_count_at, 0, "bone_count");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->bone_count);
+                s->bone_count = v_;
+            }
         }
         {
-            s->animation_count = (int64_t)s->animations_count;
+            {
+                int64_t v_ = (int64_t)s->animations_count;
+                if (!bf_fits(v_, 8, 0))
+                    bf_overflow(w, &s->animation_count, v_, 8, 0, (uint64_t)s->animation_count_at, 0, "animation_count");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->animation_count);
+                s->animation_count = v_;
+            }
         }
         {
-            s->action_count = (int64_t)s->actions_count;
+            {
+                int64_t v_ = (int64_t)s->actions_count;
+                if (!bf_fits(v_, 8, 0))
+                    bf_overflow(w, &s->action_count, v_, 8, 0, (uint64_t)s->action_count_at, 0, "action_count");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->action_count);
+                s->action_count = v_;
+            }
         }
     } else if (!bf_wseek(w, s->_offset, NULL)) {
         return 0;
@@ -274,16 +323,44 @@ static int write_Part(bf_wctx *w, p3m_Part *s)
     if (w->layout) {
         s->_offset = w->pos;
         {
-            s->vertex_count = (int64_t)s->vertices_count;
+            {
+                int64_t v_ = (int64_t)s->vertices_count;
+                if (!bf_fits(v_, 16, 0))
+                    bf_overflow(w, &s->vertex_count, v_, 16, 0, (uint64_t)s->_offset + 4, 0, "vertex_count");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->vertex_count);
+                s->vertex_count = v_;
+            }
         }
         if (s->has_normals) {
-            s->vertex_count = (int64_t)s->normals_count;
+            {
+                int64_t v_ = (int64_t)s->normals_count;
+                if (!bf_fits(v_, 16, 0))
+                    bf_overflow(w, &s->vertex_count, v_, 16, 0, (uint64_t)s->_offset + 4, 0, "vertex_count");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->vertex_count);
+                s->vertex_count = v_;
+            }
         }
         {
-            s->index_count = (int64_t)s->indices_count;
+            {
+                int64_t v_ = (int64_t)s->indices_count;
+                if (!bf_fits(v_, 16, 0))
+                    bf_overflow(w, &s->index_count, v_, 16, 0, (uint64_t)s->index_count_at, 0, "index_count");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->index_count);
+                s->index_count = v_;
+            }
         }
         {
-            s->weight_group_count = (int64_t)s->weight_groups_count;
+            {
+                int64_t v_ = (int64_t)s->weight_groups_count;
+                if (!bf_fits(v_, 8, 0))
+                    bf_overflow(w, &s->weight_group_count, v_, 8, 0, (uint64_t)s->weight_group_count_at, 0, "weight_group_count");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->weight_group_count);
+                s->weight_group_count = v_;
+            }
         }
     } else if (!bf_wseek(w, s->_offset, NULL)) {
         return 0;
@@ -301,7 +378,15 @@ static int write_Part(bf_wctx *w, p3m_Part *s)
           if (w->err.failed)
               return 0;
           if (off < 0) return bf_fail(&w->c, w->pos, "name", "the string is missing");
-          s->name = off; }
+          {
+              int64_t v_ = off;
+              if (!bf_fits(v_, 16, 0))
+                  bf_overflow(w, &s->name, v_, 16, 0, (uint64_t)s->_offset + 1, 0, "name");
+              else if (w->overflow_count)
+                  bf_overflow_clear(w, &s->name);
+              s->name = v_;
+          }
+        }
     }
     {
         uint8_t *p = bf_put(w, 2, "name");
@@ -462,7 +547,15 @@ static int write_WeightGroup(bf_wctx *w, p3m_WeightGroup *s)
           if (w->err.failed)
               return 0;
           if (off < 0) return bf_fail(&w->c, w->pos, "bone", "the string is missing");
-          s->bone = off; }
+          {
+              int64_t v_ = off;
+              if (!bf_fits(v_, 16, 0))
+                  bf_overflow(w, &s->bone, v_, 16, 0, (uint64_t)s->_offset + 0, 0, "bone");
+              else if (w->overflow_count)
+                  bf_overflow_clear(w, &s->bone);
+              s->bone = v_;
+          }
+        }
     }
     {
         uint8_t *p = bf_put(w, 2, "bone");
@@ -493,7 +586,14 @@ static int write_WeightRange(bf_wctx *w, p3m_WeightRange *s)
     if (w->layout) {
         s->_offset = w->pos;
         {
-            s->weight_count = (int64_t)s->weights_count;
+            {
+                int64_t v_ = (int64_t)s->weights_count;
+                if (!bf_fits(v_, 16, 0))
+                    bf_overflow(w, &s->weight_count, v_, 16, 0, (uint64_t)s->_offset + 2, 0, "weight_count");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->weight_count);
+                s->weight_count = v_;
+            }
         }
     } else if (!bf_wseek(w, s->_offset, NULL)) {
         return 0;
@@ -533,7 +633,14 @@ static int write_Material(bf_wctx *w, p3m_Material *s)
     if (w->layout) {
         s->_offset = w->pos;
         if (s->has_extra_textures) {
-            s->extra_texture_count = (int64_t)s->extra_textures_count;
+            {
+                int64_t v_ = (int64_t)s->extra_textures_count;
+                if (!bf_fits(v_, 8, 0))
+                    bf_overflow(w, &s->extra_texture_count, v_, 8, 0, (uint64_t)s->_offset + 2, 0, "extra_texture_count");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->extra_texture_count);
+                s->extra_texture_count = v_;
+            }
         }
     } else if (!bf_wseek(w, s->_offset, NULL)) {
         return 0;
@@ -661,7 +768,14 @@ static int write_EmbeddedTexture(bf_wctx *w, p3m_EmbeddedTexture *s)
     if (w->layout) {
         s->_offset = w->pos;
         {
-            s->size = (int64_t)s->ptf.len;
+            {
+                int64_t v_ = (int64_t)s->ptf.len;
+                if (!bf_fits(v_, 32, 0))
+                    bf_overflow(w, &s->size, v_, 32, 0, (uint64_t)s->_offset + 0, 0, "size");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->size);
+                s->size = v_;
+            }
         }
     } else if (!bf_wseek(w, s->_offset, NULL)) {
         return 0;
@@ -750,6 +864,18 @@ static int write_Ptf(bf_wctx *w, p3m_Ptf *s)
     }
     /* info */
     if (w->layout) {
+        if (!bf_fits((int64_t)s->info_reserved, 3, 0))
+            bf_overflow(w, &s->info_reserved, (int64_t)s->info_reserved, 3, 0, (uint64_t)s->_offset + 4, 0, "info_reserved");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->info_reserved);
+        if (!bf_fits((int64_t)s->info_has_alpha, 1, 0))
+            bf_overflow(w, &s->info_has_alpha, (int64_t)s->info_has_alpha, 1, 0, (uint64_t)s->_offset + 4, 0, "info_has_alpha");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->info_has_alpha);
+        if (!bf_fits((int64_t)s->info_resolution, 4, 0))
+            bf_overflow(w, &s->info_resolution, (int64_t)s->info_resolution, 4, 0, (uint64_t)s->_offset + 4, 0, "info_resolution");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->info_resolution);
         s->info = (((uint64_t)s->info_reserved & UINT64_C(0x7)) << 5) | (((uint64_t)s->info_has_alpha & UINT64_C(0x1)) << 4) | (((uint64_t)s->info_resolution & UINT64_C(0xF)) << 0);
     }
     {
@@ -814,6 +940,34 @@ static int write_Lz4Frame(bf_wctx *w, p3m_Lz4Frame *s)
     }
     /* flags */
     if (w->layout) {
+        if (!bf_fits((int64_t)s->flags_version, 2, 0))
+            bf_overflow(w, &s->flags_version, (int64_t)s->flags_version, 2, 0, (uint64_t)s->_offset + 4, 0, "flags_version");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->flags_version);
+        if (!bf_fits((int64_t)s->flags_block_independence, 1, 0))
+            bf_overflow(w, &s->flags_block_independence, (int64_t)s->flags_block_independence, 1, 0, (uint64_t)s->_offset + 4, 0, "flags_block_independence");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->flags_block_independence);
+        if (!bf_fits((int64_t)s->flags_block_checksum, 1, 0))
+            bf_overflow(w, &s->flags_block_checksum, (int64_t)s->flags_block_checksum, 1, 0, (uint64_t)s->_offset + 4, 0, "flags_block_checksum");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->flags_block_checksum);
+        if (!bf_fits((int64_t)s->flags_content_size_present, 1, 0))
+            bf_overflow(w, &s->flags_content_size_present, (int64_t)s->flags_content_size_present, 1, 0, (uint64_t)s->_offset + 4, 0, "flags_content_size_present");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->flags_content_size_present);
+        if (!bf_fits((int64_t)s->flags_content_checksum, 1, 0))
+            bf_overflow(w, &s->flags_content_checksum, (int64_t)s->flags_content_checksum, 1, 0, (uint64_t)s->_offset + 4, 0, "flags_content_checksum");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->flags_content_checksum);
+        if (!bf_fits((int64_t)s->flags_reserved, 1, 0))
+            bf_overflow(w, &s->flags_reserved, (int64_t)s->flags_reserved, 1, 0, (uint64_t)s->_offset + 4, 0, "flags_reserved");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->flags_reserved);
+        if (!bf_fits((int64_t)s->flags_dict_id_present, 1, 0))
+            bf_overflow(w, &s->flags_dict_id_present, (int64_t)s->flags_dict_id_present, 1, 0, (uint64_t)s->_offset + 4, 0, "flags_dict_id_present");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->flags_dict_id_present);
         s->flags = (((uint64_t)s->flags_version & UINT64_C(0x3)) << 6) | (((uint64_t)s->flags_block_independence & UINT64_C(0x1)) << 5) | (((uint64_t)s->flags_block_checksum & UINT64_C(0x1)) << 4) | (((uint64_t)s->flags_content_size_present & UINT64_C(0x1)) << 3) | (((uint64_t)s->flags_content_checksum & UINT64_C(0x1)) << 2) | (((uint64_t)s->flags_reserved & UINT64_C(0x1)) << 1) | (((uint64_t)s->flags_dict_id_present & UINT64_C(0x1)) << 0);
     }
     {
@@ -824,6 +978,18 @@ static int write_Lz4Frame(bf_wctx *w, p3m_Lz4Frame *s)
     }
     /* block_descriptor */
     if (w->layout) {
+        if (!bf_fits((int64_t)s->block_descriptor_reserved, 1, 0))
+            bf_overflow(w, &s->block_descriptor_reserved, (int64_t)s->block_descriptor_reserved, 1, 0, (uint64_t)s->_offset + 5, 0, "block_descriptor_reserved");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->block_descriptor_reserved);
+        if (!bf_fits((int64_t)s->block_descriptor_block_max_size, 3, 0))
+            bf_overflow(w, &s->block_descriptor_block_max_size, (int64_t)s->block_descriptor_block_max_size, 3, 0, (uint64_t)s->_offset + 5, 0, "block_descriptor_block_max_size");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->block_descriptor_block_max_size);
+        if (!bf_fits((int64_t)s->block_descriptor_reserved2, 4, 0))
+            bf_overflow(w, &s->block_descriptor_reserved2, (int64_t)s->block_descriptor_reserved2, 4, 0, (uint64_t)s->_offset + 5, 0, "block_descriptor_reserved2");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->block_descriptor_reserved2);
         s->block_descriptor = (((uint64_t)s->block_descriptor_reserved & UINT64_C(0x1)) << 7) | (((uint64_t)s->block_descriptor_block_max_size & UINT64_C(0x7)) << 4) | (((uint64_t)s->block_descriptor_reserved2 & UINT64_C(0xF)) << 0);
     }
     {
@@ -898,6 +1064,14 @@ static int write_Lz4Block(bf_wctx *w, p3m_Lz4Block *s)
     }
     /* block_size */
     if (w->layout) {
+        if (!bf_fits((int64_t)s->block_size_uncompressed, 1, 0))
+            bf_overflow(w, &s->block_size_uncompressed, (int64_t)s->block_size_uncompressed, 1, 0, (uint64_t)s->_offset + 0, 0, "block_size_uncompressed");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->block_size_uncompressed);
+        if (!bf_fits((int64_t)s->block_size_length, 31, 0))
+            bf_overflow(w, &s->block_size_length, (int64_t)s->block_size_length, 31, 0, (uint64_t)s->_offset + 0, 0, "block_size_length");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->block_size_length);
         s->block_size = (((uint64_t)s->block_size_uncompressed & UINT64_C(0x1)) << 31) | (((uint64_t)s->block_size_length & UINT64_C(0x7FFFFFFF)) << 0);
     }
     {
@@ -953,7 +1127,15 @@ static int write_ExternalTexture(bf_wctx *w, p3m_ExternalTexture *s)
           if (w->err.failed)
               return 0;
           if (off < 0) return bf_fail(&w->c, w->pos, "path", "the string is missing");
-          s->path = off; }
+          {
+              int64_t v_ = off;
+              if (!bf_fits(v_, 16, 0))
+                  bf_overflow(w, &s->path, v_, 16, 0, (uint64_t)s->_offset + 0, 0, "path");
+              else if (w->overflow_count)
+                  bf_overflow_clear(w, &s->path);
+              s->path = v_;
+          }
+        }
     }
     {
         uint8_t *p = bf_put(w, 2, "path");
@@ -983,7 +1165,15 @@ static int write_Bone(bf_wctx *w, p3m_Bone *s)
           if (w->err.failed)
               return 0;
           if (off < 0) return bf_fail(&w->c, w->pos, "name", "the string is missing");
-          s->name = off; }
+          {
+              int64_t v_ = off;
+              if (!bf_fits(v_, 16, 0))
+                  bf_overflow(w, &s->name, v_, 16, 0, (uint64_t)s->_offset + 0, 0, "name");
+              else if (w->overflow_count)
+                  bf_overflow_clear(w, &s->name);
+              s->name = v_;
+          }
+        }
     }
     {
         uint8_t *p = bf_put(w, 2, "name");
@@ -1030,7 +1220,14 @@ static int write_Animation(bf_wctx *w, p3m_Animation *s)
     if (w->layout) {
         s->_offset = w->pos;
         {
-            s->action_count = (int64_t)s->actions_count;
+            {
+                int64_t v_ = (int64_t)s->actions_count;
+                if (!bf_fits(v_, 8, 0))
+                    bf_overflow(w, &s->action_count, v_, 8, 0, (uint64_t)s->_offset + 2, 0, "action_count");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->action_count);
+                s->action_count = v_;
+            }
         }
     } else if (!bf_wseek(w, s->_offset, NULL)) {
         return 0;
@@ -1041,7 +1238,15 @@ static int write_Animation(bf_wctx *w, p3m_Animation *s)
           if (w->err.failed)
               return 0;
           if (off < 0) return bf_fail(&w->c, w->pos, "name", "the string is missing");
-          s->name = off; }
+          {
+              int64_t v_ = off;
+              if (!bf_fits(v_, 16, 0))
+                  bf_overflow(w, &s->name, v_, 16, 0, (uint64_t)s->_offset + 0, 0, "name");
+              else if (w->overflow_count)
+                  bf_overflow_clear(w, &s->name);
+              s->name = v_;
+          }
+        }
     }
     {
         uint8_t *p = bf_put(w, 2, "name");
@@ -1123,10 +1328,24 @@ static int write_Action(bf_wctx *w, p3m_Action *s)
     if (w->layout) {
         s->_offset = w->pos;
         {
-            s->part_list_length = (int64_t)s->part_list_count;
+            {
+                int64_t v_ = (int64_t)s->part_list_count;
+                if (!bf_fits(v_, 8, 0))
+                    bf_overflow(w, &s->part_list_length, v_, 8, 0, (uint64_t)s->_offset + 5, 0, "part_list_length");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->part_list_length);
+                s->part_list_length = v_;
+            }
         }
         {
-            s->data_length = (int64_t)s->data_count;
+            {
+                int64_t v_ = (int64_t)s->data_count;
+                if (!bf_fits(v_, 8, 0))
+                    bf_overflow(w, &s->data_length, v_, 8, 0, (uint64_t)s->data_length_at, 0, "data_length");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->data_length);
+                s->data_length = v_;
+            }
         }
     } else if (!bf_wseek(w, s->_offset, NULL)) {
         return 0;
@@ -1201,7 +1420,15 @@ static int write_PartName(bf_wctx *w, p3m_PartName *s)
           if (w->err.failed)
               return 0;
           if (off < 0) return bf_fail(&w->c, w->pos, "name", "the string is missing");
-          s->name = off; }
+          {
+              int64_t v_ = off;
+              if (!bf_fits(v_, 16, 0))
+                  bf_overflow(w, &s->name, v_, 16, 0, (uint64_t)s->_offset + 0, 0, "name");
+              else if (w->overflow_count)
+                  bf_overflow_clear(w, &s->name);
+              s->name = v_;
+          }
+        }
     }
     {
         uint8_t *p = bf_put(w, 2, "name");
@@ -1223,31 +1450,94 @@ static int write_ActionData(bf_wctx *w, p3m_ActionData *s)
     if (w->layout) {
         s->_offset = w->pos;
         {
-            s->translation_count = (int64_t)s->translation_skips_count;
+            {
+                int64_t v_ = (int64_t)s->translation_skips_count;
+                if (!bf_fits(v_, 8, 0))
+                    bf_overflow(w, &s->translation_count, v_, 8, 0, (uint64_t)s->_offset + 2, 0, "translation_count");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->translation_count);
+                s->translation_count = v_;
+            }
         }
         {
-            s->rotation_count = (int64_t)s->rotation_skips_count;
+            {
+                int64_t v_ = (int64_t)s->rotation_skips_count;
+                if (!bf_fits(v_, 8, 0))
+                    bf_overflow(w, &s->rotation_count, v_, 8, 0, (uint64_t)s->_offset + 3, 0, "rotation_count");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->rotation_count);
+                s->rotation_count = v_;
+            }
         }
         {
-            s->scale_count = (int64_t)s->scale_skips_count;
+            {
+                int64_t v_ = (int64_t)s->scale_skips_count;
+                if (!bf_fits(v_, 8, 0))
+                    bf_overflow(w, &s->scale_count, v_, 8, 0, (uint64_t)s->_offset + 4, 0, "scale_count");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->scale_count);
+                s->scale_count = v_;
+            }
         }
         {
-            s->translation_count = (int64_t)s->translation_modes_count;
+            {
+                int64_t v_ = (int64_t)s->translation_modes_count;
+                if (!bf_fits(v_, 8, 0))
+                    bf_overflow(w, &s->translation_count, v_, 8, 0, (uint64_t)s->_offset + 2, 0, "translation_count");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->translation_count);
+                s->translation_count = v_;
+            }
         }
         {
-            s->rotation_count = (int64_t)s->rotation_modes_count;
+            {
+                int64_t v_ = (int64_t)s->rotation_modes_count;
+                if (!bf_fits(v_, 8, 0))
+                    bf_overflow(w, &s->rotation_count, v_, 8, 0, (uint64_t)s->_offset + 3, 0, "rotation_count");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->rotation_count);
+                s->rotation_count = v_;
+            }
         }
         {
-            s->scale_count = (int64_t)s->scale_modes_count;
+            {
+                int64_t v_ = (int64_t)s->scale_modes_count;
+                if (!bf_fits(v_, 8, 0))
+                    bf_overflow(w, &s->scale_count, v_, 8, 0, (uint64_t)s->_offset + 4, 0, "scale_count");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->scale_count);
+                s->scale_count = v_;
+            }
         }
         {
-            s->translation_count = (int64_t)s->translations_count;
+            {
+                int64_t v_ = (int64_t)s->translations_count;
+                if (!bf_fits(v_, 8, 0))
+                    bf_overflow(w, &s->translation_count, v_, 8, 0, (uint64_t)s->_offset + 2, 0, "translation_count");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->translation_count);
+                s->translation_count = v_;
+            }
         }
         {
-            s->rotation_count = (int64_t)s->rotations_count;
+            {
+                int64_t v_ = (int64_t)s->rotations_count;
+                if (!bf_fits(v_, 8, 0))
+                    bf_overflow(w, &s->rotation_count, v_, 8, 0, (uint64_t)s->_offset + 3, 0, "rotation_count");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->rotation_count);
+                s->rotation_count = v_;
+            }
         }
         {
-            s->scale_count = (int64_t)s->scales_count;
+            {
+                int64_t v_ = (int64_t)s->scales_count;
+                if (!bf_fits(v_, 8, 0))
+                    bf_overflow(w, &s->scale_count, v_, 8, 0, (uint64_t)s->_offset + 4, 0, "scale_count");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->scale_count);
+                s->scale_count = v_;
+            }
         }
     } else if (!bf_wseek(w, s->_offset, NULL)) {
         return 0;
@@ -1258,7 +1548,15 @@ static int write_ActionData(bf_wctx *w, p3m_ActionData *s)
           if (w->err.failed)
               return 0;
           if (off < 0) return bf_fail(&w->c, w->pos, "bone", "the string is missing");
-          s->bone = off; }
+          {
+              int64_t v_ = off;
+              if (!bf_fits(v_, 16, 0))
+                  bf_overflow(w, &s->bone, v_, 16, 0, (uint64_t)s->_offset + 0, 0, "bone");
+              else if (w->overflow_count)
+                  bf_overflow_clear(w, &s->bone);
+              s->bone = v_;
+          }
+        }
     }
     {
         uint8_t *p = bf_put(w, 2, "bone");

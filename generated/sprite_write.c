@@ -27,7 +27,14 @@ static int place_SpriteExt_palette(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 8, "palette"))
         return 0;
     s->palette_at = w->pos;
-    s->palette_offset = (int64_t)s->palette_at;
+    {
+        int64_t v_ = (int64_t)s->palette_at;
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->palette_offset, v_, 32, 0, (uint64_t)s->_offset + 4, 0, "palette_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->palette_offset);
+        s->palette_offset = v_;
+    }
     if (!bf_put_bytes(w, s->palette.ptr, s->palette.len, "palette"))
         return 0;
     return bf_place_pooled(w, (int64_t)s->palette_at);
@@ -44,7 +51,14 @@ static int place_Lod_pixels(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 8, "pixels"))
         return 0;
     s->pixels_at = w->pos;
-    s->offset = (int64_t)s->pixels_at;
+    {
+        int64_t v_ = (int64_t)s->pixels_at;
+        if (!bf_fits(v_, 24, 0))
+            bf_overflow(w, &s->offset, v_, 24, 0, (uint64_t)s->_offset + 5, 0, "offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->offset);
+        s->offset = v_;
+    }
     if (!bf_put_bytes(w, s->pixels.ptr, s->pixels.len, "pixels"))
         return 0;
     return bf_place_pooled(w, (int64_t)s->pixels_at);
@@ -61,7 +75,14 @@ static int write_Sprite(bf_wctx *w, sprite_Sprite *s)
     if (w->layout) {
         s->_offset = w->pos;
         {
-            s->height = bf_div(c, (int64_t)s->pixels.len, bf_shr(bf_add(bf_shl((int64_t)s->width, bf_add(((((int64_t)((int64_t)s->flags == INT64_C(0))) ? (((int64_t)((int64_t)s->bitdepth == INT64_C(2))) ? INT64_C(2) : INT64_C(3)) : (int64_t)(((uint64_t)((int64_t)s->flags) >> 0) & UINT64_C(0x1F))) & INT64_C(3)), INT64_C(2))), INT64_C(7)), INT64_C(3)));
+            {
+                int64_t v_ = bf_div(c, (int64_t)s->pixels.len, bf_shr(bf_add(bf_shl((int64_t)s->width, bf_add(((((int64_t)((int64_t)s->flags == INT64_C(0))) ? (((int64_t)((int64_t)s->bitdepth == INT64_C(2))) ? INT64_C(2) : INT64_C(3)) : (int64_t)(((uint64_t)((int64_t)s->flags) >> 0) & UINT64_C(0x1F))) & INT64_C(3)), INT64_C(2))), INT64_C(7)), INT64_C(3)));
+                if (!bf_fits(v_, 16, 0))
+                    bf_overflow(w, &s->height, v_, 16, 0, (uint64_t)s->_offset + 2, 0, "height");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->height);
+                s->height = v_;
+            }
         }
     } else if (!bf_wseek(w, s->_offset, NULL)) {
         return 0;
@@ -89,6 +110,22 @@ static int write_Sprite(bf_wctx *w, sprite_Sprite *s)
     }
     /* flags */
     if (w->layout) {
+        if (!bf_fits((int64_t)s->flags_ext, 1, 0))
+            bf_overflow(w, &s->flags_ext, (int64_t)s->flags_ext, 1, 0, (uint64_t)s->_offset + 5, 0, "flags_ext");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->flags_ext);
+        if (!bf_fits((int64_t)s->flags_unused, 1, 0))
+            bf_overflow(w, &s->flags_unused, (int64_t)s->flags_unused, 1, 0, (uint64_t)s->_offset + 5, 0, "flags_unused");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->flags_unused);
+        if (!bf_fits((int64_t)s->flags_owned_buffer, 1, 0))
+            bf_overflow(w, &s->flags_owned_buffer, (int64_t)s->flags_owned_buffer, 1, 0, (uint64_t)s->_offset + 5, 0, "flags_owned_buffer");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->flags_owned_buffer);
+        if (!bf_fits((int64_t)s->flags_format, 5, 0))
+            bf_overflow(w, &s->flags_format, (int64_t)s->flags_format, 5, 0, (uint64_t)s->_offset + 5, 0, "flags_format");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->flags_format);
         s->flags = (((uint64_t)s->flags_ext & UINT64_C(0x1)) << 7) | (((uint64_t)s->flags_unused & UINT64_C(0x1)) << 6) | (((uint64_t)s->flags_owned_buffer & UINT64_C(0x1)) << 5) | (((uint64_t)s->flags_format & UINT64_C(0x1F)) << 0);
     }
     {
@@ -184,6 +221,26 @@ static int write_SpriteExt(bf_wctx *w, sprite_SpriteExt *s)
     }
     /* flags */
     if (w->layout) {
+        if (!bf_fits((int64_t)s->flags_unused, 10, 0))
+            bf_overflow(w, &s->flags_unused, (int64_t)s->flags_unused, 10, 0, (uint64_t)s->_offset + 64, 0, "flags_unused");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->flags_unused);
+        if (!bf_fits((int64_t)s->flags_fits_tmem, 1, 0))
+            bf_overflow(w, &s->flags_fits_tmem, (int64_t)s->flags_fits_tmem, 1, 0, (uint64_t)s->_offset + 64, 0, "flags_fits_tmem");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->flags_fits_tmem);
+        if (!bf_fits((int64_t)s->flags_has_detail, 1, 0))
+            bf_overflow(w, &s->flags_has_detail, (int64_t)s->flags_has_detail, 1, 0, (uint64_t)s->_offset + 64, 0, "flags_has_detail");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->flags_has_detail);
+        if (!bf_fits((int64_t)s->flags_has_texparms, 1, 0))
+            bf_overflow(w, &s->flags_has_texparms, (int64_t)s->flags_has_texparms, 1, 0, (uint64_t)s->_offset + 64, 0, "flags_has_texparms");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->flags_has_texparms);
+        if (!bf_fits((int64_t)s->flags_lod_count, 3, 0))
+            bf_overflow(w, &s->flags_lod_count, (int64_t)s->flags_lod_count, 3, 0, (uint64_t)s->_offset + 64, 0, "flags_lod_count");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->flags_lod_count);
         s->flags = (((uint64_t)s->flags_unused & UINT64_C(0x3FF)) << 6) | (((uint64_t)s->flags_fits_tmem & UINT64_C(0x1)) << 5) | (((uint64_t)s->flags_has_detail & UINT64_C(0x1)) << 4) | (((uint64_t)s->flags_has_texparms & UINT64_C(0x1)) << 3) | (((uint64_t)s->flags_lod_count & UINT64_C(0x7)) << 0);
     }
     {
@@ -268,7 +325,14 @@ static int write_Lod(bf_wctx *w, sprite_Lod *s)
     if (w->layout) {
         s->_offset = w->pos;
         if (s->has_pixels) {
-            s->height = bf_div(c, (int64_t)s->pixels.len, bf_shr(bf_add(bf_shl((int64_t)s->width, bf_add(((int64_t)s->format & INT64_C(3)), INT64_C(2))), INT64_C(7)), INT64_C(3)));
+            {
+                int64_t v_ = bf_div(c, (int64_t)s->pixels.len, bf_shr(bf_add(bf_shl((int64_t)s->width, bf_add(((int64_t)s->format & INT64_C(3)), INT64_C(2))), INT64_C(7)), INT64_C(3)));
+                if (!bf_fits(v_, 16, 0))
+                    bf_overflow(w, &s->height, v_, 16, 0, (uint64_t)s->_offset + 2, 0, "height");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->height);
+                s->height = v_;
+            }
         }
     } else if (!bf_wseek(w, s->_offset, NULL)) {
         return 0;

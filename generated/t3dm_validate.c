@@ -177,12 +177,21 @@ static inline int64_t t3dm_Object_m_part_triangles(bf_ctx *c, const t3dm_Object 
     return x;
 }
 
+/* Quantifiers over the root alone, computed once per validation (set: computed). */
+typedef struct rule_cache {
+    uint8_t set[1];
+    int64_t i[1];
+    double f[1];
+} rule_cache;
+
 static void validate_File(bf_vctx *v, const t3dm_File *s)
 {
     bf_ctx *c = &v->c;
     const t3dm_File *R = c->root;
+    rule_cache *VC = v->cache;
     (void)c;
     (void)R;
+    (void)VC;
     (void)s;
     /* Chunks: "The first chunk type must be O (Object)." (schema line 115) */
     {
@@ -289,8 +298,10 @@ static void validate_Header(bf_vctx *v, const t3dm_Header *s)
 {
     bf_ctx *c = &v->c;
     const t3dm_File *R = c->root;
+    rule_cache *VC = v->cache;
     (void)c;
     (void)R;
+    (void)VC;
     (void)s;
     /* Header: "AABB min (model space)", "AABB max (model space)" (schema line 197) */
     {
@@ -314,8 +325,10 @@ static void validate_Chunk(bf_vctx *v, const t3dm_Chunk *s)
 {
     bf_ctx *c = &v->c;
     const t3dm_File *R = c->root;
+    rule_cache *VC = v->cache;
     (void)c;
     (void)R;
+    (void)VC;
     (void)s;
     if (s->body.kind == T3DM_KIND_OBJECT && bf_push(c, "body", -1)) {
         validate_Object(v, s->body.Object);
@@ -343,8 +356,10 @@ static void validate_Material(bf_vctx *v, const t3dm_Material *s)
 {
     bf_ctx *c = &v->c;
     const t3dm_File *R = c->root;
+    rule_cache *VC = v->cache;
     (void)c;
     (void)R;
+    (void)VC;
     (void)s;
     {
         int64_t x = (int64_t)s->fog_mode;
@@ -364,8 +379,10 @@ static void validate_Object(bf_vctx *v, const t3dm_Object *s)
 {
     bf_ctx *c = &v->c;
     const t3dm_File *R = c->root;
+    rule_cache *VC = v->cache;
     (void)c;
     (void)R;
+    (void)VC;
     (void)s;
     /* Object: "Material, chunk index" (schema line 362) */
     {
@@ -403,8 +420,10 @@ static void validate_Part(bf_vctx *v, const t3dm_Part *s)
 {
     bf_ctx *c = &v->c;
     const t3dm_File *R = c->root;
+    rule_cache *VC = v->cache;
     (void)c;
     (void)R;
+    (void)VC;
     (void)s;
     /* Part: "Triangle Index count" (three 8-bit indices per triangle) (schema line 427) */
     {
@@ -448,8 +467,10 @@ static void validate_Skeleton(bf_vctx *v, const t3dm_Skeleton *s)
 {
     bf_ctx *c = &v->c;
     const t3dm_File *R = c->root;
+    rule_cache *VC = v->cache;
     (void)c;
     (void)R;
+    (void)VC;
     (void)s;
     /* T3DBone: "The list is sorted by index, so index references are guaranteed to be parsed before the bone itself." (schema line 477) */
     for (uint32_t i = 0; i < s->bones_count; i++) {
@@ -491,8 +512,10 @@ static void validate_Animation(bf_vctx *v, const t3dm_Animation *s)
 {
     bf_ctx *c = &v->c;
     const t3dm_File *R = c->root;
+    rule_cache *VC = v->cache;
     (void)c;
     (void)R;
+    (void)VC;
     (void)s;
     /* ChannelMapping: "They are sorted so that all rotation channels come first." (schema line 519) */
     for (uint32_t i = 0; i < s->channels_count; i++) {
@@ -565,8 +588,10 @@ static void validate_ChannelMapping(bf_vctx *v, const t3dm_ChannelMapping *s)
 {
     bf_ctx *c = &v->c;
     const t3dm_File *R = c->root;
+    rule_cache *VC = v->cache;
     (void)c;
     (void)R;
+    (void)VC;
     (void)s;
     {
         int64_t x = (int64_t)s->target_type;
@@ -579,8 +604,10 @@ static void validate_Bvh(bf_vctx *v, const t3dm_Bvh *s)
 {
     bf_ctx *c = &v->c;
     const t3dm_File *R = c->root;
+    rule_cache *VC = v->cache;
     (void)c;
     (void)R;
+    (void)VC;
     (void)s;
     /* BVHNode: "If the data count is 0, the node is an inner node and the index points to the next 2 nodes." (schema line 568) */
     for (uint32_t i = 0; i < s->nodes_count; i++) {
@@ -641,8 +668,10 @@ static void validate_BvhNode(bf_vctx *v, const t3dm_BvhNode *s)
 {
     bf_ctx *c = &v->c;
     const t3dm_File *R = c->root;
+    rule_cache *VC = v->cache;
     (void)c;
     (void)R;
+    (void)VC;
     (void)s;
     /* BVHNode: "AABB min (model space)" (schema line 602) */
     {
@@ -658,8 +687,10 @@ static void validate_StreamData(bf_vctx *v, const t3dm_StreamData *s)
 {
     bf_ctx *c = &v->c;
     const t3dm_File *R = c->root;
+    rule_cache *VC = v->cache;
     (void)c;
     (void)R;
+    (void)VC;
     (void)s;
 }
 
@@ -667,8 +698,11 @@ int t3dm_validate_model(const t3dm_File *doc, const uint8_t *data, size_t size, 
 {
     t3dm_vmemo m;
     memset(&m, 0, sizeof m);
+    rule_cache cache;
     size_t errors_before = out->errors;
     bf_vctx_init(&m.v, doc, data, size, out);
+    memset(cache.set, 0, sizeof cache.set);
+    m.v.cache = &cache;
     validate_File(&m.v, doc);
     return out->errors == errors_before;
 }
@@ -677,8 +711,11 @@ int t3dm_validate_stream(const t3dm_StreamData *doc, const uint8_t *data, size_t
 {
     t3dm_vmemo m;
     memset(&m, 0, sizeof m);
+    rule_cache cache;
     size_t errors_before = out->errors;
     bf_vctx_init(&m.v, doc, data, size, out);
+    memset(cache.set, 0, sizeof cache.set);
+    m.v.cache = &cache;
     validate_StreamData(&m.v, doc);
     return out->errors == errors_before;
 }

@@ -42,7 +42,14 @@ static int place_File_strings(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 4, "strings"))
         return 0;
     s->strings_at = w->pos;
-    (&s->header)->string_table_offset = (int64_t)s->strings_at;
+    {
+        int64_t v_ = (int64_t)s->strings_at;
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &(&s->header)->string_table_offset, v_, 32, 0, (uint64_t)(&s->header)->_offset + 24, 0, "header.string_table_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &(&s->header)->string_table_offset);
+        (&s->header)->string_table_offset = v_;
+    }
     s->strings_tail.len = 0;
     s->strings = bf_table_bytes(w, &s->strings);
     if (!bf_put_bytes(w, s->strings.ptr, s->strings.len, "strings"))
@@ -64,7 +71,14 @@ static int place_Chunk_body(bf_wctx *w, void *owner)
     int64_t ix1 = s->_index;
     if (!bf_windex(w, ix1, RW->chunks_count, "chunks"))
         return 0;
-    (&RW->chunks[ix1])->offset = (int64_t)s->body_at;
+    {
+        int64_t v_ = (int64_t)s->body_at;
+        if (!bf_fits(v_, 24, 0))
+            bf_overflow(w, &(&RW->chunks[ix1])->offset, v_, 24, 0, (uint64_t)(&RW->chunks[ix1])->_offset + 1, 1, "chunks[%lld].offset", (long long)ix1);
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &(&RW->chunks[ix1])->offset);
+        (&RW->chunks[ix1])->offset = v_;
+    }
     s->body_tail.len = 0;
     if (s->body.kind == T3DM_KIND_OBJECT) {
         if (!bf_push(&w->c, "body", -1) || !write_Object(w, s->body.Object))
@@ -118,7 +132,14 @@ static int place_Part_index_data(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "index_data"))
         return 0;
     s->index_data_at = w->pos;
-    s->index_offset = bf_sub((int64_t)s->index_data_at, (int64_t)t3dm_ChunkOffset_at(c, R->chunks, R->chunks_count, (int64_t)(&R->header)->first_index_chunk)->offset);
+    {
+        int64_t v_ = bf_sub((int64_t)s->index_data_at, (int64_t)t3dm_ChunkOffset_at(c, R->chunks, R->chunks_count, (int64_t)(&R->header)->first_index_chunk)->offset);
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->index_offset, v_, 32, 0, (uint64_t)s->_offset + 8, 0, "index_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->index_offset);
+        s->index_offset = v_;
+    }
     {
         if (w->layout) {
             s->index_data._index = 0;
@@ -146,7 +167,14 @@ static int write_File(bf_wctx *w, t3dm_File *s)
     if (w->layout) {
         s->_offset = w->pos;
         {
-            (&s->header)->chunk_count = (int64_t)s->chunk_data_count;
+            {
+                int64_t v_ = (int64_t)s->chunk_data_count;
+                if (!bf_fits(v_, 32, 0))
+                    bf_overflow(w, &(&s->header)->chunk_count, v_, 32, 0, (uint64_t)(&s->header)->_offset + 4, 0, "header.chunk_count");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &(&s->header)->chunk_count);
+                (&s->header)->chunk_count = v_;
+            }
         }
     } else if (!bf_wseek(w, s->_offset, NULL)) {
         return 0;
@@ -278,7 +306,14 @@ static int write_Header(bf_wctx *w, t3dm_Header *s)
     }
     /* total_index_count */
     if (w->layout) {
-        s->total_index_count = t3dm_File_v_part_index_count(c, R);
+        {
+            int64_t v_ = t3dm_File_v_part_index_count(c, R);
+            if (!bf_fits(v_, 16, 0))
+                bf_overflow(w, &s->total_index_count, v_, 16, 0, (uint64_t)s->_offset + 10, 0, "total_index_count");
+            else if (w->overflow_count)
+                bf_overflow_clear(w, &s->total_index_count);
+            s->total_index_count = v_;
+        }
     }
     {
         uint8_t *p = bf_put(w, 2, "total_index_count");
@@ -294,7 +329,14 @@ static int write_Header(bf_wctx *w, t3dm_Header *s)
             (void)it1;
             if (((int64_t)((int64_t)it1->type == INT64_C(86)))) { q1 = (int64_t)i1; break; }
         }
-        s->first_vertex_chunk = bf_max(q1, INT64_C(0));
+        {
+            int64_t v_ = bf_max(q1, INT64_C(0));
+            if (!bf_fits(v_, 32, 0))
+                bf_overflow(w, &s->first_vertex_chunk, v_, 32, 0, (uint64_t)s->_offset + 12, 0, "first_vertex_chunk");
+            else if (w->overflow_count)
+                bf_overflow_clear(w, &s->first_vertex_chunk);
+            s->first_vertex_chunk = v_;
+        }
     }
     {
         uint8_t *p = bf_put(w, 4, "first_vertex_chunk");
@@ -310,7 +352,14 @@ static int write_Header(bf_wctx *w, t3dm_Header *s)
             (void)it2;
             if (((int64_t)((int64_t)it2->type == INT64_C(73)))) { q2 = (int64_t)i2; break; }
         }
-        s->first_index_chunk = bf_max(q2, INT64_C(0));
+        {
+            int64_t v_ = bf_max(q2, INT64_C(0));
+            if (!bf_fits(v_, 32, 0))
+                bf_overflow(w, &s->first_index_chunk, v_, 32, 0, (uint64_t)s->_offset + 16, 0, "first_index_chunk");
+            else if (w->overflow_count)
+                bf_overflow_clear(w, &s->first_index_chunk);
+            s->first_index_chunk = v_;
+        }
     }
     {
         uint8_t *p = bf_put(w, 4, "first_index_chunk");
@@ -332,7 +381,14 @@ static int write_Header(bf_wctx *w, t3dm_Header *s)
             (void)it4;
             if (((int64_t)((int64_t)it4->type == INT64_C(77)))) { q4 = (int64_t)i4; break; }
         }
-        s->first_material_chunk = (((int64_t)(q3 < INT64_C(0))) ? (int64_t)R->chunks_count : q4);
+        {
+            int64_t v_ = (((int64_t)(q3 < INT64_C(0))) ? (int64_t)R->chunks_count : q4);
+            if (!bf_fits(v_, 32, 0))
+                bf_overflow(w, &s->first_material_chunk, v_, 32, 0, (uint64_t)s->_offset + 20, 0, "first_material_chunk");
+            else if (w->overflow_count)
+                bf_overflow_clear(w, &s->first_material_chunk);
+            s->first_material_chunk = v_;
+        }
     }
     {
         uint8_t *p = bf_put(w, 4, "first_material_chunk");
@@ -390,7 +446,14 @@ static int write_ChunkOffset(bf_wctx *w, t3dm_ChunkOffset *s)
     }
     /* type */
     if (w->layout) {
-        s->type = (t3dm_Chunk_at(c, R->chunk_data, R->chunk_data_count, s->_index)->body.kind == T3DM_KIND_OBJECT ? INT64_C(79) : (t3dm_Chunk_at(c, R->chunk_data, R->chunk_data_count, s->_index)->body.kind == T3DM_KIND_ANIMATION ? INT64_C(65) : (t3dm_Chunk_at(c, R->chunk_data, R->chunk_data_count, s->_index)->body.kind == T3DM_KIND_BVH ? INT64_C(66) : (t3dm_Chunk_at(c, R->chunk_data, R->chunk_data_count, s->_index)->body.kind == T3DM_KIND_VERTICES ? INT64_C(86) : (t3dm_Chunk_at(c, R->chunk_data, R->chunk_data_count, s->_index)->body.kind == -5 ? INT64_C(73) : (t3dm_Chunk_at(c, R->chunk_data, R->chunk_data_count, s->_index)->body.kind == T3DM_KIND_MATERIAL ? INT64_C(77) : (t3dm_Chunk_at(c, R->chunk_data, R->chunk_data_count, s->_index)->body.kind == T3DM_KIND_SKELETON ? INT64_C(83) : INT64_C(0))))))));
+        {
+            int64_t v_ = (t3dm_Chunk_at(c, R->chunk_data, R->chunk_data_count, s->_index)->body.kind == T3DM_KIND_OBJECT ? INT64_C(79) : (t3dm_Chunk_at(c, R->chunk_data, R->chunk_data_count, s->_index)->body.kind == T3DM_KIND_ANIMATION ? INT64_C(65) : (t3dm_Chunk_at(c, R->chunk_data, R->chunk_data_count, s->_index)->body.kind == T3DM_KIND_BVH ? INT64_C(66) : (t3dm_Chunk_at(c, R->chunk_data, R->chunk_data_count, s->_index)->body.kind == T3DM_KIND_VERTICES ? INT64_C(86) : (t3dm_Chunk_at(c, R->chunk_data, R->chunk_data_count, s->_index)->body.kind == -5 ? INT64_C(73) : (t3dm_Chunk_at(c, R->chunk_data, R->chunk_data_count, s->_index)->body.kind == T3DM_KIND_MATERIAL ? INT64_C(77) : (t3dm_Chunk_at(c, R->chunk_data, R->chunk_data_count, s->_index)->body.kind == T3DM_KIND_SKELETON ? INT64_C(83) : INT64_C(0))))))));
+            if (!bf_fits(v_, 8, 0))
+                bf_overflow(w, &s->type, v_, 8, 0, (uint64_t)s->_offset + 0, 0, "type");
+            else if (w->overflow_count)
+                bf_overflow_clear(w, &s->type);
+            s->type = v_;
+        }
     }
     {
         uint8_t *p = bf_put(w, 1, "type");
@@ -478,7 +541,14 @@ static int write_Vertices(bf_wctx *w, t3dm_Vertices *s)
     if (w->layout) {
         s->_offset = w->pos;
         {
-            (&RW->header)->total_vertex_count = bf_mul((int64_t)s->pairs_count, INT64_C(2));
+            {
+                int64_t v_ = bf_mul((int64_t)s->pairs_count, INT64_C(2));
+                if (!bf_fits(v_, 16, 0))
+                    bf_overflow(w, &(&RW->header)->total_vertex_count, v_, 16, 0, (uint64_t)(&RW->header)->_offset + 8, 1, "header.total_vertex_count");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &(&RW->header)->total_vertex_count);
+                (&RW->header)->total_vertex_count = v_;
+            }
         }
     } else if (!bf_wseek(w, s->_offset, NULL)) {
         return 0;
@@ -519,6 +589,18 @@ static int write_VertexPair(bf_wctx *w, t3dm_VertexPair *s)
     }
     /* normal_a */
     if (w->layout) {
+        if (!bf_fits((int64_t)s->normal_a_x, 5, 1))
+            bf_overflow(w, &s->normal_a_x, (int64_t)s->normal_a_x, 5, 1, (uint64_t)s->_offset + 6, 0, "normal_a_x");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->normal_a_x);
+        if (!bf_fits((int64_t)s->normal_a_y, 6, 1))
+            bf_overflow(w, &s->normal_a_y, (int64_t)s->normal_a_y, 6, 1, (uint64_t)s->_offset + 6, 0, "normal_a_y");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->normal_a_y);
+        if (!bf_fits((int64_t)s->normal_a_z, 5, 1))
+            bf_overflow(w, &s->normal_a_z, (int64_t)s->normal_a_z, 5, 1, (uint64_t)s->_offset + 6, 0, "normal_a_z");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->normal_a_z);
         s->normal_a = (((uint64_t)s->normal_a_x & UINT64_C(0x1F)) << 11) | (((uint64_t)s->normal_a_y & UINT64_C(0x3F)) << 5) | (((uint64_t)s->normal_a_z & UINT64_C(0x1F)) << 0);
     }
     {
@@ -538,6 +620,18 @@ static int write_VertexPair(bf_wctx *w, t3dm_VertexPair *s)
     }
     /* normal_b */
     if (w->layout) {
+        if (!bf_fits((int64_t)s->normal_b_x, 5, 1))
+            bf_overflow(w, &s->normal_b_x, (int64_t)s->normal_b_x, 5, 1, (uint64_t)s->_offset + 14, 0, "normal_b_x");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->normal_b_x);
+        if (!bf_fits((int64_t)s->normal_b_y, 6, 1))
+            bf_overflow(w, &s->normal_b_y, (int64_t)s->normal_b_y, 6, 1, (uint64_t)s->_offset + 14, 0, "normal_b_y");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->normal_b_y);
+        if (!bf_fits((int64_t)s->normal_b_z, 5, 1))
+            bf_overflow(w, &s->normal_b_z, (int64_t)s->normal_b_z, 5, 1, (uint64_t)s->_offset + 14, 0, "normal_b_z");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->normal_b_z);
         s->normal_b = (((uint64_t)s->normal_b_x & UINT64_C(0x1F)) << 11) | (((uint64_t)s->normal_b_y & UINT64_C(0x3F)) << 5) | (((uint64_t)s->normal_b_z & UINT64_C(0x1F)) << 0);
     }
     {
@@ -689,7 +783,16 @@ static int write_Material(bf_wctx *w, t3dm_Material *s)
         { int64_t off = bf_intern(w, (&RW->strings), (const uint8_t *)"S", 1, &s->name_str, "name");
           if (w->err.failed)
               return 0;
-          s->name = off < 0 ? 0 : off; }
+          if (off < 0) off = 0;
+          {
+              int64_t v_ = off;
+              if (!bf_fits(v_, 32, 0))
+                  bf_overflow(w, &s->name, v_, 32, 0, (uint64_t)s->_offset + 48, 0, "name");
+              else if (w->overflow_count)
+                  bf_overflow_clear(w, &s->name);
+              s->name = v_;
+          }
+        }
     }
     {
         uint8_t *p = bf_put(w, 4, "name");
@@ -743,7 +846,16 @@ static int write_MaterialTexture(bf_wctx *w, t3dm_MaterialTexture *s)
         { int64_t off = bf_intern(w, (&RW->strings), (const uint8_t *)"S", 1, &s->path_str, "path");
           if (w->err.failed)
               return 0;
-          s->path = off < 0 ? 0 : off; }
+          if (off < 0) off = 0;
+          {
+              int64_t v_ = off;
+              if (!bf_fits(v_, 32, 0))
+                  bf_overflow(w, &s->path, v_, 32, 0, (uint64_t)s->_offset + 4, 0, "path");
+              else if (w->overflow_count)
+                  bf_overflow_clear(w, &s->path);
+              s->path = v_;
+          }
+        }
     }
     {
         uint8_t *p = bf_put(w, 4, "path");
@@ -860,7 +972,14 @@ static int write_Object(bf_wctx *w, t3dm_Object *s)
     if (w->layout) {
         s->_offset = w->pos;
         {
-            s->part_count = (int64_t)s->parts_count;
+            {
+                int64_t v_ = (int64_t)s->parts_count;
+                if (!bf_fits(v_, 16, 0))
+                    bf_overflow(w, &s->part_count, v_, 16, 0, (uint64_t)s->_offset + 4, 0, "part_count");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->part_count);
+                s->part_count = v_;
+            }
         }
     } else if (!bf_wseek(w, s->_offset, NULL)) {
         return 0;
@@ -870,7 +989,16 @@ static int write_Object(bf_wctx *w, t3dm_Object *s)
         { int64_t off = bf_intern(w, (&RW->strings), (const uint8_t *)"S", 1, &s->name_str, "name");
           if (w->err.failed)
               return 0;
-          s->name = off < 0 ? 0 : off; }
+          if (off < 0) off = 0;
+          {
+              int64_t v_ = off;
+              if (!bf_fits(v_, 32, 0))
+                  bf_overflow(w, &s->name, v_, 32, 0, (uint64_t)s->_offset + 0, 0, "name");
+              else if (w->overflow_count)
+                  bf_overflow_clear(w, &s->name);
+              s->name = v_;
+          }
+        }
     }
     {
         uint8_t *p = bf_put(w, 4, "name");
@@ -963,31 +1091,66 @@ static int write_Part(bf_wctx *w, t3dm_Part *s)
     if (w->layout) {
         s->_offset = w->pos;
         {
-            s->index_count = (int64_t)s->index_data.triangles_count;
+            {
+                int64_t v_ = (int64_t)s->index_data.triangles_count;
+                if (!bf_fits(v_, 16, 0))
+                    bf_overflow(w, &s->index_count, v_, 16, 0, (uint64_t)s->_offset + 12, 0, "index_count");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->index_count);
+                s->index_count = v_;
+            }
         }
         {
             int64_t ix1 = INT64_C(0);
             if (!bf_windex(w, ix1, 4, "strip_index_counts"))
                 return 0;
-            s->strip_index_counts[ix1] = (int64_t)s->index_data.strip_a_count;
+            {
+                int64_t v_ = (int64_t)s->index_data.strip_a_count;
+                if (!bf_fits(v_, 8, 0))
+                    bf_overflow(w, &s->strip_index_counts[ix1], v_, 8, 0, (uint64_t)s->_offset + 16 + (uint64_t)ix1 * 1, 0, "strip_index_counts[%lld]", (long long)ix1);
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->strip_index_counts[ix1]);
+                s->strip_index_counts[ix1] = v_;
+            }
         }
         {
             int64_t ix2 = INT64_C(1);
             if (!bf_windex(w, ix2, 4, "strip_index_counts"))
                 return 0;
-            s->strip_index_counts[ix2] = (int64_t)s->index_data.strip_b_count;
+            {
+                int64_t v_ = (int64_t)s->index_data.strip_b_count;
+                if (!bf_fits(v_, 8, 0))
+                    bf_overflow(w, &s->strip_index_counts[ix2], v_, 8, 0, (uint64_t)s->_offset + 16 + (uint64_t)ix2 * 1, 0, "strip_index_counts[%lld]", (long long)ix2);
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->strip_index_counts[ix2]);
+                s->strip_index_counts[ix2] = v_;
+            }
         }
         {
             int64_t ix3 = INT64_C(2);
             if (!bf_windex(w, ix3, 4, "strip_index_counts"))
                 return 0;
-            s->strip_index_counts[ix3] = (int64_t)s->index_data.strip_c_count;
+            {
+                int64_t v_ = (int64_t)s->index_data.strip_c_count;
+                if (!bf_fits(v_, 8, 0))
+                    bf_overflow(w, &s->strip_index_counts[ix3], v_, 8, 0, (uint64_t)s->_offset + 16 + (uint64_t)ix3 * 1, 0, "strip_index_counts[%lld]", (long long)ix3);
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->strip_index_counts[ix3]);
+                s->strip_index_counts[ix3] = v_;
+            }
         }
         {
             int64_t ix4 = INT64_C(3);
             if (!bf_windex(w, ix4, 4, "strip_index_counts"))
                 return 0;
-            s->strip_index_counts[ix4] = (int64_t)s->index_data.strip_d_count;
+            {
+                int64_t v_ = (int64_t)s->index_data.strip_d_count;
+                if (!bf_fits(v_, 8, 0))
+                    bf_overflow(w, &s->strip_index_counts[ix4], v_, 8, 0, (uint64_t)s->_offset + 16 + (uint64_t)ix4 * 1, 0, "strip_index_counts[%lld]", (long long)ix4);
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->strip_index_counts[ix4]);
+                s->strip_index_counts[ix4] = v_;
+            }
         }
     } else if (!bf_wseek(w, s->_offset, NULL)) {
         return 0;
@@ -1068,7 +1231,7 @@ static int write_Part(bf_wctx *w, t3dm_Part *s)
     }
     /* index_data */
     if (w->layout) {
-        if (!bf_enqueue(w, place_Part_index_data, base_Part_index_data, s))
+        if (!bf_enqueue_pooled(w, place_Part_index_data, base_Part_index_data, s, 1))
             return 0;
     } else {
         size_t resume = w->pos;
@@ -1198,7 +1361,14 @@ static int write_Skeleton(bf_wctx *w, t3dm_Skeleton *s)
     if (w->layout) {
         s->_offset = w->pos;
         {
-            s->bone_count = (int64_t)s->bones_count;
+            {
+                int64_t v_ = (int64_t)s->bones_count;
+                if (!bf_fits(v_, 16, 0))
+                    bf_overflow(w, &s->bone_count, v_, 16, 0, (uint64_t)s->_offset + 0, 0, "bone_count");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->bone_count);
+                s->bone_count = v_;
+            }
         }
     } else if (!bf_wseek(w, s->_offset, NULL)) {
         return 0;
@@ -1247,7 +1417,16 @@ static int write_Bone(bf_wctx *w, t3dm_Bone *s)
         { int64_t off = bf_intern(w, (&RW->strings), (const uint8_t *)"S", 1, &s->name_str, "name");
           if (w->err.failed)
               return 0;
-          s->name = off < 0 ? 0 : off; }
+          if (off < 0) off = 0;
+          {
+              int64_t v_ = off;
+              if (!bf_fits(v_, 32, 0))
+                  bf_overflow(w, &s->name, v_, 32, 0, (uint64_t)s->_offset + 0, 0, "name");
+              else if (w->overflow_count)
+                  bf_overflow_clear(w, &s->name);
+              s->name = v_;
+          }
+        }
     }
     {
         uint8_t *p = bf_put(w, 4, "name");
@@ -1310,7 +1489,14 @@ static int write_Animation(bf_wctx *w, t3dm_Animation *s)
     if (w->layout) {
         s->_offset = w->pos;
         {
-            s->quat_channel_count = bf_sub((int64_t)s->channels_count, (int64_t)s->scalar_channel_count);
+            {
+                int64_t v_ = bf_sub((int64_t)s->channels_count, (int64_t)s->scalar_channel_count);
+                if (!bf_fits(v_, 16, 0))
+                    bf_overflow(w, &s->quat_channel_count, v_, 16, 0, (uint64_t)s->_offset + 12, 0, "quat_channel_count");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->quat_channel_count);
+                s->quat_channel_count = v_;
+            }
         }
     } else if (!bf_wseek(w, s->_offset, NULL)) {
         return 0;
@@ -1320,7 +1506,16 @@ static int write_Animation(bf_wctx *w, t3dm_Animation *s)
         { int64_t off = bf_intern(w, (&RW->strings), (const uint8_t *)"S", 1, &s->name_str, "name");
           if (w->err.failed)
               return 0;
-          s->name = off < 0 ? 0 : off; }
+          if (off < 0) off = 0;
+          {
+              int64_t v_ = off;
+              if (!bf_fits(v_, 32, 0))
+                  bf_overflow(w, &s->name, v_, 32, 0, (uint64_t)s->_offset + 0, 0, "name");
+              else if (w->overflow_count)
+                  bf_overflow_clear(w, &s->name);
+              s->name = v_;
+          }
+        }
     }
     {
         uint8_t *p = bf_put(w, 4, "name");
@@ -1361,7 +1556,16 @@ static int write_Animation(bf_wctx *w, t3dm_Animation *s)
         { int64_t off = bf_intern(w, (&RW->strings), (const uint8_t *)"S", 1, &s->sdata_path_str, "sdata_path");
           if (w->err.failed)
               return 0;
-          s->sdata_path = off < 0 ? 0 : off; }
+          if (off < 0) off = 0;
+          {
+              int64_t v_ = off;
+              if (!bf_fits(v_, 32, 0))
+                  bf_overflow(w, &s->sdata_path, v_, 32, 0, (uint64_t)s->_offset + 16, 0, "sdata_path");
+              else if (w->overflow_count)
+                  bf_overflow_clear(w, &s->sdata_path);
+              s->sdata_path = v_;
+          }
+        }
     }
     {
         uint8_t *p = bf_put(w, 4, "sdata_path");
@@ -1443,10 +1647,24 @@ static int write_Bvh(bf_wctx *w, t3dm_Bvh *s)
     if (w->layout) {
         s->_offset = w->pos;
         {
-            s->node_count = (int64_t)s->nodes_count;
+            {
+                int64_t v_ = (int64_t)s->nodes_count;
+                if (!bf_fits(v_, 16, 0))
+                    bf_overflow(w, &s->node_count, v_, 16, 0, (uint64_t)s->_offset + 0, 0, "node_count");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->node_count);
+                s->node_count = v_;
+            }
         }
         {
-            s->data_count = (int64_t)s->data_array_count;
+            {
+                int64_t v_ = (int64_t)s->data_array_count;
+                if (!bf_fits(v_, 16, 0))
+                    bf_overflow(w, &s->data_count, v_, 16, 0, (uint64_t)s->_offset + 2, 0, "data_count");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->data_count);
+                s->data_count = v_;
+            }
         }
     } else if (!bf_wseek(w, s->_offset, NULL)) {
         return 0;
@@ -1518,6 +1736,14 @@ static int write_BvhNode(bf_wctx *w, t3dm_BvhNode *s)
     }
     /* value */
     if (w->layout) {
+        if (!bf_fits((int64_t)s->value_index, 12, 1))
+            bf_overflow(w, &s->value_index, (int64_t)s->value_index, 12, 1, (uint64_t)s->_offset + 12, 0, "value_index");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->value_index);
+        if (!bf_fits((int64_t)s->value_data_count, 4, 0))
+            bf_overflow(w, &s->value_data_count, (int64_t)s->value_data_count, 4, 0, (uint64_t)s->_offset + 12, 0, "value_data_count");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->value_data_count);
         s->value = (((uint64_t)s->value_index & UINT64_C(0xFFF)) << 4) | (((uint64_t)s->value_data_count & UINT64_C(0xF)) << 0);
     }
     {
@@ -1570,6 +1796,14 @@ static int write_Keyframe(bf_wctx *w, t3dm_Keyframe *s)
     }
     /* time */
     if (w->layout) {
+        if (!bf_fits((int64_t)s->time_next_is_rotation, 1, 0))
+            bf_overflow(w, &s->time_next_is_rotation, (int64_t)s->time_next_is_rotation, 1, 0, (uint64_t)s->_offset + 0, 0, "time_next_is_rotation");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->time_next_is_rotation);
+        if (!bf_fits((int64_t)s->time_ticks, 15, 0))
+            bf_overflow(w, &s->time_ticks, (int64_t)s->time_ticks, 15, 0, (uint64_t)s->_offset + 0, 0, "time_ticks");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->time_ticks);
         s->time = (((uint64_t)s->time_next_is_rotation & UINT64_C(0x1)) << 15) | (((uint64_t)s->time_ticks & UINT64_C(0x7FFF)) << 0);
     }
     {

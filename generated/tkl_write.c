@@ -25,10 +25,24 @@ static int write_File(bf_wctx *w, tkl_File *s)
     if (w->layout) {
         s->_offset = w->pos;
         {
-            s->position_count = (int64_t)s->positions_count;
+            {
+                int64_t v_ = (int64_t)s->positions_count;
+                if (!bf_fits(v_, 32, 0))
+                    bf_overflow(w, &s->position_count, v_, 32, 0, (uint64_t)s->_offset + 28, 0, "position_count");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->position_count);
+                s->position_count = v_;
+            }
         }
         {
-            s->rotation_count = (int64_t)s->rotations_count;
+            {
+                int64_t v_ = (int64_t)s->rotations_count;
+                if (!bf_fits(v_, 32, 0))
+                    bf_overflow(w, &s->rotation_count, v_, 32, 0, (uint64_t)s->_offset + 32, 0, "rotation_count");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->rotation_count);
+                s->rotation_count = v_;
+            }
         }
     } else if (!bf_wseek(w, s->_offset, NULL)) {
         return 0;

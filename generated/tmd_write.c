@@ -36,7 +36,14 @@ static int place_File_aux_data(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "aux_data"))
         return 0;
     s->aux_data_at = w->pos;
-    (&s->scene)->aux_address = bf_sub(bf_add((int64_t)s->aux_data_at, (int64_t)(&s->header)->salt), INT64_C(60));
+    {
+        int64_t v_ = bf_sub(bf_add((int64_t)s->aux_data_at, (int64_t)(&s->header)->salt), INT64_C(60));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &(&s->scene)->aux_address, v_, 32, 0, (uint64_t)(&s->scene)->_offset + 52, 0, "scene.aux_address");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &(&s->scene)->aux_address);
+        (&s->scene)->aux_address = v_;
+    }
     {
         uint8_t *p = bf_put(w, (uint64_t)s->aux_data_count * 4, "aux_data");
         if (!p)
@@ -57,7 +64,14 @@ static int place_File_animation_pointers(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "animation_pointers"))
         return 0;
     s->animation_pointers_at = w->pos;
-    (&s->scene)->animation_address = bf_sub(bf_add((int64_t)s->animation_pointers_at, (int64_t)(&s->header)->salt), INT64_C(60));
+    {
+        int64_t v_ = bf_sub(bf_add((int64_t)s->animation_pointers_at, (int64_t)(&s->header)->salt), INT64_C(60));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &(&s->scene)->animation_address, v_, 32, 0, (uint64_t)(&s->scene)->animation_address_at, 0, "scene.animation_address");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &(&s->scene)->animation_address);
+        (&s->scene)->animation_address = v_;
+    }
     for (uint32_t i = 0; i < (uint32_t)s->animation_pointers_count; i++) {
         if (w->layout) {
             s->animation_pointers[i]._index = (int64_t)i;
@@ -80,7 +94,14 @@ static int place_File_lod(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "lod"))
         return 0;
     s->lod_at = w->pos;
-    (&s->header)->lod_offset = bf_sub((int64_t)s->lod_at, INT64_C(60));
+    {
+        int64_t v_ = bf_sub((int64_t)s->lod_at, INT64_C(60));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &(&s->header)->lod_offset, v_, 32, 0, (uint64_t)(&s->header)->_offset + 20, 0, "header.lod_offset");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &(&s->header)->lod_offset);
+        (&s->header)->lod_offset = v_;
+    }
     {
         if (w->layout) {
             s->lod._index = 0;
@@ -103,7 +124,14 @@ static int place_AnimationPointer_animation(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "animation"))
         return 0;
     s->animation_at = w->pos;
-    s->address = bf_sub(bf_add((int64_t)s->animation_at, (int64_t)(&R->header)->salt), INT64_C(60));
+    {
+        int64_t v_ = bf_sub(bf_add((int64_t)s->animation_at, (int64_t)(&R->header)->salt), INT64_C(60));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->address, v_, 32, 0, (uint64_t)s->_offset + 0, 0, "address");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->address);
+        s->address = v_;
+    }
     {
         if (w->layout) {
             s->animation._index = 0;
@@ -126,7 +154,14 @@ static int place_ChannelPointer_channel(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "channel"))
         return 0;
     s->channel_at = w->pos;
-    s->address = bf_sub(bf_add((int64_t)s->channel_at, (int64_t)(&R->header)->salt), INT64_C(60));
+    {
+        int64_t v_ = bf_sub(bf_add((int64_t)s->channel_at, (int64_t)(&R->header)->salt), INT64_C(60));
+        if (!bf_fits(v_, 32, 0))
+            bf_overflow(w, &s->address, v_, 32, 0, (uint64_t)s->_offset + 0, 0, "address");
+        else if (w->overflow_count)
+            bf_overflow_clear(w, &s->address);
+        s->address = v_;
+    }
     {
         if (w->layout) {
             s->channel._index = 0;
@@ -149,13 +184,34 @@ static int write_File(bf_wctx *w, tmd_File *s)
     if (w->layout) {
         s->_offset = w->pos;
         if (s->has_aux_data) {
-            (&s->scene)->node_count = (int64_t)s->aux_data_count;
+            {
+                int64_t v_ = (int64_t)s->aux_data_count;
+                if (!bf_fits(v_, 16, 0))
+                    bf_overflow(w, &(&s->scene)->node_count, v_, 16, 0, (uint64_t)(&s->scene)->_offset + 0, 0, "scene.node_count");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &(&s->scene)->node_count);
+                (&s->scene)->node_count = v_;
+            }
         }
         {
-            (&s->scene)->node_count = (int64_t)s->nodes_count;
+            {
+                int64_t v_ = (int64_t)s->nodes_count;
+                if (!bf_fits(v_, 16, 0))
+                    bf_overflow(w, &(&s->scene)->node_count, v_, 16, 0, (uint64_t)(&s->scene)->_offset + 0, 0, "scene.node_count");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &(&s->scene)->node_count);
+                (&s->scene)->node_count = v_;
+            }
         }
         {
-            (&s->scene)->animation_count = (int64_t)s->animation_pointers_count;
+            {
+                int64_t v_ = (int64_t)s->animation_pointers_count;
+                if (!bf_fits(v_, 16, 0))
+                    bf_overflow(w, &(&s->scene)->animation_count, v_, 16, 0, (uint64_t)(&s->scene)->_offset + 4, 0, "scene.animation_count");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &(&s->scene)->animation_count);
+                (&s->scene)->animation_count = v_;
+            }
         }
     } else if (!bf_wseek(w, s->_offset, NULL)) {
         return 0;
@@ -553,7 +609,14 @@ static int write_Animation(bf_wctx *w, tmd_Animation *s)
     if (w->layout) {
         s->_offset = w->pos;
         {
-            (&RW->scene)->node_count = (int64_t)s->channels_count;
+            {
+                int64_t v_ = (int64_t)s->channels_count;
+                if (!bf_fits(v_, 16, 0))
+                    bf_overflow(w, &(&RW->scene)->node_count, v_, 16, 0, (uint64_t)(&RW->scene)->_offset + 0, 1, "scene.node_count");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &(&RW->scene)->node_count);
+                (&RW->scene)->node_count = v_;
+            }
         }
     } else if (!bf_wseek(w, s->_offset, NULL)) {
         return 0;
@@ -660,7 +723,14 @@ static int write_Channel(bf_wctx *w, tmd_Channel *s)
     if (w->layout) {
         s->_offset = w->pos;
         {
-            s->frame_count = (int64_t)s->keyframes_count;
+            {
+                int64_t v_ = (int64_t)s->keyframes_count;
+                if (!bf_fits(v_, 16, 0))
+                    bf_overflow(w, &s->frame_count, v_, 16, 0, (uint64_t)s->_offset + 2, 0, "frame_count");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->frame_count);
+                s->frame_count = v_;
+            }
         }
     } else if (!bf_wseek(w, s->_offset, NULL)) {
         return 0;
@@ -739,7 +809,14 @@ static int write_LodBlock(bf_wctx *w, tmd_LodBlock *s)
     if (w->layout) {
         s->_offset = w->pos;
         {
-            s->level_count = (int64_t)s->levels_count;
+            {
+                int64_t v_ = (int64_t)s->levels_count;
+                if (!bf_fits(v_, 32, 0))
+                    bf_overflow(w, &s->level_count, v_, 32, 0, (uint64_t)s->_offset + 0, 0, "level_count");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->level_count);
+                s->level_count = v_;
+            }
         }
     } else if (!bf_wseek(w, s->_offset, NULL)) {
         return 0;
@@ -781,7 +858,14 @@ static int write_Level(bf_wctx *w, tmd_Level *s)
     if (w->layout) {
         s->_offset = w->pos;
         {
-            s->mesh_count = (int64_t)s->meshes_count;
+            {
+                int64_t v_ = (int64_t)s->meshes_count;
+                if (!bf_fits(v_, 32, 0))
+                    bf_overflow(w, &s->mesh_count, v_, 32, 0, (uint64_t)s->_offset + 0, 0, "mesh_count");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->mesh_count);
+                s->mesh_count = v_;
+            }
         }
     } else if (!bf_wseek(w, s->_offset, NULL)) {
         return 0;
@@ -832,7 +916,14 @@ static int write_Mesh(bf_wctx *w, tmd_Mesh *s)
     if (w->layout) {
         s->_offset = w->pos;
         {
-            s->piece_count = (int64_t)s->pieces_count;
+            {
+                int64_t v_ = (int64_t)s->pieces_count;
+                if (!bf_fits(v_, 32, 0))
+                    bf_overflow(w, &s->piece_count, v_, 32, 0, (uint64_t)s->_offset + 0, 0, "piece_count");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->piece_count);
+                s->piece_count = v_;
+            }
         }
     } else if (!bf_wseek(w, s->_offset, NULL)) {
         return 0;
@@ -885,13 +976,34 @@ static int write_Piece(bf_wctx *w, tmd_Piece *s)
     if (w->layout) {
         s->_offset = w->pos;
         {
-            s->skin_count = (int64_t)s->skin_nodes_count;
+            {
+                int64_t v_ = (int64_t)s->skin_nodes_count;
+                if (!bf_fits(v_, 32, 0))
+                    bf_overflow(w, &s->skin_count, v_, 32, 0, (uint64_t)s->_offset + 8, 0, "skin_count");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->skin_count);
+                s->skin_count = v_;
+            }
         }
         {
-            s->vertex_count = (int64_t)s->vertices_count;
+            {
+                int64_t v_ = (int64_t)s->vertices_count;
+                if (!bf_fits(v_, 32, 0))
+                    bf_overflow(w, &s->vertex_count, v_, 32, 0, (uint64_t)s->_offset + 4, 0, "vertex_count");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->vertex_count);
+                s->vertex_count = v_;
+            }
         }
         {
-            s->index_count = (int64_t)s->indices_count;
+            {
+                int64_t v_ = (int64_t)s->indices_count;
+                if (!bf_fits(v_, 32, 0))
+                    bf_overflow(w, &s->index_count, v_, 32, 0, (uint64_t)s->_offset + 0, 0, "index_count");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->index_count);
+                s->index_count = v_;
+            }
         }
     } else if (!bf_wseek(w, s->_offset, NULL)) {
         return 0;

@@ -34,12 +34,21 @@ static inline int64_t tml_Texture_m_id_uses(bf_ctx *c, const tml_Texture *s)
     return x;
 }
 
+/* Quantifiers over the root alone, computed once per validation (set: computed). */
+typedef struct rule_cache {
+    uint8_t set[1];
+    int64_t i[1];
+    double f[1];
+} rule_cache;
+
 static void validate_File(bf_vctx *v, const tml_File *s)
 {
     bf_ctx *c = &v->c;
     const tml_File *R = c->root;
+    rule_cache *VC = v->cache;
     (void)c;
     (void)R;
+    (void)VC;
     (void)s;
     /* TML Material: "+0 uint32 Index in the material name LUT for this materials' name." (schema line 49) */
     for (uint32_t i = 0; i < s->materials_count; i++) {
@@ -76,8 +85,10 @@ static void validate_Texture(bf_vctx *v, const tml_Texture *s)
 {
     bf_ctx *c = &v->c;
     const tml_File *R = c->root;
+    rule_cache *VC = v->cache;
     (void)c;
     (void)R;
+    (void)VC;
     (void)s;
     {
         int64_t x = (int64_t)s->format;
@@ -114,8 +125,10 @@ static void validate_Material(bf_vctx *v, const tml_Material *s)
 {
     bf_ctx *c = &v->c;
     const tml_File *R = c->root;
+    rule_cache *VC = v->cache;
     (void)c;
     (void)R;
+    (void)VC;
     (void)s;
     for (uint32_t i = 0; i < s->texture_ids_count; i++) {
         if (bf_push(c, "texture_ids", i)) {
@@ -129,8 +142,10 @@ static void validate_TextureRef(bf_vctx *v, const tml_TextureRef *s)
 {
     bf_ctx *c = &v->c;
     const tml_File *R = c->root;
+    rule_cache *VC = v->cache;
     (void)c;
     (void)R;
+    (void)VC;
     (void)s;
     /* TML Material: "+8 uint32[numTextures] The texture IDs of the textures that make up this texture." (schema line 106) */
     {
@@ -152,8 +167,11 @@ int tml_validate_library(const tml_File *doc, const uint8_t *data, size_t size, 
 {
     tml_vmemo m;
     memset(&m, 0, sizeof m);
+    rule_cache cache;
     size_t errors_before = out->errors;
     bf_vctx_init(&m.v, doc, data, size, out);
+    memset(cache.set, 0, sizeof cache.set);
+    m.v.cache = &cache;
     validate_File(&m.v, doc);
     return out->errors == errors_before;
 }

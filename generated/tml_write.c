@@ -26,13 +26,34 @@ static int write_File(bf_wctx *w, tml_File *s)
     if (w->layout) {
         s->_offset = w->pos;
         {
-            s->texture_count = (int64_t)s->textures_count;
+            {
+                int64_t v_ = (int64_t)s->textures_count;
+                if (!bf_fits(v_, 32, 0))
+                    bf_overflow(w, &s->texture_count, v_, 32, 0, (uint64_t)s->_offset + 8, 0, "texture_count");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->texture_count);
+                s->texture_count = v_;
+            }
         }
         {
-            s->material_count = (int64_t)s->material_names_count;
+            {
+                int64_t v_ = (int64_t)s->material_names_count;
+                if (!bf_fits(v_, 32, 0))
+                    bf_overflow(w, &s->material_count, v_, 32, 0, (uint64_t)s->material_count_at, 0, "material_count");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->material_count);
+                s->material_count = v_;
+            }
         }
         {
-            s->material_count = (int64_t)s->materials_count;
+            {
+                int64_t v_ = (int64_t)s->materials_count;
+                if (!bf_fits(v_, 32, 0))
+                    bf_overflow(w, &s->material_count, v_, 32, 0, (uint64_t)s->material_count_at, 0, "material_count");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->material_count);
+                s->material_count = v_;
+            }
         }
     } else if (!bf_wseek(w, s->_offset, NULL)) {
         return 0;
@@ -105,7 +126,14 @@ static int write_Texture(bf_wctx *w, tml_Texture *s)
     if (w->layout) {
         s->_offset = w->pos;
         {
-            s->data_size = (int64_t)s->data.len;
+            {
+                int64_t v_ = (int64_t)s->data.len;
+                if (!bf_fits(v_, 32, 0))
+                    bf_overflow(w, &s->data_size, v_, 32, 0, (uint64_t)s->_offset + 4, 0, "data_size");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->data_size);
+                s->data_size = v_;
+            }
         }
     } else if (!bf_wseek(w, s->_offset, NULL)) {
         return 0;
@@ -180,7 +208,14 @@ static int write_Material(bf_wctx *w, tml_Material *s)
     if (w->layout) {
         s->_offset = w->pos;
         {
-            s->texture_count = (int64_t)s->texture_ids_count;
+            {
+                int64_t v_ = (int64_t)s->texture_ids_count;
+                if (!bf_fits(v_, 16, 0))
+                    bf_overflow(w, &s->texture_count, v_, 16, 0, (uint64_t)s->_offset + 6, 0, "texture_count");
+                else if (w->overflow_count)
+                    bf_overflow_clear(w, &s->texture_count);
+                s->texture_count = v_;
+            }
         }
     } else if (!bf_wseek(w, s->_offset, NULL)) {
         return 0;

@@ -62,6 +62,7 @@ void bf_vctx_init(bf_vctx *v, const void *root, const uint8_t *data, size_t size
     bf_ctx_init(&v->c, data, size, NULL, &v->eval_error);
     v->c.root = root;
     v->out = out;
+    v->cache = NULL;
 }
 
 void bf_report(bf_vctx *v, bf_severity severity, uint64_t offset, const char *field, const char *origin,

@@ -44,6 +44,7 @@ typedef struct bf_vctx {
     bf_ctx c;
     bf_error eval_error; /* where expression helpers report (index out of range, ...) */
     bf_findings *out;
+    void *cache; /* the generated validator's values computed once per document */
 } bf_vctx;
 
 void bf_vctx_init(bf_vctx *v, const void *root, const uint8_t *data, size_t size, bf_findings *out);

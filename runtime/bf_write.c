@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,12 +33,59 @@ void bf_wctx_free(bf_wctx *w)
     free(w->queue);
     w->queue = NULL;
     w->queued = w->queue_cap = w->queue_next = 0;
-    for (size_t i = 0; i < w->table_count; i++)
+    for (size_t i = 0; i < w->group_count; i++)
+        free(w->groups[i].waiting.at);
+    w->group_count = 0;
+    free(w->pooled.at);
+    memset(&w->pooled, 0, sizeof w->pooled);
+    for (size_t i = 0; i < w->table_count; i++) {
         bf_buffer_free(&w->tables[i].bytes);
+        free(w->tables[i].slots);
+    }
     w->table_count = 0;
 }
 
-int bf_enqueue(bf_wctx *w, int (*place)(bf_wctx *, void *), int64_t (*base)(bf_wctx *, void *), void *owner)
+/* Empties the context for another layout pass, keeping the memory it grew. */
+static void wctx_reset(bf_wctx *w, bf_buffer *out, void *doc)
+{
+    bf_wctx keep = *w;
+    bf_wctx_init(w, out, doc);
+    w->queue = keep.queue;
+    w->queue_cap = keep.queue_cap;
+    w->group_count = keep.group_count;
+    for (size_t i = 0; i < keep.group_count; i++) {
+        w->groups[i] = keep.groups[i];
+        w->groups[i].waiting.len = w->groups[i].waiting.head = 0;
+    }
+    w->pooled = keep.pooled;
+    w->pooled.len = w->pooled.head = 0;
+    w->table_count = keep.table_count;
+    for (size_t i = 0; i < keep.table_count; i++) {
+        bf_string_table *t = &w->tables[i];
+        *t = keep.tables[i];
+        t->bytes.size = 0;
+        t->string_count = 0;
+        if (t->slots)
+            memset(t->slots, 0, t->slot_count * sizeof *t->slots);
+    }
+}
+
+static int list_add(bf_index_list *l, size_t at)
+{
+    if (l->len == l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 64;
+        size_t *bigger = realloc(l->at, cap * sizeof *bigger);
+        if (!bigger)
+            return 0;
+        l->at = bigger;
+        l->cap = cap;
+    }
+    l->at[l->len++] = at;
+    return 1;
+}
+
+int bf_enqueue_pooled(bf_wctx *w, int (*place)(bf_wctx *, void *), int64_t (*base)(bf_wctx *, void *), void *owner,
+                      int shared)
 {
     if (w->queued == w->queue_cap) {
         size_t cap = w->queue_cap ? w->queue_cap * 2 : 64;
@@ -47,11 +95,35 @@ int bf_enqueue(bf_wctx *w, int (*place)(bf_wctx *, void *), int64_t (*base)(bf_w
         w->queue = bigger;
         w->queue_cap = cap;
     }
-    w->queue[w->queued].place = place;
-    w->queue[w->queued].base = base;
-    w->queue[w->queued].owner = owner;
+    size_t at = w->queued;
+    w->queue[at].place = place;
+    w->queue[at].base = base;
+    w->queue[at].owner = owner;
     w->queued++;
+    if (!base)
+        return 1;
+    bf_index_list *list = NULL;
+    if (shared) {
+        for (size_t i = 0; i < w->group_count && !list; i++)
+            if (w->groups[i].base == base)
+                list = &w->groups[i].waiting;
+        if (!list && w->group_count < BF_MAX_POOL_GROUPS) {
+            bf_pool_group *g = &w->groups[w->group_count++];
+            memset(g, 0, sizeof *g);
+            g->base = base;
+            list = &g->waiting;
+        }
+    }
+    if (!list) /* owner-dependent, or more groups than kept apart: looked at one by one */
+        list = &w->pooled;
+    if (!list_add(list, at))
+        return bf_fail(&w->c, w->pos, NULL, "out of memory for the layout queue");
     return 1;
+}
+
+int bf_enqueue(bf_wctx *w, int (*place)(bf_wctx *, void *), int64_t (*base)(bf_wctx *, void *), void *owner)
+{
+    return bf_enqueue_pooled(w, place, base, owner, 0);
 }
 
 int bf_place_at_end(bf_wctx *w, uint64_t align, const char *field)
@@ -62,18 +134,52 @@ int bf_place_at_end(bf_wctx *w, uint64_t align, const char *field)
     return bf_wseek(w, end, field);
 }
 
+/* Whether the queued data at `at` still waits (not placed, not taken by the queue yet). */
+static int waiting(const bf_wctx *w, size_t at)
+{
+    return at >= w->queue_next && w->queue[at].place != NULL;
+}
+
+static int place_one(bf_wctx *w, size_t at)
+{
+    int (*place)(bf_wctx *, void *) = w->queue[at].place;
+    w->queue[at].place = NULL; /* placed: skipped by the queue */
+    return place(w, w->queue[at].owner);
+}
+
 int bf_place_pooled(bf_wctx *w, int64_t region)
 {
-    for (size_t i = w->queue_next; i < w->queued; i++) {
-        bf_placement *p = &w->queue[i];
-        if (!p->place || !p->base || p->base(w, p->owner) != region)
-            continue;
-        int (*place)(bf_wctx *, void *) = p->place;
-        p->place = NULL; /* placed: skipped by the queue */
-        if (!place(w, p->owner))
+    /* the waiting data whose base is `region`, in queue order: each group's base once, the
+     * owner-dependent ones in one forward sweep (data queued meanwhile included) */
+    bf_index_list *own = &w->pooled;
+    while (own->head < own->len && !waiting(w, own->at[own->head]))
+        own->head++;
+    size_t sweep = own->head;
+    for (;;) {
+        size_t best = SIZE_MAX;
+        for (size_t g = 0; g < w->group_count; g++) {
+            bf_index_list *l = &w->groups[g].waiting;
+            while (l->head < l->len && !waiting(w, l->at[l->head]))
+                l->head++;
+            if (l->head < l->len && l->at[l->head] < best &&
+                w->groups[g].base(w, w->queue[l->at[l->head]].owner) == region)
+                best = l->at[l->head];
+        }
+        while (sweep < own->len) {
+            size_t at = own->at[sweep];
+            if (at > best)
+                break;
+            if (waiting(w, at) && w->queue[at].base(w, w->queue[at].owner) == region) {
+                best = at;
+                break;
+            }
+            sweep++;
+        }
+        if (best == SIZE_MAX)
+            return 1;
+        if (!place_one(w, best))
             return 0;
     }
-    return 1;
 }
 
 int bf_place_queued(bf_wctx *w)
@@ -117,6 +223,53 @@ static int append(bf_buffer *b, const void *bytes, size_t n)
     return 1;
 }
 
+/* FNV-1a */
+static uint32_t hash_bytes(const char *s, size_t n)
+{
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (uint8_t)s[i]) * 16777619u;
+    return h;
+}
+
+/* The slot holding `s` in the table's index, or the empty slot where it would go. */
+static uint32_t *find_slot(bf_string_table *t, const char *s, size_t n, uint32_t h)
+{
+    size_t mask = t->slot_count - 1;
+    for (size_t i = h & mask;; i = (i + 1) & mask) {
+        uint32_t *slot = &t->slots[i];
+        if (*slot == 0)
+            return slot;
+        size_t at = *slot - 1;
+        if (at + n < t->bytes.size && memcmp(t->bytes.data + at, s, n) == 0 && t->bytes.data[at + n] == 0)
+            return slot;
+    }
+}
+
+/* Keeps the index at most half full. */
+static int index_room(bf_string_table *t)
+{
+    if ((t->string_count + 1) * 2 <= t->slot_count)
+        return 1;
+    size_t count = t->slot_count ? t->slot_count * 2 : 64;
+    uint32_t *slots = calloc(count, sizeof *slots);
+    if (!slots)
+        return 0;
+    uint32_t *old = t->slots;
+    size_t old_count = t->slot_count;
+    t->slots = slots;
+    t->slot_count = count;
+    for (size_t i = 0; i < old_count; i++) {
+        if (!old[i])
+            continue;
+        const char *str = (const char *)t->bytes.data + old[i] - 1;
+        size_t n = strlen(str);
+        *find_slot(t, str, n, hash_bytes(str, n)) = old[i];
+    }
+    free(old);
+    return 1;
+}
+
 int64_t bf_intern(bf_wctx *w, const void *key, const uint8_t *prefix, size_t prefix_len, const bf_str *s,
                   const char *field)
 {
@@ -135,17 +288,25 @@ int64_t bf_intern(bf_wctx *w, const void *key, const uint8_t *prefix, size_t pre
         bf_fail(&w->c, w->pos, field, "out of memory for a string table");
         return -1;
     }
-    /* an existing copy of the string with its terminator */
-    for (size_t at = prefix_len; at + s->len < t->bytes.size; at++) {
-        if (memcmp(t->bytes.data + at, s->ptr, s->len) == 0 && t->bytes.data[at + s->len] == 0 &&
-            (at == prefix_len || t->bytes.data[at - 1] == 0))
-            return (int64_t)at;
+    if (t->bytes.size + s->len + 1 > UINT32_MAX) {
+        bf_fail(&w->c, w->pos, field, "a string table past 4 GiB");
+        return -1;
     }
+    if (!index_room(t)) {
+        bf_fail(&w->c, w->pos, field, "out of memory for a string table");
+        return -1;
+    }
+    /* an existing copy of the string with its terminator */
+    uint32_t *slot = find_slot(t, s->ptr, s->len, hash_bytes(s->ptr, s->len));
+    if (*slot)
+        return (int64_t)*slot - 1;
     size_t at = t->bytes.size;
     if (!append(&t->bytes, s->ptr, s->len) || !append(&t->bytes, "", 1)) {
         bf_fail(&w->c, w->pos, field, "out of memory for a string table");
         return -1;
     }
+    *slot = (uint32_t)at + 1;
+    t->string_count++;
     return (int64_t)at;
 }
 
@@ -153,7 +314,7 @@ bf_bytes bf_table_bytes(bf_wctx *w, const void *key)
 {
     bf_bytes b = {NULL, 0, 0};
     for (size_t i = 0; i < w->table_count; i++)
-        if (w->tables[i].key == key) {
+        if (w->tables[i].key == key && w->tables[i].bytes.size) {
             b.ptr = w->tables[i].bytes.data;
             b.len = w->tables[i].bytes.size;
         }
@@ -255,58 +416,145 @@ int bf_put_cstr(bf_wctx *w, const bf_str *s, const char *field)
     return 1;
 }
 
+/* "value 101184 does not fit in 16 unsigned bits (0 to 65535)" */
+static void describe_misfit(char *out, size_t size, int64_t v, unsigned bits, int is_signed)
+{
+    if (is_signed) {
+        long long lo = bits >= 64 ? INT64_MIN : -((long long)1 << (bits - 1));
+        long long hi = bits >= 64 ? INT64_MAX : ((long long)1 << (bits - 1)) - 1;
+        snprintf(out, size, "value %lld does not fit in %u signed bits (%lld to %lld)", (long long)v, bits, lo, hi);
+    } else {
+        unsigned long long hi = bits >= 64 ? UINT64_MAX : ((unsigned long long)1 << bits) - 1;
+        snprintf(out, size, "value %lld does not fit in %u unsigned bits (0 to %llu)", (long long)v, bits, hi);
+    }
+}
+
+void bf_overflow(bf_wctx *w, const void *field, int64_t v, unsigned bits, int is_signed, uint64_t at, int rooted,
+                 const char *path, ...)
+{
+    struct bf_overflow_note *note = NULL;
+    for (size_t i = 0; i < w->overflow_count && !note; i++)
+        if (w->overflows[i].field == field)
+            note = &w->overflows[i];
+    if (!note) {
+        if (w->overflow_count == BF_MAX_OVERFLOW_NOTES)
+            return; /* enough to fail with */
+        note = &w->overflows[w->overflow_count++];
+    }
+    char name[BF_PATH_MAX];
+    va_list ap;
+    va_start(ap, path);
+    vsnprintf(name, sizeof name, path, ap);
+    va_end(ap);
+    note->field = field;
+    bf_error *e = &note->err;
+    memset(e, 0, sizeof *e);
+    e->failed = 1;
+    e->offset = at;
+    if (rooted)
+        snprintf(e->path, sizeof e->path, "%s", name);
+    else
+        bf_format_path(&w->c, name, e->path, sizeof e->path);
+    describe_misfit(e->message, sizeof e->message, v, bits, is_signed);
+}
+
+void bf_overflow_clear(bf_wctx *w, const void *field)
+{
+    for (size_t i = 0; i < w->overflow_count; i++)
+        if (w->overflows[i].field == field) {
+            w->overflows[i] = w->overflows[--w->overflow_count];
+            return;
+        }
+}
+
+/* The note about the field lowest in the image, or NULL. */
+static const bf_error *first_overflow(const bf_wctx *w)
+{
+    const bf_error *first = NULL;
+    for (size_t i = 0; i < w->overflow_count; i++)
+        if (!first || w->overflows[i].err.offset < first->offset)
+            first = &w->overflows[i].err;
+    return first;
+}
+
 int bf_check_fits(bf_wctx *w, uint64_t v, unsigned bits, const char *field)
 {
     if (bits >= 64 || v >> bits == 0)
         return 1;
-    return bf_fail(&w->c, w->pos, field, "value 0x%llx does not fit in %u bits", (unsigned long long)v, bits);
+    char message[BF_MESSAGE_MAX];
+    if (v > INT64_MAX)
+        snprintf(message, sizeof message, "value %llu does not fit in %u unsigned bits", (unsigned long long)v, bits);
+    else
+        describe_misfit(message, sizeof message, (int64_t)v, bits, 0);
+    return bf_fail(&w->c, w->pos, field, "%s", message);
 }
 
 int bf_check_fits_signed(bf_wctx *w, int64_t v, unsigned bits, const char *field)
 {
-    int64_t lo = -((int64_t)1 << (bits - 1)), hi = ((int64_t)1 << (bits - 1)) - 1;
-    if (bits >= 64 || (v >= lo && v <= hi))
+    if (bf_fits(v, bits, 1))
         return 1;
-    return bf_fail(&w->c, w->pos, field, "value %lld does not fit in %u signed bits", (long long)v, bits);
+    char message[BF_MESSAGE_MAX];
+    describe_misfit(message, sizeof message, v, bits, 1);
+    return bf_fail(&w->c, w->pos, field, "%s", message);
+}
+
+/* Swaps two images' bytes (not their limits). */
+static void swap_images(bf_buffer *a, bf_buffer *b)
+{
+    bf_buffer t = *a;
+    a->data = b->data, a->size = b->size, a->cap = b->cap;
+    b->data = t.data, b->size = t.size, b->cap = t.cap;
 }
 
 int bf_build(void *doc, int64_t revision, bf_arena *arena, bf_buffer *out, bf_error *err,
              int (*pass)(bf_wctx *w, void *doc))
 {
-    /* positions feed offsets written before them: lay out until the image stops changing */
+    /* positions feed offsets written before them: lay out until the image stops changing.
+     * The context, the image and the previous pass's image keep their memory from pass to
+     * pass. */
     enum { MAX_PASSES = 6 };
     bf_buffer previous = {0};
+    bf_wctx w;
+    memset(&w, 0, sizeof w);
     int ok = 0;
+    bf_buffer_free(out);
     for (int n = 0; n < MAX_PASSES; n++) {
-        bf_wctx w;
-        bf_buffer_free(out);
-        bf_wctx_init(&w, out, doc);
+        swap_images(out, &previous);
+        if (out->data)
+            memset(out->data, 0, out->size); /* bytes never written are zero */
+        out->size = 0;
+        wctx_reset(&w, out, doc);
         w.c.revision = revision;
         w.layout = 1;
         w.root = doc;
         w.arena = arena;
         ok = pass(&w, doc) && bf_place_queued(&w);
-        *err = w.err;
-        bf_wctx_free(&w);
-        if (!ok || (n > 0 && previous.size == out->size && memcmp(previous.data, out->data, out->size) == 0))
+        /* a pass that failed says why; a value that did not fit is reported once the layout
+         * has settled (a note of an early pass may be gone in the next one) */
+        const bf_error *overflow = first_overflow(&w);
+        *err = ok && overflow ? *overflow : w.err;
+        if (!ok || overflow) {
+            int settled = ok && n > 0 && previous.size == out->size && memcmp(previous.data, out->data, out->size) == 0;
+            if (!ok || settled || n == MAX_PASSES - 1) {
+                ok = 0;
+                break;
+            }
+            ok = 0;
+            continue; /* a later pass may bring the value back into range */
+        }
+        if (n > 0 && previous.size == out->size && memcmp(previous.data, out->data, out->size) == 0)
             break;
         ok = 0;
-        bf_buffer_free(&previous);
-        previous.data = malloc(out->size + 1);
-        if (!previous.data) {
-            bf_fail(&w.c, 0, NULL, "out of memory");
-            *err = w.err;
-            break;
-        }
-        memcpy(previous.data, out->data, out->size);
-        previous.size = out->size;
         if (n == MAX_PASSES - 1) {
             memset(err, 0, sizeof *err);
             err->failed = 1;
             snprintf(err->message, sizeof err->message, "the layout did not settle after %d passes", MAX_PASSES);
         }
     }
+    bf_wctx_free(&w);
     bf_buffer_free(&previous);
+    if (!ok) /* a failed build leaves no image behind */
+        bf_buffer_free(out);
     return ok;
 }
 

@@ -28,12 +28,31 @@ typedef struct bf_placement {
     void *owner;
 } bf_placement;
 
+/* A list of queue positions (pooled data still waiting for its region). */
+typedef struct bf_index_list {
+    size_t *at;
+    size_t len, cap, head;
+} bf_index_list;
+
+/* Pooled data whose base does not depend on its owner (every part's indices go into the
+ * one index chunk): the base is computed once for the whole group, not once per element. */
+typedef struct bf_pool_group {
+    int64_t (*base)(struct bf_wctx *w, void *owner);
+    bf_index_list waiting;
+} bf_pool_group;
+
 #define BF_MAX_STRING_TABLES 4
+#define BF_MAX_POOL_GROUPS 32
+#define BF_MAX_OVERFLOW_NOTES 8
 
 /* A string table the builder fills: each string once, in the order first met. */
 typedef struct bf_string_table {
     const void *key; /* which table (the address of its bytes field) */
     bf_buffer bytes;
+    /* open addressing over the strings' offsets (+1; 0: empty slot), for finding a string
+     * again without scanning the table */
+    uint32_t *slots;
+    size_t slot_count, string_count;
 } bf_string_table;
 
 /* The writer's context: the image, a cursor, and the path of what is being written.
@@ -50,8 +69,19 @@ typedef struct bf_wctx {
     bf_arena *arena; /* what the builder allocates (computed tables) */
     bf_placement *queue;
     size_t queued, queue_cap, queue_next;
+    bf_pool_group groups[BF_MAX_POOL_GROUPS];
+    size_t group_count;
+    bf_index_list pooled; /* pooled data whose base depends on its owner */
     bf_string_table tables[BF_MAX_STRING_TABLES];
     size_t table_count;
+    /* layout mode: the computed values of this pass that do not fit their fields (a later
+     * value that fits clears its field's note); the build fails with the lowest in the file
+     * once the layout has settled */
+    struct bf_overflow_note {
+        const void *field;
+        bf_error err;
+    } overflows[BF_MAX_OVERFLOW_NOTES];
+    size_t overflow_count;
 } bf_wctx;
 
 void bf_wctx_init(bf_wctx *w, bf_buffer *out, const void *root);
@@ -61,6 +91,10 @@ void bf_wctx_free(bf_wctx *w);
 
 /* Queues data reached through an offset. */
 int bf_enqueue(bf_wctx *w, int (*place)(bf_wctx *, void *), int64_t (*base)(bf_wctx *, void *), void *owner);
+/* The same, for pooled data (`base` not NULL) whose base is the same whatever the owner
+ * (`shared`): placing such data costs one call of `base` per region, not one per element. */
+int bf_enqueue_pooled(bf_wctx *w, int (*place)(bf_wctx *, void *), int64_t (*base)(bf_wctx *, void *), void *owner,
+                      int shared);
 /* Places queued data in order (pooled data right after its region) until none is left. */
 int bf_place_queued(bf_wctx *w);
 /* Moves the cursor to the end of the image, rounded up to `align`. */
@@ -87,6 +121,25 @@ int bf_put_bytes(bf_wctx *w, const uint8_t *bytes, uint64_t len, const char *fie
 int bf_put_fixed_str(bf_wctx *w, const bf_str *s, uint64_t len, const char *field);
 /* A zero-terminated string. */
 int bf_put_cstr(bf_wctx *w, const bf_str *s, const char *field);
+/* Whether `v` fits in an integer field of `bits` bits, signed or not. */
+static inline int bf_fits(int64_t v, unsigned bits, int is_signed)
+{
+    if (is_signed)
+        return bits >= 64 || (v >= -((int64_t)1 << (bits - 1)) && v < ((int64_t)1 << (bits - 1)));
+    return v >= 0 && (bits >= 64 || (uint64_t)v >> bits == 0);
+}
+/* Layout mode: notes that the computed `v` does not fit `field` (its address), at `at` in
+ * the image, named by the printf format `path` (below the current frames, or from the root
+ * when `rooted`). The pass goes on: a later value that fits clears the note
+ * (bf_overflow_clear), and the build fails if a note is left when the layout settles. */
+void bf_overflow(bf_wctx *w, const void *field, int64_t v, unsigned bits, int is_signed, uint64_t at, int rooted,
+                 const char *path, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 8, 9)))
+#endif
+    ;
+/* A value that fits was stored in `field`: any note about it no longer holds. */
+void bf_overflow_clear(bf_wctx *w, const void *field);
 /* Fails unless `v` fits in an unsigned field of `bits` bits. */
 int bf_check_fits(bf_wctx *w, uint64_t v, unsigned bits, const char *field);
 int bf_check_fits_signed(bf_wctx *w, int64_t v, unsigned bits, const char *field);

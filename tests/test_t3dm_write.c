@@ -144,7 +144,7 @@ Test(t3dm_write, offsets_that_no_longer_fit_24_bits_fail)
     bf_error err;
     cr_assert_not(t3dm_write_model(d.file, &out, &err));
     cr_expect_str_eq(err.path, "chunks[3].offset");
-    cr_expect(strstr(err.message, "value 0x1000000 does not fit in 24 bits") != NULL, "%s", err.message);
+    cr_expect(strstr(err.message, "value 16777216 does not fit in 24 unsigned bits (0 to 16777215)") != NULL, "%s", err.message);
     bf_buffer_free(&out);
     close_doc(&d);
 }

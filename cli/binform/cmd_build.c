@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bf_validate.h"
 #include "bf_write.h"
 #include "commands.h"
 #include "document.h"
@@ -53,6 +54,37 @@ static int save(const char *output, const bf_buffer *out)
     return 0;
 }
 
+/* The builder's output read back and validated before it is saved: a file the builder
+ * made but that does not check is refused (its first error printed), never written. */
+static int built_file_checks(const bf_entry_desc *entry, const bf_buffer *out, const char *name, const char *output)
+{
+    bf_arena arena;
+    bf_arena_init(&arena, bf_alloc_default(), 0);
+    void *doc;
+    bf_error err;
+    char line[BF_PATH_MAX + BF_MESSAGE_MAX + 512];
+    int ok = 0;
+    if (!entry->read(out->data, out->size, &arena, NULL, &doc, &err)) {
+        bf_error_format(&err, name, line, sizeof line);
+        fprintf(stderr, "%s (building)\nbinform build: the built file does not read back; nothing written to %s\n", line,
+                output);
+    } else {
+        bf_findings findings = {0};
+        ok = entry->validate(doc, out->data, out->size, &findings);
+        for (size_t i = 0; !ok && i < findings.count; i++) {
+            if (findings.items[i].severity != BF_SEVERITY_ERROR)
+                continue;
+            bf_finding_format(&findings.items[i], name, line, sizeof line);
+            fprintf(stderr, "%s (building)\nbinform build: the built file does not check; nothing written to %s\n", line,
+                    output);
+            break;
+        }
+        bf_findings_free(&findings);
+    }
+    bf_arena_free(&arena);
+    return ok;
+}
+
 int cmd_build(const options *o, int argc, char **argv)
 {
     (void)argc;
@@ -90,6 +122,8 @@ int cmd_build(const options *o, int argc, char **argv)
         char line[BF_PATH_MAX + BF_MESSAGE_MAX + 512];
         bf_error_format(&err, name, line, sizeof line);
         fprintf(stderr, "%s (%s)\n", line, o->keep_layout ? "writing where the JSON says" : "building");
+    } else if (!o->keep_layout && !built_file_checks(doc.entry, &out, name, o->output)) {
+        rc = EXIT_INVALID;
     } else {
         rc = save(o->output, &out);
         if (rc == 0 && o->verbose)

@@ -32,18 +32,40 @@ local function own(e)
   return settable(e) and e.k == "name"
 end
 
--- C lines that evaluate a writable path (root.chunks[i].offset) and the lvalue they give.
+-- How an error names a place: a path format (from the root, or below the structure being
+-- written) with the C expressions of its indices.
+local function below(p, name, arg)
+  local args = {}
+  for _, a in ipairs(p.args) do args[#args + 1] = a end
+  if arg then args[#args + 1] = arg end
+  return { fmt = p.fmt == "" and name or (p.fmt .. "." .. name), args = args, rooted = p.rooted }
+end
+
+-- C lines that evaluate a writable path (root.chunks[i].offset); returns the lvalue they
+-- give and the place it is (its path, the structure holding it, the field).
 local function lvalue(e, env, lines)
-  if e.k == "name" and e.ref == "field" then return "s->" .. e.name end
+  if e.k == "name" and e.ref == "field" then
+    local p = below({ fmt = "", args = {}, rooted = false }, e.name)
+    p.owner, p.field = "s", e.field
+    return "s->" .. e.name, p
+  end
   if e.k == "name" and e.ref == "param" then return nil end
-  if e.k == "name" and e.ref == "root" then return env.root_mut end
+  if e.k == "name" and e.ref == "root" then return env.root_mut, { fmt = "", args = {}, rooted = true } end
   if e.k == "member" then
-    local base = L.pointer(e.a, env, lines)
-    return base and (base .. "->" .. e.name) or nil
+    local base, bp = L.pointer(e.a, env, lines)
+    if not base then return nil end
+    local p = below(bp, e.name)
+    p.owner, p.field = base, e.field
+    return base .. "->" .. e.name, p
   end
   if e.k == "index" then
     local fl = e.a.field
-    local owner = e.a.k == "name" and "s" or L.pointer(e.a.a, env, lines)
+    local owner, op
+    if e.a.k == "name" then
+      owner, op = "s", { fmt = "", args = {}, rooted = false }
+    else
+      owner, op = L.pointer(e.a.a, env, lines)
+    end
     if not owner then return nil end
     local n = fl.fixed_count and tostring(fl.fixed_count) or (owner .. "->" .. fl.name .. "_count")
     env.counter.n = env.counter.n + 1
@@ -51,17 +73,69 @@ local function lvalue(e, env, lines)
     lines[#lines + 1] = string.format("int64_t %s = %s;", ix, cexpr.c(e.b, env))
     lines[#lines + 1] = string.format('if (!bf_windex(w, %s, %s, "%s"))', ix, n, fl.name)
     lines[#lines + 1] = "    return 0;"
-    return string.format("%s->%s[%s]", owner, fl.name, ix)
+    local p = below(op, fl.name .. "[%lld]", "(long long)" .. ix)
+    p.owner, p.field, p.element = owner, fl, ix
+    return string.format("%s->%s[%s]", owner, fl.name, ix), p
   end
   return nil
 end
 
--- A writable pointer to the structure an expression names.
+-- A writable pointer to the structure an expression names, and its place.
 function L.pointer(e, env, lines)
-  if e.k == "name" and e.ref == "root" then return env.root_mut end
-  if e.k == "name" and e.ref == "field" then return "(&s->" .. e.name .. ")" end
-  local lv = lvalue(e, env, lines)
-  return lv and ("(&" .. lv .. ")") or nil
+  if e.k == "name" and e.ref == "root" then return env.root_mut, { fmt = "", args = {}, rooted = true } end
+  if e.k == "name" and e.ref == "field" then
+    return "(&s->" .. e.name .. ")", { fmt = e.name, args = {}, rooted = false }
+  end
+  local lv, p = lvalue(e, env, lines)
+  return lv and ("(&" .. lv .. ")") or nil, p
+end
+
+local int_bits = { u8 = 8, s8 = 8, char = 8, u16 = 16, s16 = 16, u24 = 24, s24 = 24, u32 = 32, s32 = 32, u64 = 64, s64 = 64 }
+
+-- The width of an integer field and whether it is signed (nil for floats).
+function L.int_bits(prim)
+  local bits = int_bits[prim]
+  if not bits then return nil end
+  return bits, prim:sub(1, 1) == "s"
+end
+
+-- Where a field starts in the image being built: its structure's start plus its static
+-- offset, or the position it was last written at.
+local function place_at(p)
+  local fl = p.field
+  local at
+  if fl.offset then
+    at = string.format("(uint64_t)%s->_offset + %d", p.owner, fl.offset)
+  else
+    at = string.format("(uint64_t)%s->%s_at", p.owner, fl.name)
+  end
+  if p.element and fl.elem_size then
+    at = string.format("%s + (uint64_t)%s * %d", at, p.element, fl.elem_size)
+  end
+  return at
+end
+
+-- Lines storing the computed `value_c` into an integer field: a value the field cannot hold
+-- is noted as an error (bf_overflow) instead of being cut to its low bits unseen. `at` is
+-- the C offset to name, `path` the place ({fmt, args, rooted}).
+function L.store(lines, lv, prim, value_c, at, path)
+  local bits, signed = L.int_bits(prim)
+  if not bits then
+    lines[#lines + 1] = string.format("%s = %s;", lv, value_c)
+    return lines
+  end
+  local args = ""
+  for _, a in ipairs(path.args) do args = args .. ", " .. a end
+  lines[#lines + 1] = "{"
+  lines[#lines + 1] = string.format("    int64_t v_ = %s;", value_c)
+  lines[#lines + 1] = string.format("    if (!bf_fits(v_, %d, %d))", bits, signed and 1 or 0)
+  lines[#lines + 1] = string.format('        bf_overflow(w, &%s, v_, %d, %d, %s, %d, "%s"%s);', lv, bits, signed and 1 or 0,
+    at, path.rooted and 1 or 0, path.fmt, args)
+  lines[#lines + 1] = "    else if (w->overflow_count)"
+  lines[#lines + 1] = string.format("        bf_overflow_clear(w, &%s);", lv)
+  lines[#lines + 1] = string.format("    %s = v_;", lv)
+  lines[#lines + 1] = "}"
+  return lines
 end
 
 -- Lines that make `e` equal to `value_c`, or nil when it cannot be solved. Parameters are
@@ -74,10 +148,9 @@ function L.solve(e, value_c, env, params)
       return L.solve(arg, value_c, env, nil)
     end
     local lines = {}
-    local lv = lvalue(e, env, lines)
+    local lv, p = lvalue(e, env, lines)
     if not lv then return nil end
-    lines[#lines + 1] = string.format("%s = %s;", lv, value_c)
-    return lines
+    return L.store(lines, lv, p.field.prim, value_c, place_at(p), p)
   end
   if e.k ~= "binary" then return nil end
   local a, b = e.a, e.b

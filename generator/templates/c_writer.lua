@@ -161,6 +161,15 @@ local function write_value(fmt, ix, fl, L, env)
   end
 end
 
+-- Where a field of the structure being written starts: its static offset in the
+-- structure, else the cursor (the field is written next).
+local function own_at(fl)
+  if fl.offset then return string.format("(uint64_t)s->_offset + %d", fl.offset) end
+  return "(uint64_t)w->pos"
+end
+
+local function own_path(name) return { fmt = name, args = {}, rooted = false } end
+
 -- Layout-mode lines computing a field's own value before it is written.
 local function compute_lines(fmt, ix, t, fl, env, tables)
   local L = {}
@@ -174,11 +183,18 @@ local function compute_lines(fmt, ix, t, fl, env, tables)
     elseif fl.value then
       local v = cexpr.c(fl.value, e2)
       for _, l in ipairs(pre) do w(l) end
-      w(string.format("s->%s = %s;", name, v))
+      for _, l in ipairs(layout.store({}, "s->" .. name, fl.prim, v, own_at(fl), own_path(name))) do w(l) end
     elseif #fl.bits > 0 then
       local parts = {}
       for _, b in ipairs(fl.bits) do
-        parts[#parts + 1] = string.format("(((uint64_t)s->%s_%s & UINT64_C(0x%X)) << %d)", name, b.name, (1 << b.width) - 1, b.shift)
+        -- a part wider than its bits would be cut to them: an error instead
+        local part = string.format("%s_%s", name, b.name)
+        w(string.format("if (!bf_fits((int64_t)s->%s, %d, %d))", part, b.width, b.signed and 1 or 0))
+        w(string.format('    bf_overflow(w, &s->%s, (int64_t)s->%s, %d, %d, %s, 0, "%s");', part, part, b.width,
+          b.signed and 1 or 0, own_at(fl), part))
+        w("else if (w->overflow_count)")
+        w(string.format("    bf_overflow_clear(w, &s->%s);", part))
+        parts[#parts + 1] = string.format("(((uint64_t)s->%s & UINT64_C(0x%X)) << %d)", part, (1 << b.width) - 1, b.shift)
       end
       w(string.format("s->%s = %s;", name, table.concat(parts, " | ")))
     end
@@ -192,11 +208,12 @@ local function compute_lines(fmt, ix, t, fl, env, tables)
       w("  if (w->err.failed)")
       w("      return 0;")
       if fl.string_null then
-        w(string.format("  s->%s = off < 0 ? %d : off; }", name, fl.string_null))
+        w(string.format("  if (off < 0) off = %d;", fl.string_null))
       else
         w(string.format('  if (off < 0) return bf_fail(&w->c, w->pos, "%s", "the string is missing");', name))
-        w(string.format("  s->%s = off; }", name))
       end
+      for _, l in ipairs(layout.store({}, "s->" .. name, fl.prim, "off", own_at(fl), own_path(name))) do w("  " .. l) end
+      w("}")
     end
   end
   if (fl.kind == "str") and fl.const_str then
@@ -302,6 +319,19 @@ local function pool_base(fl)
   return nil
 end
 
+-- Whether an expression's value depends on the structure it is evaluated for (its fields,
+-- parameters, index, position) rather than only on the root.
+local owner_refs = { field = true, param = true, index = true, start = true, pos = true, ["end"] = true, size = true, bits = true }
+local function uses_owner(e)
+  if not e then return false end
+  if e.k == "name" and owner_refs[e.ref] then return true end
+  if uses_owner(e.a) or uses_owner(e.b) or uses_owner(e.c) then return true end
+  for _, arg in ipairs(e.args or {}) do
+    if uses_owner(arg) then return true end
+  end
+  return false
+end
+
 function W.place_function(fmt, ix, t, fl, tables)
   local o = {}
   local depth = 1
@@ -395,9 +425,12 @@ function W.function_for(fmt, ix, t, tables)
     end
     if fl.pos then
       w("if (w->layout) {")
-      if layout.has_target(fl.pos) then
-        w(string.format("    if (!bf_enqueue(w, place_%s_%s, %s, s))", t.name, fl.name,
-          pool_base(fl) and ("base_" .. t.name .. "_" .. fl.name) or "NULL"))
+      if layout.has_target(fl.pos) and pool_base(fl) then
+        w(string.format("    if (!bf_enqueue_pooled(w, place_%s_%s, base_%s_%s, s, %d))", t.name, fl.name, t.name,
+          fl.name, uses_owner(pool_base(fl)) and 0 or 1))
+        w("        return 0;")
+      elseif layout.has_target(fl.pos) then
+        w(string.format("    if (!bf_enqueue(w, place_%s_%s, NULL, s))", t.name, fl.name))
         w("        return 0;")
       else
         w("    /* a view of bytes another field writes: nothing to place */")

@@ -202,6 +202,45 @@ render = place
 -- that uses them, and stand in it as a local variable.
 M.quantifiers = { count = true, all = true, any = true, sum = true, first = true }
 
+-- Whether an expression mentions anything but the root and constants: the structure it is
+-- evaluated for (its fields, parameters, index, position) or an element a quantifier
+-- outside it binds (`free` also counts _it, _prev and _value).
+local owner_refs = { field = true, param = true, index = true, start = true, pos = true, ["end"] = true, size = true, bits = true }
+local bound_refs = { it = true, prev = true, value = true }
+local function mentions_owner(e, free)
+  if not e then return false end
+  if e.k == "name" and (owner_refs[e.ref] or (free and bound_refs[e.ref])) then return true end
+  if mentions_owner(e.a, free) or mentions_owner(e.b, free) or mentions_owner(e.c, free) then return true end
+  for _, arg in ipairs(e.args or {}) do
+    if mentions_owner(arg, free) then return true end
+  end
+  return false
+end
+M.mentions_owner = mentions_owner
+
+-- A quantifier over the root alone (`sum(root.chunk_data, ...)` in a rule of every part)
+-- has one value per document: validators compute it once (env.cache names the cache and
+-- env.cache_slots numbers the expressions) instead of once per structure.
+-- The same expression gets the same text (sub-expressions carry no source text).
+local function key(e)
+  if not e then return "" end
+  local parts = { e.k, e.name or "", e.ref or "", e.op or "", tostring(e.v or ""), e.vt or "",
+    e.field and (e.field.owner .. "." .. e.field.name) or "", key(e.a), key(e.b), key(e.c) }
+  for _, arg in ipairs(e.args or {}) do parts[#parts + 1] = key(arg) end
+  return "(" .. table.concat(parts, " ") .. ")"
+end
+
+local function cache_slot(e, env)
+  if not env.cache then return nil end
+  if mentions_owner(e.args[1], true) or mentions_owner(e.args[2], false) then return nil end
+  local slots, k = env.cache_slots, key(e)
+  if not slots[k] then
+    slots.n = slots.n + 1
+    slots[k] = slots.n - 1
+  end
+  return slots[k]
+end
+
 function M.quantifier(e, env)
   if not env.pre then error(e.name .. "() can only be used in rules") end
   env.counter.n = env.counter.n + 1
@@ -212,7 +251,12 @@ function M.quantifier(e, env)
   local float = e.vt == "float"
   local init = ({ count = "0", sum = "0", all = "1", any = "0", first = "-1" })[e.name]
   local pre = env.pre
+  local slot = cache_slot(e, env)
+  local slot_value = slot and string.format("%s->%s[%d]", env.cache, float and "f" or "i", slot)
   pre[#pre + 1] = string.format("%s %s = %s;", float and "double" or "int64_t", acc, init)
+  if slot then
+    pre[#pre + 1] = string.format("if (%s->set[%d]) %s = %s; else", env.cache, slot, acc, slot_value)
+  end
   pre[#pre + 1] = string.format("for (uint32_t %s = 0; %s < (uint32_t)(%s); %s++) {", i, i, arr.count, i)
   local elem_env = setmetatable({ index = "(int64_t)" .. i, elem_field = fl, pre = {} }, { __index = env })
   if fl.kind == "struct" then
@@ -239,6 +283,13 @@ function M.quantifier(e, env)
     pre[#pre + 1] = string.format("    if (%s) { %s = 1; break; }", body, acc)
   end
   pre[#pre + 1] = "}"
+  if slot then
+    -- kept only when it evaluated cleanly: a failure is reported again wherever it is used
+    pre[#pre + 1] = string.format("if (!%s->set[%d] && !c->err->failed) {", env.cache, slot)
+    pre[#pre + 1] = string.format("    %s->set[%d] = 1;", env.cache, slot)
+    pre[#pre + 1] = string.format("    %s = %s;", slot_value, acc)
+    pre[#pre + 1] = "}"
+  end
   return { kind = float and "float" or "int", c = acc }
 end
 

@@ -220,10 +220,14 @@ local function layout(t)
     end
   end
   local rows = {}
+  local first = 1 -- spans are in order and do not overlap: each row looks at its own only
   for row_start = 0, t.size - 1, LAYOUT_WIDTH do
     local row = { offset = row_start, cells = {} }
     local row_end = math.min(row_start + LAYOUT_WIDTH, t.size)
-    for _, s in ipairs(spans) do
+    while spans[first] and spans[first].start + spans[first].len <= row_start do first = first + 1 end
+    for k = first, #spans do
+      local s = spans[k]
+      if s.start >= row_end then break end
       local a, b = math.max(s.start, row_start), math.min(s.start + s.len, row_end)
       if a < b then
         row.cells[#row.cells + 1] = { name = s.name, col = a - row_start, len = b - a, first = a == s.start,
@@ -404,8 +408,16 @@ local function file_kinds(fmt)
   return rows
 end
 
--- The page of one format.
+-- The page of one format. The Markdown and the HTML page render the same model (and do not
+-- change it): it is built once per format.
+local pages = setmetatable({}, { __mode = "k" })
+local build_page
 function M.page(fmt)
+  if not pages[fmt] then pages[fmt] = build_page(fmt) end
+  return pages[fmt]
+end
+
+function build_page(fmt)
   local ix = names.index(fmt)
   local type_users, enum_users = users(fmt)
   local blocks = {}

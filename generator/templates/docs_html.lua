@@ -5,6 +5,7 @@ local common = require("docs_common")
 local M = {}
 
 local function esc(s)
+  if not s:find('[&<>"]') then return s end
   return (s:gsub("[&<>\"]", { ["&"] = "&amp;", ["<"] = "&lt;", [">"] = "&gt;", ['"'] = "&quot;" }))
 end
 
