@@ -66,16 +66,9 @@ int sprite_view_lay_Sprite(bf_ctx *c, const bf_view_doc *d, sprite_Sprite_view *
         }
         v->ext_at = c->pos;
         v->ext_lim = c->end;
-        if (!deep) {
-            if (!bf_need(c, 124, "ext"))
-                return 0;
-            c->pos += 124;
-        } else {
-            sprite_SpriteExt_view e_ext;
-            if (!bf_push(c, "ext", -1) || !sprite_view_lay_SpriteExt(c, d, &e_ext, 0, deep))
-                return 0;
-            bf_pop(c);
-        }
+        if (!bf_push(c, "ext", -1) || !sprite_view_lay_SpriteExt(c, d, &v->ext, 0, deep))
+            return 0;
+        bf_pop(c);
     }
     /* rest */
     v->rest_at = c->pos;
@@ -137,28 +130,14 @@ int sprite_view_lay_SpriteExt(bf_ctx *c, const bf_view_doc *d, sprite_SpriteExt_
     c->pos += 2;
     /* texparms */
     v->texparms_lim = c->end;
-    if (!deep) {
-        if (!bf_need(c, 24, "texparms"))
-            return 0;
-        c->pos += 24;
-    } else {
-        sprite_TexParms_view e_texparms;
-        if (!bf_push(c, "texparms", -1) || !sprite_view_lay_TexParms(c, d, &e_texparms, 0, deep))
-            return 0;
-        bf_pop(c);
-    }
+    if (!bf_push(c, "texparms", -1) || !sprite_view_lay_TexParms(c, d, &v->texparms, 0, deep))
+        return 0;
+    bf_pop(c);
     /* detail */
     v->detail_lim = c->end;
-    if (!deep) {
-        if (!bf_need(c, 24, "detail"))
-            return 0;
-        c->pos += 24;
-    } else {
-        sprite_TexParms_view e_detail;
-        if (!bf_push(c, "detail", -1) || !sprite_view_lay_TexParms(c, d, &e_detail, 0, deep))
-            return 0;
-        bf_pop(c);
-    }
+    if (!bf_push(c, "detail", -1) || !sprite_view_lay_TexParms(c, d, &v->detail, 0, deep))
+        return 0;
+    bf_pop(c);
     /* detail_blend_factor */
     if (!bf_need(c, 4, "detail_blend_factor"))
         return 0;
@@ -324,22 +303,6 @@ int sprite_view_lay_TexAxis(bf_ctx *c, const bf_view_doc *d, sprite_TexAxis_view
     return 1;
 }
 
-static int sub_Sprite_ext(bf_ctx *c, const sprite_Sprite_view *v, sprite_SpriteExt_view *out)
-{
-    c->pos = v->ext_at;
-    c->end = v->ext_lim;
-    return sprite_view_lay_SpriteExt(c, v->_doc, out, 0, 0);
-}
-sprite_SpriteExt_view sprite_Sprite_view_ext(const sprite_Sprite_view *v)
-{
-    bf_ctx ctx;
-    bf_error e;
-    bf_view_ctx(&ctx, v->_doc, &e);
-    sprite_SpriteExt_view s;
-    if (!sub_Sprite_ext(&ctx, v, &s))
-        memset(&s, 0, sizeof s), s._doc = &bf_view_zero_doc;
-    return s;
-}
 static int sub_SpriteExt_lods(bf_ctx *c, const sprite_SpriteExt_view *v, size_t i, const sprite_Lod_view *prev, sprite_Lod_view *out)
 {
     (void)prev;
@@ -373,38 +336,6 @@ int sprite_SpriteExt_view_lods_next(const sprite_SpriteExt_view *v, sprite_Lod_v
     bf_view_ctx(&ctx, v->_doc, &e);
     sprite_Lod_view prev = *it;
     return sub_SpriteExt_lods(&ctx, v, (size_t)prev._index + 1, &prev, it);
-}
-static int sub_SpriteExt_texparms(bf_ctx *c, const sprite_SpriteExt_view *v, sprite_TexParms_view *out)
-{
-    c->pos = v->_offset + 68;
-    c->end = v->texparms_lim;
-    return sprite_view_lay_TexParms(c, v->_doc, out, 0, 0);
-}
-sprite_TexParms_view sprite_SpriteExt_view_texparms(const sprite_SpriteExt_view *v)
-{
-    bf_ctx ctx;
-    bf_error e;
-    bf_view_ctx(&ctx, v->_doc, &e);
-    sprite_TexParms_view s;
-    if (!sub_SpriteExt_texparms(&ctx, v, &s))
-        memset(&s, 0, sizeof s), s._doc = &bf_view_zero_doc;
-    return s;
-}
-static int sub_SpriteExt_detail(bf_ctx *c, const sprite_SpriteExt_view *v, sprite_TexParms_view *out)
-{
-    c->pos = v->_offset + 92;
-    c->end = v->detail_lim;
-    return sprite_view_lay_TexParms(c, v->_doc, out, 0, 0);
-}
-sprite_TexParms_view sprite_SpriteExt_view_detail(const sprite_SpriteExt_view *v)
-{
-    bf_ctx ctx;
-    bf_error e;
-    bf_view_ctx(&ctx, v->_doc, &e);
-    sprite_TexParms_view s;
-    if (!sub_SpriteExt_detail(&ctx, v, &s))
-        memset(&s, 0, sizeof s), s._doc = &bf_view_zero_doc;
-    return s;
 }
 
 static int same_Sprite(const sprite_Sprite_view *v, const sprite_Sprite *s, char *where, size_t n);

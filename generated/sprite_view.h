@@ -16,19 +16,15 @@ typedef struct sprite_Lod_view sprite_Lod_view;
 typedef struct sprite_TexParms_view sprite_TexParms_view;
 typedef struct sprite_TexAxis_view sprite_TexAxis_view;
 
-/* A whole `.sprite` file. */
-struct sprite_Sprite_view {
+/* RDP texture parameters (`struct texparms_s`), for the S then the T direction. */
+struct sprite_TexParms_view {
     const bf_view_doc *_doc;
     size_t _offset;   /* where it starts in the input */
     size_t _end;      /* where the cursor was after it */
     size_t _lim;      /* end of the region it was laid out in */
     int64_t _index;   /* its index in the array holding it, else 0 */
-    size_t pixels_count;
-    size_t ext_at;
-    size_t ext_lim;
-    uint8_t has_ext;
-    size_t rest_at;
-    size_t rest_count;
+    size_t s_lim;
+    size_t t_lim;
 };
 
 /* Extended header (`sprite_ext_t`), 124 bytes of version 4, padded to 8 in the file. Every offset in it is absolute (from the start of the file).  */
@@ -40,10 +36,28 @@ struct sprite_SpriteExt_view {
     int64_t _index;   /* its index in the array holding it, else 0 */
     size_t lods_lim;
     size_t texparms_lim;
+    sprite_TexParms_view texparms;
     size_t detail_lim;
+    sprite_TexParms_view detail;
     size_t palette_at;
     size_t palette_count;
     uint8_t has_palette;
+};
+
+/* A whole `.sprite` file. */
+struct sprite_Sprite_view {
+    const bf_view_doc *_doc;
+    size_t _offset;   /* where it starts in the input */
+    size_t _end;      /* where the cursor was after it */
+    size_t _lim;      /* end of the region it was laid out in */
+    int64_t _index;   /* its index in the array holding it, else 0 */
+    size_t pixels_count;
+    size_t ext_at;
+    size_t ext_lim;
+    uint8_t has_ext;
+    sprite_SpriteExt_view ext;
+    size_t rest_at;
+    size_t rest_count;
 };
 
 /* One further image (`struct sprite_lod_s`): a mipmap level, or the detail texture in the seventh slot. An unused slot is all zeros.  */
@@ -56,17 +70,6 @@ struct sprite_Lod_view {
     size_t pixels_at;
     size_t pixels_count;
     uint8_t has_pixels;
-};
-
-/* RDP texture parameters (`struct texparms_s`), for the S then the T direction. */
-struct sprite_TexParms_view {
-    const bf_view_doc *_doc;
-    size_t _offset;   /* where it starts in the input */
-    size_t _end;      /* where the cursor was after it */
-    size_t _lim;      /* end of the region it was laid out in */
-    int64_t _index;   /* its index in the array holding it, else 0 */
-    size_t s_lim;
-    size_t t_lim;
 };
 
 /* Texture parameters of one direction (a member of `struct texparms_s`). */
@@ -144,7 +147,7 @@ static inline bf_bytes sprite_Sprite_view_pixels(const sprite_Sprite_view *v)
 /* 1 when ext is present. */
 static inline int sprite_Sprite_view_has_ext(const sprite_Sprite_view *v) { return v->has_ext; }
 /* Extended header (`sprite_ext_t`), present when flag 0x80 is set: right after the first image, padded to 8 bytes (`ROUND_UP(PIX2BYTES(format, width) * height, 8)` past the header, as `__sprite_ext` finds it).  */
-sprite_SpriteExt_view sprite_Sprite_view_ext(const sprite_Sprite_view *v);
+static inline sprite_SpriteExt_view sprite_Sprite_view_ext(const sprite_Sprite_view *v) { return v->ext; }
 static inline size_t sprite_Sprite_view_rest_count(const sprite_Sprite_view *v) { (void)v; return v->rest_count; }
 /* Everything after the extended header: the further images and the palette (which the extended header's offsets point into, each padded to 8 bytes), or whatever follows the pixels of an old sprite (nothing, in libdragon's files).  */
 static inline bf_bytes sprite_Sprite_view_rest(const sprite_Sprite_view *v)
@@ -197,9 +200,9 @@ static inline uint16_t sprite_SpriteExt_view_padding(const sprite_SpriteExt_view
     return (uint16_t)bf_load_u16be(p);
 }
 /* RDP texture parameters of the sprite (meaningful when `has_texparms` is set). */
-sprite_TexParms_view sprite_SpriteExt_view_texparms(const sprite_SpriteExt_view *v);
+static inline sprite_TexParms_view sprite_SpriteExt_view_texparms(const sprite_SpriteExt_view *v) { return v->texparms; }
 /* RDP texture parameters of the detail texture. */
-sprite_TexParms_view sprite_SpriteExt_view_detail(const sprite_SpriteExt_view *v);
+static inline sprite_TexParms_view sprite_SpriteExt_view_detail(const sprite_SpriteExt_view *v) { return v->detail; }
 /* Blending factor of the detail texture at maximum zoom (0: hidden, 1: opaque). */
 static inline float sprite_SpriteExt_view_detail_blend_factor(const sprite_SpriteExt_view *v)
 {

@@ -1,4 +1,4 @@
-/* Views against the full reader: on every sample of every format that has views, both accept
+/* Views against the full reader: on every sample of every format (all have views), both accept
  * the file and agree on every field (the generated <fmt>_view_same_* walks every accessor);
  * on truncated and corrupted copies (counts, offsets and lengths overwritten), a view opens
  * exactly when the reader reads. T3DM is also checked by hand: vertices, indices, strings and
@@ -11,10 +11,12 @@
 #include <string.h>
 
 #include "j3d_view.h"
+#include "p3m_view.h"
 #include "samples.h"
 #include "sprite_view.h"
 #include "t3dm_view.h"
 #include "tkl_view.h"
+#include "tmd_view.h"
 #include "tml_view.h"
 
 /* Reads with the reader and opens a view; `same` is 1 when both succeeded and agree, or
@@ -46,6 +48,8 @@ VIEW_CHECK(j3d, model, j3d_File)
 VIEW_CHECK(sprite, sprite, sprite_Sprite)
 VIEW_CHECK(tkl, library, tkl_File)
 VIEW_CHECK(tml, library, tml_File)
+VIEW_CHECK(p3m, model, p3m_File)
+VIEW_CHECK(tmd, model, tmd_File)
 
 typedef struct view_entry {
     const char *ext;
@@ -55,7 +59,7 @@ typedef struct view_entry {
 static const view_entry entries[] = {
     {".t3dm", check_t3dm_model}, {".sdata", check_t3dm_stream}, {".bmd", check_j3d_model},
     {".bdl", check_j3d_model},   {".sprite", check_sprite_sprite}, {".tkl", check_tkl_library},
-    {".tml", check_tml_library},
+    {".tml", check_tml_library}, {".p3m", check_p3m_model}, {".tmd", check_tmd_model},
 };
 
 static const view_entry *entry_for(const char *name)
@@ -182,6 +186,8 @@ Test(views, refuse_what_the_reader_refuses, .timeout = 600)
     int files = walk(sample_path("t3dm"), refuse_like_the_reader, NULL);
     files += walk(sample_path("tkl"), refuse_like_the_reader, NULL);
     files += walk(sample_path("tml"), refuse_like_the_reader, NULL);
+    files += walk(sample_path("tmd"), refuse_like_the_reader, NULL);
+    files += walk(sample_path("p3m"), refuse_like_the_reader, NULL);
     files += walk(BF_PROJECT_DIR "/tests/fixtures/sprite", refuse_like_the_reader, NULL);
     cr_assert_gt(files, 20);
 }

@@ -37,6 +37,27 @@ end
 
 local function is_flat(ix, t) return R.is_flat(ix, t) and t.size ~= nil and t.size <= 1024 end
 
+-- A structure inline (not located, not in an array, not flat) keeps its view inside its
+-- parent's: expressions reach its fields, and accessors need not lay it out again.
+local function embedded(ix, fl)
+  return fl.kind == "struct" and not fl.array and not fl.pos and not is_flat(ix, ix.types[fl.type])
+end
+
+-- Types in an order where an embedded view is defined before the view holding it.
+local function view_order(fmt, ix)
+  local out, done = {}, {}
+  local function visit(t)
+    if done[t.name] then return end
+    done[t.name] = true
+    for _, fl in ipairs(t.fields) do
+      if embedded(ix, fl) then visit(ix.types[fl.type]) end
+    end
+    out[#out + 1] = t
+  end
+  for _, t in ipairs(fmt.types) do visit(t) end
+  return out
+end
+
 -- Any check inside a flat structure (constants): then its elements are laid out one by one.
 local function flat_has_checks(ix, t, seen)
   seen = seen or {}
@@ -105,7 +126,12 @@ local function field_place(env, owner, ref)
       if not count then unsupported("variable array in a flat structure") end
       return { kind = "array", p = ptr, count = count, field = fl, width = sub.size }
     end
-    -- a structure inline (flat or not): its fields at constant offsets are reachable
+    if owner.kind == "rec" and embedded(env.ix, fl) then
+      local sv = "(&" .. owner.v .. "->" .. fl.name .. ")"
+      local guard = has or (owner.maybe_null and owner.v)
+      if guard then return { kind = "rec", v = string.format("(%s ? %s : NULL)", guard, sv), type = fl.type, maybe_null = true } end
+      return { kind = "rec", v = sv, type = fl.type }
+    end
     if has then unsupported("an expression reaching into an optional structure") end
     return { kind = "flat", p = ptr, type = fl.type }
   end
@@ -299,6 +325,7 @@ local function view_struct(fmt, ix, t)
     if fl.kind == "struct" or fl.kind == "switch" then w(string.format("    size_t %s_lim;", fl.name)) end
     if fl.kind == "switch" then w(string.format("    int %s_kind;", fl.name)) end
     if fl.cond then w(string.format("    uint8_t has_%s;", fl.name)) end
+    if embedded(ix, fl) then w(string.format("    %s %s;", vt(fmt, fl.type), fl.name)) end
   end
   w("};")
   return table.concat(o, "\n")
@@ -407,6 +434,12 @@ local function lay_value(fmt, ix, t, fl, env)
     local T = ix.types[fl.type]
     local flat = is_flat(ix, T)
     w(string.format("v->%s_lim = c->end;", name))
+    if not fl.array and embedded(ix, fl) then
+      w(string.format('if (!bf_push(c, "%s", -1) || !lay_%s(c, d, &v->%s, 0, deep%s))', name, fl.type, name, args_c(env, fl, "0", "NULL")))
+      w("    return 0;")
+      w("bf_pop(c);")
+      return L
+    end
     if not fl.array then
       local e = "e_" .. name
       local skip = fl.pos and "1" or (T.size and not (flat and flat_has_checks(ix, T)) and "1")
@@ -819,7 +852,9 @@ local function accessors(fmt, ix, t, H, C)
       local S = vt(fmt, fl.type)
       local flat = is_flat(ix, T) and #T.params == 0
       h("/* " .. doc .. " */")
-      if not fl.array then
+      if not fl.array and embedded(ix, fl) then
+        h(string.format("static inline %s %s%s(const %s *v) { return v->%s; }", S, pre, name, V, name))
+      elseif not fl.array then
         if flat then
           h(string.format("static inline %s %s%s(const %s *v)", S, pre, name, V))
           h(string.format("{ return (%s){._doc = v->_doc, ._offset = %s, ._end = %s + %d, ._lim = v->_lim}; }", S, at, at, T.size))
@@ -966,7 +1001,7 @@ local function link_function(fmt, ix, t)
       if not fl.array then
         w(ind .. "{")
         w(string.format("%s    %s s;", ind, S))
-        if flat then
+        if flat or embedded(ix, fl) then
           w(string.format("%s    s = %s%s(v);", ind, pre, fl.name))
         else
           w(string.format("%s    size_t pos = c->pos, end = c->end;", ind))
@@ -1170,7 +1205,7 @@ local function generate(fmt)
   h()
   for _, t in ipairs(fmt.types) do h(string.format("typedef struct %s %s;", vt(fmt, t.name), vt(fmt, t.name))) end
   h()
-  for _, t in ipairs(fmt.types) do
+  for _, t in ipairs(view_order(fmt, ix)) do
     h(view_struct(fmt, ix, t))
     h()
   end
