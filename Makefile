@@ -224,7 +224,7 @@ BENCH_FILES ?= 100000
 bench: $(BUILD)/bench/bench_t3dm_read $(BUILD)/bench/bench_t3dm_build $(BUILD)/bench/bench_t3dm_views $(BINFORM)
 	@if [ -d $(SHARED)/samples/t3dm ]; then \
 		$(BUILD)/bench/bench_t3dm_read $$(find $(SHARED)/samples/t3dm -name '*.t3dm' | sort); \
-		$(BUILD)/bench/bench_t3dm_views $$(find $(SHARED)/samples/t3dm -name '*.t3dm' | sort); \
+		$(BUILD)/bench/bench_t3dm_views $$(find $(SHARED)/samples/t3dm -name '*.t3dm' -o -name '*.sdata' | sort); \
 	else echo "bench: $(SHARED)/samples not found; no reading to measure"; fi
 	@echo "== building and validating T3DM models of growing size"
 	@$(BUILD)/bench/bench_t3dm_build

@@ -525,9 +525,8 @@ int sprite_view_same_sprite(const sprite_sprite_view *v, const sprite_Sprite *s,
 int sprite_view_open_sprite(const uint8_t *data, size_t size, sprite_sprite_view *out, bf_error *err)
 {
     bf_ctx c;
-    bf_ctx_init(&c, data, size, NULL, err);
     out->doc = (bf_view_doc){data, size, &out->root, 0};
-    c.root = &out->root;
+    bf_view_ctx(&c, &out->doc, err); /* not bf_ctx_init: clearing 1.6 KB costs small files */
     if (!sprite_view_lay_Sprite(&c, &out->doc, &out->root, 0, 1))
         return 0;
     return 1;

@@ -411,9 +411,8 @@ int tml_view_same_library(const tml_library_view *v, const tml_File *s, char *wh
 int tml_view_open_library(const uint8_t *data, size_t size, tml_library_view *out, bf_error *err)
 {
     bf_ctx c;
-    bf_ctx_init(&c, data, size, NULL, err);
     out->doc = (bf_view_doc){data, size, &out->root, 0};
-    c.root = &out->root;
+    bf_view_ctx(&c, &out->doc, err); /* not bf_ctx_init: clearing 1.6 KB costs small files */
     if (!tml_view_lay_File(&c, &out->doc, &out->root, 0, 1))
         return 0;
     return 1;

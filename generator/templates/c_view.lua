@@ -1287,9 +1287,8 @@ local function generate(fmt)
     c(string.format("int %s_view_open_%s(const uint8_t *data, size_t size, %s_%s_view *out, bf_error *err)", fmt.name, e.name, fmt.name, e.name))
     c("{")
     c("    bf_ctx c;")
-    c("    bf_ctx_init(&c, data, size, NULL, err);")
     c("    out->doc = (bf_view_doc){data, size, &out->root, 0};")
-    c("    c.root = &out->root;")
+    c("    bf_view_ctx(&c, &out->doc, err); /* not bf_ctx_init: clearing 1.6 KB costs small files */")
     local nrev = #fmt.revisions
     if nrev == 0 then
       c(string.format("    if (!lay_%s(&c, &out->doc, &out->root, 0, 1))", e.root))
@@ -1302,10 +1301,8 @@ local function generate(fmt)
     else
       -- the first revision that reads the file, as the full reader picks it
       c(string.format("    for (int64_t r = 0; r < %d; r++) {", nrev))
-      c("        bf_ctx_init(&c, data, size, NULL, err);")
-      c("        c.root = &out->root;")
-      c("        c.revision = r;")
       c("        out->doc.revision = r;")
+      c("        bf_view_ctx(&c, &out->doc, err);")
       c(string.format("        if (lay_%s(&c, &out->doc, &out->root, 0, 1)%s)", e.root, rt.needs_link and string.format(" && link_%s(&c, &out->root)", e.root) or ""))
       c("            return 1;")
       c("    }")

@@ -1,6 +1,7 @@
 /* Benchmark: T3DM through views next to the full reader, as fractions of memcpy of the same
  * bytes (measured in the same process, interleaved), and memory per input byte.
- * Usage: bench_t3dm_views FILE.t3dm... ; one line per file, then the corpus. Numbers, not
+ * Usage: bench_t3dm_views FILE.t3dm|FILE.sdata... ; one line per file, then the corpus of models
+ * (streams: open+decode and read only; they are not in the corpus line). Numbers, not
  * pass/fail; the format of the lines is stable so runs can be compared.
  *
  *   open          views: every count, offset, bound, constant and string reference checked
@@ -106,6 +107,37 @@ static int reader_read_validate(const uint8_t *d, size_t n)
     return ok;
 }
 
+/* Streams (.sdata): open, then every keyframe walked and decoded. */
+static int stream_open_decode(const uint8_t *d, size_t n)
+{
+    t3dm_stream_view sv;
+    bf_error err;
+    if (!t3dm_view_open_stream(d, n, &sv, &err))
+        return 0;
+    uint64_t acc = 0;
+    t3dm_Keyframe_view k;
+    for (int more = t3dm_StreamData_view_keyframes_first(&sv.root, &k); more;
+         more = t3dm_StreamData_view_keyframes_next(&sv.root, &k)) {
+        acc += t3dm_Keyframe_view_time(&k) + t3dm_Keyframe_view_channel(&k);
+        for (size_t j = 0; j < t3dm_Keyframe_view_data_count(&k); j++)
+            acc += t3dm_Keyframe_view_data(&k, j);
+    }
+    sink += acc;
+    return 1;
+}
+
+static int stream_read(const uint8_t *d, size_t n)
+{
+    bf_arena arena;
+    bf_arena_init(&arena, bf_alloc_default(), 0);
+    t3dm_StreamData *s;
+    bf_error err;
+    int ok = t3dm_read_stream(d, n, &arena, NULL, &s, &err);
+    last_arena = arena.used;
+    bf_arena_free(&arena);
+    return ok;
+}
+
 static uint8_t *copy_dst;
 static int copy(const uint8_t *d, size_t n)
 {
@@ -114,9 +146,16 @@ static int copy(const uint8_t *d, size_t n)
     return 1;
 }
 
-enum { OP_COPY, OP_OPEN, OP_DECODE, OP_READ, OP_VALID, OPS };
-static int (*const ops[OPS])(const uint8_t *, size_t) = {copy, view_open, view_open_decode, reader_read,
-                                                         reader_read_validate};
+enum { OP_COPY, OP_OPEN, OP_DECODE, OP_READ, OP_VALID, OP_STREAM_DECODE, OP_STREAM_READ, ALL_OPS };
+enum { OPS = OP_VALID + 1 };
+static int (*const ops[ALL_OPS])(const uint8_t *, size_t) = {
+    copy, view_open, view_open_decode, reader_read, reader_read_validate, stream_open_decode, stream_read};
+
+static int is_stream(const char *path)
+{
+    size_t n = strlen(path);
+    return n > 6 && strcmp(path + n - 6, ".sdata") == 0;
+}
 
 /* Seconds per call: the median of 5 rounds of ~20 ms each. */
 static double per_call(int op, const uint8_t *d, size_t n)
@@ -162,6 +201,16 @@ int main(int argc, char **argv)
             return 1;
         }
         copy_dst = malloc(size ? size : 1);
+        const char *name = strrchr(argv[i], '/') ? strrchr(argv[i], '/') + 1 : argv[i];
+        if (is_stream(argv[i])) {
+            double tc = per_call(OP_COPY, data, size), td = per_call(OP_STREAM_DECODE, data, size);
+            double tr = per_call(OP_STREAM_READ, data, size);
+            printf("%-44s %8zu %7s %7.3f %7.3f %7s  %8.2fx %8.2fx\n", name, size, "-", tc / td, tc / tr, "-",
+                   (double)(size + sizeof(t3dm_stream_view)) / (double)size, (double)(size + last_arena) / (double)size);
+            free(copy_dst);
+            bf_file_unload(alloc, data, size);
+            continue;
+        }
         double t[OPS];
         for (int op = 0; op < OPS; op++) {
             t[op] = per_call(op, data, size);
@@ -174,7 +223,6 @@ int main(int argc, char **argv)
             worst_view_mem = view_mem;
         if (reader_mem > worst_reader_mem)
             worst_reader_mem = reader_mem;
-        const char *name = strrchr(argv[i], '/') ? strrchr(argv[i], '/') + 1 : argv[i];
         printf("%-44s %8zu %7.3f %7.3f %7.3f %7.3f  %8.2fx %8.2fx\n", name, size, t[OP_COPY] / t[OP_OPEN],
                t[OP_COPY] / t[OP_DECODE], t[OP_COPY] / t[OP_READ], t[OP_COPY] / t[OP_VALID], view_mem, reader_mem);
         free(copy_dst);
