@@ -1188,6 +1188,16 @@ end
 
 local function generate(fmt)
   local ix = index(fmt)
+  -- a view over zeros (an element past the end) must read inside bf_view_zeros
+  for _, t in ipairs(fmt.types) do
+    for _, fl in ipairs(t.fields) do
+      local width = fl.elem_size or fl.prim_size or 0
+      if fl.kind == "bytes" and fl.count and fl.count.k == "int" then width = fl.count.v end
+      if fl.offset and fl.offset + width * (fl.fixed_count or 1) > 1024 then
+        unsupported(t.name .. "." .. fl.name .. " lies beyond the 1 KB of zeros a missing element reads")
+      end
+    end
+  end
   local H, C = {}, {}
   local function h(s) H[#H + 1] = s or "" end
   local guard = fmt.name:upper() .. "_VIEW_H"
