@@ -14,7 +14,8 @@ enum {
     EMIT_META = 1 << 5,      /* FORMAT_meta.c */
     EMIT_INDEX = 1 << 6,     /* formats.h, formats.c, docs/index.* */
     EMIT_DOCS = 1 << 7,      /* docs/FORMAT.md, .html, .schema.json */
-    EMIT_ALL = (1 << 8) - 1,
+    EMIT_VIEW = 1 << 8,      /* FORMAT_view.h, FORMAT_view.c */
+    EMIT_ALL = (1 << 9) - 1,
 };
 
 /* Runs the templates over all formats and writes the `parts` they produce under `out_dir`

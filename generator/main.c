@@ -24,7 +24,7 @@ static void usage(FILE *out)
             "usage: bfgen [OPTIONS] SCHEMA.yaml...\n"
             "  -o, --out DIR        where generated files go (default: generated)\n"
             "  --emit PARTS         only these, comma-separated: header, reader, writer, validator,\n"
-            "                       access, meta, index, docs (default: all). What a part needs\n"
+            "                       access, meta, index, docs, view (default: all). What a part needs\n"
             "                       comes with it: reader brings header and access; meta brings reader,\n"
             "                       writer and validator; index brings meta\n"
             "  --templates DIR      the Lua templates (default: found beside bfgen, see below)\n"
@@ -87,6 +87,7 @@ static const struct {
     {"meta", EMIT_META | EMIT_READER | EMIT_WRITER | EMIT_VALIDATOR | EMIT_HEADER},
     {"index", EMIT_INDEX | EMIT_META | EMIT_READER | EMIT_WRITER | EMIT_VALIDATOR | EMIT_HEADER},
     {"docs", EMIT_DOCS},
+    {"view", EMIT_VIEW | EMIT_HEADER},
 };
 
 static int parse_parts(const char *list, unsigned *out)
@@ -100,7 +101,7 @@ static int parse_parts(const char *list, unsigned *out)
             if (strlen(parts[i].name) == n && strncmp(parts[i].name, p, n) == 0)
                 break;
         if (i == sizeof parts / sizeof parts[0]) {
-            fprintf(stderr, "bfgen: --emit: no part '%.*s' (header, reader, writer, validator, access, meta, index, docs)\n",
+            fprintf(stderr, "bfgen: --emit: no part '%.*s' (header, reader, writer, validator, access, meta, index, docs, view)\n",
                     (int)n, p);
             return 0;
         }

@@ -9,10 +9,11 @@ local c_validate = require("c_validate")
 local c_writer = require("c_writer")
 local c_access = require("c_access")
 local json_schema = require("json_schema")
+local c_view = require("c_view")
 
 return {
   format = function(fmt)
-    return {
+    local files = {
       [fmt.name .. ".h"] = c_header(fmt),
       [fmt.name .. ".c"] = c_reader.source(fmt),
       [fmt.name .. "_meta.c"] = c_meta(fmt),
@@ -23,6 +24,13 @@ return {
       [fmt.name .. "_access.h"] = c_access(fmt),
       ["docs/" .. fmt.name .. ".schema.json"] = json_schema(fmt),
     }
+    -- views, for the formats whose constructs they handle (c_view.lua says which not)
+    local view_h, view_c = c_view.files(fmt)
+    if view_h then
+      files[fmt.name .. "_view.h"] = view_h
+      files[fmt.name .. "_view.c"] = view_c
+    end
+    return files
   end,
   -- `others`: names of formats generated into the folder earlier; the formats table keeps
   -- them, and the docs index (which needs their schemas) is then left as it is.

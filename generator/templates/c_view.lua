@@ -1,0 +1,1341 @@
+-- <format>_view.h / <format>_view.c: views, the zero-copy reading mode.
+--
+-- A view of a structure is a small C struct: where the structure starts, its index and
+-- parameters, and where each field lies when that is not a constant offset (plus counts,
+-- switch kinds and presence). `lay_T` computes it from the input with every check the full
+-- reader makes (bounds, counts, offsets, constants, string references); opening a view lays
+-- the whole document out once (deep), and accessors lay a sub-structure again on demand
+-- (shallow), so nothing is stored but the root's view. Fields are decoded from the input
+-- bytes when asked for: bulk arrays of numbers stay where they are.
+local names = require("names")
+local R = require("c_reader")
+
+local M = {}
+
+local function ct(fmt, t) return names.ctype(fmt, t) end
+local function vt(fmt, t) return names.ctype(fmt, t) .. "_view" end
+
+-- A construct views do not handle yet: the format then gets no views (its name and the
+-- reason are in the generated header comment of formats that do, and in LANGUAGE.md).
+local function unsupported(what) error({ views_unsupported = what }) end
+
+local function index(fmt)
+  local ix = names.index(fmt)
+  ix.fields = {}
+  for _, t in ipairs(fmt.types) do
+    local m = {}
+    for _, fl in ipairs(t.fields) do m[fl.name] = fl end
+    ix.fields[t.name] = m
+  end
+  return ix
+end
+
+local function full_field(ix, ref)
+  local m = ix.fields[ref.owner]
+  return (m and m[ref.name]) or unsupported("field " .. tostring(ref.name))
+end
+
+local function is_flat(ix, t) return R.is_flat(ix, t) and t.size ~= nil and t.size <= 1024 end
+
+-- A structure inline (not located, not in an array, not flat) keeps its view inside its
+-- parent's: expressions reach its fields, and accessors need not lay it out again.
+local function embedded(ix, fl)
+  return fl.kind == "struct" and not fl.array and not fl.pos and not is_flat(ix, ix.types[fl.type])
+end
+
+-- Types in an order where an embedded view is defined before the view holding it.
+local function view_order(fmt, ix)
+  local out, done = {}, {}
+  local function visit(t)
+    if done[t.name] then return end
+    done[t.name] = true
+    for _, fl in ipairs(t.fields) do
+      if embedded(ix, fl) then visit(ix.types[fl.type]) end
+    end
+    out[#out + 1] = t
+  end
+  for _, t in ipairs(fmt.types) do visit(t) end
+  return out
+end
+
+-- Any check inside a flat structure (constants): then its elements are laid out one by one.
+local function flat_has_checks(ix, t, seen)
+  seen = seen or {}
+  if seen[t.name] then return false end
+  seen[t.name] = true
+  for _, fl in ipairs(t.fields) do
+    if fl.const or fl.const_str then return true end
+    if fl.kind == "struct" and flat_has_checks(ix, ix.types[fl.type], seen) then return true end
+  end
+  return false
+end
+
+local function uses_prev(e)
+  if type(e) ~= "table" then return false end
+  if e.k == "name" and e.ref == "prev" then return true end
+  for k, v in pairs(e) do
+    if k ~= "field" and type(v) == "table" and uses_prev(v) then return true end
+  end
+  return false
+end
+
+-- ---- expressions over views ------------------------------------------------------------
+
+local place
+
+local function load_c(fl, ptr)
+  return names.load(fl.prim, fl.endian, ptr)
+end
+
+local function field_place(env, owner, ref)
+  local fl = full_field(env.ix, ref)
+  local ptr, count, has
+  if owner.kind == "rec" then
+    local at = fl.offset and string.format("%s->_offset + %d", owner.v, fl.offset) or (owner.v .. "->" .. fl.name .. "_at")
+    ptr = "(c->data + " .. at .. ")"
+    count = fl.fixed_count and tostring(fl.fixed_count) or (owner.v .. "->" .. fl.name .. "_count")
+    if fl.cond then has = owner.v .. "->has_" .. fl.name end
+    if owner.maybe_null then
+      ptr = string.format("(%s ? %s : bf_view_zeros)", owner.v, ptr)
+      if not fl.fixed_count then count = string.format("(%s ? %s : 0)", owner.v, count) end
+      if has then has = string.format("(%s && %s)", owner.v, has) end
+    end
+  elseif owner.kind == "flat" then
+    if not fl.offset or fl.cond then unsupported("an expression reaching " .. fl.name .. ", which has no fixed offset") end
+    ptr = string.format("(%s + %d)", owner.p, fl.offset)
+    count = fl.fixed_count and tostring(fl.fixed_count)
+  else
+    unsupported("member access on " .. owner.kind)
+  end
+  local k = fl.kind
+  if k == "prim" and not fl.array then
+    local c = load_c(fl, ptr)
+    local float = fl.prim == "f32" or fl.prim == "f64"
+    c = (float and "(double)" or "(int64_t)") .. c
+    if has then c = string.format("(%s ? %s : 0)", has, c) end
+    return { kind = float and "float" or "int", c = c }
+  end
+  if k == "prim" then
+    if not count then unsupported("variable array in a flat structure") end
+    return { kind = "array", p = ptr, count = count, field = fl, width = fl.prim_size }
+  end
+  if k == "struct" then
+    local sub = env.ix.types[fl.type]
+    if fl.array then
+      if not is_flat(env.ix, sub) then unsupported("an expression indexing " .. fl.type) end
+      if not count then unsupported("variable array in a flat structure") end
+      return { kind = "array", p = ptr, count = count, field = fl, width = sub.size }
+    end
+    if owner.kind == "rec" and embedded(env.ix, fl) then
+      local sv = "(&" .. owner.v .. "->" .. fl.name .. ")"
+      local guard = has or (owner.maybe_null and owner.v)
+      if guard then return { kind = "rec", v = string.format("(%s ? %s : NULL)", guard, sv), type = fl.type, maybe_null = true } end
+      return { kind = "rec", v = sv, type = fl.type }
+    end
+    if has then unsupported("an expression reaching into an optional structure") end
+    return { kind = "flat", p = ptr, type = fl.type }
+  end
+  if k == "bytes" then return { kind = "bytes", p = ptr, len = count } end
+  if k == "switch" and owner.kind == "rec" then
+    return { kind = "switch", c = owner.v .. "->" .. fl.name .. "_kind", field = fl }
+  end
+  unsupported("an expression using a " .. k .. " field")
+end
+
+local function value_place(env, c, vtype, elem_field, maybe_null)
+  if vtype == "struct" then
+    local fl = elem_field
+    if env.ix.types[fl.type] and is_flat(env.ix, env.ix.types[fl.type]) and env.flat_elems then
+      return { kind = "flat", p = c, type = fl.type }
+    end
+    return { kind = "rec", v = c, type = fl and fl.type, maybe_null = maybe_null }
+  end
+  if vtype == "float" then return { kind = "float", c = "(double)(" .. c .. ")" } end
+  if vtype == "string" then unsupported("string values") end
+  return { kind = "int", c = "(int64_t)(" .. c .. ")" }
+end
+
+local function num(e, env, want_float)
+  local p = place(e, env)
+  if p.kind ~= "int" and p.kind ~= "float" then unsupported("a " .. p.kind .. " used as a number") end
+  if want_float and p.kind == "int" then return "(double)" .. p.c end
+  return p.c
+end
+
+local int_ops = { ["+"] = "bf_add", ["-"] = "bf_sub", ["*"] = "bf_mul", ["<<"] = "bf_shl", [">>"] = "bf_shr" }
+
+place = function(e, env)
+  local k = e.k
+  if k == "int" then return { kind = "int", c = string.format("INT64_C(%d)", e.v) } end
+  if k == "float" then return { kind = "float", c = string.format("%.17g", e.v) } end
+  if k == "name" then
+    local r = e.ref
+    if r == "field" then return field_place(env, { kind = "rec", v = env.self }, e.field) end
+    if r == "param" then return { kind = "int", c = env.self .. "->_p_" .. e.name } end
+    if r == "root" then
+      return { kind = "rec", v = string.format("((const %s *)c->root)", vt(env.fmt, e.vtype)), type = e.vtype }
+    end
+    if r == "index" then return { kind = "int", c = env.index or (env.self .. "->_index") } end
+    if r == "start" then return { kind = "int", c = "(int64_t)" .. env.self .. "->_offset" } end
+    if r == "pos" then return { kind = "int", c = "(int64_t)c->pos" } end
+    if r == "end" then return { kind = "int", c = "(int64_t)c->end" } end
+    if r == "size" then return { kind = "int", c = "(int64_t)c->size" } end
+    if r == "revision" then return { kind = "int", c = "c->revision" } end
+    if r == "it" and env.it then return value_place(env, env.it, e.vt, env.elem_field, false) end
+    if r == "prev" and env.prev then return value_place(env, env.prev, e.vt, env.elem_field, true) end
+    if r == "value" and env.value then return value_place(env, env.value, e.vt, env.elem_field, false) end
+    unsupported("the name " .. tostring(e.name))
+  end
+  if k == "member" then
+    if e.ref == "enum_const" then return { kind = "int", c = string.format("INT64_C(%d)", e.const) } end
+    local obj = place(e.a, env)
+    if e.ref == "bits" then
+      local b = e.field.bits[e.name]
+      local raw = string.format("((uint64_t)(%s) >> %d)", obj.c, b.shift)
+      local masked = string.format("(%s & UINT64_C(0x%X))", raw, (1 << b.width) - 1)
+      if b.signed then return { kind = "int", c = string.format("bf_sext(%s, %d)", masked, b.width) } end
+      return { kind = "int", c = "(int64_t)" .. masked }
+    end
+    if e.ref == "case" then unsupported("a switch case in an expression") end
+    return field_place(env, obj, e.field)
+  end
+  if k == "index" then
+    local arr = place(e.a, env)
+    if arr.kind ~= "array" then unsupported("indexing a " .. arr.kind) end
+    local i = num(e.b, env)
+    local elem = string.format("bf_view_elem(c, %s, %d, (uint64_t)(%s), %s)", arr.p, arr.width, arr.count, i)
+    local fl = arr.field
+    if fl.kind == "struct" then return { kind = "flat", p = elem, type = fl.type } end
+    local float = fl.prim == "f32" or fl.prim == "f64"
+    return { kind = float and "float" or "int", c = (float and "(double)" or "(int64_t)") .. load_c(fl, elem) }
+  end
+  if k == "call" then
+    local n = e.name
+    if n == "tag" then
+      local sw = place(e.args[1], env)
+      if sw.kind ~= "switch" then unsupported("tag() of a non-switch") end
+      local c = "INT64_C(0)"
+      local cases = sw.field.cases
+      for i = #cases, 1, -1 do
+        local case = cases[i]
+        if not case.default then
+          local kind = case.type and names.kind_const(env.fmt, case.type) or string.format("-%d", i)
+          c = string.format("(%s == %s ? INT64_C(%d) : %s)", sw.c, kind, case.value, c)
+        end
+      end
+      return { kind = "int", c = c }
+    end
+    if n == "offset" then
+      local a = e.args[1]
+      local owner = a.k == "member" and place(a.a, env) or { kind = "rec", v = env.self }
+      local fl = full_field(env.ix, a.field)
+      if owner.kind == "flat" then
+        return { kind = "int", c = string.format("(int64_t)((%s + %d) - c->data)", owner.p, fl.offset) }
+      end
+      if owner.kind ~= "rec" or owner.maybe_null then unsupported("offset() of this place") end
+      if fl.offset then return { kind = "int", c = string.format("(int64_t)(%s->_offset + %d)", owner.v, fl.offset) } end
+      return { kind = "int", c = string.format("(int64_t)%s->%s_at", owner.v, fl.name) }
+    end
+    if n == "indexof" then
+      local x = num(e.args[1], env)
+      local c = "INT64_C(-1)"
+      for i = #e.args, 2, -1 do
+        c = string.format("(%s == %s ? INT64_C(%d) : %s)", x, num(e.args[i], env), i - 2, c)
+      end
+      return { kind = "int", c = c }
+    end
+    if n == "first_nonzero" then
+      local c = num(e.args[#e.args], env)
+      for i = #e.args - 1, 1, -1 do c = string.format("bf_nonzero_or(%s, %s)", num(e.args[i], env), c) end
+      return { kind = "int", c = c }
+    end
+    if n == "lz4_size" then
+      local b = place(e.args[1], env)
+      if b.kind ~= "bytes" then unsupported("lz4_size() of a non-bytes value") end
+      return { kind = "int", c = string.format("bf_lz4_size(%s, %s, %s)", b.p, b.len, num(e.args[2], env)) }
+    end
+    if n == "len" then
+      local a = place(e.args[1], env)
+      if a.kind == "array" then return { kind = "int", c = "(int64_t)" .. a.count } end
+      if a.kind == "bytes" then return { kind = "int", c = "(int64_t)" .. a.len } end
+      unsupported("len() of a " .. a.kind)
+    end
+    if n == "min" or n == "max" then
+      local fl = e.vt == "float"
+      local a, b = num(e.args[1], env, fl), num(e.args[2], env, fl)
+      return { kind = fl and "float" or "int", c = string.format("%s(%s, %s)", (n == "min" and "bf_min" or "bf_max") .. (fl and "f" or ""), a, b) }
+    end
+    unsupported(n .. "() outside rules")
+  end
+  if k == "unary" then
+    local fl = e.vt == "float"
+    local a = num(e.a, env, fl)
+    if e.op == "-" then return { kind = e.vt, c = fl and "(-" .. a .. ")" or "bf_neg(" .. a .. ")" } end
+    return { kind = "int", c = "((int64_t)(" .. e.op .. a .. "))" }
+  end
+  if k == "binary" then
+    local op = e.op
+    local float = e.a.vt == "float" or e.b.vt == "float"
+    local a, b = num(e.a, env, float), num(e.b, env, float)
+    if op == "&&" or op == "||" or op == "==" or op == "!=" or op == "<" or op == ">" or op == "<=" or op == ">=" then
+      return { kind = "int", c = string.format("((int64_t)(%s %s %s))", a, op, b) }
+    end
+    if float then return { kind = "float", c = string.format("(%s %s %s)", a, op, b) } end
+    if op == "/" then return { kind = "int", c = string.format("bf_div(c, %s, %s)", a, b) } end
+    if op == "%" then return { kind = "int", c = string.format("bf_mod(c, %s, %s)", a, b) } end
+    if int_ops[op] then return { kind = "int", c = string.format("%s(%s, %s)", int_ops[op], a, b) } end
+    return { kind = "int", c = string.format("(%s %s %s)", a, op, b) }
+  end
+  if k == "cond" then
+    local float = e.vt == "float"
+    return { kind = float and "float" or "int",
+      c = string.format("(%s ? %s : %s)", num(e.a, env), num(e.b, env, float), num(e.c, env, float)) }
+  end
+  unsupported("expression kind " .. tostring(k))
+end
+
+local function cx(e, env) return num(e, env) end
+
+-- ---- the view structs --------------------------------------------------------------------
+
+-- Where a field's value starts, as a C offset into the input, for view `v`.
+local function at_c(fl, v)
+  if fl.offset then return string.format("%s->_offset + %d", v, fl.offset) end
+  return string.format("%s->%s_at", v, fl.name)
+end
+
+local function needs_count(fl)
+  return (fl.array and not fl.fixed_count) or fl.kind == "bytes"
+end
+
+local function view_struct(fmt, ix, t)
+  local o = {}
+  local function w(s) o[#o + 1] = s end
+  w(string.format("/* %s */", names.comment(t.doc)))
+  w(string.format("struct %s {", vt(fmt, t.name)))
+  w("    const bf_view_doc *_doc;")
+  w("    size_t _offset;   /* where it starts in the input */")
+  w("    size_t _end;      /* where the cursor was after it */")
+  w("    size_t _lim;      /* end of the region it was laid out in */")
+  w("    int64_t _index;   /* its index in the array holding it, else 0 */")
+  for _, p in ipairs(t.params) do w("    int64_t _p_" .. p.name .. ";") end
+  for _, fl in ipairs(t.fields) do
+    if not fl.offset then w(string.format("    size_t %s_at;", fl.name)) end
+    if needs_count(fl) then w(string.format("    size_t %s_count;", fl.name)) end
+    if fl.kind == "struct" or fl.kind == "switch" then w(string.format("    size_t %s_lim;", fl.name)) end
+    if fl.kind == "switch" then w(string.format("    int %s_kind;", fl.name)) end
+    if fl.cond then w(string.format("    uint8_t has_%s;", fl.name)) end
+    if embedded(ix, fl) then w(string.format("    %s %s;", vt(fmt, fl.type), fl.name)) end
+  end
+  w("};")
+  return table.concat(o, "\n")
+end
+
+-- ---- laying a structure out --------------------------------------------------------------
+
+local function lay_sig(fmt, t)
+  local sig = { "bf_ctx *c", "const bf_view_doc *d", vt(fmt, t.name) .. " *v", "int64_t index", "int deep" }
+  for _, p in ipairs(t.params) do sig[#sig + 1] = "int64_t p_" .. p.name end
+  return string.format("int %s_view_lay_%s(%s)", fmt.name, t.name, table.concat(sig, ", "))
+end
+
+-- The arguments of a call to lay_<field's type> for element `index_c`, evaluated over the
+-- parent view `self` (and `prev_c`, the previous element's view or NULL).
+local function args_c(env, fl, index_c, prev_c)
+  local t = env.ix.types[fl.type]
+  local parts = {}
+  local e2 = setmetatable({ index = "(int64_t)" .. index_c, prev = prev_c, elem_field = fl }, { __index = env })
+  for _, p in ipairs(t.params) do parts[#parts + 1] = ", " .. cx(fl.args[p.name], e2) end
+  return table.concat(parts)
+end
+
+local function fail_c(what, name, fmt_s, ...)
+  return string.format('return bf_fail(c, c->pos, "%s", "%s"%s);', name, fmt_s, select("#", ...) > 0 and (", " .. table.concat({ ... }, ", ")) or "")
+end
+
+local function lay_value(fmt, ix, t, fl, env)
+  local L = {}
+  local function w(s) L[#L + 1] = s end
+  local name, k = fl.name, fl.kind
+  local function checked_count(min)
+    w(string.format("int64_t n = %s;", cx(fl.count, env)))
+    w("if (c->err->failed)")
+    w("    return 0;")
+    w("if (n < 0 || n > (int64_t)UINT32_MAX)")
+    w(string.format('    return bf_fail(c, c->pos, "%s", "count %%lld is out of range", (long long)n);', name))
+    if min then
+      w(string.format('if (!bf_view_count_fits(c, (uint64_t)n, %d, "%s"))', min, name))
+      w("    return 0;")
+    end
+  end
+  if fl.string_table and fl.array then unsupported("arrays of string references") end
+
+  if k == "prim" and not fl.array then
+    local wsz = fl.prim_size
+    w(string.format('if (!bf_need(c, %d, "%s"))', wsz, name))
+    w("    return 0;")
+    if fl.const then
+      local val = names.load(fl.prim, fl.endian, "(c->data + c->pos)")
+      local want = cx(fl.const, setmetatable({ value = val, elem_field = fl }, { __index = env }))
+      local text = fl.const.text:gsub("%%", "%%%%"):gsub('"', '\\"')
+      if fl.float then
+        w(string.format("if ((double)%s != (double)(%s))", val, want))
+        w(string.format('    return bf_fail(c, c->pos, "%s", "expected %s, found %%g", (double)%s);', name, text, val))
+      else
+        w(string.format("if ((int64_t)%s != %s)", val, want))
+        w(string.format('    return bf_fail(c, c->pos, "%s", "expected %s, found %%lld", (long long)%s);', name, text, val))
+      end
+    end
+    w(string.format("c->pos += %d;", wsz))
+    return L
+  end
+
+  if k == "prim" then
+    local wsz = fl.prim_size
+    w("{")
+    if fl.fixed_count then
+      w(string.format("    const int64_t n = %d;", fl.fixed_count))
+    elseif fl.count then
+      local save = L; L = {}; checked_count(); local inner = L; L = save
+      for _, l in ipairs(inner) do w("    " .. l) end
+      w(string.format("    v->%s_count = (size_t)n;", name))
+    elseif fl.to_end then
+      -- whole elements up to the end; a partial last one fails like the reader's
+      w(string.format("    const int64_t n = (int64_t)((c->end - c->pos) / %d);", wsz))
+      w(string.format("    v->%s_count = (size_t)n;", name))
+      w(string.format("    if ((c->end - c->pos) %% %d) {", wsz))
+      w(string.format("        c->pos += (size_t)n * %d;", wsz))
+      w(string.format('        return bf_need(c, %d, "%s");', wsz, name))
+      w("    }")
+    else
+      -- until: element by element, the condition on each
+      w("    int64_t n = 0;")
+      w("    for (;;) {")
+      w(string.format("        if (c->pos + %d > c->end)", wsz))
+      w(string.format('            return bf_fail(c, c->pos, "%s", "ends without its terminator (%s)");', name, fl["until"].text:gsub('"', '\\"'):gsub("%%", "%%%%")))
+      local e2 = setmetatable({ it = names.load(fl.prim, fl.endian, "(c->data + c->pos)"), elem_field = fl }, { __index = env })
+      w(string.format("        int stop = (int)(%s);", cx(fl["until"], e2)))
+      w(string.format("        c->pos += %d;", wsz))
+      w("        n++;")
+      w("        if (stop)")
+      w("            break;")
+      w("    }")
+      w(string.format("    v->%s_count = (size_t)n;", name))
+      w(string.format("    c->pos -= (size_t)n * %d; /* moved past below, with the others */", wsz))
+    end
+    w(string.format('    if (!bf_need(c, (uint64_t)n * %d, "%s"))', wsz, name))
+    w("        return 0;")
+    w(string.format("    c->pos += (size_t)n * %d;", wsz))
+    w("}")
+    return L
+  end
+
+  if k == "struct" then
+    local T = ix.types[fl.type]
+    local flat = is_flat(ix, T)
+    w(string.format("v->%s_lim = c->end;", name))
+    if not fl.array and embedded(ix, fl) then
+      w(string.format('if (!bf_push(c, "%s", -1) || !lay_%s(c, d, &v->%s, 0, deep%s))', name, fl.type, name, args_c(env, fl, "0", "NULL")))
+      w("    return 0;")
+      w("bf_pop(c);")
+      return L
+    end
+    if not fl.array then
+      local e = "e_" .. name
+      local skip = fl.pos and "1" or (T.size and not (flat and flat_has_checks(ix, T)) and "1")
+      if skip then
+        w("if (!deep) {")
+        if not fl.pos then
+          w(string.format('    if (!bf_need(c, %d, "%s"))', T.size, name))
+          w("        return 0;")
+          w(string.format("    c->pos += %d;", T.size))
+        end
+        w("} else {")
+      else
+        w("{")
+      end
+      w(string.format("    %s %s;", vt(fmt, fl.type), e))
+      w(string.format('    if (!bf_push(c, "%s", -1) || !lay_%s(c, d, &%s, 0, deep%s))', name, fl.type, e, args_c(env, fl, "0", "NULL")))
+      w("        return 0;")
+      w("    bf_pop(c);")
+      w("}")
+      return L
+    end
+    local prev_used = uses_prev(fl.args)
+    w("{")
+    local bounded = fl.count or fl.fixed_count
+    if fl.fixed_count then
+      w(string.format("    const int64_t n = %d;", fl.fixed_count))
+    elseif fl.count then
+      local save = L; L = {}; checked_count(T.min_size); local inner = L; L = save
+      for _, l in ipairs(inner) do w("    " .. l) end
+      w(string.format("    v->%s_count = (size_t)n;", name))
+    end
+    if bounded and T.size and not prev_used and not (flat and flat_has_checks(ix, T)) then
+      -- elements of a fixed size: one bound covers them; their insides when deep
+      w(string.format('    if (!bf_need(c, (uint64_t)n * %d, "%s"))', T.size, name))
+      w("        return 0;")
+      if flat then
+        w(string.format("    c->pos += (size_t)n * %d;", T.size))
+        w("}")
+        return L
+      end
+      w("    if (!deep) {")
+      w(string.format("        c->pos += (size_t)n * %d;", T.size))
+      w("    } else {")
+      w(string.format("        %s e;", vt(fmt, fl.type)))
+      w("        for (int64_t i = 0; i < n; i++) {")
+      w(string.format('            if (!bf_push(c, "%s", i) || !lay_%s(c, d, &e, i, deep%s))', name, fl.type, args_c(env, fl, "i", "NULL")))
+      w("                return 0;")
+      w("            bf_pop(c);")
+      w("        }")
+      w("    }")
+      w("}")
+      return L
+    end
+    w(string.format("    %s e[2];", vt(fmt, fl.type)))
+    if bounded then
+      w("    for (int64_t i = 0; i < n; i++) {")
+    else
+      w("    int64_t i = 0;")
+      w("    for (;; i++) {")
+      if fl.to_end then
+        w("        if (c->pos >= c->end)")
+        w("            break;")
+      else
+        w("        if (c->pos >= c->end)")
+        w(string.format('            return bf_fail(c, c->pos, "%s", "ends without its terminator (%s)");', name, fl["until"].text:gsub('"', '\\"'):gsub("%%", "%%%%")))
+      end
+      w("        size_t before = c->pos;")
+    end
+    w(string.format("        %s *cur = &e[i & 1];", vt(fmt, fl.type)))
+    w(string.format("        const %s *prev = i ? &e[(i - 1) & 1] : NULL;", vt(fmt, fl.type)))
+    w("        (void)prev;")
+    w(string.format('        if (!bf_push(c, "%s", i) || !lay_%s(c, d, cur, i, deep%s))', name, fl.type, args_c(env, fl, "i", "prev")))
+    w("            return 0;")
+    w("        bf_pop(c);")
+    if not bounded then
+      if fl["until"] then
+        local e2 = setmetatable({ it = "cur", elem_field = fl }, { __index = env })
+        w(string.format("        if (%s) {", cx(fl["until"], e2)))
+        w("            i++;")
+        w("            break;")
+        w("        }")
+      end
+      w("        if (c->pos == before)")
+      w(string.format('            return bf_fail(c, c->pos, "%s", "element %%u takes no bytes: the array would never end", (unsigned)i);', name))
+    end
+    w("    }")
+    if not bounded then w(string.format("    v->%s_count = (size_t)i;", name)) end
+    w("}")
+    return L
+  end
+
+  if k == "bytes" then
+    w("{")
+    if fl.count then
+      w(string.format("    int64_t n = %s;", cx(fl.count, env)))
+      w("    if (c->err->failed)")
+      w("        return 0;")
+      w("    if (n < 0)")
+      w(string.format('        return bf_fail(c, c->pos, "%s", "length %%lld is negative", (long long)n);', name))
+    else
+      w("    int64_t n = (int64_t)(c->end - c->pos);")
+    end
+    w(string.format('    if (!bf_need(c, (uint64_t)n, "%s"))', name))
+    w("        return 0;")
+    w(string.format("    v->%s_count = (size_t)n;", name))
+    w("    c->pos += (size_t)n;")
+    w("}")
+    return L
+  end
+
+  if k == "str" or k == "cstr" then
+    local function one(ind)
+      if k == "cstr" then
+        w(ind .. string.format('if (!bf_read_cstr(c, "%s", &s))', name))
+      else
+        w(ind .. string.format('if (!bf_read_fixed_str(c, %d, "%s", &s))', fl.str_len, name))
+      end
+      w(ind .. "    return 0;")
+      if fl.const_str then
+        local len = k == "str" and fl.str_len or #fl.const_str
+        w(ind .. string.format('if (!bf_expect_bytes(c, c->pos - %d, "%s", (const uint8_t *)s.ptr, %s, %d))', k == "str" and fl.str_len or (len + 1), name, names.cstring(fl.const_str), len))
+        w(ind .. "    return 0;")
+      end
+    end
+    w("{")
+    w("    bf_str s;")
+    if not fl.array then
+      one("    ")
+    else
+      if k == "cstr" then unsupported("arrays of zero-terminated strings") end
+      if fl.fixed_count then
+        w(string.format("    const int64_t n = %d;", fl.fixed_count))
+      else
+        local save = L; L = {}; checked_count(fl.min_elem_size); local inner = L; L = save
+        for _, l in ipairs(inner) do w("    " .. l) end
+        w(string.format("    v->%s_count = (size_t)n;", name))
+      end
+      w("    for (int64_t i = 0; i < n; i++) {")
+      one("        ")
+      w("    }")
+    end
+    w("}")
+    return L
+  end
+
+  if k == "switch" then
+    w("{")
+    w(string.format("    int64_t tag = %s;", cx(fl.switch_on, env)))
+    w("    if (c->err->failed)")
+    w("        return 0;")
+    w(string.format("    v->%s_lim = c->end;", name))
+    w("    switch (tag) {")
+    local default
+    local function lay_case(case, kind_c)
+      if case.type then
+        local T = ix.types[case.type]
+        if #T.params > 0 then unsupported("switch cases with parameters") end
+        w(string.format("        v->%s_kind = %s;", name, names.kind_const(fmt, case.type)))
+        if fl.pos then w("        if (deep) {") else w("        {") end
+        w(string.format("            %s e;", vt(fmt, case.type)))
+        w(string.format('            if (!bf_push(c, "%s", -1) || !lay_%s(c, d, &e, 0, deep))', name, case.type))
+        w("                return 0;")
+        w("            bf_pop(c);")
+        w("        }")
+      else
+        if kind_c then w(string.format("        v->%s_kind = %s;", name, kind_c)) end
+        w("        c->pos = c->end;")
+      end
+    end
+    for case_no, case in ipairs(fl.cases) do
+      if case.default then
+        default = case
+      else
+        w(string.format("    case INT64_C(%d): /* %s */", case.value, case.label))
+        lay_case(case, string.format("-%d", case_no))
+        w("        break;")
+      end
+    end
+    w("    default:")
+    if default then
+      lay_case(default, nil)
+    else
+      w(string.format('        return bf_fail(c, c->pos, "%s", "no case for tag %%lld (0x%%llx)", (long long)tag, (unsigned long long)tag);', name))
+    end
+    w("        break;")
+    w("    }")
+    w("}")
+    return L
+  end
+  unsupported("field kind " .. k)
+end
+
+local function lay_field(fmt, ix, t, fl, env)
+  local L = {}
+  local depth = 0
+  local function w(s) L[#L + 1] = string.rep("    ", depth) .. s end
+  local name = fl.name
+  w("/* " .. name .. " */")
+  if fl.cond then
+    w(string.format("if (%s) {", cx(fl.cond, env)))
+    depth = depth + 1
+    w("v->has_" .. name .. " = 1;")
+  end
+  if fl.align and not fl.pos then
+    w("{")
+    w(string.format("    size_t pad = (%d - c->pos %% %d) %% %d;", fl.align, fl.align, fl.align))
+    w(string.format('    if (!bf_need(c, pad, "%s"))', name))
+    w("        return 0;")
+    w("    c->pos += pad;")
+    w("}")
+  end
+  local region = fl.pos or fl.size
+  if region then
+    w("{")
+    depth = depth + 1
+    w("bf_mark m;")
+    if fl.size then w(string.format("int64_t region = %s;", cx(fl.size, env))) end
+    if fl.pos then w(string.format("int64_t at = %s;", cx(fl.pos, env))) end
+    w("if (c->err->failed)")
+    w("    return 0;")
+    if fl.size then
+      w("if (region < 0)")
+      w(string.format('    return bf_fail(c, c->pos, "%s", "size %%lld is negative", (long long)region);', name))
+    end
+    if fl.pos then
+      w("if (at < 0)")
+      w(string.format('    return bf_fail(c, c->pos, "%s", "offset %%lld is negative", (long long)at);', name))
+      w(string.format('if (!bf_seek(c, (uint64_t)at, %s, "%s", &m))', fl.size and "(uint64_t)region" or "UINT64_MAX", name))
+      w("    return 0;")
+    else
+      w(string.format('if (!bf_need(c, (uint64_t)region, "%s") || !bf_seek(c, c->pos, (uint64_t)region, "%s", &m))', name, name))
+      w("    return 0;")
+    end
+  end
+  if not fl.offset then w(string.format("v->%s_at = c->pos;", name)) end
+  local pad = fl.padding
+  if pad then
+    local fills = {}
+    for _, text in ipairs(pad.fill) do fills[#fills + 1] = string.format("{%s, %d}", names.cstring(text), #text) end
+    local unit = pad.unit and cx(pad.unit, env) or tostring(fl.elem_size or fl.prim_size or 1)
+    w("{")
+    depth = depth + 1
+    w(string.format("static const bf_fill fills[] = {%s};", table.concat(fills, ", ")))
+    w(string.format("int64_t unit = %s;", unit))
+    w("if (c->err->failed)")
+    w("    return 0;")
+    w("size_t padded_end = c->end;")
+    w(string.format("c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, %d, fills, %d);", pad.below, #fills))
+  end
+  for _, l in ipairs(lay_value(fmt, ix, t, fl, env)) do w(l) end
+  if pad then
+    w("c->end = padded_end;")
+    depth = depth - 1
+    w("}")
+  end
+  if region then
+    if fl.pos then
+      w("bf_restore(c, &m);")
+    else
+      w("c->pos = m.pos + (size_t)region;")
+      w("c->end = m.end;")
+    end
+    depth = depth - 1
+    w("}")
+  end
+  if fl.cond then
+    depth = depth - 1
+    w("}")
+  end
+  return L
+end
+
+local function lay_function(fmt, ix, t)
+  local o = {}
+  local function w(s) o[#o + 1] = s end
+  local env = { fmt = fmt, ix = ix, self = "v" }
+  w(lay_sig(fmt, t))
+  w("{")
+  w("    memset(v, 0, sizeof *v);")
+  w("    v->_doc = d;")
+  w("    v->_offset = c->pos;")
+  w("    v->_lim = c->end;")
+  w("    v->_index = index;")
+  w("    (void)deep;")
+  for _, p in ipairs(t.params) do w("    v->_p_" .. p.name .. " = p_" .. p.name .. ";") end
+  for _, fl in ipairs(t.fields) do
+    for _, l in ipairs(lay_field(fmt, ix, t, fl, env)) do w("    " .. l) end
+  end
+  w("    v->_end = c->pos;")
+  w("    return 1;")
+  w("}")
+  return table.concat(o, "\n")
+end
+
+-- ---- accessors ---------------------------------------------------------------------------
+
+-- How the elements of a struct field are reached: "flat" (a constant stride, built inline),
+-- "stride" (a constant stride, laid out on access), "walk" (one after another: first/next).
+local function reach(ix, fl)
+  local T = ix.types[fl.type]
+  if uses_prev(fl.args) or not T.size then return "walk" end
+  if is_flat(ix, T) and #T.params == 0 then return "flat" end
+  return "stride"
+end
+
+-- Accessors declared in the header (inline ones defined there), and the .c bodies.
+local function accessors(fmt, ix, t, H, C)
+  local V = vt(fmt, t.name)
+  local env = { fmt = fmt, ix = ix, self = "v" }
+  local function h(s) H[#H + 1] = s end
+  local function cc(s) C[#C + 1] = s end
+  local pre = vt(fmt, t.name) .. "_"
+  for _, fl in ipairs(t.fields) do
+    local name = fl.name
+    local at = at_c(fl, "v")
+    local count = fl.fixed_count and tostring(fl.fixed_count) or ("v->" .. name .. "_count")
+    local doc = names.comment(fl.doc)
+    if fl.cond then
+      h(string.format("/* 1 when %s is present. */", name))
+      h(string.format("static inline int %shas_%s(const %s *v) { return v->has_%s; }", pre, name, V, name))
+    end
+    if fl.kind == "bytes" and fl.count and fl.count.k == "int" then
+      count = tostring(fl.count.v)
+    end
+    if (fl.array and not fl.fixed_count) or fl.kind == "bytes" then
+      h(string.format("static inline size_t %s%s_count(const %s *v) { (void)v; return %s; }", pre, name, V, count))
+    end
+    if fl.kind == "prim" then
+      local ctype = names.prim_ctype(fl.prim)
+      local load = names.load(fl.prim, fl.endian, "p")
+      h("/* " .. doc .. " */")
+      if not fl.array then
+        h(string.format("static inline %s %s%s(const %s *v)", ctype, pre, name, V))
+        h("{")
+        h(string.format("    const uint8_t *p = v->_doc->data + %s;", at))
+        h(string.format("    return (%s)%s;", ctype, load))
+        h("}")
+        for _, b in ipairs(fl.bits) do
+          local mask = string.format("UINT64_C(0x%X)", (1 << b.width) - 1)
+          local raw = string.format("(((uint64_t)%s%s(v) >> %d) & %s)", pre, name, b.shift, mask)
+          h(string.format("static inline %s %s%s_%s(const %s *v)", b.signed and "int64_t" or "uint64_t", pre, name, b.name, V))
+          h(string.format("{ return %s; }", b.signed and string.format("bf_sext(%s, %d)", raw, b.width) or raw))
+        end
+        if fl.fixed_frac then
+          h(string.format("static inline double %s%s_value(const %s *v) { return (double)%s%s(v) / %d.0; }", pre, name, V, pre, name, 1 << fl.fixed_frac))
+        end
+        if fl.string_table then
+          h(string.format("/* The string %s refers to ({NULL, 0} for none). */", name))
+          h(string.format("bf_str %s%s_str(const %s *v);", pre, name, V))
+          local tbl = place(fl.string_table, env)
+          if tbl.kind ~= "bytes" then unsupported("a string table that is not bytes") end
+          cc(string.format("bf_str %s%s_str(const %s *v)", pre, name, V))
+          cc("{")
+          cc("    bf_ctx ctx, *c = &ctx;")
+          cc("    bf_error e;")
+          cc("    bf_view_ctx(c, v->_doc, &e);")
+          cc("    bf_str s = {NULL, 0, 0};")
+          cc(string.format("    uint64_t ref = (uint64_t)%s%s(v);", pre, name))
+          if fl.string_null then cc(string.format("    if (ref == UINT64_C(%d))", fl.string_null)); cc("        return s;") end
+          cc(string.format('    if (!bf_resolve_str(c, (uint64_t)(%s - c->data), %s, ref, %s, "%s", &s))', tbl.p, tbl.len, at, name))
+          cc("        s = (bf_str){NULL, 0, 0};")
+          cc("    return s;")
+          cc("}")
+        end
+      else
+        h(string.format("static inline %s %s%s(const %s *v, size_t i)", ctype, pre, name, V))
+        h("{")
+        h(string.format("    if (i >= %s)", count))
+        h("        return 0;")
+        h(string.format("    const uint8_t *p = v->_doc->data + %s + i * %d;", at, fl.prim_size))
+        h(string.format("    return (%s)%s;", ctype, load))
+        h("}")
+        if fl.fixed_frac then
+          h(string.format("static inline double %s%s_value(const %s *v, size_t i) { return (double)%s%s(v, i) / %d.0; }", pre, name, V, pre, name, 1 << fl.fixed_frac))
+        end
+        h(string.format("/* The encoded bytes of %s, in place. */", name))
+        h(string.format("static inline const uint8_t *%s%s_bytes(const %s *v) { return v->_doc->data + %s; }", pre, name, V, at))
+      end
+    elseif fl.kind == "bytes" then
+      h("/* " .. doc .. " */")
+      h(string.format("static inline bf_bytes %s%s(const %s *v)", pre, name, V))
+      h(string.format("{ return (bf_bytes){v->_doc->data + %s, %s, %s}; }", at, count, at))
+    elseif fl.kind == "str" or fl.kind == "cstr" then
+      h("/* " .. doc .. " */")
+      local idx = fl.array and ", size_t i" or ""
+      h(string.format("bf_str %s%s(const %s *v%s);", pre, name, V, idx))
+      cc(string.format("bf_str %s%s(const %s *v%s)", pre, name, V, idx))
+      cc("{")
+      cc("    bf_ctx ctx, *c = &ctx;")
+      cc("    bf_error e;")
+      cc("    bf_view_ctx(c, v->_doc, &e);")
+      cc("    bf_str s = {NULL, 0, 0};")
+      if fl.array then
+        cc(string.format("    if (i >= %s)", count))
+        cc("        return s;")
+        cc(string.format("    c->pos = %s + i * %d;", at, fl.str_len))
+      else
+        cc(string.format("    c->pos = %s;", at))
+      end
+      if fl.kind == "cstr" then
+        cc(string.format('    if (!bf_read_cstr(c, "%s", &s))', name))
+      else
+        cc(string.format('    if (!bf_read_fixed_str(c, %d, "%s", &s))', fl.str_len, name))
+      end
+      cc("        s = (bf_str){NULL, 0, 0};")
+      cc("    return s;")
+      cc("}")
+    elseif fl.kind == "struct" then
+      local T = ix.types[fl.type]
+      local S = vt(fmt, fl.type)
+      local flat = is_flat(ix, T) and #T.params == 0
+      h("/* " .. doc .. " */")
+      if not fl.array and embedded(ix, fl) then
+        h(string.format("static inline %s %s%s(const %s *v) { return v->%s; }", S, pre, name, V, name))
+      elseif not fl.array then
+        if flat then
+          h(string.format("static inline %s %s%s(const %s *v)", S, pre, name, V))
+          h(string.format("{ return (%s){._doc = v->_doc, ._offset = %s, ._end = %s + %d, ._lim = v->_lim}; }", S, at, at, T.size))
+        else
+          h(string.format("%s %s%s(const %s *v);", S, pre, name, V))
+          cc(string.format("static int sub_%s_%s(bf_ctx *c, const %s *v, %s *out)", t.name, name, V, S))
+          cc("{")
+          cc(string.format("    c->pos = %s;", at))
+          cc(string.format("    c->end = v->%s_lim;", name))
+          cc(string.format("    return lay_%s(c, v->_doc, out, 0, 0%s);", fl.type, args_c(env, fl, "0", "NULL")))
+          cc("}")
+          cc(string.format("%s %s%s(const %s *v)", S, pre, name, V))
+          cc("{")
+          cc("    bf_ctx ctx;")
+          cc("    bf_error e;")
+          cc("    bf_view_ctx(&ctx, v->_doc, &e);")
+          cc(string.format("    %s s;", S))
+          cc(string.format("    if (!sub_%s_%s(&ctx, v, &s))", t.name, name))
+          cc(string.format("        memset(&s, 0, sizeof s), s._doc = &bf_view_zero_doc;"))
+          cc("    return s;")
+          cc("}")
+        end
+      else
+        local how = reach(ix, fl)
+        if how == "flat" then
+          h(string.format("/* Element i of %s (a view over zeros when i is out of range). */", name))
+          h(string.format("static inline %s %s%s_at(const %s *v, size_t i)", S, pre, name, V))
+          h("{")
+          h(string.format("    if (i >= %s)", count))
+          h(string.format("        return (%s){._doc = &bf_view_zero_doc, ._end = %d, ._lim = BF_VIEW_ZEROS};", S, T.size))
+          h(string.format("    size_t at = %s + i * %d;", at, T.size))
+          h(string.format("    return (%s){._doc = v->_doc, ._offset = at, ._end = at + %d, ._lim = v->_lim, ._index = (int64_t)i};", S, T.size))
+          h("}")
+        else
+          -- laid out again on access: random access with a stride, else a walk
+          cc(string.format("static int sub_%s_%s(bf_ctx *c, const %s *v, size_t i, const %s *prev, %s *out)", t.name, name, V, S, S))
+          cc("{")
+          cc("    (void)prev;")
+          if how == "stride" then
+            cc(string.format("    c->pos = %s + i * %d;", at, T.size))
+          else
+            cc(string.format("    c->pos = prev ? prev->_end : %s;", at))
+          end
+          cc(string.format("    c->end = v->%s_lim;", name))
+          cc(string.format("    return lay_%s(c, v->_doc, out, (int64_t)i, 0%s);", fl.type, args_c(env, fl, "i", "prev")))
+          cc("}")
+          if how == "stride" then
+            h(string.format("%s %s%s_at(const %s *v, size_t i);", S, pre, name, V))
+            cc(string.format("%s %s%s_at(const %s *v, size_t i)", S, pre, name, V))
+            cc("{")
+            cc("    bf_ctx ctx;")
+            cc("    bf_error e;")
+            cc("    bf_view_ctx(&ctx, v->_doc, &e);")
+            cc(string.format("    %s s;", S))
+            cc(string.format("    if (i >= %s || !sub_%s_%s(&ctx, v, i, NULL, &s))", count, t.name, name))
+            cc(string.format("        memset(&s, 0, sizeof s), s._doc = &bf_view_zero_doc;"))
+            cc("    return s;")
+            cc("}")
+          end
+          h(string.format("/* Walks %s: the first element into *it (0 when there is none), then the next. */", name))
+          h(string.format("int %s%s_first(const %s *v, %s *it);", pre, name, V, S))
+          h(string.format("int %s%s_next(const %s *v, %s *it);", pre, name, V, S))
+          cc(string.format("int %s%s_first(const %s *v, %s *it)", pre, name, V, S))
+          cc("{")
+          cc("    bf_ctx ctx;")
+          cc("    bf_error e;")
+          cc("    bf_view_ctx(&ctx, v->_doc, &e);")
+          cc(string.format("    return %s > 0 && sub_%s_%s(&ctx, v, 0, NULL, it);", count, t.name, name))
+          cc("}")
+          cc(string.format("int %s%s_next(const %s *v, %s *it)", pre, name, V, S))
+          cc("{")
+          cc(string.format("    if ((size_t)it->_index + 1 >= %s)", count))
+          cc("        return 0;")
+          cc("    bf_ctx ctx;")
+          cc("    bf_error e;")
+          cc("    bf_view_ctx(&ctx, v->_doc, &e);")
+          cc(string.format("    %s prev = *it;", S))
+          cc(string.format("    return sub_%s_%s(&ctx, v, (size_t)prev._index + 1, &prev, it);", t.name, name))
+          cc("}")
+        end
+      end
+    elseif fl.kind == "switch" then
+      h("/* " .. doc .. " Which case it holds (a kind constant of the reader's header). */")
+      h(string.format("static inline int %s%s_kind(const %s *v) { return v->%s_kind; }", pre, name, V, name))
+      local seen = {}
+      for _, case in ipairs(fl.cases) do
+        if case.type and not seen[case.type] then
+          seen[case.type] = true
+          local S = vt(fmt, case.type)
+          h(string.format("/* The %s case (a view over zeros when it holds another). */", case.type))
+          h(string.format("%s %s%s_%s(const %s *v);", S, pre, name, case.type, V))
+          cc(string.format("%s %s%s_%s(const %s *v)", S, pre, name, case.type, V))
+          cc("{")
+          cc(string.format("    %s s;", S))
+          cc("    bf_ctx ctx;")
+          cc("    bf_error e;")
+          cc("    bf_view_ctx(&ctx, v->_doc, &e);")
+          cc(string.format("    ctx.pos = %s;", at))
+          cc(string.format("    ctx.end = v->%s_lim;", name))
+          cc(string.format("    if (v->%s_kind != %s || !lay_%s(&ctx, v->_doc, &s, 0, 0))", name, names.kind_const(fmt, case.type), case.type))
+          cc(string.format("        memset(&s, 0, sizeof s), s._doc = &bf_view_zero_doc;"))
+          cc("    return s;")
+          cc("}")
+        end
+      end
+      h(string.format("/* The bytes of a raw case (from the field to the end of its region). */"))
+      h(string.format("static inline bf_bytes %s%s_raw(const %s *v)", pre, name, V))
+      h(string.format("{ return (bf_bytes){v->_doc->data + %s, v->%s_lim - (%s), %s}; }", at, name, at, at))
+    end
+  end
+end
+
+-- ---- string references: checked once the whole document is laid out, like the reader's link
+
+local function link_function(fmt, ix, t)
+  local o = {}
+  local function w(s) o[#o + 1] = s end
+  local V = vt(fmt, t.name)
+  local env = { fmt = fmt, ix = ix, self = "v" }
+  w(string.format("int %s_view_link_%s(bf_ctx *c, const %s *v);", fmt.name, t.name, V))
+  w(string.format("int %s_view_link_%s(bf_ctx *c, const %s *v)", fmt.name, t.name, V))
+  w("{")
+  for _, fl in ipairs(t.fields) do
+    local ind = "    "
+    if fl.cond then
+      w("    if (v->has_" .. fl.name .. ") {")
+      ind = "        "
+    end
+    local pre = vt(fmt, t.name) .. "_"
+    if fl.string_table then
+      local tbl = place(fl.string_table, env)
+      w(ind .. "{")
+      w(string.format("%s    uint64_t ref = (uint64_t)%s%s(v);", ind, pre, fl.name))
+      w(ind .. "    bf_str s;")
+      local null = fl.string_null and string.format("ref != UINT64_C(%d) && ", fl.string_null) or ""
+      w(string.format('%s    if (%s!bf_resolve_str(c, (uint64_t)(%s - c->data), %s, ref, %s, "%s", &s))', ind, null, tbl.p, tbl.len, at_c(fl, "v"), fl.name))
+      w(ind .. "        return 0;")
+      w(ind .. "}")
+    end
+    if fl.kind == "struct" and ix.types[fl.type].needs_link then
+      local S = vt(fmt, fl.type)
+      local T = ix.types[fl.type]
+      local flat = is_flat(ix, T) and #T.params == 0
+      if not fl.array then
+        w(ind .. "{")
+        w(string.format("%s    %s s;", ind, S))
+        if flat or embedded(ix, fl) then
+          w(string.format("%s    s = %s%s(v);", ind, pre, fl.name))
+        else
+          w(string.format("%s    size_t pos = c->pos, end = c->end;", ind))
+          w(string.format("%s    if (!sub_%s_%s(c, v, &s))", ind, t.name, fl.name))
+          w(ind .. "        return 0;")
+          w(ind .. "    c->pos = pos, c->end = end;")
+        end
+        w(string.format('%s    if (!bf_push(c, "%s", -1) || !link_%s(c, &s))', ind, fl.name, fl.type))
+        w(ind .. "        return 0;")
+        w(ind .. "    bf_pop(c);")
+        w(ind .. "}")
+      else
+        local count = fl.fixed_count and tostring(fl.fixed_count) or ("v->" .. fl.name .. "_count")
+        local how = reach(ix, fl)
+        w(ind .. "{")
+        w(string.format("%s    %s s[2];", ind, S))
+        w(string.format("%s    for (size_t i = 0; i < %s; i++) {", ind, count))
+        if how == "flat" then
+          w(string.format("%s        s[0] = %s%s_at(v, i);", ind, pre, fl.name))
+          w(string.format('%s        if (!bf_push(c, "%s", (int64_t)i) || !link_%s(c, &s[0]))', ind, fl.name, fl.type))
+        else
+          w(string.format("%s        size_t pos = c->pos, end = c->end;", ind))
+          w(string.format("%s        if (!sub_%s_%s(c, v, i, i ? &s[(i - 1) & 1] : NULL, &s[i & 1]))", ind, t.name, fl.name))
+          w(ind .. "            return 0;")
+          w(ind .. "        c->pos = pos, c->end = end;")
+          w(string.format('%s        if (!bf_push(c, "%s", (int64_t)i) || !link_%s(c, &s[i & 1]))', ind, fl.name, fl.type))
+        end
+        w(ind .. "            return 0;")
+        w(ind .. "        bf_pop(c);")
+        w(ind .. "    }")
+        w(ind .. "}")
+      end
+    end
+    if fl.kind == "switch" then
+      local seen = {}
+      for _, case in ipairs(fl.cases) do
+        if case.type and not seen[case.type] and ix.types[case.type].needs_link then
+          seen[case.type] = true
+          w(string.format("%sif (v->%s_kind == %s) {", ind, fl.name, names.kind_const(fmt, case.type)))
+          w(string.format("%s    %s s = %s%s_%s(v);", ind, vt(fmt, case.type), pre, fl.name, case.type))
+          w(string.format('%s    if (!bf_push(c, "%s", -1) || !link_%s(c, &s))', ind, fl.name, case.type))
+          w(ind .. "        return 0;")
+          w(ind .. "    bf_pop(c);")
+          w(ind .. "}")
+        end
+      end
+    end
+    if fl.cond then w("    }") end
+  end
+  w("    (void)c;")
+  w("    (void)v;")
+  w("    return 1;")
+  w("}")
+  return table.concat(o, "\n")
+end
+
+
+-- ---- agreement with the full reader (for tests): every field through the accessors ------
+
+local function same_function(fmt, ix, t)
+  local o = {}
+  local function w(s) o[#o + 1] = s end
+  local V, S = vt(fmt, t.name), ct(fmt, t.name)
+  local pre = V .. "_"
+  w(string.format("static int same_%s(const %s *v, const %s *s, char *where, size_t n)", t.name, V, S))
+  w("{")
+  w(string.format('    if (v->_offset != s->_offset || v->_index != s->_index)'))
+  w(string.format('        return bf_view_differs(where, n, "%s", "", -1);', t.name))
+  local function differ(name, i) return string.format('return bf_view_differs(where, n, "%s", "%s", %s);', t.name, name, i or "-1") end
+  local function eq_num(fl, a, b)
+    if fl.prim == "f32" then return string.format("bf_f32_bits((float)(%s)) == bf_f32_bits((float)(%s))", a, b) end
+    if fl.prim == "f64" then return string.format("bf_f64_bits((double)(%s)) == bf_f64_bits((double)(%s))", a, b) end
+    return string.format("(int64_t)(%s) == (int64_t)(%s)", a, b)
+  end
+  local function eq_str(a, b) return string.format("(%s).ptr == (%s).ptr && (%s).len == (%s).len", a, b, a, b) end
+  for _, fl in ipairs(t.fields) do
+    local name = fl.name
+    local ind = "    "
+    if fl.cond then
+      w(string.format("    if (%shas_%s(v) != s->has_%s)", pre, name, name))
+      w("        " .. differ(name))
+      w(string.format("    if (s->has_%s) {", name))
+      ind = "        "
+    end
+    local count = fl.fixed_count and tostring(fl.fixed_count) or ("s->" .. name .. "_count")
+    if fl.array and not fl.fixed_count then
+      w(string.format("%sif (%s%s_count(v) != s->%s_count)", ind, pre, name, name))
+      w(ind .. "    " .. differ(name))
+    end
+    if fl.kind == "prim" and not fl.array then
+      w(string.format("%sif (!(%s))", ind, eq_num(fl, pre .. name .. "(v)", "s->" .. name)))
+      w(ind .. "    " .. differ(name))
+      for _, b in ipairs(fl.bits) do
+        w(string.format("%sif ((int64_t)%s%s_%s(v) != (int64_t)s->%s_%s)", ind, pre, name, b.name, name, b.name))
+        w(ind .. "    " .. differ(name .. "." .. b.name))
+      end
+      if fl.fixed_frac then
+        w(string.format("%sif (bf_f64_bits(%s%s_value(v)) != bf_f64_bits(s->%s_value))", ind, pre, name, name))
+        w(ind .. "    " .. differ(name))
+      end
+      if fl.string_table then
+        w(string.format("%sif (!(%s))", ind, eq_str(pre .. name .. "_str(v)", "s->" .. name .. "_str")))
+        w(ind .. "    " .. differ(name))
+      end
+    elseif fl.kind == "prim" then
+      w(string.format("%sfor (size_t i = 0; i < %s; i++) {", ind, count))
+      w(string.format("%s    if (!(%s))", ind, eq_num(fl, pre .. name .. "(v, i)", "s->" .. name .. "[i]")))
+      w(ind .. "        " .. differ(name, "(int64_t)i"))
+      if fl.fixed_frac then
+        w(string.format("%s    if (bf_f64_bits(%s%s_value(v, i)) != bf_f64_bits(s->%s_value[i]))", ind, pre, name, name))
+        w(ind .. "        " .. differ(name, "(int64_t)i"))
+      end
+      w(ind .. "}")
+    elseif fl.kind == "bytes" then
+      w(string.format("%s{", ind))
+      w(string.format("%s    bf_bytes b = %s%s(v);", ind, pre, name))
+      w(string.format("%s    if (b.ptr != s->%s.ptr || b.len != s->%s.len || b.offset != s->%s.offset)", ind, name, name, name))
+      w(ind .. "        " .. differ(name))
+      w(ind .. "}")
+    elseif fl.kind == "str" or fl.kind == "cstr" then
+      if fl.array then
+        w(string.format("%sfor (size_t i = 0; i < %s; i++)", ind, count))
+        w(string.format("%s    if (!(%s))", ind, eq_str(pre .. name .. "(v, i)", "s->" .. name .. "[i]")))
+        w(ind .. "        " .. differ(name, "(int64_t)i"))
+      else
+        w(string.format("%sif (!(%s))", ind, eq_str(pre .. name .. "(v)", "s->" .. name)))
+        w(ind .. "    " .. differ(name))
+      end
+    elseif fl.kind == "struct" then
+      local SV = vt(fmt, fl.type)
+      if not fl.array then
+        w(string.format("%s{", ind))
+        w(string.format("%s    %s e = %s%s(v);", ind, SV, pre, name))
+        w(string.format("%s    if (!same_%s(&e, &s->%s, where, n))", ind, fl.type, name))
+        w(ind .. "        return 0;")
+        w(ind .. "}")
+      elseif reach(ix, fl) == "walk" then
+        w(string.format("%s{", ind))
+        w(string.format("%s    %s e;", ind, SV))
+        w(string.format("%s    size_t i = 0;", ind))
+        w(string.format("%s    for (int more = %s%s_first(v, &e); more; more = %s%s_next(v, &e), i++)", ind, pre, name, pre, name))
+        w(string.format("%s        if (i >= %s || !same_%s(&e, &s->%s[i], where, n))", ind, count, fl.type, name))
+        w(ind .. "            " .. differ(name, "(int64_t)i"))
+        w(string.format("%s    if (i != %s)", ind, count))
+        w(ind .. "        " .. differ(name))
+        w(ind .. "}")
+      else
+        w(string.format("%sfor (size_t i = 0; i < %s; i++) {", ind, count))
+        w(string.format("%s    %s e = %s%s_at(v, i);", ind, SV, pre, name))
+        w(string.format("%s    if (!same_%s(&e, &s->%s[i], where, n))", ind, fl.type, name))
+        w(ind .. "        return 0;")
+        w(ind .. "}")
+      end
+    elseif fl.kind == "switch" then
+      w(string.format("%sif (%s%s_kind(v) != s->%s.kind)", ind, pre, name, name))
+      w(ind .. "    " .. differ(name))
+      local seen = {}
+      for _, case in ipairs(fl.cases) do
+        if case.type and not seen[case.type] then
+          seen[case.type] = true
+          w(string.format("%sif (s->%s.kind == %s) {", ind, name, names.kind_const(fmt, case.type)))
+          w(string.format("%s    %s e = %s%s_%s(v);", ind, vt(fmt, case.type), pre, name, case.type))
+          w(string.format("%s    if (!same_%s(&e, s->%s.%s, where, n))", ind, case.type, name, case.type))
+          w(ind .. "        return 0;")
+          w(ind .. "}")
+        end
+      end
+      w(string.format("%sif (s->%s.kind <= 0) {", ind, name))
+      w(string.format("%s    bf_bytes b = %s%s_raw(v);", ind, pre, name))
+      w(string.format("%s    if (b.ptr != s->%s.raw.ptr || b.len != s->%s.raw.len)", ind, name, name))
+      w(ind .. "        " .. differ(name))
+      w(ind .. "}")
+    end
+    if fl.cond then w("    }") end
+  end
+  w("    (void)where;")
+  w("    (void)n;")
+  w("    return 1;")
+  w("}")
+  return table.concat(o, "\n")
+end
+
+-- ---- the files ---------------------------------------------------------------------------
+
+local function generate(fmt)
+  local ix = index(fmt)
+  -- a view over zeros (an element past the end) must read inside bf_view_zeros
+  for _, t in ipairs(fmt.types) do
+    for _, fl in ipairs(t.fields) do
+      local width = fl.elem_size or fl.prim_size or 0
+      if fl.kind == "bytes" and fl.count and fl.count.k == "int" then width = fl.count.v end
+      if fl.offset and fl.offset + width * (fl.fixed_count or 1) > 1024 then
+        unsupported(t.name .. "." .. fl.name .. " lies beyond the 1 KB of zeros a missing element reads")
+      end
+    end
+  end
+  local H, C = {}, {}
+  local function h(s) H[#H + 1] = s or "" end
+  local guard = fmt.name:upper() .. "_VIEW_H"
+  h("/* Generated by bfgen from " .. fmt.schema .. ". Do not edit: change the schema. */")
+  h("/* Views of " .. fmt.name .. " files: zero-copy reading (LANGUAGE.md, \"Generated C\", \"Views\"). */")
+  h("#ifndef " .. guard)
+  h("#define " .. guard)
+  h()
+  h("#include \"" .. fmt.name .. ".h\"")
+  h("#include \"bf_view.h\"")
+  h()
+  h("#ifdef __cplusplus")
+  h("extern \"C\" {")
+  h("#endif")
+  h()
+  for _, t in ipairs(fmt.types) do h(string.format("typedef struct %s %s;", vt(fmt, t.name), vt(fmt, t.name))) end
+  h()
+  for _, t in ipairs(view_order(fmt, ix)) do
+    h(view_struct(fmt, ix, t))
+    h()
+  end
+  for _, e in ipairs(fmt.entries) do
+    local RV = vt(fmt, e.root)
+    h(string.format("/* An open %s view: the input and the root's view. Do not move it while views taken", e.name))
+    h(" * from it are in use (they point at its `doc`). */")
+    h(string.format("typedef struct %s_%s_view {", fmt.name, e.name))
+    h("    bf_view_doc doc;")
+    h(string.format("    %s root;", RV))
+    h(string.format("} %s_%s_view;", fmt.name, e.name))
+    h()
+    h(string.format("/* Checks every count, offset, bound, constant and string reference of a %s in", e.name))
+    h(" * `data` (which must outlive the view) and fills *out. No allocation. 0 with `err` set,")
+    h(" * naming the field path and byte offset, when the full reader would refuse the input too. */")
+    h(string.format("int %s_view_open_%s(const uint8_t *data, size_t size, %s_%s_view *out, bf_error *err);", fmt.name, e.name, fmt.name, e.name))
+    h(string.format("/* 1 when the view of `data` and the full reader's document agree on every field (for tests). */"))
+    h(string.format("int %s_view_same_%s(const %s_%s_view *v, const %s *s, char *where, size_t where_size);", fmt.name, e.name, fmt.name, e.name, ct(fmt, e.root)))
+    h()
+  end
+  local Cacc = {}
+  for _, t in ipairs(fmt.types) do
+    local Ht = {}
+    accessors(fmt, ix, t, Ht, Cacc)
+    if #Ht > 0 then
+      h("/* ---- " .. t.name .. " ---- */")
+      for _, l in ipairs(Ht) do h(l) end
+      h()
+    end
+  end
+  h("#ifdef __cplusplus")
+  h("}")
+  h("#endif")
+  h()
+  h("#endif")
+
+  local function c(s) C[#C + 1] = s or "" end
+  c("/* Generated by bfgen from " .. fmt.schema .. ". Do not edit: change the schema. */")
+  c("#include \"" .. fmt.name .. "_view.h\"")
+  c()
+  c("#include <string.h>")
+  c()
+  c("#include \"bf_expr.h\"")
+  c()
+  for _, t in ipairs(fmt.types) do c(lay_sig(fmt, t) .. ";") end
+  for _, t in ipairs(fmt.types) do
+    if t.needs_link then c(string.format("int link_%s(bf_ctx *c, const %s *v);", t.name, vt(fmt, t.name))) end
+  end
+  c()
+  for _, t in ipairs(fmt.types) do
+    c(lay_function(fmt, ix, t))
+    c()
+  end
+  for _, l in ipairs(Cacc) do c(l) end
+  c()
+  for _, t in ipairs(fmt.types) do
+    if t.needs_link then
+      c(link_function(fmt, ix, t))
+      c()
+    end
+  end
+  for _, t in ipairs(fmt.types) do
+    c(string.format("static int same_%s(const %s *v, const %s *s, char *where, size_t n);", t.name, vt(fmt, t.name), ct(fmt, t.name)))
+  end
+  c()
+  for _, t in ipairs(fmt.types) do
+    c(same_function(fmt, ix, t))
+    c()
+  end
+  for _, e in ipairs(fmt.entries) do
+    c(string.format("int %s_view_same_%s(const %s_%s_view *v, const %s *s, char *where, size_t where_size)", fmt.name, e.name, fmt.name, e.name, ct(fmt, e.root)))
+    c("{")
+    c(string.format("    return same_%s(&v->root, s, where, where_size);", e.root))
+    c("}")
+    c()
+  end
+  for _, e in ipairs(fmt.entries) do
+    local rt = ix.types[e.root]
+    c(string.format("int %s_view_open_%s(const uint8_t *data, size_t size, %s_%s_view *out, bf_error *err)", fmt.name, e.name, fmt.name, e.name))
+    c("{")
+    c("    bf_ctx c;")
+    c("    out->doc = (bf_view_doc){data, size, &out->root, 0};")
+    c("    bf_view_ctx(&c, &out->doc, err); /* not bf_ctx_init: clearing 1.6 KB costs small files */")
+    local nrev = #fmt.revisions
+    if nrev == 0 then
+      c(string.format("    if (!lay_%s(&c, &out->doc, &out->root, 0, 1))", e.root))
+      c("        return 0;")
+      if rt.needs_link then
+        c(string.format("    if (!link_%s(&c, &out->root))", e.root))
+        c("        return 0;")
+      end
+      c("    return 1;")
+    else
+      -- the first revision that reads the file, as the full reader picks it
+      c(string.format("    for (int64_t r = 0; r < %d; r++) {", nrev))
+      c("        out->doc.revision = r;")
+      c("        bf_view_ctx(&c, &out->doc, err);")
+      c(string.format("        if (lay_%s(&c, &out->doc, &out->root, 0, 1)%s)", e.root, rt.needs_link and string.format(" && link_%s(&c, &out->root)", e.root) or ""))
+      c("            return 1;")
+      c("    }")
+      c("    return 0;")
+    end
+    c("}")
+    c()
+  end
+  -- lay_T / link_T are external (a type only ever reached in bulk is never called)
+  local csrc = table.concat(C, "\n") .. "\n"
+  csrc = csrc:gsub("([^_%w])lay_(%w+)%(", "%1" .. fmt.name .. "_view_lay_%2(")
+  csrc = csrc:gsub("([^_%w])link_(%w+)%(", "%1" .. fmt.name .. "_view_link_%2(")
+  return table.concat(H, "\n") .. "\n", csrc
+end
+
+-- The files of a format, or nil and the reason views cannot be generated for it yet.
+function M.files(fmt)
+  local ok, h, c = pcall(generate, fmt)
+  if not ok then
+    if type(h) == "table" and h.views_unsupported then return nil, h.views_unsupported end
+    error(h, 0)
+  end
+  return h, c
+end
+
+return M

@@ -1,0 +1,61 @@
+/* Views: reading without copying (DESIGN.md, "Reading without copying").
+ *
+ * A generated view is a small struct that says where a structure lies in the input; its
+ * accessors decode fields straight from the input bytes on demand. Opening a view checks
+ * every count, offset and bound the structure needs once, so an accessor never reads outside
+ * the input. Nothing here allocates. */
+#ifndef BF_VIEW_H
+#define BF_VIEW_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bf_runtime.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The input a view reads and the root of its document (what `root.` means in a schema). */
+typedef struct bf_view_doc {
+    const uint8_t *data;
+    size_t size;
+    const void *root;
+    int64_t revision;
+} bf_view_doc;
+
+/* Zero bytes: what an absent structure (`_prev` of the first element, an element asked for
+ * past the end of its array) reads as, like the full reader's zero structures. */
+#define BF_VIEW_ZEROS 1024
+extern const uint8_t bf_view_zeros[BF_VIEW_ZEROS];
+/* A document over bf_view_zeros, for views of elements that do not exist. */
+extern const bf_view_doc bf_view_zero_doc;
+
+/* A reading context over `d` without clearing its frame stack (accessors set one up for
+ * each call that has to lay a structure out again). */
+void bf_view_ctx(bf_ctx *c, const bf_view_doc *d, bf_error *err);
+
+/* Element `i` of `count` elements of `width` bytes at `base` (in expressions): an index out
+ * of range is an error, and the element then reads as zeros. */
+static inline const uint8_t *bf_view_elem(bf_ctx *c, const uint8_t *base, size_t width, uint64_t count,
+                                          int64_t i)
+{
+    if (i >= 0 && (uint64_t)i < count)
+        return base + (size_t)i * width;
+    bf_fail(c, c->pos, NULL, "index %lld is outside an array of %llu elements", (long long)i,
+            (unsigned long long)count);
+    return bf_view_zeros;
+}
+
+/* Refuses a count the rest of the region cannot hold at `min_encoded` bytes per element,
+ * like the full reader does before it allocates. */
+int bf_view_count_fits(bf_ctx *c, uint64_t count, uint64_t min_encoded, const char *field);
+
+/* For the generated agreement checks: writes "type.field[index]" into `where`, returns 0. */
+int bf_view_differs(char *where, size_t size, const char *type, const char *field, int64_t index);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
