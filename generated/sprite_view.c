@@ -130,14 +130,28 @@ int sprite_view_lay_SpriteExt(bf_ctx *c, const bf_view_doc *d, sprite_SpriteExt_
     c->pos += 2;
     /* texparms */
     v->texparms_lim = c->end;
-    if (!bf_push(c, "texparms", -1) || !sprite_view_lay_TexParms(c, d, &v->texparms, 0, deep))
-        return 0;
-    bf_pop(c);
+    if (!deep) {
+        if (!bf_need(c, 24, "texparms"))
+            return 0;
+        c->pos += 24;
+    } else {
+        sprite_TexParms_view e_texparms;
+        if (!bf_push(c, "texparms", -1) || !sprite_view_lay_TexParms(c, d, &e_texparms, 0, deep))
+            return 0;
+        bf_pop(c);
+    }
     /* detail */
     v->detail_lim = c->end;
-    if (!bf_push(c, "detail", -1) || !sprite_view_lay_TexParms(c, d, &v->detail, 0, deep))
-        return 0;
-    bf_pop(c);
+    if (!deep) {
+        if (!bf_need(c, 24, "detail"))
+            return 0;
+        c->pos += 24;
+    } else {
+        sprite_TexParms_view e_detail;
+        if (!bf_push(c, "detail", -1) || !sprite_view_lay_TexParms(c, d, &e_detail, 0, deep))
+            return 0;
+        bf_pop(c);
+    }
     /* detail_blend_factor */
     if (!bf_need(c, 4, "detail_blend_factor"))
         return 0;

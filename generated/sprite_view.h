@@ -16,17 +16,6 @@ typedef struct sprite_Lod_view sprite_Lod_view;
 typedef struct sprite_TexParms_view sprite_TexParms_view;
 typedef struct sprite_TexAxis_view sprite_TexAxis_view;
 
-/* RDP texture parameters (`struct texparms_s`), for the S then the T direction. */
-struct sprite_TexParms_view {
-    const bf_view_doc *_doc;
-    size_t _offset;   /* where it starts in the input */
-    size_t _end;      /* where the cursor was after it */
-    size_t _lim;      /* end of the region it was laid out in */
-    int64_t _index;   /* its index in the array holding it, else 0 */
-    size_t s_lim;
-    size_t t_lim;
-};
-
 /* Extended header (`sprite_ext_t`), 124 bytes of version 4, padded to 8 in the file. Every offset in it is absolute (from the start of the file).  */
 struct sprite_SpriteExt_view {
     const bf_view_doc *_doc;
@@ -36,9 +25,7 @@ struct sprite_SpriteExt_view {
     int64_t _index;   /* its index in the array holding it, else 0 */
     size_t lods_lim;
     size_t texparms_lim;
-    sprite_TexParms_view texparms;
     size_t detail_lim;
-    sprite_TexParms_view detail;
     size_t palette_at;
     size_t palette_count;
     uint8_t has_palette;
@@ -70,6 +57,17 @@ struct sprite_Lod_view {
     size_t pixels_at;
     size_t pixels_count;
     uint8_t has_pixels;
+};
+
+/* RDP texture parameters (`struct texparms_s`), for the S then the T direction. */
+struct sprite_TexParms_view {
+    const bf_view_doc *_doc;
+    size_t _offset;   /* where it starts in the input */
+    size_t _end;      /* where the cursor was after it */
+    size_t _lim;      /* end of the region it was laid out in */
+    int64_t _index;   /* its index in the array holding it, else 0 */
+    size_t s_lim;
+    size_t t_lim;
 };
 
 /* Texture parameters of one direction (a member of `struct texparms_s`). */
@@ -200,9 +198,11 @@ static inline uint16_t sprite_SpriteExt_view_padding(const sprite_SpriteExt_view
     return (uint16_t)bf_load_u16be(p);
 }
 /* RDP texture parameters of the sprite (meaningful when `has_texparms` is set). */
-static inline sprite_TexParms_view sprite_SpriteExt_view_texparms(const sprite_SpriteExt_view *v) { return v->texparms; }
+static inline sprite_TexParms_view sprite_SpriteExt_view_texparms(const sprite_SpriteExt_view *v)
+{ return (sprite_TexParms_view){._doc = v->_doc, ._offset = v->_offset + 68, ._end = v->_offset + 68 + 24, ._lim = v->_lim}; }
 /* RDP texture parameters of the detail texture. */
-static inline sprite_TexParms_view sprite_SpriteExt_view_detail(const sprite_SpriteExt_view *v) { return v->detail; }
+static inline sprite_TexParms_view sprite_SpriteExt_view_detail(const sprite_SpriteExt_view *v)
+{ return (sprite_TexParms_view){._doc = v->_doc, ._offset = v->_offset + 92, ._end = v->_offset + 92 + 24, ._lim = v->_lim}; }
 /* Blending factor of the detail texture at maximum zoom (0: hidden, 1: opaque). */
 static inline float sprite_SpriteExt_view_detail_blend_factor(const sprite_SpriteExt_view *v)
 {

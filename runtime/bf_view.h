@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bf_runtime.h"
+#include "bf_gen.h" /* the reading context its accessors lay structures out with */
 
 #ifdef __cplusplus
 extern "C" {
