@@ -286,6 +286,10 @@ ParameterizedTest(picture_case_t *pc, render_pictures, agree_with_the_reference)
     cr_log_info("%s (distance %g): %ld pixels covered, %ld away from edges, %.2f %% agree; %u triangles drawn, %u culled, %u "
                 "clipped; %.1f RSP cycles per triangle", *rel, pc->distance, covered, compared, 100 * share, res.emu.drawn,
                 res.emu.rejected, res.emu.clipped, res.triangles ? (double)res.emu.rsp_cycles / res.triangles : 0.0);
+    /* every triangle the microcode met is counted once: drawn, culled or off screen, or clipped */
+    cr_expect_eq(res.emu.drawn + res.emu.rejected + res.emu.clipped, res.triangles,
+                 "%s: %u drawn + %u culled + %u clipped, but the model's commands hold %u triangles", *rel, res.emu.drawn,
+                 res.emu.rejected, res.emu.clipped, res.triangles);
     cr_expect_gt(compared, 100, "%s: only %ld pixels to compare", *rel, compared);
     cr_expect_geq(share, REQUIRED, "%s: %.2f %% of %ld pixels agree (need %.0f %%)", *rel, 100 * share, compared,
                   100 * REQUIRED);
