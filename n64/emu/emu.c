@@ -10,6 +10,7 @@ bool emu_open(emu_t *e, uint32_t rdram_size)
     e->rsp = calloc(1, sizeof(*e->rsp));
     e->rdram = calloc(1, rdram_size);
     e->rdram_size = rdram_size;
+    e->profile = NULL; /* the caller may set it after opening */
     e->rdp = e->rdram ? rdp_create(e->rdram, rdram_size) : NULL;
     if (!e->rsp || !e->rdram || !e->rdp) {
         emu_close(e);

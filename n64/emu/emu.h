@@ -25,7 +25,7 @@ typedef struct emu {
     rdp_t *rdp;
     uint8_t *rdram;
     uint32_t rdram_size;
-    /* NULL, or EMU_PROFILE_WORDS counters: emu_run adds each instruction's
+    /* NULL (as emu_open leaves it), or EMU_PROFILE_WORDS counters: emu_run adds each instruction's
      * modelled cycles to the one of its IMEM word (make n64-profile) */
     uint64_t *profile;
 } emu_t;
