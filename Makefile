@@ -241,5 +241,24 @@ bench: $(BUILD)/bench/bench_t3dm_read $(BUILD)/bench/bench_t3dm_build $(BUILD)/b
 	@/usr/bin/time -f "bfgen, all schemas: %e s wall, %U s CPU, %M KiB" $(BFGEN) --check --out generated $(SCHEMAS)
 	@sh tests/bench/batch_check.sh $(BINFORM) $(SHARED) $(BENCH_FILES)
 
+# n64-bench: the renderer microcode's RSP cycles per vertex and per triangle for every sample
+# model and the demo's pyramid (n64/rsp/README.md, "Speed"); n64-profile: where they go, by label.
+N64_BENCH := $(BUILD)/bench/bench_n64_render
+N64_BENCH_MODELS = $(if $(wildcard $(SHARED)/samples/t3dm),$(sort $(shell find $(SHARED)/samples/t3dm -name '*.t3dm')))
+N64_BENCH_SYMS := $(BUILD)/n64/rsp/render.syms
+$(N64_BENCH): tests/bench/bench_n64_render.c $(BINFORM_RENDER_LIBS) $(GENERATED_LIB) $(RUNTIME_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(BENCH_CFLAGS) -In64/emu $< $(BINFORM_RENDER_LIBS) $(GENERATED_LIB) $(RUNTIME_LIB) -o $@ -lm
+# hot code labels, and the overlays (cold or clip) as one
+$(N64_BENCH_SYMS): $(N64_RSP_OUT)/render.elf
+	{ $(N64_MIPS_OBJDUMP) -t $< | awk 'NF >= 4 && $$(NF-2) == ".text" && $$NF !~ /^\./ { print $$1, $$NF }'; \
+	  $(N64_MIPS_OBJDUMP) -t $< | awk '$$NF == "ovl_cold_begin" { print $$1, "overlay(cold|clip)" }'; } > $@
+.PHONY: n64-bench n64-profile
+n64-bench: $(N64_BENCH)
+	@$(if $(N64_BENCH_MODELS),,echo "n64-bench: $(SHARED)/samples/t3dm not found; the demo's pyramid only";) \
+		$(N64_BENCH) $(N64_BENCH_MODELS) $(DEMO_MODEL).t3dm
+n64-profile: $(N64_BENCH) $(N64_BENCH_SYMS)
+	@$(N64_BENCH) --profile $(N64_BENCH_SYMS) $(N64_BENCH_MODELS) $(DEMO_MODEL).t3dm
+
 clean:
 	rm -rf $(BUILD)

@@ -29,6 +29,7 @@ N64_CFLAGS := $(CFLAGS_COMMON) -MMD -MP $(N64_DEFINES) $(INCLUDES)
 N64_MIPS_AS := mips-linux-gnu-as
 N64_MIPS_LD := mips-linux-gnu-ld
 N64_MIPS_OBJCOPY := mips-linux-gnu-objcopy
+N64_MIPS_OBJDUMP := mips-linux-gnu-objdump
 N64_HAVE_MIPS_AS := $(shell command -v $(N64_MIPS_AS) 2>/dev/null)
 
 N64_RSP_SRCS := $(wildcard n64/rsp/*.S)

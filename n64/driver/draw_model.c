@@ -267,6 +267,18 @@ static void set_material(model_state_t *s, const t3dm_Material *mat, uint32_t ma
 
 /* ---- parts ---- */
 
+/* tiny3d's importer rounds loads up to whole pairs, so the last one can
+ * reach one slot past the 70 of the cache (its vertex is never drawn): the
+ * microcode, which loads in pairs, writes that pair's second vertex into
+ * its spare slot when asked for one vertex less */
+static unsigned part_vertex_load(const t3dm_Part *part)
+{
+    unsigned count = part->vertex_count;
+    if ((unsigned)part->vertex_dest + count == VCACHE_SLOTS + 1u)
+        count--;
+    return count;
+}
+
 /* The part's matrix (when it changes), its vertex load, then its triangles,
  * sequence and strips, in the order tiny3d draws them. */
 static void draw_part(model_state_t *s, const t3dm_Part *part, uint32_t vertex_chunk)
@@ -283,15 +295,11 @@ static void draw_part(model_state_t *s, const t3dm_Part *part, uint32_t vertex_c
         cmd_model(cl, bone, &s->frame->lights);
         s->last_matrix = part->matrix_index;
     }
-    /* tiny3d's importer rounds loads up to whole pairs, so the last one can
-     * reach one slot past the 70 of the cache (its vertex is never drawn): the
-     * microcode, which loads in pairs, writes that pair's second vertex into
-     * its spare slot when asked for one vertex less */
-    unsigned count = part->vertex_count;
-    if ((unsigned)part->vertex_dest + count == VCACHE_SLOTS + 1u)
-        count--;
+    unsigned count = part_vertex_load(part);
     if (count > 0)
         cmd_vtx(cl, vertex_chunk + part->vertex_offset, count, part->vertex_dest);
+    if (p->content == DRAW_VERTICES_ONLY)
+        return;
     const t3dm_PartIndices *ix = &part->index_data;
     if (part->index_count >= 3)
         cmd_tris(cl, p->file_addr + (uint32_t)ix->_offset, part->index_count - part->index_count % 3);
@@ -338,4 +346,66 @@ int draw_model(render_cmdlist_t *cl, rdram_image_t *img, const draw_frame_t *fra
     if (s.failed)
         return s.failed;
     return cl->overflow || img->full ? DRAW_ERR_RDRAM : DRAW_OK;
+}
+
+uint32_t draw_model_vertices(const t3dm_File *m)
+{
+    uint32_t n = 0;
+    for (uint32_t c = 0; c < m->chunk_data_count; c++) {
+        if (m->chunk_data[c].body.kind != T3DM_KIND_OBJECT)
+            continue;
+        const t3dm_Object *obj = m->chunk_data[c].body.Object;
+        for (uint32_t k = 0; k < obj->parts_count; k++)
+            n += part_vertex_load(&obj->parts[k]);
+    }
+    return n;
+}
+
+/* A STRIP command's triangles, as the microcode walks its u16 indices. */
+static uint32_t strip_triangles(const uint8_t *file, uint32_t size, uint64_t at, uint32_t count)
+{
+    uint32_t n = 0, len = 0;
+    for (uint32_t i = 0; i < count && at + 2u * i + 2u <= size; i++) {
+        unsigned index = (unsigned)file[at + 2u * i] << 8 | file[at + 2u * i + 1];
+        if (index & 0x8000u)
+            len = 0;
+        if ((index & 0x7FFFu) >= VCACHE_SLOTS) { /* past the cache: the strip starts over after it */
+            len = 0;
+            continue;
+        }
+        n += len >= 2;
+        len++;
+    }
+    return n;
+}
+
+uint32_t draw_model_triangles(const t3dm_File *m, const uint8_t *file, uint32_t size)
+{
+    uint32_t n = 0;
+    for (uint32_t c = 0; c < m->chunk_data_count; c++) {
+        if (m->chunk_data[c].body.kind != T3DM_KIND_OBJECT)
+            continue;
+        const t3dm_Object *obj = m->chunk_data[c].body.Object;
+        for (uint32_t k = 0; k < obj->parts_count; k++) {
+            const t3dm_Part *part = &obj->parts[k];
+            const t3dm_PartIndices *ix = &part->index_data;
+            if (part->index_count >= 3 && ix->triangles)
+                for (uint32_t t = 0; t + 3 <= part->index_count && t + 3 <= ix->triangles_count; t += 3)
+                    n += ix->triangles[t] < VCACHE_SLOTS && ix->triangles[t + 1] < VCACHE_SLOTS &&
+                         ix->triangles[t + 2] < VCACHE_SLOTS;
+            for (uint32_t s = 0; s < part->seq_count && part->seq_start + 3u * (s + 1) <= VCACHE_SLOTS; s++)
+                n++;
+            const struct {
+                uint8_t present;
+                uint64_t at;
+                uint32_t count;
+            } strips[4] = {{ix->has_strip_a, ix->strip_a_at, ix->strip_a_count},
+                           {ix->has_strip_b, ix->strip_b_at, ix->strip_b_count},
+                           {ix->has_strip_c, ix->strip_c_at, ix->strip_c_count},
+                           {ix->has_strip_d, ix->strip_d_at, ix->strip_d_count}};
+            for (int s = 0; s < 4 && strips[s].present; s++)
+                n += strip_triangles(file, size, strips[s].at, strips[s].count);
+        }
+    }
+    return n;
 }

@@ -48,6 +48,14 @@ typedef struct draw_texture {
     texture tex;
 } draw_texture_t;
 
+/* What of a model goes into the command list: all of it, or (for n64-bench)
+ * everything but the triangle commands, or nothing (the frame alone). */
+typedef enum draw_content {
+    DRAW_EVERYTHING = 0,
+    DRAW_VERTICES_ONLY, /* matrices, materials and vertex loads; no TRIS, STRIP, SEQ */
+    DRAW_FRAME_ONLY,    /* no model at all (scene_build leaves draw_model out) */
+} draw_content_t;
+
 typedef struct draw_model_params {
     const t3dm_File *model;
     uint32_t file_addr;            /* RDRAM address of the model file, as stored */
@@ -58,6 +66,7 @@ typedef struct draw_model_params {
     /* per material chunk, in the order of the material chunks; may be NULL */
     const draw_texture_t *textures;
     uint32_t texture_count;
+    draw_content_t content;
 } draw_model_params_t;
 
 enum {
@@ -73,6 +82,13 @@ int draw_frame_begin(render_cmdlist_t *cl, rdram_image_t *img, const draw_frame_
 int draw_model(render_cmdlist_t *cl, rdram_image_t *img, const draw_frame_t *frame, const draw_model_params_t *p);
 /* Sync Full and END. */
 int draw_frame_end(render_cmdlist_t *cl);
+
+/* The vertices draw_model loads (the counts of its VTX commands). */
+uint32_t draw_model_vertices(const t3dm_File *model);
+/* The triangles the microcode meets in the model's TRIS, SEQ and STRIP
+ * commands, counted by its rules: a strip's restarts and indices past the
+ * cache make no triangle. `file` holds the model as stored (the strips). */
+uint32_t draw_model_triangles(const t3dm_File *model, const uint8_t *file, uint32_t size);
 
 /* Bytes of command list a model needs (a generous bound). */
 uint32_t draw_model_list_bytes(const t3dm_File *model);

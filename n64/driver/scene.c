@@ -51,27 +51,15 @@ int scene_build(scene_t *s, rdram_image_t *img, const scene_overlays_t *ov, cons
     draw_frame_params_t fp = {v->width, v->height, v->color32, v->background, cam, scene_lights(cam), 1,
                               SCENE_RDP_BUFFER_SIZE};
     int status = draw_frame_begin(&s->cl, img, &fp, &s->frame);
-    draw_model_params_t dp = {model, s->file, bones, bone_count, NULL, v->shading, textures, texture_count};
-    if (status == DRAW_OK)
+    draw_model_params_t dp = {model, s->file, bones, bone_count, NULL, v->shading, textures, texture_count, v->content};
+    if (status == DRAW_OK && v->content != DRAW_FRAME_ONLY)
         status = draw_model(&s->cl, img, &s->frame, &dp);
     if (status == DRAW_OK)
         status = draw_frame_end(&s->cl);
     return status;
 }
 
-uint32_t scene_triangles(const t3dm_File *m)
+uint32_t scene_triangles(const t3dm_File *m, const uint8_t *file, uint32_t size)
 {
-    uint32_t n = 0;
-    for (uint32_t c = 0; c < m->chunk_data_count; c++) {
-        if (m->chunk_data[c].body.kind != T3DM_KIND_OBJECT)
-            continue;
-        const t3dm_Object *obj = m->chunk_data[c].body.Object;
-        for (uint32_t k = 0; k < obj->parts_count; k++) {
-            const t3dm_Part *p = &obj->parts[k];
-            n += p->index_count / 3u + p->seq_count;
-            for (int s = 0; s < 4 && p->strip_index_counts[s]; s++)
-                n += p->strip_index_counts[s] > 2 ? p->strip_index_counts[s] - 2u : 0;
-        }
-    }
-    return n;
+    return draw_model_triangles(m, file, size);
 }

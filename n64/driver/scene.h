@@ -21,6 +21,7 @@ typedef struct scene_view {
     draw_shading_t shading;
     bool color32;                       /* RGBA8888 colour image, else RGBA5551 */
     uint32_t background;                /* RGBA8888 */
+    draw_content_t content;             /* 0: everything (n64-bench draws less) */
 } scene_view_t;
 
 /* The renderer microcode's overlay images (n64/rsp/README.md, "Starting a task"). */
@@ -51,7 +52,7 @@ int scene_build(scene_t *s, rdram_image_t *img, const scene_overlays_t *ov, cons
                 const uint8_t *file, uint32_t size, const t3dm_File *model, const mat4 *bones, uint32_t bone_count,
                 const draw_texture_t *textures, uint32_t texture_count);
 
-/* The model's triangles: lists, sequences and strips. */
-uint32_t scene_triangles(const t3dm_File *model);
+/* The triangles the microcode meets in the model (draw_model_triangles). */
+uint32_t scene_triangles(const t3dm_File *model, const uint8_t *file, uint32_t size);
 
 #endif

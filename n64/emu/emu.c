@@ -10,6 +10,7 @@ bool emu_open(emu_t *e, uint32_t rdram_size)
     e->rsp = calloc(1, sizeof(*e->rsp));
     e->rdram = calloc(1, rdram_size);
     e->rdram_size = rdram_size;
+    e->profile = NULL; /* the caller may set it after opening */
     e->rdp = e->rdram ? rdp_create(e->rdram, rdram_size) : NULL;
     if (!e->rsp || !e->rdram || !e->rdp) {
         emu_close(e);
@@ -65,7 +66,20 @@ void emu_run(emu_t *e, const emu_microcode_t *mc, uint32_t cmdlist, uint32_t col
     e->rsp->dp_ctx = &ctx;
     uint64_t start = e->rsp->cycles;
     rsp_start(e->rsp, 0);
-    rsp_stop_reason_t why = rsp_run(e->rsp, max_cycles);
+    uint64_t start_instructions = e->rsp->instructions;
+    rsp_stop_reason_t why;
+    if (e->profile) {
+        /* one step at a time: the first instruction of an issue group carries its cycles */
+        while (!(e->rsp->sp_status & RSP_STATUS_HALT) && e->rsp->cycles - start < max_cycles) {
+            uint32_t word = (e->rsp->pc & RSP_MEM_MASK) >> 2;
+            uint64_t before = e->rsp->cycles;
+            rsp_step(e->rsp);
+            e->profile[word] += e->rsp->cycles - before;
+        }
+        why = (e->rsp->sp_status & RSP_STATUS_BROKE) ? RSP_STOP_BREAK : RSP_STOP_CYCLE_LIMIT;
+    } else {
+        why = rsp_run(e->rsp, max_cycles);
+    }
     rsp_idle_until_dma_done(e->rsp);
     e->rsp->dp_submit = NULL;
     out->finished = why == RSP_STOP_BREAK;
@@ -74,5 +88,6 @@ void emu_run(emu_t *e, const emu_microcode_t *mc, uint32_t cmdlist, uint32_t col
     out->rejected = rsp_dmem_read32(e->rsp, ST_STATS + 4);
     out->clipped = rsp_dmem_read32(e->rsp, ST_STATS + 8);
     out->rsp_cycles = e->rsp->cycles - start;
+    out->rsp_instructions = e->rsp->instructions - start_instructions;
     out->rdp_command_bytes = ctx.bytes;
 }

@@ -25,13 +25,19 @@ typedef struct emu {
     rdp_t *rdp;
     uint8_t *rdram;
     uint32_t rdram_size;
+    /* NULL (as emu_open leaves it), or EMU_PROFILE_WORDS counters: emu_run adds each instruction's
+     * modelled cycles to the one of its IMEM word (make n64-profile) */
+    uint64_t *profile;
 } emu_t;
+
+#define EMU_PROFILE_WORDS 1024u
 
 typedef struct emu_result {
     bool finished;          /* the microcode reached its END (else it ran out of cycles) */
     uint32_t error_word;    /* ST_ERROR: 0, or the first word of a command it refused */
     uint32_t drawn, rejected, clipped; /* triangles (ST_STATS) */
     uint64_t rsp_cycles;
+    uint64_t rsp_instructions;
     uint64_t rdp_command_bytes;
 } emu_result_t;
 

@@ -30,6 +30,8 @@ render_options_t render_default_options(void)
         .shading = DRAW_MATERIALS,
         .color16 = false,
         .background = 0x303848FFu,
+        .content = DRAW_EVERYTHING,
+        .profile = NULL,
     };
     return o;
 }
@@ -213,7 +215,7 @@ bool render_model(const uint8_t *data, size_t size, const render_options_t *o, r
         goto done;
 
     scene_view_t view = {o->width, o->height, o->yaw_deg, o->pitch_deg, o->distance, o->shading, !o->color16,
-                         o->background};
+                         o->background, o->content};
     camera cam;
     if (scene_camera(m, out->bones, out->bone_count, &view, &cam) != CAMERA_OK) {
         fail(error, error_size, "camera: yaw %g, pitch %g, distance %g cannot frame the model", o->yaw_deg,
@@ -248,7 +250,9 @@ bool render_model(const uint8_t *data, size_t size, const render_options_t *o, r
                                          : "the model and its frame do not fit the console's 8 MiB of RDRAM");
         goto done;
     }
-    out->triangles = scene_triangles(m);
+    out->triangles = scene_triangles(m, data, (uint32_t)size);
+    out->vertices = draw_model_vertices(m);
+    emu.profile = o->profile;
     /* generous: a few thousand RSP cycles per triangle, plus the setup */
     uint64_t budget = 4000000u + 20000u * (uint64_t)out->triangles;
     emu_run(&emu, mc, scene.cl.start, scene.cold, scene.clip, budget, &out->emu);

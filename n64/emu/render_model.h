@@ -22,6 +22,8 @@ typedef struct render_options {
     draw_shading_t shading;
     bool color16;                       /* RGBA5551 colour image instead of RGBA8888 */
     uint32_t background;                /* RGBA8888 */
+    draw_content_t content;             /* everything, or less for n64-bench */
+    uint64_t *profile;                  /* NULL, or cycles per IMEM word (emu_t.profile) */
 } render_options_t;
 
 render_options_t render_default_options(void);
@@ -35,7 +37,8 @@ typedef struct render_result {
     uint16_t width, height;
     uint8_t *rgba;             /* width * height * 4 bytes, malloc'ed: render_result_free */
     emu_result_t emu;
-    uint32_t triangles;        /* the model's triangles (lists, sequences, strips) */
+    uint32_t triangles;        /* the triangles the microcode meets (draw_model_triangles) */
+    uint32_t vertices;         /* the vertices it loads (draw_model_vertices) */
     uint32_t textures_loaded;  /* materials drawn with their own texture */
     uint32_t textures_missing; /* textured materials drawn with the checkerboard */
     /* what the picture was drawn with, for the accuracy tests */

@@ -140,24 +140,23 @@ dma_wait:
 out_flush:
     subu    $at, $s3, $s4
     beqz    $at, 9f
-    nop
+    lw      $k1, FR_OUT_END($zero)
+    addu    $k0, $s5, $at
+    sltu    $k1, $k1, $k0           # past the end of the buffer?
 1:  mfc0    $3, $6                  # the previous transfer is complete...
     bnez    $3, 1b
     nop
-    mtc0    $s6, $9                 # ...so the RDP may run it (DPC_END)
-    lw      $k1, FR_OUT_END($zero)
-    addu    $k0, $s5, $at
-    sltu    $k1, $k1, $k0
     bnez    $k1, out_wrap
-    nop
+    mtc0    $s6, $9                 # ...so the RDP may run it (DPC_END)
 out_send:
+    addiu   $k0, $at, -1            # (COP moves count as loads: no gap between them)
     mtc0    $s4, $0                 # SP_MEM_ADDR
     mtc0    $s5, $1                 # SP_DRAM_ADDR
-    addiu   $k0, $at, -1
     mtc0    $k0, $3                 # SP_WR_LEN: DMEM -> RDRAM
     addu    $s5, $s5, $at
     move    $s6, $s5
     xori    $s4, $s4, OUT_TOGGLE
+    jr      $ra
     move    $s3, $s4
 9:  jr      $ra
     nop

@@ -49,6 +49,7 @@
 #define ST_TRICMD 0x118
 #define ST_CULL 0x119
 #define ST_TILE 0x11A
+#define ST_TRISIZE 0x11B
 #define ST_CMDLIST 0x11C
 #define DM_CONST 0x120
 #define CV_NSHIFT 0x120

@@ -50,6 +50,7 @@ static const struct {
     {"ST_TRICMD", ST_TRICMD},
     {"ST_CULL", ST_CULL},
     {"ST_TILE", ST_TILE},
+    {"ST_TRISIZE", ST_TRISIZE},
     {"ST_CMDLIST", ST_CMDLIST},
     {"DM_CONST", DM_CONST},
     {"CV_NSHIFT", CV_NSHIFT},
