@@ -243,6 +243,16 @@ static int write_File(bf_wctx *w, tmd_File *s)
         bf_pop(&w->c);
     }
     /* scene_size */
+    if (w->layout) {
+        {
+            int64_t v_ = (int64_t)(&s->header)->lod_offset;
+            if (!bf_fits(v_, 32, 0))
+                bf_overflow(w, &s->scene_size, v_, 32, 0, (uint64_t)s->_offset + 60, 0, "scene_size");
+            else if (w->overflow_count)
+                bf_overflow_clear(w, &s->scene_size);
+            s->scene_size = v_;
+        }
+    }
     {
         uint8_t *p = bf_put(w, 4, "scene_size");
         if (!p)
@@ -348,6 +358,16 @@ static int write_Header(bf_wctx *w, tmd_Header *s)
         return 0;
     }
     /* remaining */
+    if (w->layout) {
+        {
+            int64_t v_ = bf_sub((int64_t)c->size, INT64_C(12));
+            if (!bf_fits(v_, 32, 0))
+                bf_overflow(w, &s->remaining, v_, 32, 0, (uint64_t)s->_offset + 0, 0, "remaining");
+            else if (w->overflow_count)
+                bf_overflow_clear(w, &s->remaining);
+            s->remaining = v_;
+        }
+    }
     {
         uint8_t *p = bf_put(w, 4, "remaining");
         if (!p)

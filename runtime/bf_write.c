@@ -525,6 +525,9 @@ int bf_build(void *doc, int64_t revision, bf_arena *arena, bf_buffer *out, bf_er
         out->size = 0;
         wctx_reset(&w, out, doc);
         w.c.revision = revision;
+        /* `_size` in a value: the file's size, which is the last pass's (it settles with the
+         * layout, so a header that counts the bytes after it comes out right) */
+        w.c.size = previous.size;
         w.layout = 1;
         w.root = doc;
         w.arena = arena;

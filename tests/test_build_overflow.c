@@ -245,3 +245,27 @@ Test(build_overflow, tml_texture_count_past_u16)
     bf_arena_free(&a);
     free(data);
 }
+
+/* Sizes the builder computes from the file as laid out: the header's count of the bytes after
+ * it, and the scene block's size, which ends where the levels of detail start. */
+Test(build_overflow, tmd_sizes_follow_the_layout)
+{
+    REQUIRE_SAMPLES();
+    bf_arena a;
+    uint8_t *data;
+    tmd_File *f = read_sample("tmd/box.tmd", &a, &data, read_tmd);
+    f->header.remaining = 1;  /* wrong on purpose: the builder must not copy them */
+    f->scene_size = 2;
+    bf_buffer out = {0};
+    bf_error err;
+    int ok = tmd_build_model(f, &a, &out, &err);
+    cr_assert(ok, "%s: %s", err.path, err.message);
+    cr_assert_gt(out.size, 0x40);
+    uint32_t remaining = bf_load_u32le(out.data + 8), scene_size = bf_load_u32le(out.data + 0x3C);
+    cr_expect_eq(remaining, out.size - 12, "remaining %u for a file of %zu bytes", remaining, out.size);
+    cr_expect_eq(scene_size, f->header.lod_offset, "scene size %u, levels of detail at 60 + %u", scene_size,
+                 (unsigned)f->header.lod_offset);
+    bf_buffer_free(&out);
+    bf_arena_free(&a);
+    free(data);
+}
