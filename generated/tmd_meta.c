@@ -1336,8 +1336,19 @@ static int tmd_entry_build_model(void *doc, bf_arena *arena, struct bf_buffer *o
     return tmd_build_model(doc, arena, out, err);
 }
 static const char *const tmd_extensions_model[] = {"tmd", NULL};
+static const char *const tmd_member_below_model_1_1[] = {"member.position_count"};
+static const char *const tmd_member_below_model_1_2[] = {"member.rotation_count"};
+static const bf_member_check_desc tmd_member_checks_model_1[] = {
+    {"owner.animation_pointers.animation.channels.channel.keyframes.translation_key", tmd_member_below_model_1_1, 1, "Keyframe: \"Translation key used in the lookup table\""},
+    {"owner.animation_pointers.animation.channels.channel.keyframes.rotation_key", tmd_member_below_model_1_2, 1, "Keyframe: \"Rotation key used in the lookup table\""},
+};
+static const char *const tmd_member_files_model_1[] = {"{header.category}.tkl", "../tkl/{header.category}.tkl", NULL};
+static const bf_member_desc tmd_members_model[] = {
+    {"library", "The keyframe library the header names, beside the model or in a `tkl` folder next to the model's folder.", "tkl.library", NULL, NULL, tmd_member_files_model_1, tmd_member_checks_model_1, 2},
+};
 static const bf_entry_desc tmd_entries[] = {
-    {"model", "A model file.", &tmd_type_File, tmd_extensions_model, "TMDL", 4, UINT64_C(0), tmd_entry_read_model, tmd_entry_validate_model, tmd_entry_write_model, BF_NONE, tmd_entry_build_model},
+    {"model", "A model file.", &tmd_type_File, tmd_extensions_model, "TMDL", 4, UINT64_C(0), tmd_entry_read_model, tmd_entry_validate_model, tmd_entry_write_model, BF_NONE, tmd_entry_build_model,
+        tmd_members_model, 1},
 };
 static const bf_type_desc *const tmd_types[] = {
     &tmd_type_File,
