@@ -341,7 +341,10 @@ static void check_member(const found *obj, void *ctx)
 
 void file_set_check(const document *owner, bf_findings *out)
 {
-    if (!owner->entry || !owner->root || strcmp(owner->path, "-") == 0)
+    /* a file read from a pipe, standard input or a device (/dev/stdin) has no folder to find
+     * its members in */
+    if (!owner->entry || !owner->root || owner->streamed || strcmp(owner->path, "-") == 0 ||
+        strncmp(owner->path, "/dev/", 5) == 0 || strncmp(owner->path, "/proc/", 6) == 0)
         return;
     for (size_t i = 0; i < owner->entry->member_count; i++) {
         const bf_member_desc *m = &owner->entry->members[i];
