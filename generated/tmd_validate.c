@@ -25,7 +25,7 @@ static void validate_File(bf_vctx *v, const tmd_File *s)
     (void)c;
     (void)R;
     (void)s;
-    /* TMD: "The TMD format starts with an 8 byte fixed length string. Magic is "TMDL"." (schema line 87) */
+    /* TMD: "The TMD format starts with an 8 byte fixed length string. Magic is "TMDL"." (schema line 88) */
     {
         int64_t q1 = 1;
         for (uint32_t i1 = 0; i1 < (uint32_t)(4); i1++) {
@@ -37,7 +37,7 @@ static void validate_File(bf_vctx *v, const tmd_File *s)
             bf_eval_failed(v, "magic_padding", "TMD: \"The TMD format starts with an 8 byte fixed length string. Magic is \"TMDL\".\"");
         }
     }
-    /* TMD Header: "+0 uint32 Remaining bytes in file" (the bytes after the field, which ends at byte 12) (schema line 91) */
+    /* TMD Header: "+0 uint32 Remaining bytes in file" (the bytes after the field, which ends at byte 12) (schema line 92) */
     {
         int ok = (((int64_t)((int64_t)(&s->header)->remaining == bf_sub((int64_t)c->size, INT64_C(12))))) != 0;
         if (!bf_eval_failed(v, "header.remaining", "TMD Header: \"+0 uint32 Remaining bytes in file\" (the bytes after the field, which ends at byte 12)") && !ok) {
@@ -45,7 +45,7 @@ static void validate_File(bf_vctx *v, const tmd_File *s)
             bf_eval_failed(v, "header.remaining", "TMD Header: \"+0 uint32 Remaining bytes in file\" (the bytes after the field, which ends at byte 12)");
         }
     }
-    /* Scene Block: "has a size of the uint32 located at +60"; TMD Header: "lodDataOffset = value + 60" (schema line 95) */
+    /* Scene Block: "has a size of the uint32 located at +60"; TMD Header: "lodDataOffset = value + 60" (schema line 96) */
     {
         int ok = (((int64_t)((int64_t)s->scene_size == (int64_t)(&s->header)->lod_offset))) != 0;
         if (!bf_eval_failed(v, "scene_size", "Scene Block: \"has a size of the uint32 located at +60\"; TMD Header: \"lodDataOffset = value + 60\"") && !ok) {
@@ -53,7 +53,7 @@ static void validate_File(bf_vctx *v, const tmd_File *s)
             bf_eval_failed(v, "scene_size", "Scene Block: \"has a size of the uint32 located at +60\"; TMD Header: \"lodDataOffset = value + 60\"");
         }
     }
-    /* TMD Header: "+12 uint64 Magic Value. Typically one of a couple values." (schema line 99) */
+    /* TMD Header: "+12 uint64 Magic Value. Typically one of a couple values." (schema line 100) */
     {
         int ok = (((int64_t)(((int64_t)((int64_t)(&s->header)->magic_value == INT64_C(584117868617))) || ((int64_t)((int64_t)(&s->header)->magic_value == INT64_C(8418139199561)))))) != 0;
         if (!bf_eval_failed(v, "header.magic_value", "TMD Header: \"+12 uint64 Magic Value. Typically one of a couple values.\"") && !ok) {
@@ -61,7 +61,7 @@ static void validate_File(bf_vctx *v, const tmd_File *s)
             bf_eval_failed(v, "header.magic_value", "TMD Header: \"+12 uint64 Magic Value. Typically one of a couple values.\"");
         }
     }
-    /* Node Format: "+160 int16 ID of parent node, -1 if no parent exists" (schema line 104) */
+    /* Node Format: "+160 int16 ID of parent node, -1 if no parent exists" (schema line 105) */
     for (uint32_t i = 0; i < s->nodes_count; i++) {
         const tmd_Node *it = &s->nodes[i];
         const tmd_Node *prev = i ? &s->nodes[i - 1] : &tmd_Node_zero;
@@ -78,7 +78,7 @@ static void validate_File(bf_vctx *v, const tmd_File *s)
             bf_pop(c);
         }
     }
-    /* Node Data Block: "The node ID is the node's position in the zero-indexed array." (a parent is posed before its children) (schema line 109) */
+    /* Node Data Block: "The node ID is the node's position in the zero-indexed array." (a parent is posed before its children) (schema line 110) */
     for (uint32_t i = 0; i < s->nodes_count; i++) {
         const tmd_Node *it = &s->nodes[i];
         const tmd_Node *prev = i ? &s->nodes[i - 1] : &tmd_Node_zero;
@@ -95,7 +95,7 @@ static void validate_File(bf_vctx *v, const tmd_File *s)
             bf_pop(c);
         }
     }
-    /* Node Format: "Non-updated bones may only appear after all updated bones." (schema line 115) */
+    /* Node Format: "Non-updated bones may only appear after all updated bones." (schema line 116) */
     for (uint32_t i = 0; i < s->nodes_count; i++) {
         const tmd_Node *it = &s->nodes[i];
         const tmd_Node *prev = i ? &s->nodes[i - 1] : &tmd_Node_zero;
@@ -112,7 +112,7 @@ static void validate_File(bf_vctx *v, const tmd_File *s)
             bf_pop(c);
         }
     }
-    /* Node Format: "+144 byte Length of the name string" (schema line 120) */
+    /* Node Format: "+144 byte Length of the name string" (schema line 121) */
     for (uint32_t i = 0; i < s->nodes_count; i++) {
         const tmd_Node *it = &s->nodes[i];
         const tmd_Node *prev = i ? &s->nodes[i - 1] : &tmd_Node_zero;
@@ -129,7 +129,7 @@ static void validate_File(bf_vctx *v, const tmd_File *s)
             bf_pop(c);
         }
     }
-    /* Animation Data Block: "+24 uint32 Number of channels in animation", "+32 uint32[numNodes] Encrypted address for each node's channel" (schema line 125) */
+    /* Animation Data Block: "+24 uint32 Number of channels in animation", "+32 uint32[numNodes] Encrypted address for each node's channel" (schema line 126) */
     for (uint32_t i = 0; i < s->animation_pointers_count; i++) {
         const tmd_AnimationPointer *it = &s->animation_pointers[i];
         const tmd_AnimationPointer *prev = i ? &s->animation_pointers[i - 1] : &tmd_AnimationPointer_zero;
@@ -173,7 +173,7 @@ static void validate_Header(bf_vctx *v, const tmd_Header *s)
     (void)c;
     (void)R;
     (void)s;
-    /* TMD Header: "+36 zero*16 16 zeroes" (schema line 164) */
+    /* TMD Header: "+36 zero*16 16 zeroes" (schema line 165) */
     {
         int64_t q1 = 1;
         for (uint32_t i1 = 0; i1 < (uint32_t)(16); i1++) {
@@ -194,7 +194,7 @@ static void validate_Scene(bf_vctx *v, const tmd_Scene *s)
     (void)c;
     (void)R;
     (void)s;
-    /* Scene Block: "+8 zero*44 44 zeroes" (schema line 196) */
+    /* Scene Block: "+8 zero*44 44 zeroes" (schema line 197) */
     {
         int64_t q1 = 1;
         for (uint32_t i1 = 0; i1 < (uint32_t)(44); i1++) {
@@ -228,7 +228,7 @@ static void validate_Animation(bf_vctx *v, const tmd_Animation *s)
     (void)c;
     (void)R;
     (void)s;
-    /* Animation Data Block: "+0 byte Name length" (schema line 243) */
+    /* Animation Data Block: "+0 byte Name length" (schema line 244) */
     {
         int ok = (((int64_t)((int64_t)s->name_length == (int64_t)s->name.len))) != 0;
         if (!bf_eval_failed(v, "name_length", "Animation Data Block: \"+0 byte Name length\"") && !ok) {
@@ -236,7 +236,7 @@ static void validate_Animation(bf_vctx *v, const tmd_Animation *s)
             bf_eval_failed(v, "name_length", "Animation Data Block: \"+0 byte Name length\"");
         }
     }
-    /* Animation Data Block: "+28 32 bit float Duration in seconds"; Keyframe: "+0 32 bit float Timestamp" (schema line 247) */
+    /* Animation Data Block: "+28 32 bit float Duration in seconds"; Keyframe: "+0 32 bit float Timestamp" (schema line 248) */
     for (uint32_t i = 0; i < s->channels_count; i++) {
         const tmd_ChannelPointer *it = &s->channels[i];
         const tmd_ChannelPointer *prev = i ? &s->channels[i - 1] : &tmd_ChannelPointer_zero;
@@ -259,7 +259,7 @@ static void validate_Animation(bf_vctx *v, const tmd_Animation *s)
             bf_pop(c);
         }
     }
-    /* Animation Channel Block: "+4 frame[frameCount] Keyframes in this animation" (schema line 252) */
+    /* Animation Channel Block: "+4 frame[frameCount] Keyframes in this animation" (schema line 253) */
     for (uint32_t i = 0; i < s->channels_count; i++) {
         const tmd_ChannelPointer *it = &s->channels[i];
         const tmd_ChannelPointer *prev = i ? &s->channels[i - 1] : &tmd_ChannelPointer_zero;
@@ -351,7 +351,7 @@ static void validate_Mesh(bf_vctx *v, const tmd_Mesh *s)
     (void)c;
     (void)R;
     (void)s;
-    /* Mesh Data: "+4 uint32 Total number of indices in the triangle strip for all pieces" (schema line 327) */
+    /* Mesh Data: "+4 uint32 Total number of indices in the triangle strip for all pieces" (schema line 328) */
     {
         int64_t q1 = 0;
         for (uint32_t i1 = 0; i1 < (uint32_t)(s->pieces_count); i1++) {
@@ -371,7 +371,7 @@ static void validate_Mesh(bf_vctx *v, const tmd_Mesh *s)
             bf_eval_failed(v, "index_count", "Mesh Data: \"+4 uint32 Total number of indices in the triangle strip for all pieces\"");
         }
     }
-    /* Mesh Data: "+8 uint32 Total number of vertices" (schema line 331) */
+    /* Mesh Data: "+8 uint32 Total number of vertices" (schema line 332) */
     {
         int64_t q3 = 0;
         for (uint32_t i3 = 0; i3 < (uint32_t)(s->pieces_count); i3++) {
@@ -391,7 +391,7 @@ static void validate_Mesh(bf_vctx *v, const tmd_Mesh *s)
             bf_eval_failed(v, "vertex_count", "Mesh Data: \"+8 uint32 Total number of vertices\"");
         }
     }
-    /* Mesh Piece: "+4 uint32 Total number of vertices store in this piece's data." (schema line 335) */
+    /* Mesh Piece: "+4 uint32 Total number of vertices store in this piece's data." (schema line 336) */
     for (uint32_t i = 0; i < s->pieces_count; i++) {
         const tmd_Piece *it = &s->pieces[i];
         const tmd_Piece *prev = i ? &s->pieces[i - 1] : &tmd_Piece_zero;
@@ -423,7 +423,7 @@ static void validate_Piece(bf_vctx *v, const tmd_Piece *s)
     (void)c;
     (void)R;
     (void)s;
-    /* Mesh Piece: "Note these reference the mesh's vertices and are numbered accordingly." (schema line 370) */
+    /* Mesh Piece: "Note these reference the mesh's vertices and are numbered accordingly." (schema line 371) */
     {
         int64_t q1 = 1;
         for (uint32_t i1 = 0; i1 < (uint32_t)(s->indices_count); i1++) {
@@ -435,7 +435,7 @@ static void validate_Piece(bf_vctx *v, const tmd_Piece *s)
             bf_eval_failed(v, "indices", "Mesh Piece: \"Note these reference the mesh's vertices and are numbered accordingly.\"");
         }
     }
-    /* Mesh Piece: "+12 uint32 Highest vertex number this piece references." (schema line 374) */
+    /* Mesh Piece: "+12 uint32 Highest vertex number this piece references." (schema line 375) */
     {
         int64_t q2 = 1;
         for (uint32_t i2 = 0; i2 < (uint32_t)(s->indices_count); i2++) {
@@ -451,7 +451,7 @@ static void validate_Piece(bf_vctx *v, const tmd_Piece *s)
             bf_eval_failed(v, "highest_index", "Mesh Piece: \"+12 uint32 Highest vertex number this piece references.\"");
         }
     }
-    /* Mesh Piece: "+40 The IDs of the nodes that this mesh is skinned to." (schema line 378) */
+    /* Mesh Piece: "+40 The IDs of the nodes that this mesh is skinned to." (schema line 379) */
     for (uint32_t i = 0; i < s->skin_nodes_count; i++) {
         if (bf_push(c, "skin_nodes", i)) {
             {
@@ -464,7 +464,7 @@ static void validate_Piece(bf_vctx *v, const tmd_Piece *s)
             bf_pop(c);
         }
     }
-    /* Mesh Vertex: "+28 byte[4] Each byte is a boneID = value / 3"; Mesh Piece: "Element zero is the node ID of bone zero" (schema line 382) */
+    /* Mesh Vertex: "+28 byte[4] Each byte is a boneID = value / 3"; Mesh Piece: "Element zero is the node ID of bone zero" (schema line 383) */
     for (uint32_t i = 0; i < s->vertices_count; i++) {
         const tmd_Vertex *it = &s->vertices[i];
         const tmd_Vertex *prev = i ? &s->vertices[i - 1] : &tmd_Vertex_zero;
