@@ -253,17 +253,19 @@ static void run_checks(const bf_member_desc *m, const ends *e, const char *membe
         char limit[160] = "";
         for (size_t b = 0; b < k->below_count; b++)
             snprintf(limit + strlen(limit), sizeof limit - strlen(limit), "%s%s", b ? " + " : "", k->below[b]);
-        snprintf(msg, sizeof msg, "%" PRId64 " is not below %s = %" PRId64 " (owner %s); %zu value%s out of range",
-                 o.worst, limit, s.sum, owner_path[0] ? owner_path : "the file", o.count, o.count == 1 ? "" : "s");
+        /* say where the limit comes from: the owner's structure or the member file */
+        char from[BF_PATH_MAX + 64];
+        if (strncmp(k->below[0], "member.", 7) == 0 && member_file)
+            snprintf(from, sizeof from, "in %s", file_base(member_file));
+        else if (owner_path[0])
+            snprintf(from, sizeof from, "of %s %s", e->owner_type->name, owner_path);
+        else
+            snprintf(from, sizeof from, "of the file");
+        if (snprintf(msg, sizeof msg, "%" PRId64 " is not below %s = %" PRId64 " %s; %zu value%s out of range", o.worst,
+                     limit, s.sum, from, o.count, o.count == 1 ? "" : "s") < 0)
+            msg[0] = '\0';
         int in_member = strncmp(k->values, "member.", 7) == 0;
         add(out, o.offset, in_member ? member_file : NULL, o.path, msg, k->origin);
-        if (!in_member && member_file) {
-            /* the numbers are the owner's, the limit the member's: say which file */
-            bf_finding *last = out->count ? &out->items[out->count - 1] : NULL;
-            if (last && strlen(last->message) + strlen(member_file) + 8 < sizeof last->message)
-                snprintf(last->message + strlen(last->message), sizeof last->message - strlen(last->message),
-                         " (limit from %s)", file_base(member_file));
-        }
     }
 }
 
