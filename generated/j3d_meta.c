@@ -7341,7 +7341,8 @@ static int j3d_entry_build_model(void *doc, bf_arena *arena, struct bf_buffer *o
 }
 static const char *const j3d_extensions_model[] = {"bmd", "bdl", NULL};
 static const bf_entry_desc j3d_entries[] = {
-    {"model", "A BMD (`J3D2bmd2`, `J3D2bmd3`) or BDL (`J3D2bdl4`) model.", &j3d_type_File, j3d_extensions_model, "J3D2", 4, UINT64_C(0), j3d_entry_read_model, j3d_entry_validate_model, j3d_entry_write_model, BF_NONE, j3d_entry_build_model},
+    {"model", "A BMD (`J3D2bmd2`, `J3D2bmd3`) or BDL (`J3D2bdl4`) model.", &j3d_type_File, j3d_extensions_model, "J3D2", 4, UINT64_C(0), j3d_entry_read_model, j3d_entry_validate_model, j3d_entry_write_model, BF_NONE, j3d_entry_build_model,
+        NULL, 0},
 };
 static const bf_type_desc *const j3d_types[] = {
     &j3d_type_File,

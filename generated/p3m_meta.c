@@ -1825,7 +1825,8 @@ static int p3m_entry_build_model(void *doc, bf_arena *arena, struct bf_buffer *o
 }
 static const char *const p3m_extensions_model[] = {"p3m", NULL};
 static const bf_entry_desc p3m_entries[] = {
-    {"model", "A P3M model.", &p3m_type_File, p3m_extensions_model, "P3M", 3, UINT64_C(0), p3m_entry_read_model, p3m_entry_validate_model, p3m_entry_write_model, offsetof(p3m_File, _revision), p3m_entry_build_model},
+    {"model", "A P3M model.", &p3m_type_File, p3m_extensions_model, "P3M", 3, UINT64_C(0), p3m_entry_read_model, p3m_entry_validate_model, p3m_entry_write_model, offsetof(p3m_File, _revision), p3m_entry_build_model,
+        NULL, 0},
 };
 static const bf_type_desc *const p3m_types[] = {
     &p3m_type_File,

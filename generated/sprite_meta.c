@@ -620,7 +620,8 @@ static int sprite_entry_build_sprite(void *doc, bf_arena *arena, struct bf_buffe
 }
 static const char *const sprite_extensions_sprite[] = {"sprite", NULL};
 static const bf_entry_desc sprite_entries[] = {
-    {"sprite", "An uncompressed sprite file, as mksprite writes it (or an old one, without the extended header).", &sprite_type_Sprite, sprite_extensions_sprite, NULL, 0, UINT64_C(0), sprite_entry_read_sprite, sprite_entry_validate_sprite, sprite_entry_write_sprite, BF_NONE, sprite_entry_build_sprite},
+    {"sprite", "An uncompressed sprite file, as mksprite writes it (or an old one, without the extended header).", &sprite_type_Sprite, sprite_extensions_sprite, NULL, 0, UINT64_C(0), sprite_entry_read_sprite, sprite_entry_validate_sprite, sprite_entry_write_sprite, BF_NONE, sprite_entry_build_sprite,
+        NULL, 0},
 };
 static const bf_type_desc *const sprite_types[] = {
     &sprite_type_Sprite,

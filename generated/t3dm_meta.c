@@ -2058,6 +2058,14 @@ static int t3dm_entry_build_model(void *doc, bf_arena *arena, struct bf_buffer *
     return t3dm_build_model(doc, arena, out, err);
 }
 static const char *const t3dm_extensions_model[] = {"t3dm", NULL};
+static const char *const t3dm_member_below_model_1_1[] = {"owner.quat_channel_count", "owner.scalar_channel_count"};
+static const bf_member_check_desc t3dm_member_checks_model_1[] = {
+    {"member.keyframes.channel", t3dm_member_below_model_1_1, 2, "Keyframe: \"Channel index\"; Animation: quaternion and scalar channel counts"},
+};
+static const char *const t3dm_member_files_model_1[] = {"{stem}.{n}.sdata", NULL};
+static const bf_member_desc t3dm_members_model[] = {
+    {"stream", "The streaming data of the model's N-th animation, `NAME.N.sdata` beside the model (N counts the animations).", "stream", "owner.chunk_data.body", "Animation", t3dm_member_files_model_1, t3dm_member_checks_model_1, 1},
+};
 static int t3dm_entry_read_stream(const uint8_t *data, size_t size, bf_arena *arena, const bf_read_opts *opts,
         void **out, bf_error *err)
 {
@@ -2081,8 +2089,10 @@ static int t3dm_entry_build_stream(void *doc, bf_arena *arena, struct bf_buffer 
 }
 static const char *const t3dm_extensions_stream[] = {"sdata", "t3ds", NULL};
 static const bf_entry_desc t3dm_entries[] = {
-    {"model", "A model file.", &t3dm_type_File, t3dm_extensions_model, "T3M", 3, UINT64_C(0), t3dm_entry_read_model, t3dm_entry_validate_model, t3dm_entry_write_model, BF_NONE, t3dm_entry_build_model},
-    {"stream", "The streaming data of one animation: its keyframes, one after another. Nothing in the\nfile identifies it; the animation chunk that names it gives the keyframe count and the\nchannel layout.\n", &t3dm_type_StreamData, t3dm_extensions_stream, NULL, 0, UINT64_C(0), t3dm_entry_read_stream, t3dm_entry_validate_stream, t3dm_entry_write_stream, BF_NONE, t3dm_entry_build_stream},
+    {"model", "A model file.", &t3dm_type_File, t3dm_extensions_model, "T3M", 3, UINT64_C(0), t3dm_entry_read_model, t3dm_entry_validate_model, t3dm_entry_write_model, BF_NONE, t3dm_entry_build_model,
+        t3dm_members_model, 1},
+    {"stream", "The streaming data of one animation: its keyframes, one after another. Nothing in the\nfile identifies it; the animation chunk that names it gives the keyframe count and the\nchannel layout.\n", &t3dm_type_StreamData, t3dm_extensions_stream, NULL, 0, UINT64_C(0), t3dm_entry_read_stream, t3dm_entry_validate_stream, t3dm_entry_write_stream, BF_NONE, t3dm_entry_build_stream,
+        NULL, 0},
 };
 static const bf_type_desc *const t3dm_types[] = {
     &t3dm_type_File,

@@ -334,7 +334,8 @@ static int tkl_entry_build_library(void *doc, bf_arena *arena, struct bf_buffer 
 }
 static const char *const tkl_extensions_library[] = {"tkl", NULL};
 static const bf_entry_desc tkl_entries[] = {
-    {"library", "A keyframe library.", &tkl_type_File, tkl_extensions_library, "TPKL", 4, UINT64_C(0), tkl_entry_read_library, tkl_entry_validate_library, tkl_entry_write_library, BF_NONE, tkl_entry_build_library},
+    {"library", "A keyframe library.", &tkl_type_File, tkl_extensions_library, "TPKL", 4, UINT64_C(0), tkl_entry_read_library, tkl_entry_validate_library, tkl_entry_write_library, BF_NONE, tkl_entry_build_library,
+        NULL, 0},
 };
 static const bf_type_desc *const tkl_types[] = {
     &tkl_type_File,

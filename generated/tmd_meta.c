@@ -1336,8 +1336,19 @@ static int tmd_entry_build_model(void *doc, bf_arena *arena, struct bf_buffer *o
     return tmd_build_model(doc, arena, out, err);
 }
 static const char *const tmd_extensions_model[] = {"tmd", NULL};
+static const char *const tmd_member_below_model_1_1[] = {"member.position_count"};
+static const char *const tmd_member_below_model_1_2[] = {"member.rotation_count"};
+static const bf_member_check_desc tmd_member_checks_model_1[] = {
+    {"owner.animation_pointers.animation.channels.channel.keyframes.translation_key", tmd_member_below_model_1_1, 1, "Keyframe: \"Translation key used in the lookup table\""},
+    {"owner.animation_pointers.animation.channels.channel.keyframes.rotation_key", tmd_member_below_model_1_2, 1, "Keyframe: \"Rotation key used in the lookup table\""},
+};
+static const char *const tmd_member_files_model_1[] = {"{header.category}.tkl", "../tkl/{header.category}.tkl", NULL};
+static const bf_member_desc tmd_members_model[] = {
+    {"library", "The keyframe library the header names, beside the model or in a `tkl` folder next to the model's folder.", "tkl.library", NULL, NULL, tmd_member_files_model_1, tmd_member_checks_model_1, 2},
+};
 static const bf_entry_desc tmd_entries[] = {
-    {"model", "A model file.", &tmd_type_File, tmd_extensions_model, "TMDL", 4, UINT64_C(0), tmd_entry_read_model, tmd_entry_validate_model, tmd_entry_write_model, BF_NONE, tmd_entry_build_model},
+    {"model", "A model file.", &tmd_type_File, tmd_extensions_model, "TMDL", 4, UINT64_C(0), tmd_entry_read_model, tmd_entry_validate_model, tmd_entry_write_model, BF_NONE, tmd_entry_build_model,
+        tmd_members_model, 1},
 };
 static const bf_type_desc *const tmd_types[] = {
     &tmd_type_File,
@@ -1358,4 +1369,4 @@ static const bf_type_desc *const tmd_types[] = {
 static const bf_enum_desc *const tmd_enums[] = {
     &tmd_enum_ChannelFlags,
 };
-const bf_format_desc tmd_format = {"tmd", "Toshi Model Driver (.TMD)", "A Toshi engine model (Jurassic Park: Operation Genesis): an 8-byte magic, a 52-byte header, the\nscene block (nodes, animations and the \"encrypted\" addresses of their data), then the levels of\ndetail with their meshes, pieces and vertices. Addresses in the scene are stored encrypted: the\nfile offset is `60 + encryptedAddress - salt`, with the salt from the header. The keyframes of\nthe animations index the position and rotation look-up tables of a keyframe library (`.tkl`,\nnamed in the header), which is another file: the validators cannot check those indices.\n", "little", tmd_entries, 1, tmd_types, 14, NULL, 0, tmd_enums, 1};
+const bf_format_desc tmd_format = {"tmd", "Toshi Model Driver (.TMD)", "A Toshi engine model (Jurassic Park: Operation Genesis): an 8-byte magic, a 52-byte header, the\nscene block (nodes, animations and the \"encrypted\" addresses of their data), then the levels of\ndetail with their meshes, pieces and vertices. Addresses in the scene are stored encrypted: the\nfile offset is `60 + encryptedAddress - salt`, with the salt from the header. The keyframes of\nthe animations index the position and rotation look-up tables of a keyframe library (`.tkl`,\nnamed in the header), which is another file: `binform check` reads it with the model (the\n`library` member) and checks the keys against its table counts.\n", "little", tmd_entries, 1, tmd_types, 14, NULL, 0, tmd_enums, 1};

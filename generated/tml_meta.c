@@ -381,7 +381,8 @@ static int tml_entry_build_library(void *doc, bf_arena *arena, struct bf_buffer 
 }
 static const char *const tml_extensions_library[] = {"tml", NULL};
 static const bf_entry_desc tml_entries[] = {
-    {"library", "A material library.", &tml_type_File, tml_extensions_library, "TML1", 4, UINT64_C(0), tml_entry_read_library, tml_entry_validate_library, tml_entry_write_library, BF_NONE, tml_entry_build_library},
+    {"library", "A material library.", &tml_type_File, tml_extensions_library, "TML1", 4, UINT64_C(0), tml_entry_read_library, tml_entry_validate_library, tml_entry_write_library, BF_NONE, tml_entry_build_library,
+        NULL, 0},
 };
 static const bf_type_desc *const tml_types[] = {
     &tml_type_File,

@@ -981,6 +981,24 @@ static void check_rules(format *f, type_def *t)
     }
 }
 
+/* What bfgen can check of a file kind's members: its own kinds and types (other formats'
+ * kinds and the paths are looked up by binform check, which reports what it cannot find). */
+static void check_members(format *f, const entry *e)
+{
+    for (size_t i = 0; i < e->members.len; i++) {
+        const member *m = e->members.items[i];
+        if (m->kind && !strchr(m->kind, '.')) {
+            int known = 0;
+            for (size_t k = 0; k < f->entries.len; k++)
+                known |= strcmp(((const entry *)f->entries.items[k])->name, m->kind) == 0;
+            if (!known)
+                diag_error(m->loc, "member '%s': unknown file kind '%s' (FORMAT.KIND for another format's)", m->name, m->kind);
+        }
+        if (m->each_type && !find_type(f, m->each_type))
+            diag_error(m->loc, "member '%s': unknown type '%s' after 'each'", m->name, m->each_type);
+    }
+}
+
 void model_check(format *f)
 {
     for (size_t i = 0; i < f->entries.len; i++) {
@@ -992,6 +1010,7 @@ void model_check(format *f)
             else if (e->root->params.len)
                 diag_error(e->loc, "root type '%s' cannot take parameters", e->root_name);
         }
+        check_members(f, e);
     }
     if (!f->entries.len)
         diag_error(f->loc, "'files' must list at least one kind of file");

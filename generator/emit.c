@@ -35,6 +35,44 @@ static void set_bool(lua_State *L, const char *key, int value)
     lua_setfield(L, -2, key);
 }
 
+static void push_strings(lua_State *L, const ptr_vec *v)
+{
+    lua_newtable(L);
+    for (size_t j = 0; j < v->len; j++) {
+        lua_pushstring(L, v->items[j]);
+        lua_rawseti(L, -2, (lua_Integer)j + 1);
+    }
+}
+
+/* A file kind's members (file sets), as plain strings: the CLI walks them through the meta tables. */
+static void push_members(lua_State *L, const ptr_vec *members)
+{
+    lua_newtable(L);
+    for (size_t i = 0; i < members->len; i++) {
+        const member *m = members->items[i];
+        lua_newtable(L);
+        set_str(L, "name", m->name);
+        set_str(L, "doc", m->doc);
+        set_str(L, "kind", m->kind);
+        set_str(L, "each", m->each);
+        set_str(L, "each_type", m->each_type);
+        push_strings(L, &m->files);
+        lua_setfield(L, -2, "files");
+        lua_newtable(L);
+        for (size_t j = 0; j < m->checks.len; j++) {
+            const member_check *c = m->checks.items[j];
+            lua_newtable(L);
+            set_str(L, "values", c->values);
+            set_str(L, "origin", c->origin);
+            push_strings(L, &c->below);
+            lua_setfield(L, -2, "below");
+            lua_rawseti(L, -2, (lua_Integer)j + 1);
+        }
+        lua_setfield(L, -2, "checks");
+        lua_rawseti(L, -2, (lua_Integer)i + 1);
+    }
+}
+
 static void set_loc(lua_State *L, src_loc at)
 {
     set_int(L, "line", at.line);
@@ -302,6 +340,8 @@ static void push_format(lua_State *L, const format *f)
             lua_rawseti(L, -2, (lua_Integer)j + 1);
         }
         lua_setfield(L, -2, "extensions");
+        push_members(L, &e->members);
+        lua_setfield(L, -2, "members");
         lua_rawseti(L, -2, (lua_Integer)i + 1);
     }
     lua_setfield(L, -2, "entries");

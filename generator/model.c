@@ -749,9 +749,85 @@ static type_def *build_type(const ynode *key, const ynode *n)
     return t;
 }
 
+/* A list of strings, or one string standing for a list of one. */
+static void scalar_list(const ynode *v, const char *what, ptr_vec *out)
+{
+    if (v->kind == YN_SCALAR) {
+        vec_push(out, (void *)v->text);
+        return;
+    }
+    if (expect_kind(v, YN_SEQ, what))
+        for (size_t i = 0; i < v->len; i++)
+            if (scalar(v->values[i], what))
+                vec_push(out, (void *)v->values[i]->text);
+}
+
+/* A path into a document for file-set checks: `owner.` or `member.`, then field names. */
+static int is_set_path(const char *p)
+{
+    return p && (strncmp(p, "owner.", 6) == 0 || strncmp(p, "member.", 7) == 0) && p[strlen(p) - 1] != '.';
+}
+
+static member_check *build_member_check(const ynode *n)
+{
+    static const char *const keys[] = {"values", "below", "origin", NULL};
+    member_check *c = pool_alloc(sizeof *c);
+    c->loc = n->loc;
+    if (!expect_kind(n, YN_MAP, "a member check"))
+        return c;
+    check_keys(n, "a member check", keys);
+    c->values = scalar(ynode_get(n, "values"), "values");
+    c->origin = scalar(ynode_get(n, "origin"), "origin");
+    const ynode *v = ynode_get(n, "below");
+    if (v)
+        scalar_list(v, "below", &c->below);
+    if (!is_set_path(c->values))
+        diag_error(n->loc, "a member check needs 'values', a path starting 'owner.' or 'member.'");
+    if (!c->below.len)
+        diag_error(n->loc, "a member check needs 'below', one or more paths starting 'owner.' or 'member.'");
+    for (size_t i = 0; i < c->below.len; i++)
+        if (!is_set_path(c->below.items[i]))
+            diag_error(n->loc, "'below' path '%s' must start with 'owner.' or 'member.'", (const char *)c->below.items[i]);
+    return c;
+}
+
+static member *build_member(const ynode *n)
+{
+    static const char *const keys[] = {"name", "kind", "each", "files", "checks", "doc", NULL};
+    member *m = pool_alloc(sizeof *m);
+    m->loc = n->loc;
+    if (!expect_kind(n, YN_MAP, "a member"))
+        return m;
+    check_keys(n, "a member", keys);
+    m->name = scalar(ynode_get(n, "name"), "name");
+    m->kind = scalar(ynode_get(n, "kind"), "kind");
+    m->doc = scalar(ynode_get(n, "doc"), "doc");
+    const char *each = scalar(ynode_get(n, "each"), "each");
+    if (each) { /* PATH or PATH:Type */
+        const char *colon = strchr(each, ':');
+        m->each = colon ? pool_strndup(each, (size_t)(colon - each)) : each;
+        m->each_type = colon ? colon + 1 : NULL;
+        if (!is_set_path(m->each) || strncmp(m->each, "owner.", 6) != 0)
+            diag_error(n->loc, "'each' must be a path starting 'owner.' (with ':Type' to keep one type)");
+    }
+    if (!m->name || !is_identifier(m->name))
+        diag_error(n->loc, "a member needs a valid 'name'");
+    if (!m->kind)
+        diag_error(n->loc, "a member needs 'kind' (a file kind of this format, or FORMAT.KIND)");
+    const ynode *v;
+    if ((v = ynode_get(n, "files")))
+        scalar_list(v, "files", &m->files);
+    if (!m->files.len)
+        diag_error(n->loc, "a member needs 'files', its name patterns");
+    if ((v = ynode_get(n, "checks")) && expect_kind(v, YN_SEQ, "checks"))
+        for (size_t i = 0; i < v->len; i++)
+            vec_push(&m->checks, build_member_check(v->values[i]));
+    return m;
+}
+
 static entry *build_entry(const ynode *n)
 {
-    static const char *const keys[] = {"name", "root", "extensions", "magic", "magic_at", "doc", NULL};
+    static const char *const keys[] = {"name", "root", "extensions", "magic", "magic_at", "doc", "members", NULL};
     entry *e = pool_alloc(sizeof *e);
     e->loc = n->loc;
     if (!expect_kind(n, YN_MAP, "a file kind"))
@@ -772,6 +848,9 @@ static entry *build_entry(const ynode *n)
         for (size_t i = 0; i < v->len; i++)
             if (scalar(v->values[i], "an extension"))
                 vec_push(&e->extensions, (void *)v->values[i]->text);
+    if ((v = ynode_get(n, "members")) && expect_kind(v, YN_SEQ, "members"))
+        for (size_t i = 0; i < v->len; i++)
+            vec_push(&e->members, build_member(v->values[i]));
     return e;
 }
 

@@ -195,6 +195,22 @@ struct type_def {
     int kind_id;         /* 1-based number used by switch results */
 };
 
+/* A cross-file check of a member (see bf_member_check_desc). */
+typedef struct member_check {
+    src_loc loc;
+    const char *values;
+    ptr_vec below; /* const char*: paths whose numbers are summed */
+    const char *origin;
+} member_check;
+
+/* Another file of a file set, found by name (schema key `members` of a file kind). */
+typedef struct member {
+    src_loc loc;
+    const char *name, *doc, *kind, *each, *each_type;
+    ptr_vec files;  /* const char*: name patterns */
+    ptr_vec checks; /* member_check* */
+} member;
+
 typedef struct entry {
     const char *name, *doc;
     src_loc loc;
@@ -203,6 +219,7 @@ typedef struct entry {
     ptr_vec extensions; /* const char* */
     const char *magic;
     int64_t magic_at;
+    ptr_vec members; /* member* */
 } entry;
 
 /* A named layout variant of the format, chosen by the reader's caller or detected. */

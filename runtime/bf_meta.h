@@ -105,6 +105,27 @@ typedef struct bf_switch_view {
     bf_bytes raw;
 } bf_switch_view;
 
+/* A file-set check (schema key `members`): every number found by `values` must be below the sum
+ * of the numbers found by `below`. Paths start with `owner.` (the object the member belongs to)
+ * or `member.` (the member file's root); arrays on the way are walked element by element. */
+typedef struct bf_member_check_desc {
+    const char *values;
+    const char *const *below;
+    size_t below_count;
+    const char *origin;
+} bf_member_check_desc;
+
+/* Another file that belongs with a file of this kind, found by name (schema key `members`). */
+typedef struct bf_member_desc {
+    const char *name, *doc;
+    const char *kind;               /* KIND of this format or FORMAT.KIND */
+    const char *each;               /* path of the owner objects, one member each; NULL: one member */
+    const char *each_type;          /* only the objects of this type (a switch's case), or NULL */
+    const char *const *files;       /* name patterns, tried in order; NULL-terminated */
+    const bf_member_check_desc *checks;
+    size_t check_count;
+} bf_member_desc;
+
 typedef struct bf_entry_desc {
     const char *name, *doc;
     const bf_type_desc *root;
@@ -122,6 +143,8 @@ typedef struct bf_entry_desc {
     /* Lays the document out from scratch (the builder) into a bf_buffer; counts, offsets and
      * sizes are computed and stored back into `doc`. 0 with `err` set on failure. */
     int (*build)(void *doc, bf_arena *arena, struct bf_buffer *out, bf_error *err);
+    const bf_member_desc *members; /* the files of its set (schema key `members`) */
+    size_t member_count;
 } bf_entry_desc;
 
 typedef struct bf_format_desc {

@@ -345,3 +345,21 @@ Test(bfgen_errors, a_value_with_tag_is_not_for_reads)
                     "      - { name: xs, type: \"u8[k]\" }\n  U:\n    fields:\n      - { name: u, type: u8 }\n");
     expect_error(&r, 12, 31, "value 'k' uses tag() or offset(), which only rules and values can use");
 }
+
+#define MEMBER_HEAD "format: x\nendian: little\nfiles:\n  - name: f\n    root: T\n    members:\n"
+#define MEMBER_TAIL "types:\n  T:\n    fields:\n      - { name: a, type: u8, doc: A. }\n"
+
+Test(bfgen_errors, file_set_members)
+{
+    run r;
+    bfgen(&r, MEMBER_HEAD "      - { name: m, kind: f, files: \"{stem}.x\", each: \"owner.a:T\" }\n" MEMBER_TAIL);
+    cr_expect_eq(r.status, 0, "%s", r.output);
+    bfgen(&r, MEMBER_HEAD "      - { name: m, kind: g, files: \"{stem}.x\" }\n" MEMBER_TAIL);
+    expect_error(&r, 7, 9, "member 'm': unknown file kind 'g'");
+    bfgen(&r, MEMBER_HEAD "      - { name: m, kind: f, files: \"{stem}.x\", each: \"owner.a:U\" }\n" MEMBER_TAIL);
+    expect_error(&r, 7, 9, "member 'm': unknown type 'U' after 'each'");
+    bfgen(&r, MEMBER_HEAD "      - { name: m, kind: f }\n" MEMBER_TAIL);
+    expect_error(&r, 7, 9, "a member needs 'files'");
+    bfgen(&r, MEMBER_HEAD "      - { name: m, kind: f, files: x, checks: [{ values: a, below: owner.a }] }\n" MEMBER_TAIL);
+    expect_error(&r, 7, 48, "a member check needs 'values', a path starting 'owner.' or 'member.'");
+}

@@ -49,7 +49,7 @@ Test(cli_options, equals_and_double_dash)
     char cwd[1024];
     cr_assert_not_null(getcwd(cwd, sizeof cwd));
     cr_assert_eq(chdir(dir), 0);
-    r = cli_run("check -v -- -pyramid.t3dm");
+    r = cli_run("check -v --no-set -- -pyramid.t3dm");
     cr_expect_eq(r->status, 0, "%s", r->err);
     cr_expect(strstr(r->out, "-pyramid.t3dm: ok") != NULL, "%s", r->out);
     r = cli_run("check -pyramid.t3dm");
@@ -185,11 +185,11 @@ Test(cli_options, no_limit_on_files, .timeout = 300)
         snprintf(path, sizeof path, "%s/m%04d.t3dm", dir, i);
         cr_assert_eq(link(PYRAMID, path), 0);
     }
-    cli_result *r = cli_runf("check -r -q %s", dir);
+    cli_result *r = cli_runf("check -r -q --no-set %s", dir);
     cr_expect_eq(r->status, 0, "%s", r->err);
-    r = cli_runf("check -r %s", dir);
+    r = cli_runf("check -r --no-set %s", dir);
     cr_expect(strstr(r->err, "binform check: 5000 files: 5000 valid") != NULL, "%s", r->err);
-    r = cli_runf("check %s/m*.t3dm", dir);
+    r = cli_runf("check --no-set %s/m*.t3dm", dir);
     cr_expect(strstr(r->err, "binform check: 5000 files: 5000 valid") != NULL, "as arguments: %s", r->err);
     /* the last file counts: break it */
     snprintf(path, sizeof path, "%s/m4999.t3dm", dir);
@@ -197,7 +197,7 @@ Test(cli_options, no_limit_on_files, .timeout = 300)
     FILE *f = fopen(path, "wb");
     fputs("T3M\4 not a model", f);
     fclose(f);
-    r = cli_runf("check -r -q %s", dir);
+    r = cli_runf("check -r -q --no-set %s", dir);
     cr_expect_eq(r->status, 1, "the 5000th file is invalid");
     cr_expect(strstr(r->out, "m4999.t3dm: error:") != NULL, "%s", r->out);
     remove_tree(dir);

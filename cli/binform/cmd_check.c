@@ -13,6 +13,7 @@
 #include "bf_validate.h"
 #include "commands.h"
 #include "document.h"
+#include "file_set.h"
 #include "inputs.h"
 #include "json.h"
 
@@ -38,8 +39,11 @@ static checked *check_one(const options *o, const char *path, int walked)
     }
     if (r->status == EXIT_INVALID) /* the reader's error is the first (and only) finding */
         bf_findings_add(&r->findings, BF_SEVERITY_ERROR, d.err.offset, d.err.path, d.err.message, NULL);
-    else if (r->status == 0)
+    else if (r->status == 0) {
         d.entry->validate(d.root, d.data, d.size, &r->findings);
+        if (!o->no_set)
+            file_set_check(&d, &r->findings);
+    }
     if (r->status == EXIT_USAGE)
         r->problem = strdup(d.problem);
     else if (r->findings.errors)

@@ -13,6 +13,7 @@ typedef struct options {
     int json_lines;       /* --json-lines (check) */
     int recursive;        /* -r: walk directories */
     int jobs;             /* --jobs N (check); 0: one */
+    int no_set;           /* --no-set (check): the file alone, without its set's members */
     int quiet, verbose;   /* -q, -v */
     int compact;          /* --compact (dump) */
     int keep_layout;      /* --keep-layout (build) */

@@ -27,12 +27,13 @@ enum {
     OPT_QUIET = 1 << 10,
     OPT_VERBOSE = 1 << 11,
     OPT_COLOR = 1 << 12,
+    OPT_NO_SET = 1 << 13,
 };
 #define OPT_EVERY_COMMAND (OPT_QUIET | OPT_VERBOSE | OPT_COLOR)
 #define OPT_READING (OPT_FORMAT | OPT_REVISION)
 
 /* getopt_long's values for options without a short form */
-enum { LONG_REVISION = 256, LONG_JSON, LONG_JSON_LINES, LONG_HTML, LONG_COMPACT, LONG_KEEP_LAYOUT, LONG_COLOR };
+enum { LONG_REVISION = 256, LONG_JSON, LONG_JSON_LINES, LONG_HTML, LONG_COMPACT, LONG_KEEP_LAYOUT, LONG_COLOR, LONG_NO_SET };
 
 static const struct option long_options[] = {
     {"format", required_argument, NULL, 'f'},
@@ -47,6 +48,7 @@ static const struct option long_options[] = {
     {"keep-layout", no_argument, NULL, LONG_KEEP_LAYOUT},
     {"quiet", no_argument, NULL, 'q'},
     {"verbose", no_argument, NULL, 'v'},
+    {"no-set", no_argument, NULL, LONG_NO_SET},
     {"color", required_argument, NULL, LONG_COLOR},
     {"colour", required_argument, NULL, LONG_COLOR},
     {"help", no_argument, NULL, 'h'},
@@ -63,7 +65,7 @@ typedef struct command {
 } command;
 
 static const command commands[] = {
-    {"check", cmd_check, OPT_READING | OPT_JSON | OPT_JSON_LINES | OPT_RECURSIVE | OPT_JOBS | OPT_EVERY_COMMAND, 1,
+    {"check", cmd_check, OPT_READING | OPT_JSON | OPT_JSON_LINES | OPT_RECURSIVE | OPT_JOBS | OPT_NO_SET | OPT_EVERY_COMMAND, 1,
      -1, "check [OPTIONS] FILE...", "validate files: one line per finding",
      "Reads each file with its format's generated reader and runs its validator. Findings go to\n"
      "standard output, one line each (FILE: error: PATH @0xOFFSET: MESSAGE); nothing is printed\n"
@@ -75,7 +77,9 @@ static const command commands[] = {
      "  --json-lines              one JSON object per file: its status and findings\n"
      "  -r, --recursive           check the files under each directory (files of no known\n"
      "                            format are skipped)\n"
-     "  -j, --jobs N              check N files at a time (default 1)\n"},
+     "  -j, --jobs N              check N files at a time (default 1)\n"
+     "  --no-set                  check each file alone, not with the files its schema says\n"
+     "                            belong with it (a model's animation streams, its library)\n"},
     {"info", cmd_info, OPT_READING | OPT_RECURSIVE | OPT_EVERY_COMMAND, 1, -1, "info [OPTIONS] FILE...",
      "a short summary: format, numbers, counts",
      "  -f, --format NAME[.KIND]  read as this format\n"
@@ -167,6 +171,7 @@ static unsigned option_bit(int val)
     case 'q': return OPT_QUIET;
     case 'v': return OPT_VERBOSE;
     case LONG_COLOR: return OPT_COLOR;
+    case LONG_NO_SET: return OPT_NO_SET;
     }
     return 0;
 }
@@ -245,6 +250,7 @@ static int parse_options(const command *c, int argc, char **argv, options *o, in
         case LONG_COMPACT: o->compact = 1; break;
         case LONG_KEEP_LAYOUT: o->keep_layout = 1; break;
         case 'q': o->quiet = 1; break;
+        case LONG_NO_SET: o->no_set = 1; break;
         case 'v': o->verbose = 1; break;
         case LONG_COLOR:
             if (strcmp(optarg, "auto") == 0)

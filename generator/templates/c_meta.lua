@@ -11,6 +11,35 @@ local kind_enum = { prim = "BF_FIELD_PRIM", struct = "BF_FIELD_STRUCT", bytes = 
 
 local function q(s) return s and names.cstring(s) or "NULL" end
 
+-- The file-set members of a file kind: strings only, walked by the CLI through the meta tables.
+local function emit_members(w, p, e)
+  if #e.members == 0 then return end
+  for i, m in ipairs(e.members) do
+    for j, c in ipairs(m.checks) do
+      local below = {}
+      for _, b in ipairs(c.below) do below[#below + 1] = q(b) end
+      w(string.format("static const char *const %smember_below_%s_%d_%d[] = {%s};", p, e.name, i, j, table.concat(below, ", ")))
+    end
+    if #m.checks > 0 then
+      w(string.format("static const bf_member_check_desc %smember_checks_%s_%d[] = {", p, e.name, i))
+      for j, c in ipairs(m.checks) do
+        w(string.format("    {%s, %smember_below_%s_%d_%d, %d, %s},", q(c.values), p, e.name, i, j, #c.below, q(c.origin)))
+      end
+      w("};")
+    end
+    local files = {}
+    for _, f in ipairs(m.files) do files[#files + 1] = q(f) end
+    files[#files + 1] = "NULL"
+    w(string.format("static const char *const %smember_files_%s_%d[] = {%s};", p, e.name, i, table.concat(files, ", ")))
+  end
+  w(string.format("static const bf_member_desc %smembers_%s[] = {", p, e.name))
+  for i, m in ipairs(e.members) do
+    w(string.format("    {%s, %s, %s, %s, %s, %smember_files_%s_%d, %s, %d},", q(m.name), q(m.doc), q(m.kind), q(m.each),
+      q(m.each_type), p, e.name, i, #m.checks > 0 and string.format("%smember_checks_%s_%d", p, e.name, i) or "NULL", #m.checks))
+  end
+  w("};")
+end
+
 return function(fmt)
   local ix = names.index(fmt)
   local o = {}
@@ -125,12 +154,14 @@ return function(fmt)
     for _, x in ipairs(e.extensions) do exts[#exts + 1] = q(x) end
     exts[#exts + 1] = "NULL"
     w(string.format("static const char *const %sextensions_%s[] = {%s};", p, e.name, table.concat(exts, ", ")))
+    emit_members(w, p, e)
   end
   w(string.format("static const bf_entry_desc %sentries[] = {", p))
   for _, e in ipairs(fmt.entries) do
-    w(string.format("    {%s, %s, &%stype_%s, %sextensions_%s, %s, %d, UINT64_C(%d), %sentry_read_%s, %sentry_validate_%s, %sentry_write_%s, %s, %sentry_build_%s},", q(e.name), q(e.doc),
+    w(string.format("    {%s, %s, &%stype_%s, %sextensions_%s, %s, %d, UINT64_C(%d), %sentry_read_%s, %sentry_validate_%s, %sentry_write_%s, %s, %sentry_build_%s,", q(e.name), q(e.doc),
       p, e.root, p, e.name, q(e.magic), e.magic and #e.magic or 0, e.magic_at or 0, p, e.name, p, e.name, p, e.name,
       #fmt.revisions > 0 and string.format("offsetof(%s, _revision)", names.ctype(fmt, e.root)) or "BF_NONE", p, e.name))
+    w(string.format("        %s, %d},", #e.members > 0 and string.format("%smembers_%s", p, e.name) or "NULL", #e.members))
   end
   w("};")
   w(string.format("static const bf_type_desc *const %stypes[] = {", p))

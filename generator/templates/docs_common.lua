@@ -444,6 +444,33 @@ function build_page(fmt)
 
   section(2, "files", "File kinds")
   b({ table = { head = { "Kind", "Root type", "Extensions", "Magic", "Description" }, rows = file_kinds(fmt) } })
+  -- File sets: the files a kind reads with it (schema key `members`).
+  local members = {}
+  for _, e in ipairs(fmt.entries) do
+    for _, m in ipairs(e.members) do
+      local text = { code(e.name), " reads ", code(m.kind), " files named " }
+      for i, f in ipairs(m.files) do
+        if i > 1 then text[#text + 1] = " or " end
+        text[#text + 1] = code(f)
+      end
+      if m.each then
+        text[#text + 1] = ", one per " .. (m.each_type or "element") .. " of "
+        text[#text + 1] = code(m.each)
+      end
+      for _, c in ipairs(m.checks) do
+        text[#text + 1] = "; every "
+        text[#text + 1] = code(c.values)
+        text[#text + 1] = " below "
+        text[#text + 1] = code(table.concat(c.below, " + "))
+      end
+      text[#text + 1] = ". " .. oneline(m.doc)
+      members[#members + 1] = text
+    end
+  end
+  if #members > 0 then
+    b({ p = { "File sets (checked by ", code("binform check"), " unless ", code("--no-set"), "):" } })
+    for _, text in ipairs(members) do b({ p = text }) end
+  end
 
   section(2, "types", "Types")
   b({ p = { "Offsets are in hex from the start of the structure; ", code("@ expr"),
