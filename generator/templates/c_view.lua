@@ -655,39 +655,14 @@ local function lay_field(fmt, ix, t, fl, env)
   if region then
     w("{")
     depth = depth + 1
-    w("bf_mark m;")
-    if fl.size then w(string.format("int64_t region = %s;", cx(fl.size, env))) end
-    if fl.pos then w(string.format("int64_t at = %s;", cx(fl.pos, env))) end
-    w("if (c->err->failed)")
-    w("    return 0;")
-    if fl.size then
-      w("if (region < 0)")
-      w(string.format('    return bf_fail(c, c->pos, "%s", "size %%lld is negative", (long long)region);', name))
-    end
-    if fl.pos then
-      w("if (at < 0)")
-      w(string.format('    return bf_fail(c, c->pos, "%s", "offset %%lld is negative", (long long)at);', name))
-      w(string.format('if (!bf_seek(c, (uint64_t)at, %s, "%s", &m))', fl.size and "(uint64_t)region" or "UINT64_MAX", name))
-      w("    return 0;")
-    else
-      w(string.format('if (!bf_need(c, (uint64_t)region, "%s") || !bf_seek(c, c->pos, (uint64_t)region, "%s", &m))', name, name))
-      w("    return 0;")
-    end
+    R.open_region(w, fl, name, function(e) return cx(e, env) end)
   end
   if not fl.offset then w(string.format("v->%s_at = c->pos;", name)) end
   local pad = fl.padding
   if pad then
-    local fills = {}
-    for _, text in ipairs(pad.fill) do fills[#fills + 1] = string.format("{%s, %d}", names.cstring(text), #text) end
-    local unit = pad.unit and cx(pad.unit, env) or tostring(fl.elem_size or fl.prim_size or 1)
     w("{")
     depth = depth + 1
-    w(string.format("static const bf_fill fills[] = {%s};", table.concat(fills, ", ")))
-    w(string.format("int64_t unit = %s;", unit))
-    w("if (c->err->failed)")
-    w("    return 0;")
-    w("size_t padded_end = c->end;")
-    w(string.format("c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, %d, fills, %d);", pad.below, #fills))
+    R.open_padding(w, fl, function(e) return cx(e, env) end)
   end
   for _, l in ipairs(lay_value(fmt, ix, t, fl, env)) do w(l) end
   if pad then
@@ -696,12 +671,7 @@ local function lay_field(fmt, ix, t, fl, env)
     w("}")
   end
   if region then
-    if fl.pos then
-      w("bf_restore(c, &m);")
-    else
-      w("c->pos = m.pos + (size_t)region;")
-      w("c->end = m.end;")
-    end
+    R.close_region(w, fl)
     depth = depth - 1
     w("}")
   end
