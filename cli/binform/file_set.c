@@ -220,14 +220,27 @@ static const char *file_base(const char *path)
     return slash ? slash + 1 : path;
 }
 
+/* Appends `text` to the zero-terminated `buf`, cutting what does not fit. */
+static void append_cut(char *buf, size_t size, const char *text)
+{
+    size_t used = strlen(buf), n = strlen(text);
+    if (n > size - 1 - used)
+        n = size - 1 - used;
+    memcpy(buf + used, text, n);
+    buf[used + n] = '\0';
+}
+
 static void add(bf_findings *out, uint64_t offset, const char *member_file, const char *path, const char *message,
                 const char *origin)
 {
-    char where[BF_PATH_MAX];
-    if (member_file)
-        snprintf(where, sizeof where, "[%s] %s", file_base(member_file), path);
-    else
-        snprintf(where, sizeof where, "%s", path);
+    /* "[member file] path", cut at BF_PATH_MAX like every finding's path */
+    char where[BF_PATH_MAX] = "";
+    if (member_file) {
+        append_cut(where, sizeof where, "[");
+        append_cut(where, sizeof where, file_base(member_file));
+        append_cut(where, sizeof where, "] ");
+    }
+    append_cut(where, sizeof where, path);
     bf_findings_add(out, BF_SEVERITY_ERROR, offset, where, message, origin);
 }
 

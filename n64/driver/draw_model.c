@@ -281,6 +281,21 @@ static unsigned part_vertex_load(const t3dm_Part *part)
 
 /* The part's matrix (when it changes), its vertex load, then its triangles,
  * sequence and strips, in the order tiny3d draws them. */
+/* A part's four optional strips, as an array: where each lies in the file and its length. */
+typedef struct part_strip {
+    uint8_t present;
+    uint64_t at;
+    uint32_t count;
+} part_strip;
+
+static void part_strips(const t3dm_PartIndices *ix, part_strip out[4])
+{
+    out[0] = (part_strip){ix->has_strip_a, ix->strip_a_at, ix->strip_a_count};
+    out[1] = (part_strip){ix->has_strip_b, ix->strip_b_at, ix->strip_b_count};
+    out[2] = (part_strip){ix->has_strip_c, ix->strip_c_at, ix->strip_c_count};
+    out[3] = (part_strip){ix->has_strip_d, ix->strip_d_at, ix->strip_d_count};
+}
+
 static void draw_part(model_state_t *s, const t3dm_Part *part, uint32_t vertex_chunk)
 {
     const draw_model_params_t *p = s->p;
@@ -305,14 +320,8 @@ static void draw_part(model_state_t *s, const t3dm_Part *part, uint32_t vertex_c
         cmd_tris(cl, p->file_addr + (uint32_t)ix->_offset, part->index_count - part->index_count % 3);
     if (part->seq_count > 0)
         cmd_seq(cl, part->seq_start, part->seq_count);
-    const struct {
-        uint8_t present;
-        uint64_t at;
-        uint32_t count;
-    } strips[4] = {{ix->has_strip_a, ix->strip_a_at, ix->strip_a_count},
-                   {ix->has_strip_b, ix->strip_b_at, ix->strip_b_count},
-                   {ix->has_strip_c, ix->strip_c_at, ix->strip_c_count},
-                   {ix->has_strip_d, ix->strip_d_at, ix->strip_d_count}};
+    part_strip strips[4];
+    part_strips(ix, strips);
     for (int k = 0; k < 4 && strips[k].present; k++)
         if (strips[k].count > 0)
             cmd_strip(cl, p->file_addr + (uint32_t)strips[k].at, strips[k].count);
@@ -395,14 +404,8 @@ uint32_t draw_model_triangles(const t3dm_File *m, const uint8_t *file, uint32_t 
                          ix->triangles[t + 2] < VCACHE_SLOTS;
             for (uint32_t s = 0; s < part->seq_count && part->seq_start + 3u * (s + 1) <= VCACHE_SLOTS; s++)
                 n++;
-            const struct {
-                uint8_t present;
-                uint64_t at;
-                uint32_t count;
-            } strips[4] = {{ix->has_strip_a, ix->strip_a_at, ix->strip_a_count},
-                           {ix->has_strip_b, ix->strip_b_at, ix->strip_b_count},
-                           {ix->has_strip_c, ix->strip_c_at, ix->strip_c_count},
-                           {ix->has_strip_d, ix->strip_d_at, ix->strip_d_count}};
+            part_strip strips[4];
+            part_strips(ix, strips);
             for (int s = 0; s < 4 && strips[s].present; s++)
                 n += strip_triangles(file, size, strips[s].at, strips[s].count);
         }
