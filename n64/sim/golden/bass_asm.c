@@ -241,7 +241,7 @@ static bool encode_alu(assembler_t *as, const statement_t *st, const alu_op_t *o
 {
     if (!expect_operands(as, st, 2, 3))
         return false;
-    unsigned rd, rs, rt;
+    unsigned rd = 0, rs = 0, rt = 0; /* set by the operand parsers */
     int64_t imm;
     const char *last = st->operands[st->count - 1];
     if (!gpr_operand(as, st->operands[0], &rd))
@@ -264,7 +264,7 @@ static bool encode_shift(assembler_t *as, const statement_t *st, unsigned funct,
 {
     if (!expect_operands(as, st, 2, 3))
         return false;
-    unsigned rd, rt, rs;
+    unsigned rd = 0, rt = 0, rs = 0; /* set by the operand parsers */
     if (!gpr_operand(as, st->operands[0], &rd))
         return false;
     rt = rd;
@@ -380,7 +380,7 @@ static bool encode_vector_memory(assembler_t *as, const statement_t *st, bool st
 static bool encode_cop2_move(assembler_t *as, const statement_t *st, uint32_t *word)
 {
     const char *m = st->mnemonic;
-    unsigned rt, vs, e = 0;
+    unsigned rt = 0, vs = 0, e = 0;
     bool has_e;
     if (!expect_operands(as, st, 2, 2) || !gpr_operand(as, st->operands[0], &rt))
         return false;
@@ -406,7 +406,7 @@ static bool encode_cop2_move(assembler_t *as, const statement_t *st, uint32_t *w
  * programs that were recorded on hardware. */
 static size_t encode_li(assembler_t *as, const statement_t *st, uint32_t words[2])
 {
-    unsigned rt;
+    unsigned rt = 0; /* set by the operand parsers; zero keeps -O2 from guessing */
     int64_t value;
     if (!expect_operands(as, st, 2, 2) || !gpr_operand(as, st->operands[0], &rt) ||
         !number_operand(as, st->operands[1], &value))
@@ -421,7 +421,7 @@ static size_t encode_li(assembler_t *as, const statement_t *st, uint32_t words[2
 static size_t encode(assembler_t *as, const statement_t *st, uint32_t pc, uint32_t words[2])
 {
     const char *m = st->mnemonic;
-    unsigned rs, rt, rd;
+    unsigned rs = 0, rt = 0, rd = 0; /* set by the operand parsers */
     uint32_t target;
 
     if (strcmp(m, "li") == 0)
