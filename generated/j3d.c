@@ -175,7 +175,7 @@ static int read_Section(bf_ctx *c, j3d_Section *s, int64_t index)
     /* body: The section's body, by its tag; the padding after it is the tail. */
     {
         bf_mark m;
-        int64_t region = bf_sub((int64_t)s->size, INT64_C(8));
+        int64_t region = bf_sub(s->size, 8);
         if (c->err->failed)
             return 0;
         if (region < 0)
@@ -326,8 +326,8 @@ static int read_Inf1(bf_ctx *c, j3d_Inf1 *s, int64_t index)
     /* nodes: The Scene Hierarchy, ending with an `end` node (included); the node list is padded to the nearest 32. */
     {
         bf_mark m;
-        int64_t region = bf_sub((int64_t)c->end, bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->hierarchy_offset));
-        int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->hierarchy_offset);
+        int64_t region = bf_sub((int64_t)c->end, bf_add(bf_sub((int64_t)s->_offset, 8), s->hierarchy_offset));
+        int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->hierarchy_offset);
         if (c->err->failed)
             return 0;
         if (region < 0)
@@ -353,7 +353,7 @@ static int read_Inf1(bf_ctx *c, j3d_Inf1 *s, int64_t index)
                     return 0;
                 bf_pop(c);
                 n++;
-                if (((int64_t)((int64_t)(&buf[n - 1])->type == INT64_C(0))))
+                if ((&buf[n - 1])->type == J3D_NODE_TYPE_END)
                     break;
                 if (c->pos == before)
                     return bf_fail(c, c->pos, "nodes", "element %u takes no bytes: the array would never end", (unsigned)(n - 1));
@@ -465,8 +465,8 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
     /* formats: The buffer format descriptors, ending with a List End descriptor (included). */
     {
         bf_mark m;
-        int64_t region = bf_sub((int64_t)c->end, bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->format_list_offset));
-        int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->format_list_offset);
+        int64_t region = bf_sub((int64_t)c->end, bf_add(bf_sub((int64_t)s->_offset, 8), s->format_list_offset));
+        int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->format_list_offset);
         if (c->err->failed)
             return 0;
         if (region < 0)
@@ -492,7 +492,7 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
                     return 0;
                 bf_pop(c);
                 n++;
-                if (((int64_t)((int64_t)(&buf[n - 1])->attr == INT64_C(255))))
+                if ((&buf[n - 1])->attr == J3D_VERTEX_ATTRIBUTE_LIST_END)
                     break;
                 if (c->pos == before)
                     return bf_fail(c, c->pos, "formats", "element %u takes no bytes: the array would never end", (unsigned)(n - 1));
@@ -505,12 +505,12 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
         bf_restore(c, &m);
     }
     /* position: The "POSITION" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included. */
-    if (((int64_t)((int64_t)s->position_offset != INT64_C(0)))) {
+    if (s->position_offset != 0) {
         s->has_position = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->normal_offset, bf_nonzero_or((int64_t)s->tangent_offset, bf_nonzero_or((int64_t)s->color0_offset, bf_nonzero_or((int64_t)s->color1_offset, bf_nonzero_or((int64_t)s->texcoord0_offset, bf_nonzero_or((int64_t)s->texcoord1_offset, bf_nonzero_or((int64_t)s->texcoord2_offset, bf_nonzero_or((int64_t)s->texcoord3_offset, bf_nonzero_or((int64_t)s->texcoord4_offset, bf_nonzero_or((int64_t)s->texcoord5_offset, bf_nonzero_or((int64_t)s->texcoord6_offset, bf_nonzero_or((int64_t)s->texcoord7_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8)))))))))))))), (int64_t)s->position_offset);
-            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->position_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->normal_offset, bf_nonzero_or(s->tangent_offset, bf_nonzero_or(s->color0_offset, bf_nonzero_or(s->color1_offset, bf_nonzero_or(s->texcoord0_offset, bf_nonzero_or(s->texcoord1_offset, bf_nonzero_or(s->texcoord2_offset, bf_nonzero_or(s->texcoord3_offset, bf_nonzero_or(s->texcoord4_offset, bf_nonzero_or(s->texcoord5_offset, bf_nonzero_or(s->texcoord6_offset, bf_nonzero_or(s->texcoord7_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8))))))))))))), s->position_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->position_offset);
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -520,7 +520,7 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
             if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "position", &m))
                 return 0;
             s->position_at = c->pos;
-            if (!bf_push(c, "position", -1) || !read_VertexBuffer(c, &s->position, 0, INT64_C(9), (((int64_t)(j3d_Vtx1_v_position_at(c, s) < INT64_C(0))) ? bf_neg(INT64_C(1)) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_position_at(c, s))))))
+            if (!bf_push(c, "position", -1) || !read_VertexBuffer(c, &s->position, 0, INT64_C(9), j3d_Vtx1_v_position_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_position_at(c, s)))))
                 return 0;
             bf_pop(c);
             s->position_tail = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
@@ -529,12 +529,12 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
         }
     }
     /* normal: The "NORMAL" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included. */
-    if (((int64_t)((int64_t)s->normal_offset != INT64_C(0)))) {
+    if (s->normal_offset != 0) {
         s->has_normal = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->tangent_offset, bf_nonzero_or((int64_t)s->color0_offset, bf_nonzero_or((int64_t)s->color1_offset, bf_nonzero_or((int64_t)s->texcoord0_offset, bf_nonzero_or((int64_t)s->texcoord1_offset, bf_nonzero_or((int64_t)s->texcoord2_offset, bf_nonzero_or((int64_t)s->texcoord3_offset, bf_nonzero_or((int64_t)s->texcoord4_offset, bf_nonzero_or((int64_t)s->texcoord5_offset, bf_nonzero_or((int64_t)s->texcoord6_offset, bf_nonzero_or((int64_t)s->texcoord7_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8))))))))))))), (int64_t)s->normal_offset);
-            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->normal_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->tangent_offset, bf_nonzero_or(s->color0_offset, bf_nonzero_or(s->color1_offset, bf_nonzero_or(s->texcoord0_offset, bf_nonzero_or(s->texcoord1_offset, bf_nonzero_or(s->texcoord2_offset, bf_nonzero_or(s->texcoord3_offset, bf_nonzero_or(s->texcoord4_offset, bf_nonzero_or(s->texcoord5_offset, bf_nonzero_or(s->texcoord6_offset, bf_nonzero_or(s->texcoord7_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8)))))))))))), s->normal_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->normal_offset);
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -544,7 +544,7 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
             if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "normal", &m))
                 return 0;
             s->normal_at = c->pos;
-            if (!bf_push(c, "normal", -1) || !read_VertexBuffer(c, &s->normal, 0, INT64_C(10), (((int64_t)(j3d_Vtx1_v_normal_at(c, s) < INT64_C(0))) ? bf_neg(INT64_C(1)) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_normal_at(c, s))))))
+            if (!bf_push(c, "normal", -1) || !read_VertexBuffer(c, &s->normal, 0, INT64_C(10), j3d_Vtx1_v_normal_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_normal_at(c, s)))))
                 return 0;
             bf_pop(c);
             s->normal_tail = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
@@ -553,12 +553,12 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
         }
     }
     /* tangent: The "TANGENT" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included. */
-    if (((int64_t)((int64_t)s->tangent_offset != INT64_C(0)))) {
+    if (s->tangent_offset != 0) {
         s->has_tangent = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->color0_offset, bf_nonzero_or((int64_t)s->color1_offset, bf_nonzero_or((int64_t)s->texcoord0_offset, bf_nonzero_or((int64_t)s->texcoord1_offset, bf_nonzero_or((int64_t)s->texcoord2_offset, bf_nonzero_or((int64_t)s->texcoord3_offset, bf_nonzero_or((int64_t)s->texcoord4_offset, bf_nonzero_or((int64_t)s->texcoord5_offset, bf_nonzero_or((int64_t)s->texcoord6_offset, bf_nonzero_or((int64_t)s->texcoord7_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8)))))))))))), (int64_t)s->tangent_offset);
-            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->tangent_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->color0_offset, bf_nonzero_or(s->color1_offset, bf_nonzero_or(s->texcoord0_offset, bf_nonzero_or(s->texcoord1_offset, bf_nonzero_or(s->texcoord2_offset, bf_nonzero_or(s->texcoord3_offset, bf_nonzero_or(s->texcoord4_offset, bf_nonzero_or(s->texcoord5_offset, bf_nonzero_or(s->texcoord6_offset, bf_nonzero_or(s->texcoord7_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8))))))))))), s->tangent_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->tangent_offset);
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -568,7 +568,7 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
             if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "tangent", &m))
                 return 0;
             s->tangent_at = c->pos;
-            if (!bf_push(c, "tangent", -1) || !read_VertexBuffer(c, &s->tangent, 0, INT64_C(25), (((int64_t)(j3d_Vtx1_v_tangent_at(c, s) < INT64_C(0))) ? bf_neg(INT64_C(1)) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_tangent_at(c, s))))))
+            if (!bf_push(c, "tangent", -1) || !read_VertexBuffer(c, &s->tangent, 0, INT64_C(25), j3d_Vtx1_v_tangent_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_tangent_at(c, s)))))
                 return 0;
             bf_pop(c);
             s->tangent_tail = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
@@ -577,12 +577,12 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
         }
     }
     /* color0: The "COLOR_0" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included. */
-    if (((int64_t)((int64_t)s->color0_offset != INT64_C(0)))) {
+    if (s->color0_offset != 0) {
         s->has_color0 = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->color1_offset, bf_nonzero_or((int64_t)s->texcoord0_offset, bf_nonzero_or((int64_t)s->texcoord1_offset, bf_nonzero_or((int64_t)s->texcoord2_offset, bf_nonzero_or((int64_t)s->texcoord3_offset, bf_nonzero_or((int64_t)s->texcoord4_offset, bf_nonzero_or((int64_t)s->texcoord5_offset, bf_nonzero_or((int64_t)s->texcoord6_offset, bf_nonzero_or((int64_t)s->texcoord7_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8))))))))))), (int64_t)s->color0_offset);
-            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->color0_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->color1_offset, bf_nonzero_or(s->texcoord0_offset, bf_nonzero_or(s->texcoord1_offset, bf_nonzero_or(s->texcoord2_offset, bf_nonzero_or(s->texcoord3_offset, bf_nonzero_or(s->texcoord4_offset, bf_nonzero_or(s->texcoord5_offset, bf_nonzero_or(s->texcoord6_offset, bf_nonzero_or(s->texcoord7_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8)))))))))), s->color0_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->color0_offset);
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -592,7 +592,7 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
             if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "color0", &m))
                 return 0;
             s->color0_at = c->pos;
-            if (!bf_push(c, "color0", -1) || !read_VertexBuffer(c, &s->color0, 0, INT64_C(11), (((int64_t)(j3d_Vtx1_v_color0_at(c, s) < INT64_C(0))) ? bf_neg(INT64_C(1)) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_color0_at(c, s))))))
+            if (!bf_push(c, "color0", -1) || !read_VertexBuffer(c, &s->color0, 0, INT64_C(11), j3d_Vtx1_v_color0_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_color0_at(c, s)))))
                 return 0;
             bf_pop(c);
             s->color0_tail = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
@@ -601,12 +601,12 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
         }
     }
     /* color1: The "COLOR_1" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included. */
-    if (((int64_t)((int64_t)s->color1_offset != INT64_C(0)))) {
+    if (s->color1_offset != 0) {
         s->has_color1 = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->texcoord0_offset, bf_nonzero_or((int64_t)s->texcoord1_offset, bf_nonzero_or((int64_t)s->texcoord2_offset, bf_nonzero_or((int64_t)s->texcoord3_offset, bf_nonzero_or((int64_t)s->texcoord4_offset, bf_nonzero_or((int64_t)s->texcoord5_offset, bf_nonzero_or((int64_t)s->texcoord6_offset, bf_nonzero_or((int64_t)s->texcoord7_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8)))))))))), (int64_t)s->color1_offset);
-            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->color1_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->texcoord0_offset, bf_nonzero_or(s->texcoord1_offset, bf_nonzero_or(s->texcoord2_offset, bf_nonzero_or(s->texcoord3_offset, bf_nonzero_or(s->texcoord4_offset, bf_nonzero_or(s->texcoord5_offset, bf_nonzero_or(s->texcoord6_offset, bf_nonzero_or(s->texcoord7_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8))))))))), s->color1_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->color1_offset);
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -616,7 +616,7 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
             if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "color1", &m))
                 return 0;
             s->color1_at = c->pos;
-            if (!bf_push(c, "color1", -1) || !read_VertexBuffer(c, &s->color1, 0, INT64_C(12), (((int64_t)(j3d_Vtx1_v_color1_at(c, s) < INT64_C(0))) ? bf_neg(INT64_C(1)) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_color1_at(c, s))))))
+            if (!bf_push(c, "color1", -1) || !read_VertexBuffer(c, &s->color1, 0, INT64_C(12), j3d_Vtx1_v_color1_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_color1_at(c, s)))))
                 return 0;
             bf_pop(c);
             s->color1_tail = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
@@ -625,12 +625,12 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
         }
     }
     /* texcoord0: The "TEXCOORD_0" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included. */
-    if (((int64_t)((int64_t)s->texcoord0_offset != INT64_C(0)))) {
+    if (s->texcoord0_offset != 0) {
         s->has_texcoord0 = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->texcoord1_offset, bf_nonzero_or((int64_t)s->texcoord2_offset, bf_nonzero_or((int64_t)s->texcoord3_offset, bf_nonzero_or((int64_t)s->texcoord4_offset, bf_nonzero_or((int64_t)s->texcoord5_offset, bf_nonzero_or((int64_t)s->texcoord6_offset, bf_nonzero_or((int64_t)s->texcoord7_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8))))))))), (int64_t)s->texcoord0_offset);
-            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->texcoord0_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->texcoord1_offset, bf_nonzero_or(s->texcoord2_offset, bf_nonzero_or(s->texcoord3_offset, bf_nonzero_or(s->texcoord4_offset, bf_nonzero_or(s->texcoord5_offset, bf_nonzero_or(s->texcoord6_offset, bf_nonzero_or(s->texcoord7_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8)))))))), s->texcoord0_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->texcoord0_offset);
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -640,7 +640,7 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
             if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "texcoord0", &m))
                 return 0;
             s->texcoord0_at = c->pos;
-            if (!bf_push(c, "texcoord0", -1) || !read_VertexBuffer(c, &s->texcoord0, 0, INT64_C(13), (((int64_t)(j3d_Vtx1_v_texcoord0_at(c, s) < INT64_C(0))) ? bf_neg(INT64_C(1)) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord0_at(c, s))))))
+            if (!bf_push(c, "texcoord0", -1) || !read_VertexBuffer(c, &s->texcoord0, 0, INT64_C(13), j3d_Vtx1_v_texcoord0_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord0_at(c, s)))))
                 return 0;
             bf_pop(c);
             s->texcoord0_tail = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
@@ -649,12 +649,12 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
         }
     }
     /* texcoord1: The "TEXCOORD_1" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included. */
-    if (((int64_t)((int64_t)s->texcoord1_offset != INT64_C(0)))) {
+    if (s->texcoord1_offset != 0) {
         s->has_texcoord1 = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->texcoord2_offset, bf_nonzero_or((int64_t)s->texcoord3_offset, bf_nonzero_or((int64_t)s->texcoord4_offset, bf_nonzero_or((int64_t)s->texcoord5_offset, bf_nonzero_or((int64_t)s->texcoord6_offset, bf_nonzero_or((int64_t)s->texcoord7_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8)))))))), (int64_t)s->texcoord1_offset);
-            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->texcoord1_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->texcoord2_offset, bf_nonzero_or(s->texcoord3_offset, bf_nonzero_or(s->texcoord4_offset, bf_nonzero_or(s->texcoord5_offset, bf_nonzero_or(s->texcoord6_offset, bf_nonzero_or(s->texcoord7_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8))))))), s->texcoord1_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->texcoord1_offset);
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -664,7 +664,7 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
             if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "texcoord1", &m))
                 return 0;
             s->texcoord1_at = c->pos;
-            if (!bf_push(c, "texcoord1", -1) || !read_VertexBuffer(c, &s->texcoord1, 0, INT64_C(14), (((int64_t)(j3d_Vtx1_v_texcoord1_at(c, s) < INT64_C(0))) ? bf_neg(INT64_C(1)) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord1_at(c, s))))))
+            if (!bf_push(c, "texcoord1", -1) || !read_VertexBuffer(c, &s->texcoord1, 0, INT64_C(14), j3d_Vtx1_v_texcoord1_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord1_at(c, s)))))
                 return 0;
             bf_pop(c);
             s->texcoord1_tail = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
@@ -673,12 +673,12 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
         }
     }
     /* texcoord2: The "TEXCOORD_2" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included. */
-    if (((int64_t)((int64_t)s->texcoord2_offset != INT64_C(0)))) {
+    if (s->texcoord2_offset != 0) {
         s->has_texcoord2 = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->texcoord3_offset, bf_nonzero_or((int64_t)s->texcoord4_offset, bf_nonzero_or((int64_t)s->texcoord5_offset, bf_nonzero_or((int64_t)s->texcoord6_offset, bf_nonzero_or((int64_t)s->texcoord7_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8))))))), (int64_t)s->texcoord2_offset);
-            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->texcoord2_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->texcoord3_offset, bf_nonzero_or(s->texcoord4_offset, bf_nonzero_or(s->texcoord5_offset, bf_nonzero_or(s->texcoord6_offset, bf_nonzero_or(s->texcoord7_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8)))))), s->texcoord2_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->texcoord2_offset);
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -688,7 +688,7 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
             if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "texcoord2", &m))
                 return 0;
             s->texcoord2_at = c->pos;
-            if (!bf_push(c, "texcoord2", -1) || !read_VertexBuffer(c, &s->texcoord2, 0, INT64_C(15), (((int64_t)(j3d_Vtx1_v_texcoord2_at(c, s) < INT64_C(0))) ? bf_neg(INT64_C(1)) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord2_at(c, s))))))
+            if (!bf_push(c, "texcoord2", -1) || !read_VertexBuffer(c, &s->texcoord2, 0, INT64_C(15), j3d_Vtx1_v_texcoord2_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord2_at(c, s)))))
                 return 0;
             bf_pop(c);
             s->texcoord2_tail = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
@@ -697,12 +697,12 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
         }
     }
     /* texcoord3: The "TEXCOORD_3" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included. */
-    if (((int64_t)((int64_t)s->texcoord3_offset != INT64_C(0)))) {
+    if (s->texcoord3_offset != 0) {
         s->has_texcoord3 = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->texcoord4_offset, bf_nonzero_or((int64_t)s->texcoord5_offset, bf_nonzero_or((int64_t)s->texcoord6_offset, bf_nonzero_or((int64_t)s->texcoord7_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8)))))), (int64_t)s->texcoord3_offset);
-            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->texcoord3_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->texcoord4_offset, bf_nonzero_or(s->texcoord5_offset, bf_nonzero_or(s->texcoord6_offset, bf_nonzero_or(s->texcoord7_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8))))), s->texcoord3_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->texcoord3_offset);
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -712,7 +712,7 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
             if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "texcoord3", &m))
                 return 0;
             s->texcoord3_at = c->pos;
-            if (!bf_push(c, "texcoord3", -1) || !read_VertexBuffer(c, &s->texcoord3, 0, INT64_C(16), (((int64_t)(j3d_Vtx1_v_texcoord3_at(c, s) < INT64_C(0))) ? bf_neg(INT64_C(1)) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord3_at(c, s))))))
+            if (!bf_push(c, "texcoord3", -1) || !read_VertexBuffer(c, &s->texcoord3, 0, INT64_C(16), j3d_Vtx1_v_texcoord3_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord3_at(c, s)))))
                 return 0;
             bf_pop(c);
             s->texcoord3_tail = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
@@ -721,12 +721,12 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
         }
     }
     /* texcoord4: The "TEXCOORD_4" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included. */
-    if (((int64_t)((int64_t)s->texcoord4_offset != INT64_C(0)))) {
+    if (s->texcoord4_offset != 0) {
         s->has_texcoord4 = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->texcoord5_offset, bf_nonzero_or((int64_t)s->texcoord6_offset, bf_nonzero_or((int64_t)s->texcoord7_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8))))), (int64_t)s->texcoord4_offset);
-            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->texcoord4_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->texcoord5_offset, bf_nonzero_or(s->texcoord6_offset, bf_nonzero_or(s->texcoord7_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8)))), s->texcoord4_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->texcoord4_offset);
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -736,7 +736,7 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
             if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "texcoord4", &m))
                 return 0;
             s->texcoord4_at = c->pos;
-            if (!bf_push(c, "texcoord4", -1) || !read_VertexBuffer(c, &s->texcoord4, 0, INT64_C(17), (((int64_t)(j3d_Vtx1_v_texcoord4_at(c, s) < INT64_C(0))) ? bf_neg(INT64_C(1)) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord4_at(c, s))))))
+            if (!bf_push(c, "texcoord4", -1) || !read_VertexBuffer(c, &s->texcoord4, 0, INT64_C(17), j3d_Vtx1_v_texcoord4_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord4_at(c, s)))))
                 return 0;
             bf_pop(c);
             s->texcoord4_tail = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
@@ -745,12 +745,12 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
         }
     }
     /* texcoord5: The "TEXCOORD_5" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included. */
-    if (((int64_t)((int64_t)s->texcoord5_offset != INT64_C(0)))) {
+    if (s->texcoord5_offset != 0) {
         s->has_texcoord5 = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->texcoord6_offset, bf_nonzero_or((int64_t)s->texcoord7_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8)))), (int64_t)s->texcoord5_offset);
-            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->texcoord5_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->texcoord6_offset, bf_nonzero_or(s->texcoord7_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8))), s->texcoord5_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->texcoord5_offset);
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -760,7 +760,7 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
             if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "texcoord5", &m))
                 return 0;
             s->texcoord5_at = c->pos;
-            if (!bf_push(c, "texcoord5", -1) || !read_VertexBuffer(c, &s->texcoord5, 0, INT64_C(18), (((int64_t)(j3d_Vtx1_v_texcoord5_at(c, s) < INT64_C(0))) ? bf_neg(INT64_C(1)) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord5_at(c, s))))))
+            if (!bf_push(c, "texcoord5", -1) || !read_VertexBuffer(c, &s->texcoord5, 0, INT64_C(18), j3d_Vtx1_v_texcoord5_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord5_at(c, s)))))
                 return 0;
             bf_pop(c);
             s->texcoord5_tail = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
@@ -769,12 +769,12 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
         }
     }
     /* texcoord6: The "TEXCOORD_6" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included. */
-    if (((int64_t)((int64_t)s->texcoord6_offset != INT64_C(0)))) {
+    if (s->texcoord6_offset != 0) {
         s->has_texcoord6 = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->texcoord7_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8))), (int64_t)s->texcoord6_offset);
-            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->texcoord6_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->texcoord7_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8)), s->texcoord6_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->texcoord6_offset);
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -784,7 +784,7 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
             if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "texcoord6", &m))
                 return 0;
             s->texcoord6_at = c->pos;
-            if (!bf_push(c, "texcoord6", -1) || !read_VertexBuffer(c, &s->texcoord6, 0, INT64_C(19), (((int64_t)(j3d_Vtx1_v_texcoord6_at(c, s) < INT64_C(0))) ? bf_neg(INT64_C(1)) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord6_at(c, s))))))
+            if (!bf_push(c, "texcoord6", -1) || !read_VertexBuffer(c, &s->texcoord6, 0, INT64_C(19), j3d_Vtx1_v_texcoord6_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord6_at(c, s)))))
                 return 0;
             bf_pop(c);
             s->texcoord6_tail = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
@@ -793,12 +793,12 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
         }
     }
     /* texcoord7: The "TEXCOORD_7" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included. */
-    if (((int64_t)((int64_t)s->texcoord7_offset != INT64_C(0)))) {
+    if (s->texcoord7_offset != 0) {
         s->has_texcoord7 = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8)), (int64_t)s->texcoord7_offset);
-            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->texcoord7_offset);
+            int64_t region = bf_sub(bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8), s->texcoord7_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->texcoord7_offset);
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -808,7 +808,7 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
             if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "texcoord7", &m))
                 return 0;
             s->texcoord7_at = c->pos;
-            if (!bf_push(c, "texcoord7", -1) || !read_VertexBuffer(c, &s->texcoord7, 0, INT64_C(20), (((int64_t)(j3d_Vtx1_v_texcoord7_at(c, s) < INT64_C(0))) ? bf_neg(INT64_C(1)) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord7_at(c, s))))))
+            if (!bf_push(c, "texcoord7", -1) || !read_VertexBuffer(c, &s->texcoord7, 0, INT64_C(20), j3d_Vtx1_v_texcoord7_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord7_at(c, s)))))
                 return 0;
             bf_pop(c);
             s->texcoord7_tail = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
@@ -888,7 +888,7 @@ static int read_VertexBuffer(bf_ctx *c, j3d_VertexBuffer *s, int64_t index, int6
         bf_restore(c, &m);
     }
     /* u8_values: UInt8 values (2 or 3 per position, 3 or 9 per normal, 1 or 2 per texture coordinate), up to the padding. */
-    if (((int64_t)(((int64_t)(((int64_t)(s->_p_format >= INT64_C(0))) && ((int64_t)(!j3d_VertexBuffer_v_is_color(c, s))))) && ((int64_t)(j3d_VertexBuffer_v_data_type(c, s) == INT64_C(0)))))) {
+    if (s->_p_format >= 0 && !j3d_VertexBuffer_v_is_color(c, s) && j3d_VertexBuffer_v_data_type(c, s) == 0) {
         s->has_u8_values = 1;
         {
             static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
@@ -916,13 +916,13 @@ static int read_VertexBuffer(bf_ctx *c, j3d_VertexBuffer *s, int64_t index, int6
                 if (!s->u8_values_value)
                     return 0;
                 for (int64_t i = 0; i < n; i++)
-                    s->u8_values_value[i] = (((double)(int64_t)(s->u8_values[i]) * 1) / (double)j3d_VertexBuffer_v_scale(c, s));
+                    s->u8_values_value[i] = (double)(int64_t)s->u8_values[i] * 1 / (double)j3d_VertexBuffer_v_scale(c, s);
             }
             c->end = padded_end;
         }
     }
     /* s8_values: Int8 values, up to the padding. */
-    if (((int64_t)(((int64_t)(((int64_t)(s->_p_format >= INT64_C(0))) && ((int64_t)(!j3d_VertexBuffer_v_is_color(c, s))))) && ((int64_t)(j3d_VertexBuffer_v_data_type(c, s) == INT64_C(1)))))) {
+    if (s->_p_format >= 0 && !j3d_VertexBuffer_v_is_color(c, s) && j3d_VertexBuffer_v_data_type(c, s) == 1) {
         s->has_s8_values = 1;
         s->s8_values_at = c->pos;
         {
@@ -951,24 +951,24 @@ static int read_VertexBuffer(bf_ctx *c, j3d_VertexBuffer *s, int64_t index, int6
                 if (!s->s8_values_value)
                     return 0;
                 for (int64_t i = 0; i < n; i++)
-                    s->s8_values_value[i] = (((double)(int64_t)(s->s8_values[i]) * 1) / (double)j3d_VertexBuffer_v_scale(c, s));
+                    s->s8_values_value[i] = (double)(int64_t)s->s8_values[i] * 1 / (double)j3d_VertexBuffer_v_scale(c, s);
             }
             c->end = padded_end;
         }
     }
     /* u16_values: UInt16 values, up to the padding. */
-    if (((int64_t)(((int64_t)(((int64_t)(s->_p_format >= INT64_C(0))) && ((int64_t)(!j3d_VertexBuffer_v_is_color(c, s))))) && ((int64_t)(j3d_VertexBuffer_v_data_type(c, s) == INT64_C(2)))))) {
+    if (s->_p_format >= 0 && !j3d_VertexBuffer_v_is_color(c, s) && j3d_VertexBuffer_v_data_type(c, s) == 2) {
         s->has_u16_values = 1;
         s->u16_values_at = c->pos;
         {
             static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-            int64_t unit = bf_mul(INT64_C(2), j3d_VertexBuffer_v_per_entry(c, s));
+            int64_t unit = bf_mul(2, j3d_VertexBuffer_v_per_entry(c, s));
             if (c->err->failed)
                 return 0;
             size_t padded_end = c->end;
             c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
             {
-                int64_t n = bf_mul(bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), bf_mul(INT64_C(2), j3d_VertexBuffer_v_per_entry(c, s))), j3d_VertexBuffer_v_per_entry(c, s));
+                int64_t n = bf_mul(bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), bf_mul(2, j3d_VertexBuffer_v_per_entry(c, s))), j3d_VertexBuffer_v_per_entry(c, s));
                 if (c->err->failed)
                     return 0;
                 if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -986,24 +986,24 @@ static int read_VertexBuffer(bf_ctx *c, j3d_VertexBuffer *s, int64_t index, int6
                 if (!s->u16_values_value)
                     return 0;
                 for (int64_t i = 0; i < n; i++)
-                    s->u16_values_value[i] = (((double)(int64_t)(s->u16_values[i]) * 1) / (double)j3d_VertexBuffer_v_scale(c, s));
+                    s->u16_values_value[i] = (double)(int64_t)s->u16_values[i] * 1 / (double)j3d_VertexBuffer_v_scale(c, s);
             }
             c->end = padded_end;
         }
     }
     /* s16_values: Int16 values, up to the padding. */
-    if (((int64_t)(((int64_t)(((int64_t)(s->_p_format >= INT64_C(0))) && ((int64_t)(!j3d_VertexBuffer_v_is_color(c, s))))) && ((int64_t)(j3d_VertexBuffer_v_data_type(c, s) == INT64_C(3)))))) {
+    if (s->_p_format >= 0 && !j3d_VertexBuffer_v_is_color(c, s) && j3d_VertexBuffer_v_data_type(c, s) == 3) {
         s->has_s16_values = 1;
         s->s16_values_at = c->pos;
         {
             static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-            int64_t unit = bf_mul(INT64_C(2), j3d_VertexBuffer_v_per_entry(c, s));
+            int64_t unit = bf_mul(2, j3d_VertexBuffer_v_per_entry(c, s));
             if (c->err->failed)
                 return 0;
             size_t padded_end = c->end;
             c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
             {
-                int64_t n = bf_mul(bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), bf_mul(INT64_C(2), j3d_VertexBuffer_v_per_entry(c, s))), j3d_VertexBuffer_v_per_entry(c, s));
+                int64_t n = bf_mul(bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), bf_mul(2, j3d_VertexBuffer_v_per_entry(c, s))), j3d_VertexBuffer_v_per_entry(c, s));
                 if (c->err->failed)
                     return 0;
                 if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -1021,24 +1021,24 @@ static int read_VertexBuffer(bf_ctx *c, j3d_VertexBuffer *s, int64_t index, int6
                 if (!s->s16_values_value)
                     return 0;
                 for (int64_t i = 0; i < n; i++)
-                    s->s16_values_value[i] = (((double)(int64_t)(s->s16_values[i]) * 1) / (double)j3d_VertexBuffer_v_scale(c, s));
+                    s->s16_values_value[i] = (double)(int64_t)s->s16_values[i] * 1 / (double)j3d_VertexBuffer_v_scale(c, s);
             }
             c->end = padded_end;
         }
     }
     /* f32_values: Float values, up to the padding. */
-    if (((int64_t)(((int64_t)(((int64_t)(s->_p_format >= INT64_C(0))) && ((int64_t)(!j3d_VertexBuffer_v_is_color(c, s))))) && ((int64_t)(j3d_VertexBuffer_v_data_type(c, s) == INT64_C(4)))))) {
+    if (s->_p_format >= 0 && !j3d_VertexBuffer_v_is_color(c, s) && j3d_VertexBuffer_v_data_type(c, s) == 4) {
         s->has_f32_values = 1;
         s->f32_values_at = c->pos;
         {
             static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-            int64_t unit = bf_mul(INT64_C(4), j3d_VertexBuffer_v_per_entry(c, s));
+            int64_t unit = bf_mul(4, j3d_VertexBuffer_v_per_entry(c, s));
             if (c->err->failed)
                 return 0;
             size_t padded_end = c->end;
             c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
             {
-                int64_t n = bf_mul(bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), bf_mul(INT64_C(4), j3d_VertexBuffer_v_per_entry(c, s))), j3d_VertexBuffer_v_per_entry(c, s));
+                int64_t n = bf_mul(bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), bf_mul(4, j3d_VertexBuffer_v_per_entry(c, s))), j3d_VertexBuffer_v_per_entry(c, s));
                 if (c->err->failed)
                     return 0;
                 if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -1057,7 +1057,7 @@ static int read_VertexBuffer(bf_ctx *c, j3d_VertexBuffer *s, int64_t index, int6
         }
     }
     /* colors16: RGB565 or RGBA4 colors, up to the padding. */
-    if (((int64_t)(((int64_t)(((int64_t)(s->_p_format >= INT64_C(0))) && j3d_VertexBuffer_v_is_color(c, s))) && ((int64_t)(((int64_t)(j3d_VertexBuffer_v_data_type(c, s) == INT64_C(0))) || ((int64_t)(j3d_VertexBuffer_v_data_type(c, s) == INT64_C(3)))))))) {
+    if (s->_p_format >= 0 && j3d_VertexBuffer_v_is_color(c, s) && (j3d_VertexBuffer_v_data_type(c, s) == 0 || j3d_VertexBuffer_v_data_type(c, s) == 3)) {
         s->has_colors16 = 1;
         s->colors16_at = c->pos;
         {
@@ -1068,7 +1068,7 @@ static int read_VertexBuffer(bf_ctx *c, j3d_VertexBuffer *s, int64_t index, int6
             size_t padded_end = c->end;
             c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
             {
-                int64_t n = bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), INT64_C(2));
+                int64_t n = bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), 2);
                 if (c->err->failed)
                     return 0;
                 if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -1087,7 +1087,7 @@ static int read_VertexBuffer(bf_ctx *c, j3d_VertexBuffer *s, int64_t index, int6
         }
     }
     /* colors24: RGB8 (0xRRGGBB) or RGBA6 colors, up to the padding. */
-    if (((int64_t)(((int64_t)(((int64_t)(s->_p_format >= INT64_C(0))) && j3d_VertexBuffer_v_is_color(c, s))) && ((int64_t)(((int64_t)(j3d_VertexBuffer_v_data_type(c, s) == INT64_C(1))) || ((int64_t)(j3d_VertexBuffer_v_data_type(c, s) == INT64_C(4)))))))) {
+    if (s->_p_format >= 0 && j3d_VertexBuffer_v_is_color(c, s) && (j3d_VertexBuffer_v_data_type(c, s) == 1 || j3d_VertexBuffer_v_data_type(c, s) == 4)) {
         s->has_colors24 = 1;
         s->colors24_at = c->pos;
         {
@@ -1098,7 +1098,7 @@ static int read_VertexBuffer(bf_ctx *c, j3d_VertexBuffer *s, int64_t index, int6
             size_t padded_end = c->end;
             c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
             {
-                int64_t n = bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), INT64_C(3));
+                int64_t n = bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), 3);
                 if (c->err->failed)
                     return 0;
                 if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -1117,7 +1117,7 @@ static int read_VertexBuffer(bf_ctx *c, j3d_VertexBuffer *s, int64_t index, int6
         }
     }
     /* colors32: RGBX8 or RGBA8 (0xRRGGBBAA) colors, up to the padding. */
-    if (((int64_t)(((int64_t)(((int64_t)(s->_p_format >= INT64_C(0))) && j3d_VertexBuffer_v_is_color(c, s))) && ((int64_t)(((int64_t)(j3d_VertexBuffer_v_data_type(c, s) == INT64_C(2))) || ((int64_t)(j3d_VertexBuffer_v_data_type(c, s) == INT64_C(5)))))))) {
+    if (s->_p_format >= 0 && j3d_VertexBuffer_v_is_color(c, s) && (j3d_VertexBuffer_v_data_type(c, s) == 2 || j3d_VertexBuffer_v_data_type(c, s) == 5)) {
         s->has_colors32 = 1;
         s->colors32_at = c->pos;
         {
@@ -1128,7 +1128,7 @@ static int read_VertexBuffer(bf_ctx *c, j3d_VertexBuffer *s, int64_t index, int6
             size_t padded_end = c->end;
             c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
             {
-                int64_t n = bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), INT64_C(4));
+                int64_t n = bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), 4);
                 if (c->err->failed)
                     return 0;
                 if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -1188,7 +1188,7 @@ static int read_Evp1(bf_ctx *c, j3d_Evp1 *s, int64_t index)
     /* sizes: Envelope Size Table, how many entries are in each Envelope. */
     {
         bf_mark m;
-        int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->size_table_offset);
+        int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->size_table_offset);
         if (c->err->failed)
             return 0;
         if (at < 0)
@@ -1217,7 +1217,7 @@ static int read_Evp1(bf_ctx *c, j3d_Evp1 *s, int64_t index)
     /* joint_indices: Envelope Joint Index Table, one run of JNT1 indices per envelope, in the order of the size table. */
     {
         bf_mark m;
-        int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->index_table_offset);
+        int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->index_table_offset);
         if (c->err->failed)
             return 0;
         if (at < 0)
@@ -1246,7 +1246,7 @@ static int read_Evp1(bf_ctx *c, j3d_Evp1 *s, int64_t index)
     /* weights: Envelope Weight Table, one run of weights per envelope, in the order of the size table. */
     {
         bf_mark m;
-        int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->weight_table_offset);
+        int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->weight_table_offset);
         if (c->err->failed)
             return 0;
         if (at < 0)
@@ -1273,12 +1273,12 @@ static int read_Evp1(bf_ctx *c, j3d_Evp1 *s, int64_t index)
         bf_restore(c, &m);
     }
     /* inverse_bind_matrices: Inverse Bind Matrix Table. No count is stored; it runs to the end of the section, whose padding (less than 32 bytes) is shorter than one matrix, so it holds the whole matrices that fit.  */
-    if (((int64_t)((int64_t)s->matrix_table_offset != INT64_C(0)))) {
+    if (s->matrix_table_offset != 0) {
         s->has_inverse_bind_matrices = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub((int64_t)c->end, bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->matrix_table_offset));
-            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->matrix_table_offset);
+            int64_t region = bf_sub((int64_t)c->end, bf_add(bf_sub((int64_t)s->_offset, 8), s->matrix_table_offset));
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->matrix_table_offset);
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -1289,7 +1289,7 @@ static int read_Evp1(bf_ctx *c, j3d_Evp1 *s, int64_t index)
                 return 0;
             s->inverse_bind_matrices_at = c->pos;
             {
-                int64_t n = bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), INT64_C(48));
+                int64_t n = bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), 48);
                 if (c->err->failed)
                     return 0;
                 if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -1431,7 +1431,7 @@ static int read_Drw1(bf_ctx *c, j3d_Drw1 *s, int64_t index)
     /* types: Destination Type List, all the Joints first, and all the Envelopes second. */
     {
         bf_mark m;
-        int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->type_list_offset);
+        int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->type_list_offset);
         if (c->err->failed)
             return 0;
         if (at < 0)
@@ -1460,7 +1460,7 @@ static int read_Drw1(bf_ctx *c, j3d_Drw1 *s, int64_t index)
     /* ids: Destination ID List, an index into the section its type names. */
     {
         bf_mark m;
-        int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->id_list_offset);
+        int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->id_list_offset);
         if (c->err->failed)
             return 0;
         if (at < 0)
@@ -1523,7 +1523,7 @@ static int read_Jnt1(bf_ctx *c, j3d_Jnt1 *s, int64_t index)
     /* joints: Joint Data. */
     {
         bf_mark m;
-        int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->joint_data_offset);
+        int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->joint_data_offset);
         if (c->err->failed)
             return 0;
         if (at < 0)
@@ -1552,7 +1552,7 @@ static int read_Jnt1(bf_ctx *c, j3d_Jnt1 *s, int64_t index)
     /* remap: Remap table, one u16 per joint (the joint data entry it uses). */
     {
         bf_mark m;
-        int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->remap_table_offset);
+        int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->remap_table_offset);
         if (c->err->failed)
             return 0;
         if (at < 0)
@@ -1579,11 +1579,11 @@ static int read_Jnt1(bf_ctx *c, j3d_Jnt1 *s, int64_t index)
         bf_restore(c, &m);
     }
     /* names: Joint names. */
-    if (((int64_t)((int64_t)s->name_table_offset != INT64_C(0)))) {
+    if (s->name_table_offset != 0) {
         s->has_names = 1;
         {
             bf_mark m;
-            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->name_table_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->name_table_offset);
             if (c->err->failed)
                 return 0;
             if (at < 0)
@@ -1630,15 +1630,15 @@ static int read_Joint(bf_ctx *c, j3d_Joint *s, int64_t index)
     /* rotation_x: Rotation X, a 16-bit angle (0x4000 is 90 degrees; -0x8000 is -180 degrees, the same angle as 180). */
     s->rotation_x = bf_s16(bf_load_u16be((c->data + c->pos)));
     c->pos += 2;
-    s->rotation_x_value = (((double)(int64_t)(s->rotation_x) * 180) / (double)INT64_C(32768));
+    s->rotation_x_value = (double)(int64_t)s->rotation_x * 180 / 32768.0;
     /* rotation_y: Rotation Y, a 16-bit angle (0x4000 is 90 degrees; -0x8000 is -180 degrees, the same angle as 180). */
     s->rotation_y = bf_s16(bf_load_u16be((c->data + c->pos)));
     c->pos += 2;
-    s->rotation_y_value = (((double)(int64_t)(s->rotation_y) * 180) / (double)INT64_C(32768));
+    s->rotation_y_value = (double)(int64_t)s->rotation_y * 180 / 32768.0;
     /* rotation_z: Rotation Z, a 16-bit angle (0x4000 is 90 degrees; -0x8000 is -180 degrees, the same angle as 180). */
     s->rotation_z = bf_s16(bf_load_u16be((c->data + c->pos)));
     c->pos += 2;
-    s->rotation_z_value = (((double)(int64_t)(s->rotation_z) * 180) / (double)INT64_C(32768));
+    s->rotation_z_value = (double)(int64_t)s->rotation_z * 180 / 32768.0;
     /* padding2: Padding (0xFFFF). */
     s->padding2 = bf_load_u16be((c->data + c->pos));
     c->pos += 2;
@@ -1731,7 +1731,7 @@ static int read_NameEntry(bf_ctx *c, j3d_NameEntry *s, int64_t index, int64_t p_
     /* name: The name. */
     {
         bf_mark m;
-        int64_t at = bf_add(s->_p_table_start, (int64_t)s->offset);
+        int64_t at = bf_add(s->_p_table_start, s->offset);
         if (c->err->failed)
             return 0;
         if (at < 0)
@@ -1805,7 +1805,7 @@ static int read_Shp1(bf_ctx *c, j3d_Shp1 *s, int64_t index)
     /* shapes: Shape Data, one per shape. */
     {
         bf_mark m;
-        int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->shape_data_offset);
+        int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->shape_data_offset);
         if (c->err->failed)
             return 0;
         if (at < 0)
@@ -1824,7 +1824,7 @@ static int read_Shp1(bf_ctx *c, j3d_Shp1 *s, int64_t index)
                 return 0;
             s->shapes_count = (uint32_t)n;
             for (int64_t i = 0; i < n; i++) {
-                if (!bf_push(c, "shapes", i) || !read_Shape(c, &s->shapes[i], i, bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->attribute_table_offset, (int64_t)s->primitive_data_offset, (int64_t)s->group_definition_offset))
+                if (!bf_push(c, "shapes", i) || !read_Shape(c, &s->shapes[i], i, bf_sub((int64_t)s->_offset, 8), (int64_t)s->attribute_table_offset, (int64_t)s->primitive_data_offset, (int64_t)s->group_definition_offset))
                     return 0;
                 bf_pop(c);
             }
@@ -1834,7 +1834,7 @@ static int read_Shp1(bf_ctx *c, j3d_Shp1 *s, int64_t index)
     /* remap: Remap table, one u16 per shape. */
     {
         bf_mark m;
-        int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->remap_table_offset);
+        int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->remap_table_offset);
         if (c->err->failed)
             return 0;
         if (at < 0)
@@ -1861,11 +1861,11 @@ static int read_Shp1(bf_ctx *c, j3d_Shp1 *s, int64_t index)
         bf_restore(c, &m);
     }
     /* names: Shape names, when present. */
-    if (((int64_t)((int64_t)s->name_table_offset != INT64_C(0)))) {
+    if (s->name_table_offset != 0) {
         s->has_names = 1;
         {
             bf_mark m;
-            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->name_table_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->name_table_offset);
             if (c->err->failed)
                 return 0;
             if (at < 0)
@@ -1882,7 +1882,7 @@ static int read_Shp1(bf_ctx *c, j3d_Shp1 *s, int64_t index)
     /* group_data: Matrix Group Data Table. No count is stored: the table runs to the Matrix Group Definition table that follows it, which has the same number of entries.  */
     {
         bf_mark m;
-        int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->group_data_offset);
+        int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->group_data_offset);
         if (c->err->failed)
             return 0;
         if (at < 0)
@@ -1891,7 +1891,7 @@ static int read_Shp1(bf_ctx *c, j3d_Shp1 *s, int64_t index)
             return 0;
         s->group_data_at = c->pos;
         {
-            int64_t n = bf_div(c, bf_sub((int64_t)s->group_definition_offset, (int64_t)s->group_data_offset), INT64_C(8));
+            int64_t n = bf_div(c, bf_sub(s->group_definition_offset, s->group_data_offset), 8);
             if (c->err->failed)
                 return 0;
             if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -1901,7 +1901,7 @@ static int read_Shp1(bf_ctx *c, j3d_Shp1 *s, int64_t index)
                 return 0;
             s->group_data_count = (uint32_t)n;
             for (int64_t i = 0; i < n; i++) {
-                if (!bf_push(c, "group_data", i) || !read_MatrixGroupData(c, &s->group_data[i], i, bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->weight_table_offset))
+                if (!bf_push(c, "group_data", i) || !read_MatrixGroupData(c, &s->group_data[i], i, bf_sub((int64_t)s->_offset, 8), (int64_t)s->weight_table_offset))
                     return 0;
                 bf_pop(c);
             }
@@ -1994,7 +1994,7 @@ static int read_Shape(bf_ctx *c, j3d_Shape *s, int64_t index, int64_t p_base, in
     /* attributes: The shape's Vertex Index Attributes, ending with List End (included); a vertex of its primitives has one index per attribute, in this order. */
     {
         bf_mark m;
-        int64_t at = bf_add(bf_add(s->_p_base, s->_p_attribute_table), (int64_t)s->attribute_offset);
+        int64_t at = bf_add(bf_add(s->_p_base, s->_p_attribute_table), s->attribute_offset);
         if (c->err->failed)
             return 0;
         if (at < 0)
@@ -2018,7 +2018,7 @@ static int read_Shape(bf_ctx *c, j3d_Shape *s, int64_t index, int64_t p_base, in
                     return 0;
                 bf_pop(c);
                 n++;
-                if (((int64_t)((int64_t)(&buf[n - 1])->attr == INT64_C(255))))
+                if ((&buf[n - 1])->attr == J3D_SHAPE_ATTRIBUTE_LIST_END)
                     break;
                 if (c->pos == before)
                     return bf_fail(c, c->pos, "attributes", "element %u takes no bytes: the array would never end", (unsigned)(n - 1));
@@ -2031,7 +2031,7 @@ static int read_Shape(bf_ctx *c, j3d_Shape *s, int64_t index, int64_t p_base, in
     /* groups: The shape's Matrix Group Definitions (consecutive in the table) and their primitives. */
     {
         bf_mark m;
-        int64_t at = bf_add(bf_add(s->_p_base, s->_p_definitions), bf_mul(INT64_C(8), (int64_t)s->first_group_definition));
+        int64_t at = bf_add(bf_add(s->_p_base, s->_p_definitions), bf_mul(8, s->first_group_definition));
         if (c->err->failed)
             return 0;
         if (at < 0)
@@ -2050,7 +2050,7 @@ static int read_Shape(bf_ctx *c, j3d_Shape *s, int64_t index, int64_t p_base, in
                 return 0;
             s->groups_count = (uint32_t)n;
             for (int64_t i = 0; i < n; i++) {
-                if (!bf_push(c, "groups", i) || !read_MatrixGroup(c, &s->groups[i], i, s->_p_base, s->_p_primitive_data, bf_sub((int64_t)s->attributes_count, INT64_C(1)), j3d_Shape_v__q1(c, s)))
+                if (!bf_push(c, "groups", i) || !read_MatrixGroup(c, &s->groups[i], i, s->_p_base, s->_p_primitive_data, bf_sub((int64_t)s->attributes_count, 1), j3d_Shape_v__q1(c, s)))
                     return 0;
                 bf_pop(c);
             }
@@ -2099,12 +2099,12 @@ static int read_MatrixGroup(bf_ctx *c, j3d_MatrixGroup *s, int64_t index, int64_
     bf_claim(c, c->pos, 4);
     c->pos += 4;
     /* primitives: The group's primitives, up to the first padding byte (a zero primitive type, included) or the end of the group's data; the rest of the padding is the tail. */
-    if (((int64_t)((int64_t)s->primitive_size > INT64_C(0)))) {
+    if (s->primitive_size > 0) {
         s->has_primitives = 1;
         {
             bf_mark m;
             int64_t region = (int64_t)s->primitive_size;
-            int64_t at = bf_add(bf_add(s->_p_base, s->_p_primitive_data), (int64_t)s->primitive_offset);
+            int64_t at = bf_add(bf_add(s->_p_base, s->_p_primitive_data), s->primitive_offset);
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -2130,7 +2130,7 @@ static int read_MatrixGroup(bf_ctx *c, j3d_MatrixGroup *s, int64_t index, int64_
                         return 0;
                     bf_pop(c);
                     n++;
-                    if (((int64_t)(((int64_t)((int64_t)(&buf[n - 1])->type == INT64_C(0))) || ((int64_t)((int64_t)c->pos >= (int64_t)c->end)))))
+                    if ((&buf[n - 1])->type == J3D_PRIMITIVE_TYPE_PADDING || (int64_t)c->pos >= (int64_t)c->end)
                         break;
                     if (c->pos == before)
                         return bf_fail(c, c->pos, "primitives", "element %u takes no bytes: the array would never end", (unsigned)(n - 1));
@@ -2160,7 +2160,7 @@ static int read_Primitive(bf_ctx *c, j3d_Primitive *s, int64_t index, int64_t p_
     bf_claim(c, c->pos, 1);
     c->pos += 1;
     /* vertex_count: Vertex Count. */
-    if (((int64_t)((int64_t)s->type != INT64_C(0)))) {
+    if (s->type != J3D_PRIMITIVE_TYPE_PADDING) {
         s->has_vertex_count = 1;
         if (!bf_need(c, 2, "vertex_count")) return 0;
         s->vertex_count = bf_load_u16be((c->data + c->pos));
@@ -2168,7 +2168,7 @@ static int read_Primitive(bf_ctx *c, j3d_Primitive *s, int64_t index, int64_t p_
         c->pos += 2;
     }
     /* vertices: The vertices. */
-    if (((int64_t)((int64_t)s->type != INT64_C(0)))) {
+    if (s->type != J3D_PRIMITIVE_TYPE_PADDING) {
         s->has_vertices = 1;
         s->vertices_at = c->pos;
         {
@@ -2211,7 +2211,7 @@ static int read_Vertex(bf_ctx *c, j3d_Vertex *s, int64_t index, int64_t p_attrib
             return 0;
         s->indices_count = (uint32_t)n;
         for (int64_t i = 0; i < n; i++) {
-            if (!bf_push(c, "indices", i) || !read_VertexIndex(c, &s->indices[i], i, (bf_shr(s->_p_wide_mask, (int64_t)i) & INT64_C(1))))
+            if (!bf_push(c, "indices", i) || !read_VertexIndex(c, &s->indices[i], i, bf_shr(s->_p_wide_mask, (int64_t)i) & 1))
                 return 0;
             bf_pop(c);
         }
@@ -2227,7 +2227,7 @@ static int read_VertexIndex(bf_ctx *c, j3d_VertexIndex *s, int64_t index, int64_
     s->_index = index;
     s->_p_wide = p_wide;
     /* index8: A Direct or UInt8 index. */
-    if (((int64_t)(s->_p_wide == INT64_C(0)))) {
+    if (s->_p_wide == 0) {
         s->has_index8 = 1;
         if (!bf_need(c, 1, "index8")) return 0;
         s->index8 = (c->data + c->pos)[0];
@@ -2235,7 +2235,7 @@ static int read_VertexIndex(bf_ctx *c, j3d_VertexIndex *s, int64_t index, int64_
         c->pos += 1;
     }
     /* index16: A UInt16 index. */
-    if (((int64_t)(s->_p_wide != INT64_C(0)))) {
+    if (s->_p_wide != 0) {
         s->has_index16 = 1;
         s->index16_at = c->pos;
         if (!bf_need(c, 2, "index16")) return 0;
@@ -2272,7 +2272,7 @@ static int read_MatrixGroupData(bf_ctx *c, j3d_MatrixGroupData *s, int64_t index
     /* weights: The group's segment of the Weight Index Table, indices into DRW1; 0xFFFF (-1) means the last used index is used instead. */
     {
         bf_mark m;
-        int64_t at = bf_add(bf_add(s->_p_base, s->_p_weight_table), bf_mul(INT64_C(2), (int64_t)s->first_weight));
+        int64_t at = bf_add(bf_add(s->_p_base, s->_p_weight_table), bf_mul(2, s->first_weight));
         if (c->err->failed)
             return 0;
         if (at < 0)
@@ -2500,7 +2500,7 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, int64_t index)
     /* remap: The remap table: for each material, the index of the material entry it uses (public layout, not in the document). */
     {
         bf_mark m;
-        int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->remap_table_offset);
+        int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->remap_table_offset);
         if (c->err->failed)
             return 0;
         if (at < 0)
@@ -2527,11 +2527,11 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, int64_t index)
         bf_restore(c, &m);
     }
     /* names: The material names, one per material (public layout, not in the document). */
-    if (((int64_t)((int64_t)s->name_table_offset != INT64_C(0)))) {
+    if (s->name_table_offset != 0) {
         s->has_names = 1;
         {
             bf_mark m;
-            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->name_table_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->name_table_offset);
             if (c->err->failed)
                 return 0;
             if (at < 0)
@@ -2546,12 +2546,12 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, int64_t index)
         }
     }
     /* materials: The material entries; materials share an entry through the remap table, up to the next table (public layout, not in the document) */
-    if (((int64_t)((int64_t)s->material_data_offset != INT64_C(0)))) {
+    if (s->material_data_offset != 0) {
         s->has_materials = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->remap_table_offset, bf_nonzero_or((int64_t)s->name_table_offset, bf_nonzero_or((int64_t)s->indirect_offset, bf_nonzero_or((int64_t)s->cull_mode_offset, bf_nonzero_or((int64_t)s->material_color_offset, bf_nonzero_or((int64_t)s->color_channel_count_offset, bf_nonzero_or((int64_t)s->color_channel_offset, bf_nonzero_or((int64_t)s->ambient_color_offset, bf_nonzero_or((int64_t)s->light_color_offset, bf_nonzero_or((int64_t)s->tex_gen_count_offset, bf_nonzero_or((int64_t)s->tex_gen_offset, bf_nonzero_or((int64_t)s->post_tex_gen_offset, bf_nonzero_or((int64_t)s->tex_matrix_offset, bf_nonzero_or((int64_t)s->post_tex_matrix_offset, bf_nonzero_or((int64_t)s->texture_remap_offset, bf_nonzero_or((int64_t)s->tev_order_offset, bf_nonzero_or((int64_t)s->tev_color_offset, bf_nonzero_or((int64_t)s->konst_color_offset, bf_nonzero_or((int64_t)s->tev_stage_count_offset, bf_nonzero_or((int64_t)s->tev_stage_offset, bf_nonzero_or((int64_t)s->swap_mode_offset, bf_nonzero_or((int64_t)s->swap_table_offset, bf_nonzero_or((int64_t)s->fog_offset, bf_nonzero_or((int64_t)s->alpha_compare_offset, bf_nonzero_or((int64_t)s->blend_mode_offset, bf_nonzero_or((int64_t)s->z_mode_offset, bf_nonzero_or((int64_t)s->z_compare_offset, bf_nonzero_or((int64_t)s->dither_offset, bf_nonzero_or((int64_t)s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8))))))))))))))))))))))))))))))), (int64_t)s->material_data_offset);
-            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->material_data_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->remap_table_offset, bf_nonzero_or(s->name_table_offset, bf_nonzero_or(s->indirect_offset, bf_nonzero_or(s->cull_mode_offset, bf_nonzero_or(s->material_color_offset, bf_nonzero_or(s->color_channel_count_offset, bf_nonzero_or(s->color_channel_offset, bf_nonzero_or(s->ambient_color_offset, bf_nonzero_or(s->light_color_offset, bf_nonzero_or(s->tex_gen_count_offset, bf_nonzero_or(s->tex_gen_offset, bf_nonzero_or(s->post_tex_gen_offset, bf_nonzero_or(s->tex_matrix_offset, bf_nonzero_or(s->post_tex_matrix_offset, bf_nonzero_or(s->texture_remap_offset, bf_nonzero_or(s->tev_order_offset, bf_nonzero_or(s->tev_color_offset, bf_nonzero_or(s->konst_color_offset, bf_nonzero_or(s->tev_stage_count_offset, bf_nonzero_or(s->tev_stage_offset, bf_nonzero_or(s->swap_mode_offset, bf_nonzero_or(s->swap_table_offset, bf_nonzero_or(s->fog_offset, bf_nonzero_or(s->alpha_compare_offset, bf_nonzero_or(s->blend_mode_offset, bf_nonzero_or(s->z_mode_offset, bf_nonzero_or(s->z_compare_offset, bf_nonzero_or(s->dither_offset, bf_nonzero_or(s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8)))))))))))))))))))))))))))))), s->material_data_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->material_data_offset);
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -2598,12 +2598,12 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, int64_t index)
         }
     }
     /* indirect: Indirect texturing, one block of 0x138 bytes per material, up to the next table (public layout, not in the document) */
-    if (((int64_t)((int64_t)s->indirect_offset != INT64_C(0)))) {
+    if (s->indirect_offset != 0) {
         s->has_indirect = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->cull_mode_offset, bf_nonzero_or((int64_t)s->material_color_offset, bf_nonzero_or((int64_t)s->color_channel_count_offset, bf_nonzero_or((int64_t)s->color_channel_offset, bf_nonzero_or((int64_t)s->ambient_color_offset, bf_nonzero_or((int64_t)s->light_color_offset, bf_nonzero_or((int64_t)s->tex_gen_count_offset, bf_nonzero_or((int64_t)s->tex_gen_offset, bf_nonzero_or((int64_t)s->post_tex_gen_offset, bf_nonzero_or((int64_t)s->tex_matrix_offset, bf_nonzero_or((int64_t)s->post_tex_matrix_offset, bf_nonzero_or((int64_t)s->texture_remap_offset, bf_nonzero_or((int64_t)s->tev_order_offset, bf_nonzero_or((int64_t)s->tev_color_offset, bf_nonzero_or((int64_t)s->konst_color_offset, bf_nonzero_or((int64_t)s->tev_stage_count_offset, bf_nonzero_or((int64_t)s->tev_stage_offset, bf_nonzero_or((int64_t)s->swap_mode_offset, bf_nonzero_or((int64_t)s->swap_table_offset, bf_nonzero_or((int64_t)s->fog_offset, bf_nonzero_or((int64_t)s->alpha_compare_offset, bf_nonzero_or((int64_t)s->blend_mode_offset, bf_nonzero_or((int64_t)s->z_mode_offset, bf_nonzero_or((int64_t)s->z_compare_offset, bf_nonzero_or((int64_t)s->dither_offset, bf_nonzero_or((int64_t)s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8)))))))))))))))))))))))))))), (int64_t)s->indirect_offset);
-            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->indirect_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->cull_mode_offset, bf_nonzero_or(s->material_color_offset, bf_nonzero_or(s->color_channel_count_offset, bf_nonzero_or(s->color_channel_offset, bf_nonzero_or(s->ambient_color_offset, bf_nonzero_or(s->light_color_offset, bf_nonzero_or(s->tex_gen_count_offset, bf_nonzero_or(s->tex_gen_offset, bf_nonzero_or(s->post_tex_gen_offset, bf_nonzero_or(s->tex_matrix_offset, bf_nonzero_or(s->post_tex_matrix_offset, bf_nonzero_or(s->texture_remap_offset, bf_nonzero_or(s->tev_order_offset, bf_nonzero_or(s->tev_color_offset, bf_nonzero_or(s->konst_color_offset, bf_nonzero_or(s->tev_stage_count_offset, bf_nonzero_or(s->tev_stage_offset, bf_nonzero_or(s->swap_mode_offset, bf_nonzero_or(s->swap_table_offset, bf_nonzero_or(s->fog_offset, bf_nonzero_or(s->alpha_compare_offset, bf_nonzero_or(s->blend_mode_offset, bf_nonzero_or(s->z_mode_offset, bf_nonzero_or(s->z_compare_offset, bf_nonzero_or(s->dither_offset, bf_nonzero_or(s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8))))))))))))))))))))))))))), s->indirect_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->indirect_offset);
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -2650,12 +2650,12 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, int64_t index)
         }
     }
     /* cull_modes: Cull modes (GX: 0 none, 1 front, 2 back, 3 all), up to the next table (public layout, not in the document) */
-    if (((int64_t)((int64_t)s->cull_mode_offset != INT64_C(0)))) {
+    if (s->cull_mode_offset != 0) {
         s->has_cull_modes = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->material_color_offset, bf_nonzero_or((int64_t)s->color_channel_count_offset, bf_nonzero_or((int64_t)s->color_channel_offset, bf_nonzero_or((int64_t)s->ambient_color_offset, bf_nonzero_or((int64_t)s->light_color_offset, bf_nonzero_or((int64_t)s->tex_gen_count_offset, bf_nonzero_or((int64_t)s->tex_gen_offset, bf_nonzero_or((int64_t)s->post_tex_gen_offset, bf_nonzero_or((int64_t)s->tex_matrix_offset, bf_nonzero_or((int64_t)s->post_tex_matrix_offset, bf_nonzero_or((int64_t)s->texture_remap_offset, bf_nonzero_or((int64_t)s->tev_order_offset, bf_nonzero_or((int64_t)s->tev_color_offset, bf_nonzero_or((int64_t)s->konst_color_offset, bf_nonzero_or((int64_t)s->tev_stage_count_offset, bf_nonzero_or((int64_t)s->tev_stage_offset, bf_nonzero_or((int64_t)s->swap_mode_offset, bf_nonzero_or((int64_t)s->swap_table_offset, bf_nonzero_or((int64_t)s->fog_offset, bf_nonzero_or((int64_t)s->alpha_compare_offset, bf_nonzero_or((int64_t)s->blend_mode_offset, bf_nonzero_or((int64_t)s->z_mode_offset, bf_nonzero_or((int64_t)s->z_compare_offset, bf_nonzero_or((int64_t)s->dither_offset, bf_nonzero_or((int64_t)s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8))))))))))))))))))))))))))), (int64_t)s->cull_mode_offset);
-            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->cull_mode_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->material_color_offset, bf_nonzero_or(s->color_channel_count_offset, bf_nonzero_or(s->color_channel_offset, bf_nonzero_or(s->ambient_color_offset, bf_nonzero_or(s->light_color_offset, bf_nonzero_or(s->tex_gen_count_offset, bf_nonzero_or(s->tex_gen_offset, bf_nonzero_or(s->post_tex_gen_offset, bf_nonzero_or(s->tex_matrix_offset, bf_nonzero_or(s->post_tex_matrix_offset, bf_nonzero_or(s->texture_remap_offset, bf_nonzero_or(s->tev_order_offset, bf_nonzero_or(s->tev_color_offset, bf_nonzero_or(s->konst_color_offset, bf_nonzero_or(s->tev_stage_count_offset, bf_nonzero_or(s->tev_stage_offset, bf_nonzero_or(s->swap_mode_offset, bf_nonzero_or(s->swap_table_offset, bf_nonzero_or(s->fog_offset, bf_nonzero_or(s->alpha_compare_offset, bf_nonzero_or(s->blend_mode_offset, bf_nonzero_or(s->z_mode_offset, bf_nonzero_or(s->z_compare_offset, bf_nonzero_or(s->dither_offset, bf_nonzero_or(s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8)))))))))))))))))))))))))), s->cull_mode_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->cull_mode_offset);
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -2699,12 +2699,12 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, int64_t index)
         }
     }
     /* material_colors: Material colors, up to the next table (public layout, not in the document) */
-    if (((int64_t)((int64_t)s->material_color_offset != INT64_C(0)))) {
+    if (s->material_color_offset != 0) {
         s->has_material_colors = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->color_channel_count_offset, bf_nonzero_or((int64_t)s->color_channel_offset, bf_nonzero_or((int64_t)s->ambient_color_offset, bf_nonzero_or((int64_t)s->light_color_offset, bf_nonzero_or((int64_t)s->tex_gen_count_offset, bf_nonzero_or((int64_t)s->tex_gen_offset, bf_nonzero_or((int64_t)s->post_tex_gen_offset, bf_nonzero_or((int64_t)s->tex_matrix_offset, bf_nonzero_or((int64_t)s->post_tex_matrix_offset, bf_nonzero_or((int64_t)s->texture_remap_offset, bf_nonzero_or((int64_t)s->tev_order_offset, bf_nonzero_or((int64_t)s->tev_color_offset, bf_nonzero_or((int64_t)s->konst_color_offset, bf_nonzero_or((int64_t)s->tev_stage_count_offset, bf_nonzero_or((int64_t)s->tev_stage_offset, bf_nonzero_or((int64_t)s->swap_mode_offset, bf_nonzero_or((int64_t)s->swap_table_offset, bf_nonzero_or((int64_t)s->fog_offset, bf_nonzero_or((int64_t)s->alpha_compare_offset, bf_nonzero_or((int64_t)s->blend_mode_offset, bf_nonzero_or((int64_t)s->z_mode_offset, bf_nonzero_or((int64_t)s->z_compare_offset, bf_nonzero_or((int64_t)s->dither_offset, bf_nonzero_or((int64_t)s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8)))))))))))))))))))))))))), (int64_t)s->material_color_offset);
-            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->material_color_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->color_channel_count_offset, bf_nonzero_or(s->color_channel_offset, bf_nonzero_or(s->ambient_color_offset, bf_nonzero_or(s->light_color_offset, bf_nonzero_or(s->tex_gen_count_offset, bf_nonzero_or(s->tex_gen_offset, bf_nonzero_or(s->post_tex_gen_offset, bf_nonzero_or(s->tex_matrix_offset, bf_nonzero_or(s->post_tex_matrix_offset, bf_nonzero_or(s->texture_remap_offset, bf_nonzero_or(s->tev_order_offset, bf_nonzero_or(s->tev_color_offset, bf_nonzero_or(s->konst_color_offset, bf_nonzero_or(s->tev_stage_count_offset, bf_nonzero_or(s->tev_stage_offset, bf_nonzero_or(s->swap_mode_offset, bf_nonzero_or(s->swap_table_offset, bf_nonzero_or(s->fog_offset, bf_nonzero_or(s->alpha_compare_offset, bf_nonzero_or(s->blend_mode_offset, bf_nonzero_or(s->z_mode_offset, bf_nonzero_or(s->z_compare_offset, bf_nonzero_or(s->dither_offset, bf_nonzero_or(s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8))))))))))))))))))))))))), s->material_color_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->material_color_offset);
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -2751,12 +2751,12 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, int64_t index)
         }
     }
     /* color_channel_counts: Color channel counts, up to the next table (public layout, not in the document) */
-    if (((int64_t)((int64_t)s->color_channel_count_offset != INT64_C(0)))) {
+    if (s->color_channel_count_offset != 0) {
         s->has_color_channel_counts = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->color_channel_offset, bf_nonzero_or((int64_t)s->ambient_color_offset, bf_nonzero_or((int64_t)s->light_color_offset, bf_nonzero_or((int64_t)s->tex_gen_count_offset, bf_nonzero_or((int64_t)s->tex_gen_offset, bf_nonzero_or((int64_t)s->post_tex_gen_offset, bf_nonzero_or((int64_t)s->tex_matrix_offset, bf_nonzero_or((int64_t)s->post_tex_matrix_offset, bf_nonzero_or((int64_t)s->texture_remap_offset, bf_nonzero_or((int64_t)s->tev_order_offset, bf_nonzero_or((int64_t)s->tev_color_offset, bf_nonzero_or((int64_t)s->konst_color_offset, bf_nonzero_or((int64_t)s->tev_stage_count_offset, bf_nonzero_or((int64_t)s->tev_stage_offset, bf_nonzero_or((int64_t)s->swap_mode_offset, bf_nonzero_or((int64_t)s->swap_table_offset, bf_nonzero_or((int64_t)s->fog_offset, bf_nonzero_or((int64_t)s->alpha_compare_offset, bf_nonzero_or((int64_t)s->blend_mode_offset, bf_nonzero_or((int64_t)s->z_mode_offset, bf_nonzero_or((int64_t)s->z_compare_offset, bf_nonzero_or((int64_t)s->dither_offset, bf_nonzero_or((int64_t)s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8))))))))))))))))))))))))), (int64_t)s->color_channel_count_offset);
-            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->color_channel_count_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->color_channel_offset, bf_nonzero_or(s->ambient_color_offset, bf_nonzero_or(s->light_color_offset, bf_nonzero_or(s->tex_gen_count_offset, bf_nonzero_or(s->tex_gen_offset, bf_nonzero_or(s->post_tex_gen_offset, bf_nonzero_or(s->tex_matrix_offset, bf_nonzero_or(s->post_tex_matrix_offset, bf_nonzero_or(s->texture_remap_offset, bf_nonzero_or(s->tev_order_offset, bf_nonzero_or(s->tev_color_offset, bf_nonzero_or(s->konst_color_offset, bf_nonzero_or(s->tev_stage_count_offset, bf_nonzero_or(s->tev_stage_offset, bf_nonzero_or(s->swap_mode_offset, bf_nonzero_or(s->swap_table_offset, bf_nonzero_or(s->fog_offset, bf_nonzero_or(s->alpha_compare_offset, bf_nonzero_or(s->blend_mode_offset, bf_nonzero_or(s->z_mode_offset, bf_nonzero_or(s->z_compare_offset, bf_nonzero_or(s->dither_offset, bf_nonzero_or(s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8)))))))))))))))))))))))), s->color_channel_count_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->color_channel_count_offset);
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -2800,12 +2800,12 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, int64_t index)
         }
     }
     /* color_channels: Color channel controls, up to the next table (public layout, not in the document) */
-    if (((int64_t)((int64_t)s->color_channel_offset != INT64_C(0)))) {
+    if (s->color_channel_offset != 0) {
         s->has_color_channels = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->ambient_color_offset, bf_nonzero_or((int64_t)s->light_color_offset, bf_nonzero_or((int64_t)s->tex_gen_count_offset, bf_nonzero_or((int64_t)s->tex_gen_offset, bf_nonzero_or((int64_t)s->post_tex_gen_offset, bf_nonzero_or((int64_t)s->tex_matrix_offset, bf_nonzero_or((int64_t)s->post_tex_matrix_offset, bf_nonzero_or((int64_t)s->texture_remap_offset, bf_nonzero_or((int64_t)s->tev_order_offset, bf_nonzero_or((int64_t)s->tev_color_offset, bf_nonzero_or((int64_t)s->konst_color_offset, bf_nonzero_or((int64_t)s->tev_stage_count_offset, bf_nonzero_or((int64_t)s->tev_stage_offset, bf_nonzero_or((int64_t)s->swap_mode_offset, bf_nonzero_or((int64_t)s->swap_table_offset, bf_nonzero_or((int64_t)s->fog_offset, bf_nonzero_or((int64_t)s->alpha_compare_offset, bf_nonzero_or((int64_t)s->blend_mode_offset, bf_nonzero_or((int64_t)s->z_mode_offset, bf_nonzero_or((int64_t)s->z_compare_offset, bf_nonzero_or((int64_t)s->dither_offset, bf_nonzero_or((int64_t)s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8)))))))))))))))))))))))), (int64_t)s->color_channel_offset);
-            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->color_channel_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->ambient_color_offset, bf_nonzero_or(s->light_color_offset, bf_nonzero_or(s->tex_gen_count_offset, bf_nonzero_or(s->tex_gen_offset, bf_nonzero_or(s->post_tex_gen_offset, bf_nonzero_or(s->tex_matrix_offset, bf_nonzero_or(s->post_tex_matrix_offset, bf_nonzero_or(s->texture_remap_offset, bf_nonzero_or(s->tev_order_offset, bf_nonzero_or(s->tev_color_offset, bf_nonzero_or(s->konst_color_offset, bf_nonzero_or(s->tev_stage_count_offset, bf_nonzero_or(s->tev_stage_offset, bf_nonzero_or(s->swap_mode_offset, bf_nonzero_or(s->swap_table_offset, bf_nonzero_or(s->fog_offset, bf_nonzero_or(s->alpha_compare_offset, bf_nonzero_or(s->blend_mode_offset, bf_nonzero_or(s->z_mode_offset, bf_nonzero_or(s->z_compare_offset, bf_nonzero_or(s->dither_offset, bf_nonzero_or(s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8))))))))))))))))))))))), s->color_channel_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->color_channel_offset);
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -2852,12 +2852,12 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, int64_t index)
         }
     }
     /* ambient_colors: Ambient colors, up to the next table (public layout, not in the document) */
-    if (((int64_t)((int64_t)s->ambient_color_offset != INT64_C(0)))) {
+    if (s->ambient_color_offset != 0) {
         s->has_ambient_colors = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->light_color_offset, bf_nonzero_or((int64_t)s->tex_gen_count_offset, bf_nonzero_or((int64_t)s->tex_gen_offset, bf_nonzero_or((int64_t)s->post_tex_gen_offset, bf_nonzero_or((int64_t)s->tex_matrix_offset, bf_nonzero_or((int64_t)s->post_tex_matrix_offset, bf_nonzero_or((int64_t)s->texture_remap_offset, bf_nonzero_or((int64_t)s->tev_order_offset, bf_nonzero_or((int64_t)s->tev_color_offset, bf_nonzero_or((int64_t)s->konst_color_offset, bf_nonzero_or((int64_t)s->tev_stage_count_offset, bf_nonzero_or((int64_t)s->tev_stage_offset, bf_nonzero_or((int64_t)s->swap_mode_offset, bf_nonzero_or((int64_t)s->swap_table_offset, bf_nonzero_or((int64_t)s->fog_offset, bf_nonzero_or((int64_t)s->alpha_compare_offset, bf_nonzero_or((int64_t)s->blend_mode_offset, bf_nonzero_or((int64_t)s->z_mode_offset, bf_nonzero_or((int64_t)s->z_compare_offset, bf_nonzero_or((int64_t)s->dither_offset, bf_nonzero_or((int64_t)s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8))))))))))))))))))))))), (int64_t)s->ambient_color_offset);
-            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->ambient_color_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->light_color_offset, bf_nonzero_or(s->tex_gen_count_offset, bf_nonzero_or(s->tex_gen_offset, bf_nonzero_or(s->post_tex_gen_offset, bf_nonzero_or(s->tex_matrix_offset, bf_nonzero_or(s->post_tex_matrix_offset, bf_nonzero_or(s->texture_remap_offset, bf_nonzero_or(s->tev_order_offset, bf_nonzero_or(s->tev_color_offset, bf_nonzero_or(s->konst_color_offset, bf_nonzero_or(s->tev_stage_count_offset, bf_nonzero_or(s->tev_stage_offset, bf_nonzero_or(s->swap_mode_offset, bf_nonzero_or(s->swap_table_offset, bf_nonzero_or(s->fog_offset, bf_nonzero_or(s->alpha_compare_offset, bf_nonzero_or(s->blend_mode_offset, bf_nonzero_or(s->z_mode_offset, bf_nonzero_or(s->z_compare_offset, bf_nonzero_or(s->dither_offset, bf_nonzero_or(s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8)))))))))))))))))))))), s->ambient_color_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->ambient_color_offset);
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -2904,12 +2904,12 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, int64_t index)
         }
     }
     /* light_colors: Light colors, up to the next table (public layout, not in the document) */
-    if (((int64_t)((int64_t)s->light_color_offset != INT64_C(0)))) {
+    if (s->light_color_offset != 0) {
         s->has_light_colors = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->tex_gen_count_offset, bf_nonzero_or((int64_t)s->tex_gen_offset, bf_nonzero_or((int64_t)s->post_tex_gen_offset, bf_nonzero_or((int64_t)s->tex_matrix_offset, bf_nonzero_or((int64_t)s->post_tex_matrix_offset, bf_nonzero_or((int64_t)s->texture_remap_offset, bf_nonzero_or((int64_t)s->tev_order_offset, bf_nonzero_or((int64_t)s->tev_color_offset, bf_nonzero_or((int64_t)s->konst_color_offset, bf_nonzero_or((int64_t)s->tev_stage_count_offset, bf_nonzero_or((int64_t)s->tev_stage_offset, bf_nonzero_or((int64_t)s->swap_mode_offset, bf_nonzero_or((int64_t)s->swap_table_offset, bf_nonzero_or((int64_t)s->fog_offset, bf_nonzero_or((int64_t)s->alpha_compare_offset, bf_nonzero_or((int64_t)s->blend_mode_offset, bf_nonzero_or((int64_t)s->z_mode_offset, bf_nonzero_or((int64_t)s->z_compare_offset, bf_nonzero_or((int64_t)s->dither_offset, bf_nonzero_or((int64_t)s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8)))))))))))))))))))))), (int64_t)s->light_color_offset);
-            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->light_color_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->tex_gen_count_offset, bf_nonzero_or(s->tex_gen_offset, bf_nonzero_or(s->post_tex_gen_offset, bf_nonzero_or(s->tex_matrix_offset, bf_nonzero_or(s->post_tex_matrix_offset, bf_nonzero_or(s->texture_remap_offset, bf_nonzero_or(s->tev_order_offset, bf_nonzero_or(s->tev_color_offset, bf_nonzero_or(s->konst_color_offset, bf_nonzero_or(s->tev_stage_count_offset, bf_nonzero_or(s->tev_stage_offset, bf_nonzero_or(s->swap_mode_offset, bf_nonzero_or(s->swap_table_offset, bf_nonzero_or(s->fog_offset, bf_nonzero_or(s->alpha_compare_offset, bf_nonzero_or(s->blend_mode_offset, bf_nonzero_or(s->z_mode_offset, bf_nonzero_or(s->z_compare_offset, bf_nonzero_or(s->dither_offset, bf_nonzero_or(s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8))))))))))))))))))))), s->light_color_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->light_color_offset);
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -2956,12 +2956,12 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, int64_t index)
         }
     }
     /* tex_gen_counts: Texture coordinate generator counts, up to the next table (public layout, not in the document) */
-    if (((int64_t)((int64_t)s->tex_gen_count_offset != INT64_C(0)))) {
+    if (s->tex_gen_count_offset != 0) {
         s->has_tex_gen_counts = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->tex_gen_offset, bf_nonzero_or((int64_t)s->post_tex_gen_offset, bf_nonzero_or((int64_t)s->tex_matrix_offset, bf_nonzero_or((int64_t)s->post_tex_matrix_offset, bf_nonzero_or((int64_t)s->texture_remap_offset, bf_nonzero_or((int64_t)s->tev_order_offset, bf_nonzero_or((int64_t)s->tev_color_offset, bf_nonzero_or((int64_t)s->konst_color_offset, bf_nonzero_or((int64_t)s->tev_stage_count_offset, bf_nonzero_or((int64_t)s->tev_stage_offset, bf_nonzero_or((int64_t)s->swap_mode_offset, bf_nonzero_or((int64_t)s->swap_table_offset, bf_nonzero_or((int64_t)s->fog_offset, bf_nonzero_or((int64_t)s->alpha_compare_offset, bf_nonzero_or((int64_t)s->blend_mode_offset, bf_nonzero_or((int64_t)s->z_mode_offset, bf_nonzero_or((int64_t)s->z_compare_offset, bf_nonzero_or((int64_t)s->dither_offset, bf_nonzero_or((int64_t)s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8))))))))))))))))))))), (int64_t)s->tex_gen_count_offset);
-            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->tex_gen_count_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->tex_gen_offset, bf_nonzero_or(s->post_tex_gen_offset, bf_nonzero_or(s->tex_matrix_offset, bf_nonzero_or(s->post_tex_matrix_offset, bf_nonzero_or(s->texture_remap_offset, bf_nonzero_or(s->tev_order_offset, bf_nonzero_or(s->tev_color_offset, bf_nonzero_or(s->konst_color_offset, bf_nonzero_or(s->tev_stage_count_offset, bf_nonzero_or(s->tev_stage_offset, bf_nonzero_or(s->swap_mode_offset, bf_nonzero_or(s->swap_table_offset, bf_nonzero_or(s->fog_offset, bf_nonzero_or(s->alpha_compare_offset, bf_nonzero_or(s->blend_mode_offset, bf_nonzero_or(s->z_mode_offset, bf_nonzero_or(s->z_compare_offset, bf_nonzero_or(s->dither_offset, bf_nonzero_or(s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8)))))))))))))))))))), s->tex_gen_count_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->tex_gen_count_offset);
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -3005,12 +3005,12 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, int64_t index)
         }
     }
     /* tex_gens: Texture coordinate generators, up to the next table (public layout, not in the document) */
-    if (((int64_t)((int64_t)s->tex_gen_offset != INT64_C(0)))) {
+    if (s->tex_gen_offset != 0) {
         s->has_tex_gens = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->post_tex_gen_offset, bf_nonzero_or((int64_t)s->tex_matrix_offset, bf_nonzero_or((int64_t)s->post_tex_matrix_offset, bf_nonzero_or((int64_t)s->texture_remap_offset, bf_nonzero_or((int64_t)s->tev_order_offset, bf_nonzero_or((int64_t)s->tev_color_offset, bf_nonzero_or((int64_t)s->konst_color_offset, bf_nonzero_or((int64_t)s->tev_stage_count_offset, bf_nonzero_or((int64_t)s->tev_stage_offset, bf_nonzero_or((int64_t)s->swap_mode_offset, bf_nonzero_or((int64_t)s->swap_table_offset, bf_nonzero_or((int64_t)s->fog_offset, bf_nonzero_or((int64_t)s->alpha_compare_offset, bf_nonzero_or((int64_t)s->blend_mode_offset, bf_nonzero_or((int64_t)s->z_mode_offset, bf_nonzero_or((int64_t)s->z_compare_offset, bf_nonzero_or((int64_t)s->dither_offset, bf_nonzero_or((int64_t)s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8)))))))))))))))))))), (int64_t)s->tex_gen_offset);
-            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->tex_gen_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->post_tex_gen_offset, bf_nonzero_or(s->tex_matrix_offset, bf_nonzero_or(s->post_tex_matrix_offset, bf_nonzero_or(s->texture_remap_offset, bf_nonzero_or(s->tev_order_offset, bf_nonzero_or(s->tev_color_offset, bf_nonzero_or(s->konst_color_offset, bf_nonzero_or(s->tev_stage_count_offset, bf_nonzero_or(s->tev_stage_offset, bf_nonzero_or(s->swap_mode_offset, bf_nonzero_or(s->swap_table_offset, bf_nonzero_or(s->fog_offset, bf_nonzero_or(s->alpha_compare_offset, bf_nonzero_or(s->blend_mode_offset, bf_nonzero_or(s->z_mode_offset, bf_nonzero_or(s->z_compare_offset, bf_nonzero_or(s->dither_offset, bf_nonzero_or(s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8))))))))))))))))))), s->tex_gen_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->tex_gen_offset);
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -3057,12 +3057,12 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, int64_t index)
         }
     }
     /* post_tex_gens: Post-transform texture coordinate generators, up to the next table (public layout, not in the document) */
-    if (((int64_t)((int64_t)s->post_tex_gen_offset != INT64_C(0)))) {
+    if (s->post_tex_gen_offset != 0) {
         s->has_post_tex_gens = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->tex_matrix_offset, bf_nonzero_or((int64_t)s->post_tex_matrix_offset, bf_nonzero_or((int64_t)s->texture_remap_offset, bf_nonzero_or((int64_t)s->tev_order_offset, bf_nonzero_or((int64_t)s->tev_color_offset, bf_nonzero_or((int64_t)s->konst_color_offset, bf_nonzero_or((int64_t)s->tev_stage_count_offset, bf_nonzero_or((int64_t)s->tev_stage_offset, bf_nonzero_or((int64_t)s->swap_mode_offset, bf_nonzero_or((int64_t)s->swap_table_offset, bf_nonzero_or((int64_t)s->fog_offset, bf_nonzero_or((int64_t)s->alpha_compare_offset, bf_nonzero_or((int64_t)s->blend_mode_offset, bf_nonzero_or((int64_t)s->z_mode_offset, bf_nonzero_or((int64_t)s->z_compare_offset, bf_nonzero_or((int64_t)s->dither_offset, bf_nonzero_or((int64_t)s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8))))))))))))))))))), (int64_t)s->post_tex_gen_offset);
-            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->post_tex_gen_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->tex_matrix_offset, bf_nonzero_or(s->post_tex_matrix_offset, bf_nonzero_or(s->texture_remap_offset, bf_nonzero_or(s->tev_order_offset, bf_nonzero_or(s->tev_color_offset, bf_nonzero_or(s->konst_color_offset, bf_nonzero_or(s->tev_stage_count_offset, bf_nonzero_or(s->tev_stage_offset, bf_nonzero_or(s->swap_mode_offset, bf_nonzero_or(s->swap_table_offset, bf_nonzero_or(s->fog_offset, bf_nonzero_or(s->alpha_compare_offset, bf_nonzero_or(s->blend_mode_offset, bf_nonzero_or(s->z_mode_offset, bf_nonzero_or(s->z_compare_offset, bf_nonzero_or(s->dither_offset, bf_nonzero_or(s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8)))))))))))))))))), s->post_tex_gen_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->post_tex_gen_offset);
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -3109,12 +3109,12 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, int64_t index)
         }
     }
     /* tex_matrices: Texture matrices, up to the next table (public layout, not in the document) */
-    if (((int64_t)((int64_t)s->tex_matrix_offset != INT64_C(0)))) {
+    if (s->tex_matrix_offset != 0) {
         s->has_tex_matrices = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->post_tex_matrix_offset, bf_nonzero_or((int64_t)s->texture_remap_offset, bf_nonzero_or((int64_t)s->tev_order_offset, bf_nonzero_or((int64_t)s->tev_color_offset, bf_nonzero_or((int64_t)s->konst_color_offset, bf_nonzero_or((int64_t)s->tev_stage_count_offset, bf_nonzero_or((int64_t)s->tev_stage_offset, bf_nonzero_or((int64_t)s->swap_mode_offset, bf_nonzero_or((int64_t)s->swap_table_offset, bf_nonzero_or((int64_t)s->fog_offset, bf_nonzero_or((int64_t)s->alpha_compare_offset, bf_nonzero_or((int64_t)s->blend_mode_offset, bf_nonzero_or((int64_t)s->z_mode_offset, bf_nonzero_or((int64_t)s->z_compare_offset, bf_nonzero_or((int64_t)s->dither_offset, bf_nonzero_or((int64_t)s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8)))))))))))))))))), (int64_t)s->tex_matrix_offset);
-            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->tex_matrix_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->post_tex_matrix_offset, bf_nonzero_or(s->texture_remap_offset, bf_nonzero_or(s->tev_order_offset, bf_nonzero_or(s->tev_color_offset, bf_nonzero_or(s->konst_color_offset, bf_nonzero_or(s->tev_stage_count_offset, bf_nonzero_or(s->tev_stage_offset, bf_nonzero_or(s->swap_mode_offset, bf_nonzero_or(s->swap_table_offset, bf_nonzero_or(s->fog_offset, bf_nonzero_or(s->alpha_compare_offset, bf_nonzero_or(s->blend_mode_offset, bf_nonzero_or(s->z_mode_offset, bf_nonzero_or(s->z_compare_offset, bf_nonzero_or(s->dither_offset, bf_nonzero_or(s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8))))))))))))))))), s->tex_matrix_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->tex_matrix_offset);
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -3161,12 +3161,12 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, int64_t index)
         }
     }
     /* post_tex_matrices: Post-transform texture matrices, up to the next table (public layout, not in the document) */
-    if (((int64_t)((int64_t)s->post_tex_matrix_offset != INT64_C(0)))) {
+    if (s->post_tex_matrix_offset != 0) {
         s->has_post_tex_matrices = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->texture_remap_offset, bf_nonzero_or((int64_t)s->tev_order_offset, bf_nonzero_or((int64_t)s->tev_color_offset, bf_nonzero_or((int64_t)s->konst_color_offset, bf_nonzero_or((int64_t)s->tev_stage_count_offset, bf_nonzero_or((int64_t)s->tev_stage_offset, bf_nonzero_or((int64_t)s->swap_mode_offset, bf_nonzero_or((int64_t)s->swap_table_offset, bf_nonzero_or((int64_t)s->fog_offset, bf_nonzero_or((int64_t)s->alpha_compare_offset, bf_nonzero_or((int64_t)s->blend_mode_offset, bf_nonzero_or((int64_t)s->z_mode_offset, bf_nonzero_or((int64_t)s->z_compare_offset, bf_nonzero_or((int64_t)s->dither_offset, bf_nonzero_or((int64_t)s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8))))))))))))))))), (int64_t)s->post_tex_matrix_offset);
-            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->post_tex_matrix_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->texture_remap_offset, bf_nonzero_or(s->tev_order_offset, bf_nonzero_or(s->tev_color_offset, bf_nonzero_or(s->konst_color_offset, bf_nonzero_or(s->tev_stage_count_offset, bf_nonzero_or(s->tev_stage_offset, bf_nonzero_or(s->swap_mode_offset, bf_nonzero_or(s->swap_table_offset, bf_nonzero_or(s->fog_offset, bf_nonzero_or(s->alpha_compare_offset, bf_nonzero_or(s->blend_mode_offset, bf_nonzero_or(s->z_mode_offset, bf_nonzero_or(s->z_compare_offset, bf_nonzero_or(s->dither_offset, bf_nonzero_or(s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8)))))))))))))))), s->post_tex_matrix_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->post_tex_matrix_offset);
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -3213,12 +3213,12 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, int64_t index)
         }
     }
     /* textures: Textures: indices into TEX1's headers, up to the next table (public layout, not in the document) */
-    if (((int64_t)((int64_t)s->texture_remap_offset != INT64_C(0)))) {
+    if (s->texture_remap_offset != 0) {
         s->has_textures = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->tev_order_offset, bf_nonzero_or((int64_t)s->tev_color_offset, bf_nonzero_or((int64_t)s->konst_color_offset, bf_nonzero_or((int64_t)s->tev_stage_count_offset, bf_nonzero_or((int64_t)s->tev_stage_offset, bf_nonzero_or((int64_t)s->swap_mode_offset, bf_nonzero_or((int64_t)s->swap_table_offset, bf_nonzero_or((int64_t)s->fog_offset, bf_nonzero_or((int64_t)s->alpha_compare_offset, bf_nonzero_or((int64_t)s->blend_mode_offset, bf_nonzero_or((int64_t)s->z_mode_offset, bf_nonzero_or((int64_t)s->z_compare_offset, bf_nonzero_or((int64_t)s->dither_offset, bf_nonzero_or((int64_t)s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8)))))))))))))))), (int64_t)s->texture_remap_offset);
-            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->texture_remap_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->tev_order_offset, bf_nonzero_or(s->tev_color_offset, bf_nonzero_or(s->konst_color_offset, bf_nonzero_or(s->tev_stage_count_offset, bf_nonzero_or(s->tev_stage_offset, bf_nonzero_or(s->swap_mode_offset, bf_nonzero_or(s->swap_table_offset, bf_nonzero_or(s->fog_offset, bf_nonzero_or(s->alpha_compare_offset, bf_nonzero_or(s->blend_mode_offset, bf_nonzero_or(s->z_mode_offset, bf_nonzero_or(s->z_compare_offset, bf_nonzero_or(s->dither_offset, bf_nonzero_or(s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8))))))))))))))), s->texture_remap_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->texture_remap_offset);
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -3262,12 +3262,12 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, int64_t index)
         }
     }
     /* tev_orders: TEV orders, up to the next table (public layout, not in the document) */
-    if (((int64_t)((int64_t)s->tev_order_offset != INT64_C(0)))) {
+    if (s->tev_order_offset != 0) {
         s->has_tev_orders = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->tev_color_offset, bf_nonzero_or((int64_t)s->konst_color_offset, bf_nonzero_or((int64_t)s->tev_stage_count_offset, bf_nonzero_or((int64_t)s->tev_stage_offset, bf_nonzero_or((int64_t)s->swap_mode_offset, bf_nonzero_or((int64_t)s->swap_table_offset, bf_nonzero_or((int64_t)s->fog_offset, bf_nonzero_or((int64_t)s->alpha_compare_offset, bf_nonzero_or((int64_t)s->blend_mode_offset, bf_nonzero_or((int64_t)s->z_mode_offset, bf_nonzero_or((int64_t)s->z_compare_offset, bf_nonzero_or((int64_t)s->dither_offset, bf_nonzero_or((int64_t)s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8))))))))))))))), (int64_t)s->tev_order_offset);
-            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->tev_order_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->tev_color_offset, bf_nonzero_or(s->konst_color_offset, bf_nonzero_or(s->tev_stage_count_offset, bf_nonzero_or(s->tev_stage_offset, bf_nonzero_or(s->swap_mode_offset, bf_nonzero_or(s->swap_table_offset, bf_nonzero_or(s->fog_offset, bf_nonzero_or(s->alpha_compare_offset, bf_nonzero_or(s->blend_mode_offset, bf_nonzero_or(s->z_mode_offset, bf_nonzero_or(s->z_compare_offset, bf_nonzero_or(s->dither_offset, bf_nonzero_or(s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8)))))))))))))), s->tev_order_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->tev_order_offset);
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -3314,12 +3314,12 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, int64_t index)
         }
     }
     /* tev_colors: TEV color registers, up to the next table (public layout, not in the document) */
-    if (((int64_t)((int64_t)s->tev_color_offset != INT64_C(0)))) {
+    if (s->tev_color_offset != 0) {
         s->has_tev_colors = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->konst_color_offset, bf_nonzero_or((int64_t)s->tev_stage_count_offset, bf_nonzero_or((int64_t)s->tev_stage_offset, bf_nonzero_or((int64_t)s->swap_mode_offset, bf_nonzero_or((int64_t)s->swap_table_offset, bf_nonzero_or((int64_t)s->fog_offset, bf_nonzero_or((int64_t)s->alpha_compare_offset, bf_nonzero_or((int64_t)s->blend_mode_offset, bf_nonzero_or((int64_t)s->z_mode_offset, bf_nonzero_or((int64_t)s->z_compare_offset, bf_nonzero_or((int64_t)s->dither_offset, bf_nonzero_or((int64_t)s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8)))))))))))))), (int64_t)s->tev_color_offset);
-            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->tev_color_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->konst_color_offset, bf_nonzero_or(s->tev_stage_count_offset, bf_nonzero_or(s->tev_stage_offset, bf_nonzero_or(s->swap_mode_offset, bf_nonzero_or(s->swap_table_offset, bf_nonzero_or(s->fog_offset, bf_nonzero_or(s->alpha_compare_offset, bf_nonzero_or(s->blend_mode_offset, bf_nonzero_or(s->z_mode_offset, bf_nonzero_or(s->z_compare_offset, bf_nonzero_or(s->dither_offset, bf_nonzero_or(s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8))))))))))))), s->tev_color_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->tev_color_offset);
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -3366,12 +3366,12 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, int64_t index)
         }
     }
     /* konst_colors: TEV constant colors, up to the next table (public layout, not in the document) */
-    if (((int64_t)((int64_t)s->konst_color_offset != INT64_C(0)))) {
+    if (s->konst_color_offset != 0) {
         s->has_konst_colors = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->tev_stage_count_offset, bf_nonzero_or((int64_t)s->tev_stage_offset, bf_nonzero_or((int64_t)s->swap_mode_offset, bf_nonzero_or((int64_t)s->swap_table_offset, bf_nonzero_or((int64_t)s->fog_offset, bf_nonzero_or((int64_t)s->alpha_compare_offset, bf_nonzero_or((int64_t)s->blend_mode_offset, bf_nonzero_or((int64_t)s->z_mode_offset, bf_nonzero_or((int64_t)s->z_compare_offset, bf_nonzero_or((int64_t)s->dither_offset, bf_nonzero_or((int64_t)s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8))))))))))))), (int64_t)s->konst_color_offset);
-            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->konst_color_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->tev_stage_count_offset, bf_nonzero_or(s->tev_stage_offset, bf_nonzero_or(s->swap_mode_offset, bf_nonzero_or(s->swap_table_offset, bf_nonzero_or(s->fog_offset, bf_nonzero_or(s->alpha_compare_offset, bf_nonzero_or(s->blend_mode_offset, bf_nonzero_or(s->z_mode_offset, bf_nonzero_or(s->z_compare_offset, bf_nonzero_or(s->dither_offset, bf_nonzero_or(s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8)))))))))))), s->konst_color_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->konst_color_offset);
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -3418,12 +3418,12 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, int64_t index)
         }
     }
     /* tev_stage_counts: TEV stage counts, up to the next table (public layout, not in the document) */
-    if (((int64_t)((int64_t)s->tev_stage_count_offset != INT64_C(0)))) {
+    if (s->tev_stage_count_offset != 0) {
         s->has_tev_stage_counts = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->tev_stage_offset, bf_nonzero_or((int64_t)s->swap_mode_offset, bf_nonzero_or((int64_t)s->swap_table_offset, bf_nonzero_or((int64_t)s->fog_offset, bf_nonzero_or((int64_t)s->alpha_compare_offset, bf_nonzero_or((int64_t)s->blend_mode_offset, bf_nonzero_or((int64_t)s->z_mode_offset, bf_nonzero_or((int64_t)s->z_compare_offset, bf_nonzero_or((int64_t)s->dither_offset, bf_nonzero_or((int64_t)s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8)))))))))))), (int64_t)s->tev_stage_count_offset);
-            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->tev_stage_count_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->tev_stage_offset, bf_nonzero_or(s->swap_mode_offset, bf_nonzero_or(s->swap_table_offset, bf_nonzero_or(s->fog_offset, bf_nonzero_or(s->alpha_compare_offset, bf_nonzero_or(s->blend_mode_offset, bf_nonzero_or(s->z_mode_offset, bf_nonzero_or(s->z_compare_offset, bf_nonzero_or(s->dither_offset, bf_nonzero_or(s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8))))))))))), s->tev_stage_count_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->tev_stage_count_offset);
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -3467,12 +3467,12 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, int64_t index)
         }
     }
     /* tev_stages: TEV stages, up to the next table (public layout, not in the document) */
-    if (((int64_t)((int64_t)s->tev_stage_offset != INT64_C(0)))) {
+    if (s->tev_stage_offset != 0) {
         s->has_tev_stages = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->swap_mode_offset, bf_nonzero_or((int64_t)s->swap_table_offset, bf_nonzero_or((int64_t)s->fog_offset, bf_nonzero_or((int64_t)s->alpha_compare_offset, bf_nonzero_or((int64_t)s->blend_mode_offset, bf_nonzero_or((int64_t)s->z_mode_offset, bf_nonzero_or((int64_t)s->z_compare_offset, bf_nonzero_or((int64_t)s->dither_offset, bf_nonzero_or((int64_t)s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8))))))))))), (int64_t)s->tev_stage_offset);
-            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->tev_stage_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->swap_mode_offset, bf_nonzero_or(s->swap_table_offset, bf_nonzero_or(s->fog_offset, bf_nonzero_or(s->alpha_compare_offset, bf_nonzero_or(s->blend_mode_offset, bf_nonzero_or(s->z_mode_offset, bf_nonzero_or(s->z_compare_offset, bf_nonzero_or(s->dither_offset, bf_nonzero_or(s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8)))))))))), s->tev_stage_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->tev_stage_offset);
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -3519,12 +3519,12 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, int64_t index)
         }
     }
     /* swap_modes: TEV swap modes, up to the next table (public layout, not in the document) */
-    if (((int64_t)((int64_t)s->swap_mode_offset != INT64_C(0)))) {
+    if (s->swap_mode_offset != 0) {
         s->has_swap_modes = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->swap_table_offset, bf_nonzero_or((int64_t)s->fog_offset, bf_nonzero_or((int64_t)s->alpha_compare_offset, bf_nonzero_or((int64_t)s->blend_mode_offset, bf_nonzero_or((int64_t)s->z_mode_offset, bf_nonzero_or((int64_t)s->z_compare_offset, bf_nonzero_or((int64_t)s->dither_offset, bf_nonzero_or((int64_t)s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8)))))))))), (int64_t)s->swap_mode_offset);
-            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->swap_mode_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->swap_table_offset, bf_nonzero_or(s->fog_offset, bf_nonzero_or(s->alpha_compare_offset, bf_nonzero_or(s->blend_mode_offset, bf_nonzero_or(s->z_mode_offset, bf_nonzero_or(s->z_compare_offset, bf_nonzero_or(s->dither_offset, bf_nonzero_or(s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8))))))))), s->swap_mode_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->swap_mode_offset);
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -3571,12 +3571,12 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, int64_t index)
         }
     }
     /* swap_tables: TEV swap tables, up to the next table (public layout, not in the document) */
-    if (((int64_t)((int64_t)s->swap_table_offset != INT64_C(0)))) {
+    if (s->swap_table_offset != 0) {
         s->has_swap_tables = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->fog_offset, bf_nonzero_or((int64_t)s->alpha_compare_offset, bf_nonzero_or((int64_t)s->blend_mode_offset, bf_nonzero_or((int64_t)s->z_mode_offset, bf_nonzero_or((int64_t)s->z_compare_offset, bf_nonzero_or((int64_t)s->dither_offset, bf_nonzero_or((int64_t)s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8))))))))), (int64_t)s->swap_table_offset);
-            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->swap_table_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->fog_offset, bf_nonzero_or(s->alpha_compare_offset, bf_nonzero_or(s->blend_mode_offset, bf_nonzero_or(s->z_mode_offset, bf_nonzero_or(s->z_compare_offset, bf_nonzero_or(s->dither_offset, bf_nonzero_or(s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8)))))))), s->swap_table_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->swap_table_offset);
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -3623,12 +3623,12 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, int64_t index)
         }
     }
     /* fogs: Fog settings, up to the next table (public layout, not in the document) */
-    if (((int64_t)((int64_t)s->fog_offset != INT64_C(0)))) {
+    if (s->fog_offset != 0) {
         s->has_fogs = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->alpha_compare_offset, bf_nonzero_or((int64_t)s->blend_mode_offset, bf_nonzero_or((int64_t)s->z_mode_offset, bf_nonzero_or((int64_t)s->z_compare_offset, bf_nonzero_or((int64_t)s->dither_offset, bf_nonzero_or((int64_t)s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8)))))))), (int64_t)s->fog_offset);
-            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->fog_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->alpha_compare_offset, bf_nonzero_or(s->blend_mode_offset, bf_nonzero_or(s->z_mode_offset, bf_nonzero_or(s->z_compare_offset, bf_nonzero_or(s->dither_offset, bf_nonzero_or(s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8))))))), s->fog_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->fog_offset);
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -3675,12 +3675,12 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, int64_t index)
         }
     }
     /* alpha_compares: Alpha compare settings, up to the next table (public layout, not in the document) */
-    if (((int64_t)((int64_t)s->alpha_compare_offset != INT64_C(0)))) {
+    if (s->alpha_compare_offset != 0) {
         s->has_alpha_compares = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->blend_mode_offset, bf_nonzero_or((int64_t)s->z_mode_offset, bf_nonzero_or((int64_t)s->z_compare_offset, bf_nonzero_or((int64_t)s->dither_offset, bf_nonzero_or((int64_t)s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8))))))), (int64_t)s->alpha_compare_offset);
-            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->alpha_compare_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->blend_mode_offset, bf_nonzero_or(s->z_mode_offset, bf_nonzero_or(s->z_compare_offset, bf_nonzero_or(s->dither_offset, bf_nonzero_or(s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8)))))), s->alpha_compare_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->alpha_compare_offset);
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -3727,12 +3727,12 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, int64_t index)
         }
     }
     /* blend_modes: Blend modes, up to the next table (public layout, not in the document) */
-    if (((int64_t)((int64_t)s->blend_mode_offset != INT64_C(0)))) {
+    if (s->blend_mode_offset != 0) {
         s->has_blend_modes = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->z_mode_offset, bf_nonzero_or((int64_t)s->z_compare_offset, bf_nonzero_or((int64_t)s->dither_offset, bf_nonzero_or((int64_t)s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8)))))), (int64_t)s->blend_mode_offset);
-            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->blend_mode_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->z_mode_offset, bf_nonzero_or(s->z_compare_offset, bf_nonzero_or(s->dither_offset, bf_nonzero_or(s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8))))), s->blend_mode_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->blend_mode_offset);
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -3779,12 +3779,12 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, int64_t index)
         }
     }
     /* z_modes: Z (depth) modes, up to the next table (public layout, not in the document) */
-    if (((int64_t)((int64_t)s->z_mode_offset != INT64_C(0)))) {
+    if (s->z_mode_offset != 0) {
         s->has_z_modes = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->z_compare_offset, bf_nonzero_or((int64_t)s->dither_offset, bf_nonzero_or((int64_t)s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8))))), (int64_t)s->z_mode_offset);
-            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->z_mode_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->z_compare_offset, bf_nonzero_or(s->dither_offset, bf_nonzero_or(s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8)))), s->z_mode_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->z_mode_offset);
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -3831,12 +3831,12 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, int64_t index)
         }
     }
     /* z_compares: Z compare locations (1: before texturing), up to the next table (public layout, not in the document) */
-    if (((int64_t)((int64_t)s->z_compare_offset != INT64_C(0)))) {
+    if (s->z_compare_offset != 0) {
         s->has_z_compares = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->dither_offset, bf_nonzero_or((int64_t)s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8)))), (int64_t)s->z_compare_offset);
-            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->z_compare_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->dither_offset, bf_nonzero_or(s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8))), s->z_compare_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->z_compare_offset);
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -3880,12 +3880,12 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, int64_t index)
         }
     }
     /* dithers: Dither settings, up to the next table (public layout, not in the document) */
-    if (((int64_t)((int64_t)s->dither_offset != INT64_C(0)))) {
+    if (s->dither_offset != 0) {
         s->has_dithers = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8))), (int64_t)s->dither_offset);
-            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->dither_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8)), s->dither_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->dither_offset);
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -3929,12 +3929,12 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, int64_t index)
         }
     }
     /* nbt_scales: NBT scales, up to the next table (public layout, not in the document) */
-    if (((int64_t)((int64_t)s->nbt_scale_offset != INT64_C(0)))) {
+    if (s->nbt_scale_offset != 0) {
         s->has_nbt_scales = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), INT64_C(8)), (int64_t)s->nbt_scale_offset);
-            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->nbt_scale_offset);
+            int64_t region = bf_sub(bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8), s->nbt_scale_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->nbt_scale_offset);
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -4466,7 +4466,7 @@ static int read_TexMatrix(bf_ctx *c, j3d_TexMatrix *s, int64_t index)
     /* rotation: Rotation, a 16-bit angle (public layout, not in the document) */
     s->rotation = bf_s16(bf_load_u16be((c->data + c->pos)));
     c->pos += 2;
-    s->rotation_value = (((double)(int64_t)(s->rotation) * 180) / (double)INT64_C(32768));
+    s->rotation_value = (double)(int64_t)s->rotation * 180 / 32768.0;
     /* padding2: Padding (0xFFFF) (public layout, not in the document) */
     s->padding2 = bf_load_u16be((c->data + c->pos));
     c->pos += 2;
@@ -4850,7 +4850,7 @@ static int read_Mdl3(bf_ctx *c, j3d_Mdl3 *s, int64_t index)
     /* packets: The packet table: one display list per material (public layout; not in the document). */
     {
         bf_mark m;
-        int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->packet_table_offset);
+        int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->packet_table_offset);
         if (c->err->failed)
             return 0;
         if (at < 0)
@@ -4877,11 +4877,11 @@ static int read_Mdl3(bf_ctx *c, j3d_Mdl3 *s, int64_t index)
         bf_restore(c, &m);
     }
     /* subpackets: Where each packet's parts start, per material (public layout; not in the document). */
-    if (((int64_t)((int64_t)s->subpacket_offset != INT64_C(0)))) {
+    if (s->subpacket_offset != 0) {
         s->has_subpackets = 1;
         {
             bf_mark m;
-            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->subpacket_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->subpacket_offset);
             if (c->err->failed)
                 return 0;
             if (at < 0)
@@ -4909,11 +4909,11 @@ static int read_Mdl3(bf_ctx *c, j3d_Mdl3 *s, int64_t index)
         }
     }
     /* matrix_indices: Eight bytes per material, kept as they are (public layout; not in the document). */
-    if (((int64_t)((int64_t)s->matrix_index_offset != INT64_C(0)))) {
+    if (s->matrix_index_offset != 0) {
         s->has_matrix_indices = 1;
         {
             bf_mark m;
-            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->matrix_index_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->matrix_index_offset);
             if (c->err->failed)
                 return 0;
             if (at < 0)
@@ -4922,7 +4922,7 @@ static int read_Mdl3(bf_ctx *c, j3d_Mdl3 *s, int64_t index)
                 return 0;
             s->matrix_indices_at = c->pos;
             {
-                int64_t n = bf_mul(INT64_C(8), (int64_t)s->material_count);
+                int64_t n = bf_mul(8, s->material_count);
                 if (c->err->failed)
                     return 0;
                 if (n < 0)
@@ -4939,11 +4939,11 @@ static int read_Mdl3(bf_ctx *c, j3d_Mdl3 *s, int64_t index)
         }
     }
     /* unknown: One byte per material, meaning unknown (public layout; not in the document). */
-    if (((int64_t)((int64_t)s->unknown_offset != INT64_C(0)))) {
+    if (s->unknown_offset != 0) {
         s->has_unknown = 1;
         {
             bf_mark m;
-            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->unknown_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->unknown_offset);
             if (c->err->failed)
                 return 0;
             if (at < 0)
@@ -4971,11 +4971,11 @@ static int read_Mdl3(bf_ctx *c, j3d_Mdl3 *s, int64_t index)
         }
     }
     /* indices: One u16 per material: its material index (public layout; not in the document). */
-    if (((int64_t)((int64_t)s->index_offset != INT64_C(0)))) {
+    if (s->index_offset != 0) {
         s->has_indices = 1;
         {
             bf_mark m;
-            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->index_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->index_offset);
             if (c->err->failed)
                 return 0;
             if (at < 0)
@@ -5003,11 +5003,11 @@ static int read_Mdl3(bf_ctx *c, j3d_Mdl3 *s, int64_t index)
         }
     }
     /* names: Material names (public layout; not in the document; SuperBMD writes an empty table). */
-    if (((int64_t)((int64_t)s->name_table_offset != INT64_C(0)))) {
+    if (s->name_table_offset != 0) {
         s->has_names = 1;
         {
             bf_mark m;
-            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->name_table_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->name_table_offset);
             if (c->err->failed)
                 return 0;
             if (at < 0)
@@ -5044,7 +5044,7 @@ static int read_Mdl3Packet(bf_ctx *c, j3d_Mdl3Packet *s, int64_t index)
     {
         bf_mark m;
         int64_t region = (int64_t)s->size;
-        int64_t at = bf_add((int64_t)s->_offset, (int64_t)s->offset);
+        int64_t at = bf_add((int64_t)s->_offset, s->offset);
         if (c->err->failed)
             return 0;
         if (region < 0)
@@ -5070,7 +5070,7 @@ static int read_Mdl3Packet(bf_ctx *c, j3d_Mdl3Packet *s, int64_t index)
                     return 0;
                 bf_pop(c);
                 n++;
-                if (((int64_t)(((int64_t)((int64_t)(&buf[n - 1])->opcode == INT64_C(0))) || ((int64_t)((int64_t)c->pos >= (int64_t)c->end)))))
+                if ((&buf[n - 1])->opcode == J3D_GX_OPCODE_NOP || (int64_t)c->pos >= (int64_t)c->end)
                     break;
                 if (c->pos == before)
                     return bf_fail(c, c->pos, "commands", "element %u takes no bytes: the array would never end", (unsigned)(n - 1));
@@ -5130,7 +5130,7 @@ static int read_GxCommand(bf_ctx *c, j3d_GxCommand *s, int64_t index)
     bf_claim(c, c->pos, 1);
     c->pos += 1;
     /* body: The command's operands, by its opcode; an unknown opcode keeps the rest of the list as bytes (public GX encoding; not in the document). */
-    if (((int64_t)((int64_t)s->opcode != INT64_C(0)))) {
+    if (s->opcode != J3D_GX_OPCODE_NOP) {
         s->has_body = 1;
         {
             int64_t tag = (int64_t)s->opcode;
@@ -5247,7 +5247,7 @@ static int read_XfCommand(bf_ctx *c, j3d_XfCommand *s, int64_t index)
     c->pos += 2;
     /* values: The values (public GX encoding; not in the document). */
     {
-        int64_t n = bf_add((int64_t)s->count_minus_one, INT64_C(1));
+        int64_t n = bf_add(s->count_minus_one, 1);
         if (c->err->failed)
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -5330,7 +5330,7 @@ static int read_Tex1(bf_ctx *c, j3d_Tex1 *s, int64_t index)
     /* headers: The BTI headers. */
     {
         bf_mark m;
-        int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->header_table_offset);
+        int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->header_table_offset);
         if (c->err->failed)
             return 0;
         if (at < 0)
@@ -5357,11 +5357,11 @@ static int read_Tex1(bf_ctx *c, j3d_Tex1 *s, int64_t index)
         bf_restore(c, &m);
     }
     /* names: Texture names. */
-    if (((int64_t)((int64_t)s->name_table_offset != INT64_C(0)))) {
+    if (s->name_table_offset != 0) {
         s->has_names = 1;
         {
             bf_mark m;
-            int64_t at = bf_add(bf_sub((int64_t)s->_offset, INT64_C(8)), (int64_t)s->name_table_offset);
+            int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->name_table_offset);
             if (c->err->failed)
                 return 0;
             if (at < 0)
@@ -5489,18 +5489,18 @@ static int read_BtiHeader(bf_ctx *c, j3d_BtiHeader *s, int64_t index)
     s->lod_bias = bf_s16(bf_load_u16be((c->data + c->pos)));
     bf_claim(c, c->pos, 2);
     c->pos += 2;
-    s->lod_bias_value = ((double)(int64_t)(s->lod_bias) / 100);
+    s->lod_bias_value = (double)(int64_t)s->lod_bias / 100;
     /* image_offset: Texture data offset, from this header. */
     if (!bf_need(c, 4, "image_offset")) return 0;
     s->image_offset = bf_load_u32be((c->data + c->pos));
     bf_claim(c, c->pos, 4);
     c->pos += 4;
     /* palette: The palette, one 16-bit color per entry. */
-    if (((int64_t)((int64_t)s->palettes_enabled != INT64_C(0)))) {
+    if (s->palettes_enabled != 0) {
         s->has_palette = 1;
         {
             bf_mark m;
-            int64_t at = bf_add((int64_t)s->_offset, (int64_t)s->palette_offset);
+            int64_t at = bf_add((int64_t)s->_offset, s->palette_offset);
             if (c->err->failed)
                 return 0;
             if (at < 0)
@@ -5530,7 +5530,7 @@ static int read_BtiHeader(bf_ctx *c, j3d_BtiHeader *s, int64_t index)
     /* images: The texture data, the base image then its mipmaps, each in GX tiles of 32 bytes (64 for RGBA32). */
     {
         bf_mark m;
-        int64_t at = bf_add((int64_t)s->_offset, (int64_t)s->image_offset);
+        int64_t at = bf_add((int64_t)s->_offset, s->image_offset);
         if (c->err->failed)
             return 0;
         if (at < 0)
@@ -5571,7 +5571,7 @@ static int read_TextureImage(bf_ctx *c, j3d_TextureImage *s, int64_t index, int6
     s->_p_level = p_level;
     /* data: The image's tiles. */
     {
-        int64_t n = bf_mul(bf_mul(bf_div(c, bf_sub(bf_add(bf_max(bf_shr(s->_p_width, s->_p_level), INT64_C(1)), j3d_TextureImage_v_tile_width(c, s)), INT64_C(1)), j3d_TextureImage_v_tile_width(c, s)), bf_div(c, bf_sub(bf_add(bf_max(bf_shr(s->_p_height, s->_p_level), INT64_C(1)), j3d_TextureImage_v_tile_height(c, s)), INT64_C(1)), j3d_TextureImage_v_tile_height(c, s))), j3d_TextureImage_v_tile_bytes(c, s));
+        int64_t n = bf_mul(bf_mul(bf_div(c, bf_sub(bf_add(bf_max(bf_shr(s->_p_width, s->_p_level), 1), j3d_TextureImage_v_tile_width(c, s)), 1), j3d_TextureImage_v_tile_width(c, s)), bf_div(c, bf_sub(bf_add(bf_max(bf_shr(s->_p_height, s->_p_level), 1), j3d_TextureImage_v_tile_height(c, s)), 1), j3d_TextureImage_v_tile_height(c, s))), j3d_TextureImage_v_tile_bytes(c, s));
         if (c->err->failed)
             return 0;
         if (n < 0)

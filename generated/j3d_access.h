@@ -343,9 +343,9 @@ static inline int64_t j3d_File_v_jnt1_sections(bf_ctx *c, const j3d_File *s)
     (void)s;
     int64_t q1 = 0;
     for (uint32_t i1 = 0; i1 < (uint32_t)(s->sections_count); i1++) {
-        const j3d_Section *it1 = &(s->sections)[i1];
+        const j3d_Section *it1 = &s->sections[i1];
         (void)it1;
-        q1 += (((int64_t)((int64_t)it1->tag == INT64_C(1246647345)))) ? 1 : 0;
+        q1 += it1->tag == J3D_SECTION_TAG_JNT1;
     }
     return q1;
 }
@@ -358,9 +358,9 @@ static inline int64_t j3d_File_v_joint_count(bf_ctx *c, const j3d_File *s)
     (void)s;
     int64_t q1 = 0;
     for (uint32_t i1 = 0; i1 < (uint32_t)(s->sections_count); i1++) {
-        const j3d_Section *it1 = &(s->sections)[i1];
+        const j3d_Section *it1 = &s->sections[i1];
         (void)it1;
-        q1 = bf_add(q1, (int64_t)(it1->body.kind == J3D_KIND_JNT1 ? it1->body.Jnt1 : &j3d_Jnt1_zero)->joint_count);
+        q1 = bf_add(q1, (it1->body.kind == J3D_KIND_JNT1 ? it1->body.Jnt1 : &j3d_Jnt1_zero)->joint_count);
     }
     return q1;
 }
@@ -373,9 +373,9 @@ static inline int64_t j3d_File_v_envelope_count(bf_ctx *c, const j3d_File *s)
     (void)s;
     int64_t q1 = 0;
     for (uint32_t i1 = 0; i1 < (uint32_t)(s->sections_count); i1++) {
-        const j3d_Section *it1 = &(s->sections)[i1];
+        const j3d_Section *it1 = &s->sections[i1];
         (void)it1;
-        q1 = bf_add(q1, (int64_t)(it1->body.kind == J3D_KIND_EVP1 ? it1->body.Evp1 : &j3d_Evp1_zero)->envelope_count);
+        q1 = bf_add(q1, (it1->body.kind == J3D_KIND_EVP1 ? it1->body.Evp1 : &j3d_Evp1_zero)->envelope_count);
     }
     return q1;
 }
@@ -388,9 +388,9 @@ static inline int64_t j3d_File_v_draw_entry_count(bf_ctx *c, const j3d_File *s)
     (void)s;
     int64_t q1 = 0;
     for (uint32_t i1 = 0; i1 < (uint32_t)(s->sections_count); i1++) {
-        const j3d_Section *it1 = &(s->sections)[i1];
+        const j3d_Section *it1 = &s->sections[i1];
         (void)it1;
-        q1 = bf_add(q1, (int64_t)(it1->body.kind == J3D_KIND_DRW1 ? it1->body.Drw1 : &j3d_Drw1_zero)->entry_count);
+        q1 = bf_add(q1, (it1->body.kind == J3D_KIND_DRW1 ? it1->body.Drw1 : &j3d_Drw1_zero)->entry_count);
     }
     return q1;
 }
@@ -403,9 +403,9 @@ static inline int64_t j3d_File_v_mat3_material_count(bf_ctx *c, const j3d_File *
     (void)s;
     int64_t q1 = 0;
     for (uint32_t i1 = 0; i1 < (uint32_t)(s->sections_count); i1++) {
-        const j3d_Section *it1 = &(s->sections)[i1];
+        const j3d_Section *it1 = &s->sections[i1];
         (void)it1;
-        q1 = bf_add(q1, (int64_t)(it1->body.kind == J3D_KIND_MAT3 ? it1->body.Mat3 : &j3d_Mat3_zero)->material_count);
+        q1 = bf_add(q1, (it1->body.kind == J3D_KIND_MAT3 ? it1->body.Mat3 : &j3d_Mat3_zero)->material_count);
     }
     return q1;
 }
@@ -418,9 +418,9 @@ static inline int64_t j3d_Inf1_v_material_count(bf_ctx *c, const j3d_Inf1 *s)
     (void)s;
     int64_t q1 = 0;
     for (uint32_t i1 = 0; i1 < (uint32_t)(R->sections_count); i1++) {
-        const j3d_Section *it1 = &(R->sections)[i1];
+        const j3d_Section *it1 = &R->sections[i1];
         (void)it1;
-        q1 = bf_add(q1, bf_add((int64_t)(it1->body.kind == J3D_KIND_MAT3 ? it1->body.Mat3 : &j3d_Mat3_zero)->material_count, (int64_t)(it1->body.kind == J3D_KIND_MATERIAL_LIST ? it1->body.MaterialList : &j3d_MaterialList_zero)->material_count));
+        q1 = bf_add(q1, bf_add((it1->body.kind == J3D_KIND_MAT3 ? it1->body.Mat3 : &j3d_Mat3_zero)->material_count, (it1->body.kind == J3D_KIND_MATERIAL_LIST ? it1->body.MaterialList : &j3d_MaterialList_zero)->material_count));
     }
     return q1;
 }
@@ -433,9 +433,9 @@ static inline int64_t j3d_Inf1_v_shape_count(bf_ctx *c, const j3d_Inf1 *s)
     (void)s;
     int64_t q1 = 0;
     for (uint32_t i1 = 0; i1 < (uint32_t)(R->sections_count); i1++) {
-        const j3d_Section *it1 = &(R->sections)[i1];
+        const j3d_Section *it1 = &R->sections[i1];
         (void)it1;
-        q1 = bf_add(q1, (int64_t)(it1->body.kind == J3D_KIND_SHP1 ? it1->body.Shp1 : &j3d_Shp1_zero)->shape_count);
+        q1 = bf_add(q1, (it1->body.kind == J3D_KIND_SHP1 ? it1->body.Shp1 : &j3d_Shp1_zero)->shape_count);
     }
     return q1;
 }
@@ -448,9 +448,9 @@ static inline int64_t j3d_Inf1_v_levels_opened(bf_ctx *c, const j3d_Inf1 *s)
     (void)s;
     int64_t q1 = 0;
     for (uint32_t i1 = 0; i1 < (uint32_t)(s->nodes_count); i1++) {
-        const j3d_SceneNode *it1 = &(s->nodes)[i1];
+        const j3d_SceneNode *it1 = &s->nodes[i1];
         (void)it1;
-        q1 += (((int64_t)((int64_t)it1->type == INT64_C(1)))) ? 1 : 0;
+        q1 += it1->type == J3D_NODE_TYPE_OPEN;
     }
     return q1;
 }
@@ -463,9 +463,9 @@ static inline int64_t j3d_Inf1_v_levels_closed(bf_ctx *c, const j3d_Inf1 *s)
     (void)s;
     int64_t q1 = 0;
     for (uint32_t i1 = 0; i1 < (uint32_t)(s->nodes_count); i1++) {
-        const j3d_SceneNode *it1 = &(s->nodes)[i1];
+        const j3d_SceneNode *it1 = &s->nodes[i1];
         (void)it1;
-        q1 += (((int64_t)((int64_t)it1->type == INT64_C(2)))) ? 1 : 0;
+        q1 += it1->type == J3D_NODE_TYPE_CLOSE;
     }
     return q1;
 }
@@ -478,7 +478,7 @@ static inline int64_t j3d_Inf1_v_group_data_count(bf_ctx *c, const j3d_Inf1 *s)
     (void)s;
     int64_t q1 = 0;
     for (uint32_t i1 = 0; i1 < (uint32_t)(R->sections_count); i1++) {
-        const j3d_Section *it1 = &(R->sections)[i1];
+        const j3d_Section *it1 = &R->sections[i1];
         (void)it1;
         q1 = bf_add(q1, (int64_t)(it1->body.kind == J3D_KIND_SHP1 ? it1->body.Shp1 : &j3d_Shp1_zero)->group_data_count);
     }
@@ -493,9 +493,9 @@ static inline int64_t j3d_Inf1_v_position_bytes(bf_ctx *c, const j3d_Inf1 *s)
     (void)s;
     int64_t q1 = 0;
     for (uint32_t i1 = 0; i1 < (uint32_t)(R->sections_count); i1++) {
-        const j3d_Section *it1 = &(R->sections)[i1];
+        const j3d_Section *it1 = &R->sections[i1];
         (void)it1;
-        q1 = bf_add(q1, (int64_t)(&(it1->body.kind == J3D_KIND_VTX1 ? it1->body.Vtx1 : &j3d_Vtx1_zero)->position)->raw.len);
+        q1 = bf_add(q1, (int64_t)(it1->body.kind == J3D_KIND_VTX1 ? it1->body.Vtx1 : &j3d_Vtx1_zero)->position.raw.len);
     }
     return q1;
 }
@@ -508,13 +508,13 @@ static inline int64_t j3d_Inf1_v_position_components(bf_ctx *c, const j3d_Inf1 *
     (void)s;
     int64_t q1 = 0;
     for (uint32_t i1 = 0; i1 < (uint32_t)(R->sections_count); i1++) {
-        const j3d_Section *it1 = &(R->sections)[i1];
+        const j3d_Section *it1 = &R->sections[i1];
         (void)it1;
         int64_t q2 = 0;
         for (uint32_t i2 = 0; i2 < (uint32_t)((it1->body.kind == J3D_KIND_VTX1 ? it1->body.Vtx1 : &j3d_Vtx1_zero)->formats_count); i2++) {
-            const j3d_VertexFormat *it2 = &((it1->body.kind == J3D_KIND_VTX1 ? it1->body.Vtx1 : &j3d_Vtx1_zero)->formats)[i2];
+            const j3d_VertexFormat *it2 = &(it1->body.kind == J3D_KIND_VTX1 ? it1->body.Vtx1 : &j3d_Vtx1_zero)->formats[i2];
             (void)it2;
-            q2 = bf_add(q2, (((int64_t)((int64_t)it2->attr == INT64_C(9))) ? j3d_VertexFormat_v_position_numbers(c, it2) : INT64_C(0)));
+            q2 = bf_add(q2, it2->attr == 9 ? j3d_VertexFormat_v_position_numbers(c, it2) : 0);
         }
         q1 = bf_add(q1, q2);
     }
@@ -529,13 +529,13 @@ static inline int64_t j3d_Inf1_v_position_stride(bf_ctx *c, const j3d_Inf1 *s)
     (void)s;
     int64_t q1 = 0;
     for (uint32_t i1 = 0; i1 < (uint32_t)(R->sections_count); i1++) {
-        const j3d_Section *it1 = &(R->sections)[i1];
+        const j3d_Section *it1 = &R->sections[i1];
         (void)it1;
         int64_t q2 = 0;
         for (uint32_t i2 = 0; i2 < (uint32_t)((it1->body.kind == J3D_KIND_VTX1 ? it1->body.Vtx1 : &j3d_Vtx1_zero)->formats_count); i2++) {
-            const j3d_VertexFormat *it2 = &((it1->body.kind == J3D_KIND_VTX1 ? it1->body.Vtx1 : &j3d_Vtx1_zero)->formats)[i2];
+            const j3d_VertexFormat *it2 = &(it1->body.kind == J3D_KIND_VTX1 ? it1->body.Vtx1 : &j3d_Vtx1_zero)->formats[i2];
             (void)it2;
-            q2 = bf_add(q2, (((int64_t)((int64_t)it2->attr == INT64_C(9))) ? bf_mul(j3d_VertexFormat_v_position_numbers(c, it2), j3d_VertexFormat_v_number_bytes(c, it2)) : INT64_C(0)));
+            q2 = bf_add(q2, it2->attr == 9 ? bf_mul(j3d_VertexFormat_v_position_numbers(c, it2), j3d_VertexFormat_v_number_bytes(c, it2)) : 0);
         }
         q1 = bf_add(q1, q2);
     }
@@ -550,9 +550,9 @@ static inline int64_t j3d_Inf1_v_position_values(bf_ctx *c, const j3d_Inf1 *s)
     (void)s;
     int64_t q1 = 0;
     for (uint32_t i1 = 0; i1 < (uint32_t)(R->sections_count); i1++) {
-        const j3d_Section *it1 = &(R->sections)[i1];
+        const j3d_Section *it1 = &R->sections[i1];
         (void)it1;
-        q1 = bf_add(q1, bf_add(bf_add(bf_add(bf_add((int64_t)(&(it1->body.kind == J3D_KIND_VTX1 ? it1->body.Vtx1 : &j3d_Vtx1_zero)->position)->u8_values_count, (int64_t)(&(it1->body.kind == J3D_KIND_VTX1 ? it1->body.Vtx1 : &j3d_Vtx1_zero)->position)->s8_values_count), (int64_t)(&(it1->body.kind == J3D_KIND_VTX1 ? it1->body.Vtx1 : &j3d_Vtx1_zero)->position)->u16_values_count), (int64_t)(&(it1->body.kind == J3D_KIND_VTX1 ? it1->body.Vtx1 : &j3d_Vtx1_zero)->position)->s16_values_count), (int64_t)(&(it1->body.kind == J3D_KIND_VTX1 ? it1->body.Vtx1 : &j3d_Vtx1_zero)->position)->f32_values_count));
+        q1 = bf_add(q1, bf_add(bf_add(bf_add(bf_add((int64_t)(it1->body.kind == J3D_KIND_VTX1 ? it1->body.Vtx1 : &j3d_Vtx1_zero)->position.u8_values_count, (int64_t)(it1->body.kind == J3D_KIND_VTX1 ? it1->body.Vtx1 : &j3d_Vtx1_zero)->position.s8_values_count), (int64_t)(it1->body.kind == J3D_KIND_VTX1 ? it1->body.Vtx1 : &j3d_Vtx1_zero)->position.u16_values_count), (int64_t)(it1->body.kind == J3D_KIND_VTX1 ? it1->body.Vtx1 : &j3d_Vtx1_zero)->position.s16_values_count), (int64_t)(it1->body.kind == J3D_KIND_VTX1 ? it1->body.Vtx1 : &j3d_Vtx1_zero)->position.f32_values_count));
     }
     return q1;
 }
@@ -565,9 +565,9 @@ static inline int64_t j3d_Vtx1_v_position_at(bf_ctx *c, const j3d_Vtx1 *s)
     (void)s;
     int64_t q1 = -1;
     for (uint32_t i1 = 0; i1 < (uint32_t)(s->formats_count); i1++) {
-        const j3d_VertexFormat *it1 = &(s->formats)[i1];
+        const j3d_VertexFormat *it1 = &s->formats[i1];
         (void)it1;
-        if (((int64_t)((int64_t)it1->attr == INT64_C(9)))) { q1 = (int64_t)i1; break; }
+        if (it1->attr == J3D_VERTEX_ATTRIBUTE_POSITION) { q1 = i1; break; }
     }
     return q1;
 }
@@ -580,9 +580,9 @@ static inline int64_t j3d_Vtx1_v_normal_at(bf_ctx *c, const j3d_Vtx1 *s)
     (void)s;
     int64_t q1 = -1;
     for (uint32_t i1 = 0; i1 < (uint32_t)(s->formats_count); i1++) {
-        const j3d_VertexFormat *it1 = &(s->formats)[i1];
+        const j3d_VertexFormat *it1 = &s->formats[i1];
         (void)it1;
-        if (((int64_t)((int64_t)it1->attr == INT64_C(10)))) { q1 = (int64_t)i1; break; }
+        if (it1->attr == J3D_VERTEX_ATTRIBUTE_NORMAL) { q1 = i1; break; }
     }
     return q1;
 }
@@ -595,9 +595,9 @@ static inline int64_t j3d_Vtx1_v_tangent_at(bf_ctx *c, const j3d_Vtx1 *s)
     (void)s;
     int64_t q1 = -1;
     for (uint32_t i1 = 0; i1 < (uint32_t)(s->formats_count); i1++) {
-        const j3d_VertexFormat *it1 = &(s->formats)[i1];
+        const j3d_VertexFormat *it1 = &s->formats[i1];
         (void)it1;
-        if (((int64_t)((int64_t)it1->attr == INT64_C(25)))) { q1 = (int64_t)i1; break; }
+        if (it1->attr == J3D_VERTEX_ATTRIBUTE_TANGENT) { q1 = i1; break; }
     }
     return q1;
 }
@@ -610,9 +610,9 @@ static inline int64_t j3d_Vtx1_v_color0_at(bf_ctx *c, const j3d_Vtx1 *s)
     (void)s;
     int64_t q1 = -1;
     for (uint32_t i1 = 0; i1 < (uint32_t)(s->formats_count); i1++) {
-        const j3d_VertexFormat *it1 = &(s->formats)[i1];
+        const j3d_VertexFormat *it1 = &s->formats[i1];
         (void)it1;
-        if (((int64_t)((int64_t)it1->attr == INT64_C(11)))) { q1 = (int64_t)i1; break; }
+        if (it1->attr == J3D_VERTEX_ATTRIBUTE_COLOR0) { q1 = i1; break; }
     }
     return q1;
 }
@@ -625,9 +625,9 @@ static inline int64_t j3d_Vtx1_v_color1_at(bf_ctx *c, const j3d_Vtx1 *s)
     (void)s;
     int64_t q1 = -1;
     for (uint32_t i1 = 0; i1 < (uint32_t)(s->formats_count); i1++) {
-        const j3d_VertexFormat *it1 = &(s->formats)[i1];
+        const j3d_VertexFormat *it1 = &s->formats[i1];
         (void)it1;
-        if (((int64_t)((int64_t)it1->attr == INT64_C(12)))) { q1 = (int64_t)i1; break; }
+        if (it1->attr == J3D_VERTEX_ATTRIBUTE_COLOR1) { q1 = i1; break; }
     }
     return q1;
 }
@@ -640,9 +640,9 @@ static inline int64_t j3d_Vtx1_v_texcoord0_at(bf_ctx *c, const j3d_Vtx1 *s)
     (void)s;
     int64_t q1 = -1;
     for (uint32_t i1 = 0; i1 < (uint32_t)(s->formats_count); i1++) {
-        const j3d_VertexFormat *it1 = &(s->formats)[i1];
+        const j3d_VertexFormat *it1 = &s->formats[i1];
         (void)it1;
-        if (((int64_t)((int64_t)it1->attr == INT64_C(13)))) { q1 = (int64_t)i1; break; }
+        if (it1->attr == J3D_VERTEX_ATTRIBUTE_TEXCOORD0) { q1 = i1; break; }
     }
     return q1;
 }
@@ -655,9 +655,9 @@ static inline int64_t j3d_Vtx1_v_texcoord1_at(bf_ctx *c, const j3d_Vtx1 *s)
     (void)s;
     int64_t q1 = -1;
     for (uint32_t i1 = 0; i1 < (uint32_t)(s->formats_count); i1++) {
-        const j3d_VertexFormat *it1 = &(s->formats)[i1];
+        const j3d_VertexFormat *it1 = &s->formats[i1];
         (void)it1;
-        if (((int64_t)((int64_t)it1->attr == INT64_C(14)))) { q1 = (int64_t)i1; break; }
+        if (it1->attr == J3D_VERTEX_ATTRIBUTE_TEXCOORD1) { q1 = i1; break; }
     }
     return q1;
 }
@@ -670,9 +670,9 @@ static inline int64_t j3d_Vtx1_v_texcoord2_at(bf_ctx *c, const j3d_Vtx1 *s)
     (void)s;
     int64_t q1 = -1;
     for (uint32_t i1 = 0; i1 < (uint32_t)(s->formats_count); i1++) {
-        const j3d_VertexFormat *it1 = &(s->formats)[i1];
+        const j3d_VertexFormat *it1 = &s->formats[i1];
         (void)it1;
-        if (((int64_t)((int64_t)it1->attr == INT64_C(15)))) { q1 = (int64_t)i1; break; }
+        if (it1->attr == J3D_VERTEX_ATTRIBUTE_TEXCOORD2) { q1 = i1; break; }
     }
     return q1;
 }
@@ -685,9 +685,9 @@ static inline int64_t j3d_Vtx1_v_texcoord3_at(bf_ctx *c, const j3d_Vtx1 *s)
     (void)s;
     int64_t q1 = -1;
     for (uint32_t i1 = 0; i1 < (uint32_t)(s->formats_count); i1++) {
-        const j3d_VertexFormat *it1 = &(s->formats)[i1];
+        const j3d_VertexFormat *it1 = &s->formats[i1];
         (void)it1;
-        if (((int64_t)((int64_t)it1->attr == INT64_C(16)))) { q1 = (int64_t)i1; break; }
+        if (it1->attr == J3D_VERTEX_ATTRIBUTE_TEXCOORD3) { q1 = i1; break; }
     }
     return q1;
 }
@@ -700,9 +700,9 @@ static inline int64_t j3d_Vtx1_v_texcoord4_at(bf_ctx *c, const j3d_Vtx1 *s)
     (void)s;
     int64_t q1 = -1;
     for (uint32_t i1 = 0; i1 < (uint32_t)(s->formats_count); i1++) {
-        const j3d_VertexFormat *it1 = &(s->formats)[i1];
+        const j3d_VertexFormat *it1 = &s->formats[i1];
         (void)it1;
-        if (((int64_t)((int64_t)it1->attr == INT64_C(17)))) { q1 = (int64_t)i1; break; }
+        if (it1->attr == J3D_VERTEX_ATTRIBUTE_TEXCOORD4) { q1 = i1; break; }
     }
     return q1;
 }
@@ -715,9 +715,9 @@ static inline int64_t j3d_Vtx1_v_texcoord5_at(bf_ctx *c, const j3d_Vtx1 *s)
     (void)s;
     int64_t q1 = -1;
     for (uint32_t i1 = 0; i1 < (uint32_t)(s->formats_count); i1++) {
-        const j3d_VertexFormat *it1 = &(s->formats)[i1];
+        const j3d_VertexFormat *it1 = &s->formats[i1];
         (void)it1;
-        if (((int64_t)((int64_t)it1->attr == INT64_C(18)))) { q1 = (int64_t)i1; break; }
+        if (it1->attr == J3D_VERTEX_ATTRIBUTE_TEXCOORD5) { q1 = i1; break; }
     }
     return q1;
 }
@@ -730,9 +730,9 @@ static inline int64_t j3d_Vtx1_v_texcoord6_at(bf_ctx *c, const j3d_Vtx1 *s)
     (void)s;
     int64_t q1 = -1;
     for (uint32_t i1 = 0; i1 < (uint32_t)(s->formats_count); i1++) {
-        const j3d_VertexFormat *it1 = &(s->formats)[i1];
+        const j3d_VertexFormat *it1 = &s->formats[i1];
         (void)it1;
-        if (((int64_t)((int64_t)it1->attr == INT64_C(19)))) { q1 = (int64_t)i1; break; }
+        if (it1->attr == J3D_VERTEX_ATTRIBUTE_TEXCOORD6) { q1 = i1; break; }
     }
     return q1;
 }
@@ -745,9 +745,9 @@ static inline int64_t j3d_Vtx1_v_texcoord7_at(bf_ctx *c, const j3d_Vtx1 *s)
     (void)s;
     int64_t q1 = -1;
     for (uint32_t i1 = 0; i1 < (uint32_t)(s->formats_count); i1++) {
-        const j3d_VertexFormat *it1 = &(s->formats)[i1];
+        const j3d_VertexFormat *it1 = &s->formats[i1];
         (void)it1;
-        if (((int64_t)((int64_t)it1->attr == INT64_C(20)))) { q1 = (int64_t)i1; break; }
+        if (it1->attr == J3D_VERTEX_ATTRIBUTE_TEXCOORD7) { q1 = i1; break; }
     }
     return q1;
 }
@@ -758,7 +758,7 @@ static inline int64_t j3d_VertexFormat_v_packed(bf_ctx *c, const j3d_VertexForma
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return bf_add(bf_add(bf_mul((int64_t)s->component_count, INT64_C(65536)), bf_mul((int64_t)s->data_type, INT64_C(256))), (int64_t)s->shift);
+    return bf_add(bf_add(bf_mul(s->component_count, 65536), bf_mul(s->data_type, 256)), s->shift);
 }
 
 /* VertexFormat.position_numbers: Numbers per position (XY or XYZ), for a POSITION descriptor. */
@@ -767,7 +767,7 @@ static inline int64_t j3d_VertexFormat_v_position_numbers(bf_ctx *c, const j3d_V
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return (((int64_t)((int64_t)s->component_count == INT64_C(0))) ? INT64_C(2) : INT64_C(3));
+    return (int64_t)(s->component_count == 0 ? 2 : 3);
 }
 
 /* VertexFormat.number_bytes: Bytes per number, for a descriptor of numbers (not colors). */
@@ -776,7 +776,7 @@ static inline int64_t j3d_VertexFormat_v_number_bytes(bf_ctx *c, const j3d_Verte
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return (((int64_t)((int64_t)s->data_type <= INT64_C(1))) ? INT64_C(1) : (((int64_t)((int64_t)s->data_type <= INT64_C(3))) ? INT64_C(2) : INT64_C(4)));
+    return (int64_t)(s->data_type <= 1 ? 1 : s->data_type <= 3 ? 2 : 4);
 }
 
 /* VertexBuffer.per_entry: Numbers per entry (2 or 3 per position, 3 or 9 per normal, 1 or 2 per texture coordinate). */
@@ -785,7 +785,7 @@ static inline int64_t j3d_VertexBuffer_v_per_entry(bf_ctx *c, const j3d_VertexBu
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return (((int64_t)(s->_p_attr == INT64_C(9))) ? (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(2) : INT64_C(3)) : (((int64_t)(((int64_t)(s->_p_attr == INT64_C(10))) || ((int64_t)(s->_p_attr == INT64_C(25))))) ? (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(1))) ? INT64_C(9) : INT64_C(3)) : (((int64_t)(bf_shr(s->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(1) : INT64_C(2))));
+    return (int64_t)(s->_p_attr == 9 ? (bf_shr(s->_p_format, 16) == 0 ? 2 : 3) : s->_p_attr == 10 || s->_p_attr == 25 ? (bf_shr(s->_p_format, 16) == 1 ? 9 : 3) : bf_shr(s->_p_format, 16) == 0 ? 1 : 2);
 }
 
 /* VertexBuffer.data_type: The descriptor's data type. */
@@ -794,7 +794,7 @@ static inline int64_t j3d_VertexBuffer_v_data_type(bf_ctx *c, const j3d_VertexBu
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return (bf_shr(s->_p_format, INT64_C(8)) & INT64_C(255));
+    return bf_shr(s->_p_format, 8) & 255;
 }
 
 /* VertexBuffer.is_color: A COLOR_0 or COLOR_1 buffer: packed colors, not numbers. */
@@ -803,7 +803,7 @@ static inline int64_t j3d_VertexBuffer_v_is_color(bf_ctx *c, const j3d_VertexBuf
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return ((int64_t)(((int64_t)(s->_p_attr == INT64_C(11))) || ((int64_t)(s->_p_attr == INT64_C(12)))));
+    return (int64_t)(s->_p_attr == 11 || s->_p_attr == 12);
 }
 
 /* VertexBuffer.scale: Integer values are value / scale. */
@@ -812,7 +812,7 @@ static inline int64_t j3d_VertexBuffer_v_scale(bf_ctx *c, const j3d_VertexBuffer
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return bf_shl(INT64_C(1), (s->_p_format & INT64_C(255)));
+    return bf_shl(1, s->_p_format & 255);
 }
 
 /* Shp1.shape_group_count: Matrix groups of all shapes. */
@@ -823,9 +823,9 @@ static inline int64_t j3d_Shp1_v_shape_group_count(bf_ctx *c, const j3d_Shp1 *s)
     (void)s;
     int64_t q1 = 0;
     for (uint32_t i1 = 0; i1 < (uint32_t)(s->shapes_count); i1++) {
-        const j3d_Shape *it1 = &(s->shapes)[i1];
+        const j3d_Shape *it1 = &s->shapes[i1];
         (void)it1;
-        q1 = bf_add(q1, (int64_t)it1->matrix_group_count);
+        q1 = bf_add(q1, it1->matrix_group_count);
     }
     return q1;
 }
@@ -837,9 +837,9 @@ static inline int64_t j3d_Shape_v__q1(bf_ctx *c, const j3d_Shape *s)
     (void)s;
     int64_t q1 = 0;
     for (uint32_t i1 = 0; i1 < (uint32_t)(s->attributes_count); i1++) {
-        const j3d_IndexAttribute *it1 = &(s->attributes)[i1];
+        const j3d_IndexAttribute *it1 = &s->attributes[i1];
         (void)it1;
-        q1 = bf_add(q1, (((int64_t)(((int64_t)((int64_t)i1 < INT64_C(26))) && ((int64_t)((int64_t)it1->index_type == INT64_C(3))))) ? bf_shl(INT64_C(1), (int64_t)i1) : INT64_C(0)));
+        q1 = bf_add(q1, (int64_t)i1 < 26 && it1->index_type == J3D_INDEX_TYPE_UINT16 ? bf_shl(1, (int64_t)i1) : 0);
     }
     return q1;
 }
@@ -850,7 +850,7 @@ static inline int64_t j3d_TextureImage_v_tile_width(bf_ctx *c, const j3d_Texture
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return (((int64_t)(((int64_t)(((int64_t)(((int64_t)(s->_p_format <= INT64_C(2))) || ((int64_t)(s->_p_format == INT64_C(8))))) || ((int64_t)(s->_p_format == INT64_C(9))))) || ((int64_t)(s->_p_format == INT64_C(14))))) ? INT64_C(8) : INT64_C(4));
+    return (int64_t)(s->_p_format <= 2 || s->_p_format == 8 || s->_p_format == 9 || s->_p_format == 14 ? 8 : 4);
 }
 
 /* TextureImage.tile_height: Pixels down a tile. */
@@ -859,7 +859,7 @@ static inline int64_t j3d_TextureImage_v_tile_height(bf_ctx *c, const j3d_Textur
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return (((int64_t)(((int64_t)(((int64_t)(s->_p_format == INT64_C(0))) || ((int64_t)(s->_p_format == INT64_C(8))))) || ((int64_t)(s->_p_format == INT64_C(14))))) ? INT64_C(8) : INT64_C(4));
+    return (int64_t)(s->_p_format == 0 || s->_p_format == 8 || s->_p_format == 14 ? 8 : 4);
 }
 
 /* TextureImage.tile_bytes: Bytes of a tile. */
@@ -868,7 +868,7 @@ static inline int64_t j3d_TextureImage_v_tile_bytes(bf_ctx *c, const j3d_Texture
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return (((int64_t)(s->_p_format == INT64_C(6))) ? INT64_C(64) : INT64_C(32));
+    return (int64_t)(s->_p_format == 6 ? 64 : 32);
 }
 
 #endif

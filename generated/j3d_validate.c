@@ -643,33 +643,33 @@ static void validate_File(bf_vctx *v, const j3d_File *s)
     }
     /* File Header: "The number of chunks present in this file. 8 for BMD, 9 for BDL" (schema line 264) */
     {
-        int ok = ((((int64_t)((int64_t)s->kind == INT64_C(1650748468))) ? ((int64_t)((int64_t)s->section_count == INT64_C(9))) : ((int64_t)((int64_t)s->section_count == INT64_C(8))))) != 0;
+        int ok = (s->kind == J3D_FILE_KIND_BDL4 ? s->section_count == 9 : s->section_count == 8) != 0;
         if (!bf_eval_failed(v, "section_count", "File Header: \"The number of chunks present in this file. 8 for BMD, 9 for BDL\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 12)), "section_count", "File Header: \"The number of chunks present in this file. 8 for BMD, 9 for BDL\"", "%lld chunks, but a %lld-chunk file by its magic", (long long)((int64_t)s->section_count), (long long)((((int64_t)((int64_t)s->kind == INT64_C(1650748468))) ? INT64_C(9) : INT64_C(8))));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 12)), "section_count", "File Header: \"The number of chunks present in this file. 8 for BMD, 9 for BDL\"", "%lld chunks, but a %lld-chunk file by its magic", (long long)((int64_t)s->section_count), (long long)((int64_t)(s->kind == J3D_FILE_KIND_BDL4 ? 9 : 8)));
             bf_eval_failed(v, "section_count", "File Header: \"The number of chunks present in this file. 8 for BMD, 9 for BDL\"");
         }
     }
     /* File Header: "The total size of the file" (schema line 268) */
     {
-        int ok = (((int64_t)((int64_t)s->file_size == (int64_t)c->size))) != 0;
+        int ok = s->file_size == (int64_t)c->size;
         if (!bf_eval_failed(v, "file_size", "File Header: \"The total size of the file\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 8)), "file_size", "File Header: \"The total size of the file\"", "header says %lld bytes, but the file has %lld", (long long)((int64_t)s->file_size), (long long)((int64_t)c->size));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 8)), "file_size", "File Header: \"The total size of the file\"", "header says %lld bytes, but the file has %lld", (long long)((int64_t)s->file_size), (long long)((int64_t)c->size));
             bf_eval_failed(v, "file_size", "File Header: \"The total size of the file\"");
         }
     }
     /* Every section: "The total size of this chunk" (sections follow one another to the end of the file) (schema line 272) */
     {
-        int ok = (((int64_t)((int64_t)s->trailing.len == INT64_C(0)))) != 0;
+        int ok = (int64_t)s->trailing.len == 0;
         if (!bf_eval_failed(v, "trailing", "Every section: \"The total size of this chunk\" (sections follow one another to the end of the file)") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s)->trailing_at), "trailing", "Every section: \"The total size of this chunk\" (sections follow one another to the end of the file)", "%lld bytes after the last section: the section sizes do not chain to the end of the file", (long long)((int64_t)s->trailing.len));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)s->trailing_at), "trailing", "Every section: \"The total size of this chunk\" (sections follow one another to the end of the file)", "%lld bytes after the last section: the section sizes do not chain to the end of the file", (long long)((int64_t)s->trailing.len));
             bf_eval_failed(v, "trailing", "Every section: \"The total size of this chunk\" (sections follow one another to the end of the file)");
         }
     }
     /* JNT1: "There can only be one skeleton per model." (schema line 276) */
     {
-        int ok = (((int64_t)(j3d_File_m_jnt1_sections(c, s) <= INT64_C(1)))) != 0;
+        int ok = j3d_File_m_jnt1_sections(c, s) <= 1;
         if (!bf_eval_failed(v, "sections", "JNT1: \"There can only be one skeleton per model.\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 32)), "sections", "JNT1: \"There can only be one skeleton per model.\"", "%lld JNT1 sections", (long long)(j3d_File_m_jnt1_sections(c, s)));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 32)), "sections", "JNT1: \"There can only be one skeleton per model.\"", "%lld JNT1 sections", (long long)(j3d_File_m_jnt1_sections(c, s)));
             bf_eval_failed(v, "sections", "JNT1: \"There can only be one skeleton per model.\"");
         }
     }
@@ -677,13 +677,13 @@ static void validate_File(bf_vctx *v, const j3d_File *s)
     {
         int64_t q1 = 0;
         for (uint32_t i1 = 0; i1 < (uint32_t)(s->sections_count); i1++) {
-            const j3d_Section *it1 = &(s->sections)[i1];
+            const j3d_Section *it1 = &s->sections[i1];
             (void)it1;
-            q1 += (((int64_t)((int64_t)it1->tag == INT64_C(1296321587)))) ? 1 : 0;
+            q1 += it1->tag == J3D_SECTION_TAG_MDL3;
         }
-        int ok = (((int64_t)(((int64_t)((int64_t)s->kind == INT64_C(1650748468))) || ((int64_t)(q1 == INT64_C(0)))))) != 0;
+        int ok = s->kind == J3D_FILE_KIND_BDL4 || q1 == 0;
         if (!bf_eval_failed(v, "sections", "\"These two formats hold the same data, except BDL contains an additional set of data which is used for faster rendering speeds.\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 32)), "sections", "\"These two formats hold the same data, except BDL contains an additional set of data which is used for faster rendering speeds.\"", "a BMD file with an MDL3 section");
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 32)), "sections", "\"These two formats hold the same data, except BDL contains an additional set of data which is used for faster rendering speeds.\"", "a BMD file with an MDL3 section");
             bf_eval_failed(v, "sections", "\"These two formats hold the same data, except BDL contains an additional set of data which is used for faster rendering speeds.\"");
         }
     }
@@ -695,9 +695,9 @@ static void validate_File(bf_vctx *v, const j3d_File *s)
         (void)prev;
         if (bf_push(c, "sections", i)) {
             {
-                int ok = (((int64_t)(((int64_t)((int64_t)it->tag != INT64_C(1229866545))) || ((int64_t)(bf_mod(c, (int64_t)it->size, INT64_C(32)) == INT64_C(0)))))) != 0;
+                int ok = it->tag != J3D_SECTION_TAG_INF1 || bf_mod(c, it->size, 32) == 0;
                 if (!bf_eval_failed(v, "size", "Scene Hierarchy: \"The node list is padded to the nearest 32.\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 4)), "size", "Scene Hierarchy: \"The node list is padded to the nearest 32.\"", "INF1 is %lld bytes, not a multiple of 32", (long long)((int64_t)it->size));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 4)), "size", "Scene Hierarchy: \"The node list is padded to the nearest 32.\"", "INF1 is %lld bytes, not a multiple of 32", (long long)((int64_t)it->size));
                     bf_eval_failed(v, "size", "Scene Hierarchy: \"The node list is padded to the nearest 32.\"");
                 }
             }
@@ -712,9 +712,9 @@ static void validate_File(bf_vctx *v, const j3d_File *s)
         (void)prev;
         if (bf_push(c, "sections", i)) {
             {
-                int ok = (((int64_t)(((int64_t)((int64_t)it->tag != INT64_C(1163284529))) || ((int64_t)(bf_mod(c, (int64_t)it->size, INT64_C(32)) == INT64_C(0)))))) != 0;
+                int ok = it->tag != J3D_SECTION_TAG_EVP1 || bf_mod(c, it->size, 32) == 0;
                 if (!bf_eval_failed(v, "size", "EVP1: \"This section is padded to the nearest 32.\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 4)), "size", "EVP1: \"This section is padded to the nearest 32.\"", "EVP1 is %lld bytes, not a multiple of 32", (long long)((int64_t)it->size));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 4)), "size", "EVP1: \"This section is padded to the nearest 32.\"", "EVP1 is %lld bytes, not a multiple of 32", (long long)((int64_t)it->size));
                     bf_eval_failed(v, "size", "EVP1: \"This section is padded to the nearest 32.\"");
                 }
             }
@@ -729,9 +729,9 @@ static void validate_File(bf_vctx *v, const j3d_File *s)
         (void)prev;
         if (bf_push(c, "sections", i)) {
             {
-                int ok = (((int64_t)(((int64_t)((int64_t)it->tag != INT64_C(1146246961))) || ((int64_t)(bf_mod(c, (int64_t)it->size, INT64_C(32)) == INT64_C(0)))))) != 0;
+                int ok = it->tag != J3D_SECTION_TAG_DRW1 || bf_mod(c, it->size, 32) == 0;
                 if (!bf_eval_failed(v, "size", "DRW1: \"DRW1 ends with padding to the nearest 32.\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 4)), "size", "DRW1: \"DRW1 ends with padding to the nearest 32.\"", "DRW1 is %lld bytes, not a multiple of 32", (long long)((int64_t)it->size));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 4)), "size", "DRW1: \"DRW1 ends with padding to the nearest 32.\"", "DRW1 is %lld bytes, not a multiple of 32", (long long)((int64_t)it->size));
                     bf_eval_failed(v, "size", "DRW1: \"DRW1 ends with padding to the nearest 32.\"");
                 }
             }
@@ -812,9 +812,9 @@ static void validate_Inf1(bf_vctx *v, const j3d_Inf1 *s)
         (void)prev;
         if (bf_push(c, "nodes", i)) {
             {
-                int ok = (((int64_t)(((int64_t)((int64_t)it->type != INT64_C(16))) || ((int64_t)((int64_t)it->data < j3d_File_m_joint_count(c, R)))))) != 0;
+                int ok = it->type != J3D_NODE_TYPE_JOINT || it->data < j3d_File_m_joint_count(c, R);
                 if (!bf_eval_failed(v, "data", "Scene Hierarchy: \"0x10 = Joint Assignment node. \"Data\" holds the Joint ID (index into JNT1)\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 2)), "data", "Scene Hierarchy: \"0x10 = Joint Assignment node. \"Data\" holds the Joint ID (index into JNT1)\"", "joint node %lld names joint %lld, but JNT1 has %lld", (long long)((int64_t)i), (long long)((int64_t)it->data), (long long)(j3d_File_m_joint_count(c, R)));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 2)), "data", "Scene Hierarchy: \"0x10 = Joint Assignment node. \"Data\" holds the Joint ID (index into JNT1)\"", "joint node %lld names joint %lld, but JNT1 has %lld", (long long)((int64_t)i), (long long)((int64_t)it->data), (long long)(j3d_File_m_joint_count(c, R)));
                     bf_eval_failed(v, "data", "Scene Hierarchy: \"0x10 = Joint Assignment node. \"Data\" holds the Joint ID (index into JNT1)\"");
                 }
             }
@@ -829,9 +829,9 @@ static void validate_Inf1(bf_vctx *v, const j3d_Inf1 *s)
         (void)prev;
         if (bf_push(c, "nodes", i)) {
             {
-                int ok = (((int64_t)(((int64_t)((int64_t)it->type != INT64_C(17))) || ((int64_t)((int64_t)it->data < j3d_Inf1_m_material_count(c, s)))))) != 0;
+                int ok = it->type != J3D_NODE_TYPE_MATERIAL || it->data < j3d_Inf1_m_material_count(c, s);
                 if (!bf_eval_failed(v, "data", "Scene Hierarchy: \"0x11 = Material assignment. \"Data\" holds the Material ID (index into MAT3)\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 2)), "data", "Scene Hierarchy: \"0x11 = Material assignment. \"Data\" holds the Material ID (index into MAT3)\"", "material node %lld names material %lld, but MAT3 has %lld", (long long)((int64_t)i), (long long)((int64_t)it->data), (long long)(j3d_Inf1_m_material_count(c, s)));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 2)), "data", "Scene Hierarchy: \"0x11 = Material assignment. \"Data\" holds the Material ID (index into MAT3)\"", "material node %lld names material %lld, but MAT3 has %lld", (long long)((int64_t)i), (long long)((int64_t)it->data), (long long)(j3d_Inf1_m_material_count(c, s)));
                     bf_eval_failed(v, "data", "Scene Hierarchy: \"0x11 = Material assignment. \"Data\" holds the Material ID (index into MAT3)\"");
                 }
             }
@@ -846,9 +846,9 @@ static void validate_Inf1(bf_vctx *v, const j3d_Inf1 *s)
         (void)prev;
         if (bf_push(c, "nodes", i)) {
             {
-                int ok = (((int64_t)(((int64_t)((int64_t)it->type != INT64_C(18))) || ((int64_t)((int64_t)it->data < j3d_Inf1_m_shape_count(c, s)))))) != 0;
+                int ok = it->type != J3D_NODE_TYPE_SHAPE || it->data < j3d_Inf1_m_shape_count(c, s);
                 if (!bf_eval_failed(v, "data", "Scene Hierarchy: \"0x12 = Shape Assignment. \"Data\" holds the Shape ID (index into SHP1)\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 2)), "data", "Scene Hierarchy: \"0x12 = Shape Assignment. \"Data\" holds the Shape ID (index into SHP1)\"", "shape node %lld names shape %lld, but SHP1 has %lld", (long long)((int64_t)i), (long long)((int64_t)it->data), (long long)(j3d_Inf1_m_shape_count(c, s)));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 2)), "data", "Scene Hierarchy: \"0x12 = Shape Assignment. \"Data\" holds the Shape ID (index into SHP1)\"", "shape node %lld names shape %lld, but SHP1 has %lld", (long long)((int64_t)i), (long long)((int64_t)it->data), (long long)(j3d_Inf1_m_shape_count(c, s)));
                     bf_eval_failed(v, "data", "Scene Hierarchy: \"0x12 = Shape Assignment. \"Data\" holds the Shape ID (index into SHP1)\"");
                 }
             }
@@ -857,33 +857,33 @@ static void validate_Inf1(bf_vctx *v, const j3d_Inf1 *s)
     }
     /* Scene Hierarchy: "0x01 = Creates a new child of the previous node", "0x02 = Finishes the child node and returns ownership to the previous node" (schema line 392) */
     {
-        int ok = (((int64_t)(j3d_Inf1_m_levels_opened(c, s) == j3d_Inf1_m_levels_closed(c, s)))) != 0;
+        int ok = j3d_Inf1_m_levels_opened(c, s) == j3d_Inf1_m_levels_closed(c, s);
         if (!bf_eval_failed(v, "nodes", "Scene Hierarchy: \"0x01 = Creates a new child of the previous node\", \"0x02 = Finishes the child node and returns ownership to the previous node\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s)->nodes_at), "nodes", "Scene Hierarchy: \"0x01 = Creates a new child of the previous node\", \"0x02 = Finishes the child node and returns ownership to the previous node\"", "%lld child levels opened but %lld closed", (long long)(j3d_Inf1_m_levels_opened(c, s)), (long long)(j3d_Inf1_m_levels_closed(c, s)));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)s->nodes_at), "nodes", "Scene Hierarchy: \"0x01 = Creates a new child of the previous node\", \"0x02 = Finishes the child node and returns ownership to the previous node\"", "%lld child levels opened but %lld closed", (long long)(j3d_Inf1_m_levels_opened(c, s)), (long long)(j3d_Inf1_m_levels_closed(c, s)));
             bf_eval_failed(v, "nodes", "Scene Hierarchy: \"0x01 = Creates a new child of the previous node\", \"0x02 = Finishes the child node and returns ownership to the previous node\"");
         }
     }
     /* INF1: "Matrix Group Data Count. Referring to the Matrix Group Data in SHP1" (schema line 397) */
     {
-        int ok = (((int64_t)((int64_t)s->matrix_group_count == j3d_Inf1_m_group_data_count(c, s)))) != 0;
+        int ok = s->matrix_group_count == j3d_Inf1_m_group_data_count(c, s);
         if (!bf_eval_failed(v, "matrix_group_count", "INF1: \"Matrix Group Data Count. Referring to the Matrix Group Data in SHP1\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 4)), "matrix_group_count", "INF1: \"Matrix Group Data Count. Referring to the Matrix Group Data in SHP1\"", "matrix group data count %lld, but SHP1 has %lld matrix group data entries", (long long)((int64_t)s->matrix_group_count), (long long)(j3d_Inf1_m_group_data_count(c, s)));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 4)), "matrix_group_count", "INF1: \"Matrix Group Data Count. Referring to the Matrix Group Data in SHP1\"", "matrix group data count %lld, but SHP1 has %lld matrix group data entries", (long long)((int64_t)s->matrix_group_count), (long long)(j3d_Inf1_m_group_data_count(c, s)));
             bf_eval_failed(v, "matrix_group_count", "INF1: \"Matrix Group Data Count. Referring to the Matrix Group Data in SHP1\"");
         }
     }
     /* INF1: "Vertex Count. Always equals the number of entries in the VTX1 "POSITION" data buffer" (schema line 401) */
     {
-        int ok = (((int64_t)(((int64_t)(j3d_Inf1_m_position_bytes(c, s) == INT64_C(0))) || ((int64_t)(((int64_t)(bf_mul((int64_t)s->vertex_count, j3d_Inf1_m_position_stride(c, s)) <= j3d_Inf1_m_position_bytes(c, s))) && ((int64_t)(bf_sub(j3d_Inf1_m_position_bytes(c, s), bf_mul((int64_t)s->vertex_count, j3d_Inf1_m_position_stride(c, s))) < INT64_C(32)))))))) != 0;
+        int ok = j3d_Inf1_m_position_bytes(c, s) == 0 || (bf_mul(s->vertex_count, j3d_Inf1_m_position_stride(c, s)) <= j3d_Inf1_m_position_bytes(c, s) && bf_sub(j3d_Inf1_m_position_bytes(c, s), bf_mul(s->vertex_count, j3d_Inf1_m_position_stride(c, s))) < 32);
         if (!bf_eval_failed(v, "vertex_count", "INF1: \"Vertex Count. Always equals the number of entries in the VTX1 \"POSITION\" data buffer\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 8)), "vertex_count", "INF1: \"Vertex Count. Always equals the number of entries in the VTX1 \"POSITION\" data buffer\"", "vertex count %lld, but the POSITION buffer holds %lld entries of %lld bytes (%lld bytes with its padding)", (long long)((int64_t)s->vertex_count), (long long)(bf_div(c, j3d_Inf1_m_position_bytes(c, s), bf_max(j3d_Inf1_m_position_stride(c, s), INT64_C(1)))), (long long)(j3d_Inf1_m_position_stride(c, s)), (long long)(j3d_Inf1_m_position_bytes(c, s)));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 8)), "vertex_count", "INF1: \"Vertex Count. Always equals the number of entries in the VTX1 \"POSITION\" data buffer\"", "vertex count %lld, but the POSITION buffer holds %lld entries of %lld bytes (%lld bytes with its padding)", (long long)((int64_t)s->vertex_count), (long long)(bf_div(c, j3d_Inf1_m_position_bytes(c, s), bf_max(j3d_Inf1_m_position_stride(c, s), 1))), (long long)(j3d_Inf1_m_position_stride(c, s)), (long long)(j3d_Inf1_m_position_bytes(c, s)));
             bf_eval_failed(v, "vertex_count", "INF1: \"Vertex Count. Always equals the number of entries in the VTX1 \"POSITION\" data buffer\"");
         }
     }
     /* INF1: "Vertex Count. Always equals the number of entries in the VTX1 "POSITION" data buffer" (its padding to 32 bytes is not entries) (schema line 406) */
     {
-        int ok = (((int64_t)(((int64_t)(j3d_Inf1_m_position_components(c, s) == INT64_C(0))) || ((int64_t)(bf_mul((int64_t)s->vertex_count, j3d_Inf1_m_position_components(c, s)) == j3d_Inf1_m_position_values(c, s)))))) != 0;
+        int ok = j3d_Inf1_m_position_components(c, s) == 0 || bf_mul(s->vertex_count, j3d_Inf1_m_position_components(c, s)) == j3d_Inf1_m_position_values(c, s);
         if (!bf_eval_failed(v, "vertex_count", "INF1: \"Vertex Count. Always equals the number of entries in the VTX1 \"POSITION\" data buffer\" (its padding to 32 bytes is not entries)") && !ok) {
-            bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)((s)->_offset + 8)), "vertex_count", "INF1: \"Vertex Count. Always equals the number of entries in the VTX1 \"POSITION\" data buffer\" (its padding to 32 bytes is not entries)", "vertex count %lld, but the POSITION buffer holds %lld entries before its padding", (long long)((int64_t)s->vertex_count), (long long)(bf_div(c, j3d_Inf1_m_position_values(c, s), bf_max(j3d_Inf1_m_position_components(c, s), INT64_C(1)))));
+            bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)(s->_offset + 8)), "vertex_count", "INF1: \"Vertex Count. Always equals the number of entries in the VTX1 \"POSITION\" data buffer\" (its padding to 32 bytes is not entries)", "vertex count %lld, but the POSITION buffer holds %lld entries before its padding", (long long)((int64_t)s->vertex_count), (long long)(bf_div(c, j3d_Inf1_m_position_values(c, s), bf_max(j3d_Inf1_m_position_components(c, s), 1))));
             bf_eval_failed(v, "vertex_count", "INF1: \"Vertex Count. Always equals the number of entries in the VTX1 \"POSITION\" data buffer\" (its padding to 32 bytes is not entries)");
         }
     }
@@ -924,85 +924,85 @@ static void validate_Vtx1(bf_vctx *v, const j3d_Vtx1 *s)
     {
         int64_t q1 = 0;
         for (uint32_t i1 = 0; i1 < (uint32_t)(s->formats_count); i1++) {
-            const j3d_VertexFormat *it1 = &(s->formats)[i1];
+            const j3d_VertexFormat *it1 = &s->formats[i1];
             (void)it1;
-            q1 += (((int64_t)((int64_t)it1->attr == INT64_C(9)))) ? 1 : 0;
+            q1 += it1->attr == 9;
         }
         int64_t q2 = 0;
         for (uint32_t i2 = 0; i2 < (uint32_t)(s->formats_count); i2++) {
-            const j3d_VertexFormat *it2 = &(s->formats)[i2];
+            const j3d_VertexFormat *it2 = &s->formats[i2];
             (void)it2;
-            q2 += (((int64_t)((int64_t)it2->attr == INT64_C(10)))) ? 1 : 0;
+            q2 += it2->attr == 10;
         }
         int64_t q3 = 0;
         for (uint32_t i3 = 0; i3 < (uint32_t)(s->formats_count); i3++) {
-            const j3d_VertexFormat *it3 = &(s->formats)[i3];
+            const j3d_VertexFormat *it3 = &s->formats[i3];
             (void)it3;
-            q3 += (((int64_t)((int64_t)it3->attr == INT64_C(11)))) ? 1 : 0;
+            q3 += it3->attr == 11;
         }
         int64_t q4 = 0;
         for (uint32_t i4 = 0; i4 < (uint32_t)(s->formats_count); i4++) {
-            const j3d_VertexFormat *it4 = &(s->formats)[i4];
+            const j3d_VertexFormat *it4 = &s->formats[i4];
             (void)it4;
-            q4 += (((int64_t)((int64_t)it4->attr == INT64_C(12)))) ? 1 : 0;
+            q4 += it4->attr == 12;
         }
         int64_t q5 = 0;
         for (uint32_t i5 = 0; i5 < (uint32_t)(s->formats_count); i5++) {
-            const j3d_VertexFormat *it5 = &(s->formats)[i5];
+            const j3d_VertexFormat *it5 = &s->formats[i5];
             (void)it5;
-            q5 += (((int64_t)((int64_t)it5->attr == INT64_C(13)))) ? 1 : 0;
+            q5 += it5->attr == 13;
         }
         int64_t q6 = 0;
         for (uint32_t i6 = 0; i6 < (uint32_t)(s->formats_count); i6++) {
-            const j3d_VertexFormat *it6 = &(s->formats)[i6];
+            const j3d_VertexFormat *it6 = &s->formats[i6];
             (void)it6;
-            q6 += (((int64_t)((int64_t)it6->attr == INT64_C(14)))) ? 1 : 0;
+            q6 += it6->attr == 14;
         }
         int64_t q7 = 0;
         for (uint32_t i7 = 0; i7 < (uint32_t)(s->formats_count); i7++) {
-            const j3d_VertexFormat *it7 = &(s->formats)[i7];
+            const j3d_VertexFormat *it7 = &s->formats[i7];
             (void)it7;
-            q7 += (((int64_t)((int64_t)it7->attr == INT64_C(15)))) ? 1 : 0;
+            q7 += it7->attr == 15;
         }
         int64_t q8 = 0;
         for (uint32_t i8 = 0; i8 < (uint32_t)(s->formats_count); i8++) {
-            const j3d_VertexFormat *it8 = &(s->formats)[i8];
+            const j3d_VertexFormat *it8 = &s->formats[i8];
             (void)it8;
-            q8 += (((int64_t)((int64_t)it8->attr == INT64_C(16)))) ? 1 : 0;
+            q8 += it8->attr == 16;
         }
         int64_t q9 = 0;
         for (uint32_t i9 = 0; i9 < (uint32_t)(s->formats_count); i9++) {
-            const j3d_VertexFormat *it9 = &(s->formats)[i9];
+            const j3d_VertexFormat *it9 = &s->formats[i9];
             (void)it9;
-            q9 += (((int64_t)((int64_t)it9->attr == INT64_C(17)))) ? 1 : 0;
+            q9 += it9->attr == 17;
         }
         int64_t q10 = 0;
         for (uint32_t i10 = 0; i10 < (uint32_t)(s->formats_count); i10++) {
-            const j3d_VertexFormat *it10 = &(s->formats)[i10];
+            const j3d_VertexFormat *it10 = &s->formats[i10];
             (void)it10;
-            q10 += (((int64_t)((int64_t)it10->attr == INT64_C(18)))) ? 1 : 0;
+            q10 += it10->attr == 18;
         }
         int64_t q11 = 0;
         for (uint32_t i11 = 0; i11 < (uint32_t)(s->formats_count); i11++) {
-            const j3d_VertexFormat *it11 = &(s->formats)[i11];
+            const j3d_VertexFormat *it11 = &s->formats[i11];
             (void)it11;
-            q11 += (((int64_t)((int64_t)it11->attr == INT64_C(19)))) ? 1 : 0;
+            q11 += it11->attr == 19;
         }
         int64_t q12 = 0;
         for (uint32_t i12 = 0; i12 < (uint32_t)(s->formats_count); i12++) {
-            const j3d_VertexFormat *it12 = &(s->formats)[i12];
+            const j3d_VertexFormat *it12 = &s->formats[i12];
             (void)it12;
-            q12 += (((int64_t)((int64_t)it12->attr == INT64_C(20)))) ? 1 : 0;
+            q12 += it12->attr == 20;
         }
         int64_t q13 = 0;
         for (uint32_t i13 = 0; i13 < (uint32_t)(s->formats_count); i13++) {
-            const j3d_VertexFormat *it13 = &(s->formats)[i13];
+            const j3d_VertexFormat *it13 = &s->formats[i13];
             (void)it13;
-            q13 += (((int64_t)((int64_t)it13->attr == INT64_C(25)))) ? 1 : 0;
+            q13 += it13->attr == 25;
         }
-        int ok = (((int64_t)(((int64_t)(((int64_t)(((int64_t)(((int64_t)(((int64_t)(((int64_t)(((int64_t)(((int64_t)(((int64_t)(((int64_t)(((int64_t)(((int64_t)(q1 <= INT64_C(1))) && ((int64_t)(q2 <= INT64_C(1))))) && ((int64_t)(q3 <= INT64_C(1))))) && ((int64_t)(q4 <= INT64_C(1))))) && ((int64_t)(q5 <= INT64_C(1))))) && ((int64_t)(q6 <= INT64_C(1))))) && ((int64_t)(q7 <= INT64_C(1))))) && ((int64_t)(q8 <= INT64_C(1))))) && ((int64_t)(q9 <= INT64_C(1))))) && ((int64_t)(q10 <= INT64_C(1))))) && ((int64_t)(q11 <= INT64_C(1))))) && ((int64_t)(q12 <= INT64_C(1))))) && ((int64_t)(q13 <= INT64_C(1)))))) != 0;
+        int ok = q1 <= 1 && q2 <= 1 && q3 <= 1 && q4 <= 1 && q5 <= 1 && q6 <= 1 && q7 <= 1 && q8 <= 1 && q9 <= 1 && q10 <= 1 && q11 <= 1 && q12 <= 1 && q13 <= 1;
         if (!bf_eval_failed(v, "formats", "Vertex Buffer Formats: \"Only one descriptor can exist for each attribute.\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s)->formats_at), "formats", "Vertex Buffer Formats: \"Only one descriptor can exist for each attribute.\"", "two format descriptors for one attribute");
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)s->formats_at), "formats", "Vertex Buffer Formats: \"Only one descriptor can exist for each attribute.\"", "two format descriptors for one attribute");
             bf_eval_failed(v, "formats", "Vertex Buffer Formats: \"Only one descriptor can exist for each attribute.\"");
         }
     }
@@ -1035,17 +1035,17 @@ static void validate_VertexFormat(bf_vctx *v, const j3d_VertexFormat *s)
     }
     /* Vertex Buffer Formats: Data Types table (UInt8 ... Float; for colors RGB565 ... RGBA8) (schema line 625) */
     {
-        int ok = (((int64_t)(((int64_t)((int64_t)s->attr == INT64_C(255))) || (((int64_t)(((int64_t)((int64_t)s->attr == INT64_C(11))) || ((int64_t)((int64_t)s->attr == INT64_C(12))))) ? ((int64_t)((int64_t)s->data_type <= INT64_C(5))) : ((int64_t)((int64_t)s->data_type <= INT64_C(4))))))) != 0;
+        int ok = s->attr == J3D_VERTEX_ATTRIBUTE_LIST_END || (s->attr == J3D_VERTEX_ATTRIBUTE_COLOR0 || s->attr == J3D_VERTEX_ATTRIBUTE_COLOR1 ? s->data_type <= 5 : s->data_type <= 4);
         if (!bf_eval_failed(v, "data_type", "Vertex Buffer Formats: Data Types table (UInt8 ... Float; for colors RGB565 ... RGBA8)") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 8)), "data_type", "Vertex Buffer Formats: Data Types table (UInt8 ... Float; for colors RGB565 ... RGBA8)", "data type %lld is not one of the %lld types of this attribute", (long long)((int64_t)s->data_type), (long long)((((int64_t)(((int64_t)((int64_t)s->attr == INT64_C(11))) || ((int64_t)((int64_t)s->attr == INT64_C(12))))) ? INT64_C(6) : INT64_C(5))));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 8)), "data_type", "Vertex Buffer Formats: Data Types table (UInt8 ... Float; for colors RGB565 ... RGBA8)", "data type %lld is not one of the %lld types of this attribute", (long long)((int64_t)s->data_type), (long long)((int64_t)(s->attr == J3D_VERTEX_ATTRIBUTE_COLOR0 || s->attr == J3D_VERTEX_ATTRIBUTE_COLOR1 ? 6 : 5)));
             bf_eval_failed(v, "data_type", "Vertex Buffer Formats: Data Types table (UInt8 ... Float; for colors RGB565 ... RGBA8)");
         }
     }
     /* Vertex Buffer Formats: Component Count table ("the values are considered based on the attribute target they're assigned to") (schema line 629) */
     {
-        int ok = (((int64_t)(((int64_t)((int64_t)s->attr == INT64_C(255))) || ((int64_t)((int64_t)s->component_count <= (((int64_t)(((int64_t)((int64_t)s->attr == INT64_C(10))) || ((int64_t)((int64_t)s->attr == INT64_C(25))))) ? INT64_C(2) : INT64_C(1))))))) != 0;
+        int ok = s->attr == J3D_VERTEX_ATTRIBUTE_LIST_END || s->component_count <= (s->attr == J3D_VERTEX_ATTRIBUTE_NORMAL || s->attr == J3D_VERTEX_ATTRIBUTE_TANGENT ? 2 : 1);
         if (!bf_eval_failed(v, "component_count", "Vertex Buffer Formats: Component Count table (\"the values are considered based on the attribute target they're assigned to\")") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 4)), "component_count", "Vertex Buffer Formats: Component Count table (\"the values are considered based on the attribute target they're assigned to\")", "component count %lld is not one of this attribute's", (long long)((int64_t)s->component_count));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 4)), "component_count", "Vertex Buffer Formats: Component Count table (\"the values are considered based on the attribute target they're assigned to\")", "component count %lld is not one of this attribute's", (long long)((int64_t)s->component_count));
             bf_eval_failed(v, "component_count", "Vertex Buffer Formats: Component Count table (\"the values are considered based on the attribute target they're assigned to\")");
         }
     }
@@ -1062,17 +1062,17 @@ static void validate_Evp1(bf_vctx *v, const j3d_Evp1 *s)
     (void)s;
     /* Inverse Bind Matrix Table: "the number of Inverse Bind Matrices is always equal to the amount of Joints in the model" (schema line 744) */
     {
-        int ok = (((int64_t)(((int64_t)((int64_t)s->matrix_table_offset == INT64_C(0))) || ((int64_t)((int64_t)s->inverse_bind_matrices_count == j3d_File_m_joint_count(c, R)))))) != 0;
+        int ok = s->matrix_table_offset == 0 || (int64_t)s->inverse_bind_matrices_count == j3d_File_m_joint_count(c, R);
         if (!bf_eval_failed(v, "matrix_table_offset", "Inverse Bind Matrix Table: \"the number of Inverse Bind Matrices is always equal to the amount of Joints in the model\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 16)), "matrix_table_offset", "Inverse Bind Matrix Table: \"the number of Inverse Bind Matrices is always equal to the amount of Joints in the model\"", "%lld inverse bind matrices, but JNT1 has %lld joints", (long long)((int64_t)s->inverse_bind_matrices_count), (long long)(j3d_File_m_joint_count(c, R)));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 16)), "matrix_table_offset", "Inverse Bind Matrix Table: \"the number of Inverse Bind Matrices is always equal to the amount of Joints in the model\"", "%lld inverse bind matrices, but JNT1 has %lld joints", (long long)((int64_t)s->inverse_bind_matrices_count), (long long)(j3d_File_m_joint_count(c, R)));
             bf_eval_failed(v, "matrix_table_offset", "Inverse Bind Matrix Table: \"the number of Inverse Bind Matrices is always equal to the amount of Joints in the model\"");
         }
     }
     /* Envelope Weight Table: "This table ends with padding to the nearest 4th byte so the Floats that come after are aligned correctly." (schema line 748) */
     {
-        int ok = (((int64_t)(bf_mod(c, (int64_t)s->matrix_table_offset, INT64_C(4)) == INT64_C(0)))) != 0;
+        int ok = bf_mod(c, s->matrix_table_offset, 4) == 0;
         if (!bf_eval_failed(v, "matrix_table_offset", "Envelope Weight Table: \"This table ends with padding to the nearest 4th byte so the Floats that come after are aligned correctly.\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 16)), "matrix_table_offset", "Envelope Weight Table: \"This table ends with padding to the nearest 4th byte so the Floats that come after are aligned correctly.\"", "the inverse bind matrices start at 0x%llx, not aligned to 4", (unsigned long long)((int64_t)s->matrix_table_offset));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 16)), "matrix_table_offset", "Envelope Weight Table: \"This table ends with padding to the nearest 4th byte so the Floats that come after are aligned correctly.\"", "the inverse bind matrices start at 0x%llx, not aligned to 4", (unsigned long long)((int64_t)s->matrix_table_offset));
             bf_eval_failed(v, "matrix_table_offset", "Envelope Weight Table: \"This table ends with padding to the nearest 4th byte so the Floats that come after are aligned correctly.\"");
         }
     }
@@ -1086,9 +1086,9 @@ static void validate_Evp1(bf_vctx *v, const j3d_Evp1 *s)
             {
                 int64_t q1 = 1;
                 for (uint32_t i1 = 0; i1 < (uint32_t)(it->indices_count); i1++) {
-                    if (!(((int64_t)((int64_t)((it->indices)[i1]) < j3d_File_m_joint_count(c, R))))) { q1 = 0; break; }
+                    if (!(it->indices[i1] < j3d_File_m_joint_count(c, R))) { q1 = 0; break; }
                 }
-                int ok = (q1) != 0;
+                int ok = q1 != 0;
                 if (!bf_eval_failed(v, "", "Envelope Joint Index Table: \"This table consists of the actual JNT1 index values.\"") && !ok) {
                     bf_report(v, BF_SEVERITY_ERROR, (uint64_t)(it->_offset), "", "Envelope Joint Index Table: \"This table consists of the actual JNT1 index values.\"", "envelope %lld names a joint outside JNT1's %lld", (long long)((int64_t)i), (long long)(j3d_File_m_joint_count(c, R)));
                     bf_eval_failed(v, "", "Envelope Joint Index Table: \"This table consists of the actual JNT1 index values.\"");
@@ -1107,17 +1107,17 @@ static void validate_Evp1(bf_vctx *v, const j3d_Evp1 *s)
             {
                 double q2 = 0;
                 for (uint32_t i2 = 0; i2 < (uint32_t)(it->weights_count); i2++) {
-                    q2 = q2 + (double)((it->weights)[i2]);
+                    q2 = q2 + (double)it->weights[i2];
                 }
                 double q3 = 0;
                 for (uint32_t i3 = 0; i3 < (uint32_t)(it->weights_count); i3++) {
-                    q3 = q3 + (double)((it->weights)[i3]);
+                    q3 = q3 + (double)it->weights[i3];
                 }
-                int ok = (((int64_t)(((int64_t)(q2 > 0.98999999999999999)) && ((int64_t)(q3 < 1.01))))) != 0;
+                int ok = q2 > 0.98999999999999999 && q3 < 1.01;
                 if (!bf_eval_failed(v, "", "Envelope Weight Table: \"joint weighting values which determine how much of an effect the given Joint Index has on this envelope\"") && !ok) {
                     double q4 = 0;
                     for (uint32_t i4 = 0; i4 < (uint32_t)(it->weights_count); i4++) {
-                        q4 = q4 + (double)((it->weights)[i4]);
+                        q4 = q4 + (double)it->weights[i4];
                     }
                     bf_report(v, BF_SEVERITY_WARNING, (uint64_t)(it->_offset), "", "Envelope Weight Table: \"joint weighting values which determine how much of an effect the given Joint Index has on this envelope\"", "the weights of envelope %lld add up to %g, not 1", (long long)((int64_t)i), q4);
                     bf_eval_failed(v, "", "Envelope Weight Table: \"joint weighting values which determine how much of an effect the given Joint Index has on this envelope\"");
@@ -1150,7 +1150,7 @@ static void validate_Drw1(bf_vctx *v, const j3d_Drw1 *s)
     for (uint32_t i = 0; i < s->types_count; i++) {
         if (bf_push(c, "types", i)) {
             {
-                int ok = (((int64_t)(((int64_t)((int64_t)i == INT64_C(0))) || ((int64_t)((int64_t)((i ? s->types[i - 1] : 0)) <= (int64_t)(s->types[i])))))) != 0;
+                int ok = (int64_t)i == 0 || (int64_t)(i ? s->types[i - 1] : 0) <= (int64_t)s->types[i];
                 if (!bf_eval_failed(v, "", "Destination Type List: \"It is ordered so that all the Joints come first, and all the Envelopes second.\"") && !ok) {
                     bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((s)->types_at + (uint64_t)i * 1), "", "Destination Type List: \"It is ordered so that all the Joints come first, and all the Envelopes second.\"", "entry %lld is a joint after an envelope", (long long)((int64_t)i));
                     bf_eval_failed(v, "", "Destination Type List: \"It is ordered so that all the Joints come first, and all the Envelopes second.\"");
@@ -1163,9 +1163,9 @@ static void validate_Drw1(bf_vctx *v, const j3d_Drw1 *s)
     for (uint32_t i = 0; i < s->ids_count; i++) {
         if (bf_push(c, "ids", i)) {
             {
-                int ok = ((((int64_t)(bf_at_u8(c, s->types, s->types_count, (int64_t)i) == INT64_C(0))) ? ((int64_t)((int64_t)(s->ids[i]) < j3d_File_m_joint_count(c, R))) : ((int64_t)((int64_t)(s->ids[i]) < j3d_File_m_envelope_count(c, R))))) != 0;
+                int ok = (bf_at_u8(c, s->types, s->types_count, (int64_t)i) == J3D_DRAW_TYPE_JOINT ? (int64_t)s->ids[i] < j3d_File_m_joint_count(c, R) : (int64_t)s->ids[i] < j3d_File_m_envelope_count(c, R)) != 0;
                 if (!bf_eval_failed(v, "", "Destination ID List: \"an array of UInt16 that simply dictate an index into the provided section\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((s)->ids_at + (uint64_t)i * 2), "", "Destination ID List: \"an array of UInt16 that simply dictate an index into the provided section\"", "entry %lld of type %lld names %lld, outside its section", (long long)((int64_t)i), (long long)(bf_at_u8(c, s->types, s->types_count, (int64_t)i)), (long long)((int64_t)(s->ids[i])));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((s)->ids_at + (uint64_t)i * 2), "", "Destination ID List: \"an array of UInt16 that simply dictate an index into the provided section\"", "entry %lld of type %lld names %lld, outside its section", (long long)((int64_t)i), (long long)(bf_at_u8(c, s->types, s->types_count, (int64_t)i)), (long long)((int64_t)s->ids[i]));
                     bf_eval_failed(v, "", "Destination ID List: \"an array of UInt16 that simply dictate an index into the provided section\"");
                 }
             }
@@ -1174,9 +1174,9 @@ static void validate_Drw1(bf_vctx *v, const j3d_Drw1 *s)
     }
     /* DRW1: "The Destination Type list and Destination ID list must be equal in length." (schema line 811) */
     {
-        int ok = (((int64_t)(((int64_t)(bf_add((int64_t)s->type_list_offset, (int64_t)s->entry_count) <= (int64_t)s->id_list_offset)) || ((int64_t)(bf_add((int64_t)s->id_list_offset, bf_mul(INT64_C(2), (int64_t)s->entry_count)) <= (int64_t)s->type_list_offset))))) != 0;
+        int ok = bf_add(s->type_list_offset, s->entry_count) <= s->id_list_offset || bf_add(s->id_list_offset, bf_mul(2, s->entry_count)) <= s->type_list_offset;
         if (!bf_eval_failed(v, "id_list_offset", "DRW1: \"The Destination Type list and Destination ID list must be equal in length.\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 8)), "id_list_offset", "DRW1: \"The Destination Type list and Destination ID list must be equal in length.\"", "the type list (%lld bytes at 0x%llx) and the id list at 0x%llx overlap", (long long)((int64_t)s->entry_count), (unsigned long long)((int64_t)s->type_list_offset), (unsigned long long)((int64_t)s->id_list_offset));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 8)), "id_list_offset", "DRW1: \"The Destination Type list and Destination ID list must be equal in length.\"", "the type list (%lld bytes at 0x%llx) and the id list at 0x%llx overlap", (long long)((int64_t)s->entry_count), (unsigned long long)((int64_t)s->type_list_offset), (unsigned long long)((int64_t)s->id_list_offset));
             bf_eval_failed(v, "id_list_offset", "DRW1: \"The Destination Type list and Destination ID list must be equal in length.\"");
         }
     }
@@ -1195,9 +1195,9 @@ static void validate_Jnt1(bf_vctx *v, const j3d_Jnt1 *s)
     for (uint32_t i = 0; i < s->remap_count; i++) {
         if (bf_push(c, "remap", i)) {
             {
-                int ok = (((int64_t)((int64_t)(s->remap[i]) < (int64_t)s->joint_count))) != 0;
+                int ok = (int64_t)s->remap[i] < (int64_t)s->joint_count;
                 if (!bf_eval_failed(v, "", "JNT1: \"Remap table offset\" (one joint data entry per joint)") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((s)->remap_at + (uint64_t)i * 2), "", "JNT1: \"Remap table offset\" (one joint data entry per joint)", "remap entry %lld is %lld, outside the %lld joints", (long long)((int64_t)i), (long long)((int64_t)(s->remap[i])), (long long)((int64_t)s->joint_count));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((s)->remap_at + (uint64_t)i * 2), "", "JNT1: \"Remap table offset\" (one joint data entry per joint)", "remap entry %lld is %lld, outside the %lld joints", (long long)((int64_t)i), (long long)((int64_t)s->remap[i]), (long long)((int64_t)s->joint_count));
                     bf_eval_failed(v, "", "JNT1: \"Remap table offset\" (one joint data entry per joint)");
                 }
             }
@@ -1206,9 +1206,9 @@ static void validate_Jnt1(bf_vctx *v, const j3d_Jnt1 *s)
     }
     /* JNT1: "Name table offset" (a name per joint) (schema line 844) */
     {
-        int ok = (((int64_t)(((int64_t)((int64_t)s->name_table_offset == INT64_C(0))) || ((int64_t)((int64_t)(&s->names)->count == (int64_t)s->joint_count))))) != 0;
+        int ok = s->name_table_offset == 0 || s->names.count == s->joint_count;
         if (!bf_eval_failed(v, "name_table_offset", "JNT1: \"Name table offset\" (a name per joint)") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 12)), "name_table_offset", "JNT1: \"Name table offset\" (a name per joint)", "%lld names for %lld joints", (long long)((int64_t)(&s->names)->count), (long long)((int64_t)s->joint_count));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 12)), "name_table_offset", "JNT1: \"Name table offset\" (a name per joint)", "%lld names for %lld joints", (long long)((int64_t)s->names.count), (long long)((int64_t)s->joint_count));
             bf_eval_failed(v, "name_table_offset", "JNT1: \"Name table offset\" (a name per joint)");
         }
     }
@@ -1247,9 +1247,9 @@ static void validate_Shp1(bf_vctx *v, const j3d_Shp1 *s)
     (void)s;
     /* SHP1: "Matrix Group Data offset (entry count must equal the entry count of the GXDisplayList group table)" (schema line 974) */
     {
-        int ok = (((int64_t)((int64_t)s->group_data_count == j3d_Shp1_m_shape_group_count(c, s)))) != 0;
+        int ok = (int64_t)s->group_data_count == j3d_Shp1_m_shape_group_count(c, s);
         if (!bf_eval_failed(v, "group_data_offset", "SHP1: \"Matrix Group Data offset (entry count must equal the entry count of the GXDisplayList group table)\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 28)), "group_data_offset", "SHP1: \"Matrix Group Data offset (entry count must equal the entry count of the GXDisplayList group table)\"", "%lld matrix group data entries, but the shapes have %lld matrix groups", (long long)((int64_t)s->group_data_count), (long long)(j3d_Shp1_m_shape_group_count(c, s)));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 28)), "group_data_offset", "SHP1: \"Matrix Group Data offset (entry count must equal the entry count of the GXDisplayList group table)\"", "%lld matrix group data entries, but the shapes have %lld matrix groups", (long long)((int64_t)s->group_data_count), (long long)(j3d_Shp1_m_shape_group_count(c, s)));
             bf_eval_failed(v, "group_data_offset", "SHP1: \"Matrix Group Data offset (entry count must equal the entry count of the GXDisplayList group table)\"");
         }
     }
@@ -1261,9 +1261,9 @@ static void validate_Shp1(bf_vctx *v, const j3d_Shp1 *s)
         (void)prev;
         if (bf_push(c, "group_data", i)) {
             {
-                int ok = (((int64_t)(((int64_t)((int64_t)it->matrix_count == INT64_C(0))) || ((int64_t)(bf_at_s16(c, it->weights, it->weights_count, INT64_C(0)) != bf_neg(INT64_C(1))))))) != 0;
+                int ok = it->matrix_count == 0 || bf_at_s16(c, it->weights, it->weights_count, 0) != bf_neg(1);
                 if (!bf_eval_failed(v, "first_weight", "Weight Index Table: \"A Matrix Group must not start with 0xFFFF.\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 4)), "first_weight", "Weight Index Table: \"A Matrix Group must not start with 0xFFFF.\"", "matrix group %lld starts with 0xFFFF", (long long)((int64_t)i));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 4)), "first_weight", "Weight Index Table: \"A Matrix Group must not start with 0xFFFF.\"", "matrix group %lld starts with 0xFFFF", (long long)((int64_t)i));
                     bf_eval_failed(v, "first_weight", "Weight Index Table: \"A Matrix Group must not start with 0xFFFF.\"");
                 }
             }
@@ -1278,9 +1278,9 @@ static void validate_Shp1(bf_vctx *v, const j3d_Shp1 *s)
         (void)prev;
         if (bf_push(c, "group_data", i)) {
             {
-                int ok = (((int64_t)((int64_t)it->matrix_count <= INT64_C(10)))) != 0;
+                int ok = it->matrix_count <= 10;
                 if (!bf_eval_failed(v, "matrix_count", "Weight Index Table: \"Matrix Groups can select a segment of these indices (up to 10) for use.\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 2)), "matrix_count", "Weight Index Table: \"Matrix Groups can select a segment of these indices (up to 10) for use.\"", "matrix group %lld selects %lld weight indices, more than 10", (long long)((int64_t)i), (long long)((int64_t)it->matrix_count));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 2)), "matrix_count", "Weight Index Table: \"Matrix Groups can select a segment of these indices (up to 10) for use.\"", "matrix group %lld selects %lld weight indices, more than 10", (long long)((int64_t)i), (long long)((int64_t)it->matrix_count));
                     bf_eval_failed(v, "matrix_count", "Weight Index Table: \"Matrix Groups can select a segment of these indices (up to 10) for use.\"");
                 }
             }
@@ -1297,11 +1297,11 @@ static void validate_Shp1(bf_vctx *v, const j3d_Shp1 *s)
             {
                 int64_t q1 = 1;
                 for (uint32_t i1 = 0; i1 < (uint32_t)(it->weights_count); i1++) {
-                    if (!(((int64_t)(((int64_t)((int64_t)((it->weights)[i1]) == bf_neg(INT64_C(1)))) || ((int64_t)((int64_t)((it->weights)[i1]) < j3d_File_m_draw_entry_count(c, R))))))) { q1 = 0; break; }
+                    if (!(it->weights[i1] == bf_neg(1) || it->weights[i1] < j3d_File_m_draw_entry_count(c, R))) { q1 = 0; break; }
                 }
-                int ok = (q1) != 0;
+                int ok = q1 != 0;
                 if (!bf_eval_failed(v, "first_weight", "Weight Index Table: \"This table contains several indices into DRW1.\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 4)), "first_weight", "Weight Index Table: \"This table contains several indices into DRW1.\"", "matrix group %lld uses a weight index outside DRW1's %lld entries", (long long)((int64_t)i), (long long)(j3d_File_m_draw_entry_count(c, R)));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 4)), "first_weight", "Weight Index Table: \"This table contains several indices into DRW1.\"", "matrix group %lld uses a weight index outside DRW1's %lld entries", (long long)((int64_t)i), (long long)(j3d_File_m_draw_entry_count(c, R)));
                     bf_eval_failed(v, "first_weight", "Weight Index Table: \"This table contains several indices into DRW1.\"");
                 }
             }
@@ -1316,9 +1316,9 @@ static void validate_Shp1(bf_vctx *v, const j3d_Shp1 *s)
         (void)prev;
         if (bf_push(c, "shapes", i)) {
             {
-                int ok = (((int64_t)(((int64_t)(bf_add((int64_t)it->group_data_index, (int64_t)it->matrix_group_count) <= (int64_t)s->group_data_count)) && ((int64_t)(bf_add((int64_t)it->first_group_definition, (int64_t)it->matrix_group_count) <= (int64_t)s->group_data_count))))) != 0;
+                int ok = bf_add(it->group_data_index, it->matrix_group_count) <= (int64_t)s->group_data_count && bf_add(it->first_group_definition, it->matrix_group_count) <= (int64_t)s->group_data_count;
                 if (!bf_eval_failed(v, "group_data_index", "Matrix Group Definition Table: \"all the Matrix Groups for a given Shape must come directly one after another\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 6)), "group_data_index", "Matrix Group Definition Table: \"all the Matrix Groups for a given Shape must come directly one after another\"", "shape %lld's matrix groups are not inside the %lld of the tables", (long long)((int64_t)i), (long long)((int64_t)s->group_data_count));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 6)), "group_data_index", "Matrix Group Definition Table: \"all the Matrix Groups for a given Shape must come directly one after another\"", "shape %lld's matrix groups are not inside the %lld of the tables", (long long)((int64_t)i), (long long)((int64_t)s->group_data_count));
                     bf_eval_failed(v, "group_data_index", "Matrix Group Definition Table: \"all the Matrix Groups for a given Shape must come directly one after another\"");
                 }
             }
@@ -1327,9 +1327,9 @@ static void validate_Shp1(bf_vctx *v, const j3d_Shp1 *s)
     }
     /* SHP1: "Name table offset" (a name per shape) (schema line 998) */
     {
-        int ok = (((int64_t)(((int64_t)((int64_t)s->name_table_offset == INT64_C(0))) || ((int64_t)((int64_t)(&s->names)->count == (int64_t)s->shape_count))))) != 0;
+        int ok = s->name_table_offset == 0 || s->names.count == s->shape_count;
         if (!bf_eval_failed(v, "name_table_offset", "SHP1: \"Name table offset\" (a name per shape)") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 12)), "name_table_offset", "SHP1: \"Name table offset\" (a name per shape)", "%lld names for %lld shapes", (long long)((int64_t)(&s->names)->count), (long long)((int64_t)s->shape_count));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 12)), "name_table_offset", "SHP1: \"Name table offset\" (a name per shape)", "%lld names for %lld shapes", (long long)((int64_t)s->names.count), (long long)((int64_t)s->shape_count));
             bf_eval_failed(v, "name_table_offset", "SHP1: \"Name table offset\" (a name per shape)");
         }
     }
@@ -1359,139 +1359,139 @@ static void validate_Shape(bf_vctx *v, const j3d_Shape *s)
     {
         int64_t q1 = 0;
         for (uint32_t i1 = 0; i1 < (uint32_t)(s->attributes_count); i1++) {
-            const j3d_IndexAttribute *it1 = &(s->attributes)[i1];
+            const j3d_IndexAttribute *it1 = &s->attributes[i1];
             (void)it1;
-            q1 += (((int64_t)((int64_t)it1->attr == INT64_C(0)))) ? 1 : 0;
+            q1 += it1->attr == 0;
         }
         int64_t q2 = 0;
         for (uint32_t i2 = 0; i2 < (uint32_t)(s->attributes_count); i2++) {
-            const j3d_IndexAttribute *it2 = &(s->attributes)[i2];
+            const j3d_IndexAttribute *it2 = &s->attributes[i2];
             (void)it2;
-            q2 += (((int64_t)((int64_t)it2->attr == INT64_C(1)))) ? 1 : 0;
+            q2 += it2->attr == 1;
         }
         int64_t q3 = 0;
         for (uint32_t i3 = 0; i3 < (uint32_t)(s->attributes_count); i3++) {
-            const j3d_IndexAttribute *it3 = &(s->attributes)[i3];
+            const j3d_IndexAttribute *it3 = &s->attributes[i3];
             (void)it3;
-            q3 += (((int64_t)((int64_t)it3->attr == INT64_C(2)))) ? 1 : 0;
+            q3 += it3->attr == 2;
         }
         int64_t q4 = 0;
         for (uint32_t i4 = 0; i4 < (uint32_t)(s->attributes_count); i4++) {
-            const j3d_IndexAttribute *it4 = &(s->attributes)[i4];
+            const j3d_IndexAttribute *it4 = &s->attributes[i4];
             (void)it4;
-            q4 += (((int64_t)((int64_t)it4->attr == INT64_C(3)))) ? 1 : 0;
+            q4 += it4->attr == 3;
         }
         int64_t q5 = 0;
         for (uint32_t i5 = 0; i5 < (uint32_t)(s->attributes_count); i5++) {
-            const j3d_IndexAttribute *it5 = &(s->attributes)[i5];
+            const j3d_IndexAttribute *it5 = &s->attributes[i5];
             (void)it5;
-            q5 += (((int64_t)((int64_t)it5->attr == INT64_C(4)))) ? 1 : 0;
+            q5 += it5->attr == 4;
         }
         int64_t q6 = 0;
         for (uint32_t i6 = 0; i6 < (uint32_t)(s->attributes_count); i6++) {
-            const j3d_IndexAttribute *it6 = &(s->attributes)[i6];
+            const j3d_IndexAttribute *it6 = &s->attributes[i6];
             (void)it6;
-            q6 += (((int64_t)((int64_t)it6->attr == INT64_C(5)))) ? 1 : 0;
+            q6 += it6->attr == 5;
         }
         int64_t q7 = 0;
         for (uint32_t i7 = 0; i7 < (uint32_t)(s->attributes_count); i7++) {
-            const j3d_IndexAttribute *it7 = &(s->attributes)[i7];
+            const j3d_IndexAttribute *it7 = &s->attributes[i7];
             (void)it7;
-            q7 += (((int64_t)((int64_t)it7->attr == INT64_C(6)))) ? 1 : 0;
+            q7 += it7->attr == 6;
         }
         int64_t q8 = 0;
         for (uint32_t i8 = 0; i8 < (uint32_t)(s->attributes_count); i8++) {
-            const j3d_IndexAttribute *it8 = &(s->attributes)[i8];
+            const j3d_IndexAttribute *it8 = &s->attributes[i8];
             (void)it8;
-            q8 += (((int64_t)((int64_t)it8->attr == INT64_C(7)))) ? 1 : 0;
+            q8 += it8->attr == 7;
         }
         int64_t q9 = 0;
         for (uint32_t i9 = 0; i9 < (uint32_t)(s->attributes_count); i9++) {
-            const j3d_IndexAttribute *it9 = &(s->attributes)[i9];
+            const j3d_IndexAttribute *it9 = &s->attributes[i9];
             (void)it9;
-            q9 += (((int64_t)((int64_t)it9->attr == INT64_C(8)))) ? 1 : 0;
+            q9 += it9->attr == 8;
         }
         int64_t q10 = 0;
         for (uint32_t i10 = 0; i10 < (uint32_t)(s->attributes_count); i10++) {
-            const j3d_IndexAttribute *it10 = &(s->attributes)[i10];
+            const j3d_IndexAttribute *it10 = &s->attributes[i10];
             (void)it10;
-            q10 += (((int64_t)((int64_t)it10->attr == INT64_C(9)))) ? 1 : 0;
+            q10 += it10->attr == 9;
         }
         int64_t q11 = 0;
         for (uint32_t i11 = 0; i11 < (uint32_t)(s->attributes_count); i11++) {
-            const j3d_IndexAttribute *it11 = &(s->attributes)[i11];
+            const j3d_IndexAttribute *it11 = &s->attributes[i11];
             (void)it11;
-            q11 += (((int64_t)((int64_t)it11->attr == INT64_C(10)))) ? 1 : 0;
+            q11 += it11->attr == 10;
         }
         int64_t q12 = 0;
         for (uint32_t i12 = 0; i12 < (uint32_t)(s->attributes_count); i12++) {
-            const j3d_IndexAttribute *it12 = &(s->attributes)[i12];
+            const j3d_IndexAttribute *it12 = &s->attributes[i12];
             (void)it12;
-            q12 += (((int64_t)((int64_t)it12->attr == INT64_C(11)))) ? 1 : 0;
+            q12 += it12->attr == 11;
         }
         int64_t q13 = 0;
         for (uint32_t i13 = 0; i13 < (uint32_t)(s->attributes_count); i13++) {
-            const j3d_IndexAttribute *it13 = &(s->attributes)[i13];
+            const j3d_IndexAttribute *it13 = &s->attributes[i13];
             (void)it13;
-            q13 += (((int64_t)((int64_t)it13->attr == INT64_C(12)))) ? 1 : 0;
+            q13 += it13->attr == 12;
         }
         int64_t q14 = 0;
         for (uint32_t i14 = 0; i14 < (uint32_t)(s->attributes_count); i14++) {
-            const j3d_IndexAttribute *it14 = &(s->attributes)[i14];
+            const j3d_IndexAttribute *it14 = &s->attributes[i14];
             (void)it14;
-            q14 += (((int64_t)((int64_t)it14->attr == INT64_C(13)))) ? 1 : 0;
+            q14 += it14->attr == 13;
         }
         int64_t q15 = 0;
         for (uint32_t i15 = 0; i15 < (uint32_t)(s->attributes_count); i15++) {
-            const j3d_IndexAttribute *it15 = &(s->attributes)[i15];
+            const j3d_IndexAttribute *it15 = &s->attributes[i15];
             (void)it15;
-            q15 += (((int64_t)((int64_t)it15->attr == INT64_C(14)))) ? 1 : 0;
+            q15 += it15->attr == 14;
         }
         int64_t q16 = 0;
         for (uint32_t i16 = 0; i16 < (uint32_t)(s->attributes_count); i16++) {
-            const j3d_IndexAttribute *it16 = &(s->attributes)[i16];
+            const j3d_IndexAttribute *it16 = &s->attributes[i16];
             (void)it16;
-            q16 += (((int64_t)((int64_t)it16->attr == INT64_C(15)))) ? 1 : 0;
+            q16 += it16->attr == 15;
         }
         int64_t q17 = 0;
         for (uint32_t i17 = 0; i17 < (uint32_t)(s->attributes_count); i17++) {
-            const j3d_IndexAttribute *it17 = &(s->attributes)[i17];
+            const j3d_IndexAttribute *it17 = &s->attributes[i17];
             (void)it17;
-            q17 += (((int64_t)((int64_t)it17->attr == INT64_C(16)))) ? 1 : 0;
+            q17 += it17->attr == 16;
         }
         int64_t q18 = 0;
         for (uint32_t i18 = 0; i18 < (uint32_t)(s->attributes_count); i18++) {
-            const j3d_IndexAttribute *it18 = &(s->attributes)[i18];
+            const j3d_IndexAttribute *it18 = &s->attributes[i18];
             (void)it18;
-            q18 += (((int64_t)((int64_t)it18->attr == INT64_C(17)))) ? 1 : 0;
+            q18 += it18->attr == 17;
         }
         int64_t q19 = 0;
         for (uint32_t i19 = 0; i19 < (uint32_t)(s->attributes_count); i19++) {
-            const j3d_IndexAttribute *it19 = &(s->attributes)[i19];
+            const j3d_IndexAttribute *it19 = &s->attributes[i19];
             (void)it19;
-            q19 += (((int64_t)((int64_t)it19->attr == INT64_C(18)))) ? 1 : 0;
+            q19 += it19->attr == 18;
         }
         int64_t q20 = 0;
         for (uint32_t i20 = 0; i20 < (uint32_t)(s->attributes_count); i20++) {
-            const j3d_IndexAttribute *it20 = &(s->attributes)[i20];
+            const j3d_IndexAttribute *it20 = &s->attributes[i20];
             (void)it20;
-            q20 += (((int64_t)((int64_t)it20->attr == INT64_C(19)))) ? 1 : 0;
+            q20 += it20->attr == 19;
         }
         int64_t q21 = 0;
         for (uint32_t i21 = 0; i21 < (uint32_t)(s->attributes_count); i21++) {
-            const j3d_IndexAttribute *it21 = &(s->attributes)[i21];
+            const j3d_IndexAttribute *it21 = &s->attributes[i21];
             (void)it21;
-            q21 += (((int64_t)((int64_t)it21->attr == INT64_C(20)))) ? 1 : 0;
+            q21 += it21->attr == 20;
         }
         int64_t q22 = 0;
         for (uint32_t i22 = 0; i22 < (uint32_t)(s->attributes_count); i22++) {
-            const j3d_IndexAttribute *it22 = &(s->attributes)[i22];
+            const j3d_IndexAttribute *it22 = &s->attributes[i22];
             (void)it22;
-            q22 += (((int64_t)((int64_t)it22->attr == INT64_C(25)))) ? 1 : 0;
+            q22 += it22->attr == 25;
         }
-        int ok = (((int64_t)(((int64_t)(((int64_t)(((int64_t)(((int64_t)(((int64_t)(((int64_t)(((int64_t)(((int64_t)(((int64_t)(((int64_t)(((int64_t)(((int64_t)(((int64_t)(((int64_t)(((int64_t)(((int64_t)(((int64_t)(((int64_t)(((int64_t)(((int64_t)(((int64_t)(q1 <= INT64_C(1))) && ((int64_t)(q2 <= INT64_C(1))))) && ((int64_t)(q3 <= INT64_C(1))))) && ((int64_t)(q4 <= INT64_C(1))))) && ((int64_t)(q5 <= INT64_C(1))))) && ((int64_t)(q6 <= INT64_C(1))))) && ((int64_t)(q7 <= INT64_C(1))))) && ((int64_t)(q8 <= INT64_C(1))))) && ((int64_t)(q9 <= INT64_C(1))))) && ((int64_t)(q10 <= INT64_C(1))))) && ((int64_t)(q11 <= INT64_C(1))))) && ((int64_t)(q12 <= INT64_C(1))))) && ((int64_t)(q13 <= INT64_C(1))))) && ((int64_t)(q14 <= INT64_C(1))))) && ((int64_t)(q15 <= INT64_C(1))))) && ((int64_t)(q16 <= INT64_C(1))))) && ((int64_t)(q17 <= INT64_C(1))))) && ((int64_t)(q18 <= INT64_C(1))))) && ((int64_t)(q19 <= INT64_C(1))))) && ((int64_t)(q20 <= INT64_C(1))))) && ((int64_t)(q21 <= INT64_C(1))))) && ((int64_t)(q22 <= INT64_C(1)))))) != 0;
+        int ok = q1 <= 1 && q2 <= 1 && q3 <= 1 && q4 <= 1 && q5 <= 1 && q6 <= 1 && q7 <= 1 && q8 <= 1 && q9 <= 1 && q10 <= 1 && q11 <= 1 && q12 <= 1 && q13 <= 1 && q14 <= 1 && q15 <= 1 && q16 <= 1 && q17 <= 1 && q18 <= 1 && q19 <= 1 && q20 <= 1 && q21 <= 1 && q22 <= 1;
         if (!bf_eval_failed(v, "attribute_offset", "Index Buffer Formats: \"Only one indexer can exist for each attribute.\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 4)), "attribute_offset", "Index Buffer Formats: \"Only one indexer can exist for each attribute.\"", "two indexers for one attribute");
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 4)), "attribute_offset", "Index Buffer Formats: \"Only one indexer can exist for each attribute.\"", "two indexers for one attribute");
             bf_eval_failed(v, "attribute_offset", "Index Buffer Formats: \"Only one indexer can exist for each attribute.\"");
         }
     }
@@ -1499,13 +1499,13 @@ static void validate_Shape(bf_vctx *v, const j3d_Shape *s)
     {
         int64_t q23 = 0;
         for (uint32_t i23 = 0; i23 < (uint32_t)(s->attributes_count); i23++) {
-            const j3d_IndexAttribute *it23 = &(s->attributes)[i23];
+            const j3d_IndexAttribute *it23 = &s->attributes[i23];
             (void)it23;
-            if (((int64_t)((int64_t)it23->attr == INT64_C(0)))) { q23 = 1; break; }
+            if (it23->attr == J3D_SHAPE_ATTRIBUTE_POSITION_MATRIX) { q23 = 1; break; }
         }
-        int ok = (((int64_t)(((int64_t)((int64_t)s->matrix_type != INT64_C(3))) || q23))) != 0;
+        int ok = s->matrix_type != J3D_SHAPE_MATRIX_TYPE_MULTIPLE_JOINTS || q23;
         if (!bf_eval_failed(v, "matrix_type", "Attribute Targets: \"POSITION_MATRIX ... Required for Shapes that use Multiple Joint skinning.\"") && !ok) {
-            bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)((s)->_offset + 0)), "matrix_type", "Attribute Targets: \"POSITION_MATRIX ... Required for Shapes that use Multiple Joint skinning.\"", "shape %lld uses Multiple Joints but has no POSITION_MATRIX indices", (long long)(s->_index));
+            bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)(s->_offset + 0)), "matrix_type", "Attribute Targets: \"POSITION_MATRIX ... Required for Shapes that use Multiple Joint skinning.\"", "shape %lld uses Multiple Joints but has no POSITION_MATRIX indices", (long long)(s->_index));
             bf_eval_failed(v, "matrix_type", "Attribute Targets: \"POSITION_MATRIX ... Required for Shapes that use Multiple Joint skinning.\"");
         }
     }
@@ -1513,13 +1513,13 @@ static void validate_Shape(bf_vctx *v, const j3d_Shape *s)
     {
         int64_t q24 = 0;
         for (uint32_t i24 = 0; i24 < (uint32_t)(s->attributes_count); i24++) {
-            const j3d_IndexAttribute *it24 = &(s->attributes)[i24];
+            const j3d_IndexAttribute *it24 = &s->attributes[i24];
             (void)it24;
-            if (((int64_t)((int64_t)it24->attr == INT64_C(9)))) { q24 = 1; break; }
+            if (it24->attr == J3D_SHAPE_ATTRIBUTE_POSITION) { q24 = 1; break; }
         }
-        int ok = (q24) != 0;
+        int ok = q24 != 0;
         if (!bf_eval_failed(v, "attribute_offset", "Attribute Targets: \"POSITION This indexes into the VTX1 \"POSITION\" buffer. Required.\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 4)), "attribute_offset", "Attribute Targets: \"POSITION This indexes into the VTX1 \"POSITION\" buffer. Required.\"", "shape %lld has no POSITION indices", (long long)(s->_index));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 4)), "attribute_offset", "Attribute Targets: \"POSITION This indexes into the VTX1 \"POSITION\" buffer. Required.\"", "shape %lld has no POSITION indices", (long long)(s->_index));
             bf_eval_failed(v, "attribute_offset", "Attribute Targets: \"POSITION This indexes into the VTX1 \"POSITION\" buffer. Required.\"");
         }
     }
@@ -1558,17 +1558,17 @@ static void validate_IndexAttribute(bf_vctx *v, const j3d_IndexAttribute *s)
     }
     /* Index Buffer Formats: "None: Only used for the List End" (schema line 1074) */
     {
-        int ok = (((int64_t)(((int64_t)((int64_t)s->attr == INT64_C(255))) == ((int64_t)((int64_t)s->index_type == INT64_C(0)))))) != 0;
+        int ok = (s->attr == J3D_SHAPE_ATTRIBUTE_LIST_END) == (s->index_type == J3D_INDEX_TYPE_NONE);
         if (!bf_eval_failed(v, "index_type", "Index Buffer Formats: \"None: Only used for the List End\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 4)), "index_type", "Index Buffer Formats: \"None: Only used for the List End\"", "attribute 0x%llx has index type %lld", (unsigned long long)((int64_t)s->attr), (long long)((int64_t)s->index_type));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 4)), "index_type", "Index Buffer Formats: \"None: Only used for the List End\"", "attribute 0x%llx has index type %lld", (unsigned long long)((int64_t)s->attr), (long long)((int64_t)s->index_type));
             bf_eval_failed(v, "index_type", "Index Buffer Formats: \"None: Only used for the List End\"");
         }
     }
     /* Index Buffer Formats: "Direct: 1 byte per value. Only used for data that is not stored within VTX1"; texture matrices "Uses the Direct type" (schema line 1078) */
     {
-        int ok = (((int64_t)(((int64_t)((int64_t)s->attr == INT64_C(255))) || ((int64_t)(((int64_t)((int64_t)s->attr <= INT64_C(8))) == ((int64_t)((int64_t)s->index_type == INT64_C(1)))))))) != 0;
+        int ok = s->attr == J3D_SHAPE_ATTRIBUTE_LIST_END || (s->attr <= J3D_SHAPE_ATTRIBUTE_TEXTURE7_MATRIX) == (s->index_type == J3D_INDEX_TYPE_DIRECT);
         if (!bf_eval_failed(v, "index_type", "Index Buffer Formats: \"Direct: 1 byte per value. Only used for data that is not stored within VTX1\"; texture matrices \"Uses the Direct type\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 4)), "index_type", "Index Buffer Formats: \"Direct: 1 byte per value. Only used for data that is not stored within VTX1\"; texture matrices \"Uses the Direct type\"", "attribute 0x%llx has index type %lld", (unsigned long long)((int64_t)s->attr), (long long)((int64_t)s->index_type));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 4)), "index_type", "Index Buffer Formats: \"Direct: 1 byte per value. Only used for data that is not stored within VTX1\"; texture matrices \"Uses the Direct type\"", "attribute 0x%llx has index type %lld", (unsigned long long)((int64_t)s->attr), (long long)((int64_t)s->index_type));
             bf_eval_failed(v, "index_type", "Index Buffer Formats: \"Direct: 1 byte per value. Only used for data that is not stored within VTX1\"; texture matrices \"Uses the Direct type\"");
         }
     }
@@ -1585,9 +1585,9 @@ static void validate_MatrixGroup(bf_vctx *v, const j3d_MatrixGroup *s)
     (void)s;
     /* Primitive Data: "Each Matrix Group's primitive collection MUST be padded to the nearest 32. The game dies if you don't." (schema line 1106) */
     {
-        int ok = (((int64_t)(((int64_t)(bf_mod(c, (int64_t)s->primitive_size, INT64_C(32)) == INT64_C(0))) && ((int64_t)(bf_mod(c, (int64_t)s->primitive_offset, INT64_C(32)) == INT64_C(0)))))) != 0;
+        int ok = bf_mod(c, s->primitive_size, 32) == 0 && bf_mod(c, s->primitive_offset, 32) == 0;
         if (!bf_eval_failed(v, "primitive_size", "Primitive Data: \"Each Matrix Group's primitive collection MUST be padded to the nearest 32. The game dies if you don't.\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 0)), "primitive_size", "Primitive Data: \"Each Matrix Group's primitive collection MUST be padded to the nearest 32. The game dies if you don't.\"", "primitive data of %lld bytes at 0x%llx is not padded to 32", (long long)((int64_t)s->primitive_size), (unsigned long long)((int64_t)s->primitive_offset));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 0)), "primitive_size", "Primitive Data: \"Each Matrix Group's primitive collection MUST be padded to the nearest 32. The game dies if you don't.\"", "primitive data of %lld bytes at 0x%llx is not padded to 32", (long long)((int64_t)s->primitive_size), (unsigned long long)((int64_t)s->primitive_offset));
             bf_eval_failed(v, "primitive_size", "Primitive Data: \"Each Matrix Group's primitive collection MUST be padded to the nearest 32. The game dies if you don't.\"");
         }
     }
@@ -1637,9 +1637,9 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
     for (uint32_t i = 0; i < s->remap_count; i++) {
         if (bf_push(c, "remap", i)) {
             {
-                int ok = (((int64_t)((int64_t)(s->remap[i]) < (int64_t)s->materials_count))) != 0;
+                int ok = (int64_t)s->remap[i] < (int64_t)s->materials_count;
                 if (!bf_eval_failed(v, "", "MAT3 remap table (public layout): an index into the material entries") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((s)->remap_at + (uint64_t)i * 2), "", "MAT3 remap table (public layout): an index into the material entries", "material %lld uses material entry %lld, but there are %lld", (long long)((int64_t)i), (long long)((int64_t)(s->remap[i])), (long long)((int64_t)s->materials_count));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((s)->remap_at + (uint64_t)i * 2), "", "MAT3 remap table (public layout): an index into the material entries", "material %lld uses material entry %lld, but there are %lld", (long long)((int64_t)i), (long long)((int64_t)s->remap[i]), (long long)((int64_t)s->materials_count));
                     bf_eval_failed(v, "", "MAT3 remap table (public layout): an index into the material entries");
                 }
             }
@@ -1648,9 +1648,9 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
     }
     /* MAT3 name table (public layout): a name per material (schema line 1509) */
     {
-        int ok = (((int64_t)(((int64_t)((int64_t)s->name_table_offset == INT64_C(0))) || ((int64_t)((int64_t)(&s->names)->count == (int64_t)s->material_count))))) != 0;
+        int ok = s->name_table_offset == 0 || s->names.count == s->material_count;
         if (!bf_eval_failed(v, "name_table_offset", "MAT3 name table (public layout): a name per material") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 12)), "name_table_offset", "MAT3 name table (public layout): a name per material", "%lld names for %lld materials", (long long)((int64_t)(&s->names)->count), (long long)((int64_t)s->material_count));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 12)), "name_table_offset", "MAT3 name table (public layout): a name per material", "%lld names for %lld materials", (long long)((int64_t)s->names.count), (long long)((int64_t)s->material_count));
             bf_eval_failed(v, "name_table_offset", "MAT3 name table (public layout): a name per material");
         }
     }
@@ -1662,9 +1662,9 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
         (void)prev;
         if (bf_push(c, "materials", i)) {
             {
-                int ok = (((int64_t)(((int64_t)((int64_t)s->cull_mode_offset == INT64_C(0))) || ((int64_t)((int64_t)it->cull_mode_index < (int64_t)s->cull_modes_count))))) != 0;
+                int ok = s->cull_mode_offset == 0 || it->cull_mode_index < (int64_t)s->cull_modes_count;
                 if (!bf_eval_failed(v, "cull_mode_index", "MAT3 material entry (public layout): an index into the cull mode table") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 1)), "cull_mode_index", "MAT3 material entry (public layout): an index into the cull mode table", "material entry %lld uses cull mode %lld, but the table has %lld", (long long)((int64_t)i), (long long)((int64_t)it->cull_mode_index), (long long)((int64_t)s->cull_modes_count));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 1)), "cull_mode_index", "MAT3 material entry (public layout): an index into the cull mode table", "material entry %lld uses cull mode %lld, but the table has %lld", (long long)((int64_t)i), (long long)((int64_t)it->cull_mode_index), (long long)((int64_t)s->cull_modes_count));
                     bf_eval_failed(v, "cull_mode_index", "MAT3 material entry (public layout): an index into the cull mode table");
                 }
             }
@@ -1679,9 +1679,9 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
         (void)prev;
         if (bf_push(c, "materials", i)) {
             {
-                int ok = (((int64_t)(((int64_t)((int64_t)s->color_channel_count_offset == INT64_C(0))) || ((int64_t)((int64_t)it->color_channel_count_index < (int64_t)s->color_channel_counts_count))))) != 0;
+                int ok = s->color_channel_count_offset == 0 || it->color_channel_count_index < (int64_t)s->color_channel_counts_count;
                 if (!bf_eval_failed(v, "color_channel_count_index", "MAT3 material entry (public layout): an index into the color channel count table") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 2)), "color_channel_count_index", "MAT3 material entry (public layout): an index into the color channel count table", "material entry %lld uses color channel count %lld, but the table has %lld", (long long)((int64_t)i), (long long)((int64_t)it->color_channel_count_index), (long long)((int64_t)s->color_channel_counts_count));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 2)), "color_channel_count_index", "MAT3 material entry (public layout): an index into the color channel count table", "material entry %lld uses color channel count %lld, but the table has %lld", (long long)((int64_t)i), (long long)((int64_t)it->color_channel_count_index), (long long)((int64_t)s->color_channel_counts_count));
                     bf_eval_failed(v, "color_channel_count_index", "MAT3 material entry (public layout): an index into the color channel count table");
                 }
             }
@@ -1696,9 +1696,9 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
         (void)prev;
         if (bf_push(c, "materials", i)) {
             {
-                int ok = (((int64_t)(((int64_t)((int64_t)s->tex_gen_count_offset == INT64_C(0))) || ((int64_t)((int64_t)it->tex_gen_count_index < (int64_t)s->tex_gen_counts_count))))) != 0;
+                int ok = s->tex_gen_count_offset == 0 || it->tex_gen_count_index < (int64_t)s->tex_gen_counts_count;
                 if (!bf_eval_failed(v, "tex_gen_count_index", "MAT3 material entry (public layout): an index into the texture generator count table") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 3)), "tex_gen_count_index", "MAT3 material entry (public layout): an index into the texture generator count table", "material entry %lld uses texture generator count %lld, but the table has %lld", (long long)((int64_t)i), (long long)((int64_t)it->tex_gen_count_index), (long long)((int64_t)s->tex_gen_counts_count));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 3)), "tex_gen_count_index", "MAT3 material entry (public layout): an index into the texture generator count table", "material entry %lld uses texture generator count %lld, but the table has %lld", (long long)((int64_t)i), (long long)((int64_t)it->tex_gen_count_index), (long long)((int64_t)s->tex_gen_counts_count));
                     bf_eval_failed(v, "tex_gen_count_index", "MAT3 material entry (public layout): an index into the texture generator count table");
                 }
             }
@@ -1713,9 +1713,9 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
         (void)prev;
         if (bf_push(c, "materials", i)) {
             {
-                int ok = (((int64_t)(((int64_t)((int64_t)s->tev_stage_count_offset == INT64_C(0))) || ((int64_t)((int64_t)it->tev_stage_count_index < (int64_t)s->tev_stage_counts_count))))) != 0;
+                int ok = s->tev_stage_count_offset == 0 || it->tev_stage_count_index < (int64_t)s->tev_stage_counts_count;
                 if (!bf_eval_failed(v, "tev_stage_count_index", "MAT3 material entry (public layout): an index into the TEV stage count table") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 4)), "tev_stage_count_index", "MAT3 material entry (public layout): an index into the TEV stage count table", "material entry %lld uses TEV stage count %lld, but the table has %lld", (long long)((int64_t)i), (long long)((int64_t)it->tev_stage_count_index), (long long)((int64_t)s->tev_stage_counts_count));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 4)), "tev_stage_count_index", "MAT3 material entry (public layout): an index into the TEV stage count table", "material entry %lld uses TEV stage count %lld, but the table has %lld", (long long)((int64_t)i), (long long)((int64_t)it->tev_stage_count_index), (long long)((int64_t)s->tev_stage_counts_count));
                     bf_eval_failed(v, "tev_stage_count_index", "MAT3 material entry (public layout): an index into the TEV stage count table");
                 }
             }
@@ -1730,9 +1730,9 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
         (void)prev;
         if (bf_push(c, "materials", i)) {
             {
-                int ok = (((int64_t)(((int64_t)((int64_t)s->z_compare_offset == INT64_C(0))) || ((int64_t)((int64_t)it->z_compare_index < (int64_t)s->z_compares_count))))) != 0;
+                int ok = s->z_compare_offset == 0 || it->z_compare_index < (int64_t)s->z_compares_count;
                 if (!bf_eval_failed(v, "z_compare_index", "MAT3 material entry (public layout): an index into the Z compare location table") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 5)), "z_compare_index", "MAT3 material entry (public layout): an index into the Z compare location table", "material entry %lld uses Z compare location %lld, but the table has %lld", (long long)((int64_t)i), (long long)((int64_t)it->z_compare_index), (long long)((int64_t)s->z_compares_count));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 5)), "z_compare_index", "MAT3 material entry (public layout): an index into the Z compare location table", "material entry %lld uses Z compare location %lld, but the table has %lld", (long long)((int64_t)i), (long long)((int64_t)it->z_compare_index), (long long)((int64_t)s->z_compares_count));
                     bf_eval_failed(v, "z_compare_index", "MAT3 material entry (public layout): an index into the Z compare location table");
                 }
             }
@@ -1747,9 +1747,9 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
         (void)prev;
         if (bf_push(c, "materials", i)) {
             {
-                int ok = (((int64_t)(((int64_t)((int64_t)s->z_mode_offset == INT64_C(0))) || ((int64_t)((int64_t)it->z_mode_index < (int64_t)s->z_modes_count))))) != 0;
+                int ok = s->z_mode_offset == 0 || it->z_mode_index < (int64_t)s->z_modes_count;
                 if (!bf_eval_failed(v, "z_mode_index", "MAT3 material entry (public layout): an index into the Z mode table") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 6)), "z_mode_index", "MAT3 material entry (public layout): an index into the Z mode table", "material entry %lld uses Z mode %lld, but the table has %lld", (long long)((int64_t)i), (long long)((int64_t)it->z_mode_index), (long long)((int64_t)s->z_modes_count));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 6)), "z_mode_index", "MAT3 material entry (public layout): an index into the Z mode table", "material entry %lld uses Z mode %lld, but the table has %lld", (long long)((int64_t)i), (long long)((int64_t)it->z_mode_index), (long long)((int64_t)s->z_modes_count));
                     bf_eval_failed(v, "z_mode_index", "MAT3 material entry (public layout): an index into the Z mode table");
                 }
             }
@@ -1764,9 +1764,9 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
         (void)prev;
         if (bf_push(c, "materials", i)) {
             {
-                int ok = (((int64_t)(((int64_t)((int64_t)s->dither_offset == INT64_C(0))) || ((int64_t)((int64_t)it->dither_index < (int64_t)s->dithers_count))))) != 0;
+                int ok = s->dither_offset == 0 || it->dither_index < (int64_t)s->dithers_count;
                 if (!bf_eval_failed(v, "dither_index", "MAT3 material entry (public layout): an index into the dither table") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 7)), "dither_index", "MAT3 material entry (public layout): an index into the dither table", "material entry %lld uses dither %lld, but the table has %lld", (long long)((int64_t)i), (long long)((int64_t)it->dither_index), (long long)((int64_t)s->dithers_count));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 7)), "dither_index", "MAT3 material entry (public layout): an index into the dither table", "material entry %lld uses dither %lld, but the table has %lld", (long long)((int64_t)i), (long long)((int64_t)it->dither_index), (long long)((int64_t)s->dithers_count));
                     bf_eval_failed(v, "dither_index", "MAT3 material entry (public layout): an index into the dither table");
                 }
             }
@@ -1783,11 +1783,11 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             {
                 int64_t q1 = 1;
                 for (uint32_t i1 = 0; i1 < (uint32_t)(2); i1++) {
-                    if (!(((int64_t)(((int64_t)((int64_t)((it->material_color_indices)[i1]) == INT64_C(65535))) || ((int64_t)((int64_t)((it->material_color_indices)[i1]) < (int64_t)s->material_colors_count)))))) { q1 = 0; break; }
+                    if (!(it->material_color_indices[i1] == 65535 || it->material_color_indices[i1] < (int64_t)s->material_colors_count)) { q1 = 0; break; }
                 }
-                int ok = (((int64_t)(((int64_t)((int64_t)s->material_color_offset == INT64_C(0))) || q1))) != 0;
+                int ok = s->material_color_offset == 0 || q1;
                 if (!bf_eval_failed(v, "material_color_indices", "MAT3 material entry (public layout): indices into the material color table, 0xFFFF for none") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 8)), "material_color_indices", "MAT3 material entry (public layout): indices into the material color table, 0xFFFF for none", "material entry %lld uses a material color outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->material_colors_count));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 8)), "material_color_indices", "MAT3 material entry (public layout): indices into the material color table, 0xFFFF for none", "material entry %lld uses a material color outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->material_colors_count));
                     bf_eval_failed(v, "material_color_indices", "MAT3 material entry (public layout): indices into the material color table, 0xFFFF for none");
                 }
             }
@@ -1804,11 +1804,11 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             {
                 int64_t q2 = 1;
                 for (uint32_t i2 = 0; i2 < (uint32_t)(4); i2++) {
-                    if (!(((int64_t)(((int64_t)((int64_t)((it->color_channel_indices)[i2]) == INT64_C(65535))) || ((int64_t)((int64_t)((it->color_channel_indices)[i2]) < (int64_t)s->color_channels_count)))))) { q2 = 0; break; }
+                    if (!(it->color_channel_indices[i2] == 65535 || it->color_channel_indices[i2] < (int64_t)s->color_channels_count)) { q2 = 0; break; }
                 }
-                int ok = (((int64_t)(((int64_t)((int64_t)s->color_channel_offset == INT64_C(0))) || q2))) != 0;
+                int ok = s->color_channel_offset == 0 || q2;
                 if (!bf_eval_failed(v, "color_channel_indices", "MAT3 material entry (public layout): indices into the color channel table, 0xFFFF for none") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 12)), "color_channel_indices", "MAT3 material entry (public layout): indices into the color channel table, 0xFFFF for none", "material entry %lld uses a color channel outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->color_channels_count));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 12)), "color_channel_indices", "MAT3 material entry (public layout): indices into the color channel table, 0xFFFF for none", "material entry %lld uses a color channel outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->color_channels_count));
                     bf_eval_failed(v, "color_channel_indices", "MAT3 material entry (public layout): indices into the color channel table, 0xFFFF for none");
                 }
             }
@@ -1825,11 +1825,11 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             {
                 int64_t q3 = 1;
                 for (uint32_t i3 = 0; i3 < (uint32_t)(2); i3++) {
-                    if (!(((int64_t)(((int64_t)((int64_t)((it->ambient_color_indices)[i3]) == INT64_C(65535))) || ((int64_t)((int64_t)((it->ambient_color_indices)[i3]) < (int64_t)s->ambient_colors_count)))))) { q3 = 0; break; }
+                    if (!(it->ambient_color_indices[i3] == 65535 || it->ambient_color_indices[i3] < (int64_t)s->ambient_colors_count)) { q3 = 0; break; }
                 }
-                int ok = (((int64_t)(((int64_t)((int64_t)s->ambient_color_offset == INT64_C(0))) || q3))) != 0;
+                int ok = s->ambient_color_offset == 0 || q3;
                 if (!bf_eval_failed(v, "ambient_color_indices", "MAT3 material entry (public layout): indices into the ambient color table, 0xFFFF for none") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 20)), "ambient_color_indices", "MAT3 material entry (public layout): indices into the ambient color table, 0xFFFF for none", "material entry %lld uses a ambient color outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->ambient_colors_count));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 20)), "ambient_color_indices", "MAT3 material entry (public layout): indices into the ambient color table, 0xFFFF for none", "material entry %lld uses a ambient color outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->ambient_colors_count));
                     bf_eval_failed(v, "ambient_color_indices", "MAT3 material entry (public layout): indices into the ambient color table, 0xFFFF for none");
                 }
             }
@@ -1846,11 +1846,11 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             {
                 int64_t q4 = 1;
                 for (uint32_t i4 = 0; i4 < (uint32_t)(8); i4++) {
-                    if (!(((int64_t)(((int64_t)((int64_t)((it->light_color_indices)[i4]) == INT64_C(65535))) || ((int64_t)((int64_t)((it->light_color_indices)[i4]) < (int64_t)s->light_colors_count)))))) { q4 = 0; break; }
+                    if (!(it->light_color_indices[i4] == 65535 || it->light_color_indices[i4] < (int64_t)s->light_colors_count)) { q4 = 0; break; }
                 }
-                int ok = (((int64_t)(((int64_t)((int64_t)s->light_color_offset == INT64_C(0))) || q4))) != 0;
+                int ok = s->light_color_offset == 0 || q4;
                 if (!bf_eval_failed(v, "light_color_indices", "MAT3 material entry (public layout): indices into the light color table, 0xFFFF for none") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 24)), "light_color_indices", "MAT3 material entry (public layout): indices into the light color table, 0xFFFF for none", "material entry %lld uses a light color outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->light_colors_count));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 24)), "light_color_indices", "MAT3 material entry (public layout): indices into the light color table, 0xFFFF for none", "material entry %lld uses a light color outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->light_colors_count));
                     bf_eval_failed(v, "light_color_indices", "MAT3 material entry (public layout): indices into the light color table, 0xFFFF for none");
                 }
             }
@@ -1867,11 +1867,11 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             {
                 int64_t q5 = 1;
                 for (uint32_t i5 = 0; i5 < (uint32_t)(8); i5++) {
-                    if (!(((int64_t)(((int64_t)((int64_t)((it->tex_gen_indices)[i5]) == INT64_C(65535))) || ((int64_t)((int64_t)((it->tex_gen_indices)[i5]) < (int64_t)s->tex_gens_count)))))) { q5 = 0; break; }
+                    if (!(it->tex_gen_indices[i5] == 65535 || it->tex_gen_indices[i5] < (int64_t)s->tex_gens_count)) { q5 = 0; break; }
                 }
-                int ok = (((int64_t)(((int64_t)((int64_t)s->tex_gen_offset == INT64_C(0))) || q5))) != 0;
+                int ok = s->tex_gen_offset == 0 || q5;
                 if (!bf_eval_failed(v, "tex_gen_indices", "MAT3 material entry (public layout): indices into the texture generator table, 0xFFFF for none") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 40)), "tex_gen_indices", "MAT3 material entry (public layout): indices into the texture generator table, 0xFFFF for none", "material entry %lld uses a texture generator outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->tex_gens_count));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 40)), "tex_gen_indices", "MAT3 material entry (public layout): indices into the texture generator table, 0xFFFF for none", "material entry %lld uses a texture generator outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->tex_gens_count));
                     bf_eval_failed(v, "tex_gen_indices", "MAT3 material entry (public layout): indices into the texture generator table, 0xFFFF for none");
                 }
             }
@@ -1888,11 +1888,11 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             {
                 int64_t q6 = 1;
                 for (uint32_t i6 = 0; i6 < (uint32_t)(8); i6++) {
-                    if (!(((int64_t)(((int64_t)((int64_t)((it->post_tex_gen_indices)[i6]) == INT64_C(65535))) || ((int64_t)((int64_t)((it->post_tex_gen_indices)[i6]) < (int64_t)s->post_tex_gens_count)))))) { q6 = 0; break; }
+                    if (!(it->post_tex_gen_indices[i6] == 65535 || it->post_tex_gen_indices[i6] < (int64_t)s->post_tex_gens_count)) { q6 = 0; break; }
                 }
-                int ok = (((int64_t)(((int64_t)((int64_t)s->post_tex_gen_offset == INT64_C(0))) || q6))) != 0;
+                int ok = s->post_tex_gen_offset == 0 || q6;
                 if (!bf_eval_failed(v, "post_tex_gen_indices", "MAT3 material entry (public layout): indices into the post-transform texture generator table, 0xFFFF for none") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 56)), "post_tex_gen_indices", "MAT3 material entry (public layout): indices into the post-transform texture generator table, 0xFFFF for none", "material entry %lld uses a post-transform texture generator outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->post_tex_gens_count));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 56)), "post_tex_gen_indices", "MAT3 material entry (public layout): indices into the post-transform texture generator table, 0xFFFF for none", "material entry %lld uses a post-transform texture generator outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->post_tex_gens_count));
                     bf_eval_failed(v, "post_tex_gen_indices", "MAT3 material entry (public layout): indices into the post-transform texture generator table, 0xFFFF for none");
                 }
             }
@@ -1909,11 +1909,11 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             {
                 int64_t q7 = 1;
                 for (uint32_t i7 = 0; i7 < (uint32_t)(10); i7++) {
-                    if (!(((int64_t)(((int64_t)((int64_t)((it->tex_matrix_indices)[i7]) == INT64_C(65535))) || ((int64_t)((int64_t)((it->tex_matrix_indices)[i7]) < (int64_t)s->tex_matrices_count)))))) { q7 = 0; break; }
+                    if (!(it->tex_matrix_indices[i7] == 65535 || it->tex_matrix_indices[i7] < (int64_t)s->tex_matrices_count)) { q7 = 0; break; }
                 }
-                int ok = (((int64_t)(((int64_t)((int64_t)s->tex_matrix_offset == INT64_C(0))) || q7))) != 0;
+                int ok = s->tex_matrix_offset == 0 || q7;
                 if (!bf_eval_failed(v, "tex_matrix_indices", "MAT3 material entry (public layout): indices into the texture matrix table, 0xFFFF for none") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 72)), "tex_matrix_indices", "MAT3 material entry (public layout): indices into the texture matrix table, 0xFFFF for none", "material entry %lld uses a texture matrix outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->tex_matrices_count));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 72)), "tex_matrix_indices", "MAT3 material entry (public layout): indices into the texture matrix table, 0xFFFF for none", "material entry %lld uses a texture matrix outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->tex_matrices_count));
                     bf_eval_failed(v, "tex_matrix_indices", "MAT3 material entry (public layout): indices into the texture matrix table, 0xFFFF for none");
                 }
             }
@@ -1930,11 +1930,11 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             {
                 int64_t q8 = 1;
                 for (uint32_t i8 = 0; i8 < (uint32_t)(20); i8++) {
-                    if (!(((int64_t)(((int64_t)((int64_t)((it->post_tex_matrix_indices)[i8]) == INT64_C(65535))) || ((int64_t)((int64_t)((it->post_tex_matrix_indices)[i8]) < (int64_t)s->post_tex_matrices_count)))))) { q8 = 0; break; }
+                    if (!(it->post_tex_matrix_indices[i8] == 65535 || it->post_tex_matrix_indices[i8] < (int64_t)s->post_tex_matrices_count)) { q8 = 0; break; }
                 }
-                int ok = (((int64_t)(((int64_t)((int64_t)s->post_tex_matrix_offset == INT64_C(0))) || q8))) != 0;
+                int ok = s->post_tex_matrix_offset == 0 || q8;
                 if (!bf_eval_failed(v, "post_tex_matrix_indices", "MAT3 material entry (public layout): indices into the post-transform texture matrix table, 0xFFFF for none") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 92)), "post_tex_matrix_indices", "MAT3 material entry (public layout): indices into the post-transform texture matrix table, 0xFFFF for none", "material entry %lld uses a post-transform texture matrix outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->post_tex_matrices_count));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 92)), "post_tex_matrix_indices", "MAT3 material entry (public layout): indices into the post-transform texture matrix table, 0xFFFF for none", "material entry %lld uses a post-transform texture matrix outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->post_tex_matrices_count));
                     bf_eval_failed(v, "post_tex_matrix_indices", "MAT3 material entry (public layout): indices into the post-transform texture matrix table, 0xFFFF for none");
                 }
             }
@@ -1951,11 +1951,11 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             {
                 int64_t q9 = 1;
                 for (uint32_t i9 = 0; i9 < (uint32_t)(8); i9++) {
-                    if (!(((int64_t)(((int64_t)((int64_t)((it->texture_indices)[i9]) == INT64_C(65535))) || ((int64_t)((int64_t)((it->texture_indices)[i9]) < (int64_t)s->textures_count)))))) { q9 = 0; break; }
+                    if (!(it->texture_indices[i9] == 65535 || it->texture_indices[i9] < (int64_t)s->textures_count)) { q9 = 0; break; }
                 }
-                int ok = (((int64_t)(((int64_t)((int64_t)s->texture_remap_offset == INT64_C(0))) || q9))) != 0;
+                int ok = s->texture_remap_offset == 0 || q9;
                 if (!bf_eval_failed(v, "texture_indices", "MAT3 material entry (public layout): indices into the texture table, 0xFFFF for none") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 132)), "texture_indices", "MAT3 material entry (public layout): indices into the texture table, 0xFFFF for none", "material entry %lld uses a texture outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->textures_count));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 132)), "texture_indices", "MAT3 material entry (public layout): indices into the texture table, 0xFFFF for none", "material entry %lld uses a texture outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->textures_count));
                     bf_eval_failed(v, "texture_indices", "MAT3 material entry (public layout): indices into the texture table, 0xFFFF for none");
                 }
             }
@@ -1972,11 +1972,11 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             {
                 int64_t q10 = 1;
                 for (uint32_t i10 = 0; i10 < (uint32_t)(4); i10++) {
-                    if (!(((int64_t)(((int64_t)((int64_t)((it->konst_color_indices)[i10]) == INT64_C(65535))) || ((int64_t)((int64_t)((it->konst_color_indices)[i10]) < (int64_t)s->konst_colors_count)))))) { q10 = 0; break; }
+                    if (!(it->konst_color_indices[i10] == 65535 || it->konst_color_indices[i10] < (int64_t)s->konst_colors_count)) { q10 = 0; break; }
                 }
-                int ok = (((int64_t)(((int64_t)((int64_t)s->konst_color_offset == INT64_C(0))) || q10))) != 0;
+                int ok = s->konst_color_offset == 0 || q10;
                 if (!bf_eval_failed(v, "konst_color_indices", "MAT3 material entry (public layout): indices into the constant color table, 0xFFFF for none") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 148)), "konst_color_indices", "MAT3 material entry (public layout): indices into the constant color table, 0xFFFF for none", "material entry %lld uses a constant color outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->konst_colors_count));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 148)), "konst_color_indices", "MAT3 material entry (public layout): indices into the constant color table, 0xFFFF for none", "material entry %lld uses a constant color outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->konst_colors_count));
                     bf_eval_failed(v, "konst_color_indices", "MAT3 material entry (public layout): indices into the constant color table, 0xFFFF for none");
                 }
             }
@@ -1993,11 +1993,11 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             {
                 int64_t q11 = 1;
                 for (uint32_t i11 = 0; i11 < (uint32_t)(16); i11++) {
-                    if (!(((int64_t)(((int64_t)((int64_t)((it->tev_order_indices)[i11]) == INT64_C(65535))) || ((int64_t)((int64_t)((it->tev_order_indices)[i11]) < (int64_t)s->tev_orders_count)))))) { q11 = 0; break; }
+                    if (!(it->tev_order_indices[i11] == 65535 || it->tev_order_indices[i11] < (int64_t)s->tev_orders_count)) { q11 = 0; break; }
                 }
-                int ok = (((int64_t)(((int64_t)((int64_t)s->tev_order_offset == INT64_C(0))) || q11))) != 0;
+                int ok = s->tev_order_offset == 0 || q11;
                 if (!bf_eval_failed(v, "tev_order_indices", "MAT3 material entry (public layout): indices into the TEV order table, 0xFFFF for none") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 188)), "tev_order_indices", "MAT3 material entry (public layout): indices into the TEV order table, 0xFFFF for none", "material entry %lld uses a TEV order outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->tev_orders_count));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 188)), "tev_order_indices", "MAT3 material entry (public layout): indices into the TEV order table, 0xFFFF for none", "material entry %lld uses a TEV order outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->tev_orders_count));
                     bf_eval_failed(v, "tev_order_indices", "MAT3 material entry (public layout): indices into the TEV order table, 0xFFFF for none");
                 }
             }
@@ -2014,11 +2014,11 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             {
                 int64_t q12 = 1;
                 for (uint32_t i12 = 0; i12 < (uint32_t)(4); i12++) {
-                    if (!(((int64_t)(((int64_t)((int64_t)((it->tev_color_indices)[i12]) == INT64_C(65535))) || ((int64_t)((int64_t)((it->tev_color_indices)[i12]) < (int64_t)s->tev_colors_count)))))) { q12 = 0; break; }
+                    if (!(it->tev_color_indices[i12] == 65535 || it->tev_color_indices[i12] < (int64_t)s->tev_colors_count)) { q12 = 0; break; }
                 }
-                int ok = (((int64_t)(((int64_t)((int64_t)s->tev_color_offset == INT64_C(0))) || q12))) != 0;
+                int ok = s->tev_color_offset == 0 || q12;
                 if (!bf_eval_failed(v, "tev_color_indices", "MAT3 material entry (public layout): indices into the TEV color table, 0xFFFF for none") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 220)), "tev_color_indices", "MAT3 material entry (public layout): indices into the TEV color table, 0xFFFF for none", "material entry %lld uses a TEV color outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->tev_colors_count));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 220)), "tev_color_indices", "MAT3 material entry (public layout): indices into the TEV color table, 0xFFFF for none", "material entry %lld uses a TEV color outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->tev_colors_count));
                     bf_eval_failed(v, "tev_color_indices", "MAT3 material entry (public layout): indices into the TEV color table, 0xFFFF for none");
                 }
             }
@@ -2035,11 +2035,11 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             {
                 int64_t q13 = 1;
                 for (uint32_t i13 = 0; i13 < (uint32_t)(16); i13++) {
-                    if (!(((int64_t)(((int64_t)((int64_t)((it->tev_stage_indices)[i13]) == INT64_C(65535))) || ((int64_t)((int64_t)((it->tev_stage_indices)[i13]) < (int64_t)s->tev_stages_count)))))) { q13 = 0; break; }
+                    if (!(it->tev_stage_indices[i13] == 65535 || it->tev_stage_indices[i13] < (int64_t)s->tev_stages_count)) { q13 = 0; break; }
                 }
-                int ok = (((int64_t)(((int64_t)((int64_t)s->tev_stage_offset == INT64_C(0))) || q13))) != 0;
+                int ok = s->tev_stage_offset == 0 || q13;
                 if (!bf_eval_failed(v, "tev_stage_indices", "MAT3 material entry (public layout): indices into the TEV stage table, 0xFFFF for none") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 228)), "tev_stage_indices", "MAT3 material entry (public layout): indices into the TEV stage table, 0xFFFF for none", "material entry %lld uses a TEV stage outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->tev_stages_count));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 228)), "tev_stage_indices", "MAT3 material entry (public layout): indices into the TEV stage table, 0xFFFF for none", "material entry %lld uses a TEV stage outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->tev_stages_count));
                     bf_eval_failed(v, "tev_stage_indices", "MAT3 material entry (public layout): indices into the TEV stage table, 0xFFFF for none");
                 }
             }
@@ -2056,11 +2056,11 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             {
                 int64_t q14 = 1;
                 for (uint32_t i14 = 0; i14 < (uint32_t)(16); i14++) {
-                    if (!(((int64_t)(((int64_t)((int64_t)((it->swap_mode_indices)[i14]) == INT64_C(65535))) || ((int64_t)((int64_t)((it->swap_mode_indices)[i14]) < (int64_t)s->swap_modes_count)))))) { q14 = 0; break; }
+                    if (!(it->swap_mode_indices[i14] == 65535 || it->swap_mode_indices[i14] < (int64_t)s->swap_modes_count)) { q14 = 0; break; }
                 }
-                int ok = (((int64_t)(((int64_t)((int64_t)s->swap_mode_offset == INT64_C(0))) || q14))) != 0;
+                int ok = s->swap_mode_offset == 0 || q14;
                 if (!bf_eval_failed(v, "swap_mode_indices", "MAT3 material entry (public layout): indices into the swap mode table, 0xFFFF for none") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 260)), "swap_mode_indices", "MAT3 material entry (public layout): indices into the swap mode table, 0xFFFF for none", "material entry %lld uses a swap mode outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->swap_modes_count));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 260)), "swap_mode_indices", "MAT3 material entry (public layout): indices into the swap mode table, 0xFFFF for none", "material entry %lld uses a swap mode outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->swap_modes_count));
                     bf_eval_failed(v, "swap_mode_indices", "MAT3 material entry (public layout): indices into the swap mode table, 0xFFFF for none");
                 }
             }
@@ -2077,11 +2077,11 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             {
                 int64_t q15 = 1;
                 for (uint32_t i15 = 0; i15 < (uint32_t)(4); i15++) {
-                    if (!(((int64_t)(((int64_t)((int64_t)((it->swap_table_indices)[i15]) == INT64_C(65535))) || ((int64_t)((int64_t)((it->swap_table_indices)[i15]) < (int64_t)s->swap_tables_count)))))) { q15 = 0; break; }
+                    if (!(it->swap_table_indices[i15] == 65535 || it->swap_table_indices[i15] < (int64_t)s->swap_tables_count)) { q15 = 0; break; }
                 }
-                int ok = (((int64_t)(((int64_t)((int64_t)s->swap_table_offset == INT64_C(0))) || q15))) != 0;
+                int ok = s->swap_table_offset == 0 || q15;
                 if (!bf_eval_failed(v, "swap_table_indices", "MAT3 material entry (public layout): indices into the swap table table, 0xFFFF for none") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 292)), "swap_table_indices", "MAT3 material entry (public layout): indices into the swap table table, 0xFFFF for none", "material entry %lld uses a swap table outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->swap_tables_count));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 292)), "swap_table_indices", "MAT3 material entry (public layout): indices into the swap table table, 0xFFFF for none", "material entry %lld uses a swap table outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->swap_tables_count));
                     bf_eval_failed(v, "swap_table_indices", "MAT3 material entry (public layout): indices into the swap table table, 0xFFFF for none");
                 }
             }
@@ -2096,9 +2096,9 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
         (void)prev;
         if (bf_push(c, "materials", i)) {
             {
-                int ok = (((int64_t)(((int64_t)(((int64_t)((int64_t)s->fog_offset == INT64_C(0))) || ((int64_t)((int64_t)it->fog_index == INT64_C(65535))))) || ((int64_t)((int64_t)it->fog_index < (int64_t)s->fogs_count))))) != 0;
+                int ok = s->fog_offset == 0 || it->fog_index == 65535 || it->fog_index < (int64_t)s->fogs_count;
                 if (!bf_eval_failed(v, "fog_index", "MAT3 material entry (public layout): an index into the fog table") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 324)), "fog_index", "MAT3 material entry (public layout): an index into the fog table", "material entry %lld uses fog %lld, but the table has %lld", (long long)((int64_t)i), (long long)((int64_t)it->fog_index), (long long)((int64_t)s->fogs_count));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 324)), "fog_index", "MAT3 material entry (public layout): an index into the fog table", "material entry %lld uses fog %lld, but the table has %lld", (long long)((int64_t)i), (long long)((int64_t)it->fog_index), (long long)((int64_t)s->fogs_count));
                     bf_eval_failed(v, "fog_index", "MAT3 material entry (public layout): an index into the fog table");
                 }
             }
@@ -2113,9 +2113,9 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
         (void)prev;
         if (bf_push(c, "materials", i)) {
             {
-                int ok = (((int64_t)(((int64_t)(((int64_t)((int64_t)s->alpha_compare_offset == INT64_C(0))) || ((int64_t)((int64_t)it->alpha_compare_index == INT64_C(65535))))) || ((int64_t)((int64_t)it->alpha_compare_index < (int64_t)s->alpha_compares_count))))) != 0;
+                int ok = s->alpha_compare_offset == 0 || it->alpha_compare_index == 65535 || it->alpha_compare_index < (int64_t)s->alpha_compares_count;
                 if (!bf_eval_failed(v, "alpha_compare_index", "MAT3 material entry (public layout): an index into the alpha compare table") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 326)), "alpha_compare_index", "MAT3 material entry (public layout): an index into the alpha compare table", "material entry %lld uses alpha compare %lld, but the table has %lld", (long long)((int64_t)i), (long long)((int64_t)it->alpha_compare_index), (long long)((int64_t)s->alpha_compares_count));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 326)), "alpha_compare_index", "MAT3 material entry (public layout): an index into the alpha compare table", "material entry %lld uses alpha compare %lld, but the table has %lld", (long long)((int64_t)i), (long long)((int64_t)it->alpha_compare_index), (long long)((int64_t)s->alpha_compares_count));
                     bf_eval_failed(v, "alpha_compare_index", "MAT3 material entry (public layout): an index into the alpha compare table");
                 }
             }
@@ -2130,9 +2130,9 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
         (void)prev;
         if (bf_push(c, "materials", i)) {
             {
-                int ok = (((int64_t)(((int64_t)(((int64_t)((int64_t)s->blend_mode_offset == INT64_C(0))) || ((int64_t)((int64_t)it->blend_mode_index == INT64_C(65535))))) || ((int64_t)((int64_t)it->blend_mode_index < (int64_t)s->blend_modes_count))))) != 0;
+                int ok = s->blend_mode_offset == 0 || it->blend_mode_index == 65535 || it->blend_mode_index < (int64_t)s->blend_modes_count;
                 if (!bf_eval_failed(v, "blend_mode_index", "MAT3 material entry (public layout): an index into the blend mode table") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 328)), "blend_mode_index", "MAT3 material entry (public layout): an index into the blend mode table", "material entry %lld uses blend mode %lld, but the table has %lld", (long long)((int64_t)i), (long long)((int64_t)it->blend_mode_index), (long long)((int64_t)s->blend_modes_count));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 328)), "blend_mode_index", "MAT3 material entry (public layout): an index into the blend mode table", "material entry %lld uses blend mode %lld, but the table has %lld", (long long)((int64_t)i), (long long)((int64_t)it->blend_mode_index), (long long)((int64_t)s->blend_modes_count));
                     bf_eval_failed(v, "blend_mode_index", "MAT3 material entry (public layout): an index into the blend mode table");
                 }
             }
@@ -2147,9 +2147,9 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
         (void)prev;
         if (bf_push(c, "materials", i)) {
             {
-                int ok = (((int64_t)(((int64_t)(((int64_t)((int64_t)s->nbt_scale_offset == INT64_C(0))) || ((int64_t)((int64_t)it->nbt_scale_index == INT64_C(65535))))) || ((int64_t)((int64_t)it->nbt_scale_index < (int64_t)s->nbt_scales_count))))) != 0;
+                int ok = s->nbt_scale_offset == 0 || it->nbt_scale_index == 65535 || it->nbt_scale_index < (int64_t)s->nbt_scales_count;
                 if (!bf_eval_failed(v, "nbt_scale_index", "MAT3 material entry (public layout): an index into the NBT scale table") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 330)), "nbt_scale_index", "MAT3 material entry (public layout): an index into the NBT scale table", "material entry %lld uses NBT scale %lld, but the table has %lld", (long long)((int64_t)i), (long long)((int64_t)it->nbt_scale_index), (long long)((int64_t)s->nbt_scales_count));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 330)), "nbt_scale_index", "MAT3 material entry (public layout): an index into the NBT scale table", "material entry %lld uses NBT scale %lld, but the table has %lld", (long long)((int64_t)i), (long long)((int64_t)it->nbt_scale_index), (long long)((int64_t)s->nbt_scales_count));
                     bf_eval_failed(v, "nbt_scale_index", "MAT3 material entry (public layout): an index into the NBT scale table");
                 }
             }
@@ -2172,17 +2172,17 @@ static void validate_Mdl3(bf_vctx *v, const j3d_Mdl3 *s)
         int64_t q1 = 0;
         if (VC->set[0]) q1 = VC->i[0]; else
         for (uint32_t i1 = 0; i1 < (uint32_t)(R->sections_count); i1++) {
-            const j3d_Section *it1 = &(R->sections)[i1];
+            const j3d_Section *it1 = &R->sections[i1];
             (void)it1;
-            q1 += (((int64_t)((int64_t)it1->tag == INT64_C(1296127027)))) ? 1 : 0;
+            q1 += it1->tag == J3D_SECTION_TAG_MAT3;
         }
         if (!VC->set[0] && !c->err->failed) {
             VC->set[0] = 1;
             VC->i[0] = q1;
         }
-        int ok = (((int64_t)(((int64_t)(q1 != INT64_C(1))) || ((int64_t)((int64_t)s->material_count == j3d_File_m_mat3_material_count(c, R)))))) != 0;
+        int ok = q1 != 1 || s->material_count == j3d_File_m_mat3_material_count(c, R);
         if (!bf_eval_failed(v, "material_count", "MDL3 (public layout): one display list per material of MAT3") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 0)), "material_count", "MDL3 (public layout): one display list per material of MAT3", "%lld display lists, but MAT3 has %lld materials", (long long)((int64_t)s->material_count), (long long)(j3d_File_m_mat3_material_count(c, R)));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 0)), "material_count", "MDL3 (public layout): one display list per material of MAT3", "%lld display lists, but MAT3 has %lld materials", (long long)((int64_t)s->material_count), (long long)(j3d_File_m_mat3_material_count(c, R)));
             bf_eval_failed(v, "material_count", "MDL3 (public layout): one display list per material of MAT3");
         }
     }
@@ -2205,9 +2205,9 @@ static void validate_Mdl3Packet(bf_vctx *v, const j3d_Mdl3Packet *s)
     (void)s;
     /* MDL3 display lists (public layout): GX display lists are padded to 32 bytes (schema line 1965) */
     {
-        int ok = (((int64_t)(bf_mod(c, (int64_t)s->size, INT64_C(32)) == INT64_C(0)))) != 0;
+        int ok = bf_mod(c, s->size, 32) == 0;
         if (!bf_eval_failed(v, "size", "MDL3 display lists (public layout): GX display lists are padded to 32 bytes") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 4)), "size", "MDL3 display lists (public layout): GX display lists are padded to 32 bytes", "display list of %lld bytes, not padded to 32", (long long)((int64_t)s->size));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 4)), "size", "MDL3 display lists (public layout): GX display lists are padded to 32 bytes", "display list of %lld bytes, not padded to 32", (long long)((int64_t)s->size));
             bf_eval_failed(v, "size", "MDL3 display lists (public layout): GX display lists are padded to 32 bytes");
         }
     }
@@ -2224,9 +2224,9 @@ static void validate_Tex1(bf_vctx *v, const j3d_Tex1 *s)
     (void)s;
     /* TEX1: "Name table offset" (a name per texture) (schema line 2051) */
     {
-        int ok = (((int64_t)(((int64_t)((int64_t)s->name_table_offset == INT64_C(0))) || ((int64_t)((int64_t)(&s->names)->count == (int64_t)s->texture_count))))) != 0;
+        int ok = s->name_table_offset == 0 || s->names.count == s->texture_count;
         if (!bf_eval_failed(v, "name_table_offset", "TEX1: \"Name table offset\" (a name per texture)") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 8)), "name_table_offset", "TEX1: \"Name table offset\" (a name per texture)", "%lld names for %lld textures", (long long)((int64_t)(&s->names)->count), (long long)((int64_t)s->texture_count));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 8)), "name_table_offset", "TEX1: \"Name table offset\" (a name per texture)", "%lld names for %lld textures", (long long)((int64_t)s->names.count), (long long)((int64_t)s->texture_count));
             bf_eval_failed(v, "name_table_offset", "TEX1: \"Name table offset\" (a name per texture)");
         }
     }

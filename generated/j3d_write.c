@@ -76,7 +76,7 @@ static int64_t base_Inf1_nodes(bf_wctx *w, void *owner)
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return bf_sub((int64_t)s->_offset, INT64_C(8));
+    return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Inf1_nodes(bf_wctx *w, void *owner)
@@ -91,7 +91,7 @@ static int place_Inf1_nodes(bf_wctx *w, void *owner)
         return 0;
     s->nodes_at = w->pos;
     {
-        int64_t v_ = bf_sub((int64_t)s->nodes_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        int64_t v_ = bf_sub((int64_t)s->nodes_at, bf_sub((int64_t)s->_offset, 8));
         if (!bf_fits(v_, 32, 0))
             bf_overflow(w, &s->hierarchy_offset, v_, 32, 0, (uint64_t)s->_offset + 12, 0, "hierarchy_offset");
         else if (w->overflow_count)
@@ -117,7 +117,7 @@ static int64_t base_Vtx1_formats(bf_wctx *w, void *owner)
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return bf_sub((int64_t)s->_offset, INT64_C(8));
+    return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Vtx1_formats(bf_wctx *w, void *owner)
@@ -132,7 +132,7 @@ static int place_Vtx1_formats(bf_wctx *w, void *owner)
         return 0;
     s->formats_at = w->pos;
     {
-        int64_t v_ = bf_sub((int64_t)s->formats_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        int64_t v_ = bf_sub((int64_t)s->formats_at, bf_sub((int64_t)s->_offset, 8));
         if (!bf_fits(v_, 32, 0))
             bf_overflow(w, &s->format_list_offset, v_, 32, 0, (uint64_t)s->_offset + 0, 0, "format_list_offset");
         else if (w->overflow_count)
@@ -158,7 +158,7 @@ static int64_t base_Vtx1_position(bf_wctx *w, void *owner)
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return bf_sub((int64_t)s->_offset, INT64_C(8));
+    return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Vtx1_position(bf_wctx *w, void *owner)
@@ -173,7 +173,7 @@ static int place_Vtx1_position(bf_wctx *w, void *owner)
         return 0;
     s->position_at = w->pos;
     {
-        int64_t v_ = bf_sub((int64_t)s->position_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        int64_t v_ = bf_sub((int64_t)s->position_at, bf_sub((int64_t)s->_offset, 8));
         if (!bf_fits(v_, 32, 0))
             bf_overflow(w, &s->position_offset, v_, 32, 0, (uint64_t)s->_offset + 4, 0, "position_offset");
         else if (w->overflow_count)
@@ -185,7 +185,7 @@ static int place_Vtx1_position(bf_wctx *w, void *owner)
         if (w->layout) {
             s->position._index = 0;
             s->position._p_attr = INT64_C(9);
-            s->position._p_format = (((int64_t)(j3d_Vtx1_v_position_at(c, s) < INT64_C(0))) ? bf_neg(INT64_C(1)) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_position_at(c, s))));
+            s->position._p_format = j3d_Vtx1_v_position_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_position_at(c, s)));
         }
         if (!bf_push(&w->c, "position", -1) || !write_VertexBuffer(w, &s->position))
             return 0;
@@ -201,7 +201,7 @@ static int64_t base_Vtx1_normal(bf_wctx *w, void *owner)
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return bf_sub((int64_t)s->_offset, INT64_C(8));
+    return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Vtx1_normal(bf_wctx *w, void *owner)
@@ -216,7 +216,7 @@ static int place_Vtx1_normal(bf_wctx *w, void *owner)
         return 0;
     s->normal_at = w->pos;
     {
-        int64_t v_ = bf_sub((int64_t)s->normal_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        int64_t v_ = bf_sub((int64_t)s->normal_at, bf_sub((int64_t)s->_offset, 8));
         if (!bf_fits(v_, 32, 0))
             bf_overflow(w, &s->normal_offset, v_, 32, 0, (uint64_t)s->_offset + 8, 0, "normal_offset");
         else if (w->overflow_count)
@@ -228,7 +228,7 @@ static int place_Vtx1_normal(bf_wctx *w, void *owner)
         if (w->layout) {
             s->normal._index = 0;
             s->normal._p_attr = INT64_C(10);
-            s->normal._p_format = (((int64_t)(j3d_Vtx1_v_normal_at(c, s) < INT64_C(0))) ? bf_neg(INT64_C(1)) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_normal_at(c, s))));
+            s->normal._p_format = j3d_Vtx1_v_normal_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_normal_at(c, s)));
         }
         if (!bf_push(&w->c, "normal", -1) || !write_VertexBuffer(w, &s->normal))
             return 0;
@@ -244,7 +244,7 @@ static int64_t base_Vtx1_tangent(bf_wctx *w, void *owner)
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return bf_sub((int64_t)s->_offset, INT64_C(8));
+    return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Vtx1_tangent(bf_wctx *w, void *owner)
@@ -259,7 +259,7 @@ static int place_Vtx1_tangent(bf_wctx *w, void *owner)
         return 0;
     s->tangent_at = w->pos;
     {
-        int64_t v_ = bf_sub((int64_t)s->tangent_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        int64_t v_ = bf_sub((int64_t)s->tangent_at, bf_sub((int64_t)s->_offset, 8));
         if (!bf_fits(v_, 32, 0))
             bf_overflow(w, &s->tangent_offset, v_, 32, 0, (uint64_t)s->_offset + 12, 0, "tangent_offset");
         else if (w->overflow_count)
@@ -271,7 +271,7 @@ static int place_Vtx1_tangent(bf_wctx *w, void *owner)
         if (w->layout) {
             s->tangent._index = 0;
             s->tangent._p_attr = INT64_C(25);
-            s->tangent._p_format = (((int64_t)(j3d_Vtx1_v_tangent_at(c, s) < INT64_C(0))) ? bf_neg(INT64_C(1)) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_tangent_at(c, s))));
+            s->tangent._p_format = j3d_Vtx1_v_tangent_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_tangent_at(c, s)));
         }
         if (!bf_push(&w->c, "tangent", -1) || !write_VertexBuffer(w, &s->tangent))
             return 0;
@@ -287,7 +287,7 @@ static int64_t base_Vtx1_color0(bf_wctx *w, void *owner)
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return bf_sub((int64_t)s->_offset, INT64_C(8));
+    return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Vtx1_color0(bf_wctx *w, void *owner)
@@ -302,7 +302,7 @@ static int place_Vtx1_color0(bf_wctx *w, void *owner)
         return 0;
     s->color0_at = w->pos;
     {
-        int64_t v_ = bf_sub((int64_t)s->color0_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        int64_t v_ = bf_sub((int64_t)s->color0_at, bf_sub((int64_t)s->_offset, 8));
         if (!bf_fits(v_, 32, 0))
             bf_overflow(w, &s->color0_offset, v_, 32, 0, (uint64_t)s->_offset + 16, 0, "color0_offset");
         else if (w->overflow_count)
@@ -314,7 +314,7 @@ static int place_Vtx1_color0(bf_wctx *w, void *owner)
         if (w->layout) {
             s->color0._index = 0;
             s->color0._p_attr = INT64_C(11);
-            s->color0._p_format = (((int64_t)(j3d_Vtx1_v_color0_at(c, s) < INT64_C(0))) ? bf_neg(INT64_C(1)) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_color0_at(c, s))));
+            s->color0._p_format = j3d_Vtx1_v_color0_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_color0_at(c, s)));
         }
         if (!bf_push(&w->c, "color0", -1) || !write_VertexBuffer(w, &s->color0))
             return 0;
@@ -330,7 +330,7 @@ static int64_t base_Vtx1_color1(bf_wctx *w, void *owner)
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return bf_sub((int64_t)s->_offset, INT64_C(8));
+    return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Vtx1_color1(bf_wctx *w, void *owner)
@@ -345,7 +345,7 @@ static int place_Vtx1_color1(bf_wctx *w, void *owner)
         return 0;
     s->color1_at = w->pos;
     {
-        int64_t v_ = bf_sub((int64_t)s->color1_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        int64_t v_ = bf_sub((int64_t)s->color1_at, bf_sub((int64_t)s->_offset, 8));
         if (!bf_fits(v_, 32, 0))
             bf_overflow(w, &s->color1_offset, v_, 32, 0, (uint64_t)s->_offset + 20, 0, "color1_offset");
         else if (w->overflow_count)
@@ -357,7 +357,7 @@ static int place_Vtx1_color1(bf_wctx *w, void *owner)
         if (w->layout) {
             s->color1._index = 0;
             s->color1._p_attr = INT64_C(12);
-            s->color1._p_format = (((int64_t)(j3d_Vtx1_v_color1_at(c, s) < INT64_C(0))) ? bf_neg(INT64_C(1)) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_color1_at(c, s))));
+            s->color1._p_format = j3d_Vtx1_v_color1_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_color1_at(c, s)));
         }
         if (!bf_push(&w->c, "color1", -1) || !write_VertexBuffer(w, &s->color1))
             return 0;
@@ -373,7 +373,7 @@ static int64_t base_Vtx1_texcoord0(bf_wctx *w, void *owner)
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return bf_sub((int64_t)s->_offset, INT64_C(8));
+    return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Vtx1_texcoord0(bf_wctx *w, void *owner)
@@ -388,7 +388,7 @@ static int place_Vtx1_texcoord0(bf_wctx *w, void *owner)
         return 0;
     s->texcoord0_at = w->pos;
     {
-        int64_t v_ = bf_sub((int64_t)s->texcoord0_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        int64_t v_ = bf_sub((int64_t)s->texcoord0_at, bf_sub((int64_t)s->_offset, 8));
         if (!bf_fits(v_, 32, 0))
             bf_overflow(w, &s->texcoord0_offset, v_, 32, 0, (uint64_t)s->_offset + 24, 0, "texcoord0_offset");
         else if (w->overflow_count)
@@ -400,7 +400,7 @@ static int place_Vtx1_texcoord0(bf_wctx *w, void *owner)
         if (w->layout) {
             s->texcoord0._index = 0;
             s->texcoord0._p_attr = INT64_C(13);
-            s->texcoord0._p_format = (((int64_t)(j3d_Vtx1_v_texcoord0_at(c, s) < INT64_C(0))) ? bf_neg(INT64_C(1)) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord0_at(c, s))));
+            s->texcoord0._p_format = j3d_Vtx1_v_texcoord0_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord0_at(c, s)));
         }
         if (!bf_push(&w->c, "texcoord0", -1) || !write_VertexBuffer(w, &s->texcoord0))
             return 0;
@@ -416,7 +416,7 @@ static int64_t base_Vtx1_texcoord1(bf_wctx *w, void *owner)
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return bf_sub((int64_t)s->_offset, INT64_C(8));
+    return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Vtx1_texcoord1(bf_wctx *w, void *owner)
@@ -431,7 +431,7 @@ static int place_Vtx1_texcoord1(bf_wctx *w, void *owner)
         return 0;
     s->texcoord1_at = w->pos;
     {
-        int64_t v_ = bf_sub((int64_t)s->texcoord1_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        int64_t v_ = bf_sub((int64_t)s->texcoord1_at, bf_sub((int64_t)s->_offset, 8));
         if (!bf_fits(v_, 32, 0))
             bf_overflow(w, &s->texcoord1_offset, v_, 32, 0, (uint64_t)s->_offset + 28, 0, "texcoord1_offset");
         else if (w->overflow_count)
@@ -443,7 +443,7 @@ static int place_Vtx1_texcoord1(bf_wctx *w, void *owner)
         if (w->layout) {
             s->texcoord1._index = 0;
             s->texcoord1._p_attr = INT64_C(14);
-            s->texcoord1._p_format = (((int64_t)(j3d_Vtx1_v_texcoord1_at(c, s) < INT64_C(0))) ? bf_neg(INT64_C(1)) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord1_at(c, s))));
+            s->texcoord1._p_format = j3d_Vtx1_v_texcoord1_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord1_at(c, s)));
         }
         if (!bf_push(&w->c, "texcoord1", -1) || !write_VertexBuffer(w, &s->texcoord1))
             return 0;
@@ -459,7 +459,7 @@ static int64_t base_Vtx1_texcoord2(bf_wctx *w, void *owner)
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return bf_sub((int64_t)s->_offset, INT64_C(8));
+    return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Vtx1_texcoord2(bf_wctx *w, void *owner)
@@ -474,7 +474,7 @@ static int place_Vtx1_texcoord2(bf_wctx *w, void *owner)
         return 0;
     s->texcoord2_at = w->pos;
     {
-        int64_t v_ = bf_sub((int64_t)s->texcoord2_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        int64_t v_ = bf_sub((int64_t)s->texcoord2_at, bf_sub((int64_t)s->_offset, 8));
         if (!bf_fits(v_, 32, 0))
             bf_overflow(w, &s->texcoord2_offset, v_, 32, 0, (uint64_t)s->_offset + 32, 0, "texcoord2_offset");
         else if (w->overflow_count)
@@ -486,7 +486,7 @@ static int place_Vtx1_texcoord2(bf_wctx *w, void *owner)
         if (w->layout) {
             s->texcoord2._index = 0;
             s->texcoord2._p_attr = INT64_C(15);
-            s->texcoord2._p_format = (((int64_t)(j3d_Vtx1_v_texcoord2_at(c, s) < INT64_C(0))) ? bf_neg(INT64_C(1)) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord2_at(c, s))));
+            s->texcoord2._p_format = j3d_Vtx1_v_texcoord2_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord2_at(c, s)));
         }
         if (!bf_push(&w->c, "texcoord2", -1) || !write_VertexBuffer(w, &s->texcoord2))
             return 0;
@@ -502,7 +502,7 @@ static int64_t base_Vtx1_texcoord3(bf_wctx *w, void *owner)
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return bf_sub((int64_t)s->_offset, INT64_C(8));
+    return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Vtx1_texcoord3(bf_wctx *w, void *owner)
@@ -517,7 +517,7 @@ static int place_Vtx1_texcoord3(bf_wctx *w, void *owner)
         return 0;
     s->texcoord3_at = w->pos;
     {
-        int64_t v_ = bf_sub((int64_t)s->texcoord3_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        int64_t v_ = bf_sub((int64_t)s->texcoord3_at, bf_sub((int64_t)s->_offset, 8));
         if (!bf_fits(v_, 32, 0))
             bf_overflow(w, &s->texcoord3_offset, v_, 32, 0, (uint64_t)s->_offset + 36, 0, "texcoord3_offset");
         else if (w->overflow_count)
@@ -529,7 +529,7 @@ static int place_Vtx1_texcoord3(bf_wctx *w, void *owner)
         if (w->layout) {
             s->texcoord3._index = 0;
             s->texcoord3._p_attr = INT64_C(16);
-            s->texcoord3._p_format = (((int64_t)(j3d_Vtx1_v_texcoord3_at(c, s) < INT64_C(0))) ? bf_neg(INT64_C(1)) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord3_at(c, s))));
+            s->texcoord3._p_format = j3d_Vtx1_v_texcoord3_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord3_at(c, s)));
         }
         if (!bf_push(&w->c, "texcoord3", -1) || !write_VertexBuffer(w, &s->texcoord3))
             return 0;
@@ -545,7 +545,7 @@ static int64_t base_Vtx1_texcoord4(bf_wctx *w, void *owner)
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return bf_sub((int64_t)s->_offset, INT64_C(8));
+    return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Vtx1_texcoord4(bf_wctx *w, void *owner)
@@ -560,7 +560,7 @@ static int place_Vtx1_texcoord4(bf_wctx *w, void *owner)
         return 0;
     s->texcoord4_at = w->pos;
     {
-        int64_t v_ = bf_sub((int64_t)s->texcoord4_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        int64_t v_ = bf_sub((int64_t)s->texcoord4_at, bf_sub((int64_t)s->_offset, 8));
         if (!bf_fits(v_, 32, 0))
             bf_overflow(w, &s->texcoord4_offset, v_, 32, 0, (uint64_t)s->_offset + 40, 0, "texcoord4_offset");
         else if (w->overflow_count)
@@ -572,7 +572,7 @@ static int place_Vtx1_texcoord4(bf_wctx *w, void *owner)
         if (w->layout) {
             s->texcoord4._index = 0;
             s->texcoord4._p_attr = INT64_C(17);
-            s->texcoord4._p_format = (((int64_t)(j3d_Vtx1_v_texcoord4_at(c, s) < INT64_C(0))) ? bf_neg(INT64_C(1)) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord4_at(c, s))));
+            s->texcoord4._p_format = j3d_Vtx1_v_texcoord4_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord4_at(c, s)));
         }
         if (!bf_push(&w->c, "texcoord4", -1) || !write_VertexBuffer(w, &s->texcoord4))
             return 0;
@@ -588,7 +588,7 @@ static int64_t base_Vtx1_texcoord5(bf_wctx *w, void *owner)
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return bf_sub((int64_t)s->_offset, INT64_C(8));
+    return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Vtx1_texcoord5(bf_wctx *w, void *owner)
@@ -603,7 +603,7 @@ static int place_Vtx1_texcoord5(bf_wctx *w, void *owner)
         return 0;
     s->texcoord5_at = w->pos;
     {
-        int64_t v_ = bf_sub((int64_t)s->texcoord5_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        int64_t v_ = bf_sub((int64_t)s->texcoord5_at, bf_sub((int64_t)s->_offset, 8));
         if (!bf_fits(v_, 32, 0))
             bf_overflow(w, &s->texcoord5_offset, v_, 32, 0, (uint64_t)s->_offset + 44, 0, "texcoord5_offset");
         else if (w->overflow_count)
@@ -615,7 +615,7 @@ static int place_Vtx1_texcoord5(bf_wctx *w, void *owner)
         if (w->layout) {
             s->texcoord5._index = 0;
             s->texcoord5._p_attr = INT64_C(18);
-            s->texcoord5._p_format = (((int64_t)(j3d_Vtx1_v_texcoord5_at(c, s) < INT64_C(0))) ? bf_neg(INT64_C(1)) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord5_at(c, s))));
+            s->texcoord5._p_format = j3d_Vtx1_v_texcoord5_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord5_at(c, s)));
         }
         if (!bf_push(&w->c, "texcoord5", -1) || !write_VertexBuffer(w, &s->texcoord5))
             return 0;
@@ -631,7 +631,7 @@ static int64_t base_Vtx1_texcoord6(bf_wctx *w, void *owner)
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return bf_sub((int64_t)s->_offset, INT64_C(8));
+    return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Vtx1_texcoord6(bf_wctx *w, void *owner)
@@ -646,7 +646,7 @@ static int place_Vtx1_texcoord6(bf_wctx *w, void *owner)
         return 0;
     s->texcoord6_at = w->pos;
     {
-        int64_t v_ = bf_sub((int64_t)s->texcoord6_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        int64_t v_ = bf_sub((int64_t)s->texcoord6_at, bf_sub((int64_t)s->_offset, 8));
         if (!bf_fits(v_, 32, 0))
             bf_overflow(w, &s->texcoord6_offset, v_, 32, 0, (uint64_t)s->_offset + 48, 0, "texcoord6_offset");
         else if (w->overflow_count)
@@ -658,7 +658,7 @@ static int place_Vtx1_texcoord6(bf_wctx *w, void *owner)
         if (w->layout) {
             s->texcoord6._index = 0;
             s->texcoord6._p_attr = INT64_C(19);
-            s->texcoord6._p_format = (((int64_t)(j3d_Vtx1_v_texcoord6_at(c, s) < INT64_C(0))) ? bf_neg(INT64_C(1)) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord6_at(c, s))));
+            s->texcoord6._p_format = j3d_Vtx1_v_texcoord6_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord6_at(c, s)));
         }
         if (!bf_push(&w->c, "texcoord6", -1) || !write_VertexBuffer(w, &s->texcoord6))
             return 0;
@@ -674,7 +674,7 @@ static int64_t base_Vtx1_texcoord7(bf_wctx *w, void *owner)
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return bf_sub((int64_t)s->_offset, INT64_C(8));
+    return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Vtx1_texcoord7(bf_wctx *w, void *owner)
@@ -689,7 +689,7 @@ static int place_Vtx1_texcoord7(bf_wctx *w, void *owner)
         return 0;
     s->texcoord7_at = w->pos;
     {
-        int64_t v_ = bf_sub((int64_t)s->texcoord7_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        int64_t v_ = bf_sub((int64_t)s->texcoord7_at, bf_sub((int64_t)s->_offset, 8));
         if (!bf_fits(v_, 32, 0))
             bf_overflow(w, &s->texcoord7_offset, v_, 32, 0, (uint64_t)s->_offset + 52, 0, "texcoord7_offset");
         else if (w->overflow_count)
@@ -701,7 +701,7 @@ static int place_Vtx1_texcoord7(bf_wctx *w, void *owner)
         if (w->layout) {
             s->texcoord7._index = 0;
             s->texcoord7._p_attr = INT64_C(20);
-            s->texcoord7._p_format = (((int64_t)(j3d_Vtx1_v_texcoord7_at(c, s) < INT64_C(0))) ? bf_neg(INT64_C(1)) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord7_at(c, s))));
+            s->texcoord7._p_format = j3d_Vtx1_v_texcoord7_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord7_at(c, s)));
         }
         if (!bf_push(&w->c, "texcoord7", -1) || !write_VertexBuffer(w, &s->texcoord7))
             return 0;
@@ -717,7 +717,7 @@ static int64_t base_Evp1_sizes(bf_wctx *w, void *owner)
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return bf_sub((int64_t)s->_offset, INT64_C(8));
+    return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Evp1_sizes(bf_wctx *w, void *owner)
@@ -732,7 +732,7 @@ static int place_Evp1_sizes(bf_wctx *w, void *owner)
         return 0;
     s->sizes_at = w->pos;
     {
-        int64_t v_ = bf_sub((int64_t)s->sizes_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        int64_t v_ = bf_sub((int64_t)s->sizes_at, bf_sub((int64_t)s->_offset, 8));
         if (!bf_fits(v_, 32, 0))
             bf_overflow(w, &s->size_table_offset, v_, 32, 0, (uint64_t)s->_offset + 4, 0, "size_table_offset");
         else if (w->overflow_count)
@@ -755,7 +755,7 @@ static int64_t base_Evp1_joint_indices(bf_wctx *w, void *owner)
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return bf_sub((int64_t)s->_offset, INT64_C(8));
+    return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Evp1_joint_indices(bf_wctx *w, void *owner)
@@ -770,7 +770,7 @@ static int place_Evp1_joint_indices(bf_wctx *w, void *owner)
         return 0;
     s->joint_indices_at = w->pos;
     {
-        int64_t v_ = bf_sub((int64_t)s->joint_indices_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        int64_t v_ = bf_sub((int64_t)s->joint_indices_at, bf_sub((int64_t)s->_offset, 8));
         if (!bf_fits(v_, 32, 0))
             bf_overflow(w, &s->index_table_offset, v_, 32, 0, (uint64_t)s->_offset + 8, 0, "index_table_offset");
         else if (w->overflow_count)
@@ -796,7 +796,7 @@ static int64_t base_Evp1_weights(bf_wctx *w, void *owner)
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return bf_sub((int64_t)s->_offset, INT64_C(8));
+    return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Evp1_weights(bf_wctx *w, void *owner)
@@ -811,7 +811,7 @@ static int place_Evp1_weights(bf_wctx *w, void *owner)
         return 0;
     s->weights_at = w->pos;
     {
-        int64_t v_ = bf_sub((int64_t)s->weights_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        int64_t v_ = bf_sub((int64_t)s->weights_at, bf_sub((int64_t)s->_offset, 8));
         if (!bf_fits(v_, 32, 0))
             bf_overflow(w, &s->weight_table_offset, v_, 32, 0, (uint64_t)s->_offset + 12, 0, "weight_table_offset");
         else if (w->overflow_count)
@@ -837,7 +837,7 @@ static int64_t base_Evp1_inverse_bind_matrices(bf_wctx *w, void *owner)
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return bf_sub((int64_t)s->_offset, INT64_C(8));
+    return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Evp1_inverse_bind_matrices(bf_wctx *w, void *owner)
@@ -852,7 +852,7 @@ static int place_Evp1_inverse_bind_matrices(bf_wctx *w, void *owner)
         return 0;
     s->inverse_bind_matrices_at = w->pos;
     {
-        int64_t v_ = bf_sub((int64_t)s->inverse_bind_matrices_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        int64_t v_ = bf_sub((int64_t)s->inverse_bind_matrices_at, bf_sub((int64_t)s->_offset, 8));
         if (!bf_fits(v_, 32, 0))
             bf_overflow(w, &s->matrix_table_offset, v_, 32, 0, (uint64_t)s->_offset + 16, 0, "matrix_table_offset");
         else if (w->overflow_count)
@@ -878,7 +878,7 @@ static int64_t base_Drw1_types(bf_wctx *w, void *owner)
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return bf_sub((int64_t)s->_offset, INT64_C(8));
+    return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Drw1_types(bf_wctx *w, void *owner)
@@ -893,7 +893,7 @@ static int place_Drw1_types(bf_wctx *w, void *owner)
         return 0;
     s->types_at = w->pos;
     {
-        int64_t v_ = bf_sub((int64_t)s->types_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        int64_t v_ = bf_sub((int64_t)s->types_at, bf_sub((int64_t)s->_offset, 8));
         if (!bf_fits(v_, 32, 0))
             bf_overflow(w, &s->type_list_offset, v_, 32, 0, (uint64_t)s->_offset + 4, 0, "type_list_offset");
         else if (w->overflow_count)
@@ -916,7 +916,7 @@ static int64_t base_Drw1_ids(bf_wctx *w, void *owner)
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return bf_sub((int64_t)s->_offset, INT64_C(8));
+    return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Drw1_ids(bf_wctx *w, void *owner)
@@ -931,7 +931,7 @@ static int place_Drw1_ids(bf_wctx *w, void *owner)
         return 0;
     s->ids_at = w->pos;
     {
-        int64_t v_ = bf_sub((int64_t)s->ids_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        int64_t v_ = bf_sub((int64_t)s->ids_at, bf_sub((int64_t)s->_offset, 8));
         if (!bf_fits(v_, 32, 0))
             bf_overflow(w, &s->id_list_offset, v_, 32, 0, (uint64_t)s->_offset + 8, 0, "id_list_offset");
         else if (w->overflow_count)
@@ -954,7 +954,7 @@ static int64_t base_Jnt1_joints(bf_wctx *w, void *owner)
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return bf_sub((int64_t)s->_offset, INT64_C(8));
+    return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Jnt1_joints(bf_wctx *w, void *owner)
@@ -969,7 +969,7 @@ static int place_Jnt1_joints(bf_wctx *w, void *owner)
         return 0;
     s->joints_at = w->pos;
     {
-        int64_t v_ = bf_sub((int64_t)s->joints_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        int64_t v_ = bf_sub((int64_t)s->joints_at, bf_sub((int64_t)s->_offset, 8));
         if (!bf_fits(v_, 32, 0))
             bf_overflow(w, &s->joint_data_offset, v_, 32, 0, (uint64_t)s->_offset + 4, 0, "joint_data_offset");
         else if (w->overflow_count)
@@ -994,7 +994,7 @@ static int64_t base_Jnt1_remap(bf_wctx *w, void *owner)
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return bf_sub((int64_t)s->_offset, INT64_C(8));
+    return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Jnt1_remap(bf_wctx *w, void *owner)
@@ -1009,7 +1009,7 @@ static int place_Jnt1_remap(bf_wctx *w, void *owner)
         return 0;
     s->remap_at = w->pos;
     {
-        int64_t v_ = bf_sub((int64_t)s->remap_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        int64_t v_ = bf_sub((int64_t)s->remap_at, bf_sub((int64_t)s->_offset, 8));
         if (!bf_fits(v_, 32, 0))
             bf_overflow(w, &s->remap_table_offset, v_, 32, 0, (uint64_t)s->_offset + 8, 0, "remap_table_offset");
         else if (w->overflow_count)
@@ -1032,7 +1032,7 @@ static int64_t base_Jnt1_names(bf_wctx *w, void *owner)
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return bf_sub((int64_t)s->_offset, INT64_C(8));
+    return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Jnt1_names(bf_wctx *w, void *owner)
@@ -1047,7 +1047,7 @@ static int place_Jnt1_names(bf_wctx *w, void *owner)
         return 0;
     s->names_at = w->pos;
     {
-        int64_t v_ = bf_sub((int64_t)s->names_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        int64_t v_ = bf_sub((int64_t)s->names_at, bf_sub((int64_t)s->_offset, 8));
         if (!bf_fits(v_, 32, 0))
             bf_overflow(w, &s->name_table_offset, v_, 32, 0, (uint64_t)s->_offset + 12, 0, "name_table_offset");
         else if (w->overflow_count)
@@ -1096,7 +1096,7 @@ static int64_t base_Shp1_shapes(bf_wctx *w, void *owner)
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return bf_sub((int64_t)s->_offset, INT64_C(8));
+    return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Shp1_shapes(bf_wctx *w, void *owner)
@@ -1111,7 +1111,7 @@ static int place_Shp1_shapes(bf_wctx *w, void *owner)
         return 0;
     s->shapes_at = w->pos;
     {
-        int64_t v_ = bf_sub((int64_t)s->shapes_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        int64_t v_ = bf_sub((int64_t)s->shapes_at, bf_sub((int64_t)s->_offset, 8));
         if (!bf_fits(v_, 32, 0))
             bf_overflow(w, &s->shape_data_offset, v_, 32, 0, (uint64_t)s->_offset + 4, 0, "shape_data_offset");
         else if (w->overflow_count)
@@ -1121,7 +1121,7 @@ static int place_Shp1_shapes(bf_wctx *w, void *owner)
     for (uint32_t i = 0; i < (uint32_t)s->shapes_count; i++) {
         if (w->layout) {
             s->shapes[i]._index = (int64_t)i;
-            s->shapes[i]._p_base = bf_sub((int64_t)s->_offset, INT64_C(8));
+            s->shapes[i]._p_base = bf_sub((int64_t)s->_offset, 8);
             s->shapes[i]._p_attribute_table = (int64_t)s->attribute_table_offset;
             s->shapes[i]._p_primitive_data = (int64_t)s->primitive_data_offset;
             s->shapes[i]._p_definitions = (int64_t)s->group_definition_offset;
@@ -1140,7 +1140,7 @@ static int64_t base_Shp1_remap(bf_wctx *w, void *owner)
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return bf_sub((int64_t)s->_offset, INT64_C(8));
+    return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Shp1_remap(bf_wctx *w, void *owner)
@@ -1155,7 +1155,7 @@ static int place_Shp1_remap(bf_wctx *w, void *owner)
         return 0;
     s->remap_at = w->pos;
     {
-        int64_t v_ = bf_sub((int64_t)s->remap_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        int64_t v_ = bf_sub((int64_t)s->remap_at, bf_sub((int64_t)s->_offset, 8));
         if (!bf_fits(v_, 32, 0))
             bf_overflow(w, &s->remap_table_offset, v_, 32, 0, (uint64_t)s->_offset + 8, 0, "remap_table_offset");
         else if (w->overflow_count)
@@ -1178,7 +1178,7 @@ static int64_t base_Shp1_names(bf_wctx *w, void *owner)
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return bf_sub((int64_t)s->_offset, INT64_C(8));
+    return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Shp1_names(bf_wctx *w, void *owner)
@@ -1193,7 +1193,7 @@ static int place_Shp1_names(bf_wctx *w, void *owner)
         return 0;
     s->names_at = w->pos;
     {
-        int64_t v_ = bf_sub((int64_t)s->names_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        int64_t v_ = bf_sub((int64_t)s->names_at, bf_sub((int64_t)s->_offset, 8));
         if (!bf_fits(v_, 32, 0))
             bf_overflow(w, &s->name_table_offset, v_, 32, 0, (uint64_t)s->_offset + 12, 0, "name_table_offset");
         else if (w->overflow_count)
@@ -1218,7 +1218,7 @@ static int64_t base_Shp1_group_data(bf_wctx *w, void *owner)
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return bf_sub((int64_t)s->_offset, INT64_C(8));
+    return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Shp1_group_data(bf_wctx *w, void *owner)
@@ -1233,7 +1233,7 @@ static int place_Shp1_group_data(bf_wctx *w, void *owner)
         return 0;
     s->group_data_at = w->pos;
     {
-        int64_t v_ = bf_sub((int64_t)s->group_data_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        int64_t v_ = bf_sub((int64_t)s->group_data_at, bf_sub((int64_t)s->_offset, 8));
         if (!bf_fits(v_, 32, 0))
             bf_overflow(w, &s->group_data_offset, v_, 32, 0, (uint64_t)s->_offset + 28, 0, "group_data_offset");
         else if (w->overflow_count)
@@ -1243,7 +1243,7 @@ static int place_Shp1_group_data(bf_wctx *w, void *owner)
     for (uint32_t i = 0; i < (uint32_t)s->group_data_count; i++) {
         if (w->layout) {
             s->group_data[i]._index = (int64_t)i;
-            s->group_data[i]._p_base = bf_sub((int64_t)s->_offset, INT64_C(8));
+            s->group_data[i]._p_base = bf_sub((int64_t)s->_offset, 8);
             s->group_data[i]._p_weight_table = (int64_t)s->weight_table_offset;
         }
         if (!bf_push(&w->c, "group_data", i) || !write_MatrixGroupData(w, &s->group_data[i]))
@@ -1371,7 +1371,7 @@ static int64_t base_Mat3_remap(bf_wctx *w, void *owner)
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return bf_sub((int64_t)s->_offset, INT64_C(8));
+    return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mat3_remap(bf_wctx *w, void *owner)
@@ -1386,7 +1386,7 @@ static int place_Mat3_remap(bf_wctx *w, void *owner)
         return 0;
     s->remap_at = w->pos;
     {
-        int64_t v_ = bf_sub((int64_t)s->remap_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        int64_t v_ = bf_sub((int64_t)s->remap_at, bf_sub((int64_t)s->_offset, 8));
         if (!bf_fits(v_, 32, 0))
             bf_overflow(w, &s->remap_table_offset, v_, 32, 0, (uint64_t)s->_offset + 8, 0, "remap_table_offset");
         else if (w->overflow_count)
@@ -1409,7 +1409,7 @@ static int64_t base_Mat3_names(bf_wctx *w, void *owner)
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return bf_sub((int64_t)s->_offset, INT64_C(8));
+    return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mat3_names(bf_wctx *w, void *owner)
@@ -1424,7 +1424,7 @@ static int place_Mat3_names(bf_wctx *w, void *owner)
         return 0;
     s->names_at = w->pos;
     {
-        int64_t v_ = bf_sub((int64_t)s->names_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        int64_t v_ = bf_sub((int64_t)s->names_at, bf_sub((int64_t)s->_offset, 8));
         if (!bf_fits(v_, 32, 0))
             bf_overflow(w, &s->name_table_offset, v_, 32, 0, (uint64_t)s->_offset + 12, 0, "name_table_offset");
         else if (w->overflow_count)
@@ -1449,7 +1449,7 @@ static int64_t base_Mat3_materials(bf_wctx *w, void *owner)
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return bf_sub((int64_t)s->_offset, INT64_C(8));
+    return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mat3_materials(bf_wctx *w, void *owner)
@@ -1464,7 +1464,7 @@ static int place_Mat3_materials(bf_wctx *w, void *owner)
         return 0;
     s->materials_at = w->pos;
     {
-        int64_t v_ = bf_sub((int64_t)s->materials_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        int64_t v_ = bf_sub((int64_t)s->materials_at, bf_sub((int64_t)s->_offset, 8));
         if (!bf_fits(v_, 32, 0))
             bf_overflow(w, &s->material_data_offset, v_, 32, 0, (uint64_t)s->_offset + 4, 0, "material_data_offset");
         else if (w->overflow_count)
@@ -1490,7 +1490,7 @@ static int64_t base_Mat3_indirect(bf_wctx *w, void *owner)
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return bf_sub((int64_t)s->_offset, INT64_C(8));
+    return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mat3_indirect(bf_wctx *w, void *owner)
@@ -1505,7 +1505,7 @@ static int place_Mat3_indirect(bf_wctx *w, void *owner)
         return 0;
     s->indirect_at = w->pos;
     {
-        int64_t v_ = bf_sub((int64_t)s->indirect_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        int64_t v_ = bf_sub((int64_t)s->indirect_at, bf_sub((int64_t)s->_offset, 8));
         if (!bf_fits(v_, 32, 0))
             bf_overflow(w, &s->indirect_offset, v_, 32, 0, (uint64_t)s->_offset + 16, 0, "indirect_offset");
         else if (w->overflow_count)
@@ -1531,7 +1531,7 @@ static int64_t base_Mat3_cull_modes(bf_wctx *w, void *owner)
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return bf_sub((int64_t)s->_offset, INT64_C(8));
+    return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mat3_cull_modes(bf_wctx *w, void *owner)
@@ -1546,7 +1546,7 @@ static int place_Mat3_cull_modes(bf_wctx *w, void *owner)
         return 0;
     s->cull_modes_at = w->pos;
     {
-        int64_t v_ = bf_sub((int64_t)s->cull_modes_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        int64_t v_ = bf_sub((int64_t)s->cull_modes_at, bf_sub((int64_t)s->_offset, 8));
         if (!bf_fits(v_, 32, 0))
             bf_overflow(w, &s->cull_mode_offset, v_, 32, 0, (uint64_t)s->_offset + 20, 0, "cull_mode_offset");
         else if (w->overflow_count)
@@ -1570,7 +1570,7 @@ static int64_t base_Mat3_material_colors(bf_wctx *w, void *owner)
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return bf_sub((int64_t)s->_offset, INT64_C(8));
+    return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mat3_material_colors(bf_wctx *w, void *owner)
@@ -1585,7 +1585,7 @@ static int place_Mat3_material_colors(bf_wctx *w, void *owner)
         return 0;
     s->material_colors_at = w->pos;
     {
-        int64_t v_ = bf_sub((int64_t)s->material_colors_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        int64_t v_ = bf_sub((int64_t)s->material_colors_at, bf_sub((int64_t)s->_offset, 8));
         if (!bf_fits(v_, 32, 0))
             bf_overflow(w, &s->material_color_offset, v_, 32, 0, (uint64_t)s->_offset + 24, 0, "material_color_offset");
         else if (w->overflow_count)
@@ -1611,7 +1611,7 @@ static int64_t base_Mat3_color_channel_counts(bf_wctx *w, void *owner)
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return bf_sub((int64_t)s->_offset, INT64_C(8));
+    return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mat3_color_channel_counts(bf_wctx *w, void *owner)
@@ -1626,7 +1626,7 @@ static int place_Mat3_color_channel_counts(bf_wctx *w, void *owner)
         return 0;
     s->color_channel_counts_at = w->pos;
     {
-        int64_t v_ = bf_sub((int64_t)s->color_channel_counts_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        int64_t v_ = bf_sub((int64_t)s->color_channel_counts_at, bf_sub((int64_t)s->_offset, 8));
         if (!bf_fits(v_, 32, 0))
             bf_overflow(w, &s->color_channel_count_offset, v_, 32, 0, (uint64_t)s->_offset + 28, 0, "color_channel_count_offset");
         else if (w->overflow_count)
@@ -1650,7 +1650,7 @@ static int64_t base_Mat3_color_channels(bf_wctx *w, void *owner)
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return bf_sub((int64_t)s->_offset, INT64_C(8));
+    return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mat3_color_channels(bf_wctx *w, void *owner)
@@ -1665,7 +1665,7 @@ static int place_Mat3_color_channels(bf_wctx *w, void *owner)
         return 0;
     s->color_channels_at = w->pos;
     {
-        int64_t v_ = bf_sub((int64_t)s->color_channels_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        int64_t v_ = bf_sub((int64_t)s->color_channels_at, bf_sub((int64_t)s->_offset, 8));
         if (!bf_fits(v_, 32, 0))
             bf_overflow(w, &s->color_channel_offset, v_, 32, 0, (uint64_t)s->_offset + 32, 0, "color_channel_offset");
         else if (w->overflow_count)
@@ -1691,7 +1691,7 @@ static int64_t base_Mat3_ambient_colors(bf_wctx *w, void *owner)
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return bf_sub((int64_t)s->_offset, INT64_C(8));
+    return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mat3_ambient_colors(bf_wctx *w, void *owner)
@@ -1706,7 +1706,7 @@ static int place_Mat3_ambient_colors(bf_wctx *w, void *owner)
         return 0;
     s->ambient_colors_at = w->pos;
     {
-        int64_t v_ = bf_sub((int64_t)s->ambient_colors_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        int64_t v_ = bf_sub((int64_t)s->ambient_colors_at, bf_sub((int64_t)s->_offset, 8));
         if (!bf_fits(v_, 32, 0))
             bf_overflow(w, &s->ambient_color_offset, v_, 32, 0, (uint64_t)s->_offset + 36, 0, "ambient_color_offset");
         else if (w->overflow_count)
@@ -1732,7 +1732,7 @@ static int64_t base_Mat3_light_colors(bf_wctx *w, void *owner)
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return bf_sub((int64_t)s->_offset, INT64_C(8));
+    return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mat3_light_colors(bf_wctx *w, void *owner)
@@ -1747,7 +1747,7 @@ static int place_Mat3_light_colors(bf_wctx *w, void *owner)
         return 0;
     s->light_colors_at = w->pos;
     {
-        int64_t v_ = bf_sub((int64_t)s->light_colors_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        int64_t v_ = bf_sub((int64_t)s->light_colors_at, bf_sub((int64_t)s->_offset, 8));
         if (!bf_fits(v_, 32, 0))
             bf_overflow(w, &s->light_color_offset, v_, 32, 0, (uint64_t)s->_offset + 40, 0, "light_color_offset");
         else if (w->overflow_count)
@@ -1773,7 +1773,7 @@ static int64_t base_Mat3_tex_gen_counts(bf_wctx *w, void *owner)
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return bf_sub((int64_t)s->_offset, INT64_C(8));
+    return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mat3_tex_gen_counts(bf_wctx *w, void *owner)
@@ -1788,7 +1788,7 @@ static int place_Mat3_tex_gen_counts(bf_wctx *w, void *owner)
         return 0;
     s->tex_gen_counts_at = w->pos;
     {
-        int64_t v_ = bf_sub((int64_t)s->tex_gen_counts_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        int64_t v_ = bf_sub((int64_t)s->tex_gen_counts_at, bf_sub((int64_t)s->_offset, 8));
         if (!bf_fits(v_, 32, 0))
             bf_overflow(w, &s->tex_gen_count_offset, v_, 32, 0, (uint64_t)s->_offset + 44, 0, "tex_gen_count_offset");
         else if (w->overflow_count)
@@ -1812,7 +1812,7 @@ static int64_t base_Mat3_tex_gens(bf_wctx *w, void *owner)
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return bf_sub((int64_t)s->_offset, INT64_C(8));
+    return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mat3_tex_gens(bf_wctx *w, void *owner)
@@ -1827,7 +1827,7 @@ static int place_Mat3_tex_gens(bf_wctx *w, void *owner)
         return 0;
     s->tex_gens_at = w->pos;
     {
-        int64_t v_ = bf_sub((int64_t)s->tex_gens_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        int64_t v_ = bf_sub((int64_t)s->tex_gens_at, bf_sub((int64_t)s->_offset, 8));
         if (!bf_fits(v_, 32, 0))
             bf_overflow(w, &s->tex_gen_offset, v_, 32, 0, (uint64_t)s->_offset + 48, 0, "tex_gen_offset");
         else if (w->overflow_count)
@@ -1853,7 +1853,7 @@ static int64_t base_Mat3_post_tex_gens(bf_wctx *w, void *owner)
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return bf_sub((int64_t)s->_offset, INT64_C(8));
+    return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mat3_post_tex_gens(bf_wctx *w, void *owner)
@@ -1868,7 +1868,7 @@ static int place_Mat3_post_tex_gens(bf_wctx *w, void *owner)
         return 0;
     s->post_tex_gens_at = w->pos;
     {
-        int64_t v_ = bf_sub((int64_t)s->post_tex_gens_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        int64_t v_ = bf_sub((int64_t)s->post_tex_gens_at, bf_sub((int64_t)s->_offset, 8));
         if (!bf_fits(v_, 32, 0))
             bf_overflow(w, &s->post_tex_gen_offset, v_, 32, 0, (uint64_t)s->_offset + 52, 0, "post_tex_gen_offset");
         else if (w->overflow_count)
@@ -1894,7 +1894,7 @@ static int64_t base_Mat3_tex_matrices(bf_wctx *w, void *owner)
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return bf_sub((int64_t)s->_offset, INT64_C(8));
+    return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mat3_tex_matrices(bf_wctx *w, void *owner)
@@ -1909,7 +1909,7 @@ static int place_Mat3_tex_matrices(bf_wctx *w, void *owner)
         return 0;
     s->tex_matrices_at = w->pos;
     {
-        int64_t v_ = bf_sub((int64_t)s->tex_matrices_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        int64_t v_ = bf_sub((int64_t)s->tex_matrices_at, bf_sub((int64_t)s->_offset, 8));
         if (!bf_fits(v_, 32, 0))
             bf_overflow(w, &s->tex_matrix_offset, v_, 32, 0, (uint64_t)s->_offset + 56, 0, "tex_matrix_offset");
         else if (w->overflow_count)
@@ -1935,7 +1935,7 @@ static int64_t base_Mat3_post_tex_matrices(bf_wctx *w, void *owner)
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return bf_sub((int64_t)s->_offset, INT64_C(8));
+    return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mat3_post_tex_matrices(bf_wctx *w, void *owner)
@@ -1950,7 +1950,7 @@ static int place_Mat3_post_tex_matrices(bf_wctx *w, void *owner)
         return 0;
     s->post_tex_matrices_at = w->pos;
     {
-        int64_t v_ = bf_sub((int64_t)s->post_tex_matrices_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        int64_t v_ = bf_sub((int64_t)s->post_tex_matrices_at, bf_sub((int64_t)s->_offset, 8));
         if (!bf_fits(v_, 32, 0))
             bf_overflow(w, &s->post_tex_matrix_offset, v_, 32, 0, (uint64_t)s->_offset + 60, 0, "post_tex_matrix_offset");
         else if (w->overflow_count)
@@ -1976,7 +1976,7 @@ static int64_t base_Mat3_textures(bf_wctx *w, void *owner)
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return bf_sub((int64_t)s->_offset, INT64_C(8));
+    return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mat3_textures(bf_wctx *w, void *owner)
@@ -1991,7 +1991,7 @@ static int place_Mat3_textures(bf_wctx *w, void *owner)
         return 0;
     s->textures_at = w->pos;
     {
-        int64_t v_ = bf_sub((int64_t)s->textures_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        int64_t v_ = bf_sub((int64_t)s->textures_at, bf_sub((int64_t)s->_offset, 8));
         if (!bf_fits(v_, 32, 0))
             bf_overflow(w, &s->texture_remap_offset, v_, 32, 0, (uint64_t)s->_offset + 64, 0, "texture_remap_offset");
         else if (w->overflow_count)
@@ -2015,7 +2015,7 @@ static int64_t base_Mat3_tev_orders(bf_wctx *w, void *owner)
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return bf_sub((int64_t)s->_offset, INT64_C(8));
+    return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mat3_tev_orders(bf_wctx *w, void *owner)
@@ -2030,7 +2030,7 @@ static int place_Mat3_tev_orders(bf_wctx *w, void *owner)
         return 0;
     s->tev_orders_at = w->pos;
     {
-        int64_t v_ = bf_sub((int64_t)s->tev_orders_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        int64_t v_ = bf_sub((int64_t)s->tev_orders_at, bf_sub((int64_t)s->_offset, 8));
         if (!bf_fits(v_, 32, 0))
             bf_overflow(w, &s->tev_order_offset, v_, 32, 0, (uint64_t)s->_offset + 68, 0, "tev_order_offset");
         else if (w->overflow_count)
@@ -2056,7 +2056,7 @@ static int64_t base_Mat3_tev_colors(bf_wctx *w, void *owner)
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return bf_sub((int64_t)s->_offset, INT64_C(8));
+    return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mat3_tev_colors(bf_wctx *w, void *owner)
@@ -2071,7 +2071,7 @@ static int place_Mat3_tev_colors(bf_wctx *w, void *owner)
         return 0;
     s->tev_colors_at = w->pos;
     {
-        int64_t v_ = bf_sub((int64_t)s->tev_colors_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        int64_t v_ = bf_sub((int64_t)s->tev_colors_at, bf_sub((int64_t)s->_offset, 8));
         if (!bf_fits(v_, 32, 0))
             bf_overflow(w, &s->tev_color_offset, v_, 32, 0, (uint64_t)s->_offset + 72, 0, "tev_color_offset");
         else if (w->overflow_count)
@@ -2097,7 +2097,7 @@ static int64_t base_Mat3_konst_colors(bf_wctx *w, void *owner)
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return bf_sub((int64_t)s->_offset, INT64_C(8));
+    return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mat3_konst_colors(bf_wctx *w, void *owner)
@@ -2112,7 +2112,7 @@ static int place_Mat3_konst_colors(bf_wctx *w, void *owner)
         return 0;
     s->konst_colors_at = w->pos;
     {
-        int64_t v_ = bf_sub((int64_t)s->konst_colors_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        int64_t v_ = bf_sub((int64_t)s->konst_colors_at, bf_sub((int64_t)s->_offset, 8));
         if (!bf_fits(v_, 32, 0))
             bf_overflow(w, &s->konst_color_offset, v_, 32, 0, (uint64_t)s->_offset + 76, 0, "konst_color_offset");
         else if (w->overflow_count)
@@ -2138,7 +2138,7 @@ static int64_t base_Mat3_tev_stage_counts(bf_wctx *w, void *owner)
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return bf_sub((int64_t)s->_offset, INT64_C(8));
+    return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mat3_tev_stage_counts(bf_wctx *w, void *owner)
@@ -2153,7 +2153,7 @@ static int place_Mat3_tev_stage_counts(bf_wctx *w, void *owner)
         return 0;
     s->tev_stage_counts_at = w->pos;
     {
-        int64_t v_ = bf_sub((int64_t)s->tev_stage_counts_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        int64_t v_ = bf_sub((int64_t)s->tev_stage_counts_at, bf_sub((int64_t)s->_offset, 8));
         if (!bf_fits(v_, 32, 0))
             bf_overflow(w, &s->tev_stage_count_offset, v_, 32, 0, (uint64_t)s->_offset + 80, 0, "tev_stage_count_offset");
         else if (w->overflow_count)
@@ -2177,7 +2177,7 @@ static int64_t base_Mat3_tev_stages(bf_wctx *w, void *owner)
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return bf_sub((int64_t)s->_offset, INT64_C(8));
+    return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mat3_tev_stages(bf_wctx *w, void *owner)
@@ -2192,7 +2192,7 @@ static int place_Mat3_tev_stages(bf_wctx *w, void *owner)
         return 0;
     s->tev_stages_at = w->pos;
     {
-        int64_t v_ = bf_sub((int64_t)s->tev_stages_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        int64_t v_ = bf_sub((int64_t)s->tev_stages_at, bf_sub((int64_t)s->_offset, 8));
         if (!bf_fits(v_, 32, 0))
             bf_overflow(w, &s->tev_stage_offset, v_, 32, 0, (uint64_t)s->_offset + 84, 0, "tev_stage_offset");
         else if (w->overflow_count)
@@ -2218,7 +2218,7 @@ static int64_t base_Mat3_swap_modes(bf_wctx *w, void *owner)
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return bf_sub((int64_t)s->_offset, INT64_C(8));
+    return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mat3_swap_modes(bf_wctx *w, void *owner)
@@ -2233,7 +2233,7 @@ static int place_Mat3_swap_modes(bf_wctx *w, void *owner)
         return 0;
     s->swap_modes_at = w->pos;
     {
-        int64_t v_ = bf_sub((int64_t)s->swap_modes_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        int64_t v_ = bf_sub((int64_t)s->swap_modes_at, bf_sub((int64_t)s->_offset, 8));
         if (!bf_fits(v_, 32, 0))
             bf_overflow(w, &s->swap_mode_offset, v_, 32, 0, (uint64_t)s->_offset + 88, 0, "swap_mode_offset");
         else if (w->overflow_count)
@@ -2259,7 +2259,7 @@ static int64_t base_Mat3_swap_tables(bf_wctx *w, void *owner)
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return bf_sub((int64_t)s->_offset, INT64_C(8));
+    return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mat3_swap_tables(bf_wctx *w, void *owner)
@@ -2274,7 +2274,7 @@ static int place_Mat3_swap_tables(bf_wctx *w, void *owner)
         return 0;
     s->swap_tables_at = w->pos;
     {
-        int64_t v_ = bf_sub((int64_t)s->swap_tables_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        int64_t v_ = bf_sub((int64_t)s->swap_tables_at, bf_sub((int64_t)s->_offset, 8));
         if (!bf_fits(v_, 32, 0))
             bf_overflow(w, &s->swap_table_offset, v_, 32, 0, (uint64_t)s->_offset + 92, 0, "swap_table_offset");
         else if (w->overflow_count)
@@ -2300,7 +2300,7 @@ static int64_t base_Mat3_fogs(bf_wctx *w, void *owner)
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return bf_sub((int64_t)s->_offset, INT64_C(8));
+    return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mat3_fogs(bf_wctx *w, void *owner)
@@ -2315,7 +2315,7 @@ static int place_Mat3_fogs(bf_wctx *w, void *owner)
         return 0;
     s->fogs_at = w->pos;
     {
-        int64_t v_ = bf_sub((int64_t)s->fogs_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        int64_t v_ = bf_sub((int64_t)s->fogs_at, bf_sub((int64_t)s->_offset, 8));
         if (!bf_fits(v_, 32, 0))
             bf_overflow(w, &s->fog_offset, v_, 32, 0, (uint64_t)s->_offset + 96, 0, "fog_offset");
         else if (w->overflow_count)
@@ -2341,7 +2341,7 @@ static int64_t base_Mat3_alpha_compares(bf_wctx *w, void *owner)
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return bf_sub((int64_t)s->_offset, INT64_C(8));
+    return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mat3_alpha_compares(bf_wctx *w, void *owner)
@@ -2356,7 +2356,7 @@ static int place_Mat3_alpha_compares(bf_wctx *w, void *owner)
         return 0;
     s->alpha_compares_at = w->pos;
     {
-        int64_t v_ = bf_sub((int64_t)s->alpha_compares_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        int64_t v_ = bf_sub((int64_t)s->alpha_compares_at, bf_sub((int64_t)s->_offset, 8));
         if (!bf_fits(v_, 32, 0))
             bf_overflow(w, &s->alpha_compare_offset, v_, 32, 0, (uint64_t)s->_offset + 100, 0, "alpha_compare_offset");
         else if (w->overflow_count)
@@ -2382,7 +2382,7 @@ static int64_t base_Mat3_blend_modes(bf_wctx *w, void *owner)
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return bf_sub((int64_t)s->_offset, INT64_C(8));
+    return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mat3_blend_modes(bf_wctx *w, void *owner)
@@ -2397,7 +2397,7 @@ static int place_Mat3_blend_modes(bf_wctx *w, void *owner)
         return 0;
     s->blend_modes_at = w->pos;
     {
-        int64_t v_ = bf_sub((int64_t)s->blend_modes_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        int64_t v_ = bf_sub((int64_t)s->blend_modes_at, bf_sub((int64_t)s->_offset, 8));
         if (!bf_fits(v_, 32, 0))
             bf_overflow(w, &s->blend_mode_offset, v_, 32, 0, (uint64_t)s->_offset + 104, 0, "blend_mode_offset");
         else if (w->overflow_count)
@@ -2423,7 +2423,7 @@ static int64_t base_Mat3_z_modes(bf_wctx *w, void *owner)
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return bf_sub((int64_t)s->_offset, INT64_C(8));
+    return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mat3_z_modes(bf_wctx *w, void *owner)
@@ -2438,7 +2438,7 @@ static int place_Mat3_z_modes(bf_wctx *w, void *owner)
         return 0;
     s->z_modes_at = w->pos;
     {
-        int64_t v_ = bf_sub((int64_t)s->z_modes_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        int64_t v_ = bf_sub((int64_t)s->z_modes_at, bf_sub((int64_t)s->_offset, 8));
         if (!bf_fits(v_, 32, 0))
             bf_overflow(w, &s->z_mode_offset, v_, 32, 0, (uint64_t)s->_offset + 108, 0, "z_mode_offset");
         else if (w->overflow_count)
@@ -2464,7 +2464,7 @@ static int64_t base_Mat3_z_compares(bf_wctx *w, void *owner)
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return bf_sub((int64_t)s->_offset, INT64_C(8));
+    return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mat3_z_compares(bf_wctx *w, void *owner)
@@ -2479,7 +2479,7 @@ static int place_Mat3_z_compares(bf_wctx *w, void *owner)
         return 0;
     s->z_compares_at = w->pos;
     {
-        int64_t v_ = bf_sub((int64_t)s->z_compares_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        int64_t v_ = bf_sub((int64_t)s->z_compares_at, bf_sub((int64_t)s->_offset, 8));
         if (!bf_fits(v_, 32, 0))
             bf_overflow(w, &s->z_compare_offset, v_, 32, 0, (uint64_t)s->_offset + 112, 0, "z_compare_offset");
         else if (w->overflow_count)
@@ -2503,7 +2503,7 @@ static int64_t base_Mat3_dithers(bf_wctx *w, void *owner)
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return bf_sub((int64_t)s->_offset, INT64_C(8));
+    return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mat3_dithers(bf_wctx *w, void *owner)
@@ -2518,7 +2518,7 @@ static int place_Mat3_dithers(bf_wctx *w, void *owner)
         return 0;
     s->dithers_at = w->pos;
     {
-        int64_t v_ = bf_sub((int64_t)s->dithers_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        int64_t v_ = bf_sub((int64_t)s->dithers_at, bf_sub((int64_t)s->_offset, 8));
         if (!bf_fits(v_, 32, 0))
             bf_overflow(w, &s->dither_offset, v_, 32, 0, (uint64_t)s->_offset + 116, 0, "dither_offset");
         else if (w->overflow_count)
@@ -2542,7 +2542,7 @@ static int64_t base_Mat3_nbt_scales(bf_wctx *w, void *owner)
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return bf_sub((int64_t)s->_offset, INT64_C(8));
+    return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mat3_nbt_scales(bf_wctx *w, void *owner)
@@ -2557,7 +2557,7 @@ static int place_Mat3_nbt_scales(bf_wctx *w, void *owner)
         return 0;
     s->nbt_scales_at = w->pos;
     {
-        int64_t v_ = bf_sub((int64_t)s->nbt_scales_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        int64_t v_ = bf_sub((int64_t)s->nbt_scales_at, bf_sub((int64_t)s->_offset, 8));
         if (!bf_fits(v_, 32, 0))
             bf_overflow(w, &s->nbt_scale_offset, v_, 32, 0, (uint64_t)s->_offset + 120, 0, "nbt_scale_offset");
         else if (w->overflow_count)
@@ -2583,7 +2583,7 @@ static int64_t base_Mdl3_packets(bf_wctx *w, void *owner)
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return bf_sub((int64_t)s->_offset, INT64_C(8));
+    return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mdl3_packets(bf_wctx *w, void *owner)
@@ -2598,7 +2598,7 @@ static int place_Mdl3_packets(bf_wctx *w, void *owner)
         return 0;
     s->packets_at = w->pos;
     {
-        int64_t v_ = bf_sub((int64_t)s->packets_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        int64_t v_ = bf_sub((int64_t)s->packets_at, bf_sub((int64_t)s->_offset, 8));
         if (!bf_fits(v_, 32, 0))
             bf_overflow(w, &s->packet_table_offset, v_, 32, 0, (uint64_t)s->_offset + 4, 0, "packet_table_offset");
         else if (w->overflow_count)
@@ -2623,7 +2623,7 @@ static int64_t base_Mdl3_subpackets(bf_wctx *w, void *owner)
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return bf_sub((int64_t)s->_offset, INT64_C(8));
+    return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mdl3_subpackets(bf_wctx *w, void *owner)
@@ -2638,7 +2638,7 @@ static int place_Mdl3_subpackets(bf_wctx *w, void *owner)
         return 0;
     s->subpackets_at = w->pos;
     {
-        int64_t v_ = bf_sub((int64_t)s->subpackets_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        int64_t v_ = bf_sub((int64_t)s->subpackets_at, bf_sub((int64_t)s->_offset, 8));
         if (!bf_fits(v_, 32, 0))
             bf_overflow(w, &s->subpacket_offset, v_, 32, 0, (uint64_t)s->_offset + 8, 0, "subpacket_offset");
         else if (w->overflow_count)
@@ -2663,7 +2663,7 @@ static int64_t base_Mdl3_matrix_indices(bf_wctx *w, void *owner)
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return bf_sub((int64_t)s->_offset, INT64_C(8));
+    return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mdl3_matrix_indices(bf_wctx *w, void *owner)
@@ -2678,7 +2678,7 @@ static int place_Mdl3_matrix_indices(bf_wctx *w, void *owner)
         return 0;
     s->matrix_indices_at = w->pos;
     {
-        int64_t v_ = bf_sub((int64_t)s->matrix_indices_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        int64_t v_ = bf_sub((int64_t)s->matrix_indices_at, bf_sub((int64_t)s->_offset, 8));
         if (!bf_fits(v_, 32, 0))
             bf_overflow(w, &s->matrix_index_offset, v_, 32, 0, (uint64_t)s->_offset + 12, 0, "matrix_index_offset");
         else if (w->overflow_count)
@@ -2697,7 +2697,7 @@ static int64_t base_Mdl3_unknown(bf_wctx *w, void *owner)
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return bf_sub((int64_t)s->_offset, INT64_C(8));
+    return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mdl3_unknown(bf_wctx *w, void *owner)
@@ -2712,7 +2712,7 @@ static int place_Mdl3_unknown(bf_wctx *w, void *owner)
         return 0;
     s->unknown_at = w->pos;
     {
-        int64_t v_ = bf_sub((int64_t)s->unknown_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        int64_t v_ = bf_sub((int64_t)s->unknown_at, bf_sub((int64_t)s->_offset, 8));
         if (!bf_fits(v_, 32, 0))
             bf_overflow(w, &s->unknown_offset, v_, 32, 0, (uint64_t)s->_offset + 16, 0, "unknown_offset");
         else if (w->overflow_count)
@@ -2735,7 +2735,7 @@ static int64_t base_Mdl3_indices(bf_wctx *w, void *owner)
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return bf_sub((int64_t)s->_offset, INT64_C(8));
+    return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mdl3_indices(bf_wctx *w, void *owner)
@@ -2750,7 +2750,7 @@ static int place_Mdl3_indices(bf_wctx *w, void *owner)
         return 0;
     s->indices_at = w->pos;
     {
-        int64_t v_ = bf_sub((int64_t)s->indices_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        int64_t v_ = bf_sub((int64_t)s->indices_at, bf_sub((int64_t)s->_offset, 8));
         if (!bf_fits(v_, 32, 0))
             bf_overflow(w, &s->index_offset, v_, 32, 0, (uint64_t)s->_offset + 20, 0, "index_offset");
         else if (w->overflow_count)
@@ -2773,7 +2773,7 @@ static int64_t base_Mdl3_names(bf_wctx *w, void *owner)
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return bf_sub((int64_t)s->_offset, INT64_C(8));
+    return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mdl3_names(bf_wctx *w, void *owner)
@@ -2788,7 +2788,7 @@ static int place_Mdl3_names(bf_wctx *w, void *owner)
         return 0;
     s->names_at = w->pos;
     {
-        int64_t v_ = bf_sub((int64_t)s->names_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        int64_t v_ = bf_sub((int64_t)s->names_at, bf_sub((int64_t)s->_offset, 8));
         if (!bf_fits(v_, 32, 0))
             bf_overflow(w, &s->name_table_offset, v_, 32, 0, (uint64_t)s->_offset + 24, 0, "name_table_offset");
         else if (w->overflow_count)
@@ -2854,7 +2854,7 @@ static int64_t base_Tex1_headers(bf_wctx *w, void *owner)
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return bf_sub((int64_t)s->_offset, INT64_C(8));
+    return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Tex1_headers(bf_wctx *w, void *owner)
@@ -2869,7 +2869,7 @@ static int place_Tex1_headers(bf_wctx *w, void *owner)
         return 0;
     s->headers_at = w->pos;
     {
-        int64_t v_ = bf_sub((int64_t)s->headers_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        int64_t v_ = bf_sub((int64_t)s->headers_at, bf_sub((int64_t)s->_offset, 8));
         if (!bf_fits(v_, 32, 0))
             bf_overflow(w, &s->header_table_offset, v_, 32, 0, (uint64_t)s->_offset + 4, 0, "header_table_offset");
         else if (w->overflow_count)
@@ -2894,7 +2894,7 @@ static int64_t base_Tex1_names(bf_wctx *w, void *owner)
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return bf_sub((int64_t)s->_offset, INT64_C(8));
+    return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Tex1_names(bf_wctx *w, void *owner)
@@ -2909,7 +2909,7 @@ static int place_Tex1_names(bf_wctx *w, void *owner)
         return 0;
     s->names_at = w->pos;
     {
-        int64_t v_ = bf_sub((int64_t)s->names_at, bf_sub((int64_t)s->_offset, INT64_C(8)));
+        int64_t v_ = bf_sub((int64_t)s->names_at, bf_sub((int64_t)s->_offset, 8));
         if (!bf_fits(v_, 32, 0))
             bf_overflow(w, &s->name_table_offset, v_, 32, 0, (uint64_t)s->_offset + 8, 0, "name_table_offset");
         else if (w->overflow_count)
@@ -3460,7 +3460,7 @@ static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s)
                 if (w->layout) {
                     s->position._index = 0;
                     s->position._p_attr = INT64_C(9);
-                    s->position._p_format = (((int64_t)(j3d_Vtx1_v_position_at(c, s) < INT64_C(0))) ? bf_neg(INT64_C(1)) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_position_at(c, s))));
+                    s->position._p_format = j3d_Vtx1_v_position_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_position_at(c, s)));
                 }
                 if (!bf_push(&w->c, "position", -1) || !write_VertexBuffer(w, &s->position))
                     return 0;
@@ -3486,7 +3486,7 @@ static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s)
                 if (w->layout) {
                     s->normal._index = 0;
                     s->normal._p_attr = INT64_C(10);
-                    s->normal._p_format = (((int64_t)(j3d_Vtx1_v_normal_at(c, s) < INT64_C(0))) ? bf_neg(INT64_C(1)) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_normal_at(c, s))));
+                    s->normal._p_format = j3d_Vtx1_v_normal_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_normal_at(c, s)));
                 }
                 if (!bf_push(&w->c, "normal", -1) || !write_VertexBuffer(w, &s->normal))
                     return 0;
@@ -3512,7 +3512,7 @@ static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s)
                 if (w->layout) {
                     s->tangent._index = 0;
                     s->tangent._p_attr = INT64_C(25);
-                    s->tangent._p_format = (((int64_t)(j3d_Vtx1_v_tangent_at(c, s) < INT64_C(0))) ? bf_neg(INT64_C(1)) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_tangent_at(c, s))));
+                    s->tangent._p_format = j3d_Vtx1_v_tangent_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_tangent_at(c, s)));
                 }
                 if (!bf_push(&w->c, "tangent", -1) || !write_VertexBuffer(w, &s->tangent))
                     return 0;
@@ -3538,7 +3538,7 @@ static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s)
                 if (w->layout) {
                     s->color0._index = 0;
                     s->color0._p_attr = INT64_C(11);
-                    s->color0._p_format = (((int64_t)(j3d_Vtx1_v_color0_at(c, s) < INT64_C(0))) ? bf_neg(INT64_C(1)) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_color0_at(c, s))));
+                    s->color0._p_format = j3d_Vtx1_v_color0_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_color0_at(c, s)));
                 }
                 if (!bf_push(&w->c, "color0", -1) || !write_VertexBuffer(w, &s->color0))
                     return 0;
@@ -3564,7 +3564,7 @@ static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s)
                 if (w->layout) {
                     s->color1._index = 0;
                     s->color1._p_attr = INT64_C(12);
-                    s->color1._p_format = (((int64_t)(j3d_Vtx1_v_color1_at(c, s) < INT64_C(0))) ? bf_neg(INT64_C(1)) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_color1_at(c, s))));
+                    s->color1._p_format = j3d_Vtx1_v_color1_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_color1_at(c, s)));
                 }
                 if (!bf_push(&w->c, "color1", -1) || !write_VertexBuffer(w, &s->color1))
                     return 0;
@@ -3590,7 +3590,7 @@ static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s)
                 if (w->layout) {
                     s->texcoord0._index = 0;
                     s->texcoord0._p_attr = INT64_C(13);
-                    s->texcoord0._p_format = (((int64_t)(j3d_Vtx1_v_texcoord0_at(c, s) < INT64_C(0))) ? bf_neg(INT64_C(1)) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord0_at(c, s))));
+                    s->texcoord0._p_format = j3d_Vtx1_v_texcoord0_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord0_at(c, s)));
                 }
                 if (!bf_push(&w->c, "texcoord0", -1) || !write_VertexBuffer(w, &s->texcoord0))
                     return 0;
@@ -3616,7 +3616,7 @@ static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s)
                 if (w->layout) {
                     s->texcoord1._index = 0;
                     s->texcoord1._p_attr = INT64_C(14);
-                    s->texcoord1._p_format = (((int64_t)(j3d_Vtx1_v_texcoord1_at(c, s) < INT64_C(0))) ? bf_neg(INT64_C(1)) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord1_at(c, s))));
+                    s->texcoord1._p_format = j3d_Vtx1_v_texcoord1_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord1_at(c, s)));
                 }
                 if (!bf_push(&w->c, "texcoord1", -1) || !write_VertexBuffer(w, &s->texcoord1))
                     return 0;
@@ -3642,7 +3642,7 @@ static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s)
                 if (w->layout) {
                     s->texcoord2._index = 0;
                     s->texcoord2._p_attr = INT64_C(15);
-                    s->texcoord2._p_format = (((int64_t)(j3d_Vtx1_v_texcoord2_at(c, s) < INT64_C(0))) ? bf_neg(INT64_C(1)) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord2_at(c, s))));
+                    s->texcoord2._p_format = j3d_Vtx1_v_texcoord2_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord2_at(c, s)));
                 }
                 if (!bf_push(&w->c, "texcoord2", -1) || !write_VertexBuffer(w, &s->texcoord2))
                     return 0;
@@ -3668,7 +3668,7 @@ static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s)
                 if (w->layout) {
                     s->texcoord3._index = 0;
                     s->texcoord3._p_attr = INT64_C(16);
-                    s->texcoord3._p_format = (((int64_t)(j3d_Vtx1_v_texcoord3_at(c, s) < INT64_C(0))) ? bf_neg(INT64_C(1)) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord3_at(c, s))));
+                    s->texcoord3._p_format = j3d_Vtx1_v_texcoord3_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord3_at(c, s)));
                 }
                 if (!bf_push(&w->c, "texcoord3", -1) || !write_VertexBuffer(w, &s->texcoord3))
                     return 0;
@@ -3694,7 +3694,7 @@ static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s)
                 if (w->layout) {
                     s->texcoord4._index = 0;
                     s->texcoord4._p_attr = INT64_C(17);
-                    s->texcoord4._p_format = (((int64_t)(j3d_Vtx1_v_texcoord4_at(c, s) < INT64_C(0))) ? bf_neg(INT64_C(1)) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord4_at(c, s))));
+                    s->texcoord4._p_format = j3d_Vtx1_v_texcoord4_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord4_at(c, s)));
                 }
                 if (!bf_push(&w->c, "texcoord4", -1) || !write_VertexBuffer(w, &s->texcoord4))
                     return 0;
@@ -3720,7 +3720,7 @@ static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s)
                 if (w->layout) {
                     s->texcoord5._index = 0;
                     s->texcoord5._p_attr = INT64_C(18);
-                    s->texcoord5._p_format = (((int64_t)(j3d_Vtx1_v_texcoord5_at(c, s) < INT64_C(0))) ? bf_neg(INT64_C(1)) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord5_at(c, s))));
+                    s->texcoord5._p_format = j3d_Vtx1_v_texcoord5_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord5_at(c, s)));
                 }
                 if (!bf_push(&w->c, "texcoord5", -1) || !write_VertexBuffer(w, &s->texcoord5))
                     return 0;
@@ -3746,7 +3746,7 @@ static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s)
                 if (w->layout) {
                     s->texcoord6._index = 0;
                     s->texcoord6._p_attr = INT64_C(19);
-                    s->texcoord6._p_format = (((int64_t)(j3d_Vtx1_v_texcoord6_at(c, s) < INT64_C(0))) ? bf_neg(INT64_C(1)) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord6_at(c, s))));
+                    s->texcoord6._p_format = j3d_Vtx1_v_texcoord6_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord6_at(c, s)));
                 }
                 if (!bf_push(&w->c, "texcoord6", -1) || !write_VertexBuffer(w, &s->texcoord6))
                     return 0;
@@ -3772,7 +3772,7 @@ static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s)
                 if (w->layout) {
                     s->texcoord7._index = 0;
                     s->texcoord7._p_attr = INT64_C(20);
-                    s->texcoord7._p_format = (((int64_t)(j3d_Vtx1_v_texcoord7_at(c, s) < INT64_C(0))) ? bf_neg(INT64_C(1)) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord7_at(c, s))));
+                    s->texcoord7._p_format = j3d_Vtx1_v_texcoord7_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord7_at(c, s)));
                 }
                 if (!bf_push(&w->c, "texcoord7", -1) || !write_VertexBuffer(w, &s->texcoord7))
                     return 0;
@@ -4820,7 +4820,7 @@ static int write_Shp1(bf_wctx *w, j3d_Shp1 *s)
         for (uint32_t i = 0; i < (uint32_t)s->shapes_count; i++) {
             if (w->layout) {
                 s->shapes[i]._index = (int64_t)i;
-                s->shapes[i]._p_base = bf_sub((int64_t)s->_offset, INT64_C(8));
+                s->shapes[i]._p_base = bf_sub((int64_t)s->_offset, 8);
                 s->shapes[i]._p_attribute_table = (int64_t)s->attribute_table_offset;
                 s->shapes[i]._p_primitive_data = (int64_t)s->primitive_data_offset;
                 s->shapes[i]._p_definitions = (int64_t)s->group_definition_offset;
@@ -4878,7 +4878,7 @@ static int write_Shp1(bf_wctx *w, j3d_Shp1 *s)
         for (uint32_t i = 0; i < (uint32_t)s->group_data_count; i++) {
             if (w->layout) {
                 s->group_data[i]._index = (int64_t)i;
-                s->group_data[i]._p_base = bf_sub((int64_t)s->_offset, INT64_C(8));
+                s->group_data[i]._p_base = bf_sub((int64_t)s->_offset, 8);
                 s->group_data[i]._p_weight_table = (int64_t)s->weight_table_offset;
             }
             if (!bf_push(&w->c, "group_data", i) || !write_MatrixGroupData(w, &s->group_data[i]))
@@ -5042,7 +5042,7 @@ static int write_Shape(bf_wctx *w, j3d_Shape *s)
                 s->groups[i]._index = (int64_t)i;
                 s->groups[i]._p_base = s->_p_base;
                 s->groups[i]._p_primitive_data = s->_p_primitive_data;
-                s->groups[i]._p_attribute_count = bf_sub((int64_t)s->attributes_count, INT64_C(1));
+                s->groups[i]._p_attribute_count = bf_sub((int64_t)s->attributes_count, 1);
                 s->groups[i]._p_wide_mask = j3d_Shape_v__q1(c, s);
             }
             if (!bf_push(&w->c, "groups", i) || !write_MatrixGroup(w, &s->groups[i]))
@@ -5217,7 +5217,7 @@ static int write_Vertex(bf_wctx *w, j3d_Vertex *s)
     for (uint32_t i = 0; i < (uint32_t)s->indices_count; i++) {
         if (w->layout) {
             s->indices[i]._index = (int64_t)i;
-            s->indices[i]._p_wide = (bf_shr(s->_p_wide_mask, (int64_t)i) & INT64_C(1));
+            s->indices[i]._p_wide = bf_shr(s->_p_wide_mask, (int64_t)i) & 1;
         }
         if (!bf_push(&w->c, "indices", i) || !write_VertexIndex(w, &s->indices[i]))
             return 0;
@@ -8514,7 +8514,7 @@ static int write_TextureImage(bf_wctx *w, j3d_TextureImage *s)
     /* data */
     if (w->layout) {
         {
-            int64_t n = bf_mul(bf_mul(bf_div(c, bf_sub(bf_add(bf_max(bf_shr(s->_p_width, s->_p_level), INT64_C(1)), j3d_TextureImage_v_tile_width(c, s)), INT64_C(1)), j3d_TextureImage_v_tile_width(c, s)), bf_div(c, bf_sub(bf_add(bf_max(bf_shr(s->_p_height, s->_p_level), INT64_C(1)), j3d_TextureImage_v_tile_height(c, s)), INT64_C(1)), j3d_TextureImage_v_tile_height(c, s))), j3d_TextureImage_v_tile_bytes(c, s));
+            int64_t n = bf_mul(bf_mul(bf_div(c, bf_sub(bf_add(bf_max(bf_shr(s->_p_width, s->_p_level), 1), j3d_TextureImage_v_tile_width(c, s)), 1), j3d_TextureImage_v_tile_width(c, s)), bf_div(c, bf_sub(bf_add(bf_max(bf_shr(s->_p_height, s->_p_level), 1), j3d_TextureImage_v_tile_height(c, s)), 1), j3d_TextureImage_v_tile_height(c, s))), j3d_TextureImage_v_tile_bytes(c, s));
             w->err.failed = 0; /* an expression over what is not placed yet: fixed by the next pass */
             if (n < 0)
                 n = 0;

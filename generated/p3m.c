@@ -105,7 +105,7 @@ static int read_Data(bf_ctx *c, p3m_Data *s, int64_t index)
     c->pos += 1;
     /* visibility: Part visibility bitmask (bytes ordered from least to most significant): bit `i % 8` of byte `i / 8` is set when part `i` is visible.  */
     {
-        int64_t n = bf_div(c, bf_add((int64_t)s->part_count, INT64_C(7)), INT64_C(8));
+        int64_t n = bf_div(c, bf_add(s->part_count, 7), 8);
         if (c->err->failed)
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -349,7 +349,7 @@ static int read_Part(bf_ctx *c, p3m_Part *s, int64_t index)
         }
     }
     /* normals: Normals (only present if "Has normals" flag is set): one per vertex. */
-    if (((int64_t)(((int64_t)s->flags & INT64_C(1)) != INT64_C(0)))) {
+    if ((s->flags & P3M_PART_FLAGS_HAS_NORMALS) != 0) {
         s->has_normals = 1;
         s->normals_at = c->pos;
         {
@@ -424,7 +424,7 @@ static int link_Part(bf_ctx *c, p3m_Part *s)
 {
     const p3m_File *R = c->root;
     (void)R;
-    if (!bf_resolve_str(c, (&R->data)->strings.offset, (&R->data)->strings.len, (uint64_t)s->name, s->_offset + 1, "name", &s->name_str))
+    if (!bf_resolve_str(c, R->data.strings.offset, R->data.strings.len, (uint64_t)s->name, s->_offset + 1, "name", &s->name_str))
         return 0;
     if (s->has_normals) {
     }
@@ -513,7 +513,7 @@ static int read_WeightGroup(bf_ctx *c, p3m_WeightGroup *s, int64_t index, int64_
                 return 0;
             bf_pop(c);
             n++;
-            if (((int64_t)((int64_t)(&buf[n - 1])->weight_count == INT64_C(0))))
+            if ((&buf[n - 1])->weight_count == 0)
                 break;
             if (c->pos == before)
                 return bf_fail(c, c->pos, "ranges", "element %u takes no bytes: the array would never end", (unsigned)(n - 1));
@@ -528,7 +528,7 @@ static int link_WeightGroup(bf_ctx *c, p3m_WeightGroup *s)
 {
     const p3m_File *R = c->root;
     (void)R;
-    if (!bf_resolve_str(c, (&R->data)->strings.offset, (&R->data)->strings.len, (uint64_t)s->bone, s->_offset + 0, "bone", &s->bone_str))
+    if (!bf_resolve_str(c, R->data.strings.offset, R->data.strings.len, (uint64_t)s->bone, s->_offset + 0, "bone", &s->bone_str))
         return 0;
     return 1;
 }
@@ -569,7 +569,7 @@ static int read_WeightRange(bf_ctx *c, p3m_WeightRange *s, int64_t index)
         if (!s->weights_value)
             return 0;
         for (int64_t i = 0; i < n; i++)
-            s->weights_value[i] = ((double)bf_add((int64_t)(s->weights[i]), INT64_C(1)) / 256);
+            s->weights_value[i] = (double)bf_add(s->weights[i], 1) / 256;
     }
     return 1;
 }
@@ -591,7 +591,7 @@ static int read_Material(bf_ctx *c, p3m_Material *s, int64_t index)
     bf_claim(c, c->pos, 1);
     c->pos += 1;
     /* extra_texture_count: Extra texture count (revision document only). */
-    if (((int64_t)(c->revision == INT64_C(1)))) {
+    if (c->revision == 1) {
         s->has_extra_texture_count = 1;
         if (!bf_need(c, 1, "extra_texture_count")) return 0;
         s->extra_texture_count = (c->data + c->pos)[0];
@@ -599,7 +599,7 @@ static int read_Material(bf_ctx *c, p3m_Material *s, int64_t index)
         c->pos += 1;
     }
     /* extra_textures: Extra texture indices (revision document only). */
-    if (((int64_t)(c->revision == INT64_C(1)))) {
+    if (c->revision == 1) {
         s->has_extra_textures = 1;
         s->extra_textures_at = c->pos;
         {
@@ -620,7 +620,7 @@ static int read_Material(bf_ctx *c, p3m_Material *s, int64_t index)
         }
     }
     /* advance_time: Texture advance time in microseconds (revision document only). */
-    if (((int64_t)(c->revision == INT64_C(1)))) {
+    if (c->revision == 1) {
         s->has_advance_time = 1;
         s->advance_time_at = c->pos;
         if (!bf_need(c, 4, "advance_time")) return 0;
@@ -743,11 +743,11 @@ static int read_EmbeddedTexture(bf_ctx *c, p3m_EmbeddedTexture *s, int64_t index
         c->pos += (size_t)n;
     }
     /* ptf_magic: The first three bytes of the data again (not a field of the document): a PTF texture starts with `PTF`; read so that the validator can tell a PTF blob from other bytes.  */
-    if (((int64_t)((int64_t)s->size >= INT64_C(3)))) {
+    if (s->size >= 3) {
         s->has_ptf_magic = 1;
         {
             bf_mark m;
-            int64_t at = bf_add((int64_t)s->_offset, INT64_C(4));
+            int64_t at = bf_add((int64_t)s->_offset, 4);
             if (c->err->failed)
                 return 0;
             if (at < 0)
@@ -763,12 +763,12 @@ static int read_EmbeddedTexture(bf_ctx *c, p3m_EmbeddedTexture *s, int64_t index
         }
     }
     /* image: The data read as a PTF texture (not a field of the P3M document: the PTF document is PlatinumSrc's `docs/formats/ptf`, version 0.0, which the P3M document only links to): its header and the LZ4 frame of its pixels, checked block by block.  */
-    if (((int64_t)(((int64_t)((int64_t)s->size >= INT64_C(5))) && ((int64_t)((int64_t)s->ptf_magic == INT64_C(5264454)))))) {
+    if (s->size >= 5 && s->ptf_magic == 5264454) {
         s->has_image = 1;
         {
             bf_mark m;
             int64_t region = (int64_t)s->size;
-            int64_t at = bf_add((int64_t)s->_offset, INT64_C(4));
+            int64_t at = bf_add((int64_t)s->_offset, 4);
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -814,11 +814,11 @@ static int read_Ptf(bf_ctx *c, p3m_Ptf *s, int64_t index)
     s->info_has_alpha = (((uint64_t)s->info >> 4) & UINT64_C(0x1));
     s->info_resolution = (((uint64_t)s->info >> 0) & UINT64_C(0xF));
     /* frame_magic: The first four bytes after the header again (not a field of either document): the LZ4 frame magic when the pixels are an LZ4 frame; read so that the reader reads a frame only where there is one, and the validator can say when there is not.  */
-    if (((int64_t)(bf_sub((int64_t)c->end, (int64_t)s->_offset) >= INT64_C(9)))) {
+    if (bf_sub((int64_t)c->end, (int64_t)s->_offset) >= 9) {
         s->has_frame_magic = 1;
         {
             bf_mark m;
-            int64_t at = bf_add((int64_t)s->_offset, INT64_C(5));
+            int64_t at = bf_add((int64_t)s->_offset, 5);
             if (c->err->failed)
                 return 0;
             if (at < 0)
@@ -834,7 +834,7 @@ static int read_Ptf(bf_ctx *c, p3m_Ptf *s, int64_t index)
         }
     }
     /* pixels: The pixels, RGB or RGBA, compressed as an LZ4 frame (PTF document, "LZ4F is used for compression"; not in the P3M document). */
-    if (((int64_t)((int64_t)s->frame_magic == INT64_C(407708164)))) {
+    if (s->frame_magic == 407708164) {
         s->has_pixels = 1;
         if (!bf_push(c, "pixels", -1) || !read_Lz4Frame(c, &s->pixels, 0))
             return 0;
@@ -877,7 +877,7 @@ static int read_Lz4Frame(bf_ctx *c, p3m_Lz4Frame *s, int64_t index)
     s->block_descriptor_block_max_size = (((uint64_t)s->block_descriptor >> 4) & UINT64_C(0x7));
     s->block_descriptor_reserved2 = (((uint64_t)s->block_descriptor >> 0) & UINT64_C(0xF));
     /* content_size: Decompressed size of the whole content (LZ4 frame format; not in the P3M document). */
-    if (((int64_t)((int64_t)(((uint64_t)((int64_t)s->flags) >> 3) & UINT64_C(0x1)) != INT64_C(0)))) {
+    if ((int64_t)(((uint64_t)s->flags >> 3) & UINT64_C(0x1)) != 0) {
         s->has_content_size = 1;
         if (!bf_need(c, 8, "content_size")) return 0;
         s->content_size = bf_load_u64le((c->data + c->pos));
@@ -885,7 +885,7 @@ static int read_Lz4Frame(bf_ctx *c, p3m_Lz4Frame *s, int64_t index)
         c->pos += 8;
     }
     /* dict_id: Dictionary ID (LZ4 frame format; not in the P3M document). */
-    if (((int64_t)((int64_t)(((uint64_t)((int64_t)s->flags) >> 0) & UINT64_C(0x1)) != INT64_C(0)))) {
+    if ((int64_t)((uint64_t)s->flags & UINT64_C(0x1)) != 0) {
         s->has_dict_id = 1;
         s->dict_id_at = c->pos;
         if (!bf_need(c, 4, "dict_id")) return 0;
@@ -913,11 +913,11 @@ static int read_Lz4Frame(bf_ctx *c, p3m_Lz4Frame *s, int64_t index)
             s->blocks = buf;
             s->blocks_count = n + 1;
             size_t before = c->pos;
-            if (!bf_push(c, "blocks", n) || !read_Lz4Block(c, &buf[n], n, (int64_t)(((uint64_t)((int64_t)s->flags) >> 4) & UINT64_C(0x1))))
+            if (!bf_push(c, "blocks", n) || !read_Lz4Block(c, &buf[n], n, (int64_t)(((uint64_t)s->flags >> 4) & UINT64_C(0x1))))
                 return 0;
             bf_pop(c);
             n++;
-            if (((int64_t)((int64_t)(&buf[n - 1])->block_size == INT64_C(0))))
+            if ((&buf[n - 1])->block_size == 0)
                 break;
             if (c->pos == before)
                 return bf_fail(c, c->pos, "blocks", "element %u takes no bytes: the array would never end", (unsigned)(n - 1));
@@ -926,7 +926,7 @@ static int read_Lz4Frame(bf_ctx *c, p3m_Lz4Frame *s, int64_t index)
         s->blocks_count = n;
     }
     /* content_checksum: xxHash-32 of the content; kept, not verified (LZ4 frame format; not in the P3M document). */
-    if (((int64_t)((int64_t)(((uint64_t)((int64_t)s->flags) >> 2) & UINT64_C(0x1)) != INT64_C(0)))) {
+    if ((int64_t)(((uint64_t)s->flags >> 2) & UINT64_C(0x1)) != 0) {
         s->has_content_checksum = 1;
         s->content_checksum_at = c->pos;
         if (!bf_need(c, 4, "content_checksum")) return 0;
@@ -953,7 +953,7 @@ static int read_Lz4Block(bf_ctx *c, p3m_Lz4Block *s, int64_t index, int64_t p_ch
     s->block_size_length = (((uint64_t)s->block_size >> 0) & UINT64_C(0x7FFFFFFF));
     /* data: The block's data, LZ4-compressed unless the size's high bit is set (LZ4 frame format; not in the P3M document). */
     {
-        int64_t n = (int64_t)(((uint64_t)((int64_t)s->block_size) >> 0) & UINT64_C(0x7FFFFFFF));
+        int64_t n = (int64_t)((uint64_t)s->block_size & UINT64_C(0x7FFFFFFF));
         if (c->err->failed)
             return 0;
         if (n < 0)
@@ -967,7 +967,7 @@ static int read_Lz4Block(bf_ctx *c, p3m_Lz4Block *s, int64_t index, int64_t p_ch
         c->pos += (size_t)n;
     }
     /* checksum_value: xxHash-32 of the block's data; kept, not verified (LZ4 frame format; not in the P3M document). */
-    if (((int64_t)(((int64_t)(s->_p_checksum != INT64_C(0))) && ((int64_t)((int64_t)(((uint64_t)((int64_t)s->block_size) >> 0) & UINT64_C(0x7FFFFFFF)) != INT64_C(0)))))) {
+    if (s->_p_checksum != 0 && (int64_t)((uint64_t)s->block_size & UINT64_C(0x7FFFFFFF)) != 0) {
         s->has_checksum_value = 1;
         s->checksum_value_at = c->pos;
         if (!bf_need(c, 4, "checksum_value")) return 0;
@@ -997,7 +997,7 @@ static int link_ExternalTexture(bf_ctx *c, p3m_ExternalTexture *s)
 {
     const p3m_File *R = c->root;
     (void)R;
-    if (!bf_resolve_str(c, (&R->data)->strings.offset, (&R->data)->strings.len, (uint64_t)s->path, s->_offset + 0, "path", &s->path_str))
+    if (!bf_resolve_str(c, R->data.strings.offset, R->data.strings.len, (uint64_t)s->path, s->_offset + 0, "path", &s->path_str))
         return 0;
     return 1;
 }
@@ -1040,7 +1040,7 @@ static int link_Bone(bf_ctx *c, p3m_Bone *s)
 {
     const p3m_File *R = c->root;
     (void)R;
-    if (!bf_resolve_str(c, (&R->data)->strings.offset, (&R->data)->strings.len, (uint64_t)s->name, s->_offset + 0, "name", &s->name_str))
+    if (!bf_resolve_str(c, R->data.strings.offset, R->data.strings.len, (uint64_t)s->name, s->_offset + 0, "name", &s->name_str))
         return 0;
     return 1;
 }
@@ -1085,7 +1085,7 @@ static int link_Animation(bf_ctx *c, p3m_Animation *s)
 {
     const p3m_File *R = c->root;
     (void)R;
-    if (!bf_resolve_str(c, (&R->data)->strings.offset, (&R->data)->strings.len, (uint64_t)s->name, s->_offset + 0, "name", &s->name_str))
+    if (!bf_resolve_str(c, R->data.strings.offset, R->data.strings.len, (uint64_t)s->name, s->_offset + 0, "name", &s->name_str))
         return 0;
     return 1;
 }
@@ -1215,7 +1215,7 @@ static int link_PartName(bf_ctx *c, p3m_PartName *s)
 {
     const p3m_File *R = c->root;
     (void)R;
-    if (!bf_resolve_str(c, (&R->data)->strings.offset, (&R->data)->strings.len, (uint64_t)s->name, s->_offset + 0, "name", &s->name_str))
+    if (!bf_resolve_str(c, R->data.strings.offset, R->data.strings.len, (uint64_t)s->name, s->_offset + 0, "name", &s->name_str))
         return 0;
     return 1;
 }
@@ -1414,7 +1414,7 @@ static int link_ActionData(bf_ctx *c, p3m_ActionData *s)
 {
     const p3m_File *R = c->root;
     (void)R;
-    if (!bf_resolve_str(c, (&R->data)->strings.offset, (&R->data)->strings.len, (uint64_t)s->bone, s->_offset + 0, "bone", &s->bone_str))
+    if (!bf_resolve_str(c, R->data.strings.offset, R->data.strings.len, (uint64_t)s->bone, s->_offset + 0, "bone", &s->bone_str))
         return 0;
     return 1;
 }

@@ -128,9 +128,9 @@ static inline int64_t p3m_WeightGroup_v_covered(bf_ctx *c, const p3m_WeightGroup
     (void)s;
     int64_t q1 = 0;
     for (uint32_t i1 = 0; i1 < (uint32_t)(s->ranges_count); i1++) {
-        const p3m_WeightRange *it1 = &(s->ranges)[i1];
+        const p3m_WeightRange *it1 = &s->ranges[i1];
         (void)it1;
-        q1 = bf_add(q1, bf_add((int64_t)it1->skip, (int64_t)it1->weight_count));
+        q1 = bf_add(q1, bf_add(it1->skip, it1->weight_count));
     }
     return q1;
 }
@@ -141,7 +141,7 @@ static inline int64_t p3m_Lz4Frame_v_window(bf_ctx *c, const p3m_Lz4Frame *s)
     const p3m_File *R = c->root;
     (void)R;
     (void)s;
-    return (((int64_t)((int64_t)(((uint64_t)((int64_t)s->flags) >> 5) & UINT64_C(0x1)) != INT64_C(0))) ? INT64_C(0) : INT64_C(65536));
+    return (int64_t)((int64_t)(((uint64_t)s->flags >> 5) & UINT64_C(0x1)) != 0 ? 0 : 65536);
 }
 
 /* Lz4Frame.blocks_valid: Whether every compressed block is valid LZ4 data. */
@@ -152,9 +152,9 @@ static inline int64_t p3m_Lz4Frame_v_blocks_valid(bf_ctx *c, const p3m_Lz4Frame 
     (void)s;
     int64_t q1 = 1;
     for (uint32_t i1 = 0; i1 < (uint32_t)(s->blocks_count); i1++) {
-        const p3m_Lz4Block *it1 = &(s->blocks)[i1];
+        const p3m_Lz4Block *it1 = &s->blocks[i1];
         (void)it1;
-        if (!(((int64_t)(((int64_t)(((int64_t)((int64_t)(((uint64_t)((int64_t)it1->block_size) >> 0) & UINT64_C(0x7FFFFFFF)) == INT64_C(0))) || ((int64_t)((int64_t)(((uint64_t)((int64_t)it1->block_size) >> 31) & UINT64_C(0x1)) != INT64_C(0))))) || ((int64_t)(bf_lz4_size(it1->data.ptr, it1->data.len, p3m_Lz4Frame_v_window(c, s)) >= INT64_C(0))))))) { q1 = 0; break; }
+        if (!((int64_t)((uint64_t)it1->block_size & UINT64_C(0x7FFFFFFF)) == 0 || (int64_t)(((uint64_t)it1->block_size >> 31) & UINT64_C(0x1)) != 0 || bf_lz4_size(it1->data.ptr, it1->data.len, p3m_Lz4Frame_v_window(c, s)) >= 0)) { q1 = 0; break; }
     }
     return q1;
 }
@@ -167,9 +167,9 @@ static inline int64_t p3m_Lz4Frame_v_decoded_size(bf_ctx *c, const p3m_Lz4Frame 
     (void)s;
     int64_t q1 = 0;
     for (uint32_t i1 = 0; i1 < (uint32_t)(s->blocks_count); i1++) {
-        const p3m_Lz4Block *it1 = &(s->blocks)[i1];
+        const p3m_Lz4Block *it1 = &s->blocks[i1];
         (void)it1;
-        q1 = bf_add(q1, (((int64_t)((int64_t)(((uint64_t)((int64_t)it1->block_size) >> 0) & UINT64_C(0x7FFFFFFF)) == INT64_C(0))) ? INT64_C(0) : (((int64_t)((int64_t)(((uint64_t)((int64_t)it1->block_size) >> 31) & UINT64_C(0x1)) != INT64_C(0))) ? (int64_t)it1->data.len : bf_lz4_size(it1->data.ptr, it1->data.len, p3m_Lz4Frame_v_window(c, s)))));
+        q1 = bf_add(q1, (int64_t)((uint64_t)it1->block_size & UINT64_C(0x7FFFFFFF)) == 0 ? 0 : (int64_t)(((uint64_t)it1->block_size >> 31) & UINT64_C(0x1)) != 0 ? (int64_t)it1->data.len : bf_lz4_size(it1->data.ptr, it1->data.len, p3m_Lz4Frame_v_window(c, s)));
     }
     return q1;
 }

@@ -1030,7 +1030,7 @@ static int write_Lz4Frame(bf_wctx *w, p3m_Lz4Frame *s)
     for (uint32_t i = 0; i < (uint32_t)s->blocks_count; i++) {
         if (w->layout) {
             s->blocks[i]._index = (int64_t)i;
-            s->blocks[i]._p_checksum = (int64_t)(((uint64_t)((int64_t)s->flags) >> 4) & UINT64_C(0x1));
+            s->blocks[i]._p_checksum = (int64_t)(((uint64_t)s->flags >> 4) & UINT64_C(0x1));
         }
         if (!bf_push(&w->c, "blocks", i) || !write_Lz4Block(w, &s->blocks[i]))
             return 0;
@@ -1083,7 +1083,7 @@ static int write_Lz4Block(bf_wctx *w, p3m_Lz4Block *s)
     /* data */
     if (w->layout) {
         {
-            int64_t n = (int64_t)(((uint64_t)((int64_t)s->block_size) >> 0) & UINT64_C(0x7FFFFFFF));
+            int64_t n = (int64_t)((uint64_t)s->block_size & UINT64_C(0x7FFFFFFF));
             w->err.failed = 0; /* an expression over what is not placed yet: fixed by the next pass */
             if (n < 0)
                 n = 0;

@@ -56,7 +56,7 @@ static int read_Sprite(bf_ctx *c, sprite_Sprite *s, int64_t index)
     c->pos += 1;
     /* pixels: Pixels of the first image, as the RDP loads them: `height` rows of `TEX_FORMAT_PIX2BYTES(format, width)` bytes, no padding between rows (RGBA16 and the palette's colors are 5551: red in bits 15-11, green 10-6, blue 5-1, alpha bit 0).  */
     {
-        int64_t n = bf_mul(bf_shr(bf_add(bf_shl((int64_t)s->width, bf_add(((((int64_t)((int64_t)s->flags == INT64_C(0))) ? (((int64_t)((int64_t)s->bitdepth == INT64_C(2))) ? INT64_C(2) : INT64_C(3)) : (int64_t)(((uint64_t)((int64_t)s->flags) >> 0) & UINT64_C(0x1F))) & INT64_C(3)), INT64_C(2))), INT64_C(7)), INT64_C(3)), (int64_t)s->height);
+        int64_t n = bf_mul(bf_shr(bf_add(bf_shl(s->width, bf_add((s->flags == 0 ? (s->bitdepth == 2 ? 2 : 3) : (int64_t)((uint64_t)s->flags & UINT64_C(0x1F))) & 3, 2)), 7), 3), s->height);
         if (c->err->failed)
             return 0;
         if (n < 0)
@@ -70,7 +70,7 @@ static int read_Sprite(bf_ctx *c, sprite_Sprite *s, int64_t index)
         c->pos += (size_t)n;
     }
     /* ext: Extended header (`sprite_ext_t`), present when flag 0x80 is set: right after the first image, padded to 8 bytes (`ROUND_UP(PIX2BYTES(format, width) * height, 8)` past the header, as `__sprite_ext` finds it).  */
-    if (((int64_t)((int64_t)(((uint64_t)((int64_t)s->flags) >> 7) & UINT64_C(0x1)) == INT64_C(1)))) {
+    if ((int64_t)(((uint64_t)s->flags >> 7) & UINT64_C(0x1)) == 1) {
         s->has_ext = 1;
         {
             size_t pad = (8 - c->pos % 8) % 8;
@@ -175,7 +175,7 @@ static int read_SpriteExt(bf_ctx *c, sprite_SpriteExt *s, int64_t index)
         c->pos += (size_t)n * 1;
     }
     /* palette: The palette (TLUT): big-endian RGBA 5551 colors, two bytes each, from `palette_offset` to the end of the file, kept as bytes because that is how the RDP loads them. No count is stored: mksprite writes the colors of the image's palette (16 for CI4, 256 for CI8 in its output) padded to 8 bytes; `rdpq_sprite_upload` loads 16 colors for CI4 and 256 for CI8.  */
-    if (((int64_t)((int64_t)s->palette_offset != INT64_C(0)))) {
+    if (s->palette_offset != 0) {
         s->has_palette = 1;
         {
             bf_mark m;
@@ -230,7 +230,7 @@ static int read_Lod(bf_ctx *c, sprite_Lod *s, int64_t index)
     bf_claim(c, c->pos, 3);
     c->pos += 3;
     /* pixels: The LOD's pixels, laid out like the first image's, `TEX_FORMAT_PIX2BYTES(format, width) * height` bytes. */
-    if (((int64_t)((int64_t)s->width != INT64_C(0)))) {
+    if (s->width != 0) {
         s->has_pixels = 1;
         {
             bf_mark m;
@@ -243,7 +243,7 @@ static int read_Lod(bf_ctx *c, sprite_Lod *s, int64_t index)
                 return 0;
             s->pixels_at = c->pos;
             {
-                int64_t n = bf_mul(bf_shr(bf_add(bf_shl((int64_t)s->width, bf_add(((int64_t)s->format & INT64_C(3)), INT64_C(2))), INT64_C(7)), INT64_C(3)), (int64_t)s->height);
+                int64_t n = bf_mul(bf_shr(bf_add(bf_shl(s->width, bf_add(s->format & 3, 2)), 7), 3), s->height);
                 if (c->err->failed)
                     return 0;
                 if (n < 0)

@@ -76,7 +76,7 @@ static int write_Sprite(bf_wctx *w, sprite_Sprite *s)
         s->_offset = w->pos;
         {
             {
-                int64_t v_ = bf_div(c, (int64_t)s->pixels.len, bf_shr(bf_add(bf_shl((int64_t)s->width, bf_add(((((int64_t)((int64_t)s->flags == INT64_C(0))) ? (((int64_t)((int64_t)s->bitdepth == INT64_C(2))) ? INT64_C(2) : INT64_C(3)) : (int64_t)(((uint64_t)((int64_t)s->flags) >> 0) & UINT64_C(0x1F))) & INT64_C(3)), INT64_C(2))), INT64_C(7)), INT64_C(3)));
+                int64_t v_ = bf_div(c, (int64_t)s->pixels.len, bf_shr(bf_add(bf_shl(s->width, bf_add((s->flags == 0 ? (s->bitdepth == 2 ? 2 : 3) : (int64_t)((uint64_t)s->flags & UINT64_C(0x1F))) & 3, 2)), 7), 3));
                 if (!bf_fits(v_, 16, 0))
                     bf_overflow(w, &s->height, v_, 16, 0, (uint64_t)s->_offset + 2, 0, "height");
                 else if (w->overflow_count)
@@ -326,7 +326,7 @@ static int write_Lod(bf_wctx *w, sprite_Lod *s)
         s->_offset = w->pos;
         if (s->has_pixels) {
             {
-                int64_t v_ = bf_div(c, (int64_t)s->pixels.len, bf_shr(bf_add(bf_shl((int64_t)s->width, bf_add(((int64_t)s->format & INT64_C(3)), INT64_C(2))), INT64_C(7)), INT64_C(3)));
+                int64_t v_ = bf_div(c, (int64_t)s->pixels.len, bf_shr(bf_add(bf_shl(s->width, bf_add(s->format & 3, 2)), 7), 3));
                 if (!bf_fits(v_, 16, 0))
                     bf_overflow(w, &s->height, v_, 16, 0, (uint64_t)s->_offset + 2, 0, "height");
                 else if (w->overflow_count)

@@ -49,7 +49,7 @@ static int read_File(bf_ctx *c, t3dm_File *s, int64_t index)
     bf_pop(c);
     /* chunks: Chunk offsets/types (the builder makes them from the chunks' data). */
     {
-        int64_t n = (int64_t)(&s->header)->chunk_count;
+        int64_t n = (int64_t)s->header.chunk_count;
         if (c->err->failed)
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -67,7 +67,7 @@ static int read_File(bf_ctx *c, t3dm_File *s, int64_t index)
     /* chunk_padding: Zero bytes between the chunk table and the first chunk, which is aligned to 8. */
     s->chunk_padding_at = c->pos;
     {
-        int64_t n = (((int64_t)((int64_t)(&s->header)->chunk_count > INT64_C(0))) ? bf_sub((int64_t)t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, INT64_C(0))->offset, (int64_t)c->pos) : INT64_C(0));
+        int64_t n = s->header.chunk_count > 0 ? bf_sub(t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, 0)->offset, (int64_t)c->pos) : 0;
         if (c->err->failed)
             return 0;
         if (n < 0)
@@ -83,7 +83,7 @@ static int read_File(bf_ctx *c, t3dm_File *s, int64_t index)
     /* chunk_data: The chunks, in the order of the chunk table (and of their offsets). */
     s->chunk_data_at = c->pos;
     {
-        int64_t n = (int64_t)(&s->header)->chunk_count;
+        int64_t n = (int64_t)s->header.chunk_count;
         if (c->err->failed)
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -101,8 +101,8 @@ static int read_File(bf_ctx *c, t3dm_File *s, int64_t index)
     /* strings: String table, at the end of the file after all chunk data. Holds the strings used by the model (names, texture paths, streaming-data paths), each zero-terminated and referenced by its offset from the start of the table.  */
     {
         bf_mark m;
-        int64_t region = bf_sub((int64_t)c->size, (int64_t)(&s->header)->string_table_offset);
-        int64_t at = (int64_t)(&s->header)->string_table_offset;
+        int64_t region = bf_sub((int64_t)c->size, s->header.string_table_offset);
+        int64_t at = (int64_t)s->header.string_table_offset;
         if (c->err->failed)
             return 0;
         if (region < 0)
@@ -230,7 +230,7 @@ static int read_Chunk(bf_ctx *c, t3dm_Chunk *s, int64_t index)
     /* body: The chunk's data, by its type. */
     {
         bf_mark m;
-        int64_t region = bf_sub((((int64_t)(bf_add(s->_index, INT64_C(1)) < (int64_t)R->chunks_count)) ? (int64_t)t3dm_ChunkOffset_at(c, R->chunks, R->chunks_count, bf_add(s->_index, INT64_C(1)))->offset : (int64_t)(&R->header)->string_table_offset), (int64_t)t3dm_ChunkOffset_at(c, R->chunks, R->chunks_count, s->_index)->offset);
+        int64_t region = bf_sub(bf_add(s->_index, 1) < (int64_t)R->chunks_count ? t3dm_ChunkOffset_at(c, R->chunks, R->chunks_count, bf_add(s->_index, 1))->offset : R->header.string_table_offset, t3dm_ChunkOffset_at(c, R->chunks, R->chunks_count, s->_index)->offset);
         int64_t at = (int64_t)t3dm_ChunkOffset_at(c, R->chunks, R->chunks_count, s->_index)->offset;
         if (c->err->failed)
             return 0;
@@ -284,7 +284,7 @@ static int read_Chunk(bf_ctx *c, t3dm_Chunk *s, int64_t index)
                 break;
             case INT64_C(73): /* I */
                 s->body.raw = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
-                s->body.kind = -5; /* this raw case, told apart from the default */
+                s->body.kind = T3DM_CHUNK_BODY_I; /* this raw case, told apart from the default */
                 bf_claim(c, c->pos, c->end - c->pos);
                 c->pos = c->end;
                 break;
@@ -355,7 +355,7 @@ static int read_Vertices(bf_ctx *c, t3dm_Vertices *s, int64_t index)
     s->_index = index;
     /* pairs: Vertices, two at a time. */
     {
-        int64_t n = bf_div(c, (int64_t)(&R->header)->total_vertex_count, INT64_C(2));
+        int64_t n = bf_div(c, R->header.total_vertex_count, 2);
         if (c->err->failed)
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -775,7 +775,7 @@ static int read_Part(bf_ctx *c, t3dm_Part *s, int64_t index)
     /* index_data: The part's indices, a view into the index chunk. */
     {
         bf_mark m;
-        int64_t at = bf_add((int64_t)t3dm_ChunkOffset_at(c, R->chunks, R->chunks_count, (int64_t)(&R->header)->first_index_chunk)->offset, (int64_t)s->index_offset);
+        int64_t at = bf_add(t3dm_ChunkOffset_at(c, R->chunks, R->chunks_count, R->header.first_index_chunk)->offset, s->index_offset);
         if (c->err->failed)
             return 0;
         if (at < 0)
@@ -783,7 +783,7 @@ static int read_Part(bf_ctx *c, t3dm_Part *s, int64_t index)
         if (!bf_seek(c, (uint64_t)at, UINT64_MAX, "index_data", &m))
             return 0;
         s->index_data_at = c->pos;
-        if (!bf_push(c, "index_data", -1) || !read_PartIndices(c, &s->index_data, 0, (int64_t)s->index_count, bf_at_u8(c, s->strip_index_counts, 4, INT64_C(0)), bf_at_u8(c, s->strip_index_counts, 4, INT64_C(1)), bf_at_u8(c, s->strip_index_counts, 4, INT64_C(2)), bf_at_u8(c, s->strip_index_counts, 4, INT64_C(3))))
+        if (!bf_push(c, "index_data", -1) || !read_PartIndices(c, &s->index_data, 0, (int64_t)s->index_count, bf_at_u8(c, s->strip_index_counts, 4, 0), bf_at_u8(c, s->strip_index_counts, 4, 1), bf_at_u8(c, s->strip_index_counts, 4, 2), bf_at_u8(c, s->strip_index_counts, 4, 3)))
             return 0;
         bf_pop(c);
         bf_restore(c, &m);
@@ -820,7 +820,7 @@ static int read_PartIndices(bf_ctx *c, t3dm_PartIndices *s, int64_t index, int64
         c->pos += (size_t)n * 1;
     }
     /* strip_a: First triangle strip. */
-    if (((int64_t)(s->_p_strip_0 > INT64_C(0)))) {
+    if (s->_p_strip_0 > 0) {
         s->has_strip_a = 1;
         {
             size_t pad = (8 - c->pos % 8) % 8;
@@ -849,7 +849,7 @@ static int read_PartIndices(bf_ctx *c, t3dm_PartIndices *s, int64_t index, int64
         }
     }
     /* strip_b: Second triangle strip. */
-    if (((int64_t)(((int64_t)(s->_p_strip_0 > INT64_C(0))) && ((int64_t)(s->_p_strip_1 > INT64_C(0)))))) {
+    if (s->_p_strip_0 > 0 && s->_p_strip_1 > 0) {
         s->has_strip_b = 1;
         {
             size_t pad = (8 - c->pos % 8) % 8;
@@ -878,7 +878,7 @@ static int read_PartIndices(bf_ctx *c, t3dm_PartIndices *s, int64_t index, int64
         }
     }
     /* strip_c: Third triangle strip. */
-    if (((int64_t)(((int64_t)(((int64_t)(s->_p_strip_0 > INT64_C(0))) && ((int64_t)(s->_p_strip_1 > INT64_C(0))))) && ((int64_t)(s->_p_strip_2 > INT64_C(0)))))) {
+    if (s->_p_strip_0 > 0 && s->_p_strip_1 > 0 && s->_p_strip_2 > 0) {
         s->has_strip_c = 1;
         {
             size_t pad = (8 - c->pos % 8) % 8;
@@ -907,7 +907,7 @@ static int read_PartIndices(bf_ctx *c, t3dm_PartIndices *s, int64_t index, int64
         }
     }
     /* strip_d: Fourth triangle strip. */
-    if (((int64_t)(((int64_t)(((int64_t)(((int64_t)(s->_p_strip_0 > INT64_C(0))) && ((int64_t)(s->_p_strip_1 > INT64_C(0))))) && ((int64_t)(s->_p_strip_2 > INT64_C(0))))) && ((int64_t)(s->_p_strip_3 > INT64_C(0)))))) {
+    if (s->_p_strip_0 > 0 && s->_p_strip_1 > 0 && s->_p_strip_2 > 0 && s->_p_strip_3 > 0) {
         s->has_strip_d = 1;
         {
             size_t pad = (8 - c->pos % 8) % 8;
@@ -1078,7 +1078,7 @@ static int read_Animation(bf_ctx *c, t3dm_Animation *s, int64_t index)
     c->pos += 4;
     /* channels: Maps channels to targets, all rotation channels first. */
     {
-        int64_t n = bf_add((int64_t)s->quat_channel_count, (int64_t)s->scalar_channel_count);
+        int64_t n = bf_add(s->quat_channel_count, s->scalar_channel_count);
         if (c->err->failed)
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -1240,7 +1240,7 @@ static int read_StreamData(bf_ctx *c, t3dm_StreamData *s, int64_t index)
             s->keyframes = buf;
             s->keyframes_count = n + 1;
             size_t before = c->pos;
-            if (!bf_push(c, "keyframes", n) || !read_Keyframe(c, &buf[n], n, (((int64_t)((int64_t)n == INT64_C(0))) ? INT64_C(2) : ((int64_t)(((uint64_t)((int64_t)(n ? &buf[n - 1] : &t3dm_Keyframe_zero)->time) >> 15) & UINT64_C(0x1)) ? INT64_C(2) : INT64_C(1)))))
+            if (!bf_push(c, "keyframes", n) || !read_Keyframe(c, &buf[n], n, (int64_t)((int64_t)n == 0 ? 2 : (int64_t)(((uint64_t)(n ? &buf[n - 1] : &t3dm_Keyframe_zero)->time >> 15) & UINT64_C(0x1)) ? 2 : 1)))
                 return 0;
             bf_pop(c);
             n++;

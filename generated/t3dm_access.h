@@ -124,9 +124,9 @@ static inline int64_t t3dm_File_v_object_chunks(bf_ctx *c, const t3dm_File *s)
     (void)s;
     int64_t q1 = 0;
     for (uint32_t i1 = 0; i1 < (uint32_t)(s->chunks_count); i1++) {
-        const t3dm_ChunkOffset *it1 = &(s->chunks)[i1];
+        const t3dm_ChunkOffset *it1 = &s->chunks[i1];
         (void)it1;
-        q1 += (((int64_t)((int64_t)it1->type == INT64_C(79)))) ? 1 : 0;
+        q1 += it1->type == T3DM_CHUNK_TYPE_O;
     }
     return q1;
 }
@@ -139,9 +139,9 @@ static inline int64_t t3dm_File_v_vertex_chunks(bf_ctx *c, const t3dm_File *s)
     (void)s;
     int64_t q1 = 0;
     for (uint32_t i1 = 0; i1 < (uint32_t)(s->chunks_count); i1++) {
-        const t3dm_ChunkOffset *it1 = &(s->chunks)[i1];
+        const t3dm_ChunkOffset *it1 = &s->chunks[i1];
         (void)it1;
-        q1 += (((int64_t)((int64_t)it1->type == INT64_C(86)))) ? 1 : 0;
+        q1 += it1->type == T3DM_CHUNK_TYPE_V;
     }
     return q1;
 }
@@ -154,9 +154,9 @@ static inline int64_t t3dm_File_v_index_chunks(bf_ctx *c, const t3dm_File *s)
     (void)s;
     int64_t q1 = 0;
     for (uint32_t i1 = 0; i1 < (uint32_t)(s->chunks_count); i1++) {
-        const t3dm_ChunkOffset *it1 = &(s->chunks)[i1];
+        const t3dm_ChunkOffset *it1 = &s->chunks[i1];
         (void)it1;
-        q1 += (((int64_t)((int64_t)it1->type == INT64_C(73)))) ? 1 : 0;
+        q1 += it1->type == T3DM_CHUNK_TYPE_I;
     }
     return q1;
 }
@@ -169,9 +169,9 @@ static inline int64_t t3dm_File_v_material_chunks(bf_ctx *c, const t3dm_File *s)
     (void)s;
     int64_t q1 = 0;
     for (uint32_t i1 = 0; i1 < (uint32_t)(s->chunks_count); i1++) {
-        const t3dm_ChunkOffset *it1 = &(s->chunks)[i1];
+        const t3dm_ChunkOffset *it1 = &s->chunks[i1];
         (void)it1;
-        q1 += (((int64_t)((int64_t)it1->type == INT64_C(77)))) ? 1 : 0;
+        q1 += it1->type == T3DM_CHUNK_TYPE_M;
     }
     return q1;
 }
@@ -184,9 +184,9 @@ static inline int64_t t3dm_File_v_skeleton_chunks(bf_ctx *c, const t3dm_File *s)
     (void)s;
     int64_t q1 = 0;
     for (uint32_t i1 = 0; i1 < (uint32_t)(s->chunks_count); i1++) {
-        const t3dm_ChunkOffset *it1 = &(s->chunks)[i1];
+        const t3dm_ChunkOffset *it1 = &s->chunks[i1];
         (void)it1;
-        q1 += (((int64_t)((int64_t)it1->type == INT64_C(83)))) ? 1 : 0;
+        q1 += it1->type == T3DM_CHUNK_TYPE_S;
     }
     return q1;
 }
@@ -199,13 +199,13 @@ static inline int64_t t3dm_File_v_part_vertex_count(bf_ctx *c, const t3dm_File *
     (void)s;
     int64_t q1 = 0;
     for (uint32_t i1 = 0; i1 < (uint32_t)(s->chunk_data_count); i1++) {
-        const t3dm_Chunk *it1 = &(s->chunk_data)[i1];
+        const t3dm_Chunk *it1 = &s->chunk_data[i1];
         (void)it1;
         int64_t q2 = 0;
         for (uint32_t i2 = 0; i2 < (uint32_t)((it1->body.kind == T3DM_KIND_OBJECT ? it1->body.Object : &t3dm_Object_zero)->parts_count); i2++) {
-            const t3dm_Part *it2 = &((it1->body.kind == T3DM_KIND_OBJECT ? it1->body.Object : &t3dm_Object_zero)->parts)[i2];
+            const t3dm_Part *it2 = &(it1->body.kind == T3DM_KIND_OBJECT ? it1->body.Object : &t3dm_Object_zero)->parts[i2];
             (void)it2;
-            q2 = bf_add(q2, (int64_t)it2->vertex_count);
+            q2 = bf_add(q2, it2->vertex_count);
         }
         q1 = bf_add(q1, q2);
     }
@@ -220,13 +220,13 @@ static inline int64_t t3dm_File_v_part_index_count(bf_ctx *c, const t3dm_File *s
     (void)s;
     int64_t q1 = 0;
     for (uint32_t i1 = 0; i1 < (uint32_t)(s->chunk_data_count); i1++) {
-        const t3dm_Chunk *it1 = &(s->chunk_data)[i1];
+        const t3dm_Chunk *it1 = &s->chunk_data[i1];
         (void)it1;
         int64_t q2 = 0;
         for (uint32_t i2 = 0; i2 < (uint32_t)((it1->body.kind == T3DM_KIND_OBJECT ? it1->body.Object : &t3dm_Object_zero)->parts_count); i2++) {
-            const t3dm_Part *it2 = &((it1->body.kind == T3DM_KIND_OBJECT ? it1->body.Object : &t3dm_Object_zero)->parts)[i2];
+            const t3dm_Part *it2 = &(it1->body.kind == T3DM_KIND_OBJECT ? it1->body.Object : &t3dm_Object_zero)->parts[i2];
             (void)it2;
-            q2 = bf_add(q2, (int64_t)it2->index_count);
+            q2 = bf_add(q2, it2->index_count);
         }
         q1 = bf_add(q1, q2);
     }
@@ -241,9 +241,9 @@ static inline int64_t t3dm_File_v_bone_count(bf_ctx *c, const t3dm_File *s)
     (void)s;
     int64_t q1 = 0;
     for (uint32_t i1 = 0; i1 < (uint32_t)(s->chunk_data_count); i1++) {
-        const t3dm_Chunk *it1 = &(s->chunk_data)[i1];
+        const t3dm_Chunk *it1 = &s->chunk_data[i1];
         (void)it1;
-        q1 = bf_add(q1, (int64_t)(it1->body.kind == T3DM_KIND_SKELETON ? it1->body.Skeleton : &t3dm_Skeleton_zero)->bone_count);
+        q1 = bf_add(q1, (it1->body.kind == T3DM_KIND_SKELETON ? it1->body.Skeleton : &t3dm_Skeleton_zero)->bone_count);
     }
     return q1;
 }
@@ -254,7 +254,7 @@ static inline int64_t t3dm_ChunkOffset_v_rank(bf_ctx *c, const t3dm_ChunkOffset 
     const t3dm_File *R = c->root;
     (void)R;
     (void)s;
-    return ((int64_t)s->type == INT64_C(79) ? INT64_C(0) : ((int64_t)s->type == INT64_C(65) ? INT64_C(1) : ((int64_t)s->type == INT64_C(66) ? INT64_C(2) : ((int64_t)s->type == INT64_C(86) ? INT64_C(3) : ((int64_t)s->type == INT64_C(73) ? INT64_C(4) : ((int64_t)s->type == INT64_C(77) ? INT64_C(5) : ((int64_t)s->type == INT64_C(109) ? INT64_C(6) : ((int64_t)s->type == INT64_C(83) ? INT64_C(7) : INT64_C(-1)))))))));
+    return (int64_t)(s->type == 79 ? 0 : s->type == 65 ? 1 : s->type == 66 ? 2 : s->type == 86 ? 3 : s->type == 73 ? 4 : s->type == 77 ? 5 : s->type == 109 ? 6 : s->type == 83 ? 7 : -1);
 }
 
 /* Object.part_triangles: Triangles of the parts' index lists. */
@@ -265,9 +265,9 @@ static inline int64_t t3dm_Object_v_part_triangles(bf_ctx *c, const t3dm_Object 
     (void)s;
     int64_t q1 = 0;
     for (uint32_t i1 = 0; i1 < (uint32_t)(s->parts_count); i1++) {
-        const t3dm_Part *it1 = &(s->parts)[i1];
+        const t3dm_Part *it1 = &s->parts[i1];
         (void)it1;
-        q1 = bf_add(q1, bf_div(c, (int64_t)it1->index_count, INT64_C(3)));
+        q1 = bf_add(q1, bf_div(c, it1->index_count, 3));
     }
     return q1;
 }

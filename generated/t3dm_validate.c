@@ -195,25 +195,25 @@ static void validate_File(bf_vctx *v, const t3dm_File *s)
     (void)s;
     /* Chunks: "The first chunk type must be O (Object)." (schema line 125) */
     {
-        int ok = (((int64_t)(((int64_t)((int64_t)(&s->header)->chunk_count == INT64_C(0))) || ((int64_t)((int64_t)t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, INT64_C(0))->type == INT64_C(79)))))) != 0;
+        int ok = s->header.chunk_count == 0 || t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, 0)->type == T3DM_CHUNK_TYPE_O;
         if (!bf_eval_failed(v, "chunks", "Chunks: \"The first chunk type must be O (Object).\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 44)), "chunks", "Chunks: \"The first chunk type must be O (Object).\"", "the first chunk has type 0x%llx, not an object ('O', 0x4f)", (unsigned long long)((int64_t)t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, INT64_C(0))->type));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 44)), "chunks", "Chunks: \"The first chunk type must be O (Object).\"", "the first chunk has type 0x%llx, not an object ('O', 0x4f)", (unsigned long long)((int64_t)t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, 0)->type));
             bf_eval_failed(v, "chunks", "Chunks: \"The first chunk type must be O (Object).\"");
         }
     }
     /* Vertices: "This chunk must only appear once." (schema line 129) */
     {
-        int ok = (((int64_t)(t3dm_File_m_vertex_chunks(c, s) == INT64_C(1)))) != 0;
+        int ok = t3dm_File_m_vertex_chunks(c, s) == 1;
         if (!bf_eval_failed(v, "chunks", "Vertices: \"This chunk must only appear once.\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 44)), "chunks", "Vertices: \"This chunk must only appear once.\"", "%lld vertex chunks, not exactly one", (long long)(t3dm_File_m_vertex_chunks(c, s)));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 44)), "chunks", "Vertices: \"This chunk must only appear once.\"", "%lld vertex chunks, not exactly one", (long long)(t3dm_File_m_vertex_chunks(c, s)));
             bf_eval_failed(v, "chunks", "Vertices: \"This chunk must only appear once.\"");
         }
     }
     /* Indices: "this is a shared buffer across all model/parts" (schema line 133) */
     {
-        int ok = (((int64_t)(t3dm_File_m_index_chunks(c, s) == INT64_C(1)))) != 0;
+        int ok = t3dm_File_m_index_chunks(c, s) == 1;
         if (!bf_eval_failed(v, "chunks", "Indices: \"this is a shared buffer across all model/parts\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 44)), "chunks", "Indices: \"this is a shared buffer across all model/parts\"", "%lld index chunks, not exactly one", (long long)(t3dm_File_m_index_chunks(c, s)));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 44)), "chunks", "Indices: \"this is a shared buffer across all model/parts\"", "%lld index chunks, not exactly one", (long long)(t3dm_File_m_index_chunks(c, s)));
             bf_eval_failed(v, "chunks", "Indices: \"this is a shared buffer across all model/parts\"");
         }
     }
@@ -225,9 +225,9 @@ static void validate_File(bf_vctx *v, const t3dm_File *s)
         (void)prev;
         if (bf_push(c, "chunks", i)) {
             {
-                int ok = (((int64_t)(((int64_t)(((int64_t)(((int64_t)((int64_t)i == INT64_C(0))) || ((int64_t)(t3dm_ChunkOffset_m_rank(c, prev) < INT64_C(0))))) || ((int64_t)(t3dm_ChunkOffset_m_rank(c, it) < INT64_C(0))))) || ((int64_t)(t3dm_ChunkOffset_m_rank(c, prev) <= t3dm_ChunkOffset_m_rank(c, it)))))) != 0;
+                int ok = (int64_t)i == 0 || t3dm_ChunkOffset_m_rank(c, prev) < 0 || t3dm_ChunkOffset_m_rank(c, it) < 0 || t3dm_ChunkOffset_m_rank(c, prev) <= t3dm_ChunkOffset_m_rank(c, it);
                 if (!bf_eval_failed(v, "type", "Chunks: \"Chunks are sorted by type and may be aligned.\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 0)), "type", "Chunks: \"Chunks are sorted by type and may be aligned.\"", "chunk type 0x%llx comes after 0x%llx: chunks are not sorted by type (O, A, B, V, I, M, S; custom types may follow)", (unsigned long long)((int64_t)it->type), (unsigned long long)((int64_t)prev->type));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 0)), "type", "Chunks: \"Chunks are sorted by type and may be aligned.\"", "chunk type 0x%llx comes after 0x%llx: chunks are not sorted by type (O, A, B, V, I, M, S; custom types may follow)", (unsigned long long)((int64_t)it->type), (unsigned long long)((int64_t)prev->type));
                     bf_eval_failed(v, "type", "Chunks: \"Chunks are sorted by type and may be aligned.\"");
                 }
             }
@@ -236,49 +236,49 @@ static void validate_File(bf_vctx *v, const t3dm_File *s)
     }
     /* Header: "First Vertex-chunk index" (schema line 142) */
     {
-        int ok = (((int64_t)(((int64_t)(t3dm_File_m_vertex_chunks(c, s) == INT64_C(0))) || ((int64_t)(((int64_t)((int64_t)(&s->header)->first_vertex_chunk < (int64_t)(&s->header)->chunk_count)) && ((int64_t)((int64_t)t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, (int64_t)(&s->header)->first_vertex_chunk)->type == INT64_C(86)))))))) != 0;
+        int ok = t3dm_File_m_vertex_chunks(c, s) == 0 || (s->header.first_vertex_chunk < s->header.chunk_count && t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, s->header.first_vertex_chunk)->type == T3DM_CHUNK_TYPE_V);
         if (!bf_eval_failed(v, "header.first_vertex_chunk", "Header: \"First Vertex-chunk index\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(((&s->header))->_offset + 12)), "header.first_vertex_chunk", "Header: \"First Vertex-chunk index\"", "first vertex-chunk index %lld does not name a vertex chunk", (long long)((int64_t)(&s->header)->first_vertex_chunk));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->header._offset + 12)), "header.first_vertex_chunk", "Header: \"First Vertex-chunk index\"", "first vertex-chunk index %lld does not name a vertex chunk", (long long)((int64_t)s->header.first_vertex_chunk));
             bf_eval_failed(v, "header.first_vertex_chunk", "Header: \"First Vertex-chunk index\"");
         }
     }
     /* Header: "First Indices-chunk index" (schema line 146) */
     {
-        int ok = (((int64_t)(((int64_t)(t3dm_File_m_index_chunks(c, s) == INT64_C(0))) || ((int64_t)(((int64_t)((int64_t)(&s->header)->first_index_chunk < (int64_t)(&s->header)->chunk_count)) && ((int64_t)((int64_t)t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, (int64_t)(&s->header)->first_index_chunk)->type == INT64_C(73)))))))) != 0;
+        int ok = t3dm_File_m_index_chunks(c, s) == 0 || (s->header.first_index_chunk < s->header.chunk_count && t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, s->header.first_index_chunk)->type == T3DM_CHUNK_TYPE_I);
         if (!bf_eval_failed(v, "header.first_index_chunk", "Header: \"First Indices-chunk index\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(((&s->header))->_offset + 16)), "header.first_index_chunk", "Header: \"First Indices-chunk index\"", "first index-chunk index %lld does not name an index chunk", (long long)((int64_t)(&s->header)->first_index_chunk));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->header._offset + 16)), "header.first_index_chunk", "Header: \"First Indices-chunk index\"", "first index-chunk index %lld does not name an index chunk", (long long)((int64_t)s->header.first_index_chunk));
             bf_eval_failed(v, "header.first_index_chunk", "Header: \"First Indices-chunk index\"");
         }
     }
     /* Header: "First Material-chunk index" (schema line 150) */
     {
-        int ok = (((int64_t)(((int64_t)(t3dm_File_m_material_chunks(c, s) == INT64_C(0))) || ((int64_t)(((int64_t)(((int64_t)((int64_t)(&s->header)->first_material_chunk < (int64_t)(&s->header)->chunk_count)) && ((int64_t)((int64_t)t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, (int64_t)(&s->header)->first_material_chunk)->type == INT64_C(77))))) && ((int64_t)(((int64_t)((int64_t)(&s->header)->first_material_chunk == INT64_C(0))) || ((int64_t)((int64_t)t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, bf_sub((int64_t)(&s->header)->first_material_chunk, INT64_C(1)))->type != INT64_C(77)))))))))) != 0;
+        int ok = t3dm_File_m_material_chunks(c, s) == 0 || (s->header.first_material_chunk < s->header.chunk_count && t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, s->header.first_material_chunk)->type == T3DM_CHUNK_TYPE_M && (s->header.first_material_chunk == 0 || t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, bf_sub(s->header.first_material_chunk, 1))->type != T3DM_CHUNK_TYPE_M));
         if (!bf_eval_failed(v, "header.first_material_chunk", "Header: \"First Material-chunk index\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(((&s->header))->_offset + 20)), "header.first_material_chunk", "Header: \"First Material-chunk index\"", "first material-chunk index %lld does not name the first material chunk", (long long)((int64_t)(&s->header)->first_material_chunk));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->header._offset + 20)), "header.first_material_chunk", "Header: \"First Material-chunk index\"", "first material-chunk index %lld does not name the first material chunk", (long long)((int64_t)s->header.first_material_chunk));
             bf_eval_failed(v, "header.first_material_chunk", "Header: \"First Material-chunk index\"");
         }
     }
     /* Header: "Total vertex count" (schema line 155) */
     {
-        int ok = (((int64_t)((int64_t)(&s->header)->total_vertex_count == t3dm_File_m_part_vertex_count(c, s)))) != 0;
+        int ok = s->header.total_vertex_count == t3dm_File_m_part_vertex_count(c, s);
         if (!bf_eval_failed(v, "header.total_vertex_count", "Header: \"Total vertex count\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(((&s->header))->_offset + 8)), "header.total_vertex_count", "Header: \"Total vertex count\"", "total vertex count %lld but the parts load %lld", (long long)((int64_t)(&s->header)->total_vertex_count), (long long)(t3dm_File_m_part_vertex_count(c, s)));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->header._offset + 8)), "header.total_vertex_count", "Header: \"Total vertex count\"", "total vertex count %lld but the parts load %lld", (long long)((int64_t)s->header.total_vertex_count), (long long)(t3dm_File_m_part_vertex_count(c, s)));
             bf_eval_failed(v, "header.total_vertex_count", "Header: \"Total vertex count\"");
         }
     }
     /* Header: "Total index count" (schema line 159) */
     {
-        int ok = (((int64_t)((int64_t)(&s->header)->total_index_count == t3dm_File_m_part_index_count(c, s)))) != 0;
+        int ok = s->header.total_index_count == t3dm_File_m_part_index_count(c, s);
         if (!bf_eval_failed(v, "header.total_index_count", "Header: \"Total index count\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(((&s->header))->_offset + 10)), "header.total_index_count", "Header: \"Total index count\"", "total index count %lld but the parts hold %lld", (long long)((int64_t)(&s->header)->total_index_count), (long long)(t3dm_File_m_part_index_count(c, s)));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->header._offset + 10)), "header.total_index_count", "Header: \"Total index count\"", "total index count %lld but the parts hold %lld", (long long)((int64_t)s->header.total_index_count), (long long)(t3dm_File_m_part_index_count(c, s)));
             bf_eval_failed(v, "header.total_index_count", "Header: \"Total index count\"");
         }
     }
     /* Skeleton: "Contains a tree of bones" (the loader and the importer use one skeleton) (schema line 163) */
     {
-        int ok = (((int64_t)(t3dm_File_m_skeleton_chunks(c, s) <= INT64_C(1)))) != 0;
+        int ok = t3dm_File_m_skeleton_chunks(c, s) <= 1;
         if (!bf_eval_failed(v, "chunks", "Skeleton: \"Contains a tree of bones\" (the loader and the importer use one skeleton)") && !ok) {
-            bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)((s)->_offset + 44)), "chunks", "Skeleton: \"Contains a tree of bones\" (the loader and the importer use one skeleton)", "%lld skeleton chunks: bone indices could not say which skeleton they mean", (long long)(t3dm_File_m_skeleton_chunks(c, s)));
+            bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)(s->_offset + 44)), "chunks", "Skeleton: \"Contains a tree of bones\" (the loader and the importer use one skeleton)", "%lld skeleton chunks: bone indices could not say which skeleton they mean", (long long)(t3dm_File_m_skeleton_chunks(c, s)));
             bf_eval_failed(v, "chunks", "Skeleton: \"Contains a tree of bones\" (the loader and the importer use one skeleton)");
         }
     }
@@ -305,17 +305,17 @@ static void validate_Header(bf_vctx *v, const t3dm_Header *s)
     (void)s;
     /* Header: "AABB min (model space)", "AABB max (model space)" (schema line 207) */
     {
-        int ok = (((int64_t)(((int64_t)(((int64_t)(bf_at_s16(c, s->aabb_min, 3, INT64_C(0)) <= bf_at_s16(c, s->aabb_max, 3, INT64_C(0)))) && ((int64_t)(bf_at_s16(c, s->aabb_min, 3, INT64_C(1)) <= bf_at_s16(c, s->aabb_max, 3, INT64_C(1)))))) && ((int64_t)(bf_at_s16(c, s->aabb_min, 3, INT64_C(2)) <= bf_at_s16(c, s->aabb_max, 3, INT64_C(2))))))) != 0;
+        int ok = bf_at_s16(c, s->aabb_min, 3, 0) <= bf_at_s16(c, s->aabb_max, 3, 0) && bf_at_s16(c, s->aabb_min, 3, 1) <= bf_at_s16(c, s->aabb_max, 3, 1) && bf_at_s16(c, s->aabb_min, 3, 2) <= bf_at_s16(c, s->aabb_max, 3, 2);
         if (!bf_eval_failed(v, "aabb_min", "Header: \"AABB min (model space)\", \"AABB max (model space)\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 32)), "aabb_min", "Header: \"AABB min (model space)\", \"AABB max (model space)\"", "AABB min (%lld, %lld, %lld) is not below max (%lld, %lld, %lld)", (long long)(bf_at_s16(c, s->aabb_min, 3, INT64_C(0))), (long long)(bf_at_s16(c, s->aabb_min, 3, INT64_C(1))), (long long)(bf_at_s16(c, s->aabb_min, 3, INT64_C(2))), (long long)(bf_at_s16(c, s->aabb_max, 3, INT64_C(0))), (long long)(bf_at_s16(c, s->aabb_max, 3, INT64_C(1))), (long long)(bf_at_s16(c, s->aabb_max, 3, INT64_C(2))));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 32)), "aabb_min", "Header: \"AABB min (model space)\", \"AABB max (model space)\"", "AABB min (%lld, %lld, %lld) is not below max (%lld, %lld, %lld)", (long long)(bf_at_s16(c, s->aabb_min, 3, 0)), (long long)(bf_at_s16(c, s->aabb_min, 3, 1)), (long long)(bf_at_s16(c, s->aabb_min, 3, 2)), (long long)(bf_at_s16(c, s->aabb_max, 3, 0)), (long long)(bf_at_s16(c, s->aabb_max, 3, 1)), (long long)(bf_at_s16(c, s->aabb_max, 3, 2)));
             bf_eval_failed(v, "aabb_min", "Header: \"AABB min (model space)\", \"AABB max (model space)\"");
         }
     }
     /* Vertex: "Interleaved data for two vertices." (schema line 211) */
     {
-        int ok = (((int64_t)(bf_mod(c, (int64_t)s->total_vertex_count, INT64_C(2)) == INT64_C(0)))) != 0;
+        int ok = bf_mod(c, s->total_vertex_count, 2) == 0;
         if (!bf_eval_failed(v, "total_vertex_count", "Vertex: \"Interleaved data for two vertices.\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 8)), "total_vertex_count", "Vertex: \"Interleaved data for two vertices.\"", "total vertex count %lld is odd, but vertices are stored in pairs", (long long)((int64_t)s->total_vertex_count));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 8)), "total_vertex_count", "Vertex: \"Interleaved data for two vertices.\"", "total vertex count %lld is odd, but vertices are stored in pairs", (long long)((int64_t)s->total_vertex_count));
             bf_eval_failed(v, "total_vertex_count", "Vertex: \"Interleaved data for two vertices.\"");
         }
     }
@@ -386,25 +386,25 @@ static void validate_Object(bf_vctx *v, const t3dm_Object *s)
     (void)s;
     /* Object: "Material, chunk index" (schema line 372) */
     {
-        int ok = (((int64_t)((int64_t)s->material < t3dm_File_m_material_chunks(c, R)))) != 0;
+        int ok = s->material < t3dm_File_m_material_chunks(c, R);
         if (!bf_eval_failed(v, "material", "Object: \"Material, chunk index\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 8)), "material", "Object: \"Material, chunk index\"", "material %lld but the file has %lld material chunks", (long long)((int64_t)s->material), (long long)(t3dm_File_m_material_chunks(c, R)));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 8)), "material", "Object: \"Material, chunk index\"", "material %lld but the file has %lld material chunks", (long long)((int64_t)s->material), (long long)(t3dm_File_m_material_chunks(c, R)));
             bf_eval_failed(v, "material", "Object: \"Material, chunk index\"");
         }
     }
     /* Object: "AABB min (XYZ)", "AABB max (XYZ)" (schema line 376) */
     {
-        int ok = (((int64_t)(((int64_t)(((int64_t)(bf_at_s16(c, s->aabb_min, 3, INT64_C(0)) <= bf_at_s16(c, s->aabb_max, 3, INT64_C(0)))) && ((int64_t)(bf_at_s16(c, s->aabb_min, 3, INT64_C(1)) <= bf_at_s16(c, s->aabb_max, 3, INT64_C(1)))))) && ((int64_t)(bf_at_s16(c, s->aabb_min, 3, INT64_C(2)) <= bf_at_s16(c, s->aabb_max, 3, INT64_C(2))))))) != 0;
+        int ok = bf_at_s16(c, s->aabb_min, 3, 0) <= bf_at_s16(c, s->aabb_max, 3, 0) && bf_at_s16(c, s->aabb_min, 3, 1) <= bf_at_s16(c, s->aabb_max, 3, 1) && bf_at_s16(c, s->aabb_min, 3, 2) <= bf_at_s16(c, s->aabb_max, 3, 2);
         if (!bf_eval_failed(v, "aabb_min", "Object: \"AABB min (XYZ)\", \"AABB max (XYZ)\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 20)), "aabb_min", "Object: \"AABB min (XYZ)\", \"AABB max (XYZ)\"", "AABB min (%lld, %lld, %lld) is not below max (%lld, %lld, %lld)", (long long)(bf_at_s16(c, s->aabb_min, 3, INT64_C(0))), (long long)(bf_at_s16(c, s->aabb_min, 3, INT64_C(1))), (long long)(bf_at_s16(c, s->aabb_min, 3, INT64_C(2))), (long long)(bf_at_s16(c, s->aabb_max, 3, INT64_C(0))), (long long)(bf_at_s16(c, s->aabb_max, 3, INT64_C(1))), (long long)(bf_at_s16(c, s->aabb_max, 3, INT64_C(2))));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 20)), "aabb_min", "Object: \"AABB min (XYZ)\", \"AABB max (XYZ)\"", "AABB min (%lld, %lld, %lld) is not below max (%lld, %lld, %lld)", (long long)(bf_at_s16(c, s->aabb_min, 3, 0)), (long long)(bf_at_s16(c, s->aabb_min, 3, 1)), (long long)(bf_at_s16(c, s->aabb_min, 3, 2)), (long long)(bf_at_s16(c, s->aabb_max, 3, 0)), (long long)(bf_at_s16(c, s->aabb_max, 3, 1)), (long long)(bf_at_s16(c, s->aabb_max, 3, 2)));
             bf_eval_failed(v, "aabb_min", "Object: \"AABB min (XYZ)\", \"AABB max (XYZ)\"");
         }
     }
     /* Object: "Triangle count" (schema line 380) */
     {
-        int ok = (((int64_t)((int64_t)s->triangle_count >= t3dm_Object_m_part_triangles(c, s)))) != 0;
+        int ok = s->triangle_count >= t3dm_Object_m_part_triangles(c, s);
         if (!bf_eval_failed(v, "triangle_count", "Object: \"Triangle count\"") && !ok) {
-            bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)((s)->_offset + 6)), "triangle_count", "Object: \"Triangle count\"", "triangle count %lld is less than the %lld triangles of its parts' index lists", (long long)((int64_t)s->triangle_count), (long long)(t3dm_Object_m_part_triangles(c, s)));
+            bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)(s->_offset + 6)), "triangle_count", "Object: \"Triangle count\"", "triangle count %lld is less than the %lld triangles of its parts' index lists", (long long)((int64_t)s->triangle_count), (long long)(t3dm_Object_m_part_triangles(c, s)));
             bf_eval_failed(v, "triangle_count", "Object: \"Triangle count\"");
         }
     }
@@ -427,37 +427,37 @@ static void validate_Part(bf_vctx *v, const t3dm_Part *s)
     (void)s;
     /* Part: "Triangle Index count" (three 8-bit indices per triangle) (schema line 437) */
     {
-        int ok = (((int64_t)(bf_mod(c, (int64_t)s->index_count, INT64_C(3)) == INT64_C(0)))) != 0;
+        int ok = bf_mod(c, s->index_count, 3) == 0;
         if (!bf_eval_failed(v, "index_count", "Part: \"Triangle Index count\" (three 8-bit indices per triangle)") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 12)), "index_count", "Part: \"Triangle Index count\" (three 8-bit indices per triangle)", "triangle index count %lld is not a multiple of 3", (long long)((int64_t)s->index_count));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 12)), "index_count", "Part: \"Triangle Index count\" (three 8-bit indices per triangle)", "triangle index count %lld is not a multiple of 3", (long long)((int64_t)s->index_count));
             bf_eval_failed(v, "index_count", "Part: \"Triangle Index count\" (three 8-bit indices per triangle)");
         }
     }
     /* Indices: "Local Indices" (local to the part's vertex load) (schema line 441) */
     {
         int64_t q1 = 1;
-        for (uint32_t i1 = 0; i1 < (uint32_t)((&s->index_data)->triangles_count); i1++) {
-            if (!(((int64_t)((int64_t)(((&s->index_data)->triangles)[i1]) < bf_add((int64_t)s->vertex_dest, (int64_t)s->vertex_count))))) { q1 = 0; break; }
+        for (uint32_t i1 = 0; i1 < (uint32_t)(s->index_data.triangles_count); i1++) {
+            if (!(s->index_data.triangles[i1] < bf_add(s->vertex_dest, s->vertex_count))) { q1 = 0; break; }
         }
-        int ok = (q1) != 0;
+        int ok = q1 != 0;
         if (!bf_eval_failed(v, "index_count", "Indices: \"Local Indices\" (local to the part's vertex load)") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 12)), "index_count", "Indices: \"Local Indices\" (local to the part's vertex load)", "a triangle index is not below %lld, the end of the part's vertex load", (long long)(bf_add((int64_t)s->vertex_dest, (int64_t)s->vertex_count)));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 12)), "index_count", "Indices: \"Local Indices\" (local to the part's vertex load)", "a triangle index is not below %lld, the end of the part's vertex load", (long long)(bf_add(s->vertex_dest, s->vertex_count)));
             bf_eval_failed(v, "index_count", "Indices: \"Local Indices\" (local to the part's vertex load)");
         }
     }
     /* Part: "Vertex src. offset", "Vertex count" (schema line 445) */
     {
-        int ok = (((int64_t)(((int64_t)(bf_mod(c, (int64_t)s->vertex_offset, INT64_C(16)) == INT64_C(0))) && ((int64_t)(bf_add(bf_div(c, (int64_t)s->vertex_offset, INT64_C(16)), (int64_t)s->vertex_count) <= (int64_t)(&R->header)->total_vertex_count))))) != 0;
+        int ok = bf_mod(c, s->vertex_offset, 16) == 0 && bf_add(bf_div(c, s->vertex_offset, 16), s->vertex_count) <= R->header.total_vertex_count;
         if (!bf_eval_failed(v, "vertex_offset", "Part: \"Vertex src. offset\", \"Vertex count\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 0)), "vertex_offset", "Part: \"Vertex src. offset\", \"Vertex count\"", "vertices %lld to %lld are not inside the %lld of the vertex chunk", (long long)(bf_div(c, (int64_t)s->vertex_offset, INT64_C(16))), (long long)(bf_add(bf_div(c, (int64_t)s->vertex_offset, INT64_C(16)), (int64_t)s->vertex_count)), (long long)((int64_t)(&R->header)->total_vertex_count));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 0)), "vertex_offset", "Part: \"Vertex src. offset\", \"Vertex count\"", "vertices %lld to %lld are not inside the %lld of the vertex chunk", (long long)(bf_div(c, s->vertex_offset, 16)), (long long)(bf_add(bf_div(c, s->vertex_offset, 16), s->vertex_count)), (long long)((int64_t)R->header.total_vertex_count));
             bf_eval_failed(v, "vertex_offset", "Part: \"Vertex src. offset\", \"Vertex count\"");
         }
     }
     /* Part: "Matrix index, 0xFFFF for none" (schema line 449) */
     {
-        int ok = (((int64_t)(((int64_t)((int64_t)s->matrix_index == INT64_C(65535))) || ((int64_t)((int64_t)s->matrix_index < t3dm_File_m_bone_count(c, R)))))) != 0;
+        int ok = s->matrix_index == 65535 || s->matrix_index < t3dm_File_m_bone_count(c, R);
         if (!bf_eval_failed(v, "matrix_index", "Part: \"Matrix index, 0xFFFF for none\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 14)), "matrix_index", "Part: \"Matrix index, 0xFFFF for none\"", "matrix index %lld but the skeleton has %lld bones", (long long)((int64_t)s->matrix_index), (long long)(t3dm_File_m_bone_count(c, R)));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 14)), "matrix_index", "Part: \"Matrix index, 0xFFFF for none\"", "matrix index %lld but the skeleton has %lld bones", (long long)((int64_t)s->matrix_index), (long long)(t3dm_File_m_bone_count(c, R)));
             bf_eval_failed(v, "matrix_index", "Part: \"Matrix index, 0xFFFF for none\"");
         }
     }
@@ -480,9 +480,9 @@ static void validate_Skeleton(bf_vctx *v, const t3dm_Skeleton *s)
         (void)prev;
         if (bf_push(c, "bones", i)) {
             {
-                int ok = (((int64_t)(((int64_t)((int64_t)it->parent == INT64_C(65535))) || ((int64_t)((int64_t)it->parent < (int64_t)i))))) != 0;
+                int ok = it->parent == 65535 || it->parent < (int64_t)i;
                 if (!bf_eval_failed(v, "parent", "T3DBone: \"The list is sorted by index, so index references are guaranteed to be parsed before the bone itself.\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 4)), "parent", "T3DBone: \"The list is sorted by index, so index references are guaranteed to be parsed before the bone itself.\"", "parent %lld does not come before bone %lld", (long long)((int64_t)it->parent), (long long)((int64_t)i));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 4)), "parent", "T3DBone: \"The list is sorted by index, so index references are guaranteed to be parsed before the bone itself.\"", "parent %lld does not come before bone %lld", (long long)((int64_t)it->parent), (long long)((int64_t)i));
                     bf_eval_failed(v, "parent", "T3DBone: \"The list is sorted by index, so index references are guaranteed to be parsed before the bone itself.\"");
                 }
             }
@@ -497,9 +497,9 @@ static void validate_Skeleton(bf_vctx *v, const t3dm_Skeleton *s)
         (void)prev;
         if (bf_push(c, "bones", i)) {
             {
-                int ok = ((((int64_t)((int64_t)it->parent == INT64_C(65535))) ? ((int64_t)((int64_t)it->depth == INT64_C(0))) : ((int64_t)((int64_t)it->depth == bf_add((int64_t)t3dm_Bone_at(c, s->bones, s->bones_count, (int64_t)it->parent)->depth, INT64_C(1)))))) != 0;
+                int ok = (it->parent == 65535 ? it->depth == 0 : it->depth == bf_add(t3dm_Bone_at(c, s->bones, s->bones_count, it->parent)->depth, 1)) != 0;
                 if (!bf_eval_failed(v, "depth", "T3DBone: \"Depth / Level\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)((it)->_offset + 6)), "depth", "T3DBone: \"Depth / Level\"", "depth %lld does not follow from the parent's", (long long)((int64_t)it->depth));
+                    bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)(it->_offset + 6)), "depth", "T3DBone: \"Depth / Level\"", "depth %lld does not follow from the parent's", (long long)((int64_t)it->depth));
                     bf_eval_failed(v, "depth", "T3DBone: \"Depth / Level\"");
                 }
             }
@@ -525,9 +525,9 @@ static void validate_Animation(bf_vctx *v, const t3dm_Animation *s)
         (void)prev;
         if (bf_push(c, "channels", i)) {
             {
-                int ok = (((int64_t)(((int64_t)((int64_t)i < (int64_t)s->quat_channel_count)) == ((int64_t)((int64_t)it->target_type == INT64_C(3)))))) != 0;
+                int ok = ((int64_t)i < s->quat_channel_count) == (it->target_type == T3DM_TARGET_TYPE_ROTATION);
                 if (!bf_eval_failed(v, "target_type", "ChannelMapping: \"They are sorted so that all rotation channels come first.\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 2)), "target_type", "ChannelMapping: \"They are sorted so that all rotation channels come first.\"", "channel %lld has target type %lld, but the first %lld channels are the rotations", (long long)((int64_t)i), (long long)((int64_t)it->target_type), (long long)((int64_t)s->quat_channel_count));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 2)), "target_type", "ChannelMapping: \"They are sorted so that all rotation channels come first.\"", "channel %lld has target type %lld, but the first %lld channels are the rotations", (long long)((int64_t)i), (long long)((int64_t)it->target_type), (long long)((int64_t)s->quat_channel_count));
                     bf_eval_failed(v, "target_type", "ChannelMapping: \"They are sorted so that all rotation channels come first.\"");
                 }
             }
@@ -542,9 +542,9 @@ static void validate_Animation(bf_vctx *v, const t3dm_Animation *s)
         (void)prev;
         if (bf_push(c, "channels", i)) {
             {
-                int ok = ((((int64_t)((int64_t)it->target_type == INT64_C(3))) ? ((int64_t)((int64_t)it->attribute_index == INT64_C(0))) : ((int64_t)((int64_t)it->attribute_index <= INT64_C(2))))) != 0;
+                int ok = (it->target_type == T3DM_TARGET_TYPE_ROTATION ? it->attribute_index == 0 : it->attribute_index <= 2) != 0;
                 if (!bf_eval_failed(v, "attribute_index", "ChannelMapping: \"Attribute index (0-2 for x/y/z, 0 for quat.)\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 3)), "attribute_index", "ChannelMapping: \"Attribute index (0-2 for x/y/z, 0 for quat.)\"", "attribute index %lld is not valid for target type %lld", (long long)((int64_t)it->attribute_index), (long long)((int64_t)it->target_type));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 3)), "attribute_index", "ChannelMapping: \"Attribute index (0-2 for x/y/z, 0 for quat.)\"", "attribute index %lld is not valid for target type %lld", (long long)((int64_t)it->attribute_index), (long long)((int64_t)it->target_type));
                     bf_eval_failed(v, "attribute_index", "ChannelMapping: \"Attribute index (0-2 for x/y/z, 0 for quat.)\"");
                 }
             }
@@ -559,9 +559,9 @@ static void validate_Animation(bf_vctx *v, const t3dm_Animation *s)
         (void)prev;
         if (bf_push(c, "channels", i)) {
             {
-                int ok = (((int64_t)((int64_t)it->target_index < t3dm_File_m_bone_count(c, R)))) != 0;
+                int ok = it->target_index < t3dm_File_m_bone_count(c, R);
                 if (!bf_eval_failed(v, "target_index", "ChannelMapping: \"Target index\" (a bone of the skeleton)") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 0)), "target_index", "ChannelMapping: \"Target index\" (a bone of the skeleton)", "target %lld but the skeleton has %lld bones", (long long)((int64_t)it->target_index), (long long)(t3dm_File_m_bone_count(c, R)));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 0)), "target_index", "ChannelMapping: \"Target index\" (a bone of the skeleton)", "target %lld but the skeleton has %lld bones", (long long)((int64_t)it->target_index), (long long)(t3dm_File_m_bone_count(c, R)));
                     bf_eval_failed(v, "target_index", "ChannelMapping: \"Target index\" (a bone of the skeleton)");
                 }
             }
@@ -570,9 +570,9 @@ static void validate_Animation(bf_vctx *v, const t3dm_Animation *s)
     }
     /* Animation: "Duration (seconds)" (schema line 544) */
     {
-        int ok = (((int64_t)((double)s->duration >= 0))) != 0;
+        int ok = (double)s->duration >= 0;
         if (!bf_eval_failed(v, "duration", "Animation: \"Duration (seconds)\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 4)), "duration", "Animation: \"Duration (seconds)\"", "negative duration %g", (double)s->duration);
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 4)), "duration", "Animation: \"Duration (seconds)\"", "negative duration %g", (double)s->duration);
             bf_eval_failed(v, "duration", "Animation: \"Duration (seconds)\"");
         }
     }
@@ -617,9 +617,9 @@ static void validate_Bvh(bf_vctx *v, const t3dm_Bvh *s)
         (void)prev;
         if (bf_push(c, "nodes", i)) {
             {
-                int ok = (((int64_t)(((int64_t)((int64_t)(((uint64_t)((int64_t)it->value) >> 0) & UINT64_C(0xF)) > INT64_C(0))) || ((int64_t)(((int64_t)(bf_add((int64_t)i, bf_sext((((uint64_t)((int64_t)it->value) >> 4) & UINT64_C(0xFFF)), 12)) >= INT64_C(0))) && ((int64_t)(bf_add(bf_add((int64_t)i, bf_sext((((uint64_t)((int64_t)it->value) >> 4) & UINT64_C(0xFFF)), 12)), INT64_C(1)) < (int64_t)s->node_count))))))) != 0;
+                int ok = (int64_t)((uint64_t)it->value & UINT64_C(0xF)) > 0 || (bf_add((int64_t)i, bf_sext(((uint64_t)it->value >> 4) & UINT64_C(0xFFF), 12)) >= 0 && bf_add(bf_add((int64_t)i, bf_sext(((uint64_t)it->value >> 4) & UINT64_C(0xFFF), 12)), 1) < s->node_count);
                 if (!bf_eval_failed(v, "value", "BVHNode: \"If the data count is 0, the node is an inner node and the index points to the next 2 nodes.\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 12)), "value", "BVHNode: \"If the data count is 0, the node is an inner node and the index points to the next 2 nodes.\"", "inner node's children %lld and %lld are not among the %lld nodes", (long long)(bf_add((int64_t)i, bf_sext((((uint64_t)((int64_t)it->value) >> 4) & UINT64_C(0xFFF)), 12))), (long long)(bf_add(bf_add((int64_t)i, bf_sext((((uint64_t)((int64_t)it->value) >> 4) & UINT64_C(0xFFF)), 12)), INT64_C(1))), (long long)((int64_t)s->node_count));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 12)), "value", "BVHNode: \"If the data count is 0, the node is an inner node and the index points to the next 2 nodes.\"", "inner node's children %lld and %lld are not among the %lld nodes", (long long)(bf_add((int64_t)i, bf_sext(((uint64_t)it->value >> 4) & UINT64_C(0xFFF), 12))), (long long)(bf_add(bf_add((int64_t)i, bf_sext(((uint64_t)it->value >> 4) & UINT64_C(0xFFF), 12)), 1)), (long long)((int64_t)s->node_count));
                     bf_eval_failed(v, "value", "BVHNode: \"If the data count is 0, the node is an inner node and the index points to the next 2 nodes.\"");
                 }
             }
@@ -634,9 +634,9 @@ static void validate_Bvh(bf_vctx *v, const t3dm_Bvh *s)
         (void)prev;
         if (bf_push(c, "nodes", i)) {
             {
-                int ok = (((int64_t)(((int64_t)((int64_t)(((uint64_t)((int64_t)it->value) >> 0) & UINT64_C(0xF)) == INT64_C(0))) || ((int64_t)(((int64_t)(bf_sext((((uint64_t)((int64_t)it->value) >> 4) & UINT64_C(0xFFF)), 12) >= INT64_C(0))) && ((int64_t)(bf_add(bf_sext((((uint64_t)((int64_t)it->value) >> 4) & UINT64_C(0xFFF)), 12), (int64_t)(((uint64_t)((int64_t)it->value) >> 0) & UINT64_C(0xF))) <= (int64_t)s->data_count))))))) != 0;
+                int ok = (int64_t)((uint64_t)it->value & UINT64_C(0xF)) == 0 || (bf_sext(((uint64_t)it->value >> 4) & UINT64_C(0xFFF), 12) >= 0 && bf_add(bf_sext(((uint64_t)it->value >> 4) & UINT64_C(0xFFF), 12), (int64_t)((uint64_t)it->value & UINT64_C(0xF))) <= s->data_count);
                 if (!bf_eval_failed(v, "value", "BVHNode: \"If the data count is >0, the node is a leaf node and the index points to the data array.\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((it)->_offset + 12)), "value", "BVHNode: \"If the data count is >0, the node is a leaf node and the index points to the data array.\"", "leaf data %lld to %lld is not inside the %lld data entries", (long long)(bf_sext((((uint64_t)((int64_t)it->value) >> 4) & UINT64_C(0xFFF)), 12)), (long long)(bf_add(bf_sext((((uint64_t)((int64_t)it->value) >> 4) & UINT64_C(0xFFF)), 12), (int64_t)(((uint64_t)((int64_t)it->value) >> 0) & UINT64_C(0xF)))), (long long)((int64_t)s->data_count));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 12)), "value", "BVHNode: \"If the data count is >0, the node is a leaf node and the index points to the data array.\"", "leaf data %lld to %lld is not inside the %lld data entries", (long long)(bf_sext(((uint64_t)it->value >> 4) & UINT64_C(0xFFF), 12)), (long long)(bf_add(bf_sext(((uint64_t)it->value >> 4) & UINT64_C(0xFFF), 12), (int64_t)((uint64_t)it->value & UINT64_C(0xF)))), (long long)((int64_t)s->data_count));
                     bf_eval_failed(v, "value", "BVHNode: \"If the data count is >0, the node is a leaf node and the index points to the data array.\"");
                 }
             }
@@ -647,9 +647,9 @@ static void validate_Bvh(bf_vctx *v, const t3dm_Bvh *s)
     for (uint32_t i = 0; i < s->data_array_count; i++) {
         if (bf_push(c, "data_array", i)) {
             {
-                int ok = (((int64_t)((int64_t)(s->data_array[i]) < t3dm_File_m_object_chunks(c, R)))) != 0;
+                int ok = (int64_t)s->data_array[i] < t3dm_File_m_object_chunks(c, R);
                 if (!bf_eval_failed(v, "", "Mesh BVH: leaf data are objects") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((s)->data_array_at + (uint64_t)i * 2), "", "Mesh BVH: leaf data are objects", "object %lld but the file has %lld objects", (long long)((int64_t)(s->data_array[i])), (long long)(t3dm_File_m_object_chunks(c, R)));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((s)->data_array_at + (uint64_t)i * 2), "", "Mesh BVH: leaf data are objects", "object %lld but the file has %lld objects", (long long)((int64_t)s->data_array[i]), (long long)(t3dm_File_m_object_chunks(c, R)));
                     bf_eval_failed(v, "", "Mesh BVH: leaf data are objects");
                 }
             }
@@ -675,9 +675,9 @@ static void validate_BvhNode(bf_vctx *v, const t3dm_BvhNode *s)
     (void)s;
     /* BVHNode: "AABB min (model space)" (schema line 612) */
     {
-        int ok = (((int64_t)(((int64_t)(((int64_t)(bf_at_s16(c, s->aabb_min, 3, INT64_C(0)) <= bf_at_s16(c, s->aabb_max, 3, INT64_C(0)))) && ((int64_t)(bf_at_s16(c, s->aabb_min, 3, INT64_C(1)) <= bf_at_s16(c, s->aabb_max, 3, INT64_C(1)))))) && ((int64_t)(bf_at_s16(c, s->aabb_min, 3, INT64_C(2)) <= bf_at_s16(c, s->aabb_max, 3, INT64_C(2))))))) != 0;
+        int ok = bf_at_s16(c, s->aabb_min, 3, 0) <= bf_at_s16(c, s->aabb_max, 3, 0) && bf_at_s16(c, s->aabb_min, 3, 1) <= bf_at_s16(c, s->aabb_max, 3, 1) && bf_at_s16(c, s->aabb_min, 3, 2) <= bf_at_s16(c, s->aabb_max, 3, 2);
         if (!bf_eval_failed(v, "aabb_min", "BVHNode: \"AABB min (model space)\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)((s)->_offset + 0)), "aabb_min", "BVHNode: \"AABB min (model space)\"", "AABB min (%lld, %lld, %lld) is not below max (%lld, %lld, %lld)", (long long)(bf_at_s16(c, s->aabb_min, 3, INT64_C(0))), (long long)(bf_at_s16(c, s->aabb_min, 3, INT64_C(1))), (long long)(bf_at_s16(c, s->aabb_min, 3, INT64_C(2))), (long long)(bf_at_s16(c, s->aabb_max, 3, INT64_C(0))), (long long)(bf_at_s16(c, s->aabb_max, 3, INT64_C(1))), (long long)(bf_at_s16(c, s->aabb_max, 3, INT64_C(2))));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 0)), "aabb_min", "BVHNode: \"AABB min (model space)\"", "AABB min (%lld, %lld, %lld) is not below max (%lld, %lld, %lld)", (long long)(bf_at_s16(c, s->aabb_min, 3, 0)), (long long)(bf_at_s16(c, s->aabb_min, 3, 1)), (long long)(bf_at_s16(c, s->aabb_min, 3, 2)), (long long)(bf_at_s16(c, s->aabb_max, 3, 0)), (long long)(bf_at_s16(c, s->aabb_max, 3, 1)), (long long)(bf_at_s16(c, s->aabb_max, 3, 2)));
             bf_eval_failed(v, "aabb_min", "BVHNode: \"AABB min (model space)\"");
         }
     }

@@ -287,7 +287,7 @@ int t3dm_view_lay_Chunk(bf_ctx *c, const bf_view_doc *d, t3dm_Chunk_view *v, int
                 }
                 break;
             case INT64_C(73): /* I */
-                v->body_kind = -5;
+                v->body_kind = T3DM_CHUNK_BODY_I;
                 c->pos = c->end;
                 break;
             case INT64_C(77): /* M */

@@ -65,7 +65,7 @@ static int place_Chunk_body(bf_wctx *w, void *owner)
     t3dm_File *RW = w->root;
     (void)R;
     (void)RW;
-    if (!bf_place_at_end(w, (s->body.kind == T3DM_KIND_OBJECT ? 8 : (s->body.kind == T3DM_KIND_ANIMATION ? 4 : (s->body.kind == T3DM_KIND_BVH ? 8 : (s->body.kind == T3DM_KIND_VERTICES ? 16 : (s->body.kind == -5 ? 4 : (s->body.kind == T3DM_KIND_MATERIAL ? 8 : (s->body.kind == T3DM_KIND_SKELETON ? 8 : 8))))))), "body"))
+    if (!bf_place_at_end(w, (s->body.kind == T3DM_KIND_OBJECT ? 8 : (s->body.kind == T3DM_KIND_ANIMATION ? 4 : (s->body.kind == T3DM_KIND_BVH ? 8 : (s->body.kind == T3DM_KIND_VERTICES ? 16 : (s->body.kind == T3DM_CHUNK_BODY_I ? 4 : (s->body.kind == T3DM_KIND_MATERIAL ? 8 : (s->body.kind == T3DM_KIND_SKELETON ? 8 : 8))))))), "body"))
         return 0;
     s->body_at = w->pos;
     int64_t ix1 = s->_index;
@@ -105,7 +105,7 @@ static int place_Chunk_body(bf_wctx *w, void *owner)
             return 0;
         bf_pop(&w->c);
     } else {
-        if (!(w->layout && (s->body.kind == -5)) && !bf_put_bytes(w, s->body.raw.ptr, s->body.raw.len, "body"))
+        if (!(w->layout && (s->body.kind == T3DM_CHUNK_BODY_I)) && !bf_put_bytes(w, s->body.raw.ptr, s->body.raw.len, "body"))
             return 0;
     }
     return bf_place_pooled(w, (int64_t)s->body_at);
@@ -118,7 +118,7 @@ static int64_t base_Part_index_data(bf_wctx *w, void *owner)
     const t3dm_File *R = c->root;
     (void)R;
     (void)s;
-    return (int64_t)t3dm_ChunkOffset_at(c, R->chunks, R->chunks_count, (int64_t)(&R->header)->first_index_chunk)->offset;
+    return (int64_t)t3dm_ChunkOffset_at(c, R->chunks, R->chunks_count, R->header.first_index_chunk)->offset;
 }
 
 static int place_Part_index_data(bf_wctx *w, void *owner)
@@ -133,7 +133,7 @@ static int place_Part_index_data(bf_wctx *w, void *owner)
         return 0;
     s->index_data_at = w->pos;
     {
-        int64_t v_ = bf_sub((int64_t)s->index_data_at, (int64_t)t3dm_ChunkOffset_at(c, R->chunks, R->chunks_count, (int64_t)(&R->header)->first_index_chunk)->offset);
+        int64_t v_ = bf_sub((int64_t)s->index_data_at, (int64_t)t3dm_ChunkOffset_at(c, R->chunks, R->chunks_count, R->header.first_index_chunk)->offset);
         if (!bf_fits(v_, 32, 0))
             bf_overflow(w, &s->index_offset, v_, 32, 0, (uint64_t)s->_offset + 8, 0, "index_offset");
         else if (w->overflow_count)
@@ -144,10 +144,10 @@ static int place_Part_index_data(bf_wctx *w, void *owner)
         if (w->layout) {
             s->index_data._index = 0;
             s->index_data._p_triangle_indices = (int64_t)s->index_count;
-            s->index_data._p_strip_0 = bf_at_u8(c, s->strip_index_counts, 4, INT64_C(0));
-            s->index_data._p_strip_1 = bf_at_u8(c, s->strip_index_counts, 4, INT64_C(1));
-            s->index_data._p_strip_2 = bf_at_u8(c, s->strip_index_counts, 4, INT64_C(2));
-            s->index_data._p_strip_3 = bf_at_u8(c, s->strip_index_counts, 4, INT64_C(3));
+            s->index_data._p_strip_0 = bf_at_u8(c, s->strip_index_counts, 4, 0);
+            s->index_data._p_strip_1 = bf_at_u8(c, s->strip_index_counts, 4, 1);
+            s->index_data._p_strip_2 = bf_at_u8(c, s->strip_index_counts, 4, 2);
+            s->index_data._p_strip_3 = bf_at_u8(c, s->strip_index_counts, 4, 3);
         }
         if (!bf_push(&w->c, "index_data", -1) || !write_PartIndices(w, &s->index_data))
             return 0;
@@ -191,7 +191,7 @@ static int write_File(bf_wctx *w, t3dm_File *s)
     /* chunks */
     if (w->layout) {
         {
-            int64_t n = (int64_t)(&s->header)->chunk_count;
+            int64_t n = (int64_t)s->header.chunk_count;
             if (n < 0 || n > (int64_t)UINT32_MAX)
                 return bf_fail(&w->c, w->pos, "chunks", "count %lld is out of range", (long long)n);
             if ((uint64_t)n != s->chunks_count) {
@@ -214,7 +214,7 @@ static int write_File(bf_wctx *w, t3dm_File *s)
     /* chunk_padding */
     if (w->layout) {
         {
-            int64_t n = (((int64_t)((int64_t)(&s->header)->chunk_count > INT64_C(0))) ? bf_sub((int64_t)t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, INT64_C(0))->offset, (int64_t)w->pos) : INT64_C(0));
+            int64_t n = s->header.chunk_count > 0 ? bf_sub(t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, 0)->offset, (int64_t)w->pos) : 0;
             w->err.failed = 0; /* an expression over what is not placed yet: fixed by the next pass */
             if (n < 0)
                 n = 0;
@@ -325,12 +325,12 @@ static int write_Header(bf_wctx *w, t3dm_Header *s)
     if (w->layout) {
         int64_t q1 = -1;
         for (uint32_t i1 = 0; i1 < (uint32_t)(R->chunks_count); i1++) {
-            const t3dm_ChunkOffset *it1 = &(R->chunks)[i1];
+            const t3dm_ChunkOffset *it1 = &R->chunks[i1];
             (void)it1;
-            if (((int64_t)((int64_t)it1->type == INT64_C(86)))) { q1 = (int64_t)i1; break; }
+            if (it1->type == T3DM_CHUNK_TYPE_V) { q1 = i1; break; }
         }
         {
-            int64_t v_ = bf_max(q1, INT64_C(0));
+            int64_t v_ = bf_max(q1, 0);
             if (!bf_fits(v_, 32, 0))
                 bf_overflow(w, &s->first_vertex_chunk, v_, 32, 0, (uint64_t)s->_offset + 12, 0, "first_vertex_chunk");
             else if (w->overflow_count)
@@ -348,12 +348,12 @@ static int write_Header(bf_wctx *w, t3dm_Header *s)
     if (w->layout) {
         int64_t q2 = -1;
         for (uint32_t i2 = 0; i2 < (uint32_t)(R->chunks_count); i2++) {
-            const t3dm_ChunkOffset *it2 = &(R->chunks)[i2];
+            const t3dm_ChunkOffset *it2 = &R->chunks[i2];
             (void)it2;
-            if (((int64_t)((int64_t)it2->type == INT64_C(73)))) { q2 = (int64_t)i2; break; }
+            if (it2->type == T3DM_CHUNK_TYPE_I) { q2 = i2; break; }
         }
         {
-            int64_t v_ = bf_max(q2, INT64_C(0));
+            int64_t v_ = bf_max(q2, 0);
             if (!bf_fits(v_, 32, 0))
                 bf_overflow(w, &s->first_index_chunk, v_, 32, 0, (uint64_t)s->_offset + 16, 0, "first_index_chunk");
             else if (w->overflow_count)
@@ -371,18 +371,18 @@ static int write_Header(bf_wctx *w, t3dm_Header *s)
     if (w->layout) {
         int64_t q3 = -1;
         for (uint32_t i3 = 0; i3 < (uint32_t)(R->chunks_count); i3++) {
-            const t3dm_ChunkOffset *it3 = &(R->chunks)[i3];
+            const t3dm_ChunkOffset *it3 = &R->chunks[i3];
             (void)it3;
-            if (((int64_t)((int64_t)it3->type == INT64_C(77)))) { q3 = (int64_t)i3; break; }
+            if (it3->type == T3DM_CHUNK_TYPE_M) { q3 = i3; break; }
         }
         int64_t q4 = -1;
         for (uint32_t i4 = 0; i4 < (uint32_t)(R->chunks_count); i4++) {
-            const t3dm_ChunkOffset *it4 = &(R->chunks)[i4];
+            const t3dm_ChunkOffset *it4 = &R->chunks[i4];
             (void)it4;
-            if (((int64_t)((int64_t)it4->type == INT64_C(77)))) { q4 = (int64_t)i4; break; }
+            if (it4->type == T3DM_CHUNK_TYPE_M) { q4 = i4; break; }
         }
         {
-            int64_t v_ = (((int64_t)(q3 < INT64_C(0))) ? (int64_t)R->chunks_count : q4);
+            int64_t v_ = (q3 < 0 ? (int64_t)R->chunks_count : q4);
             if (!bf_fits(v_, 32, 0))
                 bf_overflow(w, &s->first_material_chunk, v_, 32, 0, (uint64_t)s->_offset + 20, 0, "first_material_chunk");
             else if (w->overflow_count)
@@ -447,7 +447,7 @@ static int write_ChunkOffset(bf_wctx *w, t3dm_ChunkOffset *s)
     /* type */
     if (w->layout) {
         {
-            int64_t v_ = (t3dm_Chunk_at(c, R->chunk_data, R->chunk_data_count, s->_index)->body.kind == T3DM_KIND_OBJECT ? INT64_C(79) : (t3dm_Chunk_at(c, R->chunk_data, R->chunk_data_count, s->_index)->body.kind == T3DM_KIND_ANIMATION ? INT64_C(65) : (t3dm_Chunk_at(c, R->chunk_data, R->chunk_data_count, s->_index)->body.kind == T3DM_KIND_BVH ? INT64_C(66) : (t3dm_Chunk_at(c, R->chunk_data, R->chunk_data_count, s->_index)->body.kind == T3DM_KIND_VERTICES ? INT64_C(86) : (t3dm_Chunk_at(c, R->chunk_data, R->chunk_data_count, s->_index)->body.kind == -5 ? INT64_C(73) : (t3dm_Chunk_at(c, R->chunk_data, R->chunk_data_count, s->_index)->body.kind == T3DM_KIND_MATERIAL ? INT64_C(77) : (t3dm_Chunk_at(c, R->chunk_data, R->chunk_data_count, s->_index)->body.kind == T3DM_KIND_SKELETON ? INT64_C(83) : INT64_C(0))))))));
+            int64_t v_ = (int64_t)(t3dm_Chunk_at(c, R->chunk_data, R->chunk_data_count, s->_index)->body.kind == T3DM_KIND_OBJECT ? 79 : t3dm_Chunk_at(c, R->chunk_data, R->chunk_data_count, s->_index)->body.kind == T3DM_KIND_ANIMATION ? 65 : t3dm_Chunk_at(c, R->chunk_data, R->chunk_data_count, s->_index)->body.kind == T3DM_KIND_BVH ? 66 : t3dm_Chunk_at(c, R->chunk_data, R->chunk_data_count, s->_index)->body.kind == T3DM_KIND_VERTICES ? 86 : t3dm_Chunk_at(c, R->chunk_data, R->chunk_data_count, s->_index)->body.kind == T3DM_CHUNK_BODY_I ? 73 : t3dm_Chunk_at(c, R->chunk_data, R->chunk_data_count, s->_index)->body.kind == T3DM_KIND_MATERIAL ? 77 : t3dm_Chunk_at(c, R->chunk_data, R->chunk_data_count, s->_index)->body.kind == T3DM_KIND_SKELETON ? 83 : 0);
             if (!bf_fits(v_, 8, 0))
                 bf_overflow(w, &s->type, v_, 8, 0, (uint64_t)s->_offset + 0, 0, "type");
             else if (w->overflow_count)
@@ -518,7 +518,7 @@ static int write_Chunk(bf_wctx *w, t3dm_Chunk *s)
                 return 0;
             bf_pop(&w->c);
         } else {
-            if (!(w->layout && (s->body.kind == -5)) && !bf_put_bytes(w, s->body.raw.ptr, s->body.raw.len, "body"))
+            if (!(w->layout && (s->body.kind == T3DM_CHUNK_BODY_I)) && !bf_put_bytes(w, s->body.raw.ptr, s->body.raw.len, "body"))
                 return 0;
         }
         if (w->layout)
@@ -1241,10 +1241,10 @@ static int write_Part(bf_wctx *w, t3dm_Part *s)
             if (w->layout) {
                 s->index_data._index = 0;
                 s->index_data._p_triangle_indices = (int64_t)s->index_count;
-                s->index_data._p_strip_0 = bf_at_u8(c, s->strip_index_counts, 4, INT64_C(0));
-                s->index_data._p_strip_1 = bf_at_u8(c, s->strip_index_counts, 4, INT64_C(1));
-                s->index_data._p_strip_2 = bf_at_u8(c, s->strip_index_counts, 4, INT64_C(2));
-                s->index_data._p_strip_3 = bf_at_u8(c, s->strip_index_counts, 4, INT64_C(3));
+                s->index_data._p_strip_0 = bf_at_u8(c, s->strip_index_counts, 4, 0);
+                s->index_data._p_strip_1 = bf_at_u8(c, s->strip_index_counts, 4, 1);
+                s->index_data._p_strip_2 = bf_at_u8(c, s->strip_index_counts, 4, 2);
+                s->index_data._p_strip_3 = bf_at_u8(c, s->strip_index_counts, 4, 3);
             }
             if (!bf_push(&w->c, "index_data", -1) || !write_PartIndices(w, &s->index_data))
                 return 0;
@@ -1772,7 +1772,7 @@ static int write_StreamData(bf_wctx *w, t3dm_StreamData *s)
     for (uint32_t i = 0; i < (uint32_t)s->keyframes_count; i++) {
         if (w->layout) {
             s->keyframes[i]._index = (int64_t)i;
-            s->keyframes[i]._p_value_count = (((int64_t)((int64_t)i == INT64_C(0))) ? INT64_C(2) : ((int64_t)(((uint64_t)((int64_t)(i ? &s->keyframes[i - 1] : &t3dm_Keyframe_zero)->time) >> 15) & UINT64_C(0x1)) ? INT64_C(2) : INT64_C(1)));
+            s->keyframes[i]._p_value_count = (int64_t)((int64_t)i == 0 ? 2 : (int64_t)(((uint64_t)(i ? &s->keyframes[i - 1] : &t3dm_Keyframe_zero)->time >> 15) & UINT64_C(0x1)) ? 2 : 1);
         }
         if (!bf_push(&w->c, "keyframes", i) || !write_Keyframe(w, &s->keyframes[i]))
             return 0;

@@ -59,11 +59,11 @@ static int read_File(bf_ctx *c, tmd_File *s, int64_t index)
         return 0;
     bf_pop(c);
     /* aux_data: Node auxiliary data (optional): one int32 for each node, from the decrypted address of the auxiliary node data. Absent when that address is 0x7C.  */
-    if (((int64_t)(bf_sub(bf_add(INT64_C(60), (int64_t)(&s->scene)->aux_address), (int64_t)(&s->header)->salt) != INT64_C(124)))) {
+    if (bf_sub(bf_add(60, s->scene.aux_address), s->header.salt) != 124) {
         s->has_aux_data = 1;
         {
             bf_mark m;
-            int64_t at = bf_sub(bf_add(INT64_C(60), (int64_t)(&s->scene)->aux_address), (int64_t)(&s->header)->salt);
+            int64_t at = bf_sub(bf_add(60, s->scene.aux_address), s->header.salt);
             if (c->err->failed)
                 return 0;
             if (at < 0)
@@ -72,7 +72,7 @@ static int read_File(bf_ctx *c, tmd_File *s, int64_t index)
                 return 0;
             s->aux_data_at = c->pos;
             {
-                int64_t n = (int64_t)(&s->scene)->node_count;
+                int64_t n = (int64_t)s->scene.node_count;
                 if (c->err->failed)
                     return 0;
                 if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -93,7 +93,7 @@ static int read_File(bf_ctx *c, tmd_File *s, int64_t index)
     /* nodes: Node data block: 0xB0 bytes per node, from the decrypted address of the node data block (0x7C when there is no auxiliary node data). The node ID is the node's position in the zero-indexed array.  */
     {
         bf_mark m;
-        int64_t at = (((int64_t)(bf_sub(bf_add(INT64_C(60), (int64_t)(&s->scene)->aux_address), (int64_t)(&s->header)->salt) == INT64_C(124))) ? INT64_C(124) : bf_sub(bf_add(INT64_C(60), (int64_t)(&s->scene)->node_address), (int64_t)(&s->header)->salt));
+        int64_t at = bf_sub(bf_add(60, s->scene.aux_address), s->header.salt) == 124 ? 124 : bf_sub(bf_add(60, s->scene.node_address), s->header.salt);
         if (c->err->failed)
             return 0;
         if (at < 0)
@@ -102,7 +102,7 @@ static int read_File(bf_ctx *c, tmd_File *s, int64_t index)
             return 0;
         s->nodes_at = c->pos;
         {
-            int64_t n = (int64_t)(&s->scene)->node_count;
+            int64_t n = (int64_t)s->scene.node_count;
             if (c->err->failed)
                 return 0;
             if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -122,7 +122,7 @@ static int read_File(bf_ctx *c, tmd_File *s, int64_t index)
     /* animation_pointers: Animation pointer block: one uint32 for each animation, the encrypted address of that animation, from the decrypted address in the scene block (4 * numAnimations bytes).  */
     {
         bf_mark m;
-        int64_t at = bf_sub(bf_add(INT64_C(60), (int64_t)(&s->scene)->animation_address), (int64_t)(&s->header)->salt);
+        int64_t at = bf_sub(bf_add(60, s->scene.animation_address), s->header.salt);
         if (c->err->failed)
             return 0;
         if (at < 0)
@@ -131,7 +131,7 @@ static int read_File(bf_ctx *c, tmd_File *s, int64_t index)
             return 0;
         s->animation_pointers_at = c->pos;
         {
-            int64_t n = (int64_t)(&s->scene)->animation_count;
+            int64_t n = (int64_t)s->scene.animation_count;
             if (c->err->failed)
                 return 0;
             if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -151,7 +151,7 @@ static int read_File(bf_ctx *c, tmd_File *s, int64_t index)
     /* lod: Levels-of-detail block, at the offset from the header (lodDataOffset = value + 60). */
     {
         bf_mark m;
-        int64_t at = bf_add(INT64_C(60), (int64_t)(&s->header)->lod_offset);
+        int64_t at = bf_add(60, s->header.lod_offset);
         if (c->err->failed)
             return 0;
         if (at < 0)
@@ -188,7 +188,7 @@ static int read_Header(bf_ctx *c, tmd_Header *s, int64_t index)
     /* lod_offset: lodDataOffset = value + 60. */
     s->lod_offset = bf_load_u32le((c->data + c->pos));
     c->pos += 4;
-    s->lod_offset_value = (double)bf_add((int64_t)(s->lod_offset), INT64_C(60));
+    s->lod_offset_value = (double)bf_add(s->lod_offset, 60);
     /* salt: Salt used to encrypt file offsets. */
     s->salt = bf_load_u32le((c->data + c->pos));
     c->pos += 4;
@@ -252,7 +252,7 @@ static int read_Scene(bf_ctx *c, tmd_Scene *s, int64_t index)
     bf_claim(c, c->pos, 4);
     c->pos += 4;
     /* node_address: Encrypted address of the node data block (optional; absent when there is no auxiliary node data, and the node data is then at 0x7C). */
-    if (((int64_t)(bf_sub(bf_add(INT64_C(60), (int64_t)s->aux_address), (int64_t)(&R->header)->salt) != INT64_C(124)))) {
+    if (bf_sub(bf_add(60, s->aux_address), R->header.salt) != 124) {
         s->has_node_address = 1;
         if (!bf_need(c, 4, "node_address")) return 0;
         s->node_address = bf_load_u32le((c->data + c->pos));
@@ -338,7 +338,7 @@ static int read_AnimationPointer(bf_ctx *c, tmd_AnimationPointer *s, int64_t ind
     /* animation: The animation data block at the decrypted address. */
     {
         bf_mark m;
-        int64_t at = bf_sub(bf_add(INT64_C(60), (int64_t)s->address), (int64_t)(&R->header)->salt);
+        int64_t at = bf_sub(bf_add(60, s->address), R->header.salt);
         if (c->err->failed)
             return 0;
         if (at < 0)
@@ -390,7 +390,7 @@ static int read_Animation(bf_ctx *c, tmd_Animation *s, int64_t index)
     c->pos += 4;
     /* channels: Encrypted address for each node's channel in this animation. Channel zero is for node zero. */
     {
-        int64_t n = (int64_t)(&R->scene)->node_count;
+        int64_t n = (int64_t)R->scene.node_count;
         if (c->err->failed)
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -422,7 +422,7 @@ static int read_ChannelPointer(bf_ctx *c, tmd_ChannelPointer *s, int64_t index)
     /* channel: The animation channel block at the decrypted address. */
     {
         bf_mark m;
-        int64_t at = bf_sub(bf_add(INT64_C(60), (int64_t)s->address), (int64_t)(&R->header)->salt);
+        int64_t at = bf_sub(bf_add(60, s->address), R->header.salt);
         if (c->err->failed)
             return 0;
         if (at < 0)
@@ -761,7 +761,7 @@ static int read_Vertex(bf_ctx *c, tmd_Vertex *s, int64_t index, int64_t p_bone_c
             s->weights[i] = (p + i * 1)[0];
         c->pos += (size_t)n * 1;
         for (int64_t i = 0; i < n; i++)
-            s->weights_value[i] = ((double)(int64_t)(s->weights[i]) / 255);
+            s->weights_value[i] = (double)(int64_t)s->weights[i] / 255;
     }
     /* bone_ids: Each byte is a boneID = value / 3. */
     {
@@ -771,7 +771,7 @@ static int read_Vertex(bf_ctx *c, tmd_Vertex *s, int64_t index, int64_t p_bone_c
             s->bone_ids[i] = (p + i * 1)[0];
         c->pos += (size_t)n * 1;
         for (int64_t i = 0; i < n; i++)
-            s->bone_ids_value[i] = (double)bf_div(c, (int64_t)(s->bone_ids[i]), INT64_C(3));
+            s->bone_ids_value[i] = (double)bf_div(c, s->bone_ids[i], 3);
     }
     /* uv: Texture Coordinate (vector2). */
     {

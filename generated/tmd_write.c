@@ -37,7 +37,7 @@ static int place_File_aux_data(bf_wctx *w, void *owner)
         return 0;
     s->aux_data_at = w->pos;
     {
-        int64_t v_ = bf_sub(bf_add((int64_t)s->aux_data_at, (int64_t)(&s->header)->salt), INT64_C(60));
+        int64_t v_ = bf_sub(bf_add((int64_t)s->aux_data_at, (int64_t)s->header.salt), INT64_C(60));
         if (!bf_fits(v_, 32, 0))
             bf_overflow(w, &(&s->scene)->aux_address, v_, 32, 0, (uint64_t)(&s->scene)->_offset + 52, 0, "scene.aux_address");
         else if (w->overflow_count)
@@ -65,7 +65,7 @@ static int place_File_animation_pointers(bf_wctx *w, void *owner)
         return 0;
     s->animation_pointers_at = w->pos;
     {
-        int64_t v_ = bf_sub(bf_add((int64_t)s->animation_pointers_at, (int64_t)(&s->header)->salt), INT64_C(60));
+        int64_t v_ = bf_sub(bf_add((int64_t)s->animation_pointers_at, (int64_t)s->header.salt), INT64_C(60));
         if (!bf_fits(v_, 32, 0))
             bf_overflow(w, &(&s->scene)->animation_address, v_, 32, 0, (uint64_t)(&s->scene)->animation_address_at, 0, "scene.animation_address");
         else if (w->overflow_count)
@@ -125,7 +125,7 @@ static int place_AnimationPointer_animation(bf_wctx *w, void *owner)
         return 0;
     s->animation_at = w->pos;
     {
-        int64_t v_ = bf_sub(bf_add((int64_t)s->animation_at, (int64_t)(&R->header)->salt), INT64_C(60));
+        int64_t v_ = bf_sub(bf_add((int64_t)s->animation_at, (int64_t)R->header.salt), INT64_C(60));
         if (!bf_fits(v_, 32, 0))
             bf_overflow(w, &s->address, v_, 32, 0, (uint64_t)s->_offset + 0, 0, "address");
         else if (w->overflow_count)
@@ -155,7 +155,7 @@ static int place_ChannelPointer_channel(bf_wctx *w, void *owner)
         return 0;
     s->channel_at = w->pos;
     {
-        int64_t v_ = bf_sub(bf_add((int64_t)s->channel_at, (int64_t)(&R->header)->salt), INT64_C(60));
+        int64_t v_ = bf_sub(bf_add((int64_t)s->channel_at, (int64_t)R->header.salt), INT64_C(60));
         if (!bf_fits(v_, 32, 0))
             bf_overflow(w, &s->address, v_, 32, 0, (uint64_t)s->_offset + 0, 0, "address");
         else if (w->overflow_count)
@@ -245,7 +245,7 @@ static int write_File(bf_wctx *w, tmd_File *s)
     /* scene_size */
     if (w->layout) {
         {
-            int64_t v_ = (int64_t)(&s->header)->lod_offset;
+            int64_t v_ = (int64_t)s->header.lod_offset;
             if (!bf_fits(v_, 32, 0))
                 bf_overflow(w, &s->scene_size, v_, 32, 0, (uint64_t)s->_offset + 60, 0, "scene_size");
             else if (w->overflow_count)
@@ -360,7 +360,7 @@ static int write_Header(bf_wctx *w, tmd_Header *s)
     /* remaining */
     if (w->layout) {
         {
-            int64_t v_ = bf_sub((int64_t)c->size, INT64_C(12));
+            int64_t v_ = bf_sub((int64_t)c->size, 12);
             if (!bf_fits(v_, 32, 0))
                 bf_overflow(w, &s->remaining, v_, 32, 0, (uint64_t)s->_offset + 0, 0, "remaining");
             else if (w->overflow_count)

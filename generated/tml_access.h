@@ -35,9 +35,9 @@ static inline int64_t tml_Texture_v_id_uses(bf_ctx *c, const tml_Texture *s)
     (void)s;
     int64_t q1 = 0;
     for (uint32_t i1 = 0; i1 < (uint32_t)(R->textures_count); i1++) {
-        const tml_Texture *it1 = &(R->textures)[i1];
+        const tml_Texture *it1 = &R->textures[i1];
         (void)it1;
-        q1 += (((int64_t)((int64_t)it1->id == (int64_t)s->id))) ? 1 : 0;
+        q1 += it1->id == s->id;
     }
     return q1;
 }

@@ -23,7 +23,7 @@ local function value_functions(fmt, w)
       local float = v.expr.vt == "float"
       local pre = {}
       local env = { fmt = fmt, ix = ix, self = "s", root = "R", pre = pre, counter = { n = 0 } }
-      local body = float and cexpr.cf(v.expr, env) or cexpr.c(v.expr, env)
+      local body = float and cexpr.cf(v.expr, env) or cexpr.value(v.expr, env)
       w()
       if not v.synthetic then w("/* " .. t.name .. "." .. v.name .. (v.doc and (": " .. names.comment(v.doc)) or "") .. " */") end
       w(string.format("static inline %s %s(bf_ctx *c, const %s *s)", float and "double" or "int64_t",

@@ -109,7 +109,7 @@ return function(fmt)
       for i, case in ipairs(fl.cases or {}) do
         if not case.type and not case.default then
           w(string.format("#define %-40s (-%d) /* %s.%s: raw bytes of case %s */",
-            fmt.name:upper() .. "_" .. names.upper(t.name) .. "_" .. fl.name:upper() .. "_" .. names.upper(case.label),
+            names.raw_case_const(fmt, t.name, fl.name, case.label),
             i, t.name, fl.name, case.label))
         end
       end

@@ -70,7 +70,7 @@ local function lvalue(e, env, lines)
     local n = fl.fixed_count and tostring(fl.fixed_count) or (owner .. "->" .. fl.name .. "_count")
     env.counter.n = env.counter.n + 1
     local ix = "ix" .. env.counter.n
-    lines[#lines + 1] = string.format("int64_t %s = %s;", ix, cexpr.c(e.b, env))
+    lines[#lines + 1] = string.format("int64_t %s = %s;", ix, cexpr.value(e.b, env))
     lines[#lines + 1] = string.format('if (!bf_windex(w, %s, %s, "%s"))', ix, n, fl.name)
     lines[#lines + 1] = "    return 0;"
     local p = below(op, fl.name .. "[%lld]", "(long long)" .. ix)
@@ -155,7 +155,7 @@ function L.solve(e, value_c, env, params)
   if e.k ~= "binary" then return nil end
   local a, b = e.a, e.b
   local ta, tb = has_target(a), has_target(b)
-  local function rv(x) return cexpr.c(x, env) end
+  local function rv(x) return cexpr.value(x, env) end
   if e.op == "+" then
     if ta and (not tb or own(a) or not own(b)) then return L.solve(a, string.format("bf_sub(%s, %s)", value_c, rv(b)), env, params) end
     if tb then return L.solve(b, string.format("bf_sub(%s, %s)", value_c, rv(a)), env, params) end

@@ -39,7 +39,7 @@ local function args_c(ix, env, fl, index_c)
   local parts = { index_c }
   -- in an array's args, _index is the element's index
   env = setmetatable({ index = "(int64_t)" .. index_c }, { __index = env })
-  for _, p in ipairs(t.params) do parts[#parts + 1] = cexpr.c(fl.args[p.name], env) end
+  for _, p in ipairs(t.params) do parts[#parts + 1] = cexpr.value(fl.args[p.name], env) end
   return table.concat(parts, ", ")
 end
 
@@ -96,7 +96,7 @@ local function read_value(fmt, ix, t, fl, env, flat)
   local function w(s) L[#L + 1] = s end
   local name = fl.name
   local k = fl.kind
-  local count_c = fl.count and not fl.fixed_count and cexpr.c(fl.count, env)
+  local count_c = fl.count and not fl.fixed_count and cexpr.value(fl.count, env)
 
   local function checked_count()
     w(string.format("int64_t n = %s;", count_c))
@@ -183,7 +183,7 @@ local function read_value(fmt, ix, t, fl, env, flat)
       w("        n++;")
       if fl["until"] then
         local e2 = setmetatable({ it = "buf[n - 1]", elem_field = fl }, { __index = env })
-        w(string.format("        if (%s)", cexpr.c(fl["until"], e2)))
+        w(string.format("        if (%s)", cexpr.cond(fl["until"], e2)))
         w("            break;")
       end
       w("    }")
@@ -263,7 +263,7 @@ local function read_value(fmt, ix, t, fl, env, flat)
       w("        n++;")
       if fl["until"] then
         local e2 = setmetatable({ it = "(&buf[n - 1])", elem_field = fl }, { __index = env })
-        w(string.format("        if (%s)", cexpr.c(fl["until"], e2)))
+        w(string.format("        if (%s)", cexpr.cond(fl["until"], e2)))
         w("            break;")
       end
       w("        if (c->pos == before)")
@@ -279,7 +279,7 @@ local function read_value(fmt, ix, t, fl, env, flat)
   if k == "bytes" then
     w("{")
     if fl.count then
-      w(string.format("    int64_t n = %s;", cexpr.c(fl.count, env)))
+      w(string.format("    int64_t n = %s;", cexpr.value(fl.count, env)))
       w("    if (c->err->failed)")
       w("        return 0;")
       w("    if (n < 0)")
@@ -352,7 +352,7 @@ local function read_value(fmt, ix, t, fl, env, flat)
 
   if k == "switch" then
     w("{")
-    w(string.format("    int64_t tag = %s;", cexpr.c(fl.switch_on, env)))
+    w(string.format("    int64_t tag = %s;", cexpr.value(fl.switch_on, env)))
     w("    if (c->err->failed)")
     w("        return 0;")
     w("    switch (tag) {")
@@ -373,7 +373,8 @@ local function read_value(fmt, ix, t, fl, env, flat)
           w("        bf_pop(c);")
         else
           w(string.format("        s->%s.raw = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};", name))
-          w(string.format("        s->%s.kind = -%d; /* this raw case, told apart from the default */", name, case_no))
+          w(string.format("        s->%s.kind = %s; /* this raw case, told apart from the default */", name,
+            names.raw_case_kind(fmt, fl, case_no)))
           w("        bf_claim(c, c->pos, c->end - c->pos);")
           w("        c->pos = c->end;")
         end
@@ -460,7 +461,7 @@ function R.read_field(fmt, ix, t, fl, env, flat)
   local name = fl.name
   w("/* " .. name .. ": " .. names.comment(fl.doc) .. " */")
   if fl.cond then
-    w(string.format("if (%s) {", cexpr.c(fl.cond, env)))
+    w(string.format("if (%s) {", cexpr.cond(fl.cond, env)))
     depth = depth + 1
     w("s->has_" .. name .. " = 1;")
   end
@@ -478,7 +479,7 @@ function R.read_field(fmt, ix, t, fl, env, flat)
   if region then
     w("{")
     depth = depth + 1
-    R.open_region(w, fl, name, function(e) return cexpr.c(e, env) end)
+    R.open_region(w, fl, name, function(e) return cexpr.value(e, env) end)
   end
   if not fl.offset then w(string.format("s->%s_at = c->pos;", name)) end
   local pad = fl.padding
@@ -486,7 +487,7 @@ function R.read_field(fmt, ix, t, fl, env, flat)
     -- the field's region ends where its trailing padding (a prefix of a fill text) begins
     w("{")
     depth = depth + 1
-    R.open_padding(w, fl, function(e) return cexpr.c(e, env) end)
+    R.open_padding(w, fl, function(e) return cexpr.value(e, env) end)
   end
   for _, l in ipairs(read_value(fmt, ix, t, fl, env, flat)) do w(l) end
   if pad then

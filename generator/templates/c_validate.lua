@@ -45,9 +45,9 @@ local function rule_lines(fmt, ix, t, r, env, at_path, at_offset)
   local origin = r.origin and names.cstring(r.origin) or "NULL"
   local pre = {}
   local e2 = setmetatable({ pre = pre, counter = env.counter }, { __index = env })
-  local check = cexpr.c(r.check, e2)
+  local check = cexpr.truth(r.check, e2)
   for _, l in ipairs(pre) do L[#L + 1] = l end
-  L[#L + 1] = string.format("int ok = (%s) != 0;", check)
+  L[#L + 1] = string.format("int ok = %s;", check)
   L[#L + 1] = string.format("if (!bf_eval_failed(v, %s, %s) && !ok) {", names.cstring(at_path), origin)
   local mpre = {}
   local e3 = setmetatable({ pre = mpre, counter = env.counter }, { __index = env })

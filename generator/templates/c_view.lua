@@ -614,7 +614,7 @@ local function lay_value(fmt, ix, t, fl, env)
         default = case
       else
         w(string.format("    case INT64_C(%d): /* %s */", case.value, case.label))
-        lay_case(case, string.format("-%d", case_no))
+        lay_case(case, names.raw_case_kind(fmt, fl, case_no))
         w("        break;")
       end
     end

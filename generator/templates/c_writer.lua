@@ -97,7 +97,7 @@ local function write_value(fmt, ix, fl, L, env)
       w(string.format("        %s._index = %s;", dst, index_c))
       for _, p in ipairs(T.params) do
         local e2 = setmetatable({ index = index_c, prev = prev_c, elem_field = fl }, { __index = env })
-        w(string.format("        %s._p_%s = %s;", dst, p.name, cexpr.c(fl.args[p.name], e2)))
+        w(string.format("        %s._p_%s = %s;", dst, p.name, cexpr.value(fl.args[p.name], e2)))
       end
       w("    }")
     end
@@ -148,7 +148,7 @@ local function write_value(fmt, ix, fl, L, env)
     w(string.format("%s{", first and "" or "} else "))
     local pools = {}
     for i, case in ipairs(fl.cases) do
-      if case.pool then pools[#pools + 1] = string.format("s->%s.kind == -%d", name, i) end
+      if case.pool then pools[#pools + 1] = string.format("s->%s.kind == %s", name, names.raw_case_kind(fmt, fl, i)) end
     end
     local skip = ""
     if #pools > 0 then
@@ -179,7 +179,7 @@ local function compute_lines(fmt, ix, t, fl, env, tables)
   local e2 = setmetatable({ pre = pre }, { __index = env })
   if fl.kind == "prim" and not fl.array then
     if fl.const then
-      w(string.format("s->%s = %s;", name, cexpr.c(fl.const, e2)))
+      w(string.format("s->%s = %s;", name, cexpr.value(fl.const, e2)))
     elseif fl.value then
       local v = cexpr.c(fl.value, e2)
       for _, l in ipairs(pre) do w(l) end
@@ -228,7 +228,7 @@ local function compute_lines(fmt, ix, t, fl, env, tables)
     -- a table the builder makes: as many zeroed elements as its count says
     local tc = ct(fmt, fl.type)
     w("{")
-    w(string.format("    int64_t n = %s;", cexpr.c(fl.count, env)))
+    w(string.format("    int64_t n = %s;", cexpr.value(fl.count, env)))
     w(string.format("    if (n < 0 || n > (int64_t)UINT32_MAX)"))
     w(string.format('        return bf_fail(&w->c, w->pos, "%s", "count %%lld is out of range", (long long)n);', name))
     w(string.format("    if ((uint64_t)n != s->%s_count) {", name))
@@ -245,7 +245,7 @@ local function compute_lines(fmt, ix, t, fl, env, tables)
     local solved = layout.solve(fl.count, "(int64_t)s->" .. name .. ".len", env, nil)
     if not solved then
       w("{")
-      w(string.format("    int64_t n = %s;", cexpr.c(fl.count, env)))
+      w(string.format("    int64_t n = %s;", cexpr.value(fl.count, env)))
       w("    w->err.failed = 0; /* an expression over what is not placed yet: fixed by the next pass */")
       w("    if (n < 0)")
       w("        n = 0;")
@@ -300,7 +300,7 @@ local function placement_align(fmt, ix, fl)
       if case.default then
         c = tostring(a)
       else
-        local kind = case.type and names.kind_const(fmt, case.type) or string.format("-%d", i)
+        local kind = case.type and names.kind_const(fmt, case.type) or names.raw_case_kind(fmt, fl, i)
         c = string.format("(s->%s.kind == %s ? %d : %s)", fl.name, kind, a, c)
       end
     end
@@ -347,7 +347,7 @@ function W.place_function(fmt, ix, t, fl, tables)
     w("const " .. ct(fmt, ix.root.name) .. " *R = c->root;")
     w("(void)R;")
     w("(void)s;")
-    w("return " .. cexpr.c(base, env) .. ";")
+    w("return " .. cexpr.value(base, env) .. ";")
     o[#o + 1] = "}"
     o[#o + 1] = ""
   end

@@ -3,35 +3,155 @@
 -- Integers are evaluated as int64_t through the runtime's wrapping helpers (no signed
 -- overflow, no division by zero, no oversized shifts: hostile files cannot cause
 -- undefined behaviour). Struct values are pointers; arrays are {ptr, count} places.
+--
+-- Each rendered piece carries its C precedence (`prec`) and what its C type is known to be
+-- (`ty`), so that the text gets parentheses and casts only where C needs them:
+--   i64  int64_t            int  promotes to int (value in int range; `nn`: never negative)
+--   u32  unsigned int       u64  uint64_t (always converted to int64_t before an operator)
+--   any  unknown: converted to int64_t before use, as before
+-- Values must stay exactly those of int64_t arithmetic.
 local names = require("names")
 local M = {}
+
+-- C precedence levels (higher binds tighter).
+local P = { primary = 16, unary = 15, mul = 13, add = 12, shift = 11, rel = 10, eq = 9,
+  band = 8, bxor = 7, bor = 6, land = 5, lor = 4, cond = 3 }
+local op_prec = { ["*"] = P.mul, ["/"] = P.mul, ["+"] = P.add, ["-"] = P.add,
+  ["<"] = P.rel, [">"] = P.rel, ["<="] = P.rel, [">="] = P.rel, ["=="] = P.eq, ["!="] = P.eq,
+  ["&"] = P.band, ["^"] = P.bxor, ["|"] = P.bor, ["&&"] = P.land, ["||"] = P.lor }
+
+local function paren(p, min)
+  if p.prec < min then return "(" .. p.c .. ")" end
+  return p.c
+end
+
+local prim_ty = { u8 = "int", u16 = "int", char = "int", s8 = "int", s16 = "int", s24 = "int",
+  s32 = "int", u24 = "u32", u32 = "u32", s64 = "i64", u64 = "u64" }
+local prim_nn = { u8 = true, u16 = true, char = true, u24 = true, u32 = true, u64 = true }
+
+local function int_piece(c, prec, ty, nn) return { kind = "int", c = c, prec = prec, ty = ty, nn = nn } end
+-- A truth value (comparison, &&, ||, !): an int that is 0 or 1.
+local function truth_piece(c, prec) return { kind = "int", c = c, prec = prec, ty = "int", nn = true, truth = true } end
+
+-- An integer literal: a plain number where int is wide enough, else INT64_C.
+local function literal(v)
+  if v >= -2147483647 and v <= 2147483647 then
+    if v < 0 then return { kind = "int", c = tostring(v), prec = P.unary, ty = "int", nn = false, lit = v } end
+    return { kind = "int", c = tostring(v), prec = P.primary, ty = "int", nn = true, lit = v }
+  end
+  return { kind = "int", c = string.format("INT64_C(%d)", v), prec = P.primary, ty = "i64", lit = v }
+end
+
+-- The piece converted to int64_t (text of type int64_t).
+local function as_i64(p)
+  if p.ty == "i64" then return p end
+  if p.lit then return int_piece(string.format("INT64_C(%d)", p.lit), P.primary, "i64") end
+  return int_piece("(int64_t)" .. paren(p, P.unary), P.unary, "i64")
+end
+
+-- The piece as a double, with the value the int64_t conversion would give.
+local function as_double(p)
+  if p.kind == "float" then return p end
+  if p.ty == "u64" or p.ty == "any" then p = as_i64(p) end
+  if p.lit and p.ty == "int" then return { kind = "float", c = string.format("%d.0", p.lit), prec = p.prec, ty = "double" } end
+  return { kind = "float", c = "(double)" .. paren(p, P.unary), prec = P.unary, ty = "double" }
+end
+
+-- Two integer operands of a native C operator (comparison, bitwise, ?: branches): kept as
+-- they are when C's usual conversions preserve every value, else converted to int64_t.
+local function same_values(a, b)
+  local ta, tb = a.ty, b.ty
+  if ta == "u64" or tb == "u64" or ta == "any" or tb == "any" then return false end
+  if ta == "i64" or tb == "i64" then return true end -- int and unsigned int both fit
+  if ta == "int" and tb == "int" then return true end
+  if ta == "u32" and tb == "u32" then return true end
+  if ta == "u32" then return b.nn == true end
+  return a.nn == true
+end
+
+local function unify(a, b)
+  if a.kind == "float" or b.kind == "float" then return as_double(a), as_double(b) end
+  if same_values(a, b) then return a, b end
+  -- an int literal keeps its value against an int64_t
+  return a.lit and a.ty == "int" and a or as_i64(a), b.lit and b.ty == "int" and b or as_i64(b)
+end
+
+local function common_ty(a, b)
+  if a.ty == "i64" or b.ty == "i64" then return "i64" end
+  if a.ty == "u32" or b.ty == "u32" then return "u32" end
+  return "int"
+end
+
+-- The precedence of a C text a template hands in (a builtin's value): plain names and member
+-- chains need no parentheses, anything else is treated as the loosest expression.
+local function text_prec(c)
+  if c:sub(1, 1) == "(" and c:sub(-1) == ")" then
+    -- wholly parenthesised: the first parenthesis closes at the end
+    local depth = 0
+    for i = 1, #c do
+      local ch = c:sub(i, i)
+      if ch == "(" then depth = depth + 1 elseif ch == ")" then depth = depth - 1 end
+      if depth == 0 then
+        if i == #c then return P.primary end
+        break
+      end
+    end
+  end
+  -- a member chain, optionally indexed by a name: s->a.b, s->a[i1]
+  local function chain(t)
+    t = t:gsub("%[[%w_]+%]$", ""):gsub("%->", ".")
+    return t:match("^[%a_][%w_%.]*$") ~= nil and not t:find("%.%.") and t:sub(-1) ~= "."
+  end
+  if chain(c) then return P.primary end
+  if c:sub(1, 9) == "(int64_t)" and chain(c:sub(10)) then return P.unary end
+  return 0
+end
 
 -- env: fmt, ix (names.index), self (C pointer to the current struct), root (C pointer to
 -- the root), it / prev / value (C for the builtins), index, start.
 local render
 
-local function field_place(env, owner, fl_ref)
-  -- An access to field `fl_ref` of the struct `owner` points at.
-  local fl = fl_ref
-  local base = owner .. "->" .. fl.name
-  if fl.array then
-    local count = fl.fixed_count and tostring(fl.fixed_count) or (owner .. "->" .. fl.name .. "_count")
-    return { kind = "array", ptr = base, count = count, field = fl }
-  end
-  if fl.kind == "struct" then return { kind = "struct", c = "(&" .. base .. ")", type = fl.type } end
-  if fl.kind == "switch" then return { kind = "switch", c = base, field = fl } end
-  if fl.kind == "bytes" then return { kind = "bytes", c = base } end
-  if fl.kind == "str" or fl.kind == "cstr" then return { kind = "string", c = base } end
-  if fl.prim == "f32" or fl.prim == "f64" then return { kind = "float", c = "(double)" .. base } end
-  return { kind = "int", c = "(int64_t)" .. base }
+-- What goes before a member name of the structure place `obj`: `s->header.` when the
+-- structure is a member itself, else `p->`.
+local function member_prefix(obj)
+  if obj.lv then return obj.lv .. "." end
+  return paren(obj, P.primary) .. "->"
 end
 
-local function value_place(env, c, fl, vt)
+local function field_place(prefix, fl_ref)
+  -- An access to field `fl_ref` of the struct `prefix` leads into.
+  local fl = fl_ref
+  local base = prefix .. fl.name
+  if fl.array then
+    local count = fl.fixed_count and tostring(fl.fixed_count) or (base .. "_count")
+    return { kind = "array", ptr = base, count = count, field = fl }
+  end
+  if fl.kind == "struct" then return { kind = "struct", c = "&" .. base, prec = P.unary, lv = base, type = fl.type } end
+  if fl.kind == "switch" then return { kind = "switch", c = base, prec = P.primary, field = fl } end
+  if fl.kind == "bytes" then return { kind = "bytes", c = base, prec = P.primary } end
+  if fl.kind == "str" or fl.kind == "cstr" then return { kind = "string", c = base, prec = P.primary } end
+  if fl.prim == "f64" then return { kind = "float", c = base, prec = P.primary, ty = "double" } end
+  if fl.prim == "f32" then return { kind = "float", c = "(double)" .. base, prec = P.unary, ty = "double" } end
+  return int_piece(base, P.primary, prim_ty[fl.prim] or "any", prim_nn[fl.prim])
+end
+
+local function value_place(env, name, vt)
   -- A builtin that stands for one element of field `fl` (_it, _prev, _value).
-  if vt == "struct" then return { kind = "struct", c = c, type = fl and fl.type } end
-  if vt == "float" then return { kind = "float", c = "(double)(" .. c .. ")" } end
-  if vt == "string" then return { kind = "string", c = c } end
-  return { kind = "int", c = "(int64_t)(" .. c .. ")" }
+  local c = env[name]
+  local prec = text_prec(c)
+  if vt == "struct" then
+    local fl = env.elem_field
+    return { kind = "struct", c = c, prec = prec, type = fl and fl.type }
+  end
+  local p = { kind = "int", c = c, prec = prec, ty = "any" }
+  if vt == "float" then return { kind = "float", c = "(double)" .. paren(p, P.unary), prec = P.unary, ty = "double" } end
+  if vt == "string" then return { kind = "string", c = c, prec = prec } end
+  -- the element's own C type is known when the same environment binds it and its field
+  local fl = rawget(env, "elem_field")
+  if name ~= "value" and fl and rawget(env, name) == c and fl.prim then
+    p.ty, p.nn = prim_ty[fl.prim] or "any", prim_nn[fl.prim]
+  end
+  return p
 end
 
 -- A named value of the structure `obj` points at: a call of its function in <format>_access.h.
@@ -40,159 +160,244 @@ local function named_place(env, e, obj)
   -- once per structure, not once per element of an `each`
   local fn = env.memo and M.memo_fn or M.value_fn
   local c = string.format("%s(c, %s)", fn(env.fmt, e.value_owner, e.value_name), obj)
-  return { kind = e.vt == "float" and "float" or "int", c = c }
+  if e.vt == "float" then return { kind = "float", c = c, prec = P.primary, ty = "double" } end
+  return int_piece(c, P.primary, "i64")
 end
 
 function M.value_fn(fmt, owner, name) return names.ctype(fmt, owner) .. "_v_" .. name end
 function M.memo_fn(fmt, owner, name) return names.ctype(fmt, owner) .. "_m_" .. name end
 
-local function as_c(p)
+local function check_scalar(p)
   if p.kind == "array" or p.kind == "bytes" then
     error("an array or bytes value cannot be used as a number here")
   end
-  return p.c
+  return p
 end
 
+-- A number: an int piece (any integer type; `want_float` makes it a double).
 local function num(e, env, want_float)
-  local p = render(e, env)
-  local c = as_c(p)
-  if want_float and p.kind == "int" then return "(double)" .. c end
-  return c
+  local p = check_scalar(render(e, env))
+  if want_float then return as_double(p) end
+  return p
 end
+
+-- An argument of a runtime helper taking int64_t: converted by the call itself.
+local function arg(p) return p.c end
 
 local int_ops = {
   ["+"] = "bf_add", ["-"] = "bf_sub", ["*"] = "bf_mul", ["<<"] = "bf_shl", [">>"] = "bf_shr",
 }
 
+-- The header's name of a switch's raw-bytes case (its kind is negative).
+local function raw_case_name(env, fl, i)
+  local t = env.ix and env.ix.types[fl.owner]
+  if t then
+    for _, full in ipairs(t.fields) do
+      if full.name == fl.name and full.cases and full.cases[i] and full.cases[i].label then
+        return names.raw_case_const(env.fmt, fl.owner, fl.name, full.cases[i].label)
+      end
+    end
+  end
+  return string.format("-%d", i)
+end
+
+local function enum_const_piece(e, env)
+  local enum = e.a and e.a.name and env.ix and env.ix.enums[e.a.name]
+  if enum then
+    for _, v in ipairs(enum.values) do
+      local value = enum.flags and (1 << v.value) or v.value
+      local fits = enum.flags and v.value >= 0 and v.value <= 30 or
+        (not enum.flags and value >= -2147483647 and value <= 2147483647)
+      if value == e.const and fits then
+        -- flags are defined as (1u << n): unsigned int; values as plain (int) numbers
+        return int_piece(names.enum_const(env.fmt, enum.name, v.name), value < 0 and P.unary or P.primary,
+          enum.flags and "u32" or "int", value >= 0)
+      end
+    end
+  end
+  return literal(e.const)
+end
+
 local function place(e, env)
   local k = e.k
-  if k == "int" then return { kind = "int", c = string.format("INT64_C(%d)", e.v) } end
-  if k == "float" then return { kind = "float", c = string.format("%.17g", e.v) } end
+  if k == "int" then return literal(e.v) end
+  if k == "float" then
+    local c = string.format("%.17g", e.v)
+    return { kind = "float", c = c, prec = c:sub(1, 1) == "-" and P.unary or P.primary, ty = "double" }
+  end
   if k == "name" then
     local r = e.ref
-    if r == "field" then return field_place(env, env.self, e.field) end
-    if r == "param" then return { kind = "int", c = env.self .. "->_p_" .. e.name } end
-    if r == "root" then return { kind = "struct", c = env.root, type = e.vtype } end
-    if r == "index" then return { kind = "int", c = env.index or (env.self .. "->_index") } end
-    if r == "start" then return { kind = "int", c = "(int64_t)" .. env.self .. "->_offset" } end
-    if r == "pos" then return { kind = "int", c = env.pos or "(int64_t)c->pos" } end
-    if r == "end" then return { kind = "int", c = "(int64_t)c->end" } end
-    if r == "size" then return { kind = "int", c = "(int64_t)c->size" } end
-    if r == "revision" then return { kind = "int", c = "c->revision" } end
+    if r == "field" then return field_place(env.self .. "->", e.field) end
+    if r == "param" then return int_piece(env.self .. "->_p_" .. e.name, P.primary, "i64") end
+    if r == "root" then return { kind = "struct", c = env.root, prec = text_prec(env.root), type = e.vtype } end
+    if r == "index" then
+      if env.index then return int_piece(env.index, text_prec(env.index), "i64") end
+      return int_piece(env.self .. "->_index", P.primary, "i64")
+    end
+    if r == "start" then return int_piece("(int64_t)" .. env.self .. "->_offset", P.unary, "i64") end
+    if r == "pos" then
+      if env.pos then return int_piece(env.pos, text_prec(env.pos), "i64") end
+      return int_piece("(int64_t)c->pos", P.unary, "i64")
+    end
+    if r == "end" then return int_piece("(int64_t)c->end", P.unary, "i64") end
+    if r == "size" then return int_piece("(int64_t)c->size", P.unary, "i64") end
+    if r == "revision" then return int_piece("c->revision", P.primary, "i64") end
     if r == "named" then return named_place(env, e, env.self) end
-    if r == "it" then return value_place(env, env.it, env.elem_field, e.vt) end
-    if r == "prev" then return value_place(env, env.prev, env.elem_field, e.vt) end
-    if r == "value" then return value_place(env, env.value, env.elem_field, e.vt) end
+    if r == "it" or r == "prev" or r == "value" then return value_place(env, r, e.vt) end
     error("cannot render name " .. e.name)
   end
   if k == "member" then
-    if e.ref == "enum_const" then return { kind = "int", c = string.format("INT64_C(%d)", e.const) } end
+    if e.ref == "enum_const" then return enum_const_piece(e, env) end
     local obj = place(e.a, env)
     if e.ref == "case" then
       local zero = names.ctype(env.fmt, e.name) .. "_zero"
-      return { kind = "struct", type = e.name,
-        c = string.format("(%s.kind == %s ? %s.%s : &%s)", obj.c, names.kind_const(env.fmt, e.name), obj.c, e.name, zero) }
+      local sw = paren(obj, P.primary)
+      return { kind = "struct", type = e.name, prec = P.cond,
+        c = string.format("%s.kind == %s ? %s.%s : &%s", sw, names.kind_const(env.fmt, e.name), sw, e.name, zero) }
     end
     if e.ref == "named" then return named_place(env, e, obj.c) end
     if e.ref == "bits" then
       -- computed from the packed value, so that it works on any place (_value, _it, fields)
       local b = e.field.bits[e.name]
-      local raw = string.format("((uint64_t)(%s) >> %d)", obj.c, b.shift)
-      local masked = string.format("(%s & UINT64_C(0x%X))", raw, (1 << b.width) - 1)
-      if b.signed then return { kind = "int", c = string.format("bf_sext(%s, %d)", masked, b.width) } end
-      return { kind = "int", c = "(int64_t)" .. masked }
+      local raw = "(uint64_t)" .. paren(obj, P.unary)
+      if b.shift > 0 then raw = string.format("(%s >> %d)", raw, b.shift) end
+      local masked = string.format("%s & UINT64_C(0x%X)", raw, (1 << b.width) - 1)
+      if b.signed then return int_piece(string.format("bf_sext(%s, %d)", masked, b.width), P.primary, "i64") end
+      return int_piece("(int64_t)(" .. masked .. ")", P.unary, "i64")
     end
     if obj.kind ~= "struct" then error("member access on a non-structure") end
-    return field_place(env, obj.c, e.field)
+    return field_place(member_prefix(obj), e.field)
   end
   if k == "index" then
     local arr = place(e.a, env)
-    local i = num(e.b, env)
+    local i = arg(num(e.b, env))
     local fl = arr.field
     if fl.kind == "struct" then
-      return { kind = "struct", type = fl.type,
+      return { kind = "struct", type = fl.type, prec = P.primary,
         c = string.format("%s_at(c, %s, %s, %s)", names.ctype(env.fmt, fl.type), arr.ptr, arr.count, i) }
     end
-    local kind = (fl.prim == "f32" or fl.prim == "f64") and "float" or "int"
-    return { kind = kind, c = string.format("bf_at_%s(c, %s, %s, %s)", fl.prim, arr.ptr, arr.count, i) }
+    local call = string.format("bf_at_%s(c, %s, %s, %s)", fl.prim, arr.ptr, arr.count, i)
+    if fl.prim == "f32" or fl.prim == "f64" then return { kind = "float", c = call, prec = P.primary, ty = "double" } end
+    return int_piece(call, P.primary, "i64")
   end
   if k == "call" then
     if M.quantifiers[e.name] then return M.quantifier(e, env) end
     if e.name == "tag" then
       -- the case value of the switch's active case: its type's kind, or the raw case's number
       local sw = place(e.args[1], env)
-      local c = "INT64_C(0)"
+      local p = literal(0)
       local cases = sw.field.cases
       for i = #cases, 1, -1 do
         local case = cases[i]
         if not case.default then
-          local kind = case.type and names.kind_const(env.fmt, case.type) or string.format("-%d", i)
-          c = string.format("(%s.kind == %s ? INT64_C(%d) : %s)", sw.c, kind, case.value, c)
+          local kind = case.type and names.kind_const(env.fmt, case.type) or raw_case_name(env, sw.field, i)
+          local v = literal(case.value)
+          p = int_piece(string.format("%s.kind == %s ? %s : %s", sw.c, kind, paren(v, P.lor), paren(p, P.cond)),
+            P.cond, common_ty(v, p), v.nn and p.nn)
         end
       end
-      return { kind = "int", c = c }
+      return p
     end
     if e.name == "offset" then
       local a = e.args[1]
-      local owner = a.k == "member" and place(a.a, env).c or env.self
+      local prefix = a.k == "member" and member_prefix(place(a.a, env)) or (env.self .. "->")
       local fl = a.field
       if fl.offset and not fl.located then
-        return { kind = "int", c = string.format("(int64_t)((%s)->_offset + %d)", owner, fl.offset) }
+        return int_piece(string.format("(int64_t)(%s_offset + %d)", prefix, fl.offset), P.unary, "i64")
       end
-      return { kind = "int", c = string.format("(int64_t)(%s)->%s_at", owner, fl.name) }
+      return int_piece(string.format("(int64_t)%s%s_at", prefix, fl.name), P.unary, "i64")
     end
     if e.name == "indexof" then
       local x = num(e.args[1], env)
-      local c = "INT64_C(-1)"
+      local p = literal(-1)
       for i = #e.args, 2, -1 do
-        c = string.format("(%s == %s ? INT64_C(%d) : %s)", x, num(e.args[i], env), i - 2, c)
+        local a, b = unify(x, num(e.args[i], env))
+        p = int_piece(string.format("%s == %s ? %d : %s", paren(a, P.shift), paren(b, P.shift), i - 2,
+          paren(p, P.cond)), P.cond, "int")
       end
-      return { kind = "int", c = c }
+      return p
     end
     if e.name == "first_nonzero" then
-      local c = num(e.args[#e.args], env)
-      for i = #e.args - 1, 1, -1 do c = string.format("bf_nonzero_or(%s, %s)", num(e.args[i], env), c) end
-      return { kind = "int", c = c }
+      if #e.args == 1 then return num(e.args[1], env) end
+      local c = arg(num(e.args[#e.args], env))
+      for i = #e.args - 1, 1, -1 do c = string.format("bf_nonzero_or(%s, %s)", arg(num(e.args[i], env)), c) end
+      return int_piece(c, P.primary, "i64")
     end
     if e.name == "lz4_size" then
       local b = place(e.args[1], env)
-      return { kind = "int", c = string.format("bf_lz4_size(%s.ptr, %s.len, %s)", b.c, b.c, num(e.args[2], env)) }
+      return int_piece(string.format("bf_lz4_size(%s.ptr, %s.len, %s)", b.c, b.c, arg(num(e.args[2], env))), P.primary, "i64")
     end
     if e.name == "len" then
       local a = place(e.args[1], env)
-      if a.kind == "array" then return { kind = "int", c = "(int64_t)" .. a.count } end
-      return { kind = "int", c = "(int64_t)" .. a.c .. ".len" }
+      if a.kind == "array" then
+        if a.field.fixed_count then return literal(a.field.fixed_count) end
+        return int_piece("(int64_t)" .. a.count, P.unary, "i64")
+      end
+      return int_piece("(int64_t)" .. a.c .. ".len", P.unary, "i64")
     end
     local fl = e.vt == "float"
     local a, b = num(e.args[1], env, fl), num(e.args[2], env, fl)
     local fn = (e.name == "min" and "bf_min" or "bf_max") .. (fl and "f" or "")
-    return { kind = fl and "float" or "int", c = string.format("%s(%s, %s)", fn, a, b) }
+    local c = string.format("%s(%s, %s)", fn, arg(a), arg(b))
+    if fl then return { kind = "float", c = c, prec = P.primary, ty = "double" } end
+    return int_piece(c, P.primary, "i64")
   end
   if k == "unary" then
     local fl = e.vt == "float"
     local a = num(e.a, env, fl)
     if e.op == "-" then
-      return { kind = e.vt, c = fl and "(-" .. a .. ")" or "bf_neg(" .. a .. ")" }
+      if fl then return { kind = "float", c = "-" .. paren(a, P.unary), prec = P.unary, ty = "double" } end
+      return int_piece("bf_neg(" .. arg(a) .. ")", P.primary, "i64")
     end
-    return { kind = "int", c = "((int64_t)(" .. e.op .. a .. "))" }
+    if e.op == "!" then return truth_piece("!" .. paren(a, P.unary), P.unary) end
+    -- ~: sign extension commutes with it, so int and int64_t operands keep their value
+    if a.ty ~= "int" and a.ty ~= "i64" then a = as_i64(a) end
+    return int_piece(e.op .. paren(a, P.unary), P.unary, a.ty, false)
   end
   if k == "binary" then
     local op = e.op
     local float = e.a.vt == "float" or e.b.vt == "float"
     local a, b = num(e.a, env, float), num(e.b, env, float)
-    if op == "&&" or op == "||" or op == "==" or op == "!=" or op == "<" or op == ">" or op == "<=" or op == ">=" then
-      return { kind = "int", c = string.format("((int64_t)(%s %s %s))", a, op, b) }
+    local prec = op_prec[op]
+    if op == "&&" or op == "||" then
+      -- truth values: any scalar type tests the same
+      local function side(p)
+        if p.prec >= P.bor and p.prec <= P.band or p.prec == P.land and prec == P.lor then return "(" .. p.c .. ")" end
+        return paren(p, prec)
+      end
+      return truth_piece(side(a) .. " " .. op .. " " .. side(b), prec)
     end
-    if float then return { kind = "float", c = string.format("(%s %s %s)", a, op, b) } end
-    if op == "/" then return { kind = "int", c = string.format("bf_div(c, %s, %s)", a, b) } end
-    if op == "%" then return { kind = "int", c = string.format("bf_mod(c, %s, %s)", a, b) } end
-    if int_ops[op] then return { kind = "int", c = string.format("%s(%s, %s)", int_ops[op], a, b) } end
-    return { kind = "int", c = string.format("(%s %s %s)", a, op, b) }
+    local function side(p, right)
+      -- comparisons and mixed bitwise operators are parenthesised for the reader (and -Wparentheses)
+      if p.prec >= P.lor and p.prec <= P.rel and (p.prec ~= prec or prec == P.rel or prec == P.eq) then
+        return "(" .. p.c .. ")"
+      end
+      return paren(p, right and prec + 1 or prec)
+    end
+    if prec == P.rel or prec == P.eq then
+      a, b = unify(a, b)
+      return truth_piece(side(a) .. " " .. op .. " " .. side(b, true), prec)
+    end
+    if float then return { kind = "float", c = side(a) .. " " .. op .. " " .. side(b, true), prec = prec, ty = "double" } end
+    if op == "/" then return int_piece(string.format("bf_div(c, %s, %s)", arg(a), arg(b)), P.primary, "i64") end
+    if op == "%" then return int_piece(string.format("bf_mod(c, %s, %s)", arg(a), arg(b)), P.primary, "i64") end
+    if int_ops[op] then
+      return int_piece(string.format("%s(%s, %s)", int_ops[op], arg(a), arg(b)), P.primary, "i64")
+    end
+    -- & | ^: same values as on int64_t when the usual conversions keep both operands' values
+    a, b = unify(a, b)
+    local nn
+    if op == "&" then nn = a.nn or b.nn else nn = a.nn and b.nn end
+    return int_piece(side(a) .. " " .. op .. " " .. side(b, true), prec, common_ty(a, b), nn or false)
   end
   if k == "cond" then
     local float = e.vt == "float"
-    return { kind = float and "float" or "int",
-      c = string.format("(%s ? %s : %s)", num(e.a, env), num(e.b, env, float), num(e.c, env, float)) }
+    local cond = num(e.a, env)
+    local t, f = num(e.b, env, float), num(e.c, env, float)
+    t, f = unify(t, f)
+    local c = string.format("%s ? %s : %s", paren(cond, P.lor), paren(t, P.lor), paren(f, P.cond))
+    if float then return { kind = "float", c = c, prec = P.cond, ty = "double" } end
+    return int_piece(c, P.cond, common_ty(t, f), t.nn and f.nn)
   end
   error("unknown expression kind " .. tostring(k))
 end
@@ -261,26 +466,26 @@ function M.quantifier(e, env)
   local elem_env = setmetatable({ index = "(int64_t)" .. i, elem_field = fl, pre = {} }, { __index = env })
   if fl.kind == "struct" then
     local tc = names.ctype(env.fmt, fl.type)
-    pre[#pre + 1] = string.format("    const %s *%s = &(%s)[%s];", tc, it, arr.ptr, i)
+    pre[#pre + 1] = string.format("    const %s *%s = &%s[%s];", tc, it, arr.ptr, i)
     pre[#pre + 1] = string.format("    (void)%s;", it)
     elem_env.it = it
-    elem_env.prev = string.format("(%s ? &(%s)[%s - 1] : &%s_zero)", i, arr.ptr, i, tc)
+    elem_env.prev = string.format("(%s ? &%s[%s - 1] : &%s_zero)", i, arr.ptr, i, tc)
   else
-    elem_env.it = string.format("(%s)[%s]", arr.ptr, i)
-    elem_env.prev = string.format("(%s ? (%s)[%s - 1] : 0)", i, arr.ptr, i)
+    elem_env.it = string.format("%s[%s]", arr.ptr, i)
+    elem_env.prev = string.format("(%s ? %s[%s - 1] : 0)", i, arr.ptr, i)
   end
   local body = num(e.args[2], elem_env, float)
   for _, l in ipairs(elem_env.pre) do pre[#pre + 1] = "    " .. l end
   if e.name == "count" then
-    pre[#pre + 1] = string.format("    %s += (%s) ? 1 : 0;", acc, body)
+    pre[#pre + 1] = string.format("    %s += %s;", acc, body.truth and body.c or (paren(body, P.shift) .. " != 0"))
   elseif e.name == "sum" then
-    pre[#pre + 1] = string.format("    %s = %s;", acc, float and (acc .. " + " .. body) or ("bf_add(" .. acc .. ", " .. body .. ")"))
+    pre[#pre + 1] = string.format("    %s = %s;", acc, float and (acc .. " + " .. paren(body, P.mul)) or ("bf_add(" .. acc .. ", " .. body.c .. ")"))
   elseif e.name == "first" then
-    pre[#pre + 1] = string.format("    if (%s) { %s = (int64_t)%s; break; }", body, acc, i)
+    pre[#pre + 1] = string.format("    if (%s) { %s = %s; break; }", body.c, acc, i)
   elseif e.name == "all" then
-    pre[#pre + 1] = string.format("    if (!(%s)) { %s = 0; break; }", body, acc)
+    pre[#pre + 1] = string.format("    if (!%s) { %s = 0; break; }", paren(body, P.unary), acc)
   else
-    pre[#pre + 1] = string.format("    if (%s) { %s = 1; break; }", body, acc)
+    pre[#pre + 1] = string.format("    if (%s) { %s = 1; break; }", body.c, acc)
   end
   pre[#pre + 1] = "}"
   if slot then
@@ -290,13 +495,24 @@ function M.quantifier(e, env)
     pre[#pre + 1] = string.format("    %s = %s;", slot_value, acc)
     pre[#pre + 1] = "}"
   end
-  return { kind = float and "float" or "int", c = acc }
+  if float then return { kind = "float", c = acc, prec = P.primary, ty = "double" } end
+  return int_piece(acc, P.primary, "i64")
 end
 
--- The C text of an expression used as a number.
-function M.c(e, env) return num(e, env) end
--- The C text as a double.
-function M.cf(e, env) return num(e, env, true) end
+-- The C text of an expression used as a number: an int64_t, safe inside any larger expression.
+function M.c(e, env) return paren(as_i64(num(e, env)), P.unary) end
+-- The same where nothing binds to it: the right of `=`, a call's argument, `return`.
+function M.value(e, env) return as_i64(num(e, env)).c end
+-- The C text as a double, for the same places as M.value.
+function M.cf(e, env) return as_double(num(e, env)).c end
+-- The C text of an expression used as a condition (`if (...)`): any scalar type tests the same.
+function M.cond(e, env) return num(e, env).c end
+-- The C text of an expression's truth as an int, 0 or 1.
+function M.truth(e, env)
+  local p = num(e, env)
+  if p.truth then return p.c end
+  return paren(p, P.shift) .. " != 0"
+end
 -- The place (for bytes tables and arrays).
 M.place = place
 

@@ -18,6 +18,21 @@ function M.enum_const(fmt, enum, member)
   return fmt.name:upper() .. "_" .. M.upper(enum) .. "_" .. M.upper(member)
 end
 
+-- A switch's raw-bytes case: its (negative) kind's name.
+function M.raw_case_const(fmt, type_name, field_name, label)
+  return fmt.name:upper() .. "_" .. M.upper(type_name) .. "_" .. field_name:upper() .. "_" .. M.upper(label)
+end
+
+-- The kind of switch field `fl`'s i-th case when it is raw bytes: the header's name for it.
+function M.raw_case_kind(fmt, fl, i)
+  for _, t in ipairs(fmt.types) do
+    for _, f in ipairs(t.fields) do
+      if f == fl then return M.raw_case_const(fmt, t.name, fl.name, fl.cases[i].label) end
+    end
+  end
+  return string.format("-%d", i)
+end
+
 function M.kind_const(fmt, type_name) return fmt.name:upper() .. "_KIND_" .. M.upper(type_name) end
 
 local prim_ctypes = {
