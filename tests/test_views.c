@@ -136,6 +136,17 @@ Test(views, agree_with_the_reader_on_every_sample)
     cr_assert_gt(read, 30, "only %d samples read", read);
 }
 
+/* The project's own files (the demo model and its stream, the sprite fixtures): views are
+ * tested on them with or without ../shared. */
+Test(views, agree_with_the_reader_on_the_project_fixtures)
+{
+    int read = 0;
+    int files = walk(BF_PROJECT_DIR "/tests/fixtures/demo", agree_on_sample, &read);
+    files += walk(BF_PROJECT_DIR "/tests/fixtures/sprite", agree_on_sample, &read);
+    cr_assert_geq(files, 3, "only %d fixture files found", files);
+    cr_assert_geq(read, 3, "only %d fixtures read", read);
+}
+
 /* ---- hostile copies: truncations and overwritten bytes -------------------------------- */
 
 static void refuse_like_the_reader(const char *path, const view_entry *e, void *user)
@@ -190,6 +201,13 @@ Test(views, refuse_what_the_reader_refuses, .timeout = 600)
     files += walk(sample_path("p3m"), refuse_like_the_reader, NULL);
     files += walk(BF_PROJECT_DIR "/tests/fixtures/sprite", refuse_like_the_reader, NULL);
     cr_assert_gt(files, 20);
+}
+
+Test(views, refuse_what_the_reader_refuses_on_the_project_fixtures, .timeout = 600)
+{
+    int files = walk(BF_PROJECT_DIR "/tests/fixtures/demo", refuse_like_the_reader, NULL);
+    files += walk(BF_PROJECT_DIR "/tests/fixtures/sprite", refuse_like_the_reader, NULL);
+    cr_assert_geq(files, 3);
 }
 
 Test(views, refuse_what_the_reader_refuses_j3d, .timeout = 600)
