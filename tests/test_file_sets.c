@@ -34,12 +34,12 @@ static void remove_dir(const char *dir)
     nftw(dir, remove_one, 8, FTW_DEPTH | FTW_PHYS);
 }
 
-/* Copies a sample into `dir/name`, then writes `patch` (n bytes) at `at` when n > 0. */
-static void copy_sample(const char *rel, const char *dir, const char *name, long at, const void *patch, size_t n)
+/* Copies the file `src` into `dir/name`, then writes `patch` (n bytes) at `at` when n > 0. */
+static void copy_file(const char *src, const char *dir, const char *name, long at, const void *patch, size_t n)
 {
     uint8_t *data;
     size_t size;
-    cr_assert(load_file(sample_path(rel), &data, &size), "cannot read %s", rel);
+    cr_assert(load_file(src, &data, &size), "cannot read %s", src);
     if (n) {
         cr_assert((size_t)at + n <= size);
         memcpy(data + at, patch, n);
@@ -51,6 +51,12 @@ static void copy_sample(const char *rel, const char *dir, const char *name, long
     cr_assert_eq(fwrite(data, 1, size, f), size);
     fclose(f);
     free(data);
+}
+
+/* The same for a file of ../shared/samples. */
+static void copy_sample(const char *rel, const char *dir, const char *name, long at, const void *patch, size_t n)
+{
+    copy_file(sample_path(rel), dir, name, at, patch, n);
 }
 
 /* The snake model of the tiny3d animation example and its five streams, into `dir`,
@@ -165,5 +171,25 @@ Test(file_sets, keys_beyond_the_library_are_reported)
     cr_expect(strstr(r->out, "is not below member.position_count = 2") != NULL, "%s", r->out);
     cr_expect(strstr(r->out, "is not below member.position_count = 2 in snake.tkl; ") != NULL, "%s", r->out);
     cr_expect(strstr(r->out, "rotation_key") == NULL, "rotations are in range: %s", r->out);
+    remove_dir(dir);
+}
+
+/* The project's own model and its stream (tests/fixtures/demo): the set is checked with or
+ * without ../shared. The pyramid's one animation, spin, has one rotation channel. */
+Test(file_sets, the_demo_pyramid_and_its_stream)
+{
+    const char *dir = temp_dir();
+    copy_file(BF_PROJECT_DIR "/tests/fixtures/demo/pyramid.t3dm", dir, "pyramid.t3dm", 0, NULL, 0);
+    cli_result *r = cli_runf("check %s/pyramid.t3dm", dir);
+    cr_expect_eq(r->status, 1, "%s%s", r->out, r->err);
+    cr_expect(strstr(r->out, "missing stream 0") != NULL, "%s", r->out);
+    copy_file(BF_PROJECT_DIR "/tests/fixtures/demo/pyramid.0.sdata", dir, "pyramid.0.sdata", 0, NULL, 0);
+    r = cli_runf("check %s/pyramid.t3dm", dir);
+    cr_expect_eq(r->status, 0, "%s%s", r->out, r->err);
+    static const uint8_t channel_1[] = {0x00, 0x01}; /* big-endian u16 at byte 2: the first keyframe's channel */
+    copy_file(BF_PROJECT_DIR "/tests/fixtures/demo/pyramid.0.sdata", dir, "pyramid.0.sdata", 2, channel_1, 2);
+    r = cli_runf("check %s/pyramid.t3dm", dir);
+    cr_expect_eq(r->status, 1, "%s%s", r->out, r->err);
+    cr_expect(strstr(r->out, "[pyramid.0.sdata] keyframes[0].channel @0x2: 1 is not below") != NULL, "%s", r->out);
     remove_dir(dir);
 }
