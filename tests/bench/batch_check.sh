@@ -1,5 +1,5 @@
 #!/bin/sh
-# make bench: how many files per second 'binform check -r --jobs N --json-lines' gets through
+# make bench: how many files per second 'binform check -r --no-set --jobs N --json-lines' gets through
 # on a tree of 100 000 files: hard links to the samples (or to the project's own models when
 # the samples are absent), 1000 to a folder, in a temporary directory removed afterwards.
 # usage: tests/bench/batch_check.sh BINFORM SHARED_DIR [FILES] [JOBS]
@@ -27,7 +27,9 @@ made=$(find "$tmp/tree" -type f | wc -l)
 bytes=$(find "$tmp/tree" -type f -printf '%s\n' | awk '{ s += $1 } END { print s }')
 start=$(date +%s.%N)
 status=0
-"$binform" check -r --jobs "$jobs" --json-lines "$tmp/tree" > "$tmp/lines" 2> "$tmp/summary" || status=$?
+# --no-set: the links are renamed (0042_snake.t3dm), so a model's streams and a TMD's library are
+# not where its schema's names say; each file is checked alone, as before file sets
+"$binform" check -r --no-set --jobs "$jobs" --json-lines "$tmp/tree" > "$tmp/lines" 2> "$tmp/summary" || status=$?
 end=$(date +%s.%N)
 lines=$(wc -l < "$tmp/lines")
 awk -v made="$made" -v lines="$lines" -v start="$start" -v end="$end" -v jobs="$jobs" -v sources="$sources" -v bytes="$bytes" 'BEGIN {
