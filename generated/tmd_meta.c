@@ -1339,12 +1339,12 @@ static const char *const tmd_extensions_model[] = {"tmd", NULL};
 static const char *const tmd_member_below_model_1_1[] = {"member.position_count"};
 static const char *const tmd_member_below_model_1_2[] = {"member.rotation_count"};
 static const bf_member_check_desc tmd_member_checks_model_1[] = {
-    {"owner.animation_pointers.animation.channels.channel.keyframes.translation_key", tmd_member_below_model_1_1, 1, "Keyframe: \"Translation key used in the lookup table\""},
-    {"owner.animation_pointers.animation.channels.channel.keyframes.rotation_key", tmd_member_below_model_1_2, 1, "Keyframe: \"Rotation key used in the lookup table\""},
+    {"owner.animation_pointers.animation.channels.channel.keyframes.translation_key", tmd_member_below_model_1_1, 1, "Keyframe: \"Translation key used in the lookup table\"", NULL, 0, 0},
+    {"owner.animation_pointers.animation.channels.channel.keyframes.rotation_key", tmd_member_below_model_1_2, 1, "Keyframe: \"Rotation key used in the lookup table\"", NULL, 0, 0},
 };
 static const char *const tmd_member_files_model_1[] = {"{header.category}.tkl", "../tkl/{header.category}.tkl", NULL};
 static const bf_member_desc tmd_members_model[] = {
-    {"library", "The keyframe library the header names, beside the model or in a `tkl` folder next to the model's folder.", "tkl.library", NULL, NULL, tmd_member_files_model_1, tmd_member_checks_model_1, 2},
+    {"library", "The keyframe library the header names, beside the model or in a `tkl` folder next to the model's folder.", "tkl.library", NULL, NULL, tmd_member_files_model_1, tmd_member_checks_model_1, 2, NULL},
 };
 static const bf_entry_desc tmd_entries[] = {
     {"model", "A model file.", &tmd_type_File, tmd_extensions_model, "TMDL", 4, UINT64_C(0), tmd_entry_read_model, tmd_entry_validate_model, tmd_entry_write_model, BF_NONE, tmd_entry_build_model,
