@@ -2064,7 +2064,7 @@ static const bf_member_check_desc t3dm_member_checks_model_1[] = {
 };
 static const char *const t3dm_member_files_model_1[] = {"{stem}.{n}.sdata", NULL};
 static const bf_member_desc t3dm_members_model[] = {
-    {"stream", "The streaming data of the model's N-th animation, `NAME.N.sdata` beside the model (N counts the animations).", "stream", "owner.chunk_data.body", "Animation", t3dm_member_files_model_1, t3dm_member_checks_model_1, 1, NULL},
+    {"stream", "The streaming data of the model's N-th animation, `NAME.N.sdata` beside the model (N counts the animations); a `NAME.N.sdata` with N beyond them belongs to no animation (a warning).", "stream", "owner.chunk_data.body", "Animation", t3dm_member_files_model_1, t3dm_member_checks_model_1, 1, "warning"},
 };
 static int t3dm_entry_read_stream(const uint8_t *data, size_t size, bf_arena *arena, const bf_read_opts *opts,
         void **out, bf_error *err)
