@@ -561,10 +561,9 @@ static int find_files(const set_walk *w, uint64_t n, name_list *files, char *tri
         char name[1024];
         if (!expand(w->m->files[k], w->owner, n, name, sizeof name))
             continue;
-        if (strchr(file_base(name), '*')) {
+        globbed = strchr(file_base(name), '*') != NULL;
+        if (globbed)
             list_matches(name, files);
-            globbed = 1;
-        }
         else if (is_file(name))
             names_push(files, name);
         if (!files->count && strlen(tried) + strlen(name) + 8 < tried_size)
@@ -657,8 +656,8 @@ static void find_orphans(set_walk *w)
     bf_severity severity = strcmp(m->orphans, "error") == 0 ? BF_SEVERITY_ERROR : BF_SEVERITY_WARNING;
     for (size_t k = 0; m->files[k]; k++) {
         char pattern[1024];
-        if (!strstr(m->files[k], "{n}") || strchr(m->files[k], '*') || !expand(m->files[k], w->owner, ANY_N, pattern, sizeof pattern) ||
-            !strchr(file_base(pattern), N_MARK))
+        if (!strstr(m->files[k], "{n}") || strchr(m->files[k], '*') ||
+            !expand(m->files[k], w->owner, ANY_N, pattern, sizeof pattern) || !strchr(file_base(pattern), N_MARK))
             continue;
         name_list found_files = {0};
         list_matches(pattern, &found_files);
