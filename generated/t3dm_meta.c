@@ -2060,11 +2060,11 @@ static int t3dm_entry_build_model(void *doc, bf_arena *arena, struct bf_buffer *
 static const char *const t3dm_extensions_model[] = {"t3dm", NULL};
 static const char *const t3dm_member_below_model_1_1[] = {"owner.quat_channel_count", "owner.scalar_channel_count"};
 static const bf_member_check_desc t3dm_member_checks_model_1[] = {
-    {"member.keyframes.channel", t3dm_member_below_model_1_1, 2, "Keyframe: \"Channel index\"; Animation: quaternion and scalar channel counts"},
+    {"member.keyframes.channel", t3dm_member_below_model_1_1, 2, "Keyframe: \"Channel index\"; Animation: quaternion and scalar channel counts", NULL, 0, 0},
 };
 static const char *const t3dm_member_files_model_1[] = {"{stem}.{n}.sdata", NULL};
 static const bf_member_desc t3dm_members_model[] = {
-    {"stream", "The streaming data of the model's N-th animation, `NAME.N.sdata` beside the model (N counts the animations).", "stream", "owner.chunk_data.body", "Animation", t3dm_member_files_model_1, t3dm_member_checks_model_1, 1},
+    {"stream", "The streaming data of the model's N-th animation, `NAME.N.sdata` beside the model (N counts the animations); a `NAME.N.sdata` with N beyond them belongs to no animation (a warning).", "stream", "owner.chunk_data.body", "Animation", t3dm_member_files_model_1, t3dm_member_checks_model_1, 1, "warning"},
 };
 static int t3dm_entry_read_stream(const uint8_t *data, size_t size, bf_arena *arena, const bf_read_opts *opts,
         void **out, bf_error *err)

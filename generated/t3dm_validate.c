@@ -193,7 +193,7 @@ static void validate_File(bf_vctx *v, const t3dm_File *s)
     (void)R;
     (void)VC;
     (void)s;
-    /* Chunks: "The first chunk type must be O (Object)." (schema line 125) */
+    /* Chunks: "The first chunk type must be O (Object)." (schema line 126) */
     {
         int ok = s->header.chunk_count == 0 || t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, 0)->type == T3DM_CHUNK_TYPE_O;
         if (!bf_eval_failed(v, "chunks", "Chunks: \"The first chunk type must be O (Object).\"") && !ok) {
@@ -201,7 +201,7 @@ static void validate_File(bf_vctx *v, const t3dm_File *s)
             bf_eval_failed(v, "chunks", "Chunks: \"The first chunk type must be O (Object).\"");
         }
     }
-    /* Vertices: "This chunk must only appear once." (schema line 129) */
+    /* Vertices: "This chunk must only appear once." (schema line 130) */
     {
         int ok = t3dm_File_m_vertex_chunks(c, s) == 1;
         if (!bf_eval_failed(v, "chunks", "Vertices: \"This chunk must only appear once.\"") && !ok) {
@@ -209,7 +209,7 @@ static void validate_File(bf_vctx *v, const t3dm_File *s)
             bf_eval_failed(v, "chunks", "Vertices: \"This chunk must only appear once.\"");
         }
     }
-    /* Indices: "this is a shared buffer across all model/parts" (schema line 133) */
+    /* Indices: "this is a shared buffer across all model/parts" (schema line 134) */
     {
         int ok = t3dm_File_m_index_chunks(c, s) == 1;
         if (!bf_eval_failed(v, "chunks", "Indices: \"this is a shared buffer across all model/parts\"") && !ok) {
@@ -217,7 +217,7 @@ static void validate_File(bf_vctx *v, const t3dm_File *s)
             bf_eval_failed(v, "chunks", "Indices: \"this is a shared buffer across all model/parts\"");
         }
     }
-    /* Chunks: "Chunks are sorted by type and may be aligned." (schema line 137) */
+    /* Chunks: "Chunks are sorted by type and may be aligned." (schema line 138) */
     for (uint32_t i = 0; i < s->chunks_count; i++) {
         const t3dm_ChunkOffset *it = &s->chunks[i];
         const t3dm_ChunkOffset *prev = i ? &s->chunks[i - 1] : &t3dm_ChunkOffset_zero;
@@ -234,7 +234,7 @@ static void validate_File(bf_vctx *v, const t3dm_File *s)
             bf_pop(c);
         }
     }
-    /* Header: "First Vertex-chunk index" (schema line 142) */
+    /* Header: "First Vertex-chunk index" (schema line 143) */
     {
         int ok = t3dm_File_m_vertex_chunks(c, s) == 0 || (s->header.first_vertex_chunk < s->header.chunk_count && t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, s->header.first_vertex_chunk)->type == T3DM_CHUNK_TYPE_V);
         if (!bf_eval_failed(v, "header.first_vertex_chunk", "Header: \"First Vertex-chunk index\"") && !ok) {
@@ -242,7 +242,7 @@ static void validate_File(bf_vctx *v, const t3dm_File *s)
             bf_eval_failed(v, "header.first_vertex_chunk", "Header: \"First Vertex-chunk index\"");
         }
     }
-    /* Header: "First Indices-chunk index" (schema line 146) */
+    /* Header: "First Indices-chunk index" (schema line 147) */
     {
         int ok = t3dm_File_m_index_chunks(c, s) == 0 || (s->header.first_index_chunk < s->header.chunk_count && t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, s->header.first_index_chunk)->type == T3DM_CHUNK_TYPE_I);
         if (!bf_eval_failed(v, "header.first_index_chunk", "Header: \"First Indices-chunk index\"") && !ok) {
@@ -250,7 +250,7 @@ static void validate_File(bf_vctx *v, const t3dm_File *s)
             bf_eval_failed(v, "header.first_index_chunk", "Header: \"First Indices-chunk index\"");
         }
     }
-    /* Header: "First Material-chunk index" (schema line 150) */
+    /* Header: "First Material-chunk index" (schema line 151) */
     {
         int ok = t3dm_File_m_material_chunks(c, s) == 0 || (s->header.first_material_chunk < s->header.chunk_count && t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, s->header.first_material_chunk)->type == T3DM_CHUNK_TYPE_M && (s->header.first_material_chunk == 0 || t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, bf_sub(s->header.first_material_chunk, 1))->type != T3DM_CHUNK_TYPE_M));
         if (!bf_eval_failed(v, "header.first_material_chunk", "Header: \"First Material-chunk index\"") && !ok) {
@@ -258,7 +258,7 @@ static void validate_File(bf_vctx *v, const t3dm_File *s)
             bf_eval_failed(v, "header.first_material_chunk", "Header: \"First Material-chunk index\"");
         }
     }
-    /* Header: "Total vertex count" (schema line 155) */
+    /* Header: "Total vertex count" (schema line 156) */
     {
         int ok = s->header.total_vertex_count == t3dm_File_m_part_vertex_count(c, s);
         if (!bf_eval_failed(v, "header.total_vertex_count", "Header: \"Total vertex count\"") && !ok) {
@@ -266,7 +266,7 @@ static void validate_File(bf_vctx *v, const t3dm_File *s)
             bf_eval_failed(v, "header.total_vertex_count", "Header: \"Total vertex count\"");
         }
     }
-    /* Header: "Total index count" (schema line 159) */
+    /* Header: "Total index count" (schema line 160) */
     {
         int ok = s->header.total_index_count == t3dm_File_m_part_index_count(c, s);
         if (!bf_eval_failed(v, "header.total_index_count", "Header: \"Total index count\"") && !ok) {
@@ -274,7 +274,7 @@ static void validate_File(bf_vctx *v, const t3dm_File *s)
             bf_eval_failed(v, "header.total_index_count", "Header: \"Total index count\"");
         }
     }
-    /* Skeleton: "Contains a tree of bones" (the loader and the importer use one skeleton) (schema line 163) */
+    /* Skeleton: "Contains a tree of bones" (the loader and the importer use one skeleton) (schema line 164) */
     {
         int ok = t3dm_File_m_skeleton_chunks(c, s) <= 1;
         if (!bf_eval_failed(v, "chunks", "Skeleton: \"Contains a tree of bones\" (the loader and the importer use one skeleton)") && !ok) {
@@ -303,7 +303,7 @@ static void validate_Header(bf_vctx *v, const t3dm_Header *s)
     (void)R;
     (void)VC;
     (void)s;
-    /* Header: "AABB min (model space)", "AABB max (model space)" (schema line 207) */
+    /* Header: "AABB min (model space)", "AABB max (model space)" (schema line 208) */
     {
         int ok = bf_at_s16(c, s->aabb_min, 3, 0) <= bf_at_s16(c, s->aabb_max, 3, 0) && bf_at_s16(c, s->aabb_min, 3, 1) <= bf_at_s16(c, s->aabb_max, 3, 1) && bf_at_s16(c, s->aabb_min, 3, 2) <= bf_at_s16(c, s->aabb_max, 3, 2);
         if (!bf_eval_failed(v, "aabb_min", "Header: \"AABB min (model space)\", \"AABB max (model space)\"") && !ok) {
@@ -311,7 +311,7 @@ static void validate_Header(bf_vctx *v, const t3dm_Header *s)
             bf_eval_failed(v, "aabb_min", "Header: \"AABB min (model space)\", \"AABB max (model space)\"");
         }
     }
-    /* Vertex: "Interleaved data for two vertices." (schema line 211) */
+    /* Vertex: "Interleaved data for two vertices." (schema line 212) */
     {
         int ok = bf_mod(c, s->total_vertex_count, 2) == 0;
         if (!bf_eval_failed(v, "total_vertex_count", "Vertex: \"Interleaved data for two vertices.\"") && !ok) {
@@ -384,7 +384,7 @@ static void validate_Object(bf_vctx *v, const t3dm_Object *s)
     (void)R;
     (void)VC;
     (void)s;
-    /* Object: "Material, chunk index" (schema line 372) */
+    /* Object: "Material, chunk index" (schema line 373) */
     {
         int ok = s->material < t3dm_File_m_material_chunks(c, R);
         if (!bf_eval_failed(v, "material", "Object: \"Material, chunk index\"") && !ok) {
@@ -392,7 +392,7 @@ static void validate_Object(bf_vctx *v, const t3dm_Object *s)
             bf_eval_failed(v, "material", "Object: \"Material, chunk index\"");
         }
     }
-    /* Object: "AABB min (XYZ)", "AABB max (XYZ)" (schema line 376) */
+    /* Object: "AABB min (XYZ)", "AABB max (XYZ)" (schema line 377) */
     {
         int ok = bf_at_s16(c, s->aabb_min, 3, 0) <= bf_at_s16(c, s->aabb_max, 3, 0) && bf_at_s16(c, s->aabb_min, 3, 1) <= bf_at_s16(c, s->aabb_max, 3, 1) && bf_at_s16(c, s->aabb_min, 3, 2) <= bf_at_s16(c, s->aabb_max, 3, 2);
         if (!bf_eval_failed(v, "aabb_min", "Object: \"AABB min (XYZ)\", \"AABB max (XYZ)\"") && !ok) {
@@ -400,7 +400,7 @@ static void validate_Object(bf_vctx *v, const t3dm_Object *s)
             bf_eval_failed(v, "aabb_min", "Object: \"AABB min (XYZ)\", \"AABB max (XYZ)\"");
         }
     }
-    /* Object: "Triangle count" (schema line 380) */
+    /* Object: "Triangle count" (schema line 381) */
     {
         int ok = s->triangle_count >= t3dm_Object_m_part_triangles(c, s);
         if (!bf_eval_failed(v, "triangle_count", "Object: \"Triangle count\"") && !ok) {
@@ -425,7 +425,7 @@ static void validate_Part(bf_vctx *v, const t3dm_Part *s)
     (void)R;
     (void)VC;
     (void)s;
-    /* Part: "Triangle Index count" (three 8-bit indices per triangle) (schema line 437) */
+    /* Part: "Triangle Index count" (three 8-bit indices per triangle) (schema line 438) */
     {
         int ok = bf_mod(c, s->index_count, 3) == 0;
         if (!bf_eval_failed(v, "index_count", "Part: \"Triangle Index count\" (three 8-bit indices per triangle)") && !ok) {
@@ -433,7 +433,7 @@ static void validate_Part(bf_vctx *v, const t3dm_Part *s)
             bf_eval_failed(v, "index_count", "Part: \"Triangle Index count\" (three 8-bit indices per triangle)");
         }
     }
-    /* Indices: "Local Indices" (local to the part's vertex load) (schema line 441) */
+    /* Indices: "Local Indices" (local to the part's vertex load) (schema line 442) */
     {
         int64_t q1 = 1;
         for (uint32_t i1 = 0; i1 < (uint32_t)(s->index_data.triangles_count); i1++) {
@@ -445,7 +445,7 @@ static void validate_Part(bf_vctx *v, const t3dm_Part *s)
             bf_eval_failed(v, "index_count", "Indices: \"Local Indices\" (local to the part's vertex load)");
         }
     }
-    /* Part: "Vertex src. offset", "Vertex count" (schema line 445) */
+    /* Part: "Vertex src. offset", "Vertex count" (schema line 446) */
     {
         int ok = bf_mod(c, s->vertex_offset, 16) == 0 && bf_add(bf_div(c, s->vertex_offset, 16), s->vertex_count) <= R->header.total_vertex_count;
         if (!bf_eval_failed(v, "vertex_offset", "Part: \"Vertex src. offset\", \"Vertex count\"") && !ok) {
@@ -453,7 +453,7 @@ static void validate_Part(bf_vctx *v, const t3dm_Part *s)
             bf_eval_failed(v, "vertex_offset", "Part: \"Vertex src. offset\", \"Vertex count\"");
         }
     }
-    /* Part: "Matrix index, 0xFFFF for none" (schema line 449) */
+    /* Part: "Matrix index, 0xFFFF for none" (schema line 450) */
     {
         int ok = s->matrix_index == 65535 || s->matrix_index < t3dm_File_m_bone_count(c, R);
         if (!bf_eval_failed(v, "matrix_index", "Part: \"Matrix index, 0xFFFF for none\"") && !ok) {
@@ -472,7 +472,7 @@ static void validate_Skeleton(bf_vctx *v, const t3dm_Skeleton *s)
     (void)R;
     (void)VC;
     (void)s;
-    /* T3DBone: "The list is sorted by index, so index references are guaranteed to be parsed before the bone itself." (schema line 487) */
+    /* T3DBone: "The list is sorted by index, so index references are guaranteed to be parsed before the bone itself." (schema line 488) */
     for (uint32_t i = 0; i < s->bones_count; i++) {
         const t3dm_Bone *it = &s->bones[i];
         const t3dm_Bone *prev = i ? &s->bones[i - 1] : &t3dm_Bone_zero;
@@ -489,7 +489,7 @@ static void validate_Skeleton(bf_vctx *v, const t3dm_Skeleton *s)
             bf_pop(c);
         }
     }
-    /* T3DBone: "Depth / Level" (schema line 492) */
+    /* T3DBone: "Depth / Level" (schema line 493) */
     for (uint32_t i = 0; i < s->bones_count; i++) {
         const t3dm_Bone *it = &s->bones[i];
         const t3dm_Bone *prev = i ? &s->bones[i - 1] : &t3dm_Bone_zero;
@@ -517,7 +517,7 @@ static void validate_Animation(bf_vctx *v, const t3dm_Animation *s)
     (void)R;
     (void)VC;
     (void)s;
-    /* ChannelMapping: "They are sorted so that all rotation channels come first." (schema line 529) */
+    /* ChannelMapping: "They are sorted so that all rotation channels come first." (schema line 530) */
     for (uint32_t i = 0; i < s->channels_count; i++) {
         const t3dm_ChannelMapping *it = &s->channels[i];
         const t3dm_ChannelMapping *prev = i ? &s->channels[i - 1] : &t3dm_ChannelMapping_zero;
@@ -534,7 +534,7 @@ static void validate_Animation(bf_vctx *v, const t3dm_Animation *s)
             bf_pop(c);
         }
     }
-    /* ChannelMapping: "Attribute index (0-2 for x/y/z, 0 for quat.)" (schema line 534) */
+    /* ChannelMapping: "Attribute index (0-2 for x/y/z, 0 for quat.)" (schema line 535) */
     for (uint32_t i = 0; i < s->channels_count; i++) {
         const t3dm_ChannelMapping *it = &s->channels[i];
         const t3dm_ChannelMapping *prev = i ? &s->channels[i - 1] : &t3dm_ChannelMapping_zero;
@@ -551,7 +551,7 @@ static void validate_Animation(bf_vctx *v, const t3dm_Animation *s)
             bf_pop(c);
         }
     }
-    /* ChannelMapping: "Target index" (a bone of the skeleton) (schema line 539) */
+    /* ChannelMapping: "Target index" (a bone of the skeleton) (schema line 540) */
     for (uint32_t i = 0; i < s->channels_count; i++) {
         const t3dm_ChannelMapping *it = &s->channels[i];
         const t3dm_ChannelMapping *prev = i ? &s->channels[i - 1] : &t3dm_ChannelMapping_zero;
@@ -568,7 +568,7 @@ static void validate_Animation(bf_vctx *v, const t3dm_Animation *s)
             bf_pop(c);
         }
     }
-    /* Animation: "Duration (seconds)" (schema line 544) */
+    /* Animation: "Duration (seconds)" (schema line 545) */
     {
         int ok = (double)s->duration >= 0;
         if (!bf_eval_failed(v, "duration", "Animation: \"Duration (seconds)\"") && !ok) {
@@ -609,7 +609,7 @@ static void validate_Bvh(bf_vctx *v, const t3dm_Bvh *s)
     (void)R;
     (void)VC;
     (void)s;
-    /* BVHNode: "If the data count is 0, the node is an inner node and the index points to the next 2 nodes." (schema line 578) */
+    /* BVHNode: "If the data count is 0, the node is an inner node and the index points to the next 2 nodes." (schema line 579) */
     for (uint32_t i = 0; i < s->nodes_count; i++) {
         const t3dm_BvhNode *it = &s->nodes[i];
         const t3dm_BvhNode *prev = i ? &s->nodes[i - 1] : &t3dm_BvhNode_zero;
@@ -626,7 +626,7 @@ static void validate_Bvh(bf_vctx *v, const t3dm_Bvh *s)
             bf_pop(c);
         }
     }
-    /* BVHNode: "If the data count is >0, the node is a leaf node and the index points to the data array." (schema line 583) */
+    /* BVHNode: "If the data count is >0, the node is a leaf node and the index points to the data array." (schema line 584) */
     for (uint32_t i = 0; i < s->nodes_count; i++) {
         const t3dm_BvhNode *it = &s->nodes[i];
         const t3dm_BvhNode *prev = i ? &s->nodes[i - 1] : &t3dm_BvhNode_zero;
@@ -643,7 +643,7 @@ static void validate_Bvh(bf_vctx *v, const t3dm_Bvh *s)
             bf_pop(c);
         }
     }
-    /* Mesh BVH: leaf data are objects (schema line 588) */
+    /* Mesh BVH: leaf data are objects (schema line 589) */
     for (uint32_t i = 0; i < s->data_array_count; i++) {
         if (bf_push(c, "data_array", i)) {
             {
@@ -673,7 +673,7 @@ static void validate_BvhNode(bf_vctx *v, const t3dm_BvhNode *s)
     (void)R;
     (void)VC;
     (void)s;
-    /* BVHNode: "AABB min (model space)" (schema line 612) */
+    /* BVHNode: "AABB min (model space)" (schema line 613) */
     {
         int ok = bf_at_s16(c, s->aabb_min, 3, 0) <= bf_at_s16(c, s->aabb_max, 3, 0) && bf_at_s16(c, s->aabb_min, 3, 1) <= bf_at_s16(c, s->aabb_max, 3, 1) && bf_at_s16(c, s->aabb_min, 3, 2) <= bf_at_s16(c, s->aabb_max, 3, 2);
         if (!bf_eval_failed(v, "aabb_min", "BVHNode: \"AABB min (model space)\"") && !ok) {

@@ -1339,16 +1339,22 @@ static const char *const tmd_extensions_model[] = {"tmd", NULL};
 static const char *const tmd_member_below_model_1_1[] = {"member.position_count"};
 static const char *const tmd_member_below_model_1_2[] = {"member.rotation_count"};
 static const bf_member_check_desc tmd_member_checks_model_1[] = {
-    {"owner.animation_pointers.animation.channels.channel.keyframes.translation_key", tmd_member_below_model_1_1, 1, "Keyframe: \"Translation key used in the lookup table\""},
-    {"owner.animation_pointers.animation.channels.channel.keyframes.rotation_key", tmd_member_below_model_1_2, 1, "Keyframe: \"Rotation key used in the lookup table\""},
+    {"owner.animation_pointers.animation.channels.channel.keyframes.translation_key", tmd_member_below_model_1_1, 1, "Keyframe: \"Translation key used in the lookup table\"", NULL, 0, 0},
+    {"owner.animation_pointers.animation.channels.channel.keyframes.rotation_key", tmd_member_below_model_1_2, 1, "Keyframe: \"Rotation key used in the lookup table\"", NULL, 0, 0},
 };
 static const char *const tmd_member_files_model_1[] = {"{header.category}.tkl", "../tkl/{header.category}.tkl", NULL};
+static const char *const tmd_member_among_model_2_1[] = {"member.material_names"};
+static const bf_member_check_desc tmd_member_checks_model_2[] = {
+    {"owner.lod.levels.meshes.material", NULL, 0, "Mesh Data: \"+12 32 byte fixed string Material name\"; Toshi Material Library: \"32 byte fixed string [numMaterials] LUT for material names\"", tmd_member_among_model_2_1, 1, 1},
+};
+static const char *const tmd_member_files_model_2[] = {"../matlibs/*.tml", "../tml/*.tml", "*.tml", NULL};
 static const bf_member_desc tmd_members_model[] = {
-    {"library", "The keyframe library the header names, beside the model or in a `tkl` folder next to the model's folder.", "tkl.library", NULL, NULL, tmd_member_files_model_1, tmd_member_checks_model_1, 2},
+    {"library", "The keyframe library the header names, beside the model or in a `tkl` folder next to the model's folder.", "tkl.library", NULL, NULL, tmd_member_files_model_1, tmd_member_checks_model_1, 2, NULL},
+    {"materials", "The material libraries the meshes' material names are looked up in. Nothing in a TMD names\nits library: the game's data keeps every `.tml` in a `matlibs` folder next to the models' folder,\nand the community importer searches all of them for each material name (else the model's\nown folder); a `tml` folder next to the model's folder is the sample collection's layout.\n", "tml.library", NULL, NULL, tmd_member_files_model_2, tmd_member_checks_model_2, 1, NULL},
 };
 static const bf_entry_desc tmd_entries[] = {
     {"model", "A model file.", &tmd_type_File, tmd_extensions_model, "TMDL", 4, UINT64_C(0), tmd_entry_read_model, tmd_entry_validate_model, tmd_entry_write_model, BF_NONE, tmd_entry_build_model,
-        tmd_members_model, 1},
+        tmd_members_model, 2},
 };
 static const bf_type_desc *const tmd_types[] = {
     &tmd_type_File,
@@ -1369,4 +1375,4 @@ static const bf_type_desc *const tmd_types[] = {
 static const bf_enum_desc *const tmd_enums[] = {
     &tmd_enum_ChannelFlags,
 };
-const bf_format_desc tmd_format = {"tmd", "Toshi Model Driver (.TMD)", "A Toshi engine model (Jurassic Park: Operation Genesis): an 8-byte magic, a 52-byte header, the\nscene block (nodes, animations and the \"encrypted\" addresses of their data), then the levels of\ndetail with their meshes, pieces and vertices. Addresses in the scene are stored encrypted: the\nfile offset is `60 + encryptedAddress - salt`, with the salt from the header. The keyframes of\nthe animations index the position and rotation look-up tables of a keyframe library (`.tkl`,\nnamed in the header), which is another file: `binform check` reads it with the model (the\n`library` member) and checks the keys against its table counts.\n", "little", tmd_entries, 1, tmd_types, 14, NULL, 0, tmd_enums, 1};
+const bf_format_desc tmd_format = {"tmd", "Toshi Model Driver (.TMD)", "A Toshi engine model (Jurassic Park: Operation Genesis): an 8-byte magic, a 52-byte header, the\nscene block (nodes, animations and the \"encrypted\" addresses of their data), then the levels of\ndetail with their meshes, pieces and vertices. Addresses in the scene are stored encrypted: the\nfile offset is `60 + encryptedAddress - salt`, with the salt from the header. The keyframes of\nthe animations index the position and rotation look-up tables of a keyframe library (`.tkl`,\nnamed in the header), which is another file: `binform check` reads it with the model (the\n`library` member) and checks the keys against its table counts. The meshes name their\nmaterials; the material libraries (`.tml`, the `materials` member) must hold those names.\n", "little", tmd_entries, 1, tmd_types, 14, NULL, 0, tmd_enums, 1};

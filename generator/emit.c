@@ -56,6 +56,7 @@ static void push_members(lua_State *L, const ptr_vec *members)
         set_str(L, "kind", m->kind);
         set_str(L, "each", m->each);
         set_str(L, "each_type", m->each_type);
+        set_str(L, "orphans", m->orphans);
         push_strings(L, &m->files);
         lua_setfield(L, -2, "files");
         lua_newtable(L);
@@ -66,6 +67,10 @@ static void push_members(lua_State *L, const ptr_vec *members)
             set_str(L, "origin", c->origin);
             push_strings(L, &c->below);
             lua_setfield(L, -2, "below");
+            push_strings(L, &c->among);
+            lua_setfield(L, -2, "among");
+            lua_pushboolean(L, c->ignore_case);
+            lua_setfield(L, -2, "ignore_case");
             lua_rawseti(L, -2, (lua_Integer)j + 1);
         }
         lua_setfield(L, -2, "checks");

@@ -770,7 +770,7 @@ static int is_set_path(const char *p)
 
 static member_check *build_member_check(const ynode *n)
 {
-    static const char *const keys[] = {"values", "below", "origin", NULL};
+    static const char *const keys[] = {"values", "below", "among", "ignore_case", "origin", NULL};
     member_check *c = pool_alloc(sizeof *c);
     c->loc = n->loc;
     if (!expect_kind(n, YN_MAP, "a member check"))
@@ -778,22 +778,46 @@ static member_check *build_member_check(const ynode *n)
     check_keys(n, "a member check", keys);
     c->values = scalar(ynode_get(n, "values"), "values");
     c->origin = scalar(ynode_get(n, "origin"), "origin");
-    const ynode *v = ynode_get(n, "below");
-    if (v)
+    const ynode *v;
+    if ((v = ynode_get(n, "below")))
         scalar_list(v, "below", &c->below);
+    if ((v = ynode_get(n, "among")))
+        scalar_list(v, "among", &c->among);
+    if ((v = ynode_get(n, "ignore_case"))) {
+        c->ignore_case = parse_bool(v, "ignore_case");
+        if (!c->among.len)
+            diag_error(v->loc, "'ignore_case' is for 'among' checks (names), not 'below'");
+    }
     if (!is_set_path(c->values))
         diag_error(n->loc, "a member check needs 'values', a path starting 'owner.' or 'member.'");
-    if (!c->below.len)
-        diag_error(n->loc, "a member check needs 'below', one or more paths starting 'owner.' or 'member.'");
-    for (size_t i = 0; i < c->below.len; i++)
-        if (!is_set_path(c->below.items[i]))
-            diag_error(n->loc, "'below' path '%s' must start with 'owner.' or 'member.'", (const char *)c->below.items[i]);
+    if (!c->below.len && !c->among.len)
+        diag_error(n->loc, "a member check needs 'below' (paths of numbers to stay under) or 'among' (paths of names or "
+                           "numbers to be one of)");
+    if (c->below.len && c->among.len)
+        diag_error(n->loc, "a member check has 'below' or 'among', not both: make two checks");
+    const ptr_vec *lists[] = {&c->below, &c->among};
+    static const char *const list_names[] = {"below", "among"};
+    for (size_t l = 0; l < 2; l++)
+        for (size_t i = 0; i < lists[l]->len; i++)
+            if (!is_set_path(lists[l]->items[i]))
+                diag_error(n->loc, "'%s' path '%s' must start with 'owner.' or 'member.'", list_names[l],
+                           (const char *)lists[l]->items[i]);
     return c;
+}
+
+/* A name pattern: '*' (any characters) only in its last part, the file name. */
+static void check_pattern(const ynode *n, const char *pattern)
+{
+    const char *star = strchr(pattern, '*');
+    if (star && strchr(star, '/'))
+        diag_error(n->loc, "pattern '%s': '*' only in the file name, not in a folder", pattern);
+    if (star && strstr(pattern, "{n}"))
+        diag_error(n->loc, "pattern '%s': '*' and '{n}' together (a pattern names all the files, or the n-th)", pattern);
 }
 
 static member *build_member(const ynode *n)
 {
-    static const char *const keys[] = {"name", "kind", "each", "files", "checks", "doc", NULL};
+    static const char *const keys[] = {"name", "kind", "each", "files", "checks", "orphans", "doc", NULL};
     member *m = pool_alloc(sizeof *m);
     m->loc = n->loc;
     if (!expect_kind(n, YN_MAP, "a member"))
@@ -819,6 +843,17 @@ static member *build_member(const ynode *n)
         scalar_list(v, "files", &m->files);
     if (!m->files.len)
         diag_error(n->loc, "a member needs 'files', its name patterns");
+    int numbered = 0;
+    for (size_t i = 0; i < m->files.len; i++) {
+        check_pattern(v, m->files.items[i]);
+        numbered |= strstr(m->files.items[i], "{n}") != NULL;
+    }
+    if ((v = ynode_get(n, "orphans")) && (m->orphans = scalar(v, "orphans"))) {
+        if (strcmp(m->orphans, "warning") != 0 && strcmp(m->orphans, "error") != 0)
+            diag_error(v->loc, "orphans must be 'error' or 'warning' (the severity of a file no structure claims)");
+        else if (!m->each || !numbered)
+            diag_error(v->loc, "'orphans' needs 'each' and a pattern with '{n}' (files numbered beyond the count)");
+    }
     if ((v = ynode_get(n, "checks")) && expect_kind(v, YN_SEQ, "checks"))
         for (size_t i = 0; i < v->len; i++)
             vec_push(&m->checks, build_member_check(v->values[i]));

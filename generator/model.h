@@ -200,6 +200,8 @@ typedef struct member_check {
     src_loc loc;
     const char *values;
     ptr_vec below; /* const char*: paths whose numbers are summed */
+    ptr_vec among; /* const char*: paths whose names or numbers `values` must be among */
+    int ignore_case; /* `among` compares names without ASCII case */
     const char *origin;
 } member_check;
 
@@ -209,6 +211,7 @@ typedef struct member {
     const char *name, *doc, *kind, *each, *each_type;
     ptr_vec files;  /* const char*: name patterns */
     ptr_vec checks; /* member_check* */
+    const char *orphans; /* "error" or "warning": files a {n} pattern matches beyond the count; NULL: not looked for */
 } member;
 
 typedef struct entry {

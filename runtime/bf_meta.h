@@ -106,13 +106,18 @@ typedef struct bf_switch_view {
 } bf_switch_view;
 
 /* A file-set check (schema key `members`): every number found by `values` must be below the sum
- * of the numbers found by `below`. Paths start with `owner.` (the object the member belongs to)
- * or `member.` (the member file's root); arrays on the way are walked element by element. */
+ * of the numbers found by `below`, or every name (or number) found by `values` must be one of
+ * those found by `among`. Paths start with `owner.` (the object the member belongs to) or
+ * `member.` (the member file's root; every file of a member named by a '*' pattern); arrays on
+ * the way are walked element by element. */
 typedef struct bf_member_check_desc {
     const char *values;
     const char *const *below;
     size_t below_count;
     const char *origin;
+    const char *const *among;
+    size_t among_count;
+    int ignore_case; /* `among` compares names without ASCII case */
 } bf_member_check_desc;
 
 /* Another file that belongs with a file of this kind, found by name (schema key `members`). */
@@ -124,6 +129,7 @@ typedef struct bf_member_desc {
     const char *const *files;       /* name patterns, tried in order; NULL-terminated */
     const bf_member_check_desc *checks;
     size_t check_count;
+    const char *orphans; /* "error"/"warning": files a {n} pattern matches that no object claims; NULL */
 } bf_member_desc;
 
 typedef struct bf_entry_desc {

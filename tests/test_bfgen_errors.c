@@ -363,3 +363,29 @@ Test(bfgen_errors, file_set_members)
     bfgen(&r, MEMBER_HEAD "      - { name: m, kind: f, files: x, checks: [{ values: a, below: owner.a }] }\n" MEMBER_TAIL);
     expect_error(&r, 7, 48, "a member check needs 'values', a path starting 'owner.' or 'member.'");
 }
+
+/* `among` checks (names in other files), '*' patterns (every file of a folder) and orphans
+ * (numbered files no structure claims). */
+Test(bfgen_errors, file_set_names_patterns_and_orphans)
+{
+    run r;
+    bfgen(&r, MEMBER_HEAD "      - { name: m, kind: f, files: \"*.x\", checks: [{ values: owner.a, among: member.a, ignore_case: true }] }\n"
+                          "      - { name: s, kind: f, files: \"{stem}.{n}.x\", each: owner.a, orphans: error }\n" MEMBER_TAIL);
+    cr_expect_eq(r.status, 0, "%s", r.output);
+    bfgen(&r, MEMBER_HEAD "      - { name: m, kind: f, files: x, checks: [{ values: owner.a, below: owner.a, among: owner.a }] }\n" MEMBER_TAIL);
+    expect_error(&r, 7, 48, "a member check has 'below' or 'among', not both");
+    bfgen(&r, MEMBER_HEAD "      - { name: m, kind: f, files: x, checks: [{ values: owner.a }] }\n" MEMBER_TAIL);
+    expect_error(&r, 7, 48, "a member check needs 'below' (paths of numbers to stay under) or 'among'");
+    bfgen(&r, MEMBER_HEAD "      - { name: m, kind: f, files: x, checks: [{ values: owner.a, below: owner.a, ignore_case: true }] }\n" MEMBER_TAIL);
+    expect_error(&r, 7, 96, "'ignore_case' is for 'among' checks (names), not 'below'");
+    bfgen(&r, MEMBER_HEAD "      - { name: m, kind: f, files: x, checks: [{ values: owner.a, among: a }] }\n" MEMBER_TAIL);
+    expect_error(&r, 7, 48, "'among' path 'a' must start with 'owner.' or 'member.'");
+    bfgen(&r, MEMBER_HEAD "      - { name: m, kind: f, files: [\"*/x.tml\"] }\n" MEMBER_TAIL);
+    expect_error(&r, 7, 36, "pattern '*/x.tml': '*' only in the file name, not in a folder");
+    bfgen(&r, MEMBER_HEAD "      - { name: m, kind: f, files: \"{stem}.{n}.*\", each: owner.a }\n" MEMBER_TAIL);
+    expect_error(&r, 7, 36, "pattern '{stem}.{n}.*': '*' and '{n}' together");
+    bfgen(&r, MEMBER_HEAD "      - { name: m, kind: f, files: \"{stem}.{n}.x\", each: owner.a, orphans: maybe }\n" MEMBER_TAIL);
+    expect_error(&r, 7, 76, "orphans must be 'error' or 'warning'");
+    bfgen(&r, MEMBER_HEAD "      - { name: m, kind: f, files: \"{stem}.x\", orphans: warning }\n" MEMBER_TAIL);
+    expect_error(&r, 7, 57, "'orphans' needs 'each' and a pattern with '{n}'");
+}

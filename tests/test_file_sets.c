@@ -1,5 +1,6 @@
 /* File sets (schema key `members`): binform check reads a model with the files its schema says
- * belong with it (T3DM animation streams, a TMD's keyframe library) and checks across them. */
+ * belong with it (T3DM animation streams, a TMD's keyframe library and material libraries) and
+ * checks across them. */
 #define _DEFAULT_SOURCE
 #define _XOPEN_SOURCE 700
 #include <criterion/criterion.h>
@@ -13,12 +14,15 @@
 #include "cli_run.h"
 #include "samples.h"
 
-/* A fresh temporary folder; the path is static, one per test process. */
+/* A fresh temporary folder, inside one of its own so that the '../' of the schemas' name
+ * patterns stays in it; the path is static, one per test process. */
 static const char *temp_dir(void)
 {
     static char dir[64];
     snprintf(dir, sizeof dir, "/tmp/bf_file_sets_XXXXXX");
     cr_assert_not_null(mkdtemp(dir));
+    strcat(dir, "/set");
+    cr_assert_eq(mkdir(dir, 0700), 0);
     return dir;
 }
 
@@ -28,10 +32,15 @@ static int remove_one(const char *path, const struct stat *st, int flag, struct 
     return remove(path);
 }
 
-/* Removes a folder made by temp_dir and everything in it. */
+/* Removes a folder made by temp_dir, the one around it and everything in them. */
 static void remove_dir(const char *dir)
 {
-    nftw(dir, remove_one, 8, FTW_DEPTH | FTW_PHYS);
+    char outer[64];
+    snprintf(outer, sizeof outer, "%s", dir);
+    char *slash = strrchr(outer, '/');
+    if (slash && strcmp(slash, "/set") == 0)
+        *slash = '\0';
+    nftw(outer, remove_one, 8, FTW_DEPTH | FTW_PHYS);
 }
 
 /* Copies the file `src` into `dir/name`, then writes `patch` (n bytes) at `at` when n > 0. */
@@ -77,15 +86,44 @@ Test(file_sets, real_sets_are_clean)
 {
     REQUIRE_SAMPLES();
     static const char *const models[] = {"t3dm/08_animation/snake.t3dm", "t3dm/11_segments/player.t3dm",
-                                         "tmd/box.tmd", "tmd/plant.tmd", "tmd/snake.tmd"};
+                                         "tmd/plant.tmd", "tmd/snake.tmd"};
     for (size_t i = 0; i < sizeof models / sizeof *models; i++) {
         cli_result *r = cli_runf("check '%s'", sample_path(models[i]));
         cr_expect_eq(r->status, 0, "%s: %s%s", models[i], r->out, r->err);
         cr_expect(strstr(r->out, "error") == NULL, "%s: %s", models[i], r->out);
     }
-    cli_result *r = cli_runf("check -q -r '%s' '%s'", sample_path("t3dm"), sample_path("tmd"));
+    cli_result *r = cli_runf("check -q -r '%s'", sample_path("t3dm"));
     cr_expect_eq(r->status, 0, "%s%s", r->out, r->err);
     cr_expect_str_eq(r->out, "");
+}
+
+/* The samples' TMDs find their material libraries in ../tml (plant's five names are in
+ * formats_mixed.tml, snake's one in basic_rgba.tml); box's material is in neither. */
+Test(file_sets, the_sample_box_names_a_material_no_library_has)
+{
+    REQUIRE_SAMPLES();
+    cli_result *r = cli_runf("check -q '%s'", sample_path("tmd/box.tmd"));
+    cr_expect_eq(r->status, 1, "%s%s", r->out, r->err);
+    cr_expect(strstr(r->out, "box.tmd: error: lod.levels[0].meshes[0].material @0x19c: 'StoneFloor_F3d' is not among the 7 "
+                             "of member.material_names in basic_rgba.tml, formats_mixed.tml (ignoring case)") != NULL,
+              "%s", r->out);
+    cr_expect_eq(count_lines(r->out), 1, "the libraries' own warnings are theirs, not the model's: %s", r->out);
+}
+
+Test(file_sets, a_stream_beyond_the_sample_animations_is_an_orphan)
+{
+    REQUIRE_SAMPLES();
+    const char *dir = temp_dir();
+    copy_snake_set(dir, -1);
+    copy_sample("t3dm/08_animation/snake.4.sdata", dir, "snake.5.sdata", 0, NULL, 0);
+    cli_result *r = cli_runf("check %s/snake.t3dm", dir);
+    cr_expect_eq(r->status, 0, "a warning: %s%s", r->out, r->err);
+    char want[512];
+    snprintf(want, sizeof want, "snake.t3dm: warning: (file) @0x0: orphan stream file '%s/snake.5.sdata': it matches "
+                                "'{stem}.{n}.sdata' but no Animation claims it (there are 5: n from 0 to 4)", dir);
+    cr_expect(strstr(r->out, want) != NULL, "%s", r->out);
+    cr_expect_eq(count_lines(r->out), 1, "%s", r->out);
+    remove_dir(dir);
 }
 
 Test(file_sets, wrong_stream_channel_is_reported)
@@ -146,10 +184,11 @@ Test(file_sets, tmd_without_its_library_is_reported)
     char want[512];
     snprintf(want, sizeof want, "missing library: no file '%s/box.tkl' or '%s/../tkl/box.tkl'", dir, dir);
     cr_expect(strstr(r->out, want) != NULL, "%s", r->out);
-    /* beside the model, the library is found and the set is clean */
+    /* beside the model, the library is found (the material libraries are still missing) */
     copy_sample("tkl/box.tkl", dir, "box.tkl", 0, NULL, 0);
     r = cli_runf("check %s/box.tmd", dir);
-    cr_expect_eq(r->status, 0, "%s%s", r->out, r->err);
+    cr_expect(strstr(r->out, "missing library") == NULL, "%s", r->out);
+    cr_expect(strstr(r->out, "missing materials") != NULL, "%s", r->out);
     remove_dir(dir);
 }
 
@@ -191,5 +230,153 @@ Test(file_sets, the_demo_pyramid_and_its_stream)
     r = cli_runf("check %s/pyramid.t3dm", dir);
     cr_expect_eq(r->status, 1, "%s%s", r->out, r->err);
     cr_expect(strstr(r->out, "[pyramid.0.sdata] keyframes[0].channel @0x2: 1 is not below") != NULL, "%s", r->out);
+    remove_dir(dir);
+}
+
+/* ---- the project's own Toshi set (tests/fixtures/toshi), with or without ../shared ---- */
+
+/* Builds tests/fixtures/toshi/JSON into dir/OUT with binform build. */
+static void build_fixture(const char *json, const char *dir, const char *out, int keep_layout)
+{
+    cli_result *r = cli_runf("build %s %s/tests/fixtures/toshi/%s -o %s/%s", keep_layout ? "--keep-layout" : "", BF_PROJECT_DIR,
+                             json, dir, out);
+    cr_assert_eq(r->status, 0, "%s: %s%s", json, r->out, r->err);
+}
+
+static void make_dir(const char *dir, const char *sub)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, sub);
+    cr_assert_eq(mkdir(path, 0700), 0, "%s", path);
+}
+
+static void remove_file(const char *dir, const char *name)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    cr_assert_eq(remove(path), 0, "%s", path);
+}
+
+/* The quad model and its keyframe library in dir/models, the two material libraries in
+ * dir/tml (the samples' layout: a folder per kind, side by side). */
+static void build_quad_set(const char *dir)
+{
+    make_dir(dir, "models");
+    make_dir(dir, "tml");
+    build_fixture("quad.tmd.json", dir, "models/quad.tmd", 1);
+    build_fixture("quad.tkl.json", dir, "models/quad.tkl", 0);
+    build_fixture("rock.tml.json", dir, "tml/rock.tml", 0);
+    build_fixture("moss.tml.json", dir, "tml/moss.tml", 0);
+}
+
+Test(file_sets, every_material_name_is_in_one_of_the_libraries)
+{
+    const char *dir = temp_dir();
+    build_quad_set(dir);
+    /* 'Rock' is in rock.tml as 'ROCK', 'moss' in moss.tml */
+    cli_result *r = cli_runf("check %s/models/quad.tmd", dir);
+    cr_expect_eq(r->status, 0, "%s%s", r->out, r->err);
+    cr_expect_str_eq(r->out, "");
+    r = cli_runf("check -r %s/tml", dir);
+    cr_expect_eq(r->status, 0, "the libraries alone: %s%s", r->out, r->err);
+    remove_dir(dir);
+}
+
+Test(file_sets, a_material_name_no_library_has_is_reported_at_the_mesh)
+{
+    const char *dir = temp_dir();
+    build_quad_set(dir);
+    remove_file(dir, "tml/moss.tml");
+    cli_result *r = cli_runf("check %s/models/quad.tmd", dir);
+    cr_expect_eq(r->status, 1, "%s%s", r->out, r->err);
+    cr_expect(strstr(r->out, "quad.tmd: error: lod.levels[0].meshes[1].material @0x22e: 'moss' is not among the 1 of "
+                             "member.material_names in rock.tml (ignoring case)") != NULL,
+              "%s", r->out);
+    cr_expect_eq(count_lines(r->out), 1, "'Rock' is found: %s", r->out);
+    /* alone, the model has nothing to compare its names with */
+    r = cli_runf("check --no-set %s/models/quad.tmd", dir);
+    cr_expect_eq(r->status, 0, "%s%s", r->out, r->err);
+    remove_dir(dir);
+}
+
+Test(file_sets, a_matlibs_folder_comes_before_the_others)
+{
+    const char *dir = temp_dir();
+    build_quad_set(dir);
+    /* the game's layout: ../matlibs beside the models' folder; only rock.tml there */
+    make_dir(dir, "matlibs");
+    build_fixture("rock.tml.json", dir, "matlibs/rock.tml", 0);
+    cli_result *r = cli_runf("check %s/models/quad.tmd", dir);
+    cr_expect_eq(r->status, 1, "%s%s", r->out, r->err);
+    cr_expect(strstr(r->out, "'moss' is not among the 1 of member.material_names in rock.tml") != NULL, "%s", r->out);
+    /* beside the model, when no library folder is there */
+    remove_file(dir, "matlibs/rock.tml");
+    remove_file(dir, "tml/rock.tml");
+    remove_file(dir, "tml/moss.tml");
+    build_fixture("rock.tml.json", dir, "models/rock.tml", 0);
+    build_fixture("moss.tml.json", dir, "models/moss.tml", 0);
+    r = cli_runf("check %s/models/quad.tmd", dir);
+    cr_expect_eq(r->status, 0, "%s%s", r->out, r->err);
+    remove_dir(dir);
+}
+
+Test(file_sets, no_material_library_is_a_finding)
+{
+    const char *dir = temp_dir();
+    build_quad_set(dir);
+    remove_file(dir, "tml/moss.tml");
+    remove_file(dir, "tml/rock.tml");
+    cli_result *r = cli_runf("check %s/models/quad.tmd", dir);
+    cr_expect_eq(r->status, 1, "%s%s", r->out, r->err);
+    char want[1024];
+    snprintf(want, sizeof want, "quad.tmd: error: (file) @0x0: missing materials: no file '%s/models/../matlibs/*.tml' or "
+                                "'%s/models/../tml/*.tml' or '%s/models/*.tml'", dir, dir, dir);
+    cr_expect(strstr(r->out, want) != NULL, "%s", r->out);
+    cr_expect_eq(count_lines(r->out), 1, "%s", r->out);
+    remove_dir(dir);
+}
+
+Test(file_sets, a_library_that_does_not_read_is_a_finding)
+{
+    const char *dir = temp_dir();
+    build_quad_set(dir);
+    char path[512];
+    snprintf(path, sizeof path, "%s/tml/broken.tml", dir);
+    FILE *f = fopen(path, "wb");
+    cr_assert_not_null(f);
+    fputs("TML1", f); /* the magic, then nothing */
+    fclose(f);
+    cli_result *r = cli_runf("check %s/models/quad.tmd", dir);
+    cr_expect_eq(r->status, 1, "%s%s", r->out, r->err);
+    cr_expect(strstr(r->out, "quad.tmd: error: [broken.tml] ") != NULL, "%s", r->out);
+    cr_expect_eq(count_lines(r->out), 1, "the other two libraries still hold the names: %s", r->out);
+    remove_dir(dir);
+}
+
+/* Streams numbered beyond the pyramid's one animation belong to nothing: a warning each;
+ * names of another shape, or of another model, are not the pyramid's. */
+Test(file_sets, orphan_streams_of_the_demo_pyramid)
+{
+    const char *dir = temp_dir();
+    copy_file(BF_PROJECT_DIR "/tests/fixtures/demo/pyramid.t3dm", dir, "pyramid.t3dm", 0, NULL, 0);
+    static const char *const streams[] = {"pyramid.0.sdata", "pyramid.1.sdata", "pyramid.07.sdata", "pyramid.x.sdata",
+                                          "other.1.sdata"};
+    for (size_t i = 0; i < sizeof streams / sizeof *streams; i++)
+        copy_file(BF_PROJECT_DIR "/tests/fixtures/demo/pyramid.0.sdata", dir, streams[i], 0, NULL, 0);
+    cli_result *r = cli_runf("check %s/pyramid.t3dm", dir);
+    cr_expect_eq(r->status, 0, "warnings only: %s%s", r->out, r->err);
+    char want[512];
+    snprintf(want, sizeof want, "pyramid.t3dm: warning: (file) @0x0: orphan stream file '%s/pyramid.07.sdata': it matches "
+                                "'{stem}.{n}.sdata' but no Animation claims it (there are 1: n from 0 to 0)\n"
+                                "%s/pyramid.t3dm: warning: (file) @0x0: orphan stream file '%s/pyramid.1.sdata'",
+             dir, dir, dir);
+    cr_expect(strstr(r->out, want) != NULL, "in name order:\n%s\n%s", want, r->out);
+    cr_expect_eq(count_lines(r->out), 2, "%s", r->out);
+    /* the claimed stream missing, an orphan beside it: both reported */
+    remove_file(dir, "pyramid.0.sdata");
+    r = cli_runf("check %s/pyramid.t3dm", dir);
+    cr_expect_eq(r->status, 1, "%s%s", r->out, r->err);
+    cr_expect(strstr(r->out, "missing stream 0") != NULL, "%s", r->out);
+    cr_expect(strstr(r->out, "pyramid.1.sdata") != NULL, "%s", r->out);
     remove_dir(dir);
 }

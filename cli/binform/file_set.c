@@ -1,9 +1,11 @@
 /* File sets, driven by the schema's `members` tables (bf_member_desc): which files belong
- * with a file, where they are, and which numbers of one must stay below numbers of the other.
+ * with a file, where they are, which numbers of one must stay below numbers of the other, and
+ * which names of one must be among the names of the others.
  * Nothing here knows a format: paths are walked through the reflection tables. */
 #define _POSIX_C_SOURCE 200809L
 #include "file_set.h"
 
+#include <dirent.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,10 +108,11 @@ typedef struct spelling {
     int stop; /* a char string ended, or a number was written */
 } spelling;
 
-/* A character of a name taken from a file: one that cannot leave the folder or the line. */
+/* A character of a name taken from a file: one that cannot leave the folder or the line, nor
+ * widen a '*' pattern. */
 static char name_char(int c)
 {
-    return c > ' ' && c < 0x7F && c != '/' && c != '\\' ? (char)c : '_';
+    return c > ' ' && c < 0x7F && c != '/' && c != '\\' && c != '*' ? (char)c : '_';
 }
 
 /* A placeholder's value: a string field or the characters of a char field up to the first
@@ -135,25 +138,42 @@ static void spell_value(const found *f, void *ctx)
     s->text[s->len] = '\0';
 }
 
-/* Where a path starts: `owner.` is the owning object, `member.` the member's root. */
+/* Where a path starts: `owner.` is the owning object, `member.` the root of a member file
+ * (one member can be several files: a '*' pattern). */
 typedef struct ends {
-    const bf_type_desc *owner_type, *member_type;
-    const void *owner, *member;
+    const bf_type_desc *owner_type;
+    const void *owner;
+    const document *members; /* the member's files that read */
+    size_t member_count;
 } ends;
 
-static int walk_from(const ends *e, const char *p, found_fn fn, void *ctx)
+enum { ALL_MEMBERS = -1 };
+
+/* Walks `p` from the owner, or from member file `k` (every one for ALL_MEMBERS). Returns 0
+ * when a name is not a field. */
+static int walk_from(const ends *e, const char *p, int k, found_fn fn, void *ctx)
 {
     char path[BF_PATH_MAX] = "";
     if (strncmp(p, "owner.", 6) == 0)
         return walk(e->owner_type, e->owner, p + 6, NULL, path, 0, fn, ctx);
-    if (strncmp(p, "member.", 7) == 0 && e->member)
-        return walk(e->member_type, e->member, p + 7, NULL, path, 0, fn, ctx);
-    return 0;
+    if (strncmp(p, "member.", 7) != 0 || !e->member_count)
+        return 0;
+    int ok = 1;
+    for (size_t i = 0; i < e->member_count; i++)
+        if (k == ALL_MEMBERS || (size_t)k == i) {
+            path[0] = '\0';
+            ok &= walk(e->members[i].entry->root, e->members[i].root, p + 7, NULL, path, 0, fn, ctx);
+        }
+    return ok;
 }
 
+/* Stands for {n} in a pattern expanded to find the files no `each` object claims. */
+#define N_MARK '\x01'
+#define ANY_N UINT64_MAX
+
 /* Expands a name pattern: {stem} is the owner's file name without its last extension, {n}
- * counts the owner objects, {a.b} is a field of the owner file's root. Relative to the
- * owner's folder. Returns 0 when the pattern names no field. */
+ * counts the owner objects (N_MARK for ANY_N), {a.b} is a field of the owner file's root.
+ * Relative to the owner's folder. Returns 0 when the pattern names no field. */
 static int expand(const char *pattern, const document *owner, uint64_t n, char *out, size_t size)
 {
     const char *slash = strrchr(owner->path, '/');
@@ -176,7 +196,10 @@ static int expand(const char *pattern, const document *owner, uint64_t n, char *
         if (k == 4 && memcmp(p + 1, "stem", 4) == 0) {
             len += (size_t)snprintf(out + len, size - len, "%.*s", (int)stem_len, base);
         } else if (k == 1 && p[1] == 'n') {
-            len += (size_t)snprintf(out + len, size - len, "%" PRIu64, n);
+            if (n == ANY_N)
+                len += (size_t)snprintf(out + len, size - len, "%c", N_MARK);
+            else
+                len += (size_t)snprintf(out + len, size - len, "%" PRIu64, n);
         } else {
             char field[128], path[BF_PATH_MAX] = "";
             snprintf(field, sizeof field, "%.*s", (int)k, p + 1);
@@ -193,7 +216,160 @@ static int expand(const char *pattern, const document *owner, uint64_t n, char *
     return 1;
 }
 
-/* ---- one member ---- */
+/* ---- lists of file names ---- */
+
+typedef struct name_list {
+    char **items;
+    size_t count, cap;
+} name_list;
+
+static void names_push(name_list *l, const char *name)
+{
+    if (l->count == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 8;
+        char **items = realloc(l->items, cap * sizeof *items);
+        if (!items)
+            return;
+        l->items = items;
+        l->cap = cap;
+    }
+    char *copy = strdup(name);
+    if (copy)
+        l->items[l->count++] = copy;
+}
+
+static void names_free(name_list *l)
+{
+    for (size_t i = 0; i < l->count; i++)
+        free(l->items[i]);
+    free(l->items);
+    *l = (name_list){0};
+}
+
+static int compare_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int is_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* `name` matches `pattern`, where '*' is any run of characters and N_MARK a run of digits. */
+static int name_matches(const char *pattern, const char *name)
+{
+    if (!*pattern)
+        return !*name;
+    if (*pattern == '*') {
+        for (const char *p = name;; p++) {
+            if (name_matches(pattern + 1, p))
+                return 1;
+            if (!*p)
+                return 0;
+        }
+    }
+    if (*pattern == N_MARK) {
+        const char *p = name;
+        while (*p >= '0' && *p <= '9')
+            if (name_matches(pattern + 1, ++p))
+                return 1;
+        return 0;
+    }
+    return *pattern == *name && name_matches(pattern + 1, name + 1);
+}
+
+/* The regular files of the folder of `path` whose names match its last part (see
+ * name_matches), sorted; the folder's part is taken as written. Hidden files only when the
+ * pattern starts with a dot. */
+static void list_matches(const char *path, name_list *out)
+{
+    const char *slash = strrchr(path, '/');
+    const char *pattern = slash ? slash + 1 : path;
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + 1 : 2, slash ? path : "./");
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    size_t first = out->count;
+    struct dirent *ent;
+    while ((ent = readdir(d)) != NULL) {
+        char full[2048];
+        if ((ent->d_name[0] == '.' && pattern[0] != '.') || !name_matches(pattern, ent->d_name))
+            continue;
+        if (snprintf(full, sizeof full, "%s%s", slash ? dir : "", ent->d_name) < (int)sizeof full && is_file(full))
+            names_push(out, full);
+    }
+    closedir(d);
+    if (out->count > first)
+        qsort(out->items + first, out->count - first, sizeof *out->items, compare_names);
+}
+
+/* ---- findings ---- */
+
+static const char *file_base(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+/* Appends `text` to the zero-terminated `buf`, cutting what does not fit. */
+static void append_cut(char *buf, size_t size, const char *text)
+{
+    size_t used = strlen(buf), n = strlen(text);
+    if (n > size - 1 - used)
+        n = size - 1 - used;
+    memcpy(buf + used, text, n);
+    buf[used + n] = '\0';
+}
+
+/* A finding at `prefix.path` (either may be empty), in `member_file` when given. */
+static void add_at(bf_findings *out, bf_severity severity, uint64_t offset, const char *member_file, const char *prefix,
+                   const char *path, const char *message, const char *origin)
+{
+    /* "[member file] path", cut at BF_PATH_MAX like every finding's path */
+    char where[BF_PATH_MAX] = "";
+    if (member_file) {
+        append_cut(where, sizeof where, "[");
+        append_cut(where, sizeof where, file_base(member_file));
+        append_cut(where, sizeof where, "] ");
+    }
+    if (prefix && prefix[0]) {
+        append_cut(where, sizeof where, prefix);
+        if (path[0])
+            append_cut(where, sizeof where, ".");
+    }
+    append_cut(where, sizeof where, path);
+    bf_findings_add(out, severity, offset, where, message, origin);
+}
+
+static void add(bf_findings *out, uint64_t offset, const char *member_file, const char *path, const char *message,
+                const char *origin)
+{
+    add_at(out, BF_SEVERITY_ERROR, offset, member_file, NULL, path, message, origin);
+}
+
+/* "in a.tml, b.tml" or "of Animation chunk_data[2].body" or "of the file": where the numbers
+ * or names a check compares with come from. */
+static void limit_source(const char *limit_path, const ends *e, const char *owner_path, char *out, size_t size)
+{
+    out[0] = '\0';
+    if (strncmp(limit_path, "member.", 7) == 0 && e->member_count) {
+        append_cut(out, size, "in ");
+        for (size_t i = 0; i < e->member_count; i++) {
+            if (i)
+                append_cut(out, size, ", ");
+            append_cut(out, size, file_base(e->members[i].path));
+        }
+    } else if (owner_path[0]) {
+        snprintf(out, size, "of %s %s", e->owner_type->name, owner_path);
+    } else {
+        snprintf(out, size, "of the file");
+    }
+}
+
+/* ---- `below` checks: numbers under a sum ---- */
 
 typedef struct over {
     int64_t limit, worst;
@@ -214,85 +390,221 @@ static void note_over(const found *f, void *ctx)
     }
 }
 
-static const char *file_base(const char *path)
+static void wrong_path(const bf_member_check_desc *k, const char *owner_path, bf_findings *out)
 {
-    const char *slash = strrchr(path, '/');
-    return slash ? slash + 1 : path;
+    char msg[BF_MESSAGE_MAX];
+    snprintf(msg, sizeof msg, "the schema's member check on '%s' names a field the file does not have", k->values);
+    add(out, 0, NULL, owner_path, msg, k->origin);
 }
 
-/* Appends `text` to the zero-terminated `buf`, cutting what does not fit. */
-static void append_cut(char *buf, size_t size, const char *text)
+static void check_below(const bf_member_check_desc *k, const ends *e, const char *owner_path, bf_findings *out)
 {
-    size_t used = strlen(buf), n = strlen(text);
-    if (n > size - 1 - used)
-        n = size - 1 - used;
-    memcpy(buf + used, text, n);
-    buf[used + n] = '\0';
-}
-
-static void add(bf_findings *out, uint64_t offset, const char *member_file, const char *path, const char *message,
-                const char *origin)
-{
-    /* "[member file] path", cut at BF_PATH_MAX like every finding's path */
-    char where[BF_PATH_MAX] = "";
-    if (member_file) {
-        append_cut(where, sizeof where, "[");
-        append_cut(where, sizeof where, file_base(member_file));
-        append_cut(where, sizeof where, "] ");
-    }
-    append_cut(where, sizeof where, path);
-    bf_findings_add(out, BF_SEVERITY_ERROR, offset, where, message, origin);
-}
-
-static void run_checks(const bf_member_desc *m, const ends *e, const char *member_file, const char *owner_path,
-                       bf_findings *out)
-{
-    for (size_t c = 0; c < m->check_count; c++) {
-        const bf_member_check_desc *k = &m->checks[c];
-        summing s = {0};
-        char msg[BF_MESSAGE_MAX];
-        int ok = 1;
-        for (size_t b = 0; b < k->below_count; b++)
-            ok &= walk_from(e, k->below[b], add_value, &s);
+    summing s = {0};
+    int ok = 1;
+    for (size_t b = 0; b < k->below_count; b++)
+        ok &= walk_from(e, k->below[b], ALL_MEMBERS, add_value, &s);
+    char limit[160] = "", from[BF_PATH_MAX + 64];
+    for (size_t b = 0; b < k->below_count; b++)
+        snprintf(limit + strlen(limit), sizeof limit - strlen(limit), "%s%s", b ? " + " : "", k->below[b]);
+    limit_source(k->below[0], e, owner_path, from, sizeof from);
+    int in_member = strncmp(k->values, "member.", 7) == 0;
+    /* values in the member: one finding per member file */
+    size_t rounds = in_member ? e->member_count : 1;
+    for (size_t i = 0; i < rounds && ok; i++) {
         over o = {.limit = s.sum};
-        ok &= walk_from(e, k->values, note_over, &o);
-        if (!ok) {
-            snprintf(msg, sizeof msg, "the schema's member check on '%s' names a field the file does not have", k->values);
-            add(out, 0, NULL, owner_path, msg, k->origin);
+        ok &= walk_from(e, k->values, (int)i, note_over, &o);
+        if (!ok || !o.count)
             continue;
-        }
-        if (!o.count)
-            continue;
-        char limit[160] = "";
-        for (size_t b = 0; b < k->below_count; b++)
-            snprintf(limit + strlen(limit), sizeof limit - strlen(limit), "%s%s", b ? " + " : "", k->below[b]);
-        /* say where the limit comes from: the owner's structure or the member file */
-        char from[BF_PATH_MAX + 64];
-        if (strncmp(k->below[0], "member.", 7) == 0 && member_file)
-            snprintf(from, sizeof from, "in %s", file_base(member_file));
-        else if (owner_path[0])
-            snprintf(from, sizeof from, "of %s %s", e->owner_type->name, owner_path);
-        else
-            snprintf(from, sizeof from, "of the file");
+        char msg[BF_MESSAGE_MAX];
         if (snprintf(msg, sizeof msg, "%" PRId64 " is not below %s = %" PRId64 " %s; %zu value%s out of range", o.worst,
                      limit, s.sum, from, o.count, o.count == 1 ? "" : "s") < 0)
             msg[0] = '\0';
-        int in_member = strncmp(k->values, "member.", 7) == 0;
-        add(out, o.offset, in_member ? member_file : NULL, o.path, msg, k->origin);
+        add_at(out, BF_SEVERITY_ERROR, o.offset, in_member ? e->members[i].path : NULL, in_member ? NULL : owner_path,
+               o.path, msg, k->origin);
     }
+    if (!ok)
+        wrong_path(k, owner_path, out);
 }
+
+/* ---- `among` checks: names (or numbers) one of a list ---- */
+
+/* A name or number an `among` check compares with; strings point into the documents. */
+typedef struct listed {
+    int is_str;
+    bf_str str;
+    int64_t value;
+} listed;
+
+typedef struct gathering {
+    listed *items;
+    size_t count, cap;
+    int failed;
+} gathering;
+
+static void gather(const found *f, void *ctx)
+{
+    gathering *g = ctx;
+    if (f->type || g->failed)
+        return;
+    if (g->count == g->cap) {
+        size_t cap = g->cap ? 2 * g->cap : 16;
+        listed *items = realloc(g->items, cap * sizeof *items);
+        if (!items) {
+            g->failed = 1;
+            return;
+        }
+        g->items = items;
+        g->cap = cap;
+    }
+    g->items[g->count++] = f->str ? (listed){.is_str = 1, .str = *f->str} : (listed){.value = f->value};
+}
+
+static int same_text(const bf_str *a, const bf_str *b, int ignore_case)
+{
+    if (a->len != b->len)
+        return 0;
+    for (uint32_t i = 0; i < a->len; i++) {
+        int x = (unsigned char)a->ptr[i], y = (unsigned char)b->ptr[i];
+        if (ignore_case) {
+            x = x >= 'A' && x <= 'Z' ? x + 32 : x;
+            y = y >= 'A' && y <= 'Z' ? y + 32 : y;
+        }
+        if (x != y)
+            return 0;
+    }
+    return 1;
+}
+
+typedef struct looking {
+    const gathering *pool;
+    const bf_member_check_desc *k;
+    const char *member_file, *owner_path, *from;
+    bf_findings *out;
+} looking;
+
+/* A name for a message: printable ASCII, the rest as '?'. */
+static void show_text(const bf_str *s, char *out, size_t size)
+{
+    size_t n = 0;
+    for (uint32_t i = 0; i < s->len && n + 1 < size; i++) {
+        int c = (unsigned char)s->ptr[i];
+        out[n++] = c >= ' ' && c < 0x7F ? (char)c : '?';
+    }
+    out[n] = '\0';
+}
+
+static void look_up(const found *f, void *ctx)
+{
+    looking *l = ctx;
+    if (f->type)
+        return;
+    const gathering *g = l->pool;
+    for (size_t i = 0; i < g->count; i++) {
+        const listed *x = &g->items[i];
+        if (f->str ? x->is_str && same_text(f->str, &x->str, l->k->ignore_case) : !x->is_str && x->value == f->value)
+            return;
+    }
+    char what[96], msg[BF_MESSAGE_MAX];
+    if (f->str) {
+        char text[80];
+        show_text(f->str, text, sizeof text);
+        snprintf(what, sizeof what, "'%s'", text);
+    } else {
+        snprintf(what, sizeof what, "%" PRId64, f->value);
+    }
+    char among[160] = "";
+    for (size_t b = 0; b < l->k->among_count; b++)
+        snprintf(among + strlen(among), sizeof among - strlen(among), "%s%s", b ? " or " : "", l->k->among[b]);
+    if (snprintf(msg, sizeof msg, "%s is not among the %zu of %s %s%s", what, g->count, among, l->from,
+                 l->k->ignore_case ? " (ignoring case)" : "") < 0)
+        msg[0] = '\0';
+    add_at(l->out, BF_SEVERITY_ERROR, f->offset, l->member_file, l->member_file ? NULL : l->owner_path, f->path, msg,
+           l->k->origin);
+}
+
+static void check_among(const bf_member_check_desc *k, const ends *e, const char *owner_path, bf_findings *out)
+{
+    gathering g = {0};
+    int ok = 1;
+    for (size_t b = 0; b < k->among_count; b++)
+        ok &= walk_from(e, k->among[b], ALL_MEMBERS, gather, &g);
+    char from[BF_PATH_MAX + 64];
+    limit_source(k->among[0], e, owner_path, from, sizeof from);
+    int in_member = strncmp(k->values, "member.", 7) == 0;
+    size_t rounds = in_member ? e->member_count : 1;
+    for (size_t i = 0; i < rounds && ok && !g.failed; i++) {
+        looking l = {&g, k, in_member ? e->members[i].path : NULL, owner_path, from, out};
+        ok &= walk_from(e, k->values, (int)i, look_up, &l);
+    }
+    if (!ok)
+        wrong_path(k, owner_path, out);
+    free(g.items);
+}
+
+/* ---- one member ---- */
 
 typedef struct set_walk {
     const document *owner;
     const bf_member_desc *m;
     bf_findings *out;
     uint64_t n;
+    name_list claimed; /* the files found for `each` objects, for orphans */
 } set_walk;
 
-static int exists(const char *path)
+/* The files of member `m` for the n-th owner object: the first pattern that names an existing
+ * file, or (with '*') at least one. Lists the names tried in `tried` when none does. Returns 1
+ * when a '*' pattern found them. */
+static int find_files(const set_walk *w, uint64_t n, name_list *files, char *tried, size_t tried_size)
 {
-    struct stat st;
-    return stat(path, &st) == 0;
+    int globbed = 0;
+    for (size_t k = 0; w->m->files[k] && !files->count; k++) {
+        char name[1024];
+        if (!expand(w->m->files[k], w->owner, n, name, sizeof name))
+            continue;
+        globbed = strchr(file_base(name), '*') != NULL;
+        if (globbed)
+            list_matches(name, files);
+        else if (is_file(name))
+            names_push(files, name);
+        if (!files->count && strlen(tried) + strlen(name) + 8 < tried_size)
+            if (snprintf(tried + strlen(tried), tried_size - strlen(tried), "%s'%s'", tried[0] ? " or " : "", name) < 0)
+                tried[0] = '\0';
+    }
+    return globbed && files->count;
+}
+
+/* Reads one file of a member as its kind and adds its own findings (`own`), or only that it
+ * does not read. 1 when it read. */
+static int read_member(const set_walk *w, const found *obj, const char *file, int own, document *d)
+{
+    const bf_member_desc *m = w->m;
+    char format[128], msg[BF_MESSAGE_MAX];
+    if (strchr(m->kind, '.'))
+        snprintf(format, sizeof format, "%s", m->kind);
+    else
+        snprintf(format, sizeof format, "%s.%s", w->owner->format->name, m->kind);
+    open_opts oo = {.format = format};
+    int rc = document_load(d, file, &oo);
+    if (rc == EXIT_USAGE) {
+        if (snprintf(msg, sizeof msg, "%s: %s", m->name, d->problem) < 0) /* cut when long */
+            msg[0] = '\0';
+        add(w->out, obj->offset, NULL, obj->path, msg, NULL);
+    } else if (rc == EXIT_INVALID) {
+        add(w->out, d->err.offset, file, d->err.path, d->err.message, NULL);
+    } else if (rc == 0 && !own) {
+        return 1;
+    } else if (rc == 0) {
+        bf_findings mine = {0};
+        d->entry->validate(d->root, d->data, d->size, &mine);
+        for (size_t k = 0; k < mine.count; k++) {
+            const bf_finding *f = &mine.items[k];
+            add_at(w->out, f->severity, f->offset, file, NULL, f->path, f->message, f->origin);
+        }
+        bf_findings_free(&mine);
+        return 1;
+    }
+    document_close(d);
+    return 0;
 }
 
 static void check_member(const found *obj, void *ctx)
@@ -300,58 +612,72 @@ static void check_member(const found *obj, void *ctx)
     set_walk *w = ctx;
     const bf_member_desc *m = w->m;
     uint64_t n = w->n++;
-    char file[1024] = "", tried[BF_MESSAGE_MAX] = "", msg[BF_MESSAGE_MAX];
-    int have = 0;
-    for (size_t k = 0; m->files[k] && !have; k++) {
-        char name[1024];
-        if (!expand(m->files[k], w->owner, n, name, sizeof name))
-            continue;
-        if (exists(name)) {
-            snprintf(file, sizeof file, "%s", name);
-            have = 1;
-        } else if (strlen(tried) + strlen(name) + 8 < sizeof tried) {
-            if (snprintf(tried + strlen(tried), sizeof tried - strlen(tried), "%s'%s'", tried[0] ? " or " : "", name) < 0)
-                tried[0] = '\0';
-        }
-    }
-    if (!have) {
+    char tried[BF_MESSAGE_MAX] = "", msg[BF_MESSAGE_MAX];
+    name_list files = {0};
+    /* files found by a '*' pattern are libraries shared by many files: their own findings are
+     * theirs (checked on their own), not repeated for every file that uses them */
+    int shared = find_files(w, n, &files, tried, sizeof tried);
+    if (!files.count) {
         char number[32] = "";
         if (m->each)
             snprintf(number, sizeof number, " %" PRIu64, n);
         if (snprintf(msg, sizeof msg, "missing %s%s: no file %s", m->name, number, tried[0] ? tried : "(no name)") < 0)
             msg[0] = '\0';
         add(w->out, obj->offset, NULL, obj->path, msg, m->doc);
+        names_free(&files);
         return;
     }
-    char format[128];
-    if (strchr(m->kind, '.'))
-        snprintf(format, sizeof format, "%s", m->kind);
-    else
-        snprintf(format, sizeof format, "%s.%s", w->owner->format->name, m->kind);
-    document d;
-    open_opts oo = {.format = format};
-    int rc = document_load(&d, file, &oo);
-    if (rc == EXIT_USAGE) {
-        if (snprintf(msg, sizeof msg, "%s: %s", m->name, d.problem) < 0) /* cut when long */
-            msg[0] = '\0';
-        add(w->out, obj->offset, NULL, obj->path, msg, NULL);
-    } else if (rc == EXIT_INVALID) {
-        add(w->out, d.err.offset, file, d.err.path, d.err.message, NULL);
-    } else if (rc == 0) {
-        bf_findings mine = {0};
-        d.entry->validate(d.root, d.data, d.size, &mine);
-        for (size_t k = 0; k < mine.count; k++) {
-            const bf_finding *f = &mine.items[k];
-            char where[BF_PATH_MAX];
-            if (snprintf(where, sizeof where, "[%s] %s", file_base(file), f->path) < 0)
-                where[0] = '\0';
-            bf_findings_add(w->out, f->severity, f->offset, where, f->message, f->origin);
-        }
-        bf_findings_free(&mine);
-        ends e = {obj->type, d.entry->root, obj->obj, d.root};
-        run_checks(m, &e, file, obj->path, w->out);
+    document *docs = calloc(files.count, sizeof *docs);
+    size_t read = 0;
+    for (size_t i = 0; docs && i < files.count; i++) {
+        names_push(&w->claimed, files.items[i]);
+        read += (size_t)read_member(w, obj, files.items[i], !shared, &docs[read]);
     }
-    document_close(&d);
+    if (read) {
+        ends e = {obj->type, obj->obj, docs, read};
+        for (size_t c = 0; c < m->check_count; c++) {
+            if (m->checks[c].among_count)
+                check_among(&m->checks[c], &e, obj->path, w->out);
+            else
+                check_below(&m->checks[c], &e, obj->path, w->out);
+        }
+    }
+    for (size_t i = 0; i < read; i++)
+        document_close(&docs[i]);
+    free(docs);
+    names_free(&files);
+}
+
+/* Files a numbered pattern matches that no `each` object claimed (a stream beyond the
+ * model's animations): findings of the schema's `orphans` severity. */
+static void find_orphans(set_walk *w)
+{
+    const bf_member_desc *m = w->m;
+    bf_severity severity = strcmp(m->orphans, "error") == 0 ? BF_SEVERITY_ERROR : BF_SEVERITY_WARNING;
+    for (size_t k = 0; m->files[k]; k++) {
+        char pattern[1024];
+        if (!strstr(m->files[k], "{n}") || strchr(m->files[k], '*') ||
+            !expand(m->files[k], w->owner, ANY_N, pattern, sizeof pattern) || !strchr(file_base(pattern), N_MARK))
+            continue;
+        name_list found_files = {0};
+        list_matches(pattern, &found_files);
+        for (size_t i = 0; i < found_files.count; i++) {
+            const char *file = found_files.items[i];
+            int claimed = 0;
+            for (size_t c = 0; c < w->claimed.count && !claimed; c++)
+                claimed = strcmp(w->claimed.items[c], file) == 0;
+            if (claimed)
+                continue;
+            char msg[BF_MESSAGE_MAX], range[64] = "";
+            if (w->n)
+                snprintf(range, sizeof range, ": n from 0 to %" PRIu64, w->n - 1);
+            if (snprintf(msg, sizeof msg, "orphan %s file '%s': it matches '%s' but no %s claims it (there are %" PRIu64 "%s)",
+                         m->name, file, m->files[k], m->each_type ? m->each_type : m->each, w->n, range) < 0)
+                msg[0] = '\0';
+            add_at(w->out, severity, 0, NULL, NULL, "", msg, m->doc);
+        }
+        names_free(&found_files);
+    }
 }
 
 void file_set_check(const document *owner, bf_findings *out)
@@ -363,16 +689,19 @@ void file_set_check(const document *owner, bf_findings *out)
         return;
     for (size_t i = 0; i < owner->entry->member_count; i++) {
         const bf_member_desc *m = &owner->entry->members[i];
-        set_walk w = {owner, m, out, 0};
+        set_walk w = {owner, m, out, 0, {0}};
         if (!m->each) {
             check_member(&(found){.type = owner->entry->root, .obj = owner->root, .path = ""}, &w);
-            continue;
+        } else {
+            char path[BF_PATH_MAX] = "";
+            if (!walk(owner->entry->root, owner->root, m->each + strlen("owner."), m->each_type, path, 0, check_member, &w)) {
+                char msg[BF_MESSAGE_MAX];
+                snprintf(msg, sizeof msg, "the schema's member '%s' walks '%s', a field the file does not have", m->name, m->each);
+                add(out, 0, NULL, "", msg, NULL);
+            } else if (m->orphans) {
+                find_orphans(&w);
+            }
         }
-        char path[BF_PATH_MAX] = "";
-        if (!walk(owner->entry->root, owner->root, m->each + strlen("owner."), m->each_type, path, 0, check_member, &w)) {
-            char msg[BF_MESSAGE_MAX];
-            snprintf(msg, sizeof msg, "the schema's member '%s' walks '%s', a field the file does not have", m->name, m->each);
-            add(out, 0, NULL, "", msg, NULL);
-        }
+        names_free(&w.claimed);
     }
 }

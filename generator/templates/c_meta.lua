@@ -14,17 +14,25 @@ local function q(s) return s and names.cstring(s) or "NULL" end
 -- The file-set members of a file kind: strings only, walked by the CLI through the meta tables.
 local function emit_members(w, p, e)
   if #e.members == 0 then return end
+  local function strings(name, list)
+    if #list == 0 then return "NULL" end
+    local qs = {}
+    for _, s in ipairs(list) do qs[#qs + 1] = q(s) end
+    w(string.format("static const char *const %s[] = {%s};", name, table.concat(qs, ", ")))
+    return name
+  end
   for i, m in ipairs(e.members) do
+    local rows = {}
     for j, c in ipairs(m.checks) do
-      local below = {}
-      for _, b in ipairs(c.below) do below[#below + 1] = q(b) end
-      w(string.format("static const char *const %smember_below_%s_%d_%d[] = {%s};", p, e.name, i, j, table.concat(below, ", ")))
+      local suffix = string.format("%s_%d_%d", e.name, i, j)
+      local below = strings(p .. "member_below_" .. suffix, c.below)
+      local among = strings(p .. "member_among_" .. suffix, c.among)
+      rows[#rows + 1] = string.format("    {%s, %s, %d, %s, %s, %d, %d},", q(c.values), below, #c.below, q(c.origin), among,
+        #c.among, c.ignore_case and 1 or 0)
     end
     if #m.checks > 0 then
       w(string.format("static const bf_member_check_desc %smember_checks_%s_%d[] = {", p, e.name, i))
-      for j, c in ipairs(m.checks) do
-        w(string.format("    {%s, %smember_below_%s_%d_%d, %d, %s},", q(c.values), p, e.name, i, j, #c.below, q(c.origin)))
-      end
+      for _, r in ipairs(rows) do w(r) end
       w("};")
     end
     local files = {}
@@ -34,8 +42,9 @@ local function emit_members(w, p, e)
   end
   w(string.format("static const bf_member_desc %smembers_%s[] = {", p, e.name))
   for i, m in ipairs(e.members) do
-    w(string.format("    {%s, %s, %s, %s, %s, %smember_files_%s_%d, %s, %d},", q(m.name), q(m.doc), q(m.kind), q(m.each),
-      q(m.each_type), p, e.name, i, #m.checks > 0 and string.format("%smember_checks_%s_%d", p, e.name, i) or "NULL", #m.checks))
+    w(string.format("    {%s, %s, %s, %s, %s, %smember_files_%s_%d, %s, %d, %s},", q(m.name), q(m.doc), q(m.kind), q(m.each),
+      q(m.each_type), p, e.name, i, #m.checks > 0 and string.format("%smember_checks_%s_%d", p, e.name, i) or "NULL", #m.checks,
+      q(m.orphans)))
   end
   w("};")
 end
