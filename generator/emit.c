@@ -160,6 +160,11 @@ static lua_State *open_templates(const char *template_dir)
     lua_pushstring(L, "");
     lua_setfield(L, -2, "cpath");
     lua_pop(L, 1);
+    /* require("prims"): the primitive types, from the generator's own table */
+    luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
+    ir_push_prims(L);
+    lua_setfield(L, -2, "prims");
+    lua_pop(L, 1);
     return L;
 }
 
