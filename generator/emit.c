@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "ir_lua.h"
+#include "lua_pool.h"
 
 static int make_dirs(const char *path)
 {
@@ -147,11 +148,19 @@ static int run_and_write(lua_State *L, int nargs, const char *out_dir, int check
     return ok;
 }
 
-static lua_State *open_templates(const char *template_dir)
+/* An error outside any pcall: bfgen cannot go on. */
+static int panic(lua_State *L)
 {
-    lua_State *L = luaL_newstate();
+    fprintf(stderr, "bfgen: Lua: %s\n", lua_tostring(L, -1));
+    return 0;
+}
+
+static lua_State *open_templates(const char *template_dir, lua_pool **pool)
+{
+    lua_State *L = lua_pool_newstate(pool);
     if (!L)
         return NULL;
+    lua_atpanic(L, panic);
     luaL_openlibs(L);
     /* templates `require` each other from their folder only */
     lua_getglobal(L, "package");
@@ -170,14 +179,15 @@ static lua_State *open_templates(const char *template_dir)
 
 int emit_report(format **formats, size_t count, const char *template_dir, const char *name, int argc, char **argv)
 {
-    lua_State *L = open_templates(template_dir);
+    lua_pool *pool;
+    lua_State *L = open_templates(template_dir, &pool);
     if (!L)
         return 2;
     char path[4096];
     snprintf(path, sizeof path, "%s/report_%s.lua", template_dir, name);
     if (luaL_dofile(L, path) != LUA_OK) {
         fprintf(stderr, "bfgen: report error: %s\n", lua_tostring(L, -1));
-        lua_close(L);
+        lua_pool_close(L, pool);
         return 2;
     }
     lua_newtable(L);
@@ -195,7 +205,7 @@ int emit_report(format **formats, size_t count, const char *template_dir, const 
         fprintf(stderr, "bfgen: report error: %s\n", lua_tostring(L, -1));
     else
         status = (int)lua_tointeger(L, -1);
-    lua_close(L);
+    lua_pool_close(L, pool);
     return status;
 }
 
@@ -229,7 +239,8 @@ static void push_other_formats(lua_State *L, format **formats, size_t count, con
 int emit_all(format **formats, size_t count, const char *template_dir, const char *out_dir, int check,
              unsigned parts)
 {
-    lua_State *L = open_templates(template_dir);
+    lua_pool *pool;
+    lua_State *L = open_templates(template_dir, &pool);
     if (!L)
         return 1;
 
@@ -238,25 +249,26 @@ int emit_all(format **formats, size_t count, const char *template_dir, const cha
     int ok = 1;
     if (luaL_dofile(L, main_path) != LUA_OK) {
         fprintf(stderr, "bfgen: template error: %s\n", lua_tostring(L, -1));
-        lua_close(L);
+        lua_pool_close(L, pool);
         return 1;
     }
     int templates = lua_gettop(L);
+    /* each format's table is made once: the index gets the same tables */
+    lua_createtable(L, (int)count, 0);
+    int tables = lua_gettop(L);
     for (size_t i = 0; i < count && ok; i++) {
         lua_getfield(L, templates, "format");
         ir_push_format(L, formats[i]);
+        lua_pushvalue(L, -1);
+        lua_rawseti(L, tables, (lua_Integer)i + 1);
         ok &= run_and_write(L, 1, out_dir, check, parts);
     }
     if (ok && (parts & EMIT_INDEX)) {
         lua_getfield(L, templates, "index");
-        lua_newtable(L);
-        for (size_t i = 0; i < count; i++) {
-            ir_push_format(L, formats[i]);
-            lua_rawseti(L, -2, (lua_Integer)i + 1);
-        }
+        lua_pushvalue(L, tables);
         push_other_formats(L, formats, count, out_dir);
         ok &= run_and_write(L, 2, out_dir, check, parts);
     }
-    lua_close(L);
+    lua_pool_close(L, pool);
     return ok ? 0 : 1;
 }

@@ -180,7 +180,11 @@ static int push_value(lua_State *L, const ir_key *k, const void *obj)
 
 static void push_node(lua_State *L, const ir_node *node, const void *obj)
 {
-    lua_newtable(L);
+    /* room for every key at once: growing a table key by key rehashes it again and again */
+    int keys = 0;
+    for (const ir_key *k = node->keys; k->lua; k++)
+        keys++;
+    lua_createtable(L, 0, keys);
     for (const ir_key *k = node->keys; k->lua; k++) {
         if (k->guarded) {
             int v = member_int(obj, k->if_at);
