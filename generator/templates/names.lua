@@ -59,6 +59,31 @@ function M.load(prim, endian, p)
   return load
 end
 
+-- `src` with `prefix` put before every call `STEMname(` whose STEM follows a character that
+-- is not part of a name (and not one an earlier call took), as
+-- src:gsub("([^_%w])STEM(%w+)%(", "%1" .. prefix .. "STEM%2(") would, but with plain searches:
+-- a pattern tried at every byte of a whole generated file is slow.
+function M.prefix_calls(src, stem, prefix)
+  local out, from, pos, taken = {}, 1, 1, 1
+  local find, byte = string.find, string.byte
+  while true do
+    local a = find(src, stem, pos, true)
+    if not a then break end
+    local _, call_end = find(src, "^%w+%(", a + #stem)
+    local c = a > taken and byte(src, a - 1)
+    local after_name_char = c and (c == 95 or (c >= 48 and c <= 57) or (c >= 65 and c <= 90) or (c >= 97 and c <= 122))
+    if call_end and c and not after_name_char then
+      out[#out + 1] = src:sub(from, a - 1)
+      out[#out + 1] = prefix
+      from, pos, taken = a, call_end + 1, call_end + 1
+    else
+      pos = a + 1
+    end
+  end
+  out[#out + 1] = src:sub(from)
+  return table.concat(out)
+end
+
 -- A C string literal for any Lua string.
 function M.cstring(s)
   return '"' .. s:gsub('[%c"\\]', function(ch)
