@@ -4,19 +4,25 @@ local common = require("docs_common")
 
 local M = {}
 
+local find = string.find
+
 local function esc(s)
-  if not s:find('[&<>"]') then return s end
+  -- plain searches first: most text has nothing to escape
+  if not (find(s, "&", 1, true) or find(s, "<", 1, true) or find(s, ">", 1, true) or find(s, '"', 1, true)) then
+    return s
+  end
   return (s:gsub("[&<>\"]", { ["&"] = "&amp;", ["<"] = "&lt;", [">"] = "&gt;", ['"'] = "&quot;" }))
 end
 
 -- Doc text outside code spans: `_word_` is emphasis, as in the documents.
 local function plain(s)
   s = esc(s)
-  s = s:gsub("%f[%w_]_([^_%s][^_]-)_%f[^%w_]", "<em>%1</em>")
+  if find(s, "_", 1, true) then s = s:gsub("%f[%w_]_([^_%s][^_]-)_%f[^%w_]", "<em>%1</em>") end
   return s
 end
 
 local function doc_text(s)
+  if not find(s, "`", 1, true) then return plain(s) end
   local out, i = {}, 1
   while i <= #s do
     local a, b = s:find("`[^`]+`", i)

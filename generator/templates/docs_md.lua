@@ -4,7 +4,11 @@ local common = require("docs_common")
 local M = {}
 
 -- Text outside code spans: no raw HTML, and no column breaks inside tables.
+local find = string.find
+
 local function plain(s, in_table)
+  -- plain searches first: most text has nothing to escape
+  if not (find(s, "<", 1, true) or find(s, ">", 1, true) or (in_table and find(s, "|", 1, true))) then return s end
   s = s:gsub("<", "&lt;"):gsub(">", "&gt;")
   if in_table then s = s:gsub("|", "\\|") end
   return s
@@ -18,6 +22,7 @@ end
 
 -- Schema doc text: its `code` spans are kept as they are.
 local function doc_text(s, in_table)
+  if not find(s, "`", 1, true) then return plain(s, in_table) end
   local out, i = {}, 1
   while i <= #s do
     local a, b = s:find("`[^`]+`", i)
