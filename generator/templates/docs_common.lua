@@ -54,7 +54,14 @@ local function document_cell(f, with_file)
 end
 
 -- One line of doc text: whitespace (newlines included) collapsed.
-local function oneline(s) return ((s or ""):gsub("%s+", " "):gsub("^ ", ""):gsub(" $", "")) end
+local function oneline(s)
+  s = s or ""
+  -- most doc text is one line already: no pattern pass over it then
+  if s:find("[\t\n\v\f\r]") or s:find("  ", 1, true) then s = s:gsub("%s+", " ") end
+  if s:byte(1) == 32 then s = s:sub(2) end
+  if s:byte(-1) == 32 then s = s:sub(1, -2) end
+  return s
+end
 M.oneline = oneline
 
 -- Doc text as paragraphs: blank lines separate them, single newlines join.

@@ -86,6 +86,7 @@ end
 
 -- A C string literal for any Lua string.
 function M.cstring(s)
+  if not s:find('[%c"\\]') then return '"' .. s .. '"' end
   return '"' .. s:gsub('[%c"\\]', function(ch)
     local map = { ['"'] = '\\"', ['\\'] = '\\\\', ['\n'] = '\\n', ['\t'] = '\\t' }
     return map[ch] or string.format("\\%03o", ch:byte())
@@ -95,7 +96,8 @@ end
 -- A doc string as a one-line C comment body.
 function M.comment(s)
   if not s then return "" end
-  s = s:gsub("%s+", " "):gsub("%*/", "* /")
+  if s:find("[\t\n\v\f\r]") or s:find("  ", 1, true) then s = s:gsub("%s+", " ") end
+  if s:find("*/", 1, true) then s = s:gsub("%*/", "* /") end
   return s
 end
 
