@@ -48,7 +48,8 @@ struct ir_key {
     size_t at;       /* offset of the member in the C struct */
     ir_as as;
     const ir_node *node;        /* AS_NODE, AS_SELF */
-    const ir_key *item;         /* AS_LIST, AS_MAP, AS_ARRAY */
+    const ir_key *item;         /* AS_LIST, AS_ARRAY: read from each slot (a pointer);
+                                   AS_MAP: read from the struct each slot points to */
     const char *const *words;   /* AS_WORD */
     size_t count;               /* AS_ARRAY: offset of the size_t count */
     const char *text;           /* AS_TEXT */

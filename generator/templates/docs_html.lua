@@ -37,11 +37,19 @@ local function doc_text(s)
   return table.concat(out)
 end
 
+-- The same texts come again and again (rule sources, "reader", "error"): each is escaped once.
+local html_of = {}
+
 local function rich(r)
   local out = {}
   for _, s in ipairs(r) do
     if type(s) == "string" then
-      out[#out + 1] = doc_text(s)
+      local html = html_of[s]
+      if not html then
+        html = doc_text(s)
+        html_of[s] = html
+      end
+      out[#out + 1] = html
     elseif s.link then
       local label = s.code and ("<code>" .. esc(s.text) .. "</code>") or esc(s.text)
       out[#out + 1] = '<a href="' .. esc(s.link) .. '">' .. label .. "</a>"

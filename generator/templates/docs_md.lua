@@ -37,11 +37,20 @@ local function doc_text(s, in_table)
   return table.concat(out)
 end
 
+-- The same texts come again and again (rule sources, "reader", "error"): each is escaped once.
+local md_of, md_in_table = {}, {}
+
 local function rich(r, in_table)
   local out = {}
   for _, s in ipairs(r) do
     if type(s) == "string" then
-      out[#out + 1] = doc_text(s, in_table)
+      local cache = in_table and md_in_table or md_of
+      local md = cache[s]
+      if not md then
+        md = doc_text(s, in_table)
+        cache[s] = md
+      end
+      out[#out + 1] = md
     elseif s.link then
       local label = s.code and code_span(s.text, in_table) or plain(s.text, in_table)
       out[#out + 1] = "[" .. label .. "](" .. (s.md_link or s.link) .. ")"
