@@ -363,3 +363,17 @@ Test(bfgen_errors, file_set_members)
     bfgen(&r, MEMBER_HEAD "      - { name: m, kind: f, files: x, checks: [{ values: a, below: owner.a }] }\n" MEMBER_TAIL);
     expect_error(&r, 7, 48, "a member check needs 'values', a path starting 'owner.' or 'member.'");
 }
+
+/* The validator compares numbers: an `expect` on anything else is the schema's mistake, found
+ * by --syntax-only too (it once reached the validator template and failed there). */
+Test(bfgen_errors, expect_needs_numbers)
+{
+    run r;
+    bfgen(&r, HEAD "      - { name: s, type: S, expect: 3, doc: S. }\n"
+                   "      - { name: b, type: \"bytes[2]\", expect: 3, doc: B. }\n"
+                   "  S:\n    fields:\n      - { name: q, type: u8, doc: Q. }\n");
+    expect_error(&r, 8, 9, "'expect' needs a number field or an array of numbers");
+    expect_error(&r, 9, 9, "'expect' needs a number field or an array of numbers");
+    bfgen(&r, HEAD "      - { name: a, type: \"u8[2]\", expect: 3, doc: A. }\n");
+    cr_expect_eq(r.status, 0, "%s", r.output);
+}
