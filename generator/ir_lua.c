@@ -158,7 +158,8 @@ static int push_value(lua_State *L, const ir_key *k, const void *obj)
         }
         lua_createtable(L, (int)len, 0);
         for (size_t i = 0; i < len; i++) {
-            push_value(L, k->item, &items[i]);
+            if (!push_value(L, k->item, &items[i]))
+                lua_pushnil(L);
             lua_rawseti(L, -2, (lua_Integer)i + 1);
         }
         return 1;
@@ -185,6 +186,8 @@ static void push_node(lua_State *L, const ir_node *node, const void *obj)
     int keys = 0;
     for (const ir_key *k = node->keys; k->lua; k++)
         keys++;
+    /* nodes nest (expressions within expressions): each level takes a few stack slots */
+    luaL_checkstack(L, 4, "the IR nests too deeply");
     lua_createtable(L, 0, keys);
     for (const ir_key *k = node->keys; k->lua; k++) {
         if (k->guarded) {

@@ -30,14 +30,17 @@ local function enum_link(name) return { link = "#" .. M.enum_id(name), text = na
 
 -- Appends segments (and rich lists) to a rich text.
 local function add(r, ...)
-  for _, s in ipairs({ ... }) do
-    if type(s) == "table" and next(s) == nil then
-      -- an empty rich text adds nothing
-    elseif type(s) == "table" and s[1] ~= nil then
-      for _, x in ipairs(s) do r[#r + 1] = x end
-    elseif s ~= nil then
+  -- (select, not a table of the arguments: this runs for every piece of every page)
+  for i = 1, select("#", ...) do
+    local s = (select(i, ...))
+    if s == nil then break end -- as ipairs would: nothing after a nil
+    if type(s) ~= "table" then
       r[#r + 1] = s
-    end
+    elseif s[1] ~= nil then
+      for _, x in ipairs(s) do r[#r + 1] = x end
+    elseif next(s) ~= nil then
+      r[#r + 1] = s
+    end -- an empty rich text adds nothing
   end
   return r
 end
