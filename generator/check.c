@@ -652,10 +652,14 @@ static void check_combinations(field *fl)
         diag_error(fl->loc, "'derive' needs a number field");
     if (fl->const_value && (fl->kind != FT_PRIM || fl->is_array))
         diag_error(fl->loc, "'const' needs a single number or a string field");
+    if (fl->expect && fl->kind != FT_PRIM)
+        diag_error(fl->loc, "'expect' needs a number field or an array of numbers");
     if (fl->args.len && fl->kind != FT_STRUCT)
         diag_error(fl->loc, "'args' only go to a structure type");
     if (fl->computed && (!fl->is_array || fl->kind != FT_STRUCT))
         diag_error(fl->loc, "'computed' is for an array of structures that the builder fills in");
+    else if (fl->computed && !fl->count)
+        diag_error(fl->loc, "'computed' needs a 'count': the builder makes that many elements");
     if (fl->kind == FT_SWITCH && fl->is_array)
         diag_error(fl->loc, "a switch cannot be an array: make the array of a type holding the switch");
     if (fl->has_padding && !fl->is_array && fl->kind != FT_BYTES)

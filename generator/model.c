@@ -8,19 +8,26 @@
 #include <string.h>
 #include <strings.h>
 
-static const char *const prim_names[] = {
-    "u8", "u16", "u24", "u32", "u64", "s8", "s16", "s24", "s32", "s64", "f32", "f64", "char"};
-static const int prim_sizes[] = {1, 2, 3, 4, 8, 1, 2, 3, 4, 8, 4, 8, 1};
+static const prim_info prims[PRIM_COUNT] = {
+    [PRIM_U8] = {"u8", "uint8_t", 1, 0, 0},     [PRIM_U16] = {"u16", "uint16_t", 2, 0, 0},
+    [PRIM_U24] = {"u24", "uint32_t", 3, 0, 0},  [PRIM_U32] = {"u32", "uint32_t", 4, 0, 0},
+    [PRIM_U64] = {"u64", "uint64_t", 8, 0, 0},  [PRIM_S8] = {"s8", "int8_t", 1, 1, 0},
+    [PRIM_S16] = {"s16", "int16_t", 2, 1, 0},   [PRIM_S24] = {"s24", "int32_t", 3, 1, 0},
+    [PRIM_S32] = {"s32", "int32_t", 4, 1, 0},   [PRIM_S64] = {"s64", "int64_t", 8, 1, 0},
+    [PRIM_F32] = {"f32", "float", 4, 0, 1},     [PRIM_F64] = {"f64", "double", 8, 0, 1},
+    [PRIM_CHAR] = {"char", "uint8_t", 1, 0, 0},
+};
 
-const char *prim_name(prim_kind p) { return prim_names[p]; }
-int prim_size(prim_kind p) { return prim_sizes[p]; }
-int prim_is_signed(prim_kind p) { return p >= PRIM_S8 && p <= PRIM_S64; }
-int prim_is_float(prim_kind p) { return p == PRIM_F32 || p == PRIM_F64; }
+const prim_info *prim_get(prim_kind p) { return &prims[p]; }
+const char *prim_name(prim_kind p) { return prims[p].name; }
+int prim_size(prim_kind p) { return prims[p].size; }
+int prim_is_signed(prim_kind p) { return prims[p].is_signed; }
+int prim_is_float(prim_kind p) { return prims[p].is_float; }
 
 static int parse_prim(const char *s, prim_kind *out)
 {
-    for (int i = 0; i <= PRIM_CHAR; i++)
-        if (strcmp(s, prim_names[i]) == 0) {
+    for (int i = 0; i < PRIM_COUNT; i++)
+        if (strcmp(s, prims[i].name) == 0) {
             *out = (prim_kind)i;
             return 1;
         }

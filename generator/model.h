@@ -11,8 +11,18 @@
 typedef enum {
     PRIM_U8, PRIM_U16, PRIM_U24, PRIM_U32, PRIM_U64,
     PRIM_S8, PRIM_S16, PRIM_S24, PRIM_S32, PRIM_S64,
-    PRIM_F32, PRIM_F64, PRIM_CHAR
+    PRIM_F32, PRIM_F64, PRIM_CHAR,
+    PRIM_COUNT
 } prim_kind;
+
+/* The primitive types: the one table the checker and the templates (through the IR) share. */
+typedef struct prim_info {
+    const char *name;  /* as the schema writes it */
+    const char *ctype; /* the C type a reader stores it in */
+    int size;          /* bytes in the file */
+    int is_signed;     /* a signed integer (floats are not counted) */
+    int is_float;
+} prim_info;
 
 typedef enum {
     FT_PRIM,   /* integer, float or char */
@@ -246,6 +256,7 @@ format *model_build(const ynode *doc);
 /* Resolves names, types expressions and computes the layout; reports every problem. */
 void model_check(format *f);
 
+const prim_info *prim_get(prim_kind p);
 const char *prim_name(prim_kind p);
 int prim_size(prim_kind p);
 int prim_is_signed(prim_kind p);

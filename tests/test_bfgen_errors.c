@@ -389,3 +389,54 @@ Test(bfgen_errors, file_set_names_patterns_and_orphans)
     bfgen(&r, MEMBER_HEAD "      - { name: m, kind: f, files: \"{stem}.x\", orphans: warning }\n" MEMBER_TAIL);
     expect_error(&r, 7, 57, "'orphans' needs 'each' and a pattern with '{n}'");
 }
+
+/* The validator compares numbers: an `expect` on anything else is the schema's mistake, found
+ * by --syntax-only too (it once reached the validator template and failed there). */
+Test(bfgen_errors, expect_needs_numbers)
+{
+    run r;
+    bfgen(&r, HEAD "      - { name: s, type: S, expect: 3, doc: S. }\n"
+                   "      - { name: b, type: \"bytes[2]\", expect: 3, doc: B. }\n"
+                   "  S:\n    fields:\n      - { name: q, type: u8, doc: Q. }\n");
+    expect_error(&r, 8, 9, "'expect' needs a number field or an array of numbers");
+    expect_error(&r, 9, 9, "'expect' needs a number field or an array of numbers");
+    bfgen(&r, HEAD "      - { name: a, type: \"u8[2]\", expect: 3, doc: A. }\n");
+    cr_expect_eq(r.status, 0, "%s", r.output);
+}
+
+/* The builder makes a computed table from its count: without one it had nothing to go by
+ * (found by --syntax-only now, not inside the writer template). */
+Test(bfgen_errors, a_computed_table_needs_a_count)
+{
+    run r;
+    bfgen(&r, HEAD "      - { name: rs, type: \"S[]\", to_end: true, computed: true, doc: R. }\n"
+                   "  S:\n    fields:\n      - { name: q, type: u8, doc: Q. }\n");
+    expect_error(&r, 8, 9, "'computed' needs a 'count': the builder makes that many elements");
+    bfgen(&r, HEAD "      - { name: n, type: u8, doc: N. }\n"
+                   "      - { name: rs, type: \"S[n]\", computed: true, doc: R. }\n"
+                   "  S:\n    fields:\n      - { name: q, type: u8, doc: Q. }\n");
+    cr_expect_eq(r.status, 0, "%s", r.output);
+}
+
+/* `--report ir` prints the IR the templates get (ir_lua.c), to compare two bfgens with diff. */
+Test(bfgen_errors, the_ir_report_shows_what_templates_get)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s/build/bin/bfgen --report ir %s/tests/schemas/cx_endian.yaml", BF_PROJECT_DIR,
+             BF_PROJECT_DIR);
+    FILE *p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    static char out[1 << 20];
+    size_t n = fread(out, 1, sizeof out - 1, p);
+    out[n] = '\0';
+    cr_expect_eq(pclose(p), 0);
+    static const char *const lines[] = {
+        "\ncx_endian.endian = \"big\"\n",
+        "\ncx_endian.types[1].fields[14].endian = \"le\"\n",
+        "\ncx_endian.types[1].fields[14].offset = integer:52\n",
+        "\ncx_endian.types[1].fields[14].prim = \"u16\"\n",
+        "\ncx_endian.types[1].fields[14].prim_size = integer:2\n",
+    };
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++)
+        cr_expect(strstr(out, lines[i]) != NULL, "missing %s", lines[i]);
+}

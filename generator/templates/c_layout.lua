@@ -90,13 +90,11 @@ function L.pointer(e, env, lines)
   return lv and ("(&" .. lv .. ")") or nil, p
 end
 
-local int_bits = { u8 = 8, s8 = 8, char = 8, u16 = 16, s16 = 16, u24 = 24, s24 = 24, u32 = 32, s32 = 32, u64 = 64, s64 = 64 }
-
 -- The width of an integer field and whether it is signed (nil for floats).
 function L.int_bits(prim)
-  local bits = int_bits[prim]
-  if not bits then return nil end
-  return bits, prim:sub(1, 1) == "s"
+  local p = names.prims[prim]
+  if not p or p.float then return nil end
+  return p.size * 8, p.signed
 end
 
 -- Where a field starts in the image being built: its structure's start plus its static

@@ -311,9 +311,6 @@ local function read_value(fmt, ix, t, fl, env, flat)
       w("    return 0;")
       if fl.const_str then
         local len = k == "str" and fl.str_len or #fl.const_str
-        if k == "str" and #fl.const_str ~= fl.str_len then
-          error(string.format("%s: const '%s' must have %d characters", name, fl.const_str, fl.str_len))
-        end
         w(string.format('if (!bf_expect_bytes(c, c->pos - %d, "%s", (const uint8_t *)%s.ptr, %s, %d))', k == "str" and fl.str_len or (len + 1), name, dst, names.cstring(fl.const_str), len))
         w("    return 0;")
       end

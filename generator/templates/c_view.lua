@@ -1293,8 +1293,8 @@ local function generate(fmt)
   end
   -- lay_T / link_T are external (a type only ever reached in bulk is never called)
   local csrc = table.concat(C, "\n") .. "\n"
-  csrc = csrc:gsub("([^_%w])lay_(%w+)%(", "%1" .. fmt.name .. "_view_lay_%2(")
-  csrc = csrc:gsub("([^_%w])link_(%w+)%(", "%1" .. fmt.name .. "_view_link_%2(")
+  csrc = names.prefix_calls(csrc, "lay_", fmt.name .. "_view_")
+  csrc = names.prefix_calls(csrc, "link_", fmt.name .. "_view_")
   return table.concat(H, "\n") .. "\n", csrc
 end
 

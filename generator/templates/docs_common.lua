@@ -30,14 +30,17 @@ local function enum_link(name) return { link = "#" .. M.enum_id(name), text = na
 
 -- Appends segments (and rich lists) to a rich text.
 local function add(r, ...)
-  for _, s in ipairs({ ... }) do
-    if type(s) == "table" and next(s) == nil then
-      -- an empty rich text adds nothing
-    elseif type(s) == "table" and s[1] ~= nil then
-      for _, x in ipairs(s) do r[#r + 1] = x end
-    elseif s ~= nil then
+  -- (select, not a table of the arguments: this runs for every piece of every page)
+  for i = 1, select("#", ...) do
+    local s = (select(i, ...))
+    if s == nil then break end -- as ipairs would: nothing after a nil
+    if type(s) ~= "table" then
       r[#r + 1] = s
-    end
+    elseif s[1] ~= nil then
+      for _, x in ipairs(s) do r[#r + 1] = x end
+    elseif next(s) ~= nil then
+      r[#r + 1] = s
+    end -- an empty rich text adds nothing
   end
   return r
 end
@@ -54,7 +57,14 @@ local function document_cell(f, with_file)
 end
 
 -- One line of doc text: whitespace (newlines included) collapsed.
-local function oneline(s) return ((s or ""):gsub("%s+", " "):gsub("^ ", ""):gsub(" $", "")) end
+local function oneline(s)
+  s = s or ""
+  -- most doc text is one line already: no pattern pass over it then
+  if s:find("[\t\n\v\f\r]") or s:find("  ", 1, true) then s = s:gsub("%s+", " ") end
+  if s:byte(1) == 32 then s = s:sub(2) end
+  if s:byte(-1) == 32 then s = s:sub(1, -2) end
+  return s
+end
 M.oneline = oneline
 
 -- Doc text as paragraphs: blank lines separate them, single newlines join.

@@ -4,19 +4,25 @@ local common = require("docs_common")
 
 local M = {}
 
+local find = string.find
+
 local function esc(s)
-  if not s:find('[&<>"]') then return s end
+  -- plain searches first: most text has nothing to escape
+  if not (find(s, "&", 1, true) or find(s, "<", 1, true) or find(s, ">", 1, true) or find(s, '"', 1, true)) then
+    return s
+  end
   return (s:gsub("[&<>\"]", { ["&"] = "&amp;", ["<"] = "&lt;", [">"] = "&gt;", ['"'] = "&quot;" }))
 end
 
 -- Doc text outside code spans: `_word_` is emphasis, as in the documents.
 local function plain(s)
   s = esc(s)
-  s = s:gsub("%f[%w_]_([^_%s][^_]-)_%f[^%w_]", "<em>%1</em>")
+  if find(s, "_", 1, true) then s = s:gsub("%f[%w_]_([^_%s][^_]-)_%f[^%w_]", "<em>%1</em>") end
   return s
 end
 
 local function doc_text(s)
+  if not find(s, "`", 1, true) then return plain(s) end
   local out, i = {}, 1
   while i <= #s do
     local a, b = s:find("`[^`]+`", i)
@@ -31,11 +37,19 @@ local function doc_text(s)
   return table.concat(out)
 end
 
+-- The same texts come again and again (rule sources, "reader", "error"): each is escaped once.
+local html_of = {}
+
 local function rich(r)
   local out = {}
   for _, s in ipairs(r) do
     if type(s) == "string" then
-      out[#out + 1] = doc_text(s)
+      local html = html_of[s]
+      if not html then
+        html = doc_text(s)
+        html_of[s] = html
+      end
+      out[#out + 1] = html
     elseif s.link then
       local label = s.code and ("<code>" .. esc(s.text) .. "</code>") or esc(s.text)
       out[#out + 1] = '<a href="' .. esc(s.link) .. '">' .. label .. "</a>"

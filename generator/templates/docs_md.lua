@@ -4,7 +4,11 @@ local common = require("docs_common")
 local M = {}
 
 -- Text outside code spans: no raw HTML, and no column breaks inside tables.
+local find = string.find
+
 local function plain(s, in_table)
+  -- plain searches first: most text has nothing to escape
+  if not (find(s, "<", 1, true) or find(s, ">", 1, true) or (in_table and find(s, "|", 1, true))) then return s end
   s = s:gsub("<", "&lt;"):gsub(">", "&gt;")
   if in_table then s = s:gsub("|", "\\|") end
   return s
@@ -18,6 +22,7 @@ end
 
 -- Schema doc text: its `code` spans are kept as they are.
 local function doc_text(s, in_table)
+  if not find(s, "`", 1, true) then return plain(s, in_table) end
   local out, i = {}, 1
   while i <= #s do
     local a, b = s:find("`[^`]+`", i)
@@ -32,11 +37,20 @@ local function doc_text(s, in_table)
   return table.concat(out)
 end
 
+-- The same texts come again and again (rule sources, "reader", "error"): each is escaped once.
+local md_of, md_in_table = {}, {}
+
 local function rich(r, in_table)
   local out = {}
   for _, s in ipairs(r) do
     if type(s) == "string" then
-      out[#out + 1] = doc_text(s, in_table)
+      local cache = in_table and md_in_table or md_of
+      local md = cache[s]
+      if not md then
+        md = doc_text(s, in_table)
+        cache[s] = md
+      end
+      out[#out + 1] = md
     elseif s.link then
       local label = s.code and code_span(s.text, in_table) or plain(s.text, in_table)
       out[#out + 1] = "[" .. label .. "](" .. (s.md_link or s.link) .. ")"

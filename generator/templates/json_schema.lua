@@ -5,6 +5,7 @@
 local NULL = setmetatable({}, { __name = "null" })
 
 local function json_string(s)
+  if not s:find('[%c"\\]') then return '"' .. s .. '"' end
   return '"' .. s:gsub('[%c"\\]', function(c)
     local map = { ['"'] = '\\"', ['\\'] = '\\\\', ['\n'] = '\\n', ['\t'] = '\\t', ['\r'] = '\\r' }
     return map[c] or string.format("\\u%04x", c:byte())

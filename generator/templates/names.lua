@@ -35,35 +35,58 @@ end
 
 function M.kind_const(fmt, type_name) return fmt.name:upper() .. "_KIND_" .. M.upper(type_name) end
 
-local prim_ctypes = {
-  u8 = "uint8_t", u16 = "uint16_t", u24 = "uint32_t", u32 = "uint32_t", u64 = "uint64_t",
-  s8 = "int8_t", s16 = "int16_t", s24 = "int32_t", s32 = "int32_t", s64 = "int64_t",
-  f32 = "float", f64 = "double", char = "uint8_t",
-}
-function M.prim_ctype(prim) return prim_ctypes[prim] end
+-- The primitive types come from bfgen's table (model.c): name -> { size, signed, float, ctype }.
+local prims = require("prims")
+M.prims = prims
+
+function M.prim_ctype(prim)
+  local p = prims[prim]
+  return p and p.ctype
+end
 
 -- The C load of one primitive at byte pointer `p`.
 function M.load(prim, endian, p)
-  local e = endian
-  local loads = {
-    u8 = p .. "[0]", char = p .. "[0]",
-    s8 = "bf_s8(" .. p .. "[0])",
-    u16 = "bf_load_u16" .. e .. "(" .. p .. ")",
-    s16 = "bf_s16(bf_load_u16" .. e .. "(" .. p .. "))",
-    u24 = "bf_load_u24" .. e .. "(" .. p .. ")",
-    s24 = "bf_s24(bf_load_u24" .. e .. "(" .. p .. "))",
-    u32 = "bf_load_u32" .. e .. "(" .. p .. ")",
-    s32 = "bf_s32(bf_load_u32" .. e .. "(" .. p .. "))",
-    u64 = "bf_load_u64" .. e .. "(" .. p .. ")",
-    s64 = "bf_s64(bf_load_u64" .. e .. "(" .. p .. "))",
-    f32 = "bf_f32_from_bits(bf_load_u32" .. e .. "(" .. p .. "))",
-    f64 = "bf_f64_from_bits(bf_load_u64" .. e .. "(" .. p .. "))",
-  }
-  return loads[prim]
+  local info = prims[prim]
+  if not info then return nil end
+  if info.size == 1 then
+    if info.signed then return "bf_s8(" .. p .. "[0])" end
+    return p .. "[0]"
+  end
+  local bits = info.size * 8
+  local load = "bf_load_u" .. bits .. endian .. "(" .. p .. ")"
+  if info.float then return "bf_f" .. bits .. "_from_bits(" .. load .. ")" end
+  if info.signed then return "bf_s" .. bits .. "(" .. load .. ")" end
+  return load
+end
+
+-- `src` with `prefix` put before every call `STEMname(` whose STEM follows a character that
+-- is not part of a name (and not one an earlier call took), as
+-- src:gsub("([^_%w])STEM(%w+)%(", "%1" .. prefix .. "STEM%2(") would, but with plain searches:
+-- a pattern tried at every byte of a whole generated file is slow.
+function M.prefix_calls(src, stem, prefix)
+  local out, from, pos, taken = {}, 1, 1, 1
+  local find, byte = string.find, string.byte
+  while true do
+    local a = find(src, stem, pos, true)
+    if not a then break end
+    local _, call_end = find(src, "^%w+%(", a + #stem)
+    local c = a > taken and byte(src, a - 1)
+    local after_name_char = c and (c == 95 or (c >= 48 and c <= 57) or (c >= 65 and c <= 90) or (c >= 97 and c <= 122))
+    if call_end and c and not after_name_char then
+      out[#out + 1] = src:sub(from, a - 1)
+      out[#out + 1] = prefix
+      from, pos, taken = a, call_end + 1, call_end + 1
+    else
+      pos = a + 1
+    end
+  end
+  out[#out + 1] = src:sub(from)
+  return table.concat(out)
 end
 
 -- A C string literal for any Lua string.
 function M.cstring(s)
+  if not s:find('[%c"\\]') then return '"' .. s .. '"' end
   return '"' .. s:gsub('[%c"\\]', function(ch)
     local map = { ['"'] = '\\"', ['\\'] = '\\\\', ['\n'] = '\\n', ['\t'] = '\\t' }
     return map[ch] or string.format("\\%03o", ch:byte())
@@ -73,7 +96,8 @@ end
 -- A doc string as a one-line C comment body.
 function M.comment(s)
   if not s then return "" end
-  s = s:gsub("%s+", " "):gsub("%*/", "* /")
+  if s:find("[\t\n\v\f\r]") or s:find("  ", 1, true) then s = s:gsub("%s+", " ") end
+  if s:find("*/", 1, true) then s = s:gsub("%*/", "* /") end
   return s
 end
 
