@@ -76,274 +76,235 @@ static inline bf_memo *memo(bf_ctx *c, int slot)
 static inline int64_t j3d_File_m_jnt1_sections(bf_ctx *c, const j3d_File *s)
 {
     bf_memo *m = memo(c, 0);
-    int failed = c->err->failed;
-    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, failed, j3d_File_v_jnt1_sections(c, s));
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_File_v_jnt1_sections(c, s));
 }
 
 static inline int64_t j3d_File_m_joint_count(bf_ctx *c, const j3d_File *s)
 {
     bf_memo *m = memo(c, 1);
-    int failed = c->err->failed;
-    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, failed, j3d_File_v_joint_count(c, s));
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_File_v_joint_count(c, s));
 }
 
 static inline int64_t j3d_File_m_envelope_count(bf_ctx *c, const j3d_File *s)
 {
     bf_memo *m = memo(c, 2);
-    int failed = c->err->failed;
-    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, failed, j3d_File_v_envelope_count(c, s));
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_File_v_envelope_count(c, s));
 }
 
 static inline int64_t j3d_File_m_draw_entry_count(bf_ctx *c, const j3d_File *s)
 {
     bf_memo *m = memo(c, 3);
-    int failed = c->err->failed;
-    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, failed, j3d_File_v_draw_entry_count(c, s));
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_File_v_draw_entry_count(c, s));
 }
 
 static inline int64_t j3d_File_m_mat3_material_count(bf_ctx *c, const j3d_File *s)
 {
     bf_memo *m = memo(c, 4);
-    int failed = c->err->failed;
-    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, failed, j3d_File_v_mat3_material_count(c, s));
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_File_v_mat3_material_count(c, s));
 }
 
 static inline int64_t j3d_Inf1_m_material_count(bf_ctx *c, const j3d_Inf1 *s)
 {
     bf_memo *m = memo(c, 5);
-    int failed = c->err->failed;
-    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, failed, j3d_Inf1_v_material_count(c, s));
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_Inf1_v_material_count(c, s));
 }
 
 static inline int64_t j3d_Inf1_m_shape_count(bf_ctx *c, const j3d_Inf1 *s)
 {
     bf_memo *m = memo(c, 6);
-    int failed = c->err->failed;
-    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, failed, j3d_Inf1_v_shape_count(c, s));
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_Inf1_v_shape_count(c, s));
 }
 
 static inline int64_t j3d_Inf1_m_levels_opened(bf_ctx *c, const j3d_Inf1 *s)
 {
     bf_memo *m = memo(c, 7);
-    int failed = c->err->failed;
-    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, failed, j3d_Inf1_v_levels_opened(c, s));
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_Inf1_v_levels_opened(c, s));
 }
 
 static inline int64_t j3d_Inf1_m_levels_closed(bf_ctx *c, const j3d_Inf1 *s)
 {
     bf_memo *m = memo(c, 8);
-    int failed = c->err->failed;
-    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, failed, j3d_Inf1_v_levels_closed(c, s));
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_Inf1_v_levels_closed(c, s));
 }
 
 static inline int64_t j3d_Inf1_m_group_data_count(bf_ctx *c, const j3d_Inf1 *s)
 {
     bf_memo *m = memo(c, 9);
-    int failed = c->err->failed;
-    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, failed, j3d_Inf1_v_group_data_count(c, s));
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_Inf1_v_group_data_count(c, s));
 }
 
 static inline int64_t j3d_Inf1_m_position_bytes(bf_ctx *c, const j3d_Inf1 *s)
 {
     bf_memo *m = memo(c, 10);
-    int failed = c->err->failed;
-    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, failed, j3d_Inf1_v_position_bytes(c, s));
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_Inf1_v_position_bytes(c, s));
 }
 
 static inline int64_t j3d_Inf1_m_position_components(bf_ctx *c, const j3d_Inf1 *s)
 {
     bf_memo *m = memo(c, 11);
-    int failed = c->err->failed;
-    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, failed, j3d_Inf1_v_position_components(c, s));
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_Inf1_v_position_components(c, s));
 }
 
 static inline int64_t j3d_Inf1_m_position_stride(bf_ctx *c, const j3d_Inf1 *s)
 {
     bf_memo *m = memo(c, 12);
-    int failed = c->err->failed;
-    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, failed, j3d_Inf1_v_position_stride(c, s));
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_Inf1_v_position_stride(c, s));
 }
 
 static inline int64_t j3d_Inf1_m_position_values(bf_ctx *c, const j3d_Inf1 *s)
 {
     bf_memo *m = memo(c, 13);
-    int failed = c->err->failed;
-    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, failed, j3d_Inf1_v_position_values(c, s));
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_Inf1_v_position_values(c, s));
 }
 
 static inline int64_t j3d_Vtx1_m_position_at(bf_ctx *c, const j3d_Vtx1 *s)
 {
     bf_memo *m = memo(c, 14);
-    int failed = c->err->failed;
-    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, failed, j3d_Vtx1_v_position_at(c, s));
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_Vtx1_v_position_at(c, s));
 }
 
 static inline int64_t j3d_Vtx1_m_normal_at(bf_ctx *c, const j3d_Vtx1 *s)
 {
     bf_memo *m = memo(c, 15);
-    int failed = c->err->failed;
-    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, failed, j3d_Vtx1_v_normal_at(c, s));
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_Vtx1_v_normal_at(c, s));
 }
 
 static inline int64_t j3d_Vtx1_m_tangent_at(bf_ctx *c, const j3d_Vtx1 *s)
 {
     bf_memo *m = memo(c, 16);
-    int failed = c->err->failed;
-    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, failed, j3d_Vtx1_v_tangent_at(c, s));
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_Vtx1_v_tangent_at(c, s));
 }
 
 static inline int64_t j3d_Vtx1_m_color0_at(bf_ctx *c, const j3d_Vtx1 *s)
 {
     bf_memo *m = memo(c, 17);
-    int failed = c->err->failed;
-    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, failed, j3d_Vtx1_v_color0_at(c, s));
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_Vtx1_v_color0_at(c, s));
 }
 
 static inline int64_t j3d_Vtx1_m_color1_at(bf_ctx *c, const j3d_Vtx1 *s)
 {
     bf_memo *m = memo(c, 18);
-    int failed = c->err->failed;
-    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, failed, j3d_Vtx1_v_color1_at(c, s));
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_Vtx1_v_color1_at(c, s));
 }
 
 static inline int64_t j3d_Vtx1_m_texcoord0_at(bf_ctx *c, const j3d_Vtx1 *s)
 {
     bf_memo *m = memo(c, 19);
-    int failed = c->err->failed;
-    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, failed, j3d_Vtx1_v_texcoord0_at(c, s));
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_Vtx1_v_texcoord0_at(c, s));
 }
 
 static inline int64_t j3d_Vtx1_m_texcoord1_at(bf_ctx *c, const j3d_Vtx1 *s)
 {
     bf_memo *m = memo(c, 20);
-    int failed = c->err->failed;
-    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, failed, j3d_Vtx1_v_texcoord1_at(c, s));
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_Vtx1_v_texcoord1_at(c, s));
 }
 
 static inline int64_t j3d_Vtx1_m_texcoord2_at(bf_ctx *c, const j3d_Vtx1 *s)
 {
     bf_memo *m = memo(c, 21);
-    int failed = c->err->failed;
-    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, failed, j3d_Vtx1_v_texcoord2_at(c, s));
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_Vtx1_v_texcoord2_at(c, s));
 }
 
 static inline int64_t j3d_Vtx1_m_texcoord3_at(bf_ctx *c, const j3d_Vtx1 *s)
 {
     bf_memo *m = memo(c, 22);
-    int failed = c->err->failed;
-    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, failed, j3d_Vtx1_v_texcoord3_at(c, s));
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_Vtx1_v_texcoord3_at(c, s));
 }
 
 static inline int64_t j3d_Vtx1_m_texcoord4_at(bf_ctx *c, const j3d_Vtx1 *s)
 {
     bf_memo *m = memo(c, 23);
-    int failed = c->err->failed;
-    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, failed, j3d_Vtx1_v_texcoord4_at(c, s));
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_Vtx1_v_texcoord4_at(c, s));
 }
 
 static inline int64_t j3d_Vtx1_m_texcoord5_at(bf_ctx *c, const j3d_Vtx1 *s)
 {
     bf_memo *m = memo(c, 24);
-    int failed = c->err->failed;
-    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, failed, j3d_Vtx1_v_texcoord5_at(c, s));
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_Vtx1_v_texcoord5_at(c, s));
 }
 
 static inline int64_t j3d_Vtx1_m_texcoord6_at(bf_ctx *c, const j3d_Vtx1 *s)
 {
     bf_memo *m = memo(c, 25);
-    int failed = c->err->failed;
-    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, failed, j3d_Vtx1_v_texcoord6_at(c, s));
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_Vtx1_v_texcoord6_at(c, s));
 }
 
 static inline int64_t j3d_Vtx1_m_texcoord7_at(bf_ctx *c, const j3d_Vtx1 *s)
 {
     bf_memo *m = memo(c, 26);
-    int failed = c->err->failed;
-    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, failed, j3d_Vtx1_v_texcoord7_at(c, s));
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_Vtx1_v_texcoord7_at(c, s));
 }
 
 static inline int64_t j3d_VertexFormat_m_packed(bf_ctx *c, const j3d_VertexFormat *s)
 {
     bf_memo *m = memo(c, 27);
-    int failed = c->err->failed;
-    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, failed, j3d_VertexFormat_v_packed(c, s));
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_VertexFormat_v_packed(c, s));
 }
 
 static inline int64_t j3d_VertexFormat_m_position_numbers(bf_ctx *c, const j3d_VertexFormat *s)
 {
     bf_memo *m = memo(c, 28);
-    int failed = c->err->failed;
-    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, failed, j3d_VertexFormat_v_position_numbers(c, s));
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_VertexFormat_v_position_numbers(c, s));
 }
 
 static inline int64_t j3d_VertexFormat_m_number_bytes(bf_ctx *c, const j3d_VertexFormat *s)
 {
     bf_memo *m = memo(c, 29);
-    int failed = c->err->failed;
-    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, failed, j3d_VertexFormat_v_number_bytes(c, s));
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_VertexFormat_v_number_bytes(c, s));
 }
 
 static inline int64_t j3d_VertexBuffer_m_per_entry(bf_ctx *c, const j3d_VertexBuffer *s)
 {
     bf_memo *m = memo(c, 30);
-    int failed = c->err->failed;
-    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, failed, j3d_VertexBuffer_v_per_entry(c, s));
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_VertexBuffer_v_per_entry(c, s));
 }
 
 static inline int64_t j3d_VertexBuffer_m_data_type(bf_ctx *c, const j3d_VertexBuffer *s)
 {
     bf_memo *m = memo(c, 31);
-    int failed = c->err->failed;
-    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, failed, j3d_VertexBuffer_v_data_type(c, s));
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_VertexBuffer_v_data_type(c, s));
 }
 
 static inline int64_t j3d_VertexBuffer_m_is_color(bf_ctx *c, const j3d_VertexBuffer *s)
 {
     bf_memo *m = memo(c, 32);
-    int failed = c->err->failed;
-    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, failed, j3d_VertexBuffer_v_is_color(c, s));
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_VertexBuffer_v_is_color(c, s));
 }
 
 static inline int64_t j3d_VertexBuffer_m_scale(bf_ctx *c, const j3d_VertexBuffer *s)
 {
     bf_memo *m = memo(c, 33);
-    int failed = c->err->failed;
-    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, failed, j3d_VertexBuffer_v_scale(c, s));
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_VertexBuffer_v_scale(c, s));
 }
 
 static inline int64_t j3d_Shp1_m_shape_group_count(bf_ctx *c, const j3d_Shp1 *s)
 {
     bf_memo *m = memo(c, 34);
-    int failed = c->err->failed;
-    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, failed, j3d_Shp1_v_shape_group_count(c, s));
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_Shp1_v_shape_group_count(c, s));
 }
 
 static inline int64_t j3d_Shape_m__q1(bf_ctx *c, const j3d_Shape *s)
 {
     bf_memo *m = memo(c, 35);
-    int failed = c->err->failed;
-    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, failed, j3d_Shape_v__q1(c, s));
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_Shape_v__q1(c, s));
 }
 
 static inline int64_t j3d_TextureImage_m_tile_width(bf_ctx *c, const j3d_TextureImage *s)
 {
     bf_memo *m = memo(c, 36);
-    int failed = c->err->failed;
-    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, failed, j3d_TextureImage_v_tile_width(c, s));
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_TextureImage_v_tile_width(c, s));
 }
 
 static inline int64_t j3d_TextureImage_m_tile_height(bf_ctx *c, const j3d_TextureImage *s)
 {
     bf_memo *m = memo(c, 37);
-    int failed = c->err->failed;
-    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, failed, j3d_TextureImage_v_tile_height(c, s));
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_TextureImage_v_tile_height(c, s));
 }
 
 static inline int64_t j3d_TextureImage_m_tile_bytes(bf_ctx *c, const j3d_TextureImage *s)
 {
     bf_memo *m = memo(c, 38);
-    int failed = c->err->failed;
-    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, failed, j3d_TextureImage_v_tile_bytes(c, s));
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_TextureImage_v_tile_bytes(c, s));
 }
 
 /* Quantifiers over the root alone, computed once per validation (set: computed). */

@@ -50,29 +50,25 @@ static inline bf_memo *memo(bf_ctx *c, int slot)
 static inline int64_t p3m_WeightGroup_m_covered(bf_ctx *c, const p3m_WeightGroup *s)
 {
     bf_memo *m = memo(c, 0);
-    int failed = c->err->failed;
-    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, failed, p3m_WeightGroup_v_covered(c, s));
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, p3m_WeightGroup_v_covered(c, s));
 }
 
 static inline int64_t p3m_Lz4Frame_m_window(bf_ctx *c, const p3m_Lz4Frame *s)
 {
     bf_memo *m = memo(c, 1);
-    int failed = c->err->failed;
-    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, failed, p3m_Lz4Frame_v_window(c, s));
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, p3m_Lz4Frame_v_window(c, s));
 }
 
 static inline int64_t p3m_Lz4Frame_m_blocks_valid(bf_ctx *c, const p3m_Lz4Frame *s)
 {
     bf_memo *m = memo(c, 2);
-    int failed = c->err->failed;
-    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, failed, p3m_Lz4Frame_v_blocks_valid(c, s));
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, p3m_Lz4Frame_v_blocks_valid(c, s));
 }
 
 static inline int64_t p3m_Lz4Frame_m_decoded_size(bf_ctx *c, const p3m_Lz4Frame *s)
 {
     bf_memo *m = memo(c, 3);
-    int failed = c->err->failed;
-    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, failed, p3m_Lz4Frame_v_decoded_size(c, s));
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, p3m_Lz4Frame_v_decoded_size(c, s));
 }
 
 /* Quantifiers over the root alone, computed once per validation (set: computed). */

@@ -44,71 +44,61 @@ static inline bf_memo *memo(bf_ctx *c, int slot)
 static inline int64_t t3dm_File_m_object_chunks(bf_ctx *c, const t3dm_File *s)
 {
     bf_memo *m = memo(c, 0);
-    int failed = c->err->failed;
-    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, failed, t3dm_File_v_object_chunks(c, s));
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, t3dm_File_v_object_chunks(c, s));
 }
 
 static inline int64_t t3dm_File_m_vertex_chunks(bf_ctx *c, const t3dm_File *s)
 {
     bf_memo *m = memo(c, 1);
-    int failed = c->err->failed;
-    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, failed, t3dm_File_v_vertex_chunks(c, s));
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, t3dm_File_v_vertex_chunks(c, s));
 }
 
 static inline int64_t t3dm_File_m_index_chunks(bf_ctx *c, const t3dm_File *s)
 {
     bf_memo *m = memo(c, 2);
-    int failed = c->err->failed;
-    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, failed, t3dm_File_v_index_chunks(c, s));
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, t3dm_File_v_index_chunks(c, s));
 }
 
 static inline int64_t t3dm_File_m_material_chunks(bf_ctx *c, const t3dm_File *s)
 {
     bf_memo *m = memo(c, 3);
-    int failed = c->err->failed;
-    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, failed, t3dm_File_v_material_chunks(c, s));
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, t3dm_File_v_material_chunks(c, s));
 }
 
 static inline int64_t t3dm_File_m_skeleton_chunks(bf_ctx *c, const t3dm_File *s)
 {
     bf_memo *m = memo(c, 4);
-    int failed = c->err->failed;
-    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, failed, t3dm_File_v_skeleton_chunks(c, s));
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, t3dm_File_v_skeleton_chunks(c, s));
 }
 
 static inline int64_t t3dm_File_m_part_vertex_count(bf_ctx *c, const t3dm_File *s)
 {
     bf_memo *m = memo(c, 5);
-    int failed = c->err->failed;
-    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, failed, t3dm_File_v_part_vertex_count(c, s));
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, t3dm_File_v_part_vertex_count(c, s));
 }
 
 static inline int64_t t3dm_File_m_part_index_count(bf_ctx *c, const t3dm_File *s)
 {
     bf_memo *m = memo(c, 6);
-    int failed = c->err->failed;
-    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, failed, t3dm_File_v_part_index_count(c, s));
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, t3dm_File_v_part_index_count(c, s));
 }
 
 static inline int64_t t3dm_File_m_bone_count(bf_ctx *c, const t3dm_File *s)
 {
     bf_memo *m = memo(c, 7);
-    int failed = c->err->failed;
-    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, failed, t3dm_File_v_bone_count(c, s));
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, t3dm_File_v_bone_count(c, s));
 }
 
 static inline int64_t t3dm_ChunkOffset_m_rank(bf_ctx *c, const t3dm_ChunkOffset *s)
 {
     bf_memo *m = memo(c, 8);
-    int failed = c->err->failed;
-    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, failed, t3dm_ChunkOffset_v_rank(c, s));
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, t3dm_ChunkOffset_v_rank(c, s));
 }
 
 static inline int64_t t3dm_Object_m_part_triangles(bf_ctx *c, const t3dm_Object *s)
 {
     bf_memo *m = memo(c, 9);
-    int failed = c->err->failed;
-    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, failed, t3dm_Object_v_part_triangles(c, s));
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, t3dm_Object_v_part_triangles(c, s));
 }
 
 /* Quantifiers over the root alone, computed once per validation (set: computed). */

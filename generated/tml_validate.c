@@ -31,8 +31,7 @@ static inline bf_memo *memo(bf_ctx *c, int slot)
 static inline int64_t tml_Texture_m_id_uses(bf_ctx *c, const tml_Texture *s)
 {
     bf_memo *m = memo(c, 0);
-    int failed = c->err->failed;
-    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, failed, tml_Texture_v_id_uses(c, s));
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, tml_Texture_v_id_uses(c, s));
 }
 
 /* Quantifiers over the root alone, computed once per validation (set: computed). */

@@ -137,20 +137,21 @@ typedef struct bf_memo {
     double f;
 } bf_memo;
 
-/* Keeps `x`, computed for `of`, unless its evaluation failed (`failed`: the context had
- * failed before): the rule using it reports the failure, and it is computed again. */
-static inline int64_t bf_memo_keep_i(const bf_ctx *c, bf_memo *m, const void *of, int failed, int64_t x)
+/* Keeps `x`, computed for `of`, unless the context has failed: then the rule using it
+ * reports the failure, and it is computed again next time. (A failure is never cleared
+ * while a value is computed, so a context that had failed before still has.) */
+static inline int64_t bf_memo_keep_i(const bf_ctx *c, bf_memo *m, const void *of, int64_t x)
 {
-    if (!failed && !c->err->failed) {
+    if (!c->err->failed) {
         m->of = of;
         m->i = x;
     }
     return x;
 }
 
-static inline double bf_memo_keep_f(const bf_ctx *c, bf_memo *m, const void *of, int failed, double x)
+static inline double bf_memo_keep_f(const bf_ctx *c, bf_memo *m, const void *of, double x)
 {
-    if (!failed && !c->err->failed) {
+    if (!c->err->failed) {
         m->of = of;
         m->f = x;
     }

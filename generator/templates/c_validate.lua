@@ -327,9 +327,8 @@ local function memo_functions(fmt, w)
       cexpr.memo_fn(fmt, it.t.name, it.v.name), ct(fmt, it.t.name)))
     w("{")
     w(string.format("    bf_memo *m = memo(c, %d);", i - 1))
-    w("    int failed = c->err->failed;")
     local call = string.format("%s(c, s)", cexpr.value_fn(fmt, it.t.name, it.v.name))
-    local line = string.format("    return m->of == s ? m->%s : bf_memo_keep_%s(c, m, s, failed, %s);", float and "f" or "i",
+    local line = string.format("    return m->of == s ? m->%s : bf_memo_keep_%s(c, m, s, %s);", float and "f" or "i",
       float and "f" or "i", call)
     for _, l in ipairs(lines.wrap(line)) do w(l) end
     w("}")
