@@ -30,594 +30,281 @@ static void validate_BtiHeader(bf_vctx *v, const j3d_BtiHeader *s);
 
 #include "j3d_access.h"
 
+static const int64_t enum_FileKind_values[] = {1651336242, 1651336243, 1650748468};
+static const bf_enum_check enum_FileKind = {"FileKind", "FileKind: the values the document lists", enum_FileKind_values, 3};
+static const int64_t enum_NodeType_values[] = {0, 1, 2, 16, 17, 18};
+static const bf_enum_check enum_NodeType = {"NodeType", "NodeType: the values the document lists", enum_NodeType_values, 6};
+static const int64_t enum_VertexAttribute_values[] = {9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 25, 255};
+static const bf_enum_check enum_VertexAttribute = {"VertexAttribute", "VertexAttribute: the values the document lists", enum_VertexAttribute_values, 14};
+static const int64_t enum_ComponentCount_values[] = {0, 1, 2};
+static const bf_enum_check enum_ComponentCount = {"ComponentCount", "ComponentCount: the values the document lists", enum_ComponentCount_values, 3};
+static const int64_t enum_DrawType_values[] = {0, 1};
+static const bf_enum_check enum_DrawType = {"DrawType", "DrawType: the values the document lists", enum_DrawType_values, 2};
+static const int64_t enum_ScaleInheritance_values[] = {0, 1};
+static const bf_enum_check enum_ScaleInheritance = {"ScaleInheritance", "ScaleInheritance: the values the document lists", enum_ScaleInheritance_values, 2};
+static const int64_t enum_ShapeMatrixType_values[] = {0, 1, 2, 3};
+static const bf_enum_check enum_ShapeMatrixType = {"ShapeMatrixType", "ShapeMatrixType: the values the document lists", enum_ShapeMatrixType_values, 4};
+static const int64_t enum_ShapeAttribute_values[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 25, 255};
+static const bf_enum_check enum_ShapeAttribute = {"ShapeAttribute", "ShapeAttribute: the values the document lists", enum_ShapeAttribute_values, 23};
+static const int64_t enum_IndexType_values[] = {0, 1, 2, 3};
+static const bf_enum_check enum_IndexType = {"IndexType", "IndexType: the values the document lists", enum_IndexType_values, 4};
+static const int64_t enum_PrimitiveType_values[] = {0, 128, 144, 152, 160, 168, 176, 184};
+static const bf_enum_check enum_PrimitiveType = {"PrimitiveType", "PrimitiveType: the values the document lists", enum_PrimitiveType_values, 8};
+static const int64_t enum_TextureFormat_values[] = {0, 1, 2, 3, 4, 5, 6, 8, 9, 10, 14};
+static const bf_enum_check enum_TextureFormat = {"TextureFormat", "TextureFormat: the values the document lists", enum_TextureFormat_values, 11};
+static const int64_t enum_CullMode_values[] = {0, 1, 2, 3};
+static const bf_enum_check enum_CullMode = {"CullMode", "CullMode: the values the document lists", enum_CullMode_values, 4};
+static const int64_t enum_WrapMode_values[] = {0, 1, 2};
+static const bf_enum_check enum_WrapMode = {"WrapMode", "WrapMode: the values the document lists", enum_WrapMode_values, 3};
+static const int64_t enum_PaletteFormat_values[] = {0, 1, 2};
+static const bf_enum_check enum_PaletteFormat = {"PaletteFormat", "PaletteFormat: the values the document lists", enum_PaletteFormat_values, 3};
+static const int64_t enum_TextureFilter_values[] = {0, 1, 2, 3, 4, 5};
+static const bf_enum_check enum_TextureFilter = {"TextureFilter", "TextureFilter: the values the document lists", enum_TextureFilter_values, 6};
+static const bf_flags_check flags_LoaderFlags = {"LoaderFlags", "LoaderFlags: the bits the document lists", UINT64_C(0xFFFF)};
+
 /* The validation context, and the last result of each named value. */
 typedef struct j3d_vmemo {
     bf_vctx v;
-    struct { const void *of; int64_t value; } m1; /* File.jnt1_sections */
-    struct { const void *of; int64_t value; } m2; /* File.joint_count */
-    struct { const void *of; int64_t value; } m3; /* File.envelope_count */
-    struct { const void *of; int64_t value; } m4; /* File.draw_entry_count */
-    struct { const void *of; int64_t value; } m5; /* File.mat3_material_count */
-    struct { const void *of; int64_t value; } m6; /* Inf1.material_count */
-    struct { const void *of; int64_t value; } m7; /* Inf1.shape_count */
-    struct { const void *of; int64_t value; } m8; /* Inf1.levels_opened */
-    struct { const void *of; int64_t value; } m9; /* Inf1.levels_closed */
-    struct { const void *of; int64_t value; } m10; /* Inf1.group_data_count */
-    struct { const void *of; int64_t value; } m11; /* Inf1.position_bytes */
-    struct { const void *of; int64_t value; } m12; /* Inf1.position_components */
-    struct { const void *of; int64_t value; } m13; /* Inf1.position_stride */
-    struct { const void *of; int64_t value; } m14; /* Inf1.position_values */
-    struct { const void *of; int64_t value; } m15; /* Vtx1.position_at */
-    struct { const void *of; int64_t value; } m16; /* Vtx1.normal_at */
-    struct { const void *of; int64_t value; } m17; /* Vtx1.tangent_at */
-    struct { const void *of; int64_t value; } m18; /* Vtx1.color0_at */
-    struct { const void *of; int64_t value; } m19; /* Vtx1.color1_at */
-    struct { const void *of; int64_t value; } m20; /* Vtx1.texcoord0_at */
-    struct { const void *of; int64_t value; } m21; /* Vtx1.texcoord1_at */
-    struct { const void *of; int64_t value; } m22; /* Vtx1.texcoord2_at */
-    struct { const void *of; int64_t value; } m23; /* Vtx1.texcoord3_at */
-    struct { const void *of; int64_t value; } m24; /* Vtx1.texcoord4_at */
-    struct { const void *of; int64_t value; } m25; /* Vtx1.texcoord5_at */
-    struct { const void *of; int64_t value; } m26; /* Vtx1.texcoord6_at */
-    struct { const void *of; int64_t value; } m27; /* Vtx1.texcoord7_at */
-    struct { const void *of; int64_t value; } m28; /* VertexFormat.packed */
-    struct { const void *of; int64_t value; } m29; /* VertexFormat.position_numbers */
-    struct { const void *of; int64_t value; } m30; /* VertexFormat.number_bytes */
-    struct { const void *of; int64_t value; } m31; /* VertexBuffer.per_entry */
-    struct { const void *of; int64_t value; } m32; /* VertexBuffer.data_type */
-    struct { const void *of; int64_t value; } m33; /* VertexBuffer.is_color */
-    struct { const void *of; int64_t value; } m34; /* VertexBuffer.scale */
-    struct { const void *of; int64_t value; } m35; /* Shp1.shape_group_count */
-    struct { const void *of; int64_t value; } m36; /* Shape._q1 */
-    struct { const void *of; int64_t value; } m37; /* TextureImage.tile_width */
-    struct { const void *of; int64_t value; } m38; /* TextureImage.tile_height */
-    struct { const void *of; int64_t value; } m39; /* TextureImage.tile_bytes */
+    bf_memo m[39];
 } j3d_vmemo;
+
+static inline bf_memo *memo(bf_ctx *c, int slot)
+{
+    return &((j3d_vmemo *)(void *)((char *)c - offsetof(bf_vctx, c)))->m[slot];
+}
 
 static inline int64_t j3d_File_m_jnt1_sections(bf_ctx *c, const j3d_File *s)
 {
-    j3d_vmemo *m = (j3d_vmemo *)(void *)((char *)c - offsetof(bf_vctx, c));
-    if (m->m1.of == s)
-        return m->m1.value;
-    int failed = c->err->failed;
-    int64_t x = j3d_File_v_jnt1_sections(c, s);
-    if (!failed && !c->err->failed) {
-        m->m1.of = s;
-        m->m1.value = x;
-    }
-    return x;
+    bf_memo *m = memo(c, 0);
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_File_v_jnt1_sections(c, s));
 }
 
 static inline int64_t j3d_File_m_joint_count(bf_ctx *c, const j3d_File *s)
 {
-    j3d_vmemo *m = (j3d_vmemo *)(void *)((char *)c - offsetof(bf_vctx, c));
-    if (m->m2.of == s)
-        return m->m2.value;
-    int failed = c->err->failed;
-    int64_t x = j3d_File_v_joint_count(c, s);
-    if (!failed && !c->err->failed) {
-        m->m2.of = s;
-        m->m2.value = x;
-    }
-    return x;
+    bf_memo *m = memo(c, 1);
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_File_v_joint_count(c, s));
 }
 
 static inline int64_t j3d_File_m_envelope_count(bf_ctx *c, const j3d_File *s)
 {
-    j3d_vmemo *m = (j3d_vmemo *)(void *)((char *)c - offsetof(bf_vctx, c));
-    if (m->m3.of == s)
-        return m->m3.value;
-    int failed = c->err->failed;
-    int64_t x = j3d_File_v_envelope_count(c, s);
-    if (!failed && !c->err->failed) {
-        m->m3.of = s;
-        m->m3.value = x;
-    }
-    return x;
+    bf_memo *m = memo(c, 2);
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_File_v_envelope_count(c, s));
 }
 
 static inline int64_t j3d_File_m_draw_entry_count(bf_ctx *c, const j3d_File *s)
 {
-    j3d_vmemo *m = (j3d_vmemo *)(void *)((char *)c - offsetof(bf_vctx, c));
-    if (m->m4.of == s)
-        return m->m4.value;
-    int failed = c->err->failed;
-    int64_t x = j3d_File_v_draw_entry_count(c, s);
-    if (!failed && !c->err->failed) {
-        m->m4.of = s;
-        m->m4.value = x;
-    }
-    return x;
+    bf_memo *m = memo(c, 3);
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_File_v_draw_entry_count(c, s));
 }
 
 static inline int64_t j3d_File_m_mat3_material_count(bf_ctx *c, const j3d_File *s)
 {
-    j3d_vmemo *m = (j3d_vmemo *)(void *)((char *)c - offsetof(bf_vctx, c));
-    if (m->m5.of == s)
-        return m->m5.value;
-    int failed = c->err->failed;
-    int64_t x = j3d_File_v_mat3_material_count(c, s);
-    if (!failed && !c->err->failed) {
-        m->m5.of = s;
-        m->m5.value = x;
-    }
-    return x;
+    bf_memo *m = memo(c, 4);
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_File_v_mat3_material_count(c, s));
 }
 
 static inline int64_t j3d_Inf1_m_material_count(bf_ctx *c, const j3d_Inf1 *s)
 {
-    j3d_vmemo *m = (j3d_vmemo *)(void *)((char *)c - offsetof(bf_vctx, c));
-    if (m->m6.of == s)
-        return m->m6.value;
-    int failed = c->err->failed;
-    int64_t x = j3d_Inf1_v_material_count(c, s);
-    if (!failed && !c->err->failed) {
-        m->m6.of = s;
-        m->m6.value = x;
-    }
-    return x;
+    bf_memo *m = memo(c, 5);
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_Inf1_v_material_count(c, s));
 }
 
 static inline int64_t j3d_Inf1_m_shape_count(bf_ctx *c, const j3d_Inf1 *s)
 {
-    j3d_vmemo *m = (j3d_vmemo *)(void *)((char *)c - offsetof(bf_vctx, c));
-    if (m->m7.of == s)
-        return m->m7.value;
-    int failed = c->err->failed;
-    int64_t x = j3d_Inf1_v_shape_count(c, s);
-    if (!failed && !c->err->failed) {
-        m->m7.of = s;
-        m->m7.value = x;
-    }
-    return x;
+    bf_memo *m = memo(c, 6);
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_Inf1_v_shape_count(c, s));
 }
 
 static inline int64_t j3d_Inf1_m_levels_opened(bf_ctx *c, const j3d_Inf1 *s)
 {
-    j3d_vmemo *m = (j3d_vmemo *)(void *)((char *)c - offsetof(bf_vctx, c));
-    if (m->m8.of == s)
-        return m->m8.value;
-    int failed = c->err->failed;
-    int64_t x = j3d_Inf1_v_levels_opened(c, s);
-    if (!failed && !c->err->failed) {
-        m->m8.of = s;
-        m->m8.value = x;
-    }
-    return x;
+    bf_memo *m = memo(c, 7);
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_Inf1_v_levels_opened(c, s));
 }
 
 static inline int64_t j3d_Inf1_m_levels_closed(bf_ctx *c, const j3d_Inf1 *s)
 {
-    j3d_vmemo *m = (j3d_vmemo *)(void *)((char *)c - offsetof(bf_vctx, c));
-    if (m->m9.of == s)
-        return m->m9.value;
-    int failed = c->err->failed;
-    int64_t x = j3d_Inf1_v_levels_closed(c, s);
-    if (!failed && !c->err->failed) {
-        m->m9.of = s;
-        m->m9.value = x;
-    }
-    return x;
+    bf_memo *m = memo(c, 8);
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_Inf1_v_levels_closed(c, s));
 }
 
 static inline int64_t j3d_Inf1_m_group_data_count(bf_ctx *c, const j3d_Inf1 *s)
 {
-    j3d_vmemo *m = (j3d_vmemo *)(void *)((char *)c - offsetof(bf_vctx, c));
-    if (m->m10.of == s)
-        return m->m10.value;
-    int failed = c->err->failed;
-    int64_t x = j3d_Inf1_v_group_data_count(c, s);
-    if (!failed && !c->err->failed) {
-        m->m10.of = s;
-        m->m10.value = x;
-    }
-    return x;
+    bf_memo *m = memo(c, 9);
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_Inf1_v_group_data_count(c, s));
 }
 
 static inline int64_t j3d_Inf1_m_position_bytes(bf_ctx *c, const j3d_Inf1 *s)
 {
-    j3d_vmemo *m = (j3d_vmemo *)(void *)((char *)c - offsetof(bf_vctx, c));
-    if (m->m11.of == s)
-        return m->m11.value;
-    int failed = c->err->failed;
-    int64_t x = j3d_Inf1_v_position_bytes(c, s);
-    if (!failed && !c->err->failed) {
-        m->m11.of = s;
-        m->m11.value = x;
-    }
-    return x;
+    bf_memo *m = memo(c, 10);
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_Inf1_v_position_bytes(c, s));
 }
 
 static inline int64_t j3d_Inf1_m_position_components(bf_ctx *c, const j3d_Inf1 *s)
 {
-    j3d_vmemo *m = (j3d_vmemo *)(void *)((char *)c - offsetof(bf_vctx, c));
-    if (m->m12.of == s)
-        return m->m12.value;
-    int failed = c->err->failed;
-    int64_t x = j3d_Inf1_v_position_components(c, s);
-    if (!failed && !c->err->failed) {
-        m->m12.of = s;
-        m->m12.value = x;
-    }
-    return x;
+    bf_memo *m = memo(c, 11);
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_Inf1_v_position_components(c, s));
 }
 
 static inline int64_t j3d_Inf1_m_position_stride(bf_ctx *c, const j3d_Inf1 *s)
 {
-    j3d_vmemo *m = (j3d_vmemo *)(void *)((char *)c - offsetof(bf_vctx, c));
-    if (m->m13.of == s)
-        return m->m13.value;
-    int failed = c->err->failed;
-    int64_t x = j3d_Inf1_v_position_stride(c, s);
-    if (!failed && !c->err->failed) {
-        m->m13.of = s;
-        m->m13.value = x;
-    }
-    return x;
+    bf_memo *m = memo(c, 12);
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_Inf1_v_position_stride(c, s));
 }
 
 static inline int64_t j3d_Inf1_m_position_values(bf_ctx *c, const j3d_Inf1 *s)
 {
-    j3d_vmemo *m = (j3d_vmemo *)(void *)((char *)c - offsetof(bf_vctx, c));
-    if (m->m14.of == s)
-        return m->m14.value;
-    int failed = c->err->failed;
-    int64_t x = j3d_Inf1_v_position_values(c, s);
-    if (!failed && !c->err->failed) {
-        m->m14.of = s;
-        m->m14.value = x;
-    }
-    return x;
+    bf_memo *m = memo(c, 13);
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_Inf1_v_position_values(c, s));
 }
 
 static inline int64_t j3d_Vtx1_m_position_at(bf_ctx *c, const j3d_Vtx1 *s)
 {
-    j3d_vmemo *m = (j3d_vmemo *)(void *)((char *)c - offsetof(bf_vctx, c));
-    if (m->m15.of == s)
-        return m->m15.value;
-    int failed = c->err->failed;
-    int64_t x = j3d_Vtx1_v_position_at(c, s);
-    if (!failed && !c->err->failed) {
-        m->m15.of = s;
-        m->m15.value = x;
-    }
-    return x;
+    bf_memo *m = memo(c, 14);
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_Vtx1_v_position_at(c, s));
 }
 
 static inline int64_t j3d_Vtx1_m_normal_at(bf_ctx *c, const j3d_Vtx1 *s)
 {
-    j3d_vmemo *m = (j3d_vmemo *)(void *)((char *)c - offsetof(bf_vctx, c));
-    if (m->m16.of == s)
-        return m->m16.value;
-    int failed = c->err->failed;
-    int64_t x = j3d_Vtx1_v_normal_at(c, s);
-    if (!failed && !c->err->failed) {
-        m->m16.of = s;
-        m->m16.value = x;
-    }
-    return x;
+    bf_memo *m = memo(c, 15);
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_Vtx1_v_normal_at(c, s));
 }
 
 static inline int64_t j3d_Vtx1_m_tangent_at(bf_ctx *c, const j3d_Vtx1 *s)
 {
-    j3d_vmemo *m = (j3d_vmemo *)(void *)((char *)c - offsetof(bf_vctx, c));
-    if (m->m17.of == s)
-        return m->m17.value;
-    int failed = c->err->failed;
-    int64_t x = j3d_Vtx1_v_tangent_at(c, s);
-    if (!failed && !c->err->failed) {
-        m->m17.of = s;
-        m->m17.value = x;
-    }
-    return x;
+    bf_memo *m = memo(c, 16);
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_Vtx1_v_tangent_at(c, s));
 }
 
 static inline int64_t j3d_Vtx1_m_color0_at(bf_ctx *c, const j3d_Vtx1 *s)
 {
-    j3d_vmemo *m = (j3d_vmemo *)(void *)((char *)c - offsetof(bf_vctx, c));
-    if (m->m18.of == s)
-        return m->m18.value;
-    int failed = c->err->failed;
-    int64_t x = j3d_Vtx1_v_color0_at(c, s);
-    if (!failed && !c->err->failed) {
-        m->m18.of = s;
-        m->m18.value = x;
-    }
-    return x;
+    bf_memo *m = memo(c, 17);
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_Vtx1_v_color0_at(c, s));
 }
 
 static inline int64_t j3d_Vtx1_m_color1_at(bf_ctx *c, const j3d_Vtx1 *s)
 {
-    j3d_vmemo *m = (j3d_vmemo *)(void *)((char *)c - offsetof(bf_vctx, c));
-    if (m->m19.of == s)
-        return m->m19.value;
-    int failed = c->err->failed;
-    int64_t x = j3d_Vtx1_v_color1_at(c, s);
-    if (!failed && !c->err->failed) {
-        m->m19.of = s;
-        m->m19.value = x;
-    }
-    return x;
+    bf_memo *m = memo(c, 18);
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_Vtx1_v_color1_at(c, s));
 }
 
 static inline int64_t j3d_Vtx1_m_texcoord0_at(bf_ctx *c, const j3d_Vtx1 *s)
 {
-    j3d_vmemo *m = (j3d_vmemo *)(void *)((char *)c - offsetof(bf_vctx, c));
-    if (m->m20.of == s)
-        return m->m20.value;
-    int failed = c->err->failed;
-    int64_t x = j3d_Vtx1_v_texcoord0_at(c, s);
-    if (!failed && !c->err->failed) {
-        m->m20.of = s;
-        m->m20.value = x;
-    }
-    return x;
+    bf_memo *m = memo(c, 19);
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_Vtx1_v_texcoord0_at(c, s));
 }
 
 static inline int64_t j3d_Vtx1_m_texcoord1_at(bf_ctx *c, const j3d_Vtx1 *s)
 {
-    j3d_vmemo *m = (j3d_vmemo *)(void *)((char *)c - offsetof(bf_vctx, c));
-    if (m->m21.of == s)
-        return m->m21.value;
-    int failed = c->err->failed;
-    int64_t x = j3d_Vtx1_v_texcoord1_at(c, s);
-    if (!failed && !c->err->failed) {
-        m->m21.of = s;
-        m->m21.value = x;
-    }
-    return x;
+    bf_memo *m = memo(c, 20);
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_Vtx1_v_texcoord1_at(c, s));
 }
 
 static inline int64_t j3d_Vtx1_m_texcoord2_at(bf_ctx *c, const j3d_Vtx1 *s)
 {
-    j3d_vmemo *m = (j3d_vmemo *)(void *)((char *)c - offsetof(bf_vctx, c));
-    if (m->m22.of == s)
-        return m->m22.value;
-    int failed = c->err->failed;
-    int64_t x = j3d_Vtx1_v_texcoord2_at(c, s);
-    if (!failed && !c->err->failed) {
-        m->m22.of = s;
-        m->m22.value = x;
-    }
-    return x;
+    bf_memo *m = memo(c, 21);
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_Vtx1_v_texcoord2_at(c, s));
 }
 
 static inline int64_t j3d_Vtx1_m_texcoord3_at(bf_ctx *c, const j3d_Vtx1 *s)
 {
-    j3d_vmemo *m = (j3d_vmemo *)(void *)((char *)c - offsetof(bf_vctx, c));
-    if (m->m23.of == s)
-        return m->m23.value;
-    int failed = c->err->failed;
-    int64_t x = j3d_Vtx1_v_texcoord3_at(c, s);
-    if (!failed && !c->err->failed) {
-        m->m23.of = s;
-        m->m23.value = x;
-    }
-    return x;
+    bf_memo *m = memo(c, 22);
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_Vtx1_v_texcoord3_at(c, s));
 }
 
 static inline int64_t j3d_Vtx1_m_texcoord4_at(bf_ctx *c, const j3d_Vtx1 *s)
 {
-    j3d_vmemo *m = (j3d_vmemo *)(void *)((char *)c - offsetof(bf_vctx, c));
-    if (m->m24.of == s)
-        return m->m24.value;
-    int failed = c->err->failed;
-    int64_t x = j3d_Vtx1_v_texcoord4_at(c, s);
-    if (!failed && !c->err->failed) {
-        m->m24.of = s;
-        m->m24.value = x;
-    }
-    return x;
+    bf_memo *m = memo(c, 23);
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_Vtx1_v_texcoord4_at(c, s));
 }
 
 static inline int64_t j3d_Vtx1_m_texcoord5_at(bf_ctx *c, const j3d_Vtx1 *s)
 {
-    j3d_vmemo *m = (j3d_vmemo *)(void *)((char *)c - offsetof(bf_vctx, c));
-    if (m->m25.of == s)
-        return m->m25.value;
-    int failed = c->err->failed;
-    int64_t x = j3d_Vtx1_v_texcoord5_at(c, s);
-    if (!failed && !c->err->failed) {
-        m->m25.of = s;
-        m->m25.value = x;
-    }
-    return x;
+    bf_memo *m = memo(c, 24);
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_Vtx1_v_texcoord5_at(c, s));
 }
 
 static inline int64_t j3d_Vtx1_m_texcoord6_at(bf_ctx *c, const j3d_Vtx1 *s)
 {
-    j3d_vmemo *m = (j3d_vmemo *)(void *)((char *)c - offsetof(bf_vctx, c));
-    if (m->m26.of == s)
-        return m->m26.value;
-    int failed = c->err->failed;
-    int64_t x = j3d_Vtx1_v_texcoord6_at(c, s);
-    if (!failed && !c->err->failed) {
-        m->m26.of = s;
-        m->m26.value = x;
-    }
-    return x;
+    bf_memo *m = memo(c, 25);
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_Vtx1_v_texcoord6_at(c, s));
 }
 
 static inline int64_t j3d_Vtx1_m_texcoord7_at(bf_ctx *c, const j3d_Vtx1 *s)
 {
-    j3d_vmemo *m = (j3d_vmemo *)(void *)((char *)c - offsetof(bf_vctx, c));
-    if (m->m27.of == s)
-        return m->m27.value;
-    int failed = c->err->failed;
-    int64_t x = j3d_Vtx1_v_texcoord7_at(c, s);
-    if (!failed && !c->err->failed) {
-        m->m27.of = s;
-        m->m27.value = x;
-    }
-    return x;
+    bf_memo *m = memo(c, 26);
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_Vtx1_v_texcoord7_at(c, s));
 }
 
 static inline int64_t j3d_VertexFormat_m_packed(bf_ctx *c, const j3d_VertexFormat *s)
 {
-    j3d_vmemo *m = (j3d_vmemo *)(void *)((char *)c - offsetof(bf_vctx, c));
-    if (m->m28.of == s)
-        return m->m28.value;
-    int failed = c->err->failed;
-    int64_t x = j3d_VertexFormat_v_packed(c, s);
-    if (!failed && !c->err->failed) {
-        m->m28.of = s;
-        m->m28.value = x;
-    }
-    return x;
+    bf_memo *m = memo(c, 27);
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_VertexFormat_v_packed(c, s));
 }
 
 static inline int64_t j3d_VertexFormat_m_position_numbers(bf_ctx *c, const j3d_VertexFormat *s)
 {
-    j3d_vmemo *m = (j3d_vmemo *)(void *)((char *)c - offsetof(bf_vctx, c));
-    if (m->m29.of == s)
-        return m->m29.value;
-    int failed = c->err->failed;
-    int64_t x = j3d_VertexFormat_v_position_numbers(c, s);
-    if (!failed && !c->err->failed) {
-        m->m29.of = s;
-        m->m29.value = x;
-    }
-    return x;
+    bf_memo *m = memo(c, 28);
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_VertexFormat_v_position_numbers(c, s));
 }
 
 static inline int64_t j3d_VertexFormat_m_number_bytes(bf_ctx *c, const j3d_VertexFormat *s)
 {
-    j3d_vmemo *m = (j3d_vmemo *)(void *)((char *)c - offsetof(bf_vctx, c));
-    if (m->m30.of == s)
-        return m->m30.value;
-    int failed = c->err->failed;
-    int64_t x = j3d_VertexFormat_v_number_bytes(c, s);
-    if (!failed && !c->err->failed) {
-        m->m30.of = s;
-        m->m30.value = x;
-    }
-    return x;
+    bf_memo *m = memo(c, 29);
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_VertexFormat_v_number_bytes(c, s));
 }
 
 static inline int64_t j3d_VertexBuffer_m_per_entry(bf_ctx *c, const j3d_VertexBuffer *s)
 {
-    j3d_vmemo *m = (j3d_vmemo *)(void *)((char *)c - offsetof(bf_vctx, c));
-    if (m->m31.of == s)
-        return m->m31.value;
-    int failed = c->err->failed;
-    int64_t x = j3d_VertexBuffer_v_per_entry(c, s);
-    if (!failed && !c->err->failed) {
-        m->m31.of = s;
-        m->m31.value = x;
-    }
-    return x;
+    bf_memo *m = memo(c, 30);
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_VertexBuffer_v_per_entry(c, s));
 }
 
 static inline int64_t j3d_VertexBuffer_m_data_type(bf_ctx *c, const j3d_VertexBuffer *s)
 {
-    j3d_vmemo *m = (j3d_vmemo *)(void *)((char *)c - offsetof(bf_vctx, c));
-    if (m->m32.of == s)
-        return m->m32.value;
-    int failed = c->err->failed;
-    int64_t x = j3d_VertexBuffer_v_data_type(c, s);
-    if (!failed && !c->err->failed) {
-        m->m32.of = s;
-        m->m32.value = x;
-    }
-    return x;
+    bf_memo *m = memo(c, 31);
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_VertexBuffer_v_data_type(c, s));
 }
 
 static inline int64_t j3d_VertexBuffer_m_is_color(bf_ctx *c, const j3d_VertexBuffer *s)
 {
-    j3d_vmemo *m = (j3d_vmemo *)(void *)((char *)c - offsetof(bf_vctx, c));
-    if (m->m33.of == s)
-        return m->m33.value;
-    int failed = c->err->failed;
-    int64_t x = j3d_VertexBuffer_v_is_color(c, s);
-    if (!failed && !c->err->failed) {
-        m->m33.of = s;
-        m->m33.value = x;
-    }
-    return x;
+    bf_memo *m = memo(c, 32);
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_VertexBuffer_v_is_color(c, s));
 }
 
 static inline int64_t j3d_VertexBuffer_m_scale(bf_ctx *c, const j3d_VertexBuffer *s)
 {
-    j3d_vmemo *m = (j3d_vmemo *)(void *)((char *)c - offsetof(bf_vctx, c));
-    if (m->m34.of == s)
-        return m->m34.value;
-    int failed = c->err->failed;
-    int64_t x = j3d_VertexBuffer_v_scale(c, s);
-    if (!failed && !c->err->failed) {
-        m->m34.of = s;
-        m->m34.value = x;
-    }
-    return x;
+    bf_memo *m = memo(c, 33);
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_VertexBuffer_v_scale(c, s));
 }
 
 static inline int64_t j3d_Shp1_m_shape_group_count(bf_ctx *c, const j3d_Shp1 *s)
 {
-    j3d_vmemo *m = (j3d_vmemo *)(void *)((char *)c - offsetof(bf_vctx, c));
-    if (m->m35.of == s)
-        return m->m35.value;
-    int failed = c->err->failed;
-    int64_t x = j3d_Shp1_v_shape_group_count(c, s);
-    if (!failed && !c->err->failed) {
-        m->m35.of = s;
-        m->m35.value = x;
-    }
-    return x;
+    bf_memo *m = memo(c, 34);
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_Shp1_v_shape_group_count(c, s));
 }
 
 static inline int64_t j3d_Shape_m__q1(bf_ctx *c, const j3d_Shape *s)
 {
-    j3d_vmemo *m = (j3d_vmemo *)(void *)((char *)c - offsetof(bf_vctx, c));
-    if (m->m36.of == s)
-        return m->m36.value;
-    int failed = c->err->failed;
-    int64_t x = j3d_Shape_v__q1(c, s);
-    if (!failed && !c->err->failed) {
-        m->m36.of = s;
-        m->m36.value = x;
-    }
-    return x;
+    bf_memo *m = memo(c, 35);
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_Shape_v__q1(c, s));
 }
 
 static inline int64_t j3d_TextureImage_m_tile_width(bf_ctx *c, const j3d_TextureImage *s)
 {
-    j3d_vmemo *m = (j3d_vmemo *)(void *)((char *)c - offsetof(bf_vctx, c));
-    if (m->m37.of == s)
-        return m->m37.value;
-    int failed = c->err->failed;
-    int64_t x = j3d_TextureImage_v_tile_width(c, s);
-    if (!failed && !c->err->failed) {
-        m->m37.of = s;
-        m->m37.value = x;
-    }
-    return x;
+    bf_memo *m = memo(c, 36);
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_TextureImage_v_tile_width(c, s));
 }
 
 static inline int64_t j3d_TextureImage_m_tile_height(bf_ctx *c, const j3d_TextureImage *s)
 {
-    j3d_vmemo *m = (j3d_vmemo *)(void *)((char *)c - offsetof(bf_vctx, c));
-    if (m->m38.of == s)
-        return m->m38.value;
-    int failed = c->err->failed;
-    int64_t x = j3d_TextureImage_v_tile_height(c, s);
-    if (!failed && !c->err->failed) {
-        m->m38.of = s;
-        m->m38.value = x;
-    }
-    return x;
+    bf_memo *m = memo(c, 37);
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_TextureImage_v_tile_height(c, s));
 }
 
 static inline int64_t j3d_TextureImage_m_tile_bytes(bf_ctx *c, const j3d_TextureImage *s)
 {
-    j3d_vmemo *m = (j3d_vmemo *)(void *)((char *)c - offsetof(bf_vctx, c));
-    if (m->m39.of == s)
-        return m->m39.value;
-    int failed = c->err->failed;
-    int64_t x = j3d_TextureImage_v_tile_bytes(c, s);
-    if (!failed && !c->err->failed) {
-        m->m39.of = s;
-        m->m39.value = x;
-    }
-    return x;
+    bf_memo *m = memo(c, 38);
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_TextureImage_v_tile_bytes(c, s));
 }
 
 /* Quantifiers over the root alone, computed once per validation (set: computed). */
@@ -630,111 +317,60 @@ typedef struct rule_cache {
 static void validate_File(bf_vctx *v, const j3d_File *s)
 {
     bf_ctx *c = &v->c;
-    const j3d_File *R = c->root;
-    rule_cache *VC = v->cache;
-    (void)c;
-    (void)R;
-    (void)VC;
-    (void)s;
-    {
-        int64_t x = (int64_t)s->kind;
-        if (x != INT64_C(1651336242) && x != INT64_C(1651336243) && x != INT64_C(1650748468))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 4, "kind", "FileKind: the values the document lists", "%lld (0x%llx) is not a value of FileKind", (long long)x, (unsigned long long)x);
+    bf_check_enum(v, &enum_FileKind, s->kind, s->_offset + 4, "kind");
+    static const bf_rule rule_264 = {BF_SEVERITY_ERROR, "section_count", "%d chunks, but a %d-chunk file by its magic",
+        "File Header: \"The number of chunks present in this file. 8 for BMD, 9 for BDL\""};
+    if (bf_rule_fails(v, &rule_264, s->kind == J3D_FILE_KIND_BDL4 ? s->section_count == 9 : s->section_count == 8))
+        bf_rule_report(v, &rule_264, (int64_t)(s->_offset + 12),
+            (const bf_rule_value[]){{.i = s->section_count}, {.i = s->kind == J3D_FILE_KIND_BDL4 ? 9 : 8}});
+    static const bf_rule rule_268 = {BF_SEVERITY_ERROR, "file_size", "header says %d bytes, but the file has %d",
+        "File Header: \"The total size of the file\""};
+    if (bf_rule_fails(v, &rule_268, s->file_size == (int64_t)c->size))
+        bf_rule_report(v, &rule_268, (int64_t)(s->_offset + 8), (const bf_rule_value[]){{.i = s->file_size}, {.i = (int64_t)c->size}});
+    static const bf_rule rule_272 = {BF_SEVERITY_ERROR, "trailing", "%d bytes after the last section: the section sizes do not chain to the end of the file",
+        "Every section: \"The total size of this chunk\" (sections follow one another to the end of the file)"};
+    if (bf_rule_fails(v, &rule_272, (int64_t)s->trailing.len == 0))
+        bf_rule_report(v, &rule_272, (int64_t)s->trailing_at, (const bf_rule_value[]){{.i = (int64_t)s->trailing.len}});
+    static const bf_rule rule_276 = {BF_SEVERITY_ERROR, "sections", "%d JNT1 sections", "JNT1: \"There can only be one skeleton per model.\""};
+    if (bf_rule_fails(v, &rule_276, j3d_File_m_jnt1_sections(c, s) <= 1))
+        bf_rule_report(v, &rule_276, (int64_t)(s->_offset + 32), (const bf_rule_value[]){{.i = j3d_File_m_jnt1_sections(c, s)}});
+    static const bf_rule rule_280 = {BF_SEVERITY_ERROR, "sections", "a BMD file with an MDL3 section",
+        "\"These two formats hold the same data, except BDL contains an additional set of data which is used for faster rendering speeds.\""};
+    int64_t q1 = 0;
+    for (uint32_t i1 = 0; i1 < (uint32_t)(s->sections_count); i1++) {
+        const j3d_Section *it1 = &s->sections[i1];
+        (void)it1;
+        q1 += it1->tag == J3D_SECTION_TAG_MDL3;
     }
-    /* File Header: "The number of chunks present in this file. 8 for BMD, 9 for BDL" (schema line 264) */
-    {
-        int ok = (s->kind == J3D_FILE_KIND_BDL4 ? s->section_count == 9 : s->section_count == 8) != 0;
-        if (!bf_eval_failed(v, "section_count", "File Header: \"The number of chunks present in this file. 8 for BMD, 9 for BDL\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 12)), "section_count", "File Header: \"The number of chunks present in this file. 8 for BMD, 9 for BDL\"", "%lld chunks, but a %lld-chunk file by its magic", (long long)((int64_t)s->section_count), (long long)((int64_t)(s->kind == J3D_FILE_KIND_BDL4 ? 9 : 8)));
-            bf_eval_failed(v, "section_count", "File Header: \"The number of chunks present in this file. 8 for BMD, 9 for BDL\"");
-        }
-    }
-    /* File Header: "The total size of the file" (schema line 268) */
-    {
-        int ok = s->file_size == (int64_t)c->size;
-        if (!bf_eval_failed(v, "file_size", "File Header: \"The total size of the file\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 8)), "file_size", "File Header: \"The total size of the file\"", "header says %lld bytes, but the file has %lld", (long long)((int64_t)s->file_size), (long long)((int64_t)c->size));
-            bf_eval_failed(v, "file_size", "File Header: \"The total size of the file\"");
-        }
-    }
-    /* Every section: "The total size of this chunk" (sections follow one another to the end of the file) (schema line 272) */
-    {
-        int ok = (int64_t)s->trailing.len == 0;
-        if (!bf_eval_failed(v, "trailing", "Every section: \"The total size of this chunk\" (sections follow one another to the end of the file)") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)s->trailing_at), "trailing", "Every section: \"The total size of this chunk\" (sections follow one another to the end of the file)", "%lld bytes after the last section: the section sizes do not chain to the end of the file", (long long)((int64_t)s->trailing.len));
-            bf_eval_failed(v, "trailing", "Every section: \"The total size of this chunk\" (sections follow one another to the end of the file)");
-        }
-    }
-    /* JNT1: "There can only be one skeleton per model." (schema line 276) */
-    {
-        int ok = j3d_File_m_jnt1_sections(c, s) <= 1;
-        if (!bf_eval_failed(v, "sections", "JNT1: \"There can only be one skeleton per model.\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 32)), "sections", "JNT1: \"There can only be one skeleton per model.\"", "%lld JNT1 sections", (long long)(j3d_File_m_jnt1_sections(c, s)));
-            bf_eval_failed(v, "sections", "JNT1: \"There can only be one skeleton per model.\"");
-        }
-    }
-    /* "These two formats hold the same data, except BDL contains an additional set of data which is used for faster rendering speeds." (schema line 280) */
-    {
-        int64_t q1 = 0;
-        for (uint32_t i1 = 0; i1 < (uint32_t)(s->sections_count); i1++) {
-            const j3d_Section *it1 = &s->sections[i1];
-            (void)it1;
-            q1 += it1->tag == J3D_SECTION_TAG_MDL3;
-        }
-        int ok = s->kind == J3D_FILE_KIND_BDL4 || q1 == 0;
-        if (!bf_eval_failed(v, "sections", "\"These two formats hold the same data, except BDL contains an additional set of data which is used for faster rendering speeds.\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 32)), "sections", "\"These two formats hold the same data, except BDL contains an additional set of data which is used for faster rendering speeds.\"", "a BMD file with an MDL3 section");
-            bf_eval_failed(v, "sections", "\"These two formats hold the same data, except BDL contains an additional set of data which is used for faster rendering speeds.\"");
-        }
-    }
-    /* Scene Hierarchy: "The node list is padded to the nearest 32." (schema line 284) */
+    if (bf_rule_fails(v, &rule_280, s->kind == J3D_FILE_KIND_BDL4 || q1 == 0))
+        bf_rule_report(v, &rule_280, (int64_t)(s->_offset + 32), NULL);
+    static const bf_rule rule_284 = {BF_SEVERITY_ERROR, "size", "INF1 is %d bytes, not a multiple of 32",
+        "Scene Hierarchy: \"The node list is padded to the nearest 32.\""};
     for (uint32_t i = 0; i < s->sections_count; i++) {
         const j3d_Section *it = &s->sections[i];
-        const j3d_Section *prev = i ? &s->sections[i - 1] : &j3d_Section_zero;
-        (void)it;
-        (void)prev;
         if (bf_push(c, "sections", i)) {
-            {
-                int ok = it->tag != J3D_SECTION_TAG_INF1 || bf_mod(c, it->size, 32) == 0;
-                if (!bf_eval_failed(v, "size", "Scene Hierarchy: \"The node list is padded to the nearest 32.\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 4)), "size", "Scene Hierarchy: \"The node list is padded to the nearest 32.\"", "INF1 is %lld bytes, not a multiple of 32", (long long)((int64_t)it->size));
-                    bf_eval_failed(v, "size", "Scene Hierarchy: \"The node list is padded to the nearest 32.\"");
-                }
-            }
+            if (bf_rule_fails(v, &rule_284, it->tag != J3D_SECTION_TAG_INF1 || bf_mod(c, it->size, 32) == 0))
+                bf_rule_report(v, &rule_284, (int64_t)(it->_offset + 4), (const bf_rule_value[]){{.i = it->size}});
             bf_pop(c);
         }
     }
-    /* EVP1: "This section is padded to the nearest 32." (schema line 289) */
+    static const bf_rule rule_289 = {BF_SEVERITY_ERROR, "size", "EVP1 is %d bytes, not a multiple of 32",
+        "EVP1: \"This section is padded to the nearest 32.\""};
     for (uint32_t i = 0; i < s->sections_count; i++) {
         const j3d_Section *it = &s->sections[i];
-        const j3d_Section *prev = i ? &s->sections[i - 1] : &j3d_Section_zero;
-        (void)it;
-        (void)prev;
         if (bf_push(c, "sections", i)) {
-            {
-                int ok = it->tag != J3D_SECTION_TAG_EVP1 || bf_mod(c, it->size, 32) == 0;
-                if (!bf_eval_failed(v, "size", "EVP1: \"This section is padded to the nearest 32.\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 4)), "size", "EVP1: \"This section is padded to the nearest 32.\"", "EVP1 is %lld bytes, not a multiple of 32", (long long)((int64_t)it->size));
-                    bf_eval_failed(v, "size", "EVP1: \"This section is padded to the nearest 32.\"");
-                }
-            }
+            if (bf_rule_fails(v, &rule_289, it->tag != J3D_SECTION_TAG_EVP1 || bf_mod(c, it->size, 32) == 0))
+                bf_rule_report(v, &rule_289, (int64_t)(it->_offset + 4), (const bf_rule_value[]){{.i = it->size}});
             bf_pop(c);
         }
     }
-    /* DRW1: "DRW1 ends with padding to the nearest 32." (schema line 294) */
+    static const bf_rule rule_294 = {BF_SEVERITY_ERROR, "size", "DRW1 is %d bytes, not a multiple of 32",
+        "DRW1: \"DRW1 ends with padding to the nearest 32.\""};
     for (uint32_t i = 0; i < s->sections_count; i++) {
         const j3d_Section *it = &s->sections[i];
-        const j3d_Section *prev = i ? &s->sections[i - 1] : &j3d_Section_zero;
-        (void)it;
-        (void)prev;
         if (bf_push(c, "sections", i)) {
-            {
-                int ok = it->tag != J3D_SECTION_TAG_DRW1 || bf_mod(c, it->size, 32) == 0;
-                if (!bf_eval_failed(v, "size", "DRW1: \"DRW1 ends with padding to the nearest 32.\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 4)), "size", "DRW1: \"DRW1 ends with padding to the nearest 32.\"", "DRW1 is %lld bytes, not a multiple of 32", (long long)((int64_t)it->size));
-                    bf_eval_failed(v, "size", "DRW1: \"DRW1 ends with padding to the nearest 32.\"");
-                }
-            }
+            if (bf_rule_fails(v, &rule_294, it->tag != J3D_SECTION_TAG_DRW1 || bf_mod(c, it->size, 32) == 0))
+                bf_rule_report(v, &rule_294, (int64_t)(it->_offset + 4), (const bf_rule_value[]){{.i = it->size}});
             bf_pop(c);
         }
     }
@@ -749,12 +385,6 @@ static void validate_File(bf_vctx *v, const j3d_File *s)
 static void validate_Section(bf_vctx *v, const j3d_Section *s)
 {
     bf_ctx *c = &v->c;
-    const j3d_File *R = c->root;
-    rule_cache *VC = v->cache;
-    (void)c;
-    (void)R;
-    (void)VC;
-    (void)s;
     if (s->body.kind == J3D_KIND_INF1 && bf_push(c, "body", -1)) {
         validate_Inf1(v, s->body.Inf1);
         bf_pop(c);
@@ -797,96 +427,66 @@ static void validate_Inf1(bf_vctx *v, const j3d_Inf1 *s)
 {
     bf_ctx *c = &v->c;
     const j3d_File *R = c->root;
-    rule_cache *VC = v->cache;
-    (void)c;
-    (void)R;
-    (void)VC;
-    (void)s;
-    if ((uint64_t)(int64_t)s->flags & ~UINT64_C(0xFFFF))
-        bf_report(v, BF_SEVERITY_WARNING, (s)->_offset + 0, "flags", "LoaderFlags: the bits the document lists", "bits 0x%llx are not LoaderFlags flags", (unsigned long long)((uint64_t)(int64_t)s->flags & ~UINT64_C(0xFFFF)));
-    /* Scene Hierarchy: "0x10 = Joint Assignment node. "Data" holds the Joint ID (index into JNT1)" (schema line 377) */
+    bf_check_flags(v, &flags_LoaderFlags, s->flags, s->_offset + 0, "flags");
+    static const bf_rule rule_377 = {BF_SEVERITY_ERROR, "data", "joint node %d names joint %d, but JNT1 has %d",
+        "Scene Hierarchy: \"0x10 = Joint Assignment node. \"Data\" holds the Joint ID (index into JNT1)\""};
     for (uint32_t i = 0; i < s->nodes_count; i++) {
         const j3d_SceneNode *it = &s->nodes[i];
-        const j3d_SceneNode *prev = i ? &s->nodes[i - 1] : &j3d_SceneNode_zero;
-        (void)it;
-        (void)prev;
         if (bf_push(c, "nodes", i)) {
-            {
-                int ok = it->type != J3D_NODE_TYPE_JOINT || it->data < j3d_File_m_joint_count(c, R);
-                if (!bf_eval_failed(v, "data", "Scene Hierarchy: \"0x10 = Joint Assignment node. \"Data\" holds the Joint ID (index into JNT1)\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 2)), "data", "Scene Hierarchy: \"0x10 = Joint Assignment node. \"Data\" holds the Joint ID (index into JNT1)\"", "joint node %lld names joint %lld, but JNT1 has %lld", (long long)((int64_t)i), (long long)((int64_t)it->data), (long long)(j3d_File_m_joint_count(c, R)));
-                    bf_eval_failed(v, "data", "Scene Hierarchy: \"0x10 = Joint Assignment node. \"Data\" holds the Joint ID (index into JNT1)\"");
-                }
-            }
+            if (bf_rule_fails(v, &rule_377, it->type != J3D_NODE_TYPE_JOINT || it->data < j3d_File_m_joint_count(c, R)))
+                bf_rule_report(v, &rule_377, (int64_t)(it->_offset + 2),
+                    (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->data}, {.i = j3d_File_m_joint_count(c, R)}});
             bf_pop(c);
         }
     }
-    /* Scene Hierarchy: "0x11 = Material assignment. "Data" holds the Material ID (index into MAT3)" (schema line 382) */
+    static const bf_rule rule_382 = {BF_SEVERITY_ERROR, "data", "material node %d names material %d, but MAT3 has %d",
+        "Scene Hierarchy: \"0x11 = Material assignment. \"Data\" holds the Material ID (index into MAT3)\""};
     for (uint32_t i = 0; i < s->nodes_count; i++) {
         const j3d_SceneNode *it = &s->nodes[i];
-        const j3d_SceneNode *prev = i ? &s->nodes[i - 1] : &j3d_SceneNode_zero;
-        (void)it;
-        (void)prev;
         if (bf_push(c, "nodes", i)) {
-            {
-                int ok = it->type != J3D_NODE_TYPE_MATERIAL || it->data < j3d_Inf1_m_material_count(c, s);
-                if (!bf_eval_failed(v, "data", "Scene Hierarchy: \"0x11 = Material assignment. \"Data\" holds the Material ID (index into MAT3)\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 2)), "data", "Scene Hierarchy: \"0x11 = Material assignment. \"Data\" holds the Material ID (index into MAT3)\"", "material node %lld names material %lld, but MAT3 has %lld", (long long)((int64_t)i), (long long)((int64_t)it->data), (long long)(j3d_Inf1_m_material_count(c, s)));
-                    bf_eval_failed(v, "data", "Scene Hierarchy: \"0x11 = Material assignment. \"Data\" holds the Material ID (index into MAT3)\"");
-                }
-            }
+            if (bf_rule_fails(v, &rule_382, it->type != J3D_NODE_TYPE_MATERIAL || it->data < j3d_Inf1_m_material_count(c, s)))
+                bf_rule_report(v, &rule_382, (int64_t)(it->_offset + 2),
+                    (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->data}, {.i = j3d_Inf1_m_material_count(c, s)}});
             bf_pop(c);
         }
     }
-    /* Scene Hierarchy: "0x12 = Shape Assignment. "Data" holds the Shape ID (index into SHP1)" (schema line 387) */
+    static const bf_rule rule_387 = {BF_SEVERITY_ERROR, "data", "shape node %d names shape %d, but SHP1 has %d",
+        "Scene Hierarchy: \"0x12 = Shape Assignment. \"Data\" holds the Shape ID (index into SHP1)\""};
     for (uint32_t i = 0; i < s->nodes_count; i++) {
         const j3d_SceneNode *it = &s->nodes[i];
-        const j3d_SceneNode *prev = i ? &s->nodes[i - 1] : &j3d_SceneNode_zero;
-        (void)it;
-        (void)prev;
         if (bf_push(c, "nodes", i)) {
-            {
-                int ok = it->type != J3D_NODE_TYPE_SHAPE || it->data < j3d_Inf1_m_shape_count(c, s);
-                if (!bf_eval_failed(v, "data", "Scene Hierarchy: \"0x12 = Shape Assignment. \"Data\" holds the Shape ID (index into SHP1)\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 2)), "data", "Scene Hierarchy: \"0x12 = Shape Assignment. \"Data\" holds the Shape ID (index into SHP1)\"", "shape node %lld names shape %lld, but SHP1 has %lld", (long long)((int64_t)i), (long long)((int64_t)it->data), (long long)(j3d_Inf1_m_shape_count(c, s)));
-                    bf_eval_failed(v, "data", "Scene Hierarchy: \"0x12 = Shape Assignment. \"Data\" holds the Shape ID (index into SHP1)\"");
-                }
-            }
+            if (bf_rule_fails(v, &rule_387, it->type != J3D_NODE_TYPE_SHAPE || it->data < j3d_Inf1_m_shape_count(c, s)))
+                bf_rule_report(v, &rule_387, (int64_t)(it->_offset + 2),
+                    (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->data}, {.i = j3d_Inf1_m_shape_count(c, s)}});
             bf_pop(c);
         }
     }
-    /* Scene Hierarchy: "0x01 = Creates a new child of the previous node", "0x02 = Finishes the child node and returns ownership to the previous node" (schema line 392) */
-    {
-        int ok = j3d_Inf1_m_levels_opened(c, s) == j3d_Inf1_m_levels_closed(c, s);
-        if (!bf_eval_failed(v, "nodes", "Scene Hierarchy: \"0x01 = Creates a new child of the previous node\", \"0x02 = Finishes the child node and returns ownership to the previous node\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)s->nodes_at), "nodes", "Scene Hierarchy: \"0x01 = Creates a new child of the previous node\", \"0x02 = Finishes the child node and returns ownership to the previous node\"", "%lld child levels opened but %lld closed", (long long)(j3d_Inf1_m_levels_opened(c, s)), (long long)(j3d_Inf1_m_levels_closed(c, s)));
-            bf_eval_failed(v, "nodes", "Scene Hierarchy: \"0x01 = Creates a new child of the previous node\", \"0x02 = Finishes the child node and returns ownership to the previous node\"");
-        }
-    }
-    /* INF1: "Matrix Group Data Count. Referring to the Matrix Group Data in SHP1" (schema line 397) */
-    {
-        int ok = s->matrix_group_count == j3d_Inf1_m_group_data_count(c, s);
-        if (!bf_eval_failed(v, "matrix_group_count", "INF1: \"Matrix Group Data Count. Referring to the Matrix Group Data in SHP1\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 4)), "matrix_group_count", "INF1: \"Matrix Group Data Count. Referring to the Matrix Group Data in SHP1\"", "matrix group data count %lld, but SHP1 has %lld matrix group data entries", (long long)((int64_t)s->matrix_group_count), (long long)(j3d_Inf1_m_group_data_count(c, s)));
-            bf_eval_failed(v, "matrix_group_count", "INF1: \"Matrix Group Data Count. Referring to the Matrix Group Data in SHP1\"");
-        }
-    }
-    /* INF1: "Vertex Count. Always equals the number of entries in the VTX1 "POSITION" data buffer" (schema line 401) */
-    {
-        int ok = j3d_Inf1_m_position_bytes(c, s) == 0 || (bf_mul(s->vertex_count, j3d_Inf1_m_position_stride(c, s)) <= j3d_Inf1_m_position_bytes(c, s) && bf_sub(j3d_Inf1_m_position_bytes(c, s), bf_mul(s->vertex_count, j3d_Inf1_m_position_stride(c, s))) < 32);
-        if (!bf_eval_failed(v, "vertex_count", "INF1: \"Vertex Count. Always equals the number of entries in the VTX1 \"POSITION\" data buffer\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 8)), "vertex_count", "INF1: \"Vertex Count. Always equals the number of entries in the VTX1 \"POSITION\" data buffer\"", "vertex count %lld, but the POSITION buffer holds %lld entries of %lld bytes (%lld bytes with its padding)", (long long)((int64_t)s->vertex_count), (long long)(bf_div(c, j3d_Inf1_m_position_bytes(c, s), bf_max(j3d_Inf1_m_position_stride(c, s), 1))), (long long)(j3d_Inf1_m_position_stride(c, s)), (long long)(j3d_Inf1_m_position_bytes(c, s)));
-            bf_eval_failed(v, "vertex_count", "INF1: \"Vertex Count. Always equals the number of entries in the VTX1 \"POSITION\" data buffer\"");
-        }
-    }
-    /* INF1: "Vertex Count. Always equals the number of entries in the VTX1 "POSITION" data buffer" (its padding to 32 bytes is not entries) (schema line 406) */
-    {
-        int ok = j3d_Inf1_m_position_components(c, s) == 0 || bf_mul(s->vertex_count, j3d_Inf1_m_position_components(c, s)) == j3d_Inf1_m_position_values(c, s);
-        if (!bf_eval_failed(v, "vertex_count", "INF1: \"Vertex Count. Always equals the number of entries in the VTX1 \"POSITION\" data buffer\" (its padding to 32 bytes is not entries)") && !ok) {
-            bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)(s->_offset + 8)), "vertex_count", "INF1: \"Vertex Count. Always equals the number of entries in the VTX1 \"POSITION\" data buffer\" (its padding to 32 bytes is not entries)", "vertex count %lld, but the POSITION buffer holds %lld entries before its padding", (long long)((int64_t)s->vertex_count), (long long)(bf_div(c, j3d_Inf1_m_position_values(c, s), bf_max(j3d_Inf1_m_position_components(c, s), 1))));
-            bf_eval_failed(v, "vertex_count", "INF1: \"Vertex Count. Always equals the number of entries in the VTX1 \"POSITION\" data buffer\" (its padding to 32 bytes is not entries)");
-        }
-    }
+    static const bf_rule rule_392 = {BF_SEVERITY_ERROR, "nodes", "%d child levels opened but %d closed",
+        "Scene Hierarchy: \"0x01 = Creates a new child of the previous node\", \"0x02 = Finishes the child node and returns ownership to the previous node\""};
+    if (bf_rule_fails(v, &rule_392, j3d_Inf1_m_levels_opened(c, s) == j3d_Inf1_m_levels_closed(c, s)))
+        bf_rule_report(v, &rule_392, (int64_t)s->nodes_at,
+            (const bf_rule_value[]){{.i = j3d_Inf1_m_levels_opened(c, s)}, {.i = j3d_Inf1_m_levels_closed(c, s)}});
+    static const bf_rule rule_397 = {BF_SEVERITY_ERROR, "matrix_group_count", "matrix group data count %d, but SHP1 has %d matrix group data entries",
+        "INF1: \"Matrix Group Data Count. Referring to the Matrix Group Data in SHP1\""};
+    if (bf_rule_fails(v, &rule_397, s->matrix_group_count == j3d_Inf1_m_group_data_count(c, s)))
+        bf_rule_report(v, &rule_397, (int64_t)(s->_offset + 4),
+            (const bf_rule_value[]){{.i = s->matrix_group_count}, {.i = j3d_Inf1_m_group_data_count(c, s)}});
+    static const bf_rule rule_401 = {BF_SEVERITY_ERROR, "vertex_count",
+        "vertex count %d, but the POSITION buffer holds %d entries of %d bytes (%d bytes with its padding)",
+        "INF1: \"Vertex Count. Always equals the number of entries in the VTX1 \"POSITION\" data buffer\""};
+    if (bf_rule_fails(v, &rule_401, j3d_Inf1_m_position_bytes(c, s) == 0 ||
+            (bf_mul(s->vertex_count, j3d_Inf1_m_position_stride(c, s)) <= j3d_Inf1_m_position_bytes(c, s) &&
+            bf_sub(j3d_Inf1_m_position_bytes(c, s), bf_mul(s->vertex_count, j3d_Inf1_m_position_stride(c, s))) < 32)))
+        bf_rule_report(v, &rule_401, (int64_t)(s->_offset + 8),
+            (const bf_rule_value[]){{.i = s->vertex_count}, {.i = bf_div(c, j3d_Inf1_m_position_bytes(c, s), bf_max(j3d_Inf1_m_position_stride(c, s), 1))},
+            {.i = j3d_Inf1_m_position_stride(c, s)}, {.i = j3d_Inf1_m_position_bytes(c, s)}});
+    static const bf_rule rule_406 = {BF_SEVERITY_WARNING, "vertex_count", "vertex count %d, but the POSITION buffer holds %d entries before its padding",
+        "INF1: \"Vertex Count. Always equals the number of entries in the VTX1 \"POSITION\" data buffer\" (its padding to 32 bytes is not entries)"};
+    if (bf_rule_fails(v, &rule_406, j3d_Inf1_m_position_components(c, s) == 0 ||
+            bf_mul(s->vertex_count, j3d_Inf1_m_position_components(c, s)) == j3d_Inf1_m_position_values(c, s)))
+        bf_rule_report(v, &rule_406, (int64_t)(s->_offset + 8),
+            (const bf_rule_value[]){{.i = s->vertex_count},
+            {.i = bf_div(c, j3d_Inf1_m_position_values(c, s), bf_max(j3d_Inf1_m_position_components(c, s), 1))}});
     for (uint32_t i = 0; i < s->nodes_count; i++) {
         if (bf_push(c, "nodes", i)) {
             validate_SceneNode(v, &s->nodes[i]);
@@ -897,115 +497,95 @@ static void validate_Inf1(bf_vctx *v, const j3d_Inf1 *s)
 
 static void validate_SceneNode(bf_vctx *v, const j3d_SceneNode *s)
 {
-    bf_ctx *c = &v->c;
-    const j3d_File *R = c->root;
-    rule_cache *VC = v->cache;
-    (void)c;
-    (void)R;
-    (void)VC;
-    (void)s;
-    {
-        int64_t x = (int64_t)s->type;
-        if (x != INT64_C(0) && x != INT64_C(1) && x != INT64_C(2) && x != INT64_C(16) && x != INT64_C(17) && x != INT64_C(18))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 0, "type", "NodeType: the values the document lists", "%lld (0x%llx) is not a value of NodeType", (long long)x, (unsigned long long)x);
-    }
+    bf_check_enum(v, &enum_NodeType, s->type, s->_offset + 0, "type");
 }
 
 static void validate_Vtx1(bf_vctx *v, const j3d_Vtx1 *s)
 {
     bf_ctx *c = &v->c;
-    const j3d_File *R = c->root;
-    rule_cache *VC = v->cache;
-    (void)c;
-    (void)R;
-    (void)VC;
-    (void)s;
-    /* Vertex Buffer Formats: "Only one descriptor can exist for each attribute." (schema line 598) */
-    {
-        int64_t q1 = 0;
-        for (uint32_t i1 = 0; i1 < (uint32_t)(s->formats_count); i1++) {
-            const j3d_VertexFormat *it1 = &s->formats[i1];
-            (void)it1;
-            q1 += it1->attr == 9;
-        }
-        int64_t q2 = 0;
-        for (uint32_t i2 = 0; i2 < (uint32_t)(s->formats_count); i2++) {
-            const j3d_VertexFormat *it2 = &s->formats[i2];
-            (void)it2;
-            q2 += it2->attr == 10;
-        }
-        int64_t q3 = 0;
-        for (uint32_t i3 = 0; i3 < (uint32_t)(s->formats_count); i3++) {
-            const j3d_VertexFormat *it3 = &s->formats[i3];
-            (void)it3;
-            q3 += it3->attr == 11;
-        }
-        int64_t q4 = 0;
-        for (uint32_t i4 = 0; i4 < (uint32_t)(s->formats_count); i4++) {
-            const j3d_VertexFormat *it4 = &s->formats[i4];
-            (void)it4;
-            q4 += it4->attr == 12;
-        }
-        int64_t q5 = 0;
-        for (uint32_t i5 = 0; i5 < (uint32_t)(s->formats_count); i5++) {
-            const j3d_VertexFormat *it5 = &s->formats[i5];
-            (void)it5;
-            q5 += it5->attr == 13;
-        }
-        int64_t q6 = 0;
-        for (uint32_t i6 = 0; i6 < (uint32_t)(s->formats_count); i6++) {
-            const j3d_VertexFormat *it6 = &s->formats[i6];
-            (void)it6;
-            q6 += it6->attr == 14;
-        }
-        int64_t q7 = 0;
-        for (uint32_t i7 = 0; i7 < (uint32_t)(s->formats_count); i7++) {
-            const j3d_VertexFormat *it7 = &s->formats[i7];
-            (void)it7;
-            q7 += it7->attr == 15;
-        }
-        int64_t q8 = 0;
-        for (uint32_t i8 = 0; i8 < (uint32_t)(s->formats_count); i8++) {
-            const j3d_VertexFormat *it8 = &s->formats[i8];
-            (void)it8;
-            q8 += it8->attr == 16;
-        }
-        int64_t q9 = 0;
-        for (uint32_t i9 = 0; i9 < (uint32_t)(s->formats_count); i9++) {
-            const j3d_VertexFormat *it9 = &s->formats[i9];
-            (void)it9;
-            q9 += it9->attr == 17;
-        }
-        int64_t q10 = 0;
-        for (uint32_t i10 = 0; i10 < (uint32_t)(s->formats_count); i10++) {
-            const j3d_VertexFormat *it10 = &s->formats[i10];
-            (void)it10;
-            q10 += it10->attr == 18;
-        }
-        int64_t q11 = 0;
-        for (uint32_t i11 = 0; i11 < (uint32_t)(s->formats_count); i11++) {
-            const j3d_VertexFormat *it11 = &s->formats[i11];
-            (void)it11;
-            q11 += it11->attr == 19;
-        }
-        int64_t q12 = 0;
-        for (uint32_t i12 = 0; i12 < (uint32_t)(s->formats_count); i12++) {
-            const j3d_VertexFormat *it12 = &s->formats[i12];
-            (void)it12;
-            q12 += it12->attr == 20;
-        }
-        int64_t q13 = 0;
-        for (uint32_t i13 = 0; i13 < (uint32_t)(s->formats_count); i13++) {
-            const j3d_VertexFormat *it13 = &s->formats[i13];
-            (void)it13;
-            q13 += it13->attr == 25;
-        }
-        int ok = q1 <= 1 && q2 <= 1 && q3 <= 1 && q4 <= 1 && q5 <= 1 && q6 <= 1 && q7 <= 1 && q8 <= 1 && q9 <= 1 && q10 <= 1 && q11 <= 1 && q12 <= 1 && q13 <= 1;
-        if (!bf_eval_failed(v, "formats", "Vertex Buffer Formats: \"Only one descriptor can exist for each attribute.\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)s->formats_at), "formats", "Vertex Buffer Formats: \"Only one descriptor can exist for each attribute.\"", "two format descriptors for one attribute");
-            bf_eval_failed(v, "formats", "Vertex Buffer Formats: \"Only one descriptor can exist for each attribute.\"");
-        }
+    static const bf_rule rule_598 = {BF_SEVERITY_ERROR, "formats", "two format descriptors for one attribute",
+        "Vertex Buffer Formats: \"Only one descriptor can exist for each attribute.\""};
+    int64_t q1 = 0;
+    for (uint32_t i1 = 0; i1 < (uint32_t)(s->formats_count); i1++) {
+        const j3d_VertexFormat *it1 = &s->formats[i1];
+        (void)it1;
+        q1 += it1->attr == 9;
     }
+    int64_t q2 = 0;
+    for (uint32_t i2 = 0; i2 < (uint32_t)(s->formats_count); i2++) {
+        const j3d_VertexFormat *it2 = &s->formats[i2];
+        (void)it2;
+        q2 += it2->attr == 10;
+    }
+    int64_t q3 = 0;
+    for (uint32_t i3 = 0; i3 < (uint32_t)(s->formats_count); i3++) {
+        const j3d_VertexFormat *it3 = &s->formats[i3];
+        (void)it3;
+        q3 += it3->attr == 11;
+    }
+    int64_t q4 = 0;
+    for (uint32_t i4 = 0; i4 < (uint32_t)(s->formats_count); i4++) {
+        const j3d_VertexFormat *it4 = &s->formats[i4];
+        (void)it4;
+        q4 += it4->attr == 12;
+    }
+    int64_t q5 = 0;
+    for (uint32_t i5 = 0; i5 < (uint32_t)(s->formats_count); i5++) {
+        const j3d_VertexFormat *it5 = &s->formats[i5];
+        (void)it5;
+        q5 += it5->attr == 13;
+    }
+    int64_t q6 = 0;
+    for (uint32_t i6 = 0; i6 < (uint32_t)(s->formats_count); i6++) {
+        const j3d_VertexFormat *it6 = &s->formats[i6];
+        (void)it6;
+        q6 += it6->attr == 14;
+    }
+    int64_t q7 = 0;
+    for (uint32_t i7 = 0; i7 < (uint32_t)(s->formats_count); i7++) {
+        const j3d_VertexFormat *it7 = &s->formats[i7];
+        (void)it7;
+        q7 += it7->attr == 15;
+    }
+    int64_t q8 = 0;
+    for (uint32_t i8 = 0; i8 < (uint32_t)(s->formats_count); i8++) {
+        const j3d_VertexFormat *it8 = &s->formats[i8];
+        (void)it8;
+        q8 += it8->attr == 16;
+    }
+    int64_t q9 = 0;
+    for (uint32_t i9 = 0; i9 < (uint32_t)(s->formats_count); i9++) {
+        const j3d_VertexFormat *it9 = &s->formats[i9];
+        (void)it9;
+        q9 += it9->attr == 17;
+    }
+    int64_t q10 = 0;
+    for (uint32_t i10 = 0; i10 < (uint32_t)(s->formats_count); i10++) {
+        const j3d_VertexFormat *it10 = &s->formats[i10];
+        (void)it10;
+        q10 += it10->attr == 18;
+    }
+    int64_t q11 = 0;
+    for (uint32_t i11 = 0; i11 < (uint32_t)(s->formats_count); i11++) {
+        const j3d_VertexFormat *it11 = &s->formats[i11];
+        (void)it11;
+        q11 += it11->attr == 19;
+    }
+    int64_t q12 = 0;
+    for (uint32_t i12 = 0; i12 < (uint32_t)(s->formats_count); i12++) {
+        const j3d_VertexFormat *it12 = &s->formats[i12];
+        (void)it12;
+        q12 += it12->attr == 20;
+    }
+    int64_t q13 = 0;
+    for (uint32_t i13 = 0; i13 < (uint32_t)(s->formats_count); i13++) {
+        const j3d_VertexFormat *it13 = &s->formats[i13];
+        (void)it13;
+        q13 += it13->attr == 25;
+    }
+    if (bf_rule_fails(v, &rule_598, q1 <= 1 && q2 <= 1 && q3 <= 1 && q4 <= 1 && q5 <= 1 && q6 <= 1 && q7 <= 1 && q8 <= 1 && q9 <= 1 && q10 <= 1 && q11 <= 1 &&
+            q12 <= 1 && q13 <= 1))
+        bf_rule_report(v, &rule_598, (int64_t)s->formats_at, NULL);
     for (uint32_t i = 0; i < s->formats_count; i++) {
         if (bf_push(c, "formats", i)) {
             validate_VertexFormat(v, &s->formats[i]);
@@ -1016,113 +596,59 @@ static void validate_Vtx1(bf_vctx *v, const j3d_Vtx1 *s)
 
 static void validate_VertexFormat(bf_vctx *v, const j3d_VertexFormat *s)
 {
-    bf_ctx *c = &v->c;
-    const j3d_File *R = c->root;
-    rule_cache *VC = v->cache;
-    (void)c;
-    (void)R;
-    (void)VC;
-    (void)s;
-    {
-        int64_t x = (int64_t)s->attr;
-        if (x != INT64_C(9) && x != INT64_C(10) && x != INT64_C(11) && x != INT64_C(12) && x != INT64_C(13) && x != INT64_C(14) && x != INT64_C(15) && x != INT64_C(16) && x != INT64_C(17) && x != INT64_C(18) && x != INT64_C(19) && x != INT64_C(20) && x != INT64_C(25) && x != INT64_C(255))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 0, "attr", "VertexAttribute: the values the document lists", "%lld (0x%llx) is not a value of VertexAttribute", (long long)x, (unsigned long long)x);
-    }
-    {
-        int64_t x = (int64_t)s->component_count;
-        if (x != INT64_C(0) && x != INT64_C(1) && x != INT64_C(2))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 4, "component_count", "ComponentCount: the values the document lists", "%lld (0x%llx) is not a value of ComponentCount", (long long)x, (unsigned long long)x);
-    }
-    /* Vertex Buffer Formats: Data Types table (UInt8 ... Float; for colors RGB565 ... RGBA8) (schema line 625) */
-    {
-        int ok = s->attr == J3D_VERTEX_ATTRIBUTE_LIST_END || (s->attr == J3D_VERTEX_ATTRIBUTE_COLOR0 || s->attr == J3D_VERTEX_ATTRIBUTE_COLOR1 ? s->data_type <= 5 : s->data_type <= 4);
-        if (!bf_eval_failed(v, "data_type", "Vertex Buffer Formats: Data Types table (UInt8 ... Float; for colors RGB565 ... RGBA8)") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 8)), "data_type", "Vertex Buffer Formats: Data Types table (UInt8 ... Float; for colors RGB565 ... RGBA8)", "data type %lld is not one of the %lld types of this attribute", (long long)((int64_t)s->data_type), (long long)((int64_t)(s->attr == J3D_VERTEX_ATTRIBUTE_COLOR0 || s->attr == J3D_VERTEX_ATTRIBUTE_COLOR1 ? 6 : 5)));
-            bf_eval_failed(v, "data_type", "Vertex Buffer Formats: Data Types table (UInt8 ... Float; for colors RGB565 ... RGBA8)");
-        }
-    }
-    /* Vertex Buffer Formats: Component Count table ("the values are considered based on the attribute target they're assigned to") (schema line 629) */
-    {
-        int ok = s->attr == J3D_VERTEX_ATTRIBUTE_LIST_END || s->component_count <= (s->attr == J3D_VERTEX_ATTRIBUTE_NORMAL || s->attr == J3D_VERTEX_ATTRIBUTE_TANGENT ? 2 : 1);
-        if (!bf_eval_failed(v, "component_count", "Vertex Buffer Formats: Component Count table (\"the values are considered based on the attribute target they're assigned to\")") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 4)), "component_count", "Vertex Buffer Formats: Component Count table (\"the values are considered based on the attribute target they're assigned to\")", "component count %lld is not one of this attribute's", (long long)((int64_t)s->component_count));
-            bf_eval_failed(v, "component_count", "Vertex Buffer Formats: Component Count table (\"the values are considered based on the attribute target they're assigned to\")");
-        }
-    }
+    bf_check_enum(v, &enum_VertexAttribute, s->attr, s->_offset + 0, "attr");
+    bf_check_enum(v, &enum_ComponentCount, s->component_count, s->_offset + 4, "component_count");
+    static const bf_rule rule_625 = {BF_SEVERITY_ERROR, "data_type", "data type %d is not one of the %d types of this attribute",
+        "Vertex Buffer Formats: Data Types table (UInt8 ... Float; for colors RGB565 ... RGBA8)"};
+    if (bf_rule_fails(v, &rule_625, s->attr == J3D_VERTEX_ATTRIBUTE_LIST_END ||
+            (s->attr == J3D_VERTEX_ATTRIBUTE_COLOR0 || s->attr == J3D_VERTEX_ATTRIBUTE_COLOR1 ? s->data_type <= 5 : s->data_type <= 4)))
+        bf_rule_report(v, &rule_625, (int64_t)(s->_offset + 8),
+            (const bf_rule_value[]){{.i = s->data_type}, {.i = s->attr == J3D_VERTEX_ATTRIBUTE_COLOR0 || s->attr == J3D_VERTEX_ATTRIBUTE_COLOR1 ? 6 : 5}});
+    static const bf_rule rule_629 = {BF_SEVERITY_ERROR, "component_count", "component count %d is not one of this attribute's",
+        "Vertex Buffer Formats: Component Count table (\"the values are considered based on the attribute target they're assigned to\")"};
+    if (bf_rule_fails(v, &rule_629, s->attr == J3D_VERTEX_ATTRIBUTE_LIST_END ||
+            s->component_count <= (s->attr == J3D_VERTEX_ATTRIBUTE_NORMAL || s->attr == J3D_VERTEX_ATTRIBUTE_TANGENT ? 2 : 1)))
+        bf_rule_report(v, &rule_629, (int64_t)(s->_offset + 4), (const bf_rule_value[]){{.i = s->component_count}});
 }
 
 static void validate_Evp1(bf_vctx *v, const j3d_Evp1 *s)
 {
     bf_ctx *c = &v->c;
     const j3d_File *R = c->root;
-    rule_cache *VC = v->cache;
-    (void)c;
-    (void)R;
-    (void)VC;
-    (void)s;
-    /* Inverse Bind Matrix Table: "the number of Inverse Bind Matrices is always equal to the amount of Joints in the model" (schema line 744) */
-    {
-        int ok = s->matrix_table_offset == 0 || (int64_t)s->inverse_bind_matrices_count == j3d_File_m_joint_count(c, R);
-        if (!bf_eval_failed(v, "matrix_table_offset", "Inverse Bind Matrix Table: \"the number of Inverse Bind Matrices is always equal to the amount of Joints in the model\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 16)), "matrix_table_offset", "Inverse Bind Matrix Table: \"the number of Inverse Bind Matrices is always equal to the amount of Joints in the model\"", "%lld inverse bind matrices, but JNT1 has %lld joints", (long long)((int64_t)s->inverse_bind_matrices_count), (long long)(j3d_File_m_joint_count(c, R)));
-            bf_eval_failed(v, "matrix_table_offset", "Inverse Bind Matrix Table: \"the number of Inverse Bind Matrices is always equal to the amount of Joints in the model\"");
-        }
-    }
-    /* Envelope Weight Table: "This table ends with padding to the nearest 4th byte so the Floats that come after are aligned correctly." (schema line 748) */
-    {
-        int ok = bf_mod(c, s->matrix_table_offset, 4) == 0;
-        if (!bf_eval_failed(v, "matrix_table_offset", "Envelope Weight Table: \"This table ends with padding to the nearest 4th byte so the Floats that come after are aligned correctly.\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 16)), "matrix_table_offset", "Envelope Weight Table: \"This table ends with padding to the nearest 4th byte so the Floats that come after are aligned correctly.\"", "the inverse bind matrices start at 0x%llx, not aligned to 4", (unsigned long long)((int64_t)s->matrix_table_offset));
-            bf_eval_failed(v, "matrix_table_offset", "Envelope Weight Table: \"This table ends with padding to the nearest 4th byte so the Floats that come after are aligned correctly.\"");
-        }
-    }
-    /* Envelope Joint Index Table: "This table consists of the actual JNT1 index values." (schema line 752) */
+    static const bf_rule rule_744 = {BF_SEVERITY_ERROR, "matrix_table_offset", "%d inverse bind matrices, but JNT1 has %d joints",
+        "Inverse Bind Matrix Table: \"the number of Inverse Bind Matrices is always equal to the amount of Joints in the model\""};
+    if (bf_rule_fails(v, &rule_744, s->matrix_table_offset == 0 || (int64_t)s->inverse_bind_matrices_count == j3d_File_m_joint_count(c, R)))
+        bf_rule_report(v, &rule_744, (int64_t)(s->_offset + 16),
+            (const bf_rule_value[]){{.i = (int64_t)s->inverse_bind_matrices_count}, {.i = j3d_File_m_joint_count(c, R)}});
+    static const bf_rule rule_748 = {BF_SEVERITY_ERROR, "matrix_table_offset", "the inverse bind matrices start at 0x%x, not aligned to 4",
+        "Envelope Weight Table: \"This table ends with padding to the nearest 4th byte so the Floats that come after are aligned correctly.\""};
+    if (bf_rule_fails(v, &rule_748, bf_mod(c, s->matrix_table_offset, 4) == 0))
+        bf_rule_report(v, &rule_748, (int64_t)(s->_offset + 16), (const bf_rule_value[]){{.i = s->matrix_table_offset}});
+    static const bf_rule rule_752 = {BF_SEVERITY_ERROR, "", "envelope %d names a joint outside JNT1's %d",
+        "Envelope Joint Index Table: \"This table consists of the actual JNT1 index values.\""};
     for (uint32_t i = 0; i < s->joint_indices_count; i++) {
         const j3d_EnvelopeJoints *it = &s->joint_indices[i];
-        const j3d_EnvelopeJoints *prev = i ? &s->joint_indices[i - 1] : &j3d_EnvelopeJoints_zero;
-        (void)it;
-        (void)prev;
         if (bf_push(c, "joint_indices", i)) {
-            {
-                int64_t q1 = 1;
-                for (uint32_t i1 = 0; i1 < (uint32_t)(it->indices_count); i1++) {
-                    if (!(it->indices[i1] < j3d_File_m_joint_count(c, R))) { q1 = 0; break; }
-                }
-                int ok = q1 != 0;
-                if (!bf_eval_failed(v, "", "Envelope Joint Index Table: \"This table consists of the actual JNT1 index values.\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)(it->_offset), "", "Envelope Joint Index Table: \"This table consists of the actual JNT1 index values.\"", "envelope %lld names a joint outside JNT1's %lld", (long long)((int64_t)i), (long long)(j3d_File_m_joint_count(c, R)));
-                    bf_eval_failed(v, "", "Envelope Joint Index Table: \"This table consists of the actual JNT1 index values.\"");
-                }
+            int64_t q1 = 1;
+            for (uint32_t i1 = 0; i1 < (uint32_t)(it->indices_count); i1++) {
+                if (!(it->indices[i1] < j3d_File_m_joint_count(c, R))) { q1 = 0; break; }
             }
+            if (bf_rule_fails(v, &rule_752, q1))
+                bf_rule_report(v, &rule_752, it->_offset, (const bf_rule_value[]){{.i = (int64_t)i}, {.i = j3d_File_m_joint_count(c, R)}});
             bf_pop(c);
         }
     }
-    /* Envelope Weight Table: "joint weighting values which determine how much of an effect the given Joint Index has on this envelope" (schema line 756) */
+    static const bf_rule rule_756 = {BF_SEVERITY_WARNING, "", "the weights of envelope %d add up to %g, not 1",
+        "Envelope Weight Table: \"joint weighting values which determine how much of an effect the given Joint Index has on this envelope\""};
     for (uint32_t i = 0; i < s->weights_count; i++) {
         const j3d_EnvelopeWeights *it = &s->weights[i];
-        const j3d_EnvelopeWeights *prev = i ? &s->weights[i - 1] : &j3d_EnvelopeWeights_zero;
-        (void)it;
-        (void)prev;
         if (bf_push(c, "weights", i)) {
-            {
-                double q2 = 0;
-                for (uint32_t i2 = 0; i2 < (uint32_t)(it->weights_count); i2++) {
-                    q2 = q2 + (double)it->weights[i2];
-                }
-                double q3 = 0;
-                for (uint32_t i3 = 0; i3 < (uint32_t)(it->weights_count); i3++) {
-                    q3 = q3 + (double)it->weights[i3];
-                }
-                int ok = q2 > 0.98999999999999999 && q3 < 1.01;
-                if (!bf_eval_failed(v, "", "Envelope Weight Table: \"joint weighting values which determine how much of an effect the given Joint Index has on this envelope\"") && !ok) {
-                    double q4 = 0;
-                    for (uint32_t i4 = 0; i4 < (uint32_t)(it->weights_count); i4++) {
-                        q4 = q4 + (double)it->weights[i4];
-                    }
-                    bf_report(v, BF_SEVERITY_WARNING, (uint64_t)(it->_offset), "", "Envelope Weight Table: \"joint weighting values which determine how much of an effect the given Joint Index has on this envelope\"", "the weights of envelope %lld add up to %g, not 1", (long long)((int64_t)i), q4);
-                    bf_eval_failed(v, "", "Envelope Weight Table: \"joint weighting values which determine how much of an effect the given Joint Index has on this envelope\"");
-                }
+            double q2 = 0;
+            for (uint32_t i2 = 0; i2 < (uint32_t)(it->weights_count); i2++) {
+                q2 = q2 + (double)it->weights[i2];
             }
+            if (bf_rule_fails(v, &rule_756, q2 > 0.98999999999999999 && q2 < 1.01))
+                bf_rule_report(v, &rule_756, it->_offset, (const bf_rule_value[]){{.i = (int64_t)i}, {.f = q2}});
             bf_pop(c);
         }
     }
@@ -1132,86 +658,56 @@ static void validate_Drw1(bf_vctx *v, const j3d_Drw1 *s)
 {
     bf_ctx *c = &v->c;
     const j3d_File *R = c->root;
-    rule_cache *VC = v->cache;
-    (void)c;
-    (void)R;
-    (void)VC;
-    (void)s;
-    for (uint32_t i = 0; i < s->types_count; i++)
-        if (bf_push(c, "types", i)) {
-    {
-        int64_t x = (int64_t)s->types[i];
-        if (x != INT64_C(0) && x != INT64_C(1))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->types_at + (uint64_t)i * 1, NULL, "DrawType: the values the document lists", "%lld (0x%llx) is not a value of DrawType", (long long)x, (unsigned long long)x);
-    }
-            bf_pop(c);
-        }
-    /* Destination Type List: "It is ordered so that all the Joints come first, and all the Envelopes second." (schema line 803) */
     for (uint32_t i = 0; i < s->types_count; i++) {
         if (bf_push(c, "types", i)) {
-            {
-                int ok = (int64_t)i == 0 || (int64_t)(i ? s->types[i - 1] : 0) <= (int64_t)s->types[i];
-                if (!bf_eval_failed(v, "", "Destination Type List: \"It is ordered so that all the Joints come first, and all the Envelopes second.\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((s)->types_at + (uint64_t)i * 1), "", "Destination Type List: \"It is ordered so that all the Joints come first, and all the Envelopes second.\"", "entry %lld is a joint after an envelope", (long long)((int64_t)i));
-                    bf_eval_failed(v, "", "Destination Type List: \"It is ordered so that all the Joints come first, and all the Envelopes second.\"");
-                }
-            }
+            bf_check_enum(v, &enum_DrawType, s->types[i], s->types_at + (uint64_t)i * 1, NULL);
             bf_pop(c);
         }
     }
-    /* Destination ID List: "an array of UInt16 that simply dictate an index into the provided section" (schema line 807) */
+    static const bf_rule rule_803 = {BF_SEVERITY_ERROR, "", "entry %d is a joint after an envelope",
+        "Destination Type List: \"It is ordered so that all the Joints come first, and all the Envelopes second.\""};
+    for (uint32_t i = 0; i < s->types_count; i++) {
+        if (bf_push(c, "types", i)) {
+            if (bf_rule_fails(v, &rule_803, (int64_t)i == 0 || (int64_t)(i ? s->types[i - 1] : 0) <= (int64_t)s->types[i]))
+                bf_rule_report(v, &rule_803, s->types_at + (uint64_t)i * 1, (const bf_rule_value[]){{.i = (int64_t)i}});
+            bf_pop(c);
+        }
+    }
+    static const bf_rule rule_807 = {BF_SEVERITY_ERROR, "", "entry %d of type %d names %d, outside its section",
+        "Destination ID List: \"an array of UInt16 that simply dictate an index into the provided section\""};
     for (uint32_t i = 0; i < s->ids_count; i++) {
         if (bf_push(c, "ids", i)) {
-            {
-                int ok = (bf_at_u8(c, s->types, s->types_count, (int64_t)i) == J3D_DRAW_TYPE_JOINT ? (int64_t)s->ids[i] < j3d_File_m_joint_count(c, R) : (int64_t)s->ids[i] < j3d_File_m_envelope_count(c, R)) != 0;
-                if (!bf_eval_failed(v, "", "Destination ID List: \"an array of UInt16 that simply dictate an index into the provided section\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((s)->ids_at + (uint64_t)i * 2), "", "Destination ID List: \"an array of UInt16 that simply dictate an index into the provided section\"", "entry %lld of type %lld names %lld, outside its section", (long long)((int64_t)i), (long long)(bf_at_u8(c, s->types, s->types_count, (int64_t)i)), (long long)((int64_t)s->ids[i]));
-                    bf_eval_failed(v, "", "Destination ID List: \"an array of UInt16 that simply dictate an index into the provided section\"");
-                }
-            }
+            if (bf_rule_fails(v, &rule_807, bf_at_u8(c, s->types, s->types_count, (int64_t)i) == J3D_DRAW_TYPE_JOINT ?
+                    (int64_t)s->ids[i] < j3d_File_m_joint_count(c, R) : (int64_t)s->ids[i] < j3d_File_m_envelope_count(c, R)))
+                bf_rule_report(v, &rule_807, s->ids_at + (uint64_t)i * 2,
+                    (const bf_rule_value[]){{.i = (int64_t)i}, {.i = bf_at_u8(c, s->types, s->types_count, (int64_t)i)}, {.i = (int64_t)s->ids[i]}});
             bf_pop(c);
         }
     }
-    /* DRW1: "The Destination Type list and Destination ID list must be equal in length." (schema line 811) */
-    {
-        int ok = bf_add(s->type_list_offset, s->entry_count) <= s->id_list_offset || bf_add(s->id_list_offset, bf_mul(2, s->entry_count)) <= s->type_list_offset;
-        if (!bf_eval_failed(v, "id_list_offset", "DRW1: \"The Destination Type list and Destination ID list must be equal in length.\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 8)), "id_list_offset", "DRW1: \"The Destination Type list and Destination ID list must be equal in length.\"", "the type list (%lld bytes at 0x%llx) and the id list at 0x%llx overlap", (long long)((int64_t)s->entry_count), (unsigned long long)((int64_t)s->type_list_offset), (unsigned long long)((int64_t)s->id_list_offset));
-            bf_eval_failed(v, "id_list_offset", "DRW1: \"The Destination Type list and Destination ID list must be equal in length.\"");
-        }
-    }
+    static const bf_rule rule_811 = {BF_SEVERITY_ERROR, "id_list_offset", "the type list (%d bytes at 0x%x) and the id list at 0x%x overlap",
+        "DRW1: \"The Destination Type list and Destination ID list must be equal in length.\""};
+    if (bf_rule_fails(v, &rule_811, bf_add(s->type_list_offset, s->entry_count) <= s->id_list_offset ||
+            bf_add(s->id_list_offset, bf_mul(2, s->entry_count)) <= s->type_list_offset))
+        bf_rule_report(v, &rule_811, (int64_t)(s->_offset + 8),
+            (const bf_rule_value[]){{.i = s->entry_count}, {.i = s->type_list_offset}, {.i = s->id_list_offset}});
 }
 
 static void validate_Jnt1(bf_vctx *v, const j3d_Jnt1 *s)
 {
     bf_ctx *c = &v->c;
-    const j3d_File *R = c->root;
-    rule_cache *VC = v->cache;
-    (void)c;
-    (void)R;
-    (void)VC;
-    (void)s;
-    /* JNT1: "Remap table offset" (one joint data entry per joint) (schema line 840) */
+    static const bf_rule rule_840 = {BF_SEVERITY_ERROR, "", "remap entry %d is %d, outside the %d joints",
+        "JNT1: \"Remap table offset\" (one joint data entry per joint)"};
     for (uint32_t i = 0; i < s->remap_count; i++) {
         if (bf_push(c, "remap", i)) {
-            {
-                int ok = (int64_t)s->remap[i] < (int64_t)s->joint_count;
-                if (!bf_eval_failed(v, "", "JNT1: \"Remap table offset\" (one joint data entry per joint)") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((s)->remap_at + (uint64_t)i * 2), "", "JNT1: \"Remap table offset\" (one joint data entry per joint)", "remap entry %lld is %lld, outside the %lld joints", (long long)((int64_t)i), (long long)((int64_t)s->remap[i]), (long long)((int64_t)s->joint_count));
-                    bf_eval_failed(v, "", "JNT1: \"Remap table offset\" (one joint data entry per joint)");
-                }
-            }
+            if (bf_rule_fails(v, &rule_840, (int64_t)s->remap[i] < (int64_t)s->joint_count))
+                bf_rule_report(v, &rule_840, s->remap_at + (uint64_t)i * 2,
+                    (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->remap[i]}, {.i = s->joint_count}});
             bf_pop(c);
         }
     }
-    /* JNT1: "Name table offset" (a name per joint) (schema line 844) */
-    {
-        int ok = s->name_table_offset == 0 || s->names.count == s->joint_count;
-        if (!bf_eval_failed(v, "name_table_offset", "JNT1: \"Name table offset\" (a name per joint)") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 12)), "name_table_offset", "JNT1: \"Name table offset\" (a name per joint)", "%lld names for %lld joints", (long long)((int64_t)s->names.count), (long long)((int64_t)s->joint_count));
-            bf_eval_failed(v, "name_table_offset", "JNT1: \"Name table offset\" (a name per joint)");
-        }
-    }
+    static const bf_rule rule_844 = {BF_SEVERITY_ERROR, "name_table_offset", "%d names for %d joints", "JNT1: \"Name table offset\" (a name per joint)"};
+    if (bf_rule_fails(v, &rule_844, s->name_table_offset == 0 || s->names.count == s->joint_count))
+        bf_rule_report(v, &rule_844, (int64_t)(s->_offset + 12), (const bf_rule_value[]){{.i = s->names.count}, {.i = s->joint_count}});
     for (uint32_t i = 0; i < s->joints_count; i++) {
         if (bf_push(c, "joints", i)) {
             validate_Joint(v, &s->joints[i]);
@@ -1222,117 +718,66 @@ static void validate_Jnt1(bf_vctx *v, const j3d_Jnt1 *s)
 
 static void validate_Joint(bf_vctx *v, const j3d_Joint *s)
 {
-    bf_ctx *c = &v->c;
-    const j3d_File *R = c->root;
-    rule_cache *VC = v->cache;
-    (void)c;
-    (void)R;
-    (void)VC;
-    (void)s;
-    {
-        int64_t x = (int64_t)s->scale_inheritance;
-        if (x != INT64_C(0) && x != INT64_C(1))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 2, "scale_inheritance", "ScaleInheritance: the values the document lists", "%lld (0x%llx) is not a value of ScaleInheritance", (long long)x, (unsigned long long)x);
-    }
+    bf_check_enum(v, &enum_ScaleInheritance, s->scale_inheritance, s->_offset + 2, "scale_inheritance");
 }
 
 static void validate_Shp1(bf_vctx *v, const j3d_Shp1 *s)
 {
     bf_ctx *c = &v->c;
     const j3d_File *R = c->root;
-    rule_cache *VC = v->cache;
-    (void)c;
-    (void)R;
-    (void)VC;
-    (void)s;
-    /* SHP1: "Matrix Group Data offset (entry count must equal the entry count of the GXDisplayList group table)" (schema line 974) */
-    {
-        int ok = (int64_t)s->group_data_count == j3d_Shp1_m_shape_group_count(c, s);
-        if (!bf_eval_failed(v, "group_data_offset", "SHP1: \"Matrix Group Data offset (entry count must equal the entry count of the GXDisplayList group table)\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 28)), "group_data_offset", "SHP1: \"Matrix Group Data offset (entry count must equal the entry count of the GXDisplayList group table)\"", "%lld matrix group data entries, but the shapes have %lld matrix groups", (long long)((int64_t)s->group_data_count), (long long)(j3d_Shp1_m_shape_group_count(c, s)));
-            bf_eval_failed(v, "group_data_offset", "SHP1: \"Matrix Group Data offset (entry count must equal the entry count of the GXDisplayList group table)\"");
-        }
-    }
-    /* Weight Index Table: "A Matrix Group must not start with 0xFFFF." (schema line 978) */
+    static const bf_rule rule_974 = {BF_SEVERITY_ERROR, "group_data_offset", "%d matrix group data entries, but the shapes have %d matrix groups",
+        "SHP1: \"Matrix Group Data offset (entry count must equal the entry count of the GXDisplayList group table)\""};
+    if (bf_rule_fails(v, &rule_974, (int64_t)s->group_data_count == j3d_Shp1_m_shape_group_count(c, s)))
+        bf_rule_report(v, &rule_974, (int64_t)(s->_offset + 28),
+            (const bf_rule_value[]){{.i = (int64_t)s->group_data_count}, {.i = j3d_Shp1_m_shape_group_count(c, s)}});
+    static const bf_rule rule_978 = {BF_SEVERITY_ERROR, "first_weight", "matrix group %d starts with 0xFFFF",
+        "Weight Index Table: \"A Matrix Group must not start with 0xFFFF.\""};
     for (uint32_t i = 0; i < s->group_data_count; i++) {
         const j3d_MatrixGroupData *it = &s->group_data[i];
-        const j3d_MatrixGroupData *prev = i ? &s->group_data[i - 1] : &j3d_MatrixGroupData_zero;
-        (void)it;
-        (void)prev;
         if (bf_push(c, "group_data", i)) {
-            {
-                int ok = it->matrix_count == 0 || bf_at_s16(c, it->weights, it->weights_count, 0) != bf_neg(1);
-                if (!bf_eval_failed(v, "first_weight", "Weight Index Table: \"A Matrix Group must not start with 0xFFFF.\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 4)), "first_weight", "Weight Index Table: \"A Matrix Group must not start with 0xFFFF.\"", "matrix group %lld starts with 0xFFFF", (long long)((int64_t)i));
-                    bf_eval_failed(v, "first_weight", "Weight Index Table: \"A Matrix Group must not start with 0xFFFF.\"");
-                }
-            }
+            if (bf_rule_fails(v, &rule_978, it->matrix_count == 0 || bf_at_s16(c, it->weights, it->weights_count, 0) != bf_neg(1)))
+                bf_rule_report(v, &rule_978, (int64_t)(it->_offset + 4), (const bf_rule_value[]){{.i = (int64_t)i}});
             bf_pop(c);
         }
     }
-    /* Weight Index Table: "Matrix Groups can select a segment of these indices (up to 10) for use." (schema line 983) */
+    static const bf_rule rule_983 = {BF_SEVERITY_ERROR, "matrix_count", "matrix group %d selects %d weight indices, more than 10",
+        "Weight Index Table: \"Matrix Groups can select a segment of these indices (up to 10) for use.\""};
     for (uint32_t i = 0; i < s->group_data_count; i++) {
         const j3d_MatrixGroupData *it = &s->group_data[i];
-        const j3d_MatrixGroupData *prev = i ? &s->group_data[i - 1] : &j3d_MatrixGroupData_zero;
-        (void)it;
-        (void)prev;
         if (bf_push(c, "group_data", i)) {
-            {
-                int ok = it->matrix_count <= 10;
-                if (!bf_eval_failed(v, "matrix_count", "Weight Index Table: \"Matrix Groups can select a segment of these indices (up to 10) for use.\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 2)), "matrix_count", "Weight Index Table: \"Matrix Groups can select a segment of these indices (up to 10) for use.\"", "matrix group %lld selects %lld weight indices, more than 10", (long long)((int64_t)i), (long long)((int64_t)it->matrix_count));
-                    bf_eval_failed(v, "matrix_count", "Weight Index Table: \"Matrix Groups can select a segment of these indices (up to 10) for use.\"");
-                }
-            }
+            if (bf_rule_fails(v, &rule_983, it->matrix_count <= 10))
+                bf_rule_report(v, &rule_983, (int64_t)(it->_offset + 2), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->matrix_count}});
             bf_pop(c);
         }
     }
-    /* Weight Index Table: "This table contains several indices into DRW1." (schema line 988) */
+    static const bf_rule rule_988 = {BF_SEVERITY_ERROR, "first_weight", "matrix group %d uses a weight index outside DRW1's %d entries",
+        "Weight Index Table: \"This table contains several indices into DRW1.\""};
     for (uint32_t i = 0; i < s->group_data_count; i++) {
         const j3d_MatrixGroupData *it = &s->group_data[i];
-        const j3d_MatrixGroupData *prev = i ? &s->group_data[i - 1] : &j3d_MatrixGroupData_zero;
-        (void)it;
-        (void)prev;
         if (bf_push(c, "group_data", i)) {
-            {
-                int64_t q1 = 1;
-                for (uint32_t i1 = 0; i1 < (uint32_t)(it->weights_count); i1++) {
-                    if (!(it->weights[i1] == bf_neg(1) || it->weights[i1] < j3d_File_m_draw_entry_count(c, R))) { q1 = 0; break; }
-                }
-                int ok = q1 != 0;
-                if (!bf_eval_failed(v, "first_weight", "Weight Index Table: \"This table contains several indices into DRW1.\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 4)), "first_weight", "Weight Index Table: \"This table contains several indices into DRW1.\"", "matrix group %lld uses a weight index outside DRW1's %lld entries", (long long)((int64_t)i), (long long)(j3d_File_m_draw_entry_count(c, R)));
-                    bf_eval_failed(v, "first_weight", "Weight Index Table: \"This table contains several indices into DRW1.\"");
-                }
+            int64_t q1 = 1;
+            for (uint32_t i1 = 0; i1 < (uint32_t)(it->weights_count); i1++) {
+                if (!(it->weights[i1] == bf_neg(1) || it->weights[i1] < j3d_File_m_draw_entry_count(c, R))) { q1 = 0; break; }
             }
+            if (bf_rule_fails(v, &rule_988, q1))
+                bf_rule_report(v, &rule_988, (int64_t)(it->_offset + 4), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = j3d_File_m_draw_entry_count(c, R)}});
             bf_pop(c);
         }
     }
-    /* Matrix Group Definition Table: "all the Matrix Groups for a given Shape must come directly one after another" (schema line 993) */
+    static const bf_rule rule_993 = {BF_SEVERITY_ERROR, "group_data_index", "shape %d's matrix groups are not inside the %d of the tables",
+        "Matrix Group Definition Table: \"all the Matrix Groups for a given Shape must come directly one after another\""};
     for (uint32_t i = 0; i < s->shapes_count; i++) {
         const j3d_Shape *it = &s->shapes[i];
-        const j3d_Shape *prev = i ? &s->shapes[i - 1] : &j3d_Shape_zero;
-        (void)it;
-        (void)prev;
         if (bf_push(c, "shapes", i)) {
-            {
-                int ok = bf_add(it->group_data_index, it->matrix_group_count) <= (int64_t)s->group_data_count && bf_add(it->first_group_definition, it->matrix_group_count) <= (int64_t)s->group_data_count;
-                if (!bf_eval_failed(v, "group_data_index", "Matrix Group Definition Table: \"all the Matrix Groups for a given Shape must come directly one after another\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 6)), "group_data_index", "Matrix Group Definition Table: \"all the Matrix Groups for a given Shape must come directly one after another\"", "shape %lld's matrix groups are not inside the %lld of the tables", (long long)((int64_t)i), (long long)((int64_t)s->group_data_count));
-                    bf_eval_failed(v, "group_data_index", "Matrix Group Definition Table: \"all the Matrix Groups for a given Shape must come directly one after another\"");
-                }
-            }
+            if (bf_rule_fails(v, &rule_993, bf_add(it->group_data_index, it->matrix_group_count) <= (int64_t)s->group_data_count &&
+                    bf_add(it->first_group_definition, it->matrix_group_count) <= (int64_t)s->group_data_count))
+                bf_rule_report(v, &rule_993, (int64_t)(it->_offset + 6), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->group_data_count}});
             bf_pop(c);
         }
     }
-    /* SHP1: "Name table offset" (a name per shape) (schema line 998) */
-    {
-        int ok = s->name_table_offset == 0 || s->names.count == s->shape_count;
-        if (!bf_eval_failed(v, "name_table_offset", "SHP1: \"Name table offset\" (a name per shape)") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 12)), "name_table_offset", "SHP1: \"Name table offset\" (a name per shape)", "%lld names for %lld shapes", (long long)((int64_t)s->names.count), (long long)((int64_t)s->shape_count));
-            bf_eval_failed(v, "name_table_offset", "SHP1: \"Name table offset\" (a name per shape)");
-        }
-    }
+    static const bf_rule rule_998 = {BF_SEVERITY_ERROR, "name_table_offset", "%d names for %d shapes", "SHP1: \"Name table offset\" (a name per shape)"};
+    if (bf_rule_fails(v, &rule_998, s->name_table_offset == 0 || s->names.count == s->shape_count))
+        bf_rule_report(v, &rule_998, (int64_t)(s->_offset + 12), (const bf_rule_value[]){{.i = s->names.count}, {.i = s->shape_count}});
     for (uint32_t i = 0; i < s->shapes_count; i++) {
         if (bf_push(c, "shapes", i)) {
             validate_Shape(v, &s->shapes[i]);
@@ -1344,185 +789,164 @@ static void validate_Shp1(bf_vctx *v, const j3d_Shp1 *s)
 static void validate_Shape(bf_vctx *v, const j3d_Shape *s)
 {
     bf_ctx *c = &v->c;
-    const j3d_File *R = c->root;
-    rule_cache *VC = v->cache;
-    (void)c;
-    (void)R;
-    (void)VC;
-    (void)s;
-    {
-        int64_t x = (int64_t)s->matrix_type;
-        if (x != INT64_C(0) && x != INT64_C(1) && x != INT64_C(2) && x != INT64_C(3))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 0, "matrix_type", "ShapeMatrixType: the values the document lists", "%lld (0x%llx) is not a value of ShapeMatrixType", (long long)x, (unsigned long long)x);
+    bf_check_enum(v, &enum_ShapeMatrixType, s->matrix_type, s->_offset + 0, "matrix_type");
+    static const bf_rule rule_1045 = {BF_SEVERITY_ERROR, "attribute_offset", "two indexers for one attribute",
+        "Index Buffer Formats: \"Only one indexer can exist for each attribute.\""};
+    int64_t q1 = 0;
+    for (uint32_t i1 = 0; i1 < (uint32_t)(s->attributes_count); i1++) {
+        const j3d_IndexAttribute *it1 = &s->attributes[i1];
+        (void)it1;
+        q1 += it1->attr == 0;
     }
-    /* Index Buffer Formats: "Only one indexer can exist for each attribute." (schema line 1045) */
-    {
-        int64_t q1 = 0;
-        for (uint32_t i1 = 0; i1 < (uint32_t)(s->attributes_count); i1++) {
-            const j3d_IndexAttribute *it1 = &s->attributes[i1];
-            (void)it1;
-            q1 += it1->attr == 0;
-        }
-        int64_t q2 = 0;
-        for (uint32_t i2 = 0; i2 < (uint32_t)(s->attributes_count); i2++) {
-            const j3d_IndexAttribute *it2 = &s->attributes[i2];
-            (void)it2;
-            q2 += it2->attr == 1;
-        }
-        int64_t q3 = 0;
-        for (uint32_t i3 = 0; i3 < (uint32_t)(s->attributes_count); i3++) {
-            const j3d_IndexAttribute *it3 = &s->attributes[i3];
-            (void)it3;
-            q3 += it3->attr == 2;
-        }
-        int64_t q4 = 0;
-        for (uint32_t i4 = 0; i4 < (uint32_t)(s->attributes_count); i4++) {
-            const j3d_IndexAttribute *it4 = &s->attributes[i4];
-            (void)it4;
-            q4 += it4->attr == 3;
-        }
-        int64_t q5 = 0;
-        for (uint32_t i5 = 0; i5 < (uint32_t)(s->attributes_count); i5++) {
-            const j3d_IndexAttribute *it5 = &s->attributes[i5];
-            (void)it5;
-            q5 += it5->attr == 4;
-        }
-        int64_t q6 = 0;
-        for (uint32_t i6 = 0; i6 < (uint32_t)(s->attributes_count); i6++) {
-            const j3d_IndexAttribute *it6 = &s->attributes[i6];
-            (void)it6;
-            q6 += it6->attr == 5;
-        }
-        int64_t q7 = 0;
-        for (uint32_t i7 = 0; i7 < (uint32_t)(s->attributes_count); i7++) {
-            const j3d_IndexAttribute *it7 = &s->attributes[i7];
-            (void)it7;
-            q7 += it7->attr == 6;
-        }
-        int64_t q8 = 0;
-        for (uint32_t i8 = 0; i8 < (uint32_t)(s->attributes_count); i8++) {
-            const j3d_IndexAttribute *it8 = &s->attributes[i8];
-            (void)it8;
-            q8 += it8->attr == 7;
-        }
-        int64_t q9 = 0;
-        for (uint32_t i9 = 0; i9 < (uint32_t)(s->attributes_count); i9++) {
-            const j3d_IndexAttribute *it9 = &s->attributes[i9];
-            (void)it9;
-            q9 += it9->attr == 8;
-        }
-        int64_t q10 = 0;
-        for (uint32_t i10 = 0; i10 < (uint32_t)(s->attributes_count); i10++) {
-            const j3d_IndexAttribute *it10 = &s->attributes[i10];
-            (void)it10;
-            q10 += it10->attr == 9;
-        }
-        int64_t q11 = 0;
-        for (uint32_t i11 = 0; i11 < (uint32_t)(s->attributes_count); i11++) {
-            const j3d_IndexAttribute *it11 = &s->attributes[i11];
-            (void)it11;
-            q11 += it11->attr == 10;
-        }
-        int64_t q12 = 0;
-        for (uint32_t i12 = 0; i12 < (uint32_t)(s->attributes_count); i12++) {
-            const j3d_IndexAttribute *it12 = &s->attributes[i12];
-            (void)it12;
-            q12 += it12->attr == 11;
-        }
-        int64_t q13 = 0;
-        for (uint32_t i13 = 0; i13 < (uint32_t)(s->attributes_count); i13++) {
-            const j3d_IndexAttribute *it13 = &s->attributes[i13];
-            (void)it13;
-            q13 += it13->attr == 12;
-        }
-        int64_t q14 = 0;
-        for (uint32_t i14 = 0; i14 < (uint32_t)(s->attributes_count); i14++) {
-            const j3d_IndexAttribute *it14 = &s->attributes[i14];
-            (void)it14;
-            q14 += it14->attr == 13;
-        }
-        int64_t q15 = 0;
-        for (uint32_t i15 = 0; i15 < (uint32_t)(s->attributes_count); i15++) {
-            const j3d_IndexAttribute *it15 = &s->attributes[i15];
-            (void)it15;
-            q15 += it15->attr == 14;
-        }
-        int64_t q16 = 0;
-        for (uint32_t i16 = 0; i16 < (uint32_t)(s->attributes_count); i16++) {
-            const j3d_IndexAttribute *it16 = &s->attributes[i16];
-            (void)it16;
-            q16 += it16->attr == 15;
-        }
-        int64_t q17 = 0;
-        for (uint32_t i17 = 0; i17 < (uint32_t)(s->attributes_count); i17++) {
-            const j3d_IndexAttribute *it17 = &s->attributes[i17];
-            (void)it17;
-            q17 += it17->attr == 16;
-        }
-        int64_t q18 = 0;
-        for (uint32_t i18 = 0; i18 < (uint32_t)(s->attributes_count); i18++) {
-            const j3d_IndexAttribute *it18 = &s->attributes[i18];
-            (void)it18;
-            q18 += it18->attr == 17;
-        }
-        int64_t q19 = 0;
-        for (uint32_t i19 = 0; i19 < (uint32_t)(s->attributes_count); i19++) {
-            const j3d_IndexAttribute *it19 = &s->attributes[i19];
-            (void)it19;
-            q19 += it19->attr == 18;
-        }
-        int64_t q20 = 0;
-        for (uint32_t i20 = 0; i20 < (uint32_t)(s->attributes_count); i20++) {
-            const j3d_IndexAttribute *it20 = &s->attributes[i20];
-            (void)it20;
-            q20 += it20->attr == 19;
-        }
-        int64_t q21 = 0;
-        for (uint32_t i21 = 0; i21 < (uint32_t)(s->attributes_count); i21++) {
-            const j3d_IndexAttribute *it21 = &s->attributes[i21];
-            (void)it21;
-            q21 += it21->attr == 20;
-        }
-        int64_t q22 = 0;
-        for (uint32_t i22 = 0; i22 < (uint32_t)(s->attributes_count); i22++) {
-            const j3d_IndexAttribute *it22 = &s->attributes[i22];
-            (void)it22;
-            q22 += it22->attr == 25;
-        }
-        int ok = q1 <= 1 && q2 <= 1 && q3 <= 1 && q4 <= 1 && q5 <= 1 && q6 <= 1 && q7 <= 1 && q8 <= 1 && q9 <= 1 && q10 <= 1 && q11 <= 1 && q12 <= 1 && q13 <= 1 && q14 <= 1 && q15 <= 1 && q16 <= 1 && q17 <= 1 && q18 <= 1 && q19 <= 1 && q20 <= 1 && q21 <= 1 && q22 <= 1;
-        if (!bf_eval_failed(v, "attribute_offset", "Index Buffer Formats: \"Only one indexer can exist for each attribute.\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 4)), "attribute_offset", "Index Buffer Formats: \"Only one indexer can exist for each attribute.\"", "two indexers for one attribute");
-            bf_eval_failed(v, "attribute_offset", "Index Buffer Formats: \"Only one indexer can exist for each attribute.\"");
-        }
+    int64_t q2 = 0;
+    for (uint32_t i2 = 0; i2 < (uint32_t)(s->attributes_count); i2++) {
+        const j3d_IndexAttribute *it2 = &s->attributes[i2];
+        (void)it2;
+        q2 += it2->attr == 1;
     }
-    /* Attribute Targets: "POSITION_MATRIX ... Required for Shapes that use Multiple Joint skinning." (schema line 1056) */
-    {
-        int64_t q23 = 0;
-        for (uint32_t i23 = 0; i23 < (uint32_t)(s->attributes_count); i23++) {
-            const j3d_IndexAttribute *it23 = &s->attributes[i23];
-            (void)it23;
-            if (it23->attr == J3D_SHAPE_ATTRIBUTE_POSITION_MATRIX) { q23 = 1; break; }
-        }
-        int ok = s->matrix_type != J3D_SHAPE_MATRIX_TYPE_MULTIPLE_JOINTS || q23;
-        if (!bf_eval_failed(v, "matrix_type", "Attribute Targets: \"POSITION_MATRIX ... Required for Shapes that use Multiple Joint skinning.\"") && !ok) {
-            bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)(s->_offset + 0)), "matrix_type", "Attribute Targets: \"POSITION_MATRIX ... Required for Shapes that use Multiple Joint skinning.\"", "shape %lld uses Multiple Joints but has no POSITION_MATRIX indices", (long long)(s->_index));
-            bf_eval_failed(v, "matrix_type", "Attribute Targets: \"POSITION_MATRIX ... Required for Shapes that use Multiple Joint skinning.\"");
-        }
+    int64_t q3 = 0;
+    for (uint32_t i3 = 0; i3 < (uint32_t)(s->attributes_count); i3++) {
+        const j3d_IndexAttribute *it3 = &s->attributes[i3];
+        (void)it3;
+        q3 += it3->attr == 2;
     }
-    /* Attribute Targets: "POSITION This indexes into the VTX1 "POSITION" buffer. Required." (schema line 1061) */
-    {
-        int64_t q24 = 0;
-        for (uint32_t i24 = 0; i24 < (uint32_t)(s->attributes_count); i24++) {
-            const j3d_IndexAttribute *it24 = &s->attributes[i24];
-            (void)it24;
-            if (it24->attr == J3D_SHAPE_ATTRIBUTE_POSITION) { q24 = 1; break; }
-        }
-        int ok = q24 != 0;
-        if (!bf_eval_failed(v, "attribute_offset", "Attribute Targets: \"POSITION This indexes into the VTX1 \"POSITION\" buffer. Required.\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 4)), "attribute_offset", "Attribute Targets: \"POSITION This indexes into the VTX1 \"POSITION\" buffer. Required.\"", "shape %lld has no POSITION indices", (long long)(s->_index));
-            bf_eval_failed(v, "attribute_offset", "Attribute Targets: \"POSITION This indexes into the VTX1 \"POSITION\" buffer. Required.\"");
-        }
+    int64_t q4 = 0;
+    for (uint32_t i4 = 0; i4 < (uint32_t)(s->attributes_count); i4++) {
+        const j3d_IndexAttribute *it4 = &s->attributes[i4];
+        (void)it4;
+        q4 += it4->attr == 3;
     }
+    int64_t q5 = 0;
+    for (uint32_t i5 = 0; i5 < (uint32_t)(s->attributes_count); i5++) {
+        const j3d_IndexAttribute *it5 = &s->attributes[i5];
+        (void)it5;
+        q5 += it5->attr == 4;
+    }
+    int64_t q6 = 0;
+    for (uint32_t i6 = 0; i6 < (uint32_t)(s->attributes_count); i6++) {
+        const j3d_IndexAttribute *it6 = &s->attributes[i6];
+        (void)it6;
+        q6 += it6->attr == 5;
+    }
+    int64_t q7 = 0;
+    for (uint32_t i7 = 0; i7 < (uint32_t)(s->attributes_count); i7++) {
+        const j3d_IndexAttribute *it7 = &s->attributes[i7];
+        (void)it7;
+        q7 += it7->attr == 6;
+    }
+    int64_t q8 = 0;
+    for (uint32_t i8 = 0; i8 < (uint32_t)(s->attributes_count); i8++) {
+        const j3d_IndexAttribute *it8 = &s->attributes[i8];
+        (void)it8;
+        q8 += it8->attr == 7;
+    }
+    int64_t q9 = 0;
+    for (uint32_t i9 = 0; i9 < (uint32_t)(s->attributes_count); i9++) {
+        const j3d_IndexAttribute *it9 = &s->attributes[i9];
+        (void)it9;
+        q9 += it9->attr == 8;
+    }
+    int64_t q10 = 0;
+    for (uint32_t i10 = 0; i10 < (uint32_t)(s->attributes_count); i10++) {
+        const j3d_IndexAttribute *it10 = &s->attributes[i10];
+        (void)it10;
+        q10 += it10->attr == 9;
+    }
+    int64_t q11 = 0;
+    for (uint32_t i11 = 0; i11 < (uint32_t)(s->attributes_count); i11++) {
+        const j3d_IndexAttribute *it11 = &s->attributes[i11];
+        (void)it11;
+        q11 += it11->attr == 10;
+    }
+    int64_t q12 = 0;
+    for (uint32_t i12 = 0; i12 < (uint32_t)(s->attributes_count); i12++) {
+        const j3d_IndexAttribute *it12 = &s->attributes[i12];
+        (void)it12;
+        q12 += it12->attr == 11;
+    }
+    int64_t q13 = 0;
+    for (uint32_t i13 = 0; i13 < (uint32_t)(s->attributes_count); i13++) {
+        const j3d_IndexAttribute *it13 = &s->attributes[i13];
+        (void)it13;
+        q13 += it13->attr == 12;
+    }
+    int64_t q14 = 0;
+    for (uint32_t i14 = 0; i14 < (uint32_t)(s->attributes_count); i14++) {
+        const j3d_IndexAttribute *it14 = &s->attributes[i14];
+        (void)it14;
+        q14 += it14->attr == 13;
+    }
+    int64_t q15 = 0;
+    for (uint32_t i15 = 0; i15 < (uint32_t)(s->attributes_count); i15++) {
+        const j3d_IndexAttribute *it15 = &s->attributes[i15];
+        (void)it15;
+        q15 += it15->attr == 14;
+    }
+    int64_t q16 = 0;
+    for (uint32_t i16 = 0; i16 < (uint32_t)(s->attributes_count); i16++) {
+        const j3d_IndexAttribute *it16 = &s->attributes[i16];
+        (void)it16;
+        q16 += it16->attr == 15;
+    }
+    int64_t q17 = 0;
+    for (uint32_t i17 = 0; i17 < (uint32_t)(s->attributes_count); i17++) {
+        const j3d_IndexAttribute *it17 = &s->attributes[i17];
+        (void)it17;
+        q17 += it17->attr == 16;
+    }
+    int64_t q18 = 0;
+    for (uint32_t i18 = 0; i18 < (uint32_t)(s->attributes_count); i18++) {
+        const j3d_IndexAttribute *it18 = &s->attributes[i18];
+        (void)it18;
+        q18 += it18->attr == 17;
+    }
+    int64_t q19 = 0;
+    for (uint32_t i19 = 0; i19 < (uint32_t)(s->attributes_count); i19++) {
+        const j3d_IndexAttribute *it19 = &s->attributes[i19];
+        (void)it19;
+        q19 += it19->attr == 18;
+    }
+    int64_t q20 = 0;
+    for (uint32_t i20 = 0; i20 < (uint32_t)(s->attributes_count); i20++) {
+        const j3d_IndexAttribute *it20 = &s->attributes[i20];
+        (void)it20;
+        q20 += it20->attr == 19;
+    }
+    int64_t q21 = 0;
+    for (uint32_t i21 = 0; i21 < (uint32_t)(s->attributes_count); i21++) {
+        const j3d_IndexAttribute *it21 = &s->attributes[i21];
+        (void)it21;
+        q21 += it21->attr == 20;
+    }
+    int64_t q22 = 0;
+    for (uint32_t i22 = 0; i22 < (uint32_t)(s->attributes_count); i22++) {
+        const j3d_IndexAttribute *it22 = &s->attributes[i22];
+        (void)it22;
+        q22 += it22->attr == 25;
+    }
+    if (bf_rule_fails(v, &rule_1045, q1 <= 1 && q2 <= 1 && q3 <= 1 && q4 <= 1 && q5 <= 1 && q6 <= 1 && q7 <= 1 && q8 <= 1 && q9 <= 1 && q10 <= 1 && q11 <= 1 &&
+            q12 <= 1 && q13 <= 1 && q14 <= 1 && q15 <= 1 && q16 <= 1 && q17 <= 1 && q18 <= 1 && q19 <= 1 && q20 <= 1 && q21 <= 1 && q22 <= 1))
+        bf_rule_report(v, &rule_1045, (int64_t)(s->_offset + 4), NULL);
+    static const bf_rule rule_1056 = {BF_SEVERITY_WARNING, "matrix_type", "shape %d uses Multiple Joints but has no POSITION_MATRIX indices",
+        "Attribute Targets: \"POSITION_MATRIX ... Required for Shapes that use Multiple Joint skinning.\""};
+    int64_t q23 = 0;
+    for (uint32_t i23 = 0; i23 < (uint32_t)(s->attributes_count); i23++) {
+        const j3d_IndexAttribute *it23 = &s->attributes[i23];
+        (void)it23;
+        if (it23->attr == J3D_SHAPE_ATTRIBUTE_POSITION_MATRIX) { q23 = 1; break; }
+    }
+    if (bf_rule_fails(v, &rule_1056, s->matrix_type != J3D_SHAPE_MATRIX_TYPE_MULTIPLE_JOINTS || q23))
+        bf_rule_report(v, &rule_1056, (int64_t)(s->_offset + 0), (const bf_rule_value[]){{.i = s->_index}});
+    static const bf_rule rule_1061 = {BF_SEVERITY_ERROR, "attribute_offset", "shape %d has no POSITION indices",
+        "Attribute Targets: \"POSITION This indexes into the VTX1 \"POSITION\" buffer. Required.\""};
+    int64_t q24 = 0;
+    for (uint32_t i24 = 0; i24 < (uint32_t)(s->attributes_count); i24++) {
+        const j3d_IndexAttribute *it24 = &s->attributes[i24];
+        (void)it24;
+        if (it24->attr == J3D_SHAPE_ATTRIBUTE_POSITION) { q24 = 1; break; }
+    }
+    if (bf_rule_fails(v, &rule_1061, q24))
+        bf_rule_report(v, &rule_1061, (int64_t)(s->_offset + 4), (const bf_rule_value[]){{.i = s->_index}});
     for (uint32_t i = 0; i < s->attributes_count; i++) {
         if (bf_push(c, "attributes", i)) {
             validate_IndexAttribute(v, &s->attributes[i]);
@@ -1539,58 +963,26 @@ static void validate_Shape(bf_vctx *v, const j3d_Shape *s)
 
 static void validate_IndexAttribute(bf_vctx *v, const j3d_IndexAttribute *s)
 {
-    bf_ctx *c = &v->c;
-    const j3d_File *R = c->root;
-    rule_cache *VC = v->cache;
-    (void)c;
-    (void)R;
-    (void)VC;
-    (void)s;
-    {
-        int64_t x = (int64_t)s->attr;
-        if (x != INT64_C(0) && x != INT64_C(1) && x != INT64_C(2) && x != INT64_C(3) && x != INT64_C(4) && x != INT64_C(5) && x != INT64_C(6) && x != INT64_C(7) && x != INT64_C(8) && x != INT64_C(9) && x != INT64_C(10) && x != INT64_C(11) && x != INT64_C(12) && x != INT64_C(13) && x != INT64_C(14) && x != INT64_C(15) && x != INT64_C(16) && x != INT64_C(17) && x != INT64_C(18) && x != INT64_C(19) && x != INT64_C(20) && x != INT64_C(25) && x != INT64_C(255))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 0, "attr", "ShapeAttribute: the values the document lists", "%lld (0x%llx) is not a value of ShapeAttribute", (long long)x, (unsigned long long)x);
-    }
-    {
-        int64_t x = (int64_t)s->index_type;
-        if (x != INT64_C(0) && x != INT64_C(1) && x != INT64_C(2) && x != INT64_C(3))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 4, "index_type", "IndexType: the values the document lists", "%lld (0x%llx) is not a value of IndexType", (long long)x, (unsigned long long)x);
-    }
-    /* Index Buffer Formats: "None: Only used for the List End" (schema line 1074) */
-    {
-        int ok = (s->attr == J3D_SHAPE_ATTRIBUTE_LIST_END) == (s->index_type == J3D_INDEX_TYPE_NONE);
-        if (!bf_eval_failed(v, "index_type", "Index Buffer Formats: \"None: Only used for the List End\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 4)), "index_type", "Index Buffer Formats: \"None: Only used for the List End\"", "attribute 0x%llx has index type %lld", (unsigned long long)((int64_t)s->attr), (long long)((int64_t)s->index_type));
-            bf_eval_failed(v, "index_type", "Index Buffer Formats: \"None: Only used for the List End\"");
-        }
-    }
-    /* Index Buffer Formats: "Direct: 1 byte per value. Only used for data that is not stored within VTX1"; texture matrices "Uses the Direct type" (schema line 1078) */
-    {
-        int ok = s->attr == J3D_SHAPE_ATTRIBUTE_LIST_END || (s->attr <= J3D_SHAPE_ATTRIBUTE_TEXTURE7_MATRIX) == (s->index_type == J3D_INDEX_TYPE_DIRECT);
-        if (!bf_eval_failed(v, "index_type", "Index Buffer Formats: \"Direct: 1 byte per value. Only used for data that is not stored within VTX1\"; texture matrices \"Uses the Direct type\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 4)), "index_type", "Index Buffer Formats: \"Direct: 1 byte per value. Only used for data that is not stored within VTX1\"; texture matrices \"Uses the Direct type\"", "attribute 0x%llx has index type %lld", (unsigned long long)((int64_t)s->attr), (long long)((int64_t)s->index_type));
-            bf_eval_failed(v, "index_type", "Index Buffer Formats: \"Direct: 1 byte per value. Only used for data that is not stored within VTX1\"; texture matrices \"Uses the Direct type\"");
-        }
-    }
+    bf_check_enum(v, &enum_ShapeAttribute, s->attr, s->_offset + 0, "attr");
+    bf_check_enum(v, &enum_IndexType, s->index_type, s->_offset + 4, "index_type");
+    static const bf_rule rule_1074 = {BF_SEVERITY_ERROR, "index_type", "attribute 0x%x has index type %d",
+        "Index Buffer Formats: \"None: Only used for the List End\""};
+    if (bf_rule_fails(v, &rule_1074, (s->attr == J3D_SHAPE_ATTRIBUTE_LIST_END) == (s->index_type == J3D_INDEX_TYPE_NONE)))
+        bf_rule_report(v, &rule_1074, (int64_t)(s->_offset + 4), (const bf_rule_value[]){{.i = s->attr}, {.i = s->index_type}});
+    static const bf_rule rule_1078 = {BF_SEVERITY_ERROR, "index_type", "attribute 0x%x has index type %d",
+        "Index Buffer Formats: \"Direct: 1 byte per value. Only used for data that is not stored within VTX1\"; texture matrices \"Uses the Direct type\""};
+    if (bf_rule_fails(v, &rule_1078, s->attr == J3D_SHAPE_ATTRIBUTE_LIST_END ||
+            (s->attr <= J3D_SHAPE_ATTRIBUTE_TEXTURE7_MATRIX) == (s->index_type == J3D_INDEX_TYPE_DIRECT)))
+        bf_rule_report(v, &rule_1078, (int64_t)(s->_offset + 4), (const bf_rule_value[]){{.i = s->attr}, {.i = s->index_type}});
 }
 
 static void validate_MatrixGroup(bf_vctx *v, const j3d_MatrixGroup *s)
 {
     bf_ctx *c = &v->c;
-    const j3d_File *R = c->root;
-    rule_cache *VC = v->cache;
-    (void)c;
-    (void)R;
-    (void)VC;
-    (void)s;
-    /* Primitive Data: "Each Matrix Group's primitive collection MUST be padded to the nearest 32. The game dies if you don't." (schema line 1106) */
-    {
-        int ok = bf_mod(c, s->primitive_size, 32) == 0 && bf_mod(c, s->primitive_offset, 32) == 0;
-        if (!bf_eval_failed(v, "primitive_size", "Primitive Data: \"Each Matrix Group's primitive collection MUST be padded to the nearest 32. The game dies if you don't.\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 0)), "primitive_size", "Primitive Data: \"Each Matrix Group's primitive collection MUST be padded to the nearest 32. The game dies if you don't.\"", "primitive data of %lld bytes at 0x%llx is not padded to 32", (long long)((int64_t)s->primitive_size), (unsigned long long)((int64_t)s->primitive_offset));
-            bf_eval_failed(v, "primitive_size", "Primitive Data: \"Each Matrix Group's primitive collection MUST be padded to the nearest 32. The game dies if you don't.\"");
-        }
-    }
+    static const bf_rule rule_1106 = {BF_SEVERITY_ERROR, "primitive_size", "primitive data of %d bytes at 0x%x is not padded to 32",
+        "Primitive Data: \"Each Matrix Group's primitive collection MUST be padded to the nearest 32. The game dies if you don't.\""};
+    if (bf_rule_fails(v, &rule_1106, bf_mod(c, s->primitive_size, 32) == 0 && bf_mod(c, s->primitive_offset, 32) == 0))
+        bf_rule_report(v, &rule_1106, (int64_t)(s->_offset + 0), (const bf_rule_value[]){{.i = s->primitive_size}, {.i = s->primitive_offset}});
     if (s->has_primitives) for (uint32_t i = 0; i < s->primitives_count; i++) {
         if (bf_push(c, "primitives", i)) {
             validate_Primitive(v, &s->primitives[i]);
@@ -1601,558 +993,368 @@ static void validate_MatrixGroup(bf_vctx *v, const j3d_MatrixGroup *s)
 
 static void validate_Primitive(bf_vctx *v, const j3d_Primitive *s)
 {
-    bf_ctx *c = &v->c;
-    const j3d_File *R = c->root;
-    rule_cache *VC = v->cache;
-    (void)c;
-    (void)R;
-    (void)VC;
-    (void)s;
-    {
-        int64_t x = (int64_t)s->type;
-        if (x != INT64_C(0) && x != INT64_C(128) && x != INT64_C(144) && x != INT64_C(152) && x != INT64_C(160) && x != INT64_C(168) && x != INT64_C(176) && x != INT64_C(184))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 0, "type", "PrimitiveType: the values the document lists", "%lld (0x%llx) is not a value of PrimitiveType", (long long)x, (unsigned long long)x);
-    }
+    bf_check_enum(v, &enum_PrimitiveType, s->type, s->_offset + 0, "type");
 }
 
 static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
 {
     bf_ctx *c = &v->c;
-    const j3d_File *R = c->root;
-    rule_cache *VC = v->cache;
-    (void)c;
-    (void)R;
-    (void)VC;
-    (void)s;
-    for (uint32_t i = 0; i < s->cull_modes_count; i++)
+    if (s->has_cull_modes) for (uint32_t i = 0; i < s->cull_modes_count; i++) {
         if (bf_push(c, "cull_modes", i)) {
-    if (s->has_cull_modes) {
-        int64_t x = (int64_t)s->cull_modes[i];
-        if (x != INT64_C(0) && x != INT64_C(1) && x != INT64_C(2) && x != INT64_C(3))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->cull_modes_at + (uint64_t)i * 4, NULL, "CullMode: the values the document lists", "%lld (0x%llx) is not a value of CullMode", (long long)x, (unsigned long long)x);
-    }
+            bf_check_enum(v, &enum_CullMode, s->cull_modes[i], s->cull_modes_at + (uint64_t)i * 4, NULL);
             bf_pop(c);
         }
-    /* MAT3 remap table (public layout): an index into the material entries (schema line 1505) */
+    }
+    static const bf_rule rule_1505 = {BF_SEVERITY_ERROR, "", "material %d uses material entry %d, but there are %d",
+        "MAT3 remap table (public layout): an index into the material entries"};
     for (uint32_t i = 0; i < s->remap_count; i++) {
         if (bf_push(c, "remap", i)) {
-            {
-                int ok = (int64_t)s->remap[i] < (int64_t)s->materials_count;
-                if (!bf_eval_failed(v, "", "MAT3 remap table (public layout): an index into the material entries") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((s)->remap_at + (uint64_t)i * 2), "", "MAT3 remap table (public layout): an index into the material entries", "material %lld uses material entry %lld, but there are %lld", (long long)((int64_t)i), (long long)((int64_t)s->remap[i]), (long long)((int64_t)s->materials_count));
-                    bf_eval_failed(v, "", "MAT3 remap table (public layout): an index into the material entries");
-                }
-            }
+            if (bf_rule_fails(v, &rule_1505, (int64_t)s->remap[i] < (int64_t)s->materials_count))
+                bf_rule_report(v, &rule_1505, s->remap_at + (uint64_t)i * 2,
+                    (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->remap[i]}, {.i = (int64_t)s->materials_count}});
             bf_pop(c);
         }
     }
-    /* MAT3 name table (public layout): a name per material (schema line 1509) */
-    {
-        int ok = s->name_table_offset == 0 || s->names.count == s->material_count;
-        if (!bf_eval_failed(v, "name_table_offset", "MAT3 name table (public layout): a name per material") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 12)), "name_table_offset", "MAT3 name table (public layout): a name per material", "%lld names for %lld materials", (long long)((int64_t)s->names.count), (long long)((int64_t)s->material_count));
-            bf_eval_failed(v, "name_table_offset", "MAT3 name table (public layout): a name per material");
-        }
-    }
-    /* MAT3 material entry (public layout): an index into the cull mode table (schema line 1513) */
+    static const bf_rule rule_1509 = {BF_SEVERITY_ERROR, "name_table_offset", "%d names for %d materials",
+        "MAT3 name table (public layout): a name per material"};
+    if (bf_rule_fails(v, &rule_1509, s->name_table_offset == 0 || s->names.count == s->material_count))
+        bf_rule_report(v, &rule_1509, (int64_t)(s->_offset + 12), (const bf_rule_value[]){{.i = s->names.count}, {.i = s->material_count}});
+    static const bf_rule rule_1513 = {BF_SEVERITY_ERROR, "cull_mode_index", "material entry %d uses cull mode %d, but the table has %d",
+        "MAT3 material entry (public layout): an index into the cull mode table"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
-        const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
-        (void)it;
-        (void)prev;
         if (bf_push(c, "materials", i)) {
-            {
-                int ok = s->cull_mode_offset == 0 || it->cull_mode_index < (int64_t)s->cull_modes_count;
-                if (!bf_eval_failed(v, "cull_mode_index", "MAT3 material entry (public layout): an index into the cull mode table") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 1)), "cull_mode_index", "MAT3 material entry (public layout): an index into the cull mode table", "material entry %lld uses cull mode %lld, but the table has %lld", (long long)((int64_t)i), (long long)((int64_t)it->cull_mode_index), (long long)((int64_t)s->cull_modes_count));
-                    bf_eval_failed(v, "cull_mode_index", "MAT3 material entry (public layout): an index into the cull mode table");
-                }
-            }
+            if (bf_rule_fails(v, &rule_1513, s->cull_mode_offset == 0 || it->cull_mode_index < (int64_t)s->cull_modes_count))
+                bf_rule_report(v, &rule_1513, (int64_t)(it->_offset + 1),
+                    (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->cull_mode_index}, {.i = (int64_t)s->cull_modes_count}});
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): an index into the color channel count table (schema line 1518) */
+    static const bf_rule rule_1518 = {BF_SEVERITY_ERROR, "color_channel_count_index", "material entry %d uses color channel count %d, but the table has %d",
+        "MAT3 material entry (public layout): an index into the color channel count table"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
-        const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
-        (void)it;
-        (void)prev;
         if (bf_push(c, "materials", i)) {
-            {
-                int ok = s->color_channel_count_offset == 0 || it->color_channel_count_index < (int64_t)s->color_channel_counts_count;
-                if (!bf_eval_failed(v, "color_channel_count_index", "MAT3 material entry (public layout): an index into the color channel count table") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 2)), "color_channel_count_index", "MAT3 material entry (public layout): an index into the color channel count table", "material entry %lld uses color channel count %lld, but the table has %lld", (long long)((int64_t)i), (long long)((int64_t)it->color_channel_count_index), (long long)((int64_t)s->color_channel_counts_count));
-                    bf_eval_failed(v, "color_channel_count_index", "MAT3 material entry (public layout): an index into the color channel count table");
-                }
-            }
+            if (bf_rule_fails(v, &rule_1518, s->color_channel_count_offset == 0 || it->color_channel_count_index < (int64_t)s->color_channel_counts_count))
+                bf_rule_report(v, &rule_1518, (int64_t)(it->_offset + 2),
+                    (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->color_channel_count_index}, {.i = (int64_t)s->color_channel_counts_count}});
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): an index into the texture generator count table (schema line 1523) */
+    static const bf_rule rule_1523 = {BF_SEVERITY_ERROR, "tex_gen_count_index", "material entry %d uses texture generator count %d, but the table has %d",
+        "MAT3 material entry (public layout): an index into the texture generator count table"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
-        const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
-        (void)it;
-        (void)prev;
         if (bf_push(c, "materials", i)) {
-            {
-                int ok = s->tex_gen_count_offset == 0 || it->tex_gen_count_index < (int64_t)s->tex_gen_counts_count;
-                if (!bf_eval_failed(v, "tex_gen_count_index", "MAT3 material entry (public layout): an index into the texture generator count table") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 3)), "tex_gen_count_index", "MAT3 material entry (public layout): an index into the texture generator count table", "material entry %lld uses texture generator count %lld, but the table has %lld", (long long)((int64_t)i), (long long)((int64_t)it->tex_gen_count_index), (long long)((int64_t)s->tex_gen_counts_count));
-                    bf_eval_failed(v, "tex_gen_count_index", "MAT3 material entry (public layout): an index into the texture generator count table");
-                }
-            }
+            if (bf_rule_fails(v, &rule_1523, s->tex_gen_count_offset == 0 || it->tex_gen_count_index < (int64_t)s->tex_gen_counts_count))
+                bf_rule_report(v, &rule_1523, (int64_t)(it->_offset + 3),
+                    (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->tex_gen_count_index}, {.i = (int64_t)s->tex_gen_counts_count}});
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): an index into the TEV stage count table (schema line 1528) */
+    static const bf_rule rule_1528 = {BF_SEVERITY_ERROR, "tev_stage_count_index", "material entry %d uses TEV stage count %d, but the table has %d",
+        "MAT3 material entry (public layout): an index into the TEV stage count table"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
-        const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
-        (void)it;
-        (void)prev;
         if (bf_push(c, "materials", i)) {
-            {
-                int ok = s->tev_stage_count_offset == 0 || it->tev_stage_count_index < (int64_t)s->tev_stage_counts_count;
-                if (!bf_eval_failed(v, "tev_stage_count_index", "MAT3 material entry (public layout): an index into the TEV stage count table") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 4)), "tev_stage_count_index", "MAT3 material entry (public layout): an index into the TEV stage count table", "material entry %lld uses TEV stage count %lld, but the table has %lld", (long long)((int64_t)i), (long long)((int64_t)it->tev_stage_count_index), (long long)((int64_t)s->tev_stage_counts_count));
-                    bf_eval_failed(v, "tev_stage_count_index", "MAT3 material entry (public layout): an index into the TEV stage count table");
-                }
-            }
+            if (bf_rule_fails(v, &rule_1528, s->tev_stage_count_offset == 0 || it->tev_stage_count_index < (int64_t)s->tev_stage_counts_count))
+                bf_rule_report(v, &rule_1528, (int64_t)(it->_offset + 4),
+                    (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->tev_stage_count_index}, {.i = (int64_t)s->tev_stage_counts_count}});
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): an index into the Z compare location table (schema line 1533) */
+    static const bf_rule rule_1533 = {BF_SEVERITY_ERROR, "z_compare_index", "material entry %d uses Z compare location %d, but the table has %d",
+        "MAT3 material entry (public layout): an index into the Z compare location table"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
-        const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
-        (void)it;
-        (void)prev;
         if (bf_push(c, "materials", i)) {
-            {
-                int ok = s->z_compare_offset == 0 || it->z_compare_index < (int64_t)s->z_compares_count;
-                if (!bf_eval_failed(v, "z_compare_index", "MAT3 material entry (public layout): an index into the Z compare location table") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 5)), "z_compare_index", "MAT3 material entry (public layout): an index into the Z compare location table", "material entry %lld uses Z compare location %lld, but the table has %lld", (long long)((int64_t)i), (long long)((int64_t)it->z_compare_index), (long long)((int64_t)s->z_compares_count));
-                    bf_eval_failed(v, "z_compare_index", "MAT3 material entry (public layout): an index into the Z compare location table");
-                }
-            }
+            if (bf_rule_fails(v, &rule_1533, s->z_compare_offset == 0 || it->z_compare_index < (int64_t)s->z_compares_count))
+                bf_rule_report(v, &rule_1533, (int64_t)(it->_offset + 5),
+                    (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->z_compare_index}, {.i = (int64_t)s->z_compares_count}});
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): an index into the Z mode table (schema line 1538) */
+    static const bf_rule rule_1538 = {BF_SEVERITY_ERROR, "z_mode_index", "material entry %d uses Z mode %d, but the table has %d",
+        "MAT3 material entry (public layout): an index into the Z mode table"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
-        const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
-        (void)it;
-        (void)prev;
         if (bf_push(c, "materials", i)) {
-            {
-                int ok = s->z_mode_offset == 0 || it->z_mode_index < (int64_t)s->z_modes_count;
-                if (!bf_eval_failed(v, "z_mode_index", "MAT3 material entry (public layout): an index into the Z mode table") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 6)), "z_mode_index", "MAT3 material entry (public layout): an index into the Z mode table", "material entry %lld uses Z mode %lld, but the table has %lld", (long long)((int64_t)i), (long long)((int64_t)it->z_mode_index), (long long)((int64_t)s->z_modes_count));
-                    bf_eval_failed(v, "z_mode_index", "MAT3 material entry (public layout): an index into the Z mode table");
-                }
-            }
+            if (bf_rule_fails(v, &rule_1538, s->z_mode_offset == 0 || it->z_mode_index < (int64_t)s->z_modes_count))
+                bf_rule_report(v, &rule_1538, (int64_t)(it->_offset + 6),
+                    (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->z_mode_index}, {.i = (int64_t)s->z_modes_count}});
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): an index into the dither table (schema line 1543) */
+    static const bf_rule rule_1543 = {BF_SEVERITY_ERROR, "dither_index", "material entry %d uses dither %d, but the table has %d",
+        "MAT3 material entry (public layout): an index into the dither table"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
-        const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
-        (void)it;
-        (void)prev;
         if (bf_push(c, "materials", i)) {
-            {
-                int ok = s->dither_offset == 0 || it->dither_index < (int64_t)s->dithers_count;
-                if (!bf_eval_failed(v, "dither_index", "MAT3 material entry (public layout): an index into the dither table") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 7)), "dither_index", "MAT3 material entry (public layout): an index into the dither table", "material entry %lld uses dither %lld, but the table has %lld", (long long)((int64_t)i), (long long)((int64_t)it->dither_index), (long long)((int64_t)s->dithers_count));
-                    bf_eval_failed(v, "dither_index", "MAT3 material entry (public layout): an index into the dither table");
-                }
-            }
+            if (bf_rule_fails(v, &rule_1543, s->dither_offset == 0 || it->dither_index < (int64_t)s->dithers_count))
+                bf_rule_report(v, &rule_1543, (int64_t)(it->_offset + 7),
+                    (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->dither_index}, {.i = (int64_t)s->dithers_count}});
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): indices into the material color table, 0xFFFF for none (schema line 1548) */
+    static const bf_rule rule_1548 = {BF_SEVERITY_ERROR, "material_color_indices",
+        "material entry %d uses a material color outside the table's %d (0xFFFF: none)",
+        "MAT3 material entry (public layout): indices into the material color table, 0xFFFF for none"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
-        const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
-        (void)it;
-        (void)prev;
         if (bf_push(c, "materials", i)) {
-            {
-                int64_t q1 = 1;
-                for (uint32_t i1 = 0; i1 < (uint32_t)(2); i1++) {
-                    if (!(it->material_color_indices[i1] == 65535 || it->material_color_indices[i1] < (int64_t)s->material_colors_count)) { q1 = 0; break; }
-                }
-                int ok = s->material_color_offset == 0 || q1;
-                if (!bf_eval_failed(v, "material_color_indices", "MAT3 material entry (public layout): indices into the material color table, 0xFFFF for none") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 8)), "material_color_indices", "MAT3 material entry (public layout): indices into the material color table, 0xFFFF for none", "material entry %lld uses a material color outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->material_colors_count));
-                    bf_eval_failed(v, "material_color_indices", "MAT3 material entry (public layout): indices into the material color table, 0xFFFF for none");
-                }
+            int64_t q1 = 1;
+            for (uint32_t i1 = 0; i1 < (uint32_t)(2); i1++) {
+                if (!(it->material_color_indices[i1] == 65535 || it->material_color_indices[i1] < (int64_t)s->material_colors_count)) { q1 = 0; break; }
             }
+            if (bf_rule_fails(v, &rule_1548, s->material_color_offset == 0 || q1))
+                bf_rule_report(v, &rule_1548, (int64_t)(it->_offset + 8), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->material_colors_count}});
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): indices into the color channel table, 0xFFFF for none (schema line 1553) */
+    static const bf_rule rule_1553 = {BF_SEVERITY_ERROR, "color_channel_indices",
+        "material entry %d uses a color channel outside the table's %d (0xFFFF: none)",
+        "MAT3 material entry (public layout): indices into the color channel table, 0xFFFF for none"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
-        const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
-        (void)it;
-        (void)prev;
         if (bf_push(c, "materials", i)) {
-            {
-                int64_t q2 = 1;
-                for (uint32_t i2 = 0; i2 < (uint32_t)(4); i2++) {
-                    if (!(it->color_channel_indices[i2] == 65535 || it->color_channel_indices[i2] < (int64_t)s->color_channels_count)) { q2 = 0; break; }
-                }
-                int ok = s->color_channel_offset == 0 || q2;
-                if (!bf_eval_failed(v, "color_channel_indices", "MAT3 material entry (public layout): indices into the color channel table, 0xFFFF for none") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 12)), "color_channel_indices", "MAT3 material entry (public layout): indices into the color channel table, 0xFFFF for none", "material entry %lld uses a color channel outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->color_channels_count));
-                    bf_eval_failed(v, "color_channel_indices", "MAT3 material entry (public layout): indices into the color channel table, 0xFFFF for none");
-                }
+            int64_t q2 = 1;
+            for (uint32_t i2 = 0; i2 < (uint32_t)(4); i2++) {
+                if (!(it->color_channel_indices[i2] == 65535 || it->color_channel_indices[i2] < (int64_t)s->color_channels_count)) { q2 = 0; break; }
             }
+            if (bf_rule_fails(v, &rule_1553, s->color_channel_offset == 0 || q2))
+                bf_rule_report(v, &rule_1553, (int64_t)(it->_offset + 12), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->color_channels_count}});
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): indices into the ambient color table, 0xFFFF for none (schema line 1558) */
+    static const bf_rule rule_1558 = {BF_SEVERITY_ERROR, "ambient_color_indices",
+        "material entry %d uses a ambient color outside the table's %d (0xFFFF: none)",
+        "MAT3 material entry (public layout): indices into the ambient color table, 0xFFFF for none"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
-        const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
-        (void)it;
-        (void)prev;
         if (bf_push(c, "materials", i)) {
-            {
-                int64_t q3 = 1;
-                for (uint32_t i3 = 0; i3 < (uint32_t)(2); i3++) {
-                    if (!(it->ambient_color_indices[i3] == 65535 || it->ambient_color_indices[i3] < (int64_t)s->ambient_colors_count)) { q3 = 0; break; }
-                }
-                int ok = s->ambient_color_offset == 0 || q3;
-                if (!bf_eval_failed(v, "ambient_color_indices", "MAT3 material entry (public layout): indices into the ambient color table, 0xFFFF for none") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 20)), "ambient_color_indices", "MAT3 material entry (public layout): indices into the ambient color table, 0xFFFF for none", "material entry %lld uses a ambient color outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->ambient_colors_count));
-                    bf_eval_failed(v, "ambient_color_indices", "MAT3 material entry (public layout): indices into the ambient color table, 0xFFFF for none");
-                }
+            int64_t q3 = 1;
+            for (uint32_t i3 = 0; i3 < (uint32_t)(2); i3++) {
+                if (!(it->ambient_color_indices[i3] == 65535 || it->ambient_color_indices[i3] < (int64_t)s->ambient_colors_count)) { q3 = 0; break; }
             }
+            if (bf_rule_fails(v, &rule_1558, s->ambient_color_offset == 0 || q3))
+                bf_rule_report(v, &rule_1558, (int64_t)(it->_offset + 20), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->ambient_colors_count}});
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): indices into the light color table, 0xFFFF for none (schema line 1563) */
+    static const bf_rule rule_1563 = {BF_SEVERITY_ERROR, "light_color_indices", "material entry %d uses a light color outside the table's %d (0xFFFF: none)",
+        "MAT3 material entry (public layout): indices into the light color table, 0xFFFF for none"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
-        const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
-        (void)it;
-        (void)prev;
         if (bf_push(c, "materials", i)) {
-            {
-                int64_t q4 = 1;
-                for (uint32_t i4 = 0; i4 < (uint32_t)(8); i4++) {
-                    if (!(it->light_color_indices[i4] == 65535 || it->light_color_indices[i4] < (int64_t)s->light_colors_count)) { q4 = 0; break; }
-                }
-                int ok = s->light_color_offset == 0 || q4;
-                if (!bf_eval_failed(v, "light_color_indices", "MAT3 material entry (public layout): indices into the light color table, 0xFFFF for none") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 24)), "light_color_indices", "MAT3 material entry (public layout): indices into the light color table, 0xFFFF for none", "material entry %lld uses a light color outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->light_colors_count));
-                    bf_eval_failed(v, "light_color_indices", "MAT3 material entry (public layout): indices into the light color table, 0xFFFF for none");
-                }
+            int64_t q4 = 1;
+            for (uint32_t i4 = 0; i4 < (uint32_t)(8); i4++) {
+                if (!(it->light_color_indices[i4] == 65535 || it->light_color_indices[i4] < (int64_t)s->light_colors_count)) { q4 = 0; break; }
             }
+            if (bf_rule_fails(v, &rule_1563, s->light_color_offset == 0 || q4))
+                bf_rule_report(v, &rule_1563, (int64_t)(it->_offset + 24), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->light_colors_count}});
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): indices into the texture generator table, 0xFFFF for none (schema line 1568) */
+    static const bf_rule rule_1568 = {BF_SEVERITY_ERROR, "tex_gen_indices", "material entry %d uses a texture generator outside the table's %d (0xFFFF: none)",
+        "MAT3 material entry (public layout): indices into the texture generator table, 0xFFFF for none"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
-        const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
-        (void)it;
-        (void)prev;
         if (bf_push(c, "materials", i)) {
-            {
-                int64_t q5 = 1;
-                for (uint32_t i5 = 0; i5 < (uint32_t)(8); i5++) {
-                    if (!(it->tex_gen_indices[i5] == 65535 || it->tex_gen_indices[i5] < (int64_t)s->tex_gens_count)) { q5 = 0; break; }
-                }
-                int ok = s->tex_gen_offset == 0 || q5;
-                if (!bf_eval_failed(v, "tex_gen_indices", "MAT3 material entry (public layout): indices into the texture generator table, 0xFFFF for none") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 40)), "tex_gen_indices", "MAT3 material entry (public layout): indices into the texture generator table, 0xFFFF for none", "material entry %lld uses a texture generator outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->tex_gens_count));
-                    bf_eval_failed(v, "tex_gen_indices", "MAT3 material entry (public layout): indices into the texture generator table, 0xFFFF for none");
-                }
+            int64_t q5 = 1;
+            for (uint32_t i5 = 0; i5 < (uint32_t)(8); i5++) {
+                if (!(it->tex_gen_indices[i5] == 65535 || it->tex_gen_indices[i5] < (int64_t)s->tex_gens_count)) { q5 = 0; break; }
             }
+            if (bf_rule_fails(v, &rule_1568, s->tex_gen_offset == 0 || q5))
+                bf_rule_report(v, &rule_1568, (int64_t)(it->_offset + 40), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->tex_gens_count}});
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): indices into the post-transform texture generator table, 0xFFFF for none (schema line 1573) */
+    static const bf_rule rule_1573 = {BF_SEVERITY_ERROR, "post_tex_gen_indices",
+        "material entry %d uses a post-transform texture generator outside the table's %d (0xFFFF: none)",
+        "MAT3 material entry (public layout): indices into the post-transform texture generator table, 0xFFFF for none"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
-        const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
-        (void)it;
-        (void)prev;
         if (bf_push(c, "materials", i)) {
-            {
-                int64_t q6 = 1;
-                for (uint32_t i6 = 0; i6 < (uint32_t)(8); i6++) {
-                    if (!(it->post_tex_gen_indices[i6] == 65535 || it->post_tex_gen_indices[i6] < (int64_t)s->post_tex_gens_count)) { q6 = 0; break; }
-                }
-                int ok = s->post_tex_gen_offset == 0 || q6;
-                if (!bf_eval_failed(v, "post_tex_gen_indices", "MAT3 material entry (public layout): indices into the post-transform texture generator table, 0xFFFF for none") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 56)), "post_tex_gen_indices", "MAT3 material entry (public layout): indices into the post-transform texture generator table, 0xFFFF for none", "material entry %lld uses a post-transform texture generator outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->post_tex_gens_count));
-                    bf_eval_failed(v, "post_tex_gen_indices", "MAT3 material entry (public layout): indices into the post-transform texture generator table, 0xFFFF for none");
-                }
+            int64_t q6 = 1;
+            for (uint32_t i6 = 0; i6 < (uint32_t)(8); i6++) {
+                if (!(it->post_tex_gen_indices[i6] == 65535 || it->post_tex_gen_indices[i6] < (int64_t)s->post_tex_gens_count)) { q6 = 0; break; }
             }
+            if (bf_rule_fails(v, &rule_1573, s->post_tex_gen_offset == 0 || q6))
+                bf_rule_report(v, &rule_1573, (int64_t)(it->_offset + 56), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->post_tex_gens_count}});
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): indices into the texture matrix table, 0xFFFF for none (schema line 1578) */
+    static const bf_rule rule_1578 = {BF_SEVERITY_ERROR, "tex_matrix_indices", "material entry %d uses a texture matrix outside the table's %d (0xFFFF: none)",
+        "MAT3 material entry (public layout): indices into the texture matrix table, 0xFFFF for none"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
-        const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
-        (void)it;
-        (void)prev;
         if (bf_push(c, "materials", i)) {
-            {
-                int64_t q7 = 1;
-                for (uint32_t i7 = 0; i7 < (uint32_t)(10); i7++) {
-                    if (!(it->tex_matrix_indices[i7] == 65535 || it->tex_matrix_indices[i7] < (int64_t)s->tex_matrices_count)) { q7 = 0; break; }
-                }
-                int ok = s->tex_matrix_offset == 0 || q7;
-                if (!bf_eval_failed(v, "tex_matrix_indices", "MAT3 material entry (public layout): indices into the texture matrix table, 0xFFFF for none") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 72)), "tex_matrix_indices", "MAT3 material entry (public layout): indices into the texture matrix table, 0xFFFF for none", "material entry %lld uses a texture matrix outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->tex_matrices_count));
-                    bf_eval_failed(v, "tex_matrix_indices", "MAT3 material entry (public layout): indices into the texture matrix table, 0xFFFF for none");
-                }
+            int64_t q7 = 1;
+            for (uint32_t i7 = 0; i7 < (uint32_t)(10); i7++) {
+                if (!(it->tex_matrix_indices[i7] == 65535 || it->tex_matrix_indices[i7] < (int64_t)s->tex_matrices_count)) { q7 = 0; break; }
             }
+            if (bf_rule_fails(v, &rule_1578, s->tex_matrix_offset == 0 || q7))
+                bf_rule_report(v, &rule_1578, (int64_t)(it->_offset + 72), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->tex_matrices_count}});
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): indices into the post-transform texture matrix table, 0xFFFF for none (schema line 1583) */
+    static const bf_rule rule_1583 = {BF_SEVERITY_ERROR, "post_tex_matrix_indices",
+        "material entry %d uses a post-transform texture matrix outside the table's %d (0xFFFF: none)",
+        "MAT3 material entry (public layout): indices into the post-transform texture matrix table, 0xFFFF for none"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
-        const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
-        (void)it;
-        (void)prev;
         if (bf_push(c, "materials", i)) {
-            {
-                int64_t q8 = 1;
-                for (uint32_t i8 = 0; i8 < (uint32_t)(20); i8++) {
-                    if (!(it->post_tex_matrix_indices[i8] == 65535 || it->post_tex_matrix_indices[i8] < (int64_t)s->post_tex_matrices_count)) { q8 = 0; break; }
-                }
-                int ok = s->post_tex_matrix_offset == 0 || q8;
-                if (!bf_eval_failed(v, "post_tex_matrix_indices", "MAT3 material entry (public layout): indices into the post-transform texture matrix table, 0xFFFF for none") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 92)), "post_tex_matrix_indices", "MAT3 material entry (public layout): indices into the post-transform texture matrix table, 0xFFFF for none", "material entry %lld uses a post-transform texture matrix outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->post_tex_matrices_count));
-                    bf_eval_failed(v, "post_tex_matrix_indices", "MAT3 material entry (public layout): indices into the post-transform texture matrix table, 0xFFFF for none");
-                }
+            int64_t q8 = 1;
+            for (uint32_t i8 = 0; i8 < (uint32_t)(20); i8++) {
+                if (!(it->post_tex_matrix_indices[i8] == 65535 || it->post_tex_matrix_indices[i8] < (int64_t)s->post_tex_matrices_count)) { q8 = 0; break; }
             }
+            if (bf_rule_fails(v, &rule_1583, s->post_tex_matrix_offset == 0 || q8))
+                bf_rule_report(v, &rule_1583, (int64_t)(it->_offset + 92),
+                    (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->post_tex_matrices_count}});
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): indices into the texture table, 0xFFFF for none (schema line 1588) */
+    static const bf_rule rule_1588 = {BF_SEVERITY_ERROR, "texture_indices", "material entry %d uses a texture outside the table's %d (0xFFFF: none)",
+        "MAT3 material entry (public layout): indices into the texture table, 0xFFFF for none"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
-        const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
-        (void)it;
-        (void)prev;
         if (bf_push(c, "materials", i)) {
-            {
-                int64_t q9 = 1;
-                for (uint32_t i9 = 0; i9 < (uint32_t)(8); i9++) {
-                    if (!(it->texture_indices[i9] == 65535 || it->texture_indices[i9] < (int64_t)s->textures_count)) { q9 = 0; break; }
-                }
-                int ok = s->texture_remap_offset == 0 || q9;
-                if (!bf_eval_failed(v, "texture_indices", "MAT3 material entry (public layout): indices into the texture table, 0xFFFF for none") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 132)), "texture_indices", "MAT3 material entry (public layout): indices into the texture table, 0xFFFF for none", "material entry %lld uses a texture outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->textures_count));
-                    bf_eval_failed(v, "texture_indices", "MAT3 material entry (public layout): indices into the texture table, 0xFFFF for none");
-                }
+            int64_t q9 = 1;
+            for (uint32_t i9 = 0; i9 < (uint32_t)(8); i9++) {
+                if (!(it->texture_indices[i9] == 65535 || it->texture_indices[i9] < (int64_t)s->textures_count)) { q9 = 0; break; }
             }
+            if (bf_rule_fails(v, &rule_1588, s->texture_remap_offset == 0 || q9))
+                bf_rule_report(v, &rule_1588, (int64_t)(it->_offset + 132), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->textures_count}});
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): indices into the constant color table, 0xFFFF for none (schema line 1593) */
+    static const bf_rule rule_1593 = {BF_SEVERITY_ERROR, "konst_color_indices", "material entry %d uses a constant color outside the table's %d (0xFFFF: none)",
+        "MAT3 material entry (public layout): indices into the constant color table, 0xFFFF for none"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
-        const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
-        (void)it;
-        (void)prev;
         if (bf_push(c, "materials", i)) {
-            {
-                int64_t q10 = 1;
-                for (uint32_t i10 = 0; i10 < (uint32_t)(4); i10++) {
-                    if (!(it->konst_color_indices[i10] == 65535 || it->konst_color_indices[i10] < (int64_t)s->konst_colors_count)) { q10 = 0; break; }
-                }
-                int ok = s->konst_color_offset == 0 || q10;
-                if (!bf_eval_failed(v, "konst_color_indices", "MAT3 material entry (public layout): indices into the constant color table, 0xFFFF for none") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 148)), "konst_color_indices", "MAT3 material entry (public layout): indices into the constant color table, 0xFFFF for none", "material entry %lld uses a constant color outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->konst_colors_count));
-                    bf_eval_failed(v, "konst_color_indices", "MAT3 material entry (public layout): indices into the constant color table, 0xFFFF for none");
-                }
+            int64_t q10 = 1;
+            for (uint32_t i10 = 0; i10 < (uint32_t)(4); i10++) {
+                if (!(it->konst_color_indices[i10] == 65535 || it->konst_color_indices[i10] < (int64_t)s->konst_colors_count)) { q10 = 0; break; }
             }
+            if (bf_rule_fails(v, &rule_1593, s->konst_color_offset == 0 || q10))
+                bf_rule_report(v, &rule_1593, (int64_t)(it->_offset + 148), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->konst_colors_count}});
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): indices into the TEV order table, 0xFFFF for none (schema line 1598) */
+    static const bf_rule rule_1598 = {BF_SEVERITY_ERROR, "tev_order_indices", "material entry %d uses a TEV order outside the table's %d (0xFFFF: none)",
+        "MAT3 material entry (public layout): indices into the TEV order table, 0xFFFF for none"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
-        const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
-        (void)it;
-        (void)prev;
         if (bf_push(c, "materials", i)) {
-            {
-                int64_t q11 = 1;
-                for (uint32_t i11 = 0; i11 < (uint32_t)(16); i11++) {
-                    if (!(it->tev_order_indices[i11] == 65535 || it->tev_order_indices[i11] < (int64_t)s->tev_orders_count)) { q11 = 0; break; }
-                }
-                int ok = s->tev_order_offset == 0 || q11;
-                if (!bf_eval_failed(v, "tev_order_indices", "MAT3 material entry (public layout): indices into the TEV order table, 0xFFFF for none") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 188)), "tev_order_indices", "MAT3 material entry (public layout): indices into the TEV order table, 0xFFFF for none", "material entry %lld uses a TEV order outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->tev_orders_count));
-                    bf_eval_failed(v, "tev_order_indices", "MAT3 material entry (public layout): indices into the TEV order table, 0xFFFF for none");
-                }
+            int64_t q11 = 1;
+            for (uint32_t i11 = 0; i11 < (uint32_t)(16); i11++) {
+                if (!(it->tev_order_indices[i11] == 65535 || it->tev_order_indices[i11] < (int64_t)s->tev_orders_count)) { q11 = 0; break; }
             }
+            if (bf_rule_fails(v, &rule_1598, s->tev_order_offset == 0 || q11))
+                bf_rule_report(v, &rule_1598, (int64_t)(it->_offset + 188), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->tev_orders_count}});
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): indices into the TEV color table, 0xFFFF for none (schema line 1603) */
+    static const bf_rule rule_1603 = {BF_SEVERITY_ERROR, "tev_color_indices", "material entry %d uses a TEV color outside the table's %d (0xFFFF: none)",
+        "MAT3 material entry (public layout): indices into the TEV color table, 0xFFFF for none"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
-        const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
-        (void)it;
-        (void)prev;
         if (bf_push(c, "materials", i)) {
-            {
-                int64_t q12 = 1;
-                for (uint32_t i12 = 0; i12 < (uint32_t)(4); i12++) {
-                    if (!(it->tev_color_indices[i12] == 65535 || it->tev_color_indices[i12] < (int64_t)s->tev_colors_count)) { q12 = 0; break; }
-                }
-                int ok = s->tev_color_offset == 0 || q12;
-                if (!bf_eval_failed(v, "tev_color_indices", "MAT3 material entry (public layout): indices into the TEV color table, 0xFFFF for none") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 220)), "tev_color_indices", "MAT3 material entry (public layout): indices into the TEV color table, 0xFFFF for none", "material entry %lld uses a TEV color outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->tev_colors_count));
-                    bf_eval_failed(v, "tev_color_indices", "MAT3 material entry (public layout): indices into the TEV color table, 0xFFFF for none");
-                }
+            int64_t q12 = 1;
+            for (uint32_t i12 = 0; i12 < (uint32_t)(4); i12++) {
+                if (!(it->tev_color_indices[i12] == 65535 || it->tev_color_indices[i12] < (int64_t)s->tev_colors_count)) { q12 = 0; break; }
             }
+            if (bf_rule_fails(v, &rule_1603, s->tev_color_offset == 0 || q12))
+                bf_rule_report(v, &rule_1603, (int64_t)(it->_offset + 220), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->tev_colors_count}});
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): indices into the TEV stage table, 0xFFFF for none (schema line 1608) */
+    static const bf_rule rule_1608 = {BF_SEVERITY_ERROR, "tev_stage_indices", "material entry %d uses a TEV stage outside the table's %d (0xFFFF: none)",
+        "MAT3 material entry (public layout): indices into the TEV stage table, 0xFFFF for none"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
-        const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
-        (void)it;
-        (void)prev;
         if (bf_push(c, "materials", i)) {
-            {
-                int64_t q13 = 1;
-                for (uint32_t i13 = 0; i13 < (uint32_t)(16); i13++) {
-                    if (!(it->tev_stage_indices[i13] == 65535 || it->tev_stage_indices[i13] < (int64_t)s->tev_stages_count)) { q13 = 0; break; }
-                }
-                int ok = s->tev_stage_offset == 0 || q13;
-                if (!bf_eval_failed(v, "tev_stage_indices", "MAT3 material entry (public layout): indices into the TEV stage table, 0xFFFF for none") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 228)), "tev_stage_indices", "MAT3 material entry (public layout): indices into the TEV stage table, 0xFFFF for none", "material entry %lld uses a TEV stage outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->tev_stages_count));
-                    bf_eval_failed(v, "tev_stage_indices", "MAT3 material entry (public layout): indices into the TEV stage table, 0xFFFF for none");
-                }
+            int64_t q13 = 1;
+            for (uint32_t i13 = 0; i13 < (uint32_t)(16); i13++) {
+                if (!(it->tev_stage_indices[i13] == 65535 || it->tev_stage_indices[i13] < (int64_t)s->tev_stages_count)) { q13 = 0; break; }
             }
+            if (bf_rule_fails(v, &rule_1608, s->tev_stage_offset == 0 || q13))
+                bf_rule_report(v, &rule_1608, (int64_t)(it->_offset + 228), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->tev_stages_count}});
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): indices into the swap mode table, 0xFFFF for none (schema line 1613) */
+    static const bf_rule rule_1613 = {BF_SEVERITY_ERROR, "swap_mode_indices", "material entry %d uses a swap mode outside the table's %d (0xFFFF: none)",
+        "MAT3 material entry (public layout): indices into the swap mode table, 0xFFFF for none"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
-        const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
-        (void)it;
-        (void)prev;
         if (bf_push(c, "materials", i)) {
-            {
-                int64_t q14 = 1;
-                for (uint32_t i14 = 0; i14 < (uint32_t)(16); i14++) {
-                    if (!(it->swap_mode_indices[i14] == 65535 || it->swap_mode_indices[i14] < (int64_t)s->swap_modes_count)) { q14 = 0; break; }
-                }
-                int ok = s->swap_mode_offset == 0 || q14;
-                if (!bf_eval_failed(v, "swap_mode_indices", "MAT3 material entry (public layout): indices into the swap mode table, 0xFFFF for none") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 260)), "swap_mode_indices", "MAT3 material entry (public layout): indices into the swap mode table, 0xFFFF for none", "material entry %lld uses a swap mode outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->swap_modes_count));
-                    bf_eval_failed(v, "swap_mode_indices", "MAT3 material entry (public layout): indices into the swap mode table, 0xFFFF for none");
-                }
+            int64_t q14 = 1;
+            for (uint32_t i14 = 0; i14 < (uint32_t)(16); i14++) {
+                if (!(it->swap_mode_indices[i14] == 65535 || it->swap_mode_indices[i14] < (int64_t)s->swap_modes_count)) { q14 = 0; break; }
             }
+            if (bf_rule_fails(v, &rule_1613, s->swap_mode_offset == 0 || q14))
+                bf_rule_report(v, &rule_1613, (int64_t)(it->_offset + 260), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->swap_modes_count}});
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): indices into the swap table table, 0xFFFF for none (schema line 1618) */
+    static const bf_rule rule_1618 = {BF_SEVERITY_ERROR, "swap_table_indices", "material entry %d uses a swap table outside the table's %d (0xFFFF: none)",
+        "MAT3 material entry (public layout): indices into the swap table table, 0xFFFF for none"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
-        const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
-        (void)it;
-        (void)prev;
         if (bf_push(c, "materials", i)) {
-            {
-                int64_t q15 = 1;
-                for (uint32_t i15 = 0; i15 < (uint32_t)(4); i15++) {
-                    if (!(it->swap_table_indices[i15] == 65535 || it->swap_table_indices[i15] < (int64_t)s->swap_tables_count)) { q15 = 0; break; }
-                }
-                int ok = s->swap_table_offset == 0 || q15;
-                if (!bf_eval_failed(v, "swap_table_indices", "MAT3 material entry (public layout): indices into the swap table table, 0xFFFF for none") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 292)), "swap_table_indices", "MAT3 material entry (public layout): indices into the swap table table, 0xFFFF for none", "material entry %lld uses a swap table outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->swap_tables_count));
-                    bf_eval_failed(v, "swap_table_indices", "MAT3 material entry (public layout): indices into the swap table table, 0xFFFF for none");
-                }
+            int64_t q15 = 1;
+            for (uint32_t i15 = 0; i15 < (uint32_t)(4); i15++) {
+                if (!(it->swap_table_indices[i15] == 65535 || it->swap_table_indices[i15] < (int64_t)s->swap_tables_count)) { q15 = 0; break; }
             }
+            if (bf_rule_fails(v, &rule_1618, s->swap_table_offset == 0 || q15))
+                bf_rule_report(v, &rule_1618, (int64_t)(it->_offset + 292), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->swap_tables_count}});
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): an index into the fog table (schema line 1623) */
+    static const bf_rule rule_1623 = {BF_SEVERITY_ERROR, "fog_index", "material entry %d uses fog %d, but the table has %d",
+        "MAT3 material entry (public layout): an index into the fog table"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
-        const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
-        (void)it;
-        (void)prev;
         if (bf_push(c, "materials", i)) {
-            {
-                int ok = s->fog_offset == 0 || it->fog_index == 65535 || it->fog_index < (int64_t)s->fogs_count;
-                if (!bf_eval_failed(v, "fog_index", "MAT3 material entry (public layout): an index into the fog table") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 324)), "fog_index", "MAT3 material entry (public layout): an index into the fog table", "material entry %lld uses fog %lld, but the table has %lld", (long long)((int64_t)i), (long long)((int64_t)it->fog_index), (long long)((int64_t)s->fogs_count));
-                    bf_eval_failed(v, "fog_index", "MAT3 material entry (public layout): an index into the fog table");
-                }
-            }
+            if (bf_rule_fails(v, &rule_1623, s->fog_offset == 0 || it->fog_index == 65535 || it->fog_index < (int64_t)s->fogs_count))
+                bf_rule_report(v, &rule_1623, (int64_t)(it->_offset + 324),
+                    (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->fog_index}, {.i = (int64_t)s->fogs_count}});
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): an index into the alpha compare table (schema line 1628) */
+    static const bf_rule rule_1628 = {BF_SEVERITY_ERROR, "alpha_compare_index", "material entry %d uses alpha compare %d, but the table has %d",
+        "MAT3 material entry (public layout): an index into the alpha compare table"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
-        const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
-        (void)it;
-        (void)prev;
         if (bf_push(c, "materials", i)) {
-            {
-                int ok = s->alpha_compare_offset == 0 || it->alpha_compare_index == 65535 || it->alpha_compare_index < (int64_t)s->alpha_compares_count;
-                if (!bf_eval_failed(v, "alpha_compare_index", "MAT3 material entry (public layout): an index into the alpha compare table") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 326)), "alpha_compare_index", "MAT3 material entry (public layout): an index into the alpha compare table", "material entry %lld uses alpha compare %lld, but the table has %lld", (long long)((int64_t)i), (long long)((int64_t)it->alpha_compare_index), (long long)((int64_t)s->alpha_compares_count));
-                    bf_eval_failed(v, "alpha_compare_index", "MAT3 material entry (public layout): an index into the alpha compare table");
-                }
-            }
+            if (bf_rule_fails(v, &rule_1628, s->alpha_compare_offset == 0 || it->alpha_compare_index == 65535 ||
+                    it->alpha_compare_index < (int64_t)s->alpha_compares_count))
+                bf_rule_report(v, &rule_1628, (int64_t)(it->_offset + 326),
+                    (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->alpha_compare_index}, {.i = (int64_t)s->alpha_compares_count}});
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): an index into the blend mode table (schema line 1633) */
+    static const bf_rule rule_1633 = {BF_SEVERITY_ERROR, "blend_mode_index", "material entry %d uses blend mode %d, but the table has %d",
+        "MAT3 material entry (public layout): an index into the blend mode table"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
-        const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
-        (void)it;
-        (void)prev;
         if (bf_push(c, "materials", i)) {
-            {
-                int ok = s->blend_mode_offset == 0 || it->blend_mode_index == 65535 || it->blend_mode_index < (int64_t)s->blend_modes_count;
-                if (!bf_eval_failed(v, "blend_mode_index", "MAT3 material entry (public layout): an index into the blend mode table") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 328)), "blend_mode_index", "MAT3 material entry (public layout): an index into the blend mode table", "material entry %lld uses blend mode %lld, but the table has %lld", (long long)((int64_t)i), (long long)((int64_t)it->blend_mode_index), (long long)((int64_t)s->blend_modes_count));
-                    bf_eval_failed(v, "blend_mode_index", "MAT3 material entry (public layout): an index into the blend mode table");
-                }
-            }
+            if (bf_rule_fails(v, &rule_1633, s->blend_mode_offset == 0 || it->blend_mode_index == 65535 ||
+                    it->blend_mode_index < (int64_t)s->blend_modes_count))
+                bf_rule_report(v, &rule_1633, (int64_t)(it->_offset + 328),
+                    (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->blend_mode_index}, {.i = (int64_t)s->blend_modes_count}});
             bf_pop(c);
         }
     }
-    /* MAT3 material entry (public layout): an index into the NBT scale table (schema line 1638) */
+    static const bf_rule rule_1638 = {BF_SEVERITY_ERROR, "nbt_scale_index", "material entry %d uses NBT scale %d, but the table has %d",
+        "MAT3 material entry (public layout): an index into the NBT scale table"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
-        const j3d_Material *prev = i ? &s->materials[i - 1] : &j3d_Material_zero;
-        (void)it;
-        (void)prev;
         if (bf_push(c, "materials", i)) {
-            {
-                int ok = s->nbt_scale_offset == 0 || it->nbt_scale_index == 65535 || it->nbt_scale_index < (int64_t)s->nbt_scales_count;
-                if (!bf_eval_failed(v, "nbt_scale_index", "MAT3 material entry (public layout): an index into the NBT scale table") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 330)), "nbt_scale_index", "MAT3 material entry (public layout): an index into the NBT scale table", "material entry %lld uses NBT scale %lld, but the table has %lld", (long long)((int64_t)i), (long long)((int64_t)it->nbt_scale_index), (long long)((int64_t)s->nbt_scales_count));
-                    bf_eval_failed(v, "nbt_scale_index", "MAT3 material entry (public layout): an index into the NBT scale table");
-                }
-            }
+            if (bf_rule_fails(v, &rule_1638, s->nbt_scale_offset == 0 || it->nbt_scale_index == 65535 || it->nbt_scale_index < (int64_t)s->nbt_scales_count))
+                bf_rule_report(v, &rule_1638, (int64_t)(it->_offset + 330),
+                    (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->nbt_scale_index}, {.i = (int64_t)s->nbt_scales_count}});
             bf_pop(c);
         }
     }
@@ -2163,29 +1365,22 @@ static void validate_Mdl3(bf_vctx *v, const j3d_Mdl3 *s)
     bf_ctx *c = &v->c;
     const j3d_File *R = c->root;
     rule_cache *VC = v->cache;
-    (void)c;
-    (void)R;
-    (void)VC;
-    (void)s;
-    /* MDL3 (public layout): one display list per material of MAT3 (schema line 1947) */
-    {
-        int64_t q1 = 0;
-        if (VC->set[0]) q1 = VC->i[0]; else
-        for (uint32_t i1 = 0; i1 < (uint32_t)(R->sections_count); i1++) {
-            const j3d_Section *it1 = &R->sections[i1];
-            (void)it1;
-            q1 += it1->tag == J3D_SECTION_TAG_MAT3;
-        }
-        if (!VC->set[0] && !c->err->failed) {
-            VC->set[0] = 1;
-            VC->i[0] = q1;
-        }
-        int ok = q1 != 1 || s->material_count == j3d_File_m_mat3_material_count(c, R);
-        if (!bf_eval_failed(v, "material_count", "MDL3 (public layout): one display list per material of MAT3") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 0)), "material_count", "MDL3 (public layout): one display list per material of MAT3", "%lld display lists, but MAT3 has %lld materials", (long long)((int64_t)s->material_count), (long long)(j3d_File_m_mat3_material_count(c, R)));
-            bf_eval_failed(v, "material_count", "MDL3 (public layout): one display list per material of MAT3");
-        }
+    static const bf_rule rule_1947 = {BF_SEVERITY_ERROR, "material_count", "%d display lists, but MAT3 has %d materials",
+        "MDL3 (public layout): one display list per material of MAT3"};
+    int64_t q1 = 0;
+    if (VC->set[0]) q1 = VC->i[0]; else
+    for (uint32_t i1 = 0; i1 < (uint32_t)(R->sections_count); i1++) {
+        const j3d_Section *it1 = &R->sections[i1];
+        (void)it1;
+        q1 += it1->tag == J3D_SECTION_TAG_MAT3;
     }
+    if (!VC->set[0] && !c->err->failed) {
+        VC->set[0] = 1;
+        VC->i[0] = q1;
+    }
+    if (bf_rule_fails(v, &rule_1947, q1 != 1 || s->material_count == j3d_File_m_mat3_material_count(c, R)))
+        bf_rule_report(v, &rule_1947, (int64_t)(s->_offset + 0),
+            (const bf_rule_value[]){{.i = s->material_count}, {.i = j3d_File_m_mat3_material_count(c, R)}});
     for (uint32_t i = 0; i < s->packets_count; i++) {
         if (bf_push(c, "packets", i)) {
             validate_Mdl3Packet(v, &s->packets[i]);
@@ -2197,39 +1392,18 @@ static void validate_Mdl3(bf_vctx *v, const j3d_Mdl3 *s)
 static void validate_Mdl3Packet(bf_vctx *v, const j3d_Mdl3Packet *s)
 {
     bf_ctx *c = &v->c;
-    const j3d_File *R = c->root;
-    rule_cache *VC = v->cache;
-    (void)c;
-    (void)R;
-    (void)VC;
-    (void)s;
-    /* MDL3 display lists (public layout): GX display lists are padded to 32 bytes (schema line 1965) */
-    {
-        int ok = bf_mod(c, s->size, 32) == 0;
-        if (!bf_eval_failed(v, "size", "MDL3 display lists (public layout): GX display lists are padded to 32 bytes") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 4)), "size", "MDL3 display lists (public layout): GX display lists are padded to 32 bytes", "display list of %lld bytes, not padded to 32", (long long)((int64_t)s->size));
-            bf_eval_failed(v, "size", "MDL3 display lists (public layout): GX display lists are padded to 32 bytes");
-        }
-    }
+    static const bf_rule rule_1965 = {BF_SEVERITY_ERROR, "size", "display list of %d bytes, not padded to 32",
+        "MDL3 display lists (public layout): GX display lists are padded to 32 bytes"};
+    if (bf_rule_fails(v, &rule_1965, bf_mod(c, s->size, 32) == 0))
+        bf_rule_report(v, &rule_1965, (int64_t)(s->_offset + 4), (const bf_rule_value[]){{.i = s->size}});
 }
 
 static void validate_Tex1(bf_vctx *v, const j3d_Tex1 *s)
 {
     bf_ctx *c = &v->c;
-    const j3d_File *R = c->root;
-    rule_cache *VC = v->cache;
-    (void)c;
-    (void)R;
-    (void)VC;
-    (void)s;
-    /* TEX1: "Name table offset" (a name per texture) (schema line 2051) */
-    {
-        int ok = s->name_table_offset == 0 || s->names.count == s->texture_count;
-        if (!bf_eval_failed(v, "name_table_offset", "TEX1: \"Name table offset\" (a name per texture)") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 8)), "name_table_offset", "TEX1: \"Name table offset\" (a name per texture)", "%lld names for %lld textures", (long long)((int64_t)s->names.count), (long long)((int64_t)s->texture_count));
-            bf_eval_failed(v, "name_table_offset", "TEX1: \"Name table offset\" (a name per texture)");
-        }
-    }
+    static const bf_rule rule_2051 = {BF_SEVERITY_ERROR, "name_table_offset", "%d names for %d textures", "TEX1: \"Name table offset\" (a name per texture)"};
+    if (bf_rule_fails(v, &rule_2051, s->name_table_offset == 0 || s->names.count == s->texture_count))
+        bf_rule_report(v, &rule_2051, (int64_t)(s->_offset + 8), (const bf_rule_value[]){{.i = s->names.count}, {.i = s->texture_count}});
     for (uint32_t i = 0; i < s->headers_count; i++) {
         if (bf_push(c, "headers", i)) {
             validate_BtiHeader(v, &s->headers[i]);
@@ -2240,43 +1414,12 @@ static void validate_Tex1(bf_vctx *v, const j3d_Tex1 *s)
 
 static void validate_BtiHeader(bf_vctx *v, const j3d_BtiHeader *s)
 {
-    bf_ctx *c = &v->c;
-    const j3d_File *R = c->root;
-    rule_cache *VC = v->cache;
-    (void)c;
-    (void)R;
-    (void)VC;
-    (void)s;
-    {
-        int64_t x = (int64_t)s->format;
-        if (x != INT64_C(0) && x != INT64_C(1) && x != INT64_C(2) && x != INT64_C(3) && x != INT64_C(4) && x != INT64_C(5) && x != INT64_C(6) && x != INT64_C(8) && x != INT64_C(9) && x != INT64_C(10) && x != INT64_C(14))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 0, "format", "TextureFormat: the values the document lists", "%lld (0x%llx) is not a value of TextureFormat", (long long)x, (unsigned long long)x);
-    }
-    {
-        int64_t x = (int64_t)s->wrap_s;
-        if (x != INT64_C(0) && x != INT64_C(1) && x != INT64_C(2))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 6, "wrap_s", "WrapMode: the values the document lists", "%lld (0x%llx) is not a value of WrapMode", (long long)x, (unsigned long long)x);
-    }
-    {
-        int64_t x = (int64_t)s->wrap_t;
-        if (x != INT64_C(0) && x != INT64_C(1) && x != INT64_C(2))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 7, "wrap_t", "WrapMode: the values the document lists", "%lld (0x%llx) is not a value of WrapMode", (long long)x, (unsigned long long)x);
-    }
-    {
-        int64_t x = (int64_t)s->palette_format;
-        if (x != INT64_C(0) && x != INT64_C(1) && x != INT64_C(2))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 9, "palette_format", "PaletteFormat: the values the document lists", "%lld (0x%llx) is not a value of PaletteFormat", (long long)x, (unsigned long long)x);
-    }
-    {
-        int64_t x = (int64_t)s->min_filter;
-        if (x != INT64_C(0) && x != INT64_C(1) && x != INT64_C(2) && x != INT64_C(3) && x != INT64_C(4) && x != INT64_C(5))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 20, "min_filter", "TextureFilter: the values the document lists", "%lld (0x%llx) is not a value of TextureFilter", (long long)x, (unsigned long long)x);
-    }
-    {
-        int64_t x = (int64_t)s->mag_filter;
-        if (x != INT64_C(0) && x != INT64_C(1) && x != INT64_C(2) && x != INT64_C(3) && x != INT64_C(4) && x != INT64_C(5))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 21, "mag_filter", "TextureFilter: the values the document lists", "%lld (0x%llx) is not a value of TextureFilter", (long long)x, (unsigned long long)x);
-    }
+    bf_check_enum(v, &enum_TextureFormat, s->format, s->_offset + 0, "format");
+    bf_check_enum(v, &enum_WrapMode, s->wrap_s, s->_offset + 6, "wrap_s");
+    bf_check_enum(v, &enum_WrapMode, s->wrap_t, s->_offset + 7, "wrap_t");
+    bf_check_enum(v, &enum_PaletteFormat, s->palette_format, s->_offset + 9, "palette_format");
+    bf_check_enum(v, &enum_TextureFilter, s->min_filter, s->_offset + 20, "min_filter");
+    bf_check_enum(v, &enum_TextureFilter, s->mag_filter, s->_offset + 21, "mag_filter");
 }
 
 int j3d_validate_model(const j3d_File *doc, const uint8_t *data, size_t size, struct bf_findings *out)

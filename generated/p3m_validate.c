@@ -26,69 +26,49 @@ static void validate_ActionData(bf_vctx *v, const p3m_ActionData *s);
 
 #include "p3m_access.h"
 
+static const int64_t enum_RenderMode_values[] = {0, 1};
+static const bf_enum_check enum_RenderMode = {"RenderMode", "RenderMode: the values the document lists", enum_RenderMode_values, 2};
+static const int64_t enum_TextureType_values[] = {0, 1};
+static const bf_enum_check enum_TextureType = {"TextureType", "TextureType: the values the document lists", enum_TextureType_values, 2};
+static const int64_t enum_PartListMode_values[] = {0, 1, 2, 3};
+static const bf_enum_check enum_PartListMode = {"PartListMode", "PartListMode: the values the document lists", enum_PartListMode_values, 4};
+static const int64_t enum_Interpolation_values[] = {0, 1};
+static const bf_enum_check enum_Interpolation = {"Interpolation", "Interpolation: the values the document lists", enum_Interpolation_values, 2};
+static const bf_flags_check flags_PartFlags = {"PartFlags", "PartFlags: the bits the document lists", UINT64_C(0x1)};
+
 /* The validation context, and the last result of each named value. */
 typedef struct p3m_vmemo {
     bf_vctx v;
-    struct { const void *of; int64_t value; } m1; /* WeightGroup.covered */
-    struct { const void *of; int64_t value; } m2; /* Lz4Frame.window */
-    struct { const void *of; int64_t value; } m3; /* Lz4Frame.blocks_valid */
-    struct { const void *of; int64_t value; } m4; /* Lz4Frame.decoded_size */
+    bf_memo m[4];
 } p3m_vmemo;
+
+static inline bf_memo *memo(bf_ctx *c, int slot)
+{
+    return &((p3m_vmemo *)(void *)((char *)c - offsetof(bf_vctx, c)))->m[slot];
+}
 
 static inline int64_t p3m_WeightGroup_m_covered(bf_ctx *c, const p3m_WeightGroup *s)
 {
-    p3m_vmemo *m = (p3m_vmemo *)(void *)((char *)c - offsetof(bf_vctx, c));
-    if (m->m1.of == s)
-        return m->m1.value;
-    int failed = c->err->failed;
-    int64_t x = p3m_WeightGroup_v_covered(c, s);
-    if (!failed && !c->err->failed) {
-        m->m1.of = s;
-        m->m1.value = x;
-    }
-    return x;
+    bf_memo *m = memo(c, 0);
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, p3m_WeightGroup_v_covered(c, s));
 }
 
 static inline int64_t p3m_Lz4Frame_m_window(bf_ctx *c, const p3m_Lz4Frame *s)
 {
-    p3m_vmemo *m = (p3m_vmemo *)(void *)((char *)c - offsetof(bf_vctx, c));
-    if (m->m2.of == s)
-        return m->m2.value;
-    int failed = c->err->failed;
-    int64_t x = p3m_Lz4Frame_v_window(c, s);
-    if (!failed && !c->err->failed) {
-        m->m2.of = s;
-        m->m2.value = x;
-    }
-    return x;
+    bf_memo *m = memo(c, 1);
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, p3m_Lz4Frame_v_window(c, s));
 }
 
 static inline int64_t p3m_Lz4Frame_m_blocks_valid(bf_ctx *c, const p3m_Lz4Frame *s)
 {
-    p3m_vmemo *m = (p3m_vmemo *)(void *)((char *)c - offsetof(bf_vctx, c));
-    if (m->m3.of == s)
-        return m->m3.value;
-    int failed = c->err->failed;
-    int64_t x = p3m_Lz4Frame_v_blocks_valid(c, s);
-    if (!failed && !c->err->failed) {
-        m->m3.of = s;
-        m->m3.value = x;
-    }
-    return x;
+    bf_memo *m = memo(c, 2);
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, p3m_Lz4Frame_v_blocks_valid(c, s));
 }
 
 static inline int64_t p3m_Lz4Frame_m_decoded_size(bf_ctx *c, const p3m_Lz4Frame *s)
 {
-    p3m_vmemo *m = (p3m_vmemo *)(void *)((char *)c - offsetof(bf_vctx, c));
-    if (m->m4.of == s)
-        return m->m4.value;
-    int failed = c->err->failed;
-    int64_t x = p3m_Lz4Frame_v_decoded_size(c, s);
-    if (!failed && !c->err->failed) {
-        m->m4.of = s;
-        m->m4.value = x;
-    }
-    return x;
+    bf_memo *m = memo(c, 3);
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, p3m_Lz4Frame_v_decoded_size(c, s));
 }
 
 /* Quantifiers over the root alone, computed once per validation (set: computed). */
@@ -101,12 +81,6 @@ typedef struct rule_cache {
 static void validate_File(bf_vctx *v, const p3m_File *s)
 {
     bf_ctx *c = &v->c;
-    const p3m_File *R = c->root;
-    rule_cache *VC = v->cache;
-    (void)c;
-    (void)R;
-    (void)VC;
-    (void)s;
     if (bf_push(c, "header", -1)) {
         validate_Header(v, &s->header);
         bf_pop(c);
@@ -119,76 +93,40 @@ static void validate_File(bf_vctx *v, const p3m_File *s)
 
 static void validate_Header(bf_vctx *v, const p3m_Header *s)
 {
-    bf_ctx *c = &v->c;
-    const p3m_File *R = c->root;
-    rule_cache *VC = v->cache;
-    (void)c;
-    (void)R;
-    (void)VC;
-    (void)s;
-    /* Format: "Current version is `0.0`"; Header: "u8 | 0 | Major version" (schema line 94) */
-    {
-        int ok = s->version == 0;
-        if (!bf_eval_failed(v, "version", "Format: \"Current version is `0.0`\"; Header: \"u8 | 0 | Major version\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 3)), "version", "Format: \"Current version is `0.0`\"; Header: \"u8 | 0 | Major version\"", "major version %lld, not 0", (long long)((int64_t)s->version));
-            bf_eval_failed(v, "version", "Format: \"Current version is `0.0`\"; Header: \"u8 | 0 | Major version\"");
-        }
-    }
-    /* Header flags: "7..0 | 0 | Reserved" (schema line 98) */
-    {
-        int ok = s->flags == 0;
-        if (!bf_eval_failed(v, "flags", "Header flags: \"7..0 | 0 | Reserved\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 4)), "flags", "Header flags: \"7..0 | 0 | Reserved\"", "header flags 0x%llx: bits 7..0 are reserved and must be 0", (unsigned long long)((int64_t)s->flags));
-            bf_eval_failed(v, "flags", "Header flags: \"7..0 | 0 | Reserved\"");
-        }
-    }
+    static const bf_rule rule_94 = {BF_SEVERITY_ERROR, "version", "major version %d, not 0",
+        "Format: \"Current version is `0.0`\"; Header: \"u8 | 0 | Major version\""};
+    if (bf_rule_fails(v, &rule_94, s->version == 0))
+        bf_rule_report(v, &rule_94, (int64_t)(s->_offset + 3), (const bf_rule_value[]){{.i = s->version}});
+    static const bf_rule rule_98 = {BF_SEVERITY_ERROR, "flags", "header flags 0x%x: bits 7..0 are reserved and must be 0",
+        "Header flags: \"7..0 | 0 | Reserved\""};
+    if (bf_rule_fails(v, &rule_98, s->flags == 0))
+        bf_rule_report(v, &rule_98, (int64_t)(s->_offset + 4), (const bf_rule_value[]){{.i = s->flags}});
 }
 
 static void validate_Data(bf_vctx *v, const p3m_Data *s)
 {
     bf_ctx *c = &v->c;
-    const p3m_File *R = c->root;
-    rule_cache *VC = v->cache;
-    (void)c;
-    (void)R;
-    (void)VC;
-    (void)s;
-    /* Data: "Part visibility bitmask" (one bit per part of "Part count") (schema line 135) */
-    {
-        int ok = bf_mod(c, s->part_count, 8) == 0 || bf_shr(bf_at_u8(c, s->visibility, s->visibility_count, bf_sub((int64_t)s->visibility_count, 1)), bf_mod(c, s->part_count, 8)) == 0;
-        if (!bf_eval_failed(v, "visibility", "Data: \"Part visibility bitmask\" (one bit per part of \"Part count\")") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 1)), "visibility", "Data: \"Part visibility bitmask\" (one bit per part of \"Part count\")", "visibility mask bits %lld and up are set (0x%llx in the last byte), but there are only %lld parts", (long long)((int64_t)s->part_count), (unsigned long long)(bf_at_u8(c, s->visibility, s->visibility_count, bf_sub((int64_t)s->visibility_count, 1))), (long long)((int64_t)s->part_count));
-            bf_eval_failed(v, "visibility", "Data: \"Part visibility bitmask\" (one bit per part of \"Part count\")");
-        }
+    static const bf_rule rule_135 = {BF_SEVERITY_ERROR, "visibility",
+        "visibility mask bits %d and up are set (0x%x in the last byte), but there are only %d parts",
+        "Data: \"Part visibility bitmask\" (one bit per part of \"Part count\")"};
+    if (bf_rule_fails(v, &rule_135, bf_mod(c, s->part_count, 8) == 0 ||
+            bf_shr(bf_at_u8(c, s->visibility, s->visibility_count, bf_sub((int64_t)s->visibility_count, 1)), bf_mod(c, s->part_count, 8)) == 0))
+        bf_rule_report(v, &rule_135, (int64_t)(s->_offset + 1),
+            (const bf_rule_value[]){{.i = s->part_count}, {.i = bf_at_u8(c, s->visibility, s->visibility_count, bf_sub((int64_t)s->visibility_count, 1))},
+            {.i = s->part_count}});
+    static const bf_rule rule_140 = {BF_SEVERITY_ERROR, "strings", "the file ends without a string table", "Data: \"char[1...] | {..., 0} | String table\""};
+    if (bf_rule_fails(v, &rule_140, (int64_t)s->strings.len >= 1))
+        bf_rule_report(v, &rule_140, (int64_t)s->strings_at, NULL);
+    static const bf_rule rule_144 = {BF_SEVERITY_ERROR, "bones", "the bones claim %d children, but only %d bones exist (at most %d can be children)",
+        "Bone: \"Child count\" (the bones form a tree: every child is another bone)"};
+    int64_t q1 = 0;
+    for (uint32_t i1 = 0; i1 < (uint32_t)(s->bones_count); i1++) {
+        const p3m_Bone *it1 = &s->bones[i1];
+        (void)it1;
+        q1 = bf_add(q1, it1->child_count);
     }
-    /* Data: "char[1...] | {..., 0} | String table" (schema line 140) */
-    {
-        int ok = (int64_t)s->strings.len >= 1;
-        if (!bf_eval_failed(v, "strings", "Data: \"char[1...] | {..., 0} | String table\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)s->strings_at), "strings", "Data: \"char[1...] | {..., 0} | String table\"", "the file ends without a string table");
-            bf_eval_failed(v, "strings", "Data: \"char[1...] | {..., 0} | String table\"");
-        }
-    }
-    /* Bone: "Child count" (the bones form a tree: every child is another bone) (schema line 144) */
-    {
-        int64_t q1 = 0;
-        for (uint32_t i1 = 0; i1 < (uint32_t)(s->bones_count); i1++) {
-            const p3m_Bone *it1 = &s->bones[i1];
-            (void)it1;
-            q1 = bf_add(q1, it1->child_count);
-        }
-        int ok = s->bone_count == 0 || q1 < s->bone_count;
-        if (!bf_eval_failed(v, "bones", "Bone: \"Child count\" (the bones form a tree: every child is another bone)") && !ok) {
-            int64_t q2 = 0;
-            for (uint32_t i2 = 0; i2 < (uint32_t)(s->bones_count); i2++) {
-                const p3m_Bone *it2 = &s->bones[i2];
-                (void)it2;
-                q2 = bf_add(q2, it2->child_count);
-            }
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)s->bones_at), "bones", "Bone: \"Child count\" (the bones form a tree: every child is another bone)", "the bones claim %lld children, but only %lld bones exist (at most %lld can be children)", (long long)(q2), (long long)((int64_t)s->bone_count), (long long)(bf_sub(s->bone_count, 1)));
-            bf_eval_failed(v, "bones", "Bone: \"Child count\" (the bones form a tree: every child is another bone)");
-        }
-    }
+    if (bf_rule_fails(v, &rule_144, s->bone_count == 0 || q1 < s->bone_count))
+        bf_rule_report(v, &rule_144, (int64_t)s->bones_at, (const bf_rule_value[]){{.i = q1}, {.i = s->bone_count}, {.i = bf_sub(s->bone_count, 1)}});
     for (uint32_t i = 0; i < s->parts_count; i++) {
         if (bf_push(c, "parts", i)) {
             validate_Part(v, &s->parts[i]);
@@ -231,41 +169,22 @@ static void validate_Part(bf_vctx *v, const p3m_Part *s)
 {
     bf_ctx *c = &v->c;
     const p3m_File *R = c->root;
-    rule_cache *VC = v->cache;
-    (void)c;
-    (void)R;
-    (void)VC;
-    (void)s;
-    if ((uint64_t)(int64_t)s->flags & ~UINT64_C(0x1))
-        bf_report(v, BF_SEVERITY_WARNING, (s)->_offset + 0, "flags", "PartFlags: the bits the document lists", "bits 0x%llx are not PartFlags flags", (unsigned long long)((uint64_t)(int64_t)s->flags & ~UINT64_C(0x1)));
-    /* Part flags: "7..1 | 0 | Reserved" (schema line 170) */
-    {
-        int ok = (s->flags & ~(int64_t)P3M_PART_FLAGS_HAS_NORMALS) == 0;
-        if (!bf_eval_failed(v, "flags", "Part flags: \"7..1 | 0 | Reserved\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 0)), "flags", "Part flags: \"7..1 | 0 | Reserved\"", "part flags 0x%llx: bits 7..1 are reserved and must be 0", (unsigned long long)((int64_t)s->flags));
-            bf_eval_failed(v, "flags", "Part flags: \"7..1 | 0 | Reserved\"");
-        }
+    bf_check_flags(v, &flags_PartFlags, s->flags, s->_offset + 0, "flags");
+    static const bf_rule rule_170 = {BF_SEVERITY_ERROR, "flags", "part flags 0x%x: bits 7..1 are reserved and must be 0",
+        "Part flags: \"7..1 | 0 | Reserved\""};
+    if (bf_rule_fails(v, &rule_170, (s->flags & ~(int64_t)P3M_PART_FLAGS_HAS_NORMALS) == 0))
+        bf_rule_report(v, &rule_170, (int64_t)(s->_offset + 0), (const bf_rule_value[]){{.i = s->flags}});
+    static const bf_rule rule_174 = {BF_SEVERITY_ERROR, "material", "material index %d but the file has %d materials", "Part: \"Material index\""};
+    if (bf_rule_fails(v, &rule_174, s->material < R->data.material_count))
+        bf_rule_report(v, &rule_174, (int64_t)(s->_offset + 3), (const bf_rule_value[]){{.i = s->material}, {.i = R->data.material_count}});
+    static const bf_rule rule_178 = {BF_SEVERITY_ERROR, "indices", "an index is not below the vertex count %d",
+        "Part: \"Indices\" (of the part's \"Vertex count\" vertices)"};
+    int64_t q1 = 1;
+    for (uint32_t i1 = 0; i1 < (uint32_t)(s->indices_count); i1++) {
+        if (!(s->indices[i1] < s->vertex_count)) { q1 = 0; break; }
     }
-    /* Part: "Material index" (schema line 174) */
-    {
-        int ok = s->material < R->data.material_count;
-        if (!bf_eval_failed(v, "material", "Part: \"Material index\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 3)), "material", "Part: \"Material index\"", "material index %lld but the file has %lld materials", (long long)((int64_t)s->material), (long long)((int64_t)R->data.material_count));
-            bf_eval_failed(v, "material", "Part: \"Material index\"");
-        }
-    }
-    /* Part: "Indices" (of the part's "Vertex count" vertices) (schema line 178) */
-    {
-        int64_t q1 = 1;
-        for (uint32_t i1 = 0; i1 < (uint32_t)(s->indices_count); i1++) {
-            if (!(s->indices[i1] < s->vertex_count)) { q1 = 0; break; }
-        }
-        int ok = q1 != 0;
-        if (!bf_eval_failed(v, "indices", "Part: \"Indices\" (of the part's \"Vertex count\" vertices)") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)s->indices_at), "indices", "Part: \"Indices\" (of the part's \"Vertex count\" vertices)", "an index is not below the vertex count %lld", (long long)((int64_t)s->vertex_count));
-            bf_eval_failed(v, "indices", "Part: \"Indices\" (of the part's \"Vertex count\" vertices)");
-        }
-    }
+    if (bf_rule_fails(v, &rule_178, q1))
+        bf_rule_report(v, &rule_178, (int64_t)s->indices_at, (const bf_rule_value[]){{.i = s->vertex_count}});
     for (uint32_t i = 0; i < s->weight_groups_count; i++) {
         if (bf_push(c, "weight_groups", i)) {
             validate_WeightGroup(v, &s->weight_groups[i]);
@@ -278,67 +197,37 @@ static void validate_WeightGroup(bf_vctx *v, const p3m_WeightGroup *s)
 {
     bf_ctx *c = &v->c;
     const p3m_File *R = c->root;
-    rule_cache *VC = v->cache;
-    (void)c;
-    (void)R;
-    (void)VC;
-    (void)s;
-    /* Weight group: "Bone name" (names a bone of the model) (schema line 216) */
-    {
-        int64_t q1 = 0;
-        for (uint32_t i1 = 0; i1 < (uint32_t)(R->data.bones_count); i1++) {
-            const p3m_Bone *it1 = &R->data.bones[i1];
-            (void)it1;
-            if (it1->name == s->bone) { q1 = 1; break; }
-        }
-        int ok = q1 != 0;
-        if (!bf_eval_failed(v, "bone", "Weight group: \"Bone name\" (names a bone of the model)") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 0)), "bone", "Weight group: \"Bone name\" (names a bone of the model)", "bone name at string offset 0x%llx is not the name of a bone", (unsigned long long)((int64_t)s->bone));
-            bf_eval_failed(v, "bone", "Weight group: \"Bone name\" (names a bone of the model)");
-        }
+    static const bf_rule rule_216 = {BF_SEVERITY_ERROR, "bone", "bone name at string offset 0x%x is not the name of a bone",
+        "Weight group: \"Bone name\" (names a bone of the model)"};
+    int64_t q1 = 0;
+    for (uint32_t i1 = 0; i1 < (uint32_t)(R->data.bones_count); i1++) {
+        const p3m_Bone *it1 = &R->data.bones[i1];
+        (void)it1;
+        if (it1->name == s->bone) { q1 = 1; break; }
     }
-    /* Weight range: "Vertices to skip", "Weight count" (vertices of the part) (schema line 220) */
-    {
-        int ok = p3m_WeightGroup_m_covered(c, s) <= s->_p_vertex_count;
-        if (!bf_eval_failed(v, "ranges", "Weight range: \"Vertices to skip\", \"Weight count\" (vertices of the part)") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 2)), "ranges", "Weight range: \"Vertices to skip\", \"Weight count\" (vertices of the part)", "the ranges cover %lld vertices, but the part has %lld", (long long)(p3m_WeightGroup_m_covered(c, s)), (long long)(s->_p_vertex_count));
-            bf_eval_failed(v, "ranges", "Weight range: \"Vertices to skip\", \"Weight count\" (vertices of the part)");
-        }
-    }
+    if (bf_rule_fails(v, &rule_216, q1))
+        bf_rule_report(v, &rule_216, (int64_t)(s->_offset + 0), (const bf_rule_value[]){{.i = s->bone}});
+    static const bf_rule rule_220 = {BF_SEVERITY_ERROR, "ranges", "the ranges cover %d vertices, but the part has %d",
+        "Weight range: \"Vertices to skip\", \"Weight count\" (vertices of the part)"};
+    if (bf_rule_fails(v, &rule_220, p3m_WeightGroup_m_covered(c, s) <= s->_p_vertex_count))
+        bf_rule_report(v, &rule_220, (int64_t)(s->_offset + 2), (const bf_rule_value[]){{.i = p3m_WeightGroup_m_covered(c, s)}, {.i = s->_p_vertex_count}});
 }
 
 static void validate_Material(bf_vctx *v, const p3m_Material *s)
 {
     bf_ctx *c = &v->c;
     const p3m_File *R = c->root;
-    rule_cache *VC = v->cache;
-    (void)c;
-    (void)R;
-    (void)VC;
-    (void)s;
-    {
-        int64_t x = (int64_t)s->render_mode;
-        if (x != INT64_C(0) && x != INT64_C(1))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 0, "render_mode", "RenderMode: the values the document lists", "%lld (0x%llx) is not a value of RenderMode", (long long)x, (unsigned long long)x);
-    }
-    /* Material: "Texture index (255 for none)" (schema line 274) */
-    {
-        int ok = s->texture == 255 || s->texture < R->data.texture_count;
-        if (!bf_eval_failed(v, "texture", "Material: \"Texture index (255 for none)\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 1)), "texture", "Material: \"Texture index (255 for none)\"", "texture index %lld but the file has %lld textures (255 for none)", (long long)((int64_t)s->texture), (long long)((int64_t)R->data.texture_count));
-            bf_eval_failed(v, "texture", "Material: \"Texture index (255 for none)\"");
-        }
-    }
-    /* Material: "Extra texture indices" (schema line 278) */
+    bf_check_enum(v, &enum_RenderMode, s->render_mode, s->_offset + 0, "render_mode");
+    static const bf_rule rule_274 = {BF_SEVERITY_ERROR, "texture", "texture index %d but the file has %d textures (255 for none)",
+        "Material: \"Texture index (255 for none)\""};
+    if (bf_rule_fails(v, &rule_274, s->texture == 255 || s->texture < R->data.texture_count))
+        bf_rule_report(v, &rule_274, (int64_t)(s->_offset + 1), (const bf_rule_value[]){{.i = s->texture}, {.i = R->data.texture_count}});
+    static const bf_rule rule_278 = {BF_SEVERITY_ERROR, "", "extra texture index %d but the file has %d textures", "Material: \"Extra texture indices\""};
     for (uint32_t i = 0; i < s->extra_textures_count; i++) {
         if (bf_push(c, "extra_textures", i)) {
-            {
-                int ok = (int64_t)s->extra_textures[i] < (int64_t)R->data.texture_count;
-                if (!bf_eval_failed(v, "", "Material: \"Extra texture indices\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((s)->extra_textures_at + (uint64_t)i * 1), "", "Material: \"Extra texture indices\"", "extra texture index %lld but the file has %lld textures", (long long)((int64_t)s->extra_textures[i]), (long long)((int64_t)R->data.texture_count));
-                    bf_eval_failed(v, "", "Material: \"Extra texture indices\"");
-                }
-            }
+            if (bf_rule_fails(v, &rule_278, (int64_t)s->extra_textures[i] < (int64_t)R->data.texture_count))
+                bf_rule_report(v, &rule_278, s->extra_textures_at + (uint64_t)i * 1,
+                    (const bf_rule_value[]){{.i = (int64_t)s->extra_textures[i]}, {.i = R->data.texture_count}});
             bf_pop(c);
         }
     }
@@ -347,17 +236,7 @@ static void validate_Material(bf_vctx *v, const p3m_Material *s)
 static void validate_Texture(bf_vctx *v, const p3m_Texture *s)
 {
     bf_ctx *c = &v->c;
-    const p3m_File *R = c->root;
-    rule_cache *VC = v->cache;
-    (void)c;
-    (void)R;
-    (void)VC;
-    (void)s;
-    {
-        int64_t x = (int64_t)s->type;
-        if (x != INT64_C(0) && x != INT64_C(1))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 0, "type", "TextureType: the values the document lists", "%lld (0x%llx) is not a value of TextureType", (long long)x, (unsigned long long)x);
-    }
+    bf_check_enum(v, &enum_TextureType, s->type, s->_offset + 0, "type");
     if (s->body.kind == P3M_KIND_EMBEDDED_TEXTURE && bf_push(c, "body", -1)) {
         validate_EmbeddedTexture(v, s->body.EmbeddedTexture);
         bf_pop(c);
@@ -367,20 +246,12 @@ static void validate_Texture(bf_vctx *v, const p3m_Texture *s)
 static void validate_EmbeddedTexture(bf_vctx *v, const p3m_EmbeddedTexture *s)
 {
     bf_ctx *c = &v->c;
-    const p3m_File *R = c->root;
-    rule_cache *VC = v->cache;
-    (void)c;
-    (void)R;
-    (void)VC;
-    (void)s;
-    /* Embedded texture: "u8 × Data size | PTF texture | Data" (schema line 334) */
-    {
-        int ok = s->size >= 3 && s->ptf_magic == 5264454;
-        if (!bf_eval_failed(v, "ptf", "Embedded texture: \"u8 × Data size | PTF texture | Data\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 4)), "ptf", "Embedded texture: \"u8 × Data size | PTF texture | Data\"", "embedded texture data of %lld bytes does not start with the PTF magic (0x%llx): not a PTF texture (an external texture written with the embedded type 0 and a u16 path offset reads like this)", (long long)((int64_t)s->size), (unsigned long long)((int64_t)s->ptf_magic));
-            bf_eval_failed(v, "ptf", "Embedded texture: \"u8 × Data size | PTF texture | Data\"");
-        }
-    }
+    static const bf_rule rule_334 = {BF_SEVERITY_ERROR, "ptf",
+        "embedded texture data of %d bytes does not start with the PTF magic (0x%x): not a PTF texture (an external texture written with the embedded type 0 "
+        "and a u16 path offset reads like this)",
+        "Embedded texture: \"u8 × Data size | PTF texture | Data\""};
+    if (bf_rule_fails(v, &rule_334, s->size >= 3 && s->ptf_magic == 5264454))
+        bf_rule_report(v, &rule_334, (int64_t)(s->_offset + 4), (const bf_rule_value[]){{.i = s->size}, {.i = s->ptf_magic}});
     if (s->has_image) if (bf_push(c, "image", -1)) {
         validate_Ptf(v, &s->image);
         bf_pop(c);
@@ -390,28 +261,13 @@ static void validate_EmbeddedTexture(bf_vctx *v, const p3m_EmbeddedTexture *s)
 static void validate_Ptf(bf_vctx *v, const p3m_Ptf *s)
 {
     bf_ctx *c = &v->c;
-    const p3m_File *R = c->root;
-    rule_cache *VC = v->cache;
-    (void)c;
-    (void)R;
-    (void)VC;
-    (void)s;
-    /* PTF document: "u8 | 0 | Major version" (schema line 368) */
-    {
-        int ok = s->version == 0;
-        if (!bf_eval_failed(v, "version", "PTF document: \"u8 | 0 | Major version\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 3)), "version", "PTF document: \"u8 | 0 | Major version\"", "PTF major version %lld, not 0", (long long)((int64_t)s->version));
-            bf_eval_failed(v, "version", "PTF document: \"u8 | 0 | Major version\"");
-        }
-    }
-    /* PTF document: "LZ4F is used for compression" (schema line 372) */
-    {
-        int ok = s->frame_magic == 407708164;
-        if (!bf_eval_failed(v, "magic", "PTF document: \"LZ4F is used for compression\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 0)), "magic", "PTF document: \"LZ4F is used for compression\"", "the PTF pixels are not an LZ4 frame (they start with 0x%llx, not the frame magic 0x184D2204)", (unsigned long long)((int64_t)s->frame_magic));
-            bf_eval_failed(v, "magic", "PTF document: \"LZ4F is used for compression\"");
-        }
-    }
+    static const bf_rule rule_368 = {BF_SEVERITY_ERROR, "version", "PTF major version %d, not 0", "PTF document: \"u8 | 0 | Major version\""};
+    if (bf_rule_fails(v, &rule_368, s->version == 0))
+        bf_rule_report(v, &rule_368, (int64_t)(s->_offset + 3), (const bf_rule_value[]){{.i = s->version}});
+    static const bf_rule rule_372 = {BF_SEVERITY_ERROR, "magic", "the PTF pixels are not an LZ4 frame (they start with 0x%x, not the frame magic 0x184D2204)",
+        "PTF document: \"LZ4F is used for compression\""};
+    if (bf_rule_fails(v, &rule_372, s->frame_magic == 407708164))
+        bf_rule_report(v, &rule_372, (int64_t)(s->_offset + 0), (const bf_rule_value[]){{.i = s->frame_magic}});
     if (s->has_pixels) if (bf_push(c, "pixels", -1)) {
         validate_Lz4Frame(v, &s->pixels);
         bf_pop(c);
@@ -421,75 +277,45 @@ static void validate_Ptf(bf_vctx *v, const p3m_Ptf *s)
 static void validate_Lz4Frame(bf_vctx *v, const p3m_Lz4Frame *s)
 {
     bf_ctx *c = &v->c;
-    const p3m_File *R = c->root;
-    rule_cache *VC = v->cache;
-    (void)c;
-    (void)R;
-    (void)VC;
-    (void)s;
-    /* LZ4 frame format: "Version Number: 2-bits, must be set to 01" (schema line 427) */
-    {
-        int ok = (int64_t)(((uint64_t)s->flags >> 6) & UINT64_C(0x3)) == 1;
-        if (!bf_eval_failed(v, "flags", "LZ4 frame format: \"Version Number: 2-bits, must be set to 01\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 4)), "flags", "LZ4 frame format: \"Version Number: 2-bits, must be set to 01\"", "LZ4 frame version %lld, not 1", (long long)((int64_t)(((uint64_t)s->flags >> 6) & UINT64_C(0x3))));
-            bf_eval_failed(v, "flags", "LZ4 frame format: \"Version Number: 2-bits, must be set to 01\"");
-        }
-    }
-    /* LZ4 block format (a PTF's pixels are LZ4-compressed: PTF document, "LZ4F is used for compression") (schema line 431) */
+    static const bf_rule rule_427 = {BF_SEVERITY_ERROR, "flags", "LZ4 frame version %d, not 1",
+        "LZ4 frame format: \"Version Number: 2-bits, must be set to 01\""};
+    if (bf_rule_fails(v, &rule_427, (int64_t)(((uint64_t)s->flags >> 6) & UINT64_C(0x3)) == 1))
+        bf_rule_report(v, &rule_427, (int64_t)(s->_offset + 4), (const bf_rule_value[]){{.i = (int64_t)(((uint64_t)s->flags >> 6) & UINT64_C(0x3))}});
+    static const bf_rule rule_431 = {BF_SEVERITY_ERROR, "data",
+        "block %d of %d bytes is not valid LZ4 data: a length or a match offset runs outside the block or its output",
+        "LZ4 block format (a PTF's pixels are LZ4-compressed: PTF document, \"LZ4F is used for compression\")"};
     for (uint32_t i = 0; i < s->blocks_count; i++) {
         const p3m_Lz4Block *it = &s->blocks[i];
-        const p3m_Lz4Block *prev = i ? &s->blocks[i - 1] : &p3m_Lz4Block_zero;
-        (void)it;
-        (void)prev;
         if (bf_push(c, "blocks", i)) {
-            {
-                int ok = (int64_t)((uint64_t)it->block_size & UINT64_C(0x7FFFFFFF)) == 0 || (int64_t)(((uint64_t)it->block_size >> 31) & UINT64_C(0x1)) != 0 || bf_lz4_size(it->data.ptr, it->data.len, p3m_Lz4Frame_m_window(c, s)) >= 0;
-                if (!bf_eval_failed(v, "data", "LZ4 block format (a PTF's pixels are LZ4-compressed: PTF document, \"LZ4F is used for compression\")") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 4)), "data", "LZ4 block format (a PTF's pixels are LZ4-compressed: PTF document, \"LZ4F is used for compression\")", "block %lld of %lld bytes is not valid LZ4 data: a length or a match offset runs outside the block or its output", (long long)((int64_t)i), (long long)((int64_t)((uint64_t)it->block_size & UINT64_C(0x7FFFFFFF))));
-                    bf_eval_failed(v, "data", "LZ4 block format (a PTF's pixels are LZ4-compressed: PTF document, \"LZ4F is used for compression\")");
-                }
-            }
+            if (bf_rule_fails(v, &rule_431, (int64_t)((uint64_t)it->block_size & UINT64_C(0x7FFFFFFF)) == 0 ||
+                    (int64_t)(((uint64_t)it->block_size >> 31) & UINT64_C(0x1)) != 0 ||
+                    bf_lz4_size(it->data.ptr, it->data.len, p3m_Lz4Frame_m_window(c, s)) >= 0))
+                bf_rule_report(v, &rule_431, (int64_t)(it->_offset + 4),
+                    (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)((uint64_t)it->block_size & UINT64_C(0x7FFFFFFF))}});
             bf_pop(c);
         }
     }
-    /* LZ4 frame format: "Content Size: the original (uncompressed) size" (the PTF's pixels) (schema line 436) */
-    {
-        int ok = (int64_t)(((uint64_t)s->flags >> 3) & UINT64_C(0x1)) == 0 || !p3m_Lz4Frame_m_blocks_valid(c, s) || p3m_Lz4Frame_m_decoded_size(c, s) == (int64_t)s->content_size;
-        if (!bf_eval_failed(v, "content_size", "LZ4 frame format: \"Content Size: the original (uncompressed) size\" (the PTF's pixels)") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 6)), "content_size", "LZ4 frame format: \"Content Size: the original (uncompressed) size\" (the PTF's pixels)", "the LZ4 data decompresses to %lld bytes, but the frame header says %lld", (long long)(p3m_Lz4Frame_m_decoded_size(c, s)), (long long)((int64_t)s->content_size));
-            bf_eval_failed(v, "content_size", "LZ4 frame format: \"Content Size: the original (uncompressed) size\" (the PTF's pixels)");
-        }
-    }
+    static const bf_rule rule_436 = {BF_SEVERITY_ERROR, "content_size", "the LZ4 data decompresses to %d bytes, but the frame header says %d",
+        "LZ4 frame format: \"Content Size: the original (uncompressed) size\" (the PTF's pixels)"};
+    if (bf_rule_fails(v, &rule_436, (int64_t)(((uint64_t)s->flags >> 3) & UINT64_C(0x1)) == 0 || !p3m_Lz4Frame_m_blocks_valid(c, s) ||
+            p3m_Lz4Frame_m_decoded_size(c, s) == (int64_t)s->content_size))
+        bf_rule_report(v, &rule_436, (int64_t)(s->_offset + 6),
+            (const bf_rule_value[]){{.i = p3m_Lz4Frame_m_decoded_size(c, s)}, {.i = (int64_t)s->content_size}});
 }
 
 static void validate_Bone(bf_vctx *v, const p3m_Bone *s)
 {
     bf_ctx *c = &v->c;
-    const p3m_File *R = c->root;
-    rule_cache *VC = v->cache;
-    (void)c;
-    (void)R;
-    (void)VC;
-    (void)s;
-    /* Bone: "Tail XYZ" (a warning: every real file has this exporter bug; the layout is right, the values are not) (schema line 478) */
-    {
-        int ok = bf_at_f32(c, s->tail, 3, 1) != bf_at_f32(c, s->head, 3, 1) || bf_at_f32(c, s->tail, 3, 2) != bf_at_f32(c, s->head, 3, 2);
-        if (!bf_eval_failed(v, "tail", "Bone: \"Tail XYZ\" (a warning: every real file has this exporter bug; the layout is right, the values are not)") && !ok) {
-            bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)(s->_offset + 14)), "tail", "Bone: \"Tail XYZ\" (a warning: every real file has this exporter bug; the layout is right, the values are not)", "tail Y, Z (%g, %g) are the head's: written by the exporter's (tail.x, head.z, head.y) bug", bf_at_f32(c, s->tail, 3, 1), bf_at_f32(c, s->tail, 3, 2));
-            bf_eval_failed(v, "tail", "Bone: \"Tail XYZ\" (a warning: every real file has this exporter bug; the layout is right, the values are not)");
-        }
-    }
+    static const bf_rule rule_478 = {BF_SEVERITY_WARNING, "tail", "tail Y, Z (%g, %g) are the head's: written by the exporter's (tail.x, head.z, head.y) bug",
+        "Bone: \"Tail XYZ\" (a warning: every real file has this exporter bug; the layout is right, the values are not)"};
+    if (bf_rule_fails(v, &rule_478, bf_at_f32(c, s->tail, 3, 1) != bf_at_f32(c, s->head, 3, 1) || bf_at_f32(c, s->tail, 3, 2) != bf_at_f32(c, s->head, 3, 2)))
+        bf_rule_report(v, &rule_478, (int64_t)(s->_offset + 14),
+            (const bf_rule_value[]){{.f = bf_at_f32(c, s->tail, 3, 1)}, {.f = bf_at_f32(c, s->tail, 3, 2)}});
 }
 
 static void validate_Animation(bf_vctx *v, const p3m_Animation *s)
 {
     bf_ctx *c = &v->c;
-    const p3m_File *R = c->root;
-    rule_cache *VC = v->cache;
-    (void)c;
-    (void)R;
-    (void)VC;
-    (void)s;
     for (uint32_t i = 0; i < s->actions_count; i++) {
         if (bf_push(c, "actions", i)) {
             validate_AnimationAction(v, &s->actions[i]);
@@ -502,43 +328,18 @@ static void validate_AnimationAction(bf_vctx *v, const p3m_AnimationAction *s)
 {
     bf_ctx *c = &v->c;
     const p3m_File *R = c->root;
-    rule_cache *VC = v->cache;
-    (void)c;
-    (void)R;
-    (void)VC;
-    (void)s;
-    /* Animation action: "Action index" (schema line 502) */
-    {
-        int ok = s->action < R->data.action_count;
-        if (!bf_eval_failed(v, "action", "Animation action: \"Action index\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 0)), "action", "Animation action: \"Action index\"", "action index %lld but the file has %lld actions", (long long)((int64_t)s->action), (long long)((int64_t)R->data.action_count));
-            bf_eval_failed(v, "action", "Animation action: \"Action index\"");
-        }
-    }
-    /* Animation action: "Start frame", "End frame" (schema line 506) */
-    {
-        int ok = s->start <= s->end;
-        if (!bf_eval_failed(v, "start", "Animation action: \"Start frame\", \"End frame\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 5)), "start", "Animation action: \"Start frame\", \"End frame\"", "start frame %lld is after end frame %lld", (long long)((int64_t)s->start), (long long)((int64_t)s->end));
-            bf_eval_failed(v, "start", "Animation action: \"Start frame\", \"End frame\"");
-        }
-    }
+    static const bf_rule rule_502 = {BF_SEVERITY_ERROR, "action", "action index %d but the file has %d actions", "Animation action: \"Action index\""};
+    if (bf_rule_fails(v, &rule_502, s->action < R->data.action_count))
+        bf_rule_report(v, &rule_502, (int64_t)(s->_offset + 0), (const bf_rule_value[]){{.i = s->action}, {.i = R->data.action_count}});
+    static const bf_rule rule_506 = {BF_SEVERITY_ERROR, "start", "start frame %d is after end frame %d", "Animation action: \"Start frame\", \"End frame\""};
+    if (bf_rule_fails(v, &rule_506, s->start <= s->end))
+        bf_rule_report(v, &rule_506, (int64_t)(s->_offset + 5), (const bf_rule_value[]){{.i = s->start}, {.i = s->end}});
 }
 
 static void validate_Action(bf_vctx *v, const p3m_Action *s)
 {
     bf_ctx *c = &v->c;
-    const p3m_File *R = c->root;
-    rule_cache *VC = v->cache;
-    (void)c;
-    (void)R;
-    (void)VC;
-    (void)s;
-    {
-        int64_t x = (int64_t)s->part_list_mode;
-        if (x != INT64_C(0) && x != INT64_C(1) && x != INT64_C(2) && x != INT64_C(3))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 4, "part_list_mode", "PartListMode: the values the document lists", "%lld (0x%llx) is not a value of PartListMode", (long long)x, (unsigned long long)x);
-    }
+    bf_check_enum(v, &enum_PartListMode, s->part_list_mode, s->_offset + 4, "part_list_mode");
     for (uint32_t i = 0; i < s->part_list_count; i++) {
         if (bf_push(c, "part_list", i)) {
             validate_PartName(v, &s->part_list[i]);
@@ -557,77 +358,50 @@ static void validate_PartName(bf_vctx *v, const p3m_PartName *s)
 {
     bf_ctx *c = &v->c;
     const p3m_File *R = c->root;
-    rule_cache *VC = v->cache;
-    (void)c;
-    (void)R;
-    (void)VC;
-    (void)s;
-    /* Action: "Part list" (a list of parts, by name) (schema line 529) */
-    {
-        int64_t q1 = 0;
-        for (uint32_t i1 = 0; i1 < (uint32_t)(R->data.parts_count); i1++) {
-            const p3m_Part *it1 = &R->data.parts[i1];
-            (void)it1;
-            if (it1->name == s->name) { q1 = 1; break; }
-        }
-        int ok = q1 != 0;
-        if (!bf_eval_failed(v, "name", "Action: \"Part list\" (a list of parts, by name)") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 0)), "name", "Action: \"Part list\" (a list of parts, by name)", "string offset 0x%llx is not the name of a part", (unsigned long long)((int64_t)s->name));
-            bf_eval_failed(v, "name", "Action: \"Part list\" (a list of parts, by name)");
-        }
+    static const bf_rule rule_529 = {BF_SEVERITY_ERROR, "name", "string offset 0x%x is not the name of a part",
+        "Action: \"Part list\" (a list of parts, by name)"};
+    int64_t q1 = 0;
+    for (uint32_t i1 = 0; i1 < (uint32_t)(R->data.parts_count); i1++) {
+        const p3m_Part *it1 = &R->data.parts[i1];
+        (void)it1;
+        if (it1->name == s->name) { q1 = 1; break; }
     }
+    if (bf_rule_fails(v, &rule_529, q1))
+        bf_rule_report(v, &rule_529, (int64_t)(s->_offset + 0), (const bf_rule_value[]){{.i = s->name}});
 }
 
 static void validate_ActionData(bf_vctx *v, const p3m_ActionData *s)
 {
     bf_ctx *c = &v->c;
     const p3m_File *R = c->root;
-    rule_cache *VC = v->cache;
-    (void)c;
-    (void)R;
-    (void)VC;
-    (void)s;
-    for (uint32_t i = 0; i < s->translation_modes_count; i++)
+    for (uint32_t i = 0; i < s->translation_modes_count; i++) {
         if (bf_push(c, "translation_modes", i)) {
-    {
-        int64_t x = (int64_t)s->translation_modes[i];
-        if (x != INT64_C(0) && x != INT64_C(1))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->translation_modes_at + (uint64_t)i * 1, NULL, "Interpolation: the values the document lists", "%lld (0x%llx) is not a value of Interpolation", (long long)x, (unsigned long long)x);
-    }
+            bf_check_enum(v, &enum_Interpolation, s->translation_modes[i], s->translation_modes_at + (uint64_t)i * 1, NULL);
             bf_pop(c);
         }
-    for (uint32_t i = 0; i < s->rotation_modes_count; i++)
+    }
+    for (uint32_t i = 0; i < s->rotation_modes_count; i++) {
         if (bf_push(c, "rotation_modes", i)) {
-    {
-        int64_t x = (int64_t)s->rotation_modes[i];
-        if (x != INT64_C(0) && x != INT64_C(1))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->rotation_modes_at + (uint64_t)i * 1, NULL, "Interpolation: the values the document lists", "%lld (0x%llx) is not a value of Interpolation", (long long)x, (unsigned long long)x);
-    }
+            bf_check_enum(v, &enum_Interpolation, s->rotation_modes[i], s->rotation_modes_at + (uint64_t)i * 1, NULL);
             bf_pop(c);
         }
-    for (uint32_t i = 0; i < s->scale_modes_count; i++)
+    }
+    for (uint32_t i = 0; i < s->scale_modes_count; i++) {
         if (bf_push(c, "scale_modes", i)) {
-    {
-        int64_t x = (int64_t)s->scale_modes[i];
-        if (x != INT64_C(0) && x != INT64_C(1))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->scale_modes_at + (uint64_t)i * 1, NULL, "Interpolation: the values the document lists", "%lld (0x%llx) is not a value of Interpolation", (long long)x, (unsigned long long)x);
-    }
+            bf_check_enum(v, &enum_Interpolation, s->scale_modes[i], s->scale_modes_at + (uint64_t)i * 1, NULL);
             bf_pop(c);
         }
-    /* Action data: "Bone" (names a bone of the model) (schema line 552) */
-    {
-        int64_t q1 = 0;
-        for (uint32_t i1 = 0; i1 < (uint32_t)(R->data.bones_count); i1++) {
-            const p3m_Bone *it1 = &R->data.bones[i1];
-            (void)it1;
-            if (it1->name == s->bone) { q1 = 1; break; }
-        }
-        int ok = q1 != 0;
-        if (!bf_eval_failed(v, "bone", "Action data: \"Bone\" (names a bone of the model)") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 0)), "bone", "Action data: \"Bone\" (names a bone of the model)", "bone name at string offset 0x%llx is not the name of a bone", (unsigned long long)((int64_t)s->bone));
-            bf_eval_failed(v, "bone", "Action data: \"Bone\" (names a bone of the model)");
-        }
     }
+    static const bf_rule rule_552 = {BF_SEVERITY_ERROR, "bone", "bone name at string offset 0x%x is not the name of a bone",
+        "Action data: \"Bone\" (names a bone of the model)"};
+    int64_t q1 = 0;
+    for (uint32_t i1 = 0; i1 < (uint32_t)(R->data.bones_count); i1++) {
+        const p3m_Bone *it1 = &R->data.bones[i1];
+        (void)it1;
+        if (it1->name == s->bone) { q1 = 1; break; }
+    }
+    if (bf_rule_fails(v, &rule_552, q1))
+        bf_rule_report(v, &rule_552, (int64_t)(s->_offset + 0), (const bf_rule_value[]){{.i = s->bone}});
 }
 
 int p3m_validate_model(const p3m_File *doc, const uint8_t *data, size_t size, struct bf_findings *out)

@@ -12,6 +12,9 @@ static void validate_Lod(bf_vctx *v, const sprite_Lod *s);
 
 #include "sprite_access.h"
 
+static const int64_t enum_TexFormat_values[] = {0, 2, 3, 6, 8, 9, 12, 13, 14, 16, 17};
+static const bf_enum_check enum_TexFormat = {"TexFormat", "TexFormat: the values the document lists", enum_TexFormat_values, 11};
+
 /* Quantifiers over the root alone, computed once per validation (set: computed). */
 typedef struct rule_cache {
     uint8_t set[1];
@@ -22,76 +25,47 @@ typedef struct rule_cache {
 static void validate_Sprite(bf_vctx *v, const sprite_Sprite *s)
 {
     bf_ctx *c = &v->c;
-    const sprite_Sprite *R = c->root;
-    rule_cache *VC = v->cache;
-    (void)c;
-    (void)R;
-    (void)VC;
-    (void)s;
-    /* surface.h: tex_format_t (FMT_RGBA16 ... FMT_I8) (schema line 101) */
-    {
-        int ok = s->flags == 0 || ((int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == 2 ? 0 : (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == 3 ? 1 : (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == 6 ? 2 : (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == 8 ? 3 : (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == 9 ? 4 : (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == 12 ? 5 : (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == 13 ? 6 : (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == 14 ? 7 : (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == 16 ? 8 : (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == 17 ? 9 : -1) >= 0;
-        if (!bf_eval_failed(v, "flags", "surface.h: tex_format_t (FMT_RGBA16 ... FMT_I8)") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 5)), "flags", "surface.h: tex_format_t (FMT_RGBA16 ... FMT_I8)", "texture format %lld is not one of libdragon's (tex_format_t)", (long long)((int64_t)((uint64_t)s->flags & UINT64_C(0x1F))));
-            bf_eval_failed(v, "flags", "surface.h: tex_format_t (FMT_RGBA16 ... FMT_I8)");
-        }
-    }
-    /* sprite.c, __sprite_upgrade: "sprite->flags = bitdepth == 2 ? FMT_RGBA16 : FMT_RGBA32" (schema line 105) */
-    {
-        int ok = s->flags != 0 || s->bitdepth == 2 || s->bitdepth == 4;
-        if (!bf_eval_failed(v, "bitdepth", "sprite.c, __sprite_upgrade: \"sprite->flags = bitdepth == 2 ? FMT_RGBA16 : FMT_RGBA32\"") && !ok) {
-            bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)(s->_offset + 4)), "bitdepth", "sprite.c, __sprite_upgrade: \"sprite->flags = bitdepth == 2 ? FMT_RGBA16 : FMT_RGBA32\"", "old sprite (flags 0) with bitdepth %lld: libdragon reads it as RGBA32", (long long)((int64_t)s->bitdepth));
-            bf_eval_failed(v, "bitdepth", "sprite.c, __sprite_upgrade: \"sprite->flags = bitdepth == 2 ? FMT_RGBA16 : FMT_RGBA32\"");
-        }
-    }
-    /* mksprite.c, spritemaker_write: "w8(out, (uint8_t)(img0fmt | SPRITE_FLAGS_EXT))" (schema line 110) */
-    {
-        int ok = s->flags == 0 || (int64_t)(((uint64_t)s->flags >> 7) & UINT64_C(0x1)) == 1;
-        if (!bf_eval_failed(v, "flags", "mksprite.c, spritemaker_write: \"w8(out, (uint8_t)(img0fmt | SPRITE_FLAGS_EXT))\"") && !ok) {
-            bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)(s->_offset + 5)), "flags", "mksprite.c, spritemaker_write: \"w8(out, (uint8_t)(img0fmt | SPRITE_FLAGS_EXT))\"", "a format without the extended header (flag 0x80): mksprite always writes it");
-            bf_eval_failed(v, "flags", "mksprite.c, spritemaker_write: \"w8(out, (uint8_t)(img0fmt | SPRITE_FLAGS_EXT))\"");
-        }
-    }
-    /* sprite.h: SPRITE_FLAGS_OWNEDBUFFER "the sprite buffer must be freed by sprite_free" (schema line 115) */
-    {
-        int ok = (int64_t)(((uint64_t)s->flags >> 5) & UINT64_C(0x1)) == 0;
-        if (!bf_eval_failed(v, "flags", "sprite.h: SPRITE_FLAGS_OWNEDBUFFER \"the sprite buffer must be freed by sprite_free\"") && !ok) {
-            bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)(s->_offset + 5)), "flags", "sprite.h: SPRITE_FLAGS_OWNEDBUFFER \"the sprite buffer must be freed by sprite_free\"", "flag 0x20 (owned buffer) is set; only sprite_load sets it, in memory");
-            bf_eval_failed(v, "flags", "sprite.h: SPRITE_FLAGS_OWNEDBUFFER \"the sprite buffer must be freed by sprite_free\"");
-        }
-    }
-    /* sprite.c, sprite_get_tile: "tile_width = sprite->width / sprite->hslices" (schema line 120) */
-    {
-        int ok = s->hslices > 0 && s->vslices > 0;
-        if (!bf_eval_failed(v, "hslices", "sprite.c, sprite_get_tile: \"tile_width = sprite->width / sprite->hslices\"") && !ok) {
-            bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)(s->_offset + 6)), "hslices", "sprite.c, sprite_get_tile: \"tile_width = sprite->width / sprite->hslices\"", "%lld x %lld slices: sprite_get_tile divides the size by them", (long long)((int64_t)s->hslices), (long long)((int64_t)s->vslices));
-            bf_eval_failed(v, "hslices", "sprite.c, sprite_get_tile: \"tile_width = sprite->width / sprite->hslices\"");
-        }
-    }
-    /* rdpq_sprite.c: "We account for sprites being CI4 but without embedded palette: mksprite doesn't create sprites like this today" (schema line 125) */
-    {
-        int ok = (int64_t)(((uint64_t)s->flags >> 7) & UINT64_C(0x1)) == 0 || s->ext.palette_offset != 0 || ((int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) != SPRITE_TEX_FORMAT_CI4 && (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) != SPRITE_TEX_FORMAT_CI8);
-        if (!bf_eval_failed(v, "ext.palette_offset", "rdpq_sprite.c: \"We account for sprites being CI4 but without embedded palette: mksprite doesn't create sprites like this today\"") && !ok) {
-            bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)(s->ext._offset + 4)), "ext.palette_offset", "rdpq_sprite.c: \"We account for sprites being CI4 but without embedded palette: mksprite doesn't create sprites like this today\"", "a color-indexed sprite without a palette: it needs one loaded from elsewhere");
-            bf_eval_failed(v, "ext.palette_offset", "rdpq_sprite.c: \"We account for sprites being CI4 but without embedded palette: mksprite doesn't create sprites like this today\"");
-        }
-    }
-    /* mksprite.c: "assert(spr->images[0].fmt == FMT_CI8 || spr->images[0].fmt == FMT_CI4)" before the palette (schema line 130) */
-    {
-        int ok = (int64_t)(((uint64_t)s->flags >> 7) & UINT64_C(0x1)) == 0 || s->ext.palette_offset == 0 || (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == SPRITE_TEX_FORMAT_CI4 || (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == SPRITE_TEX_FORMAT_CI8;
-        if (!bf_eval_failed(v, "ext.palette_offset", "mksprite.c: \"assert(spr->images[0].fmt == FMT_CI8 || spr->images[0].fmt == FMT_CI4)\" before the palette") && !ok) {
-            bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)(s->ext._offset + 4)), "ext.palette_offset", "mksprite.c: \"assert(spr->images[0].fmt == FMT_CI8 || spr->images[0].fmt == FMT_CI4)\" before the palette", "a palette in a sprite of format %lld, which is not color-indexed", (long long)((int64_t)((uint64_t)s->flags & UINT64_C(0x1F))));
-            bf_eval_failed(v, "ext.palette_offset", "mksprite.c: \"assert(spr->images[0].fmt == FMT_CI8 || spr->images[0].fmt == FMT_CI4)\" before the palette");
-        }
-    }
-    /* rdpq_sprite.c: "rdpq_tex_upload_tlut(pal, palidx*16, fmt == FMT_CI4 ? 16 : 256)" (schema line 135) */
-    {
-        int ok = (int64_t)(((uint64_t)s->flags >> 7) & UINT64_C(0x1)) == 0 || (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) != SPRITE_TEX_FORMAT_CI4 || s->ext.palette_offset == 0 || (int64_t)s->ext.palette.len >= 32;
-        if (!bf_eval_failed(v, "ext.palette_offset", "rdpq_sprite.c: \"rdpq_tex_upload_tlut(pal, palidx*16, fmt == FMT_CI4 ? 16 : 256)\"") && !ok) {
-            bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)(s->ext._offset + 4)), "ext.palette_offset", "rdpq_sprite.c: \"rdpq_tex_upload_tlut(pal, palidx*16, fmt == FMT_CI4 ? 16 : 256)\"", "a CI4 palette of %lld colors: rdpq_sprite_upload loads 16", (long long)(bf_div(c, (int64_t)s->ext.palette.len, 2)));
-            bf_eval_failed(v, "ext.palette_offset", "rdpq_sprite.c: \"rdpq_tex_upload_tlut(pal, palidx*16, fmt == FMT_CI4 ? 16 : 256)\"");
-        }
-    }
+    static const bf_rule rule_101 = {BF_SEVERITY_ERROR, "flags", "texture format %d is not one of libdragon's (tex_format_t)",
+        "surface.h: tex_format_t (FMT_RGBA16 ... FMT_I8)"};
+    if (bf_rule_fails(v, &rule_101, s->flags == 0 ||
+            ((int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == 2 ? 0 : (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == 3 ? 1 :
+            (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == 6 ? 2 : (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == 8 ? 3 :
+            (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == 9 ? 4 : (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == 12 ? 5 :
+            (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == 13 ? 6 : (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == 14 ? 7 :
+            (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == 16 ? 8 : (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == 17 ? 9 : -1) >= 0))
+        bf_rule_report(v, &rule_101, (int64_t)(s->_offset + 5), (const bf_rule_value[]){{.i = (int64_t)((uint64_t)s->flags & UINT64_C(0x1F))}});
+    static const bf_rule rule_105 = {BF_SEVERITY_WARNING, "bitdepth", "old sprite (flags 0) with bitdepth %d: libdragon reads it as RGBA32",
+        "sprite.c, __sprite_upgrade: \"sprite->flags = bitdepth == 2 ? FMT_RGBA16 : FMT_RGBA32\""};
+    if (bf_rule_fails(v, &rule_105, s->flags != 0 || s->bitdepth == 2 || s->bitdepth == 4))
+        bf_rule_report(v, &rule_105, (int64_t)(s->_offset + 4), (const bf_rule_value[]){{.i = s->bitdepth}});
+    static const bf_rule rule_110 = {BF_SEVERITY_WARNING, "flags", "a format without the extended header (flag 0x80): mksprite always writes it",
+        "mksprite.c, spritemaker_write: \"w8(out, (uint8_t)(img0fmt | SPRITE_FLAGS_EXT))\""};
+    if (bf_rule_fails(v, &rule_110, s->flags == 0 || (int64_t)(((uint64_t)s->flags >> 7) & UINT64_C(0x1)) == 1))
+        bf_rule_report(v, &rule_110, (int64_t)(s->_offset + 5), NULL);
+    static const bf_rule rule_115 = {BF_SEVERITY_WARNING, "flags", "flag 0x20 (owned buffer) is set; only sprite_load sets it, in memory",
+        "sprite.h: SPRITE_FLAGS_OWNEDBUFFER \"the sprite buffer must be freed by sprite_free\""};
+    if (bf_rule_fails(v, &rule_115, (int64_t)(((uint64_t)s->flags >> 5) & UINT64_C(0x1)) == 0))
+        bf_rule_report(v, &rule_115, (int64_t)(s->_offset + 5), NULL);
+    static const bf_rule rule_120 = {BF_SEVERITY_WARNING, "hslices", "%d x %d slices: sprite_get_tile divides the size by them",
+        "sprite.c, sprite_get_tile: \"tile_width = sprite->width / sprite->hslices\""};
+    if (bf_rule_fails(v, &rule_120, s->hslices > 0 && s->vslices > 0))
+        bf_rule_report(v, &rule_120, (int64_t)(s->_offset + 6), (const bf_rule_value[]){{.i = s->hslices}, {.i = s->vslices}});
+    static const bf_rule rule_125 = {BF_SEVERITY_WARNING, "ext.palette_offset", "a color-indexed sprite without a palette: it needs one loaded from elsewhere",
+        "rdpq_sprite.c: \"We account for sprites being CI4 but without embedded palette: mksprite doesn't create sprites like this today\""};
+    if (bf_rule_fails(v, &rule_125, (int64_t)(((uint64_t)s->flags >> 7) & UINT64_C(0x1)) == 0 || s->ext.palette_offset != 0 ||
+            ((int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) != SPRITE_TEX_FORMAT_CI4 &&
+            (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) != SPRITE_TEX_FORMAT_CI8)))
+        bf_rule_report(v, &rule_125, (int64_t)(s->ext._offset + 4), NULL);
+    static const bf_rule rule_130 = {BF_SEVERITY_WARNING, "ext.palette_offset", "a palette in a sprite of format %d, which is not color-indexed",
+        "mksprite.c: \"assert(spr->images[0].fmt == FMT_CI8 || spr->images[0].fmt == FMT_CI4)\" before the palette"};
+    if (bf_rule_fails(v, &rule_130, (int64_t)(((uint64_t)s->flags >> 7) & UINT64_C(0x1)) == 0 || s->ext.palette_offset == 0 ||
+            (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == SPRITE_TEX_FORMAT_CI4 || (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == SPRITE_TEX_FORMAT_CI8))
+        bf_rule_report(v, &rule_130, (int64_t)(s->ext._offset + 4), (const bf_rule_value[]){{.i = (int64_t)((uint64_t)s->flags & UINT64_C(0x1F))}});
+    static const bf_rule rule_135 = {BF_SEVERITY_WARNING, "ext.palette_offset", "a CI4 palette of %d colors: rdpq_sprite_upload loads 16",
+        "rdpq_sprite.c: \"rdpq_tex_upload_tlut(pal, palidx*16, fmt == FMT_CI4 ? 16 : 256)\""};
+    if (bf_rule_fails(v, &rule_135, (int64_t)(((uint64_t)s->flags >> 7) & UINT64_C(0x1)) == 0 ||
+            (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) != SPRITE_TEX_FORMAT_CI4 || s->ext.palette_offset == 0 || (int64_t)s->ext.palette.len >= 32))
+        bf_rule_report(v, &rule_135, (int64_t)(s->ext._offset + 4), (const bf_rule_value[]){{.i = bf_div(c, (int64_t)s->ext.palette.len, 2)}});
     if (s->has_ext) if (bf_push(c, "ext", -1)) {
         validate_SpriteExt(v, &s->ext);
         bf_pop(c);
@@ -101,87 +75,48 @@ static void validate_Sprite(bf_vctx *v, const sprite_Sprite *s)
 static void validate_SpriteExt(bf_vctx *v, const sprite_SpriteExt *s)
 {
     bf_ctx *c = &v->c;
-    const sprite_Sprite *R = c->root;
-    rule_cache *VC = v->cache;
-    (void)c;
-    (void)R;
-    (void)VC;
-    (void)s;
-    /* sprite.c, __sprite_ext: assertf(sx->version == 4, "Invalid sprite version (%d); please regenerate your asset files") (schema line 195) */
-    {
-        int ok = s->version == 4;
-        if (!bf_eval_failed(v, "version", "sprite.c, __sprite_ext: assertf(sx->version == 4, \"Invalid sprite version (%d); please regenerate your asset files\")") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 2)), "version", "sprite.c, __sprite_ext: assertf(sx->version == 4, \"Invalid sprite version (%d); please regenerate your asset files\")", "extended header version %lld; libdragon loads only version 4", (long long)((int64_t)s->version));
-            bf_eval_failed(v, "version", "sprite.c, __sprite_ext: assertf(sx->version == 4, \"Invalid sprite version (%d); please regenerate your asset files\")");
-        }
+    static const bf_rule rule_195 = {BF_SEVERITY_ERROR, "version", "extended header version %d; libdragon loads only version 4",
+        "sprite.c, __sprite_ext: assertf(sx->version == 4, \"Invalid sprite version (%d); please regenerate your asset files\")"};
+    if (bf_rule_fails(v, &rule_195, s->version == 4))
+        bf_rule_report(v, &rule_195, (int64_t)(s->_offset + 2), (const bf_rule_value[]){{.i = s->version}});
+    static const bf_rule rule_199 = {BF_SEVERITY_WARNING, "size", "extended header size %d, not the 124 bytes of version 4",
+        "sprite_internal.h: _Static_assert(sizeof(sprite_ext_t) == 124)"};
+    if (bf_rule_fails(v, &rule_199, s->size == 124))
+        bf_rule_report(v, &rule_199, (int64_t)(s->_offset + 0), (const bf_rule_value[]){{.i = s->size}});
+    static const bf_rule rule_204 = {BF_SEVERITY_WARNING, "flags", "%d LODs in the flags but %d LOD entries have a width",
+        "mksprite.c: \"flags |= numlods\", numlods counting the images written after the first"};
+    int64_t q1 = 0;
+    for (uint32_t i1 = 0; i1 < (uint32_t)(7); i1++) {
+        const sprite_Lod *it1 = &s->lods[i1];
+        (void)it1;
+        q1 += it1->width != 0;
     }
-    /* sprite_internal.h: _Static_assert(sizeof(sprite_ext_t) == 124) (schema line 199) */
-    {
-        int ok = s->size == 124;
-        if (!bf_eval_failed(v, "size", "sprite_internal.h: _Static_assert(sizeof(sprite_ext_t) == 124)") && !ok) {
-            bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)(s->_offset + 0)), "size", "sprite_internal.h: _Static_assert(sizeof(sprite_ext_t) == 124)", "extended header size %lld, not the 124 bytes of version 4", (long long)((int64_t)s->size));
-            bf_eval_failed(v, "size", "sprite_internal.h: _Static_assert(sizeof(sprite_ext_t) == 124)");
-        }
-    }
-    /* mksprite.c: "flags |= numlods", numlods counting the images written after the first (schema line 204) */
-    {
-        int64_t q1 = 0;
-        for (uint32_t i1 = 0; i1 < (uint32_t)(7); i1++) {
-            const sprite_Lod *it1 = &s->lods[i1];
-            (void)it1;
-            q1 += it1->width != 0;
-        }
-        int ok = (int64_t)((uint64_t)s->flags & UINT64_C(0x7)) == q1;
-        if (!bf_eval_failed(v, "flags", "mksprite.c: \"flags |= numlods\", numlods counting the images written after the first") && !ok) {
-            int64_t q2 = 0;
-            for (uint32_t i2 = 0; i2 < (uint32_t)(7); i2++) {
-                const sprite_Lod *it2 = &s->lods[i2];
-                (void)it2;
-                q2 += it2->width != 0;
-            }
-            bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)(s->_offset + 64)), "flags", "mksprite.c: \"flags |= numlods\", numlods counting the images written after the first", "%lld LODs in the flags but %lld LOD entries have a width", (long long)((int64_t)((uint64_t)s->flags & UINT64_C(0x7))), (long long)(q2));
-            bf_eval_failed(v, "flags", "mksprite.c: \"flags |= numlods\", numlods counting the images written after the first");
-        }
-    }
-    /* sprite.c, sprite_get_detail_pixels: "Return the detail texture (LOD7)" (schema line 209) */
-    {
-        int ok = (int64_t)(((uint64_t)s->flags >> 4) & UINT64_C(0x1)) == 0 || s->detail_use_main_texture != 0 || sprite_Lod_at(c, s->lods, 7, 6)->width != 0;
-        if (!bf_eval_failed(v, "flags", "sprite.c, sprite_get_detail_pixels: \"Return the detail texture (LOD7)\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 64)), "flags", "sprite.c, sprite_get_detail_pixels: \"Return the detail texture (LOD7)\"", "a detail texture that is neither the first image nor the seventh LOD");
-            bf_eval_failed(v, "flags", "sprite.c, sprite_get_detail_pixels: \"Return the detail texture (LOD7)\"");
-        }
-    }
-    /* mksprite.c: "Padding to force alignment of every image" (walign(out, 8)) (schema line 213) */
+    if (bf_rule_fails(v, &rule_204, (int64_t)((uint64_t)s->flags & UINT64_C(0x7)) == q1))
+        bf_rule_report(v, &rule_204, (int64_t)(s->_offset + 64), (const bf_rule_value[]){{.i = (int64_t)((uint64_t)s->flags & UINT64_C(0x7))}, {.i = q1}});
+    static const bf_rule rule_209 = {BF_SEVERITY_ERROR, "flags", "a detail texture that is neither the first image nor the seventh LOD",
+        "sprite.c, sprite_get_detail_pixels: \"Return the detail texture (LOD7)\""};
+    if (bf_rule_fails(v, &rule_209, (int64_t)(((uint64_t)s->flags >> 4) & UINT64_C(0x1)) == 0 || s->detail_use_main_texture != 0 ||
+            sprite_Lod_at(c, s->lods, 7, 6)->width != 0))
+        bf_rule_report(v, &rule_209, (int64_t)(s->_offset + 64), NULL);
+    static const bf_rule rule_213 = {BF_SEVERITY_WARNING, "offset", "LOD %d at 0x0x%x, not aligned to 8 bytes",
+        "mksprite.c: \"Padding to force alignment of every image\" (walign(out, 8))"};
     for (uint32_t i = 0; i < 7; i++) {
         const sprite_Lod *it = &s->lods[i];
-        const sprite_Lod *prev = i ? &s->lods[i - 1] : &sprite_Lod_zero;
-        (void)it;
-        (void)prev;
         if (bf_push(c, "lods", i)) {
-            {
-                int ok = it->width == 0 || bf_mod(c, it->offset, 8) == 0;
-                if (!bf_eval_failed(v, "offset", "mksprite.c: \"Padding to force alignment of every image\" (walign(out, 8))") && !ok) {
-                    bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)(it->_offset + 5)), "offset", "mksprite.c: \"Padding to force alignment of every image\" (walign(out, 8))", "LOD %lld at 0x0x%llx, not aligned to 8 bytes", (long long)(bf_add((int64_t)i, 1)), (unsigned long long)((int64_t)it->offset));
-                    bf_eval_failed(v, "offset", "mksprite.c: \"Padding to force alignment of every image\" (walign(out, 8))");
-                }
-            }
+            if (bf_rule_fails(v, &rule_213, it->width == 0 || bf_mod(c, it->offset, 8) == 0))
+                bf_rule_report(v, &rule_213, (int64_t)(it->_offset + 5), (const bf_rule_value[]){{.i = bf_add((int64_t)i, 1)}, {.i = it->offset}});
             bf_pop(c);
         }
     }
-    /* sprite.c, sprite_get_lod_pixels: "tex_format_t fmt = lod->fmt_file_pos >> 24" (schema line 219) */
+    static const bf_rule rule_219 = {BF_SEVERITY_ERROR, "format", "LOD %d has texture format %d, not one of libdragon's",
+        "sprite.c, sprite_get_lod_pixels: \"tex_format_t fmt = lod->fmt_file_pos >> 24\""};
     for (uint32_t i = 0; i < 7; i++) {
         const sprite_Lod *it = &s->lods[i];
-        const sprite_Lod *prev = i ? &s->lods[i - 1] : &sprite_Lod_zero;
-        (void)it;
-        (void)prev;
         if (bf_push(c, "lods", i)) {
-            {
-                int ok = it->width == 0 || (it->format == 2 ? 0 : it->format == 3 ? 1 : it->format == 6 ? 2 : it->format == 8 ? 3 : it->format == 9 ? 4 : it->format == 12 ? 5 : it->format == 13 ? 6 : it->format == 14 ? 7 : it->format == 16 ? 8 : it->format == 17 ? 9 : -1) >= 0;
-                if (!bf_eval_failed(v, "format", "sprite.c, sprite_get_lod_pixels: \"tex_format_t fmt = lod->fmt_file_pos >> 24\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 4)), "format", "sprite.c, sprite_get_lod_pixels: \"tex_format_t fmt = lod->fmt_file_pos >> 24\"", "LOD %lld has texture format %lld, not one of libdragon's", (long long)(bf_add((int64_t)i, 1)), (long long)((int64_t)it->format));
-                    bf_eval_failed(v, "format", "sprite.c, sprite_get_lod_pixels: \"tex_format_t fmt = lod->fmt_file_pos >> 24\"");
-                }
-            }
+            if (bf_rule_fails(v, &rule_219, it->width == 0 ||
+                    (it->format == 2 ? 0 : it->format == 3 ? 1 : it->format == 6 ? 2 : it->format == 8 ? 3 : it->format == 9 ? 4 : it->format == 12 ? 5 :
+                    it->format == 13 ? 6 : it->format == 14 ? 7 : it->format == 16 ? 8 : it->format == 17 ? 9 : -1) >= 0))
+                bf_rule_report(v, &rule_219, (int64_t)(it->_offset + 4), (const bf_rule_value[]){{.i = bf_add((int64_t)i, 1)}, {.i = it->format}});
             bf_pop(c);
         }
     }
@@ -195,18 +130,7 @@ static void validate_SpriteExt(bf_vctx *v, const sprite_SpriteExt *s)
 
 static void validate_Lod(bf_vctx *v, const sprite_Lod *s)
 {
-    bf_ctx *c = &v->c;
-    const sprite_Sprite *R = c->root;
-    rule_cache *VC = v->cache;
-    (void)c;
-    (void)R;
-    (void)VC;
-    (void)s;
-    {
-        int64_t x = (int64_t)s->format;
-        if (x != INT64_C(0) && x != INT64_C(2) && x != INT64_C(3) && x != INT64_C(6) && x != INT64_C(8) && x != INT64_C(9) && x != INT64_C(12) && x != INT64_C(13) && x != INT64_C(14) && x != INT64_C(16) && x != INT64_C(17))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 4, "format", "TexFormat: the values the document lists", "%lld (0x%llx) is not a value of TexFormat", (long long)x, (unsigned long long)x);
-    }
+    bf_check_enum(v, &enum_TexFormat, s->format, s->_offset + 4, "format");
 }
 
 int sprite_validate_sprite(const sprite_Sprite *doc, const uint8_t *data, size_t size, struct bf_findings *out)

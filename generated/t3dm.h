@@ -4,12 +4,12 @@
 
 #include "bf_runtime.h"
 
-/* Generated for binform runtime 1.1.0; another runtime is refused. */
-#if !defined(BF_RUNTIME_VERSION_NUMBER) || BF_RUNTIME_VERSION_NUMBER != 10100
+/* Generated for binform runtime 1.2.0; another runtime is refused. */
+#if !defined(BF_RUNTIME_VERSION_NUMBER) || BF_RUNTIME_VERSION_NUMBER != 10200
 #ifdef BF_RUNTIME_VERSION
 #pragma message("the bf_runtime.h included here is binform runtime " BF_RUNTIME_VERSION)
 #endif
-#error "t3dm.h was generated for binform runtime 1.1.0: regenerate it with the bfgen of the runtime you build with"
+#error "t3dm.h was generated for binform runtime 1.2.0: regenerate it with the bfgen of the runtime you build with"
 #endif
 
 #ifdef __cplusplus

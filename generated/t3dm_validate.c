@@ -22,159 +22,83 @@ static void validate_StreamData(bf_vctx *v, const t3dm_StreamData *s);
 
 #include "t3dm_access.h"
 
+static const int64_t enum_FogMode_values[] = {0, 1, 2};
+static const bf_enum_check enum_FogMode = {"FogMode", "FogMode: the values the document lists", enum_FogMode_values, 3};
+static const int64_t enum_VertexFX_values[] = {0, 1};
+static const bf_enum_check enum_VertexFX = {"VertexFX", "VertexFX: the values the document lists", enum_VertexFX_values, 2};
+static const int64_t enum_TargetType_values[] = {0, 1, 2, 3};
+static const bf_enum_check enum_TargetType = {"TargetType", "TargetType: the values the document lists", enum_TargetType_values, 4};
+static const bf_flags_check flags_ColorFlags = {"ColorFlags", "ColorFlags: the bits the document lists", UINT64_C(0x7)};
+
 /* The validation context, and the last result of each named value. */
 typedef struct t3dm_vmemo {
     bf_vctx v;
-    struct { const void *of; int64_t value; } m1; /* File.object_chunks */
-    struct { const void *of; int64_t value; } m2; /* File.vertex_chunks */
-    struct { const void *of; int64_t value; } m3; /* File.index_chunks */
-    struct { const void *of; int64_t value; } m4; /* File.material_chunks */
-    struct { const void *of; int64_t value; } m5; /* File.skeleton_chunks */
-    struct { const void *of; int64_t value; } m6; /* File.part_vertex_count */
-    struct { const void *of; int64_t value; } m7; /* File.part_index_count */
-    struct { const void *of; int64_t value; } m8; /* File.bone_count */
-    struct { const void *of; int64_t value; } m9; /* ChunkOffset.rank */
-    struct { const void *of; int64_t value; } m10; /* Object.part_triangles */
+    bf_memo m[10];
 } t3dm_vmemo;
+
+static inline bf_memo *memo(bf_ctx *c, int slot)
+{
+    return &((t3dm_vmemo *)(void *)((char *)c - offsetof(bf_vctx, c)))->m[slot];
+}
 
 static inline int64_t t3dm_File_m_object_chunks(bf_ctx *c, const t3dm_File *s)
 {
-    t3dm_vmemo *m = (t3dm_vmemo *)(void *)((char *)c - offsetof(bf_vctx, c));
-    if (m->m1.of == s)
-        return m->m1.value;
-    int failed = c->err->failed;
-    int64_t x = t3dm_File_v_object_chunks(c, s);
-    if (!failed && !c->err->failed) {
-        m->m1.of = s;
-        m->m1.value = x;
-    }
-    return x;
+    bf_memo *m = memo(c, 0);
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, t3dm_File_v_object_chunks(c, s));
 }
 
 static inline int64_t t3dm_File_m_vertex_chunks(bf_ctx *c, const t3dm_File *s)
 {
-    t3dm_vmemo *m = (t3dm_vmemo *)(void *)((char *)c - offsetof(bf_vctx, c));
-    if (m->m2.of == s)
-        return m->m2.value;
-    int failed = c->err->failed;
-    int64_t x = t3dm_File_v_vertex_chunks(c, s);
-    if (!failed && !c->err->failed) {
-        m->m2.of = s;
-        m->m2.value = x;
-    }
-    return x;
+    bf_memo *m = memo(c, 1);
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, t3dm_File_v_vertex_chunks(c, s));
 }
 
 static inline int64_t t3dm_File_m_index_chunks(bf_ctx *c, const t3dm_File *s)
 {
-    t3dm_vmemo *m = (t3dm_vmemo *)(void *)((char *)c - offsetof(bf_vctx, c));
-    if (m->m3.of == s)
-        return m->m3.value;
-    int failed = c->err->failed;
-    int64_t x = t3dm_File_v_index_chunks(c, s);
-    if (!failed && !c->err->failed) {
-        m->m3.of = s;
-        m->m3.value = x;
-    }
-    return x;
+    bf_memo *m = memo(c, 2);
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, t3dm_File_v_index_chunks(c, s));
 }
 
 static inline int64_t t3dm_File_m_material_chunks(bf_ctx *c, const t3dm_File *s)
 {
-    t3dm_vmemo *m = (t3dm_vmemo *)(void *)((char *)c - offsetof(bf_vctx, c));
-    if (m->m4.of == s)
-        return m->m4.value;
-    int failed = c->err->failed;
-    int64_t x = t3dm_File_v_material_chunks(c, s);
-    if (!failed && !c->err->failed) {
-        m->m4.of = s;
-        m->m4.value = x;
-    }
-    return x;
+    bf_memo *m = memo(c, 3);
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, t3dm_File_v_material_chunks(c, s));
 }
 
 static inline int64_t t3dm_File_m_skeleton_chunks(bf_ctx *c, const t3dm_File *s)
 {
-    t3dm_vmemo *m = (t3dm_vmemo *)(void *)((char *)c - offsetof(bf_vctx, c));
-    if (m->m5.of == s)
-        return m->m5.value;
-    int failed = c->err->failed;
-    int64_t x = t3dm_File_v_skeleton_chunks(c, s);
-    if (!failed && !c->err->failed) {
-        m->m5.of = s;
-        m->m5.value = x;
-    }
-    return x;
+    bf_memo *m = memo(c, 4);
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, t3dm_File_v_skeleton_chunks(c, s));
 }
 
 static inline int64_t t3dm_File_m_part_vertex_count(bf_ctx *c, const t3dm_File *s)
 {
-    t3dm_vmemo *m = (t3dm_vmemo *)(void *)((char *)c - offsetof(bf_vctx, c));
-    if (m->m6.of == s)
-        return m->m6.value;
-    int failed = c->err->failed;
-    int64_t x = t3dm_File_v_part_vertex_count(c, s);
-    if (!failed && !c->err->failed) {
-        m->m6.of = s;
-        m->m6.value = x;
-    }
-    return x;
+    bf_memo *m = memo(c, 5);
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, t3dm_File_v_part_vertex_count(c, s));
 }
 
 static inline int64_t t3dm_File_m_part_index_count(bf_ctx *c, const t3dm_File *s)
 {
-    t3dm_vmemo *m = (t3dm_vmemo *)(void *)((char *)c - offsetof(bf_vctx, c));
-    if (m->m7.of == s)
-        return m->m7.value;
-    int failed = c->err->failed;
-    int64_t x = t3dm_File_v_part_index_count(c, s);
-    if (!failed && !c->err->failed) {
-        m->m7.of = s;
-        m->m7.value = x;
-    }
-    return x;
+    bf_memo *m = memo(c, 6);
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, t3dm_File_v_part_index_count(c, s));
 }
 
 static inline int64_t t3dm_File_m_bone_count(bf_ctx *c, const t3dm_File *s)
 {
-    t3dm_vmemo *m = (t3dm_vmemo *)(void *)((char *)c - offsetof(bf_vctx, c));
-    if (m->m8.of == s)
-        return m->m8.value;
-    int failed = c->err->failed;
-    int64_t x = t3dm_File_v_bone_count(c, s);
-    if (!failed && !c->err->failed) {
-        m->m8.of = s;
-        m->m8.value = x;
-    }
-    return x;
+    bf_memo *m = memo(c, 7);
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, t3dm_File_v_bone_count(c, s));
 }
 
 static inline int64_t t3dm_ChunkOffset_m_rank(bf_ctx *c, const t3dm_ChunkOffset *s)
 {
-    t3dm_vmemo *m = (t3dm_vmemo *)(void *)((char *)c - offsetof(bf_vctx, c));
-    if (m->m9.of == s)
-        return m->m9.value;
-    int failed = c->err->failed;
-    int64_t x = t3dm_ChunkOffset_v_rank(c, s);
-    if (!failed && !c->err->failed) {
-        m->m9.of = s;
-        m->m9.value = x;
-    }
-    return x;
+    bf_memo *m = memo(c, 8);
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, t3dm_ChunkOffset_v_rank(c, s));
 }
 
 static inline int64_t t3dm_Object_m_part_triangles(bf_ctx *c, const t3dm_Object *s)
 {
-    t3dm_vmemo *m = (t3dm_vmemo *)(void *)((char *)c - offsetof(bf_vctx, c));
-    if (m->m10.of == s)
-        return m->m10.value;
-    int failed = c->err->failed;
-    int64_t x = t3dm_Object_v_part_triangles(c, s);
-    if (!failed && !c->err->failed) {
-        m->m10.of = s;
-        m->m10.value = x;
-    }
-    return x;
+    bf_memo *m = memo(c, 9);
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, t3dm_Object_v_part_triangles(c, s));
 }
 
 /* Quantifiers over the root alone, computed once per validation (set: computed). */
@@ -187,101 +111,64 @@ typedef struct rule_cache {
 static void validate_File(bf_vctx *v, const t3dm_File *s)
 {
     bf_ctx *c = &v->c;
-    const t3dm_File *R = c->root;
-    rule_cache *VC = v->cache;
-    (void)c;
-    (void)R;
-    (void)VC;
-    (void)s;
-    /* Chunks: "The first chunk type must be O (Object)." (schema line 126) */
-    {
-        int ok = s->header.chunk_count == 0 || t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, 0)->type == T3DM_CHUNK_TYPE_O;
-        if (!bf_eval_failed(v, "chunks", "Chunks: \"The first chunk type must be O (Object).\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 44)), "chunks", "Chunks: \"The first chunk type must be O (Object).\"", "the first chunk has type 0x%llx, not an object ('O', 0x4f)", (unsigned long long)((int64_t)t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, 0)->type));
-            bf_eval_failed(v, "chunks", "Chunks: \"The first chunk type must be O (Object).\"");
-        }
-    }
-    /* Vertices: "This chunk must only appear once." (schema line 130) */
-    {
-        int ok = t3dm_File_m_vertex_chunks(c, s) == 1;
-        if (!bf_eval_failed(v, "chunks", "Vertices: \"This chunk must only appear once.\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 44)), "chunks", "Vertices: \"This chunk must only appear once.\"", "%lld vertex chunks, not exactly one", (long long)(t3dm_File_m_vertex_chunks(c, s)));
-            bf_eval_failed(v, "chunks", "Vertices: \"This chunk must only appear once.\"");
-        }
-    }
-    /* Indices: "this is a shared buffer across all model/parts" (schema line 134) */
-    {
-        int ok = t3dm_File_m_index_chunks(c, s) == 1;
-        if (!bf_eval_failed(v, "chunks", "Indices: \"this is a shared buffer across all model/parts\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 44)), "chunks", "Indices: \"this is a shared buffer across all model/parts\"", "%lld index chunks, not exactly one", (long long)(t3dm_File_m_index_chunks(c, s)));
-            bf_eval_failed(v, "chunks", "Indices: \"this is a shared buffer across all model/parts\"");
-        }
-    }
-    /* Chunks: "Chunks are sorted by type and may be aligned." (schema line 138) */
+    static const bf_rule rule_126 = {BF_SEVERITY_ERROR, "chunks", "the first chunk has type 0x%x, not an object ('O', 0x4f)",
+        "Chunks: \"The first chunk type must be O (Object).\""};
+    if (bf_rule_fails(v, &rule_126, s->header.chunk_count == 0 || t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, 0)->type == T3DM_CHUNK_TYPE_O))
+        bf_rule_report(v, &rule_126, (int64_t)(s->_offset + 44), (const bf_rule_value[]){{.i = t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, 0)->type}});
+    static const bf_rule rule_130 = {BF_SEVERITY_ERROR, "chunks", "%d vertex chunks, not exactly one", "Vertices: \"This chunk must only appear once.\""};
+    if (bf_rule_fails(v, &rule_130, t3dm_File_m_vertex_chunks(c, s) == 1))
+        bf_rule_report(v, &rule_130, (int64_t)(s->_offset + 44), (const bf_rule_value[]){{.i = t3dm_File_m_vertex_chunks(c, s)}});
+    static const bf_rule rule_134 = {BF_SEVERITY_ERROR, "chunks", "%d index chunks, not exactly one",
+        "Indices: \"this is a shared buffer across all model/parts\""};
+    if (bf_rule_fails(v, &rule_134, t3dm_File_m_index_chunks(c, s) == 1))
+        bf_rule_report(v, &rule_134, (int64_t)(s->_offset + 44), (const bf_rule_value[]){{.i = t3dm_File_m_index_chunks(c, s)}});
+    static const bf_rule rule_138 = {BF_SEVERITY_ERROR, "type",
+        "chunk type 0x%x comes after 0x%x: chunks are not sorted by type (O, A, B, V, I, M, S; custom types may follow)",
+        "Chunks: \"Chunks are sorted by type and may be aligned.\""};
     for (uint32_t i = 0; i < s->chunks_count; i++) {
         const t3dm_ChunkOffset *it = &s->chunks[i];
         const t3dm_ChunkOffset *prev = i ? &s->chunks[i - 1] : &t3dm_ChunkOffset_zero;
-        (void)it;
-        (void)prev;
         if (bf_push(c, "chunks", i)) {
-            {
-                int ok = (int64_t)i == 0 || t3dm_ChunkOffset_m_rank(c, prev) < 0 || t3dm_ChunkOffset_m_rank(c, it) < 0 || t3dm_ChunkOffset_m_rank(c, prev) <= t3dm_ChunkOffset_m_rank(c, it);
-                if (!bf_eval_failed(v, "type", "Chunks: \"Chunks are sorted by type and may be aligned.\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 0)), "type", "Chunks: \"Chunks are sorted by type and may be aligned.\"", "chunk type 0x%llx comes after 0x%llx: chunks are not sorted by type (O, A, B, V, I, M, S; custom types may follow)", (unsigned long long)((int64_t)it->type), (unsigned long long)((int64_t)prev->type));
-                    bf_eval_failed(v, "type", "Chunks: \"Chunks are sorted by type and may be aligned.\"");
-                }
-            }
+            if (bf_rule_fails(v, &rule_138, (int64_t)i == 0 || t3dm_ChunkOffset_m_rank(c, prev) < 0 || t3dm_ChunkOffset_m_rank(c, it) < 0 ||
+                    t3dm_ChunkOffset_m_rank(c, prev) <= t3dm_ChunkOffset_m_rank(c, it)))
+                bf_rule_report(v, &rule_138, (int64_t)(it->_offset + 0), (const bf_rule_value[]){{.i = it->type}, {.i = prev->type}});
             bf_pop(c);
         }
     }
-    /* Header: "First Vertex-chunk index" (schema line 143) */
-    {
-        int ok = t3dm_File_m_vertex_chunks(c, s) == 0 || (s->header.first_vertex_chunk < s->header.chunk_count && t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, s->header.first_vertex_chunk)->type == T3DM_CHUNK_TYPE_V);
-        if (!bf_eval_failed(v, "header.first_vertex_chunk", "Header: \"First Vertex-chunk index\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->header._offset + 12)), "header.first_vertex_chunk", "Header: \"First Vertex-chunk index\"", "first vertex-chunk index %lld does not name a vertex chunk", (long long)((int64_t)s->header.first_vertex_chunk));
-            bf_eval_failed(v, "header.first_vertex_chunk", "Header: \"First Vertex-chunk index\"");
-        }
-    }
-    /* Header: "First Indices-chunk index" (schema line 147) */
-    {
-        int ok = t3dm_File_m_index_chunks(c, s) == 0 || (s->header.first_index_chunk < s->header.chunk_count && t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, s->header.first_index_chunk)->type == T3DM_CHUNK_TYPE_I);
-        if (!bf_eval_failed(v, "header.first_index_chunk", "Header: \"First Indices-chunk index\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->header._offset + 16)), "header.first_index_chunk", "Header: \"First Indices-chunk index\"", "first index-chunk index %lld does not name an index chunk", (long long)((int64_t)s->header.first_index_chunk));
-            bf_eval_failed(v, "header.first_index_chunk", "Header: \"First Indices-chunk index\"");
-        }
-    }
-    /* Header: "First Material-chunk index" (schema line 151) */
-    {
-        int ok = t3dm_File_m_material_chunks(c, s) == 0 || (s->header.first_material_chunk < s->header.chunk_count && t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, s->header.first_material_chunk)->type == T3DM_CHUNK_TYPE_M && (s->header.first_material_chunk == 0 || t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, bf_sub(s->header.first_material_chunk, 1))->type != T3DM_CHUNK_TYPE_M));
-        if (!bf_eval_failed(v, "header.first_material_chunk", "Header: \"First Material-chunk index\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->header._offset + 20)), "header.first_material_chunk", "Header: \"First Material-chunk index\"", "first material-chunk index %lld does not name the first material chunk", (long long)((int64_t)s->header.first_material_chunk));
-            bf_eval_failed(v, "header.first_material_chunk", "Header: \"First Material-chunk index\"");
-        }
-    }
-    /* Header: "Total vertex count" (schema line 156) */
-    {
-        int ok = s->header.total_vertex_count == t3dm_File_m_part_vertex_count(c, s);
-        if (!bf_eval_failed(v, "header.total_vertex_count", "Header: \"Total vertex count\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->header._offset + 8)), "header.total_vertex_count", "Header: \"Total vertex count\"", "total vertex count %lld but the parts load %lld", (long long)((int64_t)s->header.total_vertex_count), (long long)(t3dm_File_m_part_vertex_count(c, s)));
-            bf_eval_failed(v, "header.total_vertex_count", "Header: \"Total vertex count\"");
-        }
-    }
-    /* Header: "Total index count" (schema line 160) */
-    {
-        int ok = s->header.total_index_count == t3dm_File_m_part_index_count(c, s);
-        if (!bf_eval_failed(v, "header.total_index_count", "Header: \"Total index count\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->header._offset + 10)), "header.total_index_count", "Header: \"Total index count\"", "total index count %lld but the parts hold %lld", (long long)((int64_t)s->header.total_index_count), (long long)(t3dm_File_m_part_index_count(c, s)));
-            bf_eval_failed(v, "header.total_index_count", "Header: \"Total index count\"");
-        }
-    }
-    /* Skeleton: "Contains a tree of bones" (the loader and the importer use one skeleton) (schema line 164) */
-    {
-        int ok = t3dm_File_m_skeleton_chunks(c, s) <= 1;
-        if (!bf_eval_failed(v, "chunks", "Skeleton: \"Contains a tree of bones\" (the loader and the importer use one skeleton)") && !ok) {
-            bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)(s->_offset + 44)), "chunks", "Skeleton: \"Contains a tree of bones\" (the loader and the importer use one skeleton)", "%lld skeleton chunks: bone indices could not say which skeleton they mean", (long long)(t3dm_File_m_skeleton_chunks(c, s)));
-            bf_eval_failed(v, "chunks", "Skeleton: \"Contains a tree of bones\" (the loader and the importer use one skeleton)");
-        }
-    }
+    static const bf_rule rule_143 = {BF_SEVERITY_ERROR, "header.first_vertex_chunk", "first vertex-chunk index %d does not name a vertex chunk",
+        "Header: \"First Vertex-chunk index\""};
+    if (bf_rule_fails(v, &rule_143, t3dm_File_m_vertex_chunks(c, s) == 0 ||
+            (s->header.first_vertex_chunk < s->header.chunk_count &&
+            t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, s->header.first_vertex_chunk)->type == T3DM_CHUNK_TYPE_V)))
+        bf_rule_report(v, &rule_143, (int64_t)(s->header._offset + 12), (const bf_rule_value[]){{.i = s->header.first_vertex_chunk}});
+    static const bf_rule rule_147 = {BF_SEVERITY_ERROR, "header.first_index_chunk", "first index-chunk index %d does not name an index chunk",
+        "Header: \"First Indices-chunk index\""};
+    if (bf_rule_fails(v, &rule_147, t3dm_File_m_index_chunks(c, s) == 0 ||
+            (s->header.first_index_chunk < s->header.chunk_count &&
+            t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, s->header.first_index_chunk)->type == T3DM_CHUNK_TYPE_I)))
+        bf_rule_report(v, &rule_147, (int64_t)(s->header._offset + 16), (const bf_rule_value[]){{.i = s->header.first_index_chunk}});
+    static const bf_rule rule_151 = {BF_SEVERITY_ERROR, "header.first_material_chunk", "first material-chunk index %d does not name the first material chunk",
+        "Header: \"First Material-chunk index\""};
+    if (bf_rule_fails(v, &rule_151, t3dm_File_m_material_chunks(c, s) == 0 ||
+            (s->header.first_material_chunk < s->header.chunk_count &&
+            t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, s->header.first_material_chunk)->type == T3DM_CHUNK_TYPE_M &&
+            (s->header.first_material_chunk == 0 ||
+            t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, bf_sub(s->header.first_material_chunk, 1))->type != T3DM_CHUNK_TYPE_M))))
+        bf_rule_report(v, &rule_151, (int64_t)(s->header._offset + 20), (const bf_rule_value[]){{.i = s->header.first_material_chunk}});
+    static const bf_rule rule_156 = {BF_SEVERITY_ERROR, "header.total_vertex_count", "total vertex count %d but the parts load %d",
+        "Header: \"Total vertex count\""};
+    if (bf_rule_fails(v, &rule_156, s->header.total_vertex_count == t3dm_File_m_part_vertex_count(c, s)))
+        bf_rule_report(v, &rule_156, (int64_t)(s->header._offset + 8),
+            (const bf_rule_value[]){{.i = s->header.total_vertex_count}, {.i = t3dm_File_m_part_vertex_count(c, s)}});
+    static const bf_rule rule_160 = {BF_SEVERITY_ERROR, "header.total_index_count", "total index count %d but the parts hold %d",
+        "Header: \"Total index count\""};
+    if (bf_rule_fails(v, &rule_160, s->header.total_index_count == t3dm_File_m_part_index_count(c, s)))
+        bf_rule_report(v, &rule_160, (int64_t)(s->header._offset + 10),
+            (const bf_rule_value[]){{.i = s->header.total_index_count}, {.i = t3dm_File_m_part_index_count(c, s)}});
+    static const bf_rule rule_164 = {BF_SEVERITY_WARNING, "chunks", "%d skeleton chunks: bone indices could not say which skeleton they mean",
+        "Skeleton: \"Contains a tree of bones\" (the loader and the importer use one skeleton)"};
+    if (bf_rule_fails(v, &rule_164, t3dm_File_m_skeleton_chunks(c, s) <= 1))
+        bf_rule_report(v, &rule_164, (int64_t)(s->_offset + 44), (const bf_rule_value[]){{.i = t3dm_File_m_skeleton_chunks(c, s)}});
     if (bf_push(c, "header", -1)) {
         validate_Header(v, &s->header);
         bf_pop(c);
@@ -297,39 +184,22 @@ static void validate_File(bf_vctx *v, const t3dm_File *s)
 static void validate_Header(bf_vctx *v, const t3dm_Header *s)
 {
     bf_ctx *c = &v->c;
-    const t3dm_File *R = c->root;
-    rule_cache *VC = v->cache;
-    (void)c;
-    (void)R;
-    (void)VC;
-    (void)s;
-    /* Header: "AABB min (model space)", "AABB max (model space)" (schema line 208) */
-    {
-        int ok = bf_at_s16(c, s->aabb_min, 3, 0) <= bf_at_s16(c, s->aabb_max, 3, 0) && bf_at_s16(c, s->aabb_min, 3, 1) <= bf_at_s16(c, s->aabb_max, 3, 1) && bf_at_s16(c, s->aabb_min, 3, 2) <= bf_at_s16(c, s->aabb_max, 3, 2);
-        if (!bf_eval_failed(v, "aabb_min", "Header: \"AABB min (model space)\", \"AABB max (model space)\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 32)), "aabb_min", "Header: \"AABB min (model space)\", \"AABB max (model space)\"", "AABB min (%lld, %lld, %lld) is not below max (%lld, %lld, %lld)", (long long)(bf_at_s16(c, s->aabb_min, 3, 0)), (long long)(bf_at_s16(c, s->aabb_min, 3, 1)), (long long)(bf_at_s16(c, s->aabb_min, 3, 2)), (long long)(bf_at_s16(c, s->aabb_max, 3, 0)), (long long)(bf_at_s16(c, s->aabb_max, 3, 1)), (long long)(bf_at_s16(c, s->aabb_max, 3, 2)));
-            bf_eval_failed(v, "aabb_min", "Header: \"AABB min (model space)\", \"AABB max (model space)\"");
-        }
-    }
-    /* Vertex: "Interleaved data for two vertices." (schema line 212) */
-    {
-        int ok = bf_mod(c, s->total_vertex_count, 2) == 0;
-        if (!bf_eval_failed(v, "total_vertex_count", "Vertex: \"Interleaved data for two vertices.\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 8)), "total_vertex_count", "Vertex: \"Interleaved data for two vertices.\"", "total vertex count %lld is odd, but vertices are stored in pairs", (long long)((int64_t)s->total_vertex_count));
-            bf_eval_failed(v, "total_vertex_count", "Vertex: \"Interleaved data for two vertices.\"");
-        }
-    }
+    static const bf_rule rule_208 = {BF_SEVERITY_ERROR, "aabb_min", "AABB min (%d, %d, %d) is not below max (%d, %d, %d)",
+        "Header: \"AABB min (model space)\", \"AABB max (model space)\""};
+    if (bf_rule_fails(v, &rule_208, bf_at_s16(c, s->aabb_min, 3, 0) <= bf_at_s16(c, s->aabb_max, 3, 0) &&
+            bf_at_s16(c, s->aabb_min, 3, 1) <= bf_at_s16(c, s->aabb_max, 3, 1) && bf_at_s16(c, s->aabb_min, 3, 2) <= bf_at_s16(c, s->aabb_max, 3, 2)))
+        bf_rule_report(v, &rule_208, (int64_t)(s->_offset + 32),
+            (const bf_rule_value[]){{.i = bf_at_s16(c, s->aabb_min, 3, 0)}, {.i = bf_at_s16(c, s->aabb_min, 3, 1)}, {.i = bf_at_s16(c, s->aabb_min, 3, 2)},
+            {.i = bf_at_s16(c, s->aabb_max, 3, 0)}, {.i = bf_at_s16(c, s->aabb_max, 3, 1)}, {.i = bf_at_s16(c, s->aabb_max, 3, 2)}});
+    static const bf_rule rule_212 = {BF_SEVERITY_ERROR, "total_vertex_count", "total vertex count %d is odd, but vertices are stored in pairs",
+        "Vertex: \"Interleaved data for two vertices.\""};
+    if (bf_rule_fails(v, &rule_212, bf_mod(c, s->total_vertex_count, 2) == 0))
+        bf_rule_report(v, &rule_212, (int64_t)(s->_offset + 8), (const bf_rule_value[]){{.i = s->total_vertex_count}});
 }
 
 static void validate_Chunk(bf_vctx *v, const t3dm_Chunk *s)
 {
     bf_ctx *c = &v->c;
-    const t3dm_File *R = c->root;
-    rule_cache *VC = v->cache;
-    (void)c;
-    (void)R;
-    (void)VC;
-    (void)s;
     if (s->body.kind == T3DM_KIND_OBJECT && bf_push(c, "body", -1)) {
         validate_Object(v, s->body.Object);
         bf_pop(c);
@@ -354,60 +224,29 @@ static void validate_Chunk(bf_vctx *v, const t3dm_Chunk *s)
 
 static void validate_Material(bf_vctx *v, const t3dm_Material *s)
 {
-    bf_ctx *c = &v->c;
-    const t3dm_File *R = c->root;
-    rule_cache *VC = v->cache;
-    (void)c;
-    (void)R;
-    (void)VC;
-    (void)s;
-    {
-        int64_t x = (int64_t)s->fog_mode;
-        if (x != INT64_C(0) && x != INT64_C(1) && x != INT64_C(2))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 33, "fog_mode", "FogMode: the values the document lists", "%lld (0x%llx) is not a value of FogMode", (long long)x, (unsigned long long)x);
-    }
-    if ((uint64_t)(int64_t)s->color_flags & ~UINT64_C(0x7))
-        bf_report(v, BF_SEVERITY_WARNING, (s)->_offset + 34, "color_flags", "ColorFlags: the bits the document lists", "bits 0x%llx are not ColorFlags flags", (unsigned long long)((uint64_t)(int64_t)s->color_flags & ~UINT64_C(0x7)));
-    {
-        int64_t x = (int64_t)s->vertex_fx;
-        if (x != INT64_C(0) && x != INT64_C(1))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 35, "vertex_fx", "VertexFX: the values the document lists", "%lld (0x%llx) is not a value of VertexFX", (long long)x, (unsigned long long)x);
-    }
+    bf_check_enum(v, &enum_FogMode, s->fog_mode, s->_offset + 33, "fog_mode");
+    bf_check_flags(v, &flags_ColorFlags, s->color_flags, s->_offset + 34, "color_flags");
+    bf_check_enum(v, &enum_VertexFX, s->vertex_fx, s->_offset + 35, "vertex_fx");
 }
 
 static void validate_Object(bf_vctx *v, const t3dm_Object *s)
 {
     bf_ctx *c = &v->c;
     const t3dm_File *R = c->root;
-    rule_cache *VC = v->cache;
-    (void)c;
-    (void)R;
-    (void)VC;
-    (void)s;
-    /* Object: "Material, chunk index" (schema line 373) */
-    {
-        int ok = s->material < t3dm_File_m_material_chunks(c, R);
-        if (!bf_eval_failed(v, "material", "Object: \"Material, chunk index\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 8)), "material", "Object: \"Material, chunk index\"", "material %lld but the file has %lld material chunks", (long long)((int64_t)s->material), (long long)(t3dm_File_m_material_chunks(c, R)));
-            bf_eval_failed(v, "material", "Object: \"Material, chunk index\"");
-        }
-    }
-    /* Object: "AABB min (XYZ)", "AABB max (XYZ)" (schema line 377) */
-    {
-        int ok = bf_at_s16(c, s->aabb_min, 3, 0) <= bf_at_s16(c, s->aabb_max, 3, 0) && bf_at_s16(c, s->aabb_min, 3, 1) <= bf_at_s16(c, s->aabb_max, 3, 1) && bf_at_s16(c, s->aabb_min, 3, 2) <= bf_at_s16(c, s->aabb_max, 3, 2);
-        if (!bf_eval_failed(v, "aabb_min", "Object: \"AABB min (XYZ)\", \"AABB max (XYZ)\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 20)), "aabb_min", "Object: \"AABB min (XYZ)\", \"AABB max (XYZ)\"", "AABB min (%lld, %lld, %lld) is not below max (%lld, %lld, %lld)", (long long)(bf_at_s16(c, s->aabb_min, 3, 0)), (long long)(bf_at_s16(c, s->aabb_min, 3, 1)), (long long)(bf_at_s16(c, s->aabb_min, 3, 2)), (long long)(bf_at_s16(c, s->aabb_max, 3, 0)), (long long)(bf_at_s16(c, s->aabb_max, 3, 1)), (long long)(bf_at_s16(c, s->aabb_max, 3, 2)));
-            bf_eval_failed(v, "aabb_min", "Object: \"AABB min (XYZ)\", \"AABB max (XYZ)\"");
-        }
-    }
-    /* Object: "Triangle count" (schema line 381) */
-    {
-        int ok = s->triangle_count >= t3dm_Object_m_part_triangles(c, s);
-        if (!bf_eval_failed(v, "triangle_count", "Object: \"Triangle count\"") && !ok) {
-            bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)(s->_offset + 6)), "triangle_count", "Object: \"Triangle count\"", "triangle count %lld is less than the %lld triangles of its parts' index lists", (long long)((int64_t)s->triangle_count), (long long)(t3dm_Object_m_part_triangles(c, s)));
-            bf_eval_failed(v, "triangle_count", "Object: \"Triangle count\"");
-        }
-    }
+    static const bf_rule rule_373 = {BF_SEVERITY_ERROR, "material", "material %d but the file has %d material chunks", "Object: \"Material, chunk index\""};
+    if (bf_rule_fails(v, &rule_373, s->material < t3dm_File_m_material_chunks(c, R)))
+        bf_rule_report(v, &rule_373, (int64_t)(s->_offset + 8), (const bf_rule_value[]){{.i = s->material}, {.i = t3dm_File_m_material_chunks(c, R)}});
+    static const bf_rule rule_377 = {BF_SEVERITY_ERROR, "aabb_min", "AABB min (%d, %d, %d) is not below max (%d, %d, %d)",
+        "Object: \"AABB min (XYZ)\", \"AABB max (XYZ)\""};
+    if (bf_rule_fails(v, &rule_377, bf_at_s16(c, s->aabb_min, 3, 0) <= bf_at_s16(c, s->aabb_max, 3, 0) &&
+            bf_at_s16(c, s->aabb_min, 3, 1) <= bf_at_s16(c, s->aabb_max, 3, 1) && bf_at_s16(c, s->aabb_min, 3, 2) <= bf_at_s16(c, s->aabb_max, 3, 2)))
+        bf_rule_report(v, &rule_377, (int64_t)(s->_offset + 20),
+            (const bf_rule_value[]){{.i = bf_at_s16(c, s->aabb_min, 3, 0)}, {.i = bf_at_s16(c, s->aabb_min, 3, 1)}, {.i = bf_at_s16(c, s->aabb_min, 3, 2)},
+            {.i = bf_at_s16(c, s->aabb_max, 3, 0)}, {.i = bf_at_s16(c, s->aabb_max, 3, 1)}, {.i = bf_at_s16(c, s->aabb_max, 3, 2)}});
+    static const bf_rule rule_381 = {BF_SEVERITY_WARNING, "triangle_count", "triangle count %d is less than the %d triangles of its parts' index lists",
+        "Object: \"Triangle count\""};
+    if (bf_rule_fails(v, &rule_381, s->triangle_count >= t3dm_Object_m_part_triangles(c, s)))
+        bf_rule_report(v, &rule_381, (int64_t)(s->_offset + 6), (const bf_rule_value[]){{.i = s->triangle_count}, {.i = t3dm_Object_m_part_triangles(c, s)}});
     for (uint32_t i = 0; i < s->parts_count; i++) {
         if (bf_push(c, "parts", i)) {
             validate_Part(v, &s->parts[i]);
@@ -420,89 +259,51 @@ static void validate_Part(bf_vctx *v, const t3dm_Part *s)
 {
     bf_ctx *c = &v->c;
     const t3dm_File *R = c->root;
-    rule_cache *VC = v->cache;
-    (void)c;
-    (void)R;
-    (void)VC;
-    (void)s;
-    /* Part: "Triangle Index count" (three 8-bit indices per triangle) (schema line 438) */
-    {
-        int ok = bf_mod(c, s->index_count, 3) == 0;
-        if (!bf_eval_failed(v, "index_count", "Part: \"Triangle Index count\" (three 8-bit indices per triangle)") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 12)), "index_count", "Part: \"Triangle Index count\" (three 8-bit indices per triangle)", "triangle index count %lld is not a multiple of 3", (long long)((int64_t)s->index_count));
-            bf_eval_failed(v, "index_count", "Part: \"Triangle Index count\" (three 8-bit indices per triangle)");
-        }
+    static const bf_rule rule_438 = {BF_SEVERITY_ERROR, "index_count", "triangle index count %d is not a multiple of 3",
+        "Part: \"Triangle Index count\" (three 8-bit indices per triangle)"};
+    if (bf_rule_fails(v, &rule_438, bf_mod(c, s->index_count, 3) == 0))
+        bf_rule_report(v, &rule_438, (int64_t)(s->_offset + 12), (const bf_rule_value[]){{.i = s->index_count}});
+    static const bf_rule rule_442 = {BF_SEVERITY_ERROR, "index_count", "a triangle index is not below %d, the end of the part's vertex load",
+        "Indices: \"Local Indices\" (local to the part's vertex load)"};
+    int64_t q1 = 1;
+    for (uint32_t i1 = 0; i1 < (uint32_t)(s->index_data.triangles_count); i1++) {
+        if (!(s->index_data.triangles[i1] < bf_add(s->vertex_dest, s->vertex_count))) { q1 = 0; break; }
     }
-    /* Indices: "Local Indices" (local to the part's vertex load) (schema line 442) */
-    {
-        int64_t q1 = 1;
-        for (uint32_t i1 = 0; i1 < (uint32_t)(s->index_data.triangles_count); i1++) {
-            if (!(s->index_data.triangles[i1] < bf_add(s->vertex_dest, s->vertex_count))) { q1 = 0; break; }
-        }
-        int ok = q1 != 0;
-        if (!bf_eval_failed(v, "index_count", "Indices: \"Local Indices\" (local to the part's vertex load)") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 12)), "index_count", "Indices: \"Local Indices\" (local to the part's vertex load)", "a triangle index is not below %lld, the end of the part's vertex load", (long long)(bf_add(s->vertex_dest, s->vertex_count)));
-            bf_eval_failed(v, "index_count", "Indices: \"Local Indices\" (local to the part's vertex load)");
-        }
-    }
-    /* Part: "Vertex src. offset", "Vertex count" (schema line 446) */
-    {
-        int ok = bf_mod(c, s->vertex_offset, 16) == 0 && bf_add(bf_div(c, s->vertex_offset, 16), s->vertex_count) <= R->header.total_vertex_count;
-        if (!bf_eval_failed(v, "vertex_offset", "Part: \"Vertex src. offset\", \"Vertex count\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 0)), "vertex_offset", "Part: \"Vertex src. offset\", \"Vertex count\"", "vertices %lld to %lld are not inside the %lld of the vertex chunk", (long long)(bf_div(c, s->vertex_offset, 16)), (long long)(bf_add(bf_div(c, s->vertex_offset, 16), s->vertex_count)), (long long)((int64_t)R->header.total_vertex_count));
-            bf_eval_failed(v, "vertex_offset", "Part: \"Vertex src. offset\", \"Vertex count\"");
-        }
-    }
-    /* Part: "Matrix index, 0xFFFF for none" (schema line 450) */
-    {
-        int ok = s->matrix_index == 65535 || s->matrix_index < t3dm_File_m_bone_count(c, R);
-        if (!bf_eval_failed(v, "matrix_index", "Part: \"Matrix index, 0xFFFF for none\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 14)), "matrix_index", "Part: \"Matrix index, 0xFFFF for none\"", "matrix index %lld but the skeleton has %lld bones", (long long)((int64_t)s->matrix_index), (long long)(t3dm_File_m_bone_count(c, R)));
-            bf_eval_failed(v, "matrix_index", "Part: \"Matrix index, 0xFFFF for none\"");
-        }
-    }
+    if (bf_rule_fails(v, &rule_442, q1))
+        bf_rule_report(v, &rule_442, (int64_t)(s->_offset + 12), (const bf_rule_value[]){{.i = bf_add(s->vertex_dest, s->vertex_count)}});
+    static const bf_rule rule_446 = {BF_SEVERITY_ERROR, "vertex_offset", "vertices %d to %d are not inside the %d of the vertex chunk",
+        "Part: \"Vertex src. offset\", \"Vertex count\""};
+    if (bf_rule_fails(v, &rule_446, bf_mod(c, s->vertex_offset, 16) == 0 &&
+            bf_add(bf_div(c, s->vertex_offset, 16), s->vertex_count) <= R->header.total_vertex_count))
+        bf_rule_report(v, &rule_446, (int64_t)(s->_offset + 0),
+            (const bf_rule_value[]){{.i = bf_div(c, s->vertex_offset, 16)}, {.i = bf_add(bf_div(c, s->vertex_offset, 16), s->vertex_count)},
+            {.i = R->header.total_vertex_count}});
+    static const bf_rule rule_450 = {BF_SEVERITY_ERROR, "matrix_index", "matrix index %d but the skeleton has %d bones",
+        "Part: \"Matrix index, 0xFFFF for none\""};
+    if (bf_rule_fails(v, &rule_450, s->matrix_index == 65535 || s->matrix_index < t3dm_File_m_bone_count(c, R)))
+        bf_rule_report(v, &rule_450, (int64_t)(s->_offset + 14), (const bf_rule_value[]){{.i = s->matrix_index}, {.i = t3dm_File_m_bone_count(c, R)}});
 }
 
 static void validate_Skeleton(bf_vctx *v, const t3dm_Skeleton *s)
 {
     bf_ctx *c = &v->c;
-    const t3dm_File *R = c->root;
-    rule_cache *VC = v->cache;
-    (void)c;
-    (void)R;
-    (void)VC;
-    (void)s;
-    /* T3DBone: "The list is sorted by index, so index references are guaranteed to be parsed before the bone itself." (schema line 488) */
+    static const bf_rule rule_488 = {BF_SEVERITY_ERROR, "parent", "parent %d does not come before bone %d",
+        "T3DBone: \"The list is sorted by index, so index references are guaranteed to be parsed before the bone itself.\""};
     for (uint32_t i = 0; i < s->bones_count; i++) {
         const t3dm_Bone *it = &s->bones[i];
-        const t3dm_Bone *prev = i ? &s->bones[i - 1] : &t3dm_Bone_zero;
-        (void)it;
-        (void)prev;
         if (bf_push(c, "bones", i)) {
-            {
-                int ok = it->parent == 65535 || it->parent < (int64_t)i;
-                if (!bf_eval_failed(v, "parent", "T3DBone: \"The list is sorted by index, so index references are guaranteed to be parsed before the bone itself.\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 4)), "parent", "T3DBone: \"The list is sorted by index, so index references are guaranteed to be parsed before the bone itself.\"", "parent %lld does not come before bone %lld", (long long)((int64_t)it->parent), (long long)((int64_t)i));
-                    bf_eval_failed(v, "parent", "T3DBone: \"The list is sorted by index, so index references are guaranteed to be parsed before the bone itself.\"");
-                }
-            }
+            if (bf_rule_fails(v, &rule_488, it->parent == 65535 || it->parent < (int64_t)i))
+                bf_rule_report(v, &rule_488, (int64_t)(it->_offset + 4), (const bf_rule_value[]){{.i = it->parent}, {.i = (int64_t)i}});
             bf_pop(c);
         }
     }
-    /* T3DBone: "Depth / Level" (schema line 493) */
+    static const bf_rule rule_493 = {BF_SEVERITY_WARNING, "depth", "depth %d does not follow from the parent's", "T3DBone: \"Depth / Level\""};
     for (uint32_t i = 0; i < s->bones_count; i++) {
         const t3dm_Bone *it = &s->bones[i];
-        const t3dm_Bone *prev = i ? &s->bones[i - 1] : &t3dm_Bone_zero;
-        (void)it;
-        (void)prev;
         if (bf_push(c, "bones", i)) {
-            {
-                int ok = (it->parent == 65535 ? it->depth == 0 : it->depth == bf_add(t3dm_Bone_at(c, s->bones, s->bones_count, it->parent)->depth, 1)) != 0;
-                if (!bf_eval_failed(v, "depth", "T3DBone: \"Depth / Level\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)(it->_offset + 6)), "depth", "T3DBone: \"Depth / Level\"", "depth %lld does not follow from the parent's", (long long)((int64_t)it->depth));
-                    bf_eval_failed(v, "depth", "T3DBone: \"Depth / Level\"");
-                }
-            }
+            if (bf_rule_fails(v, &rule_493, it->parent == 65535 ? it->depth == 0 :
+                    it->depth == bf_add(t3dm_Bone_at(c, s->bones, s->bones_count, it->parent)->depth, 1)))
+                bf_rule_report(v, &rule_493, (int64_t)(it->_offset + 6), (const bf_rule_value[]){{.i = it->depth}});
             bf_pop(c);
         }
     }
@@ -512,70 +313,40 @@ static void validate_Animation(bf_vctx *v, const t3dm_Animation *s)
 {
     bf_ctx *c = &v->c;
     const t3dm_File *R = c->root;
-    rule_cache *VC = v->cache;
-    (void)c;
-    (void)R;
-    (void)VC;
-    (void)s;
-    /* ChannelMapping: "They are sorted so that all rotation channels come first." (schema line 530) */
+    static const bf_rule rule_530 = {BF_SEVERITY_ERROR, "target_type", "channel %d has target type %d, but the first %d channels are the rotations",
+        "ChannelMapping: \"They are sorted so that all rotation channels come first.\""};
     for (uint32_t i = 0; i < s->channels_count; i++) {
         const t3dm_ChannelMapping *it = &s->channels[i];
-        const t3dm_ChannelMapping *prev = i ? &s->channels[i - 1] : &t3dm_ChannelMapping_zero;
-        (void)it;
-        (void)prev;
         if (bf_push(c, "channels", i)) {
-            {
-                int ok = ((int64_t)i < s->quat_channel_count) == (it->target_type == T3DM_TARGET_TYPE_ROTATION);
-                if (!bf_eval_failed(v, "target_type", "ChannelMapping: \"They are sorted so that all rotation channels come first.\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 2)), "target_type", "ChannelMapping: \"They are sorted so that all rotation channels come first.\"", "channel %lld has target type %lld, but the first %lld channels are the rotations", (long long)((int64_t)i), (long long)((int64_t)it->target_type), (long long)((int64_t)s->quat_channel_count));
-                    bf_eval_failed(v, "target_type", "ChannelMapping: \"They are sorted so that all rotation channels come first.\"");
-                }
-            }
+            if (bf_rule_fails(v, &rule_530, ((int64_t)i < s->quat_channel_count) == (it->target_type == T3DM_TARGET_TYPE_ROTATION)))
+                bf_rule_report(v, &rule_530, (int64_t)(it->_offset + 2),
+                    (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->target_type}, {.i = s->quat_channel_count}});
             bf_pop(c);
         }
     }
-    /* ChannelMapping: "Attribute index (0-2 for x/y/z, 0 for quat.)" (schema line 535) */
+    static const bf_rule rule_535 = {BF_SEVERITY_ERROR, "attribute_index", "attribute index %d is not valid for target type %d",
+        "ChannelMapping: \"Attribute index (0-2 for x/y/z, 0 for quat.)\""};
     for (uint32_t i = 0; i < s->channels_count; i++) {
         const t3dm_ChannelMapping *it = &s->channels[i];
-        const t3dm_ChannelMapping *prev = i ? &s->channels[i - 1] : &t3dm_ChannelMapping_zero;
-        (void)it;
-        (void)prev;
         if (bf_push(c, "channels", i)) {
-            {
-                int ok = (it->target_type == T3DM_TARGET_TYPE_ROTATION ? it->attribute_index == 0 : it->attribute_index <= 2) != 0;
-                if (!bf_eval_failed(v, "attribute_index", "ChannelMapping: \"Attribute index (0-2 for x/y/z, 0 for quat.)\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 3)), "attribute_index", "ChannelMapping: \"Attribute index (0-2 for x/y/z, 0 for quat.)\"", "attribute index %lld is not valid for target type %lld", (long long)((int64_t)it->attribute_index), (long long)((int64_t)it->target_type));
-                    bf_eval_failed(v, "attribute_index", "ChannelMapping: \"Attribute index (0-2 for x/y/z, 0 for quat.)\"");
-                }
-            }
+            if (bf_rule_fails(v, &rule_535, it->target_type == T3DM_TARGET_TYPE_ROTATION ? it->attribute_index == 0 : it->attribute_index <= 2))
+                bf_rule_report(v, &rule_535, (int64_t)(it->_offset + 3), (const bf_rule_value[]){{.i = it->attribute_index}, {.i = it->target_type}});
             bf_pop(c);
         }
     }
-    /* ChannelMapping: "Target index" (a bone of the skeleton) (schema line 540) */
+    static const bf_rule rule_540 = {BF_SEVERITY_ERROR, "target_index", "target %d but the skeleton has %d bones",
+        "ChannelMapping: \"Target index\" (a bone of the skeleton)"};
     for (uint32_t i = 0; i < s->channels_count; i++) {
         const t3dm_ChannelMapping *it = &s->channels[i];
-        const t3dm_ChannelMapping *prev = i ? &s->channels[i - 1] : &t3dm_ChannelMapping_zero;
-        (void)it;
-        (void)prev;
         if (bf_push(c, "channels", i)) {
-            {
-                int ok = it->target_index < t3dm_File_m_bone_count(c, R);
-                if (!bf_eval_failed(v, "target_index", "ChannelMapping: \"Target index\" (a bone of the skeleton)") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 0)), "target_index", "ChannelMapping: \"Target index\" (a bone of the skeleton)", "target %lld but the skeleton has %lld bones", (long long)((int64_t)it->target_index), (long long)(t3dm_File_m_bone_count(c, R)));
-                    bf_eval_failed(v, "target_index", "ChannelMapping: \"Target index\" (a bone of the skeleton)");
-                }
-            }
+            if (bf_rule_fails(v, &rule_540, it->target_index < t3dm_File_m_bone_count(c, R)))
+                bf_rule_report(v, &rule_540, (int64_t)(it->_offset + 0), (const bf_rule_value[]){{.i = it->target_index}, {.i = t3dm_File_m_bone_count(c, R)}});
             bf_pop(c);
         }
     }
-    /* Animation: "Duration (seconds)" (schema line 545) */
-    {
-        int ok = (double)s->duration >= 0;
-        if (!bf_eval_failed(v, "duration", "Animation: \"Duration (seconds)\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 4)), "duration", "Animation: \"Duration (seconds)\"", "negative duration %g", (double)s->duration);
-            bf_eval_failed(v, "duration", "Animation: \"Duration (seconds)\"");
-        }
-    }
+    static const bf_rule rule_545 = {BF_SEVERITY_ERROR, "duration", "negative duration %g", "Animation: \"Duration (seconds)\""};
+    if (bf_rule_fails(v, &rule_545, (double)s->duration >= 0))
+        bf_rule_report(v, &rule_545, (int64_t)(s->_offset + 4), (const bf_rule_value[]){{.f = (double)s->duration}});
     for (uint32_t i = 0; i < s->channels_count; i++) {
         if (bf_push(c, "channels", i)) {
             validate_ChannelMapping(v, &s->channels[i]);
@@ -586,73 +357,48 @@ static void validate_Animation(bf_vctx *v, const t3dm_Animation *s)
 
 static void validate_ChannelMapping(bf_vctx *v, const t3dm_ChannelMapping *s)
 {
-    bf_ctx *c = &v->c;
-    const t3dm_File *R = c->root;
-    rule_cache *VC = v->cache;
-    (void)c;
-    (void)R;
-    (void)VC;
-    (void)s;
-    {
-        int64_t x = (int64_t)s->target_type;
-        if (x != INT64_C(0) && x != INT64_C(1) && x != INT64_C(2) && x != INT64_C(3))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 2, "target_type", "TargetType: the values the document lists", "%lld (0x%llx) is not a value of TargetType", (long long)x, (unsigned long long)x);
-    }
+    bf_check_enum(v, &enum_TargetType, s->target_type, s->_offset + 2, "target_type");
 }
 
 static void validate_Bvh(bf_vctx *v, const t3dm_Bvh *s)
 {
     bf_ctx *c = &v->c;
     const t3dm_File *R = c->root;
-    rule_cache *VC = v->cache;
-    (void)c;
-    (void)R;
-    (void)VC;
-    (void)s;
-    /* BVHNode: "If the data count is 0, the node is an inner node and the index points to the next 2 nodes." (schema line 579) */
+    static const bf_rule rule_579 = {BF_SEVERITY_ERROR, "value", "inner node's children %d and %d are not among the %d nodes",
+        "BVHNode: \"If the data count is 0, the node is an inner node and the index points to the next 2 nodes.\""};
     for (uint32_t i = 0; i < s->nodes_count; i++) {
         const t3dm_BvhNode *it = &s->nodes[i];
-        const t3dm_BvhNode *prev = i ? &s->nodes[i - 1] : &t3dm_BvhNode_zero;
-        (void)it;
-        (void)prev;
         if (bf_push(c, "nodes", i)) {
-            {
-                int ok = (int64_t)((uint64_t)it->value & UINT64_C(0xF)) > 0 || (bf_add((int64_t)i, bf_sext(((uint64_t)it->value >> 4) & UINT64_C(0xFFF), 12)) >= 0 && bf_add(bf_add((int64_t)i, bf_sext(((uint64_t)it->value >> 4) & UINT64_C(0xFFF), 12)), 1) < s->node_count);
-                if (!bf_eval_failed(v, "value", "BVHNode: \"If the data count is 0, the node is an inner node and the index points to the next 2 nodes.\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 12)), "value", "BVHNode: \"If the data count is 0, the node is an inner node and the index points to the next 2 nodes.\"", "inner node's children %lld and %lld are not among the %lld nodes", (long long)(bf_add((int64_t)i, bf_sext(((uint64_t)it->value >> 4) & UINT64_C(0xFFF), 12))), (long long)(bf_add(bf_add((int64_t)i, bf_sext(((uint64_t)it->value >> 4) & UINT64_C(0xFFF), 12)), 1)), (long long)((int64_t)s->node_count));
-                    bf_eval_failed(v, "value", "BVHNode: \"If the data count is 0, the node is an inner node and the index points to the next 2 nodes.\"");
-                }
-            }
+            if (bf_rule_fails(v, &rule_579, (int64_t)((uint64_t)it->value & UINT64_C(0xF)) > 0 ||
+                    (bf_add((int64_t)i, bf_sext(((uint64_t)it->value >> 4) & UINT64_C(0xFFF), 12)) >= 0 &&
+                    bf_add(bf_add((int64_t)i, bf_sext(((uint64_t)it->value >> 4) & UINT64_C(0xFFF), 12)), 1) < s->node_count)))
+                bf_rule_report(v, &rule_579, (int64_t)(it->_offset + 12),
+                    (const bf_rule_value[]){{.i = bf_add((int64_t)i, bf_sext(((uint64_t)it->value >> 4) & UINT64_C(0xFFF), 12))},
+                    {.i = bf_add(bf_add((int64_t)i, bf_sext(((uint64_t)it->value >> 4) & UINT64_C(0xFFF), 12)), 1)}, {.i = s->node_count}});
             bf_pop(c);
         }
     }
-    /* BVHNode: "If the data count is >0, the node is a leaf node and the index points to the data array." (schema line 584) */
+    static const bf_rule rule_584 = {BF_SEVERITY_ERROR, "value", "leaf data %d to %d is not inside the %d data entries",
+        "BVHNode: \"If the data count is >0, the node is a leaf node and the index points to the data array.\""};
     for (uint32_t i = 0; i < s->nodes_count; i++) {
         const t3dm_BvhNode *it = &s->nodes[i];
-        const t3dm_BvhNode *prev = i ? &s->nodes[i - 1] : &t3dm_BvhNode_zero;
-        (void)it;
-        (void)prev;
         if (bf_push(c, "nodes", i)) {
-            {
-                int ok = (int64_t)((uint64_t)it->value & UINT64_C(0xF)) == 0 || (bf_sext(((uint64_t)it->value >> 4) & UINT64_C(0xFFF), 12) >= 0 && bf_add(bf_sext(((uint64_t)it->value >> 4) & UINT64_C(0xFFF), 12), (int64_t)((uint64_t)it->value & UINT64_C(0xF))) <= s->data_count);
-                if (!bf_eval_failed(v, "value", "BVHNode: \"If the data count is >0, the node is a leaf node and the index points to the data array.\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 12)), "value", "BVHNode: \"If the data count is >0, the node is a leaf node and the index points to the data array.\"", "leaf data %lld to %lld is not inside the %lld data entries", (long long)(bf_sext(((uint64_t)it->value >> 4) & UINT64_C(0xFFF), 12)), (long long)(bf_add(bf_sext(((uint64_t)it->value >> 4) & UINT64_C(0xFFF), 12), (int64_t)((uint64_t)it->value & UINT64_C(0xF)))), (long long)((int64_t)s->data_count));
-                    bf_eval_failed(v, "value", "BVHNode: \"If the data count is >0, the node is a leaf node and the index points to the data array.\"");
-                }
-            }
+            if (bf_rule_fails(v, &rule_584, (int64_t)((uint64_t)it->value & UINT64_C(0xF)) == 0 ||
+                    (bf_sext(((uint64_t)it->value >> 4) & UINT64_C(0xFFF), 12) >= 0 &&
+                    bf_add(bf_sext(((uint64_t)it->value >> 4) & UINT64_C(0xFFF), 12), (int64_t)((uint64_t)it->value & UINT64_C(0xF))) <= s->data_count)))
+                bf_rule_report(v, &rule_584, (int64_t)(it->_offset + 12),
+                    (const bf_rule_value[]){{.i = bf_sext(((uint64_t)it->value >> 4) & UINT64_C(0xFFF), 12)},
+                    {.i = bf_add(bf_sext(((uint64_t)it->value >> 4) & UINT64_C(0xFFF), 12), (int64_t)((uint64_t)it->value & UINT64_C(0xF)))},
+                    {.i = s->data_count}});
             bf_pop(c);
         }
     }
-    /* Mesh BVH: leaf data are objects (schema line 589) */
+    static const bf_rule rule_589 = {BF_SEVERITY_ERROR, "", "object %d but the file has %d objects", "Mesh BVH: leaf data are objects"};
     for (uint32_t i = 0; i < s->data_array_count; i++) {
         if (bf_push(c, "data_array", i)) {
-            {
-                int ok = (int64_t)s->data_array[i] < t3dm_File_m_object_chunks(c, R);
-                if (!bf_eval_failed(v, "", "Mesh BVH: leaf data are objects") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((s)->data_array_at + (uint64_t)i * 2), "", "Mesh BVH: leaf data are objects", "object %lld but the file has %lld objects", (long long)((int64_t)s->data_array[i]), (long long)(t3dm_File_m_object_chunks(c, R)));
-                    bf_eval_failed(v, "", "Mesh BVH: leaf data are objects");
-                }
-            }
+            if (bf_rule_fails(v, &rule_589, (int64_t)s->data_array[i] < t3dm_File_m_object_chunks(c, R)))
+                bf_rule_report(v, &rule_589, s->data_array_at + (uint64_t)i * 2,
+                    (const bf_rule_value[]){{.i = (int64_t)s->data_array[i]}, {.i = t3dm_File_m_object_chunks(c, R)}});
             bf_pop(c);
         }
     }
@@ -667,31 +413,19 @@ static void validate_Bvh(bf_vctx *v, const t3dm_Bvh *s)
 static void validate_BvhNode(bf_vctx *v, const t3dm_BvhNode *s)
 {
     bf_ctx *c = &v->c;
-    const t3dm_File *R = c->root;
-    rule_cache *VC = v->cache;
-    (void)c;
-    (void)R;
-    (void)VC;
-    (void)s;
-    /* BVHNode: "AABB min (model space)" (schema line 613) */
-    {
-        int ok = bf_at_s16(c, s->aabb_min, 3, 0) <= bf_at_s16(c, s->aabb_max, 3, 0) && bf_at_s16(c, s->aabb_min, 3, 1) <= bf_at_s16(c, s->aabb_max, 3, 1) && bf_at_s16(c, s->aabb_min, 3, 2) <= bf_at_s16(c, s->aabb_max, 3, 2);
-        if (!bf_eval_failed(v, "aabb_min", "BVHNode: \"AABB min (model space)\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 0)), "aabb_min", "BVHNode: \"AABB min (model space)\"", "AABB min (%lld, %lld, %lld) is not below max (%lld, %lld, %lld)", (long long)(bf_at_s16(c, s->aabb_min, 3, 0)), (long long)(bf_at_s16(c, s->aabb_min, 3, 1)), (long long)(bf_at_s16(c, s->aabb_min, 3, 2)), (long long)(bf_at_s16(c, s->aabb_max, 3, 0)), (long long)(bf_at_s16(c, s->aabb_max, 3, 1)), (long long)(bf_at_s16(c, s->aabb_max, 3, 2)));
-            bf_eval_failed(v, "aabb_min", "BVHNode: \"AABB min (model space)\"");
-        }
-    }
+    static const bf_rule rule_613 = {BF_SEVERITY_ERROR, "aabb_min", "AABB min (%d, %d, %d) is not below max (%d, %d, %d)",
+        "BVHNode: \"AABB min (model space)\""};
+    if (bf_rule_fails(v, &rule_613, bf_at_s16(c, s->aabb_min, 3, 0) <= bf_at_s16(c, s->aabb_max, 3, 0) &&
+            bf_at_s16(c, s->aabb_min, 3, 1) <= bf_at_s16(c, s->aabb_max, 3, 1) && bf_at_s16(c, s->aabb_min, 3, 2) <= bf_at_s16(c, s->aabb_max, 3, 2)))
+        bf_rule_report(v, &rule_613, (int64_t)(s->_offset + 0),
+            (const bf_rule_value[]){{.i = bf_at_s16(c, s->aabb_min, 3, 0)}, {.i = bf_at_s16(c, s->aabb_min, 3, 1)}, {.i = bf_at_s16(c, s->aabb_min, 3, 2)},
+            {.i = bf_at_s16(c, s->aabb_max, 3, 0)}, {.i = bf_at_s16(c, s->aabb_max, 3, 1)}, {.i = bf_at_s16(c, s->aabb_max, 3, 2)}});
 }
 
 static void validate_StreamData(bf_vctx *v, const t3dm_StreamData *s)
 {
-    bf_ctx *c = &v->c;
-    const t3dm_File *R = c->root;
-    rule_cache *VC = v->cache;
-    (void)c;
-    (void)R;
-    (void)VC;
     (void)s;
+    (void)v;
 }
 
 int t3dm_validate_model(const t3dm_File *doc, const uint8_t *data, size_t size, struct bf_findings *out)

@@ -20,48 +20,29 @@ typedef struct rule_cache {
 static void validate_File(bf_vctx *v, const tkl_File *s)
 {
     bf_ctx *c = &v->c;
-    const tkl_File *R = c->root;
-    rule_cache *VC = v->cache;
-    (void)c;
-    (void)R;
-    (void)VC;
-    (void)s;
-    /* Toshi Keyframe Library: "+4 byte[4] Always empty" (schema line 44) */
-    {
-        int64_t q1 = 1;
-        for (uint32_t i1 = 0; i1 < (uint32_t)(4); i1++) {
-            if (!(s->empty[i1] == 0)) { q1 = 0; break; }
-        }
-        int ok = q1 != 0;
-        if (!bf_eval_failed(v, "empty", "Toshi Keyframe Library: \"+4 byte[4] Always empty\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 4)), "empty", "Toshi Keyframe Library: \"+4 byte[4] Always empty\"", "bytes 4..7 are not empty");
-            bf_eval_failed(v, "empty", "Toshi Keyframe Library: \"+4 byte[4] Always empty\"");
-        }
+    static const bf_rule rule_44 = {BF_SEVERITY_ERROR, "empty", "bytes 4..7 are not empty", "Toshi Keyframe Library: \"+4 byte[4] Always empty\""};
+    int64_t q1 = 1;
+    for (uint32_t i1 = 0; i1 < (uint32_t)(4); i1++) {
+        if (!(s->empty[i1] == 0)) { q1 = 0; break; }
     }
-    /* Toshi Keyframe Library: "+8 uint32 Remaining bytes in file" (schema line 48) */
-    {
-        int ok = s->remaining == bf_sub((int64_t)c->size, 12);
-        if (!bf_eval_failed(v, "remaining", "Toshi Keyframe Library: \"+8 uint32 Remaining bytes in file\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 8)), "remaining", "Toshi Keyframe Library: \"+8 uint32 Remaining bytes in file\"", "remaining bytes %lld but %lld bytes follow the field", (long long)((int64_t)s->remaining), (long long)(bf_sub((int64_t)c->size, 12)));
-            bf_eval_failed(v, "remaining", "Toshi Keyframe Library: \"+8 uint32 Remaining bytes in file\"");
-        }
-    }
-    /* Toshi Keyframe Library: "+8 uint32 Remaining bytes in file (=bytes in LUT + 44)" (schema line 52) */
-    {
-        int ok = s->remaining == bf_add(s->lut_size, 44);
-        if (!bf_eval_failed(v, "remaining", "Toshi Keyframe Library: \"+8 uint32 Remaining bytes in file (=bytes in LUT + 44)\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 8)), "remaining", "Toshi Keyframe Library: \"+8 uint32 Remaining bytes in file (=bytes in LUT + 44)\"", "remaining bytes %lld but the LUT's %lld bytes + 44 are %lld", (long long)((int64_t)s->remaining), (long long)((int64_t)s->lut_size), (long long)(bf_add(s->lut_size, 44)));
-            bf_eval_failed(v, "remaining", "Toshi Keyframe Library: \"+8 uint32 Remaining bytes in file (=bytes in LUT + 44)\"");
-        }
-    }
-    /* Toshi Keyframe Library: "+52 uint32 Number of bytes in the LUT", "vector3[numPosValues] Position lookup table", "quaternion[numRotValues] Rotation lookup table" (schema line 56) */
-    {
-        int ok = s->lut_size == bf_add(bf_mul(12, s->position_count), bf_mul(16, s->rotation_count));
-        if (!bf_eval_failed(v, "lut_size", "Toshi Keyframe Library: \"+52 uint32 Number of bytes in the LUT\", \"vector3[numPosValues] Position lookup table\", \"quaternion[numRotValues] Rotation lookup table\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 52)), "lut_size", "Toshi Keyframe Library: \"+52 uint32 Number of bytes in the LUT\", \"vector3[numPosValues] Position lookup table\", \"quaternion[numRotValues] Rotation lookup table\"", "LUT size %lld but %lld positions and %lld rotations take %lld bytes", (long long)((int64_t)s->lut_size), (long long)((int64_t)s->position_count), (long long)((int64_t)s->rotation_count), (long long)(bf_add(bf_mul(12, s->position_count), bf_mul(16, s->rotation_count))));
-            bf_eval_failed(v, "lut_size", "Toshi Keyframe Library: \"+52 uint32 Number of bytes in the LUT\", \"vector3[numPosValues] Position lookup table\", \"quaternion[numRotValues] Rotation lookup table\"");
-        }
-    }
+    if (bf_rule_fails(v, &rule_44, q1))
+        bf_rule_report(v, &rule_44, (int64_t)(s->_offset + 4), NULL);
+    static const bf_rule rule_48 = {BF_SEVERITY_ERROR, "remaining", "remaining bytes %d but %d bytes follow the field",
+        "Toshi Keyframe Library: \"+8 uint32 Remaining bytes in file\""};
+    if (bf_rule_fails(v, &rule_48, s->remaining == bf_sub((int64_t)c->size, 12)))
+        bf_rule_report(v, &rule_48, (int64_t)(s->_offset + 8), (const bf_rule_value[]){{.i = s->remaining}, {.i = bf_sub((int64_t)c->size, 12)}});
+    static const bf_rule rule_52 = {BF_SEVERITY_ERROR, "remaining", "remaining bytes %d but the LUT's %d bytes + 44 are %d",
+        "Toshi Keyframe Library: \"+8 uint32 Remaining bytes in file (=bytes in LUT + 44)\""};
+    if (bf_rule_fails(v, &rule_52, s->remaining == bf_add(s->lut_size, 44)))
+        bf_rule_report(v, &rule_52, (int64_t)(s->_offset + 8),
+            (const bf_rule_value[]){{.i = s->remaining}, {.i = s->lut_size}, {.i = bf_add(s->lut_size, 44)}});
+    static const bf_rule rule_56 = {BF_SEVERITY_ERROR, "lut_size", "LUT size %d but %d positions and %d rotations take %d bytes",
+        "Toshi Keyframe Library: \"+52 uint32 Number of bytes in the LUT\", \"vector3[numPosValues] Position lookup table\", \"quaternion[numRotValues] "
+        "Rotation lookup table\""};
+    if (bf_rule_fails(v, &rule_56, s->lut_size == bf_add(bf_mul(12, s->position_count), bf_mul(16, s->rotation_count))))
+        bf_rule_report(v, &rule_56, (int64_t)(s->_offset + 52),
+            (const bf_rule_value[]){{.i = s->lut_size}, {.i = s->position_count}, {.i = s->rotation_count},
+            {.i = bf_add(bf_mul(12, s->position_count), bf_mul(16, s->rotation_count))}});
 }
 
 int tkl_validate_library(const tkl_File *doc, const uint8_t *data, size_t size, struct bf_findings *out)

@@ -20,6 +20,8 @@ static void validate_Piece(bf_vctx *v, const tmd_Piece *s);
 
 #include "tmd_access.h"
 
+static const bf_flags_check flags_ChannelFlags = {"ChannelFlags", "ChannelFlags: the bits the document lists", UINT64_C(0x3)};
+
 /* Quantifiers over the root alone, computed once per validation (set: computed). */
 typedef struct rule_cache {
     uint8_t set[1];
@@ -30,130 +32,76 @@ typedef struct rule_cache {
 static void validate_File(bf_vctx *v, const tmd_File *s)
 {
     bf_ctx *c = &v->c;
-    const tmd_File *R = c->root;
-    rule_cache *VC = v->cache;
-    (void)c;
-    (void)R;
-    (void)VC;
-    (void)s;
-    /* TMD: "The TMD format starts with an 8 byte fixed length string. Magic is "TMDL"." (schema line 103) */
-    {
-        int64_t q1 = 1;
-        for (uint32_t i1 = 0; i1 < (uint32_t)(4); i1++) {
-            if (!(s->magic_padding[i1] == 0)) { q1 = 0; break; }
-        }
-        int ok = q1 != 0;
-        if (!bf_eval_failed(v, "magic_padding", "TMD: \"The TMD format starts with an 8 byte fixed length string. Magic is \"TMDL\".\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 4)), "magic_padding", "TMD: \"The TMD format starts with an 8 byte fixed length string. Magic is \"TMDL\".\"", "the 8-byte magic string holds more than \"TMDL\"");
-            bf_eval_failed(v, "magic_padding", "TMD: \"The TMD format starts with an 8 byte fixed length string. Magic is \"TMDL\".\"");
-        }
+    static const bf_rule rule_103 = {BF_SEVERITY_ERROR, "magic_padding", "the 8-byte magic string holds more than \"TMDL\"",
+        "TMD: \"The TMD format starts with an 8 byte fixed length string. Magic is \"TMDL\".\""};
+    int64_t q1 = 1;
+    for (uint32_t i1 = 0; i1 < (uint32_t)(4); i1++) {
+        if (!(s->magic_padding[i1] == 0)) { q1 = 0; break; }
     }
-    /* TMD Header: "+0 uint32 Remaining bytes in file" (the bytes after the field, which ends at byte 12) (schema line 107) */
-    {
-        int ok = s->header.remaining == bf_sub((int64_t)c->size, 12);
-        if (!bf_eval_failed(v, "header.remaining", "TMD Header: \"+0 uint32 Remaining bytes in file\" (the bytes after the field, which ends at byte 12)") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->header._offset + 0)), "header.remaining", "TMD Header: \"+0 uint32 Remaining bytes in file\" (the bytes after the field, which ends at byte 12)", "remaining bytes %lld but %lld bytes follow the field", (long long)((int64_t)s->header.remaining), (long long)(bf_sub((int64_t)c->size, 12)));
-            bf_eval_failed(v, "header.remaining", "TMD Header: \"+0 uint32 Remaining bytes in file\" (the bytes after the field, which ends at byte 12)");
-        }
-    }
-    /* Scene Block: "has a size of the uint32 located at +60"; TMD Header: "lodDataOffset = value + 60" (schema line 111) */
-    {
-        int ok = s->scene_size == s->header.lod_offset;
-        if (!bf_eval_failed(v, "scene_size", "Scene Block: \"has a size of the uint32 located at +60\"; TMD Header: \"lodDataOffset = value + 60\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 60)), "scene_size", "Scene Block: \"has a size of the uint32 located at +60\"; TMD Header: \"lodDataOffset = value + 60\"", "scene block size %lld but the levels of detail start at 60 + %lld", (long long)((int64_t)s->scene_size), (long long)((int64_t)s->header.lod_offset));
-            bf_eval_failed(v, "scene_size", "Scene Block: \"has a size of the uint32 located at +60\"; TMD Header: \"lodDataOffset = value + 60\"");
-        }
-    }
-    /* TMD Header: "+12 uint64 Magic Value. Typically one of a couple values." (schema line 115) */
-    {
-        int ok = (int64_t)s->header.magic_value == INT64_C(584117868617) || (int64_t)s->header.magic_value == INT64_C(8418139199561);
-        if (!bf_eval_failed(v, "header.magic_value", "TMD Header: \"+12 uint64 Magic Value. Typically one of a couple values.\"") && !ok) {
-            bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)(s->header._offset + 12)), "header.magic_value", "TMD Header: \"+12 uint64 Magic Value. Typically one of a couple values.\"", "magic value %lld is not one of the game's (584117868617, 8418139199561)", (long long)((int64_t)s->header.magic_value));
-            bf_eval_failed(v, "header.magic_value", "TMD Header: \"+12 uint64 Magic Value. Typically one of a couple values.\"");
-        }
-    }
-    /* Node Format: "+160 int16 ID of parent node, -1 if no parent exists" (schema line 120) */
+    if (bf_rule_fails(v, &rule_103, q1))
+        bf_rule_report(v, &rule_103, (int64_t)(s->_offset + 4), NULL);
+    static const bf_rule rule_107 = {BF_SEVERITY_ERROR, "header.remaining", "remaining bytes %d but %d bytes follow the field",
+        "TMD Header: \"+0 uint32 Remaining bytes in file\" (the bytes after the field, which ends at byte 12)"};
+    if (bf_rule_fails(v, &rule_107, s->header.remaining == bf_sub((int64_t)c->size, 12)))
+        bf_rule_report(v, &rule_107, (int64_t)(s->header._offset + 0),
+            (const bf_rule_value[]){{.i = s->header.remaining}, {.i = bf_sub((int64_t)c->size, 12)}});
+    static const bf_rule rule_111 = {BF_SEVERITY_ERROR, "scene_size", "scene block size %d but the levels of detail start at 60 + %d",
+        "Scene Block: \"has a size of the uint32 located at +60\"; TMD Header: \"lodDataOffset = value + 60\""};
+    if (bf_rule_fails(v, &rule_111, s->scene_size == s->header.lod_offset))
+        bf_rule_report(v, &rule_111, (int64_t)(s->_offset + 60), (const bf_rule_value[]){{.i = s->scene_size}, {.i = s->header.lod_offset}});
+    static const bf_rule rule_115 = {BF_SEVERITY_WARNING, "header.magic_value", "magic value %d is not one of the game's (584117868617, 8418139199561)",
+        "TMD Header: \"+12 uint64 Magic Value. Typically one of a couple values.\""};
+    if (bf_rule_fails(v, &rule_115, (int64_t)s->header.magic_value == INT64_C(584117868617) || (int64_t)s->header.magic_value == INT64_C(8418139199561)))
+        bf_rule_report(v, &rule_115, (int64_t)(s->header._offset + 12), (const bf_rule_value[]){{.i = (int64_t)s->header.magic_value}});
+    static const bf_rule rule_120 = {BF_SEVERITY_ERROR, "parent", "parent %d is neither -1 nor one of the %d nodes",
+        "Node Format: \"+160 int16 ID of parent node, -1 if no parent exists\""};
     for (uint32_t i = 0; i < s->nodes_count; i++) {
         const tmd_Node *it = &s->nodes[i];
-        const tmd_Node *prev = i ? &s->nodes[i - 1] : &tmd_Node_zero;
-        (void)it;
-        (void)prev;
         if (bf_push(c, "nodes", i)) {
-            {
-                int ok = it->parent == bf_neg(1) || (it->parent >= 0 && it->parent < s->scene.node_count);
-                if (!bf_eval_failed(v, "parent", "Node Format: \"+160 int16 ID of parent node, -1 if no parent exists\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 160)), "parent", "Node Format: \"+160 int16 ID of parent node, -1 if no parent exists\"", "parent %lld is neither -1 nor one of the %lld nodes", (long long)((int64_t)it->parent), (long long)((int64_t)s->scene.node_count));
-                    bf_eval_failed(v, "parent", "Node Format: \"+160 int16 ID of parent node, -1 if no parent exists\"");
-                }
-            }
+            if (bf_rule_fails(v, &rule_120, it->parent == bf_neg(1) || (it->parent >= 0 && it->parent < s->scene.node_count)))
+                bf_rule_report(v, &rule_120, (int64_t)(it->_offset + 160), (const bf_rule_value[]){{.i = it->parent}, {.i = s->scene.node_count}});
             bf_pop(c);
         }
     }
-    /* Node Data Block: "The node ID is the node's position in the zero-indexed array." (a parent is posed before its children) (schema line 125) */
+    static const bf_rule rule_125 = {BF_SEVERITY_WARNING, "parent", "parent %d does not come before node %d",
+        "Node Data Block: \"The node ID is the node's position in the zero-indexed array.\" (a parent is posed before its children)"};
     for (uint32_t i = 0; i < s->nodes_count; i++) {
         const tmd_Node *it = &s->nodes[i];
-        const tmd_Node *prev = i ? &s->nodes[i - 1] : &tmd_Node_zero;
-        (void)it;
-        (void)prev;
         if (bf_push(c, "nodes", i)) {
-            {
-                int ok = it->parent < (int64_t)i;
-                if (!bf_eval_failed(v, "parent", "Node Data Block: \"The node ID is the node's position in the zero-indexed array.\" (a parent is posed before its children)") && !ok) {
-                    bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)(it->_offset + 160)), "parent", "Node Data Block: \"The node ID is the node's position in the zero-indexed array.\" (a parent is posed before its children)", "parent %lld does not come before node %lld", (long long)((int64_t)it->parent), (long long)((int64_t)i));
-                    bf_eval_failed(v, "parent", "Node Data Block: \"The node ID is the node's position in the zero-indexed array.\" (a parent is posed before its children)");
-                }
-            }
+            if (bf_rule_fails(v, &rule_125, it->parent < (int64_t)i))
+                bf_rule_report(v, &rule_125, (int64_t)(it->_offset + 160), (const bf_rule_value[]){{.i = it->parent}, {.i = (int64_t)i}});
             bf_pop(c);
         }
     }
-    /* Node Format: "Non-updated bones may only appear after all updated bones." (schema line 131) */
+    static const bf_rule rule_131 = {BF_SEVERITY_ERROR, "ignore_updates", "node %d is updated but comes after the non-updated node %d",
+        "Node Format: \"Non-updated bones may only appear after all updated bones.\""};
     for (uint32_t i = 0; i < s->nodes_count; i++) {
         const tmd_Node *it = &s->nodes[i];
         const tmd_Node *prev = i ? &s->nodes[i - 1] : &tmd_Node_zero;
-        (void)it;
-        (void)prev;
         if (bf_push(c, "nodes", i)) {
-            {
-                int ok = (int64_t)i == 0 || prev->ignore_updates == 0 || it->ignore_updates != 0;
-                if (!bf_eval_failed(v, "ignore_updates", "Node Format: \"Non-updated bones may only appear after all updated bones.\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 162)), "ignore_updates", "Node Format: \"Non-updated bones may only appear after all updated bones.\"", "node %lld is updated but comes after the non-updated node %lld", (long long)((int64_t)i), (long long)(bf_sub((int64_t)i, 1)));
-                    bf_eval_failed(v, "ignore_updates", "Node Format: \"Non-updated bones may only appear after all updated bones.\"");
-                }
-            }
+            if (bf_rule_fails(v, &rule_131, (int64_t)i == 0 || prev->ignore_updates == 0 || it->ignore_updates != 0))
+                bf_rule_report(v, &rule_131, (int64_t)(it->_offset + 162), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = bf_sub((int64_t)i, 1)}});
             bf_pop(c);
         }
     }
-    /* Node Format: "+144 byte Length of the name string" (schema line 136) */
+    static const bf_rule rule_136 = {BF_SEVERITY_ERROR, "name_length", "name length %d but the name has %d characters",
+        "Node Format: \"+144 byte Length of the name string\""};
     for (uint32_t i = 0; i < s->nodes_count; i++) {
         const tmd_Node *it = &s->nodes[i];
-        const tmd_Node *prev = i ? &s->nodes[i - 1] : &tmd_Node_zero;
-        (void)it;
-        (void)prev;
         if (bf_push(c, "nodes", i)) {
-            {
-                int ok = it->name_length == (int64_t)it->name.len;
-                if (!bf_eval_failed(v, "name_length", "Node Format: \"+144 byte Length of the name string\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 144)), "name_length", "Node Format: \"+144 byte Length of the name string\"", "name length %lld but the name has %lld characters", (long long)((int64_t)it->name_length), (long long)((int64_t)it->name.len));
-                    bf_eval_failed(v, "name_length", "Node Format: \"+144 byte Length of the name string\"");
-                }
-            }
+            if (bf_rule_fails(v, &rule_136, it->name_length == (int64_t)it->name.len))
+                bf_rule_report(v, &rule_136, (int64_t)(it->_offset + 144), (const bf_rule_value[]){{.i = it->name_length}, {.i = (int64_t)it->name.len}});
             bf_pop(c);
         }
     }
-    /* Animation Data Block: "+24 uint32 Number of channels in animation", "+32 uint32[numNodes] Encrypted address for each node's channel" (schema line 141) */
+    static const bf_rule rule_141 = {BF_SEVERITY_ERROR, "animation.channel_count", "%d channels but the scene has %d nodes",
+        "Animation Data Block: \"+24 uint32 Number of channels in animation\", \"+32 uint32[numNodes] Encrypted address for each node's channel\""};
     for (uint32_t i = 0; i < s->animation_pointers_count; i++) {
         const tmd_AnimationPointer *it = &s->animation_pointers[i];
-        const tmd_AnimationPointer *prev = i ? &s->animation_pointers[i - 1] : &tmd_AnimationPointer_zero;
-        (void)it;
-        (void)prev;
         if (bf_push(c, "animation_pointers", i)) {
-            {
-                int ok = it->animation.channel_count == s->scene.node_count;
-                if (!bf_eval_failed(v, "animation.channel_count", "Animation Data Block: \"+24 uint32 Number of channels in animation\", \"+32 uint32[numNodes] Encrypted address for each node's channel\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->animation._offset + 24)), "animation.channel_count", "Animation Data Block: \"+24 uint32 Number of channels in animation\", \"+32 uint32[numNodes] Encrypted address for each node's channel\"", "%lld channels but the scene has %lld nodes", (long long)((int64_t)it->animation.channel_count), (long long)((int64_t)s->scene.node_count));
-                    bf_eval_failed(v, "animation.channel_count", "Animation Data Block: \"+24 uint32 Number of channels in animation\", \"+32 uint32[numNodes] Encrypted address for each node's channel\"");
-                }
-            }
+            if (bf_rule_fails(v, &rule_141, it->animation.channel_count == s->scene.node_count))
+                bf_rule_report(v, &rule_141, (int64_t)(it->animation._offset + 24),
+                    (const bf_rule_value[]){{.i = it->animation.channel_count}, {.i = s->scene.node_count}});
             bf_pop(c);
         }
     }
@@ -179,59 +127,29 @@ static void validate_File(bf_vctx *v, const tmd_File *s)
 
 static void validate_Header(bf_vctx *v, const tmd_Header *s)
 {
-    bf_ctx *c = &v->c;
-    const tmd_File *R = c->root;
-    rule_cache *VC = v->cache;
-    (void)c;
-    (void)R;
-    (void)VC;
-    (void)s;
-    /* TMD Header: "+36 zero*16 16 zeroes" (schema line 181) */
-    {
-        int64_t q1 = 1;
-        for (uint32_t i1 = 0; i1 < (uint32_t)(16); i1++) {
-            if (!(s->zeroes[i1] == 0)) { q1 = 0; break; }
-        }
-        int ok = q1 != 0;
-        if (!bf_eval_failed(v, "zeroes", "TMD Header: \"+36 zero*16 16 zeroes\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 36)), "zeroes", "TMD Header: \"+36 zero*16 16 zeroes\"", "the 16 bytes at +36 are not all zero");
-            bf_eval_failed(v, "zeroes", "TMD Header: \"+36 zero*16 16 zeroes\"");
-        }
+    static const bf_rule rule_181 = {BF_SEVERITY_ERROR, "zeroes", "the 16 bytes at +36 are not all zero", "TMD Header: \"+36 zero*16 16 zeroes\""};
+    int64_t q1 = 1;
+    for (uint32_t i1 = 0; i1 < (uint32_t)(16); i1++) {
+        if (!(s->zeroes[i1] == 0)) { q1 = 0; break; }
     }
+    if (bf_rule_fails(v, &rule_181, q1))
+        bf_rule_report(v, &rule_181, (int64_t)(s->_offset + 36), NULL);
 }
 
 static void validate_Scene(bf_vctx *v, const tmd_Scene *s)
 {
-    bf_ctx *c = &v->c;
-    const tmd_File *R = c->root;
-    rule_cache *VC = v->cache;
-    (void)c;
-    (void)R;
-    (void)VC;
-    (void)s;
-    /* Scene Block: "+8 zero*44 44 zeroes" (schema line 213) */
-    {
-        int64_t q1 = 1;
-        for (uint32_t i1 = 0; i1 < (uint32_t)(44); i1++) {
-            if (!(s->zeroes[i1] == 0)) { q1 = 0; break; }
-        }
-        int ok = q1 != 0;
-        if (!bf_eval_failed(v, "zeroes", "Scene Block: \"+8 zero*44 44 zeroes\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 8)), "zeroes", "Scene Block: \"+8 zero*44 44 zeroes\"", "the 44 bytes at +8 are not all zero");
-            bf_eval_failed(v, "zeroes", "Scene Block: \"+8 zero*44 44 zeroes\"");
-        }
+    static const bf_rule rule_213 = {BF_SEVERITY_ERROR, "zeroes", "the 44 bytes at +8 are not all zero", "Scene Block: \"+8 zero*44 44 zeroes\""};
+    int64_t q1 = 1;
+    for (uint32_t i1 = 0; i1 < (uint32_t)(44); i1++) {
+        if (!(s->zeroes[i1] == 0)) { q1 = 0; break; }
     }
+    if (bf_rule_fails(v, &rule_213, q1))
+        bf_rule_report(v, &rule_213, (int64_t)(s->_offset + 8), NULL);
 }
 
 static void validate_AnimationPointer(bf_vctx *v, const tmd_AnimationPointer *s)
 {
     bf_ctx *c = &v->c;
-    const tmd_File *R = c->root;
-    rule_cache *VC = v->cache;
-    (void)c;
-    (void)R;
-    (void)VC;
-    (void)s;
     if (bf_push(c, "animation", -1)) {
         validate_Animation(v, &s->animation);
         bf_pop(c);
@@ -241,63 +159,40 @@ static void validate_AnimationPointer(bf_vctx *v, const tmd_AnimationPointer *s)
 static void validate_Animation(bf_vctx *v, const tmd_Animation *s)
 {
     bf_ctx *c = &v->c;
-    const tmd_File *R = c->root;
-    rule_cache *VC = v->cache;
-    (void)c;
-    (void)R;
-    (void)VC;
-    (void)s;
-    /* Animation Data Block: "+0 byte Name length" (schema line 260) */
-    {
-        int ok = s->name_length == (int64_t)s->name.len;
-        if (!bf_eval_failed(v, "name_length", "Animation Data Block: \"+0 byte Name length\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 0)), "name_length", "Animation Data Block: \"+0 byte Name length\"", "name length %lld but the name has %lld characters", (long long)((int64_t)s->name_length), (long long)((int64_t)s->name.len));
-            bf_eval_failed(v, "name_length", "Animation Data Block: \"+0 byte Name length\"");
-        }
-    }
-    /* Animation Data Block: "+28 32 bit float Duration in seconds"; Keyframe: "+0 32 bit float Timestamp" (schema line 264) */
+    static const bf_rule rule_260 = {BF_SEVERITY_ERROR, "name_length", "name length %d but the name has %d characters",
+        "Animation Data Block: \"+0 byte Name length\""};
+    if (bf_rule_fails(v, &rule_260, s->name_length == (int64_t)s->name.len))
+        bf_rule_report(v, &rule_260, (int64_t)(s->_offset + 0), (const bf_rule_value[]){{.i = s->name_length}, {.i = (int64_t)s->name.len}});
+    static const bf_rule rule_264 = {BF_SEVERITY_ERROR, "channel", "a keyframe of channel %d lies outside the animation's %g seconds",
+        "Animation Data Block: \"+28 32 bit float Duration in seconds\"; Keyframe: \"+0 32 bit float Timestamp\""};
     for (uint32_t i = 0; i < s->channels_count; i++) {
         const tmd_ChannelPointer *it = &s->channels[i];
-        const tmd_ChannelPointer *prev = i ? &s->channels[i - 1] : &tmd_ChannelPointer_zero;
-        (void)it;
-        (void)prev;
         if (bf_push(c, "channels", i)) {
-            {
-                int64_t q1 = 1;
-                for (uint32_t i1 = 0; i1 < (uint32_t)(it->channel.keyframes_count); i1++) {
-                    const tmd_Keyframe *it1 = &it->channel.keyframes[i1];
-                    (void)it1;
-                    if (!((double)it1->timestamp >= 0 && (double)it1->timestamp <= (double)s->duration + 0.0001)) { q1 = 0; break; }
-                }
-                int ok = q1 != 0;
-                if (!bf_eval_failed(v, "channel", "Animation Data Block: \"+28 32 bit float Duration in seconds\"; Keyframe: \"+0 32 bit float Timestamp\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)it->channel_at), "channel", "Animation Data Block: \"+28 32 bit float Duration in seconds\"; Keyframe: \"+0 32 bit float Timestamp\"", "a keyframe of channel %lld lies outside the animation's %g seconds", (long long)((int64_t)i), (double)s->duration);
-                    bf_eval_failed(v, "channel", "Animation Data Block: \"+28 32 bit float Duration in seconds\"; Keyframe: \"+0 32 bit float Timestamp\"");
-                }
+            int64_t q1 = 1;
+            for (uint32_t i1 = 0; i1 < (uint32_t)(it->channel.keyframes_count); i1++) {
+                const tmd_Keyframe *it1 = &it->channel.keyframes[i1];
+                (void)it1;
+                if (!((double)it1->timestamp >= 0 && (double)it1->timestamp <= (double)s->duration + 0.0001)) { q1 = 0; break; }
             }
+            if (bf_rule_fails(v, &rule_264, q1))
+                bf_rule_report(v, &rule_264, (int64_t)it->channel_at, (const bf_rule_value[]){{.i = (int64_t)i}, {.f = (double)s->duration}});
             bf_pop(c);
         }
     }
-    /* Animation Channel Block: "+4 frame[frameCount] Keyframes in this animation" (schema line 269) */
+    static const bf_rule rule_269 = {BF_SEVERITY_ERROR, "channel", "the keyframes of channel %d are not in time order",
+        "Animation Channel Block: \"+4 frame[frameCount] Keyframes in this animation\""};
     for (uint32_t i = 0; i < s->channels_count; i++) {
         const tmd_ChannelPointer *it = &s->channels[i];
-        const tmd_ChannelPointer *prev = i ? &s->channels[i - 1] : &tmd_ChannelPointer_zero;
-        (void)it;
-        (void)prev;
         if (bf_push(c, "channels", i)) {
-            {
-                int64_t q2 = 1;
-                for (uint32_t i2 = 0; i2 < (uint32_t)(it->channel.keyframes_count); i2++) {
-                    const tmd_Keyframe *it2 = &it->channel.keyframes[i2];
-                    (void)it2;
-                    if (!((int64_t)i2 == 0 || (double)(i2 ? &it->channel.keyframes[i2 - 1] : &tmd_Keyframe_zero)->timestamp <= (double)it2->timestamp)) { q2 = 0; break; }
-                }
-                int ok = q2 != 0;
-                if (!bf_eval_failed(v, "channel", "Animation Channel Block: \"+4 frame[frameCount] Keyframes in this animation\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)it->channel_at), "channel", "Animation Channel Block: \"+4 frame[frameCount] Keyframes in this animation\"", "the keyframes of channel %lld are not in time order", (long long)((int64_t)i));
-                    bf_eval_failed(v, "channel", "Animation Channel Block: \"+4 frame[frameCount] Keyframes in this animation\"");
-                }
+            int64_t q2 = 1;
+            for (uint32_t i2 = 0; i2 < (uint32_t)(it->channel.keyframes_count); i2++) {
+                const tmd_Keyframe *it2 = &it->channel.keyframes[i2];
+                (void)it2;
+                if (!((int64_t)i2 == 0 ||
+                        (double)(i2 ? &it->channel.keyframes[i2 - 1] : &tmd_Keyframe_zero)->timestamp <= (double)it2->timestamp)) { q2 = 0; break; }
             }
+            if (bf_rule_fails(v, &rule_269, q2))
+                bf_rule_report(v, &rule_269, (int64_t)it->channel_at, (const bf_rule_value[]){{.i = (int64_t)i}});
             bf_pop(c);
         }
     }
@@ -312,12 +207,6 @@ static void validate_Animation(bf_vctx *v, const tmd_Animation *s)
 static void validate_ChannelPointer(bf_vctx *v, const tmd_ChannelPointer *s)
 {
     bf_ctx *c = &v->c;
-    const tmd_File *R = c->root;
-    rule_cache *VC = v->cache;
-    (void)c;
-    (void)R;
-    (void)VC;
-    (void)s;
     if (bf_push(c, "channel", -1)) {
         validate_Channel(v, &s->channel);
         bf_pop(c);
@@ -326,26 +215,12 @@ static void validate_ChannelPointer(bf_vctx *v, const tmd_ChannelPointer *s)
 
 static void validate_Channel(bf_vctx *v, const tmd_Channel *s)
 {
-    bf_ctx *c = &v->c;
-    const tmd_File *R = c->root;
-    rule_cache *VC = v->cache;
-    (void)c;
-    (void)R;
-    (void)VC;
-    (void)s;
-    if ((uint64_t)(int64_t)s->flags & ~UINT64_C(0x3))
-        bf_report(v, BF_SEVERITY_WARNING, (s)->_offset + 0, "flags", "ChannelFlags: the bits the document lists", "bits 0x%llx are not ChannelFlags flags", (unsigned long long)((uint64_t)(int64_t)s->flags & ~UINT64_C(0x3)));
+    bf_check_flags(v, &flags_ChannelFlags, s->flags, s->_offset + 0, "flags");
 }
 
 static void validate_LodBlock(bf_vctx *v, const tmd_LodBlock *s)
 {
     bf_ctx *c = &v->c;
-    const tmd_File *R = c->root;
-    rule_cache *VC = v->cache;
-    (void)c;
-    (void)R;
-    (void)VC;
-    (void)s;
     for (uint32_t i = 0; i < s->levels_count; i++) {
         if (bf_push(c, "levels", i)) {
             validate_Level(v, &s->levels[i]);
@@ -357,12 +232,6 @@ static void validate_LodBlock(bf_vctx *v, const tmd_LodBlock *s)
 static void validate_Level(bf_vctx *v, const tmd_Level *s)
 {
     bf_ctx *c = &v->c;
-    const tmd_File *R = c->root;
-    rule_cache *VC = v->cache;
-    (void)c;
-    (void)R;
-    (void)VC;
-    (void)s;
     for (uint32_t i = 0; i < s->meshes_count; i++) {
         if (bf_push(c, "meshes", i)) {
             validate_Mesh(v, &s->meshes[i]);
@@ -374,66 +243,33 @@ static void validate_Level(bf_vctx *v, const tmd_Level *s)
 static void validate_Mesh(bf_vctx *v, const tmd_Mesh *s)
 {
     bf_ctx *c = &v->c;
-    const tmd_File *R = c->root;
-    rule_cache *VC = v->cache;
-    (void)c;
-    (void)R;
-    (void)VC;
-    (void)s;
-    /* Mesh Data: "+4 uint32 Total number of indices in the triangle strip for all pieces" (schema line 344) */
-    {
-        int64_t q1 = 0;
-        for (uint32_t i1 = 0; i1 < (uint32_t)(s->pieces_count); i1++) {
-            const tmd_Piece *it1 = &s->pieces[i1];
-            (void)it1;
-            q1 = bf_add(q1, it1->index_count);
-        }
-        int ok = s->index_count == q1;
-        if (!bf_eval_failed(v, "index_count", "Mesh Data: \"+4 uint32 Total number of indices in the triangle strip for all pieces\"") && !ok) {
-            int64_t q2 = 0;
-            for (uint32_t i2 = 0; i2 < (uint32_t)(s->pieces_count); i2++) {
-                const tmd_Piece *it2 = &s->pieces[i2];
-                (void)it2;
-                q2 = bf_add(q2, it2->index_count);
-            }
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 4)), "index_count", "Mesh Data: \"+4 uint32 Total number of indices in the triangle strip for all pieces\"", "total index count %lld but the pieces hold %lld", (long long)((int64_t)s->index_count), (long long)(q2));
-            bf_eval_failed(v, "index_count", "Mesh Data: \"+4 uint32 Total number of indices in the triangle strip for all pieces\"");
-        }
+    static const bf_rule rule_344 = {BF_SEVERITY_ERROR, "index_count", "total index count %d but the pieces hold %d",
+        "Mesh Data: \"+4 uint32 Total number of indices in the triangle strip for all pieces\""};
+    int64_t q1 = 0;
+    for (uint32_t i1 = 0; i1 < (uint32_t)(s->pieces_count); i1++) {
+        const tmd_Piece *it1 = &s->pieces[i1];
+        (void)it1;
+        q1 = bf_add(q1, it1->index_count);
     }
-    /* Mesh Data: "+8 uint32 Total number of vertices" (schema line 348) */
-    {
-        int64_t q3 = 0;
-        for (uint32_t i3 = 0; i3 < (uint32_t)(s->pieces_count); i3++) {
-            const tmd_Piece *it3 = &s->pieces[i3];
-            (void)it3;
-            q3 = bf_add(q3, it3->vertex_count);
-        }
-        int ok = s->vertex_count == q3;
-        if (!bf_eval_failed(v, "vertex_count", "Mesh Data: \"+8 uint32 Total number of vertices\"") && !ok) {
-            int64_t q4 = 0;
-            for (uint32_t i4 = 0; i4 < (uint32_t)(s->pieces_count); i4++) {
-                const tmd_Piece *it4 = &s->pieces[i4];
-                (void)it4;
-                q4 = bf_add(q4, it4->vertex_count);
-            }
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 8)), "vertex_count", "Mesh Data: \"+8 uint32 Total number of vertices\"", "total vertex count %lld but the pieces store %lld", (long long)((int64_t)s->vertex_count), (long long)(q4));
-            bf_eval_failed(v, "vertex_count", "Mesh Data: \"+8 uint32 Total number of vertices\"");
-        }
+    if (bf_rule_fails(v, &rule_344, s->index_count == q1))
+        bf_rule_report(v, &rule_344, (int64_t)(s->_offset + 4), (const bf_rule_value[]){{.i = s->index_count}, {.i = q1}});
+    static const bf_rule rule_348 = {BF_SEVERITY_ERROR, "vertex_count", "total vertex count %d but the pieces store %d",
+        "Mesh Data: \"+8 uint32 Total number of vertices\""};
+    int64_t q2 = 0;
+    for (uint32_t i2 = 0; i2 < (uint32_t)(s->pieces_count); i2++) {
+        const tmd_Piece *it2 = &s->pieces[i2];
+        (void)it2;
+        q2 = bf_add(q2, it2->vertex_count);
     }
-    /* Mesh Piece: "+4 uint32 Total number of vertices store in this piece's data." (schema line 352) */
+    if (bf_rule_fails(v, &rule_348, s->vertex_count == q2))
+        bf_rule_report(v, &rule_348, (int64_t)(s->_offset + 8), (const bf_rule_value[]){{.i = s->vertex_count}, {.i = q2}});
+    static const bf_rule rule_352 = {BF_SEVERITY_WARNING, "vertex_count", "piece %d draws %d indices but stores no vertices (they are all in an earlier piece)",
+        "Mesh Piece: \"+4 uint32 Total number of vertices store in this piece's data.\""};
     for (uint32_t i = 0; i < s->pieces_count; i++) {
         const tmd_Piece *it = &s->pieces[i];
-        const tmd_Piece *prev = i ? &s->pieces[i - 1] : &tmd_Piece_zero;
-        (void)it;
-        (void)prev;
         if (bf_push(c, "pieces", i)) {
-            {
-                int ok = (int64_t)i == 0 || it->index_count == 0 || it->vertex_count > 0;
-                if (!bf_eval_failed(v, "vertex_count", "Mesh Piece: \"+4 uint32 Total number of vertices store in this piece's data.\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)(it->_offset + 4)), "vertex_count", "Mesh Piece: \"+4 uint32 Total number of vertices store in this piece's data.\"", "piece %lld draws %lld indices but stores no vertices (they are all in an earlier piece)", (long long)((int64_t)i), (long long)((int64_t)it->index_count));
-                    bf_eval_failed(v, "vertex_count", "Mesh Piece: \"+4 uint32 Total number of vertices store in this piece's data.\"");
-                }
-            }
+            if (bf_rule_fails(v, &rule_352, (int64_t)i == 0 || it->index_count == 0 || it->vertex_count > 0))
+                bf_rule_report(v, &rule_352, (int64_t)(it->_offset + 4), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->index_count}});
             bf_pop(c);
         }
     }
@@ -449,70 +285,47 @@ static void validate_Piece(bf_vctx *v, const tmd_Piece *s)
 {
     bf_ctx *c = &v->c;
     const tmd_File *R = c->root;
-    rule_cache *VC = v->cache;
-    (void)c;
-    (void)R;
-    (void)VC;
-    (void)s;
-    /* Mesh Piece: "Note these reference the mesh's vertices and are numbered accordingly." (schema line 387) */
-    {
-        int64_t q1 = 1;
-        for (uint32_t i1 = 0; i1 < (uint32_t)(s->indices_count); i1++) {
-            if (!(s->indices[i1] >= 0 && s->indices[i1] < s->_p_mesh_vertex_count)) { q1 = 0; break; }
-        }
-        int ok = q1 != 0;
-        if (!bf_eval_failed(v, "indices", "Mesh Piece: \"Note these reference the mesh's vertices and are numbered accordingly.\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)s->indices_at), "indices", "Mesh Piece: \"Note these reference the mesh's vertices and are numbered accordingly.\"", "a strip index is outside the mesh's %lld vertices", (long long)(s->_p_mesh_vertex_count));
-            bf_eval_failed(v, "indices", "Mesh Piece: \"Note these reference the mesh's vertices and are numbered accordingly.\"");
-        }
+    static const bf_rule rule_387 = {BF_SEVERITY_ERROR, "indices", "a strip index is outside the mesh's %d vertices",
+        "Mesh Piece: \"Note these reference the mesh's vertices and are numbered accordingly.\""};
+    int64_t q1 = 1;
+    for (uint32_t i1 = 0; i1 < (uint32_t)(s->indices_count); i1++) {
+        if (!(s->indices[i1] >= 0 && s->indices[i1] < s->_p_mesh_vertex_count)) { q1 = 0; break; }
     }
-    /* Mesh Piece: "+12 uint32 Highest vertex number this piece references." (schema line 391) */
-    {
-        int64_t q2 = 1;
-        for (uint32_t i2 = 0; i2 < (uint32_t)(s->indices_count); i2++) {
-            if (!((int64_t)s->indices[i2] <= (int64_t)s->highest_index)) { q2 = 0; break; }
-        }
-        int64_t q3 = 0;
-        for (uint32_t i3 = 0; i3 < (uint32_t)(s->indices_count); i3++) {
-            if ((int64_t)s->indices[i3] == (int64_t)s->highest_index) { q3 = 1; break; }
-        }
-        int ok = s->index_count == 0 || (q2 && q3);
-        if (!bf_eval_failed(v, "highest_index", "Mesh Piece: \"+12 uint32 Highest vertex number this piece references.\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 12)), "highest_index", "Mesh Piece: \"+12 uint32 Highest vertex number this piece references.\"", "highest vertex number %lld is not the largest strip index", (long long)((int64_t)s->highest_index));
-            bf_eval_failed(v, "highest_index", "Mesh Piece: \"+12 uint32 Highest vertex number this piece references.\"");
-        }
+    if (bf_rule_fails(v, &rule_387, q1))
+        bf_rule_report(v, &rule_387, (int64_t)s->indices_at, (const bf_rule_value[]){{.i = s->_p_mesh_vertex_count}});
+    static const bf_rule rule_391 = {BF_SEVERITY_ERROR, "highest_index", "highest vertex number %d is not the largest strip index",
+        "Mesh Piece: \"+12 uint32 Highest vertex number this piece references.\""};
+    int64_t q2 = 1;
+    for (uint32_t i2 = 0; i2 < (uint32_t)(s->indices_count); i2++) {
+        if (!((int64_t)s->indices[i2] <= (int64_t)s->highest_index)) { q2 = 0; break; }
     }
-    /* Mesh Piece: "+40 The IDs of the nodes that this mesh is skinned to." (schema line 395) */
+    int64_t q3 = 0;
+    for (uint32_t i3 = 0; i3 < (uint32_t)(s->indices_count); i3++) {
+        if ((int64_t)s->indices[i3] == (int64_t)s->highest_index) { q3 = 1; break; }
+    }
+    if (bf_rule_fails(v, &rule_391, s->index_count == 0 || (q2 && q3)))
+        bf_rule_report(v, &rule_391, (int64_t)(s->_offset + 12), (const bf_rule_value[]){{.i = s->highest_index}});
+    static const bf_rule rule_395 = {BF_SEVERITY_ERROR, "", "node %d but the scene has %d nodes",
+        "Mesh Piece: \"+40 The IDs of the nodes that this mesh is skinned to.\""};
     for (uint32_t i = 0; i < s->skin_nodes_count; i++) {
         if (bf_push(c, "skin_nodes", i)) {
-            {
-                int ok = (int64_t)s->skin_nodes[i] < (int64_t)R->scene.node_count;
-                if (!bf_eval_failed(v, "", "Mesh Piece: \"+40 The IDs of the nodes that this mesh is skinned to.\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((s)->_offset + 40 + (uint64_t)i * 4), "", "Mesh Piece: \"+40 The IDs of the nodes that this mesh is skinned to.\"", "node %lld but the scene has %lld nodes", (long long)((int64_t)s->skin_nodes[i]), (long long)((int64_t)R->scene.node_count));
-                    bf_eval_failed(v, "", "Mesh Piece: \"+40 The IDs of the nodes that this mesh is skinned to.\"");
-                }
-            }
+            if (bf_rule_fails(v, &rule_395, (int64_t)s->skin_nodes[i] < (int64_t)R->scene.node_count))
+                bf_rule_report(v, &rule_395, s->_offset + 40 + (uint64_t)i * 4,
+                    (const bf_rule_value[]){{.i = (int64_t)s->skin_nodes[i]}, {.i = R->scene.node_count}});
             bf_pop(c);
         }
     }
-    /* Mesh Vertex: "+28 byte[4] Each byte is a boneID = value / 3"; Mesh Piece: "Element zero is the node ID of bone zero" (schema line 399) */
+    static const bf_rule rule_399 = {BF_SEVERITY_ERROR, "bone_ids", "vertex %d names a bone (byte / 3) outside the piece's %d skinned nodes",
+        "Mesh Vertex: \"+28 byte[4] Each byte is a boneID = value / 3\"; Mesh Piece: \"Element zero is the node ID of bone zero\""};
     for (uint32_t i = 0; i < s->vertices_count; i++) {
         const tmd_Vertex *it = &s->vertices[i];
-        const tmd_Vertex *prev = i ? &s->vertices[i - 1] : &tmd_Vertex_zero;
-        (void)it;
-        (void)prev;
         if (bf_push(c, "vertices", i)) {
-            {
-                int64_t q4 = 1;
-                for (uint32_t i4 = 0; i4 < (uint32_t)(4); i4++) {
-                    if (!(bf_div(c, it->bone_ids[i4], 3) < s->skin_count)) { q4 = 0; break; }
-                }
-                int ok = q4 != 0;
-                if (!bf_eval_failed(v, "bone_ids", "Mesh Vertex: \"+28 byte[4] Each byte is a boneID = value / 3\"; Mesh Piece: \"Element zero is the node ID of bone zero\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 28)), "bone_ids", "Mesh Vertex: \"+28 byte[4] Each byte is a boneID = value / 3\"; Mesh Piece: \"Element zero is the node ID of bone zero\"", "vertex %lld names a bone (byte / 3) outside the piece's %lld skinned nodes", (long long)((int64_t)i), (long long)((int64_t)s->skin_count));
-                    bf_eval_failed(v, "bone_ids", "Mesh Vertex: \"+28 byte[4] Each byte is a boneID = value / 3\"; Mesh Piece: \"Element zero is the node ID of bone zero\"");
-                }
+            int64_t q4 = 1;
+            for (uint32_t i4 = 0; i4 < (uint32_t)(4); i4++) {
+                if (!(bf_div(c, it->bone_ids[i4], 3) < s->skin_count)) { q4 = 0; break; }
             }
+            if (bf_rule_fails(v, &rule_399, q4))
+                bf_rule_report(v, &rule_399, (int64_t)(it->_offset + 28), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = s->skin_count}});
             bf_pop(c);
         }
     }

@@ -14,24 +14,24 @@ static void validate_TextureRef(bf_vctx *v, const tml_TextureRef *s);
 
 #include "tml_access.h"
 
+static const int64_t enum_TextureFormat_values[] = {0, 2, 6, 7, 9};
+static const bf_enum_check enum_TextureFormat = {"TextureFormat", "TextureFormat: the values the document lists", enum_TextureFormat_values, 5};
+
 /* The validation context, and the last result of each named value. */
 typedef struct tml_vmemo {
     bf_vctx v;
-    struct { const void *of; int64_t value; } m1; /* Texture.id_uses */
+    bf_memo m[1];
 } tml_vmemo;
+
+static inline bf_memo *memo(bf_ctx *c, int slot)
+{
+    return &((tml_vmemo *)(void *)((char *)c - offsetof(bf_vctx, c)))->m[slot];
+}
 
 static inline int64_t tml_Texture_m_id_uses(bf_ctx *c, const tml_Texture *s)
 {
-    tml_vmemo *m = (tml_vmemo *)(void *)((char *)c - offsetof(bf_vctx, c));
-    if (m->m1.of == s)
-        return m->m1.value;
-    int failed = c->err->failed;
-    int64_t x = tml_Texture_v_id_uses(c, s);
-    if (!failed && !c->err->failed) {
-        m->m1.of = s;
-        m->m1.value = x;
-    }
-    return x;
+    bf_memo *m = memo(c, 0);
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, tml_Texture_v_id_uses(c, s));
 }
 
 /* Quantifiers over the root alone, computed once per validation (set: computed). */
@@ -44,26 +44,13 @@ typedef struct rule_cache {
 static void validate_File(bf_vctx *v, const tml_File *s)
 {
     bf_ctx *c = &v->c;
-    const tml_File *R = c->root;
-    rule_cache *VC = v->cache;
-    (void)c;
-    (void)R;
-    (void)VC;
-    (void)s;
-    /* TML Material: "+0 uint32 Index in the material name LUT for this materials' name." (schema line 49) */
+    static const bf_rule rule_49 = {BF_SEVERITY_ERROR, "name_index", "name index %d but the name LUT has %d names",
+        "TML Material: \"+0 uint32 Index in the material name LUT for this materials' name.\""};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const tml_Material *it = &s->materials[i];
-        const tml_Material *prev = i ? &s->materials[i - 1] : &tml_Material_zero;
-        (void)it;
-        (void)prev;
         if (bf_push(c, "materials", i)) {
-            {
-                int ok = it->name_index < s->material_count;
-                if (!bf_eval_failed(v, "name_index", "TML Material: \"+0 uint32 Index in the material name LUT for this materials' name.\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 0)), "name_index", "TML Material: \"+0 uint32 Index in the material name LUT for this materials' name.\"", "name index %lld but the name LUT has %lld names", (long long)((int64_t)it->name_index), (long long)((int64_t)s->material_count));
-                    bf_eval_failed(v, "name_index", "TML Material: \"+0 uint32 Index in the material name LUT for this materials' name.\"");
-                }
-            }
+            if (bf_rule_fails(v, &rule_49, it->name_index < s->material_count))
+                bf_rule_report(v, &rule_49, (int64_t)(it->_offset + 0), (const bf_rule_value[]){{.i = it->name_index}, {.i = s->material_count}});
             bf_pop(c);
         }
     }
@@ -84,52 +71,31 @@ static void validate_File(bf_vctx *v, const tml_File *s)
 static void validate_Texture(bf_vctx *v, const tml_Texture *s)
 {
     bf_ctx *c = &v->c;
-    const tml_File *R = c->root;
-    rule_cache *VC = v->cache;
-    (void)c;
-    (void)R;
-    (void)VC;
-    (void)s;
-    {
-        int64_t x = (int64_t)s->format;
-        if (x != INT64_C(0) && x != INT64_C(2) && x != INT64_C(6) && x != INT64_C(7) && x != INT64_C(9))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 16, "format", "TextureFormat: the values the document lists", "%lld (0x%llx) is not a value of TextureFormat", (long long)x, (unsigned long long)x);
-    }
-    /* TML Texture: "+0 uint32 Texture ID" (materials name textures by it) (schema line 75) */
-    {
-        int ok = tml_Texture_m_id_uses(c, s) == 1;
-        if (!bf_eval_failed(v, "id", "TML Texture: \"+0 uint32 Texture ID\" (materials name textures by it)") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 0)), "id", "TML Texture: \"+0 uint32 Texture ID\" (materials name textures by it)", "texture ID %lld is used by %lld textures", (long long)((int64_t)s->id), (long long)(tml_Texture_m_id_uses(c, s)));
-            bf_eval_failed(v, "id", "TML Texture: \"+0 uint32 Texture ID\" (materials name textures by it)");
-        }
-    }
-    /* TML Texture: "+28 byte[dataSize] Image data according to the tmlFormat ; raster formats use row-major order." (schema line 79) */
-    {
-        int ok = s->format == TML_TEXTURE_FORMAT_DDS || s->data_size == bf_mul(bf_mul(s->width, s->height), s->format == TML_TEXTURE_FORMAT_RGBA_8888 ? 4 : s->format == TML_TEXTURE_FORMAT_ARGB_2222 ? 1 : 2) || ((s->format == TML_TEXTURE_FORMAT_ARGB_1555 || s->format == TML_TEXTURE_FORMAT_ARGB_4444) && s->data_size == bf_mul(bf_mul(4, s->width), s->height));
-        if (!bf_eval_failed(v, "data_size", "TML Texture: \"+28 byte[dataSize] Image data according to the tmlFormat ; raster formats use row-major order.\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 4)), "data_size", "TML Texture: \"+28 byte[dataSize] Image data according to the tmlFormat ; raster formats use row-major order.\"", "data size %lld does not hold %lld x %lld pixels of format %lld", (long long)((int64_t)s->data_size), (long long)((int64_t)s->width), (long long)((int64_t)s->height), (long long)((int64_t)s->format));
-            bf_eval_failed(v, "data_size", "TML Texture: \"+28 byte[dataSize] Image data according to the tmlFormat ; raster formats use row-major order.\"");
-        }
-    }
-    /* TML Texture Format: "2 ARGB_1555", "7 ARGB_4444" (16 bits per pixel); TML Texture: "Image data according to the tmlFormat" (schema line 85) */
-    {
-        int ok = (s->format != TML_TEXTURE_FORMAT_ARGB_1555 && s->format != TML_TEXTURE_FORMAT_ARGB_4444) || s->data_size != bf_mul(bf_mul(4, s->width), s->height);
-        if (!bf_eval_failed(v, "data_size", "TML Texture Format: \"2 ARGB_1555\", \"7 ARGB_4444\" (16 bits per pixel); TML Texture: \"Image data according to the tmlFormat\"") && !ok) {
-            bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)(s->_offset + 4)), "data_size", "TML Texture Format: \"2 ARGB_1555\", \"7 ARGB_4444\" (16 bits per pixel); TML Texture: \"Image data according to the tmlFormat\"", "a 16-bit format (%lld) stored with 4 bytes per pixel (%lld bytes for %lld x %lld)", (long long)((int64_t)s->format), (long long)((int64_t)s->data_size), (long long)((int64_t)s->width), (long long)((int64_t)s->height));
-            bf_eval_failed(v, "data_size", "TML Texture Format: \"2 ARGB_1555\", \"7 ARGB_4444\" (16 bits per pixel); TML Texture: \"Image data according to the tmlFormat\"");
-        }
-    }
+    bf_check_enum(v, &enum_TextureFormat, s->format, s->_offset + 16, "format");
+    static const bf_rule rule_75 = {BF_SEVERITY_ERROR, "id", "texture ID %d is used by %d textures",
+        "TML Texture: \"+0 uint32 Texture ID\" (materials name textures by it)"};
+    if (bf_rule_fails(v, &rule_75, tml_Texture_m_id_uses(c, s) == 1))
+        bf_rule_report(v, &rule_75, (int64_t)(s->_offset + 0), (const bf_rule_value[]){{.i = s->id}, {.i = tml_Texture_m_id_uses(c, s)}});
+    static const bf_rule rule_79 = {BF_SEVERITY_ERROR, "data_size", "data size %d does not hold %d x %d pixels of format %d",
+        "TML Texture: \"+28 byte[dataSize] Image data according to the tmlFormat ; raster formats use row-major order.\""};
+    if (bf_rule_fails(v, &rule_79, s->format == TML_TEXTURE_FORMAT_DDS ||
+            s->data_size == bf_mul(bf_mul(s->width, s->height), s->format == TML_TEXTURE_FORMAT_RGBA_8888 ? 4 : s->format == TML_TEXTURE_FORMAT_ARGB_2222 ? 1 :
+            2) ||
+            ((s->format == TML_TEXTURE_FORMAT_ARGB_1555 || s->format == TML_TEXTURE_FORMAT_ARGB_4444) &&
+            s->data_size == bf_mul(bf_mul(4, s->width), s->height))))
+        bf_rule_report(v, &rule_79, (int64_t)(s->_offset + 4),
+            (const bf_rule_value[]){{.i = s->data_size}, {.i = s->width}, {.i = s->height}, {.i = s->format}});
+    static const bf_rule rule_85 = {BF_SEVERITY_WARNING, "data_size", "a 16-bit format (%d) stored with 4 bytes per pixel (%d bytes for %d x %d)",
+        "TML Texture Format: \"2 ARGB_1555\", \"7 ARGB_4444\" (16 bits per pixel); TML Texture: \"Image data according to the tmlFormat\""};
+    if (bf_rule_fails(v, &rule_85, (s->format != TML_TEXTURE_FORMAT_ARGB_1555 && s->format != TML_TEXTURE_FORMAT_ARGB_4444) ||
+            s->data_size != bf_mul(bf_mul(4, s->width), s->height)))
+        bf_rule_report(v, &rule_85, (int64_t)(s->_offset + 4),
+            (const bf_rule_value[]){{.i = s->format}, {.i = s->data_size}, {.i = s->width}, {.i = s->height}});
 }
 
 static void validate_Material(bf_vctx *v, const tml_Material *s)
 {
     bf_ctx *c = &v->c;
-    const tml_File *R = c->root;
-    rule_cache *VC = v->cache;
-    (void)c;
-    (void)R;
-    (void)VC;
-    (void)s;
     for (uint32_t i = 0; i < s->texture_ids_count; i++) {
         if (bf_push(c, "texture_ids", i)) {
             validate_TextureRef(v, &s->texture_ids[i]);
@@ -142,25 +108,16 @@ static void validate_TextureRef(bf_vctx *v, const tml_TextureRef *s)
 {
     bf_ctx *c = &v->c;
     const tml_File *R = c->root;
-    rule_cache *VC = v->cache;
-    (void)c;
-    (void)R;
-    (void)VC;
-    (void)s;
-    /* TML Material: "+8 uint32[numTextures] The texture IDs of the textures that make up this texture." (schema line 106) */
-    {
-        int64_t q1 = 0;
-        for (uint32_t i1 = 0; i1 < (uint32_t)(R->textures_count); i1++) {
-            const tml_Texture *it1 = &R->textures[i1];
-            (void)it1;
-            if (it1->id == s->id) { q1 = 1; break; }
-        }
-        int ok = q1 != 0;
-        if (!bf_eval_failed(v, "id", "TML Material: \"+8 uint32[numTextures] The texture IDs of the textures that make up this texture.\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 0)), "id", "TML Material: \"+8 uint32[numTextures] The texture IDs of the textures that make up this texture.\"", "texture ID %lld is not among the library's %lld textures", (long long)((int64_t)s->id), (long long)((int64_t)R->textures_count));
-            bf_eval_failed(v, "id", "TML Material: \"+8 uint32[numTextures] The texture IDs of the textures that make up this texture.\"");
-        }
+    static const bf_rule rule_106 = {BF_SEVERITY_ERROR, "id", "texture ID %d is not among the library's %d textures",
+        "TML Material: \"+8 uint32[numTextures] The texture IDs of the textures that make up this texture.\""};
+    int64_t q1 = 0;
+    for (uint32_t i1 = 0; i1 < (uint32_t)(R->textures_count); i1++) {
+        const tml_Texture *it1 = &R->textures[i1];
+        (void)it1;
+        if (it1->id == s->id) { q1 = 1; break; }
     }
+    if (bf_rule_fails(v, &rule_106, q1))
+        bf_rule_report(v, &rule_106, (int64_t)(s->_offset + 0), (const bf_rule_value[]){{.i = s->id}, {.i = (int64_t)R->textures_count}});
 }
 
 int tml_validate_library(const tml_File *doc, const uint8_t *data, size_t size, struct bf_findings *out)

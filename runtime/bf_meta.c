@@ -1,6 +1,7 @@
 /* Walking generated documents through their reflection tables. */
 #include <string.h>
 
+#include "bf_gen.h"
 #include "bf_meta.h"
 
 static const uint8_t *at(const void *obj, size_t offset) { return (const uint8_t *)obj + offset; }
@@ -55,7 +56,7 @@ size_t bf_field_elem_mem_size(const bf_field_desc *f)
 
 uint64_t bf_field_count(const bf_field_desc *f, const void *obj)
 {
-    if (f->has_offset != BF_NONE && !*at(obj, f->has_offset))
+    if (f->has_offset && !*at(obj, f->has_offset))
         return 0;
     switch (f->array) {
     case BF_SCALAR:
@@ -130,7 +131,7 @@ double bf_prim_double(bf_prim p, const void *elem)
 
 uint64_t bf_field_pos(const bf_field_desc *f, const void *obj)
 {
-    if (f->at_offset != BF_NONE)
+    if (f->at_offset)
         return load_u64_member(obj, f->at_offset);
     return bf_obj_offset(obj) + (uint64_t)(f->static_offset < 0 ? 0 : f->static_offset);
 }
@@ -149,6 +150,20 @@ bf_switch_view bf_field_switch(const bf_field_desc *f, const void *obj)
         }
     }
     return v;
+}
+
+int bf_value_get(const bf_value_desc *v, const void *root, int64_t revision, const void *obj, int64_t *i, double *f,
+                 bf_error *err)
+{
+    bf_ctx c;
+    bf_ctx_init(&c, NULL, 0, NULL, err); /* values compute from the structures, never the bytes */
+    c.root = root;
+    c.revision = revision;
+    if (v->is_float)
+        *f = v->float_of(&c, obj);
+    else
+        *i = v->int_of(&c, obj);
+    return !err->failed;
 }
 
 const char *bf_enum_name(const bf_enum_desc *e, int64_t value)

@@ -14,8 +14,11 @@ extern "C" {
 
 struct bf_findings;
 struct bf_buffer;
+struct bf_ctx;
 
-#define BF_NONE ((size_t)-1) /* "no such member" in the offsets below */
+/* Member offsets of 0 below mean "no such member": every generated structure starts with its
+ * `_offset`, so no other member is ever at 0. Generated tables leave out every member that
+ * has its default (0, NULL, BF_SCALAR). */
 
 typedef enum {
     BF_U8, BF_U16, BF_U24, BF_U32, BF_U64, BF_S8, BF_S16, BF_S24, BF_S32, BF_S64, BF_F32, BF_F64, BF_CHAR
@@ -54,7 +57,7 @@ typedef struct bf_case_desc {
     int64_t tag;
     const char *label;
     const bf_type_desc *type; /* NULL: raw bytes */
-    size_t ptr_offset;        /* offsetof the case's pointer in the parent, or BF_NONE */
+    size_t ptr_offset;        /* offsetof the case's pointer in the parent (0 when no type) */
 } bf_case_desc;
 
 typedef struct bf_field_desc {
@@ -66,14 +69,14 @@ typedef struct bf_field_desc {
     uint32_t fixed_count;   /* BF_ARRAY_FIXED */
     size_t offset;          /* offsetof the member */
     size_t count_offset;    /* offsetof name_count (BF_ARRAY) */
-    size_t has_offset;      /* offsetof has_name, or BF_NONE */
-    size_t at_offset;       /* offsetof name_at, or BF_NONE (then static_offset applies) */
-    int64_t static_offset;  /* offset inside the structure when fixed, else -1 */
+    size_t has_offset;      /* offsetof has_name, or 0 */
+    size_t at_offset;       /* offsetof name_at, or 0 (then static_offset applies) */
+    int64_t static_offset;  /* offset inside the structure when at_offset is 0 */
     int64_t elem_size;      /* encoded bytes per element, -1 when variable */
-    size_t value_offset;    /* offsetof the derived double(s), or BF_NONE */
-    size_t str_offset;      /* offsetof name_str (a string reference), or BF_NONE */
-    size_t tail_offset;     /* offsetof name_tail, or BF_NONE */
-    size_t pad_offset;      /* offsetof name_pad, or BF_NONE */
+    size_t value_offset;    /* offsetof the derived double(s), or 0 */
+    size_t str_offset;      /* offsetof name_str (a string reference), or 0 */
+    size_t tail_offset;     /* offsetof name_tail, or 0 */
+    size_t pad_offset;      /* offsetof name_pad, or 0 */
     const bf_type_desc *type;  /* BF_FIELD_STRUCT */
     const bf_enum_desc *enumdef;
     const bf_bits_desc *bits;
@@ -88,6 +91,15 @@ typedef struct bf_field_desc {
 #define BF_ROLE_OFFSET 2u /* an offset or address */
 #define BF_ROLE_INDEX 4u  /* selects the array element a count or offset comes from */
 
+/* A number a type computes from its fields (schema `values:`): not stored in the file, so
+ * tools show it marked as computed. One of the two functions is set, by is_float. */
+typedef struct bf_value_desc {
+    const char *name, *doc;
+    int is_float;
+    int64_t (*int_of)(struct bf_ctx *c, const void *obj);
+    double (*float_of)(struct bf_ctx *c, const void *obj);
+} bf_value_desc;
+
 struct bf_type_desc {
     const char *name, *doc;
     int kind_id;           /* the value a switch's `kind` member takes for this type */
@@ -95,6 +107,8 @@ struct bf_type_desc {
     int64_t encoded_size;  /* bytes in the file when fixed, else -1 */
     const bf_field_desc *fields;
     size_t field_count;
+    const bf_value_desc *values; /* its named values */
+    size_t value_count;
 };
 
 /* The active member of a switch field. */
@@ -145,7 +159,7 @@ typedef struct bf_entry_desc {
     int (*validate)(const void *doc, const uint8_t *data, size_t size, struct bf_findings *out);
     /* Writes the document into a bf_buffer (bf_write.h); 0 with `err` set on failure. */
     int (*write)(const void *doc, struct bf_buffer *out, bf_error *err);
-    size_t revision_offset; /* offsetof the root's int64_t _revision, or BF_NONE */
+    size_t revision_offset; /* offsetof the root's int64_t _revision, or 0 */
     /* Lays the document out from scratch (the builder) into a bf_buffer; counts, offsets and
      * sizes are computed and stored back into `doc`. 0 with `err` set on failure. */
     int (*build)(void *doc, bf_arena *arena, struct bf_buffer *out, bf_error *err);
@@ -184,6 +198,11 @@ const char *bf_prim_name(bf_prim p);
 uint64_t bf_field_pos(const bf_field_desc *f, const void *obj);
 /* The active member of a switch field. */
 bf_switch_view bf_field_switch(const bf_field_desc *f, const void *obj);
+/* A named value of `obj`, a structure of the document whose root is `root`, read as
+ * `revision` (0 when its format has none): *i or *f by v->is_float. 0 with `err` set when it
+ * cannot be computed (an index out of range, a division by zero). */
+int bf_value_get(const bf_value_desc *v, const void *root, int64_t revision, const void *obj, int64_t *i, double *f,
+                 bf_error *err);
 /* The name of an enum value, or NULL. */
 const char *bf_enum_name(const bf_enum_desc *e, int64_t value);
 /* The `_offset` every generated structure starts with. */

@@ -90,3 +90,61 @@ int bf_eval_failed(bf_vctx *v, const char *field, const char *origin)
     memset(&v->eval_error, 0, sizeof v->eval_error);
     return 1;
 }
+
+/* The message of a rule: its text with %d, %x and %g replaced by `values`, in order. */
+static void format_message(const char *text, const bf_rule_value *values, char *out, size_t size)
+{
+    size_t used = 0, next = 0;
+    out[0] = '\0';
+    for (const char *p = text; *p && used + 1 < size; p++) {
+        char piece[48];
+        const char *add = piece;
+        if (p[0] == '%' && p[1] == 'd')
+            snprintf(piece, sizeof piece, "%lld", (long long)values[next++].i);
+        else if (p[0] == '%' && p[1] == 'x')
+            snprintf(piece, sizeof piece, "%llx", (unsigned long long)values[next++].i);
+        else if (p[0] == '%' && p[1] == 'g')
+            snprintf(piece, sizeof piece, "%g", values[next++].f);
+        else if (p[0] == '%' && p[1] == '%')
+            add = "%";
+        else {
+            out[used++] = *p;
+            out[used] = '\0';
+            continue;
+        }
+        p++;
+        used += (size_t)snprintf(out + used, size - used, "%s", add);
+        if (used >= size)
+            used = size - 1;
+    }
+}
+
+void bf_rule_add(bf_vctx *v, const bf_rule *r, uint64_t offset, const bf_rule_value *values)
+{
+    if (!bf_findings_keeps(v->out)) { /* only counted: no need to format it */
+        bf_findings_add(v->out, r->severity, offset, NULL, NULL, r->origin);
+        return;
+    }
+    char path[BF_PATH_MAX], message[BF_MESSAGE_MAX];
+    bf_format_path(&v->c, r->field, path, sizeof path);
+    format_message(r->message, values, message, sizeof message);
+    bf_findings_add(v->out, r->severity, offset, path, message, r->origin);
+}
+
+void bf_rule_report(bf_vctx *v, const bf_rule *r, uint64_t offset, const bf_rule_value *values)
+{
+    bf_rule_add(v, r, offset, values);
+    bf_eval_failed(v, r->field, r->origin);
+}
+
+void bf_enum_report(bf_vctx *v, const bf_enum_check *e, int64_t x, uint64_t offset, const char *field)
+{
+    bf_report(v, BF_SEVERITY_ERROR, offset, field, e->origin, "%lld (0x%llx) is not a value of %s", (long long)x,
+              (unsigned long long)x, e->name);
+}
+
+void bf_flags_report(bf_vctx *v, const bf_flags_check *f, int64_t x, uint64_t offset, const char *field)
+{
+    bf_report(v, BF_SEVERITY_WARNING, offset, field, f->origin, "bits 0x%llx are not %s flags",
+              (unsigned long long)((uint64_t)x & ~f->mask), f->name);
+}

@@ -61,6 +61,103 @@ void bf_report(bf_vctx *v, bf_severity severity, uint64_t offset, const char *fi
  * division by zero), reports that the rule could not be evaluated, clears it, returns 1. */
 int bf_eval_failed(bf_vctx *v, const char *field, const char *origin);
 
+/* ---- rules: the generated validator evaluates them, the runtime reports them ---- */
+
+/* One check of a schema, as a validator reports it. In `message`, %d is an integer, %x an
+ * integer in hex digits, %g a float (from the values given with it, in order), %% a '%'. */
+typedef struct bf_rule {
+    bf_severity severity;
+    const char *field;   /* reported at the current path + this ("" or NULL: the path itself) */
+    const char *message;
+    const char *origin;  /* the document's sentence it comes from, or NULL */
+} bf_rule;
+
+/* One value of a message: .i for %d and %x, .f for %g. */
+typedef union bf_rule_value {
+    int64_t i;
+    double f;
+} bf_rule_value;
+
+/* Whether a rule whose check gave `ok` failed. When an expression helper failed while
+ * evaluating the check, reports instead that the rule could not be evaluated, and returns 0. */
+static inline int bf_rule_fails(bf_vctx *v, const bf_rule *r, int ok)
+{
+    if (v->eval_error.failed) {
+        bf_eval_failed(v, r->field, r->origin);
+        return 0;
+    }
+    return !ok;
+}
+
+/* Adds the finding of a failed check at `offset`, its message formatted from `values`. */
+void bf_rule_add(bf_vctx *v, const bf_rule *r, uint64_t offset, const bf_rule_value *values);
+/* bf_rule_add, then, when evaluating the message's values failed, reports that too. */
+void bf_rule_report(bf_vctx *v, const bf_rule *r, uint64_t offset, const bf_rule_value *values);
+
+/* The values an enum field may hold (every value the document lists). */
+typedef struct bf_enum_check {
+    const char *name;
+    const char *origin;
+    const int64_t *values;
+    size_t count;
+} bf_enum_check;
+
+/* The bits a flags field may have set. */
+typedef struct bf_flags_check {
+    const char *name;
+    const char *origin;
+    uint64_t mask;
+} bf_flags_check;
+
+void bf_enum_report(bf_vctx *v, const bf_enum_check *e, int64_t x, uint64_t offset, const char *field);
+void bf_flags_report(bf_vctx *v, const bf_flags_check *f, int64_t x, uint64_t offset, const char *field);
+
+/* An error when `x` is none of the enum's values. */
+static inline void bf_check_enum(bf_vctx *v, const bf_enum_check *e, int64_t x, uint64_t offset, const char *field)
+{
+    for (size_t i = 0; i < e->count; i++)
+        if (e->values[i] == x)
+            return;
+    bf_enum_report(v, e, x, offset, field);
+}
+
+/* A warning when `x` has bits set that are none of the flags. */
+static inline void bf_check_flags(bf_vctx *v, const bf_flags_check *f, int64_t x, uint64_t offset, const char *field)
+{
+    if ((uint64_t)x & ~f->mask)
+        bf_flags_report(v, f, x, offset, field);
+}
+
+/* ---- named values, computed once per structure while validating ---- */
+
+/* The last structure a value was computed for, and the result. */
+typedef struct bf_memo {
+    const void *of;
+    int64_t i;
+    double f;
+} bf_memo;
+
+/* Keeps `x`, computed for `of`, unless the context has failed: then the rule using it
+ * reports the failure, and it is computed again next time. (A failure is never cleared
+ * while a value is computed, so a context that had failed before still has.) */
+static inline int64_t bf_memo_keep_i(const bf_ctx *c, bf_memo *m, const void *of, int64_t x)
+{
+    if (!c->err->failed) {
+        m->of = of;
+        m->i = x;
+    }
+    return x;
+}
+
+static inline double bf_memo_keep_f(const bf_ctx *c, bf_memo *m, const void *of, double x)
+{
+    if (!c->err->failed) {
+        m->of = of;
+        m->f = x;
+    }
+    return x;
+}
+
 #ifdef __cplusplus
 }
 #endif

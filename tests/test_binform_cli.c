@@ -185,6 +185,64 @@ Test(binform_cli, dump_is_json_with_names)
     jv_free(v);
 }
 
+static size_t chunks_of_type(const jv *chunks, const char *name)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < chunks->count; i++)
+        n += strcmp(jv_get(jv_get(&chunks->items[i], "type"), "name")->string, name) == 0;
+    return n;
+}
+
+/* Named values (schema `values`) are shown under "_computed", beside the fields they come from. */
+Test(binform_cli, dump_shows_named_values_as_computed)
+{
+    cli_result *r = cli_run("dump " PYRAMID);
+    cr_assert_eq(r->status, 0, "%s", r->err);
+    char error[128];
+    jv *v = jv_parse(r->out, error, sizeof error);
+    cr_assert_not_null(v, "not JSON: %s", error);
+    const jv *file = jv_get(v, "root");
+    const jv *computed = jv_get(file, "_computed");
+    cr_assert_not_null(computed, "the root's named values are missing");
+    const jv *chunks = jv_get(file, "chunks");
+    cr_expect_eq(jv_get(computed, "object_chunks")->number, chunks_of_type(chunks, "O"));
+    cr_expect_eq(jv_get(computed, "vertex_chunks")->number, chunks_of_type(chunks, "V"));
+    cr_expect_eq(jv_get(computed, "part_vertex_count")->number, jv_get(jv_get(file, "header"), "total_vertex_count")->number);
+    /* a value of an array's elements, on every element */
+    for (size_t i = 0; i < chunks->count; i++)
+        cr_expect_not_null(jv_get(jv_get(&chunks->items[i], "_computed"), "rank"), "chunks[%zu]", i);
+    jv_free(v);
+}
+
+/* build ignores them: the file comes back the same even when a computed value was edited. */
+Test(binform_cli, build_ignores_computed_values)
+{
+    cli_result *r = cli_run("dump " PYRAMID);
+    cr_assert_eq(r->status, 0, "%s", r->err);
+    char *edited = strstr(r->out, "\"object_chunks\": ");
+    cr_assert_not_null(edited);
+    edited[strlen("\"object_chunks\": ")] = '7';
+    char json_path[] = "/tmp/bf_computed_XXXXXX";
+    int fd = mkstemp(json_path);
+    cr_assert(fd >= 0);
+    FILE *out = fdopen(fd, "w");
+    fputs(r->out, out);
+    fclose(out);
+    char bin_path[64];
+    snprintf(bin_path, sizeof bin_path, "%s.t3dm", json_path);
+    r = cli_runf("build --keep-layout %s -o %s", json_path, bin_path);
+    cr_expect_eq(r->status, 0, "%s", r->err);
+    uint8_t *a, *b;
+    size_t na, nb;
+    cr_assert(load_file(PYRAMID, &a, &na));
+    cr_assert(load_file(bin_path, &b, &nb));
+    cr_expect(na == nb && memcmp(a, b, na) == 0, "the built file differs from the original");
+    free(a);
+    free(b);
+    unlink(json_path);
+    unlink(bin_path);
+}
+
 Test(binform_cli, dump_of_every_sample_is_json)
 {
     REQUIRE_SAMPLES();

@@ -381,3 +381,64 @@ Test(lz4, any_input_decodes_or_is_refused)
     }
     cr_expect_gt(decoded, 100, "some noise is a valid block");
 }
+
+/* A rule's message is formatted by the runtime: %d, %x and %g from the values, %% a '%'. */
+Test(findings, rule_messages_take_their_values_in_order)
+{
+    bf_findings f;
+    memset(&f, 0, sizeof f);
+    bf_vctx v;
+    bf_vctx_init(&v, NULL, NULL, 0, &f);
+    cr_assert(bf_push(&v.c, "items", 3));
+    static const bf_rule rule = {BF_SEVERITY_WARNING, "size", "%d items of 0x%x bytes: %g%% full", "Items: \"...\""};
+    cr_expect_not(bf_rule_fails(&v, &rule, 1), "a check that holds does not fail");
+    cr_expect(bf_rule_fails(&v, &rule, 0));
+    bf_rule_report(&v, &rule, 0x40, (const bf_rule_value[]){{.i = -2}, {.i = 255}, {.f = 12.5}});
+    cr_assert_eq(f.count, 1);
+    cr_expect_str_eq(f.items[0].message, "-2 items of 0xff bytes: 12.5% full");
+    cr_expect_str_eq(f.items[0].path, "items[3].size");
+    cr_expect_eq(f.items[0].offset, 0x40);
+    cr_expect_eq(f.items[0].severity, BF_SEVERITY_WARNING);
+    cr_expect_str_eq(f.items[0].origin, "Items: \"...\"");
+    bf_findings_free(&f);
+}
+
+/* A check whose evaluation failed is reported as such, not as failed, and only once. */
+Test(findings, a_rule_that_cannot_be_evaluated_says_so)
+{
+    bf_findings f;
+    memset(&f, 0, sizeof f);
+    bf_vctx v;
+    bf_vctx_init(&v, NULL, NULL, 0, &f);
+    static const bf_rule rule = {BF_SEVERITY_WARNING, "count", "count %d", NULL};
+    bf_fail(&v.c, 0x8, NULL, "index 9 is past the 2 elements");
+    cr_expect_not(bf_rule_fails(&v, &rule, 0));
+    cr_assert_eq(f.count, 1);
+    cr_expect_str_eq(f.items[0].message, "rule could not be evaluated: index 9 is past the 2 elements");
+    cr_expect_eq(f.items[0].severity, BF_SEVERITY_ERROR);
+    cr_expect_str_eq(f.items[0].path, "count");
+    cr_expect(bf_rule_fails(&v, &rule, 0), "the failure was cleared: the next rule evaluates");
+    bf_findings_free(&f);
+}
+
+/* Enum values outside the list are errors, flag bits outside the set warnings. */
+Test(findings, enum_and_flags_checks)
+{
+    bf_findings f;
+    memset(&f, 0, sizeof f);
+    bf_vctx v;
+    bf_vctx_init(&v, NULL, NULL, 0, &f);
+    static const int64_t values[] = {0, 2};
+    static const bf_enum_check mode = {"Mode", "Mode: the values", values, 2};
+    static const bf_flags_check bits = {"Bits", "Bits: the bits", 0x5};
+    bf_check_enum(&v, &mode, 2, 0x10, "mode");
+    bf_check_enum(&v, &mode, 1, 0x10, "mode");
+    bf_check_flags(&v, &bits, 0x5, 0x11, "bits");
+    bf_check_flags(&v, &bits, 0xF, 0x11, "bits");
+    cr_assert_eq(f.count, 2);
+    cr_expect_str_eq(f.items[0].message, "1 (0x1) is not a value of Mode");
+    cr_expect_eq(f.items[0].severity, BF_SEVERITY_ERROR);
+    cr_expect_str_eq(f.items[1].message, "bits 0xa are not Bits flags");
+    cr_expect_eq(f.items[1].severity, BF_SEVERITY_WARNING);
+    bf_findings_free(&f);
+}

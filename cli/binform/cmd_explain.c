@@ -15,7 +15,7 @@
 /* The revision a partial document was read as (the attempt that got furthest), or NULL. */
 static const char *partial_revision(const document *d, const void *root)
 {
-    if (!root || d->entry->revision_offset == BF_NONE)
+    if (!root || !d->entry->revision_offset)
         return NULL;
     int64_t r;
     memcpy(&r, (const uint8_t *)root + d->entry->revision_offset, sizeof r);

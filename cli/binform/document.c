@@ -225,7 +225,7 @@ void document_print_error(const document *d) { document_report(d, stderr, color_
 
 const char *document_revision(const document *d)
 {
-    if (!d->root || d->entry->revision_offset == BF_NONE)
+    if (!d->root || !d->entry->revision_offset)
         return NULL;
     int64_t r;
     memcpy(&r, (const uint8_t *)d->root + d->entry->revision_offset, sizeof r);

@@ -3,7 +3,9 @@
  *               members that make the file exact: FIELD_at (where located data starts),
  *               FIELD_pad (alignment bytes before it), FIELD_tail (bytes after it in its
  *               region), FIELD_str (the string an offset points at), FIELD_BITNAME (packed
- *               bits), and the read-only FIELD_value (a derived number).
+ *               bits), and the read-only FIELD_value (a derived number); after `_offset`, the
+ *               read-only "_computed": {VALUE: N or null} (the type's named values, schema
+ *               `values`: computed from the fields, not stored; null when they cannot be).
  *   integer     a number, or a decimal string beyond 2^53 (JSON readers round those)
  *   float       a number (shortest exact), or "inf", "-inf", "nan:0xBITS"
  *   enum        {"name": NAME or null, "value": N};  flags {"value": N, "flags": [NAME...]}
@@ -21,6 +23,14 @@
 #include <string.h>
 
 #define SAFE_INTEGER 9007199254740992.0 /* 2^53: JSON readers hold integers exactly up to here */
+
+/* What named values need besides their structure: the document's root and revision. */
+typedef struct dump_doc {
+    const void *root;
+    int64_t revision;
+} dump_doc;
+
+static void dump_object(json *j, const dump_doc *doc, const bf_type_desc *type, const void *obj);
 
 static void dump_int64(json *j, int64_t v, int is_unsigned)
 {
@@ -136,7 +146,7 @@ static void dump_bytes_member(json *j, const char *field, const char *suffix, co
     dump_hex(j, b.ptr, b.len);
 }
 
-static void dump_switch(json *j, const bf_field_desc *f, const void *obj)
+static void dump_switch(json *j, const dump_doc *doc, const bf_field_desc *f, const void *obj)
 {
     bf_switch_view v = bf_field_switch(f, obj);
     const char *label = NULL;
@@ -150,7 +160,7 @@ static void dump_switch(json *j, const bf_field_desc *f, const void *obj)
     label ? json_cstring(j, label) : json_null(j);
     json_key(j, "value");
     if (v.type)
-        dump_object(j, v.type, v.ptr);
+        dump_object(j, doc, v.type, v.ptr);
     else
         json_null(j);
     json_key(j, "raw");
@@ -158,14 +168,14 @@ static void dump_switch(json *j, const bf_field_desc *f, const void *obj)
     json_end_object(j);
 }
 
-static void dump_element(json *j, const bf_field_desc *f, const void *elem)
+static void dump_element(json *j, const dump_doc *doc, const bf_field_desc *f, const void *elem)
 {
     switch (f->kind) {
     case BF_FIELD_PRIM:
         dump_number(j, f, elem);
         break;
     case BF_FIELD_STRUCT:
-        dump_object(j, f->type, elem);
+        dump_object(j, doc, f->type, elem);
         break;
     case BF_FIELD_STR:
         dump_str(j, elem);
@@ -198,31 +208,31 @@ static void dump_derived(json *j, const bf_field_desc *f, const void *obj, uint6
         json_end_array(j);
 }
 
-static void dump_field(json *j, const bf_field_desc *f, const void *obj)
+static void dump_field(json *j, const dump_doc *doc, const bf_field_desc *f, const void *obj)
 {
     char key[256];
     uint64_t n = bf_field_count(f, obj);
-    if (f->has_offset != BF_NONE && n == 0)
+    if (f->has_offset && n == 0)
         return; /* left out by its `if:` */
-    if (f->pad_offset != BF_NONE)
+    if (f->pad_offset)
         dump_bytes_member(j, f->name, "_pad", obj, f->pad_offset);
-    if (f->at_offset != BF_NONE) {
+    if (f->at_offset) {
         snprintf(key, sizeof key, "%s_at", f->name);
         json_key(j, key);
         json_uint(j, bf_field_pos(f, obj));
     }
     json_key(j, f->name);
     if (f->kind == BF_FIELD_SWITCH) {
-        dump_switch(j, f, obj);
+        dump_switch(j, doc, f, obj);
     } else if (f->array == BF_SCALAR) {
-        dump_element(j, f, bf_field_elem(f, obj, 0));
+        dump_element(j, doc, f, bf_field_elem(f, obj, 0));
     } else {
         if (f->kind == BF_FIELD_PRIM && !f->enumdef)
             json_begin_inline_array(j);
         else
             json_begin_array(j);
         for (uint64_t i = 0; i < n; i++)
-            dump_element(j, f, bf_field_elem(f, obj, i));
+            dump_element(j, doc, f, bf_field_elem(f, obj, i));
         json_end_array(j);
     }
     for (size_t b = 0; b < f->bit_count; b++) {
@@ -232,26 +242,49 @@ static void dump_field(json *j, const bf_field_desc *f, const void *obj)
         json_key(j, key);
         dump_int64(j, v, !f->bits[b].is_signed);
     }
-    if (f->value_offset != BF_NONE)
+    if (f->value_offset)
         dump_derived(j, f, obj, n);
-    if (f->str_offset != BF_NONE) {
+    if (f->str_offset) {
         bf_str s;
         memcpy(&s, (const uint8_t *)obj + f->str_offset, sizeof s);
         snprintf(key, sizeof key, "%s_str", f->name);
         json_key(j, key);
         dump_str(j, &s);
     }
-    if (f->tail_offset != BF_NONE)
+    if (f->tail_offset)
         dump_bytes_member(j, f->name, "_tail", obj, f->tail_offset);
 }
 
-void dump_object(json *j, const bf_type_desc *type, const void *obj)
+/* The type's named values, marked as computed: they are not in the file. */
+static void dump_computed(json *j, const dump_doc *doc, const bf_type_desc *type, const void *obj)
+{
+    json_key(j, "_computed");
+    json_begin_object(j);
+    for (size_t i = 0; i < type->value_count; i++) {
+        const bf_value_desc *v = &type->values[i];
+        int64_t n = 0;
+        double x = 0;
+        bf_error err;
+        json_key(j, v->name);
+        if (!bf_value_get(v, doc->root, doc->revision, obj, &n, &x, &err))
+            json_null(j);
+        else if (v->is_float)
+            dump_float(j, BF_F64, &x);
+        else
+            dump_int64(j, n, 0);
+    }
+    json_end_object(j);
+}
+
+static void dump_object(json *j, const dump_doc *doc, const bf_type_desc *type, const void *obj)
 {
     json_begin_object(j);
     json_key(j, "_offset");
     json_uint(j, bf_obj_offset(obj));
+    if (type->value_count)
+        dump_computed(j, doc, type, obj);
     for (size_t i = 0; i < type->field_count; i++)
-        dump_field(j, &type->fields[i], obj);
+        dump_field(j, doc, &type->fields[i], obj);
     json_end_object(j);
 }
 
@@ -266,6 +299,9 @@ void dump_document(json *j, const bf_format_desc *format, const bf_entry_desc *e
     json_key(j, "revision");
     revision ? json_cstring(j, revision) : json_null(j);
     json_key(j, "root");
-    dump_object(j, entry->root, root);
+    dump_doc doc = {root, 0};
+    if (entry->revision_offset)
+        memcpy(&doc.revision, (const uint8_t *)root + entry->revision_offset, sizeof doc.revision);
+    dump_object(j, &doc, entry->root, root);
     json_end_object(j);
 }

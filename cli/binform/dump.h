@@ -10,6 +10,5 @@
 /* {"format", "kind", "revision", "root"} */
 void dump_document(json *j, const bf_format_desc *format, const bf_entry_desc *entry, const char *revision,
                    const void *root);
-void dump_object(json *j, const bf_type_desc *type, const void *obj);
 
 #endif

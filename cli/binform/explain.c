@@ -219,7 +219,7 @@ static char *prim_value(const bf_field_desc *f, const void *obj, uint64_t n)
         if (i + 1 == f->bit_count)
             sb_printf(&b, "}");
     }
-    if (f->value_offset != BF_NONE) {
+    if (f->value_offset) {
         bf_field_desc d = derived_desc(f);
         sb_printf(&b, " → ");
         if (f->array == BF_SCALAR) {
@@ -231,7 +231,7 @@ static char *prim_value(const bf_field_desc *f, const void *obj, uint64_t n)
             sb_printf(&b, "%s]", n > VALUES_SHOWN ? ", …" : "");
         }
     }
-    if (f->str_offset != BF_NONE) {
+    if (f->str_offset) {
         bf_str s;
         memcpy(&s, (const uint8_t *)obj + f->str_offset, sizeof s);
         sb_printf(&b, " → ");
@@ -514,7 +514,7 @@ static int walk_field(xtree *t, const bf_field_desc *f, const void *obj, int par
                       const char *fail)
 {
     uint64_t n = bf_field_count(f, obj);
-    if (f->has_offset != BF_NONE && n == 0 && !fail)
+    if (f->has_offset && n == 0 && !fail)
         return 1; /* left out by its `if:` */
     uint64_t pos = bf_field_pos(f, obj);
     char *path = join(parent_path, f->name);
@@ -522,7 +522,7 @@ static int walk_field(xtree *t, const bf_field_desc *f, const void *obj, int par
         return 0;
     int ok = 1;
     size_t first = t->count;
-    if (f->pad_offset != BF_NONE && !fail) {
+    if (f->pad_offset && !fail) {
         bf_bytes pad;
         memcpy(&pad, (const uint8_t *)obj + f->pad_offset, sizeof pad);
         if (pad.len) {
@@ -577,7 +577,7 @@ static int walk_field(xtree *t, const bf_field_desc *f, const void *obj, int par
     }
     if (ok && leaf_failed && t->count > first)
         mark_failed(t, (int)t->count - 1);
-    if (ok && f->tail_offset != BF_NONE && !fail) {
+    if (ok && f->tail_offset && !fail) {
         bf_bytes tail;
         memcpy(&tail, (const uint8_t *)obj + f->tail_offset, sizeof tail);
         if (tail.len) {

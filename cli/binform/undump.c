@@ -392,15 +392,15 @@ static int key_role(const bf_field_desc *f, const char *key, size_t *bit)
     if (*rest != '_')
         return 0;
     rest++;
-    if (f->at_offset != BF_NONE && strcmp(rest, "at") == 0)
+    if (f->at_offset && strcmp(rest, "at") == 0)
         return KEY_AT;
-    if (f->pad_offset != BF_NONE && strcmp(rest, "pad") == 0)
+    if (f->pad_offset && strcmp(rest, "pad") == 0)
         return KEY_PAD;
-    if (f->tail_offset != BF_NONE && strcmp(rest, "tail") == 0)
+    if (f->tail_offset && strcmp(rest, "tail") == 0)
         return KEY_TAIL;
-    if (f->str_offset != BF_NONE && strcmp(rest, "str") == 0)
+    if (f->str_offset && strcmp(rest, "str") == 0)
         return KEY_STR;
-    if (f->value_offset != BF_NONE && strcmp(rest, "value") == 0)
+    if (f->value_offset && strcmp(rest, "value") == 0)
         return KEY_DERIVED;
     for (size_t b = 0; b < f->bit_count; b++)
         if (strcmp(rest, f->bits[b].name) == 0) {
@@ -416,7 +416,7 @@ static int read_member(undump *u, const bf_field_desc *f, int role, size_t bit, 
     int64_t x;
     switch (role) {
     case KEY_VALUE:
-        if (f->has_offset != BF_NONE)
+        if (f->has_offset)
             *member(obj, f->has_offset) = 1;
         return read_field_value(u, f, v, path, obj);
     case KEY_AT:
@@ -459,6 +459,8 @@ static int read_object(undump *u, const bf_type_desc *type, const jv *v, const c
             memcpy(obj, &x, sizeof x);
             continue;
         }
+        if (strcmp(key, "_computed") == 0)
+            continue; /* named values: the builder computes them from the fields */
         int role = 0;
         size_t bit = 0, i = 0;
         for (; i < type->field_count && !role; i++)
@@ -517,7 +519,7 @@ int undump_document(const jv *v, const char *text, bf_arena *arena, undump_resul
     out->root = alloc(&u, out->entry->root->size);
     if (!out->root)
         return fail(&u, root, "root", "out of memory");
-    if (out->entry->revision_offset != BF_NONE)
+    if (out->entry->revision_offset)
         memcpy(member(out->root, out->entry->revision_offset), &out->revision, sizeof out->revision);
     return read_object(&u, out->entry->root, root, "root", out->root);
 }

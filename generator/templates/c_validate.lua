@@ -1,7 +1,10 @@
--- <format>_validate.c: the validators. Every rule of the schema (enum membership, `expect`
--- values, type `rules`) becomes C that adds a finding with severity, path, offset and origin.
+-- <format>_validate.c: the validators. Every check of the schema (enum membership, flags,
+-- `expect` values, type `rules`) is C that evaluates it; the runtime (bf_validate.h) reports
+-- a failure with its severity, path, offset, message and origin. A rule is a bf_rule: its
+-- message is written next to the code that checks it, named rule_LINE by its schema line.
 local names = require("names")
 local cexpr = require("cexpr")
+local lines = require("c_lines")
 
 local V = {}
 
@@ -9,9 +12,11 @@ local function ct(fmt, t) return names.ctype(fmt, t) end
 
 local function field_pos(fl, owner)
   owner = owner or "s"
-  if fl.offset then return string.format("(%s)->_offset + %d", owner, fl.offset) end
-  return string.format("(%s)->%s_at", owner, fl.name)
+  if fl.offset then return string.format("%s->_offset + %d", owner, fl.offset) end
+  return string.format("%s->%s_at", owner, fl.name)
 end
+
+local function count_of(fl) return fl.fixed_count and tostring(fl.fixed_count) or ("s->" .. fl.name .. "_count") end
 
 -- Which types have something to check, themselves or below them.
 local function needs_map(fmt, ix)
@@ -38,44 +43,63 @@ end
 
 local function escape_format(text) return (text:gsub("%%", "%%%%")) end
 
--- The C lines of one rule, given an environment for its expressions.
-local function rule_lines(fmt, ix, t, r, env, at_path, at_offset)
+-- `static const bf_rule NAME = {...};`, packed into lines `indent` deep.
+local function rule_decl(name, sev, field, message, origin, indent)
+  local items = { sev, names.cstring(field or "") }
+  for _, it in ipairs(lines.string_items(nil, message, indent + 4)) do items[#items + 1] = it end
+  for _, it in ipairs(lines.string_items(nil, origin, indent + 4)) do items[#items + 1] = it end
+  if not origin then items[#items + 1] = "NULL" end
+  local pad = string.rep(" ", indent)
+  return lines.pack(items, pad .. "static const bf_rule " .. name .. " = {", indent + 4, "};")
+end
+
+-- The values of a message, as a bf_rule_value array (NULL when it has none).
+local function value_array(values)
+  if #values == 0 then return "NULL" end
+  return "(const bf_rule_value[]){" .. table.concat(values, ", ") .. "}"
+end
+
+-- The C lines of one rule, given an environment for its expressions: the rule, the loops
+-- its check needs, the check and, when it fails, the report.
+local function rule_lines(fmt, ix, t, r, env, at_path, at_offset, name)
   local L = {}
   local sev = r.severity == "warning" and "BF_SEVERITY_WARNING" or "BF_SEVERITY_ERROR"
-  local origin = r.origin and names.cstring(r.origin) or "NULL"
+  -- the check and the message share their quantifiers: each loop runs once
+  local quantified = {}
   local pre = {}
-  local e2 = setmetatable({ pre = pre, counter = env.counter }, { __index = env })
-  local check = cexpr.truth(r.check, e2)
-  for _, l in ipairs(pre) do L[#L + 1] = l end
-  L[#L + 1] = string.format("int ok = %s;", check)
-  L[#L + 1] = string.format("if (!bf_eval_failed(v, %s, %s) && !ok) {", names.cstring(at_path), origin)
+  local e2 = setmetatable({ pre = pre, counter = env.counter, quantified = quantified }, { __index = env })
+  local check = cexpr.cond(r.check, e2)
   local mpre = {}
-  local e3 = setmetatable({ pre = mpre, counter = env.counter }, { __index = env })
-  local fmt_parts, args = {}, {}
+  local e3 = setmetatable({ pre = mpre, counter = env.counter, quantified = quantified }, { __index = env })
+  local fmt_parts, values = {}, {}
   for _, part in ipairs(r.parts) do
     if part.text then
       fmt_parts[#fmt_parts + 1] = escape_format(part.text)
     elseif part.value.vt == "float" then
       fmt_parts[#fmt_parts + 1] = "%g"
-      args[#args + 1] = cexpr.cf(part.value, e3)
-    elseif part.hex then
-      fmt_parts[#fmt_parts + 1] = "0x%llx"
-      args[#args + 1] = "(unsigned long long)(" .. cexpr.c(part.value, e3) .. ")"
+      values[#values + 1] = "{.f = " .. cexpr.cf(part.value, e3) .. "}"
     else
-      fmt_parts[#fmt_parts + 1] = "%lld"
-      args[#args + 1] = "(long long)(" .. cexpr.c(part.value, e3) .. ")"
+      fmt_parts[#fmt_parts + 1] = part.hex and "0x%x" or "%d"
+      values[#values + 1] = "{.i = " .. cexpr.init_i64(part.value, e3) .. "}"
     end
   end
-  for _, l in ipairs(mpre) do L[#L + 1] = "    " .. l end
   local at_c = at_offset
   if r.at then
-    at_c = cexpr.c({ k = "call", name = "offset", args = { r.at }, vt = "int" }, e3)
+    at_c = cexpr.cond({ k = "call", name = "offset", args = { r.at }, vt = "int" }, e3)
   end
-  L[#L + 1] = string.format("    bf_report(v, %s, (uint64_t)(%s), %s, %s, %s%s);", sev, at_c, names.cstring(at_path), origin,
-    names.cstring(table.concat(fmt_parts)), #args > 0 and (", " .. table.concat(args, ", ")) or "")
-  L[#L + 1] = string.format("    bf_eval_failed(v, %s, %s);", names.cstring(at_path), origin)
-  L[#L + 1] = "}"
-  return L
+  local decl = rule_decl(name, sev, at_path, table.concat(fmt_parts), r.origin, 4)
+  for _, l in ipairs(pre) do L[#L + 1] = l end
+  local report = string.format("bf_rule_report(v, &%s, %s, %s);", name, at_c, value_array(values))
+  if #mpre > 0 then
+    L[#L + 1] = string.format("if (bf_rule_fails(v, &%s, %s)) {", name, check)
+    for _, l in ipairs(mpre) do L[#L + 1] = "    " .. l end
+    L[#L + 1] = "    " .. report
+    L[#L + 1] = "}"
+  else
+    L[#L + 1] = string.format("if (bf_rule_fails(v, &%s, %s))", name, check)
+    L[#L + 1] = "    " .. report
+  end
+  return decl, L
 end
 
 -- The path a rule's `at` names, relative to where the finding is reported.
@@ -84,86 +108,124 @@ local function at_path(r)
   return (r.at.text:gsub("^_it%.", ""):gsub("^_it$", ""))
 end
 
-local function field_checks(fmt, ix, t, fl, w)
-  local name = fl.name
-  local function each_value(body)
-    -- calls body(value_c, pos_c, field_c) for every element of the field; an element is
-    -- reported as name[i]
-    if fl.array then
-      local n = fl.fixed_count and tostring(fl.fixed_count) or ("s->" .. name .. "_count")
-      w(string.format("    for (uint32_t i = 0; i < %s; i++)", n))
-      w(string.format('        if (bf_push(c, "%s", i)) {', name))
-      body(string.format("(int64_t)s->%s[i]", name), string.format("%s + (uint64_t)i * %d", field_pos(fl), fl.prim_size), "NULL")
-      w("            bf_pop(c);")
-      w("        }")
-    else
-      body(string.format("(int64_t)s->%s", name), field_pos(fl), '"' .. name .. '"')
+-- The enum and flags checks of a format, one table each, shared by every field that uses it.
+local function check_tables(fmt, ix, w)
+  for _, e in ipairs(fmt.enums) do
+    if not e.flags and not e.open then
+      local vals = {}
+      for _, v in ipairs(e.values) do
+        local small = v.value >= -2147483647 and v.value <= 2147483647
+        vals[#vals + 1] = string.format(small and "%d" or "INT64_C(%d)", v.value)
+      end
+      for _, l in ipairs(lines.pack(vals, string.format("static const int64_t enum_%s_values[] = {", e.name), 4, "};")) do w(l) end
+      w(string.format("static const bf_enum_check enum_%s = {%s, %s, enum_%s_values, %d};", e.name, names.cstring(e.name),
+        names.cstring(e.name .. ": the values the document lists"), e.name, #e.values))
+    elseif e.flags then
+      local mask = 0
+      for _, v in ipairs(e.values) do mask = mask | (1 << v.value) end
+      w(string.format("static const bf_flags_check flags_%s = {%s, %s, UINT64_C(0x%X)};", e.name, names.cstring(e.name),
+        names.cstring(e.name .. ": the bits the document lists"), mask))
     end
   end
+  w()
+end
+
+local function field_checks(fmt, ix, t, fl, w)
+  local name = fl.name
   local guard = fl.cond and ("if (s->has_" .. name .. ") ") or ""
+  -- calls body(value_c, pos_c, field_c, pad) for every element of the field (an element is
+  -- reported as name[i]), `pad` starting the line of its statement
+  local function each_value(indent, body)
+    local pad = string.rep(" ", indent)
+    if fl.array then
+      w(string.format("%s%sfor (uint32_t i = 0; i < %s; i++) {", pad, guard, count_of(fl)))
+      w(string.format('%s    if (bf_push(c, "%s", i)) {', pad, name))
+      body(string.format("s->%s[i]", name), string.format("%s + (uint64_t)i * %d", field_pos(fl), fl.prim_size), "NULL",
+        pad .. "        ")
+      w(pad .. "        bf_pop(c);")
+      w(pad .. "    }")
+      w(pad .. "}")
+    else
+      body("s->" .. name, field_pos(fl), '"' .. name .. '"', pad .. guard)
+    end
+  end
   local e = fl.enum and ix.enums[fl.enum]
   if e and not e.open then
-    local cases = {}
-    for _, v in ipairs(e.values) do cases[#cases + 1] = string.format("%s != INT64_C(%d)", "x", v.value) end
-    each_value(function(value, pos, field_c)
-      w(string.format("    %s{", guard))
-      w(string.format("        int64_t x = %s;", value))
-      w(string.format("        if (%s)", table.concat(cases, " && ")))
-      w(string.format('            bf_report(v, BF_SEVERITY_ERROR, %s, %s, %s, "%%lld (0x%%llx) is not a value of %s", (long long)x, (unsigned long long)x);', pos, field_c, names.cstring(e.name .. ": the values the document lists"), e.name))
-      w("    }")
+    each_value(4, function(value, pos, field_c, pad)
+      w(string.format("%sbf_check_enum(v, &enum_%s, %s, %s, %s);", pad, e.name, value, pos, field_c))
     end)
   end
-  local f = fl.flags and ix.enums[fl.flags]
-  if f then
-    local mask = 0
-    for _, v in ipairs(f.values) do mask = mask | (1 << v.value) end
-    each_value(function(value, pos, field_c)
-      w(string.format("    %sif ((uint64_t)%s & ~UINT64_C(0x%X))", guard, value, mask))
-      w(string.format('        bf_report(v, BF_SEVERITY_WARNING, %s, %s, %s, "bits 0x%%llx are not %s flags", (unsigned long long)((uint64_t)%s & ~UINT64_C(0x%X)));', pos, field_c, names.cstring(f.name .. ": the bits the document lists"), f.name, value, mask))
+  if fl.flags then
+    each_value(4, function(value, pos, field_c, pad)
+      w(string.format("%sbf_check_flags(v, &flags_%s, %s, %s, %s);", pad, fl.flags, value, pos, field_c))
     end)
   end
   if fl.expect then
     local env = { fmt = fmt, ix = ix, self = "s", root = "R", pre = {}, counter = { n = 0 }, memo = true }
     local want = cexpr.c(fl.expect, env)
     local sev = fl.expect_warning and "BF_SEVERITY_WARNING" or "BF_SEVERITY_ERROR"
-    local origin = fl.expect_origin and names.cstring(fl.expect_origin) or "NULL"
-    each_value(function(value, pos, field_c)
-      w(string.format("    %sif (%s != %s)", guard, value, want))
-      w(string.format('        bf_report(v, %s, %s, %s, %s, "expected %s, found %%lld (0x%%llx)", (long long)%s, (unsigned long long)%s);', sev, pos, field_c, origin, escape_format(fl.expect.text:gsub('"', '\\"')), value, value))
+    local message = "expected " .. escape_format(fl.expect.text) .. ", found %d (0x%x)"
+    w("    {")
+    for _, l in ipairs(rule_decl("rule", sev, fl.array and "" or name, message, fl.expect_origin, 8)) do w(l) end
+    each_value(8, function(value, pos, field_c, pad)
+      w(string.format("%sif ((int64_t)%s != %s)", pad, value, want))
+      w(string.format("%s    bf_rule_add(v, &rule, %s, (const bf_rule_value[]){{.i = %s}, {.i = %s}});", pad:match("^ *"), pos,
+        value, value))
     end)
+    w("    }")
   end
+end
+
+-- The C text without its string literals, to see which names it uses.
+local function code_only(text)
+  local out, i, n = {}, 1, #text
+  while i <= n do
+    local ch = text:sub(i, i)
+    if ch == '"' then
+      i = i + 1
+      while i <= n and text:sub(i, i) ~= '"' do
+        if text:sub(i, i) == "\\" then i = i + 1 end
+        i = i + 1
+      end
+      out[#out + 1] = '""'
+    else
+      out[#out + 1] = ch
+    end
+    i = i + 1
+  end
+  return table.concat(out)
+end
+
+-- Whether C text uses a name (not a member of that name).
+local function uses(code, name)
+  for at in code:gmatch("()%f[%w_]" .. name .. "%f[^%w_]") do
+    local before = code:sub(math.max(1, at - 2), at - 1)
+    if not before:match("%.$") and before ~= "->" then return true end
+  end
+  return false
 end
 
 function V.function_for(fmt, ix, t, needs, cache_slots)
   local o = {}
   local function w(s) o[#o + 1] = s end
-  w(string.format("static void validate_%s(bf_vctx *v, const %s *s)", t.name, ct(fmt, t.name)))
-  w("{")
-  w("    bf_ctx *c = &v->c;")
-  w("    const " .. ct(fmt, ix.root.name) .. " *R = c->root;")
-  w("    rule_cache *VC = v->cache;")
-  w("    (void)c;")
-  w("    (void)R;")
-  w("    (void)VC;")
-  w("    (void)s;")
   for _, fl in ipairs(t.fields) do field_checks(fmt, ix, t, fl, w) end
   local counter = { n = 0 }
+  local taken = {}
   for _, r in ipairs(t.rules) do
-    w(string.format("    /* %s (schema line %d) */", names.comment(r.origin or r.message), r.line))
     local env = { fmt = fmt, ix = ix, self = "s", root = "R", counter = counter, memo = true, cache = "VC",
                   cache_slots = cache_slots }
+    -- named by its schema line
+    local name = "rule_" .. r.line
+    while taken[name] do name = name .. "b" end
+    taken[name] = true
     if r.each then
       local fl
       for _, f in ipairs(t.fields) do if f.name == r.each then fl = f end end
-      local n = fl.fixed_count and tostring(fl.fixed_count) or ("s->" .. fl.name .. "_count")
-      w(string.format("    for (uint32_t i = 0; i < %s; i++) {", n))
-      local pos
+      local pos, decls = nil, {}
       if fl.kind == "struct" then
         local tc = ct(fmt, fl.type)
-        w(string.format("        const %s *it = &s->%s[i];", tc, fl.name))
-        w(string.format("        const %s *prev = i ? &s->%s[i - 1] : &%s_zero;", tc, fl.name, tc))
-        w("        (void)it;")
-        w("        (void)prev;")
+        decls.it = string.format("const %s *it = &s->%s[i];", tc, fl.name)
+        decls.prev = string.format("const %s *prev = i ? &s->%s[i - 1] : &%s_zero;", tc, fl.name, tc)
         env.it, env.prev = "it", "prev"
         pos = "it->_offset"
       else
@@ -173,25 +235,28 @@ function V.function_for(fmt, ix, t, needs, cache_slots)
       end
       env.index = "(int64_t)i"
       env.elem_field = fl
+      local decl, body = rule_lines(fmt, ix, t, r, env, at_path(r), pos, name)
+      for _, l in ipairs(decl) do w(l) end
+      local code = code_only(table.concat(body, "\n"))
+      w(string.format("    for (uint32_t i = 0; i < %s; i++) {", count_of(fl)))
+      if decls.it and (uses(code, "it") or uses(code, "prev")) then w("        " .. decls.it) end
+      if decls.prev and uses(code, "prev") then w("        " .. decls.prev) end
       w(string.format('        if (bf_push(c, "%s", i)) {', fl.name))
-      w("            {")
-      for _, l in ipairs(rule_lines(fmt, ix, t, r, env, at_path(r), pos)) do w("                " .. l) end
-      w("            }")
+      for _, l in ipairs(body) do w("            " .. l) end
       w("            bf_pop(c);")
       w("        }")
       w("    }")
     else
-      w("    {")
-      for _, l in ipairs(rule_lines(fmt, ix, t, r, env, at_path(r), "s->_offset")) do w("        " .. l) end
-      w("    }")
+      local decl, body = rule_lines(fmt, ix, t, r, env, at_path(r), "s->_offset", name)
+      for _, l in ipairs(decl) do w(l) end
+      for _, l in ipairs(body) do w("    " .. l) end
     end
   end
   for _, fl in ipairs(t.fields) do
     local guard = fl.cond and ("if (s->has_" .. fl.name .. ") ") or ""
     if fl.kind == "struct" and needs[fl.type] then
       if fl.array then
-        local n = fl.fixed_count and tostring(fl.fixed_count) or ("s->" .. fl.name .. "_count")
-        w(string.format("    %sfor (uint32_t i = 0; i < %s; i++) {", guard, n))
+        w(string.format("    %sfor (uint32_t i = 0; i < %s; i++) {", guard, count_of(fl)))
         w(string.format('        if (bf_push(c, "%s", i)) {', fl.name))
         w(string.format("            validate_%s(v, &s->%s[i]);", fl.type, fl.name))
         w("            bf_pop(c);")
@@ -217,14 +282,27 @@ function V.function_for(fmt, ix, t, needs, cache_slots)
       end
     end
   end
+  -- only the names the body uses
+  local code = code_only(table.concat(o, "\n"))
+  local head = { string.format("static void validate_%s(bf_vctx *v, const %s *s)", t.name, ct(fmt, t.name)), "{" }
+  if uses(code, "c") or uses(code, "R") then head[#head + 1] = "    bf_ctx *c = &v->c;" end
+  if uses(code, "R") then head[#head + 1] = "    const " .. ct(fmt, ix.root.name) .. " *R = c->root;" end
+  if uses(code, "VC") then head[#head + 1] = "    rule_cache *VC = v->cache;" end
+  if not uses(code, "s") then head[#head + 1] = "    (void)s;" end
+  if not uses(code, "v") then head[#head + 1] = "    (void)v;" end
+  for i = #head, 1, -1 do table.insert(o, 1, head[i]) end
   w("}")
-  return table.concat(o, "\n")
+  local out = {}
+  for _, l in ipairs(o) do
+    for _, piece in ipairs(lines.wrap(l)) do out[#out + 1] = piece end
+  end
+  return table.concat(out, "\n")
 end
 
 -- The named values, memoised for the validator: the validation context is the first member
 -- of a structure that also keeps, per value, the last structure it was computed for and the
--- result. A value whose evaluation failed is not kept (the rule using it reports the failure).
--- Returns the structure's C type, or nil when the format has no values.
+-- result (bf_memo). A value whose evaluation failed is not kept (the rule using it reports
+-- the failure). Returns the structure's C type, or nil when the format has no values.
 local function memo_functions(fmt, w)
   local list = {}
   for _, t in ipairs(fmt.types) do
@@ -233,30 +311,26 @@ local function memo_functions(fmt, w)
   if #list == 0 then return nil end
   local mt = fmt.name .. "_vmemo"
   w("/* The validation context, and the last result of each named value. */")
-  w("typedef struct " .. mt .. " {")
+  w(string.format("typedef struct %s {", mt))
   w("    bf_vctx v;")
+  w(string.format("    bf_memo m[%d];", #list))
+  w(string.format("} %s;", mt))
+  w()
+  w(string.format("static inline bf_memo *memo(bf_ctx *c, int slot)"))
+  w("{")
+  w(string.format("    return &((%s *)(void *)((char *)c - offsetof(bf_vctx, c)))->m[slot];", mt))
+  w("}")
   for i, it in ipairs(list) do
     local float = it.v.expr.vt == "float"
-    w(string.format("    struct { const void *of; %s value; } m%d; /* %s.%s */", float and "double" or "int64_t", i, it.t.name, it.v.name))
-  end
-  w("} " .. mt .. ";")
-  for i, it in ipairs(list) do
-    local float = it.v.expr.vt == "float"
-    local tc = ct(fmt, it.t.name)
     w()
     w(string.format("static inline %s %s(bf_ctx *c, const %s *s)", float and "double" or "int64_t",
-      cexpr.memo_fn(fmt, it.t.name, it.v.name), tc))
+      cexpr.memo_fn(fmt, it.t.name, it.v.name), ct(fmt, it.t.name)))
     w("{")
-    w(string.format("    %s *m = (%s *)(void *)((char *)c - offsetof(bf_vctx, c));", mt, mt))
-    w(string.format("    if (m->m%d.of == s)", i))
-    w(string.format("        return m->m%d.value;", i))
-    w("    int failed = c->err->failed;")
-    w(string.format("    %s x = %s(c, s);", float and "double" or "int64_t", cexpr.value_fn(fmt, it.t.name, it.v.name)))
-    w("    if (!failed && !c->err->failed) {")
-    w(string.format("        m->m%d.of = s;", i))
-    w(string.format("        m->m%d.value = x;", i))
-    w("    }")
-    w("    return x;")
+    w(string.format("    bf_memo *m = memo(c, %d);", i - 1))
+    local call = string.format("%s(c, s)", cexpr.value_fn(fmt, it.t.name, it.v.name))
+    local line = string.format("    return m->of == s ? m->%s : bf_memo_keep_%s(c, m, s, %s);", float and "f" or "i",
+      float and "f" or "i", call)
+    for _, l in ipairs(lines.wrap(line)) do w(l) end
     w("}")
   end
   w()
@@ -289,6 +363,13 @@ function V.source(fmt)
   w()
   w("#include \"" .. fmt.name .. "_access.h\"")
   w()
+  local used_checks = false
+  for _, t in ipairs(fmt.types) do
+    for _, fl in ipairs(t.fields) do
+      if (fl.enum and not ix.enums[fl.enum].open) or fl.flags then used_checks = true end
+    end
+  end
+  if used_checks then check_tables(fmt, ix, w) end
   local memo = memo_functions(fmt, w)
   local cache_slots = { n = 0 }
   local bodies = {}

@@ -448,6 +448,23 @@ end
 
 function M.quantifier(e, env)
   if not env.pre then error(e.name .. "() can only be used in rules") end
+  -- env.quantified (only where set, not inherited by loop bodies): the same quantifier
+  -- twice in one rule, or again in its message, is one loop
+  local memo = rawget(env, "quantified")
+  local k = memo and key(e)
+  if memo and memo[k] then return memo[k]() end
+  local piece = M.quantifier_loop(e, env)
+  if memo then
+    memo[k] = function()
+      local copy = {}
+      for name, value in pairs(piece) do copy[name] = value end
+      return copy
+    end
+  end
+  return piece
+end
+
+function M.quantifier_loop(e, env)
   env.counter.n = env.counter.n + 1
   local n = env.counter.n
   local arr = place(e.args[1], env)
@@ -503,6 +520,13 @@ end
 function M.c(e, env) return paren(as_i64(num(e, env)), P.unary) end
 -- The same where nothing binds to it: the right of `=`, a call's argument, `return`.
 function M.value(e, env) return as_i64(num(e, env)).c end
+-- The C text of an integer to initialise an int64_t with: as it is where C's conversion
+-- keeps its value, else converted like M.value.
+function M.init_i64(e, env)
+  local p = num(e, env)
+  if p.kind == "float" or p.ty == "u64" or p.ty == "any" then return as_i64(p).c end
+  return p.c
+end
 -- The C text as a double, for the same places as M.value.
 function M.cf(e, env) return as_double(num(e, env)).c end
 -- The C text of an expression used as a condition (`if (...)`): any scalar type tests the same.

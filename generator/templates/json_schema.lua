@@ -167,6 +167,20 @@ local function type_def(t)
     if fl.string_table then set(props, fl.name .. "_str", ref("string")) end
     if fl.size then set(props, fl.name .. "_tail", ref("hex")) end
   end
+  -- the named values, computed from the fields (null when they cannot be): read-only
+  local computed = obj()
+  for _, v in ipairs(t.values) do
+    if not v.synthetic then
+      local s = obj("anyOf", { ref(v.expr.vt == "float" and "f64" or "s64"), obj("type", "null") })
+      if v.doc then set(s, "description", v.doc) end
+      set(computed, v.name, s)
+    end
+  end
+  if #computed.order > 0 then
+    set(props, "_computed", obj("type", "object", "readOnly", true, "additionalProperties", false,
+      "description", "named values computed from the fields (schema `values`); `binform build` ignores them",
+      "properties", computed))
+  end
   return obj("type", "object", "description", t.doc or t.name, "additionalProperties", false,
     "required", required, "properties", props)
 end

@@ -133,11 +133,11 @@ static void bf_walk_field(bf_walk *w, const bf_type_desc *t, const bf_field_desc
         }
     }
     /* Members that go with the field: a resolved string, a region's tail, alignment padding. */
-    if (n && f->str_offset != BF_NONE && f->array == BF_SCALAR)
+    if (n && f->str_offset && f->array == BF_SCALAR)
         bf_walk_check_str(w, t->name, f->name, (const bf_str *)((const uint8_t *)obj + f->str_offset), 1);
-    if (f->tail_offset != BF_NONE)
+    if (f->tail_offset)
         bf_walk_check_bytes(w, t->name, f->name, (const bf_bytes *)((const uint8_t *)obj + f->tail_offset));
-    if (f->pad_offset != BF_NONE)
+    if (f->pad_offset)
         bf_walk_check_bytes(w, t->name, f->name, (const bf_bytes *)((const uint8_t *)obj + f->pad_offset));
 }
 

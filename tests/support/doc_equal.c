@@ -29,7 +29,7 @@ static int field_equal(const bf_field_desc *f, const void *a, const void *b, con
                  (unsigned long long)nb);
         return 0;
     }
-    if (f->str_offset != BF_NONE) {
+    if (f->str_offset) {
         /* a string reference: the text matters, not where the table puts it */
         bf_str sa, sb;
         memcpy(&sa, (const uint8_t *)a + f->str_offset, sizeof sa);

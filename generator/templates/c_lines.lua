@@ -1,0 +1,123 @@
+-- Packing C initializers and string literals into lines a reader can take in: at most
+-- M.WIDTH characters, long strings split into adjacent literals (C joins them).
+local names = require("names")
+
+local M = {}
+M.WIDTH = 160
+
+-- A string as one or more adjacent C literals, the first fitting in `first` columns and the
+-- others in `rest`: one literal per line of the text, a line too long split after a space.
+function M.literals(s, first, rest)
+  if #names.cstring(s) <= first then return { names.cstring(s) } end
+  local out, room = {}, first
+  for line in s:gmatch("[^\n]*\n?") do
+    while line ~= "" do
+      local cut = #line
+      if #names.cstring(line) > room then
+        -- the longest prefix whose literal fits, cut after its last space when it has one
+        local fit = 1
+        for n = 1, #line do
+          if #names.cstring(line:sub(1, n)) > room then break end
+          fit = n
+        end
+        local sp = line:sub(1, fit):match("^.*() ")
+        cut = (sp and sp > fit // 3) and sp or fit
+      end
+      out[#out + 1] = names.cstring(line:sub(1, cut))
+      line = line:sub(cut + 1)
+      room = rest
+    end
+  end
+  return out
+end
+
+-- `key = "text"` as items for M.pack: one item when it fits a line, else the key with the
+-- first literal and one item per further literal.
+function M.string_items(key, s, indent)
+  if not s then return {} end
+  local head = key and (key .. " = ") or ""
+  local lits = M.literals(s, M.WIDTH - indent - #head - 2, M.WIDTH - indent - 2)
+  local items = { head .. lits[1] }
+  for i = 2, #lits do items[#items + 1] = { cont = lits[i] } end
+  return items
+end
+
+-- Items joined by ", " into lines: the first starts with `open`, the others with `indent`
+-- spaces, the last ends with `close`. An item {cont = text} continues the previous one
+-- (a string literal) on a line of its own.
+function M.pack(items, open, indent, close)
+  local lines, cur = {}, open
+  local pad = string.rep(" ", indent)
+  local fresh = true -- nothing on the current line yet but its opening
+  for i, it in ipairs(items) do
+    local last = i == #items
+    if type(it) == "table" then
+      lines[#lines + 1] = cur
+      cur = pad .. it.cont
+    else
+      local sep = fresh and "" or ", "
+      local tail = last and close or ","
+      if not fresh and #cur + #sep + #it + #tail > M.WIDTH then
+        lines[#lines + 1] = cur .. ","
+        cur = pad .. it
+      else
+        cur = cur .. sep .. it
+      end
+    end
+    fresh = false
+    -- a continued literal ends its line
+    local nxt = items[i + 1]
+    if type(nxt) == "table" then
+      -- nothing: the next item starts its own line
+    elseif type(it) == "table" and nxt then
+      lines[#lines + 1] = cur .. ","
+      cur = pad
+      fresh = true
+    end
+  end
+  lines[#lines + 1] = cur .. close
+  return lines
+end
+
+-- A line of C code as lines of at most M.WIDTH characters where it can be: broken after
+-- the ", ", "&& " or "|| " nested least deep (outside string literals), the rest indented
+-- four more than the line.
+function M.wrap(line, cont)
+  if #line <= M.WIDTH then return { line } end
+  local indent = line:match("^ *")
+  -- a condition's continuation sits deeper than the statement under it
+  cont = cont or (indent .. (line:match("^ *if %(") and "        " or "    "))
+  local best, best_depth
+  local depth, i, n = 0, #indent + 1, #line
+  while i <= n do
+    local ch = line:sub(i, i)
+    if ch == '"' or ch == "'" then
+      i = i + 1
+      while i <= n and line:sub(i, i) ~= ch do
+        if line:sub(i, i) == "\\" then i = i + 1 end
+        i = i + 1
+      end
+    elseif ch == "(" or ch == "[" or ch == "{" then
+      depth = depth + 1
+    elseif ch == ")" or ch == "]" or ch == "}" then
+      depth = depth - 1
+    else
+      local two = line:sub(i, i + 1)
+      local cut
+      if two == ", " then cut = i + 1 end
+      if (two == "&&" or two == "||") and line:sub(i + 2, i + 2) == " " then cut = i + 2 end
+      if (two == "? " or two == ": ") and line:sub(i - 1, i - 1) == " " then cut = i + 1 end
+      -- the cut must leave the first line within the width, and something after it
+      if cut and cut - 1 <= M.WIDTH and cut < n and (not best_depth or depth <= best_depth) then
+        best, best_depth = cut, depth
+      end
+    end
+    i = i + 1
+  end
+  if not best then return { line } end
+  local out = { (line:sub(1, best - 1):gsub("%s+$", "")) }
+  for _, l in ipairs(M.wrap(cont .. line:sub(best + 1), cont)) do out[#out + 1] = l end
+  return out
+end
+
+return M
