@@ -520,7 +520,7 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
             if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "position", &m))
                 return 0;
             s->position_at = c->pos;
-            if (!bf_push(c, "position", -1) || !read_VertexBuffer(c, &s->position, 0, INT64_C(9), j3d_Vtx1_v_position_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_position_at(c, s)))))
+            if (!bf_push(c, "position", -1) || !read_VertexBuffer(c, &s->position, 0, INT64_C(9), j3d_Vtx1_v_position_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_position_at(c, s)))))
                 return 0;
             bf_pop(c);
             s->position_tail = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
@@ -544,7 +544,7 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
             if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "normal", &m))
                 return 0;
             s->normal_at = c->pos;
-            if (!bf_push(c, "normal", -1) || !read_VertexBuffer(c, &s->normal, 0, INT64_C(10), j3d_Vtx1_v_normal_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_normal_at(c, s)))))
+            if (!bf_push(c, "normal", -1) || !read_VertexBuffer(c, &s->normal, 0, INT64_C(10), j3d_Vtx1_v_normal_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_normal_at(c, s)))))
                 return 0;
             bf_pop(c);
             s->normal_tail = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
@@ -568,7 +568,7 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
             if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "tangent", &m))
                 return 0;
             s->tangent_at = c->pos;
-            if (!bf_push(c, "tangent", -1) || !read_VertexBuffer(c, &s->tangent, 0, INT64_C(25), j3d_Vtx1_v_tangent_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_tangent_at(c, s)))))
+            if (!bf_push(c, "tangent", -1) || !read_VertexBuffer(c, &s->tangent, 0, INT64_C(25), j3d_Vtx1_v_tangent_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_tangent_at(c, s)))))
                 return 0;
             bf_pop(c);
             s->tangent_tail = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
@@ -592,7 +592,7 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
             if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "color0", &m))
                 return 0;
             s->color0_at = c->pos;
-            if (!bf_push(c, "color0", -1) || !read_VertexBuffer(c, &s->color0, 0, INT64_C(11), j3d_Vtx1_v_color0_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_color0_at(c, s)))))
+            if (!bf_push(c, "color0", -1) || !read_VertexBuffer(c, &s->color0, 0, INT64_C(11), j3d_Vtx1_v_color0_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_color0_at(c, s)))))
                 return 0;
             bf_pop(c);
             s->color0_tail = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
@@ -616,7 +616,7 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
             if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "color1", &m))
                 return 0;
             s->color1_at = c->pos;
-            if (!bf_push(c, "color1", -1) || !read_VertexBuffer(c, &s->color1, 0, INT64_C(12), j3d_Vtx1_v_color1_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_color1_at(c, s)))))
+            if (!bf_push(c, "color1", -1) || !read_VertexBuffer(c, &s->color1, 0, INT64_C(12), j3d_Vtx1_v_color1_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_color1_at(c, s)))))
                 return 0;
             bf_pop(c);
             s->color1_tail = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
@@ -640,7 +640,7 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
             if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "texcoord0", &m))
                 return 0;
             s->texcoord0_at = c->pos;
-            if (!bf_push(c, "texcoord0", -1) || !read_VertexBuffer(c, &s->texcoord0, 0, INT64_C(13), j3d_Vtx1_v_texcoord0_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord0_at(c, s)))))
+            if (!bf_push(c, "texcoord0", -1) || !read_VertexBuffer(c, &s->texcoord0, 0, INT64_C(13), j3d_Vtx1_v_texcoord0_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord0_at(c, s)))))
                 return 0;
             bf_pop(c);
             s->texcoord0_tail = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
@@ -664,7 +664,7 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
             if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "texcoord1", &m))
                 return 0;
             s->texcoord1_at = c->pos;
-            if (!bf_push(c, "texcoord1", -1) || !read_VertexBuffer(c, &s->texcoord1, 0, INT64_C(14), j3d_Vtx1_v_texcoord1_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord1_at(c, s)))))
+            if (!bf_push(c, "texcoord1", -1) || !read_VertexBuffer(c, &s->texcoord1, 0, INT64_C(14), j3d_Vtx1_v_texcoord1_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord1_at(c, s)))))
                 return 0;
             bf_pop(c);
             s->texcoord1_tail = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
@@ -688,7 +688,7 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
             if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "texcoord2", &m))
                 return 0;
             s->texcoord2_at = c->pos;
-            if (!bf_push(c, "texcoord2", -1) || !read_VertexBuffer(c, &s->texcoord2, 0, INT64_C(15), j3d_Vtx1_v_texcoord2_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord2_at(c, s)))))
+            if (!bf_push(c, "texcoord2", -1) || !read_VertexBuffer(c, &s->texcoord2, 0, INT64_C(15), j3d_Vtx1_v_texcoord2_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord2_at(c, s)))))
                 return 0;
             bf_pop(c);
             s->texcoord2_tail = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
@@ -712,7 +712,7 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
             if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "texcoord3", &m))
                 return 0;
             s->texcoord3_at = c->pos;
-            if (!bf_push(c, "texcoord3", -1) || !read_VertexBuffer(c, &s->texcoord3, 0, INT64_C(16), j3d_Vtx1_v_texcoord3_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord3_at(c, s)))))
+            if (!bf_push(c, "texcoord3", -1) || !read_VertexBuffer(c, &s->texcoord3, 0, INT64_C(16), j3d_Vtx1_v_texcoord3_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord3_at(c, s)))))
                 return 0;
             bf_pop(c);
             s->texcoord3_tail = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
@@ -736,7 +736,7 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
             if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "texcoord4", &m))
                 return 0;
             s->texcoord4_at = c->pos;
-            if (!bf_push(c, "texcoord4", -1) || !read_VertexBuffer(c, &s->texcoord4, 0, INT64_C(17), j3d_Vtx1_v_texcoord4_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord4_at(c, s)))))
+            if (!bf_push(c, "texcoord4", -1) || !read_VertexBuffer(c, &s->texcoord4, 0, INT64_C(17), j3d_Vtx1_v_texcoord4_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord4_at(c, s)))))
                 return 0;
             bf_pop(c);
             s->texcoord4_tail = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
@@ -760,7 +760,7 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
             if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "texcoord5", &m))
                 return 0;
             s->texcoord5_at = c->pos;
-            if (!bf_push(c, "texcoord5", -1) || !read_VertexBuffer(c, &s->texcoord5, 0, INT64_C(18), j3d_Vtx1_v_texcoord5_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord5_at(c, s)))))
+            if (!bf_push(c, "texcoord5", -1) || !read_VertexBuffer(c, &s->texcoord5, 0, INT64_C(18), j3d_Vtx1_v_texcoord5_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord5_at(c, s)))))
                 return 0;
             bf_pop(c);
             s->texcoord5_tail = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
@@ -784,7 +784,7 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
             if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "texcoord6", &m))
                 return 0;
             s->texcoord6_at = c->pos;
-            if (!bf_push(c, "texcoord6", -1) || !read_VertexBuffer(c, &s->texcoord6, 0, INT64_C(19), j3d_Vtx1_v_texcoord6_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord6_at(c, s)))))
+            if (!bf_push(c, "texcoord6", -1) || !read_VertexBuffer(c, &s->texcoord6, 0, INT64_C(19), j3d_Vtx1_v_texcoord6_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord6_at(c, s)))))
                 return 0;
             bf_pop(c);
             s->texcoord6_tail = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
@@ -808,7 +808,7 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
             if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "texcoord7", &m))
                 return 0;
             s->texcoord7_at = c->pos;
-            if (!bf_push(c, "texcoord7", -1) || !read_VertexBuffer(c, &s->texcoord7, 0, INT64_C(20), j3d_Vtx1_v_texcoord7_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord7_at(c, s)))))
+            if (!bf_push(c, "texcoord7", -1) || !read_VertexBuffer(c, &s->texcoord7, 0, INT64_C(20), j3d_Vtx1_v_texcoord7_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord7_at(c, s)))))
                 return 0;
             bf_pop(c);
             s->texcoord7_tail = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};

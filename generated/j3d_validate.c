@@ -1261,7 +1261,7 @@ static void validate_Shp1(bf_vctx *v, const j3d_Shp1 *s)
         (void)prev;
         if (bf_push(c, "group_data", i)) {
             {
-                int ok = it->matrix_count == 0 || bf_at_s16(c, it->weights, it->weights_count, 0) != bf_neg(1);
+                int ok = it->matrix_count == 0 || bf_at_s16(c, it->weights, it->weights_count, 0) != -1;
                 if (!bf_eval_failed(v, "first_weight", "Weight Index Table: \"A Matrix Group must not start with 0xFFFF.\"") && !ok) {
                     bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 4)), "first_weight", "Weight Index Table: \"A Matrix Group must not start with 0xFFFF.\"", "matrix group %lld starts with 0xFFFF", (long long)((int64_t)i));
                     bf_eval_failed(v, "first_weight", "Weight Index Table: \"A Matrix Group must not start with 0xFFFF.\"");
@@ -1297,7 +1297,7 @@ static void validate_Shp1(bf_vctx *v, const j3d_Shp1 *s)
             {
                 int64_t q1 = 1;
                 for (uint32_t i1 = 0; i1 < (uint32_t)(it->weights_count); i1++) {
-                    if (!(it->weights[i1] == bf_neg(1) || it->weights[i1] < j3d_File_m_draw_entry_count(c, R))) { q1 = 0; break; }
+                    if (!(it->weights[i1] == -1 || it->weights[i1] < j3d_File_m_draw_entry_count(c, R))) { q1 = 0; break; }
                 }
                 int ok = q1 != 0;
                 if (!bf_eval_failed(v, "first_weight", "Weight Index Table: \"This table contains several indices into DRW1.\"") && !ok) {

@@ -125,7 +125,7 @@ struct j3d_SceneNode_view {
     int64_t _index;   /* its index in the array holding it, else 0 */
 };
 
-/* VTX1 - Vertex Data. The actual number values used for the properties of the geometry, and how they are formatted: a list of format descriptors and up to 13 data buffers. No buffer stores its length: a buffer runs to the next non-zero buffer offset, or to the section end, padding included.  */
+/* VTX1 - Vertex Data. The actual number values used for the properties of the geometry, and how they are formatted: a list of format descriptors and up to 13 data buffers. No buffer stores its length: a buffer runs to the next non-zero buffer offset, or to the section end, padding included. `NAME_at` is the index of a buffer's format descriptor, -1 when the list has none.  */
 struct j3d_Vtx1_view {
     const bf_view_doc *_doc;
     size_t _offset;   /* where it starts in the input */

@@ -80,7 +80,7 @@ static void validate_File(bf_vctx *v, const tmd_File *s)
         (void)prev;
         if (bf_push(c, "nodes", i)) {
             {
-                int ok = it->parent == bf_neg(1) || (it->parent >= 0 && it->parent < s->scene.node_count);
+                int ok = it->parent == -1 || (it->parent >= 0 && it->parent < s->scene.node_count);
                 if (!bf_eval_failed(v, "parent", "Node Format: \"+160 int16 ID of parent node, -1 if no parent exists\"") && !ok) {
                     bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 160)), "parent", "Node Format: \"+160 int16 ID of parent node, -1 if no parent exists\"", "parent %lld is neither -1 nor one of the %lld nodes", (long long)((int64_t)it->parent), (long long)((int64_t)s->scene.node_count));
                     bf_eval_failed(v, "parent", "Node Format: \"+160 int16 ID of parent node, -1 if no parent exists\"");
