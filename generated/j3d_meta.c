@@ -9,7 +9,8 @@ static const bf_enum_value_desc j3d_enum_FileKind_values[] = {
     {"bmd3", "`J3D2bmd3`: BMD (J3DLoader v26)", INT64_C(1651336243)},
     {"bdl4", "`J3D2bdl4`: BDL (J3DLoader v26)", INT64_C(1650748468)},
 };
-static const bf_enum_desc j3d_enum_FileKind = {"FileKind", "The second half of the magic, four ASCII characters read as a big-endian u32.", 0, j3d_enum_FileKind_values, 3};
+static const bf_enum_desc j3d_enum_FileKind =
+        {"FileKind", "The second half of the magic, four ASCII characters read as a big-endian u32.", 0, j3d_enum_FileKind_values, 3};
 static const bf_enum_value_desc j3d_enum_SectionTag_values[] = {
     {"INF1", "Scene Information", INT64_C(1229866545)},
     {"VTX1", "Vertex Data", INT64_C(1448368177)},
@@ -22,7 +23,8 @@ static const bf_enum_value_desc j3d_enum_SectionTag_values[] = {
     {"MDL3", "Display List (BDL only)", INT64_C(1296321587)},
     {"TEX1", "Texture Data", INT64_C(1413830705)},
 };
-static const bf_enum_desc j3d_enum_SectionTag = {"SectionTag", "Section tag, four ASCII characters read as a big-endian u32. Other tags are kept as bytes.", 0, j3d_enum_SectionTag_values, 10};
+static const bf_enum_desc j3d_enum_SectionTag =
+        {"SectionTag", "Section tag, four ASCII characters read as a big-endian u32. Other tags are kept as bytes.", 0, j3d_enum_SectionTag_values, 10};
 static const bf_enum_value_desc j3d_enum_NodeType_values[] = {
     {"end", "Marks the end of the node list", INT64_C(0)},
     {"open", "Creates a new child of the previous node", INT64_C(1)},
@@ -48,13 +50,18 @@ static const bf_enum_value_desc j3d_enum_VertexAttribute_values[] = {
     {"tangent", "TANGENT: currently unknown exactly what goes in here", INT64_C(25)},
     {"list_end", "List End: a descriptor using this target ends the descriptor list", INT64_C(255)},
 };
-static const bf_enum_desc j3d_enum_VertexAttribute = {"VertexAttribute", "Attribute Targets of VTX1's buffer format descriptors.", 0, j3d_enum_VertexAttribute_values, 14};
+static const bf_enum_desc j3d_enum_VertexAttribute =
+        {"VertexAttribute", "Attribute Targets of VTX1's buffer format descriptors.", 0, j3d_enum_VertexAttribute_values, 14};
 static const bf_enum_value_desc j3d_enum_ComponentCount_values[] = {
     {"xy_xyz_rgb_s", "POSITION_XY, NORMAL_XYZ, COLOR_RGB, TEXCOORD_S", INT64_C(0)},
     {"xyz_nbt_rgba_st", "POSITION_XYZ, NORMAL_NBT, COLOR_RGBA, TEXCOORD_ST", INT64_C(1)},
     {"nbt3", "NORMAL_NBT3", INT64_C(2)},
 };
-static const bf_enum_desc j3d_enum_ComponentCount = {"ComponentCount", "Component Count of a vertex buffer; the meaning depends on the attribute target:\nPOSITION 0 = XY, 1 = XYZ; NORMAL 0 = XYZ, 1 = NBT, 2 = NBT3; COLOR 0 = RGB, 1 = RGBA;\nTEXCOORD 0 = S, 1 = ST. The member names are the POSITION/NORMAL ones; see the doc of the field.\n", 0, j3d_enum_ComponentCount_values, 3};
+static const bf_enum_desc j3d_enum_ComponentCount = {"ComponentCount",
+                                                     "Component Count of a vertex buffer; the meaning depends on the attribute target:\n"
+                                                     "POSITION 0 = XY, 1 = XYZ; NORMAL 0 = XYZ, 1 = NBT, 2 = NBT3; COLOR 0 = RGB, 1 = RGBA;\n"
+                                                     "TEXCOORD 0 = S, 1 = ST. The member names are the POSITION/NORMAL ones; see the doc of the field.\n",
+                                                     0, j3d_enum_ComponentCount_values, 3};
 static const bf_enum_value_desc j3d_enum_DrawType_values[] = {
     {"joint", "Joint: redirects to a Joint within JNT1 (single matrix)", INT64_C(0)},
     {"envelope", "Envelope: redirects to an Envelope in EVP1 (multi-matrix)", INT64_C(1)},
@@ -129,14 +136,16 @@ static const bf_enum_value_desc j3d_enum_TextureFormat_values[] = {
     {"c14x2", "C14X2: 14-bit palette index, 4x4 blocks", INT64_C(10)},
     {"cmpr", "CMPR: S3TC-like compression, 8x8 blocks", INT64_C(14)},
 };
-static const bf_enum_desc j3d_enum_TextureFormat = {"TextureFormat", "GX texture format of a BTI header (public `GXTexFmt`).", 0, j3d_enum_TextureFormat_values, 11};
+static const bf_enum_desc j3d_enum_TextureFormat =
+        {"TextureFormat", "GX texture format of a BTI header (public `GXTexFmt`).", 0, j3d_enum_TextureFormat_values, 11};
 static const bf_enum_value_desc j3d_enum_CullMode_values[] = {
     {"none", "Nothing culled", INT64_C(0)},
     {"front", "Front faces culled", INT64_C(1)},
     {"back", "Back faces culled", INT64_C(2)},
     {"all", "Everything culled", INT64_C(3)},
 };
-static const bf_enum_desc j3d_enum_CullMode = {"CullMode", "GX cull mode of a MAT3 material (public `GXCullMode`; not in the document).", 0, j3d_enum_CullMode_values, 4};
+static const bf_enum_desc j3d_enum_CullMode =
+        {"CullMode", "GX cull mode of a MAT3 material (public `GXCullMode`; not in the document).", 0, j3d_enum_CullMode_values, 4};
 static const bf_enum_value_desc j3d_enum_GxOpcode_values[] = {
     {"nop", "NOP: in MDL3, the padding after the commands", INT64_C(0)},
     {"load_cp", "Load a CP register", INT64_C(8)},
@@ -147,7 +156,9 @@ static const bf_enum_value_desc j3d_enum_GxOpcode_values[] = {
     {"load_xf_indexed_d", "Load XF memory from indexed array D (lights)", INT64_C(56)},
     {"load_bp", "Load a BP register", INT64_C(97)},
 };
-static const bf_enum_desc j3d_enum_GxOpcode = {"GxOpcode", "GX display list command (public GX command encoding; not in the document). Draw commands do not occur in MDL3.", 0, j3d_enum_GxOpcode_values, 8};
+static const bf_enum_desc j3d_enum_GxOpcode = {"GxOpcode",
+                                               "GX display list command (public GX command encoding; not in the document). Draw commands do not occur in MDL3.",
+                                               0, j3d_enum_GxOpcode_values, 8};
 static const bf_enum_value_desc j3d_enum_WrapMode_values[] = {
     {"clamp", "Clamp", INT64_C(0)},
     {"repeat", "Repeat", INT64_C(1)},
@@ -187,7 +198,8 @@ static const bf_enum_value_desc j3d_enum_LoaderFlags_values[] = {
     {"no_bdl_material_patch", "NoBdlMaterialPatch: skips the call to J3DModelLoader::readPatchedMaterial", INT64_C(14)},
     {"unknown_15", "UNKNOWN", INT64_C(15)},
 };
-static const bf_enum_desc j3d_enum_LoaderFlags = {"LoaderFlags", "J3DLoader Flags (INF1). The game adds more flags in code.", 1, j3d_enum_LoaderFlags_values, 16};
+static const bf_enum_desc j3d_enum_LoaderFlags =
+        {"LoaderFlags", "J3DLoader Flags (INF1). The game adds more flags in code.", 1, j3d_enum_LoaderFlags_values, 16};
 
 static const bf_type_desc j3d_type_File;
 static const bf_type_desc j3d_type_SubversionHeader;
@@ -399,7 +411,8 @@ static const bf_field_desc j3d_fields_SubversionHeader[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc j3d_type_SubversionHeader = {"SubversionHeader", "The subversion header. This part of the header is not used, and can be anything.", 2, sizeof(j3d_SubversionHeader), 16, j3d_fields_SubversionHeader, 2};
+static const bf_type_desc j3d_type_SubversionHeader = {"SubversionHeader", "The subversion header. This part of the header is not used, and can be anything.",
+                                                       2, sizeof(j3d_SubversionHeader), 16, j3d_fields_SubversionHeader, 2};
 
 static const bf_case_desc j3d_cases_Section_body[] = {
     {INT64_C(1229866545), "INF1", &j3d_type_Inf1, offsetof(j3d_Section, body.Inf1)},
@@ -467,7 +480,11 @@ static const bf_field_desc j3d_fields_Section[] = {
         .switch_raw_offset = offsetof(j3d_Section, body.raw),
     },
 };
-static const bf_type_desc j3d_type_Section = {"Section", "One section (chunk): its tag, its size, and its body read by the tag in a region of\n`size - 8` bytes. The body types' offsets count from the body; the document's offsets,\nwhich count from the tag, are given as `document_at`. Unknown tags are kept as bytes.\n", 3, sizeof(j3d_Section), -1, j3d_fields_Section, 3};
+static const bf_type_desc j3d_type_Section = {"Section",
+                                              "One section (chunk): its tag, its size, and its body read by the tag in a region of\n"
+                                              "`size - 8` bytes. The body types' offsets count from the body; the document's offsets,\n"
+                                              "which count from the tag, are given as `document_at`. Unknown tags are kept as bytes.\n",
+                                              3, sizeof(j3d_Section), -1, j3d_fields_Section, 3};
 
 static const bf_field_desc j3d_fields_Inf1[] = {
     {
@@ -503,7 +520,10 @@ static const bf_field_desc j3d_fields_Inf1[] = {
         .enumdef = NULL,
     },
     {
-        .name = "matrix_group_count", .doc = "Matrix Group Data Count, referring to the Matrix Group Data in SHP1 (stored by the game, not used to dictate the actual number of Matrix Groups).", .erratum = NULL,
+        .name = "matrix_group_count",
+                .doc = "Matrix Group Data Count, referring to the Matrix Group Data in SHP1 (stored by the game, not used to dictate the actual number of "
+                "Matrix Groups).",
+                .erratum = NULL,
         .kind = BF_FIELD_PRIM, .prim = BF_U32, .little_endian = 0, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(j3d_Inf1, matrix_group_count),
         .count_offset = BF_NONE,
@@ -568,7 +588,9 @@ static const bf_field_desc j3d_fields_Inf1[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc j3d_type_Inf1 = {"Inf1", "INF1 - Scene Information. Hosts a hierarchy of Joints, Materials, and Shapes, which are used to render the model.", 4, sizeof(j3d_Inf1), 16, j3d_fields_Inf1, 6};
+static const bf_type_desc j3d_type_Inf1 = {"Inf1",
+                                           "INF1 - Scene Information. Hosts a hierarchy of Joints, Materials, and Shapes, which are used to render the model.",
+                                           4, sizeof(j3d_Inf1), 16, j3d_fields_Inf1, 6};
 
 static const bf_field_desc j3d_fields_SceneNode[] = {
     {
@@ -863,7 +885,10 @@ static const bf_field_desc j3d_fields_Vtx1[] = {
         .enumdef = NULL,
     },
     {
-        .name = "position", .doc = "The \"POSITION\" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included.", .erratum = NULL,
+        .name = "position",
+                .doc = "The \"POSITION\" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its "
+                "padding included.",
+                .erratum = NULL,
         .kind = BF_FIELD_STRUCT, .prim = BF_U8, .little_endian = 0, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(j3d_Vtx1, position),
         .count_offset = BF_NONE,
@@ -879,7 +904,10 @@ static const bf_field_desc j3d_fields_Vtx1[] = {
         .enumdef = NULL,
     },
     {
-        .name = "normal", .doc = "The \"NORMAL\" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included.", .erratum = NULL,
+        .name = "normal",
+                .doc = "The \"NORMAL\" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its "
+                "padding included.",
+                .erratum = NULL,
         .kind = BF_FIELD_STRUCT, .prim = BF_U8, .little_endian = 0, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(j3d_Vtx1, normal),
         .count_offset = BF_NONE,
@@ -895,7 +923,10 @@ static const bf_field_desc j3d_fields_Vtx1[] = {
         .enumdef = NULL,
     },
     {
-        .name = "tangent", .doc = "The \"TANGENT\" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included.", .erratum = NULL,
+        .name = "tangent",
+                .doc = "The \"TANGENT\" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its "
+                "padding included.",
+                .erratum = NULL,
         .kind = BF_FIELD_STRUCT, .prim = BF_U8, .little_endian = 0, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(j3d_Vtx1, tangent),
         .count_offset = BF_NONE,
@@ -911,7 +942,10 @@ static const bf_field_desc j3d_fields_Vtx1[] = {
         .enumdef = NULL,
     },
     {
-        .name = "color0", .doc = "The \"COLOR_0\" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included.", .erratum = NULL,
+        .name = "color0",
+                .doc = "The \"COLOR_0\" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its "
+                "padding included.",
+                .erratum = NULL,
         .kind = BF_FIELD_STRUCT, .prim = BF_U8, .little_endian = 0, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(j3d_Vtx1, color0),
         .count_offset = BF_NONE,
@@ -927,7 +961,10 @@ static const bf_field_desc j3d_fields_Vtx1[] = {
         .enumdef = NULL,
     },
     {
-        .name = "color1", .doc = "The \"COLOR_1\" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included.", .erratum = NULL,
+        .name = "color1",
+                .doc = "The \"COLOR_1\" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its "
+                "padding included.",
+                .erratum = NULL,
         .kind = BF_FIELD_STRUCT, .prim = BF_U8, .little_endian = 0, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(j3d_Vtx1, color1),
         .count_offset = BF_NONE,
@@ -943,7 +980,10 @@ static const bf_field_desc j3d_fields_Vtx1[] = {
         .enumdef = NULL,
     },
     {
-        .name = "texcoord0", .doc = "The \"TEXCOORD_0\" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included.", .erratum = NULL,
+        .name = "texcoord0",
+                .doc = "The \"TEXCOORD_0\" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its "
+                "padding included.",
+                .erratum = NULL,
         .kind = BF_FIELD_STRUCT, .prim = BF_U8, .little_endian = 0, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(j3d_Vtx1, texcoord0),
         .count_offset = BF_NONE,
@@ -959,7 +999,10 @@ static const bf_field_desc j3d_fields_Vtx1[] = {
         .enumdef = NULL,
     },
     {
-        .name = "texcoord1", .doc = "The \"TEXCOORD_1\" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included.", .erratum = NULL,
+        .name = "texcoord1",
+                .doc = "The \"TEXCOORD_1\" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its "
+                "padding included.",
+                .erratum = NULL,
         .kind = BF_FIELD_STRUCT, .prim = BF_U8, .little_endian = 0, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(j3d_Vtx1, texcoord1),
         .count_offset = BF_NONE,
@@ -975,7 +1018,10 @@ static const bf_field_desc j3d_fields_Vtx1[] = {
         .enumdef = NULL,
     },
     {
-        .name = "texcoord2", .doc = "The \"TEXCOORD_2\" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included.", .erratum = NULL,
+        .name = "texcoord2",
+                .doc = "The \"TEXCOORD_2\" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its "
+                "padding included.",
+                .erratum = NULL,
         .kind = BF_FIELD_STRUCT, .prim = BF_U8, .little_endian = 0, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(j3d_Vtx1, texcoord2),
         .count_offset = BF_NONE,
@@ -991,7 +1037,10 @@ static const bf_field_desc j3d_fields_Vtx1[] = {
         .enumdef = NULL,
     },
     {
-        .name = "texcoord3", .doc = "The \"TEXCOORD_3\" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included.", .erratum = NULL,
+        .name = "texcoord3",
+                .doc = "The \"TEXCOORD_3\" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its "
+                "padding included.",
+                .erratum = NULL,
         .kind = BF_FIELD_STRUCT, .prim = BF_U8, .little_endian = 0, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(j3d_Vtx1, texcoord3),
         .count_offset = BF_NONE,
@@ -1007,7 +1056,10 @@ static const bf_field_desc j3d_fields_Vtx1[] = {
         .enumdef = NULL,
     },
     {
-        .name = "texcoord4", .doc = "The \"TEXCOORD_4\" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included.", .erratum = NULL,
+        .name = "texcoord4",
+                .doc = "The \"TEXCOORD_4\" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its "
+                "padding included.",
+                .erratum = NULL,
         .kind = BF_FIELD_STRUCT, .prim = BF_U8, .little_endian = 0, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(j3d_Vtx1, texcoord4),
         .count_offset = BF_NONE,
@@ -1023,7 +1075,10 @@ static const bf_field_desc j3d_fields_Vtx1[] = {
         .enumdef = NULL,
     },
     {
-        .name = "texcoord5", .doc = "The \"TEXCOORD_5\" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included.", .erratum = NULL,
+        .name = "texcoord5",
+                .doc = "The \"TEXCOORD_5\" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its "
+                "padding included.",
+                .erratum = NULL,
         .kind = BF_FIELD_STRUCT, .prim = BF_U8, .little_endian = 0, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(j3d_Vtx1, texcoord5),
         .count_offset = BF_NONE,
@@ -1039,7 +1094,10 @@ static const bf_field_desc j3d_fields_Vtx1[] = {
         .enumdef = NULL,
     },
     {
-        .name = "texcoord6", .doc = "The \"TEXCOORD_6\" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included.", .erratum = NULL,
+        .name = "texcoord6",
+                .doc = "The \"TEXCOORD_6\" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its "
+                "padding included.",
+                .erratum = NULL,
         .kind = BF_FIELD_STRUCT, .prim = BF_U8, .little_endian = 0, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(j3d_Vtx1, texcoord6),
         .count_offset = BF_NONE,
@@ -1055,7 +1113,10 @@ static const bf_field_desc j3d_fields_Vtx1[] = {
         .enumdef = NULL,
     },
     {
-        .name = "texcoord7", .doc = "The \"TEXCOORD_7\" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included.", .erratum = NULL,
+        .name = "texcoord7",
+                .doc = "The \"TEXCOORD_7\" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its "
+                "padding included.",
+                .erratum = NULL,
         .kind = BF_FIELD_STRUCT, .prim = BF_U8, .little_endian = 0, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(j3d_Vtx1, texcoord7),
         .count_offset = BF_NONE,
@@ -1071,7 +1132,12 @@ static const bf_field_desc j3d_fields_Vtx1[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc j3d_type_Vtx1 = {"Vtx1", "VTX1 - Vertex Data. The actual number values used for the properties of the geometry, and\nhow they are formatted: a list of format descriptors and up to 13 data buffers. No buffer\nstores its length: a buffer runs to the next non-zero buffer offset, or to the section end,\npadding included. `NAME_at` is the index of a buffer's format descriptor, -1 when the\nlist has none.\n", 6, sizeof(j3d_Vtx1), 56, j3d_fields_Vtx1, 28};
+static const bf_type_desc j3d_type_Vtx1 = {"Vtx1",
+                                           "VTX1 - Vertex Data. The actual number values used for the properties of the geometry, and\n"
+                                           "how they are formatted: a list of format descriptors and up to 13 data buffers. No buffer\n"
+                                           "stores its length: a buffer runs to the next non-zero buffer offset, or to the section end,\n"
+                                           "padding included. `NAME_at` is the index of a buffer's format descriptor, -1 when the\nlist has none.\n",
+                                           6, sizeof(j3d_Vtx1), 56, j3d_fields_Vtx1, 28};
 
 static const bf_field_desc j3d_fields_VertexFormat[] = {
     {
@@ -1092,7 +1158,9 @@ static const bf_field_desc j3d_fields_VertexFormat[] = {
         .enumdef = &j3d_enum_VertexAttribute,
     },
     {
-        .name = "component_count", .doc = "The Component Count: POSITION 0 = XY, 1 = XYZ; NORMAL 0 = XYZ, 1 = NBT, 2 = NBT3; COLOR 0 = RGB, 1 = RGBA; TEXCOORD 0 = S, 1 = ST.", .erratum = NULL,
+        .name = "component_count",
+                .doc = "The Component Count: POSITION 0 = XY, 1 = XYZ; NORMAL 0 = XYZ, 1 = NBT, 2 = NBT3; COLOR 0 = RGB, 1 = RGBA; TEXCOORD 0 = S, 1 = ST.",
+                .erratum = NULL,
         .kind = BF_FIELD_PRIM, .prim = BF_U32, .little_endian = 0, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(j3d_VertexFormat, component_count),
         .count_offset = BF_NONE,
@@ -1109,7 +1177,10 @@ static const bf_field_desc j3d_fields_VertexFormat[] = {
         .enumdef = &j3d_enum_ComponentCount,
     },
     {
-        .name = "data_type", .doc = "The Data Type: 0 UInt8, 1 Int8, 2 UInt16, 3 Int16, 4 Float (1, 1, 2, 2, 4 bytes per value); for COLOR_0/COLOR_1: 0 RGB565 (2 bytes per color), 1 RGB8 (3), 2 RGBX8 (4), 3 RGBA4 (2), 4 RGBA6 (3), 5 RGBA8 (4).", .erratum = "The document gives RGBX8 3 bytes per color and RGBA6 4; in GX (and so in the reader) RGBX8 takes 4 bytes and RGBA6 3.",
+        .name = "data_type",
+                .doc = "The Data Type: 0 UInt8, 1 Int8, 2 UInt16, 3 Int16, 4 Float (1, 1, 2, 2, 4 bytes per value); for COLOR_0/COLOR_1: 0 RGB565 (2 bytes per "
+                "color), 1 RGB8 (3), 2 RGBX8 (4), 3 RGBA4 (2), 4 RGBA6 (3), 5 RGBA8 (4).",
+                .erratum = "The document gives RGBX8 3 bytes per color and RGBA6 4; in GX (and so in the reader) RGBX8 takes 4 bytes and RGBA6 3.",
         .kind = BF_FIELD_PRIM, .prim = BF_U32, .little_endian = 0, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(j3d_VertexFormat, data_type),
         .count_offset = BF_NONE,
@@ -1159,7 +1230,10 @@ static const bf_field_desc j3d_fields_VertexFormat[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc j3d_type_VertexFormat = {"VertexFormat", "A buffer format descriptor: an Attribute Target, a Component Count, a Data Type, and a\nMantissa shifter (to allow floats to be stored as smaller datatypes compared to FLOAT).\n", 7, sizeof(j3d_VertexFormat), 16, j3d_fields_VertexFormat, 5};
+static const bf_type_desc j3d_type_VertexFormat = {"VertexFormat",
+                                                   "A buffer format descriptor: an Attribute Target, a Component Count, a Data Type, and a\n"
+                                                   "Mantissa shifter (to allow floats to be stored as smaller datatypes compared to FLOAT).\n",
+                                                   7, sizeof(j3d_VertexFormat), 16, j3d_fields_VertexFormat, 5};
 
 static const bf_field_desc j3d_fields_VertexBuffer[] = {
     {
@@ -1307,7 +1381,17 @@ static const bf_field_desc j3d_fields_VertexBuffer[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc j3d_type_VertexBuffer = {"VertexBuffer", "One data buffer of VTX1, decoded by its format descriptor: `raw` is the whole buffer (its\nbytes up to the next buffer, padding included), and exactly one of the value arrays holds\nits entries. Positions, normals and texture coordinates are numbers of the descriptor's\ndata type (integer ones scaled by 2^-shift in `*_value`); colors are packed (RGB565/RGBA4\nin 16 bits, RGB8/RGBA6 in 24, RGBX8/RGBA8 in 32). The document stores no length: the value\narrays end where the buffer's padding to 32 bytes begins, the padding texts that\nNintendo's tools (\"This is padding data to align...\") and SuperBMD (\"Model made with\nSuperBMD by Gamma.\") write (the convention of gclib's VTX1 reader); padding bytes are the\ntail, never entries. A buffer padded with anything else keeps as many whole entries as fit.\n", 8, sizeof(j3d_VertexBuffer), -1, j3d_fields_VertexBuffer, 9};
+static const bf_type_desc j3d_type_VertexBuffer = {"VertexBuffer",
+                                                   "One data buffer of VTX1, decoded by its format descriptor: `raw` is the whole buffer (its\n"
+                                                   "bytes up to the next buffer, padding included), and exactly one of the value arrays holds\n"
+                                                   "its entries. Positions, normals and texture coordinates are numbers of the descriptor's\n"
+                                                   "data type (integer ones scaled by 2^-shift in `*_value`); colors are packed (RGB565/RGBA4\n"
+                                                   "in 16 bits, RGB8/RGBA6 in 24, RGBX8/RGBA8 in 32). The document stores no length: the value\n"
+                                                   "arrays end where the buffer's padding to 32 bytes begins, the padding texts that\n"
+                                                   "Nintendo's tools (\"This is padding data to align...\") and SuperBMD (\"Model made with\n"
+                                                   "SuperBMD by Gamma.\") write (the convention of gclib's VTX1 reader); padding bytes are the\n"
+                                                   "tail, never entries. A buffer padded with anything else keeps as many whole entries as fit.\n",
+                                                   8, sizeof(j3d_VertexBuffer), -1, j3d_fields_VertexBuffer, 9};
 
 static const bf_field_desc j3d_fields_Evp1[] = {
     {
@@ -1461,7 +1545,10 @@ static const bf_field_desc j3d_fields_Evp1[] = {
         .enumdef = NULL,
     },
     {
-        .name = "inverse_bind_matrices", .doc = "Inverse Bind Matrix Table. No count is stored; it runs to the end of the section, whose\npadding (less than 32 bytes) is shorter than one matrix, so it holds the whole matrices that fit.\n", .erratum = NULL,
+        .name = "inverse_bind_matrices",
+                .doc = "Inverse Bind Matrix Table. No count is stored; it runs to the end of the section, whose\n"
+                "padding (less than 32 bytes) is shorter than one matrix, so it holds the whole matrices that fit.\n",
+                .erratum = NULL,
         .kind = BF_FIELD_STRUCT, .prim = BF_U8, .little_endian = 0, .array = BF_ARRAY, .fixed_count = 0,
         .offset = offsetof(j3d_Evp1, inverse_bind_matrices),
         .count_offset = offsetof(j3d_Evp1, inverse_bind_matrices_count),
@@ -1477,7 +1564,8 @@ static const bf_field_desc j3d_fields_Evp1[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc j3d_type_Evp1 = {"Evp1", "EVP1 - Skinning Envelopes. This section is padded to the nearest 32.", 9, sizeof(j3d_Evp1), 20, j3d_fields_Evp1, 10};
+static const bf_type_desc j3d_type_Evp1 =
+        {"Evp1", "EVP1 - Skinning Envelopes. This section is padded to the nearest 32.", 9, sizeof(j3d_Evp1), 20, j3d_fields_Evp1, 10};
 
 static const bf_field_desc j3d_fields_EnvelopeJoints[] = {
     {
@@ -1497,7 +1585,8 @@ static const bf_field_desc j3d_fields_EnvelopeJoints[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc j3d_type_EnvelopeJoints = {"EnvelopeJoints", "The JNT1 indices of one envelope.", 10, sizeof(j3d_EnvelopeJoints), -1, j3d_fields_EnvelopeJoints, 1};
+static const bf_type_desc j3d_type_EnvelopeJoints =
+        {"EnvelopeJoints", "The JNT1 indices of one envelope.", 10, sizeof(j3d_EnvelopeJoints), -1, j3d_fields_EnvelopeJoints, 1};
 
 static const bf_field_desc j3d_fields_EnvelopeWeights[] = {
     {
@@ -1517,7 +1606,8 @@ static const bf_field_desc j3d_fields_EnvelopeWeights[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc j3d_type_EnvelopeWeights = {"EnvelopeWeights", "The weights of one envelope.", 11, sizeof(j3d_EnvelopeWeights), -1, j3d_fields_EnvelopeWeights, 1};
+static const bf_type_desc j3d_type_EnvelopeWeights =
+        {"EnvelopeWeights", "The weights of one envelope.", 11, sizeof(j3d_EnvelopeWeights), -1, j3d_fields_EnvelopeWeights, 1};
 
 static const bf_field_desc j3d_fields_Mtx34[] = {
     {
@@ -1569,7 +1659,8 @@ static const bf_field_desc j3d_fields_Mtx34[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc j3d_type_Mtx34 = {"Mtx34", "A 3 Row 4 Column Matrix (Mtx34), stored as 3 Vector4 values.", 12, sizeof(j3d_Mtx34), 48, j3d_fields_Mtx34, 3};
+static const bf_type_desc j3d_type_Mtx34 =
+        {"Mtx34", "A 3 Row 4 Column Matrix (Mtx34), stored as 3 Vector4 values.", 12, sizeof(j3d_Mtx34), 48, j3d_fields_Mtx34, 3};
 
 static const bf_field_desc j3d_fields_Drw1[] = {
     {
@@ -1672,7 +1763,10 @@ static const bf_field_desc j3d_fields_Drw1[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc j3d_type_Drw1 = {"Drw1", "DRW1 - Skinning Assignments: a map that redirects skinning information either to JNT1\n(Single Matrix) or EVP1 (Multi-Matrix). DRW1 ends with padding to the nearest 32.\n", 13, sizeof(j3d_Drw1), 12, j3d_fields_Drw1, 6};
+static const bf_type_desc j3d_type_Drw1 = {"Drw1",
+                                           "DRW1 - Skinning Assignments: a map that redirects skinning information either to JNT1\n"
+                                           "(Single Matrix) or EVP1 (Multi-Matrix). DRW1 ends with padding to the nearest 32.\n",
+                                           13, sizeof(j3d_Drw1), 12, j3d_fields_Drw1, 6};
 
 static const bf_field_desc j3d_fields_Jnt1[] = {
     {
@@ -1808,7 +1902,8 @@ static const bf_field_desc j3d_fields_Jnt1[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc j3d_type_Jnt1 = {"Jnt1", "JNT1 - Joint Hierarchy, the rigging skeleton of a model. There can only be one skeleton per model.", 14, sizeof(j3d_Jnt1), 16, j3d_fields_Jnt1, 8};
+static const bf_type_desc j3d_type_Jnt1 = {"Jnt1", "JNT1 - Joint Hierarchy, the rigging skeleton of a model. There can only be one skeleton per model.", 14,
+                                           sizeof(j3d_Jnt1), 16, j3d_fields_Jnt1, 8};
 
 static const bf_field_desc j3d_fields_Joint[] = {
     {
@@ -1828,7 +1923,8 @@ static const bf_field_desc j3d_fields_Joint[] = {
         .enumdef = NULL,
     },
     {
-        .name = "scale_inheritance", .doc = "Parent Scale inheritance (0 = follow parent joint's scale, 1 = ignore it).", .erratum = "The document puts this at 0x01, inside the Int16 matrix type; it is at 0x02 (JSystem, SuperBMD and real files).",
+        .name = "scale_inheritance", .doc = "Parent Scale inheritance (0 = follow parent joint's scale, 1 = ignore it).",
+                .erratum = "The document puts this at 0x01, inside the Int16 matrix type; it is at 0x02 (JSystem, SuperBMD and real files).",
         .kind = BF_FIELD_PRIM, .prim = BF_U8, .little_endian = 0, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(j3d_Joint, scale_inheritance),
         .count_offset = BF_NONE,
@@ -1908,7 +2004,10 @@ static const bf_field_desc j3d_fields_Joint[] = {
         .enumdef = NULL,
     },
     {
-        .name = "rotation_x", .doc = "Rotation X, a 16-bit angle (0x4000 is 90 degrees; -0x8000 is -180 degrees, the same angle as 180).", .erratum = "The document says rotations are stored between -0x7FFF and 0x7FFF for -180..180 degrees;\nthe games and SuperBMD use the whole s16 range with 0x8000 steps per half turn (degrees =\nraw × 180 / 32768), and SuperBMD writes -0x8000 for -180 degrees, which every tool reads.\n",
+        .name = "rotation_x", .doc = "Rotation X, a 16-bit angle (0x4000 is 90 degrees; -0x8000 is -180 degrees, the same angle as 180).",
+                .erratum = "The document says rotations are stored between -0x7FFF and 0x7FFF for -180..180 degrees;\n"
+                "the games and SuperBMD use the whole s16 range with 0x8000 steps per half turn (degrees =\n"
+                "raw × 180 / 32768), and SuperBMD writes -0x8000 for -180 degrees, which every tool reads.\n",
         .kind = BF_FIELD_PRIM, .prim = BF_S16, .little_endian = 0, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(j3d_Joint, rotation_x),
         .count_offset = BF_NONE,
@@ -1924,7 +2023,10 @@ static const bf_field_desc j3d_fields_Joint[] = {
         .enumdef = NULL,
     },
     {
-        .name = "rotation_y", .doc = "Rotation Y, a 16-bit angle (0x4000 is 90 degrees; -0x8000 is -180 degrees, the same angle as 180).", .erratum = "The document says rotations are stored between -0x7FFF and 0x7FFF for -180..180 degrees;\nthe games and SuperBMD use the whole s16 range with 0x8000 steps per half turn (degrees =\nraw × 180 / 32768), and SuperBMD writes -0x8000 for -180 degrees, which every tool reads.\n",
+        .name = "rotation_y", .doc = "Rotation Y, a 16-bit angle (0x4000 is 90 degrees; -0x8000 is -180 degrees, the same angle as 180).",
+                .erratum = "The document says rotations are stored between -0x7FFF and 0x7FFF for -180..180 degrees;\n"
+                "the games and SuperBMD use the whole s16 range with 0x8000 steps per half turn (degrees =\n"
+                "raw × 180 / 32768), and SuperBMD writes -0x8000 for -180 degrees, which every tool reads.\n",
         .kind = BF_FIELD_PRIM, .prim = BF_S16, .little_endian = 0, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(j3d_Joint, rotation_y),
         .count_offset = BF_NONE,
@@ -1940,7 +2042,10 @@ static const bf_field_desc j3d_fields_Joint[] = {
         .enumdef = NULL,
     },
     {
-        .name = "rotation_z", .doc = "Rotation Z, a 16-bit angle (0x4000 is 90 degrees; -0x8000 is -180 degrees, the same angle as 180).", .erratum = "The document says rotations are stored between -0x7FFF and 0x7FFF for -180..180 degrees;\nthe games and SuperBMD use the whole s16 range with 0x8000 steps per half turn (degrees =\nraw × 180 / 32768), and SuperBMD writes -0x8000 for -180 degrees, which every tool reads.\n",
+        .name = "rotation_z", .doc = "Rotation Z, a 16-bit angle (0x4000 is 90 degrees; -0x8000 is -180 degrees, the same angle as 180).",
+                .erratum = "The document says rotations are stored between -0x7FFF and 0x7FFF for -180..180 degrees;\n"
+                "the games and SuperBMD use the whole s16 range with 0x8000 steps per half turn (degrees =\n"
+                "raw × 180 / 32768), and SuperBMD writes -0x8000 for -180 degrees, which every tool reads.\n",
         .kind = BF_FIELD_PRIM, .prim = BF_S16, .little_endian = 0, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(j3d_Joint, rotation_z),
         .count_offset = BF_NONE,
@@ -2132,7 +2237,9 @@ static const bf_field_desc j3d_fields_Joint[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc j3d_type_Joint = {"Joint", "Joint Data, positional data and a bounding box used by the game for determining rendering range automatically.", 15, sizeof(j3d_Joint), 64, j3d_fields_Joint, 20};
+static const bf_type_desc j3d_type_Joint = {"Joint",
+                                            "Joint Data, positional data and a bounding box used by the game for determining rendering range automatically.",
+                                            15, sizeof(j3d_Joint), 64, j3d_fields_Joint, 20};
 
 static const bf_field_desc j3d_fields_NameTable[] = {
     {
@@ -2185,7 +2292,11 @@ static const bf_field_desc j3d_fields_NameTable[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc j3d_type_NameTable = {"NameTable", "A name table (JSystem `ResNTAB`; the document gives only its offsets): a count, padding,\none entry per name (a hash and the string's offset from the table's start), then the\nzero-terminated strings.\n", 16, sizeof(j3d_NameTable), -1, j3d_fields_NameTable, 3};
+static const bf_type_desc j3d_type_NameTable = {"NameTable",
+                                                "A name table (JSystem `ResNTAB`; the document gives only its offsets): a count, padding,\n"
+                                                "one entry per name (a hash and the string's offset from the table's start), then the\n"
+                                                "zero-terminated strings.\n",
+                                                16, sizeof(j3d_NameTable), -1, j3d_fields_NameTable, 3};
 
 static const bf_field_desc j3d_fields_NameEntry[] = {
     {
@@ -2377,7 +2488,8 @@ static const bf_field_desc j3d_fields_Shp1[] = {
         .enumdef = NULL,
     },
     {
-        .name = "group_data_offset", .doc = "Matrix Group Data offset (entry count must equal the entry count of the GXDisplayList group table).", .erratum = NULL,
+        .name = "group_data_offset", .doc = "Matrix Group Data offset (entry count must equal the entry count of the GXDisplayList group table).",
+                .erratum = NULL,
         .kind = BF_FIELD_PRIM, .prim = BF_U32, .little_endian = 0, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(j3d_Shp1, group_data_offset),
         .count_offset = BF_NONE,
@@ -2459,7 +2571,10 @@ static const bf_field_desc j3d_fields_Shp1[] = {
         .enumdef = NULL,
     },
     {
-        .name = "group_data", .doc = "Matrix Group Data Table. No count is stored: the table runs to the Matrix Group\nDefinition table that follows it, which has the same number of entries.\n", .erratum = NULL,
+        .name = "group_data",
+                .doc = "Matrix Group Data Table. No count is stored: the table runs to the Matrix Group\n"
+                "Definition table that follows it, which has the same number of entries.\n",
+                .erratum = NULL,
         .kind = BF_FIELD_STRUCT, .prim = BF_U8, .little_endian = 0, .array = BF_ARRAY, .fixed_count = 0,
         .offset = offsetof(j3d_Shp1, group_data),
         .count_offset = offsetof(j3d_Shp1, group_data_count),
@@ -2475,7 +2590,8 @@ static const bf_field_desc j3d_fields_Shp1[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc j3d_type_Shp1 = {"Shp1", "SHP1 - Shape Information, how to use the data in the VTX1 section to create shapes.", 18, sizeof(j3d_Shp1), 36, j3d_fields_Shp1, 14};
+static const bf_type_desc j3d_type_Shp1 =
+        {"Shp1", "SHP1 - Shape Information, how to use the data in the VTX1 section to create shapes.", 18, sizeof(j3d_Shp1), 36, j3d_fields_Shp1, 14};
 
 static const bf_field_desc j3d_fields_Shape[] = {
     {
@@ -2528,7 +2644,8 @@ static const bf_field_desc j3d_fields_Shape[] = {
         .enumdef = NULL,
     },
     {
-        .name = "attribute_offset", .doc = "Vertex Index Attribute offset, relative to the Vertex Index Attribute Table offset defined in SHP1.", .erratum = NULL,
+        .name = "attribute_offset", .doc = "Vertex Index Attribute offset, relative to the Vertex Index Attribute Table offset defined in SHP1.",
+                .erratum = NULL,
         .kind = BF_FIELD_PRIM, .prim = BF_U16, .little_endian = 0, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(j3d_Shape, attribute_offset),
         .count_offset = BF_NONE,
@@ -2706,7 +2823,10 @@ static const bf_field_desc j3d_fields_Shape[] = {
         .enumdef = NULL,
     },
     {
-        .name = "attributes", .doc = "The shape's Vertex Index Attributes, ending with List End (included); a vertex of its primitives has one index per attribute, in this order.", .erratum = NULL,
+        .name = "attributes",
+                .doc = "The shape's Vertex Index Attributes, ending with List End (included); a vertex of its primitives has one index per attribute, in this "
+                "order.",
+                .erratum = NULL,
         .kind = BF_FIELD_STRUCT, .prim = BF_U8, .little_endian = 0, .array = BF_ARRAY, .fixed_count = 0,
         .offset = offsetof(j3d_Shape, attributes),
         .count_offset = offsetof(j3d_Shape, attributes_count),
@@ -2739,7 +2859,10 @@ static const bf_field_desc j3d_fields_Shape[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc j3d_type_Shape = {"Shape", "Shape Data: a Matrix Calculation type, used for Billboarding and multi-joint skinning, and\na collection of Matrix Groups, whose primitives share the same set of DRW1 matrices.\n", 19, sizeof(j3d_Shape), 40, j3d_fields_Shape, 16};
+static const bf_type_desc j3d_type_Shape = {"Shape",
+                                            "Shape Data: a Matrix Calculation type, used for Billboarding and multi-joint skinning, and\n"
+                                            "a collection of Matrix Groups, whose primitives share the same set of DRW1 matrices.\n",
+                                            19, sizeof(j3d_Shape), 40, j3d_fields_Shape, 16};
 
 static const bf_field_desc j3d_fields_IndexAttribute[] = {
     {
@@ -2776,7 +2899,8 @@ static const bf_field_desc j3d_fields_IndexAttribute[] = {
         .enumdef = &j3d_enum_IndexType,
     },
 };
-static const bf_type_desc j3d_type_IndexAttribute = {"IndexAttribute", "One entry of the Vertex Index Attribute Table.", 20, sizeof(j3d_IndexAttribute), 8, j3d_fields_IndexAttribute, 2};
+static const bf_type_desc j3d_type_IndexAttribute =
+        {"IndexAttribute", "One entry of the Vertex Index Attribute Table.", 20, sizeof(j3d_IndexAttribute), 8, j3d_fields_IndexAttribute, 2};
 
 static const bf_field_desc j3d_fields_MatrixGroup[] = {
     {
@@ -2814,7 +2938,10 @@ static const bf_field_desc j3d_fields_MatrixGroup[] = {
         .enumdef = NULL,
     },
     {
-        .name = "primitives", .doc = "The group's primitives, up to the first padding byte (a zero primitive type, included) or the end of the group's data; the rest of the padding is the tail.", .erratum = NULL,
+        .name = "primitives",
+                .doc = "The group's primitives, up to the first padding byte (a zero primitive type, included) or the end of the group's data; the rest of the "
+                "padding is the tail.",
+                .erratum = NULL,
         .kind = BF_FIELD_STRUCT, .prim = BF_U8, .little_endian = 0, .array = BF_ARRAY, .fixed_count = 0,
         .offset = offsetof(j3d_MatrixGroup, primitives),
         .count_offset = offsetof(j3d_MatrixGroup, primitives_count),
@@ -2830,7 +2957,10 @@ static const bf_field_desc j3d_fields_MatrixGroup[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc j3d_type_MatrixGroup = {"MatrixGroup", "A Matrix Group Definition, the size of all Primitive Data within the group and the offset to its first Primitive, and its primitives.", 21, sizeof(j3d_MatrixGroup), 8, j3d_fields_MatrixGroup, 3};
+static const bf_type_desc j3d_type_MatrixGroup = {"MatrixGroup",
+                                                  "A Matrix Group Definition, the size of all Primitive Data within the group and the offset to its first "
+                                                  "Primitive, and its primitives.",
+                                                  21, sizeof(j3d_MatrixGroup), 8, j3d_fields_MatrixGroup, 3};
 
 static const bf_field_desc j3d_fields_Primitive[] = {
     {
@@ -2883,7 +3013,10 @@ static const bf_field_desc j3d_fields_Primitive[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc j3d_type_Primitive = {"Primitive", "One primitive; each vertex holds one index per attribute of the shape, in the order of its attribute list (e.g. PPPP NNNN C0 TXC0).", 22, sizeof(j3d_Primitive), -1, j3d_fields_Primitive, 3};
+static const bf_type_desc j3d_type_Primitive = {"Primitive",
+                                                "One primitive; each vertex holds one index per attribute of the shape, in the order of its attribute list "
+                                                "(e.g. PPPP NNNN C0 TXC0).",
+                                                22, sizeof(j3d_Primitive), -1, j3d_fields_Primitive, 3};
 
 static const bf_field_desc j3d_fields_Vertex[] = {
     {
@@ -2939,7 +3072,8 @@ static const bf_field_desc j3d_fields_VertexIndex[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc j3d_type_VertexIndex = {"VertexIndex", "One index of a vertex, 1 byte (Direct, UInt8) or 2 bytes (UInt16).", 24, sizeof(j3d_VertexIndex), -1, j3d_fields_VertexIndex, 2};
+static const bf_type_desc j3d_type_VertexIndex =
+        {"VertexIndex", "One index of a vertex, 1 byte (Direct, UInt8) or 2 bytes (UInt16).", 24, sizeof(j3d_VertexIndex), -1, j3d_fields_VertexIndex, 2};
 
 static const bf_field_desc j3d_fields_MatrixGroupData[] = {
     {
@@ -2993,7 +3127,8 @@ static const bf_field_desc j3d_fields_MatrixGroupData[] = {
         .enumdef = NULL,
     },
     {
-        .name = "weights", .doc = "The group's segment of the Weight Index Table, indices into DRW1; 0xFFFF (-1) means the last used index is used instead.", .erratum = NULL,
+        .name = "weights", .doc = "The group's segment of the Weight Index Table, indices into DRW1; 0xFFFF (-1) means the last used index is used instead.",
+                .erratum = NULL,
         .kind = BF_FIELD_PRIM, .prim = BF_S16, .little_endian = 0, .array = BF_ARRAY, .fixed_count = 0,
         .offset = offsetof(j3d_MatrixGroupData, weights),
         .count_offset = offsetof(j3d_MatrixGroupData, weights_count),
@@ -3009,7 +3144,8 @@ static const bf_field_desc j3d_fields_MatrixGroupData[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc j3d_type_MatrixGroupData = {"MatrixGroupData", "A Matrix Group Data entry, a sub-segment of the Weight Index Table.", 25, sizeof(j3d_MatrixGroupData), 8, j3d_fields_MatrixGroupData, 4};
+static const bf_type_desc j3d_type_MatrixGroupData = {"MatrixGroupData", "A Matrix Group Data entry, a sub-segment of the Weight Index Table.", 25,
+                                                      sizeof(j3d_MatrixGroupData), 8, j3d_fields_MatrixGroupData, 4};
 
 static const bf_field_desc j3d_fields_MaterialList[] = {
     {
@@ -3061,7 +3197,10 @@ static const bf_field_desc j3d_fields_MaterialList[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc j3d_type_MaterialList = {"MaterialList", "MAT2 - Material List (Old): technically supported by the game, but not known to be used by\nany model. The document only names it; after its count its bytes are kept as they are.\n", 26, sizeof(j3d_MaterialList), -1, j3d_fields_MaterialList, 3};
+static const bf_type_desc j3d_type_MaterialList = {"MaterialList",
+                                                   "MAT2 - Material List (Old): technically supported by the game, but not known to be used by\n"
+                                                   "any model. The document only names it; after its count its bytes are kept as they are.\n",
+                                                   26, sizeof(j3d_MaterialList), -1, j3d_fields_MaterialList, 3};
 
 static const bf_field_desc j3d_fields_Mat3[] = {
     {
@@ -3098,7 +3237,8 @@ static const bf_field_desc j3d_fields_Mat3[] = {
         .enumdef = NULL,
     },
     {
-        .name = "material_data_offset", .doc = "Material entries offset, from the section start; 0 when absent (public layout, not in the document)", .erratum = NULL,
+        .name = "material_data_offset", .doc = "Material entries offset, from the section start; 0 when absent (public layout, not in the document)",
+                .erratum = NULL,
         .kind = BF_FIELD_PRIM, .prim = BF_U32, .little_endian = 0, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(j3d_Mat3, material_data_offset),
         .count_offset = BF_NONE,
@@ -3115,7 +3255,10 @@ static const bf_field_desc j3d_fields_Mat3[] = {
         .enumdef = NULL,
     },
     {
-        .name = "remap_table_offset", .doc = "Material remap table (a u16 per material: the entry it uses) offset, from the section start; 0 when absent (public layout, not in the document)", .erratum = NULL,
+        .name = "remap_table_offset",
+                .doc = "Material remap table (a u16 per material: the entry it uses) offset, from the section start; 0 when absent (public layout, not in the "
+                "document)",
+                .erratum = NULL,
         .kind = BF_FIELD_PRIM, .prim = BF_U32, .little_endian = 0, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(j3d_Mat3, remap_table_offset),
         .count_offset = BF_NONE,
@@ -3132,7 +3275,8 @@ static const bf_field_desc j3d_fields_Mat3[] = {
         .enumdef = NULL,
     },
     {
-        .name = "name_table_offset", .doc = "Material name table offset, from the section start; 0 when absent (public layout, not in the document)", .erratum = NULL,
+        .name = "name_table_offset", .doc = "Material name table offset, from the section start; 0 when absent (public layout, not in the document)",
+                .erratum = NULL,
         .kind = BF_FIELD_PRIM, .prim = BF_U32, .little_endian = 0, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(j3d_Mat3, name_table_offset),
         .count_offset = BF_NONE,
@@ -3149,7 +3293,9 @@ static const bf_field_desc j3d_fields_Mat3[] = {
         .enumdef = NULL,
     },
     {
-        .name = "indirect_offset", .doc = "Indirect texturing, one block per material offset, from the section start; 0 when absent (public layout, not in the document)", .erratum = NULL,
+        .name = "indirect_offset",
+                .doc = "Indirect texturing, one block per material offset, from the section start; 0 when absent (public layout, not in the document)",
+                .erratum = NULL,
         .kind = BF_FIELD_PRIM, .prim = BF_U32, .little_endian = 0, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(j3d_Mat3, indirect_offset),
         .count_offset = BF_NONE,
@@ -3166,7 +3312,8 @@ static const bf_field_desc j3d_fields_Mat3[] = {
         .enumdef = NULL,
     },
     {
-        .name = "cull_mode_offset", .doc = "Cull mode table offset, from the section start; 0 when absent (public layout, not in the document)", .erratum = NULL,
+        .name = "cull_mode_offset", .doc = "Cull mode table offset, from the section start; 0 when absent (public layout, not in the document)",
+                .erratum = NULL,
         .kind = BF_FIELD_PRIM, .prim = BF_U32, .little_endian = 0, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(j3d_Mat3, cull_mode_offset),
         .count_offset = BF_NONE,
@@ -3183,7 +3330,8 @@ static const bf_field_desc j3d_fields_Mat3[] = {
         .enumdef = NULL,
     },
     {
-        .name = "material_color_offset", .doc = "Material color table offset, from the section start; 0 when absent (public layout, not in the document)", .erratum = NULL,
+        .name = "material_color_offset", .doc = "Material color table offset, from the section start; 0 when absent (public layout, not in the document)",
+                .erratum = NULL,
         .kind = BF_FIELD_PRIM, .prim = BF_U32, .little_endian = 0, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(j3d_Mat3, material_color_offset),
         .count_offset = BF_NONE,
@@ -3200,7 +3348,8 @@ static const bf_field_desc j3d_fields_Mat3[] = {
         .enumdef = NULL,
     },
     {
-        .name = "color_channel_count_offset", .doc = "Color channel count table offset, from the section start; 0 when absent (public layout, not in the document)", .erratum = NULL,
+        .name = "color_channel_count_offset",
+                .doc = "Color channel count table offset, from the section start; 0 when absent (public layout, not in the document)", .erratum = NULL,
         .kind = BF_FIELD_PRIM, .prim = BF_U32, .little_endian = 0, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(j3d_Mat3, color_channel_count_offset),
         .count_offset = BF_NONE,
@@ -3217,7 +3366,8 @@ static const bf_field_desc j3d_fields_Mat3[] = {
         .enumdef = NULL,
     },
     {
-        .name = "color_channel_offset", .doc = "Color channel table offset, from the section start; 0 when absent (public layout, not in the document)", .erratum = NULL,
+        .name = "color_channel_offset", .doc = "Color channel table offset, from the section start; 0 when absent (public layout, not in the document)",
+                .erratum = NULL,
         .kind = BF_FIELD_PRIM, .prim = BF_U32, .little_endian = 0, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(j3d_Mat3, color_channel_offset),
         .count_offset = BF_NONE,
@@ -3234,7 +3384,8 @@ static const bf_field_desc j3d_fields_Mat3[] = {
         .enumdef = NULL,
     },
     {
-        .name = "ambient_color_offset", .doc = "Ambient color table offset, from the section start; 0 when absent (public layout, not in the document)", .erratum = NULL,
+        .name = "ambient_color_offset", .doc = "Ambient color table offset, from the section start; 0 when absent (public layout, not in the document)",
+                .erratum = NULL,
         .kind = BF_FIELD_PRIM, .prim = BF_U32, .little_endian = 0, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(j3d_Mat3, ambient_color_offset),
         .count_offset = BF_NONE,
@@ -3251,7 +3402,8 @@ static const bf_field_desc j3d_fields_Mat3[] = {
         .enumdef = NULL,
     },
     {
-        .name = "light_color_offset", .doc = "Light color table offset, from the section start; 0 when absent (public layout, not in the document)", .erratum = NULL,
+        .name = "light_color_offset", .doc = "Light color table offset, from the section start; 0 when absent (public layout, not in the document)",
+                .erratum = NULL,
         .kind = BF_FIELD_PRIM, .prim = BF_U32, .little_endian = 0, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(j3d_Mat3, light_color_offset),
         .count_offset = BF_NONE,
@@ -3268,7 +3420,9 @@ static const bf_field_desc j3d_fields_Mat3[] = {
         .enumdef = NULL,
     },
     {
-        .name = "tex_gen_count_offset", .doc = "Texture coordinate generator count table offset, from the section start; 0 when absent (public layout, not in the document)", .erratum = NULL,
+        .name = "tex_gen_count_offset",
+                .doc = "Texture coordinate generator count table offset, from the section start; 0 when absent (public layout, not in the document)",
+                .erratum = NULL,
         .kind = BF_FIELD_PRIM, .prim = BF_U32, .little_endian = 0, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(j3d_Mat3, tex_gen_count_offset),
         .count_offset = BF_NONE,
@@ -3285,7 +3439,8 @@ static const bf_field_desc j3d_fields_Mat3[] = {
         .enumdef = NULL,
     },
     {
-        .name = "tex_gen_offset", .doc = "Texture coordinate generator table offset, from the section start; 0 when absent (public layout, not in the document)", .erratum = NULL,
+        .name = "tex_gen_offset",
+                .doc = "Texture coordinate generator table offset, from the section start; 0 when absent (public layout, not in the document)", .erratum = NULL,
         .kind = BF_FIELD_PRIM, .prim = BF_U32, .little_endian = 0, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(j3d_Mat3, tex_gen_offset),
         .count_offset = BF_NONE,
@@ -3302,7 +3457,9 @@ static const bf_field_desc j3d_fields_Mat3[] = {
         .enumdef = NULL,
     },
     {
-        .name = "post_tex_gen_offset", .doc = "Post-transform texture coordinate generator table offset, from the section start; 0 when absent (public layout, not in the document)", .erratum = NULL,
+        .name = "post_tex_gen_offset",
+                .doc = "Post-transform texture coordinate generator table offset, from the section start; 0 when absent (public layout, not in the document)",
+                .erratum = NULL,
         .kind = BF_FIELD_PRIM, .prim = BF_U32, .little_endian = 0, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(j3d_Mat3, post_tex_gen_offset),
         .count_offset = BF_NONE,
@@ -3319,7 +3476,8 @@ static const bf_field_desc j3d_fields_Mat3[] = {
         .enumdef = NULL,
     },
     {
-        .name = "tex_matrix_offset", .doc = "Texture matrix table offset, from the section start; 0 when absent (public layout, not in the document)", .erratum = NULL,
+        .name = "tex_matrix_offset", .doc = "Texture matrix table offset, from the section start; 0 when absent (public layout, not in the document)",
+                .erratum = NULL,
         .kind = BF_FIELD_PRIM, .prim = BF_U32, .little_endian = 0, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(j3d_Mat3, tex_matrix_offset),
         .count_offset = BF_NONE,
@@ -3336,7 +3494,9 @@ static const bf_field_desc j3d_fields_Mat3[] = {
         .enumdef = NULL,
     },
     {
-        .name = "post_tex_matrix_offset", .doc = "Post-transform texture matrix table offset, from the section start; 0 when absent (public layout, not in the document)", .erratum = NULL,
+        .name = "post_tex_matrix_offset",
+                .doc = "Post-transform texture matrix table offset, from the section start; 0 when absent (public layout, not in the document)",
+                .erratum = NULL,
         .kind = BF_FIELD_PRIM, .prim = BF_U32, .little_endian = 0, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(j3d_Mat3, post_tex_matrix_offset),
         .count_offset = BF_NONE,
@@ -3353,7 +3513,8 @@ static const bf_field_desc j3d_fields_Mat3[] = {
         .enumdef = NULL,
     },
     {
-        .name = "texture_remap_offset", .doc = "Texture table (indices into TEX1) offset, from the section start; 0 when absent (public layout, not in the document)", .erratum = NULL,
+        .name = "texture_remap_offset",
+                .doc = "Texture table (indices into TEX1) offset, from the section start; 0 when absent (public layout, not in the document)", .erratum = NULL,
         .kind = BF_FIELD_PRIM, .prim = BF_U32, .little_endian = 0, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(j3d_Mat3, texture_remap_offset),
         .count_offset = BF_NONE,
@@ -3370,7 +3531,8 @@ static const bf_field_desc j3d_fields_Mat3[] = {
         .enumdef = NULL,
     },
     {
-        .name = "tev_order_offset", .doc = "TEV order table offset, from the section start; 0 when absent (public layout, not in the document)", .erratum = NULL,
+        .name = "tev_order_offset", .doc = "TEV order table offset, from the section start; 0 when absent (public layout, not in the document)",
+                .erratum = NULL,
         .kind = BF_FIELD_PRIM, .prim = BF_U32, .little_endian = 0, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(j3d_Mat3, tev_order_offset),
         .count_offset = BF_NONE,
@@ -3387,7 +3549,8 @@ static const bf_field_desc j3d_fields_Mat3[] = {
         .enumdef = NULL,
     },
     {
-        .name = "tev_color_offset", .doc = "TEV color register table offset, from the section start; 0 when absent (public layout, not in the document)", .erratum = NULL,
+        .name = "tev_color_offset", .doc = "TEV color register table offset, from the section start; 0 when absent (public layout, not in the document)",
+                .erratum = NULL,
         .kind = BF_FIELD_PRIM, .prim = BF_U32, .little_endian = 0, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(j3d_Mat3, tev_color_offset),
         .count_offset = BF_NONE,
@@ -3404,7 +3567,8 @@ static const bf_field_desc j3d_fields_Mat3[] = {
         .enumdef = NULL,
     },
     {
-        .name = "konst_color_offset", .doc = "TEV constant color table offset, from the section start; 0 when absent (public layout, not in the document)", .erratum = NULL,
+        .name = "konst_color_offset", .doc = "TEV constant color table offset, from the section start; 0 when absent (public layout, not in the document)",
+                .erratum = NULL,
         .kind = BF_FIELD_PRIM, .prim = BF_U32, .little_endian = 0, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(j3d_Mat3, konst_color_offset),
         .count_offset = BF_NONE,
@@ -3421,7 +3585,8 @@ static const bf_field_desc j3d_fields_Mat3[] = {
         .enumdef = NULL,
     },
     {
-        .name = "tev_stage_count_offset", .doc = "TEV stage count table offset, from the section start; 0 when absent (public layout, not in the document)", .erratum = NULL,
+        .name = "tev_stage_count_offset", .doc = "TEV stage count table offset, from the section start; 0 when absent (public layout, not in the document)",
+                .erratum = NULL,
         .kind = BF_FIELD_PRIM, .prim = BF_U32, .little_endian = 0, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(j3d_Mat3, tev_stage_count_offset),
         .count_offset = BF_NONE,
@@ -3438,7 +3603,8 @@ static const bf_field_desc j3d_fields_Mat3[] = {
         .enumdef = NULL,
     },
     {
-        .name = "tev_stage_offset", .doc = "TEV stage table offset, from the section start; 0 when absent (public layout, not in the document)", .erratum = NULL,
+        .name = "tev_stage_offset", .doc = "TEV stage table offset, from the section start; 0 when absent (public layout, not in the document)",
+                .erratum = NULL,
         .kind = BF_FIELD_PRIM, .prim = BF_U32, .little_endian = 0, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(j3d_Mat3, tev_stage_offset),
         .count_offset = BF_NONE,
@@ -3455,7 +3621,8 @@ static const bf_field_desc j3d_fields_Mat3[] = {
         .enumdef = NULL,
     },
     {
-        .name = "swap_mode_offset", .doc = "TEV swap mode table offset, from the section start; 0 when absent (public layout, not in the document)", .erratum = NULL,
+        .name = "swap_mode_offset", .doc = "TEV swap mode table offset, from the section start; 0 when absent (public layout, not in the document)",
+                .erratum = NULL,
         .kind = BF_FIELD_PRIM, .prim = BF_U32, .little_endian = 0, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(j3d_Mat3, swap_mode_offset),
         .count_offset = BF_NONE,
@@ -3472,7 +3639,8 @@ static const bf_field_desc j3d_fields_Mat3[] = {
         .enumdef = NULL,
     },
     {
-        .name = "swap_table_offset", .doc = "TEV swap table table offset, from the section start; 0 when absent (public layout, not in the document)", .erratum = NULL,
+        .name = "swap_table_offset", .doc = "TEV swap table table offset, from the section start; 0 when absent (public layout, not in the document)",
+                .erratum = NULL,
         .kind = BF_FIELD_PRIM, .prim = BF_U32, .little_endian = 0, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(j3d_Mat3, swap_table_offset),
         .count_offset = BF_NONE,
@@ -3506,7 +3674,8 @@ static const bf_field_desc j3d_fields_Mat3[] = {
         .enumdef = NULL,
     },
     {
-        .name = "alpha_compare_offset", .doc = "Alpha compare table offset, from the section start; 0 when absent (public layout, not in the document)", .erratum = NULL,
+        .name = "alpha_compare_offset", .doc = "Alpha compare table offset, from the section start; 0 when absent (public layout, not in the document)",
+                .erratum = NULL,
         .kind = BF_FIELD_PRIM, .prim = BF_U32, .little_endian = 0, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(j3d_Mat3, alpha_compare_offset),
         .count_offset = BF_NONE,
@@ -3523,7 +3692,8 @@ static const bf_field_desc j3d_fields_Mat3[] = {
         .enumdef = NULL,
     },
     {
-        .name = "blend_mode_offset", .doc = "Blend mode table offset, from the section start; 0 when absent (public layout, not in the document)", .erratum = NULL,
+        .name = "blend_mode_offset", .doc = "Blend mode table offset, from the section start; 0 when absent (public layout, not in the document)",
+                .erratum = NULL,
         .kind = BF_FIELD_PRIM, .prim = BF_U32, .little_endian = 0, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(j3d_Mat3, blend_mode_offset),
         .count_offset = BF_NONE,
@@ -3557,7 +3727,8 @@ static const bf_field_desc j3d_fields_Mat3[] = {
         .enumdef = NULL,
     },
     {
-        .name = "z_compare_offset", .doc = "Z compare location table offset, from the section start; 0 when absent (public layout, not in the document)", .erratum = NULL,
+        .name = "z_compare_offset", .doc = "Z compare location table offset, from the section start; 0 when absent (public layout, not in the document)",
+                .erratum = NULL,
         .kind = BF_FIELD_PRIM, .prim = BF_U32, .little_endian = 0, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(j3d_Mat3, z_compare_offset),
         .count_offset = BF_NONE,
@@ -3591,7 +3762,8 @@ static const bf_field_desc j3d_fields_Mat3[] = {
         .enumdef = NULL,
     },
     {
-        .name = "nbt_scale_offset", .doc = "NBT scale table offset, from the section start; 0 when absent (public layout, not in the document)", .erratum = NULL,
+        .name = "nbt_scale_offset", .doc = "NBT scale table offset, from the section start; 0 when absent (public layout, not in the document)",
+                .erratum = NULL,
         .kind = BF_FIELD_PRIM, .prim = BF_U32, .little_endian = 0, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(j3d_Mat3, nbt_scale_offset),
         .count_offset = BF_NONE,
@@ -3608,7 +3780,8 @@ static const bf_field_desc j3d_fields_Mat3[] = {
         .enumdef = NULL,
     },
     {
-        .name = "remap", .doc = "The remap table: for each material, the index of the material entry it uses (public layout, not in the document).", .erratum = NULL,
+        .name = "remap", .doc = "The remap table: for each material, the index of the material entry it uses (public layout, not in the document).",
+                .erratum = NULL,
         .kind = BF_FIELD_PRIM, .prim = BF_U16, .little_endian = 0, .array = BF_ARRAY, .fixed_count = 0,
         .offset = offsetof(j3d_Mat3, remap),
         .count_offset = offsetof(j3d_Mat3, remap_count),
@@ -3640,7 +3813,9 @@ static const bf_field_desc j3d_fields_Mat3[] = {
         .enumdef = NULL,
     },
     {
-        .name = "materials", .doc = "The material entries; materials share an entry through the remap table, up to the next table (public layout, not in the document)", .erratum = NULL,
+        .name = "materials",
+                .doc = "The material entries; materials share an entry through the remap table, up to the next table (public layout, not in the document)",
+                .erratum = NULL,
         .kind = BF_FIELD_STRUCT, .prim = BF_U8, .little_endian = 0, .array = BF_ARRAY, .fixed_count = 0,
         .offset = offsetof(j3d_Mat3, materials),
         .count_offset = offsetof(j3d_Mat3, materials_count),
@@ -3656,7 +3831,8 @@ static const bf_field_desc j3d_fields_Mat3[] = {
         .enumdef = NULL,
     },
     {
-        .name = "indirect", .doc = "Indirect texturing, one block of 0x138 bytes per material, up to the next table (public layout, not in the document)", .erratum = NULL,
+        .name = "indirect", .doc = "Indirect texturing, one block of 0x138 bytes per material, up to the next table (public layout, not in the document)",
+                .erratum = NULL,
         .kind = BF_FIELD_STRUCT, .prim = BF_U8, .little_endian = 0, .array = BF_ARRAY, .fixed_count = 0,
         .offset = offsetof(j3d_Mat3, indirect),
         .count_offset = offsetof(j3d_Mat3, indirect_count),
@@ -3672,7 +3848,8 @@ static const bf_field_desc j3d_fields_Mat3[] = {
         .enumdef = NULL,
     },
     {
-        .name = "cull_modes", .doc = "Cull modes (GX: 0 none, 1 front, 2 back, 3 all), up to the next table (public layout, not in the document)", .erratum = NULL,
+        .name = "cull_modes", .doc = "Cull modes (GX: 0 none, 1 front, 2 back, 3 all), up to the next table (public layout, not in the document)",
+                .erratum = NULL,
         .kind = BF_FIELD_PRIM, .prim = BF_U32, .little_endian = 0, .array = BF_ARRAY, .fixed_count = 0,
         .offset = offsetof(j3d_Mat3, cull_modes),
         .count_offset = offsetof(j3d_Mat3, cull_modes_count),
@@ -3800,7 +3977,8 @@ static const bf_field_desc j3d_fields_Mat3[] = {
         .enumdef = NULL,
     },
     {
-        .name = "post_tex_gens", .doc = "Post-transform texture coordinate generators, up to the next table (public layout, not in the document)", .erratum = NULL,
+        .name = "post_tex_gens", .doc = "Post-transform texture coordinate generators, up to the next table (public layout, not in the document)",
+                .erratum = NULL,
         .kind = BF_FIELD_STRUCT, .prim = BF_U8, .little_endian = 0, .array = BF_ARRAY, .fixed_count = 0,
         .offset = offsetof(j3d_Mat3, post_tex_gens),
         .count_offset = offsetof(j3d_Mat3, post_tex_gens_count),
@@ -4088,7 +4266,17 @@ static const bf_field_desc j3d_fields_Mat3[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc j3d_type_Mat3 = {"Mat3", "MAT3 - Material List: information for materials to fill the rendered geometry with. The\ndocument only names the section: every field here follows the public layout of the\nJSystem decompilations (`J3DMaterialBlock`), SuperBMD (`MAT3.cs`) and gclib (`mat3.py`), not\nthe document. A header of 30 table offsets (from the section start, 0 for an absent table),\nthe material entries (0x14C bytes each; several materials may share one through the remap\ntable), the material names, and tables of settings that the entries index. No table stores\nits length: one runs to the next non-zero offset of the header (the tables follow in header\norder), up to its padding (the texts Nintendo's tools and SuperBMD pad with), and a table\nwhose offset equals the next one's is empty.\n", 27, sizeof(j3d_Mat3), 124, j3d_fields_Mat3, 62};
+static const bf_type_desc j3d_type_Mat3 = {"Mat3",
+                                           "MAT3 - Material List: information for materials to fill the rendered geometry with. The\n"
+                                           "document only names the section: every field here follows the public layout of the\n"
+                                           "JSystem decompilations (`J3DMaterialBlock`), SuperBMD (`MAT3.cs`) and gclib (`mat3.py`), not\n"
+                                           "the document. A header of 30 table offsets (from the section start, 0 for an absent table),\n"
+                                           "the material entries (0x14C bytes each; several materials may share one through the remap\n"
+                                           "table), the material names, and tables of settings that the entries index. No table stores\n"
+                                           "its length: one runs to the next non-zero offset of the header (the tables follow in header\n"
+                                           "order), up to its padding (the texts Nintendo's tools and SuperBMD pad with), and a table\n"
+                                           "whose offset equals the next one's is empty.\n",
+                                           27, sizeof(j3d_Mat3), 124, j3d_fields_Mat3, 62};
 
 static const bf_field_desc j3d_fields_Material[] = {
     {
@@ -4476,7 +4664,8 @@ static const bf_field_desc j3d_fields_Material[] = {
         .enumdef = NULL,
     },
     {
-        .name = "swap_table_indices", .doc = "Indices into the TEV swap table table (GX has four swap tables) (public layout, not in the document)", .erratum = NULL,
+        .name = "swap_table_indices", .doc = "Indices into the TEV swap table table (GX has four swap tables) (public layout, not in the document)",
+                .erratum = NULL,
         .kind = BF_FIELD_PRIM, .prim = BF_U16, .little_endian = 0, .array = BF_ARRAY_FIXED, .fixed_count = 4,
         .offset = offsetof(j3d_Material, swap_table_indices),
         .count_offset = BF_NONE,
@@ -4492,7 +4681,9 @@ static const bf_field_desc j3d_fields_Material[] = {
         .enumdef = NULL,
     },
     {
-        .name = "unused_indices", .doc = "Twelve more u16 after the swap tables' indices; not used (gclib: they may hold junk) (public layout, not in the document)", .erratum = NULL,
+        .name = "unused_indices",
+                .doc = "Twelve more u16 after the swap tables' indices; not used (gclib: they may hold junk) (public layout, not in the document)",
+                .erratum = NULL,
         .kind = BF_FIELD_PRIM, .prim = BF_U16, .little_endian = 0, .array = BF_ARRAY_FIXED, .fixed_count = 12,
         .offset = offsetof(j3d_Material, unused_indices),
         .count_offset = BF_NONE,
@@ -4572,7 +4763,11 @@ static const bf_field_desc j3d_fields_Material[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc j3d_type_Material = {"Material", "One material entry of MAT3: which entries of the MAT3 tables the material uses (u8 and u16\nindices; 0xFFFF for an unused slot of a u16 list). Not in the document: public layout\n(JSystem decompilations, SuperBMD, gclib).\n", 28, sizeof(j3d_Material), 332, j3d_fields_Material, 30};
+static const bf_type_desc j3d_type_Material = {"Material",
+                                               "One material entry of MAT3: which entries of the MAT3 tables the material uses (u8 and u16\n"
+                                               "indices; 0xFFFF for an unused slot of a u16 list). Not in the document: public layout\n"
+                                               "(JSystem decompilations, SuperBMD, gclib).\n",
+                                               28, sizeof(j3d_Material), 332, j3d_fields_Material, 30};
 
 static const bf_field_desc j3d_fields_Indirect[] = {
     {
@@ -4688,7 +4883,10 @@ static const bf_field_desc j3d_fields_Indirect[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc j3d_type_Indirect = {"Indirect", "Indirect texturing settings of one material (0x138 bytes). Not in the document: public\nlayout (JSystem decompilations, SuperBMD, gclib).\n", 29, sizeof(j3d_Indirect), 312, j3d_fields_Indirect, 7};
+static const bf_type_desc j3d_type_Indirect = {"Indirect",
+                                               "Indirect texturing settings of one material (0x138 bytes). Not in the document: public\n"
+                                               "layout (JSystem decompilations, SuperBMD, gclib).\n",
+                                               29, sizeof(j3d_Indirect), 312, j3d_fields_Indirect, 7};
 
 static const bf_field_desc j3d_fields_IndirectOrder[] = {
     {
@@ -4740,7 +4938,8 @@ static const bf_field_desc j3d_fields_IndirectOrder[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc j3d_type_IndirectOrder = {"IndirectOrder", "An indirect texture order.\n", 30, sizeof(j3d_IndirectOrder), 4, j3d_fields_IndirectOrder, 3};
+static const bf_type_desc j3d_type_IndirectOrder =
+        {"IndirectOrder", "An indirect texture order.\n", 30, sizeof(j3d_IndirectOrder), 4, j3d_fields_IndirectOrder, 3};
 
 static const bf_field_desc j3d_fields_IndirectMatrix[] = {
     {
@@ -4792,7 +4991,8 @@ static const bf_field_desc j3d_fields_IndirectMatrix[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc j3d_type_IndirectMatrix = {"IndirectMatrix", "An indirect texture matrix: 2x3 floats and a scale exponent.\n", 31, sizeof(j3d_IndirectMatrix), 28, j3d_fields_IndirectMatrix, 3};
+static const bf_type_desc j3d_type_IndirectMatrix =
+        {"IndirectMatrix", "An indirect texture matrix: 2x3 floats and a scale exponent.\n", 31, sizeof(j3d_IndirectMatrix), 28, j3d_fields_IndirectMatrix, 3};
 
 static const bf_field_desc j3d_fields_IndirectScale[] = {
     {
@@ -4844,7 +5044,8 @@ static const bf_field_desc j3d_fields_IndirectScale[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc j3d_type_IndirectScale = {"IndirectScale", "An indirect texture scale.\n", 32, sizeof(j3d_IndirectScale), 4, j3d_fields_IndirectScale, 3};
+static const bf_type_desc j3d_type_IndirectScale =
+        {"IndirectScale", "An indirect texture scale.\n", 32, sizeof(j3d_IndirectScale), 4, j3d_fields_IndirectScale, 3};
 
 static const bf_field_desc j3d_fields_IndirectStage[] = {
     {
@@ -5008,7 +5209,8 @@ static const bf_field_desc j3d_fields_IndirectStage[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc j3d_type_IndirectStage = {"IndirectStage", "An indirect TEV stage.\n", 33, sizeof(j3d_IndirectStage), 12, j3d_fields_IndirectStage, 10};
+static const bf_type_desc j3d_type_IndirectStage =
+        {"IndirectStage", "An indirect TEV stage.\n", 33, sizeof(j3d_IndirectStage), 12, j3d_fields_IndirectStage, 10};
 
 static const bf_field_desc j3d_fields_Rgba8[] = {
     {
@@ -5360,7 +5562,8 @@ static const bf_field_desc j3d_fields_TexMatrix[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc j3d_type_TexMatrix = {"TexMatrix", "A texture matrix: projection, mapping mode, and the transform.\n", 37, sizeof(j3d_TexMatrix), 100, j3d_fields_TexMatrix, 9};
+static const bf_type_desc j3d_type_TexMatrix =
+        {"TexMatrix", "A texture matrix: projection, mapping mode, and the transform.\n", 37, sizeof(j3d_TexMatrix), 100, j3d_fields_TexMatrix, 9};
 
 static const bf_field_desc j3d_fields_TevOrder[] = {
     {
@@ -5428,7 +5631,8 @@ static const bf_field_desc j3d_fields_TevOrder[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc j3d_type_TevOrder = {"TevOrder", "A TEV order: the texture coordinate, texture map and color channel of a stage.\n", 38, sizeof(j3d_TevOrder), 4, j3d_fields_TevOrder, 4};
+static const bf_type_desc j3d_type_TevOrder =
+        {"TevOrder", "A TEV order: the texture coordinate, texture map and color channel of a stage.\n", 38, sizeof(j3d_TevOrder), 4, j3d_fields_TevOrder, 4};
 
 static const bf_field_desc j3d_fields_TevColor[] = {
     {
@@ -5448,7 +5652,8 @@ static const bf_field_desc j3d_fields_TevColor[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc j3d_type_TevColor = {"TevColor", "A TEV color register value: red, green, blue, alpha, signed 16 bits each.\n", 39, sizeof(j3d_TevColor), 8, j3d_fields_TevColor, 1};
+static const bf_type_desc j3d_type_TevColor =
+        {"TevColor", "A TEV color register value: red, green, blue, alpha, signed 16 bits each.\n", 39, sizeof(j3d_TevColor), 8, j3d_fields_TevColor, 1};
 
 static const bf_field_desc j3d_fields_TevStage[] = {
     {
@@ -5676,7 +5881,8 @@ static const bf_field_desc j3d_fields_TevStage[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc j3d_type_TevStage = {"TevStage", "A TEV stage: its color and alpha combiners.\n", 40, sizeof(j3d_TevStage), 20, j3d_fields_TevStage, 14};
+static const bf_type_desc j3d_type_TevStage =
+        {"TevStage", "A TEV stage: its color and alpha combiners.\n", 40, sizeof(j3d_TevStage), 20, j3d_fields_TevStage, 14};
 
 static const bf_field_desc j3d_fields_SwapMode[] = {
     {
@@ -5728,7 +5934,8 @@ static const bf_field_desc j3d_fields_SwapMode[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc j3d_type_SwapMode = {"SwapMode", "A TEV swap mode: the swap tables of the rasterized color and of the texture.\n", 41, sizeof(j3d_SwapMode), 4, j3d_fields_SwapMode, 3};
+static const bf_type_desc j3d_type_SwapMode =
+        {"SwapMode", "A TEV swap mode: the swap tables of the rasterized color and of the texture.\n", 41, sizeof(j3d_SwapMode), 4, j3d_fields_SwapMode, 3};
 
 static const bf_field_desc j3d_fields_SwapTable[] = {
     {
@@ -5748,7 +5955,8 @@ static const bf_field_desc j3d_fields_SwapTable[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc j3d_type_SwapTable = {"SwapTable", "A TEV swap table: the source channel of red, green, blue and alpha.\n", 42, sizeof(j3d_SwapTable), 4, j3d_fields_SwapTable, 1};
+static const bf_type_desc j3d_type_SwapTable =
+        {"SwapTable", "A TEV swap table: the source channel of red, green, blue and alpha.\n", 42, sizeof(j3d_SwapTable), 4, j3d_fields_SwapTable, 1};
 
 static const bf_field_desc j3d_fields_Fog[] = {
     {
@@ -5996,7 +6204,8 @@ static const bf_field_desc j3d_fields_AlphaCompare[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc j3d_type_AlphaCompare = {"AlphaCompare", "Alpha compare: two comparisons and how they combine.\n", 44, sizeof(j3d_AlphaCompare), 8, j3d_fields_AlphaCompare, 6};
+static const bf_type_desc j3d_type_AlphaCompare =
+        {"AlphaCompare", "Alpha compare: two comparisons and how they combine.\n", 44, sizeof(j3d_AlphaCompare), 8, j3d_fields_AlphaCompare, 6};
 
 static const bf_field_desc j3d_fields_BlendMode[] = {
     {
@@ -6272,7 +6481,8 @@ static const bf_field_desc j3d_fields_Mdl3[] = {
         .enumdef = NULL,
     },
     {
-        .name = "unknown_offset", .doc = "Offset of a table of one byte per material, meaning unknown; 0 when absent (public layout; not in the document).", .erratum = NULL,
+        .name = "unknown_offset", .doc = "Offset of a table of one byte per material, meaning unknown; 0 when absent (public layout; not in the document).",
+                .erratum = NULL,
         .kind = BF_FIELD_PRIM, .prim = BF_U32, .little_endian = 0, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(j3d_Mdl3, unknown_offset),
         .count_offset = BF_NONE,
@@ -6419,7 +6629,13 @@ static const bf_field_desc j3d_fields_Mdl3[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc j3d_type_Mdl3 = {"Mdl3", "MDL3 - Display List (BDL only): raw material GX opcodes to speed up rendering. The document\nonly names the section: every field here follows the public layout (JSystem decompilations,\nSuperBMD's `MDL3.cs`, gclib's `mdl3.py`), not the document. A header of offsets (from the\nsection start), then one packet per material: a prebuilt GX display list that loads the\nmaterial's registers, and a few small per-material tables.\n", 48, sizeof(j3d_Mdl3), 28, j3d_fields_Mdl3, 14};
+static const bf_type_desc j3d_type_Mdl3 = {"Mdl3",
+                                           "MDL3 - Display List (BDL only): raw material GX opcodes to speed up rendering. The document\n"
+                                           "only names the section: every field here follows the public layout (JSystem decompilations,\n"
+                                           "SuperBMD's `MDL3.cs`, gclib's `mdl3.py`), not the document. A header of offsets (from the\n"
+                                           "section start), then one packet per material: a prebuilt GX display list that loads the\n"
+                                           "material's registers, and a few small per-material tables.\n",
+                                           48, sizeof(j3d_Mdl3), 28, j3d_fields_Mdl3, 14};
 
 static const bf_field_desc j3d_fields_Mdl3Packet[] = {
     {
@@ -6457,7 +6673,10 @@ static const bf_field_desc j3d_fields_Mdl3Packet[] = {
         .enumdef = NULL,
     },
     {
-        .name = "commands", .doc = "The GX commands, up to the first NOP (included) that starts the padding; the rest of the padding is the tail (public layout; not in the document).", .erratum = NULL,
+        .name = "commands",
+                .doc = "The GX commands, up to the first NOP (included) that starts the padding; the rest of the padding is the tail (public layout; not in "
+                "the document).",
+                .erratum = NULL,
         .kind = BF_FIELD_STRUCT, .prim = BF_U8, .little_endian = 0, .array = BF_ARRAY, .fixed_count = 0,
         .offset = offsetof(j3d_Mdl3Packet, commands),
         .count_offset = offsetof(j3d_Mdl3Packet, commands_count),
@@ -6473,7 +6692,9 @@ static const bf_field_desc j3d_fields_Mdl3Packet[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc j3d_type_Mdl3Packet = {"Mdl3Packet", "One entry of MDL3's packet table and the display list it points to (public layout; not in the document).", 49, sizeof(j3d_Mdl3Packet), 8, j3d_fields_Mdl3Packet, 3};
+static const bf_type_desc j3d_type_Mdl3Packet = {"Mdl3Packet",
+                                                 "One entry of MDL3's packet table and the display list it points to (public layout; not in the document).", 49,
+                                                 sizeof(j3d_Mdl3Packet), 8, j3d_fields_Mdl3Packet, 3};
 
 static const bf_field_desc j3d_fields_Mdl3Subpackets[] = {
     {
@@ -6589,7 +6810,9 @@ static const bf_field_desc j3d_fields_Mdl3Subpackets[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc j3d_type_Mdl3Subpackets = {"Mdl3Subpackets", "Where the parts of a material's display list start (public layout; not in the document).", 50, sizeof(j3d_Mdl3Subpackets), 16, j3d_fields_Mdl3Subpackets, 7};
+static const bf_type_desc j3d_type_Mdl3Subpackets = {"Mdl3Subpackets",
+                                                     "Where the parts of a material's display list start (public layout; not in the document).", 50,
+                                                     sizeof(j3d_Mdl3Subpackets), 16, j3d_fields_Mdl3Subpackets, 7};
 
 static const bf_case_desc j3d_cases_GxCommand_body[] = {
     {INT64_C(97), "load_bp", &j3d_type_BpCommand, offsetof(j3d_GxCommand, body.BpCommand)},
@@ -6619,7 +6842,10 @@ static const bf_field_desc j3d_fields_GxCommand[] = {
         .enumdef = &j3d_enum_GxOpcode,
     },
     {
-        .name = "body", .doc = "The command's operands, by its opcode; an unknown opcode keeps the rest of the list as bytes (public GX encoding; not in the document).", .erratum = NULL,
+        .name = "body",
+                .doc = "The command's operands, by its opcode; an unknown opcode keeps the rest of the list as bytes (public GX encoding; not in the "
+                "document).",
+                .erratum = NULL,
         .kind = BF_FIELD_SWITCH, .prim = BF_U8, .little_endian = 0, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(j3d_GxCommand, body.kind),
         .count_offset = BF_NONE,
@@ -6637,7 +6863,8 @@ static const bf_field_desc j3d_fields_GxCommand[] = {
         .switch_raw_offset = offsetof(j3d_GxCommand, body.raw),
     },
 };
-static const bf_type_desc j3d_type_GxCommand = {"GxCommand", "One command of a GX display list (public GX command encoding; not in the document).", 51, sizeof(j3d_GxCommand), -1, j3d_fields_GxCommand, 2};
+static const bf_type_desc j3d_type_GxCommand = {"GxCommand", "One command of a GX display list (public GX command encoding; not in the document).", 51,
+                                                sizeof(j3d_GxCommand), -1, j3d_fields_GxCommand, 2};
 
 static const bf_field_desc j3d_fields_BpCommand[] = {
     {
@@ -6673,7 +6900,8 @@ static const bf_field_desc j3d_fields_BpCommand[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc j3d_type_BpCommand = {"BpCommand", "Loads a BP (blitting processor) register (public GX encoding; not in the document).", 52, sizeof(j3d_BpCommand), 4, j3d_fields_BpCommand, 2};
+static const bf_type_desc j3d_type_BpCommand = {"BpCommand", "Loads a BP (blitting processor) register (public GX encoding; not in the document).", 52,
+                                                sizeof(j3d_BpCommand), 4, j3d_fields_BpCommand, 2};
 
 static const bf_field_desc j3d_fields_XfCommand[] = {
     {
@@ -6726,7 +6954,8 @@ static const bf_field_desc j3d_fields_XfCommand[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc j3d_type_XfCommand = {"XfCommand", "Loads consecutive XF (transform unit) registers (public GX encoding; not in the document).", 53, sizeof(j3d_XfCommand), -1, j3d_fields_XfCommand, 3};
+static const bf_type_desc j3d_type_XfCommand = {"XfCommand", "Loads consecutive XF (transform unit) registers (public GX encoding; not in the document).", 53,
+                                                sizeof(j3d_XfCommand), -1, j3d_fields_XfCommand, 3};
 
 static const bf_field_desc j3d_fields_CpCommand[] = {
     {
@@ -6762,7 +6991,8 @@ static const bf_field_desc j3d_fields_CpCommand[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc j3d_type_CpCommand = {"CpCommand", "Loads a CP (command processor) register (public GX encoding; not in the document).", 54, sizeof(j3d_CpCommand), 5, j3d_fields_CpCommand, 2};
+static const bf_type_desc j3d_type_CpCommand = {"CpCommand", "Loads a CP (command processor) register (public GX encoding; not in the document).", 54,
+                                                sizeof(j3d_CpCommand), 5, j3d_fields_CpCommand, 2};
 
 static const bf_field_desc j3d_fields_XfIndexedCommand[] = {
     {
@@ -6798,7 +7028,8 @@ static const bf_field_desc j3d_fields_XfIndexedCommand[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc j3d_type_XfIndexedCommand = {"XfIndexedCommand", "Loads XF memory from an indexed array (public GX encoding; not in the document).", 55, sizeof(j3d_XfIndexedCommand), 4, j3d_fields_XfIndexedCommand, 2};
+static const bf_type_desc j3d_type_XfIndexedCommand = {"XfIndexedCommand", "Loads XF memory from an indexed array (public GX encoding; not in the document).",
+                                                       55, sizeof(j3d_XfIndexedCommand), 4, j3d_fields_XfIndexedCommand, 2};
 
 static const bf_field_desc j3d_fields_Tex1[] = {
     {
@@ -6901,7 +7132,11 @@ static const bf_field_desc j3d_fields_Tex1[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc j3d_type_Tex1 = {"Tex1", "TEX1 - Texture Data: embedded BTI headers that MAT3 references by index. The texture data\nlocations are given by the headers (which are located directly one after another at the\nHeader Table); several headers may point to one block of texture data.\n", 56, sizeof(j3d_Tex1), 12, j3d_fields_Tex1, 6};
+static const bf_type_desc j3d_type_Tex1 = {"Tex1",
+                                           "TEX1 - Texture Data: embedded BTI headers that MAT3 references by index. The texture data\n"
+                                           "locations are given by the headers (which are located directly one after another at the\n"
+                                           "Header Table); several headers may point to one block of texture data.\n",
+                                           56, sizeof(j3d_Tex1), 12, j3d_fields_Tex1, 6};
 
 static const bf_field_desc j3d_fields_BtiHeader[] = {
     {
@@ -7296,7 +7531,10 @@ static const bf_field_desc j3d_fields_BtiHeader[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc j3d_type_BtiHeader = {"BtiHeader", "A BTI texture header. The document only names BTI; this is the public layout (JSystem\n`ResTIMG`, `JUTTexture.h` of the JSystem decompilations). Offsets count from the header.\n", 57, sizeof(j3d_BtiHeader), 32, j3d_fields_BtiHeader, 24};
+static const bf_type_desc j3d_type_BtiHeader = {"BtiHeader",
+                                                "A BTI texture header. The document only names BTI; this is the public layout (JSystem\n"
+                                                "`ResTIMG`, `JUTTexture.h` of the JSystem decompilations). Offsets count from the header.\n",
+                                                57, sizeof(j3d_BtiHeader), 32, j3d_fields_BtiHeader, 24};
 
 static const bf_field_desc j3d_fields_TextureImage[] = {
     {
@@ -7316,7 +7554,8 @@ static const bf_field_desc j3d_fields_TextureImage[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc j3d_type_TextureImage = {"TextureImage", "One image (mipmap level) of a texture, in GX tiles.", 58, sizeof(j3d_TextureImage), -1, j3d_fields_TextureImage, 1};
+static const bf_type_desc j3d_type_TextureImage =
+        {"TextureImage", "One image (mipmap level) of a texture, in GX tiles.", 58, sizeof(j3d_TextureImage), -1, j3d_fields_TextureImage, 1};
 
 static int j3d_entry_read_model(const uint8_t *data, size_t size, bf_arena *arena, const bf_read_opts *opts,
         void **out, bf_error *err)
@@ -7341,7 +7580,8 @@ static int j3d_entry_build_model(void *doc, bf_arena *arena, struct bf_buffer *o
 }
 static const char *const j3d_extensions_model[] = {"bmd", "bdl", NULL};
 static const bf_entry_desc j3d_entries[] = {
-    {"model", "A BMD (`J3D2bmd2`, `J3D2bmd3`) or BDL (`J3D2bdl4`) model.", &j3d_type_File, j3d_extensions_model, "J3D2", 4, UINT64_C(0), j3d_entry_read_model, j3d_entry_validate_model, j3d_entry_write_model, BF_NONE, j3d_entry_build_model,
+    {"model", "A BMD (`J3D2bmd2`, `J3D2bmd3`) or BDL (`J3D2bdl4`) model.", &j3d_type_File, j3d_extensions_model, "J3D2", 4, UINT64_C(0), j3d_entry_read_model,
+            j3d_entry_validate_model, j3d_entry_write_model, BF_NONE, j3d_entry_build_model,
         NULL, 0},
 };
 static const bf_type_desc *const j3d_types[] = {
@@ -7424,4 +7664,20 @@ static const bf_enum_desc *const j3d_enums[] = {
     &j3d_enum_TextureFilter,
     &j3d_enum_LoaderFlags,
 };
-const bf_format_desc j3d_format = {"j3d", "J3D models (BMD and BDL)", "BMD (Binary Model) and BDL (Binary Display List) are the 3D model formats of Nintendo's J3D\nlibrary (Super Mario Galaxy 1 and 2, Super Mario Sunshine and other GameCube and Wii games).\nBoth hold the same data; BDL adds an MDL3 section of prebuilt material display lists.\n\nA file is a 32-byte header followed by tagged sections (`INF1`, `VTX1`, `EVP1`, `DRW1`,\n`JNT1`, `SHP1`, `MAT3` or `MAT2`, `MDL3` in BDL only, `TEX1`). Each section starts with its\nfour-character tag and its total size; every offset inside a section counts from the section's\ntag, and every section is padded to a multiple of 32 bytes. All numbers are big-endian.\n\nThe name tables of JNT1, SHP1 and TEX1, the BTI texture headers of TEX1 and the inner layout\nof MAT3 and MDL3 are not described by the document; they follow their public layout (JSystem\n`ResNTAB` and `ResTIMG`, as in the JSystem decompilations' `JUTNameTab.h` and `JUTTexture.h`;\nMAT3 and MDL3 as the JSystem decompilations, SuperBMD and gclib read them), and every field\ntaken from there says so in its description. MAT2, used by no known model, is kept as bytes\nafter its count. Sections and the tables inside them are padded with texts (\"This is padding\ndata to align...\", or SuperBMD's \"Model made with SuperBMD by Gamma.\"); tables that store no\nlength end where that padding begins.\n", "big", j3d_entries, 1, j3d_types, 58, NULL, 0, j3d_enums, 18};
+const bf_format_desc j3d_format = {"j3d", "J3D models (BMD and BDL)",
+                                   "BMD (Binary Model) and BDL (Binary Display List) are the 3D model formats of Nintendo's J3D\n"
+                                   "library (Super Mario Galaxy 1 and 2, Super Mario Sunshine and other GameCube and Wii games).\n"
+                                   "Both hold the same data; BDL adds an MDL3 section of prebuilt material display lists.\n\n"
+                                   "A file is a 32-byte header followed by tagged sections (`INF1`, `VTX1`, `EVP1`, `DRW1`,\n"
+                                   "`JNT1`, `SHP1`, `MAT3` or `MAT2`, `MDL3` in BDL only, `TEX1`). Each section starts with its\n"
+                                   "four-character tag and its total size; every offset inside a section counts from the section's\n"
+                                   "tag, and every section is padded to a multiple of 32 bytes. All numbers are big-endian.\n\n"
+                                   "The name tables of JNT1, SHP1 and TEX1, the BTI texture headers of TEX1 and the inner layout\n"
+                                   "of MAT3 and MDL3 are not described by the document; they follow their public layout (JSystem\n"
+                                   "`ResNTAB` and `ResTIMG`, as in the JSystem decompilations' `JUTNameTab.h` and `JUTTexture.h`;\n"
+                                   "MAT3 and MDL3 as the JSystem decompilations, SuperBMD and gclib read them), and every field\n"
+                                   "taken from there says so in its description. MAT2, used by no known model, is kept as bytes\n"
+                                   "after its count. Sections and the tables inside them are padded with texts (\"This is padding\n"
+                                   "data to align...\", or SuperBMD's \"Model made with SuperBMD by Gamma.\"); tables that store no\n"
+                                   "length end where that padding begins.\n",
+                                   "big", j3d_entries, 1, j3d_types, 58, NULL, 0, j3d_enums, 18};

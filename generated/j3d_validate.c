@@ -639,13 +639,16 @@ static void validate_File(bf_vctx *v, const j3d_File *s)
     {
         int64_t x = (int64_t)s->kind;
         if (x != INT64_C(1651336242) && x != INT64_C(1651336243) && x != INT64_C(1650748468))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 4, "kind", "FileKind: the values the document lists", "%lld (0x%llx) is not a value of FileKind", (long long)x, (unsigned long long)x);
+            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 4, "kind", "FileKind: the values the document lists", "%lld (0x%llx) is not a value of FileKind",
+                      (long long)x, (unsigned long long)x);
     }
     /* File Header: "The number of chunks present in this file. 8 for BMD, 9 for BDL" (schema line 264) */
     {
         int ok = (s->kind == J3D_FILE_KIND_BDL4 ? s->section_count == 9 : s->section_count == 8) != 0;
         if (!bf_eval_failed(v, "section_count", "File Header: \"The number of chunks present in this file. 8 for BMD, 9 for BDL\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 12)), "section_count", "File Header: \"The number of chunks present in this file. 8 for BMD, 9 for BDL\"", "%lld chunks, but a %lld-chunk file by its magic", (long long)((int64_t)s->section_count), (long long)((int64_t)(s->kind == J3D_FILE_KIND_BDL4 ? 9 : 8)));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 12)), "section_count",
+                      "File Header: \"The number of chunks present in this file. 8 for BMD, 9 for BDL\"", "%lld chunks, but a %lld-chunk file by its magic",
+                      (long long)((int64_t)s->section_count), (long long)((int64_t)(s->kind == J3D_FILE_KIND_BDL4 ? 9 : 8)));
             bf_eval_failed(v, "section_count", "File Header: \"The number of chunks present in this file. 8 for BMD, 9 for BDL\"");
         }
     }
@@ -653,7 +656,8 @@ static void validate_File(bf_vctx *v, const j3d_File *s)
     {
         int ok = s->file_size == (int64_t)c->size;
         if (!bf_eval_failed(v, "file_size", "File Header: \"The total size of the file\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 8)), "file_size", "File Header: \"The total size of the file\"", "header says %lld bytes, but the file has %lld", (long long)((int64_t)s->file_size), (long long)((int64_t)c->size));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 8)), "file_size", "File Header: \"The total size of the file\"",
+                      "header says %lld bytes, but the file has %lld", (long long)((int64_t)s->file_size), (long long)((int64_t)c->size));
             bf_eval_failed(v, "file_size", "File Header: \"The total size of the file\"");
         }
     }
@@ -661,7 +665,9 @@ static void validate_File(bf_vctx *v, const j3d_File *s)
     {
         int ok = (int64_t)s->trailing.len == 0;
         if (!bf_eval_failed(v, "trailing", "Every section: \"The total size of this chunk\" (sections follow one another to the end of the file)") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)s->trailing_at), "trailing", "Every section: \"The total size of this chunk\" (sections follow one another to the end of the file)", "%lld bytes after the last section: the section sizes do not chain to the end of the file", (long long)((int64_t)s->trailing.len));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)s->trailing_at), "trailing",
+                      "Every section: \"The total size of this chunk\" (sections follow one another to the end of the file)",
+                      "%lld bytes after the last section: the section sizes do not chain to the end of the file", (long long)((int64_t)s->trailing.len));
             bf_eval_failed(v, "trailing", "Every section: \"The total size of this chunk\" (sections follow one another to the end of the file)");
         }
     }
@@ -669,7 +675,8 @@ static void validate_File(bf_vctx *v, const j3d_File *s)
     {
         int ok = j3d_File_m_jnt1_sections(c, s) <= 1;
         if (!bf_eval_failed(v, "sections", "JNT1: \"There can only be one skeleton per model.\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 32)), "sections", "JNT1: \"There can only be one skeleton per model.\"", "%lld JNT1 sections", (long long)(j3d_File_m_jnt1_sections(c, s)));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 32)), "sections", "JNT1: \"There can only be one skeleton per model.\"",
+                      "%lld JNT1 sections", (long long)(j3d_File_m_jnt1_sections(c, s)));
             bf_eval_failed(v, "sections", "JNT1: \"There can only be one skeleton per model.\"");
         }
     }
@@ -682,9 +689,14 @@ static void validate_File(bf_vctx *v, const j3d_File *s)
             q1 += it1->tag == J3D_SECTION_TAG_MDL3;
         }
         int ok = s->kind == J3D_FILE_KIND_BDL4 || q1 == 0;
-        if (!bf_eval_failed(v, "sections", "\"These two formats hold the same data, except BDL contains an additional set of data which is used for faster rendering speeds.\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 32)), "sections", "\"These two formats hold the same data, except BDL contains an additional set of data which is used for faster rendering speeds.\"", "a BMD file with an MDL3 section");
-            bf_eval_failed(v, "sections", "\"These two formats hold the same data, except BDL contains an additional set of data which is used for faster rendering speeds.\"");
+        if (!bf_eval_failed(v, "sections",
+            "\"These two formats hold the same data, except BDL contains an additional set of data which is used for faster rendering speeds.\"") && !ok) {
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 32)), "sections",
+                      "\"These two formats hold the same data, except BDL contains an additional set of data which is used for faster rendering speeds.\"",
+                      "a BMD file with an MDL3 section");
+            bf_eval_failed(v, "sections",
+                           "\"These two formats hold the same data, except BDL contains an additional set of data which is used for faster rendering "
+                           "speeds.\"");
         }
     }
     /* Scene Hierarchy: "The node list is padded to the nearest 32." (schema line 284) */
@@ -697,7 +709,9 @@ static void validate_File(bf_vctx *v, const j3d_File *s)
             {
                 int ok = it->tag != J3D_SECTION_TAG_INF1 || bf_mod(c, it->size, 32) == 0;
                 if (!bf_eval_failed(v, "size", "Scene Hierarchy: \"The node list is padded to the nearest 32.\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 4)), "size", "Scene Hierarchy: \"The node list is padded to the nearest 32.\"", "INF1 is %lld bytes, not a multiple of 32", (long long)((int64_t)it->size));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 4)), "size",
+                              "Scene Hierarchy: \"The node list is padded to the nearest 32.\"", "INF1 is %lld bytes, not a multiple of 32",
+                              (long long)((int64_t)it->size));
                     bf_eval_failed(v, "size", "Scene Hierarchy: \"The node list is padded to the nearest 32.\"");
                 }
             }
@@ -714,7 +728,8 @@ static void validate_File(bf_vctx *v, const j3d_File *s)
             {
                 int ok = it->tag != J3D_SECTION_TAG_EVP1 || bf_mod(c, it->size, 32) == 0;
                 if (!bf_eval_failed(v, "size", "EVP1: \"This section is padded to the nearest 32.\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 4)), "size", "EVP1: \"This section is padded to the nearest 32.\"", "EVP1 is %lld bytes, not a multiple of 32", (long long)((int64_t)it->size));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 4)), "size", "EVP1: \"This section is padded to the nearest 32.\"",
+                              "EVP1 is %lld bytes, not a multiple of 32", (long long)((int64_t)it->size));
                     bf_eval_failed(v, "size", "EVP1: \"This section is padded to the nearest 32.\"");
                 }
             }
@@ -731,7 +746,8 @@ static void validate_File(bf_vctx *v, const j3d_File *s)
             {
                 int ok = it->tag != J3D_SECTION_TAG_DRW1 || bf_mod(c, it->size, 32) == 0;
                 if (!bf_eval_failed(v, "size", "DRW1: \"DRW1 ends with padding to the nearest 32.\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 4)), "size", "DRW1: \"DRW1 ends with padding to the nearest 32.\"", "DRW1 is %lld bytes, not a multiple of 32", (long long)((int64_t)it->size));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 4)), "size", "DRW1: \"DRW1 ends with padding to the nearest 32.\"",
+                              "DRW1 is %lld bytes, not a multiple of 32", (long long)((int64_t)it->size));
                     bf_eval_failed(v, "size", "DRW1: \"DRW1 ends with padding to the nearest 32.\"");
                 }
             }
@@ -803,7 +819,8 @@ static void validate_Inf1(bf_vctx *v, const j3d_Inf1 *s)
     (void)VC;
     (void)s;
     if ((uint64_t)(int64_t)s->flags & ~UINT64_C(0xFFFF))
-        bf_report(v, BF_SEVERITY_WARNING, (s)->_offset + 0, "flags", "LoaderFlags: the bits the document lists", "bits 0x%llx are not LoaderFlags flags", (unsigned long long)((uint64_t)(int64_t)s->flags & ~UINT64_C(0xFFFF)));
+        bf_report(v, BF_SEVERITY_WARNING, (s)->_offset + 0, "flags", "LoaderFlags: the bits the document lists", "bits 0x%llx are not LoaderFlags flags",
+                  (unsigned long long)((uint64_t)(int64_t)s->flags & ~UINT64_C(0xFFFF)));
     /* Scene Hierarchy: "0x10 = Joint Assignment node. "Data" holds the Joint ID (index into JNT1)" (schema line 377) */
     for (uint32_t i = 0; i < s->nodes_count; i++) {
         const j3d_SceneNode *it = &s->nodes[i];
@@ -814,7 +831,10 @@ static void validate_Inf1(bf_vctx *v, const j3d_Inf1 *s)
             {
                 int ok = it->type != J3D_NODE_TYPE_JOINT || it->data < j3d_File_m_joint_count(c, R);
                 if (!bf_eval_failed(v, "data", "Scene Hierarchy: \"0x10 = Joint Assignment node. \"Data\" holds the Joint ID (index into JNT1)\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 2)), "data", "Scene Hierarchy: \"0x10 = Joint Assignment node. \"Data\" holds the Joint ID (index into JNT1)\"", "joint node %lld names joint %lld, but JNT1 has %lld", (long long)((int64_t)i), (long long)((int64_t)it->data), (long long)(j3d_File_m_joint_count(c, R)));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 2)), "data",
+                              "Scene Hierarchy: \"0x10 = Joint Assignment node. \"Data\" holds the Joint ID (index into JNT1)\"",
+                              "joint node %lld names joint %lld, but JNT1 has %lld", (long long)((int64_t)i), (long long)((int64_t)it->data),
+                              (long long)(j3d_File_m_joint_count(c, R)));
                     bf_eval_failed(v, "data", "Scene Hierarchy: \"0x10 = Joint Assignment node. \"Data\" holds the Joint ID (index into JNT1)\"");
                 }
             }
@@ -831,7 +851,10 @@ static void validate_Inf1(bf_vctx *v, const j3d_Inf1 *s)
             {
                 int ok = it->type != J3D_NODE_TYPE_MATERIAL || it->data < j3d_Inf1_m_material_count(c, s);
                 if (!bf_eval_failed(v, "data", "Scene Hierarchy: \"0x11 = Material assignment. \"Data\" holds the Material ID (index into MAT3)\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 2)), "data", "Scene Hierarchy: \"0x11 = Material assignment. \"Data\" holds the Material ID (index into MAT3)\"", "material node %lld names material %lld, but MAT3 has %lld", (long long)((int64_t)i), (long long)((int64_t)it->data), (long long)(j3d_Inf1_m_material_count(c, s)));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 2)), "data",
+                              "Scene Hierarchy: \"0x11 = Material assignment. \"Data\" holds the Material ID (index into MAT3)\"",
+                              "material node %lld names material %lld, but MAT3 has %lld", (long long)((int64_t)i), (long long)((int64_t)it->data),
+                              (long long)(j3d_Inf1_m_material_count(c, s)));
                     bf_eval_failed(v, "data", "Scene Hierarchy: \"0x11 = Material assignment. \"Data\" holds the Material ID (index into MAT3)\"");
                 }
             }
@@ -848,43 +871,73 @@ static void validate_Inf1(bf_vctx *v, const j3d_Inf1 *s)
             {
                 int ok = it->type != J3D_NODE_TYPE_SHAPE || it->data < j3d_Inf1_m_shape_count(c, s);
                 if (!bf_eval_failed(v, "data", "Scene Hierarchy: \"0x12 = Shape Assignment. \"Data\" holds the Shape ID (index into SHP1)\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 2)), "data", "Scene Hierarchy: \"0x12 = Shape Assignment. \"Data\" holds the Shape ID (index into SHP1)\"", "shape node %lld names shape %lld, but SHP1 has %lld", (long long)((int64_t)i), (long long)((int64_t)it->data), (long long)(j3d_Inf1_m_shape_count(c, s)));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 2)), "data",
+                              "Scene Hierarchy: \"0x12 = Shape Assignment. \"Data\" holds the Shape ID (index into SHP1)\"",
+                              "shape node %lld names shape %lld, but SHP1 has %lld", (long long)((int64_t)i), (long long)((int64_t)it->data),
+                              (long long)(j3d_Inf1_m_shape_count(c, s)));
                     bf_eval_failed(v, "data", "Scene Hierarchy: \"0x12 = Shape Assignment. \"Data\" holds the Shape ID (index into SHP1)\"");
                 }
             }
             bf_pop(c);
         }
     }
-    /* Scene Hierarchy: "0x01 = Creates a new child of the previous node", "0x02 = Finishes the child node and returns ownership to the previous node" (schema line 392) */
+    /* Scene Hierarchy: "0x01 = Creates a new child of the previous node", "0x02 = Finishes the child node and returns ownership to the previous node" (schema
+       line 392) */
     {
         int ok = j3d_Inf1_m_levels_opened(c, s) == j3d_Inf1_m_levels_closed(c, s);
-        if (!bf_eval_failed(v, "nodes", "Scene Hierarchy: \"0x01 = Creates a new child of the previous node\", \"0x02 = Finishes the child node and returns ownership to the previous node\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)s->nodes_at), "nodes", "Scene Hierarchy: \"0x01 = Creates a new child of the previous node\", \"0x02 = Finishes the child node and returns ownership to the previous node\"", "%lld child levels opened but %lld closed", (long long)(j3d_Inf1_m_levels_opened(c, s)), (long long)(j3d_Inf1_m_levels_closed(c, s)));
-            bf_eval_failed(v, "nodes", "Scene Hierarchy: \"0x01 = Creates a new child of the previous node\", \"0x02 = Finishes the child node and returns ownership to the previous node\"");
+        if (!bf_eval_failed(v, "nodes",
+            "Scene Hierarchy: \"0x01 = Creates a new child of the previous node\", \"0x02 = Finishes the child node and returns ownership to the previous "
+            "node\"")
+            && !ok) {
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)s->nodes_at), "nodes",
+                      "Scene Hierarchy: \"0x01 = Creates a new child of the previous node\", \"0x02 = Finishes the child node and returns ownership to the "
+                      "previous node\"",
+                      "%lld child levels opened but %lld closed", (long long)(j3d_Inf1_m_levels_opened(c, s)), (long long)(j3d_Inf1_m_levels_closed(c, s)));
+            bf_eval_failed(v, "nodes",
+                           "Scene Hierarchy: \"0x01 = Creates a new child of the previous node\", \"0x02 = Finishes the child node and returns ownership to "
+                           "the previous node\"");
         }
     }
     /* INF1: "Matrix Group Data Count. Referring to the Matrix Group Data in SHP1" (schema line 397) */
     {
         int ok = s->matrix_group_count == j3d_Inf1_m_group_data_count(c, s);
         if (!bf_eval_failed(v, "matrix_group_count", "INF1: \"Matrix Group Data Count. Referring to the Matrix Group Data in SHP1\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 4)), "matrix_group_count", "INF1: \"Matrix Group Data Count. Referring to the Matrix Group Data in SHP1\"", "matrix group data count %lld, but SHP1 has %lld matrix group data entries", (long long)((int64_t)s->matrix_group_count), (long long)(j3d_Inf1_m_group_data_count(c, s)));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 4)), "matrix_group_count",
+                      "INF1: \"Matrix Group Data Count. Referring to the Matrix Group Data in SHP1\"",
+                      "matrix group data count %lld, but SHP1 has %lld matrix group data entries", (long long)((int64_t)s->matrix_group_count),
+                      (long long)(j3d_Inf1_m_group_data_count(c, s)));
             bf_eval_failed(v, "matrix_group_count", "INF1: \"Matrix Group Data Count. Referring to the Matrix Group Data in SHP1\"");
         }
     }
     /* INF1: "Vertex Count. Always equals the number of entries in the VTX1 "POSITION" data buffer" (schema line 401) */
     {
-        int ok = j3d_Inf1_m_position_bytes(c, s) == 0 || (bf_mul(s->vertex_count, j3d_Inf1_m_position_stride(c, s)) <= j3d_Inf1_m_position_bytes(c, s) && bf_sub(j3d_Inf1_m_position_bytes(c, s), bf_mul(s->vertex_count, j3d_Inf1_m_position_stride(c, s))) < 32);
+        int ok = j3d_Inf1_m_position_bytes(c, s) == 0 || (bf_mul(s->vertex_count, j3d_Inf1_m_position_stride(c, s)) <= j3d_Inf1_m_position_bytes(c, s)
+                && bf_sub(j3d_Inf1_m_position_bytes(c, s), bf_mul(s->vertex_count, j3d_Inf1_m_position_stride(c, s))) < 32);
         if (!bf_eval_failed(v, "vertex_count", "INF1: \"Vertex Count. Always equals the number of entries in the VTX1 \"POSITION\" data buffer\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 8)), "vertex_count", "INF1: \"Vertex Count. Always equals the number of entries in the VTX1 \"POSITION\" data buffer\"", "vertex count %lld, but the POSITION buffer holds %lld entries of %lld bytes (%lld bytes with its padding)", (long long)((int64_t)s->vertex_count), (long long)(bf_div(c, j3d_Inf1_m_position_bytes(c, s), bf_max(j3d_Inf1_m_position_stride(c, s), 1))), (long long)(j3d_Inf1_m_position_stride(c, s)), (long long)(j3d_Inf1_m_position_bytes(c, s)));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 8)), "vertex_count",
+                      "INF1: \"Vertex Count. Always equals the number of entries in the VTX1 \"POSITION\" data buffer\"",
+                      "vertex count %lld, but the POSITION buffer holds %lld entries of %lld bytes (%lld bytes with its padding)",
+                      (long long)((int64_t)s->vertex_count),
+                      (long long)(bf_div(c, j3d_Inf1_m_position_bytes(c, s), bf_max(j3d_Inf1_m_position_stride(c, s), 1))),
+                      (long long)(j3d_Inf1_m_position_stride(c, s)), (long long)(j3d_Inf1_m_position_bytes(c, s)));
             bf_eval_failed(v, "vertex_count", "INF1: \"Vertex Count. Always equals the number of entries in the VTX1 \"POSITION\" data buffer\"");
         }
     }
-    /* INF1: "Vertex Count. Always equals the number of entries in the VTX1 "POSITION" data buffer" (its padding to 32 bytes is not entries) (schema line 406) */
+    /* INF1: "Vertex Count. Always equals the number of entries in the VTX1 "POSITION" data buffer" (its padding to 32 bytes is not entries) (schema line 406)
+       */
     {
         int ok = j3d_Inf1_m_position_components(c, s) == 0 || bf_mul(s->vertex_count, j3d_Inf1_m_position_components(c, s)) == j3d_Inf1_m_position_values(c, s);
-        if (!bf_eval_failed(v, "vertex_count", "INF1: \"Vertex Count. Always equals the number of entries in the VTX1 \"POSITION\" data buffer\" (its padding to 32 bytes is not entries)") && !ok) {
-            bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)(s->_offset + 8)), "vertex_count", "INF1: \"Vertex Count. Always equals the number of entries in the VTX1 \"POSITION\" data buffer\" (its padding to 32 bytes is not entries)", "vertex count %lld, but the POSITION buffer holds %lld entries before its padding", (long long)((int64_t)s->vertex_count), (long long)(bf_div(c, j3d_Inf1_m_position_values(c, s), bf_max(j3d_Inf1_m_position_components(c, s), 1))));
-            bf_eval_failed(v, "vertex_count", "INF1: \"Vertex Count. Always equals the number of entries in the VTX1 \"POSITION\" data buffer\" (its padding to 32 bytes is not entries)");
+        if (!bf_eval_failed(v, "vertex_count",
+            "INF1: \"Vertex Count. Always equals the number of entries in the VTX1 \"POSITION\" data buffer\" (its padding to 32 bytes is not entries)")
+            && !ok) {
+            bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)(s->_offset + 8)), "vertex_count",
+                      "INF1: \"Vertex Count. Always equals the number of entries in the VTX1 \"POSITION\" data buffer\" (its padding to 32 bytes is not "
+                      "entries)",
+                      "vertex count %lld, but the POSITION buffer holds %lld entries before its padding", (long long)((int64_t)s->vertex_count),
+                      (long long)(bf_div(c, j3d_Inf1_m_position_values(c, s), bf_max(j3d_Inf1_m_position_components(c, s), 1))));
+            bf_eval_failed(v, "vertex_count",
+                           "INF1: \"Vertex Count. Always equals the number of entries in the VTX1 \"POSITION\" data buffer\" (its padding to 32 bytes is not "
+                           "entries)");
         }
     }
     for (uint32_t i = 0; i < s->nodes_count; i++) {
@@ -907,7 +960,8 @@ static void validate_SceneNode(bf_vctx *v, const j3d_SceneNode *s)
     {
         int64_t x = (int64_t)s->type;
         if (x != INT64_C(0) && x != INT64_C(1) && x != INT64_C(2) && x != INT64_C(16) && x != INT64_C(17) && x != INT64_C(18))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 0, "type", "NodeType: the values the document lists", "%lld (0x%llx) is not a value of NodeType", (long long)x, (unsigned long long)x);
+            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 0, "type", "NodeType: the values the document lists", "%lld (0x%llx) is not a value of NodeType",
+                      (long long)x, (unsigned long long)x);
     }
 }
 
@@ -1000,9 +1054,11 @@ static void validate_Vtx1(bf_vctx *v, const j3d_Vtx1 *s)
             (void)it13;
             q13 += it13->attr == 25;
         }
-        int ok = q1 <= 1 && q2 <= 1 && q3 <= 1 && q4 <= 1 && q5 <= 1 && q6 <= 1 && q7 <= 1 && q8 <= 1 && q9 <= 1 && q10 <= 1 && q11 <= 1 && q12 <= 1 && q13 <= 1;
+        int ok =
+                q1 <= 1 && q2 <= 1 && q3 <= 1 && q4 <= 1 && q5 <= 1 && q6 <= 1 && q7 <= 1 && q8 <= 1 && q9 <= 1 && q10 <= 1 && q11 <= 1 && q12 <= 1 && q13 <= 1;
         if (!bf_eval_failed(v, "formats", "Vertex Buffer Formats: \"Only one descriptor can exist for each attribute.\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)s->formats_at), "formats", "Vertex Buffer Formats: \"Only one descriptor can exist for each attribute.\"", "two format descriptors for one attribute");
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)s->formats_at), "formats",
+                      "Vertex Buffer Formats: \"Only one descriptor can exist for each attribute.\"", "two format descriptors for one attribute");
             bf_eval_failed(v, "formats", "Vertex Buffer Formats: \"Only one descriptor can exist for each attribute.\"");
         }
     }
@@ -1025,28 +1081,40 @@ static void validate_VertexFormat(bf_vctx *v, const j3d_VertexFormat *s)
     (void)s;
     {
         int64_t x = (int64_t)s->attr;
-        if (x != INT64_C(9) && x != INT64_C(10) && x != INT64_C(11) && x != INT64_C(12) && x != INT64_C(13) && x != INT64_C(14) && x != INT64_C(15) && x != INT64_C(16) && x != INT64_C(17) && x != INT64_C(18) && x != INT64_C(19) && x != INT64_C(20) && x != INT64_C(25) && x != INT64_C(255))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 0, "attr", "VertexAttribute: the values the document lists", "%lld (0x%llx) is not a value of VertexAttribute", (long long)x, (unsigned long long)x);
+        if (x != INT64_C(9) && x != INT64_C(10) && x != INT64_C(11) && x != INT64_C(12) && x != INT64_C(13) && x != INT64_C(14) && x != INT64_C(15)
+            && x != INT64_C(16) && x != INT64_C(17) && x != INT64_C(18) && x != INT64_C(19) && x != INT64_C(20) && x != INT64_C(25) && x != INT64_C(255))
+            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 0, "attr", "VertexAttribute: the values the document lists",
+                      "%lld (0x%llx) is not a value of VertexAttribute", (long long)x, (unsigned long long)x);
     }
     {
         int64_t x = (int64_t)s->component_count;
         if (x != INT64_C(0) && x != INT64_C(1) && x != INT64_C(2))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 4, "component_count", "ComponentCount: the values the document lists", "%lld (0x%llx) is not a value of ComponentCount", (long long)x, (unsigned long long)x);
+            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 4, "component_count", "ComponentCount: the values the document lists",
+                      "%lld (0x%llx) is not a value of ComponentCount", (long long)x, (unsigned long long)x);
     }
     /* Vertex Buffer Formats: Data Types table (UInt8 ... Float; for colors RGB565 ... RGBA8) (schema line 625) */
     {
-        int ok = s->attr == J3D_VERTEX_ATTRIBUTE_LIST_END || (s->attr == J3D_VERTEX_ATTRIBUTE_COLOR0 || s->attr == J3D_VERTEX_ATTRIBUTE_COLOR1 ? s->data_type <= 5 : s->data_type <= 4);
+        int ok = s->attr == J3D_VERTEX_ATTRIBUTE_LIST_END
+                || (s->attr == J3D_VERTEX_ATTRIBUTE_COLOR0 || s->attr == J3D_VERTEX_ATTRIBUTE_COLOR1 ? s->data_type <= 5 : s->data_type <= 4);
         if (!bf_eval_failed(v, "data_type", "Vertex Buffer Formats: Data Types table (UInt8 ... Float; for colors RGB565 ... RGBA8)") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 8)), "data_type", "Vertex Buffer Formats: Data Types table (UInt8 ... Float; for colors RGB565 ... RGBA8)", "data type %lld is not one of the %lld types of this attribute", (long long)((int64_t)s->data_type), (long long)((int64_t)(s->attr == J3D_VERTEX_ATTRIBUTE_COLOR0 || s->attr == J3D_VERTEX_ATTRIBUTE_COLOR1 ? 6 : 5)));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 8)), "data_type",
+                      "Vertex Buffer Formats: Data Types table (UInt8 ... Float; for colors RGB565 ... RGBA8)",
+                      "data type %lld is not one of the %lld types of this attribute", (long long)((int64_t)s->data_type),
+                      (long long)((int64_t)(s->attr == J3D_VERTEX_ATTRIBUTE_COLOR0 || s->attr == J3D_VERTEX_ATTRIBUTE_COLOR1 ? 6 : 5)));
             bf_eval_failed(v, "data_type", "Vertex Buffer Formats: Data Types table (UInt8 ... Float; for colors RGB565 ... RGBA8)");
         }
     }
     /* Vertex Buffer Formats: Component Count table ("the values are considered based on the attribute target they're assigned to") (schema line 629) */
     {
-        int ok = s->attr == J3D_VERTEX_ATTRIBUTE_LIST_END || s->component_count <= (s->attr == J3D_VERTEX_ATTRIBUTE_NORMAL || s->attr == J3D_VERTEX_ATTRIBUTE_TANGENT ? 2 : 1);
-        if (!bf_eval_failed(v, "component_count", "Vertex Buffer Formats: Component Count table (\"the values are considered based on the attribute target they're assigned to\")") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 4)), "component_count", "Vertex Buffer Formats: Component Count table (\"the values are considered based on the attribute target they're assigned to\")", "component count %lld is not one of this attribute's", (long long)((int64_t)s->component_count));
-            bf_eval_failed(v, "component_count", "Vertex Buffer Formats: Component Count table (\"the values are considered based on the attribute target they're assigned to\")");
+        int ok = s->attr == J3D_VERTEX_ATTRIBUTE_LIST_END
+                || s->component_count <= (s->attr == J3D_VERTEX_ATTRIBUTE_NORMAL || s->attr == J3D_VERTEX_ATTRIBUTE_TANGENT ? 2 : 1);
+        if (!bf_eval_failed(v, "component_count",
+            "Vertex Buffer Formats: Component Count table (\"the values are considered based on the attribute target they're assigned to\")") && !ok) {
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 4)), "component_count",
+                      "Vertex Buffer Formats: Component Count table (\"the values are considered based on the attribute target they're assigned to\")",
+                      "component count %lld is not one of this attribute's", (long long)((int64_t)s->component_count));
+            bf_eval_failed(v, "component_count",
+                           "Vertex Buffer Formats: Component Count table (\"the values are considered based on the attribute target they're assigned to\")");
         }
     }
 }
@@ -1063,17 +1131,27 @@ static void validate_Evp1(bf_vctx *v, const j3d_Evp1 *s)
     /* Inverse Bind Matrix Table: "the number of Inverse Bind Matrices is always equal to the amount of Joints in the model" (schema line 744) */
     {
         int ok = s->matrix_table_offset == 0 || (int64_t)s->inverse_bind_matrices_count == j3d_File_m_joint_count(c, R);
-        if (!bf_eval_failed(v, "matrix_table_offset", "Inverse Bind Matrix Table: \"the number of Inverse Bind Matrices is always equal to the amount of Joints in the model\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 16)), "matrix_table_offset", "Inverse Bind Matrix Table: \"the number of Inverse Bind Matrices is always equal to the amount of Joints in the model\"", "%lld inverse bind matrices, but JNT1 has %lld joints", (long long)((int64_t)s->inverse_bind_matrices_count), (long long)(j3d_File_m_joint_count(c, R)));
-            bf_eval_failed(v, "matrix_table_offset", "Inverse Bind Matrix Table: \"the number of Inverse Bind Matrices is always equal to the amount of Joints in the model\"");
+        if (!bf_eval_failed(v, "matrix_table_offset",
+            "Inverse Bind Matrix Table: \"the number of Inverse Bind Matrices is always equal to the amount of Joints in the model\"") && !ok) {
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 16)), "matrix_table_offset",
+                      "Inverse Bind Matrix Table: \"the number of Inverse Bind Matrices is always equal to the amount of Joints in the model\"",
+                      "%lld inverse bind matrices, but JNT1 has %lld joints", (long long)((int64_t)s->inverse_bind_matrices_count),
+                      (long long)(j3d_File_m_joint_count(c, R)));
+            bf_eval_failed(v, "matrix_table_offset",
+                           "Inverse Bind Matrix Table: \"the number of Inverse Bind Matrices is always equal to the amount of Joints in the model\"");
         }
     }
     /* Envelope Weight Table: "This table ends with padding to the nearest 4th byte so the Floats that come after are aligned correctly." (schema line 748) */
     {
         int ok = bf_mod(c, s->matrix_table_offset, 4) == 0;
-        if (!bf_eval_failed(v, "matrix_table_offset", "Envelope Weight Table: \"This table ends with padding to the nearest 4th byte so the Floats that come after are aligned correctly.\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 16)), "matrix_table_offset", "Envelope Weight Table: \"This table ends with padding to the nearest 4th byte so the Floats that come after are aligned correctly.\"", "the inverse bind matrices start at 0x%llx, not aligned to 4", (unsigned long long)((int64_t)s->matrix_table_offset));
-            bf_eval_failed(v, "matrix_table_offset", "Envelope Weight Table: \"This table ends with padding to the nearest 4th byte so the Floats that come after are aligned correctly.\"");
+        if (!bf_eval_failed(v, "matrix_table_offset",
+            "Envelope Weight Table: \"This table ends with padding to the nearest 4th byte so the Floats that come after are aligned correctly.\"") && !ok) {
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 16)), "matrix_table_offset",
+                      "Envelope Weight Table: \"This table ends with padding to the nearest 4th byte so the Floats that come after are aligned correctly.\"",
+                      "the inverse bind matrices start at 0x%llx, not aligned to 4", (unsigned long long)((int64_t)s->matrix_table_offset));
+            bf_eval_failed(v, "matrix_table_offset",
+                           "Envelope Weight Table: \"This table ends with padding to the nearest 4th byte so the Floats that come after are aligned "
+                           "correctly.\"");
         }
     }
     /* Envelope Joint Index Table: "This table consists of the actual JNT1 index values." (schema line 752) */
@@ -1090,7 +1168,9 @@ static void validate_Evp1(bf_vctx *v, const j3d_Evp1 *s)
                 }
                 int ok = q1 != 0;
                 if (!bf_eval_failed(v, "", "Envelope Joint Index Table: \"This table consists of the actual JNT1 index values.\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)(it->_offset), "", "Envelope Joint Index Table: \"This table consists of the actual JNT1 index values.\"", "envelope %lld names a joint outside JNT1's %lld", (long long)((int64_t)i), (long long)(j3d_File_m_joint_count(c, R)));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)(it->_offset), "",
+                              "Envelope Joint Index Table: \"This table consists of the actual JNT1 index values.\"",
+                              "envelope %lld names a joint outside JNT1's %lld", (long long)((int64_t)i), (long long)(j3d_File_m_joint_count(c, R)));
                     bf_eval_failed(v, "", "Envelope Joint Index Table: \"This table consists of the actual JNT1 index values.\"");
                 }
             }
@@ -1114,13 +1194,20 @@ static void validate_Evp1(bf_vctx *v, const j3d_Evp1 *s)
                     q3 = q3 + (double)it->weights[i3];
                 }
                 int ok = q2 > 0.98999999999999999 && q3 < 1.01;
-                if (!bf_eval_failed(v, "", "Envelope Weight Table: \"joint weighting values which determine how much of an effect the given Joint Index has on this envelope\"") && !ok) {
+                if (!bf_eval_failed(v, "",
+                    "Envelope Weight Table: \"joint weighting values which determine how much of an effect the given Joint Index has on this envelope\"")
+                    && !ok) {
                     double q4 = 0;
                     for (uint32_t i4 = 0; i4 < (uint32_t)(it->weights_count); i4++) {
                         q4 = q4 + (double)it->weights[i4];
                     }
-                    bf_report(v, BF_SEVERITY_WARNING, (uint64_t)(it->_offset), "", "Envelope Weight Table: \"joint weighting values which determine how much of an effect the given Joint Index has on this envelope\"", "the weights of envelope %lld add up to %g, not 1", (long long)((int64_t)i), q4);
-                    bf_eval_failed(v, "", "Envelope Weight Table: \"joint weighting values which determine how much of an effect the given Joint Index has on this envelope\"");
+                    bf_report(v, BF_SEVERITY_WARNING, (uint64_t)(it->_offset), "",
+                              "Envelope Weight Table: \"joint weighting values which determine how much of an effect the given Joint Index has on this "
+                              "envelope\"",
+                              "the weights of envelope %lld add up to %g, not 1", (long long)((int64_t)i), q4);
+                    bf_eval_failed(v, "",
+                                   "Envelope Weight Table: \"joint weighting values which determine how much of an effect the given Joint Index has on this "
+                                   "envelope\"");
                 }
             }
             bf_pop(c);
@@ -1142,7 +1229,8 @@ static void validate_Drw1(bf_vctx *v, const j3d_Drw1 *s)
     {
         int64_t x = (int64_t)s->types[i];
         if (x != INT64_C(0) && x != INT64_C(1))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->types_at + (uint64_t)i * 1, NULL, "DrawType: the values the document lists", "%lld (0x%llx) is not a value of DrawType", (long long)x, (unsigned long long)x);
+            bf_report(v, BF_SEVERITY_ERROR, (s)->types_at + (uint64_t)i * 1, NULL, "DrawType: the values the document lists",
+                      "%lld (0x%llx) is not a value of DrawType", (long long)x, (unsigned long long)x);
     }
             bf_pop(c);
         }
@@ -1151,8 +1239,11 @@ static void validate_Drw1(bf_vctx *v, const j3d_Drw1 *s)
         if (bf_push(c, "types", i)) {
             {
                 int ok = (int64_t)i == 0 || (int64_t)(i ? s->types[i - 1] : 0) <= (int64_t)s->types[i];
-                if (!bf_eval_failed(v, "", "Destination Type List: \"It is ordered so that all the Joints come first, and all the Envelopes second.\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((s)->types_at + (uint64_t)i * 1), "", "Destination Type List: \"It is ordered so that all the Joints come first, and all the Envelopes second.\"", "entry %lld is a joint after an envelope", (long long)((int64_t)i));
+                if (!bf_eval_failed(v, "", "Destination Type List: \"It is ordered so that all the Joints come first, and all the Envelopes second.\"")
+                    && !ok) {
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((s)->types_at + (uint64_t)i * 1), "",
+                              "Destination Type List: \"It is ordered so that all the Joints come first, and all the Envelopes second.\"",
+                              "entry %lld is a joint after an envelope", (long long)((int64_t)i));
                     bf_eval_failed(v, "", "Destination Type List: \"It is ordered so that all the Joints come first, and all the Envelopes second.\"");
                 }
             }
@@ -1163,9 +1254,13 @@ static void validate_Drw1(bf_vctx *v, const j3d_Drw1 *s)
     for (uint32_t i = 0; i < s->ids_count; i++) {
         if (bf_push(c, "ids", i)) {
             {
-                int ok = (bf_at_u8(c, s->types, s->types_count, (int64_t)i) == J3D_DRAW_TYPE_JOINT ? (int64_t)s->ids[i] < j3d_File_m_joint_count(c, R) : (int64_t)s->ids[i] < j3d_File_m_envelope_count(c, R)) != 0;
+                int ok = (bf_at_u8(c, s->types, s->types_count, (int64_t)i) == J3D_DRAW_TYPE_JOINT ? (int64_t)s->ids[i] < j3d_File_m_joint_count(c, R)
+                        : (int64_t)s->ids[i] < j3d_File_m_envelope_count(c, R)) != 0;
                 if (!bf_eval_failed(v, "", "Destination ID List: \"an array of UInt16 that simply dictate an index into the provided section\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((s)->ids_at + (uint64_t)i * 2), "", "Destination ID List: \"an array of UInt16 that simply dictate an index into the provided section\"", "entry %lld of type %lld names %lld, outside its section", (long long)((int64_t)i), (long long)(bf_at_u8(c, s->types, s->types_count, (int64_t)i)), (long long)((int64_t)s->ids[i]));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((s)->ids_at + (uint64_t)i * 2), "",
+                              "Destination ID List: \"an array of UInt16 that simply dictate an index into the provided section\"",
+                              "entry %lld of type %lld names %lld, outside its section", (long long)((int64_t)i),
+                              (long long)(bf_at_u8(c, s->types, s->types_count, (int64_t)i)), (long long)((int64_t)s->ids[i]));
                     bf_eval_failed(v, "", "Destination ID List: \"an array of UInt16 that simply dictate an index into the provided section\"");
                 }
             }
@@ -1174,9 +1269,13 @@ static void validate_Drw1(bf_vctx *v, const j3d_Drw1 *s)
     }
     /* DRW1: "The Destination Type list and Destination ID list must be equal in length." (schema line 811) */
     {
-        int ok = bf_add(s->type_list_offset, s->entry_count) <= s->id_list_offset || bf_add(s->id_list_offset, bf_mul(2, s->entry_count)) <= s->type_list_offset;
+        int ok =
+                bf_add(s->type_list_offset, s->entry_count) <= s->id_list_offset || bf_add(s->id_list_offset, bf_mul(2, s->entry_count)) <= s->type_list_offset;
         if (!bf_eval_failed(v, "id_list_offset", "DRW1: \"The Destination Type list and Destination ID list must be equal in length.\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 8)), "id_list_offset", "DRW1: \"The Destination Type list and Destination ID list must be equal in length.\"", "the type list (%lld bytes at 0x%llx) and the id list at 0x%llx overlap", (long long)((int64_t)s->entry_count), (unsigned long long)((int64_t)s->type_list_offset), (unsigned long long)((int64_t)s->id_list_offset));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 8)), "id_list_offset",
+                      "DRW1: \"The Destination Type list and Destination ID list must be equal in length.\"",
+                      "the type list (%lld bytes at 0x%llx) and the id list at 0x%llx overlap", (long long)((int64_t)s->entry_count),
+                      (unsigned long long)((int64_t)s->type_list_offset), (unsigned long long)((int64_t)s->id_list_offset));
             bf_eval_failed(v, "id_list_offset", "DRW1: \"The Destination Type list and Destination ID list must be equal in length.\"");
         }
     }
@@ -1197,7 +1296,9 @@ static void validate_Jnt1(bf_vctx *v, const j3d_Jnt1 *s)
             {
                 int ok = (int64_t)s->remap[i] < (int64_t)s->joint_count;
                 if (!bf_eval_failed(v, "", "JNT1: \"Remap table offset\" (one joint data entry per joint)") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((s)->remap_at + (uint64_t)i * 2), "", "JNT1: \"Remap table offset\" (one joint data entry per joint)", "remap entry %lld is %lld, outside the %lld joints", (long long)((int64_t)i), (long long)((int64_t)s->remap[i]), (long long)((int64_t)s->joint_count));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((s)->remap_at + (uint64_t)i * 2), "",
+                              "JNT1: \"Remap table offset\" (one joint data entry per joint)", "remap entry %lld is %lld, outside the %lld joints",
+                              (long long)((int64_t)i), (long long)((int64_t)s->remap[i]), (long long)((int64_t)s->joint_count));
                     bf_eval_failed(v, "", "JNT1: \"Remap table offset\" (one joint data entry per joint)");
                 }
             }
@@ -1208,7 +1309,8 @@ static void validate_Jnt1(bf_vctx *v, const j3d_Jnt1 *s)
     {
         int ok = s->name_table_offset == 0 || s->names.count == s->joint_count;
         if (!bf_eval_failed(v, "name_table_offset", "JNT1: \"Name table offset\" (a name per joint)") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 12)), "name_table_offset", "JNT1: \"Name table offset\" (a name per joint)", "%lld names for %lld joints", (long long)((int64_t)s->names.count), (long long)((int64_t)s->joint_count));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 12)), "name_table_offset", "JNT1: \"Name table offset\" (a name per joint)",
+                      "%lld names for %lld joints", (long long)((int64_t)s->names.count), (long long)((int64_t)s->joint_count));
             bf_eval_failed(v, "name_table_offset", "JNT1: \"Name table offset\" (a name per joint)");
         }
     }
@@ -1232,7 +1334,8 @@ static void validate_Joint(bf_vctx *v, const j3d_Joint *s)
     {
         int64_t x = (int64_t)s->scale_inheritance;
         if (x != INT64_C(0) && x != INT64_C(1))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 2, "scale_inheritance", "ScaleInheritance: the values the document lists", "%lld (0x%llx) is not a value of ScaleInheritance", (long long)x, (unsigned long long)x);
+            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 2, "scale_inheritance", "ScaleInheritance: the values the document lists",
+                      "%lld (0x%llx) is not a value of ScaleInheritance", (long long)x, (unsigned long long)x);
     }
 }
 
@@ -1248,9 +1351,14 @@ static void validate_Shp1(bf_vctx *v, const j3d_Shp1 *s)
     /* SHP1: "Matrix Group Data offset (entry count must equal the entry count of the GXDisplayList group table)" (schema line 974) */
     {
         int ok = (int64_t)s->group_data_count == j3d_Shp1_m_shape_group_count(c, s);
-        if (!bf_eval_failed(v, "group_data_offset", "SHP1: \"Matrix Group Data offset (entry count must equal the entry count of the GXDisplayList group table)\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 28)), "group_data_offset", "SHP1: \"Matrix Group Data offset (entry count must equal the entry count of the GXDisplayList group table)\"", "%lld matrix group data entries, but the shapes have %lld matrix groups", (long long)((int64_t)s->group_data_count), (long long)(j3d_Shp1_m_shape_group_count(c, s)));
-            bf_eval_failed(v, "group_data_offset", "SHP1: \"Matrix Group Data offset (entry count must equal the entry count of the GXDisplayList group table)\"");
+        if (!bf_eval_failed(v, "group_data_offset",
+            "SHP1: \"Matrix Group Data offset (entry count must equal the entry count of the GXDisplayList group table)\"") && !ok) {
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 28)), "group_data_offset",
+                      "SHP1: \"Matrix Group Data offset (entry count must equal the entry count of the GXDisplayList group table)\"",
+                      "%lld matrix group data entries, but the shapes have %lld matrix groups", (long long)((int64_t)s->group_data_count),
+                      (long long)(j3d_Shp1_m_shape_group_count(c, s)));
+            bf_eval_failed(v, "group_data_offset",
+                           "SHP1: \"Matrix Group Data offset (entry count must equal the entry count of the GXDisplayList group table)\"");
         }
     }
     /* Weight Index Table: "A Matrix Group must not start with 0xFFFF." (schema line 978) */
@@ -1263,7 +1371,9 @@ static void validate_Shp1(bf_vctx *v, const j3d_Shp1 *s)
             {
                 int ok = it->matrix_count == 0 || bf_at_s16(c, it->weights, it->weights_count, 0) != -1;
                 if (!bf_eval_failed(v, "first_weight", "Weight Index Table: \"A Matrix Group must not start with 0xFFFF.\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 4)), "first_weight", "Weight Index Table: \"A Matrix Group must not start with 0xFFFF.\"", "matrix group %lld starts with 0xFFFF", (long long)((int64_t)i));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 4)), "first_weight",
+                              "Weight Index Table: \"A Matrix Group must not start with 0xFFFF.\"", "matrix group %lld starts with 0xFFFF",
+                              (long long)((int64_t)i));
                     bf_eval_failed(v, "first_weight", "Weight Index Table: \"A Matrix Group must not start with 0xFFFF.\"");
                 }
             }
@@ -1279,8 +1389,11 @@ static void validate_Shp1(bf_vctx *v, const j3d_Shp1 *s)
         if (bf_push(c, "group_data", i)) {
             {
                 int ok = it->matrix_count <= 10;
-                if (!bf_eval_failed(v, "matrix_count", "Weight Index Table: \"Matrix Groups can select a segment of these indices (up to 10) for use.\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 2)), "matrix_count", "Weight Index Table: \"Matrix Groups can select a segment of these indices (up to 10) for use.\"", "matrix group %lld selects %lld weight indices, more than 10", (long long)((int64_t)i), (long long)((int64_t)it->matrix_count));
+                if (!bf_eval_failed(v, "matrix_count", "Weight Index Table: \"Matrix Groups can select a segment of these indices (up to 10) for use.\"")
+                    && !ok) {
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 2)), "matrix_count",
+                              "Weight Index Table: \"Matrix Groups can select a segment of these indices (up to 10) for use.\"",
+                              "matrix group %lld selects %lld weight indices, more than 10", (long long)((int64_t)i), (long long)((int64_t)it->matrix_count));
                     bf_eval_failed(v, "matrix_count", "Weight Index Table: \"Matrix Groups can select a segment of these indices (up to 10) for use.\"");
                 }
             }
@@ -1301,7 +1414,10 @@ static void validate_Shp1(bf_vctx *v, const j3d_Shp1 *s)
                 }
                 int ok = q1 != 0;
                 if (!bf_eval_failed(v, "first_weight", "Weight Index Table: \"This table contains several indices into DRW1.\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 4)), "first_weight", "Weight Index Table: \"This table contains several indices into DRW1.\"", "matrix group %lld uses a weight index outside DRW1's %lld entries", (long long)((int64_t)i), (long long)(j3d_File_m_draw_entry_count(c, R)));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 4)), "first_weight",
+                              "Weight Index Table: \"This table contains several indices into DRW1.\"",
+                              "matrix group %lld uses a weight index outside DRW1's %lld entries", (long long)((int64_t)i),
+                              (long long)(j3d_File_m_draw_entry_count(c, R)));
                     bf_eval_failed(v, "first_weight", "Weight Index Table: \"This table contains several indices into DRW1.\"");
                 }
             }
@@ -1316,10 +1432,16 @@ static void validate_Shp1(bf_vctx *v, const j3d_Shp1 *s)
         (void)prev;
         if (bf_push(c, "shapes", i)) {
             {
-                int ok = bf_add(it->group_data_index, it->matrix_group_count) <= (int64_t)s->group_data_count && bf_add(it->first_group_definition, it->matrix_group_count) <= (int64_t)s->group_data_count;
-                if (!bf_eval_failed(v, "group_data_index", "Matrix Group Definition Table: \"all the Matrix Groups for a given Shape must come directly one after another\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 6)), "group_data_index", "Matrix Group Definition Table: \"all the Matrix Groups for a given Shape must come directly one after another\"", "shape %lld's matrix groups are not inside the %lld of the tables", (long long)((int64_t)i), (long long)((int64_t)s->group_data_count));
-                    bf_eval_failed(v, "group_data_index", "Matrix Group Definition Table: \"all the Matrix Groups for a given Shape must come directly one after another\"");
+                int ok = bf_add(it->group_data_index, it->matrix_group_count) <= (int64_t)s->group_data_count
+                        && bf_add(it->first_group_definition, it->matrix_group_count) <= (int64_t)s->group_data_count;
+                if (!bf_eval_failed(v, "group_data_index",
+                    "Matrix Group Definition Table: \"all the Matrix Groups for a given Shape must come directly one after another\"") && !ok) {
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 6)), "group_data_index",
+                              "Matrix Group Definition Table: \"all the Matrix Groups for a given Shape must come directly one after another\"",
+                              "shape %lld's matrix groups are not inside the %lld of the tables", (long long)((int64_t)i),
+                              (long long)((int64_t)s->group_data_count));
+                    bf_eval_failed(v, "group_data_index",
+                                   "Matrix Group Definition Table: \"all the Matrix Groups for a given Shape must come directly one after another\"");
                 }
             }
             bf_pop(c);
@@ -1329,7 +1451,8 @@ static void validate_Shp1(bf_vctx *v, const j3d_Shp1 *s)
     {
         int ok = s->name_table_offset == 0 || s->names.count == s->shape_count;
         if (!bf_eval_failed(v, "name_table_offset", "SHP1: \"Name table offset\" (a name per shape)") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 12)), "name_table_offset", "SHP1: \"Name table offset\" (a name per shape)", "%lld names for %lld shapes", (long long)((int64_t)s->names.count), (long long)((int64_t)s->shape_count));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 12)), "name_table_offset", "SHP1: \"Name table offset\" (a name per shape)",
+                      "%lld names for %lld shapes", (long long)((int64_t)s->names.count), (long long)((int64_t)s->shape_count));
             bf_eval_failed(v, "name_table_offset", "SHP1: \"Name table offset\" (a name per shape)");
         }
     }
@@ -1353,7 +1476,8 @@ static void validate_Shape(bf_vctx *v, const j3d_Shape *s)
     {
         int64_t x = (int64_t)s->matrix_type;
         if (x != INT64_C(0) && x != INT64_C(1) && x != INT64_C(2) && x != INT64_C(3))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 0, "matrix_type", "ShapeMatrixType: the values the document lists", "%lld (0x%llx) is not a value of ShapeMatrixType", (long long)x, (unsigned long long)x);
+            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 0, "matrix_type", "ShapeMatrixType: the values the document lists",
+                      "%lld (0x%llx) is not a value of ShapeMatrixType", (long long)x, (unsigned long long)x);
     }
     /* Index Buffer Formats: "Only one indexer can exist for each attribute." (schema line 1045) */
     {
@@ -1489,9 +1613,11 @@ static void validate_Shape(bf_vctx *v, const j3d_Shape *s)
             (void)it22;
             q22 += it22->attr == 25;
         }
-        int ok = q1 <= 1 && q2 <= 1 && q3 <= 1 && q4 <= 1 && q5 <= 1 && q6 <= 1 && q7 <= 1 && q8 <= 1 && q9 <= 1 && q10 <= 1 && q11 <= 1 && q12 <= 1 && q13 <= 1 && q14 <= 1 && q15 <= 1 && q16 <= 1 && q17 <= 1 && q18 <= 1 && q19 <= 1 && q20 <= 1 && q21 <= 1 && q22 <= 1;
+        int ok = q1 <= 1 && q2 <= 1 && q3 <= 1 && q4 <= 1 && q5 <= 1 && q6 <= 1 && q7 <= 1 && q8 <= 1 && q9 <= 1 && q10 <= 1 && q11 <= 1 && q12 <= 1 && q13 <= 1
+                && q14 <= 1 && q15 <= 1 && q16 <= 1 && q17 <= 1 && q18 <= 1 && q19 <= 1 && q20 <= 1 && q21 <= 1 && q22 <= 1;
         if (!bf_eval_failed(v, "attribute_offset", "Index Buffer Formats: \"Only one indexer can exist for each attribute.\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 4)), "attribute_offset", "Index Buffer Formats: \"Only one indexer can exist for each attribute.\"", "two indexers for one attribute");
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 4)), "attribute_offset",
+                      "Index Buffer Formats: \"Only one indexer can exist for each attribute.\"", "two indexers for one attribute");
             bf_eval_failed(v, "attribute_offset", "Index Buffer Formats: \"Only one indexer can exist for each attribute.\"");
         }
     }
@@ -1505,7 +1631,9 @@ static void validate_Shape(bf_vctx *v, const j3d_Shape *s)
         }
         int ok = s->matrix_type != J3D_SHAPE_MATRIX_TYPE_MULTIPLE_JOINTS || q23;
         if (!bf_eval_failed(v, "matrix_type", "Attribute Targets: \"POSITION_MATRIX ... Required for Shapes that use Multiple Joint skinning.\"") && !ok) {
-            bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)(s->_offset + 0)), "matrix_type", "Attribute Targets: \"POSITION_MATRIX ... Required for Shapes that use Multiple Joint skinning.\"", "shape %lld uses Multiple Joints but has no POSITION_MATRIX indices", (long long)(s->_index));
+            bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)(s->_offset + 0)), "matrix_type",
+                      "Attribute Targets: \"POSITION_MATRIX ... Required for Shapes that use Multiple Joint skinning.\"",
+                      "shape %lld uses Multiple Joints but has no POSITION_MATRIX indices", (long long)(s->_index));
             bf_eval_failed(v, "matrix_type", "Attribute Targets: \"POSITION_MATRIX ... Required for Shapes that use Multiple Joint skinning.\"");
         }
     }
@@ -1519,7 +1647,9 @@ static void validate_Shape(bf_vctx *v, const j3d_Shape *s)
         }
         int ok = q24 != 0;
         if (!bf_eval_failed(v, "attribute_offset", "Attribute Targets: \"POSITION This indexes into the VTX1 \"POSITION\" buffer. Required.\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 4)), "attribute_offset", "Attribute Targets: \"POSITION This indexes into the VTX1 \"POSITION\" buffer. Required.\"", "shape %lld has no POSITION indices", (long long)(s->_index));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 4)), "attribute_offset",
+                      "Attribute Targets: \"POSITION This indexes into the VTX1 \"POSITION\" buffer. Required.\"", "shape %lld has no POSITION indices",
+                      (long long)(s->_index));
             bf_eval_failed(v, "attribute_offset", "Attribute Targets: \"POSITION This indexes into the VTX1 \"POSITION\" buffer. Required.\"");
         }
     }
@@ -1548,28 +1678,42 @@ static void validate_IndexAttribute(bf_vctx *v, const j3d_IndexAttribute *s)
     (void)s;
     {
         int64_t x = (int64_t)s->attr;
-        if (x != INT64_C(0) && x != INT64_C(1) && x != INT64_C(2) && x != INT64_C(3) && x != INT64_C(4) && x != INT64_C(5) && x != INT64_C(6) && x != INT64_C(7) && x != INT64_C(8) && x != INT64_C(9) && x != INT64_C(10) && x != INT64_C(11) && x != INT64_C(12) && x != INT64_C(13) && x != INT64_C(14) && x != INT64_C(15) && x != INT64_C(16) && x != INT64_C(17) && x != INT64_C(18) && x != INT64_C(19) && x != INT64_C(20) && x != INT64_C(25) && x != INT64_C(255))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 0, "attr", "ShapeAttribute: the values the document lists", "%lld (0x%llx) is not a value of ShapeAttribute", (long long)x, (unsigned long long)x);
+        if (x != INT64_C(0) && x != INT64_C(1) && x != INT64_C(2) && x != INT64_C(3) && x != INT64_C(4) && x != INT64_C(5) && x != INT64_C(6) && x != INT64_C(7)
+            && x != INT64_C(8) && x != INT64_C(9) && x != INT64_C(10) && x != INT64_C(11) && x != INT64_C(12) && x != INT64_C(13) && x != INT64_C(14)
+            && x != INT64_C(15) && x != INT64_C(16) && x != INT64_C(17) && x != INT64_C(18) && x != INT64_C(19) && x != INT64_C(20) && x != INT64_C(25)
+            && x != INT64_C(255))
+            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 0, "attr", "ShapeAttribute: the values the document lists",
+                      "%lld (0x%llx) is not a value of ShapeAttribute", (long long)x, (unsigned long long)x);
     }
     {
         int64_t x = (int64_t)s->index_type;
         if (x != INT64_C(0) && x != INT64_C(1) && x != INT64_C(2) && x != INT64_C(3))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 4, "index_type", "IndexType: the values the document lists", "%lld (0x%llx) is not a value of IndexType", (long long)x, (unsigned long long)x);
+            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 4, "index_type", "IndexType: the values the document lists",
+                      "%lld (0x%llx) is not a value of IndexType", (long long)x, (unsigned long long)x);
     }
     /* Index Buffer Formats: "None: Only used for the List End" (schema line 1074) */
     {
         int ok = (s->attr == J3D_SHAPE_ATTRIBUTE_LIST_END) == (s->index_type == J3D_INDEX_TYPE_NONE);
         if (!bf_eval_failed(v, "index_type", "Index Buffer Formats: \"None: Only used for the List End\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 4)), "index_type", "Index Buffer Formats: \"None: Only used for the List End\"", "attribute 0x%llx has index type %lld", (unsigned long long)((int64_t)s->attr), (long long)((int64_t)s->index_type));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 4)), "index_type", "Index Buffer Formats: \"None: Only used for the List End\"",
+                      "attribute 0x%llx has index type %lld", (unsigned long long)((int64_t)s->attr), (long long)((int64_t)s->index_type));
             bf_eval_failed(v, "index_type", "Index Buffer Formats: \"None: Only used for the List End\"");
         }
     }
-    /* Index Buffer Formats: "Direct: 1 byte per value. Only used for data that is not stored within VTX1"; texture matrices "Uses the Direct type" (schema line 1078) */
+    /* Index Buffer Formats: "Direct: 1 byte per value. Only used for data that is not stored within VTX1"; texture matrices "Uses the Direct type" (schema line
+       1078) */
     {
         int ok = s->attr == J3D_SHAPE_ATTRIBUTE_LIST_END || (s->attr <= J3D_SHAPE_ATTRIBUTE_TEXTURE7_MATRIX) == (s->index_type == J3D_INDEX_TYPE_DIRECT);
-        if (!bf_eval_failed(v, "index_type", "Index Buffer Formats: \"Direct: 1 byte per value. Only used for data that is not stored within VTX1\"; texture matrices \"Uses the Direct type\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 4)), "index_type", "Index Buffer Formats: \"Direct: 1 byte per value. Only used for data that is not stored within VTX1\"; texture matrices \"Uses the Direct type\"", "attribute 0x%llx has index type %lld", (unsigned long long)((int64_t)s->attr), (long long)((int64_t)s->index_type));
-            bf_eval_failed(v, "index_type", "Index Buffer Formats: \"Direct: 1 byte per value. Only used for data that is not stored within VTX1\"; texture matrices \"Uses the Direct type\"");
+        if (!bf_eval_failed(v, "index_type",
+            "Index Buffer Formats: \"Direct: 1 byte per value. Only used for data that is not stored within VTX1\"; texture matrices \"Uses the Direct type\"")
+            && !ok) {
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 4)), "index_type",
+                      "Index Buffer Formats: \"Direct: 1 byte per value. Only used for data that is not stored within VTX1\"; texture matrices \"Uses the "
+                      "Direct type\"",
+                      "attribute 0x%llx has index type %lld", (unsigned long long)((int64_t)s->attr), (long long)((int64_t)s->index_type));
+            bf_eval_failed(v, "index_type",
+                           "Index Buffer Formats: \"Direct: 1 byte per value. Only used for data that is not stored within VTX1\"; texture matrices \"Uses the "
+                           "Direct type\"");
         }
     }
 }
@@ -1586,9 +1730,14 @@ static void validate_MatrixGroup(bf_vctx *v, const j3d_MatrixGroup *s)
     /* Primitive Data: "Each Matrix Group's primitive collection MUST be padded to the nearest 32. The game dies if you don't." (schema line 1106) */
     {
         int ok = bf_mod(c, s->primitive_size, 32) == 0 && bf_mod(c, s->primitive_offset, 32) == 0;
-        if (!bf_eval_failed(v, "primitive_size", "Primitive Data: \"Each Matrix Group's primitive collection MUST be padded to the nearest 32. The game dies if you don't.\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 0)), "primitive_size", "Primitive Data: \"Each Matrix Group's primitive collection MUST be padded to the nearest 32. The game dies if you don't.\"", "primitive data of %lld bytes at 0x%llx is not padded to 32", (long long)((int64_t)s->primitive_size), (unsigned long long)((int64_t)s->primitive_offset));
-            bf_eval_failed(v, "primitive_size", "Primitive Data: \"Each Matrix Group's primitive collection MUST be padded to the nearest 32. The game dies if you don't.\"");
+        if (!bf_eval_failed(v, "primitive_size",
+            "Primitive Data: \"Each Matrix Group's primitive collection MUST be padded to the nearest 32. The game dies if you don't.\"") && !ok) {
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 0)), "primitive_size",
+                      "Primitive Data: \"Each Matrix Group's primitive collection MUST be padded to the nearest 32. The game dies if you don't.\"",
+                      "primitive data of %lld bytes at 0x%llx is not padded to 32", (long long)((int64_t)s->primitive_size),
+                      (unsigned long long)((int64_t)s->primitive_offset));
+            bf_eval_failed(v, "primitive_size",
+                           "Primitive Data: \"Each Matrix Group's primitive collection MUST be padded to the nearest 32. The game dies if you don't.\"");
         }
     }
     if (s->has_primitives) for (uint32_t i = 0; i < s->primitives_count; i++) {
@@ -1610,8 +1759,10 @@ static void validate_Primitive(bf_vctx *v, const j3d_Primitive *s)
     (void)s;
     {
         int64_t x = (int64_t)s->type;
-        if (x != INT64_C(0) && x != INT64_C(128) && x != INT64_C(144) && x != INT64_C(152) && x != INT64_C(160) && x != INT64_C(168) && x != INT64_C(176) && x != INT64_C(184))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 0, "type", "PrimitiveType: the values the document lists", "%lld (0x%llx) is not a value of PrimitiveType", (long long)x, (unsigned long long)x);
+        if (x != INT64_C(0) && x != INT64_C(128) && x != INT64_C(144) && x != INT64_C(152) && x != INT64_C(160) && x != INT64_C(168) && x != INT64_C(176)
+            && x != INT64_C(184))
+            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 0, "type", "PrimitiveType: the values the document lists",
+                      "%lld (0x%llx) is not a value of PrimitiveType", (long long)x, (unsigned long long)x);
     }
 }
 
@@ -1629,7 +1780,8 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
     if (s->has_cull_modes) {
         int64_t x = (int64_t)s->cull_modes[i];
         if (x != INT64_C(0) && x != INT64_C(1) && x != INT64_C(2) && x != INT64_C(3))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->cull_modes_at + (uint64_t)i * 4, NULL, "CullMode: the values the document lists", "%lld (0x%llx) is not a value of CullMode", (long long)x, (unsigned long long)x);
+            bf_report(v, BF_SEVERITY_ERROR, (s)->cull_modes_at + (uint64_t)i * 4, NULL, "CullMode: the values the document lists",
+                      "%lld (0x%llx) is not a value of CullMode", (long long)x, (unsigned long long)x);
     }
             bf_pop(c);
         }
@@ -1639,7 +1791,10 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             {
                 int ok = (int64_t)s->remap[i] < (int64_t)s->materials_count;
                 if (!bf_eval_failed(v, "", "MAT3 remap table (public layout): an index into the material entries") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((s)->remap_at + (uint64_t)i * 2), "", "MAT3 remap table (public layout): an index into the material entries", "material %lld uses material entry %lld, but there are %lld", (long long)((int64_t)i), (long long)((int64_t)s->remap[i]), (long long)((int64_t)s->materials_count));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((s)->remap_at + (uint64_t)i * 2), "",
+                              "MAT3 remap table (public layout): an index into the material entries",
+                              "material %lld uses material entry %lld, but there are %lld", (long long)((int64_t)i), (long long)((int64_t)s->remap[i]),
+                              (long long)((int64_t)s->materials_count));
                     bf_eval_failed(v, "", "MAT3 remap table (public layout): an index into the material entries");
                 }
             }
@@ -1650,7 +1805,8 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
     {
         int ok = s->name_table_offset == 0 || s->names.count == s->material_count;
         if (!bf_eval_failed(v, "name_table_offset", "MAT3 name table (public layout): a name per material") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 12)), "name_table_offset", "MAT3 name table (public layout): a name per material", "%lld names for %lld materials", (long long)((int64_t)s->names.count), (long long)((int64_t)s->material_count));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 12)), "name_table_offset", "MAT3 name table (public layout): a name per material",
+                      "%lld names for %lld materials", (long long)((int64_t)s->names.count), (long long)((int64_t)s->material_count));
             bf_eval_failed(v, "name_table_offset", "MAT3 name table (public layout): a name per material");
         }
     }
@@ -1664,7 +1820,10 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             {
                 int ok = s->cull_mode_offset == 0 || it->cull_mode_index < (int64_t)s->cull_modes_count;
                 if (!bf_eval_failed(v, "cull_mode_index", "MAT3 material entry (public layout): an index into the cull mode table") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 1)), "cull_mode_index", "MAT3 material entry (public layout): an index into the cull mode table", "material entry %lld uses cull mode %lld, but the table has %lld", (long long)((int64_t)i), (long long)((int64_t)it->cull_mode_index), (long long)((int64_t)s->cull_modes_count));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 1)), "cull_mode_index",
+                              "MAT3 material entry (public layout): an index into the cull mode table",
+                              "material entry %lld uses cull mode %lld, but the table has %lld", (long long)((int64_t)i),
+                              (long long)((int64_t)it->cull_mode_index), (long long)((int64_t)s->cull_modes_count));
                     bf_eval_failed(v, "cull_mode_index", "MAT3 material entry (public layout): an index into the cull mode table");
                 }
             }
@@ -1680,8 +1839,12 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
         if (bf_push(c, "materials", i)) {
             {
                 int ok = s->color_channel_count_offset == 0 || it->color_channel_count_index < (int64_t)s->color_channel_counts_count;
-                if (!bf_eval_failed(v, "color_channel_count_index", "MAT3 material entry (public layout): an index into the color channel count table") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 2)), "color_channel_count_index", "MAT3 material entry (public layout): an index into the color channel count table", "material entry %lld uses color channel count %lld, but the table has %lld", (long long)((int64_t)i), (long long)((int64_t)it->color_channel_count_index), (long long)((int64_t)s->color_channel_counts_count));
+                if (!bf_eval_failed(v, "color_channel_count_index", "MAT3 material entry (public layout): an index into the color channel count table")
+                    && !ok) {
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 2)), "color_channel_count_index",
+                              "MAT3 material entry (public layout): an index into the color channel count table",
+                              "material entry %lld uses color channel count %lld, but the table has %lld", (long long)((int64_t)i),
+                              (long long)((int64_t)it->color_channel_count_index), (long long)((int64_t)s->color_channel_counts_count));
                     bf_eval_failed(v, "color_channel_count_index", "MAT3 material entry (public layout): an index into the color channel count table");
                 }
             }
@@ -1698,7 +1861,10 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             {
                 int ok = s->tex_gen_count_offset == 0 || it->tex_gen_count_index < (int64_t)s->tex_gen_counts_count;
                 if (!bf_eval_failed(v, "tex_gen_count_index", "MAT3 material entry (public layout): an index into the texture generator count table") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 3)), "tex_gen_count_index", "MAT3 material entry (public layout): an index into the texture generator count table", "material entry %lld uses texture generator count %lld, but the table has %lld", (long long)((int64_t)i), (long long)((int64_t)it->tex_gen_count_index), (long long)((int64_t)s->tex_gen_counts_count));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 3)), "tex_gen_count_index",
+                              "MAT3 material entry (public layout): an index into the texture generator count table",
+                              "material entry %lld uses texture generator count %lld, but the table has %lld", (long long)((int64_t)i),
+                              (long long)((int64_t)it->tex_gen_count_index), (long long)((int64_t)s->tex_gen_counts_count));
                     bf_eval_failed(v, "tex_gen_count_index", "MAT3 material entry (public layout): an index into the texture generator count table");
                 }
             }
@@ -1715,7 +1881,10 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             {
                 int ok = s->tev_stage_count_offset == 0 || it->tev_stage_count_index < (int64_t)s->tev_stage_counts_count;
                 if (!bf_eval_failed(v, "tev_stage_count_index", "MAT3 material entry (public layout): an index into the TEV stage count table") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 4)), "tev_stage_count_index", "MAT3 material entry (public layout): an index into the TEV stage count table", "material entry %lld uses TEV stage count %lld, but the table has %lld", (long long)((int64_t)i), (long long)((int64_t)it->tev_stage_count_index), (long long)((int64_t)s->tev_stage_counts_count));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 4)), "tev_stage_count_index",
+                              "MAT3 material entry (public layout): an index into the TEV stage count table",
+                              "material entry %lld uses TEV stage count %lld, but the table has %lld", (long long)((int64_t)i),
+                              (long long)((int64_t)it->tev_stage_count_index), (long long)((int64_t)s->tev_stage_counts_count));
                     bf_eval_failed(v, "tev_stage_count_index", "MAT3 material entry (public layout): an index into the TEV stage count table");
                 }
             }
@@ -1732,7 +1901,10 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             {
                 int ok = s->z_compare_offset == 0 || it->z_compare_index < (int64_t)s->z_compares_count;
                 if (!bf_eval_failed(v, "z_compare_index", "MAT3 material entry (public layout): an index into the Z compare location table") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 5)), "z_compare_index", "MAT3 material entry (public layout): an index into the Z compare location table", "material entry %lld uses Z compare location %lld, but the table has %lld", (long long)((int64_t)i), (long long)((int64_t)it->z_compare_index), (long long)((int64_t)s->z_compares_count));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 5)), "z_compare_index",
+                              "MAT3 material entry (public layout): an index into the Z compare location table",
+                              "material entry %lld uses Z compare location %lld, but the table has %lld", (long long)((int64_t)i),
+                              (long long)((int64_t)it->z_compare_index), (long long)((int64_t)s->z_compares_count));
                     bf_eval_failed(v, "z_compare_index", "MAT3 material entry (public layout): an index into the Z compare location table");
                 }
             }
@@ -1749,7 +1921,10 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             {
                 int ok = s->z_mode_offset == 0 || it->z_mode_index < (int64_t)s->z_modes_count;
                 if (!bf_eval_failed(v, "z_mode_index", "MAT3 material entry (public layout): an index into the Z mode table") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 6)), "z_mode_index", "MAT3 material entry (public layout): an index into the Z mode table", "material entry %lld uses Z mode %lld, but the table has %lld", (long long)((int64_t)i), (long long)((int64_t)it->z_mode_index), (long long)((int64_t)s->z_modes_count));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 6)), "z_mode_index",
+                              "MAT3 material entry (public layout): an index into the Z mode table",
+                              "material entry %lld uses Z mode %lld, but the table has %lld", (long long)((int64_t)i), (long long)((int64_t)it->z_mode_index),
+                              (long long)((int64_t)s->z_modes_count));
                     bf_eval_failed(v, "z_mode_index", "MAT3 material entry (public layout): an index into the Z mode table");
                 }
             }
@@ -1766,7 +1941,10 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             {
                 int ok = s->dither_offset == 0 || it->dither_index < (int64_t)s->dithers_count;
                 if (!bf_eval_failed(v, "dither_index", "MAT3 material entry (public layout): an index into the dither table") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 7)), "dither_index", "MAT3 material entry (public layout): an index into the dither table", "material entry %lld uses dither %lld, but the table has %lld", (long long)((int64_t)i), (long long)((int64_t)it->dither_index), (long long)((int64_t)s->dithers_count));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 7)), "dither_index",
+                              "MAT3 material entry (public layout): an index into the dither table",
+                              "material entry %lld uses dither %lld, but the table has %lld", (long long)((int64_t)i), (long long)((int64_t)it->dither_index),
+                              (long long)((int64_t)s->dithers_count));
                     bf_eval_failed(v, "dither_index", "MAT3 material entry (public layout): an index into the dither table");
                 }
             }
@@ -1786,8 +1964,12 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
                     if (!(it->material_color_indices[i1] == 65535 || it->material_color_indices[i1] < (int64_t)s->material_colors_count)) { q1 = 0; break; }
                 }
                 int ok = s->material_color_offset == 0 || q1;
-                if (!bf_eval_failed(v, "material_color_indices", "MAT3 material entry (public layout): indices into the material color table, 0xFFFF for none") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 8)), "material_color_indices", "MAT3 material entry (public layout): indices into the material color table, 0xFFFF for none", "material entry %lld uses a material color outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->material_colors_count));
+                if (!bf_eval_failed(v, "material_color_indices", "MAT3 material entry (public layout): indices into the material color table, 0xFFFF for none")
+                    && !ok) {
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 8)), "material_color_indices",
+                              "MAT3 material entry (public layout): indices into the material color table, 0xFFFF for none",
+                              "material entry %lld uses a material color outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i),
+                              (long long)((int64_t)s->material_colors_count));
                     bf_eval_failed(v, "material_color_indices", "MAT3 material entry (public layout): indices into the material color table, 0xFFFF for none");
                 }
             }
@@ -1807,8 +1989,12 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
                     if (!(it->color_channel_indices[i2] == 65535 || it->color_channel_indices[i2] < (int64_t)s->color_channels_count)) { q2 = 0; break; }
                 }
                 int ok = s->color_channel_offset == 0 || q2;
-                if (!bf_eval_failed(v, "color_channel_indices", "MAT3 material entry (public layout): indices into the color channel table, 0xFFFF for none") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 12)), "color_channel_indices", "MAT3 material entry (public layout): indices into the color channel table, 0xFFFF for none", "material entry %lld uses a color channel outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->color_channels_count));
+                if (!bf_eval_failed(v, "color_channel_indices", "MAT3 material entry (public layout): indices into the color channel table, 0xFFFF for none")
+                    && !ok) {
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 12)), "color_channel_indices",
+                              "MAT3 material entry (public layout): indices into the color channel table, 0xFFFF for none",
+                              "material entry %lld uses a color channel outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i),
+                              (long long)((int64_t)s->color_channels_count));
                     bf_eval_failed(v, "color_channel_indices", "MAT3 material entry (public layout): indices into the color channel table, 0xFFFF for none");
                 }
             }
@@ -1828,8 +2014,12 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
                     if (!(it->ambient_color_indices[i3] == 65535 || it->ambient_color_indices[i3] < (int64_t)s->ambient_colors_count)) { q3 = 0; break; }
                 }
                 int ok = s->ambient_color_offset == 0 || q3;
-                if (!bf_eval_failed(v, "ambient_color_indices", "MAT3 material entry (public layout): indices into the ambient color table, 0xFFFF for none") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 20)), "ambient_color_indices", "MAT3 material entry (public layout): indices into the ambient color table, 0xFFFF for none", "material entry %lld uses a ambient color outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->ambient_colors_count));
+                if (!bf_eval_failed(v, "ambient_color_indices", "MAT3 material entry (public layout): indices into the ambient color table, 0xFFFF for none")
+                    && !ok) {
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 20)), "ambient_color_indices",
+                              "MAT3 material entry (public layout): indices into the ambient color table, 0xFFFF for none",
+                              "material entry %lld uses a ambient color outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i),
+                              (long long)((int64_t)s->ambient_colors_count));
                     bf_eval_failed(v, "ambient_color_indices", "MAT3 material entry (public layout): indices into the ambient color table, 0xFFFF for none");
                 }
             }
@@ -1849,8 +2039,12 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
                     if (!(it->light_color_indices[i4] == 65535 || it->light_color_indices[i4] < (int64_t)s->light_colors_count)) { q4 = 0; break; }
                 }
                 int ok = s->light_color_offset == 0 || q4;
-                if (!bf_eval_failed(v, "light_color_indices", "MAT3 material entry (public layout): indices into the light color table, 0xFFFF for none") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 24)), "light_color_indices", "MAT3 material entry (public layout): indices into the light color table, 0xFFFF for none", "material entry %lld uses a light color outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->light_colors_count));
+                if (!bf_eval_failed(v, "light_color_indices", "MAT3 material entry (public layout): indices into the light color table, 0xFFFF for none")
+                    && !ok) {
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 24)), "light_color_indices",
+                              "MAT3 material entry (public layout): indices into the light color table, 0xFFFF for none",
+                              "material entry %lld uses a light color outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i),
+                              (long long)((int64_t)s->light_colors_count));
                     bf_eval_failed(v, "light_color_indices", "MAT3 material entry (public layout): indices into the light color table, 0xFFFF for none");
                 }
             }
@@ -1870,8 +2064,12 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
                     if (!(it->tex_gen_indices[i5] == 65535 || it->tex_gen_indices[i5] < (int64_t)s->tex_gens_count)) { q5 = 0; break; }
                 }
                 int ok = s->tex_gen_offset == 0 || q5;
-                if (!bf_eval_failed(v, "tex_gen_indices", "MAT3 material entry (public layout): indices into the texture generator table, 0xFFFF for none") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 40)), "tex_gen_indices", "MAT3 material entry (public layout): indices into the texture generator table, 0xFFFF for none", "material entry %lld uses a texture generator outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->tex_gens_count));
+                if (!bf_eval_failed(v, "tex_gen_indices", "MAT3 material entry (public layout): indices into the texture generator table, 0xFFFF for none")
+                    && !ok) {
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 40)), "tex_gen_indices",
+                              "MAT3 material entry (public layout): indices into the texture generator table, 0xFFFF for none",
+                              "material entry %lld uses a texture generator outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i),
+                              (long long)((int64_t)s->tex_gens_count));
                     bf_eval_failed(v, "tex_gen_indices", "MAT3 material entry (public layout): indices into the texture generator table, 0xFFFF for none");
                 }
             }
@@ -1891,9 +2089,14 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
                     if (!(it->post_tex_gen_indices[i6] == 65535 || it->post_tex_gen_indices[i6] < (int64_t)s->post_tex_gens_count)) { q6 = 0; break; }
                 }
                 int ok = s->post_tex_gen_offset == 0 || q6;
-                if (!bf_eval_failed(v, "post_tex_gen_indices", "MAT3 material entry (public layout): indices into the post-transform texture generator table, 0xFFFF for none") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 56)), "post_tex_gen_indices", "MAT3 material entry (public layout): indices into the post-transform texture generator table, 0xFFFF for none", "material entry %lld uses a post-transform texture generator outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->post_tex_gens_count));
-                    bf_eval_failed(v, "post_tex_gen_indices", "MAT3 material entry (public layout): indices into the post-transform texture generator table, 0xFFFF for none");
+                if (!bf_eval_failed(v, "post_tex_gen_indices",
+                    "MAT3 material entry (public layout): indices into the post-transform texture generator table, 0xFFFF for none") && !ok) {
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 56)), "post_tex_gen_indices",
+                              "MAT3 material entry (public layout): indices into the post-transform texture generator table, 0xFFFF for none",
+                              "material entry %lld uses a post-transform texture generator outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i),
+                              (long long)((int64_t)s->post_tex_gens_count));
+                    bf_eval_failed(v, "post_tex_gen_indices",
+                                   "MAT3 material entry (public layout): indices into the post-transform texture generator table, 0xFFFF for none");
                 }
             }
             bf_pop(c);
@@ -1912,8 +2115,12 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
                     if (!(it->tex_matrix_indices[i7] == 65535 || it->tex_matrix_indices[i7] < (int64_t)s->tex_matrices_count)) { q7 = 0; break; }
                 }
                 int ok = s->tex_matrix_offset == 0 || q7;
-                if (!bf_eval_failed(v, "tex_matrix_indices", "MAT3 material entry (public layout): indices into the texture matrix table, 0xFFFF for none") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 72)), "tex_matrix_indices", "MAT3 material entry (public layout): indices into the texture matrix table, 0xFFFF for none", "material entry %lld uses a texture matrix outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->tex_matrices_count));
+                if (!bf_eval_failed(v, "tex_matrix_indices", "MAT3 material entry (public layout): indices into the texture matrix table, 0xFFFF for none")
+                    && !ok) {
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 72)), "tex_matrix_indices",
+                              "MAT3 material entry (public layout): indices into the texture matrix table, 0xFFFF for none",
+                              "material entry %lld uses a texture matrix outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i),
+                              (long long)((int64_t)s->tex_matrices_count));
                     bf_eval_failed(v, "tex_matrix_indices", "MAT3 material entry (public layout): indices into the texture matrix table, 0xFFFF for none");
                 }
             }
@@ -1933,9 +2140,14 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
                     if (!(it->post_tex_matrix_indices[i8] == 65535 || it->post_tex_matrix_indices[i8] < (int64_t)s->post_tex_matrices_count)) { q8 = 0; break; }
                 }
                 int ok = s->post_tex_matrix_offset == 0 || q8;
-                if (!bf_eval_failed(v, "post_tex_matrix_indices", "MAT3 material entry (public layout): indices into the post-transform texture matrix table, 0xFFFF for none") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 92)), "post_tex_matrix_indices", "MAT3 material entry (public layout): indices into the post-transform texture matrix table, 0xFFFF for none", "material entry %lld uses a post-transform texture matrix outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->post_tex_matrices_count));
-                    bf_eval_failed(v, "post_tex_matrix_indices", "MAT3 material entry (public layout): indices into the post-transform texture matrix table, 0xFFFF for none");
+                if (!bf_eval_failed(v, "post_tex_matrix_indices",
+                    "MAT3 material entry (public layout): indices into the post-transform texture matrix table, 0xFFFF for none") && !ok) {
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 92)), "post_tex_matrix_indices",
+                              "MAT3 material entry (public layout): indices into the post-transform texture matrix table, 0xFFFF for none",
+                              "material entry %lld uses a post-transform texture matrix outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i),
+                              (long long)((int64_t)s->post_tex_matrices_count));
+                    bf_eval_failed(v, "post_tex_matrix_indices",
+                                   "MAT3 material entry (public layout): indices into the post-transform texture matrix table, 0xFFFF for none");
                 }
             }
             bf_pop(c);
@@ -1955,7 +2167,10 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
                 }
                 int ok = s->texture_remap_offset == 0 || q9;
                 if (!bf_eval_failed(v, "texture_indices", "MAT3 material entry (public layout): indices into the texture table, 0xFFFF for none") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 132)), "texture_indices", "MAT3 material entry (public layout): indices into the texture table, 0xFFFF for none", "material entry %lld uses a texture outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->textures_count));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 132)), "texture_indices",
+                              "MAT3 material entry (public layout): indices into the texture table, 0xFFFF for none",
+                              "material entry %lld uses a texture outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i),
+                              (long long)((int64_t)s->textures_count));
                     bf_eval_failed(v, "texture_indices", "MAT3 material entry (public layout): indices into the texture table, 0xFFFF for none");
                 }
             }
@@ -1975,8 +2190,12 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
                     if (!(it->konst_color_indices[i10] == 65535 || it->konst_color_indices[i10] < (int64_t)s->konst_colors_count)) { q10 = 0; break; }
                 }
                 int ok = s->konst_color_offset == 0 || q10;
-                if (!bf_eval_failed(v, "konst_color_indices", "MAT3 material entry (public layout): indices into the constant color table, 0xFFFF for none") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 148)), "konst_color_indices", "MAT3 material entry (public layout): indices into the constant color table, 0xFFFF for none", "material entry %lld uses a constant color outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->konst_colors_count));
+                if (!bf_eval_failed(v, "konst_color_indices", "MAT3 material entry (public layout): indices into the constant color table, 0xFFFF for none")
+                    && !ok) {
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 148)), "konst_color_indices",
+                              "MAT3 material entry (public layout): indices into the constant color table, 0xFFFF for none",
+                              "material entry %lld uses a constant color outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i),
+                              (long long)((int64_t)s->konst_colors_count));
                     bf_eval_failed(v, "konst_color_indices", "MAT3 material entry (public layout): indices into the constant color table, 0xFFFF for none");
                 }
             }
@@ -1997,7 +2216,10 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
                 }
                 int ok = s->tev_order_offset == 0 || q11;
                 if (!bf_eval_failed(v, "tev_order_indices", "MAT3 material entry (public layout): indices into the TEV order table, 0xFFFF for none") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 188)), "tev_order_indices", "MAT3 material entry (public layout): indices into the TEV order table, 0xFFFF for none", "material entry %lld uses a TEV order outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->tev_orders_count));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 188)), "tev_order_indices",
+                              "MAT3 material entry (public layout): indices into the TEV order table, 0xFFFF for none",
+                              "material entry %lld uses a TEV order outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i),
+                              (long long)((int64_t)s->tev_orders_count));
                     bf_eval_failed(v, "tev_order_indices", "MAT3 material entry (public layout): indices into the TEV order table, 0xFFFF for none");
                 }
             }
@@ -2018,7 +2240,10 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
                 }
                 int ok = s->tev_color_offset == 0 || q12;
                 if (!bf_eval_failed(v, "tev_color_indices", "MAT3 material entry (public layout): indices into the TEV color table, 0xFFFF for none") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 220)), "tev_color_indices", "MAT3 material entry (public layout): indices into the TEV color table, 0xFFFF for none", "material entry %lld uses a TEV color outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->tev_colors_count));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 220)), "tev_color_indices",
+                              "MAT3 material entry (public layout): indices into the TEV color table, 0xFFFF for none",
+                              "material entry %lld uses a TEV color outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i),
+                              (long long)((int64_t)s->tev_colors_count));
                     bf_eval_failed(v, "tev_color_indices", "MAT3 material entry (public layout): indices into the TEV color table, 0xFFFF for none");
                 }
             }
@@ -2039,7 +2264,10 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
                 }
                 int ok = s->tev_stage_offset == 0 || q13;
                 if (!bf_eval_failed(v, "tev_stage_indices", "MAT3 material entry (public layout): indices into the TEV stage table, 0xFFFF for none") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 228)), "tev_stage_indices", "MAT3 material entry (public layout): indices into the TEV stage table, 0xFFFF for none", "material entry %lld uses a TEV stage outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->tev_stages_count));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 228)), "tev_stage_indices",
+                              "MAT3 material entry (public layout): indices into the TEV stage table, 0xFFFF for none",
+                              "material entry %lld uses a TEV stage outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i),
+                              (long long)((int64_t)s->tev_stages_count));
                     bf_eval_failed(v, "tev_stage_indices", "MAT3 material entry (public layout): indices into the TEV stage table, 0xFFFF for none");
                 }
             }
@@ -2060,7 +2288,10 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
                 }
                 int ok = s->swap_mode_offset == 0 || q14;
                 if (!bf_eval_failed(v, "swap_mode_indices", "MAT3 material entry (public layout): indices into the swap mode table, 0xFFFF for none") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 260)), "swap_mode_indices", "MAT3 material entry (public layout): indices into the swap mode table, 0xFFFF for none", "material entry %lld uses a swap mode outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->swap_modes_count));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 260)), "swap_mode_indices",
+                              "MAT3 material entry (public layout): indices into the swap mode table, 0xFFFF for none",
+                              "material entry %lld uses a swap mode outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i),
+                              (long long)((int64_t)s->swap_modes_count));
                     bf_eval_failed(v, "swap_mode_indices", "MAT3 material entry (public layout): indices into the swap mode table, 0xFFFF for none");
                 }
             }
@@ -2080,8 +2311,12 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
                     if (!(it->swap_table_indices[i15] == 65535 || it->swap_table_indices[i15] < (int64_t)s->swap_tables_count)) { q15 = 0; break; }
                 }
                 int ok = s->swap_table_offset == 0 || q15;
-                if (!bf_eval_failed(v, "swap_table_indices", "MAT3 material entry (public layout): indices into the swap table table, 0xFFFF for none") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 292)), "swap_table_indices", "MAT3 material entry (public layout): indices into the swap table table, 0xFFFF for none", "material entry %lld uses a swap table outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i), (long long)((int64_t)s->swap_tables_count));
+                if (!bf_eval_failed(v, "swap_table_indices", "MAT3 material entry (public layout): indices into the swap table table, 0xFFFF for none")
+                    && !ok) {
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 292)), "swap_table_indices",
+                              "MAT3 material entry (public layout): indices into the swap table table, 0xFFFF for none",
+                              "material entry %lld uses a swap table outside the table's %lld (0xFFFF: none)", (long long)((int64_t)i),
+                              (long long)((int64_t)s->swap_tables_count));
                     bf_eval_failed(v, "swap_table_indices", "MAT3 material entry (public layout): indices into the swap table table, 0xFFFF for none");
                 }
             }
@@ -2098,7 +2333,9 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             {
                 int ok = s->fog_offset == 0 || it->fog_index == 65535 || it->fog_index < (int64_t)s->fogs_count;
                 if (!bf_eval_failed(v, "fog_index", "MAT3 material entry (public layout): an index into the fog table") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 324)), "fog_index", "MAT3 material entry (public layout): an index into the fog table", "material entry %lld uses fog %lld, but the table has %lld", (long long)((int64_t)i), (long long)((int64_t)it->fog_index), (long long)((int64_t)s->fogs_count));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 324)), "fog_index",
+                              "MAT3 material entry (public layout): an index into the fog table", "material entry %lld uses fog %lld, but the table has %lld",
+                              (long long)((int64_t)i), (long long)((int64_t)it->fog_index), (long long)((int64_t)s->fogs_count));
                     bf_eval_failed(v, "fog_index", "MAT3 material entry (public layout): an index into the fog table");
                 }
             }
@@ -2115,7 +2352,10 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             {
                 int ok = s->alpha_compare_offset == 0 || it->alpha_compare_index == 65535 || it->alpha_compare_index < (int64_t)s->alpha_compares_count;
                 if (!bf_eval_failed(v, "alpha_compare_index", "MAT3 material entry (public layout): an index into the alpha compare table") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 326)), "alpha_compare_index", "MAT3 material entry (public layout): an index into the alpha compare table", "material entry %lld uses alpha compare %lld, but the table has %lld", (long long)((int64_t)i), (long long)((int64_t)it->alpha_compare_index), (long long)((int64_t)s->alpha_compares_count));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 326)), "alpha_compare_index",
+                              "MAT3 material entry (public layout): an index into the alpha compare table",
+                              "material entry %lld uses alpha compare %lld, but the table has %lld", (long long)((int64_t)i),
+                              (long long)((int64_t)it->alpha_compare_index), (long long)((int64_t)s->alpha_compares_count));
                     bf_eval_failed(v, "alpha_compare_index", "MAT3 material entry (public layout): an index into the alpha compare table");
                 }
             }
@@ -2132,7 +2372,10 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             {
                 int ok = s->blend_mode_offset == 0 || it->blend_mode_index == 65535 || it->blend_mode_index < (int64_t)s->blend_modes_count;
                 if (!bf_eval_failed(v, "blend_mode_index", "MAT3 material entry (public layout): an index into the blend mode table") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 328)), "blend_mode_index", "MAT3 material entry (public layout): an index into the blend mode table", "material entry %lld uses blend mode %lld, but the table has %lld", (long long)((int64_t)i), (long long)((int64_t)it->blend_mode_index), (long long)((int64_t)s->blend_modes_count));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 328)), "blend_mode_index",
+                              "MAT3 material entry (public layout): an index into the blend mode table",
+                              "material entry %lld uses blend mode %lld, but the table has %lld", (long long)((int64_t)i),
+                              (long long)((int64_t)it->blend_mode_index), (long long)((int64_t)s->blend_modes_count));
                     bf_eval_failed(v, "blend_mode_index", "MAT3 material entry (public layout): an index into the blend mode table");
                 }
             }
@@ -2149,7 +2392,10 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             {
                 int ok = s->nbt_scale_offset == 0 || it->nbt_scale_index == 65535 || it->nbt_scale_index < (int64_t)s->nbt_scales_count;
                 if (!bf_eval_failed(v, "nbt_scale_index", "MAT3 material entry (public layout): an index into the NBT scale table") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 330)), "nbt_scale_index", "MAT3 material entry (public layout): an index into the NBT scale table", "material entry %lld uses NBT scale %lld, but the table has %lld", (long long)((int64_t)i), (long long)((int64_t)it->nbt_scale_index), (long long)((int64_t)s->nbt_scales_count));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 330)), "nbt_scale_index",
+                              "MAT3 material entry (public layout): an index into the NBT scale table",
+                              "material entry %lld uses NBT scale %lld, but the table has %lld", (long long)((int64_t)i),
+                              (long long)((int64_t)it->nbt_scale_index), (long long)((int64_t)s->nbt_scales_count));
                     bf_eval_failed(v, "nbt_scale_index", "MAT3 material entry (public layout): an index into the NBT scale table");
                 }
             }
@@ -2182,7 +2428,9 @@ static void validate_Mdl3(bf_vctx *v, const j3d_Mdl3 *s)
         }
         int ok = q1 != 1 || s->material_count == j3d_File_m_mat3_material_count(c, R);
         if (!bf_eval_failed(v, "material_count", "MDL3 (public layout): one display list per material of MAT3") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 0)), "material_count", "MDL3 (public layout): one display list per material of MAT3", "%lld display lists, but MAT3 has %lld materials", (long long)((int64_t)s->material_count), (long long)(j3d_File_m_mat3_material_count(c, R)));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 0)), "material_count",
+                      "MDL3 (public layout): one display list per material of MAT3", "%lld display lists, but MAT3 has %lld materials",
+                      (long long)((int64_t)s->material_count), (long long)(j3d_File_m_mat3_material_count(c, R)));
             bf_eval_failed(v, "material_count", "MDL3 (public layout): one display list per material of MAT3");
         }
     }
@@ -2207,7 +2455,9 @@ static void validate_Mdl3Packet(bf_vctx *v, const j3d_Mdl3Packet *s)
     {
         int ok = bf_mod(c, s->size, 32) == 0;
         if (!bf_eval_failed(v, "size", "MDL3 display lists (public layout): GX display lists are padded to 32 bytes") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 4)), "size", "MDL3 display lists (public layout): GX display lists are padded to 32 bytes", "display list of %lld bytes, not padded to 32", (long long)((int64_t)s->size));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 4)), "size",
+                      "MDL3 display lists (public layout): GX display lists are padded to 32 bytes", "display list of %lld bytes, not padded to 32",
+                      (long long)((int64_t)s->size));
             bf_eval_failed(v, "size", "MDL3 display lists (public layout): GX display lists are padded to 32 bytes");
         }
     }
@@ -2226,7 +2476,8 @@ static void validate_Tex1(bf_vctx *v, const j3d_Tex1 *s)
     {
         int ok = s->name_table_offset == 0 || s->names.count == s->texture_count;
         if (!bf_eval_failed(v, "name_table_offset", "TEX1: \"Name table offset\" (a name per texture)") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 8)), "name_table_offset", "TEX1: \"Name table offset\" (a name per texture)", "%lld names for %lld textures", (long long)((int64_t)s->names.count), (long long)((int64_t)s->texture_count));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 8)), "name_table_offset", "TEX1: \"Name table offset\" (a name per texture)",
+                      "%lld names for %lld textures", (long long)((int64_t)s->names.count), (long long)((int64_t)s->texture_count));
             bf_eval_failed(v, "name_table_offset", "TEX1: \"Name table offset\" (a name per texture)");
         }
     }
@@ -2249,33 +2500,40 @@ static void validate_BtiHeader(bf_vctx *v, const j3d_BtiHeader *s)
     (void)s;
     {
         int64_t x = (int64_t)s->format;
-        if (x != INT64_C(0) && x != INT64_C(1) && x != INT64_C(2) && x != INT64_C(3) && x != INT64_C(4) && x != INT64_C(5) && x != INT64_C(6) && x != INT64_C(8) && x != INT64_C(9) && x != INT64_C(10) && x != INT64_C(14))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 0, "format", "TextureFormat: the values the document lists", "%lld (0x%llx) is not a value of TextureFormat", (long long)x, (unsigned long long)x);
+        if (x != INT64_C(0) && x != INT64_C(1) && x != INT64_C(2) && x != INT64_C(3) && x != INT64_C(4) && x != INT64_C(5) && x != INT64_C(6) && x != INT64_C(8)
+            && x != INT64_C(9) && x != INT64_C(10) && x != INT64_C(14))
+            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 0, "format", "TextureFormat: the values the document lists",
+                      "%lld (0x%llx) is not a value of TextureFormat", (long long)x, (unsigned long long)x);
     }
     {
         int64_t x = (int64_t)s->wrap_s;
         if (x != INT64_C(0) && x != INT64_C(1) && x != INT64_C(2))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 6, "wrap_s", "WrapMode: the values the document lists", "%lld (0x%llx) is not a value of WrapMode", (long long)x, (unsigned long long)x);
+            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 6, "wrap_s", "WrapMode: the values the document lists", "%lld (0x%llx) is not a value of WrapMode",
+                      (long long)x, (unsigned long long)x);
     }
     {
         int64_t x = (int64_t)s->wrap_t;
         if (x != INT64_C(0) && x != INT64_C(1) && x != INT64_C(2))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 7, "wrap_t", "WrapMode: the values the document lists", "%lld (0x%llx) is not a value of WrapMode", (long long)x, (unsigned long long)x);
+            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 7, "wrap_t", "WrapMode: the values the document lists", "%lld (0x%llx) is not a value of WrapMode",
+                      (long long)x, (unsigned long long)x);
     }
     {
         int64_t x = (int64_t)s->palette_format;
         if (x != INT64_C(0) && x != INT64_C(1) && x != INT64_C(2))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 9, "palette_format", "PaletteFormat: the values the document lists", "%lld (0x%llx) is not a value of PaletteFormat", (long long)x, (unsigned long long)x);
+            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 9, "palette_format", "PaletteFormat: the values the document lists",
+                      "%lld (0x%llx) is not a value of PaletteFormat", (long long)x, (unsigned long long)x);
     }
     {
         int64_t x = (int64_t)s->min_filter;
         if (x != INT64_C(0) && x != INT64_C(1) && x != INT64_C(2) && x != INT64_C(3) && x != INT64_C(4) && x != INT64_C(5))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 20, "min_filter", "TextureFilter: the values the document lists", "%lld (0x%llx) is not a value of TextureFilter", (long long)x, (unsigned long long)x);
+            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 20, "min_filter", "TextureFilter: the values the document lists",
+                      "%lld (0x%llx) is not a value of TextureFilter", (long long)x, (unsigned long long)x);
     }
     {
         int64_t x = (int64_t)s->mag_filter;
         if (x != INT64_C(0) && x != INT64_C(1) && x != INT64_C(2) && x != INT64_C(3) && x != INT64_C(4) && x != INT64_C(5))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 21, "mag_filter", "TextureFilter: the values the document lists", "%lld (0x%llx) is not a value of TextureFilter", (long long)x, (unsigned long long)x);
+            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 21, "mag_filter", "TextureFilter: the values the document lists",
+                      "%lld (0x%llx) is not a value of TextureFilter", (long long)x, (unsigned long long)x);
     }
 }
 

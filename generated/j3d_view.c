@@ -23,9 +23,11 @@ int j3d_view_lay_Joint(bf_ctx *c, const bf_view_doc *d, j3d_Joint_view *v, int64
 int j3d_view_lay_NameTable(bf_ctx *c, const bf_view_doc *d, j3d_NameTable_view *v, int64_t index, int deep);
 int j3d_view_lay_NameEntry(bf_ctx *c, const bf_view_doc *d, j3d_NameEntry_view *v, int64_t index, int deep, int64_t p_table_start);
 int j3d_view_lay_Shp1(bf_ctx *c, const bf_view_doc *d, j3d_Shp1_view *v, int64_t index, int deep);
-int j3d_view_lay_Shape(bf_ctx *c, const bf_view_doc *d, j3d_Shape_view *v, int64_t index, int deep, int64_t p_base, int64_t p_attribute_table, int64_t p_primitive_data, int64_t p_definitions);
+int j3d_view_lay_Shape(bf_ctx *c, const bf_view_doc *d, j3d_Shape_view *v, int64_t index, int deep, int64_t p_base, int64_t p_attribute_table,
+                       int64_t p_primitive_data, int64_t p_definitions);
 int j3d_view_lay_IndexAttribute(bf_ctx *c, const bf_view_doc *d, j3d_IndexAttribute_view *v, int64_t index, int deep);
-int j3d_view_lay_MatrixGroup(bf_ctx *c, const bf_view_doc *d, j3d_MatrixGroup_view *v, int64_t index, int deep, int64_t p_base, int64_t p_primitive_data, int64_t p_attribute_count, int64_t p_wide_mask);
+int j3d_view_lay_MatrixGroup(bf_ctx *c, const bf_view_doc *d, j3d_MatrixGroup_view *v, int64_t index, int deep, int64_t p_base, int64_t p_primitive_data,
+                             int64_t p_attribute_count, int64_t p_wide_mask);
 int j3d_view_lay_Primitive(bf_ctx *c, const bf_view_doc *d, j3d_Primitive_view *v, int64_t index, int deep, int64_t p_attribute_count, int64_t p_wide_mask);
 int j3d_view_lay_Vertex(bf_ctx *c, const bf_view_doc *d, j3d_Vertex_view *v, int64_t index, int deep, int64_t p_attribute_count, int64_t p_wide_mask);
 int j3d_view_lay_VertexIndex(bf_ctx *c, const bf_view_doc *d, j3d_VertexIndex_view *v, int64_t index, int deep, int64_t p_wide);
@@ -62,7 +64,8 @@ int j3d_view_lay_CpCommand(bf_ctx *c, const bf_view_doc *d, j3d_CpCommand_view *
 int j3d_view_lay_XfIndexedCommand(bf_ctx *c, const bf_view_doc *d, j3d_XfIndexedCommand_view *v, int64_t index, int deep);
 int j3d_view_lay_Tex1(bf_ctx *c, const bf_view_doc *d, j3d_Tex1_view *v, int64_t index, int deep);
 int j3d_view_lay_BtiHeader(bf_ctx *c, const bf_view_doc *d, j3d_BtiHeader_view *v, int64_t index, int deep);
-int j3d_view_lay_TextureImage(bf_ctx *c, const bf_view_doc *d, j3d_TextureImage_view *v, int64_t index, int deep, int64_t p_format, int64_t p_width, int64_t p_height, int64_t p_level);
+int j3d_view_lay_TextureImage(bf_ctx *c, const bf_view_doc *d, j3d_TextureImage_view *v, int64_t index, int deep, int64_t p_format, int64_t p_width,
+                              int64_t p_height, int64_t p_level);
 static int64_t j3d_Vtx1_view_v_position_at(bf_ctx *c, const j3d_Vtx1_view *v);
 static int64_t j3d_VertexFormat_view_fv_packed(bf_ctx *c, const uint8_t *v);
 static int64_t j3d_Vtx1_view_v_normal_at(bf_ctx *c, const j3d_Vtx1_view *v);
@@ -522,7 +525,13 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
         v->has_position = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 8), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 12), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 16), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 20), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 24), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 28), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))))))))), bf_load_u32be(c->data + v->_offset + 4));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 8), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 12),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 16), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 20),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 24), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 28),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52),
+                                    bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))))))))), bf_load_u32be(c->data + v->_offset + 4));
             int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 4));
             if (c->err->failed)
                 return 0;
@@ -537,7 +546,8 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
             if (!deep) {
             } else {
                 j3d_VertexBuffer_view e_position;
-                if (!bf_push(c, "position", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_position, 0, deep, INT64_C(9), j3d_Vtx1_view_v_position_at(c, v) < 0 ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_position_at(c, v)))))
+                if (!bf_push(c, "position", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_position, 0, deep, INT64_C(9), j3d_Vtx1_view_v_position_at(c, v) < 0 ? -1
+                    : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_position_at(c, v)))))
                     return 0;
                 bf_pop(c);
             }
@@ -549,7 +559,13 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
         v->has_normal = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 12), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 16), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 20), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 24), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 28), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)))))))))))), bf_load_u32be(c->data + v->_offset + 8));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 12), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 16),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 20), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 24),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 28), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)))))))))))),
+                                    bf_load_u32be(c->data + v->_offset + 8));
             int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 8));
             if (c->err->failed)
                 return 0;
@@ -564,7 +580,8 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
             if (!deep) {
             } else {
                 j3d_VertexBuffer_view e_normal;
-                if (!bf_push(c, "normal", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_normal, 0, deep, INT64_C(10), j3d_Vtx1_view_v_normal_at(c, v) < 0 ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_normal_at(c, v)))))
+                if (!bf_push(c, "normal", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_normal, 0, deep, INT64_C(10), j3d_Vtx1_view_v_normal_at(c, v) < 0 ? -1
+                    : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_normal_at(c, v)))))
                     return 0;
                 bf_pop(c);
             }
@@ -576,7 +593,12 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
         v->has_tangent = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 16), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 20), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 24), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 28), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))))))), bf_load_u32be(c->data + v->_offset + 12));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 16), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 20),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 24), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 28),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52),
+                                    bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))))))), bf_load_u32be(c->data + v->_offset + 12));
             int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 12));
             if (c->err->failed)
                 return 0;
@@ -591,7 +613,8 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
             if (!deep) {
             } else {
                 j3d_VertexBuffer_view e_tangent;
-                if (!bf_push(c, "tangent", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_tangent, 0, deep, INT64_C(25), j3d_Vtx1_view_v_tangent_at(c, v) < 0 ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_tangent_at(c, v)))))
+                if (!bf_push(c, "tangent", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_tangent, 0, deep, INT64_C(25), j3d_Vtx1_view_v_tangent_at(c, v) < 0 ? -1
+                    : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_tangent_at(c, v)))))
                     return 0;
                 bf_pop(c);
             }
@@ -603,7 +626,12 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
         v->has_color0 = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 20), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 24), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 28), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)))))))))), bf_load_u32be(c->data + v->_offset + 16));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 20), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 24),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 28), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)))))))))),
+                                    bf_load_u32be(c->data + v->_offset + 16));
             int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 16));
             if (c->err->failed)
                 return 0;
@@ -618,7 +646,8 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
             if (!deep) {
             } else {
                 j3d_VertexBuffer_view e_color0;
-                if (!bf_push(c, "color0", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_color0, 0, deep, INT64_C(11), j3d_Vtx1_view_v_color0_at(c, v) < 0 ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_color0_at(c, v)))))
+                if (!bf_push(c, "color0", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_color0, 0, deep, INT64_C(11), j3d_Vtx1_view_v_color0_at(c, v) < 0 ? -1
+                    : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_color0_at(c, v)))))
                     return 0;
                 bf_pop(c);
             }
@@ -630,7 +659,11 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
         v->has_color1 = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 24), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 28), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))))), bf_load_u32be(c->data + v->_offset + 20));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 24), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 28),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52),
+                                    bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))))), bf_load_u32be(c->data + v->_offset + 20));
             int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 20));
             if (c->err->failed)
                 return 0;
@@ -645,7 +678,8 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
             if (!deep) {
             } else {
                 j3d_VertexBuffer_view e_color1;
-                if (!bf_push(c, "color1", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_color1, 0, deep, INT64_C(12), j3d_Vtx1_view_v_color1_at(c, v) < 0 ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_color1_at(c, v)))))
+                if (!bf_push(c, "color1", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_color1, 0, deep, INT64_C(12), j3d_Vtx1_view_v_color1_at(c, v) < 0 ? -1
+                    : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_color1_at(c, v)))))
                     return 0;
                 bf_pop(c);
             }
@@ -657,7 +691,11 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
         v->has_texcoord0 = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 28), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)))))))), bf_load_u32be(c->data + v->_offset + 24));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 28), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)))))))),
+                                    bf_load_u32be(c->data + v->_offset + 24));
             int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 24));
             if (c->err->failed)
                 return 0;
@@ -672,7 +710,9 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
             if (!deep) {
             } else {
                 j3d_VertexBuffer_view e_texcoord0;
-                if (!bf_push(c, "texcoord0", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord0, 0, deep, INT64_C(13), j3d_Vtx1_view_v_texcoord0_at(c, v) < 0 ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_texcoord0_at(c, v)))))
+                if (!bf_push(c, "texcoord0", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord0, 0, deep, INT64_C(13), j3d_Vtx1_view_v_texcoord0_at(c, v) < 0
+                    ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count,
+                    j3d_Vtx1_view_v_texcoord0_at(c, v)))))
                     return 0;
                 bf_pop(c);
             }
@@ -684,7 +724,10 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
         v->has_texcoord1 = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))), bf_load_u32be(c->data + v->_offset + 28));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52),
+                                    bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))), bf_load_u32be(c->data + v->_offset + 28));
             int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 28));
             if (c->err->failed)
                 return 0;
@@ -699,7 +742,9 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
             if (!deep) {
             } else {
                 j3d_VertexBuffer_view e_texcoord1;
-                if (!bf_push(c, "texcoord1", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord1, 0, deep, INT64_C(14), j3d_Vtx1_view_v_texcoord1_at(c, v) < 0 ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_texcoord1_at(c, v)))))
+                if (!bf_push(c, "texcoord1", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord1, 0, deep, INT64_C(14), j3d_Vtx1_view_v_texcoord1_at(c, v) < 0
+                    ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count,
+                    j3d_Vtx1_view_v_texcoord1_at(c, v)))))
                     return 0;
                 bf_pop(c);
             }
@@ -711,7 +756,10 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
         v->has_texcoord2 = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)))))), bf_load_u32be(c->data + v->_offset + 32));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)))))),
+                                    bf_load_u32be(c->data + v->_offset + 32));
             int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 32));
             if (c->err->failed)
                 return 0;
@@ -726,7 +774,9 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
             if (!deep) {
             } else {
                 j3d_VertexBuffer_view e_texcoord2;
-                if (!bf_push(c, "texcoord2", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord2, 0, deep, INT64_C(15), j3d_Vtx1_view_v_texcoord2_at(c, v) < 0 ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_texcoord2_at(c, v)))))
+                if (!bf_push(c, "texcoord2", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord2, 0, deep, INT64_C(15), j3d_Vtx1_view_v_texcoord2_at(c, v) < 0
+                    ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count,
+                    j3d_Vtx1_view_v_texcoord2_at(c, v)))))
                     return 0;
                 bf_pop(c);
             }
@@ -738,7 +788,9 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
         v->has_texcoord3 = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))), bf_load_u32be(c->data + v->_offset + 36));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52),
+                                    bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))), bf_load_u32be(c->data + v->_offset + 36));
             int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 36));
             if (c->err->failed)
                 return 0;
@@ -753,7 +805,9 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
             if (!deep) {
             } else {
                 j3d_VertexBuffer_view e_texcoord3;
-                if (!bf_push(c, "texcoord3", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord3, 0, deep, INT64_C(16), j3d_Vtx1_view_v_texcoord3_at(c, v) < 0 ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_texcoord3_at(c, v)))))
+                if (!bf_push(c, "texcoord3", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord3, 0, deep, INT64_C(16), j3d_Vtx1_view_v_texcoord3_at(c, v) < 0
+                    ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count,
+                    j3d_Vtx1_view_v_texcoord3_at(c, v)))))
                     return 0;
                 bf_pop(c);
             }
@@ -765,7 +819,9 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
         v->has_texcoord4 = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)))), bf_load_u32be(c->data + v->_offset + 40));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)))),
+                                    bf_load_u32be(c->data + v->_offset + 40));
             int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 40));
             if (c->err->failed)
                 return 0;
@@ -780,7 +836,9 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
             if (!deep) {
             } else {
                 j3d_VertexBuffer_view e_texcoord4;
-                if (!bf_push(c, "texcoord4", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord4, 0, deep, INT64_C(17), j3d_Vtx1_view_v_texcoord4_at(c, v) < 0 ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_texcoord4_at(c, v)))))
+                if (!bf_push(c, "texcoord4", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord4, 0, deep, INT64_C(17), j3d_Vtx1_view_v_texcoord4_at(c, v) < 0
+                    ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count,
+                    j3d_Vtx1_view_v_texcoord4_at(c, v)))))
                     return 0;
                 bf_pop(c);
             }
@@ -792,7 +850,8 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
         v->has_texcoord5 = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))), bf_load_u32be(c->data + v->_offset + 44));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52),
+                                    bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))), bf_load_u32be(c->data + v->_offset + 44));
             int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 44));
             if (c->err->failed)
                 return 0;
@@ -807,7 +866,9 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
             if (!deep) {
             } else {
                 j3d_VertexBuffer_view e_texcoord5;
-                if (!bf_push(c, "texcoord5", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord5, 0, deep, INT64_C(18), j3d_Vtx1_view_v_texcoord5_at(c, v) < 0 ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_texcoord5_at(c, v)))))
+                if (!bf_push(c, "texcoord5", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord5, 0, deep, INT64_C(18), j3d_Vtx1_view_v_texcoord5_at(c, v) < 0
+                    ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count,
+                    j3d_Vtx1_view_v_texcoord5_at(c, v)))))
                     return 0;
                 bf_pop(c);
             }
@@ -819,7 +880,8 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
         v->has_texcoord6 = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 48));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)),
+                                    bf_load_u32be(c->data + v->_offset + 48));
             int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 48));
             if (c->err->failed)
                 return 0;
@@ -834,7 +896,9 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
             if (!deep) {
             } else {
                 j3d_VertexBuffer_view e_texcoord6;
-                if (!bf_push(c, "texcoord6", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord6, 0, deep, INT64_C(19), j3d_Vtx1_view_v_texcoord6_at(c, v) < 0 ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_texcoord6_at(c, v)))))
+                if (!bf_push(c, "texcoord6", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord6, 0, deep, INT64_C(19), j3d_Vtx1_view_v_texcoord6_at(c, v) < 0
+                    ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count,
+                    j3d_Vtx1_view_v_texcoord6_at(c, v)))))
                     return 0;
                 bf_pop(c);
             }
@@ -861,7 +925,9 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
             if (!deep) {
             } else {
                 j3d_VertexBuffer_view e_texcoord7;
-                if (!bf_push(c, "texcoord7", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord7, 0, deep, INT64_C(20), j3d_Vtx1_view_v_texcoord7_at(c, v) < 0 ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_texcoord7_at(c, v)))))
+                if (!bf_push(c, "texcoord7", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord7, 0, deep, INT64_C(20), j3d_Vtx1_view_v_texcoord7_at(c, v) < 0
+                    ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count,
+                    j3d_Vtx1_view_v_texcoord7_at(c, v)))))
                     return 0;
                 bf_pop(c);
             }
@@ -951,7 +1017,8 @@ int j3d_view_lay_VertexBuffer(bf_ctx *c, const bf_view_doc *d, j3d_VertexBuffer_
             size_t padded_end = c->end;
             c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
             {
-                int64_t n = bf_mul(bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), j3d_VertexBuffer_view_v_per_entry(c, v)), j3d_VertexBuffer_view_v_per_entry(c, v));
+                int64_t n = bf_mul(bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), j3d_VertexBuffer_view_v_per_entry(c, v)),
+                                   j3d_VertexBuffer_view_v_per_entry(c, v));
                 if (c->err->failed)
                     return 0;
                 if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -976,7 +1043,8 @@ int j3d_view_lay_VertexBuffer(bf_ctx *c, const bf_view_doc *d, j3d_VertexBuffer_
             size_t padded_end = c->end;
             c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
             {
-                int64_t n = bf_mul(bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), j3d_VertexBuffer_view_v_per_entry(c, v)), j3d_VertexBuffer_view_v_per_entry(c, v));
+                int64_t n = bf_mul(bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), j3d_VertexBuffer_view_v_per_entry(c, v)),
+                                   j3d_VertexBuffer_view_v_per_entry(c, v));
                 if (c->err->failed)
                     return 0;
                 if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -1001,7 +1069,8 @@ int j3d_view_lay_VertexBuffer(bf_ctx *c, const bf_view_doc *d, j3d_VertexBuffer_
             size_t padded_end = c->end;
             c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
             {
-                int64_t n = bf_mul(bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), bf_mul(2, j3d_VertexBuffer_view_v_per_entry(c, v))), j3d_VertexBuffer_view_v_per_entry(c, v));
+                int64_t n = bf_mul(bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), bf_mul(2, j3d_VertexBuffer_view_v_per_entry(c, v))),
+                                   j3d_VertexBuffer_view_v_per_entry(c, v));
                 if (c->err->failed)
                     return 0;
                 if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -1026,7 +1095,8 @@ int j3d_view_lay_VertexBuffer(bf_ctx *c, const bf_view_doc *d, j3d_VertexBuffer_
             size_t padded_end = c->end;
             c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
             {
-                int64_t n = bf_mul(bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), bf_mul(2, j3d_VertexBuffer_view_v_per_entry(c, v))), j3d_VertexBuffer_view_v_per_entry(c, v));
+                int64_t n = bf_mul(bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), bf_mul(2, j3d_VertexBuffer_view_v_per_entry(c, v))),
+                                   j3d_VertexBuffer_view_v_per_entry(c, v));
                 if (c->err->failed)
                     return 0;
                 if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -1051,7 +1121,8 @@ int j3d_view_lay_VertexBuffer(bf_ctx *c, const bf_view_doc *d, j3d_VertexBuffer_
             size_t padded_end = c->end;
             c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
             {
-                int64_t n = bf_mul(bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), bf_mul(4, j3d_VertexBuffer_view_v_per_entry(c, v))), j3d_VertexBuffer_view_v_per_entry(c, v));
+                int64_t n = bf_mul(bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), bf_mul(4, j3d_VertexBuffer_view_v_per_entry(c, v))),
+                                   j3d_VertexBuffer_view_v_per_entry(c, v));
                 if (c->err->failed)
                     return 0;
                 if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -1065,7 +1136,8 @@ int j3d_view_lay_VertexBuffer(bf_ctx *c, const bf_view_doc *d, j3d_VertexBuffer_
         }
     }
     /* colors16 */
-    if (v->_p_format >= 0 && j3d_VertexBuffer_view_v_is_color(c, v) && (j3d_VertexBuffer_view_v_data_type(c, v) == 0 || j3d_VertexBuffer_view_v_data_type(c, v) == 3)) {
+    if (v->_p_format >= 0 && j3d_VertexBuffer_view_v_is_color(c, v)
+        && (j3d_VertexBuffer_view_v_data_type(c, v) == 0 || j3d_VertexBuffer_view_v_data_type(c, v) == 3)) {
         v->has_colors16 = 1;
         v->colors16_at = c->pos;
         {
@@ -1090,7 +1162,8 @@ int j3d_view_lay_VertexBuffer(bf_ctx *c, const bf_view_doc *d, j3d_VertexBuffer_
         }
     }
     /* colors24 */
-    if (v->_p_format >= 0 && j3d_VertexBuffer_view_v_is_color(c, v) && (j3d_VertexBuffer_view_v_data_type(c, v) == 1 || j3d_VertexBuffer_view_v_data_type(c, v) == 4)) {
+    if (v->_p_format >= 0 && j3d_VertexBuffer_view_v_is_color(c, v)
+        && (j3d_VertexBuffer_view_v_data_type(c, v) == 1 || j3d_VertexBuffer_view_v_data_type(c, v) == 4)) {
         v->has_colors24 = 1;
         v->colors24_at = c->pos;
         {
@@ -1115,7 +1188,8 @@ int j3d_view_lay_VertexBuffer(bf_ctx *c, const bf_view_doc *d, j3d_VertexBuffer_
         }
     }
     /* colors32 */
-    if (v->_p_format >= 0 && j3d_VertexBuffer_view_v_is_color(c, v) && (j3d_VertexBuffer_view_v_data_type(c, v) == 2 || j3d_VertexBuffer_view_v_data_type(c, v) == 5)) {
+    if (v->_p_format >= 0 && j3d_VertexBuffer_view_v_is_color(c, v)
+        && (j3d_VertexBuffer_view_v_data_type(c, v) == 2 || j3d_VertexBuffer_view_v_data_type(c, v) == 5)) {
         v->has_colors32 = 1;
         v->colors32_at = c->pos;
         {
@@ -1225,7 +1299,8 @@ int j3d_view_lay_Evp1(bf_ctx *c, const bf_view_doc *d, j3d_Evp1_view *v, int64_t
                 j3d_EnvelopeJoints_view *cur = &e[i & 1];
                 const j3d_EnvelopeJoints_view *prev = i ? &e[(i - 1) & 1] : NULL;
                 (void)prev;
-                if (!bf_push(c, "joint_indices", i) || !j3d_view_lay_EnvelopeJoints(c, d, cur, i, deep, (int64_t)(bf_view_elem(c, c->data + v->sizes_at, 1, v->sizes_count, (int64_t)i))[0]))
+                if (!bf_push(c, "joint_indices", i)
+                    || !j3d_view_lay_EnvelopeJoints(c, d, cur, i, deep, (int64_t)(bf_view_elem(c, c->data + v->sizes_at, 1, v->sizes_count, (int64_t)i))[0]))
                     return 0;
                 bf_pop(c);
             }
@@ -1258,7 +1333,8 @@ int j3d_view_lay_Evp1(bf_ctx *c, const bf_view_doc *d, j3d_Evp1_view *v, int64_t
                 j3d_EnvelopeWeights_view *cur = &e[i & 1];
                 const j3d_EnvelopeWeights_view *prev = i ? &e[(i - 1) & 1] : NULL;
                 (void)prev;
-                if (!bf_push(c, "weights", i) || !j3d_view_lay_EnvelopeWeights(c, d, cur, i, deep, (int64_t)(bf_view_elem(c, c->data + v->sizes_at, 1, v->sizes_count, (int64_t)i))[0]))
+                if (!bf_push(c, "weights", i)
+                    || !j3d_view_lay_EnvelopeWeights(c, d, cur, i, deep, (int64_t)(bf_view_elem(c, c->data + v->sizes_at, 1, v->sizes_count, (int64_t)i))[0]))
                     return 0;
                 bf_pop(c);
             }
@@ -1819,7 +1895,9 @@ int j3d_view_lay_Shp1(bf_ctx *c, const bf_view_doc *d, j3d_Shp1_view *v, int64_t
             } else {
                 j3d_Shape_view e;
                 for (int64_t i = 0; i < n; i++) {
-                    if (!bf_push(c, "shapes", i) || !j3d_view_lay_Shape(c, d, &e, i, deep, bf_sub((int64_t)v->_offset, 8), (int64_t)bf_load_u32be(c->data + v->_offset + 16), (int64_t)bf_load_u32be(c->data + v->_offset + 24), (int64_t)bf_load_u32be(c->data + v->_offset + 32)))
+                    if (!bf_push(c, "shapes", i) || !j3d_view_lay_Shape(c, d, &e, i, deep, bf_sub((int64_t)v->_offset, 8),
+                        (int64_t)bf_load_u32be(c->data + v->_offset + 16), (int64_t)bf_load_u32be(c->data + v->_offset + 24),
+                        (int64_t)bf_load_u32be(c->data + v->_offset + 32)))
                         return 0;
                     bf_pop(c);
                 }
@@ -1903,7 +1981,8 @@ int j3d_view_lay_Shp1(bf_ctx *c, const bf_view_doc *d, j3d_Shp1_view *v, int64_t
             } else {
                 j3d_MatrixGroupData_view e;
                 for (int64_t i = 0; i < n; i++) {
-                    if (!bf_push(c, "group_data", i) || !j3d_view_lay_MatrixGroupData(c, d, &e, i, deep, bf_sub((int64_t)v->_offset, 8), (int64_t)bf_load_u32be(c->data + v->_offset + 20)))
+                    if (!bf_push(c, "group_data", i)
+                        || !j3d_view_lay_MatrixGroupData(c, d, &e, i, deep, bf_sub((int64_t)v->_offset, 8), (int64_t)bf_load_u32be(c->data + v->_offset + 20)))
                         return 0;
                     bf_pop(c);
                 }
@@ -1915,7 +1994,8 @@ int j3d_view_lay_Shp1(bf_ctx *c, const bf_view_doc *d, j3d_Shp1_view *v, int64_t
     return 1;
 }
 
-int j3d_view_lay_Shape(bf_ctx *c, const bf_view_doc *d, j3d_Shape_view *v, int64_t index, int deep, int64_t p_base, int64_t p_attribute_table, int64_t p_primitive_data, int64_t p_definitions)
+int j3d_view_lay_Shape(bf_ctx *c, const bf_view_doc *d, j3d_Shape_view *v, int64_t index, int deep, int64_t p_base, int64_t p_attribute_table,
+                       int64_t p_primitive_data, int64_t p_definitions)
 {
     memset(v, 0, sizeof *v);
     v->_doc = d;
@@ -2047,7 +2127,8 @@ int j3d_view_lay_Shape(bf_ctx *c, const bf_view_doc *d, j3d_Shape_view *v, int64
             } else {
                 j3d_MatrixGroup_view e;
                 for (int64_t i = 0; i < n; i++) {
-                    if (!bf_push(c, "groups", i) || !j3d_view_lay_MatrixGroup(c, d, &e, i, deep, v->_p_base, v->_p_primitive_data, bf_sub((int64_t)v->attributes_count, 1), j3d_Shape_view_v__q1(c, v)))
+                    if (!bf_push(c, "groups", i) || !j3d_view_lay_MatrixGroup(c, d, &e, i, deep, v->_p_base, v->_p_primitive_data,
+                        bf_sub((int64_t)v->attributes_count, 1), j3d_Shape_view_v__q1(c, v)))
                         return 0;
                     bf_pop(c);
                 }
@@ -2079,7 +2160,8 @@ int j3d_view_lay_IndexAttribute(bf_ctx *c, const bf_view_doc *d, j3d_IndexAttrib
     return 1;
 }
 
-int j3d_view_lay_MatrixGroup(bf_ctx *c, const bf_view_doc *d, j3d_MatrixGroup_view *v, int64_t index, int deep, int64_t p_base, int64_t p_primitive_data, int64_t p_attribute_count, int64_t p_wide_mask)
+int j3d_view_lay_MatrixGroup(bf_ctx *c, const bf_view_doc *d, j3d_MatrixGroup_view *v, int64_t index, int deep, int64_t p_base, int64_t p_primitive_data,
+                             int64_t p_attribute_count, int64_t p_wide_mask)
 {
     memset(v, 0, sizeof *v);
     v->_doc = d;
@@ -2525,7 +2607,22 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_materials = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 8), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 12), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 16), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 20), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 24), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 28), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)))))))))))))))))))))))))))))), bf_load_u32be(c->data + v->_offset + 4));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 8), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 12),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 16), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 20),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 24), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 28),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                    8)))))))))))))))))))))))))))))), bf_load_u32be(c->data + v->_offset + 4));
             int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 4));
             if (c->err->failed)
                 return 0;
@@ -2572,7 +2669,21 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_indirect = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 20), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 24), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 28), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))))))))))))))))))))))), bf_load_u32be(c->data + v->_offset + 16));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 20), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 24),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 28), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120),
+                                    bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))))))))))))))))))))))),
+                                    bf_load_u32be(c->data + v->_offset + 16));
             int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 16));
             if (c->err->failed)
                 return 0;
@@ -2619,7 +2730,20 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_cull_modes = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 24), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 28), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)))))))))))))))))))))))))), bf_load_u32be(c->data + v->_offset + 20));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 24), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 28),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                    8)))))))))))))))))))))))))), bf_load_u32be(c->data + v->_offset + 20));
             int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 20));
             if (c->err->failed)
                 return 0;
@@ -2658,7 +2782,19 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_material_colors = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 28), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))))))))))))))))))))), bf_load_u32be(c->data + v->_offset + 24));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 28), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120),
+                                    bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))))))))))))))))))))), bf_load_u32be(c->data + v->_offset + 24));
             int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 24));
             if (c->err->failed)
                 return 0;
@@ -2705,7 +2841,19 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_color_channel_counts = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)))))))))))))))))))))))), bf_load_u32be(c->data + v->_offset + 28));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                    8)))))))))))))))))))))))), bf_load_u32be(c->data + v->_offset + 28));
             int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 28));
             if (c->err->failed)
                 return 0;
@@ -2744,7 +2892,18 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_color_channels = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))))))))))))))))))), bf_load_u32be(c->data + v->_offset + 32));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120),
+                                    bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))))))))))))))))))), bf_load_u32be(c->data + v->_offset + 32));
             int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 32));
             if (c->err->failed)
                 return 0;
@@ -2791,7 +2950,18 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_ambient_colors = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)))))))))))))))))))))), bf_load_u32be(c->data + v->_offset + 36));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                    8)))))))))))))))))))))), bf_load_u32be(c->data + v->_offset + 36));
             int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 36));
             if (c->err->failed)
                 return 0;
@@ -2838,7 +3008,17 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_light_colors = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))))))))))))))))), bf_load_u32be(c->data + v->_offset + 40));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120),
+                                    bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))))))))))))))))), bf_load_u32be(c->data + v->_offset + 40));
             int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 40));
             if (c->err->failed)
                 return 0;
@@ -2885,7 +3065,17 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_tex_gen_counts = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)))))))))))))))))))), bf_load_u32be(c->data + v->_offset + 44));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                    8)))))))))))))))))))), bf_load_u32be(c->data + v->_offset + 44));
             int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 44));
             if (c->err->failed)
                 return 0;
@@ -2924,7 +3114,16 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_tex_gens = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))))))))))))))), bf_load_u32be(c->data + v->_offset + 48));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120),
+                                    bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))))))))))))))), bf_load_u32be(c->data + v->_offset + 48));
             int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 48));
             if (c->err->failed)
                 return 0;
@@ -2971,7 +3170,16 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_post_tex_gens = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)))))))))))))))))), bf_load_u32be(c->data + v->_offset + 52));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                    8)))))))))))))))))), bf_load_u32be(c->data + v->_offset + 52));
             int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 52));
             if (c->err->failed)
                 return 0;
@@ -3018,7 +3226,15 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_tex_matrices = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))))))))))))), bf_load_u32be(c->data + v->_offset + 56));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120),
+                                    bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))))))))))))), bf_load_u32be(c->data + v->_offset + 56));
             int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 56));
             if (c->err->failed)
                 return 0;
@@ -3065,7 +3281,15 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_post_tex_matrices = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)))))))))))))))), bf_load_u32be(c->data + v->_offset + 60));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                    8)))))))))))))))), bf_load_u32be(c->data + v->_offset + 60));
             int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 60));
             if (c->err->failed)
                 return 0;
@@ -3112,7 +3336,14 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_textures = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))))))))))), bf_load_u32be(c->data + v->_offset + 64));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120),
+                                    bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))))))))))), bf_load_u32be(c->data + v->_offset + 64));
             int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 64));
             if (c->err->failed)
                 return 0;
@@ -3151,7 +3382,14 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_tev_orders = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)))))))))))))), bf_load_u32be(c->data + v->_offset + 68));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                    8)))))))))))))), bf_load_u32be(c->data + v->_offset + 68));
             int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 68));
             if (c->err->failed)
                 return 0;
@@ -3198,7 +3436,13 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_tev_colors = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))))))))), bf_load_u32be(c->data + v->_offset + 72));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120),
+                                    bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))))))))), bf_load_u32be(c->data + v->_offset + 72));
             int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 72));
             if (c->err->failed)
                 return 0;
@@ -3245,7 +3489,13 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_konst_colors = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)))))))))))), bf_load_u32be(c->data + v->_offset + 76));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)))))))))))),
+                                    bf_load_u32be(c->data + v->_offset + 76));
             int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 76));
             if (c->err->failed)
                 return 0;
@@ -3292,7 +3542,12 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_tev_stage_counts = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))))))), bf_load_u32be(c->data + v->_offset + 80));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120),
+                                    bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))))))), bf_load_u32be(c->data + v->_offset + 80));
             int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 80));
             if (c->err->failed)
                 return 0;
@@ -3331,7 +3586,12 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_tev_stages = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)))))))))), bf_load_u32be(c->data + v->_offset + 84));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)))))))))),
+                                    bf_load_u32be(c->data + v->_offset + 84));
             int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 84));
             if (c->err->failed)
                 return 0;
@@ -3378,7 +3638,11 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_swap_modes = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))))), bf_load_u32be(c->data + v->_offset + 88));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120),
+                                    bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))))), bf_load_u32be(c->data + v->_offset + 88));
             int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 88));
             if (c->err->failed)
                 return 0;
@@ -3425,7 +3689,11 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_swap_tables = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)))))))), bf_load_u32be(c->data + v->_offset + 92));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)))))))),
+                                    bf_load_u32be(c->data + v->_offset + 92));
             int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 92));
             if (c->err->failed)
                 return 0;
@@ -3472,7 +3740,10 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_fogs = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))), bf_load_u32be(c->data + v->_offset + 96));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120),
+                                    bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))), bf_load_u32be(c->data + v->_offset + 96));
             int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 96));
             if (c->err->failed)
                 return 0;
@@ -3519,7 +3790,10 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_alpha_compares = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)))))), bf_load_u32be(c->data + v->_offset + 100));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)))))),
+                                    bf_load_u32be(c->data + v->_offset + 100));
             int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 100));
             if (c->err->failed)
                 return 0;
@@ -3566,7 +3840,9 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_blend_modes = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))), bf_load_u32be(c->data + v->_offset + 104));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120),
+                                    bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))), bf_load_u32be(c->data + v->_offset + 104));
             int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 104));
             if (c->err->failed)
                 return 0;
@@ -3613,7 +3889,9 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_z_modes = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)))), bf_load_u32be(c->data + v->_offset + 108));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)))),
+                                    bf_load_u32be(c->data + v->_offset + 108));
             int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 108));
             if (c->err->failed)
                 return 0;
@@ -3660,7 +3938,8 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_z_compares = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))), bf_load_u32be(c->data + v->_offset + 112));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120),
+                                    bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))), bf_load_u32be(c->data + v->_offset + 112));
             int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 112));
             if (c->err->failed)
                 return 0;
@@ -3699,7 +3978,8 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_dithers = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 116));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)),
+                                    bf_load_u32be(c->data + v->_offset + 116));
             int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 116));
             if (c->err->failed)
                 return 0;
@@ -5386,7 +5666,8 @@ int j3d_view_lay_BtiHeader(bf_ctx *c, const bf_view_doc *d, j3d_BtiHeader_view *
                 j3d_TextureImage_view *cur = &e[i & 1];
                 const j3d_TextureImage_view *prev = i ? &e[(i - 1) & 1] : NULL;
                 (void)prev;
-                if (!bf_push(c, "images", i) || !j3d_view_lay_TextureImage(c, d, cur, i, deep, (int64_t)c->data[v->_offset + 0], (int64_t)bf_load_u16be(c->data + v->_offset + 2), (int64_t)bf_load_u16be(c->data + v->_offset + 4), (int64_t)i))
+                if (!bf_push(c, "images", i) || !j3d_view_lay_TextureImage(c, d, cur, i, deep, (int64_t)c->data[v->_offset + 0],
+                    (int64_t)bf_load_u16be(c->data + v->_offset + 2), (int64_t)bf_load_u16be(c->data + v->_offset + 4), (int64_t)i))
                     return 0;
                 bf_pop(c);
             }
@@ -5397,7 +5678,8 @@ int j3d_view_lay_BtiHeader(bf_ctx *c, const bf_view_doc *d, j3d_BtiHeader_view *
     return 1;
 }
 
-int j3d_view_lay_TextureImage(bf_ctx *c, const bf_view_doc *d, j3d_TextureImage_view *v, int64_t index, int deep, int64_t p_format, int64_t p_width, int64_t p_height, int64_t p_level)
+int j3d_view_lay_TextureImage(bf_ctx *c, const bf_view_doc *d, j3d_TextureImage_view *v, int64_t index, int deep, int64_t p_format, int64_t p_width,
+                              int64_t p_height, int64_t p_level)
 {
     memset(v, 0, sizeof *v);
     v->_doc = d;
@@ -5411,7 +5693,10 @@ int j3d_view_lay_TextureImage(bf_ctx *c, const bf_view_doc *d, j3d_TextureImage_
     v->_p_level = p_level;
     /* data */
     {
-        int64_t n = bf_mul(bf_mul(bf_div(c, bf_sub(bf_add(bf_max(bf_shr(v->_p_width, v->_p_level), 1), j3d_TextureImage_view_v_tile_width(c, v)), 1), j3d_TextureImage_view_v_tile_width(c, v)), bf_div(c, bf_sub(bf_add(bf_max(bf_shr(v->_p_height, v->_p_level), 1), j3d_TextureImage_view_v_tile_height(c, v)), 1), j3d_TextureImage_view_v_tile_height(c, v))), j3d_TextureImage_view_v_tile_bytes(c, v));
+        int64_t n = bf_mul(bf_mul(bf_div(c, bf_sub(bf_add(bf_max(bf_shr(v->_p_width, v->_p_level), 1), j3d_TextureImage_view_v_tile_width(c, v)), 1),
+                           j3d_TextureImage_view_v_tile_width(c, v)), bf_div(c, bf_sub(bf_add(bf_max(bf_shr(v->_p_height, v->_p_level), 1),
+                           j3d_TextureImage_view_v_tile_height(c, v)), 1), j3d_TextureImage_view_v_tile_height(c, v))), j3d_TextureImage_view_v_tile_bytes(c,
+                           v));
         if (c->err->failed)
             return 0;
         if (n < 0)
@@ -5595,7 +5880,8 @@ static int sub_Vtx1_position(bf_ctx *c, const j3d_Vtx1_view *v, j3d_VertexBuffer
 {
     c->pos = v->position_at;
     c->end = v->position_lim;
-    return j3d_view_lay_VertexBuffer(c, v->_doc, out, 0, 0, INT64_C(9), j3d_Vtx1_view_v_position_at(c, v) < 0 ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_position_at(c, v))));
+    return j3d_view_lay_VertexBuffer(c, v->_doc, out, 0, 0, INT64_C(9), j3d_Vtx1_view_v_position_at(c, v) < 0 ? -1 : j3d_VertexFormat_view_fv_packed(c,
+                                     bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_position_at(c, v))));
 }
 j3d_VertexBuffer_view j3d_Vtx1_view_position(const j3d_Vtx1_view *v)
 {
@@ -5611,7 +5897,8 @@ static int sub_Vtx1_normal(bf_ctx *c, const j3d_Vtx1_view *v, j3d_VertexBuffer_v
 {
     c->pos = v->normal_at;
     c->end = v->normal_lim;
-    return j3d_view_lay_VertexBuffer(c, v->_doc, out, 0, 0, INT64_C(10), j3d_Vtx1_view_v_normal_at(c, v) < 0 ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_normal_at(c, v))));
+    return j3d_view_lay_VertexBuffer(c, v->_doc, out, 0, 0, INT64_C(10), j3d_Vtx1_view_v_normal_at(c, v) < 0 ? -1 : j3d_VertexFormat_view_fv_packed(c,
+                                     bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_normal_at(c, v))));
 }
 j3d_VertexBuffer_view j3d_Vtx1_view_normal(const j3d_Vtx1_view *v)
 {
@@ -5627,7 +5914,8 @@ static int sub_Vtx1_tangent(bf_ctx *c, const j3d_Vtx1_view *v, j3d_VertexBuffer_
 {
     c->pos = v->tangent_at;
     c->end = v->tangent_lim;
-    return j3d_view_lay_VertexBuffer(c, v->_doc, out, 0, 0, INT64_C(25), j3d_Vtx1_view_v_tangent_at(c, v) < 0 ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_tangent_at(c, v))));
+    return j3d_view_lay_VertexBuffer(c, v->_doc, out, 0, 0, INT64_C(25), j3d_Vtx1_view_v_tangent_at(c, v) < 0 ? -1 : j3d_VertexFormat_view_fv_packed(c,
+                                     bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_tangent_at(c, v))));
 }
 j3d_VertexBuffer_view j3d_Vtx1_view_tangent(const j3d_Vtx1_view *v)
 {
@@ -5643,7 +5931,8 @@ static int sub_Vtx1_color0(bf_ctx *c, const j3d_Vtx1_view *v, j3d_VertexBuffer_v
 {
     c->pos = v->color0_at;
     c->end = v->color0_lim;
-    return j3d_view_lay_VertexBuffer(c, v->_doc, out, 0, 0, INT64_C(11), j3d_Vtx1_view_v_color0_at(c, v) < 0 ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_color0_at(c, v))));
+    return j3d_view_lay_VertexBuffer(c, v->_doc, out, 0, 0, INT64_C(11), j3d_Vtx1_view_v_color0_at(c, v) < 0 ? -1 : j3d_VertexFormat_view_fv_packed(c,
+                                     bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_color0_at(c, v))));
 }
 j3d_VertexBuffer_view j3d_Vtx1_view_color0(const j3d_Vtx1_view *v)
 {
@@ -5659,7 +5948,8 @@ static int sub_Vtx1_color1(bf_ctx *c, const j3d_Vtx1_view *v, j3d_VertexBuffer_v
 {
     c->pos = v->color1_at;
     c->end = v->color1_lim;
-    return j3d_view_lay_VertexBuffer(c, v->_doc, out, 0, 0, INT64_C(12), j3d_Vtx1_view_v_color1_at(c, v) < 0 ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_color1_at(c, v))));
+    return j3d_view_lay_VertexBuffer(c, v->_doc, out, 0, 0, INT64_C(12), j3d_Vtx1_view_v_color1_at(c, v) < 0 ? -1 : j3d_VertexFormat_view_fv_packed(c,
+                                     bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_color1_at(c, v))));
 }
 j3d_VertexBuffer_view j3d_Vtx1_view_color1(const j3d_Vtx1_view *v)
 {
@@ -5675,7 +5965,8 @@ static int sub_Vtx1_texcoord0(bf_ctx *c, const j3d_Vtx1_view *v, j3d_VertexBuffe
 {
     c->pos = v->texcoord0_at;
     c->end = v->texcoord0_lim;
-    return j3d_view_lay_VertexBuffer(c, v->_doc, out, 0, 0, INT64_C(13), j3d_Vtx1_view_v_texcoord0_at(c, v) < 0 ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_texcoord0_at(c, v))));
+    return j3d_view_lay_VertexBuffer(c, v->_doc, out, 0, 0, INT64_C(13), j3d_Vtx1_view_v_texcoord0_at(c, v) < 0 ? -1 : j3d_VertexFormat_view_fv_packed(c,
+                                     bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_texcoord0_at(c, v))));
 }
 j3d_VertexBuffer_view j3d_Vtx1_view_texcoord0(const j3d_Vtx1_view *v)
 {
@@ -5691,7 +5982,8 @@ static int sub_Vtx1_texcoord1(bf_ctx *c, const j3d_Vtx1_view *v, j3d_VertexBuffe
 {
     c->pos = v->texcoord1_at;
     c->end = v->texcoord1_lim;
-    return j3d_view_lay_VertexBuffer(c, v->_doc, out, 0, 0, INT64_C(14), j3d_Vtx1_view_v_texcoord1_at(c, v) < 0 ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_texcoord1_at(c, v))));
+    return j3d_view_lay_VertexBuffer(c, v->_doc, out, 0, 0, INT64_C(14), j3d_Vtx1_view_v_texcoord1_at(c, v) < 0 ? -1 : j3d_VertexFormat_view_fv_packed(c,
+                                     bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_texcoord1_at(c, v))));
 }
 j3d_VertexBuffer_view j3d_Vtx1_view_texcoord1(const j3d_Vtx1_view *v)
 {
@@ -5707,7 +5999,8 @@ static int sub_Vtx1_texcoord2(bf_ctx *c, const j3d_Vtx1_view *v, j3d_VertexBuffe
 {
     c->pos = v->texcoord2_at;
     c->end = v->texcoord2_lim;
-    return j3d_view_lay_VertexBuffer(c, v->_doc, out, 0, 0, INT64_C(15), j3d_Vtx1_view_v_texcoord2_at(c, v) < 0 ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_texcoord2_at(c, v))));
+    return j3d_view_lay_VertexBuffer(c, v->_doc, out, 0, 0, INT64_C(15), j3d_Vtx1_view_v_texcoord2_at(c, v) < 0 ? -1 : j3d_VertexFormat_view_fv_packed(c,
+                                     bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_texcoord2_at(c, v))));
 }
 j3d_VertexBuffer_view j3d_Vtx1_view_texcoord2(const j3d_Vtx1_view *v)
 {
@@ -5723,7 +6016,8 @@ static int sub_Vtx1_texcoord3(bf_ctx *c, const j3d_Vtx1_view *v, j3d_VertexBuffe
 {
     c->pos = v->texcoord3_at;
     c->end = v->texcoord3_lim;
-    return j3d_view_lay_VertexBuffer(c, v->_doc, out, 0, 0, INT64_C(16), j3d_Vtx1_view_v_texcoord3_at(c, v) < 0 ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_texcoord3_at(c, v))));
+    return j3d_view_lay_VertexBuffer(c, v->_doc, out, 0, 0, INT64_C(16), j3d_Vtx1_view_v_texcoord3_at(c, v) < 0 ? -1 : j3d_VertexFormat_view_fv_packed(c,
+                                     bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_texcoord3_at(c, v))));
 }
 j3d_VertexBuffer_view j3d_Vtx1_view_texcoord3(const j3d_Vtx1_view *v)
 {
@@ -5739,7 +6033,8 @@ static int sub_Vtx1_texcoord4(bf_ctx *c, const j3d_Vtx1_view *v, j3d_VertexBuffe
 {
     c->pos = v->texcoord4_at;
     c->end = v->texcoord4_lim;
-    return j3d_view_lay_VertexBuffer(c, v->_doc, out, 0, 0, INT64_C(17), j3d_Vtx1_view_v_texcoord4_at(c, v) < 0 ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_texcoord4_at(c, v))));
+    return j3d_view_lay_VertexBuffer(c, v->_doc, out, 0, 0, INT64_C(17), j3d_Vtx1_view_v_texcoord4_at(c, v) < 0 ? -1 : j3d_VertexFormat_view_fv_packed(c,
+                                     bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_texcoord4_at(c, v))));
 }
 j3d_VertexBuffer_view j3d_Vtx1_view_texcoord4(const j3d_Vtx1_view *v)
 {
@@ -5755,7 +6050,8 @@ static int sub_Vtx1_texcoord5(bf_ctx *c, const j3d_Vtx1_view *v, j3d_VertexBuffe
 {
     c->pos = v->texcoord5_at;
     c->end = v->texcoord5_lim;
-    return j3d_view_lay_VertexBuffer(c, v->_doc, out, 0, 0, INT64_C(18), j3d_Vtx1_view_v_texcoord5_at(c, v) < 0 ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_texcoord5_at(c, v))));
+    return j3d_view_lay_VertexBuffer(c, v->_doc, out, 0, 0, INT64_C(18), j3d_Vtx1_view_v_texcoord5_at(c, v) < 0 ? -1 : j3d_VertexFormat_view_fv_packed(c,
+                                     bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_texcoord5_at(c, v))));
 }
 j3d_VertexBuffer_view j3d_Vtx1_view_texcoord5(const j3d_Vtx1_view *v)
 {
@@ -5771,7 +6067,8 @@ static int sub_Vtx1_texcoord6(bf_ctx *c, const j3d_Vtx1_view *v, j3d_VertexBuffe
 {
     c->pos = v->texcoord6_at;
     c->end = v->texcoord6_lim;
-    return j3d_view_lay_VertexBuffer(c, v->_doc, out, 0, 0, INT64_C(19), j3d_Vtx1_view_v_texcoord6_at(c, v) < 0 ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_texcoord6_at(c, v))));
+    return j3d_view_lay_VertexBuffer(c, v->_doc, out, 0, 0, INT64_C(19), j3d_Vtx1_view_v_texcoord6_at(c, v) < 0 ? -1 : j3d_VertexFormat_view_fv_packed(c,
+                                     bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_texcoord6_at(c, v))));
 }
 j3d_VertexBuffer_view j3d_Vtx1_view_texcoord6(const j3d_Vtx1_view *v)
 {
@@ -5787,7 +6084,8 @@ static int sub_Vtx1_texcoord7(bf_ctx *c, const j3d_Vtx1_view *v, j3d_VertexBuffe
 {
     c->pos = v->texcoord7_at;
     c->end = v->texcoord7_lim;
-    return j3d_view_lay_VertexBuffer(c, v->_doc, out, 0, 0, INT64_C(20), j3d_Vtx1_view_v_texcoord7_at(c, v) < 0 ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_texcoord7_at(c, v))));
+    return j3d_view_lay_VertexBuffer(c, v->_doc, out, 0, 0, INT64_C(20), j3d_Vtx1_view_v_texcoord7_at(c, v) < 0 ? -1 : j3d_VertexFormat_view_fv_packed(c,
+                                     bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_texcoord7_at(c, v))));
 }
 j3d_VertexBuffer_view j3d_Vtx1_view_texcoord7(const j3d_Vtx1_view *v)
 {
@@ -5913,7 +6211,8 @@ static int sub_Shp1_shapes(bf_ctx *c, const j3d_Shp1_view *v, size_t i, const j3
     (void)prev;
     c->pos = v->shapes_at + i * 40;
     c->end = v->shapes_lim;
-    return j3d_view_lay_Shape(c, v->_doc, out, (int64_t)i, 0, bf_sub((int64_t)v->_offset, 8), (int64_t)bf_load_u32be(c->data + v->_offset + 16), (int64_t)bf_load_u32be(c->data + v->_offset + 24), (int64_t)bf_load_u32be(c->data + v->_offset + 32));
+    return j3d_view_lay_Shape(c, v->_doc, out, (int64_t)i, 0, bf_sub((int64_t)v->_offset, 8), (int64_t)bf_load_u32be(c->data + v->_offset + 16),
+                              (int64_t)bf_load_u32be(c->data + v->_offset + 24), (int64_t)bf_load_u32be(c->data + v->_offset + 32));
 }
 j3d_Shape_view j3d_Shp1_view_shapes_at(const j3d_Shp1_view *v, size_t i)
 {
@@ -5997,7 +6296,8 @@ static int sub_Shape_groups(bf_ctx *c, const j3d_Shape_view *v, size_t i, const 
     (void)prev;
     c->pos = v->groups_at + i * 8;
     c->end = v->groups_lim;
-    return j3d_view_lay_MatrixGroup(c, v->_doc, out, (int64_t)i, 0, v->_p_base, v->_p_primitive_data, bf_sub((int64_t)v->attributes_count, 1), j3d_Shape_view_v__q1(c, v));
+    return j3d_view_lay_MatrixGroup(c, v->_doc, out, (int64_t)i, 0, v->_p_base, v->_p_primitive_data, bf_sub((int64_t)v->attributes_count, 1),
+                                    j3d_Shape_view_v__q1(c, v));
 }
 j3d_MatrixGroup_view j3d_Shape_view_groups_at(const j3d_Shape_view *v, size_t i)
 {
@@ -6291,7 +6591,8 @@ static int sub_BtiHeader_images(bf_ctx *c, const j3d_BtiHeader_view *v, size_t i
     (void)prev;
     c->pos = prev ? prev->_end : v->images_at;
     c->end = v->images_lim;
-    return j3d_view_lay_TextureImage(c, v->_doc, out, (int64_t)i, 0, (int64_t)c->data[v->_offset + 0], (int64_t)bf_load_u16be(c->data + v->_offset + 2), (int64_t)bf_load_u16be(c->data + v->_offset + 4), (int64_t)i);
+    return j3d_view_lay_TextureImage(c, v->_doc, out, (int64_t)i, 0, (int64_t)c->data[v->_offset + 0], (int64_t)bf_load_u16be(c->data + v->_offset + 2),
+                                     (int64_t)bf_load_u16be(c->data + v->_offset + 4), (int64_t)i);
 }
 int j3d_BtiHeader_view_images_first(const j3d_BtiHeader_view *v, j3d_TextureImage_view *it)
 {
@@ -8814,7 +9115,8 @@ static int64_t j3d_VertexBuffer_view_v_per_entry(bf_ctx *c, const j3d_VertexBuff
 {
     (void)c;
     (void)v;
-    return (int64_t)(v->_p_attr == 9 ? (bf_shr(v->_p_format, 16) == 0 ? 2 : 3) : v->_p_attr == 10 || v->_p_attr == 25 ? (bf_shr(v->_p_format, 16) == 1 ? 9 : 3) : bf_shr(v->_p_format, 16) == 0 ? 1 : 2);
+    return (int64_t)(v->_p_attr == 9 ? (bf_shr(v->_p_format, 16) == 0 ? 2 : 3) : v->_p_attr == 10 || v->_p_attr == 25 ? (bf_shr(v->_p_format, 16) == 1 ? 9 : 3)
+                     : bf_shr(v->_p_format, 16) == 0 ? 1 : 2);
 }
 
 /* TextureImage.tile_width: Pixels across a tile. */

@@ -20,12 +20,18 @@ static const bf_enum_value_desc p3m_enum_PartListMode_values[] = {
     {"white", "`P3M_ACTPARTLISTMODE_WHITE`", INT64_C(2)},
     {"black", "`P3M_ACTPARTLISTMODE_BLACK`", INT64_C(3)},
 };
-static const bf_enum_desc p3m_enum_PartListMode = {"PartListMode", "Action part list mode. The modes with \"DEFAULT\" in the name use the part visibility mask\ninstead of starting with all or none.\n", 0, p3m_enum_PartListMode_values, 4};
+static const bf_enum_desc p3m_enum_PartListMode = {"PartListMode",
+                                                   "Action part list mode. The modes with \"DEFAULT\" in the name use the part visibility mask\n"
+                                                   "instead of starting with all or none.\n",
+                                                   0, p3m_enum_PartListMode_values, 4};
 static const bf_enum_value_desc p3m_enum_Interpolation_values[] = {
     {"none", "`P3M_ACTINTERP_NONE`", INT64_C(0)},
     {"linear", "`P3M_ACTINTERP_LINEAR`", INT64_C(1)},
 };
-static const bf_enum_desc p3m_enum_Interpolation = {"Interpolation", "Action interpolation mode. A keyframe's mode is used to transition from the previous\nkeyframe to that keyframe.\n", 0, p3m_enum_Interpolation_values, 2};
+static const bf_enum_desc p3m_enum_Interpolation = {"Interpolation",
+                                                    "Action interpolation mode. A keyframe's mode is used to transition from the previous\n"
+                                                    "keyframe to that keyframe.\n",
+                                                    0, p3m_enum_Interpolation_values, 2};
 static const bf_enum_value_desc p3m_enum_PartFlags_values[] = {
     {"has_normals", "Has normals", INT64_C(0)},
 };
@@ -161,7 +167,11 @@ static const bf_field_desc p3m_fields_Data[] = {
         .enumdef = NULL,
     },
     {
-        .name = "visibility", .doc = "Part visibility bitmask (bytes ordered from least to most significant): bit `i % 8` of\nbyte `i / 8` is set when part `i` is visible.\n", .erratum = "The document gives the type as `u8[0..32]`; the mask holds exactly `(part count + 7) / 8`\nbytes (no byte when there are no parts).\n",
+        .name = "visibility",
+                .doc = "Part visibility bitmask (bytes ordered from least to most significant): bit `i % 8` of\n"
+                "byte `i / 8` is set when part `i` is visible.\n",
+                .erratum = "The document gives the type as `u8[0..32]`; the mask holds exactly `(part count + 7) / 8`\n"
+                "bytes (no byte when there are no parts).\n",
         .kind = BF_FIELD_PRIM, .prim = BF_U8, .little_endian = 1, .array = BF_ARRAY, .fixed_count = 0,
         .offset = offsetof(p3m_Data, visibility),
         .count_offset = offsetof(p3m_Data, visibility_count),
@@ -358,7 +368,10 @@ static const bf_field_desc p3m_fields_Data[] = {
         .enumdef = NULL,
     },
     {
-        .name = "strings", .doc = "String table: zero-terminated strings up to the end of the file, referenced by their\noffset from the start of the table. No offset to it is stored: it is what follows the\nlast action.\n", .erratum = NULL,
+        .name = "strings",
+                .doc = "String table: zero-terminated strings up to the end of the file, referenced by their\n"
+                "offset from the start of the table. No offset to it is stored: it is what follows the\nlast action.\n",
+                .erratum = NULL,
         .kind = BF_FIELD_BYTES, .prim = BF_U8, .little_endian = 1, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(p3m_Data, strings),
         .count_offset = BF_NONE,
@@ -374,7 +387,8 @@ static const bf_field_desc p3m_fields_Data[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc p3m_type_Data = {"Data", "Model data. Every list is a u8 count followed by its elements; the string table ends the file.", 3, sizeof(p3m_Data), -1, p3m_fields_Data, 14};
+static const bf_type_desc p3m_type_Data = {"Data", "Model data. Every list is a u8 count followed by its elements; the string table ends the file.", 3,
+                                           sizeof(p3m_Data), -1, p3m_fields_Data, 14};
 
 static const bf_field_desc p3m_fields_Part[] = {
     {
@@ -542,7 +556,8 @@ static const bf_field_desc p3m_fields_Part[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc p3m_type_Part = {"Part", "One part of the model, with its own vertices, indices, material and bone weights.", 4, sizeof(p3m_Part), -1, p3m_fields_Part, 10};
+static const bf_type_desc p3m_type_Part =
+        {"Part", "One part of the model, with its own vertices, indices, material and bone weights.", 4, sizeof(p3m_Part), -1, p3m_fields_Part, 10};
 
 static const bf_field_desc p3m_fields_Vertex[] = {
     {
@@ -619,7 +634,10 @@ static const bf_field_desc p3m_fields_WeightGroup[] = {
         .enumdef = NULL,
     },
     {
-        .name = "ranges", .doc = "Weight data (terminated by a range with a \"Weight count\" of 0, included).", .erratum = "The document does not say it: the terminating range (count 0) still has its u16\n\"Vertices to skip\", which in real files covers the vertices after the last weighted one,\nso that a group's skips and counts add up to the part's vertex count.\n",
+        .name = "ranges", .doc = "Weight data (terminated by a range with a \"Weight count\" of 0, included).",
+                .erratum = "The document does not say it: the terminating range (count 0) still has its u16\n"
+                "\"Vertices to skip\", which in real files covers the vertices after the last weighted one,\n"
+                "so that a group's skips and counts add up to the part's vertex count.\n",
         .kind = BF_FIELD_STRUCT, .prim = BF_U8, .little_endian = 1, .array = BF_ARRAY, .fixed_count = 0,
         .offset = offsetof(p3m_WeightGroup, ranges),
         .count_offset = offsetof(p3m_WeightGroup, ranges_count),
@@ -635,7 +653,8 @@ static const bf_field_desc p3m_fields_WeightGroup[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc p3m_type_WeightGroup = {"WeightGroup", "The weights one bone gives the vertices of a part, as ranges of vertices.", 7, sizeof(p3m_WeightGroup), -1, p3m_fields_WeightGroup, 2};
+static const bf_type_desc p3m_type_WeightGroup =
+        {"WeightGroup", "The weights one bone gives the vertices of a part, as ranges of vertices.", 7, sizeof(p3m_WeightGroup), -1, p3m_fields_WeightGroup, 2};
 
 static const bf_field_desc p3m_fields_WeightRange[] = {
     {
@@ -672,7 +691,10 @@ static const bf_field_desc p3m_fields_WeightRange[] = {
         .enumdef = NULL,
     },
     {
-        .name = "weights", .doc = "Weights, one per vertex after the skipped ones. The exporter multiplies each weight by\n256 and rounds it; zero weights are omitted and the others decremented by 1.\n", .erratum = NULL,
+        .name = "weights",
+                .doc = "Weights, one per vertex after the skipped ones. The exporter multiplies each weight by\n"
+                "256 and rounds it; zero weights are omitted and the others decremented by 1.\n",
+                .erratum = NULL,
         .kind = BF_FIELD_PRIM, .prim = BF_U8, .little_endian = 1, .array = BF_ARRAY, .fixed_count = 0,
         .offset = offsetof(p3m_WeightRange, weights),
         .count_offset = offsetof(p3m_WeightRange, weights_count),
@@ -688,7 +710,8 @@ static const bf_field_desc p3m_fields_WeightRange[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc p3m_type_WeightRange = {"WeightRange", "Skips some vertices, then gives weights to the next ones.", 8, sizeof(p3m_WeightRange), -1, p3m_fields_WeightRange, 3};
+static const bf_type_desc p3m_type_WeightRange =
+        {"WeightRange", "Skips some vertices, then gives weights to the next ones.", 8, sizeof(p3m_WeightRange), -1, p3m_fields_WeightRange, 3};
 
 static const bf_field_desc p3m_fields_Material[] = {
     {
@@ -724,7 +747,8 @@ static const bf_field_desc p3m_fields_Material[] = {
         .enumdef = NULL,
     },
     {
-        .name = "extra_texture_count", .doc = "Extra texture count (revision document only).", .erratum = "Not in real files (revision engine); the exporter never writes it and the engine's loader does not read it.",
+        .name = "extra_texture_count", .doc = "Extra texture count (revision document only).",
+                .erratum = "Not in real files (revision engine); the exporter never writes it and the engine's loader does not read it.",
         .kind = BF_FIELD_PRIM, .prim = BF_U8, .little_endian = 1, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(p3m_Material, extra_texture_count),
         .count_offset = BF_NONE,
@@ -821,7 +845,11 @@ static const bf_field_desc p3m_fields_Material[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc p3m_type_Material = {"Material", "A material. Real files (revision `engine`) have 10 bytes: render mode, texture index, RGBA,\nRGB emission, shading. The document's layout (revision `document`) also has extra\ntextures and a texture advance time after the texture index.\n", 9, sizeof(p3m_Material), -1, p3m_fields_Material, 8};
+static const bf_type_desc p3m_type_Material = {"Material",
+                                               "A material. Real files (revision `engine`) have 10 bytes: render mode, texture index, RGBA,\n"
+                                               "RGB emission, shading. The document's layout (revision `document`) also has extra\n"
+                                               "textures and a texture advance time after the texture index.\n",
+                                               9, sizeof(p3m_Material), -1, p3m_fields_Material, 8};
 
 static const bf_case_desc p3m_cases_Texture_body[] = {
     {INT64_C(0), "embedded", &p3m_type_EmbeddedTexture, offsetof(p3m_Texture, body.EmbeddedTexture)},
@@ -829,7 +857,10 @@ static const bf_case_desc p3m_cases_Texture_body[] = {
 };
 static const bf_field_desc p3m_fields_Texture[] = {
     {
-        .name = "type", .doc = "Texture type.", .erratum = "The exporter writes external textures with the type of an embedded one (0) followed by\nthe u16 path offset (see samples/p3m/nonconforming): such files do not read, the\nu16 path and the next bytes are taken for the u32 size of a PTF blob that is not there.\n",
+        .name = "type", .doc = "Texture type.",
+                .erratum = "The exporter writes external textures with the type of an embedded one (0) followed by\n"
+                "the u16 path offset (see samples/p3m/nonconforming): such files do not read, the\n"
+                "u16 path and the next bytes are taken for the u32 size of a PTF blob that is not there.\n",
         .kind = BF_FIELD_PRIM, .prim = BF_U8, .little_endian = 1, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(p3m_Texture, type),
         .count_offset = BF_NONE,
@@ -884,7 +915,10 @@ static const bf_field_desc p3m_fields_EmbeddedTexture[] = {
         .enumdef = NULL,
     },
     {
-        .name = "ptf", .doc = "Data, a PTF texture (kept as bytes; `image` reads the same bytes as a PTF texture).", .erratum = "The exporter's PTF images hold slightly fewer pixel bytes than width × height × channels\n(64 × 64 RGB is 12288 bytes; dynamic_multipart.p3m's texture decompresses to 12097): the\nLZ4 frame and the size field before it are still consistent, so this is not a finding.\n",
+        .name = "ptf", .doc = "Data, a PTF texture (kept as bytes; `image` reads the same bytes as a PTF texture).",
+                .erratum = "The exporter's PTF images hold slightly fewer pixel bytes than width × height × channels\n"
+                "(64 × 64 RGB is 12288 bytes; dynamic_multipart.p3m's texture decompresses to 12097): the\n"
+                "LZ4 frame and the size field before it are still consistent, so this is not a finding.\n",
         .kind = BF_FIELD_BYTES, .prim = BF_U8, .little_endian = 1, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(p3m_EmbeddedTexture, ptf),
         .count_offset = BF_NONE,
@@ -900,7 +934,10 @@ static const bf_field_desc p3m_fields_EmbeddedTexture[] = {
         .enumdef = NULL,
     },
     {
-        .name = "ptf_magic", .doc = "The first three bytes of the data again (not a field of the document): a PTF texture\nstarts with `PTF`; read so that the validator can tell a PTF blob from other bytes.\n", .erratum = NULL,
+        .name = "ptf_magic",
+                .doc = "The first three bytes of the data again (not a field of the document): a PTF texture\n"
+                "starts with `PTF`; read so that the validator can tell a PTF blob from other bytes.\n",
+                .erratum = NULL,
         .kind = BF_FIELD_PRIM, .prim = BF_U24, .little_endian = 0, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(p3m_EmbeddedTexture, ptf_magic),
         .count_offset = BF_NONE,
@@ -916,7 +953,11 @@ static const bf_field_desc p3m_fields_EmbeddedTexture[] = {
         .enumdef = NULL,
     },
     {
-        .name = "image", .doc = "The data read as a PTF texture (not a field of the P3M document: the PTF document is\nPlatinumSrc's `docs/formats/ptf`, version 0.0, which the P3M document only links to):\nits header and the LZ4 frame of its pixels, checked block by block.\n", .erratum = NULL,
+        .name = "image",
+                .doc = "The data read as a PTF texture (not a field of the P3M document: the PTF document is\n"
+                "PlatinumSrc's `docs/formats/ptf`, version 0.0, which the P3M document only links to):\n"
+                "its header and the LZ4 frame of its pixels, checked block by block.\n",
+                .erratum = NULL,
         .kind = BF_FIELD_STRUCT, .prim = BF_U8, .little_endian = 1, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(p3m_EmbeddedTexture, image),
         .count_offset = BF_NONE,
@@ -932,7 +973,8 @@ static const bf_field_desc p3m_fields_EmbeddedTexture[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc p3m_type_EmbeddedTexture = {"EmbeddedTexture", "A PTF texture stored in the model.", 11, sizeof(p3m_EmbeddedTexture), -1, p3m_fields_EmbeddedTexture, 4};
+static const bf_type_desc p3m_type_EmbeddedTexture =
+        {"EmbeddedTexture", "A PTF texture stored in the model.", 11, sizeof(p3m_EmbeddedTexture), -1, p3m_fields_EmbeddedTexture, 4};
 
 static const bf_bits_desc p3m_bits_Ptf_info[] = {
     {"reserved", "Reserved, 0 (bits 6-8).", 3, 5, 0, offsetof(p3m_Ptf, info_reserved)},
@@ -990,7 +1032,11 @@ static const bf_field_desc p3m_fields_Ptf[] = {
         .bits = p3m_bits_Ptf_info, .bit_count = 3,
     },
     {
-        .name = "frame_magic", .doc = "The first four bytes after the header again (not a field of either document): the LZ4\nframe magic when the pixels are an LZ4 frame; read so that the reader reads a frame only\nwhere there is one, and the validator can say when there is not.\n", .erratum = NULL,
+        .name = "frame_magic",
+                .doc = "The first four bytes after the header again (not a field of either document): the LZ4\n"
+                "frame magic when the pixels are an LZ4 frame; read so that the reader reads a frame only\n"
+                "where there is one, and the validator can say when there is not.\n",
+                .erratum = NULL,
         .kind = BF_FIELD_PRIM, .prim = BF_U32, .little_endian = 1, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(p3m_Ptf, frame_magic),
         .count_offset = BF_NONE,
@@ -1006,7 +1052,9 @@ static const bf_field_desc p3m_fields_Ptf[] = {
         .enumdef = NULL,
     },
     {
-        .name = "pixels", .doc = "The pixels, RGB or RGBA, compressed as an LZ4 frame (PTF document, \"LZ4F is used for compression\"; not in the P3M document).", .erratum = NULL,
+        .name = "pixels",
+                .doc = "The pixels, RGB or RGBA, compressed as an LZ4 frame (PTF document, \"LZ4F is used for compression\"; not in the P3M document).",
+                .erratum = NULL,
         .kind = BF_FIELD_STRUCT, .prim = BF_U8, .little_endian = 1, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(p3m_Ptf, pixels),
         .count_offset = BF_NONE,
@@ -1022,11 +1070,16 @@ static const bf_field_desc p3m_fields_Ptf[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc p3m_type_Ptf = {"Ptf", "A PTF texture, version 0.0 (PlatinumSrc's texture format; not in the P3M document: this is the\nlayout of PlatinumSrc's PTF document, which the P3M document links to): a 5-byte header,\nthen the RGB or RGBA pixels compressed as one LZ4 frame.\n", 12, sizeof(p3m_Ptf), -1, p3m_fields_Ptf, 5};
+static const bf_type_desc p3m_type_Ptf = {"Ptf",
+                                          "A PTF texture, version 0.0 (PlatinumSrc's texture format; not in the P3M document: this is the\n"
+                                          "layout of PlatinumSrc's PTF document, which the P3M document links to): a 5-byte header,\n"
+                                          "then the RGB or RGBA pixels compressed as one LZ4 frame.\n",
+                                          12, sizeof(p3m_Ptf), -1, p3m_fields_Ptf, 5};
 
 static const bf_bits_desc p3m_bits_Lz4Frame_flags[] = {
     {"version", "Frame format version, 01.", 2, 6, 0, offsetof(p3m_Lz4Frame, flags_version)},
-    {"block_independence", "Set when each block decodes alone; clear when a block's matches may reach the previous 64 KiB of output.", 1, 5, 0, offsetof(p3m_Lz4Frame, flags_block_independence)},
+    {"block_independence", "Set when each block decodes alone; clear when a block's matches may reach the previous 64 KiB of output.", 1, 5, 0,
+     offsetof(p3m_Lz4Frame, flags_block_independence)},
     {"block_checksum", "Set when each block is followed by its checksum.", 1, 4, 0, offsetof(p3m_Lz4Frame, flags_block_checksum)},
     {"content_size_present", "Set when the descriptor holds the decompressed size.", 1, 3, 0, offsetof(p3m_Lz4Frame, flags_content_size_present)},
     {"content_checksum", "Set when a checksum of the content follows the end mark.", 1, 2, 0, offsetof(p3m_Lz4Frame, flags_content_checksum)},
@@ -1123,7 +1176,8 @@ static const bf_field_desc p3m_fields_Lz4Frame[] = {
         .enumdef = NULL,
     },
     {
-        .name = "header_checksum", .doc = "Second byte of the xxHash-32 of the descriptor; kept, not verified (LZ4 frame format; not in the P3M document).", .erratum = NULL,
+        .name = "header_checksum", .doc = "Second byte of the xxHash-32 of the descriptor; kept, not verified (LZ4 frame format; not in the P3M document).",
+                .erratum = NULL,
         .kind = BF_FIELD_PRIM, .prim = BF_U8, .little_endian = 1, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(p3m_Lz4Frame, header_checksum),
         .count_offset = BF_NONE,
@@ -1139,7 +1193,8 @@ static const bf_field_desc p3m_fields_Lz4Frame[] = {
         .enumdef = NULL,
     },
     {
-        .name = "blocks", .doc = "The data blocks, up to the end mark (a block size of 0, included) (LZ4 frame format; not in the P3M document).", .erratum = NULL,
+        .name = "blocks", .doc = "The data blocks, up to the end mark (a block size of 0, included) (LZ4 frame format; not in the P3M document).",
+                .erratum = NULL,
         .kind = BF_FIELD_STRUCT, .prim = BF_U8, .little_endian = 1, .array = BF_ARRAY, .fixed_count = 0,
         .offset = offsetof(p3m_Lz4Frame, blocks),
         .count_offset = offsetof(p3m_Lz4Frame, blocks_count),
@@ -1171,7 +1226,14 @@ static const bf_field_desc p3m_fields_Lz4Frame[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc p3m_type_Lz4Frame = {"Lz4Frame", "An LZ4 frame (the public LZ4 frame format, not in the P3M document): a magic, a frame\ndescriptor, then data blocks up to an end mark, each compressed (the LZ4 block format) or\nstored. The validator decompresses every block (the runtime's bounds-checked LZ4 decoder,\n`lz4_size()`) and checks the total against the content size the descriptor declares. The\ndescriptor's header checksum and the optional block and content checksums are xxHash-32\nvalues, which are kept but not verified (the runtime has no xxHash).\n", 13, sizeof(p3m_Lz4Frame), -1, p3m_fields_Lz4Frame, 8};
+static const bf_type_desc p3m_type_Lz4Frame = {"Lz4Frame",
+                                               "An LZ4 frame (the public LZ4 frame format, not in the P3M document): a magic, a frame\n"
+                                               "descriptor, then data blocks up to an end mark, each compressed (the LZ4 block format) or\n"
+                                               "stored. The validator decompresses every block (the runtime's bounds-checked LZ4 decoder,\n"
+                                               "`lz4_size()`) and checks the total against the content size the descriptor declares. The\n"
+                                               "descriptor's header checksum and the optional block and content checksums are xxHash-32\n"
+                                               "values, which are kept but not verified (the runtime has no xxHash).\n",
+                                               13, sizeof(p3m_Lz4Frame), -1, p3m_fields_Lz4Frame, 8};
 
 static const bf_bits_desc p3m_bits_Lz4Block_block_size[] = {
     {"uncompressed", "Set when the data is stored as is.", 1, 31, 0, offsetof(p3m_Lz4Block, block_size_uncompressed)},
@@ -1197,7 +1259,8 @@ static const bf_field_desc p3m_fields_Lz4Block[] = {
         .bits = p3m_bits_Lz4Block_block_size, .bit_count = 2,
     },
     {
-        .name = "data", .doc = "The block's data, LZ4-compressed unless the size's high bit is set (LZ4 frame format; not in the P3M document).", .erratum = NULL,
+        .name = "data", .doc = "The block's data, LZ4-compressed unless the size's high bit is set (LZ4 frame format; not in the P3M document).",
+                .erratum = NULL,
         .kind = BF_FIELD_BYTES, .prim = BF_U8, .little_endian = 1, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(p3m_Lz4Block, data),
         .count_offset = BF_NONE,
@@ -1229,7 +1292,8 @@ static const bf_field_desc p3m_fields_Lz4Block[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc p3m_type_Lz4Block = {"Lz4Block", "One block of an LZ4 frame (LZ4 frame format; not in the P3M document).", 14, sizeof(p3m_Lz4Block), -1, p3m_fields_Lz4Block, 3};
+static const bf_type_desc p3m_type_Lz4Block =
+        {"Lz4Block", "One block of an LZ4 frame (LZ4 frame format; not in the P3M document).", 14, sizeof(p3m_Lz4Block), -1, p3m_fields_Lz4Block, 3};
 
 static const bf_field_desc p3m_fields_ExternalTexture[] = {
     {
@@ -1250,7 +1314,8 @@ static const bf_field_desc p3m_fields_ExternalTexture[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc p3m_type_ExternalTexture = {"ExternalTexture", "A texture stored in its own file.", 15, sizeof(p3m_ExternalTexture), 2, p3m_fields_ExternalTexture, 1};
+static const bf_type_desc p3m_type_ExternalTexture =
+        {"ExternalTexture", "A texture stored in its own file.", 15, sizeof(p3m_ExternalTexture), 2, p3m_fields_ExternalTexture, 1};
 
 static const bf_field_desc p3m_fields_Bone[] = {
     {
@@ -1287,7 +1352,8 @@ static const bf_field_desc p3m_fields_Bone[] = {
         .enumdef = NULL,
     },
     {
-        .name = "tail", .doc = "Tail XYZ.", .erratum = "The exporter writes (tail.x, head.z, head.y): the layout is right, but Y and Z repeat the\nhead's, so only X is the tail's.\n",
+        .name = "tail", .doc = "Tail XYZ.",
+                .erratum = "The exporter writes (tail.x, head.z, head.y): the layout is right, but Y and Z repeat the\nhead's, so only X is the tail's.\n",
         .kind = BF_FIELD_PRIM, .prim = BF_F32, .little_endian = 1, .array = BF_ARRAY_FIXED, .fixed_count = 3,
         .offset = offsetof(p3m_Bone, tail),
         .count_offset = BF_NONE,
@@ -1319,7 +1385,8 @@ static const bf_field_desc p3m_fields_Bone[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc p3m_type_Bone = {"Bone", "A bone. In real files bones are in depth-first order, each followed by its children.", 16, sizeof(p3m_Bone), 27, p3m_fields_Bone, 4};
+static const bf_type_desc p3m_type_Bone =
+        {"Bone", "A bone. In real files bones are in depth-first order, each followed by its children.", 16, sizeof(p3m_Bone), 27, p3m_fields_Bone, 4};
 
 static const bf_field_desc p3m_fields_Animation[] = {
     {
@@ -1441,7 +1508,8 @@ static const bf_field_desc p3m_fields_AnimationAction[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc p3m_type_AnimationAction = {"AnimationAction", "One action played by an animation.", 18, sizeof(p3m_AnimationAction), 9, p3m_fields_AnimationAction, 4};
+static const bf_type_desc p3m_type_AnimationAction =
+        {"AnimationAction", "One action played by an animation.", 18, sizeof(p3m_AnimationAction), 9, p3m_fields_AnimationAction, 4};
 
 static const bf_field_desc p3m_fields_Action[] = {
     {
@@ -1543,7 +1611,8 @@ static const bf_field_desc p3m_fields_Action[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc p3m_type_Action = {"Action", "An action: keyframes for some bones, and which parts are shown while it plays.", 19, sizeof(p3m_Action), -1, p3m_fields_Action, 6};
+static const bf_type_desc p3m_type_Action =
+        {"Action", "An action: keyframes for some bones, and which parts are shown while it plays.", 19, sizeof(p3m_Action), -1, p3m_fields_Action, 6};
 
 static const bf_field_desc p3m_fields_PartName[] = {
     {
@@ -1564,7 +1633,8 @@ static const bf_field_desc p3m_fields_PartName[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc p3m_type_PartName = {"PartName", "An entry of an action's part list, a `String` (an offset in the string table) naming a part.", 20, sizeof(p3m_PartName), 2, p3m_fields_PartName, 1};
+static const bf_type_desc p3m_type_PartName = {"PartName", "An entry of an action's part list, a `String` (an offset in the string table) naming a part.", 20,
+                                               sizeof(p3m_PartName), 2, p3m_fields_PartName, 1};
 
 static const bf_field_desc p3m_fields_ActionData[] = {
     {
@@ -1780,7 +1850,8 @@ static const bf_field_desc p3m_fields_ActionData[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc p3m_type_ActionData = {"ActionData", "The keyframes of one bone in an action. Frame skips, then interpolation modes, then values.", 21, sizeof(p3m_ActionData), -1, p3m_fields_ActionData, 13};
+static const bf_type_desc p3m_type_ActionData = {"ActionData", "The keyframes of one bone in an action. Frame skips, then interpolation modes, then values.",
+                                                 21, sizeof(p3m_ActionData), -1, p3m_fields_ActionData, 13};
 
 static const bf_field_desc p3m_fields_Vec3[] = {
     {
@@ -1825,7 +1896,8 @@ static int p3m_entry_build_model(void *doc, bf_arena *arena, struct bf_buffer *o
 }
 static const char *const p3m_extensions_model[] = {"p3m", NULL};
 static const bf_entry_desc p3m_entries[] = {
-    {"model", "A P3M model.", &p3m_type_File, p3m_extensions_model, "P3M", 3, UINT64_C(0), p3m_entry_read_model, p3m_entry_validate_model, p3m_entry_write_model, offsetof(p3m_File, _revision), p3m_entry_build_model,
+    {"model", "A P3M model.", &p3m_type_File, p3m_extensions_model, "P3M", 3, UINT64_C(0), p3m_entry_read_model, p3m_entry_validate_model,
+            p3m_entry_write_model, offsetof(p3m_File, _revision), p3m_entry_build_model,
         NULL, 0},
 };
 static const bf_type_desc *const p3m_types[] = {
@@ -1860,4 +1932,12 @@ static const bf_enum_desc *const p3m_enums[] = {
     &p3m_enum_Interpolation,
     &p3m_enum_PartFlags,
 };
-const bf_format_desc p3m_format = {"p3m", "PlatinumSrc 3D model (P3M)", "PlatinumSrc's 3D model format, version `0.0`, file extension `.p3m`, little endian. A header,\nthen the model data: parts (vertices, optional normals, indices, bone weights), materials,\ntextures (embedded PTF images or external paths), bones, animations and actions. Names are\nu16 offsets into the string table that ends the file; no offset to the table is stored, it\nis whatever follows the last action. Two material layouts are both \"P3M version 0\": the one\nevery real file has (`engine`, 10 bytes) and the document's (`document`, with extra textures\nand a texture advance time); nothing in a file tells them apart, so the reader tries\n`engine` first.\n", "little", p3m_entries, 1, p3m_types, 22, p3m_revisions, 2, p3m_enums, 5};
+const bf_format_desc p3m_format = {"p3m", "PlatinumSrc 3D model (P3M)",
+                                   "PlatinumSrc's 3D model format, version `0.0`, file extension `.p3m`, little endian. A header,\n"
+                                   "then the model data: parts (vertices, optional normals, indices, bone weights), materials,\n"
+                                   "textures (embedded PTF images or external paths), bones, animations and actions. Names are\n"
+                                   "u16 offsets into the string table that ends the file; no offset to the table is stored, it\n"
+                                   "is whatever follows the last action. Two material layouts are both \"P3M version 0\": the one\n"
+                                   "every real file has (`engine`, 10 bytes) and the document's (`document`, with extra textures\n"
+                                   "and a texture advance time); nothing in a file tells them apart, so the reader tries\n`engine` first.\n",
+                                   "little", p3m_entries, 1, p3m_types, 22, p3m_revisions, 2, p3m_enums, 5};

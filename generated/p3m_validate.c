@@ -130,7 +130,9 @@ static void validate_Header(bf_vctx *v, const p3m_Header *s)
     {
         int ok = s->version == 0;
         if (!bf_eval_failed(v, "version", "Format: \"Current version is `0.0`\"; Header: \"u8 | 0 | Major version\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 3)), "version", "Format: \"Current version is `0.0`\"; Header: \"u8 | 0 | Major version\"", "major version %lld, not 0", (long long)((int64_t)s->version));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 3)), "version",
+                      "Format: \"Current version is `0.0`\"; Header: \"u8 | 0 | Major version\"", "major version %lld, not 0",
+                      (long long)((int64_t)s->version));
             bf_eval_failed(v, "version", "Format: \"Current version is `0.0`\"; Header: \"u8 | 0 | Major version\"");
         }
     }
@@ -138,7 +140,8 @@ static void validate_Header(bf_vctx *v, const p3m_Header *s)
     {
         int ok = s->flags == 0;
         if (!bf_eval_failed(v, "flags", "Header flags: \"7..0 | 0 | Reserved\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 4)), "flags", "Header flags: \"7..0 | 0 | Reserved\"", "header flags 0x%llx: bits 7..0 are reserved and must be 0", (unsigned long long)((int64_t)s->flags));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 4)), "flags", "Header flags: \"7..0 | 0 | Reserved\"",
+                      "header flags 0x%llx: bits 7..0 are reserved and must be 0", (unsigned long long)((int64_t)s->flags));
             bf_eval_failed(v, "flags", "Header flags: \"7..0 | 0 | Reserved\"");
         }
     }
@@ -155,9 +158,14 @@ static void validate_Data(bf_vctx *v, const p3m_Data *s)
     (void)s;
     /* Data: "Part visibility bitmask" (one bit per part of "Part count") (schema line 135) */
     {
-        int ok = bf_mod(c, s->part_count, 8) == 0 || bf_shr(bf_at_u8(c, s->visibility, s->visibility_count, bf_sub((int64_t)s->visibility_count, 1)), bf_mod(c, s->part_count, 8)) == 0;
+        int ok = bf_mod(c, s->part_count, 8) == 0
+                || bf_shr(bf_at_u8(c, s->visibility, s->visibility_count, bf_sub((int64_t)s->visibility_count, 1)), bf_mod(c, s->part_count, 8)) == 0;
         if (!bf_eval_failed(v, "visibility", "Data: \"Part visibility bitmask\" (one bit per part of \"Part count\")") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 1)), "visibility", "Data: \"Part visibility bitmask\" (one bit per part of \"Part count\")", "visibility mask bits %lld and up are set (0x%llx in the last byte), but there are only %lld parts", (long long)((int64_t)s->part_count), (unsigned long long)(bf_at_u8(c, s->visibility, s->visibility_count, bf_sub((int64_t)s->visibility_count, 1))), (long long)((int64_t)s->part_count));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 1)), "visibility",
+                      "Data: \"Part visibility bitmask\" (one bit per part of \"Part count\")",
+                      "visibility mask bits %lld and up are set (0x%llx in the last byte), but there are only %lld parts", (long long)((int64_t)s->part_count),
+                      (unsigned long long)(bf_at_u8(c, s->visibility, s->visibility_count, bf_sub((int64_t)s->visibility_count, 1))),
+                      (long long)((int64_t)s->part_count));
             bf_eval_failed(v, "visibility", "Data: \"Part visibility bitmask\" (one bit per part of \"Part count\")");
         }
     }
@@ -165,7 +173,8 @@ static void validate_Data(bf_vctx *v, const p3m_Data *s)
     {
         int ok = (int64_t)s->strings.len >= 1;
         if (!bf_eval_failed(v, "strings", "Data: \"char[1...] | {..., 0} | String table\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)s->strings_at), "strings", "Data: \"char[1...] | {..., 0} | String table\"", "the file ends without a string table");
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)s->strings_at), "strings", "Data: \"char[1...] | {..., 0} | String table\"",
+                      "the file ends without a string table");
             bf_eval_failed(v, "strings", "Data: \"char[1...] | {..., 0} | String table\"");
         }
     }
@@ -185,7 +194,10 @@ static void validate_Data(bf_vctx *v, const p3m_Data *s)
                 (void)it2;
                 q2 = bf_add(q2, it2->child_count);
             }
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)s->bones_at), "bones", "Bone: \"Child count\" (the bones form a tree: every child is another bone)", "the bones claim %lld children, but only %lld bones exist (at most %lld can be children)", (long long)(q2), (long long)((int64_t)s->bone_count), (long long)(bf_sub(s->bone_count, 1)));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)s->bones_at), "bones",
+                      "Bone: \"Child count\" (the bones form a tree: every child is another bone)",
+                      "the bones claim %lld children, but only %lld bones exist (at most %lld can be children)", (long long)(q2),
+                      (long long)((int64_t)s->bone_count), (long long)(bf_sub(s->bone_count, 1)));
             bf_eval_failed(v, "bones", "Bone: \"Child count\" (the bones form a tree: every child is another bone)");
         }
     }
@@ -237,12 +249,14 @@ static void validate_Part(bf_vctx *v, const p3m_Part *s)
     (void)VC;
     (void)s;
     if ((uint64_t)(int64_t)s->flags & ~UINT64_C(0x1))
-        bf_report(v, BF_SEVERITY_WARNING, (s)->_offset + 0, "flags", "PartFlags: the bits the document lists", "bits 0x%llx are not PartFlags flags", (unsigned long long)((uint64_t)(int64_t)s->flags & ~UINT64_C(0x1)));
+        bf_report(v, BF_SEVERITY_WARNING, (s)->_offset + 0, "flags", "PartFlags: the bits the document lists", "bits 0x%llx are not PartFlags flags",
+                  (unsigned long long)((uint64_t)(int64_t)s->flags & ~UINT64_C(0x1)));
     /* Part flags: "7..1 | 0 | Reserved" (schema line 170) */
     {
         int ok = (s->flags & ~(int64_t)P3M_PART_FLAGS_HAS_NORMALS) == 0;
         if (!bf_eval_failed(v, "flags", "Part flags: \"7..1 | 0 | Reserved\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 0)), "flags", "Part flags: \"7..1 | 0 | Reserved\"", "part flags 0x%llx: bits 7..1 are reserved and must be 0", (unsigned long long)((int64_t)s->flags));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 0)), "flags", "Part flags: \"7..1 | 0 | Reserved\"",
+                      "part flags 0x%llx: bits 7..1 are reserved and must be 0", (unsigned long long)((int64_t)s->flags));
             bf_eval_failed(v, "flags", "Part flags: \"7..1 | 0 | Reserved\"");
         }
     }
@@ -250,7 +264,8 @@ static void validate_Part(bf_vctx *v, const p3m_Part *s)
     {
         int ok = s->material < R->data.material_count;
         if (!bf_eval_failed(v, "material", "Part: \"Material index\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 3)), "material", "Part: \"Material index\"", "material index %lld but the file has %lld materials", (long long)((int64_t)s->material), (long long)((int64_t)R->data.material_count));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 3)), "material", "Part: \"Material index\"",
+                      "material index %lld but the file has %lld materials", (long long)((int64_t)s->material), (long long)((int64_t)R->data.material_count));
             bf_eval_failed(v, "material", "Part: \"Material index\"");
         }
     }
@@ -262,7 +277,8 @@ static void validate_Part(bf_vctx *v, const p3m_Part *s)
         }
         int ok = q1 != 0;
         if (!bf_eval_failed(v, "indices", "Part: \"Indices\" (of the part's \"Vertex count\" vertices)") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)s->indices_at), "indices", "Part: \"Indices\" (of the part's \"Vertex count\" vertices)", "an index is not below the vertex count %lld", (long long)((int64_t)s->vertex_count));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)s->indices_at), "indices", "Part: \"Indices\" (of the part's \"Vertex count\" vertices)",
+                      "an index is not below the vertex count %lld", (long long)((int64_t)s->vertex_count));
             bf_eval_failed(v, "indices", "Part: \"Indices\" (of the part's \"Vertex count\" vertices)");
         }
     }
@@ -293,7 +309,8 @@ static void validate_WeightGroup(bf_vctx *v, const p3m_WeightGroup *s)
         }
         int ok = q1 != 0;
         if (!bf_eval_failed(v, "bone", "Weight group: \"Bone name\" (names a bone of the model)") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 0)), "bone", "Weight group: \"Bone name\" (names a bone of the model)", "bone name at string offset 0x%llx is not the name of a bone", (unsigned long long)((int64_t)s->bone));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 0)), "bone", "Weight group: \"Bone name\" (names a bone of the model)",
+                      "bone name at string offset 0x%llx is not the name of a bone", (unsigned long long)((int64_t)s->bone));
             bf_eval_failed(v, "bone", "Weight group: \"Bone name\" (names a bone of the model)");
         }
     }
@@ -301,7 +318,9 @@ static void validate_WeightGroup(bf_vctx *v, const p3m_WeightGroup *s)
     {
         int ok = p3m_WeightGroup_m_covered(c, s) <= s->_p_vertex_count;
         if (!bf_eval_failed(v, "ranges", "Weight range: \"Vertices to skip\", \"Weight count\" (vertices of the part)") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 2)), "ranges", "Weight range: \"Vertices to skip\", \"Weight count\" (vertices of the part)", "the ranges cover %lld vertices, but the part has %lld", (long long)(p3m_WeightGroup_m_covered(c, s)), (long long)(s->_p_vertex_count));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 2)), "ranges",
+                      "Weight range: \"Vertices to skip\", \"Weight count\" (vertices of the part)", "the ranges cover %lld vertices, but the part has %lld",
+                      (long long)(p3m_WeightGroup_m_covered(c, s)), (long long)(s->_p_vertex_count));
             bf_eval_failed(v, "ranges", "Weight range: \"Vertices to skip\", \"Weight count\" (vertices of the part)");
         }
     }
@@ -319,13 +338,16 @@ static void validate_Material(bf_vctx *v, const p3m_Material *s)
     {
         int64_t x = (int64_t)s->render_mode;
         if (x != INT64_C(0) && x != INT64_C(1))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 0, "render_mode", "RenderMode: the values the document lists", "%lld (0x%llx) is not a value of RenderMode", (long long)x, (unsigned long long)x);
+            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 0, "render_mode", "RenderMode: the values the document lists",
+                      "%lld (0x%llx) is not a value of RenderMode", (long long)x, (unsigned long long)x);
     }
     /* Material: "Texture index (255 for none)" (schema line 274) */
     {
         int ok = s->texture == 255 || s->texture < R->data.texture_count;
         if (!bf_eval_failed(v, "texture", "Material: \"Texture index (255 for none)\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 1)), "texture", "Material: \"Texture index (255 for none)\"", "texture index %lld but the file has %lld textures (255 for none)", (long long)((int64_t)s->texture), (long long)((int64_t)R->data.texture_count));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 1)), "texture", "Material: \"Texture index (255 for none)\"",
+                      "texture index %lld but the file has %lld textures (255 for none)", (long long)((int64_t)s->texture),
+                      (long long)((int64_t)R->data.texture_count));
             bf_eval_failed(v, "texture", "Material: \"Texture index (255 for none)\"");
         }
     }
@@ -335,7 +357,9 @@ static void validate_Material(bf_vctx *v, const p3m_Material *s)
             {
                 int ok = (int64_t)s->extra_textures[i] < (int64_t)R->data.texture_count;
                 if (!bf_eval_failed(v, "", "Material: \"Extra texture indices\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((s)->extra_textures_at + (uint64_t)i * 1), "", "Material: \"Extra texture indices\"", "extra texture index %lld but the file has %lld textures", (long long)((int64_t)s->extra_textures[i]), (long long)((int64_t)R->data.texture_count));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((s)->extra_textures_at + (uint64_t)i * 1), "", "Material: \"Extra texture indices\"",
+                              "extra texture index %lld but the file has %lld textures", (long long)((int64_t)s->extra_textures[i]),
+                              (long long)((int64_t)R->data.texture_count));
                     bf_eval_failed(v, "", "Material: \"Extra texture indices\"");
                 }
             }
@@ -356,7 +380,8 @@ static void validate_Texture(bf_vctx *v, const p3m_Texture *s)
     {
         int64_t x = (int64_t)s->type;
         if (x != INT64_C(0) && x != INT64_C(1))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 0, "type", "TextureType: the values the document lists", "%lld (0x%llx) is not a value of TextureType", (long long)x, (unsigned long long)x);
+            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 0, "type", "TextureType: the values the document lists",
+                      "%lld (0x%llx) is not a value of TextureType", (long long)x, (unsigned long long)x);
     }
     if (s->body.kind == P3M_KIND_EMBEDDED_TEXTURE && bf_push(c, "body", -1)) {
         validate_EmbeddedTexture(v, s->body.EmbeddedTexture);
@@ -377,7 +402,10 @@ static void validate_EmbeddedTexture(bf_vctx *v, const p3m_EmbeddedTexture *s)
     {
         int ok = s->size >= 3 && s->ptf_magic == 5264454;
         if (!bf_eval_failed(v, "ptf", "Embedded texture: \"u8 × Data size | PTF texture | Data\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 4)), "ptf", "Embedded texture: \"u8 × Data size | PTF texture | Data\"", "embedded texture data of %lld bytes does not start with the PTF magic (0x%llx): not a PTF texture (an external texture written with the embedded type 0 and a u16 path offset reads like this)", (long long)((int64_t)s->size), (unsigned long long)((int64_t)s->ptf_magic));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 4)), "ptf", "Embedded texture: \"u8 × Data size | PTF texture | Data\"",
+                      "embedded texture data of %lld bytes does not start with the PTF magic (0x%llx): not a PTF texture (an external texture written with the "
+                      "embedded type 0 and a u16 path offset reads like this)",
+                      (long long)((int64_t)s->size), (unsigned long long)((int64_t)s->ptf_magic));
             bf_eval_failed(v, "ptf", "Embedded texture: \"u8 × Data size | PTF texture | Data\"");
         }
     }
@@ -400,7 +428,8 @@ static void validate_Ptf(bf_vctx *v, const p3m_Ptf *s)
     {
         int ok = s->version == 0;
         if (!bf_eval_failed(v, "version", "PTF document: \"u8 | 0 | Major version\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 3)), "version", "PTF document: \"u8 | 0 | Major version\"", "PTF major version %lld, not 0", (long long)((int64_t)s->version));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 3)), "version", "PTF document: \"u8 | 0 | Major version\"",
+                      "PTF major version %lld, not 0", (long long)((int64_t)s->version));
             bf_eval_failed(v, "version", "PTF document: \"u8 | 0 | Major version\"");
         }
     }
@@ -408,7 +437,9 @@ static void validate_Ptf(bf_vctx *v, const p3m_Ptf *s)
     {
         int ok = s->frame_magic == 407708164;
         if (!bf_eval_failed(v, "magic", "PTF document: \"LZ4F is used for compression\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 0)), "magic", "PTF document: \"LZ4F is used for compression\"", "the PTF pixels are not an LZ4 frame (they start with 0x%llx, not the frame magic 0x184D2204)", (unsigned long long)((int64_t)s->frame_magic));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 0)), "magic", "PTF document: \"LZ4F is used for compression\"",
+                      "the PTF pixels are not an LZ4 frame (they start with 0x%llx, not the frame magic 0x184D2204)",
+                      (unsigned long long)((int64_t)s->frame_magic));
             bf_eval_failed(v, "magic", "PTF document: \"LZ4F is used for compression\"");
         }
     }
@@ -431,7 +462,8 @@ static void validate_Lz4Frame(bf_vctx *v, const p3m_Lz4Frame *s)
     {
         int ok = (int64_t)(((uint64_t)s->flags >> 6) & UINT64_C(0x3)) == 1;
         if (!bf_eval_failed(v, "flags", "LZ4 frame format: \"Version Number: 2-bits, must be set to 01\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 4)), "flags", "LZ4 frame format: \"Version Number: 2-bits, must be set to 01\"", "LZ4 frame version %lld, not 1", (long long)((int64_t)(((uint64_t)s->flags >> 6) & UINT64_C(0x3))));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 4)), "flags", "LZ4 frame format: \"Version Number: 2-bits, must be set to 01\"",
+                      "LZ4 frame version %lld, not 1", (long long)((int64_t)(((uint64_t)s->flags >> 6) & UINT64_C(0x3))));
             bf_eval_failed(v, "flags", "LZ4 frame format: \"Version Number: 2-bits, must be set to 01\"");
         }
     }
@@ -443,9 +475,13 @@ static void validate_Lz4Frame(bf_vctx *v, const p3m_Lz4Frame *s)
         (void)prev;
         if (bf_push(c, "blocks", i)) {
             {
-                int ok = (int64_t)((uint64_t)it->block_size & UINT64_C(0x7FFFFFFF)) == 0 || (int64_t)(((uint64_t)it->block_size >> 31) & UINT64_C(0x1)) != 0 || bf_lz4_size(it->data.ptr, it->data.len, p3m_Lz4Frame_m_window(c, s)) >= 0;
+                int ok = (int64_t)((uint64_t)it->block_size & UINT64_C(0x7FFFFFFF)) == 0 || (int64_t)(((uint64_t)it->block_size >> 31) & UINT64_C(0x1)) != 0
+                        || bf_lz4_size(it->data.ptr, it->data.len, p3m_Lz4Frame_m_window(c, s)) >= 0;
                 if (!bf_eval_failed(v, "data", "LZ4 block format (a PTF's pixels are LZ4-compressed: PTF document, \"LZ4F is used for compression\")") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 4)), "data", "LZ4 block format (a PTF's pixels are LZ4-compressed: PTF document, \"LZ4F is used for compression\")", "block %lld of %lld bytes is not valid LZ4 data: a length or a match offset runs outside the block or its output", (long long)((int64_t)i), (long long)((int64_t)((uint64_t)it->block_size & UINT64_C(0x7FFFFFFF))));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 4)), "data",
+                              "LZ4 block format (a PTF's pixels are LZ4-compressed: PTF document, \"LZ4F is used for compression\")",
+                              "block %lld of %lld bytes is not valid LZ4 data: a length or a match offset runs outside the block or its output",
+                              (long long)((int64_t)i), (long long)((int64_t)((uint64_t)it->block_size & UINT64_C(0x7FFFFFFF))));
                     bf_eval_failed(v, "data", "LZ4 block format (a PTF's pixels are LZ4-compressed: PTF document, \"LZ4F is used for compression\")");
                 }
             }
@@ -454,9 +490,13 @@ static void validate_Lz4Frame(bf_vctx *v, const p3m_Lz4Frame *s)
     }
     /* LZ4 frame format: "Content Size: the original (uncompressed) size" (the PTF's pixels) (schema line 436) */
     {
-        int ok = (int64_t)(((uint64_t)s->flags >> 3) & UINT64_C(0x1)) == 0 || !p3m_Lz4Frame_m_blocks_valid(c, s) || p3m_Lz4Frame_m_decoded_size(c, s) == (int64_t)s->content_size;
+        int ok = (int64_t)(((uint64_t)s->flags >> 3) & UINT64_C(0x1)) == 0 || !p3m_Lz4Frame_m_blocks_valid(c, s)
+                || p3m_Lz4Frame_m_decoded_size(c, s) == (int64_t)s->content_size;
         if (!bf_eval_failed(v, "content_size", "LZ4 frame format: \"Content Size: the original (uncompressed) size\" (the PTF's pixels)") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 6)), "content_size", "LZ4 frame format: \"Content Size: the original (uncompressed) size\" (the PTF's pixels)", "the LZ4 data decompresses to %lld bytes, but the frame header says %lld", (long long)(p3m_Lz4Frame_m_decoded_size(c, s)), (long long)((int64_t)s->content_size));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 6)), "content_size",
+                      "LZ4 frame format: \"Content Size: the original (uncompressed) size\" (the PTF's pixels)",
+                      "the LZ4 data decompresses to %lld bytes, but the frame header says %lld", (long long)(p3m_Lz4Frame_m_decoded_size(c, s)),
+                      (long long)((int64_t)s->content_size));
             bf_eval_failed(v, "content_size", "LZ4 frame format: \"Content Size: the original (uncompressed) size\" (the PTF's pixels)");
         }
     }
@@ -474,8 +514,12 @@ static void validate_Bone(bf_vctx *v, const p3m_Bone *s)
     /* Bone: "Tail XYZ" (a warning: every real file has this exporter bug; the layout is right, the values are not) (schema line 478) */
     {
         int ok = bf_at_f32(c, s->tail, 3, 1) != bf_at_f32(c, s->head, 3, 1) || bf_at_f32(c, s->tail, 3, 2) != bf_at_f32(c, s->head, 3, 2);
-        if (!bf_eval_failed(v, "tail", "Bone: \"Tail XYZ\" (a warning: every real file has this exporter bug; the layout is right, the values are not)") && !ok) {
-            bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)(s->_offset + 14)), "tail", "Bone: \"Tail XYZ\" (a warning: every real file has this exporter bug; the layout is right, the values are not)", "tail Y, Z (%g, %g) are the head's: written by the exporter's (tail.x, head.z, head.y) bug", bf_at_f32(c, s->tail, 3, 1), bf_at_f32(c, s->tail, 3, 2));
+        if (!bf_eval_failed(v, "tail", "Bone: \"Tail XYZ\" (a warning: every real file has this exporter bug; the layout is right, the values are not)")
+            && !ok) {
+            bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)(s->_offset + 14)), "tail",
+                      "Bone: \"Tail XYZ\" (a warning: every real file has this exporter bug; the layout is right, the values are not)",
+                      "tail Y, Z (%g, %g) are the head's: written by the exporter's (tail.x, head.z, head.y) bug", bf_at_f32(c, s->tail, 3, 1),
+                      bf_at_f32(c, s->tail, 3, 2));
             bf_eval_failed(v, "tail", "Bone: \"Tail XYZ\" (a warning: every real file has this exporter bug; the layout is right, the values are not)");
         }
     }
@@ -511,7 +555,8 @@ static void validate_AnimationAction(bf_vctx *v, const p3m_AnimationAction *s)
     {
         int ok = s->action < R->data.action_count;
         if (!bf_eval_failed(v, "action", "Animation action: \"Action index\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 0)), "action", "Animation action: \"Action index\"", "action index %lld but the file has %lld actions", (long long)((int64_t)s->action), (long long)((int64_t)R->data.action_count));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 0)), "action", "Animation action: \"Action index\"",
+                      "action index %lld but the file has %lld actions", (long long)((int64_t)s->action), (long long)((int64_t)R->data.action_count));
             bf_eval_failed(v, "action", "Animation action: \"Action index\"");
         }
     }
@@ -519,7 +564,8 @@ static void validate_AnimationAction(bf_vctx *v, const p3m_AnimationAction *s)
     {
         int ok = s->start <= s->end;
         if (!bf_eval_failed(v, "start", "Animation action: \"Start frame\", \"End frame\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 5)), "start", "Animation action: \"Start frame\", \"End frame\"", "start frame %lld is after end frame %lld", (long long)((int64_t)s->start), (long long)((int64_t)s->end));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 5)), "start", "Animation action: \"Start frame\", \"End frame\"",
+                      "start frame %lld is after end frame %lld", (long long)((int64_t)s->start), (long long)((int64_t)s->end));
             bf_eval_failed(v, "start", "Animation action: \"Start frame\", \"End frame\"");
         }
     }
@@ -537,7 +583,8 @@ static void validate_Action(bf_vctx *v, const p3m_Action *s)
     {
         int64_t x = (int64_t)s->part_list_mode;
         if (x != INT64_C(0) && x != INT64_C(1) && x != INT64_C(2) && x != INT64_C(3))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 4, "part_list_mode", "PartListMode: the values the document lists", "%lld (0x%llx) is not a value of PartListMode", (long long)x, (unsigned long long)x);
+            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 4, "part_list_mode", "PartListMode: the values the document lists",
+                      "%lld (0x%llx) is not a value of PartListMode", (long long)x, (unsigned long long)x);
     }
     for (uint32_t i = 0; i < s->part_list_count; i++) {
         if (bf_push(c, "part_list", i)) {
@@ -572,7 +619,8 @@ static void validate_PartName(bf_vctx *v, const p3m_PartName *s)
         }
         int ok = q1 != 0;
         if (!bf_eval_failed(v, "name", "Action: \"Part list\" (a list of parts, by name)") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 0)), "name", "Action: \"Part list\" (a list of parts, by name)", "string offset 0x%llx is not the name of a part", (unsigned long long)((int64_t)s->name));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 0)), "name", "Action: \"Part list\" (a list of parts, by name)",
+                      "string offset 0x%llx is not the name of a part", (unsigned long long)((int64_t)s->name));
             bf_eval_failed(v, "name", "Action: \"Part list\" (a list of parts, by name)");
         }
     }
@@ -592,7 +640,8 @@ static void validate_ActionData(bf_vctx *v, const p3m_ActionData *s)
     {
         int64_t x = (int64_t)s->translation_modes[i];
         if (x != INT64_C(0) && x != INT64_C(1))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->translation_modes_at + (uint64_t)i * 1, NULL, "Interpolation: the values the document lists", "%lld (0x%llx) is not a value of Interpolation", (long long)x, (unsigned long long)x);
+            bf_report(v, BF_SEVERITY_ERROR, (s)->translation_modes_at + (uint64_t)i * 1, NULL, "Interpolation: the values the document lists",
+                      "%lld (0x%llx) is not a value of Interpolation", (long long)x, (unsigned long long)x);
     }
             bf_pop(c);
         }
@@ -601,7 +650,8 @@ static void validate_ActionData(bf_vctx *v, const p3m_ActionData *s)
     {
         int64_t x = (int64_t)s->rotation_modes[i];
         if (x != INT64_C(0) && x != INT64_C(1))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->rotation_modes_at + (uint64_t)i * 1, NULL, "Interpolation: the values the document lists", "%lld (0x%llx) is not a value of Interpolation", (long long)x, (unsigned long long)x);
+            bf_report(v, BF_SEVERITY_ERROR, (s)->rotation_modes_at + (uint64_t)i * 1, NULL, "Interpolation: the values the document lists",
+                      "%lld (0x%llx) is not a value of Interpolation", (long long)x, (unsigned long long)x);
     }
             bf_pop(c);
         }
@@ -610,7 +660,8 @@ static void validate_ActionData(bf_vctx *v, const p3m_ActionData *s)
     {
         int64_t x = (int64_t)s->scale_modes[i];
         if (x != INT64_C(0) && x != INT64_C(1))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->scale_modes_at + (uint64_t)i * 1, NULL, "Interpolation: the values the document lists", "%lld (0x%llx) is not a value of Interpolation", (long long)x, (unsigned long long)x);
+            bf_report(v, BF_SEVERITY_ERROR, (s)->scale_modes_at + (uint64_t)i * 1, NULL, "Interpolation: the values the document lists",
+                      "%lld (0x%llx) is not a value of Interpolation", (long long)x, (unsigned long long)x);
     }
             bf_pop(c);
         }
@@ -624,7 +675,8 @@ static void validate_ActionData(bf_vctx *v, const p3m_ActionData *s)
         }
         int ok = q1 != 0;
         if (!bf_eval_failed(v, "bone", "Action data: \"Bone\" (names a bone of the model)") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 0)), "bone", "Action data: \"Bone\" (names a bone of the model)", "bone name at string offset 0x%llx is not the name of a bone", (unsigned long long)((int64_t)s->bone));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 0)), "bone", "Action data: \"Bone\" (names a bone of the model)",
+                      "bone name at string offset 0x%llx is not the name of a bone", (unsigned long long)((int64_t)s->bone));
             bf_eval_failed(v, "bone", "Action data: \"Bone\" (names a bone of the model)");
         }
     }

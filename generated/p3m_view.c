@@ -1373,7 +1373,8 @@ bf_str p3m_Part_view_name_str(const p3m_Part_view *v)
     bf_view_ctx(c, v->_doc, &e);
     bf_str s = {NULL, 0, 0};
     uint64_t ref = (uint64_t)p3m_Part_view_name(v);
-    if (!bf_resolve_str(c, (uint64_t)(c->data + ((const p3m_File_view *)c->root)->data.strings_at - c->data), ((const p3m_File_view *)c->root)->data.strings_count, ref, v->_offset + 1, "name", &s))
+    if (!bf_resolve_str(c, (uint64_t)(c->data + ((const p3m_File_view *)c->root)->data.strings_at - c->data),
+                        ((const p3m_File_view *)c->root)->data.strings_count, ref, v->_offset + 1, "name", &s))
         s = (bf_str){NULL, 0, 0};
     return s;
 }
@@ -1408,7 +1409,8 @@ bf_str p3m_WeightGroup_view_bone_str(const p3m_WeightGroup_view *v)
     bf_view_ctx(c, v->_doc, &e);
     bf_str s = {NULL, 0, 0};
     uint64_t ref = (uint64_t)p3m_WeightGroup_view_bone(v);
-    if (!bf_resolve_str(c, (uint64_t)(c->data + ((const p3m_File_view *)c->root)->data.strings_at - c->data), ((const p3m_File_view *)c->root)->data.strings_count, ref, v->_offset + 0, "bone", &s))
+    if (!bf_resolve_str(c, (uint64_t)(c->data + ((const p3m_File_view *)c->root)->data.strings_at - c->data),
+                        ((const p3m_File_view *)c->root)->data.strings_count, ref, v->_offset + 0, "bone", &s))
         s = (bf_str){NULL, 0, 0};
     return s;
 }
@@ -1518,7 +1520,8 @@ bf_str p3m_ExternalTexture_view_path_str(const p3m_ExternalTexture_view *v)
     bf_view_ctx(c, v->_doc, &e);
     bf_str s = {NULL, 0, 0};
     uint64_t ref = (uint64_t)p3m_ExternalTexture_view_path(v);
-    if (!bf_resolve_str(c, (uint64_t)(c->data + ((const p3m_File_view *)c->root)->data.strings_at - c->data), ((const p3m_File_view *)c->root)->data.strings_count, ref, v->_offset + 0, "path", &s))
+    if (!bf_resolve_str(c, (uint64_t)(c->data + ((const p3m_File_view *)c->root)->data.strings_at - c->data),
+                        ((const p3m_File_view *)c->root)->data.strings_count, ref, v->_offset + 0, "path", &s))
         s = (bf_str){NULL, 0, 0};
     return s;
 }
@@ -1529,7 +1532,8 @@ bf_str p3m_Bone_view_name_str(const p3m_Bone_view *v)
     bf_view_ctx(c, v->_doc, &e);
     bf_str s = {NULL, 0, 0};
     uint64_t ref = (uint64_t)p3m_Bone_view_name(v);
-    if (!bf_resolve_str(c, (uint64_t)(c->data + ((const p3m_File_view *)c->root)->data.strings_at - c->data), ((const p3m_File_view *)c->root)->data.strings_count, ref, v->_offset + 0, "name", &s))
+    if (!bf_resolve_str(c, (uint64_t)(c->data + ((const p3m_File_view *)c->root)->data.strings_at - c->data),
+                        ((const p3m_File_view *)c->root)->data.strings_count, ref, v->_offset + 0, "name", &s))
         s = (bf_str){NULL, 0, 0};
     return s;
 }
@@ -1540,7 +1544,8 @@ bf_str p3m_Animation_view_name_str(const p3m_Animation_view *v)
     bf_view_ctx(c, v->_doc, &e);
     bf_str s = {NULL, 0, 0};
     uint64_t ref = (uint64_t)p3m_Animation_view_name(v);
-    if (!bf_resolve_str(c, (uint64_t)(c->data + ((const p3m_File_view *)c->root)->data.strings_at - c->data), ((const p3m_File_view *)c->root)->data.strings_count, ref, v->_offset + 0, "name", &s))
+    if (!bf_resolve_str(c, (uint64_t)(c->data + ((const p3m_File_view *)c->root)->data.strings_at - c->data),
+                        ((const p3m_File_view *)c->root)->data.strings_count, ref, v->_offset + 0, "name", &s))
         s = (bf_str){NULL, 0, 0};
     return s;
 }
@@ -1575,7 +1580,8 @@ bf_str p3m_PartName_view_name_str(const p3m_PartName_view *v)
     bf_view_ctx(c, v->_doc, &e);
     bf_str s = {NULL, 0, 0};
     uint64_t ref = (uint64_t)p3m_PartName_view_name(v);
-    if (!bf_resolve_str(c, (uint64_t)(c->data + ((const p3m_File_view *)c->root)->data.strings_at - c->data), ((const p3m_File_view *)c->root)->data.strings_count, ref, v->_offset + 0, "name", &s))
+    if (!bf_resolve_str(c, (uint64_t)(c->data + ((const p3m_File_view *)c->root)->data.strings_at - c->data),
+                        ((const p3m_File_view *)c->root)->data.strings_count, ref, v->_offset + 0, "name", &s))
         s = (bf_str){NULL, 0, 0};
     return s;
 }
@@ -1586,7 +1592,8 @@ bf_str p3m_ActionData_view_bone_str(const p3m_ActionData_view *v)
     bf_view_ctx(c, v->_doc, &e);
     bf_str s = {NULL, 0, 0};
     uint64_t ref = (uint64_t)p3m_ActionData_view_bone(v);
-    if (!bf_resolve_str(c, (uint64_t)(c->data + ((const p3m_File_view *)c->root)->data.strings_at - c->data), ((const p3m_File_view *)c->root)->data.strings_count, ref, v->_offset + 0, "bone", &s))
+    if (!bf_resolve_str(c, (uint64_t)(c->data + ((const p3m_File_view *)c->root)->data.strings_at - c->data),
+                        ((const p3m_File_view *)c->root)->data.strings_count, ref, v->_offset + 0, "bone", &s))
         s = (bf_str){NULL, 0, 0};
     return s;
 }
@@ -1677,7 +1684,8 @@ int p3m_view_link_Part(bf_ctx *c, const p3m_Part_view *v)
     {
         uint64_t ref = (uint64_t)p3m_Part_view_name(v);
         bf_str s;
-        if (!bf_resolve_str(c, (uint64_t)(c->data + ((const p3m_File_view *)c->root)->data.strings_at - c->data), ((const p3m_File_view *)c->root)->data.strings_count, ref, v->_offset + 1, "name", &s))
+        if (!bf_resolve_str(c, (uint64_t)(c->data + ((const p3m_File_view *)c->root)->data.strings_at - c->data),
+                            ((const p3m_File_view *)c->root)->data.strings_count, ref, v->_offset + 1, "name", &s))
             return 0;
     }
     if (v->has_normals) {
@@ -1705,7 +1713,8 @@ int p3m_view_link_WeightGroup(bf_ctx *c, const p3m_WeightGroup_view *v)
     {
         uint64_t ref = (uint64_t)p3m_WeightGroup_view_bone(v);
         bf_str s;
-        if (!bf_resolve_str(c, (uint64_t)(c->data + ((const p3m_File_view *)c->root)->data.strings_at - c->data), ((const p3m_File_view *)c->root)->data.strings_count, ref, v->_offset + 0, "bone", &s))
+        if (!bf_resolve_str(c, (uint64_t)(c->data + ((const p3m_File_view *)c->root)->data.strings_at - c->data),
+                            ((const p3m_File_view *)c->root)->data.strings_count, ref, v->_offset + 0, "bone", &s))
             return 0;
     }
     (void)c;
@@ -1733,7 +1742,8 @@ int p3m_view_link_ExternalTexture(bf_ctx *c, const p3m_ExternalTexture_view *v)
     {
         uint64_t ref = (uint64_t)p3m_ExternalTexture_view_path(v);
         bf_str s;
-        if (!bf_resolve_str(c, (uint64_t)(c->data + ((const p3m_File_view *)c->root)->data.strings_at - c->data), ((const p3m_File_view *)c->root)->data.strings_count, ref, v->_offset + 0, "path", &s))
+        if (!bf_resolve_str(c, (uint64_t)(c->data + ((const p3m_File_view *)c->root)->data.strings_at - c->data),
+                            ((const p3m_File_view *)c->root)->data.strings_count, ref, v->_offset + 0, "path", &s))
             return 0;
     }
     (void)c;
@@ -1747,7 +1757,8 @@ int p3m_view_link_Bone(bf_ctx *c, const p3m_Bone_view *v)
     {
         uint64_t ref = (uint64_t)p3m_Bone_view_name(v);
         bf_str s;
-        if (!bf_resolve_str(c, (uint64_t)(c->data + ((const p3m_File_view *)c->root)->data.strings_at - c->data), ((const p3m_File_view *)c->root)->data.strings_count, ref, v->_offset + 0, "name", &s))
+        if (!bf_resolve_str(c, (uint64_t)(c->data + ((const p3m_File_view *)c->root)->data.strings_at - c->data),
+                            ((const p3m_File_view *)c->root)->data.strings_count, ref, v->_offset + 0, "name", &s))
             return 0;
     }
     (void)c;
@@ -1761,7 +1772,8 @@ int p3m_view_link_Animation(bf_ctx *c, const p3m_Animation_view *v)
     {
         uint64_t ref = (uint64_t)p3m_Animation_view_name(v);
         bf_str s;
-        if (!bf_resolve_str(c, (uint64_t)(c->data + ((const p3m_File_view *)c->root)->data.strings_at - c->data), ((const p3m_File_view *)c->root)->data.strings_count, ref, v->_offset + 0, "name", &s))
+        if (!bf_resolve_str(c, (uint64_t)(c->data + ((const p3m_File_view *)c->root)->data.strings_at - c->data),
+                            ((const p3m_File_view *)c->root)->data.strings_count, ref, v->_offset + 0, "name", &s))
             return 0;
     }
     (void)c;
@@ -1804,7 +1816,8 @@ int p3m_view_link_PartName(bf_ctx *c, const p3m_PartName_view *v)
     {
         uint64_t ref = (uint64_t)p3m_PartName_view_name(v);
         bf_str s;
-        if (!bf_resolve_str(c, (uint64_t)(c->data + ((const p3m_File_view *)c->root)->data.strings_at - c->data), ((const p3m_File_view *)c->root)->data.strings_count, ref, v->_offset + 0, "name", &s))
+        if (!bf_resolve_str(c, (uint64_t)(c->data + ((const p3m_File_view *)c->root)->data.strings_at - c->data),
+                            ((const p3m_File_view *)c->root)->data.strings_count, ref, v->_offset + 0, "name", &s))
             return 0;
     }
     (void)c;
@@ -1818,7 +1831,8 @@ int p3m_view_link_ActionData(bf_ctx *c, const p3m_ActionData_view *v)
     {
         uint64_t ref = (uint64_t)p3m_ActionData_view_bone(v);
         bf_str s;
-        if (!bf_resolve_str(c, (uint64_t)(c->data + ((const p3m_File_view *)c->root)->data.strings_at - c->data), ((const p3m_File_view *)c->root)->data.strings_count, ref, v->_offset + 0, "bone", &s))
+        if (!bf_resolve_str(c, (uint64_t)(c->data + ((const p3m_File_view *)c->root)->data.strings_at - c->data),
+                            ((const p3m_File_view *)c->root)->data.strings_count, ref, v->_offset + 0, "bone", &s))
             return 0;
     }
     (void)c;

@@ -17,7 +17,12 @@ static const bf_enum_value_desc sprite_enum_TexFormat_values[] = {
     {"i4", "FMT_I4: 4-bit intensity (two pixels per byte)", INT64_C(16)},
     {"i8", "FMT_I8: 8-bit intensity", INT64_C(17)},
 };
-static const bf_enum_desc sprite_enum_TexFormat = {"TexFormat", "Texture format (libdragon's `tex_format_t`): the RDP's format code in bits 4-2 (0 RGBA,\n1 YUV, 2 CI, 3 IA, 4 I) and its pixel size code in bits 1-0 (0: 4 bits, 1: 8, 2: 16,\n3: 32), as `_RDP_FORMAT_CODE(format, size)` packs them. A row of `w` pixels takes\n`((w << (size + 2)) + 7) >> 3` bytes (`TEX_FORMAT_PIX2BYTES`).\n", 0, sprite_enum_TexFormat_values, 11};
+static const bf_enum_desc sprite_enum_TexFormat = {"TexFormat",
+                                                   "Texture format (libdragon's `tex_format_t`): the RDP's format code in bits 4-2 (0 RGBA,\n"
+                                                   "1 YUV, 2 CI, 3 IA, 4 I) and its pixel size code in bits 1-0 (0: 4 bits, 1: 8, 2: 16,\n"
+                                                   "3: 32), as `_RDP_FORMAT_CODE(format, size)` packs them. A row of `w` pixels takes\n"
+                                                   "`((w << (size + 2)) + 7) >> 3` bytes (`TEX_FORMAT_PIX2BYTES`).\n",
+                                                   0, sprite_enum_TexFormat_values, 11};
 
 static const bf_type_desc sprite_type_Sprite;
 static const bf_type_desc sprite_type_SpriteExt;
@@ -67,7 +72,9 @@ static const bf_field_desc sprite_fields_Sprite[] = {
         .enumdef = NULL,
     },
     {
-        .name = "bitdepth", .doc = "Deprecated: bytes per pixel of old sprites (2: RGBA16, otherwise RGBA32), used only\nwhen `flags` is 0. mksprite writes 0.\n", .erratum = NULL,
+        .name = "bitdepth",
+                .doc = "Deprecated: bytes per pixel of old sprites (2: RGBA16, otherwise RGBA32), used only\nwhen `flags` is 0. mksprite writes 0.\n",
+                .erratum = NULL,
         .kind = BF_FIELD_PRIM, .prim = BF_U8, .little_endian = 0, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(sprite_Sprite, bitdepth),
         .count_offset = BF_NONE,
@@ -84,7 +91,10 @@ static const bf_field_desc sprite_fields_Sprite[] = {
         .enumdef = NULL,
     },
     {
-        .name = "flags", .doc = "Flags and the texture format of the first image. When the whole byte is 0 the sprite\npredates the format field (`__sprite_upgrade`), and its format is RGBA16 if\n`bitdepth` is 2, else RGBA32.\n", .erratum = NULL,
+        .name = "flags",
+                .doc = "Flags and the texture format of the first image. When the whole byte is 0 the sprite\n"
+                "predates the format field (`__sprite_upgrade`), and its format is RGBA16 if\n`bitdepth` is 2, else RGBA32.\n",
+                .erratum = NULL,
         .kind = BF_FIELD_PRIM, .prim = BF_U8, .little_endian = 0, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(sprite_Sprite, flags),
         .count_offset = BF_NONE,
@@ -134,7 +144,11 @@ static const bf_field_desc sprite_fields_Sprite[] = {
         .enumdef = NULL,
     },
     {
-        .name = "pixels", .doc = "Pixels of the first image, as the RDP loads them: `height` rows of\n`TEX_FORMAT_PIX2BYTES(format, width)` bytes, no padding between rows (RGBA16 and the\npalette's colors are 5551: red in bits 15-11, green 10-6, blue 5-1, alpha bit 0).\n", .erratum = NULL,
+        .name = "pixels",
+                .doc = "Pixels of the first image, as the RDP loads them: `height` rows of\n"
+                "`TEX_FORMAT_PIX2BYTES(format, width)` bytes, no padding between rows (RGBA16 and the\n"
+                "palette's colors are 5551: red in bits 15-11, green 10-6, blue 5-1, alpha bit 0).\n",
+                .erratum = NULL,
         .kind = BF_FIELD_BYTES, .prim = BF_U8, .little_endian = 0, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(sprite_Sprite, pixels),
         .count_offset = BF_NONE,
@@ -150,7 +164,10 @@ static const bf_field_desc sprite_fields_Sprite[] = {
         .enumdef = NULL,
     },
     {
-        .name = "ext", .doc = "Extended header (`sprite_ext_t`), present when flag 0x80 is set: right after the\nfirst image, padded to 8 bytes (`ROUND_UP(PIX2BYTES(format, width) * height, 8)`\npast the header, as `__sprite_ext` finds it).\n", .erratum = NULL,
+        .name = "ext",
+                .doc = "Extended header (`sprite_ext_t`), present when flag 0x80 is set: right after the\n"
+                "first image, padded to 8 bytes (`ROUND_UP(PIX2BYTES(format, width) * height, 8)`\npast the header, as `__sprite_ext` finds it).\n",
+                .erratum = NULL,
         .kind = BF_FIELD_STRUCT, .prim = BF_U8, .little_endian = 0, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(sprite_Sprite, ext),
         .count_offset = BF_NONE,
@@ -166,7 +183,11 @@ static const bf_field_desc sprite_fields_Sprite[] = {
         .enumdef = NULL,
     },
     {
-        .name = "rest", .doc = "Everything after the extended header: the further images and the palette (which\nthe extended header's offsets point into, each padded to 8 bytes), or whatever follows\nthe pixels of an old sprite (nothing, in libdragon's files).\n", .erratum = NULL,
+        .name = "rest",
+                .doc = "Everything after the extended header: the further images and the palette (which\n"
+                "the extended header's offsets point into, each padded to 8 bytes), or whatever follows\n"
+                "the pixels of an old sprite (nothing, in libdragon's files).\n",
+                .erratum = NULL,
         .kind = BF_FIELD_BYTES, .prim = BF_U8, .little_endian = 0, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(sprite_Sprite, rest),
         .count_offset = BF_NONE,
@@ -186,10 +207,13 @@ static const bf_type_desc sprite_type_Sprite = {"Sprite", "A whole `.sprite` fil
 
 static const bf_bits_desc sprite_bits_SpriteExt_flags[] = {
     {"unused", "Bits 15-6: unused, 0", 10, 6, 0, offsetof(sprite_SpriteExt, flags_unused)},
-    {"fits_tmem", "SPRITE_FLAG_FITS_TMEM (0x20): the sprite fits TMEM without splitting (rdpq_sprite_upload requires it)", 1, 5, 0, offsetof(sprite_SpriteExt, flags_fits_tmem)},
+    {"fits_tmem", "SPRITE_FLAG_FITS_TMEM (0x20): the sprite fits TMEM without splitting (rdpq_sprite_upload requires it)", 1, 5, 0,
+     offsetof(sprite_SpriteExt, flags_fits_tmem)},
     {"has_detail", "SPRITE_FLAG_HAS_DETAIL (0x10): the sprite has a detail texture", 1, 4, 0, offsetof(sprite_SpriteExt, flags_has_detail)},
-    {"has_texparms", "SPRITE_FLAG_HAS_TEXPARMS (0x08): `texparms` holds the texture parameters to use", 1, 3, 0, offsetof(sprite_SpriteExt, flags_has_texparms)},
-    {"lod_count", "SPRITE_FLAG_NUMLODS (0x07): number of further images, detail texture included (0: none)", 3, 0, 0, offsetof(sprite_SpriteExt, flags_lod_count)},
+    {"has_texparms", "SPRITE_FLAG_HAS_TEXPARMS (0x08): `texparms` holds the texture parameters to use", 1, 3, 0,
+     offsetof(sprite_SpriteExt, flags_has_texparms)},
+    {"lod_count", "SPRITE_FLAG_NUMLODS (0x07): number of further images, detail texture included (0: none)", 3, 0, 0,
+     offsetof(sprite_SpriteExt, flags_lod_count)},
 };
 static const bf_field_desc sprite_fields_SpriteExt[] = {
     {
@@ -339,7 +363,8 @@ static const bf_field_desc sprite_fields_SpriteExt[] = {
         .enumdef = NULL,
     },
     {
-        .name = "detail_use_main_texture", .doc = "1 when the detail texture is the first image itself (fractal detailing) rather than the seventh LOD.", .erratum = NULL,
+        .name = "detail_use_main_texture", .doc = "1 when the detail texture is the first image itself (fractal detailing) rather than the seventh LOD.",
+                .erratum = NULL,
         .kind = BF_FIELD_PRIM, .prim = BF_U8, .little_endian = 0, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(sprite_SpriteExt, detail_use_main_texture),
         .count_offset = BF_NONE,
@@ -371,7 +396,12 @@ static const bf_field_desc sprite_fields_SpriteExt[] = {
         .enumdef = NULL,
     },
     {
-        .name = "palette", .doc = "The palette (TLUT): big-endian RGBA 5551 colors, two bytes each, from\n`palette_offset` to the end of the file, kept as bytes because that is how the RDP\nloads them. No count is stored: mksprite writes the colors of the image's palette\n(16 for CI4, 256 for CI8 in its output) padded to 8 bytes; `rdpq_sprite_upload`\nloads 16 colors for CI4 and 256 for CI8.\n", .erratum = NULL,
+        .name = "palette",
+                .doc = "The palette (TLUT): big-endian RGBA 5551 colors, two bytes each, from\n"
+                "`palette_offset` to the end of the file, kept as bytes because that is how the RDP\n"
+                "loads them. No count is stored: mksprite writes the colors of the image's palette\n"
+                "(16 for CI4, 256 for CI8 in its output) padded to 8 bytes; `rdpq_sprite_upload`\nloads 16 colors for CI4 and 256 for CI8.\n",
+                .erratum = NULL,
         .kind = BF_FIELD_BYTES, .prim = BF_U8, .little_endian = 0, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(sprite_SpriteExt, palette),
         .count_offset = BF_NONE,
@@ -387,7 +417,10 @@ static const bf_field_desc sprite_fields_SpriteExt[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc sprite_type_SpriteExt = {"SpriteExt", "Extended header (`sprite_ext_t`), 124 bytes of version 4, padded to 8 in the file. Every\noffset in it is absolute (from the start of the file).\n", 2, sizeof(sprite_SpriteExt), 124, sprite_fields_SpriteExt, 12};
+static const bf_type_desc sprite_type_SpriteExt = {"SpriteExt",
+                                                   "Extended header (`sprite_ext_t`), 124 bytes of version 4, padded to 8 in the file. Every\n"
+                                                   "offset in it is absolute (from the start of the file).\n",
+                                                   2, sizeof(sprite_SpriteExt), 124, sprite_fields_SpriteExt, 12};
 
 static const bf_field_desc sprite_fields_Lod[] = {
     {
@@ -475,7 +508,10 @@ static const bf_field_desc sprite_fields_Lod[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc sprite_type_Lod = {"Lod", "One further image (`struct sprite_lod_s`): a mipmap level, or the detail texture in the\nseventh slot. An unused slot is all zeros.\n", 3, sizeof(sprite_Lod), 8, sprite_fields_Lod, 5};
+static const bf_type_desc sprite_type_Lod = {"Lod",
+                                             "One further image (`struct sprite_lod_s`): a mipmap level, or the detail texture in the\n"
+                                             "seventh slot. An unused slot is all zeros.\n",
+                                             3, sizeof(sprite_Lod), 8, sprite_fields_Lod, 5};
 
 static const bf_field_desc sprite_fields_TexParms[] = {
     {
@@ -511,7 +547,8 @@ static const bf_field_desc sprite_fields_TexParms[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc sprite_type_TexParms = {"TexParms", "RDP texture parameters (`struct texparms_s`), for the S then the T direction.", 4, sizeof(sprite_TexParms), 24, sprite_fields_TexParms, 2};
+static const bf_type_desc sprite_type_TexParms = {"TexParms", "RDP texture parameters (`struct texparms_s`), for the S then the T direction.", 4,
+                                                  sizeof(sprite_TexParms), 24, sprite_fields_TexParms, 2};
 
 static const bf_field_desc sprite_fields_TexAxis[] = {
     {
@@ -595,7 +632,8 @@ static const bf_field_desc sprite_fields_TexAxis[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc sprite_type_TexAxis = {"TexAxis", "Texture parameters of one direction (a member of `struct texparms_s`).", 5, sizeof(sprite_TexAxis), 12, sprite_fields_TexAxis, 5};
+static const bf_type_desc sprite_type_TexAxis =
+        {"TexAxis", "Texture parameters of one direction (a member of `struct texparms_s`).", 5, sizeof(sprite_TexAxis), 12, sprite_fields_TexAxis, 5};
 
 static int sprite_entry_read_sprite(const uint8_t *data, size_t size, bf_arena *arena, const bf_read_opts *opts,
         void **out, bf_error *err)
@@ -620,7 +658,9 @@ static int sprite_entry_build_sprite(void *doc, bf_arena *arena, struct bf_buffe
 }
 static const char *const sprite_extensions_sprite[] = {"sprite", NULL};
 static const bf_entry_desc sprite_entries[] = {
-    {"sprite", "An uncompressed sprite file, as mksprite writes it (or an old one, without the extended header).", &sprite_type_Sprite, sprite_extensions_sprite, NULL, 0, UINT64_C(0), sprite_entry_read_sprite, sprite_entry_validate_sprite, sprite_entry_write_sprite, BF_NONE, sprite_entry_build_sprite,
+    {"sprite", "An uncompressed sprite file, as mksprite writes it (or an old one, without the extended header).", &sprite_type_Sprite,
+            sprite_extensions_sprite, NULL, 0, UINT64_C(0), sprite_entry_read_sprite, sprite_entry_validate_sprite, sprite_entry_write_sprite, BF_NONE,
+            sprite_entry_build_sprite,
         NULL, 0},
 };
 static const bf_type_desc *const sprite_types[] = {
@@ -633,4 +673,20 @@ static const bf_type_desc *const sprite_types[] = {
 static const bf_enum_desc *const sprite_enums[] = {
     &sprite_enum_TexFormat,
 };
-const bf_format_desc sprite_format = {"sprite", "libdragon sprite (.sprite)", "libdragon's image format (`sprite_t`), used for textures, fonts, splash screens and 2D\nsprites; tiny3d models name their textures as `rom:/NAME.sprite`. There is no format\ndocument: this schema is written from libdragon's sources (`include/sprite.h`,\n`src/sprite_internal.h`, `src/sprite.c`, `include/surface.h`, and the writer\n`tools/mksprite/mksprite.c`, `spritemaker_write`), all big-endian.\n\nAn 8-byte header, then the pixels of the first image (LOD 0) exactly as the RDP loads them\n(rows of `width` pixels, 4-bit formats two pixels per byte, high nibble first). Since the\nextended header was introduced (flag 0x80 of `flags`), the first image is padded to 8 bytes\nand followed by the extended header (`sprite_ext_t`, version 4, 124 bytes, padded to 8),\nwhich gives the offsets of up to seven further images (mipmap levels, and a detail texture\nin the seventh slot) and of the palette of color-indexed sprites; these follow, each padded\nto 8, the palette last. Old sprites (`flags` 0) are just the header and RGBA pixels whose\ndepth the `bitdepth` byte gives.\n\nmksprite compresses its output unless told `--compress 0`: a compressed file is a libdragon\nasset (magic `DCA`), which `sprite_load` decompresses; this schema describes the\nuncompressed sprite inside.\n", "big", sprite_entries, 1, sprite_types, 5, NULL, 0, sprite_enums, 1};
+const bf_format_desc sprite_format = {"sprite", "libdragon sprite (.sprite)",
+                                      "libdragon's image format (`sprite_t`), used for textures, fonts, splash screens and 2D\n"
+                                      "sprites; tiny3d models name their textures as `rom:/NAME.sprite`. There is no format\n"
+                                      "document: this schema is written from libdragon's sources (`include/sprite.h`,\n"
+                                      "`src/sprite_internal.h`, `src/sprite.c`, `include/surface.h`, and the writer\n"
+                                      "`tools/mksprite/mksprite.c`, `spritemaker_write`), all big-endian.\n\n"
+                                      "An 8-byte header, then the pixels of the first image (LOD 0) exactly as the RDP loads them\n"
+                                      "(rows of `width` pixels, 4-bit formats two pixels per byte, high nibble first). Since the\n"
+                                      "extended header was introduced (flag 0x80 of `flags`), the first image is padded to 8 bytes\n"
+                                      "and followed by the extended header (`sprite_ext_t`, version 4, 124 bytes, padded to 8),\n"
+                                      "which gives the offsets of up to seven further images (mipmap levels, and a detail texture\n"
+                                      "in the seventh slot) and of the palette of color-indexed sprites; these follow, each padded\n"
+                                      "to 8, the palette last. Old sprites (`flags` 0) are just the header and RGBA pixels whose\n"
+                                      "depth the `bitdepth` byte gives.\n\nmksprite compresses its output unless told `--compress 0`: a compressed file is a "
+                                      "libdragon\nasset (magic `DCA`), which `sprite_load` decompresses; this schema describes the\n"
+                                      "uncompressed sprite inside.\n",
+                                      "big", sprite_entries, 1, sprite_types, 5, NULL, 0, sprite_enums, 1};

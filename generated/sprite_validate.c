@@ -30,9 +30,14 @@ static void validate_Sprite(bf_vctx *v, const sprite_Sprite *s)
     (void)s;
     /* surface.h: tex_format_t (FMT_RGBA16 ... FMT_I8) (schema line 101) */
     {
-        int ok = s->flags == 0 || ((int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == 2 ? 0 : (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == 3 ? 1 : (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == 6 ? 2 : (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == 8 ? 3 : (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == 9 ? 4 : (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == 12 ? 5 : (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == 13 ? 6 : (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == 14 ? 7 : (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == 16 ? 8 : (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == 17 ? 9 : -1) >= 0;
+        int ok = s->flags == 0 || ((int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == 2 ? 0 : (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == 3 ? 1
+                : (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == 6 ? 2 : (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == 8 ? 3
+                : (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == 9 ? 4 : (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == 12 ? 5
+                : (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == 13 ? 6 : (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == 14 ? 7
+                : (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == 16 ? 8 : (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == 17 ? 9 : -1) >= 0;
         if (!bf_eval_failed(v, "flags", "surface.h: tex_format_t (FMT_RGBA16 ... FMT_I8)") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 5)), "flags", "surface.h: tex_format_t (FMT_RGBA16 ... FMT_I8)", "texture format %lld is not one of libdragon's (tex_format_t)", (long long)((int64_t)((uint64_t)s->flags & UINT64_C(0x1F))));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 5)), "flags", "surface.h: tex_format_t (FMT_RGBA16 ... FMT_I8)",
+                      "texture format %lld is not one of libdragon's (tex_format_t)", (long long)((int64_t)((uint64_t)s->flags & UINT64_C(0x1F))));
             bf_eval_failed(v, "flags", "surface.h: tex_format_t (FMT_RGBA16 ... FMT_I8)");
         }
     }
@@ -40,7 +45,9 @@ static void validate_Sprite(bf_vctx *v, const sprite_Sprite *s)
     {
         int ok = s->flags != 0 || s->bitdepth == 2 || s->bitdepth == 4;
         if (!bf_eval_failed(v, "bitdepth", "sprite.c, __sprite_upgrade: \"sprite->flags = bitdepth == 2 ? FMT_RGBA16 : FMT_RGBA32\"") && !ok) {
-            bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)(s->_offset + 4)), "bitdepth", "sprite.c, __sprite_upgrade: \"sprite->flags = bitdepth == 2 ? FMT_RGBA16 : FMT_RGBA32\"", "old sprite (flags 0) with bitdepth %lld: libdragon reads it as RGBA32", (long long)((int64_t)s->bitdepth));
+            bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)(s->_offset + 4)), "bitdepth",
+                      "sprite.c, __sprite_upgrade: \"sprite->flags = bitdepth == 2 ? FMT_RGBA16 : FMT_RGBA32\"",
+                      "old sprite (flags 0) with bitdepth %lld: libdragon reads it as RGBA32", (long long)((int64_t)s->bitdepth));
             bf_eval_failed(v, "bitdepth", "sprite.c, __sprite_upgrade: \"sprite->flags = bitdepth == 2 ? FMT_RGBA16 : FMT_RGBA32\"");
         }
     }
@@ -48,7 +55,9 @@ static void validate_Sprite(bf_vctx *v, const sprite_Sprite *s)
     {
         int ok = s->flags == 0 || (int64_t)(((uint64_t)s->flags >> 7) & UINT64_C(0x1)) == 1;
         if (!bf_eval_failed(v, "flags", "mksprite.c, spritemaker_write: \"w8(out, (uint8_t)(img0fmt | SPRITE_FLAGS_EXT))\"") && !ok) {
-            bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)(s->_offset + 5)), "flags", "mksprite.c, spritemaker_write: \"w8(out, (uint8_t)(img0fmt | SPRITE_FLAGS_EXT))\"", "a format without the extended header (flag 0x80): mksprite always writes it");
+            bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)(s->_offset + 5)), "flags",
+                      "mksprite.c, spritemaker_write: \"w8(out, (uint8_t)(img0fmt | SPRITE_FLAGS_EXT))\"",
+                      "a format without the extended header (flag 0x80): mksprite always writes it");
             bf_eval_failed(v, "flags", "mksprite.c, spritemaker_write: \"w8(out, (uint8_t)(img0fmt | SPRITE_FLAGS_EXT))\"");
         }
     }
@@ -56,7 +65,9 @@ static void validate_Sprite(bf_vctx *v, const sprite_Sprite *s)
     {
         int ok = (int64_t)(((uint64_t)s->flags >> 5) & UINT64_C(0x1)) == 0;
         if (!bf_eval_failed(v, "flags", "sprite.h: SPRITE_FLAGS_OWNEDBUFFER \"the sprite buffer must be freed by sprite_free\"") && !ok) {
-            bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)(s->_offset + 5)), "flags", "sprite.h: SPRITE_FLAGS_OWNEDBUFFER \"the sprite buffer must be freed by sprite_free\"", "flag 0x20 (owned buffer) is set; only sprite_load sets it, in memory");
+            bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)(s->_offset + 5)), "flags",
+                      "sprite.h: SPRITE_FLAGS_OWNEDBUFFER \"the sprite buffer must be freed by sprite_free\"",
+                      "flag 0x20 (owned buffer) is set; only sprite_load sets it, in memory");
             bf_eval_failed(v, "flags", "sprite.h: SPRITE_FLAGS_OWNEDBUFFER \"the sprite buffer must be freed by sprite_free\"");
         }
     }
@@ -64,31 +75,48 @@ static void validate_Sprite(bf_vctx *v, const sprite_Sprite *s)
     {
         int ok = s->hslices > 0 && s->vslices > 0;
         if (!bf_eval_failed(v, "hslices", "sprite.c, sprite_get_tile: \"tile_width = sprite->width / sprite->hslices\"") && !ok) {
-            bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)(s->_offset + 6)), "hslices", "sprite.c, sprite_get_tile: \"tile_width = sprite->width / sprite->hslices\"", "%lld x %lld slices: sprite_get_tile divides the size by them", (long long)((int64_t)s->hslices), (long long)((int64_t)s->vslices));
+            bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)(s->_offset + 6)), "hslices",
+                      "sprite.c, sprite_get_tile: \"tile_width = sprite->width / sprite->hslices\"",
+                      "%lld x %lld slices: sprite_get_tile divides the size by them", (long long)((int64_t)s->hslices), (long long)((int64_t)s->vslices));
             bf_eval_failed(v, "hslices", "sprite.c, sprite_get_tile: \"tile_width = sprite->width / sprite->hslices\"");
         }
     }
     /* rdpq_sprite.c: "We account for sprites being CI4 but without embedded palette: mksprite doesn't create sprites like this today" (schema line 125) */
     {
-        int ok = (int64_t)(((uint64_t)s->flags >> 7) & UINT64_C(0x1)) == 0 || s->ext.palette_offset != 0 || ((int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) != SPRITE_TEX_FORMAT_CI4 && (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) != SPRITE_TEX_FORMAT_CI8);
-        if (!bf_eval_failed(v, "ext.palette_offset", "rdpq_sprite.c: \"We account for sprites being CI4 but without embedded palette: mksprite doesn't create sprites like this today\"") && !ok) {
-            bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)(s->ext._offset + 4)), "ext.palette_offset", "rdpq_sprite.c: \"We account for sprites being CI4 but without embedded palette: mksprite doesn't create sprites like this today\"", "a color-indexed sprite without a palette: it needs one loaded from elsewhere");
-            bf_eval_failed(v, "ext.palette_offset", "rdpq_sprite.c: \"We account for sprites being CI4 but without embedded palette: mksprite doesn't create sprites like this today\"");
+        int ok = (int64_t)(((uint64_t)s->flags >> 7) & UINT64_C(0x1)) == 0 || s->ext.palette_offset != 0
+                || ((int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) != SPRITE_TEX_FORMAT_CI4
+                && (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) != SPRITE_TEX_FORMAT_CI8);
+        if (!bf_eval_failed(v, "ext.palette_offset",
+            "rdpq_sprite.c: \"We account for sprites being CI4 but without embedded palette: mksprite doesn't create sprites like this today\"") && !ok) {
+            bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)(s->ext._offset + 4)), "ext.palette_offset",
+                      "rdpq_sprite.c: \"We account for sprites being CI4 but without embedded palette: mksprite doesn't create sprites like this today\"",
+                      "a color-indexed sprite without a palette: it needs one loaded from elsewhere");
+            bf_eval_failed(v, "ext.palette_offset",
+                           "rdpq_sprite.c: \"We account for sprites being CI4 but without embedded palette: mksprite doesn't create sprites like this today\"");
         }
     }
     /* mksprite.c: "assert(spr->images[0].fmt == FMT_CI8 || spr->images[0].fmt == FMT_CI4)" before the palette (schema line 130) */
     {
-        int ok = (int64_t)(((uint64_t)s->flags >> 7) & UINT64_C(0x1)) == 0 || s->ext.palette_offset == 0 || (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == SPRITE_TEX_FORMAT_CI4 || (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == SPRITE_TEX_FORMAT_CI8;
-        if (!bf_eval_failed(v, "ext.palette_offset", "mksprite.c: \"assert(spr->images[0].fmt == FMT_CI8 || spr->images[0].fmt == FMT_CI4)\" before the palette") && !ok) {
-            bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)(s->ext._offset + 4)), "ext.palette_offset", "mksprite.c: \"assert(spr->images[0].fmt == FMT_CI8 || spr->images[0].fmt == FMT_CI4)\" before the palette", "a palette in a sprite of format %lld, which is not color-indexed", (long long)((int64_t)((uint64_t)s->flags & UINT64_C(0x1F))));
-            bf_eval_failed(v, "ext.palette_offset", "mksprite.c: \"assert(spr->images[0].fmt == FMT_CI8 || spr->images[0].fmt == FMT_CI4)\" before the palette");
+        int ok = (int64_t)(((uint64_t)s->flags >> 7) & UINT64_C(0x1)) == 0 || s->ext.palette_offset == 0
+                || (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == SPRITE_TEX_FORMAT_CI4
+                || (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == SPRITE_TEX_FORMAT_CI8;
+        if (!bf_eval_failed(v, "ext.palette_offset",
+            "mksprite.c: \"assert(spr->images[0].fmt == FMT_CI8 || spr->images[0].fmt == FMT_CI4)\" before the palette") && !ok) {
+            bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)(s->ext._offset + 4)), "ext.palette_offset",
+                      "mksprite.c: \"assert(spr->images[0].fmt == FMT_CI8 || spr->images[0].fmt == FMT_CI4)\" before the palette",
+                      "a palette in a sprite of format %lld, which is not color-indexed", (long long)((int64_t)((uint64_t)s->flags & UINT64_C(0x1F))));
+            bf_eval_failed(v, "ext.palette_offset",
+                           "mksprite.c: \"assert(spr->images[0].fmt == FMT_CI8 || spr->images[0].fmt == FMT_CI4)\" before the palette");
         }
     }
     /* rdpq_sprite.c: "rdpq_tex_upload_tlut(pal, palidx*16, fmt == FMT_CI4 ? 16 : 256)" (schema line 135) */
     {
-        int ok = (int64_t)(((uint64_t)s->flags >> 7) & UINT64_C(0x1)) == 0 || (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) != SPRITE_TEX_FORMAT_CI4 || s->ext.palette_offset == 0 || (int64_t)s->ext.palette.len >= 32;
+        int ok = (int64_t)(((uint64_t)s->flags >> 7) & UINT64_C(0x1)) == 0 || (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) != SPRITE_TEX_FORMAT_CI4
+                || s->ext.palette_offset == 0 || (int64_t)s->ext.palette.len >= 32;
         if (!bf_eval_failed(v, "ext.palette_offset", "rdpq_sprite.c: \"rdpq_tex_upload_tlut(pal, palidx*16, fmt == FMT_CI4 ? 16 : 256)\"") && !ok) {
-            bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)(s->ext._offset + 4)), "ext.palette_offset", "rdpq_sprite.c: \"rdpq_tex_upload_tlut(pal, palidx*16, fmt == FMT_CI4 ? 16 : 256)\"", "a CI4 palette of %lld colors: rdpq_sprite_upload loads 16", (long long)(bf_div(c, (int64_t)s->ext.palette.len, 2)));
+            bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)(s->ext._offset + 4)), "ext.palette_offset",
+                      "rdpq_sprite.c: \"rdpq_tex_upload_tlut(pal, palidx*16, fmt == FMT_CI4 ? 16 : 256)\"",
+                      "a CI4 palette of %lld colors: rdpq_sprite_upload loads 16", (long long)(bf_div(c, (int64_t)s->ext.palette.len, 2)));
             bf_eval_failed(v, "ext.palette_offset", "rdpq_sprite.c: \"rdpq_tex_upload_tlut(pal, palidx*16, fmt == FMT_CI4 ? 16 : 256)\"");
         }
     }
@@ -110,16 +138,21 @@ static void validate_SpriteExt(bf_vctx *v, const sprite_SpriteExt *s)
     /* sprite.c, __sprite_ext: assertf(sx->version == 4, "Invalid sprite version (%d); please regenerate your asset files") (schema line 195) */
     {
         int ok = s->version == 4;
-        if (!bf_eval_failed(v, "version", "sprite.c, __sprite_ext: assertf(sx->version == 4, \"Invalid sprite version (%d); please regenerate your asset files\")") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 2)), "version", "sprite.c, __sprite_ext: assertf(sx->version == 4, \"Invalid sprite version (%d); please regenerate your asset files\")", "extended header version %lld; libdragon loads only version 4", (long long)((int64_t)s->version));
-            bf_eval_failed(v, "version", "sprite.c, __sprite_ext: assertf(sx->version == 4, \"Invalid sprite version (%d); please regenerate your asset files\")");
+        if (!bf_eval_failed(v, "version",
+            "sprite.c, __sprite_ext: assertf(sx->version == 4, \"Invalid sprite version (%d); please regenerate your asset files\")") && !ok) {
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 2)), "version",
+                      "sprite.c, __sprite_ext: assertf(sx->version == 4, \"Invalid sprite version (%d); please regenerate your asset files\")",
+                      "extended header version %lld; libdragon loads only version 4", (long long)((int64_t)s->version));
+            bf_eval_failed(v, "version",
+                           "sprite.c, __sprite_ext: assertf(sx->version == 4, \"Invalid sprite version (%d); please regenerate your asset files\")");
         }
     }
     /* sprite_internal.h: _Static_assert(sizeof(sprite_ext_t) == 124) (schema line 199) */
     {
         int ok = s->size == 124;
         if (!bf_eval_failed(v, "size", "sprite_internal.h: _Static_assert(sizeof(sprite_ext_t) == 124)") && !ok) {
-            bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)(s->_offset + 0)), "size", "sprite_internal.h: _Static_assert(sizeof(sprite_ext_t) == 124)", "extended header size %lld, not the 124 bytes of version 4", (long long)((int64_t)s->size));
+            bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)(s->_offset + 0)), "size", "sprite_internal.h: _Static_assert(sizeof(sprite_ext_t) == 124)",
+                      "extended header size %lld, not the 124 bytes of version 4", (long long)((int64_t)s->size));
             bf_eval_failed(v, "size", "sprite_internal.h: _Static_assert(sizeof(sprite_ext_t) == 124)");
         }
     }
@@ -139,7 +172,9 @@ static void validate_SpriteExt(bf_vctx *v, const sprite_SpriteExt *s)
                 (void)it2;
                 q2 += it2->width != 0;
             }
-            bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)(s->_offset + 64)), "flags", "mksprite.c: \"flags |= numlods\", numlods counting the images written after the first", "%lld LODs in the flags but %lld LOD entries have a width", (long long)((int64_t)((uint64_t)s->flags & UINT64_C(0x7))), (long long)(q2));
+            bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)(s->_offset + 64)), "flags",
+                      "mksprite.c: \"flags |= numlods\", numlods counting the images written after the first",
+                      "%lld LODs in the flags but %lld LOD entries have a width", (long long)((int64_t)((uint64_t)s->flags & UINT64_C(0x7))), (long long)(q2));
             bf_eval_failed(v, "flags", "mksprite.c: \"flags |= numlods\", numlods counting the images written after the first");
         }
     }
@@ -147,7 +182,9 @@ static void validate_SpriteExt(bf_vctx *v, const sprite_SpriteExt *s)
     {
         int ok = (int64_t)(((uint64_t)s->flags >> 4) & UINT64_C(0x1)) == 0 || s->detail_use_main_texture != 0 || sprite_Lod_at(c, s->lods, 7, 6)->width != 0;
         if (!bf_eval_failed(v, "flags", "sprite.c, sprite_get_detail_pixels: \"Return the detail texture (LOD7)\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 64)), "flags", "sprite.c, sprite_get_detail_pixels: \"Return the detail texture (LOD7)\"", "a detail texture that is neither the first image nor the seventh LOD");
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 64)), "flags",
+                      "sprite.c, sprite_get_detail_pixels: \"Return the detail texture (LOD7)\"",
+                      "a detail texture that is neither the first image nor the seventh LOD");
             bf_eval_failed(v, "flags", "sprite.c, sprite_get_detail_pixels: \"Return the detail texture (LOD7)\"");
         }
     }
@@ -161,7 +198,9 @@ static void validate_SpriteExt(bf_vctx *v, const sprite_SpriteExt *s)
             {
                 int ok = it->width == 0 || bf_mod(c, it->offset, 8) == 0;
                 if (!bf_eval_failed(v, "offset", "mksprite.c: \"Padding to force alignment of every image\" (walign(out, 8))") && !ok) {
-                    bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)(it->_offset + 5)), "offset", "mksprite.c: \"Padding to force alignment of every image\" (walign(out, 8))", "LOD %lld at 0x0x%llx, not aligned to 8 bytes", (long long)(bf_add((int64_t)i, 1)), (unsigned long long)((int64_t)it->offset));
+                    bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)(it->_offset + 5)), "offset",
+                              "mksprite.c: \"Padding to force alignment of every image\" (walign(out, 8))", "LOD %lld at 0x0x%llx, not aligned to 8 bytes",
+                              (long long)(bf_add((int64_t)i, 1)), (unsigned long long)((int64_t)it->offset));
                     bf_eval_failed(v, "offset", "mksprite.c: \"Padding to force alignment of every image\" (walign(out, 8))");
                 }
             }
@@ -176,9 +215,12 @@ static void validate_SpriteExt(bf_vctx *v, const sprite_SpriteExt *s)
         (void)prev;
         if (bf_push(c, "lods", i)) {
             {
-                int ok = it->width == 0 || (it->format == 2 ? 0 : it->format == 3 ? 1 : it->format == 6 ? 2 : it->format == 8 ? 3 : it->format == 9 ? 4 : it->format == 12 ? 5 : it->format == 13 ? 6 : it->format == 14 ? 7 : it->format == 16 ? 8 : it->format == 17 ? 9 : -1) >= 0;
+                int ok = it->width == 0 || (it->format == 2 ? 0 : it->format == 3 ? 1 : it->format == 6 ? 2 : it->format == 8 ? 3 : it->format == 9 ? 4
+                        : it->format == 12 ? 5 : it->format == 13 ? 6 : it->format == 14 ? 7 : it->format == 16 ? 8 : it->format == 17 ? 9 : -1) >= 0;
                 if (!bf_eval_failed(v, "format", "sprite.c, sprite_get_lod_pixels: \"tex_format_t fmt = lod->fmt_file_pos >> 24\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 4)), "format", "sprite.c, sprite_get_lod_pixels: \"tex_format_t fmt = lod->fmt_file_pos >> 24\"", "LOD %lld has texture format %lld, not one of libdragon's", (long long)(bf_add((int64_t)i, 1)), (long long)((int64_t)it->format));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 4)), "format",
+                              "sprite.c, sprite_get_lod_pixels: \"tex_format_t fmt = lod->fmt_file_pos >> 24\"",
+                              "LOD %lld has texture format %lld, not one of libdragon's", (long long)(bf_add((int64_t)i, 1)), (long long)((int64_t)it->format));
                     bf_eval_failed(v, "format", "sprite.c, sprite_get_lod_pixels: \"tex_format_t fmt = lod->fmt_file_pos >> 24\"");
                 }
             }
@@ -204,8 +246,10 @@ static void validate_Lod(bf_vctx *v, const sprite_Lod *s)
     (void)s;
     {
         int64_t x = (int64_t)s->format;
-        if (x != INT64_C(0) && x != INT64_C(2) && x != INT64_C(3) && x != INT64_C(6) && x != INT64_C(8) && x != INT64_C(9) && x != INT64_C(12) && x != INT64_C(13) && x != INT64_C(14) && x != INT64_C(16) && x != INT64_C(17))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 4, "format", "TexFormat: the values the document lists", "%lld (0x%llx) is not a value of TexFormat", (long long)x, (unsigned long long)x);
+        if (x != INT64_C(0) && x != INT64_C(2) && x != INT64_C(3) && x != INT64_C(6) && x != INT64_C(8) && x != INT64_C(9) && x != INT64_C(12)
+            && x != INT64_C(13) && x != INT64_C(14) && x != INT64_C(16) && x != INT64_C(17))
+            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 4, "format", "TexFormat: the values the document lists", "%lld (0x%llx) is not a value of TexFormat",
+                      (long long)x, (unsigned long long)x);
     }
 }
 

@@ -45,7 +45,9 @@ int sprite_view_lay_Sprite(bf_ctx *c, const bf_view_doc *d, sprite_Sprite_view *
     c->pos += 1;
     /* pixels */
     {
-        int64_t n = bf_mul(bf_shr(bf_add(bf_shl(bf_load_u16be(c->data + v->_offset + 0), bf_add((c->data[v->_offset + 5] == 0 ? (c->data[v->_offset + 4] == 2 ? 2 : 3) : (int64_t)((uint64_t)c->data[v->_offset + 5] & UINT64_C(0x1F))) & 3, 2)), 7), 3), bf_load_u16be(c->data + v->_offset + 2));
+        int64_t n = bf_mul(bf_shr(bf_add(bf_shl(bf_load_u16be(c->data + v->_offset + 0), bf_add((c->data[v->_offset + 5] == 0
+                           ? (c->data[v->_offset + 4] == 2 ? 2 : 3) : (int64_t)((uint64_t)c->data[v->_offset + 5] & UINT64_C(0x1F))) & 3, 2)), 7), 3),
+                           bf_load_u16be(c->data + v->_offset + 2));
         if (c->err->failed)
             return 0;
         if (n < 0)
@@ -232,7 +234,8 @@ int sprite_view_lay_Lod(bf_ctx *c, const bf_view_doc *d, sprite_Lod_view *v, int
                 return 0;
             v->pixels_at = c->pos;
             {
-                int64_t n = bf_mul(bf_shr(bf_add(bf_shl(bf_load_u16be(c->data + v->_offset + 0), bf_add(c->data[v->_offset + 4] & 3, 2)), 7), 3), bf_load_u16be(c->data + v->_offset + 2));
+                int64_t n = bf_mul(bf_shr(bf_add(bf_shl(bf_load_u16be(c->data + v->_offset + 0), bf_add(c->data[v->_offset + 4] & 3, 2)), 7), 3),
+                                   bf_load_u16be(c->data + v->_offset + 2));
                 if (c->err->failed)
                     return 0;
                 if (n < 0)

@@ -14,7 +14,10 @@ static const bf_enum_value_desc t3dm_enum_ChunkType_values[] = {
     {"custom_material", "`m`: material written by a custom material writer (layout not defined)", INT64_C(109)},
     {"S", "Skeleton", INT64_C(83)},
 };
-static const bf_enum_desc t3dm_enum_ChunkType = {"ChunkType", "Chunk type letter in the chunk table. Other letters are custom chunks (the importer writes them after the skeleton).", 0, t3dm_enum_ChunkType_values, 8};
+static const bf_enum_desc t3dm_enum_ChunkType = {"ChunkType",
+                                                 "Chunk type letter in the chunk table. Other letters are custom chunks (the importer writes them after the "
+                                                 "skeleton).",
+                                                 0, t3dm_enum_ChunkType_values, 8};
 static const bf_enum_value_desc t3dm_enum_FogMode_values[] = {
     {"default", "Default (no change applied)", INT64_C(0)},
     {"disabled", "Fog Disabled", INT64_C(1)},
@@ -32,7 +35,8 @@ static const bf_enum_value_desc t3dm_enum_TargetType_values[] = {
     {"scale_uniform", "Scale (uniform)", INT64_C(2)},
     {"rotation", "Rotation (quaternion)", INT64_C(3)},
 };
-static const bf_enum_desc t3dm_enum_TargetType = {"TargetType", "What an animation channel drives. To drive arbitrary values, Translation is the default.", 0, t3dm_enum_TargetType_values, 4};
+static const bf_enum_desc t3dm_enum_TargetType =
+        {"TargetType", "What an animation channel drives. To drive arbitrary values, Translation is the default.", 0, t3dm_enum_TargetType_values, 4};
 static const bf_enum_value_desc t3dm_enum_ColorFlags_values[] = {
     {"prim", "Set the primitive color", INT64_C(0)},
     {"env", "Set the environment color", INT64_C(1)},
@@ -127,7 +131,11 @@ static const bf_field_desc t3dm_fields_File[] = {
         .enumdef = NULL,
     },
     {
-        .name = "strings", .doc = "String table, at the end of the file after all chunk data. Holds the strings used by the\nmodel (names, texture paths, streaming-data paths), each zero-terminated and referenced\nby its offset from the start of the table.\n", .erratum = "The document does not say so, but the table always starts with the single byte 'S'\n(not zero-terminated), so that offset 0 never names a string and can mean \"none\".\n",
+        .name = "strings",
+                .doc = "String table, at the end of the file after all chunk data. Holds the strings used by the\n"
+                "model (names, texture paths, streaming-data paths), each zero-terminated and referenced\nby its offset from the start of the table.\n",
+                .erratum = "The document does not say so, but the table always starts with the single byte 'S'\n"
+                "(not zero-terminated), so that offset 0 never names a string and can mean \"none\".\n",
         .kind = BF_FIELD_BYTES, .prim = BF_U8, .little_endian = 0, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(t3dm_File, strings),
         .count_offset = BF_NONE,
@@ -311,7 +319,9 @@ static const bf_field_desc t3dm_fields_Header[] = {
         .enumdef = NULL,
     },
     {
-        .name = "aabb_min", .doc = "AABB min (model space).", .erratum = "The importer computes the box from the stored vertex positions, and skinned vertices\nare stored in their bone's space: for a skinned model it is not the box of the model\nas drawn (n64/host/bounds.c computes that one).\n",
+        .name = "aabb_min", .doc = "AABB min (model space).",
+                .erratum = "The importer computes the box from the stored vertex positions, and skinned vertices\n"
+                "are stored in their bone's space: for a skinned model it is not the box of the model\nas drawn (n64/host/bounds.c computes that one).\n",
         .kind = BF_FIELD_PRIM, .prim = BF_S16, .little_endian = 0, .array = BF_ARRAY_FIXED, .fixed_count = 3,
         .offset = offsetof(t3dm_Header, aabb_min),
         .count_offset = BF_NONE,
@@ -412,7 +422,11 @@ static const bf_field_desc t3dm_fields_Chunk[] = {
         .switch_raw_offset = offsetof(t3dm_Chunk, body.raw),
     },
 };
-static const bf_type_desc t3dm_type_Chunk = {"Chunk", "The data of one chunk. Chunks are stored in the order of their offsets, sorted by type and\naligned; a chunk's bytes run to the next chunk's offset (the last one to the string table),\nand the alignment padding after its data is kept as the region's tail.\n", 4, sizeof(t3dm_Chunk), 0, t3dm_fields_Chunk, 1};
+static const bf_type_desc t3dm_type_Chunk = {"Chunk",
+                                             "The data of one chunk. Chunks are stored in the order of their offsets, sorted by type and\n"
+                                             "aligned; a chunk's bytes run to the next chunk's offset (the last one to the string table),\n"
+                                             "and the alignment padding after its data is kept as the region's tail.\n",
+                                             4, sizeof(t3dm_Chunk), 0, t3dm_fields_Chunk, 1};
 
 static const bf_field_desc t3dm_fields_Vertices[] = {
     {
@@ -432,7 +446,10 @@ static const bf_field_desc t3dm_fields_Vertices[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc t3dm_type_Vertices = {"Vertices", "Vertex buffer (`V`), shared by all objects and parts. This chunk must only appear once.\nNo size is stored: it holds `total_vertex_count / 2` vertex pairs.\n", 5, sizeof(t3dm_Vertices), -1, t3dm_fields_Vertices, 1};
+static const bf_type_desc t3dm_type_Vertices = {"Vertices",
+                                                "Vertex buffer (`V`), shared by all objects and parts. This chunk must only appear once.\n"
+                                                "No size is stored: it holds `total_vertex_count / 2` vertex pairs.\n",
+                                                5, sizeof(t3dm_Vertices), -1, t3dm_fields_Vertices, 1};
 
 static const bf_bits_desc t3dm_bits_VertexPair_normal_a[] = {
     {"x", "X, 5 bits, signed", 5, 11, 1, offsetof(t3dm_VertexPair, normal_a_x)},
@@ -576,7 +593,8 @@ static const bf_field_desc t3dm_fields_VertexPair[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc t3dm_type_VertexPair = {"VertexPair", "Interleaved data for two vertices (the document's `Vertex`).", 6, sizeof(t3dm_VertexPair), 32, t3dm_fields_VertexPair, 8};
+static const bf_type_desc t3dm_type_VertexPair =
+        {"VertexPair", "Interleaved data for two vertices (the document's `Vertex`).", 6, sizeof(t3dm_VertexPair), 32, t3dm_fields_VertexPair, 8};
 
 static const bf_field_desc t3dm_fields_Material[] = {
     {
@@ -821,7 +839,10 @@ static const bf_field_desc t3dm_fields_Material[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc t3dm_type_Material = {"Material", "Material data (`M`) referenced by objects, directly mapped to the struct `T3DMaterial`.\nAn object's material has two textures; only the first material's color combiner and draw\nflags are used.\n", 7, sizeof(t3dm_Material), 140, t3dm_fields_Material, 15};
+static const bf_type_desc t3dm_type_Material = {"Material",
+                                                "Material data (`M`) referenced by objects, directly mapped to the struct `T3DMaterial`.\n"
+                                                "An object's material has two textures; only the first material's color combiner and draw\nflags are used.\n",
+                                                7, sizeof(t3dm_Material), 140, t3dm_fields_Material, 15};
 
 static const bf_field_desc t3dm_fields_MaterialTexture[] = {
     {
@@ -938,7 +959,9 @@ static const bf_field_desc t3dm_fields_MaterialTexture[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc t3dm_type_MaterialTexture = {"MaterialTexture", "One of a material's two texture slots (`T3DMaterialTexture`), which may or may not hold a texture.", 8, sizeof(t3dm_MaterialTexture), 44, t3dm_fields_MaterialTexture, 7};
+static const bf_type_desc t3dm_type_MaterialTexture = {"MaterialTexture",
+                                                       "One of a material's two texture slots (`T3DMaterialTexture`), which may or may not hold a texture.", 8,
+                                                       sizeof(t3dm_MaterialTexture), 44, t3dm_fields_MaterialTexture, 7};
 
 static const bf_field_desc t3dm_fields_MaterialAxis[] = {
     {
@@ -1038,7 +1061,8 @@ static const bf_field_desc t3dm_fields_MaterialAxis[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc t3dm_type_MaterialAxis = {"MaterialAxis", "Settings of a texture for one UV axis (`T3DMaterialAxis`, aka tile settings).", 9, sizeof(t3dm_MaterialAxis), 12, t3dm_fields_MaterialAxis, 6};
+static const bf_type_desc t3dm_type_MaterialAxis = {"MaterialAxis", "Settings of a texture for one UV axis (`T3DMaterialAxis`, aka tile settings).", 9,
+                                                    sizeof(t3dm_MaterialAxis), 12, t3dm_fields_MaterialAxis, 6};
 
 static const bf_field_desc t3dm_fields_Object[] = {
     {
@@ -1092,7 +1116,9 @@ static const bf_field_desc t3dm_fields_Object[] = {
         .enumdef = NULL,
     },
     {
-        .name = "material", .doc = "Material, as an index among the material chunks.", .erratum = "The document says \"chunk index\"; real files store the index among the material chunks\n(the loader adds the header's first material-chunk index).\n",
+        .name = "material", .doc = "Material, as an index among the material chunks.",
+                .erratum = "The document says \"chunk index\"; real files store the index among the material chunks\n"
+                "(the loader adds the header's first material-chunk index).\n",
         .kind = BF_FIELD_PRIM, .prim = BF_U32, .little_endian = 0, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(t3dm_Object, material),
         .count_offset = BF_NONE,
@@ -1204,7 +1230,10 @@ static const bf_field_desc t3dm_fields_Object[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc t3dm_type_Object = {"Object", "Model data (`O`) consisting of multiple parts; can exist multiple times in a file. The first chunk must be an object.", 10, sizeof(t3dm_Object), -1, t3dm_fields_Object, 10};
+static const bf_type_desc t3dm_type_Object = {"Object",
+                                              "Model data (`O`) consisting of multiple parts; can exist multiple times in a file. The first chunk must be an "
+                                              "object.",
+                                              10, sizeof(t3dm_Object), -1, t3dm_fields_Object, 10};
 
 static const bf_field_desc t3dm_fields_Part[] = {
     {
@@ -1273,7 +1302,8 @@ static const bf_field_desc t3dm_fields_Part[] = {
         .enumdef = NULL,
     },
     {
-        .name = "index_count", .doc = "Triangle index count (8-bit indices, three per triangle).", .erratum = "The document puts this at 0x0A, which overlaps the u32 before it; it is at 0x0C.",
+        .name = "index_count", .doc = "Triangle index count (8-bit indices, three per triangle).",
+                .erratum = "The document puts this at 0x0A, which overlaps the u32 before it; it is at 0x0C.",
         .kind = BF_FIELD_PRIM, .prim = BF_U16, .little_endian = 0, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(t3dm_Part, index_count),
         .count_offset = BF_NONE,
@@ -1387,7 +1417,8 @@ static const bf_field_desc t3dm_fields_Part[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc t3dm_type_Part = {"Part", "Model part data (`T3DObjectPart`): a vertex load followed by the indices drawn with it.", 11, sizeof(t3dm_Part), 24, t3dm_fields_Part, 11};
+static const bf_type_desc t3dm_type_Part =
+        {"Part", "Model part data (`T3DObjectPart`): a vertex load followed by the indices drawn with it.", 11, sizeof(t3dm_Part), 24, t3dm_fields_Part, 11};
 
 static const bf_field_desc t3dm_fields_PartIndices[] = {
     {
@@ -1471,7 +1502,11 @@ static const bf_field_desc t3dm_fields_PartIndices[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc t3dm_type_PartIndices = {"PartIndices", "The indices of one part, inside the index chunk (`I`). Triangle indices are 8-bit and local to\nthe part's vertex load; strip indices are 16-bit, and since the RSP loads them by DMA each\nstrip is aligned to 8 bytes. A strip is only present when all strips before it are.\n", 12, sizeof(t3dm_PartIndices), -1, t3dm_fields_PartIndices, 5};
+static const bf_type_desc t3dm_type_PartIndices = {"PartIndices",
+                                                   "The indices of one part, inside the index chunk (`I`). Triangle indices are 8-bit and local to\n"
+                                                   "the part's vertex load; strip indices are 16-bit, and since the RSP loads them by DMA each\n"
+                                                   "strip is aligned to 8 bytes. A strip is only present when all strips before it are.\n",
+                                                   12, sizeof(t3dm_PartIndices), -1, t3dm_fields_PartIndices, 5};
 
 static const bf_field_desc t3dm_fields_Skeleton[] = {
     {
@@ -1492,7 +1527,8 @@ static const bf_field_desc t3dm_fields_Skeleton[] = {
         .enumdef = NULL,
     },
     {
-        .name = "reserved", .doc = "_reserved_.", .erratum = "The document puts this at 0x04 and the bones at 0x08; the header is 4 bytes and the bones start at 0x04.",
+        .name = "reserved", .doc = "_reserved_.",
+                .erratum = "The document puts this at 0x04 and the bones at 0x08; the header is 4 bytes and the bones start at 0x04.",
         .kind = BF_FIELD_PRIM, .prim = BF_U16, .little_endian = 0, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(t3dm_Skeleton, reserved),
         .count_offset = BF_NONE,
@@ -1524,7 +1560,8 @@ static const bf_field_desc t3dm_fields_Skeleton[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc t3dm_type_Skeleton = {"Skeleton", "Skeleton (`S`), a tree of bones used for skeletal animation.", 13, sizeof(t3dm_Skeleton), -1, t3dm_fields_Skeleton, 3};
+static const bf_type_desc t3dm_type_Skeleton =
+        {"Skeleton", "Skeleton (`S`), a tree of bones used for skeletal animation.", 13, sizeof(t3dm_Skeleton), -1, t3dm_fields_Skeleton, 3};
 
 static const bf_field_desc t3dm_fields_Bone[] = {
     {
@@ -1625,7 +1662,10 @@ static const bf_field_desc t3dm_fields_Bone[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc t3dm_type_Bone = {"Bone", "Bone data (`T3DBone`); each bone references its parent by index. The list is sorted by index,\nso a bone's parent is always read before the bone itself.\n", 14, sizeof(t3dm_Bone), 48, t3dm_fields_Bone, 6};
+static const bf_type_desc t3dm_type_Bone = {"Bone",
+                                            "Bone data (`T3DBone`); each bone references its parent by index. The list is sorted by index,\n"
+                                            "so a bone's parent is always read before the bone itself.\n",
+                                            14, sizeof(t3dm_Bone), 48, t3dm_fields_Bone, 6};
 
 static const bf_field_desc t3dm_fields_Animation[] = {
     {
@@ -1745,7 +1785,9 @@ static const bf_field_desc t3dm_fields_Animation[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc t3dm_type_Animation = {"Animation", "Animation (`A`), a single animation with one or more channels. Its keyframes are in its streaming-data file.", 15, sizeof(t3dm_Animation), -1, t3dm_fields_Animation, 7};
+static const bf_type_desc t3dm_type_Animation = {"Animation",
+                                                 "Animation (`A`), a single animation with one or more channels. Its keyframes are in its streaming-data file.",
+                                                 15, sizeof(t3dm_Animation), -1, t3dm_fields_Animation, 7};
 
 static const bf_field_desc t3dm_fields_ChannelMapping[] = {
     {
@@ -1829,11 +1871,14 @@ static const bf_field_desc t3dm_fields_ChannelMapping[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc t3dm_type_ChannelMapping = {"ChannelMapping", "The connection of one channel to the value it modifies.", 16, sizeof(t3dm_ChannelMapping), 12, t3dm_fields_ChannelMapping, 5};
+static const bf_type_desc t3dm_type_ChannelMapping =
+        {"ChannelMapping", "The connection of one channel to the value it modifies.", 16, sizeof(t3dm_ChannelMapping), 12, t3dm_fields_ChannelMapping, 5};
 
 static const bf_field_desc t3dm_fields_Bvh[] = {
     {
-        .name = "node_count", .doc = "Node count.", .erratum = "The document starts the chunk with a u32 base pointer (set at runtime) and puts the counts at 0x04; real files have no base pointer, the counts are at 0x00 and the nodes at 0x04.",
+        .name = "node_count", .doc = "Node count.",
+                .erratum = "The document starts the chunk with a u32 base pointer (set at runtime) and puts the counts at 0x04; real files have no base "
+                "pointer, the counts are at 0x00 and the nodes at 0x04.",
         .kind = BF_FIELD_PRIM, .prim = BF_U16, .little_endian = 0, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(t3dm_Bvh, node_count),
         .count_offset = BF_NONE,
@@ -1899,7 +1944,8 @@ static const bf_field_desc t3dm_fields_Bvh[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc t3dm_type_Bvh = {"Bvh", "Mesh BVH (`B`), an optional binary tree of bounding boxes over the objects.", 17, sizeof(t3dm_Bvh), -1, t3dm_fields_Bvh, 4};
+static const bf_type_desc t3dm_type_Bvh =
+        {"Bvh", "Mesh BVH (`B`), an optional binary tree of bounding boxes over the objects.", 17, sizeof(t3dm_Bvh), -1, t3dm_fields_Bvh, 4};
 
 static const bf_bits_desc t3dm_bits_BvhNode_value[] = {
     {"index", "Leaf: first entry in the data array. Inner node: offset of the first child from this node.", 12, 4, 1, offsetof(t3dm_BvhNode, value_index)},
@@ -1939,7 +1985,9 @@ static const bf_field_desc t3dm_fields_BvhNode[] = {
         .enumdef = NULL,
     },
     {
-        .name = "value", .doc = "12-MSB index, 4-LSB data count.", .erratum = "For inner nodes (data count 0) the index is signed and relative to the node itself: the\nchildren are nodes `this + index` and `this + index + 1` (the document says it \"points to\nthe next 2 nodes\").\n",
+        .name = "value", .doc = "12-MSB index, 4-LSB data count.",
+                .erratum = "For inner nodes (data count 0) the index is signed and relative to the node itself: the\n"
+                "children are nodes `this + index` and `this + index + 1` (the document says it \"points to\nthe next 2 nodes\").\n",
         .kind = BF_FIELD_PRIM, .prim = BF_U16, .little_endian = 0, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(t3dm_BvhNode, value),
         .count_offset = BF_NONE,
@@ -1976,7 +2024,11 @@ static const bf_field_desc t3dm_fields_StreamData[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc t3dm_type_StreamData = {"StreamData", "A streaming-data file: the keyframes of one animation. To know how large the next keyframe\nis, the most significant bit of a keyframe's time is used: 0 means a scalar (one u16 of\ndata), 1 a rotation (two u16). The first keyframe always has two values, to have a known start.\n", 19, sizeof(t3dm_StreamData), -1, t3dm_fields_StreamData, 1};
+static const bf_type_desc t3dm_type_StreamData = {"StreamData",
+                                                  "A streaming-data file: the keyframes of one animation. To know how large the next keyframe\n"
+                                                  "is, the most significant bit of a keyframe's time is used: 0 means a scalar (one u16 of\n"
+                                                  "data), 1 a rotation (two u16). The first keyframe always has two values, to have a known start.\n",
+                                                  19, sizeof(t3dm_StreamData), -1, t3dm_fields_StreamData, 1};
 
 static const bf_bits_desc t3dm_bits_Keyframe_time[] = {
     {"next_is_rotation", "1 when the next keyframe is a rotation (two values)", 1, 15, 0, offsetof(t3dm_Keyframe, time_next_is_rotation)},
@@ -2018,7 +2070,8 @@ static const bf_field_desc t3dm_fields_Keyframe[] = {
         .enumdef = NULL,
     },
     {
-        .name = "data", .doc = "Data, one `u16` for scalars (quantized with the channel's scale and offset), two for a rotation (packed quaternion).", .erratum = NULL,
+        .name = "data", .doc = "Data, one `u16` for scalars (quantized with the channel's scale and offset), two for a rotation (packed quaternion).",
+                .erratum = NULL,
         .kind = BF_FIELD_PRIM, .prim = BF_U16, .little_endian = 0, .array = BF_ARRAY, .fixed_count = 0,
         .offset = offsetof(t3dm_Keyframe, data),
         .count_offset = offsetof(t3dm_Keyframe, data_count),
@@ -2064,7 +2117,8 @@ static const bf_member_check_desc t3dm_member_checks_model_1[] = {
 };
 static const char *const t3dm_member_files_model_1[] = {"{stem}.{n}.sdata", NULL};
 static const bf_member_desc t3dm_members_model[] = {
-    {"stream", "The streaming data of the model's N-th animation, `NAME.N.sdata` beside the model (N counts the animations).", "stream", "owner.chunk_data.body", "Animation", t3dm_member_files_model_1, t3dm_member_checks_model_1, 1},
+    {"stream", "The streaming data of the model's N-th animation, `NAME.N.sdata` beside the model (N counts the animations).", "stream",
+     "owner.chunk_data.body", "Animation", t3dm_member_files_model_1, t3dm_member_checks_model_1, 1},
 };
 static int t3dm_entry_read_stream(const uint8_t *data, size_t size, bf_arena *arena, const bf_read_opts *opts,
         void **out, bf_error *err)
@@ -2089,9 +2143,14 @@ static int t3dm_entry_build_stream(void *doc, bf_arena *arena, struct bf_buffer 
 }
 static const char *const t3dm_extensions_stream[] = {"sdata", "t3ds", NULL};
 static const bf_entry_desc t3dm_entries[] = {
-    {"model", "A model file.", &t3dm_type_File, t3dm_extensions_model, "T3M", 3, UINT64_C(0), t3dm_entry_read_model, t3dm_entry_validate_model, t3dm_entry_write_model, BF_NONE, t3dm_entry_build_model,
+    {"model", "A model file.", &t3dm_type_File, t3dm_extensions_model, "T3M", 3, UINT64_C(0), t3dm_entry_read_model, t3dm_entry_validate_model,
+            t3dm_entry_write_model, BF_NONE, t3dm_entry_build_model,
         t3dm_members_model, 1},
-    {"stream", "The streaming data of one animation: its keyframes, one after another. Nothing in the\nfile identifies it; the animation chunk that names it gives the keyframe count and the\nchannel layout.\n", &t3dm_type_StreamData, t3dm_extensions_stream, NULL, 0, UINT64_C(0), t3dm_entry_read_stream, t3dm_entry_validate_stream, t3dm_entry_write_stream, BF_NONE, t3dm_entry_build_stream,
+    {"stream",
+            "The streaming data of one animation: its keyframes, one after another. Nothing in the\n"
+            "file identifies it; the animation chunk that names it gives the keyframe count and the\nchannel layout.\n",
+            &t3dm_type_StreamData, t3dm_extensions_stream, NULL, 0, UINT64_C(0), t3dm_entry_read_stream, t3dm_entry_validate_stream, t3dm_entry_write_stream,
+            BF_NONE, t3dm_entry_build_stream,
         NULL, 0},
 };
 static const bf_type_desc *const t3dm_types[] = {
@@ -2123,4 +2182,10 @@ static const bf_enum_desc *const t3dm_enums[] = {
     &t3dm_enum_TargetType,
     &t3dm_enum_ColorFlags,
 };
-const bf_format_desc t3dm_format = {"t3dm", "Tiny3D model (T3DM)", "All data is stored in binary in a chunk-based file. It starts with a header containing the\nnumber of chunks and their offsets, followed by the data. A `.t3dm` file can be accompanied by\nstreaming-data files holding animation keyframes; the document calls them `.t3ds`, real files\nare named `NAME.N.sdata` (one per animation, N counting animations) and the model's string table\nrefers to them as `rom:/NAME.N.sdata`. Layout as written by tiny3d's glTF importer, version 4.\n", "big", t3dm_entries, 2, t3dm_types, 20, NULL, 0, t3dm_enums, 5};
+const bf_format_desc t3dm_format = {"t3dm", "Tiny3D model (T3DM)",
+                                    "All data is stored in binary in a chunk-based file. It starts with a header containing the\n"
+                                    "number of chunks and their offsets, followed by the data. A `.t3dm` file can be accompanied by\n"
+                                    "streaming-data files holding animation keyframes; the document calls them `.t3ds`, real files\n"
+                                    "are named `NAME.N.sdata` (one per animation, N counting animations) and the model's string table\n"
+                                    "refers to them as `rom:/NAME.N.sdata`. Layout as written by tiny3d's glTF importer, version 4.\n",
+                                    "big", t3dm_entries, 2, t3dm_types, 20, NULL, 0, t3dm_enums, 5};

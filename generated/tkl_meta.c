@@ -59,7 +59,9 @@ static const bf_field_desc tkl_fields_File[] = {
         .enumdef = NULL,
     },
     {
-        .name = "name", .doc = "The name of this keyframe table/lookup table.", .erratum = "The community exporter writes the name as a 16-byte zero-padded string over bytes 12..27 (this field and the unknown bytes after it), as in the `.tmd` header.",
+        .name = "name", .doc = "The name of this keyframe table/lookup table.",
+                .erratum = "The community exporter writes the name as a 16-byte zero-padded string over bytes 12..27 (this field and the unknown bytes after "
+                "it), as in the `.tmd` header.",
         .kind = BF_FIELD_STR, .prim = BF_U8, .little_endian = 1, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(tkl_File, name),
         .count_offset = BF_NONE,
@@ -125,7 +127,8 @@ static const bf_field_desc tkl_fields_File[] = {
         .enumdef = NULL,
     },
     {
-        .name = "unknown_36", .doc = "Unknown (16 bytes).", .erratum = "The community exporter writes the values 0, 12, 16, 4 here (the look-up tables' offset and element sizes, it seems).",
+        .name = "unknown_36", .doc = "Unknown (16 bytes).",
+                .erratum = "The community exporter writes the values 0, 12, 16, 4 here (the look-up tables' offset and element sizes, it seems).",
         .kind = BF_FIELD_PRIM, .prim = BF_U32, .little_endian = 1, .array = BF_ARRAY_FIXED, .fixed_count = 4,
         .offset = offsetof(tkl_File, unknown_36),
         .count_offset = BF_NONE,
@@ -241,7 +244,8 @@ static const bf_field_desc tkl_fields_Vector3[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc tkl_type_Vector3 = {"Vector3", "Vector3: three 32-bit floats laid out as X, Y, Z.", 2, sizeof(tkl_Vector3), 12, tkl_fields_Vector3, 3};
+static const bf_type_desc tkl_type_Vector3 =
+        {"Vector3", "Vector3: three 32-bit floats laid out as X, Y, Z.", 2, sizeof(tkl_Vector3), 12, tkl_fields_Vector3, 3};
 
 static const bf_field_desc tkl_fields_Quaternion[] = {
     {
@@ -309,7 +313,8 @@ static const bf_field_desc tkl_fields_Quaternion[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc tkl_type_Quaternion = {"Quaternion", "Quaternion: four 32-bit floats laid out as X, Y, Z, W.", 3, sizeof(tkl_Quaternion), 16, tkl_fields_Quaternion, 4};
+static const bf_type_desc tkl_type_Quaternion =
+        {"Quaternion", "Quaternion: four 32-bit floats laid out as X, Y, Z, W.", 3, sizeof(tkl_Quaternion), 16, tkl_fields_Quaternion, 4};
 
 static int tkl_entry_read_library(const uint8_t *data, size_t size, bf_arena *arena, const bf_read_opts *opts,
         void **out, bf_error *err)
@@ -334,7 +339,8 @@ static int tkl_entry_build_library(void *doc, bf_arena *arena, struct bf_buffer 
 }
 static const char *const tkl_extensions_library[] = {"tkl", NULL};
 static const bf_entry_desc tkl_entries[] = {
-    {"library", "A keyframe library.", &tkl_type_File, tkl_extensions_library, "TPKL", 4, UINT64_C(0), tkl_entry_read_library, tkl_entry_validate_library, tkl_entry_write_library, BF_NONE, tkl_entry_build_library,
+    {"library", "A keyframe library.", &tkl_type_File, tkl_extensions_library, "TPKL", 4, UINT64_C(0), tkl_entry_read_library, tkl_entry_validate_library,
+            tkl_entry_write_library, BF_NONE, tkl_entry_build_library,
         NULL, 0},
 };
 static const bf_type_desc *const tkl_types[] = {
@@ -342,4 +348,8 @@ static const bf_type_desc *const tkl_types[] = {
     &tkl_type_Vector3,
     &tkl_type_Quaternion,
 };
-const bf_format_desc tkl_format = {"tkl", "Toshi Keyframe Library (.TKL)", "The look-up tables of a Toshi model's animations: positions (vector3) and rotations\n(quaternions), indexed by the translation and rotation keys of the keyframes in the `.tmd`\nfiles that name this library.\n", "little", tkl_entries, 1, tkl_types, 3, NULL, 0, NULL, 0};
+const bf_format_desc tkl_format = {"tkl", "Toshi Keyframe Library (.TKL)",
+                                   "The look-up tables of a Toshi model's animations: positions (vector3) and rotations\n"
+                                   "(quaternions), indexed by the translation and rotation keys of the keyframes in the `.tmd`\n"
+                                   "files that name this library.\n",
+                                   "little", tkl_entries, 1, tkl_types, 3, NULL, 0, NULL, 0};

@@ -34,7 +34,8 @@ static void validate_File(bf_vctx *v, const tkl_File *s)
         }
         int ok = q1 != 0;
         if (!bf_eval_failed(v, "empty", "Toshi Keyframe Library: \"+4 byte[4] Always empty\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 4)), "empty", "Toshi Keyframe Library: \"+4 byte[4] Always empty\"", "bytes 4..7 are not empty");
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 4)), "empty", "Toshi Keyframe Library: \"+4 byte[4] Always empty\"",
+                      "bytes 4..7 are not empty");
             bf_eval_failed(v, "empty", "Toshi Keyframe Library: \"+4 byte[4] Always empty\"");
         }
     }
@@ -42,7 +43,8 @@ static void validate_File(bf_vctx *v, const tkl_File *s)
     {
         int ok = s->remaining == bf_sub((int64_t)c->size, 12);
         if (!bf_eval_failed(v, "remaining", "Toshi Keyframe Library: \"+8 uint32 Remaining bytes in file\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 8)), "remaining", "Toshi Keyframe Library: \"+8 uint32 Remaining bytes in file\"", "remaining bytes %lld but %lld bytes follow the field", (long long)((int64_t)s->remaining), (long long)(bf_sub((int64_t)c->size, 12)));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 8)), "remaining", "Toshi Keyframe Library: \"+8 uint32 Remaining bytes in file\"",
+                      "remaining bytes %lld but %lld bytes follow the field", (long long)((int64_t)s->remaining), (long long)(bf_sub((int64_t)c->size, 12)));
             bf_eval_failed(v, "remaining", "Toshi Keyframe Library: \"+8 uint32 Remaining bytes in file\"");
         }
     }
@@ -50,16 +52,30 @@ static void validate_File(bf_vctx *v, const tkl_File *s)
     {
         int ok = s->remaining == bf_add(s->lut_size, 44);
         if (!bf_eval_failed(v, "remaining", "Toshi Keyframe Library: \"+8 uint32 Remaining bytes in file (=bytes in LUT + 44)\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 8)), "remaining", "Toshi Keyframe Library: \"+8 uint32 Remaining bytes in file (=bytes in LUT + 44)\"", "remaining bytes %lld but the LUT's %lld bytes + 44 are %lld", (long long)((int64_t)s->remaining), (long long)((int64_t)s->lut_size), (long long)(bf_add(s->lut_size, 44)));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 8)), "remaining",
+                      "Toshi Keyframe Library: \"+8 uint32 Remaining bytes in file (=bytes in LUT + 44)\"",
+                      "remaining bytes %lld but the LUT's %lld bytes + 44 are %lld", (long long)((int64_t)s->remaining), (long long)((int64_t)s->lut_size),
+                      (long long)(bf_add(s->lut_size, 44)));
             bf_eval_failed(v, "remaining", "Toshi Keyframe Library: \"+8 uint32 Remaining bytes in file (=bytes in LUT + 44)\"");
         }
     }
-    /* Toshi Keyframe Library: "+52 uint32 Number of bytes in the LUT", "vector3[numPosValues] Position lookup table", "quaternion[numRotValues] Rotation lookup table" (schema line 56) */
+    /* Toshi Keyframe Library: "+52 uint32 Number of bytes in the LUT", "vector3[numPosValues] Position lookup table", "quaternion[numRotValues] Rotation lookup
+       table" (schema line 56) */
     {
         int ok = s->lut_size == bf_add(bf_mul(12, s->position_count), bf_mul(16, s->rotation_count));
-        if (!bf_eval_failed(v, "lut_size", "Toshi Keyframe Library: \"+52 uint32 Number of bytes in the LUT\", \"vector3[numPosValues] Position lookup table\", \"quaternion[numRotValues] Rotation lookup table\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 52)), "lut_size", "Toshi Keyframe Library: \"+52 uint32 Number of bytes in the LUT\", \"vector3[numPosValues] Position lookup table\", \"quaternion[numRotValues] Rotation lookup table\"", "LUT size %lld but %lld positions and %lld rotations take %lld bytes", (long long)((int64_t)s->lut_size), (long long)((int64_t)s->position_count), (long long)((int64_t)s->rotation_count), (long long)(bf_add(bf_mul(12, s->position_count), bf_mul(16, s->rotation_count))));
-            bf_eval_failed(v, "lut_size", "Toshi Keyframe Library: \"+52 uint32 Number of bytes in the LUT\", \"vector3[numPosValues] Position lookup table\", \"quaternion[numRotValues] Rotation lookup table\"");
+        if (!bf_eval_failed(v, "lut_size",
+            "Toshi Keyframe Library: \"+52 uint32 Number of bytes in the LUT\", \"vector3[numPosValues] Position lookup table\", \"quaternion[numRotValues] "
+            "Rotation lookup table\"")
+            && !ok) {
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 52)), "lut_size",
+                      "Toshi Keyframe Library: \"+52 uint32 Number of bytes in the LUT\", \"vector3[numPosValues] Position lookup table\", "
+                      "\"quaternion[numRotValues] Rotation lookup table\"",
+                      "LUT size %lld but %lld positions and %lld rotations take %lld bytes", (long long)((int64_t)s->lut_size),
+                      (long long)((int64_t)s->position_count), (long long)((int64_t)s->rotation_count), (long long)(bf_add(bf_mul(12, s->position_count),
+                      bf_mul(16, s->rotation_count))));
+            bf_eval_failed(v, "lut_size",
+                           "Toshi Keyframe Library: \"+52 uint32 Number of bytes in the LUT\", \"vector3[numPosValues] Position lookup table\", "
+                           "\"quaternion[numRotValues] Rotation lookup table\"");
         }
     }
 }

@@ -75,7 +75,10 @@ static const bf_field_desc tmd_fields_File[] = {
         .enumdef = NULL,
     },
     {
-        .name = "scene_size", .doc = "Size of the scene block, the uint32 located at +60 from the beginning of the file.", .erratum = "The document has the scene block start at byte 60+4 with this size; real files count the\nsize from byte 60 (this word included): the scene block ends at `60 + scene_size`, where\nthe levels-of-detail block starts (`scene_size` equals the header's `lod_offset`).\n",
+        .name = "scene_size", .doc = "Size of the scene block, the uint32 located at +60 from the beginning of the file.",
+                .erratum = "The document has the scene block start at byte 60+4 with this size; real files count the\n"
+                "size from byte 60 (this word included): the scene block ends at `60 + scene_size`, where\n"
+                "the levels-of-detail block starts (`scene_size` equals the header's `lod_offset`).\n",
         .kind = BF_FIELD_PRIM, .prim = BF_U32, .little_endian = 1, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(tmd_File, scene_size),
         .count_offset = BF_NONE,
@@ -107,7 +110,10 @@ static const bf_field_desc tmd_fields_File[] = {
         .enumdef = NULL,
     },
     {
-        .name = "aux_data", .doc = "Node auxiliary data (optional): one int32 for each node, from the decrypted address of the\nauxiliary node data. Absent when that address is 0x7C.\n", .erratum = NULL,
+        .name = "aux_data",
+                .doc = "Node auxiliary data (optional): one int32 for each node, from the decrypted address of the\n"
+                "auxiliary node data. Absent when that address is 0x7C.\n",
+                .erratum = NULL,
         .kind = BF_FIELD_PRIM, .prim = BF_S32, .little_endian = 1, .array = BF_ARRAY, .fixed_count = 0,
         .offset = offsetof(tmd_File, aux_data),
         .count_offset = offsetof(tmd_File, aux_data_count),
@@ -123,7 +129,10 @@ static const bf_field_desc tmd_fields_File[] = {
         .enumdef = NULL,
     },
     {
-        .name = "nodes", .doc = "Node data block: 0xB0 bytes per node, from the decrypted address of the node data block\n(0x7C when there is no auxiliary node data). The node ID is the node's position in the\nzero-indexed array.\n", .erratum = NULL,
+        .name = "nodes",
+                .doc = "Node data block: 0xB0 bytes per node, from the decrypted address of the node data block\n"
+                "(0x7C when there is no auxiliary node data). The node ID is the node's position in the\nzero-indexed array.\n",
+                .erratum = NULL,
         .kind = BF_FIELD_STRUCT, .prim = BF_U8, .little_endian = 1, .array = BF_ARRAY, .fixed_count = 0,
         .offset = offsetof(tmd_File, nodes),
         .count_offset = offsetof(tmd_File, nodes_count),
@@ -139,7 +148,10 @@ static const bf_field_desc tmd_fields_File[] = {
         .enumdef = NULL,
     },
     {
-        .name = "animation_pointers", .doc = "Animation pointer block: one uint32 for each animation, the encrypted address of that\nanimation, from the decrypted address in the scene block (4 * numAnimations bytes).\n", .erratum = "The document's paragraph calls this the node data block (\"The node data block starts at...\"); it is the animation pointer block.",
+        .name = "animation_pointers",
+                .doc = "Animation pointer block: one uint32 for each animation, the encrypted address of that\n"
+                "animation, from the decrypted address in the scene block (4 * numAnimations bytes).\n",
+                .erratum = "The document's paragraph calls this the node data block (\"The node data block starts at...\"); it is the animation pointer block.",
         .kind = BF_FIELD_STRUCT, .prim = BF_U8, .little_endian = 1, .array = BF_ARRAY, .fixed_count = 0,
         .offset = offsetof(tmd_File, animation_pointers),
         .count_offset = offsetof(tmd_File, animation_pointers_count),
@@ -191,7 +203,9 @@ static const bf_field_desc tmd_fields_Header[] = {
         .enumdef = NULL,
     },
     {
-        .name = "category", .doc = "Category / lookup table for animations (the name of the `.tkl` keyframe library).", .erratum = "The community exporter writes the keyframe library's name as a 16-byte zero-padded string\nover bytes 12..27 (this field and the magic value after it).\n",
+        .name = "category", .doc = "Category / lookup table for animations (the name of the `.tkl` keyframe library).",
+                .erratum = "The community exporter writes the keyframe library's name as a 16-byte zero-padded string\n"
+                "over bytes 12..27 (this field and the magic value after it).\n",
         .kind = BF_FIELD_STR, .prim = BF_U8, .little_endian = 1, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(tmd_Header, category),
         .count_offset = BF_NONE,
@@ -207,7 +221,9 @@ static const bf_field_desc tmd_fields_Header[] = {
         .enumdef = NULL,
     },
     {
-        .name = "magic_value", .doc = "Magic Value. Typically one of a couple values (584117868617 or 8418139199561 in the game's files).", .erratum = "Files written by the community exporter hold the rest of the 16-byte keyframe library name\nhere, so it reads 0 (or name bytes), not one of the game's values.\n",
+        .name = "magic_value", .doc = "Magic Value. Typically one of a couple values (584117868617 or 8418139199561 in the game's files).",
+                .erratum = "Files written by the community exporter hold the rest of the 16-byte keyframe library name\n"
+                "here, so it reads 0 (or name bytes), not one of the game's values.\n",
         .kind = BF_FIELD_PRIM, .prim = BF_U64, .little_endian = 1, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(tmd_Header, magic_value),
         .count_offset = BF_NONE,
@@ -305,7 +321,8 @@ static const bf_field_desc tmd_fields_Header[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc tmd_type_Header = {"Header", "The TMD header; it starts at byte 8 and is made of 52 bytes.", 2, sizeof(tmd_Header), 52, tmd_fields_Header, 8};
+static const bf_type_desc tmd_type_Header =
+        {"Header", "The TMD header; it starts at byte 8 and is made of 52 bytes.", 2, sizeof(tmd_Header), 52, tmd_fields_Header, 8};
 
 static const bf_field_desc tmd_fields_Scene[] = {
     {
@@ -408,7 +425,9 @@ static const bf_field_desc tmd_fields_Scene[] = {
         .enumdef = NULL,
     },
     {
-        .name = "node_address", .doc = "Encrypted address of the node data block (optional; absent when there is no auxiliary node data, and the node data is then at 0x7C).", .erratum = NULL,
+        .name = "node_address",
+                .doc = "Encrypted address of the node data block (optional; absent when there is no auxiliary node data, and the node data is then at 0x7C).",
+                .erratum = NULL,
         .kind = BF_FIELD_PRIM, .prim = BF_U32, .little_endian = 1, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(tmd_Scene, node_address),
         .count_offset = BF_NONE,
@@ -425,7 +444,8 @@ static const bf_field_desc tmd_fields_Scene[] = {
         .enumdef = NULL,
     },
     {
-        .name = "animation_address", .doc = "Encrypted address of the animation pointer block; at +56 when there is no auxiliary node data, else at +60.", .erratum = NULL,
+        .name = "animation_address", .doc = "Encrypted address of the animation pointer block; at +56 when there is no auxiliary node data, else at +60.",
+                .erratum = NULL,
         .kind = BF_FIELD_PRIM, .prim = BF_U32, .little_endian = 1, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(tmd_Scene, animation_address),
         .count_offset = BF_NONE,
@@ -442,7 +462,11 @@ static const bf_field_desc tmd_fields_Scene[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc tmd_type_Scene = {"Scene", "The scene block: node and animation counts and the encrypted addresses of the node and\nanimation data. If the decrypted address of the auxiliary node data is 0x7C there is no\nauxiliary node data, the node data is at 0x7C, and the animation pointer address is at +56\ninstead of +60.\n", 3, sizeof(tmd_Scene), -1, tmd_fields_Scene, 8};
+static const bf_type_desc tmd_type_Scene = {"Scene",
+                                            "The scene block: node and animation counts and the encrypted addresses of the node and\n"
+                                            "animation data. If the decrypted address of the auxiliary node data is 0x7C there is no\n"
+                                            "auxiliary node data, the node data is at 0x7C, and the animation pointer address is at +56\ninstead of +60.\n",
+                                            3, sizeof(tmd_Scene), -1, tmd_fields_Scene, 8};
 
 static const bf_field_desc tmd_fields_Node[] = {
     {
@@ -542,7 +566,8 @@ static const bf_field_desc tmd_fields_Node[] = {
         .enumdef = NULL,
     },
     {
-        .name = "ignore_updates", .doc = "If non-zero this node can ignore updates. Non-updated bones may only appear after all updated bones.", .erratum = NULL,
+        .name = "ignore_updates", .doc = "If non-zero this node can ignore updates. Non-updated bones may only appear after all updated bones.",
+                .erratum = NULL,
         .kind = BF_FIELD_PRIM, .prim = BF_U16, .little_endian = 1, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(tmd_Node, ignore_updates),
         .count_offset = BF_NONE,
@@ -611,7 +636,8 @@ static const bf_field_desc tmd_fields_AnimationPointer[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc tmd_type_AnimationPointer = {"AnimationPointer", "One entry of the animation pointer block.", 5, sizeof(tmd_AnimationPointer), 4, tmd_fields_AnimationPointer, 2};
+static const bf_type_desc tmd_type_AnimationPointer =
+        {"AnimationPointer", "One entry of the animation pointer block.", 5, sizeof(tmd_AnimationPointer), 4, tmd_fields_AnimationPointer, 2};
 
 static const bf_field_desc tmd_fields_Animation[] = {
     {
@@ -727,7 +753,8 @@ static const bf_field_desc tmd_fields_Animation[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc tmd_type_Animation = {"Animation", "One animation, 0x20 + numNodes*4 bytes from its decrypted address.", 6, sizeof(tmd_Animation), -1, tmd_fields_Animation, 7};
+static const bf_type_desc tmd_type_Animation =
+        {"Animation", "One animation, 0x20 + numNodes*4 bytes from its decrypted address.", 6, sizeof(tmd_Animation), -1, tmd_fields_Animation, 7};
 
 static const bf_field_desc tmd_fields_ChannelPointer[] = {
     {
@@ -764,7 +791,8 @@ static const bf_field_desc tmd_fields_ChannelPointer[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc tmd_type_ChannelPointer = {"ChannelPointer", "One entry of an animation's channel address list.", 7, sizeof(tmd_ChannelPointer), 4, tmd_fields_ChannelPointer, 2};
+static const bf_type_desc tmd_type_ChannelPointer =
+        {"ChannelPointer", "One entry of an animation's channel address list.", 7, sizeof(tmd_ChannelPointer), 4, tmd_fields_ChannelPointer, 2};
 
 static const bf_field_desc tmd_fields_Channel[] = {
     {
@@ -817,7 +845,8 @@ static const bf_field_desc tmd_fields_Channel[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc tmd_type_Channel = {"Channel", "One animation channel (the keyframes of one node).", 8, sizeof(tmd_Channel), -1, tmd_fields_Channel, 3};
+static const bf_type_desc tmd_type_Channel =
+        {"Channel", "One animation channel (the keyframes of one node).", 8, sizeof(tmd_Channel), -1, tmd_fields_Channel, 3};
 
 static const bf_field_desc tmd_fields_Keyframe[] = {
     {
@@ -869,7 +898,8 @@ static const bf_field_desc tmd_fields_Keyframe[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc tmd_type_Keyframe = {"Keyframe", "One keyframe; its keys index the look-up tables of the keyframe library (`.tkl`).", 9, sizeof(tmd_Keyframe), 8, tmd_fields_Keyframe, 3};
+static const bf_type_desc tmd_type_Keyframe =
+        {"Keyframe", "One keyframe; its keys index the look-up tables of the keyframe library (`.tkl`).", 9, sizeof(tmd_Keyframe), 8, tmd_fields_Keyframe, 3};
 
 static const bf_field_desc tmd_fields_LodBlock[] = {
     {
@@ -890,7 +920,9 @@ static const bf_field_desc tmd_fields_LodBlock[] = {
         .enumdef = NULL,
     },
     {
-        .name = "unknown", .doc = "Unknown value (the document's uint32; a float in real files, the largest level-of-detail distance).", .erratum = "The document types this as an unknown uint32; files written by the community exporter hold an f32 (the maximum level-of-detail distance).",
+        .name = "unknown", .doc = "Unknown value (the document's uint32; a float in real files, the largest level-of-detail distance).",
+                .erratum = "The document types this as an unknown uint32; files written by the community exporter hold an f32 (the maximum level-of-detail "
+                "distance).",
         .kind = BF_FIELD_PRIM, .prim = BF_F32, .little_endian = 1, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(tmd_LodBlock, unknown),
         .count_offset = BF_NONE,
@@ -922,7 +954,8 @@ static const bf_field_desc tmd_fields_LodBlock[] = {
         .enumdef = NULL,
     },
 };
-static const bf_type_desc tmd_type_LodBlock = {"LodBlock", "The levels-of-detail block, at the offset given in the header.", 10, sizeof(tmd_LodBlock), -1, tmd_fields_LodBlock, 3};
+static const bf_type_desc tmd_type_LodBlock =
+        {"LodBlock", "The levels-of-detail block, at the offset given in the header.", 10, sizeof(tmd_LodBlock), -1, tmd_fields_LodBlock, 3};
 
 static const bf_field_desc tmd_fields_Level[] = {
     {
@@ -959,7 +992,8 @@ static const bf_field_desc tmd_fields_Level[] = {
         .enumdef = NULL,
     },
     {
-        .name = "unknown", .doc = "Unknown (four 32-bit floats).", .erratum = "The community exporter writes a scale-derived bounding value, a negative offset, a scale and a distance here.",
+        .name = "unknown", .doc = "Unknown (four 32-bit floats).",
+                .erratum = "The community exporter writes a scale-derived bounding value, a negative offset, a scale and a distance here.",
         .kind = BF_FIELD_PRIM, .prim = BF_F32, .little_endian = 1, .array = BF_ARRAY_FIXED, .fixed_count = 4,
         .offset = offsetof(tmd_Level, unknown),
         .count_offset = BF_NONE,
@@ -1098,7 +1132,8 @@ static const bf_field_desc tmd_fields_Piece[] = {
         .enumdef = NULL,
     },
     {
-        .name = "vertex_count", .doc = "Total number of vertices store in this piece's data.", .erratum = "The community exporter stores all of a mesh's vertices in its first piece; later pieces have 0.",
+        .name = "vertex_count", .doc = "Total number of vertices store in this piece's data.",
+                .erratum = "The community exporter stores all of a mesh's vertices in its first piece; later pieces have 0.",
         .kind = BF_FIELD_PRIM, .prim = BF_U32, .little_endian = 1, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(tmd_Piece, vertex_count),
         .count_offset = BF_NONE,
@@ -1212,7 +1247,8 @@ static const bf_field_desc tmd_fields_Piece[] = {
         .enumdef = NULL,
     },
     {
-        .name = "indices", .doc = "The indices that make this piece's triangle strip. Note these reference the mesh's vertices and are numbered accordingly.", .erratum = NULL,
+        .name = "indices", .doc = "The indices that make this piece's triangle strip. Note these reference the mesh's vertices and are numbered accordingly.",
+                .erratum = NULL,
         .kind = BF_FIELD_PRIM, .prim = BF_S16, .little_endian = 1, .array = BF_ARRAY, .fixed_count = 0,
         .offset = offsetof(tmd_Piece, indices),
         .count_offset = offsetof(tmd_Piece, indices_count),
@@ -1339,15 +1375,19 @@ static const char *const tmd_extensions_model[] = {"tmd", NULL};
 static const char *const tmd_member_below_model_1_1[] = {"member.position_count"};
 static const char *const tmd_member_below_model_1_2[] = {"member.rotation_count"};
 static const bf_member_check_desc tmd_member_checks_model_1[] = {
-    {"owner.animation_pointers.animation.channels.channel.keyframes.translation_key", tmd_member_below_model_1_1, 1, "Keyframe: \"Translation key used in the lookup table\""},
-    {"owner.animation_pointers.animation.channels.channel.keyframes.rotation_key", tmd_member_below_model_1_2, 1, "Keyframe: \"Rotation key used in the lookup table\""},
+    {"owner.animation_pointers.animation.channels.channel.keyframes.translation_key", tmd_member_below_model_1_1, 1,
+     "Keyframe: \"Translation key used in the lookup table\""},
+    {"owner.animation_pointers.animation.channels.channel.keyframes.rotation_key", tmd_member_below_model_1_2, 1,
+     "Keyframe: \"Rotation key used in the lookup table\""},
 };
 static const char *const tmd_member_files_model_1[] = {"{header.category}.tkl", "../tkl/{header.category}.tkl", NULL};
 static const bf_member_desc tmd_members_model[] = {
-    {"library", "The keyframe library the header names, beside the model or in a `tkl` folder next to the model's folder.", "tkl.library", NULL, NULL, tmd_member_files_model_1, tmd_member_checks_model_1, 2},
+    {"library", "The keyframe library the header names, beside the model or in a `tkl` folder next to the model's folder.", "tkl.library", NULL, NULL,
+     tmd_member_files_model_1, tmd_member_checks_model_1, 2},
 };
 static const bf_entry_desc tmd_entries[] = {
-    {"model", "A model file.", &tmd_type_File, tmd_extensions_model, "TMDL", 4, UINT64_C(0), tmd_entry_read_model, tmd_entry_validate_model, tmd_entry_write_model, BF_NONE, tmd_entry_build_model,
+    {"model", "A model file.", &tmd_type_File, tmd_extensions_model, "TMDL", 4, UINT64_C(0), tmd_entry_read_model, tmd_entry_validate_model,
+            tmd_entry_write_model, BF_NONE, tmd_entry_build_model,
         tmd_members_model, 1},
 };
 static const bf_type_desc *const tmd_types[] = {
@@ -1369,4 +1409,12 @@ static const bf_type_desc *const tmd_types[] = {
 static const bf_enum_desc *const tmd_enums[] = {
     &tmd_enum_ChannelFlags,
 };
-const bf_format_desc tmd_format = {"tmd", "Toshi Model Driver (.TMD)", "A Toshi engine model (Jurassic Park: Operation Genesis): an 8-byte magic, a 52-byte header, the\nscene block (nodes, animations and the \"encrypted\" addresses of their data), then the levels of\ndetail with their meshes, pieces and vertices. Addresses in the scene are stored encrypted: the\nfile offset is `60 + encryptedAddress - salt`, with the salt from the header. The keyframes of\nthe animations index the position and rotation look-up tables of a keyframe library (`.tkl`,\nnamed in the header), which is another file: `binform check` reads it with the model (the\n`library` member) and checks the keys against its table counts.\n", "little", tmd_entries, 1, tmd_types, 14, NULL, 0, tmd_enums, 1};
+const bf_format_desc tmd_format = {"tmd", "Toshi Model Driver (.TMD)",
+                                   "A Toshi engine model (Jurassic Park: Operation Genesis): an 8-byte magic, a 52-byte header, the\n"
+                                   "scene block (nodes, animations and the \"encrypted\" addresses of their data), then the levels of\n"
+                                   "detail with their meshes, pieces and vertices. Addresses in the scene are stored encrypted: the\n"
+                                   "file offset is `60 + encryptedAddress - salt`, with the salt from the header. The keyframes of\n"
+                                   "the animations index the position and rotation look-up tables of a keyframe library (`.tkl`,\n"
+                                   "named in the header), which is another file: `binform check` reads it with the model (the\n"
+                                   "`library` member) and checks the keys against its table counts.\n",
+                                   "little", tmd_entries, 1, tmd_types, 14, NULL, 0, tmd_enums, 1};

@@ -44,15 +44,21 @@ static void validate_File(bf_vctx *v, const tmd_File *s)
         }
         int ok = q1 != 0;
         if (!bf_eval_failed(v, "magic_padding", "TMD: \"The TMD format starts with an 8 byte fixed length string. Magic is \"TMDL\".\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 4)), "magic_padding", "TMD: \"The TMD format starts with an 8 byte fixed length string. Magic is \"TMDL\".\"", "the 8-byte magic string holds more than \"TMDL\"");
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 4)), "magic_padding",
+                      "TMD: \"The TMD format starts with an 8 byte fixed length string. Magic is \"TMDL\".\"",
+                      "the 8-byte magic string holds more than \"TMDL\"");
             bf_eval_failed(v, "magic_padding", "TMD: \"The TMD format starts with an 8 byte fixed length string. Magic is \"TMDL\".\"");
         }
     }
     /* TMD Header: "+0 uint32 Remaining bytes in file" (the bytes after the field, which ends at byte 12) (schema line 93) */
     {
         int ok = s->header.remaining == bf_sub((int64_t)c->size, 12);
-        if (!bf_eval_failed(v, "header.remaining", "TMD Header: \"+0 uint32 Remaining bytes in file\" (the bytes after the field, which ends at byte 12)") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->header._offset + 0)), "header.remaining", "TMD Header: \"+0 uint32 Remaining bytes in file\" (the bytes after the field, which ends at byte 12)", "remaining bytes %lld but %lld bytes follow the field", (long long)((int64_t)s->header.remaining), (long long)(bf_sub((int64_t)c->size, 12)));
+        if (!bf_eval_failed(v, "header.remaining", "TMD Header: \"+0 uint32 Remaining bytes in file\" (the bytes after the field, which ends at byte 12)")
+            && !ok) {
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->header._offset + 0)), "header.remaining",
+                      "TMD Header: \"+0 uint32 Remaining bytes in file\" (the bytes after the field, which ends at byte 12)",
+                      "remaining bytes %lld but %lld bytes follow the field", (long long)((int64_t)s->header.remaining),
+                      (long long)(bf_sub((int64_t)c->size, 12)));
             bf_eval_failed(v, "header.remaining", "TMD Header: \"+0 uint32 Remaining bytes in file\" (the bytes after the field, which ends at byte 12)");
         }
     }
@@ -60,7 +66,10 @@ static void validate_File(bf_vctx *v, const tmd_File *s)
     {
         int ok = s->scene_size == s->header.lod_offset;
         if (!bf_eval_failed(v, "scene_size", "Scene Block: \"has a size of the uint32 located at +60\"; TMD Header: \"lodDataOffset = value + 60\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 60)), "scene_size", "Scene Block: \"has a size of the uint32 located at +60\"; TMD Header: \"lodDataOffset = value + 60\"", "scene block size %lld but the levels of detail start at 60 + %lld", (long long)((int64_t)s->scene_size), (long long)((int64_t)s->header.lod_offset));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 60)), "scene_size",
+                      "Scene Block: \"has a size of the uint32 located at +60\"; TMD Header: \"lodDataOffset = value + 60\"",
+                      "scene block size %lld but the levels of detail start at 60 + %lld", (long long)((int64_t)s->scene_size),
+                      (long long)((int64_t)s->header.lod_offset));
             bf_eval_failed(v, "scene_size", "Scene Block: \"has a size of the uint32 located at +60\"; TMD Header: \"lodDataOffset = value + 60\"");
         }
     }
@@ -68,7 +77,9 @@ static void validate_File(bf_vctx *v, const tmd_File *s)
     {
         int ok = (int64_t)s->header.magic_value == INT64_C(584117868617) || (int64_t)s->header.magic_value == INT64_C(8418139199561);
         if (!bf_eval_failed(v, "header.magic_value", "TMD Header: \"+12 uint64 Magic Value. Typically one of a couple values.\"") && !ok) {
-            bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)(s->header._offset + 12)), "header.magic_value", "TMD Header: \"+12 uint64 Magic Value. Typically one of a couple values.\"", "magic value %lld is not one of the game's (584117868617, 8418139199561)", (long long)((int64_t)s->header.magic_value));
+            bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)(s->header._offset + 12)), "header.magic_value",
+                      "TMD Header: \"+12 uint64 Magic Value. Typically one of a couple values.\"",
+                      "magic value %lld is not one of the game's (584117868617, 8418139199561)", (long long)((int64_t)s->header.magic_value));
             bf_eval_failed(v, "header.magic_value", "TMD Header: \"+12 uint64 Magic Value. Typically one of a couple values.\"");
         }
     }
@@ -82,7 +93,9 @@ static void validate_File(bf_vctx *v, const tmd_File *s)
             {
                 int ok = it->parent == -1 || (it->parent >= 0 && it->parent < s->scene.node_count);
                 if (!bf_eval_failed(v, "parent", "Node Format: \"+160 int16 ID of parent node, -1 if no parent exists\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 160)), "parent", "Node Format: \"+160 int16 ID of parent node, -1 if no parent exists\"", "parent %lld is neither -1 nor one of the %lld nodes", (long long)((int64_t)it->parent), (long long)((int64_t)s->scene.node_count));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 160)), "parent",
+                              "Node Format: \"+160 int16 ID of parent node, -1 if no parent exists\"", "parent %lld is neither -1 nor one of the %lld nodes",
+                              (long long)((int64_t)it->parent), (long long)((int64_t)s->scene.node_count));
                     bf_eval_failed(v, "parent", "Node Format: \"+160 int16 ID of parent node, -1 if no parent exists\"");
                 }
             }
@@ -98,9 +111,14 @@ static void validate_File(bf_vctx *v, const tmd_File *s)
         if (bf_push(c, "nodes", i)) {
             {
                 int ok = it->parent < (int64_t)i;
-                if (!bf_eval_failed(v, "parent", "Node Data Block: \"The node ID is the node's position in the zero-indexed array.\" (a parent is posed before its children)") && !ok) {
-                    bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)(it->_offset + 160)), "parent", "Node Data Block: \"The node ID is the node's position in the zero-indexed array.\" (a parent is posed before its children)", "parent %lld does not come before node %lld", (long long)((int64_t)it->parent), (long long)((int64_t)i));
-                    bf_eval_failed(v, "parent", "Node Data Block: \"The node ID is the node's position in the zero-indexed array.\" (a parent is posed before its children)");
+                if (!bf_eval_failed(v, "parent",
+                    "Node Data Block: \"The node ID is the node's position in the zero-indexed array.\" (a parent is posed before its children)") && !ok) {
+                    bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)(it->_offset + 160)), "parent",
+                              "Node Data Block: \"The node ID is the node's position in the zero-indexed array.\" (a parent is posed before its children)",
+                              "parent %lld does not come before node %lld", (long long)((int64_t)it->parent), (long long)((int64_t)i));
+                    bf_eval_failed(v, "parent",
+                                   "Node Data Block: \"The node ID is the node's position in the zero-indexed array.\" (a parent is posed before its "
+                                   "children)");
                 }
             }
             bf_pop(c);
@@ -116,7 +134,9 @@ static void validate_File(bf_vctx *v, const tmd_File *s)
             {
                 int ok = (int64_t)i == 0 || prev->ignore_updates == 0 || it->ignore_updates != 0;
                 if (!bf_eval_failed(v, "ignore_updates", "Node Format: \"Non-updated bones may only appear after all updated bones.\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 162)), "ignore_updates", "Node Format: \"Non-updated bones may only appear after all updated bones.\"", "node %lld is updated but comes after the non-updated node %lld", (long long)((int64_t)i), (long long)(bf_sub((int64_t)i, 1)));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 162)), "ignore_updates",
+                              "Node Format: \"Non-updated bones may only appear after all updated bones.\"",
+                              "node %lld is updated but comes after the non-updated node %lld", (long long)((int64_t)i), (long long)(bf_sub((int64_t)i, 1)));
                     bf_eval_failed(v, "ignore_updates", "Node Format: \"Non-updated bones may only appear after all updated bones.\"");
                 }
             }
@@ -133,7 +153,9 @@ static void validate_File(bf_vctx *v, const tmd_File *s)
             {
                 int ok = it->name_length == (int64_t)it->name.len;
                 if (!bf_eval_failed(v, "name_length", "Node Format: \"+144 byte Length of the name string\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 144)), "name_length", "Node Format: \"+144 byte Length of the name string\"", "name length %lld but the name has %lld characters", (long long)((int64_t)it->name_length), (long long)((int64_t)it->name.len));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 144)), "name_length",
+                              "Node Format: \"+144 byte Length of the name string\"", "name length %lld but the name has %lld characters",
+                              (long long)((int64_t)it->name_length), (long long)((int64_t)it->name.len));
                     bf_eval_failed(v, "name_length", "Node Format: \"+144 byte Length of the name string\"");
                 }
             }
@@ -149,9 +171,17 @@ static void validate_File(bf_vctx *v, const tmd_File *s)
         if (bf_push(c, "animation_pointers", i)) {
             {
                 int ok = it->animation.channel_count == s->scene.node_count;
-                if (!bf_eval_failed(v, "animation.channel_count", "Animation Data Block: \"+24 uint32 Number of channels in animation\", \"+32 uint32[numNodes] Encrypted address for each node's channel\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->animation._offset + 24)), "animation.channel_count", "Animation Data Block: \"+24 uint32 Number of channels in animation\", \"+32 uint32[numNodes] Encrypted address for each node's channel\"", "%lld channels but the scene has %lld nodes", (long long)((int64_t)it->animation.channel_count), (long long)((int64_t)s->scene.node_count));
-                    bf_eval_failed(v, "animation.channel_count", "Animation Data Block: \"+24 uint32 Number of channels in animation\", \"+32 uint32[numNodes] Encrypted address for each node's channel\"");
+                if (!bf_eval_failed(v, "animation.channel_count",
+                    "Animation Data Block: \"+24 uint32 Number of channels in animation\", \"+32 uint32[numNodes] Encrypted address for each node's channel\"")
+                    && !ok) {
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->animation._offset + 24)), "animation.channel_count",
+                              "Animation Data Block: \"+24 uint32 Number of channels in animation\", \"+32 uint32[numNodes] Encrypted address for each node's "
+                              "channel\"",
+                              "%lld channels but the scene has %lld nodes", (long long)((int64_t)it->animation.channel_count),
+                              (long long)((int64_t)s->scene.node_count));
+                    bf_eval_failed(v, "animation.channel_count",
+                                   "Animation Data Block: \"+24 uint32 Number of channels in animation\", \"+32 uint32[numNodes] Encrypted address for each "
+                                   "node's channel\"");
                 }
             }
             bf_pop(c);
@@ -194,7 +224,8 @@ static void validate_Header(bf_vctx *v, const tmd_Header *s)
         }
         int ok = q1 != 0;
         if (!bf_eval_failed(v, "zeroes", "TMD Header: \"+36 zero*16 16 zeroes\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 36)), "zeroes", "TMD Header: \"+36 zero*16 16 zeroes\"", "the 16 bytes at +36 are not all zero");
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 36)), "zeroes", "TMD Header: \"+36 zero*16 16 zeroes\"",
+                      "the 16 bytes at +36 are not all zero");
             bf_eval_failed(v, "zeroes", "TMD Header: \"+36 zero*16 16 zeroes\"");
         }
     }
@@ -217,7 +248,8 @@ static void validate_Scene(bf_vctx *v, const tmd_Scene *s)
         }
         int ok = q1 != 0;
         if (!bf_eval_failed(v, "zeroes", "Scene Block: \"+8 zero*44 44 zeroes\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 8)), "zeroes", "Scene Block: \"+8 zero*44 44 zeroes\"", "the 44 bytes at +8 are not all zero");
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 8)), "zeroes", "Scene Block: \"+8 zero*44 44 zeroes\"",
+                      "the 44 bytes at +8 are not all zero");
             bf_eval_failed(v, "zeroes", "Scene Block: \"+8 zero*44 44 zeroes\"");
         }
     }
@@ -251,7 +283,8 @@ static void validate_Animation(bf_vctx *v, const tmd_Animation *s)
     {
         int ok = s->name_length == (int64_t)s->name.len;
         if (!bf_eval_failed(v, "name_length", "Animation Data Block: \"+0 byte Name length\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 0)), "name_length", "Animation Data Block: \"+0 byte Name length\"", "name length %lld but the name has %lld characters", (long long)((int64_t)s->name_length), (long long)((int64_t)s->name.len));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 0)), "name_length", "Animation Data Block: \"+0 byte Name length\"",
+                      "name length %lld but the name has %lld characters", (long long)((int64_t)s->name_length), (long long)((int64_t)s->name.len));
             bf_eval_failed(v, "name_length", "Animation Data Block: \"+0 byte Name length\"");
         }
     }
@@ -270,8 +303,11 @@ static void validate_Animation(bf_vctx *v, const tmd_Animation *s)
                     if (!((double)it1->timestamp >= 0 && (double)it1->timestamp <= (double)s->duration + 0.0001)) { q1 = 0; break; }
                 }
                 int ok = q1 != 0;
-                if (!bf_eval_failed(v, "channel", "Animation Data Block: \"+28 32 bit float Duration in seconds\"; Keyframe: \"+0 32 bit float Timestamp\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)it->channel_at), "channel", "Animation Data Block: \"+28 32 bit float Duration in seconds\"; Keyframe: \"+0 32 bit float Timestamp\"", "a keyframe of channel %lld lies outside the animation's %g seconds", (long long)((int64_t)i), (double)s->duration);
+                if (!bf_eval_failed(v, "channel", "Animation Data Block: \"+28 32 bit float Duration in seconds\"; Keyframe: \"+0 32 bit float Timestamp\"")
+                    && !ok) {
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)it->channel_at), "channel",
+                              "Animation Data Block: \"+28 32 bit float Duration in seconds\"; Keyframe: \"+0 32 bit float Timestamp\"",
+                              "a keyframe of channel %lld lies outside the animation's %g seconds", (long long)((int64_t)i), (double)s->duration);
                     bf_eval_failed(v, "channel", "Animation Data Block: \"+28 32 bit float Duration in seconds\"; Keyframe: \"+0 32 bit float Timestamp\"");
                 }
             }
@@ -290,11 +326,14 @@ static void validate_Animation(bf_vctx *v, const tmd_Animation *s)
                 for (uint32_t i2 = 0; i2 < (uint32_t)(it->channel.keyframes_count); i2++) {
                     const tmd_Keyframe *it2 = &it->channel.keyframes[i2];
                     (void)it2;
-                    if (!((int64_t)i2 == 0 || (double)(i2 ? &it->channel.keyframes[i2 - 1] : &tmd_Keyframe_zero)->timestamp <= (double)it2->timestamp)) { q2 = 0; break; }
+                    if (!((int64_t)i2 == 0 || (double)(i2 ? &it->channel.keyframes[i2 - 1] : &tmd_Keyframe_zero)->timestamp <= (double)it2->timestamp)) {
+                            q2 = 0; break;}
                 }
                 int ok = q2 != 0;
                 if (!bf_eval_failed(v, "channel", "Animation Channel Block: \"+4 frame[frameCount] Keyframes in this animation\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)it->channel_at), "channel", "Animation Channel Block: \"+4 frame[frameCount] Keyframes in this animation\"", "the keyframes of channel %lld are not in time order", (long long)((int64_t)i));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)it->channel_at), "channel",
+                              "Animation Channel Block: \"+4 frame[frameCount] Keyframes in this animation\"",
+                              "the keyframes of channel %lld are not in time order", (long long)((int64_t)i));
                     bf_eval_failed(v, "channel", "Animation Channel Block: \"+4 frame[frameCount] Keyframes in this animation\"");
                 }
             }
@@ -334,7 +373,8 @@ static void validate_Channel(bf_vctx *v, const tmd_Channel *s)
     (void)VC;
     (void)s;
     if ((uint64_t)(int64_t)s->flags & ~UINT64_C(0x3))
-        bf_report(v, BF_SEVERITY_WARNING, (s)->_offset + 0, "flags", "ChannelFlags: the bits the document lists", "bits 0x%llx are not ChannelFlags flags", (unsigned long long)((uint64_t)(int64_t)s->flags & ~UINT64_C(0x3)));
+        bf_report(v, BF_SEVERITY_WARNING, (s)->_offset + 0, "flags", "ChannelFlags: the bits the document lists", "bits 0x%llx are not ChannelFlags flags",
+                  (unsigned long long)((uint64_t)(int64_t)s->flags & ~UINT64_C(0x3)));
 }
 
 static void validate_LodBlock(bf_vctx *v, const tmd_LodBlock *s)
@@ -396,7 +436,9 @@ static void validate_Mesh(bf_vctx *v, const tmd_Mesh *s)
                 (void)it2;
                 q2 = bf_add(q2, it2->index_count);
             }
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 4)), "index_count", "Mesh Data: \"+4 uint32 Total number of indices in the triangle strip for all pieces\"", "total index count %lld but the pieces hold %lld", (long long)((int64_t)s->index_count), (long long)(q2));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 4)), "index_count",
+                      "Mesh Data: \"+4 uint32 Total number of indices in the triangle strip for all pieces\"",
+                      "total index count %lld but the pieces hold %lld", (long long)((int64_t)s->index_count), (long long)(q2));
             bf_eval_failed(v, "index_count", "Mesh Data: \"+4 uint32 Total number of indices in the triangle strip for all pieces\"");
         }
     }
@@ -416,7 +458,8 @@ static void validate_Mesh(bf_vctx *v, const tmd_Mesh *s)
                 (void)it4;
                 q4 = bf_add(q4, it4->vertex_count);
             }
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 8)), "vertex_count", "Mesh Data: \"+8 uint32 Total number of vertices\"", "total vertex count %lld but the pieces store %lld", (long long)((int64_t)s->vertex_count), (long long)(q4));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 8)), "vertex_count", "Mesh Data: \"+8 uint32 Total number of vertices\"",
+                      "total vertex count %lld but the pieces store %lld", (long long)((int64_t)s->vertex_count), (long long)(q4));
             bf_eval_failed(v, "vertex_count", "Mesh Data: \"+8 uint32 Total number of vertices\"");
         }
     }
@@ -430,7 +473,10 @@ static void validate_Mesh(bf_vctx *v, const tmd_Mesh *s)
             {
                 int ok = (int64_t)i == 0 || it->index_count == 0 || it->vertex_count > 0;
                 if (!bf_eval_failed(v, "vertex_count", "Mesh Piece: \"+4 uint32 Total number of vertices store in this piece's data.\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)(it->_offset + 4)), "vertex_count", "Mesh Piece: \"+4 uint32 Total number of vertices store in this piece's data.\"", "piece %lld draws %lld indices but stores no vertices (they are all in an earlier piece)", (long long)((int64_t)i), (long long)((int64_t)it->index_count));
+                    bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)(it->_offset + 4)), "vertex_count",
+                              "Mesh Piece: \"+4 uint32 Total number of vertices store in this piece's data.\"",
+                              "piece %lld draws %lld indices but stores no vertices (they are all in an earlier piece)", (long long)((int64_t)i),
+                              (long long)((int64_t)it->index_count));
                     bf_eval_failed(v, "vertex_count", "Mesh Piece: \"+4 uint32 Total number of vertices store in this piece's data.\"");
                 }
             }
@@ -462,7 +508,9 @@ static void validate_Piece(bf_vctx *v, const tmd_Piece *s)
         }
         int ok = q1 != 0;
         if (!bf_eval_failed(v, "indices", "Mesh Piece: \"Note these reference the mesh's vertices and are numbered accordingly.\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)s->indices_at), "indices", "Mesh Piece: \"Note these reference the mesh's vertices and are numbered accordingly.\"", "a strip index is outside the mesh's %lld vertices", (long long)(s->_p_mesh_vertex_count));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)s->indices_at), "indices",
+                      "Mesh Piece: \"Note these reference the mesh's vertices and are numbered accordingly.\"",
+                      "a strip index is outside the mesh's %lld vertices", (long long)(s->_p_mesh_vertex_count));
             bf_eval_failed(v, "indices", "Mesh Piece: \"Note these reference the mesh's vertices and are numbered accordingly.\"");
         }
     }
@@ -478,7 +526,9 @@ static void validate_Piece(bf_vctx *v, const tmd_Piece *s)
         }
         int ok = s->index_count == 0 || (q2 && q3);
         if (!bf_eval_failed(v, "highest_index", "Mesh Piece: \"+12 uint32 Highest vertex number this piece references.\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 12)), "highest_index", "Mesh Piece: \"+12 uint32 Highest vertex number this piece references.\"", "highest vertex number %lld is not the largest strip index", (long long)((int64_t)s->highest_index));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 12)), "highest_index",
+                      "Mesh Piece: \"+12 uint32 Highest vertex number this piece references.\"", "highest vertex number %lld is not the largest strip index",
+                      (long long)((int64_t)s->highest_index));
             bf_eval_failed(v, "highest_index", "Mesh Piece: \"+12 uint32 Highest vertex number this piece references.\"");
         }
     }
@@ -488,7 +538,9 @@ static void validate_Piece(bf_vctx *v, const tmd_Piece *s)
             {
                 int ok = (int64_t)s->skin_nodes[i] < (int64_t)R->scene.node_count;
                 if (!bf_eval_failed(v, "", "Mesh Piece: \"+40 The IDs of the nodes that this mesh is skinned to.\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((s)->_offset + 40 + (uint64_t)i * 4), "", "Mesh Piece: \"+40 The IDs of the nodes that this mesh is skinned to.\"", "node %lld but the scene has %lld nodes", (long long)((int64_t)s->skin_nodes[i]), (long long)((int64_t)R->scene.node_count));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((s)->_offset + 40 + (uint64_t)i * 4), "",
+                              "Mesh Piece: \"+40 The IDs of the nodes that this mesh is skinned to.\"", "node %lld but the scene has %lld nodes",
+                              (long long)((int64_t)s->skin_nodes[i]), (long long)((int64_t)R->scene.node_count));
                     bf_eval_failed(v, "", "Mesh Piece: \"+40 The IDs of the nodes that this mesh is skinned to.\"");
                 }
             }
@@ -508,9 +560,14 @@ static void validate_Piece(bf_vctx *v, const tmd_Piece *s)
                     if (!(bf_div(c, it->bone_ids[i4], 3) < s->skin_count)) { q4 = 0; break; }
                 }
                 int ok = q4 != 0;
-                if (!bf_eval_failed(v, "bone_ids", "Mesh Vertex: \"+28 byte[4] Each byte is a boneID = value / 3\"; Mesh Piece: \"Element zero is the node ID of bone zero\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 28)), "bone_ids", "Mesh Vertex: \"+28 byte[4] Each byte is a boneID = value / 3\"; Mesh Piece: \"Element zero is the node ID of bone zero\"", "vertex %lld names a bone (byte / 3) outside the piece's %lld skinned nodes", (long long)((int64_t)i), (long long)((int64_t)s->skin_count));
-                    bf_eval_failed(v, "bone_ids", "Mesh Vertex: \"+28 byte[4] Each byte is a boneID = value / 3\"; Mesh Piece: \"Element zero is the node ID of bone zero\"");
+                if (!bf_eval_failed(v, "bone_ids",
+                    "Mesh Vertex: \"+28 byte[4] Each byte is a boneID = value / 3\"; Mesh Piece: \"Element zero is the node ID of bone zero\"") && !ok) {
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 28)), "bone_ids",
+                              "Mesh Vertex: \"+28 byte[4] Each byte is a boneID = value / 3\"; Mesh Piece: \"Element zero is the node ID of bone zero\"",
+                              "vertex %lld names a bone (byte / 3) outside the piece's %lld skinned nodes", (long long)((int64_t)i),
+                              (long long)((int64_t)s->skin_count));
+                    bf_eval_failed(v, "bone_ids",
+                                   "Mesh Vertex: \"+28 byte[4] Each byte is a boneID = value / 3\"; Mesh Piece: \"Element zero is the node ID of bone zero\"");
                 }
             }
             bf_pop(c);

@@ -94,7 +94,9 @@ int tmd_view_lay_File(bf_ctx *c, const bf_view_doc *d, tmd_File_view *v, int64_t
     /* nodes */
     {
         bf_mark m;
-        int64_t at = bf_sub(bf_add(60, bf_load_u32le(c->data + v->scene._offset + 52)), bf_load_u32le(c->data + v->_offset + 8 + 24)) == 124 ? 124 : bf_sub(bf_add(60, v->scene.has_node_address ? bf_load_u32le(c->data + v->scene._offset + 56) : 0), bf_load_u32le(c->data + v->_offset + 8 + 24));
+        int64_t at = bf_sub(bf_add(60, bf_load_u32le(c->data + v->scene._offset + 52)), bf_load_u32le(c->data + v->_offset + 8 + 24)) == 124 ? 124
+                : bf_sub(bf_add(60, v->scene.has_node_address ? bf_load_u32le(c->data + v->scene._offset + 56) : 0),
+                bf_load_u32le(c->data + v->_offset + 8 + 24));
         if (c->err->failed)
             return 0;
         if (at < 0)

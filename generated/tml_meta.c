@@ -251,7 +251,8 @@ static const bf_field_desc tml_fields_Texture[] = {
         .enumdef = NULL,
     },
     {
-        .name = "data", .doc = "Image data according to the tmlFormat; raster formats use row-major order (a whole DDS file for format 6).", .erratum = "The community writer stores ARGB_1555 and ARGB_4444 textures with 4 bytes per pixel (4 x width x height), like RGBA_8888.",
+        .name = "data", .doc = "Image data according to the tmlFormat; raster formats use row-major order (a whole DDS file for format 6).",
+                .erratum = "The community writer stores ARGB_1555 and ARGB_4444 textures with 4 bytes per pixel (4 x width x height), like RGBA_8888.",
         .kind = BF_FIELD_BYTES, .prim = BF_U8, .little_endian = 1, .array = BF_SCALAR, .fixed_count = 0,
         .offset = offsetof(tml_Texture, data),
         .count_offset = BF_NONE,
@@ -381,7 +382,8 @@ static int tml_entry_build_library(void *doc, bf_arena *arena, struct bf_buffer 
 }
 static const char *const tml_extensions_library[] = {"tml", NULL};
 static const bf_entry_desc tml_entries[] = {
-    {"library", "A material library.", &tml_type_File, tml_extensions_library, "TML1", 4, UINT64_C(0), tml_entry_read_library, tml_entry_validate_library, tml_entry_write_library, BF_NONE, tml_entry_build_library,
+    {"library", "A material library.", &tml_type_File, tml_extensions_library, "TML1", 4, UINT64_C(0), tml_entry_read_library, tml_entry_validate_library,
+            tml_entry_write_library, BF_NONE, tml_entry_build_library,
         NULL, 0},
 };
 static const bf_type_desc *const tml_types[] = {
@@ -393,4 +395,8 @@ static const bf_type_desc *const tml_types[] = {
 static const bf_enum_desc *const tml_enums[] = {
     &tml_enum_TextureFormat,
 };
-const bf_format_desc tml_format = {"tml", "Toshi Material Library (.TML)", "The textures and materials of Toshi models: textures (raster images, or embedded DDS files),\nthen a look-up table of material names, then the materials, each a list of texture IDs.\nThe order of the materials and textures seems extremely finicky, so a writer should keep it.\n", "little", tml_entries, 1, tml_types, 4, NULL, 0, tml_enums, 1};
+const bf_format_desc tml_format = {"tml", "Toshi Material Library (.TML)",
+                                   "The textures and materials of Toshi models: textures (raster images, or embedded DDS files),\n"
+                                   "then a look-up table of material names, then the materials, each a list of texture IDs.\n"
+                                   "The order of the materials and textures seems extremely finicky, so a writer should keep it.\n",
+                                   "little", tml_entries, 1, tml_types, 4, NULL, 0, tml_enums, 1};

@@ -60,7 +60,9 @@ static void validate_File(bf_vctx *v, const tml_File *s)
             {
                 int ok = it->name_index < s->material_count;
                 if (!bf_eval_failed(v, "name_index", "TML Material: \"+0 uint32 Index in the material name LUT for this materials' name.\"") && !ok) {
-                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 0)), "name_index", "TML Material: \"+0 uint32 Index in the material name LUT for this materials' name.\"", "name index %lld but the name LUT has %lld names", (long long)((int64_t)it->name_index), (long long)((int64_t)s->material_count));
+                    bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(it->_offset + 0)), "name_index",
+                              "TML Material: \"+0 uint32 Index in the material name LUT for this materials' name.\"",
+                              "name index %lld but the name LUT has %lld names", (long long)((int64_t)it->name_index), (long long)((int64_t)s->material_count));
                     bf_eval_failed(v, "name_index", "TML Material: \"+0 uint32 Index in the material name LUT for this materials' name.\"");
                 }
             }
@@ -93,30 +95,46 @@ static void validate_Texture(bf_vctx *v, const tml_Texture *s)
     {
         int64_t x = (int64_t)s->format;
         if (x != INT64_C(0) && x != INT64_C(2) && x != INT64_C(6) && x != INT64_C(7) && x != INT64_C(9))
-            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 16, "format", "TextureFormat: the values the document lists", "%lld (0x%llx) is not a value of TextureFormat", (long long)x, (unsigned long long)x);
+            bf_report(v, BF_SEVERITY_ERROR, (s)->_offset + 16, "format", "TextureFormat: the values the document lists",
+                      "%lld (0x%llx) is not a value of TextureFormat", (long long)x, (unsigned long long)x);
     }
     /* TML Texture: "+0 uint32 Texture ID" (materials name textures by it) (schema line 75) */
     {
         int ok = tml_Texture_m_id_uses(c, s) == 1;
         if (!bf_eval_failed(v, "id", "TML Texture: \"+0 uint32 Texture ID\" (materials name textures by it)") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 0)), "id", "TML Texture: \"+0 uint32 Texture ID\" (materials name textures by it)", "texture ID %lld is used by %lld textures", (long long)((int64_t)s->id), (long long)(tml_Texture_m_id_uses(c, s)));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 0)), "id",
+                      "TML Texture: \"+0 uint32 Texture ID\" (materials name textures by it)", "texture ID %lld is used by %lld textures",
+                      (long long)((int64_t)s->id), (long long)(tml_Texture_m_id_uses(c, s)));
             bf_eval_failed(v, "id", "TML Texture: \"+0 uint32 Texture ID\" (materials name textures by it)");
         }
     }
     /* TML Texture: "+28 byte[dataSize] Image data according to the tmlFormat ; raster formats use row-major order." (schema line 79) */
     {
-        int ok = s->format == TML_TEXTURE_FORMAT_DDS || s->data_size == bf_mul(bf_mul(s->width, s->height), s->format == TML_TEXTURE_FORMAT_RGBA_8888 ? 4 : s->format == TML_TEXTURE_FORMAT_ARGB_2222 ? 1 : 2) || ((s->format == TML_TEXTURE_FORMAT_ARGB_1555 || s->format == TML_TEXTURE_FORMAT_ARGB_4444) && s->data_size == bf_mul(bf_mul(4, s->width), s->height));
-        if (!bf_eval_failed(v, "data_size", "TML Texture: \"+28 byte[dataSize] Image data according to the tmlFormat ; raster formats use row-major order.\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 4)), "data_size", "TML Texture: \"+28 byte[dataSize] Image data according to the tmlFormat ; raster formats use row-major order.\"", "data size %lld does not hold %lld x %lld pixels of format %lld", (long long)((int64_t)s->data_size), (long long)((int64_t)s->width), (long long)((int64_t)s->height), (long long)((int64_t)s->format));
+        int ok = s->format == TML_TEXTURE_FORMAT_DDS || s->data_size == bf_mul(bf_mul(s->width, s->height), s->format == TML_TEXTURE_FORMAT_RGBA_8888 ? 4
+                : s->format == TML_TEXTURE_FORMAT_ARGB_2222 ? 1 : 2)
+                || ((s->format == TML_TEXTURE_FORMAT_ARGB_1555 || s->format == TML_TEXTURE_FORMAT_ARGB_4444) && s->data_size == bf_mul(bf_mul(4, s->width),
+                s->height));
+        if (!bf_eval_failed(v, "data_size", "TML Texture: \"+28 byte[dataSize] Image data according to the tmlFormat ; raster formats use row-major order.\"")
+            && !ok) {
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 4)), "data_size",
+                      "TML Texture: \"+28 byte[dataSize] Image data according to the tmlFormat ; raster formats use row-major order.\"",
+                      "data size %lld does not hold %lld x %lld pixels of format %lld", (long long)((int64_t)s->data_size), (long long)((int64_t)s->width),
+                      (long long)((int64_t)s->height), (long long)((int64_t)s->format));
             bf_eval_failed(v, "data_size", "TML Texture: \"+28 byte[dataSize] Image data according to the tmlFormat ; raster formats use row-major order.\"");
         }
     }
     /* TML Texture Format: "2 ARGB_1555", "7 ARGB_4444" (16 bits per pixel); TML Texture: "Image data according to the tmlFormat" (schema line 85) */
     {
-        int ok = (s->format != TML_TEXTURE_FORMAT_ARGB_1555 && s->format != TML_TEXTURE_FORMAT_ARGB_4444) || s->data_size != bf_mul(bf_mul(4, s->width), s->height);
-        if (!bf_eval_failed(v, "data_size", "TML Texture Format: \"2 ARGB_1555\", \"7 ARGB_4444\" (16 bits per pixel); TML Texture: \"Image data according to the tmlFormat\"") && !ok) {
-            bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)(s->_offset + 4)), "data_size", "TML Texture Format: \"2 ARGB_1555\", \"7 ARGB_4444\" (16 bits per pixel); TML Texture: \"Image data according to the tmlFormat\"", "a 16-bit format (%lld) stored with 4 bytes per pixel (%lld bytes for %lld x %lld)", (long long)((int64_t)s->format), (long long)((int64_t)s->data_size), (long long)((int64_t)s->width), (long long)((int64_t)s->height));
-            bf_eval_failed(v, "data_size", "TML Texture Format: \"2 ARGB_1555\", \"7 ARGB_4444\" (16 bits per pixel); TML Texture: \"Image data according to the tmlFormat\"");
+        int ok = (s->format != TML_TEXTURE_FORMAT_ARGB_1555 && s->format != TML_TEXTURE_FORMAT_ARGB_4444)
+                || s->data_size != bf_mul(bf_mul(4, s->width), s->height);
+        if (!bf_eval_failed(v, "data_size",
+            "TML Texture Format: \"2 ARGB_1555\", \"7 ARGB_4444\" (16 bits per pixel); TML Texture: \"Image data according to the tmlFormat\"") && !ok) {
+            bf_report(v, BF_SEVERITY_WARNING, (uint64_t)((int64_t)(s->_offset + 4)), "data_size",
+                      "TML Texture Format: \"2 ARGB_1555\", \"7 ARGB_4444\" (16 bits per pixel); TML Texture: \"Image data according to the tmlFormat\"",
+                      "a 16-bit format (%lld) stored with 4 bytes per pixel (%lld bytes for %lld x %lld)", (long long)((int64_t)s->format),
+                      (long long)((int64_t)s->data_size), (long long)((int64_t)s->width), (long long)((int64_t)s->height));
+            bf_eval_failed(v, "data_size",
+                           "TML Texture Format: \"2 ARGB_1555\", \"7 ARGB_4444\" (16 bits per pixel); TML Texture: \"Image data according to the tmlFormat\"");
         }
     }
 }
@@ -157,7 +175,9 @@ static void validate_TextureRef(bf_vctx *v, const tml_TextureRef *s)
         }
         int ok = q1 != 0;
         if (!bf_eval_failed(v, "id", "TML Material: \"+8 uint32[numTextures] The texture IDs of the textures that make up this texture.\"") && !ok) {
-            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 0)), "id", "TML Material: \"+8 uint32[numTextures] The texture IDs of the textures that make up this texture.\"", "texture ID %lld is not among the library's %lld textures", (long long)((int64_t)s->id), (long long)((int64_t)R->textures_count));
+            bf_report(v, BF_SEVERITY_ERROR, (uint64_t)((int64_t)(s->_offset + 0)), "id",
+                      "TML Material: \"+8 uint32[numTextures] The texture IDs of the textures that make up this texture.\"",
+                      "texture ID %lld is not among the library's %lld textures", (long long)((int64_t)s->id), (long long)((int64_t)R->textures_count));
             bf_eval_failed(v, "id", "TML Material: \"+8 uint32[numTextures] The texture IDs of the textures that make up this texture.\"");
         }
     }
