@@ -252,7 +252,9 @@ end
 
 function places.len(env, a)
   if a.kind == "array" and a.field.fixed_count then return cexpr.literal(a.field.fixed_count) end
-  return cexpr.int_piece("(int64_t)" .. (a.count or a.len), P.unary, "i64")
+  local n = a.count or a.len
+  if a.kind ~= "array" and a.kind ~= "bytes" or not n then unsupported("len() of this place") end
+  return cexpr.int_piece("(int64_t)" .. n, P.unary, "i64")
 end
 
 function places.lz4_size(env, b, n)
