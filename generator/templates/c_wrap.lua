@@ -494,7 +494,7 @@ local function wrap_line(line, in_comment)
         if in_comment and tk == toks[1] then
           local star = tk.s:match("^%s*%*%s") or lead
           out.cur = ""
-          out:emit(star:sub(1, -1))
+          out:emit(star)
           local body = tk.s:sub(#star + 1)
           local cont = #star
           for w in body:gmatch("%S+") do
