@@ -84,6 +84,8 @@ generate: $(BFGEN)
 	$(BFGEN) --out generated $(SCHEMAS)
 check-generated: $(BFGEN)
 	$(BFGEN) --check --out generated $(SCHEMAS)
+	@awk 'length > 160 { print FILENAME ":" FNR ": " length " columns, over 160"; n++ } END { exit n > 0 }' \
+		generated/*.c generated/*.h
 
 # The runtime and the generated code claim C99: hold them to it, pedantically (make test runs it).
 .PHONY: c99-check

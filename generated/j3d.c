@@ -26,7 +26,8 @@ static int read_NameEntry(bf_ctx *c, j3d_NameEntry *s, int64_t index, int64_t p_
 static int read_Shp1(bf_ctx *c, j3d_Shp1 *s, int64_t index);
 static int read_Shape(bf_ctx *c, j3d_Shape *s, int64_t index, int64_t p_base, int64_t p_attribute_table, int64_t p_primitive_data, int64_t p_definitions);
 static int read_IndexAttribute(bf_ctx *c, j3d_IndexAttribute *s, int64_t index);
-static int read_MatrixGroup(bf_ctx *c, j3d_MatrixGroup *s, int64_t index, int64_t p_base, int64_t p_primitive_data, int64_t p_attribute_count, int64_t p_wide_mask);
+static int read_MatrixGroup(bf_ctx *c, j3d_MatrixGroup *s, int64_t index, int64_t p_base, int64_t p_primitive_data, int64_t p_attribute_count,
+                            int64_t p_wide_mask);
 static int read_Primitive(bf_ctx *c, j3d_Primitive *s, int64_t index, int64_t p_attribute_count, int64_t p_wide_mask);
 static int read_Vertex(bf_ctx *c, j3d_Vertex *s, int64_t index, int64_t p_attribute_count, int64_t p_wide_mask);
 static int read_VertexIndex(bf_ctx *c, j3d_VertexIndex *s, int64_t index, int64_t p_wide);
@@ -308,7 +309,8 @@ static int read_Inf1(bf_ctx *c, j3d_Inf1 *s, int64_t index)
     s->padding = bf_load_u16be((c->data + c->pos));
     bf_claim(c, c->pos, 2);
     c->pos += 2;
-    /* matrix_group_count: Matrix Group Data Count, referring to the Matrix Group Data in SHP1 (stored by the game, not used to dictate the actual number of Matrix Groups). */
+    /* matrix_group_count: Matrix Group Data Count, referring to the Matrix Group Data in SHP1 (stored by the game, not used to dictate the actual number of
+       Matrix Groups). */
     if (!bf_need(c, 4, "matrix_group_count")) return 0;
     s->matrix_group_count = bf_load_u32be((c->data + c->pos));
     bf_claim(c, c->pos, 4);
@@ -504,12 +506,17 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
         bf_claim(c, c->pos, c->end - c->pos);
         bf_restore(c, &m);
     }
-    /* position: The "POSITION" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included. */
+    /* position: The "POSITION" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding
+       included. */
     if (s->position_offset != 0) {
         s->has_position = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(s->normal_offset, bf_nonzero_or(s->tangent_offset, bf_nonzero_or(s->color0_offset, bf_nonzero_or(s->color1_offset, bf_nonzero_or(s->texcoord0_offset, bf_nonzero_or(s->texcoord1_offset, bf_nonzero_or(s->texcoord2_offset, bf_nonzero_or(s->texcoord3_offset, bf_nonzero_or(s->texcoord4_offset, bf_nonzero_or(s->texcoord5_offset, bf_nonzero_or(s->texcoord6_offset, bf_nonzero_or(s->texcoord7_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8))))))))))))), s->position_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->normal_offset, bf_nonzero_or(s->tangent_offset, bf_nonzero_or(s->color0_offset,
+                                    bf_nonzero_or(s->color1_offset, bf_nonzero_or(s->texcoord0_offset, bf_nonzero_or(s->texcoord1_offset,
+                                    bf_nonzero_or(s->texcoord2_offset, bf_nonzero_or(s->texcoord3_offset, bf_nonzero_or(s->texcoord4_offset,
+                                    bf_nonzero_or(s->texcoord5_offset, bf_nonzero_or(s->texcoord6_offset, bf_nonzero_or(s->texcoord7_offset,
+                                    bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8))))))))))))), s->position_offset);
             int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->position_offset);
             if (c->err->failed)
                 return 0;
@@ -520,7 +527,8 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
             if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "position", &m))
                 return 0;
             s->position_at = c->pos;
-            if (!bf_push(c, "position", -1) || !read_VertexBuffer(c, &s->position, 0, INT64_C(9), j3d_Vtx1_v_position_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_position_at(c, s)))))
+            if (!bf_push(c, "position", -1) || !read_VertexBuffer(c, &s->position, 0, INT64_C(9), j3d_Vtx1_v_position_at(c, s) < 0 ? -1
+                : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_position_at(c, s)))))
                 return 0;
             bf_pop(c);
             s->position_tail = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
@@ -528,12 +536,17 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
             bf_restore(c, &m);
         }
     }
-    /* normal: The "NORMAL" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included. */
+    /* normal: The "NORMAL" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding
+       included. */
     if (s->normal_offset != 0) {
         s->has_normal = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(s->tangent_offset, bf_nonzero_or(s->color0_offset, bf_nonzero_or(s->color1_offset, bf_nonzero_or(s->texcoord0_offset, bf_nonzero_or(s->texcoord1_offset, bf_nonzero_or(s->texcoord2_offset, bf_nonzero_or(s->texcoord3_offset, bf_nonzero_or(s->texcoord4_offset, bf_nonzero_or(s->texcoord5_offset, bf_nonzero_or(s->texcoord6_offset, bf_nonzero_or(s->texcoord7_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8)))))))))))), s->normal_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->tangent_offset, bf_nonzero_or(s->color0_offset, bf_nonzero_or(s->color1_offset,
+                                    bf_nonzero_or(s->texcoord0_offset, bf_nonzero_or(s->texcoord1_offset, bf_nonzero_or(s->texcoord2_offset,
+                                    bf_nonzero_or(s->texcoord3_offset, bf_nonzero_or(s->texcoord4_offset, bf_nonzero_or(s->texcoord5_offset,
+                                    bf_nonzero_or(s->texcoord6_offset, bf_nonzero_or(s->texcoord7_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset),
+                                    8)))))))))))), s->normal_offset);
             int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->normal_offset);
             if (c->err->failed)
                 return 0;
@@ -544,7 +557,8 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
             if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "normal", &m))
                 return 0;
             s->normal_at = c->pos;
-            if (!bf_push(c, "normal", -1) || !read_VertexBuffer(c, &s->normal, 0, INT64_C(10), j3d_Vtx1_v_normal_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_normal_at(c, s)))))
+            if (!bf_push(c, "normal", -1) || !read_VertexBuffer(c, &s->normal, 0, INT64_C(10), j3d_Vtx1_v_normal_at(c, s) < 0 ? -1
+                : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_normal_at(c, s)))))
                 return 0;
             bf_pop(c);
             s->normal_tail = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
@@ -552,12 +566,16 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
             bf_restore(c, &m);
         }
     }
-    /* tangent: The "TANGENT" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included. */
+    /* tangent: The "TANGENT" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding
+       included. */
     if (s->tangent_offset != 0) {
         s->has_tangent = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(s->color0_offset, bf_nonzero_or(s->color1_offset, bf_nonzero_or(s->texcoord0_offset, bf_nonzero_or(s->texcoord1_offset, bf_nonzero_or(s->texcoord2_offset, bf_nonzero_or(s->texcoord3_offset, bf_nonzero_or(s->texcoord4_offset, bf_nonzero_or(s->texcoord5_offset, bf_nonzero_or(s->texcoord6_offset, bf_nonzero_or(s->texcoord7_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8))))))))))), s->tangent_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->color0_offset, bf_nonzero_or(s->color1_offset, bf_nonzero_or(s->texcoord0_offset,
+                                    bf_nonzero_or(s->texcoord1_offset, bf_nonzero_or(s->texcoord2_offset, bf_nonzero_or(s->texcoord3_offset,
+                                    bf_nonzero_or(s->texcoord4_offset, bf_nonzero_or(s->texcoord5_offset, bf_nonzero_or(s->texcoord6_offset,
+                                    bf_nonzero_or(s->texcoord7_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8))))))))))), s->tangent_offset);
             int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->tangent_offset);
             if (c->err->failed)
                 return 0;
@@ -568,7 +586,8 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
             if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "tangent", &m))
                 return 0;
             s->tangent_at = c->pos;
-            if (!bf_push(c, "tangent", -1) || !read_VertexBuffer(c, &s->tangent, 0, INT64_C(25), j3d_Vtx1_v_tangent_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_tangent_at(c, s)))))
+            if (!bf_push(c, "tangent", -1) || !read_VertexBuffer(c, &s->tangent, 0, INT64_C(25), j3d_Vtx1_v_tangent_at(c, s) < 0 ? -1
+                : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_tangent_at(c, s)))))
                 return 0;
             bf_pop(c);
             s->tangent_tail = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
@@ -576,12 +595,16 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
             bf_restore(c, &m);
         }
     }
-    /* color0: The "COLOR_0" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included. */
+    /* color0: The "COLOR_0" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding
+       included. */
     if (s->color0_offset != 0) {
         s->has_color0 = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(s->color1_offset, bf_nonzero_or(s->texcoord0_offset, bf_nonzero_or(s->texcoord1_offset, bf_nonzero_or(s->texcoord2_offset, bf_nonzero_or(s->texcoord3_offset, bf_nonzero_or(s->texcoord4_offset, bf_nonzero_or(s->texcoord5_offset, bf_nonzero_or(s->texcoord6_offset, bf_nonzero_or(s->texcoord7_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8)))))))))), s->color0_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->color1_offset, bf_nonzero_or(s->texcoord0_offset, bf_nonzero_or(s->texcoord1_offset,
+                                    bf_nonzero_or(s->texcoord2_offset, bf_nonzero_or(s->texcoord3_offset, bf_nonzero_or(s->texcoord4_offset,
+                                    bf_nonzero_or(s->texcoord5_offset, bf_nonzero_or(s->texcoord6_offset, bf_nonzero_or(s->texcoord7_offset,
+                                    bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8)))))))))), s->color0_offset);
             int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->color0_offset);
             if (c->err->failed)
                 return 0;
@@ -592,7 +615,8 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
             if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "color0", &m))
                 return 0;
             s->color0_at = c->pos;
-            if (!bf_push(c, "color0", -1) || !read_VertexBuffer(c, &s->color0, 0, INT64_C(11), j3d_Vtx1_v_color0_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_color0_at(c, s)))))
+            if (!bf_push(c, "color0", -1) || !read_VertexBuffer(c, &s->color0, 0, INT64_C(11), j3d_Vtx1_v_color0_at(c, s) < 0 ? -1
+                : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_color0_at(c, s)))))
                 return 0;
             bf_pop(c);
             s->color0_tail = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
@@ -600,12 +624,16 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
             bf_restore(c, &m);
         }
     }
-    /* color1: The "COLOR_1" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included. */
+    /* color1: The "COLOR_1" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding
+       included. */
     if (s->color1_offset != 0) {
         s->has_color1 = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(s->texcoord0_offset, bf_nonzero_or(s->texcoord1_offset, bf_nonzero_or(s->texcoord2_offset, bf_nonzero_or(s->texcoord3_offset, bf_nonzero_or(s->texcoord4_offset, bf_nonzero_or(s->texcoord5_offset, bf_nonzero_or(s->texcoord6_offset, bf_nonzero_or(s->texcoord7_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8))))))))), s->color1_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->texcoord0_offset, bf_nonzero_or(s->texcoord1_offset, bf_nonzero_or(s->texcoord2_offset,
+                                    bf_nonzero_or(s->texcoord3_offset, bf_nonzero_or(s->texcoord4_offset, bf_nonzero_or(s->texcoord5_offset,
+                                    bf_nonzero_or(s->texcoord6_offset, bf_nonzero_or(s->texcoord7_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset),
+                                    8))))))))), s->color1_offset);
             int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->color1_offset);
             if (c->err->failed)
                 return 0;
@@ -616,7 +644,8 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
             if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "color1", &m))
                 return 0;
             s->color1_at = c->pos;
-            if (!bf_push(c, "color1", -1) || !read_VertexBuffer(c, &s->color1, 0, INT64_C(12), j3d_Vtx1_v_color1_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_color1_at(c, s)))))
+            if (!bf_push(c, "color1", -1) || !read_VertexBuffer(c, &s->color1, 0, INT64_C(12), j3d_Vtx1_v_color1_at(c, s) < 0 ? -1
+                : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_color1_at(c, s)))))
                 return 0;
             bf_pop(c);
             s->color1_tail = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
@@ -624,12 +653,15 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
             bf_restore(c, &m);
         }
     }
-    /* texcoord0: The "TEXCOORD_0" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included. */
+    /* texcoord0: The "TEXCOORD_0" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding
+       included. */
     if (s->texcoord0_offset != 0) {
         s->has_texcoord0 = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(s->texcoord1_offset, bf_nonzero_or(s->texcoord2_offset, bf_nonzero_or(s->texcoord3_offset, bf_nonzero_or(s->texcoord4_offset, bf_nonzero_or(s->texcoord5_offset, bf_nonzero_or(s->texcoord6_offset, bf_nonzero_or(s->texcoord7_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8)))))))), s->texcoord0_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->texcoord1_offset, bf_nonzero_or(s->texcoord2_offset, bf_nonzero_or(s->texcoord3_offset,
+                                    bf_nonzero_or(s->texcoord4_offset, bf_nonzero_or(s->texcoord5_offset, bf_nonzero_or(s->texcoord6_offset,
+                                    bf_nonzero_or(s->texcoord7_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8)))))))), s->texcoord0_offset);
             int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->texcoord0_offset);
             if (c->err->failed)
                 return 0;
@@ -640,7 +672,8 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
             if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "texcoord0", &m))
                 return 0;
             s->texcoord0_at = c->pos;
-            if (!bf_push(c, "texcoord0", -1) || !read_VertexBuffer(c, &s->texcoord0, 0, INT64_C(13), j3d_Vtx1_v_texcoord0_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord0_at(c, s)))))
+            if (!bf_push(c, "texcoord0", -1) || !read_VertexBuffer(c, &s->texcoord0, 0, INT64_C(13), j3d_Vtx1_v_texcoord0_at(c, s) < 0 ? -1
+                : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord0_at(c, s)))))
                 return 0;
             bf_pop(c);
             s->texcoord0_tail = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
@@ -648,12 +681,15 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
             bf_restore(c, &m);
         }
     }
-    /* texcoord1: The "TEXCOORD_1" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included. */
+    /* texcoord1: The "TEXCOORD_1" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding
+       included. */
     if (s->texcoord1_offset != 0) {
         s->has_texcoord1 = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(s->texcoord2_offset, bf_nonzero_or(s->texcoord3_offset, bf_nonzero_or(s->texcoord4_offset, bf_nonzero_or(s->texcoord5_offset, bf_nonzero_or(s->texcoord6_offset, bf_nonzero_or(s->texcoord7_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8))))))), s->texcoord1_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->texcoord2_offset, bf_nonzero_or(s->texcoord3_offset, bf_nonzero_or(s->texcoord4_offset,
+                                    bf_nonzero_or(s->texcoord5_offset, bf_nonzero_or(s->texcoord6_offset, bf_nonzero_or(s->texcoord7_offset,
+                                    bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8))))))), s->texcoord1_offset);
             int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->texcoord1_offset);
             if (c->err->failed)
                 return 0;
@@ -664,7 +700,8 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
             if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "texcoord1", &m))
                 return 0;
             s->texcoord1_at = c->pos;
-            if (!bf_push(c, "texcoord1", -1) || !read_VertexBuffer(c, &s->texcoord1, 0, INT64_C(14), j3d_Vtx1_v_texcoord1_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord1_at(c, s)))))
+            if (!bf_push(c, "texcoord1", -1) || !read_VertexBuffer(c, &s->texcoord1, 0, INT64_C(14), j3d_Vtx1_v_texcoord1_at(c, s) < 0 ? -1
+                : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord1_at(c, s)))))
                 return 0;
             bf_pop(c);
             s->texcoord1_tail = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
@@ -672,12 +709,15 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
             bf_restore(c, &m);
         }
     }
-    /* texcoord2: The "TEXCOORD_2" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included. */
+    /* texcoord2: The "TEXCOORD_2" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding
+       included. */
     if (s->texcoord2_offset != 0) {
         s->has_texcoord2 = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(s->texcoord3_offset, bf_nonzero_or(s->texcoord4_offset, bf_nonzero_or(s->texcoord5_offset, bf_nonzero_or(s->texcoord6_offset, bf_nonzero_or(s->texcoord7_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8)))))), s->texcoord2_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->texcoord3_offset, bf_nonzero_or(s->texcoord4_offset, bf_nonzero_or(s->texcoord5_offset,
+                                    bf_nonzero_or(s->texcoord6_offset, bf_nonzero_or(s->texcoord7_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset),
+                                    8)))))), s->texcoord2_offset);
             int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->texcoord2_offset);
             if (c->err->failed)
                 return 0;
@@ -688,7 +728,8 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
             if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "texcoord2", &m))
                 return 0;
             s->texcoord2_at = c->pos;
-            if (!bf_push(c, "texcoord2", -1) || !read_VertexBuffer(c, &s->texcoord2, 0, INT64_C(15), j3d_Vtx1_v_texcoord2_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord2_at(c, s)))))
+            if (!bf_push(c, "texcoord2", -1) || !read_VertexBuffer(c, &s->texcoord2, 0, INT64_C(15), j3d_Vtx1_v_texcoord2_at(c, s) < 0 ? -1
+                : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord2_at(c, s)))))
                 return 0;
             bf_pop(c);
             s->texcoord2_tail = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
@@ -696,12 +737,14 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
             bf_restore(c, &m);
         }
     }
-    /* texcoord3: The "TEXCOORD_3" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included. */
+    /* texcoord3: The "TEXCOORD_3" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding
+       included. */
     if (s->texcoord3_offset != 0) {
         s->has_texcoord3 = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(s->texcoord4_offset, bf_nonzero_or(s->texcoord5_offset, bf_nonzero_or(s->texcoord6_offset, bf_nonzero_or(s->texcoord7_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8))))), s->texcoord3_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->texcoord4_offset, bf_nonzero_or(s->texcoord5_offset, bf_nonzero_or(s->texcoord6_offset,
+                                    bf_nonzero_or(s->texcoord7_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8))))), s->texcoord3_offset);
             int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->texcoord3_offset);
             if (c->err->failed)
                 return 0;
@@ -712,7 +755,8 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
             if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "texcoord3", &m))
                 return 0;
             s->texcoord3_at = c->pos;
-            if (!bf_push(c, "texcoord3", -1) || !read_VertexBuffer(c, &s->texcoord3, 0, INT64_C(16), j3d_Vtx1_v_texcoord3_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord3_at(c, s)))))
+            if (!bf_push(c, "texcoord3", -1) || !read_VertexBuffer(c, &s->texcoord3, 0, INT64_C(16), j3d_Vtx1_v_texcoord3_at(c, s) < 0 ? -1
+                : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord3_at(c, s)))))
                 return 0;
             bf_pop(c);
             s->texcoord3_tail = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
@@ -720,12 +764,14 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
             bf_restore(c, &m);
         }
     }
-    /* texcoord4: The "TEXCOORD_4" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included. */
+    /* texcoord4: The "TEXCOORD_4" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding
+       included. */
     if (s->texcoord4_offset != 0) {
         s->has_texcoord4 = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(s->texcoord5_offset, bf_nonzero_or(s->texcoord6_offset, bf_nonzero_or(s->texcoord7_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8)))), s->texcoord4_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->texcoord5_offset, bf_nonzero_or(s->texcoord6_offset, bf_nonzero_or(s->texcoord7_offset,
+                                    bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8)))), s->texcoord4_offset);
             int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->texcoord4_offset);
             if (c->err->failed)
                 return 0;
@@ -736,7 +782,8 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
             if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "texcoord4", &m))
                 return 0;
             s->texcoord4_at = c->pos;
-            if (!bf_push(c, "texcoord4", -1) || !read_VertexBuffer(c, &s->texcoord4, 0, INT64_C(17), j3d_Vtx1_v_texcoord4_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord4_at(c, s)))))
+            if (!bf_push(c, "texcoord4", -1) || !read_VertexBuffer(c, &s->texcoord4, 0, INT64_C(17), j3d_Vtx1_v_texcoord4_at(c, s) < 0 ? -1
+                : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord4_at(c, s)))))
                 return 0;
             bf_pop(c);
             s->texcoord4_tail = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
@@ -744,12 +791,14 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
             bf_restore(c, &m);
         }
     }
-    /* texcoord5: The "TEXCOORD_5" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included. */
+    /* texcoord5: The "TEXCOORD_5" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding
+       included. */
     if (s->texcoord5_offset != 0) {
         s->has_texcoord5 = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(s->texcoord6_offset, bf_nonzero_or(s->texcoord7_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8))), s->texcoord5_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->texcoord6_offset, bf_nonzero_or(s->texcoord7_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset),
+                                    8))), s->texcoord5_offset);
             int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->texcoord5_offset);
             if (c->err->failed)
                 return 0;
@@ -760,7 +809,8 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
             if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "texcoord5", &m))
                 return 0;
             s->texcoord5_at = c->pos;
-            if (!bf_push(c, "texcoord5", -1) || !read_VertexBuffer(c, &s->texcoord5, 0, INT64_C(18), j3d_Vtx1_v_texcoord5_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord5_at(c, s)))))
+            if (!bf_push(c, "texcoord5", -1) || !read_VertexBuffer(c, &s->texcoord5, 0, INT64_C(18), j3d_Vtx1_v_texcoord5_at(c, s) < 0 ? -1
+                : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord5_at(c, s)))))
                 return 0;
             bf_pop(c);
             s->texcoord5_tail = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
@@ -768,7 +818,8 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
             bf_restore(c, &m);
         }
     }
-    /* texcoord6: The "TEXCOORD_6" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included. */
+    /* texcoord6: The "TEXCOORD_6" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding
+       included. */
     if (s->texcoord6_offset != 0) {
         s->has_texcoord6 = 1;
         {
@@ -784,7 +835,8 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
             if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "texcoord6", &m))
                 return 0;
             s->texcoord6_at = c->pos;
-            if (!bf_push(c, "texcoord6", -1) || !read_VertexBuffer(c, &s->texcoord6, 0, INT64_C(19), j3d_Vtx1_v_texcoord6_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord6_at(c, s)))))
+            if (!bf_push(c, "texcoord6", -1) || !read_VertexBuffer(c, &s->texcoord6, 0, INT64_C(19), j3d_Vtx1_v_texcoord6_at(c, s) < 0 ? -1
+                : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord6_at(c, s)))))
                 return 0;
             bf_pop(c);
             s->texcoord6_tail = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
@@ -792,7 +844,8 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
             bf_restore(c, &m);
         }
     }
-    /* texcoord7: The "TEXCOORD_7" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included. */
+    /* texcoord7: The "TEXCOORD_7" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding
+       included. */
     if (s->texcoord7_offset != 0) {
         s->has_texcoord7 = 1;
         {
@@ -808,7 +861,8 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, int64_t index)
             if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "texcoord7", &m))
                 return 0;
             s->texcoord7_at = c->pos;
-            if (!bf_push(c, "texcoord7", -1) || !read_VertexBuffer(c, &s->texcoord7, 0, INT64_C(20), j3d_Vtx1_v_texcoord7_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord7_at(c, s)))))
+            if (!bf_push(c, "texcoord7", -1) || !read_VertexBuffer(c, &s->texcoord7, 0, INT64_C(20), j3d_Vtx1_v_texcoord7_at(c, s) < 0 ? -1
+                : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord7_at(c, s)))))
                 return 0;
             bf_pop(c);
             s->texcoord7_tail = (bf_bytes){c->data + c->pos, c->end - c->pos, c->pos};
@@ -834,7 +888,8 @@ static int read_VertexFormat(bf_ctx *c, j3d_VertexFormat *s, int64_t index)
     /* component_count: The Component Count: POSITION 0 = XY, 1 = XYZ; NORMAL 0 = XYZ, 1 = NBT, 2 = NBT3; COLOR 0 = RGB, 1 = RGBA; TEXCOORD 0 = S, 1 = ST. */
     s->component_count = bf_load_u32be((c->data + c->pos));
     c->pos += 4;
-    /* data_type: The Data Type: 0 UInt8, 1 Int8, 2 UInt16, 3 Int16, 4 Float (1, 1, 2, 2, 4 bytes per value); for COLOR_0/COLOR_1: 0 RGB565 (2 bytes per color), 1 RGB8 (3), 2 RGBX8 (4), 3 RGBA4 (2), 4 RGBA6 (3), 5 RGBA8 (4). */
+    /* data_type: The Data Type: 0 UInt8, 1 Int8, 2 UInt16, 3 Int16, 4 Float (1, 1, 2, 2, 4 bytes per value); for COLOR_0/COLOR_1: 0 RGB565 (2 bytes per color),
+       1 RGB8 (3), 2 RGBX8 (4), 3 RGBA4 (2), 4 RGBA6 (3), 5 RGBA8 (4). */
     s->data_type = bf_load_u32be((c->data + c->pos));
     c->pos += 4;
     /* shift: The Mantissa shift: integer values are value / 2^shift. */
@@ -968,7 +1023,8 @@ static int read_VertexBuffer(bf_ctx *c, j3d_VertexBuffer *s, int64_t index, int6
             size_t padded_end = c->end;
             c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
             {
-                int64_t n = bf_mul(bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), bf_mul(2, j3d_VertexBuffer_v_per_entry(c, s))), j3d_VertexBuffer_v_per_entry(c, s));
+                int64_t n = bf_mul(bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), bf_mul(2, j3d_VertexBuffer_v_per_entry(c, s))),
+                                   j3d_VertexBuffer_v_per_entry(c, s));
                 if (c->err->failed)
                     return 0;
                 if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -1003,7 +1059,8 @@ static int read_VertexBuffer(bf_ctx *c, j3d_VertexBuffer *s, int64_t index, int6
             size_t padded_end = c->end;
             c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
             {
-                int64_t n = bf_mul(bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), bf_mul(2, j3d_VertexBuffer_v_per_entry(c, s))), j3d_VertexBuffer_v_per_entry(c, s));
+                int64_t n = bf_mul(bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), bf_mul(2, j3d_VertexBuffer_v_per_entry(c, s))),
+                                   j3d_VertexBuffer_v_per_entry(c, s));
                 if (c->err->failed)
                     return 0;
                 if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -1038,7 +1095,8 @@ static int read_VertexBuffer(bf_ctx *c, j3d_VertexBuffer *s, int64_t index, int6
             size_t padded_end = c->end;
             c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
             {
-                int64_t n = bf_mul(bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), bf_mul(4, j3d_VertexBuffer_v_per_entry(c, s))), j3d_VertexBuffer_v_per_entry(c, s));
+                int64_t n = bf_mul(bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), bf_mul(4, j3d_VertexBuffer_v_per_entry(c, s))),
+                                   j3d_VertexBuffer_v_per_entry(c, s));
                 if (c->err->failed)
                     return 0;
                 if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -1272,7 +1330,8 @@ static int read_Evp1(bf_ctx *c, j3d_Evp1 *s, int64_t index)
         }
         bf_restore(c, &m);
     }
-    /* inverse_bind_matrices: Inverse Bind Matrix Table. No count is stored; it runs to the end of the section, whose padding (less than 32 bytes) is shorter than one matrix, so it holds the whole matrices that fit.  */
+    /* inverse_bind_matrices: Inverse Bind Matrix Table. No count is stored; it runs to the end of the section, whose padding (less than 32 bytes) is shorter
+       than one matrix, so it holds the whole matrices that fit. */
     if (s->matrix_table_offset != 0) {
         s->has_inverse_bind_matrices = 1;
         {
@@ -1824,7 +1883,8 @@ static int read_Shp1(bf_ctx *c, j3d_Shp1 *s, int64_t index)
                 return 0;
             s->shapes_count = (uint32_t)n;
             for (int64_t i = 0; i < n; i++) {
-                if (!bf_push(c, "shapes", i) || !read_Shape(c, &s->shapes[i], i, bf_sub((int64_t)s->_offset, 8), (int64_t)s->attribute_table_offset, (int64_t)s->primitive_data_offset, (int64_t)s->group_definition_offset))
+                if (!bf_push(c, "shapes", i) || !read_Shape(c, &s->shapes[i], i, bf_sub((int64_t)s->_offset, 8), (int64_t)s->attribute_table_offset,
+                    (int64_t)s->primitive_data_offset, (int64_t)s->group_definition_offset))
                     return 0;
                 bf_pop(c);
             }
@@ -1879,7 +1939,8 @@ static int read_Shp1(bf_ctx *c, j3d_Shp1 *s, int64_t index)
             bf_restore(c, &m);
         }
     }
-    /* group_data: Matrix Group Data Table. No count is stored: the table runs to the Matrix Group Definition table that follows it, which has the same number of entries.  */
+    /* group_data: Matrix Group Data Table. No count is stored: the table runs to the Matrix Group Definition table that follows it, which has the same number
+       of entries. */
     {
         bf_mark m;
         int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->group_data_offset);
@@ -1901,7 +1962,8 @@ static int read_Shp1(bf_ctx *c, j3d_Shp1 *s, int64_t index)
                 return 0;
             s->group_data_count = (uint32_t)n;
             for (int64_t i = 0; i < n; i++) {
-                if (!bf_push(c, "group_data", i) || !read_MatrixGroupData(c, &s->group_data[i], i, bf_sub((int64_t)s->_offset, 8), (int64_t)s->weight_table_offset))
+                if (!bf_push(c, "group_data", i)
+                    || !read_MatrixGroupData(c, &s->group_data[i], i, bf_sub((int64_t)s->_offset, 8), (int64_t)s->weight_table_offset))
                     return 0;
                 bf_pop(c);
             }
@@ -1991,7 +2053,8 @@ static int read_Shape(bf_ctx *c, j3d_Shape *s, int64_t index, int64_t p_base, in
     s->bbox_max_z = bf_f32_from_bits(bf_load_u32be((c->data + c->pos)));
     bf_claim(c, c->pos, 4);
     c->pos += 4;
-    /* attributes: The shape's Vertex Index Attributes, ending with List End (included); a vertex of its primitives has one index per attribute, in this order. */
+    /* attributes: The shape's Vertex Index Attributes, ending with List End (included); a vertex of its primitives has one index per attribute, in this order.
+       */
     {
         bf_mark m;
         int64_t at = bf_add(bf_add(s->_p_base, s->_p_attribute_table), s->attribute_offset);
@@ -2050,7 +2113,8 @@ static int read_Shape(bf_ctx *c, j3d_Shape *s, int64_t index, int64_t p_base, in
                 return 0;
             s->groups_count = (uint32_t)n;
             for (int64_t i = 0; i < n; i++) {
-                if (!bf_push(c, "groups", i) || !read_MatrixGroup(c, &s->groups[i], i, s->_p_base, s->_p_primitive_data, bf_sub((int64_t)s->attributes_count, 1), j3d_Shape_v__q1(c, s)))
+                if (!bf_push(c, "groups", i)
+                    || !read_MatrixGroup(c, &s->groups[i], i, s->_p_base, s->_p_primitive_data, bf_sub((int64_t)s->attributes_count, 1), j3d_Shape_v__q1(c, s)))
                     return 0;
                 bf_pop(c);
             }
@@ -2078,7 +2142,8 @@ static int read_IndexAttribute(bf_ctx *c, j3d_IndexAttribute *s, int64_t index)
     return 1;
 }
 
-static int read_MatrixGroup(bf_ctx *c, j3d_MatrixGroup *s, int64_t index, int64_t p_base, int64_t p_primitive_data, int64_t p_attribute_count, int64_t p_wide_mask)
+static int read_MatrixGroup(bf_ctx *c, j3d_MatrixGroup *s, int64_t index, int64_t p_base, int64_t p_primitive_data, int64_t p_attribute_count,
+                            int64_t p_wide_mask)
 {
     const j3d_File *R = c->root;
     (void)R;
@@ -2098,7 +2163,8 @@ static int read_MatrixGroup(bf_ctx *c, j3d_MatrixGroup *s, int64_t index, int64_
     s->primitive_offset = bf_load_u32be((c->data + c->pos));
     bf_claim(c, c->pos, 4);
     c->pos += 4;
-    /* primitives: The group's primitives, up to the first padding byte (a zero primitive type, included) or the end of the group's data; the rest of the padding is the tail. */
+    /* primitives: The group's primitives, up to the first padding byte (a zero primitive type, included) or the end of the group's data; the rest of the
+       padding is the tail. */
     if (s->primitive_size > 0) {
         s->has_primitives = 1;
         {
@@ -2352,7 +2418,8 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, int64_t index)
     s->material_data_offset = bf_load_u32be((c->data + c->pos));
     bf_claim(c, c->pos, 4);
     c->pos += 4;
-    /* remap_table_offset: Material remap table (a u16 per material: the entry it uses) offset, from the section start; 0 when absent (public layout, not in the document) */
+    /* remap_table_offset: Material remap table (a u16 per material: the entry it uses) offset, from the section start; 0 when absent (public layout, not in the
+       document) */
     if (!bf_need(c, 4, "remap_table_offset")) return 0;
     s->remap_table_offset = bf_load_u32be((c->data + c->pos));
     bf_claim(c, c->pos, 4);
@@ -2407,7 +2474,8 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, int64_t index)
     s->tex_gen_offset = bf_load_u32be((c->data + c->pos));
     bf_claim(c, c->pos, 4);
     c->pos += 4;
-    /* post_tex_gen_offset: Post-transform texture coordinate generator table offset, from the section start; 0 when absent (public layout, not in the document) */
+    /* post_tex_gen_offset: Post-transform texture coordinate generator table offset, from the section start; 0 when absent (public layout, not in the document)
+       */
     if (!bf_need(c, 4, "post_tex_gen_offset")) return 0;
     s->post_tex_gen_offset = bf_load_u32be((c->data + c->pos));
     bf_claim(c, c->pos, 4);
@@ -2550,7 +2618,17 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, int64_t index)
         s->has_materials = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(s->remap_table_offset, bf_nonzero_or(s->name_table_offset, bf_nonzero_or(s->indirect_offset, bf_nonzero_or(s->cull_mode_offset, bf_nonzero_or(s->material_color_offset, bf_nonzero_or(s->color_channel_count_offset, bf_nonzero_or(s->color_channel_offset, bf_nonzero_or(s->ambient_color_offset, bf_nonzero_or(s->light_color_offset, bf_nonzero_or(s->tex_gen_count_offset, bf_nonzero_or(s->tex_gen_offset, bf_nonzero_or(s->post_tex_gen_offset, bf_nonzero_or(s->tex_matrix_offset, bf_nonzero_or(s->post_tex_matrix_offset, bf_nonzero_or(s->texture_remap_offset, bf_nonzero_or(s->tev_order_offset, bf_nonzero_or(s->tev_color_offset, bf_nonzero_or(s->konst_color_offset, bf_nonzero_or(s->tev_stage_count_offset, bf_nonzero_or(s->tev_stage_offset, bf_nonzero_or(s->swap_mode_offset, bf_nonzero_or(s->swap_table_offset, bf_nonzero_or(s->fog_offset, bf_nonzero_or(s->alpha_compare_offset, bf_nonzero_or(s->blend_mode_offset, bf_nonzero_or(s->z_mode_offset, bf_nonzero_or(s->z_compare_offset, bf_nonzero_or(s->dither_offset, bf_nonzero_or(s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8)))))))))))))))))))))))))))))), s->material_data_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->remap_table_offset, bf_nonzero_or(s->name_table_offset, bf_nonzero_or(s->indirect_offset,
+                                    bf_nonzero_or(s->cull_mode_offset, bf_nonzero_or(s->material_color_offset, bf_nonzero_or(s->color_channel_count_offset,
+                                    bf_nonzero_or(s->color_channel_offset, bf_nonzero_or(s->ambient_color_offset, bf_nonzero_or(s->light_color_offset,
+                                    bf_nonzero_or(s->tex_gen_count_offset, bf_nonzero_or(s->tex_gen_offset, bf_nonzero_or(s->post_tex_gen_offset,
+                                    bf_nonzero_or(s->tex_matrix_offset, bf_nonzero_or(s->post_tex_matrix_offset, bf_nonzero_or(s->texture_remap_offset,
+                                    bf_nonzero_or(s->tev_order_offset, bf_nonzero_or(s->tev_color_offset, bf_nonzero_or(s->konst_color_offset,
+                                    bf_nonzero_or(s->tev_stage_count_offset, bf_nonzero_or(s->tev_stage_offset, bf_nonzero_or(s->swap_mode_offset,
+                                    bf_nonzero_or(s->swap_table_offset, bf_nonzero_or(s->fog_offset, bf_nonzero_or(s->alpha_compare_offset,
+                                    bf_nonzero_or(s->blend_mode_offset, bf_nonzero_or(s->z_mode_offset, bf_nonzero_or(s->z_compare_offset,
+                                    bf_nonzero_or(s->dither_offset, bf_nonzero_or(s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset),
+                                    8)))))))))))))))))))))))))))))), s->material_data_offset);
             int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->material_data_offset);
             if (c->err->failed)
                 return 0;
@@ -2602,7 +2680,16 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, int64_t index)
         s->has_indirect = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(s->cull_mode_offset, bf_nonzero_or(s->material_color_offset, bf_nonzero_or(s->color_channel_count_offset, bf_nonzero_or(s->color_channel_offset, bf_nonzero_or(s->ambient_color_offset, bf_nonzero_or(s->light_color_offset, bf_nonzero_or(s->tex_gen_count_offset, bf_nonzero_or(s->tex_gen_offset, bf_nonzero_or(s->post_tex_gen_offset, bf_nonzero_or(s->tex_matrix_offset, bf_nonzero_or(s->post_tex_matrix_offset, bf_nonzero_or(s->texture_remap_offset, bf_nonzero_or(s->tev_order_offset, bf_nonzero_or(s->tev_color_offset, bf_nonzero_or(s->konst_color_offset, bf_nonzero_or(s->tev_stage_count_offset, bf_nonzero_or(s->tev_stage_offset, bf_nonzero_or(s->swap_mode_offset, bf_nonzero_or(s->swap_table_offset, bf_nonzero_or(s->fog_offset, bf_nonzero_or(s->alpha_compare_offset, bf_nonzero_or(s->blend_mode_offset, bf_nonzero_or(s->z_mode_offset, bf_nonzero_or(s->z_compare_offset, bf_nonzero_or(s->dither_offset, bf_nonzero_or(s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8))))))))))))))))))))))))))), s->indirect_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->cull_mode_offset, bf_nonzero_or(s->material_color_offset, bf_nonzero_or(s->color_channel_count_offset,
+                                    bf_nonzero_or(s->color_channel_offset, bf_nonzero_or(s->ambient_color_offset, bf_nonzero_or(s->light_color_offset,
+                                    bf_nonzero_or(s->tex_gen_count_offset, bf_nonzero_or(s->tex_gen_offset, bf_nonzero_or(s->post_tex_gen_offset,
+                                    bf_nonzero_or(s->tex_matrix_offset, bf_nonzero_or(s->post_tex_matrix_offset, bf_nonzero_or(s->texture_remap_offset,
+                                    bf_nonzero_or(s->tev_order_offset, bf_nonzero_or(s->tev_color_offset, bf_nonzero_or(s->konst_color_offset,
+                                    bf_nonzero_or(s->tev_stage_count_offset, bf_nonzero_or(s->tev_stage_offset, bf_nonzero_or(s->swap_mode_offset,
+                                    bf_nonzero_or(s->swap_table_offset, bf_nonzero_or(s->fog_offset, bf_nonzero_or(s->alpha_compare_offset,
+                                    bf_nonzero_or(s->blend_mode_offset, bf_nonzero_or(s->z_mode_offset, bf_nonzero_or(s->z_compare_offset,
+                                    bf_nonzero_or(s->dither_offset, bf_nonzero_or(s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset),
+                                    8))))))))))))))))))))))))))), s->indirect_offset);
             int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->indirect_offset);
             if (c->err->failed)
                 return 0;
@@ -2654,7 +2741,16 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, int64_t index)
         s->has_cull_modes = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(s->material_color_offset, bf_nonzero_or(s->color_channel_count_offset, bf_nonzero_or(s->color_channel_offset, bf_nonzero_or(s->ambient_color_offset, bf_nonzero_or(s->light_color_offset, bf_nonzero_or(s->tex_gen_count_offset, bf_nonzero_or(s->tex_gen_offset, bf_nonzero_or(s->post_tex_gen_offset, bf_nonzero_or(s->tex_matrix_offset, bf_nonzero_or(s->post_tex_matrix_offset, bf_nonzero_or(s->texture_remap_offset, bf_nonzero_or(s->tev_order_offset, bf_nonzero_or(s->tev_color_offset, bf_nonzero_or(s->konst_color_offset, bf_nonzero_or(s->tev_stage_count_offset, bf_nonzero_or(s->tev_stage_offset, bf_nonzero_or(s->swap_mode_offset, bf_nonzero_or(s->swap_table_offset, bf_nonzero_or(s->fog_offset, bf_nonzero_or(s->alpha_compare_offset, bf_nonzero_or(s->blend_mode_offset, bf_nonzero_or(s->z_mode_offset, bf_nonzero_or(s->z_compare_offset, bf_nonzero_or(s->dither_offset, bf_nonzero_or(s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8)))))))))))))))))))))))))), s->cull_mode_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->material_color_offset, bf_nonzero_or(s->color_channel_count_offset,
+                                    bf_nonzero_or(s->color_channel_offset, bf_nonzero_or(s->ambient_color_offset, bf_nonzero_or(s->light_color_offset,
+                                    bf_nonzero_or(s->tex_gen_count_offset, bf_nonzero_or(s->tex_gen_offset, bf_nonzero_or(s->post_tex_gen_offset,
+                                    bf_nonzero_or(s->tex_matrix_offset, bf_nonzero_or(s->post_tex_matrix_offset, bf_nonzero_or(s->texture_remap_offset,
+                                    bf_nonzero_or(s->tev_order_offset, bf_nonzero_or(s->tev_color_offset, bf_nonzero_or(s->konst_color_offset,
+                                    bf_nonzero_or(s->tev_stage_count_offset, bf_nonzero_or(s->tev_stage_offset, bf_nonzero_or(s->swap_mode_offset,
+                                    bf_nonzero_or(s->swap_table_offset, bf_nonzero_or(s->fog_offset, bf_nonzero_or(s->alpha_compare_offset,
+                                    bf_nonzero_or(s->blend_mode_offset, bf_nonzero_or(s->z_mode_offset, bf_nonzero_or(s->z_compare_offset,
+                                    bf_nonzero_or(s->dither_offset, bf_nonzero_or(s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset),
+                                    8)))))))))))))))))))))))))), s->cull_mode_offset);
             int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->cull_mode_offset);
             if (c->err->failed)
                 return 0;
@@ -2703,7 +2799,15 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, int64_t index)
         s->has_material_colors = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(s->color_channel_count_offset, bf_nonzero_or(s->color_channel_offset, bf_nonzero_or(s->ambient_color_offset, bf_nonzero_or(s->light_color_offset, bf_nonzero_or(s->tex_gen_count_offset, bf_nonzero_or(s->tex_gen_offset, bf_nonzero_or(s->post_tex_gen_offset, bf_nonzero_or(s->tex_matrix_offset, bf_nonzero_or(s->post_tex_matrix_offset, bf_nonzero_or(s->texture_remap_offset, bf_nonzero_or(s->tev_order_offset, bf_nonzero_or(s->tev_color_offset, bf_nonzero_or(s->konst_color_offset, bf_nonzero_or(s->tev_stage_count_offset, bf_nonzero_or(s->tev_stage_offset, bf_nonzero_or(s->swap_mode_offset, bf_nonzero_or(s->swap_table_offset, bf_nonzero_or(s->fog_offset, bf_nonzero_or(s->alpha_compare_offset, bf_nonzero_or(s->blend_mode_offset, bf_nonzero_or(s->z_mode_offset, bf_nonzero_or(s->z_compare_offset, bf_nonzero_or(s->dither_offset, bf_nonzero_or(s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8))))))))))))))))))))))))), s->material_color_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->color_channel_count_offset, bf_nonzero_or(s->color_channel_offset, bf_nonzero_or(s->ambient_color_offset,
+                                    bf_nonzero_or(s->light_color_offset, bf_nonzero_or(s->tex_gen_count_offset, bf_nonzero_or(s->tex_gen_offset,
+                                    bf_nonzero_or(s->post_tex_gen_offset, bf_nonzero_or(s->tex_matrix_offset, bf_nonzero_or(s->post_tex_matrix_offset,
+                                    bf_nonzero_or(s->texture_remap_offset, bf_nonzero_or(s->tev_order_offset, bf_nonzero_or(s->tev_color_offset,
+                                    bf_nonzero_or(s->konst_color_offset, bf_nonzero_or(s->tev_stage_count_offset, bf_nonzero_or(s->tev_stage_offset,
+                                    bf_nonzero_or(s->swap_mode_offset, bf_nonzero_or(s->swap_table_offset, bf_nonzero_or(s->fog_offset,
+                                    bf_nonzero_or(s->alpha_compare_offset, bf_nonzero_or(s->blend_mode_offset, bf_nonzero_or(s->z_mode_offset,
+                                    bf_nonzero_or(s->z_compare_offset, bf_nonzero_or(s->dither_offset, bf_nonzero_or(s->nbt_scale_offset,
+                                    bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8))))))))))))))))))))))))), s->material_color_offset);
             int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->material_color_offset);
             if (c->err->failed)
                 return 0;
@@ -2755,7 +2859,15 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, int64_t index)
         s->has_color_channel_counts = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(s->color_channel_offset, bf_nonzero_or(s->ambient_color_offset, bf_nonzero_or(s->light_color_offset, bf_nonzero_or(s->tex_gen_count_offset, bf_nonzero_or(s->tex_gen_offset, bf_nonzero_or(s->post_tex_gen_offset, bf_nonzero_or(s->tex_matrix_offset, bf_nonzero_or(s->post_tex_matrix_offset, bf_nonzero_or(s->texture_remap_offset, bf_nonzero_or(s->tev_order_offset, bf_nonzero_or(s->tev_color_offset, bf_nonzero_or(s->konst_color_offset, bf_nonzero_or(s->tev_stage_count_offset, bf_nonzero_or(s->tev_stage_offset, bf_nonzero_or(s->swap_mode_offset, bf_nonzero_or(s->swap_table_offset, bf_nonzero_or(s->fog_offset, bf_nonzero_or(s->alpha_compare_offset, bf_nonzero_or(s->blend_mode_offset, bf_nonzero_or(s->z_mode_offset, bf_nonzero_or(s->z_compare_offset, bf_nonzero_or(s->dither_offset, bf_nonzero_or(s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8)))))))))))))))))))))))), s->color_channel_count_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->color_channel_offset, bf_nonzero_or(s->ambient_color_offset, bf_nonzero_or(s->light_color_offset,
+                                    bf_nonzero_or(s->tex_gen_count_offset, bf_nonzero_or(s->tex_gen_offset, bf_nonzero_or(s->post_tex_gen_offset,
+                                    bf_nonzero_or(s->tex_matrix_offset, bf_nonzero_or(s->post_tex_matrix_offset, bf_nonzero_or(s->texture_remap_offset,
+                                    bf_nonzero_or(s->tev_order_offset, bf_nonzero_or(s->tev_color_offset, bf_nonzero_or(s->konst_color_offset,
+                                    bf_nonzero_or(s->tev_stage_count_offset, bf_nonzero_or(s->tev_stage_offset, bf_nonzero_or(s->swap_mode_offset,
+                                    bf_nonzero_or(s->swap_table_offset, bf_nonzero_or(s->fog_offset, bf_nonzero_or(s->alpha_compare_offset,
+                                    bf_nonzero_or(s->blend_mode_offset, bf_nonzero_or(s->z_mode_offset, bf_nonzero_or(s->z_compare_offset,
+                                    bf_nonzero_or(s->dither_offset, bf_nonzero_or(s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset),
+                                    8)))))))))))))))))))))))), s->color_channel_count_offset);
             int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->color_channel_count_offset);
             if (c->err->failed)
                 return 0;
@@ -2804,7 +2916,15 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, int64_t index)
         s->has_color_channels = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(s->ambient_color_offset, bf_nonzero_or(s->light_color_offset, bf_nonzero_or(s->tex_gen_count_offset, bf_nonzero_or(s->tex_gen_offset, bf_nonzero_or(s->post_tex_gen_offset, bf_nonzero_or(s->tex_matrix_offset, bf_nonzero_or(s->post_tex_matrix_offset, bf_nonzero_or(s->texture_remap_offset, bf_nonzero_or(s->tev_order_offset, bf_nonzero_or(s->tev_color_offset, bf_nonzero_or(s->konst_color_offset, bf_nonzero_or(s->tev_stage_count_offset, bf_nonzero_or(s->tev_stage_offset, bf_nonzero_or(s->swap_mode_offset, bf_nonzero_or(s->swap_table_offset, bf_nonzero_or(s->fog_offset, bf_nonzero_or(s->alpha_compare_offset, bf_nonzero_or(s->blend_mode_offset, bf_nonzero_or(s->z_mode_offset, bf_nonzero_or(s->z_compare_offset, bf_nonzero_or(s->dither_offset, bf_nonzero_or(s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8))))))))))))))))))))))), s->color_channel_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->ambient_color_offset, bf_nonzero_or(s->light_color_offset, bf_nonzero_or(s->tex_gen_count_offset,
+                                    bf_nonzero_or(s->tex_gen_offset, bf_nonzero_or(s->post_tex_gen_offset, bf_nonzero_or(s->tex_matrix_offset,
+                                    bf_nonzero_or(s->post_tex_matrix_offset, bf_nonzero_or(s->texture_remap_offset, bf_nonzero_or(s->tev_order_offset,
+                                    bf_nonzero_or(s->tev_color_offset, bf_nonzero_or(s->konst_color_offset, bf_nonzero_or(s->tev_stage_count_offset,
+                                    bf_nonzero_or(s->tev_stage_offset, bf_nonzero_or(s->swap_mode_offset, bf_nonzero_or(s->swap_table_offset,
+                                    bf_nonzero_or(s->fog_offset, bf_nonzero_or(s->alpha_compare_offset, bf_nonzero_or(s->blend_mode_offset,
+                                    bf_nonzero_or(s->z_mode_offset, bf_nonzero_or(s->z_compare_offset, bf_nonzero_or(s->dither_offset,
+                                    bf_nonzero_or(s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8))))))))))))))))))))))),
+                                    s->color_channel_offset);
             int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->color_channel_offset);
             if (c->err->failed)
                 return 0;
@@ -2856,7 +2976,14 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, int64_t index)
         s->has_ambient_colors = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(s->light_color_offset, bf_nonzero_or(s->tex_gen_count_offset, bf_nonzero_or(s->tex_gen_offset, bf_nonzero_or(s->post_tex_gen_offset, bf_nonzero_or(s->tex_matrix_offset, bf_nonzero_or(s->post_tex_matrix_offset, bf_nonzero_or(s->texture_remap_offset, bf_nonzero_or(s->tev_order_offset, bf_nonzero_or(s->tev_color_offset, bf_nonzero_or(s->konst_color_offset, bf_nonzero_or(s->tev_stage_count_offset, bf_nonzero_or(s->tev_stage_offset, bf_nonzero_or(s->swap_mode_offset, bf_nonzero_or(s->swap_table_offset, bf_nonzero_or(s->fog_offset, bf_nonzero_or(s->alpha_compare_offset, bf_nonzero_or(s->blend_mode_offset, bf_nonzero_or(s->z_mode_offset, bf_nonzero_or(s->z_compare_offset, bf_nonzero_or(s->dither_offset, bf_nonzero_or(s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8)))))))))))))))))))))), s->ambient_color_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->light_color_offset, bf_nonzero_or(s->tex_gen_count_offset, bf_nonzero_or(s->tex_gen_offset,
+                                    bf_nonzero_or(s->post_tex_gen_offset, bf_nonzero_or(s->tex_matrix_offset, bf_nonzero_or(s->post_tex_matrix_offset,
+                                    bf_nonzero_or(s->texture_remap_offset, bf_nonzero_or(s->tev_order_offset, bf_nonzero_or(s->tev_color_offset,
+                                    bf_nonzero_or(s->konst_color_offset, bf_nonzero_or(s->tev_stage_count_offset, bf_nonzero_or(s->tev_stage_offset,
+                                    bf_nonzero_or(s->swap_mode_offset, bf_nonzero_or(s->swap_table_offset, bf_nonzero_or(s->fog_offset,
+                                    bf_nonzero_or(s->alpha_compare_offset, bf_nonzero_or(s->blend_mode_offset, bf_nonzero_or(s->z_mode_offset,
+                                    bf_nonzero_or(s->z_compare_offset, bf_nonzero_or(s->dither_offset, bf_nonzero_or(s->nbt_scale_offset,
+                                    bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8)))))))))))))))))))))), s->ambient_color_offset);
             int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->ambient_color_offset);
             if (c->err->failed)
                 return 0;
@@ -2908,7 +3035,14 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, int64_t index)
         s->has_light_colors = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(s->tex_gen_count_offset, bf_nonzero_or(s->tex_gen_offset, bf_nonzero_or(s->post_tex_gen_offset, bf_nonzero_or(s->tex_matrix_offset, bf_nonzero_or(s->post_tex_matrix_offset, bf_nonzero_or(s->texture_remap_offset, bf_nonzero_or(s->tev_order_offset, bf_nonzero_or(s->tev_color_offset, bf_nonzero_or(s->konst_color_offset, bf_nonzero_or(s->tev_stage_count_offset, bf_nonzero_or(s->tev_stage_offset, bf_nonzero_or(s->swap_mode_offset, bf_nonzero_or(s->swap_table_offset, bf_nonzero_or(s->fog_offset, bf_nonzero_or(s->alpha_compare_offset, bf_nonzero_or(s->blend_mode_offset, bf_nonzero_or(s->z_mode_offset, bf_nonzero_or(s->z_compare_offset, bf_nonzero_or(s->dither_offset, bf_nonzero_or(s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8))))))))))))))))))))), s->light_color_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->tex_gen_count_offset, bf_nonzero_or(s->tex_gen_offset, bf_nonzero_or(s->post_tex_gen_offset,
+                                    bf_nonzero_or(s->tex_matrix_offset, bf_nonzero_or(s->post_tex_matrix_offset, bf_nonzero_or(s->texture_remap_offset,
+                                    bf_nonzero_or(s->tev_order_offset, bf_nonzero_or(s->tev_color_offset, bf_nonzero_or(s->konst_color_offset,
+                                    bf_nonzero_or(s->tev_stage_count_offset, bf_nonzero_or(s->tev_stage_offset, bf_nonzero_or(s->swap_mode_offset,
+                                    bf_nonzero_or(s->swap_table_offset, bf_nonzero_or(s->fog_offset, bf_nonzero_or(s->alpha_compare_offset,
+                                    bf_nonzero_or(s->blend_mode_offset, bf_nonzero_or(s->z_mode_offset, bf_nonzero_or(s->z_compare_offset,
+                                    bf_nonzero_or(s->dither_offset, bf_nonzero_or(s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset),
+                                    8))))))))))))))))))))), s->light_color_offset);
             int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->light_color_offset);
             if (c->err->failed)
                 return 0;
@@ -2960,7 +3094,14 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, int64_t index)
         s->has_tex_gen_counts = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(s->tex_gen_offset, bf_nonzero_or(s->post_tex_gen_offset, bf_nonzero_or(s->tex_matrix_offset, bf_nonzero_or(s->post_tex_matrix_offset, bf_nonzero_or(s->texture_remap_offset, bf_nonzero_or(s->tev_order_offset, bf_nonzero_or(s->tev_color_offset, bf_nonzero_or(s->konst_color_offset, bf_nonzero_or(s->tev_stage_count_offset, bf_nonzero_or(s->tev_stage_offset, bf_nonzero_or(s->swap_mode_offset, bf_nonzero_or(s->swap_table_offset, bf_nonzero_or(s->fog_offset, bf_nonzero_or(s->alpha_compare_offset, bf_nonzero_or(s->blend_mode_offset, bf_nonzero_or(s->z_mode_offset, bf_nonzero_or(s->z_compare_offset, bf_nonzero_or(s->dither_offset, bf_nonzero_or(s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8)))))))))))))))))))), s->tex_gen_count_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->tex_gen_offset, bf_nonzero_or(s->post_tex_gen_offset, bf_nonzero_or(s->tex_matrix_offset,
+                                    bf_nonzero_or(s->post_tex_matrix_offset, bf_nonzero_or(s->texture_remap_offset, bf_nonzero_or(s->tev_order_offset,
+                                    bf_nonzero_or(s->tev_color_offset, bf_nonzero_or(s->konst_color_offset, bf_nonzero_or(s->tev_stage_count_offset,
+                                    bf_nonzero_or(s->tev_stage_offset, bf_nonzero_or(s->swap_mode_offset, bf_nonzero_or(s->swap_table_offset,
+                                    bf_nonzero_or(s->fog_offset, bf_nonzero_or(s->alpha_compare_offset, bf_nonzero_or(s->blend_mode_offset,
+                                    bf_nonzero_or(s->z_mode_offset, bf_nonzero_or(s->z_compare_offset, bf_nonzero_or(s->dither_offset,
+                                    bf_nonzero_or(s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8)))))))))))))))))))),
+                                    s->tex_gen_count_offset);
             int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->tex_gen_count_offset);
             if (c->err->failed)
                 return 0;
@@ -3009,7 +3150,13 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, int64_t index)
         s->has_tex_gens = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(s->post_tex_gen_offset, bf_nonzero_or(s->tex_matrix_offset, bf_nonzero_or(s->post_tex_matrix_offset, bf_nonzero_or(s->texture_remap_offset, bf_nonzero_or(s->tev_order_offset, bf_nonzero_or(s->tev_color_offset, bf_nonzero_or(s->konst_color_offset, bf_nonzero_or(s->tev_stage_count_offset, bf_nonzero_or(s->tev_stage_offset, bf_nonzero_or(s->swap_mode_offset, bf_nonzero_or(s->swap_table_offset, bf_nonzero_or(s->fog_offset, bf_nonzero_or(s->alpha_compare_offset, bf_nonzero_or(s->blend_mode_offset, bf_nonzero_or(s->z_mode_offset, bf_nonzero_or(s->z_compare_offset, bf_nonzero_or(s->dither_offset, bf_nonzero_or(s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8))))))))))))))))))), s->tex_gen_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->post_tex_gen_offset, bf_nonzero_or(s->tex_matrix_offset, bf_nonzero_or(s->post_tex_matrix_offset,
+                                    bf_nonzero_or(s->texture_remap_offset, bf_nonzero_or(s->tev_order_offset, bf_nonzero_or(s->tev_color_offset,
+                                    bf_nonzero_or(s->konst_color_offset, bf_nonzero_or(s->tev_stage_count_offset, bf_nonzero_or(s->tev_stage_offset,
+                                    bf_nonzero_or(s->swap_mode_offset, bf_nonzero_or(s->swap_table_offset, bf_nonzero_or(s->fog_offset,
+                                    bf_nonzero_or(s->alpha_compare_offset, bf_nonzero_or(s->blend_mode_offset, bf_nonzero_or(s->z_mode_offset,
+                                    bf_nonzero_or(s->z_compare_offset, bf_nonzero_or(s->dither_offset, bf_nonzero_or(s->nbt_scale_offset,
+                                    bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8))))))))))))))))))), s->tex_gen_offset);
             int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->tex_gen_offset);
             if (c->err->failed)
                 return 0;
@@ -3061,7 +3208,13 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, int64_t index)
         s->has_post_tex_gens = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(s->tex_matrix_offset, bf_nonzero_or(s->post_tex_matrix_offset, bf_nonzero_or(s->texture_remap_offset, bf_nonzero_or(s->tev_order_offset, bf_nonzero_or(s->tev_color_offset, bf_nonzero_or(s->konst_color_offset, bf_nonzero_or(s->tev_stage_count_offset, bf_nonzero_or(s->tev_stage_offset, bf_nonzero_or(s->swap_mode_offset, bf_nonzero_or(s->swap_table_offset, bf_nonzero_or(s->fog_offset, bf_nonzero_or(s->alpha_compare_offset, bf_nonzero_or(s->blend_mode_offset, bf_nonzero_or(s->z_mode_offset, bf_nonzero_or(s->z_compare_offset, bf_nonzero_or(s->dither_offset, bf_nonzero_or(s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8)))))))))))))))))), s->post_tex_gen_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->tex_matrix_offset, bf_nonzero_or(s->post_tex_matrix_offset, bf_nonzero_or(s->texture_remap_offset,
+                                    bf_nonzero_or(s->tev_order_offset, bf_nonzero_or(s->tev_color_offset, bf_nonzero_or(s->konst_color_offset,
+                                    bf_nonzero_or(s->tev_stage_count_offset, bf_nonzero_or(s->tev_stage_offset, bf_nonzero_or(s->swap_mode_offset,
+                                    bf_nonzero_or(s->swap_table_offset, bf_nonzero_or(s->fog_offset, bf_nonzero_or(s->alpha_compare_offset,
+                                    bf_nonzero_or(s->blend_mode_offset, bf_nonzero_or(s->z_mode_offset, bf_nonzero_or(s->z_compare_offset,
+                                    bf_nonzero_or(s->dither_offset, bf_nonzero_or(s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset),
+                                    8)))))))))))))))))), s->post_tex_gen_offset);
             int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->post_tex_gen_offset);
             if (c->err->failed)
                 return 0;
@@ -3113,7 +3266,13 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, int64_t index)
         s->has_tex_matrices = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(s->post_tex_matrix_offset, bf_nonzero_or(s->texture_remap_offset, bf_nonzero_or(s->tev_order_offset, bf_nonzero_or(s->tev_color_offset, bf_nonzero_or(s->konst_color_offset, bf_nonzero_or(s->tev_stage_count_offset, bf_nonzero_or(s->tev_stage_offset, bf_nonzero_or(s->swap_mode_offset, bf_nonzero_or(s->swap_table_offset, bf_nonzero_or(s->fog_offset, bf_nonzero_or(s->alpha_compare_offset, bf_nonzero_or(s->blend_mode_offset, bf_nonzero_or(s->z_mode_offset, bf_nonzero_or(s->z_compare_offset, bf_nonzero_or(s->dither_offset, bf_nonzero_or(s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8))))))))))))))))), s->tex_matrix_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->post_tex_matrix_offset, bf_nonzero_or(s->texture_remap_offset, bf_nonzero_or(s->tev_order_offset,
+                                    bf_nonzero_or(s->tev_color_offset, bf_nonzero_or(s->konst_color_offset, bf_nonzero_or(s->tev_stage_count_offset,
+                                    bf_nonzero_or(s->tev_stage_offset, bf_nonzero_or(s->swap_mode_offset, bf_nonzero_or(s->swap_table_offset,
+                                    bf_nonzero_or(s->fog_offset, bf_nonzero_or(s->alpha_compare_offset, bf_nonzero_or(s->blend_mode_offset,
+                                    bf_nonzero_or(s->z_mode_offset, bf_nonzero_or(s->z_compare_offset, bf_nonzero_or(s->dither_offset,
+                                    bf_nonzero_or(s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8))))))))))))))))),
+                                    s->tex_matrix_offset);
             int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->tex_matrix_offset);
             if (c->err->failed)
                 return 0;
@@ -3165,7 +3324,12 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, int64_t index)
         s->has_post_tex_matrices = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(s->texture_remap_offset, bf_nonzero_or(s->tev_order_offset, bf_nonzero_or(s->tev_color_offset, bf_nonzero_or(s->konst_color_offset, bf_nonzero_or(s->tev_stage_count_offset, bf_nonzero_or(s->tev_stage_offset, bf_nonzero_or(s->swap_mode_offset, bf_nonzero_or(s->swap_table_offset, bf_nonzero_or(s->fog_offset, bf_nonzero_or(s->alpha_compare_offset, bf_nonzero_or(s->blend_mode_offset, bf_nonzero_or(s->z_mode_offset, bf_nonzero_or(s->z_compare_offset, bf_nonzero_or(s->dither_offset, bf_nonzero_or(s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8)))))))))))))))), s->post_tex_matrix_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->texture_remap_offset, bf_nonzero_or(s->tev_order_offset, bf_nonzero_or(s->tev_color_offset,
+                                    bf_nonzero_or(s->konst_color_offset, bf_nonzero_or(s->tev_stage_count_offset, bf_nonzero_or(s->tev_stage_offset,
+                                    bf_nonzero_or(s->swap_mode_offset, bf_nonzero_or(s->swap_table_offset, bf_nonzero_or(s->fog_offset,
+                                    bf_nonzero_or(s->alpha_compare_offset, bf_nonzero_or(s->blend_mode_offset, bf_nonzero_or(s->z_mode_offset,
+                                    bf_nonzero_or(s->z_compare_offset, bf_nonzero_or(s->dither_offset, bf_nonzero_or(s->nbt_scale_offset,
+                                    bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8)))))))))))))))), s->post_tex_matrix_offset);
             int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->post_tex_matrix_offset);
             if (c->err->failed)
                 return 0;
@@ -3217,7 +3381,12 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, int64_t index)
         s->has_textures = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(s->tev_order_offset, bf_nonzero_or(s->tev_color_offset, bf_nonzero_or(s->konst_color_offset, bf_nonzero_or(s->tev_stage_count_offset, bf_nonzero_or(s->tev_stage_offset, bf_nonzero_or(s->swap_mode_offset, bf_nonzero_or(s->swap_table_offset, bf_nonzero_or(s->fog_offset, bf_nonzero_or(s->alpha_compare_offset, bf_nonzero_or(s->blend_mode_offset, bf_nonzero_or(s->z_mode_offset, bf_nonzero_or(s->z_compare_offset, bf_nonzero_or(s->dither_offset, bf_nonzero_or(s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8))))))))))))))), s->texture_remap_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->tev_order_offset, bf_nonzero_or(s->tev_color_offset, bf_nonzero_or(s->konst_color_offset,
+                                    bf_nonzero_or(s->tev_stage_count_offset, bf_nonzero_or(s->tev_stage_offset, bf_nonzero_or(s->swap_mode_offset,
+                                    bf_nonzero_or(s->swap_table_offset, bf_nonzero_or(s->fog_offset, bf_nonzero_or(s->alpha_compare_offset,
+                                    bf_nonzero_or(s->blend_mode_offset, bf_nonzero_or(s->z_mode_offset, bf_nonzero_or(s->z_compare_offset,
+                                    bf_nonzero_or(s->dither_offset, bf_nonzero_or(s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset),
+                                    8))))))))))))))), s->texture_remap_offset);
             int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->texture_remap_offset);
             if (c->err->failed)
                 return 0;
@@ -3266,7 +3435,12 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, int64_t index)
         s->has_tev_orders = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(s->tev_color_offset, bf_nonzero_or(s->konst_color_offset, bf_nonzero_or(s->tev_stage_count_offset, bf_nonzero_or(s->tev_stage_offset, bf_nonzero_or(s->swap_mode_offset, bf_nonzero_or(s->swap_table_offset, bf_nonzero_or(s->fog_offset, bf_nonzero_or(s->alpha_compare_offset, bf_nonzero_or(s->blend_mode_offset, bf_nonzero_or(s->z_mode_offset, bf_nonzero_or(s->z_compare_offset, bf_nonzero_or(s->dither_offset, bf_nonzero_or(s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8)))))))))))))), s->tev_order_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->tev_color_offset, bf_nonzero_or(s->konst_color_offset, bf_nonzero_or(s->tev_stage_count_offset,
+                                    bf_nonzero_or(s->tev_stage_offset, bf_nonzero_or(s->swap_mode_offset, bf_nonzero_or(s->swap_table_offset,
+                                    bf_nonzero_or(s->fog_offset, bf_nonzero_or(s->alpha_compare_offset, bf_nonzero_or(s->blend_mode_offset,
+                                    bf_nonzero_or(s->z_mode_offset, bf_nonzero_or(s->z_compare_offset, bf_nonzero_or(s->dither_offset,
+                                    bf_nonzero_or(s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8)))))))))))))),
+                                    s->tev_order_offset);
             int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->tev_order_offset);
             if (c->err->failed)
                 return 0;
@@ -3318,7 +3492,11 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, int64_t index)
         s->has_tev_colors = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(s->konst_color_offset, bf_nonzero_or(s->tev_stage_count_offset, bf_nonzero_or(s->tev_stage_offset, bf_nonzero_or(s->swap_mode_offset, bf_nonzero_or(s->swap_table_offset, bf_nonzero_or(s->fog_offset, bf_nonzero_or(s->alpha_compare_offset, bf_nonzero_or(s->blend_mode_offset, bf_nonzero_or(s->z_mode_offset, bf_nonzero_or(s->z_compare_offset, bf_nonzero_or(s->dither_offset, bf_nonzero_or(s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8))))))))))))), s->tev_color_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->konst_color_offset, bf_nonzero_or(s->tev_stage_count_offset, bf_nonzero_or(s->tev_stage_offset,
+                                    bf_nonzero_or(s->swap_mode_offset, bf_nonzero_or(s->swap_table_offset, bf_nonzero_or(s->fog_offset,
+                                    bf_nonzero_or(s->alpha_compare_offset, bf_nonzero_or(s->blend_mode_offset, bf_nonzero_or(s->z_mode_offset,
+                                    bf_nonzero_or(s->z_compare_offset, bf_nonzero_or(s->dither_offset, bf_nonzero_or(s->nbt_scale_offset,
+                                    bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8))))))))))))), s->tev_color_offset);
             int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->tev_color_offset);
             if (c->err->failed)
                 return 0;
@@ -3370,7 +3548,11 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, int64_t index)
         s->has_konst_colors = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(s->tev_stage_count_offset, bf_nonzero_or(s->tev_stage_offset, bf_nonzero_or(s->swap_mode_offset, bf_nonzero_or(s->swap_table_offset, bf_nonzero_or(s->fog_offset, bf_nonzero_or(s->alpha_compare_offset, bf_nonzero_or(s->blend_mode_offset, bf_nonzero_or(s->z_mode_offset, bf_nonzero_or(s->z_compare_offset, bf_nonzero_or(s->dither_offset, bf_nonzero_or(s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8)))))))))))), s->konst_color_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->tev_stage_count_offset, bf_nonzero_or(s->tev_stage_offset, bf_nonzero_or(s->swap_mode_offset,
+                                    bf_nonzero_or(s->swap_table_offset, bf_nonzero_or(s->fog_offset, bf_nonzero_or(s->alpha_compare_offset,
+                                    bf_nonzero_or(s->blend_mode_offset, bf_nonzero_or(s->z_mode_offset, bf_nonzero_or(s->z_compare_offset,
+                                    bf_nonzero_or(s->dither_offset, bf_nonzero_or(s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset),
+                                    8)))))))))))), s->konst_color_offset);
             int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->konst_color_offset);
             if (c->err->failed)
                 return 0;
@@ -3422,7 +3604,11 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, int64_t index)
         s->has_tev_stage_counts = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(s->tev_stage_offset, bf_nonzero_or(s->swap_mode_offset, bf_nonzero_or(s->swap_table_offset, bf_nonzero_or(s->fog_offset, bf_nonzero_or(s->alpha_compare_offset, bf_nonzero_or(s->blend_mode_offset, bf_nonzero_or(s->z_mode_offset, bf_nonzero_or(s->z_compare_offset, bf_nonzero_or(s->dither_offset, bf_nonzero_or(s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8))))))))))), s->tev_stage_count_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->tev_stage_offset, bf_nonzero_or(s->swap_mode_offset, bf_nonzero_or(s->swap_table_offset,
+                                    bf_nonzero_or(s->fog_offset, bf_nonzero_or(s->alpha_compare_offset, bf_nonzero_or(s->blend_mode_offset,
+                                    bf_nonzero_or(s->z_mode_offset, bf_nonzero_or(s->z_compare_offset, bf_nonzero_or(s->dither_offset,
+                                    bf_nonzero_or(s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8))))))))))),
+                                    s->tev_stage_count_offset);
             int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->tev_stage_count_offset);
             if (c->err->failed)
                 return 0;
@@ -3471,7 +3657,10 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, int64_t index)
         s->has_tev_stages = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(s->swap_mode_offset, bf_nonzero_or(s->swap_table_offset, bf_nonzero_or(s->fog_offset, bf_nonzero_or(s->alpha_compare_offset, bf_nonzero_or(s->blend_mode_offset, bf_nonzero_or(s->z_mode_offset, bf_nonzero_or(s->z_compare_offset, bf_nonzero_or(s->dither_offset, bf_nonzero_or(s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8)))))))))), s->tev_stage_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->swap_mode_offset, bf_nonzero_or(s->swap_table_offset, bf_nonzero_or(s->fog_offset,
+                                    bf_nonzero_or(s->alpha_compare_offset, bf_nonzero_or(s->blend_mode_offset, bf_nonzero_or(s->z_mode_offset,
+                                    bf_nonzero_or(s->z_compare_offset, bf_nonzero_or(s->dither_offset, bf_nonzero_or(s->nbt_scale_offset,
+                                    bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8)))))))))), s->tev_stage_offset);
             int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->tev_stage_offset);
             if (c->err->failed)
                 return 0;
@@ -3523,7 +3712,10 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, int64_t index)
         s->has_swap_modes = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(s->swap_table_offset, bf_nonzero_or(s->fog_offset, bf_nonzero_or(s->alpha_compare_offset, bf_nonzero_or(s->blend_mode_offset, bf_nonzero_or(s->z_mode_offset, bf_nonzero_or(s->z_compare_offset, bf_nonzero_or(s->dither_offset, bf_nonzero_or(s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8))))))))), s->swap_mode_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->swap_table_offset, bf_nonzero_or(s->fog_offset, bf_nonzero_or(s->alpha_compare_offset,
+                                    bf_nonzero_or(s->blend_mode_offset, bf_nonzero_or(s->z_mode_offset, bf_nonzero_or(s->z_compare_offset,
+                                    bf_nonzero_or(s->dither_offset, bf_nonzero_or(s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset),
+                                    8))))))))), s->swap_mode_offset);
             int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->swap_mode_offset);
             if (c->err->failed)
                 return 0;
@@ -3575,7 +3767,9 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, int64_t index)
         s->has_swap_tables = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(s->fog_offset, bf_nonzero_or(s->alpha_compare_offset, bf_nonzero_or(s->blend_mode_offset, bf_nonzero_or(s->z_mode_offset, bf_nonzero_or(s->z_compare_offset, bf_nonzero_or(s->dither_offset, bf_nonzero_or(s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8)))))))), s->swap_table_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->fog_offset, bf_nonzero_or(s->alpha_compare_offset, bf_nonzero_or(s->blend_mode_offset,
+                                    bf_nonzero_or(s->z_mode_offset, bf_nonzero_or(s->z_compare_offset, bf_nonzero_or(s->dither_offset,
+                                    bf_nonzero_or(s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8)))))))), s->swap_table_offset);
             int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->swap_table_offset);
             if (c->err->failed)
                 return 0;
@@ -3627,7 +3821,9 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, int64_t index)
         s->has_fogs = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(s->alpha_compare_offset, bf_nonzero_or(s->blend_mode_offset, bf_nonzero_or(s->z_mode_offset, bf_nonzero_or(s->z_compare_offset, bf_nonzero_or(s->dither_offset, bf_nonzero_or(s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8))))))), s->fog_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->alpha_compare_offset, bf_nonzero_or(s->blend_mode_offset, bf_nonzero_or(s->z_mode_offset,
+                                    bf_nonzero_or(s->z_compare_offset, bf_nonzero_or(s->dither_offset, bf_nonzero_or(s->nbt_scale_offset,
+                                    bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8))))))), s->fog_offset);
             int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->fog_offset);
             if (c->err->failed)
                 return 0;
@@ -3679,7 +3875,9 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, int64_t index)
         s->has_alpha_compares = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(s->blend_mode_offset, bf_nonzero_or(s->z_mode_offset, bf_nonzero_or(s->z_compare_offset, bf_nonzero_or(s->dither_offset, bf_nonzero_or(s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8)))))), s->alpha_compare_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->blend_mode_offset, bf_nonzero_or(s->z_mode_offset, bf_nonzero_or(s->z_compare_offset,
+                                    bf_nonzero_or(s->dither_offset, bf_nonzero_or(s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset),
+                                    8)))))), s->alpha_compare_offset);
             int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->alpha_compare_offset);
             if (c->err->failed)
                 return 0;
@@ -3731,7 +3929,8 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, int64_t index)
         s->has_blend_modes = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(s->z_mode_offset, bf_nonzero_or(s->z_compare_offset, bf_nonzero_or(s->dither_offset, bf_nonzero_or(s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8))))), s->blend_mode_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->z_mode_offset, bf_nonzero_or(s->z_compare_offset, bf_nonzero_or(s->dither_offset,
+                                    bf_nonzero_or(s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8))))), s->blend_mode_offset);
             int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->blend_mode_offset);
             if (c->err->failed)
                 return 0;
@@ -3783,7 +3982,8 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, int64_t index)
         s->has_z_modes = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(s->z_compare_offset, bf_nonzero_or(s->dither_offset, bf_nonzero_or(s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8)))), s->z_mode_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->z_compare_offset, bf_nonzero_or(s->dither_offset, bf_nonzero_or(s->nbt_scale_offset,
+                                    bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8)))), s->z_mode_offset);
             int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->z_mode_offset);
             if (c->err->failed)
                 return 0;
@@ -3835,7 +4035,8 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, int64_t index)
         s->has_z_compares = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(s->dither_offset, bf_nonzero_or(s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset), 8))), s->z_compare_offset);
+            int64_t region = bf_sub(bf_nonzero_or(s->dither_offset, bf_nonzero_or(s->nbt_scale_offset, bf_add(bf_sub((int64_t)c->end, (int64_t)s->_offset),
+                                    8))), s->z_compare_offset);
             int64_t at = bf_add(bf_sub((int64_t)s->_offset, 8), s->z_compare_offset);
             if (c->err->failed)
                 return 0;
@@ -5040,7 +5241,8 @@ static int read_Mdl3Packet(bf_ctx *c, j3d_Mdl3Packet *s, int64_t index)
     s->size = bf_load_u32be((c->data + c->pos));
     bf_claim(c, c->pos, 4);
     c->pos += 4;
-    /* commands: The GX commands, up to the first NOP (included) that starts the padding; the rest of the padding is the tail (public layout; not in the document). */
+    /* commands: The GX commands, up to the first NOP (included) that starts the padding; the rest of the padding is the tail (public layout; not in the
+       document). */
     {
         bf_mark m;
         int64_t region = (int64_t)s->size;
@@ -5571,7 +5773,9 @@ static int read_TextureImage(bf_ctx *c, j3d_TextureImage *s, int64_t index, int6
     s->_p_level = p_level;
     /* data: The image's tiles. */
     {
-        int64_t n = bf_mul(bf_mul(bf_div(c, bf_sub(bf_add(bf_max(bf_shr(s->_p_width, s->_p_level), 1), j3d_TextureImage_v_tile_width(c, s)), 1), j3d_TextureImage_v_tile_width(c, s)), bf_div(c, bf_sub(bf_add(bf_max(bf_shr(s->_p_height, s->_p_level), 1), j3d_TextureImage_v_tile_height(c, s)), 1), j3d_TextureImage_v_tile_height(c, s))), j3d_TextureImage_v_tile_bytes(c, s));
+        int64_t n = bf_mul(bf_mul(bf_div(c, bf_sub(bf_add(bf_max(bf_shr(s->_p_width, s->_p_level), 1), j3d_TextureImage_v_tile_width(c, s)), 1),
+                           j3d_TextureImage_v_tile_width(c, s)), bf_div(c, bf_sub(bf_add(bf_max(bf_shr(s->_p_height, s->_p_level), 1),
+                           j3d_TextureImage_v_tile_height(c, s)), 1), j3d_TextureImage_v_tile_height(c, s))), j3d_TextureImage_v_tile_bytes(c, s));
         if (c->err->failed)
             return 0;
         if (n < 0)

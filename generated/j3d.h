@@ -57,7 +57,8 @@ extern "C" {
 #define J3D_VERTEX_ATTRIBUTE_TANGENT             25 /* TANGENT: currently unknown exactly what goes in here */
 #define J3D_VERTEX_ATTRIBUTE_LIST_END            255 /* List End: a descriptor using this target ends the descriptor list */
 
-/* ComponentCount: Component Count of a vertex buffer; the meaning depends on the attribute target: POSITION 0 = XY, 1 = XYZ; NORMAL 0 = XYZ, 1 = NBT, 2 = NBT3; COLOR 0 = RGB, 1 = RGBA; TEXCOORD 0 = S, 1 = ST. The member names are the POSITION/NORMAL ones; see the doc of the field.  */
+/* ComponentCount: Component Count of a vertex buffer; the meaning depends on the attribute target: POSITION 0 = XY, 1 = XYZ; NORMAL 0 = XYZ, 1 = NBT, 2 = NBT3;
+   COLOR 0 = RGB, 1 = RGBA; TEXCOORD 0 = S, 1 = ST. The member names are the POSITION/NORMAL ones; see the doc of the field. */
 #define J3D_COMPONENT_COUNT_XY_XYZ_RGB_S         0 /* POSITION_XY, NORMAL_XYZ, COLOR_RGB, TEXCOORD_S */
 #define J3D_COMPONENT_COUNT_XYZ_NBT_RGBA_ST      1 /* POSITION_XYZ, NORMAL_NBT, COLOR_RGBA, TEXCOORD_ST */
 #define J3D_COMPONENT_COUNT_NBT3                 2 /* NORMAL_NBT3 */
@@ -323,7 +324,8 @@ struct j3d_File {
     bf_bytes trailing;                       /* Bytes after the last section (none in a valid file: the section sizes chain to the end of the file). */
 };
 
-/* Section: One section (chunk): its tag, its size, and its body read by the tag in a region of `size - 8` bytes. The body types' offsets count from the body; the document's offsets, which count from the tag, are given as `document_at`. Unknown tags are kept as bytes.  */
+/* Section: One section (chunk): its tag, its size, and its body read by the tag in a region of `size - 8` bytes. The body types' offsets count from the body;
+   the document's offsets, which count from the tag, are given as `document_at`. Unknown tags are kept as bytes. */
 struct j3d_Section {
     uint64_t _offset;                        /* where it starts in the file */
     int64_t _index;                          /* its index in the array holding it, else 0 */
@@ -352,7 +354,9 @@ struct j3d_Inf1 {
     int64_t _index;                          /* its index in the array holding it, else 0 */
     uint16_t flags;                          /* J3DLoader Flags. */
     uint16_t padding;                        /* Padding (0xFFFF). */
-    uint32_t matrix_group_count;             /* Matrix Group Data Count, referring to the Matrix Group Data in SHP1 (stored by the game, not used to dictate the actual number of Matrix Groups). */
+    uint32_t matrix_group_count;
+            /* Matrix Group Data Count, referring to the Matrix Group Data in SHP1 (stored by the game, not used to dictate the actual number of Matrix Groups).
+               */
     uint32_t vertex_count;                   /* Vertex Count: always equals the number of entries in the VTX1 "POSITION" data buffer. */
     uint32_t hierarchy_offset;               /* Relative offset to the Scene Hierarchy (from the section start). */
     uint64_t nodes_at;                       /* where 'nodes' starts in the file */
@@ -369,12 +373,18 @@ struct j3d_SceneNode {
     uint16_t data;                           /* A Data value. Used by some nodes to index into other chunks; usage depends on the node type. */
 };
 
-/* VertexBuffer: One data buffer of VTX1, decoded by its format descriptor: `raw` is the whole buffer (its bytes up to the next buffer, padding included), and exactly one of the value arrays holds its entries. Positions, normals and texture coordinates are numbers of the descriptor's data type (integer ones scaled by 2^-shift in `*_value`); colors are packed (RGB565/RGBA4 in 16 bits, RGB8/RGBA6 in 24, RGBX8/RGBA8 in 32). The document stores no length: the value arrays end where the buffer's padding to 32 bytes begins, the padding texts that Nintendo's tools ("This is padding data to align...") and SuperBMD ("Model made with SuperBMD by Gamma.") write (the convention of gclib's VTX1 reader); padding bytes are the tail, never entries. A buffer padded with anything else keeps as many whole entries as fit.  */
+/* VertexBuffer: One data buffer of VTX1, decoded by its format descriptor: `raw` is the whole buffer (its bytes up to the next buffer, padding included), and
+   exactly one of the value arrays holds its entries. Positions, normals and texture coordinates are numbers of the descriptor's data type (integer ones scaled
+   by 2^-shift in `*_value`); colors are packed (RGB565/RGBA4 in 16 bits, RGB8/RGBA6 in 24, RGBX8/RGBA8 in 32). The document stores no length: the value arrays
+   end where the buffer's padding to 32 bytes begins, the padding texts that Nintendo's tools ("This is padding data to align...") and SuperBMD ("Model made
+   with SuperBMD by Gamma.") write (the convention of gclib's VTX1 reader); padding bytes are the tail, never entries. A buffer padded with anything else keeps
+   as many whole entries as fit. */
 struct j3d_VertexBuffer {
     uint64_t _offset;                        /* where it starts in the file */
     int64_t _index;                          /* its index in the array holding it, else 0 */
     int64_t _p_attr;                         /* parameter: The attribute target (VertexAttribute) of the buffer. */
-    int64_t _p_format;                       /* parameter: The buffer's descriptor packed as component_count << 16 | data_type << 8 | shift, or -1 when the list has no descriptor for it. */
+    int64_t _p_format;
+            /* parameter: The buffer's descriptor packed as component_count << 16 | data_type << 8 | shift, or -1 when the list has no descriptor for it. */
     uint64_t raw_at;                         /* where 'raw' starts in the file */
     bf_bytes raw;                            /* The buffer's bytes, exactly as stored (padding included). */
     bf_bytes raw_tail;                       /* bytes of the region after 'raw' (padding) */
@@ -415,7 +425,9 @@ struct j3d_VertexBuffer {
     uint32_t colors32_count;                 /* elements in 'colors32' */
 };
 
-/* Vtx1: VTX1 - Vertex Data. The actual number values used for the properties of the geometry, and how they are formatted: a list of format descriptors and up to 13 data buffers. No buffer stores its length: a buffer runs to the next non-zero buffer offset, or to the section end, padding included. `NAME_at` is the index of a buffer's format descriptor, -1 when the list has none.  (0x38 bytes) */
+/* Vtx1: VTX1 - Vertex Data. The actual number values used for the properties of the geometry, and how they are formatted: a list of format descriptors and up
+   to 13 data buffers. No buffer stores its length: a buffer runs to the next non-zero buffer offset, or to the section end, padding included. `NAME_at` is the
+   index of a buffer's format descriptor, -1 when the list has none. (0x38 bytes) */
 struct j3d_Vtx1 {
     uint64_t _offset;                        /* where it starts in the file */
     int64_t _index;                          /* its index in the array holding it, else 0 */
@@ -439,65 +451,95 @@ struct j3d_Vtx1 {
     bf_bytes formats_tail;                   /* bytes of the region after 'formats' (padding) */
     uint8_t has_position;                    /* 1 when 'position' is present */
     uint64_t position_at;                    /* where 'position' starts in the file */
-    j3d_VertexBuffer position;               /* The "POSITION" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included. */
+    j3d_VertexBuffer position;
+            /* The "POSITION" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding
+               included. */
     bf_bytes position_tail;                  /* bytes of the region after 'position' (padding) */
     uint8_t has_normal;                      /* 1 when 'normal' is present */
     uint64_t normal_at;                      /* where 'normal' starts in the file */
-    j3d_VertexBuffer normal;                 /* The "NORMAL" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included. */
+    j3d_VertexBuffer normal;
+            /* The "NORMAL" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding
+               included. */
     bf_bytes normal_tail;                    /* bytes of the region after 'normal' (padding) */
     uint8_t has_tangent;                     /* 1 when 'tangent' is present */
     uint64_t tangent_at;                     /* where 'tangent' starts in the file */
-    j3d_VertexBuffer tangent;                /* The "TANGENT" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included. */
+    j3d_VertexBuffer tangent;
+            /* The "TANGENT" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding
+               included. */
     bf_bytes tangent_tail;                   /* bytes of the region after 'tangent' (padding) */
     uint8_t has_color0;                      /* 1 when 'color0' is present */
     uint64_t color0_at;                      /* where 'color0' starts in the file */
-    j3d_VertexBuffer color0;                 /* The "COLOR_0" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included. */
+    j3d_VertexBuffer color0;
+            /* The "COLOR_0" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding
+               included. */
     bf_bytes color0_tail;                    /* bytes of the region after 'color0' (padding) */
     uint8_t has_color1;                      /* 1 when 'color1' is present */
     uint64_t color1_at;                      /* where 'color1' starts in the file */
-    j3d_VertexBuffer color1;                 /* The "COLOR_1" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included. */
+    j3d_VertexBuffer color1;
+            /* The "COLOR_1" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding
+               included. */
     bf_bytes color1_tail;                    /* bytes of the region after 'color1' (padding) */
     uint8_t has_texcoord0;                   /* 1 when 'texcoord0' is present */
     uint64_t texcoord0_at;                   /* where 'texcoord0' starts in the file */
-    j3d_VertexBuffer texcoord0;              /* The "TEXCOORD_0" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included. */
+    j3d_VertexBuffer texcoord0;
+            /* The "TEXCOORD_0" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding
+               included. */
     bf_bytes texcoord0_tail;                 /* bytes of the region after 'texcoord0' (padding) */
     uint8_t has_texcoord1;                   /* 1 when 'texcoord1' is present */
     uint64_t texcoord1_at;                   /* where 'texcoord1' starts in the file */
-    j3d_VertexBuffer texcoord1;              /* The "TEXCOORD_1" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included. */
+    j3d_VertexBuffer texcoord1;
+            /* The "TEXCOORD_1" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding
+               included. */
     bf_bytes texcoord1_tail;                 /* bytes of the region after 'texcoord1' (padding) */
     uint8_t has_texcoord2;                   /* 1 when 'texcoord2' is present */
     uint64_t texcoord2_at;                   /* where 'texcoord2' starts in the file */
-    j3d_VertexBuffer texcoord2;              /* The "TEXCOORD_2" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included. */
+    j3d_VertexBuffer texcoord2;
+            /* The "TEXCOORD_2" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding
+               included. */
     bf_bytes texcoord2_tail;                 /* bytes of the region after 'texcoord2' (padding) */
     uint8_t has_texcoord3;                   /* 1 when 'texcoord3' is present */
     uint64_t texcoord3_at;                   /* where 'texcoord3' starts in the file */
-    j3d_VertexBuffer texcoord3;              /* The "TEXCOORD_3" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included. */
+    j3d_VertexBuffer texcoord3;
+            /* The "TEXCOORD_3" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding
+               included. */
     bf_bytes texcoord3_tail;                 /* bytes of the region after 'texcoord3' (padding) */
     uint8_t has_texcoord4;                   /* 1 when 'texcoord4' is present */
     uint64_t texcoord4_at;                   /* where 'texcoord4' starts in the file */
-    j3d_VertexBuffer texcoord4;              /* The "TEXCOORD_4" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included. */
+    j3d_VertexBuffer texcoord4;
+            /* The "TEXCOORD_4" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding
+               included. */
     bf_bytes texcoord4_tail;                 /* bytes of the region after 'texcoord4' (padding) */
     uint8_t has_texcoord5;                   /* 1 when 'texcoord5' is present */
     uint64_t texcoord5_at;                   /* where 'texcoord5' starts in the file */
-    j3d_VertexBuffer texcoord5;              /* The "TEXCOORD_5" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included. */
+    j3d_VertexBuffer texcoord5;
+            /* The "TEXCOORD_5" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding
+               included. */
     bf_bytes texcoord5_tail;                 /* bytes of the region after 'texcoord5' (padding) */
     uint8_t has_texcoord6;                   /* 1 when 'texcoord6' is present */
     uint64_t texcoord6_at;                   /* where 'texcoord6' starts in the file */
-    j3d_VertexBuffer texcoord6;              /* The "TEXCOORD_6" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included. */
+    j3d_VertexBuffer texcoord6;
+            /* The "TEXCOORD_6" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding
+               included. */
     bf_bytes texcoord6_tail;                 /* bytes of the region after 'texcoord6' (padding) */
     uint8_t has_texcoord7;                   /* 1 when 'texcoord7' is present */
     uint64_t texcoord7_at;                   /* where 'texcoord7' starts in the file */
-    j3d_VertexBuffer texcoord7;              /* The "TEXCOORD_7" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding included. */
+    j3d_VertexBuffer texcoord7;
+            /* The "TEXCOORD_7" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding
+               included. */
     bf_bytes texcoord7_tail;                 /* bytes of the region after 'texcoord7' (padding) */
 };
 
-/* VertexFormat: A buffer format descriptor: an Attribute Target, a Component Count, a Data Type, and a Mantissa shifter (to allow floats to be stored as smaller datatypes compared to FLOAT).  (0x10 bytes) */
+/* VertexFormat: A buffer format descriptor: an Attribute Target, a Component Count, a Data Type, and a Mantissa shifter (to allow floats to be stored as
+   smaller datatypes compared to FLOAT). (0x10 bytes) */
 struct j3d_VertexFormat {
     uint64_t _offset;                        /* where it starts in the file */
     int64_t _index;                          /* its index in the array holding it, else 0 */
     uint32_t attr;                           /* The Attribute Target: what this buffer is used for. */
-    uint32_t component_count;                /* The Component Count: POSITION 0 = XY, 1 = XYZ; NORMAL 0 = XYZ, 1 = NBT, 2 = NBT3; COLOR 0 = RGB, 1 = RGBA; TEXCOORD 0 = S, 1 = ST. */
-    uint32_t data_type;                      /* The Data Type: 0 UInt8, 1 Int8, 2 UInt16, 3 Int16, 4 Float (1, 1, 2, 2, 4 bytes per value); for COLOR_0/COLOR_1: 0 RGB565 (2 bytes per color), 1 RGB8 (3), 2 RGBX8 (4), 3 RGBA4 (2), 4 RGBA6 (3), 5 RGBA8 (4). */
+    uint32_t component_count;
+            /* The Component Count: POSITION 0 = XY, 1 = XYZ; NORMAL 0 = XYZ, 1 = NBT, 2 = NBT3; COLOR 0 = RGB, 1 = RGBA; TEXCOORD 0 = S, 1 = ST. */
+    uint32_t data_type;
+            /* The Data Type: 0 UInt8, 1 Int8, 2 UInt16, 3 Int16, 4 Float (1, 1, 2, 2, 4 bytes per value); for COLOR_0/COLOR_1: 0 RGB565 (2 bytes per color), 1
+               RGB8 (3), 2 RGBX8 (4), 3 RGBA4 (2), 4 RGBA6 (3), 5 RGBA8 (4). */
     uint8_t shift;                           /* The Mantissa shift: integer values are value / 2^shift. */
     uint8_t padding[3];                      /* Padding (0xFF). */
 };
@@ -523,7 +565,9 @@ struct j3d_Evp1 {
     uint32_t weights_count;                  /* elements in 'weights' */
     uint8_t has_inverse_bind_matrices;       /* 1 when 'inverse_bind_matrices' is present */
     uint64_t inverse_bind_matrices_at;       /* where 'inverse_bind_matrices' starts in the file */
-    j3d_Mtx34 *inverse_bind_matrices;        /* Inverse Bind Matrix Table. No count is stored; it runs to the end of the section, whose padding (less than 32 bytes) is shorter than one matrix, so it holds the whole matrices that fit.  */
+    j3d_Mtx34 *inverse_bind_matrices;
+            /* Inverse Bind Matrix Table. No count is stored; it runs to the end of the section, whose padding (less than 32 bytes) is shorter than one matrix,
+               so it holds the whole matrices that fit. */
     uint32_t inverse_bind_matrices_count;    /* elements in 'inverse_bind_matrices' */
     bf_bytes inverse_bind_matrices_tail;     /* bytes of the region after 'inverse_bind_matrices' (padding) */
 };
@@ -555,7 +599,8 @@ struct j3d_Mtx34 {
     float row2[4];                           /* Third row. */
 };
 
-/* Drw1: DRW1 - Skinning Assignments: a map that redirects skinning information either to JNT1 (Single Matrix) or EVP1 (Multi-Matrix). DRW1 ends with padding to the nearest 32.  (0xC bytes) */
+/* Drw1: DRW1 - Skinning Assignments: a map that redirects skinning information either to JNT1 (Single Matrix) or EVP1 (Multi-Matrix). DRW1 ends with padding to
+   the nearest 32. (0xC bytes) */
 struct j3d_Drw1 {
     uint64_t _offset;                        /* where it starts in the file */
     int64_t _index;                          /* its index in the array holding it, else 0 */
@@ -571,7 +616,8 @@ struct j3d_Drw1 {
     uint32_t ids_count;                      /* elements in 'ids' */
 };
 
-/* NameTable: A name table (JSystem `ResNTAB`; the document gives only its offsets): a count, padding, one entry per name (a hash and the string's offset from the table's start), then the zero-terminated strings.  */
+/* NameTable: A name table (JSystem `ResNTAB`; the document gives only its offsets): a count, padding, one entry per name (a hash and the string's offset from
+   the table's start), then the zero-terminated strings. */
 struct j3d_NameTable {
     uint64_t _offset;                        /* where it starts in the file */
     int64_t _index;                          /* its index in the array holding it, else 0 */
@@ -665,11 +711,14 @@ struct j3d_Shp1 {
     uint64_t names_at;                       /* where 'names' starts in the file */
     j3d_NameTable names;                     /* Shape names, when present. */
     uint64_t group_data_at;                  /* where 'group_data' starts in the file */
-    j3d_MatrixGroupData *group_data;         /* Matrix Group Data Table. No count is stored: the table runs to the Matrix Group Definition table that follows it, which has the same number of entries.  */
+    j3d_MatrixGroupData *group_data;
+            /* Matrix Group Data Table. No count is stored: the table runs to the Matrix Group Definition table that follows it, which has the same number of
+               entries. */
     uint32_t group_data_count;               /* elements in 'group_data' */
 };
 
-/* Shape: Shape Data: a Matrix Calculation type, used for Billboarding and multi-joint skinning, and a collection of Matrix Groups, whose primitives share the same set of DRW1 matrices.  (0x28 bytes) */
+/* Shape: Shape Data: a Matrix Calculation type, used for Billboarding and multi-joint skinning, and a collection of Matrix Groups, whose primitives share the
+   same set of DRW1 matrices. (0x28 bytes) */
 struct j3d_Shape {
     uint64_t _offset;                        /* where it starts in the file */
     int64_t _index;                          /* its index in the array holding it, else 0 */
@@ -692,7 +741,8 @@ struct j3d_Shape {
     float bbox_max_y;                        /* Bounding Box Maximum Y. */
     float bbox_max_z;                        /* Bounding Box Maximum Z. */
     uint64_t attributes_at;                  /* where 'attributes' starts in the file */
-    j3d_IndexAttribute *attributes;          /* The shape's Vertex Index Attributes, ending with List End (included); a vertex of its primitives has one index per attribute, in this order. */
+    j3d_IndexAttribute *attributes;
+            /* The shape's Vertex Index Attributes, ending with List End (included); a vertex of its primitives has one index per attribute, in this order. */
     uint32_t attributes_count;               /* elements in 'attributes' */
     uint64_t groups_at;                      /* where 'groups' starts in the file */
     j3d_MatrixGroup *groups;                 /* The shape's Matrix Group Definitions (consecutive in the table) and their primitives. */
@@ -707,7 +757,8 @@ struct j3d_IndexAttribute {
     uint32_t index_type;                     /* An index buffer type. */
 };
 
-/* MatrixGroup: A Matrix Group Definition, the size of all Primitive Data within the group and the offset to its first Primitive, and its primitives. (0x8 bytes) */
+/* MatrixGroup: A Matrix Group Definition, the size of all Primitive Data within the group and the offset to its first Primitive, and its primitives. (0x8
+   bytes) */
 struct j3d_MatrixGroup {
     uint64_t _offset;                        /* where it starts in the file */
     int64_t _index;                          /* its index in the array holding it, else 0 */
@@ -719,7 +770,9 @@ struct j3d_MatrixGroup {
     uint32_t primitive_offset;               /* First Primitive offset, relative to the Primitive Data offset defined in SHP1. */
     uint8_t has_primitives;                  /* 1 when 'primitives' is present */
     uint64_t primitives_at;                  /* where 'primitives' starts in the file */
-    j3d_Primitive *primitives;               /* The group's primitives, up to the first padding byte (a zero primitive type, included) or the end of the group's data; the rest of the padding is the tail. */
+    j3d_Primitive *primitives;
+            /* The group's primitives, up to the first padding byte (a zero primitive type, included) or the end of the group's data; the rest of the padding is
+               the tail. */
     uint32_t primitives_count;               /* elements in 'primitives' */
     bf_bytes primitives_tail;                /* bytes of the region after 'primitives' (padding) */
 };
@@ -771,11 +824,12 @@ struct j3d_MatrixGroupData {
     uint16_t matrix_count;                   /* Matrix Count, only used with Multiple Joint shape matrix calculation. */
     uint32_t first_weight;                   /* Starting Weight Index, only used with Multiple Joint shape matrix calculation. */
     uint64_t weights_at;                     /* where 'weights' starts in the file */
-    int16_t *weights;                        /* The group's segment of the Weight Index Table, indices into DRW1; 0xFFFF (-1) means the last used index is used instead. */
+    int16_t *weights; /* The group's segment of the Weight Index Table, indices into DRW1; 0xFFFF (-1) means the last used index is used instead. */
     uint32_t weights_count;                  /* elements in 'weights' */
 };
 
-/* MaterialList: MAT2 - Material List (Old): technically supported by the game, but not known to be used by any model. The document only names it; after its count its bytes are kept as they are.  */
+/* MaterialList: MAT2 - Material List (Old): technically supported by the game, but not known to be used by any model. The document only names it; after its
+   count its bytes are kept as they are. */
 struct j3d_MaterialList {
     uint64_t _offset;                        /* where it starts in the file */
     int64_t _index;                          /* its index in the array holding it, else 0 */
@@ -784,28 +838,39 @@ struct j3d_MaterialList {
     bf_bytes data;                           /* The rest of the section, exactly as stored. */
 };
 
-/* Mat3: MAT3 - Material List: information for materials to fill the rendered geometry with. The document only names the section: every field here follows the public layout of the JSystem decompilations (`J3DMaterialBlock`), SuperBMD (`MAT3.cs`) and gclib (`mat3.py`), not the document. A header of 30 table offsets (from the section start, 0 for an absent table), the material entries (0x14C bytes each; several materials may share one through the remap table), the material names, and tables of settings that the entries index. No table stores its length: one runs to the next non-zero offset of the header (the tables follow in header order), up to its padding (the texts Nintendo's tools and SuperBMD pad with), and a table whose offset equals the next one's is empty.  (0x7C bytes) */
+/* Mat3: MAT3 - Material List: information for materials to fill the rendered geometry with. The document only names the section: every field here follows the
+   public layout of the JSystem decompilations (`J3DMaterialBlock`), SuperBMD (`MAT3.cs`) and gclib (`mat3.py`), not the document. A header of 30 table offsets
+   (from the section start, 0 for an absent table), the material entries (0x14C bytes each; several materials may share one through the remap table), the
+   material names, and tables of settings that the entries index. No table stores its length: one runs to the next non-zero offset of the header (the tables
+   follow in header order), up to its padding (the texts Nintendo's tools and SuperBMD pad with), and a table whose offset equals the next one's is empty. (0x7C
+   bytes) */
 struct j3d_Mat3 {
     uint64_t _offset;                        /* where it starts in the file */
     int64_t _index;                          /* its index in the array holding it, else 0 */
     uint16_t material_count;                 /* The number of materials (public layout; not in the document). */
     uint16_t padding;                        /* Padding (0xFFFF) (public layout; not in the document). */
     uint32_t material_data_offset;           /* Material entries offset, from the section start; 0 when absent (public layout, not in the document) */
-    uint32_t remap_table_offset;             /* Material remap table (a u16 per material: the entry it uses) offset, from the section start; 0 when absent (public layout, not in the document) */
+    uint32_t remap_table_offset;
+            /* Material remap table (a u16 per material: the entry it uses) offset, from the section start; 0 when absent (public layout, not in the document)
+               */
     uint32_t name_table_offset;              /* Material name table offset, from the section start; 0 when absent (public layout, not in the document) */
-    uint32_t indirect_offset;                /* Indirect texturing, one block per material offset, from the section start; 0 when absent (public layout, not in the document) */
+    uint32_t indirect_offset;
+            /* Indirect texturing, one block per material offset, from the section start; 0 when absent (public layout, not in the document) */
     uint32_t cull_mode_offset;               /* Cull mode table offset, from the section start; 0 when absent (public layout, not in the document) */
     uint32_t material_color_offset;          /* Material color table offset, from the section start; 0 when absent (public layout, not in the document) */
     uint32_t color_channel_count_offset;     /* Color channel count table offset, from the section start; 0 when absent (public layout, not in the document) */
     uint32_t color_channel_offset;           /* Color channel table offset, from the section start; 0 when absent (public layout, not in the document) */
     uint32_t ambient_color_offset;           /* Ambient color table offset, from the section start; 0 when absent (public layout, not in the document) */
     uint32_t light_color_offset;             /* Light color table offset, from the section start; 0 when absent (public layout, not in the document) */
-    uint32_t tex_gen_count_offset;           /* Texture coordinate generator count table offset, from the section start; 0 when absent (public layout, not in the document) */
-    uint32_t tex_gen_offset;                 /* Texture coordinate generator table offset, from the section start; 0 when absent (public layout, not in the document) */
-    uint32_t post_tex_gen_offset;            /* Post-transform texture coordinate generator table offset, from the section start; 0 when absent (public layout, not in the document) */
+    uint32_t tex_gen_count_offset;
+            /* Texture coordinate generator count table offset, from the section start; 0 when absent (public layout, not in the document) */
+    uint32_t tex_gen_offset; /* Texture coordinate generator table offset, from the section start; 0 when absent (public layout, not in the document) */
+    uint32_t post_tex_gen_offset;
+            /* Post-transform texture coordinate generator table offset, from the section start; 0 when absent (public layout, not in the document) */
     uint32_t tex_matrix_offset;              /* Texture matrix table offset, from the section start; 0 when absent (public layout, not in the document) */
-    uint32_t post_tex_matrix_offset;         /* Post-transform texture matrix table offset, from the section start; 0 when absent (public layout, not in the document) */
-    uint32_t texture_remap_offset;           /* Texture table (indices into TEX1) offset, from the section start; 0 when absent (public layout, not in the document) */
+    uint32_t post_tex_matrix_offset;
+            /* Post-transform texture matrix table offset, from the section start; 0 when absent (public layout, not in the document) */
+    uint32_t texture_remap_offset; /* Texture table (indices into TEX1) offset, from the section start; 0 when absent (public layout, not in the document) */
     uint32_t tev_order_offset;               /* TEV order table offset, from the section start; 0 when absent (public layout, not in the document) */
     uint32_t tev_color_offset;               /* TEV color register table offset, from the section start; 0 when absent (public layout, not in the document) */
     uint32_t konst_color_offset;             /* TEV constant color table offset, from the section start; 0 when absent (public layout, not in the document) */
@@ -821,19 +886,20 @@ struct j3d_Mat3 {
     uint32_t dither_offset;                  /* Dither table offset, from the section start; 0 when absent (public layout, not in the document) */
     uint32_t nbt_scale_offset;               /* NBT scale table offset, from the section start; 0 when absent (public layout, not in the document) */
     uint64_t remap_at;                       /* where 'remap' starts in the file */
-    uint16_t *remap;                         /* The remap table: for each material, the index of the material entry it uses (public layout, not in the document). */
+    uint16_t *remap; /* The remap table: for each material, the index of the material entry it uses (public layout, not in the document). */
     uint32_t remap_count;                    /* elements in 'remap' */
     uint8_t has_names;                       /* 1 when 'names' is present */
     uint64_t names_at;                       /* where 'names' starts in the file */
     j3d_NameTable names;                     /* The material names, one per material (public layout, not in the document). */
     uint8_t has_materials;                   /* 1 when 'materials' is present */
     uint64_t materials_at;                   /* where 'materials' starts in the file */
-    j3d_Material *materials;                 /* The material entries; materials share an entry through the remap table, up to the next table (public layout, not in the document) */
+    j3d_Material *materials;
+            /* The material entries; materials share an entry through the remap table, up to the next table (public layout, not in the document) */
     uint32_t materials_count;                /* elements in 'materials' */
     bf_bytes materials_tail;                 /* bytes of the region after 'materials' (padding) */
     uint8_t has_indirect;                    /* 1 when 'indirect' is present */
     uint64_t indirect_at;                    /* where 'indirect' starts in the file */
-    j3d_Indirect *indirect;                  /* Indirect texturing, one block of 0x138 bytes per material, up to the next table (public layout, not in the document) */
+    j3d_Indirect *indirect; /* Indirect texturing, one block of 0x138 bytes per material, up to the next table (public layout, not in the document) */
     uint32_t indirect_count;                 /* elements in 'indirect' */
     bf_bytes indirect_tail;                  /* bytes of the region after 'indirect' (padding) */
     uint8_t has_cull_modes;                  /* 1 when 'cull_modes' is present */
@@ -968,7 +1034,8 @@ struct j3d_Mat3 {
     bf_bytes nbt_scales_tail;                /* bytes of the region after 'nbt_scales' (padding) */
 };
 
-/* Material: One material entry of MAT3: which entries of the MAT3 tables the material uses (u8 and u16 indices; 0xFFFF for an unused slot of a u16 list). Not in the document: public layout (JSystem decompilations, SuperBMD, gclib).  (0x14C bytes) */
+/* Material: One material entry of MAT3: which entries of the MAT3 tables the material uses (u8 and u16 indices; 0xFFFF for an unused slot of a u16 list). Not
+   in the document: public layout (JSystem decompilations, SuperBMD, gclib). (0x14C bytes) */
 struct j3d_Material {
     uint64_t _offset;                        /* where it starts in the file */
     int64_t _index;                          /* its index in the array holding it, else 0 */
@@ -997,7 +1064,7 @@ struct j3d_Material {
     uint16_t tev_stage_indices[16];          /* Indices into the TEV stage table (public layout, not in the document) */
     uint16_t swap_mode_indices[16];          /* Indices into the TEV swap mode table (public layout, not in the document) */
     uint16_t swap_table_indices[4];          /* Indices into the TEV swap table table (GX has four swap tables) (public layout, not in the document) */
-    uint16_t unused_indices[12];             /* Twelve more u16 after the swap tables' indices; not used (gclib: they may hold junk) (public layout, not in the document) */
+    uint16_t unused_indices[12]; /* Twelve more u16 after the swap tables' indices; not used (gclib: they may hold junk) (public layout, not in the document) */
     uint16_t fog_index;                      /* Index into the fog table (public layout, not in the document) */
     uint16_t alpha_compare_index;            /* Index into the alpha compare table (public layout, not in the document) */
     uint16_t blend_mode_index;               /* Index into the blend mode table (public layout, not in the document) */
@@ -1047,7 +1114,8 @@ struct j3d_IndirectStage {
     uint8_t padding[3];                      /* Padding (0xFF) (public layout, not in the document) */
 };
 
-/* Indirect: Indirect texturing settings of one material (0x138 bytes). Not in the document: public layout (JSystem decompilations, SuperBMD, gclib).  (0x138 bytes) */
+/* Indirect: Indirect texturing settings of one material (0x138 bytes). Not in the document: public layout (JSystem decompilations, SuperBMD, gclib). (0x138
+   bytes) */
 struct j3d_Indirect {
     uint64_t _offset;                        /* where it starts in the file */
     int64_t _index;                          /* its index in the array holding it, else 0 */
@@ -1215,7 +1283,9 @@ struct j3d_NbtScale {
     float scale[3];                          /* Scale (X, Y, Z) (public layout, not in the document) */
 };
 
-/* Mdl3: MDL3 - Display List (BDL only): raw material GX opcodes to speed up rendering. The document only names the section: every field here follows the public layout (JSystem decompilations, SuperBMD's `MDL3.cs`, gclib's `mdl3.py`), not the document. A header of offsets (from the section start), then one packet per material: a prebuilt GX display list that loads the material's registers, and a few small per-material tables.  (0x1C bytes) */
+/* Mdl3: MDL3 - Display List (BDL only): raw material GX opcodes to speed up rendering. The document only names the section: every field here follows the public
+   layout (JSystem decompilations, SuperBMD's `MDL3.cs`, gclib's `mdl3.py`), not the document. A header of offsets (from the section start), then one packet per
+   material: a prebuilt GX display list that loads the material's registers, and a few small per-material tables. (0x1C bytes) */
 struct j3d_Mdl3 {
     uint64_t _offset;                        /* where it starts in the file */
     int64_t _index;                          /* its index in the array holding it, else 0 */
@@ -1224,7 +1294,7 @@ struct j3d_Mdl3 {
     uint32_t packet_table_offset;            /* Packet table offset, from the section start (public layout; not in the document). */
     uint32_t subpacket_offset;               /* Sub-packet location table offset, 0 when absent (public layout; not in the document). */
     uint32_t matrix_index_offset;            /* Matrix index table offset, 0 when absent (public layout; not in the document). */
-    uint32_t unknown_offset;                 /* Offset of a table of one byte per material, meaning unknown; 0 when absent (public layout; not in the document). */
+    uint32_t unknown_offset; /* Offset of a table of one byte per material, meaning unknown; 0 when absent (public layout; not in the document). */
     uint32_t index_offset;                   /* Material index table offset, 0 when absent (public layout; not in the document). */
     uint32_t name_table_offset;              /* Material name table offset, 0 when absent (public layout; not in the document). */
     uint64_t packets_at;                     /* where 'packets' starts in the file */
@@ -1257,7 +1327,9 @@ struct j3d_Mdl3Packet {
     uint32_t offset;                         /* Display list offset, from this entry (public layout; not in the document). */
     uint32_t size;                           /* Display list size in bytes, its padding to 32 included (public layout; not in the document). */
     uint64_t commands_at;                    /* where 'commands' starts in the file */
-    j3d_GxCommand *commands;                 /* The GX commands, up to the first NOP (included) that starts the padding; the rest of the padding is the tail (public layout; not in the document). */
+    j3d_GxCommand *commands;
+            /* The GX commands, up to the first NOP (included) that starts the padding; the rest of the padding is the tail (public layout; not in the
+               document). */
     uint32_t commands_count;                 /* elements in 'commands' */
     bf_bytes commands_tail;                  /* bytes of the region after 'commands' (padding) */
 };
@@ -1325,7 +1397,8 @@ struct j3d_XfIndexedCommand {
     uint16_t address;                        /* Length minus one (4 bits) and XF address (12 bits) (public GX encoding; not in the document). */
 };
 
-/* Tex1: TEX1 - Texture Data: embedded BTI headers that MAT3 references by index. The texture data locations are given by the headers (which are located directly one after another at the Header Table); several headers may point to one block of texture data.  (0xC bytes) */
+/* Tex1: TEX1 - Texture Data: embedded BTI headers that MAT3 references by index. The texture data locations are given by the headers (which are located
+   directly one after another at the Header Table); several headers may point to one block of texture data. (0xC bytes) */
 struct j3d_Tex1 {
     uint64_t _offset;                        /* where it starts in the file */
     int64_t _index;                          /* its index in the array holding it, else 0 */
@@ -1341,7 +1414,8 @@ struct j3d_Tex1 {
     j3d_NameTable names;                     /* Texture names. */
 };
 
-/* BtiHeader: A BTI texture header. The document only names BTI; this is the public layout (JSystem `ResTIMG`, `JUTTexture.h` of the JSystem decompilations). Offsets count from the header.  (0x20 bytes) */
+/* BtiHeader: A BTI texture header. The document only names BTI; this is the public layout (JSystem `ResTIMG`, `JUTTexture.h` of the JSystem decompilations).
+   Offsets count from the header. (0x20 bytes) */
 struct j3d_BtiHeader {
     uint64_t _offset;                        /* where it starts in the file */
     int64_t _index;                          /* its index in the array holding it, else 0 */

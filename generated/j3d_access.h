@@ -420,7 +420,8 @@ static inline int64_t j3d_Inf1_v_material_count(bf_ctx *c, const j3d_Inf1 *s)
     for (uint32_t i1 = 0; i1 < (uint32_t)(R->sections_count); i1++) {
         const j3d_Section *it1 = &R->sections[i1];
         (void)it1;
-        q1 = bf_add(q1, bf_add((it1->body.kind == J3D_KIND_MAT3 ? it1->body.Mat3 : &j3d_Mat3_zero)->material_count, (it1->body.kind == J3D_KIND_MATERIAL_LIST ? it1->body.MaterialList : &j3d_MaterialList_zero)->material_count));
+        q1 = bf_add(q1, bf_add((it1->body.kind == J3D_KIND_MAT3 ? it1->body.Mat3 : &j3d_Mat3_zero)->material_count, (it1->body.kind == J3D_KIND_MATERIAL_LIST
+                    ? it1->body.MaterialList : &j3d_MaterialList_zero)->material_count));
     }
     return q1;
 }
@@ -552,7 +553,11 @@ static inline int64_t j3d_Inf1_v_position_values(bf_ctx *c, const j3d_Inf1 *s)
     for (uint32_t i1 = 0; i1 < (uint32_t)(R->sections_count); i1++) {
         const j3d_Section *it1 = &R->sections[i1];
         (void)it1;
-        q1 = bf_add(q1, bf_add(bf_add(bf_add(bf_add((int64_t)(it1->body.kind == J3D_KIND_VTX1 ? it1->body.Vtx1 : &j3d_Vtx1_zero)->position.u8_values_count, (int64_t)(it1->body.kind == J3D_KIND_VTX1 ? it1->body.Vtx1 : &j3d_Vtx1_zero)->position.s8_values_count), (int64_t)(it1->body.kind == J3D_KIND_VTX1 ? it1->body.Vtx1 : &j3d_Vtx1_zero)->position.u16_values_count), (int64_t)(it1->body.kind == J3D_KIND_VTX1 ? it1->body.Vtx1 : &j3d_Vtx1_zero)->position.s16_values_count), (int64_t)(it1->body.kind == J3D_KIND_VTX1 ? it1->body.Vtx1 : &j3d_Vtx1_zero)->position.f32_values_count));
+        q1 = bf_add(q1, bf_add(bf_add(bf_add(bf_add((int64_t)(it1->body.kind == J3D_KIND_VTX1 ? it1->body.Vtx1 : &j3d_Vtx1_zero)->position.u8_values_count,
+                    (int64_t)(it1->body.kind == J3D_KIND_VTX1 ? it1->body.Vtx1 : &j3d_Vtx1_zero)->position.s8_values_count),
+                    (int64_t)(it1->body.kind == J3D_KIND_VTX1 ? it1->body.Vtx1 : &j3d_Vtx1_zero)->position.u16_values_count),
+                    (int64_t)(it1->body.kind == J3D_KIND_VTX1 ? it1->body.Vtx1 : &j3d_Vtx1_zero)->position.s16_values_count),
+                    (int64_t)(it1->body.kind == J3D_KIND_VTX1 ? it1->body.Vtx1 : &j3d_Vtx1_zero)->position.f32_values_count));
     }
     return q1;
 }
@@ -785,7 +790,8 @@ static inline int64_t j3d_VertexBuffer_v_per_entry(bf_ctx *c, const j3d_VertexBu
     const j3d_File *R = c->root;
     (void)R;
     (void)s;
-    return (int64_t)(s->_p_attr == 9 ? (bf_shr(s->_p_format, 16) == 0 ? 2 : 3) : s->_p_attr == 10 || s->_p_attr == 25 ? (bf_shr(s->_p_format, 16) == 1 ? 9 : 3) : bf_shr(s->_p_format, 16) == 0 ? 1 : 2);
+    return (int64_t)(s->_p_attr == 9 ? (bf_shr(s->_p_format, 16) == 0 ? 2 : 3) : s->_p_attr == 10 || s->_p_attr == 25 ? (bf_shr(s->_p_format, 16) == 1 ? 9 : 3)
+                     : bf_shr(s->_p_format, 16) == 0 ? 1 : 2);
 }
 
 /* VertexBuffer.data_type: The descriptor's data type. */

@@ -735,7 +735,7 @@ static void validate_Shp1(bf_vctx *v, const j3d_Shp1 *s)
     for (uint32_t i = 0; i < s->group_data_count; i++) {
         const j3d_MatrixGroupData *it = &s->group_data[i];
         if (bf_push(c, "group_data", i)) {
-            if (bf_rule_fails(v, &rule_978, it->matrix_count == 0 || bf_at_s16(c, it->weights, it->weights_count, 0) != bf_neg(1)))
+            if (bf_rule_fails(v, &rule_978, it->matrix_count == 0 || bf_at_s16(c, it->weights, it->weights_count, 0) != -1))
                 bf_rule_report(v, &rule_978, (int64_t)(it->_offset + 4), (const bf_rule_value[]){{.i = (int64_t)i}});
             bf_pop(c);
         }
@@ -757,7 +757,7 @@ static void validate_Shp1(bf_vctx *v, const j3d_Shp1 *s)
         if (bf_push(c, "group_data", i)) {
             int64_t q1 = 1;
             for (uint32_t i1 = 0; i1 < (uint32_t)(it->weights_count); i1++) {
-                if (!(it->weights[i1] == bf_neg(1) || it->weights[i1] < j3d_File_m_draw_entry_count(c, R))) { q1 = 0; break; }
+                if (!(it->weights[i1] == -1 || it->weights[i1] < j3d_File_m_draw_entry_count(c, R))) { q1 = 0; break; }
             }
             if (bf_rule_fails(v, &rule_988, q1))
                 bf_rule_report(v, &rule_988, (int64_t)(it->_offset + 4), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = j3d_File_m_draw_entry_count(c, R)}});

@@ -23,9 +23,11 @@ int j3d_view_lay_Joint(bf_ctx *c, const bf_view_doc *d, j3d_Joint_view *v, int64
 int j3d_view_lay_NameTable(bf_ctx *c, const bf_view_doc *d, j3d_NameTable_view *v, int64_t index, int deep);
 int j3d_view_lay_NameEntry(bf_ctx *c, const bf_view_doc *d, j3d_NameEntry_view *v, int64_t index, int deep, int64_t p_table_start);
 int j3d_view_lay_Shp1(bf_ctx *c, const bf_view_doc *d, j3d_Shp1_view *v, int64_t index, int deep);
-int j3d_view_lay_Shape(bf_ctx *c, const bf_view_doc *d, j3d_Shape_view *v, int64_t index, int deep, int64_t p_base, int64_t p_attribute_table, int64_t p_primitive_data, int64_t p_definitions);
+int j3d_view_lay_Shape(bf_ctx *c, const bf_view_doc *d, j3d_Shape_view *v, int64_t index, int deep, int64_t p_base, int64_t p_attribute_table,
+                       int64_t p_primitive_data, int64_t p_definitions);
 int j3d_view_lay_IndexAttribute(bf_ctx *c, const bf_view_doc *d, j3d_IndexAttribute_view *v, int64_t index, int deep);
-int j3d_view_lay_MatrixGroup(bf_ctx *c, const bf_view_doc *d, j3d_MatrixGroup_view *v, int64_t index, int deep, int64_t p_base, int64_t p_primitive_data, int64_t p_attribute_count, int64_t p_wide_mask);
+int j3d_view_lay_MatrixGroup(bf_ctx *c, const bf_view_doc *d, j3d_MatrixGroup_view *v, int64_t index, int deep, int64_t p_base, int64_t p_primitive_data,
+                             int64_t p_attribute_count, int64_t p_wide_mask);
 int j3d_view_lay_Primitive(bf_ctx *c, const bf_view_doc *d, j3d_Primitive_view *v, int64_t index, int deep, int64_t p_attribute_count, int64_t p_wide_mask);
 int j3d_view_lay_Vertex(bf_ctx *c, const bf_view_doc *d, j3d_Vertex_view *v, int64_t index, int deep, int64_t p_attribute_count, int64_t p_wide_mask);
 int j3d_view_lay_VertexIndex(bf_ctx *c, const bf_view_doc *d, j3d_VertexIndex_view *v, int64_t index, int deep, int64_t p_wide);
@@ -62,7 +64,29 @@ int j3d_view_lay_CpCommand(bf_ctx *c, const bf_view_doc *d, j3d_CpCommand_view *
 int j3d_view_lay_XfIndexedCommand(bf_ctx *c, const bf_view_doc *d, j3d_XfIndexedCommand_view *v, int64_t index, int deep);
 int j3d_view_lay_Tex1(bf_ctx *c, const bf_view_doc *d, j3d_Tex1_view *v, int64_t index, int deep);
 int j3d_view_lay_BtiHeader(bf_ctx *c, const bf_view_doc *d, j3d_BtiHeader_view *v, int64_t index, int deep);
-int j3d_view_lay_TextureImage(bf_ctx *c, const bf_view_doc *d, j3d_TextureImage_view *v, int64_t index, int deep, int64_t p_format, int64_t p_width, int64_t p_height, int64_t p_level);
+int j3d_view_lay_TextureImage(bf_ctx *c, const bf_view_doc *d, j3d_TextureImage_view *v, int64_t index, int deep, int64_t p_format, int64_t p_width,
+                              int64_t p_height, int64_t p_level);
+static int64_t j3d_Vtx1_view_v_position_at(bf_ctx *c, const j3d_Vtx1_view *v);
+static int64_t j3d_VertexFormat_view_fv_packed(bf_ctx *c, const uint8_t *v);
+static int64_t j3d_Vtx1_view_v_normal_at(bf_ctx *c, const j3d_Vtx1_view *v);
+static int64_t j3d_Vtx1_view_v_tangent_at(bf_ctx *c, const j3d_Vtx1_view *v);
+static int64_t j3d_Vtx1_view_v_color0_at(bf_ctx *c, const j3d_Vtx1_view *v);
+static int64_t j3d_Vtx1_view_v_color1_at(bf_ctx *c, const j3d_Vtx1_view *v);
+static int64_t j3d_Vtx1_view_v_texcoord0_at(bf_ctx *c, const j3d_Vtx1_view *v);
+static int64_t j3d_Vtx1_view_v_texcoord1_at(bf_ctx *c, const j3d_Vtx1_view *v);
+static int64_t j3d_Vtx1_view_v_texcoord2_at(bf_ctx *c, const j3d_Vtx1_view *v);
+static int64_t j3d_Vtx1_view_v_texcoord3_at(bf_ctx *c, const j3d_Vtx1_view *v);
+static int64_t j3d_Vtx1_view_v_texcoord4_at(bf_ctx *c, const j3d_Vtx1_view *v);
+static int64_t j3d_Vtx1_view_v_texcoord5_at(bf_ctx *c, const j3d_Vtx1_view *v);
+static int64_t j3d_Vtx1_view_v_texcoord6_at(bf_ctx *c, const j3d_Vtx1_view *v);
+static int64_t j3d_Vtx1_view_v_texcoord7_at(bf_ctx *c, const j3d_Vtx1_view *v);
+static int64_t j3d_Shape_view_v__q1(bf_ctx *c, const j3d_Shape_view *v);
+static int64_t j3d_VertexBuffer_view_v_is_color(bf_ctx *c, const j3d_VertexBuffer_view *v);
+static int64_t j3d_VertexBuffer_view_v_data_type(bf_ctx *c, const j3d_VertexBuffer_view *v);
+static int64_t j3d_VertexBuffer_view_v_per_entry(bf_ctx *c, const j3d_VertexBuffer_view *v);
+static int64_t j3d_TextureImage_view_v_tile_width(bf_ctx *c, const j3d_TextureImage_view *v);
+static int64_t j3d_TextureImage_view_v_tile_height(bf_ctx *c, const j3d_TextureImage_view *v);
+static int64_t j3d_TextureImage_view_v_tile_bytes(bf_ctx *c, const j3d_TextureImage_view *v);
 
 int j3d_view_lay_File(bf_ctx *c, const bf_view_doc *d, j3d_File_view *v, int64_t index, int deep)
 {
@@ -107,7 +131,7 @@ int j3d_view_lay_File(bf_ctx *c, const bf_view_doc *d, j3d_File_view *v, int64_t
     /* sections */
     v->sections_lim = c->end;
     {
-        int64_t n = (int64_t)bf_load_u32be((c->data + v->_offset + 12));
+        int64_t n = (int64_t)bf_load_u32be(c->data + v->_offset + 12);
         if (c->err->failed)
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -187,7 +211,7 @@ int j3d_view_lay_Section(bf_ctx *c, const bf_view_doc *d, j3d_Section_view *v, i
     /* body */
     {
         bf_mark m;
-        int64_t region = bf_sub((int64_t)bf_load_u32be((c->data + v->_offset + 4)), INT64_C(8));
+        int64_t region = bf_sub(bf_load_u32be(c->data + v->_offset + 4), 8);
         if (c->err->failed)
             return 0;
         if (region < 0)
@@ -195,7 +219,7 @@ int j3d_view_lay_Section(bf_ctx *c, const bf_view_doc *d, j3d_Section_view *v, i
         if (!bf_need(c, (uint64_t)region, "body") || !bf_seek(c, c->pos, (uint64_t)region, "body", &m))
             return 0;
         {
-            int64_t tag = (int64_t)bf_load_u32be((c->data + v->_offset + 0));
+            int64_t tag = (int64_t)bf_load_u32be(c->data + v->_offset + 0);
             if (c->err->failed)
                 return 0;
             v->body_lim = c->end;
@@ -333,8 +357,8 @@ int j3d_view_lay_Inf1(bf_ctx *c, const bf_view_doc *d, j3d_Inf1_view *v, int64_t
     /* nodes */
     {
         bf_mark m;
-        int64_t region = bf_sub((int64_t)c->end, bf_add(bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 12))));
-        int64_t at = bf_add(bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 12)));
+        int64_t region = bf_sub((int64_t)c->end, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 12)));
+        int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 12));
         if (c->err->failed)
             return 0;
         if (region < 0)
@@ -358,7 +382,7 @@ int j3d_view_lay_Inf1(bf_ctx *c, const bf_view_doc *d, j3d_Inf1_view *v, int64_t
                 if (!bf_push(c, "nodes", i) || !j3d_view_lay_SceneNode(c, d, cur, i, deep))
                     return 0;
                 bf_pop(c);
-                if (((int64_t)((int64_t)bf_load_u16be((c->data + cur->_offset + 0)) == INT64_C(0)))) {
+                if (bf_load_u16be(c->data + cur->_offset + 0) == J3D_NODE_TYPE_END) {
                     i++;
                     break;
                 }
@@ -460,8 +484,8 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
     /* formats */
     {
         bf_mark m;
-        int64_t region = bf_sub((int64_t)c->end, bf_add(bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 0))));
-        int64_t at = bf_add(bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 0)));
+        int64_t region = bf_sub((int64_t)c->end, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 0)));
+        int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 0));
         if (c->err->failed)
             return 0;
         if (region < 0)
@@ -485,7 +509,7 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
                 if (!bf_push(c, "formats", i) || !j3d_view_lay_VertexFormat(c, d, cur, i, deep))
                     return 0;
                 bf_pop(c);
-                if (((int64_t)((int64_t)bf_load_u32be((c->data + cur->_offset + 0)) == INT64_C(255)))) {
+                if (bf_load_u32be(c->data + cur->_offset + 0) == J3D_VERTEX_ATTRIBUTE_LIST_END) {
                     i++;
                     break;
                 }
@@ -497,12 +521,18 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
         bf_restore(c, &m);
     }
     /* position */
-    if (((int64_t)((int64_t)bf_load_u32be((c->data + v->_offset + 4)) != INT64_C(0)))) {
+    if (bf_load_u32be(c->data + v->_offset + 4) != 0) {
         v->has_position = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 8)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 12)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 16)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 20)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 24)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 28)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 32)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 36)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 40)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 44)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 48)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 52)), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), INT64_C(8)))))))))))))), (int64_t)bf_load_u32be((c->data + v->_offset + 4)));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 4)));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 8), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 12),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 16), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 20),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 24), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 28),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52),
+                                    bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))))))))), bf_load_u32be(c->data + v->_offset + 4));
+            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 4));
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -516,7 +546,8 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
             if (!deep) {
             } else {
                 j3d_VertexBuffer_view e_position;
-                if (!bf_push(c, "position", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_position, 0, deep, INT64_C(9), (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(0))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 0)) == INT64_C(9))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(1))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 0)) == INT64_C(9))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(2))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 0)) == INT64_C(9))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(3))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 0)) == INT64_C(9))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(4))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 0)) == INT64_C(9))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(5))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 0)) == INT64_C(9))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(6))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 0)) == INT64_C(9))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(7))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 0)) == INT64_C(9))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(8))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 0)) == INT64_C(9))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(9))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 0)) == INT64_C(9))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(10))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 0)) == INT64_C(9))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(11))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 0)) == INT64_C(9))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(12))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 0)) == INT64_C(9))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(13))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 0)) == INT64_C(9))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 12)[0]) : bf_neg(INT64_C(1))))))))))))))))))
+                if (!bf_push(c, "position", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_position, 0, deep, INT64_C(9), j3d_Vtx1_view_v_position_at(c, v) < 0 ? -1
+                    : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_position_at(c, v)))))
                     return 0;
                 bf_pop(c);
             }
@@ -524,12 +555,18 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
         }
     }
     /* normal */
-    if (((int64_t)((int64_t)bf_load_u32be((c->data + v->_offset + 8)) != INT64_C(0)))) {
+    if (bf_load_u32be(c->data + v->_offset + 8) != 0) {
         v->has_normal = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 12)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 16)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 20)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 24)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 28)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 32)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 36)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 40)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 44)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 48)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 52)), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), INT64_C(8))))))))))))), (int64_t)bf_load_u32be((c->data + v->_offset + 8)));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 8)));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 12), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 16),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 20), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 24),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 28), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)))))))))))),
+                                    bf_load_u32be(c->data + v->_offset + 8));
+            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 8));
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -543,7 +580,8 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
             if (!deep) {
             } else {
                 j3d_VertexBuffer_view e_normal;
-                if (!bf_push(c, "normal", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_normal, 0, deep, INT64_C(10), (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(0))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 0)) == INT64_C(10))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(1))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 0)) == INT64_C(10))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(2))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 0)) == INT64_C(10))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(3))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 0)) == INT64_C(10))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(4))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 0)) == INT64_C(10))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(5))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 0)) == INT64_C(10))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(6))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 0)) == INT64_C(10))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(7))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 0)) == INT64_C(10))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(8))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 0)) == INT64_C(10))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(9))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 0)) == INT64_C(10))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(10))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 0)) == INT64_C(10))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(11))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 0)) == INT64_C(10))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(12))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 0)) == INT64_C(10))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(13))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 0)) == INT64_C(10))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 12)[0]) : bf_neg(INT64_C(1))))))))))))))))))
+                if (!bf_push(c, "normal", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_normal, 0, deep, INT64_C(10), j3d_Vtx1_view_v_normal_at(c, v) < 0 ? -1
+                    : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_normal_at(c, v)))))
                     return 0;
                 bf_pop(c);
             }
@@ -551,12 +589,17 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
         }
     }
     /* tangent */
-    if (((int64_t)((int64_t)bf_load_u32be((c->data + v->_offset + 12)) != INT64_C(0)))) {
+    if (bf_load_u32be(c->data + v->_offset + 12) != 0) {
         v->has_tangent = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 16)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 20)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 24)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 28)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 32)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 36)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 40)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 44)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 48)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 52)), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), INT64_C(8)))))))))))), (int64_t)bf_load_u32be((c->data + v->_offset + 12)));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 12)));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 16), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 20),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 24), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 28),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52),
+                                    bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))))))), bf_load_u32be(c->data + v->_offset + 12));
+            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 12));
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -570,7 +613,8 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
             if (!deep) {
             } else {
                 j3d_VertexBuffer_view e_tangent;
-                if (!bf_push(c, "tangent", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_tangent, 0, deep, INT64_C(25), (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(0))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 0)) == INT64_C(25))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(1))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 0)) == INT64_C(25))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(2))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 0)) == INT64_C(25))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(3))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 0)) == INT64_C(25))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(4))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 0)) == INT64_C(25))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(5))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 0)) == INT64_C(25))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(6))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 0)) == INT64_C(25))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(7))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 0)) == INT64_C(25))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(8))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 0)) == INT64_C(25))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(9))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 0)) == INT64_C(25))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(10))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 0)) == INT64_C(25))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(11))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 0)) == INT64_C(25))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(12))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 0)) == INT64_C(25))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(13))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 0)) == INT64_C(25))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 12)[0]) : bf_neg(INT64_C(1))))))))))))))))))
+                if (!bf_push(c, "tangent", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_tangent, 0, deep, INT64_C(25), j3d_Vtx1_view_v_tangent_at(c, v) < 0 ? -1
+                    : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_tangent_at(c, v)))))
                     return 0;
                 bf_pop(c);
             }
@@ -578,12 +622,17 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
         }
     }
     /* color0 */
-    if (((int64_t)((int64_t)bf_load_u32be((c->data + v->_offset + 16)) != INT64_C(0)))) {
+    if (bf_load_u32be(c->data + v->_offset + 16) != 0) {
         v->has_color0 = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 20)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 24)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 28)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 32)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 36)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 40)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 44)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 48)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 52)), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), INT64_C(8))))))))))), (int64_t)bf_load_u32be((c->data + v->_offset + 16)));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 16)));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 20), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 24),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 28), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)))))))))),
+                                    bf_load_u32be(c->data + v->_offset + 16));
+            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 16));
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -597,7 +646,8 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
             if (!deep) {
             } else {
                 j3d_VertexBuffer_view e_color0;
-                if (!bf_push(c, "color0", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_color0, 0, deep, INT64_C(11), (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(0))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 0)) == INT64_C(11))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(1))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 0)) == INT64_C(11))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(2))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 0)) == INT64_C(11))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(3))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 0)) == INT64_C(11))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(4))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 0)) == INT64_C(11))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(5))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 0)) == INT64_C(11))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(6))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 0)) == INT64_C(11))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(7))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 0)) == INT64_C(11))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(8))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 0)) == INT64_C(11))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(9))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 0)) == INT64_C(11))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(10))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 0)) == INT64_C(11))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(11))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 0)) == INT64_C(11))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(12))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 0)) == INT64_C(11))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(13))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 0)) == INT64_C(11))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 12)[0]) : bf_neg(INT64_C(1))))))))))))))))))
+                if (!bf_push(c, "color0", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_color0, 0, deep, INT64_C(11), j3d_Vtx1_view_v_color0_at(c, v) < 0 ? -1
+                    : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_color0_at(c, v)))))
                     return 0;
                 bf_pop(c);
             }
@@ -605,12 +655,16 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
         }
     }
     /* color1 */
-    if (((int64_t)((int64_t)bf_load_u32be((c->data + v->_offset + 20)) != INT64_C(0)))) {
+    if (bf_load_u32be(c->data + v->_offset + 20) != 0) {
         v->has_color1 = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 24)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 28)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 32)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 36)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 40)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 44)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 48)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 52)), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), INT64_C(8)))))))))), (int64_t)bf_load_u32be((c->data + v->_offset + 20)));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 20)));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 24), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 28),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52),
+                                    bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))))), bf_load_u32be(c->data + v->_offset + 20));
+            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 20));
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -624,7 +678,8 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
             if (!deep) {
             } else {
                 j3d_VertexBuffer_view e_color1;
-                if (!bf_push(c, "color1", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_color1, 0, deep, INT64_C(12), (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(0))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 0)) == INT64_C(12))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(1))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 0)) == INT64_C(12))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(2))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 0)) == INT64_C(12))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(3))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 0)) == INT64_C(12))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(4))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 0)) == INT64_C(12))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(5))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 0)) == INT64_C(12))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(6))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 0)) == INT64_C(12))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(7))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 0)) == INT64_C(12))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(8))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 0)) == INT64_C(12))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(9))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 0)) == INT64_C(12))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(10))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 0)) == INT64_C(12))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(11))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 0)) == INT64_C(12))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(12))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 0)) == INT64_C(12))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(13))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 0)) == INT64_C(12))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 12)[0]) : bf_neg(INT64_C(1))))))))))))))))))
+                if (!bf_push(c, "color1", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_color1, 0, deep, INT64_C(12), j3d_Vtx1_view_v_color1_at(c, v) < 0 ? -1
+                    : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_color1_at(c, v)))))
                     return 0;
                 bf_pop(c);
             }
@@ -632,12 +687,16 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
         }
     }
     /* texcoord0 */
-    if (((int64_t)((int64_t)bf_load_u32be((c->data + v->_offset + 24)) != INT64_C(0)))) {
+    if (bf_load_u32be(c->data + v->_offset + 24) != 0) {
         v->has_texcoord0 = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 28)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 32)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 36)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 40)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 44)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 48)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 52)), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), INT64_C(8))))))))), (int64_t)bf_load_u32be((c->data + v->_offset + 24)));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 24)));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 28), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)))))))),
+                                    bf_load_u32be(c->data + v->_offset + 24));
+            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 24));
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -651,7 +710,9 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
             if (!deep) {
             } else {
                 j3d_VertexBuffer_view e_texcoord0;
-                if (!bf_push(c, "texcoord0", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord0, 0, deep, INT64_C(13), (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(0))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 0)) == INT64_C(13))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(1))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 0)) == INT64_C(13))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(2))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 0)) == INT64_C(13))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(3))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 0)) == INT64_C(13))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(4))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 0)) == INT64_C(13))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(5))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 0)) == INT64_C(13))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(6))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 0)) == INT64_C(13))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(7))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 0)) == INT64_C(13))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(8))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 0)) == INT64_C(13))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(9))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 0)) == INT64_C(13))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(10))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 0)) == INT64_C(13))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(11))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 0)) == INT64_C(13))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(12))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 0)) == INT64_C(13))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(13))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 0)) == INT64_C(13))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 12)[0]) : bf_neg(INT64_C(1))))))))))))))))))
+                if (!bf_push(c, "texcoord0", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord0, 0, deep, INT64_C(13), j3d_Vtx1_view_v_texcoord0_at(c, v) < 0
+                    ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count,
+                    j3d_Vtx1_view_v_texcoord0_at(c, v)))))
                     return 0;
                 bf_pop(c);
             }
@@ -659,12 +720,15 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
         }
     }
     /* texcoord1 */
-    if (((int64_t)((int64_t)bf_load_u32be((c->data + v->_offset + 28)) != INT64_C(0)))) {
+    if (bf_load_u32be(c->data + v->_offset + 28) != 0) {
         v->has_texcoord1 = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 32)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 36)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 40)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 44)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 48)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 52)), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), INT64_C(8)))))))), (int64_t)bf_load_u32be((c->data + v->_offset + 28)));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 28)));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52),
+                                    bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))), bf_load_u32be(c->data + v->_offset + 28));
+            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 28));
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -678,7 +742,9 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
             if (!deep) {
             } else {
                 j3d_VertexBuffer_view e_texcoord1;
-                if (!bf_push(c, "texcoord1", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord1, 0, deep, INT64_C(14), (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(0))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 0)) == INT64_C(14))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(1))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 0)) == INT64_C(14))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(2))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 0)) == INT64_C(14))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(3))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 0)) == INT64_C(14))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(4))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 0)) == INT64_C(14))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(5))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 0)) == INT64_C(14))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(6))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 0)) == INT64_C(14))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(7))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 0)) == INT64_C(14))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(8))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 0)) == INT64_C(14))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(9))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 0)) == INT64_C(14))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(10))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 0)) == INT64_C(14))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(11))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 0)) == INT64_C(14))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(12))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 0)) == INT64_C(14))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(13))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 0)) == INT64_C(14))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 12)[0]) : bf_neg(INT64_C(1))))))))))))))))))
+                if (!bf_push(c, "texcoord1", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord1, 0, deep, INT64_C(14), j3d_Vtx1_view_v_texcoord1_at(c, v) < 0
+                    ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count,
+                    j3d_Vtx1_view_v_texcoord1_at(c, v)))))
                     return 0;
                 bf_pop(c);
             }
@@ -686,12 +752,15 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
         }
     }
     /* texcoord2 */
-    if (((int64_t)((int64_t)bf_load_u32be((c->data + v->_offset + 32)) != INT64_C(0)))) {
+    if (bf_load_u32be(c->data + v->_offset + 32) != 0) {
         v->has_texcoord2 = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 36)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 40)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 44)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 48)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 52)), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), INT64_C(8))))))), (int64_t)bf_load_u32be((c->data + v->_offset + 32)));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 32)));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)))))),
+                                    bf_load_u32be(c->data + v->_offset + 32));
+            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 32));
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -705,7 +774,9 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
             if (!deep) {
             } else {
                 j3d_VertexBuffer_view e_texcoord2;
-                if (!bf_push(c, "texcoord2", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord2, 0, deep, INT64_C(15), (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(0))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 0)) == INT64_C(15))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(1))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 0)) == INT64_C(15))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(2))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 0)) == INT64_C(15))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(3))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 0)) == INT64_C(15))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(4))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 0)) == INT64_C(15))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(5))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 0)) == INT64_C(15))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(6))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 0)) == INT64_C(15))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(7))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 0)) == INT64_C(15))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(8))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 0)) == INT64_C(15))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(9))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 0)) == INT64_C(15))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(10))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 0)) == INT64_C(15))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(11))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 0)) == INT64_C(15))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(12))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 0)) == INT64_C(15))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(13))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 0)) == INT64_C(15))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 12)[0]) : bf_neg(INT64_C(1))))))))))))))))))
+                if (!bf_push(c, "texcoord2", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord2, 0, deep, INT64_C(15), j3d_Vtx1_view_v_texcoord2_at(c, v) < 0
+                    ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count,
+                    j3d_Vtx1_view_v_texcoord2_at(c, v)))))
                     return 0;
                 bf_pop(c);
             }
@@ -713,12 +784,14 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
         }
     }
     /* texcoord3 */
-    if (((int64_t)((int64_t)bf_load_u32be((c->data + v->_offset + 36)) != INT64_C(0)))) {
+    if (bf_load_u32be(c->data + v->_offset + 36) != 0) {
         v->has_texcoord3 = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 40)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 44)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 48)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 52)), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), INT64_C(8)))))), (int64_t)bf_load_u32be((c->data + v->_offset + 36)));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 36)));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52),
+                                    bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))), bf_load_u32be(c->data + v->_offset + 36));
+            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 36));
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -732,7 +805,9 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
             if (!deep) {
             } else {
                 j3d_VertexBuffer_view e_texcoord3;
-                if (!bf_push(c, "texcoord3", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord3, 0, deep, INT64_C(16), (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(0))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 0)) == INT64_C(16))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(1))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 0)) == INT64_C(16))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(2))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 0)) == INT64_C(16))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(3))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 0)) == INT64_C(16))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(4))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 0)) == INT64_C(16))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(5))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 0)) == INT64_C(16))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(6))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 0)) == INT64_C(16))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(7))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 0)) == INT64_C(16))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(8))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 0)) == INT64_C(16))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(9))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 0)) == INT64_C(16))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(10))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 0)) == INT64_C(16))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(11))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 0)) == INT64_C(16))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(12))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 0)) == INT64_C(16))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(13))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 0)) == INT64_C(16))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 12)[0]) : bf_neg(INT64_C(1))))))))))))))))))
+                if (!bf_push(c, "texcoord3", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord3, 0, deep, INT64_C(16), j3d_Vtx1_view_v_texcoord3_at(c, v) < 0
+                    ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count,
+                    j3d_Vtx1_view_v_texcoord3_at(c, v)))))
                     return 0;
                 bf_pop(c);
             }
@@ -740,12 +815,14 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
         }
     }
     /* texcoord4 */
-    if (((int64_t)((int64_t)bf_load_u32be((c->data + v->_offset + 40)) != INT64_C(0)))) {
+    if (bf_load_u32be(c->data + v->_offset + 40) != 0) {
         v->has_texcoord4 = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 44)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 48)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 52)), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), INT64_C(8))))), (int64_t)bf_load_u32be((c->data + v->_offset + 40)));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 40)));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)))),
+                                    bf_load_u32be(c->data + v->_offset + 40));
+            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 40));
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -759,7 +836,9 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
             if (!deep) {
             } else {
                 j3d_VertexBuffer_view e_texcoord4;
-                if (!bf_push(c, "texcoord4", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord4, 0, deep, INT64_C(17), (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(0))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 0)) == INT64_C(17))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(1))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 0)) == INT64_C(17))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(2))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 0)) == INT64_C(17))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(3))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 0)) == INT64_C(17))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(4))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 0)) == INT64_C(17))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(5))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 0)) == INT64_C(17))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(6))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 0)) == INT64_C(17))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(7))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 0)) == INT64_C(17))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(8))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 0)) == INT64_C(17))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(9))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 0)) == INT64_C(17))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(10))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 0)) == INT64_C(17))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(11))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 0)) == INT64_C(17))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(12))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 0)) == INT64_C(17))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(13))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 0)) == INT64_C(17))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 12)[0]) : bf_neg(INT64_C(1))))))))))))))))))
+                if (!bf_push(c, "texcoord4", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord4, 0, deep, INT64_C(17), j3d_Vtx1_view_v_texcoord4_at(c, v) < 0
+                    ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count,
+                    j3d_Vtx1_view_v_texcoord4_at(c, v)))))
                     return 0;
                 bf_pop(c);
             }
@@ -767,12 +846,13 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
         }
     }
     /* texcoord5 */
-    if (((int64_t)((int64_t)bf_load_u32be((c->data + v->_offset + 44)) != INT64_C(0)))) {
+    if (bf_load_u32be(c->data + v->_offset + 44) != 0) {
         v->has_texcoord5 = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 48)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 52)), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), INT64_C(8)))), (int64_t)bf_load_u32be((c->data + v->_offset + 44)));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 44)));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52),
+                                    bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))), bf_load_u32be(c->data + v->_offset + 44));
+            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 44));
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -786,7 +866,9 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
             if (!deep) {
             } else {
                 j3d_VertexBuffer_view e_texcoord5;
-                if (!bf_push(c, "texcoord5", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord5, 0, deep, INT64_C(18), (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(0))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 0)) == INT64_C(18))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(1))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 0)) == INT64_C(18))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(2))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 0)) == INT64_C(18))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(3))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 0)) == INT64_C(18))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(4))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 0)) == INT64_C(18))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(5))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 0)) == INT64_C(18))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(6))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 0)) == INT64_C(18))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(7))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 0)) == INT64_C(18))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(8))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 0)) == INT64_C(18))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(9))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 0)) == INT64_C(18))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(10))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 0)) == INT64_C(18))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(11))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 0)) == INT64_C(18))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(12))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 0)) == INT64_C(18))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(13))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 0)) == INT64_C(18))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 12)[0]) : bf_neg(INT64_C(1))))))))))))))))))
+                if (!bf_push(c, "texcoord5", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord5, 0, deep, INT64_C(18), j3d_Vtx1_view_v_texcoord5_at(c, v) < 0
+                    ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count,
+                    j3d_Vtx1_view_v_texcoord5_at(c, v)))))
                     return 0;
                 bf_pop(c);
             }
@@ -794,12 +876,13 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
         }
     }
     /* texcoord6 */
-    if (((int64_t)((int64_t)bf_load_u32be((c->data + v->_offset + 48)) != INT64_C(0)))) {
+    if (bf_load_u32be(c->data + v->_offset + 48) != 0) {
         v->has_texcoord6 = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 52)), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), INT64_C(8))), (int64_t)bf_load_u32be((c->data + v->_offset + 48)));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 48)));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)),
+                                    bf_load_u32be(c->data + v->_offset + 48));
+            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 48));
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -813,7 +896,9 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
             if (!deep) {
             } else {
                 j3d_VertexBuffer_view e_texcoord6;
-                if (!bf_push(c, "texcoord6", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord6, 0, deep, INT64_C(19), (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(0))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 0)) == INT64_C(19))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(1))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 0)) == INT64_C(19))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(2))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 0)) == INT64_C(19))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(3))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 0)) == INT64_C(19))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(4))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 0)) == INT64_C(19))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(5))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 0)) == INT64_C(19))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(6))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 0)) == INT64_C(19))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(7))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 0)) == INT64_C(19))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(8))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 0)) == INT64_C(19))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(9))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 0)) == INT64_C(19))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(10))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 0)) == INT64_C(19))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(11))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 0)) == INT64_C(19))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(12))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 0)) == INT64_C(19))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(13))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 0)) == INT64_C(19))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 12)[0]) : bf_neg(INT64_C(1))))))))))))))))))
+                if (!bf_push(c, "texcoord6", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord6, 0, deep, INT64_C(19), j3d_Vtx1_view_v_texcoord6_at(c, v) < 0
+                    ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count,
+                    j3d_Vtx1_view_v_texcoord6_at(c, v)))))
                     return 0;
                 bf_pop(c);
             }
@@ -821,12 +906,12 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
         }
     }
     /* texcoord7 */
-    if (((int64_t)((int64_t)bf_load_u32be((c->data + v->_offset + 52)) != INT64_C(0)))) {
+    if (bf_load_u32be(c->data + v->_offset + 52) != 0) {
         v->has_texcoord7 = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 52)));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 52)));
+            int64_t region = bf_sub(bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8), bf_load_u32be(c->data + v->_offset + 52));
+            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 52));
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -840,7 +925,9 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
             if (!deep) {
             } else {
                 j3d_VertexBuffer_view e_texcoord7;
-                if (!bf_push(c, "texcoord7", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord7, 0, deep, INT64_C(20), (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(0))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 0)) == INT64_C(20))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(1))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 0)) == INT64_C(20))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(2))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 0)) == INT64_C(20))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(3))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 0)) == INT64_C(20))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(4))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 0)) == INT64_C(20))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(5))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 0)) == INT64_C(20))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(6))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 0)) == INT64_C(20))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(7))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 0)) == INT64_C(20))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(8))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 0)) == INT64_C(20))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(9))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 0)) == INT64_C(20))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(10))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 0)) == INT64_C(20))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(11))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 0)) == INT64_C(20))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(12))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 0)) == INT64_C(20))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(13))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 0)) == INT64_C(20))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 12)[0]) : bf_neg(INT64_C(1))))))))))))))))))
+                if (!bf_push(c, "texcoord7", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord7, 0, deep, INT64_C(20), j3d_Vtx1_view_v_texcoord7_at(c, v) < 0
+                    ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count,
+                    j3d_Vtx1_view_v_texcoord7_at(c, v)))))
                     return 0;
                 bf_pop(c);
             }
@@ -920,17 +1007,18 @@ int j3d_view_lay_VertexBuffer(bf_ctx *c, const bf_view_doc *d, j3d_VertexBuffer_
         bf_restore(c, &m);
     }
     /* u8_values */
-    if (((int64_t)(((int64_t)(((int64_t)(((int64_t)(v->_p_format >= INT64_C(0))) && ((int64_t)(v->_p_attr != INT64_C(11))))) && ((int64_t)(v->_p_attr != INT64_C(12))))) && ((int64_t)((bf_shr(v->_p_format, INT64_C(8)) & INT64_C(255)) == INT64_C(0)))))) {
+    if (v->_p_format >= 0 && !j3d_VertexBuffer_view_v_is_color(c, v) && j3d_VertexBuffer_view_v_data_type(c, v) == 0) {
         v->has_u8_values = 1;
         {
             static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-            int64_t unit = (((int64_t)(v->_p_attr == INT64_C(9))) ? (((int64_t)(bf_shr(v->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(2) : INT64_C(3)) : (((int64_t)(((int64_t)(v->_p_attr == INT64_C(10))) || ((int64_t)(v->_p_attr == INT64_C(25))))) ? (((int64_t)(bf_shr(v->_p_format, INT64_C(16)) == INT64_C(1))) ? INT64_C(9) : INT64_C(3)) : (((int64_t)(bf_shr(v->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(1) : INT64_C(2))));
+            int64_t unit = j3d_VertexBuffer_view_v_per_entry(c, v);
             if (c->err->failed)
                 return 0;
             size_t padded_end = c->end;
             c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
             {
-                int64_t n = bf_mul(bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), (((int64_t)(v->_p_attr == INT64_C(9))) ? (((int64_t)(bf_shr(v->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(2) : INT64_C(3)) : (((int64_t)(((int64_t)(v->_p_attr == INT64_C(10))) || ((int64_t)(v->_p_attr == INT64_C(25))))) ? (((int64_t)(bf_shr(v->_p_format, INT64_C(16)) == INT64_C(1))) ? INT64_C(9) : INT64_C(3)) : (((int64_t)(bf_shr(v->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(1) : INT64_C(2))))), (((int64_t)(v->_p_attr == INT64_C(9))) ? (((int64_t)(bf_shr(v->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(2) : INT64_C(3)) : (((int64_t)(((int64_t)(v->_p_attr == INT64_C(10))) || ((int64_t)(v->_p_attr == INT64_C(25))))) ? (((int64_t)(bf_shr(v->_p_format, INT64_C(16)) == INT64_C(1))) ? INT64_C(9) : INT64_C(3)) : (((int64_t)(bf_shr(v->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(1) : INT64_C(2)))));
+                int64_t n = bf_mul(bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), j3d_VertexBuffer_view_v_per_entry(c, v)),
+                                   j3d_VertexBuffer_view_v_per_entry(c, v));
                 if (c->err->failed)
                     return 0;
                 if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -944,18 +1032,19 @@ int j3d_view_lay_VertexBuffer(bf_ctx *c, const bf_view_doc *d, j3d_VertexBuffer_
         }
     }
     /* s8_values */
-    if (((int64_t)(((int64_t)(((int64_t)(((int64_t)(v->_p_format >= INT64_C(0))) && ((int64_t)(v->_p_attr != INT64_C(11))))) && ((int64_t)(v->_p_attr != INT64_C(12))))) && ((int64_t)((bf_shr(v->_p_format, INT64_C(8)) & INT64_C(255)) == INT64_C(1)))))) {
+    if (v->_p_format >= 0 && !j3d_VertexBuffer_view_v_is_color(c, v) && j3d_VertexBuffer_view_v_data_type(c, v) == 1) {
         v->has_s8_values = 1;
         v->s8_values_at = c->pos;
         {
             static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-            int64_t unit = (((int64_t)(v->_p_attr == INT64_C(9))) ? (((int64_t)(bf_shr(v->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(2) : INT64_C(3)) : (((int64_t)(((int64_t)(v->_p_attr == INT64_C(10))) || ((int64_t)(v->_p_attr == INT64_C(25))))) ? (((int64_t)(bf_shr(v->_p_format, INT64_C(16)) == INT64_C(1))) ? INT64_C(9) : INT64_C(3)) : (((int64_t)(bf_shr(v->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(1) : INT64_C(2))));
+            int64_t unit = j3d_VertexBuffer_view_v_per_entry(c, v);
             if (c->err->failed)
                 return 0;
             size_t padded_end = c->end;
             c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
             {
-                int64_t n = bf_mul(bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), (((int64_t)(v->_p_attr == INT64_C(9))) ? (((int64_t)(bf_shr(v->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(2) : INT64_C(3)) : (((int64_t)(((int64_t)(v->_p_attr == INT64_C(10))) || ((int64_t)(v->_p_attr == INT64_C(25))))) ? (((int64_t)(bf_shr(v->_p_format, INT64_C(16)) == INT64_C(1))) ? INT64_C(9) : INT64_C(3)) : (((int64_t)(bf_shr(v->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(1) : INT64_C(2))))), (((int64_t)(v->_p_attr == INT64_C(9))) ? (((int64_t)(bf_shr(v->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(2) : INT64_C(3)) : (((int64_t)(((int64_t)(v->_p_attr == INT64_C(10))) || ((int64_t)(v->_p_attr == INT64_C(25))))) ? (((int64_t)(bf_shr(v->_p_format, INT64_C(16)) == INT64_C(1))) ? INT64_C(9) : INT64_C(3)) : (((int64_t)(bf_shr(v->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(1) : INT64_C(2)))));
+                int64_t n = bf_mul(bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), j3d_VertexBuffer_view_v_per_entry(c, v)),
+                                   j3d_VertexBuffer_view_v_per_entry(c, v));
                 if (c->err->failed)
                     return 0;
                 if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -969,18 +1058,19 @@ int j3d_view_lay_VertexBuffer(bf_ctx *c, const bf_view_doc *d, j3d_VertexBuffer_
         }
     }
     /* u16_values */
-    if (((int64_t)(((int64_t)(((int64_t)(((int64_t)(v->_p_format >= INT64_C(0))) && ((int64_t)(v->_p_attr != INT64_C(11))))) && ((int64_t)(v->_p_attr != INT64_C(12))))) && ((int64_t)((bf_shr(v->_p_format, INT64_C(8)) & INT64_C(255)) == INT64_C(2)))))) {
+    if (v->_p_format >= 0 && !j3d_VertexBuffer_view_v_is_color(c, v) && j3d_VertexBuffer_view_v_data_type(c, v) == 2) {
         v->has_u16_values = 1;
         v->u16_values_at = c->pos;
         {
             static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-            int64_t unit = bf_mul(INT64_C(2), (((int64_t)(v->_p_attr == INT64_C(9))) ? (((int64_t)(bf_shr(v->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(2) : INT64_C(3)) : (((int64_t)(((int64_t)(v->_p_attr == INT64_C(10))) || ((int64_t)(v->_p_attr == INT64_C(25))))) ? (((int64_t)(bf_shr(v->_p_format, INT64_C(16)) == INT64_C(1))) ? INT64_C(9) : INT64_C(3)) : (((int64_t)(bf_shr(v->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(1) : INT64_C(2)))));
+            int64_t unit = bf_mul(2, j3d_VertexBuffer_view_v_per_entry(c, v));
             if (c->err->failed)
                 return 0;
             size_t padded_end = c->end;
             c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
             {
-                int64_t n = bf_mul(bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), bf_mul(INT64_C(2), (((int64_t)(v->_p_attr == INT64_C(9))) ? (((int64_t)(bf_shr(v->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(2) : INT64_C(3)) : (((int64_t)(((int64_t)(v->_p_attr == INT64_C(10))) || ((int64_t)(v->_p_attr == INT64_C(25))))) ? (((int64_t)(bf_shr(v->_p_format, INT64_C(16)) == INT64_C(1))) ? INT64_C(9) : INT64_C(3)) : (((int64_t)(bf_shr(v->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(1) : INT64_C(2)))))), (((int64_t)(v->_p_attr == INT64_C(9))) ? (((int64_t)(bf_shr(v->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(2) : INT64_C(3)) : (((int64_t)(((int64_t)(v->_p_attr == INT64_C(10))) || ((int64_t)(v->_p_attr == INT64_C(25))))) ? (((int64_t)(bf_shr(v->_p_format, INT64_C(16)) == INT64_C(1))) ? INT64_C(9) : INT64_C(3)) : (((int64_t)(bf_shr(v->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(1) : INT64_C(2)))));
+                int64_t n = bf_mul(bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), bf_mul(2, j3d_VertexBuffer_view_v_per_entry(c, v))),
+                                   j3d_VertexBuffer_view_v_per_entry(c, v));
                 if (c->err->failed)
                     return 0;
                 if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -994,18 +1084,19 @@ int j3d_view_lay_VertexBuffer(bf_ctx *c, const bf_view_doc *d, j3d_VertexBuffer_
         }
     }
     /* s16_values */
-    if (((int64_t)(((int64_t)(((int64_t)(((int64_t)(v->_p_format >= INT64_C(0))) && ((int64_t)(v->_p_attr != INT64_C(11))))) && ((int64_t)(v->_p_attr != INT64_C(12))))) && ((int64_t)((bf_shr(v->_p_format, INT64_C(8)) & INT64_C(255)) == INT64_C(3)))))) {
+    if (v->_p_format >= 0 && !j3d_VertexBuffer_view_v_is_color(c, v) && j3d_VertexBuffer_view_v_data_type(c, v) == 3) {
         v->has_s16_values = 1;
         v->s16_values_at = c->pos;
         {
             static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-            int64_t unit = bf_mul(INT64_C(2), (((int64_t)(v->_p_attr == INT64_C(9))) ? (((int64_t)(bf_shr(v->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(2) : INT64_C(3)) : (((int64_t)(((int64_t)(v->_p_attr == INT64_C(10))) || ((int64_t)(v->_p_attr == INT64_C(25))))) ? (((int64_t)(bf_shr(v->_p_format, INT64_C(16)) == INT64_C(1))) ? INT64_C(9) : INT64_C(3)) : (((int64_t)(bf_shr(v->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(1) : INT64_C(2)))));
+            int64_t unit = bf_mul(2, j3d_VertexBuffer_view_v_per_entry(c, v));
             if (c->err->failed)
                 return 0;
             size_t padded_end = c->end;
             c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
             {
-                int64_t n = bf_mul(bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), bf_mul(INT64_C(2), (((int64_t)(v->_p_attr == INT64_C(9))) ? (((int64_t)(bf_shr(v->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(2) : INT64_C(3)) : (((int64_t)(((int64_t)(v->_p_attr == INT64_C(10))) || ((int64_t)(v->_p_attr == INT64_C(25))))) ? (((int64_t)(bf_shr(v->_p_format, INT64_C(16)) == INT64_C(1))) ? INT64_C(9) : INT64_C(3)) : (((int64_t)(bf_shr(v->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(1) : INT64_C(2)))))), (((int64_t)(v->_p_attr == INT64_C(9))) ? (((int64_t)(bf_shr(v->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(2) : INT64_C(3)) : (((int64_t)(((int64_t)(v->_p_attr == INT64_C(10))) || ((int64_t)(v->_p_attr == INT64_C(25))))) ? (((int64_t)(bf_shr(v->_p_format, INT64_C(16)) == INT64_C(1))) ? INT64_C(9) : INT64_C(3)) : (((int64_t)(bf_shr(v->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(1) : INT64_C(2)))));
+                int64_t n = bf_mul(bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), bf_mul(2, j3d_VertexBuffer_view_v_per_entry(c, v))),
+                                   j3d_VertexBuffer_view_v_per_entry(c, v));
                 if (c->err->failed)
                     return 0;
                 if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -1019,18 +1110,19 @@ int j3d_view_lay_VertexBuffer(bf_ctx *c, const bf_view_doc *d, j3d_VertexBuffer_
         }
     }
     /* f32_values */
-    if (((int64_t)(((int64_t)(((int64_t)(((int64_t)(v->_p_format >= INT64_C(0))) && ((int64_t)(v->_p_attr != INT64_C(11))))) && ((int64_t)(v->_p_attr != INT64_C(12))))) && ((int64_t)((bf_shr(v->_p_format, INT64_C(8)) & INT64_C(255)) == INT64_C(4)))))) {
+    if (v->_p_format >= 0 && !j3d_VertexBuffer_view_v_is_color(c, v) && j3d_VertexBuffer_view_v_data_type(c, v) == 4) {
         v->has_f32_values = 1;
         v->f32_values_at = c->pos;
         {
             static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-            int64_t unit = bf_mul(INT64_C(4), (((int64_t)(v->_p_attr == INT64_C(9))) ? (((int64_t)(bf_shr(v->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(2) : INT64_C(3)) : (((int64_t)(((int64_t)(v->_p_attr == INT64_C(10))) || ((int64_t)(v->_p_attr == INT64_C(25))))) ? (((int64_t)(bf_shr(v->_p_format, INT64_C(16)) == INT64_C(1))) ? INT64_C(9) : INT64_C(3)) : (((int64_t)(bf_shr(v->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(1) : INT64_C(2)))));
+            int64_t unit = bf_mul(4, j3d_VertexBuffer_view_v_per_entry(c, v));
             if (c->err->failed)
                 return 0;
             size_t padded_end = c->end;
             c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
             {
-                int64_t n = bf_mul(bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), bf_mul(INT64_C(4), (((int64_t)(v->_p_attr == INT64_C(9))) ? (((int64_t)(bf_shr(v->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(2) : INT64_C(3)) : (((int64_t)(((int64_t)(v->_p_attr == INT64_C(10))) || ((int64_t)(v->_p_attr == INT64_C(25))))) ? (((int64_t)(bf_shr(v->_p_format, INT64_C(16)) == INT64_C(1))) ? INT64_C(9) : INT64_C(3)) : (((int64_t)(bf_shr(v->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(1) : INT64_C(2)))))), (((int64_t)(v->_p_attr == INT64_C(9))) ? (((int64_t)(bf_shr(v->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(2) : INT64_C(3)) : (((int64_t)(((int64_t)(v->_p_attr == INT64_C(10))) || ((int64_t)(v->_p_attr == INT64_C(25))))) ? (((int64_t)(bf_shr(v->_p_format, INT64_C(16)) == INT64_C(1))) ? INT64_C(9) : INT64_C(3)) : (((int64_t)(bf_shr(v->_p_format, INT64_C(16)) == INT64_C(0))) ? INT64_C(1) : INT64_C(2)))));
+                int64_t n = bf_mul(bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), bf_mul(4, j3d_VertexBuffer_view_v_per_entry(c, v))),
+                                   j3d_VertexBuffer_view_v_per_entry(c, v));
                 if (c->err->failed)
                     return 0;
                 if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -1044,7 +1136,8 @@ int j3d_view_lay_VertexBuffer(bf_ctx *c, const bf_view_doc *d, j3d_VertexBuffer_
         }
     }
     /* colors16 */
-    if (((int64_t)(((int64_t)(((int64_t)(v->_p_format >= INT64_C(0))) && ((int64_t)(((int64_t)(v->_p_attr == INT64_C(11))) || ((int64_t)(v->_p_attr == INT64_C(12))))))) && ((int64_t)(((int64_t)((bf_shr(v->_p_format, INT64_C(8)) & INT64_C(255)) == INT64_C(0))) || ((int64_t)((bf_shr(v->_p_format, INT64_C(8)) & INT64_C(255)) == INT64_C(3)))))))) {
+    if (v->_p_format >= 0 && j3d_VertexBuffer_view_v_is_color(c, v)
+        && (j3d_VertexBuffer_view_v_data_type(c, v) == 0 || j3d_VertexBuffer_view_v_data_type(c, v) == 3)) {
         v->has_colors16 = 1;
         v->colors16_at = c->pos;
         {
@@ -1055,7 +1148,7 @@ int j3d_view_lay_VertexBuffer(bf_ctx *c, const bf_view_doc *d, j3d_VertexBuffer_
             size_t padded_end = c->end;
             c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
             {
-                int64_t n = bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), INT64_C(2));
+                int64_t n = bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), 2);
                 if (c->err->failed)
                     return 0;
                 if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -1069,7 +1162,8 @@ int j3d_view_lay_VertexBuffer(bf_ctx *c, const bf_view_doc *d, j3d_VertexBuffer_
         }
     }
     /* colors24 */
-    if (((int64_t)(((int64_t)(((int64_t)(v->_p_format >= INT64_C(0))) && ((int64_t)(((int64_t)(v->_p_attr == INT64_C(11))) || ((int64_t)(v->_p_attr == INT64_C(12))))))) && ((int64_t)(((int64_t)((bf_shr(v->_p_format, INT64_C(8)) & INT64_C(255)) == INT64_C(1))) || ((int64_t)((bf_shr(v->_p_format, INT64_C(8)) & INT64_C(255)) == INT64_C(4)))))))) {
+    if (v->_p_format >= 0 && j3d_VertexBuffer_view_v_is_color(c, v)
+        && (j3d_VertexBuffer_view_v_data_type(c, v) == 1 || j3d_VertexBuffer_view_v_data_type(c, v) == 4)) {
         v->has_colors24 = 1;
         v->colors24_at = c->pos;
         {
@@ -1080,7 +1174,7 @@ int j3d_view_lay_VertexBuffer(bf_ctx *c, const bf_view_doc *d, j3d_VertexBuffer_
             size_t padded_end = c->end;
             c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
             {
-                int64_t n = bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), INT64_C(3));
+                int64_t n = bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), 3);
                 if (c->err->failed)
                     return 0;
                 if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -1094,7 +1188,8 @@ int j3d_view_lay_VertexBuffer(bf_ctx *c, const bf_view_doc *d, j3d_VertexBuffer_
         }
     }
     /* colors32 */
-    if (((int64_t)(((int64_t)(((int64_t)(v->_p_format >= INT64_C(0))) && ((int64_t)(((int64_t)(v->_p_attr == INT64_C(11))) || ((int64_t)(v->_p_attr == INT64_C(12))))))) && ((int64_t)(((int64_t)((bf_shr(v->_p_format, INT64_C(8)) & INT64_C(255)) == INT64_C(2))) || ((int64_t)((bf_shr(v->_p_format, INT64_C(8)) & INT64_C(255)) == INT64_C(5)))))))) {
+    if (v->_p_format >= 0 && j3d_VertexBuffer_view_v_is_color(c, v)
+        && (j3d_VertexBuffer_view_v_data_type(c, v) == 2 || j3d_VertexBuffer_view_v_data_type(c, v) == 5)) {
         v->has_colors32 = 1;
         v->colors32_at = c->pos;
         {
@@ -1105,7 +1200,7 @@ int j3d_view_lay_VertexBuffer(bf_ctx *c, const bf_view_doc *d, j3d_VertexBuffer_
             size_t padded_end = c->end;
             c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
             {
-                int64_t n = bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), INT64_C(4));
+                int64_t n = bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), 4);
                 if (c->err->failed)
                     return 0;
                 if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -1157,7 +1252,7 @@ int j3d_view_lay_Evp1(bf_ctx *c, const bf_view_doc *d, j3d_Evp1_view *v, int64_t
     /* sizes */
     {
         bf_mark m;
-        int64_t at = bf_add(bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 4)));
+        int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 4));
         if (c->err->failed)
             return 0;
         if (at < 0)
@@ -1166,7 +1261,7 @@ int j3d_view_lay_Evp1(bf_ctx *c, const bf_view_doc *d, j3d_Evp1_view *v, int64_t
             return 0;
         v->sizes_at = c->pos;
         {
-            int64_t n = (int64_t)bf_load_u16be((c->data + v->_offset + 0));
+            int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
             if (c->err->failed)
                 return 0;
             if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -1181,7 +1276,7 @@ int j3d_view_lay_Evp1(bf_ctx *c, const bf_view_doc *d, j3d_Evp1_view *v, int64_t
     /* joint_indices */
     {
         bf_mark m;
-        int64_t at = bf_add(bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 8)));
+        int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 8));
         if (c->err->failed)
             return 0;
         if (at < 0)
@@ -1191,7 +1286,7 @@ int j3d_view_lay_Evp1(bf_ctx *c, const bf_view_doc *d, j3d_Evp1_view *v, int64_t
         v->joint_indices_at = c->pos;
         v->joint_indices_lim = c->end;
         {
-            int64_t n = (int64_t)bf_load_u16be((c->data + v->_offset + 0));
+            int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
             if (c->err->failed)
                 return 0;
             if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -1204,7 +1299,8 @@ int j3d_view_lay_Evp1(bf_ctx *c, const bf_view_doc *d, j3d_Evp1_view *v, int64_t
                 j3d_EnvelopeJoints_view *cur = &e[i & 1];
                 const j3d_EnvelopeJoints_view *prev = i ? &e[(i - 1) & 1] : NULL;
                 (void)prev;
-                if (!bf_push(c, "joint_indices", i) || !j3d_view_lay_EnvelopeJoints(c, d, cur, i, deep, (int64_t)bf_view_elem(c, (c->data + v->sizes_at), 1, (uint64_t)(v->sizes_count), (int64_t)i)[0]))
+                if (!bf_push(c, "joint_indices", i)
+                    || !j3d_view_lay_EnvelopeJoints(c, d, cur, i, deep, (int64_t)(bf_view_elem(c, c->data + v->sizes_at, 1, v->sizes_count, (int64_t)i))[0]))
                     return 0;
                 bf_pop(c);
             }
@@ -1214,7 +1310,7 @@ int j3d_view_lay_Evp1(bf_ctx *c, const bf_view_doc *d, j3d_Evp1_view *v, int64_t
     /* weights */
     {
         bf_mark m;
-        int64_t at = bf_add(bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 12)));
+        int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 12));
         if (c->err->failed)
             return 0;
         if (at < 0)
@@ -1224,7 +1320,7 @@ int j3d_view_lay_Evp1(bf_ctx *c, const bf_view_doc *d, j3d_Evp1_view *v, int64_t
         v->weights_at = c->pos;
         v->weights_lim = c->end;
         {
-            int64_t n = (int64_t)bf_load_u16be((c->data + v->_offset + 0));
+            int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
             if (c->err->failed)
                 return 0;
             if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -1237,7 +1333,8 @@ int j3d_view_lay_Evp1(bf_ctx *c, const bf_view_doc *d, j3d_Evp1_view *v, int64_t
                 j3d_EnvelopeWeights_view *cur = &e[i & 1];
                 const j3d_EnvelopeWeights_view *prev = i ? &e[(i - 1) & 1] : NULL;
                 (void)prev;
-                if (!bf_push(c, "weights", i) || !j3d_view_lay_EnvelopeWeights(c, d, cur, i, deep, (int64_t)bf_view_elem(c, (c->data + v->sizes_at), 1, (uint64_t)(v->sizes_count), (int64_t)i)[0]))
+                if (!bf_push(c, "weights", i)
+                    || !j3d_view_lay_EnvelopeWeights(c, d, cur, i, deep, (int64_t)(bf_view_elem(c, c->data + v->sizes_at, 1, v->sizes_count, (int64_t)i))[0]))
                     return 0;
                 bf_pop(c);
             }
@@ -1245,12 +1342,12 @@ int j3d_view_lay_Evp1(bf_ctx *c, const bf_view_doc *d, j3d_Evp1_view *v, int64_t
         bf_restore(c, &m);
     }
     /* inverse_bind_matrices */
-    if (((int64_t)((int64_t)bf_load_u32be((c->data + v->_offset + 16)) != INT64_C(0)))) {
+    if (bf_load_u32be(c->data + v->_offset + 16) != 0) {
         v->has_inverse_bind_matrices = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub((int64_t)c->end, bf_add(bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 16))));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 16)));
+            int64_t region = bf_sub((int64_t)c->end, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 16)));
+            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 16));
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -1262,7 +1359,7 @@ int j3d_view_lay_Evp1(bf_ctx *c, const bf_view_doc *d, j3d_Evp1_view *v, int64_t
             v->inverse_bind_matrices_at = c->pos;
             v->inverse_bind_matrices_lim = c->end;
             {
-                int64_t n = bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), INT64_C(48));
+                int64_t n = bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), 48);
                 if (c->err->failed)
                     return 0;
                 if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -1391,7 +1488,7 @@ int j3d_view_lay_Drw1(bf_ctx *c, const bf_view_doc *d, j3d_Drw1_view *v, int64_t
     /* types */
     {
         bf_mark m;
-        int64_t at = bf_add(bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 4)));
+        int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 4));
         if (c->err->failed)
             return 0;
         if (at < 0)
@@ -1400,7 +1497,7 @@ int j3d_view_lay_Drw1(bf_ctx *c, const bf_view_doc *d, j3d_Drw1_view *v, int64_t
             return 0;
         v->types_at = c->pos;
         {
-            int64_t n = (int64_t)bf_load_u16be((c->data + v->_offset + 0));
+            int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
             if (c->err->failed)
                 return 0;
             if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -1415,7 +1512,7 @@ int j3d_view_lay_Drw1(bf_ctx *c, const bf_view_doc *d, j3d_Drw1_view *v, int64_t
     /* ids */
     {
         bf_mark m;
-        int64_t at = bf_add(bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 8)));
+        int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 8));
         if (c->err->failed)
             return 0;
         if (at < 0)
@@ -1424,7 +1521,7 @@ int j3d_view_lay_Drw1(bf_ctx *c, const bf_view_doc *d, j3d_Drw1_view *v, int64_t
             return 0;
         v->ids_at = c->pos;
         {
-            int64_t n = (int64_t)bf_load_u16be((c->data + v->_offset + 0));
+            int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
             if (c->err->failed)
                 return 0;
             if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -1471,7 +1568,7 @@ int j3d_view_lay_Jnt1(bf_ctx *c, const bf_view_doc *d, j3d_Jnt1_view *v, int64_t
     /* joints */
     {
         bf_mark m;
-        int64_t at = bf_add(bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 4)));
+        int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 4));
         if (c->err->failed)
             return 0;
         if (at < 0)
@@ -1481,7 +1578,7 @@ int j3d_view_lay_Jnt1(bf_ctx *c, const bf_view_doc *d, j3d_Jnt1_view *v, int64_t
         v->joints_at = c->pos;
         v->joints_lim = c->end;
         {
-            int64_t n = (int64_t)bf_load_u16be((c->data + v->_offset + 0));
+            int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
             if (c->err->failed)
                 return 0;
             if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -1498,7 +1595,7 @@ int j3d_view_lay_Jnt1(bf_ctx *c, const bf_view_doc *d, j3d_Jnt1_view *v, int64_t
     /* remap */
     {
         bf_mark m;
-        int64_t at = bf_add(bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 8)));
+        int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 8));
         if (c->err->failed)
             return 0;
         if (at < 0)
@@ -1507,7 +1604,7 @@ int j3d_view_lay_Jnt1(bf_ctx *c, const bf_view_doc *d, j3d_Jnt1_view *v, int64_t
             return 0;
         v->remap_at = c->pos;
         {
-            int64_t n = (int64_t)bf_load_u16be((c->data + v->_offset + 0));
+            int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
             if (c->err->failed)
                 return 0;
             if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -1520,11 +1617,11 @@ int j3d_view_lay_Jnt1(bf_ctx *c, const bf_view_doc *d, j3d_Jnt1_view *v, int64_t
         bf_restore(c, &m);
     }
     /* names */
-    if (((int64_t)((int64_t)bf_load_u32be((c->data + v->_offset + 12)) != INT64_C(0)))) {
+    if (bf_load_u32be(c->data + v->_offset + 12) != 0) {
         v->has_names = 1;
         {
             bf_mark m;
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 12)));
+            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 12));
             if (c->err->failed)
                 return 0;
             if (at < 0)
@@ -1658,7 +1755,7 @@ int j3d_view_lay_NameTable(bf_ctx *c, const bf_view_doc *d, j3d_NameTable_view *
     /* entries */
     v->entries_lim = c->end;
     {
-        int64_t n = (int64_t)bf_load_u16be((c->data + v->_offset + 0));
+        int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
         if (c->err->failed)
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -1703,7 +1800,7 @@ int j3d_view_lay_NameEntry(bf_ctx *c, const bf_view_doc *d, j3d_NameEntry_view *
     /* name */
     {
         bf_mark m;
-        int64_t at = bf_add(v->_p_table_start, (int64_t)bf_load_u16be((c->data + v->_offset + 2)));
+        int64_t at = bf_add(v->_p_table_start, bf_load_u16be(c->data + v->_offset + 2));
         if (c->err->failed)
             return 0;
         if (at < 0)
@@ -1773,7 +1870,7 @@ int j3d_view_lay_Shp1(bf_ctx *c, const bf_view_doc *d, j3d_Shp1_view *v, int64_t
     /* shapes */
     {
         bf_mark m;
-        int64_t at = bf_add(bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 4)));
+        int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 4));
         if (c->err->failed)
             return 0;
         if (at < 0)
@@ -1783,7 +1880,7 @@ int j3d_view_lay_Shp1(bf_ctx *c, const bf_view_doc *d, j3d_Shp1_view *v, int64_t
         v->shapes_at = c->pos;
         v->shapes_lim = c->end;
         {
-            int64_t n = (int64_t)bf_load_u16be((c->data + v->_offset + 0));
+            int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
             if (c->err->failed)
                 return 0;
             if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -1798,7 +1895,9 @@ int j3d_view_lay_Shp1(bf_ctx *c, const bf_view_doc *d, j3d_Shp1_view *v, int64_t
             } else {
                 j3d_Shape_view e;
                 for (int64_t i = 0; i < n; i++) {
-                    if (!bf_push(c, "shapes", i) || !j3d_view_lay_Shape(c, d, &e, i, deep, bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 16)), (int64_t)bf_load_u32be((c->data + v->_offset + 24)), (int64_t)bf_load_u32be((c->data + v->_offset + 32))))
+                    if (!bf_push(c, "shapes", i) || !j3d_view_lay_Shape(c, d, &e, i, deep, bf_sub((int64_t)v->_offset, 8),
+                        (int64_t)bf_load_u32be(c->data + v->_offset + 16), (int64_t)bf_load_u32be(c->data + v->_offset + 24),
+                        (int64_t)bf_load_u32be(c->data + v->_offset + 32)))
                         return 0;
                     bf_pop(c);
                 }
@@ -1809,7 +1908,7 @@ int j3d_view_lay_Shp1(bf_ctx *c, const bf_view_doc *d, j3d_Shp1_view *v, int64_t
     /* remap */
     {
         bf_mark m;
-        int64_t at = bf_add(bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 8)));
+        int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 8));
         if (c->err->failed)
             return 0;
         if (at < 0)
@@ -1818,7 +1917,7 @@ int j3d_view_lay_Shp1(bf_ctx *c, const bf_view_doc *d, j3d_Shp1_view *v, int64_t
             return 0;
         v->remap_at = c->pos;
         {
-            int64_t n = (int64_t)bf_load_u16be((c->data + v->_offset + 0));
+            int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
             if (c->err->failed)
                 return 0;
             if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -1831,11 +1930,11 @@ int j3d_view_lay_Shp1(bf_ctx *c, const bf_view_doc *d, j3d_Shp1_view *v, int64_t
         bf_restore(c, &m);
     }
     /* names */
-    if (((int64_t)((int64_t)bf_load_u32be((c->data + v->_offset + 12)) != INT64_C(0)))) {
+    if (bf_load_u32be(c->data + v->_offset + 12) != 0) {
         v->has_names = 1;
         {
             bf_mark m;
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 12)));
+            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 12));
             if (c->err->failed)
                 return 0;
             if (at < 0)
@@ -1857,7 +1956,7 @@ int j3d_view_lay_Shp1(bf_ctx *c, const bf_view_doc *d, j3d_Shp1_view *v, int64_t
     /* group_data */
     {
         bf_mark m;
-        int64_t at = bf_add(bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 28)));
+        int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 28));
         if (c->err->failed)
             return 0;
         if (at < 0)
@@ -1867,7 +1966,7 @@ int j3d_view_lay_Shp1(bf_ctx *c, const bf_view_doc *d, j3d_Shp1_view *v, int64_t
         v->group_data_at = c->pos;
         v->group_data_lim = c->end;
         {
-            int64_t n = bf_div(c, bf_sub((int64_t)bf_load_u32be((c->data + v->_offset + 32)), (int64_t)bf_load_u32be((c->data + v->_offset + 28))), INT64_C(8));
+            int64_t n = bf_div(c, bf_sub(bf_load_u32be(c->data + v->_offset + 32), bf_load_u32be(c->data + v->_offset + 28)), 8);
             if (c->err->failed)
                 return 0;
             if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -1882,7 +1981,8 @@ int j3d_view_lay_Shp1(bf_ctx *c, const bf_view_doc *d, j3d_Shp1_view *v, int64_t
             } else {
                 j3d_MatrixGroupData_view e;
                 for (int64_t i = 0; i < n; i++) {
-                    if (!bf_push(c, "group_data", i) || !j3d_view_lay_MatrixGroupData(c, d, &e, i, deep, bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 20))))
+                    if (!bf_push(c, "group_data", i)
+                        || !j3d_view_lay_MatrixGroupData(c, d, &e, i, deep, bf_sub((int64_t)v->_offset, 8), (int64_t)bf_load_u32be(c->data + v->_offset + 20)))
                         return 0;
                     bf_pop(c);
                 }
@@ -1894,7 +1994,8 @@ int j3d_view_lay_Shp1(bf_ctx *c, const bf_view_doc *d, j3d_Shp1_view *v, int64_t
     return 1;
 }
 
-int j3d_view_lay_Shape(bf_ctx *c, const bf_view_doc *d, j3d_Shape_view *v, int64_t index, int deep, int64_t p_base, int64_t p_attribute_table, int64_t p_primitive_data, int64_t p_definitions)
+int j3d_view_lay_Shape(bf_ctx *c, const bf_view_doc *d, j3d_Shape_view *v, int64_t index, int deep, int64_t p_base, int64_t p_attribute_table,
+                       int64_t p_primitive_data, int64_t p_definitions)
 {
     memset(v, 0, sizeof *v);
     v->_doc = d;
@@ -1965,7 +2066,7 @@ int j3d_view_lay_Shape(bf_ctx *c, const bf_view_doc *d, j3d_Shape_view *v, int64
     /* attributes */
     {
         bf_mark m;
-        int64_t at = bf_add(bf_add(v->_p_base, v->_p_attribute_table), (int64_t)bf_load_u16be((c->data + v->_offset + 4)));
+        int64_t at = bf_add(bf_add(v->_p_base, v->_p_attribute_table), bf_load_u16be(c->data + v->_offset + 4));
         if (c->err->failed)
             return 0;
         if (at < 0)
@@ -1987,7 +2088,7 @@ int j3d_view_lay_Shape(bf_ctx *c, const bf_view_doc *d, j3d_Shape_view *v, int64
                 if (!bf_push(c, "attributes", i) || !j3d_view_lay_IndexAttribute(c, d, cur, i, deep))
                     return 0;
                 bf_pop(c);
-                if (((int64_t)((int64_t)bf_load_u32be((c->data + cur->_offset + 0)) == INT64_C(255)))) {
+                if (bf_load_u32be(c->data + cur->_offset + 0) == J3D_SHAPE_ATTRIBUTE_LIST_END) {
                     i++;
                     break;
                 }
@@ -2001,7 +2102,7 @@ int j3d_view_lay_Shape(bf_ctx *c, const bf_view_doc *d, j3d_Shape_view *v, int64
     /* groups */
     {
         bf_mark m;
-        int64_t at = bf_add(bf_add(v->_p_base, v->_p_definitions), bf_mul(INT64_C(8), (int64_t)bf_load_u16be((c->data + v->_offset + 8))));
+        int64_t at = bf_add(bf_add(v->_p_base, v->_p_definitions), bf_mul(8, bf_load_u16be(c->data + v->_offset + 8)));
         if (c->err->failed)
             return 0;
         if (at < 0)
@@ -2011,7 +2112,7 @@ int j3d_view_lay_Shape(bf_ctx *c, const bf_view_doc *d, j3d_Shape_view *v, int64
         v->groups_at = c->pos;
         v->groups_lim = c->end;
         {
-            int64_t n = (int64_t)bf_load_u16be((c->data + v->_offset + 2));
+            int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 2);
             if (c->err->failed)
                 return 0;
             if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -2026,7 +2127,8 @@ int j3d_view_lay_Shape(bf_ctx *c, const bf_view_doc *d, j3d_Shape_view *v, int64
             } else {
                 j3d_MatrixGroup_view e;
                 for (int64_t i = 0; i < n; i++) {
-                    if (!bf_push(c, "groups", i) || !j3d_view_lay_MatrixGroup(c, d, &e, i, deep, v->_p_base, v->_p_primitive_data, bf_sub((int64_t)v->attributes_count, INT64_C(1)), ((((((((((((((((((((((((((((int64_t)(((int64_t)((int64_t)v->attributes_count > INT64_C(0))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->attributes_at), 8, (uint64_t)(v->attributes_count), INT64_C(0)) + 4)) == INT64_C(3))))) ? INT64_C(1) : INT64_C(0)) | (((int64_t)(((int64_t)((int64_t)v->attributes_count > INT64_C(1))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->attributes_at), 8, (uint64_t)(v->attributes_count), INT64_C(1)) + 4)) == INT64_C(3))))) ? INT64_C(2) : INT64_C(0))) | (((int64_t)(((int64_t)((int64_t)v->attributes_count > INT64_C(2))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->attributes_at), 8, (uint64_t)(v->attributes_count), INT64_C(2)) + 4)) == INT64_C(3))))) ? INT64_C(4) : INT64_C(0))) | (((int64_t)(((int64_t)((int64_t)v->attributes_count > INT64_C(3))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->attributes_at), 8, (uint64_t)(v->attributes_count), INT64_C(3)) + 4)) == INT64_C(3))))) ? INT64_C(8) : INT64_C(0))) | (((int64_t)(((int64_t)((int64_t)v->attributes_count > INT64_C(4))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->attributes_at), 8, (uint64_t)(v->attributes_count), INT64_C(4)) + 4)) == INT64_C(3))))) ? INT64_C(16) : INT64_C(0))) | (((int64_t)(((int64_t)((int64_t)v->attributes_count > INT64_C(5))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->attributes_at), 8, (uint64_t)(v->attributes_count), INT64_C(5)) + 4)) == INT64_C(3))))) ? INT64_C(32) : INT64_C(0))) | (((int64_t)(((int64_t)((int64_t)v->attributes_count > INT64_C(6))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->attributes_at), 8, (uint64_t)(v->attributes_count), INT64_C(6)) + 4)) == INT64_C(3))))) ? INT64_C(64) : INT64_C(0))) | (((int64_t)(((int64_t)((int64_t)v->attributes_count > INT64_C(7))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->attributes_at), 8, (uint64_t)(v->attributes_count), INT64_C(7)) + 4)) == INT64_C(3))))) ? INT64_C(128) : INT64_C(0))) | (((int64_t)(((int64_t)((int64_t)v->attributes_count > INT64_C(8))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->attributes_at), 8, (uint64_t)(v->attributes_count), INT64_C(8)) + 4)) == INT64_C(3))))) ? INT64_C(256) : INT64_C(0))) | (((int64_t)(((int64_t)((int64_t)v->attributes_count > INT64_C(9))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->attributes_at), 8, (uint64_t)(v->attributes_count), INT64_C(9)) + 4)) == INT64_C(3))))) ? INT64_C(512) : INT64_C(0))) | (((int64_t)(((int64_t)((int64_t)v->attributes_count > INT64_C(10))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->attributes_at), 8, (uint64_t)(v->attributes_count), INT64_C(10)) + 4)) == INT64_C(3))))) ? INT64_C(1024) : INT64_C(0))) | (((int64_t)(((int64_t)((int64_t)v->attributes_count > INT64_C(11))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->attributes_at), 8, (uint64_t)(v->attributes_count), INT64_C(11)) + 4)) == INT64_C(3))))) ? INT64_C(2048) : INT64_C(0))) | (((int64_t)(((int64_t)((int64_t)v->attributes_count > INT64_C(12))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->attributes_at), 8, (uint64_t)(v->attributes_count), INT64_C(12)) + 4)) == INT64_C(3))))) ? INT64_C(4096) : INT64_C(0))) | (((int64_t)(((int64_t)((int64_t)v->attributes_count > INT64_C(13))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->attributes_at), 8, (uint64_t)(v->attributes_count), INT64_C(13)) + 4)) == INT64_C(3))))) ? INT64_C(8192) : INT64_C(0))) | (((int64_t)(((int64_t)((int64_t)v->attributes_count > INT64_C(14))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->attributes_at), 8, (uint64_t)(v->attributes_count), INT64_C(14)) + 4)) == INT64_C(3))))) ? INT64_C(16384) : INT64_C(0))) | (((int64_t)(((int64_t)((int64_t)v->attributes_count > INT64_C(15))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->attributes_at), 8, (uint64_t)(v->attributes_count), INT64_C(15)) + 4)) == INT64_C(3))))) ? INT64_C(32768) : INT64_C(0))) | (((int64_t)(((int64_t)((int64_t)v->attributes_count > INT64_C(16))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->attributes_at), 8, (uint64_t)(v->attributes_count), INT64_C(16)) + 4)) == INT64_C(3))))) ? INT64_C(65536) : INT64_C(0))) | (((int64_t)(((int64_t)((int64_t)v->attributes_count > INT64_C(17))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->attributes_at), 8, (uint64_t)(v->attributes_count), INT64_C(17)) + 4)) == INT64_C(3))))) ? INT64_C(131072) : INT64_C(0))) | (((int64_t)(((int64_t)((int64_t)v->attributes_count > INT64_C(18))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->attributes_at), 8, (uint64_t)(v->attributes_count), INT64_C(18)) + 4)) == INT64_C(3))))) ? INT64_C(262144) : INT64_C(0))) | (((int64_t)(((int64_t)((int64_t)v->attributes_count > INT64_C(19))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->attributes_at), 8, (uint64_t)(v->attributes_count), INT64_C(19)) + 4)) == INT64_C(3))))) ? INT64_C(524288) : INT64_C(0))) | (((int64_t)(((int64_t)((int64_t)v->attributes_count > INT64_C(20))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->attributes_at), 8, (uint64_t)(v->attributes_count), INT64_C(20)) + 4)) == INT64_C(3))))) ? INT64_C(1048576) : INT64_C(0))) | (((int64_t)(((int64_t)((int64_t)v->attributes_count > INT64_C(21))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->attributes_at), 8, (uint64_t)(v->attributes_count), INT64_C(21)) + 4)) == INT64_C(3))))) ? INT64_C(2097152) : INT64_C(0))) | (((int64_t)(((int64_t)((int64_t)v->attributes_count > INT64_C(22))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->attributes_at), 8, (uint64_t)(v->attributes_count), INT64_C(22)) + 4)) == INT64_C(3))))) ? INT64_C(4194304) : INT64_C(0))) | (((int64_t)(((int64_t)((int64_t)v->attributes_count > INT64_C(23))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->attributes_at), 8, (uint64_t)(v->attributes_count), INT64_C(23)) + 4)) == INT64_C(3))))) ? INT64_C(8388608) : INT64_C(0))) | (((int64_t)(((int64_t)((int64_t)v->attributes_count > INT64_C(24))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->attributes_at), 8, (uint64_t)(v->attributes_count), INT64_C(24)) + 4)) == INT64_C(3))))) ? INT64_C(16777216) : INT64_C(0))) | (((int64_t)(((int64_t)((int64_t)v->attributes_count > INT64_C(25))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->attributes_at), 8, (uint64_t)(v->attributes_count), INT64_C(25)) + 4)) == INT64_C(3))))) ? INT64_C(33554432) : INT64_C(0)))))
+                    if (!bf_push(c, "groups", i) || !j3d_view_lay_MatrixGroup(c, d, &e, i, deep, v->_p_base, v->_p_primitive_data,
+                        bf_sub((int64_t)v->attributes_count, 1), j3d_Shape_view_v__q1(c, v)))
                         return 0;
                     bf_pop(c);
                 }
@@ -2058,7 +2160,8 @@ int j3d_view_lay_IndexAttribute(bf_ctx *c, const bf_view_doc *d, j3d_IndexAttrib
     return 1;
 }
 
-int j3d_view_lay_MatrixGroup(bf_ctx *c, const bf_view_doc *d, j3d_MatrixGroup_view *v, int64_t index, int deep, int64_t p_base, int64_t p_primitive_data, int64_t p_attribute_count, int64_t p_wide_mask)
+int j3d_view_lay_MatrixGroup(bf_ctx *c, const bf_view_doc *d, j3d_MatrixGroup_view *v, int64_t index, int deep, int64_t p_base, int64_t p_primitive_data,
+                             int64_t p_attribute_count, int64_t p_wide_mask)
 {
     memset(v, 0, sizeof *v);
     v->_doc = d;
@@ -2079,12 +2182,12 @@ int j3d_view_lay_MatrixGroup(bf_ctx *c, const bf_view_doc *d, j3d_MatrixGroup_vi
         return 0;
     c->pos += 4;
     /* primitives */
-    if (((int64_t)((int64_t)bf_load_u32be((c->data + v->_offset + 0)) > INT64_C(0)))) {
+    if (bf_load_u32be(c->data + v->_offset + 0) > 0) {
         v->has_primitives = 1;
         {
             bf_mark m;
-            int64_t region = (int64_t)bf_load_u32be((c->data + v->_offset + 0));
-            int64_t at = bf_add(bf_add(v->_p_base, v->_p_primitive_data), (int64_t)bf_load_u32be((c->data + v->_offset + 4)));
+            int64_t region = (int64_t)bf_load_u32be(c->data + v->_offset + 0);
+            int64_t at = bf_add(bf_add(v->_p_base, v->_p_primitive_data), bf_load_u32be(c->data + v->_offset + 4));
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -2108,7 +2211,7 @@ int j3d_view_lay_MatrixGroup(bf_ctx *c, const bf_view_doc *d, j3d_MatrixGroup_vi
                     if (!bf_push(c, "primitives", i) || !j3d_view_lay_Primitive(c, d, cur, i, deep, v->_p_attribute_count, v->_p_wide_mask))
                         return 0;
                     bf_pop(c);
-                    if (((int64_t)(((int64_t)((int64_t)(c->data + cur->_offset + 0)[0] == INT64_C(0))) || ((int64_t)((int64_t)c->pos >= (int64_t)c->end))))) {
+                    if (c->data[cur->_offset + 0] == J3D_PRIMITIVE_TYPE_PADDING || (int64_t)c->pos >= (int64_t)c->end) {
                         i++;
                         break;
                     }
@@ -2139,19 +2242,19 @@ int j3d_view_lay_Primitive(bf_ctx *c, const bf_view_doc *d, j3d_Primitive_view *
         return 0;
     c->pos += 1;
     /* vertex_count */
-    if (((int64_t)((int64_t)(c->data + v->_offset + 0)[0] != INT64_C(0)))) {
+    if (c->data[v->_offset + 0] != J3D_PRIMITIVE_TYPE_PADDING) {
         v->has_vertex_count = 1;
         if (!bf_need(c, 2, "vertex_count"))
             return 0;
         c->pos += 2;
     }
     /* vertices */
-    if (((int64_t)((int64_t)(c->data + v->_offset + 0)[0] != INT64_C(0)))) {
+    if (c->data[v->_offset + 0] != J3D_PRIMITIVE_TYPE_PADDING) {
         v->has_vertices = 1;
         v->vertices_at = c->pos;
         v->vertices_lim = c->end;
         {
-            int64_t n = (v->has_vertex_count ? (int64_t)bf_load_u16be((c->data + v->_offset + 1)) : 0);
+            int64_t n = (int64_t)(v->has_vertex_count ? bf_load_u16be(c->data + v->_offset + 1) : 0);
             if (c->err->failed)
                 return 0;
             if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -2200,7 +2303,7 @@ int j3d_view_lay_Vertex(bf_ctx *c, const bf_view_doc *d, j3d_Vertex_view *v, int
             j3d_VertexIndex_view *cur = &e[i & 1];
             const j3d_VertexIndex_view *prev = i ? &e[(i - 1) & 1] : NULL;
             (void)prev;
-            if (!bf_push(c, "indices", i) || !j3d_view_lay_VertexIndex(c, d, cur, i, deep, (bf_shr(v->_p_wide_mask, (int64_t)i) & INT64_C(1))))
+            if (!bf_push(c, "indices", i) || !j3d_view_lay_VertexIndex(c, d, cur, i, deep, bf_shr(v->_p_wide_mask, (int64_t)i) & 1))
                 return 0;
             bf_pop(c);
         }
@@ -2219,14 +2322,14 @@ int j3d_view_lay_VertexIndex(bf_ctx *c, const bf_view_doc *d, j3d_VertexIndex_vi
     (void)deep;
     v->_p_wide = p_wide;
     /* index8 */
-    if (((int64_t)(v->_p_wide == INT64_C(0)))) {
+    if (v->_p_wide == 0) {
         v->has_index8 = 1;
         if (!bf_need(c, 1, "index8"))
             return 0;
         c->pos += 1;
     }
     /* index16 */
-    if (((int64_t)(v->_p_wide != INT64_C(0)))) {
+    if (v->_p_wide != 0) {
         v->has_index16 = 1;
         v->index16_at = c->pos;
         if (!bf_need(c, 2, "index16"))
@@ -2262,7 +2365,7 @@ int j3d_view_lay_MatrixGroupData(bf_ctx *c, const bf_view_doc *d, j3d_MatrixGrou
     /* weights */
     {
         bf_mark m;
-        int64_t at = bf_add(bf_add(v->_p_base, v->_p_weight_table), bf_mul(INT64_C(2), (int64_t)bf_load_u32be((c->data + v->_offset + 4))));
+        int64_t at = bf_add(bf_add(v->_p_base, v->_p_weight_table), bf_mul(2, bf_load_u32be(c->data + v->_offset + 4)));
         if (c->err->failed)
             return 0;
         if (at < 0)
@@ -2271,7 +2374,7 @@ int j3d_view_lay_MatrixGroupData(bf_ctx *c, const bf_view_doc *d, j3d_MatrixGrou
             return 0;
         v->weights_at = c->pos;
         {
-            int64_t n = (int64_t)bf_load_u16be((c->data + v->_offset + 2));
+            int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 2);
             if (c->err->failed)
                 return 0;
             if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -2454,7 +2557,7 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
     /* remap */
     {
         bf_mark m;
-        int64_t at = bf_add(bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 8)));
+        int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 8));
         if (c->err->failed)
             return 0;
         if (at < 0)
@@ -2463,7 +2566,7 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
             return 0;
         v->remap_at = c->pos;
         {
-            int64_t n = (int64_t)bf_load_u16be((c->data + v->_offset + 0));
+            int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
             if (c->err->failed)
                 return 0;
             if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -2476,11 +2579,11 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         bf_restore(c, &m);
     }
     /* names */
-    if (((int64_t)((int64_t)bf_load_u32be((c->data + v->_offset + 12)) != INT64_C(0)))) {
+    if (bf_load_u32be(c->data + v->_offset + 12) != 0) {
         v->has_names = 1;
         {
             bf_mark m;
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 12)));
+            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 12));
             if (c->err->failed)
                 return 0;
             if (at < 0)
@@ -2500,12 +2603,27 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         }
     }
     /* materials */
-    if (((int64_t)((int64_t)bf_load_u32be((c->data + v->_offset + 4)) != INT64_C(0)))) {
+    if (bf_load_u32be(c->data + v->_offset + 4) != 0) {
         v->has_materials = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 8)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 12)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 16)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 20)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 24)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 28)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 32)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 36)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 40)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 44)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 48)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 52)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 56)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 60)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 64)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 68)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 72)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 76)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 80)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 84)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 88)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 92)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 96)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 100)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 104)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 108)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 112)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 116)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 120)), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), INT64_C(8))))))))))))))))))))))))))))))), (int64_t)bf_load_u32be((c->data + v->_offset + 4)));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 4)));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 8), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 12),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 16), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 20),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 24), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 28),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                    8)))))))))))))))))))))))))))))), bf_load_u32be(c->data + v->_offset + 4));
+            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 4));
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -2547,12 +2665,26 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         }
     }
     /* indirect */
-    if (((int64_t)((int64_t)bf_load_u32be((c->data + v->_offset + 16)) != INT64_C(0)))) {
+    if (bf_load_u32be(c->data + v->_offset + 16) != 0) {
         v->has_indirect = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 20)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 24)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 28)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 32)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 36)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 40)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 44)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 48)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 52)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 56)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 60)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 64)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 68)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 72)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 76)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 80)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 84)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 88)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 92)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 96)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 100)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 104)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 108)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 112)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 116)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 120)), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), INT64_C(8)))))))))))))))))))))))))))), (int64_t)bf_load_u32be((c->data + v->_offset + 16)));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 16)));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 20), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 24),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 28), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120),
+                                    bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))))))))))))))))))))))),
+                                    bf_load_u32be(c->data + v->_offset + 16));
+            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 16));
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -2594,12 +2726,25 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         }
     }
     /* cull_modes */
-    if (((int64_t)((int64_t)bf_load_u32be((c->data + v->_offset + 20)) != INT64_C(0)))) {
+    if (bf_load_u32be(c->data + v->_offset + 20) != 0) {
         v->has_cull_modes = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 24)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 28)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 32)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 36)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 40)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 44)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 48)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 52)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 56)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 60)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 64)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 68)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 72)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 76)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 80)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 84)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 88)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 92)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 96)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 100)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 104)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 108)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 112)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 116)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 120)), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), INT64_C(8))))))))))))))))))))))))))), (int64_t)bf_load_u32be((c->data + v->_offset + 20)));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 20)));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 24), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 28),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                    8)))))))))))))))))))))))))), bf_load_u32be(c->data + v->_offset + 20));
+            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 20));
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -2633,12 +2778,24 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         }
     }
     /* material_colors */
-    if (((int64_t)((int64_t)bf_load_u32be((c->data + v->_offset + 24)) != INT64_C(0)))) {
+    if (bf_load_u32be(c->data + v->_offset + 24) != 0) {
         v->has_material_colors = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 28)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 32)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 36)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 40)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 44)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 48)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 52)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 56)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 60)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 64)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 68)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 72)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 76)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 80)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 84)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 88)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 92)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 96)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 100)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 104)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 108)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 112)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 116)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 120)), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), INT64_C(8)))))))))))))))))))))))))), (int64_t)bf_load_u32be((c->data + v->_offset + 24)));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 24)));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 28), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120),
+                                    bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))))))))))))))))))))), bf_load_u32be(c->data + v->_offset + 24));
+            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 24));
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -2680,12 +2837,24 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         }
     }
     /* color_channel_counts */
-    if (((int64_t)((int64_t)bf_load_u32be((c->data + v->_offset + 28)) != INT64_C(0)))) {
+    if (bf_load_u32be(c->data + v->_offset + 28) != 0) {
         v->has_color_channel_counts = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 32)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 36)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 40)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 44)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 48)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 52)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 56)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 60)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 64)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 68)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 72)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 76)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 80)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 84)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 88)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 92)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 96)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 100)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 104)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 108)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 112)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 116)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 120)), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), INT64_C(8))))))))))))))))))))))))), (int64_t)bf_load_u32be((c->data + v->_offset + 28)));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 28)));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                    8)))))))))))))))))))))))), bf_load_u32be(c->data + v->_offset + 28));
+            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 28));
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -2719,12 +2888,23 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         }
     }
     /* color_channels */
-    if (((int64_t)((int64_t)bf_load_u32be((c->data + v->_offset + 32)) != INT64_C(0)))) {
+    if (bf_load_u32be(c->data + v->_offset + 32) != 0) {
         v->has_color_channels = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 36)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 40)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 44)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 48)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 52)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 56)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 60)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 64)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 68)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 72)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 76)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 80)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 84)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 88)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 92)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 96)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 100)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 104)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 108)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 112)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 116)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 120)), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), INT64_C(8)))))))))))))))))))))))), (int64_t)bf_load_u32be((c->data + v->_offset + 32)));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 32)));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120),
+                                    bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))))))))))))))))))), bf_load_u32be(c->data + v->_offset + 32));
+            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 32));
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -2766,12 +2946,23 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         }
     }
     /* ambient_colors */
-    if (((int64_t)((int64_t)bf_load_u32be((c->data + v->_offset + 36)) != INT64_C(0)))) {
+    if (bf_load_u32be(c->data + v->_offset + 36) != 0) {
         v->has_ambient_colors = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 40)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 44)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 48)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 52)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 56)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 60)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 64)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 68)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 72)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 76)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 80)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 84)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 88)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 92)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 96)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 100)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 104)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 108)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 112)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 116)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 120)), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), INT64_C(8))))))))))))))))))))))), (int64_t)bf_load_u32be((c->data + v->_offset + 36)));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 36)));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                    8)))))))))))))))))))))), bf_load_u32be(c->data + v->_offset + 36));
+            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 36));
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -2813,12 +3004,22 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         }
     }
     /* light_colors */
-    if (((int64_t)((int64_t)bf_load_u32be((c->data + v->_offset + 40)) != INT64_C(0)))) {
+    if (bf_load_u32be(c->data + v->_offset + 40) != 0) {
         v->has_light_colors = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 44)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 48)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 52)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 56)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 60)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 64)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 68)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 72)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 76)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 80)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 84)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 88)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 92)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 96)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 100)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 104)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 108)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 112)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 116)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 120)), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), INT64_C(8)))))))))))))))))))))), (int64_t)bf_load_u32be((c->data + v->_offset + 40)));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 40)));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120),
+                                    bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))))))))))))))))), bf_load_u32be(c->data + v->_offset + 40));
+            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 40));
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -2860,12 +3061,22 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         }
     }
     /* tex_gen_counts */
-    if (((int64_t)((int64_t)bf_load_u32be((c->data + v->_offset + 44)) != INT64_C(0)))) {
+    if (bf_load_u32be(c->data + v->_offset + 44) != 0) {
         v->has_tex_gen_counts = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 48)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 52)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 56)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 60)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 64)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 68)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 72)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 76)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 80)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 84)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 88)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 92)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 96)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 100)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 104)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 108)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 112)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 116)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 120)), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), INT64_C(8))))))))))))))))))))), (int64_t)bf_load_u32be((c->data + v->_offset + 44)));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 44)));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                    8)))))))))))))))))))), bf_load_u32be(c->data + v->_offset + 44));
+            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 44));
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -2899,12 +3110,21 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         }
     }
     /* tex_gens */
-    if (((int64_t)((int64_t)bf_load_u32be((c->data + v->_offset + 48)) != INT64_C(0)))) {
+    if (bf_load_u32be(c->data + v->_offset + 48) != 0) {
         v->has_tex_gens = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 52)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 56)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 60)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 64)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 68)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 72)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 76)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 80)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 84)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 88)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 92)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 96)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 100)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 104)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 108)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 112)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 116)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 120)), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), INT64_C(8)))))))))))))))))))), (int64_t)bf_load_u32be((c->data + v->_offset + 48)));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 48)));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120),
+                                    bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))))))))))))))), bf_load_u32be(c->data + v->_offset + 48));
+            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 48));
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -2946,12 +3166,21 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         }
     }
     /* post_tex_gens */
-    if (((int64_t)((int64_t)bf_load_u32be((c->data + v->_offset + 52)) != INT64_C(0)))) {
+    if (bf_load_u32be(c->data + v->_offset + 52) != 0) {
         v->has_post_tex_gens = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 56)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 60)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 64)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 68)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 72)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 76)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 80)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 84)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 88)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 92)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 96)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 100)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 104)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 108)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 112)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 116)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 120)), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), INT64_C(8))))))))))))))))))), (int64_t)bf_load_u32be((c->data + v->_offset + 52)));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 52)));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                    8)))))))))))))))))), bf_load_u32be(c->data + v->_offset + 52));
+            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 52));
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -2993,12 +3222,20 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         }
     }
     /* tex_matrices */
-    if (((int64_t)((int64_t)bf_load_u32be((c->data + v->_offset + 56)) != INT64_C(0)))) {
+    if (bf_load_u32be(c->data + v->_offset + 56) != 0) {
         v->has_tex_matrices = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 60)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 64)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 68)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 72)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 76)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 80)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 84)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 88)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 92)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 96)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 100)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 104)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 108)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 112)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 116)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 120)), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), INT64_C(8)))))))))))))))))), (int64_t)bf_load_u32be((c->data + v->_offset + 56)));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 56)));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120),
+                                    bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))))))))))))), bf_load_u32be(c->data + v->_offset + 56));
+            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 56));
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -3040,12 +3277,20 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         }
     }
     /* post_tex_matrices */
-    if (((int64_t)((int64_t)bf_load_u32be((c->data + v->_offset + 60)) != INT64_C(0)))) {
+    if (bf_load_u32be(c->data + v->_offset + 60) != 0) {
         v->has_post_tex_matrices = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 64)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 68)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 72)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 76)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 80)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 84)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 88)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 92)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 96)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 100)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 104)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 108)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 112)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 116)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 120)), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), INT64_C(8))))))))))))))))), (int64_t)bf_load_u32be((c->data + v->_offset + 60)));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 60)));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                    8)))))))))))))))), bf_load_u32be(c->data + v->_offset + 60));
+            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 60));
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -3087,12 +3332,19 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         }
     }
     /* textures */
-    if (((int64_t)((int64_t)bf_load_u32be((c->data + v->_offset + 64)) != INT64_C(0)))) {
+    if (bf_load_u32be(c->data + v->_offset + 64) != 0) {
         v->has_textures = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 68)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 72)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 76)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 80)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 84)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 88)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 92)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 96)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 100)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 104)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 108)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 112)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 116)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 120)), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), INT64_C(8)))))))))))))))), (int64_t)bf_load_u32be((c->data + v->_offset + 64)));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 64)));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120),
+                                    bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))))))))))), bf_load_u32be(c->data + v->_offset + 64));
+            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 64));
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -3126,12 +3378,19 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         }
     }
     /* tev_orders */
-    if (((int64_t)((int64_t)bf_load_u32be((c->data + v->_offset + 68)) != INT64_C(0)))) {
+    if (bf_load_u32be(c->data + v->_offset + 68) != 0) {
         v->has_tev_orders = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 72)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 76)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 80)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 84)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 88)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 92)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 96)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 100)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 104)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 108)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 112)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 116)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 120)), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), INT64_C(8))))))))))))))), (int64_t)bf_load_u32be((c->data + v->_offset + 68)));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 68)));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                    8)))))))))))))), bf_load_u32be(c->data + v->_offset + 68));
+            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 68));
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -3173,12 +3432,18 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         }
     }
     /* tev_colors */
-    if (((int64_t)((int64_t)bf_load_u32be((c->data + v->_offset + 72)) != INT64_C(0)))) {
+    if (bf_load_u32be(c->data + v->_offset + 72) != 0) {
         v->has_tev_colors = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 76)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 80)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 84)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 88)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 92)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 96)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 100)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 104)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 108)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 112)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 116)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 120)), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), INT64_C(8)))))))))))))), (int64_t)bf_load_u32be((c->data + v->_offset + 72)));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 72)));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120),
+                                    bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))))))))), bf_load_u32be(c->data + v->_offset + 72));
+            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 72));
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -3220,12 +3485,18 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         }
     }
     /* konst_colors */
-    if (((int64_t)((int64_t)bf_load_u32be((c->data + v->_offset + 76)) != INT64_C(0)))) {
+    if (bf_load_u32be(c->data + v->_offset + 76) != 0) {
         v->has_konst_colors = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 80)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 84)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 88)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 92)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 96)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 100)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 104)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 108)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 112)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 116)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 120)), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), INT64_C(8))))))))))))), (int64_t)bf_load_u32be((c->data + v->_offset + 76)));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 76)));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)))))))))))),
+                                    bf_load_u32be(c->data + v->_offset + 76));
+            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 76));
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -3267,12 +3538,17 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         }
     }
     /* tev_stage_counts */
-    if (((int64_t)((int64_t)bf_load_u32be((c->data + v->_offset + 80)) != INT64_C(0)))) {
+    if (bf_load_u32be(c->data + v->_offset + 80) != 0) {
         v->has_tev_stage_counts = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 84)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 88)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 92)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 96)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 100)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 104)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 108)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 112)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 116)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 120)), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), INT64_C(8)))))))))))), (int64_t)bf_load_u32be((c->data + v->_offset + 80)));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 80)));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120),
+                                    bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))))))), bf_load_u32be(c->data + v->_offset + 80));
+            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 80));
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -3306,12 +3582,17 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         }
     }
     /* tev_stages */
-    if (((int64_t)((int64_t)bf_load_u32be((c->data + v->_offset + 84)) != INT64_C(0)))) {
+    if (bf_load_u32be(c->data + v->_offset + 84) != 0) {
         v->has_tev_stages = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 88)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 92)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 96)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 100)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 104)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 108)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 112)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 116)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 120)), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), INT64_C(8))))))))))), (int64_t)bf_load_u32be((c->data + v->_offset + 84)));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 84)));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)))))))))),
+                                    bf_load_u32be(c->data + v->_offset + 84));
+            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 84));
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -3353,12 +3634,16 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         }
     }
     /* swap_modes */
-    if (((int64_t)((int64_t)bf_load_u32be((c->data + v->_offset + 88)) != INT64_C(0)))) {
+    if (bf_load_u32be(c->data + v->_offset + 88) != 0) {
         v->has_swap_modes = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 92)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 96)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 100)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 104)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 108)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 112)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 116)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 120)), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), INT64_C(8)))))))))), (int64_t)bf_load_u32be((c->data + v->_offset + 88)));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 88)));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120),
+                                    bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))))), bf_load_u32be(c->data + v->_offset + 88));
+            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 88));
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -3400,12 +3685,16 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         }
     }
     /* swap_tables */
-    if (((int64_t)((int64_t)bf_load_u32be((c->data + v->_offset + 92)) != INT64_C(0)))) {
+    if (bf_load_u32be(c->data + v->_offset + 92) != 0) {
         v->has_swap_tables = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 96)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 100)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 104)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 108)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 112)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 116)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 120)), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), INT64_C(8))))))))), (int64_t)bf_load_u32be((c->data + v->_offset + 92)));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 92)));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)))))))),
+                                    bf_load_u32be(c->data + v->_offset + 92));
+            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 92));
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -3447,12 +3736,15 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         }
     }
     /* fogs */
-    if (((int64_t)((int64_t)bf_load_u32be((c->data + v->_offset + 96)) != INT64_C(0)))) {
+    if (bf_load_u32be(c->data + v->_offset + 96) != 0) {
         v->has_fogs = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 100)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 104)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 108)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 112)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 116)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 120)), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), INT64_C(8)))))))), (int64_t)bf_load_u32be((c->data + v->_offset + 96)));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 96)));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120),
+                                    bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))), bf_load_u32be(c->data + v->_offset + 96));
+            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 96));
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -3494,12 +3786,15 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         }
     }
     /* alpha_compares */
-    if (((int64_t)((int64_t)bf_load_u32be((c->data + v->_offset + 100)) != INT64_C(0)))) {
+    if (bf_load_u32be(c->data + v->_offset + 100) != 0) {
         v->has_alpha_compares = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 104)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 108)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 112)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 116)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 120)), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), INT64_C(8))))))), (int64_t)bf_load_u32be((c->data + v->_offset + 100)));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 100)));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)))))),
+                                    bf_load_u32be(c->data + v->_offset + 100));
+            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 100));
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -3541,12 +3836,14 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         }
     }
     /* blend_modes */
-    if (((int64_t)((int64_t)bf_load_u32be((c->data + v->_offset + 104)) != INT64_C(0)))) {
+    if (bf_load_u32be(c->data + v->_offset + 104) != 0) {
         v->has_blend_modes = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 108)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 112)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 116)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 120)), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), INT64_C(8)))))), (int64_t)bf_load_u32be((c->data + v->_offset + 104)));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 104)));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120),
+                                    bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))), bf_load_u32be(c->data + v->_offset + 104));
+            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 104));
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -3588,12 +3885,14 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         }
     }
     /* z_modes */
-    if (((int64_t)((int64_t)bf_load_u32be((c->data + v->_offset + 108)) != INT64_C(0)))) {
+    if (bf_load_u32be(c->data + v->_offset + 108) != 0) {
         v->has_z_modes = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 112)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 116)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 120)), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), INT64_C(8))))), (int64_t)bf_load_u32be((c->data + v->_offset + 108)));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 108)));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
+                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)))),
+                                    bf_load_u32be(c->data + v->_offset + 108));
+            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 108));
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -3635,12 +3934,13 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         }
     }
     /* z_compares */
-    if (((int64_t)((int64_t)bf_load_u32be((c->data + v->_offset + 112)) != INT64_C(0)))) {
+    if (bf_load_u32be(c->data + v->_offset + 112) != 0) {
         v->has_z_compares = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 116)), bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 120)), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), INT64_C(8)))), (int64_t)bf_load_u32be((c->data + v->_offset + 112)));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 112)));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120),
+                                    bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))), bf_load_u32be(c->data + v->_offset + 112));
+            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 112));
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -3674,12 +3974,13 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         }
     }
     /* dithers */
-    if (((int64_t)((int64_t)bf_load_u32be((c->data + v->_offset + 116)) != INT64_C(0)))) {
+    if (bf_load_u32be(c->data + v->_offset + 116) != 0) {
         v->has_dithers = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or((int64_t)bf_load_u32be((c->data + v->_offset + 120)), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), INT64_C(8))), (int64_t)bf_load_u32be((c->data + v->_offset + 116)));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 116)));
+            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)),
+                                    bf_load_u32be(c->data + v->_offset + 116));
+            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 116));
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -3713,12 +4014,12 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         }
     }
     /* nbt_scales */
-    if (((int64_t)((int64_t)bf_load_u32be((c->data + v->_offset + 120)) != INT64_C(0)))) {
+    if (bf_load_u32be(c->data + v->_offset + 120) != 0) {
         v->has_nbt_scales = 1;
         {
             bf_mark m;
-            int64_t region = bf_sub(bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 120)));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 120)));
+            int64_t region = bf_sub(bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8), bf_load_u32be(c->data + v->_offset + 120));
+            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 120));
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -4671,7 +4972,7 @@ int j3d_view_lay_Mdl3(bf_ctx *c, const bf_view_doc *d, j3d_Mdl3_view *v, int64_t
     /* packets */
     {
         bf_mark m;
-        int64_t at = bf_add(bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 4)));
+        int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 4));
         if (c->err->failed)
             return 0;
         if (at < 0)
@@ -4681,7 +4982,7 @@ int j3d_view_lay_Mdl3(bf_ctx *c, const bf_view_doc *d, j3d_Mdl3_view *v, int64_t
         v->packets_at = c->pos;
         v->packets_lim = c->end;
         {
-            int64_t n = (int64_t)bf_load_u16be((c->data + v->_offset + 0));
+            int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
             if (c->err->failed)
                 return 0;
             if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -4705,11 +5006,11 @@ int j3d_view_lay_Mdl3(bf_ctx *c, const bf_view_doc *d, j3d_Mdl3_view *v, int64_t
         bf_restore(c, &m);
     }
     /* subpackets */
-    if (((int64_t)((int64_t)bf_load_u32be((c->data + v->_offset + 8)) != INT64_C(0)))) {
+    if (bf_load_u32be(c->data + v->_offset + 8) != 0) {
         v->has_subpackets = 1;
         {
             bf_mark m;
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 8)));
+            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 8));
             if (c->err->failed)
                 return 0;
             if (at < 0)
@@ -4719,7 +5020,7 @@ int j3d_view_lay_Mdl3(bf_ctx *c, const bf_view_doc *d, j3d_Mdl3_view *v, int64_t
             v->subpackets_at = c->pos;
             v->subpackets_lim = c->end;
             {
-                int64_t n = (int64_t)bf_load_u16be((c->data + v->_offset + 0));
+                int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
                 if (c->err->failed)
                     return 0;
                 if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -4735,11 +5036,11 @@ int j3d_view_lay_Mdl3(bf_ctx *c, const bf_view_doc *d, j3d_Mdl3_view *v, int64_t
         }
     }
     /* matrix_indices */
-    if (((int64_t)((int64_t)bf_load_u32be((c->data + v->_offset + 12)) != INT64_C(0)))) {
+    if (bf_load_u32be(c->data + v->_offset + 12) != 0) {
         v->has_matrix_indices = 1;
         {
             bf_mark m;
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 12)));
+            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 12));
             if (c->err->failed)
                 return 0;
             if (at < 0)
@@ -4748,7 +5049,7 @@ int j3d_view_lay_Mdl3(bf_ctx *c, const bf_view_doc *d, j3d_Mdl3_view *v, int64_t
                 return 0;
             v->matrix_indices_at = c->pos;
             {
-                int64_t n = bf_mul(INT64_C(8), (int64_t)bf_load_u16be((c->data + v->_offset + 0)));
+                int64_t n = bf_mul(8, bf_load_u16be(c->data + v->_offset + 0));
                 if (c->err->failed)
                     return 0;
                 if (n < 0)
@@ -4762,11 +5063,11 @@ int j3d_view_lay_Mdl3(bf_ctx *c, const bf_view_doc *d, j3d_Mdl3_view *v, int64_t
         }
     }
     /* unknown */
-    if (((int64_t)((int64_t)bf_load_u32be((c->data + v->_offset + 16)) != INT64_C(0)))) {
+    if (bf_load_u32be(c->data + v->_offset + 16) != 0) {
         v->has_unknown = 1;
         {
             bf_mark m;
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 16)));
+            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 16));
             if (c->err->failed)
                 return 0;
             if (at < 0)
@@ -4775,7 +5076,7 @@ int j3d_view_lay_Mdl3(bf_ctx *c, const bf_view_doc *d, j3d_Mdl3_view *v, int64_t
                 return 0;
             v->unknown_at = c->pos;
             {
-                int64_t n = (int64_t)bf_load_u16be((c->data + v->_offset + 0));
+                int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
                 if (c->err->failed)
                     return 0;
                 if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -4789,11 +5090,11 @@ int j3d_view_lay_Mdl3(bf_ctx *c, const bf_view_doc *d, j3d_Mdl3_view *v, int64_t
         }
     }
     /* indices */
-    if (((int64_t)((int64_t)bf_load_u32be((c->data + v->_offset + 20)) != INT64_C(0)))) {
+    if (bf_load_u32be(c->data + v->_offset + 20) != 0) {
         v->has_indices = 1;
         {
             bf_mark m;
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 20)));
+            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 20));
             if (c->err->failed)
                 return 0;
             if (at < 0)
@@ -4802,7 +5103,7 @@ int j3d_view_lay_Mdl3(bf_ctx *c, const bf_view_doc *d, j3d_Mdl3_view *v, int64_t
                 return 0;
             v->indices_at = c->pos;
             {
-                int64_t n = (int64_t)bf_load_u16be((c->data + v->_offset + 0));
+                int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
                 if (c->err->failed)
                     return 0;
                 if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -4816,11 +5117,11 @@ int j3d_view_lay_Mdl3(bf_ctx *c, const bf_view_doc *d, j3d_Mdl3_view *v, int64_t
         }
     }
     /* names */
-    if (((int64_t)((int64_t)bf_load_u32be((c->data + v->_offset + 24)) != INT64_C(0)))) {
+    if (bf_load_u32be(c->data + v->_offset + 24) != 0) {
         v->has_names = 1;
         {
             bf_mark m;
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 24)));
+            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 24));
             if (c->err->failed)
                 return 0;
             if (at < 0)
@@ -4862,8 +5163,8 @@ int j3d_view_lay_Mdl3Packet(bf_ctx *c, const bf_view_doc *d, j3d_Mdl3Packet_view
     /* commands */
     {
         bf_mark m;
-        int64_t region = (int64_t)bf_load_u32be((c->data + v->_offset + 4));
-        int64_t at = bf_add((int64_t)v->_offset, (int64_t)bf_load_u32be((c->data + v->_offset + 0)));
+        int64_t region = (int64_t)bf_load_u32be(c->data + v->_offset + 4);
+        int64_t at = bf_add((int64_t)v->_offset, bf_load_u32be(c->data + v->_offset + 0));
         if (c->err->failed)
             return 0;
         if (region < 0)
@@ -4887,7 +5188,7 @@ int j3d_view_lay_Mdl3Packet(bf_ctx *c, const bf_view_doc *d, j3d_Mdl3Packet_view
                 if (!bf_push(c, "commands", i) || !j3d_view_lay_GxCommand(c, d, cur, i, deep))
                     return 0;
                 bf_pop(c);
-                if (((int64_t)(((int64_t)((int64_t)(c->data + cur->_offset + 0)[0] == INT64_C(0))) || ((int64_t)((int64_t)c->pos >= (int64_t)c->end))))) {
+                if (c->data[cur->_offset + 0] == J3D_GX_OPCODE_NOP || (int64_t)c->pos >= (int64_t)c->end) {
                     i++;
                     break;
                 }
@@ -4955,10 +5256,10 @@ int j3d_view_lay_GxCommand(bf_ctx *c, const bf_view_doc *d, j3d_GxCommand_view *
         return 0;
     c->pos += 1;
     /* body */
-    if (((int64_t)((int64_t)(c->data + v->_offset + 0)[0] != INT64_C(0)))) {
+    if (c->data[v->_offset + 0] != J3D_GX_OPCODE_NOP) {
         v->has_body = 1;
         {
-            int64_t tag = (int64_t)(c->data + v->_offset + 0)[0];
+            int64_t tag = (int64_t)c->data[v->_offset + 0];
             if (c->err->failed)
                 return 0;
             v->body_lim = c->end;
@@ -5074,7 +5375,7 @@ int j3d_view_lay_XfCommand(bf_ctx *c, const bf_view_doc *d, j3d_XfCommand_view *
     c->pos += 2;
     /* values */
     {
-        int64_t n = bf_add((int64_t)bf_load_u16be((c->data + v->_offset + 0)), INT64_C(1));
+        int64_t n = bf_add(bf_load_u16be(c->data + v->_offset + 0), 1);
         if (c->err->failed)
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -5155,7 +5456,7 @@ int j3d_view_lay_Tex1(bf_ctx *c, const bf_view_doc *d, j3d_Tex1_view *v, int64_t
     /* headers */
     {
         bf_mark m;
-        int64_t at = bf_add(bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 4)));
+        int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 4));
         if (c->err->failed)
             return 0;
         if (at < 0)
@@ -5165,7 +5466,7 @@ int j3d_view_lay_Tex1(bf_ctx *c, const bf_view_doc *d, j3d_Tex1_view *v, int64_t
         v->headers_at = c->pos;
         v->headers_lim = c->end;
         {
-            int64_t n = (int64_t)bf_load_u16be((c->data + v->_offset + 0));
+            int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
             if (c->err->failed)
                 return 0;
             if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -5189,11 +5490,11 @@ int j3d_view_lay_Tex1(bf_ctx *c, const bf_view_doc *d, j3d_Tex1_view *v, int64_t
         bf_restore(c, &m);
     }
     /* names */
-    if (((int64_t)((int64_t)bf_load_u32be((c->data + v->_offset + 8)) != INT64_C(0)))) {
+    if (bf_load_u32be(c->data + v->_offset + 8) != 0) {
         v->has_names = 1;
         {
             bf_mark m;
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 8)));
+            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 8));
             if (c->err->failed)
                 return 0;
             if (at < 0)
@@ -5313,11 +5614,11 @@ int j3d_view_lay_BtiHeader(bf_ctx *c, const bf_view_doc *d, j3d_BtiHeader_view *
         return 0;
     c->pos += 4;
     /* palette */
-    if (((int64_t)((int64_t)(c->data + v->_offset + 8)[0] != INT64_C(0)))) {
+    if (c->data[v->_offset + 8] != 0) {
         v->has_palette = 1;
         {
             bf_mark m;
-            int64_t at = bf_add((int64_t)v->_offset, (int64_t)bf_load_u32be((c->data + v->_offset + 12)));
+            int64_t at = bf_add((int64_t)v->_offset, bf_load_u32be(c->data + v->_offset + 12));
             if (c->err->failed)
                 return 0;
             if (at < 0)
@@ -5326,7 +5627,7 @@ int j3d_view_lay_BtiHeader(bf_ctx *c, const bf_view_doc *d, j3d_BtiHeader_view *
                 return 0;
             v->palette_at = c->pos;
             {
-                int64_t n = (int64_t)bf_load_u16be((c->data + v->_offset + 10));
+                int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 10);
                 if (c->err->failed)
                     return 0;
                 if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -5342,7 +5643,7 @@ int j3d_view_lay_BtiHeader(bf_ctx *c, const bf_view_doc *d, j3d_BtiHeader_view *
     /* images */
     {
         bf_mark m;
-        int64_t at = bf_add((int64_t)v->_offset, (int64_t)bf_load_u32be((c->data + v->_offset + 28)));
+        int64_t at = bf_add((int64_t)v->_offset, bf_load_u32be(c->data + v->_offset + 28));
         if (c->err->failed)
             return 0;
         if (at < 0)
@@ -5352,7 +5653,7 @@ int j3d_view_lay_BtiHeader(bf_ctx *c, const bf_view_doc *d, j3d_BtiHeader_view *
         v->images_at = c->pos;
         v->images_lim = c->end;
         {
-            int64_t n = (int64_t)(c->data + v->_offset + 24)[0];
+            int64_t n = (int64_t)c->data[v->_offset + 24];
             if (c->err->failed)
                 return 0;
             if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -5365,7 +5666,8 @@ int j3d_view_lay_BtiHeader(bf_ctx *c, const bf_view_doc *d, j3d_BtiHeader_view *
                 j3d_TextureImage_view *cur = &e[i & 1];
                 const j3d_TextureImage_view *prev = i ? &e[(i - 1) & 1] : NULL;
                 (void)prev;
-                if (!bf_push(c, "images", i) || !j3d_view_lay_TextureImage(c, d, cur, i, deep, (int64_t)(c->data + v->_offset + 0)[0], (int64_t)bf_load_u16be((c->data + v->_offset + 2)), (int64_t)bf_load_u16be((c->data + v->_offset + 4)), (int64_t)i))
+                if (!bf_push(c, "images", i) || !j3d_view_lay_TextureImage(c, d, cur, i, deep, (int64_t)c->data[v->_offset + 0],
+                    (int64_t)bf_load_u16be(c->data + v->_offset + 2), (int64_t)bf_load_u16be(c->data + v->_offset + 4), (int64_t)i))
                     return 0;
                 bf_pop(c);
             }
@@ -5376,7 +5678,8 @@ int j3d_view_lay_BtiHeader(bf_ctx *c, const bf_view_doc *d, j3d_BtiHeader_view *
     return 1;
 }
 
-int j3d_view_lay_TextureImage(bf_ctx *c, const bf_view_doc *d, j3d_TextureImage_view *v, int64_t index, int deep, int64_t p_format, int64_t p_width, int64_t p_height, int64_t p_level)
+int j3d_view_lay_TextureImage(bf_ctx *c, const bf_view_doc *d, j3d_TextureImage_view *v, int64_t index, int deep, int64_t p_format, int64_t p_width,
+                              int64_t p_height, int64_t p_level)
 {
     memset(v, 0, sizeof *v);
     v->_doc = d;
@@ -5390,7 +5693,10 @@ int j3d_view_lay_TextureImage(bf_ctx *c, const bf_view_doc *d, j3d_TextureImage_
     v->_p_level = p_level;
     /* data */
     {
-        int64_t n = bf_mul(bf_mul(bf_div(c, bf_sub(bf_add(bf_max(bf_shr(v->_p_width, v->_p_level), INT64_C(1)), (((int64_t)(((int64_t)(((int64_t)(((int64_t)(v->_p_format <= INT64_C(2))) || ((int64_t)(v->_p_format == INT64_C(8))))) || ((int64_t)(v->_p_format == INT64_C(9))))) || ((int64_t)(v->_p_format == INT64_C(14))))) ? INT64_C(8) : INT64_C(4))), INT64_C(1)), (((int64_t)(((int64_t)(((int64_t)(((int64_t)(v->_p_format <= INT64_C(2))) || ((int64_t)(v->_p_format == INT64_C(8))))) || ((int64_t)(v->_p_format == INT64_C(9))))) || ((int64_t)(v->_p_format == INT64_C(14))))) ? INT64_C(8) : INT64_C(4))), bf_div(c, bf_sub(bf_add(bf_max(bf_shr(v->_p_height, v->_p_level), INT64_C(1)), (((int64_t)(((int64_t)(((int64_t)(v->_p_format == INT64_C(0))) || ((int64_t)(v->_p_format == INT64_C(8))))) || ((int64_t)(v->_p_format == INT64_C(14))))) ? INT64_C(8) : INT64_C(4))), INT64_C(1)), (((int64_t)(((int64_t)(((int64_t)(v->_p_format == INT64_C(0))) || ((int64_t)(v->_p_format == INT64_C(8))))) || ((int64_t)(v->_p_format == INT64_C(14))))) ? INT64_C(8) : INT64_C(4)))), (((int64_t)(v->_p_format == INT64_C(6))) ? INT64_C(64) : INT64_C(32)));
+        int64_t n = bf_mul(bf_mul(bf_div(c, bf_sub(bf_add(bf_max(bf_shr(v->_p_width, v->_p_level), 1), j3d_TextureImage_view_v_tile_width(c, v)), 1),
+                           j3d_TextureImage_view_v_tile_width(c, v)), bf_div(c, bf_sub(bf_add(bf_max(bf_shr(v->_p_height, v->_p_level), 1),
+                           j3d_TextureImage_view_v_tile_height(c, v)), 1), j3d_TextureImage_view_v_tile_height(c, v))), j3d_TextureImage_view_v_tile_bytes(c,
+                           v));
         if (c->err->failed)
             return 0;
         if (n < 0)
@@ -5574,7 +5880,8 @@ static int sub_Vtx1_position(bf_ctx *c, const j3d_Vtx1_view *v, j3d_VertexBuffer
 {
     c->pos = v->position_at;
     c->end = v->position_lim;
-    return j3d_view_lay_VertexBuffer(c, v->_doc, out, 0, 0, INT64_C(9), (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(0))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 0)) == INT64_C(9))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(1))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 0)) == INT64_C(9))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(2))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 0)) == INT64_C(9))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(3))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 0)) == INT64_C(9))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(4))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 0)) == INT64_C(9))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(5))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 0)) == INT64_C(9))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(6))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 0)) == INT64_C(9))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(7))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 0)) == INT64_C(9))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(8))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 0)) == INT64_C(9))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(9))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 0)) == INT64_C(9))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(10))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 0)) == INT64_C(9))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(11))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 0)) == INT64_C(9))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(12))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 0)) == INT64_C(9))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(13))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 0)) == INT64_C(9))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 12)[0]) : bf_neg(INT64_C(1)))))))))))))))));
+    return j3d_view_lay_VertexBuffer(c, v->_doc, out, 0, 0, INT64_C(9), j3d_Vtx1_view_v_position_at(c, v) < 0 ? -1 : j3d_VertexFormat_view_fv_packed(c,
+                                     bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_position_at(c, v))));
 }
 j3d_VertexBuffer_view j3d_Vtx1_view_position(const j3d_Vtx1_view *v)
 {
@@ -5590,7 +5897,8 @@ static int sub_Vtx1_normal(bf_ctx *c, const j3d_Vtx1_view *v, j3d_VertexBuffer_v
 {
     c->pos = v->normal_at;
     c->end = v->normal_lim;
-    return j3d_view_lay_VertexBuffer(c, v->_doc, out, 0, 0, INT64_C(10), (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(0))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 0)) == INT64_C(10))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(1))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 0)) == INT64_C(10))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(2))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 0)) == INT64_C(10))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(3))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 0)) == INT64_C(10))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(4))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 0)) == INT64_C(10))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(5))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 0)) == INT64_C(10))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(6))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 0)) == INT64_C(10))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(7))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 0)) == INT64_C(10))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(8))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 0)) == INT64_C(10))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(9))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 0)) == INT64_C(10))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(10))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 0)) == INT64_C(10))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(11))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 0)) == INT64_C(10))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(12))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 0)) == INT64_C(10))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(13))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 0)) == INT64_C(10))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 12)[0]) : bf_neg(INT64_C(1)))))))))))))))));
+    return j3d_view_lay_VertexBuffer(c, v->_doc, out, 0, 0, INT64_C(10), j3d_Vtx1_view_v_normal_at(c, v) < 0 ? -1 : j3d_VertexFormat_view_fv_packed(c,
+                                     bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_normal_at(c, v))));
 }
 j3d_VertexBuffer_view j3d_Vtx1_view_normal(const j3d_Vtx1_view *v)
 {
@@ -5606,7 +5914,8 @@ static int sub_Vtx1_tangent(bf_ctx *c, const j3d_Vtx1_view *v, j3d_VertexBuffer_
 {
     c->pos = v->tangent_at;
     c->end = v->tangent_lim;
-    return j3d_view_lay_VertexBuffer(c, v->_doc, out, 0, 0, INT64_C(25), (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(0))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 0)) == INT64_C(25))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(1))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 0)) == INT64_C(25))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(2))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 0)) == INT64_C(25))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(3))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 0)) == INT64_C(25))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(4))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 0)) == INT64_C(25))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(5))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 0)) == INT64_C(25))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(6))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 0)) == INT64_C(25))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(7))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 0)) == INT64_C(25))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(8))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 0)) == INT64_C(25))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(9))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 0)) == INT64_C(25))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(10))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 0)) == INT64_C(25))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(11))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 0)) == INT64_C(25))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(12))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 0)) == INT64_C(25))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(13))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 0)) == INT64_C(25))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 12)[0]) : bf_neg(INT64_C(1)))))))))))))))));
+    return j3d_view_lay_VertexBuffer(c, v->_doc, out, 0, 0, INT64_C(25), j3d_Vtx1_view_v_tangent_at(c, v) < 0 ? -1 : j3d_VertexFormat_view_fv_packed(c,
+                                     bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_tangent_at(c, v))));
 }
 j3d_VertexBuffer_view j3d_Vtx1_view_tangent(const j3d_Vtx1_view *v)
 {
@@ -5622,7 +5931,8 @@ static int sub_Vtx1_color0(bf_ctx *c, const j3d_Vtx1_view *v, j3d_VertexBuffer_v
 {
     c->pos = v->color0_at;
     c->end = v->color0_lim;
-    return j3d_view_lay_VertexBuffer(c, v->_doc, out, 0, 0, INT64_C(11), (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(0))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 0)) == INT64_C(11))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(1))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 0)) == INT64_C(11))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(2))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 0)) == INT64_C(11))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(3))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 0)) == INT64_C(11))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(4))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 0)) == INT64_C(11))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(5))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 0)) == INT64_C(11))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(6))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 0)) == INT64_C(11))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(7))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 0)) == INT64_C(11))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(8))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 0)) == INT64_C(11))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(9))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 0)) == INT64_C(11))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(10))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 0)) == INT64_C(11))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(11))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 0)) == INT64_C(11))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(12))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 0)) == INT64_C(11))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(13))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 0)) == INT64_C(11))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 12)[0]) : bf_neg(INT64_C(1)))))))))))))))));
+    return j3d_view_lay_VertexBuffer(c, v->_doc, out, 0, 0, INT64_C(11), j3d_Vtx1_view_v_color0_at(c, v) < 0 ? -1 : j3d_VertexFormat_view_fv_packed(c,
+                                     bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_color0_at(c, v))));
 }
 j3d_VertexBuffer_view j3d_Vtx1_view_color0(const j3d_Vtx1_view *v)
 {
@@ -5638,7 +5948,8 @@ static int sub_Vtx1_color1(bf_ctx *c, const j3d_Vtx1_view *v, j3d_VertexBuffer_v
 {
     c->pos = v->color1_at;
     c->end = v->color1_lim;
-    return j3d_view_lay_VertexBuffer(c, v->_doc, out, 0, 0, INT64_C(12), (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(0))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 0)) == INT64_C(12))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(1))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 0)) == INT64_C(12))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(2))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 0)) == INT64_C(12))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(3))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 0)) == INT64_C(12))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(4))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 0)) == INT64_C(12))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(5))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 0)) == INT64_C(12))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(6))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 0)) == INT64_C(12))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(7))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 0)) == INT64_C(12))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(8))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 0)) == INT64_C(12))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(9))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 0)) == INT64_C(12))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(10))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 0)) == INT64_C(12))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(11))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 0)) == INT64_C(12))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(12))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 0)) == INT64_C(12))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(13))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 0)) == INT64_C(12))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 12)[0]) : bf_neg(INT64_C(1)))))))))))))))));
+    return j3d_view_lay_VertexBuffer(c, v->_doc, out, 0, 0, INT64_C(12), j3d_Vtx1_view_v_color1_at(c, v) < 0 ? -1 : j3d_VertexFormat_view_fv_packed(c,
+                                     bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_color1_at(c, v))));
 }
 j3d_VertexBuffer_view j3d_Vtx1_view_color1(const j3d_Vtx1_view *v)
 {
@@ -5654,7 +5965,8 @@ static int sub_Vtx1_texcoord0(bf_ctx *c, const j3d_Vtx1_view *v, j3d_VertexBuffe
 {
     c->pos = v->texcoord0_at;
     c->end = v->texcoord0_lim;
-    return j3d_view_lay_VertexBuffer(c, v->_doc, out, 0, 0, INT64_C(13), (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(0))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 0)) == INT64_C(13))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(1))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 0)) == INT64_C(13))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(2))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 0)) == INT64_C(13))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(3))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 0)) == INT64_C(13))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(4))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 0)) == INT64_C(13))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(5))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 0)) == INT64_C(13))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(6))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 0)) == INT64_C(13))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(7))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 0)) == INT64_C(13))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(8))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 0)) == INT64_C(13))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(9))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 0)) == INT64_C(13))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(10))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 0)) == INT64_C(13))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(11))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 0)) == INT64_C(13))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(12))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 0)) == INT64_C(13))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(13))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 0)) == INT64_C(13))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 12)[0]) : bf_neg(INT64_C(1)))))))))))))))));
+    return j3d_view_lay_VertexBuffer(c, v->_doc, out, 0, 0, INT64_C(13), j3d_Vtx1_view_v_texcoord0_at(c, v) < 0 ? -1 : j3d_VertexFormat_view_fv_packed(c,
+                                     bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_texcoord0_at(c, v))));
 }
 j3d_VertexBuffer_view j3d_Vtx1_view_texcoord0(const j3d_Vtx1_view *v)
 {
@@ -5670,7 +5982,8 @@ static int sub_Vtx1_texcoord1(bf_ctx *c, const j3d_Vtx1_view *v, j3d_VertexBuffe
 {
     c->pos = v->texcoord1_at;
     c->end = v->texcoord1_lim;
-    return j3d_view_lay_VertexBuffer(c, v->_doc, out, 0, 0, INT64_C(14), (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(0))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 0)) == INT64_C(14))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(1))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 0)) == INT64_C(14))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(2))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 0)) == INT64_C(14))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(3))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 0)) == INT64_C(14))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(4))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 0)) == INT64_C(14))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(5))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 0)) == INT64_C(14))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(6))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 0)) == INT64_C(14))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(7))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 0)) == INT64_C(14))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(8))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 0)) == INT64_C(14))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(9))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 0)) == INT64_C(14))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(10))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 0)) == INT64_C(14))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(11))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 0)) == INT64_C(14))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(12))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 0)) == INT64_C(14))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(13))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 0)) == INT64_C(14))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 12)[0]) : bf_neg(INT64_C(1)))))))))))))))));
+    return j3d_view_lay_VertexBuffer(c, v->_doc, out, 0, 0, INT64_C(14), j3d_Vtx1_view_v_texcoord1_at(c, v) < 0 ? -1 : j3d_VertexFormat_view_fv_packed(c,
+                                     bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_texcoord1_at(c, v))));
 }
 j3d_VertexBuffer_view j3d_Vtx1_view_texcoord1(const j3d_Vtx1_view *v)
 {
@@ -5686,7 +5999,8 @@ static int sub_Vtx1_texcoord2(bf_ctx *c, const j3d_Vtx1_view *v, j3d_VertexBuffe
 {
     c->pos = v->texcoord2_at;
     c->end = v->texcoord2_lim;
-    return j3d_view_lay_VertexBuffer(c, v->_doc, out, 0, 0, INT64_C(15), (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(0))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 0)) == INT64_C(15))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(1))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 0)) == INT64_C(15))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(2))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 0)) == INT64_C(15))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(3))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 0)) == INT64_C(15))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(4))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 0)) == INT64_C(15))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(5))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 0)) == INT64_C(15))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(6))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 0)) == INT64_C(15))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(7))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 0)) == INT64_C(15))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(8))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 0)) == INT64_C(15))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(9))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 0)) == INT64_C(15))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(10))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 0)) == INT64_C(15))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(11))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 0)) == INT64_C(15))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(12))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 0)) == INT64_C(15))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(13))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 0)) == INT64_C(15))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 12)[0]) : bf_neg(INT64_C(1)))))))))))))))));
+    return j3d_view_lay_VertexBuffer(c, v->_doc, out, 0, 0, INT64_C(15), j3d_Vtx1_view_v_texcoord2_at(c, v) < 0 ? -1 : j3d_VertexFormat_view_fv_packed(c,
+                                     bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_texcoord2_at(c, v))));
 }
 j3d_VertexBuffer_view j3d_Vtx1_view_texcoord2(const j3d_Vtx1_view *v)
 {
@@ -5702,7 +6016,8 @@ static int sub_Vtx1_texcoord3(bf_ctx *c, const j3d_Vtx1_view *v, j3d_VertexBuffe
 {
     c->pos = v->texcoord3_at;
     c->end = v->texcoord3_lim;
-    return j3d_view_lay_VertexBuffer(c, v->_doc, out, 0, 0, INT64_C(16), (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(0))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 0)) == INT64_C(16))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(1))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 0)) == INT64_C(16))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(2))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 0)) == INT64_C(16))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(3))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 0)) == INT64_C(16))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(4))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 0)) == INT64_C(16))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(5))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 0)) == INT64_C(16))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(6))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 0)) == INT64_C(16))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(7))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 0)) == INT64_C(16))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(8))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 0)) == INT64_C(16))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(9))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 0)) == INT64_C(16))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(10))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 0)) == INT64_C(16))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(11))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 0)) == INT64_C(16))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(12))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 0)) == INT64_C(16))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(13))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 0)) == INT64_C(16))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 12)[0]) : bf_neg(INT64_C(1)))))))))))))))));
+    return j3d_view_lay_VertexBuffer(c, v->_doc, out, 0, 0, INT64_C(16), j3d_Vtx1_view_v_texcoord3_at(c, v) < 0 ? -1 : j3d_VertexFormat_view_fv_packed(c,
+                                     bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_texcoord3_at(c, v))));
 }
 j3d_VertexBuffer_view j3d_Vtx1_view_texcoord3(const j3d_Vtx1_view *v)
 {
@@ -5718,7 +6033,8 @@ static int sub_Vtx1_texcoord4(bf_ctx *c, const j3d_Vtx1_view *v, j3d_VertexBuffe
 {
     c->pos = v->texcoord4_at;
     c->end = v->texcoord4_lim;
-    return j3d_view_lay_VertexBuffer(c, v->_doc, out, 0, 0, INT64_C(17), (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(0))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 0)) == INT64_C(17))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(1))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 0)) == INT64_C(17))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(2))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 0)) == INT64_C(17))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(3))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 0)) == INT64_C(17))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(4))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 0)) == INT64_C(17))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(5))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 0)) == INT64_C(17))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(6))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 0)) == INT64_C(17))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(7))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 0)) == INT64_C(17))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(8))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 0)) == INT64_C(17))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(9))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 0)) == INT64_C(17))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(10))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 0)) == INT64_C(17))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(11))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 0)) == INT64_C(17))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(12))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 0)) == INT64_C(17))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(13))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 0)) == INT64_C(17))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 12)[0]) : bf_neg(INT64_C(1)))))))))))))))));
+    return j3d_view_lay_VertexBuffer(c, v->_doc, out, 0, 0, INT64_C(17), j3d_Vtx1_view_v_texcoord4_at(c, v) < 0 ? -1 : j3d_VertexFormat_view_fv_packed(c,
+                                     bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_texcoord4_at(c, v))));
 }
 j3d_VertexBuffer_view j3d_Vtx1_view_texcoord4(const j3d_Vtx1_view *v)
 {
@@ -5734,7 +6050,8 @@ static int sub_Vtx1_texcoord5(bf_ctx *c, const j3d_Vtx1_view *v, j3d_VertexBuffe
 {
     c->pos = v->texcoord5_at;
     c->end = v->texcoord5_lim;
-    return j3d_view_lay_VertexBuffer(c, v->_doc, out, 0, 0, INT64_C(18), (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(0))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 0)) == INT64_C(18))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(1))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 0)) == INT64_C(18))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(2))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 0)) == INT64_C(18))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(3))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 0)) == INT64_C(18))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(4))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 0)) == INT64_C(18))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(5))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 0)) == INT64_C(18))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(6))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 0)) == INT64_C(18))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(7))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 0)) == INT64_C(18))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(8))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 0)) == INT64_C(18))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(9))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 0)) == INT64_C(18))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(10))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 0)) == INT64_C(18))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(11))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 0)) == INT64_C(18))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(12))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 0)) == INT64_C(18))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(13))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 0)) == INT64_C(18))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 12)[0]) : bf_neg(INT64_C(1)))))))))))))))));
+    return j3d_view_lay_VertexBuffer(c, v->_doc, out, 0, 0, INT64_C(18), j3d_Vtx1_view_v_texcoord5_at(c, v) < 0 ? -1 : j3d_VertexFormat_view_fv_packed(c,
+                                     bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_texcoord5_at(c, v))));
 }
 j3d_VertexBuffer_view j3d_Vtx1_view_texcoord5(const j3d_Vtx1_view *v)
 {
@@ -5750,7 +6067,8 @@ static int sub_Vtx1_texcoord6(bf_ctx *c, const j3d_Vtx1_view *v, j3d_VertexBuffe
 {
     c->pos = v->texcoord6_at;
     c->end = v->texcoord6_lim;
-    return j3d_view_lay_VertexBuffer(c, v->_doc, out, 0, 0, INT64_C(19), (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(0))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 0)) == INT64_C(19))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(1))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 0)) == INT64_C(19))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(2))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 0)) == INT64_C(19))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(3))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 0)) == INT64_C(19))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(4))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 0)) == INT64_C(19))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(5))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 0)) == INT64_C(19))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(6))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 0)) == INT64_C(19))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(7))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 0)) == INT64_C(19))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(8))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 0)) == INT64_C(19))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(9))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 0)) == INT64_C(19))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(10))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 0)) == INT64_C(19))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(11))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 0)) == INT64_C(19))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(12))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 0)) == INT64_C(19))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(13))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 0)) == INT64_C(19))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 12)[0]) : bf_neg(INT64_C(1)))))))))))))))));
+    return j3d_view_lay_VertexBuffer(c, v->_doc, out, 0, 0, INT64_C(19), j3d_Vtx1_view_v_texcoord6_at(c, v) < 0 ? -1 : j3d_VertexFormat_view_fv_packed(c,
+                                     bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_texcoord6_at(c, v))));
 }
 j3d_VertexBuffer_view j3d_Vtx1_view_texcoord6(const j3d_Vtx1_view *v)
 {
@@ -5766,7 +6084,8 @@ static int sub_Vtx1_texcoord7(bf_ctx *c, const j3d_Vtx1_view *v, j3d_VertexBuffe
 {
     c->pos = v->texcoord7_at;
     c->end = v->texcoord7_lim;
-    return j3d_view_lay_VertexBuffer(c, v->_doc, out, 0, 0, INT64_C(20), (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(0))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 0)) == INT64_C(20))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(0)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(1))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 0)) == INT64_C(20))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(1)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(2))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 0)) == INT64_C(20))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(2)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(3))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 0)) == INT64_C(20))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(3)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(4))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 0)) == INT64_C(20))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(4)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(5))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 0)) == INT64_C(20))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(5)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(6))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 0)) == INT64_C(20))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(6)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(7))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 0)) == INT64_C(20))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(7)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(8))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 0)) == INT64_C(20))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(8)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(9))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 0)) == INT64_C(20))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(9)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(10))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 0)) == INT64_C(20))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(10)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(11))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 0)) == INT64_C(20))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(11)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(12))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 0)) == INT64_C(20))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(12)) + 12)[0]) : (((int64_t)(((int64_t)((int64_t)v->formats_count > INT64_C(13))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 0)) == INT64_C(20))))) ? bf_add(bf_add(bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 4)), INT64_C(65536)), bf_mul((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 8)), INT64_C(256))), (int64_t)(bf_view_elem(c, (c->data + v->formats_at), 16, (uint64_t)(v->formats_count), INT64_C(13)) + 12)[0]) : bf_neg(INT64_C(1)))))))))))))))));
+    return j3d_view_lay_VertexBuffer(c, v->_doc, out, 0, 0, INT64_C(20), j3d_Vtx1_view_v_texcoord7_at(c, v) < 0 ? -1 : j3d_VertexFormat_view_fv_packed(c,
+                                     bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_texcoord7_at(c, v))));
 }
 j3d_VertexBuffer_view j3d_Vtx1_view_texcoord7(const j3d_Vtx1_view *v)
 {
@@ -5783,7 +6102,7 @@ static int sub_Evp1_joint_indices(bf_ctx *c, const j3d_Evp1_view *v, size_t i, c
     (void)prev;
     c->pos = prev ? prev->_end : v->joint_indices_at;
     c->end = v->joint_indices_lim;
-    return j3d_view_lay_EnvelopeJoints(c, v->_doc, out, (int64_t)i, 0, (int64_t)bf_view_elem(c, (c->data + v->sizes_at), 1, (uint64_t)(v->sizes_count), (int64_t)i)[0]);
+    return j3d_view_lay_EnvelopeJoints(c, v->_doc, out, (int64_t)i, 0, (int64_t)(bf_view_elem(c, c->data + v->sizes_at, 1, v->sizes_count, (int64_t)i))[0]);
 }
 int j3d_Evp1_view_joint_indices_first(const j3d_Evp1_view *v, j3d_EnvelopeJoints_view *it)
 {
@@ -5807,7 +6126,7 @@ static int sub_Evp1_weights(bf_ctx *c, const j3d_Evp1_view *v, size_t i, const j
     (void)prev;
     c->pos = prev ? prev->_end : v->weights_at;
     c->end = v->weights_lim;
-    return j3d_view_lay_EnvelopeWeights(c, v->_doc, out, (int64_t)i, 0, (int64_t)bf_view_elem(c, (c->data + v->sizes_at), 1, (uint64_t)(v->sizes_count), (int64_t)i)[0]);
+    return j3d_view_lay_EnvelopeWeights(c, v->_doc, out, (int64_t)i, 0, (int64_t)(bf_view_elem(c, c->data + v->sizes_at, 1, v->sizes_count, (int64_t)i))[0]);
 }
 int j3d_Evp1_view_weights_first(const j3d_Evp1_view *v, j3d_EnvelopeWeights_view *it)
 {
@@ -5892,7 +6211,8 @@ static int sub_Shp1_shapes(bf_ctx *c, const j3d_Shp1_view *v, size_t i, const j3
     (void)prev;
     c->pos = v->shapes_at + i * 40;
     c->end = v->shapes_lim;
-    return j3d_view_lay_Shape(c, v->_doc, out, (int64_t)i, 0, bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 16)), (int64_t)bf_load_u32be((c->data + v->_offset + 24)), (int64_t)bf_load_u32be((c->data + v->_offset + 32)));
+    return j3d_view_lay_Shape(c, v->_doc, out, (int64_t)i, 0, bf_sub((int64_t)v->_offset, 8), (int64_t)bf_load_u32be(c->data + v->_offset + 16),
+                              (int64_t)bf_load_u32be(c->data + v->_offset + 24), (int64_t)bf_load_u32be(c->data + v->_offset + 32));
 }
 j3d_Shape_view j3d_Shp1_view_shapes_at(const j3d_Shp1_view *v, size_t i)
 {
@@ -5942,7 +6262,7 @@ static int sub_Shp1_group_data(bf_ctx *c, const j3d_Shp1_view *v, size_t i, cons
     (void)prev;
     c->pos = v->group_data_at + i * 8;
     c->end = v->group_data_lim;
-    return j3d_view_lay_MatrixGroupData(c, v->_doc, out, (int64_t)i, 0, bf_sub((int64_t)v->_offset, INT64_C(8)), (int64_t)bf_load_u32be((c->data + v->_offset + 20)));
+    return j3d_view_lay_MatrixGroupData(c, v->_doc, out, (int64_t)i, 0, bf_sub((int64_t)v->_offset, 8), (int64_t)bf_load_u32be(c->data + v->_offset + 20));
 }
 j3d_MatrixGroupData_view j3d_Shp1_view_group_data_at(const j3d_Shp1_view *v, size_t i)
 {
@@ -5976,7 +6296,8 @@ static int sub_Shape_groups(bf_ctx *c, const j3d_Shape_view *v, size_t i, const 
     (void)prev;
     c->pos = v->groups_at + i * 8;
     c->end = v->groups_lim;
-    return j3d_view_lay_MatrixGroup(c, v->_doc, out, (int64_t)i, 0, v->_p_base, v->_p_primitive_data, bf_sub((int64_t)v->attributes_count, INT64_C(1)), ((((((((((((((((((((((((((((int64_t)(((int64_t)((int64_t)v->attributes_count > INT64_C(0))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->attributes_at), 8, (uint64_t)(v->attributes_count), INT64_C(0)) + 4)) == INT64_C(3))))) ? INT64_C(1) : INT64_C(0)) | (((int64_t)(((int64_t)((int64_t)v->attributes_count > INT64_C(1))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->attributes_at), 8, (uint64_t)(v->attributes_count), INT64_C(1)) + 4)) == INT64_C(3))))) ? INT64_C(2) : INT64_C(0))) | (((int64_t)(((int64_t)((int64_t)v->attributes_count > INT64_C(2))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->attributes_at), 8, (uint64_t)(v->attributes_count), INT64_C(2)) + 4)) == INT64_C(3))))) ? INT64_C(4) : INT64_C(0))) | (((int64_t)(((int64_t)((int64_t)v->attributes_count > INT64_C(3))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->attributes_at), 8, (uint64_t)(v->attributes_count), INT64_C(3)) + 4)) == INT64_C(3))))) ? INT64_C(8) : INT64_C(0))) | (((int64_t)(((int64_t)((int64_t)v->attributes_count > INT64_C(4))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->attributes_at), 8, (uint64_t)(v->attributes_count), INT64_C(4)) + 4)) == INT64_C(3))))) ? INT64_C(16) : INT64_C(0))) | (((int64_t)(((int64_t)((int64_t)v->attributes_count > INT64_C(5))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->attributes_at), 8, (uint64_t)(v->attributes_count), INT64_C(5)) + 4)) == INT64_C(3))))) ? INT64_C(32) : INT64_C(0))) | (((int64_t)(((int64_t)((int64_t)v->attributes_count > INT64_C(6))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->attributes_at), 8, (uint64_t)(v->attributes_count), INT64_C(6)) + 4)) == INT64_C(3))))) ? INT64_C(64) : INT64_C(0))) | (((int64_t)(((int64_t)((int64_t)v->attributes_count > INT64_C(7))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->attributes_at), 8, (uint64_t)(v->attributes_count), INT64_C(7)) + 4)) == INT64_C(3))))) ? INT64_C(128) : INT64_C(0))) | (((int64_t)(((int64_t)((int64_t)v->attributes_count > INT64_C(8))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->attributes_at), 8, (uint64_t)(v->attributes_count), INT64_C(8)) + 4)) == INT64_C(3))))) ? INT64_C(256) : INT64_C(0))) | (((int64_t)(((int64_t)((int64_t)v->attributes_count > INT64_C(9))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->attributes_at), 8, (uint64_t)(v->attributes_count), INT64_C(9)) + 4)) == INT64_C(3))))) ? INT64_C(512) : INT64_C(0))) | (((int64_t)(((int64_t)((int64_t)v->attributes_count > INT64_C(10))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->attributes_at), 8, (uint64_t)(v->attributes_count), INT64_C(10)) + 4)) == INT64_C(3))))) ? INT64_C(1024) : INT64_C(0))) | (((int64_t)(((int64_t)((int64_t)v->attributes_count > INT64_C(11))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->attributes_at), 8, (uint64_t)(v->attributes_count), INT64_C(11)) + 4)) == INT64_C(3))))) ? INT64_C(2048) : INT64_C(0))) | (((int64_t)(((int64_t)((int64_t)v->attributes_count > INT64_C(12))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->attributes_at), 8, (uint64_t)(v->attributes_count), INT64_C(12)) + 4)) == INT64_C(3))))) ? INT64_C(4096) : INT64_C(0))) | (((int64_t)(((int64_t)((int64_t)v->attributes_count > INT64_C(13))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->attributes_at), 8, (uint64_t)(v->attributes_count), INT64_C(13)) + 4)) == INT64_C(3))))) ? INT64_C(8192) : INT64_C(0))) | (((int64_t)(((int64_t)((int64_t)v->attributes_count > INT64_C(14))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->attributes_at), 8, (uint64_t)(v->attributes_count), INT64_C(14)) + 4)) == INT64_C(3))))) ? INT64_C(16384) : INT64_C(0))) | (((int64_t)(((int64_t)((int64_t)v->attributes_count > INT64_C(15))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->attributes_at), 8, (uint64_t)(v->attributes_count), INT64_C(15)) + 4)) == INT64_C(3))))) ? INT64_C(32768) : INT64_C(0))) | (((int64_t)(((int64_t)((int64_t)v->attributes_count > INT64_C(16))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->attributes_at), 8, (uint64_t)(v->attributes_count), INT64_C(16)) + 4)) == INT64_C(3))))) ? INT64_C(65536) : INT64_C(0))) | (((int64_t)(((int64_t)((int64_t)v->attributes_count > INT64_C(17))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->attributes_at), 8, (uint64_t)(v->attributes_count), INT64_C(17)) + 4)) == INT64_C(3))))) ? INT64_C(131072) : INT64_C(0))) | (((int64_t)(((int64_t)((int64_t)v->attributes_count > INT64_C(18))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->attributes_at), 8, (uint64_t)(v->attributes_count), INT64_C(18)) + 4)) == INT64_C(3))))) ? INT64_C(262144) : INT64_C(0))) | (((int64_t)(((int64_t)((int64_t)v->attributes_count > INT64_C(19))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->attributes_at), 8, (uint64_t)(v->attributes_count), INT64_C(19)) + 4)) == INT64_C(3))))) ? INT64_C(524288) : INT64_C(0))) | (((int64_t)(((int64_t)((int64_t)v->attributes_count > INT64_C(20))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->attributes_at), 8, (uint64_t)(v->attributes_count), INT64_C(20)) + 4)) == INT64_C(3))))) ? INT64_C(1048576) : INT64_C(0))) | (((int64_t)(((int64_t)((int64_t)v->attributes_count > INT64_C(21))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->attributes_at), 8, (uint64_t)(v->attributes_count), INT64_C(21)) + 4)) == INT64_C(3))))) ? INT64_C(2097152) : INT64_C(0))) | (((int64_t)(((int64_t)((int64_t)v->attributes_count > INT64_C(22))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->attributes_at), 8, (uint64_t)(v->attributes_count), INT64_C(22)) + 4)) == INT64_C(3))))) ? INT64_C(4194304) : INT64_C(0))) | (((int64_t)(((int64_t)((int64_t)v->attributes_count > INT64_C(23))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->attributes_at), 8, (uint64_t)(v->attributes_count), INT64_C(23)) + 4)) == INT64_C(3))))) ? INT64_C(8388608) : INT64_C(0))) | (((int64_t)(((int64_t)((int64_t)v->attributes_count > INT64_C(24))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->attributes_at), 8, (uint64_t)(v->attributes_count), INT64_C(24)) + 4)) == INT64_C(3))))) ? INT64_C(16777216) : INT64_C(0))) | (((int64_t)(((int64_t)((int64_t)v->attributes_count > INT64_C(25))) && ((int64_t)((int64_t)bf_load_u32be((bf_view_elem(c, (c->data + v->attributes_at), 8, (uint64_t)(v->attributes_count), INT64_C(25)) + 4)) == INT64_C(3))))) ? INT64_C(33554432) : INT64_C(0))));
+    return j3d_view_lay_MatrixGroup(c, v->_doc, out, (int64_t)i, 0, v->_p_base, v->_p_primitive_data, bf_sub((int64_t)v->attributes_count, 1),
+                                    j3d_Shape_view_v__q1(c, v));
 }
 j3d_MatrixGroup_view j3d_Shape_view_groups_at(const j3d_Shape_view *v, size_t i)
 {
@@ -6058,7 +6379,7 @@ static int sub_Vertex_indices(bf_ctx *c, const j3d_Vertex_view *v, size_t i, con
     (void)prev;
     c->pos = prev ? prev->_end : v->_offset + 0;
     c->end = v->indices_lim;
-    return j3d_view_lay_VertexIndex(c, v->_doc, out, (int64_t)i, 0, (bf_shr(v->_p_wide_mask, (int64_t)i) & INT64_C(1)));
+    return j3d_view_lay_VertexIndex(c, v->_doc, out, (int64_t)i, 0, bf_shr(v->_p_wide_mask, (int64_t)i) & 1);
 }
 int j3d_Vertex_view_indices_first(const j3d_Vertex_view *v, j3d_VertexIndex_view *it)
 {
@@ -6270,7 +6591,8 @@ static int sub_BtiHeader_images(bf_ctx *c, const j3d_BtiHeader_view *v, size_t i
     (void)prev;
     c->pos = prev ? prev->_end : v->images_at;
     c->end = v->images_lim;
-    return j3d_view_lay_TextureImage(c, v->_doc, out, (int64_t)i, 0, (int64_t)(c->data + v->_offset + 0)[0], (int64_t)bf_load_u16be((c->data + v->_offset + 2)), (int64_t)bf_load_u16be((c->data + v->_offset + 4)), (int64_t)i);
+    return j3d_view_lay_TextureImage(c, v->_doc, out, (int64_t)i, 0, (int64_t)c->data[v->_offset + 0], (int64_t)bf_load_u16be(c->data + v->_offset + 2),
+                                     (int64_t)bf_load_u16be(c->data + v->_offset + 4), (int64_t)i);
 }
 int j3d_BtiHeader_view_images_first(const j3d_BtiHeader_view *v, j3d_TextureImage_view *it)
 {
@@ -8580,5 +8902,244 @@ int j3d_view_open_model(const uint8_t *data, size_t size, j3d_model_view *out, b
     if (!j3d_view_lay_File(&c, &out->doc, &out->root, 0, 1))
         return 0;
     return 1;
+}
+
+/* Vtx1.position_at */
+static int64_t j3d_Vtx1_view_v_position_at(bf_ctx *c, const j3d_Vtx1_view *v)
+{
+    (void)c;
+    (void)v;
+    int64_t q1 = -1;
+    for (uint32_t i1 = 0; i1 < (uint32_t)(v->formats_count); i1++) {
+        const uint8_t *it1 = c->data + v->formats_at + (size_t)i1 * 16;
+        if (bf_load_u32be(it1) == J3D_VERTEX_ATTRIBUTE_POSITION) { q1 = i1; break; }
+    }
+    return q1;
+}
+
+/* VertexFormat.packed: The descriptor as a VertexBuffer takes it. */
+static int64_t j3d_VertexFormat_view_fv_packed(bf_ctx *c, const uint8_t *v)
+{
+    (void)c;
+    (void)v;
+    return bf_add(bf_add(bf_mul(bf_load_u32be(v + 4), 65536), bf_mul(bf_load_u32be(v + 8), 256)), v[12]);
+}
+
+/* Vtx1.normal_at */
+static int64_t j3d_Vtx1_view_v_normal_at(bf_ctx *c, const j3d_Vtx1_view *v)
+{
+    (void)c;
+    (void)v;
+    int64_t q1 = -1;
+    for (uint32_t i1 = 0; i1 < (uint32_t)(v->formats_count); i1++) {
+        const uint8_t *it1 = c->data + v->formats_at + (size_t)i1 * 16;
+        if (bf_load_u32be(it1) == J3D_VERTEX_ATTRIBUTE_NORMAL) { q1 = i1; break; }
+    }
+    return q1;
+}
+
+/* Vtx1.tangent_at */
+static int64_t j3d_Vtx1_view_v_tangent_at(bf_ctx *c, const j3d_Vtx1_view *v)
+{
+    (void)c;
+    (void)v;
+    int64_t q1 = -1;
+    for (uint32_t i1 = 0; i1 < (uint32_t)(v->formats_count); i1++) {
+        const uint8_t *it1 = c->data + v->formats_at + (size_t)i1 * 16;
+        if (bf_load_u32be(it1) == J3D_VERTEX_ATTRIBUTE_TANGENT) { q1 = i1; break; }
+    }
+    return q1;
+}
+
+/* Vtx1.color0_at */
+static int64_t j3d_Vtx1_view_v_color0_at(bf_ctx *c, const j3d_Vtx1_view *v)
+{
+    (void)c;
+    (void)v;
+    int64_t q1 = -1;
+    for (uint32_t i1 = 0; i1 < (uint32_t)(v->formats_count); i1++) {
+        const uint8_t *it1 = c->data + v->formats_at + (size_t)i1 * 16;
+        if (bf_load_u32be(it1) == J3D_VERTEX_ATTRIBUTE_COLOR0) { q1 = i1; break; }
+    }
+    return q1;
+}
+
+/* Vtx1.color1_at */
+static int64_t j3d_Vtx1_view_v_color1_at(bf_ctx *c, const j3d_Vtx1_view *v)
+{
+    (void)c;
+    (void)v;
+    int64_t q1 = -1;
+    for (uint32_t i1 = 0; i1 < (uint32_t)(v->formats_count); i1++) {
+        const uint8_t *it1 = c->data + v->formats_at + (size_t)i1 * 16;
+        if (bf_load_u32be(it1) == J3D_VERTEX_ATTRIBUTE_COLOR1) { q1 = i1; break; }
+    }
+    return q1;
+}
+
+/* Vtx1.texcoord0_at */
+static int64_t j3d_Vtx1_view_v_texcoord0_at(bf_ctx *c, const j3d_Vtx1_view *v)
+{
+    (void)c;
+    (void)v;
+    int64_t q1 = -1;
+    for (uint32_t i1 = 0; i1 < (uint32_t)(v->formats_count); i1++) {
+        const uint8_t *it1 = c->data + v->formats_at + (size_t)i1 * 16;
+        if (bf_load_u32be(it1) == J3D_VERTEX_ATTRIBUTE_TEXCOORD0) { q1 = i1; break; }
+    }
+    return q1;
+}
+
+/* Vtx1.texcoord1_at */
+static int64_t j3d_Vtx1_view_v_texcoord1_at(bf_ctx *c, const j3d_Vtx1_view *v)
+{
+    (void)c;
+    (void)v;
+    int64_t q1 = -1;
+    for (uint32_t i1 = 0; i1 < (uint32_t)(v->formats_count); i1++) {
+        const uint8_t *it1 = c->data + v->formats_at + (size_t)i1 * 16;
+        if (bf_load_u32be(it1) == J3D_VERTEX_ATTRIBUTE_TEXCOORD1) { q1 = i1; break; }
+    }
+    return q1;
+}
+
+/* Vtx1.texcoord2_at */
+static int64_t j3d_Vtx1_view_v_texcoord2_at(bf_ctx *c, const j3d_Vtx1_view *v)
+{
+    (void)c;
+    (void)v;
+    int64_t q1 = -1;
+    for (uint32_t i1 = 0; i1 < (uint32_t)(v->formats_count); i1++) {
+        const uint8_t *it1 = c->data + v->formats_at + (size_t)i1 * 16;
+        if (bf_load_u32be(it1) == J3D_VERTEX_ATTRIBUTE_TEXCOORD2) { q1 = i1; break; }
+    }
+    return q1;
+}
+
+/* Vtx1.texcoord3_at */
+static int64_t j3d_Vtx1_view_v_texcoord3_at(bf_ctx *c, const j3d_Vtx1_view *v)
+{
+    (void)c;
+    (void)v;
+    int64_t q1 = -1;
+    for (uint32_t i1 = 0; i1 < (uint32_t)(v->formats_count); i1++) {
+        const uint8_t *it1 = c->data + v->formats_at + (size_t)i1 * 16;
+        if (bf_load_u32be(it1) == J3D_VERTEX_ATTRIBUTE_TEXCOORD3) { q1 = i1; break; }
+    }
+    return q1;
+}
+
+/* Vtx1.texcoord4_at */
+static int64_t j3d_Vtx1_view_v_texcoord4_at(bf_ctx *c, const j3d_Vtx1_view *v)
+{
+    (void)c;
+    (void)v;
+    int64_t q1 = -1;
+    for (uint32_t i1 = 0; i1 < (uint32_t)(v->formats_count); i1++) {
+        const uint8_t *it1 = c->data + v->formats_at + (size_t)i1 * 16;
+        if (bf_load_u32be(it1) == J3D_VERTEX_ATTRIBUTE_TEXCOORD4) { q1 = i1; break; }
+    }
+    return q1;
+}
+
+/* Vtx1.texcoord5_at */
+static int64_t j3d_Vtx1_view_v_texcoord5_at(bf_ctx *c, const j3d_Vtx1_view *v)
+{
+    (void)c;
+    (void)v;
+    int64_t q1 = -1;
+    for (uint32_t i1 = 0; i1 < (uint32_t)(v->formats_count); i1++) {
+        const uint8_t *it1 = c->data + v->formats_at + (size_t)i1 * 16;
+        if (bf_load_u32be(it1) == J3D_VERTEX_ATTRIBUTE_TEXCOORD5) { q1 = i1; break; }
+    }
+    return q1;
+}
+
+/* Vtx1.texcoord6_at */
+static int64_t j3d_Vtx1_view_v_texcoord6_at(bf_ctx *c, const j3d_Vtx1_view *v)
+{
+    (void)c;
+    (void)v;
+    int64_t q1 = -1;
+    for (uint32_t i1 = 0; i1 < (uint32_t)(v->formats_count); i1++) {
+        const uint8_t *it1 = c->data + v->formats_at + (size_t)i1 * 16;
+        if (bf_load_u32be(it1) == J3D_VERTEX_ATTRIBUTE_TEXCOORD6) { q1 = i1; break; }
+    }
+    return q1;
+}
+
+/* Vtx1.texcoord7_at */
+static int64_t j3d_Vtx1_view_v_texcoord7_at(bf_ctx *c, const j3d_Vtx1_view *v)
+{
+    (void)c;
+    (void)v;
+    int64_t q1 = -1;
+    for (uint32_t i1 = 0; i1 < (uint32_t)(v->formats_count); i1++) {
+        const uint8_t *it1 = c->data + v->formats_at + (size_t)i1 * 16;
+        if (bf_load_u32be(it1) == J3D_VERTEX_ATTRIBUTE_TEXCOORD7) { q1 = i1; break; }
+    }
+    return q1;
+}
+
+/* Shape._q1 */
+static int64_t j3d_Shape_view_v__q1(bf_ctx *c, const j3d_Shape_view *v)
+{
+    (void)c;
+    (void)v;
+    int64_t q1 = 0;
+    for (uint32_t i1 = 0; i1 < (uint32_t)(v->attributes_count); i1++) {
+        const uint8_t *it1 = c->data + v->attributes_at + (size_t)i1 * 8;
+        q1 = bf_add(q1, (int64_t)i1 < 26 && bf_load_u32be(it1 + 4) == J3D_INDEX_TYPE_UINT16 ? bf_shl(1, (int64_t)i1) : 0);
+    }
+    return q1;
+}
+
+/* VertexBuffer.is_color: A COLOR_0 or COLOR_1 buffer: packed colors, not numbers. */
+static int64_t j3d_VertexBuffer_view_v_is_color(bf_ctx *c, const j3d_VertexBuffer_view *v)
+{
+    (void)c;
+    (void)v;
+    return (int64_t)(v->_p_attr == 11 || v->_p_attr == 12);
+}
+
+/* VertexBuffer.data_type: The descriptor's data type. */
+static int64_t j3d_VertexBuffer_view_v_data_type(bf_ctx *c, const j3d_VertexBuffer_view *v)
+{
+    (void)c;
+    (void)v;
+    return bf_shr(v->_p_format, 8) & 255;
+}
+
+/* VertexBuffer.per_entry: Numbers per entry (2 or 3 per position, 3 or 9 per normal, 1 or 2 per texture coordinate). */
+static int64_t j3d_VertexBuffer_view_v_per_entry(bf_ctx *c, const j3d_VertexBuffer_view *v)
+{
+    (void)c;
+    (void)v;
+    return (int64_t)(v->_p_attr == 9 ? (bf_shr(v->_p_format, 16) == 0 ? 2 : 3) : v->_p_attr == 10 || v->_p_attr == 25 ? (bf_shr(v->_p_format, 16) == 1 ? 9 : 3)
+                     : bf_shr(v->_p_format, 16) == 0 ? 1 : 2);
+}
+
+/* TextureImage.tile_width: Pixels across a tile. */
+static int64_t j3d_TextureImage_view_v_tile_width(bf_ctx *c, const j3d_TextureImage_view *v)
+{
+    (void)c;
+    (void)v;
+    return (int64_t)(v->_p_format <= 2 || v->_p_format == 8 || v->_p_format == 9 || v->_p_format == 14 ? 8 : 4);
+}
+
+/* TextureImage.tile_height: Pixels down a tile. */
+static int64_t j3d_TextureImage_view_v_tile_height(bf_ctx *c, const j3d_TextureImage_view *v)
+{
+    (void)c;
+    (void)v;
+    return (int64_t)(v->_p_format == 0 || v->_p_format == 8 || v->_p_format == 14 ? 8 : 4);
+}
+
+/* TextureImage.tile_bytes: Bytes of a tile. */
+static int64_t j3d_TextureImage_view_v_tile_bytes(bf_ctx *c, const j3d_TextureImage_view *v)
+{
+    (void)c;
+    (void)v;
+    return (int64_t)(v->_p_format == 6 ? 64 : 32);
 }
 

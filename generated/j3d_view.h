@@ -93,7 +93,8 @@ struct j3d_SubversionHeader_view {
     size_t padding_count;
 };
 
-/* One section (chunk): its tag, its size, and its body read by the tag in a region of `size - 8` bytes. The body types' offsets count from the body; the document's offsets, which count from the tag, are given as `document_at`. Unknown tags are kept as bytes.  */
+/* One section (chunk): its tag, its size, and its body read by the tag in a region of `size - 8` bytes. The body types' offsets count from the body; the
+   document's offsets, which count from the tag, are given as `document_at`. Unknown tags are kept as bytes. */
 struct j3d_Section_view {
     const bf_view_doc *_doc;
     size_t _offset;   /* where it starts in the input */
@@ -125,7 +126,9 @@ struct j3d_SceneNode_view {
     int64_t _index;   /* its index in the array holding it, else 0 */
 };
 
-/* VTX1 - Vertex Data. The actual number values used for the properties of the geometry, and how they are formatted: a list of format descriptors and up to 13 data buffers. No buffer stores its length: a buffer runs to the next non-zero buffer offset, or to the section end, padding included.  */
+/* VTX1 - Vertex Data. The actual number values used for the properties of the geometry, and how they are formatted: a list of format descriptors and up to 13
+   data buffers. No buffer stores its length: a buffer runs to the next non-zero buffer offset, or to the section end, padding included. `NAME_at` is the index
+   of a buffer's format descriptor, -1 when the list has none. */
 struct j3d_Vtx1_view {
     const bf_view_doc *_doc;
     size_t _offset;   /* where it starts in the input */
@@ -176,7 +179,8 @@ struct j3d_Vtx1_view {
     uint8_t has_texcoord7;
 };
 
-/* A buffer format descriptor: an Attribute Target, a Component Count, a Data Type, and a Mantissa shifter (to allow floats to be stored as smaller datatypes compared to FLOAT).  */
+/* A buffer format descriptor: an Attribute Target, a Component Count, a Data Type, and a Mantissa shifter (to allow floats to be stored as smaller datatypes
+   compared to FLOAT). */
 struct j3d_VertexFormat_view {
     const bf_view_doc *_doc;
     size_t _offset;   /* where it starts in the input */
@@ -185,7 +189,12 @@ struct j3d_VertexFormat_view {
     int64_t _index;   /* its index in the array holding it, else 0 */
 };
 
-/* One data buffer of VTX1, decoded by its format descriptor: `raw` is the whole buffer (its bytes up to the next buffer, padding included), and exactly one of the value arrays holds its entries. Positions, normals and texture coordinates are numbers of the descriptor's data type (integer ones scaled by 2^-shift in `*_value`); colors are packed (RGB565/RGBA4 in 16 bits, RGB8/RGBA6 in 24, RGBX8/RGBA8 in 32). The document stores no length: the value arrays end where the buffer's padding to 32 bytes begins, the padding texts that Nintendo's tools ("This is padding data to align...") and SuperBMD ("Model made with SuperBMD by Gamma.") write (the convention of gclib's VTX1 reader); padding bytes are the tail, never entries. A buffer padded with anything else keeps as many whole entries as fit.  */
+/* One data buffer of VTX1, decoded by its format descriptor: `raw` is the whole buffer (its bytes up to the next buffer, padding included), and exactly one of
+   the value arrays holds its entries. Positions, normals and texture coordinates are numbers of the descriptor's data type (integer ones scaled by 2^-shift in
+   `*_value`); colors are packed (RGB565/RGBA4 in 16 bits, RGB8/RGBA6 in 24, RGBX8/RGBA8 in 32). The document stores no length: the value arrays end where the
+   buffer's padding to 32 bytes begins, the padding texts that Nintendo's tools ("This is padding data to align...") and SuperBMD ("Model made with SuperBMD by
+   Gamma.") write (the convention of gclib's VTX1 reader); padding bytes are the tail, never entries. A buffer padded with anything else keeps as many whole
+   entries as fit. */
 struct j3d_VertexBuffer_view {
     const bf_view_doc *_doc;
     size_t _offset;   /* where it starts in the input */
@@ -273,7 +282,8 @@ struct j3d_Mtx34_view {
     int64_t _index;   /* its index in the array holding it, else 0 */
 };
 
-/* DRW1 - Skinning Assignments: a map that redirects skinning information either to JNT1 (Single Matrix) or EVP1 (Multi-Matrix). DRW1 ends with padding to the nearest 32.  */
+/* DRW1 - Skinning Assignments: a map that redirects skinning information either to JNT1 (Single Matrix) or EVP1 (Multi-Matrix). DRW1 ends with padding to the
+   nearest 32. */
 struct j3d_Drw1_view {
     const bf_view_doc *_doc;
     size_t _offset;   /* where it starts in the input */
@@ -312,7 +322,8 @@ struct j3d_Joint_view {
     int64_t _index;   /* its index in the array holding it, else 0 */
 };
 
-/* A name table (JSystem `ResNTAB`; the document gives only its offsets): a count, padding, one entry per name (a hash and the string's offset from the table's start), then the zero-terminated strings.  */
+/* A name table (JSystem `ResNTAB`; the document gives only its offsets): a count, padding, one entry per name (a hash and the string's offset from the table's
+   start), then the zero-terminated strings. */
 struct j3d_NameTable_view {
     const bf_view_doc *_doc;
     size_t _offset;   /* where it starts in the input */
@@ -354,7 +365,8 @@ struct j3d_Shp1_view {
     size_t group_data_lim;
 };
 
-/* Shape Data: a Matrix Calculation type, used for Billboarding and multi-joint skinning, and a collection of Matrix Groups, whose primitives share the same set of DRW1 matrices.  */
+/* Shape Data: a Matrix Calculation type, used for Billboarding and multi-joint skinning, and a collection of Matrix Groups, whose primitives share the same set
+   of DRW1 matrices. */
 struct j3d_Shape_view {
     const bf_view_doc *_doc;
     size_t _offset;   /* where it starts in the input */
@@ -454,7 +466,8 @@ struct j3d_MatrixGroupData_view {
     size_t weights_count;
 };
 
-/* MAT2 - Material List (Old): technically supported by the game, but not known to be used by any model. The document only names it; after its count its bytes are kept as they are.  */
+/* MAT2 - Material List (Old): technically supported by the game, but not known to be used by any model. The document only names it; after its count its bytes
+   are kept as they are. */
 struct j3d_MaterialList_view {
     const bf_view_doc *_doc;
     size_t _offset;   /* where it starts in the input */
@@ -464,7 +477,11 @@ struct j3d_MaterialList_view {
     size_t data_count;
 };
 
-/* MAT3 - Material List: information for materials to fill the rendered geometry with. The document only names the section: every field here follows the public layout of the JSystem decompilations (`J3DMaterialBlock`), SuperBMD (`MAT3.cs`) and gclib (`mat3.py`), not the document. A header of 30 table offsets (from the section start, 0 for an absent table), the material entries (0x14C bytes each; several materials may share one through the remap table), the material names, and tables of settings that the entries index. No table stores its length: one runs to the next non-zero offset of the header (the tables follow in header order), up to its padding (the texts Nintendo's tools and SuperBMD pad with), and a table whose offset equals the next one's is empty.  */
+/* MAT3 - Material List: information for materials to fill the rendered geometry with. The document only names the section: every field here follows the public
+   layout of the JSystem decompilations (`J3DMaterialBlock`), SuperBMD (`MAT3.cs`) and gclib (`mat3.py`), not the document. A header of 30 table offsets (from
+   the section start, 0 for an absent table), the material entries (0x14C bytes each; several materials may share one through the remap table), the material
+   names, and tables of settings that the entries index. No table stores its length: one runs to the next non-zero offset of the header (the tables follow in
+   header order), up to its padding (the texts Nintendo's tools and SuperBMD pad with), and a table whose offset equals the next one's is empty. */
 struct j3d_Mat3_view {
     const bf_view_doc *_doc;
     size_t _offset;   /* where it starts in the input */
@@ -583,7 +600,8 @@ struct j3d_Mat3_view {
     uint8_t has_nbt_scales;
 };
 
-/* One material entry of MAT3: which entries of the MAT3 tables the material uses (u8 and u16 indices; 0xFFFF for an unused slot of a u16 list). Not in the document: public layout (JSystem decompilations, SuperBMD, gclib).  */
+/* One material entry of MAT3: which entries of the MAT3 tables the material uses (u8 and u16 indices; 0xFFFF for an unused slot of a u16 list). Not in the
+   document: public layout (JSystem decompilations, SuperBMD, gclib). */
 struct j3d_Material_view {
     const bf_view_doc *_doc;
     size_t _offset;   /* where it starts in the input */
@@ -767,7 +785,9 @@ struct j3d_NbtScale_view {
     int64_t _index;   /* its index in the array holding it, else 0 */
 };
 
-/* MDL3 - Display List (BDL only): raw material GX opcodes to speed up rendering. The document only names the section: every field here follows the public layout (JSystem decompilations, SuperBMD's `MDL3.cs`, gclib's `mdl3.py`), not the document. A header of offsets (from the section start), then one packet per material: a prebuilt GX display list that loads the material's registers, and a few small per-material tables.  */
+/* MDL3 - Display List (BDL only): raw material GX opcodes to speed up rendering. The document only names the section: every field here follows the public
+   layout (JSystem decompilations, SuperBMD's `MDL3.cs`, gclib's `mdl3.py`), not the document. A header of offsets (from the section start), then one packet per
+   material: a prebuilt GX display list that loads the material's registers, and a few small per-material tables. */
 struct j3d_Mdl3_view {
     const bf_view_doc *_doc;
     size_t _offset;   /* where it starts in the input */
@@ -865,7 +885,8 @@ struct j3d_XfIndexedCommand_view {
     int64_t _index;   /* its index in the array holding it, else 0 */
 };
 
-/* TEX1 - Texture Data: embedded BTI headers that MAT3 references by index. The texture data locations are given by the headers (which are located directly one after another at the Header Table); several headers may point to one block of texture data.  */
+/* TEX1 - Texture Data: embedded BTI headers that MAT3 references by index. The texture data locations are given by the headers (which are located directly one
+   after another at the Header Table); several headers may point to one block of texture data. */
 struct j3d_Tex1_view {
     const bf_view_doc *_doc;
     size_t _offset;   /* where it starts in the input */
@@ -880,7 +901,8 @@ struct j3d_Tex1_view {
     uint8_t has_names;
 };
 
-/* A BTI texture header. The document only names BTI; this is the public layout (JSystem `ResTIMG`, `JUTTexture.h` of the JSystem decompilations). Offsets count from the header.  */
+/* A BTI texture header. The document only names BTI; this is the public layout (JSystem `ResTIMG`, `JUTTexture.h` of the JSystem decompilations). Offsets count
+   from the header. */
 struct j3d_BtiHeader_view {
     const bf_view_doc *_doc;
     size_t _offset;   /* where it starts in the input */
@@ -1221,7 +1243,8 @@ static inline uint32_t j3d_VertexFormat_view_component_count(const j3d_VertexFor
     const uint8_t *p = v->_doc->data + v->_offset + 4;
     return (uint32_t)bf_load_u32be(p);
 }
-/* The Data Type: 0 UInt8, 1 Int8, 2 UInt16, 3 Int16, 4 Float (1, 1, 2, 2, 4 bytes per value); for COLOR_0/COLOR_1: 0 RGB565 (2 bytes per color), 1 RGB8 (3), 2 RGBX8 (4), 3 RGBA4 (2), 4 RGBA6 (3), 5 RGBA8 (4). */
+/* The Data Type: 0 UInt8, 1 Int8, 2 UInt16, 3 Int16, 4 Float (1, 1, 2, 2, 4 bytes per value); for COLOR_0/COLOR_1: 0 RGB565 (2 bytes per color), 1 RGB8 (3), 2
+   RGBX8 (4), 3 RGBA4 (2), 4 RGBA6 (3), 5 RGBA8 (4). */
 static inline uint32_t j3d_VertexFormat_view_data_type(const j3d_VertexFormat_view *v)
 {
     const uint8_t *p = v->_doc->data + v->_offset + 8;
@@ -1415,7 +1438,8 @@ int j3d_Evp1_view_weights_next(const j3d_Evp1_view *v, j3d_EnvelopeWeights_view 
 /* 1 when inverse_bind_matrices is present. */
 static inline int j3d_Evp1_view_has_inverse_bind_matrices(const j3d_Evp1_view *v) { return v->has_inverse_bind_matrices; }
 static inline size_t j3d_Evp1_view_inverse_bind_matrices_count(const j3d_Evp1_view *v) { (void)v; return v->inverse_bind_matrices_count; }
-/* Inverse Bind Matrix Table. No count is stored; it runs to the end of the section, whose padding (less than 32 bytes) is shorter than one matrix, so it holds the whole matrices that fit.  */
+/* Inverse Bind Matrix Table. No count is stored; it runs to the end of the section, whose padding (less than 32 bytes) is shorter than one matrix, so it holds
+   the whole matrices that fit. */
 /* Element i of inverse_bind_matrices (a view over zeros when i is out of range). */
 static inline j3d_Mtx34_view j3d_Evp1_view_inverse_bind_matrices_at(const j3d_Evp1_view *v, size_t i)
 {
@@ -1967,7 +1991,8 @@ static inline uint32_t j3d_MatrixGroup_view_primitive_offset(const j3d_MatrixGro
 /* 1 when primitives is present. */
 static inline int j3d_MatrixGroup_view_has_primitives(const j3d_MatrixGroup_view *v) { return v->has_primitives; }
 static inline size_t j3d_MatrixGroup_view_primitives_count(const j3d_MatrixGroup_view *v) { (void)v; return v->primitives_count; }
-/* The group's primitives, up to the first padding byte (a zero primitive type, included) or the end of the group's data; the rest of the padding is the tail. */
+/* The group's primitives, up to the first padding byte (a zero primitive type, included) or the end of the group's data; the rest of the padding is the tail.
+   */
 /* Walks primitives: the first element into *it (0 when there is none), then the next. */
 int j3d_MatrixGroup_view_primitives_first(const j3d_MatrixGroup_view *v, j3d_Primitive_view *it);
 int j3d_MatrixGroup_view_primitives_next(const j3d_MatrixGroup_view *v, j3d_Primitive_view *it);
@@ -3745,7 +3770,8 @@ static inline uint8_t j3d_GxCommand_view_opcode(const j3d_GxCommand_view *v)
 }
 /* 1 when body is present. */
 static inline int j3d_GxCommand_view_has_body(const j3d_GxCommand_view *v) { return v->has_body; }
-/* The command's operands, by its opcode; an unknown opcode keeps the rest of the list as bytes (public GX encoding; not in the document). Which case it holds (a kind constant of the reader's header). */
+/* The command's operands, by its opcode; an unknown opcode keeps the rest of the list as bytes (public GX encoding; not in the document). Which case it holds
+   (a kind constant of the reader's header). */
 static inline int j3d_GxCommand_view_body_kind(const j3d_GxCommand_view *v) { return v->body_kind; }
 /* The BpCommand case (a view over zeros when it holds another). */
 j3d_BpCommand_view j3d_GxCommand_view_body_BpCommand(const j3d_GxCommand_view *v);

@@ -185,7 +185,8 @@ static int place_Vtx1_position(bf_wctx *w, void *owner)
         if (w->layout) {
             s->position._index = 0;
             s->position._p_attr = INT64_C(9);
-            s->position._p_format = j3d_Vtx1_v_position_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_position_at(c, s)));
+            s->position._p_format = j3d_Vtx1_v_position_at(c, s) < 0 ? -1
+                    : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_position_at(c, s)));
         }
         if (!bf_push(&w->c, "position", -1) || !write_VertexBuffer(w, &s->position))
             return 0;
@@ -228,7 +229,8 @@ static int place_Vtx1_normal(bf_wctx *w, void *owner)
         if (w->layout) {
             s->normal._index = 0;
             s->normal._p_attr = INT64_C(10);
-            s->normal._p_format = j3d_Vtx1_v_normal_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_normal_at(c, s)));
+            s->normal._p_format = j3d_Vtx1_v_normal_at(c, s) < 0 ? -1
+                    : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_normal_at(c, s)));
         }
         if (!bf_push(&w->c, "normal", -1) || !write_VertexBuffer(w, &s->normal))
             return 0;
@@ -271,7 +273,8 @@ static int place_Vtx1_tangent(bf_wctx *w, void *owner)
         if (w->layout) {
             s->tangent._index = 0;
             s->tangent._p_attr = INT64_C(25);
-            s->tangent._p_format = j3d_Vtx1_v_tangent_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_tangent_at(c, s)));
+            s->tangent._p_format = j3d_Vtx1_v_tangent_at(c, s) < 0 ? -1
+                    : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_tangent_at(c, s)));
         }
         if (!bf_push(&w->c, "tangent", -1) || !write_VertexBuffer(w, &s->tangent))
             return 0;
@@ -314,7 +317,8 @@ static int place_Vtx1_color0(bf_wctx *w, void *owner)
         if (w->layout) {
             s->color0._index = 0;
             s->color0._p_attr = INT64_C(11);
-            s->color0._p_format = j3d_Vtx1_v_color0_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_color0_at(c, s)));
+            s->color0._p_format = j3d_Vtx1_v_color0_at(c, s) < 0 ? -1
+                    : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_color0_at(c, s)));
         }
         if (!bf_push(&w->c, "color0", -1) || !write_VertexBuffer(w, &s->color0))
             return 0;
@@ -357,7 +361,8 @@ static int place_Vtx1_color1(bf_wctx *w, void *owner)
         if (w->layout) {
             s->color1._index = 0;
             s->color1._p_attr = INT64_C(12);
-            s->color1._p_format = j3d_Vtx1_v_color1_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_color1_at(c, s)));
+            s->color1._p_format = j3d_Vtx1_v_color1_at(c, s) < 0 ? -1
+                    : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_color1_at(c, s)));
         }
         if (!bf_push(&w->c, "color1", -1) || !write_VertexBuffer(w, &s->color1))
             return 0;
@@ -400,7 +405,8 @@ static int place_Vtx1_texcoord0(bf_wctx *w, void *owner)
         if (w->layout) {
             s->texcoord0._index = 0;
             s->texcoord0._p_attr = INT64_C(13);
-            s->texcoord0._p_format = j3d_Vtx1_v_texcoord0_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord0_at(c, s)));
+            s->texcoord0._p_format = j3d_Vtx1_v_texcoord0_at(c, s) < 0 ? -1
+                    : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord0_at(c, s)));
         }
         if (!bf_push(&w->c, "texcoord0", -1) || !write_VertexBuffer(w, &s->texcoord0))
             return 0;
@@ -443,7 +449,8 @@ static int place_Vtx1_texcoord1(bf_wctx *w, void *owner)
         if (w->layout) {
             s->texcoord1._index = 0;
             s->texcoord1._p_attr = INT64_C(14);
-            s->texcoord1._p_format = j3d_Vtx1_v_texcoord1_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord1_at(c, s)));
+            s->texcoord1._p_format = j3d_Vtx1_v_texcoord1_at(c, s) < 0 ? -1
+                    : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord1_at(c, s)));
         }
         if (!bf_push(&w->c, "texcoord1", -1) || !write_VertexBuffer(w, &s->texcoord1))
             return 0;
@@ -486,7 +493,8 @@ static int place_Vtx1_texcoord2(bf_wctx *w, void *owner)
         if (w->layout) {
             s->texcoord2._index = 0;
             s->texcoord2._p_attr = INT64_C(15);
-            s->texcoord2._p_format = j3d_Vtx1_v_texcoord2_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord2_at(c, s)));
+            s->texcoord2._p_format = j3d_Vtx1_v_texcoord2_at(c, s) < 0 ? -1
+                    : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord2_at(c, s)));
         }
         if (!bf_push(&w->c, "texcoord2", -1) || !write_VertexBuffer(w, &s->texcoord2))
             return 0;
@@ -529,7 +537,8 @@ static int place_Vtx1_texcoord3(bf_wctx *w, void *owner)
         if (w->layout) {
             s->texcoord3._index = 0;
             s->texcoord3._p_attr = INT64_C(16);
-            s->texcoord3._p_format = j3d_Vtx1_v_texcoord3_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord3_at(c, s)));
+            s->texcoord3._p_format = j3d_Vtx1_v_texcoord3_at(c, s) < 0 ? -1
+                    : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord3_at(c, s)));
         }
         if (!bf_push(&w->c, "texcoord3", -1) || !write_VertexBuffer(w, &s->texcoord3))
             return 0;
@@ -572,7 +581,8 @@ static int place_Vtx1_texcoord4(bf_wctx *w, void *owner)
         if (w->layout) {
             s->texcoord4._index = 0;
             s->texcoord4._p_attr = INT64_C(17);
-            s->texcoord4._p_format = j3d_Vtx1_v_texcoord4_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord4_at(c, s)));
+            s->texcoord4._p_format = j3d_Vtx1_v_texcoord4_at(c, s) < 0 ? -1
+                    : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord4_at(c, s)));
         }
         if (!bf_push(&w->c, "texcoord4", -1) || !write_VertexBuffer(w, &s->texcoord4))
             return 0;
@@ -615,7 +625,8 @@ static int place_Vtx1_texcoord5(bf_wctx *w, void *owner)
         if (w->layout) {
             s->texcoord5._index = 0;
             s->texcoord5._p_attr = INT64_C(18);
-            s->texcoord5._p_format = j3d_Vtx1_v_texcoord5_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord5_at(c, s)));
+            s->texcoord5._p_format = j3d_Vtx1_v_texcoord5_at(c, s) < 0 ? -1
+                    : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord5_at(c, s)));
         }
         if (!bf_push(&w->c, "texcoord5", -1) || !write_VertexBuffer(w, &s->texcoord5))
             return 0;
@@ -658,7 +669,8 @@ static int place_Vtx1_texcoord6(bf_wctx *w, void *owner)
         if (w->layout) {
             s->texcoord6._index = 0;
             s->texcoord6._p_attr = INT64_C(19);
-            s->texcoord6._p_format = j3d_Vtx1_v_texcoord6_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord6_at(c, s)));
+            s->texcoord6._p_format = j3d_Vtx1_v_texcoord6_at(c, s) < 0 ? -1
+                    : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord6_at(c, s)));
         }
         if (!bf_push(&w->c, "texcoord6", -1) || !write_VertexBuffer(w, &s->texcoord6))
             return 0;
@@ -701,7 +713,8 @@ static int place_Vtx1_texcoord7(bf_wctx *w, void *owner)
         if (w->layout) {
             s->texcoord7._index = 0;
             s->texcoord7._p_attr = INT64_C(20);
-            s->texcoord7._p_format = j3d_Vtx1_v_texcoord7_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord7_at(c, s)));
+            s->texcoord7._p_format = j3d_Vtx1_v_texcoord7_at(c, s) < 0 ? -1
+                    : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord7_at(c, s)));
         }
         if (!bf_push(&w->c, "texcoord7", -1) || !write_VertexBuffer(w, &s->texcoord7))
             return 0;
@@ -3460,7 +3473,8 @@ static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s)
                 if (w->layout) {
                     s->position._index = 0;
                     s->position._p_attr = INT64_C(9);
-                    s->position._p_format = j3d_Vtx1_v_position_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_position_at(c, s)));
+                    s->position._p_format = j3d_Vtx1_v_position_at(c, s) < 0 ? -1
+                            : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_position_at(c, s)));
                 }
                 if (!bf_push(&w->c, "position", -1) || !write_VertexBuffer(w, &s->position))
                     return 0;
@@ -3486,7 +3500,8 @@ static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s)
                 if (w->layout) {
                     s->normal._index = 0;
                     s->normal._p_attr = INT64_C(10);
-                    s->normal._p_format = j3d_Vtx1_v_normal_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_normal_at(c, s)));
+                    s->normal._p_format = j3d_Vtx1_v_normal_at(c, s) < 0 ? -1
+                            : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_normal_at(c, s)));
                 }
                 if (!bf_push(&w->c, "normal", -1) || !write_VertexBuffer(w, &s->normal))
                     return 0;
@@ -3512,7 +3527,8 @@ static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s)
                 if (w->layout) {
                     s->tangent._index = 0;
                     s->tangent._p_attr = INT64_C(25);
-                    s->tangent._p_format = j3d_Vtx1_v_tangent_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_tangent_at(c, s)));
+                    s->tangent._p_format = j3d_Vtx1_v_tangent_at(c, s) < 0 ? -1
+                            : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_tangent_at(c, s)));
                 }
                 if (!bf_push(&w->c, "tangent", -1) || !write_VertexBuffer(w, &s->tangent))
                     return 0;
@@ -3538,7 +3554,8 @@ static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s)
                 if (w->layout) {
                     s->color0._index = 0;
                     s->color0._p_attr = INT64_C(11);
-                    s->color0._p_format = j3d_Vtx1_v_color0_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_color0_at(c, s)));
+                    s->color0._p_format = j3d_Vtx1_v_color0_at(c, s) < 0 ? -1
+                            : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_color0_at(c, s)));
                 }
                 if (!bf_push(&w->c, "color0", -1) || !write_VertexBuffer(w, &s->color0))
                     return 0;
@@ -3564,7 +3581,8 @@ static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s)
                 if (w->layout) {
                     s->color1._index = 0;
                     s->color1._p_attr = INT64_C(12);
-                    s->color1._p_format = j3d_Vtx1_v_color1_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_color1_at(c, s)));
+                    s->color1._p_format = j3d_Vtx1_v_color1_at(c, s) < 0 ? -1
+                            : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_color1_at(c, s)));
                 }
                 if (!bf_push(&w->c, "color1", -1) || !write_VertexBuffer(w, &s->color1))
                     return 0;
@@ -3590,7 +3608,8 @@ static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s)
                 if (w->layout) {
                     s->texcoord0._index = 0;
                     s->texcoord0._p_attr = INT64_C(13);
-                    s->texcoord0._p_format = j3d_Vtx1_v_texcoord0_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord0_at(c, s)));
+                    s->texcoord0._p_format = j3d_Vtx1_v_texcoord0_at(c, s) < 0 ? -1
+                            : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord0_at(c, s)));
                 }
                 if (!bf_push(&w->c, "texcoord0", -1) || !write_VertexBuffer(w, &s->texcoord0))
                     return 0;
@@ -3616,7 +3635,8 @@ static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s)
                 if (w->layout) {
                     s->texcoord1._index = 0;
                     s->texcoord1._p_attr = INT64_C(14);
-                    s->texcoord1._p_format = j3d_Vtx1_v_texcoord1_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord1_at(c, s)));
+                    s->texcoord1._p_format = j3d_Vtx1_v_texcoord1_at(c, s) < 0 ? -1
+                            : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord1_at(c, s)));
                 }
                 if (!bf_push(&w->c, "texcoord1", -1) || !write_VertexBuffer(w, &s->texcoord1))
                     return 0;
@@ -3642,7 +3662,8 @@ static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s)
                 if (w->layout) {
                     s->texcoord2._index = 0;
                     s->texcoord2._p_attr = INT64_C(15);
-                    s->texcoord2._p_format = j3d_Vtx1_v_texcoord2_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord2_at(c, s)));
+                    s->texcoord2._p_format = j3d_Vtx1_v_texcoord2_at(c, s) < 0 ? -1
+                            : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord2_at(c, s)));
                 }
                 if (!bf_push(&w->c, "texcoord2", -1) || !write_VertexBuffer(w, &s->texcoord2))
                     return 0;
@@ -3668,7 +3689,8 @@ static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s)
                 if (w->layout) {
                     s->texcoord3._index = 0;
                     s->texcoord3._p_attr = INT64_C(16);
-                    s->texcoord3._p_format = j3d_Vtx1_v_texcoord3_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord3_at(c, s)));
+                    s->texcoord3._p_format = j3d_Vtx1_v_texcoord3_at(c, s) < 0 ? -1
+                            : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord3_at(c, s)));
                 }
                 if (!bf_push(&w->c, "texcoord3", -1) || !write_VertexBuffer(w, &s->texcoord3))
                     return 0;
@@ -3694,7 +3716,8 @@ static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s)
                 if (w->layout) {
                     s->texcoord4._index = 0;
                     s->texcoord4._p_attr = INT64_C(17);
-                    s->texcoord4._p_format = j3d_Vtx1_v_texcoord4_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord4_at(c, s)));
+                    s->texcoord4._p_format = j3d_Vtx1_v_texcoord4_at(c, s) < 0 ? -1
+                            : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord4_at(c, s)));
                 }
                 if (!bf_push(&w->c, "texcoord4", -1) || !write_VertexBuffer(w, &s->texcoord4))
                     return 0;
@@ -3720,7 +3743,8 @@ static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s)
                 if (w->layout) {
                     s->texcoord5._index = 0;
                     s->texcoord5._p_attr = INT64_C(18);
-                    s->texcoord5._p_format = j3d_Vtx1_v_texcoord5_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord5_at(c, s)));
+                    s->texcoord5._p_format = j3d_Vtx1_v_texcoord5_at(c, s) < 0 ? -1
+                            : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord5_at(c, s)));
                 }
                 if (!bf_push(&w->c, "texcoord5", -1) || !write_VertexBuffer(w, &s->texcoord5))
                     return 0;
@@ -3746,7 +3770,8 @@ static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s)
                 if (w->layout) {
                     s->texcoord6._index = 0;
                     s->texcoord6._p_attr = INT64_C(19);
-                    s->texcoord6._p_format = j3d_Vtx1_v_texcoord6_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord6_at(c, s)));
+                    s->texcoord6._p_format = j3d_Vtx1_v_texcoord6_at(c, s) < 0 ? -1
+                            : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord6_at(c, s)));
                 }
                 if (!bf_push(&w->c, "texcoord6", -1) || !write_VertexBuffer(w, &s->texcoord6))
                     return 0;
@@ -3772,7 +3797,8 @@ static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s)
                 if (w->layout) {
                     s->texcoord7._index = 0;
                     s->texcoord7._p_attr = INT64_C(20);
-                    s->texcoord7._p_format = j3d_Vtx1_v_texcoord7_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord7_at(c, s)));
+                    s->texcoord7._p_format = j3d_Vtx1_v_texcoord7_at(c, s) < 0 ? -1
+                            : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord7_at(c, s)));
                 }
                 if (!bf_push(&w->c, "texcoord7", -1) || !write_VertexBuffer(w, &s->texcoord7))
                     return 0;
@@ -8514,7 +8540,9 @@ static int write_TextureImage(bf_wctx *w, j3d_TextureImage *s)
     /* data */
     if (w->layout) {
         {
-            int64_t n = bf_mul(bf_mul(bf_div(c, bf_sub(bf_add(bf_max(bf_shr(s->_p_width, s->_p_level), 1), j3d_TextureImage_v_tile_width(c, s)), 1), j3d_TextureImage_v_tile_width(c, s)), bf_div(c, bf_sub(bf_add(bf_max(bf_shr(s->_p_height, s->_p_level), 1), j3d_TextureImage_v_tile_height(c, s)), 1), j3d_TextureImage_v_tile_height(c, s))), j3d_TextureImage_v_tile_bytes(c, s));
+            int64_t n = bf_mul(bf_mul(bf_div(c, bf_sub(bf_add(bf_max(bf_shr(s->_p_width, s->_p_level), 1), j3d_TextureImage_v_tile_width(c, s)), 1),
+                               j3d_TextureImage_v_tile_width(c, s)), bf_div(c, bf_sub(bf_add(bf_max(bf_shr(s->_p_height, s->_p_level), 1),
+                               j3d_TextureImage_v_tile_height(c, s)), 1), j3d_TextureImage_v_tile_height(c, s))), j3d_TextureImage_v_tile_bytes(c, s));
             w->err.failed = 0; /* an expression over what is not placed yet: fixed by the next pass */
             if (n < 0)
                 n = 0;

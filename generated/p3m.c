@@ -258,7 +258,8 @@ static int read_Data(bf_ctx *c, p3m_Data *s, int64_t index)
             bf_pop(c);
         }
     }
-    /* strings: String table: zero-terminated strings up to the end of the file, referenced by their offset from the start of the table. No offset to it is stored: it is what follows the last action.  */
+    /* strings: String table: zero-terminated strings up to the end of the file, referenced by their offset from the start of the table. No offset to it is
+       stored: it is what follows the last action. */
     s->strings_at = c->pos;
     {
         int64_t n = (int64_t)(c->end - c->pos);
@@ -549,7 +550,8 @@ static int read_WeightRange(bf_ctx *c, p3m_WeightRange *s, int64_t index)
     s->weight_count = bf_load_u16le((c->data + c->pos));
     bf_claim(c, c->pos, 2);
     c->pos += 2;
-    /* weights: Weights, one per vertex after the skipped ones. The exporter multiplies each weight by 256 and rounds it; zero weights are omitted and the others decremented by 1.  */
+    /* weights: Weights, one per vertex after the skipped ones. The exporter multiplies each weight by 256 and rounds it; zero weights are omitted and the
+       others decremented by 1. */
     {
         int64_t n = (int64_t)s->weight_count;
         if (c->err->failed)
@@ -742,7 +744,8 @@ static int read_EmbeddedTexture(bf_ctx *c, p3m_EmbeddedTexture *s, int64_t index
         bf_claim(c, c->pos, (uint64_t)n);
         c->pos += (size_t)n;
     }
-    /* ptf_magic: The first three bytes of the data again (not a field of the document): a PTF texture starts with `PTF`; read so that the validator can tell a PTF blob from other bytes.  */
+    /* ptf_magic: The first three bytes of the data again (not a field of the document): a PTF texture starts with `PTF`; read so that the validator can tell a
+       PTF blob from other bytes. */
     if (s->size >= 3) {
         s->has_ptf_magic = 1;
         {
@@ -762,7 +765,8 @@ static int read_EmbeddedTexture(bf_ctx *c, p3m_EmbeddedTexture *s, int64_t index
             bf_restore(c, &m);
         }
     }
-    /* image: The data read as a PTF texture (not a field of the P3M document: the PTF document is PlatinumSrc's `docs/formats/ptf`, version 0.0, which the P3M document only links to): its header and the LZ4 frame of its pixels, checked block by block.  */
+    /* image: The data read as a PTF texture (not a field of the P3M document: the PTF document is PlatinumSrc's `docs/formats/ptf`, version 0.0, which the P3M
+       document only links to): its header and the LZ4 frame of its pixels, checked block by block. */
     if (s->size >= 5 && s->ptf_magic == 5264454) {
         s->has_image = 1;
         {
@@ -813,7 +817,8 @@ static int read_Ptf(bf_ctx *c, p3m_Ptf *s, int64_t index)
     s->info_reserved = (((uint64_t)s->info >> 5) & UINT64_C(0x7));
     s->info_has_alpha = (((uint64_t)s->info >> 4) & UINT64_C(0x1));
     s->info_resolution = (((uint64_t)s->info >> 0) & UINT64_C(0xF));
-    /* frame_magic: The first four bytes after the header again (not a field of either document): the LZ4 frame magic when the pixels are an LZ4 frame; read so that the reader reads a frame only where there is one, and the validator can say when there is not.  */
+    /* frame_magic: The first four bytes after the header again (not a field of either document): the LZ4 frame magic when the pixels are an LZ4 frame; read so
+       that the reader reads a frame only where there is one, and the validator can say when there is not. */
     if (bf_sub((int64_t)c->end, (int64_t)s->_offset) >= 9) {
         s->has_frame_magic = 1;
         {

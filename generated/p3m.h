@@ -84,8 +84,11 @@ typedef struct p3m_ActionData p3m_ActionData;
 typedef struct p3m_Vec3 p3m_Vec3;
 
 /* Revisions: the layouts of this format (bf_read_opts.revision names one; NULL detects). */
-#define P3M_REVISION_ENGINE                      0 /* What real files are: written by PlatinumSrc's Blender exporter (2024-11-17 to 2025-03-03) and read by the engine's loader of that period. A material is 10 bytes: render mode, texture index, RGBA, RGB emission, shading.  */
-#define P3M_REVISION_DOCUMENT                    1 /* The layout the document describes: a material also has an extra texture count, the extra texture indices and a u32 texture advance time after its texture index. No tool is known to write it.  */
+#define P3M_REVISION_ENGINE                      0 /* What real files are: written by PlatinumSrc's Blender exporter (2024-11-17 to 2025-03-03) and read by the
+                                                      engine's loader of that period. A material is 10 bytes: render mode, texture index, RGBA, RGB emission,
+                                                      shading. */
+#define P3M_REVISION_DOCUMENT                    1 /* The layout the document describes: a material also has an extra texture count, the extra texture indices
+                                                      and a u32 texture advance time after its texture index. No tool is known to write it. */
 
 /* Header: File header. (0x5 bytes) */
 struct p3m_Header {
@@ -101,7 +104,8 @@ struct p3m_Data {
     uint64_t _offset;                        /* where it starts in the file */
     int64_t _index;                          /* its index in the array holding it, else 0 */
     uint8_t part_count;                      /* Part count. */
-    uint8_t *visibility;                     /* Part visibility bitmask (bytes ordered from least to most significant): bit `i % 8` of byte `i / 8` is set when part `i` is visible.  */
+    uint8_t *visibility;
+            /* Part visibility bitmask (bytes ordered from least to most significant): bit `i % 8` of byte `i / 8` is set when part `i` is visible.  */
     uint32_t visibility_count;               /* elements in 'visibility' */
     uint64_t parts_at;                       /* where 'parts' starts in the file */
     p3m_Part *parts;                         /* Parts. */
@@ -132,7 +136,9 @@ struct p3m_Data {
     p3m_Action *actions;                     /* Actions. */
     uint32_t actions_count;                  /* elements in 'actions' */
     uint64_t strings_at;                     /* where 'strings' starts in the file */
-    bf_bytes strings;                        /* String table: zero-terminated strings up to the end of the file, referenced by their offset from the start of the table. No offset to it is stored: it is what follows the last action.  */
+    bf_bytes strings;
+            /* String table: zero-terminated strings up to the end of the file, referenced by their offset from the start of the table. No offset to it is
+               stored: it is what follows the last action. */
 };
 
 /* File: A whole `.p3m` file. */
@@ -203,12 +209,15 @@ struct p3m_WeightRange {
     int64_t _index;                          /* its index in the array holding it, else 0 */
     uint16_t skip;                           /* Vertices to skip. */
     uint16_t weight_count;                   /* Weight count (0 if last range). */
-    uint8_t *weights;                        /* Weights, one per vertex after the skipped ones. The exporter multiplies each weight by 256 and rounds it; zero weights are omitted and the others decremented by 1.  */
+    uint8_t *weights;
+            /* Weights, one per vertex after the skipped ones. The exporter multiplies each weight by 256 and rounds it; zero weights are omitted and the others
+               decremented by 1. */
     uint32_t weights_count;                  /* elements in 'weights' */
     double *weights_value;                   /* derived: The weight, 0.0 to 1.0: add 1, then divide by 256.0 */
 };
 
-/* Material: A material. Real files (revision `engine`) have 10 bytes: render mode, texture index, RGBA, RGB emission, shading. The document's layout (revision `document`) also has extra textures and a texture advance time after the texture index.  */
+/* Material: A material. Real files (revision `engine`) have 10 bytes: render mode, texture index, RGBA, RGB emission, shading. The document's layout (revision
+   `document`) also has extra textures and a texture advance time after the texture index. */
 struct p3m_Material {
     uint64_t _offset;                        /* where it starts in the file */
     int64_t _index;                          /* its index in the array holding it, else 0 */
@@ -244,7 +253,10 @@ struct p3m_Texture {
     } body; /* Texture data, by the type. */
 };
 
-/* Lz4Frame: An LZ4 frame (the public LZ4 frame format, not in the P3M document): a magic, a frame descriptor, then data blocks up to an end mark, each compressed (the LZ4 block format) or stored. The validator decompresses every block (the runtime's bounds-checked LZ4 decoder, `lz4_size()`) and checks the total against the content size the descriptor declares. The descriptor's header checksum and the optional block and content checksums are xxHash-32 values, which are kept but not verified (the runtime has no xxHash).  */
+/* Lz4Frame: An LZ4 frame (the public LZ4 frame format, not in the P3M document): a magic, a frame descriptor, then data blocks up to an end mark, each
+   compressed (the LZ4 block format) or stored. The validator decompresses every block (the runtime's bounds-checked LZ4 decoder, `lz4_size()`) and checks the
+   total against the content size the descriptor declares. The descriptor's header checksum and the optional block and content checksums are xxHash-32 values,
+   which are kept but not verified (the runtime has no xxHash). */
 struct p3m_Lz4Frame {
     uint64_t _offset;                        /* where it starts in the file */
     int64_t _index;                          /* its index in the array holding it, else 0 */
@@ -267,16 +279,17 @@ struct p3m_Lz4Frame {
     uint64_t dict_id_at;                     /* where 'dict_id' starts in the file */
     uint32_t dict_id;                        /* Dictionary ID (LZ4 frame format; not in the P3M document). */
     uint64_t header_checksum_at;             /* where 'header_checksum' starts in the file */
-    uint8_t header_checksum;                 /* Second byte of the xxHash-32 of the descriptor; kept, not verified (LZ4 frame format; not in the P3M document). */
+    uint8_t header_checksum; /* Second byte of the xxHash-32 of the descriptor; kept, not verified (LZ4 frame format; not in the P3M document). */
     uint64_t blocks_at;                      /* where 'blocks' starts in the file */
-    p3m_Lz4Block *blocks;                    /* The data blocks, up to the end mark (a block size of 0, included) (LZ4 frame format; not in the P3M document). */
+    p3m_Lz4Block *blocks; /* The data blocks, up to the end mark (a block size of 0, included) (LZ4 frame format; not in the P3M document). */
     uint32_t blocks_count;                   /* elements in 'blocks' */
     uint8_t has_content_checksum;            /* 1 when 'content_checksum' is present */
     uint64_t content_checksum_at;            /* where 'content_checksum' starts in the file */
     uint32_t content_checksum;               /* xxHash-32 of the content; kept, not verified (LZ4 frame format; not in the P3M document). */
 };
 
-/* Ptf: A PTF texture, version 0.0 (PlatinumSrc's texture format; not in the P3M document: this is the layout of PlatinumSrc's PTF document, which the P3M document links to): a 5-byte header, then the RGB or RGBA pixels compressed as one LZ4 frame.  */
+/* Ptf: A PTF texture, version 0.0 (PlatinumSrc's texture format; not in the P3M document: this is the layout of PlatinumSrc's PTF document, which the P3M
+   document links to): a 5-byte header, then the RGB or RGBA pixels compressed as one LZ4 frame. */
 struct p3m_Ptf {
     uint64_t _offset;                        /* where it starts in the file */
     int64_t _index;                          /* its index in the array holding it, else 0 */
@@ -288,9 +301,11 @@ struct p3m_Ptf {
     uint64_t info_resolution;                /* Resolution (bits 1-4). */
     uint8_t has_frame_magic;                 /* 1 when 'frame_magic' is present */
     uint64_t frame_magic_at;                 /* where 'frame_magic' starts in the file */
-    uint32_t frame_magic;                    /* The first four bytes after the header again (not a field of either document): the LZ4 frame magic when the pixels are an LZ4 frame; read so that the reader reads a frame only where there is one, and the validator can say when there is not.  */
+    uint32_t frame_magic;
+            /* The first four bytes after the header again (not a field of either document): the LZ4 frame magic when the pixels are an LZ4 frame; read so that
+               the reader reads a frame only where there is one, and the validator can say when there is not. */
     uint8_t has_pixels;                      /* 1 when 'pixels' is present */
-    p3m_Lz4Frame pixels;                     /* The pixels, RGB or RGBA, compressed as an LZ4 frame (PTF document, "LZ4F is used for compression"; not in the P3M document). */
+    p3m_Lz4Frame pixels; /* The pixels, RGB or RGBA, compressed as an LZ4 frame (PTF document, "LZ4F is used for compression"; not in the P3M document). */
 };
 
 /* EmbeddedTexture: A PTF texture stored in the model. */
@@ -301,10 +316,14 @@ struct p3m_EmbeddedTexture {
     bf_bytes ptf;                            /* Data, a PTF texture (kept as bytes; `image` reads the same bytes as a PTF texture). */
     uint8_t has_ptf_magic;                   /* 1 when 'ptf_magic' is present */
     uint64_t ptf_magic_at;                   /* where 'ptf_magic' starts in the file */
-    uint32_t ptf_magic;                      /* The first three bytes of the data again (not a field of the document): a PTF texture starts with `PTF`; read so that the validator can tell a PTF blob from other bytes.  */
+    uint32_t ptf_magic;
+            /* The first three bytes of the data again (not a field of the document): a PTF texture starts with `PTF`; read so that the validator can tell a PTF
+               blob from other bytes. */
     uint8_t has_image;                       /* 1 when 'image' is present */
     uint64_t image_at;                       /* where 'image' starts in the file */
-    p3m_Ptf image;                           /* The data read as a PTF texture (not a field of the P3M document: the PTF document is PlatinumSrc's `docs/formats/ptf`, version 0.0, which the P3M document only links to): its header and the LZ4 frame of its pixels, checked block by block.  */
+    p3m_Ptf image;
+            /* The data read as a PTF texture (not a field of the P3M document: the PTF document is PlatinumSrc's `docs/formats/ptf`, version 0.0, which the P3M
+               document only links to): its header and the LZ4 frame of its pixels, checked block by block. */
     bf_bytes image_tail;                     /* bytes of the region after 'image' (padding) */
 };
 
@@ -316,7 +335,7 @@ struct p3m_Lz4Block {
     uint32_t block_size;                     /* Block size; 0 is the end mark (LZ4 frame format; not in the P3M document). */
     uint64_t block_size_uncompressed;        /* Set when the data is stored as is. */
     uint64_t block_size_length;              /* Bytes of data that follow; 0 is the end mark. */
-    bf_bytes data;                           /* The block's data, LZ4-compressed unless the size's high bit is set (LZ4 frame format; not in the P3M document). */
+    bf_bytes data; /* The block's data, LZ4-compressed unless the size's high bit is set (LZ4 frame format; not in the P3M document). */
     uint8_t has_checksum_value;              /* 1 when 'checksum_value' is present */
     uint64_t checksum_value_at;              /* where 'checksum_value' starts in the file */
     uint32_t checksum_value;                 /* xxHash-32 of the block's data; kept, not verified (LZ4 frame format; not in the P3M document). */

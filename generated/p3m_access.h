@@ -154,7 +154,8 @@ static inline int64_t p3m_Lz4Frame_v_blocks_valid(bf_ctx *c, const p3m_Lz4Frame 
     for (uint32_t i1 = 0; i1 < (uint32_t)(s->blocks_count); i1++) {
         const p3m_Lz4Block *it1 = &s->blocks[i1];
         (void)it1;
-        if (!((int64_t)((uint64_t)it1->block_size & UINT64_C(0x7FFFFFFF)) == 0 || (int64_t)(((uint64_t)it1->block_size >> 31) & UINT64_C(0x1)) != 0 || bf_lz4_size(it1->data.ptr, it1->data.len, p3m_Lz4Frame_v_window(c, s)) >= 0)) { q1 = 0; break; }
+        if (!((int64_t)((uint64_t)it1->block_size & UINT64_C(0x7FFFFFFF)) == 0 || (int64_t)(((uint64_t)it1->block_size >> 31) & UINT64_C(0x1)) != 0
+              || bf_lz4_size(it1->data.ptr, it1->data.len, p3m_Lz4Frame_v_window(c, s)) >= 0)) { q1 = 0; break; }
     }
     return q1;
 }
@@ -169,7 +170,8 @@ static inline int64_t p3m_Lz4Frame_v_decoded_size(bf_ctx *c, const p3m_Lz4Frame 
     for (uint32_t i1 = 0; i1 < (uint32_t)(s->blocks_count); i1++) {
         const p3m_Lz4Block *it1 = &s->blocks[i1];
         (void)it1;
-        q1 = bf_add(q1, (int64_t)((uint64_t)it1->block_size & UINT64_C(0x7FFFFFFF)) == 0 ? 0 : (int64_t)(((uint64_t)it1->block_size >> 31) & UINT64_C(0x1)) != 0 ? (int64_t)it1->data.len : bf_lz4_size(it1->data.ptr, it1->data.len, p3m_Lz4Frame_v_window(c, s)));
+        q1 = bf_add(q1, (int64_t)((uint64_t)it1->block_size & UINT64_C(0x7FFFFFFF)) == 0 ? 0 : (int64_t)(((uint64_t)it1->block_size >> 31) & UINT64_C(0x1)) != 0
+                    ? (int64_t)it1->data.len : bf_lz4_size(it1->data.ptr, it1->data.len, p3m_Lz4Frame_v_window(c, s)));
     }
     return q1;
 }

@@ -106,7 +106,7 @@ int p3m_view_lay_Data(bf_ctx *c, const bf_view_doc *d, p3m_Data_view *v, int64_t
     c->pos += 1;
     /* visibility */
     {
-        int64_t n = bf_div(c, bf_add((int64_t)(c->data + v->_offset + 0)[0], INT64_C(7)), INT64_C(8));
+        int64_t n = bf_div(c, bf_add(c->data[v->_offset + 0], 7), 8);
         if (c->err->failed)
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -120,7 +120,7 @@ int p3m_view_lay_Data(bf_ctx *c, const bf_view_doc *d, p3m_Data_view *v, int64_t
     v->parts_at = c->pos;
     v->parts_lim = c->end;
     {
-        int64_t n = (int64_t)(c->data + v->_offset + 0)[0];
+        int64_t n = (int64_t)c->data[v->_offset + 0];
         if (c->err->failed)
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -147,7 +147,7 @@ int p3m_view_lay_Data(bf_ctx *c, const bf_view_doc *d, p3m_Data_view *v, int64_t
     v->materials_at = c->pos;
     v->materials_lim = c->end;
     {
-        int64_t n = (int64_t)(c->data + v->material_count_at)[0];
+        int64_t n = (int64_t)c->data[v->material_count_at];
         if (c->err->failed)
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -174,7 +174,7 @@ int p3m_view_lay_Data(bf_ctx *c, const bf_view_doc *d, p3m_Data_view *v, int64_t
     v->textures_at = c->pos;
     v->textures_lim = c->end;
     {
-        int64_t n = (int64_t)(c->data + v->texture_count_at)[0];
+        int64_t n = (int64_t)c->data[v->texture_count_at];
         if (c->err->failed)
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -201,7 +201,7 @@ int p3m_view_lay_Data(bf_ctx *c, const bf_view_doc *d, p3m_Data_view *v, int64_t
     v->bones_at = c->pos;
     v->bones_lim = c->end;
     {
-        int64_t n = (int64_t)(c->data + v->bone_count_at)[0];
+        int64_t n = (int64_t)c->data[v->bone_count_at];
         if (c->err->failed)
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -222,7 +222,7 @@ int p3m_view_lay_Data(bf_ctx *c, const bf_view_doc *d, p3m_Data_view *v, int64_t
     v->animations_at = c->pos;
     v->animations_lim = c->end;
     {
-        int64_t n = (int64_t)(c->data + v->animation_count_at)[0];
+        int64_t n = (int64_t)c->data[v->animation_count_at];
         if (c->err->failed)
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -249,7 +249,7 @@ int p3m_view_lay_Data(bf_ctx *c, const bf_view_doc *d, p3m_Data_view *v, int64_t
     v->actions_at = c->pos;
     v->actions_lim = c->end;
     {
-        int64_t n = (int64_t)(c->data + v->action_count_at)[0];
+        int64_t n = (int64_t)c->data[v->action_count_at];
         if (c->err->failed)
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -307,7 +307,7 @@ int p3m_view_lay_Part(bf_ctx *c, const bf_view_doc *d, p3m_Part_view *v, int64_t
     /* vertices */
     v->vertices_lim = c->end;
     {
-        int64_t n = (int64_t)bf_load_u16le((c->data + v->_offset + 4));
+        int64_t n = (int64_t)bf_load_u16le(c->data + v->_offset + 4);
         if (c->err->failed)
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -320,12 +320,12 @@ int p3m_view_lay_Part(bf_ctx *c, const bf_view_doc *d, p3m_Part_view *v, int64_t
         c->pos += (size_t)n * 20;
     }
     /* normals */
-    if (((int64_t)(((int64_t)(c->data + v->_offset + 0)[0] & INT64_C(1)) != INT64_C(0)))) {
+    if ((c->data[v->_offset + 0] & P3M_PART_FLAGS_HAS_NORMALS) != 0) {
         v->has_normals = 1;
         v->normals_at = c->pos;
         v->normals_lim = c->end;
         {
-            int64_t n = (int64_t)bf_load_u16le((c->data + v->_offset + 4));
+            int64_t n = (int64_t)bf_load_u16le(c->data + v->_offset + 4);
             if (c->err->failed)
                 return 0;
             if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -346,7 +346,7 @@ int p3m_view_lay_Part(bf_ctx *c, const bf_view_doc *d, p3m_Part_view *v, int64_t
     /* indices */
     v->indices_at = c->pos;
     {
-        int64_t n = (int64_t)bf_load_u16le((c->data + v->index_count_at));
+        int64_t n = (int64_t)bf_load_u16le(c->data + v->index_count_at);
         if (c->err->failed)
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -365,7 +365,7 @@ int p3m_view_lay_Part(bf_ctx *c, const bf_view_doc *d, p3m_Part_view *v, int64_t
     v->weight_groups_at = c->pos;
     v->weight_groups_lim = c->end;
     {
-        int64_t n = (int64_t)(c->data + v->weight_group_count_at)[0];
+        int64_t n = (int64_t)c->data[v->weight_group_count_at];
         if (c->err->failed)
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -378,7 +378,7 @@ int p3m_view_lay_Part(bf_ctx *c, const bf_view_doc *d, p3m_Part_view *v, int64_t
             p3m_WeightGroup_view *cur = &e[i & 1];
             const p3m_WeightGroup_view *prev = i ? &e[(i - 1) & 1] : NULL;
             (void)prev;
-            if (!bf_push(c, "weight_groups", i) || !p3m_view_lay_WeightGroup(c, d, cur, i, deep, (int64_t)bf_load_u16le((c->data + v->_offset + 4))))
+            if (!bf_push(c, "weight_groups", i) || !p3m_view_lay_WeightGroup(c, d, cur, i, deep, (int64_t)bf_load_u16le(c->data + v->_offset + 4)))
                 return 0;
             bf_pop(c);
         }
@@ -460,7 +460,7 @@ int p3m_view_lay_WeightGroup(bf_ctx *c, const bf_view_doc *d, p3m_WeightGroup_vi
             if (!bf_push(c, "ranges", i) || !p3m_view_lay_WeightRange(c, d, cur, i, deep))
                 return 0;
             bf_pop(c);
-            if (((int64_t)((int64_t)bf_load_u16le((c->data + cur->_offset + 2)) == INT64_C(0)))) {
+            if (bf_load_u16le(c->data + cur->_offset + 2) == 0) {
                 i++;
                 break;
             }
@@ -491,7 +491,7 @@ int p3m_view_lay_WeightRange(bf_ctx *c, const bf_view_doc *d, p3m_WeightRange_vi
     c->pos += 2;
     /* weights */
     {
-        int64_t n = (int64_t)bf_load_u16le((c->data + v->_offset + 2));
+        int64_t n = (int64_t)bf_load_u16le(c->data + v->_offset + 2);
         if (c->err->failed)
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -522,18 +522,18 @@ int p3m_view_lay_Material(bf_ctx *c, const bf_view_doc *d, p3m_Material_view *v,
         return 0;
     c->pos += 1;
     /* extra_texture_count */
-    if (((int64_t)(c->revision == INT64_C(1)))) {
+    if (c->revision == 1) {
         v->has_extra_texture_count = 1;
         if (!bf_need(c, 1, "extra_texture_count"))
             return 0;
         c->pos += 1;
     }
     /* extra_textures */
-    if (((int64_t)(c->revision == INT64_C(1)))) {
+    if (c->revision == 1) {
         v->has_extra_textures = 1;
         v->extra_textures_at = c->pos;
         {
-            int64_t n = (v->has_extra_texture_count ? (int64_t)(c->data + v->_offset + 2)[0] : 0);
+            int64_t n = (int64_t)(v->has_extra_texture_count ? c->data[v->_offset + 2] : 0);
             if (c->err->failed)
                 return 0;
             if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -545,7 +545,7 @@ int p3m_view_lay_Material(bf_ctx *c, const bf_view_doc *d, p3m_Material_view *v,
         }
     }
     /* advance_time */
-    if (((int64_t)(c->revision == INT64_C(1)))) {
+    if (c->revision == 1) {
         v->has_advance_time = 1;
         v->advance_time_at = c->pos;
         if (!bf_need(c, 4, "advance_time"))
@@ -591,7 +591,7 @@ int p3m_view_lay_Texture(bf_ctx *c, const bf_view_doc *d, p3m_Texture_view *v, i
     c->pos += 1;
     /* body */
     {
-        int64_t tag = (int64_t)(c->data + v->_offset + 0)[0];
+        int64_t tag = (int64_t)c->data[v->_offset + 0];
         if (c->err->failed)
             return 0;
         v->body_lim = c->end;
@@ -637,7 +637,7 @@ int p3m_view_lay_EmbeddedTexture(bf_ctx *c, const bf_view_doc *d, p3m_EmbeddedTe
     c->pos += 4;
     /* ptf */
     {
-        int64_t n = (int64_t)bf_load_u32le((c->data + v->_offset + 0));
+        int64_t n = (int64_t)bf_load_u32le(c->data + v->_offset + 0);
         if (c->err->failed)
             return 0;
         if (n < 0)
@@ -648,11 +648,11 @@ int p3m_view_lay_EmbeddedTexture(bf_ctx *c, const bf_view_doc *d, p3m_EmbeddedTe
         c->pos += (size_t)n;
     }
     /* ptf_magic */
-    if (((int64_t)((int64_t)bf_load_u32le((c->data + v->_offset + 0)) >= INT64_C(3)))) {
+    if (bf_load_u32le(c->data + v->_offset + 0) >= 3) {
         v->has_ptf_magic = 1;
         {
             bf_mark m;
-            int64_t at = bf_add((int64_t)v->_offset, INT64_C(4));
+            int64_t at = bf_add((int64_t)v->_offset, 4);
             if (c->err->failed)
                 return 0;
             if (at < 0)
@@ -667,12 +667,12 @@ int p3m_view_lay_EmbeddedTexture(bf_ctx *c, const bf_view_doc *d, p3m_EmbeddedTe
         }
     }
     /* image */
-    if (((int64_t)(((int64_t)((int64_t)bf_load_u32le((c->data + v->_offset + 0)) >= INT64_C(5))) && ((int64_t)((v->has_ptf_magic ? (int64_t)bf_load_u24be((c->data + v->ptf_magic_at)) : 0) == INT64_C(5264454)))))) {
+    if (bf_load_u32le(c->data + v->_offset + 0) >= 5 && (v->has_ptf_magic ? bf_load_u24be(c->data + v->ptf_magic_at) : 0) == 5264454) {
         v->has_image = 1;
         {
             bf_mark m;
-            int64_t region = (int64_t)bf_load_u32le((c->data + v->_offset + 0));
-            int64_t at = bf_add((int64_t)v->_offset, INT64_C(4));
+            int64_t region = (int64_t)bf_load_u32le(c->data + v->_offset + 0);
+            int64_t at = bf_add((int64_t)v->_offset, 4);
             if (c->err->failed)
                 return 0;
             if (region < 0)
@@ -722,11 +722,11 @@ int p3m_view_lay_Ptf(bf_ctx *c, const bf_view_doc *d, p3m_Ptf_view *v, int64_t i
         return 0;
     c->pos += 1;
     /* frame_magic */
-    if (((int64_t)(bf_sub((int64_t)c->end, (int64_t)v->_offset) >= INT64_C(9)))) {
+    if (bf_sub((int64_t)c->end, (int64_t)v->_offset) >= 9) {
         v->has_frame_magic = 1;
         {
             bf_mark m;
-            int64_t at = bf_add((int64_t)v->_offset, INT64_C(5));
+            int64_t at = bf_add((int64_t)v->_offset, 5);
             if (c->err->failed)
                 return 0;
             if (at < 0)
@@ -741,7 +741,7 @@ int p3m_view_lay_Ptf(bf_ctx *c, const bf_view_doc *d, p3m_Ptf_view *v, int64_t i
         }
     }
     /* pixels */
-    if (((int64_t)((v->has_frame_magic ? (int64_t)bf_load_u32le((c->data + v->frame_magic_at)) : 0) == INT64_C(407708164)))) {
+    if ((v->has_frame_magic ? bf_load_u32le(c->data + v->frame_magic_at) : 0) == 407708164) {
         v->has_pixels = 1;
         v->pixels_lim = c->end;
         if (!bf_push(c, "pixels", -1) || !p3m_view_lay_Lz4Frame(c, d, &v->pixels, 0, deep))
@@ -775,14 +775,14 @@ int p3m_view_lay_Lz4Frame(bf_ctx *c, const bf_view_doc *d, p3m_Lz4Frame_view *v,
         return 0;
     c->pos += 1;
     /* content_size */
-    if (((int64_t)((int64_t)(((uint64_t)((int64_t)(c->data + v->_offset + 4)[0]) >> 3) & UINT64_C(0x1)) != INT64_C(0)))) {
+    if ((int64_t)(((uint64_t)c->data[v->_offset + 4] >> 3) & UINT64_C(0x1)) != 0) {
         v->has_content_size = 1;
         if (!bf_need(c, 8, "content_size"))
             return 0;
         c->pos += 8;
     }
     /* dict_id */
-    if (((int64_t)((int64_t)(((uint64_t)((int64_t)(c->data + v->_offset + 4)[0]) >> 0) & UINT64_C(0x1)) != INT64_C(0)))) {
+    if ((int64_t)((uint64_t)c->data[v->_offset + 4] & UINT64_C(0x1)) != 0) {
         v->has_dict_id = 1;
         v->dict_id_at = c->pos;
         if (!bf_need(c, 4, "dict_id"))
@@ -807,10 +807,10 @@ int p3m_view_lay_Lz4Frame(bf_ctx *c, const bf_view_doc *d, p3m_Lz4Frame_view *v,
             p3m_Lz4Block_view *cur = &e[i & 1];
             const p3m_Lz4Block_view *prev = i ? &e[(i - 1) & 1] : NULL;
             (void)prev;
-            if (!bf_push(c, "blocks", i) || !p3m_view_lay_Lz4Block(c, d, cur, i, deep, (int64_t)(((uint64_t)((int64_t)(c->data + v->_offset + 4)[0]) >> 4) & UINT64_C(0x1))))
+            if (!bf_push(c, "blocks", i) || !p3m_view_lay_Lz4Block(c, d, cur, i, deep, (int64_t)(((uint64_t)c->data[v->_offset + 4] >> 4) & UINT64_C(0x1))))
                 return 0;
             bf_pop(c);
-            if (((int64_t)((int64_t)bf_load_u32le((c->data + cur->_offset + 0)) == INT64_C(0)))) {
+            if (bf_load_u32le(c->data + cur->_offset + 0) == 0) {
                 i++;
                 break;
             }
@@ -820,7 +820,7 @@ int p3m_view_lay_Lz4Frame(bf_ctx *c, const bf_view_doc *d, p3m_Lz4Frame_view *v,
         v->blocks_count = (size_t)i;
     }
     /* content_checksum */
-    if (((int64_t)((int64_t)(((uint64_t)((int64_t)(c->data + v->_offset + 4)[0]) >> 2) & UINT64_C(0x1)) != INT64_C(0)))) {
+    if ((int64_t)(((uint64_t)c->data[v->_offset + 4] >> 2) & UINT64_C(0x1)) != 0) {
         v->has_content_checksum = 1;
         v->content_checksum_at = c->pos;
         if (!bf_need(c, 4, "content_checksum"))
@@ -846,7 +846,7 @@ int p3m_view_lay_Lz4Block(bf_ctx *c, const bf_view_doc *d, p3m_Lz4Block_view *v,
     c->pos += 4;
     /* data */
     {
-        int64_t n = (int64_t)(((uint64_t)((int64_t)bf_load_u32le((c->data + v->_offset + 0))) >> 0) & UINT64_C(0x7FFFFFFF));
+        int64_t n = (int64_t)((uint64_t)bf_load_u32le(c->data + v->_offset + 0) & UINT64_C(0x7FFFFFFF));
         if (c->err->failed)
             return 0;
         if (n < 0)
@@ -857,7 +857,7 @@ int p3m_view_lay_Lz4Block(bf_ctx *c, const bf_view_doc *d, p3m_Lz4Block_view *v,
         c->pos += (size_t)n;
     }
     /* checksum_value */
-    if (((int64_t)(((int64_t)(v->_p_checksum != INT64_C(0))) && ((int64_t)((int64_t)(((uint64_t)((int64_t)bf_load_u32le((c->data + v->_offset + 0))) >> 0) & UINT64_C(0x7FFFFFFF)) != INT64_C(0)))))) {
+    if (v->_p_checksum != 0 && (int64_t)((uint64_t)bf_load_u32le(c->data + v->_offset + 0) & UINT64_C(0x7FFFFFFF)) != 0) {
         v->has_checksum_value = 1;
         v->checksum_value_at = c->pos;
         if (!bf_need(c, 4, "checksum_value"))
@@ -937,7 +937,7 @@ int p3m_view_lay_Animation(bf_ctx *c, const bf_view_doc *d, p3m_Animation_view *
     /* actions */
     v->actions_lim = c->end;
     {
-        int64_t n = (int64_t)(c->data + v->_offset + 2)[0];
+        int64_t n = (int64_t)c->data[v->_offset + 2];
         if (c->err->failed)
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -1004,7 +1004,7 @@ int p3m_view_lay_Action(bf_ctx *c, const bf_view_doc *d, p3m_Action_view *v, int
     /* part_list */
     v->part_list_lim = c->end;
     {
-        int64_t n = (int64_t)(c->data + v->_offset + 5)[0];
+        int64_t n = (int64_t)c->data[v->_offset + 5];
         if (c->err->failed)
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -1025,7 +1025,7 @@ int p3m_view_lay_Action(bf_ctx *c, const bf_view_doc *d, p3m_Action_view *v, int
     v->data_at = c->pos;
     v->data_lim = c->end;
     {
-        int64_t n = (int64_t)(c->data + v->data_length_at)[0];
+        int64_t n = (int64_t)c->data[v->data_length_at];
         if (c->err->failed)
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -1089,7 +1089,7 @@ int p3m_view_lay_ActionData(bf_ctx *c, const bf_view_doc *d, p3m_ActionData_view
     c->pos += 1;
     /* translation_skips */
     {
-        int64_t n = (int64_t)(c->data + v->_offset + 2)[0];
+        int64_t n = (int64_t)c->data[v->_offset + 2];
         if (c->err->failed)
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -1102,7 +1102,7 @@ int p3m_view_lay_ActionData(bf_ctx *c, const bf_view_doc *d, p3m_ActionData_view
     /* rotation_skips */
     v->rotation_skips_at = c->pos;
     {
-        int64_t n = (int64_t)(c->data + v->_offset + 3)[0];
+        int64_t n = (int64_t)c->data[v->_offset + 3];
         if (c->err->failed)
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -1115,7 +1115,7 @@ int p3m_view_lay_ActionData(bf_ctx *c, const bf_view_doc *d, p3m_ActionData_view
     /* scale_skips */
     v->scale_skips_at = c->pos;
     {
-        int64_t n = (int64_t)(c->data + v->_offset + 4)[0];
+        int64_t n = (int64_t)c->data[v->_offset + 4];
         if (c->err->failed)
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -1128,7 +1128,7 @@ int p3m_view_lay_ActionData(bf_ctx *c, const bf_view_doc *d, p3m_ActionData_view
     /* translation_modes */
     v->translation_modes_at = c->pos;
     {
-        int64_t n = (int64_t)(c->data + v->_offset + 2)[0];
+        int64_t n = (int64_t)c->data[v->_offset + 2];
         if (c->err->failed)
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -1141,7 +1141,7 @@ int p3m_view_lay_ActionData(bf_ctx *c, const bf_view_doc *d, p3m_ActionData_view
     /* rotation_modes */
     v->rotation_modes_at = c->pos;
     {
-        int64_t n = (int64_t)(c->data + v->_offset + 3)[0];
+        int64_t n = (int64_t)c->data[v->_offset + 3];
         if (c->err->failed)
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -1154,7 +1154,7 @@ int p3m_view_lay_ActionData(bf_ctx *c, const bf_view_doc *d, p3m_ActionData_view
     /* scale_modes */
     v->scale_modes_at = c->pos;
     {
-        int64_t n = (int64_t)(c->data + v->_offset + 4)[0];
+        int64_t n = (int64_t)c->data[v->_offset + 4];
         if (c->err->failed)
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -1168,7 +1168,7 @@ int p3m_view_lay_ActionData(bf_ctx *c, const bf_view_doc *d, p3m_ActionData_view
     v->translations_at = c->pos;
     v->translations_lim = c->end;
     {
-        int64_t n = (int64_t)(c->data + v->_offset + 2)[0];
+        int64_t n = (int64_t)c->data[v->_offset + 2];
         if (c->err->failed)
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -1184,7 +1184,7 @@ int p3m_view_lay_ActionData(bf_ctx *c, const bf_view_doc *d, p3m_ActionData_view
     v->rotations_at = c->pos;
     v->rotations_lim = c->end;
     {
-        int64_t n = (int64_t)(c->data + v->_offset + 3)[0];
+        int64_t n = (int64_t)c->data[v->_offset + 3];
         if (c->err->failed)
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -1200,7 +1200,7 @@ int p3m_view_lay_ActionData(bf_ctx *c, const bf_view_doc *d, p3m_ActionData_view
     v->scales_at = c->pos;
     v->scales_lim = c->end;
     {
-        int64_t n = (int64_t)(c->data + v->_offset + 4)[0];
+        int64_t n = (int64_t)c->data[v->_offset + 4];
         if (c->err->failed)
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -1373,7 +1373,8 @@ bf_str p3m_Part_view_name_str(const p3m_Part_view *v)
     bf_view_ctx(c, v->_doc, &e);
     bf_str s = {NULL, 0, 0};
     uint64_t ref = (uint64_t)p3m_Part_view_name(v);
-    if (!bf_resolve_str(c, (uint64_t)((c->data + (&((const p3m_File_view *)c->root)->data)->strings_at) - c->data), (&((const p3m_File_view *)c->root)->data)->strings_count, ref, v->_offset + 1, "name", &s))
+    if (!bf_resolve_str(c, (uint64_t)(c->data + ((const p3m_File_view *)c->root)->data.strings_at - c->data),
+                        ((const p3m_File_view *)c->root)->data.strings_count, ref, v->_offset + 1, "name", &s))
         s = (bf_str){NULL, 0, 0};
     return s;
 }
@@ -1382,7 +1383,7 @@ static int sub_Part_weight_groups(bf_ctx *c, const p3m_Part_view *v, size_t i, c
     (void)prev;
     c->pos = prev ? prev->_end : v->weight_groups_at;
     c->end = v->weight_groups_lim;
-    return p3m_view_lay_WeightGroup(c, v->_doc, out, (int64_t)i, 0, (int64_t)bf_load_u16le((c->data + v->_offset + 4)));
+    return p3m_view_lay_WeightGroup(c, v->_doc, out, (int64_t)i, 0, (int64_t)bf_load_u16le(c->data + v->_offset + 4));
 }
 int p3m_Part_view_weight_groups_first(const p3m_Part_view *v, p3m_WeightGroup_view *it)
 {
@@ -1408,7 +1409,8 @@ bf_str p3m_WeightGroup_view_bone_str(const p3m_WeightGroup_view *v)
     bf_view_ctx(c, v->_doc, &e);
     bf_str s = {NULL, 0, 0};
     uint64_t ref = (uint64_t)p3m_WeightGroup_view_bone(v);
-    if (!bf_resolve_str(c, (uint64_t)((c->data + (&((const p3m_File_view *)c->root)->data)->strings_at) - c->data), (&((const p3m_File_view *)c->root)->data)->strings_count, ref, v->_offset + 0, "bone", &s))
+    if (!bf_resolve_str(c, (uint64_t)(c->data + ((const p3m_File_view *)c->root)->data.strings_at - c->data),
+                        ((const p3m_File_view *)c->root)->data.strings_count, ref, v->_offset + 0, "bone", &s))
         s = (bf_str){NULL, 0, 0};
     return s;
 }
@@ -1492,7 +1494,7 @@ static int sub_Lz4Frame_blocks(bf_ctx *c, const p3m_Lz4Frame_view *v, size_t i, 
     (void)prev;
     c->pos = prev ? prev->_end : v->blocks_at;
     c->end = v->blocks_lim;
-    return p3m_view_lay_Lz4Block(c, v->_doc, out, (int64_t)i, 0, (int64_t)(((uint64_t)((int64_t)(c->data + v->_offset + 4)[0]) >> 4) & UINT64_C(0x1)));
+    return p3m_view_lay_Lz4Block(c, v->_doc, out, (int64_t)i, 0, (int64_t)(((uint64_t)c->data[v->_offset + 4] >> 4) & UINT64_C(0x1)));
 }
 int p3m_Lz4Frame_view_blocks_first(const p3m_Lz4Frame_view *v, p3m_Lz4Block_view *it)
 {
@@ -1518,7 +1520,8 @@ bf_str p3m_ExternalTexture_view_path_str(const p3m_ExternalTexture_view *v)
     bf_view_ctx(c, v->_doc, &e);
     bf_str s = {NULL, 0, 0};
     uint64_t ref = (uint64_t)p3m_ExternalTexture_view_path(v);
-    if (!bf_resolve_str(c, (uint64_t)((c->data + (&((const p3m_File_view *)c->root)->data)->strings_at) - c->data), (&((const p3m_File_view *)c->root)->data)->strings_count, ref, v->_offset + 0, "path", &s))
+    if (!bf_resolve_str(c, (uint64_t)(c->data + ((const p3m_File_view *)c->root)->data.strings_at - c->data),
+                        ((const p3m_File_view *)c->root)->data.strings_count, ref, v->_offset + 0, "path", &s))
         s = (bf_str){NULL, 0, 0};
     return s;
 }
@@ -1529,7 +1532,8 @@ bf_str p3m_Bone_view_name_str(const p3m_Bone_view *v)
     bf_view_ctx(c, v->_doc, &e);
     bf_str s = {NULL, 0, 0};
     uint64_t ref = (uint64_t)p3m_Bone_view_name(v);
-    if (!bf_resolve_str(c, (uint64_t)((c->data + (&((const p3m_File_view *)c->root)->data)->strings_at) - c->data), (&((const p3m_File_view *)c->root)->data)->strings_count, ref, v->_offset + 0, "name", &s))
+    if (!bf_resolve_str(c, (uint64_t)(c->data + ((const p3m_File_view *)c->root)->data.strings_at - c->data),
+                        ((const p3m_File_view *)c->root)->data.strings_count, ref, v->_offset + 0, "name", &s))
         s = (bf_str){NULL, 0, 0};
     return s;
 }
@@ -1540,7 +1544,8 @@ bf_str p3m_Animation_view_name_str(const p3m_Animation_view *v)
     bf_view_ctx(c, v->_doc, &e);
     bf_str s = {NULL, 0, 0};
     uint64_t ref = (uint64_t)p3m_Animation_view_name(v);
-    if (!bf_resolve_str(c, (uint64_t)((c->data + (&((const p3m_File_view *)c->root)->data)->strings_at) - c->data), (&((const p3m_File_view *)c->root)->data)->strings_count, ref, v->_offset + 0, "name", &s))
+    if (!bf_resolve_str(c, (uint64_t)(c->data + ((const p3m_File_view *)c->root)->data.strings_at - c->data),
+                        ((const p3m_File_view *)c->root)->data.strings_count, ref, v->_offset + 0, "name", &s))
         s = (bf_str){NULL, 0, 0};
     return s;
 }
@@ -1575,7 +1580,8 @@ bf_str p3m_PartName_view_name_str(const p3m_PartName_view *v)
     bf_view_ctx(c, v->_doc, &e);
     bf_str s = {NULL, 0, 0};
     uint64_t ref = (uint64_t)p3m_PartName_view_name(v);
-    if (!bf_resolve_str(c, (uint64_t)((c->data + (&((const p3m_File_view *)c->root)->data)->strings_at) - c->data), (&((const p3m_File_view *)c->root)->data)->strings_count, ref, v->_offset + 0, "name", &s))
+    if (!bf_resolve_str(c, (uint64_t)(c->data + ((const p3m_File_view *)c->root)->data.strings_at - c->data),
+                        ((const p3m_File_view *)c->root)->data.strings_count, ref, v->_offset + 0, "name", &s))
         s = (bf_str){NULL, 0, 0};
     return s;
 }
@@ -1586,7 +1592,8 @@ bf_str p3m_ActionData_view_bone_str(const p3m_ActionData_view *v)
     bf_view_ctx(c, v->_doc, &e);
     bf_str s = {NULL, 0, 0};
     uint64_t ref = (uint64_t)p3m_ActionData_view_bone(v);
-    if (!bf_resolve_str(c, (uint64_t)((c->data + (&((const p3m_File_view *)c->root)->data)->strings_at) - c->data), (&((const p3m_File_view *)c->root)->data)->strings_count, ref, v->_offset + 0, "bone", &s))
+    if (!bf_resolve_str(c, (uint64_t)(c->data + ((const p3m_File_view *)c->root)->data.strings_at - c->data),
+                        ((const p3m_File_view *)c->root)->data.strings_count, ref, v->_offset + 0, "bone", &s))
         s = (bf_str){NULL, 0, 0};
     return s;
 }
@@ -1677,7 +1684,8 @@ int p3m_view_link_Part(bf_ctx *c, const p3m_Part_view *v)
     {
         uint64_t ref = (uint64_t)p3m_Part_view_name(v);
         bf_str s;
-        if (!bf_resolve_str(c, (uint64_t)((c->data + (&((const p3m_File_view *)c->root)->data)->strings_at) - c->data), (&((const p3m_File_view *)c->root)->data)->strings_count, ref, v->_offset + 1, "name", &s))
+        if (!bf_resolve_str(c, (uint64_t)(c->data + ((const p3m_File_view *)c->root)->data.strings_at - c->data),
+                            ((const p3m_File_view *)c->root)->data.strings_count, ref, v->_offset + 1, "name", &s))
             return 0;
     }
     if (v->has_normals) {
@@ -1705,7 +1713,8 @@ int p3m_view_link_WeightGroup(bf_ctx *c, const p3m_WeightGroup_view *v)
     {
         uint64_t ref = (uint64_t)p3m_WeightGroup_view_bone(v);
         bf_str s;
-        if (!bf_resolve_str(c, (uint64_t)((c->data + (&((const p3m_File_view *)c->root)->data)->strings_at) - c->data), (&((const p3m_File_view *)c->root)->data)->strings_count, ref, v->_offset + 0, "bone", &s))
+        if (!bf_resolve_str(c, (uint64_t)(c->data + ((const p3m_File_view *)c->root)->data.strings_at - c->data),
+                            ((const p3m_File_view *)c->root)->data.strings_count, ref, v->_offset + 0, "bone", &s))
             return 0;
     }
     (void)c;
@@ -1733,7 +1742,8 @@ int p3m_view_link_ExternalTexture(bf_ctx *c, const p3m_ExternalTexture_view *v)
     {
         uint64_t ref = (uint64_t)p3m_ExternalTexture_view_path(v);
         bf_str s;
-        if (!bf_resolve_str(c, (uint64_t)((c->data + (&((const p3m_File_view *)c->root)->data)->strings_at) - c->data), (&((const p3m_File_view *)c->root)->data)->strings_count, ref, v->_offset + 0, "path", &s))
+        if (!bf_resolve_str(c, (uint64_t)(c->data + ((const p3m_File_view *)c->root)->data.strings_at - c->data),
+                            ((const p3m_File_view *)c->root)->data.strings_count, ref, v->_offset + 0, "path", &s))
             return 0;
     }
     (void)c;
@@ -1747,7 +1757,8 @@ int p3m_view_link_Bone(bf_ctx *c, const p3m_Bone_view *v)
     {
         uint64_t ref = (uint64_t)p3m_Bone_view_name(v);
         bf_str s;
-        if (!bf_resolve_str(c, (uint64_t)((c->data + (&((const p3m_File_view *)c->root)->data)->strings_at) - c->data), (&((const p3m_File_view *)c->root)->data)->strings_count, ref, v->_offset + 0, "name", &s))
+        if (!bf_resolve_str(c, (uint64_t)(c->data + ((const p3m_File_view *)c->root)->data.strings_at - c->data),
+                            ((const p3m_File_view *)c->root)->data.strings_count, ref, v->_offset + 0, "name", &s))
             return 0;
     }
     (void)c;
@@ -1761,7 +1772,8 @@ int p3m_view_link_Animation(bf_ctx *c, const p3m_Animation_view *v)
     {
         uint64_t ref = (uint64_t)p3m_Animation_view_name(v);
         bf_str s;
-        if (!bf_resolve_str(c, (uint64_t)((c->data + (&((const p3m_File_view *)c->root)->data)->strings_at) - c->data), (&((const p3m_File_view *)c->root)->data)->strings_count, ref, v->_offset + 0, "name", &s))
+        if (!bf_resolve_str(c, (uint64_t)(c->data + ((const p3m_File_view *)c->root)->data.strings_at - c->data),
+                            ((const p3m_File_view *)c->root)->data.strings_count, ref, v->_offset + 0, "name", &s))
             return 0;
     }
     (void)c;
@@ -1804,7 +1816,8 @@ int p3m_view_link_PartName(bf_ctx *c, const p3m_PartName_view *v)
     {
         uint64_t ref = (uint64_t)p3m_PartName_view_name(v);
         bf_str s;
-        if (!bf_resolve_str(c, (uint64_t)((c->data + (&((const p3m_File_view *)c->root)->data)->strings_at) - c->data), (&((const p3m_File_view *)c->root)->data)->strings_count, ref, v->_offset + 0, "name", &s))
+        if (!bf_resolve_str(c, (uint64_t)(c->data + ((const p3m_File_view *)c->root)->data.strings_at - c->data),
+                            ((const p3m_File_view *)c->root)->data.strings_count, ref, v->_offset + 0, "name", &s))
             return 0;
     }
     (void)c;
@@ -1818,7 +1831,8 @@ int p3m_view_link_ActionData(bf_ctx *c, const p3m_ActionData_view *v)
     {
         uint64_t ref = (uint64_t)p3m_ActionData_view_bone(v);
         bf_str s;
-        if (!bf_resolve_str(c, (uint64_t)((c->data + (&((const p3m_File_view *)c->root)->data)->strings_at) - c->data), (&((const p3m_File_view *)c->root)->data)->strings_count, ref, v->_offset + 0, "bone", &s))
+        if (!bf_resolve_str(c, (uint64_t)(c->data + ((const p3m_File_view *)c->root)->data.strings_at - c->data),
+                            ((const p3m_File_view *)c->root)->data.strings_count, ref, v->_offset + 0, "bone", &s))
             return 0;
     }
     (void)c;

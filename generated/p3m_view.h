@@ -151,7 +151,8 @@ struct p3m_WeightRange_view {
     size_t weights_count;
 };
 
-/* A material. Real files (revision `engine`) have 10 bytes: render mode, texture index, RGBA, RGB emission, shading. The document's layout (revision `document`) also has extra textures and a texture advance time after the texture index.  */
+/* A material. Real files (revision `engine`) have 10 bytes: render mode, texture index, RGBA, RGB emission, shading. The document's layout (revision
+   `document`) also has extra textures and a texture advance time after the texture index. */
 struct p3m_Material_view {
     const bf_view_doc *_doc;
     size_t _offset;   /* where it starts in the input */
@@ -195,7 +196,10 @@ struct p3m_EmbeddedTexture_view {
     uint8_t has_image;
 };
 
-/* An LZ4 frame (the public LZ4 frame format, not in the P3M document): a magic, a frame descriptor, then data blocks up to an end mark, each compressed (the LZ4 block format) or stored. The validator decompresses every block (the runtime's bounds-checked LZ4 decoder, `lz4_size()`) and checks the total against the content size the descriptor declares. The descriptor's header checksum and the optional block and content checksums are xxHash-32 values, which are kept but not verified (the runtime has no xxHash).  */
+/* An LZ4 frame (the public LZ4 frame format, not in the P3M document): a magic, a frame descriptor, then data blocks up to an end mark, each compressed (the
+   LZ4 block format) or stored. The validator decompresses every block (the runtime's bounds-checked LZ4 decoder, `lz4_size()`) and checks the total against the
+   content size the descriptor declares. The descriptor's header checksum and the optional block and content checksums are xxHash-32 values, which are kept but
+   not verified (the runtime has no xxHash). */
 struct p3m_Lz4Frame_view {
     const bf_view_doc *_doc;
     size_t _offset;   /* where it starts in the input */
@@ -213,7 +217,8 @@ struct p3m_Lz4Frame_view {
     uint8_t has_content_checksum;
 };
 
-/* A PTF texture, version 0.0 (PlatinumSrc's texture format; not in the P3M document: this is the layout of PlatinumSrc's PTF document, which the P3M document links to): a 5-byte header, then the RGB or RGBA pixels compressed as one LZ4 frame.  */
+/* A PTF texture, version 0.0 (PlatinumSrc's texture format; not in the P3M document: this is the layout of PlatinumSrc's PTF document, which the P3M document
+   links to): a 5-byte header, then the RGB or RGBA pixels compressed as one LZ4 frame. */
 struct p3m_Ptf_view {
     const bf_view_doc *_doc;
     size_t _offset;   /* where it starts in the input */
@@ -461,7 +466,8 @@ static inline size_t p3m_Data_view_actions_count(const p3m_Data_view *v) { (void
 int p3m_Data_view_actions_first(const p3m_Data_view *v, p3m_Action_view *it);
 int p3m_Data_view_actions_next(const p3m_Data_view *v, p3m_Action_view *it);
 static inline size_t p3m_Data_view_strings_count(const p3m_Data_view *v) { (void)v; return v->strings_count; }
-/* String table: zero-terminated strings up to the end of the file, referenced by their offset from the start of the table. No offset to it is stored: it is what follows the last action.  */
+/* String table: zero-terminated strings up to the end of the file, referenced by their offset from the start of the table. No offset to it is stored: it is
+   what follows the last action. */
 static inline bf_bytes p3m_Data_view_strings(const p3m_Data_view *v)
 { return (bf_bytes){v->_doc->data + v->strings_at, v->strings_count, v->strings_at}; }
 
@@ -606,7 +612,8 @@ static inline uint16_t p3m_WeightRange_view_weight_count(const p3m_WeightRange_v
     return (uint16_t)bf_load_u16le(p);
 }
 static inline size_t p3m_WeightRange_view_weights_count(const p3m_WeightRange_view *v) { (void)v; return v->weights_count; }
-/* Weights, one per vertex after the skipped ones. The exporter multiplies each weight by 256 and rounds it; zero weights are omitted and the others decremented by 1.  */
+/* Weights, one per vertex after the skipped ones. The exporter multiplies each weight by 256 and rounds it; zero weights are omitted and the others decremented
+   by 1. */
 static inline uint8_t p3m_WeightRange_view_weights(const p3m_WeightRange_view *v, size_t i)
 {
     if (i >= v->weights_count)
@@ -716,7 +723,8 @@ static inline bf_bytes p3m_EmbeddedTexture_view_ptf(const p3m_EmbeddedTexture_vi
 { return (bf_bytes){v->_doc->data + v->_offset + 4, v->ptf_count, v->_offset + 4}; }
 /* 1 when ptf_magic is present. */
 static inline int p3m_EmbeddedTexture_view_has_ptf_magic(const p3m_EmbeddedTexture_view *v) { return v->has_ptf_magic; }
-/* The first three bytes of the data again (not a field of the document): a PTF texture starts with `PTF`; read so that the validator can tell a PTF blob from other bytes.  */
+/* The first three bytes of the data again (not a field of the document): a PTF texture starts with `PTF`; read so that the validator can tell a PTF blob from
+   other bytes. */
 static inline uint32_t p3m_EmbeddedTexture_view_ptf_magic(const p3m_EmbeddedTexture_view *v)
 {
     const uint8_t *p = v->_doc->data + v->ptf_magic_at;
@@ -724,7 +732,8 @@ static inline uint32_t p3m_EmbeddedTexture_view_ptf_magic(const p3m_EmbeddedText
 }
 /* 1 when image is present. */
 static inline int p3m_EmbeddedTexture_view_has_image(const p3m_EmbeddedTexture_view *v) { return v->has_image; }
-/* The data read as a PTF texture (not a field of the P3M document: the PTF document is PlatinumSrc's `docs/formats/ptf`, version 0.0, which the P3M document only links to): its header and the LZ4 frame of its pixels, checked block by block.  */
+/* The data read as a PTF texture (not a field of the P3M document: the PTF document is PlatinumSrc's `docs/formats/ptf`, version 0.0, which the P3M document
+   only links to): its header and the LZ4 frame of its pixels, checked block by block. */
 p3m_Ptf_view p3m_EmbeddedTexture_view_image(const p3m_EmbeddedTexture_view *v);
 
 /* ---- Ptf ---- */
@@ -750,7 +759,8 @@ static inline uint64_t p3m_Ptf_view_info_resolution(const p3m_Ptf_view *v)
 { return (((uint64_t)p3m_Ptf_view_info(v) >> 0) & UINT64_C(0xF)); }
 /* 1 when frame_magic is present. */
 static inline int p3m_Ptf_view_has_frame_magic(const p3m_Ptf_view *v) { return v->has_frame_magic; }
-/* The first four bytes after the header again (not a field of either document): the LZ4 frame magic when the pixels are an LZ4 frame; read so that the reader reads a frame only where there is one, and the validator can say when there is not.  */
+/* The first four bytes after the header again (not a field of either document): the LZ4 frame magic when the pixels are an LZ4 frame; read so that the reader
+   reads a frame only where there is one, and the validator can say when there is not. */
 static inline uint32_t p3m_Ptf_view_frame_magic(const p3m_Ptf_view *v)
 {
     const uint8_t *p = v->_doc->data + v->frame_magic_at;

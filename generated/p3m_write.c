@@ -876,7 +876,8 @@ static int write_Ptf(bf_wctx *w, p3m_Ptf *s)
             bf_overflow(w, &s->info_resolution, (int64_t)s->info_resolution, 4, 0, (uint64_t)s->_offset + 4, 0, "info_resolution");
         else if (w->overflow_count)
             bf_overflow_clear(w, &s->info_resolution);
-        s->info = (((uint64_t)s->info_reserved & UINT64_C(0x7)) << 5) | (((uint64_t)s->info_has_alpha & UINT64_C(0x1)) << 4) | (((uint64_t)s->info_resolution & UINT64_C(0xF)) << 0);
+        s->info = (((uint64_t)s->info_reserved & UINT64_C(0x7)) << 5) | (((uint64_t)s->info_has_alpha & UINT64_C(0x1)) << 4)
+                | (((uint64_t)s->info_resolution & UINT64_C(0xF)) << 0);
     }
     {
         uint8_t *p = bf_put(w, 1, "info");
@@ -953,7 +954,8 @@ static int write_Lz4Frame(bf_wctx *w, p3m_Lz4Frame *s)
         else if (w->overflow_count)
             bf_overflow_clear(w, &s->flags_block_checksum);
         if (!bf_fits((int64_t)s->flags_content_size_present, 1, 0))
-            bf_overflow(w, &s->flags_content_size_present, (int64_t)s->flags_content_size_present, 1, 0, (uint64_t)s->_offset + 4, 0, "flags_content_size_present");
+            bf_overflow(w, &s->flags_content_size_present, (int64_t)s->flags_content_size_present, 1, 0, (uint64_t)s->_offset + 4, 0,
+                        "flags_content_size_present");
         else if (w->overflow_count)
             bf_overflow_clear(w, &s->flags_content_size_present);
         if (!bf_fits((int64_t)s->flags_content_checksum, 1, 0))
@@ -968,7 +970,10 @@ static int write_Lz4Frame(bf_wctx *w, p3m_Lz4Frame *s)
             bf_overflow(w, &s->flags_dict_id_present, (int64_t)s->flags_dict_id_present, 1, 0, (uint64_t)s->_offset + 4, 0, "flags_dict_id_present");
         else if (w->overflow_count)
             bf_overflow_clear(w, &s->flags_dict_id_present);
-        s->flags = (((uint64_t)s->flags_version & UINT64_C(0x3)) << 6) | (((uint64_t)s->flags_block_independence & UINT64_C(0x1)) << 5) | (((uint64_t)s->flags_block_checksum & UINT64_C(0x1)) << 4) | (((uint64_t)s->flags_content_size_present & UINT64_C(0x1)) << 3) | (((uint64_t)s->flags_content_checksum & UINT64_C(0x1)) << 2) | (((uint64_t)s->flags_reserved & UINT64_C(0x1)) << 1) | (((uint64_t)s->flags_dict_id_present & UINT64_C(0x1)) << 0);
+        s->flags = (((uint64_t)s->flags_version & UINT64_C(0x3)) << 6) | (((uint64_t)s->flags_block_independence & UINT64_C(0x1)) << 5)
+                | (((uint64_t)s->flags_block_checksum & UINT64_C(0x1)) << 4) | (((uint64_t)s->flags_content_size_present & UINT64_C(0x1)) << 3)
+                | (((uint64_t)s->flags_content_checksum & UINT64_C(0x1)) << 2) | (((uint64_t)s->flags_reserved & UINT64_C(0x1)) << 1)
+                | (((uint64_t)s->flags_dict_id_present & UINT64_C(0x1)) << 0);
     }
     {
         uint8_t *p = bf_put(w, 1, "flags");
@@ -979,18 +984,22 @@ static int write_Lz4Frame(bf_wctx *w, p3m_Lz4Frame *s)
     /* block_descriptor */
     if (w->layout) {
         if (!bf_fits((int64_t)s->block_descriptor_reserved, 1, 0))
-            bf_overflow(w, &s->block_descriptor_reserved, (int64_t)s->block_descriptor_reserved, 1, 0, (uint64_t)s->_offset + 5, 0, "block_descriptor_reserved");
+            bf_overflow(w, &s->block_descriptor_reserved, (int64_t)s->block_descriptor_reserved, 1, 0, (uint64_t)s->_offset + 5, 0,
+                        "block_descriptor_reserved");
         else if (w->overflow_count)
             bf_overflow_clear(w, &s->block_descriptor_reserved);
         if (!bf_fits((int64_t)s->block_descriptor_block_max_size, 3, 0))
-            bf_overflow(w, &s->block_descriptor_block_max_size, (int64_t)s->block_descriptor_block_max_size, 3, 0, (uint64_t)s->_offset + 5, 0, "block_descriptor_block_max_size");
+            bf_overflow(w, &s->block_descriptor_block_max_size, (int64_t)s->block_descriptor_block_max_size, 3, 0, (uint64_t)s->_offset + 5, 0,
+                        "block_descriptor_block_max_size");
         else if (w->overflow_count)
             bf_overflow_clear(w, &s->block_descriptor_block_max_size);
         if (!bf_fits((int64_t)s->block_descriptor_reserved2, 4, 0))
-            bf_overflow(w, &s->block_descriptor_reserved2, (int64_t)s->block_descriptor_reserved2, 4, 0, (uint64_t)s->_offset + 5, 0, "block_descriptor_reserved2");
+            bf_overflow(w, &s->block_descriptor_reserved2, (int64_t)s->block_descriptor_reserved2, 4, 0, (uint64_t)s->_offset + 5, 0,
+                        "block_descriptor_reserved2");
         else if (w->overflow_count)
             bf_overflow_clear(w, &s->block_descriptor_reserved2);
-        s->block_descriptor = (((uint64_t)s->block_descriptor_reserved & UINT64_C(0x1)) << 7) | (((uint64_t)s->block_descriptor_block_max_size & UINT64_C(0x7)) << 4) | (((uint64_t)s->block_descriptor_reserved2 & UINT64_C(0xF)) << 0);
+        s->block_descriptor = (((uint64_t)s->block_descriptor_reserved & UINT64_C(0x1)) << 7)
+                | (((uint64_t)s->block_descriptor_block_max_size & UINT64_C(0x7)) << 4) | (((uint64_t)s->block_descriptor_reserved2 & UINT64_C(0xF)) << 0);
     }
     {
         uint8_t *p = bf_put(w, 1, "block_descriptor");

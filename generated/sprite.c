@@ -35,7 +35,8 @@ static int read_Sprite(bf_ctx *c, sprite_Sprite *s, int64_t index)
     s->bitdepth = (c->data + c->pos)[0];
     bf_claim(c, c->pos, 1);
     c->pos += 1;
-    /* flags: Flags and the texture format of the first image. When the whole byte is 0 the sprite predates the format field (`__sprite_upgrade`), and its format is RGBA16 if `bitdepth` is 2, else RGBA32.  */
+    /* flags: Flags and the texture format of the first image. When the whole byte is 0 the sprite predates the format field (`__sprite_upgrade`), and its
+       format is RGBA16 if `bitdepth` is 2, else RGBA32. */
     if (!bf_need(c, 1, "flags")) return 0;
     s->flags = (c->data + c->pos)[0];
     bf_claim(c, c->pos, 1);
@@ -54,9 +55,11 @@ static int read_Sprite(bf_ctx *c, sprite_Sprite *s, int64_t index)
     s->vslices = (c->data + c->pos)[0];
     bf_claim(c, c->pos, 1);
     c->pos += 1;
-    /* pixels: Pixels of the first image, as the RDP loads them: `height` rows of `TEX_FORMAT_PIX2BYTES(format, width)` bytes, no padding between rows (RGBA16 and the palette's colors are 5551: red in bits 15-11, green 10-6, blue 5-1, alpha bit 0).  */
+    /* pixels: Pixels of the first image, as the RDP loads them: `height` rows of `TEX_FORMAT_PIX2BYTES(format, width)` bytes, no padding between rows (RGBA16
+       and the palette's colors are 5551: red in bits 15-11, green 10-6, blue 5-1, alpha bit 0). */
     {
-        int64_t n = bf_mul(bf_shr(bf_add(bf_shl(s->width, bf_add((s->flags == 0 ? (s->bitdepth == 2 ? 2 : 3) : (int64_t)((uint64_t)s->flags & UINT64_C(0x1F))) & 3, 2)), 7), 3), s->height);
+        int64_t n = bf_mul(bf_shr(bf_add(bf_shl(s->width,
+                           bf_add((s->flags == 0 ? (s->bitdepth == 2 ? 2 : 3) : (int64_t)((uint64_t)s->flags & UINT64_C(0x1F))) & 3, 2)), 7), 3), s->height);
         if (c->err->failed)
             return 0;
         if (n < 0)
@@ -69,7 +72,8 @@ static int read_Sprite(bf_ctx *c, sprite_Sprite *s, int64_t index)
         bf_claim(c, c->pos, (uint64_t)n);
         c->pos += (size_t)n;
     }
-    /* ext: Extended header (`sprite_ext_t`), present when flag 0x80 is set: right after the first image, padded to 8 bytes (`ROUND_UP(PIX2BYTES(format, width) * height, 8)` past the header, as `__sprite_ext` finds it).  */
+    /* ext: Extended header (`sprite_ext_t`), present when flag 0x80 is set: right after the first image, padded to 8 bytes (`ROUND_UP(PIX2BYTES(format, width)
+       * height, 8)` past the header, as `__sprite_ext` finds it). */
     if ((int64_t)(((uint64_t)s->flags >> 7) & UINT64_C(0x1)) == 1) {
         s->has_ext = 1;
         {
@@ -85,7 +89,8 @@ static int read_Sprite(bf_ctx *c, sprite_Sprite *s, int64_t index)
             return 0;
         bf_pop(c);
     }
-    /* rest: Everything after the extended header: the further images and the palette (which the extended header's offsets point into, each padded to 8 bytes), or whatever follows the pixels of an old sprite (nothing, in libdragon's files).  */
+    /* rest: Everything after the extended header: the further images and the palette (which the extended header's offsets point into, each padded to 8 bytes),
+       or whatever follows the pixels of an old sprite (nothing, in libdragon's files). */
     s->rest_at = c->pos;
     {
         int64_t n = (int64_t)(c->end - c->pos);
@@ -174,7 +179,9 @@ static int read_SpriteExt(bf_ctx *c, sprite_SpriteExt *s, int64_t index)
         bf_claim(c, c->pos, (uint64_t)n * 1);
         c->pos += (size_t)n * 1;
     }
-    /* palette: The palette (TLUT): big-endian RGBA 5551 colors, two bytes each, from `palette_offset` to the end of the file, kept as bytes because that is how the RDP loads them. No count is stored: mksprite writes the colors of the image's palette (16 for CI4, 256 for CI8 in its output) padded to 8 bytes; `rdpq_sprite_upload` loads 16 colors for CI4 and 256 for CI8.  */
+    /* palette: The palette (TLUT): big-endian RGBA 5551 colors, two bytes each, from `palette_offset` to the end of the file, kept as bytes because that is how
+       the RDP loads them. No count is stored: mksprite writes the colors of the image's palette (16 for CI4, 256 for CI8 in its output) padded to 8 bytes;
+       `rdpq_sprite_upload` loads 16 colors for CI4 and 256 for CI8. */
     if (s->palette_offset != 0) {
         s->has_palette = 1;
         {

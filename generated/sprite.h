@@ -16,7 +16,9 @@
 extern "C" {
 #endif
 
-/* TexFormat: Texture format (libdragon's `tex_format_t`): the RDP's format code in bits 4-2 (0 RGBA, 1 YUV, 2 CI, 3 IA, 4 I) and its pixel size code in bits 1-0 (0: 4 bits, 1: 8, 2: 16, 3: 32), as `_RDP_FORMAT_CODE(format, size)` packs them. A row of `w` pixels takes `((w << (size + 2)) + 7) >> 3` bytes (`TEX_FORMAT_PIX2BYTES`).  */
+/* TexFormat: Texture format (libdragon's `tex_format_t`): the RDP's format code in bits 4-2 (0 RGBA, 1 YUV, 2 CI, 3 IA, 4 I) and its pixel size code in bits
+   1-0 (0: 4 bits, 1: 8, 2: 16, 3: 32), as `_RDP_FORMAT_CODE(format, size)` packs them. A row of `w` pixels takes `((w << (size + 2)) + 7) >> 3` bytes
+   (`TEX_FORMAT_PIX2BYTES`). */
 #define SPRITE_TEX_FORMAT_NONE                   0 /* FMT_NONE: no format; old sprites, whose format follows from `bitdepth` */
 #define SPRITE_TEX_FORMAT_RGBA16                 2 /* FMT_RGBA16: RGBA 5551, 16 bits per pixel */
 #define SPRITE_TEX_FORMAT_RGBA32                 3 /* FMT_RGBA32: RGBA 8888, 32 bits per pixel */
@@ -73,7 +75,8 @@ struct sprite_TexParms {
     sprite_TexAxis t;                        /* Parameters of the T (vertical) direction. */
 };
 
-/* SpriteExt: Extended header (`sprite_ext_t`), 124 bytes of version 4, padded to 8 in the file. Every offset in it is absolute (from the start of the file).  (0x7C bytes) */
+/* SpriteExt: Extended header (`sprite_ext_t`), 124 bytes of version 4, padded to 8 in the file. Every offset in it is absolute (from the start of the file).
+   (0x7C bytes) */
 struct sprite_SpriteExt {
     uint64_t _offset;                        /* where it starts in the file */
     int64_t _index;                          /* its index in the array holding it, else 0 */
@@ -95,7 +98,10 @@ struct sprite_SpriteExt {
     uint8_t detail_padding[3];               /* Padding, 0. */
     uint8_t has_palette;                     /* 1 when 'palette' is present */
     uint64_t palette_at;                     /* where 'palette' starts in the file */
-    bf_bytes palette;                        /* The palette (TLUT): big-endian RGBA 5551 colors, two bytes each, from `palette_offset` to the end of the file, kept as bytes because that is how the RDP loads them. No count is stored: mksprite writes the colors of the image's palette (16 for CI4, 256 for CI8 in its output) padded to 8 bytes; `rdpq_sprite_upload` loads 16 colors for CI4 and 256 for CI8.  */
+    bf_bytes palette;
+            /* The palette (TLUT): big-endian RGBA 5551 colors, two bytes each, from `palette_offset` to the end of the file, kept as bytes because that is how
+               the RDP loads them. No count is stored: mksprite writes the colors of the image's palette (16 for CI4, 256 for CI8 in its output) padded to 8
+               bytes; `rdpq_sprite_upload` loads 16 colors for CI4 and 256 for CI8. */
 };
 
 /* Sprite: A whole `.sprite` file. */
@@ -104,21 +110,29 @@ struct sprite_Sprite {
     int64_t _index;                          /* its index in the array holding it, else 0 */
     uint16_t width;                          /* Width in pixels of the first image (LOD 0). */
     uint16_t height;                         /* Height in pixels of the first image. */
-    uint8_t bitdepth;                        /* Deprecated: bytes per pixel of old sprites (2: RGBA16, otherwise RGBA32), used only when `flags` is 0. mksprite writes 0.  */
-    uint8_t flags;                           /* Flags and the texture format of the first image. When the whole byte is 0 the sprite predates the format field (`__sprite_upgrade`), and its format is RGBA16 if `bitdepth` is 2, else RGBA32.  */
+    uint8_t bitdepth; /* Deprecated: bytes per pixel of old sprites (2: RGBA16, otherwise RGBA32), used only when `flags` is 0. mksprite writes 0.  */
+    uint8_t flags;
+            /* Flags and the texture format of the first image. When the whole byte is 0 the sprite predates the format field (`__sprite_upgrade`), and its
+               format is RGBA16 if `bitdepth` is 2, else RGBA32. */
     uint64_t flags_ext;                      /* SPRITE_FLAGS_EXT (0x80): the extended header follows the first image */
     uint64_t flags_unused;                   /* 0x40: unused, 0 */
     uint64_t flags_owned_buffer;             /* SPRITE_FLAGS_OWNEDBUFFER (0x20): set in memory by `sprite_load`, 0 in files */
     uint64_t flags_format;                   /* SPRITE_FLAGS_TEXFORMAT (0x1F): texture format of the first image (a TexFormat) */
     uint8_t hslices;                         /* Number of horizontal sub-tiles (sprite sheets; 1 for a plain image). */
     uint8_t vslices;                         /* Number of vertical sub-tiles. */
-    bf_bytes pixels;                         /* Pixels of the first image, as the RDP loads them: `height` rows of `TEX_FORMAT_PIX2BYTES(format, width)` bytes, no padding between rows (RGBA16 and the palette's colors are 5551: red in bits 15-11, green 10-6, blue 5-1, alpha bit 0).  */
+    bf_bytes pixels;
+            /* Pixels of the first image, as the RDP loads them: `height` rows of `TEX_FORMAT_PIX2BYTES(format, width)` bytes, no padding between rows (RGBA16
+               and the palette's colors are 5551: red in bits 15-11, green 10-6, blue 5-1, alpha bit 0). */
     uint8_t has_ext;                         /* 1 when 'ext' is present */
     bf_bytes ext_pad;                        /* alignment bytes before 'ext' */
     uint64_t ext_at;                         /* where 'ext' starts in the file */
-    sprite_SpriteExt ext;                    /* Extended header (`sprite_ext_t`), present when flag 0x80 is set: right after the first image, padded to 8 bytes (`ROUND_UP(PIX2BYTES(format, width) * height, 8)` past the header, as `__sprite_ext` finds it).  */
+    sprite_SpriteExt ext;
+            /* Extended header (`sprite_ext_t`), present when flag 0x80 is set: right after the first image, padded to 8 bytes (`ROUND_UP(PIX2BYTES(format,
+               width) * height, 8)` past the header, as `__sprite_ext` finds it). */
     uint64_t rest_at;                        /* where 'rest' starts in the file */
-    bf_bytes rest;                           /* Everything after the extended header: the further images and the palette (which the extended header's offsets point into, each padded to 8 bytes), or whatever follows the pixels of an old sprite (nothing, in libdragon's files).  */
+    bf_bytes rest;
+            /* Everything after the extended header: the further images and the palette (which the extended header's offsets point into, each padded to 8
+               bytes), or whatever follows the pixels of an old sprite (nothing, in libdragon's files). */
 };
 
 /* Reading: the whole file must stay in memory while the result is used (strings and

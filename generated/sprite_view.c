@@ -45,7 +45,9 @@ int sprite_view_lay_Sprite(bf_ctx *c, const bf_view_doc *d, sprite_Sprite_view *
     c->pos += 1;
     /* pixels */
     {
-        int64_t n = bf_mul(bf_shr(bf_add(bf_shl((int64_t)bf_load_u16be((c->data + v->_offset + 0)), bf_add(((((int64_t)((int64_t)(c->data + v->_offset + 5)[0] == INT64_C(0))) ? (((int64_t)((int64_t)(c->data + v->_offset + 4)[0] == INT64_C(2))) ? INT64_C(2) : INT64_C(3)) : (int64_t)(((uint64_t)((int64_t)(c->data + v->_offset + 5)[0]) >> 0) & UINT64_C(0x1F))) & INT64_C(3)), INT64_C(2))), INT64_C(7)), INT64_C(3)), (int64_t)bf_load_u16be((c->data + v->_offset + 2)));
+        int64_t n = bf_mul(bf_shr(bf_add(bf_shl(bf_load_u16be(c->data + v->_offset + 0), bf_add((c->data[v->_offset + 5] == 0
+                           ? (c->data[v->_offset + 4] == 2 ? 2 : 3) : (int64_t)((uint64_t)c->data[v->_offset + 5] & UINT64_C(0x1F))) & 3, 2)), 7), 3),
+                           bf_load_u16be(c->data + v->_offset + 2));
         if (c->err->failed)
             return 0;
         if (n < 0)
@@ -56,7 +58,7 @@ int sprite_view_lay_Sprite(bf_ctx *c, const bf_view_doc *d, sprite_Sprite_view *
         c->pos += (size_t)n;
     }
     /* ext */
-    if (((int64_t)((int64_t)(((uint64_t)((int64_t)(c->data + v->_offset + 5)[0]) >> 7) & UINT64_C(0x1)) == INT64_C(1)))) {
+    if ((int64_t)(((uint64_t)c->data[v->_offset + 5] >> 7) & UINT64_C(0x1)) == 1) {
         v->has_ext = 1;
         {
             size_t pad = (8 - c->pos % 8) % 8;
@@ -168,11 +170,11 @@ int sprite_view_lay_SpriteExt(bf_ctx *c, const bf_view_doc *d, sprite_SpriteExt_
         c->pos += (size_t)n * 1;
     }
     /* palette */
-    if (((int64_t)((int64_t)bf_load_u32be((c->data + v->_offset + 4)) != INT64_C(0)))) {
+    if (bf_load_u32be(c->data + v->_offset + 4) != 0) {
         v->has_palette = 1;
         {
             bf_mark m;
-            int64_t at = (int64_t)bf_load_u32be((c->data + v->_offset + 4));
+            int64_t at = (int64_t)bf_load_u32be(c->data + v->_offset + 4);
             if (c->err->failed)
                 return 0;
             if (at < 0)
@@ -219,11 +221,11 @@ int sprite_view_lay_Lod(bf_ctx *c, const bf_view_doc *d, sprite_Lod_view *v, int
         return 0;
     c->pos += 3;
     /* pixels */
-    if (((int64_t)((int64_t)bf_load_u16be((c->data + v->_offset + 0)) != INT64_C(0)))) {
+    if (bf_load_u16be(c->data + v->_offset + 0) != 0) {
         v->has_pixels = 1;
         {
             bf_mark m;
-            int64_t at = (int64_t)bf_load_u24be((c->data + v->_offset + 5));
+            int64_t at = (int64_t)bf_load_u24be(c->data + v->_offset + 5);
             if (c->err->failed)
                 return 0;
             if (at < 0)
@@ -232,7 +234,8 @@ int sprite_view_lay_Lod(bf_ctx *c, const bf_view_doc *d, sprite_Lod_view *v, int
                 return 0;
             v->pixels_at = c->pos;
             {
-                int64_t n = bf_mul(bf_shr(bf_add(bf_shl((int64_t)bf_load_u16be((c->data + v->_offset + 0)), bf_add(((int64_t)(c->data + v->_offset + 4)[0] & INT64_C(3)), INT64_C(2))), INT64_C(7)), INT64_C(3)), (int64_t)bf_load_u16be((c->data + v->_offset + 2)));
+                int64_t n = bf_mul(bf_shr(bf_add(bf_shl(bf_load_u16be(c->data + v->_offset + 0), bf_add(c->data[v->_offset + 4] & 3, 2)), 7), 3),
+                                   bf_load_u16be(c->data + v->_offset + 2));
                 if (c->err->failed)
                     return 0;
                 if (n < 0)

@@ -112,7 +112,8 @@ static inline uint8_t sprite_Sprite_view_bitdepth(const sprite_Sprite_view *v)
     const uint8_t *p = v->_doc->data + v->_offset + 4;
     return (uint8_t)p[0];
 }
-/* Flags and the texture format of the first image. When the whole byte is 0 the sprite predates the format field (`__sprite_upgrade`), and its format is RGBA16 if `bitdepth` is 2, else RGBA32.  */
+/* Flags and the texture format of the first image. When the whole byte is 0 the sprite predates the format field (`__sprite_upgrade`), and its format is RGBA16
+   if `bitdepth` is 2, else RGBA32. */
 static inline uint8_t sprite_Sprite_view_flags(const sprite_Sprite_view *v)
 {
     const uint8_t *p = v->_doc->data + v->_offset + 5;
@@ -139,15 +140,18 @@ static inline uint8_t sprite_Sprite_view_vslices(const sprite_Sprite_view *v)
     return (uint8_t)p[0];
 }
 static inline size_t sprite_Sprite_view_pixels_count(const sprite_Sprite_view *v) { (void)v; return v->pixels_count; }
-/* Pixels of the first image, as the RDP loads them: `height` rows of `TEX_FORMAT_PIX2BYTES(format, width)` bytes, no padding between rows (RGBA16 and the palette's colors are 5551: red in bits 15-11, green 10-6, blue 5-1, alpha bit 0).  */
+/* Pixels of the first image, as the RDP loads them: `height` rows of `TEX_FORMAT_PIX2BYTES(format, width)` bytes, no padding between rows (RGBA16 and the
+   palette's colors are 5551: red in bits 15-11, green 10-6, blue 5-1, alpha bit 0). */
 static inline bf_bytes sprite_Sprite_view_pixels(const sprite_Sprite_view *v)
 { return (bf_bytes){v->_doc->data + v->_offset + 8, v->pixels_count, v->_offset + 8}; }
 /* 1 when ext is present. */
 static inline int sprite_Sprite_view_has_ext(const sprite_Sprite_view *v) { return v->has_ext; }
-/* Extended header (`sprite_ext_t`), present when flag 0x80 is set: right after the first image, padded to 8 bytes (`ROUND_UP(PIX2BYTES(format, width) * height, 8)` past the header, as `__sprite_ext` finds it).  */
+/* Extended header (`sprite_ext_t`), present when flag 0x80 is set: right after the first image, padded to 8 bytes (`ROUND_UP(PIX2BYTES(format, width) * height,
+   8)` past the header, as `__sprite_ext` finds it). */
 static inline sprite_SpriteExt_view sprite_Sprite_view_ext(const sprite_Sprite_view *v) { return v->ext; }
 static inline size_t sprite_Sprite_view_rest_count(const sprite_Sprite_view *v) { (void)v; return v->rest_count; }
-/* Everything after the extended header: the further images and the palette (which the extended header's offsets point into, each padded to 8 bytes), or whatever follows the pixels of an old sprite (nothing, in libdragon's files).  */
+/* Everything after the extended header: the further images and the palette (which the extended header's offsets point into, each padded to 8 bytes), or
+   whatever follows the pixels of an old sprite (nothing, in libdragon's files). */
 static inline bf_bytes sprite_Sprite_view_rest(const sprite_Sprite_view *v)
 { return (bf_bytes){v->_doc->data + v->rest_at, v->rest_count, v->rest_at}; }
 
@@ -228,7 +232,9 @@ static inline const uint8_t *sprite_SpriteExt_view_detail_padding_bytes(const sp
 /* 1 when palette is present. */
 static inline int sprite_SpriteExt_view_has_palette(const sprite_SpriteExt_view *v) { return v->has_palette; }
 static inline size_t sprite_SpriteExt_view_palette_count(const sprite_SpriteExt_view *v) { (void)v; return v->palette_count; }
-/* The palette (TLUT): big-endian RGBA 5551 colors, two bytes each, from `palette_offset` to the end of the file, kept as bytes because that is how the RDP loads them. No count is stored: mksprite writes the colors of the image's palette (16 for CI4, 256 for CI8 in its output) padded to 8 bytes; `rdpq_sprite_upload` loads 16 colors for CI4 and 256 for CI8.  */
+/* The palette (TLUT): big-endian RGBA 5551 colors, two bytes each, from `palette_offset` to the end of the file, kept as bytes because that is how the RDP
+   loads them. No count is stored: mksprite writes the colors of the image's palette (16 for CI4, 256 for CI8 in its output) padded to 8 bytes;
+   `rdpq_sprite_upload` loads 16 colors for CI4 and 256 for CI8. */
 static inline bf_bytes sprite_SpriteExt_view_palette(const sprite_SpriteExt_view *v)
 { return (bf_bytes){v->_doc->data + v->palette_at, v->palette_count, v->palette_at}; }
 

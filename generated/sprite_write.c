@@ -76,7 +76,8 @@ static int write_Sprite(bf_wctx *w, sprite_Sprite *s)
         s->_offset = w->pos;
         {
             {
-                int64_t v_ = bf_div(c, (int64_t)s->pixels.len, bf_shr(bf_add(bf_shl(s->width, bf_add((s->flags == 0 ? (s->bitdepth == 2 ? 2 : 3) : (int64_t)((uint64_t)s->flags & UINT64_C(0x1F))) & 3, 2)), 7), 3));
+                int64_t v_ = bf_div(c, (int64_t)s->pixels.len, bf_shr(bf_add(bf_shl(s->width, bf_add((s->flags == 0 ? (s->bitdepth == 2 ? 2 : 3)
+                                    : (int64_t)((uint64_t)s->flags & UINT64_C(0x1F))) & 3, 2)), 7), 3));
                 if (!bf_fits(v_, 16, 0))
                     bf_overflow(w, &s->height, v_, 16, 0, (uint64_t)s->_offset + 2, 0, "height");
                 else if (w->overflow_count)
@@ -126,7 +127,8 @@ static int write_Sprite(bf_wctx *w, sprite_Sprite *s)
             bf_overflow(w, &s->flags_format, (int64_t)s->flags_format, 5, 0, (uint64_t)s->_offset + 5, 0, "flags_format");
         else if (w->overflow_count)
             bf_overflow_clear(w, &s->flags_format);
-        s->flags = (((uint64_t)s->flags_ext & UINT64_C(0x1)) << 7) | (((uint64_t)s->flags_unused & UINT64_C(0x1)) << 6) | (((uint64_t)s->flags_owned_buffer & UINT64_C(0x1)) << 5) | (((uint64_t)s->flags_format & UINT64_C(0x1F)) << 0);
+        s->flags = (((uint64_t)s->flags_ext & UINT64_C(0x1)) << 7) | (((uint64_t)s->flags_unused & UINT64_C(0x1)) << 6)
+                | (((uint64_t)s->flags_owned_buffer & UINT64_C(0x1)) << 5) | (((uint64_t)s->flags_format & UINT64_C(0x1F)) << 0);
     }
     {
         uint8_t *p = bf_put(w, 1, "flags");
@@ -241,7 +243,9 @@ static int write_SpriteExt(bf_wctx *w, sprite_SpriteExt *s)
             bf_overflow(w, &s->flags_lod_count, (int64_t)s->flags_lod_count, 3, 0, (uint64_t)s->_offset + 64, 0, "flags_lod_count");
         else if (w->overflow_count)
             bf_overflow_clear(w, &s->flags_lod_count);
-        s->flags = (((uint64_t)s->flags_unused & UINT64_C(0x3FF)) << 6) | (((uint64_t)s->flags_fits_tmem & UINT64_C(0x1)) << 5) | (((uint64_t)s->flags_has_detail & UINT64_C(0x1)) << 4) | (((uint64_t)s->flags_has_texparms & UINT64_C(0x1)) << 3) | (((uint64_t)s->flags_lod_count & UINT64_C(0x7)) << 0);
+        s->flags = (((uint64_t)s->flags_unused & UINT64_C(0x3FF)) << 6) | (((uint64_t)s->flags_fits_tmem & UINT64_C(0x1)) << 5)
+                | (((uint64_t)s->flags_has_detail & UINT64_C(0x1)) << 4) | (((uint64_t)s->flags_has_texparms & UINT64_C(0x1)) << 3)
+                | (((uint64_t)s->flags_lod_count & UINT64_C(0x7)) << 0);
     }
     {
         uint8_t *p = bf_put(w, 2, "flags");

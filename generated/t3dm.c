@@ -22,7 +22,8 @@ static int read_MaterialAxis(bf_ctx *c, t3dm_MaterialAxis *s, int64_t index);
 static int read_Object(bf_ctx *c, t3dm_Object *s, int64_t index);
 static int link_Object(bf_ctx *c, t3dm_Object *s);
 static int read_Part(bf_ctx *c, t3dm_Part *s, int64_t index);
-static int read_PartIndices(bf_ctx *c, t3dm_PartIndices *s, int64_t index, int64_t p_triangle_indices, int64_t p_strip_0, int64_t p_strip_1, int64_t p_strip_2, int64_t p_strip_3);
+static int read_PartIndices(bf_ctx *c, t3dm_PartIndices *s, int64_t index, int64_t p_triangle_indices, int64_t p_strip_0, int64_t p_strip_1, int64_t p_strip_2,
+                            int64_t p_strip_3);
 static int read_Skeleton(bf_ctx *c, t3dm_Skeleton *s, int64_t index);
 static int link_Skeleton(bf_ctx *c, t3dm_Skeleton *s);
 static int read_Bone(bf_ctx *c, t3dm_Bone *s, int64_t index);
@@ -98,7 +99,8 @@ static int read_File(bf_ctx *c, t3dm_File *s, int64_t index)
             bf_pop(c);
         }
     }
-    /* strings: String table, at the end of the file after all chunk data. Holds the strings used by the model (names, texture paths, streaming-data paths), each zero-terminated and referenced by its offset from the start of the table.  */
+    /* strings: String table, at the end of the file after all chunk data. Holds the strings used by the model (names, texture paths, streaming-data paths),
+       each zero-terminated and referenced by its offset from the start of the table. */
     {
         bf_mark m;
         int64_t region = bf_sub((int64_t)c->size, s->header.string_table_offset);
@@ -230,7 +232,9 @@ static int read_Chunk(bf_ctx *c, t3dm_Chunk *s, int64_t index)
     /* body: The chunk's data, by its type. */
     {
         bf_mark m;
-        int64_t region = bf_sub(bf_add(s->_index, 1) < (int64_t)R->chunks_count ? t3dm_ChunkOffset_at(c, R->chunks, R->chunks_count, bf_add(s->_index, 1))->offset : R->header.string_table_offset, t3dm_ChunkOffset_at(c, R->chunks, R->chunks_count, s->_index)->offset);
+        int64_t region = bf_sub(bf_add(s->_index, 1) < (int64_t)R->chunks_count ? t3dm_ChunkOffset_at(c, R->chunks, R->chunks_count,
+                                bf_add(s->_index, 1))->offset : R->header.string_table_offset, t3dm_ChunkOffset_at(c, R->chunks, R->chunks_count,
+                                s->_index)->offset);
         int64_t at = (int64_t)t3dm_ChunkOffset_at(c, R->chunks, R->chunks_count, s->_index)->offset;
         if (c->err->failed)
             return 0;
@@ -783,7 +787,8 @@ static int read_Part(bf_ctx *c, t3dm_Part *s, int64_t index)
         if (!bf_seek(c, (uint64_t)at, UINT64_MAX, "index_data", &m))
             return 0;
         s->index_data_at = c->pos;
-        if (!bf_push(c, "index_data", -1) || !read_PartIndices(c, &s->index_data, 0, (int64_t)s->index_count, bf_at_u8(c, s->strip_index_counts, 4, 0), bf_at_u8(c, s->strip_index_counts, 4, 1), bf_at_u8(c, s->strip_index_counts, 4, 2), bf_at_u8(c, s->strip_index_counts, 4, 3)))
+        if (!bf_push(c, "index_data", -1) || !read_PartIndices(c, &s->index_data, 0, (int64_t)s->index_count, bf_at_u8(c, s->strip_index_counts, 4, 0),
+            bf_at_u8(c, s->strip_index_counts, 4, 1), bf_at_u8(c, s->strip_index_counts, 4, 2), bf_at_u8(c, s->strip_index_counts, 4, 3)))
             return 0;
         bf_pop(c);
         bf_restore(c, &m);
@@ -791,7 +796,8 @@ static int read_Part(bf_ctx *c, t3dm_Part *s, int64_t index)
     return 1;
 }
 
-static int read_PartIndices(bf_ctx *c, t3dm_PartIndices *s, int64_t index, int64_t p_triangle_indices, int64_t p_strip_0, int64_t p_strip_1, int64_t p_strip_2, int64_t p_strip_3)
+static int read_PartIndices(bf_ctx *c, t3dm_PartIndices *s, int64_t index, int64_t p_triangle_indices, int64_t p_strip_0, int64_t p_strip_1, int64_t p_strip_2,
+                            int64_t p_strip_3)
 {
     const t3dm_File *R = c->root;
     (void)R;
@@ -1102,7 +1108,8 @@ static int link_Animation(bf_ctx *c, t3dm_Animation *s)
     (void)R;
     if ((uint64_t)s->name != UINT64_C(0) && !bf_resolve_str(c, R->strings.offset, R->strings.len, (uint64_t)s->name, s->_offset + 0, "name", &s->name_str))
         return 0;
-    if ((uint64_t)s->sdata_path != UINT64_C(0) && !bf_resolve_str(c, R->strings.offset, R->strings.len, (uint64_t)s->sdata_path, s->_offset + 16, "sdata_path", &s->sdata_path_str))
+    if ((uint64_t)s->sdata_path != UINT64_C(0)
+        && !bf_resolve_str(c, R->strings.offset, R->strings.len, (uint64_t)s->sdata_path, s->_offset + 16, "sdata_path", &s->sdata_path_str))
         return 0;
     return 1;
 }
@@ -1240,7 +1247,8 @@ static int read_StreamData(bf_ctx *c, t3dm_StreamData *s, int64_t index)
             s->keyframes = buf;
             s->keyframes_count = n + 1;
             size_t before = c->pos;
-            if (!bf_push(c, "keyframes", n) || !read_Keyframe(c, &buf[n], n, (int64_t)((int64_t)n == 0 ? 2 : (int64_t)(((uint64_t)(n ? &buf[n - 1] : &t3dm_Keyframe_zero)->time >> 15) & UINT64_C(0x1)) ? 2 : 1)))
+            if (!bf_push(c, "keyframes", n) || !read_Keyframe(c, &buf[n], n, (int64_t)((int64_t)n == 0 ? 2 : (int64_t)(((uint64_t)(n ? &buf[n - 1]
+                : &t3dm_Keyframe_zero)->time >> 15) & UINT64_C(0x1)) ? 2 : 1)))
                 return 0;
             bf_pop(c);
             n++;

@@ -120,7 +120,9 @@ struct t3dm_File {
     t3dm_Chunk *chunk_data;                  /* The chunks, in the order of the chunk table (and of their offsets). */
     uint32_t chunk_data_count;               /* elements in 'chunk_data' */
     uint64_t strings_at;                     /* where 'strings' starts in the file */
-    bf_bytes strings;                        /* String table, at the end of the file after all chunk data. Holds the strings used by the model (names, texture paths, streaming-data paths), each zero-terminated and referenced by its offset from the start of the table.  */
+    bf_bytes strings;
+            /* String table, at the end of the file after all chunk data. Holds the strings used by the model (names, texture paths, streaming-data paths), each
+               zero-terminated and referenced by its offset from the start of the table. */
     bf_bytes strings_tail;                   /* bytes of the region after 'strings' (padding) */
 };
 
@@ -132,7 +134,8 @@ struct t3dm_ChunkOffset {
     uint32_t offset;                         /* Offset relative to file start. */
 };
 
-/* Chunk: The data of one chunk. Chunks are stored in the order of their offsets, sorted by type and aligned; a chunk's bytes run to the next chunk's offset (the last one to the string table), and the alignment padding after its data is kept as the region's tail.  (0x0 bytes) */
+/* Chunk: The data of one chunk. Chunks are stored in the order of their offsets, sorted by type and aligned; a chunk's bytes run to the next chunk's offset
+   (the last one to the string table), and the alignment padding after its data is kept as the region's tail. (0x0 bytes) */
 struct t3dm_Chunk {
     uint64_t _offset;                        /* where it starts in the file */
     int64_t _index;                          /* its index in the array holding it, else 0 */
@@ -150,7 +153,8 @@ struct t3dm_Chunk {
     bf_bytes body_tail;                      /* bytes of the region after 'body' (padding) */
 };
 
-/* Vertices: Vertex buffer (`V`), shared by all objects and parts. This chunk must only appear once. No size is stored: it holds `total_vertex_count / 2` vertex pairs.  */
+/* Vertices: Vertex buffer (`V`), shared by all objects and parts. This chunk must only appear once. No size is stored: it holds `total_vertex_count / 2` vertex
+   pairs. */
 struct t3dm_Vertices {
     uint64_t _offset;                        /* where it starts in the file */
     int64_t _index;                          /* its index in the array holding it, else 0 */
@@ -206,7 +210,8 @@ struct t3dm_MaterialTexture {
     t3dm_MaterialAxis axis[2];               /* Setting per UV axis (S, then T). */
 };
 
-/* Material: Material data (`M`) referenced by objects, directly mapped to the struct `T3DMaterial`. An object's material has two textures; only the first material's color combiner and draw flags are used.  (0x8C bytes) */
+/* Material: Material data (`M`) referenced by objects, directly mapped to the struct `T3DMaterial`. An object's material has two textures; only the first
+   material's color combiner and draw flags are used. (0x8C bytes) */
 struct t3dm_Material {
     uint64_t _offset;                        /* where it starts in the file */
     int64_t _index;                          /* its index in the array holding it, else 0 */
@@ -246,7 +251,8 @@ struct t3dm_Object {
     uint32_t parts_count;                    /* elements in 'parts' */
 };
 
-/* PartIndices: The indices of one part, inside the index chunk (`I`). Triangle indices are 8-bit and local to the part's vertex load; strip indices are 16-bit, and since the RSP loads them by DMA each strip is aligned to 8 bytes. A strip is only present when all strips before it are.  */
+/* PartIndices: The indices of one part, inside the index chunk (`I`). Triangle indices are 8-bit and local to the part's vertex load; strip indices are 16-bit,
+   and since the RSP loads them by DMA each strip is aligned to 8 bytes. A strip is only present when all strips before it are. */
 struct t3dm_PartIndices {
     uint64_t _offset;                        /* where it starts in the file */
     int64_t _index;                          /* its index in the array holding it, else 0 */
@@ -307,7 +313,8 @@ struct t3dm_Skeleton {
     uint32_t bones_count;                    /* elements in 'bones' */
 };
 
-/* Bone: Bone data (`T3DBone`); each bone references its parent by index. The list is sorted by index, so a bone's parent is always read before the bone itself.  (0x30 bytes) */
+/* Bone: Bone data (`T3DBone`); each bone references its parent by index. The list is sorted by index, so a bone's parent is always read before the bone itself.
+   (0x30 bytes) */
 struct t3dm_Bone {
     uint64_t _offset;                        /* where it starts in the file */
     int64_t _index;                          /* its index in the array holding it, else 0 */
@@ -371,7 +378,8 @@ struct t3dm_BvhNode {
     uint64_t value_data_count;               /* Data count; 0 for an inner node. */
 };
 
-/* StreamData: A streaming-data file: the keyframes of one animation. To know how large the next keyframe is, the most significant bit of a keyframe's time is used: 0 means a scalar (one u16 of data), 1 a rotation (two u16). The first keyframe always has two values, to have a known start.  */
+/* StreamData: A streaming-data file: the keyframes of one animation. To know how large the next keyframe is, the most significant bit of a keyframe's time is
+   used: 0 means a scalar (one u16 of data), 1 a rotation (two u16). The first keyframe always has two values, to have a known start. */
 struct t3dm_StreamData {
     uint64_t _offset;                        /* where it starts in the file */
     int64_t _index;                          /* its index in the array holding it, else 0 */
@@ -388,7 +396,7 @@ struct t3dm_Keyframe {
     uint64_t time_next_is_rotation;          /* 1 when the next keyframe is a rotation (two values) */
     uint64_t time_ticks;                     /* Ticks till the channel's next keyframe */
     uint16_t channel;                        /* Channel index. */
-    uint16_t *data;                          /* Data, one `u16` for scalars (quantized with the channel's scale and offset), two for a rotation (packed quaternion). */
+    uint16_t *data; /* Data, one `u16` for scalars (quantized with the channel's scale and offset), two for a rotation (packed quaternion). */
     uint32_t data_count;                     /* elements in 'data' */
 };
 

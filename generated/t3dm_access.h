@@ -254,7 +254,8 @@ static inline int64_t t3dm_ChunkOffset_v_rank(bf_ctx *c, const t3dm_ChunkOffset 
     const t3dm_File *R = c->root;
     (void)R;
     (void)s;
-    return (int64_t)(s->type == 79 ? 0 : s->type == 65 ? 1 : s->type == 66 ? 2 : s->type == 86 ? 3 : s->type == 73 ? 4 : s->type == 77 ? 5 : s->type == 109 ? 6 : s->type == 83 ? 7 : -1);
+    return (int64_t)(s->type == 79 ? 0 : s->type == 65 ? 1 : s->type == 66 ? 2 : s->type == 86 ? 3 : s->type == 73 ? 4 : s->type == 77 ? 5 : s->type == 109 ? 6
+                     : s->type == 83 ? 7 : -1);
 }
 
 /* Object.part_triangles: Triangles of the parts' index lists. */

@@ -16,7 +16,8 @@ int t3dm_view_lay_MaterialTexture(bf_ctx *c, const bf_view_doc *d, t3dm_Material
 int t3dm_view_lay_MaterialAxis(bf_ctx *c, const bf_view_doc *d, t3dm_MaterialAxis_view *v, int64_t index, int deep);
 int t3dm_view_lay_Object(bf_ctx *c, const bf_view_doc *d, t3dm_Object_view *v, int64_t index, int deep);
 int t3dm_view_lay_Part(bf_ctx *c, const bf_view_doc *d, t3dm_Part_view *v, int64_t index, int deep);
-int t3dm_view_lay_PartIndices(bf_ctx *c, const bf_view_doc *d, t3dm_PartIndices_view *v, int64_t index, int deep, int64_t p_triangle_indices, int64_t p_strip_0, int64_t p_strip_1, int64_t p_strip_2, int64_t p_strip_3);
+int t3dm_view_lay_PartIndices(bf_ctx *c, const bf_view_doc *d, t3dm_PartIndices_view *v, int64_t index, int deep, int64_t p_triangle_indices, int64_t p_strip_0,
+                              int64_t p_strip_1, int64_t p_strip_2, int64_t p_strip_3);
 int t3dm_view_lay_Skeleton(bf_ctx *c, const bf_view_doc *d, t3dm_Skeleton_view *v, int64_t index, int deep);
 int t3dm_view_lay_Bone(bf_ctx *c, const bf_view_doc *d, t3dm_Bone_view *v, int64_t index, int deep);
 int t3dm_view_lay_Animation(bf_ctx *c, const bf_view_doc *d, t3dm_Animation_view *v, int64_t index, int deep);
@@ -53,7 +54,7 @@ int t3dm_view_lay_File(bf_ctx *c, const bf_view_doc *d, t3dm_File_view *v, int64
     /* chunks */
     v->chunks_lim = c->end;
     {
-        int64_t n = (int64_t)bf_load_u32be(((c->data + v->_offset + 0) + 4));
+        int64_t n = (int64_t)bf_load_u32be(c->data + v->_offset + 0 + 4);
         if (c->err->failed)
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -68,7 +69,8 @@ int t3dm_view_lay_File(bf_ctx *c, const bf_view_doc *d, t3dm_File_view *v, int64
     /* chunk_padding */
     v->chunk_padding_at = c->pos;
     {
-        int64_t n = (((int64_t)((int64_t)bf_load_u32be(((c->data + v->_offset + 0) + 4)) > INT64_C(0))) ? bf_sub((int64_t)bf_load_u24be((bf_view_elem(c, (c->data + v->_offset + 44), 4, (uint64_t)(v->chunks_count), INT64_C(0)) + 1)), (int64_t)c->pos) : INT64_C(0));
+        int64_t n = bf_load_u32be(c->data + v->_offset + 0 + 4) > 0
+                ? bf_sub(bf_load_u24be(bf_view_elem(c, c->data + v->_offset + 44, 4, v->chunks_count, 0) + 1), (int64_t)c->pos) : 0;
         if (c->err->failed)
             return 0;
         if (n < 0)
@@ -82,7 +84,7 @@ int t3dm_view_lay_File(bf_ctx *c, const bf_view_doc *d, t3dm_File_view *v, int64
     v->chunk_data_at = c->pos;
     v->chunk_data_lim = c->end;
     {
-        int64_t n = (int64_t)bf_load_u32be(((c->data + v->_offset + 0) + 4));
+        int64_t n = (int64_t)bf_load_u32be(c->data + v->_offset + 0 + 4);
         if (c->err->failed)
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -106,8 +108,8 @@ int t3dm_view_lay_File(bf_ctx *c, const bf_view_doc *d, t3dm_File_view *v, int64
     /* strings */
     {
         bf_mark m;
-        int64_t region = bf_sub((int64_t)c->size, (int64_t)bf_load_u32be(((c->data + v->_offset + 0) + 24)));
-        int64_t at = (int64_t)bf_load_u32be(((c->data + v->_offset + 0) + 24));
+        int64_t region = bf_sub((int64_t)c->size, bf_load_u32be(c->data + v->_offset + 0 + 24));
+        int64_t at = (int64_t)bf_load_u32be(c->data + v->_offset + 0 + 24);
         if (c->err->failed)
             return 0;
         if (region < 0)
@@ -233,8 +235,13 @@ int t3dm_view_lay_Chunk(bf_ctx *c, const bf_view_doc *d, t3dm_Chunk_view *v, int
     /* body */
     {
         bf_mark m;
-        int64_t region = bf_sub((((int64_t)(bf_add(v->_index, INT64_C(1)) < (int64_t)((const t3dm_File_view *)c->root)->chunks_count)) ? (int64_t)bf_load_u24be((bf_view_elem(c, (c->data + ((const t3dm_File_view *)c->root)->_offset + 44), 4, (uint64_t)(((const t3dm_File_view *)c->root)->chunks_count), bf_add(v->_index, INT64_C(1))) + 1)) : (int64_t)bf_load_u32be(((c->data + ((const t3dm_File_view *)c->root)->_offset + 0) + 24))), (int64_t)bf_load_u24be((bf_view_elem(c, (c->data + ((const t3dm_File_view *)c->root)->_offset + 44), 4, (uint64_t)(((const t3dm_File_view *)c->root)->chunks_count), v->_index) + 1)));
-        int64_t at = (int64_t)bf_load_u24be((bf_view_elem(c, (c->data + ((const t3dm_File_view *)c->root)->_offset + 44), 4, (uint64_t)(((const t3dm_File_view *)c->root)->chunks_count), v->_index) + 1));
+        int64_t region = bf_sub(bf_add(v->_index, 1) < (int64_t)((const t3dm_File_view *)c->root)->chunks_count ? bf_load_u24be(bf_view_elem(c,
+                                c->data + ((const t3dm_File_view *)c->root)->_offset + 44, 4, ((const t3dm_File_view *)c->root)->chunks_count,
+                                bf_add(v->_index, 1)) + 1) : bf_load_u32be(c->data + ((const t3dm_File_view *)c->root)->_offset + 0 + 24),
+                                bf_load_u24be(bf_view_elem(c, c->data + ((const t3dm_File_view *)c->root)->_offset + 44, 4,
+                                ((const t3dm_File_view *)c->root)->chunks_count, v->_index) + 1));
+        int64_t at = (int64_t)bf_load_u24be(bf_view_elem(c, c->data + ((const t3dm_File_view *)c->root)->_offset + 44, 4,
+                                            ((const t3dm_File_view *)c->root)->chunks_count, v->_index) + 1);
         if (c->err->failed)
             return 0;
         if (region < 0)
@@ -245,7 +252,8 @@ int t3dm_view_lay_Chunk(bf_ctx *c, const bf_view_doc *d, t3dm_Chunk_view *v, int
             return 0;
         v->body_at = c->pos;
         {
-            int64_t tag = (int64_t)(bf_view_elem(c, (c->data + ((const t3dm_File_view *)c->root)->_offset + 44), 4, (uint64_t)(((const t3dm_File_view *)c->root)->chunks_count), v->_index) + 0)[0];
+            int64_t tag = (int64_t)(bf_view_elem(c, c->data + ((const t3dm_File_view *)c->root)->_offset + 44, 4,
+                                                 ((const t3dm_File_view *)c->root)->chunks_count, v->_index))[0];
             if (c->err->failed)
                 return 0;
             v->body_lim = c->end;
@@ -330,7 +338,7 @@ int t3dm_view_lay_Vertices(bf_ctx *c, const bf_view_doc *d, t3dm_Vertices_view *
     /* pairs */
     v->pairs_lim = c->end;
     {
-        int64_t n = bf_div(c, (int64_t)bf_load_u16be(((c->data + ((const t3dm_File_view *)c->root)->_offset + 0) + 8)), INT64_C(2));
+        int64_t n = bf_div(c, bf_load_u16be(c->data + ((const t3dm_File_view *)c->root)->_offset + 0 + 8), 2);
         if (c->err->failed)
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -635,7 +643,7 @@ int t3dm_view_lay_Object(bf_ctx *c, const bf_view_doc *d, t3dm_Object_view *v, i
     /* parts */
     v->parts_lim = c->end;
     {
-        int64_t n = (int64_t)bf_load_u16be((c->data + v->_offset + 4));
+        int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 4);
         if (c->err->failed)
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -717,7 +725,9 @@ int t3dm_view_lay_Part(bf_ctx *c, const bf_view_doc *d, t3dm_Part_view *v, int64
     /* index_data */
     {
         bf_mark m;
-        int64_t at = bf_add((int64_t)bf_load_u24be((bf_view_elem(c, (c->data + ((const t3dm_File_view *)c->root)->_offset + 44), 4, (uint64_t)(((const t3dm_File_view *)c->root)->chunks_count), (int64_t)bf_load_u32be(((c->data + ((const t3dm_File_view *)c->root)->_offset + 0) + 16))) + 1)), (int64_t)bf_load_u32be((c->data + v->_offset + 8)));
+        int64_t at = bf_add(bf_load_u24be(bf_view_elem(c, c->data + ((const t3dm_File_view *)c->root)->_offset + 44, 4,
+                            ((const t3dm_File_view *)c->root)->chunks_count, bf_load_u32be(c->data + ((const t3dm_File_view *)c->root)->_offset + 0 + 16)) + 1),
+                            bf_load_u32be(c->data + v->_offset + 8));
         if (c->err->failed)
             return 0;
         if (at < 0)
@@ -729,7 +739,9 @@ int t3dm_view_lay_Part(bf_ctx *c, const bf_view_doc *d, t3dm_Part_view *v, int64
         if (!deep) {
         } else {
             t3dm_PartIndices_view e_index_data;
-            if (!bf_push(c, "index_data", -1) || !t3dm_view_lay_PartIndices(c, d, &e_index_data, 0, deep, (int64_t)bf_load_u16be((c->data + v->_offset + 12)), (int64_t)bf_view_elem(c, (c->data + v->_offset + 16), 1, (uint64_t)(4), INT64_C(0))[0], (int64_t)bf_view_elem(c, (c->data + v->_offset + 16), 1, (uint64_t)(4), INT64_C(1))[0], (int64_t)bf_view_elem(c, (c->data + v->_offset + 16), 1, (uint64_t)(4), INT64_C(2))[0], (int64_t)bf_view_elem(c, (c->data + v->_offset + 16), 1, (uint64_t)(4), INT64_C(3))[0]))
+            if (!bf_push(c, "index_data", -1) || !t3dm_view_lay_PartIndices(c, d, &e_index_data, 0, deep, (int64_t)bf_load_u16be(c->data + v->_offset + 12),
+                (int64_t)(bf_view_elem(c, c->data + v->_offset + 16, 1, 4, 0))[0], (int64_t)(bf_view_elem(c, c->data + v->_offset + 16, 1, 4, 1))[0],
+                (int64_t)(bf_view_elem(c, c->data + v->_offset + 16, 1, 4, 2))[0], (int64_t)(bf_view_elem(c, c->data + v->_offset + 16, 1, 4, 3))[0]))
                 return 0;
             bf_pop(c);
         }
@@ -739,7 +751,8 @@ int t3dm_view_lay_Part(bf_ctx *c, const bf_view_doc *d, t3dm_Part_view *v, int64
     return 1;
 }
 
-int t3dm_view_lay_PartIndices(bf_ctx *c, const bf_view_doc *d, t3dm_PartIndices_view *v, int64_t index, int deep, int64_t p_triangle_indices, int64_t p_strip_0, int64_t p_strip_1, int64_t p_strip_2, int64_t p_strip_3)
+int t3dm_view_lay_PartIndices(bf_ctx *c, const bf_view_doc *d, t3dm_PartIndices_view *v, int64_t index, int deep, int64_t p_triangle_indices, int64_t p_strip_0,
+                              int64_t p_strip_1, int64_t p_strip_2, int64_t p_strip_3)
 {
     memset(v, 0, sizeof *v);
     v->_doc = d;
@@ -765,7 +778,7 @@ int t3dm_view_lay_PartIndices(bf_ctx *c, const bf_view_doc *d, t3dm_PartIndices_
         c->pos += (size_t)n * 1;
     }
     /* strip_a */
-    if (((int64_t)(v->_p_strip_0 > INT64_C(0)))) {
+    if (v->_p_strip_0 > 0) {
         v->has_strip_a = 1;
         {
             size_t pad = (8 - c->pos % 8) % 8;
@@ -787,7 +800,7 @@ int t3dm_view_lay_PartIndices(bf_ctx *c, const bf_view_doc *d, t3dm_PartIndices_
         }
     }
     /* strip_b */
-    if (((int64_t)(((int64_t)(v->_p_strip_0 > INT64_C(0))) && ((int64_t)(v->_p_strip_1 > INT64_C(0)))))) {
+    if (v->_p_strip_0 > 0 && v->_p_strip_1 > 0) {
         v->has_strip_b = 1;
         {
             size_t pad = (8 - c->pos % 8) % 8;
@@ -809,7 +822,7 @@ int t3dm_view_lay_PartIndices(bf_ctx *c, const bf_view_doc *d, t3dm_PartIndices_
         }
     }
     /* strip_c */
-    if (((int64_t)(((int64_t)(((int64_t)(v->_p_strip_0 > INT64_C(0))) && ((int64_t)(v->_p_strip_1 > INT64_C(0))))) && ((int64_t)(v->_p_strip_2 > INT64_C(0)))))) {
+    if (v->_p_strip_0 > 0 && v->_p_strip_1 > 0 && v->_p_strip_2 > 0) {
         v->has_strip_c = 1;
         {
             size_t pad = (8 - c->pos % 8) % 8;
@@ -831,7 +844,7 @@ int t3dm_view_lay_PartIndices(bf_ctx *c, const bf_view_doc *d, t3dm_PartIndices_
         }
     }
     /* strip_d */
-    if (((int64_t)(((int64_t)(((int64_t)(((int64_t)(v->_p_strip_0 > INT64_C(0))) && ((int64_t)(v->_p_strip_1 > INT64_C(0))))) && ((int64_t)(v->_p_strip_2 > INT64_C(0))))) && ((int64_t)(v->_p_strip_3 > INT64_C(0)))))) {
+    if (v->_p_strip_0 > 0 && v->_p_strip_1 > 0 && v->_p_strip_2 > 0 && v->_p_strip_3 > 0) {
         v->has_strip_d = 1;
         {
             size_t pad = (8 - c->pos % 8) % 8;
@@ -875,7 +888,7 @@ int t3dm_view_lay_Skeleton(bf_ctx *c, const bf_view_doc *d, t3dm_Skeleton_view *
     /* bones */
     v->bones_lim = c->end;
     {
-        int64_t n = (int64_t)bf_load_u16be((c->data + v->_offset + 0));
+        int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
         if (c->err->failed)
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -971,7 +984,7 @@ int t3dm_view_lay_Animation(bf_ctx *c, const bf_view_doc *d, t3dm_Animation_view
     /* channels */
     v->channels_lim = c->end;
     {
-        int64_t n = bf_add((int64_t)bf_load_u16be((c->data + v->_offset + 12)), (int64_t)bf_load_u16be((c->data + v->_offset + 14)));
+        int64_t n = bf_add(bf_load_u16be(c->data + v->_offset + 12), bf_load_u16be(c->data + v->_offset + 14));
         if (c->err->failed)
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -1038,7 +1051,7 @@ int t3dm_view_lay_Bvh(bf_ctx *c, const bf_view_doc *d, t3dm_Bvh_view *v, int64_t
     /* nodes */
     v->nodes_lim = c->end;
     {
-        int64_t n = (int64_t)bf_load_u16be((c->data + v->_offset + 0));
+        int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
         if (c->err->failed)
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -1053,7 +1066,7 @@ int t3dm_view_lay_Bvh(bf_ctx *c, const bf_view_doc *d, t3dm_Bvh_view *v, int64_t
     /* data_array */
     v->data_array_at = c->pos;
     {
-        int64_t n = (int64_t)bf_load_u16be((c->data + v->_offset + 2));
+        int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 2);
         if (c->err->failed)
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -1117,7 +1130,8 @@ int t3dm_view_lay_StreamData(bf_ctx *c, const bf_view_doc *d, t3dm_StreamData_vi
             t3dm_Keyframe_view *cur = &e[i & 1];
             const t3dm_Keyframe_view *prev = i ? &e[(i - 1) & 1] : NULL;
             (void)prev;
-            if (!bf_push(c, "keyframes", i) || !t3dm_view_lay_Keyframe(c, d, cur, i, deep, (((int64_t)((int64_t)i == INT64_C(0))) ? INT64_C(2) : ((int64_t)(((uint64_t)((int64_t)bf_load_u16be((prev ? (c->data + prev->_offset + 0) : bf_view_zeros))) >> 15) & UINT64_C(0x1)) ? INT64_C(2) : INT64_C(1)))))
+            if (!bf_push(c, "keyframes", i) || !t3dm_view_lay_Keyframe(c, d, cur, i, deep, (int64_t)((int64_t)i == 0 ? 2
+                : (int64_t)(((uint64_t)bf_load_u16be((prev ? c->data + prev->_offset + 0 : bf_view_zeros)) >> 15) & UINT64_C(0x1)) ? 2 : 1)))
                 return 0;
             bf_pop(c);
             if (c->pos == before)
@@ -1288,7 +1302,8 @@ bf_str t3dm_Material_view_name_str(const t3dm_Material_view *v)
     uint64_t ref = (uint64_t)t3dm_Material_view_name(v);
     if (ref == UINT64_C(0))
         return s;
-    if (!bf_resolve_str(c, (uint64_t)((c->data + ((const t3dm_File_view *)c->root)->strings_at) - c->data), ((const t3dm_File_view *)c->root)->strings_count, ref, v->_offset + 48, "name", &s))
+    if (!bf_resolve_str(c, (uint64_t)(c->data + ((const t3dm_File_view *)c->root)->strings_at - c->data), ((const t3dm_File_view *)c->root)->strings_count, ref,
+                        v->_offset + 48, "name", &s))
         s = (bf_str){NULL, 0, 0};
     return s;
 }
@@ -1301,7 +1316,8 @@ bf_str t3dm_MaterialTexture_view_path_str(const t3dm_MaterialTexture_view *v)
     uint64_t ref = (uint64_t)t3dm_MaterialTexture_view_path(v);
     if (ref == UINT64_C(0))
         return s;
-    if (!bf_resolve_str(c, (uint64_t)((c->data + ((const t3dm_File_view *)c->root)->strings_at) - c->data), ((const t3dm_File_view *)c->root)->strings_count, ref, v->_offset + 4, "path", &s))
+    if (!bf_resolve_str(c, (uint64_t)(c->data + ((const t3dm_File_view *)c->root)->strings_at - c->data), ((const t3dm_File_view *)c->root)->strings_count, ref,
+                        v->_offset + 4, "path", &s))
         s = (bf_str){NULL, 0, 0};
     return s;
 }
@@ -1314,7 +1330,8 @@ bf_str t3dm_Object_view_name_str(const t3dm_Object_view *v)
     uint64_t ref = (uint64_t)t3dm_Object_view_name(v);
     if (ref == UINT64_C(0))
         return s;
-    if (!bf_resolve_str(c, (uint64_t)((c->data + ((const t3dm_File_view *)c->root)->strings_at) - c->data), ((const t3dm_File_view *)c->root)->strings_count, ref, v->_offset + 0, "name", &s))
+    if (!bf_resolve_str(c, (uint64_t)(c->data + ((const t3dm_File_view *)c->root)->strings_at - c->data), ((const t3dm_File_view *)c->root)->strings_count, ref,
+                        v->_offset + 0, "name", &s))
         s = (bf_str){NULL, 0, 0};
     return s;
 }
@@ -1356,7 +1373,11 @@ static int sub_Part_index_data(bf_ctx *c, const t3dm_Part_view *v, t3dm_PartIndi
 {
     c->pos = v->index_data_at;
     c->end = v->index_data_lim;
-    return t3dm_view_lay_PartIndices(c, v->_doc, out, 0, 0, (int64_t)bf_load_u16be((c->data + v->_offset + 12)), (int64_t)bf_view_elem(c, (c->data + v->_offset + 16), 1, (uint64_t)(4), INT64_C(0))[0], (int64_t)bf_view_elem(c, (c->data + v->_offset + 16), 1, (uint64_t)(4), INT64_C(1))[0], (int64_t)bf_view_elem(c, (c->data + v->_offset + 16), 1, (uint64_t)(4), INT64_C(2))[0], (int64_t)bf_view_elem(c, (c->data + v->_offset + 16), 1, (uint64_t)(4), INT64_C(3))[0]);
+    return t3dm_view_lay_PartIndices(c, v->_doc, out, 0, 0, (int64_t)bf_load_u16be(c->data + v->_offset + 12),
+                                     (int64_t)(bf_view_elem(c, c->data + v->_offset + 16, 1, 4, 0))[0],
+                                     (int64_t)(bf_view_elem(c, c->data + v->_offset + 16, 1, 4, 1))[0],
+                                     (int64_t)(bf_view_elem(c, c->data + v->_offset + 16, 1, 4, 2))[0],
+                                     (int64_t)(bf_view_elem(c, c->data + v->_offset + 16, 1, 4, 3))[0]);
 }
 t3dm_PartIndices_view t3dm_Part_view_index_data(const t3dm_Part_view *v)
 {
@@ -1377,7 +1398,8 @@ bf_str t3dm_Bone_view_name_str(const t3dm_Bone_view *v)
     uint64_t ref = (uint64_t)t3dm_Bone_view_name(v);
     if (ref == UINT64_C(0))
         return s;
-    if (!bf_resolve_str(c, (uint64_t)((c->data + ((const t3dm_File_view *)c->root)->strings_at) - c->data), ((const t3dm_File_view *)c->root)->strings_count, ref, v->_offset + 0, "name", &s))
+    if (!bf_resolve_str(c, (uint64_t)(c->data + ((const t3dm_File_view *)c->root)->strings_at - c->data), ((const t3dm_File_view *)c->root)->strings_count, ref,
+                        v->_offset + 0, "name", &s))
         s = (bf_str){NULL, 0, 0};
     return s;
 }
@@ -1390,7 +1412,8 @@ bf_str t3dm_Animation_view_name_str(const t3dm_Animation_view *v)
     uint64_t ref = (uint64_t)t3dm_Animation_view_name(v);
     if (ref == UINT64_C(0))
         return s;
-    if (!bf_resolve_str(c, (uint64_t)((c->data + ((const t3dm_File_view *)c->root)->strings_at) - c->data), ((const t3dm_File_view *)c->root)->strings_count, ref, v->_offset + 0, "name", &s))
+    if (!bf_resolve_str(c, (uint64_t)(c->data + ((const t3dm_File_view *)c->root)->strings_at - c->data), ((const t3dm_File_view *)c->root)->strings_count, ref,
+                        v->_offset + 0, "name", &s))
         s = (bf_str){NULL, 0, 0};
     return s;
 }
@@ -1403,7 +1426,8 @@ bf_str t3dm_Animation_view_sdata_path_str(const t3dm_Animation_view *v)
     uint64_t ref = (uint64_t)t3dm_Animation_view_sdata_path(v);
     if (ref == UINT64_C(0))
         return s;
-    if (!bf_resolve_str(c, (uint64_t)((c->data + ((const t3dm_File_view *)c->root)->strings_at) - c->data), ((const t3dm_File_view *)c->root)->strings_count, ref, v->_offset + 16, "sdata_path", &s))
+    if (!bf_resolve_str(c, (uint64_t)(c->data + ((const t3dm_File_view *)c->root)->strings_at - c->data), ((const t3dm_File_view *)c->root)->strings_count, ref,
+                        v->_offset + 16, "sdata_path", &s))
         s = (bf_str){NULL, 0, 0};
     return s;
 }
@@ -1412,7 +1436,8 @@ static int sub_StreamData_keyframes(bf_ctx *c, const t3dm_StreamData_view *v, si
     (void)prev;
     c->pos = prev ? prev->_end : v->_offset + 0;
     c->end = v->keyframes_lim;
-    return t3dm_view_lay_Keyframe(c, v->_doc, out, (int64_t)i, 0, (((int64_t)((int64_t)i == INT64_C(0))) ? INT64_C(2) : ((int64_t)(((uint64_t)((int64_t)bf_load_u16be((prev ? (c->data + prev->_offset + 0) : bf_view_zeros))) >> 15) & UINT64_C(0x1)) ? INT64_C(2) : INT64_C(1))));
+    return t3dm_view_lay_Keyframe(c, v->_doc, out, (int64_t)i, 0, (int64_t)((int64_t)i == 0 ? 2 : (int64_t)(((uint64_t)bf_load_u16be((prev
+                                  ? c->data + prev->_offset + 0 : bf_view_zeros)) >> 15) & UINT64_C(0x1)) ? 2 : 1));
 }
 int t3dm_StreamData_view_keyframes_first(const t3dm_StreamData_view *v, t3dm_Keyframe_view *it)
 {
@@ -1490,7 +1515,8 @@ int t3dm_view_link_Material(bf_ctx *c, const t3dm_Material_view *v)
     {
         uint64_t ref = (uint64_t)t3dm_Material_view_name(v);
         bf_str s;
-        if (ref != UINT64_C(0) && !bf_resolve_str(c, (uint64_t)((c->data + ((const t3dm_File_view *)c->root)->strings_at) - c->data), ((const t3dm_File_view *)c->root)->strings_count, ref, v->_offset + 48, "name", &s))
+        if (ref != UINT64_C(0) && !bf_resolve_str(c, (uint64_t)(c->data + ((const t3dm_File_view *)c->root)->strings_at - c->data),
+            ((const t3dm_File_view *)c->root)->strings_count, ref, v->_offset + 48, "name", &s))
             return 0;
     }
     {
@@ -1518,7 +1544,8 @@ int t3dm_view_link_MaterialTexture(bf_ctx *c, const t3dm_MaterialTexture_view *v
     {
         uint64_t ref = (uint64_t)t3dm_MaterialTexture_view_path(v);
         bf_str s;
-        if (ref != UINT64_C(0) && !bf_resolve_str(c, (uint64_t)((c->data + ((const t3dm_File_view *)c->root)->strings_at) - c->data), ((const t3dm_File_view *)c->root)->strings_count, ref, v->_offset + 4, "path", &s))
+        if (ref != UINT64_C(0) && !bf_resolve_str(c, (uint64_t)(c->data + ((const t3dm_File_view *)c->root)->strings_at - c->data),
+            ((const t3dm_File_view *)c->root)->strings_count, ref, v->_offset + 4, "path", &s))
             return 0;
     }
     (void)c;
@@ -1532,7 +1559,8 @@ int t3dm_view_link_Object(bf_ctx *c, const t3dm_Object_view *v)
     {
         uint64_t ref = (uint64_t)t3dm_Object_view_name(v);
         bf_str s;
-        if (ref != UINT64_C(0) && !bf_resolve_str(c, (uint64_t)((c->data + ((const t3dm_File_view *)c->root)->strings_at) - c->data), ((const t3dm_File_view *)c->root)->strings_count, ref, v->_offset + 0, "name", &s))
+        if (ref != UINT64_C(0) && !bf_resolve_str(c, (uint64_t)(c->data + ((const t3dm_File_view *)c->root)->strings_at - c->data),
+            ((const t3dm_File_view *)c->root)->strings_count, ref, v->_offset + 0, "name", &s))
             return 0;
     }
     (void)c;
@@ -1563,7 +1591,8 @@ int t3dm_view_link_Bone(bf_ctx *c, const t3dm_Bone_view *v)
     {
         uint64_t ref = (uint64_t)t3dm_Bone_view_name(v);
         bf_str s;
-        if (ref != UINT64_C(0) && !bf_resolve_str(c, (uint64_t)((c->data + ((const t3dm_File_view *)c->root)->strings_at) - c->data), ((const t3dm_File_view *)c->root)->strings_count, ref, v->_offset + 0, "name", &s))
+        if (ref != UINT64_C(0) && !bf_resolve_str(c, (uint64_t)(c->data + ((const t3dm_File_view *)c->root)->strings_at - c->data),
+            ((const t3dm_File_view *)c->root)->strings_count, ref, v->_offset + 0, "name", &s))
             return 0;
     }
     (void)c;
@@ -1577,13 +1606,15 @@ int t3dm_view_link_Animation(bf_ctx *c, const t3dm_Animation_view *v)
     {
         uint64_t ref = (uint64_t)t3dm_Animation_view_name(v);
         bf_str s;
-        if (ref != UINT64_C(0) && !bf_resolve_str(c, (uint64_t)((c->data + ((const t3dm_File_view *)c->root)->strings_at) - c->data), ((const t3dm_File_view *)c->root)->strings_count, ref, v->_offset + 0, "name", &s))
+        if (ref != UINT64_C(0) && !bf_resolve_str(c, (uint64_t)(c->data + ((const t3dm_File_view *)c->root)->strings_at - c->data),
+            ((const t3dm_File_view *)c->root)->strings_count, ref, v->_offset + 0, "name", &s))
             return 0;
     }
     {
         uint64_t ref = (uint64_t)t3dm_Animation_view_sdata_path(v);
         bf_str s;
-        if (ref != UINT64_C(0) && !bf_resolve_str(c, (uint64_t)((c->data + ((const t3dm_File_view *)c->root)->strings_at) - c->data), ((const t3dm_File_view *)c->root)->strings_count, ref, v->_offset + 16, "sdata_path", &s))
+        if (ref != UINT64_C(0) && !bf_resolve_str(c, (uint64_t)(c->data + ((const t3dm_File_view *)c->root)->strings_at - c->data),
+            ((const t3dm_File_view *)c->root)->strings_count, ref, v->_offset + 16, "sdata_path", &s))
             return 0;
     }
     (void)c;

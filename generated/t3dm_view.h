@@ -68,7 +68,8 @@ struct t3dm_ChunkOffset_view {
     int64_t _index;   /* its index in the array holding it, else 0 */
 };
 
-/* The data of one chunk. Chunks are stored in the order of their offsets, sorted by type and aligned; a chunk's bytes run to the next chunk's offset (the last one to the string table), and the alignment padding after its data is kept as the region's tail.  */
+/* The data of one chunk. Chunks are stored in the order of their offsets, sorted by type and aligned; a chunk's bytes run to the next chunk's offset (the last
+   one to the string table), and the alignment padding after its data is kept as the region's tail. */
 struct t3dm_Chunk_view {
     const bf_view_doc *_doc;
     size_t _offset;   /* where it starts in the input */
@@ -80,7 +81,7 @@ struct t3dm_Chunk_view {
     int body_kind;
 };
 
-/* Vertex buffer (`V`), shared by all objects and parts. This chunk must only appear once. No size is stored: it holds `total_vertex_count / 2` vertex pairs.  */
+/* Vertex buffer (`V`), shared by all objects and parts. This chunk must only appear once. No size is stored: it holds `total_vertex_count / 2` vertex pairs. */
 struct t3dm_Vertices_view {
     const bf_view_doc *_doc;
     size_t _offset;   /* where it starts in the input */
@@ -100,7 +101,8 @@ struct t3dm_VertexPair_view {
     int64_t _index;   /* its index in the array holding it, else 0 */
 };
 
-/* Material data (`M`) referenced by objects, directly mapped to the struct `T3DMaterial`. An object's material has two textures; only the first material's color combiner and draw flags are used.  */
+/* Material data (`M`) referenced by objects, directly mapped to the struct `T3DMaterial`. An object's material has two textures; only the first material's
+   color combiner and draw flags are used. */
 struct t3dm_Material_view {
     const bf_view_doc *_doc;
     size_t _offset;   /* where it starts in the input */
@@ -152,7 +154,8 @@ struct t3dm_Part_view {
     size_t index_data_lim;
 };
 
-/* The indices of one part, inside the index chunk (`I`). Triangle indices are 8-bit and local to the part's vertex load; strip indices are 16-bit, and since the RSP loads them by DMA each strip is aligned to 8 bytes. A strip is only present when all strips before it are.  */
+/* The indices of one part, inside the index chunk (`I`). Triangle indices are 8-bit and local to the part's vertex load; strip indices are 16-bit, and since
+   the RSP loads them by DMA each strip is aligned to 8 bytes. A strip is only present when all strips before it are. */
 struct t3dm_PartIndices_view {
     const bf_view_doc *_doc;
     size_t _offset;   /* where it starts in the input */
@@ -241,7 +244,8 @@ struct t3dm_BvhNode_view {
     int64_t _index;   /* its index in the array holding it, else 0 */
 };
 
-/* A streaming-data file: the keyframes of one animation. To know how large the next keyframe is, the most significant bit of a keyframe's time is used: 0 means a scalar (one u16 of data), 1 a rotation (two u16). The first keyframe always has two values, to have a known start.  */
+/* A streaming-data file: the keyframes of one animation. To know how large the next keyframe is, the most significant bit of a keyframe's time is used: 0 means
+   a scalar (one u16 of data), 1 a rotation (two u16). The first keyframe always has two values, to have a known start. */
 struct t3dm_StreamData_view {
     const bf_view_doc *_doc;
     size_t _offset;   /* where it starts in the input */
@@ -316,7 +320,8 @@ t3dm_Chunk_view t3dm_File_view_chunk_data_at(const t3dm_File_view *v, size_t i);
 int t3dm_File_view_chunk_data_first(const t3dm_File_view *v, t3dm_Chunk_view *it);
 int t3dm_File_view_chunk_data_next(const t3dm_File_view *v, t3dm_Chunk_view *it);
 static inline size_t t3dm_File_view_strings_count(const t3dm_File_view *v) { (void)v; return v->strings_count; }
-/* String table, at the end of the file after all chunk data. Holds the strings used by the model (names, texture paths, streaming-data paths), each zero-terminated and referenced by its offset from the start of the table.  */
+/* String table, at the end of the file after all chunk data. Holds the strings used by the model (names, texture paths, streaming-data paths), each
+   zero-terminated and referenced by its offset from the start of the table. */
 static inline bf_bytes t3dm_File_view_strings(const t3dm_File_view *v)
 { return (bf_bytes){v->_doc->data + v->strings_at, v->strings_count, v->strings_at}; }
 
@@ -452,7 +457,8 @@ static inline int16_t t3dm_VertexPair_view_position_a(const t3dm_VertexPair_view
     const uint8_t *p = v->_doc->data + v->_offset + 0 + i * 2;
     return (int16_t)bf_s16(bf_load_u16be(p));
 }
-static inline double t3dm_VertexPair_view_position_a_value(const t3dm_VertexPair_view *v, size_t i) { return (double)t3dm_VertexPair_view_position_a(v, i) / 1.0; }
+static inline double t3dm_VertexPair_view_position_a_value(const t3dm_VertexPair_view *v, size_t i) {
+        return (double)t3dm_VertexPair_view_position_a(v, i) / 1.0;}
 /* The encoded bytes of position_a, in place. */
 static inline const uint8_t *t3dm_VertexPair_view_position_a_bytes(const t3dm_VertexPair_view *v) { return v->_doc->data + v->_offset + 0; }
 /* Normal A (5.6.5 packed). */
@@ -475,7 +481,8 @@ static inline int16_t t3dm_VertexPair_view_position_b(const t3dm_VertexPair_view
     const uint8_t *p = v->_doc->data + v->_offset + 8 + i * 2;
     return (int16_t)bf_s16(bf_load_u16be(p));
 }
-static inline double t3dm_VertexPair_view_position_b_value(const t3dm_VertexPair_view *v, size_t i) { return (double)t3dm_VertexPair_view_position_b(v, i) / 1.0; }
+static inline double t3dm_VertexPair_view_position_b_value(const t3dm_VertexPair_view *v, size_t i) {
+        return (double)t3dm_VertexPair_view_position_b(v, i) / 1.0;}
 /* The encoded bytes of position_b, in place. */
 static inline const uint8_t *t3dm_VertexPair_view_position_b_bytes(const t3dm_VertexPair_view *v) { return v->_doc->data + v->_offset + 8; }
 /* Normal B (5.6.5 packed). */

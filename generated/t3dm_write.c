@@ -65,7 +65,9 @@ static int place_Chunk_body(bf_wctx *w, void *owner)
     t3dm_File *RW = w->root;
     (void)R;
     (void)RW;
-    if (!bf_place_at_end(w, (s->body.kind == T3DM_KIND_OBJECT ? 8 : (s->body.kind == T3DM_KIND_ANIMATION ? 4 : (s->body.kind == T3DM_KIND_BVH ? 8 : (s->body.kind == T3DM_KIND_VERTICES ? 16 : (s->body.kind == T3DM_CHUNK_BODY_I ? 4 : (s->body.kind == T3DM_KIND_MATERIAL ? 8 : (s->body.kind == T3DM_KIND_SKELETON ? 8 : 8))))))), "body"))
+    if (!bf_place_at_end(w, (s->body.kind == T3DM_KIND_OBJECT ? 8 : (s->body.kind == T3DM_KIND_ANIMATION ? 4 : (s->body.kind == T3DM_KIND_BVH ? 8
+                         : (s->body.kind == T3DM_KIND_VERTICES ? 16 : (s->body.kind == T3DM_CHUNK_BODY_I ? 4 : (s->body.kind == T3DM_KIND_MATERIAL ? 8
+                         : (s->body.kind == T3DM_KIND_SKELETON ? 8 : 8))))))), "body"))
         return 0;
     s->body_at = w->pos;
     int64_t ix1 = s->_index;
@@ -447,7 +449,13 @@ static int write_ChunkOffset(bf_wctx *w, t3dm_ChunkOffset *s)
     /* type */
     if (w->layout) {
         {
-            int64_t v_ = (int64_t)(t3dm_Chunk_at(c, R->chunk_data, R->chunk_data_count, s->_index)->body.kind == T3DM_KIND_OBJECT ? 79 : t3dm_Chunk_at(c, R->chunk_data, R->chunk_data_count, s->_index)->body.kind == T3DM_KIND_ANIMATION ? 65 : t3dm_Chunk_at(c, R->chunk_data, R->chunk_data_count, s->_index)->body.kind == T3DM_KIND_BVH ? 66 : t3dm_Chunk_at(c, R->chunk_data, R->chunk_data_count, s->_index)->body.kind == T3DM_KIND_VERTICES ? 86 : t3dm_Chunk_at(c, R->chunk_data, R->chunk_data_count, s->_index)->body.kind == T3DM_CHUNK_BODY_I ? 73 : t3dm_Chunk_at(c, R->chunk_data, R->chunk_data_count, s->_index)->body.kind == T3DM_KIND_MATERIAL ? 77 : t3dm_Chunk_at(c, R->chunk_data, R->chunk_data_count, s->_index)->body.kind == T3DM_KIND_SKELETON ? 83 : 0);
+            int64_t v_ = (int64_t)(t3dm_Chunk_at(c, R->chunk_data, R->chunk_data_count, s->_index)->body.kind == T3DM_KIND_OBJECT ? 79
+                                   : t3dm_Chunk_at(c, R->chunk_data, R->chunk_data_count, s->_index)->body.kind == T3DM_KIND_ANIMATION ? 65
+                                   : t3dm_Chunk_at(c, R->chunk_data, R->chunk_data_count, s->_index)->body.kind == T3DM_KIND_BVH ? 66
+                                   : t3dm_Chunk_at(c, R->chunk_data, R->chunk_data_count, s->_index)->body.kind == T3DM_KIND_VERTICES ? 86
+                                   : t3dm_Chunk_at(c, R->chunk_data, R->chunk_data_count, s->_index)->body.kind == T3DM_CHUNK_BODY_I ? 73
+                                   : t3dm_Chunk_at(c, R->chunk_data, R->chunk_data_count, s->_index)->body.kind == T3DM_KIND_MATERIAL ? 77
+                                   : t3dm_Chunk_at(c, R->chunk_data, R->chunk_data_count, s->_index)->body.kind == T3DM_KIND_SKELETON ? 83 : 0);
             if (!bf_fits(v_, 8, 0))
                 bf_overflow(w, &s->type, v_, 8, 0, (uint64_t)s->_offset + 0, 0, "type");
             else if (w->overflow_count)
@@ -601,7 +609,8 @@ static int write_VertexPair(bf_wctx *w, t3dm_VertexPair *s)
             bf_overflow(w, &s->normal_a_z, (int64_t)s->normal_a_z, 5, 1, (uint64_t)s->_offset + 6, 0, "normal_a_z");
         else if (w->overflow_count)
             bf_overflow_clear(w, &s->normal_a_z);
-        s->normal_a = (((uint64_t)s->normal_a_x & UINT64_C(0x1F)) << 11) | (((uint64_t)s->normal_a_y & UINT64_C(0x3F)) << 5) | (((uint64_t)s->normal_a_z & UINT64_C(0x1F)) << 0);
+        s->normal_a = (((uint64_t)s->normal_a_x & UINT64_C(0x1F)) << 11) | (((uint64_t)s->normal_a_y & UINT64_C(0x3F)) << 5)
+                | (((uint64_t)s->normal_a_z & UINT64_C(0x1F)) << 0);
     }
     {
         uint8_t *p = bf_put(w, 2, "normal_a");
@@ -632,7 +641,8 @@ static int write_VertexPair(bf_wctx *w, t3dm_VertexPair *s)
             bf_overflow(w, &s->normal_b_z, (int64_t)s->normal_b_z, 5, 1, (uint64_t)s->_offset + 14, 0, "normal_b_z");
         else if (w->overflow_count)
             bf_overflow_clear(w, &s->normal_b_z);
-        s->normal_b = (((uint64_t)s->normal_b_x & UINT64_C(0x1F)) << 11) | (((uint64_t)s->normal_b_y & UINT64_C(0x3F)) << 5) | (((uint64_t)s->normal_b_z & UINT64_C(0x1F)) << 0);
+        s->normal_b = (((uint64_t)s->normal_b_x & UINT64_C(0x1F)) << 11) | (((uint64_t)s->normal_b_y & UINT64_C(0x3F)) << 5)
+                | (((uint64_t)s->normal_b_z & UINT64_C(0x1F)) << 0);
     }
     {
         uint8_t *p = bf_put(w, 2, "normal_b");
@@ -1107,7 +1117,8 @@ static int write_Part(bf_wctx *w, t3dm_Part *s)
             {
                 int64_t v_ = (int64_t)s->index_data.strip_a_count;
                 if (!bf_fits(v_, 8, 0))
-                    bf_overflow(w, &s->strip_index_counts[ix1], v_, 8, 0, (uint64_t)s->_offset + 16 + (uint64_t)ix1 * 1, 0, "strip_index_counts[%lld]", (long long)ix1);
+                    bf_overflow(w, &s->strip_index_counts[ix1], v_, 8, 0, (uint64_t)s->_offset + 16 + (uint64_t)ix1 * 1, 0, "strip_index_counts[%lld]",
+                                (long long)ix1);
                 else if (w->overflow_count)
                     bf_overflow_clear(w, &s->strip_index_counts[ix1]);
                 s->strip_index_counts[ix1] = v_;
@@ -1120,7 +1131,8 @@ static int write_Part(bf_wctx *w, t3dm_Part *s)
             {
                 int64_t v_ = (int64_t)s->index_data.strip_b_count;
                 if (!bf_fits(v_, 8, 0))
-                    bf_overflow(w, &s->strip_index_counts[ix2], v_, 8, 0, (uint64_t)s->_offset + 16 + (uint64_t)ix2 * 1, 0, "strip_index_counts[%lld]", (long long)ix2);
+                    bf_overflow(w, &s->strip_index_counts[ix2], v_, 8, 0, (uint64_t)s->_offset + 16 + (uint64_t)ix2 * 1, 0, "strip_index_counts[%lld]",
+                                (long long)ix2);
                 else if (w->overflow_count)
                     bf_overflow_clear(w, &s->strip_index_counts[ix2]);
                 s->strip_index_counts[ix2] = v_;
@@ -1133,7 +1145,8 @@ static int write_Part(bf_wctx *w, t3dm_Part *s)
             {
                 int64_t v_ = (int64_t)s->index_data.strip_c_count;
                 if (!bf_fits(v_, 8, 0))
-                    bf_overflow(w, &s->strip_index_counts[ix3], v_, 8, 0, (uint64_t)s->_offset + 16 + (uint64_t)ix3 * 1, 0, "strip_index_counts[%lld]", (long long)ix3);
+                    bf_overflow(w, &s->strip_index_counts[ix3], v_, 8, 0, (uint64_t)s->_offset + 16 + (uint64_t)ix3 * 1, 0, "strip_index_counts[%lld]",
+                                (long long)ix3);
                 else if (w->overflow_count)
                     bf_overflow_clear(w, &s->strip_index_counts[ix3]);
                 s->strip_index_counts[ix3] = v_;
@@ -1146,7 +1159,8 @@ static int write_Part(bf_wctx *w, t3dm_Part *s)
             {
                 int64_t v_ = (int64_t)s->index_data.strip_d_count;
                 if (!bf_fits(v_, 8, 0))
-                    bf_overflow(w, &s->strip_index_counts[ix4], v_, 8, 0, (uint64_t)s->_offset + 16 + (uint64_t)ix4 * 1, 0, "strip_index_counts[%lld]", (long long)ix4);
+                    bf_overflow(w, &s->strip_index_counts[ix4], v_, 8, 0, (uint64_t)s->_offset + 16 + (uint64_t)ix4 * 1, 0, "strip_index_counts[%lld]",
+                                (long long)ix4);
                 else if (w->overflow_count)
                     bf_overflow_clear(w, &s->strip_index_counts[ix4]);
                 s->strip_index_counts[ix4] = v_;
@@ -1772,7 +1786,9 @@ static int write_StreamData(bf_wctx *w, t3dm_StreamData *s)
     for (uint32_t i = 0; i < (uint32_t)s->keyframes_count; i++) {
         if (w->layout) {
             s->keyframes[i]._index = (int64_t)i;
-            s->keyframes[i]._p_value_count = (int64_t)((int64_t)i == 0 ? 2 : (int64_t)(((uint64_t)(i ? &s->keyframes[i - 1] : &t3dm_Keyframe_zero)->time >> 15) & UINT64_C(0x1)) ? 2 : 1);
+            s->keyframes[i]._p_value_count = (int64_t)((int64_t)i == 0 ? 2
+                                                       : (int64_t)(((uint64_t)(i ? &s->keyframes[i - 1] : &t3dm_Keyframe_zero)->time >> 15) & UINT64_C(0x1)) ? 2
+                                                       : 1);
         }
         if (!bf_push(&w->c, "keyframes", i) || !write_Keyframe(w, &s->keyframes[i]))
             return 0;

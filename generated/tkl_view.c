@@ -71,7 +71,7 @@ int tkl_view_lay_File(bf_ctx *c, const bf_view_doc *d, tkl_File_view *v, int64_t
     /* positions */
     v->positions_lim = c->end;
     {
-        int64_t n = (int64_t)bf_load_u32le((c->data + v->_offset + 28));
+        int64_t n = (int64_t)bf_load_u32le(c->data + v->_offset + 28);
         if (c->err->failed)
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -87,7 +87,7 @@ int tkl_view_lay_File(bf_ctx *c, const bf_view_doc *d, tkl_File_view *v, int64_t
     v->rotations_at = c->pos;
     v->rotations_lim = c->end;
     {
-        int64_t n = (int64_t)bf_load_u32le((c->data + v->_offset + 32));
+        int64_t n = (int64_t)bf_load_u32le(c->data + v->_offset + 32);
         if (c->err->failed)
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)

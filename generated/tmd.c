@@ -58,7 +58,8 @@ static int read_File(bf_ctx *c, tmd_File *s, int64_t index)
     if (!bf_push(c, "scene", -1) || !read_Scene(c, &s->scene, 0))
         return 0;
     bf_pop(c);
-    /* aux_data: Node auxiliary data (optional): one int32 for each node, from the decrypted address of the auxiliary node data. Absent when that address is 0x7C.  */
+    /* aux_data: Node auxiliary data (optional): one int32 for each node, from the decrypted address of the auxiliary node data. Absent when that address is
+       0x7C. */
     if (bf_sub(bf_add(60, s->scene.aux_address), s->header.salt) != 124) {
         s->has_aux_data = 1;
         {
@@ -90,7 +91,8 @@ static int read_File(bf_ctx *c, tmd_File *s, int64_t index)
             bf_restore(c, &m);
         }
     }
-    /* nodes: Node data block: 0xB0 bytes per node, from the decrypted address of the node data block (0x7C when there is no auxiliary node data). The node ID is the node's position in the zero-indexed array.  */
+    /* nodes: Node data block: 0xB0 bytes per node, from the decrypted address of the node data block (0x7C when there is no auxiliary node data). The node ID
+       is the node's position in the zero-indexed array. */
     {
         bf_mark m;
         int64_t at = bf_sub(bf_add(60, s->scene.aux_address), s->header.salt) == 124 ? 124 : bf_sub(bf_add(60, s->scene.node_address), s->header.salt);
@@ -119,7 +121,8 @@ static int read_File(bf_ctx *c, tmd_File *s, int64_t index)
         }
         bf_restore(c, &m);
     }
-    /* animation_pointers: Animation pointer block: one uint32 for each animation, the encrypted address of that animation, from the decrypted address in the scene block (4 * numAnimations bytes).  */
+    /* animation_pointers: Animation pointer block: one uint32 for each animation, the encrypted address of that animation, from the decrypted address in the
+       scene block (4 * numAnimations bytes). */
     {
         bf_mark m;
         int64_t at = bf_sub(bf_add(60, s->scene.animation_address), s->header.salt);

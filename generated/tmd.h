@@ -65,7 +65,8 @@ struct tmd_Header {
     uint8_t zeroes[16];                      /* 16 zeroes. */
 };
 
-/* Scene: The scene block: node and animation counts and the encrypted addresses of the node and animation data. If the decrypted address of the auxiliary node data is 0x7C there is no auxiliary node data, the node data is at 0x7C, and the animation pointer address is at +56 instead of +60.  */
+/* Scene: The scene block: node and animation counts and the encrypted addresses of the node and animation data. If the decrypted address of the auxiliary node
+   data is 0x7C there is no auxiliary node data, the node data is at 0x7C, and the animation pointer address is at +56 instead of +60. */
 struct tmd_Scene {
     uint64_t _offset;                        /* where it starts in the file */
     int64_t _index;                          /* its index in the array holding it, else 0 */
@@ -76,7 +77,8 @@ struct tmd_Scene {
     uint8_t zeroes[44];                      /* 44 zeroes. */
     uint32_t aux_address;                    /* Encrypted address of the auxiliary node data; it decrypts to 0x7C when there is none. */
     uint8_t has_node_address;                /* 1 when 'node_address' is present */
-    uint32_t node_address;                   /* Encrypted address of the node data block (optional; absent when there is no auxiliary node data, and the node data is then at 0x7C). */
+    uint32_t node_address;
+            /* Encrypted address of the node data block (optional; absent when there is no auxiliary node data, and the node data is then at 0x7C). */
     uint64_t animation_address_at;           /* where 'animation_address' starts in the file */
     uint32_t animation_address;              /* Encrypted address of the animation pointer block; at +56 when there is no auxiliary node data, else at +60. */
 };
@@ -102,13 +104,19 @@ struct tmd_File {
     tmd_Scene scene;                         /* The scene block, from byte 60+4. */
     uint8_t has_aux_data;                    /* 1 when 'aux_data' is present */
     uint64_t aux_data_at;                    /* where 'aux_data' starts in the file */
-    int32_t *aux_data;                       /* Node auxiliary data (optional): one int32 for each node, from the decrypted address of the auxiliary node data. Absent when that address is 0x7C.  */
+    int32_t *aux_data;
+            /* Node auxiliary data (optional): one int32 for each node, from the decrypted address of the auxiliary node data. Absent when that address is 0x7C.
+               */
     uint32_t aux_data_count;                 /* elements in 'aux_data' */
     uint64_t nodes_at;                       /* where 'nodes' starts in the file */
-    tmd_Node *nodes;                         /* Node data block: 0xB0 bytes per node, from the decrypted address of the node data block (0x7C when there is no auxiliary node data). The node ID is the node's position in the zero-indexed array.  */
+    tmd_Node *nodes;
+            /* Node data block: 0xB0 bytes per node, from the decrypted address of the node data block (0x7C when there is no auxiliary node data). The node ID
+               is the node's position in the zero-indexed array. */
     uint32_t nodes_count;                    /* elements in 'nodes' */
     uint64_t animation_pointers_at;          /* where 'animation_pointers' starts in the file */
-    tmd_AnimationPointer *animation_pointers; /* Animation pointer block: one uint32 for each animation, the encrypted address of that animation, from the decrypted address in the scene block (4 * numAnimations bytes).  */
+    tmd_AnimationPointer *animation_pointers;
+            /* Animation pointer block: one uint32 for each animation, the encrypted address of that animation, from the decrypted address in the scene block (4
+               * numAnimations bytes). */
     uint32_t animation_pointers_count;       /* elements in 'animation_pointers' */
     uint64_t lod_at;                         /* where 'lod' starts in the file */
     tmd_LodBlock lod;                        /* Levels-of-detail block, at the offset from the header (lodDataOffset = value + 60). */
@@ -219,7 +227,7 @@ struct tmd_Piece {
     tmd_Vertex *vertices;                    /* The vertices defined in this piece. This accumulate inside the mesh, not in the mesh piece. */
     uint32_t vertices_count;                 /* elements in 'vertices' */
     uint64_t indices_at;                     /* where 'indices' starts in the file */
-    int16_t *indices;                        /* The indices that make this piece's triangle strip. Note these reference the mesh's vertices and are numbered accordingly. */
+    int16_t *indices; /* The indices that make this piece's triangle strip. Note these reference the mesh's vertices and are numbered accordingly. */
     uint32_t indices_count;                  /* elements in 'indices' */
 };
 

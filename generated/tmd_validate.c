@@ -58,7 +58,7 @@ static void validate_File(bf_vctx *v, const tmd_File *s)
     for (uint32_t i = 0; i < s->nodes_count; i++) {
         const tmd_Node *it = &s->nodes[i];
         if (bf_push(c, "nodes", i)) {
-            if (bf_rule_fails(v, &rule_120, it->parent == bf_neg(1) || (it->parent >= 0 && it->parent < s->scene.node_count)))
+            if (bf_rule_fails(v, &rule_120, it->parent == -1 || (it->parent >= 0 && it->parent < s->scene.node_count)))
                 bf_rule_report(v, &rule_120, (int64_t)(it->_offset + 160), (const bf_rule_value[]){{.i = it->parent}, {.i = s->scene.node_count}});
             bf_pop(c);
         }

@@ -65,11 +65,11 @@ int tmd_view_lay_File(bf_ctx *c, const bf_view_doc *d, tmd_File_view *v, int64_t
         return 0;
     bf_pop(c);
     /* aux_data */
-    if (((int64_t)(bf_sub(bf_add(INT64_C(60), (int64_t)bf_load_u32le((c->data + (&v->scene)->_offset + 52))), (int64_t)bf_load_u32le(((c->data + v->_offset + 8) + 24))) != INT64_C(124)))) {
+    if (bf_sub(bf_add(60, bf_load_u32le(c->data + v->scene._offset + 52)), bf_load_u32le(c->data + v->_offset + 8 + 24)) != 124) {
         v->has_aux_data = 1;
         {
             bf_mark m;
-            int64_t at = bf_sub(bf_add(INT64_C(60), (int64_t)bf_load_u32le((c->data + (&v->scene)->_offset + 52))), (int64_t)bf_load_u32le(((c->data + v->_offset + 8) + 24)));
+            int64_t at = bf_sub(bf_add(60, bf_load_u32le(c->data + v->scene._offset + 52)), bf_load_u32le(c->data + v->_offset + 8 + 24));
             if (c->err->failed)
                 return 0;
             if (at < 0)
@@ -78,7 +78,7 @@ int tmd_view_lay_File(bf_ctx *c, const bf_view_doc *d, tmd_File_view *v, int64_t
                 return 0;
             v->aux_data_at = c->pos;
             {
-                int64_t n = (int64_t)bf_load_u16le((c->data + (&v->scene)->_offset + 0));
+                int64_t n = (int64_t)bf_load_u16le(c->data + v->scene._offset + 0);
                 if (c->err->failed)
                     return 0;
                 if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -94,7 +94,9 @@ int tmd_view_lay_File(bf_ctx *c, const bf_view_doc *d, tmd_File_view *v, int64_t
     /* nodes */
     {
         bf_mark m;
-        int64_t at = (((int64_t)(bf_sub(bf_add(INT64_C(60), (int64_t)bf_load_u32le((c->data + (&v->scene)->_offset + 52))), (int64_t)bf_load_u32le(((c->data + v->_offset + 8) + 24))) == INT64_C(124))) ? INT64_C(124) : bf_sub(bf_add(INT64_C(60), ((&v->scene)->has_node_address ? (int64_t)bf_load_u32le((c->data + (&v->scene)->_offset + 56)) : 0)), (int64_t)bf_load_u32le(((c->data + v->_offset + 8) + 24))));
+        int64_t at = bf_sub(bf_add(60, bf_load_u32le(c->data + v->scene._offset + 52)), bf_load_u32le(c->data + v->_offset + 8 + 24)) == 124 ? 124
+                : bf_sub(bf_add(60, v->scene.has_node_address ? bf_load_u32le(c->data + v->scene._offset + 56) : 0),
+                bf_load_u32le(c->data + v->_offset + 8 + 24));
         if (c->err->failed)
             return 0;
         if (at < 0)
@@ -104,7 +106,7 @@ int tmd_view_lay_File(bf_ctx *c, const bf_view_doc *d, tmd_File_view *v, int64_t
         v->nodes_at = c->pos;
         v->nodes_lim = c->end;
         {
-            int64_t n = (int64_t)bf_load_u16le((c->data + (&v->scene)->_offset + 0));
+            int64_t n = (int64_t)bf_load_u16le(c->data + v->scene._offset + 0);
             if (c->err->failed)
                 return 0;
             if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -121,7 +123,7 @@ int tmd_view_lay_File(bf_ctx *c, const bf_view_doc *d, tmd_File_view *v, int64_t
     /* animation_pointers */
     {
         bf_mark m;
-        int64_t at = bf_sub(bf_add(INT64_C(60), (int64_t)bf_load_u32le((c->data + (&v->scene)->animation_address_at))), (int64_t)bf_load_u32le(((c->data + v->_offset + 8) + 24)));
+        int64_t at = bf_sub(bf_add(60, bf_load_u32le(c->data + v->scene.animation_address_at)), bf_load_u32le(c->data + v->_offset + 8 + 24));
         if (c->err->failed)
             return 0;
         if (at < 0)
@@ -131,7 +133,7 @@ int tmd_view_lay_File(bf_ctx *c, const bf_view_doc *d, tmd_File_view *v, int64_t
         v->animation_pointers_at = c->pos;
         v->animation_pointers_lim = c->end;
         {
-            int64_t n = (int64_t)bf_load_u16le((c->data + (&v->scene)->_offset + 4));
+            int64_t n = (int64_t)bf_load_u16le(c->data + v->scene._offset + 4);
             if (c->err->failed)
                 return 0;
             if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -157,7 +159,7 @@ int tmd_view_lay_File(bf_ctx *c, const bf_view_doc *d, tmd_File_view *v, int64_t
     /* lod */
     {
         bf_mark m;
-        int64_t at = bf_add(INT64_C(60), (int64_t)bf_load_u32le(((c->data + v->_offset + 8) + 20)));
+        int64_t at = bf_add(60, bf_load_u32le(c->data + v->_offset + 8 + 20));
         if (c->err->failed)
             return 0;
         if (at < 0)
@@ -264,7 +266,7 @@ int tmd_view_lay_Scene(bf_ctx *c, const bf_view_doc *d, tmd_Scene_view *v, int64
         return 0;
     c->pos += 4;
     /* node_address */
-    if (((int64_t)(bf_sub(bf_add(INT64_C(60), (int64_t)bf_load_u32le((c->data + v->_offset + 52))), (int64_t)bf_load_u32le(((c->data + ((const tmd_File_view *)c->root)->_offset + 8) + 24))) != INT64_C(124)))) {
+    if (bf_sub(bf_add(60, bf_load_u32le(c->data + v->_offset + 52)), bf_load_u32le(c->data + ((const tmd_File_view *)c->root)->_offset + 8 + 24)) != 124) {
         v->has_node_address = 1;
         if (!bf_need(c, 4, "node_address"))
             return 0;
@@ -352,7 +354,7 @@ int tmd_view_lay_AnimationPointer(bf_ctx *c, const bf_view_doc *d, tmd_Animation
     /* animation */
     {
         bf_mark m;
-        int64_t at = bf_sub(bf_add(INT64_C(60), (int64_t)bf_load_u32le((c->data + v->_offset + 0))), (int64_t)bf_load_u32le(((c->data + ((const tmd_File_view *)c->root)->_offset + 8) + 24)));
+        int64_t at = bf_sub(bf_add(60, bf_load_u32le(c->data + v->_offset + 0)), bf_load_u32le(c->data + ((const tmd_File_view *)c->root)->_offset + 8 + 24));
         if (c->err->failed)
             return 0;
         if (at < 0)
@@ -411,7 +413,7 @@ int tmd_view_lay_Animation(bf_ctx *c, const bf_view_doc *d, tmd_Animation_view *
     /* channels */
     v->channels_lim = c->end;
     {
-        int64_t n = (int64_t)bf_load_u16le((c->data + (&((const tmd_File_view *)c->root)->scene)->_offset + 0));
+        int64_t n = (int64_t)bf_load_u16le(c->data + ((const tmd_File_view *)c->root)->scene._offset + 0);
         if (c->err->failed)
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -451,7 +453,7 @@ int tmd_view_lay_ChannelPointer(bf_ctx *c, const bf_view_doc *d, tmd_ChannelPoin
     /* channel */
     {
         bf_mark m;
-        int64_t at = bf_sub(bf_add(INT64_C(60), (int64_t)bf_load_u32le((c->data + v->_offset + 0))), (int64_t)bf_load_u32le(((c->data + ((const tmd_File_view *)c->root)->_offset + 8) + 24)));
+        int64_t at = bf_sub(bf_add(60, bf_load_u32le(c->data + v->_offset + 0)), bf_load_u32le(c->data + ((const tmd_File_view *)c->root)->_offset + 8 + 24));
         if (c->err->failed)
             return 0;
         if (at < 0)
@@ -492,7 +494,7 @@ int tmd_view_lay_Channel(bf_ctx *c, const bf_view_doc *d, tmd_Channel_view *v, i
     /* keyframes */
     v->keyframes_lim = c->end;
     {
-        int64_t n = (int64_t)bf_load_u16le((c->data + v->_offset + 2));
+        int64_t n = (int64_t)bf_load_u16le(c->data + v->_offset + 2);
         if (c->err->failed)
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -551,7 +553,7 @@ int tmd_view_lay_LodBlock(bf_ctx *c, const bf_view_doc *d, tmd_LodBlock_view *v,
     /* levels */
     v->levels_lim = c->end;
     {
-        int64_t n = (int64_t)bf_load_u32le((c->data + v->_offset + 0));
+        int64_t n = (int64_t)bf_load_u32le(c->data + v->_offset + 0);
         if (c->err->failed)
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -599,7 +601,7 @@ int tmd_view_lay_Level(bf_ctx *c, const bf_view_doc *d, tmd_Level_view *v, int64
     /* meshes */
     v->meshes_lim = c->end;
     {
-        int64_t n = (int64_t)bf_load_u32le((c->data + v->_offset + 0));
+        int64_t n = (int64_t)bf_load_u32le(c->data + v->_offset + 0);
         if (c->err->failed)
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -650,7 +652,7 @@ int tmd_view_lay_Mesh(bf_ctx *c, const bf_view_doc *d, tmd_Mesh_view *v, int64_t
     /* pieces */
     v->pieces_lim = c->end;
     {
-        int64_t n = (int64_t)bf_load_u32le((c->data + v->_offset + 0));
+        int64_t n = (int64_t)bf_load_u32le(c->data + v->_offset + 0);
         if (c->err->failed)
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -663,7 +665,7 @@ int tmd_view_lay_Mesh(bf_ctx *c, const bf_view_doc *d, tmd_Mesh_view *v, int64_t
             tmd_Piece_view *cur = &e[i & 1];
             const tmd_Piece_view *prev = i ? &e[(i - 1) & 1] : NULL;
             (void)prev;
-            if (!bf_push(c, "pieces", i) || !tmd_view_lay_Piece(c, d, cur, i, deep, (int64_t)bf_load_u32le((c->data + v->_offset + 8))))
+            if (!bf_push(c, "pieces", i) || !tmd_view_lay_Piece(c, d, cur, i, deep, (int64_t)bf_load_u32le(c->data + v->_offset + 8)))
                 return 0;
             bf_pop(c);
         }
@@ -713,7 +715,7 @@ int tmd_view_lay_Piece(bf_ctx *c, const bf_view_doc *d, tmd_Piece_view *v, int64
     }
     /* skin_nodes */
     {
-        int64_t n = (int64_t)bf_load_u32le((c->data + v->_offset + 8));
+        int64_t n = (int64_t)bf_load_u32le(c->data + v->_offset + 8);
         if (c->err->failed)
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -727,7 +729,7 @@ int tmd_view_lay_Piece(bf_ctx *c, const bf_view_doc *d, tmd_Piece_view *v, int64
     v->vertices_at = c->pos;
     v->vertices_lim = c->end;
     {
-        int64_t n = (int64_t)bf_load_u32le((c->data + v->_offset + 4));
+        int64_t n = (int64_t)bf_load_u32le(c->data + v->_offset + 4);
         if (c->err->failed)
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -742,7 +744,7 @@ int tmd_view_lay_Piece(bf_ctx *c, const bf_view_doc *d, tmd_Piece_view *v, int64
     /* indices */
     v->indices_at = c->pos;
     {
-        int64_t n = (int64_t)bf_load_u32le((c->data + v->_offset + 0));
+        int64_t n = (int64_t)bf_load_u32le(c->data + v->_offset + 0);
         if (c->err->failed)
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -1028,7 +1030,7 @@ static int sub_Mesh_pieces(bf_ctx *c, const tmd_Mesh_view *v, size_t i, const tm
     (void)prev;
     c->pos = prev ? prev->_end : v->_offset + 44;
     c->end = v->pieces_lim;
-    return tmd_view_lay_Piece(c, v->_doc, out, (int64_t)i, 0, (int64_t)bf_load_u32le((c->data + v->_offset + 8)));
+    return tmd_view_lay_Piece(c, v->_doc, out, (int64_t)i, 0, (int64_t)bf_load_u32le(c->data + v->_offset + 8));
 }
 int tmd_Mesh_view_pieces_first(const tmd_Mesh_view *v, tmd_Piece_view *it)
 {
@@ -1052,7 +1054,7 @@ static int sub_Piece_vertices(bf_ctx *c, const tmd_Piece_view *v, size_t i, cons
     (void)prev;
     c->pos = v->vertices_at + i * 40;
     c->end = v->vertices_lim;
-    return tmd_view_lay_Vertex(c, v->_doc, out, (int64_t)i, 0, (int64_t)bf_load_u32le((c->data + v->_offset + 8)));
+    return tmd_view_lay_Vertex(c, v->_doc, out, (int64_t)i, 0, (int64_t)bf_load_u32le(c->data + v->_offset + 8));
 }
 tmd_Vertex_view tmd_Piece_view_vertices_at(const tmd_Piece_view *v, size_t i)
 {

@@ -25,7 +25,8 @@ typedef struct tmd_Mesh_view tmd_Mesh_view;
 typedef struct tmd_Piece_view tmd_Piece_view;
 typedef struct tmd_Vertex_view tmd_Vertex_view;
 
-/* The scene block: node and animation counts and the encrypted addresses of the node and animation data. If the decrypted address of the auxiliary node data is 0x7C there is no auxiliary node data, the node data is at 0x7C, and the animation pointer address is at +56 instead of +60.  */
+/* The scene block: node and animation counts and the encrypted addresses of the node and animation data. If the decrypted address of the auxiliary node data is
+   0x7C there is no auxiliary node data, the node data is at 0x7C, and the animation pointer address is at +56 instead of +60. */
 struct tmd_Scene_view {
     const bf_view_doc *_doc;
     size_t _offset;   /* where it starts in the input */
@@ -241,7 +242,8 @@ static inline int32_t tmd_File_view_aux_data(const tmd_File_view *v, size_t i)
 /* The encoded bytes of aux_data, in place. */
 static inline const uint8_t *tmd_File_view_aux_data_bytes(const tmd_File_view *v) { return v->_doc->data + v->aux_data_at; }
 static inline size_t tmd_File_view_nodes_count(const tmd_File_view *v) { (void)v; return v->nodes_count; }
-/* Node data block: 0xB0 bytes per node, from the decrypted address of the node data block (0x7C when there is no auxiliary node data). The node ID is the node's position in the zero-indexed array.  */
+/* Node data block: 0xB0 bytes per node, from the decrypted address of the node data block (0x7C when there is no auxiliary node data). The node ID is the
+   node's position in the zero-indexed array. */
 /* Element i of nodes (a view over zeros when i is out of range). */
 static inline tmd_Node_view tmd_File_view_nodes_at(const tmd_File_view *v, size_t i)
 {
@@ -251,7 +253,8 @@ static inline tmd_Node_view tmd_File_view_nodes_at(const tmd_File_view *v, size_
     return (tmd_Node_view){._doc = v->_doc, ._offset = at, ._end = at + 176, ._lim = v->_lim, ._index = (int64_t)i};
 }
 static inline size_t tmd_File_view_animation_pointers_count(const tmd_File_view *v) { (void)v; return v->animation_pointers_count; }
-/* Animation pointer block: one uint32 for each animation, the encrypted address of that animation, from the decrypted address in the scene block (4 * numAnimations bytes).  */
+/* Animation pointer block: one uint32 for each animation, the encrypted address of that animation, from the decrypted address in the scene block (4 *
+   numAnimations bytes). */
 tmd_AnimationPointer_view tmd_File_view_animation_pointers_at(const tmd_File_view *v, size_t i);
 /* Walks animation_pointers: the first element into *it (0 when there is none), then the next. */
 int tmd_File_view_animation_pointers_first(const tmd_File_view *v, tmd_AnimationPointer_view *it);

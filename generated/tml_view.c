@@ -37,7 +37,7 @@ int tml_view_lay_File(bf_ctx *c, const bf_view_doc *d, tml_File_view *v, int64_t
     /* textures */
     v->textures_lim = c->end;
     {
-        int64_t n = (int64_t)bf_load_u32le((c->data + v->_offset + 8));
+        int64_t n = (int64_t)bf_load_u32le(c->data + v->_offset + 8);
         if (c->err->failed)
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -64,7 +64,7 @@ int tml_view_lay_File(bf_ctx *c, const bf_view_doc *d, tml_File_view *v, int64_t
     v->material_names_at = c->pos;
     {
         bf_str s;
-        int64_t n = (int64_t)bf_load_u32le((c->data + v->material_count_at));
+        int64_t n = (int64_t)bf_load_u32le(c->data + v->material_count_at);
         if (c->err->failed)
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -81,7 +81,7 @@ int tml_view_lay_File(bf_ctx *c, const bf_view_doc *d, tml_File_view *v, int64_t
     v->materials_at = c->pos;
     v->materials_lim = c->end;
     {
-        int64_t n = (int64_t)bf_load_u32le((c->data + v->material_count_at));
+        int64_t n = (int64_t)bf_load_u32le(c->data + v->material_count_at);
         if (c->err->failed)
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
@@ -147,7 +147,7 @@ int tml_view_lay_Texture(bf_ctx *c, const bf_view_doc *d, tml_Texture_view *v, i
     }
     /* data */
     {
-        int64_t n = (int64_t)bf_load_u32le((c->data + v->_offset + 4));
+        int64_t n = (int64_t)bf_load_u32le(c->data + v->_offset + 4);
         if (c->err->failed)
             return 0;
         if (n < 0)
@@ -184,7 +184,7 @@ int tml_view_lay_Material(bf_ctx *c, const bf_view_doc *d, tml_Material_view *v,
     /* texture_ids */
     v->texture_ids_lim = c->end;
     {
-        int64_t n = (int64_t)bf_load_u16le((c->data + v->_offset + 6));
+        int64_t n = (int64_t)bf_load_u16le(c->data + v->_offset + 6);
         if (c->err->failed)
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)

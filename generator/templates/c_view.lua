@@ -9,6 +9,7 @@
 -- bytes when asked for: bulk arrays of numbers stay where they are.
 local names = require("names")
 local R = require("c_reader")
+local cexpr = require("cexpr")
 
 local M = {}
 
@@ -21,6 +22,7 @@ local function unsupported(what) error({ views_unsupported = what }) end
 
 local function index(fmt)
   local ix = names.index(fmt)
+  ix.view_values = {} -- the named values expressions use: functions over views
   ix.fields = {}
   for _, t in ipairs(fmt.types) do
     local m = {}
@@ -79,222 +81,190 @@ local function uses_prev(e)
   return false
 end
 
--- ---- expressions over views ------------------------------------------------------------
+-- ---- expressions over views: cexpr.lua with these places ------------------------------
+--
+-- A structure is a "struct" piece: `view = "rec"`, a view (`v`, a pointer, or `lv`, the
+-- view itself, when it is embedded; `guard`, a condition it depends on: an optional one or
+-- the NULL of a first element's _prev), or `view = "flat"`, the address `p` of a structure
+-- of a fixed size in the input. Numbers are loaded from the input where they lie.
+local P = cexpr.P
+local places = {}
 
-local place
+function places.refuse(what) unsupported(what) end
 
-local function load_c(fl, ptr)
-  return names.load(fl.prim, fl.endian, ptr)
+-- The C load of primitive field `fl` at byte address `ptr` (C text), as a piece.
+local function load_piece(fl, ptr)
+  if fl.prim_size == 1 then
+    -- a byte is indexed: `base + n` as base[n] (names.load adds the [0])
+    local base, n = ptr:match("^([%w_]+[%w_>%-]*) %+ (.+)$")
+    if base and not n:find("[?:]") then return cexpr.prim_piece(fl.prim, names.load(fl.prim, fl.endian, base):gsub("%[0%]", "[" .. n .. "]", 1)) end
+    ptr = "(" .. ptr .. ")"
+  end
+  return cexpr.prim_piece(fl.prim, names.load(fl.prim, fl.endian, ptr))
 end
 
-local function field_place(env, owner, ref)
+local function self_view(env) return env.self_flat or { kind = "struct", view = "rec", v = env.self } end
+
+-- What goes before a member of the view `o`.
+local function arrow(o)
+  if o.lv then return o.lv .. "." end
+  return o.v .. "->"
+end
+
+-- Text guarded by `guard`: `otherwise` when it does not hold.
+local function guarded(guard, c, otherwise)
+  if not guard then return c end
+  return string.format("%s ? %s : %s", guard, c, otherwise)
+end
+
+function places.field(env, owner, ref)
+  owner = owner or self_view(env)
   local fl = full_field(env.ix, ref)
   local ptr, count, has
-  if owner.kind == "rec" then
-    local at = fl.offset and string.format("%s->_offset + %d", owner.v, fl.offset) or (owner.v .. "->" .. fl.name .. "_at")
-    ptr = "(c->data + " .. at .. ")"
-    count = fl.fixed_count and tostring(fl.fixed_count) or (owner.v .. "->" .. fl.name .. "_count")
-    if fl.cond then has = owner.v .. "->has_" .. fl.name end
-    if owner.maybe_null then
-      ptr = string.format("(%s ? %s : bf_view_zeros)", owner.v, ptr)
-      if not fl.fixed_count then count = string.format("(%s ? %s : 0)", owner.v, count) end
-      if has then has = string.format("(%s && %s)", owner.v, has) end
+  if owner.view == "rec" then
+    local pre = arrow(owner)
+    local at = fl.offset and string.format("%s_offset + %d", pre, fl.offset) or (pre .. fl.name .. "_at")
+    ptr = "c->data + " .. at
+    count = fl.fixed_count and tostring(fl.fixed_count) or (pre .. fl.name .. "_count")
+    if fl.cond then has = pre .. "has_" .. fl.name end
+    local g = owner.guard
+    if g then
+      ptr = "(" .. guarded(g, ptr, "bf_view_zeros") .. ")"
+      if not fl.fixed_count then count = "(" .. guarded(g, count, "0") .. ")" end
+      if has then has = g .. " && " .. has end
     end
-  elseif owner.kind == "flat" then
-    if not fl.offset or fl.cond then unsupported("an expression reaching " .. fl.name .. ", which has no fixed offset") end
-    ptr = string.format("(%s + %d)", owner.p, fl.offset)
-    count = fl.fixed_count and tostring(fl.fixed_count)
   else
-    unsupported("member access on " .. owner.kind)
+    if not fl.offset or fl.cond then unsupported("an expression reaching " .. fl.name .. ", which has no fixed offset") end
+    ptr = fl.offset == 0 and owner.p or string.format("%s + %d", owner.p, fl.offset)
+    count = fl.fixed_count and tostring(fl.fixed_count)
   end
   local k = fl.kind
   if k == "prim" and not fl.array then
-    local c = load_c(fl, ptr)
-    local float = fl.prim == "f32" or fl.prim == "f64"
-    c = (float and "(double)" or "(int64_t)") .. c
-    if has then c = string.format("(%s ? %s : 0)", has, c) end
-    return { kind = float and "float" or "int", c = c }
+    local p = load_piece(fl, ptr)
+    if has then
+      p = { kind = p.kind, c = guarded(has, p.c, "0"), prec = P.cond, ty = p.ty, nn = p.nn }
+    end
+    return p
   end
-  if k == "prim" then
+  if k == "prim" or (k == "struct" and fl.array) then
+    local width = fl.prim_size
+    if k == "struct" then
+      local sub = env.ix.types[fl.type]
+      if not is_flat(env.ix, sub) then unsupported("an expression indexing " .. fl.type) end
+      width = sub.size
+    end
     if not count then unsupported("variable array in a flat structure") end
-    return { kind = "array", p = ptr, count = count, field = fl, width = fl.prim_size }
+    return { kind = "array", p = ptr, count = count, field = fl, width = width }
   end
   if k == "struct" then
-    local sub = env.ix.types[fl.type]
-    if fl.array then
-      if not is_flat(env.ix, sub) then unsupported("an expression indexing " .. fl.type) end
-      if not count then unsupported("variable array in a flat structure") end
-      return { kind = "array", p = ptr, count = count, field = fl, width = sub.size }
-    end
-    if owner.kind == "rec" and embedded(env.ix, fl) then
-      local sv = "(&" .. owner.v .. "->" .. fl.name .. ")"
-      local guard = has or (owner.maybe_null and owner.v)
-      if guard then return { kind = "rec", v = string.format("(%s ? %s : NULL)", guard, sv), type = fl.type, maybe_null = true } end
-      return { kind = "rec", v = sv, type = fl.type }
+    if owner.view == "rec" and embedded(env.ix, fl) then
+      local lv = arrow(owner) .. fl.name
+      return { kind = "struct", view = "rec", lv = lv, v = "(&" .. lv .. ")", type = fl.type, guard = has or owner.guard }
     end
     if has then unsupported("an expression reaching into an optional structure") end
-    return { kind = "flat", p = ptr, type = fl.type }
+    return { kind = "struct", view = "flat", p = ptr, type = fl.type }
   end
   if k == "bytes" then return { kind = "bytes", p = ptr, len = count } end
-  if k == "switch" and owner.kind == "rec" then
-    return { kind = "switch", c = owner.v .. "->" .. fl.name .. "_kind", field = fl }
+  if k == "switch" and owner.view == "rec" then
+    return { kind = "switch", kind_c = arrow(owner) .. fl.name .. "_kind", field = ref }
   end
   unsupported("an expression using a " .. k .. " field")
 end
 
-local function value_place(env, c, vtype, elem_field, maybe_null)
+-- _it, _prev, _value: C text the environment binds, of element field env.elem_field.
+function places.value(env, name, vtype)
+  local c = env[name]
+  if not c then unsupported("the name _" .. name) end
+  local fl = env.elem_field
   if vtype == "struct" then
-    local fl = elem_field
-    if env.ix.types[fl.type] and is_flat(env.ix, env.ix.types[fl.type]) and env.flat_elems then
-      return { kind = "flat", p = c, type = fl.type }
-    end
-    return { kind = "rec", v = c, type = fl and fl.type, maybe_null = maybe_null }
+    local sub = fl and env.ix.types[fl.type]
+    if sub and is_flat(env.ix, sub) and env.flat_elems then return { kind = "struct", view = "flat", p = c, type = fl.type } end
+    return { kind = "struct", view = "rec", v = c, type = fl and fl.type, guard = name == "prev" and c or nil }
   end
-  if vtype == "float" then return { kind = "float", c = "(double)(" .. c .. ")" } end
   if vtype == "string" then unsupported("string values") end
-  return { kind = "int", c = "(int64_t)(" .. c .. ")" }
+  -- typed when the same environment binds it and its field (an outer _value is not this one)
+  if fl and fl.prim and rawget(env, name) == c and rawget(env, "elem_field") == fl then return cexpr.prim_piece(fl.prim, c) end
+  local p = cexpr.int_piece(c, cexpr.text_prec(c), "any")
+  if vtype == "float" then return { kind = "float", c = "(double)" .. cexpr.paren(p, P.unary), prec = P.unary, ty = "double" } end
+  return p
 end
 
-local function num(e, env, want_float)
-  local p = place(e, env)
-  if p.kind ~= "int" and p.kind ~= "float" then unsupported("a " .. p.kind .. " used as a number") end
-  if want_float and p.kind == "int" then return "(double)" .. p.c end
-  return p.c
+function places.root(env, e)
+  return { kind = "struct", view = "rec", v = string.format("((const %s *)c->root)", vt(env.fmt, e.vtype)), type = e.vtype }
 end
 
-local int_ops = { ["+"] = "bf_add", ["-"] = "bf_sub", ["*"] = "bf_mul", ["<<"] = "bf_shl", [">>"] = "bf_shr" }
-
-place = function(e, env)
-  local k = e.k
-  if k == "int" then return { kind = "int", c = string.format("INT64_C(%d)", e.v) } end
-  if k == "float" then return { kind = "float", c = string.format("%.17g", e.v) } end
-  if k == "name" then
-    local r = e.ref
-    if r == "field" then return field_place(env, { kind = "rec", v = env.self }, e.field) end
-    if r == "param" then return { kind = "int", c = env.self .. "->_p_" .. e.name } end
-    if r == "root" then
-      return { kind = "rec", v = string.format("((const %s *)c->root)", vt(env.fmt, e.vtype)), type = e.vtype }
-    end
-    if r == "index" then return { kind = "int", c = env.index or (env.self .. "->_index") } end
-    if r == "start" then return { kind = "int", c = "(int64_t)" .. env.self .. "->_offset" } end
-    if r == "pos" then return { kind = "int", c = "(int64_t)c->pos" } end
-    if r == "end" then return { kind = "int", c = "(int64_t)c->end" } end
-    if r == "size" then return { kind = "int", c = "(int64_t)c->size" } end
-    if r == "revision" then return { kind = "int", c = "c->revision" } end
-    if r == "it" and env.it then return value_place(env, env.it, e.vt, env.elem_field, false) end
-    if r == "prev" and env.prev then return value_place(env, env.prev, e.vt, env.elem_field, true) end
-    if r == "value" and env.value then return value_place(env, env.value, e.vt, env.elem_field, false) end
-    unsupported("the name " .. tostring(e.name))
-  end
-  if k == "member" then
-    if e.ref == "enum_const" then return { kind = "int", c = string.format("INT64_C(%d)", e.const) } end
-    local obj = place(e.a, env)
-    if e.ref == "bits" then
-      local b = e.field.bits[e.name]
-      local raw = string.format("((uint64_t)(%s) >> %d)", obj.c, b.shift)
-      local masked = string.format("(%s & UINT64_C(0x%X))", raw, (1 << b.width) - 1)
-      if b.signed then return { kind = "int", c = string.format("bf_sext(%s, %d)", masked, b.width) } end
-      return { kind = "int", c = "(int64_t)" .. masked }
-    end
-    if e.ref == "case" then unsupported("a switch case in an expression") end
-    return field_place(env, obj, e.field)
-  end
-  if k == "index" then
-    local arr = place(e.a, env)
-    if arr.kind ~= "array" then unsupported("indexing a " .. arr.kind) end
-    local i = num(e.b, env)
-    local elem = string.format("bf_view_elem(c, %s, %d, (uint64_t)(%s), %s)", arr.p, arr.width, arr.count, i)
-    local fl = arr.field
-    if fl.kind == "struct" then return { kind = "flat", p = elem, type = fl.type } end
-    local float = fl.prim == "f32" or fl.prim == "f64"
-    return { kind = float and "float" or "int", c = (float and "(double)" or "(int64_t)") .. load_c(fl, elem) }
-  end
-  if k == "call" then
-    local n = e.name
-    if n == "tag" then
-      local sw = place(e.args[1], env)
-      if sw.kind ~= "switch" then unsupported("tag() of a non-switch") end
-      local c = "INT64_C(0)"
-      local cases = sw.field.cases
-      for i = #cases, 1, -1 do
-        local case = cases[i]
-        if not case.default then
-          local kind = case.type and names.kind_const(env.fmt, case.type) or string.format("-%d", i)
-          c = string.format("(%s == %s ? INT64_C(%d) : %s)", sw.c, kind, case.value, c)
-        end
-      end
-      return { kind = "int", c = c }
-    end
-    if n == "offset" then
-      local a = e.args[1]
-      local owner = a.k == "member" and place(a.a, env) or { kind = "rec", v = env.self }
-      local fl = full_field(env.ix, a.field)
-      if owner.kind == "flat" then
-        return { kind = "int", c = string.format("(int64_t)((%s + %d) - c->data)", owner.p, fl.offset) }
-      end
-      if owner.kind ~= "rec" or owner.maybe_null then unsupported("offset() of this place") end
-      if fl.offset then return { kind = "int", c = string.format("(int64_t)(%s->_offset + %d)", owner.v, fl.offset) } end
-      return { kind = "int", c = string.format("(int64_t)%s->%s_at", owner.v, fl.name) }
-    end
-    if n == "indexof" then
-      local x = num(e.args[1], env)
-      local c = "INT64_C(-1)"
-      for i = #e.args, 2, -1 do
-        c = string.format("(%s == %s ? INT64_C(%d) : %s)", x, num(e.args[i], env), i - 2, c)
-      end
-      return { kind = "int", c = c }
-    end
-    if n == "first_nonzero" then
-      local c = num(e.args[#e.args], env)
-      for i = #e.args - 1, 1, -1 do c = string.format("bf_nonzero_or(%s, %s)", num(e.args[i], env), c) end
-      return { kind = "int", c = c }
-    end
-    if n == "lz4_size" then
-      local b = place(e.args[1], env)
-      if b.kind ~= "bytes" then unsupported("lz4_size() of a non-bytes value") end
-      return { kind = "int", c = string.format("bf_lz4_size(%s, %s, %s)", b.p, b.len, num(e.args[2], env)) }
-    end
-    if n == "len" then
-      local a = place(e.args[1], env)
-      if a.kind == "array" then return { kind = "int", c = "(int64_t)" .. a.count } end
-      if a.kind == "bytes" then return { kind = "int", c = "(int64_t)" .. a.len } end
-      unsupported("len() of a " .. a.kind)
-    end
-    if n == "min" or n == "max" then
-      local fl = e.vt == "float"
-      local a, b = num(e.args[1], env, fl), num(e.args[2], env, fl)
-      return { kind = fl and "float" or "int", c = string.format("%s(%s, %s)", (n == "min" and "bf_min" or "bf_max") .. (fl and "f" or ""), a, b) }
-    end
-    unsupported(n .. "() outside rules")
-  end
-  if k == "unary" then
-    local fl = e.vt == "float"
-    local a = num(e.a, env, fl)
-    if e.op == "-" then return { kind = e.vt, c = fl and "(-" .. a .. ")" or "bf_neg(" .. a .. ")" } end
-    return { kind = "int", c = "((int64_t)(" .. e.op .. a .. "))" }
-  end
-  if k == "binary" then
-    local op = e.op
-    local float = e.a.vt == "float" or e.b.vt == "float"
-    local a, b = num(e.a, env, float), num(e.b, env, float)
-    if op == "&&" or op == "||" or op == "==" or op == "!=" or op == "<" or op == ">" or op == "<=" or op == ">=" then
-      return { kind = "int", c = string.format("((int64_t)(%s %s %s))", a, op, b) }
-    end
-    if float then return { kind = "float", c = string.format("(%s %s %s)", a, op, b) } end
-    if op == "/" then return { kind = "int", c = string.format("bf_div(c, %s, %s)", a, b) } end
-    if op == "%" then return { kind = "int", c = string.format("bf_mod(c, %s, %s)", a, b) } end
-    if int_ops[op] then return { kind = "int", c = string.format("%s(%s, %s)", int_ops[op], a, b) } end
-    return { kind = "int", c = string.format("(%s %s %s)", a, op, b) }
-  end
-  if k == "cond" then
-    local float = e.vt == "float"
-    return { kind = float and "float" or "int",
-      c = string.format("(%s ? %s : %s)", num(e.a, env), num(e.b, env, float), num(e.c, env, float)) }
-  end
-  unsupported("expression kind " .. tostring(k))
+-- The function computing named value `name` of `owner` over a view (over the bytes of a
+-- structure of a fixed size when `flat`).
+local function value_fn(fmt, owner, name, flat)
+  return string.format("%s_%s_%s", vt(fmt, owner), flat and "fv" or "v", name)
 end
 
-local function cx(e, env) return num(e, env) end
+-- A named value: a call of its function (see value_functions), written once per format.
+function places.named(env, e, obj)
+  obj = obj or self_view(env)
+  if obj.guard then unsupported("a named value of an optional structure") end
+  local flat = obj.view == "flat"
+  local key = e.value_owner .. "." .. e.value_name .. (flat and ".flat" or "")
+  local used = env.ix.view_values
+  if not used[key] then
+    used[key] = true
+    used[#used + 1] = { owner = e.value_owner, name = e.value_name, flat = flat }
+  end
+  local c = string.format("%s(c, %s)", value_fn(env.fmt, e.value_owner, e.value_name, flat),
+    flat and obj.p or obj.lv and ("&" .. obj.lv) or obj.v)
+  if e.vt == "float" then return { kind = "float", c = c, prec = P.primary, ty = "double" } end
+  return cexpr.int_piece(c, P.primary, "i64")
+end
+
+function places.case() unsupported("a switch case in an expression") end
+
+function places.element(env, arr, i)
+  local elem = string.format("bf_view_elem(c, %s, %d, %s, %s)", arr.p, arr.width, arr.count, i.c)
+  local fl = arr.field
+  if fl.kind == "struct" then return { kind = "struct", view = "flat", p = elem, type = fl.type } end
+  return load_piece(fl, elem)
+end
+
+function places.each(env, arr, i, it, elem_env, pre)
+  local fl = arr.field
+  pre[#pre + 1] = string.format("    const uint8_t *%s = %s + (size_t)%s * %d;", it, arr.p, i, arr.width)
+  if fl.kind == "struct" then
+    elem_env.flat_elems = true
+    elem_env.it = it
+    elem_env.prev = string.format("(%s ? %s - %d : bf_view_zeros)", i, it, arr.width)
+  else
+    elem_env.it = load_piece(fl, it).c
+    elem_env.prev = string.format("(%s ? %s : 0)", i, names.load(fl.prim, fl.endian, string.format("(%s - %d)", it, arr.width)))
+  end
+end
+
+function places.offset(env, a)
+  local owner = a.k == "member" and cexpr.place(a.a, env) or self_view(env)
+  local fl = full_field(env.ix, a.field)
+  if owner.view == "flat" then
+    return cexpr.int_piece(string.format("(int64_t)(%s + %d - c->data)", owner.p, fl.offset), P.unary, "i64")
+  end
+  if owner.view ~= "rec" or owner.guard then unsupported("offset() of this place") end
+  local pre = arrow(owner)
+  if fl.offset then return cexpr.int_piece(string.format("(int64_t)(%s_offset + %d)", pre, fl.offset), P.unary, "i64") end
+  return cexpr.int_piece(string.format("(int64_t)%s%s_at", pre, fl.name), P.unary, "i64")
+end
+
+function places.len(env, a)
+  if a.kind == "array" and a.field.fixed_count then return cexpr.literal(a.field.fixed_count) end
+  local n = a.count or a.len
+  if a.kind ~= "array" and a.kind ~= "bytes" or not n then unsupported("len() of this place") end
+  return cexpr.int_piece("(int64_t)" .. n, P.unary, "i64")
+end
+
+function places.lz4_size(env, b, n)
+  return cexpr.int_piece(string.format("bf_lz4_size(%s, %s, %s)", b.p, b.len, n), P.primary, "i64")
+end
+
+-- An environment over the view `self` (C text of its pointer).
+local function view_env(fmt, ix, self)
+  return { fmt = fmt, ix = ix, self = self, places = places }
+end
 
 -- ---- the view structs --------------------------------------------------------------------
 
@@ -345,7 +315,7 @@ local function args_c(env, fl, index_c, prev_c)
   local t = env.ix.types[fl.type]
   local parts = {}
   local e2 = setmetatable({ index = "(int64_t)" .. index_c, prev = prev_c, elem_field = fl }, { __index = env })
-  for _, p in ipairs(t.params) do parts[#parts + 1] = ", " .. cx(fl.args[p.name], e2) end
+  for _, p in ipairs(t.params) do parts[#parts + 1] = ", " .. cexpr.value(fl.args[p.name], e2) end
   return table.concat(parts)
 end
 
@@ -358,7 +328,7 @@ local function lay_value(fmt, ix, t, fl, env)
   local function w(s) L[#L + 1] = s end
   local name, k = fl.name, fl.kind
   local function checked_count(min)
-    w(string.format("int64_t n = %s;", cx(fl.count, env)))
+    w(string.format("int64_t n = %s;", cexpr.value(fl.count, env)))
     w("if (c->err->failed)")
     w("    return 0;")
     w("if (n < 0 || n > (int64_t)UINT32_MAX)")
@@ -376,7 +346,8 @@ local function lay_value(fmt, ix, t, fl, env)
     w("    return 0;")
     if fl.const then
       local val = names.load(fl.prim, fl.endian, "(c->data + c->pos)")
-      local want = cx(fl.const, setmetatable({ value = val, elem_field = fl }, { __index = env }))
+      local const_env = setmetatable({ value = val, elem_field = fl }, { __index = env })
+      local want = fl.float and cexpr.cf(fl.const, const_env) or cexpr.c(fl.const, const_env)
       local text = fl.const.text:gsub("%%", "%%%%"):gsub('"', '\\"')
       if fl.float then
         w(string.format("if ((double)%s != (double)(%s))", val, want))
@@ -414,7 +385,7 @@ local function lay_value(fmt, ix, t, fl, env)
       w(string.format("        if (c->pos + %d > c->end)", wsz))
       w(string.format('            return bf_fail(c, c->pos, "%s", "ends without its terminator (%s)");', name, fl["until"].text:gsub('"', '\\"'):gsub("%%", "%%%%")))
       local e2 = setmetatable({ it = names.load(fl.prim, fl.endian, "(c->data + c->pos)"), elem_field = fl }, { __index = env })
-      w(string.format("        int stop = (int)(%s);", cx(fl["until"], e2)))
+      w(string.format("        int stop = %s;", cexpr.truth(fl["until"], e2)))
       w(string.format("        c->pos += %d;", wsz))
       w("        n++;")
       w("        if (stop)")
@@ -517,7 +488,7 @@ local function lay_value(fmt, ix, t, fl, env)
     if not bounded then
       if fl["until"] then
         local e2 = setmetatable({ it = "cur", elem_field = fl }, { __index = env })
-        w(string.format("        if (%s) {", cx(fl["until"], e2)))
+        w(string.format("        if (%s) {", cexpr.cond(fl["until"], e2)))
         w("            i++;")
         w("            break;")
         w("        }")
@@ -534,7 +505,7 @@ local function lay_value(fmt, ix, t, fl, env)
   if k == "bytes" then
     w("{")
     if fl.count then
-      w(string.format("    int64_t n = %s;", cx(fl.count, env)))
+      w(string.format("    int64_t n = %s;", cexpr.value(fl.count, env)))
       w("    if (c->err->failed)")
       w("        return 0;")
       w("    if (n < 0)")
@@ -587,7 +558,7 @@ local function lay_value(fmt, ix, t, fl, env)
 
   if k == "switch" then
     w("{")
-    w(string.format("    int64_t tag = %s;", cx(fl.switch_on, env)))
+    w(string.format("    int64_t tag = %s;", cexpr.value(fl.switch_on, env)))
     w("    if (c->err->failed)")
     w("        return 0;")
     w(string.format("    v->%s_lim = c->end;", name))
@@ -639,7 +610,7 @@ local function lay_field(fmt, ix, t, fl, env)
   local name = fl.name
   w("/* " .. name .. " */")
   if fl.cond then
-    w(string.format("if (%s) {", cx(fl.cond, env)))
+    w(string.format("if (%s) {", cexpr.cond(fl.cond, env)))
     depth = depth + 1
     w("v->has_" .. name .. " = 1;")
   end
@@ -655,14 +626,14 @@ local function lay_field(fmt, ix, t, fl, env)
   if region then
     w("{")
     depth = depth + 1
-    R.open_region(w, fl, name, function(e) return cx(e, env) end)
+    R.open_region(w, fl, name, function(e) return cexpr.value(e, env) end)
   end
   if not fl.offset then w(string.format("v->%s_at = c->pos;", name)) end
   local pad = fl.padding
   if pad then
     w("{")
     depth = depth + 1
-    R.open_padding(w, fl, function(e) return cx(e, env) end)
+    R.open_padding(w, fl, function(e) return cexpr.value(e, env) end)
   end
   for _, l in ipairs(lay_value(fmt, ix, t, fl, env)) do w(l) end
   if pad then
@@ -685,7 +656,7 @@ end
 local function lay_function(fmt, ix, t)
   local o = {}
   local function w(s) o[#o + 1] = s end
-  local env = { fmt = fmt, ix = ix, self = "v" }
+  local env = view_env(fmt, ix, "v")
   w(lay_sig(fmt, t))
   w("{")
   w("    memset(v, 0, sizeof *v);")
@@ -718,7 +689,7 @@ end
 -- Accessors declared in the header (inline ones defined there), and the .c bodies.
 local function accessors(fmt, ix, t, H, C)
   local V = vt(fmt, t.name)
-  local env = { fmt = fmt, ix = ix, self = "v" }
+  local env = view_env(fmt, ix, "v")
   local function h(s) H[#H + 1] = s end
   local function cc(s) C[#C + 1] = s end
   local pre = vt(fmt, t.name) .. "_"
@@ -759,7 +730,7 @@ local function accessors(fmt, ix, t, H, C)
         if fl.string_table then
           h(string.format("/* The string %s refers to ({NULL, 0} for none). */", name))
           h(string.format("bf_str %s%s_str(const %s *v);", pre, name, V))
-          local tbl = place(fl.string_table, env)
+          local tbl = cexpr.place(fl.string_table, env)
           if tbl.kind ~= "bytes" then unsupported("a string table that is not bytes") end
           cc(string.format("bf_str %s%s_str(const %s *v)", pre, name, V))
           cc("{")
@@ -943,7 +914,7 @@ local function link_function(fmt, ix, t)
   local o = {}
   local function w(s) o[#o + 1] = s end
   local V = vt(fmt, t.name)
-  local env = { fmt = fmt, ix = ix, self = "v" }
+  local env = view_env(fmt, ix, "v")
   w(string.format("int %s_view_link_%s(bf_ctx *c, const %s *v);", fmt.name, t.name, V))
   w(string.format("int %s_view_link_%s(bf_ctx *c, const %s *v)", fmt.name, t.name, V))
   w("{")
@@ -955,7 +926,7 @@ local function link_function(fmt, ix, t)
     end
     local pre = vt(fmt, t.name) .. "_"
     if fl.string_table then
-      local tbl = place(fl.string_table, env)
+      local tbl = cexpr.place(fl.string_table, env)
       w(ind .. "{")
       w(string.format("%s    uint64_t ref = (uint64_t)%s%s(v);", ind, pre, fl.name))
       w(ind .. "    bf_str s;")
@@ -1154,6 +1125,40 @@ local function same_function(fmt, ix, t)
   return table.concat(o, "\n")
 end
 
+-- ---- named values: one function over the view each, for those expressions use ------------
+
+-- Appends the functions to C (a value may use others: the list grows while it is written) and
+-- returns their prototypes.
+local function value_functions(fmt, ix, C)
+  local protos, used, i = {}, ix.view_values, 1
+  while used[i] do
+    local u = used[i]
+    local value
+    for _, v in ipairs(ix.types[u.owner].values) do
+      if v.name == u.name then value = v end
+    end
+    local float = value.expr.vt == "float"
+    local env = view_env(fmt, ix, "v")
+    env.pre, env.counter = {}, { n = 0 }
+    if u.flat then env.self_flat = { kind = "struct", view = "flat", p = "v", type = u.owner } end
+    local body = float and cexpr.cf(value.expr, env) or cexpr.value(value.expr, env)
+    local sig = string.format("static %s %s(bf_ctx *c, const %s *v)", float and "double" or "int64_t",
+      value_fn(fmt, u.owner, u.name, u.flat), u.flat and "uint8_t" or vt(fmt, u.owner))
+    protos[#protos + 1] = sig .. ";"
+    C[#C + 1] = "/* " .. u.owner .. "." .. u.name .. (value.doc and (": " .. names.comment(value.doc)) or "") .. " */"
+    C[#C + 1] = sig
+    C[#C + 1] = "{"
+    C[#C + 1] = "    (void)c;"
+    C[#C + 1] = "    (void)v;"
+    for _, l in ipairs(env.pre) do C[#C + 1] = "    " .. l end
+    C[#C + 1] = "    return " .. body .. ";"
+    C[#C + 1] = "}"
+    C[#C + 1] = ""
+    i = i + 1
+  end
+  return protos
+end
+
 -- ---- the files ---------------------------------------------------------------------------
 
 local function generate(fmt)
@@ -1231,6 +1236,7 @@ local function generate(fmt)
   c("#include \"bf_expr.h\"")
   c()
   for _, t in ipairs(fmt.types) do c(lay_sig(fmt, t) .. ";") end
+  local values_at = #C + 1 -- the named values' prototypes go here, once they are known
   for _, t in ipairs(fmt.types) do
     if t.needs_link then c(string.format("int link_%s(bf_ctx *c, const %s *v);", t.name, vt(fmt, t.name))) end
   end
@@ -1291,6 +1297,8 @@ local function generate(fmt)
     c("}")
     c()
   end
+  local protos = value_functions(fmt, ix, C)
+  for i = #protos, 1, -1 do table.insert(C, values_at, protos[i]) end
   -- lay_T / link_T are external (a type only ever reached in bulk is never called)
   local csrc = table.concat(C, "\n") .. "\n"
   csrc = names.prefix_calls(csrc, "lay_", fmt.name .. "_view_")

@@ -108,8 +108,18 @@ local function text_prec(c)
 end
 
 -- env: fmt, ix (names.index), self (C pointer to the current struct), root (C pointer to
--- the root), it / prev / value (C for the builtins), index, start.
+-- the root), it / prev / value (C for the builtins), index, start; `places` (optional):
+-- how fields, elements and builtins are reached, when they are not members of the reader's
+-- structs (the views' hooks, c_view.lua; the reader's are `reader_places` below).
 local render
+
+-- An expression this kind of code cannot render: the places' `refuse` says why (views then
+-- leave the format out), else it is the template's error.
+local function refuse(env, what)
+  local pl = env.places
+  if pl and pl.refuse then pl.refuse(what) end
+  error(what)
+end
 
 -- What goes before a member name of the structure place `obj`: `s->header.` when the
 -- structure is a member itself, else `p->`.
@@ -127,7 +137,7 @@ local function field_place(prefix, fl_ref)
     return { kind = "array", ptr = base, count = count, field = fl }
   end
   if fl.kind == "struct" then return { kind = "struct", c = "&" .. base, prec = P.unary, lv = base, type = fl.type } end
-  if fl.kind == "switch" then return { kind = "switch", c = base, prec = P.primary, field = fl } end
+  if fl.kind == "switch" then return { kind = "switch", c = base, kind_c = base .. ".kind", prec = P.primary, field = fl } end
   if fl.kind == "bytes" then return { kind = "bytes", c = base, prec = P.primary } end
   if fl.kind == "str" or fl.kind == "cstr" then return { kind = "string", c = base, prec = P.primary } end
   if fl.prim == "f64" then return { kind = "float", c = base, prec = P.primary, ty = "double" } end
@@ -167,16 +177,11 @@ end
 function M.value_fn(fmt, owner, name) return names.ctype(fmt, owner) .. "_v_" .. name end
 function M.memo_fn(fmt, owner, name) return names.ctype(fmt, owner) .. "_m_" .. name end
 
-local function check_scalar(p)
-  if p.kind == "array" or p.kind == "bytes" then
-    error("an array or bytes value cannot be used as a number here")
-  end
-  return p
-end
-
 -- A number: an int piece (any integer type; `want_float` makes it a double).
 local function num(e, env, want_float)
-  local p = check_scalar(render(e, env))
+  local p = render(e, env)
+  -- (a view's structures and switches have no C value of their own)
+  if p.kind == "array" or p.kind == "bytes" or not p.c then refuse(env, "a " .. p.kind .. " used as a number") end
   if want_float then return as_double(p) end
   return p
 end
@@ -218,7 +223,77 @@ local function enum_const_piece(e, env)
   return literal(e.const)
 end
 
+-- The reader's places: members of its structs (and the validators', which use the same).
+local reader_places = {}
+
+function reader_places.field(env, obj, fl)
+  return field_place(obj and member_prefix(obj) or (env.self .. "->"), fl)
+end
+reader_places.value = value_place
+function reader_places.root(env, e) return { kind = "struct", c = env.root, prec = text_prec(env.root), type = e.vtype } end
+function reader_places.named(env, e, obj) return named_place(env, e, obj and obj.c or env.self) end
+
+-- Element `i` (an int piece) of the array place `arr`.
+function reader_places.element(env, arr, i)
+  local fl = arr.field
+  if fl.kind == "struct" then
+    return { kind = "struct", type = fl.type, prec = P.primary,
+      c = string.format("%s_at(c, %s, %s, %s)", names.ctype(env.fmt, fl.type), arr.ptr, arr.count, arg(i)) }
+  end
+  local call = string.format("bf_at_%s(c, %s, %s, %s)", fl.prim, arr.ptr, arr.count, arg(i))
+  if fl.prim == "f32" or fl.prim == "f64" then return { kind = "float", c = call, prec = P.primary, ty = "double" } end
+  return int_piece(call, P.primary, "i64")
+end
+
+-- The selected case `e.name` of the switch place `obj` (a view over zeros when another is).
+function reader_places.case(env, e, obj)
+  local zero = names.ctype(env.fmt, e.name) .. "_zero"
+  local sw = paren(obj, P.primary)
+  return { kind = "struct", type = e.name, prec = P.cond,
+    c = string.format("%s.kind == %s ? %s.%s : &%s", sw, names.kind_const(env.fmt, e.name), sw, e.name, zero) }
+end
+
+-- offset(a): where field `a` starts in the input.
+function reader_places.offset(env, a)
+  local prefix = a.k == "member" and member_prefix(render(a.a, env)) or (env.self .. "->")
+  local fl = a.field
+  if fl.offset and not fl.located then
+    return int_piece(string.format("(int64_t)(%s_offset + %d)", prefix, fl.offset), P.unary, "i64")
+  end
+  return int_piece(string.format("(int64_t)%s%s_at", prefix, fl.name), P.unary, "i64")
+end
+
+-- len(a) of an array or bytes place.
+function reader_places.len(env, a)
+  if a.kind == "array" then
+    if a.field.fixed_count then return literal(a.field.fixed_count) end
+    return int_piece("(int64_t)" .. a.count, P.unary, "i64")
+  end
+  return int_piece("(int64_t)" .. a.c .. ".len", P.unary, "i64")
+end
+
+-- lz4_size(b, n) of a bytes place; `n` is C text of an int64_t.
+function reader_places.lz4_size(env, b, n)
+  return int_piece(string.format("bf_lz4_size(%s.ptr, %s.len, %s)", b.c, b.c, n), P.primary, "i64")
+end
+
+-- A quantifier's element `i` of `arr`: binds elem_env.it and .prev, declaring `it` in `pre`.
+function reader_places.each(env, arr, i, it, elem_env, pre)
+  local fl = arr.field
+  if fl.kind == "struct" then
+    local tc = names.ctype(env.fmt, fl.type)
+    pre[#pre + 1] = string.format("    const %s *%s = &%s[%s];", tc, it, arr.ptr, i)
+    pre[#pre + 1] = string.format("    (void)%s;", it)
+    elem_env.it = it
+    elem_env.prev = string.format("(%s ? &%s[%s - 1] : &%s_zero)", i, arr.ptr, i, tc)
+  else
+    elem_env.it = string.format("%s[%s]", arr.ptr, i)
+    elem_env.prev = string.format("(%s ? %s[%s - 1] : 0)", i, arr.ptr, i)
+  end
+end
+
 local function place(e, env)
+  local pl = env.places or reader_places
   local k = e.k
   if k == "int" then return literal(e.v) end
   if k == "float" then
@@ -227,9 +302,9 @@ local function place(e, env)
   end
   if k == "name" then
     local r = e.ref
-    if r == "field" then return field_place(env.self .. "->", e.field) end
+    if r == "field" then return pl.field(env, nil, e.field) end
     if r == "param" then return int_piece(env.self .. "->_p_" .. e.name, P.primary, "i64") end
-    if r == "root" then return { kind = "struct", c = env.root, prec = text_prec(env.root), type = e.vtype } end
+    if r == "root" then return pl.root(env, e) end
     if r == "index" then
       if env.index then return int_piece(env.index, text_prec(env.index), "i64") end
       return int_piece(env.self .. "->_index", P.primary, "i64")
@@ -242,20 +317,15 @@ local function place(e, env)
     if r == "end" then return int_piece("(int64_t)c->end", P.unary, "i64") end
     if r == "size" then return int_piece("(int64_t)c->size", P.unary, "i64") end
     if r == "revision" then return int_piece("c->revision", P.primary, "i64") end
-    if r == "named" then return named_place(env, e, env.self) end
-    if r == "it" or r == "prev" or r == "value" then return value_place(env, r, e.vt) end
-    error("cannot render name " .. e.name)
+    if r == "named" then return pl.named(env, e, nil) end
+    if r == "it" or r == "prev" or r == "value" then return pl.value(env, r, e.vt) end
+    refuse(env, "the name " .. tostring(e.name))
   end
   if k == "member" then
     if e.ref == "enum_const" then return enum_const_piece(e, env) end
     local obj = place(e.a, env)
-    if e.ref == "case" then
-      local zero = names.ctype(env.fmt, e.name) .. "_zero"
-      local sw = paren(obj, P.primary)
-      return { kind = "struct", type = e.name, prec = P.cond,
-        c = string.format("%s.kind == %s ? %s.%s : &%s", sw, names.kind_const(env.fmt, e.name), sw, e.name, zero) }
-    end
-    if e.ref == "named" then return named_place(env, e, obj.c) end
+    if e.ref == "case" then return pl.case(env, e, obj) end
+    if e.ref == "named" then return pl.named(env, e, obj) end
     if e.ref == "bits" then
       -- computed from the packed value, so that it works on any place (_value, _it, fields)
       local b = e.field.bits[e.name]
@@ -265,26 +335,20 @@ local function place(e, env)
       if b.signed then return int_piece(string.format("bf_sext(%s, %d)", masked, b.width), P.primary, "i64") end
       return int_piece("(int64_t)(" .. masked .. ")", P.unary, "i64")
     end
-    if obj.kind ~= "struct" then error("member access on a non-structure") end
-    return field_place(member_prefix(obj), e.field)
+    if obj.kind ~= "struct" then refuse(env, "member access on a " .. obj.kind) end
+    return pl.field(env, obj, e.field)
   end
   if k == "index" then
     local arr = place(e.a, env)
-    local i = arg(num(e.b, env))
-    local fl = arr.field
-    if fl.kind == "struct" then
-      return { kind = "struct", type = fl.type, prec = P.primary,
-        c = string.format("%s_at(c, %s, %s, %s)", names.ctype(env.fmt, fl.type), arr.ptr, arr.count, i) }
-    end
-    local call = string.format("bf_at_%s(c, %s, %s, %s)", fl.prim, arr.ptr, arr.count, i)
-    if fl.prim == "f32" or fl.prim == "f64" then return { kind = "float", c = call, prec = P.primary, ty = "double" } end
-    return int_piece(call, P.primary, "i64")
+    if arr.kind ~= "array" then refuse(env, "indexing a " .. arr.kind) end
+    return pl.element(env, arr, num(e.b, env))
   end
   if k == "call" then
     if M.quantifiers[e.name] then return M.quantifier(e, env) end
     if e.name == "tag" then
       -- the case value of the switch's active case: its type's kind, or the raw case's number
       local sw = place(e.args[1], env)
+      if sw.kind ~= "switch" then refuse(env, "tag() of a " .. sw.kind) end
       local p = literal(0)
       local cases = sw.field.cases
       for i = #cases, 1, -1 do
@@ -292,21 +356,13 @@ local function place(e, env)
         if not case.default then
           local kind = case.type and names.kind_const(env.fmt, case.type) or raw_case_name(env, sw.field, i)
           local v = literal(case.value)
-          p = int_piece(string.format("%s.kind == %s ? %s : %s", sw.c, kind, paren(v, P.lor), paren(p, P.cond)),
+          p = int_piece(string.format("%s == %s ? %s : %s", sw.kind_c, kind, paren(v, P.lor), paren(p, P.cond)),
             P.cond, common_ty(v, p), v.nn and p.nn)
         end
       end
       return p
     end
-    if e.name == "offset" then
-      local a = e.args[1]
-      local prefix = a.k == "member" and member_prefix(place(a.a, env)) or (env.self .. "->")
-      local fl = a.field
-      if fl.offset and not fl.located then
-        return int_piece(string.format("(int64_t)(%s_offset + %d)", prefix, fl.offset), P.unary, "i64")
-      end
-      return int_piece(string.format("(int64_t)%s%s_at", prefix, fl.name), P.unary, "i64")
-    end
+    if e.name == "offset" then return pl.offset(env, e.args[1]) end
     if e.name == "indexof" then
       local x = num(e.args[1], env)
       local p = literal(-1)
@@ -325,15 +381,12 @@ local function place(e, env)
     end
     if e.name == "lz4_size" then
       local b = place(e.args[1], env)
-      return int_piece(string.format("bf_lz4_size(%s.ptr, %s.len, %s)", b.c, b.c, arg(num(e.args[2], env))), P.primary, "i64")
+      if b.kind ~= "bytes" then refuse(env, "lz4_size() of a " .. b.kind) end
+      return pl.lz4_size(env, b, arg(num(e.args[2], env)))
     end
     if e.name == "len" then
       local a = place(e.args[1], env)
-      if a.kind == "array" then
-        if a.field.fixed_count then return literal(a.field.fixed_count) end
-        return int_piece("(int64_t)" .. a.count, P.unary, "i64")
-      end
-      return int_piece("(int64_t)" .. a.c .. ".len", P.unary, "i64")
+      return pl.len(env, a)
     end
     local fl = e.vt == "float"
     local a, b = num(e.args[1], env, fl), num(e.args[2], env, fl)
@@ -346,6 +399,7 @@ local function place(e, env)
     local fl = e.vt == "float"
     local a = num(e.a, env, fl)
     if e.op == "-" then
+      if a.lit and a.lit ~= math.mininteger then return literal(-a.lit) end
       if fl then return { kind = "float", c = "-" .. paren(a, P.unary), prec = P.unary, ty = "double" } end
       return int_piece("bf_neg(" .. arg(a) .. ")", P.primary, "i64")
     end
@@ -399,7 +453,7 @@ local function place(e, env)
     if float then return { kind = "float", c = c, prec = P.cond, ty = "double" } end
     return int_piece(c, P.cond, common_ty(t, f), t.nn and f.nn)
   end
-  error("unknown expression kind " .. tostring(k))
+  refuse(env, "expression kind " .. tostring(k))
 end
 render = place
 
@@ -447,7 +501,7 @@ local function cache_slot(e, env)
 end
 
 function M.quantifier(e, env)
-  if not env.pre then error(e.name .. "() can only be used in rules") end
+  if not env.pre then refuse(env, e.name .. "() outside rules") end
   -- env.quantified (only where set, not inherited by loop bodies): the same quantifier
   -- twice in one rule, or again in its message, is one loop
   local memo = rawget(env, "quantified")
@@ -481,16 +535,7 @@ function M.quantifier_loop(e, env)
   end
   pre[#pre + 1] = string.format("for (uint32_t %s = 0; %s < (uint32_t)(%s); %s++) {", i, i, arr.count, i)
   local elem_env = setmetatable({ index = "(int64_t)" .. i, elem_field = fl, pre = {} }, { __index = env })
-  if fl.kind == "struct" then
-    local tc = names.ctype(env.fmt, fl.type)
-    pre[#pre + 1] = string.format("    const %s *%s = &%s[%s];", tc, it, arr.ptr, i)
-    pre[#pre + 1] = string.format("    (void)%s;", it)
-    elem_env.it = it
-    elem_env.prev = string.format("(%s ? &%s[%s - 1] : &%s_zero)", i, arr.ptr, i, tc)
-  else
-    elem_env.it = string.format("%s[%s]", arr.ptr, i)
-    elem_env.prev = string.format("(%s ? %s[%s - 1] : 0)", i, arr.ptr, i)
-  end
+  ;(env.places or reader_places).each(env, arr, i, it, elem_env, pre)
   local body = num(e.args[2], elem_env, float)
   for _, l in ipairs(elem_env.pre) do pre[#pre + 1] = "    " .. l end
   if e.name == "count" then
@@ -539,5 +584,18 @@ function M.truth(e, env)
 end
 -- The place (for bytes tables and arrays).
 M.place = place
+
+-- For other places (c_view.lua): pieces and their precedence.
+M.P = P
+M.paren = paren
+M.literal = literal
+M.int_piece = int_piece
+-- A value of a primitive's C type (`c` binds as tightly as a call), as a piece.
+function M.prim_piece(prim, c)
+  if prim == "f64" then return { kind = "float", c = c, prec = P.primary, ty = "double" } end
+  if prim == "f32" then return { kind = "float", c = "(double)" .. c, prec = P.unary, ty = "double" } end
+  return int_piece(c, P.primary, prim_ty[prim] or "any", prim_nn[prim])
+end
+M.text_prec = text_prec
 
 return M

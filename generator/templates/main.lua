@@ -10,6 +10,7 @@ local c_writer = require("c_writer")
 local c_access = require("c_access")
 local json_schema = require("json_schema")
 local c_view = require("c_view")
+local c_wrap = require("c_wrap")
 
 return {
   format = function(fmt)
@@ -30,7 +31,7 @@ return {
       files[fmt.name .. "_view.h"] = view_h
       files[fmt.name .. "_view.c"] = view_c
     end
-    return files
+    return c_wrap.files(files)
   end,
   -- `others`: names of formats generated into the folder earlier; the formats table keeps
   -- them, and the docs index (which needs their schemas) is then left as it is.
@@ -48,6 +49,6 @@ return {
       files["docs/index.md"] = docs_md.index(formats)
       files["docs/index.html"] = docs_html.index(formats)
     end
-    return files
+    return c_wrap.files(files)
   end,
 }

@@ -1,0 +1,543 @@
+-- Keeps generated C within 160 columns: every C file bfgen writes goes through here last.
+--
+-- A longer line is broken between its tokens (never inside a name, number or operator): at
+-- the top-level separators of the outermost bracket that has them, the loosest kind first
+-- (`;` and `,` after, then `=`, `?:`, `||`, `&&` and the other binary operators before).
+-- Continuation lines are aligned after the open bracket, or indented 8 more than the line
+-- when that is too far right. String literals too long for a line become adjacent literals
+-- ("..." "..." is one string to C: the bytes do not change), and long comments go on on the
+-- next lines. Newlines and spaces between tokens are all this adds, so the program is the
+-- same (nothing here uses __LINE__). Preprocessor lines are left alone but for comments.
+local M = {}
+
+local LIMIT = 160
+-- Past this column, a bracket's contents start on a new line instead of after it.
+local ALIGN_MAX = 100
+
+-- ---- tokens ---------------------------------------------------------------------------
+
+local ops3 = { ["<<="] = true, [">>="] = true, ["..."] = true }
+local ops2 = {}
+for _, op in ipairs({ "->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "+=", "-=", "*=", "/=",
+  "%=", "&=", "^=", "|=", "##" }) do ops2[op] = true end
+
+-- The tokens of `line`: { t = kind, s = text }, kinds ws, comment, str, chr, word, op, open,
+-- close. `in_comment`: the line starts inside a /* comment. Returns the tokens and whether
+-- the line ends inside one.
+local function tokens(line, in_comment)
+  local out, i, n = {}, 1, #line
+  local function add(t, s) out[#out + 1] = { t = t, s = s } end
+  if in_comment then
+    local e = line:find("*/", 1, true)
+    if not e then
+      add("comment", line)
+      return out, true
+    end
+    add("comment", line:sub(1, e + 1))
+    i = e + 2
+  end
+  while i <= n do
+    local ch = line:sub(i, i)
+    local two = line:sub(i, i + 1)
+    if ch:match("%s") then
+      local j = line:find("[^%s]", i) or n + 1
+      add("ws", line:sub(i, j - 1))
+      i = j
+    elseif two == "/*" then
+      local e = line:find("*/", i + 2, true)
+      if not e then
+        add("comment", line:sub(i))
+        return out, true
+      end
+      add("comment", line:sub(i, e + 1))
+      i = e + 2
+    elseif two == "//" then
+      add("comment", line:sub(i))
+      i = n + 1
+    elseif ch == '"' or ch == "'" then
+      local j = i + 1
+      while j <= n do
+        local c = line:sub(j, j)
+        if c == "\\" then j = j + 2
+        elseif c == ch then break
+        else j = j + 1 end
+      end
+      add(ch == '"' and "str" or "chr", line:sub(i, j))
+      i = j + 1
+    elseif ch:match("[%w_]") then
+      local j = i
+      if ch:match("%d") then
+        -- a number, with the sign of its exponent (1e-3, 0x1p+4)
+        while j <= n do
+          local c = line:sub(j + 1, j + 1)
+          if c:match("[%w_%.]") then j = j + 1
+          elseif (c == "+" or c == "-") and line:sub(j, j):match("[eEpP]") and not line:sub(i, i + 1):match("0[xX]") then j = j + 1
+          elseif (c == "+" or c == "-") and line:sub(j, j):match("[pP]") then j = j + 1
+          else break end
+        end
+      else
+        j = (line:find("[^%w_]", i) or n + 1) - 1
+      end
+      add("word", line:sub(i, j))
+      i = j + 1
+    elseif ch:match("[%(%[{]") then
+      add("open", ch)
+      i = i + 1
+    elseif ch:match("[%)%]}]") then
+      add("close", ch)
+      i = i + 1
+    else
+      local three = line:sub(i, i + 2)
+      if ops3[three] then add("op", three); i = i + 3
+      elseif ops2[two] then add("op", two); i = i + 2
+      else add("op", ch); i = i + 1 end
+    end
+  end
+  return out, false
+end
+
+-- Tokens into a tree: a group is { t = "group", open, items, close }. Brackets the line does
+-- not close (or closes without opening) stay plain tokens.
+local function tree(toks)
+  local root = { items = {} }
+  local stack = { root }
+  for _, tk in ipairs(toks) do
+    local top = stack[#stack]
+    if tk.t == "open" then
+      local g = { t = "group", open = tk, items = {} }
+      top.items[#top.items + 1] = g
+      stack[#stack + 1] = g
+    elseif tk.t == "close" and #stack > 1 then
+      top.close = tk
+      stack[#stack] = nil
+    else
+      top.items[#top.items + 1] = tk
+    end
+  end
+  -- unclosed groups: their bracket and items go back into the parent, in order
+  while #stack > 1 do
+    local g = table.remove(stack)
+    local parent = stack[#stack].items
+    table.remove(parent)
+    parent[#parent + 1] = g.open
+    for _, it in ipairs(g.items) do parent[#parent + 1] = it end
+  end
+  return root.items
+end
+
+local function text(it)
+  if it.t ~= "group" then return it.s end
+  local parts = { it.open.s }
+  for _, x in ipairs(it.items) do parts[#parts + 1] = text(x) end
+  parts[#parts + 1] = it.close.s
+  return table.concat(parts)
+end
+
+local function width(it)
+  if not it.w then it.w = #text(it) end
+  return it.w
+end
+
+local function seq_text(items, from, to)
+  local parts = {}
+  for k = from or 1, to or #items do parts[#parts + 1] = text(items[k]) end
+  return table.concat(parts)
+end
+
+-- Without the white space at both ends.
+local function trim(items)
+  local a, b = 1, #items
+  while a <= b and items[a].t == "ws" do a = a + 1 end
+  while b >= a and items[b].t == "ws" do b = b - 1 end
+  return table.move(items, a, b, 1, {})
+end
+
+-- ---- where a sequence may break ------------------------------------------------------------
+
+-- Separator classes, loosest first; `after`: the break follows the token, else precedes it.
+local assign = { ["="] = true, ["+="] = true, ["-="] = true, ["*="] = true, ["/="] = true, ["%="] = true,
+  ["&="] = true, ["^="] = true, ["|="] = true, ["<<="] = true, [">>="] = true }
+local classes = {
+  { after = true, match = function(s) return s == ";" end },
+  { after = true, match = function(s) return s == "," end },
+  { after = true, first = true, match = function(s) return assign[s] end },
+  { match = function(s, cond) return cond and (s == "?" or s == ":") end },
+  { match = function(s) return s == "||" end },
+  { match = function(s) return s == "&&" end },
+  { binary = true, match = function(s) return s == "|" end },
+  { binary = true, match = function(s) return s == "^" end },
+  { binary = true, match = function(s) return s == "&" end },
+  { match = function(s) return s == "==" or s == "!=" end },
+  { binary = true, match = function(s) return s == "<" or s == ">" or s == "<=" or s == ">=" end },
+  { match = function(s) return s == "<<" or s == ">>" end },
+  { binary = true, match = function(s) return s == "+" or s == "-" end },
+}
+
+local keywords = { ["return"] = true, ["case"] = true, ["sizeof"] = true, ["else"] = true }
+
+-- Whether the token before position k ends an operand (so that an operator at k is binary).
+local function after_operand(items, k)
+  for j = k - 1, 1, -1 do
+    local it = items[j]
+    if it.t ~= "ws" and it.t ~= "comment" then
+      return (it.t == "word" and not keywords[it.s]) or it.t == "group" or it.t == "str" or it.t == "chr" or it.t == "close"
+    end
+  end
+  return false
+end
+
+-- The top-level separators of `items` of the loosest class present: their positions and
+-- whether the break comes after them. nil when there are none.
+local function separators(items)
+  local cond = false
+  for _, it in ipairs(items) do
+    if it.t == "op" and it.s == "?" then cond = true end
+  end
+  for _, cl in ipairs(classes) do
+    local at = {}
+    for k, it in ipairs(items) do
+      if it.t == "op" and cl.match(it.s, cond) and k > 1 and (not cl.binary or after_operand(items, k)) then
+        at[#at + 1] = k
+      end
+    end
+    -- a break after the last token, or before the first, gains nothing
+    if cl.after and at[#at] == #items then at[#at] = nil end
+    if #at > 0 then
+      if cl.first then return { at[1] }, cl.after end -- one assignment: break after the first
+      return at, cl.after == true
+    end
+  end
+  return nil
+end
+
+-- ---- laying out -----------------------------------------------------------------------------
+
+local Layout = {}
+Layout.__index = Layout
+
+local function new_layout()
+  return setmetatable({ lines = {}, cur = "" }, Layout)
+end
+
+function Layout:col() return #self.cur end
+function Layout:emit(s) self.cur = self.cur .. s end
+function Layout:newline(col)
+  self.lines[#self.lines + 1] = (self.cur:gsub("%s+$", ""))
+  self.cur = string.rep(" ", col)
+end
+
+-- Splits a string literal into adjacent ones that fit, breaking after a space where it can.
+function Layout:string(s, cont, reserve)
+  local units = {}
+  local body = s:sub(2, -2)
+  local i = 1
+  while i <= #body do
+    local j = i
+    if body:sub(i, i) == "\\" then
+      local nx = body:sub(i + 1, i + 1)
+      if nx == "x" then j = (body:find("[^%x]", i + 2) or #body + 1) - 1
+      elseif nx:match("[0-7]") then j = i + #body:match("^[0-7]+", i + 1):sub(1, 3)
+      else j = i + 1 end
+    else
+      -- a UTF-8 sequence stays whole
+      while body:sub(j + 1, j + 1):match("[\128-\191]") do j = j + 1 end
+    end
+    units[#units + 1] = body:sub(i, j)
+    i = j + 1
+  end
+  local k = 1
+  while k <= #units do
+    local room = LIMIT - self:col() - 2
+    local rest = 0
+    for m = k, #units do rest = rest + #units[m] end
+    if rest + reserve <= room then
+      self:emit('"' .. table.concat(units, "", k) .. '"')
+      return
+    end
+    -- as many units as fit (one left for the next line), ending after the last \n or else
+    -- the last space in the second half when there is one
+    local take, used, space, nl = k - 1, 0, nil, nil
+    while take < #units - 1 and used + #units[take + 1] <= room do
+      take = take + 1
+      used = used + #units[take]
+      if used > room / 2 then
+        if units[take] == " " then space = take elseif units[take] == "\\n" then nl = take end
+      end
+    end
+    space = nl or space
+    if take < k then
+      if self:col() > cont then self:newline(cont) else take = k end
+    end
+    if take >= k then
+      if space and take < #units then take = space end
+      self:emit('"' .. table.concat(units, "", k, take) .. '"')
+      k = take + 1
+      if k <= #units then self:newline(cont) end
+    end
+  end
+end
+
+-- Breaks a /* */ (or //) comment at its spaces; its lines go on under its text.
+function Layout:comment(s, reserve)
+  local col = self:col()
+  local line_comment = s:sub(1, 2) == "//"
+  local words = {}
+  for w in s:gmatch("%S+") do words[#words + 1] = w end
+  local cont = line_comment and col or col + 3
+  local first = true
+  for k, w in ipairs(words) do
+    local r = k == #words and reserve or 0
+    if first then
+      self:emit(w)
+      first = false
+    elseif self:col() + 1 + #w + r <= LIMIT or self:col() <= cont + 3 then
+      self:emit(" " .. w)
+    else
+      self:newline(cont)
+      self:emit((line_comment and "// " or "") .. w)
+    end
+  end
+end
+
+-- Whether a bracket's contents have anywhere to break (a cast like (int64_t) has not).
+local function breakable(items)
+  for _, it in ipairs(items) do
+    if it.t == "group" or it.t == "str" or it.t == "comment" or (it.t == "op" and it.s ~= "->" and it.s ~= ".") then return true end
+  end
+  return false
+end
+
+-- The tokens of `items` with their bracket depth (a bracket has its outside's).
+local function flatten(items, out, depth)
+  for _, it in ipairs(items) do
+    if it.t == "group" then
+      out[#out + 1] = { tk = it.open, depth = depth }
+      flatten(it.items, out, depth + 1)
+      out[#out + 1] = { tk = it.close, depth = depth }
+    else
+      out[#out + 1] = { tk = it, depth = depth }
+    end
+  end
+  return out
+end
+
+-- A line may end this much short of the limit to break at a shallower place.
+local SLACK = 40
+
+-- Fills lines with `items`, breaking after a comma or before && || ? : at any depth, on
+-- each line at the shallowest such place in its last SLACK columns: for calls nested in
+-- calls, which aligned would run off to the right.
+function Layout:fill(items, cont, reserve)
+  local toks = flatten(items, {}, 0)
+  local ternary = false
+  for _, x in ipairs(toks) do
+    if x.tk.t == "op" and x.tk.s == "?" then ternary = true end
+  end
+  -- brk[k]: a line may end after token k
+  local brk = {}
+  for k, x in ipairs(toks) do
+    local tk = x.tk
+    if tk.t == "op" and (tk.s == "," or tk.s == ";") then brk[k] = x.depth end
+    if tk.t == "op" and (tk.s == "&&" or tk.s == "||" or (ternary and (tk.s == "?" or tk.s == ":"))) then
+      local j = k - 1
+      while j > 0 and toks[j].tk.t == "ws" do j = j - 1 end
+      if j > 0 then brk[j] = x.depth end
+    end
+  end
+  local pos, n = 1, #toks
+  while pos <= n do
+    while pos <= n and toks[pos].tk.t == "ws" and self.cur:match("^%s*$") do pos = pos + 1 end
+    -- the best place to end this line: the shallowest in its last SLACK columns, the farthest
+    local col, best, best_depth, rest_fits = self:col(), nil, math.huge, false
+    for k = pos, n do
+      col = col + #toks[k].tk.s
+      if k == n then
+        rest_fits = col + reserve <= LIMIT
+        break
+      end
+      if col > LIMIT then break end
+      local d = brk[k]
+      if d then
+        local weight = col >= LIMIT - SLACK and d or d + 1000
+        if weight <= best_depth then best, best_depth = k, weight end
+      end
+    end
+    if rest_fits then
+      for k = pos, n do self:emit(toks[k].tk.s) end
+      return
+    end
+    local last = best
+    if not last then
+      -- nothing fits: up to the next break, its strings and comments split
+      last = n
+      for k = pos, n - 1 do
+        if brk[k] then last = k; break end
+      end
+      for k = pos, last do
+        local tk = toks[k].tk
+        local after = 0
+        for m = k + 1, last do after = after + #toks[m].tk.s end
+        if last == n then after = after + reserve end
+        if tk.t == "str" and self:col() + #tk.s + after > LIMIT then
+          self:string(tk.s, cont, after)
+        elseif tk.t == "comment" and self:col() + #tk.s + after > LIMIT then
+          self:comment(tk.s, after)
+        else
+          self:emit(tk.s)
+        end
+      end
+    else
+      for k = pos, last do self:emit(toks[k].tk.s) end
+    end
+    pos = last + 1
+    if pos <= n then self:newline(cont) end
+  end
+end
+
+-- Lays `items` out from the current column; continuation lines start at `cont`, and
+-- `reserve` columns must stay free after the last item (what follows it on the line).
+function Layout:seq(items, cont, reserve)
+  items = trim(items)
+  if #items == 0 then return end
+  local total = 0
+  for _, it in ipairs(items) do total = total + width(it) end
+  if self:col() + total + reserve <= LIMIT then
+    self:emit(seq_text(items))
+    return
+  end
+  local at, after = separators(items)
+  if at then
+    -- segments between the separators: each on the line if it fits, else on a new one,
+    -- when every one fits on a line of its own; else the whole is filled (nested calls)
+    local segs, from = {}, 1
+    for _, k in ipairs(at) do
+      local to = after and k or k - 1
+      segs[#segs + 1] = { from, to }
+      from = to + 1
+    end
+    segs[#segs + 1] = { from, #items }
+    for n, sg in ipairs(segs) do
+      local seg = trim(table.move(items, sg[1], sg[2], 1, {}))
+      local w = 0
+      for _, it in ipairs(seg) do w = w + width(it) end
+      segs[n] = { items = seg, w = w, r = n == #segs and reserve or 0 }
+    end
+    if #segs == 2 and after and assign[items[at[1]].s] then
+      -- `x = value`: the value on this line, or on the next, or broken itself
+      self:emit(seq_text(segs[1].items))
+      local v = segs[2]
+      if self:col() + 1 + v.w + v.r > LIMIT and cont + v.w + v.r <= LIMIT then
+        self:newline(cont)
+      else
+        self:emit(" ")
+      end
+      return self:seq(v.items, cont, v.r)
+    end
+    for n, sg in ipairs(segs) do
+      if cont + sg.w + sg.r > LIMIT and (n > 1 or self:col() + sg.w + sg.r > LIMIT) then
+        return self:fill(items, cont > ALIGN_MAX and self.base + 8 or cont, reserve)
+      end
+    end
+    for n, sg in ipairs(segs) do
+      if n > 1 then
+        if self:col() + 1 + sg.w + sg.r <= LIMIT then self:emit(" ") else self:newline(cont) end
+      end
+      self:emit(seq_text(sg.items))
+    end
+    return
+  end
+  -- no separator: tokens as they are, brackets opened where they do not fit
+  for k, it in ipairs(items) do
+    -- what must follow on this line: up to the next bracket that could open
+    local r = 0
+    local m = k + 1
+    while m <= #items and items[m].t ~= "group" do
+      r = r + width(items[m])
+      m = m + 1
+    end
+    if m > #items then r = r + reserve else r = r + 1 end
+    if it.t == "group" and self:col() + width(it) + r > LIMIT and breakable(it.items) then
+      self:emit(it.open.s)
+      local inner = self:col()
+      if inner > ALIGN_MAX then
+        inner = self.base + 8
+        self:newline(inner)
+      end
+      self:seq(it.items, inner, r + #it.close.s)
+      self:emit(it.close.s)
+    elseif it.t == "str" and self:col() + width(it) + r > LIMIT then
+      self:string(it.s, self:col() > ALIGN_MAX and self.base + 8 or self:col(), r)
+    elseif it.t == "comment" and self:col() + width(it) + r > LIMIT then
+      self:comment(it.s, r)
+    elseif it.t == "ws" and self.cur:match("^%s*$") then
+      -- no white space at the start of a continuation line
+    else
+      self:emit(text(it))
+    end
+  end
+end
+
+-- ---- lines and files ------------------------------------------------------------------------
+
+-- The lines a long line becomes (`in_comment`: it starts inside a comment).
+local function wrap_line(line, in_comment)
+  local toks, still = tokens(line, in_comment)
+  if #line <= LIMIT then return { line }, still end
+  local lead = line:match("^%s*")
+  local out = new_layout()
+  out.cur = lead
+  out.base = #lead
+  if in_comment or line:match("^%s*#") then
+    -- comments only: a preprocessor line's code would need backslashes
+    for _, tk in ipairs(toks) do
+      if tk.t == "comment" and out:col() + #tk.s > LIMIT then
+        if in_comment and tk == toks[1] then
+          local star = tk.s:match("^%s*%*%s") or lead
+          out.cur = ""
+          out:emit(star)
+          local body = tk.s:sub(#star + 1)
+          local cont = #star
+          for w in body:gmatch("%S+") do
+            if out:col() > cont and out:col() + 1 + #w > LIMIT then
+              out:newline(0)
+              out:emit(star)
+              out:emit(w)
+            else
+              out:emit((out:col() > cont and " " or "") .. w)
+            end
+          end
+        else
+          out:comment(tk.s, 0)
+        end
+      elseif not (tk.t == "ws" and out.cur:match("^%s*$")) then
+        out:emit(tk.s)
+      end
+    end
+  else
+    out:seq(tree(toks), #lead + 8, 0)
+  end
+  out.lines[#out.lines + 1] = (out.cur:gsub("%s+$", ""))
+  return out.lines, still
+end
+
+-- The C text `src` with no line over LIMIT columns (where the rules above can break it).
+function M.c(src)
+  local out, in_comment = {}, false
+  local ends_nl = src:sub(-1) == "\n"
+  for line in (ends_nl and src or src .. "\n"):gmatch("(.-)\n") do
+    local lines
+    lines, in_comment = wrap_line(line, in_comment)
+    for _, l in ipairs(lines) do out[#out + 1] = l end
+  end
+  return table.concat(out, "\n") .. (ends_nl and "\n" or "")
+end
+
+-- Every .c and .h file of a template's `files` table, wrapped.
+function M.files(files)
+  for name, src in pairs(files) do
+    if name:match("%.[ch]$") then files[name] = M.c(src) end
+  end
+  return files
+end
+
+return M
