@@ -57,7 +57,7 @@ static int place_Chunk_body(bf_wctx *w, void *owner)
     int64_t ix1 = s->_index;
     if (!bf_windex(w, ix1, RW->chunks_count, "chunks"))
         return 0;
-    bf_fit_u32(w, &RW->chunks[ix1].offset, (int64_t)s->body_at, 24, (uint64_t)RW->chunks[ix1]._offset + 1, 1, "chunks[%lld].offset", (long long)ix1);
+    bf_fitf_u32(w, &RW->chunks[ix1].offset, (int64_t)s->body_at, 24, (uint64_t)RW->chunks[ix1]._offset + 1, 1, "chunks[%lld].offset", (long long)ix1);
     s->body_tail.len = 0;
     if (s->body.kind == T3DM_KIND_OBJECT) {
         if (!write_Object(w, s->body.Object, "body", -1))
@@ -435,22 +435,22 @@ static int write_Part(bf_wctx *w, t3dm_Part *s, const char *name, int64_t index)
         int64_t ix1 = INT64_C(0);
         if (!bf_windex(w, ix1, 4, "strip_index_counts"))
             return 0;
-        bf_fit_u8(w, &s->strip_index_counts[ix1], (int64_t)s->index_data.strip_a_count, 8,
+        bf_fitf_u8(w, &s->strip_index_counts[ix1], (int64_t)s->index_data.strip_a_count, 8,
                 (uint64_t)s->_offset + 16 + (uint64_t)ix1 * 1, 0, "strip_index_counts[%lld]", (long long)ix1);
         int64_t ix2 = INT64_C(1);
         if (!bf_windex(w, ix2, 4, "strip_index_counts"))
             return 0;
-        bf_fit_u8(w, &s->strip_index_counts[ix2], (int64_t)s->index_data.strip_b_count, 8,
+        bf_fitf_u8(w, &s->strip_index_counts[ix2], (int64_t)s->index_data.strip_b_count, 8,
                 (uint64_t)s->_offset + 16 + (uint64_t)ix2 * 1, 0, "strip_index_counts[%lld]", (long long)ix2);
         int64_t ix3 = INT64_C(2);
         if (!bf_windex(w, ix3, 4, "strip_index_counts"))
             return 0;
-        bf_fit_u8(w, &s->strip_index_counts[ix3], (int64_t)s->index_data.strip_c_count, 8,
+        bf_fitf_u8(w, &s->strip_index_counts[ix3], (int64_t)s->index_data.strip_c_count, 8,
                 (uint64_t)s->_offset + 16 + (uint64_t)ix3 * 1, 0, "strip_index_counts[%lld]", (long long)ix3);
         int64_t ix4 = INT64_C(3);
         if (!bf_windex(w, ix4, 4, "strip_index_counts"))
             return 0;
-        bf_fit_u8(w, &s->strip_index_counts[ix4], (int64_t)s->index_data.strip_d_count, 8,
+        bf_fitf_u8(w, &s->strip_index_counts[ix4], (int64_t)s->index_data.strip_d_count, 8,
                 (uint64_t)s->_offset + 16 + (uint64_t)ix4 * 1, 0, "strip_index_counts[%lld]", (long long)ix4);
     }
     if (!bf_put_u32be(w, s->vertex_offset, "vertex_offset") ||

@@ -534,30 +534,40 @@ void bf_overflow(bf_wctx *w, const void *field, int64_t v, unsigned bits, int is
     va_end(ap);
 }
 
-#define BF_FIT_DEFINE(name, type, is_signed)                                                                   \
-    void name(bf_wctx *w, type *field, int64_t v, unsigned bits, uint64_t at, int rooted, const char *path, ...) \
-    {                                                                                                          \
-        type old = *field;                                                                                     \
-        *field = (type)v;                                                                                      \
-        if (*field != old)                                                                                     \
-            w->changes++;                                                                                      \
-        if (!bf_fits(v, bits, is_signed)) {                                                                    \
-            va_list ap;                                                                                        \
-            va_start(ap, path);                                                                                \
-            note_overflow(w, field, v, bits, is_signed, at, rooted, path, ap);                                 \
-            va_end(ap);                                                                                        \
-        } else if (w->overflow_count) {                                                                        \
-            bf_overflow_clear(w, field);                                                                       \
-        }                                                                                                      \
+void bf_fit_note(bf_wctx *w, const void *field, int64_t v, unsigned bits, int is_signed, uint64_t at, int rooted,
+                 const char *path)
+{
+    if (!bf_fits(v, bits, is_signed))
+        bf_overflow(w, field, v, bits, is_signed, at, rooted, "%s", path);
+    else
+        bf_overflow_clear(w, field);
+}
+
+#define BF_FIT_DEFINE(kind, type, is_signed)                                                                     \
+    void bf_fitf_##kind(bf_wctx *w, type *field, int64_t v, unsigned bits, uint64_t at, int rooted,              \
+                        const char *path, ...)                                                                   \
+    {                                                                                                            \
+        type old = *field;                                                                                       \
+        *field = (type)v;                                                                                        \
+        if (*field != old)                                                                                       \
+            w->changes++;                                                                                        \
+        if (!bf_fits(v, bits, is_signed)) {                                                                      \
+            va_list ap;                                                                                          \
+            va_start(ap, path);                                                                                  \
+            note_overflow(w, field, v, bits, is_signed, at, rooted, path, ap);                                   \
+            va_end(ap);                                                                                          \
+        } else if (w->overflow_count) {                                                                          \
+            bf_overflow_clear(w, field);                                                                         \
+        }                                                                                                        \
     }
-BF_FIT_DEFINE(bf_fit_u8, uint8_t, 0)
-BF_FIT_DEFINE(bf_fit_u16, uint16_t, 0)
-BF_FIT_DEFINE(bf_fit_u32, uint32_t, 0)
-BF_FIT_DEFINE(bf_fit_u64, uint64_t, 0)
-BF_FIT_DEFINE(bf_fit_s8, int8_t, 1)
-BF_FIT_DEFINE(bf_fit_s16, int16_t, 1)
-BF_FIT_DEFINE(bf_fit_s32, int32_t, 1)
-BF_FIT_DEFINE(bf_fit_s64, int64_t, 1)
+BF_FIT_DEFINE(u8, uint8_t, 0)
+BF_FIT_DEFINE(u16, uint16_t, 0)
+BF_FIT_DEFINE(u32, uint32_t, 0)
+BF_FIT_DEFINE(u64, uint64_t, 0)
+BF_FIT_DEFINE(s8, int8_t, 1)
+BF_FIT_DEFINE(s16, int16_t, 1)
+BF_FIT_DEFINE(s32, int32_t, 1)
+BF_FIT_DEFINE(s64, int64_t, 1)
 #undef BF_FIT_DEFINE
 
 void bf_fit_f32(bf_wctx *w, float *field, double v)
@@ -627,17 +637,26 @@ static void swap_images(bf_buffer *a, bf_buffer *b)
 int bf_build(void *doc, int64_t revision, bf_arena *arena, bf_buffer *out, bf_error *err,
              int (*pass)(bf_wctx *w, void *doc))
 {
-    /* positions feed offsets written before them: lay out until the image stops changing.
-     * The context, the image and the previous pass's image keep their memory from pass to
-     * pass. */
-    enum { MAX_PASSES = 6 };
+    /* positions feed offsets written before them: lay out until a pass changes nothing in
+     * the document (the next pass would give the same image), or, for a document whose
+     * values go back and forth within a pass, until two passes give the same image. Only
+     * those need the previous image: the first passes reuse one image, zeroed. */
+    enum { MAX_PASSES = 6, FIRST_COMPARED = 3 };
     bf_buffer previous = {0};
     bf_wctx w;
     memset(&w, 0, sizeof w);
     int ok = 0;
-    bf_buffer_free(out);
+    size_t last_size = 0;
+    if (out->data) /* the caller's image is the first pass's: its memory, all of it zero */
+        memset(out->data, 0, out->cap);
+    out->size = 0;
     for (int n = 0; n < MAX_PASSES; n++) {
-        swap_images(out, &previous);
+        if (n >= FIRST_COMPARED)
+            swap_images(out, &previous);
+        if (!out->data && previous.cap) { /* as large as the last image at once, not by doubling */
+            out->data = calloc(previous.cap, 1);
+            out->cap = out->data ? previous.cap : 0;
+        }
         if (out->data)
             memset(out->data, 0, out->size); /* bytes never written are zero */
         out->size = 0;
@@ -645,15 +664,15 @@ int bf_build(void *doc, int64_t revision, bf_arena *arena, bf_buffer *out, bf_er
         w.c.revision = revision;
         /* `_size` in a value: the file's size, which is the last pass's (it settles with the
          * layout, so a header that counts the bytes after it comes out right) */
-        w.c.size = previous.size;
+        w.c.size = last_size;
         w.layout = 1;
         w.root = doc;
         w.arena = arena;
         ok = pass(&w, doc) && bf_place_queued(&w);
-        /* settled: the pass changed nothing the next one would start from (its image would be
-         * this one), or gave the previous pass's image again */
-        int settled = ok && n > 0 && previous.size == out->size &&
-                      (w.changes == 0 || memcmp(previous.data, out->data, out->size) == 0);
+        int settled = ok && n > 0 && last_size == out->size &&
+                      (w.changes == 0 ||
+                       (n >= FIRST_COMPARED && memcmp(previous.data, out->data, out->size) == 0));
+        last_size = out->size;
         /* a pass that failed says why; a value that did not fit is reported once the layout
          * has settled (a note of an early pass may be gone in the next one) */
         const bf_error *overflow = first_overflow(&w);

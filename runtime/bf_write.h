@@ -280,25 +280,39 @@ void bf_overflow(bf_wctx *w, const void *field, int64_t v, unsigned bits, int is
     ;
 /* Layout mode: stores the computed `v` in an integer field of `bits` bits (24-bit fields
  * are held in 32), counting a change when the field's value changes. A value that does not
- * fit is noted as bf_overflow does (at `at`, named by `path`), one that fits clears the
- * field's note. */
+ * fit is noted as bf_overflow does (at `at`, named by `path`, from the root when `rooted`),
+ * one that fits clears the field's note. bf_fit_<type>: a path without arguments, inline;
+ * bf_fitf_<type>: a printf format of a path with indices. */
+void bf_fit_note(bf_wctx *w, const void *field, int64_t v, unsigned bits, int is_signed, uint64_t at, int rooted,
+                 const char *path);
 #if defined(__GNUC__)
 #define BF_FIT_FORMAT __attribute__((format(printf, 7, 8)))
 #else
 #define BF_FIT_FORMAT
 #endif
-#define BF_FIT_DECLARE(name, type)                                                                              \
-    void name(bf_wctx *w, type *field, int64_t v, unsigned bits, uint64_t at, int rooted, const char *path, ...) \
-        BF_FIT_FORMAT;
-BF_FIT_DECLARE(bf_fit_u8, uint8_t)
-BF_FIT_DECLARE(bf_fit_u16, uint16_t)
-BF_FIT_DECLARE(bf_fit_u32, uint32_t)
-BF_FIT_DECLARE(bf_fit_u64, uint64_t)
-BF_FIT_DECLARE(bf_fit_s8, int8_t)
-BF_FIT_DECLARE(bf_fit_s16, int16_t)
-BF_FIT_DECLARE(bf_fit_s32, int32_t)
-BF_FIT_DECLARE(bf_fit_s64, int64_t)
+#define BF_FIT_DECLARE(kind, type, is_signed)                                                                        \
+    static inline void bf_fit_##kind(bf_wctx *w, type *field, int64_t v, unsigned bits, uint64_t at, int rooted,    \
+                                     const char *path)                                                             \
+    {                                                                                                              \
+        type old = *field;                                                                                         \
+        *field = (type)v;                                                                                          \
+        if (*field != old)                                                                                         \
+            w->changes++;                                                                                          \
+        if (!bf_fits(v, bits, is_signed) || w->overflow_count)                                                    \
+            bf_fit_note(w, field, v, bits, is_signed, at, rooted, path);                                           \
+    }                                                                                                              \
+    void bf_fitf_##kind(bf_wctx *w, type *field, int64_t v, unsigned bits, uint64_t at, int rooted, const char *path, \
+                        ...) BF_FIT_FORMAT;
+BF_FIT_DECLARE(u8, uint8_t, 0)
+BF_FIT_DECLARE(u16, uint16_t, 0)
+BF_FIT_DECLARE(u32, uint32_t, 0)
+BF_FIT_DECLARE(u64, uint64_t, 0)
+BF_FIT_DECLARE(s8, int8_t, 1)
+BF_FIT_DECLARE(s16, int16_t, 1)
+BF_FIT_DECLARE(s32, int32_t, 1)
+BF_FIT_DECLARE(s64, int64_t, 1)
 #undef BF_FIT_DECLARE
+#undef BF_FIT_FORMAT
 /* The same for computed floats (no range to check). */
 void bf_fit_f32(bf_wctx *w, float *field, double v);
 void bf_fit_f64(bf_wctx *w, double *field, double v);

@@ -143,8 +143,9 @@ function L.fit_call(ctype, lv, value_c, bits, at, path)
   for _, a in ipairs(path.args) do args = args .. ", " .. a end
   local kind = ctype:match("^u?int(%d+)_t$")
   kind = (ctype:sub(1, 1) == "u" and "u" or "s") .. kind
-  return string.format('bf_fit_%s(w, &%s, %s, %d, %s, %d, "%s"%s);', kind, lv, value_c, bits, at, path.rooted and 1 or 0,
-    path.fmt, args)
+  -- a path with indices is a printf format (bf_fitf_*)
+  return string.format('bf_fit%s_%s(w, &%s, %s, %d, %s, %d, "%s"%s);', args ~= "" and "f" or "", kind, lv, value_c, bits, at,
+    path.rooted and 1 or 0, path.fmt, args)
 end
 
 -- Lines that make `e` equal to `value_c`, or nil when it cannot be solved. Parameters are

@@ -286,10 +286,10 @@ local function derive_lines(fmt, ix, t, env)
       if not solved then return end
       -- a count two arrays give: the last one stored wins, the store before it would only
       -- make every pass change the field twice
-      local target = #solved == 1 and not fl.cond and solved[1]:match("^bf_fit_%w+%(w, ([^,]+),")
+      local target = #solved == 1 and not fl.cond and solved[1]:match("^bf_fitf?_%w+%(w, ([^,]+),")
       if target then
         for j = #L, 1, -1 do
-          if L[j]:match("^bf_fit_%w+%(w, ([^,]+),") == target then table.remove(L, j) end
+          if L[j]:match("^bf_fitf?_%w+%(w, ([^,]+),") == target then table.remove(L, j) end
         end
       end
       if fl.cond then
