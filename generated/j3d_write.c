@@ -1682,12 +1682,9 @@ static int write_File(bf_wctx *w, j3d_File *s, const char *name, int64_t index)
 {
     if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (w->layout)
-        bf_fit_u32(w, &s->section_count, (int64_t)s->sections_count, 32, (uint64_t)s->_offset + 12, 0, "section_count");
     if (w->layout) {
-        s->magic.ptr = "J3D2";
-        s->magic.len = 4;
-        s->magic.size = 0;
+        bf_fit_u32(w, &s->section_count, (int64_t)s->sections_count, 32, (uint64_t)s->_offset + 12, 0, "section_count");
+        s->magic = (bf_str){"J3D2", 4, 0};
     }
     if (!bf_put_fixed_str(w, &s->magic, 4, "magic") || !bf_put_u32be(w, s->kind, "kind") ||
         !bf_put_u32be(w, s->file_size, "file_size") || !bf_put_u32be(w, s->section_count, "section_count") ||

@@ -46,11 +46,8 @@ static int write_Header(bf_wctx *w, p3m_Header *s, const char *name, int64_t ind
 {
     if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (w->layout) {
-        s->magic.ptr = "P3M";
-        s->magic.len = 3;
-        s->magic.size = 0;
-    }
+    if (w->layout)
+        s->magic = (bf_str){"P3M", 3, 0};
     if (!bf_put_fixed_str(w, &s->magic, 3, "magic") || !bf_put_u8(w, s->version, "version") ||
         !bf_put_u8(w, s->flags, "flags"))
         return 0;
@@ -318,11 +315,8 @@ static int write_Ptf(bf_wctx *w, p3m_Ptf *s, const char *name, int64_t index)
 {
     if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (w->layout) {
-        s->magic.ptr = "PTF";
-        s->magic.len = 3;
-        s->magic.size = 0;
-    }
+    if (w->layout)
+        s->magic = (bf_str){"PTF", 3, 0};
     if (!bf_put_fixed_str(w, &s->magic, 3, "magic") || !bf_put_u8(w, s->version, "version"))
         return 0;
     if (w->layout) {
@@ -482,9 +476,8 @@ static int write_Animation(bf_wctx *w, p3m_Animation *s, const char *name, int64
     p3m_File *RW = w->root;
     if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (w->layout)
-        bf_fit_u8(w, &s->action_count, (int64_t)s->actions_count, 8, (uint64_t)s->_offset + 2, 0, "action_count");
     if (w->layout) {
+        bf_fit_u8(w, &s->action_count, (int64_t)s->actions_count, 8, (uint64_t)s->_offset + 2, 0, "action_count");
         {
             int64_t off = bf_intern(w, &RW->data.strings, (const uint8_t *)"", 0, &s->name_str, "name");
             if (w->err.failed)
@@ -565,8 +558,6 @@ static int write_ActionData(bf_wctx *w, p3m_ActionData *s, const char *name, int
         bf_fit_u8(w, &s->translation_count, (int64_t)s->translations_count, 8, (uint64_t)s->_offset + 2, 0, "translation_count");
         bf_fit_u8(w, &s->rotation_count, (int64_t)s->rotations_count, 8, (uint64_t)s->_offset + 3, 0, "rotation_count");
         bf_fit_u8(w, &s->scale_count, (int64_t)s->scales_count, 8, (uint64_t)s->_offset + 4, 0, "scale_count");
-    }
-    if (w->layout) {
         {
             int64_t off = bf_intern(w, &RW->data.strings, (const uint8_t *)"", 0, &s->bone_str, "bone");
             if (w->err.failed)

@@ -172,11 +172,8 @@ static int write_Header(bf_wctx *w, t3dm_Header *s, const char *name, int64_t in
     const t3dm_File *R = c->root;
     if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (w->layout) {
-        s->magic.ptr = "T3M";
-        s->magic.len = 3;
-        s->magic.size = 0;
-    }
+    if (w->layout)
+        s->magic = (bf_str){"T3M", 3, 0};
     if (!bf_put_fixed_str(w, &s->magic, 3, "magic"))
         return 0;
     if (w->layout)
@@ -400,9 +397,8 @@ static int write_Object(bf_wctx *w, t3dm_Object *s, const char *name, int64_t in
     t3dm_File *RW = w->root;
     if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (w->layout)
-        bf_fit_u16(w, &s->part_count, (int64_t)s->parts_count, 16, (uint64_t)s->_offset + 4, 0, "part_count");
     if (w->layout) {
+        bf_fit_u16(w, &s->part_count, (int64_t)s->parts_count, 16, (uint64_t)s->_offset + 4, 0, "part_count");
         {
             int64_t off = bf_intern(w, &RW->strings, (const uint8_t *)"S", 1, &s->name_str, "name");
             if (w->err.failed)
@@ -569,10 +565,9 @@ static int write_Animation(bf_wctx *w, t3dm_Animation *s, const char *name, int6
     t3dm_File *RW = w->root;
     if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (w->layout)
+    if (w->layout) {
         bf_fit_u16(w, &s->quat_channel_count, bf_sub((int64_t)s->channels_count, (int64_t)s->scalar_channel_count), 16,
                 (uint64_t)s->_offset + 12, 0, "quat_channel_count");
-    if (w->layout) {
         {
             int64_t off = bf_intern(w, &RW->strings, (const uint8_t *)"S", 1, &s->name_str, "name");
             if (w->err.failed)

@@ -21,11 +21,7 @@ static int write_File(bf_wctx *w, tkl_File *s, const char *name, int64_t index)
     if (w->layout) {
         bf_fit_u32(w, &s->position_count, (int64_t)s->positions_count, 32, (uint64_t)s->_offset + 28, 0, "position_count");
         bf_fit_u32(w, &s->rotation_count, (int64_t)s->rotations_count, 32, (uint64_t)s->_offset + 32, 0, "rotation_count");
-    }
-    if (w->layout) {
-        s->magic.ptr = "TPKL";
-        s->magic.len = 4;
-        s->magic.size = 0;
+        s->magic = (bf_str){"TPKL", 4, 0};
     }
     if (!bf_put_fixed_str(w, &s->magic, 4, "magic") || !bf_put_array(w, s->empty, 4, 1, 0, 0, "empty") ||
         !bf_put_u32le(w, s->remaining, "remaining") || !bf_put_fixed_str(w, &s->name, 6, "name") ||

@@ -99,11 +99,7 @@ static int write_File(bf_wctx *w, tmd_File *s, const char *name, int64_t index)
             bf_fit_u16(w, &s->scene.node_count, (int64_t)s->aux_data_count, 16, (uint64_t)s->scene._offset, 0, "scene.node_count");
         bf_fit_u16(w, &s->scene.node_count, (int64_t)s->nodes_count, 16, (uint64_t)s->scene._offset, 0, "scene.node_count");
         bf_fit_u16(w, &s->scene.animation_count, (int64_t)s->animation_pointers_count, 16, (uint64_t)s->scene._offset + 4, 0, "scene.animation_count");
-    }
-    if (w->layout) {
-        s->magic.ptr = "TMDL";
-        s->magic.len = 4;
-        s->magic.size = 0;
+        s->magic = (bf_str){"TMDL", 4, 0};
     }
     if (!bf_put_fixed_str(w, &s->magic, 4, "magic") ||
         !bf_put_array(w, s->magic_padding, 4, 1, 0, 0, "magic_padding") ||

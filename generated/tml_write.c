@@ -22,11 +22,7 @@ static int write_File(bf_wctx *w, tml_File *s, const char *name, int64_t index)
     if (w->layout) {
         bf_fit_u32(w, &s->texture_count, (int64_t)s->textures_count, 32, (uint64_t)s->_offset + 8, 0, "texture_count");
         bf_fit_u32(w, &s->material_count, (int64_t)s->materials_count, 32, (uint64_t)s->material_count_at, 0, "material_count");
-    }
-    if (w->layout) {
-        s->magic.ptr = "TML1";
-        s->magic.len = 4;
-        s->magic.size = 0;
+        s->magic = (bf_str){"TML1", 4, 0};
     }
     if (!bf_put_fixed_str(w, &s->magic, 4, "magic") || !bf_put_u32le(w, s->unknown, "unknown") ||
         !bf_put_u32le(w, s->texture_count, "texture_count"))

@@ -242,9 +242,7 @@ local function compute_lines(fmt, ix, t, fl, env, tables)
     end
   end
   if (fl.kind == "str") and fl.const_str then
-    w(string.format("s->%s.ptr = %s;", name, names.cstring(fl.const_str)))
-    w(string.format("s->%s.len = %d;", name, #fl.const_str))
-    w(string.format("s->%s.size = 0;", name))
+    w(string.format("s->%s = (bf_str){%s, %d, 0};", name, names.cstring(fl.const_str), #fl.const_str))
   end
   if fl.kind == "bytes" and tables[t.name .. "." .. name] then
     -- set again before it is read: not a change the next pass starts from
@@ -425,14 +423,26 @@ local function body_writer()
   -- statements run in layout mode only
   function B.layout(lines)
     if #lines == 0 then return end
+    B.flush()
+    local prev = B.last_layout
+    if prev and prev.last == #B.lines and prev.depth == depth then
+      -- right after another layout block: one block
+      for j = #B.lines, prev.first, -1 do B.lines[j] = nil end
+      local all = {}
+      for _, l in ipairs(prev.body) do all[#all + 1] = l end
+      for _, l in ipairs(lines) do all[#all + 1] = l end
+      lines = all
+    end
+    local first = #B.lines + 1
     if #lines == 1 then
       B.line("if (w->layout)")
       B.line("    " .. lines[1])
-      return
+    else
+      B.line("if (w->layout) {")
+      for _, l in ipairs(lines) do B.line("    " .. l) end
+      B.line("}")
     end
-    B.line("if (w->layout) {")
-    for _, l in ipairs(lines) do B.line("    " .. l) end
-    B.line("}")
+    B.last_layout = { first = first, last = #B.lines, depth = depth, body = lines }
   end
   function B.open(s) B.line(s); depth = depth + 1 end
   function B.indent(d) B.flush(); depth = depth + d end
