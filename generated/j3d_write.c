@@ -8,156 +8,113 @@
 #include "bf_expr.h"
 #include "bf_write.h"
 
-static int write_File(bf_wctx *w, j3d_File *s);
-static int write_SubversionHeader(bf_wctx *w, j3d_SubversionHeader *s);
-static int write_Section(bf_wctx *w, j3d_Section *s);
-static int write_Inf1(bf_wctx *w, j3d_Inf1 *s);
-static int write_SceneNode(bf_wctx *w, j3d_SceneNode *s);
-static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s);
-static int write_VertexFormat(bf_wctx *w, j3d_VertexFormat *s);
-static int write_VertexBuffer(bf_wctx *w, j3d_VertexBuffer *s);
-static int write_Evp1(bf_wctx *w, j3d_Evp1 *s);
-static int write_EnvelopeJoints(bf_wctx *w, j3d_EnvelopeJoints *s);
-static int write_EnvelopeWeights(bf_wctx *w, j3d_EnvelopeWeights *s);
-static int write_Mtx34(bf_wctx *w, j3d_Mtx34 *s);
-static int write_Drw1(bf_wctx *w, j3d_Drw1 *s);
-static int write_Jnt1(bf_wctx *w, j3d_Jnt1 *s);
-static int write_Joint(bf_wctx *w, j3d_Joint *s);
-static int write_NameTable(bf_wctx *w, j3d_NameTable *s);
-static int write_NameEntry(bf_wctx *w, j3d_NameEntry *s);
-static int write_Shp1(bf_wctx *w, j3d_Shp1 *s);
-static int write_Shape(bf_wctx *w, j3d_Shape *s);
-static int write_IndexAttribute(bf_wctx *w, j3d_IndexAttribute *s);
-static int write_MatrixGroup(bf_wctx *w, j3d_MatrixGroup *s);
-static int write_Primitive(bf_wctx *w, j3d_Primitive *s);
-static int write_Vertex(bf_wctx *w, j3d_Vertex *s);
-static int write_VertexIndex(bf_wctx *w, j3d_VertexIndex *s);
-static int write_MatrixGroupData(bf_wctx *w, j3d_MatrixGroupData *s);
-static int write_MaterialList(bf_wctx *w, j3d_MaterialList *s);
-static int write_Mat3(bf_wctx *w, j3d_Mat3 *s);
-static int write_Material(bf_wctx *w, j3d_Material *s);
-static int write_Indirect(bf_wctx *w, j3d_Indirect *s);
-static int write_IndirectOrder(bf_wctx *w, j3d_IndirectOrder *s);
-static int write_IndirectMatrix(bf_wctx *w, j3d_IndirectMatrix *s);
-static int write_IndirectScale(bf_wctx *w, j3d_IndirectScale *s);
-static int write_IndirectStage(bf_wctx *w, j3d_IndirectStage *s);
-static int write_Rgba8(bf_wctx *w, j3d_Rgba8 *s);
-static int write_ColorChannel(bf_wctx *w, j3d_ColorChannel *s);
-static int write_TexGen(bf_wctx *w, j3d_TexGen *s);
-static int write_TexMatrix(bf_wctx *w, j3d_TexMatrix *s);
-static int write_TevOrder(bf_wctx *w, j3d_TevOrder *s);
-static int write_TevColor(bf_wctx *w, j3d_TevColor *s);
-static int write_TevStage(bf_wctx *w, j3d_TevStage *s);
-static int write_SwapMode(bf_wctx *w, j3d_SwapMode *s);
-static int write_SwapTable(bf_wctx *w, j3d_SwapTable *s);
-static int write_Fog(bf_wctx *w, j3d_Fog *s);
-static int write_AlphaCompare(bf_wctx *w, j3d_AlphaCompare *s);
-static int write_BlendMode(bf_wctx *w, j3d_BlendMode *s);
-static int write_ZMode(bf_wctx *w, j3d_ZMode *s);
-static int write_NbtScale(bf_wctx *w, j3d_NbtScale *s);
-static int write_Mdl3(bf_wctx *w, j3d_Mdl3 *s);
-static int write_Mdl3Packet(bf_wctx *w, j3d_Mdl3Packet *s);
-static int write_Mdl3Subpackets(bf_wctx *w, j3d_Mdl3Subpackets *s);
-static int write_GxCommand(bf_wctx *w, j3d_GxCommand *s);
-static int write_BpCommand(bf_wctx *w, j3d_BpCommand *s);
-static int write_XfCommand(bf_wctx *w, j3d_XfCommand *s);
-static int write_CpCommand(bf_wctx *w, j3d_CpCommand *s);
-static int write_XfIndexedCommand(bf_wctx *w, j3d_XfIndexedCommand *s);
-static int write_Tex1(bf_wctx *w, j3d_Tex1 *s);
-static int write_BtiHeader(bf_wctx *w, j3d_BtiHeader *s);
-static int write_TextureImage(bf_wctx *w, j3d_TextureImage *s);
+static int write_File(bf_wctx *w, j3d_File *s, const char *name, int64_t index);
+static int write_SubversionHeader(bf_wctx *w, j3d_SubversionHeader *s, const char *name, int64_t index);
+static int write_Section(bf_wctx *w, j3d_Section *s, const char *name, int64_t index);
+static int write_Inf1(bf_wctx *w, j3d_Inf1 *s, const char *name, int64_t index);
+static int write_SceneNode(bf_wctx *w, j3d_SceneNode *s, const char *name, int64_t index);
+static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s, const char *name, int64_t index);
+static int write_VertexFormat(bf_wctx *w, j3d_VertexFormat *s, const char *name, int64_t index);
+static int write_VertexBuffer(bf_wctx *w, j3d_VertexBuffer *s, const char *name, int64_t index);
+static int write_Evp1(bf_wctx *w, j3d_Evp1 *s, const char *name, int64_t index);
+static int write_EnvelopeJoints(bf_wctx *w, j3d_EnvelopeJoints *s, const char *name, int64_t index);
+static int write_EnvelopeWeights(bf_wctx *w, j3d_EnvelopeWeights *s, const char *name, int64_t index);
+static int write_Mtx34(bf_wctx *w, j3d_Mtx34 *s, const char *name, int64_t index);
+static int write_Drw1(bf_wctx *w, j3d_Drw1 *s, const char *name, int64_t index);
+static int write_Jnt1(bf_wctx *w, j3d_Jnt1 *s, const char *name, int64_t index);
+static int write_Joint(bf_wctx *w, j3d_Joint *s, const char *name, int64_t index);
+static int write_NameTable(bf_wctx *w, j3d_NameTable *s, const char *name, int64_t index);
+static int write_NameEntry(bf_wctx *w, j3d_NameEntry *s, const char *name, int64_t index);
+static int write_Shp1(bf_wctx *w, j3d_Shp1 *s, const char *name, int64_t index);
+static int write_Shape(bf_wctx *w, j3d_Shape *s, const char *name, int64_t index);
+static int write_IndexAttribute(bf_wctx *w, j3d_IndexAttribute *s, const char *name, int64_t index);
+static int write_MatrixGroup(bf_wctx *w, j3d_MatrixGroup *s, const char *name, int64_t index);
+static int write_Primitive(bf_wctx *w, j3d_Primitive *s, const char *name, int64_t index);
+static int write_Vertex(bf_wctx *w, j3d_Vertex *s, const char *name, int64_t index);
+static int write_VertexIndex(bf_wctx *w, j3d_VertexIndex *s, const char *name, int64_t index);
+static int write_MatrixGroupData(bf_wctx *w, j3d_MatrixGroupData *s, const char *name, int64_t index);
+static int write_MaterialList(bf_wctx *w, j3d_MaterialList *s, const char *name, int64_t index);
+static int write_Mat3(bf_wctx *w, j3d_Mat3 *s, const char *name, int64_t index);
+static int write_Material(bf_wctx *w, j3d_Material *s, const char *name, int64_t index);
+static int write_Indirect(bf_wctx *w, j3d_Indirect *s, const char *name, int64_t index);
+static int write_IndirectOrder(bf_wctx *w, j3d_IndirectOrder *s, const char *name, int64_t index);
+static int write_IndirectMatrix(bf_wctx *w, j3d_IndirectMatrix *s, const char *name, int64_t index);
+static int write_IndirectScale(bf_wctx *w, j3d_IndirectScale *s, const char *name, int64_t index);
+static int write_IndirectStage(bf_wctx *w, j3d_IndirectStage *s, const char *name, int64_t index);
+static int write_Rgba8(bf_wctx *w, j3d_Rgba8 *s, const char *name, int64_t index);
+static int write_ColorChannel(bf_wctx *w, j3d_ColorChannel *s, const char *name, int64_t index);
+static int write_TexGen(bf_wctx *w, j3d_TexGen *s, const char *name, int64_t index);
+static int write_TexMatrix(bf_wctx *w, j3d_TexMatrix *s, const char *name, int64_t index);
+static int write_TevOrder(bf_wctx *w, j3d_TevOrder *s, const char *name, int64_t index);
+static int write_TevColor(bf_wctx *w, j3d_TevColor *s, const char *name, int64_t index);
+static int write_TevStage(bf_wctx *w, j3d_TevStage *s, const char *name, int64_t index);
+static int write_SwapMode(bf_wctx *w, j3d_SwapMode *s, const char *name, int64_t index);
+static int write_SwapTable(bf_wctx *w, j3d_SwapTable *s, const char *name, int64_t index);
+static int write_Fog(bf_wctx *w, j3d_Fog *s, const char *name, int64_t index);
+static int write_AlphaCompare(bf_wctx *w, j3d_AlphaCompare *s, const char *name, int64_t index);
+static int write_BlendMode(bf_wctx *w, j3d_BlendMode *s, const char *name, int64_t index);
+static int write_ZMode(bf_wctx *w, j3d_ZMode *s, const char *name, int64_t index);
+static int write_NbtScale(bf_wctx *w, j3d_NbtScale *s, const char *name, int64_t index);
+static int write_Mdl3(bf_wctx *w, j3d_Mdl3 *s, const char *name, int64_t index);
+static int write_Mdl3Packet(bf_wctx *w, j3d_Mdl3Packet *s, const char *name, int64_t index);
+static int write_Mdl3Subpackets(bf_wctx *w, j3d_Mdl3Subpackets *s, const char *name, int64_t index);
+static int write_GxCommand(bf_wctx *w, j3d_GxCommand *s, const char *name, int64_t index);
+static int write_BpCommand(bf_wctx *w, j3d_BpCommand *s, const char *name, int64_t index);
+static int write_XfCommand(bf_wctx *w, j3d_XfCommand *s, const char *name, int64_t index);
+static int write_CpCommand(bf_wctx *w, j3d_CpCommand *s, const char *name, int64_t index);
+static int write_XfIndexedCommand(bf_wctx *w, j3d_XfIndexedCommand *s, const char *name, int64_t index);
+static int write_Tex1(bf_wctx *w, j3d_Tex1 *s, const char *name, int64_t index);
+static int write_BtiHeader(bf_wctx *w, j3d_BtiHeader *s, const char *name, int64_t index);
+static int write_TextureImage(bf_wctx *w, j3d_TextureImage *s, const char *name, int64_t index);
 
 #include "j3d_access.h"
 
 static int64_t base_Inf1_nodes(bf_wctx *w, void *owner)
 {
     j3d_Inf1 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Inf1_nodes(bf_wctx *w, void *owner)
 {
     j3d_Inf1 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "nodes"))
         return 0;
-    s->nodes_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->nodes_at, bf_sub((int64_t)s->_offset, 8));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->hierarchy_offset, v_, 32, 0, (uint64_t)s->_offset + 12, 0, "hierarchy_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->hierarchy_offset);
-        s->hierarchy_offset = v_;
-    }
+    bf_set_u64(w, &s->nodes_at, w->pos);
+    bf_fit_u32(w, &s->hierarchy_offset, bf_sub((int64_t)s->nodes_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 12, 0, "hierarchy_offset");
     s->nodes_tail.len = 0;
-    for (uint32_t i = 0; i < (uint32_t)s->nodes_count; i++) {
-        if (w->layout) {
-            s->nodes[i]._index = (int64_t)i;
-        }
-        if (!bf_push(&w->c, "nodes", i) || !write_SceneNode(w, &s->nodes[i]))
+    for (uint32_t i = 0; i < s->nodes_count; i++)
+        if (!write_SceneNode(w, &s->nodes[i], "nodes", i))
             return 0;
-        bf_pop(&w->c);
-    }
     return bf_place_pooled(w, (int64_t)s->nodes_at);
 }
 
 static int64_t base_Vtx1_formats(bf_wctx *w, void *owner)
 {
     j3d_Vtx1 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Vtx1_formats(bf_wctx *w, void *owner)
 {
     j3d_Vtx1 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "formats"))
         return 0;
-    s->formats_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->formats_at, bf_sub((int64_t)s->_offset, 8));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->format_list_offset, v_, 32, 0, (uint64_t)s->_offset + 0, 0, "format_list_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->format_list_offset);
-        s->format_list_offset = v_;
-    }
+    bf_set_u64(w, &s->formats_at, w->pos);
+    bf_fit_u32(w, &s->format_list_offset, bf_sub((int64_t)s->formats_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset, 0, "format_list_offset");
     s->formats_tail.len = 0;
-    for (uint32_t i = 0; i < (uint32_t)s->formats_count; i++) {
-        if (w->layout) {
-            s->formats[i]._index = (int64_t)i;
-        }
-        if (!bf_push(&w->c, "formats", i) || !write_VertexFormat(w, &s->formats[i]))
+    for (uint32_t i = 0; i < s->formats_count; i++)
+        if (!write_VertexFormat(w, &s->formats[i], "formats", i))
             return 0;
-        bf_pop(&w->c);
-    }
     return bf_place_pooled(w, (int64_t)s->formats_at);
 }
 
 static int64_t base_Vtx1_position(bf_wctx *w, void *owner)
 {
     j3d_Vtx1 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return bf_sub((int64_t)s->_offset, 8);
 }
 
@@ -165,43 +122,25 @@ static int place_Vtx1_position(bf_wctx *w, void *owner)
 {
     j3d_Vtx1 *s = owner;
     bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "position"))
         return 0;
-    s->position_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->position_at, bf_sub((int64_t)s->_offset, 8));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->position_offset, v_, 32, 0, (uint64_t)s->_offset + 4, 0, "position_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->position_offset);
-        s->position_offset = v_;
-    }
+    bf_set_u64(w, &s->position_at, w->pos);
+    bf_fit_u32(w, &s->position_offset, bf_sub((int64_t)s->position_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 4, 0, "position_offset");
     s->position_tail.len = 0;
-    {
-        if (w->layout) {
-            s->position._index = 0;
-            s->position._p_attr = INT64_C(9);
-            s->position._p_format = j3d_Vtx1_v_position_at(c, s) < 0 ? -1
-                    : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_position_at(c, s)));
-        }
-        if (!bf_push(&w->c, "position", -1) || !write_VertexBuffer(w, &s->position))
-            return 0;
-        bf_pop(&w->c);
+    if (w->layout) {
+        bf_set_i64(w, &s->position._p_attr, INT64_C(9));
+        bf_set_i64(w, &s->position._p_format, j3d_Vtx1_v_position_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c,
+                j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_position_at(c, s))));
     }
+    if (!write_VertexBuffer(w, &s->position, "position", -1))
+        return 0;
     return bf_place_pooled(w, (int64_t)s->position_at);
 }
 
 static int64_t base_Vtx1_normal(bf_wctx *w, void *owner)
 {
     j3d_Vtx1 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return bf_sub((int64_t)s->_offset, 8);
 }
 
@@ -209,43 +148,25 @@ static int place_Vtx1_normal(bf_wctx *w, void *owner)
 {
     j3d_Vtx1 *s = owner;
     bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "normal"))
         return 0;
-    s->normal_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->normal_at, bf_sub((int64_t)s->_offset, 8));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->normal_offset, v_, 32, 0, (uint64_t)s->_offset + 8, 0, "normal_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->normal_offset);
-        s->normal_offset = v_;
-    }
+    bf_set_u64(w, &s->normal_at, w->pos);
+    bf_fit_u32(w, &s->normal_offset, bf_sub((int64_t)s->normal_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 8, 0, "normal_offset");
     s->normal_tail.len = 0;
-    {
-        if (w->layout) {
-            s->normal._index = 0;
-            s->normal._p_attr = INT64_C(10);
-            s->normal._p_format = j3d_Vtx1_v_normal_at(c, s) < 0 ? -1
-                    : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_normal_at(c, s)));
-        }
-        if (!bf_push(&w->c, "normal", -1) || !write_VertexBuffer(w, &s->normal))
-            return 0;
-        bf_pop(&w->c);
+    if (w->layout) {
+        bf_set_i64(w, &s->normal._p_attr, INT64_C(10));
+        bf_set_i64(w, &s->normal._p_format, j3d_Vtx1_v_normal_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c,
+                j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_normal_at(c, s))));
     }
+    if (!write_VertexBuffer(w, &s->normal, "normal", -1))
+        return 0;
     return bf_place_pooled(w, (int64_t)s->normal_at);
 }
 
 static int64_t base_Vtx1_tangent(bf_wctx *w, void *owner)
 {
     j3d_Vtx1 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return bf_sub((int64_t)s->_offset, 8);
 }
 
@@ -253,43 +174,25 @@ static int place_Vtx1_tangent(bf_wctx *w, void *owner)
 {
     j3d_Vtx1 *s = owner;
     bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "tangent"))
         return 0;
-    s->tangent_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->tangent_at, bf_sub((int64_t)s->_offset, 8));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->tangent_offset, v_, 32, 0, (uint64_t)s->_offset + 12, 0, "tangent_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->tangent_offset);
-        s->tangent_offset = v_;
-    }
+    bf_set_u64(w, &s->tangent_at, w->pos);
+    bf_fit_u32(w, &s->tangent_offset, bf_sub((int64_t)s->tangent_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 12, 0, "tangent_offset");
     s->tangent_tail.len = 0;
-    {
-        if (w->layout) {
-            s->tangent._index = 0;
-            s->tangent._p_attr = INT64_C(25);
-            s->tangent._p_format = j3d_Vtx1_v_tangent_at(c, s) < 0 ? -1
-                    : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_tangent_at(c, s)));
-        }
-        if (!bf_push(&w->c, "tangent", -1) || !write_VertexBuffer(w, &s->tangent))
-            return 0;
-        bf_pop(&w->c);
+    if (w->layout) {
+        bf_set_i64(w, &s->tangent._p_attr, INT64_C(25));
+        bf_set_i64(w, &s->tangent._p_format, j3d_Vtx1_v_tangent_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c,
+                j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_tangent_at(c, s))));
     }
+    if (!write_VertexBuffer(w, &s->tangent, "tangent", -1))
+        return 0;
     return bf_place_pooled(w, (int64_t)s->tangent_at);
 }
 
 static int64_t base_Vtx1_color0(bf_wctx *w, void *owner)
 {
     j3d_Vtx1 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return bf_sub((int64_t)s->_offset, 8);
 }
 
@@ -297,43 +200,25 @@ static int place_Vtx1_color0(bf_wctx *w, void *owner)
 {
     j3d_Vtx1 *s = owner;
     bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "color0"))
         return 0;
-    s->color0_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->color0_at, bf_sub((int64_t)s->_offset, 8));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->color0_offset, v_, 32, 0, (uint64_t)s->_offset + 16, 0, "color0_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->color0_offset);
-        s->color0_offset = v_;
-    }
+    bf_set_u64(w, &s->color0_at, w->pos);
+    bf_fit_u32(w, &s->color0_offset, bf_sub((int64_t)s->color0_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 16, 0, "color0_offset");
     s->color0_tail.len = 0;
-    {
-        if (w->layout) {
-            s->color0._index = 0;
-            s->color0._p_attr = INT64_C(11);
-            s->color0._p_format = j3d_Vtx1_v_color0_at(c, s) < 0 ? -1
-                    : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_color0_at(c, s)));
-        }
-        if (!bf_push(&w->c, "color0", -1) || !write_VertexBuffer(w, &s->color0))
-            return 0;
-        bf_pop(&w->c);
+    if (w->layout) {
+        bf_set_i64(w, &s->color0._p_attr, INT64_C(11));
+        bf_set_i64(w, &s->color0._p_format, j3d_Vtx1_v_color0_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c,
+                j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_color0_at(c, s))));
     }
+    if (!write_VertexBuffer(w, &s->color0, "color0", -1))
+        return 0;
     return bf_place_pooled(w, (int64_t)s->color0_at);
 }
 
 static int64_t base_Vtx1_color1(bf_wctx *w, void *owner)
 {
     j3d_Vtx1 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return bf_sub((int64_t)s->_offset, 8);
 }
 
@@ -341,43 +226,25 @@ static int place_Vtx1_color1(bf_wctx *w, void *owner)
 {
     j3d_Vtx1 *s = owner;
     bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "color1"))
         return 0;
-    s->color1_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->color1_at, bf_sub((int64_t)s->_offset, 8));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->color1_offset, v_, 32, 0, (uint64_t)s->_offset + 20, 0, "color1_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->color1_offset);
-        s->color1_offset = v_;
-    }
+    bf_set_u64(w, &s->color1_at, w->pos);
+    bf_fit_u32(w, &s->color1_offset, bf_sub((int64_t)s->color1_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 20, 0, "color1_offset");
     s->color1_tail.len = 0;
-    {
-        if (w->layout) {
-            s->color1._index = 0;
-            s->color1._p_attr = INT64_C(12);
-            s->color1._p_format = j3d_Vtx1_v_color1_at(c, s) < 0 ? -1
-                    : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_color1_at(c, s)));
-        }
-        if (!bf_push(&w->c, "color1", -1) || !write_VertexBuffer(w, &s->color1))
-            return 0;
-        bf_pop(&w->c);
+    if (w->layout) {
+        bf_set_i64(w, &s->color1._p_attr, INT64_C(12));
+        bf_set_i64(w, &s->color1._p_format, j3d_Vtx1_v_color1_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c,
+                j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_color1_at(c, s))));
     }
+    if (!write_VertexBuffer(w, &s->color1, "color1", -1))
+        return 0;
     return bf_place_pooled(w, (int64_t)s->color1_at);
 }
 
 static int64_t base_Vtx1_texcoord0(bf_wctx *w, void *owner)
 {
     j3d_Vtx1 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return bf_sub((int64_t)s->_offset, 8);
 }
 
@@ -385,43 +252,25 @@ static int place_Vtx1_texcoord0(bf_wctx *w, void *owner)
 {
     j3d_Vtx1 *s = owner;
     bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "texcoord0"))
         return 0;
-    s->texcoord0_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->texcoord0_at, bf_sub((int64_t)s->_offset, 8));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->texcoord0_offset, v_, 32, 0, (uint64_t)s->_offset + 24, 0, "texcoord0_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->texcoord0_offset);
-        s->texcoord0_offset = v_;
-    }
+    bf_set_u64(w, &s->texcoord0_at, w->pos);
+    bf_fit_u32(w, &s->texcoord0_offset, bf_sub((int64_t)s->texcoord0_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 24, 0, "texcoord0_offset");
     s->texcoord0_tail.len = 0;
-    {
-        if (w->layout) {
-            s->texcoord0._index = 0;
-            s->texcoord0._p_attr = INT64_C(13);
-            s->texcoord0._p_format = j3d_Vtx1_v_texcoord0_at(c, s) < 0 ? -1
-                    : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord0_at(c, s)));
-        }
-        if (!bf_push(&w->c, "texcoord0", -1) || !write_VertexBuffer(w, &s->texcoord0))
-            return 0;
-        bf_pop(&w->c);
+    if (w->layout) {
+        bf_set_i64(w, &s->texcoord0._p_attr, INT64_C(13));
+        bf_set_i64(w, &s->texcoord0._p_format, j3d_Vtx1_v_texcoord0_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c,
+                j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord0_at(c, s))));
     }
+    if (!write_VertexBuffer(w, &s->texcoord0, "texcoord0", -1))
+        return 0;
     return bf_place_pooled(w, (int64_t)s->texcoord0_at);
 }
 
 static int64_t base_Vtx1_texcoord1(bf_wctx *w, void *owner)
 {
     j3d_Vtx1 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return bf_sub((int64_t)s->_offset, 8);
 }
 
@@ -429,43 +278,25 @@ static int place_Vtx1_texcoord1(bf_wctx *w, void *owner)
 {
     j3d_Vtx1 *s = owner;
     bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "texcoord1"))
         return 0;
-    s->texcoord1_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->texcoord1_at, bf_sub((int64_t)s->_offset, 8));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->texcoord1_offset, v_, 32, 0, (uint64_t)s->_offset + 28, 0, "texcoord1_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->texcoord1_offset);
-        s->texcoord1_offset = v_;
-    }
+    bf_set_u64(w, &s->texcoord1_at, w->pos);
+    bf_fit_u32(w, &s->texcoord1_offset, bf_sub((int64_t)s->texcoord1_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 28, 0, "texcoord1_offset");
     s->texcoord1_tail.len = 0;
-    {
-        if (w->layout) {
-            s->texcoord1._index = 0;
-            s->texcoord1._p_attr = INT64_C(14);
-            s->texcoord1._p_format = j3d_Vtx1_v_texcoord1_at(c, s) < 0 ? -1
-                    : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord1_at(c, s)));
-        }
-        if (!bf_push(&w->c, "texcoord1", -1) || !write_VertexBuffer(w, &s->texcoord1))
-            return 0;
-        bf_pop(&w->c);
+    if (w->layout) {
+        bf_set_i64(w, &s->texcoord1._p_attr, INT64_C(14));
+        bf_set_i64(w, &s->texcoord1._p_format, j3d_Vtx1_v_texcoord1_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c,
+                j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord1_at(c, s))));
     }
+    if (!write_VertexBuffer(w, &s->texcoord1, "texcoord1", -1))
+        return 0;
     return bf_place_pooled(w, (int64_t)s->texcoord1_at);
 }
 
 static int64_t base_Vtx1_texcoord2(bf_wctx *w, void *owner)
 {
     j3d_Vtx1 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return bf_sub((int64_t)s->_offset, 8);
 }
 
@@ -473,43 +304,25 @@ static int place_Vtx1_texcoord2(bf_wctx *w, void *owner)
 {
     j3d_Vtx1 *s = owner;
     bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "texcoord2"))
         return 0;
-    s->texcoord2_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->texcoord2_at, bf_sub((int64_t)s->_offset, 8));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->texcoord2_offset, v_, 32, 0, (uint64_t)s->_offset + 32, 0, "texcoord2_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->texcoord2_offset);
-        s->texcoord2_offset = v_;
-    }
+    bf_set_u64(w, &s->texcoord2_at, w->pos);
+    bf_fit_u32(w, &s->texcoord2_offset, bf_sub((int64_t)s->texcoord2_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 32, 0, "texcoord2_offset");
     s->texcoord2_tail.len = 0;
-    {
-        if (w->layout) {
-            s->texcoord2._index = 0;
-            s->texcoord2._p_attr = INT64_C(15);
-            s->texcoord2._p_format = j3d_Vtx1_v_texcoord2_at(c, s) < 0 ? -1
-                    : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord2_at(c, s)));
-        }
-        if (!bf_push(&w->c, "texcoord2", -1) || !write_VertexBuffer(w, &s->texcoord2))
-            return 0;
-        bf_pop(&w->c);
+    if (w->layout) {
+        bf_set_i64(w, &s->texcoord2._p_attr, INT64_C(15));
+        bf_set_i64(w, &s->texcoord2._p_format, j3d_Vtx1_v_texcoord2_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c,
+                j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord2_at(c, s))));
     }
+    if (!write_VertexBuffer(w, &s->texcoord2, "texcoord2", -1))
+        return 0;
     return bf_place_pooled(w, (int64_t)s->texcoord2_at);
 }
 
 static int64_t base_Vtx1_texcoord3(bf_wctx *w, void *owner)
 {
     j3d_Vtx1 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return bf_sub((int64_t)s->_offset, 8);
 }
 
@@ -517,43 +330,25 @@ static int place_Vtx1_texcoord3(bf_wctx *w, void *owner)
 {
     j3d_Vtx1 *s = owner;
     bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "texcoord3"))
         return 0;
-    s->texcoord3_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->texcoord3_at, bf_sub((int64_t)s->_offset, 8));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->texcoord3_offset, v_, 32, 0, (uint64_t)s->_offset + 36, 0, "texcoord3_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->texcoord3_offset);
-        s->texcoord3_offset = v_;
-    }
+    bf_set_u64(w, &s->texcoord3_at, w->pos);
+    bf_fit_u32(w, &s->texcoord3_offset, bf_sub((int64_t)s->texcoord3_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 36, 0, "texcoord3_offset");
     s->texcoord3_tail.len = 0;
-    {
-        if (w->layout) {
-            s->texcoord3._index = 0;
-            s->texcoord3._p_attr = INT64_C(16);
-            s->texcoord3._p_format = j3d_Vtx1_v_texcoord3_at(c, s) < 0 ? -1
-                    : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord3_at(c, s)));
-        }
-        if (!bf_push(&w->c, "texcoord3", -1) || !write_VertexBuffer(w, &s->texcoord3))
-            return 0;
-        bf_pop(&w->c);
+    if (w->layout) {
+        bf_set_i64(w, &s->texcoord3._p_attr, INT64_C(16));
+        bf_set_i64(w, &s->texcoord3._p_format, j3d_Vtx1_v_texcoord3_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c,
+                j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord3_at(c, s))));
     }
+    if (!write_VertexBuffer(w, &s->texcoord3, "texcoord3", -1))
+        return 0;
     return bf_place_pooled(w, (int64_t)s->texcoord3_at);
 }
 
 static int64_t base_Vtx1_texcoord4(bf_wctx *w, void *owner)
 {
     j3d_Vtx1 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return bf_sub((int64_t)s->_offset, 8);
 }
 
@@ -561,43 +356,25 @@ static int place_Vtx1_texcoord4(bf_wctx *w, void *owner)
 {
     j3d_Vtx1 *s = owner;
     bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "texcoord4"))
         return 0;
-    s->texcoord4_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->texcoord4_at, bf_sub((int64_t)s->_offset, 8));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->texcoord4_offset, v_, 32, 0, (uint64_t)s->_offset + 40, 0, "texcoord4_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->texcoord4_offset);
-        s->texcoord4_offset = v_;
-    }
+    bf_set_u64(w, &s->texcoord4_at, w->pos);
+    bf_fit_u32(w, &s->texcoord4_offset, bf_sub((int64_t)s->texcoord4_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 40, 0, "texcoord4_offset");
     s->texcoord4_tail.len = 0;
-    {
-        if (w->layout) {
-            s->texcoord4._index = 0;
-            s->texcoord4._p_attr = INT64_C(17);
-            s->texcoord4._p_format = j3d_Vtx1_v_texcoord4_at(c, s) < 0 ? -1
-                    : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord4_at(c, s)));
-        }
-        if (!bf_push(&w->c, "texcoord4", -1) || !write_VertexBuffer(w, &s->texcoord4))
-            return 0;
-        bf_pop(&w->c);
+    if (w->layout) {
+        bf_set_i64(w, &s->texcoord4._p_attr, INT64_C(17));
+        bf_set_i64(w, &s->texcoord4._p_format, j3d_Vtx1_v_texcoord4_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c,
+                j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord4_at(c, s))));
     }
+    if (!write_VertexBuffer(w, &s->texcoord4, "texcoord4", -1))
+        return 0;
     return bf_place_pooled(w, (int64_t)s->texcoord4_at);
 }
 
 static int64_t base_Vtx1_texcoord5(bf_wctx *w, void *owner)
 {
     j3d_Vtx1 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return bf_sub((int64_t)s->_offset, 8);
 }
 
@@ -605,43 +382,25 @@ static int place_Vtx1_texcoord5(bf_wctx *w, void *owner)
 {
     j3d_Vtx1 *s = owner;
     bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "texcoord5"))
         return 0;
-    s->texcoord5_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->texcoord5_at, bf_sub((int64_t)s->_offset, 8));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->texcoord5_offset, v_, 32, 0, (uint64_t)s->_offset + 44, 0, "texcoord5_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->texcoord5_offset);
-        s->texcoord5_offset = v_;
-    }
+    bf_set_u64(w, &s->texcoord5_at, w->pos);
+    bf_fit_u32(w, &s->texcoord5_offset, bf_sub((int64_t)s->texcoord5_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 44, 0, "texcoord5_offset");
     s->texcoord5_tail.len = 0;
-    {
-        if (w->layout) {
-            s->texcoord5._index = 0;
-            s->texcoord5._p_attr = INT64_C(18);
-            s->texcoord5._p_format = j3d_Vtx1_v_texcoord5_at(c, s) < 0 ? -1
-                    : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord5_at(c, s)));
-        }
-        if (!bf_push(&w->c, "texcoord5", -1) || !write_VertexBuffer(w, &s->texcoord5))
-            return 0;
-        bf_pop(&w->c);
+    if (w->layout) {
+        bf_set_i64(w, &s->texcoord5._p_attr, INT64_C(18));
+        bf_set_i64(w, &s->texcoord5._p_format, j3d_Vtx1_v_texcoord5_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c,
+                j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord5_at(c, s))));
     }
+    if (!write_VertexBuffer(w, &s->texcoord5, "texcoord5", -1))
+        return 0;
     return bf_place_pooled(w, (int64_t)s->texcoord5_at);
 }
 
 static int64_t base_Vtx1_texcoord6(bf_wctx *w, void *owner)
 {
     j3d_Vtx1 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return bf_sub((int64_t)s->_offset, 8);
 }
 
@@ -649,43 +408,25 @@ static int place_Vtx1_texcoord6(bf_wctx *w, void *owner)
 {
     j3d_Vtx1 *s = owner;
     bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "texcoord6"))
         return 0;
-    s->texcoord6_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->texcoord6_at, bf_sub((int64_t)s->_offset, 8));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->texcoord6_offset, v_, 32, 0, (uint64_t)s->_offset + 48, 0, "texcoord6_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->texcoord6_offset);
-        s->texcoord6_offset = v_;
-    }
+    bf_set_u64(w, &s->texcoord6_at, w->pos);
+    bf_fit_u32(w, &s->texcoord6_offset, bf_sub((int64_t)s->texcoord6_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 48, 0, "texcoord6_offset");
     s->texcoord6_tail.len = 0;
-    {
-        if (w->layout) {
-            s->texcoord6._index = 0;
-            s->texcoord6._p_attr = INT64_C(19);
-            s->texcoord6._p_format = j3d_Vtx1_v_texcoord6_at(c, s) < 0 ? -1
-                    : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord6_at(c, s)));
-        }
-        if (!bf_push(&w->c, "texcoord6", -1) || !write_VertexBuffer(w, &s->texcoord6))
-            return 0;
-        bf_pop(&w->c);
+    if (w->layout) {
+        bf_set_i64(w, &s->texcoord6._p_attr, INT64_C(19));
+        bf_set_i64(w, &s->texcoord6._p_format, j3d_Vtx1_v_texcoord6_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c,
+                j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord6_at(c, s))));
     }
+    if (!write_VertexBuffer(w, &s->texcoord6, "texcoord6", -1))
+        return 0;
     return bf_place_pooled(w, (int64_t)s->texcoord6_at);
 }
 
 static int64_t base_Vtx1_texcoord7(bf_wctx *w, void *owner)
 {
     j3d_Vtx1 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return bf_sub((int64_t)s->_offset, 8);
 }
 
@@ -693,81 +434,44 @@ static int place_Vtx1_texcoord7(bf_wctx *w, void *owner)
 {
     j3d_Vtx1 *s = owner;
     bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "texcoord7"))
         return 0;
-    s->texcoord7_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->texcoord7_at, bf_sub((int64_t)s->_offset, 8));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->texcoord7_offset, v_, 32, 0, (uint64_t)s->_offset + 52, 0, "texcoord7_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->texcoord7_offset);
-        s->texcoord7_offset = v_;
-    }
+    bf_set_u64(w, &s->texcoord7_at, w->pos);
+    bf_fit_u32(w, &s->texcoord7_offset, bf_sub((int64_t)s->texcoord7_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 52, 0, "texcoord7_offset");
     s->texcoord7_tail.len = 0;
-    {
-        if (w->layout) {
-            s->texcoord7._index = 0;
-            s->texcoord7._p_attr = INT64_C(20);
-            s->texcoord7._p_format = j3d_Vtx1_v_texcoord7_at(c, s) < 0 ? -1
-                    : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord7_at(c, s)));
-        }
-        if (!bf_push(&w->c, "texcoord7", -1) || !write_VertexBuffer(w, &s->texcoord7))
-            return 0;
-        bf_pop(&w->c);
+    if (w->layout) {
+        bf_set_i64(w, &s->texcoord7._p_attr, INT64_C(20));
+        bf_set_i64(w, &s->texcoord7._p_format, j3d_Vtx1_v_texcoord7_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c,
+                j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord7_at(c, s))));
     }
+    if (!write_VertexBuffer(w, &s->texcoord7, "texcoord7", -1))
+        return 0;
     return bf_place_pooled(w, (int64_t)s->texcoord7_at);
 }
 
 static int64_t base_Evp1_sizes(bf_wctx *w, void *owner)
 {
     j3d_Evp1 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Evp1_sizes(bf_wctx *w, void *owner)
 {
     j3d_Evp1 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "sizes"))
         return 0;
-    s->sizes_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->sizes_at, bf_sub((int64_t)s->_offset, 8));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->size_table_offset, v_, 32, 0, (uint64_t)s->_offset + 4, 0, "size_table_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->size_table_offset);
-        s->size_table_offset = v_;
-    }
-    {
-        uint8_t *p = bf_put(w, (uint64_t)s->sizes_count * 1, "sizes");
-        if (!p)
-            return 0;
-        bf_store_array(p, s->sizes, (size_t)s->sizes_count, 1, 1);
-    }
+    bf_set_u64(w, &s->sizes_at, w->pos);
+    bf_fit_u32(w, &s->size_table_offset, bf_sub((int64_t)s->sizes_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 4, 0, "size_table_offset");
+    if (!bf_put_array(w, s->sizes, s->sizes_count, 1, 0, 1, "sizes"))
+        return 0;
     return bf_place_pooled(w, (int64_t)s->sizes_at);
 }
 
 static int64_t base_Evp1_joint_indices(bf_wctx *w, void *owner)
 {
     j3d_Evp1 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return bf_sub((int64_t)s->_offset, 8);
 }
 
@@ -775,29 +479,17 @@ static int place_Evp1_joint_indices(bf_wctx *w, void *owner)
 {
     j3d_Evp1 *s = owner;
     bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "joint_indices"))
         return 0;
-    s->joint_indices_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->joint_indices_at, bf_sub((int64_t)s->_offset, 8));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->index_table_offset, v_, 32, 0, (uint64_t)s->_offset + 8, 0, "index_table_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->index_table_offset);
-        s->index_table_offset = v_;
-    }
-    for (uint32_t i = 0; i < (uint32_t)s->joint_indices_count; i++) {
+    bf_set_u64(w, &s->joint_indices_at, w->pos);
+    bf_fit_u32(w, &s->index_table_offset, bf_sub((int64_t)s->joint_indices_at, bf_sub((int64_t)s->_offset, 8)), 32,
+            (uint64_t)s->_offset + 8, 0, "index_table_offset");
+    for (uint32_t i = 0; i < s->joint_indices_count; i++) {
         if (w->layout) {
-            s->joint_indices[i]._index = (int64_t)i;
-            s->joint_indices[i]._p_count = bf_at_u8(c, s->sizes, s->sizes_count, (int64_t)i);
+            bf_set_i64(w, &s->joint_indices[i]._p_count, bf_at_u8(c, s->sizes, s->sizes_count, (int64_t)i));
         }
-        if (!bf_push(&w->c, "joint_indices", i) || !write_EnvelopeJoints(w, &s->joint_indices[i]))
+        if (!write_EnvelopeJoints(w, &s->joint_indices[i], "joint_indices", i))
             return 0;
-        bf_pop(&w->c);
     }
     return bf_place_pooled(w, (int64_t)s->joint_indices_at);
 }
@@ -805,10 +497,7 @@ static int place_Evp1_joint_indices(bf_wctx *w, void *owner)
 static int64_t base_Evp1_weights(bf_wctx *w, void *owner)
 {
     j3d_Evp1 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return bf_sub((int64_t)s->_offset, 8);
 }
 
@@ -816,29 +505,17 @@ static int place_Evp1_weights(bf_wctx *w, void *owner)
 {
     j3d_Evp1 *s = owner;
     bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "weights"))
         return 0;
-    s->weights_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->weights_at, bf_sub((int64_t)s->_offset, 8));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->weight_table_offset, v_, 32, 0, (uint64_t)s->_offset + 12, 0, "weight_table_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->weight_table_offset);
-        s->weight_table_offset = v_;
-    }
-    for (uint32_t i = 0; i < (uint32_t)s->weights_count; i++) {
+    bf_set_u64(w, &s->weights_at, w->pos);
+    bf_fit_u32(w, &s->weight_table_offset, bf_sub((int64_t)s->weights_at, bf_sub((int64_t)s->_offset, 8)), 32,
+            (uint64_t)s->_offset + 12, 0, "weight_table_offset");
+    for (uint32_t i = 0; i < s->weights_count; i++) {
         if (w->layout) {
-            s->weights[i]._index = (int64_t)i;
-            s->weights[i]._p_count = bf_at_u8(c, s->sizes, s->sizes_count, (int64_t)i);
+            bf_set_i64(w, &s->weights[i]._p_count, bf_at_u8(c, s->sizes, s->sizes_count, (int64_t)i));
         }
-        if (!bf_push(&w->c, "weights", i) || !write_EnvelopeWeights(w, &s->weights[i]))
+        if (!write_EnvelopeWeights(w, &s->weights[i], "weights", i))
             return 0;
-        bf_pop(&w->c);
     }
     return bf_place_pooled(w, (int64_t)s->weights_at);
 }
@@ -846,302 +523,160 @@ static int place_Evp1_weights(bf_wctx *w, void *owner)
 static int64_t base_Evp1_inverse_bind_matrices(bf_wctx *w, void *owner)
 {
     j3d_Evp1 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Evp1_inverse_bind_matrices(bf_wctx *w, void *owner)
 {
     j3d_Evp1 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "inverse_bind_matrices"))
         return 0;
-    s->inverse_bind_matrices_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->inverse_bind_matrices_at, bf_sub((int64_t)s->_offset, 8));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->matrix_table_offset, v_, 32, 0, (uint64_t)s->_offset + 16, 0, "matrix_table_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->matrix_table_offset);
-        s->matrix_table_offset = v_;
-    }
+    bf_set_u64(w, &s->inverse_bind_matrices_at, w->pos);
+    bf_fit_u32(w, &s->matrix_table_offset, bf_sub((int64_t)s->inverse_bind_matrices_at, bf_sub((int64_t)s->_offset,
+            8)), 32, (uint64_t)s->_offset + 16, 0, "matrix_table_offset");
     s->inverse_bind_matrices_tail.len = 0;
-    for (uint32_t i = 0; i < (uint32_t)s->inverse_bind_matrices_count; i++) {
-        if (w->layout) {
-            s->inverse_bind_matrices[i]._index = (int64_t)i;
-        }
-        if (!bf_push(&w->c, "inverse_bind_matrices", i) || !write_Mtx34(w, &s->inverse_bind_matrices[i]))
+    for (uint32_t i = 0; i < s->inverse_bind_matrices_count; i++)
+        if (!write_Mtx34(w, &s->inverse_bind_matrices[i], "inverse_bind_matrices", i))
             return 0;
-        bf_pop(&w->c);
-    }
     return bf_place_pooled(w, (int64_t)s->inverse_bind_matrices_at);
 }
 
 static int64_t base_Drw1_types(bf_wctx *w, void *owner)
 {
     j3d_Drw1 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Drw1_types(bf_wctx *w, void *owner)
 {
     j3d_Drw1 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "types"))
         return 0;
-    s->types_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->types_at, bf_sub((int64_t)s->_offset, 8));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->type_list_offset, v_, 32, 0, (uint64_t)s->_offset + 4, 0, "type_list_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->type_list_offset);
-        s->type_list_offset = v_;
-    }
-    {
-        uint8_t *p = bf_put(w, (uint64_t)s->types_count * 1, "types");
-        if (!p)
-            return 0;
-        bf_store_array(p, s->types, (size_t)s->types_count, 1, 1);
-    }
+    bf_set_u64(w, &s->types_at, w->pos);
+    bf_fit_u32(w, &s->type_list_offset, bf_sub((int64_t)s->types_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 4, 0, "type_list_offset");
+    if (!bf_put_array(w, s->types, s->types_count, 1, 0, 1, "types"))
+        return 0;
     return bf_place_pooled(w, (int64_t)s->types_at);
 }
 
 static int64_t base_Drw1_ids(bf_wctx *w, void *owner)
 {
     j3d_Drw1 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Drw1_ids(bf_wctx *w, void *owner)
 {
     j3d_Drw1 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "ids"))
         return 0;
-    s->ids_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->ids_at, bf_sub((int64_t)s->_offset, 8));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->id_list_offset, v_, 32, 0, (uint64_t)s->_offset + 8, 0, "id_list_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->id_list_offset);
-        s->id_list_offset = v_;
-    }
-    {
-        uint8_t *p = bf_put(w, (uint64_t)s->ids_count * 2, "ids");
-        if (!p)
-            return 0;
-        bf_store_array(p, s->ids, (size_t)s->ids_count, 2, 1);
-    }
+    bf_set_u64(w, &s->ids_at, w->pos);
+    bf_fit_u32(w, &s->id_list_offset, bf_sub((int64_t)s->ids_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 8, 0, "id_list_offset");
+    if (!bf_put_array(w, s->ids, s->ids_count, 2, 0, 1, "ids"))
+        return 0;
     return bf_place_pooled(w, (int64_t)s->ids_at);
 }
 
 static int64_t base_Jnt1_joints(bf_wctx *w, void *owner)
 {
     j3d_Jnt1 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Jnt1_joints(bf_wctx *w, void *owner)
 {
     j3d_Jnt1 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "joints"))
         return 0;
-    s->joints_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->joints_at, bf_sub((int64_t)s->_offset, 8));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->joint_data_offset, v_, 32, 0, (uint64_t)s->_offset + 4, 0, "joint_data_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->joint_data_offset);
-        s->joint_data_offset = v_;
-    }
-    for (uint32_t i = 0; i < (uint32_t)s->joints_count; i++) {
-        if (w->layout) {
-            s->joints[i]._index = (int64_t)i;
-        }
-        if (!bf_push(&w->c, "joints", i) || !write_Joint(w, &s->joints[i]))
+    bf_set_u64(w, &s->joints_at, w->pos);
+    bf_fit_u32(w, &s->joint_data_offset, bf_sub((int64_t)s->joints_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 4, 0, "joint_data_offset");
+    for (uint32_t i = 0; i < s->joints_count; i++)
+        if (!write_Joint(w, &s->joints[i], "joints", i))
             return 0;
-        bf_pop(&w->c);
-    }
     return bf_place_pooled(w, (int64_t)s->joints_at);
 }
 
 static int64_t base_Jnt1_remap(bf_wctx *w, void *owner)
 {
     j3d_Jnt1 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Jnt1_remap(bf_wctx *w, void *owner)
 {
     j3d_Jnt1 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "remap"))
         return 0;
-    s->remap_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->remap_at, bf_sub((int64_t)s->_offset, 8));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->remap_table_offset, v_, 32, 0, (uint64_t)s->_offset + 8, 0, "remap_table_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->remap_table_offset);
-        s->remap_table_offset = v_;
-    }
-    {
-        uint8_t *p = bf_put(w, (uint64_t)s->remap_count * 2, "remap");
-        if (!p)
-            return 0;
-        bf_store_array(p, s->remap, (size_t)s->remap_count, 2, 1);
-    }
+    bf_set_u64(w, &s->remap_at, w->pos);
+    bf_fit_u32(w, &s->remap_table_offset, bf_sub((int64_t)s->remap_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 8, 0, "remap_table_offset");
+    if (!bf_put_array(w, s->remap, s->remap_count, 2, 0, 1, "remap"))
+        return 0;
     return bf_place_pooled(w, (int64_t)s->remap_at);
 }
 
 static int64_t base_Jnt1_names(bf_wctx *w, void *owner)
 {
     j3d_Jnt1 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Jnt1_names(bf_wctx *w, void *owner)
 {
     j3d_Jnt1 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "names"))
         return 0;
-    s->names_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->names_at, bf_sub((int64_t)s->_offset, 8));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->name_table_offset, v_, 32, 0, (uint64_t)s->_offset + 12, 0, "name_table_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->name_table_offset);
-        s->name_table_offset = v_;
-    }
-    {
-        if (w->layout) {
-            s->names._index = 0;
-        }
-        if (!bf_push(&w->c, "names", -1) || !write_NameTable(w, &s->names))
-            return 0;
-        bf_pop(&w->c);
-    }
+    bf_set_u64(w, &s->names_at, w->pos);
+    bf_fit_u32(w, &s->name_table_offset, bf_sub((int64_t)s->names_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 12, 0, "name_table_offset");
+    if (!write_NameTable(w, &s->names, "names", -1))
+        return 0;
     return bf_place_pooled(w, (int64_t)s->names_at);
 }
 
 static int64_t base_NameEntry_name(bf_wctx *w, void *owner)
 {
     j3d_NameEntry *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return s->_p_table_start;
 }
 
 static int place_NameEntry_name(bf_wctx *w, void *owner)
 {
     j3d_NameEntry *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "name"))
         return 0;
-    s->name_at = w->pos;
+    bf_set_u64(w, &s->name_at, w->pos);
     return bf_fail(&w->c, w->pos, "name", "the builder cannot place data at %s", "table_start + offset");
 }
 
 static int64_t base_Shp1_shapes(bf_wctx *w, void *owner)
 {
     j3d_Shp1 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Shp1_shapes(bf_wctx *w, void *owner)
 {
     j3d_Shp1 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "shapes"))
         return 0;
-    s->shapes_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->shapes_at, bf_sub((int64_t)s->_offset, 8));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->shape_data_offset, v_, 32, 0, (uint64_t)s->_offset + 4, 0, "shape_data_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->shape_data_offset);
-        s->shape_data_offset = v_;
-    }
-    for (uint32_t i = 0; i < (uint32_t)s->shapes_count; i++) {
+    bf_set_u64(w, &s->shapes_at, w->pos);
+    bf_fit_u32(w, &s->shape_data_offset, bf_sub((int64_t)s->shapes_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 4, 0, "shape_data_offset");
+    for (uint32_t i = 0; i < s->shapes_count; i++) {
         if (w->layout) {
-            s->shapes[i]._index = (int64_t)i;
-            s->shapes[i]._p_base = bf_sub((int64_t)s->_offset, 8);
-            s->shapes[i]._p_attribute_table = (int64_t)s->attribute_table_offset;
-            s->shapes[i]._p_primitive_data = (int64_t)s->primitive_data_offset;
-            s->shapes[i]._p_definitions = (int64_t)s->group_definition_offset;
+            bf_set_i64(w, &s->shapes[i]._p_base, bf_sub((int64_t)s->_offset, 8));
+            bf_set_i64(w, &s->shapes[i]._p_attribute_table, (int64_t)s->attribute_table_offset);
+            bf_set_i64(w, &s->shapes[i]._p_primitive_data, (int64_t)s->primitive_data_offset);
+            bf_set_i64(w, &s->shapes[i]._p_definitions, (int64_t)s->group_definition_offset);
         }
-        if (!bf_push(&w->c, "shapes", i) || !write_Shape(w, &s->shapes[i]))
+        if (!write_Shape(w, &s->shapes[i], "shapes", i))
             return 0;
-        bf_pop(&w->c);
     }
     return bf_place_pooled(w, (int64_t)s->shapes_at);
 }
@@ -1149,119 +684,63 @@ static int place_Shp1_shapes(bf_wctx *w, void *owner)
 static int64_t base_Shp1_remap(bf_wctx *w, void *owner)
 {
     j3d_Shp1 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Shp1_remap(bf_wctx *w, void *owner)
 {
     j3d_Shp1 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "remap"))
         return 0;
-    s->remap_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->remap_at, bf_sub((int64_t)s->_offset, 8));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->remap_table_offset, v_, 32, 0, (uint64_t)s->_offset + 8, 0, "remap_table_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->remap_table_offset);
-        s->remap_table_offset = v_;
-    }
-    {
-        uint8_t *p = bf_put(w, (uint64_t)s->remap_count * 2, "remap");
-        if (!p)
-            return 0;
-        bf_store_array(p, s->remap, (size_t)s->remap_count, 2, 1);
-    }
+    bf_set_u64(w, &s->remap_at, w->pos);
+    bf_fit_u32(w, &s->remap_table_offset, bf_sub((int64_t)s->remap_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 8, 0, "remap_table_offset");
+    if (!bf_put_array(w, s->remap, s->remap_count, 2, 0, 1, "remap"))
+        return 0;
     return bf_place_pooled(w, (int64_t)s->remap_at);
 }
 
 static int64_t base_Shp1_names(bf_wctx *w, void *owner)
 {
     j3d_Shp1 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Shp1_names(bf_wctx *w, void *owner)
 {
     j3d_Shp1 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "names"))
         return 0;
-    s->names_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->names_at, bf_sub((int64_t)s->_offset, 8));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->name_table_offset, v_, 32, 0, (uint64_t)s->_offset + 12, 0, "name_table_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->name_table_offset);
-        s->name_table_offset = v_;
-    }
-    {
-        if (w->layout) {
-            s->names._index = 0;
-        }
-        if (!bf_push(&w->c, "names", -1) || !write_NameTable(w, &s->names))
-            return 0;
-        bf_pop(&w->c);
-    }
+    bf_set_u64(w, &s->names_at, w->pos);
+    bf_fit_u32(w, &s->name_table_offset, bf_sub((int64_t)s->names_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 12, 0, "name_table_offset");
+    if (!write_NameTable(w, &s->names, "names", -1))
+        return 0;
     return bf_place_pooled(w, (int64_t)s->names_at);
 }
 
 static int64_t base_Shp1_group_data(bf_wctx *w, void *owner)
 {
     j3d_Shp1 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Shp1_group_data(bf_wctx *w, void *owner)
 {
     j3d_Shp1 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "group_data"))
         return 0;
-    s->group_data_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->group_data_at, bf_sub((int64_t)s->_offset, 8));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->group_data_offset, v_, 32, 0, (uint64_t)s->_offset + 28, 0, "group_data_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->group_data_offset);
-        s->group_data_offset = v_;
-    }
-    for (uint32_t i = 0; i < (uint32_t)s->group_data_count; i++) {
+    bf_set_u64(w, &s->group_data_at, w->pos);
+    bf_fit_u32(w, &s->group_data_offset, bf_sub((int64_t)s->group_data_at, bf_sub((int64_t)s->_offset, 8)), 32,
+            (uint64_t)s->_offset + 28, 0, "group_data_offset");
+    for (uint32_t i = 0; i < s->group_data_count; i++) {
         if (w->layout) {
-            s->group_data[i]._index = (int64_t)i;
-            s->group_data[i]._p_base = bf_sub((int64_t)s->_offset, 8);
-            s->group_data[i]._p_weight_table = (int64_t)s->weight_table_offset;
+            bf_set_i64(w, &s->group_data[i]._p_base, bf_sub((int64_t)s->_offset, 8));
+            bf_set_i64(w, &s->group_data[i]._p_weight_table, (int64_t)s->weight_table_offset);
         }
-        if (!bf_push(&w->c, "group_data", i) || !write_MatrixGroupData(w, &s->group_data[i]))
+        if (!write_MatrixGroupData(w, &s->group_data[i], "group_data", i))
             return 0;
-        bf_pop(&w->c);
     }
     return bf_place_pooled(w, (int64_t)s->group_data_at);
 }
@@ -1269,96 +748,56 @@ static int place_Shp1_group_data(bf_wctx *w, void *owner)
 static int64_t base_Shape_attributes(bf_wctx *w, void *owner)
 {
     j3d_Shape *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return bf_add(s->_p_base, s->_p_attribute_table);
 }
 
 static int place_Shape_attributes(bf_wctx *w, void *owner)
 {
     j3d_Shape *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "attributes"))
         return 0;
-    s->attributes_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->attributes_at, bf_add(s->_p_base, s->_p_attribute_table));
-        if (!bf_fits(v_, 16, 0))
-            bf_overflow(w, &s->attribute_offset, v_, 16, 0, (uint64_t)s->_offset + 4, 0, "attribute_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->attribute_offset);
-        s->attribute_offset = v_;
-    }
-    for (uint32_t i = 0; i < (uint32_t)s->attributes_count; i++) {
-        if (w->layout) {
-            s->attributes[i]._index = (int64_t)i;
-        }
-        if (!bf_push(&w->c, "attributes", i) || !write_IndexAttribute(w, &s->attributes[i]))
+    bf_set_u64(w, &s->attributes_at, w->pos);
+    bf_fit_u16(w, &s->attribute_offset, bf_sub((int64_t)s->attributes_at, bf_add(s->_p_base, s->_p_attribute_table)),
+            16, (uint64_t)s->_offset + 4, 0, "attribute_offset");
+    for (uint32_t i = 0; i < s->attributes_count; i++)
+        if (!write_IndexAttribute(w, &s->attributes[i], "attributes", i))
             return 0;
-        bf_pop(&w->c);
-    }
     return bf_place_pooled(w, (int64_t)s->attributes_at);
 }
 
 static int place_Shape_groups(bf_wctx *w, void *owner)
 {
     j3d_Shape *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "groups"))
         return 0;
-    s->groups_at = w->pos;
+    bf_set_u64(w, &s->groups_at, w->pos);
     return bf_fail(&w->c, w->pos, "groups", "the builder cannot place data at %s", "base + definitions + 8 * first_group_definition");
 }
 
 static int64_t base_MatrixGroup_primitives(bf_wctx *w, void *owner)
 {
     j3d_MatrixGroup *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return bf_add(s->_p_base, s->_p_primitive_data);
 }
 
 static int place_MatrixGroup_primitives(bf_wctx *w, void *owner)
 {
     j3d_MatrixGroup *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "primitives"))
         return 0;
-    s->primitives_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->primitives_at, bf_add(s->_p_base, s->_p_primitive_data));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->primitive_offset, v_, 32, 0, (uint64_t)s->_offset + 4, 0, "primitive_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->primitive_offset);
-        s->primitive_offset = v_;
-    }
+    bf_set_u64(w, &s->primitives_at, w->pos);
+    bf_fit_u32(w, &s->primitive_offset, bf_sub((int64_t)s->primitives_at, bf_add(s->_p_base, s->_p_primitive_data)),
+            32, (uint64_t)s->_offset + 4, 0, "primitive_offset");
     s->primitives_tail.len = 0;
-    for (uint32_t i = 0; i < (uint32_t)s->primitives_count; i++) {
+    for (uint32_t i = 0; i < s->primitives_count; i++) {
         if (w->layout) {
-            s->primitives[i]._index = (int64_t)i;
-            s->primitives[i]._p_attribute_count = s->_p_attribute_count;
-            s->primitives[i]._p_wide_mask = s->_p_wide_mask;
+            bf_set_i64(w, &s->primitives[i]._p_attribute_count, s->_p_attribute_count);
+            bf_set_i64(w, &s->primitives[i]._p_wide_mask, s->_p_wide_mask);
         }
-        if (!bf_push(&w->c, "primitives", i) || !write_Primitive(w, &s->primitives[i]))
+        if (!write_Primitive(w, &s->primitives[i], "primitives", i))
             return 0;
-        bf_pop(&w->c);
     }
     return bf_place_pooled(w, (int64_t)s->primitives_at);
 }
@@ -1366,1338 +805,710 @@ static int place_MatrixGroup_primitives(bf_wctx *w, void *owner)
 static int place_MatrixGroupData_weights(bf_wctx *w, void *owner)
 {
     j3d_MatrixGroupData *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "weights"))
         return 0;
-    s->weights_at = w->pos;
+    bf_set_u64(w, &s->weights_at, w->pos);
     return bf_fail(&w->c, w->pos, "weights", "the builder cannot place data at %s", "base + weight_table + 2 * first_weight");
 }
 
 static int64_t base_Mat3_remap(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mat3_remap(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "remap"))
         return 0;
-    s->remap_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->remap_at, bf_sub((int64_t)s->_offset, 8));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->remap_table_offset, v_, 32, 0, (uint64_t)s->_offset + 8, 0, "remap_table_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->remap_table_offset);
-        s->remap_table_offset = v_;
-    }
-    {
-        uint8_t *p = bf_put(w, (uint64_t)s->remap_count * 2, "remap");
-        if (!p)
-            return 0;
-        bf_store_array(p, s->remap, (size_t)s->remap_count, 2, 1);
-    }
+    bf_set_u64(w, &s->remap_at, w->pos);
+    bf_fit_u32(w, &s->remap_table_offset, bf_sub((int64_t)s->remap_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 8, 0, "remap_table_offset");
+    if (!bf_put_array(w, s->remap, s->remap_count, 2, 0, 1, "remap"))
+        return 0;
     return bf_place_pooled(w, (int64_t)s->remap_at);
 }
 
 static int64_t base_Mat3_names(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mat3_names(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "names"))
         return 0;
-    s->names_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->names_at, bf_sub((int64_t)s->_offset, 8));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->name_table_offset, v_, 32, 0, (uint64_t)s->_offset + 12, 0, "name_table_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->name_table_offset);
-        s->name_table_offset = v_;
-    }
-    {
-        if (w->layout) {
-            s->names._index = 0;
-        }
-        if (!bf_push(&w->c, "names", -1) || !write_NameTable(w, &s->names))
-            return 0;
-        bf_pop(&w->c);
-    }
+    bf_set_u64(w, &s->names_at, w->pos);
+    bf_fit_u32(w, &s->name_table_offset, bf_sub((int64_t)s->names_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 12, 0, "name_table_offset");
+    if (!write_NameTable(w, &s->names, "names", -1))
+        return 0;
     return bf_place_pooled(w, (int64_t)s->names_at);
 }
 
 static int64_t base_Mat3_materials(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mat3_materials(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "materials"))
         return 0;
-    s->materials_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->materials_at, bf_sub((int64_t)s->_offset, 8));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->material_data_offset, v_, 32, 0, (uint64_t)s->_offset + 4, 0, "material_data_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->material_data_offset);
-        s->material_data_offset = v_;
-    }
+    bf_set_u64(w, &s->materials_at, w->pos);
+    bf_fit_u32(w, &s->material_data_offset, bf_sub((int64_t)s->materials_at, bf_sub((int64_t)s->_offset, 8)), 32,
+            (uint64_t)s->_offset + 4, 0, "material_data_offset");
     s->materials_tail.len = 0;
-    for (uint32_t i = 0; i < (uint32_t)s->materials_count; i++) {
-        if (w->layout) {
-            s->materials[i]._index = (int64_t)i;
-        }
-        if (!bf_push(&w->c, "materials", i) || !write_Material(w, &s->materials[i]))
+    for (uint32_t i = 0; i < s->materials_count; i++)
+        if (!write_Material(w, &s->materials[i], "materials", i))
             return 0;
-        bf_pop(&w->c);
-    }
     return bf_place_pooled(w, (int64_t)s->materials_at);
 }
 
 static int64_t base_Mat3_indirect(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mat3_indirect(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "indirect"))
         return 0;
-    s->indirect_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->indirect_at, bf_sub((int64_t)s->_offset, 8));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->indirect_offset, v_, 32, 0, (uint64_t)s->_offset + 16, 0, "indirect_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->indirect_offset);
-        s->indirect_offset = v_;
-    }
+    bf_set_u64(w, &s->indirect_at, w->pos);
+    bf_fit_u32(w, &s->indirect_offset, bf_sub((int64_t)s->indirect_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 16, 0, "indirect_offset");
     s->indirect_tail.len = 0;
-    for (uint32_t i = 0; i < (uint32_t)s->indirect_count; i++) {
-        if (w->layout) {
-            s->indirect[i]._index = (int64_t)i;
-        }
-        if (!bf_push(&w->c, "indirect", i) || !write_Indirect(w, &s->indirect[i]))
+    for (uint32_t i = 0; i < s->indirect_count; i++)
+        if (!write_Indirect(w, &s->indirect[i], "indirect", i))
             return 0;
-        bf_pop(&w->c);
-    }
     return bf_place_pooled(w, (int64_t)s->indirect_at);
 }
 
 static int64_t base_Mat3_cull_modes(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mat3_cull_modes(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "cull_modes"))
         return 0;
-    s->cull_modes_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->cull_modes_at, bf_sub((int64_t)s->_offset, 8));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->cull_mode_offset, v_, 32, 0, (uint64_t)s->_offset + 20, 0, "cull_mode_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->cull_mode_offset);
-        s->cull_mode_offset = v_;
-    }
+    bf_set_u64(w, &s->cull_modes_at, w->pos);
+    bf_fit_u32(w, &s->cull_mode_offset, bf_sub((int64_t)s->cull_modes_at, bf_sub((int64_t)s->_offset, 8)), 32,
+            (uint64_t)s->_offset + 20, 0, "cull_mode_offset");
     s->cull_modes_tail.len = 0;
-    {
-        uint8_t *p = bf_put(w, (uint64_t)s->cull_modes_count * 4, "cull_modes");
-        if (!p)
-            return 0;
-        bf_store_array(p, s->cull_modes, (size_t)s->cull_modes_count, 4, 1);
-    }
+    if (!bf_put_array(w, s->cull_modes, s->cull_modes_count, 4, 0, 1, "cull_modes"))
+        return 0;
     return bf_place_pooled(w, (int64_t)s->cull_modes_at);
 }
 
 static int64_t base_Mat3_material_colors(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mat3_material_colors(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "material_colors"))
         return 0;
-    s->material_colors_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->material_colors_at, bf_sub((int64_t)s->_offset, 8));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->material_color_offset, v_, 32, 0, (uint64_t)s->_offset + 24, 0, "material_color_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->material_color_offset);
-        s->material_color_offset = v_;
-    }
+    bf_set_u64(w, &s->material_colors_at, w->pos);
+    bf_fit_u32(w, &s->material_color_offset, bf_sub((int64_t)s->material_colors_at, bf_sub((int64_t)s->_offset, 8)),
+            32, (uint64_t)s->_offset + 24, 0, "material_color_offset");
     s->material_colors_tail.len = 0;
-    for (uint32_t i = 0; i < (uint32_t)s->material_colors_count; i++) {
-        if (w->layout) {
-            s->material_colors[i]._index = (int64_t)i;
-        }
-        if (!bf_push(&w->c, "material_colors", i) || !write_Rgba8(w, &s->material_colors[i]))
+    for (uint32_t i = 0; i < s->material_colors_count; i++)
+        if (!write_Rgba8(w, &s->material_colors[i], "material_colors", i))
             return 0;
-        bf_pop(&w->c);
-    }
     return bf_place_pooled(w, (int64_t)s->material_colors_at);
 }
 
 static int64_t base_Mat3_color_channel_counts(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mat3_color_channel_counts(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "color_channel_counts"))
         return 0;
-    s->color_channel_counts_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->color_channel_counts_at, bf_sub((int64_t)s->_offset, 8));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->color_channel_count_offset, v_, 32, 0, (uint64_t)s->_offset + 28, 0, "color_channel_count_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->color_channel_count_offset);
-        s->color_channel_count_offset = v_;
-    }
+    bf_set_u64(w, &s->color_channel_counts_at, w->pos);
+    bf_fit_u32(w, &s->color_channel_count_offset, bf_sub((int64_t)s->color_channel_counts_at,
+            bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 28, 0, "color_channel_count_offset");
     s->color_channel_counts_tail.len = 0;
-    {
-        uint8_t *p = bf_put(w, (uint64_t)s->color_channel_counts_count * 1, "color_channel_counts");
-        if (!p)
-            return 0;
-        bf_store_array(p, s->color_channel_counts, (size_t)s->color_channel_counts_count, 1, 1);
-    }
+    if (!bf_put_array(w, s->color_channel_counts, s->color_channel_counts_count, 1, 0, 1, "color_channel_counts"))
+        return 0;
     return bf_place_pooled(w, (int64_t)s->color_channel_counts_at);
 }
 
 static int64_t base_Mat3_color_channels(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mat3_color_channels(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "color_channels"))
         return 0;
-    s->color_channels_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->color_channels_at, bf_sub((int64_t)s->_offset, 8));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->color_channel_offset, v_, 32, 0, (uint64_t)s->_offset + 32, 0, "color_channel_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->color_channel_offset);
-        s->color_channel_offset = v_;
-    }
+    bf_set_u64(w, &s->color_channels_at, w->pos);
+    bf_fit_u32(w, &s->color_channel_offset, bf_sub((int64_t)s->color_channels_at, bf_sub((int64_t)s->_offset, 8)), 32,
+            (uint64_t)s->_offset + 32, 0, "color_channel_offset");
     s->color_channels_tail.len = 0;
-    for (uint32_t i = 0; i < (uint32_t)s->color_channels_count; i++) {
-        if (w->layout) {
-            s->color_channels[i]._index = (int64_t)i;
-        }
-        if (!bf_push(&w->c, "color_channels", i) || !write_ColorChannel(w, &s->color_channels[i]))
+    for (uint32_t i = 0; i < s->color_channels_count; i++)
+        if (!write_ColorChannel(w, &s->color_channels[i], "color_channels", i))
             return 0;
-        bf_pop(&w->c);
-    }
     return bf_place_pooled(w, (int64_t)s->color_channels_at);
 }
 
 static int64_t base_Mat3_ambient_colors(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mat3_ambient_colors(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "ambient_colors"))
         return 0;
-    s->ambient_colors_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->ambient_colors_at, bf_sub((int64_t)s->_offset, 8));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->ambient_color_offset, v_, 32, 0, (uint64_t)s->_offset + 36, 0, "ambient_color_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->ambient_color_offset);
-        s->ambient_color_offset = v_;
-    }
+    bf_set_u64(w, &s->ambient_colors_at, w->pos);
+    bf_fit_u32(w, &s->ambient_color_offset, bf_sub((int64_t)s->ambient_colors_at, bf_sub((int64_t)s->_offset, 8)), 32,
+            (uint64_t)s->_offset + 36, 0, "ambient_color_offset");
     s->ambient_colors_tail.len = 0;
-    for (uint32_t i = 0; i < (uint32_t)s->ambient_colors_count; i++) {
-        if (w->layout) {
-            s->ambient_colors[i]._index = (int64_t)i;
-        }
-        if (!bf_push(&w->c, "ambient_colors", i) || !write_Rgba8(w, &s->ambient_colors[i]))
+    for (uint32_t i = 0; i < s->ambient_colors_count; i++)
+        if (!write_Rgba8(w, &s->ambient_colors[i], "ambient_colors", i))
             return 0;
-        bf_pop(&w->c);
-    }
     return bf_place_pooled(w, (int64_t)s->ambient_colors_at);
 }
 
 static int64_t base_Mat3_light_colors(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mat3_light_colors(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "light_colors"))
         return 0;
-    s->light_colors_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->light_colors_at, bf_sub((int64_t)s->_offset, 8));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->light_color_offset, v_, 32, 0, (uint64_t)s->_offset + 40, 0, "light_color_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->light_color_offset);
-        s->light_color_offset = v_;
-    }
+    bf_set_u64(w, &s->light_colors_at, w->pos);
+    bf_fit_u32(w, &s->light_color_offset, bf_sub((int64_t)s->light_colors_at, bf_sub((int64_t)s->_offset, 8)), 32,
+            (uint64_t)s->_offset + 40, 0, "light_color_offset");
     s->light_colors_tail.len = 0;
-    for (uint32_t i = 0; i < (uint32_t)s->light_colors_count; i++) {
-        if (w->layout) {
-            s->light_colors[i]._index = (int64_t)i;
-        }
-        if (!bf_push(&w->c, "light_colors", i) || !write_Rgba8(w, &s->light_colors[i]))
+    for (uint32_t i = 0; i < s->light_colors_count; i++)
+        if (!write_Rgba8(w, &s->light_colors[i], "light_colors", i))
             return 0;
-        bf_pop(&w->c);
-    }
     return bf_place_pooled(w, (int64_t)s->light_colors_at);
 }
 
 static int64_t base_Mat3_tex_gen_counts(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mat3_tex_gen_counts(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "tex_gen_counts"))
         return 0;
-    s->tex_gen_counts_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->tex_gen_counts_at, bf_sub((int64_t)s->_offset, 8));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->tex_gen_count_offset, v_, 32, 0, (uint64_t)s->_offset + 44, 0, "tex_gen_count_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->tex_gen_count_offset);
-        s->tex_gen_count_offset = v_;
-    }
+    bf_set_u64(w, &s->tex_gen_counts_at, w->pos);
+    bf_fit_u32(w, &s->tex_gen_count_offset, bf_sub((int64_t)s->tex_gen_counts_at, bf_sub((int64_t)s->_offset, 8)), 32,
+            (uint64_t)s->_offset + 44, 0, "tex_gen_count_offset");
     s->tex_gen_counts_tail.len = 0;
-    {
-        uint8_t *p = bf_put(w, (uint64_t)s->tex_gen_counts_count * 1, "tex_gen_counts");
-        if (!p)
-            return 0;
-        bf_store_array(p, s->tex_gen_counts, (size_t)s->tex_gen_counts_count, 1, 1);
-    }
+    if (!bf_put_array(w, s->tex_gen_counts, s->tex_gen_counts_count, 1, 0, 1, "tex_gen_counts"))
+        return 0;
     return bf_place_pooled(w, (int64_t)s->tex_gen_counts_at);
 }
 
 static int64_t base_Mat3_tex_gens(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mat3_tex_gens(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "tex_gens"))
         return 0;
-    s->tex_gens_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->tex_gens_at, bf_sub((int64_t)s->_offset, 8));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->tex_gen_offset, v_, 32, 0, (uint64_t)s->_offset + 48, 0, "tex_gen_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->tex_gen_offset);
-        s->tex_gen_offset = v_;
-    }
+    bf_set_u64(w, &s->tex_gens_at, w->pos);
+    bf_fit_u32(w, &s->tex_gen_offset, bf_sub((int64_t)s->tex_gens_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 48, 0, "tex_gen_offset");
     s->tex_gens_tail.len = 0;
-    for (uint32_t i = 0; i < (uint32_t)s->tex_gens_count; i++) {
-        if (w->layout) {
-            s->tex_gens[i]._index = (int64_t)i;
-        }
-        if (!bf_push(&w->c, "tex_gens", i) || !write_TexGen(w, &s->tex_gens[i]))
+    for (uint32_t i = 0; i < s->tex_gens_count; i++)
+        if (!write_TexGen(w, &s->tex_gens[i], "tex_gens", i))
             return 0;
-        bf_pop(&w->c);
-    }
     return bf_place_pooled(w, (int64_t)s->tex_gens_at);
 }
 
 static int64_t base_Mat3_post_tex_gens(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mat3_post_tex_gens(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "post_tex_gens"))
         return 0;
-    s->post_tex_gens_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->post_tex_gens_at, bf_sub((int64_t)s->_offset, 8));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->post_tex_gen_offset, v_, 32, 0, (uint64_t)s->_offset + 52, 0, "post_tex_gen_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->post_tex_gen_offset);
-        s->post_tex_gen_offset = v_;
-    }
+    bf_set_u64(w, &s->post_tex_gens_at, w->pos);
+    bf_fit_u32(w, &s->post_tex_gen_offset, bf_sub((int64_t)s->post_tex_gens_at, bf_sub((int64_t)s->_offset, 8)), 32,
+            (uint64_t)s->_offset + 52, 0, "post_tex_gen_offset");
     s->post_tex_gens_tail.len = 0;
-    for (uint32_t i = 0; i < (uint32_t)s->post_tex_gens_count; i++) {
-        if (w->layout) {
-            s->post_tex_gens[i]._index = (int64_t)i;
-        }
-        if (!bf_push(&w->c, "post_tex_gens", i) || !write_TexGen(w, &s->post_tex_gens[i]))
+    for (uint32_t i = 0; i < s->post_tex_gens_count; i++)
+        if (!write_TexGen(w, &s->post_tex_gens[i], "post_tex_gens", i))
             return 0;
-        bf_pop(&w->c);
-    }
     return bf_place_pooled(w, (int64_t)s->post_tex_gens_at);
 }
 
 static int64_t base_Mat3_tex_matrices(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mat3_tex_matrices(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "tex_matrices"))
         return 0;
-    s->tex_matrices_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->tex_matrices_at, bf_sub((int64_t)s->_offset, 8));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->tex_matrix_offset, v_, 32, 0, (uint64_t)s->_offset + 56, 0, "tex_matrix_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->tex_matrix_offset);
-        s->tex_matrix_offset = v_;
-    }
+    bf_set_u64(w, &s->tex_matrices_at, w->pos);
+    bf_fit_u32(w, &s->tex_matrix_offset, bf_sub((int64_t)s->tex_matrices_at, bf_sub((int64_t)s->_offset, 8)), 32,
+            (uint64_t)s->_offset + 56, 0, "tex_matrix_offset");
     s->tex_matrices_tail.len = 0;
-    for (uint32_t i = 0; i < (uint32_t)s->tex_matrices_count; i++) {
-        if (w->layout) {
-            s->tex_matrices[i]._index = (int64_t)i;
-        }
-        if (!bf_push(&w->c, "tex_matrices", i) || !write_TexMatrix(w, &s->tex_matrices[i]))
+    for (uint32_t i = 0; i < s->tex_matrices_count; i++)
+        if (!write_TexMatrix(w, &s->tex_matrices[i], "tex_matrices", i))
             return 0;
-        bf_pop(&w->c);
-    }
     return bf_place_pooled(w, (int64_t)s->tex_matrices_at);
 }
 
 static int64_t base_Mat3_post_tex_matrices(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mat3_post_tex_matrices(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "post_tex_matrices"))
         return 0;
-    s->post_tex_matrices_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->post_tex_matrices_at, bf_sub((int64_t)s->_offset, 8));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->post_tex_matrix_offset, v_, 32, 0, (uint64_t)s->_offset + 60, 0, "post_tex_matrix_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->post_tex_matrix_offset);
-        s->post_tex_matrix_offset = v_;
-    }
+    bf_set_u64(w, &s->post_tex_matrices_at, w->pos);
+    bf_fit_u32(w, &s->post_tex_matrix_offset, bf_sub((int64_t)s->post_tex_matrices_at, bf_sub((int64_t)s->_offset, 8)),
+            32, (uint64_t)s->_offset + 60, 0, "post_tex_matrix_offset");
     s->post_tex_matrices_tail.len = 0;
-    for (uint32_t i = 0; i < (uint32_t)s->post_tex_matrices_count; i++) {
-        if (w->layout) {
-            s->post_tex_matrices[i]._index = (int64_t)i;
-        }
-        if (!bf_push(&w->c, "post_tex_matrices", i) || !write_TexMatrix(w, &s->post_tex_matrices[i]))
+    for (uint32_t i = 0; i < s->post_tex_matrices_count; i++)
+        if (!write_TexMatrix(w, &s->post_tex_matrices[i], "post_tex_matrices", i))
             return 0;
-        bf_pop(&w->c);
-    }
     return bf_place_pooled(w, (int64_t)s->post_tex_matrices_at);
 }
 
 static int64_t base_Mat3_textures(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mat3_textures(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "textures"))
         return 0;
-    s->textures_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->textures_at, bf_sub((int64_t)s->_offset, 8));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->texture_remap_offset, v_, 32, 0, (uint64_t)s->_offset + 64, 0, "texture_remap_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->texture_remap_offset);
-        s->texture_remap_offset = v_;
-    }
+    bf_set_u64(w, &s->textures_at, w->pos);
+    bf_fit_u32(w, &s->texture_remap_offset, bf_sub((int64_t)s->textures_at, bf_sub((int64_t)s->_offset, 8)), 32,
+            (uint64_t)s->_offset + 64, 0, "texture_remap_offset");
     s->textures_tail.len = 0;
-    {
-        uint8_t *p = bf_put(w, (uint64_t)s->textures_count * 2, "textures");
-        if (!p)
-            return 0;
-        bf_store_array(p, s->textures, (size_t)s->textures_count, 2, 1);
-    }
+    if (!bf_put_array(w, s->textures, s->textures_count, 2, 0, 1, "textures"))
+        return 0;
     return bf_place_pooled(w, (int64_t)s->textures_at);
 }
 
 static int64_t base_Mat3_tev_orders(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mat3_tev_orders(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "tev_orders"))
         return 0;
-    s->tev_orders_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->tev_orders_at, bf_sub((int64_t)s->_offset, 8));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->tev_order_offset, v_, 32, 0, (uint64_t)s->_offset + 68, 0, "tev_order_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->tev_order_offset);
-        s->tev_order_offset = v_;
-    }
+    bf_set_u64(w, &s->tev_orders_at, w->pos);
+    bf_fit_u32(w, &s->tev_order_offset, bf_sub((int64_t)s->tev_orders_at, bf_sub((int64_t)s->_offset, 8)), 32,
+            (uint64_t)s->_offset + 68, 0, "tev_order_offset");
     s->tev_orders_tail.len = 0;
-    for (uint32_t i = 0; i < (uint32_t)s->tev_orders_count; i++) {
-        if (w->layout) {
-            s->tev_orders[i]._index = (int64_t)i;
-        }
-        if (!bf_push(&w->c, "tev_orders", i) || !write_TevOrder(w, &s->tev_orders[i]))
+    for (uint32_t i = 0; i < s->tev_orders_count; i++)
+        if (!write_TevOrder(w, &s->tev_orders[i], "tev_orders", i))
             return 0;
-        bf_pop(&w->c);
-    }
     return bf_place_pooled(w, (int64_t)s->tev_orders_at);
 }
 
 static int64_t base_Mat3_tev_colors(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mat3_tev_colors(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "tev_colors"))
         return 0;
-    s->tev_colors_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->tev_colors_at, bf_sub((int64_t)s->_offset, 8));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->tev_color_offset, v_, 32, 0, (uint64_t)s->_offset + 72, 0, "tev_color_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->tev_color_offset);
-        s->tev_color_offset = v_;
-    }
+    bf_set_u64(w, &s->tev_colors_at, w->pos);
+    bf_fit_u32(w, &s->tev_color_offset, bf_sub((int64_t)s->tev_colors_at, bf_sub((int64_t)s->_offset, 8)), 32,
+            (uint64_t)s->_offset + 72, 0, "tev_color_offset");
     s->tev_colors_tail.len = 0;
-    for (uint32_t i = 0; i < (uint32_t)s->tev_colors_count; i++) {
-        if (w->layout) {
-            s->tev_colors[i]._index = (int64_t)i;
-        }
-        if (!bf_push(&w->c, "tev_colors", i) || !write_TevColor(w, &s->tev_colors[i]))
+    for (uint32_t i = 0; i < s->tev_colors_count; i++)
+        if (!write_TevColor(w, &s->tev_colors[i], "tev_colors", i))
             return 0;
-        bf_pop(&w->c);
-    }
     return bf_place_pooled(w, (int64_t)s->tev_colors_at);
 }
 
 static int64_t base_Mat3_konst_colors(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mat3_konst_colors(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "konst_colors"))
         return 0;
-    s->konst_colors_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->konst_colors_at, bf_sub((int64_t)s->_offset, 8));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->konst_color_offset, v_, 32, 0, (uint64_t)s->_offset + 76, 0, "konst_color_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->konst_color_offset);
-        s->konst_color_offset = v_;
-    }
+    bf_set_u64(w, &s->konst_colors_at, w->pos);
+    bf_fit_u32(w, &s->konst_color_offset, bf_sub((int64_t)s->konst_colors_at, bf_sub((int64_t)s->_offset, 8)), 32,
+            (uint64_t)s->_offset + 76, 0, "konst_color_offset");
     s->konst_colors_tail.len = 0;
-    for (uint32_t i = 0; i < (uint32_t)s->konst_colors_count; i++) {
-        if (w->layout) {
-            s->konst_colors[i]._index = (int64_t)i;
-        }
-        if (!bf_push(&w->c, "konst_colors", i) || !write_Rgba8(w, &s->konst_colors[i]))
+    for (uint32_t i = 0; i < s->konst_colors_count; i++)
+        if (!write_Rgba8(w, &s->konst_colors[i], "konst_colors", i))
             return 0;
-        bf_pop(&w->c);
-    }
     return bf_place_pooled(w, (int64_t)s->konst_colors_at);
 }
 
 static int64_t base_Mat3_tev_stage_counts(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mat3_tev_stage_counts(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "tev_stage_counts"))
         return 0;
-    s->tev_stage_counts_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->tev_stage_counts_at, bf_sub((int64_t)s->_offset, 8));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->tev_stage_count_offset, v_, 32, 0, (uint64_t)s->_offset + 80, 0, "tev_stage_count_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->tev_stage_count_offset);
-        s->tev_stage_count_offset = v_;
-    }
+    bf_set_u64(w, &s->tev_stage_counts_at, w->pos);
+    bf_fit_u32(w, &s->tev_stage_count_offset, bf_sub((int64_t)s->tev_stage_counts_at, bf_sub((int64_t)s->_offset, 8)),
+            32, (uint64_t)s->_offset + 80, 0, "tev_stage_count_offset");
     s->tev_stage_counts_tail.len = 0;
-    {
-        uint8_t *p = bf_put(w, (uint64_t)s->tev_stage_counts_count * 1, "tev_stage_counts");
-        if (!p)
-            return 0;
-        bf_store_array(p, s->tev_stage_counts, (size_t)s->tev_stage_counts_count, 1, 1);
-    }
+    if (!bf_put_array(w, s->tev_stage_counts, s->tev_stage_counts_count, 1, 0, 1, "tev_stage_counts"))
+        return 0;
     return bf_place_pooled(w, (int64_t)s->tev_stage_counts_at);
 }
 
 static int64_t base_Mat3_tev_stages(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mat3_tev_stages(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "tev_stages"))
         return 0;
-    s->tev_stages_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->tev_stages_at, bf_sub((int64_t)s->_offset, 8));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->tev_stage_offset, v_, 32, 0, (uint64_t)s->_offset + 84, 0, "tev_stage_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->tev_stage_offset);
-        s->tev_stage_offset = v_;
-    }
+    bf_set_u64(w, &s->tev_stages_at, w->pos);
+    bf_fit_u32(w, &s->tev_stage_offset, bf_sub((int64_t)s->tev_stages_at, bf_sub((int64_t)s->_offset, 8)), 32,
+            (uint64_t)s->_offset + 84, 0, "tev_stage_offset");
     s->tev_stages_tail.len = 0;
-    for (uint32_t i = 0; i < (uint32_t)s->tev_stages_count; i++) {
-        if (w->layout) {
-            s->tev_stages[i]._index = (int64_t)i;
-        }
-        if (!bf_push(&w->c, "tev_stages", i) || !write_TevStage(w, &s->tev_stages[i]))
+    for (uint32_t i = 0; i < s->tev_stages_count; i++)
+        if (!write_TevStage(w, &s->tev_stages[i], "tev_stages", i))
             return 0;
-        bf_pop(&w->c);
-    }
     return bf_place_pooled(w, (int64_t)s->tev_stages_at);
 }
 
 static int64_t base_Mat3_swap_modes(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mat3_swap_modes(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "swap_modes"))
         return 0;
-    s->swap_modes_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->swap_modes_at, bf_sub((int64_t)s->_offset, 8));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->swap_mode_offset, v_, 32, 0, (uint64_t)s->_offset + 88, 0, "swap_mode_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->swap_mode_offset);
-        s->swap_mode_offset = v_;
-    }
+    bf_set_u64(w, &s->swap_modes_at, w->pos);
+    bf_fit_u32(w, &s->swap_mode_offset, bf_sub((int64_t)s->swap_modes_at, bf_sub((int64_t)s->_offset, 8)), 32,
+            (uint64_t)s->_offset + 88, 0, "swap_mode_offset");
     s->swap_modes_tail.len = 0;
-    for (uint32_t i = 0; i < (uint32_t)s->swap_modes_count; i++) {
-        if (w->layout) {
-            s->swap_modes[i]._index = (int64_t)i;
-        }
-        if (!bf_push(&w->c, "swap_modes", i) || !write_SwapMode(w, &s->swap_modes[i]))
+    for (uint32_t i = 0; i < s->swap_modes_count; i++)
+        if (!write_SwapMode(w, &s->swap_modes[i], "swap_modes", i))
             return 0;
-        bf_pop(&w->c);
-    }
     return bf_place_pooled(w, (int64_t)s->swap_modes_at);
 }
 
 static int64_t base_Mat3_swap_tables(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mat3_swap_tables(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "swap_tables"))
         return 0;
-    s->swap_tables_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->swap_tables_at, bf_sub((int64_t)s->_offset, 8));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->swap_table_offset, v_, 32, 0, (uint64_t)s->_offset + 92, 0, "swap_table_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->swap_table_offset);
-        s->swap_table_offset = v_;
-    }
+    bf_set_u64(w, &s->swap_tables_at, w->pos);
+    bf_fit_u32(w, &s->swap_table_offset, bf_sub((int64_t)s->swap_tables_at, bf_sub((int64_t)s->_offset, 8)), 32,
+            (uint64_t)s->_offset + 92, 0, "swap_table_offset");
     s->swap_tables_tail.len = 0;
-    for (uint32_t i = 0; i < (uint32_t)s->swap_tables_count; i++) {
-        if (w->layout) {
-            s->swap_tables[i]._index = (int64_t)i;
-        }
-        if (!bf_push(&w->c, "swap_tables", i) || !write_SwapTable(w, &s->swap_tables[i]))
+    for (uint32_t i = 0; i < s->swap_tables_count; i++)
+        if (!write_SwapTable(w, &s->swap_tables[i], "swap_tables", i))
             return 0;
-        bf_pop(&w->c);
-    }
     return bf_place_pooled(w, (int64_t)s->swap_tables_at);
 }
 
 static int64_t base_Mat3_fogs(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mat3_fogs(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "fogs"))
         return 0;
-    s->fogs_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->fogs_at, bf_sub((int64_t)s->_offset, 8));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->fog_offset, v_, 32, 0, (uint64_t)s->_offset + 96, 0, "fog_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->fog_offset);
-        s->fog_offset = v_;
-    }
+    bf_set_u64(w, &s->fogs_at, w->pos);
+    bf_fit_u32(w, &s->fog_offset, bf_sub((int64_t)s->fogs_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 96, 0, "fog_offset");
     s->fogs_tail.len = 0;
-    for (uint32_t i = 0; i < (uint32_t)s->fogs_count; i++) {
-        if (w->layout) {
-            s->fogs[i]._index = (int64_t)i;
-        }
-        if (!bf_push(&w->c, "fogs", i) || !write_Fog(w, &s->fogs[i]))
+    for (uint32_t i = 0; i < s->fogs_count; i++)
+        if (!write_Fog(w, &s->fogs[i], "fogs", i))
             return 0;
-        bf_pop(&w->c);
-    }
     return bf_place_pooled(w, (int64_t)s->fogs_at);
 }
 
 static int64_t base_Mat3_alpha_compares(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mat3_alpha_compares(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "alpha_compares"))
         return 0;
-    s->alpha_compares_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->alpha_compares_at, bf_sub((int64_t)s->_offset, 8));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->alpha_compare_offset, v_, 32, 0, (uint64_t)s->_offset + 100, 0, "alpha_compare_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->alpha_compare_offset);
-        s->alpha_compare_offset = v_;
-    }
+    bf_set_u64(w, &s->alpha_compares_at, w->pos);
+    bf_fit_u32(w, &s->alpha_compare_offset, bf_sub((int64_t)s->alpha_compares_at, bf_sub((int64_t)s->_offset, 8)), 32,
+            (uint64_t)s->_offset + 100, 0, "alpha_compare_offset");
     s->alpha_compares_tail.len = 0;
-    for (uint32_t i = 0; i < (uint32_t)s->alpha_compares_count; i++) {
-        if (w->layout) {
-            s->alpha_compares[i]._index = (int64_t)i;
-        }
-        if (!bf_push(&w->c, "alpha_compares", i) || !write_AlphaCompare(w, &s->alpha_compares[i]))
+    for (uint32_t i = 0; i < s->alpha_compares_count; i++)
+        if (!write_AlphaCompare(w, &s->alpha_compares[i], "alpha_compares", i))
             return 0;
-        bf_pop(&w->c);
-    }
     return bf_place_pooled(w, (int64_t)s->alpha_compares_at);
 }
 
 static int64_t base_Mat3_blend_modes(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mat3_blend_modes(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "blend_modes"))
         return 0;
-    s->blend_modes_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->blend_modes_at, bf_sub((int64_t)s->_offset, 8));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->blend_mode_offset, v_, 32, 0, (uint64_t)s->_offset + 104, 0, "blend_mode_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->blend_mode_offset);
-        s->blend_mode_offset = v_;
-    }
+    bf_set_u64(w, &s->blend_modes_at, w->pos);
+    bf_fit_u32(w, &s->blend_mode_offset, bf_sub((int64_t)s->blend_modes_at, bf_sub((int64_t)s->_offset, 8)), 32,
+            (uint64_t)s->_offset + 104, 0, "blend_mode_offset");
     s->blend_modes_tail.len = 0;
-    for (uint32_t i = 0; i < (uint32_t)s->blend_modes_count; i++) {
-        if (w->layout) {
-            s->blend_modes[i]._index = (int64_t)i;
-        }
-        if (!bf_push(&w->c, "blend_modes", i) || !write_BlendMode(w, &s->blend_modes[i]))
+    for (uint32_t i = 0; i < s->blend_modes_count; i++)
+        if (!write_BlendMode(w, &s->blend_modes[i], "blend_modes", i))
             return 0;
-        bf_pop(&w->c);
-    }
     return bf_place_pooled(w, (int64_t)s->blend_modes_at);
 }
 
 static int64_t base_Mat3_z_modes(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mat3_z_modes(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "z_modes"))
         return 0;
-    s->z_modes_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->z_modes_at, bf_sub((int64_t)s->_offset, 8));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->z_mode_offset, v_, 32, 0, (uint64_t)s->_offset + 108, 0, "z_mode_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->z_mode_offset);
-        s->z_mode_offset = v_;
-    }
+    bf_set_u64(w, &s->z_modes_at, w->pos);
+    bf_fit_u32(w, &s->z_mode_offset, bf_sub((int64_t)s->z_modes_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 108, 0, "z_mode_offset");
     s->z_modes_tail.len = 0;
-    for (uint32_t i = 0; i < (uint32_t)s->z_modes_count; i++) {
-        if (w->layout) {
-            s->z_modes[i]._index = (int64_t)i;
-        }
-        if (!bf_push(&w->c, "z_modes", i) || !write_ZMode(w, &s->z_modes[i]))
+    for (uint32_t i = 0; i < s->z_modes_count; i++)
+        if (!write_ZMode(w, &s->z_modes[i], "z_modes", i))
             return 0;
-        bf_pop(&w->c);
-    }
     return bf_place_pooled(w, (int64_t)s->z_modes_at);
 }
 
 static int64_t base_Mat3_z_compares(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mat3_z_compares(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "z_compares"))
         return 0;
-    s->z_compares_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->z_compares_at, bf_sub((int64_t)s->_offset, 8));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->z_compare_offset, v_, 32, 0, (uint64_t)s->_offset + 112, 0, "z_compare_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->z_compare_offset);
-        s->z_compare_offset = v_;
-    }
+    bf_set_u64(w, &s->z_compares_at, w->pos);
+    bf_fit_u32(w, &s->z_compare_offset, bf_sub((int64_t)s->z_compares_at, bf_sub((int64_t)s->_offset, 8)), 32,
+            (uint64_t)s->_offset + 112, 0, "z_compare_offset");
     s->z_compares_tail.len = 0;
-    {
-        uint8_t *p = bf_put(w, (uint64_t)s->z_compares_count * 1, "z_compares");
-        if (!p)
-            return 0;
-        bf_store_array(p, s->z_compares, (size_t)s->z_compares_count, 1, 1);
-    }
+    if (!bf_put_array(w, s->z_compares, s->z_compares_count, 1, 0, 1, "z_compares"))
+        return 0;
     return bf_place_pooled(w, (int64_t)s->z_compares_at);
 }
 
 static int64_t base_Mat3_dithers(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mat3_dithers(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "dithers"))
         return 0;
-    s->dithers_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->dithers_at, bf_sub((int64_t)s->_offset, 8));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->dither_offset, v_, 32, 0, (uint64_t)s->_offset + 116, 0, "dither_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->dither_offset);
-        s->dither_offset = v_;
-    }
+    bf_set_u64(w, &s->dithers_at, w->pos);
+    bf_fit_u32(w, &s->dither_offset, bf_sub((int64_t)s->dithers_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 116, 0, "dither_offset");
     s->dithers_tail.len = 0;
-    {
-        uint8_t *p = bf_put(w, (uint64_t)s->dithers_count * 1, "dithers");
-        if (!p)
-            return 0;
-        bf_store_array(p, s->dithers, (size_t)s->dithers_count, 1, 1);
-    }
+    if (!bf_put_array(w, s->dithers, s->dithers_count, 1, 0, 1, "dithers"))
+        return 0;
     return bf_place_pooled(w, (int64_t)s->dithers_at);
 }
 
 static int64_t base_Mat3_nbt_scales(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mat3_nbt_scales(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "nbt_scales"))
         return 0;
-    s->nbt_scales_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->nbt_scales_at, bf_sub((int64_t)s->_offset, 8));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->nbt_scale_offset, v_, 32, 0, (uint64_t)s->_offset + 120, 0, "nbt_scale_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->nbt_scale_offset);
-        s->nbt_scale_offset = v_;
-    }
+    bf_set_u64(w, &s->nbt_scales_at, w->pos);
+    bf_fit_u32(w, &s->nbt_scale_offset, bf_sub((int64_t)s->nbt_scales_at, bf_sub((int64_t)s->_offset, 8)), 32,
+            (uint64_t)s->_offset + 120, 0, "nbt_scale_offset");
     s->nbt_scales_tail.len = 0;
-    for (uint32_t i = 0; i < (uint32_t)s->nbt_scales_count; i++) {
-        if (w->layout) {
-            s->nbt_scales[i]._index = (int64_t)i;
-        }
-        if (!bf_push(&w->c, "nbt_scales", i) || !write_NbtScale(w, &s->nbt_scales[i]))
+    for (uint32_t i = 0; i < s->nbt_scales_count; i++)
+        if (!write_NbtScale(w, &s->nbt_scales[i], "nbt_scales", i))
             return 0;
-        bf_pop(&w->c);
-    }
     return bf_place_pooled(w, (int64_t)s->nbt_scales_at);
 }
 
 static int64_t base_Mdl3_packets(bf_wctx *w, void *owner)
 {
     j3d_Mdl3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mdl3_packets(bf_wctx *w, void *owner)
 {
     j3d_Mdl3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "packets"))
         return 0;
-    s->packets_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->packets_at, bf_sub((int64_t)s->_offset, 8));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->packet_table_offset, v_, 32, 0, (uint64_t)s->_offset + 4, 0, "packet_table_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->packet_table_offset);
-        s->packet_table_offset = v_;
-    }
-    for (uint32_t i = 0; i < (uint32_t)s->packets_count; i++) {
-        if (w->layout) {
-            s->packets[i]._index = (int64_t)i;
-        }
-        if (!bf_push(&w->c, "packets", i) || !write_Mdl3Packet(w, &s->packets[i]))
+    bf_set_u64(w, &s->packets_at, w->pos);
+    bf_fit_u32(w, &s->packet_table_offset, bf_sub((int64_t)s->packets_at, bf_sub((int64_t)s->_offset, 8)), 32,
+            (uint64_t)s->_offset + 4, 0, "packet_table_offset");
+    for (uint32_t i = 0; i < s->packets_count; i++)
+        if (!write_Mdl3Packet(w, &s->packets[i], "packets", i))
             return 0;
-        bf_pop(&w->c);
-    }
     return bf_place_pooled(w, (int64_t)s->packets_at);
 }
 
 static int64_t base_Mdl3_subpackets(bf_wctx *w, void *owner)
 {
     j3d_Mdl3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mdl3_subpackets(bf_wctx *w, void *owner)
 {
     j3d_Mdl3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "subpackets"))
         return 0;
-    s->subpackets_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->subpackets_at, bf_sub((int64_t)s->_offset, 8));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->subpacket_offset, v_, 32, 0, (uint64_t)s->_offset + 8, 0, "subpacket_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->subpacket_offset);
-        s->subpacket_offset = v_;
-    }
-    for (uint32_t i = 0; i < (uint32_t)s->subpackets_count; i++) {
-        if (w->layout) {
-            s->subpackets[i]._index = (int64_t)i;
-        }
-        if (!bf_push(&w->c, "subpackets", i) || !write_Mdl3Subpackets(w, &s->subpackets[i]))
+    bf_set_u64(w, &s->subpackets_at, w->pos);
+    bf_fit_u32(w, &s->subpacket_offset, bf_sub((int64_t)s->subpackets_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 8, 0, "subpacket_offset");
+    for (uint32_t i = 0; i < s->subpackets_count; i++)
+        if (!write_Mdl3Subpackets(w, &s->subpackets[i], "subpackets", i))
             return 0;
-        bf_pop(&w->c);
-    }
     return bf_place_pooled(w, (int64_t)s->subpackets_at);
 }
 
 static int64_t base_Mdl3_matrix_indices(bf_wctx *w, void *owner)
 {
     j3d_Mdl3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mdl3_matrix_indices(bf_wctx *w, void *owner)
 {
     j3d_Mdl3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "matrix_indices"))
         return 0;
-    s->matrix_indices_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->matrix_indices_at, bf_sub((int64_t)s->_offset, 8));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->matrix_index_offset, v_, 32, 0, (uint64_t)s->_offset + 12, 0, "matrix_index_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->matrix_index_offset);
-        s->matrix_index_offset = v_;
-    }
+    bf_set_u64(w, &s->matrix_indices_at, w->pos);
+    bf_fit_u32(w, &s->matrix_index_offset, bf_sub((int64_t)s->matrix_indices_at, bf_sub((int64_t)s->_offset, 8)), 32,
+            (uint64_t)s->_offset + 12, 0, "matrix_index_offset");
     if (!bf_put_bytes(w, s->matrix_indices.ptr, s->matrix_indices.len, "matrix_indices"))
         return 0;
     return bf_place_pooled(w, (int64_t)s->matrix_indices_at);
@@ -2706,573 +1517,257 @@ static int place_Mdl3_matrix_indices(bf_wctx *w, void *owner)
 static int64_t base_Mdl3_unknown(bf_wctx *w, void *owner)
 {
     j3d_Mdl3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mdl3_unknown(bf_wctx *w, void *owner)
 {
     j3d_Mdl3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "unknown"))
         return 0;
-    s->unknown_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->unknown_at, bf_sub((int64_t)s->_offset, 8));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->unknown_offset, v_, 32, 0, (uint64_t)s->_offset + 16, 0, "unknown_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->unknown_offset);
-        s->unknown_offset = v_;
-    }
-    {
-        uint8_t *p = bf_put(w, (uint64_t)s->unknown_count * 1, "unknown");
-        if (!p)
-            return 0;
-        bf_store_array(p, s->unknown, (size_t)s->unknown_count, 1, 1);
-    }
+    bf_set_u64(w, &s->unknown_at, w->pos);
+    bf_fit_u32(w, &s->unknown_offset, bf_sub((int64_t)s->unknown_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 16, 0, "unknown_offset");
+    if (!bf_put_array(w, s->unknown, s->unknown_count, 1, 0, 1, "unknown"))
+        return 0;
     return bf_place_pooled(w, (int64_t)s->unknown_at);
 }
 
 static int64_t base_Mdl3_indices(bf_wctx *w, void *owner)
 {
     j3d_Mdl3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mdl3_indices(bf_wctx *w, void *owner)
 {
     j3d_Mdl3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "indices"))
         return 0;
-    s->indices_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->indices_at, bf_sub((int64_t)s->_offset, 8));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->index_offset, v_, 32, 0, (uint64_t)s->_offset + 20, 0, "index_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->index_offset);
-        s->index_offset = v_;
-    }
-    {
-        uint8_t *p = bf_put(w, (uint64_t)s->indices_count * 2, "indices");
-        if (!p)
-            return 0;
-        bf_store_array(p, s->indices, (size_t)s->indices_count, 2, 1);
-    }
+    bf_set_u64(w, &s->indices_at, w->pos);
+    bf_fit_u32(w, &s->index_offset, bf_sub((int64_t)s->indices_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 20, 0, "index_offset");
+    if (!bf_put_array(w, s->indices, s->indices_count, 2, 0, 1, "indices"))
+        return 0;
     return bf_place_pooled(w, (int64_t)s->indices_at);
 }
 
 static int64_t base_Mdl3_names(bf_wctx *w, void *owner)
 {
     j3d_Mdl3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Mdl3_names(bf_wctx *w, void *owner)
 {
     j3d_Mdl3 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "names"))
         return 0;
-    s->names_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->names_at, bf_sub((int64_t)s->_offset, 8));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->name_table_offset, v_, 32, 0, (uint64_t)s->_offset + 24, 0, "name_table_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->name_table_offset);
-        s->name_table_offset = v_;
-    }
-    {
-        if (w->layout) {
-            s->names._index = 0;
-        }
-        if (!bf_push(&w->c, "names", -1) || !write_NameTable(w, &s->names))
-            return 0;
-        bf_pop(&w->c);
-    }
+    bf_set_u64(w, &s->names_at, w->pos);
+    bf_fit_u32(w, &s->name_table_offset, bf_sub((int64_t)s->names_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 24, 0, "name_table_offset");
+    if (!write_NameTable(w, &s->names, "names", -1))
+        return 0;
     return bf_place_pooled(w, (int64_t)s->names_at);
 }
 
 static int64_t base_Mdl3Packet_commands(bf_wctx *w, void *owner)
 {
     j3d_Mdl3Packet *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return (int64_t)s->_offset;
 }
 
 static int place_Mdl3Packet_commands(bf_wctx *w, void *owner)
 {
     j3d_Mdl3Packet *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "commands"))
         return 0;
-    s->commands_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->commands_at, (int64_t)s->_offset);
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->offset, v_, 32, 0, (uint64_t)s->_offset + 0, 0, "offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->offset);
-        s->offset = v_;
-    }
+    bf_set_u64(w, &s->commands_at, w->pos);
+    bf_fit_u32(w, &s->offset, bf_sub((int64_t)s->commands_at, (int64_t)s->_offset), 32, (uint64_t)s->_offset, 0, "offset");
     s->commands_tail.len = 0;
-    for (uint32_t i = 0; i < (uint32_t)s->commands_count; i++) {
-        if (w->layout) {
-            s->commands[i]._index = (int64_t)i;
-        }
-        if (!bf_push(&w->c, "commands", i) || !write_GxCommand(w, &s->commands[i]))
+    for (uint32_t i = 0; i < s->commands_count; i++)
+        if (!write_GxCommand(w, &s->commands[i], "commands", i))
             return 0;
-        bf_pop(&w->c);
-    }
     return bf_place_pooled(w, (int64_t)s->commands_at);
 }
 
 static int64_t base_Tex1_headers(bf_wctx *w, void *owner)
 {
     j3d_Tex1 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Tex1_headers(bf_wctx *w, void *owner)
 {
     j3d_Tex1 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "headers"))
         return 0;
-    s->headers_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->headers_at, bf_sub((int64_t)s->_offset, 8));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->header_table_offset, v_, 32, 0, (uint64_t)s->_offset + 4, 0, "header_table_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->header_table_offset);
-        s->header_table_offset = v_;
-    }
-    for (uint32_t i = 0; i < (uint32_t)s->headers_count; i++) {
-        if (w->layout) {
-            s->headers[i]._index = (int64_t)i;
-        }
-        if (!bf_push(&w->c, "headers", i) || !write_BtiHeader(w, &s->headers[i]))
+    bf_set_u64(w, &s->headers_at, w->pos);
+    bf_fit_u32(w, &s->header_table_offset, bf_sub((int64_t)s->headers_at, bf_sub((int64_t)s->_offset, 8)), 32,
+            (uint64_t)s->_offset + 4, 0, "header_table_offset");
+    for (uint32_t i = 0; i < s->headers_count; i++)
+        if (!write_BtiHeader(w, &s->headers[i], "headers", i))
             return 0;
-        bf_pop(&w->c);
-    }
     return bf_place_pooled(w, (int64_t)s->headers_at);
 }
 
 static int64_t base_Tex1_names(bf_wctx *w, void *owner)
 {
     j3d_Tex1 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return bf_sub((int64_t)s->_offset, 8);
 }
 
 static int place_Tex1_names(bf_wctx *w, void *owner)
 {
     j3d_Tex1 *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "names"))
         return 0;
-    s->names_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->names_at, bf_sub((int64_t)s->_offset, 8));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->name_table_offset, v_, 32, 0, (uint64_t)s->_offset + 8, 0, "name_table_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->name_table_offset);
-        s->name_table_offset = v_;
-    }
-    {
-        if (w->layout) {
-            s->names._index = 0;
-        }
-        if (!bf_push(&w->c, "names", -1) || !write_NameTable(w, &s->names))
-            return 0;
-        bf_pop(&w->c);
-    }
+    bf_set_u64(w, &s->names_at, w->pos);
+    bf_fit_u32(w, &s->name_table_offset, bf_sub((int64_t)s->names_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 8, 0, "name_table_offset");
+    if (!write_NameTable(w, &s->names, "names", -1))
+        return 0;
     return bf_place_pooled(w, (int64_t)s->names_at);
 }
 
 static int64_t base_BtiHeader_palette(bf_wctx *w, void *owner)
 {
     j3d_BtiHeader *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return (int64_t)s->_offset;
 }
 
 static int place_BtiHeader_palette(bf_wctx *w, void *owner)
 {
     j3d_BtiHeader *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "palette"))
         return 0;
-    s->palette_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->palette_at, (int64_t)s->_offset);
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->palette_offset, v_, 32, 0, (uint64_t)s->_offset + 12, 0, "palette_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->palette_offset);
-        s->palette_offset = v_;
-    }
-    {
-        uint8_t *p = bf_put(w, (uint64_t)s->palette_count * 2, "palette");
-        if (!p)
-            return 0;
-        bf_store_array(p, s->palette, (size_t)s->palette_count, 2, 1);
-    }
+    bf_set_u64(w, &s->palette_at, w->pos);
+    bf_fit_u32(w, &s->palette_offset, bf_sub((int64_t)s->palette_at, (int64_t)s->_offset), 32, (uint64_t)s->_offset + 12, 0, "palette_offset");
+    if (!bf_put_array(w, s->palette, s->palette_count, 2, 0, 1, "palette"))
+        return 0;
     return bf_place_pooled(w, (int64_t)s->palette_at);
 }
 
 static int64_t base_BtiHeader_images(bf_wctx *w, void *owner)
 {
     j3d_BtiHeader *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    (void)R;
-    (void)s;
+    (void)w;
     return (int64_t)s->_offset;
 }
 
 static int place_BtiHeader_images(bf_wctx *w, void *owner)
 {
     j3d_BtiHeader *s = owner;
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "images"))
         return 0;
-    s->images_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->images_at, (int64_t)s->_offset);
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->image_offset, v_, 32, 0, (uint64_t)s->_offset + 28, 0, "image_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->image_offset);
-        s->image_offset = v_;
-    }
-    for (uint32_t i = 0; i < (uint32_t)s->images_count; i++) {
+    bf_set_u64(w, &s->images_at, w->pos);
+    bf_fit_u32(w, &s->image_offset, bf_sub((int64_t)s->images_at, (int64_t)s->_offset), 32, (uint64_t)s->_offset + 28, 0, "image_offset");
+    for (uint32_t i = 0; i < s->images_count; i++) {
         if (w->layout) {
-            s->images[i]._index = (int64_t)i;
-            s->images[i]._p_format = (int64_t)s->format;
-            s->images[i]._p_width = (int64_t)s->width;
-            s->images[i]._p_height = (int64_t)s->height;
-            s->images[i]._p_level = (int64_t)i;
+            bf_set_i64(w, &s->images[i]._p_format, (int64_t)s->format);
+            bf_set_i64(w, &s->images[i]._p_width, (int64_t)s->width);
+            bf_set_i64(w, &s->images[i]._p_height, (int64_t)s->height);
+            bf_set_i64(w, &s->images[i]._p_level, (int64_t)i);
         }
-        if (!bf_push(&w->c, "images", i) || !write_TextureImage(w, &s->images[i]))
+        if (!write_TextureImage(w, &s->images[i], "images", i))
             return 0;
-        bf_pop(&w->c);
     }
     return bf_place_pooled(w, (int64_t)s->images_at);
 }
 
-static int write_File(bf_wctx *w, j3d_File *s)
+static int write_File(bf_wctx *w, j3d_File *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-        {
-            {
-                int64_t v_ = (int64_t)s->sections_count;
-                if (!bf_fits(v_, 32, 0))
-                    bf_overflow(w, &s->section_count, v_, 32, 0, (uint64_t)s->_offset + 12, 0, "section_count");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->section_count);
-                s->section_count = v_;
-            }
-        }
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* magic */
     if (w->layout) {
-        s->magic.ptr = "J3D2";
-        s->magic.len = 4;
-        s->magic.size = 0;
+        bf_fit_u32(w, &s->section_count, (int64_t)s->sections_count, 32, (uint64_t)s->_offset + 12, 0, "section_count");
+        s->magic = (bf_str){"J3D2", 4, 0};
     }
-    if (!bf_put_fixed_str(w, &s->magic, 4, "magic"))
+    if (!bf_put_fixed_str(w, &s->magic, 4, "magic") || !bf_put_u32be(w, s->kind, "kind") ||
+        !bf_put_u32be(w, s->file_size, "file_size") || !bf_put_u32be(w, s->section_count, "section_count") ||
+        !write_SubversionHeader(w, &s->subversion, "subversion", -1))
         return 0;
-    /* kind */
-    {
-        uint8_t *p = bf_put(w, 4, "kind");
-        if (!p)
+    for (uint32_t i = 0; i < s->sections_count; i++)
+        if (!write_Section(w, &s->sections[i], "sections", i))
             return 0;
-        bf_store_u32be(p, (uint32_t)(s->kind));
-    }
-    /* file_size */
-    {
-        uint8_t *p = bf_put(w, 4, "file_size");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->file_size));
-    }
-    /* section_count */
-    {
-        uint8_t *p = bf_put(w, 4, "section_count");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->section_count));
-    }
-    /* subversion */
-    {
-        if (w->layout) {
-            s->subversion._index = 0;
-        }
-        if (!bf_push(&w->c, "subversion", -1) || !write_SubversionHeader(w, &s->subversion))
-            return 0;
-        bf_pop(&w->c);
-    }
-    /* sections */
-    for (uint32_t i = 0; i < (uint32_t)s->sections_count; i++) {
-        if (w->layout) {
-            s->sections[i]._index = (int64_t)i;
-        }
-        if (!bf_push(&w->c, "sections", i) || !write_Section(w, &s->sections[i]))
-            return 0;
-        bf_pop(&w->c);
-    }
-    /* trailing */
-    s->trailing_at = w->pos;
+    bf_set_u64(w, &s->trailing_at, w->pos);
     if (!bf_put_bytes(w, s->trailing.ptr, s->trailing.len, "trailing"))
         return 0;
-    return 1;
+    return bf_end(w, name);
 }
 
-static int write_SubversionHeader(bf_wctx *w, j3d_SubversionHeader *s)
+static int write_SubversionHeader(bf_wctx *w, j3d_SubversionHeader *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* subversion */
     if (!bf_put_fixed_str(w, &s->subversion, 4, "subversion"))
         return 0;
-    /* padding */
-    if (w->layout) {
-        {
-            int64_t n = INT64_C(12);
-            w->err.failed = 0; /* an expression over what is not placed yet: fixed by the next pass */
-            if (n < 0)
-                n = 0;
-            if (!s->padding.ptr || s->padding.len != (size_t)n) {
-                s->padding.ptr = NULL;
-                s->padding.len = (size_t)n;
-            }
-        }
-    }
+    if (w->layout)
+        bf_size_padding(w, &s->padding, INT64_C(12));
     if (!bf_put_bytes(w, s->padding.ptr, s->padding.len, "padding"))
         return 0;
-    return 1;
+    return bf_end(w, name);
 }
 
-static int write_Section(bf_wctx *w, j3d_Section *s)
+static int write_Section(bf_wctx *w, j3d_Section *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* tag */
-    {
-        uint8_t *p = bf_put(w, 4, "tag");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->tag));
-    }
-    /* size */
-    {
-        uint8_t *p = bf_put(w, 4, "size");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->size));
-    }
-    /* body */
+    if (!bf_put_u32be(w, s->tag, "tag") || !bf_put_u32be(w, s->size, "size"))
+        return 0;
     size_t region = w->pos;
-    (void)region;
     if (s->body.kind == J3D_KIND_INF1) {
-        if (!bf_push(&w->c, "body", -1) || !write_Inf1(w, s->body.Inf1))
+        if (!write_Inf1(w, s->body.Inf1, "body", -1))
             return 0;
-        bf_pop(&w->c);
     } else if (s->body.kind == J3D_KIND_VTX1) {
-        if (!bf_push(&w->c, "body", -1) || !write_Vtx1(w, s->body.Vtx1))
+        if (!write_Vtx1(w, s->body.Vtx1, "body", -1))
             return 0;
-        bf_pop(&w->c);
     } else if (s->body.kind == J3D_KIND_EVP1) {
-        if (!bf_push(&w->c, "body", -1) || !write_Evp1(w, s->body.Evp1))
+        if (!write_Evp1(w, s->body.Evp1, "body", -1))
             return 0;
-        bf_pop(&w->c);
     } else if (s->body.kind == J3D_KIND_DRW1) {
-        if (!bf_push(&w->c, "body", -1) || !write_Drw1(w, s->body.Drw1))
+        if (!write_Drw1(w, s->body.Drw1, "body", -1))
             return 0;
-        bf_pop(&w->c);
     } else if (s->body.kind == J3D_KIND_JNT1) {
-        if (!bf_push(&w->c, "body", -1) || !write_Jnt1(w, s->body.Jnt1))
+        if (!write_Jnt1(w, s->body.Jnt1, "body", -1))
             return 0;
-        bf_pop(&w->c);
     } else if (s->body.kind == J3D_KIND_SHP1) {
-        if (!bf_push(&w->c, "body", -1) || !write_Shp1(w, s->body.Shp1))
+        if (!write_Shp1(w, s->body.Shp1, "body", -1))
             return 0;
-        bf_pop(&w->c);
     } else if (s->body.kind == J3D_KIND_MATERIAL_LIST) {
-        if (!bf_push(&w->c, "body", -1) || !write_MaterialList(w, s->body.MaterialList))
+        if (!write_MaterialList(w, s->body.MaterialList, "body", -1))
             return 0;
-        bf_pop(&w->c);
     } else if (s->body.kind == J3D_KIND_MAT3) {
-        if (!bf_push(&w->c, "body", -1) || !write_Mat3(w, s->body.Mat3))
+        if (!write_Mat3(w, s->body.Mat3, "body", -1))
             return 0;
-        bf_pop(&w->c);
     } else if (s->body.kind == J3D_KIND_MDL3) {
-        if (!bf_push(&w->c, "body", -1) || !write_Mdl3(w, s->body.Mdl3))
+        if (!write_Mdl3(w, s->body.Mdl3, "body", -1))
             return 0;
-        bf_pop(&w->c);
     } else if (s->body.kind == J3D_KIND_TEX1) {
-        if (!bf_push(&w->c, "body", -1) || !write_Tex1(w, s->body.Tex1))
+        if (!write_Tex1(w, s->body.Tex1, "body", -1))
             return 0;
-        bf_pop(&w->c);
-    } else {
-        if (!bf_put_bytes(w, s->body.raw.ptr, s->body.raw.len, "body"))
-            return 0;
-    }
-    if (w->layout)
-        s->body_tail.len = 0;
-    if (!bf_put_bytes(w, s->body_tail.ptr, s->body_tail.len, "body"))
+    } else if (!bf_put_bytes(w, s->body.raw.ptr, s->body.raw.len, "body")) {
         return 0;
-    if (w->layout) {
-        {
-            int64_t v_ = bf_add((int64_t)(w->pos - region), INT64_C(8));
-            if (!bf_fits(v_, 32, 0))
-                bf_overflow(w, &s->size, v_, 32, 0, (uint64_t)s->_offset + 4, 0, "size");
-            else if (w->overflow_count)
-                bf_overflow_clear(w, &s->size);
-            s->size = v_;
-        }
     }
-    return 1;
+    if (!bf_put_tail(w, &s->body_tail, "body"))
+        return 0;
+    if (w->layout)
+        bf_fit_u32(w, &s->size, bf_add((int64_t)(w->pos - region), INT64_C(8)), 32, (uint64_t)s->_offset + 4, 0, "size");
+    return bf_end(w, name);
 }
 
-static int write_Inf1(bf_wctx *w, j3d_Inf1 *s)
+static int write_Inf1(bf_wctx *w, j3d_Inf1 *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* flags */
-    {
-        uint8_t *p = bf_put(w, 2, "flags");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->flags));
-    }
-    /* padding */
-    {
-        uint8_t *p = bf_put(w, 2, "padding");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->padding));
-    }
-    /* matrix_group_count */
-    {
-        uint8_t *p = bf_put(w, 4, "matrix_group_count");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->matrix_group_count));
-    }
-    /* vertex_count */
-    {
-        uint8_t *p = bf_put(w, 4, "vertex_count");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->vertex_count));
-    }
-    /* hierarchy_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "hierarchy_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->hierarchy_offset));
-    }
-    /* nodes */
+    if (!bf_put_u16be(w, s->flags, "flags") || !bf_put_u16be(w, s->padding, "padding") ||
+        !bf_put_u32be(w, s->matrix_group_count, "matrix_group_count") ||
+        !bf_put_u32be(w, s->vertex_count, "vertex_count") ||
+        !bf_put_u32be(w, s->hierarchy_offset, "hierarchy_offset"))
+        return 0;
     if (w->layout) {
         if (!bf_enqueue_pooled(w, place_Inf1_nodes, base_Inf1_nodes, s, 0))
             return 0;
@@ -3280,165 +1775,45 @@ static int write_Inf1(bf_wctx *w, j3d_Inf1 *s)
         size_t resume = w->pos;
         if (!bf_wseek(w, s->nodes_at, "nodes"))
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)s->nodes_count; i++) {
-            if (w->layout) {
-                s->nodes[i]._index = (int64_t)i;
-            }
-            if (!bf_push(&w->c, "nodes", i) || !write_SceneNode(w, &s->nodes[i]))
+        for (uint32_t i = 0; i < s->nodes_count; i++)
+            if (!write_SceneNode(w, &s->nodes[i], "nodes", i))
                 return 0;
-            bf_pop(&w->c);
-        }
-        if (w->layout)
-            s->nodes_tail.len = 0;
-        if (!bf_put_bytes(w, s->nodes_tail.ptr, s->nodes_tail.len, "nodes"))
+        if (!bf_put_tail(w, &s->nodes_tail, "nodes"))
             return 0;
         w->pos = resume;
     }
-    return 1;
+    return bf_end(w, name);
 }
 
-static int write_SceneNode(bf_wctx *w, j3d_SceneNode *s)
+static int write_SceneNode(bf_wctx *w, j3d_SceneNode *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* type */
-    {
-        uint8_t *p = bf_put(w, 2, "type");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->type));
-    }
-    /* data */
-    {
-        uint8_t *p = bf_put(w, 2, "data");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->data));
-    }
-    return 1;
+    if (!bf_put_u16be(w, s->type, "type") || !bf_put_u16be(w, s->data, "data"))
+        return 0;
+    return bf_end(w, name);
 }
 
-static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s)
+static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s, const char *name, int64_t index)
 {
     bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* format_list_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "format_list_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->format_list_offset));
-    }
-    /* position_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "position_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->position_offset));
-    }
-    /* normal_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "normal_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->normal_offset));
-    }
-    /* tangent_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "tangent_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->tangent_offset));
-    }
-    /* color0_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "color0_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->color0_offset));
-    }
-    /* color1_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "color1_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->color1_offset));
-    }
-    /* texcoord0_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "texcoord0_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->texcoord0_offset));
-    }
-    /* texcoord1_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "texcoord1_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->texcoord1_offset));
-    }
-    /* texcoord2_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "texcoord2_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->texcoord2_offset));
-    }
-    /* texcoord3_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "texcoord3_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->texcoord3_offset));
-    }
-    /* texcoord4_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "texcoord4_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->texcoord4_offset));
-    }
-    /* texcoord5_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "texcoord5_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->texcoord5_offset));
-    }
-    /* texcoord6_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "texcoord6_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->texcoord6_offset));
-    }
-    /* texcoord7_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "texcoord7_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->texcoord7_offset));
-    }
-    /* formats */
+    if (!bf_put_u32be(w, s->format_list_offset, "format_list_offset") ||
+        !bf_put_u32be(w, s->position_offset, "position_offset") ||
+        !bf_put_u32be(w, s->normal_offset, "normal_offset") ||
+        !bf_put_u32be(w, s->tangent_offset, "tangent_offset") ||
+        !bf_put_u32be(w, s->color0_offset, "color0_offset") ||
+        !bf_put_u32be(w, s->color1_offset, "color1_offset") ||
+        !bf_put_u32be(w, s->texcoord0_offset, "texcoord0_offset") ||
+        !bf_put_u32be(w, s->texcoord1_offset, "texcoord1_offset") ||
+        !bf_put_u32be(w, s->texcoord2_offset, "texcoord2_offset") ||
+        !bf_put_u32be(w, s->texcoord3_offset, "texcoord3_offset") ||
+        !bf_put_u32be(w, s->texcoord4_offset, "texcoord4_offset") ||
+        !bf_put_u32be(w, s->texcoord5_offset, "texcoord5_offset") ||
+        !bf_put_u32be(w, s->texcoord6_offset, "texcoord6_offset") ||
+        !bf_put_u32be(w, s->texcoord7_offset, "texcoord7_offset"))
+        return 0;
     if (w->layout) {
         if (!bf_enqueue_pooled(w, place_Vtx1_formats, base_Vtx1_formats, s, 0))
             return 0;
@@ -3446,21 +1821,13 @@ static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s)
         size_t resume = w->pos;
         if (!bf_wseek(w, s->formats_at, "formats"))
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)s->formats_count; i++) {
-            if (w->layout) {
-                s->formats[i]._index = (int64_t)i;
-            }
-            if (!bf_push(&w->c, "formats", i) || !write_VertexFormat(w, &s->formats[i]))
+        for (uint32_t i = 0; i < s->formats_count; i++)
+            if (!write_VertexFormat(w, &s->formats[i], "formats", i))
                 return 0;
-            bf_pop(&w->c);
-        }
-        if (w->layout)
-            s->formats_tail.len = 0;
-        if (!bf_put_bytes(w, s->formats_tail.ptr, s->formats_tail.len, "formats"))
+        if (!bf_put_tail(w, &s->formats_tail, "formats"))
             return 0;
         w->pos = resume;
     }
-    /* position */
     if (s->has_position) {
         if (w->layout) {
             if (!bf_enqueue_pooled(w, place_Vtx1_position, base_Vtx1_position, s, 0))
@@ -3469,25 +1836,18 @@ static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->position_at, "position"))
                 return 0;
-            {
-                if (w->layout) {
-                    s->position._index = 0;
-                    s->position._p_attr = INT64_C(9);
-                    s->position._p_format = j3d_Vtx1_v_position_at(c, s) < 0 ? -1
-                            : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_position_at(c, s)));
-                }
-                if (!bf_push(&w->c, "position", -1) || !write_VertexBuffer(w, &s->position))
-                    return 0;
-                bf_pop(&w->c);
+            if (w->layout) {
+                bf_set_i64(w, &s->position._p_attr, INT64_C(9));
+                bf_set_i64(w, &s->position._p_format, j3d_Vtx1_v_position_at(c, s) < 0 ? -1
+                        : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_position_at(c, s))));
             }
-            if (w->layout)
-                s->position_tail.len = 0;
-            if (!bf_put_bytes(w, s->position_tail.ptr, s->position_tail.len, "position"))
+            if (!write_VertexBuffer(w, &s->position, "position", -1))
+                return 0;
+            if (!bf_put_tail(w, &s->position_tail, "position"))
                 return 0;
             w->pos = resume;
         }
     }
-    /* normal */
     if (s->has_normal) {
         if (w->layout) {
             if (!bf_enqueue_pooled(w, place_Vtx1_normal, base_Vtx1_normal, s, 0))
@@ -3496,25 +1856,18 @@ static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->normal_at, "normal"))
                 return 0;
-            {
-                if (w->layout) {
-                    s->normal._index = 0;
-                    s->normal._p_attr = INT64_C(10);
-                    s->normal._p_format = j3d_Vtx1_v_normal_at(c, s) < 0 ? -1
-                            : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_normal_at(c, s)));
-                }
-                if (!bf_push(&w->c, "normal", -1) || !write_VertexBuffer(w, &s->normal))
-                    return 0;
-                bf_pop(&w->c);
+            if (w->layout) {
+                bf_set_i64(w, &s->normal._p_attr, INT64_C(10));
+                bf_set_i64(w, &s->normal._p_format, j3d_Vtx1_v_normal_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c,
+                        j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_normal_at(c, s))));
             }
-            if (w->layout)
-                s->normal_tail.len = 0;
-            if (!bf_put_bytes(w, s->normal_tail.ptr, s->normal_tail.len, "normal"))
+            if (!write_VertexBuffer(w, &s->normal, "normal", -1))
+                return 0;
+            if (!bf_put_tail(w, &s->normal_tail, "normal"))
                 return 0;
             w->pos = resume;
         }
     }
-    /* tangent */
     if (s->has_tangent) {
         if (w->layout) {
             if (!bf_enqueue_pooled(w, place_Vtx1_tangent, base_Vtx1_tangent, s, 0))
@@ -3523,25 +1876,18 @@ static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->tangent_at, "tangent"))
                 return 0;
-            {
-                if (w->layout) {
-                    s->tangent._index = 0;
-                    s->tangent._p_attr = INT64_C(25);
-                    s->tangent._p_format = j3d_Vtx1_v_tangent_at(c, s) < 0 ? -1
-                            : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_tangent_at(c, s)));
-                }
-                if (!bf_push(&w->c, "tangent", -1) || !write_VertexBuffer(w, &s->tangent))
-                    return 0;
-                bf_pop(&w->c);
+            if (w->layout) {
+                bf_set_i64(w, &s->tangent._p_attr, INT64_C(25));
+                bf_set_i64(w, &s->tangent._p_format, j3d_Vtx1_v_tangent_at(c, s) < 0 ? -1
+                        : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_tangent_at(c, s))));
             }
-            if (w->layout)
-                s->tangent_tail.len = 0;
-            if (!bf_put_bytes(w, s->tangent_tail.ptr, s->tangent_tail.len, "tangent"))
+            if (!write_VertexBuffer(w, &s->tangent, "tangent", -1))
+                return 0;
+            if (!bf_put_tail(w, &s->tangent_tail, "tangent"))
                 return 0;
             w->pos = resume;
         }
     }
-    /* color0 */
     if (s->has_color0) {
         if (w->layout) {
             if (!bf_enqueue_pooled(w, place_Vtx1_color0, base_Vtx1_color0, s, 0))
@@ -3550,25 +1896,18 @@ static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->color0_at, "color0"))
                 return 0;
-            {
-                if (w->layout) {
-                    s->color0._index = 0;
-                    s->color0._p_attr = INT64_C(11);
-                    s->color0._p_format = j3d_Vtx1_v_color0_at(c, s) < 0 ? -1
-                            : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_color0_at(c, s)));
-                }
-                if (!bf_push(&w->c, "color0", -1) || !write_VertexBuffer(w, &s->color0))
-                    return 0;
-                bf_pop(&w->c);
+            if (w->layout) {
+                bf_set_i64(w, &s->color0._p_attr, INT64_C(11));
+                bf_set_i64(w, &s->color0._p_format, j3d_Vtx1_v_color0_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c,
+                        j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_color0_at(c, s))));
             }
-            if (w->layout)
-                s->color0_tail.len = 0;
-            if (!bf_put_bytes(w, s->color0_tail.ptr, s->color0_tail.len, "color0"))
+            if (!write_VertexBuffer(w, &s->color0, "color0", -1))
+                return 0;
+            if (!bf_put_tail(w, &s->color0_tail, "color0"))
                 return 0;
             w->pos = resume;
         }
     }
-    /* color1 */
     if (s->has_color1) {
         if (w->layout) {
             if (!bf_enqueue_pooled(w, place_Vtx1_color1, base_Vtx1_color1, s, 0))
@@ -3577,25 +1916,18 @@ static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->color1_at, "color1"))
                 return 0;
-            {
-                if (w->layout) {
-                    s->color1._index = 0;
-                    s->color1._p_attr = INT64_C(12);
-                    s->color1._p_format = j3d_Vtx1_v_color1_at(c, s) < 0 ? -1
-                            : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_color1_at(c, s)));
-                }
-                if (!bf_push(&w->c, "color1", -1) || !write_VertexBuffer(w, &s->color1))
-                    return 0;
-                bf_pop(&w->c);
+            if (w->layout) {
+                bf_set_i64(w, &s->color1._p_attr, INT64_C(12));
+                bf_set_i64(w, &s->color1._p_format, j3d_Vtx1_v_color1_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c,
+                        j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_color1_at(c, s))));
             }
-            if (w->layout)
-                s->color1_tail.len = 0;
-            if (!bf_put_bytes(w, s->color1_tail.ptr, s->color1_tail.len, "color1"))
+            if (!write_VertexBuffer(w, &s->color1, "color1", -1))
+                return 0;
+            if (!bf_put_tail(w, &s->color1_tail, "color1"))
                 return 0;
             w->pos = resume;
         }
     }
-    /* texcoord0 */
     if (s->has_texcoord0) {
         if (w->layout) {
             if (!bf_enqueue_pooled(w, place_Vtx1_texcoord0, base_Vtx1_texcoord0, s, 0))
@@ -3604,25 +1936,18 @@ static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->texcoord0_at, "texcoord0"))
                 return 0;
-            {
-                if (w->layout) {
-                    s->texcoord0._index = 0;
-                    s->texcoord0._p_attr = INT64_C(13);
-                    s->texcoord0._p_format = j3d_Vtx1_v_texcoord0_at(c, s) < 0 ? -1
-                            : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord0_at(c, s)));
-                }
-                if (!bf_push(&w->c, "texcoord0", -1) || !write_VertexBuffer(w, &s->texcoord0))
-                    return 0;
-                bf_pop(&w->c);
+            if (w->layout) {
+                bf_set_i64(w, &s->texcoord0._p_attr, INT64_C(13));
+                bf_set_i64(w, &s->texcoord0._p_format, j3d_Vtx1_v_texcoord0_at(c, s) < 0 ? -1
+                        : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord0_at(c, s))));
             }
-            if (w->layout)
-                s->texcoord0_tail.len = 0;
-            if (!bf_put_bytes(w, s->texcoord0_tail.ptr, s->texcoord0_tail.len, "texcoord0"))
+            if (!write_VertexBuffer(w, &s->texcoord0, "texcoord0", -1))
+                return 0;
+            if (!bf_put_tail(w, &s->texcoord0_tail, "texcoord0"))
                 return 0;
             w->pos = resume;
         }
     }
-    /* texcoord1 */
     if (s->has_texcoord1) {
         if (w->layout) {
             if (!bf_enqueue_pooled(w, place_Vtx1_texcoord1, base_Vtx1_texcoord1, s, 0))
@@ -3631,25 +1956,18 @@ static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->texcoord1_at, "texcoord1"))
                 return 0;
-            {
-                if (w->layout) {
-                    s->texcoord1._index = 0;
-                    s->texcoord1._p_attr = INT64_C(14);
-                    s->texcoord1._p_format = j3d_Vtx1_v_texcoord1_at(c, s) < 0 ? -1
-                            : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord1_at(c, s)));
-                }
-                if (!bf_push(&w->c, "texcoord1", -1) || !write_VertexBuffer(w, &s->texcoord1))
-                    return 0;
-                bf_pop(&w->c);
+            if (w->layout) {
+                bf_set_i64(w, &s->texcoord1._p_attr, INT64_C(14));
+                bf_set_i64(w, &s->texcoord1._p_format, j3d_Vtx1_v_texcoord1_at(c, s) < 0 ? -1
+                        : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord1_at(c, s))));
             }
-            if (w->layout)
-                s->texcoord1_tail.len = 0;
-            if (!bf_put_bytes(w, s->texcoord1_tail.ptr, s->texcoord1_tail.len, "texcoord1"))
+            if (!write_VertexBuffer(w, &s->texcoord1, "texcoord1", -1))
+                return 0;
+            if (!bf_put_tail(w, &s->texcoord1_tail, "texcoord1"))
                 return 0;
             w->pos = resume;
         }
     }
-    /* texcoord2 */
     if (s->has_texcoord2) {
         if (w->layout) {
             if (!bf_enqueue_pooled(w, place_Vtx1_texcoord2, base_Vtx1_texcoord2, s, 0))
@@ -3658,25 +1976,18 @@ static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->texcoord2_at, "texcoord2"))
                 return 0;
-            {
-                if (w->layout) {
-                    s->texcoord2._index = 0;
-                    s->texcoord2._p_attr = INT64_C(15);
-                    s->texcoord2._p_format = j3d_Vtx1_v_texcoord2_at(c, s) < 0 ? -1
-                            : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord2_at(c, s)));
-                }
-                if (!bf_push(&w->c, "texcoord2", -1) || !write_VertexBuffer(w, &s->texcoord2))
-                    return 0;
-                bf_pop(&w->c);
+            if (w->layout) {
+                bf_set_i64(w, &s->texcoord2._p_attr, INT64_C(15));
+                bf_set_i64(w, &s->texcoord2._p_format, j3d_Vtx1_v_texcoord2_at(c, s) < 0 ? -1
+                        : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord2_at(c, s))));
             }
-            if (w->layout)
-                s->texcoord2_tail.len = 0;
-            if (!bf_put_bytes(w, s->texcoord2_tail.ptr, s->texcoord2_tail.len, "texcoord2"))
+            if (!write_VertexBuffer(w, &s->texcoord2, "texcoord2", -1))
+                return 0;
+            if (!bf_put_tail(w, &s->texcoord2_tail, "texcoord2"))
                 return 0;
             w->pos = resume;
         }
     }
-    /* texcoord3 */
     if (s->has_texcoord3) {
         if (w->layout) {
             if (!bf_enqueue_pooled(w, place_Vtx1_texcoord3, base_Vtx1_texcoord3, s, 0))
@@ -3685,25 +1996,18 @@ static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->texcoord3_at, "texcoord3"))
                 return 0;
-            {
-                if (w->layout) {
-                    s->texcoord3._index = 0;
-                    s->texcoord3._p_attr = INT64_C(16);
-                    s->texcoord3._p_format = j3d_Vtx1_v_texcoord3_at(c, s) < 0 ? -1
-                            : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord3_at(c, s)));
-                }
-                if (!bf_push(&w->c, "texcoord3", -1) || !write_VertexBuffer(w, &s->texcoord3))
-                    return 0;
-                bf_pop(&w->c);
+            if (w->layout) {
+                bf_set_i64(w, &s->texcoord3._p_attr, INT64_C(16));
+                bf_set_i64(w, &s->texcoord3._p_format, j3d_Vtx1_v_texcoord3_at(c, s) < 0 ? -1
+                        : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord3_at(c, s))));
             }
-            if (w->layout)
-                s->texcoord3_tail.len = 0;
-            if (!bf_put_bytes(w, s->texcoord3_tail.ptr, s->texcoord3_tail.len, "texcoord3"))
+            if (!write_VertexBuffer(w, &s->texcoord3, "texcoord3", -1))
+                return 0;
+            if (!bf_put_tail(w, &s->texcoord3_tail, "texcoord3"))
                 return 0;
             w->pos = resume;
         }
     }
-    /* texcoord4 */
     if (s->has_texcoord4) {
         if (w->layout) {
             if (!bf_enqueue_pooled(w, place_Vtx1_texcoord4, base_Vtx1_texcoord4, s, 0))
@@ -3712,25 +2016,18 @@ static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->texcoord4_at, "texcoord4"))
                 return 0;
-            {
-                if (w->layout) {
-                    s->texcoord4._index = 0;
-                    s->texcoord4._p_attr = INT64_C(17);
-                    s->texcoord4._p_format = j3d_Vtx1_v_texcoord4_at(c, s) < 0 ? -1
-                            : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord4_at(c, s)));
-                }
-                if (!bf_push(&w->c, "texcoord4", -1) || !write_VertexBuffer(w, &s->texcoord4))
-                    return 0;
-                bf_pop(&w->c);
+            if (w->layout) {
+                bf_set_i64(w, &s->texcoord4._p_attr, INT64_C(17));
+                bf_set_i64(w, &s->texcoord4._p_format, j3d_Vtx1_v_texcoord4_at(c, s) < 0 ? -1
+                        : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord4_at(c, s))));
             }
-            if (w->layout)
-                s->texcoord4_tail.len = 0;
-            if (!bf_put_bytes(w, s->texcoord4_tail.ptr, s->texcoord4_tail.len, "texcoord4"))
+            if (!write_VertexBuffer(w, &s->texcoord4, "texcoord4", -1))
+                return 0;
+            if (!bf_put_tail(w, &s->texcoord4_tail, "texcoord4"))
                 return 0;
             w->pos = resume;
         }
     }
-    /* texcoord5 */
     if (s->has_texcoord5) {
         if (w->layout) {
             if (!bf_enqueue_pooled(w, place_Vtx1_texcoord5, base_Vtx1_texcoord5, s, 0))
@@ -3739,25 +2036,18 @@ static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->texcoord5_at, "texcoord5"))
                 return 0;
-            {
-                if (w->layout) {
-                    s->texcoord5._index = 0;
-                    s->texcoord5._p_attr = INT64_C(18);
-                    s->texcoord5._p_format = j3d_Vtx1_v_texcoord5_at(c, s) < 0 ? -1
-                            : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord5_at(c, s)));
-                }
-                if (!bf_push(&w->c, "texcoord5", -1) || !write_VertexBuffer(w, &s->texcoord5))
-                    return 0;
-                bf_pop(&w->c);
+            if (w->layout) {
+                bf_set_i64(w, &s->texcoord5._p_attr, INT64_C(18));
+                bf_set_i64(w, &s->texcoord5._p_format, j3d_Vtx1_v_texcoord5_at(c, s) < 0 ? -1
+                        : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord5_at(c, s))));
             }
-            if (w->layout)
-                s->texcoord5_tail.len = 0;
-            if (!bf_put_bytes(w, s->texcoord5_tail.ptr, s->texcoord5_tail.len, "texcoord5"))
+            if (!write_VertexBuffer(w, &s->texcoord5, "texcoord5", -1))
+                return 0;
+            if (!bf_put_tail(w, &s->texcoord5_tail, "texcoord5"))
                 return 0;
             w->pos = resume;
         }
     }
-    /* texcoord6 */
     if (s->has_texcoord6) {
         if (w->layout) {
             if (!bf_enqueue_pooled(w, place_Vtx1_texcoord6, base_Vtx1_texcoord6, s, 0))
@@ -3766,25 +2056,18 @@ static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->texcoord6_at, "texcoord6"))
                 return 0;
-            {
-                if (w->layout) {
-                    s->texcoord6._index = 0;
-                    s->texcoord6._p_attr = INT64_C(19);
-                    s->texcoord6._p_format = j3d_Vtx1_v_texcoord6_at(c, s) < 0 ? -1
-                            : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord6_at(c, s)));
-                }
-                if (!bf_push(&w->c, "texcoord6", -1) || !write_VertexBuffer(w, &s->texcoord6))
-                    return 0;
-                bf_pop(&w->c);
+            if (w->layout) {
+                bf_set_i64(w, &s->texcoord6._p_attr, INT64_C(19));
+                bf_set_i64(w, &s->texcoord6._p_format, j3d_Vtx1_v_texcoord6_at(c, s) < 0 ? -1
+                        : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord6_at(c, s))));
             }
-            if (w->layout)
-                s->texcoord6_tail.len = 0;
-            if (!bf_put_bytes(w, s->texcoord6_tail.ptr, s->texcoord6_tail.len, "texcoord6"))
+            if (!write_VertexBuffer(w, &s->texcoord6, "texcoord6", -1))
+                return 0;
+            if (!bf_put_tail(w, &s->texcoord6_tail, "texcoord6"))
                 return 0;
             w->pos = resume;
         }
     }
-    /* texcoord7 */
     if (s->has_texcoord7) {
         if (w->layout) {
             if (!bf_enqueue_pooled(w, place_Vtx1_texcoord7, base_Vtx1_texcoord7, s, 0))
@@ -3793,311 +2076,123 @@ static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->texcoord7_at, "texcoord7"))
                 return 0;
-            {
-                if (w->layout) {
-                    s->texcoord7._index = 0;
-                    s->texcoord7._p_attr = INT64_C(20);
-                    s->texcoord7._p_format = j3d_Vtx1_v_texcoord7_at(c, s) < 0 ? -1
-                            : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord7_at(c, s)));
-                }
-                if (!bf_push(&w->c, "texcoord7", -1) || !write_VertexBuffer(w, &s->texcoord7))
-                    return 0;
-                bf_pop(&w->c);
+            if (w->layout) {
+                bf_set_i64(w, &s->texcoord7._p_attr, INT64_C(20));
+                bf_set_i64(w, &s->texcoord7._p_format, j3d_Vtx1_v_texcoord7_at(c, s) < 0 ? -1
+                        : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord7_at(c, s))));
             }
-            if (w->layout)
-                s->texcoord7_tail.len = 0;
-            if (!bf_put_bytes(w, s->texcoord7_tail.ptr, s->texcoord7_tail.len, "texcoord7"))
+            if (!write_VertexBuffer(w, &s->texcoord7, "texcoord7", -1))
+                return 0;
+            if (!bf_put_tail(w, &s->texcoord7_tail, "texcoord7"))
                 return 0;
             w->pos = resume;
         }
     }
-    return 1;
+    return bf_end(w, name);
 }
 
-static int write_VertexFormat(bf_wctx *w, j3d_VertexFormat *s)
+static int write_VertexFormat(bf_wctx *w, j3d_VertexFormat *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* attr */
-    {
-        uint8_t *p = bf_put(w, 4, "attr");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->attr));
-    }
-    /* component_count */
-    {
-        uint8_t *p = bf_put(w, 4, "component_count");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->component_count));
-    }
-    /* data_type */
-    {
-        uint8_t *p = bf_put(w, 4, "data_type");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->data_type));
-    }
-    /* shift */
-    {
-        uint8_t *p = bf_put(w, 1, "shift");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->shift);
-    }
-    /* padding */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)3 * 1, "padding");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)3; i++) {
-            (p + (size_t)i * 1)[0] = (uint8_t)(s->padding[i]);
-        }
-    }
-    return 1;
+    if (!bf_put_u32be(w, s->attr, "attr") || !bf_put_u32be(w, s->component_count, "component_count") ||
+        !bf_put_u32be(w, s->data_type, "data_type") || !bf_put_u8(w, s->shift, "shift") ||
+        !bf_put_array(w, s->padding, 3, 1, 0, 1, "padding"))
+        return 0;
+    return bf_end(w, name);
 }
 
-static int write_VertexBuffer(bf_wctx *w, j3d_VertexBuffer *s)
+static int write_VertexBuffer(bf_wctx *w, j3d_VertexBuffer *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* raw */
-    if (w->layout) {
-        /* a view of bytes another field writes: nothing to place */
-    } else {
+    if (!w->layout) {
         size_t resume = w->pos;
-        if (!bf_wseek(w, s->raw_at, "raw"))
-            return 0;
-        if (!bf_put_bytes(w, s->raw.ptr, s->raw.len, "raw"))
-            return 0;
-        if (w->layout)
-            s->raw_tail.len = 0;
-        if (!bf_put_bytes(w, s->raw_tail.ptr, s->raw_tail.len, "raw"))
+        if (!bf_wseek(w, s->raw_at, "raw") || !bf_put_bytes(w, s->raw.ptr, s->raw.len, "raw") ||
+            !bf_put_tail(w, &s->raw_tail, "raw"))
             return 0;
         w->pos = resume;
     }
-    /* u8_values */
     if (w->layout && s->u8_values_count > 0)
         s->has_u8_values = 1;
     if (s->has_u8_values) {
-        {
-            uint8_t *p = bf_put(w, (uint64_t)s->u8_values_count * 1, "u8_values");
-            if (!p)
-                return 0;
-            bf_store_array(p, s->u8_values, (size_t)s->u8_values_count, 1, 1);
-        }
+    if (!bf_put_array(w, s->u8_values, s->u8_values_count, 1, 0, 1, "u8_values"))
+        return 0;
     }
-    /* s8_values */
     if (w->layout && s->s8_values_count > 0)
         s->has_s8_values = 1;
     if (s->has_s8_values) {
-        s->s8_values_at = w->pos;
-        {
-            uint8_t *p = bf_put(w, (uint64_t)s->s8_values_count * 1, "s8_values");
-            if (!p)
-                return 0;
-            bf_store_array(p, s->s8_values, (size_t)s->s8_values_count, 1, 1);
-        }
+        bf_set_u64(w, &s->s8_values_at, w->pos);
+    if (!bf_put_array(w, s->s8_values, s->s8_values_count, 1, 1, 1, "s8_values"))
+        return 0;
     }
-    /* u16_values */
     if (w->layout && s->u16_values_count > 0)
         s->has_u16_values = 1;
     if (s->has_u16_values) {
-        s->u16_values_at = w->pos;
-        {
-            uint8_t *p = bf_put(w, (uint64_t)s->u16_values_count * 2, "u16_values");
-            if (!p)
-                return 0;
-            bf_store_array(p, s->u16_values, (size_t)s->u16_values_count, 2, 1);
-        }
+        bf_set_u64(w, &s->u16_values_at, w->pos);
+    if (!bf_put_array(w, s->u16_values, s->u16_values_count, 2, 0, 1, "u16_values"))
+        return 0;
     }
-    /* s16_values */
     if (w->layout && s->s16_values_count > 0)
         s->has_s16_values = 1;
     if (s->has_s16_values) {
-        s->s16_values_at = w->pos;
-        {
-            uint8_t *p = bf_put(w, (uint64_t)s->s16_values_count * 2, "s16_values");
-            if (!p)
-                return 0;
-            bf_store_array(p, s->s16_values, (size_t)s->s16_values_count, 2, 1);
-        }
+        bf_set_u64(w, &s->s16_values_at, w->pos);
+    if (!bf_put_array(w, s->s16_values, s->s16_values_count, 2, 1, 1, "s16_values"))
+        return 0;
     }
-    /* f32_values */
     if (w->layout && s->f32_values_count > 0)
         s->has_f32_values = 1;
     if (s->has_f32_values) {
-        s->f32_values_at = w->pos;
-        {
-            uint8_t *p = bf_put(w, (uint64_t)s->f32_values_count * 4, "f32_values");
-            if (!p)
-                return 0;
-            bf_store_array(p, s->f32_values, (size_t)s->f32_values_count, 4, 1);
-        }
+        bf_set_u64(w, &s->f32_values_at, w->pos);
+    if (!bf_put_array(w, s->f32_values, s->f32_values_count, 4, 0, 1, "f32_values"))
+        return 0;
     }
-    /* colors16 */
     if (w->layout && s->colors16_count > 0)
         s->has_colors16 = 1;
     if (s->has_colors16) {
-        s->colors16_at = w->pos;
-        {
-            uint8_t *p = bf_put(w, (uint64_t)s->colors16_count * 2, "colors16");
-            if (!p)
-                return 0;
-            bf_store_array(p, s->colors16, (size_t)s->colors16_count, 2, 1);
-        }
+        bf_set_u64(w, &s->colors16_at, w->pos);
+    if (!bf_put_array(w, s->colors16, s->colors16_count, 2, 0, 1, "colors16"))
+        return 0;
     }
-    /* colors24 */
     if (w->layout && s->colors24_count > 0)
         s->has_colors24 = 1;
     if (s->has_colors24) {
-        s->colors24_at = w->pos;
-        {
-            uint8_t *p = bf_put(w, (uint64_t)s->colors24_count * 3, "colors24");
-            if (!p)
-                return 0;
-            for (uint32_t i = 0; i < (uint32_t)s->colors24_count; i++) {
-                if (!bf_check_fits(w, (uint64_t)(s->colors24[i]), 24, "colors24")) return 0;
-                bf_store_u24be((p + (size_t)i * 3), (uint32_t)(s->colors24[i]));
-            }
-        }
+        bf_set_u64(w, &s->colors24_at, w->pos);
+    if (!bf_put_array(w, s->colors24, s->colors24_count, 3, 0, 1, "colors24"))
+        return 0;
     }
-    /* colors32 */
     if (w->layout && s->colors32_count > 0)
         s->has_colors32 = 1;
     if (s->has_colors32) {
-        s->colors32_at = w->pos;
-        {
-            uint8_t *p = bf_put(w, (uint64_t)s->colors32_count * 4, "colors32");
-            if (!p)
-                return 0;
-            bf_store_array(p, s->colors32, (size_t)s->colors32_count, 4, 1);
-        }
-    }
-    return 1;
-}
-
-static int write_Evp1(bf_wctx *w, j3d_Evp1 *s)
-{
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-        {
-            {
-                int64_t v_ = (int64_t)s->sizes_count;
-                if (!bf_fits(v_, 16, 0))
-                    bf_overflow(w, &s->envelope_count, v_, 16, 0, (uint64_t)s->_offset + 0, 0, "envelope_count");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->envelope_count);
-                s->envelope_count = v_;
-            }
-        }
-        {
-            {
-                int64_t v_ = (int64_t)s->joint_indices_count;
-                if (!bf_fits(v_, 16, 0))
-                    bf_overflow(w, &s->envelope_count, v_, 16, 0, (uint64_t)s->_offset + 0, 0, "envelope_count");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->envelope_count);
-                s->envelope_count = v_;
-            }
-        }
-        {
-            {
-                int64_t v_ = (int64_t)s->weights_count;
-                if (!bf_fits(v_, 16, 0))
-                    bf_overflow(w, &s->envelope_count, v_, 16, 0, (uint64_t)s->_offset + 0, 0, "envelope_count");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->envelope_count);
-                s->envelope_count = v_;
-            }
-        }
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+        bf_set_u64(w, &s->colors32_at, w->pos);
+    if (!bf_put_array(w, s->colors32, s->colors32_count, 4, 0, 1, "colors32"))
         return 0;
     }
-    /* envelope_count */
-    {
-        uint8_t *p = bf_put(w, 2, "envelope_count");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->envelope_count));
-    }
-    /* padding */
-    {
-        uint8_t *p = bf_put(w, 2, "padding");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->padding));
-    }
-    /* size_table_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "size_table_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->size_table_offset));
-    }
-    /* index_table_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "index_table_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->index_table_offset));
-    }
-    /* weight_table_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "weight_table_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->weight_table_offset));
-    }
-    /* matrix_table_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "matrix_table_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->matrix_table_offset));
-    }
-    /* sizes */
+    return bf_end(w, name);
+}
+
+static int write_Evp1(bf_wctx *w, j3d_Evp1 *s, const char *name, int64_t index)
+{
+    bf_ctx *c = &w->c;
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+        return 0;
+    if (w->layout)
+        bf_fit_u16(w, &s->envelope_count, (int64_t)s->weights_count, 16, (uint64_t)s->_offset, 0, "envelope_count");
+    if (!bf_put_u16be(w, s->envelope_count, "envelope_count") || !bf_put_u16be(w, s->padding, "padding") ||
+        !bf_put_u32be(w, s->size_table_offset, "size_table_offset") ||
+        !bf_put_u32be(w, s->index_table_offset, "index_table_offset") ||
+        !bf_put_u32be(w, s->weight_table_offset, "weight_table_offset") ||
+        !bf_put_u32be(w, s->matrix_table_offset, "matrix_table_offset"))
+        return 0;
     if (w->layout) {
         if (!bf_enqueue_pooled(w, place_Evp1_sizes, base_Evp1_sizes, s, 0))
             return 0;
     } else {
         size_t resume = w->pos;
-        if (!bf_wseek(w, s->sizes_at, "sizes"))
+        if (!bf_wseek(w, s->sizes_at, "sizes") || !bf_put_array(w, s->sizes, s->sizes_count, 1, 0, 1, "sizes"))
             return 0;
-        {
-            uint8_t *p = bf_put(w, (uint64_t)s->sizes_count * 1, "sizes");
-            if (!p)
-                return 0;
-            bf_store_array(p, s->sizes, (size_t)s->sizes_count, 1, 1);
-        }
         w->pos = resume;
     }
-    /* joint_indices */
     if (w->layout) {
         if (!bf_enqueue_pooled(w, place_Evp1_joint_indices, base_Evp1_joint_indices, s, 0))
             return 0;
@@ -4105,18 +2200,15 @@ static int write_Evp1(bf_wctx *w, j3d_Evp1 *s)
         size_t resume = w->pos;
         if (!bf_wseek(w, s->joint_indices_at, "joint_indices"))
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)s->joint_indices_count; i++) {
+        for (uint32_t i = 0; i < s->joint_indices_count; i++) {
             if (w->layout) {
-                s->joint_indices[i]._index = (int64_t)i;
-                s->joint_indices[i]._p_count = bf_at_u8(c, s->sizes, s->sizes_count, (int64_t)i);
+                bf_set_i64(w, &s->joint_indices[i]._p_count, bf_at_u8(c, s->sizes, s->sizes_count, (int64_t)i));
             }
-            if (!bf_push(&w->c, "joint_indices", i) || !write_EnvelopeJoints(w, &s->joint_indices[i]))
+            if (!write_EnvelopeJoints(w, &s->joint_indices[i], "joint_indices", i))
                 return 0;
-            bf_pop(&w->c);
         }
         w->pos = resume;
     }
-    /* weights */
     if (w->layout) {
         if (!bf_enqueue_pooled(w, place_Evp1_weights, base_Evp1_weights, s, 0))
             return 0;
@@ -4124,18 +2216,15 @@ static int write_Evp1(bf_wctx *w, j3d_Evp1 *s)
         size_t resume = w->pos;
         if (!bf_wseek(w, s->weights_at, "weights"))
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)s->weights_count; i++) {
+        for (uint32_t i = 0; i < s->weights_count; i++) {
             if (w->layout) {
-                s->weights[i]._index = (int64_t)i;
-                s->weights[i]._p_count = bf_at_u8(c, s->sizes, s->sizes_count, (int64_t)i);
+                bf_set_i64(w, &s->weights[i]._p_count, bf_at_u8(c, s->sizes, s->sizes_count, (int64_t)i));
             }
-            if (!bf_push(&w->c, "weights", i) || !write_EnvelopeWeights(w, &s->weights[i]))
+            if (!write_EnvelopeWeights(w, &s->weights[i], "weights", i))
                 return 0;
-            bf_pop(&w->c);
         }
         w->pos = resume;
     }
-    /* inverse_bind_matrices */
     if (w->layout && s->inverse_bind_matrices_count > 0)
         s->has_inverse_bind_matrices = 1;
     if (s->has_inverse_bind_matrices) {
@@ -4146,278 +2235,87 @@ static int write_Evp1(bf_wctx *w, j3d_Evp1 *s)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->inverse_bind_matrices_at, "inverse_bind_matrices"))
                 return 0;
-            for (uint32_t i = 0; i < (uint32_t)s->inverse_bind_matrices_count; i++) {
-                if (w->layout) {
-                    s->inverse_bind_matrices[i]._index = (int64_t)i;
-                }
-                if (!bf_push(&w->c, "inverse_bind_matrices", i) || !write_Mtx34(w, &s->inverse_bind_matrices[i]))
+            for (uint32_t i = 0; i < s->inverse_bind_matrices_count; i++)
+                if (!write_Mtx34(w, &s->inverse_bind_matrices[i], "inverse_bind_matrices", i))
                     return 0;
-                bf_pop(&w->c);
-            }
-            if (w->layout)
-                s->inverse_bind_matrices_tail.len = 0;
-            if (!bf_put_bytes(w, s->inverse_bind_matrices_tail.ptr, s->inverse_bind_matrices_tail.len, "inverse_bind_matrices"))
+            if (!bf_put_tail(w, &s->inverse_bind_matrices_tail, "inverse_bind_matrices"))
                 return 0;
             w->pos = resume;
         }
     }
-    return 1;
+    return bf_end(w, name);
 }
 
-static int write_EnvelopeJoints(bf_wctx *w, j3d_EnvelopeJoints *s)
+static int write_EnvelopeJoints(bf_wctx *w, j3d_EnvelopeJoints *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* indices */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)s->indices_count * 2, "indices");
-        if (!p)
-            return 0;
-        bf_store_array(p, s->indices, (size_t)s->indices_count, 2, 1);
-    }
-    return 1;
+    if (!bf_put_array(w, s->indices, s->indices_count, 2, 0, 1, "indices"))
+        return 0;
+    return bf_end(w, name);
 }
 
-static int write_EnvelopeWeights(bf_wctx *w, j3d_EnvelopeWeights *s)
+static int write_EnvelopeWeights(bf_wctx *w, j3d_EnvelopeWeights *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* weights */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)s->weights_count * 4, "weights");
-        if (!p)
-            return 0;
-        bf_store_array(p, s->weights, (size_t)s->weights_count, 4, 1);
-    }
-    return 1;
+    if (!bf_put_array(w, s->weights, s->weights_count, 4, 0, 1, "weights"))
+        return 0;
+    return bf_end(w, name);
 }
 
-static int write_Mtx34(bf_wctx *w, j3d_Mtx34 *s)
+static int write_Mtx34(bf_wctx *w, j3d_Mtx34 *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* row0 */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)4 * 4, "row0");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)4; i++) {
-            bf_store_u32be((p + (size_t)i * 4), bf_f32_bits(s->row0[i]));
-        }
-    }
-    /* row1 */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)4 * 4, "row1");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)4; i++) {
-            bf_store_u32be((p + (size_t)i * 4), bf_f32_bits(s->row1[i]));
-        }
-    }
-    /* row2 */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)4 * 4, "row2");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)4; i++) {
-            bf_store_u32be((p + (size_t)i * 4), bf_f32_bits(s->row2[i]));
-        }
-    }
-    return 1;
+    if (!bf_put_array(w, s->row0, 4, 4, 0, 1, "row0") || !bf_put_array(w, s->row1, 4, 4, 0, 1, "row1") ||
+        !bf_put_array(w, s->row2, 4, 4, 0, 1, "row2"))
+        return 0;
+    return bf_end(w, name);
 }
 
-static int write_Drw1(bf_wctx *w, j3d_Drw1 *s)
+static int write_Drw1(bf_wctx *w, j3d_Drw1 *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-        {
-            {
-                int64_t v_ = (int64_t)s->types_count;
-                if (!bf_fits(v_, 16, 0))
-                    bf_overflow(w, &s->entry_count, v_, 16, 0, (uint64_t)s->_offset + 0, 0, "entry_count");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->entry_count);
-                s->entry_count = v_;
-            }
-        }
-        {
-            {
-                int64_t v_ = (int64_t)s->ids_count;
-                if (!bf_fits(v_, 16, 0))
-                    bf_overflow(w, &s->entry_count, v_, 16, 0, (uint64_t)s->_offset + 0, 0, "entry_count");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->entry_count);
-                s->entry_count = v_;
-            }
-        }
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* entry_count */
-    {
-        uint8_t *p = bf_put(w, 2, "entry_count");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->entry_count));
-    }
-    /* padding */
-    {
-        uint8_t *p = bf_put(w, 2, "padding");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->padding));
-    }
-    /* type_list_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "type_list_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->type_list_offset));
-    }
-    /* id_list_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "id_list_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->id_list_offset));
-    }
-    /* types */
+    if (w->layout)
+        bf_fit_u16(w, &s->entry_count, (int64_t)s->ids_count, 16, (uint64_t)s->_offset, 0, "entry_count");
+    if (!bf_put_u16be(w, s->entry_count, "entry_count") || !bf_put_u16be(w, s->padding, "padding") ||
+        !bf_put_u32be(w, s->type_list_offset, "type_list_offset") ||
+        !bf_put_u32be(w, s->id_list_offset, "id_list_offset"))
+        return 0;
     if (w->layout) {
         if (!bf_enqueue_pooled(w, place_Drw1_types, base_Drw1_types, s, 0))
             return 0;
     } else {
         size_t resume = w->pos;
-        if (!bf_wseek(w, s->types_at, "types"))
+        if (!bf_wseek(w, s->types_at, "types") || !bf_put_array(w, s->types, s->types_count, 1, 0, 1, "types"))
             return 0;
-        {
-            uint8_t *p = bf_put(w, (uint64_t)s->types_count * 1, "types");
-            if (!p)
-                return 0;
-            bf_store_array(p, s->types, (size_t)s->types_count, 1, 1);
-        }
         w->pos = resume;
     }
-    /* ids */
     if (w->layout) {
         if (!bf_enqueue_pooled(w, place_Drw1_ids, base_Drw1_ids, s, 0))
             return 0;
     } else {
         size_t resume = w->pos;
-        if (!bf_wseek(w, s->ids_at, "ids"))
+        if (!bf_wseek(w, s->ids_at, "ids") || !bf_put_array(w, s->ids, s->ids_count, 2, 0, 1, "ids"))
             return 0;
-        {
-            uint8_t *p = bf_put(w, (uint64_t)s->ids_count * 2, "ids");
-            if (!p)
-                return 0;
-            bf_store_array(p, s->ids, (size_t)s->ids_count, 2, 1);
-        }
         w->pos = resume;
     }
-    return 1;
+    return bf_end(w, name);
 }
 
-static int write_Jnt1(bf_wctx *w, j3d_Jnt1 *s)
+static int write_Jnt1(bf_wctx *w, j3d_Jnt1 *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-        {
-            {
-                int64_t v_ = (int64_t)s->joints_count;
-                if (!bf_fits(v_, 16, 0))
-                    bf_overflow(w, &s->joint_count, v_, 16, 0, (uint64_t)s->_offset + 0, 0, "joint_count");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->joint_count);
-                s->joint_count = v_;
-            }
-        }
-        {
-            {
-                int64_t v_ = (int64_t)s->remap_count;
-                if (!bf_fits(v_, 16, 0))
-                    bf_overflow(w, &s->joint_count, v_, 16, 0, (uint64_t)s->_offset + 0, 0, "joint_count");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->joint_count);
-                s->joint_count = v_;
-            }
-        }
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* joint_count */
-    {
-        uint8_t *p = bf_put(w, 2, "joint_count");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->joint_count));
-    }
-    /* padding */
-    {
-        uint8_t *p = bf_put(w, 2, "padding");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->padding));
-    }
-    /* joint_data_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "joint_data_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->joint_data_offset));
-    }
-    /* remap_table_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "remap_table_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->remap_table_offset));
-    }
-    /* name_table_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "name_table_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->name_table_offset));
-    }
-    /* joints */
+    if (w->layout)
+        bf_fit_u16(w, &s->joint_count, (int64_t)s->remap_count, 16, (uint64_t)s->_offset, 0, "joint_count");
+    if (!bf_put_u16be(w, s->joint_count, "joint_count") || !bf_put_u16be(w, s->padding, "padding") ||
+        !bf_put_u32be(w, s->joint_data_offset, "joint_data_offset") ||
+        !bf_put_u32be(w, s->remap_table_offset, "remap_table_offset") ||
+        !bf_put_u32be(w, s->name_table_offset, "name_table_offset"))
+        return 0;
     if (w->layout) {
         if (!bf_enqueue_pooled(w, place_Jnt1_joints, base_Jnt1_joints, s, 0))
             return 0;
@@ -4425,417 +2323,109 @@ static int write_Jnt1(bf_wctx *w, j3d_Jnt1 *s)
         size_t resume = w->pos;
         if (!bf_wseek(w, s->joints_at, "joints"))
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)s->joints_count; i++) {
-            if (w->layout) {
-                s->joints[i]._index = (int64_t)i;
-            }
-            if (!bf_push(&w->c, "joints", i) || !write_Joint(w, &s->joints[i]))
+        for (uint32_t i = 0; i < s->joints_count; i++)
+            if (!write_Joint(w, &s->joints[i], "joints", i))
                 return 0;
-            bf_pop(&w->c);
-        }
         w->pos = resume;
     }
-    /* remap */
     if (w->layout) {
         if (!bf_enqueue_pooled(w, place_Jnt1_remap, base_Jnt1_remap, s, 0))
             return 0;
     } else {
         size_t resume = w->pos;
-        if (!bf_wseek(w, s->remap_at, "remap"))
+        if (!bf_wseek(w, s->remap_at, "remap") || !bf_put_array(w, s->remap, s->remap_count, 2, 0, 1, "remap"))
             return 0;
-        {
-            uint8_t *p = bf_put(w, (uint64_t)s->remap_count * 2, "remap");
-            if (!p)
-                return 0;
-            bf_store_array(p, s->remap, (size_t)s->remap_count, 2, 1);
-        }
         w->pos = resume;
     }
-    /* names */
     if (s->has_names) {
         if (w->layout) {
             if (!bf_enqueue_pooled(w, place_Jnt1_names, base_Jnt1_names, s, 0))
                 return 0;
         } else {
             size_t resume = w->pos;
-            if (!bf_wseek(w, s->names_at, "names"))
+            if (!bf_wseek(w, s->names_at, "names") || !write_NameTable(w, &s->names, "names", -1))
                 return 0;
-            {
-                if (w->layout) {
-                    s->names._index = 0;
-                }
-                if (!bf_push(&w->c, "names", -1) || !write_NameTable(w, &s->names))
-                    return 0;
-                bf_pop(&w->c);
-            }
             w->pos = resume;
         }
     }
-    return 1;
+    return bf_end(w, name);
 }
 
-static int write_Joint(bf_wctx *w, j3d_Joint *s)
+static int write_Joint(bf_wctx *w, j3d_Joint *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* matrix_type */
-    {
-        uint8_t *p = bf_put(w, 2, "matrix_type");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->matrix_type));
-    }
-    /* scale_inheritance */
-    {
-        uint8_t *p = bf_put(w, 1, "scale_inheritance");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->scale_inheritance);
-    }
-    /* padding */
-    {
-        uint8_t *p = bf_put(w, 1, "padding");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->padding);
-    }
-    /* scale_x */
-    {
-        uint8_t *p = bf_put(w, 4, "scale_x");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, bf_f32_bits(s->scale_x));
-    }
-    /* scale_y */
-    {
-        uint8_t *p = bf_put(w, 4, "scale_y");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, bf_f32_bits(s->scale_y));
-    }
-    /* scale_z */
-    {
-        uint8_t *p = bf_put(w, 4, "scale_z");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, bf_f32_bits(s->scale_z));
-    }
-    /* rotation_x */
-    {
-        uint8_t *p = bf_put(w, 2, "rotation_x");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->rotation_x));
-    }
-    /* rotation_y */
-    {
-        uint8_t *p = bf_put(w, 2, "rotation_y");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->rotation_y));
-    }
-    /* rotation_z */
-    {
-        uint8_t *p = bf_put(w, 2, "rotation_z");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->rotation_z));
-    }
-    /* padding2 */
-    {
-        uint8_t *p = bf_put(w, 2, "padding2");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->padding2));
-    }
-    /* translation_x */
-    {
-        uint8_t *p = bf_put(w, 4, "translation_x");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, bf_f32_bits(s->translation_x));
-    }
-    /* translation_y */
-    {
-        uint8_t *p = bf_put(w, 4, "translation_y");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, bf_f32_bits(s->translation_y));
-    }
-    /* translation_z */
-    {
-        uint8_t *p = bf_put(w, 4, "translation_z");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, bf_f32_bits(s->translation_z));
-    }
-    /* bounding_sphere */
-    {
-        uint8_t *p = bf_put(w, 4, "bounding_sphere");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, bf_f32_bits(s->bounding_sphere));
-    }
-    /* bbox_min_x */
-    {
-        uint8_t *p = bf_put(w, 4, "bbox_min_x");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, bf_f32_bits(s->bbox_min_x));
-    }
-    /* bbox_min_y */
-    {
-        uint8_t *p = bf_put(w, 4, "bbox_min_y");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, bf_f32_bits(s->bbox_min_y));
-    }
-    /* bbox_min_z */
-    {
-        uint8_t *p = bf_put(w, 4, "bbox_min_z");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, bf_f32_bits(s->bbox_min_z));
-    }
-    /* bbox_max_x */
-    {
-        uint8_t *p = bf_put(w, 4, "bbox_max_x");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, bf_f32_bits(s->bbox_max_x));
-    }
-    /* bbox_max_y */
-    {
-        uint8_t *p = bf_put(w, 4, "bbox_max_y");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, bf_f32_bits(s->bbox_max_y));
-    }
-    /* bbox_max_z */
-    {
-        uint8_t *p = bf_put(w, 4, "bbox_max_z");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, bf_f32_bits(s->bbox_max_z));
-    }
-    return 1;
+    if (!bf_put_u16be(w, s->matrix_type, "matrix_type") ||
+        !bf_put_u8(w, s->scale_inheritance, "scale_inheritance") || !bf_put_u8(w, s->padding, "padding") ||
+        !bf_put_f32be(w, s->scale_x, "scale_x") || !bf_put_f32be(w, s->scale_y, "scale_y") ||
+        !bf_put_f32be(w, s->scale_z, "scale_z") || !bf_put_u16be(w, s->rotation_x, "rotation_x") ||
+        !bf_put_u16be(w, s->rotation_y, "rotation_y") || !bf_put_u16be(w, s->rotation_z, "rotation_z") ||
+        !bf_put_u16be(w, s->padding2, "padding2") || !bf_put_f32be(w, s->translation_x, "translation_x") ||
+        !bf_put_f32be(w, s->translation_y, "translation_y") ||
+        !bf_put_f32be(w, s->translation_z, "translation_z") ||
+        !bf_put_f32be(w, s->bounding_sphere, "bounding_sphere") ||
+        !bf_put_f32be(w, s->bbox_min_x, "bbox_min_x") || !bf_put_f32be(w, s->bbox_min_y, "bbox_min_y") ||
+        !bf_put_f32be(w, s->bbox_min_z, "bbox_min_z") || !bf_put_f32be(w, s->bbox_max_x, "bbox_max_x") ||
+        !bf_put_f32be(w, s->bbox_max_y, "bbox_max_y") || !bf_put_f32be(w, s->bbox_max_z, "bbox_max_z"))
+        return 0;
+    return bf_end(w, name);
 }
 
-static int write_NameTable(bf_wctx *w, j3d_NameTable *s)
+static int write_NameTable(bf_wctx *w, j3d_NameTable *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-        {
-            {
-                int64_t v_ = (int64_t)s->entries_count;
-                if (!bf_fits(v_, 16, 0))
-                    bf_overflow(w, &s->count, v_, 16, 0, (uint64_t)s->_offset + 0, 0, "count");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->count);
-                s->count = v_;
-            }
-        }
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* count */
-    {
-        uint8_t *p = bf_put(w, 2, "count");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->count));
-    }
-    /* padding */
-    {
-        uint8_t *p = bf_put(w, 2, "padding");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->padding));
-    }
-    /* entries */
-    for (uint32_t i = 0; i < (uint32_t)s->entries_count; i++) {
+    if (w->layout)
+        bf_fit_u16(w, &s->count, (int64_t)s->entries_count, 16, (uint64_t)s->_offset, 0, "count");
+    if (!bf_put_u16be(w, s->count, "count") || !bf_put_u16be(w, s->padding, "padding"))
+        return 0;
+    for (uint32_t i = 0; i < s->entries_count; i++) {
         if (w->layout) {
-            s->entries[i]._index = (int64_t)i;
-            s->entries[i]._p_table_start = (int64_t)s->_offset;
+            bf_set_i64(w, &s->entries[i]._p_table_start, (int64_t)s->_offset);
         }
-        if (!bf_push(&w->c, "entries", i) || !write_NameEntry(w, &s->entries[i]))
+        if (!write_NameEntry(w, &s->entries[i], "entries", i))
             return 0;
-        bf_pop(&w->c);
     }
-    return 1;
+    return bf_end(w, name);
 }
 
-static int write_NameEntry(bf_wctx *w, j3d_NameEntry *s)
+static int write_NameEntry(bf_wctx *w, j3d_NameEntry *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* hash */
-    {
-        uint8_t *p = bf_put(w, 2, "hash");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->hash));
-    }
-    /* offset */
-    {
-        uint8_t *p = bf_put(w, 2, "offset");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->offset));
-    }
-    /* name */
+    if (!bf_put_u16be(w, s->hash, "hash") || !bf_put_u16be(w, s->offset, "offset"))
+        return 0;
     if (w->layout) {
         if (!bf_enqueue_pooled(w, place_NameEntry_name, base_NameEntry_name, s, 0))
             return 0;
     } else {
         size_t resume = w->pos;
-        if (!bf_wseek(w, s->name_at, "name"))
-            return 0;
-        if (!bf_put_cstr(w, &s->name, "name"))
+        if (!bf_wseek(w, s->name_at, "name") || !bf_put_cstr(w, &s->name, "name"))
             return 0;
         w->pos = resume;
     }
-    return 1;
+    return bf_end(w, name);
 }
 
-static int write_Shp1(bf_wctx *w, j3d_Shp1 *s)
+static int write_Shp1(bf_wctx *w, j3d_Shp1 *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-        {
-            {
-                int64_t v_ = (int64_t)s->shapes_count;
-                if (!bf_fits(v_, 16, 0))
-                    bf_overflow(w, &s->shape_count, v_, 16, 0, (uint64_t)s->_offset + 0, 0, "shape_count");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->shape_count);
-                s->shape_count = v_;
-            }
-        }
-        {
-            {
-                int64_t v_ = (int64_t)s->remap_count;
-                if (!bf_fits(v_, 16, 0))
-                    bf_overflow(w, &s->shape_count, v_, 16, 0, (uint64_t)s->_offset + 0, 0, "shape_count");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->shape_count);
-                s->shape_count = v_;
-            }
-        }
-        {
-            {
-                int64_t v_ = bf_add(bf_mul((int64_t)s->group_data_count, INT64_C(8)), (int64_t)s->group_data_offset);
-                if (!bf_fits(v_, 32, 0))
-                    bf_overflow(w, &s->group_definition_offset, v_, 32, 0, (uint64_t)s->_offset + 32, 0, "group_definition_offset");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->group_definition_offset);
-                s->group_definition_offset = v_;
-            }
-        }
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
+    if (w->layout) {
+        bf_fit_u16(w, &s->shape_count, (int64_t)s->remap_count, 16, (uint64_t)s->_offset, 0, "shape_count");
+        bf_fit_u32(w, &s->group_definition_offset, bf_add(bf_mul((int64_t)s->group_data_count, INT64_C(8)),
+                (int64_t)s->group_data_offset), 32, (uint64_t)s->_offset + 32, 0, "group_definition_offset");
     }
-    /* shape_count */
-    {
-        uint8_t *p = bf_put(w, 2, "shape_count");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->shape_count));
-    }
-    /* padding */
-    {
-        uint8_t *p = bf_put(w, 2, "padding");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->padding));
-    }
-    /* shape_data_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "shape_data_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->shape_data_offset));
-    }
-    /* remap_table_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "remap_table_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->remap_table_offset));
-    }
-    /* name_table_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "name_table_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->name_table_offset));
-    }
-    /* attribute_table_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "attribute_table_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->attribute_table_offset));
-    }
-    /* weight_table_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "weight_table_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->weight_table_offset));
-    }
-    /* primitive_data_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "primitive_data_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->primitive_data_offset));
-    }
-    /* group_data_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "group_data_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->group_data_offset));
-    }
-    /* group_definition_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "group_definition_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->group_definition_offset));
-    }
-    /* shapes */
+    if (!bf_put_u16be(w, s->shape_count, "shape_count") || !bf_put_u16be(w, s->padding, "padding") ||
+        !bf_put_u32be(w, s->shape_data_offset, "shape_data_offset") ||
+        !bf_put_u32be(w, s->remap_table_offset, "remap_table_offset") ||
+        !bf_put_u32be(w, s->name_table_offset, "name_table_offset") ||
+        !bf_put_u32be(w, s->attribute_table_offset, "attribute_table_offset") ||
+        !bf_put_u32be(w, s->weight_table_offset, "weight_table_offset") ||
+        !bf_put_u32be(w, s->primitive_data_offset, "primitive_data_offset") ||
+        !bf_put_u32be(w, s->group_data_offset, "group_data_offset") ||
+        !bf_put_u32be(w, s->group_definition_offset, "group_definition_offset"))
+        return 0;
     if (w->layout) {
         if (!bf_enqueue_pooled(w, place_Shp1_shapes, base_Shp1_shapes, s, 0))
             return 0;
@@ -4843,57 +2433,38 @@ static int write_Shp1(bf_wctx *w, j3d_Shp1 *s)
         size_t resume = w->pos;
         if (!bf_wseek(w, s->shapes_at, "shapes"))
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)s->shapes_count; i++) {
+        for (uint32_t i = 0; i < s->shapes_count; i++) {
             if (w->layout) {
-                s->shapes[i]._index = (int64_t)i;
-                s->shapes[i]._p_base = bf_sub((int64_t)s->_offset, 8);
-                s->shapes[i]._p_attribute_table = (int64_t)s->attribute_table_offset;
-                s->shapes[i]._p_primitive_data = (int64_t)s->primitive_data_offset;
-                s->shapes[i]._p_definitions = (int64_t)s->group_definition_offset;
+                bf_set_i64(w, &s->shapes[i]._p_base, bf_sub((int64_t)s->_offset, 8));
+                bf_set_i64(w, &s->shapes[i]._p_attribute_table, (int64_t)s->attribute_table_offset);
+                bf_set_i64(w, &s->shapes[i]._p_primitive_data, (int64_t)s->primitive_data_offset);
+                bf_set_i64(w, &s->shapes[i]._p_definitions, (int64_t)s->group_definition_offset);
             }
-            if (!bf_push(&w->c, "shapes", i) || !write_Shape(w, &s->shapes[i]))
+            if (!write_Shape(w, &s->shapes[i], "shapes", i))
                 return 0;
-            bf_pop(&w->c);
         }
         w->pos = resume;
     }
-    /* remap */
     if (w->layout) {
         if (!bf_enqueue_pooled(w, place_Shp1_remap, base_Shp1_remap, s, 0))
             return 0;
     } else {
         size_t resume = w->pos;
-        if (!bf_wseek(w, s->remap_at, "remap"))
+        if (!bf_wseek(w, s->remap_at, "remap") || !bf_put_array(w, s->remap, s->remap_count, 2, 0, 1, "remap"))
             return 0;
-        {
-            uint8_t *p = bf_put(w, (uint64_t)s->remap_count * 2, "remap");
-            if (!p)
-                return 0;
-            bf_store_array(p, s->remap, (size_t)s->remap_count, 2, 1);
-        }
         w->pos = resume;
     }
-    /* names */
     if (s->has_names) {
         if (w->layout) {
             if (!bf_enqueue_pooled(w, place_Shp1_names, base_Shp1_names, s, 0))
                 return 0;
         } else {
             size_t resume = w->pos;
-            if (!bf_wseek(w, s->names_at, "names"))
+            if (!bf_wseek(w, s->names_at, "names") || !write_NameTable(w, &s->names, "names", -1))
                 return 0;
-            {
-                if (w->layout) {
-                    s->names._index = 0;
-                }
-                if (!bf_push(&w->c, "names", -1) || !write_NameTable(w, &s->names))
-                    return 0;
-                bf_pop(&w->c);
-            }
             w->pos = resume;
         }
     }
-    /* group_data */
     if (w->layout) {
         if (!bf_enqueue_pooled(w, place_Shp1_group_data, base_Shp1_group_data, s, 0))
             return 0;
@@ -4901,143 +2472,36 @@ static int write_Shp1(bf_wctx *w, j3d_Shp1 *s)
         size_t resume = w->pos;
         if (!bf_wseek(w, s->group_data_at, "group_data"))
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)s->group_data_count; i++) {
+        for (uint32_t i = 0; i < s->group_data_count; i++) {
             if (w->layout) {
-                s->group_data[i]._index = (int64_t)i;
-                s->group_data[i]._p_base = bf_sub((int64_t)s->_offset, 8);
-                s->group_data[i]._p_weight_table = (int64_t)s->weight_table_offset;
+                bf_set_i64(w, &s->group_data[i]._p_base, bf_sub((int64_t)s->_offset, 8));
+                bf_set_i64(w, &s->group_data[i]._p_weight_table, (int64_t)s->weight_table_offset);
             }
-            if (!bf_push(&w->c, "group_data", i) || !write_MatrixGroupData(w, &s->group_data[i]))
+            if (!write_MatrixGroupData(w, &s->group_data[i], "group_data", i))
                 return 0;
-            bf_pop(&w->c);
         }
         w->pos = resume;
     }
-    return 1;
+    return bf_end(w, name);
 }
 
-static int write_Shape(bf_wctx *w, j3d_Shape *s)
+static int write_Shape(bf_wctx *w, j3d_Shape *s, const char *name, int64_t index)
 {
     bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-        {
-            {
-                int64_t v_ = (int64_t)s->groups_count;
-                if (!bf_fits(v_, 16, 0))
-                    bf_overflow(w, &s->matrix_group_count, v_, 16, 0, (uint64_t)s->_offset + 2, 0, "matrix_group_count");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->matrix_group_count);
-                s->matrix_group_count = v_;
-            }
-        }
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* matrix_type */
-    {
-        uint8_t *p = bf_put(w, 1, "matrix_type");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->matrix_type);
-    }
-    /* padding */
-    {
-        uint8_t *p = bf_put(w, 1, "padding");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->padding);
-    }
-    /* matrix_group_count */
-    {
-        uint8_t *p = bf_put(w, 2, "matrix_group_count");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->matrix_group_count));
-    }
-    /* attribute_offset */
-    {
-        uint8_t *p = bf_put(w, 2, "attribute_offset");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->attribute_offset));
-    }
-    /* group_data_index */
-    {
-        uint8_t *p = bf_put(w, 2, "group_data_index");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->group_data_index));
-    }
-    /* first_group_definition */
-    {
-        uint8_t *p = bf_put(w, 2, "first_group_definition");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->first_group_definition));
-    }
-    /* padding2 */
-    {
-        uint8_t *p = bf_put(w, 2, "padding2");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->padding2));
-    }
-    /* bounding_sphere */
-    {
-        uint8_t *p = bf_put(w, 4, "bounding_sphere");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, bf_f32_bits(s->bounding_sphere));
-    }
-    /* bbox_min_x */
-    {
-        uint8_t *p = bf_put(w, 4, "bbox_min_x");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, bf_f32_bits(s->bbox_min_x));
-    }
-    /* bbox_min_y */
-    {
-        uint8_t *p = bf_put(w, 4, "bbox_min_y");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, bf_f32_bits(s->bbox_min_y));
-    }
-    /* bbox_min_z */
-    {
-        uint8_t *p = bf_put(w, 4, "bbox_min_z");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, bf_f32_bits(s->bbox_min_z));
-    }
-    /* bbox_max_x */
-    {
-        uint8_t *p = bf_put(w, 4, "bbox_max_x");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, bf_f32_bits(s->bbox_max_x));
-    }
-    /* bbox_max_y */
-    {
-        uint8_t *p = bf_put(w, 4, "bbox_max_y");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, bf_f32_bits(s->bbox_max_y));
-    }
-    /* bbox_max_z */
-    {
-        uint8_t *p = bf_put(w, 4, "bbox_max_z");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, bf_f32_bits(s->bbox_max_z));
-    }
-    /* attributes */
+    if (w->layout)
+        bf_fit_u16(w, &s->matrix_group_count, (int64_t)s->groups_count, 16, (uint64_t)s->_offset + 2, 0, "matrix_group_count");
+    if (!bf_put_u8(w, s->matrix_type, "matrix_type") || !bf_put_u8(w, s->padding, "padding") ||
+        !bf_put_u16be(w, s->matrix_group_count, "matrix_group_count") ||
+        !bf_put_u16be(w, s->attribute_offset, "attribute_offset") ||
+        !bf_put_u16be(w, s->group_data_index, "group_data_index") ||
+        !bf_put_u16be(w, s->first_group_definition, "first_group_definition") ||
+        !bf_put_u16be(w, s->padding2, "padding2") || !bf_put_f32be(w, s->bounding_sphere, "bounding_sphere") ||
+        !bf_put_f32be(w, s->bbox_min_x, "bbox_min_x") || !bf_put_f32be(w, s->bbox_min_y, "bbox_min_y") ||
+        !bf_put_f32be(w, s->bbox_min_z, "bbox_min_z") || !bf_put_f32be(w, s->bbox_max_x, "bbox_max_x") ||
+        !bf_put_f32be(w, s->bbox_max_y, "bbox_max_y") || !bf_put_f32be(w, s->bbox_max_z, "bbox_max_z"))
+        return 0;
     if (w->layout) {
         if (!bf_enqueue_pooled(w, place_Shape_attributes, base_Shape_attributes, s, 0))
             return 0;
@@ -5045,17 +2509,11 @@ static int write_Shape(bf_wctx *w, j3d_Shape *s)
         size_t resume = w->pos;
         if (!bf_wseek(w, s->attributes_at, "attributes"))
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)s->attributes_count; i++) {
-            if (w->layout) {
-                s->attributes[i]._index = (int64_t)i;
-            }
-            if (!bf_push(&w->c, "attributes", i) || !write_IndexAttribute(w, &s->attributes[i]))
+        for (uint32_t i = 0; i < s->attributes_count; i++)
+            if (!write_IndexAttribute(w, &s->attributes[i], "attributes", i))
                 return 0;
-            bf_pop(&w->c);
-        }
         w->pos = resume;
     }
-    /* groups */
     if (w->layout) {
         if (!bf_enqueue(w, place_Shape_groups, NULL, s))
             return 0;
@@ -5063,81 +2521,37 @@ static int write_Shape(bf_wctx *w, j3d_Shape *s)
         size_t resume = w->pos;
         if (!bf_wseek(w, s->groups_at, "groups"))
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)s->groups_count; i++) {
+        for (uint32_t i = 0; i < s->groups_count; i++) {
             if (w->layout) {
-                s->groups[i]._index = (int64_t)i;
-                s->groups[i]._p_base = s->_p_base;
-                s->groups[i]._p_primitive_data = s->_p_primitive_data;
-                s->groups[i]._p_attribute_count = bf_sub((int64_t)s->attributes_count, 1);
-                s->groups[i]._p_wide_mask = j3d_Shape_v__q1(c, s);
+                bf_set_i64(w, &s->groups[i]._p_base, s->_p_base);
+                bf_set_i64(w, &s->groups[i]._p_primitive_data, s->_p_primitive_data);
+                bf_set_i64(w, &s->groups[i]._p_attribute_count, bf_sub((int64_t)s->attributes_count, 1));
+                bf_set_i64(w, &s->groups[i]._p_wide_mask, j3d_Shape_v__q1(c, s));
             }
-            if (!bf_push(&w->c, "groups", i) || !write_MatrixGroup(w, &s->groups[i]))
+            if (!write_MatrixGroup(w, &s->groups[i], "groups", i))
                 return 0;
-            bf_pop(&w->c);
         }
         w->pos = resume;
     }
-    return 1;
+    return bf_end(w, name);
 }
 
-static int write_IndexAttribute(bf_wctx *w, j3d_IndexAttribute *s)
+static int write_IndexAttribute(bf_wctx *w, j3d_IndexAttribute *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* attr */
-    {
-        uint8_t *p = bf_put(w, 4, "attr");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->attr));
-    }
-    /* index_type */
-    {
-        uint8_t *p = bf_put(w, 4, "index_type");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->index_type));
-    }
-    return 1;
+    if (!bf_put_u32be(w, s->attr, "attr") || !bf_put_u32be(w, s->index_type, "index_type"))
+        return 0;
+    return bf_end(w, name);
 }
 
-static int write_MatrixGroup(bf_wctx *w, j3d_MatrixGroup *s)
+static int write_MatrixGroup(bf_wctx *w, j3d_MatrixGroup *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* primitive_size */
-    {
-        uint8_t *p = bf_put(w, 4, "primitive_size");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->primitive_size));
-    }
-    /* primitive_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "primitive_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->primitive_offset));
-    }
-    /* primitives */
+    if (!bf_put_u32be(w, s->primitive_size, "primitive_size") ||
+        !bf_put_u32be(w, s->primitive_offset, "primitive_offset"))
+        return 0;
     if (w->layout && s->primitives_count > 0)
         s->has_primitives = 1;
     if (s->has_primitives) {
@@ -5148,525 +2562,172 @@ static int write_MatrixGroup(bf_wctx *w, j3d_MatrixGroup *s)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->primitives_at, "primitives"))
                 return 0;
-            for (uint32_t i = 0; i < (uint32_t)s->primitives_count; i++) {
+            for (uint32_t i = 0; i < s->primitives_count; i++) {
                 if (w->layout) {
-                    s->primitives[i]._index = (int64_t)i;
-                    s->primitives[i]._p_attribute_count = s->_p_attribute_count;
-                    s->primitives[i]._p_wide_mask = s->_p_wide_mask;
+                    bf_set_i64(w, &s->primitives[i]._p_attribute_count, s->_p_attribute_count);
+                    bf_set_i64(w, &s->primitives[i]._p_wide_mask, s->_p_wide_mask);
                 }
-                if (!bf_push(&w->c, "primitives", i) || !write_Primitive(w, &s->primitives[i]))
+                if (!write_Primitive(w, &s->primitives[i], "primitives", i))
                     return 0;
-                bf_pop(&w->c);
             }
-            if (w->layout)
-                s->primitives_tail.len = 0;
-            if (!bf_put_bytes(w, s->primitives_tail.ptr, s->primitives_tail.len, "primitives"))
+            if (!bf_put_tail(w, &s->primitives_tail, "primitives"))
                 return 0;
             w->pos = resume;
         }
     }
-    return 1;
+    return bf_end(w, name);
 }
 
-static int write_Primitive(bf_wctx *w, j3d_Primitive *s)
+static int write_Primitive(bf_wctx *w, j3d_Primitive *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+        return 0;
     if (w->layout) {
-        s->_offset = w->pos;
-        if (s->has_vertices) {
-            {
-                int64_t v_ = (int64_t)s->vertices_count;
-                if (!bf_fits(v_, 16, 0))
-                    bf_overflow(w, &s->vertex_count, v_, 16, 0, (uint64_t)s->_offset + 1, 0, "vertex_count");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->vertex_count);
-                s->vertex_count = v_;
-            }
-        }
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+        if (s->has_vertices)
+            bf_fit_u16(w, &s->vertex_count, (int64_t)s->vertices_count, 16, (uint64_t)s->_offset + 1, 0, "vertex_count");
+    }
+    if (!bf_put_u8(w, s->type, "type"))
+        return 0;
+    if (s->has_vertex_count) {
+    if (!bf_put_u16be(w, s->vertex_count, "vertex_count"))
         return 0;
     }
-    /* type */
-    {
-        uint8_t *p = bf_put(w, 1, "type");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->type);
-    }
-    /* vertex_count */
-    if (s->has_vertex_count) {
-        {
-            uint8_t *p = bf_put(w, 2, "vertex_count");
-            if (!p)
-                return 0;
-            bf_store_u16be(p, (uint16_t)(s->vertex_count));
-        }
-    }
-    /* vertices */
     if (w->layout && s->vertices_count > 0)
         s->has_vertices = 1;
     if (s->has_vertices) {
-        s->vertices_at = w->pos;
-        for (uint32_t i = 0; i < (uint32_t)s->vertices_count; i++) {
+        bf_set_u64(w, &s->vertices_at, w->pos);
+        for (uint32_t i = 0; i < s->vertices_count; i++) {
             if (w->layout) {
-                s->vertices[i]._index = (int64_t)i;
-                s->vertices[i]._p_attribute_count = s->_p_attribute_count;
-                s->vertices[i]._p_wide_mask = s->_p_wide_mask;
+                bf_set_i64(w, &s->vertices[i]._p_attribute_count, s->_p_attribute_count);
+                bf_set_i64(w, &s->vertices[i]._p_wide_mask, s->_p_wide_mask);
             }
-            if (!bf_push(&w->c, "vertices", i) || !write_Vertex(w, &s->vertices[i]))
+            if (!write_Vertex(w, &s->vertices[i], "vertices", i))
                 return 0;
-            bf_pop(&w->c);
         }
     }
-    return 1;
+    return bf_end(w, name);
 }
 
-static int write_Vertex(bf_wctx *w, j3d_Vertex *s)
+static int write_Vertex(bf_wctx *w, j3d_Vertex *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* indices */
-    for (uint32_t i = 0; i < (uint32_t)s->indices_count; i++) {
+    for (uint32_t i = 0; i < s->indices_count; i++) {
         if (w->layout) {
-            s->indices[i]._index = (int64_t)i;
-            s->indices[i]._p_wide = bf_shr(s->_p_wide_mask, (int64_t)i) & 1;
+            bf_set_i64(w, &s->indices[i]._p_wide, bf_shr(s->_p_wide_mask, (int64_t)i) & 1);
         }
-        if (!bf_push(&w->c, "indices", i) || !write_VertexIndex(w, &s->indices[i]))
+        if (!write_VertexIndex(w, &s->indices[i], "indices", i))
             return 0;
-        bf_pop(&w->c);
     }
-    return 1;
+    return bf_end(w, name);
 }
 
-static int write_VertexIndex(bf_wctx *w, j3d_VertexIndex *s)
+static int write_VertexIndex(bf_wctx *w, j3d_VertexIndex *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* index8 */
     if (s->has_index8) {
-        {
-            uint8_t *p = bf_put(w, 1, "index8");
-            if (!p)
-                return 0;
-            p[0] = (uint8_t)(s->index8);
-        }
-    }
-    /* index16 */
-    if (s->has_index16) {
-        s->index16_at = w->pos;
-        {
-            uint8_t *p = bf_put(w, 2, "index16");
-            if (!p)
-                return 0;
-            bf_store_u16be(p, (uint16_t)(s->index16));
-        }
-    }
-    return 1;
-}
-
-static int write_MatrixGroupData(bf_wctx *w, j3d_MatrixGroupData *s)
-{
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-        {
-            {
-                int64_t v_ = (int64_t)s->weights_count;
-                if (!bf_fits(v_, 16, 0))
-                    bf_overflow(w, &s->matrix_count, v_, 16, 0, (uint64_t)s->_offset + 2, 0, "matrix_count");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->matrix_count);
-                s->matrix_count = v_;
-            }
-        }
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_put_u8(w, s->index8, "index8"))
         return 0;
     }
-    /* drw1_matrix */
-    {
-        uint8_t *p = bf_put(w, 2, "drw1_matrix");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->drw1_matrix));
+    if (s->has_index16) {
+        bf_set_u64(w, &s->index16_at, w->pos);
+    if (!bf_put_u16be(w, s->index16, "index16"))
+        return 0;
     }
-    /* matrix_count */
-    {
-        uint8_t *p = bf_put(w, 2, "matrix_count");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->matrix_count));
-    }
-    /* first_weight */
-    {
-        uint8_t *p = bf_put(w, 4, "first_weight");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->first_weight));
-    }
-    /* weights */
+    return bf_end(w, name);
+}
+
+static int write_MatrixGroupData(bf_wctx *w, j3d_MatrixGroupData *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+        return 0;
+    if (w->layout)
+        bf_fit_u16(w, &s->matrix_count, (int64_t)s->weights_count, 16, (uint64_t)s->_offset + 2, 0, "matrix_count");
+    if (!bf_put_u16be(w, s->drw1_matrix, "drw1_matrix") || !bf_put_u16be(w, s->matrix_count, "matrix_count") ||
+        !bf_put_u32be(w, s->first_weight, "first_weight"))
+        return 0;
     if (w->layout) {
         if (!bf_enqueue(w, place_MatrixGroupData_weights, NULL, s))
             return 0;
     } else {
         size_t resume = w->pos;
-        if (!bf_wseek(w, s->weights_at, "weights"))
+        if (!bf_wseek(w, s->weights_at, "weights") ||
+            !bf_put_array(w, s->weights, s->weights_count, 2, 1, 1, "weights"))
             return 0;
-        {
-            uint8_t *p = bf_put(w, (uint64_t)s->weights_count * 2, "weights");
-            if (!p)
-                return 0;
-            bf_store_array(p, s->weights, (size_t)s->weights_count, 2, 1);
-        }
         w->pos = resume;
     }
-    return 1;
+    return bf_end(w, name);
 }
 
-static int write_MaterialList(bf_wctx *w, j3d_MaterialList *s)
+static int write_MaterialList(bf_wctx *w, j3d_MaterialList *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* material_count */
-    {
-        uint8_t *p = bf_put(w, 2, "material_count");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->material_count));
-    }
-    /* padding */
-    {
-        uint8_t *p = bf_put(w, 2, "padding");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->padding));
-    }
-    /* data */
-    if (!bf_put_bytes(w, s->data.ptr, s->data.len, "data"))
+    if (!bf_put_u16be(w, s->material_count, "material_count") || !bf_put_u16be(w, s->padding, "padding") ||
+        !bf_put_bytes(w, s->data.ptr, s->data.len, "data"))
         return 0;
-    return 1;
+    return bf_end(w, name);
 }
 
-static int write_Mat3(bf_wctx *w, j3d_Mat3 *s)
+static int write_Mat3(bf_wctx *w, j3d_Mat3 *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-        {
-            {
-                int64_t v_ = (int64_t)s->remap_count;
-                if (!bf_fits(v_, 16, 0))
-                    bf_overflow(w, &s->material_count, v_, 16, 0, (uint64_t)s->_offset + 0, 0, "material_count");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->material_count);
-                s->material_count = v_;
-            }
-        }
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* material_count */
-    {
-        uint8_t *p = bf_put(w, 2, "material_count");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->material_count));
-    }
-    /* padding */
-    {
-        uint8_t *p = bf_put(w, 2, "padding");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->padding));
-    }
-    /* material_data_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "material_data_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->material_data_offset));
-    }
-    /* remap_table_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "remap_table_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->remap_table_offset));
-    }
-    /* name_table_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "name_table_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->name_table_offset));
-    }
-    /* indirect_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "indirect_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->indirect_offset));
-    }
-    /* cull_mode_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "cull_mode_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->cull_mode_offset));
-    }
-    /* material_color_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "material_color_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->material_color_offset));
-    }
-    /* color_channel_count_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "color_channel_count_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->color_channel_count_offset));
-    }
-    /* color_channel_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "color_channel_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->color_channel_offset));
-    }
-    /* ambient_color_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "ambient_color_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->ambient_color_offset));
-    }
-    /* light_color_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "light_color_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->light_color_offset));
-    }
-    /* tex_gen_count_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "tex_gen_count_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->tex_gen_count_offset));
-    }
-    /* tex_gen_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "tex_gen_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->tex_gen_offset));
-    }
-    /* post_tex_gen_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "post_tex_gen_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->post_tex_gen_offset));
-    }
-    /* tex_matrix_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "tex_matrix_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->tex_matrix_offset));
-    }
-    /* post_tex_matrix_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "post_tex_matrix_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->post_tex_matrix_offset));
-    }
-    /* texture_remap_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "texture_remap_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->texture_remap_offset));
-    }
-    /* tev_order_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "tev_order_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->tev_order_offset));
-    }
-    /* tev_color_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "tev_color_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->tev_color_offset));
-    }
-    /* konst_color_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "konst_color_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->konst_color_offset));
-    }
-    /* tev_stage_count_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "tev_stage_count_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->tev_stage_count_offset));
-    }
-    /* tev_stage_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "tev_stage_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->tev_stage_offset));
-    }
-    /* swap_mode_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "swap_mode_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->swap_mode_offset));
-    }
-    /* swap_table_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "swap_table_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->swap_table_offset));
-    }
-    /* fog_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "fog_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->fog_offset));
-    }
-    /* alpha_compare_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "alpha_compare_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->alpha_compare_offset));
-    }
-    /* blend_mode_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "blend_mode_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->blend_mode_offset));
-    }
-    /* z_mode_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "z_mode_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->z_mode_offset));
-    }
-    /* z_compare_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "z_compare_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->z_compare_offset));
-    }
-    /* dither_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "dither_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->dither_offset));
-    }
-    /* nbt_scale_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "nbt_scale_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->nbt_scale_offset));
-    }
-    /* remap */
+    if (w->layout)
+        bf_fit_u16(w, &s->material_count, (int64_t)s->remap_count, 16, (uint64_t)s->_offset, 0, "material_count");
+    if (!bf_put_u16be(w, s->material_count, "material_count") || !bf_put_u16be(w, s->padding, "padding") ||
+        !bf_put_u32be(w, s->material_data_offset, "material_data_offset") ||
+        !bf_put_u32be(w, s->remap_table_offset, "remap_table_offset") ||
+        !bf_put_u32be(w, s->name_table_offset, "name_table_offset") ||
+        !bf_put_u32be(w, s->indirect_offset, "indirect_offset") ||
+        !bf_put_u32be(w, s->cull_mode_offset, "cull_mode_offset") ||
+        !bf_put_u32be(w, s->material_color_offset, "material_color_offset") ||
+        !bf_put_u32be(w, s->color_channel_count_offset, "color_channel_count_offset") ||
+        !bf_put_u32be(w, s->color_channel_offset, "color_channel_offset") ||
+        !bf_put_u32be(w, s->ambient_color_offset, "ambient_color_offset") ||
+        !bf_put_u32be(w, s->light_color_offset, "light_color_offset") ||
+        !bf_put_u32be(w, s->tex_gen_count_offset, "tex_gen_count_offset") ||
+        !bf_put_u32be(w, s->tex_gen_offset, "tex_gen_offset") ||
+        !bf_put_u32be(w, s->post_tex_gen_offset, "post_tex_gen_offset") ||
+        !bf_put_u32be(w, s->tex_matrix_offset, "tex_matrix_offset") ||
+        !bf_put_u32be(w, s->post_tex_matrix_offset, "post_tex_matrix_offset") ||
+        !bf_put_u32be(w, s->texture_remap_offset, "texture_remap_offset") ||
+        !bf_put_u32be(w, s->tev_order_offset, "tev_order_offset") ||
+        !bf_put_u32be(w, s->tev_color_offset, "tev_color_offset") ||
+        !bf_put_u32be(w, s->konst_color_offset, "konst_color_offset") ||
+        !bf_put_u32be(w, s->tev_stage_count_offset, "tev_stage_count_offset") ||
+        !bf_put_u32be(w, s->tev_stage_offset, "tev_stage_offset") ||
+        !bf_put_u32be(w, s->swap_mode_offset, "swap_mode_offset") ||
+        !bf_put_u32be(w, s->swap_table_offset, "swap_table_offset") ||
+        !bf_put_u32be(w, s->fog_offset, "fog_offset") ||
+        !bf_put_u32be(w, s->alpha_compare_offset, "alpha_compare_offset") ||
+        !bf_put_u32be(w, s->blend_mode_offset, "blend_mode_offset") ||
+        !bf_put_u32be(w, s->z_mode_offset, "z_mode_offset") ||
+        !bf_put_u32be(w, s->z_compare_offset, "z_compare_offset") ||
+        !bf_put_u32be(w, s->dither_offset, "dither_offset") ||
+        !bf_put_u32be(w, s->nbt_scale_offset, "nbt_scale_offset"))
+        return 0;
     if (w->layout) {
         if (!bf_enqueue_pooled(w, place_Mat3_remap, base_Mat3_remap, s, 0))
             return 0;
     } else {
         size_t resume = w->pos;
-        if (!bf_wseek(w, s->remap_at, "remap"))
+        if (!bf_wseek(w, s->remap_at, "remap") || !bf_put_array(w, s->remap, s->remap_count, 2, 0, 1, "remap"))
             return 0;
-        {
-            uint8_t *p = bf_put(w, (uint64_t)s->remap_count * 2, "remap");
-            if (!p)
-                return 0;
-            bf_store_array(p, s->remap, (size_t)s->remap_count, 2, 1);
-        }
         w->pos = resume;
     }
-    /* names */
     if (s->has_names) {
         if (w->layout) {
             if (!bf_enqueue_pooled(w, place_Mat3_names, base_Mat3_names, s, 0))
                 return 0;
         } else {
             size_t resume = w->pos;
-            if (!bf_wseek(w, s->names_at, "names"))
+            if (!bf_wseek(w, s->names_at, "names") || !write_NameTable(w, &s->names, "names", -1))
                 return 0;
-            {
-                if (w->layout) {
-                    s->names._index = 0;
-                }
-                if (!bf_push(&w->c, "names", -1) || !write_NameTable(w, &s->names))
-                    return 0;
-                bf_pop(&w->c);
-            }
             w->pos = resume;
         }
     }
-    /* materials */
     if (w->layout && s->materials_count > 0)
         s->has_materials = 1;
     if (s->has_materials) {
@@ -5677,22 +2738,14 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->materials_at, "materials"))
                 return 0;
-            for (uint32_t i = 0; i < (uint32_t)s->materials_count; i++) {
-                if (w->layout) {
-                    s->materials[i]._index = (int64_t)i;
-                }
-                if (!bf_push(&w->c, "materials", i) || !write_Material(w, &s->materials[i]))
+            for (uint32_t i = 0; i < s->materials_count; i++)
+                if (!write_Material(w, &s->materials[i], "materials", i))
                     return 0;
-                bf_pop(&w->c);
-            }
-            if (w->layout)
-                s->materials_tail.len = 0;
-            if (!bf_put_bytes(w, s->materials_tail.ptr, s->materials_tail.len, "materials"))
+            if (!bf_put_tail(w, &s->materials_tail, "materials"))
                 return 0;
             w->pos = resume;
         }
     }
-    /* indirect */
     if (w->layout && s->indirect_count > 0)
         s->has_indirect = 1;
     if (s->has_indirect) {
@@ -5703,22 +2756,14 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->indirect_at, "indirect"))
                 return 0;
-            for (uint32_t i = 0; i < (uint32_t)s->indirect_count; i++) {
-                if (w->layout) {
-                    s->indirect[i]._index = (int64_t)i;
-                }
-                if (!bf_push(&w->c, "indirect", i) || !write_Indirect(w, &s->indirect[i]))
+            for (uint32_t i = 0; i < s->indirect_count; i++)
+                if (!write_Indirect(w, &s->indirect[i], "indirect", i))
                     return 0;
-                bf_pop(&w->c);
-            }
-            if (w->layout)
-                s->indirect_tail.len = 0;
-            if (!bf_put_bytes(w, s->indirect_tail.ptr, s->indirect_tail.len, "indirect"))
+            if (!bf_put_tail(w, &s->indirect_tail, "indirect"))
                 return 0;
             w->pos = resume;
         }
     }
-    /* cull_modes */
     if (w->layout && s->cull_modes_count > 0)
         s->has_cull_modes = 1;
     if (s->has_cull_modes) {
@@ -5727,22 +2772,13 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s)
                 return 0;
         } else {
             size_t resume = w->pos;
-            if (!bf_wseek(w, s->cull_modes_at, "cull_modes"))
-                return 0;
-            {
-                uint8_t *p = bf_put(w, (uint64_t)s->cull_modes_count * 4, "cull_modes");
-                if (!p)
-                    return 0;
-                bf_store_array(p, s->cull_modes, (size_t)s->cull_modes_count, 4, 1);
-            }
-            if (w->layout)
-                s->cull_modes_tail.len = 0;
-            if (!bf_put_bytes(w, s->cull_modes_tail.ptr, s->cull_modes_tail.len, "cull_modes"))
+            if (!bf_wseek(w, s->cull_modes_at, "cull_modes") ||
+                !bf_put_array(w, s->cull_modes, s->cull_modes_count, 4, 0, 1, "cull_modes") ||
+                !bf_put_tail(w, &s->cull_modes_tail, "cull_modes"))
                 return 0;
             w->pos = resume;
         }
     }
-    /* material_colors */
     if (w->layout && s->material_colors_count > 0)
         s->has_material_colors = 1;
     if (s->has_material_colors) {
@@ -5753,22 +2789,14 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->material_colors_at, "material_colors"))
                 return 0;
-            for (uint32_t i = 0; i < (uint32_t)s->material_colors_count; i++) {
-                if (w->layout) {
-                    s->material_colors[i]._index = (int64_t)i;
-                }
-                if (!bf_push(&w->c, "material_colors", i) || !write_Rgba8(w, &s->material_colors[i]))
+            for (uint32_t i = 0; i < s->material_colors_count; i++)
+                if (!write_Rgba8(w, &s->material_colors[i], "material_colors", i))
                     return 0;
-                bf_pop(&w->c);
-            }
-            if (w->layout)
-                s->material_colors_tail.len = 0;
-            if (!bf_put_bytes(w, s->material_colors_tail.ptr, s->material_colors_tail.len, "material_colors"))
+            if (!bf_put_tail(w, &s->material_colors_tail, "material_colors"))
                 return 0;
             w->pos = resume;
         }
     }
-    /* color_channel_counts */
     if (w->layout && s->color_channel_counts_count > 0)
         s->has_color_channel_counts = 1;
     if (s->has_color_channel_counts) {
@@ -5777,22 +2805,13 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s)
                 return 0;
         } else {
             size_t resume = w->pos;
-            if (!bf_wseek(w, s->color_channel_counts_at, "color_channel_counts"))
-                return 0;
-            {
-                uint8_t *p = bf_put(w, (uint64_t)s->color_channel_counts_count * 1, "color_channel_counts");
-                if (!p)
-                    return 0;
-                bf_store_array(p, s->color_channel_counts, (size_t)s->color_channel_counts_count, 1, 1);
-            }
-            if (w->layout)
-                s->color_channel_counts_tail.len = 0;
-            if (!bf_put_bytes(w, s->color_channel_counts_tail.ptr, s->color_channel_counts_tail.len, "color_channel_counts"))
+            if (!bf_wseek(w, s->color_channel_counts_at, "color_channel_counts") ||
+                !bf_put_array(w, s->color_channel_counts, s->color_channel_counts_count, 1, 0, 1, "color_channel_counts") ||
+                !bf_put_tail(w, &s->color_channel_counts_tail, "color_channel_counts"))
                 return 0;
             w->pos = resume;
         }
     }
-    /* color_channels */
     if (w->layout && s->color_channels_count > 0)
         s->has_color_channels = 1;
     if (s->has_color_channels) {
@@ -5803,22 +2822,14 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->color_channels_at, "color_channels"))
                 return 0;
-            for (uint32_t i = 0; i < (uint32_t)s->color_channels_count; i++) {
-                if (w->layout) {
-                    s->color_channels[i]._index = (int64_t)i;
-                }
-                if (!bf_push(&w->c, "color_channels", i) || !write_ColorChannel(w, &s->color_channels[i]))
+            for (uint32_t i = 0; i < s->color_channels_count; i++)
+                if (!write_ColorChannel(w, &s->color_channels[i], "color_channels", i))
                     return 0;
-                bf_pop(&w->c);
-            }
-            if (w->layout)
-                s->color_channels_tail.len = 0;
-            if (!bf_put_bytes(w, s->color_channels_tail.ptr, s->color_channels_tail.len, "color_channels"))
+            if (!bf_put_tail(w, &s->color_channels_tail, "color_channels"))
                 return 0;
             w->pos = resume;
         }
     }
-    /* ambient_colors */
     if (w->layout && s->ambient_colors_count > 0)
         s->has_ambient_colors = 1;
     if (s->has_ambient_colors) {
@@ -5829,22 +2840,14 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->ambient_colors_at, "ambient_colors"))
                 return 0;
-            for (uint32_t i = 0; i < (uint32_t)s->ambient_colors_count; i++) {
-                if (w->layout) {
-                    s->ambient_colors[i]._index = (int64_t)i;
-                }
-                if (!bf_push(&w->c, "ambient_colors", i) || !write_Rgba8(w, &s->ambient_colors[i]))
+            for (uint32_t i = 0; i < s->ambient_colors_count; i++)
+                if (!write_Rgba8(w, &s->ambient_colors[i], "ambient_colors", i))
                     return 0;
-                bf_pop(&w->c);
-            }
-            if (w->layout)
-                s->ambient_colors_tail.len = 0;
-            if (!bf_put_bytes(w, s->ambient_colors_tail.ptr, s->ambient_colors_tail.len, "ambient_colors"))
+            if (!bf_put_tail(w, &s->ambient_colors_tail, "ambient_colors"))
                 return 0;
             w->pos = resume;
         }
     }
-    /* light_colors */
     if (w->layout && s->light_colors_count > 0)
         s->has_light_colors = 1;
     if (s->has_light_colors) {
@@ -5855,22 +2858,14 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->light_colors_at, "light_colors"))
                 return 0;
-            for (uint32_t i = 0; i < (uint32_t)s->light_colors_count; i++) {
-                if (w->layout) {
-                    s->light_colors[i]._index = (int64_t)i;
-                }
-                if (!bf_push(&w->c, "light_colors", i) || !write_Rgba8(w, &s->light_colors[i]))
+            for (uint32_t i = 0; i < s->light_colors_count; i++)
+                if (!write_Rgba8(w, &s->light_colors[i], "light_colors", i))
                     return 0;
-                bf_pop(&w->c);
-            }
-            if (w->layout)
-                s->light_colors_tail.len = 0;
-            if (!bf_put_bytes(w, s->light_colors_tail.ptr, s->light_colors_tail.len, "light_colors"))
+            if (!bf_put_tail(w, &s->light_colors_tail, "light_colors"))
                 return 0;
             w->pos = resume;
         }
     }
-    /* tex_gen_counts */
     if (w->layout && s->tex_gen_counts_count > 0)
         s->has_tex_gen_counts = 1;
     if (s->has_tex_gen_counts) {
@@ -5879,22 +2874,13 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s)
                 return 0;
         } else {
             size_t resume = w->pos;
-            if (!bf_wseek(w, s->tex_gen_counts_at, "tex_gen_counts"))
-                return 0;
-            {
-                uint8_t *p = bf_put(w, (uint64_t)s->tex_gen_counts_count * 1, "tex_gen_counts");
-                if (!p)
-                    return 0;
-                bf_store_array(p, s->tex_gen_counts, (size_t)s->tex_gen_counts_count, 1, 1);
-            }
-            if (w->layout)
-                s->tex_gen_counts_tail.len = 0;
-            if (!bf_put_bytes(w, s->tex_gen_counts_tail.ptr, s->tex_gen_counts_tail.len, "tex_gen_counts"))
+            if (!bf_wseek(w, s->tex_gen_counts_at, "tex_gen_counts") ||
+                !bf_put_array(w, s->tex_gen_counts, s->tex_gen_counts_count, 1, 0, 1, "tex_gen_counts") ||
+                !bf_put_tail(w, &s->tex_gen_counts_tail, "tex_gen_counts"))
                 return 0;
             w->pos = resume;
         }
     }
-    /* tex_gens */
     if (w->layout && s->tex_gens_count > 0)
         s->has_tex_gens = 1;
     if (s->has_tex_gens) {
@@ -5905,22 +2891,14 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->tex_gens_at, "tex_gens"))
                 return 0;
-            for (uint32_t i = 0; i < (uint32_t)s->tex_gens_count; i++) {
-                if (w->layout) {
-                    s->tex_gens[i]._index = (int64_t)i;
-                }
-                if (!bf_push(&w->c, "tex_gens", i) || !write_TexGen(w, &s->tex_gens[i]))
+            for (uint32_t i = 0; i < s->tex_gens_count; i++)
+                if (!write_TexGen(w, &s->tex_gens[i], "tex_gens", i))
                     return 0;
-                bf_pop(&w->c);
-            }
-            if (w->layout)
-                s->tex_gens_tail.len = 0;
-            if (!bf_put_bytes(w, s->tex_gens_tail.ptr, s->tex_gens_tail.len, "tex_gens"))
+            if (!bf_put_tail(w, &s->tex_gens_tail, "tex_gens"))
                 return 0;
             w->pos = resume;
         }
     }
-    /* post_tex_gens */
     if (w->layout && s->post_tex_gens_count > 0)
         s->has_post_tex_gens = 1;
     if (s->has_post_tex_gens) {
@@ -5931,22 +2909,14 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->post_tex_gens_at, "post_tex_gens"))
                 return 0;
-            for (uint32_t i = 0; i < (uint32_t)s->post_tex_gens_count; i++) {
-                if (w->layout) {
-                    s->post_tex_gens[i]._index = (int64_t)i;
-                }
-                if (!bf_push(&w->c, "post_tex_gens", i) || !write_TexGen(w, &s->post_tex_gens[i]))
+            for (uint32_t i = 0; i < s->post_tex_gens_count; i++)
+                if (!write_TexGen(w, &s->post_tex_gens[i], "post_tex_gens", i))
                     return 0;
-                bf_pop(&w->c);
-            }
-            if (w->layout)
-                s->post_tex_gens_tail.len = 0;
-            if (!bf_put_bytes(w, s->post_tex_gens_tail.ptr, s->post_tex_gens_tail.len, "post_tex_gens"))
+            if (!bf_put_tail(w, &s->post_tex_gens_tail, "post_tex_gens"))
                 return 0;
             w->pos = resume;
         }
     }
-    /* tex_matrices */
     if (w->layout && s->tex_matrices_count > 0)
         s->has_tex_matrices = 1;
     if (s->has_tex_matrices) {
@@ -5957,22 +2927,14 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->tex_matrices_at, "tex_matrices"))
                 return 0;
-            for (uint32_t i = 0; i < (uint32_t)s->tex_matrices_count; i++) {
-                if (w->layout) {
-                    s->tex_matrices[i]._index = (int64_t)i;
-                }
-                if (!bf_push(&w->c, "tex_matrices", i) || !write_TexMatrix(w, &s->tex_matrices[i]))
+            for (uint32_t i = 0; i < s->tex_matrices_count; i++)
+                if (!write_TexMatrix(w, &s->tex_matrices[i], "tex_matrices", i))
                     return 0;
-                bf_pop(&w->c);
-            }
-            if (w->layout)
-                s->tex_matrices_tail.len = 0;
-            if (!bf_put_bytes(w, s->tex_matrices_tail.ptr, s->tex_matrices_tail.len, "tex_matrices"))
+            if (!bf_put_tail(w, &s->tex_matrices_tail, "tex_matrices"))
                 return 0;
             w->pos = resume;
         }
     }
-    /* post_tex_matrices */
     if (w->layout && s->post_tex_matrices_count > 0)
         s->has_post_tex_matrices = 1;
     if (s->has_post_tex_matrices) {
@@ -5983,22 +2945,14 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->post_tex_matrices_at, "post_tex_matrices"))
                 return 0;
-            for (uint32_t i = 0; i < (uint32_t)s->post_tex_matrices_count; i++) {
-                if (w->layout) {
-                    s->post_tex_matrices[i]._index = (int64_t)i;
-                }
-                if (!bf_push(&w->c, "post_tex_matrices", i) || !write_TexMatrix(w, &s->post_tex_matrices[i]))
+            for (uint32_t i = 0; i < s->post_tex_matrices_count; i++)
+                if (!write_TexMatrix(w, &s->post_tex_matrices[i], "post_tex_matrices", i))
                     return 0;
-                bf_pop(&w->c);
-            }
-            if (w->layout)
-                s->post_tex_matrices_tail.len = 0;
-            if (!bf_put_bytes(w, s->post_tex_matrices_tail.ptr, s->post_tex_matrices_tail.len, "post_tex_matrices"))
+            if (!bf_put_tail(w, &s->post_tex_matrices_tail, "post_tex_matrices"))
                 return 0;
             w->pos = resume;
         }
     }
-    /* textures */
     if (w->layout && s->textures_count > 0)
         s->has_textures = 1;
     if (s->has_textures) {
@@ -6007,22 +2961,13 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s)
                 return 0;
         } else {
             size_t resume = w->pos;
-            if (!bf_wseek(w, s->textures_at, "textures"))
-                return 0;
-            {
-                uint8_t *p = bf_put(w, (uint64_t)s->textures_count * 2, "textures");
-                if (!p)
-                    return 0;
-                bf_store_array(p, s->textures, (size_t)s->textures_count, 2, 1);
-            }
-            if (w->layout)
-                s->textures_tail.len = 0;
-            if (!bf_put_bytes(w, s->textures_tail.ptr, s->textures_tail.len, "textures"))
+            if (!bf_wseek(w, s->textures_at, "textures") ||
+                !bf_put_array(w, s->textures, s->textures_count, 2, 0, 1, "textures") ||
+                !bf_put_tail(w, &s->textures_tail, "textures"))
                 return 0;
             w->pos = resume;
         }
     }
-    /* tev_orders */
     if (w->layout && s->tev_orders_count > 0)
         s->has_tev_orders = 1;
     if (s->has_tev_orders) {
@@ -6033,22 +2978,14 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->tev_orders_at, "tev_orders"))
                 return 0;
-            for (uint32_t i = 0; i < (uint32_t)s->tev_orders_count; i++) {
-                if (w->layout) {
-                    s->tev_orders[i]._index = (int64_t)i;
-                }
-                if (!bf_push(&w->c, "tev_orders", i) || !write_TevOrder(w, &s->tev_orders[i]))
+            for (uint32_t i = 0; i < s->tev_orders_count; i++)
+                if (!write_TevOrder(w, &s->tev_orders[i], "tev_orders", i))
                     return 0;
-                bf_pop(&w->c);
-            }
-            if (w->layout)
-                s->tev_orders_tail.len = 0;
-            if (!bf_put_bytes(w, s->tev_orders_tail.ptr, s->tev_orders_tail.len, "tev_orders"))
+            if (!bf_put_tail(w, &s->tev_orders_tail, "tev_orders"))
                 return 0;
             w->pos = resume;
         }
     }
-    /* tev_colors */
     if (w->layout && s->tev_colors_count > 0)
         s->has_tev_colors = 1;
     if (s->has_tev_colors) {
@@ -6059,22 +2996,14 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->tev_colors_at, "tev_colors"))
                 return 0;
-            for (uint32_t i = 0; i < (uint32_t)s->tev_colors_count; i++) {
-                if (w->layout) {
-                    s->tev_colors[i]._index = (int64_t)i;
-                }
-                if (!bf_push(&w->c, "tev_colors", i) || !write_TevColor(w, &s->tev_colors[i]))
+            for (uint32_t i = 0; i < s->tev_colors_count; i++)
+                if (!write_TevColor(w, &s->tev_colors[i], "tev_colors", i))
                     return 0;
-                bf_pop(&w->c);
-            }
-            if (w->layout)
-                s->tev_colors_tail.len = 0;
-            if (!bf_put_bytes(w, s->tev_colors_tail.ptr, s->tev_colors_tail.len, "tev_colors"))
+            if (!bf_put_tail(w, &s->tev_colors_tail, "tev_colors"))
                 return 0;
             w->pos = resume;
         }
     }
-    /* konst_colors */
     if (w->layout && s->konst_colors_count > 0)
         s->has_konst_colors = 1;
     if (s->has_konst_colors) {
@@ -6085,22 +3014,14 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->konst_colors_at, "konst_colors"))
                 return 0;
-            for (uint32_t i = 0; i < (uint32_t)s->konst_colors_count; i++) {
-                if (w->layout) {
-                    s->konst_colors[i]._index = (int64_t)i;
-                }
-                if (!bf_push(&w->c, "konst_colors", i) || !write_Rgba8(w, &s->konst_colors[i]))
+            for (uint32_t i = 0; i < s->konst_colors_count; i++)
+                if (!write_Rgba8(w, &s->konst_colors[i], "konst_colors", i))
                     return 0;
-                bf_pop(&w->c);
-            }
-            if (w->layout)
-                s->konst_colors_tail.len = 0;
-            if (!bf_put_bytes(w, s->konst_colors_tail.ptr, s->konst_colors_tail.len, "konst_colors"))
+            if (!bf_put_tail(w, &s->konst_colors_tail, "konst_colors"))
                 return 0;
             w->pos = resume;
         }
     }
-    /* tev_stage_counts */
     if (w->layout && s->tev_stage_counts_count > 0)
         s->has_tev_stage_counts = 1;
     if (s->has_tev_stage_counts) {
@@ -6109,22 +3030,13 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s)
                 return 0;
         } else {
             size_t resume = w->pos;
-            if (!bf_wseek(w, s->tev_stage_counts_at, "tev_stage_counts"))
-                return 0;
-            {
-                uint8_t *p = bf_put(w, (uint64_t)s->tev_stage_counts_count * 1, "tev_stage_counts");
-                if (!p)
-                    return 0;
-                bf_store_array(p, s->tev_stage_counts, (size_t)s->tev_stage_counts_count, 1, 1);
-            }
-            if (w->layout)
-                s->tev_stage_counts_tail.len = 0;
-            if (!bf_put_bytes(w, s->tev_stage_counts_tail.ptr, s->tev_stage_counts_tail.len, "tev_stage_counts"))
+            if (!bf_wseek(w, s->tev_stage_counts_at, "tev_stage_counts") ||
+                !bf_put_array(w, s->tev_stage_counts, s->tev_stage_counts_count, 1, 0, 1, "tev_stage_counts") ||
+                !bf_put_tail(w, &s->tev_stage_counts_tail, "tev_stage_counts"))
                 return 0;
             w->pos = resume;
         }
     }
-    /* tev_stages */
     if (w->layout && s->tev_stages_count > 0)
         s->has_tev_stages = 1;
     if (s->has_tev_stages) {
@@ -6135,22 +3047,14 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->tev_stages_at, "tev_stages"))
                 return 0;
-            for (uint32_t i = 0; i < (uint32_t)s->tev_stages_count; i++) {
-                if (w->layout) {
-                    s->tev_stages[i]._index = (int64_t)i;
-                }
-                if (!bf_push(&w->c, "tev_stages", i) || !write_TevStage(w, &s->tev_stages[i]))
+            for (uint32_t i = 0; i < s->tev_stages_count; i++)
+                if (!write_TevStage(w, &s->tev_stages[i], "tev_stages", i))
                     return 0;
-                bf_pop(&w->c);
-            }
-            if (w->layout)
-                s->tev_stages_tail.len = 0;
-            if (!bf_put_bytes(w, s->tev_stages_tail.ptr, s->tev_stages_tail.len, "tev_stages"))
+            if (!bf_put_tail(w, &s->tev_stages_tail, "tev_stages"))
                 return 0;
             w->pos = resume;
         }
     }
-    /* swap_modes */
     if (w->layout && s->swap_modes_count > 0)
         s->has_swap_modes = 1;
     if (s->has_swap_modes) {
@@ -6161,22 +3065,14 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->swap_modes_at, "swap_modes"))
                 return 0;
-            for (uint32_t i = 0; i < (uint32_t)s->swap_modes_count; i++) {
-                if (w->layout) {
-                    s->swap_modes[i]._index = (int64_t)i;
-                }
-                if (!bf_push(&w->c, "swap_modes", i) || !write_SwapMode(w, &s->swap_modes[i]))
+            for (uint32_t i = 0; i < s->swap_modes_count; i++)
+                if (!write_SwapMode(w, &s->swap_modes[i], "swap_modes", i))
                     return 0;
-                bf_pop(&w->c);
-            }
-            if (w->layout)
-                s->swap_modes_tail.len = 0;
-            if (!bf_put_bytes(w, s->swap_modes_tail.ptr, s->swap_modes_tail.len, "swap_modes"))
+            if (!bf_put_tail(w, &s->swap_modes_tail, "swap_modes"))
                 return 0;
             w->pos = resume;
         }
     }
-    /* swap_tables */
     if (w->layout && s->swap_tables_count > 0)
         s->has_swap_tables = 1;
     if (s->has_swap_tables) {
@@ -6187,22 +3083,14 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->swap_tables_at, "swap_tables"))
                 return 0;
-            for (uint32_t i = 0; i < (uint32_t)s->swap_tables_count; i++) {
-                if (w->layout) {
-                    s->swap_tables[i]._index = (int64_t)i;
-                }
-                if (!bf_push(&w->c, "swap_tables", i) || !write_SwapTable(w, &s->swap_tables[i]))
+            for (uint32_t i = 0; i < s->swap_tables_count; i++)
+                if (!write_SwapTable(w, &s->swap_tables[i], "swap_tables", i))
                     return 0;
-                bf_pop(&w->c);
-            }
-            if (w->layout)
-                s->swap_tables_tail.len = 0;
-            if (!bf_put_bytes(w, s->swap_tables_tail.ptr, s->swap_tables_tail.len, "swap_tables"))
+            if (!bf_put_tail(w, &s->swap_tables_tail, "swap_tables"))
                 return 0;
             w->pos = resume;
         }
     }
-    /* fogs */
     if (w->layout && s->fogs_count > 0)
         s->has_fogs = 1;
     if (s->has_fogs) {
@@ -6213,22 +3101,14 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->fogs_at, "fogs"))
                 return 0;
-            for (uint32_t i = 0; i < (uint32_t)s->fogs_count; i++) {
-                if (w->layout) {
-                    s->fogs[i]._index = (int64_t)i;
-                }
-                if (!bf_push(&w->c, "fogs", i) || !write_Fog(w, &s->fogs[i]))
+            for (uint32_t i = 0; i < s->fogs_count; i++)
+                if (!write_Fog(w, &s->fogs[i], "fogs", i))
                     return 0;
-                bf_pop(&w->c);
-            }
-            if (w->layout)
-                s->fogs_tail.len = 0;
-            if (!bf_put_bytes(w, s->fogs_tail.ptr, s->fogs_tail.len, "fogs"))
+            if (!bf_put_tail(w, &s->fogs_tail, "fogs"))
                 return 0;
             w->pos = resume;
         }
     }
-    /* alpha_compares */
     if (w->layout && s->alpha_compares_count > 0)
         s->has_alpha_compares = 1;
     if (s->has_alpha_compares) {
@@ -6239,22 +3119,14 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->alpha_compares_at, "alpha_compares"))
                 return 0;
-            for (uint32_t i = 0; i < (uint32_t)s->alpha_compares_count; i++) {
-                if (w->layout) {
-                    s->alpha_compares[i]._index = (int64_t)i;
-                }
-                if (!bf_push(&w->c, "alpha_compares", i) || !write_AlphaCompare(w, &s->alpha_compares[i]))
+            for (uint32_t i = 0; i < s->alpha_compares_count; i++)
+                if (!write_AlphaCompare(w, &s->alpha_compares[i], "alpha_compares", i))
                     return 0;
-                bf_pop(&w->c);
-            }
-            if (w->layout)
-                s->alpha_compares_tail.len = 0;
-            if (!bf_put_bytes(w, s->alpha_compares_tail.ptr, s->alpha_compares_tail.len, "alpha_compares"))
+            if (!bf_put_tail(w, &s->alpha_compares_tail, "alpha_compares"))
                 return 0;
             w->pos = resume;
         }
     }
-    /* blend_modes */
     if (w->layout && s->blend_modes_count > 0)
         s->has_blend_modes = 1;
     if (s->has_blend_modes) {
@@ -6265,22 +3137,14 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->blend_modes_at, "blend_modes"))
                 return 0;
-            for (uint32_t i = 0; i < (uint32_t)s->blend_modes_count; i++) {
-                if (w->layout) {
-                    s->blend_modes[i]._index = (int64_t)i;
-                }
-                if (!bf_push(&w->c, "blend_modes", i) || !write_BlendMode(w, &s->blend_modes[i]))
+            for (uint32_t i = 0; i < s->blend_modes_count; i++)
+                if (!write_BlendMode(w, &s->blend_modes[i], "blend_modes", i))
                     return 0;
-                bf_pop(&w->c);
-            }
-            if (w->layout)
-                s->blend_modes_tail.len = 0;
-            if (!bf_put_bytes(w, s->blend_modes_tail.ptr, s->blend_modes_tail.len, "blend_modes"))
+            if (!bf_put_tail(w, &s->blend_modes_tail, "blend_modes"))
                 return 0;
             w->pos = resume;
         }
     }
-    /* z_modes */
     if (w->layout && s->z_modes_count > 0)
         s->has_z_modes = 1;
     if (s->has_z_modes) {
@@ -6291,22 +3155,14 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->z_modes_at, "z_modes"))
                 return 0;
-            for (uint32_t i = 0; i < (uint32_t)s->z_modes_count; i++) {
-                if (w->layout) {
-                    s->z_modes[i]._index = (int64_t)i;
-                }
-                if (!bf_push(&w->c, "z_modes", i) || !write_ZMode(w, &s->z_modes[i]))
+            for (uint32_t i = 0; i < s->z_modes_count; i++)
+                if (!write_ZMode(w, &s->z_modes[i], "z_modes", i))
                     return 0;
-                bf_pop(&w->c);
-            }
-            if (w->layout)
-                s->z_modes_tail.len = 0;
-            if (!bf_put_bytes(w, s->z_modes_tail.ptr, s->z_modes_tail.len, "z_modes"))
+            if (!bf_put_tail(w, &s->z_modes_tail, "z_modes"))
                 return 0;
             w->pos = resume;
         }
     }
-    /* z_compares */
     if (w->layout && s->z_compares_count > 0)
         s->has_z_compares = 1;
     if (s->has_z_compares) {
@@ -6315,22 +3171,13 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s)
                 return 0;
         } else {
             size_t resume = w->pos;
-            if (!bf_wseek(w, s->z_compares_at, "z_compares"))
-                return 0;
-            {
-                uint8_t *p = bf_put(w, (uint64_t)s->z_compares_count * 1, "z_compares");
-                if (!p)
-                    return 0;
-                bf_store_array(p, s->z_compares, (size_t)s->z_compares_count, 1, 1);
-            }
-            if (w->layout)
-                s->z_compares_tail.len = 0;
-            if (!bf_put_bytes(w, s->z_compares_tail.ptr, s->z_compares_tail.len, "z_compares"))
+            if (!bf_wseek(w, s->z_compares_at, "z_compares") ||
+                !bf_put_array(w, s->z_compares, s->z_compares_count, 1, 0, 1, "z_compares") ||
+                !bf_put_tail(w, &s->z_compares_tail, "z_compares"))
                 return 0;
             w->pos = resume;
         }
     }
-    /* dithers */
     if (w->layout && s->dithers_count > 0)
         s->has_dithers = 1;
     if (s->has_dithers) {
@@ -6339,22 +3186,13 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s)
                 return 0;
         } else {
             size_t resume = w->pos;
-            if (!bf_wseek(w, s->dithers_at, "dithers"))
-                return 0;
-            {
-                uint8_t *p = bf_put(w, (uint64_t)s->dithers_count * 1, "dithers");
-                if (!p)
-                    return 0;
-                bf_store_array(p, s->dithers, (size_t)s->dithers_count, 1, 1);
-            }
-            if (w->layout)
-                s->dithers_tail.len = 0;
-            if (!bf_put_bytes(w, s->dithers_tail.ptr, s->dithers_tail.len, "dithers"))
+            if (!bf_wseek(w, s->dithers_at, "dithers") ||
+                !bf_put_array(w, s->dithers, s->dithers_count, 1, 0, 1, "dithers") ||
+                !bf_put_tail(w, &s->dithers_tail, "dithers"))
                 return 0;
             w->pos = resume;
         }
     }
-    /* nbt_scales */
     if (w->layout && s->nbt_scales_count > 0)
         s->has_nbt_scales = 1;
     if (s->has_nbt_scales) {
@@ -6365,1424 +3203,296 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->nbt_scales_at, "nbt_scales"))
                 return 0;
-            for (uint32_t i = 0; i < (uint32_t)s->nbt_scales_count; i++) {
-                if (w->layout) {
-                    s->nbt_scales[i]._index = (int64_t)i;
-                }
-                if (!bf_push(&w->c, "nbt_scales", i) || !write_NbtScale(w, &s->nbt_scales[i]))
+            for (uint32_t i = 0; i < s->nbt_scales_count; i++)
+                if (!write_NbtScale(w, &s->nbt_scales[i], "nbt_scales", i))
                     return 0;
-                bf_pop(&w->c);
-            }
-            if (w->layout)
-                s->nbt_scales_tail.len = 0;
-            if (!bf_put_bytes(w, s->nbt_scales_tail.ptr, s->nbt_scales_tail.len, "nbt_scales"))
+            if (!bf_put_tail(w, &s->nbt_scales_tail, "nbt_scales"))
                 return 0;
             w->pos = resume;
         }
     }
-    return 1;
+    return bf_end(w, name);
 }
 
-static int write_Material(bf_wctx *w, j3d_Material *s)
+static int write_Material(bf_wctx *w, j3d_Material *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* mode */
-    {
-        uint8_t *p = bf_put(w, 1, "mode");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->mode);
-    }
-    /* cull_mode_index */
-    {
-        uint8_t *p = bf_put(w, 1, "cull_mode_index");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->cull_mode_index);
-    }
-    /* color_channel_count_index */
-    {
-        uint8_t *p = bf_put(w, 1, "color_channel_count_index");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->color_channel_count_index);
-    }
-    /* tex_gen_count_index */
-    {
-        uint8_t *p = bf_put(w, 1, "tex_gen_count_index");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->tex_gen_count_index);
-    }
-    /* tev_stage_count_index */
-    {
-        uint8_t *p = bf_put(w, 1, "tev_stage_count_index");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->tev_stage_count_index);
-    }
-    /* z_compare_index */
-    {
-        uint8_t *p = bf_put(w, 1, "z_compare_index");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->z_compare_index);
-    }
-    /* z_mode_index */
-    {
-        uint8_t *p = bf_put(w, 1, "z_mode_index");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->z_mode_index);
-    }
-    /* dither_index */
-    {
-        uint8_t *p = bf_put(w, 1, "dither_index");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->dither_index);
-    }
-    /* material_color_indices */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)2 * 2, "material_color_indices");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)2; i++) {
-            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->material_color_indices[i]));
-        }
-    }
-    /* color_channel_indices */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)4 * 2, "color_channel_indices");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)4; i++) {
-            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->color_channel_indices[i]));
-        }
-    }
-    /* ambient_color_indices */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)2 * 2, "ambient_color_indices");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)2; i++) {
-            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->ambient_color_indices[i]));
-        }
-    }
-    /* light_color_indices */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)8 * 2, "light_color_indices");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)8; i++) {
-            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->light_color_indices[i]));
-        }
-    }
-    /* tex_gen_indices */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)8 * 2, "tex_gen_indices");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)8; i++) {
-            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->tex_gen_indices[i]));
-        }
-    }
-    /* post_tex_gen_indices */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)8 * 2, "post_tex_gen_indices");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)8; i++) {
-            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->post_tex_gen_indices[i]));
-        }
-    }
-    /* tex_matrix_indices */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)10 * 2, "tex_matrix_indices");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)10; i++) {
-            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->tex_matrix_indices[i]));
-        }
-    }
-    /* post_tex_matrix_indices */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)20 * 2, "post_tex_matrix_indices");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)20; i++) {
-            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->post_tex_matrix_indices[i]));
-        }
-    }
-    /* texture_indices */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)8 * 2, "texture_indices");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)8; i++) {
-            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->texture_indices[i]));
-        }
-    }
-    /* konst_color_indices */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)4 * 2, "konst_color_indices");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)4; i++) {
-            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->konst_color_indices[i]));
-        }
-    }
-    /* konst_color_selects */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)16 * 1, "konst_color_selects");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)16; i++) {
-            (p + (size_t)i * 1)[0] = (uint8_t)(s->konst_color_selects[i]);
-        }
-    }
-    /* konst_alpha_selects */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)16 * 1, "konst_alpha_selects");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)16; i++) {
-            (p + (size_t)i * 1)[0] = (uint8_t)(s->konst_alpha_selects[i]);
-        }
-    }
-    /* tev_order_indices */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)16 * 2, "tev_order_indices");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)16; i++) {
-            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->tev_order_indices[i]));
-        }
-    }
-    /* tev_color_indices */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)4 * 2, "tev_color_indices");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)4; i++) {
-            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->tev_color_indices[i]));
-        }
-    }
-    /* tev_stage_indices */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)16 * 2, "tev_stage_indices");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)16; i++) {
-            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->tev_stage_indices[i]));
-        }
-    }
-    /* swap_mode_indices */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)16 * 2, "swap_mode_indices");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)16; i++) {
-            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->swap_mode_indices[i]));
-        }
-    }
-    /* swap_table_indices */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)4 * 2, "swap_table_indices");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)4; i++) {
-            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->swap_table_indices[i]));
-        }
-    }
-    /* unused_indices */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)12 * 2, "unused_indices");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)12; i++) {
-            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->unused_indices[i]));
-        }
-    }
-    /* fog_index */
-    {
-        uint8_t *p = bf_put(w, 2, "fog_index");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->fog_index));
-    }
-    /* alpha_compare_index */
-    {
-        uint8_t *p = bf_put(w, 2, "alpha_compare_index");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->alpha_compare_index));
-    }
-    /* blend_mode_index */
-    {
-        uint8_t *p = bf_put(w, 2, "blend_mode_index");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->blend_mode_index));
-    }
-    /* nbt_scale_index */
-    {
-        uint8_t *p = bf_put(w, 2, "nbt_scale_index");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->nbt_scale_index));
-    }
-    return 1;
+    if (!bf_put_u8(w, s->mode, "mode") || !bf_put_u8(w, s->cull_mode_index, "cull_mode_index") ||
+        !bf_put_u8(w, s->color_channel_count_index, "color_channel_count_index") ||
+        !bf_put_u8(w, s->tex_gen_count_index, "tex_gen_count_index") ||
+        !bf_put_u8(w, s->tev_stage_count_index, "tev_stage_count_index") ||
+        !bf_put_u8(w, s->z_compare_index, "z_compare_index") ||
+        !bf_put_u8(w, s->z_mode_index, "z_mode_index") || !bf_put_u8(w, s->dither_index, "dither_index") ||
+        !bf_put_array(w, s->material_color_indices, 2, 2, 0, 1, "material_color_indices") ||
+        !bf_put_array(w, s->color_channel_indices, 4, 2, 0, 1, "color_channel_indices") ||
+        !bf_put_array(w, s->ambient_color_indices, 2, 2, 0, 1, "ambient_color_indices") ||
+        !bf_put_array(w, s->light_color_indices, 8, 2, 0, 1, "light_color_indices") ||
+        !bf_put_array(w, s->tex_gen_indices, 8, 2, 0, 1, "tex_gen_indices") ||
+        !bf_put_array(w, s->post_tex_gen_indices, 8, 2, 0, 1, "post_tex_gen_indices") ||
+        !bf_put_array(w, s->tex_matrix_indices, 10, 2, 0, 1, "tex_matrix_indices") ||
+        !bf_put_array(w, s->post_tex_matrix_indices, 20, 2, 0, 1, "post_tex_matrix_indices") ||
+        !bf_put_array(w, s->texture_indices, 8, 2, 0, 1, "texture_indices") ||
+        !bf_put_array(w, s->konst_color_indices, 4, 2, 0, 1, "konst_color_indices") ||
+        !bf_put_array(w, s->konst_color_selects, 16, 1, 0, 1, "konst_color_selects") ||
+        !bf_put_array(w, s->konst_alpha_selects, 16, 1, 0, 1, "konst_alpha_selects") ||
+        !bf_put_array(w, s->tev_order_indices, 16, 2, 0, 1, "tev_order_indices") ||
+        !bf_put_array(w, s->tev_color_indices, 4, 2, 0, 1, "tev_color_indices") ||
+        !bf_put_array(w, s->tev_stage_indices, 16, 2, 0, 1, "tev_stage_indices") ||
+        !bf_put_array(w, s->swap_mode_indices, 16, 2, 0, 1, "swap_mode_indices") ||
+        !bf_put_array(w, s->swap_table_indices, 4, 2, 0, 1, "swap_table_indices") ||
+        !bf_put_array(w, s->unused_indices, 12, 2, 0, 1, "unused_indices") ||
+        !bf_put_u16be(w, s->fog_index, "fog_index") ||
+        !bf_put_u16be(w, s->alpha_compare_index, "alpha_compare_index") ||
+        !bf_put_u16be(w, s->blend_mode_index, "blend_mode_index") ||
+        !bf_put_u16be(w, s->nbt_scale_index, "nbt_scale_index"))
+        return 0;
+    return bf_end(w, name);
 }
 
-static int write_Indirect(bf_wctx *w, j3d_Indirect *s)
+static int write_Indirect(bf_wctx *w, j3d_Indirect *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* enabled */
-    {
-        uint8_t *p = bf_put(w, 1, "enabled");
-        if (!p)
+    if (!bf_put_u8(w, s->enabled, "enabled") || !bf_put_u8(w, s->stage_count, "stage_count") ||
+        !bf_put_u16be(w, s->padding, "padding"))
+        return 0;
+    for (uint32_t i = 0; i < 4; i++)
+        if (!write_IndirectOrder(w, &s->orders[i], "orders", i))
             return 0;
-        p[0] = (uint8_t)(s->enabled);
-    }
-    /* stage_count */
-    {
-        uint8_t *p = bf_put(w, 1, "stage_count");
-        if (!p)
+    for (uint32_t i = 0; i < 3; i++)
+        if (!write_IndirectMatrix(w, &s->matrices[i], "matrices", i))
             return 0;
-        p[0] = (uint8_t)(s->stage_count);
-    }
-    /* padding */
-    {
-        uint8_t *p = bf_put(w, 2, "padding");
-        if (!p)
+    for (uint32_t i = 0; i < 4; i++)
+        if (!write_IndirectScale(w, &s->scales[i], "scales", i))
             return 0;
-        bf_store_u16be(p, (uint16_t)(s->padding));
-    }
-    /* orders */
-    for (uint32_t i = 0; i < (uint32_t)4; i++) {
-        if (w->layout) {
-            s->orders[i]._index = (int64_t)i;
-        }
-        if (!bf_push(&w->c, "orders", i) || !write_IndirectOrder(w, &s->orders[i]))
+    for (uint32_t i = 0; i < 16; i++)
+        if (!write_IndirectStage(w, &s->stages[i], "stages", i))
             return 0;
-        bf_pop(&w->c);
-    }
-    /* matrices */
-    for (uint32_t i = 0; i < (uint32_t)3; i++) {
-        if (w->layout) {
-            s->matrices[i]._index = (int64_t)i;
-        }
-        if (!bf_push(&w->c, "matrices", i) || !write_IndirectMatrix(w, &s->matrices[i]))
-            return 0;
-        bf_pop(&w->c);
-    }
-    /* scales */
-    for (uint32_t i = 0; i < (uint32_t)4; i++) {
-        if (w->layout) {
-            s->scales[i]._index = (int64_t)i;
-        }
-        if (!bf_push(&w->c, "scales", i) || !write_IndirectScale(w, &s->scales[i]))
-            return 0;
-        bf_pop(&w->c);
-    }
-    /* stages */
-    for (uint32_t i = 0; i < (uint32_t)16; i++) {
-        if (w->layout) {
-            s->stages[i]._index = (int64_t)i;
-        }
-        if (!bf_push(&w->c, "stages", i) || !write_IndirectStage(w, &s->stages[i]))
-            return 0;
-        bf_pop(&w->c);
-    }
-    return 1;
+    return bf_end(w, name);
 }
 
-static int write_IndirectOrder(bf_wctx *w, j3d_IndirectOrder *s)
+static int write_IndirectOrder(bf_wctx *w, j3d_IndirectOrder *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* tex_coord */
-    {
-        uint8_t *p = bf_put(w, 1, "tex_coord");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->tex_coord);
-    }
-    /* tex_map */
-    {
-        uint8_t *p = bf_put(w, 1, "tex_map");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->tex_map);
-    }
-    /* padding */
-    {
-        uint8_t *p = bf_put(w, 2, "padding");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->padding));
-    }
-    return 1;
+    if (!bf_put_u8(w, s->tex_coord, "tex_coord") || !bf_put_u8(w, s->tex_map, "tex_map") ||
+        !bf_put_u16be(w, s->padding, "padding"))
+        return 0;
+    return bf_end(w, name);
 }
 
-static int write_IndirectMatrix(bf_wctx *w, j3d_IndirectMatrix *s)
+static int write_IndirectMatrix(bf_wctx *w, j3d_IndirectMatrix *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* matrix */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)6 * 4, "matrix");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)6; i++) {
-            bf_store_u32be((p + (size_t)i * 4), bf_f32_bits(s->matrix[i]));
-        }
-    }
-    /* scale_exponent */
-    {
-        uint8_t *p = bf_put(w, 1, "scale_exponent");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->scale_exponent);
-    }
-    /* padding */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)3 * 1, "padding");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)3; i++) {
-            (p + (size_t)i * 1)[0] = (uint8_t)(s->padding[i]);
-        }
-    }
-    return 1;
+    if (!bf_put_array(w, s->matrix, 6, 4, 0, 1, "matrix") ||
+        !bf_put_u8(w, s->scale_exponent, "scale_exponent") ||
+        !bf_put_array(w, s->padding, 3, 1, 0, 1, "padding"))
+        return 0;
+    return bf_end(w, name);
 }
 
-static int write_IndirectScale(bf_wctx *w, j3d_IndirectScale *s)
+static int write_IndirectScale(bf_wctx *w, j3d_IndirectScale *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* scale_s */
-    {
-        uint8_t *p = bf_put(w, 1, "scale_s");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->scale_s);
-    }
-    /* scale_t */
-    {
-        uint8_t *p = bf_put(w, 1, "scale_t");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->scale_t);
-    }
-    /* padding */
-    {
-        uint8_t *p = bf_put(w, 2, "padding");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->padding));
-    }
-    return 1;
+    if (!bf_put_u8(w, s->scale_s, "scale_s") || !bf_put_u8(w, s->scale_t, "scale_t") ||
+        !bf_put_u16be(w, s->padding, "padding"))
+        return 0;
+    return bf_end(w, name);
 }
 
-static int write_IndirectStage(bf_wctx *w, j3d_IndirectStage *s)
+static int write_IndirectStage(bf_wctx *w, j3d_IndirectStage *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* tev_stage */
-    {
-        uint8_t *p = bf_put(w, 1, "tev_stage");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->tev_stage);
-    }
-    /* format */
-    {
-        uint8_t *p = bf_put(w, 1, "format");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->format);
-    }
-    /* bias */
-    {
-        uint8_t *p = bf_put(w, 1, "bias");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->bias);
-    }
-    /* matrix */
-    {
-        uint8_t *p = bf_put(w, 1, "matrix");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->matrix);
-    }
-    /* wrap_s */
-    {
-        uint8_t *p = bf_put(w, 1, "wrap_s");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->wrap_s);
-    }
-    /* wrap_t */
-    {
-        uint8_t *p = bf_put(w, 1, "wrap_t");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->wrap_t);
-    }
-    /* add_previous */
-    {
-        uint8_t *p = bf_put(w, 1, "add_previous");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->add_previous);
-    }
-    /* utc_lod */
-    {
-        uint8_t *p = bf_put(w, 1, "utc_lod");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->utc_lod);
-    }
-    /* alpha */
-    {
-        uint8_t *p = bf_put(w, 1, "alpha");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->alpha);
-    }
-    /* padding */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)3 * 1, "padding");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)3; i++) {
-            (p + (size_t)i * 1)[0] = (uint8_t)(s->padding[i]);
-        }
-    }
-    return 1;
+    if (!bf_put_u8(w, s->tev_stage, "tev_stage") || !bf_put_u8(w, s->format, "format") ||
+        !bf_put_u8(w, s->bias, "bias") || !bf_put_u8(w, s->matrix, "matrix") ||
+        !bf_put_u8(w, s->wrap_s, "wrap_s") || !bf_put_u8(w, s->wrap_t, "wrap_t") ||
+        !bf_put_u8(w, s->add_previous, "add_previous") || !bf_put_u8(w, s->utc_lod, "utc_lod") ||
+        !bf_put_u8(w, s->alpha, "alpha") || !bf_put_array(w, s->padding, 3, 1, 0, 1, "padding"))
+        return 0;
+    return bf_end(w, name);
 }
 
-static int write_Rgba8(bf_wctx *w, j3d_Rgba8 *s)
+static int write_Rgba8(bf_wctx *w, j3d_Rgba8 *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* rgba */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)4 * 1, "rgba");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)4; i++) {
-            (p + (size_t)i * 1)[0] = (uint8_t)(s->rgba[i]);
-        }
-    }
-    return 1;
+    if (!bf_put_array(w, s->rgba, 4, 1, 0, 1, "rgba"))
+        return 0;
+    return bf_end(w, name);
 }
 
-static int write_ColorChannel(bf_wctx *w, j3d_ColorChannel *s)
+static int write_ColorChannel(bf_wctx *w, j3d_ColorChannel *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* lighting */
-    {
-        uint8_t *p = bf_put(w, 1, "lighting");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->lighting);
-    }
-    /* material_source */
-    {
-        uint8_t *p = bf_put(w, 1, "material_source");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->material_source);
-    }
-    /* light_mask */
-    {
-        uint8_t *p = bf_put(w, 1, "light_mask");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->light_mask);
-    }
-    /* diffuse_function */
-    {
-        uint8_t *p = bf_put(w, 1, "diffuse_function");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->diffuse_function);
-    }
-    /* attenuation_function */
-    {
-        uint8_t *p = bf_put(w, 1, "attenuation_function");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->attenuation_function);
-    }
-    /* ambient_source */
-    {
-        uint8_t *p = bf_put(w, 1, "ambient_source");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->ambient_source);
-    }
-    /* padding */
-    {
-        uint8_t *p = bf_put(w, 2, "padding");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->padding));
-    }
-    return 1;
+    if (!bf_put_u8(w, s->lighting, "lighting") || !bf_put_u8(w, s->material_source, "material_source") ||
+        !bf_put_u8(w, s->light_mask, "light_mask") || !bf_put_u8(w, s->diffuse_function, "diffuse_function") ||
+        !bf_put_u8(w, s->attenuation_function, "attenuation_function") ||
+        !bf_put_u8(w, s->ambient_source, "ambient_source") || !bf_put_u16be(w, s->padding, "padding"))
+        return 0;
+    return bf_end(w, name);
 }
 
-static int write_TexGen(bf_wctx *w, j3d_TexGen *s)
+static int write_TexGen(bf_wctx *w, j3d_TexGen *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* type */
-    {
-        uint8_t *p = bf_put(w, 1, "type");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->type);
-    }
-    /* source */
-    {
-        uint8_t *p = bf_put(w, 1, "source");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->source);
-    }
-    /* matrix */
-    {
-        uint8_t *p = bf_put(w, 1, "matrix");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->matrix);
-    }
-    /* padding */
-    {
-        uint8_t *p = bf_put(w, 1, "padding");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->padding);
-    }
-    return 1;
+    if (!bf_put_u8(w, s->type, "type") || !bf_put_u8(w, s->source, "source") ||
+        !bf_put_u8(w, s->matrix, "matrix") || !bf_put_u8(w, s->padding, "padding"))
+        return 0;
+    return bf_end(w, name);
 }
 
-static int write_TexMatrix(bf_wctx *w, j3d_TexMatrix *s)
+static int write_TexMatrix(bf_wctx *w, j3d_TexMatrix *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* projection */
-    {
-        uint8_t *p = bf_put(w, 1, "projection");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->projection);
-    }
-    /* info */
-    {
-        uint8_t *p = bf_put(w, 1, "info");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->info);
-    }
-    /* padding */
-    {
-        uint8_t *p = bf_put(w, 2, "padding");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->padding));
-    }
-    /* center */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)3 * 4, "center");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)3; i++) {
-            bf_store_u32be((p + (size_t)i * 4), bf_f32_bits(s->center[i]));
-        }
-    }
-    /* scale */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)2 * 4, "scale");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)2; i++) {
-            bf_store_u32be((p + (size_t)i * 4), bf_f32_bits(s->scale[i]));
-        }
-    }
-    /* rotation */
-    {
-        uint8_t *p = bf_put(w, 2, "rotation");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->rotation));
-    }
-    /* padding2 */
-    {
-        uint8_t *p = bf_put(w, 2, "padding2");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->padding2));
-    }
-    /* translation */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)2 * 4, "translation");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)2; i++) {
-            bf_store_u32be((p + (size_t)i * 4), bf_f32_bits(s->translation[i]));
-        }
-    }
-    /* effect_matrix */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)16 * 4, "effect_matrix");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)16; i++) {
-            bf_store_u32be((p + (size_t)i * 4), bf_f32_bits(s->effect_matrix[i]));
-        }
-    }
-    return 1;
+    if (!bf_put_u8(w, s->projection, "projection") || !bf_put_u8(w, s->info, "info") ||
+        !bf_put_u16be(w, s->padding, "padding") || !bf_put_array(w, s->center, 3, 4, 0, 1, "center") ||
+        !bf_put_array(w, s->scale, 2, 4, 0, 1, "scale") || !bf_put_u16be(w, s->rotation, "rotation") ||
+        !bf_put_u16be(w, s->padding2, "padding2") ||
+        !bf_put_array(w, s->translation, 2, 4, 0, 1, "translation") ||
+        !bf_put_array(w, s->effect_matrix, 16, 4, 0, 1, "effect_matrix"))
+        return 0;
+    return bf_end(w, name);
 }
 
-static int write_TevOrder(bf_wctx *w, j3d_TevOrder *s)
+static int write_TevOrder(bf_wctx *w, j3d_TevOrder *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* tex_coord */
-    {
-        uint8_t *p = bf_put(w, 1, "tex_coord");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->tex_coord);
-    }
-    /* tex_map */
-    {
-        uint8_t *p = bf_put(w, 1, "tex_map");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->tex_map);
-    }
-    /* channel */
-    {
-        uint8_t *p = bf_put(w, 1, "channel");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->channel);
-    }
-    /* padding */
-    {
-        uint8_t *p = bf_put(w, 1, "padding");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->padding);
-    }
-    return 1;
+    if (!bf_put_u8(w, s->tex_coord, "tex_coord") || !bf_put_u8(w, s->tex_map, "tex_map") ||
+        !bf_put_u8(w, s->channel, "channel") || !bf_put_u8(w, s->padding, "padding"))
+        return 0;
+    return bf_end(w, name);
 }
 
-static int write_TevColor(bf_wctx *w, j3d_TevColor *s)
+static int write_TevColor(bf_wctx *w, j3d_TevColor *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* rgba */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)4 * 2, "rgba");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)4; i++) {
-            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->rgba[i]));
-        }
-    }
-    return 1;
+    if (!bf_put_array(w, s->rgba, 4, 2, 1, 1, "rgba"))
+        return 0;
+    return bf_end(w, name);
 }
 
-static int write_TevStage(bf_wctx *w, j3d_TevStage *s)
+static int write_TevStage(bf_wctx *w, j3d_TevStage *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* mode */
-    {
-        uint8_t *p = bf_put(w, 1, "mode");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->mode);
-    }
-    /* color_inputs */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)4 * 1, "color_inputs");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)4; i++) {
-            (p + (size_t)i * 1)[0] = (uint8_t)(s->color_inputs[i]);
-        }
-    }
-    /* color_op */
-    {
-        uint8_t *p = bf_put(w, 1, "color_op");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->color_op);
-    }
-    /* color_bias */
-    {
-        uint8_t *p = bf_put(w, 1, "color_bias");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->color_bias);
-    }
-    /* color_scale */
-    {
-        uint8_t *p = bf_put(w, 1, "color_scale");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->color_scale);
-    }
-    /* color_clamp */
-    {
-        uint8_t *p = bf_put(w, 1, "color_clamp");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->color_clamp);
-    }
-    /* color_register */
-    {
-        uint8_t *p = bf_put(w, 1, "color_register");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->color_register);
-    }
-    /* alpha_inputs */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)4 * 1, "alpha_inputs");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)4; i++) {
-            (p + (size_t)i * 1)[0] = (uint8_t)(s->alpha_inputs[i]);
-        }
-    }
-    /* alpha_op */
-    {
-        uint8_t *p = bf_put(w, 1, "alpha_op");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->alpha_op);
-    }
-    /* alpha_bias */
-    {
-        uint8_t *p = bf_put(w, 1, "alpha_bias");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->alpha_bias);
-    }
-    /* alpha_scale */
-    {
-        uint8_t *p = bf_put(w, 1, "alpha_scale");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->alpha_scale);
-    }
-    /* alpha_clamp */
-    {
-        uint8_t *p = bf_put(w, 1, "alpha_clamp");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->alpha_clamp);
-    }
-    /* alpha_register */
-    {
-        uint8_t *p = bf_put(w, 1, "alpha_register");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->alpha_register);
-    }
-    /* padding */
-    {
-        uint8_t *p = bf_put(w, 1, "padding");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->padding);
-    }
-    return 1;
+    if (!bf_put_u8(w, s->mode, "mode") || !bf_put_array(w, s->color_inputs, 4, 1, 0, 1, "color_inputs") ||
+        !bf_put_u8(w, s->color_op, "color_op") || !bf_put_u8(w, s->color_bias, "color_bias") ||
+        !bf_put_u8(w, s->color_scale, "color_scale") || !bf_put_u8(w, s->color_clamp, "color_clamp") ||
+        !bf_put_u8(w, s->color_register, "color_register") ||
+        !bf_put_array(w, s->alpha_inputs, 4, 1, 0, 1, "alpha_inputs") ||
+        !bf_put_u8(w, s->alpha_op, "alpha_op") || !bf_put_u8(w, s->alpha_bias, "alpha_bias") ||
+        !bf_put_u8(w, s->alpha_scale, "alpha_scale") || !bf_put_u8(w, s->alpha_clamp, "alpha_clamp") ||
+        !bf_put_u8(w, s->alpha_register, "alpha_register") || !bf_put_u8(w, s->padding, "padding"))
+        return 0;
+    return bf_end(w, name);
 }
 
-static int write_SwapMode(bf_wctx *w, j3d_SwapMode *s)
+static int write_SwapMode(bf_wctx *w, j3d_SwapMode *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* ras_select */
-    {
-        uint8_t *p = bf_put(w, 1, "ras_select");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->ras_select);
-    }
-    /* tex_select */
-    {
-        uint8_t *p = bf_put(w, 1, "tex_select");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->tex_select);
-    }
-    /* padding */
-    {
-        uint8_t *p = bf_put(w, 2, "padding");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->padding));
-    }
-    return 1;
+    if (!bf_put_u8(w, s->ras_select, "ras_select") || !bf_put_u8(w, s->tex_select, "tex_select") ||
+        !bf_put_u16be(w, s->padding, "padding"))
+        return 0;
+    return bf_end(w, name);
 }
 
-static int write_SwapTable(bf_wctx *w, j3d_SwapTable *s)
+static int write_SwapTable(bf_wctx *w, j3d_SwapTable *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* channels */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)4 * 1, "channels");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)4; i++) {
-            (p + (size_t)i * 1)[0] = (uint8_t)(s->channels[i]);
-        }
-    }
-    return 1;
+    if (!bf_put_array(w, s->channels, 4, 1, 0, 1, "channels"))
+        return 0;
+    return bf_end(w, name);
 }
 
-static int write_Fog(bf_wctx *w, j3d_Fog *s)
+static int write_Fog(bf_wctx *w, j3d_Fog *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* type */
-    {
-        uint8_t *p = bf_put(w, 1, "type");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->type);
-    }
-    /* enabled */
-    {
-        uint8_t *p = bf_put(w, 1, "enabled");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->enabled);
-    }
-    /* center */
-    {
-        uint8_t *p = bf_put(w, 2, "center");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->center));
-    }
-    /* start_z */
-    {
-        uint8_t *p = bf_put(w, 4, "start_z");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, bf_f32_bits(s->start_z));
-    }
-    /* end_z */
-    {
-        uint8_t *p = bf_put(w, 4, "end_z");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, bf_f32_bits(s->end_z));
-    }
-    /* near_z */
-    {
-        uint8_t *p = bf_put(w, 4, "near_z");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, bf_f32_bits(s->near_z));
-    }
-    /* far_z */
-    {
-        uint8_t *p = bf_put(w, 4, "far_z");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, bf_f32_bits(s->far_z));
-    }
-    /* color */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)4 * 1, "color");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)4; i++) {
-            (p + (size_t)i * 1)[0] = (uint8_t)(s->color[i]);
-        }
-    }
-    /* range_adjust */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)10 * 2, "range_adjust");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)10; i++) {
-            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->range_adjust[i]));
-        }
-    }
-    return 1;
+    if (!bf_put_u8(w, s->type, "type") || !bf_put_u8(w, s->enabled, "enabled") ||
+        !bf_put_u16be(w, s->center, "center") || !bf_put_f32be(w, s->start_z, "start_z") ||
+        !bf_put_f32be(w, s->end_z, "end_z") || !bf_put_f32be(w, s->near_z, "near_z") ||
+        !bf_put_f32be(w, s->far_z, "far_z") || !bf_put_array(w, s->color, 4, 1, 0, 1, "color") ||
+        !bf_put_array(w, s->range_adjust, 10, 2, 0, 1, "range_adjust"))
+        return 0;
+    return bf_end(w, name);
 }
 
-static int write_AlphaCompare(bf_wctx *w, j3d_AlphaCompare *s)
+static int write_AlphaCompare(bf_wctx *w, j3d_AlphaCompare *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* compare0 */
-    {
-        uint8_t *p = bf_put(w, 1, "compare0");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->compare0);
-    }
-    /* reference0 */
-    {
-        uint8_t *p = bf_put(w, 1, "reference0");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->reference0);
-    }
-    /* operation */
-    {
-        uint8_t *p = bf_put(w, 1, "operation");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->operation);
-    }
-    /* compare1 */
-    {
-        uint8_t *p = bf_put(w, 1, "compare1");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->compare1);
-    }
-    /* reference1 */
-    {
-        uint8_t *p = bf_put(w, 1, "reference1");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->reference1);
-    }
-    /* padding */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)3 * 1, "padding");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)3; i++) {
-            (p + (size_t)i * 1)[0] = (uint8_t)(s->padding[i]);
-        }
-    }
-    return 1;
+    if (!bf_put_u8(w, s->compare0, "compare0") || !bf_put_u8(w, s->reference0, "reference0") ||
+        !bf_put_u8(w, s->operation, "operation") || !bf_put_u8(w, s->compare1, "compare1") ||
+        !bf_put_u8(w, s->reference1, "reference1") || !bf_put_array(w, s->padding, 3, 1, 0, 1, "padding"))
+        return 0;
+    return bf_end(w, name);
 }
 
-static int write_BlendMode(bf_wctx *w, j3d_BlendMode *s)
+static int write_BlendMode(bf_wctx *w, j3d_BlendMode *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* type */
-    {
-        uint8_t *p = bf_put(w, 1, "type");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->type);
-    }
-    /* source_factor */
-    {
-        uint8_t *p = bf_put(w, 1, "source_factor");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->source_factor);
-    }
-    /* destination_factor */
-    {
-        uint8_t *p = bf_put(w, 1, "destination_factor");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->destination_factor);
-    }
-    /* logic_op */
-    {
-        uint8_t *p = bf_put(w, 1, "logic_op");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->logic_op);
-    }
-    return 1;
+    if (!bf_put_u8(w, s->type, "type") || !bf_put_u8(w, s->source_factor, "source_factor") ||
+        !bf_put_u8(w, s->destination_factor, "destination_factor") || !bf_put_u8(w, s->logic_op, "logic_op"))
+        return 0;
+    return bf_end(w, name);
 }
 
-static int write_ZMode(bf_wctx *w, j3d_ZMode *s)
+static int write_ZMode(bf_wctx *w, j3d_ZMode *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* enabled */
-    {
-        uint8_t *p = bf_put(w, 1, "enabled");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->enabled);
-    }
-    /* function */
-    {
-        uint8_t *p = bf_put(w, 1, "function");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->function);
-    }
-    /* update */
-    {
-        uint8_t *p = bf_put(w, 1, "update");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->update);
-    }
-    /* padding */
-    {
-        uint8_t *p = bf_put(w, 1, "padding");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->padding);
-    }
-    return 1;
+    if (!bf_put_u8(w, s->enabled, "enabled") || !bf_put_u8(w, s->function, "function") ||
+        !bf_put_u8(w, s->update, "update") || !bf_put_u8(w, s->padding, "padding"))
+        return 0;
+    return bf_end(w, name);
 }
 
-static int write_NbtScale(bf_wctx *w, j3d_NbtScale *s)
+static int write_NbtScale(bf_wctx *w, j3d_NbtScale *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* enabled */
-    {
-        uint8_t *p = bf_put(w, 1, "enabled");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->enabled);
-    }
-    /* padding */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)3 * 1, "padding");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)3; i++) {
-            (p + (size_t)i * 1)[0] = (uint8_t)(s->padding[i]);
-        }
-    }
-    /* scale */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)3 * 4, "scale");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)3; i++) {
-            bf_store_u32be((p + (size_t)i * 4), bf_f32_bits(s->scale[i]));
-        }
-    }
-    return 1;
+    if (!bf_put_u8(w, s->enabled, "enabled") || !bf_put_array(w, s->padding, 3, 1, 0, 1, "padding") ||
+        !bf_put_array(w, s->scale, 3, 4, 0, 1, "scale"))
+        return 0;
+    return bf_end(w, name);
 }
 
-static int write_Mdl3(bf_wctx *w, j3d_Mdl3 *s)
+static int write_Mdl3(bf_wctx *w, j3d_Mdl3 *s, const char *name, int64_t index)
 {
     bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-        {
-            {
-                int64_t v_ = (int64_t)s->packets_count;
-                if (!bf_fits(v_, 16, 0))
-                    bf_overflow(w, &s->material_count, v_, 16, 0, (uint64_t)s->_offset + 0, 0, "material_count");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->material_count);
-                s->material_count = v_;
-            }
-        }
-        if (s->has_subpackets) {
-            {
-                int64_t v_ = (int64_t)s->subpackets_count;
-                if (!bf_fits(v_, 16, 0))
-                    bf_overflow(w, &s->material_count, v_, 16, 0, (uint64_t)s->_offset + 0, 0, "material_count");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->material_count);
-                s->material_count = v_;
-            }
-        }
-        if (s->has_matrix_indices) {
-            {
-                int64_t v_ = bf_div(c, (int64_t)s->matrix_indices.len, INT64_C(8));
-                if (!bf_fits(v_, 16, 0))
-                    bf_overflow(w, &s->material_count, v_, 16, 0, (uint64_t)s->_offset + 0, 0, "material_count");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->material_count);
-                s->material_count = v_;
-            }
-        }
-        if (s->has_unknown) {
-            {
-                int64_t v_ = (int64_t)s->unknown_count;
-                if (!bf_fits(v_, 16, 0))
-                    bf_overflow(w, &s->material_count, v_, 16, 0, (uint64_t)s->_offset + 0, 0, "material_count");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->material_count);
-                s->material_count = v_;
-            }
-        }
-        if (s->has_indices) {
-            {
-                int64_t v_ = (int64_t)s->indices_count;
-                if (!bf_fits(v_, 16, 0))
-                    bf_overflow(w, &s->material_count, v_, 16, 0, (uint64_t)s->_offset + 0, 0, "material_count");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->material_count);
-                s->material_count = v_;
-            }
-        }
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
+    if (w->layout) {
+        bf_fit_u16(w, &s->material_count, (int64_t)s->packets_count, 16, (uint64_t)s->_offset, 0, "material_count");
+        if (s->has_subpackets)
+            bf_fit_u16(w, &s->material_count, (int64_t)s->subpackets_count, 16, (uint64_t)s->_offset, 0, "material_count");
+        if (s->has_matrix_indices)
+            bf_fit_u16(w, &s->material_count, bf_div(c, (int64_t)s->matrix_indices.len, INT64_C(8)), 16, (uint64_t)s->_offset, 0, "material_count");
+        if (s->has_unknown)
+            bf_fit_u16(w, &s->material_count, (int64_t)s->unknown_count, 16, (uint64_t)s->_offset, 0, "material_count");
+        if (s->has_indices)
+            bf_fit_u16(w, &s->material_count, (int64_t)s->indices_count, 16, (uint64_t)s->_offset, 0, "material_count");
     }
-    /* material_count */
-    {
-        uint8_t *p = bf_put(w, 2, "material_count");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->material_count));
-    }
-    /* padding */
-    {
-        uint8_t *p = bf_put(w, 2, "padding");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->padding));
-    }
-    /* packet_table_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "packet_table_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->packet_table_offset));
-    }
-    /* subpacket_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "subpacket_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->subpacket_offset));
-    }
-    /* matrix_index_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "matrix_index_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->matrix_index_offset));
-    }
-    /* unknown_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "unknown_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->unknown_offset));
-    }
-    /* index_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "index_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->index_offset));
-    }
-    /* name_table_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "name_table_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->name_table_offset));
-    }
-    /* packets */
+    if (!bf_put_u16be(w, s->material_count, "material_count") || !bf_put_u16be(w, s->padding, "padding") ||
+        !bf_put_u32be(w, s->packet_table_offset, "packet_table_offset") ||
+        !bf_put_u32be(w, s->subpacket_offset, "subpacket_offset") ||
+        !bf_put_u32be(w, s->matrix_index_offset, "matrix_index_offset") ||
+        !bf_put_u32be(w, s->unknown_offset, "unknown_offset") ||
+        !bf_put_u32be(w, s->index_offset, "index_offset") ||
+        !bf_put_u32be(w, s->name_table_offset, "name_table_offset"))
+        return 0;
     if (w->layout) {
         if (!bf_enqueue_pooled(w, place_Mdl3_packets, base_Mdl3_packets, s, 0))
             return 0;
@@ -7790,17 +3500,11 @@ static int write_Mdl3(bf_wctx *w, j3d_Mdl3 *s)
         size_t resume = w->pos;
         if (!bf_wseek(w, s->packets_at, "packets"))
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)s->packets_count; i++) {
-            if (w->layout) {
-                s->packets[i]._index = (int64_t)i;
-            }
-            if (!bf_push(&w->c, "packets", i) || !write_Mdl3Packet(w, &s->packets[i]))
+        for (uint32_t i = 0; i < s->packets_count; i++)
+            if (!write_Mdl3Packet(w, &s->packets[i], "packets", i))
                 return 0;
-            bf_pop(&w->c);
-        }
         w->pos = resume;
     }
-    /* subpackets */
     if (w->layout && s->subpackets_count > 0)
         s->has_subpackets = 1;
     if (s->has_subpackets) {
@@ -7811,32 +3515,24 @@ static int write_Mdl3(bf_wctx *w, j3d_Mdl3 *s)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->subpackets_at, "subpackets"))
                 return 0;
-            for (uint32_t i = 0; i < (uint32_t)s->subpackets_count; i++) {
-                if (w->layout) {
-                    s->subpackets[i]._index = (int64_t)i;
-                }
-                if (!bf_push(&w->c, "subpackets", i) || !write_Mdl3Subpackets(w, &s->subpackets[i]))
+            for (uint32_t i = 0; i < s->subpackets_count; i++)
+                if (!write_Mdl3Subpackets(w, &s->subpackets[i], "subpackets", i))
                     return 0;
-                bf_pop(&w->c);
-            }
             w->pos = resume;
         }
     }
-    /* matrix_indices */
     if (s->has_matrix_indices) {
         if (w->layout) {
             if (!bf_enqueue_pooled(w, place_Mdl3_matrix_indices, base_Mdl3_matrix_indices, s, 0))
                 return 0;
         } else {
             size_t resume = w->pos;
-            if (!bf_wseek(w, s->matrix_indices_at, "matrix_indices"))
-                return 0;
-            if (!bf_put_bytes(w, s->matrix_indices.ptr, s->matrix_indices.len, "matrix_indices"))
+            if (!bf_wseek(w, s->matrix_indices_at, "matrix_indices") ||
+                !bf_put_bytes(w, s->matrix_indices.ptr, s->matrix_indices.len, "matrix_indices"))
                 return 0;
             w->pos = resume;
         }
     }
-    /* unknown */
     if (w->layout && s->unknown_count > 0)
         s->has_unknown = 1;
     if (s->has_unknown) {
@@ -7845,18 +3541,12 @@ static int write_Mdl3(bf_wctx *w, j3d_Mdl3 *s)
                 return 0;
         } else {
             size_t resume = w->pos;
-            if (!bf_wseek(w, s->unknown_at, "unknown"))
+            if (!bf_wseek(w, s->unknown_at, "unknown") ||
+                !bf_put_array(w, s->unknown, s->unknown_count, 1, 0, 1, "unknown"))
                 return 0;
-            {
-                uint8_t *p = bf_put(w, (uint64_t)s->unknown_count * 1, "unknown");
-                if (!p)
-                    return 0;
-                bf_store_array(p, s->unknown, (size_t)s->unknown_count, 1, 1);
-            }
             w->pos = resume;
         }
     }
-    /* indices */
     if (w->layout && s->indices_count > 0)
         s->has_indices = 1;
     if (s->has_indices) {
@@ -7865,68 +3555,32 @@ static int write_Mdl3(bf_wctx *w, j3d_Mdl3 *s)
                 return 0;
         } else {
             size_t resume = w->pos;
-            if (!bf_wseek(w, s->indices_at, "indices"))
+            if (!bf_wseek(w, s->indices_at, "indices") ||
+                !bf_put_array(w, s->indices, s->indices_count, 2, 0, 1, "indices"))
                 return 0;
-            {
-                uint8_t *p = bf_put(w, (uint64_t)s->indices_count * 2, "indices");
-                if (!p)
-                    return 0;
-                bf_store_array(p, s->indices, (size_t)s->indices_count, 2, 1);
-            }
             w->pos = resume;
         }
     }
-    /* names */
     if (s->has_names) {
         if (w->layout) {
             if (!bf_enqueue_pooled(w, place_Mdl3_names, base_Mdl3_names, s, 0))
                 return 0;
         } else {
             size_t resume = w->pos;
-            if (!bf_wseek(w, s->names_at, "names"))
+            if (!bf_wseek(w, s->names_at, "names") || !write_NameTable(w, &s->names, "names", -1))
                 return 0;
-            {
-                if (w->layout) {
-                    s->names._index = 0;
-                }
-                if (!bf_push(&w->c, "names", -1) || !write_NameTable(w, &s->names))
-                    return 0;
-                bf_pop(&w->c);
-            }
             w->pos = resume;
         }
     }
-    return 1;
+    return bf_end(w, name);
 }
 
-static int write_Mdl3Packet(bf_wctx *w, j3d_Mdl3Packet *s)
+static int write_Mdl3Packet(bf_wctx *w, j3d_Mdl3Packet *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* offset */
-    {
-        uint8_t *p = bf_put(w, 4, "offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->offset));
-    }
-    /* size */
-    {
-        uint8_t *p = bf_put(w, 4, "size");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->size));
-    }
-    /* commands */
+    if (!bf_put_u32be(w, s->offset, "offset") || !bf_put_u32be(w, s->size, "size"))
+        return 0;
     if (w->layout) {
         if (!bf_enqueue_pooled(w, place_Mdl3Packet_commands, base_Mdl3Packet_commands, s, 0))
             return 0;
@@ -7934,324 +3588,103 @@ static int write_Mdl3Packet(bf_wctx *w, j3d_Mdl3Packet *s)
         size_t resume = w->pos;
         if (!bf_wseek(w, s->commands_at, "commands"))
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)s->commands_count; i++) {
-            if (w->layout) {
-                s->commands[i]._index = (int64_t)i;
-            }
-            if (!bf_push(&w->c, "commands", i) || !write_GxCommand(w, &s->commands[i]))
+        for (uint32_t i = 0; i < s->commands_count; i++)
+            if (!write_GxCommand(w, &s->commands[i], "commands", i))
                 return 0;
-            bf_pop(&w->c);
-        }
-        if (w->layout)
-            s->commands_tail.len = 0;
-        if (!bf_put_bytes(w, s->commands_tail.ptr, s->commands_tail.len, "commands"))
+        if (!bf_put_tail(w, &s->commands_tail, "commands"))
             return 0;
         w->pos = resume;
     }
-    return 1;
+    return bf_end(w, name);
 }
 
-static int write_Mdl3Subpackets(bf_wctx *w, j3d_Mdl3Subpackets *s)
+static int write_Mdl3Subpackets(bf_wctx *w, j3d_Mdl3Subpackets *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* color_channel */
-    {
-        uint8_t *p = bf_put(w, 2, "color_channel");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->color_channel));
-    }
-    /* channel_control */
-    {
-        uint8_t *p = bf_put(w, 2, "channel_control");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->channel_control));
-    }
-    /* tex_gen */
-    {
-        uint8_t *p = bf_put(w, 2, "tex_gen");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->tex_gen));
-    }
-    /* texture */
-    {
-        uint8_t *p = bf_put(w, 2, "texture");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->texture));
-    }
-    /* tev */
-    {
-        uint8_t *p = bf_put(w, 2, "tev");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->tev));
-    }
-    /* pixel */
-    {
-        uint8_t *p = bf_put(w, 2, "pixel");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->pixel));
-    }
-    /* padding */
-    {
-        uint8_t *p = bf_put(w, 4, "padding");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->padding));
-    }
-    return 1;
+    if (!bf_put_u16be(w, s->color_channel, "color_channel") ||
+        !bf_put_u16be(w, s->channel_control, "channel_control") || !bf_put_u16be(w, s->tex_gen, "tex_gen") ||
+        !bf_put_u16be(w, s->texture, "texture") || !bf_put_u16be(w, s->tev, "tev") ||
+        !bf_put_u16be(w, s->pixel, "pixel") || !bf_put_u32be(w, s->padding, "padding"))
+        return 0;
+    return bf_end(w, name);
 }
 
-static int write_GxCommand(bf_wctx *w, j3d_GxCommand *s)
+static int write_GxCommand(bf_wctx *w, j3d_GxCommand *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* opcode */
-    {
-        uint8_t *p = bf_put(w, 1, "opcode");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->opcode);
-    }
-    /* body */
+    if (!bf_put_u8(w, s->opcode, "opcode"))
+        return 0;
     if (s->has_body) {
         if (s->body.kind == J3D_KIND_BP_COMMAND) {
-            if (!bf_push(&w->c, "body", -1) || !write_BpCommand(w, s->body.BpCommand))
+            if (!write_BpCommand(w, s->body.BpCommand, "body", -1))
                 return 0;
-            bf_pop(&w->c);
         } else if (s->body.kind == J3D_KIND_XF_COMMAND) {
-            if (!bf_push(&w->c, "body", -1) || !write_XfCommand(w, s->body.XfCommand))
+            if (!write_XfCommand(w, s->body.XfCommand, "body", -1))
                 return 0;
-            bf_pop(&w->c);
         } else if (s->body.kind == J3D_KIND_CP_COMMAND) {
-            if (!bf_push(&w->c, "body", -1) || !write_CpCommand(w, s->body.CpCommand))
+            if (!write_CpCommand(w, s->body.CpCommand, "body", -1))
                 return 0;
-            bf_pop(&w->c);
         } else if (s->body.kind == J3D_KIND_XF_INDEXED_COMMAND) {
-            if (!bf_push(&w->c, "body", -1) || !write_XfIndexedCommand(w, s->body.XfIndexedCommand))
+            if (!write_XfIndexedCommand(w, s->body.XfIndexedCommand, "body", -1))
                 return 0;
-            bf_pop(&w->c);
-        } else {
-            if (!bf_put_bytes(w, s->body.raw.ptr, s->body.raw.len, "body"))
-                return 0;
+        } else if (!bf_put_bytes(w, s->body.raw.ptr, s->body.raw.len, "body")) {
+            return 0;
         }
     }
-    return 1;
+    return bf_end(w, name);
 }
 
-static int write_BpCommand(bf_wctx *w, j3d_BpCommand *s)
+static int write_BpCommand(bf_wctx *w, j3d_BpCommand *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* reg */
-    {
-        uint8_t *p = bf_put(w, 1, "reg");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->reg);
-    }
-    /* value */
-    {
-        if (!bf_check_fits(w, (uint64_t)(s->value), 24, "value")) return 0;
-        uint8_t *p = bf_put(w, 3, "value");
-        if (!p)
-            return 0;
-        bf_store_u24be(p, (uint32_t)(s->value));
-    }
-    return 1;
+    if (!bf_put_u8(w, s->reg, "reg") || !bf_put_u24(w, s->value, 1, "value"))
+        return 0;
+    return bf_end(w, name);
 }
 
-static int write_XfCommand(bf_wctx *w, j3d_XfCommand *s)
+static int write_XfCommand(bf_wctx *w, j3d_XfCommand *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-        {
-            {
-                int64_t v_ = bf_sub((int64_t)s->values_count, INT64_C(1));
-                if (!bf_fits(v_, 16, 0))
-                    bf_overflow(w, &s->count_minus_one, v_, 16, 0, (uint64_t)s->_offset + 0, 0, "count_minus_one");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->count_minus_one);
-                s->count_minus_one = v_;
-            }
-        }
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* count_minus_one */
-    {
-        uint8_t *p = bf_put(w, 2, "count_minus_one");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->count_minus_one));
-    }
-    /* address */
-    {
-        uint8_t *p = bf_put(w, 2, "address");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->address));
-    }
-    /* values */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)s->values_count * 4, "values");
-        if (!p)
-            return 0;
-        bf_store_array(p, s->values, (size_t)s->values_count, 4, 1);
-    }
-    return 1;
+    if (w->layout)
+        bf_fit_u16(w, &s->count_minus_one, bf_sub((int64_t)s->values_count, INT64_C(1)), 16, (uint64_t)s->_offset, 0, "count_minus_one");
+    if (!bf_put_u16be(w, s->count_minus_one, "count_minus_one") || !bf_put_u16be(w, s->address, "address") ||
+        !bf_put_array(w, s->values, s->values_count, 4, 0, 1, "values"))
+        return 0;
+    return bf_end(w, name);
 }
 
-static int write_CpCommand(bf_wctx *w, j3d_CpCommand *s)
+static int write_CpCommand(bf_wctx *w, j3d_CpCommand *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* reg */
-    {
-        uint8_t *p = bf_put(w, 1, "reg");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->reg);
-    }
-    /* value */
-    {
-        uint8_t *p = bf_put(w, 4, "value");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->value));
-    }
-    return 1;
+    if (!bf_put_u8(w, s->reg, "reg") || !bf_put_u32be(w, s->value, "value"))
+        return 0;
+    return bf_end(w, name);
 }
 
-static int write_XfIndexedCommand(bf_wctx *w, j3d_XfIndexedCommand *s)
+static int write_XfIndexedCommand(bf_wctx *w, j3d_XfIndexedCommand *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* index */
-    {
-        uint8_t *p = bf_put(w, 2, "index");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->index));
-    }
-    /* address */
-    {
-        uint8_t *p = bf_put(w, 2, "address");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->address));
-    }
-    return 1;
+    if (!bf_put_u16be(w, s->index, "index") || !bf_put_u16be(w, s->address, "address"))
+        return 0;
+    return bf_end(w, name);
 }
 
-static int write_Tex1(bf_wctx *w, j3d_Tex1 *s)
+static int write_Tex1(bf_wctx *w, j3d_Tex1 *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-        {
-            {
-                int64_t v_ = (int64_t)s->headers_count;
-                if (!bf_fits(v_, 16, 0))
-                    bf_overflow(w, &s->texture_count, v_, 16, 0, (uint64_t)s->_offset + 0, 0, "texture_count");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->texture_count);
-                s->texture_count = v_;
-            }
-        }
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* texture_count */
-    {
-        uint8_t *p = bf_put(w, 2, "texture_count");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->texture_count));
-    }
-    /* padding */
-    {
-        uint8_t *p = bf_put(w, 2, "padding");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->padding));
-    }
-    /* header_table_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "header_table_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->header_table_offset));
-    }
-    /* name_table_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "name_table_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->name_table_offset));
-    }
-    /* headers */
+    if (w->layout)
+        bf_fit_u16(w, &s->texture_count, (int64_t)s->headers_count, 16, (uint64_t)s->_offset, 0, "texture_count");
+    if (!bf_put_u16be(w, s->texture_count, "texture_count") || !bf_put_u16be(w, s->padding, "padding") ||
+        !bf_put_u32be(w, s->header_table_offset, "header_table_offset") ||
+        !bf_put_u32be(w, s->name_table_offset, "name_table_offset"))
+        return 0;
     if (w->layout) {
         if (!bf_enqueue_pooled(w, place_Tex1_headers, base_Tex1_headers, s, 0))
             return 0;
@@ -8259,227 +3692,48 @@ static int write_Tex1(bf_wctx *w, j3d_Tex1 *s)
         size_t resume = w->pos;
         if (!bf_wseek(w, s->headers_at, "headers"))
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)s->headers_count; i++) {
-            if (w->layout) {
-                s->headers[i]._index = (int64_t)i;
-            }
-            if (!bf_push(&w->c, "headers", i) || !write_BtiHeader(w, &s->headers[i]))
+        for (uint32_t i = 0; i < s->headers_count; i++)
+            if (!write_BtiHeader(w, &s->headers[i], "headers", i))
                 return 0;
-            bf_pop(&w->c);
-        }
         w->pos = resume;
     }
-    /* names */
     if (s->has_names) {
         if (w->layout) {
             if (!bf_enqueue_pooled(w, place_Tex1_names, base_Tex1_names, s, 0))
                 return 0;
         } else {
             size_t resume = w->pos;
-            if (!bf_wseek(w, s->names_at, "names"))
+            if (!bf_wseek(w, s->names_at, "names") || !write_NameTable(w, &s->names, "names", -1))
                 return 0;
-            {
-                if (w->layout) {
-                    s->names._index = 0;
-                }
-                if (!bf_push(&w->c, "names", -1) || !write_NameTable(w, &s->names))
-                    return 0;
-                bf_pop(&w->c);
-            }
             w->pos = resume;
         }
     }
-    return 1;
+    return bf_end(w, name);
 }
 
-static int write_BtiHeader(bf_wctx *w, j3d_BtiHeader *s)
+static int write_BtiHeader(bf_wctx *w, j3d_BtiHeader *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-        if (s->has_palette) {
-            {
-                int64_t v_ = (int64_t)s->palette_count;
-                if (!bf_fits(v_, 16, 0))
-                    bf_overflow(w, &s->color_count, v_, 16, 0, (uint64_t)s->_offset + 10, 0, "color_count");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->color_count);
-                s->color_count = v_;
-            }
-        }
-        {
-            {
-                int64_t v_ = (int64_t)s->images_count;
-                if (!bf_fits(v_, 8, 0))
-                    bf_overflow(w, &s->mipmap_count, v_, 8, 0, (uint64_t)s->_offset + 24, 0, "mipmap_count");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->mipmap_count);
-                s->mipmap_count = v_;
-            }
-        }
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
+    if (w->layout) {
+        if (s->has_palette)
+            bf_fit_u16(w, &s->color_count, (int64_t)s->palette_count, 16, (uint64_t)s->_offset + 10, 0, "color_count");
+        bf_fit_u8(w, &s->mipmap_count, (int64_t)s->images_count, 8, (uint64_t)s->_offset + 24, 0, "mipmap_count");
     }
-    /* format */
-    {
-        uint8_t *p = bf_put(w, 1, "format");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->format);
-    }
-    /* alpha */
-    {
-        uint8_t *p = bf_put(w, 1, "alpha");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->alpha);
-    }
-    /* width */
-    {
-        uint8_t *p = bf_put(w, 2, "width");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->width));
-    }
-    /* height */
-    {
-        uint8_t *p = bf_put(w, 2, "height");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->height));
-    }
-    /* wrap_s */
-    {
-        uint8_t *p = bf_put(w, 1, "wrap_s");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->wrap_s);
-    }
-    /* wrap_t */
-    {
-        uint8_t *p = bf_put(w, 1, "wrap_t");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->wrap_t);
-    }
-    /* palettes_enabled */
-    {
-        uint8_t *p = bf_put(w, 1, "palettes_enabled");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->palettes_enabled);
-    }
-    /* palette_format */
-    {
-        uint8_t *p = bf_put(w, 1, "palette_format");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->palette_format);
-    }
-    /* color_count */
-    {
-        uint8_t *p = bf_put(w, 2, "color_count");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->color_count));
-    }
-    /* palette_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "palette_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->palette_offset));
-    }
-    /* mipmaps_enabled */
-    {
-        uint8_t *p = bf_put(w, 1, "mipmaps_enabled");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->mipmaps_enabled);
-    }
-    /* edge_lod */
-    {
-        uint8_t *p = bf_put(w, 1, "edge_lod");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->edge_lod);
-    }
-    /* bias_clamp */
-    {
-        uint8_t *p = bf_put(w, 1, "bias_clamp");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->bias_clamp);
-    }
-    /* max_anisotropy */
-    {
-        uint8_t *p = bf_put(w, 1, "max_anisotropy");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->max_anisotropy);
-    }
-    /* min_filter */
-    {
-        uint8_t *p = bf_put(w, 1, "min_filter");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->min_filter);
-    }
-    /* mag_filter */
-    {
-        uint8_t *p = bf_put(w, 1, "mag_filter");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->mag_filter);
-    }
-    /* min_lod */
-    {
-        uint8_t *p = bf_put(w, 1, "min_lod");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->min_lod);
-    }
-    /* max_lod */
-    {
-        uint8_t *p = bf_put(w, 1, "max_lod");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->max_lod);
-    }
-    /* mipmap_count */
-    {
-        uint8_t *p = bf_put(w, 1, "mipmap_count");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->mipmap_count);
-    }
-    /* unknown */
-    {
-        uint8_t *p = bf_put(w, 1, "unknown");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->unknown);
-    }
-    /* lod_bias */
-    {
-        uint8_t *p = bf_put(w, 2, "lod_bias");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->lod_bias));
-    }
-    /* image_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "image_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->image_offset));
-    }
-    /* palette */
+    if (!bf_put_u8(w, s->format, "format") || !bf_put_u8(w, s->alpha, "alpha") ||
+        !bf_put_u16be(w, s->width, "width") || !bf_put_u16be(w, s->height, "height") ||
+        !bf_put_u8(w, s->wrap_s, "wrap_s") || !bf_put_u8(w, s->wrap_t, "wrap_t") ||
+        !bf_put_u8(w, s->palettes_enabled, "palettes_enabled") ||
+        !bf_put_u8(w, s->palette_format, "palette_format") ||
+        !bf_put_u16be(w, s->color_count, "color_count") ||
+        !bf_put_u32be(w, s->palette_offset, "palette_offset") ||
+        !bf_put_u8(w, s->mipmaps_enabled, "mipmaps_enabled") || !bf_put_u8(w, s->edge_lod, "edge_lod") ||
+        !bf_put_u8(w, s->bias_clamp, "bias_clamp") || !bf_put_u8(w, s->max_anisotropy, "max_anisotropy") ||
+        !bf_put_u8(w, s->min_filter, "min_filter") || !bf_put_u8(w, s->mag_filter, "mag_filter") ||
+        !bf_put_u8(w, s->min_lod, "min_lod") || !bf_put_u8(w, s->max_lod, "max_lod") ||
+        !bf_put_u8(w, s->mipmap_count, "mipmap_count") || !bf_put_u8(w, s->unknown, "unknown") ||
+        !bf_put_u16be(w, s->lod_bias, "lod_bias") || !bf_put_u32be(w, s->image_offset, "image_offset"))
+        return 0;
     if (w->layout && s->palette_count > 0)
         s->has_palette = 1;
     if (s->has_palette) {
@@ -8488,18 +3742,12 @@ static int write_BtiHeader(bf_wctx *w, j3d_BtiHeader *s)
                 return 0;
         } else {
             size_t resume = w->pos;
-            if (!bf_wseek(w, s->palette_at, "palette"))
+            if (!bf_wseek(w, s->palette_at, "palette") ||
+                !bf_put_array(w, s->palette, s->palette_count, 2, 0, 1, "palette"))
                 return 0;
-            {
-                uint8_t *p = bf_put(w, (uint64_t)s->palette_count * 2, "palette");
-                if (!p)
-                    return 0;
-                bf_store_array(p, s->palette, (size_t)s->palette_count, 2, 1);
-            }
             w->pos = resume;
         }
     }
-    /* images */
     if (w->layout) {
         if (!bf_enqueue_pooled(w, place_BtiHeader_images, base_BtiHeader_images, s, 0))
             return 0;
@@ -8507,54 +3755,34 @@ static int write_BtiHeader(bf_wctx *w, j3d_BtiHeader *s)
         size_t resume = w->pos;
         if (!bf_wseek(w, s->images_at, "images"))
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)s->images_count; i++) {
+        for (uint32_t i = 0; i < s->images_count; i++) {
             if (w->layout) {
-                s->images[i]._index = (int64_t)i;
-                s->images[i]._p_format = (int64_t)s->format;
-                s->images[i]._p_width = (int64_t)s->width;
-                s->images[i]._p_height = (int64_t)s->height;
-                s->images[i]._p_level = (int64_t)i;
+                bf_set_i64(w, &s->images[i]._p_format, (int64_t)s->format);
+                bf_set_i64(w, &s->images[i]._p_width, (int64_t)s->width);
+                bf_set_i64(w, &s->images[i]._p_height, (int64_t)s->height);
+                bf_set_i64(w, &s->images[i]._p_level, (int64_t)i);
             }
-            if (!bf_push(&w->c, "images", i) || !write_TextureImage(w, &s->images[i]))
+            if (!write_TextureImage(w, &s->images[i], "images", i))
                 return 0;
-            bf_pop(&w->c);
         }
         w->pos = resume;
     }
-    return 1;
+    return bf_end(w, name);
 }
 
-static int write_TextureImage(bf_wctx *w, j3d_TextureImage *s)
+static int write_TextureImage(bf_wctx *w, j3d_TextureImage *s, const char *name, int64_t index)
 {
     bf_ctx *c = &w->c;
-    const j3d_File *R = c->root;
-    j3d_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* data */
-    if (w->layout) {
-        {
-            int64_t n = bf_mul(bf_mul(bf_div(c, bf_sub(bf_add(bf_max(bf_shr(s->_p_width, s->_p_level), 1), j3d_TextureImage_v_tile_width(c, s)), 1),
-                               j3d_TextureImage_v_tile_width(c, s)), bf_div(c, bf_sub(bf_add(bf_max(bf_shr(s->_p_height, s->_p_level), 1),
-                               j3d_TextureImage_v_tile_height(c, s)), 1), j3d_TextureImage_v_tile_height(c, s))), j3d_TextureImage_v_tile_bytes(c, s));
-            w->err.failed = 0; /* an expression over what is not placed yet: fixed by the next pass */
-            if (n < 0)
-                n = 0;
-            if (!s->data.ptr || s->data.len != (size_t)n) {
-                s->data.ptr = NULL;
-                s->data.len = (size_t)n;
-            }
-        }
-    }
+    if (w->layout)
+        bf_size_padding(w, &s->data, bf_mul(bf_mul(bf_div(c, bf_sub(bf_add(bf_max(bf_shr(s->_p_width, s->_p_level), 1),
+                j3d_TextureImage_v_tile_width(c, s)), 1), j3d_TextureImage_v_tile_width(c, s)), bf_div(c,
+                bf_sub(bf_add(bf_max(bf_shr(s->_p_height, s->_p_level), 1), j3d_TextureImage_v_tile_height(c, s)), 1),
+                j3d_TextureImage_v_tile_height(c, s))), j3d_TextureImage_v_tile_bytes(c, s)));
     if (!bf_put_bytes(w, s->data.ptr, s->data.len, "data"))
         return 0;
-    return 1;
+    return bf_end(w, name);
 }
 
 int j3d_write_model(const j3d_File *doc, struct bf_buffer *out, bf_error *err)
@@ -8562,7 +3790,7 @@ int j3d_write_model(const j3d_File *doc, struct bf_buffer *out, bf_error *err)
     bf_wctx w;
     bf_wctx_init(&w, out, doc);
     /* replay never changes the document: the cast only matches the shared functions */
-    int ok = write_File(&w, (j3d_File *)(uintptr_t)doc);
+    int ok = write_File(&w, (j3d_File *)(uintptr_t)doc, NULL, -1);
     *err = w.err;
     bf_wctx_free(&w);
     return ok;
@@ -8570,7 +3798,7 @@ int j3d_write_model(const j3d_File *doc, struct bf_buffer *out, bf_error *err)
 
 static int pass_model(bf_wctx *w, void *doc)
 {
-    return write_File(w, doc);
+    return write_File(w, doc, NULL, -1);
 }
 
 int j3d_build_model(j3d_File *doc, bf_arena *arena, struct bf_buffer *out, bf_error *err)

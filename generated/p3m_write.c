@@ -8,1695 +8,606 @@
 #include "bf_expr.h"
 #include "bf_write.h"
 
-static int write_File(bf_wctx *w, p3m_File *s);
-static int write_Header(bf_wctx *w, p3m_Header *s);
-static int write_Data(bf_wctx *w, p3m_Data *s);
-static int write_Part(bf_wctx *w, p3m_Part *s);
-static int write_Vertex(bf_wctx *w, p3m_Vertex *s);
-static int write_Normal(bf_wctx *w, p3m_Normal *s);
-static int write_WeightGroup(bf_wctx *w, p3m_WeightGroup *s);
-static int write_WeightRange(bf_wctx *w, p3m_WeightRange *s);
-static int write_Material(bf_wctx *w, p3m_Material *s);
-static int write_Texture(bf_wctx *w, p3m_Texture *s);
-static int write_EmbeddedTexture(bf_wctx *w, p3m_EmbeddedTexture *s);
-static int write_Ptf(bf_wctx *w, p3m_Ptf *s);
-static int write_Lz4Frame(bf_wctx *w, p3m_Lz4Frame *s);
-static int write_Lz4Block(bf_wctx *w, p3m_Lz4Block *s);
-static int write_ExternalTexture(bf_wctx *w, p3m_ExternalTexture *s);
-static int write_Bone(bf_wctx *w, p3m_Bone *s);
-static int write_Animation(bf_wctx *w, p3m_Animation *s);
-static int write_AnimationAction(bf_wctx *w, p3m_AnimationAction *s);
-static int write_Action(bf_wctx *w, p3m_Action *s);
-static int write_PartName(bf_wctx *w, p3m_PartName *s);
-static int write_ActionData(bf_wctx *w, p3m_ActionData *s);
-static int write_Vec3(bf_wctx *w, p3m_Vec3 *s);
+static int write_File(bf_wctx *w, p3m_File *s, const char *name, int64_t index);
+static int write_Header(bf_wctx *w, p3m_Header *s, const char *name, int64_t index);
+static int write_Data(bf_wctx *w, p3m_Data *s, const char *name, int64_t index);
+static int write_Part(bf_wctx *w, p3m_Part *s, const char *name, int64_t index);
+static int write_Vertex(bf_wctx *w, p3m_Vertex *s, const char *name, int64_t index);
+static int write_Normal(bf_wctx *w, p3m_Normal *s, const char *name, int64_t index);
+static int write_WeightGroup(bf_wctx *w, p3m_WeightGroup *s, const char *name, int64_t index);
+static int write_WeightRange(bf_wctx *w, p3m_WeightRange *s, const char *name, int64_t index);
+static int write_Material(bf_wctx *w, p3m_Material *s, const char *name, int64_t index);
+static int write_Texture(bf_wctx *w, p3m_Texture *s, const char *name, int64_t index);
+static int write_EmbeddedTexture(bf_wctx *w, p3m_EmbeddedTexture *s, const char *name, int64_t index);
+static int write_Ptf(bf_wctx *w, p3m_Ptf *s, const char *name, int64_t index);
+static int write_Lz4Frame(bf_wctx *w, p3m_Lz4Frame *s, const char *name, int64_t index);
+static int write_Lz4Block(bf_wctx *w, p3m_Lz4Block *s, const char *name, int64_t index);
+static int write_ExternalTexture(bf_wctx *w, p3m_ExternalTexture *s, const char *name, int64_t index);
+static int write_Bone(bf_wctx *w, p3m_Bone *s, const char *name, int64_t index);
+static int write_Animation(bf_wctx *w, p3m_Animation *s, const char *name, int64_t index);
+static int write_AnimationAction(bf_wctx *w, p3m_AnimationAction *s, const char *name, int64_t index);
+static int write_Action(bf_wctx *w, p3m_Action *s, const char *name, int64_t index);
+static int write_PartName(bf_wctx *w, p3m_PartName *s, const char *name, int64_t index);
+static int write_ActionData(bf_wctx *w, p3m_ActionData *s, const char *name, int64_t index);
+static int write_Vec3(bf_wctx *w, p3m_Vec3 *s, const char *name, int64_t index);
 
 #include "p3m_access.h"
 
-static int write_File(bf_wctx *w, p3m_File *s)
+static int write_File(bf_wctx *w, p3m_File *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const p3m_File *R = c->root;
-    p3m_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* header */
-    {
-        if (w->layout) {
-            s->header._index = 0;
-        }
-        if (!bf_push(&w->c, "header", -1) || !write_Header(w, &s->header))
-            return 0;
-        bf_pop(&w->c);
-    }
-    /* data */
-    {
-        if (w->layout) {
-            s->data._index = 0;
-        }
-        if (!bf_push(&w->c, "data", -1) || !write_Data(w, &s->data))
-            return 0;
-        bf_pop(&w->c);
-    }
-    return 1;
+    if (!write_Header(w, &s->header, "header", -1) || !write_Data(w, &s->data, "data", -1))
+        return 0;
+    return bf_end(w, name);
 }
 
-static int write_Header(bf_wctx *w, p3m_Header *s)
+static int write_Header(bf_wctx *w, p3m_Header *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const p3m_File *R = c->root;
-    p3m_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* magic */
-    if (w->layout) {
-        s->magic.ptr = "P3M";
-        s->magic.len = 3;
-        s->magic.size = 0;
-    }
-    if (!bf_put_fixed_str(w, &s->magic, 3, "magic"))
+    if (w->layout)
+        s->magic = (bf_str){"P3M", 3, 0};
+    if (!bf_put_fixed_str(w, &s->magic, 3, "magic") || !bf_put_u8(w, s->version, "version") ||
+        !bf_put_u8(w, s->flags, "flags"))
         return 0;
-    /* version */
-    {
-        uint8_t *p = bf_put(w, 1, "version");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->version);
-    }
-    /* flags */
-    {
-        uint8_t *p = bf_put(w, 1, "flags");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->flags);
-    }
-    return 1;
+    return bf_end(w, name);
 }
 
-static int write_Data(bf_wctx *w, p3m_Data *s)
+static int write_Data(bf_wctx *w, p3m_Data *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const p3m_File *R = c->root;
-    p3m_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-        {
-            {
-                int64_t v_ = bf_sub(bf_mul((int64_t)s->visibility_count, INT64_C(8)), INT64_C(7));
-                if (!bf_fits(v_, 8, 0))
-                    bf_overflow(w, &s->part_count, v_, 8, 0, (uint64_t)s->_offset + 0, 0, "part_count");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->part_count);
-                s->part_count = v_;
-            }
-        }
-        {
-            {
-                int64_t v_ = (int64_t)s->parts_count;
-                if (!bf_fits(v_, 8, 0))
-                    bf_overflow(w, &s->part_count, v_, 8, 0, (uint64_t)s->_offset + 0, 0, "part_count");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->part_count);
-                s->part_count = v_;
-            }
-        }
-        {
-            {
-                int64_t v_ = (int64_t)s->materials_count;
-                if (!bf_fits(v_, 8, 0))
-                    bf_overflow(w, &s->material_count, v_, 8, 0, (uint64_t)s->material_count_at, 0, "material_count");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->material_count);
-                s->material_count = v_;
-            }
-        }
-        {
-            {
-                int64_t v_ = (int64_t)s->textures_count;
-                if (!bf_fits(v_, 8, 0))
-                    bf_overflow(w, &s->texture_count, v_, 8, 0, (uint64_t)s->texture_count_at, 0, "texture_count");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->texture_count);
-                s->texture_count = v_;
-            }
-        }
-        {
-            {
-                int64_t v_ = (int64_t)s->bones_count;
-                if (!bf_fits(v_, 8, 0))
-                    bf_overflow(w, &s->bone_count, v_, 8, 0, (uint64_t)s->bone_count_at, 0, "bone_count");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->bone_count);
-                s->bone_count = v_;
-            }
-        }
-        {
-            {
-                int64_t v_ = (int64_t)s->animations_count;
-                if (!bf_fits(v_, 8, 0))
-                    bf_overflow(w, &s->animation_count, v_, 8, 0, (uint64_t)s->animation_count_at, 0, "animation_count");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->animation_count);
-                s->animation_count = v_;
-            }
-        }
-        {
-            {
-                int64_t v_ = (int64_t)s->actions_count;
-                if (!bf_fits(v_, 8, 0))
-                    bf_overflow(w, &s->action_count, v_, 8, 0, (uint64_t)s->action_count_at, 0, "action_count");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->action_count);
-                s->action_count = v_;
-            }
-        }
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* part_count */
-    {
-        uint8_t *p = bf_put(w, 1, "part_count");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->part_count);
-    }
-    /* visibility */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)s->visibility_count * 1, "visibility");
-        if (!p)
-            return 0;
-        bf_store_array(p, s->visibility, (size_t)s->visibility_count, 1, 0);
-    }
-    /* parts */
-    s->parts_at = w->pos;
-    for (uint32_t i = 0; i < (uint32_t)s->parts_count; i++) {
-        if (w->layout) {
-            s->parts[i]._index = (int64_t)i;
-        }
-        if (!bf_push(&w->c, "parts", i) || !write_Part(w, &s->parts[i]))
-            return 0;
-        bf_pop(&w->c);
-    }
-    /* material_count */
-    s->material_count_at = w->pos;
-    {
-        uint8_t *p = bf_put(w, 1, "material_count");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->material_count);
-    }
-    /* materials */
-    s->materials_at = w->pos;
-    for (uint32_t i = 0; i < (uint32_t)s->materials_count; i++) {
-        if (w->layout) {
-            s->materials[i]._index = (int64_t)i;
-        }
-        if (!bf_push(&w->c, "materials", i) || !write_Material(w, &s->materials[i]))
-            return 0;
-        bf_pop(&w->c);
-    }
-    /* texture_count */
-    s->texture_count_at = w->pos;
-    {
-        uint8_t *p = bf_put(w, 1, "texture_count");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->texture_count);
-    }
-    /* textures */
-    s->textures_at = w->pos;
-    for (uint32_t i = 0; i < (uint32_t)s->textures_count; i++) {
-        if (w->layout) {
-            s->textures[i]._index = (int64_t)i;
-        }
-        if (!bf_push(&w->c, "textures", i) || !write_Texture(w, &s->textures[i]))
-            return 0;
-        bf_pop(&w->c);
-    }
-    /* bone_count */
-    s->bone_count_at = w->pos;
-    {
-        uint8_t *p = bf_put(w, 1, "bone_count");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->bone_count);
-    }
-    /* bones */
-    s->bones_at = w->pos;
-    for (uint32_t i = 0; i < (uint32_t)s->bones_count; i++) {
-        if (w->layout) {
-            s->bones[i]._index = (int64_t)i;
-        }
-        if (!bf_push(&w->c, "bones", i) || !write_Bone(w, &s->bones[i]))
-            return 0;
-        bf_pop(&w->c);
-    }
-    /* animation_count */
-    s->animation_count_at = w->pos;
-    {
-        uint8_t *p = bf_put(w, 1, "animation_count");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->animation_count);
-    }
-    /* animations */
-    s->animations_at = w->pos;
-    for (uint32_t i = 0; i < (uint32_t)s->animations_count; i++) {
-        if (w->layout) {
-            s->animations[i]._index = (int64_t)i;
-        }
-        if (!bf_push(&w->c, "animations", i) || !write_Animation(w, &s->animations[i]))
-            return 0;
-        bf_pop(&w->c);
-    }
-    /* action_count */
-    s->action_count_at = w->pos;
-    {
-        uint8_t *p = bf_put(w, 1, "action_count");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->action_count);
-    }
-    /* actions */
-    s->actions_at = w->pos;
-    for (uint32_t i = 0; i < (uint32_t)s->actions_count; i++) {
-        if (w->layout) {
-            s->actions[i]._index = (int64_t)i;
-        }
-        if (!bf_push(&w->c, "actions", i) || !write_Action(w, &s->actions[i]))
-            return 0;
-        bf_pop(&w->c);
-    }
-    /* strings */
     if (w->layout) {
+        bf_fit_u8(w, &s->part_count, (int64_t)s->parts_count, 8, (uint64_t)s->_offset, 0, "part_count");
+        bf_fit_u8(w, &s->material_count, (int64_t)s->materials_count, 8, (uint64_t)s->material_count_at, 0, "material_count");
+        bf_fit_u8(w, &s->texture_count, (int64_t)s->textures_count, 8, (uint64_t)s->texture_count_at, 0, "texture_count");
+        bf_fit_u8(w, &s->bone_count, (int64_t)s->bones_count, 8, (uint64_t)s->bone_count_at, 0, "bone_count");
+        bf_fit_u8(w, &s->animation_count, (int64_t)s->animations_count, 8, (uint64_t)s->animation_count_at, 0, "animation_count");
+        bf_fit_u8(w, &s->action_count, (int64_t)s->actions_count, 8, (uint64_t)s->action_count_at, 0, "action_count");
+    }
+    if (!bf_put_u8(w, s->part_count, "part_count") ||
+        !bf_put_array(w, s->visibility, s->visibility_count, 1, 0, 0, "visibility"))
+        return 0;
+    bf_set_u64(w, &s->parts_at, w->pos);
+    for (uint32_t i = 0; i < s->parts_count; i++)
+        if (!write_Part(w, &s->parts[i], "parts", i))
+            return 0;
+    bf_set_u64(w, &s->material_count_at, w->pos);
+    if (!bf_put_u8(w, s->material_count, "material_count"))
+        return 0;
+    bf_set_u64(w, &s->materials_at, w->pos);
+    for (uint32_t i = 0; i < s->materials_count; i++)
+        if (!write_Material(w, &s->materials[i], "materials", i))
+            return 0;
+    bf_set_u64(w, &s->texture_count_at, w->pos);
+    if (!bf_put_u8(w, s->texture_count, "texture_count"))
+        return 0;
+    bf_set_u64(w, &s->textures_at, w->pos);
+    for (uint32_t i = 0; i < s->textures_count; i++)
+        if (!write_Texture(w, &s->textures[i], "textures", i))
+            return 0;
+    bf_set_u64(w, &s->bone_count_at, w->pos);
+    if (!bf_put_u8(w, s->bone_count, "bone_count"))
+        return 0;
+    bf_set_u64(w, &s->bones_at, w->pos);
+    for (uint32_t i = 0; i < s->bones_count; i++)
+        if (!write_Bone(w, &s->bones[i], "bones", i))
+            return 0;
+    bf_set_u64(w, &s->animation_count_at, w->pos);
+    if (!bf_put_u8(w, s->animation_count, "animation_count"))
+        return 0;
+    bf_set_u64(w, &s->animations_at, w->pos);
+    for (uint32_t i = 0; i < s->animations_count; i++)
+        if (!write_Animation(w, &s->animations[i], "animations", i))
+            return 0;
+    bf_set_u64(w, &s->action_count_at, w->pos);
+    if (!bf_put_u8(w, s->action_count, "action_count"))
+        return 0;
+    bf_set_u64(w, &s->actions_at, w->pos);
+    for (uint32_t i = 0; i < s->actions_count; i++)
+        if (!write_Action(w, &s->actions[i], "actions", i))
+            return 0;
+    if (w->layout)
         s->strings = bf_table_bytes(w, &s->strings);
-    }
-    s->strings_at = w->pos;
+    bf_set_u64(w, &s->strings_at, w->pos);
     if (!bf_put_bytes(w, s->strings.ptr, s->strings.len, "strings"))
         return 0;
-    return 1;
+    return bf_end(w, name);
 }
 
-static int write_Part(bf_wctx *w, p3m_Part *s)
+static int write_Part(bf_wctx *w, p3m_Part *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const p3m_File *R = c->root;
     p3m_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-        {
-            {
-                int64_t v_ = (int64_t)s->vertices_count;
-                if (!bf_fits(v_, 16, 0))
-                    bf_overflow(w, &s->vertex_count, v_, 16, 0, (uint64_t)s->_offset + 4, 0, "vertex_count");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->vertex_count);
-                s->vertex_count = v_;
-            }
-        }
-        if (s->has_normals) {
-            {
-                int64_t v_ = (int64_t)s->normals_count;
-                if (!bf_fits(v_, 16, 0))
-                    bf_overflow(w, &s->vertex_count, v_, 16, 0, (uint64_t)s->_offset + 4, 0, "vertex_count");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->vertex_count);
-                s->vertex_count = v_;
-            }
-        }
-        {
-            {
-                int64_t v_ = (int64_t)s->indices_count;
-                if (!bf_fits(v_, 16, 0))
-                    bf_overflow(w, &s->index_count, v_, 16, 0, (uint64_t)s->index_count_at, 0, "index_count");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->index_count);
-                s->index_count = v_;
-            }
-        }
-        {
-            {
-                int64_t v_ = (int64_t)s->weight_groups_count;
-                if (!bf_fits(v_, 8, 0))
-                    bf_overflow(w, &s->weight_group_count, v_, 8, 0, (uint64_t)s->weight_group_count_at, 0, "weight_group_count");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->weight_group_count);
-                s->weight_group_count = v_;
-            }
-        }
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* flags */
-    {
-        uint8_t *p = bf_put(w, 1, "flags");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->flags);
-    }
-    /* name */
     if (w->layout) {
-        { int64_t off = bf_intern(w, (&(&RW->data)->strings), (const uint8_t *)"", 0, &s->name_str, "name");
-          if (w->err.failed)
-              return 0;
-          if (off < 0) return bf_fail(&w->c, w->pos, "name", "the string is missing");
-          {
-              int64_t v_ = off;
-              if (!bf_fits(v_, 16, 0))
-                  bf_overflow(w, &s->name, v_, 16, 0, (uint64_t)s->_offset + 1, 0, "name");
-              else if (w->overflow_count)
-                  bf_overflow_clear(w, &s->name);
-              s->name = v_;
-          }
+        bf_fit_u16(w, &s->vertex_count, (int64_t)s->vertices_count, 16, (uint64_t)s->_offset + 4, 0, "vertex_count");
+        if (s->has_normals)
+            bf_fit_u16(w, &s->vertex_count, (int64_t)s->normals_count, 16, (uint64_t)s->_offset + 4, 0, "vertex_count");
+        bf_fit_u16(w, &s->index_count, (int64_t)s->indices_count, 16, (uint64_t)s->index_count_at, 0, "index_count");
+        bf_fit_u8(w, &s->weight_group_count, (int64_t)s->weight_groups_count, 8, (uint64_t)s->weight_group_count_at, 0, "weight_group_count");
+    }
+    if (!bf_put_u8(w, s->flags, "flags"))
+        return 0;
+    if (w->layout) {
+        {
+            int64_t off = bf_intern(w, &RW->data.strings, (const uint8_t *)"", 0, &s->name_str, "name");
+            if (w->err.failed)
+                return 0;
+            if (off < 0)
+                return bf_fail(&w->c, w->pos, "name", "the string is missing");
+            bf_fit_u16(w, &s->name, off, 16, (uint64_t)s->_offset + 1, 0, "name");
         }
     }
-    {
-        uint8_t *p = bf_put(w, 2, "name");
-        if (!p)
+    if (!bf_put_u16le(w, s->name, "name") || !bf_put_u8(w, s->material, "material") ||
+        !bf_put_u16le(w, s->vertex_count, "vertex_count"))
+        return 0;
+    for (uint32_t i = 0; i < s->vertices_count; i++)
+        if (!write_Vertex(w, &s->vertices[i], "vertices", i))
             return 0;
-        bf_store_u16le(p, (uint16_t)(s->name));
-    }
-    /* material */
-    {
-        uint8_t *p = bf_put(w, 1, "material");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->material);
-    }
-    /* vertex_count */
-    {
-        uint8_t *p = bf_put(w, 2, "vertex_count");
-        if (!p)
-            return 0;
-        bf_store_u16le(p, (uint16_t)(s->vertex_count));
-    }
-    /* vertices */
-    for (uint32_t i = 0; i < (uint32_t)s->vertices_count; i++) {
-        if (w->layout) {
-            s->vertices[i]._index = (int64_t)i;
-        }
-        if (!bf_push(&w->c, "vertices", i) || !write_Vertex(w, &s->vertices[i]))
-            return 0;
-        bf_pop(&w->c);
-    }
-    /* normals */
     if (w->layout && s->normals_count > 0)
         s->has_normals = 1;
     if (s->has_normals) {
-        s->normals_at = w->pos;
-        for (uint32_t i = 0; i < (uint32_t)s->normals_count; i++) {
-            if (w->layout) {
-                s->normals[i]._index = (int64_t)i;
-            }
-            if (!bf_push(&w->c, "normals", i) || !write_Normal(w, &s->normals[i]))
+        bf_set_u64(w, &s->normals_at, w->pos);
+        for (uint32_t i = 0; i < s->normals_count; i++)
+            if (!write_Normal(w, &s->normals[i], "normals", i))
                 return 0;
-            bf_pop(&w->c);
-        }
     }
-    /* index_count */
-    s->index_count_at = w->pos;
-    {
-        uint8_t *p = bf_put(w, 2, "index_count");
-        if (!p)
-            return 0;
-        bf_store_u16le(p, (uint16_t)(s->index_count));
-    }
-    /* indices */
-    s->indices_at = w->pos;
-    {
-        uint8_t *p = bf_put(w, (uint64_t)s->indices_count * 2, "indices");
-        if (!p)
-            return 0;
-        bf_store_array(p, s->indices, (size_t)s->indices_count, 2, 0);
-    }
-    /* weight_group_count */
-    s->weight_group_count_at = w->pos;
-    {
-        uint8_t *p = bf_put(w, 1, "weight_group_count");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->weight_group_count);
-    }
-    /* weight_groups */
-    s->weight_groups_at = w->pos;
-    for (uint32_t i = 0; i < (uint32_t)s->weight_groups_count; i++) {
+    bf_set_u64(w, &s->index_count_at, w->pos);
+    if (!bf_put_u16le(w, s->index_count, "index_count"))
+        return 0;
+    bf_set_u64(w, &s->indices_at, w->pos);
+    if (!bf_put_array(w, s->indices, s->indices_count, 2, 0, 0, "indices"))
+        return 0;
+    bf_set_u64(w, &s->weight_group_count_at, w->pos);
+    if (!bf_put_u8(w, s->weight_group_count, "weight_group_count"))
+        return 0;
+    bf_set_u64(w, &s->weight_groups_at, w->pos);
+    for (uint32_t i = 0; i < s->weight_groups_count; i++) {
         if (w->layout) {
-            s->weight_groups[i]._index = (int64_t)i;
-            s->weight_groups[i]._p_vertex_count = (int64_t)s->vertex_count;
+            bf_set_i64(w, &s->weight_groups[i]._p_vertex_count, (int64_t)s->vertex_count);
         }
-        if (!bf_push(&w->c, "weight_groups", i) || !write_WeightGroup(w, &s->weight_groups[i]))
+        if (!write_WeightGroup(w, &s->weight_groups[i], "weight_groups", i))
             return 0;
-        bf_pop(&w->c);
     }
-    return 1;
+    return bf_end(w, name);
 }
 
-static int write_Vertex(bf_wctx *w, p3m_Vertex *s)
+static int write_Vertex(bf_wctx *w, p3m_Vertex *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const p3m_File *R = c->root;
-    p3m_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* position */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)3 * 4, "position");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)3; i++) {
-            bf_store_u32le((p + (size_t)i * 4), bf_f32_bits(s->position[i]));
-        }
-    }
-    /* uv */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)2 * 4, "uv");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)2; i++) {
-            bf_store_u32le((p + (size_t)i * 4), bf_f32_bits(s->uv[i]));
-        }
-    }
-    return 1;
-}
-
-static int write_Normal(bf_wctx *w, p3m_Normal *s)
-{
-    bf_ctx *c = &w->c;
-    const p3m_File *R = c->root;
-    p3m_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_put_array(w, s->position, 3, 4, 0, 0, "position") || !bf_put_array(w, s->uv, 2, 4, 0, 0, "uv"))
         return 0;
-    }
-    /* normal */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)3 * 4, "normal");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)3; i++) {
-            bf_store_u32le((p + (size_t)i * 4), bf_f32_bits(s->normal[i]));
-        }
-    }
-    return 1;
+    return bf_end(w, name);
 }
 
-static int write_WeightGroup(bf_wctx *w, p3m_WeightGroup *s)
+static int write_Normal(bf_wctx *w, p3m_Normal *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const p3m_File *R = c->root;
-    p3m_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* bone */
-    if (w->layout) {
-        { int64_t off = bf_intern(w, (&(&RW->data)->strings), (const uint8_t *)"", 0, &s->bone_str, "bone");
-          if (w->err.failed)
-              return 0;
-          if (off < 0) return bf_fail(&w->c, w->pos, "bone", "the string is missing");
-          {
-              int64_t v_ = off;
-              if (!bf_fits(v_, 16, 0))
-                  bf_overflow(w, &s->bone, v_, 16, 0, (uint64_t)s->_offset + 0, 0, "bone");
-              else if (w->overflow_count)
-                  bf_overflow_clear(w, &s->bone);
-              s->bone = v_;
-          }
-        }
-    }
-    {
-        uint8_t *p = bf_put(w, 2, "bone");
-        if (!p)
-            return 0;
-        bf_store_u16le(p, (uint16_t)(s->bone));
-    }
-    /* ranges */
-    for (uint32_t i = 0; i < (uint32_t)s->ranges_count; i++) {
-        if (w->layout) {
-            s->ranges[i]._index = (int64_t)i;
-        }
-        if (!bf_push(&w->c, "ranges", i) || !write_WeightRange(w, &s->ranges[i]))
-            return 0;
-        bf_pop(&w->c);
-    }
-    return 1;
+    if (!bf_put_array(w, s->normal, 3, 4, 0, 0, "normal"))
+        return 0;
+    return bf_end(w, name);
 }
 
-static int write_WeightRange(bf_wctx *w, p3m_WeightRange *s)
+static int write_WeightGroup(bf_wctx *w, p3m_WeightGroup *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const p3m_File *R = c->root;
     p3m_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+        return 0;
     if (w->layout) {
-        s->_offset = w->pos;
         {
-            {
-                int64_t v_ = (int64_t)s->weights_count;
-                if (!bf_fits(v_, 16, 0))
-                    bf_overflow(w, &s->weight_count, v_, 16, 0, (uint64_t)s->_offset + 2, 0, "weight_count");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->weight_count);
-                s->weight_count = v_;
-            }
+            int64_t off = bf_intern(w, &RW->data.strings, (const uint8_t *)"", 0, &s->bone_str, "bone");
+            if (w->err.failed)
+                return 0;
+            if (off < 0)
+                return bf_fail(&w->c, w->pos, "bone", "the string is missing");
+            bf_fit_u16(w, &s->bone, off, 16, (uint64_t)s->_offset, 0, "bone");
         }
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    }
+    if (!bf_put_u16le(w, s->bone, "bone"))
         return 0;
-    }
-    /* skip */
-    {
-        uint8_t *p = bf_put(w, 2, "skip");
-        if (!p)
+    for (uint32_t i = 0; i < s->ranges_count; i++)
+        if (!write_WeightRange(w, &s->ranges[i], "ranges", i))
             return 0;
-        bf_store_u16le(p, (uint16_t)(s->skip));
-    }
-    /* weight_count */
-    {
-        uint8_t *p = bf_put(w, 2, "weight_count");
-        if (!p)
-            return 0;
-        bf_store_u16le(p, (uint16_t)(s->weight_count));
-    }
-    /* weights */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)s->weights_count * 1, "weights");
-        if (!p)
-            return 0;
-        bf_store_array(p, s->weights, (size_t)s->weights_count, 1, 0);
-    }
-    return 1;
+    return bf_end(w, name);
 }
 
-static int write_Material(bf_wctx *w, p3m_Material *s)
+static int write_WeightRange(bf_wctx *w, p3m_WeightRange *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const p3m_File *R = c->root;
-    p3m_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-        if (s->has_extra_textures) {
-            {
-                int64_t v_ = (int64_t)s->extra_textures_count;
-                if (!bf_fits(v_, 8, 0))
-                    bf_overflow(w, &s->extra_texture_count, v_, 8, 0, (uint64_t)s->_offset + 2, 0, "extra_texture_count");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->extra_texture_count);
-                s->extra_texture_count = v_;
-            }
-        }
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
+    if (w->layout)
+        bf_fit_u16(w, &s->weight_count, (int64_t)s->weights_count, 16, (uint64_t)s->_offset + 2, 0, "weight_count");
+    if (!bf_put_u16le(w, s->skip, "skip") || !bf_put_u16le(w, s->weight_count, "weight_count") ||
+        !bf_put_array(w, s->weights, s->weights_count, 1, 0, 0, "weights"))
+        return 0;
+    return bf_end(w, name);
+}
+
+static int write_Material(bf_wctx *w, p3m_Material *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+        return 0;
+    if (w->layout) {
+        if (s->has_extra_textures)
+            bf_fit_u8(w, &s->extra_texture_count, (int64_t)s->extra_textures_count, 8, (uint64_t)s->_offset + 2, 0, "extra_texture_count");
     }
-    /* render_mode */
-    {
-        uint8_t *p = bf_put(w, 1, "render_mode");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->render_mode);
-    }
-    /* texture */
-    {
-        uint8_t *p = bf_put(w, 1, "texture");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->texture);
-    }
-    /* extra_texture_count */
+    if (!bf_put_u8(w, s->render_mode, "render_mode") || !bf_put_u8(w, s->texture, "texture"))
+        return 0;
     if (s->has_extra_texture_count) {
-        {
-            uint8_t *p = bf_put(w, 1, "extra_texture_count");
-            if (!p)
-                return 0;
-            p[0] = (uint8_t)(s->extra_texture_count);
-        }
+    if (!bf_put_u8(w, s->extra_texture_count, "extra_texture_count"))
+        return 0;
     }
-    /* extra_textures */
     if (w->layout && s->extra_textures_count > 0)
         s->has_extra_textures = 1;
     if (s->has_extra_textures) {
-        s->extra_textures_at = w->pos;
-        {
-            uint8_t *p = bf_put(w, (uint64_t)s->extra_textures_count * 1, "extra_textures");
-            if (!p)
-                return 0;
-            bf_store_array(p, s->extra_textures, (size_t)s->extra_textures_count, 1, 0);
-        }
+        bf_set_u64(w, &s->extra_textures_at, w->pos);
+    if (!bf_put_array(w, s->extra_textures, s->extra_textures_count, 1, 0, 0, "extra_textures"))
+        return 0;
     }
-    /* advance_time */
     if (s->has_advance_time) {
-        s->advance_time_at = w->pos;
-        {
-            uint8_t *p = bf_put(w, 4, "advance_time");
-            if (!p)
-                return 0;
-            bf_store_u32le(p, (uint32_t)(s->advance_time));
-        }
-    }
-    /* color */
-    s->color_at = w->pos;
-    {
-        uint8_t *p = bf_put(w, (uint64_t)4 * 1, "color");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)4; i++) {
-            (p + (size_t)i * 1)[0] = (uint8_t)(s->color[i]);
-        }
-    }
-    /* emission */
-    s->emission_at = w->pos;
-    {
-        uint8_t *p = bf_put(w, (uint64_t)3 * 1, "emission");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)3; i++) {
-            (p + (size_t)i * 1)[0] = (uint8_t)(s->emission[i]);
-        }
-    }
-    /* shading */
-    s->shading_at = w->pos;
-    {
-        uint8_t *p = bf_put(w, 1, "shading");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->shading);
-    }
-    return 1;
-}
-
-static int write_Texture(bf_wctx *w, p3m_Texture *s)
-{
-    bf_ctx *c = &w->c;
-    const p3m_File *R = c->root;
-    p3m_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+        bf_set_u64(w, &s->advance_time_at, w->pos);
+    if (!bf_put_u32le(w, s->advance_time, "advance_time"))
         return 0;
     }
-    /* type */
-    {
-        uint8_t *p = bf_put(w, 1, "type");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->type);
-    }
-    /* body */
+    bf_set_u64(w, &s->color_at, w->pos);
+    if (!bf_put_array(w, s->color, 4, 1, 0, 0, "color"))
+        return 0;
+    bf_set_u64(w, &s->emission_at, w->pos);
+    if (!bf_put_array(w, s->emission, 3, 1, 0, 0, "emission"))
+        return 0;
+    bf_set_u64(w, &s->shading_at, w->pos);
+    if (!bf_put_u8(w, s->shading, "shading"))
+        return 0;
+    return bf_end(w, name);
+}
+
+static int write_Texture(bf_wctx *w, p3m_Texture *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+        return 0;
+    if (!bf_put_u8(w, s->type, "type"))
+        return 0;
     if (s->body.kind == P3M_KIND_EMBEDDED_TEXTURE) {
-        if (!bf_push(&w->c, "body", -1) || !write_EmbeddedTexture(w, s->body.EmbeddedTexture))
+        if (!write_EmbeddedTexture(w, s->body.EmbeddedTexture, "body", -1))
             return 0;
-        bf_pop(&w->c);
     } else if (s->body.kind == P3M_KIND_EXTERNAL_TEXTURE) {
-        if (!bf_push(&w->c, "body", -1) || !write_ExternalTexture(w, s->body.ExternalTexture))
+        if (!write_ExternalTexture(w, s->body.ExternalTexture, "body", -1))
             return 0;
-        bf_pop(&w->c);
-    } else {
-        if (!bf_put_bytes(w, s->body.raw.ptr, s->body.raw.len, "body"))
-            return 0;
+    } else if (!bf_put_bytes(w, s->body.raw.ptr, s->body.raw.len, "body")) {
+        return 0;
     }
-    return 1;
+    return bf_end(w, name);
 }
 
-static int write_EmbeddedTexture(bf_wctx *w, p3m_EmbeddedTexture *s)
+static int write_EmbeddedTexture(bf_wctx *w, p3m_EmbeddedTexture *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const p3m_File *R = c->root;
-    p3m_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-        {
-            {
-                int64_t v_ = (int64_t)s->ptf.len;
-                if (!bf_fits(v_, 32, 0))
-                    bf_overflow(w, &s->size, v_, 32, 0, (uint64_t)s->_offset + 0, 0, "size");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->size);
-                s->size = v_;
-            }
-        }
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* size */
-    {
-        uint8_t *p = bf_put(w, 4, "size");
-        if (!p)
-            return 0;
-        bf_store_u32le(p, (uint32_t)(s->size));
-    }
-    /* ptf */
-    if (!bf_put_bytes(w, s->ptf.ptr, s->ptf.len, "ptf"))
+    if (w->layout)
+        bf_fit_u32(w, &s->size, (int64_t)s->ptf.len, 32, (uint64_t)s->_offset, 0, "size");
+    if (!bf_put_u32le(w, s->size, "size") || !bf_put_bytes(w, s->ptf.ptr, s->ptf.len, "ptf"))
         return 0;
-    /* ptf_magic */
     if (s->has_ptf_magic) {
-        if (w->layout) {
-            /* a view of bytes another field writes: nothing to place */
-        } else {
+        if (!w->layout) {
             size_t resume = w->pos;
-            if (!bf_wseek(w, s->ptf_magic_at, "ptf_magic"))
+            if (!bf_wseek(w, s->ptf_magic_at, "ptf_magic") || !bf_put_u24(w, s->ptf_magic, 1, "ptf_magic"))
                 return 0;
-            {
-                if (!bf_check_fits(w, (uint64_t)(s->ptf_magic), 24, "ptf_magic")) return 0;
-                uint8_t *p = bf_put(w, 3, "ptf_magic");
-                if (!p)
-                    return 0;
-                bf_store_u24be(p, (uint32_t)(s->ptf_magic));
-            }
             w->pos = resume;
         }
     }
-    /* image */
     if (s->has_image) {
-        if (w->layout) {
-            /* a view of bytes another field writes: nothing to place */
-        } else {
+        if (!w->layout) {
             size_t resume = w->pos;
-            if (!bf_wseek(w, s->image_at, "image"))
-                return 0;
-            {
-                if (w->layout) {
-                    s->image._index = 0;
-                }
-                if (!bf_push(&w->c, "image", -1) || !write_Ptf(w, &s->image))
-                    return 0;
-                bf_pop(&w->c);
-            }
-            if (w->layout)
-                s->image_tail.len = 0;
-            if (!bf_put_bytes(w, s->image_tail.ptr, s->image_tail.len, "image"))
+            if (!bf_wseek(w, s->image_at, "image") || !write_Ptf(w, &s->image, "image", -1) ||
+                !bf_put_tail(w, &s->image_tail, "image"))
                 return 0;
             w->pos = resume;
         }
     }
-    return 1;
+    return bf_end(w, name);
 }
 
-static int write_Ptf(bf_wctx *w, p3m_Ptf *s)
+static int write_Ptf(bf_wctx *w, p3m_Ptf *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const p3m_File *R = c->root;
-    p3m_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* magic */
-    if (w->layout) {
-        s->magic.ptr = "PTF";
-        s->magic.len = 3;
-        s->magic.size = 0;
-    }
-    if (!bf_put_fixed_str(w, &s->magic, 3, "magic"))
+    if (w->layout)
+        s->magic = (bf_str){"PTF", 3, 0};
+    if (!bf_put_fixed_str(w, &s->magic, 3, "magic") || !bf_put_u8(w, s->version, "version"))
         return 0;
-    /* version */
-    {
-        uint8_t *p = bf_put(w, 1, "version");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->version);
-    }
-    /* info */
     if (w->layout) {
-        if (!bf_fits((int64_t)s->info_reserved, 3, 0))
-            bf_overflow(w, &s->info_reserved, (int64_t)s->info_reserved, 3, 0, (uint64_t)s->_offset + 4, 0, "info_reserved");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->info_reserved);
-        if (!bf_fits((int64_t)s->info_has_alpha, 1, 0))
-            bf_overflow(w, &s->info_has_alpha, (int64_t)s->info_has_alpha, 1, 0, (uint64_t)s->_offset + 4, 0, "info_has_alpha");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->info_has_alpha);
-        if (!bf_fits((int64_t)s->info_resolution, 4, 0))
-            bf_overflow(w, &s->info_resolution, (int64_t)s->info_resolution, 4, 0, (uint64_t)s->_offset + 4, 0, "info_resolution");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->info_resolution);
-        s->info = (((uint64_t)s->info_reserved & UINT64_C(0x7)) << 5) | (((uint64_t)s->info_has_alpha & UINT64_C(0x1)) << 4)
-                | (((uint64_t)s->info_resolution & UINT64_C(0xF)) << 0);
+        bf_fit_u64(w, &s->info_reserved, (int64_t)s->info_reserved, 3, (uint64_t)s->_offset + 4, 0, "info_reserved");
+        bf_fit_u64(w, &s->info_has_alpha, (int64_t)s->info_has_alpha, 1, (uint64_t)s->_offset + 4, 0, "info_has_alpha");
+        bf_fit_u64(w, &s->info_resolution, (int64_t)s->info_resolution, 4, (uint64_t)s->_offset + 4, 0, "info_resolution");
+        s->info = (((uint64_t)s->info_reserved & UINT64_C(0x7)) << 5)
+                | (((uint64_t)s->info_has_alpha & UINT64_C(0x1)) << 4) | (((uint64_t)s->info_resolution & UINT64_C(0xF)) << 0);
     }
-    {
-        uint8_t *p = bf_put(w, 1, "info");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->info);
-    }
-    /* frame_magic */
+    if (!bf_put_u8(w, s->info, "info"))
+        return 0;
     if (s->has_frame_magic) {
-        if (w->layout) {
-            /* a view of bytes another field writes: nothing to place */
-        } else {
+        if (!w->layout) {
             size_t resume = w->pos;
-            if (!bf_wseek(w, s->frame_magic_at, "frame_magic"))
+            if (!bf_wseek(w, s->frame_magic_at, "frame_magic") ||
+                !bf_put_u32le(w, s->frame_magic, "frame_magic"))
                 return 0;
-            {
-                uint8_t *p = bf_put(w, 4, "frame_magic");
-                if (!p)
-                    return 0;
-                bf_store_u32le(p, (uint32_t)(s->frame_magic));
-            }
             w->pos = resume;
         }
     }
-    /* pixels */
     if (s->has_pixels) {
-        {
-            if (w->layout) {
-                s->pixels._index = 0;
-            }
-            if (!bf_push(&w->c, "pixels", -1) || !write_Lz4Frame(w, &s->pixels))
-                return 0;
-            bf_pop(&w->c);
-        }
-    }
-    return 1;
-}
-
-static int write_Lz4Frame(bf_wctx *w, p3m_Lz4Frame *s)
-{
-    bf_ctx *c = &w->c;
-    const p3m_File *R = c->root;
-    p3m_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!write_Lz4Frame(w, &s->pixels, "pixels", -1))
         return 0;
     }
-    /* magic */
-    if (w->layout) {
+    return bf_end(w, name);
+}
+
+static int write_Lz4Frame(bf_wctx *w, p3m_Lz4Frame *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+        return 0;
+    if (w->layout)
         s->magic = INT64_C(407708164);
-    }
-    {
-        uint8_t *p = bf_put(w, 4, "magic");
-        if (!p)
-            return 0;
-        bf_store_u32le(p, (uint32_t)(s->magic));
-    }
-    /* flags */
+    if (!bf_put_u32le(w, s->magic, "magic"))
+        return 0;
     if (w->layout) {
-        if (!bf_fits((int64_t)s->flags_version, 2, 0))
-            bf_overflow(w, &s->flags_version, (int64_t)s->flags_version, 2, 0, (uint64_t)s->_offset + 4, 0, "flags_version");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->flags_version);
-        if (!bf_fits((int64_t)s->flags_block_independence, 1, 0))
-            bf_overflow(w, &s->flags_block_independence, (int64_t)s->flags_block_independence, 1, 0, (uint64_t)s->_offset + 4, 0, "flags_block_independence");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->flags_block_independence);
-        if (!bf_fits((int64_t)s->flags_block_checksum, 1, 0))
-            bf_overflow(w, &s->flags_block_checksum, (int64_t)s->flags_block_checksum, 1, 0, (uint64_t)s->_offset + 4, 0, "flags_block_checksum");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->flags_block_checksum);
-        if (!bf_fits((int64_t)s->flags_content_size_present, 1, 0))
-            bf_overflow(w, &s->flags_content_size_present, (int64_t)s->flags_content_size_present, 1, 0, (uint64_t)s->_offset + 4, 0,
-                        "flags_content_size_present");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->flags_content_size_present);
-        if (!bf_fits((int64_t)s->flags_content_checksum, 1, 0))
-            bf_overflow(w, &s->flags_content_checksum, (int64_t)s->flags_content_checksum, 1, 0, (uint64_t)s->_offset + 4, 0, "flags_content_checksum");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->flags_content_checksum);
-        if (!bf_fits((int64_t)s->flags_reserved, 1, 0))
-            bf_overflow(w, &s->flags_reserved, (int64_t)s->flags_reserved, 1, 0, (uint64_t)s->_offset + 4, 0, "flags_reserved");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->flags_reserved);
-        if (!bf_fits((int64_t)s->flags_dict_id_present, 1, 0))
-            bf_overflow(w, &s->flags_dict_id_present, (int64_t)s->flags_dict_id_present, 1, 0, (uint64_t)s->_offset + 4, 0, "flags_dict_id_present");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->flags_dict_id_present);
-        s->flags = (((uint64_t)s->flags_version & UINT64_C(0x3)) << 6) | (((uint64_t)s->flags_block_independence & UINT64_C(0x1)) << 5)
-                | (((uint64_t)s->flags_block_checksum & UINT64_C(0x1)) << 4) | (((uint64_t)s->flags_content_size_present & UINT64_C(0x1)) << 3)
-                | (((uint64_t)s->flags_content_checksum & UINT64_C(0x1)) << 2) | (((uint64_t)s->flags_reserved & UINT64_C(0x1)) << 1)
-                | (((uint64_t)s->flags_dict_id_present & UINT64_C(0x1)) << 0);
+        bf_fit_u64(w, &s->flags_version, (int64_t)s->flags_version, 2, (uint64_t)s->_offset + 4, 0, "flags_version");
+        bf_fit_u64(w, &s->flags_block_independence, (int64_t)s->flags_block_independence, 1, (uint64_t)s->_offset + 4, 0, "flags_block_independence");
+        bf_fit_u64(w, &s->flags_block_checksum, (int64_t)s->flags_block_checksum, 1, (uint64_t)s->_offset + 4, 0, "flags_block_checksum");
+        bf_fit_u64(w, &s->flags_content_size_present, (int64_t)s->flags_content_size_present, 1, (uint64_t)s->_offset + 4, 0, "flags_content_size_present");
+        bf_fit_u64(w, &s->flags_content_checksum, (int64_t)s->flags_content_checksum, 1, (uint64_t)s->_offset + 4, 0, "flags_content_checksum");
+        bf_fit_u64(w, &s->flags_reserved, (int64_t)s->flags_reserved, 1, (uint64_t)s->_offset + 4, 0, "flags_reserved");
+        bf_fit_u64(w, &s->flags_dict_id_present, (int64_t)s->flags_dict_id_present, 1, (uint64_t)s->_offset + 4, 0, "flags_dict_id_present");
+        s->flags = (((uint64_t)s->flags_version & UINT64_C(0x3)) << 6)
+                | (((uint64_t)s->flags_block_independence & UINT64_C(0x1)) << 5)
+                | (((uint64_t)s->flags_block_checksum & UINT64_C(0x1)) << 4)
+                | (((uint64_t)s->flags_content_size_present & UINT64_C(0x1)) << 3)
+                | (((uint64_t)s->flags_content_checksum & UINT64_C(0x1)) << 2)
+                | (((uint64_t)s->flags_reserved & UINT64_C(0x1)) << 1) | (((uint64_t)s->flags_dict_id_present & UINT64_C(0x1)) << 0);
     }
-    {
-        uint8_t *p = bf_put(w, 1, "flags");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->flags);
-    }
-    /* block_descriptor */
+    if (!bf_put_u8(w, s->flags, "flags"))
+        return 0;
     if (w->layout) {
-        if (!bf_fits((int64_t)s->block_descriptor_reserved, 1, 0))
-            bf_overflow(w, &s->block_descriptor_reserved, (int64_t)s->block_descriptor_reserved, 1, 0, (uint64_t)s->_offset + 5, 0,
-                        "block_descriptor_reserved");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->block_descriptor_reserved);
-        if (!bf_fits((int64_t)s->block_descriptor_block_max_size, 3, 0))
-            bf_overflow(w, &s->block_descriptor_block_max_size, (int64_t)s->block_descriptor_block_max_size, 3, 0, (uint64_t)s->_offset + 5, 0,
-                        "block_descriptor_block_max_size");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->block_descriptor_block_max_size);
-        if (!bf_fits((int64_t)s->block_descriptor_reserved2, 4, 0))
-            bf_overflow(w, &s->block_descriptor_reserved2, (int64_t)s->block_descriptor_reserved2, 4, 0, (uint64_t)s->_offset + 5, 0,
-                        "block_descriptor_reserved2");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->block_descriptor_reserved2);
+        bf_fit_u64(w, &s->block_descriptor_reserved, (int64_t)s->block_descriptor_reserved, 1, (uint64_t)s->_offset + 5, 0, "block_descriptor_reserved");
+        bf_fit_u64(w, &s->block_descriptor_block_max_size, (int64_t)s->block_descriptor_block_max_size, 3,
+                (uint64_t)s->_offset + 5, 0, "block_descriptor_block_max_size");
+        bf_fit_u64(w, &s->block_descriptor_reserved2, (int64_t)s->block_descriptor_reserved2, 4, (uint64_t)s->_offset + 5, 0, "block_descriptor_reserved2");
         s->block_descriptor = (((uint64_t)s->block_descriptor_reserved & UINT64_C(0x1)) << 7)
                 | (((uint64_t)s->block_descriptor_block_max_size & UINT64_C(0x7)) << 4) | (((uint64_t)s->block_descriptor_reserved2 & UINT64_C(0xF)) << 0);
     }
-    {
-        uint8_t *p = bf_put(w, 1, "block_descriptor");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->block_descriptor);
-    }
-    /* content_size */
+    if (!bf_put_u8(w, s->block_descriptor, "block_descriptor"))
+        return 0;
     if (s->has_content_size) {
-        {
-            uint8_t *p = bf_put(w, 8, "content_size");
-            if (!p)
-                return 0;
-            bf_store_u64le(p, (uint64_t)(s->content_size));
-        }
-    }
-    /* dict_id */
-    if (s->has_dict_id) {
-        s->dict_id_at = w->pos;
-        {
-            uint8_t *p = bf_put(w, 4, "dict_id");
-            if (!p)
-                return 0;
-            bf_store_u32le(p, (uint32_t)(s->dict_id));
-        }
-    }
-    /* header_checksum */
-    s->header_checksum_at = w->pos;
-    {
-        uint8_t *p = bf_put(w, 1, "header_checksum");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->header_checksum);
-    }
-    /* blocks */
-    s->blocks_at = w->pos;
-    for (uint32_t i = 0; i < (uint32_t)s->blocks_count; i++) {
-        if (w->layout) {
-            s->blocks[i]._index = (int64_t)i;
-            s->blocks[i]._p_checksum = (int64_t)(((uint64_t)s->flags >> 4) & UINT64_C(0x1));
-        }
-        if (!bf_push(&w->c, "blocks", i) || !write_Lz4Block(w, &s->blocks[i]))
-            return 0;
-        bf_pop(&w->c);
-    }
-    /* content_checksum */
-    if (s->has_content_checksum) {
-        s->content_checksum_at = w->pos;
-        {
-            uint8_t *p = bf_put(w, 4, "content_checksum");
-            if (!p)
-                return 0;
-            bf_store_u32le(p, (uint32_t)(s->content_checksum));
-        }
-    }
-    return 1;
-}
-
-static int write_Lz4Block(bf_wctx *w, p3m_Lz4Block *s)
-{
-    bf_ctx *c = &w->c;
-    const p3m_File *R = c->root;
-    p3m_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_put_u64le(w, s->content_size, "content_size"))
         return 0;
     }
-    /* block_size */
+    if (s->has_dict_id) {
+        bf_set_u64(w, &s->dict_id_at, w->pos);
+    if (!bf_put_u32le(w, s->dict_id, "dict_id"))
+        return 0;
+    }
+    bf_set_u64(w, &s->header_checksum_at, w->pos);
+    if (!bf_put_u8(w, s->header_checksum, "header_checksum"))
+        return 0;
+    bf_set_u64(w, &s->blocks_at, w->pos);
+    for (uint32_t i = 0; i < s->blocks_count; i++) {
+        if (w->layout) {
+            bf_set_i64(w, &s->blocks[i]._p_checksum, (int64_t)(((uint64_t)s->flags >> 4) & UINT64_C(0x1)));
+        }
+        if (!write_Lz4Block(w, &s->blocks[i], "blocks", i))
+            return 0;
+    }
+    if (s->has_content_checksum) {
+        bf_set_u64(w, &s->content_checksum_at, w->pos);
+    if (!bf_put_u32le(w, s->content_checksum, "content_checksum"))
+        return 0;
+    }
+    return bf_end(w, name);
+}
+
+static int write_Lz4Block(bf_wctx *w, p3m_Lz4Block *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+        return 0;
     if (w->layout) {
-        if (!bf_fits((int64_t)s->block_size_uncompressed, 1, 0))
-            bf_overflow(w, &s->block_size_uncompressed, (int64_t)s->block_size_uncompressed, 1, 0, (uint64_t)s->_offset + 0, 0, "block_size_uncompressed");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->block_size_uncompressed);
-        if (!bf_fits((int64_t)s->block_size_length, 31, 0))
-            bf_overflow(w, &s->block_size_length, (int64_t)s->block_size_length, 31, 0, (uint64_t)s->_offset + 0, 0, "block_size_length");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->block_size_length);
+        bf_fit_u64(w, &s->block_size_uncompressed, (int64_t)s->block_size_uncompressed, 1, (uint64_t)s->_offset, 0, "block_size_uncompressed");
+        bf_fit_u64(w, &s->block_size_length, (int64_t)s->block_size_length, 31, (uint64_t)s->_offset, 0, "block_size_length");
         s->block_size = (((uint64_t)s->block_size_uncompressed & UINT64_C(0x1)) << 31) | (((uint64_t)s->block_size_length & UINT64_C(0x7FFFFFFF)) << 0);
     }
-    {
-        uint8_t *p = bf_put(w, 4, "block_size");
-        if (!p)
-            return 0;
-        bf_store_u32le(p, (uint32_t)(s->block_size));
-    }
-    /* data */
-    if (w->layout) {
-        {
-            int64_t n = (int64_t)((uint64_t)s->block_size & UINT64_C(0x7FFFFFFF));
-            w->err.failed = 0; /* an expression over what is not placed yet: fixed by the next pass */
-            if (n < 0)
-                n = 0;
-            if (!s->data.ptr || s->data.len != (size_t)n) {
-                s->data.ptr = NULL;
-                s->data.len = (size_t)n;
-            }
-        }
-    }
+    if (!bf_put_u32le(w, s->block_size, "block_size"))
+        return 0;
+    if (w->layout)
+        bf_size_padding(w, &s->data, (int64_t)((uint64_t)s->block_size & UINT64_C(0x7FFFFFFF)));
     if (!bf_put_bytes(w, s->data.ptr, s->data.len, "data"))
         return 0;
-    /* checksum_value */
     if (s->has_checksum_value) {
-        s->checksum_value_at = w->pos;
+        bf_set_u64(w, &s->checksum_value_at, w->pos);
+    if (!bf_put_u32le(w, s->checksum_value, "checksum_value"))
+        return 0;
+    }
+    return bf_end(w, name);
+}
+
+static int write_ExternalTexture(bf_wctx *w, p3m_ExternalTexture *s, const char *name, int64_t index)
+{
+    p3m_File *RW = w->root;
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+        return 0;
+    if (w->layout) {
         {
-            uint8_t *p = bf_put(w, 4, "checksum_value");
-            if (!p)
+            int64_t off = bf_intern(w, &RW->data.strings, (const uint8_t *)"", 0, &s->path_str, "path");
+            if (w->err.failed)
                 return 0;
-            bf_store_u32le(p, (uint32_t)(s->checksum_value));
+            if (off < 0)
+                return bf_fail(&w->c, w->pos, "path", "the string is missing");
+            bf_fit_u16(w, &s->path, off, 16, (uint64_t)s->_offset, 0, "path");
         }
     }
-    return 1;
+    if (!bf_put_u16le(w, s->path, "path"))
+        return 0;
+    return bf_end(w, name);
 }
 
-static int write_ExternalTexture(bf_wctx *w, p3m_ExternalTexture *s)
+static int write_Bone(bf_wctx *w, p3m_Bone *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const p3m_File *R = c->root;
     p3m_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* path */
     if (w->layout) {
-        { int64_t off = bf_intern(w, (&(&RW->data)->strings), (const uint8_t *)"", 0, &s->path_str, "path");
-          if (w->err.failed)
-              return 0;
-          if (off < 0) return bf_fail(&w->c, w->pos, "path", "the string is missing");
-          {
-              int64_t v_ = off;
-              if (!bf_fits(v_, 16, 0))
-                  bf_overflow(w, &s->path, v_, 16, 0, (uint64_t)s->_offset + 0, 0, "path");
-              else if (w->overflow_count)
-                  bf_overflow_clear(w, &s->path);
-              s->path = v_;
-          }
+        {
+            int64_t off = bf_intern(w, &RW->data.strings, (const uint8_t *)"", 0, &s->name_str, "name");
+            if (w->err.failed)
+                return 0;
+            if (off < 0)
+                return bf_fail(&w->c, w->pos, "name", "the string is missing");
+            bf_fit_u16(w, &s->name, off, 16, (uint64_t)s->_offset, 0, "name");
         }
     }
-    {
-        uint8_t *p = bf_put(w, 2, "path");
-        if (!p)
-            return 0;
-        bf_store_u16le(p, (uint16_t)(s->path));
-    }
-    return 1;
+    if (!bf_put_u16le(w, s->name, "name") || !bf_put_array(w, s->head, 3, 4, 0, 0, "head") ||
+        !bf_put_array(w, s->tail, 3, 4, 0, 0, "tail") || !bf_put_u8(w, s->child_count, "child_count"))
+        return 0;
+    return bf_end(w, name);
 }
 
-static int write_Bone(bf_wctx *w, p3m_Bone *s)
+static int write_Animation(bf_wctx *w, p3m_Animation *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const p3m_File *R = c->root;
     p3m_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* name */
     if (w->layout) {
-        { int64_t off = bf_intern(w, (&(&RW->data)->strings), (const uint8_t *)"", 0, &s->name_str, "name");
-          if (w->err.failed)
-              return 0;
-          if (off < 0) return bf_fail(&w->c, w->pos, "name", "the string is missing");
-          {
-              int64_t v_ = off;
-              if (!bf_fits(v_, 16, 0))
-                  bf_overflow(w, &s->name, v_, 16, 0, (uint64_t)s->_offset + 0, 0, "name");
-              else if (w->overflow_count)
-                  bf_overflow_clear(w, &s->name);
-              s->name = v_;
-          }
+        bf_fit_u8(w, &s->action_count, (int64_t)s->actions_count, 8, (uint64_t)s->_offset + 2, 0, "action_count");
+        {
+            int64_t off = bf_intern(w, &RW->data.strings, (const uint8_t *)"", 0, &s->name_str, "name");
+            if (w->err.failed)
+                return 0;
+            if (off < 0)
+                return bf_fail(&w->c, w->pos, "name", "the string is missing");
+            bf_fit_u16(w, &s->name, off, 16, (uint64_t)s->_offset, 0, "name");
         }
     }
-    {
-        uint8_t *p = bf_put(w, 2, "name");
-        if (!p)
+    if (!bf_put_u16le(w, s->name, "name") || !bf_put_u8(w, s->action_count, "action_count"))
+        return 0;
+    for (uint32_t i = 0; i < s->actions_count; i++)
+        if (!write_AnimationAction(w, &s->actions[i], "actions", i))
             return 0;
-        bf_store_u16le(p, (uint16_t)(s->name));
-    }
-    /* head */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)3 * 4, "head");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)3; i++) {
-            bf_store_u32le((p + (size_t)i * 4), bf_f32_bits(s->head[i]));
-        }
-    }
-    /* tail */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)3 * 4, "tail");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)3; i++) {
-            bf_store_u32le((p + (size_t)i * 4), bf_f32_bits(s->tail[i]));
-        }
-    }
-    /* child_count */
-    {
-        uint8_t *p = bf_put(w, 1, "child_count");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->child_count);
-    }
-    return 1;
+    return bf_end(w, name);
 }
 
-static int write_Animation(bf_wctx *w, p3m_Animation *s)
+static int write_AnimationAction(bf_wctx *w, p3m_AnimationAction *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const p3m_File *R = c->root;
-    p3m_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-        {
-            {
-                int64_t v_ = (int64_t)s->actions_count;
-                if (!bf_fits(v_, 8, 0))
-                    bf_overflow(w, &s->action_count, v_, 8, 0, (uint64_t)s->_offset + 2, 0, "action_count");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->action_count);
-                s->action_count = v_;
-            }
-        }
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* name */
-    if (w->layout) {
-        { int64_t off = bf_intern(w, (&(&RW->data)->strings), (const uint8_t *)"", 0, &s->name_str, "name");
-          if (w->err.failed)
-              return 0;
-          if (off < 0) return bf_fail(&w->c, w->pos, "name", "the string is missing");
-          {
-              int64_t v_ = off;
-              if (!bf_fits(v_, 16, 0))
-                  bf_overflow(w, &s->name, v_, 16, 0, (uint64_t)s->_offset + 0, 0, "name");
-              else if (w->overflow_count)
-                  bf_overflow_clear(w, &s->name);
-              s->name = v_;
-          }
-        }
-    }
-    {
-        uint8_t *p = bf_put(w, 2, "name");
-        if (!p)
-            return 0;
-        bf_store_u16le(p, (uint16_t)(s->name));
-    }
-    /* action_count */
-    {
-        uint8_t *p = bf_put(w, 1, "action_count");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->action_count);
-    }
-    /* actions */
-    for (uint32_t i = 0; i < (uint32_t)s->actions_count; i++) {
-        if (w->layout) {
-            s->actions[i]._index = (int64_t)i;
-        }
-        if (!bf_push(&w->c, "actions", i) || !write_AnimationAction(w, &s->actions[i]))
-            return 0;
-        bf_pop(&w->c);
-    }
-    return 1;
+    if (!bf_put_u8(w, s->action, "action") || !bf_put_f32le(w, s->speed, "speed") ||
+        !bf_put_u16le(w, s->start, "start") || !bf_put_u16le(w, s->end, "end"))
+        return 0;
+    return bf_end(w, name);
 }
 
-static int write_AnimationAction(bf_wctx *w, p3m_AnimationAction *s)
+static int write_Action(bf_wctx *w, p3m_Action *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const p3m_File *R = c->root;
-    p3m_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
+    if (w->layout) {
+        bf_fit_u8(w, &s->part_list_length, (int64_t)s->part_list_count, 8, (uint64_t)s->_offset + 5, 0, "part_list_length");
+        bf_fit_u8(w, &s->data_length, (int64_t)s->data_count, 8, (uint64_t)s->data_length_at, 0, "data_length");
     }
-    /* action */
-    {
-        uint8_t *p = bf_put(w, 1, "action");
-        if (!p)
+    if (!bf_put_u32le(w, s->frame_time, "frame_time") || !bf_put_u8(w, s->part_list_mode, "part_list_mode") ||
+        !bf_put_u8(w, s->part_list_length, "part_list_length"))
+        return 0;
+    for (uint32_t i = 0; i < s->part_list_count; i++)
+        if (!write_PartName(w, &s->part_list[i], "part_list", i))
             return 0;
-        p[0] = (uint8_t)(s->action);
-    }
-    /* speed */
-    {
-        uint8_t *p = bf_put(w, 4, "speed");
-        if (!p)
+    bf_set_u64(w, &s->data_length_at, w->pos);
+    if (!bf_put_u8(w, s->data_length, "data_length"))
+        return 0;
+    bf_set_u64(w, &s->data_at, w->pos);
+    for (uint32_t i = 0; i < s->data_count; i++)
+        if (!write_ActionData(w, &s->data[i], "data", i))
             return 0;
-        bf_store_u32le(p, bf_f32_bits(s->speed));
-    }
-    /* start */
-    {
-        uint8_t *p = bf_put(w, 2, "start");
-        if (!p)
-            return 0;
-        bf_store_u16le(p, (uint16_t)(s->start));
-    }
-    /* end */
-    {
-        uint8_t *p = bf_put(w, 2, "end");
-        if (!p)
-            return 0;
-        bf_store_u16le(p, (uint16_t)(s->end));
-    }
-    return 1;
+    return bf_end(w, name);
 }
 
-static int write_Action(bf_wctx *w, p3m_Action *s)
+static int write_PartName(bf_wctx *w, p3m_PartName *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const p3m_File *R = c->root;
     p3m_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-        {
-            {
-                int64_t v_ = (int64_t)s->part_list_count;
-                if (!bf_fits(v_, 8, 0))
-                    bf_overflow(w, &s->part_list_length, v_, 8, 0, (uint64_t)s->_offset + 5, 0, "part_list_length");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->part_list_length);
-                s->part_list_length = v_;
-            }
-        }
-        {
-            {
-                int64_t v_ = (int64_t)s->data_count;
-                if (!bf_fits(v_, 8, 0))
-                    bf_overflow(w, &s->data_length, v_, 8, 0, (uint64_t)s->data_length_at, 0, "data_length");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->data_length);
-                s->data_length = v_;
-            }
-        }
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* frame_time */
-    {
-        uint8_t *p = bf_put(w, 4, "frame_time");
-        if (!p)
-            return 0;
-        bf_store_u32le(p, (uint32_t)(s->frame_time));
-    }
-    /* part_list_mode */
-    {
-        uint8_t *p = bf_put(w, 1, "part_list_mode");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->part_list_mode);
-    }
-    /* part_list_length */
-    {
-        uint8_t *p = bf_put(w, 1, "part_list_length");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->part_list_length);
-    }
-    /* part_list */
-    for (uint32_t i = 0; i < (uint32_t)s->part_list_count; i++) {
-        if (w->layout) {
-            s->part_list[i]._index = (int64_t)i;
+    if (w->layout) {
+        {
+            int64_t off = bf_intern(w, &RW->data.strings, (const uint8_t *)"", 0, &s->name_str, "name");
+            if (w->err.failed)
+                return 0;
+            if (off < 0)
+                return bf_fail(&w->c, w->pos, "name", "the string is missing");
+            bf_fit_u16(w, &s->name, off, 16, (uint64_t)s->_offset, 0, "name");
         }
-        if (!bf_push(&w->c, "part_list", i) || !write_PartName(w, &s->part_list[i]))
-            return 0;
-        bf_pop(&w->c);
     }
-    /* data_length */
-    s->data_length_at = w->pos;
-    {
-        uint8_t *p = bf_put(w, 1, "data_length");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->data_length);
-    }
-    /* data */
-    s->data_at = w->pos;
-    for (uint32_t i = 0; i < (uint32_t)s->data_count; i++) {
-        if (w->layout) {
-            s->data[i]._index = (int64_t)i;
-        }
-        if (!bf_push(&w->c, "data", i) || !write_ActionData(w, &s->data[i]))
-            return 0;
-        bf_pop(&w->c);
-    }
-    return 1;
+    if (!bf_put_u16le(w, s->name, "name"))
+        return 0;
+    return bf_end(w, name);
 }
 
-static int write_PartName(bf_wctx *w, p3m_PartName *s)
+static int write_ActionData(bf_wctx *w, p3m_ActionData *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const p3m_File *R = c->root;
     p3m_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* name */
     if (w->layout) {
-        { int64_t off = bf_intern(w, (&(&RW->data)->strings), (const uint8_t *)"", 0, &s->name_str, "name");
-          if (w->err.failed)
-              return 0;
-          if (off < 0) return bf_fail(&w->c, w->pos, "name", "the string is missing");
-          {
-              int64_t v_ = off;
-              if (!bf_fits(v_, 16, 0))
-                  bf_overflow(w, &s->name, v_, 16, 0, (uint64_t)s->_offset + 0, 0, "name");
-              else if (w->overflow_count)
-                  bf_overflow_clear(w, &s->name);
-              s->name = v_;
-          }
+        bf_fit_u8(w, &s->translation_count, (int64_t)s->translations_count, 8, (uint64_t)s->_offset + 2, 0, "translation_count");
+        bf_fit_u8(w, &s->rotation_count, (int64_t)s->rotations_count, 8, (uint64_t)s->_offset + 3, 0, "rotation_count");
+        bf_fit_u8(w, &s->scale_count, (int64_t)s->scales_count, 8, (uint64_t)s->_offset + 4, 0, "scale_count");
+        {
+            int64_t off = bf_intern(w, &RW->data.strings, (const uint8_t *)"", 0, &s->bone_str, "bone");
+            if (w->err.failed)
+                return 0;
+            if (off < 0)
+                return bf_fail(&w->c, w->pos, "bone", "the string is missing");
+            bf_fit_u16(w, &s->bone, off, 16, (uint64_t)s->_offset, 0, "bone");
         }
     }
-    {
-        uint8_t *p = bf_put(w, 2, "name");
-        if (!p)
+    if (!bf_put_u16le(w, s->bone, "bone") || !bf_put_u8(w, s->translation_count, "translation_count") ||
+        !bf_put_u8(w, s->rotation_count, "rotation_count") || !bf_put_u8(w, s->scale_count, "scale_count") ||
+        !bf_put_array(w, s->translation_skips, s->translation_skips_count, 1, 0, 0, "translation_skips"))
+        return 0;
+    bf_set_u64(w, &s->rotation_skips_at, w->pos);
+    if (!bf_put_array(w, s->rotation_skips, s->rotation_skips_count, 1, 0, 0, "rotation_skips"))
+        return 0;
+    bf_set_u64(w, &s->scale_skips_at, w->pos);
+    if (!bf_put_array(w, s->scale_skips, s->scale_skips_count, 1, 0, 0, "scale_skips"))
+        return 0;
+    bf_set_u64(w, &s->translation_modes_at, w->pos);
+    if (!bf_put_array(w, s->translation_modes, s->translation_modes_count, 1, 0, 0, "translation_modes"))
+        return 0;
+    bf_set_u64(w, &s->rotation_modes_at, w->pos);
+    if (!bf_put_array(w, s->rotation_modes, s->rotation_modes_count, 1, 0, 0, "rotation_modes"))
+        return 0;
+    bf_set_u64(w, &s->scale_modes_at, w->pos);
+    if (!bf_put_array(w, s->scale_modes, s->scale_modes_count, 1, 0, 0, "scale_modes"))
+        return 0;
+    bf_set_u64(w, &s->translations_at, w->pos);
+    for (uint32_t i = 0; i < s->translations_count; i++)
+        if (!write_Vec3(w, &s->translations[i], "translations", i))
             return 0;
-        bf_store_u16le(p, (uint16_t)(s->name));
-    }
-    return 1;
+    bf_set_u64(w, &s->rotations_at, w->pos);
+    for (uint32_t i = 0; i < s->rotations_count; i++)
+        if (!write_Vec3(w, &s->rotations[i], "rotations", i))
+            return 0;
+    bf_set_u64(w, &s->scales_at, w->pos);
+    for (uint32_t i = 0; i < s->scales_count; i++)
+        if (!write_Vec3(w, &s->scales[i], "scales", i))
+            return 0;
+    return bf_end(w, name);
 }
 
-static int write_ActionData(bf_wctx *w, p3m_ActionData *s)
+static int write_Vec3(bf_wctx *w, p3m_Vec3 *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const p3m_File *R = c->root;
-    p3m_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-        {
-            {
-                int64_t v_ = (int64_t)s->translation_skips_count;
-                if (!bf_fits(v_, 8, 0))
-                    bf_overflow(w, &s->translation_count, v_, 8, 0, (uint64_t)s->_offset + 2, 0, "translation_count");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->translation_count);
-                s->translation_count = v_;
-            }
-        }
-        {
-            {
-                int64_t v_ = (int64_t)s->rotation_skips_count;
-                if (!bf_fits(v_, 8, 0))
-                    bf_overflow(w, &s->rotation_count, v_, 8, 0, (uint64_t)s->_offset + 3, 0, "rotation_count");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->rotation_count);
-                s->rotation_count = v_;
-            }
-        }
-        {
-            {
-                int64_t v_ = (int64_t)s->scale_skips_count;
-                if (!bf_fits(v_, 8, 0))
-                    bf_overflow(w, &s->scale_count, v_, 8, 0, (uint64_t)s->_offset + 4, 0, "scale_count");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->scale_count);
-                s->scale_count = v_;
-            }
-        }
-        {
-            {
-                int64_t v_ = (int64_t)s->translation_modes_count;
-                if (!bf_fits(v_, 8, 0))
-                    bf_overflow(w, &s->translation_count, v_, 8, 0, (uint64_t)s->_offset + 2, 0, "translation_count");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->translation_count);
-                s->translation_count = v_;
-            }
-        }
-        {
-            {
-                int64_t v_ = (int64_t)s->rotation_modes_count;
-                if (!bf_fits(v_, 8, 0))
-                    bf_overflow(w, &s->rotation_count, v_, 8, 0, (uint64_t)s->_offset + 3, 0, "rotation_count");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->rotation_count);
-                s->rotation_count = v_;
-            }
-        }
-        {
-            {
-                int64_t v_ = (int64_t)s->scale_modes_count;
-                if (!bf_fits(v_, 8, 0))
-                    bf_overflow(w, &s->scale_count, v_, 8, 0, (uint64_t)s->_offset + 4, 0, "scale_count");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->scale_count);
-                s->scale_count = v_;
-            }
-        }
-        {
-            {
-                int64_t v_ = (int64_t)s->translations_count;
-                if (!bf_fits(v_, 8, 0))
-                    bf_overflow(w, &s->translation_count, v_, 8, 0, (uint64_t)s->_offset + 2, 0, "translation_count");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->translation_count);
-                s->translation_count = v_;
-            }
-        }
-        {
-            {
-                int64_t v_ = (int64_t)s->rotations_count;
-                if (!bf_fits(v_, 8, 0))
-                    bf_overflow(w, &s->rotation_count, v_, 8, 0, (uint64_t)s->_offset + 3, 0, "rotation_count");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->rotation_count);
-                s->rotation_count = v_;
-            }
-        }
-        {
-            {
-                int64_t v_ = (int64_t)s->scales_count;
-                if (!bf_fits(v_, 8, 0))
-                    bf_overflow(w, &s->scale_count, v_, 8, 0, (uint64_t)s->_offset + 4, 0, "scale_count");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->scale_count);
-                s->scale_count = v_;
-            }
-        }
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* bone */
-    if (w->layout) {
-        { int64_t off = bf_intern(w, (&(&RW->data)->strings), (const uint8_t *)"", 0, &s->bone_str, "bone");
-          if (w->err.failed)
-              return 0;
-          if (off < 0) return bf_fail(&w->c, w->pos, "bone", "the string is missing");
-          {
-              int64_t v_ = off;
-              if (!bf_fits(v_, 16, 0))
-                  bf_overflow(w, &s->bone, v_, 16, 0, (uint64_t)s->_offset + 0, 0, "bone");
-              else if (w->overflow_count)
-                  bf_overflow_clear(w, &s->bone);
-              s->bone = v_;
-          }
-        }
-    }
-    {
-        uint8_t *p = bf_put(w, 2, "bone");
-        if (!p)
-            return 0;
-        bf_store_u16le(p, (uint16_t)(s->bone));
-    }
-    /* translation_count */
-    {
-        uint8_t *p = bf_put(w, 1, "translation_count");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->translation_count);
-    }
-    /* rotation_count */
-    {
-        uint8_t *p = bf_put(w, 1, "rotation_count");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->rotation_count);
-    }
-    /* scale_count */
-    {
-        uint8_t *p = bf_put(w, 1, "scale_count");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->scale_count);
-    }
-    /* translation_skips */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)s->translation_skips_count * 1, "translation_skips");
-        if (!p)
-            return 0;
-        bf_store_array(p, s->translation_skips, (size_t)s->translation_skips_count, 1, 0);
-    }
-    /* rotation_skips */
-    s->rotation_skips_at = w->pos;
-    {
-        uint8_t *p = bf_put(w, (uint64_t)s->rotation_skips_count * 1, "rotation_skips");
-        if (!p)
-            return 0;
-        bf_store_array(p, s->rotation_skips, (size_t)s->rotation_skips_count, 1, 0);
-    }
-    /* scale_skips */
-    s->scale_skips_at = w->pos;
-    {
-        uint8_t *p = bf_put(w, (uint64_t)s->scale_skips_count * 1, "scale_skips");
-        if (!p)
-            return 0;
-        bf_store_array(p, s->scale_skips, (size_t)s->scale_skips_count, 1, 0);
-    }
-    /* translation_modes */
-    s->translation_modes_at = w->pos;
-    {
-        uint8_t *p = bf_put(w, (uint64_t)s->translation_modes_count * 1, "translation_modes");
-        if (!p)
-            return 0;
-        bf_store_array(p, s->translation_modes, (size_t)s->translation_modes_count, 1, 0);
-    }
-    /* rotation_modes */
-    s->rotation_modes_at = w->pos;
-    {
-        uint8_t *p = bf_put(w, (uint64_t)s->rotation_modes_count * 1, "rotation_modes");
-        if (!p)
-            return 0;
-        bf_store_array(p, s->rotation_modes, (size_t)s->rotation_modes_count, 1, 0);
-    }
-    /* scale_modes */
-    s->scale_modes_at = w->pos;
-    {
-        uint8_t *p = bf_put(w, (uint64_t)s->scale_modes_count * 1, "scale_modes");
-        if (!p)
-            return 0;
-        bf_store_array(p, s->scale_modes, (size_t)s->scale_modes_count, 1, 0);
-    }
-    /* translations */
-    s->translations_at = w->pos;
-    for (uint32_t i = 0; i < (uint32_t)s->translations_count; i++) {
-        if (w->layout) {
-            s->translations[i]._index = (int64_t)i;
-        }
-        if (!bf_push(&w->c, "translations", i) || !write_Vec3(w, &s->translations[i]))
-            return 0;
-        bf_pop(&w->c);
-    }
-    /* rotations */
-    s->rotations_at = w->pos;
-    for (uint32_t i = 0; i < (uint32_t)s->rotations_count; i++) {
-        if (w->layout) {
-            s->rotations[i]._index = (int64_t)i;
-        }
-        if (!bf_push(&w->c, "rotations", i) || !write_Vec3(w, &s->rotations[i]))
-            return 0;
-        bf_pop(&w->c);
-    }
-    /* scales */
-    s->scales_at = w->pos;
-    for (uint32_t i = 0; i < (uint32_t)s->scales_count; i++) {
-        if (w->layout) {
-            s->scales[i]._index = (int64_t)i;
-        }
-        if (!bf_push(&w->c, "scales", i) || !write_Vec3(w, &s->scales[i]))
-            return 0;
-        bf_pop(&w->c);
-    }
-    return 1;
-}
-
-static int write_Vec3(bf_wctx *w, p3m_Vec3 *s)
-{
-    bf_ctx *c = &w->c;
-    const p3m_File *R = c->root;
-    p3m_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_put_array(w, s->xyz, 3, 4, 0, 0, "xyz"))
         return 0;
-    }
-    /* xyz */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)3 * 4, "xyz");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)3; i++) {
-            bf_store_u32le((p + (size_t)i * 4), bf_f32_bits(s->xyz[i]));
-        }
-    }
-    return 1;
+    return bf_end(w, name);
 }
 
 int p3m_write_model(const p3m_File *doc, struct bf_buffer *out, bf_error *err)
@@ -1705,7 +616,7 @@ int p3m_write_model(const p3m_File *doc, struct bf_buffer *out, bf_error *err)
     bf_wctx_init(&w, out, doc);
     w.c.revision = doc->_revision;
     /* replay never changes the document: the cast only matches the shared functions */
-    int ok = write_File(&w, (p3m_File *)(uintptr_t)doc);
+    int ok = write_File(&w, (p3m_File *)(uintptr_t)doc, NULL, -1);
     *err = w.err;
     bf_wctx_free(&w);
     return ok;
@@ -1713,7 +624,7 @@ int p3m_write_model(const p3m_File *doc, struct bf_buffer *out, bf_error *err)
 
 static int pass_model(bf_wctx *w, void *doc)
 {
-    return write_File(w, doc);
+    return write_File(w, doc, NULL, -1);
 }
 
 int p3m_build_model(p3m_File *doc, bf_arena *arena, struct bf_buffer *out, bf_error *err)

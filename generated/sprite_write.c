@@ -8,33 +8,21 @@
 #include "bf_expr.h"
 #include "bf_write.h"
 
-static int write_Sprite(bf_wctx *w, sprite_Sprite *s);
-static int write_SpriteExt(bf_wctx *w, sprite_SpriteExt *s);
-static int write_Lod(bf_wctx *w, sprite_Lod *s);
-static int write_TexParms(bf_wctx *w, sprite_TexParms *s);
-static int write_TexAxis(bf_wctx *w, sprite_TexAxis *s);
+static int write_Sprite(bf_wctx *w, sprite_Sprite *s, const char *name, int64_t index);
+static int write_SpriteExt(bf_wctx *w, sprite_SpriteExt *s, const char *name, int64_t index);
+static int write_Lod(bf_wctx *w, sprite_Lod *s, const char *name, int64_t index);
+static int write_TexParms(bf_wctx *w, sprite_TexParms *s, const char *name, int64_t index);
+static int write_TexAxis(bf_wctx *w, sprite_TexAxis *s, const char *name, int64_t index);
 
 #include "sprite_access.h"
 
 static int place_SpriteExt_palette(bf_wctx *w, void *owner)
 {
     sprite_SpriteExt *s = owner;
-    bf_ctx *c = &w->c;
-    const sprite_Sprite *R = c->root;
-    sprite_Sprite *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 8, "palette"))
         return 0;
-    s->palette_at = w->pos;
-    {
-        int64_t v_ = (int64_t)s->palette_at;
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->palette_offset, v_, 32, 0, (uint64_t)s->_offset + 4, 0, "palette_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->palette_offset);
-        s->palette_offset = v_;
-    }
+    bf_set_u64(w, &s->palette_at, w->pos);
+    bf_fit_u32(w, &s->palette_offset, (int64_t)s->palette_at, 32, (uint64_t)s->_offset + 4, 0, "palette_offset");
     if (!bf_put_bytes(w, s->palette.ptr, s->palette.len, "palette"))
         return 0;
     return bf_place_pooled(w, (int64_t)s->palette_at);
@@ -43,433 +31,140 @@ static int place_SpriteExt_palette(bf_wctx *w, void *owner)
 static int place_Lod_pixels(bf_wctx *w, void *owner)
 {
     sprite_Lod *s = owner;
-    bf_ctx *c = &w->c;
-    const sprite_Sprite *R = c->root;
-    sprite_Sprite *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 8, "pixels"))
         return 0;
-    s->pixels_at = w->pos;
-    {
-        int64_t v_ = (int64_t)s->pixels_at;
-        if (!bf_fits(v_, 24, 0))
-            bf_overflow(w, &s->offset, v_, 24, 0, (uint64_t)s->_offset + 5, 0, "offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->offset);
-        s->offset = v_;
-    }
+    bf_set_u64(w, &s->pixels_at, w->pos);
+    bf_fit_u32(w, &s->offset, (int64_t)s->pixels_at, 24, (uint64_t)s->_offset + 5, 0, "offset");
     if (!bf_put_bytes(w, s->pixels.ptr, s->pixels.len, "pixels"))
         return 0;
     return bf_place_pooled(w, (int64_t)s->pixels_at);
 }
 
-static int write_Sprite(bf_wctx *w, sprite_Sprite *s)
+static int write_Sprite(bf_wctx *w, sprite_Sprite *s, const char *name, int64_t index)
 {
     bf_ctx *c = &w->c;
-    const sprite_Sprite *R = c->root;
-    sprite_Sprite *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-        {
-            {
-                int64_t v_ = bf_div(c, (int64_t)s->pixels.len, bf_shr(bf_add(bf_shl(s->width, bf_add((s->flags == 0 ? (s->bitdepth == 2 ? 2 : 3)
-                                    : (int64_t)((uint64_t)s->flags & UINT64_C(0x1F))) & 3, 2)), 7), 3));
-                if (!bf_fits(v_, 16, 0))
-                    bf_overflow(w, &s->height, v_, 16, 0, (uint64_t)s->_offset + 2, 0, "height");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->height);
-                s->height = v_;
-            }
-        }
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* width */
-    {
-        uint8_t *p = bf_put(w, 2, "width");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->width));
-    }
-    /* height */
-    {
-        uint8_t *p = bf_put(w, 2, "height");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->height));
-    }
-    /* bitdepth */
-    {
-        uint8_t *p = bf_put(w, 1, "bitdepth");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->bitdepth);
-    }
-    /* flags */
+    if (w->layout)
+        bf_fit_u16(w, &s->height, bf_div(c, (int64_t)s->pixels.len, bf_shr(bf_add(bf_shl(s->width,
+                bf_add((s->flags == 0 ? (s->bitdepth == 2 ? 2 : 3)
+                : (int64_t)((uint64_t)s->flags & UINT64_C(0x1F))) & 3, 2)), 7), 3)), 16, (uint64_t)s->_offset + 2, 0, "height");
+    if (!bf_put_u16be(w, s->width, "width") || !bf_put_u16be(w, s->height, "height") ||
+        !bf_put_u8(w, s->bitdepth, "bitdepth"))
+        return 0;
     if (w->layout) {
-        if (!bf_fits((int64_t)s->flags_ext, 1, 0))
-            bf_overflow(w, &s->flags_ext, (int64_t)s->flags_ext, 1, 0, (uint64_t)s->_offset + 5, 0, "flags_ext");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->flags_ext);
-        if (!bf_fits((int64_t)s->flags_unused, 1, 0))
-            bf_overflow(w, &s->flags_unused, (int64_t)s->flags_unused, 1, 0, (uint64_t)s->_offset + 5, 0, "flags_unused");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->flags_unused);
-        if (!bf_fits((int64_t)s->flags_owned_buffer, 1, 0))
-            bf_overflow(w, &s->flags_owned_buffer, (int64_t)s->flags_owned_buffer, 1, 0, (uint64_t)s->_offset + 5, 0, "flags_owned_buffer");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->flags_owned_buffer);
-        if (!bf_fits((int64_t)s->flags_format, 5, 0))
-            bf_overflow(w, &s->flags_format, (int64_t)s->flags_format, 5, 0, (uint64_t)s->_offset + 5, 0, "flags_format");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->flags_format);
-        s->flags = (((uint64_t)s->flags_ext & UINT64_C(0x1)) << 7) | (((uint64_t)s->flags_unused & UINT64_C(0x1)) << 6)
+        bf_fit_u64(w, &s->flags_ext, (int64_t)s->flags_ext, 1, (uint64_t)s->_offset + 5, 0, "flags_ext");
+        bf_fit_u64(w, &s->flags_unused, (int64_t)s->flags_unused, 1, (uint64_t)s->_offset + 5, 0, "flags_unused");
+        bf_fit_u64(w, &s->flags_owned_buffer, (int64_t)s->flags_owned_buffer, 1, (uint64_t)s->_offset + 5, 0, "flags_owned_buffer");
+        bf_fit_u64(w, &s->flags_format, (int64_t)s->flags_format, 5, (uint64_t)s->_offset + 5, 0, "flags_format");
+        s->flags = (((uint64_t)s->flags_ext & UINT64_C(0x1)) << 7)
+                | (((uint64_t)s->flags_unused & UINT64_C(0x1)) << 6)
                 | (((uint64_t)s->flags_owned_buffer & UINT64_C(0x1)) << 5) | (((uint64_t)s->flags_format & UINT64_C(0x1F)) << 0);
     }
-    {
-        uint8_t *p = bf_put(w, 1, "flags");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->flags);
-    }
-    /* hslices */
-    {
-        uint8_t *p = bf_put(w, 1, "hslices");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->hslices);
-    }
-    /* vslices */
-    {
-        uint8_t *p = bf_put(w, 1, "vslices");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->vslices);
-    }
-    /* pixels */
-    if (!bf_put_bytes(w, s->pixels.ptr, s->pixels.len, "pixels"))
+    if (!bf_put_u8(w, s->flags, "flags") || !bf_put_u8(w, s->hslices, "hslices") ||
+        !bf_put_u8(w, s->vslices, "vslices") || !bf_put_bytes(w, s->pixels.ptr, s->pixels.len, "pixels"))
         return 0;
-    /* ext */
     if (s->has_ext) {
-        if (w->layout) {
-            s->ext_pad.ptr = NULL;
-            s->ext_pad.len = (8 - w->pos % 8) % 8;
-        }
-        if (!bf_put_bytes(w, s->ext_pad.ptr, s->ext_pad.len, "ext"))
+        if (!bf_put_pad(w, &s->ext_pad, 8, "ext"))
             return 0;
-        s->ext_at = w->pos;
-        {
-            if (w->layout) {
-                s->ext._index = 0;
-            }
-            if (!bf_push(&w->c, "ext", -1) || !write_SpriteExt(w, &s->ext))
-                return 0;
-            bf_pop(&w->c);
-        }
+        bf_set_u64(w, &s->ext_at, w->pos);
+    if (!write_SpriteExt(w, &s->ext, "ext", -1))
+        return 0;
     }
-    /* rest */
-    s->rest_at = w->pos;
+    bf_set_u64(w, &s->rest_at, w->pos);
     if (!bf_put_bytes(w, s->rest.ptr, s->rest.len, "rest"))
         return 0;
-    return 1;
+    return bf_end(w, name);
 }
 
-static int write_SpriteExt(bf_wctx *w, sprite_SpriteExt *s)
+static int write_SpriteExt(bf_wctx *w, sprite_SpriteExt *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const sprite_Sprite *R = c->root;
-    sprite_Sprite *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* size */
-    {
-        uint8_t *p = bf_put(w, 2, "size");
-        if (!p)
+    if (!bf_put_u16be(w, s->size, "size") || !bf_put_u16be(w, s->version, "version") ||
+        !bf_put_u32be(w, s->palette_offset, "palette_offset"))
+        return 0;
+    for (uint32_t i = 0; i < 7; i++)
+        if (!write_Lod(w, &s->lods[i], "lods", i))
             return 0;
-        bf_store_u16be(p, (uint16_t)(s->size));
-    }
-    /* version */
-    {
-        uint8_t *p = bf_put(w, 2, "version");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->version));
-    }
-    /* palette_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "palette_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->palette_offset));
-    }
-    /* lods */
-    for (uint32_t i = 0; i < (uint32_t)7; i++) {
-        if (w->layout) {
-            s->lods[i]._index = (int64_t)i;
-        }
-        if (!bf_push(&w->c, "lods", i) || !write_Lod(w, &s->lods[i]))
-            return 0;
-        bf_pop(&w->c);
-    }
-    /* flags */
     if (w->layout) {
-        if (!bf_fits((int64_t)s->flags_unused, 10, 0))
-            bf_overflow(w, &s->flags_unused, (int64_t)s->flags_unused, 10, 0, (uint64_t)s->_offset + 64, 0, "flags_unused");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->flags_unused);
-        if (!bf_fits((int64_t)s->flags_fits_tmem, 1, 0))
-            bf_overflow(w, &s->flags_fits_tmem, (int64_t)s->flags_fits_tmem, 1, 0, (uint64_t)s->_offset + 64, 0, "flags_fits_tmem");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->flags_fits_tmem);
-        if (!bf_fits((int64_t)s->flags_has_detail, 1, 0))
-            bf_overflow(w, &s->flags_has_detail, (int64_t)s->flags_has_detail, 1, 0, (uint64_t)s->_offset + 64, 0, "flags_has_detail");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->flags_has_detail);
-        if (!bf_fits((int64_t)s->flags_has_texparms, 1, 0))
-            bf_overflow(w, &s->flags_has_texparms, (int64_t)s->flags_has_texparms, 1, 0, (uint64_t)s->_offset + 64, 0, "flags_has_texparms");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->flags_has_texparms);
-        if (!bf_fits((int64_t)s->flags_lod_count, 3, 0))
-            bf_overflow(w, &s->flags_lod_count, (int64_t)s->flags_lod_count, 3, 0, (uint64_t)s->_offset + 64, 0, "flags_lod_count");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->flags_lod_count);
-        s->flags = (((uint64_t)s->flags_unused & UINT64_C(0x3FF)) << 6) | (((uint64_t)s->flags_fits_tmem & UINT64_C(0x1)) << 5)
-                | (((uint64_t)s->flags_has_detail & UINT64_C(0x1)) << 4) | (((uint64_t)s->flags_has_texparms & UINT64_C(0x1)) << 3)
-                | (((uint64_t)s->flags_lod_count & UINT64_C(0x7)) << 0);
+        bf_fit_u64(w, &s->flags_unused, (int64_t)s->flags_unused, 10, (uint64_t)s->_offset + 64, 0, "flags_unused");
+        bf_fit_u64(w, &s->flags_fits_tmem, (int64_t)s->flags_fits_tmem, 1, (uint64_t)s->_offset + 64, 0, "flags_fits_tmem");
+        bf_fit_u64(w, &s->flags_has_detail, (int64_t)s->flags_has_detail, 1, (uint64_t)s->_offset + 64, 0, "flags_has_detail");
+        bf_fit_u64(w, &s->flags_has_texparms, (int64_t)s->flags_has_texparms, 1, (uint64_t)s->_offset + 64, 0, "flags_has_texparms");
+        bf_fit_u64(w, &s->flags_lod_count, (int64_t)s->flags_lod_count, 3, (uint64_t)s->_offset + 64, 0, "flags_lod_count");
+        s->flags = (((uint64_t)s->flags_unused & UINT64_C(0x3FF)) << 6)
+                | (((uint64_t)s->flags_fits_tmem & UINT64_C(0x1)) << 5)
+                | (((uint64_t)s->flags_has_detail & UINT64_C(0x1)) << 4)
+                | (((uint64_t)s->flags_has_texparms & UINT64_C(0x1)) << 3) | (((uint64_t)s->flags_lod_count & UINT64_C(0x7)) << 0);
     }
-    {
-        uint8_t *p = bf_put(w, 2, "flags");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->flags));
-    }
-    /* padding */
-    {
-        uint8_t *p = bf_put(w, 2, "padding");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->padding));
-    }
-    /* texparms */
-    {
-        if (w->layout) {
-            s->texparms._index = 0;
-        }
-        if (!bf_push(&w->c, "texparms", -1) || !write_TexParms(w, &s->texparms))
-            return 0;
-        bf_pop(&w->c);
-    }
-    /* detail */
-    {
-        if (w->layout) {
-            s->detail._index = 0;
-        }
-        if (!bf_push(&w->c, "detail", -1) || !write_TexParms(w, &s->detail))
-            return 0;
-        bf_pop(&w->c);
-    }
-    /* detail_blend_factor */
-    {
-        uint8_t *p = bf_put(w, 4, "detail_blend_factor");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, bf_f32_bits(s->detail_blend_factor));
-    }
-    /* detail_use_main_texture */
-    {
-        uint8_t *p = bf_put(w, 1, "detail_use_main_texture");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->detail_use_main_texture);
-    }
-    /* detail_padding */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)3 * 1, "detail_padding");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)3; i++) {
-            (p + (size_t)i * 1)[0] = (uint8_t)(s->detail_padding[i]);
-        }
-    }
-    /* palette */
+    if (!bf_put_u16be(w, s->flags, "flags") || !bf_put_u16be(w, s->padding, "padding") ||
+        !write_TexParms(w, &s->texparms, "texparms", -1) || !write_TexParms(w, &s->detail, "detail", -1) ||
+        !bf_put_f32be(w, s->detail_blend_factor, "detail_blend_factor") ||
+        !bf_put_u8(w, s->detail_use_main_texture, "detail_use_main_texture") ||
+        !bf_put_array(w, s->detail_padding, 3, 1, 0, 1, "detail_padding"))
+        return 0;
     if (s->has_palette) {
         if (w->layout) {
             if (!bf_enqueue(w, place_SpriteExt_palette, NULL, s))
                 return 0;
         } else {
             size_t resume = w->pos;
-            if (!bf_wseek(w, s->palette_at, "palette"))
-                return 0;
-            if (!bf_put_bytes(w, s->palette.ptr, s->palette.len, "palette"))
+            if (!bf_wseek(w, s->palette_at, "palette") ||
+                !bf_put_bytes(w, s->palette.ptr, s->palette.len, "palette"))
                 return 0;
             w->pos = resume;
         }
     }
-    return 1;
+    return bf_end(w, name);
 }
 
-static int write_Lod(bf_wctx *w, sprite_Lod *s)
+static int write_Lod(bf_wctx *w, sprite_Lod *s, const char *name, int64_t index)
 {
     bf_ctx *c = &w->c;
-    const sprite_Sprite *R = c->root;
-    sprite_Sprite *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-        if (s->has_pixels) {
-            {
-                int64_t v_ = bf_div(c, (int64_t)s->pixels.len, bf_shr(bf_add(bf_shl(s->width, bf_add(s->format & 3, 2)), 7), 3));
-                if (!bf_fits(v_, 16, 0))
-                    bf_overflow(w, &s->height, v_, 16, 0, (uint64_t)s->_offset + 2, 0, "height");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->height);
-                s->height = v_;
-            }
-        }
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
+    if (w->layout) {
+        if (s->has_pixels)
+            bf_fit_u16(w, &s->height, bf_div(c, (int64_t)s->pixels.len, bf_shr(bf_add(bf_shl(s->width,
+                    bf_add(s->format & 3, 2)), 7), 3)), 16, (uint64_t)s->_offset + 2, 0, "height");
     }
-    /* width */
-    {
-        uint8_t *p = bf_put(w, 2, "width");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->width));
-    }
-    /* height */
-    {
-        uint8_t *p = bf_put(w, 2, "height");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->height));
-    }
-    /* format */
-    {
-        uint8_t *p = bf_put(w, 1, "format");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->format);
-    }
-    /* offset */
-    {
-        if (!bf_check_fits(w, (uint64_t)(s->offset), 24, "offset")) return 0;
-        uint8_t *p = bf_put(w, 3, "offset");
-        if (!p)
-            return 0;
-        bf_store_u24be(p, (uint32_t)(s->offset));
-    }
-    /* pixels */
+    if (!bf_put_u16be(w, s->width, "width") || !bf_put_u16be(w, s->height, "height") ||
+        !bf_put_u8(w, s->format, "format") || !bf_put_u24(w, s->offset, 1, "offset"))
+        return 0;
     if (s->has_pixels) {
         if (w->layout) {
             if (!bf_enqueue(w, place_Lod_pixels, NULL, s))
                 return 0;
         } else {
             size_t resume = w->pos;
-            if (!bf_wseek(w, s->pixels_at, "pixels"))
-                return 0;
-            if (!bf_put_bytes(w, s->pixels.ptr, s->pixels.len, "pixels"))
+            if (!bf_wseek(w, s->pixels_at, "pixels") ||
+                !bf_put_bytes(w, s->pixels.ptr, s->pixels.len, "pixels"))
                 return 0;
             w->pos = resume;
         }
     }
-    return 1;
+    return bf_end(w, name);
 }
 
-static int write_TexParms(bf_wctx *w, sprite_TexParms *s)
+static int write_TexParms(bf_wctx *w, sprite_TexParms *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const sprite_Sprite *R = c->root;
-    sprite_Sprite *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* s */
-    {
-        if (w->layout) {
-            s->s._index = 0;
-        }
-        if (!bf_push(&w->c, "s", -1) || !write_TexAxis(w, &s->s))
-            return 0;
-        bf_pop(&w->c);
-    }
-    /* t */
-    {
-        if (w->layout) {
-            s->t._index = 0;
-        }
-        if (!bf_push(&w->c, "t", -1) || !write_TexAxis(w, &s->t))
-            return 0;
-        bf_pop(&w->c);
-    }
-    return 1;
+    if (!write_TexAxis(w, &s->s, "s", -1) || !write_TexAxis(w, &s->t, "t", -1))
+        return 0;
+    return bf_end(w, name);
 }
 
-static int write_TexAxis(bf_wctx *w, sprite_TexAxis *s)
+static int write_TexAxis(bf_wctx *w, sprite_TexAxis *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const sprite_Sprite *R = c->root;
-    sprite_Sprite *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* translate */
-    {
-        uint8_t *p = bf_put(w, 4, "translate");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, bf_f32_bits(s->translate));
-    }
-    /* repeats */
-    {
-        uint8_t *p = bf_put(w, 4, "repeats");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, bf_f32_bits(s->repeats));
-    }
-    /* scale_log */
-    {
-        uint8_t *p = bf_put(w, 2, "scale_log");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->scale_log));
-    }
-    /* mirror */
-    {
-        uint8_t *p = bf_put(w, 1, "mirror");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->mirror);
-    }
-    /* padding */
-    {
-        uint8_t *p = bf_put(w, 1, "padding");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->padding);
-    }
-    return 1;
+    if (!bf_put_f32be(w, s->translate, "translate") || !bf_put_f32be(w, s->repeats, "repeats") ||
+        !bf_put_u16be(w, s->scale_log, "scale_log") || !bf_put_u8(w, s->mirror, "mirror") ||
+        !bf_put_u8(w, s->padding, "padding"))
+        return 0;
+    return bf_end(w, name);
 }
 
 int sprite_write_sprite(const sprite_Sprite *doc, struct bf_buffer *out, bf_error *err)
@@ -477,7 +172,7 @@ int sprite_write_sprite(const sprite_Sprite *doc, struct bf_buffer *out, bf_erro
     bf_wctx w;
     bf_wctx_init(&w, out, doc);
     /* replay never changes the document: the cast only matches the shared functions */
-    int ok = write_Sprite(&w, (sprite_Sprite *)(uintptr_t)doc);
+    int ok = write_Sprite(&w, (sprite_Sprite *)(uintptr_t)doc, NULL, -1);
     *err = w.err;
     bf_wctx_free(&w);
     return ok;
@@ -485,7 +180,7 @@ int sprite_write_sprite(const sprite_Sprite *doc, struct bf_buffer *out, bf_erro
 
 static int pass_sprite(bf_wctx *w, void *doc)
 {
-    return write_Sprite(w, doc);
+    return write_Sprite(w, doc, NULL, -1);
 }
 
 int sprite_build_sprite(sprite_Sprite *doc, bf_arena *arena, struct bf_buffer *out, bf_error *err)

@@ -8,48 +8,36 @@
 #include "bf_expr.h"
 #include "bf_write.h"
 
-static int write_File(bf_wctx *w, t3dm_File *s);
-static int write_Header(bf_wctx *w, t3dm_Header *s);
-static int write_ChunkOffset(bf_wctx *w, t3dm_ChunkOffset *s);
-static int write_Chunk(bf_wctx *w, t3dm_Chunk *s);
-static int write_Vertices(bf_wctx *w, t3dm_Vertices *s);
-static int write_VertexPair(bf_wctx *w, t3dm_VertexPair *s);
-static int write_Material(bf_wctx *w, t3dm_Material *s);
-static int write_MaterialTexture(bf_wctx *w, t3dm_MaterialTexture *s);
-static int write_MaterialAxis(bf_wctx *w, t3dm_MaterialAxis *s);
-static int write_Object(bf_wctx *w, t3dm_Object *s);
-static int write_Part(bf_wctx *w, t3dm_Part *s);
-static int write_PartIndices(bf_wctx *w, t3dm_PartIndices *s);
-static int write_Skeleton(bf_wctx *w, t3dm_Skeleton *s);
-static int write_Bone(bf_wctx *w, t3dm_Bone *s);
-static int write_Animation(bf_wctx *w, t3dm_Animation *s);
-static int write_ChannelMapping(bf_wctx *w, t3dm_ChannelMapping *s);
-static int write_Bvh(bf_wctx *w, t3dm_Bvh *s);
-static int write_BvhNode(bf_wctx *w, t3dm_BvhNode *s);
-static int write_StreamData(bf_wctx *w, t3dm_StreamData *s);
-static int write_Keyframe(bf_wctx *w, t3dm_Keyframe *s);
+static int write_File(bf_wctx *w, t3dm_File *s, const char *name, int64_t index);
+static int write_Header(bf_wctx *w, t3dm_Header *s, const char *name, int64_t index);
+static int write_ChunkOffset(bf_wctx *w, t3dm_ChunkOffset *s, const char *name, int64_t index);
+static int write_Chunk(bf_wctx *w, t3dm_Chunk *s, const char *name, int64_t index);
+static int write_Vertices(bf_wctx *w, t3dm_Vertices *s, const char *name, int64_t index);
+static int write_VertexPair(bf_wctx *w, t3dm_VertexPair *s, const char *name, int64_t index);
+static int write_Material(bf_wctx *w, t3dm_Material *s, const char *name, int64_t index);
+static int write_MaterialTexture(bf_wctx *w, t3dm_MaterialTexture *s, const char *name, int64_t index);
+static int write_MaterialAxis(bf_wctx *w, t3dm_MaterialAxis *s, const char *name, int64_t index);
+static int write_Object(bf_wctx *w, t3dm_Object *s, const char *name, int64_t index);
+static int write_Part(bf_wctx *w, t3dm_Part *s, const char *name, int64_t index);
+static int write_PartIndices(bf_wctx *w, t3dm_PartIndices *s, const char *name, int64_t index);
+static int write_Skeleton(bf_wctx *w, t3dm_Skeleton *s, const char *name, int64_t index);
+static int write_Bone(bf_wctx *w, t3dm_Bone *s, const char *name, int64_t index);
+static int write_Animation(bf_wctx *w, t3dm_Animation *s, const char *name, int64_t index);
+static int write_ChannelMapping(bf_wctx *w, t3dm_ChannelMapping *s, const char *name, int64_t index);
+static int write_Bvh(bf_wctx *w, t3dm_Bvh *s, const char *name, int64_t index);
+static int write_BvhNode(bf_wctx *w, t3dm_BvhNode *s, const char *name, int64_t index);
+static int write_StreamData(bf_wctx *w, t3dm_StreamData *s, const char *name, int64_t index);
+static int write_Keyframe(bf_wctx *w, t3dm_Keyframe *s, const char *name, int64_t index);
 
 #include "t3dm_access.h"
 
 static int place_File_strings(bf_wctx *w, void *owner)
 {
     t3dm_File *s = owner;
-    bf_ctx *c = &w->c;
-    const t3dm_File *R = c->root;
-    t3dm_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 4, "strings"))
         return 0;
-    s->strings_at = w->pos;
-    {
-        int64_t v_ = (int64_t)s->strings_at;
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &(&s->header)->string_table_offset, v_, 32, 0, (uint64_t)(&s->header)->_offset + 24, 0, "header.string_table_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &(&s->header)->string_table_offset);
-        (&s->header)->string_table_offset = v_;
-    }
+    bf_set_u64(w, &s->strings_at, w->pos);
+    bf_fit_u32(w, &s->header.string_table_offset, (int64_t)s->strings_at, 32, (uint64_t)s->header._offset + 24, 0, "header.string_table_offset");
     s->strings_tail.len = 0;
     s->strings = bf_table_bytes(w, &s->strings);
     if (!bf_put_bytes(w, s->strings.ptr, s->strings.len, "strings"))
@@ -60,66 +48,46 @@ static int place_File_strings(bf_wctx *w, void *owner)
 static int place_Chunk_body(bf_wctx *w, void *owner)
 {
     t3dm_Chunk *s = owner;
-    bf_ctx *c = &w->c;
-    const t3dm_File *R = c->root;
     t3dm_File *RW = w->root;
-    (void)R;
-    (void)RW;
-    if (!bf_place_at_end(w, (s->body.kind == T3DM_KIND_OBJECT ? 8 : (s->body.kind == T3DM_KIND_ANIMATION ? 4 : (s->body.kind == T3DM_KIND_BVH ? 8
-                         : (s->body.kind == T3DM_KIND_VERTICES ? 16 : (s->body.kind == T3DM_CHUNK_BODY_I ? 4 : (s->body.kind == T3DM_KIND_MATERIAL ? 8
-                         : (s->body.kind == T3DM_KIND_SKELETON ? 8 : 8))))))), "body"))
+    if (!bf_place_at_end(w, (s->body.kind == T3DM_KIND_OBJECT ? 8 : (s->body.kind == T3DM_KIND_ANIMATION ? 4
+            : (s->body.kind == T3DM_KIND_BVH ? 8 : (s->body.kind == T3DM_KIND_VERTICES ? 16
+            : (s->body.kind == T3DM_CHUNK_BODY_I ? 4 : (s->body.kind == T3DM_KIND_MATERIAL ? 8 : (s->body.kind == T3DM_KIND_SKELETON ? 8 : 8))))))), "body"))
         return 0;
-    s->body_at = w->pos;
+    bf_set_u64(w, &s->body_at, w->pos);
     int64_t ix1 = s->_index;
     if (!bf_windex(w, ix1, RW->chunks_count, "chunks"))
         return 0;
-    {
-        int64_t v_ = (int64_t)s->body_at;
-        if (!bf_fits(v_, 24, 0))
-            bf_overflow(w, &(&RW->chunks[ix1])->offset, v_, 24, 0, (uint64_t)(&RW->chunks[ix1])->_offset + 1, 1, "chunks[%lld].offset", (long long)ix1);
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &(&RW->chunks[ix1])->offset);
-        (&RW->chunks[ix1])->offset = v_;
-    }
+    bf_fitf_u32(w, &RW->chunks[ix1].offset, (int64_t)s->body_at, 24, (uint64_t)RW->chunks[ix1]._offset + 1, 1, "chunks[%lld].offset", (long long)ix1);
     s->body_tail.len = 0;
     if (s->body.kind == T3DM_KIND_OBJECT) {
-        if (!bf_push(&w->c, "body", -1) || !write_Object(w, s->body.Object))
+        if (!write_Object(w, s->body.Object, "body", -1))
             return 0;
-        bf_pop(&w->c);
     } else if (s->body.kind == T3DM_KIND_ANIMATION) {
-        if (!bf_push(&w->c, "body", -1) || !write_Animation(w, s->body.Animation))
+        if (!write_Animation(w, s->body.Animation, "body", -1))
             return 0;
-        bf_pop(&w->c);
     } else if (s->body.kind == T3DM_KIND_BVH) {
-        if (!bf_push(&w->c, "body", -1) || !write_Bvh(w, s->body.Bvh))
+        if (!write_Bvh(w, s->body.Bvh, "body", -1))
             return 0;
-        bf_pop(&w->c);
     } else if (s->body.kind == T3DM_KIND_VERTICES) {
-        if (!bf_push(&w->c, "body", -1) || !write_Vertices(w, s->body.Vertices))
+        if (!write_Vertices(w, s->body.Vertices, "body", -1))
             return 0;
-        bf_pop(&w->c);
     } else if (s->body.kind == T3DM_KIND_MATERIAL) {
-        if (!bf_push(&w->c, "body", -1) || !write_Material(w, s->body.Material))
+        if (!write_Material(w, s->body.Material, "body", -1))
             return 0;
-        bf_pop(&w->c);
     } else if (s->body.kind == T3DM_KIND_SKELETON) {
-        if (!bf_push(&w->c, "body", -1) || !write_Skeleton(w, s->body.Skeleton))
+        if (!write_Skeleton(w, s->body.Skeleton, "body", -1))
             return 0;
-        bf_pop(&w->c);
-    } else {
-        if (!(w->layout && (s->body.kind == T3DM_CHUNK_BODY_I)) && !bf_put_bytes(w, s->body.raw.ptr, s->body.raw.len, "body"))
-            return 0;
+    } else if (!(w->layout && (s->body.kind == T3DM_CHUNK_BODY_I)) && !bf_put_bytes(w, s->body.raw.ptr, s->body.raw.len, "body")) {
+        return 0;
     }
     return bf_place_pooled(w, (int64_t)s->body_at);
 }
 
 static int64_t base_Part_index_data(bf_wctx *w, void *owner)
 {
-    t3dm_Part *s = owner;
+    (void)owner;
     bf_ctx *c = &w->c;
     const t3dm_File *R = c->root;
-    (void)R;
-    (void)s;
     return (int64_t)t3dm_ChunkOffset_at(c, R->chunks, R->chunks_count, R->header.first_index_chunk)->offset;
 }
 
@@ -128,69 +96,32 @@ static int place_Part_index_data(bf_wctx *w, void *owner)
     t3dm_Part *s = owner;
     bf_ctx *c = &w->c;
     const t3dm_File *R = c->root;
-    t3dm_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "index_data"))
         return 0;
-    s->index_data_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->index_data_at, (int64_t)t3dm_ChunkOffset_at(c, R->chunks, R->chunks_count, R->header.first_index_chunk)->offset);
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->index_offset, v_, 32, 0, (uint64_t)s->_offset + 8, 0, "index_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->index_offset);
-        s->index_offset = v_;
+    bf_set_u64(w, &s->index_data_at, w->pos);
+    bf_fit_u32(w, &s->index_offset, bf_sub((int64_t)s->index_data_at, (int64_t)t3dm_ChunkOffset_at(c, R->chunks,
+            R->chunks_count, R->header.first_index_chunk)->offset), 32, (uint64_t)s->_offset + 8, 0, "index_offset");
+    if (w->layout) {
+        bf_set_i64(w, &s->index_data._p_triangle_indices, (int64_t)s->index_count);
+        bf_set_i64(w, &s->index_data._p_strip_0, bf_at_u8(c, s->strip_index_counts, 4, 0));
+        bf_set_i64(w, &s->index_data._p_strip_1, bf_at_u8(c, s->strip_index_counts, 4, 1));
+        bf_set_i64(w, &s->index_data._p_strip_2, bf_at_u8(c, s->strip_index_counts, 4, 2));
+        bf_set_i64(w, &s->index_data._p_strip_3, bf_at_u8(c, s->strip_index_counts, 4, 3));
     }
-    {
-        if (w->layout) {
-            s->index_data._index = 0;
-            s->index_data._p_triangle_indices = (int64_t)s->index_count;
-            s->index_data._p_strip_0 = bf_at_u8(c, s->strip_index_counts, 4, 0);
-            s->index_data._p_strip_1 = bf_at_u8(c, s->strip_index_counts, 4, 1);
-            s->index_data._p_strip_2 = bf_at_u8(c, s->strip_index_counts, 4, 2);
-            s->index_data._p_strip_3 = bf_at_u8(c, s->strip_index_counts, 4, 3);
-        }
-        if (!bf_push(&w->c, "index_data", -1) || !write_PartIndices(w, &s->index_data))
-            return 0;
-        bf_pop(&w->c);
-    }
+    if (!write_PartIndices(w, &s->index_data, "index_data", -1))
+        return 0;
     return bf_place_pooled(w, (int64_t)s->index_data_at);
 }
 
-static int write_File(bf_wctx *w, t3dm_File *s)
+static int write_File(bf_wctx *w, t3dm_File *s, const char *name, int64_t index)
 {
     bf_ctx *c = &w->c;
-    const t3dm_File *R = c->root;
-    t3dm_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-        {
-            {
-                int64_t v_ = (int64_t)s->chunk_data_count;
-                if (!bf_fits(v_, 32, 0))
-                    bf_overflow(w, &(&s->header)->chunk_count, v_, 32, 0, (uint64_t)(&s->header)->_offset + 4, 0, "header.chunk_count");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &(&s->header)->chunk_count);
-                (&s->header)->chunk_count = v_;
-            }
-        }
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* header */
-    {
-        if (w->layout) {
-            s->header._index = 0;
-        }
-        if (!bf_push(&w->c, "header", -1) || !write_Header(w, &s->header))
-            return 0;
-        bf_pop(&w->c);
-    }
-    /* chunks */
+    if (w->layout)
+        bf_fit_u32(w, &s->header.chunk_count, (int64_t)s->chunk_data_count, 32, (uint64_t)s->header._offset + 4, 0, "header.chunk_count");
+    if (!write_Header(w, &s->header, "header", -1))
+        return 0;
     if (w->layout) {
         {
             int64_t n = (int64_t)s->header.chunk_count;
@@ -202,298 +133,118 @@ static int write_File(bf_wctx *w, t3dm_File *s)
                     return bf_fail(&w->c, w->pos, "chunks", "out of memory");
                 s->chunks = a;
                 s->chunks_count = (uint32_t)n;
+                w->changes++;
             }
         }
     }
-    for (uint32_t i = 0; i < (uint32_t)s->chunks_count; i++) {
-        if (w->layout) {
-            s->chunks[i]._index = (int64_t)i;
-        }
-        if (!bf_push(&w->c, "chunks", i) || !write_ChunkOffset(w, &s->chunks[i]))
+    for (uint32_t i = 0; i < s->chunks_count; i++)
+        if (!write_ChunkOffset(w, &s->chunks[i], "chunks", i))
             return 0;
-        bf_pop(&w->c);
-    }
-    /* chunk_padding */
-    if (w->layout) {
-        {
-            int64_t n = s->header.chunk_count > 0 ? bf_sub(t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, 0)->offset, (int64_t)w->pos) : 0;
-            w->err.failed = 0; /* an expression over what is not placed yet: fixed by the next pass */
-            if (n < 0)
-                n = 0;
-            if (!s->chunk_padding.ptr || s->chunk_padding.len != (size_t)n) {
-                s->chunk_padding.ptr = NULL;
-                s->chunk_padding.len = (size_t)n;
-            }
-        }
-    }
-    s->chunk_padding_at = w->pos;
+    if (w->layout)
+        bf_size_padding(w, &s->chunk_padding, s->header.chunk_count > 0 ? bf_sub(t3dm_ChunkOffset_at(c, s->chunks,
+                s->chunks_count, 0)->offset, (int64_t)w->pos) : 0);
+    bf_set_u64(w, &s->chunk_padding_at, w->pos);
     if (!bf_put_bytes(w, s->chunk_padding.ptr, s->chunk_padding.len, "chunk_padding"))
         return 0;
-    /* chunk_data */
-    s->chunk_data_at = w->pos;
-    for (uint32_t i = 0; i < (uint32_t)s->chunk_data_count; i++) {
-        if (w->layout) {
-            s->chunk_data[i]._index = (int64_t)i;
-        }
-        if (!bf_push(&w->c, "chunk_data", i) || !write_Chunk(w, &s->chunk_data[i]))
+    bf_set_u64(w, &s->chunk_data_at, w->pos);
+    for (uint32_t i = 0; i < s->chunk_data_count; i++)
+        if (!write_Chunk(w, &s->chunk_data[i], "chunk_data", i))
             return 0;
-        bf_pop(&w->c);
-    }
-    /* strings */
-    if (w->layout) {
+    if (w->layout)
         s->strings = bf_table_bytes(w, &s->strings);
-    }
     if (w->layout) {
         if (!bf_enqueue(w, place_File_strings, NULL, s))
             return 0;
     } else {
         size_t resume = w->pos;
-        if (!bf_wseek(w, s->strings_at, "strings"))
-            return 0;
-        if (!bf_put_bytes(w, s->strings.ptr, s->strings.len, "strings"))
-            return 0;
-        if (w->layout)
-            s->strings_tail.len = 0;
-        if (!bf_put_bytes(w, s->strings_tail.ptr, s->strings_tail.len, "strings"))
+        if (!bf_wseek(w, s->strings_at, "strings") ||
+            !bf_put_bytes(w, s->strings.ptr, s->strings.len, "strings") ||
+            !bf_put_tail(w, &s->strings_tail, "strings"))
             return 0;
         w->pos = resume;
     }
-    return 1;
+    return bf_end(w, name);
 }
 
-static int write_Header(bf_wctx *w, t3dm_Header *s)
+static int write_Header(bf_wctx *w, t3dm_Header *s, const char *name, int64_t index)
 {
     bf_ctx *c = &w->c;
     const t3dm_File *R = c->root;
-    t3dm_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* magic */
-    if (w->layout) {
-        s->magic.ptr = "T3M";
-        s->magic.len = 3;
-        s->magic.size = 0;
-    }
+    if (w->layout)
+        s->magic = (bf_str){"T3M", 3, 0};
     if (!bf_put_fixed_str(w, &s->magic, 3, "magic"))
         return 0;
-    /* version */
-    if (w->layout) {
+    if (w->layout)
         s->version = INT64_C(4);
-    }
-    {
-        uint8_t *p = bf_put(w, 1, "version");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->version);
-    }
-    /* chunk_count */
-    {
-        uint8_t *p = bf_put(w, 4, "chunk_count");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->chunk_count));
-    }
-    /* total_vertex_count */
-    {
-        uint8_t *p = bf_put(w, 2, "total_vertex_count");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->total_vertex_count));
-    }
-    /* total_index_count */
-    if (w->layout) {
-        {
-            int64_t v_ = t3dm_File_v_part_index_count(c, R);
-            if (!bf_fits(v_, 16, 0))
-                bf_overflow(w, &s->total_index_count, v_, 16, 0, (uint64_t)s->_offset + 10, 0, "total_index_count");
-            else if (w->overflow_count)
-                bf_overflow_clear(w, &s->total_index_count);
-            s->total_index_count = v_;
-        }
-    }
-    {
-        uint8_t *p = bf_put(w, 2, "total_index_count");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->total_index_count));
-    }
-    /* first_vertex_chunk */
+    if (!bf_put_u8(w, s->version, "version") || !bf_put_u32be(w, s->chunk_count, "chunk_count") ||
+        !bf_put_u16be(w, s->total_vertex_count, "total_vertex_count"))
+        return 0;
+    if (w->layout)
+        bf_fit_u16(w, &s->total_index_count, t3dm_File_v_part_index_count(c, R), 16, (uint64_t)s->_offset + 10, 0, "total_index_count");
+    if (!bf_put_u16be(w, s->total_index_count, "total_index_count"))
+        return 0;
     if (w->layout) {
         int64_t q1 = -1;
         for (uint32_t i1 = 0; i1 < (uint32_t)(R->chunks_count); i1++) {
             const t3dm_ChunkOffset *it1 = &R->chunks[i1];
-            (void)it1;
             if (it1->type == T3DM_CHUNK_TYPE_V) { q1 = i1; break; }
         }
-        {
-            int64_t v_ = bf_max(q1, 0);
-            if (!bf_fits(v_, 32, 0))
-                bf_overflow(w, &s->first_vertex_chunk, v_, 32, 0, (uint64_t)s->_offset + 12, 0, "first_vertex_chunk");
-            else if (w->overflow_count)
-                bf_overflow_clear(w, &s->first_vertex_chunk);
-            s->first_vertex_chunk = v_;
-        }
+        bf_fit_u32(w, &s->first_vertex_chunk, bf_max(q1, 0), 32, (uint64_t)s->_offset + 12, 0, "first_vertex_chunk");
     }
-    {
-        uint8_t *p = bf_put(w, 4, "first_vertex_chunk");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->first_vertex_chunk));
-    }
-    /* first_index_chunk */
+    if (!bf_put_u32be(w, s->first_vertex_chunk, "first_vertex_chunk"))
+        return 0;
     if (w->layout) {
         int64_t q2 = -1;
         for (uint32_t i2 = 0; i2 < (uint32_t)(R->chunks_count); i2++) {
             const t3dm_ChunkOffset *it2 = &R->chunks[i2];
-            (void)it2;
             if (it2->type == T3DM_CHUNK_TYPE_I) { q2 = i2; break; }
         }
-        {
-            int64_t v_ = bf_max(q2, 0);
-            if (!bf_fits(v_, 32, 0))
-                bf_overflow(w, &s->first_index_chunk, v_, 32, 0, (uint64_t)s->_offset + 16, 0, "first_index_chunk");
-            else if (w->overflow_count)
-                bf_overflow_clear(w, &s->first_index_chunk);
-            s->first_index_chunk = v_;
-        }
+        bf_fit_u32(w, &s->first_index_chunk, bf_max(q2, 0), 32, (uint64_t)s->_offset + 16, 0, "first_index_chunk");
     }
-    {
-        uint8_t *p = bf_put(w, 4, "first_index_chunk");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->first_index_chunk));
-    }
-    /* first_material_chunk */
+    if (!bf_put_u32be(w, s->first_index_chunk, "first_index_chunk"))
+        return 0;
     if (w->layout) {
         int64_t q3 = -1;
         for (uint32_t i3 = 0; i3 < (uint32_t)(R->chunks_count); i3++) {
             const t3dm_ChunkOffset *it3 = &R->chunks[i3];
-            (void)it3;
             if (it3->type == T3DM_CHUNK_TYPE_M) { q3 = i3; break; }
         }
-        int64_t q4 = -1;
-        for (uint32_t i4 = 0; i4 < (uint32_t)(R->chunks_count); i4++) {
-            const t3dm_ChunkOffset *it4 = &R->chunks[i4];
-            (void)it4;
-            if (it4->type == T3DM_CHUNK_TYPE_M) { q4 = i4; break; }
-        }
-        {
-            int64_t v_ = (q3 < 0 ? (int64_t)R->chunks_count : q4);
-            if (!bf_fits(v_, 32, 0))
-                bf_overflow(w, &s->first_material_chunk, v_, 32, 0, (uint64_t)s->_offset + 20, 0, "first_material_chunk");
-            else if (w->overflow_count)
-                bf_overflow_clear(w, &s->first_material_chunk);
-            s->first_material_chunk = v_;
-        }
+        bf_fit_u32(w, &s->first_material_chunk, (q3 < 0 ? (int64_t)R->chunks_count : q3), 32, (uint64_t)s->_offset + 20, 0, "first_material_chunk");
     }
-    {
-        uint8_t *p = bf_put(w, 4, "first_material_chunk");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->first_material_chunk));
-    }
-    /* string_table_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "string_table_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->string_table_offset));
-    }
-    /* block */
-    {
-        uint8_t *p = bf_put(w, 4, "block");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->block));
-    }
-    /* aabb_min */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)3 * 2, "aabb_min");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)3; i++) {
-            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->aabb_min[i]));
-        }
-    }
-    /* aabb_max */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)3 * 2, "aabb_max");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)3; i++) {
-            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->aabb_max[i]));
-        }
-    }
-    return 1;
+    if (!bf_put_u32be(w, s->first_material_chunk, "first_material_chunk") ||
+        !bf_put_u32be(w, s->string_table_offset, "string_table_offset") ||
+        !bf_put_u32be(w, s->block, "block") || !bf_put_array(w, s->aabb_min, 3, 2, 1, 1, "aabb_min") ||
+        !bf_put_array(w, s->aabb_max, 3, 2, 1, 1, "aabb_max"))
+        return 0;
+    return bf_end(w, name);
 }
 
-static int write_ChunkOffset(bf_wctx *w, t3dm_ChunkOffset *s)
+static int write_ChunkOffset(bf_wctx *w, t3dm_ChunkOffset *s, const char *name, int64_t index)
 {
     bf_ctx *c = &w->c;
     const t3dm_File *R = c->root;
-    t3dm_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* type */
-    if (w->layout) {
-        {
-            int64_t v_ = (int64_t)(t3dm_Chunk_at(c, R->chunk_data, R->chunk_data_count, s->_index)->body.kind == T3DM_KIND_OBJECT ? 79
-                                   : t3dm_Chunk_at(c, R->chunk_data, R->chunk_data_count, s->_index)->body.kind == T3DM_KIND_ANIMATION ? 65
-                                   : t3dm_Chunk_at(c, R->chunk_data, R->chunk_data_count, s->_index)->body.kind == T3DM_KIND_BVH ? 66
-                                   : t3dm_Chunk_at(c, R->chunk_data, R->chunk_data_count, s->_index)->body.kind == T3DM_KIND_VERTICES ? 86
-                                   : t3dm_Chunk_at(c, R->chunk_data, R->chunk_data_count, s->_index)->body.kind == T3DM_CHUNK_BODY_I ? 73
-                                   : t3dm_Chunk_at(c, R->chunk_data, R->chunk_data_count, s->_index)->body.kind == T3DM_KIND_MATERIAL ? 77
-                                   : t3dm_Chunk_at(c, R->chunk_data, R->chunk_data_count, s->_index)->body.kind == T3DM_KIND_SKELETON ? 83 : 0);
-            if (!bf_fits(v_, 8, 0))
-                bf_overflow(w, &s->type, v_, 8, 0, (uint64_t)s->_offset + 0, 0, "type");
-            else if (w->overflow_count)
-                bf_overflow_clear(w, &s->type);
-            s->type = v_;
-        }
-    }
-    {
-        uint8_t *p = bf_put(w, 1, "type");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->type);
-    }
-    /* offset */
-    {
-        if (!bf_check_fits(w, (uint64_t)(s->offset), 24, "offset")) return 0;
-        uint8_t *p = bf_put(w, 3, "offset");
-        if (!p)
-            return 0;
-        bf_store_u24be(p, (uint32_t)(s->offset));
-    }
-    return 1;
+    if (w->layout)
+        bf_fit_u8(w, &s->type, (int64_t)(t3dm_Chunk_at(c, R->chunk_data, R->chunk_data_count,
+                s->_index)->body.kind == T3DM_KIND_OBJECT ? 79 : t3dm_Chunk_at(c, R->chunk_data, R->chunk_data_count,
+                s->_index)->body.kind == T3DM_KIND_ANIMATION ? 65 : t3dm_Chunk_at(c, R->chunk_data,
+                R->chunk_data_count, s->_index)->body.kind == T3DM_KIND_BVH ? 66 : t3dm_Chunk_at(c, R->chunk_data,
+                R->chunk_data_count, s->_index)->body.kind == T3DM_KIND_VERTICES ? 86 : t3dm_Chunk_at(c, R->chunk_data,
+                R->chunk_data_count, s->_index)->body.kind == T3DM_CHUNK_BODY_I ? 73 : t3dm_Chunk_at(c, R->chunk_data,
+                R->chunk_data_count, s->_index)->body.kind == T3DM_KIND_MATERIAL ? 77 : t3dm_Chunk_at(c, R->chunk_data,
+                R->chunk_data_count, s->_index)->body.kind == T3DM_KIND_SKELETON ? 83 : 0), 8, (uint64_t)s->_offset, 0, "type");
+    if (!bf_put_u8(w, s->type, "type") || !bf_put_u24(w, s->offset, 1, "offset"))
+        return 0;
+    return bf_end(w, name);
 }
 
-static int write_Chunk(bf_wctx *w, t3dm_Chunk *s)
+static int write_Chunk(bf_wctx *w, t3dm_Chunk *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const t3dm_File *R = c->root;
-    t3dm_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* body */
     if (w->layout) {
         if (!bf_enqueue(w, place_Chunk_body, NULL, s))
             return 0;
@@ -502,748 +253,210 @@ static int write_Chunk(bf_wctx *w, t3dm_Chunk *s)
         if (!bf_wseek(w, s->body_at, "body"))
             return 0;
         if (s->body.kind == T3DM_KIND_OBJECT) {
-            if (!bf_push(&w->c, "body", -1) || !write_Object(w, s->body.Object))
+            if (!write_Object(w, s->body.Object, "body", -1))
                 return 0;
-            bf_pop(&w->c);
         } else if (s->body.kind == T3DM_KIND_ANIMATION) {
-            if (!bf_push(&w->c, "body", -1) || !write_Animation(w, s->body.Animation))
+            if (!write_Animation(w, s->body.Animation, "body", -1))
                 return 0;
-            bf_pop(&w->c);
         } else if (s->body.kind == T3DM_KIND_BVH) {
-            if (!bf_push(&w->c, "body", -1) || !write_Bvh(w, s->body.Bvh))
+            if (!write_Bvh(w, s->body.Bvh, "body", -1))
                 return 0;
-            bf_pop(&w->c);
         } else if (s->body.kind == T3DM_KIND_VERTICES) {
-            if (!bf_push(&w->c, "body", -1) || !write_Vertices(w, s->body.Vertices))
+            if (!write_Vertices(w, s->body.Vertices, "body", -1))
                 return 0;
-            bf_pop(&w->c);
         } else if (s->body.kind == T3DM_KIND_MATERIAL) {
-            if (!bf_push(&w->c, "body", -1) || !write_Material(w, s->body.Material))
+            if (!write_Material(w, s->body.Material, "body", -1))
                 return 0;
-            bf_pop(&w->c);
         } else if (s->body.kind == T3DM_KIND_SKELETON) {
-            if (!bf_push(&w->c, "body", -1) || !write_Skeleton(w, s->body.Skeleton))
+            if (!write_Skeleton(w, s->body.Skeleton, "body", -1))
                 return 0;
-            bf_pop(&w->c);
-        } else {
-            if (!(w->layout && (s->body.kind == T3DM_CHUNK_BODY_I)) && !bf_put_bytes(w, s->body.raw.ptr, s->body.raw.len, "body"))
-                return 0;
+        } else if (!(w->layout && (s->body.kind == T3DM_CHUNK_BODY_I)) && !bf_put_bytes(w, s->body.raw.ptr, s->body.raw.len, "body")) {
+            return 0;
         }
-        if (w->layout)
-            s->body_tail.len = 0;
-        if (!bf_put_bytes(w, s->body_tail.ptr, s->body_tail.len, "body"))
+        if (!bf_put_tail(w, &s->body_tail, "body"))
             return 0;
         w->pos = resume;
     }
-    return 1;
+    return bf_end(w, name);
 }
 
-static int write_Vertices(bf_wctx *w, t3dm_Vertices *s)
+static int write_Vertices(bf_wctx *w, t3dm_Vertices *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const t3dm_File *R = c->root;
     t3dm_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+        return 0;
+    if (w->layout)
+        bf_fit_u16(w, &RW->header.total_vertex_count, bf_mul((int64_t)s->pairs_count, INT64_C(2)), 16,
+                (uint64_t)RW->header._offset + 8, 1, "header.total_vertex_count");
+    for (uint32_t i = 0; i < s->pairs_count; i++)
+        if (!write_VertexPair(w, &s->pairs[i], "pairs", i))
+            return 0;
+    return bf_end(w, name);
+}
+
+static int write_VertexPair(bf_wctx *w, t3dm_VertexPair *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+        return 0;
+    if (!bf_put_array(w, s->position_a, 3, 2, 1, 1, "position_a"))
+        return 0;
     if (w->layout) {
-        s->_offset = w->pos;
+        bf_fit_s64(w, &s->normal_a_x, (int64_t)s->normal_a_x, 5, (uint64_t)s->_offset + 6, 0, "normal_a_x");
+        bf_fit_s64(w, &s->normal_a_y, (int64_t)s->normal_a_y, 6, (uint64_t)s->_offset + 6, 0, "normal_a_y");
+        bf_fit_s64(w, &s->normal_a_z, (int64_t)s->normal_a_z, 5, (uint64_t)s->_offset + 6, 0, "normal_a_z");
+        s->normal_a = (((uint64_t)s->normal_a_x & UINT64_C(0x1F)) << 11)
+                | (((uint64_t)s->normal_a_y & UINT64_C(0x3F)) << 5) | (((uint64_t)s->normal_a_z & UINT64_C(0x1F)) << 0);
+    }
+    if (!bf_put_u16be(w, s->normal_a, "normal_a") || !bf_put_array(w, s->position_b, 3, 2, 1, 1, "position_b"))
+        return 0;
+    if (w->layout) {
+        bf_fit_s64(w, &s->normal_b_x, (int64_t)s->normal_b_x, 5, (uint64_t)s->_offset + 14, 0, "normal_b_x");
+        bf_fit_s64(w, &s->normal_b_y, (int64_t)s->normal_b_y, 6, (uint64_t)s->_offset + 14, 0, "normal_b_y");
+        bf_fit_s64(w, &s->normal_b_z, (int64_t)s->normal_b_z, 5, (uint64_t)s->_offset + 14, 0, "normal_b_z");
+        s->normal_b = (((uint64_t)s->normal_b_x & UINT64_C(0x1F)) << 11)
+                | (((uint64_t)s->normal_b_y & UINT64_C(0x3F)) << 5) | (((uint64_t)s->normal_b_z & UINT64_C(0x1F)) << 0);
+    }
+    if (!bf_put_u16be(w, s->normal_b, "normal_b") || !bf_put_u32be(w, s->rgba_a, "rgba_a") ||
+        !bf_put_u32be(w, s->rgba_b, "rgba_b") || !bf_put_array(w, s->uv_a, 2, 2, 1, 1, "uv_a") ||
+        !bf_put_array(w, s->uv_b, 2, 2, 1, 1, "uv_b"))
+        return 0;
+    return bf_end(w, name);
+}
+
+static int write_Material(bf_wctx *w, t3dm_Material *s, const char *name, int64_t index)
+{
+    t3dm_File *RW = w->root;
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+        return 0;
+    if (!bf_put_u64be(w, s->color_combiner, "color_combiner") ||
+        !bf_put_u64be(w, s->other_mode_value, "other_mode_value") ||
+        !bf_put_u64be(w, s->other_mode_mask, "other_mode_mask") ||
+        !bf_put_u32be(w, s->blend_mode, "blend_mode") || !bf_put_u32be(w, s->draw_flags, "draw_flags") ||
+        !bf_put_u8(w, s->unused, "unused") || !bf_put_u8(w, s->fog_mode, "fog_mode") ||
+        !bf_put_u8(w, s->color_flags, "color_flags") || !bf_put_u8(w, s->vertex_fx, "vertex_fx") ||
+        !bf_put_array(w, s->prim_color, 4, 1, 0, 1, "prim_color") ||
+        !bf_put_array(w, s->env_color, 4, 1, 0, 1, "env_color") ||
+        !bf_put_array(w, s->blend_color, 4, 1, 0, 1, "blend_color"))
+        return 0;
+    if (w->layout) {
         {
-            {
-                int64_t v_ = bf_mul((int64_t)s->pairs_count, INT64_C(2));
-                if (!bf_fits(v_, 16, 0))
-                    bf_overflow(w, &(&RW->header)->total_vertex_count, v_, 16, 0, (uint64_t)(&RW->header)->_offset + 8, 1, "header.total_vertex_count");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &(&RW->header)->total_vertex_count);
-                (&RW->header)->total_vertex_count = v_;
-            }
-        }
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
-        return 0;
-    }
-    /* pairs */
-    for (uint32_t i = 0; i < (uint32_t)s->pairs_count; i++) {
-        if (w->layout) {
-            s->pairs[i]._index = (int64_t)i;
-        }
-        if (!bf_push(&w->c, "pairs", i) || !write_VertexPair(w, &s->pairs[i]))
-            return 0;
-        bf_pop(&w->c);
-    }
-    return 1;
-}
-
-static int write_VertexPair(bf_wctx *w, t3dm_VertexPair *s)
-{
-    bf_ctx *c = &w->c;
-    const t3dm_File *R = c->root;
-    t3dm_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
-        return 0;
-    }
-    /* position_a */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)3 * 2, "position_a");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)3; i++) {
-            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->position_a[i]));
-        }
-    }
-    /* normal_a */
-    if (w->layout) {
-        if (!bf_fits((int64_t)s->normal_a_x, 5, 1))
-            bf_overflow(w, &s->normal_a_x, (int64_t)s->normal_a_x, 5, 1, (uint64_t)s->_offset + 6, 0, "normal_a_x");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->normal_a_x);
-        if (!bf_fits((int64_t)s->normal_a_y, 6, 1))
-            bf_overflow(w, &s->normal_a_y, (int64_t)s->normal_a_y, 6, 1, (uint64_t)s->_offset + 6, 0, "normal_a_y");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->normal_a_y);
-        if (!bf_fits((int64_t)s->normal_a_z, 5, 1))
-            bf_overflow(w, &s->normal_a_z, (int64_t)s->normal_a_z, 5, 1, (uint64_t)s->_offset + 6, 0, "normal_a_z");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->normal_a_z);
-        s->normal_a = (((uint64_t)s->normal_a_x & UINT64_C(0x1F)) << 11) | (((uint64_t)s->normal_a_y & UINT64_C(0x3F)) << 5)
-                | (((uint64_t)s->normal_a_z & UINT64_C(0x1F)) << 0);
-    }
-    {
-        uint8_t *p = bf_put(w, 2, "normal_a");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->normal_a));
-    }
-    /* position_b */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)3 * 2, "position_b");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)3; i++) {
-            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->position_b[i]));
-        }
-    }
-    /* normal_b */
-    if (w->layout) {
-        if (!bf_fits((int64_t)s->normal_b_x, 5, 1))
-            bf_overflow(w, &s->normal_b_x, (int64_t)s->normal_b_x, 5, 1, (uint64_t)s->_offset + 14, 0, "normal_b_x");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->normal_b_x);
-        if (!bf_fits((int64_t)s->normal_b_y, 6, 1))
-            bf_overflow(w, &s->normal_b_y, (int64_t)s->normal_b_y, 6, 1, (uint64_t)s->_offset + 14, 0, "normal_b_y");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->normal_b_y);
-        if (!bf_fits((int64_t)s->normal_b_z, 5, 1))
-            bf_overflow(w, &s->normal_b_z, (int64_t)s->normal_b_z, 5, 1, (uint64_t)s->_offset + 14, 0, "normal_b_z");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->normal_b_z);
-        s->normal_b = (((uint64_t)s->normal_b_x & UINT64_C(0x1F)) << 11) | (((uint64_t)s->normal_b_y & UINT64_C(0x3F)) << 5)
-                | (((uint64_t)s->normal_b_z & UINT64_C(0x1F)) << 0);
-    }
-    {
-        uint8_t *p = bf_put(w, 2, "normal_b");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->normal_b));
-    }
-    /* rgba_a */
-    {
-        uint8_t *p = bf_put(w, 4, "rgba_a");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->rgba_a));
-    }
-    /* rgba_b */
-    {
-        uint8_t *p = bf_put(w, 4, "rgba_b");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->rgba_b));
-    }
-    /* uv_a */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)2 * 2, "uv_a");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)2; i++) {
-            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->uv_a[i]));
-        }
-    }
-    /* uv_b */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)2 * 2, "uv_b");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)2; i++) {
-            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->uv_b[i]));
-        }
-    }
-    return 1;
-}
-
-static int write_Material(bf_wctx *w, t3dm_Material *s)
-{
-    bf_ctx *c = &w->c;
-    const t3dm_File *R = c->root;
-    t3dm_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
-        return 0;
-    }
-    /* color_combiner */
-    {
-        uint8_t *p = bf_put(w, 8, "color_combiner");
-        if (!p)
-            return 0;
-        bf_store_u64be(p, (uint64_t)(s->color_combiner));
-    }
-    /* other_mode_value */
-    {
-        uint8_t *p = bf_put(w, 8, "other_mode_value");
-        if (!p)
-            return 0;
-        bf_store_u64be(p, (uint64_t)(s->other_mode_value));
-    }
-    /* other_mode_mask */
-    {
-        uint8_t *p = bf_put(w, 8, "other_mode_mask");
-        if (!p)
-            return 0;
-        bf_store_u64be(p, (uint64_t)(s->other_mode_mask));
-    }
-    /* blend_mode */
-    {
-        uint8_t *p = bf_put(w, 4, "blend_mode");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->blend_mode));
-    }
-    /* draw_flags */
-    {
-        uint8_t *p = bf_put(w, 4, "draw_flags");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->draw_flags));
-    }
-    /* unused */
-    {
-        uint8_t *p = bf_put(w, 1, "unused");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->unused);
-    }
-    /* fog_mode */
-    {
-        uint8_t *p = bf_put(w, 1, "fog_mode");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->fog_mode);
-    }
-    /* color_flags */
-    {
-        uint8_t *p = bf_put(w, 1, "color_flags");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->color_flags);
-    }
-    /* vertex_fx */
-    {
-        uint8_t *p = bf_put(w, 1, "vertex_fx");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->vertex_fx);
-    }
-    /* prim_color */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)4 * 1, "prim_color");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)4; i++) {
-            (p + (size_t)i * 1)[0] = (uint8_t)(s->prim_color[i]);
-        }
-    }
-    /* env_color */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)4 * 1, "env_color");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)4; i++) {
-            (p + (size_t)i * 1)[0] = (uint8_t)(s->env_color[i]);
-        }
-    }
-    /* blend_color */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)4 * 1, "blend_color");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)4; i++) {
-            (p + (size_t)i * 1)[0] = (uint8_t)(s->blend_color[i]);
-        }
-    }
-    /* name */
-    if (w->layout) {
-        { int64_t off = bf_intern(w, (&RW->strings), (const uint8_t *)"S", 1, &s->name_str, "name");
-          if (w->err.failed)
-              return 0;
-          if (off < 0) off = 0;
-          {
-              int64_t v_ = off;
-              if (!bf_fits(v_, 32, 0))
-                  bf_overflow(w, &s->name, v_, 32, 0, (uint64_t)s->_offset + 48, 0, "name");
-              else if (w->overflow_count)
-                  bf_overflow_clear(w, &s->name);
-              s->name = v_;
-          }
-        }
-    }
-    {
-        uint8_t *p = bf_put(w, 4, "name");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->name));
-    }
-    /* texture_a */
-    {
-        if (w->layout) {
-            s->texture_a._index = 0;
-        }
-        if (!bf_push(&w->c, "texture_a", -1) || !write_MaterialTexture(w, &s->texture_a))
-            return 0;
-        bf_pop(&w->c);
-    }
-    /* texture_b */
-    {
-        if (w->layout) {
-            s->texture_b._index = 0;
-        }
-        if (!bf_push(&w->c, "texture_b", -1) || !write_MaterialTexture(w, &s->texture_b))
-            return 0;
-        bf_pop(&w->c);
-    }
-    return 1;
-}
-
-static int write_MaterialTexture(bf_wctx *w, t3dm_MaterialTexture *s)
-{
-    bf_ctx *c = &w->c;
-    const t3dm_File *R = c->root;
-    t3dm_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
-        return 0;
-    }
-    /* reference */
-    {
-        uint8_t *p = bf_put(w, 4, "reference");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->reference));
-    }
-    /* path */
-    if (w->layout) {
-        { int64_t off = bf_intern(w, (&RW->strings), (const uint8_t *)"S", 1, &s->path_str, "path");
-          if (w->err.failed)
-              return 0;
-          if (off < 0) off = 0;
-          {
-              int64_t v_ = off;
-              if (!bf_fits(v_, 32, 0))
-                  bf_overflow(w, &s->path, v_, 32, 0, (uint64_t)s->_offset + 4, 0, "path");
-              else if (w->overflow_count)
-                  bf_overflow_clear(w, &s->path);
-              s->path = v_;
-          }
-        }
-    }
-    {
-        uint8_t *p = bf_put(w, 4, "path");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->path));
-    }
-    /* hash */
-    {
-        uint8_t *p = bf_put(w, 4, "hash");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->hash));
-    }
-    /* runtime_pointer */
-    {
-        uint8_t *p = bf_put(w, 4, "runtime_pointer");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->runtime_pointer));
-    }
-    /* width */
-    {
-        uint8_t *p = bf_put(w, 2, "width");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->width));
-    }
-    /* height */
-    {
-        uint8_t *p = bf_put(w, 2, "height");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->height));
-    }
-    /* axis */
-    for (uint32_t i = 0; i < (uint32_t)2; i++) {
-        if (w->layout) {
-            s->axis[i]._index = (int64_t)i;
-        }
-        if (!bf_push(&w->c, "axis", i) || !write_MaterialAxis(w, &s->axis[i]))
-            return 0;
-        bf_pop(&w->c);
-    }
-    return 1;
-}
-
-static int write_MaterialAxis(bf_wctx *w, t3dm_MaterialAxis *s)
-{
-    bf_ctx *c = &w->c;
-    const t3dm_File *R = c->root;
-    t3dm_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
-        return 0;
-    }
-    /* low */
-    {
-        uint8_t *p = bf_put(w, 4, "low");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, bf_f32_bits(s->low));
-    }
-    /* high */
-    {
-        uint8_t *p = bf_put(w, 4, "high");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, bf_f32_bits(s->high));
-    }
-    /* mask */
-    {
-        uint8_t *p = bf_put(w, 1, "mask");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->mask);
-    }
-    /* shift */
-    {
-        uint8_t *p = bf_put(w, 1, "shift");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->shift);
-    }
-    /* mirror */
-    {
-        uint8_t *p = bf_put(w, 1, "mirror");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->mirror);
-    }
-    /* clamp */
-    {
-        uint8_t *p = bf_put(w, 1, "clamp");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->clamp);
-    }
-    return 1;
-}
-
-static int write_Object(bf_wctx *w, t3dm_Object *s)
-{
-    bf_ctx *c = &w->c;
-    const t3dm_File *R = c->root;
-    t3dm_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-        {
-            {
-                int64_t v_ = (int64_t)s->parts_count;
-                if (!bf_fits(v_, 16, 0))
-                    bf_overflow(w, &s->part_count, v_, 16, 0, (uint64_t)s->_offset + 4, 0, "part_count");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->part_count);
-                s->part_count = v_;
-            }
-        }
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
-        return 0;
-    }
-    /* name */
-    if (w->layout) {
-        { int64_t off = bf_intern(w, (&RW->strings), (const uint8_t *)"S", 1, &s->name_str, "name");
-          if (w->err.failed)
-              return 0;
-          if (off < 0) off = 0;
-          {
-              int64_t v_ = off;
-              if (!bf_fits(v_, 32, 0))
-                  bf_overflow(w, &s->name, v_, 32, 0, (uint64_t)s->_offset + 0, 0, "name");
-              else if (w->overflow_count)
-                  bf_overflow_clear(w, &s->name);
-              s->name = v_;
-          }
-        }
-    }
-    {
-        uint8_t *p = bf_put(w, 4, "name");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->name));
-    }
-    /* part_count */
-    {
-        uint8_t *p = bf_put(w, 2, "part_count");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->part_count));
-    }
-    /* triangle_count */
-    {
-        uint8_t *p = bf_put(w, 2, "triangle_count");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->triangle_count));
-    }
-    /* material */
-    {
-        uint8_t *p = bf_put(w, 4, "material");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->material));
-    }
-    /* block */
-    {
-        uint8_t *p = bf_put(w, 4, "block");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->block));
-    }
-    /* visible */
-    {
-        uint8_t *p = bf_put(w, 1, "visible");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->visible);
-    }
-    /* padding */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)3 * 1, "padding");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)3; i++) {
-            (p + (size_t)i * 1)[0] = (uint8_t)(s->padding[i]);
-        }
-    }
-    /* aabb_min */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)3 * 2, "aabb_min");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)3; i++) {
-            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->aabb_min[i]));
-        }
-    }
-    /* aabb_max */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)3 * 2, "aabb_max");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)3; i++) {
-            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->aabb_max[i]));
-        }
-    }
-    /* parts */
-    for (uint32_t i = 0; i < (uint32_t)s->parts_count; i++) {
-        if (w->layout) {
-            s->parts[i]._index = (int64_t)i;
-        }
-        if (!bf_push(&w->c, "parts", i) || !write_Part(w, &s->parts[i]))
-            return 0;
-        bf_pop(&w->c);
-    }
-    return 1;
-}
-
-static int write_Part(bf_wctx *w, t3dm_Part *s)
-{
-    bf_ctx *c = &w->c;
-    const t3dm_File *R = c->root;
-    t3dm_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-        {
-            {
-                int64_t v_ = (int64_t)s->index_data.triangles_count;
-                if (!bf_fits(v_, 16, 0))
-                    bf_overflow(w, &s->index_count, v_, 16, 0, (uint64_t)s->_offset + 12, 0, "index_count");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->index_count);
-                s->index_count = v_;
-            }
-        }
-        {
-            int64_t ix1 = INT64_C(0);
-            if (!bf_windex(w, ix1, 4, "strip_index_counts"))
+            int64_t off = bf_intern(w, &RW->strings, (const uint8_t *)"S", 1, &s->name_str, "name");
+            if (w->err.failed)
                 return 0;
-            {
-                int64_t v_ = (int64_t)s->index_data.strip_a_count;
-                if (!bf_fits(v_, 8, 0))
-                    bf_overflow(w, &s->strip_index_counts[ix1], v_, 8, 0, (uint64_t)s->_offset + 16 + (uint64_t)ix1 * 1, 0, "strip_index_counts[%lld]",
-                                (long long)ix1);
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->strip_index_counts[ix1]);
-                s->strip_index_counts[ix1] = v_;
-            }
+            if (off < 0)
+                off = 0;
+            bf_fit_u32(w, &s->name, off, 32, (uint64_t)s->_offset + 48, 0, "name");
         }
-        {
-            int64_t ix2 = INT64_C(1);
-            if (!bf_windex(w, ix2, 4, "strip_index_counts"))
-                return 0;
-            {
-                int64_t v_ = (int64_t)s->index_data.strip_b_count;
-                if (!bf_fits(v_, 8, 0))
-                    bf_overflow(w, &s->strip_index_counts[ix2], v_, 8, 0, (uint64_t)s->_offset + 16 + (uint64_t)ix2 * 1, 0, "strip_index_counts[%lld]",
-                                (long long)ix2);
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->strip_index_counts[ix2]);
-                s->strip_index_counts[ix2] = v_;
-            }
-        }
-        {
-            int64_t ix3 = INT64_C(2);
-            if (!bf_windex(w, ix3, 4, "strip_index_counts"))
-                return 0;
-            {
-                int64_t v_ = (int64_t)s->index_data.strip_c_count;
-                if (!bf_fits(v_, 8, 0))
-                    bf_overflow(w, &s->strip_index_counts[ix3], v_, 8, 0, (uint64_t)s->_offset + 16 + (uint64_t)ix3 * 1, 0, "strip_index_counts[%lld]",
-                                (long long)ix3);
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->strip_index_counts[ix3]);
-                s->strip_index_counts[ix3] = v_;
-            }
-        }
-        {
-            int64_t ix4 = INT64_C(3);
-            if (!bf_windex(w, ix4, 4, "strip_index_counts"))
-                return 0;
-            {
-                int64_t v_ = (int64_t)s->index_data.strip_d_count;
-                if (!bf_fits(v_, 8, 0))
-                    bf_overflow(w, &s->strip_index_counts[ix4], v_, 8, 0, (uint64_t)s->_offset + 16 + (uint64_t)ix4 * 1, 0, "strip_index_counts[%lld]",
-                                (long long)ix4);
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->strip_index_counts[ix4]);
-                s->strip_index_counts[ix4] = v_;
-            }
-        }
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    }
+    if (!bf_put_u32be(w, s->name, "name") || !write_MaterialTexture(w, &s->texture_a, "texture_a", -1) ||
+        !write_MaterialTexture(w, &s->texture_b, "texture_b", -1))
         return 0;
-    }
-    /* vertex_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "vertex_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->vertex_offset));
-    }
-    /* vertex_count */
-    {
-        uint8_t *p = bf_put(w, 2, "vertex_count");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->vertex_count));
-    }
-    /* vertex_dest */
-    {
-        uint8_t *p = bf_put(w, 2, "vertex_dest");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->vertex_dest));
-    }
-    /* index_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "index_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->index_offset));
-    }
-    /* index_count */
-    {
-        uint8_t *p = bf_put(w, 2, "index_count");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->index_count));
-    }
-    /* matrix_index */
-    {
-        uint8_t *p = bf_put(w, 2, "matrix_index");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->matrix_index));
-    }
-    /* strip_index_counts */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)4 * 1, "strip_index_counts");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)4; i++) {
-            (p + (size_t)i * 1)[0] = (uint8_t)(s->strip_index_counts[i]);
+    return bf_end(w, name);
+}
+
+static int write_MaterialTexture(bf_wctx *w, t3dm_MaterialTexture *s, const char *name, int64_t index)
+{
+    t3dm_File *RW = w->root;
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+        return 0;
+    if (!bf_put_u32be(w, s->reference, "reference"))
+        return 0;
+    if (w->layout) {
+        {
+            int64_t off = bf_intern(w, &RW->strings, (const uint8_t *)"S", 1, &s->path_str, "path");
+            if (w->err.failed)
+                return 0;
+            if (off < 0)
+                off = 0;
+            bf_fit_u32(w, &s->path, off, 32, (uint64_t)s->_offset + 4, 0, "path");
         }
     }
-    /* seq_start */
-    {
-        uint8_t *p = bf_put(w, 1, "seq_start");
-        if (!p)
+    if (!bf_put_u32be(w, s->path, "path") || !bf_put_u32be(w, s->hash, "hash") ||
+        !bf_put_u32be(w, s->runtime_pointer, "runtime_pointer") || !bf_put_u16be(w, s->width, "width") ||
+        !bf_put_u16be(w, s->height, "height"))
+        return 0;
+    for (uint32_t i = 0; i < 2; i++)
+        if (!write_MaterialAxis(w, &s->axis[i], "axis", i))
             return 0;
-        p[0] = (uint8_t)(s->seq_start);
-    }
-    /* seq_count */
-    {
-        uint8_t *p = bf_put(w, 1, "seq_count");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->seq_count);
-    }
-    /* padding */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)2 * 1, "padding");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)2; i++) {
-            (p + (size_t)i * 1)[0] = (uint8_t)(s->padding[i]);
+    return bf_end(w, name);
+}
+
+static int write_MaterialAxis(bf_wctx *w, t3dm_MaterialAxis *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+        return 0;
+    if (!bf_put_f32be(w, s->low, "low") || !bf_put_f32be(w, s->high, "high") ||
+        !bf_put_u8(w, s->mask, "mask") || !bf_put_u8(w, s->shift, "shift") ||
+        !bf_put_u8(w, s->mirror, "mirror") || !bf_put_u8(w, s->clamp, "clamp"))
+        return 0;
+    return bf_end(w, name);
+}
+
+static int write_Object(bf_wctx *w, t3dm_Object *s, const char *name, int64_t index)
+{
+    t3dm_File *RW = w->root;
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+        return 0;
+    if (w->layout) {
+        bf_fit_u16(w, &s->part_count, (int64_t)s->parts_count, 16, (uint64_t)s->_offset + 4, 0, "part_count");
+        {
+            int64_t off = bf_intern(w, &RW->strings, (const uint8_t *)"S", 1, &s->name_str, "name");
+            if (w->err.failed)
+                return 0;
+            if (off < 0)
+                off = 0;
+            bf_fit_u32(w, &s->name, off, 32, (uint64_t)s->_offset, 0, "name");
         }
     }
-    /* index_data */
+    if (!bf_put_u32be(w, s->name, "name") || !bf_put_u16be(w, s->part_count, "part_count") ||
+        !bf_put_u16be(w, s->triangle_count, "triangle_count") || !bf_put_u32be(w, s->material, "material") ||
+        !bf_put_u32be(w, s->block, "block") || !bf_put_u8(w, s->visible, "visible") ||
+        !bf_put_array(w, s->padding, 3, 1, 0, 1, "padding") ||
+        !bf_put_array(w, s->aabb_min, 3, 2, 1, 1, "aabb_min") ||
+        !bf_put_array(w, s->aabb_max, 3, 2, 1, 1, "aabb_max"))
+        return 0;
+    for (uint32_t i = 0; i < s->parts_count; i++)
+        if (!write_Part(w, &s->parts[i], "parts", i))
+            return 0;
+    return bf_end(w, name);
+}
+
+static int write_Part(bf_wctx *w, t3dm_Part *s, const char *name, int64_t index)
+{
+    bf_ctx *c = &w->c;
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+        return 0;
+    if (w->layout) {
+        bf_fit_u16(w, &s->index_count, (int64_t)s->index_data.triangles_count, 16, (uint64_t)s->_offset + 12, 0, "index_count");
+        int64_t ix1 = INT64_C(0);
+        if (!bf_windex(w, ix1, 4, "strip_index_counts"))
+            return 0;
+        bf_fitf_u8(w, &s->strip_index_counts[ix1], (int64_t)s->index_data.strip_a_count, 8,
+                (uint64_t)s->_offset + 16 + (uint64_t)ix1 * 1, 0, "strip_index_counts[%lld]", (long long)ix1);
+        int64_t ix2 = INT64_C(1);
+        if (!bf_windex(w, ix2, 4, "strip_index_counts"))
+            return 0;
+        bf_fitf_u8(w, &s->strip_index_counts[ix2], (int64_t)s->index_data.strip_b_count, 8,
+                (uint64_t)s->_offset + 16 + (uint64_t)ix2 * 1, 0, "strip_index_counts[%lld]", (long long)ix2);
+        int64_t ix3 = INT64_C(2);
+        if (!bf_windex(w, ix3, 4, "strip_index_counts"))
+            return 0;
+        bf_fitf_u8(w, &s->strip_index_counts[ix3], (int64_t)s->index_data.strip_c_count, 8,
+                (uint64_t)s->_offset + 16 + (uint64_t)ix3 * 1, 0, "strip_index_counts[%lld]", (long long)ix3);
+        int64_t ix4 = INT64_C(3);
+        if (!bf_windex(w, ix4, 4, "strip_index_counts"))
+            return 0;
+        bf_fitf_u8(w, &s->strip_index_counts[ix4], (int64_t)s->index_data.strip_d_count, 8,
+                (uint64_t)s->_offset + 16 + (uint64_t)ix4 * 1, 0, "strip_index_counts[%lld]", (long long)ix4);
+    }
+    if (!bf_put_u32be(w, s->vertex_offset, "vertex_offset") ||
+        !bf_put_u16be(w, s->vertex_count, "vertex_count") || !bf_put_u16be(w, s->vertex_dest, "vertex_dest") ||
+        !bf_put_u32be(w, s->index_offset, "index_offset") || !bf_put_u16be(w, s->index_count, "index_count") ||
+        !bf_put_u16be(w, s->matrix_index, "matrix_index") ||
+        !bf_put_array(w, s->strip_index_counts, 4, 1, 0, 1, "strip_index_counts") ||
+        !bf_put_u8(w, s->seq_start, "seq_start") || !bf_put_u8(w, s->seq_count, "seq_count") ||
+        !bf_put_array(w, s->padding, 2, 1, 0, 1, "padding"))
+        return 0;
     if (w->layout) {
         if (!bf_enqueue_pooled(w, place_Part_index_data, base_Part_index_data, s, 1))
             return 0;
@@ -1251,598 +464,217 @@ static int write_Part(bf_wctx *w, t3dm_Part *s)
         size_t resume = w->pos;
         if (!bf_wseek(w, s->index_data_at, "index_data"))
             return 0;
-        {
-            if (w->layout) {
-                s->index_data._index = 0;
-                s->index_data._p_triangle_indices = (int64_t)s->index_count;
-                s->index_data._p_strip_0 = bf_at_u8(c, s->strip_index_counts, 4, 0);
-                s->index_data._p_strip_1 = bf_at_u8(c, s->strip_index_counts, 4, 1);
-                s->index_data._p_strip_2 = bf_at_u8(c, s->strip_index_counts, 4, 2);
-                s->index_data._p_strip_3 = bf_at_u8(c, s->strip_index_counts, 4, 3);
-            }
-            if (!bf_push(&w->c, "index_data", -1) || !write_PartIndices(w, &s->index_data))
-                return 0;
-            bf_pop(&w->c);
+        if (w->layout) {
+            bf_set_i64(w, &s->index_data._p_triangle_indices, (int64_t)s->index_count);
+            bf_set_i64(w, &s->index_data._p_strip_0, bf_at_u8(c, s->strip_index_counts, 4, 0));
+            bf_set_i64(w, &s->index_data._p_strip_1, bf_at_u8(c, s->strip_index_counts, 4, 1));
+            bf_set_i64(w, &s->index_data._p_strip_2, bf_at_u8(c, s->strip_index_counts, 4, 2));
+            bf_set_i64(w, &s->index_data._p_strip_3, bf_at_u8(c, s->strip_index_counts, 4, 3));
         }
+        if (!write_PartIndices(w, &s->index_data, "index_data", -1))
+            return 0;
         w->pos = resume;
     }
-    return 1;
+    return bf_end(w, name);
 }
 
-static int write_PartIndices(bf_wctx *w, t3dm_PartIndices *s)
+static int write_PartIndices(bf_wctx *w, t3dm_PartIndices *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const t3dm_File *R = c->root;
-    t3dm_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* triangles */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)s->triangles_count * 1, "triangles");
-        if (!p)
-            return 0;
-        bf_store_array(p, s->triangles, (size_t)s->triangles_count, 1, 1);
-    }
-    /* strip_a */
+    if (!bf_put_array(w, s->triangles, s->triangles_count, 1, 0, 1, "triangles"))
+        return 0;
     if (w->layout && s->strip_a_count > 0)
         s->has_strip_a = 1;
     if (s->has_strip_a) {
-        if (w->layout) {
-            s->strip_a_pad.ptr = NULL;
-            s->strip_a_pad.len = (8 - w->pos % 8) % 8;
-        }
-        if (!bf_put_bytes(w, s->strip_a_pad.ptr, s->strip_a_pad.len, "strip_a"))
+        if (!bf_put_pad(w, &s->strip_a_pad, 8, "strip_a"))
             return 0;
-        s->strip_a_at = w->pos;
-        {
-            uint8_t *p = bf_put(w, (uint64_t)s->strip_a_count * 2, "strip_a");
-            if (!p)
-                return 0;
-            bf_store_array(p, s->strip_a, (size_t)s->strip_a_count, 2, 1);
-        }
+        bf_set_u64(w, &s->strip_a_at, w->pos);
+    if (!bf_put_array(w, s->strip_a, s->strip_a_count, 2, 0, 1, "strip_a"))
+        return 0;
     }
-    /* strip_b */
     if (w->layout && s->strip_b_count > 0)
         s->has_strip_b = 1;
     if (s->has_strip_b) {
-        if (w->layout) {
-            s->strip_b_pad.ptr = NULL;
-            s->strip_b_pad.len = (8 - w->pos % 8) % 8;
-        }
-        if (!bf_put_bytes(w, s->strip_b_pad.ptr, s->strip_b_pad.len, "strip_b"))
+        if (!bf_put_pad(w, &s->strip_b_pad, 8, "strip_b"))
             return 0;
-        s->strip_b_at = w->pos;
-        {
-            uint8_t *p = bf_put(w, (uint64_t)s->strip_b_count * 2, "strip_b");
-            if (!p)
-                return 0;
-            bf_store_array(p, s->strip_b, (size_t)s->strip_b_count, 2, 1);
-        }
+        bf_set_u64(w, &s->strip_b_at, w->pos);
+    if (!bf_put_array(w, s->strip_b, s->strip_b_count, 2, 0, 1, "strip_b"))
+        return 0;
     }
-    /* strip_c */
     if (w->layout && s->strip_c_count > 0)
         s->has_strip_c = 1;
     if (s->has_strip_c) {
-        if (w->layout) {
-            s->strip_c_pad.ptr = NULL;
-            s->strip_c_pad.len = (8 - w->pos % 8) % 8;
-        }
-        if (!bf_put_bytes(w, s->strip_c_pad.ptr, s->strip_c_pad.len, "strip_c"))
+        if (!bf_put_pad(w, &s->strip_c_pad, 8, "strip_c"))
             return 0;
-        s->strip_c_at = w->pos;
-        {
-            uint8_t *p = bf_put(w, (uint64_t)s->strip_c_count * 2, "strip_c");
-            if (!p)
-                return 0;
-            bf_store_array(p, s->strip_c, (size_t)s->strip_c_count, 2, 1);
-        }
+        bf_set_u64(w, &s->strip_c_at, w->pos);
+    if (!bf_put_array(w, s->strip_c, s->strip_c_count, 2, 0, 1, "strip_c"))
+        return 0;
     }
-    /* strip_d */
     if (w->layout && s->strip_d_count > 0)
         s->has_strip_d = 1;
     if (s->has_strip_d) {
-        if (w->layout) {
-            s->strip_d_pad.ptr = NULL;
-            s->strip_d_pad.len = (8 - w->pos % 8) % 8;
-        }
-        if (!bf_put_bytes(w, s->strip_d_pad.ptr, s->strip_d_pad.len, "strip_d"))
+        if (!bf_put_pad(w, &s->strip_d_pad, 8, "strip_d"))
             return 0;
-        s->strip_d_at = w->pos;
+        bf_set_u64(w, &s->strip_d_at, w->pos);
+    if (!bf_put_array(w, s->strip_d, s->strip_d_count, 2, 0, 1, "strip_d"))
+        return 0;
+    }
+    return bf_end(w, name);
+}
+
+static int write_Skeleton(bf_wctx *w, t3dm_Skeleton *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+        return 0;
+    if (w->layout)
+        bf_fit_u16(w, &s->bone_count, (int64_t)s->bones_count, 16, (uint64_t)s->_offset, 0, "bone_count");
+    if (!bf_put_u16be(w, s->bone_count, "bone_count") || !bf_put_u16be(w, s->reserved, "reserved"))
+        return 0;
+    for (uint32_t i = 0; i < s->bones_count; i++)
+        if (!write_Bone(w, &s->bones[i], "bones", i))
+            return 0;
+    return bf_end(w, name);
+}
+
+static int write_Bone(bf_wctx *w, t3dm_Bone *s, const char *name, int64_t index)
+{
+    t3dm_File *RW = w->root;
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+        return 0;
+    if (w->layout) {
         {
-            uint8_t *p = bf_put(w, (uint64_t)s->strip_d_count * 2, "strip_d");
-            if (!p)
+            int64_t off = bf_intern(w, &RW->strings, (const uint8_t *)"S", 1, &s->name_str, "name");
+            if (w->err.failed)
                 return 0;
-            bf_store_array(p, s->strip_d, (size_t)s->strip_d_count, 2, 1);
+            if (off < 0)
+                off = 0;
+            bf_fit_u32(w, &s->name, off, 32, (uint64_t)s->_offset, 0, "name");
         }
     }
-    return 1;
+    if (!bf_put_u32be(w, s->name, "name") || !bf_put_u16be(w, s->parent, "parent") ||
+        !bf_put_u16be(w, s->depth, "depth") || !bf_put_array(w, s->scale, 3, 4, 0, 1, "scale") ||
+        !bf_put_array(w, s->rotation, 4, 4, 0, 1, "rotation") ||
+        !bf_put_array(w, s->translation, 3, 4, 0, 1, "translation"))
+        return 0;
+    return bf_end(w, name);
 }
 
-static int write_Skeleton(bf_wctx *w, t3dm_Skeleton *s)
+static int write_Animation(bf_wctx *w, t3dm_Animation *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const t3dm_File *R = c->root;
     t3dm_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+        return 0;
     if (w->layout) {
-        s->_offset = w->pos;
+        bf_fit_u16(w, &s->quat_channel_count, bf_sub((int64_t)s->channels_count, (int64_t)s->scalar_channel_count), 16,
+                (uint64_t)s->_offset + 12, 0, "quat_channel_count");
         {
-            {
-                int64_t v_ = (int64_t)s->bones_count;
-                if (!bf_fits(v_, 16, 0))
-                    bf_overflow(w, &s->bone_count, v_, 16, 0, (uint64_t)s->_offset + 0, 0, "bone_count");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->bone_count);
-                s->bone_count = v_;
-            }
+            int64_t off = bf_intern(w, &RW->strings, (const uint8_t *)"S", 1, &s->name_str, "name");
+            if (w->err.failed)
+                return 0;
+            if (off < 0)
+                off = 0;
+            bf_fit_u32(w, &s->name, off, 32, (uint64_t)s->_offset, 0, "name");
         }
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    }
+    if (!bf_put_u32be(w, s->name, "name") || !bf_put_f32be(w, s->duration, "duration") ||
+        !bf_put_u32be(w, s->keyframe_count, "keyframe_count") ||
+        !bf_put_u16be(w, s->quat_channel_count, "quat_channel_count") ||
+        !bf_put_u16be(w, s->scalar_channel_count, "scalar_channel_count"))
         return 0;
-    }
-    /* bone_count */
-    {
-        uint8_t *p = bf_put(w, 2, "bone_count");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->bone_count));
-    }
-    /* reserved */
-    {
-        uint8_t *p = bf_put(w, 2, "reserved");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->reserved));
-    }
-    /* bones */
-    for (uint32_t i = 0; i < (uint32_t)s->bones_count; i++) {
-        if (w->layout) {
-            s->bones[i]._index = (int64_t)i;
-        }
-        if (!bf_push(&w->c, "bones", i) || !write_Bone(w, &s->bones[i]))
-            return 0;
-        bf_pop(&w->c);
-    }
-    return 1;
-}
-
-static int write_Bone(bf_wctx *w, t3dm_Bone *s)
-{
-    bf_ctx *c = &w->c;
-    const t3dm_File *R = c->root;
-    t3dm_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
     if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
-        return 0;
-    }
-    /* name */
-    if (w->layout) {
-        { int64_t off = bf_intern(w, (&RW->strings), (const uint8_t *)"S", 1, &s->name_str, "name");
-          if (w->err.failed)
-              return 0;
-          if (off < 0) off = 0;
-          {
-              int64_t v_ = off;
-              if (!bf_fits(v_, 32, 0))
-                  bf_overflow(w, &s->name, v_, 32, 0, (uint64_t)s->_offset + 0, 0, "name");
-              else if (w->overflow_count)
-                  bf_overflow_clear(w, &s->name);
-              s->name = v_;
-          }
-        }
-    }
-    {
-        uint8_t *p = bf_put(w, 4, "name");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->name));
-    }
-    /* parent */
-    {
-        uint8_t *p = bf_put(w, 2, "parent");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->parent));
-    }
-    /* depth */
-    {
-        uint8_t *p = bf_put(w, 2, "depth");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->depth));
-    }
-    /* scale */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)3 * 4, "scale");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)3; i++) {
-            bf_store_u32be((p + (size_t)i * 4), bf_f32_bits(s->scale[i]));
-        }
-    }
-    /* rotation */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)4 * 4, "rotation");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)4; i++) {
-            bf_store_u32be((p + (size_t)i * 4), bf_f32_bits(s->rotation[i]));
-        }
-    }
-    /* translation */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)3 * 4, "translation");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)3; i++) {
-            bf_store_u32be((p + (size_t)i * 4), bf_f32_bits(s->translation[i]));
-        }
-    }
-    return 1;
-}
-
-static int write_Animation(bf_wctx *w, t3dm_Animation *s)
-{
-    bf_ctx *c = &w->c;
-    const t3dm_File *R = c->root;
-    t3dm_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
         {
-            {
-                int64_t v_ = bf_sub((int64_t)s->channels_count, (int64_t)s->scalar_channel_count);
-                if (!bf_fits(v_, 16, 0))
-                    bf_overflow(w, &s->quat_channel_count, v_, 16, 0, (uint64_t)s->_offset + 12, 0, "quat_channel_count");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->quat_channel_count);
-                s->quat_channel_count = v_;
-            }
+            int64_t off = bf_intern(w, &RW->strings, (const uint8_t *)"S", 1, &s->sdata_path_str, "sdata_path");
+            if (w->err.failed)
+                return 0;
+            if (off < 0)
+                off = 0;
+            bf_fit_u32(w, &s->sdata_path, off, 32, (uint64_t)s->_offset + 16, 0, "sdata_path");
         }
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    }
+    if (!bf_put_u32be(w, s->sdata_path, "sdata_path"))
         return 0;
-    }
-    /* name */
-    if (w->layout) {
-        { int64_t off = bf_intern(w, (&RW->strings), (const uint8_t *)"S", 1, &s->name_str, "name");
-          if (w->err.failed)
-              return 0;
-          if (off < 0) off = 0;
-          {
-              int64_t v_ = off;
-              if (!bf_fits(v_, 32, 0))
-                  bf_overflow(w, &s->name, v_, 32, 0, (uint64_t)s->_offset + 0, 0, "name");
-              else if (w->overflow_count)
-                  bf_overflow_clear(w, &s->name);
-              s->name = v_;
-          }
-        }
-    }
-    {
-        uint8_t *p = bf_put(w, 4, "name");
-        if (!p)
+    for (uint32_t i = 0; i < s->channels_count; i++)
+        if (!write_ChannelMapping(w, &s->channels[i], "channels", i))
             return 0;
-        bf_store_u32be(p, (uint32_t)(s->name));
-    }
-    /* duration */
-    {
-        uint8_t *p = bf_put(w, 4, "duration");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, bf_f32_bits(s->duration));
-    }
-    /* keyframe_count */
-    {
-        uint8_t *p = bf_put(w, 4, "keyframe_count");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->keyframe_count));
-    }
-    /* quat_channel_count */
-    {
-        uint8_t *p = bf_put(w, 2, "quat_channel_count");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->quat_channel_count));
-    }
-    /* scalar_channel_count */
-    {
-        uint8_t *p = bf_put(w, 2, "scalar_channel_count");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->scalar_channel_count));
-    }
-    /* sdata_path */
-    if (w->layout) {
-        { int64_t off = bf_intern(w, (&RW->strings), (const uint8_t *)"S", 1, &s->sdata_path_str, "sdata_path");
-          if (w->err.failed)
-              return 0;
-          if (off < 0) off = 0;
-          {
-              int64_t v_ = off;
-              if (!bf_fits(v_, 32, 0))
-                  bf_overflow(w, &s->sdata_path, v_, 32, 0, (uint64_t)s->_offset + 16, 0, "sdata_path");
-              else if (w->overflow_count)
-                  bf_overflow_clear(w, &s->sdata_path);
-              s->sdata_path = v_;
-          }
-        }
-    }
-    {
-        uint8_t *p = bf_put(w, 4, "sdata_path");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, (uint32_t)(s->sdata_path));
-    }
-    /* channels */
-    for (uint32_t i = 0; i < (uint32_t)s->channels_count; i++) {
-        if (w->layout) {
-            s->channels[i]._index = (int64_t)i;
-        }
-        if (!bf_push(&w->c, "channels", i) || !write_ChannelMapping(w, &s->channels[i]))
-            return 0;
-        bf_pop(&w->c);
-    }
-    return 1;
+    return bf_end(w, name);
 }
 
-static int write_ChannelMapping(bf_wctx *w, t3dm_ChannelMapping *s)
+static int write_ChannelMapping(bf_wctx *w, t3dm_ChannelMapping *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const t3dm_File *R = c->root;
-    t3dm_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* target_index */
-    {
-        uint8_t *p = bf_put(w, 2, "target_index");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->target_index));
-    }
-    /* target_type */
-    {
-        uint8_t *p = bf_put(w, 1, "target_type");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->target_type);
-    }
-    /* attribute_index */
-    {
-        uint8_t *p = bf_put(w, 1, "attribute_index");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->attribute_index);
-    }
-    /* quant_scale */
-    {
-        uint8_t *p = bf_put(w, 4, "quant_scale");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, bf_f32_bits(s->quant_scale));
-    }
-    /* quant_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "quant_offset");
-        if (!p)
-            return 0;
-        bf_store_u32be(p, bf_f32_bits(s->quant_offset));
-    }
-    return 1;
+    if (!bf_put_u16be(w, s->target_index, "target_index") || !bf_put_u8(w, s->target_type, "target_type") ||
+        !bf_put_u8(w, s->attribute_index, "attribute_index") ||
+        !bf_put_f32be(w, s->quant_scale, "quant_scale") || !bf_put_f32be(w, s->quant_offset, "quant_offset"))
+        return 0;
+    return bf_end(w, name);
 }
 
-static int write_Bvh(bf_wctx *w, t3dm_Bvh *s)
+static int write_Bvh(bf_wctx *w, t3dm_Bvh *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const t3dm_File *R = c->root;
-    t3dm_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-        {
-            {
-                int64_t v_ = (int64_t)s->nodes_count;
-                if (!bf_fits(v_, 16, 0))
-                    bf_overflow(w, &s->node_count, v_, 16, 0, (uint64_t)s->_offset + 0, 0, "node_count");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->node_count);
-                s->node_count = v_;
-            }
-        }
-        {
-            {
-                int64_t v_ = (int64_t)s->data_array_count;
-                if (!bf_fits(v_, 16, 0))
-                    bf_overflow(w, &s->data_count, v_, 16, 0, (uint64_t)s->_offset + 2, 0, "data_count");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->data_count);
-                s->data_count = v_;
-            }
-        }
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
+    if (w->layout) {
+        bf_fit_u16(w, &s->node_count, (int64_t)s->nodes_count, 16, (uint64_t)s->_offset, 0, "node_count");
+        bf_fit_u16(w, &s->data_count, (int64_t)s->data_array_count, 16, (uint64_t)s->_offset + 2, 0, "data_count");
     }
-    /* node_count */
-    {
-        uint8_t *p = bf_put(w, 2, "node_count");
-        if (!p)
+    if (!bf_put_u16be(w, s->node_count, "node_count") || !bf_put_u16be(w, s->data_count, "data_count"))
+        return 0;
+    for (uint32_t i = 0; i < s->nodes_count; i++)
+        if (!write_BvhNode(w, &s->nodes[i], "nodes", i))
             return 0;
-        bf_store_u16be(p, (uint16_t)(s->node_count));
-    }
-    /* data_count */
-    {
-        uint8_t *p = bf_put(w, 2, "data_count");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->data_count));
-    }
-    /* nodes */
-    for (uint32_t i = 0; i < (uint32_t)s->nodes_count; i++) {
-        if (w->layout) {
-            s->nodes[i]._index = (int64_t)i;
-        }
-        if (!bf_push(&w->c, "nodes", i) || !write_BvhNode(w, &s->nodes[i]))
-            return 0;
-        bf_pop(&w->c);
-    }
-    /* data_array */
-    s->data_array_at = w->pos;
-    {
-        uint8_t *p = bf_put(w, (uint64_t)s->data_array_count * 2, "data_array");
-        if (!p)
-            return 0;
-        bf_store_array(p, s->data_array, (size_t)s->data_array_count, 2, 1);
-    }
-    return 1;
+    bf_set_u64(w, &s->data_array_at, w->pos);
+    if (!bf_put_array(w, s->data_array, s->data_array_count, 2, 0, 1, "data_array"))
+        return 0;
+    return bf_end(w, name);
 }
 
-static int write_BvhNode(bf_wctx *w, t3dm_BvhNode *s)
+static int write_BvhNode(bf_wctx *w, t3dm_BvhNode *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const t3dm_File *R = c->root;
-    t3dm_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* aabb_min */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)3 * 2, "aabb_min");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)3; i++) {
-            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->aabb_min[i]));
-        }
-    }
-    /* aabb_max */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)3 * 2, "aabb_max");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)3; i++) {
-            bf_store_u16be((p + (size_t)i * 2), (uint16_t)(s->aabb_max[i]));
-        }
-    }
-    /* value */
+    if (!bf_put_array(w, s->aabb_min, 3, 2, 1, 1, "aabb_min") ||
+        !bf_put_array(w, s->aabb_max, 3, 2, 1, 1, "aabb_max"))
+        return 0;
     if (w->layout) {
-        if (!bf_fits((int64_t)s->value_index, 12, 1))
-            bf_overflow(w, &s->value_index, (int64_t)s->value_index, 12, 1, (uint64_t)s->_offset + 12, 0, "value_index");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->value_index);
-        if (!bf_fits((int64_t)s->value_data_count, 4, 0))
-            bf_overflow(w, &s->value_data_count, (int64_t)s->value_data_count, 4, 0, (uint64_t)s->_offset + 12, 0, "value_data_count");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->value_data_count);
+        bf_fit_s64(w, &s->value_index, (int64_t)s->value_index, 12, (uint64_t)s->_offset + 12, 0, "value_index");
+        bf_fit_u64(w, &s->value_data_count, (int64_t)s->value_data_count, 4, (uint64_t)s->_offset + 12, 0, "value_data_count");
         s->value = (((uint64_t)s->value_index & UINT64_C(0xFFF)) << 4) | (((uint64_t)s->value_data_count & UINT64_C(0xF)) << 0);
     }
-    {
-        uint8_t *p = bf_put(w, 2, "value");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->value));
-    }
-    return 1;
+    if (!bf_put_u16be(w, s->value, "value"))
+        return 0;
+    return bf_end(w, name);
 }
 
-static int write_StreamData(bf_wctx *w, t3dm_StreamData *s)
+static int write_StreamData(bf_wctx *w, t3dm_StreamData *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const t3dm_File *R = c->root;
-    t3dm_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* keyframes */
-    for (uint32_t i = 0; i < (uint32_t)s->keyframes_count; i++) {
+    for (uint32_t i = 0; i < s->keyframes_count; i++) {
         if (w->layout) {
-            s->keyframes[i]._index = (int64_t)i;
-            s->keyframes[i]._p_value_count = (int64_t)((int64_t)i == 0 ? 2
-                                                       : (int64_t)(((uint64_t)(i ? &s->keyframes[i - 1] : &t3dm_Keyframe_zero)->time >> 15) & UINT64_C(0x1)) ? 2
-                                                       : 1);
+            bf_set_i64(w, &s->keyframes[i]._p_value_count, (int64_t)((int64_t)i == 0 ? 2 : (int64_t)(((uint64_t)(i
+                    ? &s->keyframes[i - 1] : &t3dm_Keyframe_zero)->time >> 15) & UINT64_C(0x1)) ? 2 : 1));
         }
-        if (!bf_push(&w->c, "keyframes", i) || !write_Keyframe(w, &s->keyframes[i]))
+        if (!write_Keyframe(w, &s->keyframes[i], "keyframes", i))
             return 0;
-        bf_pop(&w->c);
     }
-    return 1;
+    return bf_end(w, name);
 }
 
-static int write_Keyframe(bf_wctx *w, t3dm_Keyframe *s)
+static int write_Keyframe(bf_wctx *w, t3dm_Keyframe *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const t3dm_File *R = c->root;
-    t3dm_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* time */
     if (w->layout) {
-        if (!bf_fits((int64_t)s->time_next_is_rotation, 1, 0))
-            bf_overflow(w, &s->time_next_is_rotation, (int64_t)s->time_next_is_rotation, 1, 0, (uint64_t)s->_offset + 0, 0, "time_next_is_rotation");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->time_next_is_rotation);
-        if (!bf_fits((int64_t)s->time_ticks, 15, 0))
-            bf_overflow(w, &s->time_ticks, (int64_t)s->time_ticks, 15, 0, (uint64_t)s->_offset + 0, 0, "time_ticks");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->time_ticks);
+        bf_fit_u64(w, &s->time_next_is_rotation, (int64_t)s->time_next_is_rotation, 1, (uint64_t)s->_offset, 0, "time_next_is_rotation");
+        bf_fit_u64(w, &s->time_ticks, (int64_t)s->time_ticks, 15, (uint64_t)s->_offset, 0, "time_ticks");
         s->time = (((uint64_t)s->time_next_is_rotation & UINT64_C(0x1)) << 15) | (((uint64_t)s->time_ticks & UINT64_C(0x7FFF)) << 0);
     }
-    {
-        uint8_t *p = bf_put(w, 2, "time");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->time));
-    }
-    /* channel */
-    {
-        uint8_t *p = bf_put(w, 2, "channel");
-        if (!p)
-            return 0;
-        bf_store_u16be(p, (uint16_t)(s->channel));
-    }
-    /* data */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)s->data_count * 2, "data");
-        if (!p)
-            return 0;
-        bf_store_array(p, s->data, (size_t)s->data_count, 2, 1);
-    }
-    return 1;
+    if (!bf_put_u16be(w, s->time, "time") || !bf_put_u16be(w, s->channel, "channel") ||
+        !bf_put_array(w, s->data, s->data_count, 2, 0, 1, "data"))
+        return 0;
+    return bf_end(w, name);
 }
 
 int t3dm_write_model(const t3dm_File *doc, struct bf_buffer *out, bf_error *err)
@@ -1850,7 +682,7 @@ int t3dm_write_model(const t3dm_File *doc, struct bf_buffer *out, bf_error *err)
     bf_wctx w;
     bf_wctx_init(&w, out, doc);
     /* replay never changes the document: the cast only matches the shared functions */
-    int ok = write_File(&w, (t3dm_File *)(uintptr_t)doc);
+    int ok = write_File(&w, (t3dm_File *)(uintptr_t)doc, NULL, -1);
     *err = w.err;
     bf_wctx_free(&w);
     return ok;
@@ -1858,7 +690,7 @@ int t3dm_write_model(const t3dm_File *doc, struct bf_buffer *out, bf_error *err)
 
 static int pass_model(bf_wctx *w, void *doc)
 {
-    return write_File(w, doc);
+    return write_File(w, doc, NULL, -1);
 }
 
 int t3dm_build_model(t3dm_File *doc, bf_arena *arena, struct bf_buffer *out, bf_error *err)
@@ -1871,7 +703,7 @@ int t3dm_write_stream(const t3dm_StreamData *doc, struct bf_buffer *out, bf_erro
     bf_wctx w;
     bf_wctx_init(&w, out, doc);
     /* replay never changes the document: the cast only matches the shared functions */
-    int ok = write_StreamData(&w, (t3dm_StreamData *)(uintptr_t)doc);
+    int ok = write_StreamData(&w, (t3dm_StreamData *)(uintptr_t)doc, NULL, -1);
     *err = w.err;
     bf_wctx_free(&w);
     return ok;
@@ -1879,7 +711,7 @@ int t3dm_write_stream(const t3dm_StreamData *doc, struct bf_buffer *out, bf_erro
 
 static int pass_stream(bf_wctx *w, void *doc)
 {
-    return write_StreamData(w, doc);
+    return write_StreamData(w, doc, NULL, -1);
 }
 
 int t3dm_build_stream(t3dm_StreamData *doc, bf_arena *arena, struct bf_buffer *out, bf_error *err)

@@ -8,212 +8,55 @@
 #include "bf_expr.h"
 #include "bf_write.h"
 
-static int write_File(bf_wctx *w, tkl_File *s);
-static int write_Vector3(bf_wctx *w, tkl_Vector3 *s);
-static int write_Quaternion(bf_wctx *w, tkl_Quaternion *s);
+static int write_File(bf_wctx *w, tkl_File *s, const char *name, int64_t index);
+static int write_Vector3(bf_wctx *w, tkl_Vector3 *s, const char *name, int64_t index);
+static int write_Quaternion(bf_wctx *w, tkl_Quaternion *s, const char *name, int64_t index);
 
 #include "tkl_access.h"
 
-static int write_File(bf_wctx *w, tkl_File *s)
+static int write_File(bf_wctx *w, tkl_File *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const tkl_File *R = c->root;
-    tkl_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+        return 0;
     if (w->layout) {
-        s->_offset = w->pos;
-        {
-            {
-                int64_t v_ = (int64_t)s->positions_count;
-                if (!bf_fits(v_, 32, 0))
-                    bf_overflow(w, &s->position_count, v_, 32, 0, (uint64_t)s->_offset + 28, 0, "position_count");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->position_count);
-                s->position_count = v_;
-            }
-        }
-        {
-            {
-                int64_t v_ = (int64_t)s->rotations_count;
-                if (!bf_fits(v_, 32, 0))
-                    bf_overflow(w, &s->rotation_count, v_, 32, 0, (uint64_t)s->_offset + 32, 0, "rotation_count");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->rotation_count);
-                s->rotation_count = v_;
-            }
-        }
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+        bf_fit_u32(w, &s->position_count, (int64_t)s->positions_count, 32, (uint64_t)s->_offset + 28, 0, "position_count");
+        bf_fit_u32(w, &s->rotation_count, (int64_t)s->rotations_count, 32, (uint64_t)s->_offset + 32, 0, "rotation_count");
+        s->magic = (bf_str){"TPKL", 4, 0};
+    }
+    if (!bf_put_fixed_str(w, &s->magic, 4, "magic") || !bf_put_array(w, s->empty, 4, 1, 0, 0, "empty") ||
+        !bf_put_u32le(w, s->remaining, "remaining") || !bf_put_fixed_str(w, &s->name, 6, "name") ||
+        !bf_put_array(w, s->unknown_18, 10, 1, 0, 0, "unknown_18") ||
+        !bf_put_u32le(w, s->position_count, "position_count") ||
+        !bf_put_u32le(w, s->rotation_count, "rotation_count") ||
+        !bf_put_array(w, s->unknown_36, 4, 4, 0, 0, "unknown_36") || !bf_put_u32le(w, s->lut_size, "lut_size"))
         return 0;
-    }
-    /* magic */
-    if (w->layout) {
-        s->magic.ptr = "TPKL";
-        s->magic.len = 4;
-        s->magic.size = 0;
-    }
-    if (!bf_put_fixed_str(w, &s->magic, 4, "magic"))
-        return 0;
-    /* empty */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)4 * 1, "empty");
-        if (!p)
+    for (uint32_t i = 0; i < s->positions_count; i++)
+        if (!write_Vector3(w, &s->positions[i], "positions", i))
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)4; i++) {
-            (p + (size_t)i * 1)[0] = (uint8_t)(s->empty[i]);
-        }
-    }
-    /* remaining */
-    {
-        uint8_t *p = bf_put(w, 4, "remaining");
-        if (!p)
+    bf_set_u64(w, &s->rotations_at, w->pos);
+    for (uint32_t i = 0; i < s->rotations_count; i++)
+        if (!write_Quaternion(w, &s->rotations[i], "rotations", i))
             return 0;
-        bf_store_u32le(p, (uint32_t)(s->remaining));
-    }
-    /* name */
-    if (!bf_put_fixed_str(w, &s->name, 6, "name"))
-        return 0;
-    /* unknown_18 */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)10 * 1, "unknown_18");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)10; i++) {
-            (p + (size_t)i * 1)[0] = (uint8_t)(s->unknown_18[i]);
-        }
-    }
-    /* position_count */
-    {
-        uint8_t *p = bf_put(w, 4, "position_count");
-        if (!p)
-            return 0;
-        bf_store_u32le(p, (uint32_t)(s->position_count));
-    }
-    /* rotation_count */
-    {
-        uint8_t *p = bf_put(w, 4, "rotation_count");
-        if (!p)
-            return 0;
-        bf_store_u32le(p, (uint32_t)(s->rotation_count));
-    }
-    /* unknown_36 */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)4 * 4, "unknown_36");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)4; i++) {
-            bf_store_u32le((p + (size_t)i * 4), (uint32_t)(s->unknown_36[i]));
-        }
-    }
-    /* lut_size */
-    {
-        uint8_t *p = bf_put(w, 4, "lut_size");
-        if (!p)
-            return 0;
-        bf_store_u32le(p, (uint32_t)(s->lut_size));
-    }
-    /* positions */
-    for (uint32_t i = 0; i < (uint32_t)s->positions_count; i++) {
-        if (w->layout) {
-            s->positions[i]._index = (int64_t)i;
-        }
-        if (!bf_push(&w->c, "positions", i) || !write_Vector3(w, &s->positions[i]))
-            return 0;
-        bf_pop(&w->c);
-    }
-    /* rotations */
-    s->rotations_at = w->pos;
-    for (uint32_t i = 0; i < (uint32_t)s->rotations_count; i++) {
-        if (w->layout) {
-            s->rotations[i]._index = (int64_t)i;
-        }
-        if (!bf_push(&w->c, "rotations", i) || !write_Quaternion(w, &s->rotations[i]))
-            return 0;
-        bf_pop(&w->c);
-    }
-    return 1;
+    return bf_end(w, name);
 }
 
-static int write_Vector3(bf_wctx *w, tkl_Vector3 *s)
+static int write_Vector3(bf_wctx *w, tkl_Vector3 *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const tkl_File *R = c->root;
-    tkl_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* x */
-    {
-        uint8_t *p = bf_put(w, 4, "x");
-        if (!p)
-            return 0;
-        bf_store_u32le(p, bf_f32_bits(s->x));
-    }
-    /* y */
-    {
-        uint8_t *p = bf_put(w, 4, "y");
-        if (!p)
-            return 0;
-        bf_store_u32le(p, bf_f32_bits(s->y));
-    }
-    /* z */
-    {
-        uint8_t *p = bf_put(w, 4, "z");
-        if (!p)
-            return 0;
-        bf_store_u32le(p, bf_f32_bits(s->z));
-    }
-    return 1;
+    if (!bf_put_f32le(w, s->x, "x") || !bf_put_f32le(w, s->y, "y") || !bf_put_f32le(w, s->z, "z"))
+        return 0;
+    return bf_end(w, name);
 }
 
-static int write_Quaternion(bf_wctx *w, tkl_Quaternion *s)
+static int write_Quaternion(bf_wctx *w, tkl_Quaternion *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const tkl_File *R = c->root;
-    tkl_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* x */
-    {
-        uint8_t *p = bf_put(w, 4, "x");
-        if (!p)
-            return 0;
-        bf_store_u32le(p, bf_f32_bits(s->x));
-    }
-    /* y */
-    {
-        uint8_t *p = bf_put(w, 4, "y");
-        if (!p)
-            return 0;
-        bf_store_u32le(p, bf_f32_bits(s->y));
-    }
-    /* z */
-    {
-        uint8_t *p = bf_put(w, 4, "z");
-        if (!p)
-            return 0;
-        bf_store_u32le(p, bf_f32_bits(s->z));
-    }
-    /* w */
-    {
-        uint8_t *p = bf_put(w, 4, "w");
-        if (!p)
-            return 0;
-        bf_store_u32le(p, bf_f32_bits(s->w));
-    }
-    return 1;
+    if (!bf_put_f32le(w, s->x, "x") || !bf_put_f32le(w, s->y, "y") || !bf_put_f32le(w, s->z, "z") ||
+        !bf_put_f32le(w, s->w, "w"))
+        return 0;
+    return bf_end(w, name);
 }
 
 int tkl_write_library(const tkl_File *doc, struct bf_buffer *out, bf_error *err)
@@ -221,7 +64,7 @@ int tkl_write_library(const tkl_File *doc, struct bf_buffer *out, bf_error *err)
     bf_wctx w;
     bf_wctx_init(&w, out, doc);
     /* replay never changes the document: the cast only matches the shared functions */
-    int ok = write_File(&w, (tkl_File *)(uintptr_t)doc);
+    int ok = write_File(&w, (tkl_File *)(uintptr_t)doc, NULL, -1);
     *err = w.err;
     bf_wctx_free(&w);
     return ok;
@@ -229,7 +72,7 @@ int tkl_write_library(const tkl_File *doc, struct bf_buffer *out, bf_error *err)
 
 static int pass_library(bf_wctx *w, void *doc)
 {
-    return write_File(w, doc);
+    return write_File(w, doc, NULL, -1);
 }
 
 int tkl_build_library(tkl_File *doc, bf_arena *arena, struct bf_buffer *out, bf_error *err)

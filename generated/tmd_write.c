@@ -8,267 +8,107 @@
 #include "bf_expr.h"
 #include "bf_write.h"
 
-static int write_File(bf_wctx *w, tmd_File *s);
-static int write_Header(bf_wctx *w, tmd_Header *s);
-static int write_Scene(bf_wctx *w, tmd_Scene *s);
-static int write_Node(bf_wctx *w, tmd_Node *s);
-static int write_AnimationPointer(bf_wctx *w, tmd_AnimationPointer *s);
-static int write_Animation(bf_wctx *w, tmd_Animation *s);
-static int write_ChannelPointer(bf_wctx *w, tmd_ChannelPointer *s);
-static int write_Channel(bf_wctx *w, tmd_Channel *s);
-static int write_Keyframe(bf_wctx *w, tmd_Keyframe *s);
-static int write_LodBlock(bf_wctx *w, tmd_LodBlock *s);
-static int write_Level(bf_wctx *w, tmd_Level *s);
-static int write_Mesh(bf_wctx *w, tmd_Mesh *s);
-static int write_Piece(bf_wctx *w, tmd_Piece *s);
-static int write_Vertex(bf_wctx *w, tmd_Vertex *s);
+static int write_File(bf_wctx *w, tmd_File *s, const char *name, int64_t index);
+static int write_Header(bf_wctx *w, tmd_Header *s, const char *name, int64_t index);
+static int write_Scene(bf_wctx *w, tmd_Scene *s, const char *name, int64_t index);
+static int write_Node(bf_wctx *w, tmd_Node *s, const char *name, int64_t index);
+static int write_AnimationPointer(bf_wctx *w, tmd_AnimationPointer *s, const char *name, int64_t index);
+static int write_Animation(bf_wctx *w, tmd_Animation *s, const char *name, int64_t index);
+static int write_ChannelPointer(bf_wctx *w, tmd_ChannelPointer *s, const char *name, int64_t index);
+static int write_Channel(bf_wctx *w, tmd_Channel *s, const char *name, int64_t index);
+static int write_Keyframe(bf_wctx *w, tmd_Keyframe *s, const char *name, int64_t index);
+static int write_LodBlock(bf_wctx *w, tmd_LodBlock *s, const char *name, int64_t index);
+static int write_Level(bf_wctx *w, tmd_Level *s, const char *name, int64_t index);
+static int write_Mesh(bf_wctx *w, tmd_Mesh *s, const char *name, int64_t index);
+static int write_Piece(bf_wctx *w, tmd_Piece *s, const char *name, int64_t index);
+static int write_Vertex(bf_wctx *w, tmd_Vertex *s, const char *name, int64_t index);
 
 #include "tmd_access.h"
 
 static int place_File_aux_data(bf_wctx *w, void *owner)
 {
     tmd_File *s = owner;
-    bf_ctx *c = &w->c;
-    const tmd_File *R = c->root;
-    tmd_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "aux_data"))
         return 0;
-    s->aux_data_at = w->pos;
-    {
-        int64_t v_ = bf_sub(bf_add((int64_t)s->aux_data_at, (int64_t)s->header.salt), INT64_C(60));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &(&s->scene)->aux_address, v_, 32, 0, (uint64_t)(&s->scene)->_offset + 52, 0, "scene.aux_address");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &(&s->scene)->aux_address);
-        (&s->scene)->aux_address = v_;
-    }
-    {
-        uint8_t *p = bf_put(w, (uint64_t)s->aux_data_count * 4, "aux_data");
-        if (!p)
-            return 0;
-        bf_store_array(p, s->aux_data, (size_t)s->aux_data_count, 4, 0);
-    }
+    bf_set_u64(w, &s->aux_data_at, w->pos);
+    bf_fit_u32(w, &s->scene.aux_address, bf_sub(bf_add((int64_t)s->aux_data_at, (int64_t)s->header.salt), INT64_C(60)),
+            32, (uint64_t)s->scene._offset + 52, 0, "scene.aux_address");
+    if (!bf_put_array(w, s->aux_data, s->aux_data_count, 4, 1, 0, "aux_data"))
+        return 0;
     return bf_place_pooled(w, (int64_t)s->aux_data_at);
 }
 
 static int place_File_animation_pointers(bf_wctx *w, void *owner)
 {
     tmd_File *s = owner;
-    bf_ctx *c = &w->c;
-    const tmd_File *R = c->root;
-    tmd_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "animation_pointers"))
         return 0;
-    s->animation_pointers_at = w->pos;
-    {
-        int64_t v_ = bf_sub(bf_add((int64_t)s->animation_pointers_at, (int64_t)s->header.salt), INT64_C(60));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &(&s->scene)->animation_address, v_, 32, 0, (uint64_t)(&s->scene)->animation_address_at, 0, "scene.animation_address");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &(&s->scene)->animation_address);
-        (&s->scene)->animation_address = v_;
-    }
-    for (uint32_t i = 0; i < (uint32_t)s->animation_pointers_count; i++) {
-        if (w->layout) {
-            s->animation_pointers[i]._index = (int64_t)i;
-        }
-        if (!bf_push(&w->c, "animation_pointers", i) || !write_AnimationPointer(w, &s->animation_pointers[i]))
+    bf_set_u64(w, &s->animation_pointers_at, w->pos);
+    bf_fit_u32(w, &s->scene.animation_address, bf_sub(bf_add((int64_t)s->animation_pointers_at,
+            (int64_t)s->header.salt), INT64_C(60)), 32, (uint64_t)s->scene.animation_address_at, 0, "scene.animation_address");
+    for (uint32_t i = 0; i < s->animation_pointers_count; i++)
+        if (!write_AnimationPointer(w, &s->animation_pointers[i], "animation_pointers", i))
             return 0;
-        bf_pop(&w->c);
-    }
     return bf_place_pooled(w, (int64_t)s->animation_pointers_at);
 }
 
 static int place_File_lod(bf_wctx *w, void *owner)
 {
     tmd_File *s = owner;
-    bf_ctx *c = &w->c;
-    const tmd_File *R = c->root;
-    tmd_File *RW = w->root;
-    (void)R;
-    (void)RW;
     if (!bf_place_at_end(w, 1, "lod"))
         return 0;
-    s->lod_at = w->pos;
-    {
-        int64_t v_ = bf_sub((int64_t)s->lod_at, INT64_C(60));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &(&s->header)->lod_offset, v_, 32, 0, (uint64_t)(&s->header)->_offset + 20, 0, "header.lod_offset");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &(&s->header)->lod_offset);
-        (&s->header)->lod_offset = v_;
-    }
-    {
-        if (w->layout) {
-            s->lod._index = 0;
-        }
-        if (!bf_push(&w->c, "lod", -1) || !write_LodBlock(w, &s->lod))
-            return 0;
-        bf_pop(&w->c);
-    }
+    bf_set_u64(w, &s->lod_at, w->pos);
+    bf_fit_u32(w, &s->header.lod_offset, bf_sub((int64_t)s->lod_at, INT64_C(60)), 32, (uint64_t)s->header._offset + 20, 0, "header.lod_offset");
+    if (!write_LodBlock(w, &s->lod, "lod", -1))
+        return 0;
     return bf_place_pooled(w, (int64_t)s->lod_at);
 }
 
 static int place_AnimationPointer_animation(bf_wctx *w, void *owner)
 {
     tmd_AnimationPointer *s = owner;
-    bf_ctx *c = &w->c;
-    const tmd_File *R = c->root;
-    tmd_File *RW = w->root;
-    (void)R;
-    (void)RW;
+    const tmd_File *R = w->c.root;
     if (!bf_place_at_end(w, 1, "animation"))
         return 0;
-    s->animation_at = w->pos;
-    {
-        int64_t v_ = bf_sub(bf_add((int64_t)s->animation_at, (int64_t)R->header.salt), INT64_C(60));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->address, v_, 32, 0, (uint64_t)s->_offset + 0, 0, "address");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->address);
-        s->address = v_;
-    }
-    {
-        if (w->layout) {
-            s->animation._index = 0;
-        }
-        if (!bf_push(&w->c, "animation", -1) || !write_Animation(w, &s->animation))
-            return 0;
-        bf_pop(&w->c);
-    }
+    bf_set_u64(w, &s->animation_at, w->pos);
+    bf_fit_u32(w, &s->address, bf_sub(bf_add((int64_t)s->animation_at, (int64_t)R->header.salt), INT64_C(60)), 32, (uint64_t)s->_offset, 0, "address");
+    if (!write_Animation(w, &s->animation, "animation", -1))
+        return 0;
     return bf_place_pooled(w, (int64_t)s->animation_at);
 }
 
 static int place_ChannelPointer_channel(bf_wctx *w, void *owner)
 {
     tmd_ChannelPointer *s = owner;
-    bf_ctx *c = &w->c;
-    const tmd_File *R = c->root;
-    tmd_File *RW = w->root;
-    (void)R;
-    (void)RW;
+    const tmd_File *R = w->c.root;
     if (!bf_place_at_end(w, 1, "channel"))
         return 0;
-    s->channel_at = w->pos;
-    {
-        int64_t v_ = bf_sub(bf_add((int64_t)s->channel_at, (int64_t)R->header.salt), INT64_C(60));
-        if (!bf_fits(v_, 32, 0))
-            bf_overflow(w, &s->address, v_, 32, 0, (uint64_t)s->_offset + 0, 0, "address");
-        else if (w->overflow_count)
-            bf_overflow_clear(w, &s->address);
-        s->address = v_;
-    }
-    {
-        if (w->layout) {
-            s->channel._index = 0;
-        }
-        if (!bf_push(&w->c, "channel", -1) || !write_Channel(w, &s->channel))
-            return 0;
-        bf_pop(&w->c);
-    }
+    bf_set_u64(w, &s->channel_at, w->pos);
+    bf_fit_u32(w, &s->address, bf_sub(bf_add((int64_t)s->channel_at, (int64_t)R->header.salt), INT64_C(60)), 32, (uint64_t)s->_offset, 0, "address");
+    if (!write_Channel(w, &s->channel, "channel", -1))
+        return 0;
     return bf_place_pooled(w, (int64_t)s->channel_at);
 }
 
-static int write_File(bf_wctx *w, tmd_File *s)
+static int write_File(bf_wctx *w, tmd_File *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const tmd_File *R = c->root;
-    tmd_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-        if (s->has_aux_data) {
-            {
-                int64_t v_ = (int64_t)s->aux_data_count;
-                if (!bf_fits(v_, 16, 0))
-                    bf_overflow(w, &(&s->scene)->node_count, v_, 16, 0, (uint64_t)(&s->scene)->_offset + 0, 0, "scene.node_count");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &(&s->scene)->node_count);
-                (&s->scene)->node_count = v_;
-            }
-        }
-        {
-            {
-                int64_t v_ = (int64_t)s->nodes_count;
-                if (!bf_fits(v_, 16, 0))
-                    bf_overflow(w, &(&s->scene)->node_count, v_, 16, 0, (uint64_t)(&s->scene)->_offset + 0, 0, "scene.node_count");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &(&s->scene)->node_count);
-                (&s->scene)->node_count = v_;
-            }
-        }
-        {
-            {
-                int64_t v_ = (int64_t)s->animation_pointers_count;
-                if (!bf_fits(v_, 16, 0))
-                    bf_overflow(w, &(&s->scene)->animation_count, v_, 16, 0, (uint64_t)(&s->scene)->_offset + 4, 0, "scene.animation_count");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &(&s->scene)->animation_count);
-                (&s->scene)->animation_count = v_;
-            }
-        }
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* magic */
     if (w->layout) {
-        s->magic.ptr = "TMDL";
-        s->magic.len = 4;
-        s->magic.size = 0;
+        if (s->has_aux_data)
+            bf_fit_u16(w, &s->scene.node_count, (int64_t)s->aux_data_count, 16, (uint64_t)s->scene._offset, 0, "scene.node_count");
+        bf_fit_u16(w, &s->scene.node_count, (int64_t)s->nodes_count, 16, (uint64_t)s->scene._offset, 0, "scene.node_count");
+        bf_fit_u16(w, &s->scene.animation_count, (int64_t)s->animation_pointers_count, 16, (uint64_t)s->scene._offset + 4, 0, "scene.animation_count");
+        s->magic = (bf_str){"TMDL", 4, 0};
     }
-    if (!bf_put_fixed_str(w, &s->magic, 4, "magic"))
+    if (!bf_put_fixed_str(w, &s->magic, 4, "magic") ||
+        !bf_put_array(w, s->magic_padding, 4, 1, 0, 0, "magic_padding") ||
+        !write_Header(w, &s->header, "header", -1))
         return 0;
-    /* magic_padding */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)4 * 1, "magic_padding");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)4; i++) {
-            (p + (size_t)i * 1)[0] = (uint8_t)(s->magic_padding[i]);
-        }
-    }
-    /* header */
-    {
-        if (w->layout) {
-            s->header._index = 0;
-        }
-        if (!bf_push(&w->c, "header", -1) || !write_Header(w, &s->header))
-            return 0;
-        bf_pop(&w->c);
-    }
-    /* scene_size */
-    if (w->layout) {
-        {
-            int64_t v_ = (int64_t)s->header.lod_offset;
-            if (!bf_fits(v_, 32, 0))
-                bf_overflow(w, &s->scene_size, v_, 32, 0, (uint64_t)s->_offset + 60, 0, "scene_size");
-            else if (w->overflow_count)
-                bf_overflow_clear(w, &s->scene_size);
-            s->scene_size = v_;
-        }
-    }
-    {
-        uint8_t *p = bf_put(w, 4, "scene_size");
-        if (!p)
-            return 0;
-        bf_store_u32le(p, (uint32_t)(s->scene_size));
-    }
-    /* scene */
-    {
-        if (w->layout) {
-            s->scene._index = 0;
-        }
-        if (!bf_push(&w->c, "scene", -1) || !write_Scene(w, &s->scene))
-            return 0;
-        bf_pop(&w->c);
-    }
-    /* aux_data */
+    if (w->layout)
+        bf_fit_u32(w, &s->scene_size, (int64_t)s->header.lod_offset, 32, (uint64_t)s->_offset + 60, 0, "scene_size");
+    if (!bf_put_u32le(w, s->scene_size, "scene_size") || !write_Scene(w, &s->scene, "scene", -1))
+        return 0;
     if (w->layout && s->aux_data_count > 0)
         s->has_aux_data = 1;
     if (s->has_aux_data) {
@@ -277,35 +117,21 @@ static int write_File(bf_wctx *w, tmd_File *s)
                 return 0;
         } else {
             size_t resume = w->pos;
-            if (!bf_wseek(w, s->aux_data_at, "aux_data"))
+            if (!bf_wseek(w, s->aux_data_at, "aux_data") ||
+                !bf_put_array(w, s->aux_data, s->aux_data_count, 4, 1, 0, "aux_data"))
                 return 0;
-            {
-                uint8_t *p = bf_put(w, (uint64_t)s->aux_data_count * 4, "aux_data");
-                if (!p)
-                    return 0;
-                bf_store_array(p, s->aux_data, (size_t)s->aux_data_count, 4, 0);
-            }
             w->pos = resume;
         }
     }
-    /* nodes */
-    if (w->layout) {
-        /* a view of bytes another field writes: nothing to place */
-    } else {
+    if (!w->layout) {
         size_t resume = w->pos;
         if (!bf_wseek(w, s->nodes_at, "nodes"))
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)s->nodes_count; i++) {
-            if (w->layout) {
-                s->nodes[i]._index = (int64_t)i;
-            }
-            if (!bf_push(&w->c, "nodes", i) || !write_Node(w, &s->nodes[i]))
+        for (uint32_t i = 0; i < s->nodes_count; i++)
+            if (!write_Node(w, &s->nodes[i], "nodes", i))
                 return 0;
-            bf_pop(&w->c);
-        }
         w->pos = resume;
     }
-    /* animation_pointers */
     if (w->layout) {
         if (!bf_enqueue(w, place_File_animation_pointers, NULL, s))
             return 0;
@@ -313,855 +139,237 @@ static int write_File(bf_wctx *w, tmd_File *s)
         size_t resume = w->pos;
         if (!bf_wseek(w, s->animation_pointers_at, "animation_pointers"))
             return 0;
-        for (uint32_t i = 0; i < (uint32_t)s->animation_pointers_count; i++) {
-            if (w->layout) {
-                s->animation_pointers[i]._index = (int64_t)i;
-            }
-            if (!bf_push(&w->c, "animation_pointers", i) || !write_AnimationPointer(w, &s->animation_pointers[i]))
+        for (uint32_t i = 0; i < s->animation_pointers_count; i++)
+            if (!write_AnimationPointer(w, &s->animation_pointers[i], "animation_pointers", i))
                 return 0;
-            bf_pop(&w->c);
-        }
         w->pos = resume;
     }
-    /* lod */
     if (w->layout) {
         if (!bf_enqueue(w, place_File_lod, NULL, s))
             return 0;
     } else {
         size_t resume = w->pos;
-        if (!bf_wseek(w, s->lod_at, "lod"))
+        if (!bf_wseek(w, s->lod_at, "lod") || !write_LodBlock(w, &s->lod, "lod", -1))
             return 0;
-        {
-            if (w->layout) {
-                s->lod._index = 0;
-            }
-            if (!bf_push(&w->c, "lod", -1) || !write_LodBlock(w, &s->lod))
-                return 0;
-            bf_pop(&w->c);
-        }
         w->pos = resume;
     }
-    return 1;
+    return bf_end(w, name);
 }
 
-static int write_Header(bf_wctx *w, tmd_Header *s)
+static int write_Header(bf_wctx *w, tmd_Header *s, const char *name, int64_t index)
 {
     bf_ctx *c = &w->c;
-    const tmd_File *R = c->root;
-    tmd_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* remaining */
-    if (w->layout) {
-        {
-            int64_t v_ = bf_sub((int64_t)c->size, 12);
-            if (!bf_fits(v_, 32, 0))
-                bf_overflow(w, &s->remaining, v_, 32, 0, (uint64_t)s->_offset + 0, 0, "remaining");
-            else if (w->overflow_count)
-                bf_overflow_clear(w, &s->remaining);
-            s->remaining = v_;
-        }
-    }
-    {
-        uint8_t *p = bf_put(w, 4, "remaining");
-        if (!p)
-            return 0;
-        bf_store_u32le(p, (uint32_t)(s->remaining));
-    }
-    /* category */
-    if (!bf_put_fixed_str(w, &s->category, 8, "category"))
+    if (w->layout)
+        bf_fit_u32(w, &s->remaining, bf_sub((int64_t)c->size, 12), 32, (uint64_t)s->_offset, 0, "remaining");
+    if (!bf_put_u32le(w, s->remaining, "remaining") || !bf_put_fixed_str(w, &s->category, 8, "category") ||
+        !bf_put_u64le(w, s->magic_value, "magic_value") || !bf_put_u32le(w, s->lod_offset, "lod_offset") ||
+        !bf_put_u32le(w, s->salt, "salt") || !bf_put_u32le(w, s->unknown_28, "unknown_28") ||
+        !bf_put_u32le(w, s->unknown_32, "unknown_32") || !bf_put_array(w, s->zeroes, 16, 1, 0, 0, "zeroes"))
         return 0;
-    /* magic_value */
-    {
-        uint8_t *p = bf_put(w, 8, "magic_value");
-        if (!p)
-            return 0;
-        bf_store_u64le(p, (uint64_t)(s->magic_value));
-    }
-    /* lod_offset */
-    {
-        uint8_t *p = bf_put(w, 4, "lod_offset");
-        if (!p)
-            return 0;
-        bf_store_u32le(p, (uint32_t)(s->lod_offset));
-    }
-    /* salt */
-    {
-        uint8_t *p = bf_put(w, 4, "salt");
-        if (!p)
-            return 0;
-        bf_store_u32le(p, (uint32_t)(s->salt));
-    }
-    /* unknown_28 */
-    {
-        uint8_t *p = bf_put(w, 4, "unknown_28");
-        if (!p)
-            return 0;
-        bf_store_u32le(p, (uint32_t)(s->unknown_28));
-    }
-    /* unknown_32 */
-    {
-        uint8_t *p = bf_put(w, 4, "unknown_32");
-        if (!p)
-            return 0;
-        bf_store_u32le(p, (uint32_t)(s->unknown_32));
-    }
-    /* zeroes */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)16 * 1, "zeroes");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)16; i++) {
-            (p + (size_t)i * 1)[0] = (uint8_t)(s->zeroes[i]);
-        }
-    }
-    return 1;
+    return bf_end(w, name);
 }
 
-static int write_Scene(bf_wctx *w, tmd_Scene *s)
+static int write_Scene(bf_wctx *w, tmd_Scene *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const tmd_File *R = c->root;
-    tmd_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* node_count */
-    {
-        uint8_t *p = bf_put(w, 2, "node_count");
-        if (!p)
-            return 0;
-        bf_store_u16le(p, (uint16_t)(s->node_count));
-    }
-    /* unknown_2 */
-    {
-        uint8_t *p = bf_put(w, 2, "unknown_2");
-        if (!p)
-            return 0;
-        bf_store_u16le(p, (uint16_t)(s->unknown_2));
-    }
-    /* animation_count */
-    {
-        uint8_t *p = bf_put(w, 2, "animation_count");
-        if (!p)
-            return 0;
-        bf_store_u16le(p, (uint16_t)(s->animation_count));
-    }
-    /* unknown_6 */
-    {
-        uint8_t *p = bf_put(w, 2, "unknown_6");
-        if (!p)
-            return 0;
-        bf_store_u16le(p, (uint16_t)(s->unknown_6));
-    }
-    /* zeroes */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)44 * 1, "zeroes");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)44; i++) {
-            (p + (size_t)i * 1)[0] = (uint8_t)(s->zeroes[i]);
-        }
-    }
-    /* aux_address */
-    {
-        uint8_t *p = bf_put(w, 4, "aux_address");
-        if (!p)
-            return 0;
-        bf_store_u32le(p, (uint32_t)(s->aux_address));
-    }
-    /* node_address */
+    if (!bf_put_u16le(w, s->node_count, "node_count") || !bf_put_u16le(w, s->unknown_2, "unknown_2") ||
+        !bf_put_u16le(w, s->animation_count, "animation_count") ||
+        !bf_put_u16le(w, s->unknown_6, "unknown_6") || !bf_put_array(w, s->zeroes, 44, 1, 0, 0, "zeroes") ||
+        !bf_put_u32le(w, s->aux_address, "aux_address"))
+        return 0;
     if (s->has_node_address) {
-        {
-            uint8_t *p = bf_put(w, 4, "node_address");
-            if (!p)
-                return 0;
-            bf_store_u32le(p, (uint32_t)(s->node_address));
-        }
+    if (!bf_put_u32le(w, s->node_address, "node_address"))
+        return 0;
     }
-    /* animation_address */
-    s->animation_address_at = w->pos;
-    {
-        uint8_t *p = bf_put(w, 4, "animation_address");
-        if (!p)
-            return 0;
-        bf_store_u32le(p, (uint32_t)(s->animation_address));
-    }
-    return 1;
+    bf_set_u64(w, &s->animation_address_at, w->pos);
+    if (!bf_put_u32le(w, s->animation_address, "animation_address"))
+        return 0;
+    return bf_end(w, name);
 }
 
-static int write_Node(bf_wctx *w, tmd_Node *s)
+static int write_Node(bf_wctx *w, tmd_Node *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const tmd_File *R = c->root;
-    tmd_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* rotation */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)4 * 4, "rotation");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)4; i++) {
-            bf_store_u32le((p + (size_t)i * 4), bf_f32_bits(s->rotation[i]));
-        }
-    }
-    /* bind_pose */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)16 * 4, "bind_pose");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)16; i++) {
-            bf_store_u32le((p + (size_t)i * 4), bf_f32_bits(s->bind_pose[i]));
-        }
-    }
-    /* inverse_bind_pose */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)16 * 4, "inverse_bind_pose");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)16; i++) {
-            bf_store_u32le((p + (size_t)i * 4), bf_f32_bits(s->inverse_bind_pose[i]));
-        }
-    }
-    /* name_length */
-    {
-        uint8_t *p = bf_put(w, 1, "name_length");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->name_length);
-    }
-    /* name */
-    if (!bf_put_fixed_str(w, &s->name, 15, "name"))
+    if (!bf_put_array(w, s->rotation, 4, 4, 0, 0, "rotation") ||
+        !bf_put_array(w, s->bind_pose, 16, 4, 0, 0, "bind_pose") ||
+        !bf_put_array(w, s->inverse_bind_pose, 16, 4, 0, 0, "inverse_bind_pose") ||
+        !bf_put_u8(w, s->name_length, "name_length") || !bf_put_fixed_str(w, &s->name, 15, "name") ||
+        !bf_put_u16le(w, s->parent, "parent") || !bf_put_u16le(w, s->ignore_updates, "ignore_updates") ||
+        !bf_put_array(w, s->translation, 3, 4, 0, 0, "translation"))
         return 0;
-    /* parent */
-    {
-        uint8_t *p = bf_put(w, 2, "parent");
-        if (!p)
-            return 0;
-        bf_store_u16le(p, (uint16_t)(s->parent));
-    }
-    /* ignore_updates */
-    {
-        uint8_t *p = bf_put(w, 2, "ignore_updates");
-        if (!p)
-            return 0;
-        bf_store_u16le(p, (uint16_t)(s->ignore_updates));
-    }
-    /* translation */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)3 * 4, "translation");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)3; i++) {
-            bf_store_u32le((p + (size_t)i * 4), bf_f32_bits(s->translation[i]));
-        }
-    }
-    return 1;
+    return bf_end(w, name);
 }
 
-static int write_AnimationPointer(bf_wctx *w, tmd_AnimationPointer *s)
+static int write_AnimationPointer(bf_wctx *w, tmd_AnimationPointer *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const tmd_File *R = c->root;
-    tmd_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* address */
-    {
-        uint8_t *p = bf_put(w, 4, "address");
-        if (!p)
-            return 0;
-        bf_store_u32le(p, (uint32_t)(s->address));
-    }
-    /* animation */
+    if (!bf_put_u32le(w, s->address, "address"))
+        return 0;
     if (w->layout) {
         if (!bf_enqueue(w, place_AnimationPointer_animation, NULL, s))
             return 0;
     } else {
         size_t resume = w->pos;
-        if (!bf_wseek(w, s->animation_at, "animation"))
+        if (!bf_wseek(w, s->animation_at, "animation") || !write_Animation(w, &s->animation, "animation", -1))
             return 0;
-        {
-            if (w->layout) {
-                s->animation._index = 0;
-            }
-            if (!bf_push(&w->c, "animation", -1) || !write_Animation(w, &s->animation))
-                return 0;
-            bf_pop(&w->c);
-        }
         w->pos = resume;
     }
-    return 1;
+    return bf_end(w, name);
 }
 
-static int write_Animation(bf_wctx *w, tmd_Animation *s)
+static int write_Animation(bf_wctx *w, tmd_Animation *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const tmd_File *R = c->root;
     tmd_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-        {
-            {
-                int64_t v_ = (int64_t)s->channels_count;
-                if (!bf_fits(v_, 16, 0))
-                    bf_overflow(w, &(&RW->scene)->node_count, v_, 16, 0, (uint64_t)(&RW->scene)->_offset + 0, 1, "scene.node_count");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &(&RW->scene)->node_count);
-                (&RW->scene)->node_count = v_;
-            }
-        }
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* name_length */
-    {
-        uint8_t *p = bf_put(w, 1, "name_length");
-        if (!p)
-            return 0;
-        p[0] = (uint8_t)(s->name_length);
-    }
-    /* name */
-    if (!bf_put_fixed_str(w, &s->name, 15, "name"))
+    if (w->layout)
+        bf_fit_u16(w, &RW->scene.node_count, (int64_t)s->channels_count, 16, (uint64_t)RW->scene._offset, 1, "scene.node_count");
+    if (!bf_put_u8(w, s->name_length, "name_length") || !bf_put_fixed_str(w, &s->name, 15, "name") ||
+        !bf_put_u32le(w, s->composite, "composite") || !bf_put_u32le(w, s->plays_sound, "plays_sound") ||
+        !bf_put_u32le(w, s->channel_count, "channel_count") || !bf_put_f32le(w, s->duration, "duration"))
         return 0;
-    /* composite */
-    {
-        uint8_t *p = bf_put(w, 4, "composite");
-        if (!p)
+    for (uint32_t i = 0; i < s->channels_count; i++)
+        if (!write_ChannelPointer(w, &s->channels[i], "channels", i))
             return 0;
-        bf_store_u32le(p, (uint32_t)(s->composite));
-    }
-    /* plays_sound */
-    {
-        uint8_t *p = bf_put(w, 4, "plays_sound");
-        if (!p)
-            return 0;
-        bf_store_u32le(p, (uint32_t)(s->plays_sound));
-    }
-    /* channel_count */
-    {
-        uint8_t *p = bf_put(w, 4, "channel_count");
-        if (!p)
-            return 0;
-        bf_store_u32le(p, (uint32_t)(s->channel_count));
-    }
-    /* duration */
-    {
-        uint8_t *p = bf_put(w, 4, "duration");
-        if (!p)
-            return 0;
-        bf_store_u32le(p, bf_f32_bits(s->duration));
-    }
-    /* channels */
-    for (uint32_t i = 0; i < (uint32_t)s->channels_count; i++) {
-        if (w->layout) {
-            s->channels[i]._index = (int64_t)i;
-        }
-        if (!bf_push(&w->c, "channels", i) || !write_ChannelPointer(w, &s->channels[i]))
-            return 0;
-        bf_pop(&w->c);
-    }
-    return 1;
+    return bf_end(w, name);
 }
 
-static int write_ChannelPointer(bf_wctx *w, tmd_ChannelPointer *s)
+static int write_ChannelPointer(bf_wctx *w, tmd_ChannelPointer *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const tmd_File *R = c->root;
-    tmd_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* address */
-    {
-        uint8_t *p = bf_put(w, 4, "address");
-        if (!p)
-            return 0;
-        bf_store_u32le(p, (uint32_t)(s->address));
-    }
-    /* channel */
+    if (!bf_put_u32le(w, s->address, "address"))
+        return 0;
     if (w->layout) {
         if (!bf_enqueue(w, place_ChannelPointer_channel, NULL, s))
             return 0;
     } else {
         size_t resume = w->pos;
-        if (!bf_wseek(w, s->channel_at, "channel"))
+        if (!bf_wseek(w, s->channel_at, "channel") || !write_Channel(w, &s->channel, "channel", -1))
             return 0;
-        {
-            if (w->layout) {
-                s->channel._index = 0;
-            }
-            if (!bf_push(&w->c, "channel", -1) || !write_Channel(w, &s->channel))
-                return 0;
-            bf_pop(&w->c);
-        }
         w->pos = resume;
     }
-    return 1;
+    return bf_end(w, name);
 }
 
-static int write_Channel(bf_wctx *w, tmd_Channel *s)
+static int write_Channel(bf_wctx *w, tmd_Channel *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const tmd_File *R = c->root;
-    tmd_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-        {
-            {
-                int64_t v_ = (int64_t)s->keyframes_count;
-                if (!bf_fits(v_, 16, 0))
-                    bf_overflow(w, &s->frame_count, v_, 16, 0, (uint64_t)s->_offset + 2, 0, "frame_count");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->frame_count);
-                s->frame_count = v_;
-            }
-        }
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* flags */
-    {
-        uint8_t *p = bf_put(w, 2, "flags");
-        if (!p)
+    if (w->layout)
+        bf_fit_u16(w, &s->frame_count, (int64_t)s->keyframes_count, 16, (uint64_t)s->_offset + 2, 0, "frame_count");
+    if (!bf_put_u16le(w, s->flags, "flags") || !bf_put_u16le(w, s->frame_count, "frame_count"))
+        return 0;
+    for (uint32_t i = 0; i < s->keyframes_count; i++)
+        if (!write_Keyframe(w, &s->keyframes[i], "keyframes", i))
             return 0;
-        bf_store_u16le(p, (uint16_t)(s->flags));
-    }
-    /* frame_count */
-    {
-        uint8_t *p = bf_put(w, 2, "frame_count");
-        if (!p)
+    return bf_end(w, name);
+}
+
+static int write_Keyframe(bf_wctx *w, tmd_Keyframe *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+        return 0;
+    if (!bf_put_f32le(w, s->timestamp, "timestamp") ||
+        !bf_put_u16le(w, s->translation_key, "translation_key") ||
+        !bf_put_u16le(w, s->rotation_key, "rotation_key"))
+        return 0;
+    return bf_end(w, name);
+}
+
+static int write_LodBlock(bf_wctx *w, tmd_LodBlock *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+        return 0;
+    if (w->layout)
+        bf_fit_u32(w, &s->level_count, (int64_t)s->levels_count, 32, (uint64_t)s->_offset, 0, "level_count");
+    if (!bf_put_u32le(w, s->level_count, "level_count") || !bf_put_f32le(w, s->unknown, "unknown"))
+        return 0;
+    for (uint32_t i = 0; i < s->levels_count; i++)
+        if (!write_Level(w, &s->levels[i], "levels", i))
             return 0;
-        bf_store_u16le(p, (uint16_t)(s->frame_count));
-    }
-    /* keyframes */
-    for (uint32_t i = 0; i < (uint32_t)s->keyframes_count; i++) {
+    return bf_end(w, name);
+}
+
+static int write_Level(bf_wctx *w, tmd_Level *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+        return 0;
+    if (w->layout)
+        bf_fit_u32(w, &s->mesh_count, (int64_t)s->meshes_count, 32, (uint64_t)s->_offset, 0, "mesh_count");
+    if (!bf_put_u32le(w, s->mesh_count, "mesh_count") || !bf_put_f32le(w, s->distance, "distance") ||
+        !bf_put_array(w, s->unknown, 4, 4, 0, 0, "unknown"))
+        return 0;
+    for (uint32_t i = 0; i < s->meshes_count; i++)
+        if (!write_Mesh(w, &s->meshes[i], "meshes", i))
+            return 0;
+    return bf_end(w, name);
+}
+
+static int write_Mesh(bf_wctx *w, tmd_Mesh *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+        return 0;
+    if (w->layout)
+        bf_fit_u32(w, &s->piece_count, (int64_t)s->pieces_count, 32, (uint64_t)s->_offset, 0, "piece_count");
+    if (!bf_put_u32le(w, s->piece_count, "piece_count") || !bf_put_u32le(w, s->index_count, "index_count") ||
+        !bf_put_u32le(w, s->vertex_count, "vertex_count") ||
+        !bf_put_fixed_str(w, &s->material, 32, "material"))
+        return 0;
+    for (uint32_t i = 0; i < s->pieces_count; i++) {
         if (w->layout) {
-            s->keyframes[i]._index = (int64_t)i;
+            bf_set_i64(w, &s->pieces[i]._p_mesh_vertex_count, (int64_t)s->vertex_count);
         }
-        if (!bf_push(&w->c, "keyframes", i) || !write_Keyframe(w, &s->keyframes[i]))
+        if (!write_Piece(w, &s->pieces[i], "pieces", i))
             return 0;
-        bf_pop(&w->c);
     }
-    return 1;
+    return bf_end(w, name);
 }
 
-static int write_Keyframe(bf_wctx *w, tmd_Keyframe *s)
+static int write_Piece(bf_wctx *w, tmd_Piece *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const tmd_File *R = c->root;
-    tmd_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* timestamp */
-    {
-        uint8_t *p = bf_put(w, 4, "timestamp");
-        if (!p)
-            return 0;
-        bf_store_u32le(p, bf_f32_bits(s->timestamp));
-    }
-    /* translation_key */
-    {
-        uint8_t *p = bf_put(w, 2, "translation_key");
-        if (!p)
-            return 0;
-        bf_store_u16le(p, (uint16_t)(s->translation_key));
-    }
-    /* rotation_key */
-    {
-        uint8_t *p = bf_put(w, 2, "rotation_key");
-        if (!p)
-            return 0;
-        bf_store_u16le(p, (uint16_t)(s->rotation_key));
-    }
-    return 1;
-}
-
-static int write_LodBlock(bf_wctx *w, tmd_LodBlock *s)
-{
-    bf_ctx *c = &w->c;
-    const tmd_File *R = c->root;
-    tmd_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
     if (w->layout) {
-        s->_offset = w->pos;
-        {
-            {
-                int64_t v_ = (int64_t)s->levels_count;
-                if (!bf_fits(v_, 32, 0))
-                    bf_overflow(w, &s->level_count, v_, 32, 0, (uint64_t)s->_offset + 0, 0, "level_count");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->level_count);
-                s->level_count = v_;
-            }
-        }
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+        bf_fit_u32(w, &s->skin_count, (int64_t)s->skin_nodes_count, 32, (uint64_t)s->_offset + 8, 0, "skin_count");
+        bf_fit_u32(w, &s->vertex_count, (int64_t)s->vertices_count, 32, (uint64_t)s->_offset + 4, 0, "vertex_count");
+        bf_fit_u32(w, &s->index_count, (int64_t)s->indices_count, 32, (uint64_t)s->_offset, 0, "index_count");
+    }
+    if (!bf_put_u32le(w, s->index_count, "index_count") || !bf_put_u32le(w, s->vertex_count, "vertex_count") ||
+        !bf_put_u32le(w, s->skin_count, "skin_count") || !bf_put_u32le(w, s->highest_index, "highest_index") ||
+        !bf_put_array(w, s->center, 3, 4, 0, 0, "center") ||
+        !bf_put_array(w, s->extent, 3, 4, 0, 0, "extent") ||
+        !bf_put_array(w, s->skin_nodes, s->skin_nodes_count, 4, 0, 0, "skin_nodes"))
         return 0;
-    }
-    /* level_count */
-    {
-        uint8_t *p = bf_put(w, 4, "level_count");
-        if (!p)
-            return 0;
-        bf_store_u32le(p, (uint32_t)(s->level_count));
-    }
-    /* unknown */
-    {
-        uint8_t *p = bf_put(w, 4, "unknown");
-        if (!p)
-            return 0;
-        bf_store_u32le(p, bf_f32_bits(s->unknown));
-    }
-    /* levels */
-    for (uint32_t i = 0; i < (uint32_t)s->levels_count; i++) {
+    bf_set_u64(w, &s->vertices_at, w->pos);
+    for (uint32_t i = 0; i < s->vertices_count; i++) {
         if (w->layout) {
-            s->levels[i]._index = (int64_t)i;
+            bf_set_i64(w, &s->vertices[i]._p_bone_count, (int64_t)s->skin_count);
         }
-        if (!bf_push(&w->c, "levels", i) || !write_Level(w, &s->levels[i]))
+        if (!write_Vertex(w, &s->vertices[i], "vertices", i))
             return 0;
-        bf_pop(&w->c);
     }
-    return 1;
+    bf_set_u64(w, &s->indices_at, w->pos);
+    if (!bf_put_array(w, s->indices, s->indices_count, 2, 1, 0, "indices"))
+        return 0;
+    return bf_end(w, name);
 }
 
-static int write_Level(bf_wctx *w, tmd_Level *s)
+static int write_Vertex(bf_wctx *w, tmd_Vertex *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const tmd_File *R = c->root;
-    tmd_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-        {
-            {
-                int64_t v_ = (int64_t)s->meshes_count;
-                if (!bf_fits(v_, 32, 0))
-                    bf_overflow(w, &s->mesh_count, v_, 32, 0, (uint64_t)s->_offset + 0, 0, "mesh_count");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->mesh_count);
-                s->mesh_count = v_;
-            }
-        }
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* mesh_count */
-    {
-        uint8_t *p = bf_put(w, 4, "mesh_count");
-        if (!p)
-            return 0;
-        bf_store_u32le(p, (uint32_t)(s->mesh_count));
-    }
-    /* distance */
-    {
-        uint8_t *p = bf_put(w, 4, "distance");
-        if (!p)
-            return 0;
-        bf_store_u32le(p, bf_f32_bits(s->distance));
-    }
-    /* unknown */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)4 * 4, "unknown");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)4; i++) {
-            bf_store_u32le((p + (size_t)i * 4), bf_f32_bits(s->unknown[i]));
-        }
-    }
-    /* meshes */
-    for (uint32_t i = 0; i < (uint32_t)s->meshes_count; i++) {
-        if (w->layout) {
-            s->meshes[i]._index = (int64_t)i;
-        }
-        if (!bf_push(&w->c, "meshes", i) || !write_Mesh(w, &s->meshes[i]))
-            return 0;
-        bf_pop(&w->c);
-    }
-    return 1;
-}
-
-static int write_Mesh(bf_wctx *w, tmd_Mesh *s)
-{
-    bf_ctx *c = &w->c;
-    const tmd_File *R = c->root;
-    tmd_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-        {
-            {
-                int64_t v_ = (int64_t)s->pieces_count;
-                if (!bf_fits(v_, 32, 0))
-                    bf_overflow(w, &s->piece_count, v_, 32, 0, (uint64_t)s->_offset + 0, 0, "piece_count");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->piece_count);
-                s->piece_count = v_;
-            }
-        }
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_put_array(w, s->position, 3, 4, 0, 0, "position") ||
+        !bf_put_array(w, s->normal, 3, 4, 0, 0, "normal") ||
+        !bf_put_array(w, s->weights, 4, 1, 0, 0, "weights") ||
+        !bf_put_array(w, s->bone_ids, 4, 1, 0, 0, "bone_ids") || !bf_put_array(w, s->uv, 2, 4, 0, 0, "uv"))
         return 0;
-    }
-    /* piece_count */
-    {
-        uint8_t *p = bf_put(w, 4, "piece_count");
-        if (!p)
-            return 0;
-        bf_store_u32le(p, (uint32_t)(s->piece_count));
-    }
-    /* index_count */
-    {
-        uint8_t *p = bf_put(w, 4, "index_count");
-        if (!p)
-            return 0;
-        bf_store_u32le(p, (uint32_t)(s->index_count));
-    }
-    /* vertex_count */
-    {
-        uint8_t *p = bf_put(w, 4, "vertex_count");
-        if (!p)
-            return 0;
-        bf_store_u32le(p, (uint32_t)(s->vertex_count));
-    }
-    /* material */
-    if (!bf_put_fixed_str(w, &s->material, 32, "material"))
-        return 0;
-    /* pieces */
-    for (uint32_t i = 0; i < (uint32_t)s->pieces_count; i++) {
-        if (w->layout) {
-            s->pieces[i]._index = (int64_t)i;
-            s->pieces[i]._p_mesh_vertex_count = (int64_t)s->vertex_count;
-        }
-        if (!bf_push(&w->c, "pieces", i) || !write_Piece(w, &s->pieces[i]))
-            return 0;
-        bf_pop(&w->c);
-    }
-    return 1;
-}
-
-static int write_Piece(bf_wctx *w, tmd_Piece *s)
-{
-    bf_ctx *c = &w->c;
-    const tmd_File *R = c->root;
-    tmd_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-        {
-            {
-                int64_t v_ = (int64_t)s->skin_nodes_count;
-                if (!bf_fits(v_, 32, 0))
-                    bf_overflow(w, &s->skin_count, v_, 32, 0, (uint64_t)s->_offset + 8, 0, "skin_count");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->skin_count);
-                s->skin_count = v_;
-            }
-        }
-        {
-            {
-                int64_t v_ = (int64_t)s->vertices_count;
-                if (!bf_fits(v_, 32, 0))
-                    bf_overflow(w, &s->vertex_count, v_, 32, 0, (uint64_t)s->_offset + 4, 0, "vertex_count");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->vertex_count);
-                s->vertex_count = v_;
-            }
-        }
-        {
-            {
-                int64_t v_ = (int64_t)s->indices_count;
-                if (!bf_fits(v_, 32, 0))
-                    bf_overflow(w, &s->index_count, v_, 32, 0, (uint64_t)s->_offset + 0, 0, "index_count");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->index_count);
-                s->index_count = v_;
-            }
-        }
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
-        return 0;
-    }
-    /* index_count */
-    {
-        uint8_t *p = bf_put(w, 4, "index_count");
-        if (!p)
-            return 0;
-        bf_store_u32le(p, (uint32_t)(s->index_count));
-    }
-    /* vertex_count */
-    {
-        uint8_t *p = bf_put(w, 4, "vertex_count");
-        if (!p)
-            return 0;
-        bf_store_u32le(p, (uint32_t)(s->vertex_count));
-    }
-    /* skin_count */
-    {
-        uint8_t *p = bf_put(w, 4, "skin_count");
-        if (!p)
-            return 0;
-        bf_store_u32le(p, (uint32_t)(s->skin_count));
-    }
-    /* highest_index */
-    {
-        uint8_t *p = bf_put(w, 4, "highest_index");
-        if (!p)
-            return 0;
-        bf_store_u32le(p, (uint32_t)(s->highest_index));
-    }
-    /* center */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)3 * 4, "center");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)3; i++) {
-            bf_store_u32le((p + (size_t)i * 4), bf_f32_bits(s->center[i]));
-        }
-    }
-    /* extent */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)3 * 4, "extent");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)3; i++) {
-            bf_store_u32le((p + (size_t)i * 4), bf_f32_bits(s->extent[i]));
-        }
-    }
-    /* skin_nodes */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)s->skin_nodes_count * 4, "skin_nodes");
-        if (!p)
-            return 0;
-        bf_store_array(p, s->skin_nodes, (size_t)s->skin_nodes_count, 4, 0);
-    }
-    /* vertices */
-    s->vertices_at = w->pos;
-    for (uint32_t i = 0; i < (uint32_t)s->vertices_count; i++) {
-        if (w->layout) {
-            s->vertices[i]._index = (int64_t)i;
-            s->vertices[i]._p_bone_count = (int64_t)s->skin_count;
-        }
-        if (!bf_push(&w->c, "vertices", i) || !write_Vertex(w, &s->vertices[i]))
-            return 0;
-        bf_pop(&w->c);
-    }
-    /* indices */
-    s->indices_at = w->pos;
-    {
-        uint8_t *p = bf_put(w, (uint64_t)s->indices_count * 2, "indices");
-        if (!p)
-            return 0;
-        bf_store_array(p, s->indices, (size_t)s->indices_count, 2, 0);
-    }
-    return 1;
-}
-
-static int write_Vertex(bf_wctx *w, tmd_Vertex *s)
-{
-    bf_ctx *c = &w->c;
-    const tmd_File *R = c->root;
-    tmd_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
-        return 0;
-    }
-    /* position */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)3 * 4, "position");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)3; i++) {
-            bf_store_u32le((p + (size_t)i * 4), bf_f32_bits(s->position[i]));
-        }
-    }
-    /* normal */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)3 * 4, "normal");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)3; i++) {
-            bf_store_u32le((p + (size_t)i * 4), bf_f32_bits(s->normal[i]));
-        }
-    }
-    /* weights */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)4 * 1, "weights");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)4; i++) {
-            (p + (size_t)i * 1)[0] = (uint8_t)(s->weights[i]);
-        }
-    }
-    /* bone_ids */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)4 * 1, "bone_ids");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)4; i++) {
-            (p + (size_t)i * 1)[0] = (uint8_t)(s->bone_ids[i]);
-        }
-    }
-    /* uv */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)2 * 4, "uv");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)2; i++) {
-            bf_store_u32le((p + (size_t)i * 4), bf_f32_bits(s->uv[i]));
-        }
-    }
-    return 1;
+    return bf_end(w, name);
 }
 
 int tmd_write_model(const tmd_File *doc, struct bf_buffer *out, bf_error *err)
@@ -1169,7 +377,7 @@ int tmd_write_model(const tmd_File *doc, struct bf_buffer *out, bf_error *err)
     bf_wctx w;
     bf_wctx_init(&w, out, doc);
     /* replay never changes the document: the cast only matches the shared functions */
-    int ok = write_File(&w, (tmd_File *)(uintptr_t)doc);
+    int ok = write_File(&w, (tmd_File *)(uintptr_t)doc, NULL, -1);
     *err = w.err;
     bf_wctx_free(&w);
     return ok;
@@ -1177,7 +385,7 @@ int tmd_write_model(const tmd_File *doc, struct bf_buffer *out, bf_error *err)
 
 static int pass_model(bf_wctx *w, void *doc)
 {
-    return write_File(w, doc);
+    return write_File(w, doc, NULL, -1);
 }
 
 int tmd_build_model(tmd_File *doc, bf_arena *arena, struct bf_buffer *out, bf_error *err)

@@ -8,272 +8,79 @@
 #include "bf_expr.h"
 #include "bf_write.h"
 
-static int write_File(bf_wctx *w, tml_File *s);
-static int write_Texture(bf_wctx *w, tml_Texture *s);
-static int write_Material(bf_wctx *w, tml_Material *s);
-static int write_TextureRef(bf_wctx *w, tml_TextureRef *s);
+static int write_File(bf_wctx *w, tml_File *s, const char *name, int64_t index);
+static int write_Texture(bf_wctx *w, tml_Texture *s, const char *name, int64_t index);
+static int write_Material(bf_wctx *w, tml_Material *s, const char *name, int64_t index);
+static int write_TextureRef(bf_wctx *w, tml_TextureRef *s, const char *name, int64_t index);
 
 #include "tml_access.h"
 
-static int write_File(bf_wctx *w, tml_File *s)
+static int write_File(bf_wctx *w, tml_File *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const tml_File *R = c->root;
-    tml_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-        {
-            {
-                int64_t v_ = (int64_t)s->textures_count;
-                if (!bf_fits(v_, 32, 0))
-                    bf_overflow(w, &s->texture_count, v_, 32, 0, (uint64_t)s->_offset + 8, 0, "texture_count");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->texture_count);
-                s->texture_count = v_;
-            }
-        }
-        {
-            {
-                int64_t v_ = (int64_t)s->material_names_count;
-                if (!bf_fits(v_, 32, 0))
-                    bf_overflow(w, &s->material_count, v_, 32, 0, (uint64_t)s->material_count_at, 0, "material_count");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->material_count);
-                s->material_count = v_;
-            }
-        }
-        {
-            {
-                int64_t v_ = (int64_t)s->materials_count;
-                if (!bf_fits(v_, 32, 0))
-                    bf_overflow(w, &s->material_count, v_, 32, 0, (uint64_t)s->material_count_at, 0, "material_count");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->material_count);
-                s->material_count = v_;
-            }
-        }
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* magic */
     if (w->layout) {
-        s->magic.ptr = "TML1";
-        s->magic.len = 4;
-        s->magic.size = 0;
+        bf_fit_u32(w, &s->texture_count, (int64_t)s->textures_count, 32, (uint64_t)s->_offset + 8, 0, "texture_count");
+        bf_fit_u32(w, &s->material_count, (int64_t)s->materials_count, 32, (uint64_t)s->material_count_at, 0, "material_count");
+        s->magic = (bf_str){"TML1", 4, 0};
     }
-    if (!bf_put_fixed_str(w, &s->magic, 4, "magic"))
+    if (!bf_put_fixed_str(w, &s->magic, 4, "magic") || !bf_put_u32le(w, s->unknown, "unknown") ||
+        !bf_put_u32le(w, s->texture_count, "texture_count"))
         return 0;
-    /* unknown */
-    {
-        uint8_t *p = bf_put(w, 4, "unknown");
-        if (!p)
+    for (uint32_t i = 0; i < s->textures_count; i++)
+        if (!write_Texture(w, &s->textures[i], "textures", i))
             return 0;
-        bf_store_u32le(p, (uint32_t)(s->unknown));
-    }
-    /* texture_count */
-    {
-        uint8_t *p = bf_put(w, 4, "texture_count");
-        if (!p)
-            return 0;
-        bf_store_u32le(p, (uint32_t)(s->texture_count));
-    }
-    /* textures */
-    for (uint32_t i = 0; i < (uint32_t)s->textures_count; i++) {
-        if (w->layout) {
-            s->textures[i]._index = (int64_t)i;
-        }
-        if (!bf_push(&w->c, "textures", i) || !write_Texture(w, &s->textures[i]))
-            return 0;
-        bf_pop(&w->c);
-    }
-    /* material_count */
-    s->material_count_at = w->pos;
-    {
-        uint8_t *p = bf_put(w, 4, "material_count");
-        if (!p)
-            return 0;
-        bf_store_u32le(p, (uint32_t)(s->material_count));
-    }
-    /* material_names */
-    s->material_names_at = w->pos;
-    for (uint32_t i = 0; i < (uint32_t)s->material_names_count; i++)
+    bf_set_u64(w, &s->material_count_at, w->pos);
+    if (!bf_put_u32le(w, s->material_count, "material_count"))
+        return 0;
+    bf_set_u64(w, &s->material_names_at, w->pos);
+    for (uint32_t i = 0; i < s->material_names_count; i++)
         if (!bf_put_fixed_str(w, &s->material_names[i], 32, "material_names"))
             return 0;
-    /* materials */
-    s->materials_at = w->pos;
-    for (uint32_t i = 0; i < (uint32_t)s->materials_count; i++) {
-        if (w->layout) {
-            s->materials[i]._index = (int64_t)i;
-        }
-        if (!bf_push(&w->c, "materials", i) || !write_Material(w, &s->materials[i]))
+    bf_set_u64(w, &s->materials_at, w->pos);
+    for (uint32_t i = 0; i < s->materials_count; i++)
+        if (!write_Material(w, &s->materials[i], "materials", i))
             return 0;
-        bf_pop(&w->c);
-    }
-    return 1;
+    return bf_end(w, name);
 }
 
-static int write_Texture(bf_wctx *w, tml_Texture *s)
+static int write_Texture(bf_wctx *w, tml_Texture *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const tml_File *R = c->root;
-    tml_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-        {
-            {
-                int64_t v_ = (int64_t)s->data.len;
-                if (!bf_fits(v_, 32, 0))
-                    bf_overflow(w, &s->data_size, v_, 32, 0, (uint64_t)s->_offset + 4, 0, "data_size");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->data_size);
-                s->data_size = v_;
-            }
-        }
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* id */
-    {
-        uint8_t *p = bf_put(w, 4, "id");
-        if (!p)
-            return 0;
-        bf_store_u32le(p, (uint32_t)(s->id));
-    }
-    /* data_size */
-    {
-        uint8_t *p = bf_put(w, 4, "data_size");
-        if (!p)
-            return 0;
-        bf_store_u32le(p, (uint32_t)(s->data_size));
-    }
-    /* unknown_8 */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)8 * 1, "unknown_8");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)8; i++) {
-            (p + (size_t)i * 1)[0] = (uint8_t)(s->unknown_8[i]);
-        }
-    }
-    /* format */
-    {
-        uint8_t *p = bf_put(w, 2, "format");
-        if (!p)
-            return 0;
-        bf_store_u16le(p, (uint16_t)(s->format));
-    }
-    /* width */
-    {
-        uint8_t *p = bf_put(w, 2, "width");
-        if (!p)
-            return 0;
-        bf_store_u16le(p, (uint16_t)(s->width));
-    }
-    /* height */
-    {
-        uint8_t *p = bf_put(w, 2, "height");
-        if (!p)
-            return 0;
-        bf_store_u16le(p, (uint16_t)(s->height));
-    }
-    /* unknown_22 */
-    {
-        uint8_t *p = bf_put(w, (uint64_t)6 * 1, "unknown_22");
-        if (!p)
-            return 0;
-        for (uint32_t i = 0; i < (uint32_t)6; i++) {
-            (p + (size_t)i * 1)[0] = (uint8_t)(s->unknown_22[i]);
-        }
-    }
-    /* data */
-    if (!bf_put_bytes(w, s->data.ptr, s->data.len, "data"))
+    if (w->layout)
+        bf_fit_u32(w, &s->data_size, (int64_t)s->data.len, 32, (uint64_t)s->_offset + 4, 0, "data_size");
+    if (!bf_put_u32le(w, s->id, "id") || !bf_put_u32le(w, s->data_size, "data_size") ||
+        !bf_put_array(w, s->unknown_8, 8, 1, 0, 0, "unknown_8") || !bf_put_u16le(w, s->format, "format") ||
+        !bf_put_u16le(w, s->width, "width") || !bf_put_u16le(w, s->height, "height") ||
+        !bf_put_array(w, s->unknown_22, 6, 1, 0, 0, "unknown_22") ||
+        !bf_put_bytes(w, s->data.ptr, s->data.len, "data"))
         return 0;
-    return 1;
+    return bf_end(w, name);
 }
 
-static int write_Material(bf_wctx *w, tml_Material *s)
+static int write_Material(bf_wctx *w, tml_Material *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const tml_File *R = c->root;
-    tml_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-        {
-            {
-                int64_t v_ = (int64_t)s->texture_ids_count;
-                if (!bf_fits(v_, 16, 0))
-                    bf_overflow(w, &s->texture_count, v_, 16, 0, (uint64_t)s->_offset + 6, 0, "texture_count");
-                else if (w->overflow_count)
-                    bf_overflow_clear(w, &s->texture_count);
-                s->texture_count = v_;
-            }
-        }
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* name_index */
-    {
-        uint8_t *p = bf_put(w, 4, "name_index");
-        if (!p)
+    if (w->layout)
+        bf_fit_u16(w, &s->texture_count, (int64_t)s->texture_ids_count, 16, (uint64_t)s->_offset + 6, 0, "texture_count");
+    if (!bf_put_u32le(w, s->name_index, "name_index") || !bf_put_u16le(w, s->unknown, "unknown") ||
+        !bf_put_u16le(w, s->texture_count, "texture_count"))
+        return 0;
+    for (uint32_t i = 0; i < s->texture_ids_count; i++)
+        if (!write_TextureRef(w, &s->texture_ids[i], "texture_ids", i))
             return 0;
-        bf_store_u32le(p, (uint32_t)(s->name_index));
-    }
-    /* unknown */
-    {
-        uint8_t *p = bf_put(w, 2, "unknown");
-        if (!p)
-            return 0;
-        bf_store_u16le(p, (uint16_t)(s->unknown));
-    }
-    /* texture_count */
-    {
-        uint8_t *p = bf_put(w, 2, "texture_count");
-        if (!p)
-            return 0;
-        bf_store_u16le(p, (uint16_t)(s->texture_count));
-    }
-    /* texture_ids */
-    for (uint32_t i = 0; i < (uint32_t)s->texture_ids_count; i++) {
-        if (w->layout) {
-            s->texture_ids[i]._index = (int64_t)i;
-        }
-        if (!bf_push(&w->c, "texture_ids", i) || !write_TextureRef(w, &s->texture_ids[i]))
-            return 0;
-        bf_pop(&w->c);
-    }
-    return 1;
+    return bf_end(w, name);
 }
 
-static int write_TextureRef(bf_wctx *w, tml_TextureRef *s)
+static int write_TextureRef(bf_wctx *w, tml_TextureRef *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    const tml_File *R = c->root;
-    tml_File *RW = w->root;
-    (void)c;
-    (void)R;
-    (void)RW;
-    if (w->layout) {
-        s->_offset = w->pos;
-    } else if (!bf_wseek(w, s->_offset, NULL)) {
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    }
-    /* id */
-    {
-        uint8_t *p = bf_put(w, 4, "id");
-        if (!p)
-            return 0;
-        bf_store_u32le(p, (uint32_t)(s->id));
-    }
-    return 1;
+    if (!bf_put_u32le(w, s->id, "id"))
+        return 0;
+    return bf_end(w, name);
 }
 
 int tml_write_library(const tml_File *doc, struct bf_buffer *out, bf_error *err)
@@ -281,7 +88,7 @@ int tml_write_library(const tml_File *doc, struct bf_buffer *out, bf_error *err)
     bf_wctx w;
     bf_wctx_init(&w, out, doc);
     /* replay never changes the document: the cast only matches the shared functions */
-    int ok = write_File(&w, (tml_File *)(uintptr_t)doc);
+    int ok = write_File(&w, (tml_File *)(uintptr_t)doc, NULL, -1);
     *err = w.err;
     bf_wctx_free(&w);
     return ok;
@@ -289,7 +96,7 @@ int tml_write_library(const tml_File *doc, struct bf_buffer *out, bf_error *err)
 
 static int pass_library(bf_wctx *w, void *doc)
 {
-    return write_File(w, doc);
+    return write_File(w, doc, NULL, -1);
 }
 
 int tml_build_library(tml_File *doc, bf_arena *arena, struct bf_buffer *out, bf_error *err)

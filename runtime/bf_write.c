@@ -348,10 +348,11 @@ static int grow(bf_wctx *w, size_t end, const char *field)
     }
     if (end > b->size)
         b->size = end;
+    w->room = b->cap < limit ? b->cap : limit;
     return 1;
 }
 
-uint8_t *bf_put(bf_wctx *w, uint64_t n, const char *field)
+uint8_t *bf_put_grow(bf_wctx *w, uint64_t n, const char *field)
 {
     if (n > SIZE_MAX - w->pos) {
         bf_fail(&w->c, w->pos, field, "%llu bytes do not fit", (unsigned long long)n);
@@ -364,7 +365,7 @@ uint8_t *bf_put(bf_wctx *w, uint64_t n, const char *field)
     return p;
 }
 
-int bf_wseek(bf_wctx *w, uint64_t pos, const char *field)
+int bf_wseek_grow(bf_wctx *w, uint64_t pos, const char *field)
 {
     size_t limit = w->out->limit ? w->out->limit : BF_DEFAULT_WRITE_LIMIT;
     if (pos > limit)
@@ -416,6 +417,75 @@ int bf_put_cstr(bf_wctx *w, const bf_str *s, const char *field)
     return 1;
 }
 
+int bf_put_u24(bf_wctx *w, uint32_t v, int big_endian, const char *field)
+{
+    if (!bf_check_fits(w, v, 24, field))
+        return 0;
+    uint8_t *p = bf_put(w, 3, field);
+    if (!p)
+        return 0;
+    big_endian ? bf_store_u24be(p, v) : bf_store_u24le(p, v);
+    return 1;
+}
+
+int bf_put_s24(bf_wctx *w, int32_t v, int big_endian, const char *field)
+{
+    if (!bf_check_fits_signed(w, v, 24, field))
+        return 0;
+    uint8_t *p = bf_put(w, 3, field);
+    if (!p)
+        return 0;
+    uint32_t bits = (uint32_t)v & 0xFFFFFFu;
+    big_endian ? bf_store_u24be(p, bits) : bf_store_u24le(p, bits);
+    return 1;
+}
+
+int bf_put_array24(bf_wctx *w, const void *values, uint64_t n, int is_signed, int big_endian, const char *field)
+{
+    uint8_t *p = bf_put(w, n * 3, field);
+    if (!p)
+        return 0;
+    /* held in 32 bits: each must fit (checked once the room is made) */
+    const uint8_t *in = values;
+    for (uint64_t i = 0; i < n; i++) {
+        uint32_t v;
+        memcpy(&v, in + 4 * i, sizeof v);
+        if (is_signed ? !bf_check_fits_signed(w, (int32_t)v, 24, field) : !bf_check_fits(w, v, 24, field))
+            return 0;
+    }
+    bf_store_array(p, values, (size_t)n, 3, big_endian);
+    return 1;
+}
+
+int bf_put_pad(bf_wctx *w, bf_bytes *pad, uint64_t align, const char *field)
+{
+    if (w->layout) {
+        pad->ptr = NULL;
+        pad->len = (size_t)((align - w->pos % align) % align);
+    }
+    return bf_put_bytes(w, pad->ptr, pad->len, field);
+}
+
+int bf_put_tail(bf_wctx *w, bf_bytes *tail, const char *field)
+{
+    if (w->layout)
+        tail->len = 0;
+    return bf_put_bytes(w, tail->ptr, tail->len, field);
+}
+
+void bf_size_padding(bf_wctx *w, bf_bytes *b, int64_t n)
+{
+    w->err.failed = 0;
+    if (n < 0)
+        n = 0;
+    if (!b->ptr || b->len != (size_t)n) {
+        if (b->len != (size_t)n)
+            w->changes++;
+        b->ptr = NULL;
+        b->len = (size_t)n;
+    }
+}
+
 /* "value 101184 does not fit in 16 unsigned bits (0 to 65535)" */
 static void describe_misfit(char *out, size_t size, int64_t v, unsigned bits, int is_signed)
 {
@@ -429,8 +499,8 @@ static void describe_misfit(char *out, size_t size, int64_t v, unsigned bits, in
     }
 }
 
-void bf_overflow(bf_wctx *w, const void *field, int64_t v, unsigned bits, int is_signed, uint64_t at, int rooted,
-                 const char *path, ...)
+static void note_overflow(bf_wctx *w, const void *field, int64_t v, unsigned bits, int is_signed, uint64_t at,
+                          int rooted, const char *path, va_list ap)
 {
     struct bf_overflow_note *note = NULL;
     for (size_t i = 0; i < w->overflow_count && !note; i++)
@@ -442,10 +512,7 @@ void bf_overflow(bf_wctx *w, const void *field, int64_t v, unsigned bits, int is
         note = &w->overflows[w->overflow_count++];
     }
     char name[BF_PATH_MAX];
-    va_list ap;
-    va_start(ap, path);
     vsnprintf(name, sizeof name, path, ap);
-    va_end(ap);
     note->field = field;
     bf_error *e = &note->err;
     memset(e, 0, sizeof *e);
@@ -456,6 +523,67 @@ void bf_overflow(bf_wctx *w, const void *field, int64_t v, unsigned bits, int is
     else
         bf_format_path(&w->c, name, e->path, sizeof e->path);
     describe_misfit(e->message, sizeof e->message, v, bits, is_signed);
+}
+
+void bf_overflow(bf_wctx *w, const void *field, int64_t v, unsigned bits, int is_signed, uint64_t at, int rooted,
+                 const char *path, ...)
+{
+    va_list ap;
+    va_start(ap, path);
+    note_overflow(w, field, v, bits, is_signed, at, rooted, path, ap);
+    va_end(ap);
+}
+
+void bf_fit_note(bf_wctx *w, const void *field, int64_t v, unsigned bits, int is_signed, uint64_t at, int rooted,
+                 const char *path)
+{
+    if (!bf_fits(v, bits, is_signed))
+        bf_overflow(w, field, v, bits, is_signed, at, rooted, "%s", path);
+    else
+        bf_overflow_clear(w, field);
+}
+
+#define BF_FIT_DEFINE(kind, type, is_signed)                                                                     \
+    void bf_fitf_##kind(bf_wctx *w, type *field, int64_t v, unsigned bits, uint64_t at, int rooted,              \
+                        const char *path, ...)                                                                   \
+    {                                                                                                            \
+        type old = *field;                                                                                       \
+        *field = (type)v;                                                                                        \
+        if (*field != old)                                                                                       \
+            w->changes++;                                                                                        \
+        if (!bf_fits(v, bits, is_signed)) {                                                                      \
+            va_list ap;                                                                                          \
+            va_start(ap, path);                                                                                  \
+            note_overflow(w, field, v, bits, is_signed, at, rooted, path, ap);                                   \
+            va_end(ap);                                                                                          \
+        } else if (w->overflow_count) {                                                                          \
+            bf_overflow_clear(w, field);                                                                         \
+        }                                                                                                        \
+    }
+BF_FIT_DEFINE(u8, uint8_t, 0)
+BF_FIT_DEFINE(u16, uint16_t, 0)
+BF_FIT_DEFINE(u32, uint32_t, 0)
+BF_FIT_DEFINE(u64, uint64_t, 0)
+BF_FIT_DEFINE(s8, int8_t, 1)
+BF_FIT_DEFINE(s16, int16_t, 1)
+BF_FIT_DEFINE(s32, int32_t, 1)
+BF_FIT_DEFINE(s64, int64_t, 1)
+#undef BF_FIT_DEFINE
+
+void bf_fit_f32(bf_wctx *w, float *field, double v)
+{
+    float old = *field;
+    *field = (float)v;
+    if (bf_f32_bits(*field) != bf_f32_bits(old))
+        w->changes++;
+}
+
+void bf_fit_f64(bf_wctx *w, double *field, double v)
+{
+    double old = *field;
+    *field = v;
+    if (bf_f64_bits(*field) != bf_f64_bits(old))
+        w->changes++;
 }
 
 void bf_overflow_clear(bf_wctx *w, const void *field)
@@ -509,17 +637,26 @@ static void swap_images(bf_buffer *a, bf_buffer *b)
 int bf_build(void *doc, int64_t revision, bf_arena *arena, bf_buffer *out, bf_error *err,
              int (*pass)(bf_wctx *w, void *doc))
 {
-    /* positions feed offsets written before them: lay out until the image stops changing.
-     * The context, the image and the previous pass's image keep their memory from pass to
-     * pass. */
-    enum { MAX_PASSES = 6 };
+    /* positions feed offsets written before them: lay out until a pass changes nothing in
+     * the document (the next pass would give the same image), or, for a document whose
+     * values go back and forth within a pass, until two passes give the same image. Only
+     * those need the previous image: the first passes reuse one image, zeroed. */
+    enum { MAX_PASSES = 6, FIRST_COMPARED = 3 };
     bf_buffer previous = {0};
     bf_wctx w;
     memset(&w, 0, sizeof w);
     int ok = 0;
-    bf_buffer_free(out);
+    size_t last_size = 0;
+    if (out->data) /* the caller's image is the first pass's: its memory, all of it zero */
+        memset(out->data, 0, out->cap);
+    out->size = 0;
     for (int n = 0; n < MAX_PASSES; n++) {
-        swap_images(out, &previous);
+        if (n >= FIRST_COMPARED)
+            swap_images(out, &previous);
+        if (!out->data && previous.cap) { /* as large as the last image at once, not by doubling */
+            out->data = calloc(previous.cap, 1);
+            out->cap = out->data ? previous.cap : 0;
+        }
         if (out->data)
             memset(out->data, 0, out->size); /* bytes never written are zero */
         out->size = 0;
@@ -527,17 +664,20 @@ int bf_build(void *doc, int64_t revision, bf_arena *arena, bf_buffer *out, bf_er
         w.c.revision = revision;
         /* `_size` in a value: the file's size, which is the last pass's (it settles with the
          * layout, so a header that counts the bytes after it comes out right) */
-        w.c.size = previous.size;
+        w.c.size = last_size;
         w.layout = 1;
         w.root = doc;
         w.arena = arena;
         ok = pass(&w, doc) && bf_place_queued(&w);
+        int settled = ok && n > 0 && last_size == out->size &&
+                      (w.changes == 0 ||
+                       (n >= FIRST_COMPARED && memcmp(previous.data, out->data, out->size) == 0));
+        last_size = out->size;
         /* a pass that failed says why; a value that did not fit is reported once the layout
          * has settled (a note of an early pass may be gone in the next one) */
         const bf_error *overflow = first_overflow(&w);
         *err = ok && overflow ? *overflow : w.err;
         if (!ok || overflow) {
-            int settled = ok && n > 0 && previous.size == out->size && memcmp(previous.data, out->data, out->size) == 0;
             if (!ok || settled || n == MAX_PASSES - 1) {
                 ok = 0;
                 break;
@@ -545,7 +685,7 @@ int bf_build(void *doc, int64_t revision, bf_arena *arena, bf_buffer *out, bf_er
             ok = 0;
             continue; /* a later pass may bring the value back into range */
         }
-        if (n > 0 && previous.size == out->size && memcmp(previous.data, out->data, out->size) == 0)
+        if (settled)
             break;
         ok = 0;
         if (n == MAX_PASSES - 1) {

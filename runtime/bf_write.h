@@ -82,6 +82,12 @@ typedef struct bf_wctx {
         bf_error err;
     } overflows[BF_MAX_OVERFLOW_NOTES];
     size_t overflow_count;
+    /* the cursor may move up to here without growing the image: the image's capacity,
+     * capped by its limit (0 until the image first grows) */
+    size_t room;
+    /* layout mode: how many values this pass changed in the document (positions, computed
+     * values, counts); a pass that changed none gives the final image */
+    size_t changes;
 } bf_wctx;
 
 void bf_wctx_init(bf_wctx *w, bf_buffer *out, const void *root);
@@ -110,10 +116,144 @@ bf_bytes bf_table_bytes(bf_wctx *w, const void *key);
 /* A checked index for writing into an array that the document holds. */
 int bf_windex(bf_wctx *w, int64_t i, uint64_t n, const char *field);
 
+/* bf_put and bf_wseek where the image must grow first (or refuse, past its limit). */
+uint8_t *bf_put_grow(bf_wctx *w, uint64_t n, const char *field);
+int bf_wseek_grow(bf_wctx *w, uint64_t pos, const char *field);
+
 /* Makes room for `n` bytes at the cursor and returns where they go (NULL: error set). */
-uint8_t *bf_put(bf_wctx *w, uint64_t n, const char *field);
+static inline uint8_t *bf_put(bf_wctx *w, uint64_t n, const char *field)
+{
+    size_t pos = w->pos;
+    if (w->room && pos <= w->room && n <= w->room - pos) { /* inside the image already */
+        w->pos = pos + (size_t)n;
+        if (w->pos > w->out->size)
+            w->out->size = w->pos;
+        return w->out->data + pos;
+    }
+    return bf_put_grow(w, n, field);
+}
 /* Moves the cursor to an absolute position (data reached through an offset). */
-int bf_wseek(bf_wctx *w, uint64_t pos, const char *field);
+static inline int bf_wseek(bf_wctx *w, uint64_t pos, const char *field)
+{
+    if (w->room && pos <= w->room) {
+        w->pos = (size_t)pos;
+        if (w->pos > w->out->size)
+            w->out->size = w->pos;
+        return 1;
+    }
+    return bf_wseek_grow(w, pos, field);
+}
+
+/* One number at the cursor, in the field's width and byte order. */
+#define BF_PUT_ONE(name, type, width, store)                              \
+    static inline int name(bf_wctx *w, type v, const char *field)         \
+    {                                                                     \
+        uint8_t *p = bf_put(w, width, field);                             \
+        if (!p)                                                           \
+            return 0;                                                     \
+        store;                                                            \
+        return 1;                                                         \
+    }
+BF_PUT_ONE(bf_put_u8, uint8_t, 1, p[0] = v)
+BF_PUT_ONE(bf_put_u16be, uint16_t, 2, bf_store_u16be(p, v))
+BF_PUT_ONE(bf_put_u16le, uint16_t, 2, bf_store_u16le(p, v))
+BF_PUT_ONE(bf_put_u32be, uint32_t, 4, bf_store_u32be(p, v))
+BF_PUT_ONE(bf_put_u32le, uint32_t, 4, bf_store_u32le(p, v))
+BF_PUT_ONE(bf_put_u64be, uint64_t, 8, bf_store_u64be(p, v))
+BF_PUT_ONE(bf_put_u64le, uint64_t, 8, bf_store_u64le(p, v))
+BF_PUT_ONE(bf_put_f32be, float, 4, bf_store_u32be(p, bf_f32_bits(v)))
+BF_PUT_ONE(bf_put_f32le, float, 4, bf_store_u32le(p, bf_f32_bits(v)))
+BF_PUT_ONE(bf_put_f64be, double, 8, bf_store_u64be(p, bf_f64_bits(v)))
+BF_PUT_ONE(bf_put_f64le, double, 8, bf_store_u64le(p, bf_f64_bits(v)))
+#undef BF_PUT_ONE
+/* 24-bit numbers are held in 32 bits: a value that does not fit is an error, not a wrap. */
+int bf_put_u24(bf_wctx *w, uint32_t v, int big_endian, const char *field);
+int bf_put_s24(bf_wctx *w, int32_t v, int big_endian, const char *field);
+int bf_put_array24(bf_wctx *w, const void *values, uint64_t n, int is_signed, int big_endian, const char *field);
+/* `n` numbers of `width` bytes from memory (24-bit ones from 32 bits, each checked to fit).
+ * Inline: the arrays of a few numbers (a vector, a colour) cost no call. */
+static inline int bf_put_array(bf_wctx *w, const void *values, uint64_t n, unsigned width, int is_signed,
+                               int big_endian, const char *field)
+{
+    if (width == 3)
+        return bf_put_array24(w, values, n, is_signed, big_endian, field);
+    uint8_t *p = bf_put(w, n * width, field);
+    if (!p)
+        return 0;
+    const uint8_t *in = values;
+    if (width == 1) {
+        if (n)
+            memcpy(p, in, (size_t)n);
+        return 1;
+    }
+    for (size_t i = 0; i < (size_t)n; i++) {
+        const uint8_t *from = in + i * width;
+        uint8_t *to = p + i * width;
+        if (width == 2) {
+            uint16_t v;
+            memcpy(&v, from, sizeof v);
+            big_endian ? bf_store_u16be(to, v) : bf_store_u16le(to, v);
+        } else if (width == 4) {
+            uint32_t v;
+            memcpy(&v, from, sizeof v);
+            big_endian ? bf_store_u32be(to, v) : bf_store_u32le(to, v);
+        } else {
+            uint64_t v;
+            memcpy(&v, from, sizeof v);
+            big_endian ? bf_store_u64be(to, v) : bf_store_u64le(to, v);
+        }
+    }
+    return 1;
+}
+
+/* Alignment bytes before a field: in layout mode as many zeros as reach the next multiple
+ * of `align`; in replay mode the bytes the document holds. */
+int bf_put_pad(bf_wctx *w, bf_bytes *pad, uint64_t align, const char *field);
+/* The bytes after a field inside its region: none in layout mode. */
+int bf_put_tail(bf_wctx *w, bf_bytes *tail, const char *field);
+/* Layout mode: `n` zero bytes (none when negative) for bytes whose length an expression
+ * gives, keeping the document's bytes when it already has that many. The expression may
+ * name what is not placed yet: its failure is forgotten, the next pass fixes the value. */
+void bf_size_padding(bf_wctx *w, bf_bytes *b, int64_t n);
+
+/* The start of a structure: in layout mode it goes where the cursor is (its position and
+ * index recorded), in replay mode the cursor goes where it was. A named structure (not the
+ * root) gets a frame in the path, which bf_end takes away. */
+static inline int bf_begin(bf_wctx *w, uint64_t *offset, int64_t *index, const char *name, int64_t i)
+{
+    if (name && !bf_push(&w->c, name, i))
+        return 0;
+    if (!w->layout)
+        return bf_wseek(w, *offset, NULL);
+    *index = i < 0 ? 0 : i;
+    if (*offset != w->pos) {
+        *offset = w->pos;
+        w->changes++;
+    }
+    return 1;
+}
+static inline int bf_end(bf_wctx *w, const char *name)
+{
+    if (name)
+        bf_pop(&w->c);
+    return 1;
+}
+
+/* Layout mode: sets a position or parameter, counting a change. */
+static inline void bf_set_u64(bf_wctx *w, uint64_t *field, uint64_t v)
+{
+    if (*field != v) {
+        *field = v;
+        w->changes++;
+    }
+}
+static inline void bf_set_i64(bf_wctx *w, int64_t *field, int64_t v)
+{
+    if (*field != v) {
+        *field = v;
+        w->changes++;
+    }
+}
 /* Writes `len` bytes (may be NULL: zeros). */
 int bf_put_bytes(bf_wctx *w, const uint8_t *bytes, uint64_t len, const char *field);
 /* A fixed-length string of `len` bytes: its stored bytes when it has them, else the text
@@ -138,6 +278,44 @@ void bf_overflow(bf_wctx *w, const void *field, int64_t v, unsigned bits, int is
     __attribute__((format(printf, 8, 9)))
 #endif
     ;
+/* Layout mode: stores the computed `v` in an integer field of `bits` bits (24-bit fields
+ * are held in 32), counting a change when the field's value changes. A value that does not
+ * fit is noted as bf_overflow does (at `at`, named by `path`, from the root when `rooted`),
+ * one that fits clears the field's note. bf_fit_<type>: a path without arguments, inline;
+ * bf_fitf_<type>: a printf format of a path with indices. */
+void bf_fit_note(bf_wctx *w, const void *field, int64_t v, unsigned bits, int is_signed, uint64_t at, int rooted,
+                 const char *path);
+#if defined(__GNUC__)
+#define BF_FIT_FORMAT __attribute__((format(printf, 7, 8)))
+#else
+#define BF_FIT_FORMAT
+#endif
+#define BF_FIT_DECLARE(kind, type, is_signed)                                                                        \
+    static inline void bf_fit_##kind(bf_wctx *w, type *field, int64_t v, unsigned bits, uint64_t at, int rooted,    \
+                                     const char *path)                                                             \
+    {                                                                                                              \
+        type old = *field;                                                                                         \
+        *field = (type)v;                                                                                          \
+        if (*field != old)                                                                                         \
+            w->changes++;                                                                                          \
+        if (!bf_fits(v, bits, is_signed) || w->overflow_count)                                                    \
+            bf_fit_note(w, field, v, bits, is_signed, at, rooted, path);                                           \
+    }                                                                                                              \
+    void bf_fitf_##kind(bf_wctx *w, type *field, int64_t v, unsigned bits, uint64_t at, int rooted, const char *path, \
+                        ...) BF_FIT_FORMAT;
+BF_FIT_DECLARE(u8, uint8_t, 0)
+BF_FIT_DECLARE(u16, uint16_t, 0)
+BF_FIT_DECLARE(u32, uint32_t, 0)
+BF_FIT_DECLARE(u64, uint64_t, 0)
+BF_FIT_DECLARE(s8, int8_t, 1)
+BF_FIT_DECLARE(s16, int16_t, 1)
+BF_FIT_DECLARE(s32, int32_t, 1)
+BF_FIT_DECLARE(s64, int64_t, 1)
+#undef BF_FIT_DECLARE
+#undef BF_FIT_FORMAT
+/* The same for computed floats (no range to check). */
+void bf_fit_f32(bf_wctx *w, float *field, double v);
+void bf_fit_f64(bf_wctx *w, double *field, double v);
 /* A value that fits was stored in `field`: any note about it no longer holds. */
 void bf_overflow_clear(bf_wctx *w, const void *field);
 /* Fails unless `v` fits in an unsigned field of `bits` bits. */

@@ -6,6 +6,14 @@ local cexpr = require("cexpr")
 
 local L = {}
 
+-- `p->name` for a pointer text, `x.name` when the pointer is `(&x)`.
+local function arrow(p, name)
+  local inner = p:match("^%(&(.+)%)$")
+  if inner then return inner .. "." .. name end
+  return p .. "->" .. name
+end
+L.arrow = arrow
+
 -- Whether the expression is a number field of the document (something that can be set).
 local function settable(e)
   if e.ref == "field" and e.field and e.field.kind == "prim" and not e.field.array then
@@ -56,7 +64,7 @@ local function lvalue(e, env, lines)
     if not base then return nil end
     local p = below(bp, e.name)
     p.owner, p.field = base, e.field
-    return base .. "->" .. e.name, p
+    return arrow(base, e.name), p
   end
   if e.k == "index" then
     local fl = e.a.field
@@ -67,7 +75,7 @@ local function lvalue(e, env, lines)
       owner, op = L.pointer(e.a.a, env, lines)
     end
     if not owner then return nil end
-    local n = fl.fixed_count and tostring(fl.fixed_count) or (owner .. "->" .. fl.name .. "_count")
+    local n = fl.fixed_count and tostring(fl.fixed_count) or arrow(owner, fl.name .. "_count")
     env.counter.n = env.counter.n + 1
     local ix = "ix" .. env.counter.n
     lines[#lines + 1] = string.format("int64_t %s = %s;", ix, cexpr.value(e.b, env))
@@ -75,7 +83,7 @@ local function lvalue(e, env, lines)
     lines[#lines + 1] = "    return 0;"
     local p = below(op, fl.name .. "[%lld]", "(long long)" .. ix)
     p.owner, p.field, p.element = owner, fl, ix
-    return string.format("%s->%s[%s]", owner, fl.name, ix), p
+    return string.format("%s[%s]", arrow(owner, fl.name), ix), p
   end
   return nil
 end
@@ -103,9 +111,10 @@ local function place_at(p)
   local fl = p.field
   local at
   if fl.offset then
-    at = string.format("(uint64_t)%s->_offset + %d", p.owner, fl.offset)
+    at = string.format("(uint64_t)%s", arrow(p.owner, "_offset"))
+    if fl.offset ~= 0 then at = at .. " + " .. fl.offset end
   else
-    at = string.format("(uint64_t)%s->%s_at", p.owner, fl.name)
+    at = string.format("(uint64_t)%s", arrow(p.owner, fl.name .. "_at"))
   end
   if p.element and fl.elem_size then
     at = string.format("%s + (uint64_t)%s * %d", at, p.element, fl.elem_size)
@@ -113,27 +122,28 @@ local function place_at(p)
   return at
 end
 
--- Lines storing the computed `value_c` into an integer field: a value the field cannot hold
--- is noted as an error (bf_overflow) instead of being cut to its low bits unseen. `at` is
--- the C offset to name, `path` the place ({fmt, args, rooted}).
+-- The line storing the computed `value_c` into a number field (bf_fit_* counts the change): a
+-- value an integer field cannot hold is noted as an error (bf_overflow) instead of being cut
+-- to its low bits unseen. `at` is the C offset to name, `path` the place ({fmt, args, rooted}).
 function L.store(lines, lv, prim, value_c, at, path)
-  local bits, signed = L.int_bits(prim)
+  local bits = L.int_bits(prim)
   if not bits then
-    lines[#lines + 1] = string.format("%s = %s;", lv, value_c)
+    lines[#lines + 1] = string.format("bf_fit_%s(w, &%s, %s);", prim, lv, value_c)
     return lines
   end
+  lines[#lines + 1] = L.fit_call(names.prim_ctype(prim), lv, value_c, bits, at, path)
+  return lines
+end
+
+-- bf_fit_<type>(...) for an integer field of C type `ctype` (uint32_t: u32).
+function L.fit_call(ctype, lv, value_c, bits, at, path)
   local args = ""
   for _, a in ipairs(path.args) do args = args .. ", " .. a end
-  lines[#lines + 1] = "{"
-  lines[#lines + 1] = string.format("    int64_t v_ = %s;", value_c)
-  lines[#lines + 1] = string.format("    if (!bf_fits(v_, %d, %d))", bits, signed and 1 or 0)
-  lines[#lines + 1] = string.format('        bf_overflow(w, &%s, v_, %d, %d, %s, %d, "%s"%s);', lv, bits, signed and 1 or 0,
-    at, path.rooted and 1 or 0, path.fmt, args)
-  lines[#lines + 1] = "    else if (w->overflow_count)"
-  lines[#lines + 1] = string.format("        bf_overflow_clear(w, &%s);", lv)
-  lines[#lines + 1] = string.format("    %s = v_;", lv)
-  lines[#lines + 1] = "}"
-  return lines
+  local kind = ctype:match("^u?int(%d+)_t$")
+  kind = (ctype:sub(1, 1) == "u" and "u" or "s") .. kind
+  -- a path with indices is a printf format (bf_fitf_*)
+  return string.format('bf_fit%s_%s(w, &%s, %s, %d, %s, %d, "%s"%s);', args ~= "" and "f" or "", kind, lv, value_c, bits, at,
+    path.rooted and 1 or 0, path.fmt, args)
 end
 
 -- Lines that make `e` equal to `value_c`, or nil when it cannot be solved. Parameters are

@@ -17,27 +17,15 @@ local W = {}
 
 local function ct(fmt, t) return names.ctype(fmt, t) end
 
-local stores = {
-  u8 = function(p, v) return string.format("%s[0] = (uint8_t)(%s);", p, v) end,
-  char = function(p, v) return string.format("%s[0] = (uint8_t)(%s);", p, v) end,
-  s8 = function(p, v) return string.format("%s[0] = (uint8_t)(%s);", p, v) end,
-  u16 = function(p, v, e) return string.format("bf_store_u16%s(%s, (uint16_t)(%s));", e, p, v) end,
-  s16 = function(p, v, e) return string.format("bf_store_u16%s(%s, (uint16_t)(%s));", e, p, v) end,
-  u24 = function(p, v, e) return string.format("bf_store_u24%s(%s, (uint32_t)(%s));", e, p, v) end,
-  s24 = function(p, v, e) return string.format("bf_store_u24%s(%s, (uint32_t)(%s) & 0xFFFFFFu);", e, p, v) end,
-  u32 = function(p, v, e) return string.format("bf_store_u32%s(%s, (uint32_t)(%s));", e, p, v) end,
-  s32 = function(p, v, e) return string.format("bf_store_u32%s(%s, (uint32_t)(%s));", e, p, v) end,
-  u64 = function(p, v, e) return string.format("bf_store_u64%s(%s, (uint64_t)(%s));", e, p, v) end,
-  s64 = function(p, v, e) return string.format("bf_store_u64%s(%s, (uint64_t)(%s));", e, p, v) end,
-  f32 = function(p, v, e) return string.format("bf_store_u32%s(%s, bf_f32_bits(%s));", e, p, v) end,
-  f64 = function(p, v, e) return string.format("bf_store_u64%s(%s, bf_f64_bits(%s));", e, p, v) end,
-}
-
--- 24-bit fields are held in 32 bits: a value that no longer fits is an error, not a wrap.
-local function range_check(fl, v)
-  if fl.prim == "u24" then return string.format('if (!bf_check_fits(w, (uint64_t)(%s), 24, "%s")) return 0;', v, fl.name) end
-  if fl.prim == "s24" then return string.format('if (!bf_check_fits_signed(w, (int64_t)(%s), 24, "%s")) return 0;', v, fl.name) end
-  return nil
+-- The put call writing one number at the cursor.
+local function put_one(fl, v)
+  local p, e = fl.prim, fl.endian or "be"
+  if p == "u8" or p == "s8" or p == "char" then return string.format('bf_put_u8(w, %s, "%s")', v, fl.name) end
+  if p == "u24" or p == "s24" then
+    return string.format('bf_put_%s(w, %s, %d, "%s")', p, v, e == "be" and 1 or 0, fl.name)
+  end
+  local kind = p:sub(1, 1) == "f" and p or ("u" .. p:sub(2))
+  return string.format('bf_put_%s%s(w, %s, "%s")', kind, e, v, fl.name)
 end
 
 local function new_env(fmt, ix)
@@ -58,80 +46,69 @@ end
 
 local function count_of(fl) return fl.fixed_count and tostring(fl.fixed_count) or ("s->" .. fl.name .. "_count") end
 
-local function write_value(fmt, ix, fl, L, env)
+-- A field's writing: `calls` are put calls that can share one `if (!a || !b)` with their
+-- neighbours, `lines` statements. Exactly one of the two.
+local function write_value(fmt, ix, fl, env)
   local name, k = fl.name, fl.kind
+  local L = {}
   local function w(s) L[#L + 1] = s end
   local count = count_of(fl)
   if k == "prim" then
-    local size = fl.prim_size
     if fl.array then
-      w("{")
-      w(string.format('    uint8_t *p = bf_put(w, (uint64_t)%s * %d, "%s");', count, size, name))
-      w("    if (!p)")
-      w("        return 0;")
-      local chk = range_check(fl, "s->" .. name .. "[i]")
-      if fl.fixed_count or chk then -- a few elements, or each one checked: inline
-        w(string.format("    for (uint32_t i = 0; i < (uint32_t)%s; i++) {", count))
-        if chk then w("        " .. chk) end
-        w("        " .. stores[fl.prim](string.format("(p + (size_t)i * %d)", size), "s->" .. name .. "[i]", fl.endian))
-        w("    }")
-      else -- any count the file claims: one runtime call
-        w(string.format("    bf_store_array(p, s->%s, (size_t)%s, %d, %d);", name, count, size, fl.endian == "be" and 1 or 0))
-      end
-      w("}")
-    else
-      w("{")
-      local chk = range_check(fl, "s->" .. name)
-      if chk then w("    " .. chk) end
-      w(string.format('    uint8_t *p = bf_put(w, %d, "%s");', size, name))
-      w("    if (!p)")
-      w("        return 0;")
-      w("    " .. stores[fl.prim]("p", "s->" .. name, fl.endian))
-      w("}")
+      local signed = fl.prim:sub(1, 1) == "s" and 1 or 0
+      return { calls = { string.format('bf_put_array(w, s->%s, %s, %d, %d, %d, "%s")', name, count, fl.prim_size, signed,
+        fl.endian == "be" and 1 or 0, name) } }
     end
+    return { calls = { put_one(fl, "s->" .. name) } }
   elseif k == "struct" then
     local T = ix.types[fl.type]
-    local function child(dst, index_c, prev_c)
-      -- in layout mode the child learns its index and parameters from here
-      w(string.format("    if (w->layout) {"))
-      w(string.format("        %s._index = %s;", dst, index_c))
+    -- in layout mode the child learns its parameters from here
+    local function params(dst, index_c, prev_c)
+      if #T.params == 0 then return end
+      w("if (w->layout) {")
       for _, p in ipairs(T.params) do
         local e2 = setmetatable({ index = index_c, prev = prev_c, elem_field = fl }, { __index = env })
-        w(string.format("        %s._p_%s = %s;", dst, p.name, cexpr.value(fl.args[p.name], e2)))
+        w(string.format("    bf_set_i64(w, &%s._p_%s, %s);", dst, p.name, cexpr.value(fl.args[p.name], e2)))
       end
-      w("    }")
+      w("}")
     end
     if fl.array then
-      w(string.format("for (uint32_t i = 0; i < (uint32_t)%s; i++) {", count))
-      child("s->" .. name .. "[i]", "(int64_t)i", string.format("(i ? &s->%s[i - 1] : &%s_zero)", name, ct(fmt, fl.type)))
-      w(string.format('    if (!bf_push(&w->c, "%s", i) || !write_%s(w, &s->%s[i]))', name, fl.type, name))
-      w("        return 0;")
-      w("    bf_pop(&w->c);")
-      w("}")
-    else
-      w("{")
-      child("s->" .. name, "0", "NULL")
-      w(string.format('    if (!bf_push(&w->c, "%s", -1) || !write_%s(w, &s->%s))', name, fl.type, name))
-      w("        return 0;")
-      w("    bf_pop(&w->c);")
-      w("}")
+      local call = string.format('write_%s(w, &s->%s[i], "%s", i)', fl.type, name, name)
+      w(string.format("for (uint32_t i = 0; i < %s; i++) {", count))
+      local before = #L
+      params("s->" .. name .. "[i]", "(int64_t)i", string.format("(i ? &s->%s[i - 1] : &%s_zero)", name, ct(fmt, fl.type)))
+      if #L == before then
+        L[#L] = string.format("for (uint32_t i = 0; i < %s; i++)", count)
+        w("    if (!" .. call .. ")")
+        w("        return 0;")
+      else
+        for j = before + 1, #L do L[j] = "    " .. L[j] end
+        w("    if (!" .. call .. ")")
+        w("        return 0;")
+        w("}")
+      end
+      return { lines = L }
     end
-  elseif k == "bytes" then
-    w(string.format('if (!bf_put_bytes(w, s->%s.ptr, s->%s.len, "%s"))', name, name, name))
+    params("s->" .. name, "0", "NULL")
+    local call = string.format('write_%s(w, &s->%s, "%s", -1)', fl.type, name, name)
+    if #L == 0 then return { calls = { call } } end
+    w("if (!" .. call .. ")")
     w("    return 0;")
+    return { lines = L }
+  elseif k == "bytes" then
+    return { calls = { string.format('bf_put_bytes(w, s->%s.ptr, s->%s.len, "%s")', name, name, name) } }
   elseif k == "str" or k == "cstr" then
     local one = function(dst)
       if k == "str" then return string.format('bf_put_fixed_str(w, &%s, %d, "%s")', dst, fl.str_len, name) end
       return string.format('bf_put_cstr(w, &%s, "%s")', dst, name)
     end
     if fl.array then
-      w(string.format("for (uint32_t i = 0; i < (uint32_t)%s; i++)", count))
+      w(string.format("for (uint32_t i = 0; i < %s; i++)", count))
       w(string.format("    if (!%s)", one("s->" .. name .. "[i]")))
       w("        return 0;")
-    else
-      w(string.format("if (!%s)", one("s->" .. name)))
-      w("    return 0;")
+      return { lines = L }
     end
+    return { calls = { one("s->" .. name) } }
   elseif k == "switch" then
     local seen = {}
     local first = true
@@ -139,13 +116,11 @@ local function write_value(fmt, ix, fl, L, env)
       if case.type and not seen[case.type] then
         seen[case.type] = true
         w(string.format("%sif (s->%s.kind == %s) {", first and "" or "} else ", name, names.kind_const(fmt, case.type)))
-        w(string.format('    if (!bf_push(&w->c, "%s", -1) || !write_%s(w, s->%s.%s))', name, case.type, name, case.type))
+        w(string.format('    if (!write_%s(w, s->%s.%s, "%s", -1))', case.type, name, case.type, name))
         w("        return 0;")
-        w("    bf_pop(&w->c);")
         first = false
       end
     end
-    w(string.format("%s{", first and "" or "} else "))
     local pools = {}
     for i, case in ipairs(fl.cases) do
       if case.pool then pools[#pools + 1] = string.format("s->%s.kind == %s", name, names.raw_case_kind(fmt, fl, i)) end
@@ -155,15 +130,63 @@ local function write_value(fmt, ix, fl, L, env)
       -- a pool's bytes are the data placed into it, not its own
       skip = string.format("!(w->layout && (%s)) && ", table.concat(pools, " || "))
     end
-    w(string.format('    if (%s!bf_put_bytes(w, s->%s.raw.ptr, s->%s.raw.len, "%s"))', skip, name, name, name))
-    w("        return 0;")
-    w("}")
+    local raw = string.format('%s!bf_put_bytes(w, s->%s.raw.ptr, s->%s.raw.len, "%s")', skip, name, name, name)
+    if first then
+      w("if (" .. raw .. ")")
+      w("    return 0;")
+    else
+      w("} else if (" .. raw .. ") {")
+      w("    return 0;")
+      w("}")
+    end
+    return { lines = L }
   end
+  return { lines = L }
+end
+
+-- Quantifier loops the same expression hoisted twice (`q3 < 0 ? n : q3`): the second copy
+-- goes, its accumulator is the first's. Returns the lines kept and the renamed value.
+local function dedupe_loops(pre, value)
+  local blocks, i = {}, 1
+  while i <= #pre do
+    local acc = pre[i]:match("^int64_t (q%d+) = ") or pre[i]:match("^double (q%d+) = ")
+    local j = i
+    if acc then
+      while j <= #pre and pre[j] ~= "}" do j = j + 1 end
+    end
+    local b = {}
+    for k = i, math.min(j, #pre) do b[#b + 1] = pre[k] end
+    blocks[#blocks + 1] = { acc = acc, lines = b }
+    i = j + 1
+  end
+  local out, seen, rename = {}, {}, {}
+  for _, b in ipairs(blocks) do
+    local text = table.concat(b.lines, "\n")
+    for from, to in pairs(rename) do text = text:gsub("%f[%w_]" .. from .. "%f[^%w_]", to) end
+    local canon = text
+    if b.acc then
+      local n = b.acc:sub(2)
+      canon = text:gsub("%f[%w_](%a+)" .. n .. "%f[^%w_]", "%1#")
+    end
+    if b.acc and seen[canon] then
+      rename[b.acc] = seen[canon]
+    else
+      if b.acc then seen[canon] = b.acc end
+      for l in (text .. "\n"):gmatch("(.-)\n") do
+        local it = l:match("^%s*%(void%)(it%d+);$")
+        -- `(void)itN;` only where nothing else uses the element
+        if not (it and select(2, text:gsub("%f[%w_]" .. it .. "%f[^%w_]", "")) > 2) then out[#out + 1] = l end
+      end
+    end
+  end
+  for from, to in pairs(rename) do value = value:gsub("%f[%w_]" .. from .. "%f[^%w_]", to) end
+  return out, value
 end
 
 -- Where a field of the structure being written starts: its static offset in the
 -- structure, else the cursor (the field is written next).
 local function own_at(fl)
+  if fl.offset == 0 then return "(uint64_t)s->_offset" end
   if fl.offset then return string.format("(uint64_t)s->_offset + %d", fl.offset) end
   return "(uint64_t)w->pos"
 end
@@ -181,19 +204,16 @@ local function compute_lines(fmt, ix, t, fl, env, tables)
     if fl.const then
       w(string.format("s->%s = %s;", name, cexpr.value(fl.const, e2)))
     elseif fl.value then
-      local v = cexpr.c(fl.value, e2)
-      for _, l in ipairs(pre) do w(l) end
+      local lines, v = dedupe_loops(pre, cexpr.c(fl.value, e2))
+      for _, l in ipairs(lines) do w(l) end
       for _, l in ipairs(layout.store({}, "s->" .. name, fl.prim, v, own_at(fl), own_path(name))) do w(l) end
     elseif #fl.bits > 0 then
       local parts = {}
       for _, b in ipairs(fl.bits) do
         -- a part wider than its bits would be cut to them: an error instead
         local part = string.format("%s_%s", name, b.name)
-        w(string.format("if (!bf_fits((int64_t)s->%s, %d, %d))", part, b.width, b.signed and 1 or 0))
-        w(string.format('    bf_overflow(w, &s->%s, (int64_t)s->%s, %d, %d, %s, 0, "%s");', part, part, b.width,
-          b.signed and 1 or 0, own_at(fl), part))
-        w("else if (w->overflow_count)")
-        w(string.format("    bf_overflow_clear(w, &s->%s);", part))
+        w(layout.fit_call(b.signed and "int64_t" or "uint64_t", "s->" .. part, "(int64_t)s->" .. part, b.width, own_at(fl),
+          own_path(part)))
         parts[#parts + 1] = string.format("(((uint64_t)s->%s & UINT64_C(0x%X)) << %d)", part, (1 << b.width) - 1, b.shift)
       end
       w(string.format("s->%s = %s;", name, table.concat(parts, " | ")))
@@ -204,24 +224,28 @@ local function compute_lines(fmt, ix, t, fl, env, tables)
       local key = layout.pointer(st, env, tbl)
       for _, l in ipairs(tbl) do w(l) end
       local prefix = st.field.prefix or ""
-      w(string.format('{ int64_t off = bf_intern(w, %s, (const uint8_t *)%s, %d, &s->%s_str, "%s");', key, names.cstring(prefix), #prefix, name, name))
-      w("  if (w->err.failed)")
-      w("      return 0;")
+      key = key:match("^%((&.+)%)$") or key
+      w("{")
+      w(string.format('    int64_t off = bf_intern(w, %s, (const uint8_t *)%s, %d, &s->%s_str, "%s");', key, names.cstring(prefix),
+        #prefix, name, name))
+      w("    if (w->err.failed)")
+      w("        return 0;")
       if fl.string_null then
-        w(string.format("  if (off < 0) off = %d;", fl.string_null))
+        w("    if (off < 0)")
+        w(string.format("        off = %d;", fl.string_null))
       else
-        w(string.format('  if (off < 0) return bf_fail(&w->c, w->pos, "%s", "the string is missing");', name))
+        w("    if (off < 0)")
+        w(string.format('        return bf_fail(&w->c, w->pos, "%s", "the string is missing");', name))
       end
-      for _, l in ipairs(layout.store({}, "s->" .. name, fl.prim, "off", own_at(fl), own_path(name))) do w("  " .. l) end
+      for _, l in ipairs(layout.store({}, "s->" .. name, fl.prim, "off", own_at(fl), own_path(name))) do w("    " .. l) end
       w("}")
     end
   end
   if (fl.kind == "str") and fl.const_str then
-    w(string.format("s->%s.ptr = %s;", name, names.cstring(fl.const_str)))
-    w(string.format("s->%s.len = %d;", name, #fl.const_str))
-    w(string.format("s->%s.size = 0;", name))
+    w(string.format("s->%s = (bf_str){%s, %d, 0};", name, names.cstring(fl.const_str), #fl.const_str))
   end
   if fl.kind == "bytes" and tables[t.name .. "." .. name] then
+    -- set again before it is read: not a change the next pass starts from
     w(string.format("s->%s = bf_table_bytes(w, &s->%s);", name, name))
   end
   if fl.computed then
@@ -237,6 +261,7 @@ local function compute_lines(fmt, ix, t, fl, env, tables)
     w(string.format('            return bf_fail(&w->c, w->pos, "%s", "out of memory");', name))
     w(string.format("        s->%s = a;", name))
     w(string.format("        s->%s_count = (uint32_t)n;", name))
+    w("        w->changes++;")
     w("    }")
     w("}")
   end
@@ -244,16 +269,7 @@ local function compute_lines(fmt, ix, t, fl, env, tables)
     -- bytes whose length an expression gives (padding to something placed later)
     local solved = layout.solve(fl.count, "(int64_t)s->" .. name .. ".len", env, nil)
     if not solved then
-      w("{")
-      w(string.format("    int64_t n = %s;", cexpr.value(fl.count, env)))
-      w("    w->err.failed = 0; /* an expression over what is not placed yet: fixed by the next pass */")
-      w("    if (n < 0)")
-      w("        n = 0;")
-      w(string.format("    if (!s->%s.ptr || s->%s.len != (size_t)n) {", name, name))
-      w(string.format("        s->%s.ptr = NULL;", name))
-      w(string.format("        s->%s.len = (size_t)n;", name))
-      w("    }")
-      w("}")
+      w(string.format("bf_size_padding(w, &s->%s, %s);", name, cexpr.value(fl.count, env)))
     end
   end
   return L
@@ -264,12 +280,23 @@ end
 local function derive_lines(fmt, ix, t, env)
   local L = {}
   for _, fl in ipairs(t.fields) do
-    local guard = fl.cond and ("if (s->has_" .. fl.name .. ") ") or ""
     local function emit(solved)
       if not solved then return end
-      L[#L + 1] = guard .. "{"
-      for _, l in ipairs(solved) do L[#L + 1] = "    " .. l end
-      L[#L + 1] = "}"
+      -- a count two arrays give: the last one stored wins, the store before it would only
+      -- make every pass change the field twice
+      local target = #solved == 1 and not fl.cond and solved[1]:match("^bf_fitf?_%w+%(w, ([^,]+),")
+      if target then
+        for j = #L, 1, -1 do
+          if L[j]:match("^bf_fitf?_%w+%(w, ([^,]+),") == target then table.remove(L, j) end
+        end
+      end
+      if fl.cond then
+        L[#L + 1] = "if (s->has_" .. fl.name .. ")" .. (#solved > 1 and " {" or "")
+        for _, l in ipairs(solved) do L[#L + 1] = "    " .. l end
+        if #solved > 1 then L[#L + 1] = "}" end
+      else
+        for _, l in ipairs(solved) do L[#L + 1] = l end
+      end
     end
     if fl.count and not fl.fixed_count and not fl.computed then
       local len = fl.kind == "bytes" and ("(int64_t)s->" .. fl.name .. ".len") or ("(int64_t)s->" .. fl.name .. "_count")
@@ -332,151 +359,240 @@ local function uses_owner(e)
   return false
 end
 
+-- Text without its string literals (a field named `c` in a message is not the variable).
+local function code_only(text) return (text:gsub('"[^"\n]-"', '""')) end
+
+local function mentions(code, name)
+  return code:find("[^%w_%.>]" .. name .. "%f[^%w_]") ~= nil
+end
+
+-- The declarations a function body needs: the reading context `c`, the root `R`, the
+-- writable root `RW`, each only where the body uses it.
+local function context_lines(fmt, ix, body)
+  local code = code_only(table.concat(body, "\n"))
+  local rt = ct(fmt, ix.root.name)
+  local o = {}
+  local use_c, use_r = mentions(code, "c"), mentions(code, "R")
+  if use_c then o[#o + 1] = "    bf_ctx *c = &w->c;" end
+  if use_r then o[#o + 1] = string.format("    const %s *R = %s;", rt, use_c and "c->root" or "w->c.root") end
+  if mentions(code, "RW") then o[#o + 1] = string.format("    %s *RW = w->root;", rt) end
+  return o
+end
+
+-- `if (!a || !b ...)` over put calls, wrapped to stay short.
+local function call_chain(calls, indent)
+  local o, line = {}, indent .. "if ("
+  local width = 110
+  for n, call in ipairs(calls) do
+    local piece = "!" .. call .. (n < #calls and " ||" or ")")
+    if #line + #piece > width and not line:match("%($") then
+      o[#o + 1] = line
+      line = indent .. "    " .. piece
+    else
+      line = line .. (line:match("%($") and "" or " ") .. piece
+    end
+  end
+  o[#o + 1] = line
+  o[#o + 1] = indent .. "    return 0;"
+  return o
+end
+
+-- A body of statements where runs of put calls share one test.
+local function body_writer()
+  local B = { lines = {}, calls = {} }
+  local depth = 1
+  local function ind() return string.rep("    ", depth) end
+  function B.flush()
+    if #B.calls > 0 then
+      for _, l in ipairs(call_chain(B.calls, ind())) do B.lines[#B.lines + 1] = l end
+      B.calls = {}
+    end
+  end
+  function B.line(s)
+    B.flush()
+    B.lines[#B.lines + 1] = ind() .. s
+  end
+  function B.call(c) B.calls[#B.calls + 1] = c end
+  function B.value(v)
+    if v.calls then
+      for _, c in ipairs(v.calls) do B.call(c) end
+    else
+      for _, l in ipairs(v.lines) do B.line(l) end
+    end
+  end
+  -- statements run in layout mode only
+  function B.layout(lines)
+    if #lines == 0 then return end
+    B.flush()
+    local prev = B.last_layout
+    if prev and prev.last == #B.lines and prev.depth == depth then
+      -- right after another layout block: one block
+      for j = #B.lines, prev.first, -1 do B.lines[j] = nil end
+      local all = {}
+      for _, l in ipairs(prev.body) do all[#all + 1] = l end
+      for _, l in ipairs(lines) do all[#all + 1] = l end
+      lines = all
+    end
+    local first = #B.lines + 1
+    if #lines == 1 then
+      B.line("if (w->layout)")
+      B.line("    " .. lines[1])
+    else
+      B.line("if (w->layout) {")
+      for _, l in ipairs(lines) do B.line("    " .. l) end
+      B.line("}")
+    end
+    B.last_layout = { first = first, last = #B.lines, depth = depth, body = lines }
+  end
+  function B.open(s) B.line(s); depth = depth + 1 end
+  function B.indent(d) B.flush(); depth = depth + d end
+  function B.close(s) depth = depth - 1; B.line(s or "}") end
+  return B
+end
+
 function W.place_function(fmt, ix, t, fl, tables)
   local o = {}
-  local depth = 1
-  local function w(s) o[#o + 1] = string.rep("    ", depth) .. s end
   local env = new_env(fmt, ix)
   local tc = ct(fmt, t.name)
   local base = pool_base(fl)
   if base then
+    local ret = "    return " .. cexpr.value(base, env) .. ";"
     o[#o + 1] = string.format("static int64_t base_%s_%s(bf_wctx *w, void *owner)", t.name, fl.name)
     o[#o + 1] = "{"
-    w(tc .. " *s = owner;")
-    w("bf_ctx *c = &w->c;")
-    w("const " .. ct(fmt, ix.root.name) .. " *R = c->root;")
-    w("(void)R;")
-    w("(void)s;")
-    w("return " .. cexpr.value(base, env) .. ";")
+    if mentions(code_only(ret), "s") then
+      o[#o + 1] = "    " .. tc .. " *s = owner;"
+    else
+      o[#o + 1] = "    (void)owner;"
+    end
+    for _, l in ipairs(context_lines(fmt, ix, { ret })) do o[#o + 1] = l end
+    if not mentions(code_only(ret), "R") and not mentions(code_only(ret), "c") and not ret:find("w") then
+      o[#o + 1] = "    (void)w;"
+    end
+    o[#o + 1] = ret
     o[#o + 1] = "}"
     o[#o + 1] = ""
   end
-  o[#o + 1] = string.format("static int place_%s_%s(bf_wctx *w, void *owner)", t.name, fl.name)
-  o[#o + 1] = "{"
-  w(tc .. " *s = owner;")
-  w("bf_ctx *c = &w->c;")
-  w("const " .. ct(fmt, ix.root.name) .. " *R = c->root;")
-  w(ct(fmt, ix.root.name) .. " *RW = w->root;")
-  w("(void)R;")
-  w("(void)RW;")
-  w(string.format('if (!bf_place_at_end(w, %s, "%s"))', placement_align(fmt, ix, fl), fl.name))
-  w("    return 0;")
-  w(string.format("s->%s_at = w->pos;", fl.name))
+  local B = body_writer()
+  B.line(string.format('if (!bf_place_at_end(w, %s, "%s"))', placement_align(fmt, ix, fl), fl.name))
+  B.line("    return 0;")
+  B.line(string.format("bf_set_u64(w, &s->%s_at, w->pos);", fl.name))
   local solved = layout.solve(fl.pos, string.format("(int64_t)s->%s_at", fl.name), env, nil)
   if not solved then
-    w(string.format('return bf_fail(&w->c, w->pos, "%s", "the builder cannot place data at %%s", %s);', fl.name,
+    B.line(string.format('return bf_fail(&w->c, w->pos, "%s", "the builder cannot place data at %%s", %s);', fl.name,
       names.cstring(fl.pos.text)))
-    o[#o + 1] = "}"
-    return table.concat(o, "\n")
+  else
+    for _, l in ipairs(solved) do B.line(l) end
+    if fl.size then B.line(string.format("s->%s_tail.len = 0;", fl.name)) end
+    for _, l in ipairs(compute_lines(fmt, ix, t, fl, env, tables)) do B.line(l) end
+    B.value(write_value(fmt, ix, fl, env))
+    B.line(string.format("return bf_place_pooled(w, (int64_t)s->%s_at);", fl.name))
   end
-  for _, l in ipairs(solved) do w(l) end
-  if fl.size then w(string.format("s->%s_tail.len = 0;", fl.name)) end
-  for _, l in ipairs(compute_lines(fmt, ix, t, fl, env, tables)) do w(l) end
-  local L = {}
-  write_value(fmt, ix, fl, L, env)
-  for _, l in ipairs(L) do w(l) end
-  w(string.format("return bf_place_pooled(w, (int64_t)s->%s_at);", fl.name))
+  B.flush()
+  o[#o + 1] = string.format("static int place_%s_%s(bf_wctx *w, void *owner)", t.name, fl.name)
+  o[#o + 1] = "{"
+  o[#o + 1] = "    " .. tc .. " *s = owner;"
+  for _, l in ipairs(context_lines(fmt, ix, B.lines)) do o[#o + 1] = l end
+  for _, l in ipairs(B.lines) do o[#o + 1] = l end
   o[#o + 1] = "}"
   return table.concat(o, "\n")
 end
 
 function W.function_for(fmt, ix, t, tables)
-  local o = {}
-  local depth = 1
-  local function w(s) o[#o + 1] = string.rep("    ", depth) .. s end
   local env = new_env(fmt, ix)
-  o[#o + 1] = string.format("static int write_%s(bf_wctx *w, %s *s)", t.name, ct(fmt, t.name))
-  o[#o + 1] = "{"
-  w("bf_ctx *c = &w->c;")
-  w("const " .. ct(fmt, ix.root.name) .. " *R = c->root;")
-  w(ct(fmt, ix.root.name) .. " *RW = w->root;")
-  w("(void)c;")
-  w("(void)R;")
-  w("(void)RW;")
-  w("if (w->layout) {")
-  w("    s->_offset = w->pos;")
-  for _, l in ipairs(derive_lines(fmt, ix, t, env)) do w("    " .. l) end
-  w("} else if (!bf_wseek(w, s->_offset, NULL)) {")
-  w("    return 0;")
-  w("}")
+  local B = body_writer()
+  B.line("if (!bf_begin(w, &s->_offset, &s->_index, name, index))")
+  B.line("    return 0;")
+  B.layout(derive_lines(fmt, ix, t, env))
   for _, fl in ipairs(t.fields) do
-    w("/* " .. fl.name .. " */")
     if fl.cond then
       if fl.array then
-        w(string.format("if (w->layout && s->%s_count > 0)", fl.name))
-        w(string.format("    s->has_%s = 1;", fl.name))
+        B.line(string.format("if (w->layout && s->%s_count > 0)", fl.name))
+        B.line(string.format("    s->has_%s = 1;", fl.name))
       end
-      w(string.format("if (s->has_%s) {", fl.name))
-      depth = depth + 1
+      B.open(string.format("if (s->has_%s) {", fl.name))
     end
-    local compute = compute_lines(fmt, ix, t, fl, env, tables)
-    if #compute > 0 then
-      w("if (w->layout) {")
-      for _, l in ipairs(compute) do w("    " .. l) end
-      w("}")
-    end
+    B.layout(compute_lines(fmt, ix, t, fl, env, tables))
     if fl.align and not fl.pos then
-      w("if (w->layout) {")
-      w(string.format("    s->%s_pad.ptr = NULL;", fl.name))
-      w(string.format("    s->%s_pad.len = (%d - w->pos %% %d) %% %d;", fl.name, fl.align, fl.align, fl.align))
-      w("}")
-      w(string.format('if (!bf_put_bytes(w, s->%s_pad.ptr, s->%s_pad.len, "%s"))', fl.name, fl.name, fl.name))
-      w("    return 0;")
+      B.call(string.format('bf_put_pad(w, &s->%s_pad, %d, "%s")', fl.name, fl.align, fl.name))
     end
+    local tail = string.format('bf_put_tail(w, &s->%s_tail, "%s")', fl.name, fl.name)
     if fl.pos then
-      w("if (w->layout) {")
-      if layout.has_target(fl.pos) and pool_base(fl) then
-        w(string.format("    if (!bf_enqueue_pooled(w, place_%s_%s, base_%s_%s, s, %d))", t.name, fl.name, t.name,
-          fl.name, uses_owner(pool_base(fl)) and 0 or 1))
-        w("        return 0;")
-      elseif layout.has_target(fl.pos) then
-        w(string.format("    if (!bf_enqueue(w, place_%s_%s, NULL, s))", t.name, fl.name))
-        w("        return 0;")
-      else
-        w("    /* a view of bytes another field writes: nothing to place */")
-      end
-      w("} else {")
-      depth = depth + 1
-      w("size_t resume = w->pos;")
-      w(string.format('if (!bf_wseek(w, s->%s_at, "%s"))', fl.name, fl.name))
-      w("    return 0;")
-    else
-      if not fl.offset then w(string.format("s->%s_at = w->pos;", fl.name)) end
-      if fl.size then
-        w("size_t region = w->pos;")
-        w("(void)region;")
-      end
-    end
-    local L = {}
-    write_value(fmt, ix, fl, L, env)
-    for _, l in ipairs(L) do w(l) end
-    if fl.size then
-      w("if (w->layout)")
-      w(string.format("    s->%s_tail.len = 0;", fl.name))
-      w(string.format('if (!bf_put_bytes(w, s->%s_tail.ptr, s->%s_tail.len, "%s"))', fl.name, fl.name, fl.name))
-      w("    return 0;")
-      if not fl.pos then
-        local solved = layout.solve(fl.size, "(int64_t)(w->pos - region)", env, nil)
-        if solved then
-          w("if (w->layout) {")
-          for _, l in ipairs(solved) do w("    " .. l) end
-          w("}")
+      if layout.has_target(fl.pos) then
+        B.open("if (w->layout) {")
+        if pool_base(fl) then
+          B.line(string.format("if (!bf_enqueue_pooled(w, place_%s_%s, base_%s_%s, s, %d))", t.name, fl.name, t.name,
+            fl.name, uses_owner(pool_base(fl)) and 0 or 1))
+        else
+          B.line(string.format("if (!bf_enqueue(w, place_%s_%s, NULL, s))", t.name, fl.name))
         end
+        B.line("    return 0;")
+        B.close("} else {")
+      else
+        -- a view of bytes another field writes: nothing to place
+        B.line("if (!w->layout) {")
       end
+      B.indent(1)
+      -- replay: the data goes back where it was, then the cursor returns
+      B.line("size_t resume = w->pos;")
+      B.call(string.format('bf_wseek(w, s->%s_at, "%s")', fl.name, fl.name))
+      B.value(write_value(fmt, ix, fl, env))
+      if fl.size then B.call(tail) end
+      B.line("w->pos = resume;")
+      B.close()
+    else
+      if not fl.offset then B.line(string.format("bf_set_u64(w, &s->%s_at, w->pos);", fl.name)) end
+      local solved = fl.size and layout.solve(fl.size, "(int64_t)(w->pos - region)", env, nil)
+      if solved then B.line("size_t region = w->pos;") end
+      B.value(write_value(fmt, ix, fl, env))
+      if fl.size then B.call(tail) end
+      if solved then B.layout(solved) end
     end
-    if fl.pos then
-      w("w->pos = resume;")
-      depth = depth - 1
-      w("}")
-    end
-    if fl.cond then
-      depth = depth - 1
-      w("}")
-    end
+    if fl.cond then B.close() end
   end
-  w("return 1;")
+  B.line("return bf_end(w, name);")
+  B.flush()
+  local o = {}
+  o[#o + 1] = string.format("static int write_%s(bf_wctx *w, %s *s, const char *name, int64_t index)", t.name, ct(fmt, t.name))
+  o[#o + 1] = "{"
+  for _, l in ipairs(context_lines(fmt, ix, B.lines)) do o[#o + 1] = l end
+  for _, l in ipairs(B.lines) do o[#o + 1] = l end
   o[#o + 1] = "}"
   return table.concat(o, "\n")
+end
+
+-- A line longer than `limit` broken after a comma (or before `||`, `&&`, `|`, `?`, `:`) outside string
+-- literals, the rest indented one step deeper than the line.
+local function wrap(line, limit)
+  if #line <= limit then return { line } end
+  local indent = line:match("^(%s*)")
+  local out, rest, first = {}, line, true
+  while #rest > limit do
+    local best, depth, in_str = nil, 0, false
+    local i = #indent + 1
+    while i <= #rest do
+      local ch = rest:sub(i, i)
+      if in_str then
+        if ch == "\\" then i = i + 1 elseif ch == '"' then in_str = false end
+      elseif ch == '"' then in_str = true
+      elseif ch == "(" then depth = depth + 1
+      elseif ch == ")" then depth = depth - 1
+      elseif i > #indent + 40 and i < 120 then
+        local two, three, four = rest:sub(i, i + 1), rest:sub(i, i + 2), rest:sub(i, i + 3)
+        if two == ", " then best = { i, i + 2 }
+        elseif four == " || " or four == " && " or three == " | " or three == " ? " or three == " : " then
+          best = { i - 1, i + 1 }
+        end
+      end
+      i = i + 1
+    end
+    if not best then break end
+    out[#out + 1] = rest:sub(1, best[1])
+    rest = indent .. (first and "        " or "") .. rest:sub(best[2])
+    if first then indent = indent .. "        " end
+    first = false
+  end
+  out[#out + 1] = rest
+  return out
 end
 
 function W.source(fmt)
@@ -494,8 +610,9 @@ function W.source(fmt)
   w("#include \"bf_expr.h\"")
   w("#include \"bf_write.h\"")
   w()
+  -- each writer takes its structure's name and index in the path (NULL, -1: the root)
   for _, t in ipairs(fmt.types) do
-    w(string.format("static int write_%s(bf_wctx *w, %s *s);", t.name, ct(fmt, t.name)))
+    w(string.format("static int write_%s(bf_wctx *w, %s *s, const char *name, int64_t index);", t.name, ct(fmt, t.name)))
   end
   w()
   w("#include \"" .. fmt.name .. "_access.h\"")
@@ -520,7 +637,7 @@ function W.source(fmt)
     w("    bf_wctx_init(&w, out, doc);")
     if #fmt.revisions > 0 then w("    w.c.revision = doc->_revision;") end
     w("    /* replay never changes the document: the cast only matches the shared functions */")
-    w(string.format("    int ok = write_%s(&w, (%s *)(uintptr_t)doc);", e.root, rt))
+    w(string.format("    int ok = write_%s(&w, (%s *)(uintptr_t)doc, NULL, -1);", e.root, rt))
     w("    *err = w.err;")
     w("    bf_wctx_free(&w);")
     w("    return ok;")
@@ -528,7 +645,7 @@ function W.source(fmt)
     w()
     w(string.format("static int pass_%s(bf_wctx *w, void *doc)", e.name))
     w("{")
-    w(string.format("    return write_%s(w, doc);", e.root))
+    w(string.format("    return write_%s(w, doc, NULL, -1);", e.root))
     w("}")
     w()
     w(string.format("int %s_build_%s(%s *doc, bf_arena *arena, struct bf_buffer *out, bf_error *err)", fmt.name, e.name, rt))
@@ -537,7 +654,13 @@ function W.source(fmt)
     w("}")
     w()
   end
-  return table.concat(o, "\n")
+  local wrapped = {}
+  for _, l in ipairs(o) do
+    for piece in (l .. "\n"):gmatch("(.-)\n") do
+      for _, part in ipairs(wrap(piece, 160)) do wrapped[#wrapped + 1] = part end
+    end
+  end
+  return table.concat(wrapped, "\n")
 end
 
 return W
