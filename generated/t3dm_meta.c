@@ -2060,7 +2060,7 @@ static int t3dm_entry_build_model(void *doc, bf_arena *arena, struct bf_buffer *
 static const char *const t3dm_extensions_model[] = {"t3dm", NULL};
 static const char *const t3dm_member_below_model_1_1[] = {"owner.quat_channel_count", "owner.scalar_channel_count"};
 static const bf_member_check_desc t3dm_member_checks_model_1[] = {
-    {"member.keyframes.channel", t3dm_member_below_model_1_1, 2, "Keyframe: \"Channel index\"; Animation: quaternion and scalar channel counts", NULL, 0, 0},
+    {"member.keyframes.channel", t3dm_member_below_model_1_1, 2, "Keyframe: \"Channel index\"; Animation: quaternion and scalar channel counts", NULL, 0, 0, 0},
 };
 static const char *const t3dm_member_files_model_1[] = {"{stem}.{n}.sdata", NULL};
 static const bf_member_desc t3dm_members_model[] = {

@@ -1339,13 +1339,13 @@ static const char *const tmd_extensions_model[] = {"tmd", NULL};
 static const char *const tmd_member_below_model_1_1[] = {"member.position_count"};
 static const char *const tmd_member_below_model_1_2[] = {"member.rotation_count"};
 static const bf_member_check_desc tmd_member_checks_model_1[] = {
-    {"owner.animation_pointers.animation.channels.channel.keyframes.translation_key", tmd_member_below_model_1_1, 1, "Keyframe: \"Translation key used in the lookup table\"", NULL, 0, 0},
-    {"owner.animation_pointers.animation.channels.channel.keyframes.rotation_key", tmd_member_below_model_1_2, 1, "Keyframe: \"Rotation key used in the lookup table\"", NULL, 0, 0},
+    {"owner.animation_pointers.animation.channels.channel.keyframes.translation_key", tmd_member_below_model_1_1, 1, "Keyframe: \"Translation key used in the lookup table\"", NULL, 0, 0, 0},
+    {"owner.animation_pointers.animation.channels.channel.keyframes.rotation_key", tmd_member_below_model_1_2, 1, "Keyframe: \"Rotation key used in the lookup table\"", NULL, 0, 0, 0},
 };
 static const char *const tmd_member_files_model_1[] = {"{header.category}.tkl", "../tkl/{header.category}.tkl", NULL};
 static const char *const tmd_member_among_model_2_1[] = {"member.material_names"};
 static const bf_member_check_desc tmd_member_checks_model_2[] = {
-    {"owner.lod.levels.meshes.material", NULL, 0, "Mesh Data: \"+12 32 byte fixed string Material name\"; Toshi Material Library: \"32 byte fixed string [numMaterials] LUT for material names\"", tmd_member_among_model_2_1, 1, 1},
+    {"owner.lod.levels.meshes.material", NULL, 0, "Mesh Data: \"+12 32 byte fixed string Material name\"; Toshi Material Library: \"32 byte fixed string [numMaterials] LUT for material names\"", tmd_member_among_model_2_1, 1, 1, 1},
 };
 static const char *const tmd_member_files_model_2[] = {"../matlibs/*.tml", "../tml/*.tml", "*.tml", NULL};
 static const bf_member_desc tmd_members_model[] = {

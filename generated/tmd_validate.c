@@ -36,7 +36,7 @@ static void validate_File(bf_vctx *v, const tmd_File *s)
     (void)R;
     (void)VC;
     (void)s;
-    /* TMD: "The TMD format starts with an 8 byte fixed length string. Magic is "TMDL"." (schema line 103) */
+    /* TMD: "The TMD format starts with an 8 byte fixed length string. Magic is "TMDL"." (schema line 104) */
     {
         int64_t q1 = 1;
         for (uint32_t i1 = 0; i1 < (uint32_t)(4); i1++) {
@@ -48,7 +48,7 @@ static void validate_File(bf_vctx *v, const tmd_File *s)
             bf_eval_failed(v, "magic_padding", "TMD: \"The TMD format starts with an 8 byte fixed length string. Magic is \"TMDL\".\"");
         }
     }
-    /* TMD Header: "+0 uint32 Remaining bytes in file" (the bytes after the field, which ends at byte 12) (schema line 107) */
+    /* TMD Header: "+0 uint32 Remaining bytes in file" (the bytes after the field, which ends at byte 12) (schema line 108) */
     {
         int ok = s->header.remaining == bf_sub((int64_t)c->size, 12);
         if (!bf_eval_failed(v, "header.remaining", "TMD Header: \"+0 uint32 Remaining bytes in file\" (the bytes after the field, which ends at byte 12)") && !ok) {
@@ -56,7 +56,7 @@ static void validate_File(bf_vctx *v, const tmd_File *s)
             bf_eval_failed(v, "header.remaining", "TMD Header: \"+0 uint32 Remaining bytes in file\" (the bytes after the field, which ends at byte 12)");
         }
     }
-    /* Scene Block: "has a size of the uint32 located at +60"; TMD Header: "lodDataOffset = value + 60" (schema line 111) */
+    /* Scene Block: "has a size of the uint32 located at +60"; TMD Header: "lodDataOffset = value + 60" (schema line 112) */
     {
         int ok = s->scene_size == s->header.lod_offset;
         if (!bf_eval_failed(v, "scene_size", "Scene Block: \"has a size of the uint32 located at +60\"; TMD Header: \"lodDataOffset = value + 60\"") && !ok) {
@@ -64,7 +64,7 @@ static void validate_File(bf_vctx *v, const tmd_File *s)
             bf_eval_failed(v, "scene_size", "Scene Block: \"has a size of the uint32 located at +60\"; TMD Header: \"lodDataOffset = value + 60\"");
         }
     }
-    /* TMD Header: "+12 uint64 Magic Value. Typically one of a couple values." (schema line 115) */
+    /* TMD Header: "+12 uint64 Magic Value. Typically one of a couple values." (schema line 116) */
     {
         int ok = (int64_t)s->header.magic_value == INT64_C(584117868617) || (int64_t)s->header.magic_value == INT64_C(8418139199561);
         if (!bf_eval_failed(v, "header.magic_value", "TMD Header: \"+12 uint64 Magic Value. Typically one of a couple values.\"") && !ok) {
@@ -72,7 +72,7 @@ static void validate_File(bf_vctx *v, const tmd_File *s)
             bf_eval_failed(v, "header.magic_value", "TMD Header: \"+12 uint64 Magic Value. Typically one of a couple values.\"");
         }
     }
-    /* Node Format: "+160 int16 ID of parent node, -1 if no parent exists" (schema line 120) */
+    /* Node Format: "+160 int16 ID of parent node, -1 if no parent exists" (schema line 121) */
     for (uint32_t i = 0; i < s->nodes_count; i++) {
         const tmd_Node *it = &s->nodes[i];
         const tmd_Node *prev = i ? &s->nodes[i - 1] : &tmd_Node_zero;
@@ -89,7 +89,7 @@ static void validate_File(bf_vctx *v, const tmd_File *s)
             bf_pop(c);
         }
     }
-    /* Node Data Block: "The node ID is the node's position in the zero-indexed array." (a parent is posed before its children) (schema line 125) */
+    /* Node Data Block: "The node ID is the node's position in the zero-indexed array." (a parent is posed before its children) (schema line 126) */
     for (uint32_t i = 0; i < s->nodes_count; i++) {
         const tmd_Node *it = &s->nodes[i];
         const tmd_Node *prev = i ? &s->nodes[i - 1] : &tmd_Node_zero;
@@ -106,7 +106,7 @@ static void validate_File(bf_vctx *v, const tmd_File *s)
             bf_pop(c);
         }
     }
-    /* Node Format: "Non-updated bones may only appear after all updated bones." (schema line 131) */
+    /* Node Format: "Non-updated bones may only appear after all updated bones." (schema line 132) */
     for (uint32_t i = 0; i < s->nodes_count; i++) {
         const tmd_Node *it = &s->nodes[i];
         const tmd_Node *prev = i ? &s->nodes[i - 1] : &tmd_Node_zero;
@@ -123,7 +123,7 @@ static void validate_File(bf_vctx *v, const tmd_File *s)
             bf_pop(c);
         }
     }
-    /* Node Format: "+144 byte Length of the name string" (schema line 136) */
+    /* Node Format: "+144 byte Length of the name string" (schema line 137) */
     for (uint32_t i = 0; i < s->nodes_count; i++) {
         const tmd_Node *it = &s->nodes[i];
         const tmd_Node *prev = i ? &s->nodes[i - 1] : &tmd_Node_zero;
@@ -140,7 +140,7 @@ static void validate_File(bf_vctx *v, const tmd_File *s)
             bf_pop(c);
         }
     }
-    /* Animation Data Block: "+24 uint32 Number of channels in animation", "+32 uint32[numNodes] Encrypted address for each node's channel" (schema line 141) */
+    /* Animation Data Block: "+24 uint32 Number of channels in animation", "+32 uint32[numNodes] Encrypted address for each node's channel" (schema line 142) */
     for (uint32_t i = 0; i < s->animation_pointers_count; i++) {
         const tmd_AnimationPointer *it = &s->animation_pointers[i];
         const tmd_AnimationPointer *prev = i ? &s->animation_pointers[i - 1] : &tmd_AnimationPointer_zero;
@@ -186,7 +186,7 @@ static void validate_Header(bf_vctx *v, const tmd_Header *s)
     (void)R;
     (void)VC;
     (void)s;
-    /* TMD Header: "+36 zero*16 16 zeroes" (schema line 181) */
+    /* TMD Header: "+36 zero*16 16 zeroes" (schema line 182) */
     {
         int64_t q1 = 1;
         for (uint32_t i1 = 0; i1 < (uint32_t)(16); i1++) {
@@ -209,7 +209,7 @@ static void validate_Scene(bf_vctx *v, const tmd_Scene *s)
     (void)R;
     (void)VC;
     (void)s;
-    /* Scene Block: "+8 zero*44 44 zeroes" (schema line 213) */
+    /* Scene Block: "+8 zero*44 44 zeroes" (schema line 214) */
     {
         int64_t q1 = 1;
         for (uint32_t i1 = 0; i1 < (uint32_t)(44); i1++) {
@@ -247,7 +247,7 @@ static void validate_Animation(bf_vctx *v, const tmd_Animation *s)
     (void)R;
     (void)VC;
     (void)s;
-    /* Animation Data Block: "+0 byte Name length" (schema line 260) */
+    /* Animation Data Block: "+0 byte Name length" (schema line 261) */
     {
         int ok = s->name_length == (int64_t)s->name.len;
         if (!bf_eval_failed(v, "name_length", "Animation Data Block: \"+0 byte Name length\"") && !ok) {
@@ -255,7 +255,7 @@ static void validate_Animation(bf_vctx *v, const tmd_Animation *s)
             bf_eval_failed(v, "name_length", "Animation Data Block: \"+0 byte Name length\"");
         }
     }
-    /* Animation Data Block: "+28 32 bit float Duration in seconds"; Keyframe: "+0 32 bit float Timestamp" (schema line 264) */
+    /* Animation Data Block: "+28 32 bit float Duration in seconds"; Keyframe: "+0 32 bit float Timestamp" (schema line 265) */
     for (uint32_t i = 0; i < s->channels_count; i++) {
         const tmd_ChannelPointer *it = &s->channels[i];
         const tmd_ChannelPointer *prev = i ? &s->channels[i - 1] : &tmd_ChannelPointer_zero;
@@ -278,7 +278,7 @@ static void validate_Animation(bf_vctx *v, const tmd_Animation *s)
             bf_pop(c);
         }
     }
-    /* Animation Channel Block: "+4 frame[frameCount] Keyframes in this animation" (schema line 269) */
+    /* Animation Channel Block: "+4 frame[frameCount] Keyframes in this animation" (schema line 270) */
     for (uint32_t i = 0; i < s->channels_count; i++) {
         const tmd_ChannelPointer *it = &s->channels[i];
         const tmd_ChannelPointer *prev = i ? &s->channels[i - 1] : &tmd_ChannelPointer_zero;
@@ -380,7 +380,7 @@ static void validate_Mesh(bf_vctx *v, const tmd_Mesh *s)
     (void)R;
     (void)VC;
     (void)s;
-    /* Mesh Data: "+4 uint32 Total number of indices in the triangle strip for all pieces" (schema line 344) */
+    /* Mesh Data: "+4 uint32 Total number of indices in the triangle strip for all pieces" (schema line 345) */
     {
         int64_t q1 = 0;
         for (uint32_t i1 = 0; i1 < (uint32_t)(s->pieces_count); i1++) {
@@ -400,7 +400,7 @@ static void validate_Mesh(bf_vctx *v, const tmd_Mesh *s)
             bf_eval_failed(v, "index_count", "Mesh Data: \"+4 uint32 Total number of indices in the triangle strip for all pieces\"");
         }
     }
-    /* Mesh Data: "+8 uint32 Total number of vertices" (schema line 348) */
+    /* Mesh Data: "+8 uint32 Total number of vertices" (schema line 349) */
     {
         int64_t q3 = 0;
         for (uint32_t i3 = 0; i3 < (uint32_t)(s->pieces_count); i3++) {
@@ -420,7 +420,7 @@ static void validate_Mesh(bf_vctx *v, const tmd_Mesh *s)
             bf_eval_failed(v, "vertex_count", "Mesh Data: \"+8 uint32 Total number of vertices\"");
         }
     }
-    /* Mesh Piece: "+4 uint32 Total number of vertices store in this piece's data." (schema line 352) */
+    /* Mesh Piece: "+4 uint32 Total number of vertices store in this piece's data." (schema line 353) */
     for (uint32_t i = 0; i < s->pieces_count; i++) {
         const tmd_Piece *it = &s->pieces[i];
         const tmd_Piece *prev = i ? &s->pieces[i - 1] : &tmd_Piece_zero;
@@ -454,7 +454,7 @@ static void validate_Piece(bf_vctx *v, const tmd_Piece *s)
     (void)R;
     (void)VC;
     (void)s;
-    /* Mesh Piece: "Note these reference the mesh's vertices and are numbered accordingly." (schema line 387) */
+    /* Mesh Piece: "Note these reference the mesh's vertices and are numbered accordingly." (schema line 388) */
     {
         int64_t q1 = 1;
         for (uint32_t i1 = 0; i1 < (uint32_t)(s->indices_count); i1++) {
@@ -466,7 +466,7 @@ static void validate_Piece(bf_vctx *v, const tmd_Piece *s)
             bf_eval_failed(v, "indices", "Mesh Piece: \"Note these reference the mesh's vertices and are numbered accordingly.\"");
         }
     }
-    /* Mesh Piece: "+12 uint32 Highest vertex number this piece references." (schema line 391) */
+    /* Mesh Piece: "+12 uint32 Highest vertex number this piece references." (schema line 392) */
     {
         int64_t q2 = 1;
         for (uint32_t i2 = 0; i2 < (uint32_t)(s->indices_count); i2++) {
@@ -482,7 +482,7 @@ static void validate_Piece(bf_vctx *v, const tmd_Piece *s)
             bf_eval_failed(v, "highest_index", "Mesh Piece: \"+12 uint32 Highest vertex number this piece references.\"");
         }
     }
-    /* Mesh Piece: "+40 The IDs of the nodes that this mesh is skinned to." (schema line 395) */
+    /* Mesh Piece: "+40 The IDs of the nodes that this mesh is skinned to." (schema line 396) */
     for (uint32_t i = 0; i < s->skin_nodes_count; i++) {
         if (bf_push(c, "skin_nodes", i)) {
             {
@@ -495,7 +495,7 @@ static void validate_Piece(bf_vctx *v, const tmd_Piece *s)
             bf_pop(c);
         }
     }
-    /* Mesh Vertex: "+28 byte[4] Each byte is a boneID = value / 3"; Mesh Piece: "Element zero is the node ID of bone zero" (schema line 399) */
+    /* Mesh Vertex: "+28 byte[4] Each byte is a boneID = value / 3"; Mesh Piece: "Element zero is the node ID of bone zero" (schema line 400) */
     for (uint32_t i = 0; i < s->vertices_count; i++) {
         const tmd_Vertex *it = &s->vertices[i];
         const tmd_Vertex *prev = i ? &s->vertices[i - 1] : &tmd_Vertex_zero;

@@ -71,6 +71,7 @@ static void push_members(lua_State *L, const ptr_vec *members)
             lua_setfield(L, -2, "among");
             lua_pushboolean(L, c->ignore_case);
             lua_setfield(L, -2, "ignore_case");
+            set_str(L, "severity", c->warning ? "warning" : "error");
             lua_rawseti(L, -2, (lua_Integer)j + 1);
         }
         lua_setfield(L, -2, "checks");

@@ -389,3 +389,14 @@ Test(bfgen_errors, file_set_names_patterns_and_orphans)
     bfgen(&r, MEMBER_HEAD "      - { name: m, kind: f, files: \"{stem}.x\", orphans: warning }\n" MEMBER_TAIL);
     expect_error(&r, 7, 57, "'orphans' needs 'each' and a pattern with '{n}'");
 }
+
+/* A member check's severity: error (default) or warning, nothing else. */
+Test(bfgen_errors, file_set_check_severity)
+{
+    run r;
+    bfgen(&r, MEMBER_HEAD "      - { name: m, kind: f, files: x, checks: [{ values: owner.a, among: member.a, severity: warning },\n"
+                          "                                              { values: owner.a, below: member.a, severity: error }] }\n" MEMBER_TAIL);
+    cr_expect_eq(r.status, 0, "%s", r.output);
+    bfgen(&r, MEMBER_HEAD "      - { name: m, kind: f, files: x, checks: [{ values: owner.a, among: member.a, severity: fatal }] }\n" MEMBER_TAIL);
+    expect_error(&r, 7, 94, "severity must be 'error' or 'warning'");
+}

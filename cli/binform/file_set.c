@@ -390,6 +390,12 @@ static void note_over(const found *f, void *ctx)
     }
 }
 
+/* The schema's `severity` of a failed check (a wrong path is always an error: the schema's). */
+static bf_severity check_severity(const bf_member_check_desc *k)
+{
+    return k->warning ? BF_SEVERITY_WARNING : BF_SEVERITY_ERROR;
+}
+
 static void wrong_path(const bf_member_check_desc *k, const char *owner_path, bf_findings *out)
 {
     char msg[BF_MESSAGE_MAX];
@@ -419,7 +425,7 @@ static void check_below(const bf_member_check_desc *k, const ends *e, const char
         if (snprintf(msg, sizeof msg, "%" PRId64 " is not below %s = %" PRId64 " %s; %zu value%s out of range", o.worst,
                      limit, s.sum, from, o.count, o.count == 1 ? "" : "s") < 0)
             msg[0] = '\0';
-        add_at(out, BF_SEVERITY_ERROR, o.offset, in_member ? e->members[i].path : NULL, in_member ? NULL : owner_path,
+        add_at(out, check_severity(k), o.offset, in_member ? e->members[i].path : NULL, in_member ? NULL : owner_path,
                o.path, msg, k->origin);
     }
     if (!ok)
@@ -518,7 +524,7 @@ static void look_up(const found *f, void *ctx)
     if (snprintf(msg, sizeof msg, "%s is not among the %zu of %s %s%s", what, g->count, among, l->from,
                  l->k->ignore_case ? " (ignoring case)" : "") < 0)
         msg[0] = '\0';
-    add_at(l->out, BF_SEVERITY_ERROR, f->offset, l->member_file, l->member_file ? NULL : l->owner_path, f->path, msg,
+    add_at(l->out, check_severity(l->k), f->offset, l->member_file, l->member_file ? NULL : l->owner_path, f->path, msg,
            l->k->origin);
 }
 

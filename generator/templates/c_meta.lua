@@ -27,8 +27,8 @@ local function emit_members(w, p, e)
       local suffix = string.format("%s_%d_%d", e.name, i, j)
       local below = strings(p .. "member_below_" .. suffix, c.below)
       local among = strings(p .. "member_among_" .. suffix, c.among)
-      rows[#rows + 1] = string.format("    {%s, %s, %d, %s, %s, %d, %d},", q(c.values), below, #c.below, q(c.origin), among,
-        #c.among, c.ignore_case and 1 or 0)
+      rows[#rows + 1] = string.format("    {%s, %s, %d, %s, %s, %d, %d, %d},", q(c.values), below, #c.below, q(c.origin),
+        among, #c.among, c.ignore_case and 1 or 0, c.severity == "warning" and 1 or 0)
     end
     if #m.checks > 0 then
       w(string.format("static const bf_member_check_desc %smember_checks_%s_%d[] = {", p, e.name, i))
