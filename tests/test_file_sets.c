@@ -391,3 +391,53 @@ Test(file_sets, orphan_streams_of_the_demo_pyramid)
     cr_expect(strstr(r->out, "pyramid.1.sdata") != NULL, "%s", r->out);
     remove_dir(dir);
 }
+
+/* How often `needle` occurs in `s`. */
+static size_t occurrences(const char *s, const char *needle)
+{
+    size_t n = 0;
+    for (const char *p = s; (p = strstr(p, needle)) != NULL; p += strlen(needle))
+        n++;
+    return n;
+}
+
+/* Models of one folder share their material libraries, which check -r reads once for the run:
+ * every model still gets its own findings, a library that does not read included, whatever
+ * the number of jobs. */
+Test(file_sets, models_sharing_their_libraries_report_alike)
+{
+    const char *dir = temp_dir();
+    build_quad_set(dir);
+    remove_file(dir, "tml/moss.tml");
+    char path[512], link_path[512];
+    snprintf(path, sizeof path, "%s/tml/broken.tml", dir);
+    FILE *f = fopen(path, "wb");
+    cr_assert_not_null(f);
+    fputs("TML1", f); /* the magic, then nothing */
+    fclose(f);
+    enum { MODELS = 12 };
+    snprintf(path, sizeof path, "%s/models/quad.tmd", dir);
+    for (int i = 0; i < MODELS - 1; i++) {
+        snprintf(link_path, sizeof link_path, "%s/models/quad_%02d.tmd", dir, i);
+        cr_assert_eq(link(path, link_path), 0);
+    }
+    cli_result *r = cli_runf("check %s/models/quad.tmd", dir);
+    cr_expect_eq(r->status, 1, "%s%s", r->out, r->err);
+    cr_expect_eq(count_lines(r->out), 2, "%s", r->out);
+    cr_expect_eq(occurrences(r->out, "quad.tmd: error: [broken.tml] "), 1, "%s", r->out);
+
+    r = cli_runf("check -r %s/models", dir);
+    cr_expect_eq(r->status, 1, "%s%s", r->out, r->err);
+    char *one_job = strdup(r->out);
+    cr_assert_not_null(one_job);
+    cr_expect_eq(count_lines(one_job), 2 * MODELS, "%s", one_job);
+    cr_expect_eq(occurrences(one_job, ".tmd: error: [broken.tml] "), MODELS, "%s", one_job);
+    cr_expect_eq(occurrences(one_job, ".tmd: warning: lod.levels[0].meshes[1].material @0x22e: 'moss' is not among the "
+                                      "1 of member.material_names in rock.tml (ignoring case)\n"),
+                 MODELS, "%s", one_job);
+    cr_expect(strstr(r->err, "13 files: 1 valid, 12 invalid") != NULL, "the models and quad.tkl: %s", r->err);
+    r = cli_runf("check --jobs 3 -r %s/models", dir);
+    cr_expect_str_eq(r->out, one_job, "the same with three jobs");
+    free(one_job);
+    remove_dir(dir);
+}
