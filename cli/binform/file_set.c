@@ -26,15 +26,36 @@ typedef struct found {
 
 typedef void (*found_fn)(const found *f, void *ctx);
 
-static void append_step(char *path, size_t size, size_t len, const bf_field_desc *f, uint64_t i)
+/* Appends n characters to the path of length *len, cut to fit `size` with its zero. */
+static void put(char *path, size_t size, size_t *len, const char *text, size_t n)
 {
-    const char *dot = len ? "." : "";
+    if (*len + n >= size)
+        n = *len + 1 < size ? size - 1 - *len : 0;
+    memcpy(path + *len, text, n);
+    *len += n;
+    path[*len] = '\0';
+}
+
+/* Appends ".name" or ".name[i]" (no dot first); returns the new length. Written by hand: it
+ * runs for every element a check walks, and snprintf there was most of a set check's time. */
+static size_t append_step(char *path, size_t size, size_t len, const bf_field_desc *f, uint64_t i)
+{
     if (len >= size)
-        return;
-    if (f->array == BF_SCALAR)
-        snprintf(path + len, size - len, "%s%s", dot, f->name);
-    else
-        snprintf(path + len, size - len, "%s%s[%" PRIu64 "]", dot, f->name, i);
+        return len;
+    if (len)
+        put(path, size, &len, ".", 1);
+    put(path, size, &len, f->name, strlen(f->name));
+    if (f->array != BF_SCALAR) {
+        char digits[24];
+        size_t n = sizeof digits;
+        digits[--n] = ']';
+        do
+            digits[--n] = (char)('0' + i % 10);
+        while ((i /= 10) != 0);
+        digits[--n] = '[';
+        put(path, size, &len, digits + n, sizeof digits - n);
+    }
+    return len;
 }
 
 static const bf_field_desc *field_named(const bf_type_desc *t, const char *name, size_t len)
@@ -59,8 +80,7 @@ static int walk(const bf_type_desc *t, const void *obj, const char *rest, const 
     uint64_t count = bf_field_count(f, obj);
     int ok = 1;
     for (uint64_t i = 0; i < count && ok; i++) {
-        append_step(path, BF_PATH_MAX, len, f, i);
-        size_t here = strlen(path);
+        size_t here = append_step(path, BF_PATH_MAX, len, f, i);
         const bf_type_desc *st = NULL;
         const void *sobj = NULL;
         if (f->kind == BF_FIELD_STRUCT) {
