@@ -3,6 +3,7 @@
  * which names of one must be among the names of the others.
  * Nothing here knows a format: paths are walked through the reflection tables. */
 #define _XOPEN_SOURCE 700 /* realpath */
+#define _DEFAULT_SOURCE   /* struct dirent's d_type */
 #include "file_set.h"
 
 #include <dirent.h>
@@ -319,7 +320,9 @@ static void list_matches(const char *path, name_list *out)
         char full[2048];
         if ((ent->d_name[0] == '.' && pattern[0] != '.') || !name_matches(pattern, ent->d_name))
             continue;
-        if (snprintf(full, sizeof full, "%s%s", slash ? dir : "", ent->d_name) < (int)sizeof full && is_file(full))
+        /* the folder says what a name is (no stat) unless it is a link or does not know */
+        if (snprintf(full, sizeof full, "%s%s", slash ? dir : "", ent->d_name) < (int)sizeof full &&
+            (ent->d_type == DT_REG || ((ent->d_type == DT_UNKNOWN || ent->d_type == DT_LNK) && is_file(full))))
             names_push(out, full);
     }
     closedir(d);
@@ -649,17 +652,20 @@ static void cache_grow(file_set_cache *c)
 }
 
 /* The library `file` read as `format`: kept from an earlier file of the run, or read now and
- * kept. NULL when it does not read (nothing is kept: the caller reads it again to say why)
- * or cannot be kept. The document is shared between threads: only read from it. */
-static const document *cache_get(file_set_cache *c, const char *format, const char *file)
+ * kept. `real_dir` is its folder resolved (NULL: resolve the file here), so that every
+ * spelling of the folder finds it. NULL when it does not read (nothing is kept: the caller
+ * reads it again to say why) or cannot be kept. The document is shared between threads:
+ * only read from it. */
+static const document *cache_get(file_set_cache *c, const char *format, const char *file, const char *real_dir)
 {
-    char *real = realpath(file, NULL);
-    if (!real)
+    char *real = real_dir ? NULL : realpath(file, NULL);
+    if (!real_dir && !real)
         return NULL;
-    size_t n = strlen(format) + 1 + strlen(real) + 1;
+    const char *name = real_dir ? file_base(file) : "";
+    size_t n = strlen(format) + 1 + strlen(real_dir ? real_dir : real) + 1 + strlen(name) + 1;
     char *key = malloc(n);
     if (key)
-        snprintf(key, n, "%s:%s", format, real);
+        snprintf(key, n, "%s:%s%s%s", format, real_dir ? real_dir : real, real_dir ? "/" : "", name);
     free(real);
     if (!key)
         return NULL;
@@ -726,7 +732,8 @@ static int find_files(const set_walk *w, uint64_t n, name_list *files, char *tri
 
 /* Reads one file of a member as its kind into `d` and adds its own findings (`own`), or only
  * that it does not read. Returns the document read (`d`, or one the cache kept), or NULL. */
-static const document *read_member(const set_walk *w, const found *obj, const char *file, int own, document *d)
+static const document *read_member(const set_walk *w, const found *obj, const char *file, int own, const char *real_dir,
+                                   document *d)
 {
     const bf_member_desc *m = w->m;
     char format[128], msg[BF_MESSAGE_MAX];
@@ -735,7 +742,7 @@ static const document *read_member(const set_walk *w, const found *obj, const ch
     else
         snprintf(format, sizeof format, "%s.%s", w->owner->format->name, m->kind);
     /* a shared library (no findings of its own to add) is read once per run */
-    const document *kept_doc = !own && w->cache ? cache_get(w->cache, format, file) : NULL;
+    const document *kept_doc = !own && w->cache ? cache_get(w->cache, format, file, real_dir) : NULL;
     if (kept_doc)
         return kept_doc;
     open_opts oo = {.format = format};
@@ -786,10 +793,19 @@ static void check_member(const found *obj, void *ctx)
     document *owned = calloc(files.count, sizeof *owned);
     const document **docs = calloc(files.count, sizeof *docs);
     unsigned char *close_it = calloc(files.count, 1);
+    /* a '*' member's files share one folder: resolved once, not once per file */
+    char *real_dir = NULL;
+    if (shared && w->cache) {
+        char dir[1024];
+        const char *base = file_base(files.items[0]);
+        snprintf(dir, sizeof dir, "%.*s", base > files.items[0] ? (int)(base - files.items[0]) : 1,
+                 base > files.items[0] ? files.items[0] : ".");
+        real_dir = realpath(dir, NULL);
+    }
     size_t read = 0;
     for (size_t i = 0; owned && docs && close_it && i < files.count; i++) {
         names_push(&w->claimed, files.items[i]);
-        const document *d = read_member(w, obj, files.items[i], !shared, &owned[i]);
+        const document *d = read_member(w, obj, files.items[i], !shared, real_dir, &owned[i]);
         close_it[i] = d == &owned[i];
         if (d)
             docs[read++] = d;
@@ -806,6 +822,7 @@ static void check_member(const found *obj, void *ctx)
     for (size_t i = 0; close_it && i < files.count; i++)
         if (close_it[i])
             document_close(&owned[i]);
+    free(real_dir);
     free(close_it);
     free(owned);
     free(docs);
