@@ -313,7 +313,7 @@ static const bf_member_check_desc tmd_member_checks_model_1[] = {
 static const char *const tmd_member_files_model_1[] = {"{header.category}.tkl", "../tkl/{header.category}.tkl", NULL};
 static const char *const tmd_member_among_model_2_1[] = {"member.material_names"};
 static const bf_member_check_desc tmd_member_checks_model_2[] = {
-    {.values = "owner.lod.levels.meshes.material", .among = tmd_member_among_model_2_1, .among_count = 1, .ignore_case = 1,
+    {.values = "owner.lod.levels.meshes.material", .among = tmd_member_among_model_2_1, .among_count = 1, .ignore_case = 1, .warning = 1,
      .origin = "Mesh Data: \"+12 32 byte fixed string Material name\"; Toshi Material Library: \"32 byte fixed string [numMaterials] LUT for material names\""},
 };
 static const char *const tmd_member_files_model_2[] = {"../matlibs/*.tml", "../tml/*.tml", "*.tml", NULL};

@@ -483,6 +483,7 @@ static const ir_node member_check_node = {(const ir_key[]){
     KEY(member_check, "below", below, AS_LIST, .item = &a_string),
     KEY(member_check, "among", among, AS_LIST, .item = &a_string),
     KEY(member_check, "ignore_case", ignore_case, AS_BOOL),
+    KEY(member_check, "severity", warning, AS_WORD, .words = severities),
     END,
 }};
 

@@ -777,7 +777,7 @@ static int is_set_path(const char *p)
 
 static member_check *build_member_check(const ynode *n)
 {
-    static const char *const keys[] = {"values", "below", "among", "ignore_case", "origin", NULL};
+    static const char *const keys[] = {"values", "below", "among", "ignore_case", "severity", "origin", NULL};
     member_check *c = pool_alloc(sizeof *c);
     c->loc = n->loc;
     if (!expect_kind(n, YN_MAP, "a member check"))
@@ -794,6 +794,12 @@ static member_check *build_member_check(const ynode *n)
         c->ignore_case = parse_bool(v, "ignore_case");
         if (!c->among.len)
             diag_error(v->loc, "'ignore_case' is for 'among' checks (names), not 'below'");
+    }
+    if ((v = ynode_get(n, "severity")) && scalar(v, "severity")) {
+        if (strcmp(v->text, "warning") == 0)
+            c->warning = 1;
+        else if (strcmp(v->text, "error") != 0)
+            diag_error(v->loc, "severity must be 'error' or 'warning'");
     }
     if (!is_set_path(c->values))
         diag_error(n->loc, "a member check needs 'values', a path starting 'owner.' or 'member.'");

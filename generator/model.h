@@ -212,6 +212,7 @@ typedef struct member_check {
     ptr_vec below; /* const char*: paths whose numbers are summed */
     ptr_vec among; /* const char*: paths whose names or numbers `values` must be among */
     int ignore_case; /* `among` compares names without ASCII case */
+    int warning;     /* a failed check is a warning, not an error (`severity: warning`) */
     const char *origin;
 } member_check;
 

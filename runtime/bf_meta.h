@@ -132,6 +132,7 @@ typedef struct bf_member_check_desc {
     const char *const *among;
     size_t among_count;
     int ignore_case; /* `among` compares names without ASCII case */
+    int warning;     /* a failed check is a warning (schema `severity: warning`), else an error */
 } bf_member_check_desc;
 
 /* Another file that belongs with a file of this kind, found by name (schema key `members`). */

@@ -440,3 +440,14 @@ Test(bfgen_errors, the_ir_report_shows_what_templates_get)
     for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++)
         cr_expect(strstr(out, lines[i]) != NULL, "missing %s", lines[i]);
 }
+
+/* A member check's severity: error (default) or warning, nothing else. */
+Test(bfgen_errors, file_set_check_severity)
+{
+    run r;
+    bfgen(&r, MEMBER_HEAD "      - { name: m, kind: f, files: x, checks: [{ values: owner.a, among: member.a, severity: warning },\n"
+                          "                                              { values: owner.a, below: member.a, severity: error }] }\n" MEMBER_TAIL);
+    cr_expect_eq(r.status, 0, "%s", r.output);
+    bfgen(&r, MEMBER_HEAD "      - { name: m, kind: f, files: x, checks: [{ values: owner.a, among: member.a, severity: fatal }] }\n" MEMBER_TAIL);
+    expect_error(&r, 7, 94, "severity must be 'error' or 'warning'");
+}

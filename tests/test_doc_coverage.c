@@ -297,3 +297,48 @@ Test(doc_coverage, sprite_has_no_document)
     free(r.out);
     remove_dir(dir);
 }
+
+/* The generated page of a format shows the files each kind reads with it (schema key
+ * `members`): patterns in search order, each check with its severity and origin. */
+Test(doc_coverage, format_pages_show_file_sets)
+{
+    char dir[] = "/tmp/bf_doccov_XXXXXX";
+    make_dir(dir);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "build/bin/bfgen --emit docs --out %s schemas/t3dm.yaml schemas/tmd.yaml schemas/tkl.yaml "
+                              "schemas/tml.yaml", dir);
+    run r = sh(cmd);
+    cr_assert_eq(r.status, 0, "%s", r.out);
+    free(r.out);
+
+    /* the section only: from the kind's anchor to the Types section */
+    snprintf(cmd, sizeof cmd, "sed -n '/id=\"members-model\"/,/id=\"types\"/p' %s/docs/t3dm.md", dir);
+    r = sh(cmd);
+    cr_expect(strstr(r.out, "### Files read with model") != NULL, "%s", r.out);
+    cr_expect(strstr(r.out, "| `stream` | `stream` | 1. `{stem}.{n}.sdata`<br>One per `Animation` of `owner.chunk_data.body`.") !=
+                  NULL, "%s", r.out);
+    cr_expect(strstr(r.out, "(an orphan): a warning.") != NULL, "%s", r.out);
+    cr_expect(strstr(r.out, "| `stream` | Every `member.keyframes.channel` must be below the sum "
+                            "`owner.quat_channel_count + owner.scalar_channel_count`.<br>*Origin: Keyframe: \"Channel "
+                            "index\"") != NULL, "%s", r.out);
+    cr_expect(strstr(r.out, " | error |") != NULL, "%s", r.out);
+    free(r.out);
+
+    snprintf(cmd, sizeof cmd, "sed -n '/id=\"members-model\"/,/id=\"types\"/p' %s/docs/tmd.md", dir);
+    r = sh(cmd);
+    cr_expect(strstr(r.out, "| `materials` | `tml.library` | 1. `../matlibs/*.tml`<br>2. `../tml/*.tml`<br>3. `*.tml` | "
+                            "The material libraries") != NULL, "%s", r.out);
+    cr_expect(strstr(r.out, "2. `../tkl/{header.category}.tkl`") != NULL, "%s", r.out);
+    cr_expect(strstr(r.out, "| `materials` | Every `owner.lod.levels.meshes.material` must be one of "
+                            "`member.material_names` (ignoring case).") != NULL, "%s", r.out);
+    cr_expect(strstr(r.out, "LUT for material names\"* | warning |") != NULL, "%s", r.out);
+    free(r.out);
+
+    /* the HTML page renders the same model */
+    snprintf(cmd, sizeof cmd, "grep -c -e '<h3 id=\"members-model\">Files read with model</h3>' -e "
+                              "'1. <code>{stem}.{n}.sdata</code>' %s/docs/t3dm.html", dir);
+    r = sh(cmd);
+    cr_expect_eq(atoi(r.out), 2, "%s", r.out);
+    free(r.out);
+    remove_dir(dir);
+}

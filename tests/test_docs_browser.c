@@ -415,7 +415,8 @@ Test(docs_browser, format_pages_render)
     }
     static const char *const t3dm[] = {"id=\"type-Part\"", "id=\"enum-ChunkType\"", "<h2 id=\"errata\">",
                                        "class=\"layout\"", "Validation rules of Header", "document: 0x0A",
-                                       "Not in real files", NULL};
+                                       "Not in real files", "<h3 id=\"members-model\">Files read with model</h3>",
+                                       NULL};
     free(render("file://" DOCS_DIR "/t3dm.html", t3dm));
     screenshot("file://" DOCS_DIR "/t3dm.html", "docs_t3dm.png", "1280,2400");
 }

@@ -86,28 +86,38 @@ Test(file_sets, real_sets_are_clean)
 {
     REQUIRE_SAMPLES();
     static const char *const models[] = {"t3dm/08_animation/snake.t3dm", "t3dm/11_segments/player.t3dm",
-                                         "tmd/plant.tmd", "tmd/snake.tmd"};
+                                         "tmd/plant.tmd", "tmd/snake.tmd", "tmd/box.tmd"};
     for (size_t i = 0; i < sizeof models / sizeof *models; i++) {
         cli_result *r = cli_runf("check '%s'", sample_path(models[i]));
         cr_expect_eq(r->status, 0, "%s: %s%s", models[i], r->out, r->err);
         cr_expect(strstr(r->out, "error") == NULL, "%s: %s", models[i], r->out);
     }
-    cli_result *r = cli_runf("check -q -r '%s'", sample_path("t3dm"));
-    cr_expect_eq(r->status, 0, "%s%s", r->out, r->err);
-    cr_expect_str_eq(r->out, "");
+    static const char *const folders[] = {"t3dm", "tmd"};
+    for (size_t i = 0; i < sizeof folders / sizeof *folders; i++) {
+        cli_result *r = cli_runf("check -q -r '%s'", sample_path(folders[i]));
+        cr_expect_eq(r->status, 0, "%s: %s%s", folders[i], r->out, r->err);
+        cr_expect_str_eq(r->out, "");
+    }
 }
 
 /* The samples' TMDs find their material libraries in ../tml (plant's five names are in
- * formats_mixed.tml, snake's one in basic_rgba.tml); box's material is in neither. */
+ * formats_mixed.tml, snake's one in basic_rgba.tml); box's material is in neither. Nothing in
+ * the model names its libraries, so that is a warning (tmd.yaml's `severity: warning`). */
 Test(file_sets, the_sample_box_names_a_material_no_library_has)
 {
     REQUIRE_SAMPLES();
-    cli_result *r = cli_runf("check -q '%s'", sample_path("tmd/box.tmd"));
-    cr_expect_eq(r->status, 1, "%s%s", r->out, r->err);
-    cr_expect(strstr(r->out, "box.tmd: error: lod.levels[0].meshes[0].material @0x19c: 'StoneFloor_F3d' is not among the 7 "
+    cli_result *r = cli_runf("check '%s'", sample_path("tmd/box.tmd"));
+    cr_expect_eq(r->status, 0, "a warning: %s%s", r->out, r->err);
+    cr_expect(strstr(r->out, "box.tmd: warning: lod.levels[0].meshes[0].material @0x19c: 'StoneFloor_F3d' is not among the 7 "
                              "of member.material_names in basic_rgba.tml, formats_mixed.tml (ignoring case)") != NULL,
               "%s", r->out);
-    cr_expect_eq(count_lines(r->out), 1, "the libraries' own warnings are theirs, not the model's: %s", r->out);
+    /* the model's own magic-value warning and this one; the libraries' warnings are theirs */
+    cr_expect_eq(count_lines(r->out), 2, "%s", r->out);
+    r = cli_runf("check --json '%s'", sample_path("tmd/box.tmd"));
+    cr_expect_eq(r->status, 0, "%s%s", r->out, r->err);
+    cr_expect(strstr(r->out, "\"severity\":\"warning\",\"path\":\"lod.levels[0].meshes[0].material\"") != NULL, "%s", r->out);
+    r = cli_runf("check -q '%s'", sample_path("tmd/box.tmd"));
+    cr_expect_str_eq(r->out, "", "no errors to print");
 }
 
 Test(file_sets, a_stream_beyond_the_sample_animations_is_an_orphan)
@@ -288,8 +298,8 @@ Test(file_sets, a_material_name_no_library_has_is_reported_at_the_mesh)
     build_quad_set(dir);
     remove_file(dir, "tml/moss.tml");
     cli_result *r = cli_runf("check %s/models/quad.tmd", dir);
-    cr_expect_eq(r->status, 1, "%s%s", r->out, r->err);
-    cr_expect(strstr(r->out, "quad.tmd: error: lod.levels[0].meshes[1].material @0x22e: 'moss' is not among the 1 of "
+    cr_expect_eq(r->status, 0, "a warning: %s%s", r->out, r->err);
+    cr_expect(strstr(r->out, "quad.tmd: warning: lod.levels[0].meshes[1].material @0x22e: 'moss' is not among the 1 of "
                              "member.material_names in rock.tml (ignoring case)") != NULL,
               "%s", r->out);
     cr_expect_eq(count_lines(r->out), 1, "'Rock' is found: %s", r->out);
@@ -307,8 +317,9 @@ Test(file_sets, a_matlibs_folder_comes_before_the_others)
     make_dir(dir, "matlibs");
     build_fixture("rock.tml.json", dir, "matlibs/rock.tml", 0);
     cli_result *r = cli_runf("check %s/models/quad.tmd", dir);
-    cr_expect_eq(r->status, 1, "%s%s", r->out, r->err);
-    cr_expect(strstr(r->out, "'moss' is not among the 1 of member.material_names in rock.tml") != NULL, "%s", r->out);
+    cr_expect_eq(r->status, 0, "a warning: %s%s", r->out, r->err);
+    cr_expect(strstr(r->out, "warning: lod.levels[0].meshes[1].material @0x22e: 'moss' is not among the 1 of "
+                             "member.material_names in rock.tml") != NULL, "%s", r->out);
     /* beside the model, when no library folder is there */
     remove_file(dir, "matlibs/rock.tml");
     remove_file(dir, "tml/rock.tml");
@@ -378,5 +389,55 @@ Test(file_sets, orphan_streams_of_the_demo_pyramid)
     cr_expect_eq(r->status, 1, "%s%s", r->out, r->err);
     cr_expect(strstr(r->out, "missing stream 0") != NULL, "%s", r->out);
     cr_expect(strstr(r->out, "pyramid.1.sdata") != NULL, "%s", r->out);
+    remove_dir(dir);
+}
+
+/* How often `needle` occurs in `s`. */
+static size_t occurrences(const char *s, const char *needle)
+{
+    size_t n = 0;
+    for (const char *p = s; (p = strstr(p, needle)) != NULL; p += strlen(needle))
+        n++;
+    return n;
+}
+
+/* Models of one folder share their material libraries, which check -r reads once for the run:
+ * every model still gets its own findings, a library that does not read included, whatever
+ * the number of jobs. */
+Test(file_sets, models_sharing_their_libraries_report_alike)
+{
+    const char *dir = temp_dir();
+    build_quad_set(dir);
+    remove_file(dir, "tml/moss.tml");
+    char path[512], link_path[512];
+    snprintf(path, sizeof path, "%s/tml/broken.tml", dir);
+    FILE *f = fopen(path, "wb");
+    cr_assert_not_null(f);
+    fputs("TML1", f); /* the magic, then nothing */
+    fclose(f);
+    enum { MODELS = 12 };
+    snprintf(path, sizeof path, "%s/models/quad.tmd", dir);
+    for (int i = 0; i < MODELS - 1; i++) {
+        snprintf(link_path, sizeof link_path, "%s/models/quad_%02d.tmd", dir, i);
+        cr_assert_eq(link(path, link_path), 0);
+    }
+    cli_result *r = cli_runf("check %s/models/quad.tmd", dir);
+    cr_expect_eq(r->status, 1, "%s%s", r->out, r->err);
+    cr_expect_eq(count_lines(r->out), 2, "%s", r->out);
+    cr_expect_eq(occurrences(r->out, "quad.tmd: error: [broken.tml] "), 1, "%s", r->out);
+
+    r = cli_runf("check -r %s/models", dir);
+    cr_expect_eq(r->status, 1, "%s%s", r->out, r->err);
+    char *one_job = strdup(r->out);
+    cr_assert_not_null(one_job);
+    cr_expect_eq(count_lines(one_job), 2 * MODELS, "%s", one_job);
+    cr_expect_eq(occurrences(one_job, ".tmd: error: [broken.tml] "), MODELS, "%s", one_job);
+    cr_expect_eq(occurrences(one_job, ".tmd: warning: lod.levels[0].meshes[1].material @0x22e: 'moss' is not among the "
+                                      "1 of member.material_names in rock.tml (ignoring case)\n"),
+                 MODELS, "%s", one_job);
+    cr_expect(strstr(r->err, "13 files: 1 valid, 12 invalid") != NULL, "the models and quad.tkl: %s", r->err);
+    r = cli_runf("check --jobs 3 -r %s/models", dir);
+    cr_expect_str_eq(r->out, one_job, "the same with three jobs");
+    free(one_job);
     remove_dir(dir);
 }

@@ -25,7 +25,7 @@ typedef struct checked {
     char *problem; /* EXIT_USAGE: why the file could not be read */
 } checked;
 
-static checked *check_one(const options *o, const char *path, int walked)
+static checked *check_one(const options *o, file_set_cache *cache, const char *path, int walked)
 {
     checked *r = calloc(1, sizeof *r);
     if (!r)
@@ -42,7 +42,7 @@ static checked *check_one(const options *o, const char *path, int walked)
     else if (r->status == 0) {
         d.entry->validate(d.root, d.data, d.size, &r->findings);
         if (!o->no_set)
-            file_set_check(&d, &r->findings);
+            file_set_check(&d, cache, &r->findings);
     }
     if (r->status == EXIT_USAGE)
         r->problem = strdup(d.problem);
@@ -182,6 +182,7 @@ static void print_result(printer *p, const char *path, const checked *r)
 
 typedef struct pool {
     const options *o;
+    file_set_cache *cache;
     const file_list *files;
     checked **results;
     unsigned char *done;
@@ -199,7 +200,7 @@ static void *worker(void *arg)
         pthread_mutex_unlock(&p->lock);
         if (i == p->files->count)
             return NULL;
-        checked *r = check_one(p->o, p->files->paths[i], p->files->walked[i]);
+        checked *r = check_one(p->o, p->cache, p->files->paths[i], p->files->walked[i]);
         pthread_mutex_lock(&p->lock);
         p->results[i] = r;
         p->done[i] = 1;
@@ -248,13 +249,17 @@ int cmd_check(const options *o, int argc, char **argv)
         json_begin_array(&p.array);
     int show_progress = !o->quiet && isatty(fileno(stderr)) && files.count > 1;
     double start = now(), last = 0;
+    /* the libraries many files share are read once for the run (NULL when memory is short:
+     * then they are read for every file) */
+    file_set_cache *cache = o->no_set ? NULL : file_set_cache_new();
     int jobs = o->jobs > 1 ? o->jobs : 1;
     if ((size_t)jobs > files.count)
         jobs = files.count ? (int)files.count : 1;
     if (jobs == 1) {
         for (size_t i = 0; i < files.count; i++) {
-            checked *r = check_one(o, files.paths[i], files.walked[i]);
+            checked *r = check_one(o, cache, files.paths[i], files.walked[i]);
             if (!r) {
+                file_set_cache_free(cache);
                 file_list_free(&files);
                 return out_of_memory();
             }
@@ -263,12 +268,13 @@ int cmd_check(const options *o, int argc, char **argv)
             progress(show_progress, i + 1, files.count, &last);
         }
     } else {
-        pool pl = {.o = o, .files = &files};
+        pool pl = {.o = o, .cache = cache, .files = &files};
         pl.results = calloc(files.count, sizeof *pl.results);
         pl.done = calloc(files.count, 1);
         pthread_t *threads = calloc((size_t)jobs, sizeof *threads);
         if (!pl.results || !pl.done || !threads) {
             free(pl.results), free(pl.done), free(threads);
+            file_set_cache_free(cache);
             file_list_free(&files);
             return out_of_memory();
         }
@@ -316,6 +322,7 @@ int cmd_check(const options *o, int argc, char **argv)
             fprintf(stderr, " in %.2f s (%.0f files/s)", seconds, seconds > 0 ? files.count / seconds : 0.0);
         fputc('\n', stderr);
     }
+    file_set_cache_free(cache);
     file_list_free(&files);
     fflush(stdout);
     if (p.t.unreadable)

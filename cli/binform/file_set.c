@@ -2,11 +2,13 @@
  * with a file, where they are, which numbers of one must stay below numbers of the other, and
  * which names of one must be among the names of the others.
  * Nothing here knows a format: paths are walked through the reflection tables. */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* realpath */
+#define _DEFAULT_SOURCE   /* struct dirent's d_type */
 #include "file_set.h"
 
 #include <dirent.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,15 +27,36 @@ typedef struct found {
 
 typedef void (*found_fn)(const found *f, void *ctx);
 
-static void append_step(char *path, size_t size, size_t len, const bf_field_desc *f, uint64_t i)
+/* Appends n characters to the path of length *len, cut to fit `size` with its zero. */
+static void put(char *path, size_t size, size_t *len, const char *text, size_t n)
 {
-    const char *dot = len ? "." : "";
+    if (*len + n >= size)
+        n = *len + 1 < size ? size - 1 - *len : 0;
+    memcpy(path + *len, text, n);
+    *len += n;
+    path[*len] = '\0';
+}
+
+/* Appends ".name" or ".name[i]" (no dot first); returns the new length. Written by hand: it
+ * runs for every element a check walks, and snprintf there was most of a set check's time. */
+static size_t append_step(char *path, size_t size, size_t len, const bf_field_desc *f, uint64_t i)
+{
     if (len >= size)
-        return;
-    if (f->array == BF_SCALAR)
-        snprintf(path + len, size - len, "%s%s", dot, f->name);
-    else
-        snprintf(path + len, size - len, "%s%s[%" PRIu64 "]", dot, f->name, i);
+        return len;
+    if (len)
+        put(path, size, &len, ".", 1);
+    put(path, size, &len, f->name, strlen(f->name));
+    if (f->array != BF_SCALAR) {
+        char digits[24];
+        size_t n = sizeof digits;
+        digits[--n] = ']';
+        do
+            digits[--n] = (char)('0' + i % 10);
+        while ((i /= 10) != 0);
+        digits[--n] = '[';
+        put(path, size, &len, digits + n, sizeof digits - n);
+    }
+    return len;
 }
 
 static const bf_field_desc *field_named(const bf_type_desc *t, const char *name, size_t len)
@@ -58,8 +81,7 @@ static int walk(const bf_type_desc *t, const void *obj, const char *rest, const 
     uint64_t count = bf_field_count(f, obj);
     int ok = 1;
     for (uint64_t i = 0; i < count && ok; i++) {
-        append_step(path, BF_PATH_MAX, len, f, i);
-        size_t here = strlen(path);
+        size_t here = append_step(path, BF_PATH_MAX, len, f, i);
         const bf_type_desc *st = NULL;
         const void *sobj = NULL;
         if (f->kind == BF_FIELD_STRUCT) {
@@ -143,7 +165,7 @@ static void spell_value(const found *f, void *ctx)
 typedef struct ends {
     const bf_type_desc *owner_type;
     const void *owner;
-    const document *members; /* the member's files that read */
+    const document *const *members; /* the member's files that read */
     size_t member_count;
 } ends;
 
@@ -162,7 +184,7 @@ static int walk_from(const ends *e, const char *p, int k, found_fn fn, void *ctx
     for (size_t i = 0; i < e->member_count; i++)
         if (k == ALL_MEMBERS || (size_t)k == i) {
             path[0] = '\0';
-            ok &= walk(e->members[i].entry->root, e->members[i].root, p + 7, NULL, path, 0, fn, ctx);
+            ok &= walk(e->members[i]->entry->root, e->members[i]->root, p + 7, NULL, path, 0, fn, ctx);
         }
     return ok;
 }
@@ -298,7 +320,9 @@ static void list_matches(const char *path, name_list *out)
         char full[2048];
         if ((ent->d_name[0] == '.' && pattern[0] != '.') || !name_matches(pattern, ent->d_name))
             continue;
-        if (snprintf(full, sizeof full, "%s%s", slash ? dir : "", ent->d_name) < (int)sizeof full && is_file(full))
+        /* the folder says what a name is (no stat) unless it is a link or does not know */
+        if (snprintf(full, sizeof full, "%s%s", slash ? dir : "", ent->d_name) < (int)sizeof full &&
+            (ent->d_type == DT_REG || ((ent->d_type == DT_UNKNOWN || ent->d_type == DT_LNK) && is_file(full))))
             names_push(out, full);
     }
     closedir(d);
@@ -360,7 +384,7 @@ static void limit_source(const char *limit_path, const ends *e, const char *owne
         for (size_t i = 0; i < e->member_count; i++) {
             if (i)
                 append_cut(out, size, ", ");
-            append_cut(out, size, file_base(e->members[i].path));
+            append_cut(out, size, file_base(e->members[i]->path));
         }
     } else if (owner_path[0]) {
         snprintf(out, size, "of %s %s", e->owner_type->name, owner_path);
@@ -388,6 +412,12 @@ static void note_over(const found *f, void *ctx)
         o->offset = f->offset;
         snprintf(o->path, sizeof o->path, "%s", f->path);
     }
+}
+
+/* The schema's `severity` of a failed check (a wrong path is always an error: the schema's). */
+static bf_severity check_severity(const bf_member_check_desc *k)
+{
+    return k->warning ? BF_SEVERITY_WARNING : BF_SEVERITY_ERROR;
 }
 
 static void wrong_path(const bf_member_check_desc *k, const char *owner_path, bf_findings *out)
@@ -419,7 +449,7 @@ static void check_below(const bf_member_check_desc *k, const ends *e, const char
         if (snprintf(msg, sizeof msg, "%" PRId64 " is not below %s = %" PRId64 " %s; %zu value%s out of range", o.worst,
                      limit, s.sum, from, o.count, o.count == 1 ? "" : "s") < 0)
             msg[0] = '\0';
-        add_at(out, BF_SEVERITY_ERROR, o.offset, in_member ? e->members[i].path : NULL, in_member ? NULL : owner_path,
+        add_at(out, check_severity(k), o.offset, in_member ? e->members[i]->path : NULL, in_member ? NULL : owner_path,
                o.path, msg, k->origin);
     }
     if (!ok)
@@ -518,7 +548,7 @@ static void look_up(const found *f, void *ctx)
     if (snprintf(msg, sizeof msg, "%s is not among the %zu of %s %s%s", what, g->count, among, l->from,
                  l->k->ignore_case ? " (ignoring case)" : "") < 0)
         msg[0] = '\0';
-    add_at(l->out, BF_SEVERITY_ERROR, f->offset, l->member_file, l->member_file ? NULL : l->owner_path, f->path, msg,
+    add_at(l->out, check_severity(l->k), f->offset, l->member_file, l->member_file ? NULL : l->owner_path, f->path, msg,
            l->k->origin);
 }
 
@@ -533,7 +563,7 @@ static void check_among(const bf_member_check_desc *k, const ends *e, const char
     int in_member = strncmp(k->values, "member.", 7) == 0;
     size_t rounds = in_member ? e->member_count : 1;
     for (size_t i = 0; i < rounds && ok && !g.failed; i++) {
-        looking l = {&g, k, in_member ? e->members[i].path : NULL, owner_path, from, out};
+        looking l = {&g, k, in_member ? e->members[i]->path : NULL, owner_path, from, out};
         ok &= walk_from(e, k->values, (int)i, look_up, &l);
     }
     if (!ok)
@@ -541,10 +571,137 @@ static void check_among(const bf_member_check_desc *k, const ends *e, const char
     free(g.items);
 }
 
+/* ---- libraries kept for the run ---- */
+
+/* A library read once: many files of a folder find the same '*' members. */
+typedef struct kept {
+    struct kept *next;
+    char *key;  /* "FORMAT.KIND:" and the file's resolved path */
+    char *path; /* the name it was first found by: the document's path */
+    document doc;
+} kept;
+
+struct file_set_cache {
+    pthread_mutex_t lock;
+    kept **buckets;
+    size_t bucket_count, count;
+};
+
+static size_t hash_text(const char *s)
+{
+    size_t h = 2166136261u; /* FNV-1a */
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 16777619u;
+    return h;
+}
+
+file_set_cache *file_set_cache_new(void)
+{
+    file_set_cache *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->bucket_count = 64;
+    c->buckets = calloc(c->bucket_count, sizeof *c->buckets);
+    if (!c->buckets) {
+        free(c);
+        return NULL;
+    }
+    pthread_mutex_init(&c->lock, NULL);
+    return c;
+}
+
+void file_set_cache_free(file_set_cache *c)
+{
+    if (!c)
+        return;
+    for (size_t b = 0; b < c->bucket_count; b++) {
+        for (kept *k = c->buckets[b], *next; k; k = next) {
+            next = k->next;
+            document_close(&k->doc);
+            free(k->key);
+            free(k->path);
+            free(k);
+        }
+    }
+    free(c->buckets);
+    pthread_mutex_destroy(&c->lock);
+    free(c);
+}
+
+/* Twice the buckets when there are twice as many files as buckets; stays as it is when
+ * memory is short (the chains only get longer). */
+static void cache_grow(file_set_cache *c)
+{
+    if (c->count <= 2 * c->bucket_count)
+        return;
+    size_t count = 2 * c->bucket_count;
+    kept **buckets = calloc(count, sizeof *buckets);
+    if (!buckets)
+        return;
+    for (size_t b = 0; b < c->bucket_count; b++) {
+        for (kept *k = c->buckets[b], *next; k; k = next) {
+            next = k->next;
+            size_t h = hash_text(k->key) % count;
+            k->next = buckets[h];
+            buckets[h] = k;
+        }
+    }
+    free(c->buckets);
+    c->buckets = buckets;
+    c->bucket_count = count;
+}
+
+/* The library `file` read as `format`: kept from an earlier file of the run, or read now and
+ * kept. `real_dir` is its folder resolved (NULL: resolve the file here), so that every
+ * spelling of the folder finds it. NULL when it does not read (nothing is kept: the caller
+ * reads it again to say why) or cannot be kept. The document is shared between threads:
+ * only read from it. */
+static const document *cache_get(file_set_cache *c, const char *format, const char *file, const char *real_dir)
+{
+    char *real = real_dir ? NULL : realpath(file, NULL);
+    if (!real_dir && !real)
+        return NULL;
+    const char *name = real_dir ? file_base(file) : "";
+    size_t n = strlen(format) + 1 + strlen(real_dir ? real_dir : real) + 1 + strlen(name) + 1;
+    char *key = malloc(n);
+    if (key)
+        snprintf(key, n, "%s:%s%s%s", format, real_dir ? real_dir : real, real_dir ? "/" : "", name);
+    free(real);
+    if (!key)
+        return NULL;
+    size_t h = hash_text(key);
+    const document *d = NULL;
+    /* one lock for look-up and reading: a library is read once however many threads want it */
+    pthread_mutex_lock(&c->lock);
+    for (kept *k = c->buckets[h % c->bucket_count]; k && !d; k = k->next)
+        if (strcmp(k->key, key) == 0)
+            d = &k->doc;
+    kept *k = d ? NULL : calloc(1, sizeof *k);
+    if (k && (k->path = strdup(file)) != NULL &&
+        document_load(&k->doc, k->path, &(open_opts){.format = format}) == 0) {
+        k->key = key;
+        key = NULL;
+        k->next = c->buckets[h % c->bucket_count];
+        c->buckets[h % c->bucket_count] = k;
+        c->count++;
+        cache_grow(c);
+        d = &k->doc;
+    } else if (k) {
+        if (k->path)
+            document_close(&k->doc);
+        free(k->path);
+        free(k);
+    }
+    pthread_mutex_unlock(&c->lock);
+    free(key);
+    return d;
+}
+
 /* ---- one member ---- */
 
 typedef struct set_walk {
     const document *owner;
+    file_set_cache *cache;
     const bf_member_desc *m;
     bf_findings *out;
     uint64_t n;
@@ -573,9 +730,10 @@ static int find_files(const set_walk *w, uint64_t n, name_list *files, char *tri
     return globbed && files->count;
 }
 
-/* Reads one file of a member as its kind and adds its own findings (`own`), or only that it
- * does not read. 1 when it read. */
-static int read_member(const set_walk *w, const found *obj, const char *file, int own, document *d)
+/* Reads one file of a member as its kind into `d` and adds its own findings (`own`), or only
+ * that it does not read. Returns the document read (`d`, or one the cache kept), or NULL. */
+static const document *read_member(const set_walk *w, const found *obj, const char *file, int own, const char *real_dir,
+                                   document *d)
 {
     const bf_member_desc *m = w->m;
     char format[128], msg[BF_MESSAGE_MAX];
@@ -583,6 +741,10 @@ static int read_member(const set_walk *w, const found *obj, const char *file, in
         snprintf(format, sizeof format, "%s", m->kind);
     else
         snprintf(format, sizeof format, "%s.%s", w->owner->format->name, m->kind);
+    /* a shared library (no findings of its own to add) is read once per run */
+    const document *kept_doc = !own && w->cache ? cache_get(w->cache, format, file, real_dir) : NULL;
+    if (kept_doc)
+        return kept_doc;
     open_opts oo = {.format = format};
     int rc = document_load(d, file, &oo);
     if (rc == EXIT_USAGE) {
@@ -592,7 +754,7 @@ static int read_member(const set_walk *w, const found *obj, const char *file, in
     } else if (rc == EXIT_INVALID) {
         add(w->out, d->err.offset, file, d->err.path, d->err.message, NULL);
     } else if (rc == 0 && !own) {
-        return 1;
+        return d;
     } else if (rc == 0) {
         bf_findings mine = {0};
         d->entry->validate(d->root, d->data, d->size, &mine);
@@ -601,10 +763,10 @@ static int read_member(const set_walk *w, const found *obj, const char *file, in
             add_at(w->out, f->severity, f->offset, file, NULL, f->path, f->message, f->origin);
         }
         bf_findings_free(&mine);
-        return 1;
+        return d;
     }
     document_close(d);
-    return 0;
+    return NULL;
 }
 
 static void check_member(const found *obj, void *ctx)
@@ -627,11 +789,26 @@ static void check_member(const found *obj, void *ctx)
         names_free(&files);
         return;
     }
-    document *docs = calloc(files.count, sizeof *docs);
+    /* owned: the documents read here, closed here; docs: every one that read, owned or kept */
+    document *owned = calloc(files.count, sizeof *owned);
+    const document **docs = calloc(files.count, sizeof *docs);
+    unsigned char *close_it = calloc(files.count, 1);
+    /* a '*' member's files share one folder: resolved once, not once per file */
+    char *real_dir = NULL;
+    if (shared && w->cache) {
+        char dir[1024];
+        const char *base = file_base(files.items[0]);
+        snprintf(dir, sizeof dir, "%.*s", base > files.items[0] ? (int)(base - files.items[0]) : 1,
+                 base > files.items[0] ? files.items[0] : ".");
+        real_dir = realpath(dir, NULL);
+    }
     size_t read = 0;
-    for (size_t i = 0; docs && i < files.count; i++) {
+    for (size_t i = 0; owned && docs && close_it && i < files.count; i++) {
         names_push(&w->claimed, files.items[i]);
-        read += (size_t)read_member(w, obj, files.items[i], !shared, &docs[read]);
+        const document *d = read_member(w, obj, files.items[i], !shared, real_dir, &owned[i]);
+        close_it[i] = d == &owned[i];
+        if (d)
+            docs[read++] = d;
     }
     if (read) {
         ends e = {obj->type, obj->obj, docs, read};
@@ -642,8 +819,12 @@ static void check_member(const found *obj, void *ctx)
                 check_below(&m->checks[c], &e, obj->path, w->out);
         }
     }
-    for (size_t i = 0; i < read; i++)
-        document_close(&docs[i]);
+    for (size_t i = 0; close_it && i < files.count; i++)
+        if (close_it[i])
+            document_close(&owned[i]);
+    free(real_dir);
+    free(close_it);
+    free(owned);
     free(docs);
     names_free(&files);
 }
@@ -680,7 +861,7 @@ static void find_orphans(set_walk *w)
     }
 }
 
-void file_set_check(const document *owner, bf_findings *out)
+void file_set_check(const document *owner, file_set_cache *cache, bf_findings *out)
 {
     /* a file read from a pipe, standard input or a device (/dev/stdin) has no folder to find
      * its members in */
@@ -689,7 +870,7 @@ void file_set_check(const document *owner, bf_findings *out)
         return;
     for (size_t i = 0; i < owner->entry->member_count; i++) {
         const bf_member_desc *m = &owner->entry->members[i];
-        set_walk w = {owner, m, out, 0, {0}};
+        set_walk w = {owner, cache, m, out, 0, {0}};
         if (!m->each) {
             check_member(&(found){.type = owner->entry->root, .obj = owner->root, .path = ""}, &w);
         } else {

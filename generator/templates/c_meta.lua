@@ -33,6 +33,7 @@ local function emit_members(w, p, e)
       if #c.below > 0 then items[#items + 1] = string.format(".below = %s, .below_count = %d", below, #c.below) end
       if #c.among > 0 then items[#items + 1] = string.format(".among = %s, .among_count = %d", among, #c.among) end
       if c.ignore_case then items[#items + 1] = ".ignore_case = 1" end
+      if c.severity == "warning" then items[#items + 1] = ".warning = 1" end
       for _, it in ipairs(lines.string_items(".origin", c.origin, 5)) do items[#items + 1] = it end
       rows[#rows + 1] = items
     end

@@ -418,6 +418,53 @@ local function file_kinds(fmt)
   return rows
 end
 
+-- ---- file sets: the files a file kind reads with it (schema key `members`) ----
+
+function M.members_id(kind) return "members-" .. kind end
+
+local members_note = "A pattern is relative to the file's folder: `{stem}` is the file's name without its last extension, "
+  .. "`{n}` counts the structures the member is read for from 0, `{a.b}` is a field of the file's root, and a `*` in the "
+  .. "file name stands for any characters (the member is then every matching file of that folder). The first pattern "
+  .. "that finds a file is used. A path starting `owner.` is in this file (the structure the member is read for), "
+  .. "`member.` in the member file."
+
+local function member_rows(e)
+  local rows = {}
+  for _, m in ipairs(e.members) do
+    local files = {}
+    for i, f in ipairs(m.files) do
+      if i > 1 then add(files, { br = true }) end
+      add(files, i .. ". ", code(f))
+    end
+    if m.each then
+      add(files, { br = true }, "One per ", code(m.each_type or "element"), " of ", code(m.each), ".")
+    end
+    if m.orphans then
+      add(files, { br = true }, "A file the ", code("{n}"), " pattern matches beyond the count (an orphan): ",
+        m.orphans == "error" and "an error." or "a warning.")
+    end
+    rows[#rows + 1] = { { code(m.name) }, { code(m.kind) }, files, { oneline(m.doc) } }
+  end
+  return rows
+end
+
+local function member_check_rows(e)
+  local rows = {}
+  for _, m in ipairs(e.members) do
+    for _, c in ipairs(m.checks) do
+      local text = { "Every ", code(c.values) }
+      if #c.below > 0 then
+        add(text, " must be below ", #c.below > 1 and "the sum " or "", code(table.concat(c.below, " + ")), ".")
+      else
+        add(text, " must be one of ", code(table.concat(c.among, " or ")), c.ignore_case and " (ignoring case)." or ".")
+      end
+      if c.origin then add(text, { br = true }, { em = "Origin: " .. oneline(c.origin) }) end
+      rows[#rows + 1] = { { code(m.name) }, text, { c.severity or "error" } }
+    end
+  end
+  return rows
+end
+
 -- The page of one format. The Markdown and the HTML page render the same model (and do not
 -- change it): it is built once per format.
 local pages = setmetatable({}, { __mode = "k" })
@@ -454,32 +501,17 @@ function build_page(fmt)
 
   section(2, "files", "File kinds")
   b({ table = { head = { "Kind", "Root type", "Extensions", "Magic", "Description" }, rows = file_kinds(fmt) } })
-  -- File sets: the files a kind reads with it (schema key `members`).
-  local members = {}
   for _, e in ipairs(fmt.entries) do
-    for _, m in ipairs(e.members) do
-      local text = { code(e.name), " reads ", code(m.kind), " files named " }
-      for i, f in ipairs(m.files) do
-        if i > 1 then text[#text + 1] = " or " end
-        text[#text + 1] = code(f)
+    if #e.members > 0 then
+      section(3, M.members_id(e.name), "Files read with " .. e.name)
+      b({ p = { code("binform check"), " reads these files with every ", code(e.name), " file (not with ", code("--no-set"),
+        "). ", members_note } })
+      b({ table = { head = { "Member", "Kind", "Files, searched in order", "Description" }, rows = member_rows(e) } })
+      local checks = member_check_rows(e)
+      if #checks > 0 then
+        b({ table = { head = { "Member", "Check", "Severity" }, rows = checks } })
       end
-      if m.each then
-        text[#text + 1] = ", one per " .. (m.each_type or "element") .. " of "
-        text[#text + 1] = code(m.each)
-      end
-      for _, c in ipairs(m.checks) do
-        text[#text + 1] = "; every "
-        text[#text + 1] = code(c.values)
-        text[#text + 1] = " below "
-        text[#text + 1] = code(table.concat(c.below, " + "))
-      end
-      text[#text + 1] = ". " .. oneline(m.doc)
-      members[#members + 1] = text
     end
-  end
-  if #members > 0 then
-    b({ p = { "File sets (checked by ", code("binform check"), " unless ", code("--no-set"), "):" } })
-    for _, text in ipairs(members) do b({ p = text }) end
   end
 
   section(2, "types", "Types")
