@@ -99,7 +99,7 @@ static int read_File(bf_ctx *c, j3d_File *s, const char *field, int64_t index)
     s->sections = bf_alloc_counted(c, (int64_t)s->section_count, sizeof *s->sections, 8, "sections", &s->sections_count);
     if (!s->sections)
         return 0;
-    for (uint32_t i = 0; i < s->sections_count; i++)
+    for (int64_t i = 0, n = s->sections_count; i < n; i++)
         if (!read_Section(c, &s->sections[i], "sections", i))
             return 0;
     /* trailing: Bytes after the last section (none in a valid file: the section sizes chain to the end of the file). */
@@ -140,78 +140,58 @@ static int read_Section(bf_ctx *c, j3d_Section *s, const char *field, int64_t in
         return 0;
     switch (body_tag) {
     case J3D_SECTION_TAG_INF1:
-            if (!(s->body.Inf1 = bf_alloc_array(c, 1, sizeof *s->body.Inf1, 0, "body")))
-                return 0;
-            s->body.kind = J3D_KIND_INF1;
-            if (!read_Inf1(c, s->body.Inf1, "body", -1))
-                return 0;
-            break;
+        s->body.Inf1 = bf_alloc_case(c, sizeof *s->body.Inf1, &s->body.kind, J3D_KIND_INF1, "body");
+        if (!s->body.Inf1 || !read_Inf1(c, s->body.Inf1, "body", -1))
+            return 0;
+        break;
     case J3D_SECTION_TAG_VTX1:
-            if (!(s->body.Vtx1 = bf_alloc_array(c, 1, sizeof *s->body.Vtx1, 0, "body")))
-                return 0;
-            s->body.kind = J3D_KIND_VTX1;
-            if (!read_Vtx1(c, s->body.Vtx1, "body", -1))
-                return 0;
-            break;
+        s->body.Vtx1 = bf_alloc_case(c, sizeof *s->body.Vtx1, &s->body.kind, J3D_KIND_VTX1, "body");
+        if (!s->body.Vtx1 || !read_Vtx1(c, s->body.Vtx1, "body", -1))
+            return 0;
+        break;
     case J3D_SECTION_TAG_EVP1:
-            if (!(s->body.Evp1 = bf_alloc_array(c, 1, sizeof *s->body.Evp1, 0, "body")))
-                return 0;
-            s->body.kind = J3D_KIND_EVP1;
-            if (!read_Evp1(c, s->body.Evp1, "body", -1))
-                return 0;
-            break;
+        s->body.Evp1 = bf_alloc_case(c, sizeof *s->body.Evp1, &s->body.kind, J3D_KIND_EVP1, "body");
+        if (!s->body.Evp1 || !read_Evp1(c, s->body.Evp1, "body", -1))
+            return 0;
+        break;
     case J3D_SECTION_TAG_DRW1:
-            if (!(s->body.Drw1 = bf_alloc_array(c, 1, sizeof *s->body.Drw1, 0, "body")))
-                return 0;
-            s->body.kind = J3D_KIND_DRW1;
-            if (!read_Drw1(c, s->body.Drw1, "body", -1))
-                return 0;
-            break;
+        s->body.Drw1 = bf_alloc_case(c, sizeof *s->body.Drw1, &s->body.kind, J3D_KIND_DRW1, "body");
+        if (!s->body.Drw1 || !read_Drw1(c, s->body.Drw1, "body", -1))
+            return 0;
+        break;
     case J3D_SECTION_TAG_JNT1:
-            if (!(s->body.Jnt1 = bf_alloc_array(c, 1, sizeof *s->body.Jnt1, 0, "body")))
-                return 0;
-            s->body.kind = J3D_KIND_JNT1;
-            if (!read_Jnt1(c, s->body.Jnt1, "body", -1))
-                return 0;
-            break;
+        s->body.Jnt1 = bf_alloc_case(c, sizeof *s->body.Jnt1, &s->body.kind, J3D_KIND_JNT1, "body");
+        if (!s->body.Jnt1 || !read_Jnt1(c, s->body.Jnt1, "body", -1))
+            return 0;
+        break;
     case J3D_SECTION_TAG_SHP1:
-            if (!(s->body.Shp1 = bf_alloc_array(c, 1, sizeof *s->body.Shp1, 0, "body")))
-                return 0;
-            s->body.kind = J3D_KIND_SHP1;
-            if (!read_Shp1(c, s->body.Shp1, "body", -1))
-                return 0;
-            break;
+        s->body.Shp1 = bf_alloc_case(c, sizeof *s->body.Shp1, &s->body.kind, J3D_KIND_SHP1, "body");
+        if (!s->body.Shp1 || !read_Shp1(c, s->body.Shp1, "body", -1))
+            return 0;
+        break;
     case J3D_SECTION_TAG_MAT2:
-            if (!(s->body.MaterialList = bf_alloc_array(c, 1, sizeof *s->body.MaterialList, 0, "body")))
-                return 0;
-            s->body.kind = J3D_KIND_MATERIAL_LIST;
-            if (!read_MaterialList(c, s->body.MaterialList, "body", -1))
-                return 0;
-            break;
+        s->body.MaterialList = bf_alloc_case(c, sizeof *s->body.MaterialList, &s->body.kind, J3D_KIND_MATERIAL_LIST, "body");
+        if (!s->body.MaterialList || !read_MaterialList(c, s->body.MaterialList, "body", -1))
+            return 0;
+        break;
     case J3D_SECTION_TAG_MAT3:
-            if (!(s->body.Mat3 = bf_alloc_array(c, 1, sizeof *s->body.Mat3, 0, "body")))
-                return 0;
-            s->body.kind = J3D_KIND_MAT3;
-            if (!read_Mat3(c, s->body.Mat3, "body", -1))
-                return 0;
-            break;
+        s->body.Mat3 = bf_alloc_case(c, sizeof *s->body.Mat3, &s->body.kind, J3D_KIND_MAT3, "body");
+        if (!s->body.Mat3 || !read_Mat3(c, s->body.Mat3, "body", -1))
+            return 0;
+        break;
     case J3D_SECTION_TAG_MDL3:
-            if (!(s->body.Mdl3 = bf_alloc_array(c, 1, sizeof *s->body.Mdl3, 0, "body")))
-                return 0;
-            s->body.kind = J3D_KIND_MDL3;
-            if (!read_Mdl3(c, s->body.Mdl3, "body", -1))
-                return 0;
-            break;
+        s->body.Mdl3 = bf_alloc_case(c, sizeof *s->body.Mdl3, &s->body.kind, J3D_KIND_MDL3, "body");
+        if (!s->body.Mdl3 || !read_Mdl3(c, s->body.Mdl3, "body", -1))
+            return 0;
+        break;
     case J3D_SECTION_TAG_TEX1:
-            if (!(s->body.Tex1 = bf_alloc_array(c, 1, sizeof *s->body.Tex1, 0, "body")))
-                return 0;
-            s->body.kind = J3D_KIND_TEX1;
-            if (!read_Tex1(c, s->body.Tex1, "body", -1))
-                return 0;
-            break;
+        s->body.Tex1 = bf_alloc_case(c, sizeof *s->body.Tex1, &s->body.kind, J3D_KIND_TEX1, "body");
+        if (!s->body.Tex1 || !read_Tex1(c, s->body.Tex1, "body", -1))
+            return 0;
+        break;
     default:
-            bf_read_rest(c, &s->body.raw);
-            break;
+        bf_read_rest(c, &s->body.raw);
+        break;
     }
     bf_read_rest(c, &s->body_tail);
     bf_leave_region(c, &body_mark);
@@ -624,7 +604,7 @@ static int read_VertexBuffer(bf_ctx *c, j3d_VertexBuffer *s, const char *field, 
             s->u8_values_value = bf_alloc_array(c, s->u8_values_count, sizeof(double), 0, "u8_values");
             if (!s->u8_values_value)
                 return 0;
-            for (uint32_t i = 0; i < s->u8_values_count; i++)
+            for (int64_t i = 0, n = s->u8_values_count; i < n; i++)
                 s->u8_values_value[i] = (double)(int64_t)s->u8_values[i] * 1 / (double)j3d_VertexBuffer_v_scale(c, s);
             c->end = padded_end;
         }
@@ -645,7 +625,7 @@ static int read_VertexBuffer(bf_ctx *c, j3d_VertexBuffer *s, const char *field, 
             s->s8_values_value = bf_alloc_array(c, s->s8_values_count, sizeof(double), 0, "s8_values");
             if (!s->s8_values_value)
                 return 0;
-            for (uint32_t i = 0; i < s->s8_values_count; i++)
+            for (int64_t i = 0, n = s->s8_values_count; i < n; i++)
                 s->s8_values_value[i] = (double)(int64_t)s->s8_values[i] * 1 / (double)j3d_VertexBuffer_v_scale(c, s);
             c->end = padded_end;
         }
@@ -666,7 +646,7 @@ static int read_VertexBuffer(bf_ctx *c, j3d_VertexBuffer *s, const char *field, 
             s->u16_values_value = bf_alloc_array(c, s->u16_values_count, sizeof(double), 0, "u16_values");
             if (!s->u16_values_value)
                 return 0;
-            for (uint32_t i = 0; i < s->u16_values_count; i++)
+            for (int64_t i = 0, n = s->u16_values_count; i < n; i++)
                 s->u16_values_value[i] = (double)(int64_t)s->u16_values[i] * 1 / (double)j3d_VertexBuffer_v_scale(c, s);
             c->end = padded_end;
         }
@@ -687,7 +667,7 @@ static int read_VertexBuffer(bf_ctx *c, j3d_VertexBuffer *s, const char *field, 
             s->s16_values_value = bf_alloc_array(c, s->s16_values_count, sizeof(double), 0, "s16_values");
             if (!s->s16_values_value)
                 return 0;
-            for (uint32_t i = 0; i < s->s16_values_count; i++)
+            for (int64_t i = 0, n = s->s16_values_count; i < n; i++)
                 s->s16_values_value[i] = (double)(int64_t)s->s16_values[i] * 1 / (double)j3d_VertexBuffer_v_scale(c, s);
             c->end = padded_end;
         }
@@ -795,7 +775,7 @@ static int read_Evp1(bf_ctx *c, j3d_Evp1 *s, const char *field, int64_t index)
     s->joint_indices = bf_alloc_counted(c, (int64_t)s->envelope_count, sizeof *s->joint_indices, 0, "joint_indices", &s->joint_indices_count);
     if (!s->joint_indices)
         return 0;
-    for (uint32_t i = 0; i < s->joint_indices_count; i++)
+    for (int64_t i = 0, n = s->joint_indices_count; i < n; i++)
         if (!read_EnvelopeJoints(c, &s->joint_indices[i], "joint_indices", i, bf_at_u8(c, s->sizes, s->sizes_count, (int64_t)i)))
             return 0;
     bf_leave_region(c, &joint_indices_mark);
@@ -807,7 +787,7 @@ static int read_Evp1(bf_ctx *c, j3d_Evp1 *s, const char *field, int64_t index)
     s->weights = bf_alloc_counted(c, (int64_t)s->envelope_count, sizeof *s->weights, 0, "weights", &s->weights_count);
     if (!s->weights)
         return 0;
-    for (uint32_t i = 0; i < s->weights_count; i++)
+    for (int64_t i = 0, n = s->weights_count; i < n; i++)
         if (!read_EnvelopeWeights(c, &s->weights[i], "weights", i, bf_at_u8(c, s->sizes, s->sizes_count, (int64_t)i)))
             return 0;
     bf_leave_region(c, &weights_mark);
@@ -825,7 +805,7 @@ static int read_Evp1(bf_ctx *c, j3d_Evp1 *s, const char *field, int64_t index)
                 "inverse_bind_matrices", &s->inverse_bind_matrices_count);
         if (!s->inverse_bind_matrices)
             return 0;
-        for (uint32_t i = 0; i < s->inverse_bind_matrices_count; i++)
+        for (int64_t i = 0, n = s->inverse_bind_matrices_count; i < n; i++)
             if (!read_Mtx34(c, &s->inverse_bind_matrices[i], "inverse_bind_matrices", i))
                 return 0;
         bf_read_rest(c, &s->inverse_bind_matrices_tail);
@@ -943,7 +923,7 @@ static int read_Jnt1(bf_ctx *c, j3d_Jnt1 *s, const char *field, int64_t index)
     s->joints = bf_alloc_counted(c, (int64_t)s->joint_count, sizeof *s->joints, 64, "joints", &s->joints_count);
     if (!s->joints)
         return 0;
-    for (uint32_t i = 0; i < s->joints_count; i++)
+    for (int64_t i = 0, n = s->joints_count; i < n; i++)
         if (!read_Joint(c, &s->joints[i], "joints", i))
             return 0;
     bf_leave_region(c, &joints_mark);
@@ -1034,7 +1014,7 @@ static int read_NameTable(bf_ctx *c, j3d_NameTable *s, const char *field, int64_
     s->entries = bf_alloc_counted(c, (int64_t)s->count, sizeof *s->entries, 4, "entries", &s->entries_count);
     if (!s->entries)
         return 0;
-    for (uint32_t i = 0; i < s->entries_count; i++)
+    for (int64_t i = 0, n = s->entries_count; i < n; i++)
         if (!read_NameEntry(c, &s->entries[i], "entries", i, (int64_t)s->_offset))
             return 0;
     return bf_leave(c, field);
@@ -1105,7 +1085,7 @@ static int read_Shp1(bf_ctx *c, j3d_Shp1 *s, const char *field, int64_t index)
     s->shapes = bf_alloc_counted(c, (int64_t)s->shape_count, sizeof *s->shapes, 40, "shapes", &s->shapes_count);
     if (!s->shapes)
         return 0;
-    for (uint32_t i = 0; i < s->shapes_count; i++)
+    for (int64_t i = 0, n = s->shapes_count; i < n; i++)
         if (!read_Shape(c, &s->shapes[i], "shapes", i, bf_sub((int64_t)s->_offset, 8), (int64_t)s->attribute_table_offset, (int64_t)s->primitive_data_offset,
                 (int64_t)s->group_definition_offset))
             return 0;
@@ -1140,7 +1120,7 @@ static int read_Shp1(bf_ctx *c, j3d_Shp1 *s, const char *field, int64_t index)
             &s->group_data_count);
     if (!s->group_data)
         return 0;
-    for (uint32_t i = 0; i < s->group_data_count; i++)
+    for (int64_t i = 0, n = s->group_data_count; i < n; i++)
         if (!read_MatrixGroupData(c, &s->group_data[i], "group_data", i, bf_sub((int64_t)s->_offset, 8), (int64_t)s->weight_table_offset))
             return 0;
     bf_leave_region(c, &group_data_mark);
@@ -1232,7 +1212,7 @@ static int read_Shape(bf_ctx *c, j3d_Shape *s, const char *field, int64_t index,
     s->groups = bf_alloc_counted(c, (int64_t)s->matrix_group_count, sizeof *s->groups, 8, "groups", &s->groups_count);
     if (!s->groups)
         return 0;
-    for (uint32_t i = 0; i < s->groups_count; i++)
+    for (int64_t i = 0, n = s->groups_count; i < n; i++)
         if (!read_MatrixGroup(c, &s->groups[i], "groups", i, s->_p_base, s->_p_primitive_data, bf_sub((int64_t)s->attributes_count, 1), j3d_Shape_v__q1(c, s)))
             return 0;
     bf_leave_region(c, &groups_mark);
@@ -1323,7 +1303,7 @@ static int read_Primitive(bf_ctx *c, j3d_Primitive *s, const char *field, int64_
         s->vertices = bf_alloc_counted(c, (int64_t)s->vertex_count, sizeof *s->vertices, 0, "vertices", &s->vertices_count);
         if (!s->vertices)
             return 0;
-        for (uint32_t i = 0; i < s->vertices_count; i++)
+        for (int64_t i = 0, n = s->vertices_count; i < n; i++)
             if (!read_Vertex(c, &s->vertices[i], "vertices", i, s->_p_attribute_count, s->_p_wide_mask))
                 return 0;
     }
@@ -1341,7 +1321,7 @@ static int read_Vertex(bf_ctx *c, j3d_Vertex *s, const char *field, int64_t inde
     s->indices = bf_alloc_counted(c, s->_p_attribute_count, sizeof *s->indices, 0, "indices", &s->indices_count);
     if (!s->indices)
         return 0;
-    for (uint32_t i = 0; i < s->indices_count; i++)
+    for (int64_t i = 0, n = s->indices_count; i < n; i++)
         if (!read_VertexIndex(c, &s->indices[i], "indices", i, bf_shr(s->_p_wide_mask, (int64_t)i) & 1))
             return 0;
     return bf_leave(c, field);
@@ -3144,7 +3124,7 @@ static int read_Mdl3(bf_ctx *c, j3d_Mdl3 *s, const char *field, int64_t index)
     s->packets = bf_alloc_counted(c, (int64_t)s->material_count, sizeof *s->packets, 8, "packets", &s->packets_count);
     if (!s->packets)
         return 0;
-    for (uint32_t i = 0; i < s->packets_count; i++)
+    for (int64_t i = 0, n = s->packets_count; i < n; i++)
         if (!read_Mdl3Packet(c, &s->packets[i], "packets", i))
             return 0;
     bf_leave_region(c, &packets_mark);
@@ -3158,7 +3138,7 @@ static int read_Mdl3(bf_ctx *c, j3d_Mdl3 *s, const char *field, int64_t index)
         s->subpackets = bf_alloc_counted(c, (int64_t)s->material_count, sizeof *s->subpackets, 16, "subpackets", &s->subpackets_count);
         if (!s->subpackets)
             return 0;
-        for (uint32_t i = 0; i < s->subpackets_count; i++)
+        for (int64_t i = 0, n = s->subpackets_count; i < n; i++)
             if (!read_Mdl3Subpackets(c, &s->subpackets[i], "subpackets", i))
                 return 0;
         bf_leave_region(c, &subpackets_mark);
@@ -3289,57 +3269,43 @@ static int read_GxCommand(bf_ctx *c, j3d_GxCommand *s, const char *field, int64_
             return 0;
         switch (body_tag) {
         case J3D_GX_OPCODE_LOAD_BP:
-                if (!(s->body.BpCommand = bf_alloc_array(c, 1, sizeof *s->body.BpCommand, 0, "body")))
-                    return 0;
-                s->body.kind = J3D_KIND_BP_COMMAND;
-                if (!read_BpCommand(c, s->body.BpCommand, "body", -1))
-                    return 0;
-                break;
+            s->body.BpCommand = bf_alloc_case(c, sizeof *s->body.BpCommand, &s->body.kind, J3D_KIND_BP_COMMAND, "body");
+            if (!s->body.BpCommand || !read_BpCommand(c, s->body.BpCommand, "body", -1))
+                return 0;
+            break;
         case J3D_GX_OPCODE_LOAD_XF:
-                if (!(s->body.XfCommand = bf_alloc_array(c, 1, sizeof *s->body.XfCommand, 0, "body")))
-                    return 0;
-                s->body.kind = J3D_KIND_XF_COMMAND;
-                if (!read_XfCommand(c, s->body.XfCommand, "body", -1))
-                    return 0;
-                break;
+            s->body.XfCommand = bf_alloc_case(c, sizeof *s->body.XfCommand, &s->body.kind, J3D_KIND_XF_COMMAND, "body");
+            if (!s->body.XfCommand || !read_XfCommand(c, s->body.XfCommand, "body", -1))
+                return 0;
+            break;
         case J3D_GX_OPCODE_LOAD_CP:
-                if (!(s->body.CpCommand = bf_alloc_array(c, 1, sizeof *s->body.CpCommand, 0, "body")))
-                    return 0;
-                s->body.kind = J3D_KIND_CP_COMMAND;
-                if (!read_CpCommand(c, s->body.CpCommand, "body", -1))
-                    return 0;
-                break;
+            s->body.CpCommand = bf_alloc_case(c, sizeof *s->body.CpCommand, &s->body.kind, J3D_KIND_CP_COMMAND, "body");
+            if (!s->body.CpCommand || !read_CpCommand(c, s->body.CpCommand, "body", -1))
+                return 0;
+            break;
         case J3D_GX_OPCODE_LOAD_XF_INDEXED_A:
-                if (!(s->body.XfIndexedCommand = bf_alloc_array(c, 1, sizeof *s->body.XfIndexedCommand, 0, "body")))
-                    return 0;
-                s->body.kind = J3D_KIND_XF_INDEXED_COMMAND;
-                if (!read_XfIndexedCommand(c, s->body.XfIndexedCommand, "body", -1))
-                    return 0;
-                break;
+            s->body.XfIndexedCommand = bf_alloc_case(c, sizeof *s->body.XfIndexedCommand, &s->body.kind, J3D_KIND_XF_INDEXED_COMMAND, "body");
+            if (!s->body.XfIndexedCommand || !read_XfIndexedCommand(c, s->body.XfIndexedCommand, "body", -1))
+                return 0;
+            break;
         case J3D_GX_OPCODE_LOAD_XF_INDEXED_B:
-                if (!(s->body.XfIndexedCommand = bf_alloc_array(c, 1, sizeof *s->body.XfIndexedCommand, 0, "body")))
-                    return 0;
-                s->body.kind = J3D_KIND_XF_INDEXED_COMMAND;
-                if (!read_XfIndexedCommand(c, s->body.XfIndexedCommand, "body", -1))
-                    return 0;
-                break;
+            s->body.XfIndexedCommand = bf_alloc_case(c, sizeof *s->body.XfIndexedCommand, &s->body.kind, J3D_KIND_XF_INDEXED_COMMAND, "body");
+            if (!s->body.XfIndexedCommand || !read_XfIndexedCommand(c, s->body.XfIndexedCommand, "body", -1))
+                return 0;
+            break;
         case J3D_GX_OPCODE_LOAD_XF_INDEXED_C:
-                if (!(s->body.XfIndexedCommand = bf_alloc_array(c, 1, sizeof *s->body.XfIndexedCommand, 0, "body")))
-                    return 0;
-                s->body.kind = J3D_KIND_XF_INDEXED_COMMAND;
-                if (!read_XfIndexedCommand(c, s->body.XfIndexedCommand, "body", -1))
-                    return 0;
-                break;
+            s->body.XfIndexedCommand = bf_alloc_case(c, sizeof *s->body.XfIndexedCommand, &s->body.kind, J3D_KIND_XF_INDEXED_COMMAND, "body");
+            if (!s->body.XfIndexedCommand || !read_XfIndexedCommand(c, s->body.XfIndexedCommand, "body", -1))
+                return 0;
+            break;
         case J3D_GX_OPCODE_LOAD_XF_INDEXED_D:
-                if (!(s->body.XfIndexedCommand = bf_alloc_array(c, 1, sizeof *s->body.XfIndexedCommand, 0, "body")))
-                    return 0;
-                s->body.kind = J3D_KIND_XF_INDEXED_COMMAND;
-                if (!read_XfIndexedCommand(c, s->body.XfIndexedCommand, "body", -1))
-                    return 0;
-                break;
+            s->body.XfIndexedCommand = bf_alloc_case(c, sizeof *s->body.XfIndexedCommand, &s->body.kind, J3D_KIND_XF_INDEXED_COMMAND, "body");
+            if (!s->body.XfIndexedCommand || !read_XfIndexedCommand(c, s->body.XfIndexedCommand, "body", -1))
+                return 0;
+            break;
         default:
-                bf_read_rest(c, &s->body.raw);
-                break;
+            bf_read_rest(c, &s->body.raw);
+            break;
         }
     }
     return bf_leave(c, field);
@@ -3419,7 +3385,7 @@ static int read_Tex1(bf_ctx *c, j3d_Tex1 *s, const char *field, int64_t index)
     s->headers = bf_alloc_counted(c, (int64_t)s->texture_count, sizeof *s->headers, 32, "headers", &s->headers_count);
     if (!s->headers)
         return 0;
-    for (uint32_t i = 0; i < s->headers_count; i++)
+    for (int64_t i = 0, n = s->headers_count; i < n; i++)
         if (!read_BtiHeader(c, &s->headers[i], "headers", i))
             return 0;
     bf_leave_region(c, &headers_mark);
@@ -3528,7 +3494,7 @@ static int read_BtiHeader(bf_ctx *c, j3d_BtiHeader *s, const char *field, int64_
     s->images = bf_alloc_counted(c, (int64_t)s->mipmap_count, sizeof *s->images, 0, "images", &s->images_count);
     if (!s->images)
         return 0;
-    for (uint32_t i = 0; i < s->images_count; i++)
+    for (int64_t i = 0, n = s->images_count; i < n; i++)
         if (!read_TextureImage(c, &s->images[i], "images", i, (int64_t)s->format, (int64_t)s->width, (int64_t)s->height, (int64_t)i))
             return 0;
     bf_leave_region(c, &images_mark);

@@ -96,7 +96,7 @@ static int read_Data(bf_ctx *c, p3m_Data *s, const char *field, int64_t index)
     s->parts = bf_alloc_counted(c, (int64_t)s->part_count, sizeof *s->parts, 9, "parts", &s->parts_count);
     if (!s->parts)
         return 0;
-    for (uint32_t i = 0; i < s->parts_count; i++)
+    for (int64_t i = 0, n = s->parts_count; i < n; i++)
         if (!read_Part(c, &s->parts[i], "parts", i))
             return 0;
     /* material_count: Material count. */
@@ -108,7 +108,7 @@ static int read_Data(bf_ctx *c, p3m_Data *s, const char *field, int64_t index)
     s->materials = bf_alloc_counted(c, (int64_t)s->material_count, sizeof *s->materials, 10, "materials", &s->materials_count);
     if (!s->materials)
         return 0;
-    for (uint32_t i = 0; i < s->materials_count; i++)
+    for (int64_t i = 0, n = s->materials_count; i < n; i++)
         if (!read_Material(c, &s->materials[i], "materials", i))
             return 0;
     /* texture_count: Texture count. */
@@ -120,7 +120,7 @@ static int read_Data(bf_ctx *c, p3m_Data *s, const char *field, int64_t index)
     s->textures = bf_alloc_counted(c, (int64_t)s->texture_count, sizeof *s->textures, 1, "textures", &s->textures_count);
     if (!s->textures)
         return 0;
-    for (uint32_t i = 0; i < s->textures_count; i++)
+    for (int64_t i = 0, n = s->textures_count; i < n; i++)
         if (!read_Texture(c, &s->textures[i], "textures", i))
             return 0;
     /* bone_count: Bone count. */
@@ -132,7 +132,7 @@ static int read_Data(bf_ctx *c, p3m_Data *s, const char *field, int64_t index)
     s->bones = bf_alloc_counted(c, (int64_t)s->bone_count, sizeof *s->bones, 27, "bones", &s->bones_count);
     if (!s->bones)
         return 0;
-    for (uint32_t i = 0; i < s->bones_count; i++)
+    for (int64_t i = 0, n = s->bones_count; i < n; i++)
         if (!read_Bone(c, &s->bones[i], "bones", i))
             return 0;
     /* animation_count: Animation count. */
@@ -144,7 +144,7 @@ static int read_Data(bf_ctx *c, p3m_Data *s, const char *field, int64_t index)
     s->animations = bf_alloc_counted(c, (int64_t)s->animation_count, sizeof *s->animations, 3, "animations", &s->animations_count);
     if (!s->animations)
         return 0;
-    for (uint32_t i = 0; i < s->animations_count; i++)
+    for (int64_t i = 0, n = s->animations_count; i < n; i++)
         if (!read_Animation(c, &s->animations[i], "animations", i))
             return 0;
     /* action_count: Action count. */
@@ -156,7 +156,7 @@ static int read_Data(bf_ctx *c, p3m_Data *s, const char *field, int64_t index)
     s->actions = bf_alloc_counted(c, (int64_t)s->action_count, sizeof *s->actions, 7, "actions", &s->actions_count);
     if (!s->actions)
         return 0;
-    for (uint32_t i = 0; i < s->actions_count; i++)
+    for (int64_t i = 0, n = s->actions_count; i < n; i++)
         if (!read_Action(c, &s->actions[i], "actions", i))
             return 0;
     /* strings: String table: zero-terminated strings up to the end of the file, referenced by their offset from the start of the table. No offset to it is
@@ -208,7 +208,7 @@ static int read_Part(bf_ctx *c, p3m_Part *s, const char *field, int64_t index)
     s->vertices = bf_alloc_counted(c, (int64_t)s->vertex_count, sizeof *s->vertices, 20, "vertices", &s->vertices_count);
     if (!s->vertices)
         return 0;
-    for (uint32_t i = 0; i < s->vertices_count; i++)
+    for (int64_t i = 0, n = s->vertices_count; i < n; i++)
         if (!read_Vertex(c, &s->vertices[i], "vertices", i))
             return 0;
     /* normals: Normals (only present if "Has normals" flag is set): one per vertex. */
@@ -218,7 +218,7 @@ static int read_Part(bf_ctx *c, p3m_Part *s, const char *field, int64_t index)
         s->normals = bf_alloc_counted(c, (int64_t)s->vertex_count, sizeof *s->normals, 12, "normals", &s->normals_count);
         if (!s->normals)
             return 0;
-        for (uint32_t i = 0; i < s->normals_count; i++)
+        for (int64_t i = 0, n = s->normals_count; i < n; i++)
             if (!read_Normal(c, &s->normals[i], "normals", i))
                 return 0;
     }
@@ -240,7 +240,7 @@ static int read_Part(bf_ctx *c, p3m_Part *s, const char *field, int64_t index)
     s->weight_groups = bf_alloc_counted(c, (int64_t)s->weight_group_count, sizeof *s->weight_groups, 2, "weight_groups", &s->weight_groups_count);
     if (!s->weight_groups)
         return 0;
-    for (uint32_t i = 0; i < s->weight_groups_count; i++)
+    for (int64_t i = 0, n = s->weight_groups_count; i < n; i++)
         if (!read_WeightGroup(c, &s->weight_groups[i], "weight_groups", i, (int64_t)s->vertex_count))
             return 0;
     return bf_leave(c, field);
@@ -347,7 +347,7 @@ static int read_WeightRange(bf_ctx *c, p3m_WeightRange *s, const char *field, in
     s->weights_value = bf_alloc_array(c, s->weights_count, sizeof(double), 0, "weights");
     if (!s->weights_value)
         return 0;
-    for (uint32_t i = 0; i < s->weights_count; i++)
+    for (int64_t i = 0, n = s->weights_count; i < n; i++)
         s->weights_value[i] = (double)bf_add(s->weights[i], 1) / 256;
     return bf_leave(c, field);
 }
@@ -411,19 +411,15 @@ static int read_Texture(bf_ctx *c, p3m_Texture *s, const char *field, int64_t in
         return 0;
     switch (body_tag) {
     case P3M_TEXTURE_TYPE_EMBEDDED:
-            if (!(s->body.EmbeddedTexture = bf_alloc_array(c, 1, sizeof *s->body.EmbeddedTexture, 0, "body")))
-                return 0;
-            s->body.kind = P3M_KIND_EMBEDDED_TEXTURE;
-            if (!read_EmbeddedTexture(c, s->body.EmbeddedTexture, "body", -1))
-                return 0;
-            break;
+        s->body.EmbeddedTexture = bf_alloc_case(c, sizeof *s->body.EmbeddedTexture, &s->body.kind, P3M_KIND_EMBEDDED_TEXTURE, "body");
+        if (!s->body.EmbeddedTexture || !read_EmbeddedTexture(c, s->body.EmbeddedTexture, "body", -1))
+            return 0;
+        break;
     case P3M_TEXTURE_TYPE_EXTERNAL:
-            if (!(s->body.ExternalTexture = bf_alloc_array(c, 1, sizeof *s->body.ExternalTexture, 0, "body")))
-                return 0;
-            s->body.kind = P3M_KIND_EXTERNAL_TEXTURE;
-            if (!read_ExternalTexture(c, s->body.ExternalTexture, "body", -1))
-                return 0;
-            break;
+        s->body.ExternalTexture = bf_alloc_case(c, sizeof *s->body.ExternalTexture, &s->body.kind, P3M_KIND_EXTERNAL_TEXTURE, "body");
+        if (!s->body.ExternalTexture || !read_ExternalTexture(c, s->body.ExternalTexture, "body", -1))
+            return 0;
+        break;
     default:
         return bf_fail(c, c->pos, "body", "no case for tag %lld (0x%llx)", (long long)body_tag, (unsigned long long)body_tag);
     }
@@ -676,7 +672,7 @@ static int read_Animation(bf_ctx *c, p3m_Animation *s, const char *field, int64_
     s->actions = bf_alloc_counted(c, (int64_t)s->action_count, sizeof *s->actions, 9, "actions", &s->actions_count);
     if (!s->actions)
         return 0;
-    for (uint32_t i = 0; i < s->actions_count; i++)
+    for (int64_t i = 0, n = s->actions_count; i < n; i++)
         if (!read_AnimationAction(c, &s->actions[i], "actions", i))
             return 0;
     return bf_leave(c, field);
@@ -724,7 +720,7 @@ static int read_Action(bf_ctx *c, p3m_Action *s, const char *field, int64_t inde
     s->part_list = bf_alloc_counted(c, (int64_t)s->part_list_length, sizeof *s->part_list, 2, "part_list", &s->part_list_count);
     if (!s->part_list)
         return 0;
-    for (uint32_t i = 0; i < s->part_list_count; i++)
+    for (int64_t i = 0, n = s->part_list_count; i < n; i++)
         if (!read_PartName(c, &s->part_list[i], "part_list", i))
             return 0;
     /* data_length: Action data list length. */
@@ -736,7 +732,7 @@ static int read_Action(bf_ctx *c, p3m_Action *s, const char *field, int64_t inde
     s->data = bf_alloc_counted(c, (int64_t)s->data_length, sizeof *s->data, 5, "data", &s->data_count);
     if (!s->data)
         return 0;
-    for (uint32_t i = 0; i < s->data_count; i++)
+    for (int64_t i = 0, n = s->data_count; i < n; i++)
         if (!read_ActionData(c, &s->data[i], "data", i))
             return 0;
     return bf_leave(c, field);
@@ -826,7 +822,7 @@ static int read_ActionData(bf_ctx *c, p3m_ActionData *s, const char *field, int6
     s->translations = bf_alloc_counted(c, (int64_t)s->translation_count, sizeof *s->translations, 12, "translations", &s->translations_count);
     if (!s->translations)
         return 0;
-    for (uint32_t i = 0; i < s->translations_count; i++)
+    for (int64_t i = 0, n = s->translations_count; i < n; i++)
         if (!read_Vec3(c, &s->translations[i], "translations", i))
             return 0;
     /* rotations: XYZ rotation keyframes. */
@@ -834,7 +830,7 @@ static int read_ActionData(bf_ctx *c, p3m_ActionData *s, const char *field, int6
     s->rotations = bf_alloc_counted(c, (int64_t)s->rotation_count, sizeof *s->rotations, 12, "rotations", &s->rotations_count);
     if (!s->rotations)
         return 0;
-    for (uint32_t i = 0; i < s->rotations_count; i++)
+    for (int64_t i = 0, n = s->rotations_count; i < n; i++)
         if (!read_Vec3(c, &s->rotations[i], "rotations", i))
             return 0;
     /* scales: XYZ scale keyframes. */
@@ -842,7 +838,7 @@ static int read_ActionData(bf_ctx *c, p3m_ActionData *s, const char *field, int6
     s->scales = bf_alloc_counted(c, (int64_t)s->scale_count, sizeof *s->scales, 12, "scales", &s->scales_count);
     if (!s->scales)
         return 0;
-    for (uint32_t i = 0; i < s->scales_count; i++)
+    for (int64_t i = 0, n = s->scales_count; i < n; i++)
         if (!read_Vec3(c, &s->scales[i], "scales", i))
             return 0;
     return bf_leave(c, field);

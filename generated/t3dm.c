@@ -46,7 +46,7 @@ static int read_File(bf_ctx *c, t3dm_File *s, const char *field, int64_t index)
     s->chunks = bf_alloc_counted(c, (int64_t)s->header.chunk_count, sizeof *s->chunks, 4, "chunks", &s->chunks_count);
     if (!s->chunks)
         return 0;
-    for (uint32_t i = 0; i < s->chunks_count; i++)
+    for (int64_t i = 0, n = s->chunks_count; i < n; i++)
         if (!read_ChunkOffset(c, &s->chunks[i], "chunks", i))
             return 0;
     /* chunk_padding: Zero bytes between the chunk table and the first chunk, which is aligned to 8. */
@@ -59,7 +59,7 @@ static int read_File(bf_ctx *c, t3dm_File *s, const char *field, int64_t index)
     s->chunk_data = bf_alloc_counted(c, (int64_t)s->header.chunk_count, sizeof *s->chunk_data, 0, "chunk_data", &s->chunk_data_count);
     if (!s->chunk_data)
         return 0;
-    for (uint32_t i = 0; i < s->chunk_data_count; i++)
+    for (int64_t i = 0, n = s->chunk_data_count; i < n; i++)
         if (!read_Chunk(c, &s->chunk_data[i], "chunk_data", i))
             return 0;
     /* strings: String table, at the end of the file after all chunk data. Holds the strings used by the model (names, texture paths, streaming-data paths),
@@ -154,54 +154,42 @@ static int read_Chunk(bf_ctx *c, t3dm_Chunk *s, const char *field, int64_t index
         return 0;
     switch (body_tag) {
     case T3DM_CHUNK_TYPE_O:
-            if (!(s->body.Object = bf_alloc_array(c, 1, sizeof *s->body.Object, 0, "body")))
-                return 0;
-            s->body.kind = T3DM_KIND_OBJECT;
-            if (!read_Object(c, s->body.Object, "body", -1))
-                return 0;
-            break;
+        s->body.Object = bf_alloc_case(c, sizeof *s->body.Object, &s->body.kind, T3DM_KIND_OBJECT, "body");
+        if (!s->body.Object || !read_Object(c, s->body.Object, "body", -1))
+            return 0;
+        break;
     case T3DM_CHUNK_TYPE_A:
-            if (!(s->body.Animation = bf_alloc_array(c, 1, sizeof *s->body.Animation, 0, "body")))
-                return 0;
-            s->body.kind = T3DM_KIND_ANIMATION;
-            if (!read_Animation(c, s->body.Animation, "body", -1))
-                return 0;
-            break;
+        s->body.Animation = bf_alloc_case(c, sizeof *s->body.Animation, &s->body.kind, T3DM_KIND_ANIMATION, "body");
+        if (!s->body.Animation || !read_Animation(c, s->body.Animation, "body", -1))
+            return 0;
+        break;
     case T3DM_CHUNK_TYPE_B:
-            if (!(s->body.Bvh = bf_alloc_array(c, 1, sizeof *s->body.Bvh, 0, "body")))
-                return 0;
-            s->body.kind = T3DM_KIND_BVH;
-            if (!read_Bvh(c, s->body.Bvh, "body", -1))
-                return 0;
-            break;
+        s->body.Bvh = bf_alloc_case(c, sizeof *s->body.Bvh, &s->body.kind, T3DM_KIND_BVH, "body");
+        if (!s->body.Bvh || !read_Bvh(c, s->body.Bvh, "body", -1))
+            return 0;
+        break;
     case T3DM_CHUNK_TYPE_V:
-            if (!(s->body.Vertices = bf_alloc_array(c, 1, sizeof *s->body.Vertices, 0, "body")))
-                return 0;
-            s->body.kind = T3DM_KIND_VERTICES;
-            if (!read_Vertices(c, s->body.Vertices, "body", -1))
-                return 0;
-            break;
+        s->body.Vertices = bf_alloc_case(c, sizeof *s->body.Vertices, &s->body.kind, T3DM_KIND_VERTICES, "body");
+        if (!s->body.Vertices || !read_Vertices(c, s->body.Vertices, "body", -1))
+            return 0;
+        break;
     case T3DM_CHUNK_TYPE_I:
-            s->body.kind = T3DM_CHUNK_BODY_I; /* this raw case, not the default */
-            bf_read_rest(c, &s->body.raw);
-            break;
+        s->body.kind = T3DM_CHUNK_BODY_I; /* this raw case, not the default */
+        bf_read_rest(c, &s->body.raw);
+        break;
     case T3DM_CHUNK_TYPE_M:
-            if (!(s->body.Material = bf_alloc_array(c, 1, sizeof *s->body.Material, 0, "body")))
-                return 0;
-            s->body.kind = T3DM_KIND_MATERIAL;
-            if (!read_Material(c, s->body.Material, "body", -1))
-                return 0;
-            break;
+        s->body.Material = bf_alloc_case(c, sizeof *s->body.Material, &s->body.kind, T3DM_KIND_MATERIAL, "body");
+        if (!s->body.Material || !read_Material(c, s->body.Material, "body", -1))
+            return 0;
+        break;
     case T3DM_CHUNK_TYPE_S:
-            if (!(s->body.Skeleton = bf_alloc_array(c, 1, sizeof *s->body.Skeleton, 0, "body")))
-                return 0;
-            s->body.kind = T3DM_KIND_SKELETON;
-            if (!read_Skeleton(c, s->body.Skeleton, "body", -1))
-                return 0;
-            break;
+        s->body.Skeleton = bf_alloc_case(c, sizeof *s->body.Skeleton, &s->body.kind, T3DM_KIND_SKELETON, "body");
+        if (!s->body.Skeleton || !read_Skeleton(c, s->body.Skeleton, "body", -1))
+            return 0;
+        break;
     default:
-            bf_read_rest(c, &s->body.raw);
-            break;
+        bf_read_rest(c, &s->body.raw);
+        break;
     }
     bf_read_rest(c, &s->body_tail);
     bf_leave_region(c, &body_mark);
@@ -232,7 +220,7 @@ static int read_Vertices(bf_ctx *c, t3dm_Vertices *s, const char *field, int64_t
     s->pairs = bf_alloc_counted(c, bf_div(c, R->header.total_vertex_count, 2), sizeof *s->pairs, 32, "pairs", &s->pairs_count);
     if (!s->pairs)
         return 0;
-    for (uint32_t i = 0; i < s->pairs_count; i++)
+    for (int64_t i = 0, n = s->pairs_count; i < n; i++)
         if (!read_VertexPair(c, &s->pairs[i], "pairs", i))
             return 0;
     return bf_leave(c, field);
@@ -425,7 +413,7 @@ static int read_Object(bf_ctx *c, t3dm_Object *s, const char *field, int64_t ind
     s->parts = bf_alloc_counted(c, (int64_t)s->part_count, sizeof *s->parts, 24, "parts", &s->parts_count);
     if (!s->parts)
         return 0;
-    for (uint32_t i = 0; i < s->parts_count; i++)
+    for (int64_t i = 0, n = s->parts_count; i < n; i++)
         if (!read_Part(c, &s->parts[i], "parts", i))
             return 0;
     return bf_leave(c, field);
@@ -560,7 +548,7 @@ static int read_Skeleton(bf_ctx *c, t3dm_Skeleton *s, const char *field, int64_t
     s->bones = bf_alloc_counted(c, (int64_t)s->bone_count, sizeof *s->bones, 48, "bones", &s->bones_count);
     if (!s->bones)
         return 0;
-    for (uint32_t i = 0; i < s->bones_count; i++)
+    for (int64_t i = 0, n = s->bones_count; i < n; i++)
         if (!read_Bone(c, &s->bones[i], "bones", i))
             return 0;
     return bf_leave(c, field);
@@ -637,7 +625,7 @@ static int read_Animation(bf_ctx *c, t3dm_Animation *s, const char *field, int64
     s->channels = bf_alloc_counted(c, bf_add(s->quat_channel_count, s->scalar_channel_count), sizeof *s->channels, 12, "channels", &s->channels_count);
     if (!s->channels)
         return 0;
-    for (uint32_t i = 0; i < s->channels_count; i++)
+    for (int64_t i = 0, n = s->channels_count; i < n; i++)
         if (!read_ChannelMapping(c, &s->channels[i], "channels", i))
             return 0;
     return bf_leave(c, field);
@@ -687,7 +675,7 @@ static int read_Bvh(bf_ctx *c, t3dm_Bvh *s, const char *field, int64_t index)
     s->nodes = bf_alloc_counted(c, (int64_t)s->node_count, sizeof *s->nodes, 14, "nodes", &s->nodes_count);
     if (!s->nodes)
         return 0;
-    for (uint32_t i = 0; i < s->nodes_count; i++)
+    for (int64_t i = 0, n = s->nodes_count; i < n; i++)
         if (!read_BvhNode(c, &s->nodes[i], "nodes", i))
             return 0;
     /* data_array: Data array: object indices (objects in chunk order), referenced by leaf nodes. */

@@ -46,7 +46,7 @@ static int read_File(bf_ctx *c, tkl_File *s, const char *field, int64_t index)
     s->positions = bf_alloc_counted(c, (int64_t)s->position_count, sizeof *s->positions, 12, "positions", &s->positions_count);
     if (!s->positions)
         return 0;
-    for (uint32_t i = 0; i < s->positions_count; i++)
+    for (int64_t i = 0, n = s->positions_count; i < n; i++)
         if (!read_Vector3(c, &s->positions[i], "positions", i))
             return 0;
     /* rotations: Rotation lookup table. */
@@ -54,7 +54,7 @@ static int read_File(bf_ctx *c, tkl_File *s, const char *field, int64_t index)
     s->rotations = bf_alloc_counted(c, (int64_t)s->rotation_count, sizeof *s->rotations, 16, "rotations", &s->rotations_count);
     if (!s->rotations)
         return 0;
-    for (uint32_t i = 0; i < s->rotations_count; i++)
+    for (int64_t i = 0, n = s->rotations_count; i < n; i++)
         if (!read_Quaternion(c, &s->rotations[i], "rotations", i))
             return 0;
     return bf_leave(c, field);

@@ -64,7 +64,7 @@ static int read_File(bf_ctx *c, tmd_File *s, const char *field, int64_t index)
     s->nodes = bf_alloc_counted(c, (int64_t)s->scene.node_count, sizeof *s->nodes, 176, "nodes", &s->nodes_count);
     if (!s->nodes)
         return 0;
-    for (uint32_t i = 0; i < s->nodes_count; i++)
+    for (int64_t i = 0, n = s->nodes_count; i < n; i++)
         if (!read_Node(c, &s->nodes[i], "nodes", i))
             return 0;
     bf_leave_region(c, &nodes_mark);
@@ -78,7 +78,7 @@ static int read_File(bf_ctx *c, tmd_File *s, const char *field, int64_t index)
             &s->animation_pointers_count);
     if (!s->animation_pointers)
         return 0;
-    for (uint32_t i = 0; i < s->animation_pointers_count; i++)
+    for (int64_t i = 0, n = s->animation_pointers_count; i < n; i++)
         if (!read_AnimationPointer(c, &s->animation_pointers[i], "animation_pointers", i))
             return 0;
     bf_leave_region(c, &animation_pointers_mark);
@@ -234,7 +234,7 @@ static int read_Animation(bf_ctx *c, tmd_Animation *s, const char *field, int64_
     s->channels = bf_alloc_counted(c, (int64_t)R->scene.node_count, sizeof *s->channels, 4, "channels", &s->channels_count);
     if (!s->channels)
         return 0;
-    for (uint32_t i = 0; i < s->channels_count; i++)
+    for (int64_t i = 0, n = s->channels_count; i < n; i++)
         if (!read_ChannelPointer(c, &s->channels[i], "channels", i))
             return 0;
     return bf_leave(c, field);
@@ -273,7 +273,7 @@ static int read_Channel(bf_ctx *c, tmd_Channel *s, const char *field, int64_t in
     s->keyframes = bf_alloc_counted(c, (int64_t)s->frame_count, sizeof *s->keyframes, 8, "keyframes", &s->keyframes_count);
     if (!s->keyframes)
         return 0;
-    for (uint32_t i = 0; i < s->keyframes_count; i++)
+    for (int64_t i = 0, n = s->keyframes_count; i < n; i++)
         if (!read_Keyframe(c, &s->keyframes[i], "keyframes", i))
             return 0;
     return bf_leave(c, field);
@@ -306,7 +306,7 @@ static int read_LodBlock(bf_ctx *c, tmd_LodBlock *s, const char *field, int64_t 
     s->levels = bf_alloc_counted(c, (int64_t)s->level_count, sizeof *s->levels, 24, "levels", &s->levels_count);
     if (!s->levels)
         return 0;
-    for (uint32_t i = 0; i < s->levels_count; i++)
+    for (int64_t i = 0, n = s->levels_count; i < n; i++)
         if (!read_Level(c, &s->levels[i], "levels", i))
             return 0;
     return bf_leave(c, field);
@@ -329,7 +329,7 @@ static int read_Level(bf_ctx *c, tmd_Level *s, const char *field, int64_t index)
     s->meshes = bf_alloc_counted(c, (int64_t)s->mesh_count, sizeof *s->meshes, 44, "meshes", &s->meshes_count);
     if (!s->meshes)
         return 0;
-    for (uint32_t i = 0; i < s->meshes_count; i++)
+    for (int64_t i = 0, n = s->meshes_count; i < n; i++)
         if (!read_Mesh(c, &s->meshes[i], "meshes", i))
             return 0;
     return bf_leave(c, field);
@@ -355,7 +355,7 @@ static int read_Mesh(bf_ctx *c, tmd_Mesh *s, const char *field, int64_t index)
     s->pieces = bf_alloc_counted(c, (int64_t)s->piece_count, sizeof *s->pieces, 40, "pieces", &s->pieces_count);
     if (!s->pieces)
         return 0;
-    for (uint32_t i = 0; i < s->pieces_count; i++)
+    for (int64_t i = 0, n = s->pieces_count; i < n; i++)
         if (!read_Piece(c, &s->pieces[i], "pieces", i, (int64_t)s->vertex_count))
             return 0;
     return bf_leave(c, field);
@@ -393,7 +393,7 @@ static int read_Piece(bf_ctx *c, tmd_Piece *s, const char *field, int64_t index,
     s->vertices = bf_alloc_counted(c, (int64_t)s->vertex_count, sizeof *s->vertices, 40, "vertices", &s->vertices_count);
     if (!s->vertices)
         return 0;
-    for (uint32_t i = 0; i < s->vertices_count; i++)
+    for (int64_t i = 0, n = s->vertices_count; i < n; i++)
         if (!read_Vertex(c, &s->vertices[i], "vertices", i, (int64_t)s->skin_count))
             return 0;
     /* indices: The indices that make this piece's triangle strip. Note these reference the mesh's vertices and are numbered accordingly. */

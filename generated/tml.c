@@ -29,7 +29,7 @@ static int read_File(bf_ctx *c, tml_File *s, const char *field, int64_t index)
     s->textures = bf_alloc_counted(c, (int64_t)s->texture_count, sizeof *s->textures, 28, "textures", &s->textures_count);
     if (!s->textures)
         return 0;
-    for (uint32_t i = 0; i < s->textures_count; i++)
+    for (int64_t i = 0, n = s->textures_count; i < n; i++)
         if (!read_Texture(c, &s->textures[i], "textures", i))
             return 0;
     /* material_count: Number of materials. */
@@ -50,7 +50,7 @@ static int read_File(bf_ctx *c, tml_File *s, const char *field, int64_t index)
     s->materials = bf_alloc_counted(c, (int64_t)s->material_count, sizeof *s->materials, 8, "materials", &s->materials_count);
     if (!s->materials)
         return 0;
-    for (uint32_t i = 0; i < s->materials_count; i++)
+    for (int64_t i = 0, n = s->materials_count; i < n; i++)
         if (!read_Material(c, &s->materials[i], "materials", i))
             return 0;
     return bf_leave(c, field);
@@ -104,7 +104,7 @@ static int read_Material(bf_ctx *c, tml_Material *s, const char *field, int64_t 
     s->texture_ids = bf_alloc_counted(c, (int64_t)s->texture_count, sizeof *s->texture_ids, 4, "texture_ids", &s->texture_ids_count);
     if (!s->texture_ids)
         return 0;
-    for (uint32_t i = 0; i < s->texture_ids_count; i++)
+    for (int64_t i = 0, n = s->texture_ids_count; i < n; i++)
         if (!read_TextureRef(c, &s->texture_ids[i], "texture_ids", i))
             return 0;
     return bf_leave(c, field);

@@ -237,6 +237,16 @@ static inline void *bf_alloc_counted(bf_ctx *c, int64_t count, size_t elem_size,
     return p;
 }
 
+/* Storage for the structure a switch case holds; `*kind` is set once it exists, so that a
+ * partial document never names a member that is not there. */
+static inline void *bf_alloc_case(bf_ctx *c, size_t size, int *kind, int case_kind, const char *field)
+{
+    void *p = bf_alloc_array(c, 1, size, 0, field);
+    if (p)
+        *kind = case_kind;
+    return p;
+}
+
 /* `n` numbers of `width` bytes at the cursor into `dst` (see bf_load_array), checked and claimed.
  * `flags`: BF_BIG_ENDIAN, BF_SIGN24 (s24 elements). */
 #define BF_BIG_ENDIAN 1

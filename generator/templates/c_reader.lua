@@ -84,11 +84,14 @@ local function alloc_counted(w, fl, env, min, also)
   w("    return 0;")
 end
 
--- The loop over an array field's elements: `n_c` of them, each read by the lines `body`
--- gives for element `i`.
+-- The loop over an array field's elements, each read by the lines `body` gives for element
+-- `i`. The count is copied: stores into the elements could otherwise alias it.
 local function each(w, fl, body)
-  local n_c = fl.fixed_count and tostring(fl.fixed_count) or string.format("s->%s_count", fl.name)
-  w(string.format("for (uint32_t i = 0; i < %s; i++)", n_c))
+  if fl.fixed_count then
+    w(string.format("for (uint32_t i = 0; i < %d; i++)", fl.fixed_count))
+  else
+    w(string.format("for (int64_t i = 0, n = s->%s_count; i < n; i++)", fl.name))
+  end
   for _, l in ipairs(body("i")) do w("    " .. l) end
 end
 
@@ -315,16 +318,15 @@ function read_kind.switch(w, fl, env, flat, fmt, ix)
   local function case_body(case, kind_c)
     if case.type then
       local dst = string.format("s->%s.%s", name, case.type)
-      w(string.format('        if (!(%s = bf_alloc_array(c, 1, sizeof *%s, 0, "%s")))', dst, dst, name))
-      w("            return 0;")
-      w(string.format("        s->%s.kind = %s;", name, names.kind_const(fmt, case.type)))
-      w(string.format('        if (!read_%s(c, %s, "%s", -1))', case.type, dst, name))
-      w("            return 0;")
+      w(string.format('    %s = bf_alloc_case(c, sizeof *%s, &s->%s.kind, %s, "%s");', dst, dst, name,
+        names.kind_const(fmt, case.type), name))
+      w(string.format('    if (!%s || !read_%s(c, %s, "%s", -1))', dst, case.type, dst, name))
+      w("        return 0;")
     else
-      if kind_c then w(string.format("        s->%s.kind = %s; /* this raw case, not the default */", name, kind_c)) end
-      w(string.format("        bf_read_rest(c, &s->%s.raw);", name))
+      if kind_c then w(string.format("    s->%s.kind = %s; /* this raw case, not the default */", name, kind_c)) end
+      w(string.format("    bf_read_rest(c, &s->%s.raw);", name))
     end
-    w("        break;")
+    w("    break;")
   end
   w(string.format("const int64_t %s_tag = %s;", name, cexpr.value(fl.switch_on, env)))
   w("if (c->err->failed)")
