@@ -193,8 +193,7 @@ static int read_Section(bf_ctx *c, j3d_Section *s, const char *field, int64_t in
         bf_read_rest(c, &s->body.raw);
         break;
     }
-    bf_read_rest(c, &s->body_tail);
-    bf_leave_region(c, &body_mark);
+    bf_leave_region_tail(c, &body_mark, &s->body_tail);
     return bf_leave(c, field);
 }
 
@@ -243,8 +242,7 @@ static int read_Inf1(bf_ctx *c, j3d_Inf1 *s, const char *field, int64_t index)
                 return bf_fail(c, c->pos, "nodes", "element %u takes no bytes: the array would never end", (unsigned)n);
         }
     }
-    bf_read_rest(c, &s->nodes_tail);
-    bf_leave_region(c, &nodes_mark);
+    bf_leave_region_tail(c, &nodes_mark, &s->nodes_tail);
     return bf_leave(c, field);
 }
 
@@ -330,8 +328,7 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, const char *field, int64_t index)
                 return bf_fail(c, c->pos, "formats", "element %u takes no bytes: the array would never end", (unsigned)n);
         }
     }
-    bf_read_rest(c, &s->formats_tail);
-    bf_leave_region(c, &formats_mark);
+    bf_leave_region_tail(c, &formats_mark, &s->formats_tail);
     /* position: The "POSITION" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding
      * included. */
     if (s->position_offset != 0) {
@@ -347,8 +344,7 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, const char *field, int64_t index)
         if (!read_VertexBuffer(c, &s->position, "position", -1, INT64_C(9), j3d_Vtx1_v_position_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c,
                 j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_position_at(c, s)))))
             return 0;
-        bf_read_rest(c, &s->position_tail);
-        bf_leave_region(c, &position_mark);
+        bf_leave_region_tail(c, &position_mark, &s->position_tail);
     }
     /* normal: The "NORMAL" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding
      * included. */
@@ -365,8 +361,7 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, const char *field, int64_t index)
         if (!read_VertexBuffer(c, &s->normal, "normal", -1, INT64_C(10), j3d_Vtx1_v_normal_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c,
                 j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_normal_at(c, s)))))
             return 0;
-        bf_read_rest(c, &s->normal_tail);
-        bf_leave_region(c, &normal_mark);
+        bf_leave_region_tail(c, &normal_mark, &s->normal_tail);
     }
     /* tangent: The "TANGENT" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding
      * included. */
@@ -383,8 +378,7 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, const char *field, int64_t index)
         if (!read_VertexBuffer(c, &s->tangent, "tangent", -1, INT64_C(25), j3d_Vtx1_v_tangent_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c,
                 j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_tangent_at(c, s)))))
             return 0;
-        bf_read_rest(c, &s->tangent_tail);
-        bf_leave_region(c, &tangent_mark);
+        bf_leave_region_tail(c, &tangent_mark, &s->tangent_tail);
     }
     /* color0: The "COLOR_0" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding
      * included. */
@@ -401,8 +395,7 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, const char *field, int64_t index)
         if (!read_VertexBuffer(c, &s->color0, "color0", -1, INT64_C(11), j3d_Vtx1_v_color0_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c,
                 j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_color0_at(c, s)))))
             return 0;
-        bf_read_rest(c, &s->color0_tail);
-        bf_leave_region(c, &color0_mark);
+        bf_leave_region_tail(c, &color0_mark, &s->color0_tail);
     }
     /* color1: The "COLOR_1" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its padding
      * included. */
@@ -418,8 +411,7 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, const char *field, int64_t index)
         if (!read_VertexBuffer(c, &s->color1, "color1", -1, INT64_C(12), j3d_Vtx1_v_color1_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c,
                 j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_color1_at(c, s)))))
             return 0;
-        bf_read_rest(c, &s->color1_tail);
-        bf_leave_region(c, &color1_mark);
+        bf_leave_region_tail(c, &color1_mark, &s->color1_tail);
     }
     /* texcoord0: The "TEXCOORD_0" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its
      * padding included. */
@@ -435,8 +427,7 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, const char *field, int64_t index)
         if (!read_VertexBuffer(c, &s->texcoord0, "texcoord0", -1, INT64_C(13), j3d_Vtx1_v_texcoord0_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c,
                 j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord0_at(c, s)))))
             return 0;
-        bf_read_rest(c, &s->texcoord0_tail);
-        bf_leave_region(c, &texcoord0_mark);
+        bf_leave_region_tail(c, &texcoord0_mark, &s->texcoord0_tail);
     }
     /* texcoord1: The "TEXCOORD_1" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its
      * padding included. */
@@ -452,8 +443,7 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, const char *field, int64_t index)
         if (!read_VertexBuffer(c, &s->texcoord1, "texcoord1", -1, INT64_C(14), j3d_Vtx1_v_texcoord1_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c,
                 j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord1_at(c, s)))))
             return 0;
-        bf_read_rest(c, &s->texcoord1_tail);
-        bf_leave_region(c, &texcoord1_mark);
+        bf_leave_region_tail(c, &texcoord1_mark, &s->texcoord1_tail);
     }
     /* texcoord2: The "TEXCOORD_2" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its
      * padding included. */
@@ -469,8 +459,7 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, const char *field, int64_t index)
         if (!read_VertexBuffer(c, &s->texcoord2, "texcoord2", -1, INT64_C(15), j3d_Vtx1_v_texcoord2_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c,
                 j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord2_at(c, s)))))
             return 0;
-        bf_read_rest(c, &s->texcoord2_tail);
-        bf_leave_region(c, &texcoord2_mark);
+        bf_leave_region_tail(c, &texcoord2_mark, &s->texcoord2_tail);
     }
     /* texcoord3: The "TEXCOORD_3" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its
      * padding included. */
@@ -485,8 +474,7 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, const char *field, int64_t index)
         if (!read_VertexBuffer(c, &s->texcoord3, "texcoord3", -1, INT64_C(16), j3d_Vtx1_v_texcoord3_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c,
                 j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord3_at(c, s)))))
             return 0;
-        bf_read_rest(c, &s->texcoord3_tail);
-        bf_leave_region(c, &texcoord3_mark);
+        bf_leave_region_tail(c, &texcoord3_mark, &s->texcoord3_tail);
     }
     /* texcoord4: The "TEXCOORD_4" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its
      * padding included. */
@@ -501,8 +489,7 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, const char *field, int64_t index)
         if (!read_VertexBuffer(c, &s->texcoord4, "texcoord4", -1, INT64_C(17), j3d_Vtx1_v_texcoord4_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c,
                 j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord4_at(c, s)))))
             return 0;
-        bf_read_rest(c, &s->texcoord4_tail);
-        bf_leave_region(c, &texcoord4_mark);
+        bf_leave_region_tail(c, &texcoord4_mark, &s->texcoord4_tail);
     }
     /* texcoord5: The "TEXCOORD_5" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its
      * padding included. */
@@ -517,8 +504,7 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, const char *field, int64_t index)
         if (!read_VertexBuffer(c, &s->texcoord5, "texcoord5", -1, INT64_C(18), j3d_Vtx1_v_texcoord5_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c,
                 j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord5_at(c, s)))))
             return 0;
-        bf_read_rest(c, &s->texcoord5_tail);
-        bf_leave_region(c, &texcoord5_mark);
+        bf_leave_region_tail(c, &texcoord5_mark, &s->texcoord5_tail);
     }
     /* texcoord6: The "TEXCOORD_6" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its
      * padding included. */
@@ -532,8 +518,7 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, const char *field, int64_t index)
         if (!read_VertexBuffer(c, &s->texcoord6, "texcoord6", -1, INT64_C(19), j3d_Vtx1_v_texcoord6_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c,
                 j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord6_at(c, s)))))
             return 0;
-        bf_read_rest(c, &s->texcoord6_tail);
-        bf_leave_region(c, &texcoord6_mark);
+        bf_leave_region_tail(c, &texcoord6_mark, &s->texcoord6_tail);
     }
     /* texcoord7: The "TEXCOORD_7" data buffer, decoded by its format descriptor; it runs to the next non-zero buffer offset (or the section end), its
      * padding included. */
@@ -547,8 +532,7 @@ static int read_Vtx1(bf_ctx *c, j3d_Vtx1 *s, const char *field, int64_t index)
         if (!read_VertexBuffer(c, &s->texcoord7, "texcoord7", -1, INT64_C(20), j3d_Vtx1_v_texcoord7_at(c, s) < 0 ? bf_neg(1) : j3d_VertexFormat_v_packed(c,
                 j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord7_at(c, s)))))
             return 0;
-        bf_read_rest(c, &s->texcoord7_tail);
-        bf_leave_region(c, &texcoord7_mark);
+        bf_leave_region_tail(c, &texcoord7_mark, &s->texcoord7_tail);
     }
     return bf_leave(c, field);
 }
@@ -587,8 +571,7 @@ static int read_VertexBuffer(bf_ctx *c, j3d_VertexBuffer *s, const char *field, 
         return 0;
     s->raw_at = c->pos;
     bf_read_rest(c, &s->raw);
-    bf_read_rest(c, &s->raw_tail);
-    bf_leave_region(c, &raw_mark);
+    bf_leave_region_tail(c, &raw_mark, &s->raw_tail);
     /* u8_values: UInt8 values (2 or 3 per position, 3 or 9 per normal, 1 or 2 per texture coordinate), up to the padding. */
     if (s->_p_format >= 0 && !j3d_VertexBuffer_v_is_color(c, s) && j3d_VertexBuffer_v_data_type(c, s) == 0) {
         s->has_u8_values = 1;
@@ -808,8 +791,7 @@ static int read_Evp1(bf_ctx *c, j3d_Evp1 *s, const char *field, int64_t index)
         for (int64_t i = 0, n = s->inverse_bind_matrices_count; i < n; i++)
             if (!read_Mtx34(c, &s->inverse_bind_matrices[i], "inverse_bind_matrices", i))
                 return 0;
-        bf_read_rest(c, &s->inverse_bind_matrices_tail);
-        bf_leave_region(c, &inverse_bind_matrices_mark);
+        bf_leave_region_tail(c, &inverse_bind_matrices_mark, &s->inverse_bind_matrices_tail);
     }
     return bf_leave(c, field);
 }
@@ -1274,8 +1256,7 @@ static int read_MatrixGroup(bf_ctx *c, j3d_MatrixGroup *s, const char *field, in
                     return bf_fail(c, c->pos, "primitives", "element %u takes no bytes: the array would never end", (unsigned)n);
             }
         }
-        bf_read_rest(c, &s->primitives_tail);
-        bf_leave_region(c, &primitives_mark);
+        bf_leave_region_tail(c, &primitives_mark, &s->primitives_tail);
     }
     return bf_leave(c, field);
 }
@@ -1555,8 +1536,7 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, const char *field, int64_t index)
             }
             c->end = padded_end;
         }
-        bf_read_rest(c, &s->materials_tail);
-        bf_leave_region(c, &materials_mark);
+        bf_leave_region_tail(c, &materials_mark, &s->materials_tail);
     }
     /* indirect: Indirect texturing, one block of 0x138 bytes per material, up to the next table (public layout, not in the document) */
     if (s->indirect_offset != 0) {
@@ -1598,8 +1578,7 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, const char *field, int64_t index)
             }
             c->end = padded_end;
         }
-        bf_read_rest(c, &s->indirect_tail);
-        bf_leave_region(c, &indirect_mark);
+        bf_leave_region_tail(c, &indirect_mark, &s->indirect_tail);
     }
     /* cull_modes: Cull modes (GX: 0 none, 1 front, 2 back, 3 all), up to the next table (public layout, not in the document) */
     if (s->cull_mode_offset != 0) {
@@ -1639,8 +1618,7 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, const char *field, int64_t index)
             }
             c->end = padded_end;
         }
-        bf_read_rest(c, &s->cull_modes_tail);
-        bf_leave_region(c, &cull_modes_mark);
+        bf_leave_region_tail(c, &cull_modes_mark, &s->cull_modes_tail);
     }
     /* material_colors: Material colors, up to the next table (public layout, not in the document) */
     if (s->material_color_offset != 0) {
@@ -1683,8 +1661,7 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, const char *field, int64_t index)
             }
             c->end = padded_end;
         }
-        bf_read_rest(c, &s->material_colors_tail);
-        bf_leave_region(c, &material_colors_mark);
+        bf_leave_region_tail(c, &material_colors_mark, &s->material_colors_tail);
     }
     /* color_channel_counts: Color channel counts, up to the next table (public layout, not in the document) */
     if (s->color_channel_count_offset != 0) {
@@ -1725,8 +1702,7 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, const char *field, int64_t index)
             }
             c->end = padded_end;
         }
-        bf_read_rest(c, &s->color_channel_counts_tail);
-        bf_leave_region(c, &color_channel_counts_mark);
+        bf_leave_region_tail(c, &color_channel_counts_mark, &s->color_channel_counts_tail);
     }
     /* color_channels: Color channel controls, up to the next table (public layout, not in the document) */
     if (s->color_channel_offset != 0) {
@@ -1768,8 +1744,7 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, const char *field, int64_t index)
             }
             c->end = padded_end;
         }
-        bf_read_rest(c, &s->color_channels_tail);
-        bf_leave_region(c, &color_channels_mark);
+        bf_leave_region_tail(c, &color_channels_mark, &s->color_channels_tail);
     }
     /* ambient_colors: Ambient colors, up to the next table (public layout, not in the document) */
     if (s->ambient_color_offset != 0) {
@@ -1811,8 +1786,7 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, const char *field, int64_t index)
             }
             c->end = padded_end;
         }
-        bf_read_rest(c, &s->ambient_colors_tail);
-        bf_leave_region(c, &ambient_colors_mark);
+        bf_leave_region_tail(c, &ambient_colors_mark, &s->ambient_colors_tail);
     }
     /* light_colors: Light colors, up to the next table (public layout, not in the document) */
     if (s->light_color_offset != 0) {
@@ -1853,8 +1827,7 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, const char *field, int64_t index)
             }
             c->end = padded_end;
         }
-        bf_read_rest(c, &s->light_colors_tail);
-        bf_leave_region(c, &light_colors_mark);
+        bf_leave_region_tail(c, &light_colors_mark, &s->light_colors_tail);
     }
     /* tex_gen_counts: Texture coordinate generator counts, up to the next table (public layout, not in the document) */
     if (s->tex_gen_count_offset != 0) {
@@ -1893,8 +1866,7 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, const char *field, int64_t index)
             }
             c->end = padded_end;
         }
-        bf_read_rest(c, &s->tex_gen_counts_tail);
-        bf_leave_region(c, &tex_gen_counts_mark);
+        bf_leave_region_tail(c, &tex_gen_counts_mark, &s->tex_gen_counts_tail);
     }
     /* tex_gens: Texture coordinate generators, up to the next table (public layout, not in the document) */
     if (s->tex_gen_offset != 0) {
@@ -1934,8 +1906,7 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, const char *field, int64_t index)
             }
             c->end = padded_end;
         }
-        bf_read_rest(c, &s->tex_gens_tail);
-        bf_leave_region(c, &tex_gens_mark);
+        bf_leave_region_tail(c, &tex_gens_mark, &s->tex_gens_tail);
     }
     /* post_tex_gens: Post-transform texture coordinate generators, up to the next table (public layout, not in the document) */
     if (s->post_tex_gen_offset != 0) {
@@ -1975,8 +1946,7 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, const char *field, int64_t index)
             }
             c->end = padded_end;
         }
-        bf_read_rest(c, &s->post_tex_gens_tail);
-        bf_leave_region(c, &post_tex_gens_mark);
+        bf_leave_region_tail(c, &post_tex_gens_mark, &s->post_tex_gens_tail);
     }
     /* tex_matrices: Texture matrices, up to the next table (public layout, not in the document) */
     if (s->tex_matrix_offset != 0) {
@@ -2016,8 +1986,7 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, const char *field, int64_t index)
             }
             c->end = padded_end;
         }
-        bf_read_rest(c, &s->tex_matrices_tail);
-        bf_leave_region(c, &tex_matrices_mark);
+        bf_leave_region_tail(c, &tex_matrices_mark, &s->tex_matrices_tail);
     }
     /* post_tex_matrices: Post-transform texture matrices, up to the next table (public layout, not in the document) */
     if (s->post_tex_matrix_offset != 0) {
@@ -2057,8 +2026,7 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, const char *field, int64_t index)
             }
             c->end = padded_end;
         }
-        bf_read_rest(c, &s->post_tex_matrices_tail);
-        bf_leave_region(c, &post_tex_matrices_mark);
+        bf_leave_region_tail(c, &post_tex_matrices_mark, &s->post_tex_matrices_tail);
     }
     /* textures: Textures: indices into TEX1's headers, up to the next table (public layout, not in the document) */
     if (s->texture_remap_offset != 0) {
@@ -2094,8 +2062,7 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, const char *field, int64_t index)
             }
             c->end = padded_end;
         }
-        bf_read_rest(c, &s->textures_tail);
-        bf_leave_region(c, &textures_mark);
+        bf_leave_region_tail(c, &textures_mark, &s->textures_tail);
     }
     /* tev_orders: TEV orders, up to the next table (public layout, not in the document) */
     if (s->tev_order_offset != 0) {
@@ -2133,8 +2100,7 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, const char *field, int64_t index)
             }
             c->end = padded_end;
         }
-        bf_read_rest(c, &s->tev_orders_tail);
-        bf_leave_region(c, &tev_orders_mark);
+        bf_leave_region_tail(c, &tev_orders_mark, &s->tev_orders_tail);
     }
     /* tev_colors: TEV color registers, up to the next table (public layout, not in the document) */
     if (s->tev_color_offset != 0) {
@@ -2172,8 +2138,7 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, const char *field, int64_t index)
             }
             c->end = padded_end;
         }
-        bf_read_rest(c, &s->tev_colors_tail);
-        bf_leave_region(c, &tev_colors_mark);
+        bf_leave_region_tail(c, &tev_colors_mark, &s->tev_colors_tail);
     }
     /* konst_colors: TEV constant colors, up to the next table (public layout, not in the document) */
     if (s->konst_color_offset != 0) {
@@ -2211,8 +2176,7 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, const char *field, int64_t index)
             }
             c->end = padded_end;
         }
-        bf_read_rest(c, &s->konst_colors_tail);
-        bf_leave_region(c, &konst_colors_mark);
+        bf_leave_region_tail(c, &konst_colors_mark, &s->konst_colors_tail);
     }
     /* tev_stage_counts: TEV stage counts, up to the next table (public layout, not in the document) */
     if (s->tev_stage_count_offset != 0) {
@@ -2248,8 +2212,7 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, const char *field, int64_t index)
             }
             c->end = padded_end;
         }
-        bf_read_rest(c, &s->tev_stage_counts_tail);
-        bf_leave_region(c, &tev_stage_counts_mark);
+        bf_leave_region_tail(c, &tev_stage_counts_mark, &s->tev_stage_counts_tail);
     }
     /* tev_stages: TEV stages, up to the next table (public layout, not in the document) */
     if (s->tev_stage_offset != 0) {
@@ -2286,8 +2249,7 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, const char *field, int64_t index)
             }
             c->end = padded_end;
         }
-        bf_read_rest(c, &s->tev_stages_tail);
-        bf_leave_region(c, &tev_stages_mark);
+        bf_leave_region_tail(c, &tev_stages_mark, &s->tev_stages_tail);
     }
     /* swap_modes: TEV swap modes, up to the next table (public layout, not in the document) */
     if (s->swap_mode_offset != 0) {
@@ -2323,8 +2285,7 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, const char *field, int64_t index)
             }
             c->end = padded_end;
         }
-        bf_read_rest(c, &s->swap_modes_tail);
-        bf_leave_region(c, &swap_modes_mark);
+        bf_leave_region_tail(c, &swap_modes_mark, &s->swap_modes_tail);
     }
     /* swap_tables: TEV swap tables, up to the next table (public layout, not in the document) */
     if (s->swap_table_offset != 0) {
@@ -2361,8 +2322,7 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, const char *field, int64_t index)
             }
             c->end = padded_end;
         }
-        bf_read_rest(c, &s->swap_tables_tail);
-        bf_leave_region(c, &swap_tables_mark);
+        bf_leave_region_tail(c, &swap_tables_mark, &s->swap_tables_tail);
     }
     /* fogs: Fog settings, up to the next table (public layout, not in the document) */
     if (s->fog_offset != 0) {
@@ -2398,8 +2358,7 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, const char *field, int64_t index)
             }
             c->end = padded_end;
         }
-        bf_read_rest(c, &s->fogs_tail);
-        bf_leave_region(c, &fogs_mark);
+        bf_leave_region_tail(c, &fogs_mark, &s->fogs_tail);
     }
     /* alpha_compares: Alpha compare settings, up to the next table (public layout, not in the document) */
     if (s->alpha_compare_offset != 0) {
@@ -2436,8 +2395,7 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, const char *field, int64_t index)
             }
             c->end = padded_end;
         }
-        bf_read_rest(c, &s->alpha_compares_tail);
-        bf_leave_region(c, &alpha_compares_mark);
+        bf_leave_region_tail(c, &alpha_compares_mark, &s->alpha_compares_tail);
     }
     /* blend_modes: Blend modes, up to the next table (public layout, not in the document) */
     if (s->blend_mode_offset != 0) {
@@ -2473,8 +2431,7 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, const char *field, int64_t index)
             }
             c->end = padded_end;
         }
-        bf_read_rest(c, &s->blend_modes_tail);
-        bf_leave_region(c, &blend_modes_mark);
+        bf_leave_region_tail(c, &blend_modes_mark, &s->blend_modes_tail);
     }
     /* z_modes: Z (depth) modes, up to the next table (public layout, not in the document) */
     if (s->z_mode_offset != 0) {
@@ -2509,8 +2466,7 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, const char *field, int64_t index)
             }
             c->end = padded_end;
         }
-        bf_read_rest(c, &s->z_modes_tail);
-        bf_leave_region(c, &z_modes_mark);
+        bf_leave_region_tail(c, &z_modes_mark, &s->z_modes_tail);
     }
     /* z_compares: Z compare locations (1: before texturing), up to the next table (public layout, not in the document) */
     if (s->z_compare_offset != 0) {
@@ -2543,8 +2499,7 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, const char *field, int64_t index)
             }
             c->end = padded_end;
         }
-        bf_read_rest(c, &s->z_compares_tail);
-        bf_leave_region(c, &z_compares_mark);
+        bf_leave_region_tail(c, &z_compares_mark, &s->z_compares_tail);
     }
     /* dithers: Dither settings, up to the next table (public layout, not in the document) */
     if (s->dither_offset != 0) {
@@ -2576,8 +2531,7 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, const char *field, int64_t index)
             }
             c->end = padded_end;
         }
-        bf_read_rest(c, &s->dithers_tail);
-        bf_leave_region(c, &dithers_mark);
+        bf_leave_region_tail(c, &dithers_mark, &s->dithers_tail);
     }
     /* nbt_scales: NBT scales, up to the next table (public layout, not in the document) */
     if (s->nbt_scale_offset != 0) {
@@ -2611,8 +2565,7 @@ static int read_Mat3(bf_ctx *c, j3d_Mat3 *s, const char *field, int64_t index)
             }
             c->end = padded_end;
         }
-        bf_read_rest(c, &s->nbt_scales_tail);
-        bf_leave_region(c, &nbt_scales_mark);
+        bf_leave_region_tail(c, &nbt_scales_mark, &s->nbt_scales_tail);
     }
     return bf_leave(c, field);
 }
@@ -3228,8 +3181,7 @@ static int read_Mdl3Packet(bf_ctx *c, j3d_Mdl3Packet *s, const char *field, int6
                 return bf_fail(c, c->pos, "commands", "element %u takes no bytes: the array would never end", (unsigned)n);
         }
     }
-    bf_read_rest(c, &s->commands_tail);
-    bf_leave_region(c, &commands_mark);
+    bf_leave_region_tail(c, &commands_mark, &s->commands_tail);
     return bf_leave(c, field);
 }
 

@@ -468,8 +468,7 @@ static int read_EmbeddedTexture(bf_ctx *c, p3m_EmbeddedTexture *s, const char *f
         s->image_at = c->pos;
         if (!read_Ptf(c, &s->image, "image", -1))
             return 0;
-        bf_read_rest(c, &s->image_tail);
-        bf_leave_region(c, &image_mark);
+        bf_leave_region_tail(c, &image_mark, &s->image_tail);
     }
     return bf_leave(c, field);
 }

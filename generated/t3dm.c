@@ -70,8 +70,7 @@ static int read_File(bf_ctx *c, t3dm_File *s, const char *field, int64_t index)
         return 0;
     s->strings_at = c->pos;
     bf_read_rest(c, &s->strings);
-    bf_read_rest(c, &s->strings_tail);
-    bf_leave_region(c, &strings_mark);
+    bf_leave_region_tail(c, &strings_mark, &s->strings_tail);
     return bf_leave(c, field);
 }
 
@@ -191,8 +190,7 @@ static int read_Chunk(bf_ctx *c, t3dm_Chunk *s, const char *field, int64_t index
         bf_read_rest(c, &s->body.raw);
         break;
     }
-    bf_read_rest(c, &s->body_tail);
-    bf_leave_region(c, &body_mark);
+    bf_leave_region_tail(c, &body_mark, &s->body_tail);
     return bf_leave(c, field);
 }
 

@@ -1,5 +1,6 @@
 /* binform runtime, the part only generated code calls: the reading context (cursor, regions,
- * the field path for errors, claims), array storage, strings and padding in the input.
+ * the field path for errors, claims), array storage, strings and padding in the input, and
+ * the read steps every generated read function is made of.
  * Users of generated code need only bf_runtime.h; this header may change between runtime
  * versions without notice, as the generated code is made for one runtime version. */
 #ifndef BF_GEN_H
@@ -312,6 +313,12 @@ static inline void bf_leave_region(bf_ctx *c, const bf_mark *m)
 {
     c->pos = m->next;
     c->end = m->end;
+}
+/* The same for a sized region whose rest (after the field's value) is kept as its tail. */
+static inline void bf_leave_region_tail(bf_ctx *c, const bf_mark *m, bf_bytes *tail)
+{
+    bf_read_rest(c, tail);
+    bf_leave_region(c, m);
 }
 
 /* Ends the current region where its trailing padding begins (bf_padding_start, with `unit`

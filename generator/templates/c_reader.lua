@@ -422,8 +422,11 @@ function R.read_field(fmt, ix, t, fl, env, flat)
     w("}")
   end
   if region then
-    if fl.size then w(string.format("bf_read_rest(c, &s->%s_tail);", name)) end
-    R.close_region(w, fl)
+    if fl.size then -- what the value leaves of its region is its tail
+      w(string.format("bf_leave_region_tail(c, &%s_mark, &s->%s_tail);", fl.name, name))
+    else
+      R.close_region(w, fl)
+    end
   end
   if fl.cond then
     depth = depth - 1
