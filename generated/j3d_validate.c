@@ -322,7 +322,7 @@ static void validate_File(bf_vctx *v, const j3d_File *s)
         "File Header: \"The number of chunks present in this file. 8 for BMD, 9 for BDL\""};
     if (bf_rule_fails(v, &rule_264, s->kind == J3D_FILE_KIND_BDL4 ? s->section_count == 9 : s->section_count == 8))
         bf_rule_report(v, &rule_264, (int64_t)(s->_offset + 12),
-            (const bf_rule_value[]){{.i = s->section_count}, {.i = s->kind == J3D_FILE_KIND_BDL4 ? 9 : 8}});
+                       (const bf_rule_value[]){{.i = s->section_count}, {.i = s->kind == J3D_FILE_KIND_BDL4 ? 9 : 8}});
     static const bf_rule rule_268 = {BF_SEVERITY_ERROR, "file_size", "header says %d bytes, but the file has %d",
         "File Header: \"The total size of the file\""};
     if (bf_rule_fails(v, &rule_268, s->file_size == (int64_t)c->size))
@@ -435,7 +435,7 @@ static void validate_Inf1(bf_vctx *v, const j3d_Inf1 *s)
         if (bf_push(c, "nodes", i)) {
             if (bf_rule_fails(v, &rule_377, it->type != J3D_NODE_TYPE_JOINT || it->data < j3d_File_m_joint_count(c, R)))
                 bf_rule_report(v, &rule_377, (int64_t)(it->_offset + 2),
-                    (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->data}, {.i = j3d_File_m_joint_count(c, R)}});
+                               (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->data}, {.i = j3d_File_m_joint_count(c, R)}});
             bf_pop(c);
         }
     }
@@ -446,7 +446,7 @@ static void validate_Inf1(bf_vctx *v, const j3d_Inf1 *s)
         if (bf_push(c, "nodes", i)) {
             if (bf_rule_fails(v, &rule_382, it->type != J3D_NODE_TYPE_MATERIAL || it->data < j3d_Inf1_m_material_count(c, s)))
                 bf_rule_report(v, &rule_382, (int64_t)(it->_offset + 2),
-                    (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->data}, {.i = j3d_Inf1_m_material_count(c, s)}});
+                               (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->data}, {.i = j3d_Inf1_m_material_count(c, s)}});
             bf_pop(c);
         }
     }
@@ -457,7 +457,7 @@ static void validate_Inf1(bf_vctx *v, const j3d_Inf1 *s)
         if (bf_push(c, "nodes", i)) {
             if (bf_rule_fails(v, &rule_387, it->type != J3D_NODE_TYPE_SHAPE || it->data < j3d_Inf1_m_shape_count(c, s)))
                 bf_rule_report(v, &rule_387, (int64_t)(it->_offset + 2),
-                    (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->data}, {.i = j3d_Inf1_m_shape_count(c, s)}});
+                               (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->data}, {.i = j3d_Inf1_m_shape_count(c, s)}});
             bf_pop(c);
         }
     }
@@ -465,28 +465,26 @@ static void validate_Inf1(bf_vctx *v, const j3d_Inf1 *s)
         "Scene Hierarchy: \"0x01 = Creates a new child of the previous node\", \"0x02 = Finishes the child node and returns ownership to the previous node\""};
     if (bf_rule_fails(v, &rule_392, j3d_Inf1_m_levels_opened(c, s) == j3d_Inf1_m_levels_closed(c, s)))
         bf_rule_report(v, &rule_392, (int64_t)s->nodes_at,
-            (const bf_rule_value[]){{.i = j3d_Inf1_m_levels_opened(c, s)}, {.i = j3d_Inf1_m_levels_closed(c, s)}});
+                       (const bf_rule_value[]){{.i = j3d_Inf1_m_levels_opened(c, s)}, {.i = j3d_Inf1_m_levels_closed(c, s)}});
     static const bf_rule rule_397 = {BF_SEVERITY_ERROR, "matrix_group_count", "matrix group data count %d, but SHP1 has %d matrix group data entries",
         "INF1: \"Matrix Group Data Count. Referring to the Matrix Group Data in SHP1\""};
     if (bf_rule_fails(v, &rule_397, s->matrix_group_count == j3d_Inf1_m_group_data_count(c, s)))
         bf_rule_report(v, &rule_397, (int64_t)(s->_offset + 4),
-            (const bf_rule_value[]){{.i = s->matrix_group_count}, {.i = j3d_Inf1_m_group_data_count(c, s)}});
+                       (const bf_rule_value[]){{.i = s->matrix_group_count}, {.i = j3d_Inf1_m_group_data_count(c, s)}});
     static const bf_rule rule_401 = {BF_SEVERITY_ERROR, "vertex_count",
         "vertex count %d, but the POSITION buffer holds %d entries of %d bytes (%d bytes with its padding)",
         "INF1: \"Vertex Count. Always equals the number of entries in the VTX1 \"POSITION\" data buffer\""};
-    if (bf_rule_fails(v, &rule_401, j3d_Inf1_m_position_bytes(c, s) == 0 ||
-            (bf_mul(s->vertex_count, j3d_Inf1_m_position_stride(c, s)) <= j3d_Inf1_m_position_bytes(c, s) &&
-            bf_sub(j3d_Inf1_m_position_bytes(c, s), bf_mul(s->vertex_count, j3d_Inf1_m_position_stride(c, s))) < 32)))
-        bf_rule_report(v, &rule_401, (int64_t)(s->_offset + 8),
-            (const bf_rule_value[]){{.i = s->vertex_count}, {.i = bf_div(c, j3d_Inf1_m_position_bytes(c, s), bf_max(j3d_Inf1_m_position_stride(c, s), 1))},
-            {.i = j3d_Inf1_m_position_stride(c, s)}, {.i = j3d_Inf1_m_position_bytes(c, s)}});
+    if (bf_rule_fails(v, &rule_401, j3d_Inf1_m_position_bytes(c, s) == 0 || (bf_mul(s->vertex_count, j3d_Inf1_m_position_stride(c,
+                      s)) <= j3d_Inf1_m_position_bytes(c, s) && bf_sub(j3d_Inf1_m_position_bytes(c, s), bf_mul(s->vertex_count,
+                      j3d_Inf1_m_position_stride(c, s))) < 32)))
+        bf_rule_report(v, &rule_401, (int64_t)(s->_offset + 8), (const bf_rule_value[]){{.i = s->vertex_count}, {.i = bf_div(c, j3d_Inf1_m_position_bytes(c, s),
+                       bf_max(j3d_Inf1_m_position_stride(c, s), 1))}, {.i = j3d_Inf1_m_position_stride(c, s)}, {.i = j3d_Inf1_m_position_bytes(c, s)}});
     static const bf_rule rule_406 = {BF_SEVERITY_WARNING, "vertex_count", "vertex count %d, but the POSITION buffer holds %d entries before its padding",
         "INF1: \"Vertex Count. Always equals the number of entries in the VTX1 \"POSITION\" data buffer\" (its padding to 32 bytes is not entries)"};
-    if (bf_rule_fails(v, &rule_406, j3d_Inf1_m_position_components(c, s) == 0 ||
-            bf_mul(s->vertex_count, j3d_Inf1_m_position_components(c, s)) == j3d_Inf1_m_position_values(c, s)))
-        bf_rule_report(v, &rule_406, (int64_t)(s->_offset + 8),
-            (const bf_rule_value[]){{.i = s->vertex_count},
-            {.i = bf_div(c, j3d_Inf1_m_position_values(c, s), bf_max(j3d_Inf1_m_position_components(c, s), 1))}});
+    if (bf_rule_fails(v, &rule_406, j3d_Inf1_m_position_components(c, s) == 0 || bf_mul(s->vertex_count, j3d_Inf1_m_position_components(c,
+                      s)) == j3d_Inf1_m_position_values(c, s)))
+        bf_rule_report(v, &rule_406, (int64_t)(s->_offset + 8), (const bf_rule_value[]){{.i = s->vertex_count}, {.i = bf_div(c,
+                       j3d_Inf1_m_position_values(c, s), bf_max(j3d_Inf1_m_position_components(c, s), 1))}});
     for (uint32_t i = 0; i < s->nodes_count; i++) {
         if (bf_push(c, "nodes", i)) {
             validate_SceneNode(v, &s->nodes[i]);
@@ -583,8 +581,8 @@ static void validate_Vtx1(bf_vctx *v, const j3d_Vtx1 *s)
         (void)it13;
         q13 += it13->attr == 25;
     }
-    if (bf_rule_fails(v, &rule_598, q1 <= 1 && q2 <= 1 && q3 <= 1 && q4 <= 1 && q5 <= 1 && q6 <= 1 && q7 <= 1 && q8 <= 1 && q9 <= 1 && q10 <= 1 && q11 <= 1 &&
-            q12 <= 1 && q13 <= 1))
+    if (bf_rule_fails(v, &rule_598, q1 <= 1 && q2 <= 1 && q3 <= 1 && q4 <= 1 && q5 <= 1 && q6 <= 1 && q7 <= 1 && q8 <= 1 && q9 <= 1 && q10 <= 1 && q11 <= 1
+                      && q12 <= 1 && q13 <= 1))
         bf_rule_report(v, &rule_598, (int64_t)s->formats_at, NULL);
     for (uint32_t i = 0; i < s->formats_count; i++) {
         if (bf_push(c, "formats", i)) {
@@ -600,14 +598,14 @@ static void validate_VertexFormat(bf_vctx *v, const j3d_VertexFormat *s)
     bf_check_enum(v, &enum_ComponentCount, s->component_count, s->_offset + 4, "component_count");
     static const bf_rule rule_625 = {BF_SEVERITY_ERROR, "data_type", "data type %d is not one of the %d types of this attribute",
         "Vertex Buffer Formats: Data Types table (UInt8 ... Float; for colors RGB565 ... RGBA8)"};
-    if (bf_rule_fails(v, &rule_625, s->attr == J3D_VERTEX_ATTRIBUTE_LIST_END ||
-            (s->attr == J3D_VERTEX_ATTRIBUTE_COLOR0 || s->attr == J3D_VERTEX_ATTRIBUTE_COLOR1 ? s->data_type <= 5 : s->data_type <= 4)))
-        bf_rule_report(v, &rule_625, (int64_t)(s->_offset + 8),
-            (const bf_rule_value[]){{.i = s->data_type}, {.i = s->attr == J3D_VERTEX_ATTRIBUTE_COLOR0 || s->attr == J3D_VERTEX_ATTRIBUTE_COLOR1 ? 6 : 5}});
+    if (bf_rule_fails(v, &rule_625, s->attr == J3D_VERTEX_ATTRIBUTE_LIST_END
+                      || (s->attr == J3D_VERTEX_ATTRIBUTE_COLOR0 || s->attr == J3D_VERTEX_ATTRIBUTE_COLOR1 ? s->data_type <= 5 : s->data_type <= 4)))
+        bf_rule_report(v, &rule_625, (int64_t)(s->_offset + 8), (const bf_rule_value[]){{.i = s->data_type}, {.i = s->attr == J3D_VERTEX_ATTRIBUTE_COLOR0
+                       || s->attr == J3D_VERTEX_ATTRIBUTE_COLOR1 ? 6 : 5}});
     static const bf_rule rule_629 = {BF_SEVERITY_ERROR, "component_count", "component count %d is not one of this attribute's",
         "Vertex Buffer Formats: Component Count table (\"the values are considered based on the attribute target they're assigned to\")"};
-    if (bf_rule_fails(v, &rule_629, s->attr == J3D_VERTEX_ATTRIBUTE_LIST_END ||
-            s->component_count <= (s->attr == J3D_VERTEX_ATTRIBUTE_NORMAL || s->attr == J3D_VERTEX_ATTRIBUTE_TANGENT ? 2 : 1)))
+    if (bf_rule_fails(v, &rule_629, s->attr == J3D_VERTEX_ATTRIBUTE_LIST_END || s->component_count <= (s->attr == J3D_VERTEX_ATTRIBUTE_NORMAL
+                      || s->attr == J3D_VERTEX_ATTRIBUTE_TANGENT ? 2 : 1)))
         bf_rule_report(v, &rule_629, (int64_t)(s->_offset + 4), (const bf_rule_value[]){{.i = s->component_count}});
 }
 
@@ -619,7 +617,7 @@ static void validate_Evp1(bf_vctx *v, const j3d_Evp1 *s)
         "Inverse Bind Matrix Table: \"the number of Inverse Bind Matrices is always equal to the amount of Joints in the model\""};
     if (bf_rule_fails(v, &rule_744, s->matrix_table_offset == 0 || (int64_t)s->inverse_bind_matrices_count == j3d_File_m_joint_count(c, R)))
         bf_rule_report(v, &rule_744, (int64_t)(s->_offset + 16),
-            (const bf_rule_value[]){{.i = (int64_t)s->inverse_bind_matrices_count}, {.i = j3d_File_m_joint_count(c, R)}});
+                       (const bf_rule_value[]){{.i = (int64_t)s->inverse_bind_matrices_count}, {.i = j3d_File_m_joint_count(c, R)}});
     static const bf_rule rule_748 = {BF_SEVERITY_ERROR, "matrix_table_offset", "the inverse bind matrices start at 0x%x, not aligned to 4",
         "Envelope Weight Table: \"This table ends with padding to the nearest 4th byte so the Floats that come after are aligned correctly.\""};
     if (bf_rule_fails(v, &rule_748, bf_mod(c, s->matrix_table_offset, 4) == 0))
@@ -677,19 +675,19 @@ static void validate_Drw1(bf_vctx *v, const j3d_Drw1 *s)
         "Destination ID List: \"an array of UInt16 that simply dictate an index into the provided section\""};
     for (uint32_t i = 0; i < s->ids_count; i++) {
         if (bf_push(c, "ids", i)) {
-            if (bf_rule_fails(v, &rule_807, bf_at_u8(c, s->types, s->types_count, (int64_t)i) == J3D_DRAW_TYPE_JOINT ?
-                    (int64_t)s->ids[i] < j3d_File_m_joint_count(c, R) : (int64_t)s->ids[i] < j3d_File_m_envelope_count(c, R)))
+            if (bf_rule_fails(v, &rule_807, bf_at_u8(c, s->types, s->types_count, (int64_t)i) == J3D_DRAW_TYPE_JOINT
+                              ? (int64_t)s->ids[i] < j3d_File_m_joint_count(c, R) : (int64_t)s->ids[i] < j3d_File_m_envelope_count(c, R)))
                 bf_rule_report(v, &rule_807, s->ids_at + (uint64_t)i * 2,
-                    (const bf_rule_value[]){{.i = (int64_t)i}, {.i = bf_at_u8(c, s->types, s->types_count, (int64_t)i)}, {.i = (int64_t)s->ids[i]}});
+                               (const bf_rule_value[]){{.i = (int64_t)i}, {.i = bf_at_u8(c, s->types, s->types_count, (int64_t)i)}, {.i = (int64_t)s->ids[i]}});
             bf_pop(c);
         }
     }
     static const bf_rule rule_811 = {BF_SEVERITY_ERROR, "id_list_offset", "the type list (%d bytes at 0x%x) and the id list at 0x%x overlap",
         "DRW1: \"The Destination Type list and Destination ID list must be equal in length.\""};
-    if (bf_rule_fails(v, &rule_811, bf_add(s->type_list_offset, s->entry_count) <= s->id_list_offset ||
-            bf_add(s->id_list_offset, bf_mul(2, s->entry_count)) <= s->type_list_offset))
+    if (bf_rule_fails(v, &rule_811, bf_add(s->type_list_offset, s->entry_count) <= s->id_list_offset || bf_add(s->id_list_offset,
+                      bf_mul(2, s->entry_count)) <= s->type_list_offset))
         bf_rule_report(v, &rule_811, (int64_t)(s->_offset + 8),
-            (const bf_rule_value[]){{.i = s->entry_count}, {.i = s->type_list_offset}, {.i = s->id_list_offset}});
+                       (const bf_rule_value[]){{.i = s->entry_count}, {.i = s->type_list_offset}, {.i = s->id_list_offset}});
 }
 
 static void validate_Jnt1(bf_vctx *v, const j3d_Jnt1 *s)
@@ -701,7 +699,7 @@ static void validate_Jnt1(bf_vctx *v, const j3d_Jnt1 *s)
         if (bf_push(c, "remap", i)) {
             if (bf_rule_fails(v, &rule_840, (int64_t)s->remap[i] < (int64_t)s->joint_count))
                 bf_rule_report(v, &rule_840, s->remap_at + (uint64_t)i * 2,
-                    (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->remap[i]}, {.i = s->joint_count}});
+                               (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->remap[i]}, {.i = s->joint_count}});
             bf_pop(c);
         }
     }
@@ -729,7 +727,7 @@ static void validate_Shp1(bf_vctx *v, const j3d_Shp1 *s)
         "SHP1: \"Matrix Group Data offset (entry count must equal the entry count of the GXDisplayList group table)\""};
     if (bf_rule_fails(v, &rule_974, (int64_t)s->group_data_count == j3d_Shp1_m_shape_group_count(c, s)))
         bf_rule_report(v, &rule_974, (int64_t)(s->_offset + 28),
-            (const bf_rule_value[]){{.i = (int64_t)s->group_data_count}, {.i = j3d_Shp1_m_shape_group_count(c, s)}});
+                       (const bf_rule_value[]){{.i = (int64_t)s->group_data_count}, {.i = j3d_Shp1_m_shape_group_count(c, s)}});
     static const bf_rule rule_978 = {BF_SEVERITY_ERROR, "first_weight", "matrix group %d starts with 0xFFFF",
         "Weight Index Table: \"A Matrix Group must not start with 0xFFFF.\""};
     for (uint32_t i = 0; i < s->group_data_count; i++) {
@@ -769,8 +767,8 @@ static void validate_Shp1(bf_vctx *v, const j3d_Shp1 *s)
     for (uint32_t i = 0; i < s->shapes_count; i++) {
         const j3d_Shape *it = &s->shapes[i];
         if (bf_push(c, "shapes", i)) {
-            if (bf_rule_fails(v, &rule_993, bf_add(it->group_data_index, it->matrix_group_count) <= (int64_t)s->group_data_count &&
-                    bf_add(it->first_group_definition, it->matrix_group_count) <= (int64_t)s->group_data_count))
+            if (bf_rule_fails(v, &rule_993, bf_add(it->group_data_index, it->matrix_group_count) <= (int64_t)s->group_data_count
+                              && bf_add(it->first_group_definition, it->matrix_group_count) <= (int64_t)s->group_data_count))
                 bf_rule_report(v, &rule_993, (int64_t)(it->_offset + 6), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->group_data_count}});
             bf_pop(c);
         }
@@ -924,8 +922,8 @@ static void validate_Shape(bf_vctx *v, const j3d_Shape *s)
         (void)it22;
         q22 += it22->attr == 25;
     }
-    if (bf_rule_fails(v, &rule_1045, q1 <= 1 && q2 <= 1 && q3 <= 1 && q4 <= 1 && q5 <= 1 && q6 <= 1 && q7 <= 1 && q8 <= 1 && q9 <= 1 && q10 <= 1 && q11 <= 1 &&
-            q12 <= 1 && q13 <= 1 && q14 <= 1 && q15 <= 1 && q16 <= 1 && q17 <= 1 && q18 <= 1 && q19 <= 1 && q20 <= 1 && q21 <= 1 && q22 <= 1))
+    if (bf_rule_fails(v, &rule_1045, q1 <= 1 && q2 <= 1 && q3 <= 1 && q4 <= 1 && q5 <= 1 && q6 <= 1 && q7 <= 1 && q8 <= 1 && q9 <= 1 && q10 <= 1 && q11 <= 1
+                      && q12 <= 1 && q13 <= 1 && q14 <= 1 && q15 <= 1 && q16 <= 1 && q17 <= 1 && q18 <= 1 && q19 <= 1 && q20 <= 1 && q21 <= 1 && q22 <= 1))
         bf_rule_report(v, &rule_1045, (int64_t)(s->_offset + 4), NULL);
     static const bf_rule rule_1056 = {BF_SEVERITY_WARNING, "matrix_type", "shape %d uses Multiple Joints but has no POSITION_MATRIX indices",
         "Attribute Targets: \"POSITION_MATRIX ... Required for Shapes that use Multiple Joint skinning.\""};
@@ -971,8 +969,8 @@ static void validate_IndexAttribute(bf_vctx *v, const j3d_IndexAttribute *s)
         bf_rule_report(v, &rule_1074, (int64_t)(s->_offset + 4), (const bf_rule_value[]){{.i = s->attr}, {.i = s->index_type}});
     static const bf_rule rule_1078 = {BF_SEVERITY_ERROR, "index_type", "attribute 0x%x has index type %d",
         "Index Buffer Formats: \"Direct: 1 byte per value. Only used for data that is not stored within VTX1\"; texture matrices \"Uses the Direct type\""};
-    if (bf_rule_fails(v, &rule_1078, s->attr == J3D_SHAPE_ATTRIBUTE_LIST_END ||
-            (s->attr <= J3D_SHAPE_ATTRIBUTE_TEXTURE7_MATRIX) == (s->index_type == J3D_INDEX_TYPE_DIRECT)))
+    if (bf_rule_fails(v, &rule_1078,
+                      s->attr == J3D_SHAPE_ATTRIBUTE_LIST_END || (s->attr <= J3D_SHAPE_ATTRIBUTE_TEXTURE7_MATRIX) == (s->index_type == J3D_INDEX_TYPE_DIRECT)))
         bf_rule_report(v, &rule_1078, (int64_t)(s->_offset + 4), (const bf_rule_value[]){{.i = s->attr}, {.i = s->index_type}});
 }
 
@@ -1011,7 +1009,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
         if (bf_push(c, "remap", i)) {
             if (bf_rule_fails(v, &rule_1505, (int64_t)s->remap[i] < (int64_t)s->materials_count))
                 bf_rule_report(v, &rule_1505, s->remap_at + (uint64_t)i * 2,
-                    (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->remap[i]}, {.i = (int64_t)s->materials_count}});
+                               (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->remap[i]}, {.i = (int64_t)s->materials_count}});
             bf_pop(c);
         }
     }
@@ -1026,7 +1024,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
         if (bf_push(c, "materials", i)) {
             if (bf_rule_fails(v, &rule_1513, s->cull_mode_offset == 0 || it->cull_mode_index < (int64_t)s->cull_modes_count))
                 bf_rule_report(v, &rule_1513, (int64_t)(it->_offset + 1),
-                    (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->cull_mode_index}, {.i = (int64_t)s->cull_modes_count}});
+                               (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->cull_mode_index}, {.i = (int64_t)s->cull_modes_count}});
             bf_pop(c);
         }
     }
@@ -1037,7 +1035,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
         if (bf_push(c, "materials", i)) {
             if (bf_rule_fails(v, &rule_1518, s->color_channel_count_offset == 0 || it->color_channel_count_index < (int64_t)s->color_channel_counts_count))
                 bf_rule_report(v, &rule_1518, (int64_t)(it->_offset + 2),
-                    (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->color_channel_count_index}, {.i = (int64_t)s->color_channel_counts_count}});
+                               (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->color_channel_count_index}, {.i = (int64_t)s->color_channel_counts_count}});
             bf_pop(c);
         }
     }
@@ -1048,7 +1046,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
         if (bf_push(c, "materials", i)) {
             if (bf_rule_fails(v, &rule_1523, s->tex_gen_count_offset == 0 || it->tex_gen_count_index < (int64_t)s->tex_gen_counts_count))
                 bf_rule_report(v, &rule_1523, (int64_t)(it->_offset + 3),
-                    (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->tex_gen_count_index}, {.i = (int64_t)s->tex_gen_counts_count}});
+                               (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->tex_gen_count_index}, {.i = (int64_t)s->tex_gen_counts_count}});
             bf_pop(c);
         }
     }
@@ -1059,7 +1057,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
         if (bf_push(c, "materials", i)) {
             if (bf_rule_fails(v, &rule_1528, s->tev_stage_count_offset == 0 || it->tev_stage_count_index < (int64_t)s->tev_stage_counts_count))
                 bf_rule_report(v, &rule_1528, (int64_t)(it->_offset + 4),
-                    (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->tev_stage_count_index}, {.i = (int64_t)s->tev_stage_counts_count}});
+                               (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->tev_stage_count_index}, {.i = (int64_t)s->tev_stage_counts_count}});
             bf_pop(c);
         }
     }
@@ -1070,7 +1068,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
         if (bf_push(c, "materials", i)) {
             if (bf_rule_fails(v, &rule_1533, s->z_compare_offset == 0 || it->z_compare_index < (int64_t)s->z_compares_count))
                 bf_rule_report(v, &rule_1533, (int64_t)(it->_offset + 5),
-                    (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->z_compare_index}, {.i = (int64_t)s->z_compares_count}});
+                               (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->z_compare_index}, {.i = (int64_t)s->z_compares_count}});
             bf_pop(c);
         }
     }
@@ -1081,7 +1079,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
         if (bf_push(c, "materials", i)) {
             if (bf_rule_fails(v, &rule_1538, s->z_mode_offset == 0 || it->z_mode_index < (int64_t)s->z_modes_count))
                 bf_rule_report(v, &rule_1538, (int64_t)(it->_offset + 6),
-                    (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->z_mode_index}, {.i = (int64_t)s->z_modes_count}});
+                               (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->z_mode_index}, {.i = (int64_t)s->z_modes_count}});
             bf_pop(c);
         }
     }
@@ -1092,7 +1090,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
         if (bf_push(c, "materials", i)) {
             if (bf_rule_fails(v, &rule_1543, s->dither_offset == 0 || it->dither_index < (int64_t)s->dithers_count))
                 bf_rule_report(v, &rule_1543, (int64_t)(it->_offset + 7),
-                    (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->dither_index}, {.i = (int64_t)s->dithers_count}});
+                               (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->dither_index}, {.i = (int64_t)s->dithers_count}});
             bf_pop(c);
         }
     }
@@ -1210,7 +1208,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             }
             if (bf_rule_fails(v, &rule_1583, s->post_tex_matrix_offset == 0 || q8))
                 bf_rule_report(v, &rule_1583, (int64_t)(it->_offset + 92),
-                    (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->post_tex_matrices_count}});
+                               (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->post_tex_matrices_count}});
             bf_pop(c);
         }
     }
@@ -1319,7 +1317,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
         if (bf_push(c, "materials", i)) {
             if (bf_rule_fails(v, &rule_1623, s->fog_offset == 0 || it->fog_index == 65535 || it->fog_index < (int64_t)s->fogs_count))
                 bf_rule_report(v, &rule_1623, (int64_t)(it->_offset + 324),
-                    (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->fog_index}, {.i = (int64_t)s->fogs_count}});
+                               (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->fog_index}, {.i = (int64_t)s->fogs_count}});
             bf_pop(c);
         }
     }
@@ -1328,10 +1326,10 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         if (bf_push(c, "materials", i)) {
-            if (bf_rule_fails(v, &rule_1628, s->alpha_compare_offset == 0 || it->alpha_compare_index == 65535 ||
-                    it->alpha_compare_index < (int64_t)s->alpha_compares_count))
+            if (bf_rule_fails(v, &rule_1628,
+                              s->alpha_compare_offset == 0 || it->alpha_compare_index == 65535 || it->alpha_compare_index < (int64_t)s->alpha_compares_count))
                 bf_rule_report(v, &rule_1628, (int64_t)(it->_offset + 326),
-                    (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->alpha_compare_index}, {.i = (int64_t)s->alpha_compares_count}});
+                               (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->alpha_compare_index}, {.i = (int64_t)s->alpha_compares_count}});
             bf_pop(c);
         }
     }
@@ -1340,10 +1338,10 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         if (bf_push(c, "materials", i)) {
-            if (bf_rule_fails(v, &rule_1633, s->blend_mode_offset == 0 || it->blend_mode_index == 65535 ||
-                    it->blend_mode_index < (int64_t)s->blend_modes_count))
+            if (bf_rule_fails(v, &rule_1633,
+                              s->blend_mode_offset == 0 || it->blend_mode_index == 65535 || it->blend_mode_index < (int64_t)s->blend_modes_count))
                 bf_rule_report(v, &rule_1633, (int64_t)(it->_offset + 328),
-                    (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->blend_mode_index}, {.i = (int64_t)s->blend_modes_count}});
+                               (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->blend_mode_index}, {.i = (int64_t)s->blend_modes_count}});
             bf_pop(c);
         }
     }
@@ -1354,7 +1352,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
         if (bf_push(c, "materials", i)) {
             if (bf_rule_fails(v, &rule_1638, s->nbt_scale_offset == 0 || it->nbt_scale_index == 65535 || it->nbt_scale_index < (int64_t)s->nbt_scales_count))
                 bf_rule_report(v, &rule_1638, (int64_t)(it->_offset + 330),
-                    (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->nbt_scale_index}, {.i = (int64_t)s->nbt_scales_count}});
+                               (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->nbt_scale_index}, {.i = (int64_t)s->nbt_scales_count}});
             bf_pop(c);
         }
     }
@@ -1380,7 +1378,7 @@ static void validate_Mdl3(bf_vctx *v, const j3d_Mdl3 *s)
     }
     if (bf_rule_fails(v, &rule_1947, q1 != 1 || s->material_count == j3d_File_m_mat3_material_count(c, R)))
         bf_rule_report(v, &rule_1947, (int64_t)(s->_offset + 0),
-            (const bf_rule_value[]){{.i = s->material_count}, {.i = j3d_File_m_mat3_material_count(c, R)}});
+                       (const bf_rule_value[]){{.i = s->material_count}, {.i = j3d_File_m_mat3_material_count(c, R)}});
     for (uint32_t i = 0; i < s->packets_count; i++) {
         if (bf_push(c, "packets", i)) {
             validate_Mdl3Packet(v, &s->packets[i]);

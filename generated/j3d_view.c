@@ -210,13 +210,8 @@ int j3d_view_lay_Section(bf_ctx *c, const bf_view_doc *d, j3d_Section_view *v, i
     c->pos += 4;
     /* body */
     {
-        bf_mark m;
-        int64_t region = bf_sub(bf_load_u32be(c->data + v->_offset + 4), 8);
-        if (c->err->failed)
-            return 0;
-        if (region < 0)
-            return bf_fail(c, c->pos, "body", "size %lld is negative", (long long)region);
-        if (!bf_need(c, (uint64_t)region, "body") || !bf_seek(c, c->pos, (uint64_t)region, "body", &m))
+        bf_mark body_mark;
+        if (!bf_enter_region(c, BF_SIZED, 0, bf_sub(bf_load_u32be(c->data + v->_offset + 4), 8), "body", &body_mark))
             return 0;
         {
             int64_t tag = (int64_t)bf_load_u32be(c->data + v->_offset + 0);
@@ -319,8 +314,7 @@ int j3d_view_lay_Section(bf_ctx *c, const bf_view_doc *d, j3d_Section_view *v, i
                 break;
             }
         }
-        c->pos = m.pos + (size_t)region;
-        c->end = m.end;
+        bf_leave_region(c, &body_mark);
     }
     v->_end = c->pos;
     return 1;
@@ -356,16 +350,10 @@ int j3d_view_lay_Inf1(bf_ctx *c, const bf_view_doc *d, j3d_Inf1_view *v, int64_t
     c->pos += 4;
     /* nodes */
     {
-        bf_mark m;
-        int64_t region = bf_sub((int64_t)c->end, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 12)));
-        int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 12));
-        if (c->err->failed)
-            return 0;
-        if (region < 0)
-            return bf_fail(c, c->pos, "nodes", "size %lld is negative", (long long)region);
-        if (at < 0)
-            return bf_fail(c, c->pos, "nodes", "offset %lld is negative", (long long)at);
-        if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "nodes", &m))
+        bf_mark nodes_mark;
+        const int64_t nodes_size = bf_sub((int64_t)c->end, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 12)));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 12)), nodes_size, "nodes",
+                             &nodes_mark))
             return 0;
         v->nodes_at = c->pos;
         v->nodes_lim = c->end;
@@ -391,7 +379,7 @@ int j3d_view_lay_Inf1(bf_ctx *c, const bf_view_doc *d, j3d_Inf1_view *v, int64_t
             }
             v->nodes_count = (size_t)i;
         }
-        bf_restore(c, &m);
+        bf_leave_region(c, &nodes_mark);
     }
     v->_end = c->pos;
     return 1;
@@ -483,16 +471,10 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
     c->pos += 4;
     /* formats */
     {
-        bf_mark m;
-        int64_t region = bf_sub((int64_t)c->end, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 0)));
-        int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 0));
-        if (c->err->failed)
-            return 0;
-        if (region < 0)
-            return bf_fail(c, c->pos, "formats", "size %lld is negative", (long long)region);
-        if (at < 0)
-            return bf_fail(c, c->pos, "formats", "offset %lld is negative", (long long)at);
-        if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "formats", &m))
+        bf_mark formats_mark;
+        const int64_t formats_size = bf_sub((int64_t)c->end, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 0)));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 0)), formats_size, "formats",
+                             &formats_mark))
             return 0;
         v->formats_at = c->pos;
         v->formats_lim = c->end;
@@ -518,28 +500,22 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
             }
             v->formats_count = (size_t)i;
         }
-        bf_restore(c, &m);
+        bf_leave_region(c, &formats_mark);
     }
     /* position */
     if (bf_load_u32be(c->data + v->_offset + 4) != 0) {
         v->has_position = 1;
         {
-            bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 8), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 12),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 16), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 20),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 24), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 28),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52),
-                                    bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))))))))), bf_load_u32be(c->data + v->_offset + 4));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 4));
-            if (c->err->failed)
-                return 0;
-            if (region < 0)
-                return bf_fail(c, c->pos, "position", "size %lld is negative", (long long)region);
-            if (at < 0)
-                return bf_fail(c, c->pos, "position", "offset %lld is negative", (long long)at);
-            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "position", &m))
+            bf_mark position_mark;
+            const int64_t position_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 8), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 12),
+                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 16), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 20),
+                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 24), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 28),
+                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36),
+                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
+                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52),
+                                                 bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))))))))), bf_load_u32be(c->data + v->_offset + 4));
+            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 4)), position_size,
+                                 "position", &position_mark))
                 return 0;
             v->position_at = c->pos;
             v->position_lim = c->end;
@@ -551,29 +527,23 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
                     return 0;
                 bf_pop(c);
             }
-            bf_restore(c, &m);
+            bf_leave_region(c, &position_mark);
         }
     }
     /* normal */
     if (bf_load_u32be(c->data + v->_offset + 8) != 0) {
         v->has_normal = 1;
         {
-            bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 12), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 16),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 20), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 24),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 28), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)))))))))))),
-                                    bf_load_u32be(c->data + v->_offset + 8));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 8));
-            if (c->err->failed)
-                return 0;
-            if (region < 0)
-                return bf_fail(c, c->pos, "normal", "size %lld is negative", (long long)region);
-            if (at < 0)
-                return bf_fail(c, c->pos, "normal", "offset %lld is negative", (long long)at);
-            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "normal", &m))
+            bf_mark normal_mark;
+            const int64_t normal_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 12), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 16),
+                                               bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 20), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 24),
+                                               bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 28), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32),
+                                               bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40),
+                                               bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
+                                               bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                               8)))))))))))), bf_load_u32be(c->data + v->_offset + 8));
+            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 8)), normal_size, "normal",
+                                 &normal_mark))
                 return 0;
             v->normal_at = c->pos;
             v->normal_lim = c->end;
@@ -585,28 +555,22 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
                     return 0;
                 bf_pop(c);
             }
-            bf_restore(c, &m);
+            bf_leave_region(c, &normal_mark);
         }
     }
     /* tangent */
     if (bf_load_u32be(c->data + v->_offset + 12) != 0) {
         v->has_tangent = 1;
         {
-            bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 16), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 20),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 24), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 28),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52),
-                                    bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))))))), bf_load_u32be(c->data + v->_offset + 12));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 12));
-            if (c->err->failed)
-                return 0;
-            if (region < 0)
-                return bf_fail(c, c->pos, "tangent", "size %lld is negative", (long long)region);
-            if (at < 0)
-                return bf_fail(c, c->pos, "tangent", "offset %lld is negative", (long long)at);
-            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "tangent", &m))
+            bf_mark tangent_mark;
+            const int64_t tangent_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 16), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 20),
+                                                bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 24), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 28),
+                                                bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36),
+                                                bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
+                                                bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52),
+                                                bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))))))), bf_load_u32be(c->data + v->_offset + 12));
+            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 12)), tangent_size, "tangent",
+                                 &tangent_mark))
                 return 0;
             v->tangent_at = c->pos;
             v->tangent_lim = c->end;
@@ -618,28 +582,22 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
                     return 0;
                 bf_pop(c);
             }
-            bf_restore(c, &m);
+            bf_leave_region(c, &tangent_mark);
         }
     }
     /* color0 */
     if (bf_load_u32be(c->data + v->_offset + 16) != 0) {
         v->has_color0 = 1;
         {
-            bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 20), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 24),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 28), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)))))))))),
-                                    bf_load_u32be(c->data + v->_offset + 16));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 16));
-            if (c->err->failed)
-                return 0;
-            if (region < 0)
-                return bf_fail(c, c->pos, "color0", "size %lld is negative", (long long)region);
-            if (at < 0)
-                return bf_fail(c, c->pos, "color0", "offset %lld is negative", (long long)at);
-            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "color0", &m))
+            bf_mark color0_mark;
+            const int64_t color0_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 20), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 24),
+                                               bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 28), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32),
+                                               bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40),
+                                               bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
+                                               bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                               8)))))))))), bf_load_u32be(c->data + v->_offset + 16));
+            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 16)), color0_size, "color0",
+                                 &color0_mark))
                 return 0;
             v->color0_at = c->pos;
             v->color0_lim = c->end;
@@ -651,27 +609,21 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
                     return 0;
                 bf_pop(c);
             }
-            bf_restore(c, &m);
+            bf_leave_region(c, &color0_mark);
         }
     }
     /* color1 */
     if (bf_load_u32be(c->data + v->_offset + 20) != 0) {
         v->has_color1 = 1;
         {
-            bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 24), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 28),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52),
-                                    bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))))), bf_load_u32be(c->data + v->_offset + 20));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 20));
-            if (c->err->failed)
-                return 0;
-            if (region < 0)
-                return bf_fail(c, c->pos, "color1", "size %lld is negative", (long long)region);
-            if (at < 0)
-                return bf_fail(c, c->pos, "color1", "offset %lld is negative", (long long)at);
-            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "color1", &m))
+            bf_mark color1_mark;
+            const int64_t color1_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 24), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 28),
+                                               bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36),
+                                               bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
+                                               bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52),
+                                               bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))))), bf_load_u32be(c->data + v->_offset + 20));
+            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 20)), color1_size, "color1",
+                                 &color1_mark))
                 return 0;
             v->color1_at = c->pos;
             v->color1_lim = c->end;
@@ -683,27 +635,24 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
                     return 0;
                 bf_pop(c);
             }
-            bf_restore(c, &m);
+            bf_leave_region(c, &color1_mark);
         }
     }
     /* texcoord0 */
     if (bf_load_u32be(c->data + v->_offset + 24) != 0) {
         v->has_texcoord0 = 1;
         {
-            bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 28), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)))))))),
-                                    bf_load_u32be(c->data + v->_offset + 24));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 24));
-            if (c->err->failed)
-                return 0;
-            if (region < 0)
-                return bf_fail(c, c->pos, "texcoord0", "size %lld is negative", (long long)region);
-            if (at < 0)
-                return bf_fail(c, c->pos, "texcoord0", "offset %lld is negative", (long long)at);
-            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "texcoord0", &m))
+            bf_mark texcoord0_mark;
+            const int64_t texcoord0_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 28),
+                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32),
+                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36),
+                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40),
+                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
+                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
+                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                                  8)))))))), bf_load_u32be(c->data + v->_offset + 24));
+            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 24)), texcoord0_size,
+                                 "texcoord0", &texcoord0_mark))
                 return 0;
             v->texcoord0_at = c->pos;
             v->texcoord0_lim = c->end;
@@ -716,26 +665,23 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
                     return 0;
                 bf_pop(c);
             }
-            bf_restore(c, &m);
+            bf_leave_region(c, &texcoord0_mark);
         }
     }
     /* texcoord1 */
     if (bf_load_u32be(c->data + v->_offset + 28) != 0) {
         v->has_texcoord1 = 1;
         {
-            bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52),
-                                    bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))), bf_load_u32be(c->data + v->_offset + 28));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 28));
-            if (c->err->failed)
-                return 0;
-            if (region < 0)
-                return bf_fail(c, c->pos, "texcoord1", "size %lld is negative", (long long)region);
-            if (at < 0)
-                return bf_fail(c, c->pos, "texcoord1", "offset %lld is negative", (long long)at);
-            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "texcoord1", &m))
+            bf_mark texcoord1_mark;
+            const int64_t texcoord1_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32),
+                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36),
+                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40),
+                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
+                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
+                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                                  8))))))), bf_load_u32be(c->data + v->_offset + 28));
+            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 28)), texcoord1_size,
+                                 "texcoord1", &texcoord1_mark))
                 return 0;
             v->texcoord1_at = c->pos;
             v->texcoord1_lim = c->end;
@@ -748,26 +694,22 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
                     return 0;
                 bf_pop(c);
             }
-            bf_restore(c, &m);
+            bf_leave_region(c, &texcoord1_mark);
         }
     }
     /* texcoord2 */
     if (bf_load_u32be(c->data + v->_offset + 32) != 0) {
         v->has_texcoord2 = 1;
         {
-            bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)))))),
-                                    bf_load_u32be(c->data + v->_offset + 32));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 32));
-            if (c->err->failed)
-                return 0;
-            if (region < 0)
-                return bf_fail(c, c->pos, "texcoord2", "size %lld is negative", (long long)region);
-            if (at < 0)
-                return bf_fail(c, c->pos, "texcoord2", "offset %lld is negative", (long long)at);
-            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "texcoord2", &m))
+            bf_mark texcoord2_mark;
+            const int64_t texcoord2_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36),
+                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40),
+                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
+                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
+                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                                  8)))))), bf_load_u32be(c->data + v->_offset + 32));
+            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 32)), texcoord2_size,
+                                 "texcoord2", &texcoord2_mark))
                 return 0;
             v->texcoord2_at = c->pos;
             v->texcoord2_lim = c->end;
@@ -780,25 +722,21 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
                     return 0;
                 bf_pop(c);
             }
-            bf_restore(c, &m);
+            bf_leave_region(c, &texcoord2_mark);
         }
     }
     /* texcoord3 */
     if (bf_load_u32be(c->data + v->_offset + 36) != 0) {
         v->has_texcoord3 = 1;
         {
-            bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52),
-                                    bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))), bf_load_u32be(c->data + v->_offset + 36));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 36));
-            if (c->err->failed)
-                return 0;
-            if (region < 0)
-                return bf_fail(c, c->pos, "texcoord3", "size %lld is negative", (long long)region);
-            if (at < 0)
-                return bf_fail(c, c->pos, "texcoord3", "offset %lld is negative", (long long)at);
-            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "texcoord3", &m))
+            bf_mark texcoord3_mark;
+            const int64_t texcoord3_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40),
+                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
+                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
+                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                                  8))))), bf_load_u32be(c->data + v->_offset + 36));
+            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 36)), texcoord3_size,
+                                 "texcoord3", &texcoord3_mark))
                 return 0;
             v->texcoord3_at = c->pos;
             v->texcoord3_lim = c->end;
@@ -811,25 +749,20 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
                     return 0;
                 bf_pop(c);
             }
-            bf_restore(c, &m);
+            bf_leave_region(c, &texcoord3_mark);
         }
     }
     /* texcoord4 */
     if (bf_load_u32be(c->data + v->_offset + 40) != 0) {
         v->has_texcoord4 = 1;
         {
-            bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)))),
-                                    bf_load_u32be(c->data + v->_offset + 40));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 40));
-            if (c->err->failed)
-                return 0;
-            if (region < 0)
-                return bf_fail(c, c->pos, "texcoord4", "size %lld is negative", (long long)region);
-            if (at < 0)
-                return bf_fail(c, c->pos, "texcoord4", "offset %lld is negative", (long long)at);
-            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "texcoord4", &m))
+            bf_mark texcoord4_mark;
+            const int64_t texcoord4_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
+                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
+                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                                  8)))), bf_load_u32be(c->data + v->_offset + 40));
+            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 40)), texcoord4_size,
+                                 "texcoord4", &texcoord4_mark))
                 return 0;
             v->texcoord4_at = c->pos;
             v->texcoord4_lim = c->end;
@@ -842,24 +775,19 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
                     return 0;
                 bf_pop(c);
             }
-            bf_restore(c, &m);
+            bf_leave_region(c, &texcoord4_mark);
         }
     }
     /* texcoord5 */
     if (bf_load_u32be(c->data + v->_offset + 44) != 0) {
         v->has_texcoord5 = 1;
         {
-            bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52),
-                                    bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))), bf_load_u32be(c->data + v->_offset + 44));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 44));
-            if (c->err->failed)
-                return 0;
-            if (region < 0)
-                return bf_fail(c, c->pos, "texcoord5", "size %lld is negative", (long long)region);
-            if (at < 0)
-                return bf_fail(c, c->pos, "texcoord5", "offset %lld is negative", (long long)at);
-            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "texcoord5", &m))
+            bf_mark texcoord5_mark;
+            const int64_t texcoord5_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
+                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                                  8))), bf_load_u32be(c->data + v->_offset + 44));
+            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 44)), texcoord5_size,
+                                 "texcoord5", &texcoord5_mark))
                 return 0;
             v->texcoord5_at = c->pos;
             v->texcoord5_lim = c->end;
@@ -872,24 +800,18 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
                     return 0;
                 bf_pop(c);
             }
-            bf_restore(c, &m);
+            bf_leave_region(c, &texcoord5_mark);
         }
     }
     /* texcoord6 */
     if (bf_load_u32be(c->data + v->_offset + 48) != 0) {
         v->has_texcoord6 = 1;
         {
-            bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)),
-                                    bf_load_u32be(c->data + v->_offset + 48));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 48));
-            if (c->err->failed)
-                return 0;
-            if (region < 0)
-                return bf_fail(c, c->pos, "texcoord6", "size %lld is negative", (long long)region);
-            if (at < 0)
-                return bf_fail(c, c->pos, "texcoord6", "offset %lld is negative", (long long)at);
-            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "texcoord6", &m))
+            bf_mark texcoord6_mark;
+            const int64_t texcoord6_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                                  8)), bf_load_u32be(c->data + v->_offset + 48));
+            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 48)), texcoord6_size,
+                                 "texcoord6", &texcoord6_mark))
                 return 0;
             v->texcoord6_at = c->pos;
             v->texcoord6_lim = c->end;
@@ -902,23 +824,17 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
                     return 0;
                 bf_pop(c);
             }
-            bf_restore(c, &m);
+            bf_leave_region(c, &texcoord6_mark);
         }
     }
     /* texcoord7 */
     if (bf_load_u32be(c->data + v->_offset + 52) != 0) {
         v->has_texcoord7 = 1;
         {
-            bf_mark m;
-            int64_t region = bf_sub(bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8), bf_load_u32be(c->data + v->_offset + 52));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 52));
-            if (c->err->failed)
-                return 0;
-            if (region < 0)
-                return bf_fail(c, c->pos, "texcoord7", "size %lld is negative", (long long)region);
-            if (at < 0)
-                return bf_fail(c, c->pos, "texcoord7", "offset %lld is negative", (long long)at);
-            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "texcoord7", &m))
+            bf_mark texcoord7_mark;
+            const int64_t texcoord7_size = bf_sub(bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8), bf_load_u32be(c->data + v->_offset + 52));
+            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 52)), texcoord7_size,
+                                 "texcoord7", &texcoord7_mark))
                 return 0;
             v->texcoord7_at = c->pos;
             v->texcoord7_lim = c->end;
@@ -931,7 +847,7 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
                     return 0;
                 bf_pop(c);
             }
-            bf_restore(c, &m);
+            bf_leave_region(c, &texcoord7_mark);
         }
     }
     v->_end = c->pos;
@@ -985,16 +901,9 @@ int j3d_view_lay_VertexBuffer(bf_ctx *c, const bf_view_doc *d, j3d_VertexBuffer_
     v->_p_format = p_format;
     /* raw */
     {
-        bf_mark m;
-        int64_t region = bf_sub((int64_t)c->end, (int64_t)v->_offset);
-        int64_t at = (int64_t)v->_offset;
-        if (c->err->failed)
-            return 0;
-        if (region < 0)
-            return bf_fail(c, c->pos, "raw", "size %lld is negative", (long long)region);
-        if (at < 0)
-            return bf_fail(c, c->pos, "raw", "offset %lld is negative", (long long)at);
-        if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "raw", &m))
+        bf_mark raw_mark;
+        const int64_t raw_size = bf_sub((int64_t)c->end, (int64_t)v->_offset);
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, (int64_t)v->_offset, raw_size, "raw", &raw_mark))
             return 0;
         v->raw_at = c->pos;
         {
@@ -1004,18 +913,16 @@ int j3d_view_lay_VertexBuffer(bf_ctx *c, const bf_view_doc *d, j3d_VertexBuffer_
             v->raw_count = (size_t)n;
             c->pos += (size_t)n;
         }
-        bf_restore(c, &m);
+        bf_leave_region(c, &raw_mark);
     }
     /* u8_values */
     if (v->_p_format >= 0 && !j3d_VertexBuffer_view_v_is_color(c, v) && j3d_VertexBuffer_view_v_data_type(c, v) == 0) {
         v->has_u8_values = 1;
         {
             static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-            int64_t unit = j3d_VertexBuffer_view_v_per_entry(c, v);
-            if (c->err->failed)
-                return 0;
             size_t padded_end = c->end;
-            c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+            if (!bf_end_before_padding(c, j3d_VertexBuffer_view_v_per_entry(c, v), 32, fills, 2))
+                return 0;
             {
                 int64_t n = bf_mul(bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), j3d_VertexBuffer_view_v_per_entry(c, v)),
                                    j3d_VertexBuffer_view_v_per_entry(c, v));
@@ -1037,11 +944,9 @@ int j3d_view_lay_VertexBuffer(bf_ctx *c, const bf_view_doc *d, j3d_VertexBuffer_
         v->s8_values_at = c->pos;
         {
             static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-            int64_t unit = j3d_VertexBuffer_view_v_per_entry(c, v);
-            if (c->err->failed)
-                return 0;
             size_t padded_end = c->end;
-            c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+            if (!bf_end_before_padding(c, j3d_VertexBuffer_view_v_per_entry(c, v), 32, fills, 2))
+                return 0;
             {
                 int64_t n = bf_mul(bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), j3d_VertexBuffer_view_v_per_entry(c, v)),
                                    j3d_VertexBuffer_view_v_per_entry(c, v));
@@ -1063,11 +968,9 @@ int j3d_view_lay_VertexBuffer(bf_ctx *c, const bf_view_doc *d, j3d_VertexBuffer_
         v->u16_values_at = c->pos;
         {
             static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-            int64_t unit = bf_mul(2, j3d_VertexBuffer_view_v_per_entry(c, v));
-            if (c->err->failed)
-                return 0;
             size_t padded_end = c->end;
-            c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+            if (!bf_end_before_padding(c, bf_mul(2, j3d_VertexBuffer_view_v_per_entry(c, v)), 32, fills, 2))
+                return 0;
             {
                 int64_t n = bf_mul(bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), bf_mul(2, j3d_VertexBuffer_view_v_per_entry(c, v))),
                                    j3d_VertexBuffer_view_v_per_entry(c, v));
@@ -1089,11 +992,9 @@ int j3d_view_lay_VertexBuffer(bf_ctx *c, const bf_view_doc *d, j3d_VertexBuffer_
         v->s16_values_at = c->pos;
         {
             static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-            int64_t unit = bf_mul(2, j3d_VertexBuffer_view_v_per_entry(c, v));
-            if (c->err->failed)
-                return 0;
             size_t padded_end = c->end;
-            c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+            if (!bf_end_before_padding(c, bf_mul(2, j3d_VertexBuffer_view_v_per_entry(c, v)), 32, fills, 2))
+                return 0;
             {
                 int64_t n = bf_mul(bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), bf_mul(2, j3d_VertexBuffer_view_v_per_entry(c, v))),
                                    j3d_VertexBuffer_view_v_per_entry(c, v));
@@ -1115,11 +1016,9 @@ int j3d_view_lay_VertexBuffer(bf_ctx *c, const bf_view_doc *d, j3d_VertexBuffer_
         v->f32_values_at = c->pos;
         {
             static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-            int64_t unit = bf_mul(4, j3d_VertexBuffer_view_v_per_entry(c, v));
-            if (c->err->failed)
-                return 0;
             size_t padded_end = c->end;
-            c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+            if (!bf_end_before_padding(c, bf_mul(4, j3d_VertexBuffer_view_v_per_entry(c, v)), 32, fills, 2))
+                return 0;
             {
                 int64_t n = bf_mul(bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), bf_mul(4, j3d_VertexBuffer_view_v_per_entry(c, v))),
                                    j3d_VertexBuffer_view_v_per_entry(c, v));
@@ -1142,11 +1041,9 @@ int j3d_view_lay_VertexBuffer(bf_ctx *c, const bf_view_doc *d, j3d_VertexBuffer_
         v->colors16_at = c->pos;
         {
             static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-            int64_t unit = 2;
-            if (c->err->failed)
-                return 0;
             size_t padded_end = c->end;
-            c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+            if (!bf_end_before_padding(c, 2, 32, fills, 2))
+                return 0;
             {
                 int64_t n = bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), 2);
                 if (c->err->failed)
@@ -1168,11 +1065,9 @@ int j3d_view_lay_VertexBuffer(bf_ctx *c, const bf_view_doc *d, j3d_VertexBuffer_
         v->colors24_at = c->pos;
         {
             static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-            int64_t unit = 3;
-            if (c->err->failed)
-                return 0;
             size_t padded_end = c->end;
-            c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+            if (!bf_end_before_padding(c, 3, 32, fills, 2))
+                return 0;
             {
                 int64_t n = bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), 3);
                 if (c->err->failed)
@@ -1194,11 +1089,9 @@ int j3d_view_lay_VertexBuffer(bf_ctx *c, const bf_view_doc *d, j3d_VertexBuffer_
         v->colors32_at = c->pos;
         {
             static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-            int64_t unit = 4;
-            if (c->err->failed)
-                return 0;
             size_t padded_end = c->end;
-            c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+            if (!bf_end_before_padding(c, 4, 32, fills, 2))
+                return 0;
             {
                 int64_t n = bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), 4);
                 if (c->err->failed)
@@ -1251,13 +1144,8 @@ int j3d_view_lay_Evp1(bf_ctx *c, const bf_view_doc *d, j3d_Evp1_view *v, int64_t
     c->pos += 4;
     /* sizes */
     {
-        bf_mark m;
-        int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 4));
-        if (c->err->failed)
-            return 0;
-        if (at < 0)
-            return bf_fail(c, c->pos, "sizes", "offset %lld is negative", (long long)at);
-        if (!bf_seek(c, (uint64_t)at, UINT64_MAX, "sizes", &m))
+        bf_mark sizes_mark;
+        if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 4)), 0, "sizes", &sizes_mark))
             return 0;
         v->sizes_at = c->pos;
         {
@@ -1271,17 +1159,13 @@ int j3d_view_lay_Evp1(bf_ctx *c, const bf_view_doc *d, j3d_Evp1_view *v, int64_t
                 return 0;
             c->pos += (size_t)n * 1;
         }
-        bf_restore(c, &m);
+        bf_leave_region(c, &sizes_mark);
     }
     /* joint_indices */
     {
-        bf_mark m;
-        int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 8));
-        if (c->err->failed)
-            return 0;
-        if (at < 0)
-            return bf_fail(c, c->pos, "joint_indices", "offset %lld is negative", (long long)at);
-        if (!bf_seek(c, (uint64_t)at, UINT64_MAX, "joint_indices", &m))
+        bf_mark joint_indices_mark;
+        if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 8)), 0, "joint_indices",
+                             &joint_indices_mark))
             return 0;
         v->joint_indices_at = c->pos;
         v->joint_indices_lim = c->end;
@@ -1305,17 +1189,12 @@ int j3d_view_lay_Evp1(bf_ctx *c, const bf_view_doc *d, j3d_Evp1_view *v, int64_t
                 bf_pop(c);
             }
         }
-        bf_restore(c, &m);
+        bf_leave_region(c, &joint_indices_mark);
     }
     /* weights */
     {
-        bf_mark m;
-        int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 12));
-        if (c->err->failed)
-            return 0;
-        if (at < 0)
-            return bf_fail(c, c->pos, "weights", "offset %lld is negative", (long long)at);
-        if (!bf_seek(c, (uint64_t)at, UINT64_MAX, "weights", &m))
+        bf_mark weights_mark;
+        if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 12)), 0, "weights", &weights_mark))
             return 0;
         v->weights_at = c->pos;
         v->weights_lim = c->end;
@@ -1339,22 +1218,17 @@ int j3d_view_lay_Evp1(bf_ctx *c, const bf_view_doc *d, j3d_Evp1_view *v, int64_t
                 bf_pop(c);
             }
         }
-        bf_restore(c, &m);
+        bf_leave_region(c, &weights_mark);
     }
     /* inverse_bind_matrices */
     if (bf_load_u32be(c->data + v->_offset + 16) != 0) {
         v->has_inverse_bind_matrices = 1;
         {
-            bf_mark m;
-            int64_t region = bf_sub((int64_t)c->end, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 16)));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 16));
-            if (c->err->failed)
-                return 0;
-            if (region < 0)
-                return bf_fail(c, c->pos, "inverse_bind_matrices", "size %lld is negative", (long long)region);
-            if (at < 0)
-                return bf_fail(c, c->pos, "inverse_bind_matrices", "offset %lld is negative", (long long)at);
-            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "inverse_bind_matrices", &m))
+            bf_mark inverse_bind_matrices_mark;
+            const int64_t inverse_bind_matrices_size =
+                    bf_sub((int64_t)c->end, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 16)));
+            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 16)),
+                                 inverse_bind_matrices_size, "inverse_bind_matrices", &inverse_bind_matrices_mark))
                 return 0;
             v->inverse_bind_matrices_at = c->pos;
             v->inverse_bind_matrices_lim = c->end;
@@ -1371,7 +1245,7 @@ int j3d_view_lay_Evp1(bf_ctx *c, const bf_view_doc *d, j3d_Evp1_view *v, int64_t
                     return 0;
                 c->pos += (size_t)n * 48;
             }
-            bf_restore(c, &m);
+            bf_leave_region(c, &inverse_bind_matrices_mark);
         }
     }
     v->_end = c->pos;
@@ -1487,13 +1361,8 @@ int j3d_view_lay_Drw1(bf_ctx *c, const bf_view_doc *d, j3d_Drw1_view *v, int64_t
     c->pos += 4;
     /* types */
     {
-        bf_mark m;
-        int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 4));
-        if (c->err->failed)
-            return 0;
-        if (at < 0)
-            return bf_fail(c, c->pos, "types", "offset %lld is negative", (long long)at);
-        if (!bf_seek(c, (uint64_t)at, UINT64_MAX, "types", &m))
+        bf_mark types_mark;
+        if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 4)), 0, "types", &types_mark))
             return 0;
         v->types_at = c->pos;
         {
@@ -1507,17 +1376,12 @@ int j3d_view_lay_Drw1(bf_ctx *c, const bf_view_doc *d, j3d_Drw1_view *v, int64_t
                 return 0;
             c->pos += (size_t)n * 1;
         }
-        bf_restore(c, &m);
+        bf_leave_region(c, &types_mark);
     }
     /* ids */
     {
-        bf_mark m;
-        int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 8));
-        if (c->err->failed)
-            return 0;
-        if (at < 0)
-            return bf_fail(c, c->pos, "ids", "offset %lld is negative", (long long)at);
-        if (!bf_seek(c, (uint64_t)at, UINT64_MAX, "ids", &m))
+        bf_mark ids_mark;
+        if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 8)), 0, "ids", &ids_mark))
             return 0;
         v->ids_at = c->pos;
         {
@@ -1531,7 +1395,7 @@ int j3d_view_lay_Drw1(bf_ctx *c, const bf_view_doc *d, j3d_Drw1_view *v, int64_t
                 return 0;
             c->pos += (size_t)n * 2;
         }
-        bf_restore(c, &m);
+        bf_leave_region(c, &ids_mark);
     }
     v->_end = c->pos;
     return 1;
@@ -1567,13 +1431,8 @@ int j3d_view_lay_Jnt1(bf_ctx *c, const bf_view_doc *d, j3d_Jnt1_view *v, int64_t
     c->pos += 4;
     /* joints */
     {
-        bf_mark m;
-        int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 4));
-        if (c->err->failed)
-            return 0;
-        if (at < 0)
-            return bf_fail(c, c->pos, "joints", "offset %lld is negative", (long long)at);
-        if (!bf_seek(c, (uint64_t)at, UINT64_MAX, "joints", &m))
+        bf_mark joints_mark;
+        if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 4)), 0, "joints", &joints_mark))
             return 0;
         v->joints_at = c->pos;
         v->joints_lim = c->end;
@@ -1590,17 +1449,12 @@ int j3d_view_lay_Jnt1(bf_ctx *c, const bf_view_doc *d, j3d_Jnt1_view *v, int64_t
                 return 0;
             c->pos += (size_t)n * 64;
         }
-        bf_restore(c, &m);
+        bf_leave_region(c, &joints_mark);
     }
     /* remap */
     {
-        bf_mark m;
-        int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 8));
-        if (c->err->failed)
-            return 0;
-        if (at < 0)
-            return bf_fail(c, c->pos, "remap", "offset %lld is negative", (long long)at);
-        if (!bf_seek(c, (uint64_t)at, UINT64_MAX, "remap", &m))
+        bf_mark remap_mark;
+        if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 8)), 0, "remap", &remap_mark))
             return 0;
         v->remap_at = c->pos;
         {
@@ -1614,19 +1468,14 @@ int j3d_view_lay_Jnt1(bf_ctx *c, const bf_view_doc *d, j3d_Jnt1_view *v, int64_t
                 return 0;
             c->pos += (size_t)n * 2;
         }
-        bf_restore(c, &m);
+        bf_leave_region(c, &remap_mark);
     }
     /* names */
     if (bf_load_u32be(c->data + v->_offset + 12) != 0) {
         v->has_names = 1;
         {
-            bf_mark m;
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 12));
-            if (c->err->failed)
-                return 0;
-            if (at < 0)
-                return bf_fail(c, c->pos, "names", "offset %lld is negative", (long long)at);
-            if (!bf_seek(c, (uint64_t)at, UINT64_MAX, "names", &m))
+            bf_mark names_mark;
+            if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 12)), 0, "names", &names_mark))
                 return 0;
             v->names_at = c->pos;
             v->names_lim = c->end;
@@ -1637,7 +1486,7 @@ int j3d_view_lay_Jnt1(bf_ctx *c, const bf_view_doc *d, j3d_Jnt1_view *v, int64_t
                     return 0;
                 bf_pop(c);
             }
-            bf_restore(c, &m);
+            bf_leave_region(c, &names_mark);
         }
     }
     v->_end = c->pos;
@@ -1799,13 +1648,8 @@ int j3d_view_lay_NameEntry(bf_ctx *c, const bf_view_doc *d, j3d_NameEntry_view *
     c->pos += 2;
     /* name */
     {
-        bf_mark m;
-        int64_t at = bf_add(v->_p_table_start, bf_load_u16be(c->data + v->_offset + 2));
-        if (c->err->failed)
-            return 0;
-        if (at < 0)
-            return bf_fail(c, c->pos, "name", "offset %lld is negative", (long long)at);
-        if (!bf_seek(c, (uint64_t)at, UINT64_MAX, "name", &m))
+        bf_mark name_mark;
+        if (!bf_enter_region(c, BF_AT, bf_add(v->_p_table_start, bf_load_u16be(c->data + v->_offset + 2)), 0, "name", &name_mark))
             return 0;
         v->name_at = c->pos;
         {
@@ -1813,7 +1657,7 @@ int j3d_view_lay_NameEntry(bf_ctx *c, const bf_view_doc *d, j3d_NameEntry_view *
             if (!bf_read_cstr(c, "name", &s))
                 return 0;
         }
-        bf_restore(c, &m);
+        bf_leave_region(c, &name_mark);
     }
     v->_end = c->pos;
     return 1;
@@ -1869,13 +1713,8 @@ int j3d_view_lay_Shp1(bf_ctx *c, const bf_view_doc *d, j3d_Shp1_view *v, int64_t
     c->pos += 4;
     /* shapes */
     {
-        bf_mark m;
-        int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 4));
-        if (c->err->failed)
-            return 0;
-        if (at < 0)
-            return bf_fail(c, c->pos, "shapes", "offset %lld is negative", (long long)at);
-        if (!bf_seek(c, (uint64_t)at, UINT64_MAX, "shapes", &m))
+        bf_mark shapes_mark;
+        if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 4)), 0, "shapes", &shapes_mark))
             return 0;
         v->shapes_at = c->pos;
         v->shapes_lim = c->end;
@@ -1903,17 +1742,12 @@ int j3d_view_lay_Shp1(bf_ctx *c, const bf_view_doc *d, j3d_Shp1_view *v, int64_t
                 }
             }
         }
-        bf_restore(c, &m);
+        bf_leave_region(c, &shapes_mark);
     }
     /* remap */
     {
-        bf_mark m;
-        int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 8));
-        if (c->err->failed)
-            return 0;
-        if (at < 0)
-            return bf_fail(c, c->pos, "remap", "offset %lld is negative", (long long)at);
-        if (!bf_seek(c, (uint64_t)at, UINT64_MAX, "remap", &m))
+        bf_mark remap_mark;
+        if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 8)), 0, "remap", &remap_mark))
             return 0;
         v->remap_at = c->pos;
         {
@@ -1927,19 +1761,14 @@ int j3d_view_lay_Shp1(bf_ctx *c, const bf_view_doc *d, j3d_Shp1_view *v, int64_t
                 return 0;
             c->pos += (size_t)n * 2;
         }
-        bf_restore(c, &m);
+        bf_leave_region(c, &remap_mark);
     }
     /* names */
     if (bf_load_u32be(c->data + v->_offset + 12) != 0) {
         v->has_names = 1;
         {
-            bf_mark m;
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 12));
-            if (c->err->failed)
-                return 0;
-            if (at < 0)
-                return bf_fail(c, c->pos, "names", "offset %lld is negative", (long long)at);
-            if (!bf_seek(c, (uint64_t)at, UINT64_MAX, "names", &m))
+            bf_mark names_mark;
+            if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 12)), 0, "names", &names_mark))
                 return 0;
             v->names_at = c->pos;
             v->names_lim = c->end;
@@ -1950,18 +1779,13 @@ int j3d_view_lay_Shp1(bf_ctx *c, const bf_view_doc *d, j3d_Shp1_view *v, int64_t
                     return 0;
                 bf_pop(c);
             }
-            bf_restore(c, &m);
+            bf_leave_region(c, &names_mark);
         }
     }
     /* group_data */
     {
-        bf_mark m;
-        int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 28));
-        if (c->err->failed)
-            return 0;
-        if (at < 0)
-            return bf_fail(c, c->pos, "group_data", "offset %lld is negative", (long long)at);
-        if (!bf_seek(c, (uint64_t)at, UINT64_MAX, "group_data", &m))
+        bf_mark group_data_mark;
+        if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 28)), 0, "group_data", &group_data_mark))
             return 0;
         v->group_data_at = c->pos;
         v->group_data_lim = c->end;
@@ -1988,7 +1812,7 @@ int j3d_view_lay_Shp1(bf_ctx *c, const bf_view_doc *d, j3d_Shp1_view *v, int64_t
                 }
             }
         }
-        bf_restore(c, &m);
+        bf_leave_region(c, &group_data_mark);
     }
     v->_end = c->pos;
     return 1;
@@ -2065,13 +1889,9 @@ int j3d_view_lay_Shape(bf_ctx *c, const bf_view_doc *d, j3d_Shape_view *v, int64
     c->pos += 4;
     /* attributes */
     {
-        bf_mark m;
-        int64_t at = bf_add(bf_add(v->_p_base, v->_p_attribute_table), bf_load_u16be(c->data + v->_offset + 4));
-        if (c->err->failed)
-            return 0;
-        if (at < 0)
-            return bf_fail(c, c->pos, "attributes", "offset %lld is negative", (long long)at);
-        if (!bf_seek(c, (uint64_t)at, UINT64_MAX, "attributes", &m))
+        bf_mark attributes_mark;
+        if (!bf_enter_region(c, BF_AT, bf_add(bf_add(v->_p_base, v->_p_attribute_table), bf_load_u16be(c->data + v->_offset + 4)), 0, "attributes",
+                             &attributes_mark))
             return 0;
         v->attributes_at = c->pos;
         v->attributes_lim = c->end;
@@ -2097,17 +1917,13 @@ int j3d_view_lay_Shape(bf_ctx *c, const bf_view_doc *d, j3d_Shape_view *v, int64
             }
             v->attributes_count = (size_t)i;
         }
-        bf_restore(c, &m);
+        bf_leave_region(c, &attributes_mark);
     }
     /* groups */
     {
-        bf_mark m;
-        int64_t at = bf_add(bf_add(v->_p_base, v->_p_definitions), bf_mul(8, bf_load_u16be(c->data + v->_offset + 8)));
-        if (c->err->failed)
-            return 0;
-        if (at < 0)
-            return bf_fail(c, c->pos, "groups", "offset %lld is negative", (long long)at);
-        if (!bf_seek(c, (uint64_t)at, UINT64_MAX, "groups", &m))
+        bf_mark groups_mark;
+        if (!bf_enter_region(c, BF_AT, bf_add(bf_add(v->_p_base, v->_p_definitions), bf_mul(8, bf_load_u16be(c->data + v->_offset + 8))), 0, "groups",
+                             &groups_mark))
             return 0;
         v->groups_at = c->pos;
         v->groups_lim = c->end;
@@ -2134,7 +1950,7 @@ int j3d_view_lay_Shape(bf_ctx *c, const bf_view_doc *d, j3d_Shape_view *v, int64
                 }
             }
         }
-        bf_restore(c, &m);
+        bf_leave_region(c, &groups_mark);
     }
     v->_end = c->pos;
     return 1;
@@ -2185,16 +2001,10 @@ int j3d_view_lay_MatrixGroup(bf_ctx *c, const bf_view_doc *d, j3d_MatrixGroup_vi
     if (bf_load_u32be(c->data + v->_offset + 0) > 0) {
         v->has_primitives = 1;
         {
-            bf_mark m;
-            int64_t region = (int64_t)bf_load_u32be(c->data + v->_offset + 0);
-            int64_t at = bf_add(bf_add(v->_p_base, v->_p_primitive_data), bf_load_u32be(c->data + v->_offset + 4));
-            if (c->err->failed)
-                return 0;
-            if (region < 0)
-                return bf_fail(c, c->pos, "primitives", "size %lld is negative", (long long)region);
-            if (at < 0)
-                return bf_fail(c, c->pos, "primitives", "offset %lld is negative", (long long)at);
-            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "primitives", &m))
+            bf_mark primitives_mark;
+            const int64_t primitives_size = (int64_t)bf_load_u32be(c->data + v->_offset + 0);
+            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_add(v->_p_base, v->_p_primitive_data), bf_load_u32be(c->data + v->_offset + 4)),
+                                 primitives_size, "primitives", &primitives_mark))
                 return 0;
             v->primitives_at = c->pos;
             v->primitives_lim = c->end;
@@ -2220,7 +2030,7 @@ int j3d_view_lay_MatrixGroup(bf_ctx *c, const bf_view_doc *d, j3d_MatrixGroup_vi
                 }
                 v->primitives_count = (size_t)i;
             }
-            bf_restore(c, &m);
+            bf_leave_region(c, &primitives_mark);
         }
     }
     v->_end = c->pos;
@@ -2364,13 +2174,9 @@ int j3d_view_lay_MatrixGroupData(bf_ctx *c, const bf_view_doc *d, j3d_MatrixGrou
     c->pos += 4;
     /* weights */
     {
-        bf_mark m;
-        int64_t at = bf_add(bf_add(v->_p_base, v->_p_weight_table), bf_mul(2, bf_load_u32be(c->data + v->_offset + 4)));
-        if (c->err->failed)
-            return 0;
-        if (at < 0)
-            return bf_fail(c, c->pos, "weights", "offset %lld is negative", (long long)at);
-        if (!bf_seek(c, (uint64_t)at, UINT64_MAX, "weights", &m))
+        bf_mark weights_mark;
+        if (!bf_enter_region(c, BF_AT, bf_add(bf_add(v->_p_base, v->_p_weight_table), bf_mul(2, bf_load_u32be(c->data + v->_offset + 4))), 0, "weights",
+                             &weights_mark))
             return 0;
         v->weights_at = c->pos;
         {
@@ -2384,7 +2190,7 @@ int j3d_view_lay_MatrixGroupData(bf_ctx *c, const bf_view_doc *d, j3d_MatrixGrou
                 return 0;
             c->pos += (size_t)n * 2;
         }
-        bf_restore(c, &m);
+        bf_leave_region(c, &weights_mark);
     }
     v->_end = c->pos;
     return 1;
@@ -2556,13 +2362,8 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
     c->pos += 4;
     /* remap */
     {
-        bf_mark m;
-        int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 8));
-        if (c->err->failed)
-            return 0;
-        if (at < 0)
-            return bf_fail(c, c->pos, "remap", "offset %lld is negative", (long long)at);
-        if (!bf_seek(c, (uint64_t)at, UINT64_MAX, "remap", &m))
+        bf_mark remap_mark;
+        if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 8)), 0, "remap", &remap_mark))
             return 0;
         v->remap_at = c->pos;
         {
@@ -2576,19 +2377,14 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                 return 0;
             c->pos += (size_t)n * 2;
         }
-        bf_restore(c, &m);
+        bf_leave_region(c, &remap_mark);
     }
     /* names */
     if (bf_load_u32be(c->data + v->_offset + 12) != 0) {
         v->has_names = 1;
         {
-            bf_mark m;
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 12));
-            if (c->err->failed)
-                return 0;
-            if (at < 0)
-                return bf_fail(c, c->pos, "names", "offset %lld is negative", (long long)at);
-            if (!bf_seek(c, (uint64_t)at, UINT64_MAX, "names", &m))
+            bf_mark names_mark;
+            if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 12)), 0, "names", &names_mark))
                 return 0;
             v->names_at = c->pos;
             v->names_lim = c->end;
@@ -2599,47 +2395,52 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                     return 0;
                 bf_pop(c);
             }
-            bf_restore(c, &m);
+            bf_leave_region(c, &names_mark);
         }
     }
     /* materials */
     if (bf_load_u32be(c->data + v->_offset + 4) != 0) {
         v->has_materials = 1;
         {
-            bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 8), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 12),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 16), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 20),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 24), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 28),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                    8)))))))))))))))))))))))))))))), bf_load_u32be(c->data + v->_offset + 4));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 4));
-            if (c->err->failed)
-                return 0;
-            if (region < 0)
-                return bf_fail(c, c->pos, "materials", "size %lld is negative", (long long)region);
-            if (at < 0)
-                return bf_fail(c, c->pos, "materials", "offset %lld is negative", (long long)at);
-            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "materials", &m))
+            bf_mark materials_mark;
+            const int64_t materials_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 8), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 12),
+                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 16),
+                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 20),
+                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 24),
+                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 28),
+                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32),
+                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36),
+                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40),
+                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
+                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
+                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52),
+                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56),
+                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60),
+                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64),
+                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68),
+                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72),
+                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76),
+                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
+                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
+                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
+                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
+                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
+                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
+                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
+                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
+                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
+                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
+                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                                  8)))))))))))))))))))))))))))))), bf_load_u32be(c->data + v->_offset + 4));
+            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 4)), materials_size,
+                                 "materials", &materials_mark))
                 return 0;
             v->materials_at = c->pos;
             {
                 static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                int64_t unit = 332;
-                if (c->err->failed)
-                    return 0;
                 size_t padded_end = c->end;
-                c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+                if (!bf_end_before_padding(c, 332, 32, fills, 2))
+                    return 0;
                 v->materials_lim = c->end;
                 {
                     j3d_Material_view e[2];
@@ -2661,46 +2462,40 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                 }
                 c->end = padded_end;
             }
-            bf_restore(c, &m);
+            bf_leave_region(c, &materials_mark);
         }
     }
     /* indirect */
     if (bf_load_u32be(c->data + v->_offset + 16) != 0) {
         v->has_indirect = 1;
         {
-            bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 20), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 24),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 28), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120),
-                                    bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))))))))))))))))))))))),
-                                    bf_load_u32be(c->data + v->_offset + 16));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 16));
-            if (c->err->failed)
-                return 0;
-            if (region < 0)
-                return bf_fail(c, c->pos, "indirect", "size %lld is negative", (long long)region);
-            if (at < 0)
-                return bf_fail(c, c->pos, "indirect", "offset %lld is negative", (long long)at);
-            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "indirect", &m))
+            bf_mark indirect_mark;
+            const int64_t indirect_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 20), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 24),
+                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 28), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32),
+                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40),
+                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
+                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56),
+                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64),
+                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72),
+                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
+                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
+                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
+                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
+                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
+                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
+                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
+                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
+                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                                 8))))))))))))))))))))))))))), bf_load_u32be(c->data + v->_offset + 16));
+            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 16)), indirect_size,
+                                 "indirect", &indirect_mark))
                 return 0;
             v->indirect_at = c->pos;
             {
                 static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                int64_t unit = 312;
-                if (c->err->failed)
-                    return 0;
                 size_t padded_end = c->end;
-                c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+                if (!bf_end_before_padding(c, 312, 32, fills, 2))
+                    return 0;
                 v->indirect_lim = c->end;
                 {
                     j3d_Indirect_view e[2];
@@ -2722,45 +2517,49 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                 }
                 c->end = padded_end;
             }
-            bf_restore(c, &m);
+            bf_leave_region(c, &indirect_mark);
         }
     }
     /* cull_modes */
     if (bf_load_u32be(c->data + v->_offset + 20) != 0) {
         v->has_cull_modes = 1;
         {
-            bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 24), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 28),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                    8)))))))))))))))))))))))))), bf_load_u32be(c->data + v->_offset + 20));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 20));
-            if (c->err->failed)
-                return 0;
-            if (region < 0)
-                return bf_fail(c, c->pos, "cull_modes", "size %lld is negative", (long long)region);
-            if (at < 0)
-                return bf_fail(c, c->pos, "cull_modes", "offset %lld is negative", (long long)at);
-            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "cull_modes", &m))
+            bf_mark cull_modes_mark;
+            const int64_t cull_modes_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 24),
+                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 28),
+                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32),
+                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36),
+                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40),
+                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
+                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
+                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52),
+                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56),
+                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60),
+                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64),
+                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68),
+                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72),
+                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76),
+                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
+                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
+                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
+                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
+                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
+                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
+                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
+                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
+                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
+                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
+                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                                   8)))))))))))))))))))))))))), bf_load_u32be(c->data + v->_offset + 20));
+            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 20)), cull_modes_size,
+                                 "cull_modes", &cull_modes_mark))
                 return 0;
             v->cull_modes_at = c->pos;
             {
                 static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                int64_t unit = 4;
-                if (c->err->failed)
-                    return 0;
                 size_t padded_end = c->end;
-                c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+                if (!bf_end_before_padding(c, 4, 32, fills, 2))
+                    return 0;
                 {
                     const int64_t n = (int64_t)((c->end - c->pos) / 4);
                     v->cull_modes_count = (size_t)n;
@@ -2774,44 +2573,48 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                 }
                 c->end = padded_end;
             }
-            bf_restore(c, &m);
+            bf_leave_region(c, &cull_modes_mark);
         }
     }
     /* material_colors */
     if (bf_load_u32be(c->data + v->_offset + 24) != 0) {
         v->has_material_colors = 1;
         {
-            bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 28), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120),
-                                    bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))))))))))))))))))))), bf_load_u32be(c->data + v->_offset + 24));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 24));
-            if (c->err->failed)
-                return 0;
-            if (region < 0)
-                return bf_fail(c, c->pos, "material_colors", "size %lld is negative", (long long)region);
-            if (at < 0)
-                return bf_fail(c, c->pos, "material_colors", "offset %lld is negative", (long long)at);
-            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "material_colors", &m))
+            bf_mark material_colors_mark;
+            const int64_t material_colors_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 28),
+                                                        bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32),
+                                                        bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36),
+                                                        bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40),
+                                                        bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
+                                                        bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
+                                                        bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52),
+                                                        bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56),
+                                                        bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60),
+                                                        bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64),
+                                                        bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68),
+                                                        bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72),
+                                                        bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76),
+                                                        bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
+                                                        bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
+                                                        bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
+                                                        bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
+                                                        bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
+                                                        bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
+                                                        bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
+                                                        bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
+                                                        bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
+                                                        bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
+                                                        bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end,
+                                                        (int64_t)v->_offset), 8))))))))))))))))))))))))), bf_load_u32be(c->data + v->_offset + 24));
+            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 24)), material_colors_size,
+                                 "material_colors", &material_colors_mark))
                 return 0;
             v->material_colors_at = c->pos;
             {
                 static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                int64_t unit = 4;
-                if (c->err->failed)
-                    return 0;
                 size_t padded_end = c->end;
-                c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+                if (!bf_end_before_padding(c, 4, 32, fills, 2))
+                    return 0;
                 v->material_colors_lim = c->end;
                 {
                     j3d_Rgba8_view e[2];
@@ -2833,44 +2636,47 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                 }
                 c->end = padded_end;
             }
-            bf_restore(c, &m);
+            bf_leave_region(c, &material_colors_mark);
         }
     }
     /* color_channel_counts */
     if (bf_load_u32be(c->data + v->_offset + 28) != 0) {
         v->has_color_channel_counts = 1;
         {
-            bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                    8)))))))))))))))))))))))), bf_load_u32be(c->data + v->_offset + 28));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 28));
-            if (c->err->failed)
-                return 0;
-            if (region < 0)
-                return bf_fail(c, c->pos, "color_channel_counts", "size %lld is negative", (long long)region);
-            if (at < 0)
-                return bf_fail(c, c->pos, "color_channel_counts", "offset %lld is negative", (long long)at);
-            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "color_channel_counts", &m))
+            bf_mark color_channel_counts_mark;
+            const int64_t color_channel_counts_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32),
+                                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36),
+                                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40),
+                                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
+                                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
+                                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52),
+                                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56),
+                                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60),
+                                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64),
+                                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68),
+                                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72),
+                                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76),
+                                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
+                                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
+                                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
+                                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
+                                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
+                                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
+                                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
+                                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
+                                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
+                                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
+                                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end,
+                                                             (int64_t)v->_offset), 8)))))))))))))))))))))))), bf_load_u32be(c->data + v->_offset + 28));
+            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 28)),
+                                 color_channel_counts_size, "color_channel_counts", &color_channel_counts_mark))
                 return 0;
             v->color_channel_counts_at = c->pos;
             {
                 static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                int64_t unit = 1;
-                if (c->err->failed)
-                    return 0;
                 size_t padded_end = c->end;
-                c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+                if (!bf_end_before_padding(c, 1, 32, fills, 2))
+                    return 0;
                 {
                     const int64_t n = (int64_t)((c->end - c->pos) / 1);
                     v->color_channel_counts_count = (size_t)n;
@@ -2884,43 +2690,46 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                 }
                 c->end = padded_end;
             }
-            bf_restore(c, &m);
+            bf_leave_region(c, &color_channel_counts_mark);
         }
     }
     /* color_channels */
     if (bf_load_u32be(c->data + v->_offset + 32) != 0) {
         v->has_color_channels = 1;
         {
-            bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120),
-                                    bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))))))))))))))))))), bf_load_u32be(c->data + v->_offset + 32));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 32));
-            if (c->err->failed)
-                return 0;
-            if (region < 0)
-                return bf_fail(c, c->pos, "color_channels", "size %lld is negative", (long long)region);
-            if (at < 0)
-                return bf_fail(c, c->pos, "color_channels", "offset %lld is negative", (long long)at);
-            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "color_channels", &m))
+            bf_mark color_channels_mark;
+            const int64_t color_channels_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36),
+                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40),
+                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
+                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
+                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52),
+                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56),
+                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60),
+                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64),
+                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68),
+                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72),
+                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76),
+                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
+                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
+                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
+                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
+                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
+                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
+                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
+                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
+                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
+                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
+                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end,
+                                                       (int64_t)v->_offset), 8))))))))))))))))))))))), bf_load_u32be(c->data + v->_offset + 32));
+            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 32)), color_channels_size,
+                                 "color_channels", &color_channels_mark))
                 return 0;
             v->color_channels_at = c->pos;
             {
                 static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                int64_t unit = 8;
-                if (c->err->failed)
-                    return 0;
                 size_t padded_end = c->end;
-                c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+                if (!bf_end_before_padding(c, 8, 32, fills, 2))
+                    return 0;
                 v->color_channels_lim = c->end;
                 {
                     j3d_ColorChannel_view e[2];
@@ -2942,43 +2751,45 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                 }
                 c->end = padded_end;
             }
-            bf_restore(c, &m);
+            bf_leave_region(c, &color_channels_mark);
         }
     }
     /* ambient_colors */
     if (bf_load_u32be(c->data + v->_offset + 36) != 0) {
         v->has_ambient_colors = 1;
         {
-            bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                    8)))))))))))))))))))))), bf_load_u32be(c->data + v->_offset + 36));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 36));
-            if (c->err->failed)
-                return 0;
-            if (region < 0)
-                return bf_fail(c, c->pos, "ambient_colors", "size %lld is negative", (long long)region);
-            if (at < 0)
-                return bf_fail(c, c->pos, "ambient_colors", "offset %lld is negative", (long long)at);
-            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "ambient_colors", &m))
+            bf_mark ambient_colors_mark;
+            const int64_t ambient_colors_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40),
+                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
+                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
+                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52),
+                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56),
+                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60),
+                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64),
+                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68),
+                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72),
+                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76),
+                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
+                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
+                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
+                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
+                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
+                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
+                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
+                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
+                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
+                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
+                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end,
+                                                       (int64_t)v->_offset), 8)))))))))))))))))))))), bf_load_u32be(c->data + v->_offset + 36));
+            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 36)), ambient_colors_size,
+                                 "ambient_colors", &ambient_colors_mark))
                 return 0;
             v->ambient_colors_at = c->pos;
             {
                 static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                int64_t unit = 4;
-                if (c->err->failed)
-                    return 0;
                 size_t padded_end = c->end;
-                c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+                if (!bf_end_before_padding(c, 4, 32, fills, 2))
+                    return 0;
                 v->ambient_colors_lim = c->end;
                 {
                     j3d_Rgba8_view e[2];
@@ -3000,42 +2811,44 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                 }
                 c->end = padded_end;
             }
-            bf_restore(c, &m);
+            bf_leave_region(c, &ambient_colors_mark);
         }
     }
     /* light_colors */
     if (bf_load_u32be(c->data + v->_offset + 40) != 0) {
         v->has_light_colors = 1;
         {
-            bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120),
-                                    bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))))))))))))))))), bf_load_u32be(c->data + v->_offset + 40));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 40));
-            if (c->err->failed)
-                return 0;
-            if (region < 0)
-                return bf_fail(c, c->pos, "light_colors", "size %lld is negative", (long long)region);
-            if (at < 0)
-                return bf_fail(c, c->pos, "light_colors", "offset %lld is negative", (long long)at);
-            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "light_colors", &m))
+            bf_mark light_colors_mark;
+            const int64_t light_colors_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
+                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
+                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52),
+                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56),
+                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60),
+                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64),
+                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68),
+                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72),
+                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76),
+                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
+                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
+                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
+                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
+                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
+                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
+                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
+                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
+                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
+                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
+                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end,
+                                                     (int64_t)v->_offset), 8))))))))))))))))))))), bf_load_u32be(c->data + v->_offset + 40));
+            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 40)), light_colors_size,
+                                 "light_colors", &light_colors_mark))
                 return 0;
             v->light_colors_at = c->pos;
             {
                 static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                int64_t unit = 4;
-                if (c->err->failed)
-                    return 0;
                 size_t padded_end = c->end;
-                c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+                if (!bf_end_before_padding(c, 4, 32, fills, 2))
+                    return 0;
                 v->light_colors_lim = c->end;
                 {
                     j3d_Rgba8_view e[2];
@@ -3057,42 +2870,43 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                 }
                 c->end = padded_end;
             }
-            bf_restore(c, &m);
+            bf_leave_region(c, &light_colors_mark);
         }
     }
     /* tex_gen_counts */
     if (bf_load_u32be(c->data + v->_offset + 44) != 0) {
         v->has_tex_gen_counts = 1;
         {
-            bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                    8)))))))))))))))))))), bf_load_u32be(c->data + v->_offset + 44));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 44));
-            if (c->err->failed)
-                return 0;
-            if (region < 0)
-                return bf_fail(c, c->pos, "tex_gen_counts", "size %lld is negative", (long long)region);
-            if (at < 0)
-                return bf_fail(c, c->pos, "tex_gen_counts", "offset %lld is negative", (long long)at);
-            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "tex_gen_counts", &m))
+            bf_mark tex_gen_counts_mark;
+            const int64_t tex_gen_counts_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
+                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52),
+                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56),
+                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60),
+                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64),
+                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68),
+                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72),
+                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76),
+                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
+                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
+                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
+                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
+                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
+                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
+                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
+                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
+                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
+                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
+                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end,
+                                                       (int64_t)v->_offset), 8)))))))))))))))))))), bf_load_u32be(c->data + v->_offset + 44));
+            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 44)), tex_gen_counts_size,
+                                 "tex_gen_counts", &tex_gen_counts_mark))
                 return 0;
             v->tex_gen_counts_at = c->pos;
             {
                 static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                int64_t unit = 1;
-                if (c->err->failed)
-                    return 0;
                 size_t padded_end = c->end;
-                c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+                if (!bf_end_before_padding(c, 1, 32, fills, 2))
+                    return 0;
                 {
                     const int64_t n = (int64_t)((c->end - c->pos) / 1);
                     v->tex_gen_counts_count = (size_t)n;
@@ -3106,41 +2920,36 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                 }
                 c->end = padded_end;
             }
-            bf_restore(c, &m);
+            bf_leave_region(c, &tex_gen_counts_mark);
         }
     }
     /* tex_gens */
     if (bf_load_u32be(c->data + v->_offset + 48) != 0) {
         v->has_tex_gens = 1;
         {
-            bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120),
-                                    bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))))))))))))))), bf_load_u32be(c->data + v->_offset + 48));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 48));
-            if (c->err->failed)
-                return 0;
-            if (region < 0)
-                return bf_fail(c, c->pos, "tex_gens", "size %lld is negative", (long long)region);
-            if (at < 0)
-                return bf_fail(c, c->pos, "tex_gens", "offset %lld is negative", (long long)at);
-            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "tex_gens", &m))
+            bf_mark tex_gens_mark;
+            const int64_t tex_gens_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56),
+                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64),
+                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72),
+                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
+                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
+                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
+                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
+                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
+                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
+                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
+                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
+                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                                 8))))))))))))))))))), bf_load_u32be(c->data + v->_offset + 48));
+            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 48)), tex_gens_size,
+                                 "tex_gens", &tex_gens_mark))
                 return 0;
             v->tex_gens_at = c->pos;
             {
                 static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                int64_t unit = 4;
-                if (c->err->failed)
-                    return 0;
                 size_t padded_end = c->end;
-                c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+                if (!bf_end_before_padding(c, 4, 32, fills, 2))
+                    return 0;
                 v->tex_gens_lim = c->end;
                 {
                     j3d_TexGen_view e[2];
@@ -3162,41 +2971,41 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                 }
                 c->end = padded_end;
             }
-            bf_restore(c, &m);
+            bf_leave_region(c, &tex_gens_mark);
         }
     }
     /* post_tex_gens */
     if (bf_load_u32be(c->data + v->_offset + 52) != 0) {
         v->has_post_tex_gens = 1;
         {
-            bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                    8)))))))))))))))))), bf_load_u32be(c->data + v->_offset + 52));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 52));
-            if (c->err->failed)
-                return 0;
-            if (region < 0)
-                return bf_fail(c, c->pos, "post_tex_gens", "size %lld is negative", (long long)region);
-            if (at < 0)
-                return bf_fail(c, c->pos, "post_tex_gens", "offset %lld is negative", (long long)at);
-            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "post_tex_gens", &m))
+            bf_mark post_tex_gens_mark;
+            const int64_t post_tex_gens_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56),
+                                                      bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60),
+                                                      bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64),
+                                                      bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68),
+                                                      bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72),
+                                                      bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76),
+                                                      bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
+                                                      bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
+                                                      bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
+                                                      bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
+                                                      bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
+                                                      bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
+                                                      bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
+                                                      bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
+                                                      bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
+                                                      bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
+                                                      bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end,
+                                                      (int64_t)v->_offset), 8)))))))))))))))))), bf_load_u32be(c->data + v->_offset + 52));
+            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 52)), post_tex_gens_size,
+                                 "post_tex_gens", &post_tex_gens_mark))
                 return 0;
             v->post_tex_gens_at = c->pos;
             {
                 static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                int64_t unit = 4;
-                if (c->err->failed)
-                    return 0;
                 size_t padded_end = c->end;
-                c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+                if (!bf_end_before_padding(c, 4, 32, fills, 2))
+                    return 0;
                 v->post_tex_gens_lim = c->end;
                 {
                     j3d_TexGen_view e[2];
@@ -3218,40 +3027,40 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                 }
                 c->end = padded_end;
             }
-            bf_restore(c, &m);
+            bf_leave_region(c, &post_tex_gens_mark);
         }
     }
     /* tex_matrices */
     if (bf_load_u32be(c->data + v->_offset + 56) != 0) {
         v->has_tex_matrices = 1;
         {
-            bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120),
-                                    bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))))))))))))), bf_load_u32be(c->data + v->_offset + 56));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 56));
-            if (c->err->failed)
-                return 0;
-            if (region < 0)
-                return bf_fail(c, c->pos, "tex_matrices", "size %lld is negative", (long long)region);
-            if (at < 0)
-                return bf_fail(c, c->pos, "tex_matrices", "offset %lld is negative", (long long)at);
-            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "tex_matrices", &m))
+            bf_mark tex_matrices_mark;
+            const int64_t tex_matrices_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60),
+                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64),
+                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68),
+                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72),
+                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76),
+                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
+                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
+                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
+                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
+                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
+                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
+                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
+                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
+                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
+                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
+                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end,
+                                                     (int64_t)v->_offset), 8))))))))))))))))), bf_load_u32be(c->data + v->_offset + 56));
+            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 56)), tex_matrices_size,
+                                 "tex_matrices", &tex_matrices_mark))
                 return 0;
             v->tex_matrices_at = c->pos;
             {
                 static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                int64_t unit = 100;
-                if (c->err->failed)
-                    return 0;
                 size_t padded_end = c->end;
-                c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+                if (!bf_end_before_padding(c, 100, 32, fills, 2))
+                    return 0;
                 v->tex_matrices_lim = c->end;
                 {
                     j3d_TexMatrix_view e[2];
@@ -3273,40 +3082,39 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                 }
                 c->end = padded_end;
             }
-            bf_restore(c, &m);
+            bf_leave_region(c, &tex_matrices_mark);
         }
     }
     /* post_tex_matrices */
     if (bf_load_u32be(c->data + v->_offset + 60) != 0) {
         v->has_post_tex_matrices = 1;
         {
-            bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                    8)))))))))))))))), bf_load_u32be(c->data + v->_offset + 60));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 60));
-            if (c->err->failed)
-                return 0;
-            if (region < 0)
-                return bf_fail(c, c->pos, "post_tex_matrices", "size %lld is negative", (long long)region);
-            if (at < 0)
-                return bf_fail(c, c->pos, "post_tex_matrices", "offset %lld is negative", (long long)at);
-            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "post_tex_matrices", &m))
+            bf_mark post_tex_matrices_mark;
+            const int64_t post_tex_matrices_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64),
+                                                          bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68),
+                                                          bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72),
+                                                          bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76),
+                                                          bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
+                                                          bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
+                                                          bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
+                                                          bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
+                                                          bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
+                                                          bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
+                                                          bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
+                                                          bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
+                                                          bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
+                                                          bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
+                                                          bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end,
+                                                          (int64_t)v->_offset), 8)))))))))))))))), bf_load_u32be(c->data + v->_offset + 60));
+            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 60)), post_tex_matrices_size,
+                                 "post_tex_matrices", &post_tex_matrices_mark))
                 return 0;
             v->post_tex_matrices_at = c->pos;
             {
                 static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                int64_t unit = 100;
-                if (c->err->failed)
-                    return 0;
                 size_t padded_end = c->end;
-                c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+                if (!bf_end_before_padding(c, 100, 32, fills, 2))
+                    return 0;
                 v->post_tex_matrices_lim = c->end;
                 {
                     j3d_TexMatrix_view e[2];
@@ -3328,39 +3136,34 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                 }
                 c->end = padded_end;
             }
-            bf_restore(c, &m);
+            bf_leave_region(c, &post_tex_matrices_mark);
         }
     }
     /* textures */
     if (bf_load_u32be(c->data + v->_offset + 64) != 0) {
         v->has_textures = 1;
         {
-            bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120),
-                                    bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))))))))))), bf_load_u32be(c->data + v->_offset + 64));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 64));
-            if (c->err->failed)
-                return 0;
-            if (region < 0)
-                return bf_fail(c, c->pos, "textures", "size %lld is negative", (long long)region);
-            if (at < 0)
-                return bf_fail(c, c->pos, "textures", "offset %lld is negative", (long long)at);
-            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "textures", &m))
+            bf_mark textures_mark;
+            const int64_t textures_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72),
+                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
+                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
+                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
+                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
+                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
+                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
+                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
+                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
+                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                                 8))))))))))))))), bf_load_u32be(c->data + v->_offset + 64));
+            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 64)), textures_size,
+                                 "textures", &textures_mark))
                 return 0;
             v->textures_at = c->pos;
             {
                 static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                int64_t unit = 2;
-                if (c->err->failed)
-                    return 0;
                 size_t padded_end = c->end;
-                c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+                if (!bf_end_before_padding(c, 2, 32, fills, 2))
+                    return 0;
                 {
                     const int64_t n = (int64_t)((c->end - c->pos) / 2);
                     v->textures_count = (size_t)n;
@@ -3374,39 +3177,37 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                 }
                 c->end = padded_end;
             }
-            bf_restore(c, &m);
+            bf_leave_region(c, &textures_mark);
         }
     }
     /* tev_orders */
     if (bf_load_u32be(c->data + v->_offset + 68) != 0) {
         v->has_tev_orders = 1;
         {
-            bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                    8)))))))))))))), bf_load_u32be(c->data + v->_offset + 68));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 68));
-            if (c->err->failed)
-                return 0;
-            if (region < 0)
-                return bf_fail(c, c->pos, "tev_orders", "size %lld is negative", (long long)region);
-            if (at < 0)
-                return bf_fail(c, c->pos, "tev_orders", "offset %lld is negative", (long long)at);
-            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "tev_orders", &m))
+            bf_mark tev_orders_mark;
+            const int64_t tev_orders_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72),
+                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76),
+                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
+                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
+                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
+                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
+                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
+                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
+                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
+                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
+                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
+                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
+                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                                   8)))))))))))))), bf_load_u32be(c->data + v->_offset + 68));
+            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 68)), tev_orders_size,
+                                 "tev_orders", &tev_orders_mark))
                 return 0;
             v->tev_orders_at = c->pos;
             {
                 static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                int64_t unit = 4;
-                if (c->err->failed)
-                    return 0;
                 size_t padded_end = c->end;
-                c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+                if (!bf_end_before_padding(c, 4, 32, fills, 2))
+                    return 0;
                 v->tev_orders_lim = c->end;
                 {
                     j3d_TevOrder_view e[2];
@@ -3428,38 +3229,36 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                 }
                 c->end = padded_end;
             }
-            bf_restore(c, &m);
+            bf_leave_region(c, &tev_orders_mark);
         }
     }
     /* tev_colors */
     if (bf_load_u32be(c->data + v->_offset + 72) != 0) {
         v->has_tev_colors = 1;
         {
-            bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120),
-                                    bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))))))))), bf_load_u32be(c->data + v->_offset + 72));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 72));
-            if (c->err->failed)
-                return 0;
-            if (region < 0)
-                return bf_fail(c, c->pos, "tev_colors", "size %lld is negative", (long long)region);
-            if (at < 0)
-                return bf_fail(c, c->pos, "tev_colors", "offset %lld is negative", (long long)at);
-            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "tev_colors", &m))
+            bf_mark tev_colors_mark;
+            const int64_t tev_colors_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76),
+                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
+                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
+                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
+                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
+                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
+                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
+                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
+                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
+                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
+                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
+                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                                   8))))))))))))), bf_load_u32be(c->data + v->_offset + 72));
+            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 72)), tev_colors_size,
+                                 "tev_colors", &tev_colors_mark))
                 return 0;
             v->tev_colors_at = c->pos;
             {
                 static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                int64_t unit = 8;
-                if (c->err->failed)
-                    return 0;
                 size_t padded_end = c->end;
-                c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+                if (!bf_end_before_padding(c, 8, 32, fills, 2))
+                    return 0;
                 v->tev_colors_lim = c->end;
                 {
                     j3d_TevColor_view e[2];
@@ -3481,38 +3280,35 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                 }
                 c->end = padded_end;
             }
-            bf_restore(c, &m);
+            bf_leave_region(c, &tev_colors_mark);
         }
     }
     /* konst_colors */
     if (bf_load_u32be(c->data + v->_offset + 76) != 0) {
         v->has_konst_colors = 1;
         {
-            bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)))))))))))),
-                                    bf_load_u32be(c->data + v->_offset + 76));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 76));
-            if (c->err->failed)
-                return 0;
-            if (region < 0)
-                return bf_fail(c, c->pos, "konst_colors", "size %lld is negative", (long long)region);
-            if (at < 0)
-                return bf_fail(c, c->pos, "konst_colors", "offset %lld is negative", (long long)at);
-            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "konst_colors", &m))
+            bf_mark konst_colors_mark;
+            const int64_t konst_colors_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
+                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
+                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
+                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
+                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
+                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
+                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
+                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
+                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
+                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
+                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end,
+                                                     (int64_t)v->_offset), 8)))))))))))), bf_load_u32be(c->data + v->_offset + 76));
+            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 76)), konst_colors_size,
+                                 "konst_colors", &konst_colors_mark))
                 return 0;
             v->konst_colors_at = c->pos;
             {
                 static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                int64_t unit = 4;
-                if (c->err->failed)
-                    return 0;
                 size_t padded_end = c->end;
-                c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+                if (!bf_end_before_padding(c, 4, 32, fills, 2))
+                    return 0;
                 v->konst_colors_lim = c->end;
                 {
                     j3d_Rgba8_view e[2];
@@ -3534,37 +3330,34 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                 }
                 c->end = padded_end;
             }
-            bf_restore(c, &m);
+            bf_leave_region(c, &konst_colors_mark);
         }
     }
     /* tev_stage_counts */
     if (bf_load_u32be(c->data + v->_offset + 80) != 0) {
         v->has_tev_stage_counts = 1;
         {
-            bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120),
-                                    bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))))))), bf_load_u32be(c->data + v->_offset + 80));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 80));
-            if (c->err->failed)
-                return 0;
-            if (region < 0)
-                return bf_fail(c, c->pos, "tev_stage_counts", "size %lld is negative", (long long)region);
-            if (at < 0)
-                return bf_fail(c, c->pos, "tev_stage_counts", "offset %lld is negative", (long long)at);
-            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "tev_stage_counts", &m))
+            bf_mark tev_stage_counts_mark;
+            const int64_t tev_stage_counts_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
+                                                         bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
+                                                         bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
+                                                         bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
+                                                         bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
+                                                         bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
+                                                         bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
+                                                         bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
+                                                         bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
+                                                         bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end,
+                                                         (int64_t)v->_offset), 8))))))))))), bf_load_u32be(c->data + v->_offset + 80));
+            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 80)), tev_stage_counts_size,
+                                 "tev_stage_counts", &tev_stage_counts_mark))
                 return 0;
             v->tev_stage_counts_at = c->pos;
             {
                 static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                int64_t unit = 1;
-                if (c->err->failed)
-                    return 0;
                 size_t padded_end = c->end;
-                c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+                if (!bf_end_before_padding(c, 1, 32, fills, 2))
+                    return 0;
                 {
                     const int64_t n = (int64_t)((c->end - c->pos) / 1);
                     v->tev_stage_counts_count = (size_t)n;
@@ -3578,37 +3371,33 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                 }
                 c->end = padded_end;
             }
-            bf_restore(c, &m);
+            bf_leave_region(c, &tev_stage_counts_mark);
         }
     }
     /* tev_stages */
     if (bf_load_u32be(c->data + v->_offset + 84) != 0) {
         v->has_tev_stages = 1;
         {
-            bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)))))))))),
-                                    bf_load_u32be(c->data + v->_offset + 84));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 84));
-            if (c->err->failed)
-                return 0;
-            if (region < 0)
-                return bf_fail(c, c->pos, "tev_stages", "size %lld is negative", (long long)region);
-            if (at < 0)
-                return bf_fail(c, c->pos, "tev_stages", "offset %lld is negative", (long long)at);
-            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "tev_stages", &m))
+            bf_mark tev_stages_mark;
+            const int64_t tev_stages_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
+                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
+                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
+                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
+                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
+                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
+                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
+                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
+                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                                   8)))))))))), bf_load_u32be(c->data + v->_offset + 84));
+            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 84)), tev_stages_size,
+                                 "tev_stages", &tev_stages_mark))
                 return 0;
             v->tev_stages_at = c->pos;
             {
                 static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                int64_t unit = 20;
-                if (c->err->failed)
-                    return 0;
                 size_t padded_end = c->end;
-                c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+                if (!bf_end_before_padding(c, 20, 32, fills, 2))
+                    return 0;
                 v->tev_stages_lim = c->end;
                 {
                     j3d_TevStage_view e[2];
@@ -3630,36 +3419,32 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                 }
                 c->end = padded_end;
             }
-            bf_restore(c, &m);
+            bf_leave_region(c, &tev_stages_mark);
         }
     }
     /* swap_modes */
     if (bf_load_u32be(c->data + v->_offset + 88) != 0) {
         v->has_swap_modes = 1;
         {
-            bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120),
-                                    bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))))), bf_load_u32be(c->data + v->_offset + 88));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 88));
-            if (c->err->failed)
-                return 0;
-            if (region < 0)
-                return bf_fail(c, c->pos, "swap_modes", "size %lld is negative", (long long)region);
-            if (at < 0)
-                return bf_fail(c, c->pos, "swap_modes", "offset %lld is negative", (long long)at);
-            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "swap_modes", &m))
+            bf_mark swap_modes_mark;
+            const int64_t swap_modes_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
+                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
+                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
+                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
+                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
+                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
+                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
+                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                                   8))))))))), bf_load_u32be(c->data + v->_offset + 88));
+            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 88)), swap_modes_size,
+                                 "swap_modes", &swap_modes_mark))
                 return 0;
             v->swap_modes_at = c->pos;
             {
                 static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                int64_t unit = 4;
-                if (c->err->failed)
-                    return 0;
                 size_t padded_end = c->end;
-                c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+                if (!bf_end_before_padding(c, 4, 32, fills, 2))
+                    return 0;
                 v->swap_modes_lim = c->end;
                 {
                     j3d_SwapMode_view e[2];
@@ -3681,36 +3466,31 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                 }
                 c->end = padded_end;
             }
-            bf_restore(c, &m);
+            bf_leave_region(c, &swap_modes_mark);
         }
     }
     /* swap_tables */
     if (bf_load_u32be(c->data + v->_offset + 92) != 0) {
         v->has_swap_tables = 1;
         {
-            bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)))))))),
-                                    bf_load_u32be(c->data + v->_offset + 92));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 92));
-            if (c->err->failed)
-                return 0;
-            if (region < 0)
-                return bf_fail(c, c->pos, "swap_tables", "size %lld is negative", (long long)region);
-            if (at < 0)
-                return bf_fail(c, c->pos, "swap_tables", "offset %lld is negative", (long long)at);
-            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "swap_tables", &m))
+            bf_mark swap_tables_mark;
+            const int64_t swap_tables_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
+                                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
+                                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
+                                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
+                                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
+                                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
+                                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end,
+                                                    (int64_t)v->_offset), 8)))))))), bf_load_u32be(c->data + v->_offset + 92));
+            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 92)), swap_tables_size,
+                                 "swap_tables", &swap_tables_mark))
                 return 0;
             v->swap_tables_at = c->pos;
             {
                 static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                int64_t unit = 4;
-                if (c->err->failed)
-                    return 0;
                 size_t padded_end = c->end;
-                c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+                if (!bf_end_before_padding(c, 4, 32, fills, 2))
+                    return 0;
                 v->swap_tables_lim = c->end;
                 {
                     j3d_SwapTable_view e[2];
@@ -3732,35 +3512,27 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                 }
                 c->end = padded_end;
             }
-            bf_restore(c, &m);
+            bf_leave_region(c, &swap_tables_mark);
         }
     }
     /* fogs */
     if (bf_load_u32be(c->data + v->_offset + 96) != 0) {
         v->has_fogs = 1;
         {
-            bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120),
-                                    bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))), bf_load_u32be(c->data + v->_offset + 96));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 96));
-            if (c->err->failed)
-                return 0;
-            if (region < 0)
-                return bf_fail(c, c->pos, "fogs", "size %lld is negative", (long long)region);
-            if (at < 0)
-                return bf_fail(c, c->pos, "fogs", "offset %lld is negative", (long long)at);
-            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "fogs", &m))
+            bf_mark fogs_mark;
+            const int64_t fogs_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
+                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
+                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120),
+                                             bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))), bf_load_u32be(c->data + v->_offset + 96));
+            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 96)), fogs_size, "fogs",
+                                 &fogs_mark))
                 return 0;
             v->fogs_at = c->pos;
             {
                 static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                int64_t unit = 44;
-                if (c->err->failed)
-                    return 0;
                 size_t padded_end = c->end;
-                c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+                if (!bf_end_before_padding(c, 44, 32, fills, 2))
+                    return 0;
                 v->fogs_lim = c->end;
                 {
                     j3d_Fog_view e[2];
@@ -3782,35 +3554,29 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                 }
                 c->end = padded_end;
             }
-            bf_restore(c, &m);
+            bf_leave_region(c, &fogs_mark);
         }
     }
     /* alpha_compares */
     if (bf_load_u32be(c->data + v->_offset + 100) != 0) {
         v->has_alpha_compares = 1;
         {
-            bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)))))),
-                                    bf_load_u32be(c->data + v->_offset + 100));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 100));
-            if (c->err->failed)
-                return 0;
-            if (region < 0)
-                return bf_fail(c, c->pos, "alpha_compares", "size %lld is negative", (long long)region);
-            if (at < 0)
-                return bf_fail(c, c->pos, "alpha_compares", "offset %lld is negative", (long long)at);
-            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "alpha_compares", &m))
+            bf_mark alpha_compares_mark;
+            const int64_t alpha_compares_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
+                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
+                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
+                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
+                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end,
+                                                       (int64_t)v->_offset), 8)))))), bf_load_u32be(c->data + v->_offset + 100));
+            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 100)), alpha_compares_size,
+                                 "alpha_compares", &alpha_compares_mark))
                 return 0;
             v->alpha_compares_at = c->pos;
             {
                 static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                int64_t unit = 8;
-                if (c->err->failed)
-                    return 0;
                 size_t padded_end = c->end;
-                c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+                if (!bf_end_before_padding(c, 8, 32, fills, 2))
+                    return 0;
                 v->alpha_compares_lim = c->end;
                 {
                     j3d_AlphaCompare_view e[2];
@@ -3832,34 +3598,28 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                 }
                 c->end = padded_end;
             }
-            bf_restore(c, &m);
+            bf_leave_region(c, &alpha_compares_mark);
         }
     }
     /* blend_modes */
     if (bf_load_u32be(c->data + v->_offset + 104) != 0) {
         v->has_blend_modes = 1;
         {
-            bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120),
-                                    bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))), bf_load_u32be(c->data + v->_offset + 104));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 104));
-            if (c->err->failed)
-                return 0;
-            if (region < 0)
-                return bf_fail(c, c->pos, "blend_modes", "size %lld is negative", (long long)region);
-            if (at < 0)
-                return bf_fail(c, c->pos, "blend_modes", "offset %lld is negative", (long long)at);
-            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "blend_modes", &m))
+            bf_mark blend_modes_mark;
+            const int64_t blend_modes_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
+                                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
+                                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
+                                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end,
+                                                    (int64_t)v->_offset), 8))))), bf_load_u32be(c->data + v->_offset + 104));
+            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 104)), blend_modes_size,
+                                 "blend_modes", &blend_modes_mark))
                 return 0;
             v->blend_modes_at = c->pos;
             {
                 static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                int64_t unit = 4;
-                if (c->err->failed)
-                    return 0;
                 size_t padded_end = c->end;
-                c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+                if (!bf_end_before_padding(c, 4, 32, fills, 2))
+                    return 0;
                 v->blend_modes_lim = c->end;
                 {
                     j3d_BlendMode_view e[2];
@@ -3881,34 +3641,27 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                 }
                 c->end = padded_end;
             }
-            bf_restore(c, &m);
+            bf_leave_region(c, &blend_modes_mark);
         }
     }
     /* z_modes */
     if (bf_load_u32be(c->data + v->_offset + 108) != 0) {
         v->has_z_modes = 1;
         {
-            bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
-                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)))),
-                                    bf_load_u32be(c->data + v->_offset + 108));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 108));
-            if (c->err->failed)
-                return 0;
-            if (region < 0)
-                return bf_fail(c, c->pos, "z_modes", "size %lld is negative", (long long)region);
-            if (at < 0)
-                return bf_fail(c, c->pos, "z_modes", "offset %lld is negative", (long long)at);
-            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "z_modes", &m))
+            bf_mark z_modes_mark;
+            const int64_t z_modes_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
+                                                bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
+                                                bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                                8)))), bf_load_u32be(c->data + v->_offset + 108));
+            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 108)), z_modes_size,
+                                 "z_modes", &z_modes_mark))
                 return 0;
             v->z_modes_at = c->pos;
             {
                 static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                int64_t unit = 4;
-                if (c->err->failed)
-                    return 0;
                 size_t padded_end = c->end;
-                c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+                if (!bf_end_before_padding(c, 4, 32, fills, 2))
+                    return 0;
                 v->z_modes_lim = c->end;
                 {
                     j3d_ZMode_view e[2];
@@ -3930,33 +3683,26 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                 }
                 c->end = padded_end;
             }
-            bf_restore(c, &m);
+            bf_leave_region(c, &z_modes_mark);
         }
     }
     /* z_compares */
     if (bf_load_u32be(c->data + v->_offset + 112) != 0) {
         v->has_z_compares = 1;
         {
-            bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120),
-                                    bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))), bf_load_u32be(c->data + v->_offset + 112));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 112));
-            if (c->err->failed)
-                return 0;
-            if (region < 0)
-                return bf_fail(c, c->pos, "z_compares", "size %lld is negative", (long long)region);
-            if (at < 0)
-                return bf_fail(c, c->pos, "z_compares", "offset %lld is negative", (long long)at);
-            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "z_compares", &m))
+            bf_mark z_compares_mark;
+            const int64_t z_compares_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
+                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                                   8))), bf_load_u32be(c->data + v->_offset + 112));
+            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 112)), z_compares_size,
+                                 "z_compares", &z_compares_mark))
                 return 0;
             v->z_compares_at = c->pos;
             {
                 static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                int64_t unit = 1;
-                if (c->err->failed)
-                    return 0;
                 size_t padded_end = c->end;
-                c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+                if (!bf_end_before_padding(c, 1, 32, fills, 2))
+                    return 0;
                 {
                     const int64_t n = (int64_t)((c->end - c->pos) / 1);
                     v->z_compares_count = (size_t)n;
@@ -3970,33 +3716,25 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                 }
                 c->end = padded_end;
             }
-            bf_restore(c, &m);
+            bf_leave_region(c, &z_compares_mark);
         }
     }
     /* dithers */
     if (bf_load_u32be(c->data + v->_offset + 116) != 0) {
         v->has_dithers = 1;
         {
-            bf_mark m;
-            int64_t region = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)),
-                                    bf_load_u32be(c->data + v->_offset + 116));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 116));
-            if (c->err->failed)
-                return 0;
-            if (region < 0)
-                return bf_fail(c, c->pos, "dithers", "size %lld is negative", (long long)region);
-            if (at < 0)
-                return bf_fail(c, c->pos, "dithers", "offset %lld is negative", (long long)at);
-            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "dithers", &m))
+            bf_mark dithers_mark;
+            const int64_t dithers_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                                8)), bf_load_u32be(c->data + v->_offset + 116));
+            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 116)), dithers_size,
+                                 "dithers", &dithers_mark))
                 return 0;
             v->dithers_at = c->pos;
             {
                 static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                int64_t unit = 1;
-                if (c->err->failed)
-                    return 0;
                 size_t padded_end = c->end;
-                c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+                if (!bf_end_before_padding(c, 1, 32, fills, 2))
+                    return 0;
                 {
                     const int64_t n = (int64_t)((c->end - c->pos) / 1);
                     v->dithers_count = (size_t)n;
@@ -4010,32 +3748,24 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                 }
                 c->end = padded_end;
             }
-            bf_restore(c, &m);
+            bf_leave_region(c, &dithers_mark);
         }
     }
     /* nbt_scales */
     if (bf_load_u32be(c->data + v->_offset + 120) != 0) {
         v->has_nbt_scales = 1;
         {
-            bf_mark m;
-            int64_t region = bf_sub(bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8), bf_load_u32be(c->data + v->_offset + 120));
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 120));
-            if (c->err->failed)
-                return 0;
-            if (region < 0)
-                return bf_fail(c, c->pos, "nbt_scales", "size %lld is negative", (long long)region);
-            if (at < 0)
-                return bf_fail(c, c->pos, "nbt_scales", "offset %lld is negative", (long long)at);
-            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "nbt_scales", &m))
+            bf_mark nbt_scales_mark;
+            const int64_t nbt_scales_size = bf_sub(bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8), bf_load_u32be(c->data + v->_offset + 120));
+            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 120)), nbt_scales_size,
+                                 "nbt_scales", &nbt_scales_mark))
                 return 0;
             v->nbt_scales_at = c->pos;
             {
                 static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                int64_t unit = 16;
-                if (c->err->failed)
-                    return 0;
                 size_t padded_end = c->end;
-                c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, 32, fills, 2);
+                if (!bf_end_before_padding(c, 16, 32, fills, 2))
+                    return 0;
                 v->nbt_scales_lim = c->end;
                 {
                     j3d_NbtScale_view e[2];
@@ -4057,7 +3787,7 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                 }
                 c->end = padded_end;
             }
-            bf_restore(c, &m);
+            bf_leave_region(c, &nbt_scales_mark);
         }
     }
     v->_end = c->pos;
@@ -4971,13 +4701,8 @@ int j3d_view_lay_Mdl3(bf_ctx *c, const bf_view_doc *d, j3d_Mdl3_view *v, int64_t
     c->pos += 4;
     /* packets */
     {
-        bf_mark m;
-        int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 4));
-        if (c->err->failed)
-            return 0;
-        if (at < 0)
-            return bf_fail(c, c->pos, "packets", "offset %lld is negative", (long long)at);
-        if (!bf_seek(c, (uint64_t)at, UINT64_MAX, "packets", &m))
+        bf_mark packets_mark;
+        if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 4)), 0, "packets", &packets_mark))
             return 0;
         v->packets_at = c->pos;
         v->packets_lim = c->end;
@@ -5003,19 +4728,14 @@ int j3d_view_lay_Mdl3(bf_ctx *c, const bf_view_doc *d, j3d_Mdl3_view *v, int64_t
                 }
             }
         }
-        bf_restore(c, &m);
+        bf_leave_region(c, &packets_mark);
     }
     /* subpackets */
     if (bf_load_u32be(c->data + v->_offset + 8) != 0) {
         v->has_subpackets = 1;
         {
-            bf_mark m;
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 8));
-            if (c->err->failed)
-                return 0;
-            if (at < 0)
-                return bf_fail(c, c->pos, "subpackets", "offset %lld is negative", (long long)at);
-            if (!bf_seek(c, (uint64_t)at, UINT64_MAX, "subpackets", &m))
+            bf_mark subpackets_mark;
+            if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 8)), 0, "subpackets", &subpackets_mark))
                 return 0;
             v->subpackets_at = c->pos;
             v->subpackets_lim = c->end;
@@ -5032,20 +4752,16 @@ int j3d_view_lay_Mdl3(bf_ctx *c, const bf_view_doc *d, j3d_Mdl3_view *v, int64_t
                     return 0;
                 c->pos += (size_t)n * 16;
             }
-            bf_restore(c, &m);
+            bf_leave_region(c, &subpackets_mark);
         }
     }
     /* matrix_indices */
     if (bf_load_u32be(c->data + v->_offset + 12) != 0) {
         v->has_matrix_indices = 1;
         {
-            bf_mark m;
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 12));
-            if (c->err->failed)
-                return 0;
-            if (at < 0)
-                return bf_fail(c, c->pos, "matrix_indices", "offset %lld is negative", (long long)at);
-            if (!bf_seek(c, (uint64_t)at, UINT64_MAX, "matrix_indices", &m))
+            bf_mark matrix_indices_mark;
+            if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 12)), 0, "matrix_indices",
+                                 &matrix_indices_mark))
                 return 0;
             v->matrix_indices_at = c->pos;
             {
@@ -5059,20 +4775,15 @@ int j3d_view_lay_Mdl3(bf_ctx *c, const bf_view_doc *d, j3d_Mdl3_view *v, int64_t
                 v->matrix_indices_count = (size_t)n;
                 c->pos += (size_t)n;
             }
-            bf_restore(c, &m);
+            bf_leave_region(c, &matrix_indices_mark);
         }
     }
     /* unknown */
     if (bf_load_u32be(c->data + v->_offset + 16) != 0) {
         v->has_unknown = 1;
         {
-            bf_mark m;
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 16));
-            if (c->err->failed)
-                return 0;
-            if (at < 0)
-                return bf_fail(c, c->pos, "unknown", "offset %lld is negative", (long long)at);
-            if (!bf_seek(c, (uint64_t)at, UINT64_MAX, "unknown", &m))
+            bf_mark unknown_mark;
+            if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 16)), 0, "unknown", &unknown_mark))
                 return 0;
             v->unknown_at = c->pos;
             {
@@ -5086,20 +4797,15 @@ int j3d_view_lay_Mdl3(bf_ctx *c, const bf_view_doc *d, j3d_Mdl3_view *v, int64_t
                     return 0;
                 c->pos += (size_t)n * 1;
             }
-            bf_restore(c, &m);
+            bf_leave_region(c, &unknown_mark);
         }
     }
     /* indices */
     if (bf_load_u32be(c->data + v->_offset + 20) != 0) {
         v->has_indices = 1;
         {
-            bf_mark m;
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 20));
-            if (c->err->failed)
-                return 0;
-            if (at < 0)
-                return bf_fail(c, c->pos, "indices", "offset %lld is negative", (long long)at);
-            if (!bf_seek(c, (uint64_t)at, UINT64_MAX, "indices", &m))
+            bf_mark indices_mark;
+            if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 20)), 0, "indices", &indices_mark))
                 return 0;
             v->indices_at = c->pos;
             {
@@ -5113,20 +4819,15 @@ int j3d_view_lay_Mdl3(bf_ctx *c, const bf_view_doc *d, j3d_Mdl3_view *v, int64_t
                     return 0;
                 c->pos += (size_t)n * 2;
             }
-            bf_restore(c, &m);
+            bf_leave_region(c, &indices_mark);
         }
     }
     /* names */
     if (bf_load_u32be(c->data + v->_offset + 24) != 0) {
         v->has_names = 1;
         {
-            bf_mark m;
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 24));
-            if (c->err->failed)
-                return 0;
-            if (at < 0)
-                return bf_fail(c, c->pos, "names", "offset %lld is negative", (long long)at);
-            if (!bf_seek(c, (uint64_t)at, UINT64_MAX, "names", &m))
+            bf_mark names_mark;
+            if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 24)), 0, "names", &names_mark))
                 return 0;
             v->names_at = c->pos;
             v->names_lim = c->end;
@@ -5137,7 +4838,7 @@ int j3d_view_lay_Mdl3(bf_ctx *c, const bf_view_doc *d, j3d_Mdl3_view *v, int64_t
                     return 0;
                 bf_pop(c);
             }
-            bf_restore(c, &m);
+            bf_leave_region(c, &names_mark);
         }
     }
     v->_end = c->pos;
@@ -5162,16 +4863,10 @@ int j3d_view_lay_Mdl3Packet(bf_ctx *c, const bf_view_doc *d, j3d_Mdl3Packet_view
     c->pos += 4;
     /* commands */
     {
-        bf_mark m;
-        int64_t region = (int64_t)bf_load_u32be(c->data + v->_offset + 4);
-        int64_t at = bf_add((int64_t)v->_offset, bf_load_u32be(c->data + v->_offset + 0));
-        if (c->err->failed)
-            return 0;
-        if (region < 0)
-            return bf_fail(c, c->pos, "commands", "size %lld is negative", (long long)region);
-        if (at < 0)
-            return bf_fail(c, c->pos, "commands", "offset %lld is negative", (long long)at);
-        if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "commands", &m))
+        bf_mark commands_mark;
+        const int64_t commands_size = (int64_t)bf_load_u32be(c->data + v->_offset + 4);
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add((int64_t)v->_offset, bf_load_u32be(c->data + v->_offset + 0)), commands_size, "commands",
+                             &commands_mark))
             return 0;
         v->commands_at = c->pos;
         v->commands_lim = c->end;
@@ -5197,7 +4892,7 @@ int j3d_view_lay_Mdl3Packet(bf_ctx *c, const bf_view_doc *d, j3d_Mdl3Packet_view
             }
             v->commands_count = (size_t)i;
         }
-        bf_restore(c, &m);
+        bf_leave_region(c, &commands_mark);
     }
     v->_end = c->pos;
     return 1;
@@ -5455,13 +5150,8 @@ int j3d_view_lay_Tex1(bf_ctx *c, const bf_view_doc *d, j3d_Tex1_view *v, int64_t
     c->pos += 4;
     /* headers */
     {
-        bf_mark m;
-        int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 4));
-        if (c->err->failed)
-            return 0;
-        if (at < 0)
-            return bf_fail(c, c->pos, "headers", "offset %lld is negative", (long long)at);
-        if (!bf_seek(c, (uint64_t)at, UINT64_MAX, "headers", &m))
+        bf_mark headers_mark;
+        if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 4)), 0, "headers", &headers_mark))
             return 0;
         v->headers_at = c->pos;
         v->headers_lim = c->end;
@@ -5487,19 +5177,14 @@ int j3d_view_lay_Tex1(bf_ctx *c, const bf_view_doc *d, j3d_Tex1_view *v, int64_t
                 }
             }
         }
-        bf_restore(c, &m);
+        bf_leave_region(c, &headers_mark);
     }
     /* names */
     if (bf_load_u32be(c->data + v->_offset + 8) != 0) {
         v->has_names = 1;
         {
-            bf_mark m;
-            int64_t at = bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 8));
-            if (c->err->failed)
-                return 0;
-            if (at < 0)
-                return bf_fail(c, c->pos, "names", "offset %lld is negative", (long long)at);
-            if (!bf_seek(c, (uint64_t)at, UINT64_MAX, "names", &m))
+            bf_mark names_mark;
+            if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 8)), 0, "names", &names_mark))
                 return 0;
             v->names_at = c->pos;
             v->names_lim = c->end;
@@ -5510,7 +5195,7 @@ int j3d_view_lay_Tex1(bf_ctx *c, const bf_view_doc *d, j3d_Tex1_view *v, int64_t
                     return 0;
                 bf_pop(c);
             }
-            bf_restore(c, &m);
+            bf_leave_region(c, &names_mark);
         }
     }
     v->_end = c->pos;
@@ -5617,13 +5302,8 @@ int j3d_view_lay_BtiHeader(bf_ctx *c, const bf_view_doc *d, j3d_BtiHeader_view *
     if (c->data[v->_offset + 8] != 0) {
         v->has_palette = 1;
         {
-            bf_mark m;
-            int64_t at = bf_add((int64_t)v->_offset, bf_load_u32be(c->data + v->_offset + 12));
-            if (c->err->failed)
-                return 0;
-            if (at < 0)
-                return bf_fail(c, c->pos, "palette", "offset %lld is negative", (long long)at);
-            if (!bf_seek(c, (uint64_t)at, UINT64_MAX, "palette", &m))
+            bf_mark palette_mark;
+            if (!bf_enter_region(c, BF_AT, bf_add((int64_t)v->_offset, bf_load_u32be(c->data + v->_offset + 12)), 0, "palette", &palette_mark))
                 return 0;
             v->palette_at = c->pos;
             {
@@ -5637,18 +5317,13 @@ int j3d_view_lay_BtiHeader(bf_ctx *c, const bf_view_doc *d, j3d_BtiHeader_view *
                     return 0;
                 c->pos += (size_t)n * 2;
             }
-            bf_restore(c, &m);
+            bf_leave_region(c, &palette_mark);
         }
     }
     /* images */
     {
-        bf_mark m;
-        int64_t at = bf_add((int64_t)v->_offset, bf_load_u32be(c->data + v->_offset + 28));
-        if (c->err->failed)
-            return 0;
-        if (at < 0)
-            return bf_fail(c, c->pos, "images", "offset %lld is negative", (long long)at);
-        if (!bf_seek(c, (uint64_t)at, UINT64_MAX, "images", &m))
+        bf_mark images_mark;
+        if (!bf_enter_region(c, BF_AT, bf_add((int64_t)v->_offset, bf_load_u32be(c->data + v->_offset + 28)), 0, "images", &images_mark))
             return 0;
         v->images_at = c->pos;
         v->images_lim = c->end;
@@ -5672,7 +5347,7 @@ int j3d_view_lay_BtiHeader(bf_ctx *c, const bf_view_doc *d, j3d_BtiHeader_view *
                 bf_pop(c);
             }
         }
-        bf_restore(c, &m);
+        bf_leave_region(c, &images_mark);
     }
     v->_end = c->pos;
     return 1;

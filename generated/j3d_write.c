@@ -129,8 +129,8 @@ static int place_Vtx1_position(bf_wctx *w, void *owner)
     s->position_tail.len = 0;
     if (w->layout) {
         bf_set_i64(w, &s->position._p_attr, INT64_C(9));
-        bf_set_i64(w, &s->position._p_format, j3d_Vtx1_v_position_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c,
-                j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_position_at(c, s))));
+        bf_set_i64(w, &s->position._p_format, j3d_Vtx1_v_position_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats,
+                   s->formats_count, j3d_Vtx1_v_position_at(c, s))));
     }
     if (!write_VertexBuffer(w, &s->position, "position", -1))
         return 0;
@@ -155,8 +155,8 @@ static int place_Vtx1_normal(bf_wctx *w, void *owner)
     s->normal_tail.len = 0;
     if (w->layout) {
         bf_set_i64(w, &s->normal._p_attr, INT64_C(10));
-        bf_set_i64(w, &s->normal._p_format, j3d_Vtx1_v_normal_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c,
-                j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_normal_at(c, s))));
+        bf_set_i64(w, &s->normal._p_format, j3d_Vtx1_v_normal_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats,
+                   s->formats_count, j3d_Vtx1_v_normal_at(c, s))));
     }
     if (!write_VertexBuffer(w, &s->normal, "normal", -1))
         return 0;
@@ -181,8 +181,8 @@ static int place_Vtx1_tangent(bf_wctx *w, void *owner)
     s->tangent_tail.len = 0;
     if (w->layout) {
         bf_set_i64(w, &s->tangent._p_attr, INT64_C(25));
-        bf_set_i64(w, &s->tangent._p_format, j3d_Vtx1_v_tangent_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c,
-                j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_tangent_at(c, s))));
+        bf_set_i64(w, &s->tangent._p_format, j3d_Vtx1_v_tangent_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats,
+                   s->formats_count, j3d_Vtx1_v_tangent_at(c, s))));
     }
     if (!write_VertexBuffer(w, &s->tangent, "tangent", -1))
         return 0;
@@ -207,8 +207,8 @@ static int place_Vtx1_color0(bf_wctx *w, void *owner)
     s->color0_tail.len = 0;
     if (w->layout) {
         bf_set_i64(w, &s->color0._p_attr, INT64_C(11));
-        bf_set_i64(w, &s->color0._p_format, j3d_Vtx1_v_color0_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c,
-                j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_color0_at(c, s))));
+        bf_set_i64(w, &s->color0._p_format, j3d_Vtx1_v_color0_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats,
+                   s->formats_count, j3d_Vtx1_v_color0_at(c, s))));
     }
     if (!write_VertexBuffer(w, &s->color0, "color0", -1))
         return 0;
@@ -233,8 +233,8 @@ static int place_Vtx1_color1(bf_wctx *w, void *owner)
     s->color1_tail.len = 0;
     if (w->layout) {
         bf_set_i64(w, &s->color1._p_attr, INT64_C(12));
-        bf_set_i64(w, &s->color1._p_format, j3d_Vtx1_v_color1_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c,
-                j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_color1_at(c, s))));
+        bf_set_i64(w, &s->color1._p_format, j3d_Vtx1_v_color1_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats,
+                   s->formats_count, j3d_Vtx1_v_color1_at(c, s))));
     }
     if (!write_VertexBuffer(w, &s->color1, "color1", -1))
         return 0;
@@ -259,8 +259,8 @@ static int place_Vtx1_texcoord0(bf_wctx *w, void *owner)
     s->texcoord0_tail.len = 0;
     if (w->layout) {
         bf_set_i64(w, &s->texcoord0._p_attr, INT64_C(13));
-        bf_set_i64(w, &s->texcoord0._p_format, j3d_Vtx1_v_texcoord0_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c,
-                j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord0_at(c, s))));
+        bf_set_i64(w, &s->texcoord0._p_format, j3d_Vtx1_v_texcoord0_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats,
+                   s->formats_count, j3d_Vtx1_v_texcoord0_at(c, s))));
     }
     if (!write_VertexBuffer(w, &s->texcoord0, "texcoord0", -1))
         return 0;
@@ -285,8 +285,8 @@ static int place_Vtx1_texcoord1(bf_wctx *w, void *owner)
     s->texcoord1_tail.len = 0;
     if (w->layout) {
         bf_set_i64(w, &s->texcoord1._p_attr, INT64_C(14));
-        bf_set_i64(w, &s->texcoord1._p_format, j3d_Vtx1_v_texcoord1_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c,
-                j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord1_at(c, s))));
+        bf_set_i64(w, &s->texcoord1._p_format, j3d_Vtx1_v_texcoord1_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats,
+                   s->formats_count, j3d_Vtx1_v_texcoord1_at(c, s))));
     }
     if (!write_VertexBuffer(w, &s->texcoord1, "texcoord1", -1))
         return 0;
@@ -311,8 +311,8 @@ static int place_Vtx1_texcoord2(bf_wctx *w, void *owner)
     s->texcoord2_tail.len = 0;
     if (w->layout) {
         bf_set_i64(w, &s->texcoord2._p_attr, INT64_C(15));
-        bf_set_i64(w, &s->texcoord2._p_format, j3d_Vtx1_v_texcoord2_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c,
-                j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord2_at(c, s))));
+        bf_set_i64(w, &s->texcoord2._p_format, j3d_Vtx1_v_texcoord2_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats,
+                   s->formats_count, j3d_Vtx1_v_texcoord2_at(c, s))));
     }
     if (!write_VertexBuffer(w, &s->texcoord2, "texcoord2", -1))
         return 0;
@@ -337,8 +337,8 @@ static int place_Vtx1_texcoord3(bf_wctx *w, void *owner)
     s->texcoord3_tail.len = 0;
     if (w->layout) {
         bf_set_i64(w, &s->texcoord3._p_attr, INT64_C(16));
-        bf_set_i64(w, &s->texcoord3._p_format, j3d_Vtx1_v_texcoord3_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c,
-                j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord3_at(c, s))));
+        bf_set_i64(w, &s->texcoord3._p_format, j3d_Vtx1_v_texcoord3_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats,
+                   s->formats_count, j3d_Vtx1_v_texcoord3_at(c, s))));
     }
     if (!write_VertexBuffer(w, &s->texcoord3, "texcoord3", -1))
         return 0;
@@ -363,8 +363,8 @@ static int place_Vtx1_texcoord4(bf_wctx *w, void *owner)
     s->texcoord4_tail.len = 0;
     if (w->layout) {
         bf_set_i64(w, &s->texcoord4._p_attr, INT64_C(17));
-        bf_set_i64(w, &s->texcoord4._p_format, j3d_Vtx1_v_texcoord4_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c,
-                j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord4_at(c, s))));
+        bf_set_i64(w, &s->texcoord4._p_format, j3d_Vtx1_v_texcoord4_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats,
+                   s->formats_count, j3d_Vtx1_v_texcoord4_at(c, s))));
     }
     if (!write_VertexBuffer(w, &s->texcoord4, "texcoord4", -1))
         return 0;
@@ -389,8 +389,8 @@ static int place_Vtx1_texcoord5(bf_wctx *w, void *owner)
     s->texcoord5_tail.len = 0;
     if (w->layout) {
         bf_set_i64(w, &s->texcoord5._p_attr, INT64_C(18));
-        bf_set_i64(w, &s->texcoord5._p_format, j3d_Vtx1_v_texcoord5_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c,
-                j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord5_at(c, s))));
+        bf_set_i64(w, &s->texcoord5._p_format, j3d_Vtx1_v_texcoord5_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats,
+                   s->formats_count, j3d_Vtx1_v_texcoord5_at(c, s))));
     }
     if (!write_VertexBuffer(w, &s->texcoord5, "texcoord5", -1))
         return 0;
@@ -415,8 +415,8 @@ static int place_Vtx1_texcoord6(bf_wctx *w, void *owner)
     s->texcoord6_tail.len = 0;
     if (w->layout) {
         bf_set_i64(w, &s->texcoord6._p_attr, INT64_C(19));
-        bf_set_i64(w, &s->texcoord6._p_format, j3d_Vtx1_v_texcoord6_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c,
-                j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord6_at(c, s))));
+        bf_set_i64(w, &s->texcoord6._p_format, j3d_Vtx1_v_texcoord6_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats,
+                   s->formats_count, j3d_Vtx1_v_texcoord6_at(c, s))));
     }
     if (!write_VertexBuffer(w, &s->texcoord6, "texcoord6", -1))
         return 0;
@@ -441,8 +441,8 @@ static int place_Vtx1_texcoord7(bf_wctx *w, void *owner)
     s->texcoord7_tail.len = 0;
     if (w->layout) {
         bf_set_i64(w, &s->texcoord7._p_attr, INT64_C(20));
-        bf_set_i64(w, &s->texcoord7._p_format, j3d_Vtx1_v_texcoord7_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c,
-                j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord7_at(c, s))));
+        bf_set_i64(w, &s->texcoord7._p_format, j3d_Vtx1_v_texcoord7_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats,
+                   s->formats_count, j3d_Vtx1_v_texcoord7_at(c, s))));
     }
     if (!write_VertexBuffer(w, &s->texcoord7, "texcoord7", -1))
         return 0;
@@ -482,8 +482,8 @@ static int place_Evp1_joint_indices(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "joint_indices"))
         return 0;
     bf_set_u64(w, &s->joint_indices_at, w->pos);
-    bf_fit_u32(w, &s->index_table_offset, bf_sub((int64_t)s->joint_indices_at, bf_sub((int64_t)s->_offset, 8)), 32,
-            (uint64_t)s->_offset + 8, 0, "index_table_offset");
+    bf_fit_u32(w, &s->index_table_offset, bf_sub((int64_t)s->joint_indices_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 8, 0,
+               "index_table_offset");
     for (uint32_t i = 0; i < s->joint_indices_count; i++) {
         if (w->layout) {
             bf_set_i64(w, &s->joint_indices[i]._p_count, bf_at_u8(c, s->sizes, s->sizes_count, (int64_t)i));
@@ -508,8 +508,8 @@ static int place_Evp1_weights(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "weights"))
         return 0;
     bf_set_u64(w, &s->weights_at, w->pos);
-    bf_fit_u32(w, &s->weight_table_offset, bf_sub((int64_t)s->weights_at, bf_sub((int64_t)s->_offset, 8)), 32,
-            (uint64_t)s->_offset + 12, 0, "weight_table_offset");
+    bf_fit_u32(w, &s->weight_table_offset, bf_sub((int64_t)s->weights_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 12, 0,
+               "weight_table_offset");
     for (uint32_t i = 0; i < s->weights_count; i++) {
         if (w->layout) {
             bf_set_i64(w, &s->weights[i]._p_count, bf_at_u8(c, s->sizes, s->sizes_count, (int64_t)i));
@@ -533,8 +533,8 @@ static int place_Evp1_inverse_bind_matrices(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "inverse_bind_matrices"))
         return 0;
     bf_set_u64(w, &s->inverse_bind_matrices_at, w->pos);
-    bf_fit_u32(w, &s->matrix_table_offset, bf_sub((int64_t)s->inverse_bind_matrices_at, bf_sub((int64_t)s->_offset,
-            8)), 32, (uint64_t)s->_offset + 16, 0, "matrix_table_offset");
+    bf_fit_u32(w, &s->matrix_table_offset, bf_sub((int64_t)s->inverse_bind_matrices_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 16, 0,
+               "matrix_table_offset");
     s->inverse_bind_matrices_tail.len = 0;
     for (uint32_t i = 0; i < s->inverse_bind_matrices_count; i++)
         if (!write_Mtx34(w, &s->inverse_bind_matrices[i], "inverse_bind_matrices", i))
@@ -732,8 +732,8 @@ static int place_Shp1_group_data(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "group_data"))
         return 0;
     bf_set_u64(w, &s->group_data_at, w->pos);
-    bf_fit_u32(w, &s->group_data_offset, bf_sub((int64_t)s->group_data_at, bf_sub((int64_t)s->_offset, 8)), 32,
-            (uint64_t)s->_offset + 28, 0, "group_data_offset");
+    bf_fit_u32(w, &s->group_data_offset, bf_sub((int64_t)s->group_data_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 28, 0,
+               "group_data_offset");
     for (uint32_t i = 0; i < s->group_data_count; i++) {
         if (w->layout) {
             bf_set_i64(w, &s->group_data[i]._p_base, bf_sub((int64_t)s->_offset, 8));
@@ -758,8 +758,8 @@ static int place_Shape_attributes(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "attributes"))
         return 0;
     bf_set_u64(w, &s->attributes_at, w->pos);
-    bf_fit_u16(w, &s->attribute_offset, bf_sub((int64_t)s->attributes_at, bf_add(s->_p_base, s->_p_attribute_table)),
-            16, (uint64_t)s->_offset + 4, 0, "attribute_offset");
+    bf_fit_u16(w, &s->attribute_offset, bf_sub((int64_t)s->attributes_at, bf_add(s->_p_base, s->_p_attribute_table)), 16, (uint64_t)s->_offset + 4, 0,
+               "attribute_offset");
     for (uint32_t i = 0; i < s->attributes_count; i++)
         if (!write_IndexAttribute(w, &s->attributes[i], "attributes", i))
             return 0;
@@ -788,8 +788,8 @@ static int place_MatrixGroup_primitives(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "primitives"))
         return 0;
     bf_set_u64(w, &s->primitives_at, w->pos);
-    bf_fit_u32(w, &s->primitive_offset, bf_sub((int64_t)s->primitives_at, bf_add(s->_p_base, s->_p_primitive_data)),
-            32, (uint64_t)s->_offset + 4, 0, "primitive_offset");
+    bf_fit_u32(w, &s->primitive_offset, bf_sub((int64_t)s->primitives_at, bf_add(s->_p_base, s->_p_primitive_data)), 32, (uint64_t)s->_offset + 4, 0,
+               "primitive_offset");
     s->primitives_tail.len = 0;
     for (uint32_t i = 0; i < s->primitives_count; i++) {
         if (w->layout) {
@@ -862,8 +862,8 @@ static int place_Mat3_materials(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "materials"))
         return 0;
     bf_set_u64(w, &s->materials_at, w->pos);
-    bf_fit_u32(w, &s->material_data_offset, bf_sub((int64_t)s->materials_at, bf_sub((int64_t)s->_offset, 8)), 32,
-            (uint64_t)s->_offset + 4, 0, "material_data_offset");
+    bf_fit_u32(w, &s->material_data_offset, bf_sub((int64_t)s->materials_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 4, 0,
+               "material_data_offset");
     s->materials_tail.len = 0;
     for (uint32_t i = 0; i < s->materials_count; i++)
         if (!write_Material(w, &s->materials[i], "materials", i))
@@ -905,8 +905,8 @@ static int place_Mat3_cull_modes(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "cull_modes"))
         return 0;
     bf_set_u64(w, &s->cull_modes_at, w->pos);
-    bf_fit_u32(w, &s->cull_mode_offset, bf_sub((int64_t)s->cull_modes_at, bf_sub((int64_t)s->_offset, 8)), 32,
-            (uint64_t)s->_offset + 20, 0, "cull_mode_offset");
+    bf_fit_u32(w, &s->cull_mode_offset, bf_sub((int64_t)s->cull_modes_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 20, 0,
+               "cull_mode_offset");
     s->cull_modes_tail.len = 0;
     if (!bf_put_array(w, s->cull_modes, s->cull_modes_count, 4, 0, 1, "cull_modes"))
         return 0;
@@ -926,8 +926,8 @@ static int place_Mat3_material_colors(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "material_colors"))
         return 0;
     bf_set_u64(w, &s->material_colors_at, w->pos);
-    bf_fit_u32(w, &s->material_color_offset, bf_sub((int64_t)s->material_colors_at, bf_sub((int64_t)s->_offset, 8)),
-            32, (uint64_t)s->_offset + 24, 0, "material_color_offset");
+    bf_fit_u32(w, &s->material_color_offset, bf_sub((int64_t)s->material_colors_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 24, 0,
+               "material_color_offset");
     s->material_colors_tail.len = 0;
     for (uint32_t i = 0; i < s->material_colors_count; i++)
         if (!write_Rgba8(w, &s->material_colors[i], "material_colors", i))
@@ -948,8 +948,8 @@ static int place_Mat3_color_channel_counts(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "color_channel_counts"))
         return 0;
     bf_set_u64(w, &s->color_channel_counts_at, w->pos);
-    bf_fit_u32(w, &s->color_channel_count_offset, bf_sub((int64_t)s->color_channel_counts_at,
-            bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 28, 0, "color_channel_count_offset");
+    bf_fit_u32(w, &s->color_channel_count_offset, bf_sub((int64_t)s->color_channel_counts_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 28, 0,
+               "color_channel_count_offset");
     s->color_channel_counts_tail.len = 0;
     if (!bf_put_array(w, s->color_channel_counts, s->color_channel_counts_count, 1, 0, 1, "color_channel_counts"))
         return 0;
@@ -969,8 +969,8 @@ static int place_Mat3_color_channels(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "color_channels"))
         return 0;
     bf_set_u64(w, &s->color_channels_at, w->pos);
-    bf_fit_u32(w, &s->color_channel_offset, bf_sub((int64_t)s->color_channels_at, bf_sub((int64_t)s->_offset, 8)), 32,
-            (uint64_t)s->_offset + 32, 0, "color_channel_offset");
+    bf_fit_u32(w, &s->color_channel_offset, bf_sub((int64_t)s->color_channels_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 32, 0,
+               "color_channel_offset");
     s->color_channels_tail.len = 0;
     for (uint32_t i = 0; i < s->color_channels_count; i++)
         if (!write_ColorChannel(w, &s->color_channels[i], "color_channels", i))
@@ -991,8 +991,8 @@ static int place_Mat3_ambient_colors(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "ambient_colors"))
         return 0;
     bf_set_u64(w, &s->ambient_colors_at, w->pos);
-    bf_fit_u32(w, &s->ambient_color_offset, bf_sub((int64_t)s->ambient_colors_at, bf_sub((int64_t)s->_offset, 8)), 32,
-            (uint64_t)s->_offset + 36, 0, "ambient_color_offset");
+    bf_fit_u32(w, &s->ambient_color_offset, bf_sub((int64_t)s->ambient_colors_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 36, 0,
+               "ambient_color_offset");
     s->ambient_colors_tail.len = 0;
     for (uint32_t i = 0; i < s->ambient_colors_count; i++)
         if (!write_Rgba8(w, &s->ambient_colors[i], "ambient_colors", i))
@@ -1013,8 +1013,8 @@ static int place_Mat3_light_colors(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "light_colors"))
         return 0;
     bf_set_u64(w, &s->light_colors_at, w->pos);
-    bf_fit_u32(w, &s->light_color_offset, bf_sub((int64_t)s->light_colors_at, bf_sub((int64_t)s->_offset, 8)), 32,
-            (uint64_t)s->_offset + 40, 0, "light_color_offset");
+    bf_fit_u32(w, &s->light_color_offset, bf_sub((int64_t)s->light_colors_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 40, 0,
+               "light_color_offset");
     s->light_colors_tail.len = 0;
     for (uint32_t i = 0; i < s->light_colors_count; i++)
         if (!write_Rgba8(w, &s->light_colors[i], "light_colors", i))
@@ -1035,8 +1035,8 @@ static int place_Mat3_tex_gen_counts(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "tex_gen_counts"))
         return 0;
     bf_set_u64(w, &s->tex_gen_counts_at, w->pos);
-    bf_fit_u32(w, &s->tex_gen_count_offset, bf_sub((int64_t)s->tex_gen_counts_at, bf_sub((int64_t)s->_offset, 8)), 32,
-            (uint64_t)s->_offset + 44, 0, "tex_gen_count_offset");
+    bf_fit_u32(w, &s->tex_gen_count_offset, bf_sub((int64_t)s->tex_gen_counts_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 44, 0,
+               "tex_gen_count_offset");
     s->tex_gen_counts_tail.len = 0;
     if (!bf_put_array(w, s->tex_gen_counts, s->tex_gen_counts_count, 1, 0, 1, "tex_gen_counts"))
         return 0;
@@ -1077,8 +1077,8 @@ static int place_Mat3_post_tex_gens(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "post_tex_gens"))
         return 0;
     bf_set_u64(w, &s->post_tex_gens_at, w->pos);
-    bf_fit_u32(w, &s->post_tex_gen_offset, bf_sub((int64_t)s->post_tex_gens_at, bf_sub((int64_t)s->_offset, 8)), 32,
-            (uint64_t)s->_offset + 52, 0, "post_tex_gen_offset");
+    bf_fit_u32(w, &s->post_tex_gen_offset, bf_sub((int64_t)s->post_tex_gens_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 52, 0,
+               "post_tex_gen_offset");
     s->post_tex_gens_tail.len = 0;
     for (uint32_t i = 0; i < s->post_tex_gens_count; i++)
         if (!write_TexGen(w, &s->post_tex_gens[i], "post_tex_gens", i))
@@ -1099,8 +1099,8 @@ static int place_Mat3_tex_matrices(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "tex_matrices"))
         return 0;
     bf_set_u64(w, &s->tex_matrices_at, w->pos);
-    bf_fit_u32(w, &s->tex_matrix_offset, bf_sub((int64_t)s->tex_matrices_at, bf_sub((int64_t)s->_offset, 8)), 32,
-            (uint64_t)s->_offset + 56, 0, "tex_matrix_offset");
+    bf_fit_u32(w, &s->tex_matrix_offset, bf_sub((int64_t)s->tex_matrices_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 56, 0,
+               "tex_matrix_offset");
     s->tex_matrices_tail.len = 0;
     for (uint32_t i = 0; i < s->tex_matrices_count; i++)
         if (!write_TexMatrix(w, &s->tex_matrices[i], "tex_matrices", i))
@@ -1121,8 +1121,8 @@ static int place_Mat3_post_tex_matrices(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "post_tex_matrices"))
         return 0;
     bf_set_u64(w, &s->post_tex_matrices_at, w->pos);
-    bf_fit_u32(w, &s->post_tex_matrix_offset, bf_sub((int64_t)s->post_tex_matrices_at, bf_sub((int64_t)s->_offset, 8)),
-            32, (uint64_t)s->_offset + 60, 0, "post_tex_matrix_offset");
+    bf_fit_u32(w, &s->post_tex_matrix_offset, bf_sub((int64_t)s->post_tex_matrices_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 60, 0,
+               "post_tex_matrix_offset");
     s->post_tex_matrices_tail.len = 0;
     for (uint32_t i = 0; i < s->post_tex_matrices_count; i++)
         if (!write_TexMatrix(w, &s->post_tex_matrices[i], "post_tex_matrices", i))
@@ -1143,8 +1143,8 @@ static int place_Mat3_textures(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "textures"))
         return 0;
     bf_set_u64(w, &s->textures_at, w->pos);
-    bf_fit_u32(w, &s->texture_remap_offset, bf_sub((int64_t)s->textures_at, bf_sub((int64_t)s->_offset, 8)), 32,
-            (uint64_t)s->_offset + 64, 0, "texture_remap_offset");
+    bf_fit_u32(w, &s->texture_remap_offset, bf_sub((int64_t)s->textures_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 64, 0,
+               "texture_remap_offset");
     s->textures_tail.len = 0;
     if (!bf_put_array(w, s->textures, s->textures_count, 2, 0, 1, "textures"))
         return 0;
@@ -1164,8 +1164,8 @@ static int place_Mat3_tev_orders(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "tev_orders"))
         return 0;
     bf_set_u64(w, &s->tev_orders_at, w->pos);
-    bf_fit_u32(w, &s->tev_order_offset, bf_sub((int64_t)s->tev_orders_at, bf_sub((int64_t)s->_offset, 8)), 32,
-            (uint64_t)s->_offset + 68, 0, "tev_order_offset");
+    bf_fit_u32(w, &s->tev_order_offset, bf_sub((int64_t)s->tev_orders_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 68, 0,
+               "tev_order_offset");
     s->tev_orders_tail.len = 0;
     for (uint32_t i = 0; i < s->tev_orders_count; i++)
         if (!write_TevOrder(w, &s->tev_orders[i], "tev_orders", i))
@@ -1186,8 +1186,8 @@ static int place_Mat3_tev_colors(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "tev_colors"))
         return 0;
     bf_set_u64(w, &s->tev_colors_at, w->pos);
-    bf_fit_u32(w, &s->tev_color_offset, bf_sub((int64_t)s->tev_colors_at, bf_sub((int64_t)s->_offset, 8)), 32,
-            (uint64_t)s->_offset + 72, 0, "tev_color_offset");
+    bf_fit_u32(w, &s->tev_color_offset, bf_sub((int64_t)s->tev_colors_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 72, 0,
+               "tev_color_offset");
     s->tev_colors_tail.len = 0;
     for (uint32_t i = 0; i < s->tev_colors_count; i++)
         if (!write_TevColor(w, &s->tev_colors[i], "tev_colors", i))
@@ -1208,8 +1208,8 @@ static int place_Mat3_konst_colors(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "konst_colors"))
         return 0;
     bf_set_u64(w, &s->konst_colors_at, w->pos);
-    bf_fit_u32(w, &s->konst_color_offset, bf_sub((int64_t)s->konst_colors_at, bf_sub((int64_t)s->_offset, 8)), 32,
-            (uint64_t)s->_offset + 76, 0, "konst_color_offset");
+    bf_fit_u32(w, &s->konst_color_offset, bf_sub((int64_t)s->konst_colors_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 76, 0,
+               "konst_color_offset");
     s->konst_colors_tail.len = 0;
     for (uint32_t i = 0; i < s->konst_colors_count; i++)
         if (!write_Rgba8(w, &s->konst_colors[i], "konst_colors", i))
@@ -1230,8 +1230,8 @@ static int place_Mat3_tev_stage_counts(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "tev_stage_counts"))
         return 0;
     bf_set_u64(w, &s->tev_stage_counts_at, w->pos);
-    bf_fit_u32(w, &s->tev_stage_count_offset, bf_sub((int64_t)s->tev_stage_counts_at, bf_sub((int64_t)s->_offset, 8)),
-            32, (uint64_t)s->_offset + 80, 0, "tev_stage_count_offset");
+    bf_fit_u32(w, &s->tev_stage_count_offset, bf_sub((int64_t)s->tev_stage_counts_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 80, 0,
+               "tev_stage_count_offset");
     s->tev_stage_counts_tail.len = 0;
     if (!bf_put_array(w, s->tev_stage_counts, s->tev_stage_counts_count, 1, 0, 1, "tev_stage_counts"))
         return 0;
@@ -1251,8 +1251,8 @@ static int place_Mat3_tev_stages(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "tev_stages"))
         return 0;
     bf_set_u64(w, &s->tev_stages_at, w->pos);
-    bf_fit_u32(w, &s->tev_stage_offset, bf_sub((int64_t)s->tev_stages_at, bf_sub((int64_t)s->_offset, 8)), 32,
-            (uint64_t)s->_offset + 84, 0, "tev_stage_offset");
+    bf_fit_u32(w, &s->tev_stage_offset, bf_sub((int64_t)s->tev_stages_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 84, 0,
+               "tev_stage_offset");
     s->tev_stages_tail.len = 0;
     for (uint32_t i = 0; i < s->tev_stages_count; i++)
         if (!write_TevStage(w, &s->tev_stages[i], "tev_stages", i))
@@ -1273,8 +1273,8 @@ static int place_Mat3_swap_modes(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "swap_modes"))
         return 0;
     bf_set_u64(w, &s->swap_modes_at, w->pos);
-    bf_fit_u32(w, &s->swap_mode_offset, bf_sub((int64_t)s->swap_modes_at, bf_sub((int64_t)s->_offset, 8)), 32,
-            (uint64_t)s->_offset + 88, 0, "swap_mode_offset");
+    bf_fit_u32(w, &s->swap_mode_offset, bf_sub((int64_t)s->swap_modes_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 88, 0,
+               "swap_mode_offset");
     s->swap_modes_tail.len = 0;
     for (uint32_t i = 0; i < s->swap_modes_count; i++)
         if (!write_SwapMode(w, &s->swap_modes[i], "swap_modes", i))
@@ -1295,8 +1295,8 @@ static int place_Mat3_swap_tables(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "swap_tables"))
         return 0;
     bf_set_u64(w, &s->swap_tables_at, w->pos);
-    bf_fit_u32(w, &s->swap_table_offset, bf_sub((int64_t)s->swap_tables_at, bf_sub((int64_t)s->_offset, 8)), 32,
-            (uint64_t)s->_offset + 92, 0, "swap_table_offset");
+    bf_fit_u32(w, &s->swap_table_offset, bf_sub((int64_t)s->swap_tables_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 92, 0,
+               "swap_table_offset");
     s->swap_tables_tail.len = 0;
     for (uint32_t i = 0; i < s->swap_tables_count; i++)
         if (!write_SwapTable(w, &s->swap_tables[i], "swap_tables", i))
@@ -1338,8 +1338,8 @@ static int place_Mat3_alpha_compares(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "alpha_compares"))
         return 0;
     bf_set_u64(w, &s->alpha_compares_at, w->pos);
-    bf_fit_u32(w, &s->alpha_compare_offset, bf_sub((int64_t)s->alpha_compares_at, bf_sub((int64_t)s->_offset, 8)), 32,
-            (uint64_t)s->_offset + 100, 0, "alpha_compare_offset");
+    bf_fit_u32(w, &s->alpha_compare_offset, bf_sub((int64_t)s->alpha_compares_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 100, 0,
+               "alpha_compare_offset");
     s->alpha_compares_tail.len = 0;
     for (uint32_t i = 0; i < s->alpha_compares_count; i++)
         if (!write_AlphaCompare(w, &s->alpha_compares[i], "alpha_compares", i))
@@ -1360,8 +1360,8 @@ static int place_Mat3_blend_modes(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "blend_modes"))
         return 0;
     bf_set_u64(w, &s->blend_modes_at, w->pos);
-    bf_fit_u32(w, &s->blend_mode_offset, bf_sub((int64_t)s->blend_modes_at, bf_sub((int64_t)s->_offset, 8)), 32,
-            (uint64_t)s->_offset + 104, 0, "blend_mode_offset");
+    bf_fit_u32(w, &s->blend_mode_offset, bf_sub((int64_t)s->blend_modes_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 104, 0,
+               "blend_mode_offset");
     s->blend_modes_tail.len = 0;
     for (uint32_t i = 0; i < s->blend_modes_count; i++)
         if (!write_BlendMode(w, &s->blend_modes[i], "blend_modes", i))
@@ -1403,8 +1403,8 @@ static int place_Mat3_z_compares(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "z_compares"))
         return 0;
     bf_set_u64(w, &s->z_compares_at, w->pos);
-    bf_fit_u32(w, &s->z_compare_offset, bf_sub((int64_t)s->z_compares_at, bf_sub((int64_t)s->_offset, 8)), 32,
-            (uint64_t)s->_offset + 112, 0, "z_compare_offset");
+    bf_fit_u32(w, &s->z_compare_offset, bf_sub((int64_t)s->z_compares_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 112, 0,
+               "z_compare_offset");
     s->z_compares_tail.len = 0;
     if (!bf_put_array(w, s->z_compares, s->z_compares_count, 1, 0, 1, "z_compares"))
         return 0;
@@ -1444,8 +1444,8 @@ static int place_Mat3_nbt_scales(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "nbt_scales"))
         return 0;
     bf_set_u64(w, &s->nbt_scales_at, w->pos);
-    bf_fit_u32(w, &s->nbt_scale_offset, bf_sub((int64_t)s->nbt_scales_at, bf_sub((int64_t)s->_offset, 8)), 32,
-            (uint64_t)s->_offset + 120, 0, "nbt_scale_offset");
+    bf_fit_u32(w, &s->nbt_scale_offset, bf_sub((int64_t)s->nbt_scales_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 120, 0,
+               "nbt_scale_offset");
     s->nbt_scales_tail.len = 0;
     for (uint32_t i = 0; i < s->nbt_scales_count; i++)
         if (!write_NbtScale(w, &s->nbt_scales[i], "nbt_scales", i))
@@ -1466,8 +1466,8 @@ static int place_Mdl3_packets(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "packets"))
         return 0;
     bf_set_u64(w, &s->packets_at, w->pos);
-    bf_fit_u32(w, &s->packet_table_offset, bf_sub((int64_t)s->packets_at, bf_sub((int64_t)s->_offset, 8)), 32,
-            (uint64_t)s->_offset + 4, 0, "packet_table_offset");
+    bf_fit_u32(w, &s->packet_table_offset, bf_sub((int64_t)s->packets_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 4, 0,
+               "packet_table_offset");
     for (uint32_t i = 0; i < s->packets_count; i++)
         if (!write_Mdl3Packet(w, &s->packets[i], "packets", i))
             return 0;
@@ -1507,8 +1507,8 @@ static int place_Mdl3_matrix_indices(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "matrix_indices"))
         return 0;
     bf_set_u64(w, &s->matrix_indices_at, w->pos);
-    bf_fit_u32(w, &s->matrix_index_offset, bf_sub((int64_t)s->matrix_indices_at, bf_sub((int64_t)s->_offset, 8)), 32,
-            (uint64_t)s->_offset + 12, 0, "matrix_index_offset");
+    bf_fit_u32(w, &s->matrix_index_offset, bf_sub((int64_t)s->matrix_indices_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 12, 0,
+               "matrix_index_offset");
     if (!bf_put_bytes(w, s->matrix_indices.ptr, s->matrix_indices.len, "matrix_indices"))
         return 0;
     return bf_place_pooled(w, (int64_t)s->matrix_indices_at);
@@ -1605,8 +1605,8 @@ static int place_Tex1_headers(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "headers"))
         return 0;
     bf_set_u64(w, &s->headers_at, w->pos);
-    bf_fit_u32(w, &s->header_table_offset, bf_sub((int64_t)s->headers_at, bf_sub((int64_t)s->_offset, 8)), 32,
-            (uint64_t)s->_offset + 4, 0, "header_table_offset");
+    bf_fit_u32(w, &s->header_table_offset, bf_sub((int64_t)s->headers_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 4, 0,
+               "header_table_offset");
     for (uint32_t i = 0; i < s->headers_count; i++)
         if (!write_BtiHeader(w, &s->headers[i], "headers", i))
             return 0;
@@ -1838,8 +1838,8 @@ static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s, const char *name, int64_t index)
                 return 0;
             if (w->layout) {
                 bf_set_i64(w, &s->position._p_attr, INT64_C(9));
-                bf_set_i64(w, &s->position._p_format, j3d_Vtx1_v_position_at(c, s) < 0 ? -1
-                        : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_position_at(c, s))));
+                bf_set_i64(w, &s->position._p_format, j3d_Vtx1_v_position_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c,
+                           j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_position_at(c, s))));
             }
             if (!write_VertexBuffer(w, &s->position, "position", -1))
                 return 0;
@@ -1858,8 +1858,8 @@ static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s, const char *name, int64_t index)
                 return 0;
             if (w->layout) {
                 bf_set_i64(w, &s->normal._p_attr, INT64_C(10));
-                bf_set_i64(w, &s->normal._p_format, j3d_Vtx1_v_normal_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c,
-                        j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_normal_at(c, s))));
+                bf_set_i64(w, &s->normal._p_format, j3d_Vtx1_v_normal_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats,
+                           s->formats_count, j3d_Vtx1_v_normal_at(c, s))));
             }
             if (!write_VertexBuffer(w, &s->normal, "normal", -1))
                 return 0;
@@ -1878,8 +1878,8 @@ static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s, const char *name, int64_t index)
                 return 0;
             if (w->layout) {
                 bf_set_i64(w, &s->tangent._p_attr, INT64_C(25));
-                bf_set_i64(w, &s->tangent._p_format, j3d_Vtx1_v_tangent_at(c, s) < 0 ? -1
-                        : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_tangent_at(c, s))));
+                bf_set_i64(w, &s->tangent._p_format, j3d_Vtx1_v_tangent_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c,
+                           j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_tangent_at(c, s))));
             }
             if (!write_VertexBuffer(w, &s->tangent, "tangent", -1))
                 return 0;
@@ -1898,8 +1898,8 @@ static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s, const char *name, int64_t index)
                 return 0;
             if (w->layout) {
                 bf_set_i64(w, &s->color0._p_attr, INT64_C(11));
-                bf_set_i64(w, &s->color0._p_format, j3d_Vtx1_v_color0_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c,
-                        j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_color0_at(c, s))));
+                bf_set_i64(w, &s->color0._p_format, j3d_Vtx1_v_color0_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats,
+                           s->formats_count, j3d_Vtx1_v_color0_at(c, s))));
             }
             if (!write_VertexBuffer(w, &s->color0, "color0", -1))
                 return 0;
@@ -1918,8 +1918,8 @@ static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s, const char *name, int64_t index)
                 return 0;
             if (w->layout) {
                 bf_set_i64(w, &s->color1._p_attr, INT64_C(12));
-                bf_set_i64(w, &s->color1._p_format, j3d_Vtx1_v_color1_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c,
-                        j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_color1_at(c, s))));
+                bf_set_i64(w, &s->color1._p_format, j3d_Vtx1_v_color1_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats,
+                           s->formats_count, j3d_Vtx1_v_color1_at(c, s))));
             }
             if (!write_VertexBuffer(w, &s->color1, "color1", -1))
                 return 0;
@@ -1938,8 +1938,8 @@ static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s, const char *name, int64_t index)
                 return 0;
             if (w->layout) {
                 bf_set_i64(w, &s->texcoord0._p_attr, INT64_C(13));
-                bf_set_i64(w, &s->texcoord0._p_format, j3d_Vtx1_v_texcoord0_at(c, s) < 0 ? -1
-                        : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord0_at(c, s))));
+                bf_set_i64(w, &s->texcoord0._p_format, j3d_Vtx1_v_texcoord0_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c,
+                           j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord0_at(c, s))));
             }
             if (!write_VertexBuffer(w, &s->texcoord0, "texcoord0", -1))
                 return 0;
@@ -1958,8 +1958,8 @@ static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s, const char *name, int64_t index)
                 return 0;
             if (w->layout) {
                 bf_set_i64(w, &s->texcoord1._p_attr, INT64_C(14));
-                bf_set_i64(w, &s->texcoord1._p_format, j3d_Vtx1_v_texcoord1_at(c, s) < 0 ? -1
-                        : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord1_at(c, s))));
+                bf_set_i64(w, &s->texcoord1._p_format, j3d_Vtx1_v_texcoord1_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c,
+                           j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord1_at(c, s))));
             }
             if (!write_VertexBuffer(w, &s->texcoord1, "texcoord1", -1))
                 return 0;
@@ -1978,8 +1978,8 @@ static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s, const char *name, int64_t index)
                 return 0;
             if (w->layout) {
                 bf_set_i64(w, &s->texcoord2._p_attr, INT64_C(15));
-                bf_set_i64(w, &s->texcoord2._p_format, j3d_Vtx1_v_texcoord2_at(c, s) < 0 ? -1
-                        : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord2_at(c, s))));
+                bf_set_i64(w, &s->texcoord2._p_format, j3d_Vtx1_v_texcoord2_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c,
+                           j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord2_at(c, s))));
             }
             if (!write_VertexBuffer(w, &s->texcoord2, "texcoord2", -1))
                 return 0;
@@ -1998,8 +1998,8 @@ static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s, const char *name, int64_t index)
                 return 0;
             if (w->layout) {
                 bf_set_i64(w, &s->texcoord3._p_attr, INT64_C(16));
-                bf_set_i64(w, &s->texcoord3._p_format, j3d_Vtx1_v_texcoord3_at(c, s) < 0 ? -1
-                        : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord3_at(c, s))));
+                bf_set_i64(w, &s->texcoord3._p_format, j3d_Vtx1_v_texcoord3_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c,
+                           j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord3_at(c, s))));
             }
             if (!write_VertexBuffer(w, &s->texcoord3, "texcoord3", -1))
                 return 0;
@@ -2018,8 +2018,8 @@ static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s, const char *name, int64_t index)
                 return 0;
             if (w->layout) {
                 bf_set_i64(w, &s->texcoord4._p_attr, INT64_C(17));
-                bf_set_i64(w, &s->texcoord4._p_format, j3d_Vtx1_v_texcoord4_at(c, s) < 0 ? -1
-                        : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord4_at(c, s))));
+                bf_set_i64(w, &s->texcoord4._p_format, j3d_Vtx1_v_texcoord4_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c,
+                           j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord4_at(c, s))));
             }
             if (!write_VertexBuffer(w, &s->texcoord4, "texcoord4", -1))
                 return 0;
@@ -2038,8 +2038,8 @@ static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s, const char *name, int64_t index)
                 return 0;
             if (w->layout) {
                 bf_set_i64(w, &s->texcoord5._p_attr, INT64_C(18));
-                bf_set_i64(w, &s->texcoord5._p_format, j3d_Vtx1_v_texcoord5_at(c, s) < 0 ? -1
-                        : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord5_at(c, s))));
+                bf_set_i64(w, &s->texcoord5._p_format, j3d_Vtx1_v_texcoord5_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c,
+                           j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord5_at(c, s))));
             }
             if (!write_VertexBuffer(w, &s->texcoord5, "texcoord5", -1))
                 return 0;
@@ -2058,8 +2058,8 @@ static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s, const char *name, int64_t index)
                 return 0;
             if (w->layout) {
                 bf_set_i64(w, &s->texcoord6._p_attr, INT64_C(19));
-                bf_set_i64(w, &s->texcoord6._p_format, j3d_Vtx1_v_texcoord6_at(c, s) < 0 ? -1
-                        : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord6_at(c, s))));
+                bf_set_i64(w, &s->texcoord6._p_format, j3d_Vtx1_v_texcoord6_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c,
+                           j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord6_at(c, s))));
             }
             if (!write_VertexBuffer(w, &s->texcoord6, "texcoord6", -1))
                 return 0;
@@ -2078,8 +2078,8 @@ static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s, const char *name, int64_t index)
                 return 0;
             if (w->layout) {
                 bf_set_i64(w, &s->texcoord7._p_attr, INT64_C(20));
-                bf_set_i64(w, &s->texcoord7._p_format, j3d_Vtx1_v_texcoord7_at(c, s) < 0 ? -1
-                        : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord7_at(c, s))));
+                bf_set_i64(w, &s->texcoord7._p_format, j3d_Vtx1_v_texcoord7_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c,
+                           j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord7_at(c, s))));
             }
             if (!write_VertexBuffer(w, &s->texcoord7, "texcoord7", -1))
                 return 0;
@@ -2413,8 +2413,8 @@ static int write_Shp1(bf_wctx *w, j3d_Shp1 *s, const char *name, int64_t index)
         return 0;
     if (w->layout) {
         bf_fit_u16(w, &s->shape_count, (int64_t)s->remap_count, 16, (uint64_t)s->_offset, 0, "shape_count");
-        bf_fit_u32(w, &s->group_definition_offset, bf_add(bf_mul((int64_t)s->group_data_count, INT64_C(8)),
-                (int64_t)s->group_data_offset), 32, (uint64_t)s->_offset + 32, 0, "group_definition_offset");
+        bf_fit_u32(w, &s->group_definition_offset, bf_add(bf_mul((int64_t)s->group_data_count, INT64_C(8)), (int64_t)s->group_data_offset), 32,
+                   (uint64_t)s->_offset + 32, 0, "group_definition_offset");
     }
     if (!bf_put_u16be(w, s->shape_count, "shape_count") || !bf_put_u16be(w, s->padding, "padding") ||
         !bf_put_u32be(w, s->shape_data_offset, "shape_data_offset") ||
@@ -3776,10 +3776,9 @@ static int write_TextureImage(bf_wctx *w, j3d_TextureImage *s, const char *name,
     if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
     if (w->layout)
-        bf_size_padding(w, &s->data, bf_mul(bf_mul(bf_div(c, bf_sub(bf_add(bf_max(bf_shr(s->_p_width, s->_p_level), 1),
-                j3d_TextureImage_v_tile_width(c, s)), 1), j3d_TextureImage_v_tile_width(c, s)), bf_div(c,
-                bf_sub(bf_add(bf_max(bf_shr(s->_p_height, s->_p_level), 1), j3d_TextureImage_v_tile_height(c, s)), 1),
-                j3d_TextureImage_v_tile_height(c, s))), j3d_TextureImage_v_tile_bytes(c, s)));
+        bf_size_padding(w, &s->data, bf_mul(bf_mul(bf_div(c, bf_sub(bf_add(bf_max(bf_shr(s->_p_width, s->_p_level), 1), j3d_TextureImage_v_tile_width(c, s)),
+                        1), j3d_TextureImage_v_tile_width(c, s)), bf_div(c, bf_sub(bf_add(bf_max(bf_shr(s->_p_height, s->_p_level), 1),
+                        j3d_TextureImage_v_tile_height(c, s)), 1), j3d_TextureImage_v_tile_height(c, s))), j3d_TextureImage_v_tile_bytes(c, s)));
     if (!bf_put_bytes(w, s->data.ptr, s->data.len, "data"))
         return 0;
     return bf_end(w, name);

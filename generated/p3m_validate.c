@@ -109,11 +109,10 @@ static void validate_Data(bf_vctx *v, const p3m_Data *s)
     static const bf_rule rule_135 = {BF_SEVERITY_ERROR, "visibility",
         "visibility mask bits %d and up are set (0x%x in the last byte), but there are only %d parts",
         "Data: \"Part visibility bitmask\" (one bit per part of \"Part count\")"};
-    if (bf_rule_fails(v, &rule_135, bf_mod(c, s->part_count, 8) == 0 ||
-            bf_shr(bf_at_u8(c, s->visibility, s->visibility_count, bf_sub((int64_t)s->visibility_count, 1)), bf_mod(c, s->part_count, 8)) == 0))
-        bf_rule_report(v, &rule_135, (int64_t)(s->_offset + 1),
-            (const bf_rule_value[]){{.i = s->part_count}, {.i = bf_at_u8(c, s->visibility, s->visibility_count, bf_sub((int64_t)s->visibility_count, 1))},
-            {.i = s->part_count}});
+    if (bf_rule_fails(v, &rule_135, bf_mod(c, s->part_count, 8) == 0 || bf_shr(bf_at_u8(c, s->visibility, s->visibility_count,
+                      bf_sub((int64_t)s->visibility_count, 1)), bf_mod(c, s->part_count, 8)) == 0))
+        bf_rule_report(v, &rule_135, (int64_t)(s->_offset + 1), (const bf_rule_value[]){{.i = s->part_count}, {.i = bf_at_u8(c, s->visibility,
+                       s->visibility_count, bf_sub((int64_t)s->visibility_count, 1))}, {.i = s->part_count}});
     static const bf_rule rule_140 = {BF_SEVERITY_ERROR, "strings", "the file ends without a string table", "Data: \"char[1...] | {..., 0} | String table\""};
     if (bf_rule_fails(v, &rule_140, (int64_t)s->strings.len >= 1))
         bf_rule_report(v, &rule_140, (int64_t)s->strings_at, NULL);
@@ -227,7 +226,7 @@ static void validate_Material(bf_vctx *v, const p3m_Material *s)
         if (bf_push(c, "extra_textures", i)) {
             if (bf_rule_fails(v, &rule_278, (int64_t)s->extra_textures[i] < (int64_t)R->data.texture_count))
                 bf_rule_report(v, &rule_278, s->extra_textures_at + (uint64_t)i * 1,
-                    (const bf_rule_value[]){{.i = (int64_t)s->extra_textures[i]}, {.i = R->data.texture_count}});
+                               (const bf_rule_value[]){{.i = (int64_t)s->extra_textures[i]}, {.i = R->data.texture_count}});
             bf_pop(c);
         }
     }
@@ -287,20 +286,20 @@ static void validate_Lz4Frame(bf_vctx *v, const p3m_Lz4Frame *s)
     for (uint32_t i = 0; i < s->blocks_count; i++) {
         const p3m_Lz4Block *it = &s->blocks[i];
         if (bf_push(c, "blocks", i)) {
-            if (bf_rule_fails(v, &rule_431, (int64_t)((uint64_t)it->block_size & UINT64_C(0x7FFFFFFF)) == 0 ||
-                    (int64_t)(((uint64_t)it->block_size >> 31) & UINT64_C(0x1)) != 0 ||
-                    bf_lz4_size(it->data.ptr, it->data.len, p3m_Lz4Frame_m_window(c, s)) >= 0))
+            if (bf_rule_fails(v, &rule_431, (int64_t)((uint64_t)it->block_size & UINT64_C(0x7FFFFFFF)) == 0
+                              || (int64_t)(((uint64_t)it->block_size >> 31) & UINT64_C(0x1)) != 0 || bf_lz4_size(it->data.ptr, it->data.len,
+                              p3m_Lz4Frame_m_window(c, s)) >= 0))
                 bf_rule_report(v, &rule_431, (int64_t)(it->_offset + 4),
-                    (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)((uint64_t)it->block_size & UINT64_C(0x7FFFFFFF))}});
+                               (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)((uint64_t)it->block_size & UINT64_C(0x7FFFFFFF))}});
             bf_pop(c);
         }
     }
     static const bf_rule rule_436 = {BF_SEVERITY_ERROR, "content_size", "the LZ4 data decompresses to %d bytes, but the frame header says %d",
         "LZ4 frame format: \"Content Size: the original (uncompressed) size\" (the PTF's pixels)"};
-    if (bf_rule_fails(v, &rule_436, (int64_t)(((uint64_t)s->flags >> 3) & UINT64_C(0x1)) == 0 || !p3m_Lz4Frame_m_blocks_valid(c, s) ||
-            p3m_Lz4Frame_m_decoded_size(c, s) == (int64_t)s->content_size))
+    if (bf_rule_fails(v, &rule_436, (int64_t)(((uint64_t)s->flags >> 3) & UINT64_C(0x1)) == 0 || !p3m_Lz4Frame_m_blocks_valid(c, s)
+                      || p3m_Lz4Frame_m_decoded_size(c, s) == (int64_t)s->content_size))
         bf_rule_report(v, &rule_436, (int64_t)(s->_offset + 6),
-            (const bf_rule_value[]){{.i = p3m_Lz4Frame_m_decoded_size(c, s)}, {.i = (int64_t)s->content_size}});
+                       (const bf_rule_value[]){{.i = p3m_Lz4Frame_m_decoded_size(c, s)}, {.i = (int64_t)s->content_size}});
 }
 
 static void validate_Bone(bf_vctx *v, const p3m_Bone *s)
@@ -310,7 +309,7 @@ static void validate_Bone(bf_vctx *v, const p3m_Bone *s)
         "Bone: \"Tail XYZ\" (a warning: every real file has this exporter bug; the layout is right, the values are not)"};
     if (bf_rule_fails(v, &rule_478, bf_at_f32(c, s->tail, 3, 1) != bf_at_f32(c, s->head, 3, 1) || bf_at_f32(c, s->tail, 3, 2) != bf_at_f32(c, s->head, 3, 2)))
         bf_rule_report(v, &rule_478, (int64_t)(s->_offset + 14),
-            (const bf_rule_value[]){{.f = bf_at_f32(c, s->tail, 3, 1)}, {.f = bf_at_f32(c, s->tail, 3, 2)}});
+                       (const bf_rule_value[]){{.f = bf_at_f32(c, s->tail, 3, 1)}, {.f = bf_at_f32(c, s->tail, 3, 2)}});
 }
 
 static void validate_Animation(bf_vctx *v, const p3m_Animation *s)

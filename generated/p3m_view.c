@@ -651,35 +651,23 @@ int p3m_view_lay_EmbeddedTexture(bf_ctx *c, const bf_view_doc *d, p3m_EmbeddedTe
     if (bf_load_u32le(c->data + v->_offset + 0) >= 3) {
         v->has_ptf_magic = 1;
         {
-            bf_mark m;
-            int64_t at = bf_add((int64_t)v->_offset, 4);
-            if (c->err->failed)
-                return 0;
-            if (at < 0)
-                return bf_fail(c, c->pos, "ptf_magic", "offset %lld is negative", (long long)at);
-            if (!bf_seek(c, (uint64_t)at, UINT64_MAX, "ptf_magic", &m))
+            bf_mark ptf_magic_mark;
+            if (!bf_enter_region(c, BF_AT, bf_add((int64_t)v->_offset, 4), 0, "ptf_magic", &ptf_magic_mark))
                 return 0;
             v->ptf_magic_at = c->pos;
             if (!bf_need(c, 3, "ptf_magic"))
                 return 0;
             c->pos += 3;
-            bf_restore(c, &m);
+            bf_leave_region(c, &ptf_magic_mark);
         }
     }
     /* image */
     if (bf_load_u32le(c->data + v->_offset + 0) >= 5 && (v->has_ptf_magic ? bf_load_u24be(c->data + v->ptf_magic_at) : 0) == 5264454) {
         v->has_image = 1;
         {
-            bf_mark m;
-            int64_t region = (int64_t)bf_load_u32le(c->data + v->_offset + 0);
-            int64_t at = bf_add((int64_t)v->_offset, 4);
-            if (c->err->failed)
-                return 0;
-            if (region < 0)
-                return bf_fail(c, c->pos, "image", "size %lld is negative", (long long)region);
-            if (at < 0)
-                return bf_fail(c, c->pos, "image", "offset %lld is negative", (long long)at);
-            if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "image", &m))
+            bf_mark image_mark;
+            const int64_t image_size = (int64_t)bf_load_u32le(c->data + v->_offset + 0);
+            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add((int64_t)v->_offset, 4), image_size, "image", &image_mark))
                 return 0;
             v->image_at = c->pos;
             v->image_lim = c->end;
@@ -690,7 +678,7 @@ int p3m_view_lay_EmbeddedTexture(bf_ctx *c, const bf_view_doc *d, p3m_EmbeddedTe
                     return 0;
                 bf_pop(c);
             }
-            bf_restore(c, &m);
+            bf_leave_region(c, &image_mark);
         }
     }
     v->_end = c->pos;
@@ -725,19 +713,14 @@ int p3m_view_lay_Ptf(bf_ctx *c, const bf_view_doc *d, p3m_Ptf_view *v, int64_t i
     if (bf_sub((int64_t)c->end, (int64_t)v->_offset) >= 9) {
         v->has_frame_magic = 1;
         {
-            bf_mark m;
-            int64_t at = bf_add((int64_t)v->_offset, 5);
-            if (c->err->failed)
-                return 0;
-            if (at < 0)
-                return bf_fail(c, c->pos, "frame_magic", "offset %lld is negative", (long long)at);
-            if (!bf_seek(c, (uint64_t)at, UINT64_MAX, "frame_magic", &m))
+            bf_mark frame_magic_mark;
+            if (!bf_enter_region(c, BF_AT, bf_add((int64_t)v->_offset, 5), 0, "frame_magic", &frame_magic_mark))
                 return 0;
             v->frame_magic_at = c->pos;
             if (!bf_need(c, 4, "frame_magic"))
                 return 0;
             c->pos += 4;
-            bf_restore(c, &m);
+            bf_leave_region(c, &frame_magic_mark);
         }
     }
     /* pixels */

@@ -27,12 +27,12 @@ static void validate_Sprite(bf_vctx *v, const sprite_Sprite *s)
     bf_ctx *c = &v->c;
     static const bf_rule rule_101 = {BF_SEVERITY_ERROR, "flags", "texture format %d is not one of libdragon's (tex_format_t)",
         "surface.h: tex_format_t (FMT_RGBA16 ... FMT_I8)"};
-    if (bf_rule_fails(v, &rule_101, s->flags == 0 ||
-            ((int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == 2 ? 0 : (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == 3 ? 1 :
-            (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == 6 ? 2 : (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == 8 ? 3 :
-            (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == 9 ? 4 : (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == 12 ? 5 :
-            (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == 13 ? 6 : (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == 14 ? 7 :
-            (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == 16 ? 8 : (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == 17 ? 9 : -1) >= 0))
+    if (bf_rule_fails(v, &rule_101, s->flags == 0
+                      || ((int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == 2 ? 0 : (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == 3 ? 1
+                      : (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == 6 ? 2 : (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == 8 ? 3
+                      : (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == 9 ? 4 : (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == 12 ? 5
+                      : (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == 13 ? 6 : (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == 14 ? 7
+                      : (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == 16 ? 8 : (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == 17 ? 9 : -1) >= 0))
         bf_rule_report(v, &rule_101, (int64_t)(s->_offset + 5), (const bf_rule_value[]){{.i = (int64_t)((uint64_t)s->flags & UINT64_C(0x1F))}});
     static const bf_rule rule_105 = {BF_SEVERITY_WARNING, "bitdepth", "old sprite (flags 0) with bitdepth %d: libdragon reads it as RGBA32",
         "sprite.c, __sprite_upgrade: \"sprite->flags = bitdepth == 2 ? FMT_RGBA16 : FMT_RGBA32\""};
@@ -52,19 +52,21 @@ static void validate_Sprite(bf_vctx *v, const sprite_Sprite *s)
         bf_rule_report(v, &rule_120, (int64_t)(s->_offset + 6), (const bf_rule_value[]){{.i = s->hslices}, {.i = s->vslices}});
     static const bf_rule rule_125 = {BF_SEVERITY_WARNING, "ext.palette_offset", "a color-indexed sprite without a palette: it needs one loaded from elsewhere",
         "rdpq_sprite.c: \"We account for sprites being CI4 but without embedded palette: mksprite doesn't create sprites like this today\""};
-    if (bf_rule_fails(v, &rule_125, (int64_t)(((uint64_t)s->flags >> 7) & UINT64_C(0x1)) == 0 || s->ext.palette_offset != 0 ||
-            ((int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) != SPRITE_TEX_FORMAT_CI4 &&
-            (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) != SPRITE_TEX_FORMAT_CI8)))
+    if (bf_rule_fails(v, &rule_125, (int64_t)(((uint64_t)s->flags >> 7) & UINT64_C(0x1)) == 0 || s->ext.palette_offset != 0
+                      || ((int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) != SPRITE_TEX_FORMAT_CI4
+                      && (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) != SPRITE_TEX_FORMAT_CI8)))
         bf_rule_report(v, &rule_125, (int64_t)(s->ext._offset + 4), NULL);
     static const bf_rule rule_130 = {BF_SEVERITY_WARNING, "ext.palette_offset", "a palette in a sprite of format %d, which is not color-indexed",
         "mksprite.c: \"assert(spr->images[0].fmt == FMT_CI8 || spr->images[0].fmt == FMT_CI4)\" before the palette"};
-    if (bf_rule_fails(v, &rule_130, (int64_t)(((uint64_t)s->flags >> 7) & UINT64_C(0x1)) == 0 || s->ext.palette_offset == 0 ||
-            (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == SPRITE_TEX_FORMAT_CI4 || (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == SPRITE_TEX_FORMAT_CI8))
+    if (bf_rule_fails(v, &rule_130, (int64_t)(((uint64_t)s->flags >> 7) & UINT64_C(0x1)) == 0 || s->ext.palette_offset == 0
+                      || (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == SPRITE_TEX_FORMAT_CI4
+                      || (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == SPRITE_TEX_FORMAT_CI8))
         bf_rule_report(v, &rule_130, (int64_t)(s->ext._offset + 4), (const bf_rule_value[]){{.i = (int64_t)((uint64_t)s->flags & UINT64_C(0x1F))}});
     static const bf_rule rule_135 = {BF_SEVERITY_WARNING, "ext.palette_offset", "a CI4 palette of %d colors: rdpq_sprite_upload loads 16",
         "rdpq_sprite.c: \"rdpq_tex_upload_tlut(pal, palidx*16, fmt == FMT_CI4 ? 16 : 256)\""};
-    if (bf_rule_fails(v, &rule_135, (int64_t)(((uint64_t)s->flags >> 7) & UINT64_C(0x1)) == 0 ||
-            (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) != SPRITE_TEX_FORMAT_CI4 || s->ext.palette_offset == 0 || (int64_t)s->ext.palette.len >= 32))
+    if (bf_rule_fails(v, &rule_135, (int64_t)(((uint64_t)s->flags >> 7) & UINT64_C(0x1)) == 0
+                      || (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) != SPRITE_TEX_FORMAT_CI4 || s->ext.palette_offset == 0
+                      || (int64_t)s->ext.palette.len >= 32))
         bf_rule_report(v, &rule_135, (int64_t)(s->ext._offset + 4), (const bf_rule_value[]){{.i = bf_div(c, (int64_t)s->ext.palette.len, 2)}});
     if (s->has_ext) if (bf_push(c, "ext", -1)) {
         validate_SpriteExt(v, &s->ext);
@@ -95,8 +97,8 @@ static void validate_SpriteExt(bf_vctx *v, const sprite_SpriteExt *s)
         bf_rule_report(v, &rule_204, (int64_t)(s->_offset + 64), (const bf_rule_value[]){{.i = (int64_t)((uint64_t)s->flags & UINT64_C(0x7))}, {.i = q1}});
     static const bf_rule rule_209 = {BF_SEVERITY_ERROR, "flags", "a detail texture that is neither the first image nor the seventh LOD",
         "sprite.c, sprite_get_detail_pixels: \"Return the detail texture (LOD7)\""};
-    if (bf_rule_fails(v, &rule_209, (int64_t)(((uint64_t)s->flags >> 4) & UINT64_C(0x1)) == 0 || s->detail_use_main_texture != 0 ||
-            sprite_Lod_at(c, s->lods, 7, 6)->width != 0))
+    if (bf_rule_fails(v, &rule_209, (int64_t)(((uint64_t)s->flags >> 4) & UINT64_C(0x1)) == 0 || s->detail_use_main_texture != 0
+                      || sprite_Lod_at(c, s->lods, 7, 6)->width != 0))
         bf_rule_report(v, &rule_209, (int64_t)(s->_offset + 64), NULL);
     static const bf_rule rule_213 = {BF_SEVERITY_WARNING, "offset", "LOD %d at 0x0x%x, not aligned to 8 bytes",
         "mksprite.c: \"Padding to force alignment of every image\" (walign(out, 8))"};
@@ -113,9 +115,9 @@ static void validate_SpriteExt(bf_vctx *v, const sprite_SpriteExt *s)
     for (uint32_t i = 0; i < 7; i++) {
         const sprite_Lod *it = &s->lods[i];
         if (bf_push(c, "lods", i)) {
-            if (bf_rule_fails(v, &rule_219, it->width == 0 ||
-                    (it->format == 2 ? 0 : it->format == 3 ? 1 : it->format == 6 ? 2 : it->format == 8 ? 3 : it->format == 9 ? 4 : it->format == 12 ? 5 :
-                    it->format == 13 ? 6 : it->format == 14 ? 7 : it->format == 16 ? 8 : it->format == 17 ? 9 : -1) >= 0))
+            if (bf_rule_fails(v, &rule_219, it->width == 0 || (it->format == 2 ? 0 : it->format == 3 ? 1 : it->format == 6 ? 2 : it->format == 8 ? 3
+                              : it->format == 9 ? 4 : it->format == 12 ? 5 : it->format == 13 ? 6 : it->format == 14 ? 7 : it->format == 16 ? 8
+                              : it->format == 17 ? 9 : -1) >= 0))
                 bf_rule_report(v, &rule_219, (int64_t)(it->_offset + 4), (const bf_rule_value[]){{.i = bf_add((int64_t)i, 1)}, {.i = it->format}});
             bf_pop(c);
         }

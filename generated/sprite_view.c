@@ -173,13 +173,8 @@ int sprite_view_lay_SpriteExt(bf_ctx *c, const bf_view_doc *d, sprite_SpriteExt_
     if (bf_load_u32be(c->data + v->_offset + 4) != 0) {
         v->has_palette = 1;
         {
-            bf_mark m;
-            int64_t at = (int64_t)bf_load_u32be(c->data + v->_offset + 4);
-            if (c->err->failed)
-                return 0;
-            if (at < 0)
-                return bf_fail(c, c->pos, "palette", "offset %lld is negative", (long long)at);
-            if (!bf_seek(c, (uint64_t)at, UINT64_MAX, "palette", &m))
+            bf_mark palette_mark;
+            if (!bf_enter_region(c, BF_AT, (int64_t)bf_load_u32be(c->data + v->_offset + 4), 0, "palette", &palette_mark))
                 return 0;
             v->palette_at = c->pos;
             {
@@ -189,7 +184,7 @@ int sprite_view_lay_SpriteExt(bf_ctx *c, const bf_view_doc *d, sprite_SpriteExt_
                 v->palette_count = (size_t)n;
                 c->pos += (size_t)n;
             }
-            bf_restore(c, &m);
+            bf_leave_region(c, &palette_mark);
         }
     }
     v->_end = c->pos;
@@ -224,13 +219,8 @@ int sprite_view_lay_Lod(bf_ctx *c, const bf_view_doc *d, sprite_Lod_view *v, int
     if (bf_load_u16be(c->data + v->_offset + 0) != 0) {
         v->has_pixels = 1;
         {
-            bf_mark m;
-            int64_t at = (int64_t)bf_load_u24be(c->data + v->_offset + 5);
-            if (c->err->failed)
-                return 0;
-            if (at < 0)
-                return bf_fail(c, c->pos, "pixels", "offset %lld is negative", (long long)at);
-            if (!bf_seek(c, (uint64_t)at, UINT64_MAX, "pixels", &m))
+            bf_mark pixels_mark;
+            if (!bf_enter_region(c, BF_AT, (int64_t)bf_load_u24be(c->data + v->_offset + 5), 0, "pixels", &pixels_mark))
                 return 0;
             v->pixels_at = c->pos;
             {
@@ -245,7 +235,7 @@ int sprite_view_lay_Lod(bf_ctx *c, const bf_view_doc *d, sprite_Lod_view *v, int
                 v->pixels_count = (size_t)n;
                 c->pos += (size_t)n;
             }
-            bf_restore(c, &m);
+            bf_leave_region(c, &pixels_mark);
         }
     }
     v->_end = c->pos;

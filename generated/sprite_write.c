@@ -46,9 +46,8 @@ static int write_Sprite(bf_wctx *w, sprite_Sprite *s, const char *name, int64_t 
     if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
     if (w->layout)
-        bf_fit_u16(w, &s->height, bf_div(c, (int64_t)s->pixels.len, bf_shr(bf_add(bf_shl(s->width,
-                bf_add((s->flags == 0 ? (s->bitdepth == 2 ? 2 : 3)
-                : (int64_t)((uint64_t)s->flags & UINT64_C(0x1F))) & 3, 2)), 7), 3)), 16, (uint64_t)s->_offset + 2, 0, "height");
+        bf_fit_u16(w, &s->height, bf_div(c, (int64_t)s->pixels.len, bf_shr(bf_add(bf_shl(s->width, bf_add((s->flags == 0 ? (s->bitdepth == 2 ? 2 : 3)
+                   : (int64_t)((uint64_t)s->flags & UINT64_C(0x1F))) & 3, 2)), 7), 3)), 16, (uint64_t)s->_offset + 2, 0, "height");
     if (!bf_put_u16be(w, s->width, "width") || !bf_put_u16be(w, s->height, "height") ||
         !bf_put_u8(w, s->bitdepth, "bitdepth"))
         return 0;
@@ -57,8 +56,7 @@ static int write_Sprite(bf_wctx *w, sprite_Sprite *s, const char *name, int64_t 
         bf_fit_u64(w, &s->flags_unused, (int64_t)s->flags_unused, 1, (uint64_t)s->_offset + 5, 0, "flags_unused");
         bf_fit_u64(w, &s->flags_owned_buffer, (int64_t)s->flags_owned_buffer, 1, (uint64_t)s->_offset + 5, 0, "flags_owned_buffer");
         bf_fit_u64(w, &s->flags_format, (int64_t)s->flags_format, 5, (uint64_t)s->_offset + 5, 0, "flags_format");
-        s->flags = (((uint64_t)s->flags_ext & UINT64_C(0x1)) << 7)
-                | (((uint64_t)s->flags_unused & UINT64_C(0x1)) << 6)
+        s->flags = (((uint64_t)s->flags_ext & UINT64_C(0x1)) << 7) | (((uint64_t)s->flags_unused & UINT64_C(0x1)) << 6)
                 | (((uint64_t)s->flags_owned_buffer & UINT64_C(0x1)) << 5) | (((uint64_t)s->flags_format & UINT64_C(0x1F)) << 0);
     }
     if (!bf_put_u8(w, s->flags, "flags") || !bf_put_u8(w, s->hslices, "hslices") ||
@@ -93,10 +91,9 @@ static int write_SpriteExt(bf_wctx *w, sprite_SpriteExt *s, const char *name, in
         bf_fit_u64(w, &s->flags_has_detail, (int64_t)s->flags_has_detail, 1, (uint64_t)s->_offset + 64, 0, "flags_has_detail");
         bf_fit_u64(w, &s->flags_has_texparms, (int64_t)s->flags_has_texparms, 1, (uint64_t)s->_offset + 64, 0, "flags_has_texparms");
         bf_fit_u64(w, &s->flags_lod_count, (int64_t)s->flags_lod_count, 3, (uint64_t)s->_offset + 64, 0, "flags_lod_count");
-        s->flags = (((uint64_t)s->flags_unused & UINT64_C(0x3FF)) << 6)
-                | (((uint64_t)s->flags_fits_tmem & UINT64_C(0x1)) << 5)
-                | (((uint64_t)s->flags_has_detail & UINT64_C(0x1)) << 4)
-                | (((uint64_t)s->flags_has_texparms & UINT64_C(0x1)) << 3) | (((uint64_t)s->flags_lod_count & UINT64_C(0x7)) << 0);
+        s->flags = (((uint64_t)s->flags_unused & UINT64_C(0x3FF)) << 6) | (((uint64_t)s->flags_fits_tmem & UINT64_C(0x1)) << 5)
+                | (((uint64_t)s->flags_has_detail & UINT64_C(0x1)) << 4) | (((uint64_t)s->flags_has_texparms & UINT64_C(0x1)) << 3)
+                | (((uint64_t)s->flags_lod_count & UINT64_C(0x7)) << 0);
     }
     if (!bf_put_u16be(w, s->flags, "flags") || !bf_put_u16be(w, s->padding, "padding") ||
         !write_TexParms(w, &s->texparms, "texparms", -1) || !write_TexParms(w, &s->detail, "detail", -1) ||
@@ -126,8 +123,8 @@ static int write_Lod(bf_wctx *w, sprite_Lod *s, const char *name, int64_t index)
         return 0;
     if (w->layout) {
         if (s->has_pixels)
-            bf_fit_u16(w, &s->height, bf_div(c, (int64_t)s->pixels.len, bf_shr(bf_add(bf_shl(s->width,
-                    bf_add(s->format & 3, 2)), 7), 3)), 16, (uint64_t)s->_offset + 2, 0, "height");
+            bf_fit_u16(w, &s->height, bf_div(c, (int64_t)s->pixels.len, bf_shr(bf_add(bf_shl(s->width, bf_add(s->format & 3, 2)), 7), 3)), 16,
+                       (uint64_t)s->_offset + 2, 0, "height");
     }
     if (!bf_put_u16be(w, s->width, "width") || !bf_put_u16be(w, s->height, "height") ||
         !bf_put_u8(w, s->format, "format") || !bf_put_u24(w, s->offset, 1, "offset"))

@@ -129,42 +129,39 @@ static void validate_File(bf_vctx *v, const t3dm_File *s)
         const t3dm_ChunkOffset *it = &s->chunks[i];
         const t3dm_ChunkOffset *prev = i ? &s->chunks[i - 1] : &t3dm_ChunkOffset_zero;
         if (bf_push(c, "chunks", i)) {
-            if (bf_rule_fails(v, &rule_138, (int64_t)i == 0 || t3dm_ChunkOffset_m_rank(c, prev) < 0 || t3dm_ChunkOffset_m_rank(c, it) < 0 ||
-                    t3dm_ChunkOffset_m_rank(c, prev) <= t3dm_ChunkOffset_m_rank(c, it)))
+            if (bf_rule_fails(v, &rule_138, (int64_t)i == 0 || t3dm_ChunkOffset_m_rank(c, prev) < 0 || t3dm_ChunkOffset_m_rank(c, it) < 0
+                              || t3dm_ChunkOffset_m_rank(c, prev) <= t3dm_ChunkOffset_m_rank(c, it)))
                 bf_rule_report(v, &rule_138, (int64_t)(it->_offset + 0), (const bf_rule_value[]){{.i = it->type}, {.i = prev->type}});
             bf_pop(c);
         }
     }
     static const bf_rule rule_143 = {BF_SEVERITY_ERROR, "header.first_vertex_chunk", "first vertex-chunk index %d does not name a vertex chunk",
         "Header: \"First Vertex-chunk index\""};
-    if (bf_rule_fails(v, &rule_143, t3dm_File_m_vertex_chunks(c, s) == 0 ||
-            (s->header.first_vertex_chunk < s->header.chunk_count &&
-            t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, s->header.first_vertex_chunk)->type == T3DM_CHUNK_TYPE_V)))
+    if (bf_rule_fails(v, &rule_143, t3dm_File_m_vertex_chunks(c, s) == 0 || (s->header.first_vertex_chunk < s->header.chunk_count
+                      && t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, s->header.first_vertex_chunk)->type == T3DM_CHUNK_TYPE_V)))
         bf_rule_report(v, &rule_143, (int64_t)(s->header._offset + 12), (const bf_rule_value[]){{.i = s->header.first_vertex_chunk}});
     static const bf_rule rule_147 = {BF_SEVERITY_ERROR, "header.first_index_chunk", "first index-chunk index %d does not name an index chunk",
         "Header: \"First Indices-chunk index\""};
-    if (bf_rule_fails(v, &rule_147, t3dm_File_m_index_chunks(c, s) == 0 ||
-            (s->header.first_index_chunk < s->header.chunk_count &&
-            t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, s->header.first_index_chunk)->type == T3DM_CHUNK_TYPE_I)))
+    if (bf_rule_fails(v, &rule_147, t3dm_File_m_index_chunks(c, s) == 0 || (s->header.first_index_chunk < s->header.chunk_count
+                      && t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, s->header.first_index_chunk)->type == T3DM_CHUNK_TYPE_I)))
         bf_rule_report(v, &rule_147, (int64_t)(s->header._offset + 16), (const bf_rule_value[]){{.i = s->header.first_index_chunk}});
     static const bf_rule rule_151 = {BF_SEVERITY_ERROR, "header.first_material_chunk", "first material-chunk index %d does not name the first material chunk",
         "Header: \"First Material-chunk index\""};
-    if (bf_rule_fails(v, &rule_151, t3dm_File_m_material_chunks(c, s) == 0 ||
-            (s->header.first_material_chunk < s->header.chunk_count &&
-            t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, s->header.first_material_chunk)->type == T3DM_CHUNK_TYPE_M &&
-            (s->header.first_material_chunk == 0 ||
-            t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, bf_sub(s->header.first_material_chunk, 1))->type != T3DM_CHUNK_TYPE_M))))
+    if (bf_rule_fails(v, &rule_151, t3dm_File_m_material_chunks(c, s) == 0 || (s->header.first_material_chunk < s->header.chunk_count
+                      && t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, s->header.first_material_chunk)->type == T3DM_CHUNK_TYPE_M
+                      && (s->header.first_material_chunk == 0 || t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, bf_sub(s->header.first_material_chunk,
+                      1))->type != T3DM_CHUNK_TYPE_M))))
         bf_rule_report(v, &rule_151, (int64_t)(s->header._offset + 20), (const bf_rule_value[]){{.i = s->header.first_material_chunk}});
     static const bf_rule rule_156 = {BF_SEVERITY_ERROR, "header.total_vertex_count", "total vertex count %d but the parts load %d",
         "Header: \"Total vertex count\""};
     if (bf_rule_fails(v, &rule_156, s->header.total_vertex_count == t3dm_File_m_part_vertex_count(c, s)))
         bf_rule_report(v, &rule_156, (int64_t)(s->header._offset + 8),
-            (const bf_rule_value[]){{.i = s->header.total_vertex_count}, {.i = t3dm_File_m_part_vertex_count(c, s)}});
+                       (const bf_rule_value[]){{.i = s->header.total_vertex_count}, {.i = t3dm_File_m_part_vertex_count(c, s)}});
     static const bf_rule rule_160 = {BF_SEVERITY_ERROR, "header.total_index_count", "total index count %d but the parts hold %d",
         "Header: \"Total index count\""};
     if (bf_rule_fails(v, &rule_160, s->header.total_index_count == t3dm_File_m_part_index_count(c, s)))
         bf_rule_report(v, &rule_160, (int64_t)(s->header._offset + 10),
-            (const bf_rule_value[]){{.i = s->header.total_index_count}, {.i = t3dm_File_m_part_index_count(c, s)}});
+                       (const bf_rule_value[]){{.i = s->header.total_index_count}, {.i = t3dm_File_m_part_index_count(c, s)}});
     static const bf_rule rule_164 = {BF_SEVERITY_WARNING, "chunks", "%d skeleton chunks: bone indices could not say which skeleton they mean",
         "Skeleton: \"Contains a tree of bones\" (the loader and the importer use one skeleton)"};
     if (bf_rule_fails(v, &rule_164, t3dm_File_m_skeleton_chunks(c, s) <= 1))
@@ -186,11 +183,11 @@ static void validate_Header(bf_vctx *v, const t3dm_Header *s)
     bf_ctx *c = &v->c;
     static const bf_rule rule_208 = {BF_SEVERITY_ERROR, "aabb_min", "AABB min (%d, %d, %d) is not below max (%d, %d, %d)",
         "Header: \"AABB min (model space)\", \"AABB max (model space)\""};
-    if (bf_rule_fails(v, &rule_208, bf_at_s16(c, s->aabb_min, 3, 0) <= bf_at_s16(c, s->aabb_max, 3, 0) &&
-            bf_at_s16(c, s->aabb_min, 3, 1) <= bf_at_s16(c, s->aabb_max, 3, 1) && bf_at_s16(c, s->aabb_min, 3, 2) <= bf_at_s16(c, s->aabb_max, 3, 2)))
-        bf_rule_report(v, &rule_208, (int64_t)(s->_offset + 32),
-            (const bf_rule_value[]){{.i = bf_at_s16(c, s->aabb_min, 3, 0)}, {.i = bf_at_s16(c, s->aabb_min, 3, 1)}, {.i = bf_at_s16(c, s->aabb_min, 3, 2)},
-            {.i = bf_at_s16(c, s->aabb_max, 3, 0)}, {.i = bf_at_s16(c, s->aabb_max, 3, 1)}, {.i = bf_at_s16(c, s->aabb_max, 3, 2)}});
+    if (bf_rule_fails(v, &rule_208, bf_at_s16(c, s->aabb_min, 3, 0) <= bf_at_s16(c, s->aabb_max, 3, 0) && bf_at_s16(c, s->aabb_min, 3, 1) <= bf_at_s16(c,
+                      s->aabb_max, 3, 1) && bf_at_s16(c, s->aabb_min, 3, 2) <= bf_at_s16(c, s->aabb_max, 3, 2)))
+        bf_rule_report(v, &rule_208, (int64_t)(s->_offset + 32), (const bf_rule_value[]){{.i = bf_at_s16(c, s->aabb_min, 3, 0)},
+                       {.i = bf_at_s16(c, s->aabb_min, 3, 1)}, {.i = bf_at_s16(c, s->aabb_min, 3, 2)}, {.i = bf_at_s16(c, s->aabb_max, 3, 0)},
+                       {.i = bf_at_s16(c, s->aabb_max, 3, 1)}, {.i = bf_at_s16(c, s->aabb_max, 3, 2)}});
     static const bf_rule rule_212 = {BF_SEVERITY_ERROR, "total_vertex_count", "total vertex count %d is odd, but vertices are stored in pairs",
         "Vertex: \"Interleaved data for two vertices.\""};
     if (bf_rule_fails(v, &rule_212, bf_mod(c, s->total_vertex_count, 2) == 0))
@@ -238,11 +235,11 @@ static void validate_Object(bf_vctx *v, const t3dm_Object *s)
         bf_rule_report(v, &rule_373, (int64_t)(s->_offset + 8), (const bf_rule_value[]){{.i = s->material}, {.i = t3dm_File_m_material_chunks(c, R)}});
     static const bf_rule rule_377 = {BF_SEVERITY_ERROR, "aabb_min", "AABB min (%d, %d, %d) is not below max (%d, %d, %d)",
         "Object: \"AABB min (XYZ)\", \"AABB max (XYZ)\""};
-    if (bf_rule_fails(v, &rule_377, bf_at_s16(c, s->aabb_min, 3, 0) <= bf_at_s16(c, s->aabb_max, 3, 0) &&
-            bf_at_s16(c, s->aabb_min, 3, 1) <= bf_at_s16(c, s->aabb_max, 3, 1) && bf_at_s16(c, s->aabb_min, 3, 2) <= bf_at_s16(c, s->aabb_max, 3, 2)))
-        bf_rule_report(v, &rule_377, (int64_t)(s->_offset + 20),
-            (const bf_rule_value[]){{.i = bf_at_s16(c, s->aabb_min, 3, 0)}, {.i = bf_at_s16(c, s->aabb_min, 3, 1)}, {.i = bf_at_s16(c, s->aabb_min, 3, 2)},
-            {.i = bf_at_s16(c, s->aabb_max, 3, 0)}, {.i = bf_at_s16(c, s->aabb_max, 3, 1)}, {.i = bf_at_s16(c, s->aabb_max, 3, 2)}});
+    if (bf_rule_fails(v, &rule_377, bf_at_s16(c, s->aabb_min, 3, 0) <= bf_at_s16(c, s->aabb_max, 3, 0) && bf_at_s16(c, s->aabb_min, 3, 1) <= bf_at_s16(c,
+                      s->aabb_max, 3, 1) && bf_at_s16(c, s->aabb_min, 3, 2) <= bf_at_s16(c, s->aabb_max, 3, 2)))
+        bf_rule_report(v, &rule_377, (int64_t)(s->_offset + 20), (const bf_rule_value[]){{.i = bf_at_s16(c, s->aabb_min, 3, 0)},
+                       {.i = bf_at_s16(c, s->aabb_min, 3, 1)}, {.i = bf_at_s16(c, s->aabb_min, 3, 2)}, {.i = bf_at_s16(c, s->aabb_max, 3, 0)},
+                       {.i = bf_at_s16(c, s->aabb_max, 3, 1)}, {.i = bf_at_s16(c, s->aabb_max, 3, 2)}});
     static const bf_rule rule_381 = {BF_SEVERITY_WARNING, "triangle_count", "triangle count %d is less than the %d triangles of its parts' index lists",
         "Object: \"Triangle count\""};
     if (bf_rule_fails(v, &rule_381, s->triangle_count >= t3dm_Object_m_part_triangles(c, s)))
@@ -273,11 +270,10 @@ static void validate_Part(bf_vctx *v, const t3dm_Part *s)
         bf_rule_report(v, &rule_442, (int64_t)(s->_offset + 12), (const bf_rule_value[]){{.i = bf_add(s->vertex_dest, s->vertex_count)}});
     static const bf_rule rule_446 = {BF_SEVERITY_ERROR, "vertex_offset", "vertices %d to %d are not inside the %d of the vertex chunk",
         "Part: \"Vertex src. offset\", \"Vertex count\""};
-    if (bf_rule_fails(v, &rule_446, bf_mod(c, s->vertex_offset, 16) == 0 &&
-            bf_add(bf_div(c, s->vertex_offset, 16), s->vertex_count) <= R->header.total_vertex_count))
-        bf_rule_report(v, &rule_446, (int64_t)(s->_offset + 0),
-            (const bf_rule_value[]){{.i = bf_div(c, s->vertex_offset, 16)}, {.i = bf_add(bf_div(c, s->vertex_offset, 16), s->vertex_count)},
-            {.i = R->header.total_vertex_count}});
+    if (bf_rule_fails(v, &rule_446,
+                      bf_mod(c, s->vertex_offset, 16) == 0 && bf_add(bf_div(c, s->vertex_offset, 16), s->vertex_count) <= R->header.total_vertex_count))
+        bf_rule_report(v, &rule_446, (int64_t)(s->_offset + 0), (const bf_rule_value[]){{.i = bf_div(c, s->vertex_offset, 16)},
+                       {.i = bf_add(bf_div(c, s->vertex_offset, 16), s->vertex_count)}, {.i = R->header.total_vertex_count}});
     static const bf_rule rule_450 = {BF_SEVERITY_ERROR, "matrix_index", "matrix index %d but the skeleton has %d bones",
         "Part: \"Matrix index, 0xFFFF for none\""};
     if (bf_rule_fails(v, &rule_450, s->matrix_index == 65535 || s->matrix_index < t3dm_File_m_bone_count(c, R)))
@@ -301,8 +297,8 @@ static void validate_Skeleton(bf_vctx *v, const t3dm_Skeleton *s)
     for (uint32_t i = 0; i < s->bones_count; i++) {
         const t3dm_Bone *it = &s->bones[i];
         if (bf_push(c, "bones", i)) {
-            if (bf_rule_fails(v, &rule_493, it->parent == 65535 ? it->depth == 0 :
-                    it->depth == bf_add(t3dm_Bone_at(c, s->bones, s->bones_count, it->parent)->depth, 1)))
+            if (bf_rule_fails(v, &rule_493,
+                              it->parent == 65535 ? it->depth == 0 : it->depth == bf_add(t3dm_Bone_at(c, s->bones, s->bones_count, it->parent)->depth, 1)))
                 bf_rule_report(v, &rule_493, (int64_t)(it->_offset + 6), (const bf_rule_value[]){{.i = it->depth}});
             bf_pop(c);
         }
@@ -320,7 +316,7 @@ static void validate_Animation(bf_vctx *v, const t3dm_Animation *s)
         if (bf_push(c, "channels", i)) {
             if (bf_rule_fails(v, &rule_530, ((int64_t)i < s->quat_channel_count) == (it->target_type == T3DM_TARGET_TYPE_ROTATION)))
                 bf_rule_report(v, &rule_530, (int64_t)(it->_offset + 2),
-                    (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->target_type}, {.i = s->quat_channel_count}});
+                               (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->target_type}, {.i = s->quat_channel_count}});
             bf_pop(c);
         }
     }
@@ -369,12 +365,12 @@ static void validate_Bvh(bf_vctx *v, const t3dm_Bvh *s)
     for (uint32_t i = 0; i < s->nodes_count; i++) {
         const t3dm_BvhNode *it = &s->nodes[i];
         if (bf_push(c, "nodes", i)) {
-            if (bf_rule_fails(v, &rule_579, (int64_t)((uint64_t)it->value & UINT64_C(0xF)) > 0 ||
-                    (bf_add((int64_t)i, bf_sext(((uint64_t)it->value >> 4) & UINT64_C(0xFFF), 12)) >= 0 &&
-                    bf_add(bf_add((int64_t)i, bf_sext(((uint64_t)it->value >> 4) & UINT64_C(0xFFF), 12)), 1) < s->node_count)))
-                bf_rule_report(v, &rule_579, (int64_t)(it->_offset + 12),
-                    (const bf_rule_value[]){{.i = bf_add((int64_t)i, bf_sext(((uint64_t)it->value >> 4) & UINT64_C(0xFFF), 12))},
-                    {.i = bf_add(bf_add((int64_t)i, bf_sext(((uint64_t)it->value >> 4) & UINT64_C(0xFFF), 12)), 1)}, {.i = s->node_count}});
+            if (bf_rule_fails(v, &rule_579, (int64_t)((uint64_t)it->value & UINT64_C(0xF)) > 0
+                              || (bf_add((int64_t)i, bf_sext(((uint64_t)it->value >> 4) & UINT64_C(0xFFF), 12)) >= 0 && bf_add(bf_add((int64_t)i,
+                              bf_sext(((uint64_t)it->value >> 4) & UINT64_C(0xFFF), 12)), 1) < s->node_count)))
+                bf_rule_report(v, &rule_579, (int64_t)(it->_offset + 12), (const bf_rule_value[]){{.i = bf_add((int64_t)i,
+                               bf_sext(((uint64_t)it->value >> 4) & UINT64_C(0xFFF), 12))}, {.i = bf_add(bf_add((int64_t)i,
+                               bf_sext(((uint64_t)it->value >> 4) & UINT64_C(0xFFF), 12)), 1)}, {.i = s->node_count}});
             bf_pop(c);
         }
     }
@@ -383,13 +379,13 @@ static void validate_Bvh(bf_vctx *v, const t3dm_Bvh *s)
     for (uint32_t i = 0; i < s->nodes_count; i++) {
         const t3dm_BvhNode *it = &s->nodes[i];
         if (bf_push(c, "nodes", i)) {
-            if (bf_rule_fails(v, &rule_584, (int64_t)((uint64_t)it->value & UINT64_C(0xF)) == 0 ||
-                    (bf_sext(((uint64_t)it->value >> 4) & UINT64_C(0xFFF), 12) >= 0 &&
-                    bf_add(bf_sext(((uint64_t)it->value >> 4) & UINT64_C(0xFFF), 12), (int64_t)((uint64_t)it->value & UINT64_C(0xF))) <= s->data_count)))
-                bf_rule_report(v, &rule_584, (int64_t)(it->_offset + 12),
-                    (const bf_rule_value[]){{.i = bf_sext(((uint64_t)it->value >> 4) & UINT64_C(0xFFF), 12)},
-                    {.i = bf_add(bf_sext(((uint64_t)it->value >> 4) & UINT64_C(0xFFF), 12), (int64_t)((uint64_t)it->value & UINT64_C(0xF)))},
-                    {.i = s->data_count}});
+            if (bf_rule_fails(v, &rule_584, (int64_t)((uint64_t)it->value & UINT64_C(0xF)) == 0 || (bf_sext(((uint64_t)it->value >> 4) & UINT64_C(0xFFF),
+                              12) >= 0
+                              && bf_add(bf_sext(((uint64_t)it->value >> 4) & UINT64_C(0xFFF), 12),
+                              (int64_t)((uint64_t)it->value & UINT64_C(0xF))) <= s->data_count)))
+                bf_rule_report(v, &rule_584, (int64_t)(it->_offset + 12), (const bf_rule_value[]){{.i = bf_sext(((uint64_t)it->value >> 4) & UINT64_C(0xFFF),
+                               12)}, {.i = bf_add(bf_sext(((uint64_t)it->value >> 4) & UINT64_C(0xFFF), 12), (int64_t)((uint64_t)it->value & UINT64_C(0xF)))},
+                               {.i = s->data_count}});
             bf_pop(c);
         }
     }
@@ -398,7 +394,7 @@ static void validate_Bvh(bf_vctx *v, const t3dm_Bvh *s)
         if (bf_push(c, "data_array", i)) {
             if (bf_rule_fails(v, &rule_589, (int64_t)s->data_array[i] < t3dm_File_m_object_chunks(c, R)))
                 bf_rule_report(v, &rule_589, s->data_array_at + (uint64_t)i * 2,
-                    (const bf_rule_value[]){{.i = (int64_t)s->data_array[i]}, {.i = t3dm_File_m_object_chunks(c, R)}});
+                               (const bf_rule_value[]){{.i = (int64_t)s->data_array[i]}, {.i = t3dm_File_m_object_chunks(c, R)}});
             bf_pop(c);
         }
     }
@@ -415,11 +411,11 @@ static void validate_BvhNode(bf_vctx *v, const t3dm_BvhNode *s)
     bf_ctx *c = &v->c;
     static const bf_rule rule_613 = {BF_SEVERITY_ERROR, "aabb_min", "AABB min (%d, %d, %d) is not below max (%d, %d, %d)",
         "BVHNode: \"AABB min (model space)\""};
-    if (bf_rule_fails(v, &rule_613, bf_at_s16(c, s->aabb_min, 3, 0) <= bf_at_s16(c, s->aabb_max, 3, 0) &&
-            bf_at_s16(c, s->aabb_min, 3, 1) <= bf_at_s16(c, s->aabb_max, 3, 1) && bf_at_s16(c, s->aabb_min, 3, 2) <= bf_at_s16(c, s->aabb_max, 3, 2)))
-        bf_rule_report(v, &rule_613, (int64_t)(s->_offset + 0),
-            (const bf_rule_value[]){{.i = bf_at_s16(c, s->aabb_min, 3, 0)}, {.i = bf_at_s16(c, s->aabb_min, 3, 1)}, {.i = bf_at_s16(c, s->aabb_min, 3, 2)},
-            {.i = bf_at_s16(c, s->aabb_max, 3, 0)}, {.i = bf_at_s16(c, s->aabb_max, 3, 1)}, {.i = bf_at_s16(c, s->aabb_max, 3, 2)}});
+    if (bf_rule_fails(v, &rule_613, bf_at_s16(c, s->aabb_min, 3, 0) <= bf_at_s16(c, s->aabb_max, 3, 0) && bf_at_s16(c, s->aabb_min, 3, 1) <= bf_at_s16(c,
+                      s->aabb_max, 3, 1) && bf_at_s16(c, s->aabb_min, 3, 2) <= bf_at_s16(c, s->aabb_max, 3, 2)))
+        bf_rule_report(v, &rule_613, (int64_t)(s->_offset + 0), (const bf_rule_value[]){{.i = bf_at_s16(c, s->aabb_min, 3, 0)},
+                       {.i = bf_at_s16(c, s->aabb_min, 3, 1)}, {.i = bf_at_s16(c, s->aabb_min, 3, 2)}, {.i = bf_at_s16(c, s->aabb_max, 3, 0)},
+                       {.i = bf_at_s16(c, s->aabb_max, 3, 1)}, {.i = bf_at_s16(c, s->aabb_max, 3, 2)}});
 }
 
 static void validate_StreamData(bf_vctx *v, const t3dm_StreamData *s)

@@ -107,16 +107,9 @@ int t3dm_view_lay_File(bf_ctx *c, const bf_view_doc *d, t3dm_File_view *v, int64
     }
     /* strings */
     {
-        bf_mark m;
-        int64_t region = bf_sub((int64_t)c->size, bf_load_u32be(c->data + v->_offset + 0 + 24));
-        int64_t at = (int64_t)bf_load_u32be(c->data + v->_offset + 0 + 24);
-        if (c->err->failed)
-            return 0;
-        if (region < 0)
-            return bf_fail(c, c->pos, "strings", "size %lld is negative", (long long)region);
-        if (at < 0)
-            return bf_fail(c, c->pos, "strings", "offset %lld is negative", (long long)at);
-        if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "strings", &m))
+        bf_mark strings_mark;
+        const int64_t strings_size = bf_sub((int64_t)c->size, bf_load_u32be(c->data + v->_offset + 0 + 24));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, (int64_t)bf_load_u32be(c->data + v->_offset + 0 + 24), strings_size, "strings", &strings_mark))
             return 0;
         v->strings_at = c->pos;
         {
@@ -126,7 +119,7 @@ int t3dm_view_lay_File(bf_ctx *c, const bf_view_doc *d, t3dm_File_view *v, int64
             v->strings_count = (size_t)n;
             c->pos += (size_t)n;
         }
-        bf_restore(c, &m);
+        bf_leave_region(c, &strings_mark);
     }
     v->_end = c->pos;
     return 1;
@@ -234,21 +227,15 @@ int t3dm_view_lay_Chunk(bf_ctx *c, const bf_view_doc *d, t3dm_Chunk_view *v, int
     (void)deep;
     /* body */
     {
-        bf_mark m;
-        int64_t region = bf_sub(bf_add(v->_index, 1) < (int64_t)((const t3dm_File_view *)c->root)->chunks_count ? bf_load_u24be(bf_view_elem(c,
-                                c->data + ((const t3dm_File_view *)c->root)->_offset + 44, 4, ((const t3dm_File_view *)c->root)->chunks_count,
-                                bf_add(v->_index, 1)) + 1) : bf_load_u32be(c->data + ((const t3dm_File_view *)c->root)->_offset + 0 + 24),
-                                bf_load_u24be(bf_view_elem(c, c->data + ((const t3dm_File_view *)c->root)->_offset + 44, 4,
-                                ((const t3dm_File_view *)c->root)->chunks_count, v->_index) + 1));
-        int64_t at = (int64_t)bf_load_u24be(bf_view_elem(c, c->data + ((const t3dm_File_view *)c->root)->_offset + 44, 4,
-                                            ((const t3dm_File_view *)c->root)->chunks_count, v->_index) + 1);
-        if (c->err->failed)
-            return 0;
-        if (region < 0)
-            return bf_fail(c, c->pos, "body", "size %lld is negative", (long long)region);
-        if (at < 0)
-            return bf_fail(c, c->pos, "body", "offset %lld is negative", (long long)at);
-        if (!bf_seek(c, (uint64_t)at, (uint64_t)region, "body", &m))
+        bf_mark body_mark;
+        const int64_t body_size = bf_sub(bf_add(v->_index, 1) < (int64_t)((const t3dm_File_view *)c->root)->chunks_count
+                                         ? bf_load_u24be(bf_view_elem(c, c->data + ((const t3dm_File_view *)c->root)->_offset + 44, 4,
+                                         ((const t3dm_File_view *)c->root)->chunks_count, bf_add(v->_index, 1)) + 1)
+                                         : bf_load_u32be(c->data + ((const t3dm_File_view *)c->root)->_offset + 0 + 24),
+                                         bf_load_u24be(bf_view_elem(c, c->data + ((const t3dm_File_view *)c->root)->_offset + 44, 4,
+                                         ((const t3dm_File_view *)c->root)->chunks_count, v->_index) + 1));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, (int64_t)bf_load_u24be(bf_view_elem(c, c->data + ((const t3dm_File_view *)c->root)->_offset + 44, 4,
+                             ((const t3dm_File_view *)c->root)->chunks_count, v->_index) + 1), body_size, "body", &body_mark))
             return 0;
         v->body_at = c->pos;
         {
@@ -321,7 +308,7 @@ int t3dm_view_lay_Chunk(bf_ctx *c, const bf_view_doc *d, t3dm_Chunk_view *v, int
                 break;
             }
         }
-        bf_restore(c, &m);
+        bf_leave_region(c, &body_mark);
     }
     v->_end = c->pos;
     return 1;
@@ -724,15 +711,11 @@ int t3dm_view_lay_Part(bf_ctx *c, const bf_view_doc *d, t3dm_Part_view *v, int64
     }
     /* index_data */
     {
-        bf_mark m;
-        int64_t at = bf_add(bf_load_u24be(bf_view_elem(c, c->data + ((const t3dm_File_view *)c->root)->_offset + 44, 4,
-                            ((const t3dm_File_view *)c->root)->chunks_count, bf_load_u32be(c->data + ((const t3dm_File_view *)c->root)->_offset + 0 + 16)) + 1),
-                            bf_load_u32be(c->data + v->_offset + 8));
-        if (c->err->failed)
-            return 0;
-        if (at < 0)
-            return bf_fail(c, c->pos, "index_data", "offset %lld is negative", (long long)at);
-        if (!bf_seek(c, (uint64_t)at, UINT64_MAX, "index_data", &m))
+        bf_mark index_data_mark;
+        if (!bf_enter_region(c, BF_AT, bf_add(bf_load_u24be(bf_view_elem(c, c->data + ((const t3dm_File_view *)c->root)->_offset + 44, 4,
+                             ((const t3dm_File_view *)c->root)->chunks_count,
+                             bf_load_u32be(c->data + ((const t3dm_File_view *)c->root)->_offset + 0 + 16)) + 1), bf_load_u32be(c->data + v->_offset + 8)), 0,
+                             "index_data", &index_data_mark))
             return 0;
         v->index_data_at = c->pos;
         v->index_data_lim = c->end;
@@ -745,7 +728,7 @@ int t3dm_view_lay_Part(bf_ctx *c, const bf_view_doc *d, t3dm_Part_view *v, int64
                 return 0;
             bf_pop(c);
         }
-        bf_restore(c, &m);
+        bf_leave_region(c, &index_data_mark);
     }
     v->_end = c->pos;
     return 1;

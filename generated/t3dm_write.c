@@ -49,9 +49,9 @@ static int place_Chunk_body(bf_wctx *w, void *owner)
 {
     t3dm_Chunk *s = owner;
     t3dm_File *RW = w->root;
-    if (!bf_place_at_end(w, (s->body.kind == T3DM_KIND_OBJECT ? 8 : (s->body.kind == T3DM_KIND_ANIMATION ? 4
-            : (s->body.kind == T3DM_KIND_BVH ? 8 : (s->body.kind == T3DM_KIND_VERTICES ? 16
-            : (s->body.kind == T3DM_CHUNK_BODY_I ? 4 : (s->body.kind == T3DM_KIND_MATERIAL ? 8 : (s->body.kind == T3DM_KIND_SKELETON ? 8 : 8))))))), "body"))
+    if (!bf_place_at_end(w, (s->body.kind == T3DM_KIND_OBJECT ? 8 : (s->body.kind == T3DM_KIND_ANIMATION ? 4 : (s->body.kind == T3DM_KIND_BVH ? 8
+                         : (s->body.kind == T3DM_KIND_VERTICES ? 16 : (s->body.kind == T3DM_CHUNK_BODY_I ? 4 : (s->body.kind == T3DM_KIND_MATERIAL ? 8
+                         : (s->body.kind == T3DM_KIND_SKELETON ? 8 : 8))))))), "body"))
         return 0;
     bf_set_u64(w, &s->body_at, w->pos);
     int64_t ix1 = s->_index;
@@ -99,8 +99,9 @@ static int place_Part_index_data(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "index_data"))
         return 0;
     bf_set_u64(w, &s->index_data_at, w->pos);
-    bf_fit_u32(w, &s->index_offset, bf_sub((int64_t)s->index_data_at, (int64_t)t3dm_ChunkOffset_at(c, R->chunks,
-            R->chunks_count, R->header.first_index_chunk)->offset), 32, (uint64_t)s->_offset + 8, 0, "index_offset");
+    bf_fit_u32(w, &s->index_offset,
+               bf_sub((int64_t)s->index_data_at, (int64_t)t3dm_ChunkOffset_at(c, R->chunks, R->chunks_count, R->header.first_index_chunk)->offset), 32,
+               (uint64_t)s->_offset + 8, 0, "index_offset");
     if (w->layout) {
         bf_set_i64(w, &s->index_data._p_triangle_indices, (int64_t)s->index_count);
         bf_set_i64(w, &s->index_data._p_strip_0, bf_at_u8(c, s->strip_index_counts, 4, 0));
@@ -141,8 +142,8 @@ static int write_File(bf_wctx *w, t3dm_File *s, const char *name, int64_t index)
         if (!write_ChunkOffset(w, &s->chunks[i], "chunks", i))
             return 0;
     if (w->layout)
-        bf_size_padding(w, &s->chunk_padding, s->header.chunk_count > 0 ? bf_sub(t3dm_ChunkOffset_at(c, s->chunks,
-                s->chunks_count, 0)->offset, (int64_t)w->pos) : 0);
+        bf_size_padding(w, &s->chunk_padding,
+                        s->header.chunk_count > 0 ? bf_sub(t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, 0)->offset, (int64_t)w->pos) : 0);
     bf_set_u64(w, &s->chunk_padding_at, w->pos);
     if (!bf_put_bytes(w, s->chunk_padding.ptr, s->chunk_padding.len, "chunk_padding"))
         return 0;
@@ -228,14 +229,13 @@ static int write_ChunkOffset(bf_wctx *w, t3dm_ChunkOffset *s, const char *name, 
     if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
     if (w->layout)
-        bf_fit_u8(w, &s->type, (int64_t)(t3dm_Chunk_at(c, R->chunk_data, R->chunk_data_count,
-                s->_index)->body.kind == T3DM_KIND_OBJECT ? 79 : t3dm_Chunk_at(c, R->chunk_data, R->chunk_data_count,
-                s->_index)->body.kind == T3DM_KIND_ANIMATION ? 65 : t3dm_Chunk_at(c, R->chunk_data,
-                R->chunk_data_count, s->_index)->body.kind == T3DM_KIND_BVH ? 66 : t3dm_Chunk_at(c, R->chunk_data,
-                R->chunk_data_count, s->_index)->body.kind == T3DM_KIND_VERTICES ? 86 : t3dm_Chunk_at(c, R->chunk_data,
-                R->chunk_data_count, s->_index)->body.kind == T3DM_CHUNK_BODY_I ? 73 : t3dm_Chunk_at(c, R->chunk_data,
-                R->chunk_data_count, s->_index)->body.kind == T3DM_KIND_MATERIAL ? 77 : t3dm_Chunk_at(c, R->chunk_data,
-                R->chunk_data_count, s->_index)->body.kind == T3DM_KIND_SKELETON ? 83 : 0), 8, (uint64_t)s->_offset, 0, "type");
+        bf_fit_u8(w, &s->type, (int64_t)(t3dm_Chunk_at(c, R->chunk_data, R->chunk_data_count, s->_index)->body.kind == T3DM_KIND_OBJECT ? 79
+                  : t3dm_Chunk_at(c, R->chunk_data, R->chunk_data_count, s->_index)->body.kind == T3DM_KIND_ANIMATION ? 65
+                  : t3dm_Chunk_at(c, R->chunk_data, R->chunk_data_count, s->_index)->body.kind == T3DM_KIND_BVH ? 66 : t3dm_Chunk_at(c, R->chunk_data,
+                  R->chunk_data_count, s->_index)->body.kind == T3DM_KIND_VERTICES ? 86 : t3dm_Chunk_at(c, R->chunk_data, R->chunk_data_count,
+                  s->_index)->body.kind == T3DM_CHUNK_BODY_I ? 73 : t3dm_Chunk_at(c, R->chunk_data, R->chunk_data_count,
+                  s->_index)->body.kind == T3DM_KIND_MATERIAL ? 77 : t3dm_Chunk_at(c, R->chunk_data, R->chunk_data_count,
+                  s->_index)->body.kind == T3DM_KIND_SKELETON ? 83 : 0), 8, (uint64_t)s->_offset, 0, "type");
     if (!bf_put_u8(w, s->type, "type") || !bf_put_u24(w, s->offset, 1, "offset"))
         return 0;
     return bf_end(w, name);
@@ -286,8 +286,8 @@ static int write_Vertices(bf_wctx *w, t3dm_Vertices *s, const char *name, int64_
     if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
     if (w->layout)
-        bf_fit_u16(w, &RW->header.total_vertex_count, bf_mul((int64_t)s->pairs_count, INT64_C(2)), 16,
-                (uint64_t)RW->header._offset + 8, 1, "header.total_vertex_count");
+        bf_fit_u16(w, &RW->header.total_vertex_count, bf_mul((int64_t)s->pairs_count, INT64_C(2)), 16, (uint64_t)RW->header._offset + 8, 1,
+                   "header.total_vertex_count");
     for (uint32_t i = 0; i < s->pairs_count; i++)
         if (!write_VertexPair(w, &s->pairs[i], "pairs", i))
             return 0;
@@ -304,8 +304,8 @@ static int write_VertexPair(bf_wctx *w, t3dm_VertexPair *s, const char *name, in
         bf_fit_s64(w, &s->normal_a_x, (int64_t)s->normal_a_x, 5, (uint64_t)s->_offset + 6, 0, "normal_a_x");
         bf_fit_s64(w, &s->normal_a_y, (int64_t)s->normal_a_y, 6, (uint64_t)s->_offset + 6, 0, "normal_a_y");
         bf_fit_s64(w, &s->normal_a_z, (int64_t)s->normal_a_z, 5, (uint64_t)s->_offset + 6, 0, "normal_a_z");
-        s->normal_a = (((uint64_t)s->normal_a_x & UINT64_C(0x1F)) << 11)
-                | (((uint64_t)s->normal_a_y & UINT64_C(0x3F)) << 5) | (((uint64_t)s->normal_a_z & UINT64_C(0x1F)) << 0);
+        s->normal_a = (((uint64_t)s->normal_a_x & UINT64_C(0x1F)) << 11) | (((uint64_t)s->normal_a_y & UINT64_C(0x3F)) << 5)
+                | (((uint64_t)s->normal_a_z & UINT64_C(0x1F)) << 0);
     }
     if (!bf_put_u16be(w, s->normal_a, "normal_a") || !bf_put_array(w, s->position_b, 3, 2, 1, 1, "position_b"))
         return 0;
@@ -313,8 +313,8 @@ static int write_VertexPair(bf_wctx *w, t3dm_VertexPair *s, const char *name, in
         bf_fit_s64(w, &s->normal_b_x, (int64_t)s->normal_b_x, 5, (uint64_t)s->_offset + 14, 0, "normal_b_x");
         bf_fit_s64(w, &s->normal_b_y, (int64_t)s->normal_b_y, 6, (uint64_t)s->_offset + 14, 0, "normal_b_y");
         bf_fit_s64(w, &s->normal_b_z, (int64_t)s->normal_b_z, 5, (uint64_t)s->_offset + 14, 0, "normal_b_z");
-        s->normal_b = (((uint64_t)s->normal_b_x & UINT64_C(0x1F)) << 11)
-                | (((uint64_t)s->normal_b_y & UINT64_C(0x3F)) << 5) | (((uint64_t)s->normal_b_z & UINT64_C(0x1F)) << 0);
+        s->normal_b = (((uint64_t)s->normal_b_x & UINT64_C(0x1F)) << 11) | (((uint64_t)s->normal_b_y & UINT64_C(0x3F)) << 5)
+                | (((uint64_t)s->normal_b_z & UINT64_C(0x1F)) << 0);
     }
     if (!bf_put_u16be(w, s->normal_b, "normal_b") || !bf_put_u32be(w, s->rgba_a, "rgba_a") ||
         !bf_put_u32be(w, s->rgba_b, "rgba_b") || !bf_put_array(w, s->uv_a, 2, 2, 1, 1, "uv_a") ||
@@ -431,23 +431,23 @@ static int write_Part(bf_wctx *w, t3dm_Part *s, const char *name, int64_t index)
         int64_t ix1 = INT64_C(0);
         if (!bf_windex(w, ix1, 4, "strip_index_counts"))
             return 0;
-        bf_fitf_u8(w, &s->strip_index_counts[ix1], (int64_t)s->index_data.strip_a_count, 8,
-                (uint64_t)s->_offset + 16 + (uint64_t)ix1 * 1, 0, "strip_index_counts[%lld]", (long long)ix1);
+        bf_fitf_u8(w, &s->strip_index_counts[ix1], (int64_t)s->index_data.strip_a_count, 8, (uint64_t)s->_offset + 16 + (uint64_t)ix1 * 1, 0,
+                   "strip_index_counts[%lld]", (long long)ix1);
         int64_t ix2 = INT64_C(1);
         if (!bf_windex(w, ix2, 4, "strip_index_counts"))
             return 0;
-        bf_fitf_u8(w, &s->strip_index_counts[ix2], (int64_t)s->index_data.strip_b_count, 8,
-                (uint64_t)s->_offset + 16 + (uint64_t)ix2 * 1, 0, "strip_index_counts[%lld]", (long long)ix2);
+        bf_fitf_u8(w, &s->strip_index_counts[ix2], (int64_t)s->index_data.strip_b_count, 8, (uint64_t)s->_offset + 16 + (uint64_t)ix2 * 1, 0,
+                   "strip_index_counts[%lld]", (long long)ix2);
         int64_t ix3 = INT64_C(2);
         if (!bf_windex(w, ix3, 4, "strip_index_counts"))
             return 0;
-        bf_fitf_u8(w, &s->strip_index_counts[ix3], (int64_t)s->index_data.strip_c_count, 8,
-                (uint64_t)s->_offset + 16 + (uint64_t)ix3 * 1, 0, "strip_index_counts[%lld]", (long long)ix3);
+        bf_fitf_u8(w, &s->strip_index_counts[ix3], (int64_t)s->index_data.strip_c_count, 8, (uint64_t)s->_offset + 16 + (uint64_t)ix3 * 1, 0,
+                   "strip_index_counts[%lld]", (long long)ix3);
         int64_t ix4 = INT64_C(3);
         if (!bf_windex(w, ix4, 4, "strip_index_counts"))
             return 0;
-        bf_fitf_u8(w, &s->strip_index_counts[ix4], (int64_t)s->index_data.strip_d_count, 8,
-                (uint64_t)s->_offset + 16 + (uint64_t)ix4 * 1, 0, "strip_index_counts[%lld]", (long long)ix4);
+        bf_fitf_u8(w, &s->strip_index_counts[ix4], (int64_t)s->index_data.strip_d_count, 8, (uint64_t)s->_offset + 16 + (uint64_t)ix4 * 1, 0,
+                   "strip_index_counts[%lld]", (long long)ix4);
     }
     if (!bf_put_u32be(w, s->vertex_offset, "vertex_offset") ||
         !bf_put_u16be(w, s->vertex_count, "vertex_count") || !bf_put_u16be(w, s->vertex_dest, "vertex_dest") ||
@@ -566,8 +566,8 @@ static int write_Animation(bf_wctx *w, t3dm_Animation *s, const char *name, int6
     if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
     if (w->layout) {
-        bf_fit_u16(w, &s->quat_channel_count, bf_sub((int64_t)s->channels_count, (int64_t)s->scalar_channel_count), 16,
-                (uint64_t)s->_offset + 12, 0, "quat_channel_count");
+        bf_fit_u16(w, &s->quat_channel_count, bf_sub((int64_t)s->channels_count, (int64_t)s->scalar_channel_count), 16, (uint64_t)s->_offset + 12, 0,
+                   "quat_channel_count");
         {
             int64_t off = bf_intern(w, &RW->strings, (const uint8_t *)"S", 1, &s->name_str, "name");
             if (w->err.failed)
@@ -653,8 +653,8 @@ static int write_StreamData(bf_wctx *w, t3dm_StreamData *s, const char *name, in
         return 0;
     for (uint32_t i = 0; i < s->keyframes_count; i++) {
         if (w->layout) {
-            bf_set_i64(w, &s->keyframes[i]._p_value_count, (int64_t)((int64_t)i == 0 ? 2 : (int64_t)(((uint64_t)(i
-                    ? &s->keyframes[i - 1] : &t3dm_Keyframe_zero)->time >> 15) & UINT64_C(0x1)) ? 2 : 1));
+            bf_set_i64(w, &s->keyframes[i]._p_value_count, (int64_t)((int64_t)i == 0 ? 2 : (int64_t)(((uint64_t)(i ? &s->keyframes[i - 1]
+                       : &t3dm_Keyframe_zero)->time >> 15) & UINT64_C(0x1)) ? 2 : 1));
         }
         if (!write_Keyframe(w, &s->keyframes[i], "keyframes", i))
             return 0;

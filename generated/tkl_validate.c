@@ -35,14 +35,13 @@ static void validate_File(bf_vctx *v, const tkl_File *s)
         "Toshi Keyframe Library: \"+8 uint32 Remaining bytes in file (=bytes in LUT + 44)\""};
     if (bf_rule_fails(v, &rule_52, s->remaining == bf_add(s->lut_size, 44)))
         bf_rule_report(v, &rule_52, (int64_t)(s->_offset + 8),
-            (const bf_rule_value[]){{.i = s->remaining}, {.i = s->lut_size}, {.i = bf_add(s->lut_size, 44)}});
+                       (const bf_rule_value[]){{.i = s->remaining}, {.i = s->lut_size}, {.i = bf_add(s->lut_size, 44)}});
     static const bf_rule rule_56 = {BF_SEVERITY_ERROR, "lut_size", "LUT size %d but %d positions and %d rotations take %d bytes",
         "Toshi Keyframe Library: \"+52 uint32 Number of bytes in the LUT\", \"vector3[numPosValues] Position lookup table\", \"quaternion[numRotValues] "
         "Rotation lookup table\""};
     if (bf_rule_fails(v, &rule_56, s->lut_size == bf_add(bf_mul(12, s->position_count), bf_mul(16, s->rotation_count))))
-        bf_rule_report(v, &rule_56, (int64_t)(s->_offset + 52),
-            (const bf_rule_value[]){{.i = s->lut_size}, {.i = s->position_count}, {.i = s->rotation_count},
-            {.i = bf_add(bf_mul(12, s->position_count), bf_mul(16, s->rotation_count))}});
+        bf_rule_report(v, &rule_56, (int64_t)(s->_offset + 52), (const bf_rule_value[]){{.i = s->lut_size}, {.i = s->position_count}, {.i = s->rotation_count},
+                       {.i = bf_add(bf_mul(12, s->position_count), bf_mul(16, s->rotation_count))}});
 }
 
 int tkl_validate_library(const tkl_File *doc, const uint8_t *data, size_t size, struct bf_findings *out)

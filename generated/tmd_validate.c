@@ -44,7 +44,7 @@ static void validate_File(bf_vctx *v, const tmd_File *s)
         "TMD Header: \"+0 uint32 Remaining bytes in file\" (the bytes after the field, which ends at byte 12)"};
     if (bf_rule_fails(v, &rule_108, s->header.remaining == bf_sub((int64_t)c->size, 12)))
         bf_rule_report(v, &rule_108, (int64_t)(s->header._offset + 0),
-            (const bf_rule_value[]){{.i = s->header.remaining}, {.i = bf_sub((int64_t)c->size, 12)}});
+                       (const bf_rule_value[]){{.i = s->header.remaining}, {.i = bf_sub((int64_t)c->size, 12)}});
     static const bf_rule rule_112 = {BF_SEVERITY_ERROR, "scene_size", "scene block size %d but the levels of detail start at 60 + %d",
         "Scene Block: \"has a size of the uint32 located at +60\"; TMD Header: \"lodDataOffset = value + 60\""};
     if (bf_rule_fails(v, &rule_112, s->scene_size == s->header.lod_offset))
@@ -101,7 +101,7 @@ static void validate_File(bf_vctx *v, const tmd_File *s)
         if (bf_push(c, "animation_pointers", i)) {
             if (bf_rule_fails(v, &rule_142, it->animation.channel_count == s->scene.node_count))
                 bf_rule_report(v, &rule_142, (int64_t)(it->animation._offset + 24),
-                    (const bf_rule_value[]){{.i = it->animation.channel_count}, {.i = s->scene.node_count}});
+                               (const bf_rule_value[]){{.i = it->animation.channel_count}, {.i = s->scene.node_count}});
             bf_pop(c);
         }
     }
@@ -188,8 +188,8 @@ static void validate_Animation(bf_vctx *v, const tmd_Animation *s)
             for (uint32_t i2 = 0; i2 < (uint32_t)(it->channel.keyframes_count); i2++) {
                 const tmd_Keyframe *it2 = &it->channel.keyframes[i2];
                 (void)it2;
-                if (!((int64_t)i2 == 0 ||
-                        (double)(i2 ? &it->channel.keyframes[i2 - 1] : &tmd_Keyframe_zero)->timestamp <= (double)it2->timestamp)) { q2 = 0; break; }
+                if (!((int64_t)i2 == 0 || (double)(i2 ? &it->channel.keyframes[i2 - 1] : &tmd_Keyframe_zero)->timestamp <= (double)it2->timestamp)) {
+                        q2 = 0; break;}
             }
             if (bf_rule_fails(v, &rule_270, q2))
                 bf_rule_report(v, &rule_270, (int64_t)it->channel_at, (const bf_rule_value[]){{.i = (int64_t)i}});
@@ -311,7 +311,7 @@ static void validate_Piece(bf_vctx *v, const tmd_Piece *s)
         if (bf_push(c, "skin_nodes", i)) {
             if (bf_rule_fails(v, &rule_396, (int64_t)s->skin_nodes[i] < (int64_t)R->scene.node_count))
                 bf_rule_report(v, &rule_396, s->_offset + 40 + (uint64_t)i * 4,
-                    (const bf_rule_value[]){{.i = (int64_t)s->skin_nodes[i]}, {.i = R->scene.node_count}});
+                               (const bf_rule_value[]){{.i = (int64_t)s->skin_nodes[i]}, {.i = R->scene.node_count}});
             bf_pop(c);
         }
     }

@@ -68,13 +68,9 @@ int tmd_view_lay_File(bf_ctx *c, const bf_view_doc *d, tmd_File_view *v, int64_t
     if (bf_sub(bf_add(60, bf_load_u32le(c->data + v->scene._offset + 52)), bf_load_u32le(c->data + v->_offset + 8 + 24)) != 124) {
         v->has_aux_data = 1;
         {
-            bf_mark m;
-            int64_t at = bf_sub(bf_add(60, bf_load_u32le(c->data + v->scene._offset + 52)), bf_load_u32le(c->data + v->_offset + 8 + 24));
-            if (c->err->failed)
-                return 0;
-            if (at < 0)
-                return bf_fail(c, c->pos, "aux_data", "offset %lld is negative", (long long)at);
-            if (!bf_seek(c, (uint64_t)at, UINT64_MAX, "aux_data", &m))
+            bf_mark aux_data_mark;
+            if (!bf_enter_region(c, BF_AT, bf_sub(bf_add(60, bf_load_u32le(c->data + v->scene._offset + 52)), bf_load_u32le(c->data + v->_offset + 8 + 24)), 0,
+                                 "aux_data", &aux_data_mark))
                 return 0;
             v->aux_data_at = c->pos;
             {
@@ -88,20 +84,15 @@ int tmd_view_lay_File(bf_ctx *c, const bf_view_doc *d, tmd_File_view *v, int64_t
                     return 0;
                 c->pos += (size_t)n * 4;
             }
-            bf_restore(c, &m);
+            bf_leave_region(c, &aux_data_mark);
         }
     }
     /* nodes */
     {
-        bf_mark m;
-        int64_t at = bf_sub(bf_add(60, bf_load_u32le(c->data + v->scene._offset + 52)), bf_load_u32le(c->data + v->_offset + 8 + 24)) == 124 ? 124
-                : bf_sub(bf_add(60, v->scene.has_node_address ? bf_load_u32le(c->data + v->scene._offset + 56) : 0),
-                bf_load_u32le(c->data + v->_offset + 8 + 24));
-        if (c->err->failed)
-            return 0;
-        if (at < 0)
-            return bf_fail(c, c->pos, "nodes", "offset %lld is negative", (long long)at);
-        if (!bf_seek(c, (uint64_t)at, UINT64_MAX, "nodes", &m))
+        bf_mark nodes_mark;
+        if (!bf_enter_region(c, BF_AT, bf_sub(bf_add(60, bf_load_u32le(c->data + v->scene._offset + 52)), bf_load_u32le(c->data + v->_offset + 8 + 24)) == 124
+                             ? 124 : bf_sub(bf_add(60, v->scene.has_node_address ? bf_load_u32le(c->data + v->scene._offset + 56) : 0),
+                             bf_load_u32le(c->data + v->_offset + 8 + 24)), 0, "nodes", &nodes_mark))
             return 0;
         v->nodes_at = c->pos;
         v->nodes_lim = c->end;
@@ -118,17 +109,13 @@ int tmd_view_lay_File(bf_ctx *c, const bf_view_doc *d, tmd_File_view *v, int64_t
                 return 0;
             c->pos += (size_t)n * 176;
         }
-        bf_restore(c, &m);
+        bf_leave_region(c, &nodes_mark);
     }
     /* animation_pointers */
     {
-        bf_mark m;
-        int64_t at = bf_sub(bf_add(60, bf_load_u32le(c->data + v->scene.animation_address_at)), bf_load_u32le(c->data + v->_offset + 8 + 24));
-        if (c->err->failed)
-            return 0;
-        if (at < 0)
-            return bf_fail(c, c->pos, "animation_pointers", "offset %lld is negative", (long long)at);
-        if (!bf_seek(c, (uint64_t)at, UINT64_MAX, "animation_pointers", &m))
+        bf_mark animation_pointers_mark;
+        if (!bf_enter_region(c, BF_AT, bf_sub(bf_add(60, bf_load_u32le(c->data + v->scene.animation_address_at)), bf_load_u32le(c->data + v->_offset + 8 + 24)),
+                             0, "animation_pointers", &animation_pointers_mark))
             return 0;
         v->animation_pointers_at = c->pos;
         v->animation_pointers_lim = c->end;
@@ -154,17 +141,12 @@ int tmd_view_lay_File(bf_ctx *c, const bf_view_doc *d, tmd_File_view *v, int64_t
                 }
             }
         }
-        bf_restore(c, &m);
+        bf_leave_region(c, &animation_pointers_mark);
     }
     /* lod */
     {
-        bf_mark m;
-        int64_t at = bf_add(60, bf_load_u32le(c->data + v->_offset + 8 + 20));
-        if (c->err->failed)
-            return 0;
-        if (at < 0)
-            return bf_fail(c, c->pos, "lod", "offset %lld is negative", (long long)at);
-        if (!bf_seek(c, (uint64_t)at, UINT64_MAX, "lod", &m))
+        bf_mark lod_mark;
+        if (!bf_enter_region(c, BF_AT, bf_add(60, bf_load_u32le(c->data + v->_offset + 8 + 20)), 0, "lod", &lod_mark))
             return 0;
         v->lod_at = c->pos;
         v->lod_lim = c->end;
@@ -175,7 +157,7 @@ int tmd_view_lay_File(bf_ctx *c, const bf_view_doc *d, tmd_File_view *v, int64_t
                 return 0;
             bf_pop(c);
         }
-        bf_restore(c, &m);
+        bf_leave_region(c, &lod_mark);
     }
     v->_end = c->pos;
     return 1;
@@ -353,13 +335,10 @@ int tmd_view_lay_AnimationPointer(bf_ctx *c, const bf_view_doc *d, tmd_Animation
     c->pos += 4;
     /* animation */
     {
-        bf_mark m;
-        int64_t at = bf_sub(bf_add(60, bf_load_u32le(c->data + v->_offset + 0)), bf_load_u32le(c->data + ((const tmd_File_view *)c->root)->_offset + 8 + 24));
-        if (c->err->failed)
-            return 0;
-        if (at < 0)
-            return bf_fail(c, c->pos, "animation", "offset %lld is negative", (long long)at);
-        if (!bf_seek(c, (uint64_t)at, UINT64_MAX, "animation", &m))
+        bf_mark animation_mark;
+        if (!bf_enter_region(c, BF_AT,
+                             bf_sub(bf_add(60, bf_load_u32le(c->data + v->_offset + 0)),
+                             bf_load_u32le(c->data + ((const tmd_File_view *)c->root)->_offset + 8 + 24)), 0, "animation", &animation_mark))
             return 0;
         v->animation_at = c->pos;
         v->animation_lim = c->end;
@@ -370,7 +349,7 @@ int tmd_view_lay_AnimationPointer(bf_ctx *c, const bf_view_doc *d, tmd_Animation
                 return 0;
             bf_pop(c);
         }
-        bf_restore(c, &m);
+        bf_leave_region(c, &animation_mark);
     }
     v->_end = c->pos;
     return 1;
@@ -452,13 +431,10 @@ int tmd_view_lay_ChannelPointer(bf_ctx *c, const bf_view_doc *d, tmd_ChannelPoin
     c->pos += 4;
     /* channel */
     {
-        bf_mark m;
-        int64_t at = bf_sub(bf_add(60, bf_load_u32le(c->data + v->_offset + 0)), bf_load_u32le(c->data + ((const tmd_File_view *)c->root)->_offset + 8 + 24));
-        if (c->err->failed)
-            return 0;
-        if (at < 0)
-            return bf_fail(c, c->pos, "channel", "offset %lld is negative", (long long)at);
-        if (!bf_seek(c, (uint64_t)at, UINT64_MAX, "channel", &m))
+        bf_mark channel_mark;
+        if (!bf_enter_region(c, BF_AT,
+                             bf_sub(bf_add(60, bf_load_u32le(c->data + v->_offset + 0)),
+                             bf_load_u32le(c->data + ((const tmd_File_view *)c->root)->_offset + 8 + 24)), 0, "channel", &channel_mark))
             return 0;
         v->channel_at = c->pos;
         v->channel_lim = c->end;
@@ -469,7 +445,7 @@ int tmd_view_lay_ChannelPointer(bf_ctx *c, const bf_view_doc *d, tmd_ChannelPoin
                 return 0;
             bf_pop(c);
         }
-        bf_restore(c, &m);
+        bf_leave_region(c, &channel_mark);
     }
     v->_end = c->pos;
     return 1;

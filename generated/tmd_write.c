@@ -31,8 +31,8 @@ static int place_File_aux_data(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "aux_data"))
         return 0;
     bf_set_u64(w, &s->aux_data_at, w->pos);
-    bf_fit_u32(w, &s->scene.aux_address, bf_sub(bf_add((int64_t)s->aux_data_at, (int64_t)s->header.salt), INT64_C(60)),
-            32, (uint64_t)s->scene._offset + 52, 0, "scene.aux_address");
+    bf_fit_u32(w, &s->scene.aux_address, bf_sub(bf_add((int64_t)s->aux_data_at, (int64_t)s->header.salt), INT64_C(60)), 32, (uint64_t)s->scene._offset + 52, 0,
+               "scene.aux_address");
     if (!bf_put_array(w, s->aux_data, s->aux_data_count, 4, 1, 0, "aux_data"))
         return 0;
     return bf_place_pooled(w, (int64_t)s->aux_data_at);
@@ -44,8 +44,8 @@ static int place_File_animation_pointers(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "animation_pointers"))
         return 0;
     bf_set_u64(w, &s->animation_pointers_at, w->pos);
-    bf_fit_u32(w, &s->scene.animation_address, bf_sub(bf_add((int64_t)s->animation_pointers_at,
-            (int64_t)s->header.salt), INT64_C(60)), 32, (uint64_t)s->scene.animation_address_at, 0, "scene.animation_address");
+    bf_fit_u32(w, &s->scene.animation_address, bf_sub(bf_add((int64_t)s->animation_pointers_at, (int64_t)s->header.salt), INT64_C(60)), 32,
+               (uint64_t)s->scene.animation_address_at, 0, "scene.animation_address");
     for (uint32_t i = 0; i < s->animation_pointers_count; i++)
         if (!write_AnimationPointer(w, &s->animation_pointers[i], "animation_pointers", i))
             return 0;

@@ -78,19 +78,18 @@ static void validate_Texture(bf_vctx *v, const tml_Texture *s)
         bf_rule_report(v, &rule_75, (int64_t)(s->_offset + 0), (const bf_rule_value[]){{.i = s->id}, {.i = tml_Texture_m_id_uses(c, s)}});
     static const bf_rule rule_79 = {BF_SEVERITY_ERROR, "data_size", "data size %d does not hold %d x %d pixels of format %d",
         "TML Texture: \"+28 byte[dataSize] Image data according to the tmlFormat ; raster formats use row-major order.\""};
-    if (bf_rule_fails(v, &rule_79, s->format == TML_TEXTURE_FORMAT_DDS ||
-            s->data_size == bf_mul(bf_mul(s->width, s->height), s->format == TML_TEXTURE_FORMAT_RGBA_8888 ? 4 : s->format == TML_TEXTURE_FORMAT_ARGB_2222 ? 1 :
-            2) ||
-            ((s->format == TML_TEXTURE_FORMAT_ARGB_1555 || s->format == TML_TEXTURE_FORMAT_ARGB_4444) &&
-            s->data_size == bf_mul(bf_mul(4, s->width), s->height))))
+    if (bf_rule_fails(v, &rule_79, s->format == TML_TEXTURE_FORMAT_DDS || s->data_size == bf_mul(bf_mul(s->width, s->height),
+                      s->format == TML_TEXTURE_FORMAT_RGBA_8888 ? 4 : s->format == TML_TEXTURE_FORMAT_ARGB_2222 ? 1 : 2)
+                      || ((s->format == TML_TEXTURE_FORMAT_ARGB_1555 || s->format == TML_TEXTURE_FORMAT_ARGB_4444) && s->data_size == bf_mul(bf_mul(4,
+                      s->width), s->height))))
         bf_rule_report(v, &rule_79, (int64_t)(s->_offset + 4),
-            (const bf_rule_value[]){{.i = s->data_size}, {.i = s->width}, {.i = s->height}, {.i = s->format}});
+                       (const bf_rule_value[]){{.i = s->data_size}, {.i = s->width}, {.i = s->height}, {.i = s->format}});
     static const bf_rule rule_85 = {BF_SEVERITY_WARNING, "data_size", "a 16-bit format (%d) stored with 4 bytes per pixel (%d bytes for %d x %d)",
         "TML Texture Format: \"2 ARGB_1555\", \"7 ARGB_4444\" (16 bits per pixel); TML Texture: \"Image data according to the tmlFormat\""};
-    if (bf_rule_fails(v, &rule_85, (s->format != TML_TEXTURE_FORMAT_ARGB_1555 && s->format != TML_TEXTURE_FORMAT_ARGB_4444) ||
-            s->data_size != bf_mul(bf_mul(4, s->width), s->height)))
+    if (bf_rule_fails(v, &rule_85, (s->format != TML_TEXTURE_FORMAT_ARGB_1555 && s->format != TML_TEXTURE_FORMAT_ARGB_4444)
+                      || s->data_size != bf_mul(bf_mul(4, s->width), s->height)))
         bf_rule_report(v, &rule_85, (int64_t)(s->_offset + 4),
-            (const bf_rule_value[]){{.i = s->format}, {.i = s->data_size}, {.i = s->width}, {.i = s->height}});
+                       (const bf_rule_value[]){{.i = s->format}, {.i = s->data_size}, {.i = s->width}, {.i = s->height}});
 }
 
 static void validate_Material(bf_vctx *v, const tml_Material *s)

@@ -182,3 +182,122 @@ void *bf_begin_read(bf_ctx *c, const uint8_t *data, size_t size, bf_arena *arena
     c->root = root;
     return root;
 }
+
+/* ---- the steps of generated read functions (bf_gen.h) ---- */
+
+
+
+
+
+
+int bf_enter_region(bf_ctx *c, unsigned how, int64_t at, int64_t size, const char *field, bf_mark *saved)
+{
+    if (c->err->failed)
+        return 0;
+    if ((how & BF_SIZED) && size < 0)
+        return bf_fail(c, c->pos, field, "size %lld is negative", (long long)size);
+    if (how & BF_AT) {
+        if (at < 0)
+            return bf_fail(c, c->pos, field, "offset %lld is negative", (long long)at);
+        if (!bf_seek(c, (uint64_t)at, (how & BF_SIZED) ? (uint64_t)size : UINT64_MAX, field, saved))
+            return 0;
+        saved->next = saved->pos;
+        return 1;
+    }
+    if (!bf_need(c, (uint64_t)size, field) || !bf_seek(c, c->pos, (uint64_t)size, field, saved))
+        return 0;
+    saved->next = saved->pos + (size_t)size;
+    return 1;
+}
+
+int bf_end_before_padding(bf_ctx *c, int64_t unit, uint64_t below, const bf_fill *fills, size_t fill_count)
+{
+    if (c->err->failed)
+        return 0;
+    c->end = (size_t)bf_padding_start(c->data, c->pos, c->end, unit, below, fills, fill_count);
+    return 1;
+}
+
+/* One attempt of a document without revisions, in the caller's arena. */
+static int read_once(const bf_document *d, const uint8_t *data, size_t size, bf_arena *arena,
+                     const bf_read_opts *opts, bf_error *err, void **out)
+{
+    bf_ctx c;
+    int read_all = 0;
+    void *s = bf_begin_read(&c, data, size, arena, opts, err, d->root_size);
+    if (!s || !d->read(&c, s, &read_all)) {
+        if (s && opts && opts->partial)
+            *opts->partial = s; /* what was read before the failure, in `arena` */
+        return 0;
+    }
+    *out = s;
+    return 1;
+}
+
+int bf_read_document(const bf_document *d, const uint8_t *data, size_t size, bf_arena *arena,
+                     const bf_read_opts *opts, bf_error *err, void **out)
+{
+    if (!d->revisions)
+        return read_once(d, data, size, arena, opts, err, out);
+    int64_t first = 0, last = (int64_t)d->revision_count - 1;
+    if (opts && opts->revision) {
+        while (first <= last && strcmp(d->revisions[first], opts->revision) != 0)
+            first++;
+        if (first > last) {
+            memset(err, 0, sizeof *err);
+            err->failed = 1;
+            snprintf(err->message, sizeof err->message, "%s has no revision '%s'", d->format, opts->revision);
+            return 0;
+        }
+        last = first;
+    }
+    /* each revision is tried in its own arena; the error kept is the one that got furthest */
+    bf_error best;
+    int64_t best_revision = -1;
+    uint64_t best_reached = 0;
+    bf_arena best_arena; /* the furthest attempt, kept for a partial document */
+    void *best_doc = NULL;
+    for (int64_t r = first; r <= last; r++) {
+        bf_arena attempt;
+        bf_arena_init(&attempt, arena->alloc, arena->budget);
+        if (opts && opts->claimed)
+            memset(opts->claimed, 0, (size + 7) / 8);
+        bf_ctx c;
+        void *s = bf_begin_read(&c, data, size, &attempt, opts, err, d->root_size);
+        c.revision = r;
+        int read_all = 0;
+        if (s && d->read(&c, s, &read_all)) {
+            bf_arena_adopt(arena, &attempt);
+            *out = s;
+            return 1;
+        }
+        /* how far the attempt got: a failure after the whole file was read (strings) got furthest */
+        uint64_t reached = read_all ? (uint64_t)size + 1 : err->offset;
+        if (best_revision < 0 || reached > best_reached) {
+            best = *err;
+            best_revision = r;
+            best_reached = reached;
+            if (opts && opts->partial && s) {
+                if (best_doc)
+                    bf_arena_free(&best_arena);
+                best_arena = attempt;
+                best_doc = s;
+                continue;
+            }
+        }
+        bf_arena_free(&attempt);
+    }
+    if (best_doc) {
+        bf_arena_adopt(arena, &best_arena);
+        *opts->partial = best_doc;
+    }
+    *err = best;
+    char message[sizeof err->message];
+    snprintf(message, sizeof message, "%s", best.message);
+    if (last > first)
+        snprintf(err->message, sizeof err->message, "no revision reads this file; as '%s' (furthest): %.180s",
+                 d->revisions[best_revision], message);
+    else
+        snprintf(err->message, sizeof err->message, "as '%s': %.200s", d->revisions[best_revision], message);
+    return 0;
+}

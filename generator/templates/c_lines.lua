@@ -79,45 +79,4 @@ function M.pack(items, open, indent, close)
   return lines
 end
 
--- A line of C code as lines of at most M.WIDTH characters where it can be: broken after
--- the ", ", "&& " or "|| " nested least deep (outside string literals), the rest indented
--- four more than the line.
-function M.wrap(line, cont)
-  if #line <= M.WIDTH then return { line } end
-  local indent = line:match("^ *")
-  -- a condition's continuation sits deeper than the statement under it
-  cont = cont or (indent .. (line:match("^ *if %(") and "        " or "    "))
-  local best, best_depth
-  local depth, i, n = 0, #indent + 1, #line
-  while i <= n do
-    local ch = line:sub(i, i)
-    if ch == '"' or ch == "'" then
-      i = i + 1
-      while i <= n and line:sub(i, i) ~= ch do
-        if line:sub(i, i) == "\\" then i = i + 1 end
-        i = i + 1
-      end
-    elseif ch == "(" or ch == "[" or ch == "{" then
-      depth = depth + 1
-    elseif ch == ")" or ch == "]" or ch == "}" then
-      depth = depth - 1
-    else
-      local two = line:sub(i, i + 1)
-      local cut
-      if two == ", " then cut = i + 1 end
-      if (two == "&&" or two == "||") and line:sub(i + 2, i + 2) == " " then cut = i + 2 end
-      if (two == "? " or two == ": ") and line:sub(i - 1, i - 1) == " " then cut = i + 1 end
-      -- the cut must leave the first line within the width, and something after it
-      if cut and cut - 1 <= M.WIDTH and cut < n and (not best_depth or depth <= best_depth) then
-        best, best_depth = cut, depth
-      end
-    end
-    i = i + 1
-  end
-  if not best then return { line } end
-  local out = { (line:sub(1, best - 1):gsub("%s+$", "")) }
-  for _, l in ipairs(M.wrap(cont .. line:sub(best + 1), cont)) do out[#out + 1] = l end
-  return out
-end
-
 return M

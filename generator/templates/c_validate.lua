@@ -292,11 +292,7 @@ function V.function_for(fmt, ix, t, needs, cache_slots)
   if not uses(code, "v") then head[#head + 1] = "    (void)v;" end
   for i = #head, 1, -1 do table.insert(o, 1, head[i]) end
   w("}")
-  local out = {}
-  for _, l in ipairs(o) do
-    for _, piece in ipairs(lines.wrap(l)) do out[#out + 1] = piece end
-  end
-  return table.concat(out, "\n")
+  return table.concat(o, "\n")
 end
 
 -- The named values, memoised for the validator: the validation context is the first member
@@ -330,7 +326,7 @@ local function memo_functions(fmt, w)
     local call = string.format("%s(c, s)", cexpr.value_fn(fmt, it.t.name, it.v.name))
     local line = string.format("    return m->of == s ? m->%s : bf_memo_keep_%s(c, m, s, %s);", float and "f" or "i",
       float and "f" or "i", call)
-    for _, l in ipairs(lines.wrap(line)) do w(l) end
+    w(line)
     w("}")
   end
   w()

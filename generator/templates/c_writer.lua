@@ -560,41 +560,6 @@ function W.function_for(fmt, ix, t, tables)
   return table.concat(o, "\n")
 end
 
--- A line longer than `limit` broken after a comma (or before `||`, `&&`, `|`, `?`, `:`) outside string
--- literals, the rest indented one step deeper than the line.
-local function wrap(line, limit)
-  if #line <= limit then return { line } end
-  local indent = line:match("^(%s*)")
-  local out, rest, first = {}, line, true
-  while #rest > limit do
-    local best, depth, in_str = nil, 0, false
-    local i = #indent + 1
-    while i <= #rest do
-      local ch = rest:sub(i, i)
-      if in_str then
-        if ch == "\\" then i = i + 1 elseif ch == '"' then in_str = false end
-      elseif ch == '"' then in_str = true
-      elseif ch == "(" then depth = depth + 1
-      elseif ch == ")" then depth = depth - 1
-      elseif i > #indent + 40 and i < 120 then
-        local two, three, four = rest:sub(i, i + 1), rest:sub(i, i + 2), rest:sub(i, i + 3)
-        if two == ", " then best = { i, i + 2 }
-        elseif four == " || " or four == " && " or three == " | " or three == " ? " or three == " : " then
-          best = { i - 1, i + 1 }
-        end
-      end
-      i = i + 1
-    end
-    if not best then break end
-    out[#out + 1] = rest:sub(1, best[1])
-    rest = indent .. (first and "        " or "") .. rest:sub(best[2])
-    if first then indent = indent .. "        " end
-    first = false
-  end
-  out[#out + 1] = rest
-  return out
-end
-
 function W.source(fmt)
   local ix = names.index(fmt)
   local tables = table_fields(fmt)
@@ -654,13 +619,7 @@ function W.source(fmt)
     w("}")
     w()
   end
-  local wrapped = {}
-  for _, l in ipairs(o) do
-    for piece in (l .. "\n"):gmatch("(.-)\n") do
-      for _, part in ipairs(wrap(piece, 160)) do wrapped[#wrapped + 1] = part end
-    end
-  end
-  return table.concat(wrapped, "\n")
+  return table.concat(o, "\n")
 end
 
 return W
