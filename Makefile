@@ -4,7 +4,11 @@ CC := gcc
 # Release builds (libraries, binform, bfgen) at -O2; the sanitizer build of the tests stays at
 # -O1: SAN comes after CFLAGS_COMMON wherever both are used, and the last -O wins.
 CFLAGS_COMMON := -std=c11 -Wall -Wextra -Werror -O2 -g
-SAN := -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+# -g1 (line tables only, last -g wins too): the sanitizers' reports still name file and line,
+# and gcc skips variable tracking, a third of the sanitizer build's time on the large
+# generated files (SAN_DEBUG=-g for a debugger's view of local variables).
+SAN_DEBUG ?= -g1
+SAN := -O1 $(SAN_DEBUG) -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 SHARED ?= $(abspath ../shared)
 
 # Debian packages: the build's, the tests', the N64 toolchain's. The tests also build the
@@ -34,6 +38,10 @@ SAN_BINFORM := $(BUILD)/san/bin/binform
 
 INCLUDES := -Iruntime -Igenerated
 TEST_BINS :=
+# What `make test` builds before it runs anything (the test binaries and TEST_BUILD), and the
+# make targets it runs beside the test binaries (TEST_STEPS); the included makefiles add theirs.
+TEST_BUILD :=
+TEST_STEPS :=
 
 .PHONY: all deps test-deps generate check-generated test demo bench clean install uninstall test-install
 all: $(BFGEN) $(RUNTIME_LIB) $(GENERATED_LIB) $(BUILD)/bin/t3dm_summary $(BUILD)/bin/t3dm_torus $(BINFORM)
@@ -93,7 +101,7 @@ c99-check:
 	@set -e; for f in $(RUNTIME_SRC) $(GENERATED_SRC); do \
 		$(CC) -std=c99 -pedantic -Wall -Wextra -Werror $(INCLUDES) -fsyntax-only $$f; done
 	@echo "c99-check: the runtime and generated/ compile as C99 with -pedantic"
-test: c99-check
+TEST_BUILD += c99-check
 
 # ---- tests (Criterion, under ASan + UBSan) ----
 TEST_CFLAGS = $(CFLAGS_COMMON) $(SAN) $(INCLUDES) -In64/host -Itests/support -Icli/binform -DBF_SHARED_DIR='"$(SHARED)"' \
@@ -113,6 +121,13 @@ $(TESTGEN)/.stamp: $(BFGEN) $(TEST_SCHEMAS) $(TEMPLATES)
 # test links. Which files bfgen writes for the test schemas is known only after it ran,
 # so they are compiled by the recipe (in parallel), not by pattern rules.
 TEST_LIB := $(BUILD)/san/libtestsupport.a
+# The test files and the test schemas' code at TEST_OPT, -O0: little of what the tests run is
+# theirs (the library, binform, the helpers and the renderer keep SAN's -O1), the sanitizers
+# check them as closely, and gcc compiles them in half the time.
+TEST_OPT ?= -O0
+# ...except test_badinput, whose own code walks every document it reads (tests/fuzz/bf_walk.h):
+# at -O0 it runs longer than it compiles faster. private: not for the test library it needs.
+$(BUILD)/tests/test_badinput: private TEST_OPT := -O1
 TEST_SUPPORT_OBJS := $(patsubst %.c,$(BUILD)/san/%.o,$(TEST_SUPPORT))
 $(BUILD)/san/tests/support/%.o: tests/support/%.c $(wildcard tests/support/*.h) cli/binform/json_parse.h runtime/*.h $(wildcard generated/*.h) | $(TEST_DEPS_STAMP)
 	@mkdir -p $(dir $@)
@@ -120,13 +135,13 @@ $(BUILD)/san/tests/support/%.o: tests/support/%.c $(wildcard tests/support/*.h) 
 $(TEST_LIB): $(TESTGEN)/.stamp $(TEST_SUPPORT_OBJS)
 	@rm -rf $(TESTGEN)/obj && mkdir -p $(TESTGEN)/obj
 	@ls $(TESTGEN)/*.c | grep -v '/formats.c$$' | xargs -r -P $$(nproc) -I{} \
-		sh -c '$(CC) $(TEST_CFLAGS) -I$(TESTGEN) -c {} -o $(TESTGEN)/obj/$$(basename {} .c).o'
+		sh -c '$(CC) $(TEST_CFLAGS) $(TEST_OPT) -I$(TESTGEN) -c {} -o $(TESTGEN)/obj/$$(basename {} .c).o'
 	@rm -f $@
 	ar rcs $@ $(TEST_SUPPORT_OBJS) $(TESTGEN)/obj/*.o
 
 $(BUILD)/tests/test_%: tests/test_%.c $(TEST_LIB) $(SAN_LIB) $(wildcard tests/support/*.h) $(SAN_BINFORM) | $(TEST_DEPS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(TEST_CFLAGS) -I$(TESTGEN) $< $(TEST_LIB) $(SAN_LIB) -o $@ -lcriterion -lm
+	$(CC) $(TEST_CFLAGS) $(TEST_OPT) -I$(TESTGEN) $< $(TEST_LIB) $(SAN_LIB) -o $@ -lcriterion -lm
 
 TEST_BINS += $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 
@@ -136,10 +151,44 @@ TEST_BINS += $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 -include generator/docs.mk
 -include tests/fuzz/fuzz.mk
 
-test: $(TEST_DEPS_STAMP) $(BFGEN) $(TEST_BINS)
-	@set -e; for t in $(TEST_BINS); do echo "== $$t"; ASAN_OPTIONS=detect_leaks=1 BF_SHARED_DIR=$(SHARED) RSP_GOLDEN_DIR=$(SHARED)/rsp-golden $$t --jobs 2; done
-	@echo "== tests/install/run.sh"
-	@$(MAKE) --no-print-directory test-install
+# `make test` in two phases, each with TEST_JOBS jobs even when make was started without -j
+# (a make started with -j keeps its own): everything is built first, then the test binaries
+# and TEST_STEPS run TEST_JOBS at a time, the slowest first. Each writes its output to
+# $(TEST_LOG_DIR)/NAME.log and prints one line; a failure prints its whole log and is listed at
+# the end (-k: the others still run).
+TEST_JOBS ?= 2
+TEST_LOG_DIR := $(BUILD)/test-logs
+TEST_BUILD += $(TEST_DEPS_STAMP) $(BFGEN) $(TEST_BINS) all $(BUILD)/man/.stamp
+TEST_STEPS += test-install
+TEST_SLOWEST := test_views n64-rom-test test_badinput test_docs_browser test_n64 test_dump_build
+TEST_RUNS = $(addprefix test-run/,$(foreach t,$(TEST_SLOWEST),$(filter $(t),$(notdir $(TEST_BINS)) $(TEST_STEPS))) \
+	$(filter-out $(TEST_SLOWEST),$(notdir $(TEST_BINS)) $(TEST_STEPS)))
+test_make_jobs = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(TEST_JOBS))
+
+.PHONY: test-build test-run $(addprefix test-run/,$(notdir $(TEST_BINS)) $(TEST_STEPS))
+test:
+	@$(MAKE) --no-print-directory $(test_make_jobs) test-build
+	@rm -rf $(TEST_LOG_DIR) && mkdir -p $(TEST_LOG_DIR)
+	@$(MAKE) --no-print-directory $(test_make_jobs) -k -Otarget test-run || { \
+		echo "== FAILED: $$(cd $(TEST_LOG_DIR) && ls *.failed | sed 's/\.failed$$//' | tr '\n' ' ')"; \
+		echo "   (logs: $(TEST_LOG_DIR)/NAME.log)"; exit 1; }
+	@echo "== make test: all $(words $(TEST_RUNS)) passed (logs: $(TEST_LOG_DIR))"
+test-build: $(TEST_BUILD)
+test-run: $(TEST_RUNS)
+
+# run_logged NAME COMMAND: runs COMMAND with its output in NAME.log; one line when it passes,
+# the whole log and a NAME.failed mark when it fails.
+run_logged = start=$$(date +%s); \
+	if $(2) > $(TEST_LOG_DIR)/$(1).log 2>&1; then \
+		echo "== $(1): passed in $$(($$(date +%s) - start)) s $$(sed -n 's/^\[====\] Synthesis: //p' $(TEST_LOG_DIR)/$(1).log)"; \
+	else status=$$?; touch $(TEST_LOG_DIR)/$(1).failed; \
+		echo "== $(1): FAILED (exit $$status); its output ($(TEST_LOG_DIR)/$(1).log):"; \
+		cat $(TEST_LOG_DIR)/$(1).log; echo "== end of $(1)"; exit 1; fi
+$(addprefix test-run/,$(notdir $(TEST_BINS))): test-run/%:
+	@$(call run_logged,$*,env ASAN_OPTIONS=detect_leaks=1 BF_SHARED_DIR=$(SHARED) RSP_GOLDEN_DIR=$(SHARED)/rsp-golden \
+		$(BUILD)/tests/$* --jobs $(TEST_JOBS))
+$(addprefix test-run/,$(TEST_STEPS)): test-run/%:
+	@$(call run_logged,$*,$(MAKE) --no-print-directory $*)
 
 # ---- command-line tools ----
 # binform links the renderer: n64/emu and n64/driver with the microcode built in, the RSP

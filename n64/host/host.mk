@@ -37,7 +37,7 @@ else
 host-freestanding:
 	@echo "host-freestanding: $(HOST_MIPS_CC) not found (install gcc-mips-linux-gnu); skipped"
 endif
-test: host-freestanding
+TEST_BUILD += host-freestanding
 
 # The host objects also depend on their own headers (the pattern rules know only runtime/
 # and generated/ headers).

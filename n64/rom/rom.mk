@@ -129,11 +129,15 @@ n64-rom-run: $(ROM_IMAGES)
 	@grep -v '^px ' $(ROM_DIR)/binform.log
 
 # Needs cen64 and the MIPS compiler; skips, saying so, without them (make test-deps installs them).
-# Its prerequisites are built here, not by the make it starts, so that make -j stays safe.
+# Its prerequisites are built here, not by the make it starts, so that make -j stays safe;
+# `make test` builds the images too, with the rest, before it runs the test.
 n64-rom-test: $(BINFORM) $(BUILD)/bin/t3dm_torus $(ROM_UCODE) | $(TEST_DEPS_STAMP)
 	@if command -v cen64 > /dev/null && command -v $(ROM_CC) > /dev/null && command -v $(N64_MIPS_AS) > /dev/null; then \
 		$(MAKE) --no-print-directory n64-rom $(ROM_CHECK) && \
 		BINFORM=$(BINFORM) ROM_CHECK=$(ROM_CHECK) ROM_DIR=$(ROM_DIR) ROM_TIMEOUT=$(ROM_TIMEOUT) \
 		ROM_SAMPLE=$(ROM_SAMPLE) sh n64/rom/rom_test.sh $(ROM_TEST_PICTURES); \
 	else echo "n64-rom-test: cen64 or the MIPS toolchain is missing (make test-deps installs them); skipped"; fi
-test: n64-rom-test
+TEST_STEPS += n64-rom-test
+ifneq ($(and $(shell command -v cen64 2>/dev/null),$(shell command -v $(ROM_CC) 2>/dev/null),$(N64_HAVE_MIPS_AS)),)
+TEST_BUILD += n64-rom $(ROM_CHECK) $(BINFORM) $(BUILD)/bin/t3dm_torus
+endif
