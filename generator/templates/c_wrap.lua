@@ -125,12 +125,15 @@ local function tree(toks)
   return root.items
 end
 
+-- A group's text is kept: layouts ask for it again at every level of nesting.
 local function text(it)
   if it.t ~= "group" then return it.s end
+  if it.txt then return it.txt end
   local parts = { it.open.s }
   for _, x in ipairs(it.items) do parts[#parts + 1] = text(x) end
   parts[#parts + 1] = it.close.s
-  return table.concat(parts)
+  it.txt = table.concat(parts)
+  return it.txt
 end
 
 local function width(it)
@@ -480,7 +483,38 @@ end
 -- ---- lines and files ------------------------------------------------------------------------
 
 -- The lines a long line becomes (`in_comment`: it starts inside a comment).
+-- Whether a comment is still open after `line` (one was open before it: `in_comment`),
+-- skipping string and character literals and // comments: the short lines' cheap path.
+local function comment_after(line, in_comment)
+  local i = 1
+  while true do
+    if in_comment then
+      local e = line:find("*/", i, true)
+      if not e then return true end
+      in_comment, i = false, e + 2
+    else
+      local at = line:find("[\"'/]", i)
+      if not at then return false end
+      local ch = line:sub(at, at)
+      if ch == "/" then
+        local nx = line:sub(at + 1, at + 1)
+        if nx == "*" then in_comment, i = true, at + 2
+        elseif nx == "/" then return false
+        else i = at + 1 end
+      else -- a literal: to its closing quote, past escapes
+        i = at + 1
+        while true do
+          local q = line:find("[\\" .. ch .. "]", i)
+          if not q then return false end
+          if line:sub(q, q) == "\\" then i = q + 2 else i = q + 1; break end
+        end
+      end
+    end
+  end
+end
+
 local function wrap_line(line, in_comment)
+  if #line <= LIMIT then return { line }, comment_after(line, in_comment) end
   local toks, still = tokens(line, in_comment)
   if #line <= LIMIT then return { line }, still end
   local lead = line:match("^%s*")
