@@ -3,11 +3,9 @@ local names = require("names")
 local lines = require("c_lines")
 local cexpr = require("cexpr")
 
-local prim_enum = {
-  u8 = "BF_U8", u16 = "BF_U16", u24 = "BF_U24", u32 = "BF_U32", u64 = "BF_U64",
-  s8 = "BF_S8", s16 = "BF_S16", s24 = "BF_S24", s32 = "BF_S32", s64 = "BF_S64",
-  f32 = "BF_F32", f64 = "BF_F64", char = "BF_CHAR",
-}
+-- bf_meta.h names each primitive type BF_<NAME>
+local prim_enum = {}
+for name in pairs(names.prims) do prim_enum[name] = "BF_" .. name:upper() end
 local kind_enum = { prim = "BF_FIELD_PRIM", struct = "BF_FIELD_STRUCT", bytes = "BF_FIELD_BYTES",
   str = "BF_FIELD_STR", cstr = "BF_FIELD_STR", switch = "BF_FIELD_SWITCH" }
 

@@ -25,9 +25,17 @@ local function paren(p, min)
   return p.c
 end
 
-local prim_ty = { u8 = "int", u16 = "int", char = "int", s8 = "int", s16 = "int", s24 = "int",
-  s32 = "int", u24 = "u32", u32 = "u32", s64 = "i64", u64 = "u64" }
-local prim_nn = { u8 = true, u16 = true, char = true, u24 = true, u32 = true, u64 = true }
+-- The C type a loaded integer primitive has in an expression (what its value fits: int up
+-- to 16 unsigned or 32 signed bits), and which are never negative; from bfgen's table.
+local prim_ty, prim_nn = {}, {}
+for name, p in pairs(names.prims) do
+  if not p.float then
+    if p.size == 8 then prim_ty[name] = p.signed and "i64" or "u64"
+    elseif p.signed or p.size <= 2 then prim_ty[name] = "int"
+    else prim_ty[name] = "u32" end
+    prim_nn[name] = not p.signed or nil
+  end
+end
 
 local function int_piece(c, prec, ty, nn) return { kind = "int", c = c, prec = prec, ty = ty, nn = nn } end
 -- A truth value (comparison, &&, ||, !): an int that is 0 or 1.

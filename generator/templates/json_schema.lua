@@ -51,16 +51,25 @@ end
 
 local function ref(name) return obj("$ref", "#/$defs/" .. name) end
 
+local names = require("names")
+
 local SAFE = 9007199254740992 -- 2^53
 
-local prim_range = {
-  u8 = { 0, 255 }, u16 = { 0, 65535 }, u24 = { 0, 16777215 }, u32 = { 0, 4294967295 },
-  s8 = { -128, 127 }, s16 = { -32768, 32767 }, s24 = { -8388608, 8388607 }, s32 = { -2147483648, 2147483647 },
-  char = { 0, 255 },
-}
+-- The integer primitives JSON numbers hold exactly (up to 32 bits), from bfgen's table.
+local prim_range = {}
+for name, p in pairs(names.prims) do
+  if not p.float and p.size <= 4 then
+    local bits = p.size * 8
+    prim_range[name] = p.signed and { -(1 << (bits - 1)), (1 << (bits - 1)) - 1 } or { 0, (1 << bits) - 1 }
+  end
+end
 
 local function prim_defs(defs)
-  for p, r in pairs(prim_range) do
+  local order = {}
+  for p in pairs(prim_range) do order[#order + 1] = p end
+  table.sort(order)
+  for _, p in ipairs(order) do
+    local r = prim_range[p]
     set(defs, p, obj("type", "integer", "minimum", r[1], "maximum", r[2]))
   end
   set(defs, "u64", obj("oneOf", {
