@@ -32,75 +32,75 @@ typedef struct rule_cache {
 static void validate_File(bf_vctx *v, const tmd_File *s)
 {
     bf_ctx *c = &v->c;
-    static const bf_rule rule_104 = {BF_SEVERITY_ERROR, "magic_padding", "the 8-byte magic string holds more than \"TMDL\"",
+    static const bf_rule rule_106 = {BF_SEVERITY_ERROR, "magic_padding", "the 8-byte magic string holds more than \"TMDL\"",
         "TMD: \"The TMD format starts with an 8 byte fixed length string. Magic is \"TMDL\".\""};
     int64_t q1 = 1;
     for (uint32_t i1 = 0; i1 < (uint32_t)(4); i1++) {
         if (!(s->magic_padding[i1] == 0)) { q1 = 0; break; }
     }
-    if (bf_rule_fails(v, &rule_104, q1))
-        bf_rule_report(v, &rule_104, (int64_t)(s->_offset + 4), NULL);
-    static const bf_rule rule_108 = {BF_SEVERITY_ERROR, "header.remaining", "remaining bytes %d but %d bytes follow the field",
+    if (bf_rule_fails(v, &rule_106, q1))
+        bf_rule_report(v, &rule_106, (int64_t)(s->_offset + 4), NULL);
+    static const bf_rule rule_110 = {BF_SEVERITY_ERROR, "header.remaining", "remaining bytes %d but %d bytes follow the field",
         "TMD Header: \"+0 uint32 Remaining bytes in file\" (the bytes after the field, which ends at byte 12)"};
-    if (bf_rule_fails(v, &rule_108, s->header.remaining == bf_sub((int64_t)c->size, 12)))
-        bf_rule_report(v, &rule_108, (int64_t)(s->header._offset + 0),
+    if (bf_rule_fails(v, &rule_110, s->header.remaining == bf_sub((int64_t)c->size, 12)))
+        bf_rule_report(v, &rule_110, (int64_t)(s->header._offset + 0),
                        (const bf_rule_value[]){{.i = s->header.remaining}, {.i = bf_sub((int64_t)c->size, 12)}});
-    static const bf_rule rule_112 = {BF_SEVERITY_ERROR, "scene_size", "scene block size %d but the levels of detail start at 60 + %d",
+    static const bf_rule rule_114 = {BF_SEVERITY_ERROR, "scene_size", "scene block size %d but the levels of detail start at 60 + %d",
         "Scene Block: \"has a size of the uint32 located at +60\"; TMD Header: \"lodDataOffset = value + 60\""};
-    if (bf_rule_fails(v, &rule_112, s->scene_size == s->header.lod_offset))
-        bf_rule_report(v, &rule_112, (int64_t)(s->_offset + 60), (const bf_rule_value[]){{.i = s->scene_size}, {.i = s->header.lod_offset}});
-    static const bf_rule rule_116 = {BF_SEVERITY_WARNING, "header.magic_value", "magic value %d is not one of the game's (584117868617, 8418139199561)",
+    if (bf_rule_fails(v, &rule_114, s->scene_size == s->header.lod_offset))
+        bf_rule_report(v, &rule_114, (int64_t)(s->_offset + 60), (const bf_rule_value[]){{.i = s->scene_size}, {.i = s->header.lod_offset}});
+    static const bf_rule rule_118 = {BF_SEVERITY_WARNING, "header.magic_value", "magic value %d is not one of the game's (584117868617, 8418139199561)",
         "TMD Header: \"+12 uint64 Magic Value. Typically one of a couple values.\""};
-    if (bf_rule_fails(v, &rule_116, (int64_t)s->header.magic_value == INT64_C(584117868617) || (int64_t)s->header.magic_value == INT64_C(8418139199561)))
-        bf_rule_report(v, &rule_116, (int64_t)(s->header._offset + 12), (const bf_rule_value[]){{.i = (int64_t)s->header.magic_value}});
-    static const bf_rule rule_121 = {BF_SEVERITY_ERROR, "parent", "parent %d is neither -1 nor one of the %d nodes",
+    if (bf_rule_fails(v, &rule_118, (int64_t)s->header.magic_value == INT64_C(584117868617) || (int64_t)s->header.magic_value == INT64_C(8418139199561)))
+        bf_rule_report(v, &rule_118, (int64_t)(s->header._offset + 12), (const bf_rule_value[]){{.i = (int64_t)s->header.magic_value}});
+    static const bf_rule rule_123 = {BF_SEVERITY_ERROR, "parent", "parent %d is neither -1 nor one of the %d nodes",
         "Node Format: \"+160 int16 ID of parent node, -1 if no parent exists\""};
     for (uint32_t i = 0; i < s->nodes_count; i++) {
         const tmd_Node *it = &s->nodes[i];
         if (bf_push(c, "nodes", i)) {
-            if (bf_rule_fails(v, &rule_121, it->parent == -1 || (it->parent >= 0 && it->parent < s->scene.node_count)))
-                bf_rule_report(v, &rule_121, (int64_t)(it->_offset + 160), (const bf_rule_value[]){{.i = it->parent}, {.i = s->scene.node_count}});
+            if (bf_rule_fails(v, &rule_123, it->parent == -1 || (it->parent >= 0 && it->parent < s->scene.node_count)))
+                bf_rule_report(v, &rule_123, (int64_t)(it->_offset + 160), (const bf_rule_value[]){{.i = it->parent}, {.i = s->scene.node_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_126 = {BF_SEVERITY_WARNING, "parent", "parent %d does not come before node %d",
+    static const bf_rule rule_128 = {BF_SEVERITY_WARNING, "parent", "parent %d does not come before node %d",
         "Node Data Block: \"The node ID is the node's position in the zero-indexed array.\" (a parent is posed before its children)"};
     for (uint32_t i = 0; i < s->nodes_count; i++) {
         const tmd_Node *it = &s->nodes[i];
         if (bf_push(c, "nodes", i)) {
-            if (bf_rule_fails(v, &rule_126, it->parent < (int64_t)i))
-                bf_rule_report(v, &rule_126, (int64_t)(it->_offset + 160), (const bf_rule_value[]){{.i = it->parent}, {.i = (int64_t)i}});
+            if (bf_rule_fails(v, &rule_128, it->parent < (int64_t)i))
+                bf_rule_report(v, &rule_128, (int64_t)(it->_offset + 160), (const bf_rule_value[]){{.i = it->parent}, {.i = (int64_t)i}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_132 = {BF_SEVERITY_ERROR, "ignore_updates", "node %d is updated but comes after the non-updated node %d",
+    static const bf_rule rule_134 = {BF_SEVERITY_ERROR, "ignore_updates", "node %d is updated but comes after the non-updated node %d",
         "Node Format: \"Non-updated bones may only appear after all updated bones.\""};
     for (uint32_t i = 0; i < s->nodes_count; i++) {
         const tmd_Node *it = &s->nodes[i];
         const tmd_Node *prev = i ? &s->nodes[i - 1] : &tmd_Node_zero;
         if (bf_push(c, "nodes", i)) {
-            if (bf_rule_fails(v, &rule_132, (int64_t)i == 0 || prev->ignore_updates == 0 || it->ignore_updates != 0))
-                bf_rule_report(v, &rule_132, (int64_t)(it->_offset + 162), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = bf_sub((int64_t)i, 1)}});
+            if (bf_rule_fails(v, &rule_134, (int64_t)i == 0 || prev->ignore_updates == 0 || it->ignore_updates != 0))
+                bf_rule_report(v, &rule_134, (int64_t)(it->_offset + 162), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = bf_sub((int64_t)i, 1)}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_137 = {BF_SEVERITY_ERROR, "name_length", "name length %d but the name has %d characters",
+    static const bf_rule rule_139 = {BF_SEVERITY_ERROR, "name_length", "name length %d but the name has %d characters",
         "Node Format: \"+144 byte Length of the name string\""};
     for (uint32_t i = 0; i < s->nodes_count; i++) {
         const tmd_Node *it = &s->nodes[i];
         if (bf_push(c, "nodes", i)) {
-            if (bf_rule_fails(v, &rule_137, it->name_length == (int64_t)it->name.len))
-                bf_rule_report(v, &rule_137, (int64_t)(it->_offset + 144), (const bf_rule_value[]){{.i = it->name_length}, {.i = (int64_t)it->name.len}});
+            if (bf_rule_fails(v, &rule_139, it->name_length == (int64_t)it->name.len))
+                bf_rule_report(v, &rule_139, (int64_t)(it->_offset + 144), (const bf_rule_value[]){{.i = it->name_length}, {.i = (int64_t)it->name.len}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_142 = {BF_SEVERITY_ERROR, "animation.channel_count", "%d channels but the scene has %d nodes",
+    static const bf_rule rule_144 = {BF_SEVERITY_ERROR, "animation.channel_count", "%d channels but the scene has %d nodes",
         "Animation Data Block: \"+24 uint32 Number of channels in animation\", \"+32 uint32[numNodes] Encrypted address for each node's channel\""};
     for (uint32_t i = 0; i < s->animation_pointers_count; i++) {
         const tmd_AnimationPointer *it = &s->animation_pointers[i];
         if (bf_push(c, "animation_pointers", i)) {
-            if (bf_rule_fails(v, &rule_142, it->animation.channel_count == s->scene.node_count))
-                bf_rule_report(v, &rule_142, (int64_t)(it->animation._offset + 24),
+            if (bf_rule_fails(v, &rule_144, it->animation.channel_count == s->scene.node_count))
+                bf_rule_report(v, &rule_144, (int64_t)(it->animation._offset + 24),
                                (const bf_rule_value[]){{.i = it->animation.channel_count}, {.i = s->scene.node_count}});
             bf_pop(c);
         }
@@ -127,24 +127,24 @@ static void validate_File(bf_vctx *v, const tmd_File *s)
 
 static void validate_Header(bf_vctx *v, const tmd_Header *s)
 {
-    static const bf_rule rule_182 = {BF_SEVERITY_ERROR, "zeroes", "the 16 bytes at +36 are not all zero", "TMD Header: \"+36 zero*16 16 zeroes\""};
+    static const bf_rule rule_184 = {BF_SEVERITY_ERROR, "zeroes", "the 16 bytes at +36 are not all zero", "TMD Header: \"+36 zero*16 16 zeroes\""};
     int64_t q1 = 1;
     for (uint32_t i1 = 0; i1 < (uint32_t)(16); i1++) {
         if (!(s->zeroes[i1] == 0)) { q1 = 0; break; }
     }
-    if (bf_rule_fails(v, &rule_182, q1))
-        bf_rule_report(v, &rule_182, (int64_t)(s->_offset + 36), NULL);
+    if (bf_rule_fails(v, &rule_184, q1))
+        bf_rule_report(v, &rule_184, (int64_t)(s->_offset + 36), NULL);
 }
 
 static void validate_Scene(bf_vctx *v, const tmd_Scene *s)
 {
-    static const bf_rule rule_214 = {BF_SEVERITY_ERROR, "zeroes", "the 44 bytes at +8 are not all zero", "Scene Block: \"+8 zero*44 44 zeroes\""};
+    static const bf_rule rule_216 = {BF_SEVERITY_ERROR, "zeroes", "the 44 bytes at +8 are not all zero", "Scene Block: \"+8 zero*44 44 zeroes\""};
     int64_t q1 = 1;
     for (uint32_t i1 = 0; i1 < (uint32_t)(44); i1++) {
         if (!(s->zeroes[i1] == 0)) { q1 = 0; break; }
     }
-    if (bf_rule_fails(v, &rule_214, q1))
-        bf_rule_report(v, &rule_214, (int64_t)(s->_offset + 8), NULL);
+    if (bf_rule_fails(v, &rule_216, q1))
+        bf_rule_report(v, &rule_216, (int64_t)(s->_offset + 8), NULL);
 }
 
 static void validate_AnimationPointer(bf_vctx *v, const tmd_AnimationPointer *s)
@@ -159,11 +159,11 @@ static void validate_AnimationPointer(bf_vctx *v, const tmd_AnimationPointer *s)
 static void validate_Animation(bf_vctx *v, const tmd_Animation *s)
 {
     bf_ctx *c = &v->c;
-    static const bf_rule rule_261 = {BF_SEVERITY_ERROR, "name_length", "name length %d but the name has %d characters",
+    static const bf_rule rule_263 = {BF_SEVERITY_ERROR, "name_length", "name length %d but the name has %d characters",
         "Animation Data Block: \"+0 byte Name length\""};
-    if (bf_rule_fails(v, &rule_261, s->name_length == (int64_t)s->name.len))
-        bf_rule_report(v, &rule_261, (int64_t)(s->_offset + 0), (const bf_rule_value[]){{.i = s->name_length}, {.i = (int64_t)s->name.len}});
-    static const bf_rule rule_265 = {BF_SEVERITY_ERROR, "channel", "a keyframe of channel %d lies outside the animation's %g seconds",
+    if (bf_rule_fails(v, &rule_263, s->name_length == (int64_t)s->name.len))
+        bf_rule_report(v, &rule_263, (int64_t)(s->_offset + 0), (const bf_rule_value[]){{.i = s->name_length}, {.i = (int64_t)s->name.len}});
+    static const bf_rule rule_267 = {BF_SEVERITY_ERROR, "channel", "a keyframe of channel %d lies outside the animation's %g seconds",
         "Animation Data Block: \"+28 32 bit float Duration in seconds\"; Keyframe: \"+0 32 bit float Timestamp\""};
     for (uint32_t i = 0; i < s->channels_count; i++) {
         const tmd_ChannelPointer *it = &s->channels[i];
@@ -174,12 +174,12 @@ static void validate_Animation(bf_vctx *v, const tmd_Animation *s)
                 (void)it1;
                 if (!((double)it1->timestamp >= 0 && (double)it1->timestamp <= (double)s->duration + 0.0001)) { q1 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_265, q1))
-                bf_rule_report(v, &rule_265, (int64_t)it->channel_at, (const bf_rule_value[]){{.i = (int64_t)i}, {.f = (double)s->duration}});
+            if (bf_rule_fails(v, &rule_267, q1))
+                bf_rule_report(v, &rule_267, (int64_t)it->channel_at, (const bf_rule_value[]){{.i = (int64_t)i}, {.f = (double)s->duration}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_270 = {BF_SEVERITY_ERROR, "channel", "the keyframes of channel %d are not in time order",
+    static const bf_rule rule_272 = {BF_SEVERITY_ERROR, "channel", "the keyframes of channel %d are not in time order",
         "Animation Channel Block: \"+4 frame[frameCount] Keyframes in this animation\""};
     for (uint32_t i = 0; i < s->channels_count; i++) {
         const tmd_ChannelPointer *it = &s->channels[i];
@@ -191,8 +191,8 @@ static void validate_Animation(bf_vctx *v, const tmd_Animation *s)
                 if (!((int64_t)i2 == 0 || (double)(i2 ? &it->channel.keyframes[i2 - 1] : &tmd_Keyframe_zero)->timestamp <= (double)it2->timestamp)) {
                         q2 = 0; break;}
             }
-            if (bf_rule_fails(v, &rule_270, q2))
-                bf_rule_report(v, &rule_270, (int64_t)it->channel_at, (const bf_rule_value[]){{.i = (int64_t)i}});
+            if (bf_rule_fails(v, &rule_272, q2))
+                bf_rule_report(v, &rule_272, (int64_t)it->channel_at, (const bf_rule_value[]){{.i = (int64_t)i}});
             bf_pop(c);
         }
     }
@@ -243,7 +243,7 @@ static void validate_Level(bf_vctx *v, const tmd_Level *s)
 static void validate_Mesh(bf_vctx *v, const tmd_Mesh *s)
 {
     bf_ctx *c = &v->c;
-    static const bf_rule rule_345 = {BF_SEVERITY_ERROR, "index_count", "total index count %d but the pieces hold %d",
+    static const bf_rule rule_347 = {BF_SEVERITY_ERROR, "index_count", "total index count %d but the pieces hold %d",
         "Mesh Data: \"+4 uint32 Total number of indices in the triangle strip for all pieces\""};
     int64_t q1 = 0;
     for (uint32_t i1 = 0; i1 < (uint32_t)(s->pieces_count); i1++) {
@@ -251,9 +251,9 @@ static void validate_Mesh(bf_vctx *v, const tmd_Mesh *s)
         (void)it1;
         q1 = bf_add(q1, it1->index_count);
     }
-    if (bf_rule_fails(v, &rule_345, s->index_count == q1))
-        bf_rule_report(v, &rule_345, (int64_t)(s->_offset + 4), (const bf_rule_value[]){{.i = s->index_count}, {.i = q1}});
-    static const bf_rule rule_349 = {BF_SEVERITY_ERROR, "vertex_count", "total vertex count %d but the pieces store %d",
+    if (bf_rule_fails(v, &rule_347, s->index_count == q1))
+        bf_rule_report(v, &rule_347, (int64_t)(s->_offset + 4), (const bf_rule_value[]){{.i = s->index_count}, {.i = q1}});
+    static const bf_rule rule_351 = {BF_SEVERITY_ERROR, "vertex_count", "total vertex count %d but the pieces store %d",
         "Mesh Data: \"+8 uint32 Total number of vertices\""};
     int64_t q2 = 0;
     for (uint32_t i2 = 0; i2 < (uint32_t)(s->pieces_count); i2++) {
@@ -261,15 +261,15 @@ static void validate_Mesh(bf_vctx *v, const tmd_Mesh *s)
         (void)it2;
         q2 = bf_add(q2, it2->vertex_count);
     }
-    if (bf_rule_fails(v, &rule_349, s->vertex_count == q2))
-        bf_rule_report(v, &rule_349, (int64_t)(s->_offset + 8), (const bf_rule_value[]){{.i = s->vertex_count}, {.i = q2}});
-    static const bf_rule rule_353 = {BF_SEVERITY_WARNING, "vertex_count", "piece %d draws %d indices but stores no vertices (they are all in an earlier piece)",
+    if (bf_rule_fails(v, &rule_351, s->vertex_count == q2))
+        bf_rule_report(v, &rule_351, (int64_t)(s->_offset + 8), (const bf_rule_value[]){{.i = s->vertex_count}, {.i = q2}});
+    static const bf_rule rule_355 = {BF_SEVERITY_WARNING, "vertex_count", "piece %d draws %d indices but stores no vertices (they are all in an earlier piece)",
         "Mesh Piece: \"+4 uint32 Total number of vertices store in this piece's data.\""};
     for (uint32_t i = 0; i < s->pieces_count; i++) {
         const tmd_Piece *it = &s->pieces[i];
         if (bf_push(c, "pieces", i)) {
-            if (bf_rule_fails(v, &rule_353, (int64_t)i == 0 || it->index_count == 0 || it->vertex_count > 0))
-                bf_rule_report(v, &rule_353, (int64_t)(it->_offset + 4), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->index_count}});
+            if (bf_rule_fails(v, &rule_355, (int64_t)i == 0 || it->index_count == 0 || it->vertex_count > 0))
+                bf_rule_report(v, &rule_355, (int64_t)(it->_offset + 4), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->index_count}});
             bf_pop(c);
         }
     }
@@ -285,15 +285,15 @@ static void validate_Piece(bf_vctx *v, const tmd_Piece *s)
 {
     bf_ctx *c = &v->c;
     const tmd_File *R = c->root;
-    static const bf_rule rule_388 = {BF_SEVERITY_ERROR, "indices", "a strip index is outside the mesh's %d vertices",
+    static const bf_rule rule_390 = {BF_SEVERITY_ERROR, "indices", "a strip index is outside the mesh's %d vertices",
         "Mesh Piece: \"Note these reference the mesh's vertices and are numbered accordingly.\""};
     int64_t q1 = 1;
     for (uint32_t i1 = 0; i1 < (uint32_t)(s->indices_count); i1++) {
         if (!(s->indices[i1] >= 0 && s->indices[i1] < s->_p_mesh_vertex_count)) { q1 = 0; break; }
     }
-    if (bf_rule_fails(v, &rule_388, q1))
-        bf_rule_report(v, &rule_388, (int64_t)s->indices_at, (const bf_rule_value[]){{.i = s->_p_mesh_vertex_count}});
-    static const bf_rule rule_392 = {BF_SEVERITY_ERROR, "highest_index", "highest vertex number %d is not the largest strip index",
+    if (bf_rule_fails(v, &rule_390, q1))
+        bf_rule_report(v, &rule_390, (int64_t)s->indices_at, (const bf_rule_value[]){{.i = s->_p_mesh_vertex_count}});
+    static const bf_rule rule_394 = {BF_SEVERITY_ERROR, "highest_index", "highest vertex number %d is not the largest strip index",
         "Mesh Piece: \"+12 uint32 Highest vertex number this piece references.\""};
     int64_t q2 = 1;
     for (uint32_t i2 = 0; i2 < (uint32_t)(s->indices_count); i2++) {
@@ -303,19 +303,19 @@ static void validate_Piece(bf_vctx *v, const tmd_Piece *s)
     for (uint32_t i3 = 0; i3 < (uint32_t)(s->indices_count); i3++) {
         if ((int64_t)s->indices[i3] == (int64_t)s->highest_index) { q3 = 1; break; }
     }
-    if (bf_rule_fails(v, &rule_392, s->index_count == 0 || (q2 && q3)))
-        bf_rule_report(v, &rule_392, (int64_t)(s->_offset + 12), (const bf_rule_value[]){{.i = s->highest_index}});
-    static const bf_rule rule_396 = {BF_SEVERITY_ERROR, "", "node %d but the scene has %d nodes",
+    if (bf_rule_fails(v, &rule_394, s->index_count == 0 || (q2 && q3)))
+        bf_rule_report(v, &rule_394, (int64_t)(s->_offset + 12), (const bf_rule_value[]){{.i = s->highest_index}});
+    static const bf_rule rule_398 = {BF_SEVERITY_ERROR, "", "node %d but the scene has %d nodes",
         "Mesh Piece: \"+40 The IDs of the nodes that this mesh is skinned to.\""};
     for (uint32_t i = 0; i < s->skin_nodes_count; i++) {
         if (bf_push(c, "skin_nodes", i)) {
-            if (bf_rule_fails(v, &rule_396, (int64_t)s->skin_nodes[i] < (int64_t)R->scene.node_count))
-                bf_rule_report(v, &rule_396, s->_offset + 40 + (uint64_t)i * 4,
+            if (bf_rule_fails(v, &rule_398, (int64_t)s->skin_nodes[i] < (int64_t)R->scene.node_count))
+                bf_rule_report(v, &rule_398, s->_offset + 40 + (uint64_t)i * 4,
                                (const bf_rule_value[]){{.i = (int64_t)s->skin_nodes[i]}, {.i = R->scene.node_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_400 = {BF_SEVERITY_ERROR, "bone_ids", "vertex %d names a bone (byte / 3) outside the piece's %d skinned nodes",
+    static const bf_rule rule_402 = {BF_SEVERITY_ERROR, "bone_ids", "vertex %d names a bone (byte / 3) outside the piece's %d skinned nodes",
         "Mesh Vertex: \"+28 byte[4] Each byte is a boneID = value / 3\"; Mesh Piece: \"Element zero is the node ID of bone zero\""};
     for (uint32_t i = 0; i < s->vertices_count; i++) {
         const tmd_Vertex *it = &s->vertices[i];
@@ -324,8 +324,8 @@ static void validate_Piece(bf_vctx *v, const tmd_Piece *s)
             for (uint32_t i4 = 0; i4 < (uint32_t)(4); i4++) {
                 if (!(bf_div(c, it->bone_ids[i4], 3) < s->skin_count)) { q4 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_400, q4))
-                bf_rule_report(v, &rule_400, (int64_t)(it->_offset + 28), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = s->skin_count}});
+            if (bf_rule_fails(v, &rule_402, q4))
+                bf_rule_report(v, &rule_402, (int64_t)(it->_offset + 28), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = s->skin_count}});
             bf_pop(c);
         }
     }
