@@ -90,10 +90,18 @@ $(SAN_LIB): $(patsubst %.c,$(BUILD)/san/%.o,$(RUNTIME_SRC) $(GENERATED_SRC) $(HO
 # ---- generation ----
 generate: $(BFGEN)
 	$(BFGEN) --out generated $(SCHEMAS)
+# generated/ is what bfgen writes, no more (a file it no longer writes is stale), and the
+# schemas and the C stay within 160 columns.
 check-generated: $(BFGEN)
 	$(BFGEN) --check --out generated $(SCHEMAS)
+	@rm -rf $(BUILD)/gencheck && mkdir -p $(BUILD)/gencheck && $(BFGEN) --out $(BUILD)/gencheck $(SCHEMAS) >/dev/null
+	@cd generated && find . -type f | sort > $(abspath $(BUILD))/gencheck.have
+	@cd $(BUILD)/gencheck && find . -type f | sort > $(abspath $(BUILD))/gencheck.want
+	@diff $(BUILD)/gencheck.want $(BUILD)/gencheck.have >/dev/null || \
+		{ echo "generated/ differs from what bfgen writes in its files (< missing, > stale):"; \
+		  diff $(BUILD)/gencheck.want $(BUILD)/gencheck.have | grep '^[<>]'; exit 1; }
 	@awk 'length > 160 { print FILENAME ":" FNR ": " length " columns, over 160"; n++ } END { exit n > 0 }' \
-		generated/*.c generated/*.h
+		generated/*.c generated/*.h $(SCHEMAS)
 
 # The runtime and the generated code claim C99: hold them to it, pedantically (make test runs it).
 .PHONY: c99-check
