@@ -21,77 +21,81 @@ local ops2 = {}
 for _, op in ipairs({ "->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "+=", "-=", "*=", "/=",
   "%=", "&=", "^=", "|=", "##" }) do ops2[op] = true end
 
+-- The kind of token each byte starts (one lookup instead of pattern matches per character).
+local starts = {}
+for b = 0, 255 do
+  local ch = string.char(b)
+  if ch:match("%s") then starts[b] = "ws"
+  elseif ch:match("%d") then starts[b] = "num"
+  elseif ch:match("[%w_]") then starts[b] = "word"
+  elseif ch == '"' or ch == "'" then starts[b] = "quote"
+  elseif ch:match("[%(%[{]") then starts[b] = "open"
+  elseif ch:match("[%)%]}]") then starts[b] = "close"
+  elseif ch == "/" then starts[b] = "slash"
+  else starts[b] = "op" end
+end
+local literal_end = { [34] = '[\\"]', [39] = "[\\']" }
+
 -- The tokens of `line`: { t = kind, s = text }, kinds ws, comment, str, chr, word, op, open,
 -- close. `in_comment`: the line starts inside a /* comment. Returns the tokens and whether
 -- the line ends inside one.
 local function tokens(line, in_comment)
-  local out, i, n = {}, 1, #line
-  local function add(t, s) out[#out + 1] = { t = t, s = s } end
+  local byte, find, sub = string.byte, string.find, string.sub
+  local out, c, i, n = {}, 0, 1, #line
   if in_comment then
-    local e = line:find("*/", 1, true)
-    if not e then
-      add("comment", line)
-      return out, true
-    end
-    add("comment", line:sub(1, e + 1))
+    local e = find(line, "*/", 1, true)
+    if not e then return { { t = "comment", s = line } }, true end
+    c = 1
+    out[1] = { t = "comment", s = sub(line, 1, e + 1) }
     i = e + 2
   end
   while i <= n do
-    local ch = line:sub(i, i)
-    local two = line:sub(i, i + 1)
-    if ch:match("%s") then
-      local j = line:find("[^%s]", i) or n + 1
-      add("ws", line:sub(i, j - 1))
-      i = j
-    elseif two == "/*" then
-      local e = line:find("*/", i + 2, true)
+    local b = byte(line, i)
+    local kind = starts[b]
+    local t, j = kind, i
+    if kind == "ws" then
+      local _, e = find(line, "^%s*", i)
+      j = e
+    elseif kind == "word" then
+      local _, e = find(line, "^[%w_]*", i)
+      j = e
+    elseif kind == "num" then
+      -- a number, with the sign of its exponent (1e-3, 0x1p+4)
+      t = "word"
+      while j <= n do
+        local ch = sub(line, j + 1, j + 1)
+        if ch:match("[%w_%.]") then j = j + 1
+        elseif (ch == "+" or ch == "-") and sub(line, j, j):match("[eEpP]") and not sub(line, i, i + 1):match("0[xX]") then j = j + 1
+        elseif (ch == "+" or ch == "-") and sub(line, j, j):match("[pP]") then j = j + 1
+        else break end
+      end
+    elseif kind == "quote" then
+      t = b == 34 and "str" or "chr"
+      local pat = literal_end[b]
+      j = i + 1
+      while true do
+        local q = find(line, pat, j)
+        if not q then j = n; break end
+        if byte(line, q) == 92 then j = q + 2 else j = q; break end
+      end
+    elseif kind == "slash" and byte(line, i + 1) == 42 then -- /*
+      t = "comment"
+      local e = find(line, "*/", i + 2, true)
       if not e then
-        add("comment", line:sub(i))
+        out[c + 1] = { t = "comment", s = sub(line, i) }
         return out, true
       end
-      add("comment", line:sub(i, e + 1))
-      i = e + 2
-    elseif two == "//" then
-      add("comment", line:sub(i))
-      i = n + 1
-    elseif ch == '"' or ch == "'" then
-      local j = i + 1
-      while j <= n do
-        local c = line:sub(j, j)
-        if c == "\\" then j = j + 2
-        elseif c == ch then break
-        else j = j + 1 end
-      end
-      add(ch == '"' and "str" or "chr", line:sub(i, j))
-      i = j + 1
-    elseif ch:match("[%w_]") then
-      local j = i
-      if ch:match("%d") then
-        -- a number, with the sign of its exponent (1e-3, 0x1p+4)
-        while j <= n do
-          local c = line:sub(j + 1, j + 1)
-          if c:match("[%w_%.]") then j = j + 1
-          elseif (c == "+" or c == "-") and line:sub(j, j):match("[eEpP]") and not line:sub(i, i + 1):match("0[xX]") then j = j + 1
-          elseif (c == "+" or c == "-") and line:sub(j, j):match("[pP]") then j = j + 1
-          else break end
-        end
-      else
-        j = (line:find("[^%w_]", i) or n + 1) - 1
-      end
-      add("word", line:sub(i, j))
-      i = j + 1
-    elseif ch:match("[%(%[{]") then
-      add("open", ch)
-      i = i + 1
-    elseif ch:match("[%)%]}]") then
-      add("close", ch)
-      i = i + 1
-    else
-      local three = line:sub(i, i + 2)
-      if ops3[three] then add("op", three); i = i + 3
-      elseif ops2[two] then add("op", two); i = i + 2
-      else add("op", ch); i = i + 1 end
+      j = e + 1
+    elseif kind == "slash" and byte(line, i + 1) == 47 then -- //
+      t, j = "comment", n
+    elseif kind == "op" or kind == "slash" then
+      t = "op"
+      if ops3[sub(line, i, i + 2)] then j = i + 2
+      elseif ops2[sub(line, i, i + 1)] then j = i + 1 end
     end
+    c = c + 1
+    out[c] = { t = t, s = sub(line, i, j) }
+    i = j + 1
   end
   return out, false
 end
@@ -555,15 +559,31 @@ local function wrap_line(line, in_comment)
 end
 
 -- The C text `src` with no line over LIMIT columns (where the rules above can break it).
+-- Short lines are copied in runs as they are; only a line with a `/` (or one inside a
+-- comment) is looked at, to know whether a comment is open at the next long line.
 function M.c(src)
-  local out, in_comment = {}, false
-  local ends_nl = src:sub(-1) == "\n"
-  for line in (ends_nl and src or src .. "\n"):gmatch("(.-)\n") do
-    local lines
-    lines, in_comment = wrap_line(line, in_comment)
-    for _, l in ipairs(lines) do out[#out + 1] = l end
+  local find, sub = string.find, string.sub
+  local ends_nl = sub(src, -1) == "\n"
+  if not ends_nl then src = src .. "\n" end
+  local out, in_comment, pos, copied, n = {}, false, 1, 1, #src
+  local slash = find(src, "/", 1, true) or n + 1
+  while pos <= n do
+    local e = find(src, "\n", pos, true)
+    if e - pos > LIMIT then
+      out[#out + 1] = sub(src, copied, pos - 1)
+      local lines
+      lines, in_comment = wrap_line(sub(src, pos, e - 1), in_comment)
+      out[#out + 1] = table.concat(lines, "\n") .. "\n"
+      copied = e + 1
+    else
+      if slash < pos then slash = find(src, "/", pos, true) or n + 1 end
+      if in_comment or slash < e then in_comment = comment_after(sub(src, pos, e - 1), in_comment) end
+    end
+    pos = e + 1
   end
-  return table.concat(out, "\n") .. (ends_nl and "\n" or "")
+  out[#out + 1] = sub(src, copied)
+  local res = table.concat(out)
+  return ends_nl and res or sub(res, 1, -2)
 end
 
 -- Every .c and .h file of a template's `files` table, wrapped.
