@@ -161,24 +161,19 @@ end
 
 -- ---- where a sequence may break ------------------------------------------------------------
 
--- Separator classes, loosest first; `after`: the break follows the token, else precedes it.
+-- The assignment operators: one class of separators, broken after the first only.
 local assign = { ["="] = true, ["+="] = true, ["-="] = true, ["*="] = true, ["/="] = true, ["%="] = true,
   ["&="] = true, ["^="] = true, ["|="] = true, ["<<="] = true, [">>="] = true }
-local classes = {
-  { after = true, match = function(s) return s == ";" end },
-  { after = true, match = function(s) return s == "," end },
-  { after = true, first = true, match = function(s) return assign[s] end },
-  { match = function(s, cond) return cond and (s == "?" or s == ":") end },
-  { match = function(s) return s == "||" end },
-  { match = function(s) return s == "&&" end },
-  { binary = true, match = function(s) return s == "|" end },
-  { binary = true, match = function(s) return s == "^" end },
-  { binary = true, match = function(s) return s == "&" end },
-  { match = function(s) return s == "==" or s == "!=" end },
-  { binary = true, match = function(s) return s == "<" or s == ">" or s == "<=" or s == ">=" end },
-  { match = function(s) return s == "<<" or s == ">>" end },
-  { binary = true, match = function(s) return s == "+" or s == "-" end },
-}
+-- Each separator's class (its index, loosest first): `?` and `:` only in a conditional.
+local class_of = { [";"] = 1, [","] = 2, ["?"] = 4, [":"] = 4, ["||"] = 5, ["&&"] = 6, ["|"] = 7, ["^"] = 8,
+  ["&"] = 9, ["=="] = 10, ["!="] = 10, ["<"] = 11, [">"] = 11, ["<="] = 11, [">="] = 11, ["<<"] = 12,
+  [">>"] = 12, ["+"] = 13, ["-"] = 13 }
+for op in pairs(assign) do class_of[op] = 3 end
+local CLASSES = 13
+local break_after = { true, true, true }
+local first_only = { [3] = true }
+-- the operators that are separators only as binary ones (not unary & + -, not a cast's *)
+local binary_only = { [7] = true, [8] = true, [9] = true, [11] = true, [13] = true }
 
 local keywords = { ["return"] = true, ["case"] = true, ["sizeof"] = true, ["else"] = true }
 
@@ -196,22 +191,32 @@ end
 -- The top-level separators of `items` of the loosest class present: their positions and
 -- whether the break comes after them. nil when there are none.
 local function separators(items)
-  local cond = false
-  for _, it in ipairs(items) do
-    if it.t == "op" and it.s == "?" then cond = true end
+  local cond, n = false, #items
+  for k = 1, n do
+    local it = items[k]
+    if it.t == "op" and it.s == "?" then cond = true; break end
   end
-  for _, cl in ipairs(classes) do
-    local at = {}
-    for k, it in ipairs(items) do
-      if it.t == "op" and cl.match(it.s, cond) and k > 1 and (not cl.binary or after_operand(items, k)) then
+  local found = {}
+  for k = 2, n do
+    local it = items[k]
+    if it.t == "op" then
+      local cl = class_of[it.s]
+      if cl and (cl ~= 4 or cond) and (not binary_only[cl] or after_operand(items, k)) then
+        local at = found[cl]
+        if not at then at = {}; found[cl] = at end
         at[#at + 1] = k
       end
     end
-    -- a break after the last token, or before the first, gains nothing
-    if cl.after and at[#at] == #items then at[#at] = nil end
-    if #at > 0 then
-      if cl.first then return { at[1] }, cl.after end -- one assignment: break after the first
-      return at, cl.after == true
+  end
+  for cl = 1, CLASSES do
+    local at = found[cl]
+    if at then
+      -- a break after the last token gains nothing
+      if break_after[cl] and at[#at] == n then at[#at] = nil end
+      if #at > 0 then
+        if first_only[cl] then return { at[1] }, true end -- one assignment: break after the first
+        return at, break_after[cl] == true
+      end
     end
   end
   return nil
