@@ -36,7 +36,7 @@ for b = 0, 255 do
 end
 local literal_end = { [34] = '[\\"]', [39] = "[\\']" }
 
--- The tokens of `line`: { t = kind, s = text }, kinds ws, comment, str, chr, word, op, open,
+-- The tokens of `line`: { t = kind, s = text, p = first byte, e = last byte }, kinds ws, comment, str, chr, word, op, open,
 -- close. `in_comment`: the line starts inside a /* comment. Returns the tokens and whether
 -- the line ends inside one.
 local function tokens(line, in_comment)
@@ -44,9 +44,9 @@ local function tokens(line, in_comment)
   local out, c, i, n = {}, 0, 1, #line
   if in_comment then
     local e = find(line, "*/", 1, true)
-    if not e then return { { t = "comment", s = line } }, true end
+    if not e then return { { t = "comment", s = line, p = 1, e = n } }, true end
     c = 1
-    out[1] = { t = "comment", s = sub(line, 1, e + 1) }
+    out[1] = { t = "comment", s = sub(line, 1, e + 1), p = 1, e = e + 1 }
     i = e + 2
   end
   while i <= n do
@@ -82,7 +82,7 @@ local function tokens(line, in_comment)
       t = "comment"
       local e = find(line, "*/", i + 2, true)
       if not e then
-        out[c + 1] = { t = "comment", s = sub(line, i) }
+        out[c + 1] = { t = "comment", s = sub(line, i), p = i, e = n }
         return out, true
       end
       j = e + 1
@@ -94,7 +94,7 @@ local function tokens(line, in_comment)
       elseif ops2[sub(line, i, i + 1)] then j = i + 1 end
     end
     c = c + 1
-    out[c] = { t = t, s = sub(line, i, j) }
+    out[c] = { t = t, s = sub(line, i, j), p = i, e = j }
     i = j + 1
   end
   return out, false
@@ -113,6 +113,7 @@ local function tree(toks)
       stack[#stack + 1] = g
     elseif tk.t == "close" and #stack > 1 then
       top.close = tk
+      top.p, top.e = top.open.p, tk.e
       stack[#stack] = nil
     else
       top.items[#top.items + 1] = tk
@@ -129,26 +130,22 @@ local function tree(toks)
   return root.items
 end
 
--- A group's text is kept: layouts ask for it again at every level of nesting.
+-- The line being laid out: every item is a stretch of it (p to e), so the text of a group
+-- or of a run of items is one sub.
+local line_src = ""
+
 local function text(it)
-  if it.t ~= "group" then return it.s end
-  if it.txt then return it.txt end
-  local parts = { it.open.s }
-  for _, x in ipairs(it.items) do parts[#parts + 1] = text(x) end
-  parts[#parts + 1] = it.close.s
-  it.txt = table.concat(parts)
-  return it.txt
+  return it.s or string.sub(line_src, it.p, it.e)
 end
 
 local function width(it)
-  if not it.w then it.w = #text(it) end
-  return it.w
+  return it.e - it.p + 1
 end
 
 local function seq_text(items, from, to)
-  local parts = {}
-  for k = from or 1, to or #items do parts[#parts + 1] = text(items[k]) end
-  return table.concat(parts)
+  from, to = from or 1, to or #items
+  if from > to then return "" end
+  return string.sub(line_src, items[from].p, items[to].e)
 end
 
 -- Without the white space at both ends.
@@ -319,18 +316,20 @@ local function breakable(items)
   return false
 end
 
--- The tokens of `items` with their bracket depth (a bracket has its outside's).
-local function flatten(items, out, depth)
+-- The tokens of `items` as parallel lists of kind, text and bracket depth (a bracket has
+-- its outside's depth), and the running total of the texts' widths.
+local function flatten(items, depth, kind, txt, dep, upto)
   for _, it in ipairs(items) do
     if it.t == "group" then
-      out[#out + 1] = { tk = it.open, depth = depth }
-      flatten(it.items, out, depth + 1)
-      out[#out + 1] = { tk = it.close, depth = depth }
+      flatten({ it.open }, depth, kind, txt, dep, upto)
+      flatten(it.items, depth + 1, kind, txt, dep, upto)
+      flatten({ it.close }, depth, kind, txt, dep, upto)
     else
-      out[#out + 1] = { tk = it, depth = depth }
+      local k = #kind + 1
+      kind[k], txt[k], dep[k] = it.t, it.s, depth
+      upto[k] = upto[k - 1] + #it.s
     end
   end
-  return out
 end
 
 -- A line may end this much short of the limit to break at a shallower place.
@@ -340,29 +339,33 @@ local SLACK = 40
 -- each line at the shallowest such place in its last SLACK columns: for calls nested in
 -- calls, which aligned would run off to the right.
 function Layout:fill(items, cont, reserve)
-  local toks = flatten(items, {}, 0)
+  local kind, txt, dep, upto = {}, {}, {}, { [0] = 0 }
+  flatten(items, 0, kind, txt, dep, upto)
+  local n = #kind
   local ternary = false
-  for _, x in ipairs(toks) do
-    if x.tk.t == "op" and x.tk.s == "?" then ternary = true end
+  for k = 1, n do
+    if kind[k] == "op" and txt[k] == "?" then ternary = true; break end
   end
   -- brk[k]: a line may end after token k
   local brk = {}
-  for k, x in ipairs(toks) do
-    local tk = x.tk
-    if tk.t == "op" and (tk.s == "," or tk.s == ";") then brk[k] = x.depth end
-    if tk.t == "op" and (tk.s == "&&" or tk.s == "||" or (ternary and (tk.s == "?" or tk.s == ":"))) then
-      local j = k - 1
-      while j > 0 and toks[j].tk.t == "ws" do j = j - 1 end
-      if j > 0 then brk[j] = x.depth end
+  for k = 1, n do
+    if kind[k] == "op" then
+      local s = txt[k]
+      if s == "," or s == ";" then brk[k] = dep[k] end
+      if s == "&&" or s == "||" or (ternary and (s == "?" or s == ":")) then
+        local j = k - 1
+        while j > 0 and kind[j] == "ws" do j = j - 1 end
+        if j > 0 then brk[j] = dep[k] end
+      end
     end
   end
-  local pos, n = 1, #toks
+  local pos = 1
   while pos <= n do
-    while pos <= n and toks[pos].tk.t == "ws" and self.cur:match("^%s*$") do pos = pos + 1 end
+    while pos <= n and kind[pos] == "ws" and self.cur:match("^%s*$") do pos = pos + 1 end
     -- the best place to end this line: the shallowest in its last SLACK columns, the farthest
-    local col, best, best_depth, rest_fits = self:col(), nil, math.huge, false
+    local start, best, best_depth, rest_fits = self:col() - upto[pos - 1], nil, math.huge, false
     for k = pos, n do
-      col = col + #toks[k].tk.s
+      local col = start + upto[k]
       if k == n then
         rest_fits = col + reserve <= LIMIT
         break
@@ -375,7 +378,7 @@ function Layout:fill(items, cont, reserve)
       end
     end
     if rest_fits then
-      for k = pos, n do self:emit(toks[k].tk.s) end
+      self:emit(table.concat(txt, "", pos, n))
       return
     end
     local last = best
@@ -386,20 +389,19 @@ function Layout:fill(items, cont, reserve)
         if brk[k] then last = k; break end
       end
       for k = pos, last do
-        local tk = toks[k].tk
-        local after = 0
-        for m = k + 1, last do after = after + #toks[m].tk.s end
+        local s = txt[k]
+        local after = upto[last] - upto[k]
         if last == n then after = after + reserve end
-        if tk.t == "str" and self:col() + #tk.s + after > LIMIT then
-          self:string(tk.s, cont, after)
-        elseif tk.t == "comment" and self:col() + #tk.s + after > LIMIT then
-          self:comment(tk.s, after)
+        if kind[k] == "str" and self:col() + #s + after > LIMIT then
+          self:string(s, cont, after)
+        elseif kind[k] == "comment" and self:col() + #s + after > LIMIT then
+          self:comment(s, after)
         else
-          self:emit(tk.s)
+          self:emit(s)
         end
       end
     else
-      for k = pos, last do self:emit(toks[k].tk.s) end
+      self:emit(table.concat(txt, "", pos, last))
     end
     pos = last + 1
     if pos <= n then self:newline(cont) end
@@ -526,6 +528,7 @@ local function wrap_line(line, in_comment)
   if #line <= LIMIT then return { line }, comment_after(line, in_comment) end
   local toks, still = tokens(line, in_comment)
   if #line <= LIMIT then return { line }, still end
+  line_src = line
   local lead = line:match("^%s*")
   local out = new_layout()
   out.cur = lead
