@@ -176,22 +176,32 @@ local function field_checks(fmt, ix, t, fl, w)
   end
 end
 
--- The C text without its string literals, to see which names it uses.
+-- The C text without its string literals, to see which names it uses. (Runs of code are
+-- copied whole: a loop per character was most of this template's time.)
 local function code_only(text)
+  local find, sub = string.find, string.sub
   local out, i, n = {}, 1, #text
   while i <= n do
-    local ch = text:sub(i, i)
-    if ch == '"' then
-      i = i + 1
-      while i <= n and text:sub(i, i) ~= '"' do
-        if text:sub(i, i) == "\\" then i = i + 1 end
-        i = i + 1
-      end
-      out[#out + 1] = '""'
-    else
-      out[#out + 1] = ch
+    local q = find(text, '"', i, true)
+    if not q then
+      out[#out + 1] = sub(text, i)
+      break
     end
-    i = i + 1
+    out[#out + 1] = sub(text, i, q - 1)
+    out[#out + 1] = '""'
+    -- past the literal's closing quote (escaped quotes are inside it), or to the end
+    local j = q + 1
+    i = n + 1
+    while true do
+      local e = find(text, '[\\"]', j)
+      if not e then break end
+      if sub(text, e, e) == "\\" then
+        j = e + 2
+      else
+        i = e + 1
+        break
+      end
+    end
   end
   return table.concat(out)
 end
