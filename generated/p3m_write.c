@@ -320,9 +320,12 @@ static int write_Ptf(bf_wctx *w, p3m_Ptf *s, const char *name, int64_t index)
     if (!bf_put_fixed_str(w, &s->magic, 3, "magic") || !bf_put_u8(w, s->version, "version"))
         return 0;
     if (w->layout) {
-        bf_fit_u64(w, &s->info_reserved, (int64_t)s->info_reserved, 3, (uint64_t)s->_offset + 4, 0, "info_reserved");
-        bf_fit_u64(w, &s->info_has_alpha, (int64_t)s->info_has_alpha, 1, (uint64_t)s->_offset + 4, 0, "info_has_alpha");
-        bf_fit_u64(w, &s->info_resolution, (int64_t)s->info_resolution, 4, (uint64_t)s->_offset + 4, 0, "info_resolution");
+        if (w->overflow_count || !bf_fits((int64_t)s->info_reserved, 3, 0) || !bf_fits((int64_t)s->info_has_alpha, 1, 0)
+            || !bf_fits((int64_t)s->info_resolution, 4, 0)) {
+            bf_fit_u64(w, &s->info_reserved, (int64_t)s->info_reserved, 3, (uint64_t)s->_offset + 4, 0, "info_reserved");
+            bf_fit_u64(w, &s->info_has_alpha, (int64_t)s->info_has_alpha, 1, (uint64_t)s->_offset + 4, 0, "info_has_alpha");
+            bf_fit_u64(w, &s->info_resolution, (int64_t)s->info_resolution, 4, (uint64_t)s->_offset + 4, 0, "info_resolution");
+        }
         s->info = (((uint64_t)s->info_reserved & UINT64_C(0x7)) << 5) | (((uint64_t)s->info_has_alpha & UINT64_C(0x1)) << 4)
                 | (((uint64_t)s->info_resolution & UINT64_C(0xF)) << 0);
     }
@@ -353,13 +356,18 @@ static int write_Lz4Frame(bf_wctx *w, p3m_Lz4Frame *s, const char *name, int64_t
     if (!bf_put_u32le(w, s->magic, "magic"))
         return 0;
     if (w->layout) {
-        bf_fit_u64(w, &s->flags_version, (int64_t)s->flags_version, 2, (uint64_t)s->_offset + 4, 0, "flags_version");
-        bf_fit_u64(w, &s->flags_block_independence, (int64_t)s->flags_block_independence, 1, (uint64_t)s->_offset + 4, 0, "flags_block_independence");
-        bf_fit_u64(w, &s->flags_block_checksum, (int64_t)s->flags_block_checksum, 1, (uint64_t)s->_offset + 4, 0, "flags_block_checksum");
-        bf_fit_u64(w, &s->flags_content_size_present, (int64_t)s->flags_content_size_present, 1, (uint64_t)s->_offset + 4, 0, "flags_content_size_present");
-        bf_fit_u64(w, &s->flags_content_checksum, (int64_t)s->flags_content_checksum, 1, (uint64_t)s->_offset + 4, 0, "flags_content_checksum");
-        bf_fit_u64(w, &s->flags_reserved, (int64_t)s->flags_reserved, 1, (uint64_t)s->_offset + 4, 0, "flags_reserved");
-        bf_fit_u64(w, &s->flags_dict_id_present, (int64_t)s->flags_dict_id_present, 1, (uint64_t)s->_offset + 4, 0, "flags_dict_id_present");
+        if (w->overflow_count || !bf_fits((int64_t)s->flags_version, 2, 0) || !bf_fits((int64_t)s->flags_block_independence, 1, 0)
+            || !bf_fits((int64_t)s->flags_block_checksum, 1, 0) || !bf_fits((int64_t)s->flags_content_size_present, 1, 0)
+            || !bf_fits((int64_t)s->flags_content_checksum, 1, 0) || !bf_fits((int64_t)s->flags_reserved, 1, 0)
+            || !bf_fits((int64_t)s->flags_dict_id_present, 1, 0)) {
+            bf_fit_u64(w, &s->flags_version, (int64_t)s->flags_version, 2, (uint64_t)s->_offset + 4, 0, "flags_version");
+            bf_fit_u64(w, &s->flags_block_independence, (int64_t)s->flags_block_independence, 1, (uint64_t)s->_offset + 4, 0, "flags_block_independence");
+            bf_fit_u64(w, &s->flags_block_checksum, (int64_t)s->flags_block_checksum, 1, (uint64_t)s->_offset + 4, 0, "flags_block_checksum");
+            bf_fit_u64(w, &s->flags_content_size_present, (int64_t)s->flags_content_size_present, 1, (uint64_t)s->_offset + 4, 0, "flags_content_size_present");
+            bf_fit_u64(w, &s->flags_content_checksum, (int64_t)s->flags_content_checksum, 1, (uint64_t)s->_offset + 4, 0, "flags_content_checksum");
+            bf_fit_u64(w, &s->flags_reserved, (int64_t)s->flags_reserved, 1, (uint64_t)s->_offset + 4, 0, "flags_reserved");
+            bf_fit_u64(w, &s->flags_dict_id_present, (int64_t)s->flags_dict_id_present, 1, (uint64_t)s->_offset + 4, 0, "flags_dict_id_present");
+        }
         s->flags = (((uint64_t)s->flags_version & UINT64_C(0x3)) << 6) | (((uint64_t)s->flags_block_independence & UINT64_C(0x1)) << 5)
                 | (((uint64_t)s->flags_block_checksum & UINT64_C(0x1)) << 4) | (((uint64_t)s->flags_content_size_present & UINT64_C(0x1)) << 3)
                 | (((uint64_t)s->flags_content_checksum & UINT64_C(0x1)) << 2) | (((uint64_t)s->flags_reserved & UINT64_C(0x1)) << 1)
@@ -368,10 +376,13 @@ static int write_Lz4Frame(bf_wctx *w, p3m_Lz4Frame *s, const char *name, int64_t
     if (!bf_put_u8(w, s->flags, "flags"))
         return 0;
     if (w->layout) {
-        bf_fit_u64(w, &s->block_descriptor_reserved, (int64_t)s->block_descriptor_reserved, 1, (uint64_t)s->_offset + 5, 0, "block_descriptor_reserved");
-        bf_fit_u64(w, &s->block_descriptor_block_max_size, (int64_t)s->block_descriptor_block_max_size, 3, (uint64_t)s->_offset + 5, 0,
-                   "block_descriptor_block_max_size");
-        bf_fit_u64(w, &s->block_descriptor_reserved2, (int64_t)s->block_descriptor_reserved2, 4, (uint64_t)s->_offset + 5, 0, "block_descriptor_reserved2");
+        if (w->overflow_count || !bf_fits((int64_t)s->block_descriptor_reserved, 1, 0) || !bf_fits((int64_t)s->block_descriptor_block_max_size, 3, 0)
+            || !bf_fits((int64_t)s->block_descriptor_reserved2, 4, 0)) {
+            bf_fit_u64(w, &s->block_descriptor_reserved, (int64_t)s->block_descriptor_reserved, 1, (uint64_t)s->_offset + 5, 0, "block_descriptor_reserved");
+            bf_fit_u64(w, &s->block_descriptor_block_max_size, (int64_t)s->block_descriptor_block_max_size, 3, (uint64_t)s->_offset + 5, 0,
+                       "block_descriptor_block_max_size");
+            bf_fit_u64(w, &s->block_descriptor_reserved2, (int64_t)s->block_descriptor_reserved2, 4, (uint64_t)s->_offset + 5, 0, "block_descriptor_reserved2");
+        }
         s->block_descriptor = (((uint64_t)s->block_descriptor_reserved & UINT64_C(0x1)) << 7)
                 | (((uint64_t)s->block_descriptor_block_max_size & UINT64_C(0x7)) << 4) | (((uint64_t)s->block_descriptor_reserved2 & UINT64_C(0xF)) << 0);
     }
@@ -410,8 +421,10 @@ static int write_Lz4Block(bf_wctx *w, p3m_Lz4Block *s, const char *name, int64_t
     if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
     if (w->layout) {
-        bf_fit_u64(w, &s->block_size_uncompressed, (int64_t)s->block_size_uncompressed, 1, (uint64_t)s->_offset, 0, "block_size_uncompressed");
-        bf_fit_u64(w, &s->block_size_length, (int64_t)s->block_size_length, 31, (uint64_t)s->_offset, 0, "block_size_length");
+        if (w->overflow_count || !bf_fits((int64_t)s->block_size_uncompressed, 1, 0) || !bf_fits((int64_t)s->block_size_length, 31, 0)) {
+            bf_fit_u64(w, &s->block_size_uncompressed, (int64_t)s->block_size_uncompressed, 1, (uint64_t)s->_offset, 0, "block_size_uncompressed");
+            bf_fit_u64(w, &s->block_size_length, (int64_t)s->block_size_length, 31, (uint64_t)s->_offset, 0, "block_size_length");
+        }
         s->block_size = (((uint64_t)s->block_size_uncompressed & UINT64_C(0x1)) << 31) | (((uint64_t)s->block_size_length & UINT64_C(0x7FFFFFFF)) << 0);
     }
     if (!bf_put_u32le(w, s->block_size, "block_size"))

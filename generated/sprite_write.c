@@ -52,10 +52,13 @@ static int write_Sprite(bf_wctx *w, sprite_Sprite *s, const char *name, int64_t 
         !bf_put_u8(w, s->bitdepth, "bitdepth"))
         return 0;
     if (w->layout) {
-        bf_fit_u64(w, &s->flags_ext, (int64_t)s->flags_ext, 1, (uint64_t)s->_offset + 5, 0, "flags_ext");
-        bf_fit_u64(w, &s->flags_unused, (int64_t)s->flags_unused, 1, (uint64_t)s->_offset + 5, 0, "flags_unused");
-        bf_fit_u64(w, &s->flags_owned_buffer, (int64_t)s->flags_owned_buffer, 1, (uint64_t)s->_offset + 5, 0, "flags_owned_buffer");
-        bf_fit_u64(w, &s->flags_format, (int64_t)s->flags_format, 5, (uint64_t)s->_offset + 5, 0, "flags_format");
+        if (w->overflow_count || !bf_fits((int64_t)s->flags_ext, 1, 0) || !bf_fits((int64_t)s->flags_unused, 1, 0)
+            || !bf_fits((int64_t)s->flags_owned_buffer, 1, 0) || !bf_fits((int64_t)s->flags_format, 5, 0)) {
+            bf_fit_u64(w, &s->flags_ext, (int64_t)s->flags_ext, 1, (uint64_t)s->_offset + 5, 0, "flags_ext");
+            bf_fit_u64(w, &s->flags_unused, (int64_t)s->flags_unused, 1, (uint64_t)s->_offset + 5, 0, "flags_unused");
+            bf_fit_u64(w, &s->flags_owned_buffer, (int64_t)s->flags_owned_buffer, 1, (uint64_t)s->_offset + 5, 0, "flags_owned_buffer");
+            bf_fit_u64(w, &s->flags_format, (int64_t)s->flags_format, 5, (uint64_t)s->_offset + 5, 0, "flags_format");
+        }
         s->flags = (((uint64_t)s->flags_ext & UINT64_C(0x1)) << 7) | (((uint64_t)s->flags_unused & UINT64_C(0x1)) << 6)
                 | (((uint64_t)s->flags_owned_buffer & UINT64_C(0x1)) << 5) | (((uint64_t)s->flags_format & UINT64_C(0x1F)) << 0);
     }
@@ -86,11 +89,14 @@ static int write_SpriteExt(bf_wctx *w, sprite_SpriteExt *s, const char *name, in
         if (!write_Lod(w, &s->lods[i], "lods", i))
             return 0;
     if (w->layout) {
-        bf_fit_u64(w, &s->flags_unused, (int64_t)s->flags_unused, 10, (uint64_t)s->_offset + 64, 0, "flags_unused");
-        bf_fit_u64(w, &s->flags_fits_tmem, (int64_t)s->flags_fits_tmem, 1, (uint64_t)s->_offset + 64, 0, "flags_fits_tmem");
-        bf_fit_u64(w, &s->flags_has_detail, (int64_t)s->flags_has_detail, 1, (uint64_t)s->_offset + 64, 0, "flags_has_detail");
-        bf_fit_u64(w, &s->flags_has_texparms, (int64_t)s->flags_has_texparms, 1, (uint64_t)s->_offset + 64, 0, "flags_has_texparms");
-        bf_fit_u64(w, &s->flags_lod_count, (int64_t)s->flags_lod_count, 3, (uint64_t)s->_offset + 64, 0, "flags_lod_count");
+        if (w->overflow_count || !bf_fits((int64_t)s->flags_unused, 10, 0) || !bf_fits((int64_t)s->flags_fits_tmem, 1, 0)
+            || !bf_fits((int64_t)s->flags_has_detail, 1, 0) || !bf_fits((int64_t)s->flags_has_texparms, 1, 0) || !bf_fits((int64_t)s->flags_lod_count, 3, 0)) {
+            bf_fit_u64(w, &s->flags_unused, (int64_t)s->flags_unused, 10, (uint64_t)s->_offset + 64, 0, "flags_unused");
+            bf_fit_u64(w, &s->flags_fits_tmem, (int64_t)s->flags_fits_tmem, 1, (uint64_t)s->_offset + 64, 0, "flags_fits_tmem");
+            bf_fit_u64(w, &s->flags_has_detail, (int64_t)s->flags_has_detail, 1, (uint64_t)s->_offset + 64, 0, "flags_has_detail");
+            bf_fit_u64(w, &s->flags_has_texparms, (int64_t)s->flags_has_texparms, 1, (uint64_t)s->_offset + 64, 0, "flags_has_texparms");
+            bf_fit_u64(w, &s->flags_lod_count, (int64_t)s->flags_lod_count, 3, (uint64_t)s->_offset + 64, 0, "flags_lod_count");
+        }
         s->flags = (((uint64_t)s->flags_unused & UINT64_C(0x3FF)) << 6) | (((uint64_t)s->flags_fits_tmem & UINT64_C(0x1)) << 5)
                 | (((uint64_t)s->flags_has_detail & UINT64_C(0x1)) << 4) | (((uint64_t)s->flags_has_texparms & UINT64_C(0x1)) << 3)
                 | (((uint64_t)s->flags_lod_count & UINT64_C(0x7)) << 0);

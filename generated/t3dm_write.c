@@ -301,18 +301,22 @@ static int write_VertexPair(bf_wctx *w, t3dm_VertexPair *s, const char *name, in
     if (!bf_put_array(w, s->position_a, 3, 2, 1, 1, "position_a"))
         return 0;
     if (w->layout) {
-        bf_fit_s64(w, &s->normal_a_x, (int64_t)s->normal_a_x, 5, (uint64_t)s->_offset + 6, 0, "normal_a_x");
-        bf_fit_s64(w, &s->normal_a_y, (int64_t)s->normal_a_y, 6, (uint64_t)s->_offset + 6, 0, "normal_a_y");
-        bf_fit_s64(w, &s->normal_a_z, (int64_t)s->normal_a_z, 5, (uint64_t)s->_offset + 6, 0, "normal_a_z");
+        if (w->overflow_count || !bf_fits((int64_t)s->normal_a_x, 5, 1) || !bf_fits((int64_t)s->normal_a_y, 6, 1) || !bf_fits((int64_t)s->normal_a_z, 5, 1)) {
+            bf_fit_s64(w, &s->normal_a_x, (int64_t)s->normal_a_x, 5, (uint64_t)s->_offset + 6, 0, "normal_a_x");
+            bf_fit_s64(w, &s->normal_a_y, (int64_t)s->normal_a_y, 6, (uint64_t)s->_offset + 6, 0, "normal_a_y");
+            bf_fit_s64(w, &s->normal_a_z, (int64_t)s->normal_a_z, 5, (uint64_t)s->_offset + 6, 0, "normal_a_z");
+        }
         s->normal_a = (((uint64_t)s->normal_a_x & UINT64_C(0x1F)) << 11) | (((uint64_t)s->normal_a_y & UINT64_C(0x3F)) << 5)
                 | (((uint64_t)s->normal_a_z & UINT64_C(0x1F)) << 0);
     }
     if (!bf_put_u16be(w, s->normal_a, "normal_a") || !bf_put_array(w, s->position_b, 3, 2, 1, 1, "position_b"))
         return 0;
     if (w->layout) {
-        bf_fit_s64(w, &s->normal_b_x, (int64_t)s->normal_b_x, 5, (uint64_t)s->_offset + 14, 0, "normal_b_x");
-        bf_fit_s64(w, &s->normal_b_y, (int64_t)s->normal_b_y, 6, (uint64_t)s->_offset + 14, 0, "normal_b_y");
-        bf_fit_s64(w, &s->normal_b_z, (int64_t)s->normal_b_z, 5, (uint64_t)s->_offset + 14, 0, "normal_b_z");
+        if (w->overflow_count || !bf_fits((int64_t)s->normal_b_x, 5, 1) || !bf_fits((int64_t)s->normal_b_y, 6, 1) || !bf_fits((int64_t)s->normal_b_z, 5, 1)) {
+            bf_fit_s64(w, &s->normal_b_x, (int64_t)s->normal_b_x, 5, (uint64_t)s->_offset + 14, 0, "normal_b_x");
+            bf_fit_s64(w, &s->normal_b_y, (int64_t)s->normal_b_y, 6, (uint64_t)s->_offset + 14, 0, "normal_b_y");
+            bf_fit_s64(w, &s->normal_b_z, (int64_t)s->normal_b_z, 5, (uint64_t)s->_offset + 14, 0, "normal_b_z");
+        }
         s->normal_b = (((uint64_t)s->normal_b_x & UINT64_C(0x1F)) << 11) | (((uint64_t)s->normal_b_y & UINT64_C(0x3F)) << 5)
                 | (((uint64_t)s->normal_b_z & UINT64_C(0x1F)) << 0);
     }
@@ -428,26 +432,14 @@ static int write_Part(bf_wctx *w, t3dm_Part *s, const char *name, int64_t index)
         return 0;
     if (w->layout) {
         bf_fit_u16(w, &s->index_count, (int64_t)s->index_data.triangles_count, 16, (uint64_t)s->_offset + 12, 0, "index_count");
-        int64_t ix1 = INT64_C(0);
-        if (!bf_windex(w, ix1, 4, "strip_index_counts"))
-            return 0;
-        bf_fitf_u8(w, &s->strip_index_counts[ix1], (int64_t)s->index_data.strip_a_count, 8, (uint64_t)s->_offset + 16 + (uint64_t)ix1 * 1, 0,
-                   "strip_index_counts[%lld]", (long long)ix1);
-        int64_t ix2 = INT64_C(1);
-        if (!bf_windex(w, ix2, 4, "strip_index_counts"))
-            return 0;
-        bf_fitf_u8(w, &s->strip_index_counts[ix2], (int64_t)s->index_data.strip_b_count, 8, (uint64_t)s->_offset + 16 + (uint64_t)ix2 * 1, 0,
-                   "strip_index_counts[%lld]", (long long)ix2);
-        int64_t ix3 = INT64_C(2);
-        if (!bf_windex(w, ix3, 4, "strip_index_counts"))
-            return 0;
-        bf_fitf_u8(w, &s->strip_index_counts[ix3], (int64_t)s->index_data.strip_c_count, 8, (uint64_t)s->_offset + 16 + (uint64_t)ix3 * 1, 0,
-                   "strip_index_counts[%lld]", (long long)ix3);
-        int64_t ix4 = INT64_C(3);
-        if (!bf_windex(w, ix4, 4, "strip_index_counts"))
-            return 0;
-        bf_fitf_u8(w, &s->strip_index_counts[ix4], (int64_t)s->index_data.strip_d_count, 8, (uint64_t)s->_offset + 16 + (uint64_t)ix4 * 1, 0,
-                   "strip_index_counts[%lld]", (long long)ix4);
+        bf_fit_u8(w, &s->strip_index_counts[0], (int64_t)s->index_data.strip_a_count, 8, (uint64_t)s->_offset + 16 + (uint64_t)0 * 1, 0,
+                  "strip_index_counts[0]");
+        bf_fit_u8(w, &s->strip_index_counts[1], (int64_t)s->index_data.strip_b_count, 8, (uint64_t)s->_offset + 16 + (uint64_t)1 * 1, 0,
+                  "strip_index_counts[1]");
+        bf_fit_u8(w, &s->strip_index_counts[2], (int64_t)s->index_data.strip_c_count, 8, (uint64_t)s->_offset + 16 + (uint64_t)2 * 1, 0,
+                  "strip_index_counts[2]");
+        bf_fit_u8(w, &s->strip_index_counts[3], (int64_t)s->index_data.strip_d_count, 8, (uint64_t)s->_offset + 16 + (uint64_t)3 * 1, 0,
+                  "strip_index_counts[3]");
     }
     if (!bf_put_u32be(w, s->vertex_offset, "vertex_offset") ||
         !bf_put_u16be(w, s->vertex_count, "vertex_count") || !bf_put_u16be(w, s->vertex_dest, "vertex_dest") ||
@@ -638,8 +630,10 @@ static int write_BvhNode(bf_wctx *w, t3dm_BvhNode *s, const char *name, int64_t 
         !bf_put_array(w, s->aabb_max, 3, 2, 1, 1, "aabb_max"))
         return 0;
     if (w->layout) {
-        bf_fit_s64(w, &s->value_index, (int64_t)s->value_index, 12, (uint64_t)s->_offset + 12, 0, "value_index");
-        bf_fit_u64(w, &s->value_data_count, (int64_t)s->value_data_count, 4, (uint64_t)s->_offset + 12, 0, "value_data_count");
+        if (w->overflow_count || !bf_fits((int64_t)s->value_index, 12, 1) || !bf_fits((int64_t)s->value_data_count, 4, 0)) {
+            bf_fit_s64(w, &s->value_index, (int64_t)s->value_index, 12, (uint64_t)s->_offset + 12, 0, "value_index");
+            bf_fit_u64(w, &s->value_data_count, (int64_t)s->value_data_count, 4, (uint64_t)s->_offset + 12, 0, "value_data_count");
+        }
         s->value = (((uint64_t)s->value_index & UINT64_C(0xFFF)) << 4) | (((uint64_t)s->value_data_count & UINT64_C(0xF)) << 0);
     }
     if (!bf_put_u16be(w, s->value, "value"))
@@ -667,8 +661,10 @@ static int write_Keyframe(bf_wctx *w, t3dm_Keyframe *s, const char *name, int64_
     if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
     if (w->layout) {
-        bf_fit_u64(w, &s->time_next_is_rotation, (int64_t)s->time_next_is_rotation, 1, (uint64_t)s->_offset, 0, "time_next_is_rotation");
-        bf_fit_u64(w, &s->time_ticks, (int64_t)s->time_ticks, 15, (uint64_t)s->_offset, 0, "time_ticks");
+        if (w->overflow_count || !bf_fits((int64_t)s->time_next_is_rotation, 1, 0) || !bf_fits((int64_t)s->time_ticks, 15, 0)) {
+            bf_fit_u64(w, &s->time_next_is_rotation, (int64_t)s->time_next_is_rotation, 1, (uint64_t)s->_offset, 0, "time_next_is_rotation");
+            bf_fit_u64(w, &s->time_ticks, (int64_t)s->time_ticks, 15, (uint64_t)s->_offset, 0, "time_ticks");
+        }
         s->time = (((uint64_t)s->time_next_is_rotation & UINT64_C(0x1)) << 15) | (((uint64_t)s->time_ticks & UINT64_C(0x7FFF)) << 0);
     }
     if (!bf_put_u16be(w, s->time, "time") || !bf_put_u16be(w, s->channel, "channel") ||

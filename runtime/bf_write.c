@@ -647,8 +647,6 @@ int bf_build(void *doc, int64_t revision, bf_arena *arena, bf_buffer *out, bf_er
     memset(&w, 0, sizeof w);
     int ok = 0;
     size_t last_size = 0;
-    if (out->data) /* the caller's image is the first pass's: its memory, all of it zero */
-        memset(out->data, 0, out->cap);
     out->size = 0;
     for (int n = 0; n < MAX_PASSES; n++) {
         if (n >= FIRST_COMPARED)
@@ -657,8 +655,14 @@ int bf_build(void *doc, int64_t revision, bf_arena *arena, bf_buffer *out, bf_er
             out->data = calloc(previous.cap, 1);
             out->cap = out->data ? previous.cap : 0;
         }
-        if (out->data)
-            memset(out->data, 0, out->size); /* bytes never written are zero */
+        /* bytes never written are zero. The first pass's image is never kept and never read
+         * (only its positions and size are), so it may start from whatever the caller's
+         * memory holds; the second clears all of that memory, the later ones what the pass
+         * before them wrote */
+        if (out->data && n == 1)
+            memset(out->data, 0, out->cap);
+        else if (out->data && n > 1)
+            memset(out->data, 0, out->size);
         out->size = 0;
         wctx_reset(&w, out, doc);
         w.c.revision = revision;

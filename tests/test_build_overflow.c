@@ -116,6 +116,25 @@ Test(build_overflow, t3dm_bvh_node_value_index_past_12_bits)
     bf_arena_free(&a);
 }
 
+/* A count stored in one element of a fixed array (the part's second strip length, one
+ * byte) is refused when it does not fit, named with its index. */
+Test(build_overflow, t3dm_part_strip_length_past_8_bits)
+{
+    bf_arena a;
+    bf_arena_init(&a, bf_alloc_default(), 0);
+    t3dm_File *f = t3dm_model(&a, 4);
+    t3dm_PartIndices *ix = &f->chunk_data[0].body.Object->parts[0].index_data;
+    ix->has_strip_b = 1;
+    ix->strip_b_count = 300;
+    ix->strip_b = NEW(&a, uint16_t, 300);
+    bf_buffer out = {0};
+    bf_error err;
+    int ok = t3dm_build_model(f, &a, &out, &err);
+    expect_refused(ok, &out, &err, "body.parts[0].strip_index_counts[1]", UINT64_MAX,
+                   "value 300 does not fit in 8 unsigned bits (0 to 255)");
+    bf_arena_free(&a);
+}
+
 /* Reads a sample into `a` (whose budget is the file's: what a test adds goes elsewhere). */
 static void *read_sample(const char *rel, bf_arena *a, uint8_t **data,
                          int (*read)(const uint8_t *, size_t, bf_arena *, const bf_read_opts *, void **, bf_error *))

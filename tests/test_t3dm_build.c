@@ -325,3 +325,30 @@ Test(t3dm_build, reproduces_the_hand_laid_pyramid)
     bf_arena_free(&arena);
     free(data);
 }
+
+/* The caller's image may hold anything (a file built before, bytes of its own): the built
+ * file is the same, and the memory past it is zero. */
+Test(t3dm_build, reused_image_full_of_bytes_gives_the_same_file)
+{
+    bf_arena arena;
+    bf_arena_init(&arena, bf_alloc_default(), 0);
+    bf_buffer fresh = {0}, reused = {0};
+    bf_error err;
+    cr_assert(t3dm_build_model(make_model(&arena), &arena, &fresh, &err), "%s: %s", err.path, err.message);
+    reused.cap = fresh.size * 2;
+    reused.data = malloc(reused.cap);
+    cr_assert_not_null(reused.data);
+    memset(reused.data, 0xA5, reused.cap);
+    reused.size = fresh.size / 2;
+    cr_assert(t3dm_build_model(make_model(&arena), &arena, &reused, &err), "%s: %s", err.path, err.message);
+    cr_assert_eq(reused.size, fresh.size);
+    cr_expect(memcmp(reused.data, fresh.data, fresh.size) == 0, "the reused image gives other bytes");
+    /* past the file, the memory is zero too: a writer that grows the image relies on it */
+    size_t stale = 0;
+    for (size_t i = reused.size; i < reused.cap; i++)
+        stale += reused.data[i] != 0;
+    cr_expect_eq(stale, 0, "%zu bytes past the file are not zero", stale);
+    bf_buffer_free(&fresh);
+    bf_buffer_free(&reused);
+    bf_arena_free(&arena);
+}

@@ -76,6 +76,13 @@ local function lvalue(e, env, lines)
     end
     if not owner then return nil end
     local n = fl.fixed_count and tostring(fl.fixed_count) or arrow(owner, fl.name .. "_count")
+    -- a constant index into a fixed-size array is checked here, once, not at every write
+    local k = e.b.k == "int" and math.tointeger(tonumber(e.b.v))
+    if k and fl.fixed_count and k >= 0 and k < fl.fixed_count then
+      local p = below(op, string.format("%s[%d]", fl.name, k))
+      p.owner, p.field, p.element = owner, fl, tostring(k)
+      return string.format("%s[%d]", arrow(owner, fl.name), k), p
+    end
     env.counter.n = env.counter.n + 1
     local ix = "ix" .. env.counter.n
     lines[#lines + 1] = string.format("int64_t %s = %s;", ix, cexpr.value(e.b, env))

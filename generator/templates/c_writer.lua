@@ -208,14 +208,21 @@ local function compute_lines(fmt, ix, t, fl, env, tables)
       for _, l in ipairs(lines) do w(l) end
       for _, l in ipairs(layout.store({}, "s->" .. name, fl.prim, v, own_at(fl), own_path(name))) do w(l) end
     elseif #fl.bits > 0 then
-      local parts = {}
+      -- a part wider than its bits would be cut to them: an error instead. The parts are
+      -- the document's own values, so only their range is checked, all at once; the notes
+      -- (and clearing an earlier note) are taken only when one is out of range or a note
+      -- is waiting
+      local parts, checks, fits = {}, {}, {}
       for _, b in ipairs(fl.bits) do
-        -- a part wider than its bits would be cut to them: an error instead
         local part = string.format("%s_%s", name, b.name)
-        w(layout.fit_call(b.signed and "int64_t" or "uint64_t", "s->" .. part, "(int64_t)s->" .. part, b.width, own_at(fl),
-          own_path(part)))
+        checks[#checks + 1] = string.format("!bf_fits((int64_t)s->%s, %d, %d)", part, b.width, b.signed and 1 or 0)
+        fits[#fits + 1] = layout.fit_call(b.signed and "int64_t" or "uint64_t", "s->" .. part, "(int64_t)s->" .. part,
+          b.width, own_at(fl), own_path(part))
         parts[#parts + 1] = string.format("(((uint64_t)s->%s & UINT64_C(0x%X)) << %d)", part, (1 << b.width) - 1, b.shift)
       end
+      w(string.format("if (w->overflow_count || %s) {", table.concat(checks, " || ")))
+      for _, l in ipairs(fits) do w("    " .. l) end
+      w("}")
       w(string.format("s->%s = %s;", name, table.concat(parts, " | ")))
     end
     if fl.string_table then
