@@ -206,19 +206,30 @@ BINFORM_SAN_RENDER_LIBS = $(N64_RENDER_SAN_LIB) $(N64_SAN_LIB) $(RDP_SAN_LIB)
 BINFORM_CFLAGS = $(INCLUDES) -In64/emu $(shell pkg-config --cflags libpng 2>/dev/null)
 BINFORM_LIBS = $(shell pkg-config --libs libpng 2>/dev/null || echo -lpng) -lm -pthread
 
-$(BINFORM): $(BINFORM_SRC) $(wildcard cli/binform/*.h) $(BINFORM_RENDER_LIBS) $(GENERATED_LIB) $(RUNTIME_LIB)
+# One object per source file, not one gcc call for all: make -j overlaps them with the rest of
+# the build (the two binform builds were the longest single steps of make test). -pthread as
+# when they were compiled and linked in one call: some files rely on what it declares (fileno).
+BINFORM_HEADERS = $(wildcard cli/binform/*.h) runtime/*.h $(wildcard generated/*.h n64/emu/*.h n64/host/*.h)
+$(BUILD)/obj/cli/binform/%.o: cli/binform/%.c $(BINFORM_HEADERS) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) $(BINFORM_CFLAGS) $(BINFORM_SRC) $(BINFORM_RENDER_LIBS) $(GENERATED_LIB) $(RUNTIME_LIB) \
-		-o $@ $(BINFORM_LIBS)
+	$(CC) $(CFLAGS_COMMON) $(BINFORM_CFLAGS) -pthread -c $< -o $@
+$(BUILD)/san/cli/binform/%.o: cli/binform/%.c $(BINFORM_HEADERS) | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_COMMON) $(SAN) $(BINFORM_CFLAGS) -pthread -c $< -o $@
+
+$(BINFORM): $(patsubst %.c,$(BUILD)/obj/%.o,$(BINFORM_SRC)) $(BINFORM_RENDER_LIBS) $(GENERATED_LIB) $(RUNTIME_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_COMMON) $(patsubst %.c,$(BUILD)/obj/%.o,$(BINFORM_SRC)) $(BINFORM_RENDER_LIBS) $(GENERATED_LIB) \
+		$(RUNTIME_LIB) -o $@ $(BINFORM_LIBS)
 $(BUILD)/bin/%: cli/%.c $(GENERATED_LIB) $(RUNTIME_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) $(INCLUDES) $< $(GENERATED_LIB) $(RUNTIME_LIB) -o $@ -lm
 
 # The CLI with sanitizers, for the tests.
-$(SAN_BINFORM): $(BINFORM_SRC) $(wildcard cli/binform/*.h) $(BINFORM_SAN_RENDER_LIBS) $(SAN_LIB)
+$(SAN_BINFORM): $(patsubst %.c,$(BUILD)/san/%.o,$(BINFORM_SRC)) $(BINFORM_SAN_RENDER_LIBS) $(SAN_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) $(SAN) $(BINFORM_CFLAGS) $(BINFORM_SRC) $(BINFORM_SAN_RENDER_LIBS) $(SAN_LIB) -o $@ \
-		$(BINFORM_LIBS)
+	$(CC) $(CFLAGS_COMMON) $(SAN) $(patsubst %.c,$(BUILD)/san/%.o,$(BINFORM_SRC)) $(BINFORM_SAN_RENDER_LIBS) $(SAN_LIB) \
+		-o $@ $(BINFORM_LIBS)
 
 # ---- installing: make install PREFIX=/usr/local DESTDIR= ----
 PREFIX ?= /usr/local

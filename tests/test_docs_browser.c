@@ -76,12 +76,13 @@ static const char *chromium(void)
     } while (0)
 
 typedef struct page {
-    char *dom;     /* the DOM after the scripts ran (--dump-dom), or NULL for screenshots */
+    char *dom;     /* the DOM after the scripts ran (--dump-dom) */
     char *console; /* the CONSOLE lines Chromium logged: messages, warnings, uncaught errors */
     int status;
 } page;
 
-/* Opens `url` in a fresh profile; dumps the DOM, or saves a screenshot of the given size. */
+/* Opens `url` in a fresh profile and dumps the DOM; with `screenshot`, the same launch also
+ * saves a picture of the given window size (one cold start of Chromium instead of two). */
 static page browse(const char *url, const char *screenshot, const char *size)
 {
     page p = {NULL, NULL, -1};
@@ -92,7 +93,7 @@ static page browse(const char *url, const char *screenshot, const char *size)
     snprintf(log, sizeof log, "%s/log.txt", profile);
     char mode[1200];
     if (screenshot)
-        snprintf(mode, sizeof mode, "--window-size=%s --screenshot='%s'", size, screenshot);
+        snprintf(mode, sizeof mode, "--window-size=%s --screenshot='%s' --dump-dom", size, screenshot);
     else
         snprintf(mode, sizeof mode, "--dump-dom");
     snprintf(cmd, sizeof cmd,
@@ -102,8 +103,7 @@ static page browse(const char *url, const char *screenshot, const char *size)
              profile, chromium(), profile, mode, url, out, log);
     int st = system(cmd);
     p.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    if (!screenshot)
-        p.dom = read_text(out);
+    p.dom = read_text(out);
     char *all = read_text(log);
     size_t cap = all ? strlen(all) + 1 : 1;
     p.console = calloc(1, cap);
@@ -125,34 +125,37 @@ static void page_free(page *p)
     free(p->console);
 }
 
-/* Loads the page, expects it to render with `expect` in its DOM and a silent console. */
-static char *render(const char *url, const char *const *expect)
+/* Loads the page, expects it to render with `expect` in its DOM and a silent console; with
+ * `shot`, also saves build/screenshots/SHOT of window size `size` and expects a PNG there. */
+static char *render_shot(const char *url, const char *const *expect, const char *shot, const char *size)
 {
-    page p = browse(url, NULL, NULL);
+    char png[512] = "";
+    if (shot) {
+        mkdir(BF_PROJECT_DIR "/build", 0777);
+        mkdir(SHOTS_DIR, 0777);
+        snprintf(png, sizeof png, "%s/%s", SHOTS_DIR, shot);
+        remove(png);
+    }
+    page p = browse(url, shot ? png : NULL, size);
     cr_expect_eq(p.status, 0, "chromium failed on %s", url);
     cr_assert(p.dom && strstr(p.dom, "</html>"), "%s did not render", url);
     for (size_t i = 0; expect && expect[i]; i++)
         cr_expect(strstr(p.dom, expect[i]) != NULL, "%s: '%s' not in the rendered page", url, expect[i]);
     cr_expect_str_empty(p.console, "%s logged to the console:\n%s", url, p.console);
+    if (shot) {
+        char *data = read_text(png);
+        cr_expect(data && memcmp(data, "\x89PNG", 4) == 0, "no screenshot of %s in %s", url, png);
+        free(data);
+    }
     char *dom = p.dom;
     p.dom = NULL;
     page_free(&p);
     return dom;
 }
 
-static void screenshot(const char *url, const char *name, const char *size)
+static char *render(const char *url, const char *const *expect)
 {
-    mkdir(BF_PROJECT_DIR "/build", 0777);
-    mkdir(SHOTS_DIR, 0777);
-    char png[512];
-    snprintf(png, sizeof png, "%s/%s", SHOTS_DIR, name);
-    remove(png);
-    page p = browse(url, png, size);
-    char *data = read_text(png);
-    cr_expect(data && memcmp(data, "\x89PNG", 4) == 0, "no screenshot of %s in %s", url, png);
-    cr_expect_str_empty(p.console, "%s logged to the console:\n%s", url, p.console);
-    free(data);
-    page_free(&p);
+    return render_shot(url, expect, NULL, NULL);
 }
 
 /* ---- links ---- */
@@ -393,11 +396,10 @@ Test(docs_browser, index_renders)
     /* the source documents by their titles, not by the names of the project's copies */
     static const char *const expect[] = {"binform formats", "href=\"t3dm.html\"", "Tiny3D model (T3DM)",
                                          "Luma's Workshop wiki", "PlatinumSrc's file format documentation", NULL};
-    char *dom = render("file://" DOCS_DIR "/index.html", expect);
+    char *dom = render_shot("file://" DOCS_DIR "/index.html", expect, "docs_index.png", "1280,700");
     cr_expect(strstr(dom, "518e632a2d8eae98") == NULL && strstr(dom, "_105799ad8377599f") == NULL,
               "the index names documents by their stored file names");
     free(dom);
-    screenshot("file://" DOCS_DIR "/index.html", "docs_index.png", "1280,700");
 }
 
 Test(docs_browser, format_pages_render)
@@ -405,20 +407,26 @@ Test(docs_browser, format_pages_render)
     REQUIRE_CHROMIUM();
     char names[64][256];
     int n = doc_pages(names, 64);
+    /* t3dm.html is loaded once: the common expectations, its own, and the screenshot */
+    static const char *const expect[] = {"<h2 id=\"files\">", "<h2 id=\"types\">", NULL};
+    static const char *const t3dm[] = {"<h2 id=\"files\">", "<h2 id=\"types\">", "id=\"type-Part\"",
+                                       "id=\"enum-ChunkType\"", "<h2 id=\"errata\">", "class=\"layout\"",
+                                       "Validation rules of Header", "document: 0x0A", "Not in real files",
+                                       "<h3 id=\"members-model\">Files read with model</h3>", NULL};
+    int t3dm_seen = 0;
     for (int i = 0; i < n; i++) {
         if (strcmp(names[i], "index.html") == 0)
             continue;
         char url[600];
         snprintf(url, sizeof url, "file://%s/%s", DOCS_DIR, names[i]);
-        static const char *const expect[] = {"<h2 id=\"files\">", "<h2 id=\"types\">", NULL};
-        free(render(url, expect));
+        if (strcmp(names[i], "t3dm.html") == 0) {
+            t3dm_seen = 1;
+            free(render_shot(url, t3dm, "docs_t3dm.png", "1280,2400"));
+        } else {
+            free(render(url, expect));
+        }
     }
-    static const char *const t3dm[] = {"id=\"type-Part\"", "id=\"enum-ChunkType\"", "<h2 id=\"errata\">",
-                                       "class=\"layout\"", "Validation rules of Header", "document: 0x0A",
-                                       "Not in real files", "<h3 id=\"members-model\">Files read with model</h3>",
-                                       NULL};
-    free(render("file://" DOCS_DIR "/t3dm.html", t3dm));
-    screenshot("file://" DOCS_DIR "/t3dm.html", "docs_t3dm.png", "1280,2400");
+    cr_expect(t3dm_seen, "no t3dm.html in %s", DOCS_DIR);
 }
 
 Test(docs_browser, explain_pages_render_and_link_bytes_to_fields)
@@ -450,7 +458,7 @@ Test(docs_browser, explain_pages_render_and_link_bytes_to_fields)
         char url[700];
         snprintf(url, sizeof url, "file://%s#byte=%llu", s[i].page, byte);
         static const char *const expect[] = {"id=\"hex\"", "id=\"tree\"", "class=\"n hl\"", NULL};
-        char *dom = render(url, expect);
+        char *dom = render_shot(url, expect, i == 0 ? "explain.png" : NULL, "1400,900");
         cr_expect(selected_holds(dom, byte), "%s: the selected field does not hold byte %llu", s[i].page, byte);
         char *classes = byte_classes(dom, byte);
         cr_expect(classes && strstr(classes, "hl") && strstr(classes, "cur"), "%s: byte %llu is not highlighted (%s)",
@@ -458,9 +466,6 @@ Test(docs_browser, explain_pages_render_and_link_bytes_to_fields)
         free(classes);
         free(dom);
     }
-    char url[700];
-    snprintf(url, sizeof url, "file://%s#byte=44", s[0].page);
-    screenshot(url, "explain.png", "1400,900");
 }
 
 /* Hovering a byte inside an array selects the array's element, the innermost field: never the
@@ -497,14 +502,13 @@ Test(docs_browser, explain_hover_picks_the_array_element)
     snprintf(page, sizeof page, "%s/box.bmd.html", EXPLAIN_DIR);
     cr_assert_eq(explain_to(sample_path("bmd/box.bmd"), page), 0);
     snprintf(url, sizeof url, "file://%s#byte=%d", page, 0x166);
-    char *dom = render(url, NULL);
+    char *dom = render_shot(url, NULL, "explain_hover_array.png", "1400,900");
     char *path = text_of(dom, "selpath");
     cr_expect(path && strcmp(path, "sections[1].body.normal.s16_values[3]") == 0, "'%s'", path ? path : "(none)");
     cr_expect(path && !strstr(path, "(tail)"));
     cr_expect(selected_holds(dom, 0x166));
     free(path);
     free(dom);
-    screenshot(url, "explain_hover_array.png", "1400,900");
 }
 
 /* A file cut short: the page shows the tree read so far, the failing field selected and marked,
@@ -522,7 +526,7 @@ Test(docs_browser, explain_shows_the_partial_tree_of_a_truncated_file)
     snprintf(url, sizeof url, "file://%s", page);
     static const char *const expect[] = {"id=\"failure\"", "class=\"n fail hl\"", "read failed here",
                                          "data-path=\"data.parts[0].vertex_count\"", "data-path=\"header.magic\"", NULL};
-    char *dom = render(url, expect);
+    char *dom = render_shot(url, expect, "explain_partial.png", "1400,900");
     char *path = text_of(dom, "selpath");
     cr_expect(path && strcmp(path, "data.parts[0].vertices") == 0, "selected: '%s'", path ? path : "(none)");
     cr_expect(strstr(dom, "data-path=\"data.material_count\"") == NULL, "nothing after the failure");
@@ -532,7 +536,6 @@ Test(docs_browser, explain_shows_the_partial_tree_of_a_truncated_file)
     free(classes);
     free(path);
     free(dom);
-    screenshot(url, "explain_partial.png", "1400,900");
     if (!samples_present())
         return;
     /* box.bmd cut inside its MAT3: the seven sections before it are there */
@@ -553,23 +556,33 @@ Test(docs_browser, explain_shows_the_partial_tree_of_a_truncated_file)
     free(render(url, box));
 }
 
-/* Go to an offset and search, on a file over 500 KB: the rows in view are drawn whatever the
- * offset, the data inspector reads the cursor, and matches are found and shown. */
-Test(docs_browser, explain_goto_and_search_a_large_file)
+/* The big model and its explain page as build/explain/NAME.p3m(.html): each test its own,
+ * since Criterion runs them side by side. Returns the file's size. */
+static size_t big_page(const char *name, char *page, size_t page_size)
 {
-    REQUIRE_CHROMIUM();
-    char file[600], page[600], url[800];
-    snprintf(file, sizeof file, "%s/big.p3m", EXPLAIN_DIR);
-    snprintf(page, sizeof page, "%s/big.p3m.html", EXPLAIN_DIR);
+    char file[600];
+    snprintf(file, sizeof file, "%s/%s.p3m", EXPLAIN_DIR, name);
+    snprintf(page, page_size, "%s/%s.p3m.html", EXPLAIN_DIR, name);
     mkdir(BF_PROJECT_DIR "/build", 0777);
     mkdir(EXPLAIN_DIR, 0777);
     size_t size = big_p3m(file, 0);
     cr_assert_gt(size, 500000);
     cr_assert_eq(explain_to(file, page), 0);
+    return size;
+}
+
+/* Go to an offset on a file over 500 KB: the rows in view are drawn whatever the offset, and
+ * the data inspector reads the cursor. (Searching it is the next test: the two run side by
+ * side.) */
+Test(docs_browser, explain_goto_in_a_large_file)
+{
+    REQUIRE_CHROMIUM();
+    char page[600], url[800];
+    size_t size = big_page("big_goto", page, sizeof page);
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     snprintf(url, sizeof url, "file://%s#goto=0x80000", page);
-    char *dom = render(url, NULL);
+    char *dom = render_shot(url, NULL, "explain_goto.png", "1400,900");
     clock_gettime(CLOCK_MONOTONIC, &t1);
     fprintf(stderr, "docs_browser: %zu-byte file: page rendered and went to 0x80000 in %.2f s\n", size,
             (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
@@ -588,24 +601,41 @@ Test(docs_browser, explain_goto_and_search_a_large_file)
     free(classes);
     free(off);
     free(dom);
-    screenshot(url, "explain_goto.png", "1400,900");
 
+    if (!samples_present())
+        return;
+    /* a real file of 324 KB: the string table at 0x4EEEC */
+    snprintf(page, sizeof page, "%s/platformer.t3dm.html", EXPLAIN_DIR);
+    cr_assert_eq(explain_to(sample_path("t3dm/17_culling/platformer.t3dm"), page), 0);
+    snprintf(url, sizeof url, "file://%s#goto=0x4EEEC", page);
+    dom = render(url, NULL);
+    path = text_of(dom, "selpath");
+    cr_expect(path && strcmp(path, "strings") == 0, "'%s'", path ? path : "(none)");
+    free(path);
+    free(dom);
+}
+
+/* Search a file over 500 KB: matches are found and shown, by text, number and bytes. */
+Test(docs_browser, explain_search_a_large_file)
+{
+    REQUIRE_CHROMIUM();
+    char page[600], url[800];
+    size_t size = big_page("big_search", page, sizeof page);
     /* a text: the string table at the end of the file */
     snprintf(url, sizeof url, "file://%s#find=text:%s", page, BIG_NEEDLE);
-    dom = render(url, NULL);
+    char *dom = render_shot(url, NULL, "explain_search.png", "1400,900");
     char want[128];
     snprintf(want, sizeof want, "1 of 1 match \xe2\x80\x94 at 0x%zX", size - sizeof BIG_NEEDLE);
     char *st = text_of(dom, "status");
     cr_expect(st && strcmp(st, want) == 0, "status '%s', expected '%s'", st ? st : "(none)", want);
-    classes = byte_classes(dom, size - 2);
+    char *classes = byte_classes(dom, size - 2);
     cr_expect(classes && strstr(classes, " m"), "the match is marked: '%s'", classes ? classes : "not drawn");
-    path = text_of(dom, "selpath");
+    char *path = text_of(dom, "selpath");
     cr_expect(path && strcmp(path, "data.strings") == 0, "'%s'", path ? path : "(none)");
     free(path);
     free(classes);
     free(st);
     free(dom);
-    screenshot(url, "explain_search.png", "1400,900");
 
     /* a number: 1234.5 as a little-endian float is vertex 12345's X, nowhere else */
     snprintf(url, sizeof url, "file://%s#find=f32le:1234.5", page);
@@ -631,17 +661,5 @@ Test(docs_browser, explain_goto_and_search_a_large_file)
     st = text_of(dom, "status");
     cr_expect(st && strcmp(st, "300 does not fit in u8") == 0, "status '%s'", st ? st : "(none)");
     free(st);
-    free(dom);
-
-    if (!samples_present())
-        return;
-    /* a real file of 324 KB: the string table at 0x4EEEC */
-    snprintf(page, sizeof page, "%s/platformer.t3dm.html", EXPLAIN_DIR);
-    cr_assert_eq(explain_to(sample_path("t3dm/17_culling/platformer.t3dm"), page), 0);
-    snprintf(url, sizeof url, "file://%s#goto=0x4EEEC", page);
-    dom = render(url, NULL);
-    path = text_of(dom, "selpath");
-    cr_expect(path && strcmp(path, "strings") == 0, "'%s'", path ? path : "(none)");
-    free(path);
     free(dom);
 }

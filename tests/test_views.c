@@ -190,18 +190,27 @@ static void refuse_like_the_reader(const char *path, const view_entry *e, void *
                   o.view_err.message, o.where);
     }
     /* lying counts, offsets and lengths: every byte of the first 1 KB (where headers and
-     * tables are) and about 150 more, set to values that make counts huge, zero or off by one */
+     * tables are) and about 150 more, set to values that make counts huge, zero or off by one.
+     * Bytes below 256 (the headers) take all three values; the rest of the first 1 KB takes
+     * one each, in turn (byte `at` gets values[at % 3], or the next one when it already holds
+     * it), so every byte there is still overwritten; far bytes take 0xFF and 0x00. The checks cost a
+     * whole read each: this keeps a J3D model's under 2,000 instead of 3,500. */
     static const uint8_t values[] = {0xFF, 0x00, 0x01};
+    enum { ALL_VALUES = 256 };
     size_t limit = size < 1024 ? size : 1024;
     size_t far_step = size > 1024 ? (size - 1024) / 150 + 1 : 1;
     uint8_t *p = exact_copy(data, size);
     for (size_t at = 0; at < size; at += at < limit ? 1 : far_step) {
-        for (size_t k = 0; k < sizeof values; k++) {
-            if (at >= limit && k > 1)
+        int in_turn = at >= ALL_VALUES && at < limit; /* one value, chosen by the offset */
+        size_t tried = 0;
+        for (size_t j = 0; j < sizeof values; j++) {
+            size_t k = in_turn ? (at + j) % 3 : j;
+            if ((at >= limit && j > 1) || (in_turn && tried == 1))
                 break;
             uint8_t was = p[at];
             if (was == values[k])
                 continue;
+            tried++;
             p[at] = values[k];
             e->check(p, size, &o);
             p[at] = was;
@@ -223,11 +232,19 @@ Test(views, refuse_what_the_reader_refuses, .timeout = 600)
     REQUIRE_SAMPLES();
     file_group g = {0, LARGE_FILE, NULL, 0};
     walk(sample_path("t3dm"), refuse_like_the_reader, &g);
+    cr_assert_gt(g.checked, 15);
+}
+
+/* the other formats' files apart from T3DM's, so that --jobs runs the two side by side */
+Test(views, refuse_what_the_reader_refuses_other_formats, .timeout = 600)
+{
+    REQUIRE_SAMPLES();
+    file_group g = {0, LARGE_FILE, NULL, 0};
     walk(sample_path("tkl"), refuse_like_the_reader, &g);
     walk(sample_path("tml"), refuse_like_the_reader, &g);
     walk(sample_path("tmd"), refuse_like_the_reader, &g);
     walk(sample_path("p3m"), refuse_like_the_reader, &g);
-    cr_assert_gt(g.checked, 20);
+    cr_assert_gt(g.checked, 8);
 }
 
 Test(views, refuse_what_the_reader_refuses_large_files, .timeout = 600)
