@@ -560,14 +560,7 @@ void bf_fit_note(bf_wctx *w, const void *field, int64_t v, unsigned bits, int is
             bf_overflow_clear(w, field);                                                                         \
         }                                                                                                        \
     }
-BF_FIT_DEFINE(u8, uint8_t, 0)
-BF_FIT_DEFINE(u16, uint16_t, 0)
-BF_FIT_DEFINE(u32, uint32_t, 0)
-BF_FIT_DEFINE(u64, uint64_t, 0)
-BF_FIT_DEFINE(s8, int8_t, 1)
-BF_FIT_DEFINE(s16, int16_t, 1)
-BF_FIT_DEFINE(s32, int32_t, 1)
-BF_FIT_DEFINE(s64, int64_t, 1)
+BF_FIT_TYPES(BF_FIT_DEFINE)
 #undef BF_FIT_DEFINE
 
 void bf_fit_f32(bf_wctx *w, float *field, double v)
