@@ -7,10 +7,8 @@ local M = {}
 local find = string.find
 
 local function esc(s)
-  -- plain searches first: most text has nothing to escape
-  if not (find(s, "&", 1, true) or find(s, "<", 1, true) or find(s, ">", 1, true) or find(s, '"', 1, true)) then
-    return s
-  end
+  -- a search first: most text has nothing to escape
+  if not find(s, '[&<>"]') then return s end
   return (s:gsub("[&<>\"]", { ["&"] = "&amp;", ["<"] = "&lt;", [">"] = "&gt;", ['"'] = "&quot;" }))
 end
 

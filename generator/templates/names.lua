@@ -85,12 +85,16 @@ function M.prefix_calls(src, stem, prefix)
 end
 
 -- A C string literal for any Lua string.
+local c_escape = { ['"'] = '\\"', ['\\'] = '\\\\', ['\n'] = '\\n', ['\t'] = '\\t' }
+for b = 0, 127 do
+  local ch = string.char(b)
+  if ch:match("%c") and not c_escape[ch] then c_escape[ch] = string.format("\\%03o", b) end
+end
+M.c_escape = c_escape
+
 function M.cstring(s)
   if not s:find('[%c"\\]') then return '"' .. s .. '"' end
-  return '"' .. s:gsub('[%c"\\]', function(ch)
-    local map = { ['"'] = '\\"', ['\\'] = '\\\\', ['\n'] = '\\n', ['\t'] = '\\t' }
-    return map[ch] or string.format("\\%03o", ch:byte())
-  end) .. '"'
+  return '"' .. s:gsub('[%c"\\]', c_escape) .. '"'
 end
 
 -- A doc string as a one-line C comment body.
