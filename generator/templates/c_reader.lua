@@ -435,10 +435,12 @@ end
 -- `const <root> *R` for a function whose body refers to the document's root.
 local function root_decl(fmt, ix, body)
   for _, l in ipairs(body) do
-    -- (most lines have no R at all: the cleaning below is for those that have)
-    if l:find("R", 1, true) then l = l:gsub("/%*.-%*/", ""):gsub('"[^"]*"', '""') end -- code only: not comments, not messages
-    if l:find("%f[%w_]R%->") or l:find("%f[%w_]R[,)]") then
-      return { "    const " .. ct(fmt, ix.root.name) .. " *R = c->root;" }
+    -- (most lines have no R at all, and need no more looking at)
+    if l:find("R", 1, true) then
+      l = l:gsub("/%*.-%*/", ""):gsub('"[^"]*"', '""') -- code only: not comments, not messages
+      if l:find("%f[%w_]R%->") or l:find("%f[%w_]R[,)]") then
+        return { "    const " .. ct(fmt, ix.root.name) .. " *R = c->root;" }
+      end
     end
   end
   return {}

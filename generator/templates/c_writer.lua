@@ -369,8 +369,26 @@ end
 -- Text without its string literals (a field named `c` in a message is not the variable).
 local function code_only(text) return (text:gsub('"[^"\n]-"', '""')) end
 
+-- bytes that may not stand before (or, the first three, after) a name that is a variable
+local word_or_member = {}
+for b = 0, 255 do
+  local ch = string.char(b)
+  word_or_member[b] = ch:match("[%w_]") and "word" or (ch == "." or ch == ">") and "member" or nil
+end
+
+-- Whether `code` uses the variable `name` (a name of word bytes): it appears after a byte
+-- that is not a word byte, `.` or `>`, and before one that is not a word byte. (Plain
+-- searches: a pattern starting with a class tries every position, for each body thrice.)
 local function mentions(code, name)
-  return code:find("[^%w_%.>]" .. name .. "%f[^%w_]") ~= nil
+  local find, byte = string.find, string.byte
+  local init = 2 -- there must be a byte before it
+  while true do
+    local a, b = find(code, name, init, true)
+    if not a then return false end
+    local after = byte(code, b + 1)
+    if not word_or_member[byte(code, a - 1)] and not (after and word_or_member[after] == "word") then return true end
+    init = a + 1
+  end
 end
 
 -- The declarations a function body needs: the reading context `c`, the root `R`, the
