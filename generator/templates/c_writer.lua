@@ -367,7 +367,10 @@ local function uses_owner(e)
 end
 
 -- Text without its string literals (a field named `c` in a message is not the variable).
-local function code_only(text) return (text:gsub('"[^"\n]-"', '""')) end
+local function code_only(text)
+  if not text:find('"', 1, true) then return text end -- (gsub tries the pattern at every byte)
+  return (text:gsub('"[^"\n]-"', '""'))
+end
 
 -- bytes that may not stand before (or, the first three, after) a name that is a variable
 local word_or_member = {}

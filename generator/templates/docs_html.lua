@@ -7,8 +7,10 @@ local M = {}
 local find = string.find
 
 local function esc(s)
-  -- a search first: most text has nothing to escape
-  if not find(s, '[&<>"]') then return s end
+  -- plain searches first (memchr; a class is tried byte by byte): most text has nothing to escape
+  if not (find(s, "&", 1, true) or find(s, "<", 1, true) or find(s, ">", 1, true) or find(s, '"', 1, true)) then
+    return s
+  end
   return (s:gsub("[&<>\"]", { ["&"] = "&amp;", ["<"] = "&lt;", [">"] = "&gt;", ['"'] = "&quot;" }))
 end
 

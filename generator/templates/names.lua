@@ -92,17 +92,29 @@ for b = 0, 127 do
 end
 M.c_escape = c_escape
 
+-- (the same texts come from several templates, and a class search tries every byte)
+local cstring_of = {}
+
 function M.cstring(s)
-  if not s:find('[%c"\\]') then return '"' .. s .. '"' end
-  return '"' .. s:gsub('[%c"\\]', c_escape) .. '"'
+  local lit = cstring_of[s]
+  if lit then return lit end
+  if not s:find('[%c"\\]') then lit = '"' .. s .. '"' else lit = '"' .. s:gsub('[%c"\\]', c_escape) .. '"' end
+  cstring_of[s] = lit
+  return lit
 end
 
 -- A doc string as a one-line C comment body.
+local comment_of = {}
+
 function M.comment(s)
   if not s then return "" end
-  if s:find("[\t\n\v\f\r]") or s:find("  ", 1, true) then s = s:gsub("%s+", " ") end
-  if s:find("*/", 1, true) then s = s:gsub("%*/", "* /") end
-  return s
+  local body = comment_of[s]
+  if body then return body end
+  body = s
+  if body:find("[\t\n\v\f\r]") or body:find("  ", 1, true) then body = body:gsub("%s+", " ") end
+  if body:find("*/", 1, true) then body = body:gsub("%*/", "* /") end
+  comment_of[s] = body
+  return body
 end
 
 
