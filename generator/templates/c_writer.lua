@@ -367,9 +367,27 @@ local function uses_owner(e)
 end
 
 -- Text without its string literals (a field named `c` in a message is not the variable).
+-- As text:gsub('"[^"\n]-"', '""') would, with plain searches (gsub tries every byte).
 local function code_only(text)
-  if not text:find('"', 1, true) then return text end -- (gsub tries the pattern at every byte)
-  return (text:gsub('"[^"\n]-"', '""'))
+  local find, sub = string.find, string.sub
+  local q = find(text, '"', 1, true)
+  if not q then return text end
+  local out, from = {}, 1
+  while q do
+    local close = find(text, '"', q + 1, true)
+    if not close then break end
+    local nl = find(text, "\n", q + 1, true)
+    if nl and nl < close then
+      q = close -- no literal starts at q (it would cross a line): try the next quote
+    else
+      out[#out + 1] = sub(text, from, q - 1)
+      out[#out + 1] = '""'
+      from = close + 1
+      q = find(text, '"', from, true)
+    end
+  end
+  out[#out + 1] = sub(text, from)
+  return table.concat(out)
 end
 
 -- bytes that may not stand before (or, the first three, after) a name that is a variable

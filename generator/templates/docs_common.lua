@@ -56,11 +56,19 @@ local function document_cell(f, with_file)
   return { f.document_title }
 end
 
+-- Whether `s` has white space other than single spaces: plain searches (memchr), where a
+-- class would be tried byte by byte.
+function M.has_space_run(s)
+  local find = string.find
+  return find(s, "\n", 1, true) or find(s, "  ", 1, true) or find(s, "\t", 1, true) or find(s, "\r", 1, true)
+    or find(s, "\v", 1, true) or find(s, "\f", 1, true)
+end
+
 -- One line of doc text: whitespace (newlines included) collapsed.
 local function oneline(s)
   s = s or ""
   -- most doc text is one line already: no pattern pass over it then
-  if s:find("[\t\n\v\f\r]") or s:find("  ", 1, true) then s = s:gsub("%s+", " ") end
+  if M.has_space_run(s) then s = s:gsub("%s+", " ") end
   if s:byte(1) == 32 then s = s:sub(2) end
   if s:byte(-1) == 32 then s = s:sub(1, -2) end
   return s

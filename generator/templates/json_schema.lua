@@ -10,9 +10,15 @@ for b = 0, 127 do
   if ch:match("%c") and not json_escape[ch] then json_escape[ch] = string.format("\\u%04x", b) end
 end
 
+-- (keys and $refs come again and again, and a class search tries every byte)
+local json_of = {}
+
 local function json_string(s)
-  if not s:find('[%c"\\]') then return '"' .. s .. '"' end
-  return '"' .. s:gsub('[%c"\\]', json_escape) .. '"'
+  local text = json_of[s]
+  if text then return text end
+  if not s:find('[%c"\\]') then text = '"' .. s .. '"' else text = '"' .. s:gsub('[%c"\\]', json_escape) .. '"' end
+  json_of[s] = text
+  return text
 end
 
 -- A tiny JSON writer over Lua values; `order` keeps object keys in the order given. Pieces go
