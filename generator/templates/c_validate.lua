@@ -311,7 +311,8 @@ function V.function_for(fmt, ix, t, needs, cache_slots)
   if uses(code, "VC") then head[#head + 1] = "    rule_cache *VC = v->cache;" end
   if not uses(code, "s") then head[#head + 1] = "    (void)s;" end
   if not uses(code, "v") then head[#head + 1] = "    (void)v;" end
-  for i = #head, 1, -1 do table.insert(o, 1, head[i]) end
+  table.move(o, 1, #o, #head + 1, o) -- (moved once, not shifted once per line)
+  table.move(head, 1, #head, 1, o)
   w("}")
   return table.concat(o, "\n")
 end
