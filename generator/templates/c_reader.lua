@@ -388,7 +388,7 @@ end
 function R.read_field(fmt, ix, t, fl, env, flat)
   local L = {}
   local depth = 0
-  local function w(s) L[#L + 1] = string.rep("    ", depth) .. s end
+  local function w(s) L[#L + 1] = names.indent(depth) .. s end
   local name = fl.name
   w("/* " .. name .. ": " .. names.comment(fl.doc) .. " */")
   if fl.cond then

@@ -606,7 +606,7 @@ end
 local function lay_field(fmt, ix, t, fl, env)
   local L = {}
   local depth = 0
-  local function w(s) L[#L + 1] = string.rep("    ", depth) .. s end
+  local function w(s) L[#L + 1] = names.indent(depth) .. s end
   local name = fl.name
   w("/* " .. name .. " */")
   if fl.cond then

@@ -447,7 +447,7 @@ end
 local function body_writer()
   local B = { lines = {}, calls = {} }
   local depth = 1
-  local function ind() return string.rep("    ", depth) end
+  local function ind() return names.indent(depth) end
   function B.flush()
     if #B.calls > 0 then
       for _, l in ipairs(call_chain(B.calls, ind())) do B.lines[#B.lines + 1] = l end

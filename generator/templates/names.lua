@@ -103,6 +103,18 @@ function M.cstring(s)
   return lit
 end
 
+-- Four spaces `depth` times, made once per depth (templates indent every line they write).
+local indents = {}
+
+function M.indent(depth)
+  local pad = indents[depth]
+  if not pad then
+    pad = string.rep("    ", depth)
+    indents[depth] = pad
+  end
+  return pad
+end
+
 -- A doc string as a one-line C comment body.
 local comment_of = {}
 
