@@ -10,9 +10,19 @@ local function ct(fmt, t) return names.ctype(fmt, t) end
 
 -- A type whose bytes are all inline and fixed: one bounds check covers it. `seen` holds the
 -- types on the current path only: two fields of one type are siblings, not a recursion.
+-- (asked again and again by every template: the answer for a type is kept)
+local flat_of = setmetatable({}, { __mode = "k" })
+
 local function is_flat(ix, t, seen)
   if not t.size then return false end
-  seen = seen or {}
+  if not seen then
+    local known = flat_of[t]
+    if known == nil then
+      known = is_flat(ix, t, {})
+      flat_of[t] = known
+    end
+    return known
+  end
   if seen[t.name] then return false end
   seen[t.name] = true
   local flat = true
