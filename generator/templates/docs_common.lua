@@ -257,6 +257,9 @@ local function layout(t)
   return { type = t.name, size = t.size, width = LAYOUT_WIDTH, rows = rows }
 end
 
+-- The expressions of a field that may index arrays.
+local EXPR_KEYS = { "count", "pos", "size", "cond", "switch_on", "until" }
+
 -- Index expressions inside an expression: each `a[i]` read must have `i` in range.
 local function index_exprs(e, out)
   if type(e) ~= "table" then return end
@@ -264,7 +267,10 @@ local function index_exprs(e, out)
   index_exprs(e.a, out)
   index_exprs(e.b, out)
   index_exprs(e.c, out)
-  for _, a in ipairs(e.args or {}) do index_exprs(a, out) end
+  local args = e.args
+  if args then
+    for _, a in ipairs(args) do index_exprs(a, out) end
+  end
 end
 
 -- Text of a sub-expression: the parser keeps `text` on the expressions it was given; for
@@ -352,7 +358,7 @@ local function type_rules(t, ix)
       end
     end
     local idx, seen = {}, {}
-    for _, key in ipairs({ "count", "pos", "size", "cond", "switch_on", "until" }) do index_exprs(fl[key], idx) end
+    for _, key in ipairs(EXPR_KEYS) do index_exprs(fl[key], idx) end
     for _, a in ipairs(sorted_keys(fl.args)) do index_exprs(fl.args[a], idx) end
     for _, e in ipairs(idx) do
       local text = expr_text(e.b) .. " in " .. expr_text(e.a)
