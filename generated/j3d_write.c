@@ -536,9 +536,16 @@ static int place_Evp1_inverse_bind_matrices(bf_wctx *w, void *owner)
     bf_fit_u32(w, &s->matrix_table_offset, bf_sub((int64_t)s->inverse_bind_matrices_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 16, 0,
                "matrix_table_offset");
     s->inverse_bind_matrices_tail.len = 0;
-    for (uint32_t i = 0; i < s->inverse_bind_matrices_count; i++)
-        if (!write_Mtx34(w, &s->inverse_bind_matrices[i], "inverse_bind_matrices", i))
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)s->inverse_bind_matrices_count * 48, "inverse_bind_matrices"))
             return 0;
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < s->inverse_bind_matrices_count; i++)
+            if (!write_Mtx34(w, &s->inverse_bind_matrices[i], "inverse_bind_matrices", i))
+                return 0;
+        w->changes = changes;
+    }
     return bf_place_pooled(w, (int64_t)s->inverse_bind_matrices_at);
 }
 
@@ -865,9 +872,16 @@ static int place_Mat3_materials(bf_wctx *w, void *owner)
     bf_fit_u32(w, &s->material_data_offset, bf_sub((int64_t)s->materials_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 4, 0,
                "material_data_offset");
     s->materials_tail.len = 0;
-    for (uint32_t i = 0; i < s->materials_count; i++)
-        if (!write_Material(w, &s->materials[i], "materials", i))
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)s->materials_count * 332, "materials"))
             return 0;
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < s->materials_count; i++)
+            if (!write_Material(w, &s->materials[i], "materials", i))
+                return 0;
+        w->changes = changes;
+    }
     return bf_place_pooled(w, (int64_t)s->materials_at);
 }
 
@@ -929,9 +943,16 @@ static int place_Mat3_material_colors(bf_wctx *w, void *owner)
     bf_fit_u32(w, &s->material_color_offset, bf_sub((int64_t)s->material_colors_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 24, 0,
                "material_color_offset");
     s->material_colors_tail.len = 0;
-    for (uint32_t i = 0; i < s->material_colors_count; i++)
-        if (!write_Rgba8(w, &s->material_colors[i], "material_colors", i))
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)s->material_colors_count * 4, "material_colors"))
             return 0;
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < s->material_colors_count; i++)
+            if (!write_Rgba8(w, &s->material_colors[i], "material_colors", i))
+                return 0;
+        w->changes = changes;
+    }
     return bf_place_pooled(w, (int64_t)s->material_colors_at);
 }
 
@@ -972,9 +993,16 @@ static int place_Mat3_color_channels(bf_wctx *w, void *owner)
     bf_fit_u32(w, &s->color_channel_offset, bf_sub((int64_t)s->color_channels_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 32, 0,
                "color_channel_offset");
     s->color_channels_tail.len = 0;
-    for (uint32_t i = 0; i < s->color_channels_count; i++)
-        if (!write_ColorChannel(w, &s->color_channels[i], "color_channels", i))
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)s->color_channels_count * 8, "color_channels"))
             return 0;
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < s->color_channels_count; i++)
+            if (!write_ColorChannel(w, &s->color_channels[i], "color_channels", i))
+                return 0;
+        w->changes = changes;
+    }
     return bf_place_pooled(w, (int64_t)s->color_channels_at);
 }
 
@@ -994,9 +1022,16 @@ static int place_Mat3_ambient_colors(bf_wctx *w, void *owner)
     bf_fit_u32(w, &s->ambient_color_offset, bf_sub((int64_t)s->ambient_colors_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 36, 0,
                "ambient_color_offset");
     s->ambient_colors_tail.len = 0;
-    for (uint32_t i = 0; i < s->ambient_colors_count; i++)
-        if (!write_Rgba8(w, &s->ambient_colors[i], "ambient_colors", i))
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)s->ambient_colors_count * 4, "ambient_colors"))
             return 0;
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < s->ambient_colors_count; i++)
+            if (!write_Rgba8(w, &s->ambient_colors[i], "ambient_colors", i))
+                return 0;
+        w->changes = changes;
+    }
     return bf_place_pooled(w, (int64_t)s->ambient_colors_at);
 }
 
@@ -1016,9 +1051,16 @@ static int place_Mat3_light_colors(bf_wctx *w, void *owner)
     bf_fit_u32(w, &s->light_color_offset, bf_sub((int64_t)s->light_colors_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 40, 0,
                "light_color_offset");
     s->light_colors_tail.len = 0;
-    for (uint32_t i = 0; i < s->light_colors_count; i++)
-        if (!write_Rgba8(w, &s->light_colors[i], "light_colors", i))
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)s->light_colors_count * 4, "light_colors"))
             return 0;
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < s->light_colors_count; i++)
+            if (!write_Rgba8(w, &s->light_colors[i], "light_colors", i))
+                return 0;
+        w->changes = changes;
+    }
     return bf_place_pooled(w, (int64_t)s->light_colors_at);
 }
 
@@ -1058,9 +1100,16 @@ static int place_Mat3_tex_gens(bf_wctx *w, void *owner)
     bf_set_u64(w, &s->tex_gens_at, w->pos);
     bf_fit_u32(w, &s->tex_gen_offset, bf_sub((int64_t)s->tex_gens_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 48, 0, "tex_gen_offset");
     s->tex_gens_tail.len = 0;
-    for (uint32_t i = 0; i < s->tex_gens_count; i++)
-        if (!write_TexGen(w, &s->tex_gens[i], "tex_gens", i))
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)s->tex_gens_count * 4, "tex_gens"))
             return 0;
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < s->tex_gens_count; i++)
+            if (!write_TexGen(w, &s->tex_gens[i], "tex_gens", i))
+                return 0;
+        w->changes = changes;
+    }
     return bf_place_pooled(w, (int64_t)s->tex_gens_at);
 }
 
@@ -1080,9 +1129,16 @@ static int place_Mat3_post_tex_gens(bf_wctx *w, void *owner)
     bf_fit_u32(w, &s->post_tex_gen_offset, bf_sub((int64_t)s->post_tex_gens_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 52, 0,
                "post_tex_gen_offset");
     s->post_tex_gens_tail.len = 0;
-    for (uint32_t i = 0; i < s->post_tex_gens_count; i++)
-        if (!write_TexGen(w, &s->post_tex_gens[i], "post_tex_gens", i))
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)s->post_tex_gens_count * 4, "post_tex_gens"))
             return 0;
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < s->post_tex_gens_count; i++)
+            if (!write_TexGen(w, &s->post_tex_gens[i], "post_tex_gens", i))
+                return 0;
+        w->changes = changes;
+    }
     return bf_place_pooled(w, (int64_t)s->post_tex_gens_at);
 }
 
@@ -1167,9 +1223,16 @@ static int place_Mat3_tev_orders(bf_wctx *w, void *owner)
     bf_fit_u32(w, &s->tev_order_offset, bf_sub((int64_t)s->tev_orders_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 68, 0,
                "tev_order_offset");
     s->tev_orders_tail.len = 0;
-    for (uint32_t i = 0; i < s->tev_orders_count; i++)
-        if (!write_TevOrder(w, &s->tev_orders[i], "tev_orders", i))
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)s->tev_orders_count * 4, "tev_orders"))
             return 0;
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < s->tev_orders_count; i++)
+            if (!write_TevOrder(w, &s->tev_orders[i], "tev_orders", i))
+                return 0;
+        w->changes = changes;
+    }
     return bf_place_pooled(w, (int64_t)s->tev_orders_at);
 }
 
@@ -1189,9 +1252,16 @@ static int place_Mat3_tev_colors(bf_wctx *w, void *owner)
     bf_fit_u32(w, &s->tev_color_offset, bf_sub((int64_t)s->tev_colors_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 72, 0,
                "tev_color_offset");
     s->tev_colors_tail.len = 0;
-    for (uint32_t i = 0; i < s->tev_colors_count; i++)
-        if (!write_TevColor(w, &s->tev_colors[i], "tev_colors", i))
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)s->tev_colors_count * 8, "tev_colors"))
             return 0;
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < s->tev_colors_count; i++)
+            if (!write_TevColor(w, &s->tev_colors[i], "tev_colors", i))
+                return 0;
+        w->changes = changes;
+    }
     return bf_place_pooled(w, (int64_t)s->tev_colors_at);
 }
 
@@ -1211,9 +1281,16 @@ static int place_Mat3_konst_colors(bf_wctx *w, void *owner)
     bf_fit_u32(w, &s->konst_color_offset, bf_sub((int64_t)s->konst_colors_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 76, 0,
                "konst_color_offset");
     s->konst_colors_tail.len = 0;
-    for (uint32_t i = 0; i < s->konst_colors_count; i++)
-        if (!write_Rgba8(w, &s->konst_colors[i], "konst_colors", i))
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)s->konst_colors_count * 4, "konst_colors"))
             return 0;
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < s->konst_colors_count; i++)
+            if (!write_Rgba8(w, &s->konst_colors[i], "konst_colors", i))
+                return 0;
+        w->changes = changes;
+    }
     return bf_place_pooled(w, (int64_t)s->konst_colors_at);
 }
 
@@ -1254,9 +1331,16 @@ static int place_Mat3_tev_stages(bf_wctx *w, void *owner)
     bf_fit_u32(w, &s->tev_stage_offset, bf_sub((int64_t)s->tev_stages_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 84, 0,
                "tev_stage_offset");
     s->tev_stages_tail.len = 0;
-    for (uint32_t i = 0; i < s->tev_stages_count; i++)
-        if (!write_TevStage(w, &s->tev_stages[i], "tev_stages", i))
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)s->tev_stages_count * 20, "tev_stages"))
             return 0;
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < s->tev_stages_count; i++)
+            if (!write_TevStage(w, &s->tev_stages[i], "tev_stages", i))
+                return 0;
+        w->changes = changes;
+    }
     return bf_place_pooled(w, (int64_t)s->tev_stages_at);
 }
 
@@ -1276,9 +1360,16 @@ static int place_Mat3_swap_modes(bf_wctx *w, void *owner)
     bf_fit_u32(w, &s->swap_mode_offset, bf_sub((int64_t)s->swap_modes_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 88, 0,
                "swap_mode_offset");
     s->swap_modes_tail.len = 0;
-    for (uint32_t i = 0; i < s->swap_modes_count; i++)
-        if (!write_SwapMode(w, &s->swap_modes[i], "swap_modes", i))
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)s->swap_modes_count * 4, "swap_modes"))
             return 0;
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < s->swap_modes_count; i++)
+            if (!write_SwapMode(w, &s->swap_modes[i], "swap_modes", i))
+                return 0;
+        w->changes = changes;
+    }
     return bf_place_pooled(w, (int64_t)s->swap_modes_at);
 }
 
@@ -1298,9 +1389,16 @@ static int place_Mat3_swap_tables(bf_wctx *w, void *owner)
     bf_fit_u32(w, &s->swap_table_offset, bf_sub((int64_t)s->swap_tables_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 92, 0,
                "swap_table_offset");
     s->swap_tables_tail.len = 0;
-    for (uint32_t i = 0; i < s->swap_tables_count; i++)
-        if (!write_SwapTable(w, &s->swap_tables[i], "swap_tables", i))
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)s->swap_tables_count * 4, "swap_tables"))
             return 0;
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < s->swap_tables_count; i++)
+            if (!write_SwapTable(w, &s->swap_tables[i], "swap_tables", i))
+                return 0;
+        w->changes = changes;
+    }
     return bf_place_pooled(w, (int64_t)s->swap_tables_at);
 }
 
@@ -1319,9 +1417,16 @@ static int place_Mat3_fogs(bf_wctx *w, void *owner)
     bf_set_u64(w, &s->fogs_at, w->pos);
     bf_fit_u32(w, &s->fog_offset, bf_sub((int64_t)s->fogs_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 96, 0, "fog_offset");
     s->fogs_tail.len = 0;
-    for (uint32_t i = 0; i < s->fogs_count; i++)
-        if (!write_Fog(w, &s->fogs[i], "fogs", i))
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)s->fogs_count * 44, "fogs"))
             return 0;
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < s->fogs_count; i++)
+            if (!write_Fog(w, &s->fogs[i], "fogs", i))
+                return 0;
+        w->changes = changes;
+    }
     return bf_place_pooled(w, (int64_t)s->fogs_at);
 }
 
@@ -1341,9 +1446,16 @@ static int place_Mat3_alpha_compares(bf_wctx *w, void *owner)
     bf_fit_u32(w, &s->alpha_compare_offset, bf_sub((int64_t)s->alpha_compares_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 100, 0,
                "alpha_compare_offset");
     s->alpha_compares_tail.len = 0;
-    for (uint32_t i = 0; i < s->alpha_compares_count; i++)
-        if (!write_AlphaCompare(w, &s->alpha_compares[i], "alpha_compares", i))
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)s->alpha_compares_count * 8, "alpha_compares"))
             return 0;
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < s->alpha_compares_count; i++)
+            if (!write_AlphaCompare(w, &s->alpha_compares[i], "alpha_compares", i))
+                return 0;
+        w->changes = changes;
+    }
     return bf_place_pooled(w, (int64_t)s->alpha_compares_at);
 }
 
@@ -1363,9 +1475,16 @@ static int place_Mat3_blend_modes(bf_wctx *w, void *owner)
     bf_fit_u32(w, &s->blend_mode_offset, bf_sub((int64_t)s->blend_modes_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 104, 0,
                "blend_mode_offset");
     s->blend_modes_tail.len = 0;
-    for (uint32_t i = 0; i < s->blend_modes_count; i++)
-        if (!write_BlendMode(w, &s->blend_modes[i], "blend_modes", i))
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)s->blend_modes_count * 4, "blend_modes"))
             return 0;
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < s->blend_modes_count; i++)
+            if (!write_BlendMode(w, &s->blend_modes[i], "blend_modes", i))
+                return 0;
+        w->changes = changes;
+    }
     return bf_place_pooled(w, (int64_t)s->blend_modes_at);
 }
 
@@ -1384,9 +1503,16 @@ static int place_Mat3_z_modes(bf_wctx *w, void *owner)
     bf_set_u64(w, &s->z_modes_at, w->pos);
     bf_fit_u32(w, &s->z_mode_offset, bf_sub((int64_t)s->z_modes_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 108, 0, "z_mode_offset");
     s->z_modes_tail.len = 0;
-    for (uint32_t i = 0; i < s->z_modes_count; i++)
-        if (!write_ZMode(w, &s->z_modes[i], "z_modes", i))
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)s->z_modes_count * 4, "z_modes"))
             return 0;
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < s->z_modes_count; i++)
+            if (!write_ZMode(w, &s->z_modes[i], "z_modes", i))
+                return 0;
+        w->changes = changes;
+    }
     return bf_place_pooled(w, (int64_t)s->z_modes_at);
 }
 
@@ -1447,9 +1573,16 @@ static int place_Mat3_nbt_scales(bf_wctx *w, void *owner)
     bf_fit_u32(w, &s->nbt_scale_offset, bf_sub((int64_t)s->nbt_scales_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 120, 0,
                "nbt_scale_offset");
     s->nbt_scales_tail.len = 0;
-    for (uint32_t i = 0; i < s->nbt_scales_count; i++)
-        if (!write_NbtScale(w, &s->nbt_scales[i], "nbt_scales", i))
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)s->nbt_scales_count * 16, "nbt_scales"))
             return 0;
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < s->nbt_scales_count; i++)
+            if (!write_NbtScale(w, &s->nbt_scales[i], "nbt_scales", i))
+                return 0;
+        w->changes = changes;
+    }
     return bf_place_pooled(w, (int64_t)s->nbt_scales_at);
 }
 
@@ -1488,9 +1621,16 @@ static int place_Mdl3_subpackets(bf_wctx *w, void *owner)
         return 0;
     bf_set_u64(w, &s->subpackets_at, w->pos);
     bf_fit_u32(w, &s->subpacket_offset, bf_sub((int64_t)s->subpackets_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 8, 0, "subpacket_offset");
-    for (uint32_t i = 0; i < s->subpackets_count; i++)
-        if (!write_Mdl3Subpackets(w, &s->subpackets[i], "subpackets", i))
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)s->subpackets_count * 16, "subpackets"))
             return 0;
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < s->subpackets_count; i++)
+            if (!write_Mdl3Subpackets(w, &s->subpackets[i], "subpackets", i))
+                return 0;
+        w->changes = changes;
+    }
     return bf_place_pooled(w, (int64_t)s->subpackets_at);
 }
 
@@ -2235,9 +2375,16 @@ static int write_Evp1(bf_wctx *w, j3d_Evp1 *s, const char *name, int64_t index)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->inverse_bind_matrices_at, "inverse_bind_matrices"))
                 return 0;
-            for (uint32_t i = 0; i < s->inverse_bind_matrices_count; i++)
-                if (!write_Mtx34(w, &s->inverse_bind_matrices[i], "inverse_bind_matrices", i))
+            if (w->measure) {
+                if (!bf_skip(w, (uint64_t)s->inverse_bind_matrices_count * 48, "inverse_bind_matrices"))
                     return 0;
+            } else {
+                size_t changes = w->changes;
+                for (uint32_t i = 0; i < s->inverse_bind_matrices_count; i++)
+                    if (!write_Mtx34(w, &s->inverse_bind_matrices[i], "inverse_bind_matrices", i))
+                        return 0;
+                w->changes = changes;
+            }
             if (!bf_put_tail(w, &s->inverse_bind_matrices_tail, "inverse_bind_matrices"))
                 return 0;
             w->pos = resume;
@@ -2738,9 +2885,16 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s, const char *name, int64_t index)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->materials_at, "materials"))
                 return 0;
-            for (uint32_t i = 0; i < s->materials_count; i++)
-                if (!write_Material(w, &s->materials[i], "materials", i))
+            if (w->measure) {
+                if (!bf_skip(w, (uint64_t)s->materials_count * 332, "materials"))
                     return 0;
+            } else {
+                size_t changes = w->changes;
+                for (uint32_t i = 0; i < s->materials_count; i++)
+                    if (!write_Material(w, &s->materials[i], "materials", i))
+                        return 0;
+                w->changes = changes;
+            }
             if (!bf_put_tail(w, &s->materials_tail, "materials"))
                 return 0;
             w->pos = resume;
@@ -2789,9 +2943,16 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s, const char *name, int64_t index)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->material_colors_at, "material_colors"))
                 return 0;
-            for (uint32_t i = 0; i < s->material_colors_count; i++)
-                if (!write_Rgba8(w, &s->material_colors[i], "material_colors", i))
+            if (w->measure) {
+                if (!bf_skip(w, (uint64_t)s->material_colors_count * 4, "material_colors"))
                     return 0;
+            } else {
+                size_t changes = w->changes;
+                for (uint32_t i = 0; i < s->material_colors_count; i++)
+                    if (!write_Rgba8(w, &s->material_colors[i], "material_colors", i))
+                        return 0;
+                w->changes = changes;
+            }
             if (!bf_put_tail(w, &s->material_colors_tail, "material_colors"))
                 return 0;
             w->pos = resume;
@@ -2822,9 +2983,16 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s, const char *name, int64_t index)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->color_channels_at, "color_channels"))
                 return 0;
-            for (uint32_t i = 0; i < s->color_channels_count; i++)
-                if (!write_ColorChannel(w, &s->color_channels[i], "color_channels", i))
+            if (w->measure) {
+                if (!bf_skip(w, (uint64_t)s->color_channels_count * 8, "color_channels"))
                     return 0;
+            } else {
+                size_t changes = w->changes;
+                for (uint32_t i = 0; i < s->color_channels_count; i++)
+                    if (!write_ColorChannel(w, &s->color_channels[i], "color_channels", i))
+                        return 0;
+                w->changes = changes;
+            }
             if (!bf_put_tail(w, &s->color_channels_tail, "color_channels"))
                 return 0;
             w->pos = resume;
@@ -2840,9 +3008,16 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s, const char *name, int64_t index)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->ambient_colors_at, "ambient_colors"))
                 return 0;
-            for (uint32_t i = 0; i < s->ambient_colors_count; i++)
-                if (!write_Rgba8(w, &s->ambient_colors[i], "ambient_colors", i))
+            if (w->measure) {
+                if (!bf_skip(w, (uint64_t)s->ambient_colors_count * 4, "ambient_colors"))
                     return 0;
+            } else {
+                size_t changes = w->changes;
+                for (uint32_t i = 0; i < s->ambient_colors_count; i++)
+                    if (!write_Rgba8(w, &s->ambient_colors[i], "ambient_colors", i))
+                        return 0;
+                w->changes = changes;
+            }
             if (!bf_put_tail(w, &s->ambient_colors_tail, "ambient_colors"))
                 return 0;
             w->pos = resume;
@@ -2858,9 +3033,16 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s, const char *name, int64_t index)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->light_colors_at, "light_colors"))
                 return 0;
-            for (uint32_t i = 0; i < s->light_colors_count; i++)
-                if (!write_Rgba8(w, &s->light_colors[i], "light_colors", i))
+            if (w->measure) {
+                if (!bf_skip(w, (uint64_t)s->light_colors_count * 4, "light_colors"))
                     return 0;
+            } else {
+                size_t changes = w->changes;
+                for (uint32_t i = 0; i < s->light_colors_count; i++)
+                    if (!write_Rgba8(w, &s->light_colors[i], "light_colors", i))
+                        return 0;
+                w->changes = changes;
+            }
             if (!bf_put_tail(w, &s->light_colors_tail, "light_colors"))
                 return 0;
             w->pos = resume;
@@ -2891,9 +3073,16 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s, const char *name, int64_t index)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->tex_gens_at, "tex_gens"))
                 return 0;
-            for (uint32_t i = 0; i < s->tex_gens_count; i++)
-                if (!write_TexGen(w, &s->tex_gens[i], "tex_gens", i))
+            if (w->measure) {
+                if (!bf_skip(w, (uint64_t)s->tex_gens_count * 4, "tex_gens"))
                     return 0;
+            } else {
+                size_t changes = w->changes;
+                for (uint32_t i = 0; i < s->tex_gens_count; i++)
+                    if (!write_TexGen(w, &s->tex_gens[i], "tex_gens", i))
+                        return 0;
+                w->changes = changes;
+            }
             if (!bf_put_tail(w, &s->tex_gens_tail, "tex_gens"))
                 return 0;
             w->pos = resume;
@@ -2909,9 +3098,16 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s, const char *name, int64_t index)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->post_tex_gens_at, "post_tex_gens"))
                 return 0;
-            for (uint32_t i = 0; i < s->post_tex_gens_count; i++)
-                if (!write_TexGen(w, &s->post_tex_gens[i], "post_tex_gens", i))
+            if (w->measure) {
+                if (!bf_skip(w, (uint64_t)s->post_tex_gens_count * 4, "post_tex_gens"))
                     return 0;
+            } else {
+                size_t changes = w->changes;
+                for (uint32_t i = 0; i < s->post_tex_gens_count; i++)
+                    if (!write_TexGen(w, &s->post_tex_gens[i], "post_tex_gens", i))
+                        return 0;
+                w->changes = changes;
+            }
             if (!bf_put_tail(w, &s->post_tex_gens_tail, "post_tex_gens"))
                 return 0;
             w->pos = resume;
@@ -2978,9 +3174,16 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s, const char *name, int64_t index)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->tev_orders_at, "tev_orders"))
                 return 0;
-            for (uint32_t i = 0; i < s->tev_orders_count; i++)
-                if (!write_TevOrder(w, &s->tev_orders[i], "tev_orders", i))
+            if (w->measure) {
+                if (!bf_skip(w, (uint64_t)s->tev_orders_count * 4, "tev_orders"))
                     return 0;
+            } else {
+                size_t changes = w->changes;
+                for (uint32_t i = 0; i < s->tev_orders_count; i++)
+                    if (!write_TevOrder(w, &s->tev_orders[i], "tev_orders", i))
+                        return 0;
+                w->changes = changes;
+            }
             if (!bf_put_tail(w, &s->tev_orders_tail, "tev_orders"))
                 return 0;
             w->pos = resume;
@@ -2996,9 +3199,16 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s, const char *name, int64_t index)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->tev_colors_at, "tev_colors"))
                 return 0;
-            for (uint32_t i = 0; i < s->tev_colors_count; i++)
-                if (!write_TevColor(w, &s->tev_colors[i], "tev_colors", i))
+            if (w->measure) {
+                if (!bf_skip(w, (uint64_t)s->tev_colors_count * 8, "tev_colors"))
                     return 0;
+            } else {
+                size_t changes = w->changes;
+                for (uint32_t i = 0; i < s->tev_colors_count; i++)
+                    if (!write_TevColor(w, &s->tev_colors[i], "tev_colors", i))
+                        return 0;
+                w->changes = changes;
+            }
             if (!bf_put_tail(w, &s->tev_colors_tail, "tev_colors"))
                 return 0;
             w->pos = resume;
@@ -3014,9 +3224,16 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s, const char *name, int64_t index)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->konst_colors_at, "konst_colors"))
                 return 0;
-            for (uint32_t i = 0; i < s->konst_colors_count; i++)
-                if (!write_Rgba8(w, &s->konst_colors[i], "konst_colors", i))
+            if (w->measure) {
+                if (!bf_skip(w, (uint64_t)s->konst_colors_count * 4, "konst_colors"))
                     return 0;
+            } else {
+                size_t changes = w->changes;
+                for (uint32_t i = 0; i < s->konst_colors_count; i++)
+                    if (!write_Rgba8(w, &s->konst_colors[i], "konst_colors", i))
+                        return 0;
+                w->changes = changes;
+            }
             if (!bf_put_tail(w, &s->konst_colors_tail, "konst_colors"))
                 return 0;
             w->pos = resume;
@@ -3047,9 +3264,16 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s, const char *name, int64_t index)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->tev_stages_at, "tev_stages"))
                 return 0;
-            for (uint32_t i = 0; i < s->tev_stages_count; i++)
-                if (!write_TevStage(w, &s->tev_stages[i], "tev_stages", i))
+            if (w->measure) {
+                if (!bf_skip(w, (uint64_t)s->tev_stages_count * 20, "tev_stages"))
                     return 0;
+            } else {
+                size_t changes = w->changes;
+                for (uint32_t i = 0; i < s->tev_stages_count; i++)
+                    if (!write_TevStage(w, &s->tev_stages[i], "tev_stages", i))
+                        return 0;
+                w->changes = changes;
+            }
             if (!bf_put_tail(w, &s->tev_stages_tail, "tev_stages"))
                 return 0;
             w->pos = resume;
@@ -3065,9 +3289,16 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s, const char *name, int64_t index)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->swap_modes_at, "swap_modes"))
                 return 0;
-            for (uint32_t i = 0; i < s->swap_modes_count; i++)
-                if (!write_SwapMode(w, &s->swap_modes[i], "swap_modes", i))
+            if (w->measure) {
+                if (!bf_skip(w, (uint64_t)s->swap_modes_count * 4, "swap_modes"))
                     return 0;
+            } else {
+                size_t changes = w->changes;
+                for (uint32_t i = 0; i < s->swap_modes_count; i++)
+                    if (!write_SwapMode(w, &s->swap_modes[i], "swap_modes", i))
+                        return 0;
+                w->changes = changes;
+            }
             if (!bf_put_tail(w, &s->swap_modes_tail, "swap_modes"))
                 return 0;
             w->pos = resume;
@@ -3083,9 +3314,16 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s, const char *name, int64_t index)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->swap_tables_at, "swap_tables"))
                 return 0;
-            for (uint32_t i = 0; i < s->swap_tables_count; i++)
-                if (!write_SwapTable(w, &s->swap_tables[i], "swap_tables", i))
+            if (w->measure) {
+                if (!bf_skip(w, (uint64_t)s->swap_tables_count * 4, "swap_tables"))
                     return 0;
+            } else {
+                size_t changes = w->changes;
+                for (uint32_t i = 0; i < s->swap_tables_count; i++)
+                    if (!write_SwapTable(w, &s->swap_tables[i], "swap_tables", i))
+                        return 0;
+                w->changes = changes;
+            }
             if (!bf_put_tail(w, &s->swap_tables_tail, "swap_tables"))
                 return 0;
             w->pos = resume;
@@ -3101,9 +3339,16 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s, const char *name, int64_t index)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->fogs_at, "fogs"))
                 return 0;
-            for (uint32_t i = 0; i < s->fogs_count; i++)
-                if (!write_Fog(w, &s->fogs[i], "fogs", i))
+            if (w->measure) {
+                if (!bf_skip(w, (uint64_t)s->fogs_count * 44, "fogs"))
                     return 0;
+            } else {
+                size_t changes = w->changes;
+                for (uint32_t i = 0; i < s->fogs_count; i++)
+                    if (!write_Fog(w, &s->fogs[i], "fogs", i))
+                        return 0;
+                w->changes = changes;
+            }
             if (!bf_put_tail(w, &s->fogs_tail, "fogs"))
                 return 0;
             w->pos = resume;
@@ -3119,9 +3364,16 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s, const char *name, int64_t index)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->alpha_compares_at, "alpha_compares"))
                 return 0;
-            for (uint32_t i = 0; i < s->alpha_compares_count; i++)
-                if (!write_AlphaCompare(w, &s->alpha_compares[i], "alpha_compares", i))
+            if (w->measure) {
+                if (!bf_skip(w, (uint64_t)s->alpha_compares_count * 8, "alpha_compares"))
                     return 0;
+            } else {
+                size_t changes = w->changes;
+                for (uint32_t i = 0; i < s->alpha_compares_count; i++)
+                    if (!write_AlphaCompare(w, &s->alpha_compares[i], "alpha_compares", i))
+                        return 0;
+                w->changes = changes;
+            }
             if (!bf_put_tail(w, &s->alpha_compares_tail, "alpha_compares"))
                 return 0;
             w->pos = resume;
@@ -3137,9 +3389,16 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s, const char *name, int64_t index)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->blend_modes_at, "blend_modes"))
                 return 0;
-            for (uint32_t i = 0; i < s->blend_modes_count; i++)
-                if (!write_BlendMode(w, &s->blend_modes[i], "blend_modes", i))
+            if (w->measure) {
+                if (!bf_skip(w, (uint64_t)s->blend_modes_count * 4, "blend_modes"))
                     return 0;
+            } else {
+                size_t changes = w->changes;
+                for (uint32_t i = 0; i < s->blend_modes_count; i++)
+                    if (!write_BlendMode(w, &s->blend_modes[i], "blend_modes", i))
+                        return 0;
+                w->changes = changes;
+            }
             if (!bf_put_tail(w, &s->blend_modes_tail, "blend_modes"))
                 return 0;
             w->pos = resume;
@@ -3155,9 +3414,16 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s, const char *name, int64_t index)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->z_modes_at, "z_modes"))
                 return 0;
-            for (uint32_t i = 0; i < s->z_modes_count; i++)
-                if (!write_ZMode(w, &s->z_modes[i], "z_modes", i))
+            if (w->measure) {
+                if (!bf_skip(w, (uint64_t)s->z_modes_count * 4, "z_modes"))
                     return 0;
+            } else {
+                size_t changes = w->changes;
+                for (uint32_t i = 0; i < s->z_modes_count; i++)
+                    if (!write_ZMode(w, &s->z_modes[i], "z_modes", i))
+                        return 0;
+                w->changes = changes;
+            }
             if (!bf_put_tail(w, &s->z_modes_tail, "z_modes"))
                 return 0;
             w->pos = resume;
@@ -3203,9 +3469,16 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s, const char *name, int64_t index)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->nbt_scales_at, "nbt_scales"))
                 return 0;
-            for (uint32_t i = 0; i < s->nbt_scales_count; i++)
-                if (!write_NbtScale(w, &s->nbt_scales[i], "nbt_scales", i))
+            if (w->measure) {
+                if (!bf_skip(w, (uint64_t)s->nbt_scales_count * 16, "nbt_scales"))
                     return 0;
+            } else {
+                size_t changes = w->changes;
+                for (uint32_t i = 0; i < s->nbt_scales_count; i++)
+                    if (!write_NbtScale(w, &s->nbt_scales[i], "nbt_scales", i))
+                        return 0;
+                w->changes = changes;
+            }
             if (!bf_put_tail(w, &s->nbt_scales_tail, "nbt_scales"))
                 return 0;
             w->pos = resume;
@@ -3257,18 +3530,46 @@ static int write_Indirect(bf_wctx *w, j3d_Indirect *s, const char *name, int64_t
     if (!bf_put_u8(w, s->enabled, "enabled") || !bf_put_u8(w, s->stage_count, "stage_count") ||
         !bf_put_u16be(w, s->padding, "padding"))
         return 0;
-    for (uint32_t i = 0; i < 4; i++)
-        if (!write_IndirectOrder(w, &s->orders[i], "orders", i))
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)4 * 4, "orders"))
             return 0;
-    for (uint32_t i = 0; i < 3; i++)
-        if (!write_IndirectMatrix(w, &s->matrices[i], "matrices", i))
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < 4; i++)
+            if (!write_IndirectOrder(w, &s->orders[i], "orders", i))
+                return 0;
+        w->changes = changes;
+    }
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)3 * 28, "matrices"))
             return 0;
-    for (uint32_t i = 0; i < 4; i++)
-        if (!write_IndirectScale(w, &s->scales[i], "scales", i))
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < 3; i++)
+            if (!write_IndirectMatrix(w, &s->matrices[i], "matrices", i))
+                return 0;
+        w->changes = changes;
+    }
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)4 * 4, "scales"))
             return 0;
-    for (uint32_t i = 0; i < 16; i++)
-        if (!write_IndirectStage(w, &s->stages[i], "stages", i))
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < 4; i++)
+            if (!write_IndirectScale(w, &s->scales[i], "scales", i))
+                return 0;
+        w->changes = changes;
+    }
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)16 * 12, "stages"))
             return 0;
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < 16; i++)
+            if (!write_IndirectStage(w, &s->stages[i], "stages", i))
+                return 0;
+        w->changes = changes;
+    }
     return bf_end(w, name);
 }
 
@@ -3515,9 +3816,16 @@ static int write_Mdl3(bf_wctx *w, j3d_Mdl3 *s, const char *name, int64_t index)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->subpackets_at, "subpackets"))
                 return 0;
-            for (uint32_t i = 0; i < s->subpackets_count; i++)
-                if (!write_Mdl3Subpackets(w, &s->subpackets[i], "subpackets", i))
+            if (w->measure) {
+                if (!bf_skip(w, (uint64_t)s->subpackets_count * 16, "subpackets"))
                     return 0;
+            } else {
+                size_t changes = w->changes;
+                for (uint32_t i = 0; i < s->subpackets_count; i++)
+                    if (!write_Mdl3Subpackets(w, &s->subpackets[i], "subpackets", i))
+                        return 0;
+                w->changes = changes;
+            }
             w->pos = resume;
         }
     }

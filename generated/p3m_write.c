@@ -143,16 +143,30 @@ static int write_Part(bf_wctx *w, p3m_Part *s, const char *name, int64_t index)
     if (!bf_put_u16le(w, s->name, "name") || !bf_put_u8(w, s->material, "material") ||
         !bf_put_u16le(w, s->vertex_count, "vertex_count"))
         return 0;
-    for (uint32_t i = 0; i < s->vertices_count; i++)
-        if (!write_Vertex(w, &s->vertices[i], "vertices", i))
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)s->vertices_count * 20, "vertices"))
             return 0;
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < s->vertices_count; i++)
+            if (!write_Vertex(w, &s->vertices[i], "vertices", i))
+                return 0;
+        w->changes = changes;
+    }
     if (w->layout && s->normals_count > 0)
         s->has_normals = 1;
     if (s->has_normals) {
         bf_set_u64(w, &s->normals_at, w->pos);
-        for (uint32_t i = 0; i < s->normals_count; i++)
-            if (!write_Normal(w, &s->normals[i], "normals", i))
+        if (w->measure) {
+            if (!bf_skip(w, (uint64_t)s->normals_count * 12, "normals"))
                 return 0;
+        } else {
+            size_t changes = w->changes;
+            for (uint32_t i = 0; i < s->normals_count; i++)
+                if (!write_Normal(w, &s->normals[i], "normals", i))
+                    return 0;
+            w->changes = changes;
+        }
     }
     bf_set_u64(w, &s->index_count_at, w->pos);
     if (!bf_put_u16le(w, s->index_count, "index_count"))
@@ -500,9 +514,16 @@ static int write_Animation(bf_wctx *w, p3m_Animation *s, const char *name, int64
     }
     if (!bf_put_u16le(w, s->name, "name") || !bf_put_u8(w, s->action_count, "action_count"))
         return 0;
-    for (uint32_t i = 0; i < s->actions_count; i++)
-        if (!write_AnimationAction(w, &s->actions[i], "actions", i))
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)s->actions_count * 9, "actions"))
             return 0;
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < s->actions_count; i++)
+            if (!write_AnimationAction(w, &s->actions[i], "actions", i))
+                return 0;
+        w->changes = changes;
+    }
     return bf_end(w, name);
 }
 
@@ -598,17 +619,38 @@ static int write_ActionData(bf_wctx *w, p3m_ActionData *s, const char *name, int
     if (!bf_put_array(w, s->scale_modes, s->scale_modes_count, 1, 0, 0, "scale_modes"))
         return 0;
     bf_set_u64(w, &s->translations_at, w->pos);
-    for (uint32_t i = 0; i < s->translations_count; i++)
-        if (!write_Vec3(w, &s->translations[i], "translations", i))
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)s->translations_count * 12, "translations"))
             return 0;
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < s->translations_count; i++)
+            if (!write_Vec3(w, &s->translations[i], "translations", i))
+                return 0;
+        w->changes = changes;
+    }
     bf_set_u64(w, &s->rotations_at, w->pos);
-    for (uint32_t i = 0; i < s->rotations_count; i++)
-        if (!write_Vec3(w, &s->rotations[i], "rotations", i))
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)s->rotations_count * 12, "rotations"))
             return 0;
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < s->rotations_count; i++)
+            if (!write_Vec3(w, &s->rotations[i], "rotations", i))
+                return 0;
+        w->changes = changes;
+    }
     bf_set_u64(w, &s->scales_at, w->pos);
-    for (uint32_t i = 0; i < s->scales_count; i++)
-        if (!write_Vec3(w, &s->scales[i], "scales", i))
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)s->scales_count * 12, "scales"))
             return 0;
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < s->scales_count; i++)
+            if (!write_Vec3(w, &s->scales[i], "scales", i))
+                return 0;
+        w->changes = changes;
+    }
     return bf_end(w, name);
 }
 

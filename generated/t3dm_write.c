@@ -288,9 +288,16 @@ static int write_Vertices(bf_wctx *w, t3dm_Vertices *s, const char *name, int64_
     if (w->layout)
         bf_fit_u16(w, &RW->header.total_vertex_count, bf_mul((int64_t)s->pairs_count, INT64_C(2)), 16, (uint64_t)RW->header._offset + 8, 1,
                    "header.total_vertex_count");
-    for (uint32_t i = 0; i < s->pairs_count; i++)
-        if (!write_VertexPair(w, &s->pairs[i], "pairs", i))
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)s->pairs_count * 32, "pairs"))
             return 0;
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < s->pairs_count; i++)
+            if (!write_VertexPair(w, &s->pairs[i], "pairs", i))
+                return 0;
+        w->changes = changes;
+    }
     return bf_end(w, name);
 }
 
@@ -379,9 +386,16 @@ static int write_MaterialTexture(bf_wctx *w, t3dm_MaterialTexture *s, const char
         !bf_put_u32be(w, s->runtime_pointer, "runtime_pointer") || !bf_put_u16be(w, s->width, "width") ||
         !bf_put_u16be(w, s->height, "height"))
         return 0;
-    for (uint32_t i = 0; i < 2; i++)
-        if (!write_MaterialAxis(w, &s->axis[i], "axis", i))
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)2 * 12, "axis"))
             return 0;
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < 2; i++)
+            if (!write_MaterialAxis(w, &s->axis[i], "axis", i))
+                return 0;
+        w->changes = changes;
+    }
     return bf_end(w, name);
 }
 
@@ -586,9 +600,16 @@ static int write_Animation(bf_wctx *w, t3dm_Animation *s, const char *name, int6
     }
     if (!bf_put_u32be(w, s->sdata_path, "sdata_path"))
         return 0;
-    for (uint32_t i = 0; i < s->channels_count; i++)
-        if (!write_ChannelMapping(w, &s->channels[i], "channels", i))
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)s->channels_count * 12, "channels"))
             return 0;
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < s->channels_count; i++)
+            if (!write_ChannelMapping(w, &s->channels[i], "channels", i))
+                return 0;
+        w->changes = changes;
+    }
     return bf_end(w, name);
 }
 

@@ -30,13 +30,27 @@ static int write_File(bf_wctx *w, tkl_File *s, const char *name, int64_t index)
         !bf_put_u32le(w, s->rotation_count, "rotation_count") ||
         !bf_put_array(w, s->unknown_36, 4, 4, 0, 0, "unknown_36") || !bf_put_u32le(w, s->lut_size, "lut_size"))
         return 0;
-    for (uint32_t i = 0; i < s->positions_count; i++)
-        if (!write_Vector3(w, &s->positions[i], "positions", i))
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)s->positions_count * 12, "positions"))
             return 0;
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < s->positions_count; i++)
+            if (!write_Vector3(w, &s->positions[i], "positions", i))
+                return 0;
+        w->changes = changes;
+    }
     bf_set_u64(w, &s->rotations_at, w->pos);
-    for (uint32_t i = 0; i < s->rotations_count; i++)
-        if (!write_Quaternion(w, &s->rotations[i], "rotations", i))
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)s->rotations_count * 16, "rotations"))
             return 0;
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < s->rotations_count; i++)
+            if (!write_Quaternion(w, &s->rotations[i], "rotations", i))
+                return 0;
+        w->changes = changes;
+    }
     return bf_end(w, name);
 }
 

@@ -265,9 +265,16 @@ static int write_Channel(bf_wctx *w, tmd_Channel *s, const char *name, int64_t i
         bf_fit_u16(w, &s->frame_count, (int64_t)s->keyframes_count, 16, (uint64_t)s->_offset + 2, 0, "frame_count");
     if (!bf_put_u16le(w, s->flags, "flags") || !bf_put_u16le(w, s->frame_count, "frame_count"))
         return 0;
-    for (uint32_t i = 0; i < s->keyframes_count; i++)
-        if (!write_Keyframe(w, &s->keyframes[i], "keyframes", i))
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)s->keyframes_count * 8, "keyframes"))
             return 0;
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < s->keyframes_count; i++)
+            if (!write_Keyframe(w, &s->keyframes[i], "keyframes", i))
+                return 0;
+        w->changes = changes;
+    }
     return bf_end(w, name);
 }
 

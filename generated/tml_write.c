@@ -68,9 +68,16 @@ static int write_Material(bf_wctx *w, tml_Material *s, const char *name, int64_t
     if (!bf_put_u32le(w, s->name_index, "name_index") || !bf_put_u16le(w, s->unknown, "unknown") ||
         !bf_put_u16le(w, s->texture_count, "texture_count"))
         return 0;
-    for (uint32_t i = 0; i < s->texture_ids_count; i++)
-        if (!write_TextureRef(w, &s->texture_ids[i], "texture_ids", i))
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)s->texture_ids_count * 4, "texture_ids"))
             return 0;
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < s->texture_ids_count; i++)
+            if (!write_TextureRef(w, &s->texture_ids[i], "texture_ids", i))
+                return 0;
+        w->changes = changes;
+    }
     return bf_end(w, name);
 }
 

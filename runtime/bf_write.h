@@ -88,6 +88,10 @@ typedef struct bf_wctx {
     /* layout mode: how many values this pass changed in the document (positions, computed
      * values, counts); a pass that changed none gives the final image */
     size_t changes;
+    /* layout mode: a measuring pass, whose image is never kept. It lays out and computes as
+     * any pass, but passes over arrays of plain elements (numbers only, which nothing
+     * reads) by their room alone; the writing pass after it fills them in */
+    int measure;
 } bf_wctx;
 
 void bf_wctx_init(bf_wctx *w, bf_buffer *out, const void *root);
@@ -131,6 +135,11 @@ static inline uint8_t *bf_put(bf_wctx *w, uint64_t n, const char *field)
         return w->out->data + pos;
     }
     return bf_put_grow(w, n, field);
+}
+/* Moves the cursor `n` bytes on, over bytes a measuring pass does not write. */
+static inline int bf_skip(bf_wctx *w, uint64_t n, const char *field)
+{
+    return bf_put(w, n, field) != NULL;
 }
 /* Moves the cursor to an absolute position (data reached through an offset). */
 static inline int bf_wseek(bf_wctx *w, uint64_t pos, const char *field)

@@ -29,7 +29,8 @@ local function put_one(fl, v)
 end
 
 local function new_env(fmt, ix)
-  return { fmt = fmt, ix = ix, self = "s", root = "R", root_mut = "RW", counter = { n = 0 }, pos = "(int64_t)w->pos" }
+  return { fmt = fmt, ix = ix, self = "s", root = "R", root_mut = "RW", counter = { n = 0 }, pos = "(int64_t)w->pos",
+    plain = ix.plain }
 end
 
 -- String tables: the fields some string reference points into.
@@ -45,6 +46,49 @@ local function table_fields(fmt)
 end
 
 local function count_of(fl) return fl.fixed_count and tostring(fl.fixed_count) or ("s->" .. fl.name .. "_count") end
+
+-- The keys a field of a plain structure may have: a number or a fixed-length array of
+-- numbers, written as the document holds it (packed bits aside).
+local plain_keys = {
+  args = true, array = true, at = true, bits = true, count = true, doc = true, elem_size = true, endian = true,
+  enum = true, flags = true, fixed_count = true, fixed_frac = true, fixed_int = true, float = true, kind = true,
+  line = true, min_elem_size = true, name = true, offset = true, prim = true, prim_size = true, signed = true,
+  type_text = true,
+}
+
+-- The names of the structures whose fields some expression the writer may evaluate reads
+-- (validation rules aside).
+local function read_owners(fmt)
+  local owners, seen = {}, {}
+  local function walk(v, key)
+    if type(v) ~= "table" or seen[v] or key == "rules" then return end
+    seen[v] = true
+    if v.k and type(v.field) == "table" and v.field.owner then owners[v.field.owner] = true end
+    for k2, v2 in pairs(v) do walk(v2, k2) end
+  end
+  walk(fmt.types)
+  return owners
+end
+
+-- Structures of fixed size that hold only numbers, which nothing reads and nothing points
+-- into: name -> size. What the builder lays out inside one (its position, packed bits)
+-- matters to its own bytes only, so a measuring pass passes over an array of them.
+local function plain_types(fmt)
+  local plain, read = {}, read_owners(fmt)
+  for _, t in ipairs(fmt.types) do
+    local ok, at = #t.params == 0 and t.size and not read[t.name], 0
+    for _, fl in ipairs(t.fields) do
+      if not ok then break end
+      for key in pairs(fl) do
+        if not plain_keys[key] then ok = false end
+      end
+      ok = ok and fl.kind == "prim" and not fl.cond and (not fl.array or fl.fixed_count) and fl.offset == at
+      if ok then at = at + fl.prim_size * (fl.array and fl.fixed_count or 1) end
+    end
+    if ok and at == t.size then plain[t.name] = t.size end
+  end
+  return plain
+end
 
 -- A field's writing: `calls` are put calls that can share one `if (!a || !b)` with their
 -- neighbours, `lines` statements. Exactly one of the two.
@@ -74,6 +118,22 @@ local function write_value(fmt, ix, fl, env)
     end
     if fl.array then
       local call = string.format('write_%s(w, &s->%s[i], "%s", i)', fl.type, name, name)
+      local size = env.plain[fl.type]
+      if size then
+        -- a measuring pass needs only the room the elements take; inside them the layout
+        -- changes nothing that anything else reads
+        w("if (w->measure) {")
+        w(string.format('    if (!bf_skip(w, (uint64_t)%s * %d, "%s"))', count, size, name))
+        w("        return 0;")
+        w("} else {")
+        w("    size_t changes = w->changes;")
+        w(string.format("    for (uint32_t i = 0; i < %s; i++)", count))
+        w("        if (!" .. call .. ")")
+        w("            return 0;")
+        w("    w->changes = changes;")
+        w("}")
+        return { lines = L }
+      end
       w(string.format("for (uint32_t i = 0; i < %s; i++) {", count))
       local before = #L
       params("s->" .. name .. "[i]", "(int64_t)i", string.format("(i ? &s->%s[i - 1] : &%s_zero)", name, ct(fmt, fl.type)))
@@ -569,6 +629,7 @@ end
 
 function W.source(fmt)
   local ix = names.index(fmt)
+  ix.plain = plain_types(fmt)
   local tables = table_fields(fmt)
   local o = {}
   local function w(s) o[#o + 1] = s or "" end
