@@ -1856,7 +1856,10 @@ static int write_Section(bf_wctx *w, j3d_Section *s, const char *name, int64_t i
 {
     if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (!bf_put_u32be(w, s->tag, "tag") || !bf_put_u32be(w, s->size, "size"))
+    if (w->measure) {
+        if (!bf_skip(w, 8, "tag"))
+            return 0;
+    } else if (!bf_put_u32be(w, s->tag, "tag") || !bf_put_u32be(w, s->size, "size"))
         return 0;
     size_t region = w->pos;
     if (s->body.kind == J3D_KIND_INF1) {
@@ -1903,10 +1906,13 @@ static int write_Inf1(bf_wctx *w, j3d_Inf1 *s, const char *name, int64_t index)
 {
     if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (!bf_put_u16be(w, s->flags, "flags") || !bf_put_u16be(w, s->padding, "padding") ||
-        !bf_put_u32be(w, s->matrix_group_count, "matrix_group_count") ||
-        !bf_put_u32be(w, s->vertex_count, "vertex_count") ||
-        !bf_put_u32be(w, s->hierarchy_offset, "hierarchy_offset"))
+    if (w->measure) {
+        if (!bf_skip(w, 16, "flags"))
+            return 0;
+    } else if (!bf_put_u16be(w, s->flags, "flags") || !bf_put_u16be(w, s->padding, "padding") ||
+               !bf_put_u32be(w, s->matrix_group_count, "matrix_group_count") ||
+               !bf_put_u32be(w, s->vertex_count, "vertex_count") ||
+               !bf_put_u32be(w, s->hierarchy_offset, "hierarchy_offset"))
         return 0;
     if (w->layout) {
         if (!bf_enqueue_pooled(w, place_Inf1_nodes, base_Inf1_nodes, s, 0))
@@ -1929,7 +1935,10 @@ static int write_SceneNode(bf_wctx *w, j3d_SceneNode *s, const char *name, int64
 {
     if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (!bf_put_u16be(w, s->type, "type") || !bf_put_u16be(w, s->data, "data"))
+    if (w->measure) {
+        if (!bf_skip(w, 4, "type"))
+            return 0;
+    } else if (!bf_put_u16be(w, s->type, "type") || !bf_put_u16be(w, s->data, "data"))
         return 0;
     return bf_end(w, name);
 }
@@ -1939,20 +1948,23 @@ static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s, const char *name, int64_t index)
     bf_ctx *c = &w->c;
     if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (!bf_put_u32be(w, s->format_list_offset, "format_list_offset") ||
-        !bf_put_u32be(w, s->position_offset, "position_offset") ||
-        !bf_put_u32be(w, s->normal_offset, "normal_offset") ||
-        !bf_put_u32be(w, s->tangent_offset, "tangent_offset") ||
-        !bf_put_u32be(w, s->color0_offset, "color0_offset") ||
-        !bf_put_u32be(w, s->color1_offset, "color1_offset") ||
-        !bf_put_u32be(w, s->texcoord0_offset, "texcoord0_offset") ||
-        !bf_put_u32be(w, s->texcoord1_offset, "texcoord1_offset") ||
-        !bf_put_u32be(w, s->texcoord2_offset, "texcoord2_offset") ||
-        !bf_put_u32be(w, s->texcoord3_offset, "texcoord3_offset") ||
-        !bf_put_u32be(w, s->texcoord4_offset, "texcoord4_offset") ||
-        !bf_put_u32be(w, s->texcoord5_offset, "texcoord5_offset") ||
-        !bf_put_u32be(w, s->texcoord6_offset, "texcoord6_offset") ||
-        !bf_put_u32be(w, s->texcoord7_offset, "texcoord7_offset"))
+    if (w->measure) {
+        if (!bf_skip(w, 56, "format_list_offset"))
+            return 0;
+    } else if (!bf_put_u32be(w, s->format_list_offset, "format_list_offset") ||
+               !bf_put_u32be(w, s->position_offset, "position_offset") ||
+               !bf_put_u32be(w, s->normal_offset, "normal_offset") ||
+               !bf_put_u32be(w, s->tangent_offset, "tangent_offset") ||
+               !bf_put_u32be(w, s->color0_offset, "color0_offset") ||
+               !bf_put_u32be(w, s->color1_offset, "color1_offset") ||
+               !bf_put_u32be(w, s->texcoord0_offset, "texcoord0_offset") ||
+               !bf_put_u32be(w, s->texcoord1_offset, "texcoord1_offset") ||
+               !bf_put_u32be(w, s->texcoord2_offset, "texcoord2_offset") ||
+               !bf_put_u32be(w, s->texcoord3_offset, "texcoord3_offset") ||
+               !bf_put_u32be(w, s->texcoord4_offset, "texcoord4_offset") ||
+               !bf_put_u32be(w, s->texcoord5_offset, "texcoord5_offset") ||
+               !bf_put_u32be(w, s->texcoord6_offset, "texcoord6_offset") ||
+               !bf_put_u32be(w, s->texcoord7_offset, "texcoord7_offset"))
         return 0;
     if (w->layout) {
         if (!bf_enqueue_pooled(w, place_Vtx1_formats, base_Vtx1_formats, s, 0))
@@ -2235,9 +2247,12 @@ static int write_VertexFormat(bf_wctx *w, j3d_VertexFormat *s, const char *name,
 {
     if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (!bf_put_u32be(w, s->attr, "attr") || !bf_put_u32be(w, s->component_count, "component_count") ||
-        !bf_put_u32be(w, s->data_type, "data_type") || !bf_put_u8(w, s->shift, "shift") ||
-        !bf_put_array(w, s->padding, 3, 1, 0, 1, "padding"))
+    if (w->measure) {
+        if (!bf_skip(w, 16, "attr"))
+            return 0;
+    } else if (!bf_put_u32be(w, s->attr, "attr") || !bf_put_u32be(w, s->component_count, "component_count") ||
+               !bf_put_u32be(w, s->data_type, "data_type") || !bf_put_u8(w, s->shift, "shift") ||
+               !bf_put_array(w, s->padding, 3, 1, 0, 1, "padding"))
         return 0;
     return bf_end(w, name);
 }
@@ -2318,11 +2333,15 @@ static int write_Evp1(bf_wctx *w, j3d_Evp1 *s, const char *name, int64_t index)
         return 0;
     if (w->layout)
         bf_fit_u16(w, &s->envelope_count, (int64_t)s->weights_count, 16, (uint64_t)s->_offset, 0, "envelope_count");
-    if (!bf_put_u16be(w, s->envelope_count, "envelope_count") || !bf_put_u16be(w, s->padding, "padding") ||
-        !bf_put_u32be(w, s->size_table_offset, "size_table_offset") ||
-        !bf_put_u32be(w, s->index_table_offset, "index_table_offset") ||
-        !bf_put_u32be(w, s->weight_table_offset, "weight_table_offset") ||
-        !bf_put_u32be(w, s->matrix_table_offset, "matrix_table_offset"))
+    if (w->measure) {
+        if (!bf_skip(w, 20, "envelope_count"))
+            return 0;
+    } else if (!bf_put_u16be(w, s->envelope_count, "envelope_count") ||
+               !bf_put_u16be(w, s->padding, "padding") ||
+               !bf_put_u32be(w, s->size_table_offset, "size_table_offset") ||
+               !bf_put_u32be(w, s->index_table_offset, "index_table_offset") ||
+               !bf_put_u32be(w, s->weight_table_offset, "weight_table_offset") ||
+               !bf_put_u32be(w, s->matrix_table_offset, "matrix_table_offset"))
         return 0;
     if (w->layout) {
         if (!bf_enqueue_pooled(w, place_Evp1_sizes, base_Evp1_sizes, s, 0))
@@ -2427,9 +2446,12 @@ static int write_Drw1(bf_wctx *w, j3d_Drw1 *s, const char *name, int64_t index)
         return 0;
     if (w->layout)
         bf_fit_u16(w, &s->entry_count, (int64_t)s->ids_count, 16, (uint64_t)s->_offset, 0, "entry_count");
-    if (!bf_put_u16be(w, s->entry_count, "entry_count") || !bf_put_u16be(w, s->padding, "padding") ||
-        !bf_put_u32be(w, s->type_list_offset, "type_list_offset") ||
-        !bf_put_u32be(w, s->id_list_offset, "id_list_offset"))
+    if (w->measure) {
+        if (!bf_skip(w, 12, "entry_count"))
+            return 0;
+    } else if (!bf_put_u16be(w, s->entry_count, "entry_count") || !bf_put_u16be(w, s->padding, "padding") ||
+               !bf_put_u32be(w, s->type_list_offset, "type_list_offset") ||
+               !bf_put_u32be(w, s->id_list_offset, "id_list_offset"))
         return 0;
     if (w->layout) {
         if (!bf_enqueue_pooled(w, place_Drw1_types, base_Drw1_types, s, 0))
@@ -2458,10 +2480,13 @@ static int write_Jnt1(bf_wctx *w, j3d_Jnt1 *s, const char *name, int64_t index)
         return 0;
     if (w->layout)
         bf_fit_u16(w, &s->joint_count, (int64_t)s->remap_count, 16, (uint64_t)s->_offset, 0, "joint_count");
-    if (!bf_put_u16be(w, s->joint_count, "joint_count") || !bf_put_u16be(w, s->padding, "padding") ||
-        !bf_put_u32be(w, s->joint_data_offset, "joint_data_offset") ||
-        !bf_put_u32be(w, s->remap_table_offset, "remap_table_offset") ||
-        !bf_put_u32be(w, s->name_table_offset, "name_table_offset"))
+    if (w->measure) {
+        if (!bf_skip(w, 16, "joint_count"))
+            return 0;
+    } else if (!bf_put_u16be(w, s->joint_count, "joint_count") || !bf_put_u16be(w, s->padding, "padding") ||
+               !bf_put_u32be(w, s->joint_data_offset, "joint_data_offset") ||
+               !bf_put_u32be(w, s->remap_table_offset, "remap_table_offset") ||
+               !bf_put_u32be(w, s->name_table_offset, "name_table_offset"))
         return 0;
     if (w->layout) {
         if (!bf_enqueue_pooled(w, place_Jnt1_joints, base_Jnt1_joints, s, 0))
@@ -2502,18 +2527,25 @@ static int write_Joint(bf_wctx *w, j3d_Joint *s, const char *name, int64_t index
 {
     if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (!bf_put_u16be(w, s->matrix_type, "matrix_type") ||
-        !bf_put_u8(w, s->scale_inheritance, "scale_inheritance") || !bf_put_u8(w, s->padding, "padding") ||
-        !bf_put_f32be(w, s->scale_x, "scale_x") || !bf_put_f32be(w, s->scale_y, "scale_y") ||
-        !bf_put_f32be(w, s->scale_z, "scale_z") || !bf_put_u16be(w, s->rotation_x, "rotation_x") ||
-        !bf_put_u16be(w, s->rotation_y, "rotation_y") || !bf_put_u16be(w, s->rotation_z, "rotation_z") ||
-        !bf_put_u16be(w, s->padding2, "padding2") || !bf_put_f32be(w, s->translation_x, "translation_x") ||
-        !bf_put_f32be(w, s->translation_y, "translation_y") ||
-        !bf_put_f32be(w, s->translation_z, "translation_z") ||
-        !bf_put_f32be(w, s->bounding_sphere, "bounding_sphere") ||
-        !bf_put_f32be(w, s->bbox_min_x, "bbox_min_x") || !bf_put_f32be(w, s->bbox_min_y, "bbox_min_y") ||
-        !bf_put_f32be(w, s->bbox_min_z, "bbox_min_z") || !bf_put_f32be(w, s->bbox_max_x, "bbox_max_x") ||
-        !bf_put_f32be(w, s->bbox_max_y, "bbox_max_y") || !bf_put_f32be(w, s->bbox_max_z, "bbox_max_z"))
+    if (w->measure) {
+        if (!bf_skip(w, 64, "matrix_type"))
+            return 0;
+    } else if (!bf_put_u16be(w, s->matrix_type, "matrix_type") ||
+               !bf_put_u8(w, s->scale_inheritance, "scale_inheritance") ||
+               !bf_put_u8(w, s->padding, "padding") || !bf_put_f32be(w, s->scale_x, "scale_x") ||
+               !bf_put_f32be(w, s->scale_y, "scale_y") || !bf_put_f32be(w, s->scale_z, "scale_z") ||
+               !bf_put_u16be(w, s->rotation_x, "rotation_x") ||
+               !bf_put_u16be(w, s->rotation_y, "rotation_y") ||
+               !bf_put_u16be(w, s->rotation_z, "rotation_z") || !bf_put_u16be(w, s->padding2, "padding2") ||
+               !bf_put_f32be(w, s->translation_x, "translation_x") ||
+               !bf_put_f32be(w, s->translation_y, "translation_y") ||
+               !bf_put_f32be(w, s->translation_z, "translation_z") ||
+               !bf_put_f32be(w, s->bounding_sphere, "bounding_sphere") ||
+               !bf_put_f32be(w, s->bbox_min_x, "bbox_min_x") ||
+               !bf_put_f32be(w, s->bbox_min_y, "bbox_min_y") ||
+               !bf_put_f32be(w, s->bbox_min_z, "bbox_min_z") ||
+               !bf_put_f32be(w, s->bbox_max_x, "bbox_max_x") ||
+               !bf_put_f32be(w, s->bbox_max_y, "bbox_max_y") || !bf_put_f32be(w, s->bbox_max_z, "bbox_max_z"))
         return 0;
     return bf_end(w, name);
 }
@@ -2524,7 +2556,10 @@ static int write_NameTable(bf_wctx *w, j3d_NameTable *s, const char *name, int64
         return 0;
     if (w->layout)
         bf_fit_u16(w, &s->count, (int64_t)s->entries_count, 16, (uint64_t)s->_offset, 0, "count");
-    if (!bf_put_u16be(w, s->count, "count") || !bf_put_u16be(w, s->padding, "padding"))
+    if (w->measure) {
+        if (!bf_skip(w, 4, "count"))
+            return 0;
+    } else if (!bf_put_u16be(w, s->count, "count") || !bf_put_u16be(w, s->padding, "padding"))
         return 0;
     for (uint32_t i = 0; i < s->entries_count; i++) {
         if (w->layout) {
@@ -2540,7 +2575,10 @@ static int write_NameEntry(bf_wctx *w, j3d_NameEntry *s, const char *name, int64
 {
     if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (!bf_put_u16be(w, s->hash, "hash") || !bf_put_u16be(w, s->offset, "offset"))
+    if (w->measure) {
+        if (!bf_skip(w, 4, "hash"))
+            return 0;
+    } else if (!bf_put_u16be(w, s->hash, "hash") || !bf_put_u16be(w, s->offset, "offset"))
         return 0;
     if (w->layout) {
         if (!bf_enqueue_pooled(w, place_NameEntry_name, base_NameEntry_name, s, 0))
@@ -2563,15 +2601,18 @@ static int write_Shp1(bf_wctx *w, j3d_Shp1 *s, const char *name, int64_t index)
         bf_fit_u32(w, &s->group_definition_offset, bf_add(bf_mul((int64_t)s->group_data_count, INT64_C(8)), (int64_t)s->group_data_offset), 32,
                    (uint64_t)s->_offset + 32, 0, "group_definition_offset");
     }
-    if (!bf_put_u16be(w, s->shape_count, "shape_count") || !bf_put_u16be(w, s->padding, "padding") ||
-        !bf_put_u32be(w, s->shape_data_offset, "shape_data_offset") ||
-        !bf_put_u32be(w, s->remap_table_offset, "remap_table_offset") ||
-        !bf_put_u32be(w, s->name_table_offset, "name_table_offset") ||
-        !bf_put_u32be(w, s->attribute_table_offset, "attribute_table_offset") ||
-        !bf_put_u32be(w, s->weight_table_offset, "weight_table_offset") ||
-        !bf_put_u32be(w, s->primitive_data_offset, "primitive_data_offset") ||
-        !bf_put_u32be(w, s->group_data_offset, "group_data_offset") ||
-        !bf_put_u32be(w, s->group_definition_offset, "group_definition_offset"))
+    if (w->measure) {
+        if (!bf_skip(w, 36, "shape_count"))
+            return 0;
+    } else if (!bf_put_u16be(w, s->shape_count, "shape_count") || !bf_put_u16be(w, s->padding, "padding") ||
+               !bf_put_u32be(w, s->shape_data_offset, "shape_data_offset") ||
+               !bf_put_u32be(w, s->remap_table_offset, "remap_table_offset") ||
+               !bf_put_u32be(w, s->name_table_offset, "name_table_offset") ||
+               !bf_put_u32be(w, s->attribute_table_offset, "attribute_table_offset") ||
+               !bf_put_u32be(w, s->weight_table_offset, "weight_table_offset") ||
+               !bf_put_u32be(w, s->primitive_data_offset, "primitive_data_offset") ||
+               !bf_put_u32be(w, s->group_data_offset, "group_data_offset") ||
+               !bf_put_u32be(w, s->group_definition_offset, "group_definition_offset"))
         return 0;
     if (w->layout) {
         if (!bf_enqueue_pooled(w, place_Shp1_shapes, base_Shp1_shapes, s, 0))
@@ -2639,15 +2680,21 @@ static int write_Shape(bf_wctx *w, j3d_Shape *s, const char *name, int64_t index
         return 0;
     if (w->layout)
         bf_fit_u16(w, &s->matrix_group_count, (int64_t)s->groups_count, 16, (uint64_t)s->_offset + 2, 0, "matrix_group_count");
-    if (!bf_put_u8(w, s->matrix_type, "matrix_type") || !bf_put_u8(w, s->padding, "padding") ||
-        !bf_put_u16be(w, s->matrix_group_count, "matrix_group_count") ||
-        !bf_put_u16be(w, s->attribute_offset, "attribute_offset") ||
-        !bf_put_u16be(w, s->group_data_index, "group_data_index") ||
-        !bf_put_u16be(w, s->first_group_definition, "first_group_definition") ||
-        !bf_put_u16be(w, s->padding2, "padding2") || !bf_put_f32be(w, s->bounding_sphere, "bounding_sphere") ||
-        !bf_put_f32be(w, s->bbox_min_x, "bbox_min_x") || !bf_put_f32be(w, s->bbox_min_y, "bbox_min_y") ||
-        !bf_put_f32be(w, s->bbox_min_z, "bbox_min_z") || !bf_put_f32be(w, s->bbox_max_x, "bbox_max_x") ||
-        !bf_put_f32be(w, s->bbox_max_y, "bbox_max_y") || !bf_put_f32be(w, s->bbox_max_z, "bbox_max_z"))
+    if (w->measure) {
+        if (!bf_skip(w, 40, "matrix_type"))
+            return 0;
+    } else if (!bf_put_u8(w, s->matrix_type, "matrix_type") || !bf_put_u8(w, s->padding, "padding") ||
+               !bf_put_u16be(w, s->matrix_group_count, "matrix_group_count") ||
+               !bf_put_u16be(w, s->attribute_offset, "attribute_offset") ||
+               !bf_put_u16be(w, s->group_data_index, "group_data_index") ||
+               !bf_put_u16be(w, s->first_group_definition, "first_group_definition") ||
+               !bf_put_u16be(w, s->padding2, "padding2") ||
+               !bf_put_f32be(w, s->bounding_sphere, "bounding_sphere") ||
+               !bf_put_f32be(w, s->bbox_min_x, "bbox_min_x") ||
+               !bf_put_f32be(w, s->bbox_min_y, "bbox_min_y") ||
+               !bf_put_f32be(w, s->bbox_min_z, "bbox_min_z") ||
+               !bf_put_f32be(w, s->bbox_max_x, "bbox_max_x") ||
+               !bf_put_f32be(w, s->bbox_max_y, "bbox_max_y") || !bf_put_f32be(w, s->bbox_max_z, "bbox_max_z"))
         return 0;
     if (w->layout) {
         if (!bf_enqueue_pooled(w, place_Shape_attributes, base_Shape_attributes, s, 0))
@@ -2687,7 +2734,10 @@ static int write_IndexAttribute(bf_wctx *w, j3d_IndexAttribute *s, const char *n
 {
     if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (!bf_put_u32be(w, s->attr, "attr") || !bf_put_u32be(w, s->index_type, "index_type"))
+    if (w->measure) {
+        if (!bf_skip(w, 8, "attr"))
+            return 0;
+    } else if (!bf_put_u32be(w, s->attr, "attr") || !bf_put_u32be(w, s->index_type, "index_type"))
         return 0;
     return bf_end(w, name);
 }
@@ -2696,8 +2746,11 @@ static int write_MatrixGroup(bf_wctx *w, j3d_MatrixGroup *s, const char *name, i
 {
     if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (!bf_put_u32be(w, s->primitive_size, "primitive_size") ||
-        !bf_put_u32be(w, s->primitive_offset, "primitive_offset"))
+    if (w->measure) {
+        if (!bf_skip(w, 8, "primitive_size"))
+            return 0;
+    } else if (!bf_put_u32be(w, s->primitive_size, "primitive_size") ||
+               !bf_put_u32be(w, s->primitive_offset, "primitive_offset"))
         return 0;
     if (w->layout && s->primitives_count > 0)
         s->has_primitives = 1;
@@ -2791,8 +2844,12 @@ static int write_MatrixGroupData(bf_wctx *w, j3d_MatrixGroupData *s, const char 
         return 0;
     if (w->layout)
         bf_fit_u16(w, &s->matrix_count, (int64_t)s->weights_count, 16, (uint64_t)s->_offset + 2, 0, "matrix_count");
-    if (!bf_put_u16be(w, s->drw1_matrix, "drw1_matrix") || !bf_put_u16be(w, s->matrix_count, "matrix_count") ||
-        !bf_put_u32be(w, s->first_weight, "first_weight"))
+    if (w->measure) {
+        if (!bf_skip(w, 8, "drw1_matrix"))
+            return 0;
+    } else if (!bf_put_u16be(w, s->drw1_matrix, "drw1_matrix") ||
+               !bf_put_u16be(w, s->matrix_count, "matrix_count") ||
+               !bf_put_u32be(w, s->first_weight, "first_weight"))
         return 0;
     if (w->layout) {
         if (!bf_enqueue(w, place_MatrixGroupData_weights, NULL, s))
@@ -2823,37 +2880,41 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s, const char *name, int64_t index)
         return 0;
     if (w->layout)
         bf_fit_u16(w, &s->material_count, (int64_t)s->remap_count, 16, (uint64_t)s->_offset, 0, "material_count");
-    if (!bf_put_u16be(w, s->material_count, "material_count") || !bf_put_u16be(w, s->padding, "padding") ||
-        !bf_put_u32be(w, s->material_data_offset, "material_data_offset") ||
-        !bf_put_u32be(w, s->remap_table_offset, "remap_table_offset") ||
-        !bf_put_u32be(w, s->name_table_offset, "name_table_offset") ||
-        !bf_put_u32be(w, s->indirect_offset, "indirect_offset") ||
-        !bf_put_u32be(w, s->cull_mode_offset, "cull_mode_offset") ||
-        !bf_put_u32be(w, s->material_color_offset, "material_color_offset") ||
-        !bf_put_u32be(w, s->color_channel_count_offset, "color_channel_count_offset") ||
-        !bf_put_u32be(w, s->color_channel_offset, "color_channel_offset") ||
-        !bf_put_u32be(w, s->ambient_color_offset, "ambient_color_offset") ||
-        !bf_put_u32be(w, s->light_color_offset, "light_color_offset") ||
-        !bf_put_u32be(w, s->tex_gen_count_offset, "tex_gen_count_offset") ||
-        !bf_put_u32be(w, s->tex_gen_offset, "tex_gen_offset") ||
-        !bf_put_u32be(w, s->post_tex_gen_offset, "post_tex_gen_offset") ||
-        !bf_put_u32be(w, s->tex_matrix_offset, "tex_matrix_offset") ||
-        !bf_put_u32be(w, s->post_tex_matrix_offset, "post_tex_matrix_offset") ||
-        !bf_put_u32be(w, s->texture_remap_offset, "texture_remap_offset") ||
-        !bf_put_u32be(w, s->tev_order_offset, "tev_order_offset") ||
-        !bf_put_u32be(w, s->tev_color_offset, "tev_color_offset") ||
-        !bf_put_u32be(w, s->konst_color_offset, "konst_color_offset") ||
-        !bf_put_u32be(w, s->tev_stage_count_offset, "tev_stage_count_offset") ||
-        !bf_put_u32be(w, s->tev_stage_offset, "tev_stage_offset") ||
-        !bf_put_u32be(w, s->swap_mode_offset, "swap_mode_offset") ||
-        !bf_put_u32be(w, s->swap_table_offset, "swap_table_offset") ||
-        !bf_put_u32be(w, s->fog_offset, "fog_offset") ||
-        !bf_put_u32be(w, s->alpha_compare_offset, "alpha_compare_offset") ||
-        !bf_put_u32be(w, s->blend_mode_offset, "blend_mode_offset") ||
-        !bf_put_u32be(w, s->z_mode_offset, "z_mode_offset") ||
-        !bf_put_u32be(w, s->z_compare_offset, "z_compare_offset") ||
-        !bf_put_u32be(w, s->dither_offset, "dither_offset") ||
-        !bf_put_u32be(w, s->nbt_scale_offset, "nbt_scale_offset"))
+    if (w->measure) {
+        if (!bf_skip(w, 124, "material_count"))
+            return 0;
+    } else if (!bf_put_u16be(w, s->material_count, "material_count") ||
+               !bf_put_u16be(w, s->padding, "padding") ||
+               !bf_put_u32be(w, s->material_data_offset, "material_data_offset") ||
+               !bf_put_u32be(w, s->remap_table_offset, "remap_table_offset") ||
+               !bf_put_u32be(w, s->name_table_offset, "name_table_offset") ||
+               !bf_put_u32be(w, s->indirect_offset, "indirect_offset") ||
+               !bf_put_u32be(w, s->cull_mode_offset, "cull_mode_offset") ||
+               !bf_put_u32be(w, s->material_color_offset, "material_color_offset") ||
+               !bf_put_u32be(w, s->color_channel_count_offset, "color_channel_count_offset") ||
+               !bf_put_u32be(w, s->color_channel_offset, "color_channel_offset") ||
+               !bf_put_u32be(w, s->ambient_color_offset, "ambient_color_offset") ||
+               !bf_put_u32be(w, s->light_color_offset, "light_color_offset") ||
+               !bf_put_u32be(w, s->tex_gen_count_offset, "tex_gen_count_offset") ||
+               !bf_put_u32be(w, s->tex_gen_offset, "tex_gen_offset") ||
+               !bf_put_u32be(w, s->post_tex_gen_offset, "post_tex_gen_offset") ||
+               !bf_put_u32be(w, s->tex_matrix_offset, "tex_matrix_offset") ||
+               !bf_put_u32be(w, s->post_tex_matrix_offset, "post_tex_matrix_offset") ||
+               !bf_put_u32be(w, s->texture_remap_offset, "texture_remap_offset") ||
+               !bf_put_u32be(w, s->tev_order_offset, "tev_order_offset") ||
+               !bf_put_u32be(w, s->tev_color_offset, "tev_color_offset") ||
+               !bf_put_u32be(w, s->konst_color_offset, "konst_color_offset") ||
+               !bf_put_u32be(w, s->tev_stage_count_offset, "tev_stage_count_offset") ||
+               !bf_put_u32be(w, s->tev_stage_offset, "tev_stage_offset") ||
+               !bf_put_u32be(w, s->swap_mode_offset, "swap_mode_offset") ||
+               !bf_put_u32be(w, s->swap_table_offset, "swap_table_offset") ||
+               !bf_put_u32be(w, s->fog_offset, "fog_offset") ||
+               !bf_put_u32be(w, s->alpha_compare_offset, "alpha_compare_offset") ||
+               !bf_put_u32be(w, s->blend_mode_offset, "blend_mode_offset") ||
+               !bf_put_u32be(w, s->z_mode_offset, "z_mode_offset") ||
+               !bf_put_u32be(w, s->z_compare_offset, "z_compare_offset") ||
+               !bf_put_u32be(w, s->dither_offset, "dither_offset") ||
+               !bf_put_u32be(w, s->nbt_scale_offset, "nbt_scale_offset"))
         return 0;
     if (w->layout) {
         if (!bf_enqueue_pooled(w, place_Mat3_remap, base_Mat3_remap, s, 0))
@@ -3527,8 +3588,11 @@ static int write_Indirect(bf_wctx *w, j3d_Indirect *s, const char *name, int64_t
 {
     if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (!bf_put_u8(w, s->enabled, "enabled") || !bf_put_u8(w, s->stage_count, "stage_count") ||
-        !bf_put_u16be(w, s->padding, "padding"))
+    if (w->measure) {
+        if (!bf_skip(w, 4, "enabled"))
+            return 0;
+    } else if (!bf_put_u8(w, s->enabled, "enabled") || !bf_put_u8(w, s->stage_count, "stage_count") ||
+               !bf_put_u16be(w, s->padding, "padding"))
         return 0;
     if (w->measure) {
         if (!bf_skip(w, (uint64_t)4 * 4, "orders"))
@@ -3652,12 +3716,15 @@ static int write_TexMatrix(bf_wctx *w, j3d_TexMatrix *s, const char *name, int64
 {
     if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (!bf_put_u8(w, s->projection, "projection") || !bf_put_u8(w, s->info, "info") ||
-        !bf_put_u16be(w, s->padding, "padding") || !bf_put_array(w, s->center, 3, 4, 0, 1, "center") ||
-        !bf_put_array(w, s->scale, 2, 4, 0, 1, "scale") || !bf_put_u16be(w, s->rotation, "rotation") ||
-        !bf_put_u16be(w, s->padding2, "padding2") ||
-        !bf_put_array(w, s->translation, 2, 4, 0, 1, "translation") ||
-        !bf_put_array(w, s->effect_matrix, 16, 4, 0, 1, "effect_matrix"))
+    if (w->measure) {
+        if (!bf_skip(w, 100, "projection"))
+            return 0;
+    } else if (!bf_put_u8(w, s->projection, "projection") || !bf_put_u8(w, s->info, "info") ||
+               !bf_put_u16be(w, s->padding, "padding") || !bf_put_array(w, s->center, 3, 4, 0, 1, "center") ||
+               !bf_put_array(w, s->scale, 2, 4, 0, 1, "scale") || !bf_put_u16be(w, s->rotation, "rotation") ||
+               !bf_put_u16be(w, s->padding2, "padding2") ||
+               !bf_put_array(w, s->translation, 2, 4, 0, 1, "translation") ||
+               !bf_put_array(w, s->effect_matrix, 16, 4, 0, 1, "effect_matrix"))
         return 0;
     return bf_end(w, name);
 }
@@ -3786,13 +3853,17 @@ static int write_Mdl3(bf_wctx *w, j3d_Mdl3 *s, const char *name, int64_t index)
         if (s->has_indices)
             bf_fit_u16(w, &s->material_count, (int64_t)s->indices_count, 16, (uint64_t)s->_offset, 0, "material_count");
     }
-    if (!bf_put_u16be(w, s->material_count, "material_count") || !bf_put_u16be(w, s->padding, "padding") ||
-        !bf_put_u32be(w, s->packet_table_offset, "packet_table_offset") ||
-        !bf_put_u32be(w, s->subpacket_offset, "subpacket_offset") ||
-        !bf_put_u32be(w, s->matrix_index_offset, "matrix_index_offset") ||
-        !bf_put_u32be(w, s->unknown_offset, "unknown_offset") ||
-        !bf_put_u32be(w, s->index_offset, "index_offset") ||
-        !bf_put_u32be(w, s->name_table_offset, "name_table_offset"))
+    if (w->measure) {
+        if (!bf_skip(w, 28, "material_count"))
+            return 0;
+    } else if (!bf_put_u16be(w, s->material_count, "material_count") ||
+               !bf_put_u16be(w, s->padding, "padding") ||
+               !bf_put_u32be(w, s->packet_table_offset, "packet_table_offset") ||
+               !bf_put_u32be(w, s->subpacket_offset, "subpacket_offset") ||
+               !bf_put_u32be(w, s->matrix_index_offset, "matrix_index_offset") ||
+               !bf_put_u32be(w, s->unknown_offset, "unknown_offset") ||
+               !bf_put_u32be(w, s->index_offset, "index_offset") ||
+               !bf_put_u32be(w, s->name_table_offset, "name_table_offset"))
         return 0;
     if (w->layout) {
         if (!bf_enqueue_pooled(w, place_Mdl3_packets, base_Mdl3_packets, s, 0))
@@ -3887,7 +3958,10 @@ static int write_Mdl3Packet(bf_wctx *w, j3d_Mdl3Packet *s, const char *name, int
 {
     if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (!bf_put_u32be(w, s->offset, "offset") || !bf_put_u32be(w, s->size, "size"))
+    if (w->measure) {
+        if (!bf_skip(w, 8, "offset"))
+            return 0;
+    } else if (!bf_put_u32be(w, s->offset, "offset") || !bf_put_u32be(w, s->size, "size"))
         return 0;
     if (w->layout) {
         if (!bf_enqueue_pooled(w, place_Mdl3Packet_commands, base_Mdl3Packet_commands, s, 0))
@@ -3989,9 +4063,13 @@ static int write_Tex1(bf_wctx *w, j3d_Tex1 *s, const char *name, int64_t index)
         return 0;
     if (w->layout)
         bf_fit_u16(w, &s->texture_count, (int64_t)s->headers_count, 16, (uint64_t)s->_offset, 0, "texture_count");
-    if (!bf_put_u16be(w, s->texture_count, "texture_count") || !bf_put_u16be(w, s->padding, "padding") ||
-        !bf_put_u32be(w, s->header_table_offset, "header_table_offset") ||
-        !bf_put_u32be(w, s->name_table_offset, "name_table_offset"))
+    if (w->measure) {
+        if (!bf_skip(w, 12, "texture_count"))
+            return 0;
+    } else if (!bf_put_u16be(w, s->texture_count, "texture_count") ||
+               !bf_put_u16be(w, s->padding, "padding") ||
+               !bf_put_u32be(w, s->header_table_offset, "header_table_offset") ||
+               !bf_put_u32be(w, s->name_table_offset, "name_table_offset"))
         return 0;
     if (w->layout) {
         if (!bf_enqueue_pooled(w, place_Tex1_headers, base_Tex1_headers, s, 0))
@@ -4028,19 +4106,23 @@ static int write_BtiHeader(bf_wctx *w, j3d_BtiHeader *s, const char *name, int64
             bf_fit_u16(w, &s->color_count, (int64_t)s->palette_count, 16, (uint64_t)s->_offset + 10, 0, "color_count");
         bf_fit_u8(w, &s->mipmap_count, (int64_t)s->images_count, 8, (uint64_t)s->_offset + 24, 0, "mipmap_count");
     }
-    if (!bf_put_u8(w, s->format, "format") || !bf_put_u8(w, s->alpha, "alpha") ||
-        !bf_put_u16be(w, s->width, "width") || !bf_put_u16be(w, s->height, "height") ||
-        !bf_put_u8(w, s->wrap_s, "wrap_s") || !bf_put_u8(w, s->wrap_t, "wrap_t") ||
-        !bf_put_u8(w, s->palettes_enabled, "palettes_enabled") ||
-        !bf_put_u8(w, s->palette_format, "palette_format") ||
-        !bf_put_u16be(w, s->color_count, "color_count") ||
-        !bf_put_u32be(w, s->palette_offset, "palette_offset") ||
-        !bf_put_u8(w, s->mipmaps_enabled, "mipmaps_enabled") || !bf_put_u8(w, s->edge_lod, "edge_lod") ||
-        !bf_put_u8(w, s->bias_clamp, "bias_clamp") || !bf_put_u8(w, s->max_anisotropy, "max_anisotropy") ||
-        !bf_put_u8(w, s->min_filter, "min_filter") || !bf_put_u8(w, s->mag_filter, "mag_filter") ||
-        !bf_put_u8(w, s->min_lod, "min_lod") || !bf_put_u8(w, s->max_lod, "max_lod") ||
-        !bf_put_u8(w, s->mipmap_count, "mipmap_count") || !bf_put_u8(w, s->unknown, "unknown") ||
-        !bf_put_u16be(w, s->lod_bias, "lod_bias") || !bf_put_u32be(w, s->image_offset, "image_offset"))
+    if (w->measure) {
+        if (!bf_skip(w, 32, "format"))
+            return 0;
+    } else if (!bf_put_u8(w, s->format, "format") || !bf_put_u8(w, s->alpha, "alpha") ||
+               !bf_put_u16be(w, s->width, "width") || !bf_put_u16be(w, s->height, "height") ||
+               !bf_put_u8(w, s->wrap_s, "wrap_s") || !bf_put_u8(w, s->wrap_t, "wrap_t") ||
+               !bf_put_u8(w, s->palettes_enabled, "palettes_enabled") ||
+               !bf_put_u8(w, s->palette_format, "palette_format") ||
+               !bf_put_u16be(w, s->color_count, "color_count") ||
+               !bf_put_u32be(w, s->palette_offset, "palette_offset") ||
+               !bf_put_u8(w, s->mipmaps_enabled, "mipmaps_enabled") ||
+               !bf_put_u8(w, s->edge_lod, "edge_lod") || !bf_put_u8(w, s->bias_clamp, "bias_clamp") ||
+               !bf_put_u8(w, s->max_anisotropy, "max_anisotropy") ||
+               !bf_put_u8(w, s->min_filter, "min_filter") || !bf_put_u8(w, s->mag_filter, "mag_filter") ||
+               !bf_put_u8(w, s->min_lod, "min_lod") || !bf_put_u8(w, s->max_lod, "max_lod") ||
+               !bf_put_u8(w, s->mipmap_count, "mipmap_count") || !bf_put_u8(w, s->unknown, "unknown") ||
+               !bf_put_u16be(w, s->lod_bias, "lod_bias") || !bf_put_u32be(w, s->image_offset, "image_offset"))
         return 0;
     if (w->layout && s->palette_count > 0)
         s->has_palette = 1;

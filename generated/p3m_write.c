@@ -140,8 +140,11 @@ static int write_Part(bf_wctx *w, p3m_Part *s, const char *name, int64_t index)
             bf_fit_u16(w, &s->name, off, 16, (uint64_t)s->_offset + 1, 0, "name");
         }
     }
-    if (!bf_put_u16le(w, s->name, "name") || !bf_put_u8(w, s->material, "material") ||
-        !bf_put_u16le(w, s->vertex_count, "vertex_count"))
+    if (w->measure) {
+        if (!bf_skip(w, 5, "name"))
+            return 0;
+    } else if (!bf_put_u16le(w, s->name, "name") || !bf_put_u8(w, s->material, "material") ||
+               !bf_put_u16le(w, s->vertex_count, "vertex_count"))
         return 0;
     if (w->measure) {
         if (!bf_skip(w, (uint64_t)s->vertices_count * 20, "vertices"))
@@ -249,7 +252,10 @@ static int write_Material(bf_wctx *w, p3m_Material *s, const char *name, int64_t
         if (s->has_extra_textures)
             bf_fit_u8(w, &s->extra_texture_count, (int64_t)s->extra_textures_count, 8, (uint64_t)s->_offset + 2, 0, "extra_texture_count");
     }
-    if (!bf_put_u8(w, s->render_mode, "render_mode") || !bf_put_u8(w, s->texture, "texture"))
+    if (w->measure) {
+        if (!bf_skip(w, 2, "render_mode"))
+            return 0;
+    } else if (!bf_put_u8(w, s->render_mode, "render_mode") || !bf_put_u8(w, s->texture, "texture"))
         return 0;
     if (s->has_extra_texture_count) {
     if (!bf_put_u8(w, s->extra_texture_count, "extra_texture_count"))
@@ -490,8 +496,11 @@ static int write_Bone(bf_wctx *w, p3m_Bone *s, const char *name, int64_t index)
             bf_fit_u16(w, &s->name, off, 16, (uint64_t)s->_offset, 0, "name");
         }
     }
-    if (!bf_put_u16le(w, s->name, "name") || !bf_put_array(w, s->head, 3, 4, 0, 0, "head") ||
-        !bf_put_array(w, s->tail, 3, 4, 0, 0, "tail") || !bf_put_u8(w, s->child_count, "child_count"))
+    if (w->measure) {
+        if (!bf_skip(w, 27, "name"))
+            return 0;
+    } else if (!bf_put_u16le(w, s->name, "name") || !bf_put_array(w, s->head, 3, 4, 0, 0, "head") ||
+               !bf_put_array(w, s->tail, 3, 4, 0, 0, "tail") || !bf_put_u8(w, s->child_count, "child_count"))
         return 0;
     return bf_end(w, name);
 }
@@ -512,7 +521,10 @@ static int write_Animation(bf_wctx *w, p3m_Animation *s, const char *name, int64
             bf_fit_u16(w, &s->name, off, 16, (uint64_t)s->_offset, 0, "name");
         }
     }
-    if (!bf_put_u16le(w, s->name, "name") || !bf_put_u8(w, s->action_count, "action_count"))
+    if (w->measure) {
+        if (!bf_skip(w, 3, "name"))
+            return 0;
+    } else if (!bf_put_u16le(w, s->name, "name") || !bf_put_u8(w, s->action_count, "action_count"))
         return 0;
     if (w->measure) {
         if (!bf_skip(w, (uint64_t)s->actions_count * 9, "actions"))
@@ -545,8 +557,12 @@ static int write_Action(bf_wctx *w, p3m_Action *s, const char *name, int64_t ind
         bf_fit_u8(w, &s->part_list_length, (int64_t)s->part_list_count, 8, (uint64_t)s->_offset + 5, 0, "part_list_length");
         bf_fit_u8(w, &s->data_length, (int64_t)s->data_count, 8, (uint64_t)s->data_length_at, 0, "data_length");
     }
-    if (!bf_put_u32le(w, s->frame_time, "frame_time") || !bf_put_u8(w, s->part_list_mode, "part_list_mode") ||
-        !bf_put_u8(w, s->part_list_length, "part_list_length"))
+    if (w->measure) {
+        if (!bf_skip(w, 6, "frame_time"))
+            return 0;
+    } else if (!bf_put_u32le(w, s->frame_time, "frame_time") ||
+               !bf_put_u8(w, s->part_list_mode, "part_list_mode") ||
+               !bf_put_u8(w, s->part_list_length, "part_list_length"))
         return 0;
     for (uint32_t i = 0; i < s->part_list_count; i++)
         if (!write_PartName(w, &s->part_list[i], "part_list", i))

@@ -48,8 +48,11 @@ static int write_Sprite(bf_wctx *w, sprite_Sprite *s, const char *name, int64_t 
     if (w->layout)
         bf_fit_u16(w, &s->height, bf_div(c, (int64_t)s->pixels.len, bf_shr(bf_add(bf_shl(s->width, bf_add((s->flags == 0 ? (s->bitdepth == 2 ? 2 : 3)
                    : (int64_t)((uint64_t)s->flags & UINT64_C(0x1F))) & 3, 2)), 7), 3)), 16, (uint64_t)s->_offset + 2, 0, "height");
-    if (!bf_put_u16be(w, s->width, "width") || !bf_put_u16be(w, s->height, "height") ||
-        !bf_put_u8(w, s->bitdepth, "bitdepth"))
+    if (w->measure) {
+        if (!bf_skip(w, 5, "width"))
+            return 0;
+    } else if (!bf_put_u16be(w, s->width, "width") || !bf_put_u16be(w, s->height, "height") ||
+               !bf_put_u8(w, s->bitdepth, "bitdepth"))
         return 0;
     if (w->layout) {
         if (w->overflow_count || !bf_fits((int64_t)s->flags_ext, 1, 0) || !bf_fits((int64_t)s->flags_unused, 1, 0)
@@ -82,8 +85,11 @@ static int write_SpriteExt(bf_wctx *w, sprite_SpriteExt *s, const char *name, in
 {
     if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (!bf_put_u16be(w, s->size, "size") || !bf_put_u16be(w, s->version, "version") ||
-        !bf_put_u32be(w, s->palette_offset, "palette_offset"))
+    if (w->measure) {
+        if (!bf_skip(w, 8, "size"))
+            return 0;
+    } else if (!bf_put_u16be(w, s->size, "size") || !bf_put_u16be(w, s->version, "version") ||
+               !bf_put_u32be(w, s->palette_offset, "palette_offset"))
         return 0;
     for (uint32_t i = 0; i < 7; i++)
         if (!write_Lod(w, &s->lods[i], "lods", i))

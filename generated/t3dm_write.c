@@ -179,8 +179,11 @@ static int write_Header(bf_wctx *w, t3dm_Header *s, const char *name, int64_t in
         return 0;
     if (w->layout)
         s->version = INT64_C(4);
-    if (!bf_put_u8(w, s->version, "version") || !bf_put_u32be(w, s->chunk_count, "chunk_count") ||
-        !bf_put_u16be(w, s->total_vertex_count, "total_vertex_count"))
+    if (w->measure) {
+        if (!bf_skip(w, 7, "version"))
+            return 0;
+    } else if (!bf_put_u8(w, s->version, "version") || !bf_put_u32be(w, s->chunk_count, "chunk_count") ||
+               !bf_put_u16be(w, s->total_vertex_count, "total_vertex_count"))
         return 0;
     if (w->layout)
         bf_fit_u16(w, &s->total_index_count, t3dm_File_v_part_index_count(c, R), 16, (uint64_t)s->_offset + 10, 0, "total_index_count");
@@ -214,10 +217,13 @@ static int write_Header(bf_wctx *w, t3dm_Header *s, const char *name, int64_t in
         }
         bf_fit_u32(w, &s->first_material_chunk, (q3 < 0 ? (int64_t)R->chunks_count : q3), 32, (uint64_t)s->_offset + 20, 0, "first_material_chunk");
     }
-    if (!bf_put_u32be(w, s->first_material_chunk, "first_material_chunk") ||
-        !bf_put_u32be(w, s->string_table_offset, "string_table_offset") ||
-        !bf_put_u32be(w, s->block, "block") || !bf_put_array(w, s->aabb_min, 3, 2, 1, 1, "aabb_min") ||
-        !bf_put_array(w, s->aabb_max, 3, 2, 1, 1, "aabb_max"))
+    if (w->measure) {
+        if (!bf_skip(w, 24, "first_material_chunk"))
+            return 0;
+    } else if (!bf_put_u32be(w, s->first_material_chunk, "first_material_chunk") ||
+               !bf_put_u32be(w, s->string_table_offset, "string_table_offset") ||
+               !bf_put_u32be(w, s->block, "block") || !bf_put_array(w, s->aabb_min, 3, 2, 1, 1, "aabb_min") ||
+               !bf_put_array(w, s->aabb_max, 3, 2, 1, 1, "aabb_max"))
         return 0;
     return bf_end(w, name);
 }
@@ -339,15 +345,19 @@ static int write_Material(bf_wctx *w, t3dm_Material *s, const char *name, int64_
     t3dm_File *RW = w->root;
     if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (!bf_put_u64be(w, s->color_combiner, "color_combiner") ||
-        !bf_put_u64be(w, s->other_mode_value, "other_mode_value") ||
-        !bf_put_u64be(w, s->other_mode_mask, "other_mode_mask") ||
-        !bf_put_u32be(w, s->blend_mode, "blend_mode") || !bf_put_u32be(w, s->draw_flags, "draw_flags") ||
-        !bf_put_u8(w, s->unused, "unused") || !bf_put_u8(w, s->fog_mode, "fog_mode") ||
-        !bf_put_u8(w, s->color_flags, "color_flags") || !bf_put_u8(w, s->vertex_fx, "vertex_fx") ||
-        !bf_put_array(w, s->prim_color, 4, 1, 0, 1, "prim_color") ||
-        !bf_put_array(w, s->env_color, 4, 1, 0, 1, "env_color") ||
-        !bf_put_array(w, s->blend_color, 4, 1, 0, 1, "blend_color"))
+    if (w->measure) {
+        if (!bf_skip(w, 48, "color_combiner"))
+            return 0;
+    } else if (!bf_put_u64be(w, s->color_combiner, "color_combiner") ||
+               !bf_put_u64be(w, s->other_mode_value, "other_mode_value") ||
+               !bf_put_u64be(w, s->other_mode_mask, "other_mode_mask") ||
+               !bf_put_u32be(w, s->blend_mode, "blend_mode") ||
+               !bf_put_u32be(w, s->draw_flags, "draw_flags") || !bf_put_u8(w, s->unused, "unused") ||
+               !bf_put_u8(w, s->fog_mode, "fog_mode") || !bf_put_u8(w, s->color_flags, "color_flags") ||
+               !bf_put_u8(w, s->vertex_fx, "vertex_fx") ||
+               !bf_put_array(w, s->prim_color, 4, 1, 0, 1, "prim_color") ||
+               !bf_put_array(w, s->env_color, 4, 1, 0, 1, "env_color") ||
+               !bf_put_array(w, s->blend_color, 4, 1, 0, 1, "blend_color"))
         return 0;
     if (w->layout) {
         {
@@ -382,9 +392,12 @@ static int write_MaterialTexture(bf_wctx *w, t3dm_MaterialTexture *s, const char
             bf_fit_u32(w, &s->path, off, 32, (uint64_t)s->_offset + 4, 0, "path");
         }
     }
-    if (!bf_put_u32be(w, s->path, "path") || !bf_put_u32be(w, s->hash, "hash") ||
-        !bf_put_u32be(w, s->runtime_pointer, "runtime_pointer") || !bf_put_u16be(w, s->width, "width") ||
-        !bf_put_u16be(w, s->height, "height"))
+    if (w->measure) {
+        if (!bf_skip(w, 16, "path"))
+            return 0;
+    } else if (!bf_put_u32be(w, s->path, "path") || !bf_put_u32be(w, s->hash, "hash") ||
+               !bf_put_u32be(w, s->runtime_pointer, "runtime_pointer") ||
+               !bf_put_u16be(w, s->width, "width") || !bf_put_u16be(w, s->height, "height"))
         return 0;
     if (w->measure) {
         if (!bf_skip(w, (uint64_t)2 * 12, "axis"))
@@ -426,12 +439,15 @@ static int write_Object(bf_wctx *w, t3dm_Object *s, const char *name, int64_t in
             bf_fit_u32(w, &s->name, off, 32, (uint64_t)s->_offset, 0, "name");
         }
     }
-    if (!bf_put_u32be(w, s->name, "name") || !bf_put_u16be(w, s->part_count, "part_count") ||
-        !bf_put_u16be(w, s->triangle_count, "triangle_count") || !bf_put_u32be(w, s->material, "material") ||
-        !bf_put_u32be(w, s->block, "block") || !bf_put_u8(w, s->visible, "visible") ||
-        !bf_put_array(w, s->padding, 3, 1, 0, 1, "padding") ||
-        !bf_put_array(w, s->aabb_min, 3, 2, 1, 1, "aabb_min") ||
-        !bf_put_array(w, s->aabb_max, 3, 2, 1, 1, "aabb_max"))
+    if (w->measure) {
+        if (!bf_skip(w, 32, "name"))
+            return 0;
+    } else if (!bf_put_u32be(w, s->name, "name") || !bf_put_u16be(w, s->part_count, "part_count") ||
+               !bf_put_u16be(w, s->triangle_count, "triangle_count") ||
+               !bf_put_u32be(w, s->material, "material") || !bf_put_u32be(w, s->block, "block") ||
+               !bf_put_u8(w, s->visible, "visible") || !bf_put_array(w, s->padding, 3, 1, 0, 1, "padding") ||
+               !bf_put_array(w, s->aabb_min, 3, 2, 1, 1, "aabb_min") ||
+               !bf_put_array(w, s->aabb_max, 3, 2, 1, 1, "aabb_max"))
         return 0;
     for (uint32_t i = 0; i < s->parts_count; i++)
         if (!write_Part(w, &s->parts[i], "parts", i))
@@ -455,13 +471,18 @@ static int write_Part(bf_wctx *w, t3dm_Part *s, const char *name, int64_t index)
         bf_fit_u8(w, &s->strip_index_counts[3], (int64_t)s->index_data.strip_d_count, 8, (uint64_t)s->_offset + 16 + (uint64_t)3 * 1, 0,
                   "strip_index_counts[3]");
     }
-    if (!bf_put_u32be(w, s->vertex_offset, "vertex_offset") ||
-        !bf_put_u16be(w, s->vertex_count, "vertex_count") || !bf_put_u16be(w, s->vertex_dest, "vertex_dest") ||
-        !bf_put_u32be(w, s->index_offset, "index_offset") || !bf_put_u16be(w, s->index_count, "index_count") ||
-        !bf_put_u16be(w, s->matrix_index, "matrix_index") ||
-        !bf_put_array(w, s->strip_index_counts, 4, 1, 0, 1, "strip_index_counts") ||
-        !bf_put_u8(w, s->seq_start, "seq_start") || !bf_put_u8(w, s->seq_count, "seq_count") ||
-        !bf_put_array(w, s->padding, 2, 1, 0, 1, "padding"))
+    if (w->measure) {
+        if (!bf_skip(w, 24, "vertex_offset"))
+            return 0;
+    } else if (!bf_put_u32be(w, s->vertex_offset, "vertex_offset") ||
+               !bf_put_u16be(w, s->vertex_count, "vertex_count") ||
+               !bf_put_u16be(w, s->vertex_dest, "vertex_dest") ||
+               !bf_put_u32be(w, s->index_offset, "index_offset") ||
+               !bf_put_u16be(w, s->index_count, "index_count") ||
+               !bf_put_u16be(w, s->matrix_index, "matrix_index") ||
+               !bf_put_array(w, s->strip_index_counts, 4, 1, 0, 1, "strip_index_counts") ||
+               !bf_put_u8(w, s->seq_start, "seq_start") || !bf_put_u8(w, s->seq_count, "seq_count") ||
+               !bf_put_array(w, s->padding, 2, 1, 0, 1, "padding"))
         return 0;
     if (w->layout) {
         if (!bf_enqueue_pooled(w, place_Part_index_data, base_Part_index_data, s, 1))
@@ -535,7 +556,10 @@ static int write_Skeleton(bf_wctx *w, t3dm_Skeleton *s, const char *name, int64_
         return 0;
     if (w->layout)
         bf_fit_u16(w, &s->bone_count, (int64_t)s->bones_count, 16, (uint64_t)s->_offset, 0, "bone_count");
-    if (!bf_put_u16be(w, s->bone_count, "bone_count") || !bf_put_u16be(w, s->reserved, "reserved"))
+    if (w->measure) {
+        if (!bf_skip(w, 4, "bone_count"))
+            return 0;
+    } else if (!bf_put_u16be(w, s->bone_count, "bone_count") || !bf_put_u16be(w, s->reserved, "reserved"))
         return 0;
     for (uint32_t i = 0; i < s->bones_count; i++)
         if (!write_Bone(w, &s->bones[i], "bones", i))
@@ -558,10 +582,13 @@ static int write_Bone(bf_wctx *w, t3dm_Bone *s, const char *name, int64_t index)
             bf_fit_u32(w, &s->name, off, 32, (uint64_t)s->_offset, 0, "name");
         }
     }
-    if (!bf_put_u32be(w, s->name, "name") || !bf_put_u16be(w, s->parent, "parent") ||
-        !bf_put_u16be(w, s->depth, "depth") || !bf_put_array(w, s->scale, 3, 4, 0, 1, "scale") ||
-        !bf_put_array(w, s->rotation, 4, 4, 0, 1, "rotation") ||
-        !bf_put_array(w, s->translation, 3, 4, 0, 1, "translation"))
+    if (w->measure) {
+        if (!bf_skip(w, 48, "name"))
+            return 0;
+    } else if (!bf_put_u32be(w, s->name, "name") || !bf_put_u16be(w, s->parent, "parent") ||
+               !bf_put_u16be(w, s->depth, "depth") || !bf_put_array(w, s->scale, 3, 4, 0, 1, "scale") ||
+               !bf_put_array(w, s->rotation, 4, 4, 0, 1, "rotation") ||
+               !bf_put_array(w, s->translation, 3, 4, 0, 1, "translation"))
         return 0;
     return bf_end(w, name);
 }
@@ -583,10 +610,13 @@ static int write_Animation(bf_wctx *w, t3dm_Animation *s, const char *name, int6
             bf_fit_u32(w, &s->name, off, 32, (uint64_t)s->_offset, 0, "name");
         }
     }
-    if (!bf_put_u32be(w, s->name, "name") || !bf_put_f32be(w, s->duration, "duration") ||
-        !bf_put_u32be(w, s->keyframe_count, "keyframe_count") ||
-        !bf_put_u16be(w, s->quat_channel_count, "quat_channel_count") ||
-        !bf_put_u16be(w, s->scalar_channel_count, "scalar_channel_count"))
+    if (w->measure) {
+        if (!bf_skip(w, 16, "name"))
+            return 0;
+    } else if (!bf_put_u32be(w, s->name, "name") || !bf_put_f32be(w, s->duration, "duration") ||
+               !bf_put_u32be(w, s->keyframe_count, "keyframe_count") ||
+               !bf_put_u16be(w, s->quat_channel_count, "quat_channel_count") ||
+               !bf_put_u16be(w, s->scalar_channel_count, "scalar_channel_count"))
         return 0;
     if (w->layout) {
         {
@@ -632,7 +662,10 @@ static int write_Bvh(bf_wctx *w, t3dm_Bvh *s, const char *name, int64_t index)
         bf_fit_u16(w, &s->node_count, (int64_t)s->nodes_count, 16, (uint64_t)s->_offset, 0, "node_count");
         bf_fit_u16(w, &s->data_count, (int64_t)s->data_array_count, 16, (uint64_t)s->_offset + 2, 0, "data_count");
     }
-    if (!bf_put_u16be(w, s->node_count, "node_count") || !bf_put_u16be(w, s->data_count, "data_count"))
+    if (w->measure) {
+        if (!bf_skip(w, 4, "node_count"))
+            return 0;
+    } else if (!bf_put_u16be(w, s->node_count, "node_count") || !bf_put_u16be(w, s->data_count, "data_count"))
         return 0;
     for (uint32_t i = 0; i < s->nodes_count; i++)
         if (!write_BvhNode(w, &s->nodes[i], "nodes", i))
@@ -647,8 +680,11 @@ static int write_BvhNode(bf_wctx *w, t3dm_BvhNode *s, const char *name, int64_t 
 {
     if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (!bf_put_array(w, s->aabb_min, 3, 2, 1, 1, "aabb_min") ||
-        !bf_put_array(w, s->aabb_max, 3, 2, 1, 1, "aabb_max"))
+    if (w->measure) {
+        if (!bf_skip(w, 12, "aabb_min"))
+            return 0;
+    } else if (!bf_put_array(w, s->aabb_min, 3, 2, 1, 1, "aabb_min") ||
+               !bf_put_array(w, s->aabb_max, 3, 2, 1, 1, "aabb_max"))
         return 0;
     if (w->layout) {
         if (w->overflow_count || !bf_fits((int64_t)s->value_index, 12, 1) || !bf_fits((int64_t)s->value_data_count, 4, 0)) {

@@ -175,10 +175,14 @@ static int write_Scene(bf_wctx *w, tmd_Scene *s, const char *name, int64_t index
 {
     if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (!bf_put_u16le(w, s->node_count, "node_count") || !bf_put_u16le(w, s->unknown_2, "unknown_2") ||
-        !bf_put_u16le(w, s->animation_count, "animation_count") ||
-        !bf_put_u16le(w, s->unknown_6, "unknown_6") || !bf_put_array(w, s->zeroes, 44, 1, 0, 0, "zeroes") ||
-        !bf_put_u32le(w, s->aux_address, "aux_address"))
+    if (w->measure) {
+        if (!bf_skip(w, 56, "node_count"))
+            return 0;
+    } else if (!bf_put_u16le(w, s->node_count, "node_count") || !bf_put_u16le(w, s->unknown_2, "unknown_2") ||
+               !bf_put_u16le(w, s->animation_count, "animation_count") ||
+               !bf_put_u16le(w, s->unknown_6, "unknown_6") ||
+               !bf_put_array(w, s->zeroes, 44, 1, 0, 0, "zeroes") ||
+               !bf_put_u32le(w, s->aux_address, "aux_address"))
         return 0;
     if (s->has_node_address) {
     if (!bf_put_u32le(w, s->node_address, "node_address"))
@@ -263,7 +267,10 @@ static int write_Channel(bf_wctx *w, tmd_Channel *s, const char *name, int64_t i
         return 0;
     if (w->layout)
         bf_fit_u16(w, &s->frame_count, (int64_t)s->keyframes_count, 16, (uint64_t)s->_offset + 2, 0, "frame_count");
-    if (!bf_put_u16le(w, s->flags, "flags") || !bf_put_u16le(w, s->frame_count, "frame_count"))
+    if (w->measure) {
+        if (!bf_skip(w, 4, "flags"))
+            return 0;
+    } else if (!bf_put_u16le(w, s->flags, "flags") || !bf_put_u16le(w, s->frame_count, "frame_count"))
         return 0;
     if (w->measure) {
         if (!bf_skip(w, (uint64_t)s->keyframes_count * 8, "keyframes"))
@@ -295,7 +302,10 @@ static int write_LodBlock(bf_wctx *w, tmd_LodBlock *s, const char *name, int64_t
         return 0;
     if (w->layout)
         bf_fit_u32(w, &s->level_count, (int64_t)s->levels_count, 32, (uint64_t)s->_offset, 0, "level_count");
-    if (!bf_put_u32le(w, s->level_count, "level_count") || !bf_put_f32le(w, s->unknown, "unknown"))
+    if (w->measure) {
+        if (!bf_skip(w, 8, "level_count"))
+            return 0;
+    } else if (!bf_put_u32le(w, s->level_count, "level_count") || !bf_put_f32le(w, s->unknown, "unknown"))
         return 0;
     for (uint32_t i = 0; i < s->levels_count; i++)
         if (!write_Level(w, &s->levels[i], "levels", i))
@@ -309,8 +319,11 @@ static int write_Level(bf_wctx *w, tmd_Level *s, const char *name, int64_t index
         return 0;
     if (w->layout)
         bf_fit_u32(w, &s->mesh_count, (int64_t)s->meshes_count, 32, (uint64_t)s->_offset, 0, "mesh_count");
-    if (!bf_put_u32le(w, s->mesh_count, "mesh_count") || !bf_put_f32le(w, s->distance, "distance") ||
-        !bf_put_array(w, s->unknown, 4, 4, 0, 0, "unknown"))
+    if (w->measure) {
+        if (!bf_skip(w, 24, "mesh_count"))
+            return 0;
+    } else if (!bf_put_u32le(w, s->mesh_count, "mesh_count") || !bf_put_f32le(w, s->distance, "distance") ||
+               !bf_put_array(w, s->unknown, 4, 4, 0, 0, "unknown"))
         return 0;
     for (uint32_t i = 0; i < s->meshes_count; i++)
         if (!write_Mesh(w, &s->meshes[i], "meshes", i))
@@ -371,10 +384,14 @@ static int write_Vertex(bf_wctx *w, tmd_Vertex *s, const char *name, int64_t ind
 {
     if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (!bf_put_array(w, s->position, 3, 4, 0, 0, "position") ||
-        !bf_put_array(w, s->normal, 3, 4, 0, 0, "normal") ||
-        !bf_put_array(w, s->weights, 4, 1, 0, 0, "weights") ||
-        !bf_put_array(w, s->bone_ids, 4, 1, 0, 0, "bone_ids") || !bf_put_array(w, s->uv, 2, 4, 0, 0, "uv"))
+    if (w->measure) {
+        if (!bf_skip(w, 40, "position"))
+            return 0;
+    } else if (!bf_put_array(w, s->position, 3, 4, 0, 0, "position") ||
+               !bf_put_array(w, s->normal, 3, 4, 0, 0, "normal") ||
+               !bf_put_array(w, s->weights, 4, 1, 0, 0, "weights") ||
+               !bf_put_array(w, s->bone_ids, 4, 1, 0, 0, "bone_ids") ||
+               !bf_put_array(w, s->uv, 2, 4, 0, 0, "uv"))
         return 0;
     return bf_end(w, name);
 }

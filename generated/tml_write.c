@@ -65,8 +65,11 @@ static int write_Material(bf_wctx *w, tml_Material *s, const char *name, int64_t
         return 0;
     if (w->layout)
         bf_fit_u16(w, &s->texture_count, (int64_t)s->texture_ids_count, 16, (uint64_t)s->_offset + 6, 0, "texture_count");
-    if (!bf_put_u32le(w, s->name_index, "name_index") || !bf_put_u16le(w, s->unknown, "unknown") ||
-        !bf_put_u16le(w, s->texture_count, "texture_count"))
+    if (w->measure) {
+        if (!bf_skip(w, 8, "name_index"))
+            return 0;
+    } else if (!bf_put_u32le(w, s->name_index, "name_index") || !bf_put_u16le(w, s->unknown, "unknown") ||
+               !bf_put_u16le(w, s->texture_count, "texture_count"))
         return 0;
     if (w->measure) {
         if (!bf_skip(w, (uint64_t)s->texture_ids_count * 4, "texture_ids"))

@@ -101,9 +101,10 @@ local function write_value(fmt, ix, fl, env)
     if fl.array then
       local signed = fl.prim:sub(1, 1) == "s" and 1 or 0
       return { calls = { string.format('bf_put_array(w, s->%s, %s, %d, %d, %d, "%s")', name, count, fl.prim_size, signed,
-        fl.endian == "be" and 1 or 0, name) } }
+        fl.endian == "be" and 1 or 0, name) }, sizes = { fl.fixed_count and fl.prim_size ~= 3 and fl.fixed_count * fl.prim_size } }
     end
-    return { calls = { put_one(fl, "s->" .. name) } }
+    -- (24-bit numbers are checked as they are written: never passed over)
+    return { calls = { put_one(fl, "s->" .. name) }, sizes = { fl.prim_size ~= 3 and fl.prim_size } }
   elseif k == "struct" then
     local T = ix.types[fl.type]
     -- in layout mode the child learns its parameters from here
@@ -446,15 +447,23 @@ local function context_lines(fmt, ix, body)
   return o
 end
 
--- `if (!a || !b ...)` over put calls, wrapped to stay short.
-local function call_chain(calls, indent)
+-- `if (!a || !b ...)` over put calls, wrapped to stay short. `size`: the calls write that
+-- many bytes of numbers and nothing else; a measuring pass moves the cursor over them.
+local function call_chain(calls, indent, size)
   local o, line = {}, indent .. "if ("
+  if size then
+    o[#o + 1] = indent .. "if (w->measure) {"
+    o[#o + 1] = string.format('%s    if (!bf_skip(w, %d, "%s"))', indent, size, calls[1]:match('"([^"]*)"%)$'))
+    o[#o + 1] = indent .. "        return 0;"
+    line = indent .. "} else if ("
+  end
+  local more = size and "           " or "    " -- continuation lines start under the first call
   local width = 110
   for n, call in ipairs(calls) do
     local piece = "!" .. call .. (n < #calls and " ||" or ")")
     if #line + #piece > width and not line:match("%($") then
       o[#o + 1] = line
-      line = indent .. "    " .. piece
+      line = indent .. more .. piece
     else
       line = line .. (line:match("%($") and "" or " ") .. piece
     end
@@ -466,23 +475,29 @@ end
 
 -- A body of statements where runs of put calls share one test.
 local function body_writer()
-  local B = { lines = {}, calls = {} }
+  local B = { lines = {}, calls = {}, sizes = {} }
   local depth = 1
   local function ind() return string.rep("    ", depth) end
   function B.flush()
     if #B.calls > 0 then
-      for _, l in ipairs(call_chain(B.calls, ind())) do B.lines[#B.lines + 1] = l end
-      B.calls = {}
+      -- a run of several fixed-width numbers: one step of the cursor when measuring
+      local size = #B.calls > 1 and not B.whole and 0 or nil
+      for i = 1, #B.calls do size = size and B.sizes[i] and size + B.sizes[i] or nil end
+      for _, l in ipairs(call_chain(B.calls, ind(), size)) do B.lines[#B.lines + 1] = l end
+      B.calls, B.sizes = {}, {}
     end
   end
   function B.line(s)
     B.flush()
     B.lines[#B.lines + 1] = ind() .. s
   end
-  function B.call(c) B.calls[#B.calls + 1] = c end
+  function B.call(c, size)
+    B.calls[#B.calls + 1] = c
+    B.sizes[#B.calls] = size or false
+  end
   function B.value(v)
     if v.calls then
-      for _, c in ipairs(v.calls) do B.call(c) end
+      for i, c in ipairs(v.calls) do B.call(c, v.sizes and v.sizes[i]) end
     else
       for _, l in ipairs(v.lines) do B.line(l) end
     end
@@ -567,6 +582,7 @@ end
 function W.function_for(fmt, ix, t, tables)
   local env = new_env(fmt, ix)
   local B = body_writer()
+  B.whole = ix.plain[t.name] -- a plain structure is measured whole, by the array holding it
   B.line("if (!bf_begin(w, &s->_offset, &s->_index, name, index))")
   B.line("    return 0;")
   B.layout(derive_lines(fmt, ix, t, env))
