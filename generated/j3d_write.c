@@ -81,7 +81,7 @@ static int place_Inf1_nodes(bf_wctx *w, void *owner)
     j3d_Inf1 *s = owner;
     if (!bf_place_at_end(w, 1, "nodes"))
         return 0;
-    bf_set_u64(w, &s->nodes_at, w->pos);
+    bf_set_unread_u64(&s->nodes_at, w->pos);
     bf_fit_u32(w, &s->hierarchy_offset, bf_sub((int64_t)s->nodes_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 12, 0, "hierarchy_offset");
     s->nodes_tail.len = 0;
     for (uint32_t i = 0; i < s->nodes_count; i++)
@@ -102,7 +102,7 @@ static int place_Vtx1_formats(bf_wctx *w, void *owner)
     j3d_Vtx1 *s = owner;
     if (!bf_place_at_end(w, 1, "formats"))
         return 0;
-    bf_set_u64(w, &s->formats_at, w->pos);
+    bf_set_unread_u64(&s->formats_at, w->pos);
     bf_fit_u32(w, &s->format_list_offset, bf_sub((int64_t)s->formats_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset, 0, "format_list_offset");
     s->formats_tail.len = 0;
     for (uint32_t i = 0; i < s->formats_count; i++)
@@ -124,7 +124,7 @@ static int place_Vtx1_position(bf_wctx *w, void *owner)
     bf_ctx *c = &w->c;
     if (!bf_place_at_end(w, 1, "position"))
         return 0;
-    bf_set_u64(w, &s->position_at, w->pos);
+    bf_set_unread_u64(&s->position_at, w->pos);
     bf_fit_u32(w, &s->position_offset, bf_sub((int64_t)s->position_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 4, 0, "position_offset");
     s->position_tail.len = 0;
     if (w->layout) {
@@ -150,7 +150,7 @@ static int place_Vtx1_normal(bf_wctx *w, void *owner)
     bf_ctx *c = &w->c;
     if (!bf_place_at_end(w, 1, "normal"))
         return 0;
-    bf_set_u64(w, &s->normal_at, w->pos);
+    bf_set_unread_u64(&s->normal_at, w->pos);
     bf_fit_u32(w, &s->normal_offset, bf_sub((int64_t)s->normal_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 8, 0, "normal_offset");
     s->normal_tail.len = 0;
     if (w->layout) {
@@ -176,7 +176,7 @@ static int place_Vtx1_tangent(bf_wctx *w, void *owner)
     bf_ctx *c = &w->c;
     if (!bf_place_at_end(w, 1, "tangent"))
         return 0;
-    bf_set_u64(w, &s->tangent_at, w->pos);
+    bf_set_unread_u64(&s->tangent_at, w->pos);
     bf_fit_u32(w, &s->tangent_offset, bf_sub((int64_t)s->tangent_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 12, 0, "tangent_offset");
     s->tangent_tail.len = 0;
     if (w->layout) {
@@ -202,7 +202,7 @@ static int place_Vtx1_color0(bf_wctx *w, void *owner)
     bf_ctx *c = &w->c;
     if (!bf_place_at_end(w, 1, "color0"))
         return 0;
-    bf_set_u64(w, &s->color0_at, w->pos);
+    bf_set_unread_u64(&s->color0_at, w->pos);
     bf_fit_u32(w, &s->color0_offset, bf_sub((int64_t)s->color0_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 16, 0, "color0_offset");
     s->color0_tail.len = 0;
     if (w->layout) {
@@ -228,7 +228,7 @@ static int place_Vtx1_color1(bf_wctx *w, void *owner)
     bf_ctx *c = &w->c;
     if (!bf_place_at_end(w, 1, "color1"))
         return 0;
-    bf_set_u64(w, &s->color1_at, w->pos);
+    bf_set_unread_u64(&s->color1_at, w->pos);
     bf_fit_u32(w, &s->color1_offset, bf_sub((int64_t)s->color1_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 20, 0, "color1_offset");
     s->color1_tail.len = 0;
     if (w->layout) {
@@ -254,7 +254,7 @@ static int place_Vtx1_texcoord0(bf_wctx *w, void *owner)
     bf_ctx *c = &w->c;
     if (!bf_place_at_end(w, 1, "texcoord0"))
         return 0;
-    bf_set_u64(w, &s->texcoord0_at, w->pos);
+    bf_set_unread_u64(&s->texcoord0_at, w->pos);
     bf_fit_u32(w, &s->texcoord0_offset, bf_sub((int64_t)s->texcoord0_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 24, 0, "texcoord0_offset");
     s->texcoord0_tail.len = 0;
     if (w->layout) {
@@ -280,7 +280,7 @@ static int place_Vtx1_texcoord1(bf_wctx *w, void *owner)
     bf_ctx *c = &w->c;
     if (!bf_place_at_end(w, 1, "texcoord1"))
         return 0;
-    bf_set_u64(w, &s->texcoord1_at, w->pos);
+    bf_set_unread_u64(&s->texcoord1_at, w->pos);
     bf_fit_u32(w, &s->texcoord1_offset, bf_sub((int64_t)s->texcoord1_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 28, 0, "texcoord1_offset");
     s->texcoord1_tail.len = 0;
     if (w->layout) {
@@ -306,7 +306,7 @@ static int place_Vtx1_texcoord2(bf_wctx *w, void *owner)
     bf_ctx *c = &w->c;
     if (!bf_place_at_end(w, 1, "texcoord2"))
         return 0;
-    bf_set_u64(w, &s->texcoord2_at, w->pos);
+    bf_set_unread_u64(&s->texcoord2_at, w->pos);
     bf_fit_u32(w, &s->texcoord2_offset, bf_sub((int64_t)s->texcoord2_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 32, 0, "texcoord2_offset");
     s->texcoord2_tail.len = 0;
     if (w->layout) {
@@ -332,7 +332,7 @@ static int place_Vtx1_texcoord3(bf_wctx *w, void *owner)
     bf_ctx *c = &w->c;
     if (!bf_place_at_end(w, 1, "texcoord3"))
         return 0;
-    bf_set_u64(w, &s->texcoord3_at, w->pos);
+    bf_set_unread_u64(&s->texcoord3_at, w->pos);
     bf_fit_u32(w, &s->texcoord3_offset, bf_sub((int64_t)s->texcoord3_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 36, 0, "texcoord3_offset");
     s->texcoord3_tail.len = 0;
     if (w->layout) {
@@ -358,7 +358,7 @@ static int place_Vtx1_texcoord4(bf_wctx *w, void *owner)
     bf_ctx *c = &w->c;
     if (!bf_place_at_end(w, 1, "texcoord4"))
         return 0;
-    bf_set_u64(w, &s->texcoord4_at, w->pos);
+    bf_set_unread_u64(&s->texcoord4_at, w->pos);
     bf_fit_u32(w, &s->texcoord4_offset, bf_sub((int64_t)s->texcoord4_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 40, 0, "texcoord4_offset");
     s->texcoord4_tail.len = 0;
     if (w->layout) {
@@ -384,7 +384,7 @@ static int place_Vtx1_texcoord5(bf_wctx *w, void *owner)
     bf_ctx *c = &w->c;
     if (!bf_place_at_end(w, 1, "texcoord5"))
         return 0;
-    bf_set_u64(w, &s->texcoord5_at, w->pos);
+    bf_set_unread_u64(&s->texcoord5_at, w->pos);
     bf_fit_u32(w, &s->texcoord5_offset, bf_sub((int64_t)s->texcoord5_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 44, 0, "texcoord5_offset");
     s->texcoord5_tail.len = 0;
     if (w->layout) {
@@ -410,7 +410,7 @@ static int place_Vtx1_texcoord6(bf_wctx *w, void *owner)
     bf_ctx *c = &w->c;
     if (!bf_place_at_end(w, 1, "texcoord6"))
         return 0;
-    bf_set_u64(w, &s->texcoord6_at, w->pos);
+    bf_set_unread_u64(&s->texcoord6_at, w->pos);
     bf_fit_u32(w, &s->texcoord6_offset, bf_sub((int64_t)s->texcoord6_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 48, 0, "texcoord6_offset");
     s->texcoord6_tail.len = 0;
     if (w->layout) {
@@ -436,7 +436,7 @@ static int place_Vtx1_texcoord7(bf_wctx *w, void *owner)
     bf_ctx *c = &w->c;
     if (!bf_place_at_end(w, 1, "texcoord7"))
         return 0;
-    bf_set_u64(w, &s->texcoord7_at, w->pos);
+    bf_set_unread_u64(&s->texcoord7_at, w->pos);
     bf_fit_u32(w, &s->texcoord7_offset, bf_sub((int64_t)s->texcoord7_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 52, 0, "texcoord7_offset");
     s->texcoord7_tail.len = 0;
     if (w->layout) {
@@ -481,7 +481,7 @@ static int place_Evp1_joint_indices(bf_wctx *w, void *owner)
     bf_ctx *c = &w->c;
     if (!bf_place_at_end(w, 1, "joint_indices"))
         return 0;
-    bf_set_u64(w, &s->joint_indices_at, w->pos);
+    bf_set_unread_u64(&s->joint_indices_at, w->pos);
     bf_fit_u32(w, &s->index_table_offset, bf_sub((int64_t)s->joint_indices_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 8, 0,
                "index_table_offset");
     for (uint32_t i = 0; i < s->joint_indices_count; i++) {
@@ -507,7 +507,7 @@ static int place_Evp1_weights(bf_wctx *w, void *owner)
     bf_ctx *c = &w->c;
     if (!bf_place_at_end(w, 1, "weights"))
         return 0;
-    bf_set_u64(w, &s->weights_at, w->pos);
+    bf_set_unread_u64(&s->weights_at, w->pos);
     bf_fit_u32(w, &s->weight_table_offset, bf_sub((int64_t)s->weights_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 12, 0,
                "weight_table_offset");
     for (uint32_t i = 0; i < s->weights_count; i++) {
@@ -532,7 +532,7 @@ static int place_Evp1_inverse_bind_matrices(bf_wctx *w, void *owner)
     j3d_Evp1 *s = owner;
     if (!bf_place_at_end(w, 1, "inverse_bind_matrices"))
         return 0;
-    bf_set_u64(w, &s->inverse_bind_matrices_at, w->pos);
+    bf_set_unread_u64(&s->inverse_bind_matrices_at, w->pos);
     bf_fit_u32(w, &s->matrix_table_offset, bf_sub((int64_t)s->inverse_bind_matrices_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 16, 0,
                "matrix_table_offset");
     s->inverse_bind_matrices_tail.len = 0;
@@ -561,7 +561,7 @@ static int place_Drw1_types(bf_wctx *w, void *owner)
     j3d_Drw1 *s = owner;
     if (!bf_place_at_end(w, 1, "types"))
         return 0;
-    bf_set_u64(w, &s->types_at, w->pos);
+    bf_set_unread_u64(&s->types_at, w->pos);
     bf_fit_u32(w, &s->type_list_offset, bf_sub((int64_t)s->types_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 4, 0, "type_list_offset");
     if (!bf_put_array(w, s->types, s->types_count, 1, 0, 1, "types"))
         return 0;
@@ -580,7 +580,7 @@ static int place_Drw1_ids(bf_wctx *w, void *owner)
     j3d_Drw1 *s = owner;
     if (!bf_place_at_end(w, 1, "ids"))
         return 0;
-    bf_set_u64(w, &s->ids_at, w->pos);
+    bf_set_unread_u64(&s->ids_at, w->pos);
     bf_fit_u32(w, &s->id_list_offset, bf_sub((int64_t)s->ids_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 8, 0, "id_list_offset");
     if (!bf_put_array(w, s->ids, s->ids_count, 2, 0, 1, "ids"))
         return 0;
@@ -599,7 +599,7 @@ static int place_Jnt1_joints(bf_wctx *w, void *owner)
     j3d_Jnt1 *s = owner;
     if (!bf_place_at_end(w, 1, "joints"))
         return 0;
-    bf_set_u64(w, &s->joints_at, w->pos);
+    bf_set_unread_u64(&s->joints_at, w->pos);
     bf_fit_u32(w, &s->joint_data_offset, bf_sub((int64_t)s->joints_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 4, 0, "joint_data_offset");
     for (uint32_t i = 0; i < s->joints_count; i++)
         if (!write_Joint(w, &s->joints[i], "joints", i))
@@ -619,7 +619,7 @@ static int place_Jnt1_remap(bf_wctx *w, void *owner)
     j3d_Jnt1 *s = owner;
     if (!bf_place_at_end(w, 1, "remap"))
         return 0;
-    bf_set_u64(w, &s->remap_at, w->pos);
+    bf_set_unread_u64(&s->remap_at, w->pos);
     bf_fit_u32(w, &s->remap_table_offset, bf_sub((int64_t)s->remap_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 8, 0, "remap_table_offset");
     if (!bf_put_array(w, s->remap, s->remap_count, 2, 0, 1, "remap"))
         return 0;
@@ -638,7 +638,7 @@ static int place_Jnt1_names(bf_wctx *w, void *owner)
     j3d_Jnt1 *s = owner;
     if (!bf_place_at_end(w, 1, "names"))
         return 0;
-    bf_set_u64(w, &s->names_at, w->pos);
+    bf_set_unread_u64(&s->names_at, w->pos);
     bf_fit_u32(w, &s->name_table_offset, bf_sub((int64_t)s->names_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 12, 0, "name_table_offset");
     if (!write_NameTable(w, &s->names, "names", -1))
         return 0;
@@ -657,7 +657,7 @@ static int place_NameEntry_name(bf_wctx *w, void *owner)
     j3d_NameEntry *s = owner;
     if (!bf_place_at_end(w, 1, "name"))
         return 0;
-    bf_set_u64(w, &s->name_at, w->pos);
+    bf_set_unread_u64(&s->name_at, w->pos);
     return bf_fail(&w->c, w->pos, "name", "the builder cannot place data at %s", "table_start + offset");
 }
 
@@ -673,7 +673,7 @@ static int place_Shp1_shapes(bf_wctx *w, void *owner)
     j3d_Shp1 *s = owner;
     if (!bf_place_at_end(w, 1, "shapes"))
         return 0;
-    bf_set_u64(w, &s->shapes_at, w->pos);
+    bf_set_unread_u64(&s->shapes_at, w->pos);
     bf_fit_u32(w, &s->shape_data_offset, bf_sub((int64_t)s->shapes_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 4, 0, "shape_data_offset");
     for (uint32_t i = 0; i < s->shapes_count; i++) {
         if (w->layout) {
@@ -700,7 +700,7 @@ static int place_Shp1_remap(bf_wctx *w, void *owner)
     j3d_Shp1 *s = owner;
     if (!bf_place_at_end(w, 1, "remap"))
         return 0;
-    bf_set_u64(w, &s->remap_at, w->pos);
+    bf_set_unread_u64(&s->remap_at, w->pos);
     bf_fit_u32(w, &s->remap_table_offset, bf_sub((int64_t)s->remap_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 8, 0, "remap_table_offset");
     if (!bf_put_array(w, s->remap, s->remap_count, 2, 0, 1, "remap"))
         return 0;
@@ -719,7 +719,7 @@ static int place_Shp1_names(bf_wctx *w, void *owner)
     j3d_Shp1 *s = owner;
     if (!bf_place_at_end(w, 1, "names"))
         return 0;
-    bf_set_u64(w, &s->names_at, w->pos);
+    bf_set_unread_u64(&s->names_at, w->pos);
     bf_fit_u32(w, &s->name_table_offset, bf_sub((int64_t)s->names_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 12, 0, "name_table_offset");
     if (!write_NameTable(w, &s->names, "names", -1))
         return 0;
@@ -738,7 +738,7 @@ static int place_Shp1_group_data(bf_wctx *w, void *owner)
     j3d_Shp1 *s = owner;
     if (!bf_place_at_end(w, 1, "group_data"))
         return 0;
-    bf_set_u64(w, &s->group_data_at, w->pos);
+    bf_set_unread_u64(&s->group_data_at, w->pos);
     bf_fit_u32(w, &s->group_data_offset, bf_sub((int64_t)s->group_data_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 28, 0,
                "group_data_offset");
     for (uint32_t i = 0; i < s->group_data_count; i++) {
@@ -764,7 +764,7 @@ static int place_Shape_attributes(bf_wctx *w, void *owner)
     j3d_Shape *s = owner;
     if (!bf_place_at_end(w, 1, "attributes"))
         return 0;
-    bf_set_u64(w, &s->attributes_at, w->pos);
+    bf_set_unread_u64(&s->attributes_at, w->pos);
     bf_fit_u16(w, &s->attribute_offset, bf_sub((int64_t)s->attributes_at, bf_add(s->_p_base, s->_p_attribute_table)), 16, (uint64_t)s->_offset + 4, 0,
                "attribute_offset");
     for (uint32_t i = 0; i < s->attributes_count; i++)
@@ -778,7 +778,7 @@ static int place_Shape_groups(bf_wctx *w, void *owner)
     j3d_Shape *s = owner;
     if (!bf_place_at_end(w, 1, "groups"))
         return 0;
-    bf_set_u64(w, &s->groups_at, w->pos);
+    bf_set_unread_u64(&s->groups_at, w->pos);
     return bf_fail(&w->c, w->pos, "groups", "the builder cannot place data at %s", "base + definitions + 8 * first_group_definition");
 }
 
@@ -794,7 +794,7 @@ static int place_MatrixGroup_primitives(bf_wctx *w, void *owner)
     j3d_MatrixGroup *s = owner;
     if (!bf_place_at_end(w, 1, "primitives"))
         return 0;
-    bf_set_u64(w, &s->primitives_at, w->pos);
+    bf_set_unread_u64(&s->primitives_at, w->pos);
     bf_fit_u32(w, &s->primitive_offset, bf_sub((int64_t)s->primitives_at, bf_add(s->_p_base, s->_p_primitive_data)), 32, (uint64_t)s->_offset + 4, 0,
                "primitive_offset");
     s->primitives_tail.len = 0;
@@ -814,7 +814,7 @@ static int place_MatrixGroupData_weights(bf_wctx *w, void *owner)
     j3d_MatrixGroupData *s = owner;
     if (!bf_place_at_end(w, 1, "weights"))
         return 0;
-    bf_set_u64(w, &s->weights_at, w->pos);
+    bf_set_unread_u64(&s->weights_at, w->pos);
     return bf_fail(&w->c, w->pos, "weights", "the builder cannot place data at %s", "base + weight_table + 2 * first_weight");
 }
 
@@ -830,7 +830,7 @@ static int place_Mat3_remap(bf_wctx *w, void *owner)
     j3d_Mat3 *s = owner;
     if (!bf_place_at_end(w, 1, "remap"))
         return 0;
-    bf_set_u64(w, &s->remap_at, w->pos);
+    bf_set_unread_u64(&s->remap_at, w->pos);
     bf_fit_u32(w, &s->remap_table_offset, bf_sub((int64_t)s->remap_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 8, 0, "remap_table_offset");
     if (!bf_put_array(w, s->remap, s->remap_count, 2, 0, 1, "remap"))
         return 0;
@@ -849,7 +849,7 @@ static int place_Mat3_names(bf_wctx *w, void *owner)
     j3d_Mat3 *s = owner;
     if (!bf_place_at_end(w, 1, "names"))
         return 0;
-    bf_set_u64(w, &s->names_at, w->pos);
+    bf_set_unread_u64(&s->names_at, w->pos);
     bf_fit_u32(w, &s->name_table_offset, bf_sub((int64_t)s->names_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 12, 0, "name_table_offset");
     if (!write_NameTable(w, &s->names, "names", -1))
         return 0;
@@ -868,7 +868,7 @@ static int place_Mat3_materials(bf_wctx *w, void *owner)
     j3d_Mat3 *s = owner;
     if (!bf_place_at_end(w, 1, "materials"))
         return 0;
-    bf_set_u64(w, &s->materials_at, w->pos);
+    bf_set_unread_u64(&s->materials_at, w->pos);
     bf_fit_u32(w, &s->material_data_offset, bf_sub((int64_t)s->materials_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 4, 0,
                "material_data_offset");
     s->materials_tail.len = 0;
@@ -897,7 +897,7 @@ static int place_Mat3_indirect(bf_wctx *w, void *owner)
     j3d_Mat3 *s = owner;
     if (!bf_place_at_end(w, 1, "indirect"))
         return 0;
-    bf_set_u64(w, &s->indirect_at, w->pos);
+    bf_set_unread_u64(&s->indirect_at, w->pos);
     bf_fit_u32(w, &s->indirect_offset, bf_sub((int64_t)s->indirect_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 16, 0, "indirect_offset");
     s->indirect_tail.len = 0;
     for (uint32_t i = 0; i < s->indirect_count; i++)
@@ -918,7 +918,7 @@ static int place_Mat3_cull_modes(bf_wctx *w, void *owner)
     j3d_Mat3 *s = owner;
     if (!bf_place_at_end(w, 1, "cull_modes"))
         return 0;
-    bf_set_u64(w, &s->cull_modes_at, w->pos);
+    bf_set_unread_u64(&s->cull_modes_at, w->pos);
     bf_fit_u32(w, &s->cull_mode_offset, bf_sub((int64_t)s->cull_modes_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 20, 0,
                "cull_mode_offset");
     s->cull_modes_tail.len = 0;
@@ -939,7 +939,7 @@ static int place_Mat3_material_colors(bf_wctx *w, void *owner)
     j3d_Mat3 *s = owner;
     if (!bf_place_at_end(w, 1, "material_colors"))
         return 0;
-    bf_set_u64(w, &s->material_colors_at, w->pos);
+    bf_set_unread_u64(&s->material_colors_at, w->pos);
     bf_fit_u32(w, &s->material_color_offset, bf_sub((int64_t)s->material_colors_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 24, 0,
                "material_color_offset");
     s->material_colors_tail.len = 0;
@@ -968,7 +968,7 @@ static int place_Mat3_color_channel_counts(bf_wctx *w, void *owner)
     j3d_Mat3 *s = owner;
     if (!bf_place_at_end(w, 1, "color_channel_counts"))
         return 0;
-    bf_set_u64(w, &s->color_channel_counts_at, w->pos);
+    bf_set_unread_u64(&s->color_channel_counts_at, w->pos);
     bf_fit_u32(w, &s->color_channel_count_offset, bf_sub((int64_t)s->color_channel_counts_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 28, 0,
                "color_channel_count_offset");
     s->color_channel_counts_tail.len = 0;
@@ -989,7 +989,7 @@ static int place_Mat3_color_channels(bf_wctx *w, void *owner)
     j3d_Mat3 *s = owner;
     if (!bf_place_at_end(w, 1, "color_channels"))
         return 0;
-    bf_set_u64(w, &s->color_channels_at, w->pos);
+    bf_set_unread_u64(&s->color_channels_at, w->pos);
     bf_fit_u32(w, &s->color_channel_offset, bf_sub((int64_t)s->color_channels_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 32, 0,
                "color_channel_offset");
     s->color_channels_tail.len = 0;
@@ -1018,7 +1018,7 @@ static int place_Mat3_ambient_colors(bf_wctx *w, void *owner)
     j3d_Mat3 *s = owner;
     if (!bf_place_at_end(w, 1, "ambient_colors"))
         return 0;
-    bf_set_u64(w, &s->ambient_colors_at, w->pos);
+    bf_set_unread_u64(&s->ambient_colors_at, w->pos);
     bf_fit_u32(w, &s->ambient_color_offset, bf_sub((int64_t)s->ambient_colors_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 36, 0,
                "ambient_color_offset");
     s->ambient_colors_tail.len = 0;
@@ -1047,7 +1047,7 @@ static int place_Mat3_light_colors(bf_wctx *w, void *owner)
     j3d_Mat3 *s = owner;
     if (!bf_place_at_end(w, 1, "light_colors"))
         return 0;
-    bf_set_u64(w, &s->light_colors_at, w->pos);
+    bf_set_unread_u64(&s->light_colors_at, w->pos);
     bf_fit_u32(w, &s->light_color_offset, bf_sub((int64_t)s->light_colors_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 40, 0,
                "light_color_offset");
     s->light_colors_tail.len = 0;
@@ -1076,7 +1076,7 @@ static int place_Mat3_tex_gen_counts(bf_wctx *w, void *owner)
     j3d_Mat3 *s = owner;
     if (!bf_place_at_end(w, 1, "tex_gen_counts"))
         return 0;
-    bf_set_u64(w, &s->tex_gen_counts_at, w->pos);
+    bf_set_unread_u64(&s->tex_gen_counts_at, w->pos);
     bf_fit_u32(w, &s->tex_gen_count_offset, bf_sub((int64_t)s->tex_gen_counts_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 44, 0,
                "tex_gen_count_offset");
     s->tex_gen_counts_tail.len = 0;
@@ -1097,7 +1097,7 @@ static int place_Mat3_tex_gens(bf_wctx *w, void *owner)
     j3d_Mat3 *s = owner;
     if (!bf_place_at_end(w, 1, "tex_gens"))
         return 0;
-    bf_set_u64(w, &s->tex_gens_at, w->pos);
+    bf_set_unread_u64(&s->tex_gens_at, w->pos);
     bf_fit_u32(w, &s->tex_gen_offset, bf_sub((int64_t)s->tex_gens_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 48, 0, "tex_gen_offset");
     s->tex_gens_tail.len = 0;
     if (w->measure) {
@@ -1125,7 +1125,7 @@ static int place_Mat3_post_tex_gens(bf_wctx *w, void *owner)
     j3d_Mat3 *s = owner;
     if (!bf_place_at_end(w, 1, "post_tex_gens"))
         return 0;
-    bf_set_u64(w, &s->post_tex_gens_at, w->pos);
+    bf_set_unread_u64(&s->post_tex_gens_at, w->pos);
     bf_fit_u32(w, &s->post_tex_gen_offset, bf_sub((int64_t)s->post_tex_gens_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 52, 0,
                "post_tex_gen_offset");
     s->post_tex_gens_tail.len = 0;
@@ -1154,7 +1154,7 @@ static int place_Mat3_tex_matrices(bf_wctx *w, void *owner)
     j3d_Mat3 *s = owner;
     if (!bf_place_at_end(w, 1, "tex_matrices"))
         return 0;
-    bf_set_u64(w, &s->tex_matrices_at, w->pos);
+    bf_set_unread_u64(&s->tex_matrices_at, w->pos);
     bf_fit_u32(w, &s->tex_matrix_offset, bf_sub((int64_t)s->tex_matrices_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 56, 0,
                "tex_matrix_offset");
     s->tex_matrices_tail.len = 0;
@@ -1176,7 +1176,7 @@ static int place_Mat3_post_tex_matrices(bf_wctx *w, void *owner)
     j3d_Mat3 *s = owner;
     if (!bf_place_at_end(w, 1, "post_tex_matrices"))
         return 0;
-    bf_set_u64(w, &s->post_tex_matrices_at, w->pos);
+    bf_set_unread_u64(&s->post_tex_matrices_at, w->pos);
     bf_fit_u32(w, &s->post_tex_matrix_offset, bf_sub((int64_t)s->post_tex_matrices_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 60, 0,
                "post_tex_matrix_offset");
     s->post_tex_matrices_tail.len = 0;
@@ -1198,7 +1198,7 @@ static int place_Mat3_textures(bf_wctx *w, void *owner)
     j3d_Mat3 *s = owner;
     if (!bf_place_at_end(w, 1, "textures"))
         return 0;
-    bf_set_u64(w, &s->textures_at, w->pos);
+    bf_set_unread_u64(&s->textures_at, w->pos);
     bf_fit_u32(w, &s->texture_remap_offset, bf_sub((int64_t)s->textures_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 64, 0,
                "texture_remap_offset");
     s->textures_tail.len = 0;
@@ -1219,7 +1219,7 @@ static int place_Mat3_tev_orders(bf_wctx *w, void *owner)
     j3d_Mat3 *s = owner;
     if (!bf_place_at_end(w, 1, "tev_orders"))
         return 0;
-    bf_set_u64(w, &s->tev_orders_at, w->pos);
+    bf_set_unread_u64(&s->tev_orders_at, w->pos);
     bf_fit_u32(w, &s->tev_order_offset, bf_sub((int64_t)s->tev_orders_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 68, 0,
                "tev_order_offset");
     s->tev_orders_tail.len = 0;
@@ -1248,7 +1248,7 @@ static int place_Mat3_tev_colors(bf_wctx *w, void *owner)
     j3d_Mat3 *s = owner;
     if (!bf_place_at_end(w, 1, "tev_colors"))
         return 0;
-    bf_set_u64(w, &s->tev_colors_at, w->pos);
+    bf_set_unread_u64(&s->tev_colors_at, w->pos);
     bf_fit_u32(w, &s->tev_color_offset, bf_sub((int64_t)s->tev_colors_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 72, 0,
                "tev_color_offset");
     s->tev_colors_tail.len = 0;
@@ -1277,7 +1277,7 @@ static int place_Mat3_konst_colors(bf_wctx *w, void *owner)
     j3d_Mat3 *s = owner;
     if (!bf_place_at_end(w, 1, "konst_colors"))
         return 0;
-    bf_set_u64(w, &s->konst_colors_at, w->pos);
+    bf_set_unread_u64(&s->konst_colors_at, w->pos);
     bf_fit_u32(w, &s->konst_color_offset, bf_sub((int64_t)s->konst_colors_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 76, 0,
                "konst_color_offset");
     s->konst_colors_tail.len = 0;
@@ -1306,7 +1306,7 @@ static int place_Mat3_tev_stage_counts(bf_wctx *w, void *owner)
     j3d_Mat3 *s = owner;
     if (!bf_place_at_end(w, 1, "tev_stage_counts"))
         return 0;
-    bf_set_u64(w, &s->tev_stage_counts_at, w->pos);
+    bf_set_unread_u64(&s->tev_stage_counts_at, w->pos);
     bf_fit_u32(w, &s->tev_stage_count_offset, bf_sub((int64_t)s->tev_stage_counts_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 80, 0,
                "tev_stage_count_offset");
     s->tev_stage_counts_tail.len = 0;
@@ -1327,7 +1327,7 @@ static int place_Mat3_tev_stages(bf_wctx *w, void *owner)
     j3d_Mat3 *s = owner;
     if (!bf_place_at_end(w, 1, "tev_stages"))
         return 0;
-    bf_set_u64(w, &s->tev_stages_at, w->pos);
+    bf_set_unread_u64(&s->tev_stages_at, w->pos);
     bf_fit_u32(w, &s->tev_stage_offset, bf_sub((int64_t)s->tev_stages_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 84, 0,
                "tev_stage_offset");
     s->tev_stages_tail.len = 0;
@@ -1356,7 +1356,7 @@ static int place_Mat3_swap_modes(bf_wctx *w, void *owner)
     j3d_Mat3 *s = owner;
     if (!bf_place_at_end(w, 1, "swap_modes"))
         return 0;
-    bf_set_u64(w, &s->swap_modes_at, w->pos);
+    bf_set_unread_u64(&s->swap_modes_at, w->pos);
     bf_fit_u32(w, &s->swap_mode_offset, bf_sub((int64_t)s->swap_modes_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 88, 0,
                "swap_mode_offset");
     s->swap_modes_tail.len = 0;
@@ -1385,7 +1385,7 @@ static int place_Mat3_swap_tables(bf_wctx *w, void *owner)
     j3d_Mat3 *s = owner;
     if (!bf_place_at_end(w, 1, "swap_tables"))
         return 0;
-    bf_set_u64(w, &s->swap_tables_at, w->pos);
+    bf_set_unread_u64(&s->swap_tables_at, w->pos);
     bf_fit_u32(w, &s->swap_table_offset, bf_sub((int64_t)s->swap_tables_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 92, 0,
                "swap_table_offset");
     s->swap_tables_tail.len = 0;
@@ -1414,7 +1414,7 @@ static int place_Mat3_fogs(bf_wctx *w, void *owner)
     j3d_Mat3 *s = owner;
     if (!bf_place_at_end(w, 1, "fogs"))
         return 0;
-    bf_set_u64(w, &s->fogs_at, w->pos);
+    bf_set_unread_u64(&s->fogs_at, w->pos);
     bf_fit_u32(w, &s->fog_offset, bf_sub((int64_t)s->fogs_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 96, 0, "fog_offset");
     s->fogs_tail.len = 0;
     if (w->measure) {
@@ -1442,7 +1442,7 @@ static int place_Mat3_alpha_compares(bf_wctx *w, void *owner)
     j3d_Mat3 *s = owner;
     if (!bf_place_at_end(w, 1, "alpha_compares"))
         return 0;
-    bf_set_u64(w, &s->alpha_compares_at, w->pos);
+    bf_set_unread_u64(&s->alpha_compares_at, w->pos);
     bf_fit_u32(w, &s->alpha_compare_offset, bf_sub((int64_t)s->alpha_compares_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 100, 0,
                "alpha_compare_offset");
     s->alpha_compares_tail.len = 0;
@@ -1471,7 +1471,7 @@ static int place_Mat3_blend_modes(bf_wctx *w, void *owner)
     j3d_Mat3 *s = owner;
     if (!bf_place_at_end(w, 1, "blend_modes"))
         return 0;
-    bf_set_u64(w, &s->blend_modes_at, w->pos);
+    bf_set_unread_u64(&s->blend_modes_at, w->pos);
     bf_fit_u32(w, &s->blend_mode_offset, bf_sub((int64_t)s->blend_modes_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 104, 0,
                "blend_mode_offset");
     s->blend_modes_tail.len = 0;
@@ -1500,7 +1500,7 @@ static int place_Mat3_z_modes(bf_wctx *w, void *owner)
     j3d_Mat3 *s = owner;
     if (!bf_place_at_end(w, 1, "z_modes"))
         return 0;
-    bf_set_u64(w, &s->z_modes_at, w->pos);
+    bf_set_unread_u64(&s->z_modes_at, w->pos);
     bf_fit_u32(w, &s->z_mode_offset, bf_sub((int64_t)s->z_modes_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 108, 0, "z_mode_offset");
     s->z_modes_tail.len = 0;
     if (w->measure) {
@@ -1528,7 +1528,7 @@ static int place_Mat3_z_compares(bf_wctx *w, void *owner)
     j3d_Mat3 *s = owner;
     if (!bf_place_at_end(w, 1, "z_compares"))
         return 0;
-    bf_set_u64(w, &s->z_compares_at, w->pos);
+    bf_set_unread_u64(&s->z_compares_at, w->pos);
     bf_fit_u32(w, &s->z_compare_offset, bf_sub((int64_t)s->z_compares_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 112, 0,
                "z_compare_offset");
     s->z_compares_tail.len = 0;
@@ -1549,7 +1549,7 @@ static int place_Mat3_dithers(bf_wctx *w, void *owner)
     j3d_Mat3 *s = owner;
     if (!bf_place_at_end(w, 1, "dithers"))
         return 0;
-    bf_set_u64(w, &s->dithers_at, w->pos);
+    bf_set_unread_u64(&s->dithers_at, w->pos);
     bf_fit_u32(w, &s->dither_offset, bf_sub((int64_t)s->dithers_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 116, 0, "dither_offset");
     s->dithers_tail.len = 0;
     if (!bf_put_array(w, s->dithers, s->dithers_count, 1, 0, 1, "dithers"))
@@ -1569,7 +1569,7 @@ static int place_Mat3_nbt_scales(bf_wctx *w, void *owner)
     j3d_Mat3 *s = owner;
     if (!bf_place_at_end(w, 1, "nbt_scales"))
         return 0;
-    bf_set_u64(w, &s->nbt_scales_at, w->pos);
+    bf_set_unread_u64(&s->nbt_scales_at, w->pos);
     bf_fit_u32(w, &s->nbt_scale_offset, bf_sub((int64_t)s->nbt_scales_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 120, 0,
                "nbt_scale_offset");
     s->nbt_scales_tail.len = 0;
@@ -1598,7 +1598,7 @@ static int place_Mdl3_packets(bf_wctx *w, void *owner)
     j3d_Mdl3 *s = owner;
     if (!bf_place_at_end(w, 1, "packets"))
         return 0;
-    bf_set_u64(w, &s->packets_at, w->pos);
+    bf_set_unread_u64(&s->packets_at, w->pos);
     bf_fit_u32(w, &s->packet_table_offset, bf_sub((int64_t)s->packets_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 4, 0,
                "packet_table_offset");
     for (uint32_t i = 0; i < s->packets_count; i++)
@@ -1619,7 +1619,7 @@ static int place_Mdl3_subpackets(bf_wctx *w, void *owner)
     j3d_Mdl3 *s = owner;
     if (!bf_place_at_end(w, 1, "subpackets"))
         return 0;
-    bf_set_u64(w, &s->subpackets_at, w->pos);
+    bf_set_unread_u64(&s->subpackets_at, w->pos);
     bf_fit_u32(w, &s->subpacket_offset, bf_sub((int64_t)s->subpackets_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 8, 0, "subpacket_offset");
     if (w->measure) {
         if (!bf_skip(w, (uint64_t)s->subpackets_count * 16, "subpackets"))
@@ -1646,7 +1646,7 @@ static int place_Mdl3_matrix_indices(bf_wctx *w, void *owner)
     j3d_Mdl3 *s = owner;
     if (!bf_place_at_end(w, 1, "matrix_indices"))
         return 0;
-    bf_set_u64(w, &s->matrix_indices_at, w->pos);
+    bf_set_unread_u64(&s->matrix_indices_at, w->pos);
     bf_fit_u32(w, &s->matrix_index_offset, bf_sub((int64_t)s->matrix_indices_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 12, 0,
                "matrix_index_offset");
     if (!bf_put_bytes(w, s->matrix_indices.ptr, s->matrix_indices.len, "matrix_indices"))
@@ -1666,7 +1666,7 @@ static int place_Mdl3_unknown(bf_wctx *w, void *owner)
     j3d_Mdl3 *s = owner;
     if (!bf_place_at_end(w, 1, "unknown"))
         return 0;
-    bf_set_u64(w, &s->unknown_at, w->pos);
+    bf_set_unread_u64(&s->unknown_at, w->pos);
     bf_fit_u32(w, &s->unknown_offset, bf_sub((int64_t)s->unknown_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 16, 0, "unknown_offset");
     if (!bf_put_array(w, s->unknown, s->unknown_count, 1, 0, 1, "unknown"))
         return 0;
@@ -1685,7 +1685,7 @@ static int place_Mdl3_indices(bf_wctx *w, void *owner)
     j3d_Mdl3 *s = owner;
     if (!bf_place_at_end(w, 1, "indices"))
         return 0;
-    bf_set_u64(w, &s->indices_at, w->pos);
+    bf_set_unread_u64(&s->indices_at, w->pos);
     bf_fit_u32(w, &s->index_offset, bf_sub((int64_t)s->indices_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 20, 0, "index_offset");
     if (!bf_put_array(w, s->indices, s->indices_count, 2, 0, 1, "indices"))
         return 0;
@@ -1704,7 +1704,7 @@ static int place_Mdl3_names(bf_wctx *w, void *owner)
     j3d_Mdl3 *s = owner;
     if (!bf_place_at_end(w, 1, "names"))
         return 0;
-    bf_set_u64(w, &s->names_at, w->pos);
+    bf_set_unread_u64(&s->names_at, w->pos);
     bf_fit_u32(w, &s->name_table_offset, bf_sub((int64_t)s->names_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 24, 0, "name_table_offset");
     if (!write_NameTable(w, &s->names, "names", -1))
         return 0;
@@ -1723,7 +1723,7 @@ static int place_Mdl3Packet_commands(bf_wctx *w, void *owner)
     j3d_Mdl3Packet *s = owner;
     if (!bf_place_at_end(w, 1, "commands"))
         return 0;
-    bf_set_u64(w, &s->commands_at, w->pos);
+    bf_set_unread_u64(&s->commands_at, w->pos);
     bf_fit_u32(w, &s->offset, bf_sub((int64_t)s->commands_at, (int64_t)s->_offset), 32, (uint64_t)s->_offset, 0, "offset");
     s->commands_tail.len = 0;
     for (uint32_t i = 0; i < s->commands_count; i++)
@@ -1744,7 +1744,7 @@ static int place_Tex1_headers(bf_wctx *w, void *owner)
     j3d_Tex1 *s = owner;
     if (!bf_place_at_end(w, 1, "headers"))
         return 0;
-    bf_set_u64(w, &s->headers_at, w->pos);
+    bf_set_unread_u64(&s->headers_at, w->pos);
     bf_fit_u32(w, &s->header_table_offset, bf_sub((int64_t)s->headers_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 4, 0,
                "header_table_offset");
     for (uint32_t i = 0; i < s->headers_count; i++)
@@ -1765,7 +1765,7 @@ static int place_Tex1_names(bf_wctx *w, void *owner)
     j3d_Tex1 *s = owner;
     if (!bf_place_at_end(w, 1, "names"))
         return 0;
-    bf_set_u64(w, &s->names_at, w->pos);
+    bf_set_unread_u64(&s->names_at, w->pos);
     bf_fit_u32(w, &s->name_table_offset, bf_sub((int64_t)s->names_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 8, 0, "name_table_offset");
     if (!write_NameTable(w, &s->names, "names", -1))
         return 0;
@@ -1784,7 +1784,7 @@ static int place_BtiHeader_palette(bf_wctx *w, void *owner)
     j3d_BtiHeader *s = owner;
     if (!bf_place_at_end(w, 1, "palette"))
         return 0;
-    bf_set_u64(w, &s->palette_at, w->pos);
+    bf_set_unread_u64(&s->palette_at, w->pos);
     bf_fit_u32(w, &s->palette_offset, bf_sub((int64_t)s->palette_at, (int64_t)s->_offset), 32, (uint64_t)s->_offset + 12, 0, "palette_offset");
     if (!bf_put_array(w, s->palette, s->palette_count, 2, 0, 1, "palette"))
         return 0;
@@ -1803,7 +1803,7 @@ static int place_BtiHeader_images(bf_wctx *w, void *owner)
     j3d_BtiHeader *s = owner;
     if (!bf_place_at_end(w, 1, "images"))
         return 0;
-    bf_set_u64(w, &s->images_at, w->pos);
+    bf_set_unread_u64(&s->images_at, w->pos);
     bf_fit_u32(w, &s->image_offset, bf_sub((int64_t)s->images_at, (int64_t)s->_offset), 32, (uint64_t)s->_offset + 28, 0, "image_offset");
     for (uint32_t i = 0; i < s->images_count; i++) {
         if (w->layout) {
@@ -1833,7 +1833,7 @@ static int write_File(bf_wctx *w, j3d_File *s, const char *name, int64_t index)
     for (uint32_t i = 0; i < s->sections_count; i++)
         if (!write_Section(w, &s->sections[i], "sections", i))
             return 0;
-    bf_set_u64(w, &s->trailing_at, w->pos);
+    bf_set_unread_u64(&s->trailing_at, w->pos);
     if (!bf_put_bytes(w, s->trailing.ptr, s->trailing.len, "trailing"))
         return 0;
     return bf_end(w, name);
@@ -1845,8 +1845,13 @@ static int write_SubversionHeader(bf_wctx *w, j3d_SubversionHeader *s, const cha
         return 0;
     if (!bf_put_fixed_str(w, &s->subversion, 4, "subversion"))
         return 0;
-    if (w->layout)
-        bf_size_padding(w, &s->padding, INT64_C(12));
+    if (w->layout) {
+        {
+            size_t seen = w->changes; /* nothing reads padding */
+            bf_size_padding(w, &s->padding, INT64_C(12));
+            w->changes = seen;
+        }
+    }
     if (!bf_put_bytes(w, s->padding.ptr, s->padding.len, "padding"))
         return 0;
     return bf_end(w, name);
@@ -2305,21 +2310,21 @@ static int write_VertexBuffer(bf_wctx *w, j3d_VertexBuffer *s, const char *name,
     if (w->layout && s->colors16_count > 0)
         s->has_colors16 = 1;
     if (s->has_colors16) {
-        bf_set_u64(w, &s->colors16_at, w->pos);
+        bf_set_unread_u64(&s->colors16_at, w->pos);
     if (!bf_put_array(w, s->colors16, s->colors16_count, 2, 0, 1, "colors16"))
         return 0;
     }
     if (w->layout && s->colors24_count > 0)
         s->has_colors24 = 1;
     if (s->has_colors24) {
-        bf_set_u64(w, &s->colors24_at, w->pos);
+        bf_set_unread_u64(&s->colors24_at, w->pos);
     if (!bf_put_array(w, s->colors24, s->colors24_count, 3, 0, 1, "colors24"))
         return 0;
     }
     if (w->layout && s->colors32_count > 0)
         s->has_colors32 = 1;
     if (s->has_colors32) {
-        bf_set_u64(w, &s->colors32_at, w->pos);
+        bf_set_unread_u64(&s->colors32_at, w->pos);
     if (!bf_put_array(w, s->colors32, s->colors32_count, 4, 0, 1, "colors32"))
         return 0;
     }
@@ -2795,7 +2800,7 @@ static int write_Primitive(bf_wctx *w, j3d_Primitive *s, const char *name, int64
     if (w->layout && s->vertices_count > 0)
         s->has_vertices = 1;
     if (s->has_vertices) {
-        bf_set_u64(w, &s->vertices_at, w->pos);
+        bf_set_unread_u64(&s->vertices_at, w->pos);
         for (uint32_t i = 0; i < s->vertices_count; i++) {
             if (w->layout) {
                 bf_set_i64(w, &s->vertices[i]._p_attribute_count, s->_p_attribute_count);
@@ -2831,7 +2836,7 @@ static int write_VertexIndex(bf_wctx *w, j3d_VertexIndex *s, const char *name, i
         return 0;
     }
     if (s->has_index16) {
-        bf_set_u64(w, &s->index16_at, w->pos);
+        bf_set_unread_u64(&s->index16_at, w->pos);
     if (!bf_put_u16be(w, s->index16, "index16"))
         return 0;
     }
@@ -4165,10 +4170,16 @@ static int write_TextureImage(bf_wctx *w, j3d_TextureImage *s, const char *name,
     bf_ctx *c = &w->c;
     if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (w->layout)
-        bf_size_padding(w, &s->data, bf_mul(bf_mul(bf_div(c, bf_sub(bf_add(bf_max(bf_shr(s->_p_width, s->_p_level), 1), j3d_TextureImage_v_tile_width(c, s)),
-                        1), j3d_TextureImage_v_tile_width(c, s)), bf_div(c, bf_sub(bf_add(bf_max(bf_shr(s->_p_height, s->_p_level), 1),
-                        j3d_TextureImage_v_tile_height(c, s)), 1), j3d_TextureImage_v_tile_height(c, s))), j3d_TextureImage_v_tile_bytes(c, s)));
+    if (w->layout) {
+        {
+            size_t seen = w->changes; /* nothing reads data */
+            bf_size_padding(w, &s->data, bf_mul(bf_mul(bf_div(c, bf_sub(bf_add(bf_max(bf_shr(s->_p_width, s->_p_level), 1),
+                            j3d_TextureImage_v_tile_width(c, s)), 1), j3d_TextureImage_v_tile_width(c, s)), bf_div(c, bf_sub(bf_add(bf_max(bf_shr(s->_p_height,
+                            s->_p_level), 1), j3d_TextureImage_v_tile_height(c, s)), 1), j3d_TextureImage_v_tile_height(c, s))),
+                            j3d_TextureImage_v_tile_bytes(c, s)));
+            w->changes = seen;
+        }
+    }
     if (!bf_put_bytes(w, s->data.ptr, s->data.len, "data"))
         return 0;
     return bf_end(w, name);

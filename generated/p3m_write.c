@@ -69,48 +69,48 @@ static int write_Data(bf_wctx *w, p3m_Data *s, const char *name, int64_t index)
     if (!bf_put_u8(w, s->part_count, "part_count") ||
         !bf_put_array(w, s->visibility, s->visibility_count, 1, 0, 0, "visibility"))
         return 0;
-    bf_set_u64(w, &s->parts_at, w->pos);
+    bf_set_unread_u64(&s->parts_at, w->pos);
     for (uint32_t i = 0; i < s->parts_count; i++)
         if (!write_Part(w, &s->parts[i], "parts", i))
             return 0;
     bf_set_u64(w, &s->material_count_at, w->pos);
     if (!bf_put_u8(w, s->material_count, "material_count"))
         return 0;
-    bf_set_u64(w, &s->materials_at, w->pos);
+    bf_set_unread_u64(&s->materials_at, w->pos);
     for (uint32_t i = 0; i < s->materials_count; i++)
         if (!write_Material(w, &s->materials[i], "materials", i))
             return 0;
     bf_set_u64(w, &s->texture_count_at, w->pos);
     if (!bf_put_u8(w, s->texture_count, "texture_count"))
         return 0;
-    bf_set_u64(w, &s->textures_at, w->pos);
+    bf_set_unread_u64(&s->textures_at, w->pos);
     for (uint32_t i = 0; i < s->textures_count; i++)
         if (!write_Texture(w, &s->textures[i], "textures", i))
             return 0;
     bf_set_u64(w, &s->bone_count_at, w->pos);
     if (!bf_put_u8(w, s->bone_count, "bone_count"))
         return 0;
-    bf_set_u64(w, &s->bones_at, w->pos);
+    bf_set_unread_u64(&s->bones_at, w->pos);
     for (uint32_t i = 0; i < s->bones_count; i++)
         if (!write_Bone(w, &s->bones[i], "bones", i))
             return 0;
     bf_set_u64(w, &s->animation_count_at, w->pos);
     if (!bf_put_u8(w, s->animation_count, "animation_count"))
         return 0;
-    bf_set_u64(w, &s->animations_at, w->pos);
+    bf_set_unread_u64(&s->animations_at, w->pos);
     for (uint32_t i = 0; i < s->animations_count; i++)
         if (!write_Animation(w, &s->animations[i], "animations", i))
             return 0;
     bf_set_u64(w, &s->action_count_at, w->pos);
     if (!bf_put_u8(w, s->action_count, "action_count"))
         return 0;
-    bf_set_u64(w, &s->actions_at, w->pos);
+    bf_set_unread_u64(&s->actions_at, w->pos);
     for (uint32_t i = 0; i < s->actions_count; i++)
         if (!write_Action(w, &s->actions[i], "actions", i))
             return 0;
     if (w->layout)
         s->strings = bf_table_bytes(w, &s->strings);
-    bf_set_u64(w, &s->strings_at, w->pos);
+    bf_set_unread_u64(&s->strings_at, w->pos);
     if (!bf_put_bytes(w, s->strings.ptr, s->strings.len, "strings"))
         return 0;
     return bf_end(w, name);
@@ -159,7 +159,7 @@ static int write_Part(bf_wctx *w, p3m_Part *s, const char *name, int64_t index)
     if (w->layout && s->normals_count > 0)
         s->has_normals = 1;
     if (s->has_normals) {
-        bf_set_u64(w, &s->normals_at, w->pos);
+        bf_set_unread_u64(&s->normals_at, w->pos);
         if (w->measure) {
             if (!bf_skip(w, (uint64_t)s->normals_count * 12, "normals"))
                 return 0;
@@ -174,13 +174,13 @@ static int write_Part(bf_wctx *w, p3m_Part *s, const char *name, int64_t index)
     bf_set_u64(w, &s->index_count_at, w->pos);
     if (!bf_put_u16le(w, s->index_count, "index_count"))
         return 0;
-    bf_set_u64(w, &s->indices_at, w->pos);
+    bf_set_unread_u64(&s->indices_at, w->pos);
     if (!bf_put_array(w, s->indices, s->indices_count, 2, 0, 0, "indices"))
         return 0;
     bf_set_u64(w, &s->weight_group_count_at, w->pos);
     if (!bf_put_u8(w, s->weight_group_count, "weight_group_count"))
         return 0;
-    bf_set_u64(w, &s->weight_groups_at, w->pos);
+    bf_set_unread_u64(&s->weight_groups_at, w->pos);
     for (uint32_t i = 0; i < s->weight_groups_count; i++) {
         if (w->layout) {
             bf_set_i64(w, &s->weight_groups[i]._p_vertex_count, (int64_t)s->vertex_count);
@@ -264,22 +264,22 @@ static int write_Material(bf_wctx *w, p3m_Material *s, const char *name, int64_t
     if (w->layout && s->extra_textures_count > 0)
         s->has_extra_textures = 1;
     if (s->has_extra_textures) {
-        bf_set_u64(w, &s->extra_textures_at, w->pos);
+        bf_set_unread_u64(&s->extra_textures_at, w->pos);
     if (!bf_put_array(w, s->extra_textures, s->extra_textures_count, 1, 0, 0, "extra_textures"))
         return 0;
     }
     if (s->has_advance_time) {
-        bf_set_u64(w, &s->advance_time_at, w->pos);
+        bf_set_unread_u64(&s->advance_time_at, w->pos);
     if (!bf_put_u32le(w, s->advance_time, "advance_time"))
         return 0;
     }
-    bf_set_u64(w, &s->color_at, w->pos);
+    bf_set_unread_u64(&s->color_at, w->pos);
     if (!bf_put_array(w, s->color, 4, 1, 0, 0, "color"))
         return 0;
-    bf_set_u64(w, &s->emission_at, w->pos);
+    bf_set_unread_u64(&s->emission_at, w->pos);
     if (!bf_put_array(w, s->emission, 3, 1, 0, 0, "emission"))
         return 0;
-    bf_set_u64(w, &s->shading_at, w->pos);
+    bf_set_unread_u64(&s->shading_at, w->pos);
     if (!bf_put_u8(w, s->shading, "shading"))
         return 0;
     return bf_end(w, name);
@@ -413,14 +413,14 @@ static int write_Lz4Frame(bf_wctx *w, p3m_Lz4Frame *s, const char *name, int64_t
         return 0;
     }
     if (s->has_dict_id) {
-        bf_set_u64(w, &s->dict_id_at, w->pos);
+        bf_set_unread_u64(&s->dict_id_at, w->pos);
     if (!bf_put_u32le(w, s->dict_id, "dict_id"))
         return 0;
     }
-    bf_set_u64(w, &s->header_checksum_at, w->pos);
+    bf_set_unread_u64(&s->header_checksum_at, w->pos);
     if (!bf_put_u8(w, s->header_checksum, "header_checksum"))
         return 0;
-    bf_set_u64(w, &s->blocks_at, w->pos);
+    bf_set_unread_u64(&s->blocks_at, w->pos);
     for (uint32_t i = 0; i < s->blocks_count; i++) {
         if (w->layout) {
             bf_set_i64(w, &s->blocks[i]._p_checksum, (int64_t)(((uint64_t)s->flags >> 4) & UINT64_C(0x1)));
@@ -429,7 +429,7 @@ static int write_Lz4Frame(bf_wctx *w, p3m_Lz4Frame *s, const char *name, int64_t
             return 0;
     }
     if (s->has_content_checksum) {
-        bf_set_u64(w, &s->content_checksum_at, w->pos);
+        bf_set_unread_u64(&s->content_checksum_at, w->pos);
     if (!bf_put_u32le(w, s->content_checksum, "content_checksum"))
         return 0;
     }
@@ -454,7 +454,7 @@ static int write_Lz4Block(bf_wctx *w, p3m_Lz4Block *s, const char *name, int64_t
     if (!bf_put_bytes(w, s->data.ptr, s->data.len, "data"))
         return 0;
     if (s->has_checksum_value) {
-        bf_set_u64(w, &s->checksum_value_at, w->pos);
+        bf_set_unread_u64(&s->checksum_value_at, w->pos);
     if (!bf_put_u32le(w, s->checksum_value, "checksum_value"))
         return 0;
     }
@@ -570,7 +570,7 @@ static int write_Action(bf_wctx *w, p3m_Action *s, const char *name, int64_t ind
     bf_set_u64(w, &s->data_length_at, w->pos);
     if (!bf_put_u8(w, s->data_length, "data_length"))
         return 0;
-    bf_set_u64(w, &s->data_at, w->pos);
+    bf_set_unread_u64(&s->data_at, w->pos);
     for (uint32_t i = 0; i < s->data_count; i++)
         if (!write_ActionData(w, &s->data[i], "data", i))
             return 0;
@@ -619,22 +619,22 @@ static int write_ActionData(bf_wctx *w, p3m_ActionData *s, const char *name, int
         !bf_put_u8(w, s->rotation_count, "rotation_count") || !bf_put_u8(w, s->scale_count, "scale_count") ||
         !bf_put_array(w, s->translation_skips, s->translation_skips_count, 1, 0, 0, "translation_skips"))
         return 0;
-    bf_set_u64(w, &s->rotation_skips_at, w->pos);
+    bf_set_unread_u64(&s->rotation_skips_at, w->pos);
     if (!bf_put_array(w, s->rotation_skips, s->rotation_skips_count, 1, 0, 0, "rotation_skips"))
         return 0;
-    bf_set_u64(w, &s->scale_skips_at, w->pos);
+    bf_set_unread_u64(&s->scale_skips_at, w->pos);
     if (!bf_put_array(w, s->scale_skips, s->scale_skips_count, 1, 0, 0, "scale_skips"))
         return 0;
-    bf_set_u64(w, &s->translation_modes_at, w->pos);
+    bf_set_unread_u64(&s->translation_modes_at, w->pos);
     if (!bf_put_array(w, s->translation_modes, s->translation_modes_count, 1, 0, 0, "translation_modes"))
         return 0;
-    bf_set_u64(w, &s->rotation_modes_at, w->pos);
+    bf_set_unread_u64(&s->rotation_modes_at, w->pos);
     if (!bf_put_array(w, s->rotation_modes, s->rotation_modes_count, 1, 0, 0, "rotation_modes"))
         return 0;
-    bf_set_u64(w, &s->scale_modes_at, w->pos);
+    bf_set_unread_u64(&s->scale_modes_at, w->pos);
     if (!bf_put_array(w, s->scale_modes, s->scale_modes_count, 1, 0, 0, "scale_modes"))
         return 0;
-    bf_set_u64(w, &s->translations_at, w->pos);
+    bf_set_unread_u64(&s->translations_at, w->pos);
     if (w->measure) {
         if (!bf_skip(w, (uint64_t)s->translations_count * 12, "translations"))
             return 0;
@@ -645,7 +645,7 @@ static int write_ActionData(bf_wctx *w, p3m_ActionData *s, const char *name, int
                 return 0;
         w->changes = changes;
     }
-    bf_set_u64(w, &s->rotations_at, w->pos);
+    bf_set_unread_u64(&s->rotations_at, w->pos);
     if (w->measure) {
         if (!bf_skip(w, (uint64_t)s->rotations_count * 12, "rotations"))
             return 0;
@@ -656,7 +656,7 @@ static int write_ActionData(bf_wctx *w, p3m_ActionData *s, const char *name, int
                 return 0;
         w->changes = changes;
     }
-    bf_set_u64(w, &s->scales_at, w->pos);
+    bf_set_unread_u64(&s->scales_at, w->pos);
     if (w->measure) {
         if (!bf_skip(w, (uint64_t)s->scales_count * 12, "scales"))
             return 0;

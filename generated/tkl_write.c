@@ -40,7 +40,7 @@ static int write_File(bf_wctx *w, tkl_File *s, const char *name, int64_t index)
                 return 0;
         w->changes = changes;
     }
-    bf_set_u64(w, &s->rotations_at, w->pos);
+    bf_set_unread_u64(&s->rotations_at, w->pos);
     if (w->measure) {
         if (!bf_skip(w, (uint64_t)s->rotations_count * 16, "rotations"))
             return 0;
@@ -56,7 +56,7 @@ static int write_File(bf_wctx *w, tkl_File *s, const char *name, int64_t index)
 
 static int write_Vector3(bf_wctx *w, tkl_Vector3 *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_begin_unread(w, &s->_offset, &s->_index, name, index))
         return 0;
     if (!bf_put_f32le(w, s->x, "x") || !bf_put_f32le(w, s->y, "y") || !bf_put_f32le(w, s->z, "z"))
         return 0;
@@ -65,7 +65,7 @@ static int write_Vector3(bf_wctx *w, tkl_Vector3 *s, const char *name, int64_t i
 
 static int write_Quaternion(bf_wctx *w, tkl_Quaternion *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_begin_unread(w, &s->_offset, &s->_index, name, index))
         return 0;
     if (!bf_put_f32le(w, s->x, "x") || !bf_put_f32le(w, s->y, "y") || !bf_put_f32le(w, s->z, "z") ||
         !bf_put_f32le(w, s->w, "w"))

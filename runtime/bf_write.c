@@ -636,11 +636,15 @@ int bf_build(void *doc, int64_t revision, bf_arena *arena, bf_buffer *out, bf_er
      * the document (the next pass would give the same image), or, for a document whose
      * values go back and forth within a pass, until two passes give the same image. Only
      * those need the previous image: the first passes reuse one image, zeroed.
-     * The first passes only measure (arrays of plain elements get their room, not their
-     * bytes): a document settles in three passes at best (a fresh one, one that fixes what
-     * was read before it was computed, one that changes nothing), and only the last one's
-     * bytes are kept. A measuring pass that changes nothing is followed by a writing one. */
-    enum { MAX_PASSES = 6, FIRST_COMPARED = 3, MEASURE_PASSES = 2 };
+     * The first pass only measures (arrays of plain elements get their room, not their
+     * bytes); only the last pass's bytes are kept. Changes to values nothing reads, made
+     * before their bytes are written, are not counted: a fresh document settles in a
+     * measuring pass and a writing one when what its first pass reads before computing it
+     * does not move the layout.
+     * Before them, a walk of the document without placing anything reached through an
+     * offset: it computes what a header reads from the tables after it (which chunk is the
+     * index chunk), so that the measuring pass places data where the writing pass will. */
+    enum { MAX_PASSES = 6, FIRST_COMPARED = 3, MEASURE_PASSES = 1 };
     int quiet = 0, cleared = 0;
     bf_buffer previous = {0};
     bf_wctx w;
@@ -648,6 +652,12 @@ int bf_build(void *doc, int64_t revision, bf_arena *arena, bf_buffer *out, bf_er
     int ok = 0;
     size_t last_size = 0;
     out->size = 0;
+    wctx_reset(&w, out, doc);
+    w.measure = w.layout = 1;
+    w.c.revision = revision;
+    w.root = doc;
+    w.arena = arena;
+    (void)pass(&w, doc); /* what fails here fails again, and is reported, in the first pass */
     for (int n = 0; n < MAX_PASSES; n++) {
         if (n >= FIRST_COMPARED)
             swap_images(out, &previous);

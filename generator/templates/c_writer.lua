@@ -70,6 +70,52 @@ local function read_owners(fmt)
   return owners
 end
 
+-- What the builder's expressions read (validation rules aside): `fields["T.f"]`, the value
+-- of field f of T; `starts["T"]`, where a T starts; `ats["T.f"]`, where field f starts;
+-- `any_start`, whether some expression reads its own structure's start (`_start`).
+-- A number field may be what an offset or count is solved for, and the error naming it
+-- gives where it lies: its position counts as read too.
+local function layout_reads(fmt)
+  local r = { fields = {}, starts = {}, ats = {}, any_start = false }
+  local function position(fl)
+    if fl.offset and not fl.located then
+      r.starts[fl.owner] = true
+    else
+      r.ats[fl.owner .. "." .. fl.name] = true
+    end
+  end
+  local seen = {}
+  local function walk(v, key)
+    if type(v) ~= "table" or seen[v] or key == "rules" then return end
+    seen[v] = true
+    if v.k then
+      local fl = v.field
+      if type(fl) == "table" and fl.owner and fl.name then
+        r.fields[fl.owner .. "." .. fl.name] = true
+        if fl.kind == "prim" then position(fl) end
+      end
+      if v.k == "name" and v.ref == "start" then r.any_start = true end
+      if v.name == "offset" and type(v.args) == "table" and type(v.args[1]) == "table" then
+        local a = v.args[1].field
+        if type(a) == "table" and a.owner and a.name then position(a) end
+      end
+    end
+    for k2, v2 in pairs(v) do walk(v2, k2) end
+  end
+  walk(fmt.types)
+  return r
+end
+
+-- Lines that run `lines` without counting their changes: a value nothing reads, set before
+-- its bytes are written, does not make the layout of the pass setting it stale.
+local function unread_change(lines, what)
+  local o = { "{", string.format("    size_t seen = w->changes; /* nothing reads %s */", what) }
+  for _, l in ipairs(lines) do o[#o + 1] = "    " .. l end
+  o[#o + 1] = "    w->changes = seen;"
+  o[#o + 1] = "}"
+  return o
+end
+
 -- Structures of fixed size that hold only numbers, which nothing reads and nothing points
 -- into: name -> size. What the builder lays out inside one (its position, packed bits)
 -- matters to its own bytes only, so a measuring pass passes over an array of them.
@@ -254,6 +300,13 @@ end
 
 local function own_path(name) return { fmt = name, args = {}, rooted = false } end
 
+-- Layout mode: the line recording where field `fl` of `t` starts (a counted change only if
+-- something reads that position).
+local function set_at(ix, t, fl)
+  if ix.reads.ats[t.name .. "." .. fl.name] then return string.format("bf_set_u64(w, &s->%s_at, w->pos);", fl.name) end
+  return string.format("bf_set_unread_u64(&s->%s_at, w->pos);", fl.name)
+end
+
 -- Layout-mode lines computing a field's own value before it is written.
 local function compute_lines(fmt, ix, t, fl, env, tables)
   local L = {}
@@ -267,7 +320,9 @@ local function compute_lines(fmt, ix, t, fl, env, tables)
     elseif fl.value then
       local lines, v = dedupe_loops(pre, cexpr.c(fl.value, e2))
       for _, l in ipairs(lines) do w(l) end
-      for _, l in ipairs(layout.store({}, "s->" .. name, fl.prim, v, own_at(fl), own_path(name))) do w(l) end
+      local store = layout.store({}, "s->" .. name, fl.prim, v, own_at(fl), own_path(name))
+      if not ix.reads.fields[t.name .. "." .. name] then store = unread_change(store, name) end
+      for _, l in ipairs(store) do w(l) end
     elseif #fl.bits > 0 then
       -- a part wider than its bits would be cut to them: an error instead. The parts are
       -- the document's own values, so only their range is checked, all at once; the notes
@@ -337,7 +392,9 @@ local function compute_lines(fmt, ix, t, fl, env, tables)
     -- bytes whose length an expression gives (padding to something placed later)
     local solved = layout.solve(fl.count, "(int64_t)s->" .. name .. ".len", env, nil)
     if not solved then
-      w(string.format("bf_size_padding(w, &s->%s, %s);", name, cexpr.value(fl.count, env)))
+      local size = { string.format("bf_size_padding(w, &s->%s, %s);", name, cexpr.value(fl.count, env)) }
+      if not ix.reads.fields[t.name .. "." .. name] then size = unread_change(size, name) end
+      for _, l in ipairs(size) do w(l) end
     end
   end
   return L
@@ -557,7 +614,7 @@ function W.place_function(fmt, ix, t, fl, tables)
   local B = body_writer()
   B.line(string.format('if (!bf_place_at_end(w, %s, "%s"))', placement_align(fmt, ix, fl), fl.name))
   B.line("    return 0;")
-  B.line(string.format("bf_set_u64(w, &s->%s_at, w->pos);", fl.name))
+  B.line(set_at(ix, t, fl))
   local solved = layout.solve(fl.pos, string.format("(int64_t)s->%s_at", fl.name), env, nil)
   if not solved then
     B.line(string.format('return bf_fail(&w->c, w->pos, "%s", "the builder cannot place data at %%s", %s);', fl.name,
@@ -583,7 +640,9 @@ function W.function_for(fmt, ix, t, tables)
   local env = new_env(fmt, ix)
   local B = body_writer()
   B.whole = ix.plain[t.name] -- a plain structure is measured whole, by the array holding it
-  B.line("if (!bf_begin(w, &s->_offset, &s->_index, name, index))")
+  -- where a structure starts is a change only if something reads it
+  local moved_unread = not ix.reads.any_start and not ix.reads.starts[t.name]
+  B.line(string.format("if (!bf_begin%s(w, &s->_offset, &s->_index, name, index))", moved_unread and "_unread" or ""))
   B.line("    return 0;")
   B.layout(derive_lines(fmt, ix, t, env))
   for _, fl in ipairs(t.fields) do
@@ -623,7 +682,7 @@ function W.function_for(fmt, ix, t, tables)
       B.line("w->pos = resume;")
       B.close()
     else
-      if not fl.offset then B.line(string.format("bf_set_u64(w, &s->%s_at, w->pos);", fl.name)) end
+      if not fl.offset then B.line(set_at(ix, t, fl)) end
       local solved = fl.size and layout.solve(fl.size, "(int64_t)(w->pos - region)", env, nil)
       if solved then B.line("size_t region = w->pos;") end
       B.value(write_value(fmt, ix, fl, env))
@@ -646,6 +705,7 @@ end
 function W.source(fmt)
   local ix = names.index(fmt)
   ix.plain = plain_types(fmt)
+  ix.reads = layout_reads(fmt)
   local tables = table_fields(fmt)
   local o = {}
   local function w(s) o[#o + 1] = s or "" end
