@@ -81,7 +81,7 @@ static int place_Inf1_nodes(bf_wctx *w, void *owner)
     j3d_Inf1 *s = owner;
     if (!bf_place_at_end(w, 1, "nodes"))
         return 0;
-    bf_set_u64(w, &s->nodes_at, w->pos);
+    bf_set_unread_u64(&s->nodes_at, w->pos);
     bf_fit_u32(w, &s->hierarchy_offset, bf_sub((int64_t)s->nodes_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 12, 0, "hierarchy_offset");
     s->nodes_tail.len = 0;
     for (uint32_t i = 0; i < s->nodes_count; i++)
@@ -102,7 +102,7 @@ static int place_Vtx1_formats(bf_wctx *w, void *owner)
     j3d_Vtx1 *s = owner;
     if (!bf_place_at_end(w, 1, "formats"))
         return 0;
-    bf_set_u64(w, &s->formats_at, w->pos);
+    bf_set_unread_u64(&s->formats_at, w->pos);
     bf_fit_u32(w, &s->format_list_offset, bf_sub((int64_t)s->formats_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset, 0, "format_list_offset");
     s->formats_tail.len = 0;
     for (uint32_t i = 0; i < s->formats_count; i++)
@@ -124,7 +124,7 @@ static int place_Vtx1_position(bf_wctx *w, void *owner)
     bf_ctx *c = &w->c;
     if (!bf_place_at_end(w, 1, "position"))
         return 0;
-    bf_set_u64(w, &s->position_at, w->pos);
+    bf_set_unread_u64(&s->position_at, w->pos);
     bf_fit_u32(w, &s->position_offset, bf_sub((int64_t)s->position_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 4, 0, "position_offset");
     s->position_tail.len = 0;
     if (w->layout) {
@@ -150,7 +150,7 @@ static int place_Vtx1_normal(bf_wctx *w, void *owner)
     bf_ctx *c = &w->c;
     if (!bf_place_at_end(w, 1, "normal"))
         return 0;
-    bf_set_u64(w, &s->normal_at, w->pos);
+    bf_set_unread_u64(&s->normal_at, w->pos);
     bf_fit_u32(w, &s->normal_offset, bf_sub((int64_t)s->normal_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 8, 0, "normal_offset");
     s->normal_tail.len = 0;
     if (w->layout) {
@@ -176,7 +176,7 @@ static int place_Vtx1_tangent(bf_wctx *w, void *owner)
     bf_ctx *c = &w->c;
     if (!bf_place_at_end(w, 1, "tangent"))
         return 0;
-    bf_set_u64(w, &s->tangent_at, w->pos);
+    bf_set_unread_u64(&s->tangent_at, w->pos);
     bf_fit_u32(w, &s->tangent_offset, bf_sub((int64_t)s->tangent_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 12, 0, "tangent_offset");
     s->tangent_tail.len = 0;
     if (w->layout) {
@@ -202,7 +202,7 @@ static int place_Vtx1_color0(bf_wctx *w, void *owner)
     bf_ctx *c = &w->c;
     if (!bf_place_at_end(w, 1, "color0"))
         return 0;
-    bf_set_u64(w, &s->color0_at, w->pos);
+    bf_set_unread_u64(&s->color0_at, w->pos);
     bf_fit_u32(w, &s->color0_offset, bf_sub((int64_t)s->color0_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 16, 0, "color0_offset");
     s->color0_tail.len = 0;
     if (w->layout) {
@@ -228,7 +228,7 @@ static int place_Vtx1_color1(bf_wctx *w, void *owner)
     bf_ctx *c = &w->c;
     if (!bf_place_at_end(w, 1, "color1"))
         return 0;
-    bf_set_u64(w, &s->color1_at, w->pos);
+    bf_set_unread_u64(&s->color1_at, w->pos);
     bf_fit_u32(w, &s->color1_offset, bf_sub((int64_t)s->color1_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 20, 0, "color1_offset");
     s->color1_tail.len = 0;
     if (w->layout) {
@@ -254,7 +254,7 @@ static int place_Vtx1_texcoord0(bf_wctx *w, void *owner)
     bf_ctx *c = &w->c;
     if (!bf_place_at_end(w, 1, "texcoord0"))
         return 0;
-    bf_set_u64(w, &s->texcoord0_at, w->pos);
+    bf_set_unread_u64(&s->texcoord0_at, w->pos);
     bf_fit_u32(w, &s->texcoord0_offset, bf_sub((int64_t)s->texcoord0_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 24, 0, "texcoord0_offset");
     s->texcoord0_tail.len = 0;
     if (w->layout) {
@@ -280,7 +280,7 @@ static int place_Vtx1_texcoord1(bf_wctx *w, void *owner)
     bf_ctx *c = &w->c;
     if (!bf_place_at_end(w, 1, "texcoord1"))
         return 0;
-    bf_set_u64(w, &s->texcoord1_at, w->pos);
+    bf_set_unread_u64(&s->texcoord1_at, w->pos);
     bf_fit_u32(w, &s->texcoord1_offset, bf_sub((int64_t)s->texcoord1_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 28, 0, "texcoord1_offset");
     s->texcoord1_tail.len = 0;
     if (w->layout) {
@@ -306,7 +306,7 @@ static int place_Vtx1_texcoord2(bf_wctx *w, void *owner)
     bf_ctx *c = &w->c;
     if (!bf_place_at_end(w, 1, "texcoord2"))
         return 0;
-    bf_set_u64(w, &s->texcoord2_at, w->pos);
+    bf_set_unread_u64(&s->texcoord2_at, w->pos);
     bf_fit_u32(w, &s->texcoord2_offset, bf_sub((int64_t)s->texcoord2_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 32, 0, "texcoord2_offset");
     s->texcoord2_tail.len = 0;
     if (w->layout) {
@@ -332,7 +332,7 @@ static int place_Vtx1_texcoord3(bf_wctx *w, void *owner)
     bf_ctx *c = &w->c;
     if (!bf_place_at_end(w, 1, "texcoord3"))
         return 0;
-    bf_set_u64(w, &s->texcoord3_at, w->pos);
+    bf_set_unread_u64(&s->texcoord3_at, w->pos);
     bf_fit_u32(w, &s->texcoord3_offset, bf_sub((int64_t)s->texcoord3_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 36, 0, "texcoord3_offset");
     s->texcoord3_tail.len = 0;
     if (w->layout) {
@@ -358,7 +358,7 @@ static int place_Vtx1_texcoord4(bf_wctx *w, void *owner)
     bf_ctx *c = &w->c;
     if (!bf_place_at_end(w, 1, "texcoord4"))
         return 0;
-    bf_set_u64(w, &s->texcoord4_at, w->pos);
+    bf_set_unread_u64(&s->texcoord4_at, w->pos);
     bf_fit_u32(w, &s->texcoord4_offset, bf_sub((int64_t)s->texcoord4_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 40, 0, "texcoord4_offset");
     s->texcoord4_tail.len = 0;
     if (w->layout) {
@@ -384,7 +384,7 @@ static int place_Vtx1_texcoord5(bf_wctx *w, void *owner)
     bf_ctx *c = &w->c;
     if (!bf_place_at_end(w, 1, "texcoord5"))
         return 0;
-    bf_set_u64(w, &s->texcoord5_at, w->pos);
+    bf_set_unread_u64(&s->texcoord5_at, w->pos);
     bf_fit_u32(w, &s->texcoord5_offset, bf_sub((int64_t)s->texcoord5_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 44, 0, "texcoord5_offset");
     s->texcoord5_tail.len = 0;
     if (w->layout) {
@@ -410,7 +410,7 @@ static int place_Vtx1_texcoord6(bf_wctx *w, void *owner)
     bf_ctx *c = &w->c;
     if (!bf_place_at_end(w, 1, "texcoord6"))
         return 0;
-    bf_set_u64(w, &s->texcoord6_at, w->pos);
+    bf_set_unread_u64(&s->texcoord6_at, w->pos);
     bf_fit_u32(w, &s->texcoord6_offset, bf_sub((int64_t)s->texcoord6_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 48, 0, "texcoord6_offset");
     s->texcoord6_tail.len = 0;
     if (w->layout) {
@@ -436,7 +436,7 @@ static int place_Vtx1_texcoord7(bf_wctx *w, void *owner)
     bf_ctx *c = &w->c;
     if (!bf_place_at_end(w, 1, "texcoord7"))
         return 0;
-    bf_set_u64(w, &s->texcoord7_at, w->pos);
+    bf_set_unread_u64(&s->texcoord7_at, w->pos);
     bf_fit_u32(w, &s->texcoord7_offset, bf_sub((int64_t)s->texcoord7_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 52, 0, "texcoord7_offset");
     s->texcoord7_tail.len = 0;
     if (w->layout) {
@@ -481,7 +481,7 @@ static int place_Evp1_joint_indices(bf_wctx *w, void *owner)
     bf_ctx *c = &w->c;
     if (!bf_place_at_end(w, 1, "joint_indices"))
         return 0;
-    bf_set_u64(w, &s->joint_indices_at, w->pos);
+    bf_set_unread_u64(&s->joint_indices_at, w->pos);
     bf_fit_u32(w, &s->index_table_offset, bf_sub((int64_t)s->joint_indices_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 8, 0,
                "index_table_offset");
     for (uint32_t i = 0; i < s->joint_indices_count; i++) {
@@ -507,7 +507,7 @@ static int place_Evp1_weights(bf_wctx *w, void *owner)
     bf_ctx *c = &w->c;
     if (!bf_place_at_end(w, 1, "weights"))
         return 0;
-    bf_set_u64(w, &s->weights_at, w->pos);
+    bf_set_unread_u64(&s->weights_at, w->pos);
     bf_fit_u32(w, &s->weight_table_offset, bf_sub((int64_t)s->weights_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 12, 0,
                "weight_table_offset");
     for (uint32_t i = 0; i < s->weights_count; i++) {
@@ -532,13 +532,20 @@ static int place_Evp1_inverse_bind_matrices(bf_wctx *w, void *owner)
     j3d_Evp1 *s = owner;
     if (!bf_place_at_end(w, 1, "inverse_bind_matrices"))
         return 0;
-    bf_set_u64(w, &s->inverse_bind_matrices_at, w->pos);
+    bf_set_unread_u64(&s->inverse_bind_matrices_at, w->pos);
     bf_fit_u32(w, &s->matrix_table_offset, bf_sub((int64_t)s->inverse_bind_matrices_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 16, 0,
                "matrix_table_offset");
     s->inverse_bind_matrices_tail.len = 0;
-    for (uint32_t i = 0; i < s->inverse_bind_matrices_count; i++)
-        if (!write_Mtx34(w, &s->inverse_bind_matrices[i], "inverse_bind_matrices", i))
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)s->inverse_bind_matrices_count * 48, "inverse_bind_matrices"))
             return 0;
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < s->inverse_bind_matrices_count; i++)
+            if (!write_Mtx34(w, &s->inverse_bind_matrices[i], "inverse_bind_matrices", i))
+                return 0;
+        w->changes = changes;
+    }
     return bf_place_pooled(w, (int64_t)s->inverse_bind_matrices_at);
 }
 
@@ -554,7 +561,7 @@ static int place_Drw1_types(bf_wctx *w, void *owner)
     j3d_Drw1 *s = owner;
     if (!bf_place_at_end(w, 1, "types"))
         return 0;
-    bf_set_u64(w, &s->types_at, w->pos);
+    bf_set_unread_u64(&s->types_at, w->pos);
     bf_fit_u32(w, &s->type_list_offset, bf_sub((int64_t)s->types_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 4, 0, "type_list_offset");
     if (!bf_put_array(w, s->types, s->types_count, 1, 0, 1, "types"))
         return 0;
@@ -573,7 +580,7 @@ static int place_Drw1_ids(bf_wctx *w, void *owner)
     j3d_Drw1 *s = owner;
     if (!bf_place_at_end(w, 1, "ids"))
         return 0;
-    bf_set_u64(w, &s->ids_at, w->pos);
+    bf_set_unread_u64(&s->ids_at, w->pos);
     bf_fit_u32(w, &s->id_list_offset, bf_sub((int64_t)s->ids_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 8, 0, "id_list_offset");
     if (!bf_put_array(w, s->ids, s->ids_count, 2, 0, 1, "ids"))
         return 0;
@@ -592,7 +599,7 @@ static int place_Jnt1_joints(bf_wctx *w, void *owner)
     j3d_Jnt1 *s = owner;
     if (!bf_place_at_end(w, 1, "joints"))
         return 0;
-    bf_set_u64(w, &s->joints_at, w->pos);
+    bf_set_unread_u64(&s->joints_at, w->pos);
     bf_fit_u32(w, &s->joint_data_offset, bf_sub((int64_t)s->joints_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 4, 0, "joint_data_offset");
     for (uint32_t i = 0; i < s->joints_count; i++)
         if (!write_Joint(w, &s->joints[i], "joints", i))
@@ -612,7 +619,7 @@ static int place_Jnt1_remap(bf_wctx *w, void *owner)
     j3d_Jnt1 *s = owner;
     if (!bf_place_at_end(w, 1, "remap"))
         return 0;
-    bf_set_u64(w, &s->remap_at, w->pos);
+    bf_set_unread_u64(&s->remap_at, w->pos);
     bf_fit_u32(w, &s->remap_table_offset, bf_sub((int64_t)s->remap_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 8, 0, "remap_table_offset");
     if (!bf_put_array(w, s->remap, s->remap_count, 2, 0, 1, "remap"))
         return 0;
@@ -631,7 +638,7 @@ static int place_Jnt1_names(bf_wctx *w, void *owner)
     j3d_Jnt1 *s = owner;
     if (!bf_place_at_end(w, 1, "names"))
         return 0;
-    bf_set_u64(w, &s->names_at, w->pos);
+    bf_set_unread_u64(&s->names_at, w->pos);
     bf_fit_u32(w, &s->name_table_offset, bf_sub((int64_t)s->names_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 12, 0, "name_table_offset");
     if (!write_NameTable(w, &s->names, "names", -1))
         return 0;
@@ -650,7 +657,7 @@ static int place_NameEntry_name(bf_wctx *w, void *owner)
     j3d_NameEntry *s = owner;
     if (!bf_place_at_end(w, 1, "name"))
         return 0;
-    bf_set_u64(w, &s->name_at, w->pos);
+    bf_set_unread_u64(&s->name_at, w->pos);
     return bf_fail(&w->c, w->pos, "name", "the builder cannot place data at %s", "table_start + offset");
 }
 
@@ -666,7 +673,7 @@ static int place_Shp1_shapes(bf_wctx *w, void *owner)
     j3d_Shp1 *s = owner;
     if (!bf_place_at_end(w, 1, "shapes"))
         return 0;
-    bf_set_u64(w, &s->shapes_at, w->pos);
+    bf_set_unread_u64(&s->shapes_at, w->pos);
     bf_fit_u32(w, &s->shape_data_offset, bf_sub((int64_t)s->shapes_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 4, 0, "shape_data_offset");
     for (uint32_t i = 0; i < s->shapes_count; i++) {
         if (w->layout) {
@@ -693,7 +700,7 @@ static int place_Shp1_remap(bf_wctx *w, void *owner)
     j3d_Shp1 *s = owner;
     if (!bf_place_at_end(w, 1, "remap"))
         return 0;
-    bf_set_u64(w, &s->remap_at, w->pos);
+    bf_set_unread_u64(&s->remap_at, w->pos);
     bf_fit_u32(w, &s->remap_table_offset, bf_sub((int64_t)s->remap_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 8, 0, "remap_table_offset");
     if (!bf_put_array(w, s->remap, s->remap_count, 2, 0, 1, "remap"))
         return 0;
@@ -712,7 +719,7 @@ static int place_Shp1_names(bf_wctx *w, void *owner)
     j3d_Shp1 *s = owner;
     if (!bf_place_at_end(w, 1, "names"))
         return 0;
-    bf_set_u64(w, &s->names_at, w->pos);
+    bf_set_unread_u64(&s->names_at, w->pos);
     bf_fit_u32(w, &s->name_table_offset, bf_sub((int64_t)s->names_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 12, 0, "name_table_offset");
     if (!write_NameTable(w, &s->names, "names", -1))
         return 0;
@@ -731,7 +738,7 @@ static int place_Shp1_group_data(bf_wctx *w, void *owner)
     j3d_Shp1 *s = owner;
     if (!bf_place_at_end(w, 1, "group_data"))
         return 0;
-    bf_set_u64(w, &s->group_data_at, w->pos);
+    bf_set_unread_u64(&s->group_data_at, w->pos);
     bf_fit_u32(w, &s->group_data_offset, bf_sub((int64_t)s->group_data_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 28, 0,
                "group_data_offset");
     for (uint32_t i = 0; i < s->group_data_count; i++) {
@@ -757,7 +764,7 @@ static int place_Shape_attributes(bf_wctx *w, void *owner)
     j3d_Shape *s = owner;
     if (!bf_place_at_end(w, 1, "attributes"))
         return 0;
-    bf_set_u64(w, &s->attributes_at, w->pos);
+    bf_set_unread_u64(&s->attributes_at, w->pos);
     bf_fit_u16(w, &s->attribute_offset, bf_sub((int64_t)s->attributes_at, bf_add(s->_p_base, s->_p_attribute_table)), 16, (uint64_t)s->_offset + 4, 0,
                "attribute_offset");
     for (uint32_t i = 0; i < s->attributes_count; i++)
@@ -771,7 +778,7 @@ static int place_Shape_groups(bf_wctx *w, void *owner)
     j3d_Shape *s = owner;
     if (!bf_place_at_end(w, 1, "groups"))
         return 0;
-    bf_set_u64(w, &s->groups_at, w->pos);
+    bf_set_unread_u64(&s->groups_at, w->pos);
     return bf_fail(&w->c, w->pos, "groups", "the builder cannot place data at %s", "base + definitions + 8 * first_group_definition");
 }
 
@@ -787,7 +794,7 @@ static int place_MatrixGroup_primitives(bf_wctx *w, void *owner)
     j3d_MatrixGroup *s = owner;
     if (!bf_place_at_end(w, 1, "primitives"))
         return 0;
-    bf_set_u64(w, &s->primitives_at, w->pos);
+    bf_set_unread_u64(&s->primitives_at, w->pos);
     bf_fit_u32(w, &s->primitive_offset, bf_sub((int64_t)s->primitives_at, bf_add(s->_p_base, s->_p_primitive_data)), 32, (uint64_t)s->_offset + 4, 0,
                "primitive_offset");
     s->primitives_tail.len = 0;
@@ -807,7 +814,7 @@ static int place_MatrixGroupData_weights(bf_wctx *w, void *owner)
     j3d_MatrixGroupData *s = owner;
     if (!bf_place_at_end(w, 1, "weights"))
         return 0;
-    bf_set_u64(w, &s->weights_at, w->pos);
+    bf_set_unread_u64(&s->weights_at, w->pos);
     return bf_fail(&w->c, w->pos, "weights", "the builder cannot place data at %s", "base + weight_table + 2 * first_weight");
 }
 
@@ -823,7 +830,7 @@ static int place_Mat3_remap(bf_wctx *w, void *owner)
     j3d_Mat3 *s = owner;
     if (!bf_place_at_end(w, 1, "remap"))
         return 0;
-    bf_set_u64(w, &s->remap_at, w->pos);
+    bf_set_unread_u64(&s->remap_at, w->pos);
     bf_fit_u32(w, &s->remap_table_offset, bf_sub((int64_t)s->remap_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 8, 0, "remap_table_offset");
     if (!bf_put_array(w, s->remap, s->remap_count, 2, 0, 1, "remap"))
         return 0;
@@ -842,7 +849,7 @@ static int place_Mat3_names(bf_wctx *w, void *owner)
     j3d_Mat3 *s = owner;
     if (!bf_place_at_end(w, 1, "names"))
         return 0;
-    bf_set_u64(w, &s->names_at, w->pos);
+    bf_set_unread_u64(&s->names_at, w->pos);
     bf_fit_u32(w, &s->name_table_offset, bf_sub((int64_t)s->names_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 12, 0, "name_table_offset");
     if (!write_NameTable(w, &s->names, "names", -1))
         return 0;
@@ -861,13 +868,20 @@ static int place_Mat3_materials(bf_wctx *w, void *owner)
     j3d_Mat3 *s = owner;
     if (!bf_place_at_end(w, 1, "materials"))
         return 0;
-    bf_set_u64(w, &s->materials_at, w->pos);
+    bf_set_unread_u64(&s->materials_at, w->pos);
     bf_fit_u32(w, &s->material_data_offset, bf_sub((int64_t)s->materials_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 4, 0,
                "material_data_offset");
     s->materials_tail.len = 0;
-    for (uint32_t i = 0; i < s->materials_count; i++)
-        if (!write_Material(w, &s->materials[i], "materials", i))
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)s->materials_count * 332, "materials"))
             return 0;
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < s->materials_count; i++)
+            if (!write_Material(w, &s->materials[i], "materials", i))
+                return 0;
+        w->changes = changes;
+    }
     return bf_place_pooled(w, (int64_t)s->materials_at);
 }
 
@@ -883,7 +897,7 @@ static int place_Mat3_indirect(bf_wctx *w, void *owner)
     j3d_Mat3 *s = owner;
     if (!bf_place_at_end(w, 1, "indirect"))
         return 0;
-    bf_set_u64(w, &s->indirect_at, w->pos);
+    bf_set_unread_u64(&s->indirect_at, w->pos);
     bf_fit_u32(w, &s->indirect_offset, bf_sub((int64_t)s->indirect_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 16, 0, "indirect_offset");
     s->indirect_tail.len = 0;
     for (uint32_t i = 0; i < s->indirect_count; i++)
@@ -904,7 +918,7 @@ static int place_Mat3_cull_modes(bf_wctx *w, void *owner)
     j3d_Mat3 *s = owner;
     if (!bf_place_at_end(w, 1, "cull_modes"))
         return 0;
-    bf_set_u64(w, &s->cull_modes_at, w->pos);
+    bf_set_unread_u64(&s->cull_modes_at, w->pos);
     bf_fit_u32(w, &s->cull_mode_offset, bf_sub((int64_t)s->cull_modes_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 20, 0,
                "cull_mode_offset");
     s->cull_modes_tail.len = 0;
@@ -925,13 +939,20 @@ static int place_Mat3_material_colors(bf_wctx *w, void *owner)
     j3d_Mat3 *s = owner;
     if (!bf_place_at_end(w, 1, "material_colors"))
         return 0;
-    bf_set_u64(w, &s->material_colors_at, w->pos);
+    bf_set_unread_u64(&s->material_colors_at, w->pos);
     bf_fit_u32(w, &s->material_color_offset, bf_sub((int64_t)s->material_colors_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 24, 0,
                "material_color_offset");
     s->material_colors_tail.len = 0;
-    for (uint32_t i = 0; i < s->material_colors_count; i++)
-        if (!write_Rgba8(w, &s->material_colors[i], "material_colors", i))
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)s->material_colors_count * 4, "material_colors"))
             return 0;
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < s->material_colors_count; i++)
+            if (!write_Rgba8(w, &s->material_colors[i], "material_colors", i))
+                return 0;
+        w->changes = changes;
+    }
     return bf_place_pooled(w, (int64_t)s->material_colors_at);
 }
 
@@ -947,7 +968,7 @@ static int place_Mat3_color_channel_counts(bf_wctx *w, void *owner)
     j3d_Mat3 *s = owner;
     if (!bf_place_at_end(w, 1, "color_channel_counts"))
         return 0;
-    bf_set_u64(w, &s->color_channel_counts_at, w->pos);
+    bf_set_unread_u64(&s->color_channel_counts_at, w->pos);
     bf_fit_u32(w, &s->color_channel_count_offset, bf_sub((int64_t)s->color_channel_counts_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 28, 0,
                "color_channel_count_offset");
     s->color_channel_counts_tail.len = 0;
@@ -968,13 +989,20 @@ static int place_Mat3_color_channels(bf_wctx *w, void *owner)
     j3d_Mat3 *s = owner;
     if (!bf_place_at_end(w, 1, "color_channels"))
         return 0;
-    bf_set_u64(w, &s->color_channels_at, w->pos);
+    bf_set_unread_u64(&s->color_channels_at, w->pos);
     bf_fit_u32(w, &s->color_channel_offset, bf_sub((int64_t)s->color_channels_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 32, 0,
                "color_channel_offset");
     s->color_channels_tail.len = 0;
-    for (uint32_t i = 0; i < s->color_channels_count; i++)
-        if (!write_ColorChannel(w, &s->color_channels[i], "color_channels", i))
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)s->color_channels_count * 8, "color_channels"))
             return 0;
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < s->color_channels_count; i++)
+            if (!write_ColorChannel(w, &s->color_channels[i], "color_channels", i))
+                return 0;
+        w->changes = changes;
+    }
     return bf_place_pooled(w, (int64_t)s->color_channels_at);
 }
 
@@ -990,13 +1018,20 @@ static int place_Mat3_ambient_colors(bf_wctx *w, void *owner)
     j3d_Mat3 *s = owner;
     if (!bf_place_at_end(w, 1, "ambient_colors"))
         return 0;
-    bf_set_u64(w, &s->ambient_colors_at, w->pos);
+    bf_set_unread_u64(&s->ambient_colors_at, w->pos);
     bf_fit_u32(w, &s->ambient_color_offset, bf_sub((int64_t)s->ambient_colors_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 36, 0,
                "ambient_color_offset");
     s->ambient_colors_tail.len = 0;
-    for (uint32_t i = 0; i < s->ambient_colors_count; i++)
-        if (!write_Rgba8(w, &s->ambient_colors[i], "ambient_colors", i))
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)s->ambient_colors_count * 4, "ambient_colors"))
             return 0;
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < s->ambient_colors_count; i++)
+            if (!write_Rgba8(w, &s->ambient_colors[i], "ambient_colors", i))
+                return 0;
+        w->changes = changes;
+    }
     return bf_place_pooled(w, (int64_t)s->ambient_colors_at);
 }
 
@@ -1012,13 +1047,20 @@ static int place_Mat3_light_colors(bf_wctx *w, void *owner)
     j3d_Mat3 *s = owner;
     if (!bf_place_at_end(w, 1, "light_colors"))
         return 0;
-    bf_set_u64(w, &s->light_colors_at, w->pos);
+    bf_set_unread_u64(&s->light_colors_at, w->pos);
     bf_fit_u32(w, &s->light_color_offset, bf_sub((int64_t)s->light_colors_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 40, 0,
                "light_color_offset");
     s->light_colors_tail.len = 0;
-    for (uint32_t i = 0; i < s->light_colors_count; i++)
-        if (!write_Rgba8(w, &s->light_colors[i], "light_colors", i))
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)s->light_colors_count * 4, "light_colors"))
             return 0;
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < s->light_colors_count; i++)
+            if (!write_Rgba8(w, &s->light_colors[i], "light_colors", i))
+                return 0;
+        w->changes = changes;
+    }
     return bf_place_pooled(w, (int64_t)s->light_colors_at);
 }
 
@@ -1034,7 +1076,7 @@ static int place_Mat3_tex_gen_counts(bf_wctx *w, void *owner)
     j3d_Mat3 *s = owner;
     if (!bf_place_at_end(w, 1, "tex_gen_counts"))
         return 0;
-    bf_set_u64(w, &s->tex_gen_counts_at, w->pos);
+    bf_set_unread_u64(&s->tex_gen_counts_at, w->pos);
     bf_fit_u32(w, &s->tex_gen_count_offset, bf_sub((int64_t)s->tex_gen_counts_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 44, 0,
                "tex_gen_count_offset");
     s->tex_gen_counts_tail.len = 0;
@@ -1055,12 +1097,19 @@ static int place_Mat3_tex_gens(bf_wctx *w, void *owner)
     j3d_Mat3 *s = owner;
     if (!bf_place_at_end(w, 1, "tex_gens"))
         return 0;
-    bf_set_u64(w, &s->tex_gens_at, w->pos);
+    bf_set_unread_u64(&s->tex_gens_at, w->pos);
     bf_fit_u32(w, &s->tex_gen_offset, bf_sub((int64_t)s->tex_gens_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 48, 0, "tex_gen_offset");
     s->tex_gens_tail.len = 0;
-    for (uint32_t i = 0; i < s->tex_gens_count; i++)
-        if (!write_TexGen(w, &s->tex_gens[i], "tex_gens", i))
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)s->tex_gens_count * 4, "tex_gens"))
             return 0;
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < s->tex_gens_count; i++)
+            if (!write_TexGen(w, &s->tex_gens[i], "tex_gens", i))
+                return 0;
+        w->changes = changes;
+    }
     return bf_place_pooled(w, (int64_t)s->tex_gens_at);
 }
 
@@ -1076,13 +1125,20 @@ static int place_Mat3_post_tex_gens(bf_wctx *w, void *owner)
     j3d_Mat3 *s = owner;
     if (!bf_place_at_end(w, 1, "post_tex_gens"))
         return 0;
-    bf_set_u64(w, &s->post_tex_gens_at, w->pos);
+    bf_set_unread_u64(&s->post_tex_gens_at, w->pos);
     bf_fit_u32(w, &s->post_tex_gen_offset, bf_sub((int64_t)s->post_tex_gens_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 52, 0,
                "post_tex_gen_offset");
     s->post_tex_gens_tail.len = 0;
-    for (uint32_t i = 0; i < s->post_tex_gens_count; i++)
-        if (!write_TexGen(w, &s->post_tex_gens[i], "post_tex_gens", i))
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)s->post_tex_gens_count * 4, "post_tex_gens"))
             return 0;
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < s->post_tex_gens_count; i++)
+            if (!write_TexGen(w, &s->post_tex_gens[i], "post_tex_gens", i))
+                return 0;
+        w->changes = changes;
+    }
     return bf_place_pooled(w, (int64_t)s->post_tex_gens_at);
 }
 
@@ -1098,7 +1154,7 @@ static int place_Mat3_tex_matrices(bf_wctx *w, void *owner)
     j3d_Mat3 *s = owner;
     if (!bf_place_at_end(w, 1, "tex_matrices"))
         return 0;
-    bf_set_u64(w, &s->tex_matrices_at, w->pos);
+    bf_set_unread_u64(&s->tex_matrices_at, w->pos);
     bf_fit_u32(w, &s->tex_matrix_offset, bf_sub((int64_t)s->tex_matrices_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 56, 0,
                "tex_matrix_offset");
     s->tex_matrices_tail.len = 0;
@@ -1120,7 +1176,7 @@ static int place_Mat3_post_tex_matrices(bf_wctx *w, void *owner)
     j3d_Mat3 *s = owner;
     if (!bf_place_at_end(w, 1, "post_tex_matrices"))
         return 0;
-    bf_set_u64(w, &s->post_tex_matrices_at, w->pos);
+    bf_set_unread_u64(&s->post_tex_matrices_at, w->pos);
     bf_fit_u32(w, &s->post_tex_matrix_offset, bf_sub((int64_t)s->post_tex_matrices_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 60, 0,
                "post_tex_matrix_offset");
     s->post_tex_matrices_tail.len = 0;
@@ -1142,7 +1198,7 @@ static int place_Mat3_textures(bf_wctx *w, void *owner)
     j3d_Mat3 *s = owner;
     if (!bf_place_at_end(w, 1, "textures"))
         return 0;
-    bf_set_u64(w, &s->textures_at, w->pos);
+    bf_set_unread_u64(&s->textures_at, w->pos);
     bf_fit_u32(w, &s->texture_remap_offset, bf_sub((int64_t)s->textures_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 64, 0,
                "texture_remap_offset");
     s->textures_tail.len = 0;
@@ -1163,13 +1219,20 @@ static int place_Mat3_tev_orders(bf_wctx *w, void *owner)
     j3d_Mat3 *s = owner;
     if (!bf_place_at_end(w, 1, "tev_orders"))
         return 0;
-    bf_set_u64(w, &s->tev_orders_at, w->pos);
+    bf_set_unread_u64(&s->tev_orders_at, w->pos);
     bf_fit_u32(w, &s->tev_order_offset, bf_sub((int64_t)s->tev_orders_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 68, 0,
                "tev_order_offset");
     s->tev_orders_tail.len = 0;
-    for (uint32_t i = 0; i < s->tev_orders_count; i++)
-        if (!write_TevOrder(w, &s->tev_orders[i], "tev_orders", i))
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)s->tev_orders_count * 4, "tev_orders"))
             return 0;
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < s->tev_orders_count; i++)
+            if (!write_TevOrder(w, &s->tev_orders[i], "tev_orders", i))
+                return 0;
+        w->changes = changes;
+    }
     return bf_place_pooled(w, (int64_t)s->tev_orders_at);
 }
 
@@ -1185,13 +1248,20 @@ static int place_Mat3_tev_colors(bf_wctx *w, void *owner)
     j3d_Mat3 *s = owner;
     if (!bf_place_at_end(w, 1, "tev_colors"))
         return 0;
-    bf_set_u64(w, &s->tev_colors_at, w->pos);
+    bf_set_unread_u64(&s->tev_colors_at, w->pos);
     bf_fit_u32(w, &s->tev_color_offset, bf_sub((int64_t)s->tev_colors_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 72, 0,
                "tev_color_offset");
     s->tev_colors_tail.len = 0;
-    for (uint32_t i = 0; i < s->tev_colors_count; i++)
-        if (!write_TevColor(w, &s->tev_colors[i], "tev_colors", i))
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)s->tev_colors_count * 8, "tev_colors"))
             return 0;
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < s->tev_colors_count; i++)
+            if (!write_TevColor(w, &s->tev_colors[i], "tev_colors", i))
+                return 0;
+        w->changes = changes;
+    }
     return bf_place_pooled(w, (int64_t)s->tev_colors_at);
 }
 
@@ -1207,13 +1277,20 @@ static int place_Mat3_konst_colors(bf_wctx *w, void *owner)
     j3d_Mat3 *s = owner;
     if (!bf_place_at_end(w, 1, "konst_colors"))
         return 0;
-    bf_set_u64(w, &s->konst_colors_at, w->pos);
+    bf_set_unread_u64(&s->konst_colors_at, w->pos);
     bf_fit_u32(w, &s->konst_color_offset, bf_sub((int64_t)s->konst_colors_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 76, 0,
                "konst_color_offset");
     s->konst_colors_tail.len = 0;
-    for (uint32_t i = 0; i < s->konst_colors_count; i++)
-        if (!write_Rgba8(w, &s->konst_colors[i], "konst_colors", i))
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)s->konst_colors_count * 4, "konst_colors"))
             return 0;
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < s->konst_colors_count; i++)
+            if (!write_Rgba8(w, &s->konst_colors[i], "konst_colors", i))
+                return 0;
+        w->changes = changes;
+    }
     return bf_place_pooled(w, (int64_t)s->konst_colors_at);
 }
 
@@ -1229,7 +1306,7 @@ static int place_Mat3_tev_stage_counts(bf_wctx *w, void *owner)
     j3d_Mat3 *s = owner;
     if (!bf_place_at_end(w, 1, "tev_stage_counts"))
         return 0;
-    bf_set_u64(w, &s->tev_stage_counts_at, w->pos);
+    bf_set_unread_u64(&s->tev_stage_counts_at, w->pos);
     bf_fit_u32(w, &s->tev_stage_count_offset, bf_sub((int64_t)s->tev_stage_counts_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 80, 0,
                "tev_stage_count_offset");
     s->tev_stage_counts_tail.len = 0;
@@ -1250,13 +1327,20 @@ static int place_Mat3_tev_stages(bf_wctx *w, void *owner)
     j3d_Mat3 *s = owner;
     if (!bf_place_at_end(w, 1, "tev_stages"))
         return 0;
-    bf_set_u64(w, &s->tev_stages_at, w->pos);
+    bf_set_unread_u64(&s->tev_stages_at, w->pos);
     bf_fit_u32(w, &s->tev_stage_offset, bf_sub((int64_t)s->tev_stages_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 84, 0,
                "tev_stage_offset");
     s->tev_stages_tail.len = 0;
-    for (uint32_t i = 0; i < s->tev_stages_count; i++)
-        if (!write_TevStage(w, &s->tev_stages[i], "tev_stages", i))
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)s->tev_stages_count * 20, "tev_stages"))
             return 0;
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < s->tev_stages_count; i++)
+            if (!write_TevStage(w, &s->tev_stages[i], "tev_stages", i))
+                return 0;
+        w->changes = changes;
+    }
     return bf_place_pooled(w, (int64_t)s->tev_stages_at);
 }
 
@@ -1272,13 +1356,20 @@ static int place_Mat3_swap_modes(bf_wctx *w, void *owner)
     j3d_Mat3 *s = owner;
     if (!bf_place_at_end(w, 1, "swap_modes"))
         return 0;
-    bf_set_u64(w, &s->swap_modes_at, w->pos);
+    bf_set_unread_u64(&s->swap_modes_at, w->pos);
     bf_fit_u32(w, &s->swap_mode_offset, bf_sub((int64_t)s->swap_modes_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 88, 0,
                "swap_mode_offset");
     s->swap_modes_tail.len = 0;
-    for (uint32_t i = 0; i < s->swap_modes_count; i++)
-        if (!write_SwapMode(w, &s->swap_modes[i], "swap_modes", i))
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)s->swap_modes_count * 4, "swap_modes"))
             return 0;
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < s->swap_modes_count; i++)
+            if (!write_SwapMode(w, &s->swap_modes[i], "swap_modes", i))
+                return 0;
+        w->changes = changes;
+    }
     return bf_place_pooled(w, (int64_t)s->swap_modes_at);
 }
 
@@ -1294,13 +1385,20 @@ static int place_Mat3_swap_tables(bf_wctx *w, void *owner)
     j3d_Mat3 *s = owner;
     if (!bf_place_at_end(w, 1, "swap_tables"))
         return 0;
-    bf_set_u64(w, &s->swap_tables_at, w->pos);
+    bf_set_unread_u64(&s->swap_tables_at, w->pos);
     bf_fit_u32(w, &s->swap_table_offset, bf_sub((int64_t)s->swap_tables_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 92, 0,
                "swap_table_offset");
     s->swap_tables_tail.len = 0;
-    for (uint32_t i = 0; i < s->swap_tables_count; i++)
-        if (!write_SwapTable(w, &s->swap_tables[i], "swap_tables", i))
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)s->swap_tables_count * 4, "swap_tables"))
             return 0;
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < s->swap_tables_count; i++)
+            if (!write_SwapTable(w, &s->swap_tables[i], "swap_tables", i))
+                return 0;
+        w->changes = changes;
+    }
     return bf_place_pooled(w, (int64_t)s->swap_tables_at);
 }
 
@@ -1316,12 +1414,19 @@ static int place_Mat3_fogs(bf_wctx *w, void *owner)
     j3d_Mat3 *s = owner;
     if (!bf_place_at_end(w, 1, "fogs"))
         return 0;
-    bf_set_u64(w, &s->fogs_at, w->pos);
+    bf_set_unread_u64(&s->fogs_at, w->pos);
     bf_fit_u32(w, &s->fog_offset, bf_sub((int64_t)s->fogs_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 96, 0, "fog_offset");
     s->fogs_tail.len = 0;
-    for (uint32_t i = 0; i < s->fogs_count; i++)
-        if (!write_Fog(w, &s->fogs[i], "fogs", i))
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)s->fogs_count * 44, "fogs"))
             return 0;
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < s->fogs_count; i++)
+            if (!write_Fog(w, &s->fogs[i], "fogs", i))
+                return 0;
+        w->changes = changes;
+    }
     return bf_place_pooled(w, (int64_t)s->fogs_at);
 }
 
@@ -1337,13 +1442,20 @@ static int place_Mat3_alpha_compares(bf_wctx *w, void *owner)
     j3d_Mat3 *s = owner;
     if (!bf_place_at_end(w, 1, "alpha_compares"))
         return 0;
-    bf_set_u64(w, &s->alpha_compares_at, w->pos);
+    bf_set_unread_u64(&s->alpha_compares_at, w->pos);
     bf_fit_u32(w, &s->alpha_compare_offset, bf_sub((int64_t)s->alpha_compares_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 100, 0,
                "alpha_compare_offset");
     s->alpha_compares_tail.len = 0;
-    for (uint32_t i = 0; i < s->alpha_compares_count; i++)
-        if (!write_AlphaCompare(w, &s->alpha_compares[i], "alpha_compares", i))
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)s->alpha_compares_count * 8, "alpha_compares"))
             return 0;
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < s->alpha_compares_count; i++)
+            if (!write_AlphaCompare(w, &s->alpha_compares[i], "alpha_compares", i))
+                return 0;
+        w->changes = changes;
+    }
     return bf_place_pooled(w, (int64_t)s->alpha_compares_at);
 }
 
@@ -1359,13 +1471,20 @@ static int place_Mat3_blend_modes(bf_wctx *w, void *owner)
     j3d_Mat3 *s = owner;
     if (!bf_place_at_end(w, 1, "blend_modes"))
         return 0;
-    bf_set_u64(w, &s->blend_modes_at, w->pos);
+    bf_set_unread_u64(&s->blend_modes_at, w->pos);
     bf_fit_u32(w, &s->blend_mode_offset, bf_sub((int64_t)s->blend_modes_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 104, 0,
                "blend_mode_offset");
     s->blend_modes_tail.len = 0;
-    for (uint32_t i = 0; i < s->blend_modes_count; i++)
-        if (!write_BlendMode(w, &s->blend_modes[i], "blend_modes", i))
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)s->blend_modes_count * 4, "blend_modes"))
             return 0;
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < s->blend_modes_count; i++)
+            if (!write_BlendMode(w, &s->blend_modes[i], "blend_modes", i))
+                return 0;
+        w->changes = changes;
+    }
     return bf_place_pooled(w, (int64_t)s->blend_modes_at);
 }
 
@@ -1381,12 +1500,19 @@ static int place_Mat3_z_modes(bf_wctx *w, void *owner)
     j3d_Mat3 *s = owner;
     if (!bf_place_at_end(w, 1, "z_modes"))
         return 0;
-    bf_set_u64(w, &s->z_modes_at, w->pos);
+    bf_set_unread_u64(&s->z_modes_at, w->pos);
     bf_fit_u32(w, &s->z_mode_offset, bf_sub((int64_t)s->z_modes_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 108, 0, "z_mode_offset");
     s->z_modes_tail.len = 0;
-    for (uint32_t i = 0; i < s->z_modes_count; i++)
-        if (!write_ZMode(w, &s->z_modes[i], "z_modes", i))
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)s->z_modes_count * 4, "z_modes"))
             return 0;
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < s->z_modes_count; i++)
+            if (!write_ZMode(w, &s->z_modes[i], "z_modes", i))
+                return 0;
+        w->changes = changes;
+    }
     return bf_place_pooled(w, (int64_t)s->z_modes_at);
 }
 
@@ -1402,7 +1528,7 @@ static int place_Mat3_z_compares(bf_wctx *w, void *owner)
     j3d_Mat3 *s = owner;
     if (!bf_place_at_end(w, 1, "z_compares"))
         return 0;
-    bf_set_u64(w, &s->z_compares_at, w->pos);
+    bf_set_unread_u64(&s->z_compares_at, w->pos);
     bf_fit_u32(w, &s->z_compare_offset, bf_sub((int64_t)s->z_compares_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 112, 0,
                "z_compare_offset");
     s->z_compares_tail.len = 0;
@@ -1423,7 +1549,7 @@ static int place_Mat3_dithers(bf_wctx *w, void *owner)
     j3d_Mat3 *s = owner;
     if (!bf_place_at_end(w, 1, "dithers"))
         return 0;
-    bf_set_u64(w, &s->dithers_at, w->pos);
+    bf_set_unread_u64(&s->dithers_at, w->pos);
     bf_fit_u32(w, &s->dither_offset, bf_sub((int64_t)s->dithers_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 116, 0, "dither_offset");
     s->dithers_tail.len = 0;
     if (!bf_put_array(w, s->dithers, s->dithers_count, 1, 0, 1, "dithers"))
@@ -1443,13 +1569,20 @@ static int place_Mat3_nbt_scales(bf_wctx *w, void *owner)
     j3d_Mat3 *s = owner;
     if (!bf_place_at_end(w, 1, "nbt_scales"))
         return 0;
-    bf_set_u64(w, &s->nbt_scales_at, w->pos);
+    bf_set_unread_u64(&s->nbt_scales_at, w->pos);
     bf_fit_u32(w, &s->nbt_scale_offset, bf_sub((int64_t)s->nbt_scales_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 120, 0,
                "nbt_scale_offset");
     s->nbt_scales_tail.len = 0;
-    for (uint32_t i = 0; i < s->nbt_scales_count; i++)
-        if (!write_NbtScale(w, &s->nbt_scales[i], "nbt_scales", i))
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)s->nbt_scales_count * 16, "nbt_scales"))
             return 0;
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < s->nbt_scales_count; i++)
+            if (!write_NbtScale(w, &s->nbt_scales[i], "nbt_scales", i))
+                return 0;
+        w->changes = changes;
+    }
     return bf_place_pooled(w, (int64_t)s->nbt_scales_at);
 }
 
@@ -1465,7 +1598,7 @@ static int place_Mdl3_packets(bf_wctx *w, void *owner)
     j3d_Mdl3 *s = owner;
     if (!bf_place_at_end(w, 1, "packets"))
         return 0;
-    bf_set_u64(w, &s->packets_at, w->pos);
+    bf_set_unread_u64(&s->packets_at, w->pos);
     bf_fit_u32(w, &s->packet_table_offset, bf_sub((int64_t)s->packets_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 4, 0,
                "packet_table_offset");
     for (uint32_t i = 0; i < s->packets_count; i++)
@@ -1486,11 +1619,18 @@ static int place_Mdl3_subpackets(bf_wctx *w, void *owner)
     j3d_Mdl3 *s = owner;
     if (!bf_place_at_end(w, 1, "subpackets"))
         return 0;
-    bf_set_u64(w, &s->subpackets_at, w->pos);
+    bf_set_unread_u64(&s->subpackets_at, w->pos);
     bf_fit_u32(w, &s->subpacket_offset, bf_sub((int64_t)s->subpackets_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 8, 0, "subpacket_offset");
-    for (uint32_t i = 0; i < s->subpackets_count; i++)
-        if (!write_Mdl3Subpackets(w, &s->subpackets[i], "subpackets", i))
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)s->subpackets_count * 16, "subpackets"))
             return 0;
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < s->subpackets_count; i++)
+            if (!write_Mdl3Subpackets(w, &s->subpackets[i], "subpackets", i))
+                return 0;
+        w->changes = changes;
+    }
     return bf_place_pooled(w, (int64_t)s->subpackets_at);
 }
 
@@ -1506,7 +1646,7 @@ static int place_Mdl3_matrix_indices(bf_wctx *w, void *owner)
     j3d_Mdl3 *s = owner;
     if (!bf_place_at_end(w, 1, "matrix_indices"))
         return 0;
-    bf_set_u64(w, &s->matrix_indices_at, w->pos);
+    bf_set_unread_u64(&s->matrix_indices_at, w->pos);
     bf_fit_u32(w, &s->matrix_index_offset, bf_sub((int64_t)s->matrix_indices_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 12, 0,
                "matrix_index_offset");
     if (!bf_put_bytes(w, s->matrix_indices.ptr, s->matrix_indices.len, "matrix_indices"))
@@ -1526,7 +1666,7 @@ static int place_Mdl3_unknown(bf_wctx *w, void *owner)
     j3d_Mdl3 *s = owner;
     if (!bf_place_at_end(w, 1, "unknown"))
         return 0;
-    bf_set_u64(w, &s->unknown_at, w->pos);
+    bf_set_unread_u64(&s->unknown_at, w->pos);
     bf_fit_u32(w, &s->unknown_offset, bf_sub((int64_t)s->unknown_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 16, 0, "unknown_offset");
     if (!bf_put_array(w, s->unknown, s->unknown_count, 1, 0, 1, "unknown"))
         return 0;
@@ -1545,7 +1685,7 @@ static int place_Mdl3_indices(bf_wctx *w, void *owner)
     j3d_Mdl3 *s = owner;
     if (!bf_place_at_end(w, 1, "indices"))
         return 0;
-    bf_set_u64(w, &s->indices_at, w->pos);
+    bf_set_unread_u64(&s->indices_at, w->pos);
     bf_fit_u32(w, &s->index_offset, bf_sub((int64_t)s->indices_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 20, 0, "index_offset");
     if (!bf_put_array(w, s->indices, s->indices_count, 2, 0, 1, "indices"))
         return 0;
@@ -1564,7 +1704,7 @@ static int place_Mdl3_names(bf_wctx *w, void *owner)
     j3d_Mdl3 *s = owner;
     if (!bf_place_at_end(w, 1, "names"))
         return 0;
-    bf_set_u64(w, &s->names_at, w->pos);
+    bf_set_unread_u64(&s->names_at, w->pos);
     bf_fit_u32(w, &s->name_table_offset, bf_sub((int64_t)s->names_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 24, 0, "name_table_offset");
     if (!write_NameTable(w, &s->names, "names", -1))
         return 0;
@@ -1583,7 +1723,7 @@ static int place_Mdl3Packet_commands(bf_wctx *w, void *owner)
     j3d_Mdl3Packet *s = owner;
     if (!bf_place_at_end(w, 1, "commands"))
         return 0;
-    bf_set_u64(w, &s->commands_at, w->pos);
+    bf_set_unread_u64(&s->commands_at, w->pos);
     bf_fit_u32(w, &s->offset, bf_sub((int64_t)s->commands_at, (int64_t)s->_offset), 32, (uint64_t)s->_offset, 0, "offset");
     s->commands_tail.len = 0;
     for (uint32_t i = 0; i < s->commands_count; i++)
@@ -1604,7 +1744,7 @@ static int place_Tex1_headers(bf_wctx *w, void *owner)
     j3d_Tex1 *s = owner;
     if (!bf_place_at_end(w, 1, "headers"))
         return 0;
-    bf_set_u64(w, &s->headers_at, w->pos);
+    bf_set_unread_u64(&s->headers_at, w->pos);
     bf_fit_u32(w, &s->header_table_offset, bf_sub((int64_t)s->headers_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 4, 0,
                "header_table_offset");
     for (uint32_t i = 0; i < s->headers_count; i++)
@@ -1625,7 +1765,7 @@ static int place_Tex1_names(bf_wctx *w, void *owner)
     j3d_Tex1 *s = owner;
     if (!bf_place_at_end(w, 1, "names"))
         return 0;
-    bf_set_u64(w, &s->names_at, w->pos);
+    bf_set_unread_u64(&s->names_at, w->pos);
     bf_fit_u32(w, &s->name_table_offset, bf_sub((int64_t)s->names_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 8, 0, "name_table_offset");
     if (!write_NameTable(w, &s->names, "names", -1))
         return 0;
@@ -1644,7 +1784,7 @@ static int place_BtiHeader_palette(bf_wctx *w, void *owner)
     j3d_BtiHeader *s = owner;
     if (!bf_place_at_end(w, 1, "palette"))
         return 0;
-    bf_set_u64(w, &s->palette_at, w->pos);
+    bf_set_unread_u64(&s->palette_at, w->pos);
     bf_fit_u32(w, &s->palette_offset, bf_sub((int64_t)s->palette_at, (int64_t)s->_offset), 32, (uint64_t)s->_offset + 12, 0, "palette_offset");
     if (!bf_put_array(w, s->palette, s->palette_count, 2, 0, 1, "palette"))
         return 0;
@@ -1663,7 +1803,7 @@ static int place_BtiHeader_images(bf_wctx *w, void *owner)
     j3d_BtiHeader *s = owner;
     if (!bf_place_at_end(w, 1, "images"))
         return 0;
-    bf_set_u64(w, &s->images_at, w->pos);
+    bf_set_unread_u64(&s->images_at, w->pos);
     bf_fit_u32(w, &s->image_offset, bf_sub((int64_t)s->images_at, (int64_t)s->_offset), 32, (uint64_t)s->_offset + 28, 0, "image_offset");
     for (uint32_t i = 0; i < s->images_count; i++) {
         if (w->layout) {
@@ -1693,7 +1833,7 @@ static int write_File(bf_wctx *w, j3d_File *s, const char *name, int64_t index)
     for (uint32_t i = 0; i < s->sections_count; i++)
         if (!write_Section(w, &s->sections[i], "sections", i))
             return 0;
-    bf_set_u64(w, &s->trailing_at, w->pos);
+    bf_set_unread_u64(&s->trailing_at, w->pos);
     if (!bf_put_bytes(w, s->trailing.ptr, s->trailing.len, "trailing"))
         return 0;
     return bf_end(w, name);
@@ -1705,8 +1845,13 @@ static int write_SubversionHeader(bf_wctx *w, j3d_SubversionHeader *s, const cha
         return 0;
     if (!bf_put_fixed_str(w, &s->subversion, 4, "subversion"))
         return 0;
-    if (w->layout)
-        bf_size_padding(w, &s->padding, INT64_C(12));
+    if (w->layout) {
+        {
+            size_t seen = w->changes; /* nothing reads padding */
+            bf_size_padding(w, &s->padding, INT64_C(12));
+            w->changes = seen;
+        }
+    }
     if (!bf_put_bytes(w, s->padding.ptr, s->padding.len, "padding"))
         return 0;
     return bf_end(w, name);
@@ -1716,7 +1861,10 @@ static int write_Section(bf_wctx *w, j3d_Section *s, const char *name, int64_t i
 {
     if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (!bf_put_u32be(w, s->tag, "tag") || !bf_put_u32be(w, s->size, "size"))
+    if (w->measure) {
+        if (!bf_skip(w, 8, "tag"))
+            return 0;
+    } else if (!bf_put_u32be(w, s->tag, "tag") || !bf_put_u32be(w, s->size, "size"))
         return 0;
     size_t region = w->pos;
     if (s->body.kind == J3D_KIND_INF1) {
@@ -1763,10 +1911,13 @@ static int write_Inf1(bf_wctx *w, j3d_Inf1 *s, const char *name, int64_t index)
 {
     if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (!bf_put_u16be(w, s->flags, "flags") || !bf_put_u16be(w, s->padding, "padding") ||
-        !bf_put_u32be(w, s->matrix_group_count, "matrix_group_count") ||
-        !bf_put_u32be(w, s->vertex_count, "vertex_count") ||
-        !bf_put_u32be(w, s->hierarchy_offset, "hierarchy_offset"))
+    if (w->measure) {
+        if (!bf_skip(w, 16, "flags"))
+            return 0;
+    } else if (!bf_put_u16be(w, s->flags, "flags") || !bf_put_u16be(w, s->padding, "padding") ||
+               !bf_put_u32be(w, s->matrix_group_count, "matrix_group_count") ||
+               !bf_put_u32be(w, s->vertex_count, "vertex_count") ||
+               !bf_put_u32be(w, s->hierarchy_offset, "hierarchy_offset"))
         return 0;
     if (w->layout) {
         if (!bf_enqueue_pooled(w, place_Inf1_nodes, base_Inf1_nodes, s, 0))
@@ -1789,7 +1940,10 @@ static int write_SceneNode(bf_wctx *w, j3d_SceneNode *s, const char *name, int64
 {
     if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (!bf_put_u16be(w, s->type, "type") || !bf_put_u16be(w, s->data, "data"))
+    if (w->measure) {
+        if (!bf_skip(w, 4, "type"))
+            return 0;
+    } else if (!bf_put_u16be(w, s->type, "type") || !bf_put_u16be(w, s->data, "data"))
         return 0;
     return bf_end(w, name);
 }
@@ -1799,20 +1953,23 @@ static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s, const char *name, int64_t index)
     bf_ctx *c = &w->c;
     if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (!bf_put_u32be(w, s->format_list_offset, "format_list_offset") ||
-        !bf_put_u32be(w, s->position_offset, "position_offset") ||
-        !bf_put_u32be(w, s->normal_offset, "normal_offset") ||
-        !bf_put_u32be(w, s->tangent_offset, "tangent_offset") ||
-        !bf_put_u32be(w, s->color0_offset, "color0_offset") ||
-        !bf_put_u32be(w, s->color1_offset, "color1_offset") ||
-        !bf_put_u32be(w, s->texcoord0_offset, "texcoord0_offset") ||
-        !bf_put_u32be(w, s->texcoord1_offset, "texcoord1_offset") ||
-        !bf_put_u32be(w, s->texcoord2_offset, "texcoord2_offset") ||
-        !bf_put_u32be(w, s->texcoord3_offset, "texcoord3_offset") ||
-        !bf_put_u32be(w, s->texcoord4_offset, "texcoord4_offset") ||
-        !bf_put_u32be(w, s->texcoord5_offset, "texcoord5_offset") ||
-        !bf_put_u32be(w, s->texcoord6_offset, "texcoord6_offset") ||
-        !bf_put_u32be(w, s->texcoord7_offset, "texcoord7_offset"))
+    if (w->measure) {
+        if (!bf_skip(w, 56, "format_list_offset"))
+            return 0;
+    } else if (!bf_put_u32be(w, s->format_list_offset, "format_list_offset") ||
+               !bf_put_u32be(w, s->position_offset, "position_offset") ||
+               !bf_put_u32be(w, s->normal_offset, "normal_offset") ||
+               !bf_put_u32be(w, s->tangent_offset, "tangent_offset") ||
+               !bf_put_u32be(w, s->color0_offset, "color0_offset") ||
+               !bf_put_u32be(w, s->color1_offset, "color1_offset") ||
+               !bf_put_u32be(w, s->texcoord0_offset, "texcoord0_offset") ||
+               !bf_put_u32be(w, s->texcoord1_offset, "texcoord1_offset") ||
+               !bf_put_u32be(w, s->texcoord2_offset, "texcoord2_offset") ||
+               !bf_put_u32be(w, s->texcoord3_offset, "texcoord3_offset") ||
+               !bf_put_u32be(w, s->texcoord4_offset, "texcoord4_offset") ||
+               !bf_put_u32be(w, s->texcoord5_offset, "texcoord5_offset") ||
+               !bf_put_u32be(w, s->texcoord6_offset, "texcoord6_offset") ||
+               !bf_put_u32be(w, s->texcoord7_offset, "texcoord7_offset"))
         return 0;
     if (w->layout) {
         if (!bf_enqueue_pooled(w, place_Vtx1_formats, base_Vtx1_formats, s, 0))
@@ -2095,9 +2252,12 @@ static int write_VertexFormat(bf_wctx *w, j3d_VertexFormat *s, const char *name,
 {
     if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (!bf_put_u32be(w, s->attr, "attr") || !bf_put_u32be(w, s->component_count, "component_count") ||
-        !bf_put_u32be(w, s->data_type, "data_type") || !bf_put_u8(w, s->shift, "shift") ||
-        !bf_put_array(w, s->padding, 3, 1, 0, 1, "padding"))
+    if (w->measure) {
+        if (!bf_skip(w, 16, "attr"))
+            return 0;
+    } else if (!bf_put_u32be(w, s->attr, "attr") || !bf_put_u32be(w, s->component_count, "component_count") ||
+               !bf_put_u32be(w, s->data_type, "data_type") || !bf_put_u8(w, s->shift, "shift") ||
+               !bf_put_array(w, s->padding, 3, 1, 0, 1, "padding"))
         return 0;
     return bf_end(w, name);
 }
@@ -2150,21 +2310,21 @@ static int write_VertexBuffer(bf_wctx *w, j3d_VertexBuffer *s, const char *name,
     if (w->layout && s->colors16_count > 0)
         s->has_colors16 = 1;
     if (s->has_colors16) {
-        bf_set_u64(w, &s->colors16_at, w->pos);
+        bf_set_unread_u64(&s->colors16_at, w->pos);
     if (!bf_put_array(w, s->colors16, s->colors16_count, 2, 0, 1, "colors16"))
         return 0;
     }
     if (w->layout && s->colors24_count > 0)
         s->has_colors24 = 1;
     if (s->has_colors24) {
-        bf_set_u64(w, &s->colors24_at, w->pos);
+        bf_set_unread_u64(&s->colors24_at, w->pos);
     if (!bf_put_array(w, s->colors24, s->colors24_count, 3, 0, 1, "colors24"))
         return 0;
     }
     if (w->layout && s->colors32_count > 0)
         s->has_colors32 = 1;
     if (s->has_colors32) {
-        bf_set_u64(w, &s->colors32_at, w->pos);
+        bf_set_unread_u64(&s->colors32_at, w->pos);
     if (!bf_put_array(w, s->colors32, s->colors32_count, 4, 0, 1, "colors32"))
         return 0;
     }
@@ -2178,11 +2338,15 @@ static int write_Evp1(bf_wctx *w, j3d_Evp1 *s, const char *name, int64_t index)
         return 0;
     if (w->layout)
         bf_fit_u16(w, &s->envelope_count, (int64_t)s->weights_count, 16, (uint64_t)s->_offset, 0, "envelope_count");
-    if (!bf_put_u16be(w, s->envelope_count, "envelope_count") || !bf_put_u16be(w, s->padding, "padding") ||
-        !bf_put_u32be(w, s->size_table_offset, "size_table_offset") ||
-        !bf_put_u32be(w, s->index_table_offset, "index_table_offset") ||
-        !bf_put_u32be(w, s->weight_table_offset, "weight_table_offset") ||
-        !bf_put_u32be(w, s->matrix_table_offset, "matrix_table_offset"))
+    if (w->measure) {
+        if (!bf_skip(w, 20, "envelope_count"))
+            return 0;
+    } else if (!bf_put_u16be(w, s->envelope_count, "envelope_count") ||
+               !bf_put_u16be(w, s->padding, "padding") ||
+               !bf_put_u32be(w, s->size_table_offset, "size_table_offset") ||
+               !bf_put_u32be(w, s->index_table_offset, "index_table_offset") ||
+               !bf_put_u32be(w, s->weight_table_offset, "weight_table_offset") ||
+               !bf_put_u32be(w, s->matrix_table_offset, "matrix_table_offset"))
         return 0;
     if (w->layout) {
         if (!bf_enqueue_pooled(w, place_Evp1_sizes, base_Evp1_sizes, s, 0))
@@ -2235,9 +2399,16 @@ static int write_Evp1(bf_wctx *w, j3d_Evp1 *s, const char *name, int64_t index)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->inverse_bind_matrices_at, "inverse_bind_matrices"))
                 return 0;
-            for (uint32_t i = 0; i < s->inverse_bind_matrices_count; i++)
-                if (!write_Mtx34(w, &s->inverse_bind_matrices[i], "inverse_bind_matrices", i))
+            if (w->measure) {
+                if (!bf_skip(w, (uint64_t)s->inverse_bind_matrices_count * 48, "inverse_bind_matrices"))
                     return 0;
+            } else {
+                size_t changes = w->changes;
+                for (uint32_t i = 0; i < s->inverse_bind_matrices_count; i++)
+                    if (!write_Mtx34(w, &s->inverse_bind_matrices[i], "inverse_bind_matrices", i))
+                        return 0;
+                w->changes = changes;
+            }
             if (!bf_put_tail(w, &s->inverse_bind_matrices_tail, "inverse_bind_matrices"))
                 return 0;
             w->pos = resume;
@@ -2280,9 +2451,12 @@ static int write_Drw1(bf_wctx *w, j3d_Drw1 *s, const char *name, int64_t index)
         return 0;
     if (w->layout)
         bf_fit_u16(w, &s->entry_count, (int64_t)s->ids_count, 16, (uint64_t)s->_offset, 0, "entry_count");
-    if (!bf_put_u16be(w, s->entry_count, "entry_count") || !bf_put_u16be(w, s->padding, "padding") ||
-        !bf_put_u32be(w, s->type_list_offset, "type_list_offset") ||
-        !bf_put_u32be(w, s->id_list_offset, "id_list_offset"))
+    if (w->measure) {
+        if (!bf_skip(w, 12, "entry_count"))
+            return 0;
+    } else if (!bf_put_u16be(w, s->entry_count, "entry_count") || !bf_put_u16be(w, s->padding, "padding") ||
+               !bf_put_u32be(w, s->type_list_offset, "type_list_offset") ||
+               !bf_put_u32be(w, s->id_list_offset, "id_list_offset"))
         return 0;
     if (w->layout) {
         if (!bf_enqueue_pooled(w, place_Drw1_types, base_Drw1_types, s, 0))
@@ -2311,10 +2485,13 @@ static int write_Jnt1(bf_wctx *w, j3d_Jnt1 *s, const char *name, int64_t index)
         return 0;
     if (w->layout)
         bf_fit_u16(w, &s->joint_count, (int64_t)s->remap_count, 16, (uint64_t)s->_offset, 0, "joint_count");
-    if (!bf_put_u16be(w, s->joint_count, "joint_count") || !bf_put_u16be(w, s->padding, "padding") ||
-        !bf_put_u32be(w, s->joint_data_offset, "joint_data_offset") ||
-        !bf_put_u32be(w, s->remap_table_offset, "remap_table_offset") ||
-        !bf_put_u32be(w, s->name_table_offset, "name_table_offset"))
+    if (w->measure) {
+        if (!bf_skip(w, 16, "joint_count"))
+            return 0;
+    } else if (!bf_put_u16be(w, s->joint_count, "joint_count") || !bf_put_u16be(w, s->padding, "padding") ||
+               !bf_put_u32be(w, s->joint_data_offset, "joint_data_offset") ||
+               !bf_put_u32be(w, s->remap_table_offset, "remap_table_offset") ||
+               !bf_put_u32be(w, s->name_table_offset, "name_table_offset"))
         return 0;
     if (w->layout) {
         if (!bf_enqueue_pooled(w, place_Jnt1_joints, base_Jnt1_joints, s, 0))
@@ -2355,18 +2532,25 @@ static int write_Joint(bf_wctx *w, j3d_Joint *s, const char *name, int64_t index
 {
     if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (!bf_put_u16be(w, s->matrix_type, "matrix_type") ||
-        !bf_put_u8(w, s->scale_inheritance, "scale_inheritance") || !bf_put_u8(w, s->padding, "padding") ||
-        !bf_put_f32be(w, s->scale_x, "scale_x") || !bf_put_f32be(w, s->scale_y, "scale_y") ||
-        !bf_put_f32be(w, s->scale_z, "scale_z") || !bf_put_u16be(w, s->rotation_x, "rotation_x") ||
-        !bf_put_u16be(w, s->rotation_y, "rotation_y") || !bf_put_u16be(w, s->rotation_z, "rotation_z") ||
-        !bf_put_u16be(w, s->padding2, "padding2") || !bf_put_f32be(w, s->translation_x, "translation_x") ||
-        !bf_put_f32be(w, s->translation_y, "translation_y") ||
-        !bf_put_f32be(w, s->translation_z, "translation_z") ||
-        !bf_put_f32be(w, s->bounding_sphere, "bounding_sphere") ||
-        !bf_put_f32be(w, s->bbox_min_x, "bbox_min_x") || !bf_put_f32be(w, s->bbox_min_y, "bbox_min_y") ||
-        !bf_put_f32be(w, s->bbox_min_z, "bbox_min_z") || !bf_put_f32be(w, s->bbox_max_x, "bbox_max_x") ||
-        !bf_put_f32be(w, s->bbox_max_y, "bbox_max_y") || !bf_put_f32be(w, s->bbox_max_z, "bbox_max_z"))
+    if (w->measure) {
+        if (!bf_skip(w, 64, "matrix_type"))
+            return 0;
+    } else if (!bf_put_u16be(w, s->matrix_type, "matrix_type") ||
+               !bf_put_u8(w, s->scale_inheritance, "scale_inheritance") ||
+               !bf_put_u8(w, s->padding, "padding") || !bf_put_f32be(w, s->scale_x, "scale_x") ||
+               !bf_put_f32be(w, s->scale_y, "scale_y") || !bf_put_f32be(w, s->scale_z, "scale_z") ||
+               !bf_put_u16be(w, s->rotation_x, "rotation_x") ||
+               !bf_put_u16be(w, s->rotation_y, "rotation_y") ||
+               !bf_put_u16be(w, s->rotation_z, "rotation_z") || !bf_put_u16be(w, s->padding2, "padding2") ||
+               !bf_put_f32be(w, s->translation_x, "translation_x") ||
+               !bf_put_f32be(w, s->translation_y, "translation_y") ||
+               !bf_put_f32be(w, s->translation_z, "translation_z") ||
+               !bf_put_f32be(w, s->bounding_sphere, "bounding_sphere") ||
+               !bf_put_f32be(w, s->bbox_min_x, "bbox_min_x") ||
+               !bf_put_f32be(w, s->bbox_min_y, "bbox_min_y") ||
+               !bf_put_f32be(w, s->bbox_min_z, "bbox_min_z") ||
+               !bf_put_f32be(w, s->bbox_max_x, "bbox_max_x") ||
+               !bf_put_f32be(w, s->bbox_max_y, "bbox_max_y") || !bf_put_f32be(w, s->bbox_max_z, "bbox_max_z"))
         return 0;
     return bf_end(w, name);
 }
@@ -2377,7 +2561,10 @@ static int write_NameTable(bf_wctx *w, j3d_NameTable *s, const char *name, int64
         return 0;
     if (w->layout)
         bf_fit_u16(w, &s->count, (int64_t)s->entries_count, 16, (uint64_t)s->_offset, 0, "count");
-    if (!bf_put_u16be(w, s->count, "count") || !bf_put_u16be(w, s->padding, "padding"))
+    if (w->measure) {
+        if (!bf_skip(w, 4, "count"))
+            return 0;
+    } else if (!bf_put_u16be(w, s->count, "count") || !bf_put_u16be(w, s->padding, "padding"))
         return 0;
     for (uint32_t i = 0; i < s->entries_count; i++) {
         if (w->layout) {
@@ -2393,7 +2580,10 @@ static int write_NameEntry(bf_wctx *w, j3d_NameEntry *s, const char *name, int64
 {
     if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (!bf_put_u16be(w, s->hash, "hash") || !bf_put_u16be(w, s->offset, "offset"))
+    if (w->measure) {
+        if (!bf_skip(w, 4, "hash"))
+            return 0;
+    } else if (!bf_put_u16be(w, s->hash, "hash") || !bf_put_u16be(w, s->offset, "offset"))
         return 0;
     if (w->layout) {
         if (!bf_enqueue_pooled(w, place_NameEntry_name, base_NameEntry_name, s, 0))
@@ -2416,15 +2606,18 @@ static int write_Shp1(bf_wctx *w, j3d_Shp1 *s, const char *name, int64_t index)
         bf_fit_u32(w, &s->group_definition_offset, bf_add(bf_mul((int64_t)s->group_data_count, INT64_C(8)), (int64_t)s->group_data_offset), 32,
                    (uint64_t)s->_offset + 32, 0, "group_definition_offset");
     }
-    if (!bf_put_u16be(w, s->shape_count, "shape_count") || !bf_put_u16be(w, s->padding, "padding") ||
-        !bf_put_u32be(w, s->shape_data_offset, "shape_data_offset") ||
-        !bf_put_u32be(w, s->remap_table_offset, "remap_table_offset") ||
-        !bf_put_u32be(w, s->name_table_offset, "name_table_offset") ||
-        !bf_put_u32be(w, s->attribute_table_offset, "attribute_table_offset") ||
-        !bf_put_u32be(w, s->weight_table_offset, "weight_table_offset") ||
-        !bf_put_u32be(w, s->primitive_data_offset, "primitive_data_offset") ||
-        !bf_put_u32be(w, s->group_data_offset, "group_data_offset") ||
-        !bf_put_u32be(w, s->group_definition_offset, "group_definition_offset"))
+    if (w->measure) {
+        if (!bf_skip(w, 36, "shape_count"))
+            return 0;
+    } else if (!bf_put_u16be(w, s->shape_count, "shape_count") || !bf_put_u16be(w, s->padding, "padding") ||
+               !bf_put_u32be(w, s->shape_data_offset, "shape_data_offset") ||
+               !bf_put_u32be(w, s->remap_table_offset, "remap_table_offset") ||
+               !bf_put_u32be(w, s->name_table_offset, "name_table_offset") ||
+               !bf_put_u32be(w, s->attribute_table_offset, "attribute_table_offset") ||
+               !bf_put_u32be(w, s->weight_table_offset, "weight_table_offset") ||
+               !bf_put_u32be(w, s->primitive_data_offset, "primitive_data_offset") ||
+               !bf_put_u32be(w, s->group_data_offset, "group_data_offset") ||
+               !bf_put_u32be(w, s->group_definition_offset, "group_definition_offset"))
         return 0;
     if (w->layout) {
         if (!bf_enqueue_pooled(w, place_Shp1_shapes, base_Shp1_shapes, s, 0))
@@ -2492,15 +2685,21 @@ static int write_Shape(bf_wctx *w, j3d_Shape *s, const char *name, int64_t index
         return 0;
     if (w->layout)
         bf_fit_u16(w, &s->matrix_group_count, (int64_t)s->groups_count, 16, (uint64_t)s->_offset + 2, 0, "matrix_group_count");
-    if (!bf_put_u8(w, s->matrix_type, "matrix_type") || !bf_put_u8(w, s->padding, "padding") ||
-        !bf_put_u16be(w, s->matrix_group_count, "matrix_group_count") ||
-        !bf_put_u16be(w, s->attribute_offset, "attribute_offset") ||
-        !bf_put_u16be(w, s->group_data_index, "group_data_index") ||
-        !bf_put_u16be(w, s->first_group_definition, "first_group_definition") ||
-        !bf_put_u16be(w, s->padding2, "padding2") || !bf_put_f32be(w, s->bounding_sphere, "bounding_sphere") ||
-        !bf_put_f32be(w, s->bbox_min_x, "bbox_min_x") || !bf_put_f32be(w, s->bbox_min_y, "bbox_min_y") ||
-        !bf_put_f32be(w, s->bbox_min_z, "bbox_min_z") || !bf_put_f32be(w, s->bbox_max_x, "bbox_max_x") ||
-        !bf_put_f32be(w, s->bbox_max_y, "bbox_max_y") || !bf_put_f32be(w, s->bbox_max_z, "bbox_max_z"))
+    if (w->measure) {
+        if (!bf_skip(w, 40, "matrix_type"))
+            return 0;
+    } else if (!bf_put_u8(w, s->matrix_type, "matrix_type") || !bf_put_u8(w, s->padding, "padding") ||
+               !bf_put_u16be(w, s->matrix_group_count, "matrix_group_count") ||
+               !bf_put_u16be(w, s->attribute_offset, "attribute_offset") ||
+               !bf_put_u16be(w, s->group_data_index, "group_data_index") ||
+               !bf_put_u16be(w, s->first_group_definition, "first_group_definition") ||
+               !bf_put_u16be(w, s->padding2, "padding2") ||
+               !bf_put_f32be(w, s->bounding_sphere, "bounding_sphere") ||
+               !bf_put_f32be(w, s->bbox_min_x, "bbox_min_x") ||
+               !bf_put_f32be(w, s->bbox_min_y, "bbox_min_y") ||
+               !bf_put_f32be(w, s->bbox_min_z, "bbox_min_z") ||
+               !bf_put_f32be(w, s->bbox_max_x, "bbox_max_x") ||
+               !bf_put_f32be(w, s->bbox_max_y, "bbox_max_y") || !bf_put_f32be(w, s->bbox_max_z, "bbox_max_z"))
         return 0;
     if (w->layout) {
         if (!bf_enqueue_pooled(w, place_Shape_attributes, base_Shape_attributes, s, 0))
@@ -2540,7 +2739,10 @@ static int write_IndexAttribute(bf_wctx *w, j3d_IndexAttribute *s, const char *n
 {
     if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (!bf_put_u32be(w, s->attr, "attr") || !bf_put_u32be(w, s->index_type, "index_type"))
+    if (w->measure) {
+        if (!bf_skip(w, 8, "attr"))
+            return 0;
+    } else if (!bf_put_u32be(w, s->attr, "attr") || !bf_put_u32be(w, s->index_type, "index_type"))
         return 0;
     return bf_end(w, name);
 }
@@ -2549,8 +2751,11 @@ static int write_MatrixGroup(bf_wctx *w, j3d_MatrixGroup *s, const char *name, i
 {
     if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (!bf_put_u32be(w, s->primitive_size, "primitive_size") ||
-        !bf_put_u32be(w, s->primitive_offset, "primitive_offset"))
+    if (w->measure) {
+        if (!bf_skip(w, 8, "primitive_size"))
+            return 0;
+    } else if (!bf_put_u32be(w, s->primitive_size, "primitive_size") ||
+               !bf_put_u32be(w, s->primitive_offset, "primitive_offset"))
         return 0;
     if (w->layout && s->primitives_count > 0)
         s->has_primitives = 1;
@@ -2595,7 +2800,7 @@ static int write_Primitive(bf_wctx *w, j3d_Primitive *s, const char *name, int64
     if (w->layout && s->vertices_count > 0)
         s->has_vertices = 1;
     if (s->has_vertices) {
-        bf_set_u64(w, &s->vertices_at, w->pos);
+        bf_set_unread_u64(&s->vertices_at, w->pos);
         for (uint32_t i = 0; i < s->vertices_count; i++) {
             if (w->layout) {
                 bf_set_i64(w, &s->vertices[i]._p_attribute_count, s->_p_attribute_count);
@@ -2631,7 +2836,7 @@ static int write_VertexIndex(bf_wctx *w, j3d_VertexIndex *s, const char *name, i
         return 0;
     }
     if (s->has_index16) {
-        bf_set_u64(w, &s->index16_at, w->pos);
+        bf_set_unread_u64(&s->index16_at, w->pos);
     if (!bf_put_u16be(w, s->index16, "index16"))
         return 0;
     }
@@ -2644,8 +2849,12 @@ static int write_MatrixGroupData(bf_wctx *w, j3d_MatrixGroupData *s, const char 
         return 0;
     if (w->layout)
         bf_fit_u16(w, &s->matrix_count, (int64_t)s->weights_count, 16, (uint64_t)s->_offset + 2, 0, "matrix_count");
-    if (!bf_put_u16be(w, s->drw1_matrix, "drw1_matrix") || !bf_put_u16be(w, s->matrix_count, "matrix_count") ||
-        !bf_put_u32be(w, s->first_weight, "first_weight"))
+    if (w->measure) {
+        if (!bf_skip(w, 8, "drw1_matrix"))
+            return 0;
+    } else if (!bf_put_u16be(w, s->drw1_matrix, "drw1_matrix") ||
+               !bf_put_u16be(w, s->matrix_count, "matrix_count") ||
+               !bf_put_u32be(w, s->first_weight, "first_weight"))
         return 0;
     if (w->layout) {
         if (!bf_enqueue(w, place_MatrixGroupData_weights, NULL, s))
@@ -2676,37 +2885,41 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s, const char *name, int64_t index)
         return 0;
     if (w->layout)
         bf_fit_u16(w, &s->material_count, (int64_t)s->remap_count, 16, (uint64_t)s->_offset, 0, "material_count");
-    if (!bf_put_u16be(w, s->material_count, "material_count") || !bf_put_u16be(w, s->padding, "padding") ||
-        !bf_put_u32be(w, s->material_data_offset, "material_data_offset") ||
-        !bf_put_u32be(w, s->remap_table_offset, "remap_table_offset") ||
-        !bf_put_u32be(w, s->name_table_offset, "name_table_offset") ||
-        !bf_put_u32be(w, s->indirect_offset, "indirect_offset") ||
-        !bf_put_u32be(w, s->cull_mode_offset, "cull_mode_offset") ||
-        !bf_put_u32be(w, s->material_color_offset, "material_color_offset") ||
-        !bf_put_u32be(w, s->color_channel_count_offset, "color_channel_count_offset") ||
-        !bf_put_u32be(w, s->color_channel_offset, "color_channel_offset") ||
-        !bf_put_u32be(w, s->ambient_color_offset, "ambient_color_offset") ||
-        !bf_put_u32be(w, s->light_color_offset, "light_color_offset") ||
-        !bf_put_u32be(w, s->tex_gen_count_offset, "tex_gen_count_offset") ||
-        !bf_put_u32be(w, s->tex_gen_offset, "tex_gen_offset") ||
-        !bf_put_u32be(w, s->post_tex_gen_offset, "post_tex_gen_offset") ||
-        !bf_put_u32be(w, s->tex_matrix_offset, "tex_matrix_offset") ||
-        !bf_put_u32be(w, s->post_tex_matrix_offset, "post_tex_matrix_offset") ||
-        !bf_put_u32be(w, s->texture_remap_offset, "texture_remap_offset") ||
-        !bf_put_u32be(w, s->tev_order_offset, "tev_order_offset") ||
-        !bf_put_u32be(w, s->tev_color_offset, "tev_color_offset") ||
-        !bf_put_u32be(w, s->konst_color_offset, "konst_color_offset") ||
-        !bf_put_u32be(w, s->tev_stage_count_offset, "tev_stage_count_offset") ||
-        !bf_put_u32be(w, s->tev_stage_offset, "tev_stage_offset") ||
-        !bf_put_u32be(w, s->swap_mode_offset, "swap_mode_offset") ||
-        !bf_put_u32be(w, s->swap_table_offset, "swap_table_offset") ||
-        !bf_put_u32be(w, s->fog_offset, "fog_offset") ||
-        !bf_put_u32be(w, s->alpha_compare_offset, "alpha_compare_offset") ||
-        !bf_put_u32be(w, s->blend_mode_offset, "blend_mode_offset") ||
-        !bf_put_u32be(w, s->z_mode_offset, "z_mode_offset") ||
-        !bf_put_u32be(w, s->z_compare_offset, "z_compare_offset") ||
-        !bf_put_u32be(w, s->dither_offset, "dither_offset") ||
-        !bf_put_u32be(w, s->nbt_scale_offset, "nbt_scale_offset"))
+    if (w->measure) {
+        if (!bf_skip(w, 124, "material_count"))
+            return 0;
+    } else if (!bf_put_u16be(w, s->material_count, "material_count") ||
+               !bf_put_u16be(w, s->padding, "padding") ||
+               !bf_put_u32be(w, s->material_data_offset, "material_data_offset") ||
+               !bf_put_u32be(w, s->remap_table_offset, "remap_table_offset") ||
+               !bf_put_u32be(w, s->name_table_offset, "name_table_offset") ||
+               !bf_put_u32be(w, s->indirect_offset, "indirect_offset") ||
+               !bf_put_u32be(w, s->cull_mode_offset, "cull_mode_offset") ||
+               !bf_put_u32be(w, s->material_color_offset, "material_color_offset") ||
+               !bf_put_u32be(w, s->color_channel_count_offset, "color_channel_count_offset") ||
+               !bf_put_u32be(w, s->color_channel_offset, "color_channel_offset") ||
+               !bf_put_u32be(w, s->ambient_color_offset, "ambient_color_offset") ||
+               !bf_put_u32be(w, s->light_color_offset, "light_color_offset") ||
+               !bf_put_u32be(w, s->tex_gen_count_offset, "tex_gen_count_offset") ||
+               !bf_put_u32be(w, s->tex_gen_offset, "tex_gen_offset") ||
+               !bf_put_u32be(w, s->post_tex_gen_offset, "post_tex_gen_offset") ||
+               !bf_put_u32be(w, s->tex_matrix_offset, "tex_matrix_offset") ||
+               !bf_put_u32be(w, s->post_tex_matrix_offset, "post_tex_matrix_offset") ||
+               !bf_put_u32be(w, s->texture_remap_offset, "texture_remap_offset") ||
+               !bf_put_u32be(w, s->tev_order_offset, "tev_order_offset") ||
+               !bf_put_u32be(w, s->tev_color_offset, "tev_color_offset") ||
+               !bf_put_u32be(w, s->konst_color_offset, "konst_color_offset") ||
+               !bf_put_u32be(w, s->tev_stage_count_offset, "tev_stage_count_offset") ||
+               !bf_put_u32be(w, s->tev_stage_offset, "tev_stage_offset") ||
+               !bf_put_u32be(w, s->swap_mode_offset, "swap_mode_offset") ||
+               !bf_put_u32be(w, s->swap_table_offset, "swap_table_offset") ||
+               !bf_put_u32be(w, s->fog_offset, "fog_offset") ||
+               !bf_put_u32be(w, s->alpha_compare_offset, "alpha_compare_offset") ||
+               !bf_put_u32be(w, s->blend_mode_offset, "blend_mode_offset") ||
+               !bf_put_u32be(w, s->z_mode_offset, "z_mode_offset") ||
+               !bf_put_u32be(w, s->z_compare_offset, "z_compare_offset") ||
+               !bf_put_u32be(w, s->dither_offset, "dither_offset") ||
+               !bf_put_u32be(w, s->nbt_scale_offset, "nbt_scale_offset"))
         return 0;
     if (w->layout) {
         if (!bf_enqueue_pooled(w, place_Mat3_remap, base_Mat3_remap, s, 0))
@@ -2738,9 +2951,16 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s, const char *name, int64_t index)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->materials_at, "materials"))
                 return 0;
-            for (uint32_t i = 0; i < s->materials_count; i++)
-                if (!write_Material(w, &s->materials[i], "materials", i))
+            if (w->measure) {
+                if (!bf_skip(w, (uint64_t)s->materials_count * 332, "materials"))
                     return 0;
+            } else {
+                size_t changes = w->changes;
+                for (uint32_t i = 0; i < s->materials_count; i++)
+                    if (!write_Material(w, &s->materials[i], "materials", i))
+                        return 0;
+                w->changes = changes;
+            }
             if (!bf_put_tail(w, &s->materials_tail, "materials"))
                 return 0;
             w->pos = resume;
@@ -2789,9 +3009,16 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s, const char *name, int64_t index)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->material_colors_at, "material_colors"))
                 return 0;
-            for (uint32_t i = 0; i < s->material_colors_count; i++)
-                if (!write_Rgba8(w, &s->material_colors[i], "material_colors", i))
+            if (w->measure) {
+                if (!bf_skip(w, (uint64_t)s->material_colors_count * 4, "material_colors"))
                     return 0;
+            } else {
+                size_t changes = w->changes;
+                for (uint32_t i = 0; i < s->material_colors_count; i++)
+                    if (!write_Rgba8(w, &s->material_colors[i], "material_colors", i))
+                        return 0;
+                w->changes = changes;
+            }
             if (!bf_put_tail(w, &s->material_colors_tail, "material_colors"))
                 return 0;
             w->pos = resume;
@@ -2822,9 +3049,16 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s, const char *name, int64_t index)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->color_channels_at, "color_channels"))
                 return 0;
-            for (uint32_t i = 0; i < s->color_channels_count; i++)
-                if (!write_ColorChannel(w, &s->color_channels[i], "color_channels", i))
+            if (w->measure) {
+                if (!bf_skip(w, (uint64_t)s->color_channels_count * 8, "color_channels"))
                     return 0;
+            } else {
+                size_t changes = w->changes;
+                for (uint32_t i = 0; i < s->color_channels_count; i++)
+                    if (!write_ColorChannel(w, &s->color_channels[i], "color_channels", i))
+                        return 0;
+                w->changes = changes;
+            }
             if (!bf_put_tail(w, &s->color_channels_tail, "color_channels"))
                 return 0;
             w->pos = resume;
@@ -2840,9 +3074,16 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s, const char *name, int64_t index)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->ambient_colors_at, "ambient_colors"))
                 return 0;
-            for (uint32_t i = 0; i < s->ambient_colors_count; i++)
-                if (!write_Rgba8(w, &s->ambient_colors[i], "ambient_colors", i))
+            if (w->measure) {
+                if (!bf_skip(w, (uint64_t)s->ambient_colors_count * 4, "ambient_colors"))
                     return 0;
+            } else {
+                size_t changes = w->changes;
+                for (uint32_t i = 0; i < s->ambient_colors_count; i++)
+                    if (!write_Rgba8(w, &s->ambient_colors[i], "ambient_colors", i))
+                        return 0;
+                w->changes = changes;
+            }
             if (!bf_put_tail(w, &s->ambient_colors_tail, "ambient_colors"))
                 return 0;
             w->pos = resume;
@@ -2858,9 +3099,16 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s, const char *name, int64_t index)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->light_colors_at, "light_colors"))
                 return 0;
-            for (uint32_t i = 0; i < s->light_colors_count; i++)
-                if (!write_Rgba8(w, &s->light_colors[i], "light_colors", i))
+            if (w->measure) {
+                if (!bf_skip(w, (uint64_t)s->light_colors_count * 4, "light_colors"))
                     return 0;
+            } else {
+                size_t changes = w->changes;
+                for (uint32_t i = 0; i < s->light_colors_count; i++)
+                    if (!write_Rgba8(w, &s->light_colors[i], "light_colors", i))
+                        return 0;
+                w->changes = changes;
+            }
             if (!bf_put_tail(w, &s->light_colors_tail, "light_colors"))
                 return 0;
             w->pos = resume;
@@ -2891,9 +3139,16 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s, const char *name, int64_t index)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->tex_gens_at, "tex_gens"))
                 return 0;
-            for (uint32_t i = 0; i < s->tex_gens_count; i++)
-                if (!write_TexGen(w, &s->tex_gens[i], "tex_gens", i))
+            if (w->measure) {
+                if (!bf_skip(w, (uint64_t)s->tex_gens_count * 4, "tex_gens"))
                     return 0;
+            } else {
+                size_t changes = w->changes;
+                for (uint32_t i = 0; i < s->tex_gens_count; i++)
+                    if (!write_TexGen(w, &s->tex_gens[i], "tex_gens", i))
+                        return 0;
+                w->changes = changes;
+            }
             if (!bf_put_tail(w, &s->tex_gens_tail, "tex_gens"))
                 return 0;
             w->pos = resume;
@@ -2909,9 +3164,16 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s, const char *name, int64_t index)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->post_tex_gens_at, "post_tex_gens"))
                 return 0;
-            for (uint32_t i = 0; i < s->post_tex_gens_count; i++)
-                if (!write_TexGen(w, &s->post_tex_gens[i], "post_tex_gens", i))
+            if (w->measure) {
+                if (!bf_skip(w, (uint64_t)s->post_tex_gens_count * 4, "post_tex_gens"))
                     return 0;
+            } else {
+                size_t changes = w->changes;
+                for (uint32_t i = 0; i < s->post_tex_gens_count; i++)
+                    if (!write_TexGen(w, &s->post_tex_gens[i], "post_tex_gens", i))
+                        return 0;
+                w->changes = changes;
+            }
             if (!bf_put_tail(w, &s->post_tex_gens_tail, "post_tex_gens"))
                 return 0;
             w->pos = resume;
@@ -2978,9 +3240,16 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s, const char *name, int64_t index)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->tev_orders_at, "tev_orders"))
                 return 0;
-            for (uint32_t i = 0; i < s->tev_orders_count; i++)
-                if (!write_TevOrder(w, &s->tev_orders[i], "tev_orders", i))
+            if (w->measure) {
+                if (!bf_skip(w, (uint64_t)s->tev_orders_count * 4, "tev_orders"))
                     return 0;
+            } else {
+                size_t changes = w->changes;
+                for (uint32_t i = 0; i < s->tev_orders_count; i++)
+                    if (!write_TevOrder(w, &s->tev_orders[i], "tev_orders", i))
+                        return 0;
+                w->changes = changes;
+            }
             if (!bf_put_tail(w, &s->tev_orders_tail, "tev_orders"))
                 return 0;
             w->pos = resume;
@@ -2996,9 +3265,16 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s, const char *name, int64_t index)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->tev_colors_at, "tev_colors"))
                 return 0;
-            for (uint32_t i = 0; i < s->tev_colors_count; i++)
-                if (!write_TevColor(w, &s->tev_colors[i], "tev_colors", i))
+            if (w->measure) {
+                if (!bf_skip(w, (uint64_t)s->tev_colors_count * 8, "tev_colors"))
                     return 0;
+            } else {
+                size_t changes = w->changes;
+                for (uint32_t i = 0; i < s->tev_colors_count; i++)
+                    if (!write_TevColor(w, &s->tev_colors[i], "tev_colors", i))
+                        return 0;
+                w->changes = changes;
+            }
             if (!bf_put_tail(w, &s->tev_colors_tail, "tev_colors"))
                 return 0;
             w->pos = resume;
@@ -3014,9 +3290,16 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s, const char *name, int64_t index)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->konst_colors_at, "konst_colors"))
                 return 0;
-            for (uint32_t i = 0; i < s->konst_colors_count; i++)
-                if (!write_Rgba8(w, &s->konst_colors[i], "konst_colors", i))
+            if (w->measure) {
+                if (!bf_skip(w, (uint64_t)s->konst_colors_count * 4, "konst_colors"))
                     return 0;
+            } else {
+                size_t changes = w->changes;
+                for (uint32_t i = 0; i < s->konst_colors_count; i++)
+                    if (!write_Rgba8(w, &s->konst_colors[i], "konst_colors", i))
+                        return 0;
+                w->changes = changes;
+            }
             if (!bf_put_tail(w, &s->konst_colors_tail, "konst_colors"))
                 return 0;
             w->pos = resume;
@@ -3047,9 +3330,16 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s, const char *name, int64_t index)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->tev_stages_at, "tev_stages"))
                 return 0;
-            for (uint32_t i = 0; i < s->tev_stages_count; i++)
-                if (!write_TevStage(w, &s->tev_stages[i], "tev_stages", i))
+            if (w->measure) {
+                if (!bf_skip(w, (uint64_t)s->tev_stages_count * 20, "tev_stages"))
                     return 0;
+            } else {
+                size_t changes = w->changes;
+                for (uint32_t i = 0; i < s->tev_stages_count; i++)
+                    if (!write_TevStage(w, &s->tev_stages[i], "tev_stages", i))
+                        return 0;
+                w->changes = changes;
+            }
             if (!bf_put_tail(w, &s->tev_stages_tail, "tev_stages"))
                 return 0;
             w->pos = resume;
@@ -3065,9 +3355,16 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s, const char *name, int64_t index)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->swap_modes_at, "swap_modes"))
                 return 0;
-            for (uint32_t i = 0; i < s->swap_modes_count; i++)
-                if (!write_SwapMode(w, &s->swap_modes[i], "swap_modes", i))
+            if (w->measure) {
+                if (!bf_skip(w, (uint64_t)s->swap_modes_count * 4, "swap_modes"))
                     return 0;
+            } else {
+                size_t changes = w->changes;
+                for (uint32_t i = 0; i < s->swap_modes_count; i++)
+                    if (!write_SwapMode(w, &s->swap_modes[i], "swap_modes", i))
+                        return 0;
+                w->changes = changes;
+            }
             if (!bf_put_tail(w, &s->swap_modes_tail, "swap_modes"))
                 return 0;
             w->pos = resume;
@@ -3083,9 +3380,16 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s, const char *name, int64_t index)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->swap_tables_at, "swap_tables"))
                 return 0;
-            for (uint32_t i = 0; i < s->swap_tables_count; i++)
-                if (!write_SwapTable(w, &s->swap_tables[i], "swap_tables", i))
+            if (w->measure) {
+                if (!bf_skip(w, (uint64_t)s->swap_tables_count * 4, "swap_tables"))
                     return 0;
+            } else {
+                size_t changes = w->changes;
+                for (uint32_t i = 0; i < s->swap_tables_count; i++)
+                    if (!write_SwapTable(w, &s->swap_tables[i], "swap_tables", i))
+                        return 0;
+                w->changes = changes;
+            }
             if (!bf_put_tail(w, &s->swap_tables_tail, "swap_tables"))
                 return 0;
             w->pos = resume;
@@ -3101,9 +3405,16 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s, const char *name, int64_t index)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->fogs_at, "fogs"))
                 return 0;
-            for (uint32_t i = 0; i < s->fogs_count; i++)
-                if (!write_Fog(w, &s->fogs[i], "fogs", i))
+            if (w->measure) {
+                if (!bf_skip(w, (uint64_t)s->fogs_count * 44, "fogs"))
                     return 0;
+            } else {
+                size_t changes = w->changes;
+                for (uint32_t i = 0; i < s->fogs_count; i++)
+                    if (!write_Fog(w, &s->fogs[i], "fogs", i))
+                        return 0;
+                w->changes = changes;
+            }
             if (!bf_put_tail(w, &s->fogs_tail, "fogs"))
                 return 0;
             w->pos = resume;
@@ -3119,9 +3430,16 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s, const char *name, int64_t index)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->alpha_compares_at, "alpha_compares"))
                 return 0;
-            for (uint32_t i = 0; i < s->alpha_compares_count; i++)
-                if (!write_AlphaCompare(w, &s->alpha_compares[i], "alpha_compares", i))
+            if (w->measure) {
+                if (!bf_skip(w, (uint64_t)s->alpha_compares_count * 8, "alpha_compares"))
                     return 0;
+            } else {
+                size_t changes = w->changes;
+                for (uint32_t i = 0; i < s->alpha_compares_count; i++)
+                    if (!write_AlphaCompare(w, &s->alpha_compares[i], "alpha_compares", i))
+                        return 0;
+                w->changes = changes;
+            }
             if (!bf_put_tail(w, &s->alpha_compares_tail, "alpha_compares"))
                 return 0;
             w->pos = resume;
@@ -3137,9 +3455,16 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s, const char *name, int64_t index)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->blend_modes_at, "blend_modes"))
                 return 0;
-            for (uint32_t i = 0; i < s->blend_modes_count; i++)
-                if (!write_BlendMode(w, &s->blend_modes[i], "blend_modes", i))
+            if (w->measure) {
+                if (!bf_skip(w, (uint64_t)s->blend_modes_count * 4, "blend_modes"))
                     return 0;
+            } else {
+                size_t changes = w->changes;
+                for (uint32_t i = 0; i < s->blend_modes_count; i++)
+                    if (!write_BlendMode(w, &s->blend_modes[i], "blend_modes", i))
+                        return 0;
+                w->changes = changes;
+            }
             if (!bf_put_tail(w, &s->blend_modes_tail, "blend_modes"))
                 return 0;
             w->pos = resume;
@@ -3155,9 +3480,16 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s, const char *name, int64_t index)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->z_modes_at, "z_modes"))
                 return 0;
-            for (uint32_t i = 0; i < s->z_modes_count; i++)
-                if (!write_ZMode(w, &s->z_modes[i], "z_modes", i))
+            if (w->measure) {
+                if (!bf_skip(w, (uint64_t)s->z_modes_count * 4, "z_modes"))
                     return 0;
+            } else {
+                size_t changes = w->changes;
+                for (uint32_t i = 0; i < s->z_modes_count; i++)
+                    if (!write_ZMode(w, &s->z_modes[i], "z_modes", i))
+                        return 0;
+                w->changes = changes;
+            }
             if (!bf_put_tail(w, &s->z_modes_tail, "z_modes"))
                 return 0;
             w->pos = resume;
@@ -3203,9 +3535,16 @@ static int write_Mat3(bf_wctx *w, j3d_Mat3 *s, const char *name, int64_t index)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->nbt_scales_at, "nbt_scales"))
                 return 0;
-            for (uint32_t i = 0; i < s->nbt_scales_count; i++)
-                if (!write_NbtScale(w, &s->nbt_scales[i], "nbt_scales", i))
+            if (w->measure) {
+                if (!bf_skip(w, (uint64_t)s->nbt_scales_count * 16, "nbt_scales"))
                     return 0;
+            } else {
+                size_t changes = w->changes;
+                for (uint32_t i = 0; i < s->nbt_scales_count; i++)
+                    if (!write_NbtScale(w, &s->nbt_scales[i], "nbt_scales", i))
+                        return 0;
+                w->changes = changes;
+            }
             if (!bf_put_tail(w, &s->nbt_scales_tail, "nbt_scales"))
                 return 0;
             w->pos = resume;
@@ -3254,21 +3593,52 @@ static int write_Indirect(bf_wctx *w, j3d_Indirect *s, const char *name, int64_t
 {
     if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (!bf_put_u8(w, s->enabled, "enabled") || !bf_put_u8(w, s->stage_count, "stage_count") ||
-        !bf_put_u16be(w, s->padding, "padding"))
+    if (w->measure) {
+        if (!bf_skip(w, 4, "enabled"))
+            return 0;
+    } else if (!bf_put_u8(w, s->enabled, "enabled") || !bf_put_u8(w, s->stage_count, "stage_count") ||
+               !bf_put_u16be(w, s->padding, "padding"))
         return 0;
-    for (uint32_t i = 0; i < 4; i++)
-        if (!write_IndirectOrder(w, &s->orders[i], "orders", i))
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)4 * 4, "orders"))
             return 0;
-    for (uint32_t i = 0; i < 3; i++)
-        if (!write_IndirectMatrix(w, &s->matrices[i], "matrices", i))
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < 4; i++)
+            if (!write_IndirectOrder(w, &s->orders[i], "orders", i))
+                return 0;
+        w->changes = changes;
+    }
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)3 * 28, "matrices"))
             return 0;
-    for (uint32_t i = 0; i < 4; i++)
-        if (!write_IndirectScale(w, &s->scales[i], "scales", i))
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < 3; i++)
+            if (!write_IndirectMatrix(w, &s->matrices[i], "matrices", i))
+                return 0;
+        w->changes = changes;
+    }
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)4 * 4, "scales"))
             return 0;
-    for (uint32_t i = 0; i < 16; i++)
-        if (!write_IndirectStage(w, &s->stages[i], "stages", i))
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < 4; i++)
+            if (!write_IndirectScale(w, &s->scales[i], "scales", i))
+                return 0;
+        w->changes = changes;
+    }
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)16 * 12, "stages"))
             return 0;
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < 16; i++)
+            if (!write_IndirectStage(w, &s->stages[i], "stages", i))
+                return 0;
+        w->changes = changes;
+    }
     return bf_end(w, name);
 }
 
@@ -3351,12 +3721,15 @@ static int write_TexMatrix(bf_wctx *w, j3d_TexMatrix *s, const char *name, int64
 {
     if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (!bf_put_u8(w, s->projection, "projection") || !bf_put_u8(w, s->info, "info") ||
-        !bf_put_u16be(w, s->padding, "padding") || !bf_put_array(w, s->center, 3, 4, 0, 1, "center") ||
-        !bf_put_array(w, s->scale, 2, 4, 0, 1, "scale") || !bf_put_u16be(w, s->rotation, "rotation") ||
-        !bf_put_u16be(w, s->padding2, "padding2") ||
-        !bf_put_array(w, s->translation, 2, 4, 0, 1, "translation") ||
-        !bf_put_array(w, s->effect_matrix, 16, 4, 0, 1, "effect_matrix"))
+    if (w->measure) {
+        if (!bf_skip(w, 100, "projection"))
+            return 0;
+    } else if (!bf_put_u8(w, s->projection, "projection") || !bf_put_u8(w, s->info, "info") ||
+               !bf_put_u16be(w, s->padding, "padding") || !bf_put_array(w, s->center, 3, 4, 0, 1, "center") ||
+               !bf_put_array(w, s->scale, 2, 4, 0, 1, "scale") || !bf_put_u16be(w, s->rotation, "rotation") ||
+               !bf_put_u16be(w, s->padding2, "padding2") ||
+               !bf_put_array(w, s->translation, 2, 4, 0, 1, "translation") ||
+               !bf_put_array(w, s->effect_matrix, 16, 4, 0, 1, "effect_matrix"))
         return 0;
     return bf_end(w, name);
 }
@@ -3485,13 +3858,17 @@ static int write_Mdl3(bf_wctx *w, j3d_Mdl3 *s, const char *name, int64_t index)
         if (s->has_indices)
             bf_fit_u16(w, &s->material_count, (int64_t)s->indices_count, 16, (uint64_t)s->_offset, 0, "material_count");
     }
-    if (!bf_put_u16be(w, s->material_count, "material_count") || !bf_put_u16be(w, s->padding, "padding") ||
-        !bf_put_u32be(w, s->packet_table_offset, "packet_table_offset") ||
-        !bf_put_u32be(w, s->subpacket_offset, "subpacket_offset") ||
-        !bf_put_u32be(w, s->matrix_index_offset, "matrix_index_offset") ||
-        !bf_put_u32be(w, s->unknown_offset, "unknown_offset") ||
-        !bf_put_u32be(w, s->index_offset, "index_offset") ||
-        !bf_put_u32be(w, s->name_table_offset, "name_table_offset"))
+    if (w->measure) {
+        if (!bf_skip(w, 28, "material_count"))
+            return 0;
+    } else if (!bf_put_u16be(w, s->material_count, "material_count") ||
+               !bf_put_u16be(w, s->padding, "padding") ||
+               !bf_put_u32be(w, s->packet_table_offset, "packet_table_offset") ||
+               !bf_put_u32be(w, s->subpacket_offset, "subpacket_offset") ||
+               !bf_put_u32be(w, s->matrix_index_offset, "matrix_index_offset") ||
+               !bf_put_u32be(w, s->unknown_offset, "unknown_offset") ||
+               !bf_put_u32be(w, s->index_offset, "index_offset") ||
+               !bf_put_u32be(w, s->name_table_offset, "name_table_offset"))
         return 0;
     if (w->layout) {
         if (!bf_enqueue_pooled(w, place_Mdl3_packets, base_Mdl3_packets, s, 0))
@@ -3515,9 +3892,16 @@ static int write_Mdl3(bf_wctx *w, j3d_Mdl3 *s, const char *name, int64_t index)
             size_t resume = w->pos;
             if (!bf_wseek(w, s->subpackets_at, "subpackets"))
                 return 0;
-            for (uint32_t i = 0; i < s->subpackets_count; i++)
-                if (!write_Mdl3Subpackets(w, &s->subpackets[i], "subpackets", i))
+            if (w->measure) {
+                if (!bf_skip(w, (uint64_t)s->subpackets_count * 16, "subpackets"))
                     return 0;
+            } else {
+                size_t changes = w->changes;
+                for (uint32_t i = 0; i < s->subpackets_count; i++)
+                    if (!write_Mdl3Subpackets(w, &s->subpackets[i], "subpackets", i))
+                        return 0;
+                w->changes = changes;
+            }
             w->pos = resume;
         }
     }
@@ -3579,7 +3963,10 @@ static int write_Mdl3Packet(bf_wctx *w, j3d_Mdl3Packet *s, const char *name, int
 {
     if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (!bf_put_u32be(w, s->offset, "offset") || !bf_put_u32be(w, s->size, "size"))
+    if (w->measure) {
+        if (!bf_skip(w, 8, "offset"))
+            return 0;
+    } else if (!bf_put_u32be(w, s->offset, "offset") || !bf_put_u32be(w, s->size, "size"))
         return 0;
     if (w->layout) {
         if (!bf_enqueue_pooled(w, place_Mdl3Packet_commands, base_Mdl3Packet_commands, s, 0))
@@ -3681,9 +4068,13 @@ static int write_Tex1(bf_wctx *w, j3d_Tex1 *s, const char *name, int64_t index)
         return 0;
     if (w->layout)
         bf_fit_u16(w, &s->texture_count, (int64_t)s->headers_count, 16, (uint64_t)s->_offset, 0, "texture_count");
-    if (!bf_put_u16be(w, s->texture_count, "texture_count") || !bf_put_u16be(w, s->padding, "padding") ||
-        !bf_put_u32be(w, s->header_table_offset, "header_table_offset") ||
-        !bf_put_u32be(w, s->name_table_offset, "name_table_offset"))
+    if (w->measure) {
+        if (!bf_skip(w, 12, "texture_count"))
+            return 0;
+    } else if (!bf_put_u16be(w, s->texture_count, "texture_count") ||
+               !bf_put_u16be(w, s->padding, "padding") ||
+               !bf_put_u32be(w, s->header_table_offset, "header_table_offset") ||
+               !bf_put_u32be(w, s->name_table_offset, "name_table_offset"))
         return 0;
     if (w->layout) {
         if (!bf_enqueue_pooled(w, place_Tex1_headers, base_Tex1_headers, s, 0))
@@ -3720,19 +4111,23 @@ static int write_BtiHeader(bf_wctx *w, j3d_BtiHeader *s, const char *name, int64
             bf_fit_u16(w, &s->color_count, (int64_t)s->palette_count, 16, (uint64_t)s->_offset + 10, 0, "color_count");
         bf_fit_u8(w, &s->mipmap_count, (int64_t)s->images_count, 8, (uint64_t)s->_offset + 24, 0, "mipmap_count");
     }
-    if (!bf_put_u8(w, s->format, "format") || !bf_put_u8(w, s->alpha, "alpha") ||
-        !bf_put_u16be(w, s->width, "width") || !bf_put_u16be(w, s->height, "height") ||
-        !bf_put_u8(w, s->wrap_s, "wrap_s") || !bf_put_u8(w, s->wrap_t, "wrap_t") ||
-        !bf_put_u8(w, s->palettes_enabled, "palettes_enabled") ||
-        !bf_put_u8(w, s->palette_format, "palette_format") ||
-        !bf_put_u16be(w, s->color_count, "color_count") ||
-        !bf_put_u32be(w, s->palette_offset, "palette_offset") ||
-        !bf_put_u8(w, s->mipmaps_enabled, "mipmaps_enabled") || !bf_put_u8(w, s->edge_lod, "edge_lod") ||
-        !bf_put_u8(w, s->bias_clamp, "bias_clamp") || !bf_put_u8(w, s->max_anisotropy, "max_anisotropy") ||
-        !bf_put_u8(w, s->min_filter, "min_filter") || !bf_put_u8(w, s->mag_filter, "mag_filter") ||
-        !bf_put_u8(w, s->min_lod, "min_lod") || !bf_put_u8(w, s->max_lod, "max_lod") ||
-        !bf_put_u8(w, s->mipmap_count, "mipmap_count") || !bf_put_u8(w, s->unknown, "unknown") ||
-        !bf_put_u16be(w, s->lod_bias, "lod_bias") || !bf_put_u32be(w, s->image_offset, "image_offset"))
+    if (w->measure) {
+        if (!bf_skip(w, 32, "format"))
+            return 0;
+    } else if (!bf_put_u8(w, s->format, "format") || !bf_put_u8(w, s->alpha, "alpha") ||
+               !bf_put_u16be(w, s->width, "width") || !bf_put_u16be(w, s->height, "height") ||
+               !bf_put_u8(w, s->wrap_s, "wrap_s") || !bf_put_u8(w, s->wrap_t, "wrap_t") ||
+               !bf_put_u8(w, s->palettes_enabled, "palettes_enabled") ||
+               !bf_put_u8(w, s->palette_format, "palette_format") ||
+               !bf_put_u16be(w, s->color_count, "color_count") ||
+               !bf_put_u32be(w, s->palette_offset, "palette_offset") ||
+               !bf_put_u8(w, s->mipmaps_enabled, "mipmaps_enabled") ||
+               !bf_put_u8(w, s->edge_lod, "edge_lod") || !bf_put_u8(w, s->bias_clamp, "bias_clamp") ||
+               !bf_put_u8(w, s->max_anisotropy, "max_anisotropy") ||
+               !bf_put_u8(w, s->min_filter, "min_filter") || !bf_put_u8(w, s->mag_filter, "mag_filter") ||
+               !bf_put_u8(w, s->min_lod, "min_lod") || !bf_put_u8(w, s->max_lod, "max_lod") ||
+               !bf_put_u8(w, s->mipmap_count, "mipmap_count") || !bf_put_u8(w, s->unknown, "unknown") ||
+               !bf_put_u16be(w, s->lod_bias, "lod_bias") || !bf_put_u32be(w, s->image_offset, "image_offset"))
         return 0;
     if (w->layout && s->palette_count > 0)
         s->has_palette = 1;
@@ -3775,10 +4170,16 @@ static int write_TextureImage(bf_wctx *w, j3d_TextureImage *s, const char *name,
     bf_ctx *c = &w->c;
     if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (w->layout)
-        bf_size_padding(w, &s->data, bf_mul(bf_mul(bf_div(c, bf_sub(bf_add(bf_max(bf_shr(s->_p_width, s->_p_level), 1), j3d_TextureImage_v_tile_width(c, s)),
-                        1), j3d_TextureImage_v_tile_width(c, s)), bf_div(c, bf_sub(bf_add(bf_max(bf_shr(s->_p_height, s->_p_level), 1),
-                        j3d_TextureImage_v_tile_height(c, s)), 1), j3d_TextureImage_v_tile_height(c, s))), j3d_TextureImage_v_tile_bytes(c, s)));
+    if (w->layout) {
+        {
+            size_t seen = w->changes; /* nothing reads data */
+            bf_size_padding(w, &s->data, bf_mul(bf_mul(bf_div(c, bf_sub(bf_add(bf_max(bf_shr(s->_p_width, s->_p_level), 1),
+                            j3d_TextureImage_v_tile_width(c, s)), 1), j3d_TextureImage_v_tile_width(c, s)), bf_div(c, bf_sub(bf_add(bf_max(bf_shr(s->_p_height,
+                            s->_p_level), 1), j3d_TextureImage_v_tile_height(c, s)), 1), j3d_TextureImage_v_tile_height(c, s))),
+                            j3d_TextureImage_v_tile_bytes(c, s)));
+            w->changes = seen;
+        }
+    }
     if (!bf_put_bytes(w, s->data.ptr, s->data.len, "data"))
         return 0;
     return bf_end(w, name);

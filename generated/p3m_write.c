@@ -69,48 +69,48 @@ static int write_Data(bf_wctx *w, p3m_Data *s, const char *name, int64_t index)
     if (!bf_put_u8(w, s->part_count, "part_count") ||
         !bf_put_array(w, s->visibility, s->visibility_count, 1, 0, 0, "visibility"))
         return 0;
-    bf_set_u64(w, &s->parts_at, w->pos);
+    bf_set_unread_u64(&s->parts_at, w->pos);
     for (uint32_t i = 0; i < s->parts_count; i++)
         if (!write_Part(w, &s->parts[i], "parts", i))
             return 0;
     bf_set_u64(w, &s->material_count_at, w->pos);
     if (!bf_put_u8(w, s->material_count, "material_count"))
         return 0;
-    bf_set_u64(w, &s->materials_at, w->pos);
+    bf_set_unread_u64(&s->materials_at, w->pos);
     for (uint32_t i = 0; i < s->materials_count; i++)
         if (!write_Material(w, &s->materials[i], "materials", i))
             return 0;
     bf_set_u64(w, &s->texture_count_at, w->pos);
     if (!bf_put_u8(w, s->texture_count, "texture_count"))
         return 0;
-    bf_set_u64(w, &s->textures_at, w->pos);
+    bf_set_unread_u64(&s->textures_at, w->pos);
     for (uint32_t i = 0; i < s->textures_count; i++)
         if (!write_Texture(w, &s->textures[i], "textures", i))
             return 0;
     bf_set_u64(w, &s->bone_count_at, w->pos);
     if (!bf_put_u8(w, s->bone_count, "bone_count"))
         return 0;
-    bf_set_u64(w, &s->bones_at, w->pos);
+    bf_set_unread_u64(&s->bones_at, w->pos);
     for (uint32_t i = 0; i < s->bones_count; i++)
         if (!write_Bone(w, &s->bones[i], "bones", i))
             return 0;
     bf_set_u64(w, &s->animation_count_at, w->pos);
     if (!bf_put_u8(w, s->animation_count, "animation_count"))
         return 0;
-    bf_set_u64(w, &s->animations_at, w->pos);
+    bf_set_unread_u64(&s->animations_at, w->pos);
     for (uint32_t i = 0; i < s->animations_count; i++)
         if (!write_Animation(w, &s->animations[i], "animations", i))
             return 0;
     bf_set_u64(w, &s->action_count_at, w->pos);
     if (!bf_put_u8(w, s->action_count, "action_count"))
         return 0;
-    bf_set_u64(w, &s->actions_at, w->pos);
+    bf_set_unread_u64(&s->actions_at, w->pos);
     for (uint32_t i = 0; i < s->actions_count; i++)
         if (!write_Action(w, &s->actions[i], "actions", i))
             return 0;
     if (w->layout)
         s->strings = bf_table_bytes(w, &s->strings);
-    bf_set_u64(w, &s->strings_at, w->pos);
+    bf_set_unread_u64(&s->strings_at, w->pos);
     if (!bf_put_bytes(w, s->strings.ptr, s->strings.len, "strings"))
         return 0;
     return bf_end(w, name);
@@ -140,30 +140,47 @@ static int write_Part(bf_wctx *w, p3m_Part *s, const char *name, int64_t index)
             bf_fit_u16(w, &s->name, off, 16, (uint64_t)s->_offset + 1, 0, "name");
         }
     }
-    if (!bf_put_u16le(w, s->name, "name") || !bf_put_u8(w, s->material, "material") ||
-        !bf_put_u16le(w, s->vertex_count, "vertex_count"))
-        return 0;
-    for (uint32_t i = 0; i < s->vertices_count; i++)
-        if (!write_Vertex(w, &s->vertices[i], "vertices", i))
+    if (w->measure) {
+        if (!bf_skip(w, 5, "name"))
             return 0;
+    } else if (!bf_put_u16le(w, s->name, "name") || !bf_put_u8(w, s->material, "material") ||
+               !bf_put_u16le(w, s->vertex_count, "vertex_count"))
+        return 0;
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)s->vertices_count * 20, "vertices"))
+            return 0;
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < s->vertices_count; i++)
+            if (!write_Vertex(w, &s->vertices[i], "vertices", i))
+                return 0;
+        w->changes = changes;
+    }
     if (w->layout && s->normals_count > 0)
         s->has_normals = 1;
     if (s->has_normals) {
-        bf_set_u64(w, &s->normals_at, w->pos);
-        for (uint32_t i = 0; i < s->normals_count; i++)
-            if (!write_Normal(w, &s->normals[i], "normals", i))
+        bf_set_unread_u64(&s->normals_at, w->pos);
+        if (w->measure) {
+            if (!bf_skip(w, (uint64_t)s->normals_count * 12, "normals"))
                 return 0;
+        } else {
+            size_t changes = w->changes;
+            for (uint32_t i = 0; i < s->normals_count; i++)
+                if (!write_Normal(w, &s->normals[i], "normals", i))
+                    return 0;
+            w->changes = changes;
+        }
     }
     bf_set_u64(w, &s->index_count_at, w->pos);
     if (!bf_put_u16le(w, s->index_count, "index_count"))
         return 0;
-    bf_set_u64(w, &s->indices_at, w->pos);
+    bf_set_unread_u64(&s->indices_at, w->pos);
     if (!bf_put_array(w, s->indices, s->indices_count, 2, 0, 0, "indices"))
         return 0;
     bf_set_u64(w, &s->weight_group_count_at, w->pos);
     if (!bf_put_u8(w, s->weight_group_count, "weight_group_count"))
         return 0;
-    bf_set_u64(w, &s->weight_groups_at, w->pos);
+    bf_set_unread_u64(&s->weight_groups_at, w->pos);
     for (uint32_t i = 0; i < s->weight_groups_count; i++) {
         if (w->layout) {
             bf_set_i64(w, &s->weight_groups[i]._p_vertex_count, (int64_t)s->vertex_count);
@@ -235,7 +252,10 @@ static int write_Material(bf_wctx *w, p3m_Material *s, const char *name, int64_t
         if (s->has_extra_textures)
             bf_fit_u8(w, &s->extra_texture_count, (int64_t)s->extra_textures_count, 8, (uint64_t)s->_offset + 2, 0, "extra_texture_count");
     }
-    if (!bf_put_u8(w, s->render_mode, "render_mode") || !bf_put_u8(w, s->texture, "texture"))
+    if (w->measure) {
+        if (!bf_skip(w, 2, "render_mode"))
+            return 0;
+    } else if (!bf_put_u8(w, s->render_mode, "render_mode") || !bf_put_u8(w, s->texture, "texture"))
         return 0;
     if (s->has_extra_texture_count) {
     if (!bf_put_u8(w, s->extra_texture_count, "extra_texture_count"))
@@ -244,22 +264,22 @@ static int write_Material(bf_wctx *w, p3m_Material *s, const char *name, int64_t
     if (w->layout && s->extra_textures_count > 0)
         s->has_extra_textures = 1;
     if (s->has_extra_textures) {
-        bf_set_u64(w, &s->extra_textures_at, w->pos);
+        bf_set_unread_u64(&s->extra_textures_at, w->pos);
     if (!bf_put_array(w, s->extra_textures, s->extra_textures_count, 1, 0, 0, "extra_textures"))
         return 0;
     }
     if (s->has_advance_time) {
-        bf_set_u64(w, &s->advance_time_at, w->pos);
+        bf_set_unread_u64(&s->advance_time_at, w->pos);
     if (!bf_put_u32le(w, s->advance_time, "advance_time"))
         return 0;
     }
-    bf_set_u64(w, &s->color_at, w->pos);
+    bf_set_unread_u64(&s->color_at, w->pos);
     if (!bf_put_array(w, s->color, 4, 1, 0, 0, "color"))
         return 0;
-    bf_set_u64(w, &s->emission_at, w->pos);
+    bf_set_unread_u64(&s->emission_at, w->pos);
     if (!bf_put_array(w, s->emission, 3, 1, 0, 0, "emission"))
         return 0;
-    bf_set_u64(w, &s->shading_at, w->pos);
+    bf_set_unread_u64(&s->shading_at, w->pos);
     if (!bf_put_u8(w, s->shading, "shading"))
         return 0;
     return bf_end(w, name);
@@ -393,14 +413,14 @@ static int write_Lz4Frame(bf_wctx *w, p3m_Lz4Frame *s, const char *name, int64_t
         return 0;
     }
     if (s->has_dict_id) {
-        bf_set_u64(w, &s->dict_id_at, w->pos);
+        bf_set_unread_u64(&s->dict_id_at, w->pos);
     if (!bf_put_u32le(w, s->dict_id, "dict_id"))
         return 0;
     }
-    bf_set_u64(w, &s->header_checksum_at, w->pos);
+    bf_set_unread_u64(&s->header_checksum_at, w->pos);
     if (!bf_put_u8(w, s->header_checksum, "header_checksum"))
         return 0;
-    bf_set_u64(w, &s->blocks_at, w->pos);
+    bf_set_unread_u64(&s->blocks_at, w->pos);
     for (uint32_t i = 0; i < s->blocks_count; i++) {
         if (w->layout) {
             bf_set_i64(w, &s->blocks[i]._p_checksum, (int64_t)(((uint64_t)s->flags >> 4) & UINT64_C(0x1)));
@@ -409,7 +429,7 @@ static int write_Lz4Frame(bf_wctx *w, p3m_Lz4Frame *s, const char *name, int64_t
             return 0;
     }
     if (s->has_content_checksum) {
-        bf_set_u64(w, &s->content_checksum_at, w->pos);
+        bf_set_unread_u64(&s->content_checksum_at, w->pos);
     if (!bf_put_u32le(w, s->content_checksum, "content_checksum"))
         return 0;
     }
@@ -434,7 +454,7 @@ static int write_Lz4Block(bf_wctx *w, p3m_Lz4Block *s, const char *name, int64_t
     if (!bf_put_bytes(w, s->data.ptr, s->data.len, "data"))
         return 0;
     if (s->has_checksum_value) {
-        bf_set_u64(w, &s->checksum_value_at, w->pos);
+        bf_set_unread_u64(&s->checksum_value_at, w->pos);
     if (!bf_put_u32le(w, s->checksum_value, "checksum_value"))
         return 0;
     }
@@ -476,8 +496,11 @@ static int write_Bone(bf_wctx *w, p3m_Bone *s, const char *name, int64_t index)
             bf_fit_u16(w, &s->name, off, 16, (uint64_t)s->_offset, 0, "name");
         }
     }
-    if (!bf_put_u16le(w, s->name, "name") || !bf_put_array(w, s->head, 3, 4, 0, 0, "head") ||
-        !bf_put_array(w, s->tail, 3, 4, 0, 0, "tail") || !bf_put_u8(w, s->child_count, "child_count"))
+    if (w->measure) {
+        if (!bf_skip(w, 27, "name"))
+            return 0;
+    } else if (!bf_put_u16le(w, s->name, "name") || !bf_put_array(w, s->head, 3, 4, 0, 0, "head") ||
+               !bf_put_array(w, s->tail, 3, 4, 0, 0, "tail") || !bf_put_u8(w, s->child_count, "child_count"))
         return 0;
     return bf_end(w, name);
 }
@@ -498,11 +521,21 @@ static int write_Animation(bf_wctx *w, p3m_Animation *s, const char *name, int64
             bf_fit_u16(w, &s->name, off, 16, (uint64_t)s->_offset, 0, "name");
         }
     }
-    if (!bf_put_u16le(w, s->name, "name") || !bf_put_u8(w, s->action_count, "action_count"))
-        return 0;
-    for (uint32_t i = 0; i < s->actions_count; i++)
-        if (!write_AnimationAction(w, &s->actions[i], "actions", i))
+    if (w->measure) {
+        if (!bf_skip(w, 3, "name"))
             return 0;
+    } else if (!bf_put_u16le(w, s->name, "name") || !bf_put_u8(w, s->action_count, "action_count"))
+        return 0;
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)s->actions_count * 9, "actions"))
+            return 0;
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < s->actions_count; i++)
+            if (!write_AnimationAction(w, &s->actions[i], "actions", i))
+                return 0;
+        w->changes = changes;
+    }
     return bf_end(w, name);
 }
 
@@ -524,8 +557,12 @@ static int write_Action(bf_wctx *w, p3m_Action *s, const char *name, int64_t ind
         bf_fit_u8(w, &s->part_list_length, (int64_t)s->part_list_count, 8, (uint64_t)s->_offset + 5, 0, "part_list_length");
         bf_fit_u8(w, &s->data_length, (int64_t)s->data_count, 8, (uint64_t)s->data_length_at, 0, "data_length");
     }
-    if (!bf_put_u32le(w, s->frame_time, "frame_time") || !bf_put_u8(w, s->part_list_mode, "part_list_mode") ||
-        !bf_put_u8(w, s->part_list_length, "part_list_length"))
+    if (w->measure) {
+        if (!bf_skip(w, 6, "frame_time"))
+            return 0;
+    } else if (!bf_put_u32le(w, s->frame_time, "frame_time") ||
+               !bf_put_u8(w, s->part_list_mode, "part_list_mode") ||
+               !bf_put_u8(w, s->part_list_length, "part_list_length"))
         return 0;
     for (uint32_t i = 0; i < s->part_list_count; i++)
         if (!write_PartName(w, &s->part_list[i], "part_list", i))
@@ -533,7 +570,7 @@ static int write_Action(bf_wctx *w, p3m_Action *s, const char *name, int64_t ind
     bf_set_u64(w, &s->data_length_at, w->pos);
     if (!bf_put_u8(w, s->data_length, "data_length"))
         return 0;
-    bf_set_u64(w, &s->data_at, w->pos);
+    bf_set_unread_u64(&s->data_at, w->pos);
     for (uint32_t i = 0; i < s->data_count; i++)
         if (!write_ActionData(w, &s->data[i], "data", i))
             return 0;
@@ -582,33 +619,54 @@ static int write_ActionData(bf_wctx *w, p3m_ActionData *s, const char *name, int
         !bf_put_u8(w, s->rotation_count, "rotation_count") || !bf_put_u8(w, s->scale_count, "scale_count") ||
         !bf_put_array(w, s->translation_skips, s->translation_skips_count, 1, 0, 0, "translation_skips"))
         return 0;
-    bf_set_u64(w, &s->rotation_skips_at, w->pos);
+    bf_set_unread_u64(&s->rotation_skips_at, w->pos);
     if (!bf_put_array(w, s->rotation_skips, s->rotation_skips_count, 1, 0, 0, "rotation_skips"))
         return 0;
-    bf_set_u64(w, &s->scale_skips_at, w->pos);
+    bf_set_unread_u64(&s->scale_skips_at, w->pos);
     if (!bf_put_array(w, s->scale_skips, s->scale_skips_count, 1, 0, 0, "scale_skips"))
         return 0;
-    bf_set_u64(w, &s->translation_modes_at, w->pos);
+    bf_set_unread_u64(&s->translation_modes_at, w->pos);
     if (!bf_put_array(w, s->translation_modes, s->translation_modes_count, 1, 0, 0, "translation_modes"))
         return 0;
-    bf_set_u64(w, &s->rotation_modes_at, w->pos);
+    bf_set_unread_u64(&s->rotation_modes_at, w->pos);
     if (!bf_put_array(w, s->rotation_modes, s->rotation_modes_count, 1, 0, 0, "rotation_modes"))
         return 0;
-    bf_set_u64(w, &s->scale_modes_at, w->pos);
+    bf_set_unread_u64(&s->scale_modes_at, w->pos);
     if (!bf_put_array(w, s->scale_modes, s->scale_modes_count, 1, 0, 0, "scale_modes"))
         return 0;
-    bf_set_u64(w, &s->translations_at, w->pos);
-    for (uint32_t i = 0; i < s->translations_count; i++)
-        if (!write_Vec3(w, &s->translations[i], "translations", i))
+    bf_set_unread_u64(&s->translations_at, w->pos);
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)s->translations_count * 12, "translations"))
             return 0;
-    bf_set_u64(w, &s->rotations_at, w->pos);
-    for (uint32_t i = 0; i < s->rotations_count; i++)
-        if (!write_Vec3(w, &s->rotations[i], "rotations", i))
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < s->translations_count; i++)
+            if (!write_Vec3(w, &s->translations[i], "translations", i))
+                return 0;
+        w->changes = changes;
+    }
+    bf_set_unread_u64(&s->rotations_at, w->pos);
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)s->rotations_count * 12, "rotations"))
             return 0;
-    bf_set_u64(w, &s->scales_at, w->pos);
-    for (uint32_t i = 0; i < s->scales_count; i++)
-        if (!write_Vec3(w, &s->scales[i], "scales", i))
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < s->rotations_count; i++)
+            if (!write_Vec3(w, &s->rotations[i], "rotations", i))
+                return 0;
+        w->changes = changes;
+    }
+    bf_set_unread_u64(&s->scales_at, w->pos);
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)s->scales_count * 12, "scales"))
             return 0;
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < s->scales_count; i++)
+            if (!write_Vec3(w, &s->scales[i], "scales", i))
+                return 0;
+        w->changes = changes;
+    }
     return bf_end(w, name);
 }
 

@@ -21,7 +21,7 @@ static int place_SpriteExt_palette(bf_wctx *w, void *owner)
     sprite_SpriteExt *s = owner;
     if (!bf_place_at_end(w, 8, "palette"))
         return 0;
-    bf_set_u64(w, &s->palette_at, w->pos);
+    bf_set_unread_u64(&s->palette_at, w->pos);
     bf_fit_u32(w, &s->palette_offset, (int64_t)s->palette_at, 32, (uint64_t)s->_offset + 4, 0, "palette_offset");
     if (!bf_put_bytes(w, s->palette.ptr, s->palette.len, "palette"))
         return 0;
@@ -33,7 +33,7 @@ static int place_Lod_pixels(bf_wctx *w, void *owner)
     sprite_Lod *s = owner;
     if (!bf_place_at_end(w, 8, "pixels"))
         return 0;
-    bf_set_u64(w, &s->pixels_at, w->pos);
+    bf_set_unread_u64(&s->pixels_at, w->pos);
     bf_fit_u32(w, &s->offset, (int64_t)s->pixels_at, 24, (uint64_t)s->_offset + 5, 0, "offset");
     if (!bf_put_bytes(w, s->pixels.ptr, s->pixels.len, "pixels"))
         return 0;
@@ -48,8 +48,11 @@ static int write_Sprite(bf_wctx *w, sprite_Sprite *s, const char *name, int64_t 
     if (w->layout)
         bf_fit_u16(w, &s->height, bf_div(c, (int64_t)s->pixels.len, bf_shr(bf_add(bf_shl(s->width, bf_add((s->flags == 0 ? (s->bitdepth == 2 ? 2 : 3)
                    : (int64_t)((uint64_t)s->flags & UINT64_C(0x1F))) & 3, 2)), 7), 3)), 16, (uint64_t)s->_offset + 2, 0, "height");
-    if (!bf_put_u16be(w, s->width, "width") || !bf_put_u16be(w, s->height, "height") ||
-        !bf_put_u8(w, s->bitdepth, "bitdepth"))
+    if (w->measure) {
+        if (!bf_skip(w, 5, "width"))
+            return 0;
+    } else if (!bf_put_u16be(w, s->width, "width") || !bf_put_u16be(w, s->height, "height") ||
+               !bf_put_u8(w, s->bitdepth, "bitdepth"))
         return 0;
     if (w->layout) {
         if (w->overflow_count || !bf_fits((int64_t)s->flags_ext, 1, 0) || !bf_fits((int64_t)s->flags_unused, 1, 0)
@@ -68,11 +71,11 @@ static int write_Sprite(bf_wctx *w, sprite_Sprite *s, const char *name, int64_t 
     if (s->has_ext) {
         if (!bf_put_pad(w, &s->ext_pad, 8, "ext"))
             return 0;
-        bf_set_u64(w, &s->ext_at, w->pos);
+        bf_set_unread_u64(&s->ext_at, w->pos);
     if (!write_SpriteExt(w, &s->ext, "ext", -1))
         return 0;
     }
-    bf_set_u64(w, &s->rest_at, w->pos);
+    bf_set_unread_u64(&s->rest_at, w->pos);
     if (!bf_put_bytes(w, s->rest.ptr, s->rest.len, "rest"))
         return 0;
     return bf_end(w, name);
@@ -82,8 +85,11 @@ static int write_SpriteExt(bf_wctx *w, sprite_SpriteExt *s, const char *name, in
 {
     if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (!bf_put_u16be(w, s->size, "size") || !bf_put_u16be(w, s->version, "version") ||
-        !bf_put_u32be(w, s->palette_offset, "palette_offset"))
+    if (w->measure) {
+        if (!bf_skip(w, 8, "size"))
+            return 0;
+    } else if (!bf_put_u16be(w, s->size, "size") || !bf_put_u16be(w, s->version, "version") ||
+               !bf_put_u32be(w, s->palette_offset, "palette_offset"))
         return 0;
     for (uint32_t i = 0; i < 7; i++)
         if (!write_Lod(w, &s->lods[i], "lods", i))
@@ -152,7 +158,7 @@ static int write_Lod(bf_wctx *w, sprite_Lod *s, const char *name, int64_t index)
 
 static int write_TexParms(bf_wctx *w, sprite_TexParms *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_begin_unread(w, &s->_offset, &s->_index, name, index))
         return 0;
     if (!write_TexAxis(w, &s->s, "s", -1) || !write_TexAxis(w, &s->t, "t", -1))
         return 0;
@@ -161,7 +167,7 @@ static int write_TexParms(bf_wctx *w, sprite_TexParms *s, const char *name, int6
 
 static int write_TexAxis(bf_wctx *w, sprite_TexAxis *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_begin_unread(w, &s->_offset, &s->_index, name, index))
         return 0;
     if (!bf_put_f32be(w, s->translate, "translate") || !bf_put_f32be(w, s->repeats, "repeats") ||
         !bf_put_u16be(w, s->scale_log, "scale_log") || !bf_put_u8(w, s->mirror, "mirror") ||

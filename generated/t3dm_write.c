@@ -36,7 +36,7 @@ static int place_File_strings(bf_wctx *w, void *owner)
     t3dm_File *s = owner;
     if (!bf_place_at_end(w, 4, "strings"))
         return 0;
-    bf_set_u64(w, &s->strings_at, w->pos);
+    bf_set_unread_u64(&s->strings_at, w->pos);
     bf_fit_u32(w, &s->header.string_table_offset, (int64_t)s->strings_at, 32, (uint64_t)s->header._offset + 24, 0, "header.string_table_offset");
     s->strings_tail.len = 0;
     s->strings = bf_table_bytes(w, &s->strings);
@@ -53,7 +53,7 @@ static int place_Chunk_body(bf_wctx *w, void *owner)
                          : (s->body.kind == T3DM_KIND_VERTICES ? 16 : (s->body.kind == T3DM_CHUNK_BODY_I ? 4 : (s->body.kind == T3DM_KIND_MATERIAL ? 8
                          : (s->body.kind == T3DM_KIND_SKELETON ? 8 : 8))))))), "body"))
         return 0;
-    bf_set_u64(w, &s->body_at, w->pos);
+    bf_set_unread_u64(&s->body_at, w->pos);
     int64_t ix1 = s->_index;
     if (!bf_windex(w, ix1, RW->chunks_count, "chunks"))
         return 0;
@@ -98,7 +98,7 @@ static int place_Part_index_data(bf_wctx *w, void *owner)
     const t3dm_File *R = c->root;
     if (!bf_place_at_end(w, 1, "index_data"))
         return 0;
-    bf_set_u64(w, &s->index_data_at, w->pos);
+    bf_set_unread_u64(&s->index_data_at, w->pos);
     bf_fit_u32(w, &s->index_offset,
                bf_sub((int64_t)s->index_data_at, (int64_t)t3dm_ChunkOffset_at(c, R->chunks, R->chunks_count, R->header.first_index_chunk)->offset), 32,
                (uint64_t)s->_offset + 8, 0, "index_offset");
@@ -117,7 +117,7 @@ static int place_Part_index_data(bf_wctx *w, void *owner)
 static int write_File(bf_wctx *w, t3dm_File *s, const char *name, int64_t index)
 {
     bf_ctx *c = &w->c;
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_begin_unread(w, &s->_offset, &s->_index, name, index))
         return 0;
     if (w->layout)
         bf_fit_u32(w, &s->header.chunk_count, (int64_t)s->chunk_data_count, 32, (uint64_t)s->header._offset + 4, 0, "header.chunk_count");
@@ -141,13 +141,18 @@ static int write_File(bf_wctx *w, t3dm_File *s, const char *name, int64_t index)
     for (uint32_t i = 0; i < s->chunks_count; i++)
         if (!write_ChunkOffset(w, &s->chunks[i], "chunks", i))
             return 0;
-    if (w->layout)
-        bf_size_padding(w, &s->chunk_padding,
-                        s->header.chunk_count > 0 ? bf_sub(t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, 0)->offset, (int64_t)w->pos) : 0);
-    bf_set_u64(w, &s->chunk_padding_at, w->pos);
+    if (w->layout) {
+        {
+            size_t seen = w->changes; /* nothing reads chunk_padding */
+            bf_size_padding(w, &s->chunk_padding,
+                            s->header.chunk_count > 0 ? bf_sub(t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, 0)->offset, (int64_t)w->pos) : 0);
+            w->changes = seen;
+        }
+    }
+    bf_set_unread_u64(&s->chunk_padding_at, w->pos);
     if (!bf_put_bytes(w, s->chunk_padding.ptr, s->chunk_padding.len, "chunk_padding"))
         return 0;
-    bf_set_u64(w, &s->chunk_data_at, w->pos);
+    bf_set_unread_u64(&s->chunk_data_at, w->pos);
     for (uint32_t i = 0; i < s->chunk_data_count; i++)
         if (!write_Chunk(w, &s->chunk_data[i], "chunk_data", i))
             return 0;
@@ -179,11 +184,19 @@ static int write_Header(bf_wctx *w, t3dm_Header *s, const char *name, int64_t in
         return 0;
     if (w->layout)
         s->version = INT64_C(4);
-    if (!bf_put_u8(w, s->version, "version") || !bf_put_u32be(w, s->chunk_count, "chunk_count") ||
-        !bf_put_u16be(w, s->total_vertex_count, "total_vertex_count"))
+    if (w->measure) {
+        if (!bf_skip(w, 7, "version"))
+            return 0;
+    } else if (!bf_put_u8(w, s->version, "version") || !bf_put_u32be(w, s->chunk_count, "chunk_count") ||
+               !bf_put_u16be(w, s->total_vertex_count, "total_vertex_count"))
         return 0;
-    if (w->layout)
-        bf_fit_u16(w, &s->total_index_count, t3dm_File_v_part_index_count(c, R), 16, (uint64_t)s->_offset + 10, 0, "total_index_count");
+    if (w->layout) {
+        {
+            size_t seen = w->changes; /* nothing reads total_index_count */
+            bf_fit_u16(w, &s->total_index_count, t3dm_File_v_part_index_count(c, R), 16, (uint64_t)s->_offset + 10, 0, "total_index_count");
+            w->changes = seen;
+        }
+    }
     if (!bf_put_u16be(w, s->total_index_count, "total_index_count"))
         return 0;
     if (w->layout) {
@@ -192,7 +205,11 @@ static int write_Header(bf_wctx *w, t3dm_Header *s, const char *name, int64_t in
             const t3dm_ChunkOffset *it1 = &R->chunks[i1];
             if (it1->type == T3DM_CHUNK_TYPE_V) { q1 = i1; break; }
         }
-        bf_fit_u32(w, &s->first_vertex_chunk, bf_max(q1, 0), 32, (uint64_t)s->_offset + 12, 0, "first_vertex_chunk");
+        {
+            size_t seen = w->changes; /* nothing reads first_vertex_chunk */
+            bf_fit_u32(w, &s->first_vertex_chunk, bf_max(q1, 0), 32, (uint64_t)s->_offset + 12, 0, "first_vertex_chunk");
+            w->changes = seen;
+        }
     }
     if (!bf_put_u32be(w, s->first_vertex_chunk, "first_vertex_chunk"))
         return 0;
@@ -212,12 +229,19 @@ static int write_Header(bf_wctx *w, t3dm_Header *s, const char *name, int64_t in
             const t3dm_ChunkOffset *it3 = &R->chunks[i3];
             if (it3->type == T3DM_CHUNK_TYPE_M) { q3 = i3; break; }
         }
-        bf_fit_u32(w, &s->first_material_chunk, (q3 < 0 ? (int64_t)R->chunks_count : q3), 32, (uint64_t)s->_offset + 20, 0, "first_material_chunk");
+        {
+            size_t seen = w->changes; /* nothing reads first_material_chunk */
+            bf_fit_u32(w, &s->first_material_chunk, (q3 < 0 ? (int64_t)R->chunks_count : q3), 32, (uint64_t)s->_offset + 20, 0, "first_material_chunk");
+            w->changes = seen;
+        }
     }
-    if (!bf_put_u32be(w, s->first_material_chunk, "first_material_chunk") ||
-        !bf_put_u32be(w, s->string_table_offset, "string_table_offset") ||
-        !bf_put_u32be(w, s->block, "block") || !bf_put_array(w, s->aabb_min, 3, 2, 1, 1, "aabb_min") ||
-        !bf_put_array(w, s->aabb_max, 3, 2, 1, 1, "aabb_max"))
+    if (w->measure) {
+        if (!bf_skip(w, 24, "first_material_chunk"))
+            return 0;
+    } else if (!bf_put_u32be(w, s->first_material_chunk, "first_material_chunk") ||
+               !bf_put_u32be(w, s->string_table_offset, "string_table_offset") ||
+               !bf_put_u32be(w, s->block, "block") || !bf_put_array(w, s->aabb_min, 3, 2, 1, 1, "aabb_min") ||
+               !bf_put_array(w, s->aabb_max, 3, 2, 1, 1, "aabb_max"))
         return 0;
     return bf_end(w, name);
 }
@@ -243,7 +267,7 @@ static int write_ChunkOffset(bf_wctx *w, t3dm_ChunkOffset *s, const char *name, 
 
 static int write_Chunk(bf_wctx *w, t3dm_Chunk *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_begin_unread(w, &s->_offset, &s->_index, name, index))
         return 0;
     if (w->layout) {
         if (!bf_enqueue(w, place_Chunk_body, NULL, s))
@@ -283,20 +307,27 @@ static int write_Chunk(bf_wctx *w, t3dm_Chunk *s, const char *name, int64_t inde
 static int write_Vertices(bf_wctx *w, t3dm_Vertices *s, const char *name, int64_t index)
 {
     t3dm_File *RW = w->root;
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_begin_unread(w, &s->_offset, &s->_index, name, index))
         return 0;
     if (w->layout)
         bf_fit_u16(w, &RW->header.total_vertex_count, bf_mul((int64_t)s->pairs_count, INT64_C(2)), 16, (uint64_t)RW->header._offset + 8, 1,
                    "header.total_vertex_count");
-    for (uint32_t i = 0; i < s->pairs_count; i++)
-        if (!write_VertexPair(w, &s->pairs[i], "pairs", i))
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)s->pairs_count * 32, "pairs"))
             return 0;
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < s->pairs_count; i++)
+            if (!write_VertexPair(w, &s->pairs[i], "pairs", i))
+                return 0;
+        w->changes = changes;
+    }
     return bf_end(w, name);
 }
 
 static int write_VertexPair(bf_wctx *w, t3dm_VertexPair *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_begin_unread(w, &s->_offset, &s->_index, name, index))
         return 0;
     if (!bf_put_array(w, s->position_a, 3, 2, 1, 1, "position_a"))
         return 0;
@@ -330,17 +361,21 @@ static int write_VertexPair(bf_wctx *w, t3dm_VertexPair *s, const char *name, in
 static int write_Material(bf_wctx *w, t3dm_Material *s, const char *name, int64_t index)
 {
     t3dm_File *RW = w->root;
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_begin_unread(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (!bf_put_u64be(w, s->color_combiner, "color_combiner") ||
-        !bf_put_u64be(w, s->other_mode_value, "other_mode_value") ||
-        !bf_put_u64be(w, s->other_mode_mask, "other_mode_mask") ||
-        !bf_put_u32be(w, s->blend_mode, "blend_mode") || !bf_put_u32be(w, s->draw_flags, "draw_flags") ||
-        !bf_put_u8(w, s->unused, "unused") || !bf_put_u8(w, s->fog_mode, "fog_mode") ||
-        !bf_put_u8(w, s->color_flags, "color_flags") || !bf_put_u8(w, s->vertex_fx, "vertex_fx") ||
-        !bf_put_array(w, s->prim_color, 4, 1, 0, 1, "prim_color") ||
-        !bf_put_array(w, s->env_color, 4, 1, 0, 1, "env_color") ||
-        !bf_put_array(w, s->blend_color, 4, 1, 0, 1, "blend_color"))
+    if (w->measure) {
+        if (!bf_skip(w, 48, "color_combiner"))
+            return 0;
+    } else if (!bf_put_u64be(w, s->color_combiner, "color_combiner") ||
+               !bf_put_u64be(w, s->other_mode_value, "other_mode_value") ||
+               !bf_put_u64be(w, s->other_mode_mask, "other_mode_mask") ||
+               !bf_put_u32be(w, s->blend_mode, "blend_mode") ||
+               !bf_put_u32be(w, s->draw_flags, "draw_flags") || !bf_put_u8(w, s->unused, "unused") ||
+               !bf_put_u8(w, s->fog_mode, "fog_mode") || !bf_put_u8(w, s->color_flags, "color_flags") ||
+               !bf_put_u8(w, s->vertex_fx, "vertex_fx") ||
+               !bf_put_array(w, s->prim_color, 4, 1, 0, 1, "prim_color") ||
+               !bf_put_array(w, s->env_color, 4, 1, 0, 1, "env_color") ||
+               !bf_put_array(w, s->blend_color, 4, 1, 0, 1, "blend_color"))
         return 0;
     if (w->layout) {
         {
@@ -361,7 +396,7 @@ static int write_Material(bf_wctx *w, t3dm_Material *s, const char *name, int64_
 static int write_MaterialTexture(bf_wctx *w, t3dm_MaterialTexture *s, const char *name, int64_t index)
 {
     t3dm_File *RW = w->root;
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_begin_unread(w, &s->_offset, &s->_index, name, index))
         return 0;
     if (!bf_put_u32be(w, s->reference, "reference"))
         return 0;
@@ -375,19 +410,29 @@ static int write_MaterialTexture(bf_wctx *w, t3dm_MaterialTexture *s, const char
             bf_fit_u32(w, &s->path, off, 32, (uint64_t)s->_offset + 4, 0, "path");
         }
     }
-    if (!bf_put_u32be(w, s->path, "path") || !bf_put_u32be(w, s->hash, "hash") ||
-        !bf_put_u32be(w, s->runtime_pointer, "runtime_pointer") || !bf_put_u16be(w, s->width, "width") ||
-        !bf_put_u16be(w, s->height, "height"))
-        return 0;
-    for (uint32_t i = 0; i < 2; i++)
-        if (!write_MaterialAxis(w, &s->axis[i], "axis", i))
+    if (w->measure) {
+        if (!bf_skip(w, 16, "path"))
             return 0;
+    } else if (!bf_put_u32be(w, s->path, "path") || !bf_put_u32be(w, s->hash, "hash") ||
+               !bf_put_u32be(w, s->runtime_pointer, "runtime_pointer") ||
+               !bf_put_u16be(w, s->width, "width") || !bf_put_u16be(w, s->height, "height"))
+        return 0;
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)2 * 12, "axis"))
+            return 0;
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < 2; i++)
+            if (!write_MaterialAxis(w, &s->axis[i], "axis", i))
+                return 0;
+        w->changes = changes;
+    }
     return bf_end(w, name);
 }
 
 static int write_MaterialAxis(bf_wctx *w, t3dm_MaterialAxis *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_begin_unread(w, &s->_offset, &s->_index, name, index))
         return 0;
     if (!bf_put_f32be(w, s->low, "low") || !bf_put_f32be(w, s->high, "high") ||
         !bf_put_u8(w, s->mask, "mask") || !bf_put_u8(w, s->shift, "shift") ||
@@ -412,12 +457,15 @@ static int write_Object(bf_wctx *w, t3dm_Object *s, const char *name, int64_t in
             bf_fit_u32(w, &s->name, off, 32, (uint64_t)s->_offset, 0, "name");
         }
     }
-    if (!bf_put_u32be(w, s->name, "name") || !bf_put_u16be(w, s->part_count, "part_count") ||
-        !bf_put_u16be(w, s->triangle_count, "triangle_count") || !bf_put_u32be(w, s->material, "material") ||
-        !bf_put_u32be(w, s->block, "block") || !bf_put_u8(w, s->visible, "visible") ||
-        !bf_put_array(w, s->padding, 3, 1, 0, 1, "padding") ||
-        !bf_put_array(w, s->aabb_min, 3, 2, 1, 1, "aabb_min") ||
-        !bf_put_array(w, s->aabb_max, 3, 2, 1, 1, "aabb_max"))
+    if (w->measure) {
+        if (!bf_skip(w, 32, "name"))
+            return 0;
+    } else if (!bf_put_u32be(w, s->name, "name") || !bf_put_u16be(w, s->part_count, "part_count") ||
+               !bf_put_u16be(w, s->triangle_count, "triangle_count") ||
+               !bf_put_u32be(w, s->material, "material") || !bf_put_u32be(w, s->block, "block") ||
+               !bf_put_u8(w, s->visible, "visible") || !bf_put_array(w, s->padding, 3, 1, 0, 1, "padding") ||
+               !bf_put_array(w, s->aabb_min, 3, 2, 1, 1, "aabb_min") ||
+               !bf_put_array(w, s->aabb_max, 3, 2, 1, 1, "aabb_max"))
         return 0;
     for (uint32_t i = 0; i < s->parts_count; i++)
         if (!write_Part(w, &s->parts[i], "parts", i))
@@ -441,13 +489,18 @@ static int write_Part(bf_wctx *w, t3dm_Part *s, const char *name, int64_t index)
         bf_fit_u8(w, &s->strip_index_counts[3], (int64_t)s->index_data.strip_d_count, 8, (uint64_t)s->_offset + 16 + (uint64_t)3 * 1, 0,
                   "strip_index_counts[3]");
     }
-    if (!bf_put_u32be(w, s->vertex_offset, "vertex_offset") ||
-        !bf_put_u16be(w, s->vertex_count, "vertex_count") || !bf_put_u16be(w, s->vertex_dest, "vertex_dest") ||
-        !bf_put_u32be(w, s->index_offset, "index_offset") || !bf_put_u16be(w, s->index_count, "index_count") ||
-        !bf_put_u16be(w, s->matrix_index, "matrix_index") ||
-        !bf_put_array(w, s->strip_index_counts, 4, 1, 0, 1, "strip_index_counts") ||
-        !bf_put_u8(w, s->seq_start, "seq_start") || !bf_put_u8(w, s->seq_count, "seq_count") ||
-        !bf_put_array(w, s->padding, 2, 1, 0, 1, "padding"))
+    if (w->measure) {
+        if (!bf_skip(w, 24, "vertex_offset"))
+            return 0;
+    } else if (!bf_put_u32be(w, s->vertex_offset, "vertex_offset") ||
+               !bf_put_u16be(w, s->vertex_count, "vertex_count") ||
+               !bf_put_u16be(w, s->vertex_dest, "vertex_dest") ||
+               !bf_put_u32be(w, s->index_offset, "index_offset") ||
+               !bf_put_u16be(w, s->index_count, "index_count") ||
+               !bf_put_u16be(w, s->matrix_index, "matrix_index") ||
+               !bf_put_array(w, s->strip_index_counts, 4, 1, 0, 1, "strip_index_counts") ||
+               !bf_put_u8(w, s->seq_start, "seq_start") || !bf_put_u8(w, s->seq_count, "seq_count") ||
+               !bf_put_array(w, s->padding, 2, 1, 0, 1, "padding"))
         return 0;
     if (w->layout) {
         if (!bf_enqueue_pooled(w, place_Part_index_data, base_Part_index_data, s, 1))
@@ -472,7 +525,7 @@ static int write_Part(bf_wctx *w, t3dm_Part *s, const char *name, int64_t index)
 
 static int write_PartIndices(bf_wctx *w, t3dm_PartIndices *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_begin_unread(w, &s->_offset, &s->_index, name, index))
         return 0;
     if (!bf_put_array(w, s->triangles, s->triangles_count, 1, 0, 1, "triangles"))
         return 0;
@@ -481,7 +534,7 @@ static int write_PartIndices(bf_wctx *w, t3dm_PartIndices *s, const char *name, 
     if (s->has_strip_a) {
         if (!bf_put_pad(w, &s->strip_a_pad, 8, "strip_a"))
             return 0;
-        bf_set_u64(w, &s->strip_a_at, w->pos);
+        bf_set_unread_u64(&s->strip_a_at, w->pos);
     if (!bf_put_array(w, s->strip_a, s->strip_a_count, 2, 0, 1, "strip_a"))
         return 0;
     }
@@ -490,7 +543,7 @@ static int write_PartIndices(bf_wctx *w, t3dm_PartIndices *s, const char *name, 
     if (s->has_strip_b) {
         if (!bf_put_pad(w, &s->strip_b_pad, 8, "strip_b"))
             return 0;
-        bf_set_u64(w, &s->strip_b_at, w->pos);
+        bf_set_unread_u64(&s->strip_b_at, w->pos);
     if (!bf_put_array(w, s->strip_b, s->strip_b_count, 2, 0, 1, "strip_b"))
         return 0;
     }
@@ -499,7 +552,7 @@ static int write_PartIndices(bf_wctx *w, t3dm_PartIndices *s, const char *name, 
     if (s->has_strip_c) {
         if (!bf_put_pad(w, &s->strip_c_pad, 8, "strip_c"))
             return 0;
-        bf_set_u64(w, &s->strip_c_at, w->pos);
+        bf_set_unread_u64(&s->strip_c_at, w->pos);
     if (!bf_put_array(w, s->strip_c, s->strip_c_count, 2, 0, 1, "strip_c"))
         return 0;
     }
@@ -508,7 +561,7 @@ static int write_PartIndices(bf_wctx *w, t3dm_PartIndices *s, const char *name, 
     if (s->has_strip_d) {
         if (!bf_put_pad(w, &s->strip_d_pad, 8, "strip_d"))
             return 0;
-        bf_set_u64(w, &s->strip_d_at, w->pos);
+        bf_set_unread_u64(&s->strip_d_at, w->pos);
     if (!bf_put_array(w, s->strip_d, s->strip_d_count, 2, 0, 1, "strip_d"))
         return 0;
     }
@@ -521,7 +574,10 @@ static int write_Skeleton(bf_wctx *w, t3dm_Skeleton *s, const char *name, int64_
         return 0;
     if (w->layout)
         bf_fit_u16(w, &s->bone_count, (int64_t)s->bones_count, 16, (uint64_t)s->_offset, 0, "bone_count");
-    if (!bf_put_u16be(w, s->bone_count, "bone_count") || !bf_put_u16be(w, s->reserved, "reserved"))
+    if (w->measure) {
+        if (!bf_skip(w, 4, "bone_count"))
+            return 0;
+    } else if (!bf_put_u16be(w, s->bone_count, "bone_count") || !bf_put_u16be(w, s->reserved, "reserved"))
         return 0;
     for (uint32_t i = 0; i < s->bones_count; i++)
         if (!write_Bone(w, &s->bones[i], "bones", i))
@@ -532,7 +588,7 @@ static int write_Skeleton(bf_wctx *w, t3dm_Skeleton *s, const char *name, int64_
 static int write_Bone(bf_wctx *w, t3dm_Bone *s, const char *name, int64_t index)
 {
     t3dm_File *RW = w->root;
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_begin_unread(w, &s->_offset, &s->_index, name, index))
         return 0;
     if (w->layout) {
         {
@@ -544,10 +600,13 @@ static int write_Bone(bf_wctx *w, t3dm_Bone *s, const char *name, int64_t index)
             bf_fit_u32(w, &s->name, off, 32, (uint64_t)s->_offset, 0, "name");
         }
     }
-    if (!bf_put_u32be(w, s->name, "name") || !bf_put_u16be(w, s->parent, "parent") ||
-        !bf_put_u16be(w, s->depth, "depth") || !bf_put_array(w, s->scale, 3, 4, 0, 1, "scale") ||
-        !bf_put_array(w, s->rotation, 4, 4, 0, 1, "rotation") ||
-        !bf_put_array(w, s->translation, 3, 4, 0, 1, "translation"))
+    if (w->measure) {
+        if (!bf_skip(w, 48, "name"))
+            return 0;
+    } else if (!bf_put_u32be(w, s->name, "name") || !bf_put_u16be(w, s->parent, "parent") ||
+               !bf_put_u16be(w, s->depth, "depth") || !bf_put_array(w, s->scale, 3, 4, 0, 1, "scale") ||
+               !bf_put_array(w, s->rotation, 4, 4, 0, 1, "rotation") ||
+               !bf_put_array(w, s->translation, 3, 4, 0, 1, "translation"))
         return 0;
     return bf_end(w, name);
 }
@@ -569,10 +628,13 @@ static int write_Animation(bf_wctx *w, t3dm_Animation *s, const char *name, int6
             bf_fit_u32(w, &s->name, off, 32, (uint64_t)s->_offset, 0, "name");
         }
     }
-    if (!bf_put_u32be(w, s->name, "name") || !bf_put_f32be(w, s->duration, "duration") ||
-        !bf_put_u32be(w, s->keyframe_count, "keyframe_count") ||
-        !bf_put_u16be(w, s->quat_channel_count, "quat_channel_count") ||
-        !bf_put_u16be(w, s->scalar_channel_count, "scalar_channel_count"))
+    if (w->measure) {
+        if (!bf_skip(w, 16, "name"))
+            return 0;
+    } else if (!bf_put_u32be(w, s->name, "name") || !bf_put_f32be(w, s->duration, "duration") ||
+               !bf_put_u32be(w, s->keyframe_count, "keyframe_count") ||
+               !bf_put_u16be(w, s->quat_channel_count, "quat_channel_count") ||
+               !bf_put_u16be(w, s->scalar_channel_count, "scalar_channel_count"))
         return 0;
     if (w->layout) {
         {
@@ -586,15 +648,22 @@ static int write_Animation(bf_wctx *w, t3dm_Animation *s, const char *name, int6
     }
     if (!bf_put_u32be(w, s->sdata_path, "sdata_path"))
         return 0;
-    for (uint32_t i = 0; i < s->channels_count; i++)
-        if (!write_ChannelMapping(w, &s->channels[i], "channels", i))
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)s->channels_count * 12, "channels"))
             return 0;
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < s->channels_count; i++)
+            if (!write_ChannelMapping(w, &s->channels[i], "channels", i))
+                return 0;
+        w->changes = changes;
+    }
     return bf_end(w, name);
 }
 
 static int write_ChannelMapping(bf_wctx *w, t3dm_ChannelMapping *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_begin_unread(w, &s->_offset, &s->_index, name, index))
         return 0;
     if (!bf_put_u16be(w, s->target_index, "target_index") || !bf_put_u8(w, s->target_type, "target_type") ||
         !bf_put_u8(w, s->attribute_index, "attribute_index") ||
@@ -611,12 +680,15 @@ static int write_Bvh(bf_wctx *w, t3dm_Bvh *s, const char *name, int64_t index)
         bf_fit_u16(w, &s->node_count, (int64_t)s->nodes_count, 16, (uint64_t)s->_offset, 0, "node_count");
         bf_fit_u16(w, &s->data_count, (int64_t)s->data_array_count, 16, (uint64_t)s->_offset + 2, 0, "data_count");
     }
-    if (!bf_put_u16be(w, s->node_count, "node_count") || !bf_put_u16be(w, s->data_count, "data_count"))
+    if (w->measure) {
+        if (!bf_skip(w, 4, "node_count"))
+            return 0;
+    } else if (!bf_put_u16be(w, s->node_count, "node_count") || !bf_put_u16be(w, s->data_count, "data_count"))
         return 0;
     for (uint32_t i = 0; i < s->nodes_count; i++)
         if (!write_BvhNode(w, &s->nodes[i], "nodes", i))
             return 0;
-    bf_set_u64(w, &s->data_array_at, w->pos);
+    bf_set_unread_u64(&s->data_array_at, w->pos);
     if (!bf_put_array(w, s->data_array, s->data_array_count, 2, 0, 1, "data_array"))
         return 0;
     return bf_end(w, name);
@@ -624,10 +696,13 @@ static int write_Bvh(bf_wctx *w, t3dm_Bvh *s, const char *name, int64_t index)
 
 static int write_BvhNode(bf_wctx *w, t3dm_BvhNode *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_begin_unread(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (!bf_put_array(w, s->aabb_min, 3, 2, 1, 1, "aabb_min") ||
-        !bf_put_array(w, s->aabb_max, 3, 2, 1, 1, "aabb_max"))
+    if (w->measure) {
+        if (!bf_skip(w, 12, "aabb_min"))
+            return 0;
+    } else if (!bf_put_array(w, s->aabb_min, 3, 2, 1, 1, "aabb_min") ||
+               !bf_put_array(w, s->aabb_max, 3, 2, 1, 1, "aabb_max"))
         return 0;
     if (w->layout) {
         if (w->overflow_count || !bf_fits((int64_t)s->value_index, 12, 1) || !bf_fits((int64_t)s->value_data_count, 4, 0)) {
@@ -643,7 +718,7 @@ static int write_BvhNode(bf_wctx *w, t3dm_BvhNode *s, const char *name, int64_t 
 
 static int write_StreamData(bf_wctx *w, t3dm_StreamData *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_begin_unread(w, &s->_offset, &s->_index, name, index))
         return 0;
     for (uint32_t i = 0; i < s->keyframes_count; i++) {
         if (w->layout) {

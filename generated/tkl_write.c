@@ -30,19 +30,33 @@ static int write_File(bf_wctx *w, tkl_File *s, const char *name, int64_t index)
         !bf_put_u32le(w, s->rotation_count, "rotation_count") ||
         !bf_put_array(w, s->unknown_36, 4, 4, 0, 0, "unknown_36") || !bf_put_u32le(w, s->lut_size, "lut_size"))
         return 0;
-    for (uint32_t i = 0; i < s->positions_count; i++)
-        if (!write_Vector3(w, &s->positions[i], "positions", i))
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)s->positions_count * 12, "positions"))
             return 0;
-    bf_set_u64(w, &s->rotations_at, w->pos);
-    for (uint32_t i = 0; i < s->rotations_count; i++)
-        if (!write_Quaternion(w, &s->rotations[i], "rotations", i))
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < s->positions_count; i++)
+            if (!write_Vector3(w, &s->positions[i], "positions", i))
+                return 0;
+        w->changes = changes;
+    }
+    bf_set_unread_u64(&s->rotations_at, w->pos);
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)s->rotations_count * 16, "rotations"))
             return 0;
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < s->rotations_count; i++)
+            if (!write_Quaternion(w, &s->rotations[i], "rotations", i))
+                return 0;
+        w->changes = changes;
+    }
     return bf_end(w, name);
 }
 
 static int write_Vector3(bf_wctx *w, tkl_Vector3 *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_begin_unread(w, &s->_offset, &s->_index, name, index))
         return 0;
     if (!bf_put_f32le(w, s->x, "x") || !bf_put_f32le(w, s->y, "y") || !bf_put_f32le(w, s->z, "z"))
         return 0;
@@ -51,7 +65,7 @@ static int write_Vector3(bf_wctx *w, tkl_Vector3 *s, const char *name, int64_t i
 
 static int write_Quaternion(bf_wctx *w, tkl_Quaternion *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_begin_unread(w, &s->_offset, &s->_index, name, index))
         return 0;
     if (!bf_put_f32le(w, s->x, "x") || !bf_put_f32le(w, s->y, "y") || !bf_put_f32le(w, s->z, "z") ||
         !bf_put_f32le(w, s->w, "w"))

@@ -30,7 +30,7 @@ static int place_File_aux_data(bf_wctx *w, void *owner)
     tmd_File *s = owner;
     if (!bf_place_at_end(w, 1, "aux_data"))
         return 0;
-    bf_set_u64(w, &s->aux_data_at, w->pos);
+    bf_set_unread_u64(&s->aux_data_at, w->pos);
     bf_fit_u32(w, &s->scene.aux_address, bf_sub(bf_add((int64_t)s->aux_data_at, (int64_t)s->header.salt), INT64_C(60)), 32, (uint64_t)s->scene._offset + 52, 0,
                "scene.aux_address");
     if (!bf_put_array(w, s->aux_data, s->aux_data_count, 4, 1, 0, "aux_data"))
@@ -43,7 +43,7 @@ static int place_File_animation_pointers(bf_wctx *w, void *owner)
     tmd_File *s = owner;
     if (!bf_place_at_end(w, 1, "animation_pointers"))
         return 0;
-    bf_set_u64(w, &s->animation_pointers_at, w->pos);
+    bf_set_unread_u64(&s->animation_pointers_at, w->pos);
     bf_fit_u32(w, &s->scene.animation_address, bf_sub(bf_add((int64_t)s->animation_pointers_at, (int64_t)s->header.salt), INT64_C(60)), 32,
                (uint64_t)s->scene.animation_address_at, 0, "scene.animation_address");
     for (uint32_t i = 0; i < s->animation_pointers_count; i++)
@@ -57,7 +57,7 @@ static int place_File_lod(bf_wctx *w, void *owner)
     tmd_File *s = owner;
     if (!bf_place_at_end(w, 1, "lod"))
         return 0;
-    bf_set_u64(w, &s->lod_at, w->pos);
+    bf_set_unread_u64(&s->lod_at, w->pos);
     bf_fit_u32(w, &s->header.lod_offset, bf_sub((int64_t)s->lod_at, INT64_C(60)), 32, (uint64_t)s->header._offset + 20, 0, "header.lod_offset");
     if (!write_LodBlock(w, &s->lod, "lod", -1))
         return 0;
@@ -70,7 +70,7 @@ static int place_AnimationPointer_animation(bf_wctx *w, void *owner)
     const tmd_File *R = w->c.root;
     if (!bf_place_at_end(w, 1, "animation"))
         return 0;
-    bf_set_u64(w, &s->animation_at, w->pos);
+    bf_set_unread_u64(&s->animation_at, w->pos);
     bf_fit_u32(w, &s->address, bf_sub(bf_add((int64_t)s->animation_at, (int64_t)R->header.salt), INT64_C(60)), 32, (uint64_t)s->_offset, 0, "address");
     if (!write_Animation(w, &s->animation, "animation", -1))
         return 0;
@@ -83,7 +83,7 @@ static int place_ChannelPointer_channel(bf_wctx *w, void *owner)
     const tmd_File *R = w->c.root;
     if (!bf_place_at_end(w, 1, "channel"))
         return 0;
-    bf_set_u64(w, &s->channel_at, w->pos);
+    bf_set_unread_u64(&s->channel_at, w->pos);
     bf_fit_u32(w, &s->address, bf_sub(bf_add((int64_t)s->channel_at, (int64_t)R->header.salt), INT64_C(60)), 32, (uint64_t)s->_offset, 0, "address");
     if (!write_Channel(w, &s->channel, "channel", -1))
         return 0;
@@ -92,7 +92,7 @@ static int place_ChannelPointer_channel(bf_wctx *w, void *owner)
 
 static int write_File(bf_wctx *w, tmd_File *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_begin_unread(w, &s->_offset, &s->_index, name, index))
         return 0;
     if (w->layout) {
         if (s->has_aux_data)
@@ -105,8 +105,13 @@ static int write_File(bf_wctx *w, tmd_File *s, const char *name, int64_t index)
         !bf_put_array(w, s->magic_padding, 4, 1, 0, 0, "magic_padding") ||
         !write_Header(w, &s->header, "header", -1))
         return 0;
-    if (w->layout)
-        bf_fit_u32(w, &s->scene_size, (int64_t)s->header.lod_offset, 32, (uint64_t)s->_offset + 60, 0, "scene_size");
+    if (w->layout) {
+        {
+            size_t seen = w->changes; /* nothing reads scene_size */
+            bf_fit_u32(w, &s->scene_size, (int64_t)s->header.lod_offset, 32, (uint64_t)s->_offset + 60, 0, "scene_size");
+            w->changes = seen;
+        }
+    }
     if (!bf_put_u32le(w, s->scene_size, "scene_size") || !write_Scene(w, &s->scene, "scene", -1))
         return 0;
     if (w->layout && s->aux_data_count > 0)
@@ -161,8 +166,13 @@ static int write_Header(bf_wctx *w, tmd_Header *s, const char *name, int64_t ind
     bf_ctx *c = &w->c;
     if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (w->layout)
-        bf_fit_u32(w, &s->remaining, bf_sub((int64_t)c->size, 12), 32, (uint64_t)s->_offset, 0, "remaining");
+    if (w->layout) {
+        {
+            size_t seen = w->changes; /* nothing reads remaining */
+            bf_fit_u32(w, &s->remaining, bf_sub((int64_t)c->size, 12), 32, (uint64_t)s->_offset, 0, "remaining");
+            w->changes = seen;
+        }
+    }
     if (!bf_put_u32le(w, s->remaining, "remaining") || !bf_put_fixed_str(w, &s->category, 8, "category") ||
         !bf_put_u64le(w, s->magic_value, "magic_value") || !bf_put_u32le(w, s->lod_offset, "lod_offset") ||
         !bf_put_u32le(w, s->salt, "salt") || !bf_put_u32le(w, s->unknown_28, "unknown_28") ||
@@ -175,10 +185,14 @@ static int write_Scene(bf_wctx *w, tmd_Scene *s, const char *name, int64_t index
 {
     if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (!bf_put_u16le(w, s->node_count, "node_count") || !bf_put_u16le(w, s->unknown_2, "unknown_2") ||
-        !bf_put_u16le(w, s->animation_count, "animation_count") ||
-        !bf_put_u16le(w, s->unknown_6, "unknown_6") || !bf_put_array(w, s->zeroes, 44, 1, 0, 0, "zeroes") ||
-        !bf_put_u32le(w, s->aux_address, "aux_address"))
+    if (w->measure) {
+        if (!bf_skip(w, 56, "node_count"))
+            return 0;
+    } else if (!bf_put_u16le(w, s->node_count, "node_count") || !bf_put_u16le(w, s->unknown_2, "unknown_2") ||
+               !bf_put_u16le(w, s->animation_count, "animation_count") ||
+               !bf_put_u16le(w, s->unknown_6, "unknown_6") ||
+               !bf_put_array(w, s->zeroes, 44, 1, 0, 0, "zeroes") ||
+               !bf_put_u32le(w, s->aux_address, "aux_address"))
         return 0;
     if (s->has_node_address) {
     if (!bf_put_u32le(w, s->node_address, "node_address"))
@@ -192,7 +206,7 @@ static int write_Scene(bf_wctx *w, tmd_Scene *s, const char *name, int64_t index
 
 static int write_Node(bf_wctx *w, tmd_Node *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_begin_unread(w, &s->_offset, &s->_index, name, index))
         return 0;
     if (!bf_put_array(w, s->rotation, 4, 4, 0, 0, "rotation") ||
         !bf_put_array(w, s->bind_pose, 16, 4, 0, 0, "bind_pose") ||
@@ -225,7 +239,7 @@ static int write_AnimationPointer(bf_wctx *w, tmd_AnimationPointer *s, const cha
 static int write_Animation(bf_wctx *w, tmd_Animation *s, const char *name, int64_t index)
 {
     tmd_File *RW = w->root;
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_begin_unread(w, &s->_offset, &s->_index, name, index))
         return 0;
     if (w->layout)
         bf_fit_u16(w, &RW->scene.node_count, (int64_t)s->channels_count, 16, (uint64_t)RW->scene._offset, 1, "scene.node_count");
@@ -263,17 +277,27 @@ static int write_Channel(bf_wctx *w, tmd_Channel *s, const char *name, int64_t i
         return 0;
     if (w->layout)
         bf_fit_u16(w, &s->frame_count, (int64_t)s->keyframes_count, 16, (uint64_t)s->_offset + 2, 0, "frame_count");
-    if (!bf_put_u16le(w, s->flags, "flags") || !bf_put_u16le(w, s->frame_count, "frame_count"))
-        return 0;
-    for (uint32_t i = 0; i < s->keyframes_count; i++)
-        if (!write_Keyframe(w, &s->keyframes[i], "keyframes", i))
+    if (w->measure) {
+        if (!bf_skip(w, 4, "flags"))
             return 0;
+    } else if (!bf_put_u16le(w, s->flags, "flags") || !bf_put_u16le(w, s->frame_count, "frame_count"))
+        return 0;
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)s->keyframes_count * 8, "keyframes"))
+            return 0;
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < s->keyframes_count; i++)
+            if (!write_Keyframe(w, &s->keyframes[i], "keyframes", i))
+                return 0;
+        w->changes = changes;
+    }
     return bf_end(w, name);
 }
 
 static int write_Keyframe(bf_wctx *w, tmd_Keyframe *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_begin_unread(w, &s->_offset, &s->_index, name, index))
         return 0;
     if (!bf_put_f32le(w, s->timestamp, "timestamp") ||
         !bf_put_u16le(w, s->translation_key, "translation_key") ||
@@ -288,7 +312,10 @@ static int write_LodBlock(bf_wctx *w, tmd_LodBlock *s, const char *name, int64_t
         return 0;
     if (w->layout)
         bf_fit_u32(w, &s->level_count, (int64_t)s->levels_count, 32, (uint64_t)s->_offset, 0, "level_count");
-    if (!bf_put_u32le(w, s->level_count, "level_count") || !bf_put_f32le(w, s->unknown, "unknown"))
+    if (w->measure) {
+        if (!bf_skip(w, 8, "level_count"))
+            return 0;
+    } else if (!bf_put_u32le(w, s->level_count, "level_count") || !bf_put_f32le(w, s->unknown, "unknown"))
         return 0;
     for (uint32_t i = 0; i < s->levels_count; i++)
         if (!write_Level(w, &s->levels[i], "levels", i))
@@ -302,8 +329,11 @@ static int write_Level(bf_wctx *w, tmd_Level *s, const char *name, int64_t index
         return 0;
     if (w->layout)
         bf_fit_u32(w, &s->mesh_count, (int64_t)s->meshes_count, 32, (uint64_t)s->_offset, 0, "mesh_count");
-    if (!bf_put_u32le(w, s->mesh_count, "mesh_count") || !bf_put_f32le(w, s->distance, "distance") ||
-        !bf_put_array(w, s->unknown, 4, 4, 0, 0, "unknown"))
+    if (w->measure) {
+        if (!bf_skip(w, 24, "mesh_count"))
+            return 0;
+    } else if (!bf_put_u32le(w, s->mesh_count, "mesh_count") || !bf_put_f32le(w, s->distance, "distance") ||
+               !bf_put_array(w, s->unknown, 4, 4, 0, 0, "unknown"))
         return 0;
     for (uint32_t i = 0; i < s->meshes_count; i++)
         if (!write_Mesh(w, &s->meshes[i], "meshes", i))
@@ -346,7 +376,7 @@ static int write_Piece(bf_wctx *w, tmd_Piece *s, const char *name, int64_t index
         !bf_put_array(w, s->extent, 3, 4, 0, 0, "extent") ||
         !bf_put_array(w, s->skin_nodes, s->skin_nodes_count, 4, 0, 0, "skin_nodes"))
         return 0;
-    bf_set_u64(w, &s->vertices_at, w->pos);
+    bf_set_unread_u64(&s->vertices_at, w->pos);
     for (uint32_t i = 0; i < s->vertices_count; i++) {
         if (w->layout) {
             bf_set_i64(w, &s->vertices[i]._p_bone_count, (int64_t)s->skin_count);
@@ -354,7 +384,7 @@ static int write_Piece(bf_wctx *w, tmd_Piece *s, const char *name, int64_t index
         if (!write_Vertex(w, &s->vertices[i], "vertices", i))
             return 0;
     }
-    bf_set_u64(w, &s->indices_at, w->pos);
+    bf_set_unread_u64(&s->indices_at, w->pos);
     if (!bf_put_array(w, s->indices, s->indices_count, 2, 1, 0, "indices"))
         return 0;
     return bf_end(w, name);
@@ -362,12 +392,16 @@ static int write_Piece(bf_wctx *w, tmd_Piece *s, const char *name, int64_t index
 
 static int write_Vertex(bf_wctx *w, tmd_Vertex *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_begin_unread(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (!bf_put_array(w, s->position, 3, 4, 0, 0, "position") ||
-        !bf_put_array(w, s->normal, 3, 4, 0, 0, "normal") ||
-        !bf_put_array(w, s->weights, 4, 1, 0, 0, "weights") ||
-        !bf_put_array(w, s->bone_ids, 4, 1, 0, 0, "bone_ids") || !bf_put_array(w, s->uv, 2, 4, 0, 0, "uv"))
+    if (w->measure) {
+        if (!bf_skip(w, 40, "position"))
+            return 0;
+    } else if (!bf_put_array(w, s->position, 3, 4, 0, 0, "position") ||
+               !bf_put_array(w, s->normal, 3, 4, 0, 0, "normal") ||
+               !bf_put_array(w, s->weights, 4, 1, 0, 0, "weights") ||
+               !bf_put_array(w, s->bone_ids, 4, 1, 0, 0, "bone_ids") ||
+               !bf_put_array(w, s->uv, 2, 4, 0, 0, "uv"))
         return 0;
     return bf_end(w, name);
 }

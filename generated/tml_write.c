@@ -33,11 +33,11 @@ static int write_File(bf_wctx *w, tml_File *s, const char *name, int64_t index)
     bf_set_u64(w, &s->material_count_at, w->pos);
     if (!bf_put_u32le(w, s->material_count, "material_count"))
         return 0;
-    bf_set_u64(w, &s->material_names_at, w->pos);
+    bf_set_unread_u64(&s->material_names_at, w->pos);
     for (uint32_t i = 0; i < s->material_names_count; i++)
         if (!bf_put_fixed_str(w, &s->material_names[i], 32, "material_names"))
             return 0;
-    bf_set_u64(w, &s->materials_at, w->pos);
+    bf_set_unread_u64(&s->materials_at, w->pos);
     for (uint32_t i = 0; i < s->materials_count; i++)
         if (!write_Material(w, &s->materials[i], "materials", i))
             return 0;
@@ -65,18 +65,28 @@ static int write_Material(bf_wctx *w, tml_Material *s, const char *name, int64_t
         return 0;
     if (w->layout)
         bf_fit_u16(w, &s->texture_count, (int64_t)s->texture_ids_count, 16, (uint64_t)s->_offset + 6, 0, "texture_count");
-    if (!bf_put_u32le(w, s->name_index, "name_index") || !bf_put_u16le(w, s->unknown, "unknown") ||
-        !bf_put_u16le(w, s->texture_count, "texture_count"))
-        return 0;
-    for (uint32_t i = 0; i < s->texture_ids_count; i++)
-        if (!write_TextureRef(w, &s->texture_ids[i], "texture_ids", i))
+    if (w->measure) {
+        if (!bf_skip(w, 8, "name_index"))
             return 0;
+    } else if (!bf_put_u32le(w, s->name_index, "name_index") || !bf_put_u16le(w, s->unknown, "unknown") ||
+               !bf_put_u16le(w, s->texture_count, "texture_count"))
+        return 0;
+    if (w->measure) {
+        if (!bf_skip(w, (uint64_t)s->texture_ids_count * 4, "texture_ids"))
+            return 0;
+    } else {
+        size_t changes = w->changes;
+        for (uint32_t i = 0; i < s->texture_ids_count; i++)
+            if (!write_TextureRef(w, &s->texture_ids[i], "texture_ids", i))
+                return 0;
+        w->changes = changes;
+    }
     return bf_end(w, name);
 }
 
 static int write_TextureRef(bf_wctx *w, tml_TextureRef *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_begin_unread(w, &s->_offset, &s->_index, name, index))
         return 0;
     if (!bf_put_u32le(w, s->id, "id"))
         return 0;

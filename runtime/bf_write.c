@@ -383,6 +383,8 @@ int bf_put_bytes(bf_wctx *w, const uint8_t *bytes, uint64_t len, const char *fie
     uint8_t *p = bf_put(w, len, field);
     if (!p)
         return 0;
+    if (w->measure) /* a measuring pass's bytes are never read */
+        return 1;
     if (bytes && len)
         memcpy(p, bytes, (size_t)len);
     else if (len)
@@ -633,14 +635,29 @@ int bf_build(void *doc, int64_t revision, bf_arena *arena, bf_buffer *out, bf_er
     /* positions feed offsets written before them: lay out until a pass changes nothing in
      * the document (the next pass would give the same image), or, for a document whose
      * values go back and forth within a pass, until two passes give the same image. Only
-     * those need the previous image: the first passes reuse one image, zeroed. */
-    enum { MAX_PASSES = 6, FIRST_COMPARED = 3 };
+     * those need the previous image: the first passes reuse one image, zeroed.
+     * The first pass only measures (arrays of plain elements get their room, not their
+     * bytes); only the last pass's bytes are kept. Changes to values nothing reads, made
+     * before their bytes are written, are not counted: a fresh document settles in a
+     * measuring pass and a writing one when what its first pass reads before computing it
+     * does not move the layout.
+     * Before them, a walk of the document without placing anything reached through an
+     * offset: it computes what a header reads from the tables after it (which chunk is the
+     * index chunk), so that the measuring pass places data where the writing pass will. */
+    enum { MAX_PASSES = 6, FIRST_COMPARED = 3, MEASURE_PASSES = 1 };
+    int quiet = 0, cleared = 0;
     bf_buffer previous = {0};
     bf_wctx w;
     memset(&w, 0, sizeof w);
     int ok = 0;
     size_t last_size = 0;
     out->size = 0;
+    wctx_reset(&w, out, doc);
+    w.measure = w.layout = 1;
+    w.c.revision = revision;
+    w.root = doc;
+    w.arena = arena;
+    (void)pass(&w, doc); /* what fails here fails again, and is reported, in the first pass */
     for (int n = 0; n < MAX_PASSES; n++) {
         if (n >= FIRST_COMPARED)
             swap_images(out, &previous);
@@ -648,16 +665,18 @@ int bf_build(void *doc, int64_t revision, bf_arena *arena, bf_buffer *out, bf_er
             out->data = calloc(previous.cap, 1);
             out->cap = out->data ? previous.cap : 0;
         }
-        /* bytes never written are zero. The first pass's image is never kept and never read
-         * (only its positions and size are), so it may start from whatever the caller's
-         * memory holds; the second clears all of that memory, the later ones what the pass
-         * before them wrote */
-        if (out->data && n == 1)
-            memset(out->data, 0, out->cap);
-        else if (out->data && n > 1)
+        /* bytes never written are zero. A measuring pass's image is never kept and never
+         * read (only its positions and size are), so it may start from whatever the caller's
+         * memory holds; the first writing pass clears all of that memory, the later ones
+         * what the pass before them wrote */
+        int measure = n < MEASURE_PASSES && !quiet;
+        if (out->data && !measure && !cleared)
+            memset(out->data, 0, out->cap), cleared = 1;
+        else if (out->data && !measure)
             memset(out->data, 0, out->size);
         out->size = 0;
         wctx_reset(&w, out, doc);
+        w.measure = measure;
         w.c.revision = revision;
         /* `_size` in a value: the file's size, which is the last pass's (it settles with the
          * layout, so a header that counts the bytes after it comes out right) */
@@ -666,7 +685,8 @@ int bf_build(void *doc, int64_t revision, bf_arena *arena, bf_buffer *out, bf_er
         w.root = doc;
         w.arena = arena;
         ok = pass(&w, doc) && bf_place_queued(&w);
-        int settled = ok && n > 0 && last_size == out->size &&
+        quiet = ok && w.changes == 0;
+        int settled = ok && !measure && n > 0 && last_size == out->size &&
                       (w.changes == 0 ||
                        (n >= FIRST_COMPARED && memcmp(previous.data, out->data, out->size) == 0));
         last_size = out->size;

@@ -86,8 +86,13 @@ typedef struct bf_wctx {
      * capped by its limit (0 until the image first grows) */
     size_t room;
     /* layout mode: how many values this pass changed in the document (positions, computed
-     * values, counts); a pass that changed none gives the final image */
+     * values, counts) that something reads, or whose bytes may be written before they are
+     * set; a pass that changed none gives the final image */
     size_t changes;
+    /* layout mode: a measuring pass, whose image is never kept. It lays out and computes as
+     * any pass, but passes over arrays of plain elements (numbers only, which nothing
+     * reads) by their room alone; the writing pass after it fills them in */
+    int measure;
 } bf_wctx;
 
 void bf_wctx_init(bf_wctx *w, bf_buffer *out, const void *root);
@@ -131,6 +136,11 @@ static inline uint8_t *bf_put(bf_wctx *w, uint64_t n, const char *field)
         return w->out->data + pos;
     }
     return bf_put_grow(w, n, field);
+}
+/* Moves the cursor `n` bytes on, over bytes a measuring pass does not write. */
+static inline int bf_skip(bf_wctx *w, uint64_t n, const char *field)
+{
+    return bf_put(w, n, field) != NULL;
 }
 /* Moves the cursor to an absolute position (data reached through an offset). */
 static inline int bf_wseek(bf_wctx *w, uint64_t pos, const char *field)
@@ -232,6 +242,18 @@ static inline int bf_begin(bf_wctx *w, uint64_t *offset, int64_t *index, const c
     }
     return 1;
 }
+/* bf_begin for a structure whose start nothing reads (no expression, no error about a field
+ * solved for): where it lands is no change a later pass needs (its bytes go there now). */
+static inline int bf_begin_unread(bf_wctx *w, uint64_t *offset, int64_t *index, const char *name, int64_t i)
+{
+    if (name && !bf_push(&w->c, name, i))
+        return 0;
+    if (!w->layout)
+        return bf_wseek(w, *offset, NULL);
+    *index = i < 0 ? 0 : i;
+    *offset = w->pos;
+    return 1;
+}
 static inline int bf_end(bf_wctx *w, const char *name)
 {
     if (name)
@@ -253,6 +275,12 @@ static inline void bf_set_i64(bf_wctx *w, int64_t *field, int64_t v)
         *field = v;
         w->changes++;
     }
+}
+/* The same for a position nothing reads: not a change a later pass needs. */
+static inline void bf_set_unread_u64(uint64_t *field, uint64_t v)
+{
+    if (*field != v)
+        *field = v;
 }
 /* Writes `len` bytes (may be NULL: zeros). */
 int bf_put_bytes(bf_wctx *w, const uint8_t *bytes, uint64_t len, const char *field);

@@ -116,6 +116,24 @@ Test(build_overflow, t3dm_bvh_node_value_index_past_12_bits)
     bf_arena_free(&a);
 }
 
+/* The same in an array of plain elements (vertex pairs), which the measuring passes step
+ * over: the writing pass still refuses the part, at the element's own position. */
+Test(build_overflow, t3dm_vertex_normal_past_6_bits)
+{
+    bf_arena a;
+    bf_arena_init(&a, bf_alloc_default(), 0);
+    t3dm_File *f = t3dm_model(&a, 4);
+    t3dm_Vertices *v = f->chunk_data[1].body.Vertices;
+    v->pairs[1].normal_b_y = 40;
+    bf_buffer out = {0};
+    bf_error err;
+    int ok = t3dm_build_model(f, &a, &out, &err);
+    cr_assert_gt(v->pairs[1]._offset, 0, "the pair was never placed");
+    expect_refused(ok, &out, &err, "body.pairs[1].normal_b_y", v->pairs[1]._offset + 14,
+                   "value 40 does not fit in 6 signed bits (-32 to 31)");
+    bf_arena_free(&a);
+}
+
 /* A count stored in one element of a fixed array (the part's second strip length, one
  * byte) is refused when it does not fit, named with its index. */
 Test(build_overflow, t3dm_part_strip_length_past_8_bits)

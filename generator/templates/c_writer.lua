@@ -29,7 +29,8 @@ local function put_one(fl, v)
 end
 
 local function new_env(fmt, ix)
-  return { fmt = fmt, ix = ix, self = "s", root = "R", root_mut = "RW", counter = { n = 0 }, pos = "(int64_t)w->pos" }
+  return { fmt = fmt, ix = ix, self = "s", root = "R", root_mut = "RW", counter = { n = 0 }, pos = "(int64_t)w->pos",
+    plain = ix.plain }
 end
 
 -- String tables: the fields some string reference points into.
@@ -46,6 +47,95 @@ end
 
 local function count_of(fl) return fl.fixed_count and tostring(fl.fixed_count) or ("s->" .. fl.name .. "_count") end
 
+-- The keys a field of a plain structure may have: a number or a fixed-length array of
+-- numbers, written as the document holds it (packed bits aside).
+local plain_keys = {
+  args = true, array = true, at = true, bits = true, count = true, doc = true, elem_size = true, endian = true,
+  enum = true, flags = true, fixed_count = true, fixed_frac = true, fixed_int = true, float = true, kind = true,
+  line = true, min_elem_size = true, name = true, offset = true, prim = true, prim_size = true, signed = true,
+  type_text = true,
+}
+
+-- The names of the structures whose fields some expression the writer may evaluate reads
+-- (validation rules aside).
+local function read_owners(fmt)
+  local owners, seen = {}, {}
+  local function walk(v, key)
+    if type(v) ~= "table" or seen[v] or key == "rules" then return end
+    seen[v] = true
+    if v.k and type(v.field) == "table" and v.field.owner then owners[v.field.owner] = true end
+    for k2, v2 in pairs(v) do walk(v2, k2) end
+  end
+  walk(fmt.types)
+  return owners
+end
+
+-- What the builder's expressions read (validation rules aside): `fields["T.f"]`, the value
+-- of field f of T; `starts["T"]`, where a T starts; `ats["T.f"]`, where field f starts;
+-- `any_start`, whether some expression reads its own structure's start (`_start`).
+-- A number field may be what an offset or count is solved for, and the error naming it
+-- gives where it lies: its position counts as read too.
+local function layout_reads(fmt)
+  local r = { fields = {}, starts = {}, ats = {}, any_start = false }
+  local function position(fl)
+    if fl.offset and not fl.located then
+      r.starts[fl.owner] = true
+    else
+      r.ats[fl.owner .. "." .. fl.name] = true
+    end
+  end
+  local seen = {}
+  local function walk(v, key)
+    if type(v) ~= "table" or seen[v] or key == "rules" then return end
+    seen[v] = true
+    if v.k then
+      local fl = v.field
+      if type(fl) == "table" and fl.owner and fl.name then
+        r.fields[fl.owner .. "." .. fl.name] = true
+        if fl.kind == "prim" then position(fl) end
+      end
+      if v.k == "name" and v.ref == "start" then r.any_start = true end
+      if v.name == "offset" and type(v.args) == "table" and type(v.args[1]) == "table" then
+        local a = v.args[1].field
+        if type(a) == "table" and a.owner and a.name then position(a) end
+      end
+    end
+    for k2, v2 in pairs(v) do walk(v2, k2) end
+  end
+  walk(fmt.types)
+  return r
+end
+
+-- Lines that run `lines` without counting their changes: a value nothing reads, set before
+-- its bytes are written, does not make the layout of the pass setting it stale.
+local function unread_change(lines, what)
+  local o = { "{", string.format("    size_t seen = w->changes; /* nothing reads %s */", what) }
+  for _, l in ipairs(lines) do o[#o + 1] = "    " .. l end
+  o[#o + 1] = "    w->changes = seen;"
+  o[#o + 1] = "}"
+  return o
+end
+
+-- Structures of fixed size that hold only numbers, which nothing reads and nothing points
+-- into: name -> size. What the builder lays out inside one (its position, packed bits)
+-- matters to its own bytes only, so a measuring pass passes over an array of them.
+local function plain_types(fmt)
+  local plain, read = {}, read_owners(fmt)
+  for _, t in ipairs(fmt.types) do
+    local ok, at = #t.params == 0 and t.size and not read[t.name], 0
+    for _, fl in ipairs(t.fields) do
+      if not ok then break end
+      for key in pairs(fl) do
+        if not plain_keys[key] then ok = false end
+      end
+      ok = ok and fl.kind == "prim" and not fl.cond and (not fl.array or fl.fixed_count) and fl.offset == at
+      if ok then at = at + fl.prim_size * (fl.array and fl.fixed_count or 1) end
+    end
+    if ok and at == t.size then plain[t.name] = t.size end
+  end
+  return plain
+end
+
 -- A field's writing: `calls` are put calls that can share one `if (!a || !b)` with their
 -- neighbours, `lines` statements. Exactly one of the two.
 local function write_value(fmt, ix, fl, env)
@@ -57,9 +147,10 @@ local function write_value(fmt, ix, fl, env)
     if fl.array then
       local signed = fl.prim:sub(1, 1) == "s" and 1 or 0
       return { calls = { string.format('bf_put_array(w, s->%s, %s, %d, %d, %d, "%s")', name, count, fl.prim_size, signed,
-        fl.endian == "be" and 1 or 0, name) } }
+        fl.endian == "be" and 1 or 0, name) }, sizes = { fl.fixed_count and fl.prim_size ~= 3 and fl.fixed_count * fl.prim_size } }
     end
-    return { calls = { put_one(fl, "s->" .. name) } }
+    -- (24-bit numbers are checked as they are written: never passed over)
+    return { calls = { put_one(fl, "s->" .. name) }, sizes = { fl.prim_size ~= 3 and fl.prim_size } }
   elseif k == "struct" then
     local T = ix.types[fl.type]
     -- in layout mode the child learns its parameters from here
@@ -74,6 +165,22 @@ local function write_value(fmt, ix, fl, env)
     end
     if fl.array then
       local call = string.format('write_%s(w, &s->%s[i], "%s", i)', fl.type, name, name)
+      local size = env.plain[fl.type]
+      if size then
+        -- a measuring pass needs only the room the elements take; inside them the layout
+        -- changes nothing that anything else reads
+        w("if (w->measure) {")
+        w(string.format('    if (!bf_skip(w, (uint64_t)%s * %d, "%s"))', count, size, name))
+        w("        return 0;")
+        w("} else {")
+        w("    size_t changes = w->changes;")
+        w(string.format("    for (uint32_t i = 0; i < %s; i++)", count))
+        w("        if (!" .. call .. ")")
+        w("            return 0;")
+        w("    w->changes = changes;")
+        w("}")
+        return { lines = L }
+      end
       w(string.format("for (uint32_t i = 0; i < %s; i++) {", count))
       local before = #L
       params("s->" .. name .. "[i]", "(int64_t)i", string.format("(i ? &s->%s[i - 1] : &%s_zero)", name, ct(fmt, fl.type)))
@@ -193,6 +300,13 @@ end
 
 local function own_path(name) return { fmt = name, args = {}, rooted = false } end
 
+-- Layout mode: the line recording where field `fl` of `t` starts (a counted change only if
+-- something reads that position).
+local function set_at(ix, t, fl)
+  if ix.reads.ats[t.name .. "." .. fl.name] then return string.format("bf_set_u64(w, &s->%s_at, w->pos);", fl.name) end
+  return string.format("bf_set_unread_u64(&s->%s_at, w->pos);", fl.name)
+end
+
 -- Layout-mode lines computing a field's own value before it is written.
 local function compute_lines(fmt, ix, t, fl, env, tables)
   local L = {}
@@ -206,7 +320,9 @@ local function compute_lines(fmt, ix, t, fl, env, tables)
     elseif fl.value then
       local lines, v = dedupe_loops(pre, cexpr.c(fl.value, e2))
       for _, l in ipairs(lines) do w(l) end
-      for _, l in ipairs(layout.store({}, "s->" .. name, fl.prim, v, own_at(fl), own_path(name))) do w(l) end
+      local store = layout.store({}, "s->" .. name, fl.prim, v, own_at(fl), own_path(name))
+      if not ix.reads.fields[t.name .. "." .. name] then store = unread_change(store, name) end
+      for _, l in ipairs(store) do w(l) end
     elseif #fl.bits > 0 then
       -- a part wider than its bits would be cut to them: an error instead. The parts are
       -- the document's own values, so only their range is checked, all at once; the notes
@@ -276,7 +392,9 @@ local function compute_lines(fmt, ix, t, fl, env, tables)
     -- bytes whose length an expression gives (padding to something placed later)
     local solved = layout.solve(fl.count, "(int64_t)s->" .. name .. ".len", env, nil)
     if not solved then
-      w(string.format("bf_size_padding(w, &s->%s, %s);", name, cexpr.value(fl.count, env)))
+      local size = { string.format("bf_size_padding(w, &s->%s, %s);", name, cexpr.value(fl.count, env)) }
+      if not ix.reads.fields[t.name .. "." .. name] then size = unread_change(size, name) end
+      for _, l in ipairs(size) do w(l) end
     end
   end
   return L
@@ -425,15 +543,23 @@ local function context_lines(fmt, ix, body)
   return o
 end
 
--- `if (!a || !b ...)` over put calls, wrapped to stay short.
-local function call_chain(calls, indent)
+-- `if (!a || !b ...)` over put calls, wrapped to stay short. `size`: the calls write that
+-- many bytes of numbers and nothing else; a measuring pass moves the cursor over them.
+local function call_chain(calls, indent, size)
   local o, line = {}, indent .. "if ("
+  if size then
+    o[#o + 1] = indent .. "if (w->measure) {"
+    o[#o + 1] = string.format('%s    if (!bf_skip(w, %d, "%s"))', indent, size, calls[1]:match('"([^"]*)"%)$'))
+    o[#o + 1] = indent .. "        return 0;"
+    line = indent .. "} else if ("
+  end
+  local more = size and "           " or "    " -- continuation lines start under the first call
   local width = 110
   for n, call in ipairs(calls) do
     local piece = "!" .. call .. (n < #calls and " ||" or ")")
     if #line + #piece > width and not line:match("%($") then
       o[#o + 1] = line
-      line = indent .. "    " .. piece
+      line = indent .. more .. piece
     else
       line = line .. (line:match("%($") and "" or " ") .. piece
     end
@@ -445,23 +571,29 @@ end
 
 -- A body of statements where runs of put calls share one test.
 local function body_writer()
-  local B = { lines = {}, calls = {} }
+  local B = { lines = {}, calls = {}, sizes = {} }
   local depth = 1
   local function ind() return names.indent(depth) end
   function B.flush()
     if #B.calls > 0 then
-      for _, l in ipairs(call_chain(B.calls, ind())) do B.lines[#B.lines + 1] = l end
-      B.calls = {}
+      -- a run of several fixed-width numbers: one step of the cursor when measuring
+      local size = #B.calls > 1 and not B.whole and 0 or nil
+      for i = 1, #B.calls do size = size and B.sizes[i] and size + B.sizes[i] or nil end
+      for _, l in ipairs(call_chain(B.calls, ind(), size)) do B.lines[#B.lines + 1] = l end
+      B.calls, B.sizes = {}, {}
     end
   end
   function B.line(s)
     B.flush()
     B.lines[#B.lines + 1] = ind() .. s
   end
-  function B.call(c) B.calls[#B.calls + 1] = c end
+  function B.call(c, size)
+    B.calls[#B.calls + 1] = c
+    B.sizes[#B.calls] = size or false
+  end
   function B.value(v)
     if v.calls then
-      for _, c in ipairs(v.calls) do B.call(c) end
+      for i, c in ipairs(v.calls) do B.call(c, v.sizes and v.sizes[i]) end
     else
       for _, l in ipairs(v.lines) do B.line(l) end
     end
@@ -521,7 +653,7 @@ function W.place_function(fmt, ix, t, fl, tables)
   local B = body_writer()
   B.line(string.format('if (!bf_place_at_end(w, %s, "%s"))', placement_align(fmt, ix, fl), fl.name))
   B.line("    return 0;")
-  B.line(string.format("bf_set_u64(w, &s->%s_at, w->pos);", fl.name))
+  B.line(set_at(ix, t, fl))
   local solved = layout.solve(fl.pos, string.format("(int64_t)s->%s_at", fl.name), env, nil)
   if not solved then
     B.line(string.format('return bf_fail(&w->c, w->pos, "%s", "the builder cannot place data at %%s", %s);', fl.name,
@@ -546,7 +678,10 @@ end
 function W.function_for(fmt, ix, t, tables)
   local env = new_env(fmt, ix)
   local B = body_writer()
-  B.line("if (!bf_begin(w, &s->_offset, &s->_index, name, index))")
+  B.whole = ix.plain[t.name] -- a plain structure is measured whole, by the array holding it
+  -- where a structure starts is a change only if something reads it
+  local moved_unread = not ix.reads.any_start and not ix.reads.starts[t.name]
+  B.line(string.format("if (!bf_begin%s(w, &s->_offset, &s->_index, name, index))", moved_unread and "_unread" or ""))
   B.line("    return 0;")
   B.layout(derive_lines(fmt, ix, t, env))
   for _, fl in ipairs(t.fields) do
@@ -586,7 +721,7 @@ function W.function_for(fmt, ix, t, tables)
       B.line("w->pos = resume;")
       B.close()
     else
-      if not fl.offset then B.line(string.format("bf_set_u64(w, &s->%s_at, w->pos);", fl.name)) end
+      if not fl.offset then B.line(set_at(ix, t, fl)) end
       local solved = fl.size and layout.solve(fl.size, "(int64_t)(w->pos - region)", env, nil)
       if solved then B.line("size_t region = w->pos;") end
       B.value(write_value(fmt, ix, fl, env))
@@ -608,6 +743,8 @@ end
 
 function W.source(fmt)
   local ix = names.index(fmt)
+  ix.plain = plain_types(fmt)
+  ix.reads = layout_reads(fmt)
   local tables = table_fields(fmt)
   local o = {}
   local function w(s) o[#o + 1] = s or "" end
