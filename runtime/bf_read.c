@@ -10,7 +10,16 @@ void bf_claim_range(bf_ctx *c, uint64_t offset, uint64_t len)
         return;
     if (len > c->size - offset)
         len = c->size - offset;
-    for (uint64_t i = offset; i < offset + len; i++)
+    uint64_t i = offset, end = offset + len;
+    /* bit by bit up to a byte boundary, whole bytes in the middle (arrays of vertices are
+     * claimed in one call: this was the hottest line of a read with claims), bits at the end */
+    for (; i < end && (i & 7); i++)
+        c->claimed[i >> 3] |= (uint8_t)(1u << (i & 7));
+    if (end - i >= 8) {
+        memset(c->claimed + (i >> 3), 0xFF, (size_t)((end - i) >> 3));
+        i += (end - i) & ~(uint64_t)7;
+    }
+    for (; i < end; i++)
         c->claimed[i >> 3] |= (uint8_t)(1u << (i & 7));
 }
 

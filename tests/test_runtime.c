@@ -199,6 +199,30 @@ Test(errors, need_and_alloc_array_refuse_lies)
     bf_arena_free(&a);
 }
 
+/* Claims set exactly the bits of the bytes read, clipped to the input, whatever the
+ * alignment of the range (whole bytes are set at once in the middle). */
+Test(claims, ranges_set_exactly_their_bits)
+{
+    enum { SIZE = 70 };
+    uint8_t data[SIZE] = {0};
+    bf_arena a;
+    bf_arena_init(&a, bf_alloc_default(), 0);
+    bf_error err;
+    bf_ctx c;
+    bf_ctx_init(&c, data, sizeof data, &a, &err);
+    for (uint64_t off = 0; off <= SIZE + 2; off++)
+        for (uint64_t len = 0; len <= SIZE + 4; len++) {
+            uint8_t got[SIZE / 8 + 1] = {0}, want[SIZE / 8 + 1] = {0};
+            c.claimed = got;
+            bf_claim_range(&c, off, len);
+            for (uint64_t i = off; i < off + len && i < SIZE; i++)
+                want[i >> 3] |= (uint8_t)(1u << (i & 7));
+            cr_assert_arr_eq(got, want, sizeof got, "claim of %llu bytes at %llu", (unsigned long long)len,
+                             (unsigned long long)off);
+        }
+    bf_arena_free(&a);
+}
+
 Test(strings, string_tables_are_checked)
 {
     const uint8_t data[] = "Sab\0cd\0ef";
