@@ -151,6 +151,11 @@ $(BUILD)/tests/test_%: tests/test_%.c $(TEST_LIB) $(SAN_LIB) $(wildcard tests/su
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) $(TEST_OPT) -I$(TESTGEN) $< $(TEST_LIB) $(SAN_LIB) -o $@ -lcriterion -lm
 
+# test_c_wrap tests the generator's line breaking itself: it links c_wrap.c, nothing else.
+$(BUILD)/tests/test_c_wrap: tests/test_c_wrap.c $(BUILD)/san/generator/c_wrap.o generator/c_wrap.h | $(TEST_DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(TEST_CFLAGS) $(TEST_OPT) -Igenerator $< $(BUILD)/san/generator/c_wrap.o -o $@ -lcriterion
+
 TEST_BINS += $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 
 -include n64/n64.mk
