@@ -190,6 +190,19 @@ static int lua_wrap_files(lua_State *L)
     return 1;
 }
 
+/* bfgen exits right after its templates ran: the system takes the Lua state back at once,
+ * where lua_close would free it object by object (1.5% of a run). Built with
+ * -DBFGEN_FREE_AT_EXIT it is freed, for a leak checker's clean report. */
+static void done_with(lua_State *L, lua_pool *pool)
+{
+#ifdef BFGEN_FREE_AT_EXIT
+    lua_pool_close(L, pool);
+#else
+    (void)L;
+    (void)pool;
+#endif
+}
+
 static lua_State *open_templates(const char *template_dir, lua_pool **pool)
 {
     lua_State *L = lua_pool_newstate(pool);
@@ -247,7 +260,7 @@ int emit_report(format **formats, size_t count, const char *template_dir, const 
         fprintf(stderr, "bfgen: report error: %s\n", lua_tostring(L, -1));
     else
         status = (int)lua_tointeger(L, -1);
-    lua_pool_close(L, pool);
+    done_with(L, pool);
     return status;
 }
 
@@ -311,6 +324,6 @@ int emit_all(format **formats, size_t count, const char *template_dir, const cha
         push_other_formats(L, formats, count, out_dir);
         ok &= run_and_write(L, 2, out_dir, check, parts);
     }
-    lua_pool_close(L, pool);
+    done_with(L, pool);
     return ok ? 0 : 1;
 }
