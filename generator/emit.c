@@ -203,6 +203,20 @@ static void done_with(lua_State *L, lua_pool *pool)
 #endif
 }
 
+/* Lua's scan.plain(s): whether s has no byte a C or JSON string literal must escape (a
+ * control byte as Lua's %c sees it, '"' or a backslash). The templates' s:find('[%c"\\]')
+ * tried the class at every byte; most texts have nothing to escape. */
+static int lua_scan_plain(lua_State *L)
+{
+    size_t len;
+    const unsigned char *s = (const unsigned char *)luaL_checklstring(L, 1, &len);
+    int plain = 1;
+    for (size_t i = 0; i < len && plain; i++)
+        plain = s[i] >= 0x20 && s[i] != 0x7f && s[i] != '"' && s[i] != '\\';
+    lua_pushboolean(L, plain);
+    return 1;
+}
+
 static lua_State *open_templates(const char *template_dir, lua_pool **pool)
 {
     lua_State *L = lua_pool_newstate(pool);
@@ -228,6 +242,10 @@ static lua_State *open_templates(const char *template_dir, lua_pool **pool)
     static const luaL_Reg wrap_functions[] = {{"c", lua_wrap_c}, {"files", lua_wrap_files}, {NULL, NULL}};
     luaL_newlib(L, wrap_functions);
     lua_setfield(L, -2, "c_wrap");
+    /* require("scan"): byte tests the templates make on every text */
+    static const luaL_Reg scan_functions[] = {{"plain", lua_scan_plain}, {NULL, NULL}};
+    luaL_newlib(L, scan_functions);
+    lua_setfield(L, -2, "scan");
     lua_pop(L, 1);
     return L;
 }

@@ -1,4 +1,5 @@
 -- Naming rules and lookups shared by every template.
+local scan = require("scan")
 local M = {}
 
 function M.index(fmt)
@@ -92,13 +93,14 @@ for b = 0, 127 do
 end
 M.c_escape = c_escape
 
--- (the same texts come from several templates, and a class search tries every byte)
+-- (the same texts come from several templates; scan.plain is C: a class search such as
+-- s:find('[%c"\\]') tries the class at every byte)
 local cstring_of = {}
 
 function M.cstring(s)
   local lit = cstring_of[s]
   if lit then return lit end
-  if not s:find('[%c"\\]') then lit = '"' .. s .. '"' else lit = '"' .. s:gsub('[%c"\\]', c_escape) .. '"' end
+  if scan.plain(s) then lit = '"' .. s .. '"' else lit = '"' .. s:gsub('[%c"\\]', c_escape) .. '"' end
   cstring_of[s] = lit
   return lit
 end
