@@ -217,6 +217,20 @@ static int lua_scan_plain(lua_State *L)
     return 1;
 }
 
+/* Lua's scan.space_run(s): whether s has white space other than single spaces (a tab, a
+ * newline, \v, \f, \r, or two spaces running): doc text that needs collapsing. Most has
+ * none, and six plain searches from Lua cost more than one pass here. */
+static int lua_scan_space_run(lua_State *L)
+{
+    size_t len;
+    const char *s = luaL_checklstring(L, 1, &len);
+    int run = 0;
+    for (size_t i = 0; i < len && !run; i++)
+        run = (s[i] >= '\t' && s[i] <= '\r') || (s[i] == ' ' && i + 1 < len && s[i + 1] == ' ');
+    lua_pushboolean(L, run);
+    return 1;
+}
+
 static lua_State *open_templates(const char *template_dir, lua_pool **pool)
 {
     lua_State *L = lua_pool_newstate(pool);
@@ -243,7 +257,9 @@ static lua_State *open_templates(const char *template_dir, lua_pool **pool)
     luaL_newlib(L, wrap_functions);
     lua_setfield(L, -2, "c_wrap");
     /* require("scan"): byte tests the templates make on every text */
-    static const luaL_Reg scan_functions[] = {{"plain", lua_scan_plain}, {NULL, NULL}};
+    static const luaL_Reg scan_functions[] = {{"plain", lua_scan_plain},
+                                                   {"space_run", lua_scan_space_run},
+                                                   {NULL, NULL}};
     luaL_newlib(L, scan_functions);
     lua_setfield(L, -2, "scan");
     lua_pop(L, 1);

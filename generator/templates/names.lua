@@ -125,11 +125,7 @@ function M.comment(s)
   local body = comment_of[s]
   if body then return body end
   body = s
-  local find = string.find
-  if find(body, "\n", 1, true) or find(body, "  ", 1, true) or find(body, "\t", 1, true) or find(body, "\r", 1, true)
-    or find(body, "\v", 1, true) or find(body, "\f", 1, true) then -- (plain searches: memchr)
-    body = body:gsub("%s+", " ")
-  end
+  if scan.space_run(body) then body = body:gsub("%s+", " ") end -- (one pass in C, emit.c)
   if body:find("*/", 1, true) then body = body:gsub("%*/", "* /") end
   comment_of[s] = body
   return body
