@@ -151,17 +151,28 @@ local function layout(lay)
   return table.concat(out, "\n")
 end
 
+-- The pieces go into one list, joined once (not a string per cell, then one per row).
 local function table_html(t)
-  local out = { "<table" .. (t.class and (' class="' .. t.class .. '"') or "") .. ">", "<thead><tr>" }
-  for _, h in ipairs(t.head) do out[#out + 1] = "<th>" .. esc(h) .. "</th>" end
-  out[#out + 1] = "</tr></thead>\n<tbody>"
-  for _, row in ipairs(t.rows) do
-    local cells = {}
-    for _, c in ipairs(row) do cells[#cells + 1] = "<td>" .. rich(c) .. "</td>" end
-    out[#out + 1] = (row.erratum and '<tr class="erratum">' or "<tr>") .. table.concat(cells) .. "</tr>"
+  local out = { "<table", t.class and (' class="' .. t.class .. '"') or "", ">\n<thead><tr>" }
+  local n = 3
+  for _, h in ipairs(t.head) do
+    out[n + 1], out[n + 2], out[n + 3] = "\n<th>", esc(h), "</th>"
+    n = n + 3
   end
-  out[#out + 1] = "</tbody></table>"
-  return table.concat(out, "\n")
+  out[n + 1] = "\n</tr></thead>\n<tbody>"
+  n = n + 1
+  for _, row in ipairs(t.rows) do
+    out[n + 1] = row.erratum and '\n<tr class="erratum">' or "\n<tr>"
+    n = n + 1
+    for _, c in ipairs(row) do
+      out[n + 1], out[n + 2], out[n + 3] = "<td>", rich(c), "</td>"
+      n = n + 3
+    end
+    out[n + 1] = "</tr>"
+    n = n + 1
+  end
+  out[n + 1] = "\n</tbody></table>"
+  return table.concat(out)
 end
 
 local function toc(entries)

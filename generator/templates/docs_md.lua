@@ -118,15 +118,24 @@ local function table_md(t)
   end
   out[1] = "| " .. table.concat(head, " | ") .. " |"
   out[2] = "|" .. table.concat(sep, "|") .. "|"
+  -- the rows' pieces go into the same list, joined once (not a string per row)
+  local n = 2
   for _, row in ipairs(t.rows) do
-    local cells = {}
+    out[n + 1] = "\n| "
+    n = n + 1
     for i, c in ipairs(row) do
+      if i > 1 then
+        out[n + 1] = " | "
+        n = n + 1
+      end
       local text = rich(c, true)
-      cells[i] = text == "" and " " or text
+      out[n + 1] = text == "" and " " or text
+      n = n + 1
     end
-    out[#out + 1] = "| " .. table.concat(cells, " | ") .. " |"
+    out[n + 1] = " |"
+    n = n + 1
   end
-  return table.concat(out, "\n")
+  return out[1] .. "\n" .. table.concat(out, "", 2)
 end
 
 local function render(blocks)
