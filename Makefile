@@ -59,15 +59,17 @@ test-deps: $(TEST_DEPS_STAMP)
 
 # ---- the generator ----
 GEN_CFLAGS = $(CFLAGS_COMMON) -Iruntime $(shell pkg-config --cflags yaml-0.1 lua5.4) \
-	-DBFGEN_TEMPLATE_DIR='"$(abspath generator/templates)"'
+	-DBFGEN_TEMPLATE_DIR='"$(abspath generator/templates)"' -DBFGEN_CHUNK_DIR='"$(abspath $(BUILD))/templates"'
 GEN_LIBS = $(shell pkg-config --libs yaml-0.1 lua5.4)
 
 $(BUILD)/obj/generator/%.o: generator/%.c generator/*.h runtime/bf_version.h | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(GEN_CFLAGS) -c $< -o $@
-$(BFGEN): $(patsubst %.c,$(BUILD)/obj/%.o,$(GENERATOR_SRC))
+# The templates are compiled to bytecode with bfgen (chunks.c): again when one changes.
+$(BFGEN): $(patsubst %.c,$(BUILD)/obj/%.o,$(GENERATOR_SRC)) $(TEMPLATES)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) $^ -o $@ $(GEN_LIBS)
+	$(CC) $(CFLAGS_COMMON) $(filter %.o,$^) -o $@ $(GEN_LIBS)
+	$@ --precompile
 
 # ---- runtime and generated code (plain, and with sanitizers for the tests) ----
 $(BUILD)/obj/%.o: %.c runtime/*.h $(wildcard generated/*.h) | $(DEPS_STAMP)
@@ -156,6 +158,11 @@ $(TEST_LIB): $(TESTGEN)/.stamp $(TEST_SUPPORT_OBJS)
 $(BUILD)/tests/test_%: tests/test_%.c $(TEST_LIB) $(SAN_LIB) $(wildcard tests/support/*.h) $(SAN_BINFORM) | $(TEST_DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) $(TEST_OPT) -I$(TESTGEN) $< $(TEST_LIB) $(SAN_LIB) -o $@ -lcriterion -lm
+
+# test_c_wrap tests the generator's line breaking itself: it links c_wrap.c, nothing else.
+$(BUILD)/tests/test_c_wrap: tests/test_c_wrap.c $(BUILD)/san/generator/c_wrap.o generator/c_wrap.h | $(TEST_DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(TEST_CFLAGS) $(TEST_OPT) -Igenerator $< $(BUILD)/san/generator/c_wrap.o -o $@ -lcriterion
 
 TEST_BINS += $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 

@@ -56,13 +56,9 @@ local function document_cell(f, with_file)
   return { f.document_title }
 end
 
--- Whether `s` has white space other than single spaces: plain searches (memchr), where a
--- class would be tried byte by byte.
-function M.has_space_run(s)
-  local find = string.find
-  return find(s, "\n", 1, true) or find(s, "  ", 1, true) or find(s, "\t", 1, true) or find(s, "\r", 1, true)
-    or find(s, "\v", 1, true) or find(s, "\f", 1, true)
-end
+-- Whether `s` has white space other than single spaces: one pass in C (emit.c), where a
+-- class would be tried byte by byte from Lua.
+M.has_space_run = require("scan").space_run
 
 -- One line of doc text: whitespace (newlines included) collapsed.
 local function oneline(s)

@@ -48,31 +48,39 @@ end
 -- The same texts come again and again (rule sources, "reader", "error"): each is escaped once.
 local html_of = {}
 
-local function rich(r)
-  local out = {}
-  for _, s in ipairs(r) do
-    if type(s) == "string" then
-      local html = html_of[s]
-      if not html then
-        html = doc_text(s)
-        html_of[s] = html
-      end
-      out[#out + 1] = html
-    elseif s.link then
-      local label = s.code and ("<code>" .. esc(s.text) .. "</code>") or esc(s.text)
-      out[#out + 1] = '<a href="' .. esc(s.link) .. '">' .. label .. "</a>"
-    elseif s.code then
-      out[#out + 1] = "<code>" .. esc(s.code) .. "</code>"
-    elseif s.strong then
-      out[#out + 1] = "<strong>" .. esc(s.strong) .. "</strong>"
-    elseif s.em then
-      out[#out + 1] = "<em>" .. esc(s.em) .. "</em>"
-    elseif s.br then
-      out[#out + 1] = "<br>"
-    elseif s.anchor then
-      out[#out + 1] = '<span id="' .. esc(s.anchor) .. '"></span>'
+-- One piece of rich text.
+local function piece(s)
+  if type(s) == "string" then
+    local html = html_of[s]
+    if not html then
+      html = doc_text(s)
+      html_of[s] = html
     end
+    return html
+  elseif s.link then
+    local label = s.code and ("<code>" .. esc(s.text) .. "</code>") or esc(s.text)
+    return '<a href="' .. esc(s.link) .. '">' .. label .. "</a>"
+  elseif s.code then
+    return "<code>" .. esc(s.code) .. "</code>"
+  elseif s.strong then
+    return "<strong>" .. esc(s.strong) .. "</strong>"
+  elseif s.em then
+    return "<em>" .. esc(s.em) .. "</em>"
+  elseif s.br then
+    return "<br>"
+  elseif s.anchor then
+    return '<span id="' .. esc(s.anchor) .. '"></span>'
   end
+  return ""
+end
+
+-- Most rich texts (table cells) are one piece: no list to join for them.
+local function rich(r)
+  local n = #r
+  if n == 1 then return piece(r[1]) end
+  if n == 0 then return "" end
+  local out = {}
+  for i = 1, n do out[i] = piece(r[i]) end
   return table.concat(out)
 end
 
@@ -143,17 +151,28 @@ local function layout(lay)
   return table.concat(out, "\n")
 end
 
+-- The pieces go into one list, joined once (not a string per cell, then one per row).
 local function table_html(t)
-  local out = { "<table" .. (t.class and (' class="' .. t.class .. '"') or "") .. ">", "<thead><tr>" }
-  for _, h in ipairs(t.head) do out[#out + 1] = "<th>" .. esc(h) .. "</th>" end
-  out[#out + 1] = "</tr></thead>\n<tbody>"
-  for _, row in ipairs(t.rows) do
-    local cells = {}
-    for _, c in ipairs(row) do cells[#cells + 1] = "<td>" .. rich(c) .. "</td>" end
-    out[#out + 1] = (row.erratum and '<tr class="erratum">' or "<tr>") .. table.concat(cells) .. "</tr>"
+  local out = { "<table", t.class and (' class="' .. t.class .. '"') or "", ">\n<thead><tr>" }
+  local n = 3
+  for _, h in ipairs(t.head) do
+    out[n + 1], out[n + 2], out[n + 3] = "\n<th>", esc(h), "</th>"
+    n = n + 3
   end
-  out[#out + 1] = "</tbody></table>"
-  return table.concat(out, "\n")
+  out[n + 1] = "\n</tr></thead>\n<tbody>"
+  n = n + 1
+  for _, row in ipairs(t.rows) do
+    out[n + 1] = row.erratum and '\n<tr class="erratum">' or "\n<tr>"
+    n = n + 1
+    for _, c in ipairs(row) do
+      out[n + 1], out[n + 2], out[n + 3] = "<td>", rich(c), "</td>"
+      n = n + 3
+    end
+    out[n + 1] = "</tr>"
+    n = n + 1
+  end
+  out[n + 1] = "\n</tbody></table>"
+  return table.concat(out)
 end
 
 local function toc(entries)

@@ -40,32 +40,40 @@ end
 -- The same texts come again and again (rule sources, "reader", "error"): each is escaped once.
 local md_of, md_in_table = {}, {}
 
-local function rich(r, in_table)
-  local out = {}
-  for _, s in ipairs(r) do
-    if type(s) == "string" then
-      local cache = in_table and md_in_table or md_of
-      local md = cache[s]
-      if not md then
-        md = doc_text(s, in_table)
-        cache[s] = md
-      end
-      out[#out + 1] = md
-    elseif s.link then
-      local label = s.code and code_span(s.text, in_table) or plain(s.text, in_table)
-      out[#out + 1] = "[" .. label .. "](" .. (s.md_link or s.link) .. ")"
-    elseif s.code then
-      out[#out + 1] = code_span(s.code, in_table)
-    elseif s.strong then
-      out[#out + 1] = "**" .. plain(s.strong, in_table) .. "**"
-    elseif s.em then
-      out[#out + 1] = "*" .. plain(s.em, in_table) .. "*"
-    elseif s.br then
-      out[#out + 1] = "<br>"
-    elseif s.anchor then
-      out[#out + 1] = '<a id="' .. s.anchor .. '"></a>'
+-- One piece of rich text.
+local function piece(s, in_table)
+  if type(s) == "string" then
+    local cache = in_table and md_in_table or md_of
+    local md = cache[s]
+    if not md then
+      md = doc_text(s, in_table)
+      cache[s] = md
     end
+    return md
+  elseif s.link then
+    local label = s.code and code_span(s.text, in_table) or plain(s.text, in_table)
+    return "[" .. label .. "](" .. (s.md_link or s.link) .. ")"
+  elseif s.code then
+    return code_span(s.code, in_table)
+  elseif s.strong then
+    return "**" .. plain(s.strong, in_table) .. "**"
+  elseif s.em then
+    return "*" .. plain(s.em, in_table) .. "*"
+  elseif s.br then
+    return "<br>"
+  elseif s.anchor then
+    return '<a id="' .. s.anchor .. '"></a>'
   end
+  return ""
+end
+
+-- Most rich texts (table cells) are one piece: no list to join for them.
+local function rich(r, in_table)
+  local n = #r
+  if n == 1 then return piece(r[1], in_table) end
+  if n == 0 then return "" end
+  local out = {}
+  for i = 1, n do out[i] = piece(r[i], in_table) end
   return table.concat(out)
 end
 
@@ -110,15 +118,24 @@ local function table_md(t)
   end
   out[1] = "| " .. table.concat(head, " | ") .. " |"
   out[2] = "|" .. table.concat(sep, "|") .. "|"
+  -- the rows' pieces go into the same list, joined once (not a string per row)
+  local n = 2
   for _, row in ipairs(t.rows) do
-    local cells = {}
+    out[n + 1] = "\n| "
+    n = n + 1
     for i, c in ipairs(row) do
+      if i > 1 then
+        out[n + 1] = " | "
+        n = n + 1
+      end
       local text = rich(c, true)
-      cells[i] = text == "" and " " or text
+      out[n + 1] = text == "" and " " or text
+      n = n + 1
     end
-    out[#out + 1] = "| " .. table.concat(cells, " | ") .. " |"
+    out[n + 1] = " |"
+    n = n + 1
   end
-  return table.concat(out, "\n")
+  return out[1] .. "\n" .. table.concat(out, "", 2)
 end
 
 local function render(blocks)

@@ -1,6 +1,8 @@
 -- docs/<format>.schema.json: the JSON Schema (2020-12) of what `binform dump` prints for the
 -- format and `binform build` reads; the shapes are described in cli/binform/dump.c. The member
 -- rules mirror c_meta.lua's: which of FIELD_at, _pad, _tail, _str, _value and bits exist.
+local scan = require("scan")
+
 -- JSON null (Lua has no null that can sit in a table)
 local NULL = setmetatable({}, { __name = "null" })
 
@@ -16,7 +18,7 @@ local json_of = {}
 local function json_string(s)
   local text = json_of[s]
   if text then return text end
-  if not s:find('[%c"\\]') then text = '"' .. s .. '"' else text = '"' .. s:gsub('[%c"\\]', json_escape) .. '"' end
+  if scan.plain(s) then text = '"' .. s .. '"' else text = '"' .. s:gsub('[%c"\\]', json_escape) .. '"' end
   json_of[s] = text
   return text
 end

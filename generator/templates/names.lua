@@ -1,4 +1,5 @@
 -- Naming rules and lookups shared by every template.
+local scan = require("scan")
 local M = {}
 
 function M.index(fmt)
@@ -92,13 +93,14 @@ for b = 0, 127 do
 end
 M.c_escape = c_escape
 
--- (the same texts come from several templates, and a class search tries every byte)
+-- (the same texts come from several templates; scan.plain is C: a class search such as
+-- s:find('[%c"\\]') tries the class at every byte)
 local cstring_of = {}
 
 function M.cstring(s)
   local lit = cstring_of[s]
   if lit then return lit end
-  if not s:find('[%c"\\]') then lit = '"' .. s .. '"' else lit = '"' .. s:gsub('[%c"\\]', c_escape) .. '"' end
+  if scan.plain(s) then lit = '"' .. s .. '"' else lit = '"' .. s:gsub('[%c"\\]', c_escape) .. '"' end
   cstring_of[s] = lit
   return lit
 end
@@ -123,11 +125,7 @@ function M.comment(s)
   local body = comment_of[s]
   if body then return body end
   body = s
-  local find = string.find
-  if find(body, "\n", 1, true) or find(body, "  ", 1, true) or find(body, "\t", 1, true) or find(body, "\r", 1, true)
-    or find(body, "\v", 1, true) or find(body, "\f", 1, true) then -- (plain searches: memchr)
-    body = body:gsub("%s+", " ")
-  end
+  if scan.space_run(body) then body = body:gsub("%s+", " ") end -- (one pass in C, emit.c)
   if body:find("*/", 1, true) then body = body:gsub("%*/", "* /") end
   comment_of[s] = body
   return body
