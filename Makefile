@@ -59,17 +59,15 @@ test-deps: $(TEST_DEPS_STAMP)
 
 # ---- the generator ----
 GEN_CFLAGS = $(CFLAGS_COMMON) -Iruntime $(shell pkg-config --cflags yaml-0.1 lua5.4) \
-	-DBFGEN_TEMPLATE_DIR='"$(abspath generator/templates)"' -DBFGEN_CHUNK_DIR='"$(abspath $(BUILD))/templates"'
+	-DBFGEN_TEMPLATE_DIR='"$(abspath generator/templates)"'
 GEN_LIBS = $(shell pkg-config --libs yaml-0.1 lua5.4)
 
 $(BUILD)/obj/generator/%.o: generator/%.c generator/*.h runtime/bf_version.h | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(GEN_CFLAGS) -c $< -o $@
-# The templates are compiled to bytecode with bfgen (chunks.c): again when one changes.
-$(BFGEN): $(patsubst %.c,$(BUILD)/obj/%.o,$(GENERATOR_SRC)) $(TEMPLATES)
+$(BFGEN): $(patsubst %.c,$(BUILD)/obj/%.o,$(GENERATOR_SRC))
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) $(filter %.o,$^) -o $@ $(GEN_LIBS)
-	$@ --precompile
+	$(CC) $(CFLAGS_COMMON) $^ -o $@ $(GEN_LIBS)
 
 # ---- runtime and generated code (plain, and with sanitizers for the tests) ----
 $(BUILD)/obj/%.o: %.c runtime/*.h $(wildcard generated/*.h) | $(DEPS_STAMP)

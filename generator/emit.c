@@ -12,7 +12,6 @@
 #include <sys/stat.h>
 
 #include "c_wrap.h"
-#include "chunks.h"
 #include "ir_lua.h"
 #include "lua_pool.h"
 
@@ -249,7 +248,6 @@ static lua_State *open_templates(const char *template_dir, lua_pool **pool)
     lua_pushstring(L, "");
     lua_setfield(L, -2, "cpath");
     lua_pop(L, 1);
-    chunks_install_searcher(L, template_dir);
     /* require("prims"): the primitive types, from the generator's own table */
     luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
     ir_push_prims(L);
@@ -268,17 +266,6 @@ static lua_State *open_templates(const char *template_dir, lua_pool **pool)
     return L;
 }
 
-int emit_precompile(const char *template_dir)
-{
-    lua_pool *pool;
-    lua_State *L = open_templates(template_dir, &pool);
-    if (!L)
-        return 2;
-    int status = chunks_precompile(L, template_dir);
-    lua_pool_close(L, pool);
-    return status;
-}
-
 int emit_report(format **formats, size_t count, const char *template_dir, const char *name, int argc, char **argv)
 {
     lua_pool *pool;
@@ -287,7 +274,7 @@ int emit_report(format **formats, size_t count, const char *template_dir, const 
         return 2;
     char path[4096];
     snprintf(path, sizeof path, "%s/report_%s.lua", template_dir, name);
-    if (chunks_load(L, path) != LUA_OK || lua_pcall(L, 0, LUA_MULTRET, 0) != LUA_OK) {
+    if (luaL_dofile(L, path) != LUA_OK) {
         fprintf(stderr, "bfgen: report error: %s\n", lua_tostring(L, -1));
         lua_pool_close(L, pool);
         return 2;
@@ -349,7 +336,7 @@ int emit_all(format **formats, size_t count, const char *template_dir, const cha
     char main_path[4096];
     snprintf(main_path, sizeof main_path, "%s/main.lua", template_dir);
     int ok = 1;
-    if (chunks_load(L, main_path) != LUA_OK || lua_pcall(L, 0, LUA_MULTRET, 0) != LUA_OK) {
+    if (luaL_dofile(L, main_path) != LUA_OK) {
         fprintf(stderr, "bfgen: template error: %s\n", lua_tostring(L, -1));
         lua_pool_close(L, pool);
         return 1;

@@ -29,7 +29,4 @@ int emit_all(format **formats, size_t count, const char *template_dir, const cha
  * the exit status. */
 int emit_report(format **formats, size_t count, const char *template_dir, const char *name, int argc, char **argv);
 
-/* Compiles the templates into bytecode for faster starts (chunks.c); 0 when all went well. */
-int emit_precompile(const char *template_dir);
-
 #endif

@@ -8,7 +8,6 @@
 #include <unistd.h>
 
 #include "bf_version.h"
-#include "chunks.h"
 #include "emit.h"
 #include "model.h"
 #include "yaml_tree.h"
@@ -33,8 +32,6 @@ static void usage(FILE *out)
             "  --syntax-only        check the schemas, generate nothing\n"
             "  --report NAME        run templates/report_NAME.lua over the schemas; arguments after\n"
             "                       '--' go to the report\n"
-            "  --precompile         compile the templates into Lua bytecode in %s\n"
-            "                       (the build does it: bfgen then skips parsing them, while current)\n"
             "  --version            bfgen's version and the runtime it generates for\n"
             "  -h, --help           this text\n"
             "\n"
@@ -42,7 +39,7 @@ static void usage(FILE *out)
             "DIR being where bfgen is, then in %s.\n"
             "Generating some formats into a folder that holds others keeps the others in the formats\n"
             "table (formats.h, formats.c).\n",
-            BFGEN_CHUNK_DIR, BFGEN_TEMPLATE_DIR);
+            BFGEN_TEMPLATE_DIR);
 }
 
 static int has_main_lua(const char *dir)
@@ -114,13 +111,13 @@ static int parse_parts(const char *list, unsigned *out)
     return *out != 0;
 }
 
-enum { OPT_TEMPLATES = 256, OPT_CHECK, OPT_SYNTAX_ONLY, OPT_REPORT, OPT_EMIT, OPT_VERSION, OPT_PRECOMPILE };
+enum { OPT_TEMPLATES = 256, OPT_CHECK, OPT_SYNTAX_ONLY, OPT_REPORT, OPT_EMIT, OPT_VERSION };
 
 int main(int argc, char **argv)
 {
     char found[PATH_MAX + 64];
     const char *out_dir = "generated", *template_dir = NULL;
-    int check = 0, syntax_only = 0, precompile = 0;
+    int check = 0, syntax_only = 0;
     unsigned emit = EMIT_ALL;
     const char *report = NULL;
     int report_argc = 0;
@@ -141,7 +138,6 @@ int main(int argc, char **argv)
         {"report", required_argument, NULL, OPT_REPORT},
         {"emit", required_argument, NULL, OPT_EMIT},
         {"version", no_argument, NULL, OPT_VERSION},
-        {"precompile", no_argument, NULL, OPT_PRECOMPILE},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -158,7 +154,6 @@ int main(int argc, char **argv)
             if (!parse_parts(optarg, &emit))
                 return 2;
             break;
-        case OPT_PRECOMPILE: precompile = 1; break;
         case OPT_VERSION:
             printf("bfgen %s (generates for binform runtime %s)\n", BFGEN_VERSION, BF_RUNTIME_VERSION);
             return 0;
@@ -174,8 +169,6 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    if (precompile)
-        return emit_precompile(template_dir ? template_dir : find_templates(found, sizeof found));
     const char **schemas = (const char **)argv + optind;
     size_t nschemas = (size_t)(argc - optind);
     if (!nschemas) {
