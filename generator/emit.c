@@ -190,19 +190,6 @@ static int lua_wrap_files(lua_State *L)
     return 1;
 }
 
-/* bfgen exits right after its templates ran: the system takes the Lua state back at once,
- * where lua_close would free it object by object (1.5% of a run). Built with
- * -DBFGEN_FREE_AT_EXIT it is freed, for a leak checker's clean report. */
-static void done_with(lua_State *L, lua_pool *pool)
-{
-#ifdef BFGEN_FREE_AT_EXIT
-    lua_pool_close(L, pool);
-#else
-    (void)L;
-    (void)pool;
-#endif
-}
-
 /* Lua's scan.plain(s): whether s has no byte a C or JSON string literal must escape (a
  * control byte as Lua's %c sees it, '"' or a backslash). The templates' s:find('[%c"\\]')
  * tried the class at every byte; most texts have nothing to escape. */
@@ -294,7 +281,7 @@ int emit_report(format **formats, size_t count, const char *template_dir, const 
         fprintf(stderr, "bfgen: report error: %s\n", lua_tostring(L, -1));
     else
         status = (int)lua_tointeger(L, -1);
-    done_with(L, pool);
+    lua_pool_close(L, pool);
     return status;
 }
 
@@ -358,6 +345,6 @@ int emit_all(format **formats, size_t count, const char *template_dir, const cha
         push_other_formats(L, formats, count, out_dir);
         ok &= run_and_write(L, 2, out_dir, check, parts);
     }
-    done_with(L, pool);
+    lua_pool_close(L, pool);
     return ok ? 0 : 1;
 }
