@@ -56,27 +56,14 @@ local plain_keys = {
   type_text = true,
 }
 
--- The names of the structures whose fields some expression the writer may evaluate reads
--- (validation rules aside).
-local function read_owners(fmt)
-  local owners, seen = {}, {}
-  local function walk(v, key)
-    if type(v) ~= "table" or seen[v] or key == "rules" then return end
-    seen[v] = true
-    if v.k and type(v.field) == "table" and v.field.owner then owners[v.field.owner] = true end
-    for k2, v2 in pairs(v) do walk(v2, k2) end
-  end
-  walk(fmt.types)
-  return owners
-end
-
 -- What the builder's expressions read (validation rules aside): `fields["T.f"]`, the value
 -- of field f of T; `starts["T"]`, where a T starts; `ats["T.f"]`, where field f starts;
--- `any_start`, whether some expression reads its own structure's start (`_start`).
+-- `any_start`, whether some expression reads its own structure's start (`_start`);
+-- `owners["T"]`, whether some expression reads a field of T.
 -- A number field may be what an offset or count is solved for, and the error naming it
 -- gives where it lies: its position counts as read too.
 local function layout_reads(fmt)
-  local r = { fields = {}, starts = {}, ats = {}, any_start = false }
+  local r = { fields = {}, starts = {}, ats = {}, any_start = false, owners = {} }
   local function position(fl)
     if fl.offset and not fl.located then
       r.starts[fl.owner] = true
@@ -90,6 +77,7 @@ local function layout_reads(fmt)
     seen[v] = true
     if v.k then
       local fl = v.field
+      if type(fl) == "table" and fl.owner then r.owners[fl.owner] = true end
       if type(fl) == "table" and fl.owner and fl.name then
         r.fields[fl.owner .. "." .. fl.name] = true
         if fl.kind == "prim" then position(fl) end
@@ -119,8 +107,8 @@ end
 -- Structures of fixed size that hold only numbers, which nothing reads and nothing points
 -- into: name -> size. What the builder lays out inside one (its position, packed bits)
 -- matters to its own bytes only, so a measuring pass passes over an array of them.
-local function plain_types(fmt)
-  local plain, read = {}, read_owners(fmt)
+local function plain_types(fmt, reads)
+  local plain, read = {}, reads.owners
   for _, t in ipairs(fmt.types) do
     local ok, at = #t.params == 0 and t.size and not read[t.name], 0
     for _, fl in ipairs(t.fields) do
@@ -743,8 +731,8 @@ end
 
 function W.source(fmt)
   local ix = names.index(fmt)
-  ix.plain = plain_types(fmt)
   ix.reads = layout_reads(fmt)
+  ix.plain = plain_types(fmt, ix.reads)
   local tables = table_fields(fmt)
   local o = {}
   local function w(s) o[#o + 1] = s or "" end
