@@ -72,8 +72,7 @@ local function layout_reads(fmt)
     end
   end
   local seen = {}
-  local function walk(v, key)
-    if type(v) ~= "table" or seen[v] or key == "rules" then return end
+  local function walk(v)
     seen[v] = true
     if v.k then
       local fl = v.field
@@ -88,7 +87,10 @@ local function layout_reads(fmt)
         if type(a) == "table" and a.owner and a.name then position(a) end
       end
     end
-    for k2, v2 in pairs(v) do walk(v2, k2) end
+    -- (the test here, not in a call per value: most values are strings and numbers)
+    for k2, v2 in pairs(v) do
+      if type(v2) == "table" and not seen[v2] and k2 ~= "rules" then walk(v2) end
+    end
   end
   walk(fmt.types)
   return r
