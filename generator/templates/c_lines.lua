@@ -5,6 +5,10 @@ local names = require("names")
 local M = {}
 M.WIDTH = 160
 
+-- How wide each byte is inside a C literal (names.cstring escapes byte by byte).
+local literal_width = {}
+for b = 0, 255 do literal_width[b] = #(names.c_escape[string.char(b)] or "x") end
+
 -- A string as one or more adjacent C literals, the first fitting in `first` columns and the
 -- others in `rest`: one literal per line of the text, a line too long split after a space.
 function M.literals(s, first, rest)
@@ -15,9 +19,10 @@ function M.literals(s, first, rest)
       local cut = #line
       if #names.cstring(line) > room then
         -- the longest prefix whose literal fits, cut after its last space when it has one
-        local fit = 1
+        local fit, width, byte = 1, 2, string.byte
         for n = 1, #line do
-          if #names.cstring(line:sub(1, n)) > room then break end
+          width = width + literal_width[byte(line, n)]
+          if width > room then break end
           fit = n
         end
         local sp = line:sub(1, fit):match("^.*() ")

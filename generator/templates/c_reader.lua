@@ -10,9 +10,19 @@ local function ct(fmt, t) return names.ctype(fmt, t) end
 
 -- A type whose bytes are all inline and fixed: one bounds check covers it. `seen` holds the
 -- types on the current path only: two fields of one type are siblings, not a recursion.
+-- (asked again and again by every template: the answer for a type is kept)
+local flat_of = setmetatable({}, { __mode = "k" })
+
 local function is_flat(ix, t, seen)
   if not t.size then return false end
-  seen = seen or {}
+  if not seen then
+    local known = flat_of[t]
+    if known == nil then
+      known = is_flat(ix, t, {})
+      flat_of[t] = known
+    end
+    return known
+  end
   if seen[t.name] then return false end
   seen[t.name] = true
   local flat = true
@@ -388,7 +398,7 @@ end
 function R.read_field(fmt, ix, t, fl, env, flat)
   local L = {}
   local depth = 0
-  local function w(s) L[#L + 1] = string.rep("    ", depth) .. s end
+  local function w(s) L[#L + 1] = names.indent(depth) .. s end
   local name = fl.name
   w("/* " .. name .. ": " .. names.comment(fl.doc) .. " */")
   if fl.cond then
@@ -435,9 +445,12 @@ end
 -- `const <root> *R` for a function whose body refers to the document's root.
 local function root_decl(fmt, ix, body)
   for _, l in ipairs(body) do
-    l = l:gsub("/%*.-%*/", ""):gsub('"[^"]*"', '""') -- code only: not comments, not messages
-    if l:find("%f[%w_]R%->") or l:find("%f[%w_]R[,)]") then
-      return { "    const " .. ct(fmt, ix.root.name) .. " *R = c->root;" }
+    -- (most lines have no R at all, and need no more looking at)
+    if l:find("R", 1, true) then
+      l = l:gsub("/%*.-%*/", ""):gsub('"[^"]*"', '""') -- code only: not comments, not messages
+      if l:find("%f[%w_]R%->") or l:find("%f[%w_]R[,)]") then
+        return { "    const " .. ct(fmt, ix.root.name) .. " *R = c->root;" }
+      end
     end
   end
   return {}

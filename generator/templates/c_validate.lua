@@ -207,12 +207,23 @@ local function code_only(text)
 end
 
 -- Whether C text uses a name (not a member of that name).
+local word_byte = {}
+for b = 0, 255 do word_byte[b] = string.char(b):match("[%w_]") ~= nil end
+
+-- (`name` is a word; plain searches, as a pattern starting with a frontier tries every byte)
 local function uses(code, name)
-  for at in code:gmatch("()%f[%w_]" .. name .. "%f[^%w_]") do
-    local before = code:sub(math.max(1, at - 2), at - 1)
-    if not before:match("%.$") and before ~= "->" then return true end
+  local find, byte = string.find, string.byte
+  local init = 1
+  while true do
+    local a, b = find(code, name, init, true)
+    if not a then return false end
+    local before = byte(code, a - 1)
+    if not word_byte[before] and not word_byte[byte(code, b + 1)] then
+      -- not after `.` or `->`: not a member of that name
+      if before ~= 46 and not (before == 62 and byte(code, a - 2) == 45) then return true end
+    end
+    init = a + 1
   end
-  return false
 end
 
 function V.function_for(fmt, ix, t, needs, cache_slots)
@@ -300,7 +311,8 @@ function V.function_for(fmt, ix, t, needs, cache_slots)
   if uses(code, "VC") then head[#head + 1] = "    rule_cache *VC = v->cache;" end
   if not uses(code, "s") then head[#head + 1] = "    (void)s;" end
   if not uses(code, "v") then head[#head + 1] = "    (void)v;" end
-  for i = #head, 1, -1 do table.insert(o, 1, head[i]) end
+  table.move(o, 1, #o, #head + 1, o) -- (moved once, not shifted once per line)
+  table.move(head, 1, #head, 1, o)
   w("}")
   return table.concat(o, "\n")
 end

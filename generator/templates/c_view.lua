@@ -606,7 +606,7 @@ end
 local function lay_field(fmt, ix, t, fl, env)
   local L = {}
   local depth = 0
-  local function w(s) L[#L + 1] = string.rep("    ", depth) .. s end
+  local function w(s) L[#L + 1] = names.indent(depth) .. s end
   local name = fl.name
   w("/* " .. name .. " */")
   if fl.cond then
@@ -1298,7 +1298,10 @@ local function generate(fmt)
     c()
   end
   local protos = value_functions(fmt, ix, C)
-  for i = #protos, 1, -1 do table.insert(C, values_at, protos[i]) end
+  -- (moved once, not shifted once per prototype)
+  local rest = table.move(C, values_at, #C, 1, {})
+  table.move(protos, 1, #protos, values_at, C)
+  table.move(rest, 1, #rest, values_at + #protos, C)
   -- lay_T / link_T are external (a type only ever reached in bulk is never called)
   local csrc = table.concat(C, "\n") .. "\n"
   csrc = names.prefix_calls(csrc, "lay_", fmt.name .. "_view_")

@@ -485,10 +485,49 @@ local function uses_owner(e)
 end
 
 -- Text without its string literals (a field named `c` in a message is not the variable).
-local function code_only(text) return (text:gsub('"[^"\n]-"', '""')) end
+-- As text:gsub('"[^"\n]-"', '""') would, with plain searches (gsub tries every byte).
+local function code_only(text)
+  local find, sub = string.find, string.sub
+  local q = find(text, '"', 1, true)
+  if not q then return text end
+  local out, from = {}, 1
+  while q do
+    local close = find(text, '"', q + 1, true)
+    if not close then break end
+    local nl = find(text, "\n", q + 1, true)
+    if nl and nl < close then
+      q = close -- no literal starts at q (it would cross a line): try the next quote
+    else
+      out[#out + 1] = sub(text, from, q - 1)
+      out[#out + 1] = '""'
+      from = close + 1
+      q = find(text, '"', from, true)
+    end
+  end
+  out[#out + 1] = sub(text, from)
+  return table.concat(out)
+end
 
+-- bytes that may not stand before (or, the first three, after) a name that is a variable
+local word_or_member = {}
+for b = 0, 255 do
+  local ch = string.char(b)
+  word_or_member[b] = ch:match("[%w_]") and "word" or (ch == "." or ch == ">") and "member" or nil
+end
+
+-- Whether `code` uses the variable `name` (a name of word bytes): it appears after a byte
+-- that is not a word byte, `.` or `>`, and before one that is not a word byte. (Plain
+-- searches: a pattern starting with a class tries every position, for each body thrice.)
 local function mentions(code, name)
-  return code:find("[^%w_%.>]" .. name .. "%f[^%w_]") ~= nil
+  local find, byte = string.find, string.byte
+  local init = 2 -- there must be a byte before it
+  while true do
+    local a, b = find(code, name, init, true)
+    if not a then return false end
+    local after = byte(code, b + 1)
+    if not word_or_member[byte(code, a - 1)] and not (after and word_or_member[after] == "word") then return true end
+    init = a + 1
+  end
 end
 
 -- The declarations a function body needs: the reading context `c`, the root `R`, the
@@ -534,7 +573,7 @@ end
 local function body_writer()
   local B = { lines = {}, calls = {}, sizes = {} }
   local depth = 1
-  local function ind() return string.rep("    ", depth) end
+  local function ind() return names.indent(depth) end
   function B.flush()
     if #B.calls > 0 then
       -- a run of several fixed-width numbers: one step of the cursor when measuring

@@ -56,11 +56,19 @@ local function document_cell(f, with_file)
   return { f.document_title }
 end
 
+-- Whether `s` has white space other than single spaces: plain searches (memchr), where a
+-- class would be tried byte by byte.
+function M.has_space_run(s)
+  local find = string.find
+  return find(s, "\n", 1, true) or find(s, "  ", 1, true) or find(s, "\t", 1, true) or find(s, "\r", 1, true)
+    or find(s, "\v", 1, true) or find(s, "\f", 1, true)
+end
+
 -- One line of doc text: whitespace (newlines included) collapsed.
 local function oneline(s)
   s = s or ""
   -- most doc text is one line already: no pattern pass over it then
-  if s:find("[\t\n\v\f\r]") or s:find("  ", 1, true) then s = s:gsub("%s+", " ") end
+  if M.has_space_run(s) then s = s:gsub("%s+", " ") end
   if s:byte(1) == 32 then s = s:sub(2) end
   if s:byte(-1) == 32 then s = s:sub(1, -2) end
   return s
@@ -249,6 +257,9 @@ local function layout(t)
   return { type = t.name, size = t.size, width = LAYOUT_WIDTH, rows = rows }
 end
 
+-- The expressions of a field that may index arrays.
+local EXPR_KEYS = { "count", "pos", "size", "cond", "switch_on", "until" }
+
 -- Index expressions inside an expression: each `a[i]` read must have `i` in range.
 local function index_exprs(e, out)
   if type(e) ~= "table" then return end
@@ -256,7 +267,10 @@ local function index_exprs(e, out)
   index_exprs(e.a, out)
   index_exprs(e.b, out)
   index_exprs(e.c, out)
-  for _, a in ipairs(e.args or {}) do index_exprs(a, out) end
+  local args = e.args
+  if args then
+    for _, a in ipairs(args) do index_exprs(a, out) end
+  end
 end
 
 -- Text of a sub-expression: the parser keeps `text` on the expressions it was given; for
@@ -344,7 +358,7 @@ local function type_rules(t, ix)
       end
     end
     local idx, seen = {}, {}
-    for _, key in ipairs({ "count", "pos", "size", "cond", "switch_on", "until" }) do index_exprs(fl[key], idx) end
+    for _, key in ipairs(EXPR_KEYS) do index_exprs(fl[key], idx) end
     for _, a in ipairs(sorted_keys(fl.args)) do index_exprs(fl.args[a], idx) end
     for _, e in ipairs(idx) do
       local text = expr_text(e.b) .. " in " .. expr_text(e.a)

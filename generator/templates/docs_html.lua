@@ -6,12 +6,20 @@ local M = {}
 
 local find = string.find
 
+-- (names, ids and labels come again and again: each is escaped once)
+local esc_of = {}
+
 local function esc(s)
-  -- plain searches first: most text has nothing to escape
+  local html = esc_of[s]
+  if html then return html end
+  -- plain searches first (memchr; a class is tried byte by byte): most text has nothing to escape
   if not (find(s, "&", 1, true) or find(s, "<", 1, true) or find(s, ">", 1, true) or find(s, '"', 1, true)) then
-    return s
+    html = s
+  else
+    html = s:gsub("[&<>\"]", { ["&"] = "&amp;", ["<"] = "&lt;", [">"] = "&gt;", ['"'] = "&quot;" })
   end
-  return (s:gsub("[&<>\"]", { ["&"] = "&amp;", ["<"] = "&lt;", [">"] = "&gt;", ['"'] = "&quot;" }))
+  esc_of[s] = html
+  return html
 end
 
 -- Doc text outside code spans: `_word_` is emphasis, as in the documents.

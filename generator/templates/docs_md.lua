@@ -15,7 +15,7 @@ local function plain(s, in_table)
 end
 
 local function code_span(s, in_table)
-  if in_table then s = s:gsub("|", "\\|") end
+  if in_table and find(s, "|", 1, true) then s = s:gsub("|", "\\|") end
   if s:find("`", 1, true) then return "`` " .. s .. " ``" end
   return "`" .. s .. "`"
 end

@@ -4,34 +4,58 @@
 -- JSON null (Lua has no null that can sit in a table)
 local NULL = setmetatable({}, { __name = "null" })
 
-local function json_string(s)
-  if not s:find('[%c"\\]') then return '"' .. s .. '"' end
-  return '"' .. s:gsub('[%c"\\]', function(c)
-    local map = { ['"'] = '\\"', ['\\'] = '\\\\', ['\n'] = '\\n', ['\t'] = '\\t', ['\r'] = '\\r' }
-    return map[c] or string.format("\\u%04x", c:byte())
-  end) .. '"'
+local json_escape = { ['"'] = '\\"', ['\\'] = '\\\\', ['\n'] = '\\n', ['\t'] = '\\t', ['\r'] = '\\r' }
+for b = 0, 127 do
+  local ch = string.char(b)
+  if ch:match("%c") and not json_escape[ch] then json_escape[ch] = string.format("\\u%04x", b) end
 end
 
--- A tiny JSON writer over Lua values; `order` keeps object keys in the order given.
-local function encode(v, indent)
-  indent = indent or ""
+-- (keys and $refs come again and again, and a class search tries every byte)
+local json_of = {}
+
+local function json_string(s)
+  local text = json_of[s]
+  if text then return text end
+  if not s:find('[%c"\\]') then text = '"' .. s .. '"' else text = '"' .. s:gsub('[%c"\\]', json_escape) .. '"' end
+  json_of[s] = text
+  return text
+end
+
+-- A tiny JSON writer over Lua values; `order` keeps object keys in the order given. Pieces go
+-- to the list `out` (joining nested texts at each level copied them once per level).
+local function encode_into(out, v, indent)
+  local kind = type(v)
+  if kind == "string" then out[#out + 1] = json_string(v); return end
+  if kind == "number" or kind == "boolean" then out[#out + 1] = tostring(v); return end
+  if v == NULL then out[#out + 1] = "null"; return end
   local inner = indent .. "  "
-  if type(v) == "string" then return json_string(v) end
-  if type(v) == "number" or type(v) == "boolean" then return tostring(v) end
-  if v == NULL then return "null" end
   if v.order then
-    local parts = {}
-    for _, k in ipairs(v.order) do parts[#parts + 1] = inner .. json_string(k) .. ": " .. encode(v.values[k], inner) end
-    if #parts == 0 then return "{}" end
-    return "{\n" .. table.concat(parts, ",\n") .. "\n" .. indent .. "}"
+    if #v.order == 0 then out[#out + 1] = "{}"; return end
+    for i, k in ipairs(v.order) do
+      out[#out + 1] = (i == 1 and "{\n" or ",\n") .. inner .. json_string(k) .. ": "
+      encode_into(out, v.values[k], inner)
+    end
+    out[#out + 1] = "\n" .. indent .. "}"
+    return
   end
-  local parts, simple = {}, true
+  local simple = true
   for _, x in ipairs(v) do
-    parts[#parts + 1] = encode(x, inner)
-    if type(x) == "table" and x ~= NULL then simple = false end
+    if type(x) == "table" and x ~= NULL then simple = false; break end
   end
-  if simple then return "[" .. table.concat(parts, ", ") .. "]" end
-  return "[\n" .. inner .. table.concat(parts, ",\n" .. inner) .. "\n" .. indent .. "]"
+  local first, sep, close = "[", ", ", "]"
+  if not simple then first, sep, close = "[\n" .. inner, ",\n" .. inner, "\n" .. indent .. "]" end
+  out[#out + 1] = first
+  for i, x in ipairs(v) do
+    if i > 1 then out[#out + 1] = sep end
+    encode_into(out, x, inner)
+  end
+  out[#out + 1] = close
+end
+
+local function encode(v)
+  local out = {}
+  encode_into(out, v, "")
+  return table.concat(out)
 end
 
 local function obj(...)

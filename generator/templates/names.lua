@@ -85,20 +85,52 @@ function M.prefix_calls(src, stem, prefix)
 end
 
 -- A C string literal for any Lua string.
+local c_escape = { ['"'] = '\\"', ['\\'] = '\\\\', ['\n'] = '\\n', ['\t'] = '\\t' }
+for b = 0, 127 do
+  local ch = string.char(b)
+  if ch:match("%c") and not c_escape[ch] then c_escape[ch] = string.format("\\%03o", b) end
+end
+M.c_escape = c_escape
+
+-- (the same texts come from several templates, and a class search tries every byte)
+local cstring_of = {}
+
 function M.cstring(s)
-  if not s:find('[%c"\\]') then return '"' .. s .. '"' end
-  return '"' .. s:gsub('[%c"\\]', function(ch)
-    local map = { ['"'] = '\\"', ['\\'] = '\\\\', ['\n'] = '\\n', ['\t'] = '\\t' }
-    return map[ch] or string.format("\\%03o", ch:byte())
-  end) .. '"'
+  local lit = cstring_of[s]
+  if lit then return lit end
+  if not s:find('[%c"\\]') then lit = '"' .. s .. '"' else lit = '"' .. s:gsub('[%c"\\]', c_escape) .. '"' end
+  cstring_of[s] = lit
+  return lit
+end
+
+-- Four spaces `depth` times, made once per depth (templates indent every line they write).
+local indents = {}
+
+function M.indent(depth)
+  local pad = indents[depth]
+  if not pad then
+    pad = string.rep("    ", depth)
+    indents[depth] = pad
+  end
+  return pad
 end
 
 -- A doc string as a one-line C comment body.
+local comment_of = {}
+
 function M.comment(s)
   if not s then return "" end
-  if s:find("[\t\n\v\f\r]") or s:find("  ", 1, true) then s = s:gsub("%s+", " ") end
-  if s:find("*/", 1, true) then s = s:gsub("%*/", "* /") end
-  return s
+  local body = comment_of[s]
+  if body then return body end
+  body = s
+  local find = string.find
+  if find(body, "\n", 1, true) or find(body, "  ", 1, true) or find(body, "\t", 1, true) or find(body, "\r", 1, true)
+    or find(body, "\v", 1, true) or find(body, "\f", 1, true) then -- (plain searches: memchr)
+    body = body:gsub("%s+", " ")
+  end
+  if body:find("*/", 1, true) then body = body:gsub("%*/", "* /") end
+  comment_of[s] = body
+  return body
 end
 
 
