@@ -621,6 +621,29 @@ int bf_check_fits_signed(bf_wctx *w, int64_t v, unsigned bits, const char *field
     return bf_fail(&w->c, w->pos, field, "%s", message);
 }
 
+/* The document keeps the string tables it was built with: each one that a bytes field of
+ * the document (its key) holds goes into the build's arena, as the other tables the builder
+ * makes do, since the table's own memory is freed with the layout context. A field that
+ * holds something else (or no table) is left alone. 0: the arena refused (the field is
+ * then emptied, so that the document points to nothing freed). */
+static int keep_string_tables(bf_wctx *w, bf_arena *arena)
+{
+    int ok = 1;
+    for (size_t i = 0; i < w->table_count; i++) {
+        bf_string_table *t = &w->tables[i];
+        bf_bytes *field = (bf_bytes *)(uintptr_t)t->key;
+        if (!t->bytes.data || field->ptr != t->bytes.data)
+            continue;
+        uint8_t *copy = field->len <= t->bytes.size ? bf_arena_alloc(arena, field->len) : NULL;
+        if (copy)
+            memcpy(copy, field->ptr, field->len);
+        else
+            ok = 0, field->len = 0;
+        field->ptr = copy;
+    }
+    return ok;
+}
+
 /* Swaps two images' bytes (not their limits). */
 static void swap_images(bf_buffer *a, bf_buffer *b)
 {
@@ -710,6 +733,12 @@ int bf_build(void *doc, int64_t revision, bf_arena *arena, bf_buffer *out, bf_er
             err->failed = 1;
             snprintf(err->message, sizeof err->message, "the layout did not settle after %d passes", MAX_PASSES);
         }
+    }
+    if (!keep_string_tables(&w, arena) && ok) {
+        ok = 0;
+        memset(err, 0, sizeof *err);
+        err->failed = 1;
+        snprintf(err->message, sizeof err->message, "out of memory for the built string tables");
     }
     bf_wctx_free(&w);
     bf_buffer_free(&previous);

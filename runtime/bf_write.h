@@ -47,7 +47,7 @@ typedef struct bf_pool_group {
 
 /* A string table the builder fills: each string once, in the order first met. */
 typedef struct bf_string_table {
-    const void *key; /* which table (the address of its bytes field) */
+    const void *key; /* which table: the address of the document's bf_bytes field that holds it */
     bf_buffer bytes;
     /* open addressing over the strings' offsets (+1; 0: empty slot), for finding a string
      * again without scanning the table */
@@ -349,7 +349,9 @@ int bf_check_fits(bf_wctx *w, uint64_t v, unsigned bits, const char *field);
 int bf_check_fits_signed(bf_wctx *w, int64_t v, unsigned bits, const char *field);
 
 /* Runs a builder's layout passes until the image stops changing: each pass lays `doc` out
- * with `pass` (the generated root writer) in a fresh layout context. */
+ * with `pass` (the generated root writer) in a fresh layout context. The string tables the
+ * document ends up holding are copied into `arena`: the document may be written again
+ * after the build, as long as the arena lives. */
 int bf_build(void *doc, int64_t revision, bf_arena *arena, bf_buffer *out, bf_error *err,
              int (*pass)(bf_wctx *w, void *doc));
 

@@ -1158,3 +1158,21 @@ Test(p3m_cli, info_and_dump_report_the_revision)
         cr_expect(strstr(out, "revision: engine") != NULL, "%s", out);
     }
 }
+
+/* The built document owns what it points to: its string table outlives the build, so
+ * writing the document straight after the build (no read back) gives the build's bytes. */
+Test(p3m_fixtures, the_built_document_writes_the_built_bytes)
+{
+    model m;
+    cr_assert(read_model(&m, engine_file, sizeof engine_file, NULL), "%s", m.err.message);
+    bf_buffer built = {0}, written = {0};
+    bf_error err;
+    cr_assert(p3m_build_model(m.file, &m.arena, &built, &err), "%s: %s", err.path, err.message);
+    cr_assert_gt(m.file->data.strings.len, 1, "the model names things: the table holds them");
+    cr_assert(p3m_write_model(m.file, &written, &err), "%s: %s", err.path, err.message);
+    cr_expect(written.size == built.size && memcmp(written.data, built.data, built.size) == 0,
+              "writing the built document gives other bytes than the build");
+    bf_buffer_free(&built);
+    bf_buffer_free(&written);
+    free_model(&m);
+}

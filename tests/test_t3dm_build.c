@@ -386,3 +386,22 @@ Test(t3dm_build, the_last_pass_leaves_a_settled_document)
     bf_buffer_free(&moved);
     bf_arena_free(&arena);
 }
+
+/* The built document owns what it points to: its string table outlives the build, so
+ * writing the document straight after the build (no read back) gives the build's bytes. */
+Test(t3dm_build, the_built_document_writes_the_built_bytes)
+{
+    bf_arena arena;
+    bf_arena_init(&arena, bf_alloc_default(), 0);
+    t3dm_File *f = make_model(&arena);
+    bf_buffer built = {0}, written = {0};
+    bf_error err;
+    cr_assert(t3dm_build_model(f, &arena, &built, &err), "%s: %s", err.path, err.message);
+    cr_assert_gt(f->strings.len, 1, "the model names things: the table holds them");
+    cr_assert(t3dm_write_model(f, &written, &err), "%s: %s", err.path, err.message);
+    cr_expect(written.size == built.size && memcmp(written.data, built.data, built.size) == 0,
+              "writing the built document gives other bytes than the build");
+    bf_buffer_free(&built);
+    bf_buffer_free(&written);
+    bf_arena_free(&arena);
+}
