@@ -1,7 +1,7 @@
 -- docs/<format>.schema.json: the JSON Schema (2020-12) of what `binform dump` prints for the
 -- format and `binform build` reads; the shapes are described in cli/binform/dump.c. The member
 -- rules mirror c_meta.lua's: which of FIELD_at, _pad, _tail, _str, _value and bits exist.
-local scan = require("scan")
+local names = require("names")
 
 -- JSON null (Lua has no null that can sit in a table)
 local NULL = setmetatable({}, { __name = "null" })
@@ -12,16 +12,7 @@ for b = 0, 127 do
   if ch:match("%c") and not json_escape[ch] then json_escape[ch] = string.format("\\u%04x", b) end
 end
 
--- (keys and $refs come again and again, and a class search tries every byte)
-local json_of = {}
-
-local function json_string(s)
-  local text = json_of[s]
-  if text then return text end
-  if scan.plain(s) then text = '"' .. s .. '"' else text = '"' .. s:gsub('[%c"\\]', json_escape) .. '"' end
-  json_of[s] = text
-  return text
-end
+local json_string = names.quoter(json_escape)
 
 -- A tiny JSON writer over Lua values; `order` keeps object keys in the order given. Pieces go
 -- to the list `out` (joining nested texts at each level copied them once per level).
@@ -76,8 +67,6 @@ local function set(o, k, v)
 end
 
 local function ref(name) return obj("$ref", "#/$defs/" .. name) end
-
-local names = require("names")
 
 local SAFE = 9007199254740992 -- 2^53
 

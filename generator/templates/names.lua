@@ -93,17 +93,23 @@ for b = 0, 127 do
 end
 M.c_escape = c_escape
 
--- (the same texts come from several templates; scan.plain is C: a class search such as
--- s:find('[%c"\\]') tries the class at every byte)
-local cstring_of = {}
-
-function M.cstring(s)
-  local lit = cstring_of[s]
-  if lit then return lit end
-  if scan.plain(s) then lit = '"' .. s .. '"' else lit = '"' .. s:gsub('[%c"\\]', c_escape) .. '"' end
-  cstring_of[s] = lit
-  return lit
+-- A function making a quoted literal of a Lua string, escaping with the table `escape`
+-- (a C or JSON literal). Each text is quoted once: the same texts come from several
+-- templates, and scan.plain is C where a class search such as s:find('[%c"\\]') tries the
+-- class at every byte.
+function M.quoter(escape)
+  local quoted = {}
+  return function(s)
+    local lit = quoted[s]
+    if lit then return lit end
+    if scan.plain(s) then lit = '"' .. s .. '"' else lit = '"' .. s:gsub('[%c"\\]', escape) .. '"' end
+    quoted[s] = lit
+    return lit
+  end
 end
+
+-- A C string literal for any Lua string.
+M.cstring = M.quoter(c_escape)
 
 -- Four spaces `depth` times, made once per depth (templates indent every line they write).
 local indents = {}
