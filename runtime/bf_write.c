@@ -635,10 +635,12 @@ static int keep_string_tables(bf_wctx *w, bf_arena *arena)
         if (!t->bytes.data || field->ptr != t->bytes.data)
             continue;
         uint8_t *copy = field->len <= t->bytes.size ? bf_arena_alloc(arena, field->len) : NULL;
-        if (copy)
+        if (copy) {
             memcpy(copy, field->ptr, field->len);
-        else
-            ok = 0, field->len = 0;
+        } else {
+            ok = 0;
+            field->len = 0;
+        }
         field->ptr = copy;
     }
     return ok;
@@ -650,6 +652,32 @@ static void swap_images(bf_buffer *a, bf_buffer *b)
     bf_buffer t = *a;
     a->data = b->data, a->size = b->size, a->cap = b->cap;
     b->data = t.data, b->size = t.size, b->cap = t.cap;
+}
+
+/* A fresh layout context for one pass over `doc` into `out`. `size`: what `_size` gives in a
+ * value, the file's size, which is the last pass's (it settles with the layout, so a header
+ * that counts the bytes after it comes out right). */
+static void start_pass(bf_wctx *w, bf_buffer *out, void *doc, int64_t revision, bf_arena *arena, size_t size,
+                       int measure)
+{
+    wctx_reset(w, out, doc);
+    w->layout = 1;
+    w->measure = measure;
+    w->c.revision = revision;
+    w->c.size = size;
+    w->root = doc;
+    w->arena = arena;
+}
+
+/* A build's own failure (not one of a field), at no offset. */
+static void build_error(bf_error *err, const char *format, ...)
+{
+    va_list ap;
+    va_start(ap, format);
+    memset(err, 0, sizeof *err);
+    err->failed = 1;
+    vsnprintf(err->message, sizeof err->message, format, ap);
+    va_end(ap);
 }
 
 int bf_build(void *doc, int64_t revision, bf_arena *arena, bf_buffer *out, bf_error *err,
@@ -675,11 +703,7 @@ int bf_build(void *doc, int64_t revision, bf_arena *arena, bf_buffer *out, bf_er
     int ok = 0;
     size_t last_size = 0;
     out->size = 0;
-    wctx_reset(&w, out, doc);
-    w.measure = w.layout = 1;
-    w.c.revision = revision;
-    w.root = doc;
-    w.arena = arena;
+    start_pass(&w, out, doc, revision, arena, 0, 1);
     (void)pass(&w, doc); /* what fails here fails again, and is reported, in the first pass */
     for (int n = 0; n < MAX_PASSES; n++) {
         if (n >= FIRST_COMPARED)
@@ -698,15 +722,7 @@ int bf_build(void *doc, int64_t revision, bf_arena *arena, bf_buffer *out, bf_er
         else if (out->data && !measure)
             memset(out->data, 0, out->size);
         out->size = 0;
-        wctx_reset(&w, out, doc);
-        w.measure = measure;
-        w.c.revision = revision;
-        /* `_size` in a value: the file's size, which is the last pass's (it settles with the
-         * layout, so a header that counts the bytes after it comes out right) */
-        w.c.size = last_size;
-        w.layout = 1;
-        w.root = doc;
-        w.arena = arena;
+        start_pass(&w, out, doc, revision, arena, last_size, measure);
         ok = pass(&w, doc) && bf_place_queued(&w);
         quiet = ok && w.changes == 0;
         int settled = ok && !measure && n > 0 && last_size == out->size &&
@@ -728,17 +744,12 @@ int bf_build(void *doc, int64_t revision, bf_arena *arena, bf_buffer *out, bf_er
         if (settled)
             break;
         ok = 0;
-        if (n == MAX_PASSES - 1) {
-            memset(err, 0, sizeof *err);
-            err->failed = 1;
-            snprintf(err->message, sizeof err->message, "the layout did not settle after %d passes", MAX_PASSES);
-        }
+        if (n == MAX_PASSES - 1)
+            build_error(err, "the layout did not settle after %d passes", MAX_PASSES);
     }
     if (!keep_string_tables(&w, arena) && ok) {
         ok = 0;
-        memset(err, 0, sizeof *err);
-        err->failed = 1;
-        snprintf(err->message, sizeof err->message, "out of memory for the built string tables");
+        build_error(err, "out of memory for the built string tables");
     }
     bf_wctx_free(&w);
     bf_buffer_free(&previous);

@@ -246,13 +246,10 @@ static inline int bf_begin(bf_wctx *w, uint64_t *offset, int64_t *index, const c
  * solved for): where it lands is no change a later pass needs (its bytes go there now). */
 static inline int bf_begin_unread(bf_wctx *w, uint64_t *offset, int64_t *index, const char *name, int64_t i)
 {
-    if (name && !bf_push(&w->c, name, i))
-        return 0;
-    if (!w->layout)
-        return bf_wseek(w, *offset, NULL);
-    *index = i < 0 ? 0 : i;
-    *offset = w->pos;
-    return 1;
+    size_t seen = w->changes;
+    int ok = bf_begin(w, offset, index, name, i);
+    w->changes = seen;
+    return ok;
 }
 static inline int bf_end(bf_wctx *w, const char *name)
 {
@@ -279,8 +276,7 @@ static inline void bf_set_i64(bf_wctx *w, int64_t *field, int64_t v)
 /* The same for a position nothing reads: not a change a later pass needs. */
 static inline void bf_set_unread_u64(uint64_t *field, uint64_t v)
 {
-    if (*field != v)
-        *field = v;
+    *field = v;
 }
 /* Writes `len` bytes (may be NULL: zeros). */
 int bf_put_bytes(bf_wctx *w, const uint8_t *bytes, uint64_t len, const char *field);
