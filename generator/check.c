@@ -1058,4 +1058,18 @@ void model_check(format *f)
                 fl->used_as_offset = 1; /* a string reference is an offset into its table */
         }
     }
+    /* a field whose value the builder copies from a field with a role has that role too
+     * (TMD's scene_size is header.lod_offset): it moves with the layout as its source does */
+    for (size_t i = 0; i < f->types.len; i++) {
+        type_def *t = f->types.items[i];
+        for (size_t j = 0; j < t->fields.len; j++) {
+            field *fl = t->fields.items[j];
+            const expr *v = fl->value;
+            if (!v || v->ref != REF_FIELD || !v->ref_field || (v->kind != EX_NAME && v->kind != EX_MEMBER))
+                continue;
+            const field *source = v->ref_field;
+            fl->used_as_count |= source->used_as_count;
+            fl->used_as_offset |= source->used_as_offset;
+        }
+    }
 }

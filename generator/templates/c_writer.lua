@@ -644,7 +644,7 @@ function W.place_function(fmt, ix, t, fl, tables)
   B.line(string.format('if (!bf_place_at_end(w, %s, "%s"))', placement_align(fmt, ix, fl), fl.name))
   B.line("    return 0;")
   B.line(set_at(ix, t, fl))
-  local solved = layout.solve(fl.pos, string.format("(int64_t)s->%s_at", fl.name), env, nil)
+  local solved = layout.solve_pos(fl.pos, string.format("(int64_t)s->%s_at", fl.name), env, fl.name)
   if not solved then
     B.line(string.format('return bf_fail(&w->c, w->pos, "%s", "the builder cannot place data at %%s", %s);', fl.name,
       names.cstring(fl.pos.text)))
@@ -688,7 +688,7 @@ function W.function_for(fmt, ix, t, tables)
     end
     local tail = string.format('bf_put_tail(w, &s->%s_tail, "%s")', fl.name, fl.name)
     if fl.pos then
-      if layout.has_target(fl.pos) then
+      if layout.placeable(fl.pos) then
         B.open("if (w->layout) {")
         if pool_base(fl) then
           B.line(string.format("if (!bf_enqueue_pooled(w, place_%s_%s, base_%s_%s, s, %d))", t.name, fl.name, t.name,
@@ -757,7 +757,7 @@ function W.source(fmt)
   w()
   for _, t in ipairs(fmt.types) do
     for _, fl in ipairs(t.fields) do
-      if fl.pos and layout.has_target(fl.pos) then
+      if fl.pos and layout.placeable(fl.pos) then
         w(W.place_function(fmt, ix, t, fl, tables))
         w()
       end
