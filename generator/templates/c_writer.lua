@@ -359,7 +359,15 @@ local function compute_lines(fmt, ix, t, fl, env, tables)
   end
   if fl.kind == "bytes" and tables[t.name .. "." .. name] then
     -- set again before it is read: not a change the next pass starts from
-    w(string.format("s->%s = bf_table_bytes(w, &s->%s);", name, name))
+    if fl.never_empty then
+      local prefix = fl.prefix or ""
+      w(string.format('s->%s = bf_table_bytes_never_empty(w, &s->%s, (const uint8_t *)%s, %d, "%s");', name, name,
+        names.cstring(prefix), #prefix, name))
+      w("if (w->err.failed)")
+      w("    return 0;")
+    else
+      w(string.format("s->%s = bf_table_bytes(w, &s->%s);", name, name))
+    end
   end
   if fl.computed then
     -- a table the builder makes: as many zeroed elements as its count says
