@@ -108,8 +108,11 @@ static int write_Data(bf_wctx *w, p3m_Data *s, const char *name, int64_t index)
     for (uint32_t i = 0; i < s->actions_count; i++)
         if (!write_Action(w, &s->actions[i], "actions", i))
             return 0;
-    if (w->layout)
-        s->strings = bf_table_bytes(w, &s->strings);
+    if (w->layout) {
+        s->strings = bf_table_bytes_never_empty(w, &s->strings, (const uint8_t *)"", 0, "strings");
+        if (w->err.failed)
+            return 0;
+    }
     bf_set_unread_u64(&s->strings_at, w->pos);
     if (!bf_put_bytes(w, s->strings.ptr, s->strings.len, "strings"))
         return 0;

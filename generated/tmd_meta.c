@@ -33,7 +33,7 @@ static const bf_field_desc tmd_fields_File[] = {
      .doc = "The rest of the 8-byte fixed-length magic string, zeroes (the string ends after \"TMDL\")."},
     {.name = "header", .kind = BF_FIELD_STRUCT, .little_endian = 1, .type = &tmd_type_Header, .static_offset = 8, .elem_size = 52,
      .offset = offsetof(tmd_File, header), .doc = "TMD header, 52 bytes from byte 8."},
-    {.name = "scene_size", .kind = BF_FIELD_PRIM, .prim = BF_U32, .little_endian = 1, .static_offset = 60, .elem_size = 4,
+    {.name = "scene_size", .kind = BF_FIELD_PRIM, .prim = BF_U32, .little_endian = 1, .static_offset = 60, .elem_size = 4, .roles = BF_ROLE_OFFSET,
      .offset = offsetof(tmd_File, scene_size), .doc = "Size of the scene block, the uint32 located at +60 from the beginning of the file.",
      .erratum = "The document has the scene block start at byte 60+4 with this size; real files count the\n"
      "size from byte 60 (this word included): the scene block ends at `60 + scene_size`, where\n"

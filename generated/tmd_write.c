@@ -38,6 +38,26 @@ static int place_File_aux_data(bf_wctx *w, void *owner)
     return bf_place_pooled(w, (int64_t)s->aux_data_at);
 }
 
+static int place_File_nodes(bf_wctx *w, void *owner)
+{
+    tmd_File *s = owner;
+    if (!bf_place_at_end(w, 1, "nodes"))
+        return 0;
+    bf_set_unread_u64(&s->nodes_at, w->pos);
+    if (bf_sub(bf_add(60, s->scene.aux_address), s->header.salt) == 124) {
+        if ((int64_t)s->nodes_at != INT64_C(124))
+            return bf_fail(&w->c, w->pos, "nodes", "the builder placed this at %lld, but pos: %s puts it at %lld", (long long)(int64_t)s->nodes_at,
+                           "60 + scene.aux_address - header.salt == 0x7C ? 0x7C : 60 + scene.node_address - header.salt", (long long)(INT64_C(124)));
+    } else {
+        bf_fit_u32(w, &s->scene.node_address, bf_sub(bf_add((int64_t)s->nodes_at, (int64_t)s->header.salt), INT64_C(60)), 32, (uint64_t)s->scene._offset + 56,
+                   0, "scene.node_address");
+    }
+    for (uint32_t i = 0; i < s->nodes_count; i++)
+        if (!write_Node(w, &s->nodes[i], "nodes", i))
+            return 0;
+    return bf_place_pooled(w, (int64_t)s->nodes_at);
+}
+
 static int place_File_animation_pointers(bf_wctx *w, void *owner)
 {
     tmd_File *s = owner;
@@ -128,7 +148,10 @@ static int write_File(bf_wctx *w, tmd_File *s, const char *name, int64_t index)
             w->pos = resume;
         }
     }
-    if (!w->layout) {
+    if (w->layout) {
+        if (!bf_enqueue(w, place_File_nodes, NULL, s))
+            return 0;
+    } else {
         size_t resume = w->pos;
         if (!bf_wseek(w, s->nodes_at, "nodes"))
             return 0;

@@ -844,6 +844,8 @@ static void check_field_exprs(format *f, type_def *t, field *fl)
         diag_error(fl->loc, "'value' computes a single number field");
     if (fl->prefix && fl->kind != FT_BYTES)
         diag_error(fl->loc, "'prefix' is for a bytes field used as a string table");
+    if (fl->never_empty && fl->kind != FT_BYTES)
+        diag_error(fl->loc, "'never_empty' is for a bytes field used as a string table");
     sc.ctx = CTX_LINK;
     if (fl->string_table && check_expr(fl->string_table, &sc) && fl->string_table->vt.kind != VT_BYTES)
         diag_error(fl->string_table->loc, "a string table must be a bytes field");
@@ -1056,6 +1058,20 @@ void model_check(format *f)
                 mark_roles(((named_expr *)fl->args.items[k])->value, 1, 1);
             if (fl->string_table)
                 fl->used_as_offset = 1; /* a string reference is an offset into its table */
+        }
+    }
+    /* a field whose value the builder copies from a field with a role has that role too
+     * (TMD's scene_size is header.lod_offset): it moves with the layout as its source does */
+    for (size_t i = 0; i < f->types.len; i++) {
+        type_def *t = f->types.items[i];
+        for (size_t j = 0; j < t->fields.len; j++) {
+            field *fl = t->fields.items[j];
+            const expr *v = fl->value;
+            if (!v || v->ref != REF_FIELD || !v->ref_field || (v->kind != EX_NAME && v->kind != EX_MEMBER))
+                continue;
+            const field *source = v->ref_field;
+            fl->used_as_count |= source->used_as_count;
+            fl->used_as_offset |= source->used_as_offset;
         }
     }
 }

@@ -382,6 +382,7 @@ static const ir_node field_node = {(const ir_key[]){
     KEY(field, "derive", derive, AS_NODE, .node = &expr_node),
     KEY(field, "value", value, AS_NODE, .node = &expr_node),
     KEY(field, "prefix", prefix, AS_STR),
+    KEY(field, "never_empty", never_empty, AS_BOOL),
     KEY(field, "computed", computed, AS_BOOL),
     {.lua = "padding", .as = AS_SELF, .node = &padding_node, WHEN(field, has_padding, IF_TRUE)},
     KEY(field, "derive_doc", derive_doc, AS_STR),

@@ -240,7 +240,7 @@ static enum_def *build_enum(format *f, const ynode *key, const ynode *n, int is_
 static const char *const field_keys[] = {
     "name", "type", "doc", "erratum", "at", "count", "until", "to_end", "size", "pos", "if",
     "align", "const", "expect", "enum", "flags", "bits", "string", "fixed", "derive", "args",
-    "endian", "document_at", "value", "prefix", "computed", "padding", NULL};
+    "endian", "document_at", "value", "prefix", "never_empty", "computed", "padding", NULL};
 
 static void build_switch(field *fl, const ynode *n)
 {
@@ -416,6 +416,8 @@ static field *build_field(type_def *t, const ynode *n, int index)
         fl->value = parse_expr_node(v, "value");
     if ((v = ynode_get(n, "prefix")))
         fl->prefix = scalar(v, "prefix");
+    if ((v = ynode_get(n, "never_empty")))
+        fl->never_empty = parse_bool(v, "never_empty");
     if ((v = ynode_get(n, "computed")))
         fl->computed = parse_bool(v, "computed");
     if ((v = ynode_get(n, "document_at")))

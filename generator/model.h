@@ -128,6 +128,7 @@ typedef struct field {
     expr *derive;       /* derived value from `value` */
     expr *value;        /* value: what the builder writes here (a formula over the document) */
     const char *prefix; /* prefix: bytes a built string table starts with */
+    int never_empty;    /* never_empty: a built string table without strings holds the empty one */
     int computed;       /* computed: true: the builder makes this array from other data */
     int has_padding;    /* padding: the field's region ends before its trailing padding */
     ptr_vec pad_fill;   /* const char*: texts the padding is a prefix of */

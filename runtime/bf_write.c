@@ -321,6 +321,18 @@ bf_bytes bf_table_bytes(bf_wctx *w, const void *key)
     return b;
 }
 
+bf_bytes bf_table_bytes_never_empty(bf_wctx *w, const void *key, const uint8_t *prefix, size_t prefix_len,
+                                    const char *field)
+{
+    bf_bytes b = bf_table_bytes(w, key);
+    if (b.len)
+        return b;
+    const bf_str empty = {"", 0, 0};
+    if (bf_intern(w, key, prefix, prefix_len, &empty, field) < 0)
+        return b;
+    return bf_table_bytes(w, key);
+}
+
 int bf_windex(bf_wctx *w, int64_t i, uint64_t n, const char *field)
 {
     if (i >= 0 && (uint64_t)i < n)

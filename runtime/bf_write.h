@@ -118,6 +118,10 @@ int64_t bf_intern(bf_wctx *w, const void *key, const uint8_t *prefix, size_t pre
                   const char *field);
 /* The bytes a built string table holds (a zero-length view when it has none). */
 bf_bytes bf_table_bytes(bf_wctx *w, const void *key);
+/* The same for a table that always holds a string (schema `never_empty`): with none interned,
+ * the empty string, after the table's prefix. On error the view is empty and w->err says why. */
+bf_bytes bf_table_bytes_never_empty(bf_wctx *w, const void *key, const uint8_t *prefix, size_t prefix_len,
+                                    const char *field);
 /* A checked index for writing into an array that the document holds. */
 int bf_windex(bf_wctx *w, int64_t i, uint64_t n, const char *field);
 

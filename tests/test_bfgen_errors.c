@@ -451,3 +451,11 @@ Test(bfgen_errors, file_set_check_severity)
     bfgen(&r, MEMBER_HEAD "      - { name: m, kind: f, files: x, checks: [{ values: owner.a, among: member.a, severity: fatal }] }\n" MEMBER_TAIL);
     expect_error(&r, 7, 94, "severity must be 'error' or 'warning'");
 }
+
+Test(bfgen_errors, string_table_keys_are_for_bytes)
+{
+    run r;
+    bfgen(&r, HEAD "      - { name: a, type: u8, prefix: S, doc: A. }\n      - { name: b, type: u8, never_empty: true, doc: B. }\n");
+    expect_error(&r, 8, 9, "'prefix' is for a bytes field used as a string table");
+    expect_error(&r, 9, 9, "'never_empty' is for a bytes field used as a string table");
+}

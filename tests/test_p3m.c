@@ -490,6 +490,41 @@ Test(p3m_fixtures, built_from_scratch)
     free_model(&m);
 }
 
+/* The builder on a model without names: P3M's string table is `char[1...]`, so it still
+ * holds the empty string (the minimal file's single zero byte); and once a part has a name,
+ * only that name. */
+Test(p3m_fixtures, builder_never_leaves_the_string_table_empty)
+{
+    model m;
+    cr_assert(read_model(&m, minimal_file, sizeof minimal_file, NULL));
+    m.file->data.strings.len = 0; /* the builder makes the table */
+    bf_buffer out = {0};
+    bf_error err;
+    cr_assert(p3m_build_model(m.file, &m.arena, &out, &err), "%s: %s", err.path, err.message);
+    cr_expect(out.size == sizeof minimal_file && memcmp(out.data, minimal_file, out.size) == 0,
+              "the minimal file built back: %zu bytes", out.size);
+    bf_buffer_free(&out);
+    free_model(&m);
+
+    cr_assert(read_model(&m, minimal_file, sizeof minimal_file, NULL));
+    static uint8_t vis[1] = {0x01};
+    static p3m_Part part;
+    memset(&part, 0, sizeof part);
+    part.name_str = (bf_str){"Q", 1, 0};
+    m.file->data.parts = &part;
+    m.file->data.parts_count = 1;
+    m.file->data.visibility = vis;
+    m.file->data.visibility_count = 1;
+    cr_assert(p3m_build_model(m.file, &m.arena, &out, &err), "%s: %s", err.path, err.message);
+    cr_expect(out.size >= 2 && memcmp(out.data + out.size - 2, "Q", 2) == 0, "the table is the name alone");
+    model back;
+    cr_assert(read_model(&back, out.data, out.size, NULL), "%s", back.err.message);
+    cr_expect_eq(back.file->data.strings.len, 2);
+    free_model(&back);
+    bf_buffer_free(&out);
+    free_model(&m);
+}
+
 /* ---- the real samples ---- */
 
 static const char *const samples[] = {"p3m/empty.p3m", "p3m/cube.p3m", "p3m/dynamic_multipart.p3m",

@@ -10,6 +10,7 @@
 
 #include "bf_validate.h"
 #include "bf_write.h"
+#include "doc_equal.h"
 #include "samples.h"
 #include "tkl.h"
 #include "tmd.h"
@@ -693,6 +694,70 @@ Test(toshi_fixtures, tmd_without_auxiliary_node_data)
     cr_expect_eq(d.tmd->nodes[0]._offset, 0x7C);
     cr_expect_eq(d.tmd->animation_pointers[0]._offset, 0x7C + 2 * 0xB0);
     cr_expect(written_back(&d));
+    close_doc(&d);
+}
+
+/* The builder lays a model out anew: the fixtures' documents (the game's depth-first layout)
+ * build into files that read back to the same document and check clean. Nodes are at 0x7C
+ * right after the scene block without auxiliary data, and after the aux data with it, the
+ * scene block then holding their address. */
+static void expect_builds_back(int aux)
+{
+    buf b;
+    tmd_fixture(&b, aux, 1);
+    doc d, built;
+    open_bytes(&d, TMD, b.d, b.n, 0);
+    cr_assert(d.read_ok, "%s: %s", d.err.path, d.err.message);
+    bf_buffer out = {0};
+    bf_error err;
+    cr_assert(tmd_build_model(d.tmd, &d.arena, &out, &err), "aux %d: %s @0x%llx: %s", aux, err.path,
+              (unsigned long long)err.offset, err.message);
+    open_bytes(&built, TMD, out.data, out.size, 0);
+    cr_assert(built.read_ok, "aux %d: the built file: %s: %s", aux, built.err.path, built.err.message);
+    dump(&built, aux ? "built with aux data" : "built");
+    /* the split piece's warning, no more */
+    cr_expect_eq(built.findings.errors, 0, "aux %d: the built file checks", aux);
+    cr_expect_eq(built.findings.count, d.findings.count, "aux %d: the original's findings, no more", aux);
+    char why[512];
+    cr_expect(doc_equal(tmd_format.entries[0].root, d.tmd, built.tmd, why, sizeof why), "aux %d: %s", aux, why);
+    tmd_File *f = built.tmd;
+    cr_expect_eq(f->has_aux_data, aux);
+    cr_expect_eq(f->scene.has_node_address, aux);
+    cr_expect_eq(f->nodes_at, aux ? 0x88u : 0x7Cu, "aux %d: nodes at 0x%llx", aux, (unsigned long long)f->nodes_at);
+    if (aux) {
+        cr_expect_eq(f->aux_data_at, 0x80);
+        cr_expect_eq(f->scene.node_address, ENC(0x88));
+    }
+    cr_expect(written_back(&built));
+    close_doc(&built);
+    bf_buffer_free(&out);
+    close_doc(&d);
+}
+
+Test(toshi_build, tmd_fixture_builds_back)
+{
+    expect_builds_back(0);
+    expect_builds_back(1);
+}
+
+/* Without auxiliary data the nodes must be at 0x7C; a scene block that also holds a node
+ * address is 4 bytes longer and pushes them to 0x80: the build fails there, naming them. */
+Test(toshi_build, tmd_nodes_that_cannot_be_at_0x7c_are_refused)
+{
+    buf b;
+    tmd_fixture(&b, 0, 0);
+    doc d;
+    open_bytes(&d, TMD, b.d, b.n, 0);
+    cr_assert(d.read_ok);
+    d.tmd->scene.has_node_address = 1;
+    bf_buffer out = {0};
+    bf_error err;
+    cr_assert_not(tmd_build_model(d.tmd, &d.arena, &out, &err));
+    cr_expect_str_eq(err.path, "nodes");
+    cr_expect_eq(err.offset, 0x80);
+    cr_expect(strstr(err.message, "the builder placed this at 128, but pos: ") != NULL, "%s", err.message);
+    cr_expect(strstr(err.message, "puts it at 124") != NULL, "%s", err.message);
+    cr_expect_null(out.data, "a failed build leaves no image");
     close_doc(&d);
 }
 

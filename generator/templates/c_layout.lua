@@ -186,7 +186,37 @@ function L.solve(e, value_c, env, params)
   return nil
 end
 
--- Whether an expression names any field the builder could set.
-L.has_target = has_target
+-- Whether the builder can place data at `pos`: the expression holds a field it can set, or
+-- it is a choice (`c ? a : b`) of which a branch does.
+function L.placeable(pos)
+  if pos.k == "cond" then return has_target(pos.b) or has_target(pos.c) end
+  return has_target(pos)
+end
+
+-- Lines that make the position expression `pos` equal to `at_c`, where the data named `name`
+-- was placed, or nil. A choice is solved through the branch its condition takes now; a
+-- branch that names a fixed place (`0x7C`, nothing to set) is where the data must have
+-- landed, and the build fails, naming the field, if it did not.
+function L.solve_pos(pos, at_c, env, name)
+  if pos.k ~= "cond" then return L.solve(pos, at_c, env, nil) end
+  local function branch(e)
+    local lines = L.solve(e, at_c, env, nil)
+    if lines or has_target(e) then return lines end
+    local want = cexpr.value(e, env)
+    return {
+      string.format("if (%s != %s)", at_c, want),
+      string.format('    return bf_fail(&w->c, w->pos, "%s", "the builder placed this at %%lld, but pos: %%s puts it at %%lld", (long long)%s,', name, at_c),
+      string.format("                   %s, (long long)(%s));", names.cstring(pos.text), want),
+    }
+  end
+  local yes, no = branch(pos.b), branch(pos.c)
+  if not yes or not no then return nil end
+  local lines = { string.format("if (%s) {", cexpr.cond(pos.a, env)) }
+  for _, l in ipairs(yes) do lines[#lines + 1] = "    " .. l end
+  lines[#lines + 1] = "} else {"
+  for _, l in ipairs(no) do lines[#lines + 1] = "    " .. l end
+  lines[#lines + 1] = "}"
+  return lines
+end
 
 return L

@@ -359,7 +359,15 @@ local function compute_lines(fmt, ix, t, fl, env, tables)
   end
   if fl.kind == "bytes" and tables[t.name .. "." .. name] then
     -- set again before it is read: not a change the next pass starts from
-    w(string.format("s->%s = bf_table_bytes(w, &s->%s);", name, name))
+    if fl.never_empty then
+      local prefix = fl.prefix or ""
+      w(string.format('s->%s = bf_table_bytes_never_empty(w, &s->%s, (const uint8_t *)%s, %d, "%s");', name, name,
+        names.cstring(prefix), #prefix, name))
+      w("if (w->err.failed)")
+      w("    return 0;")
+    else
+      w(string.format("s->%s = bf_table_bytes(w, &s->%s);", name, name))
+    end
   end
   if fl.computed then
     -- a table the builder makes: as many zeroed elements as its count says
@@ -644,7 +652,7 @@ function W.place_function(fmt, ix, t, fl, tables)
   B.line(string.format('if (!bf_place_at_end(w, %s, "%s"))', placement_align(fmt, ix, fl), fl.name))
   B.line("    return 0;")
   B.line(set_at(ix, t, fl))
-  local solved = layout.solve(fl.pos, string.format("(int64_t)s->%s_at", fl.name), env, nil)
+  local solved = layout.solve_pos(fl.pos, string.format("(int64_t)s->%s_at", fl.name), env, fl.name)
   if not solved then
     B.line(string.format('return bf_fail(&w->c, w->pos, "%s", "the builder cannot place data at %%s", %s);', fl.name,
       names.cstring(fl.pos.text)))
@@ -688,7 +696,7 @@ function W.function_for(fmt, ix, t, tables)
     end
     local tail = string.format('bf_put_tail(w, &s->%s_tail, "%s")', fl.name, fl.name)
     if fl.pos then
-      if layout.has_target(fl.pos) then
+      if layout.placeable(fl.pos) then
         B.open("if (w->layout) {")
         if pool_base(fl) then
           B.line(string.format("if (!bf_enqueue_pooled(w, place_%s_%s, base_%s_%s, s, %d))", t.name, fl.name, t.name,
@@ -757,7 +765,7 @@ function W.source(fmt)
   w()
   for _, t in ipairs(fmt.types) do
     for _, fl in ipairs(t.fields) do
-      if fl.pos and layout.has_target(fl.pos) then
+      if fl.pos and layout.placeable(fl.pos) then
         w(W.place_function(fmt, ix, t, fl, tables))
         w()
       end
