@@ -56,6 +56,10 @@ local plain_keys = {
   type_text = true,
 }
 
+-- The keys of a field that hold an expression (ir_lua.c's field_node).
+local FIELD_EXPRS = { "count", "until", "size", "pos", "cond", "const", "expect", "string_table", "derive", "value",
+  "switch_on" }
+
 -- What the builder's expressions read (validation rules aside): `fields["T.f"]`, the value
 -- of field f of T; `starts["T"]`, where a T starts; `ats["T.f"]`, where field f starts;
 -- `any_start`, whether some expression reads its own structure's start (`_start`);
@@ -73,26 +77,34 @@ local function layout_reads(fmt)
   end
   local seen = {}
   local function walk(v)
+    if not v or seen[v] then return end
     seen[v] = true
-    if v.k then
-      local fl = v.field
-      if type(fl) == "table" and fl.owner then r.owners[fl.owner] = true end
-      if type(fl) == "table" and fl.owner and fl.name then
-        r.fields[fl.owner .. "." .. fl.name] = true
-        if fl.kind == "prim" then position(fl) end
-      end
-      if v.k == "name" and v.ref == "start" then r.any_start = true end
-      if v.name == "offset" and type(v.args) == "table" and type(v.args[1]) == "table" then
-        local a = v.args[1].field
-        if type(a) == "table" and a.owner and a.name then position(a) end
-      end
+    local fl = v.field
+    if type(fl) == "table" and fl.owner then r.owners[fl.owner] = true end
+    if type(fl) == "table" and fl.owner and fl.name then
+      r.fields[fl.owner .. "." .. fl.name] = true
+      if fl.kind == "prim" then position(fl) end
     end
-    -- (the test here, not in a call per value: most values are strings and numbers)
-    for k2, v2 in pairs(v) do
-      if type(v2) == "table" and not seen[v2] and k2 ~= "rules" then walk(v2) end
+    if v.k == "name" and v.ref == "start" then r.any_start = true end
+    if v.name == "offset" and type(v.args) == "table" and type(v.args[1]) == "table" then
+      local a = v.args[1].field
+      if type(a) == "table" and a.owner and a.name then position(a) end
+    end
+    walk(v.a)
+    walk(v.b)
+    walk(v.c)
+    for _, x in ipairs(v.args or {}) do walk(x) end
+  end
+  -- the expressions of the IR (rules aside): the keys of ir_lua.c that hold one, and lists
+  -- of them; a walk over every key of every table cost more than the rest of this file
+  for _, t in ipairs(fmt.types) do
+    for _, v in ipairs(t.values) do walk(v.expr) end
+    for _, fl in ipairs(t.fields) do
+      for _, key in ipairs(FIELD_EXPRS) do walk(fl[key]) end
+      if fl.padding then walk(fl.padding.unit) end
+      for _, e in pairs(fl.args) do walk(e) end
     end
   end
-  walk(fmt.types)
   return r
 end
 
