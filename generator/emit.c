@@ -218,6 +218,23 @@ static int lua_scan_space_run(lua_State *L)
     return 1;
 }
 
+/* Lua's scan.any(s, set): whether s has any byte of `set` (the bytes a text must escape,
+ * say). One pass here where each byte of the set would be a plain search from Lua. */
+static int lua_scan_any(lua_State *L)
+{
+    size_t len, n;
+    const char *s = luaL_checklstring(L, 1, &len);
+    const char *set = luaL_checklstring(L, 2, &n);
+    unsigned char in_set[256] = {0};
+    for (size_t i = 0; i < n; i++)
+        in_set[(unsigned char)set[i]] = 1;
+    int found = 0;
+    for (size_t i = 0; i < len && !found; i++)
+        found = in_set[(unsigned char)s[i]];
+    lua_pushboolean(L, found);
+    return 1;
+}
+
 static lua_State *open_templates(const char *template_dir, lua_pool **pool)
 {
     lua_State *L = lua_pool_newstate(pool);
@@ -246,6 +263,7 @@ static lua_State *open_templates(const char *template_dir, lua_pool **pool)
     /* require("scan"): byte tests the templates make on every text */
     static const luaL_Reg scan_functions[] = {{"plain", lua_scan_plain},
                                                    {"space_run", lua_scan_space_run},
+                                                   {"any", lua_scan_any},
                                                    {NULL, NULL}};
     luaL_newlib(L, scan_functions);
     lua_setfield(L, -2, "scan");

@@ -54,15 +54,18 @@ function M.pack(items, open, indent, close)
   local lines, cur = {}, open
   local pad = string.rep(" ", indent)
   local fresh = true -- nothing on the current line yet but its opening
-  for i, it in ipairs(items) do
-    local last = i == #items
-    if type(it) == "table" then
+  local n, width = #items, M.WIDTH
+  -- (which items are literals continued is asked once per item: type() is a call)
+  local it_cont = n > 0 and type(items[1]) == "table"
+  for i = 1, n do
+    local it = items[i]
+    if it_cont then
       lines[#lines + 1] = cur
       cur = pad .. it.cont
     else
       local sep = fresh and "" or ", "
-      local tail = last and close or ","
-      if not fresh and #cur + #sep + #it + #tail > M.WIDTH then
+      local tail = i == n and close or ","
+      if not fresh and #cur + #sep + #it + #tail > width then
         lines[#lines + 1] = cur .. ","
         cur = pad .. it
       else
@@ -72,13 +75,15 @@ function M.pack(items, open, indent, close)
     fresh = false
     -- a continued literal ends its line
     local nxt = items[i + 1]
-    if type(nxt) == "table" then
+    local nxt_cont = nxt ~= nil and type(nxt) == "table"
+    if nxt_cont then
       -- nothing: the next item starts its own line
-    elseif type(it) == "table" and nxt then
+    elseif it_cont and nxt then
       lines[#lines + 1] = cur .. ","
       cur = pad
       fresh = true
     end
+    it_cont = nxt_cont
   end
   lines[#lines + 1] = cur .. close
   return lines

@@ -5,19 +5,17 @@ local common = require("docs_common")
 local M = {}
 
 local find = string.find
+local any = require("scan").any
 
 -- (names, ids and labels come again and again: each is escaped once)
 local esc_of = {}
+local entities = { ["&"] = "&amp;", ["<"] = "&lt;", [">"] = "&gt;", ['"'] = "&quot;" }
 
 local function esc(s)
   local html = esc_of[s]
   if html then return html end
-  -- plain searches first (memchr; a class is tried byte by byte): most text has nothing to escape
-  if not (find(s, "&", 1, true) or find(s, "<", 1, true) or find(s, ">", 1, true) or find(s, '"', 1, true)) then
-    html = s
-  else
-    html = s:gsub("[&<>\"]", { ["&"] = "&amp;", ["<"] = "&lt;", [">"] = "&gt;", ['"'] = "&quot;" })
-  end
+  -- one pass in C first (a class is tried byte by byte): most text has nothing to escape
+  if any(s, '&<>"') then html = s:gsub('[&<>"]', entities) else html = s end
   esc_of[s] = html
   return html
 end
@@ -50,12 +48,12 @@ local html_of = {}
 
 -- One piece of rich text.
 local function piece(s)
+  -- (the cache first: most pieces are texts seen before, and type() is a call)
+  local html = html_of[s]
+  if html then return html end
   if type(s) == "string" then
-    local html = html_of[s]
-    if not html then
-      html = doc_text(s)
-      html_of[s] = html
-    end
+    html = doc_text(s)
+    html_of[s] = html
     return html
   elseif s.link then
     local label = s.code and ("<code>" .. esc(s.text) .. "</code>") or esc(s.text)
@@ -161,11 +159,13 @@ local function table_html(t)
   end
   out[n + 1] = "\n</tr></thead>\n<tbody>"
   n = n + 1
-  for _, row in ipairs(t.rows) do
+  local rows = t.rows
+  for r = 1, #rows do -- (numeric loops: ipairs calls its iterator for every cell)
+    local row = rows[r]
     out[n + 1] = row.erratum and '\n<tr class="erratum">' or "\n<tr>"
     n = n + 1
-    for _, c in ipairs(row) do
-      out[n + 1], out[n + 2], out[n + 3] = "<td>", rich(c), "</td>"
+    for i = 1, #row do
+      out[n + 1], out[n + 2], out[n + 3] = "<td>", rich(row[i]), "</td>"
       n = n + 3
     end
     out[n + 1] = "</tr>"

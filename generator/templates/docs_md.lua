@@ -5,10 +5,11 @@ local M = {}
 
 -- Text outside code spans: no raw HTML, and no column breaks inside tables.
 local find = string.find
+local any = require("scan").any
 
 local function plain(s, in_table)
-  -- plain searches first: most text has nothing to escape
-  if not (find(s, "<", 1, true) or find(s, ">", 1, true) or (in_table and find(s, "|", 1, true))) then return s end
+  -- one pass in C first: most text has nothing to escape
+  if not any(s, in_table and "<>|" or "<>") then return s end
   s = s:gsub("<", "&lt;"):gsub(">", "&gt;")
   if in_table then s = s:gsub("|", "\\|") end
   return s
@@ -40,21 +41,34 @@ end
 -- The same texts come again and again (rule sources, "reader", "error"): each is escaped once.
 local md_of, md_in_table = {}, {}
 
+-- Code spans, the same way.
+local code_of, code_in_table = {}, {}
+
+local function cached_code_span(s, in_table)
+  local cache = in_table and code_in_table or code_of
+  local md = cache[s]
+  if not md then
+    md = code_span(s, in_table)
+    cache[s] = md
+  end
+  return md
+end
+
 -- One piece of rich text.
 local function piece(s, in_table)
+  -- (the cache first: most pieces are texts seen before, and type() is a call)
+  local cache = in_table and md_in_table or md_of
+  local md = cache[s]
+  if md then return md end
   if type(s) == "string" then
-    local cache = in_table and md_in_table or md_of
-    local md = cache[s]
-    if not md then
-      md = doc_text(s, in_table)
-      cache[s] = md
-    end
+    md = doc_text(s, in_table)
+    cache[s] = md
     return md
   elseif s.link then
-    local label = s.code and code_span(s.text, in_table) or plain(s.text, in_table)
+    local label = s.code and cached_code_span(s.text, in_table) or plain(s.text, in_table)
     return "[" .. label .. "](" .. (s.md_link or s.link) .. ")"
   elseif s.code then
-    return code_span(s.code, in_table)
+    return cached_code_span(s.code, in_table)
   elseif s.strong then
     return "**" .. plain(s.strong, in_table) .. "**"
   elseif s.em then
@@ -120,15 +134,17 @@ local function table_md(t)
   out[2] = "|" .. table.concat(sep, "|") .. "|"
   -- the rows' pieces go into the same list, joined once (not a string per row)
   local n = 2
-  for _, row in ipairs(t.rows) do
+  local rows = t.rows
+  for r = 1, #rows do -- (numeric loops: ipairs calls its iterator for every cell)
+    local row = rows[r]
     out[n + 1] = "\n| "
     n = n + 1
-    for i, c in ipairs(row) do
+    for i = 1, #row do
       if i > 1 then
         out[n + 1] = " | "
         n = n + 1
       end
-      local text = rich(c, true)
+      local text = rich(row[i], true)
       out[n + 1] = text == "" and " " or text
       n = n + 1
     end
