@@ -14,6 +14,7 @@
 #include "c_wrap.h"
 #include "ir_lua.h"
 #include "lua_pool.h"
+#include "template_lib.h"
 
 static int make_dirs(const char *path)
 {
@@ -190,117 +191,6 @@ static int lua_wrap_files(lua_State *L)
     return 1;
 }
 
-/* Lua's scan.plain(s): whether s has no byte a C or JSON string literal must escape (a
- * control byte as Lua's %c sees it, '"' or a backslash). The templates' s:find('[%c"\\]')
- * tried the class at every byte; most texts have nothing to escape. */
-static int lua_scan_plain(lua_State *L)
-{
-    size_t len;
-    const unsigned char *s = (const unsigned char *)luaL_checklstring(L, 1, &len);
-    int plain = 1;
-    for (size_t i = 0; i < len && plain; i++)
-        plain = s[i] >= 0x20 && s[i] != 0x7f && s[i] != '"' && s[i] != '\\';
-    lua_pushboolean(L, plain);
-    return 1;
-}
-
-/* Lua's scan.space_run(s): whether s has white space other than single spaces (a tab, a
- * newline, \v, \f, \r, or two spaces running): doc text that needs collapsing. Most has
- * none, and six plain searches from Lua cost more than one pass here. */
-static int lua_scan_space_run(lua_State *L)
-{
-    size_t len;
-    const char *s = luaL_checklstring(L, 1, &len);
-    int run = 0;
-    for (size_t i = 0; i < len && !run; i++)
-        run = (s[i] >= '\t' && s[i] <= '\r') || (s[i] == ' ' && i + 1 < len && s[i + 1] == ' ');
-    lua_pushboolean(L, run);
-    return 1;
-}
-
-/* Lua's scan.any(s, set): whether s has any byte of `set` (the bytes a text must escape,
- * say). One pass here where each byte of the set would be a plain search from Lua. */
-static int lua_scan_any(lua_State *L)
-{
-    size_t len, n;
-    const char *s = luaL_checklstring(L, 1, &len);
-    const char *set = luaL_checklstring(L, 2, &n);
-    unsigned char in_set[256] = {0};
-    for (size_t i = 0; i < n; i++)
-        in_set[(unsigned char)set[i]] = 1;
-    int found = 0;
-    for (size_t i = 0; i < len && !found; i++)
-        found = in_set[(unsigned char)s[i]];
-    lua_pushboolean(L, found);
-    return 1;
-}
-
-/* The decimal digits of v into buf (at least 21 bytes), as "%lld" would; returns the length. */
-static size_t decimal(lua_Integer v, char *buf)
-{
-    char tmp[24];
-    size_t n = 0;
-    /* (unsigned: the most negative value has no positive counterpart) */
-    unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
-    do
-        tmp[n++] = (char)('0' + u % 10);
-    while ((u /= 10) != 0);
-    size_t len = 0;
-    if (v < 0)
-        buf[len++] = '-';
-    while (n)
-        buf[len++] = tmp[--n];
-    return len;
-}
-
-/* string.format, for what the templates format by the ten thousand: %s of a string, %d of an
- * integer and %%, with no flags or width. Lua's own format looks up __tostring for every %s
- * and calls snprintf for every %d, which made it a twelfth of bfgen's time. Any other format
- * or argument goes to Lua's string.format (upvalue 1), so the result is always Lua's. */
-static int lua_fast_format(lua_State *L)
-{
-    size_t flen;
-    const char *f = luaL_checklstring(L, 1, &flen);
-    int top = lua_gettop(L), arg = 1;
-    for (size_t i = 0; i < flen; i++) {
-        if (f[i] != '%')
-            continue;
-        char conv = ++i < flen ? f[i] : '\0';
-        if (conv == '%')
-            continue;
-        if (++arg > top || !((conv == 's' && lua_type(L, arg) == LUA_TSTRING) || (conv == 'd' && lua_isinteger(L, arg)))) {
-            lua_pushvalue(L, lua_upvalueindex(1));
-            lua_insert(L, 1);
-            lua_call(L, top, 1);
-            return 1;
-        }
-    }
-    luaL_Buffer b;
-    luaL_buffinit(L, &b);
-    size_t from = 0;
-    arg = 1;
-    for (size_t i = 0; i < flen; i++) {
-        if (f[i] != '%')
-            continue;
-        luaL_addlstring(&b, f + from, i - from);
-        char conv = f[++i];
-        if (conv == '%') {
-            luaL_addchar(&b, '%');
-        } else if (conv == 's') {
-            size_t n;
-            const char *str = lua_tolstring(L, ++arg, &n);
-            luaL_addlstring(&b, str, n);
-        } else {
-            char digits[24];
-            luaL_addlstring(&b, digits, decimal(lua_tointeger(L, ++arg), digits));
-        }
-        from = i + 1;
-    }
-    luaL_addlstring(&b, f + from, flen - from);
-    luaL_pushresult(&b);
-    return 1;
-}
-
 static lua_State *open_templates(const char *template_dir, lua_pool **pool)
 {
     lua_State *L = lua_pool_newstate(pool);
@@ -311,12 +201,7 @@ static lua_State *open_templates(const char *template_dir, lua_pool **pool)
      * for all schemas), which saves a good part of the collector's work */
     lua_gc(L, LUA_GCINC, 400, 200, 0);
     luaL_openlibs(L);
-    /* string.format: the fast path above, Lua's own for the rest */
-    lua_getglobal(L, "string");
-    lua_getfield(L, -1, "format");
-    lua_pushcclosure(L, lua_fast_format, 1);
-    lua_setfield(L, -2, "format");
-    lua_pop(L, 1);
+    template_lib_format(L); /* a faster string.format, same results */
     /* templates `require` each other from their folder only */
     lua_getglobal(L, "package");
     lua_pushfstring(L, "%s/?.lua", template_dir);
@@ -332,12 +217,8 @@ static lua_State *open_templates(const char *template_dir, lua_pool **pool)
     static const luaL_Reg wrap_functions[] = {{"c", lua_wrap_c}, {"files", lua_wrap_files}, {NULL, NULL}};
     luaL_newlib(L, wrap_functions);
     lua_setfield(L, -2, "c_wrap");
-    /* require("scan"): byte tests the templates make on every text */
-    static const luaL_Reg scan_functions[] = {{"plain", lua_scan_plain},
-                                                   {"space_run", lua_scan_space_run},
-                                                   {"any", lua_scan_any},
-                                                   {NULL, NULL}};
-    luaL_newlib(L, scan_functions);
+    /* require("scan"): byte tests the templates make on every text (template_lib.c) */
+    template_lib_scan(L);
     lua_setfield(L, -2, "scan");
     lua_pop(L, 1);
     return L;

@@ -12,6 +12,7 @@
 local names = require("names")
 local cexpr = require("cexpr")
 local layout = require("c_layout")
+local scan = require("scan")
 
 local W = {}
 
@@ -76,31 +77,38 @@ local function layout_reads(fmt)
     end
   end
   local seen = {}
+  -- (an expression's field, arguments and operands are tables or nil: no type() calls, and
+  -- numeric loops, as ipairs calls its iterator for every element)
   local function walk(v)
     if not v or seen[v] then return end
     seen[v] = true
     local fl = v.field
-    if type(fl) == "table" and fl.owner then r.owners[fl.owner] = true end
-    if type(fl) == "table" and fl.owner and fl.name then
-      r.fields[fl.owner .. "." .. fl.name] = true
-      if fl.kind == "prim" then position(fl) end
+    if fl and fl.owner then
+      r.owners[fl.owner] = true
+      if fl.name then
+        r.fields[fl.owner .. "." .. fl.name] = true
+        if fl.kind == "prim" then position(fl) end
+      end
     end
     if v.k == "name" and v.ref == "start" then r.any_start = true end
-    if v.name == "offset" and type(v.args) == "table" and type(v.args[1]) == "table" then
-      local a = v.args[1].field
-      if type(a) == "table" and a.owner and a.name then position(a) end
+    local args = v.args
+    if v.name == "offset" and args and args[1] then
+      local a = args[1].field
+      if a and a.owner and a.name then position(a) end
     end
     walk(v.a)
     walk(v.b)
     walk(v.c)
-    for _, x in ipairs(v.args or {}) do walk(x) end
+    if args then
+      for i = 1, #args do walk(args[i]) end
+    end
   end
   -- the expressions of the IR (rules aside): the keys of ir_lua.c that hold one, and lists
   -- of them; a walk over every key of every table cost more than the rest of this file
   for _, t in ipairs(fmt.types) do
     for _, v in ipairs(t.values) do walk(v.expr) end
     for _, fl in ipairs(t.fields) do
-      for _, key in ipairs(FIELD_EXPRS) do walk(fl[key]) end
+      for i = 1, #FIELD_EXPRS do walk(fl[FIELD_EXPRS[i]]) end
       if fl.padding then walk(fl.padding.unit) end
       for _, e in pairs(fl.args) do walk(e) end
     end
@@ -486,51 +494,14 @@ local function uses_owner(e)
   return false
 end
 
--- Text without its string literals (a field named `c` in a message is not the variable).
--- As text:gsub('"[^"\n]-"', '""') would, with plain searches (gsub tries every byte).
-local function code_only(text)
-  local find, sub = string.find, string.sub
-  local q = find(text, '"', 1, true)
-  if not q then return text end
-  local out, from = {}, 1
-  while q do
-    local close = find(text, '"', q + 1, true)
-    if not close then break end
-    local nl = find(text, "\n", q + 1, true)
-    if nl and nl < close then
-      q = close -- no literal starts at q (it would cross a line): try the next quote
-    else
-      out[#out + 1] = sub(text, from, q - 1)
-      out[#out + 1] = '""'
-      from = close + 1
-      q = find(text, '"', from, true)
-    end
-  end
-  out[#out + 1] = sub(text, from)
-  return table.concat(out)
-end
-
--- bytes that may not stand before (or, the first three, after) a name that is a variable
-local word_or_member = {}
-for b = 0, 255 do
-  local ch = string.char(b)
-  word_or_member[b] = ch:match("[%w_]") and "word" or (ch == "." or ch == ">") and "member" or nil
-end
+-- Text without its string literals (a field named `c` in a message is not the variable):
+-- a literal is a quote and the next quote on the same line. (One pass in C, template_lib.c.)
+local function code_only(text) return scan.unquoted(text, false) end
 
 -- Whether `code` uses the variable `name` (a name of word bytes): it appears after a byte
--- that is not a word byte, `.` or `>`, and before one that is not a word byte. (Plain
--- searches: a pattern starting with a class tries every position, for each body thrice.)
-local function mentions(code, name)
-  local find, byte = string.find, string.byte
-  local init = 2 -- there must be a byte before it
-  while true do
-    local a, b = find(code, name, init, true)
-    if not a then return false end
-    local after = byte(code, b + 1)
-    if not word_or_member[byte(code, a - 1)] and not (after and word_or_member[after] == "word") then return true end
-    init = a + 1
-  end
-end
+-- that is not a word byte, `.` or `>`, and before one that is not a word byte. (In C: a
+-- plain search from Lua stopped at every `c` of a function body.)
+local function mentions(code, name) return scan.uses(code, name, ".>") end
 
 -- The declarations a function body needs: the reading context `c`, the root `R`, the
 -- writable root `RW`, each only where the body uses it.

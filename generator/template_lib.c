@@ -1,0 +1,221 @@
+/* C helpers for the Lua templates: byte scans of whole texts (require("scan")) and a faster
+ * string.format. Each replaced Lua code that tried a pattern or a search at every byte of a
+ * generated file, or a generic path taken ten thousand times. */
+#include "template_lib.h"
+
+#include <lauxlib.h>
+#include <string.h>
+
+/* Lua's scan.plain(s): whether s has no byte a C or JSON string literal must escape (a
+ * control byte as Lua's %c sees it, '"' or a backslash). The templates' s:find('[%c"\\]')
+ * tried the class at every byte; most texts have nothing to escape. */
+static int lua_scan_plain(lua_State *L)
+{
+    size_t len;
+    const unsigned char *s = (const unsigned char *)luaL_checklstring(L, 1, &len);
+    int plain = 1;
+    for (size_t i = 0; i < len && plain; i++)
+        plain = s[i] >= 0x20 && s[i] != 0x7f && s[i] != '"' && s[i] != '\\';
+    lua_pushboolean(L, plain);
+    return 1;
+}
+
+/* Lua's scan.space_run(s): whether s has white space other than single spaces (a tab, a
+ * newline, \v, \f, \r, or two spaces running): doc text that needs collapsing. Most has
+ * none, and six plain searches from Lua cost more than one pass here. */
+static int lua_scan_space_run(lua_State *L)
+{
+    size_t len;
+    const char *s = luaL_checklstring(L, 1, &len);
+    int run = 0;
+    for (size_t i = 0; i < len && !run; i++)
+        run = (s[i] >= '\t' && s[i] <= '\r') || (s[i] == ' ' && i + 1 < len && s[i + 1] == ' ');
+    lua_pushboolean(L, run);
+    return 1;
+}
+
+/* Lua's scan.any(s, set): whether s has any byte of `set` (the bytes a text must escape,
+ * say). One pass here where each byte of the set would be a plain search from Lua. */
+static int lua_scan_any(lua_State *L)
+{
+    size_t len, n;
+    const char *s = luaL_checklstring(L, 1, &len);
+    const char *set = luaL_checklstring(L, 2, &n);
+    unsigned char in_set[256] = {0};
+    for (size_t i = 0; i < n; i++)
+        in_set[(unsigned char)set[i]] = 1;
+    int found = 0;
+    for (size_t i = 0; i < len && !found; i++)
+        found = in_set[(unsigned char)s[i]];
+    lua_pushboolean(L, found);
+    return 1;
+}
+
+
+static int is_word(unsigned char c) { return c == '_' || (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); }
+
+/* scan.unquoted(text, escapes): the text with its string literals emptied ("..." -> ""), to
+ * see which names its code uses. Without `escapes` a literal is a quote and the next quote
+ * on the same line (as text:gsub('"[^"\n]-"', '""') would make it; a quote whose next quote
+ * is on another line starts none); with `escapes` it runs to the next quote not escaped by a
+ * backslash, and an unclosed one to the end of the text. */
+static int lua_scan_unquoted(lua_State *L)
+{
+    size_t n;
+    const char *s = luaL_checklstring(L, 1, &n);
+    int escapes = lua_toboolean(L, 2);
+    const char *q = memchr(s, '"', n);
+    if (!q) {
+        lua_settop(L, 1);
+        return 1;
+    }
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    const char *from = s, *end = s + n;
+    while (q) {
+        const char *close = q + 1;
+        if (escapes) {
+            size_t at = 1, left = (size_t)(end - q);
+            while (at < left && q[at] != '"')
+                at += q[at] == '\\' ? 2 : 1;
+            close = at < left ? q + at : NULL;
+            if (!close) { /* unclosed: the rest is in the literal */
+                luaL_addlstring(&b, from, (size_t)(q - from));
+                luaL_addstring(&b, "\"\"");
+                from = end;
+                break;
+            }
+        } else {
+            close = memchr(q + 1, '"', (size_t)(end - q - 1));
+            if (!close)
+                break;
+            const char *nl = memchr(q + 1, '\n', (size_t)(close - q - 1));
+            if (nl) { /* no literal starts at q: try the closing quote */
+                q = close;
+                continue;
+            }
+        }
+        luaL_addlstring(&b, from, (size_t)(q - from));
+        luaL_addstring(&b, "\"\"");
+        from = close + 1;
+        q = from < end ? memchr(from, '"', (size_t)(end - from)) : NULL;
+    }
+    luaL_addlstring(&b, from, (size_t)(end - from));
+    luaL_pushresult(&b);
+    return 1;
+}
+
+/* scan.uses(code, name, member): whether C code uses `name` (a word) as itself, not inside
+ * a longer word: the byte after it is no word byte, nor the byte before it. `member` says
+ * which names are members of something else, and do not count: "." (after `.` or `->`) or
+ * ".>" (after `.` or `>`; and not at the very start of the code). */
+static int lua_scan_uses(lua_State *L)
+{
+    size_t n, len;
+    const char *s = luaL_checklstring(L, 1, &n);
+    const char *name = luaL_checklstring(L, 2, &len);
+    const char *member = luaL_checkstring(L, 3);
+    int any_gt = strcmp(member, ".>") == 0;
+    int found = 0;
+    for (size_t a = any_gt ? 1 : 0; !found && len > 0 && a + len <= n; a++) {
+        if (s[a] != name[0] || memcmp(s + a, name, len) != 0)
+            continue;
+        if (a + len < n && is_word((unsigned char)s[a + len]))
+            continue;
+        if (a == 0) {
+            found = 1;
+            continue;
+        }
+        unsigned char before = (unsigned char)s[a - 1];
+        if (is_word(before) || before == '.')
+            continue;
+        if (before == '>' && (any_gt || (a >= 2 && s[a - 2] == '-')))
+            continue;
+        found = 1;
+    }
+    lua_pushboolean(L, found);
+    return 1;
+}
+
+void template_lib_scan(lua_State *L)
+{
+    static const luaL_Reg functions[] = {{"plain", lua_scan_plain}, {"space_run", lua_scan_space_run},
+                                         {"any", lua_scan_any},     {"unquoted", lua_scan_unquoted},
+                                         {"uses", lua_scan_uses},   {NULL, NULL}};
+    luaL_newlib(L, functions);
+}
+
+/* The decimal digits of v into buf (at least 21 bytes), as "%lld" would; returns the length. */
+static size_t decimal(lua_Integer v, char *buf)
+{
+    char tmp[24];
+    size_t n = 0;
+    /* (unsigned: the most negative value has no positive counterpart) */
+    unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+    do
+        tmp[n++] = (char)('0' + u % 10);
+    while ((u /= 10) != 0);
+    size_t len = 0;
+    if (v < 0)
+        buf[len++] = '-';
+    while (n)
+        buf[len++] = tmp[--n];
+    return len;
+}
+
+/* string.format, for what the templates format by the ten thousand: %s of a string, %d of an
+ * integer and %%, with no flags or width. Lua's own format looks up __tostring for every %s
+ * and calls snprintf for every %d, which made it a twelfth of bfgen's time. Any other format
+ * or argument goes to Lua's string.format (upvalue 1), so the result is always Lua's. */
+static int lua_fast_format(lua_State *L)
+{
+    size_t flen;
+    const char *f = luaL_checklstring(L, 1, &flen);
+    int top = lua_gettop(L), arg = 1;
+    for (size_t i = 0; i < flen; i++) {
+        if (f[i] != '%')
+            continue;
+        char conv = ++i < flen ? f[i] : '\0';
+        if (conv == '%')
+            continue;
+        if (++arg > top || !((conv == 's' && lua_type(L, arg) == LUA_TSTRING) || (conv == 'd' && lua_isinteger(L, arg)))) {
+            lua_pushvalue(L, lua_upvalueindex(1));
+            lua_insert(L, 1);
+            lua_call(L, top, 1);
+            return 1;
+        }
+    }
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    size_t from = 0;
+    arg = 1;
+    for (size_t i = 0; i < flen; i++) {
+        if (f[i] != '%')
+            continue;
+        luaL_addlstring(&b, f + from, i - from);
+        char conv = f[++i];
+        if (conv == '%') {
+            luaL_addchar(&b, '%');
+        } else if (conv == 's') {
+            size_t n;
+            const char *str = lua_tolstring(L, ++arg, &n);
+            luaL_addlstring(&b, str, n);
+        } else {
+            char digits[24];
+            luaL_addlstring(&b, digits, decimal(lua_tointeger(L, ++arg), digits));
+        }
+        from = i + 1;
+    }
+    luaL_addlstring(&b, f + from, flen - from);
+    luaL_pushresult(&b);
+    return 1;
+}
+
+void template_lib_format(lua_State *L)
+{
+    lua_getglobal(L, "string");
+    lua_getfield(L, -1, "format");
+    lua_pushcclosure(L, lua_fast_format, 1);
+    lua_setfield(L, -2, "format");
+    lua_pop(L, 1);
+}
