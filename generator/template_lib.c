@@ -137,11 +137,71 @@ static int lua_scan_uses(lua_State *L)
     return 1;
 }
 
+/* scan.replace(s, set, map): s with each byte of `set` replaced by map[that byte] (a string;
+ * the byte stays when map has none), as s:gsub("[set]", map) would. Escaping a text this way
+ * tried the class at every byte and copied the others one by one. */
+static int lua_scan_replace(lua_State *L)
+{
+    size_t n, nset;
+    const char *s = luaL_checklstring(L, 1, &n);
+    const char *set = luaL_checklstring(L, 2, &nset);
+    luaL_checktype(L, 3, LUA_TTABLE);
+    unsigned char in_set[256] = {0};
+    for (size_t i = 0; i < nset; i++)
+        in_set[(unsigned char)set[i]] = 1;
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    size_t from = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!in_set[(unsigned char)s[i]])
+            continue;
+        lua_pushlstring(L, s + i, 1);
+        lua_gettable(L, 3);
+        size_t len;
+        const char *with = lua_type(L, -1) == LUA_TSTRING ? lua_tolstring(L, -1, &len) : NULL;
+        /* (popped before the buffer is touched, which uses the stack; map keeps the string) */
+        lua_pop(L, 1);
+        if (with) {
+            luaL_addlstring(&b, s + from, i - from);
+            luaL_addlstring(&b, with, len);
+            from = i + 1;
+        }
+    }
+    luaL_addlstring(&b, s + from, n - from);
+    luaL_pushresult(&b);
+    return 1;
+}
+
+/* scan.squeeze(s): s with every run of white space (as Lua's %s: space, \t, \n, \v, \f, \r)
+ * made one space, as s:gsub("%s+", " ") would. */
+static int lua_scan_squeeze(lua_State *L)
+{
+    size_t n;
+    const char *s = luaL_checklstring(L, 1, &n);
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    size_t i = 0;
+    while (i < n) {
+        size_t from = i;
+        while (i < n && s[i] != ' ' && !(s[i] >= '\t' && s[i] <= '\r'))
+            i++;
+        luaL_addlstring(&b, s + from, i - from);
+        if (i < n) {
+            luaL_addchar(&b, ' ');
+            while (i < n && (s[i] == ' ' || (s[i] >= '\t' && s[i] <= '\r')))
+                i++;
+        }
+    }
+    luaL_pushresult(&b);
+    return 1;
+}
+
 void template_lib_scan(lua_State *L)
 {
     static const luaL_Reg functions[] = {{"plain", lua_scan_plain}, {"space_run", lua_scan_space_run},
                                          {"any", lua_scan_any},     {"unquoted", lua_scan_unquoted},
-                                         {"uses", lua_scan_uses},   {NULL, NULL}};
+                                         {"uses", lua_scan_uses},   {"replace", lua_scan_replace},
+                                         {"squeeze", lua_scan_squeeze}, {NULL, NULL}};
     luaL_newlib(L, functions);
 }
 

@@ -98,15 +98,16 @@ local function document_cell(f, with_file)
   return { f.document_title }
 end
 
--- Whether `s` has white space other than single spaces: one pass in C (emit.c), where a
+-- Whether `s` has white space other than single spaces: one pass in C (template_lib.c), where a
 -- class would be tried byte by byte from Lua.
-M.has_space_run = require("scan").space_run
+local scan = require("scan")
+M.has_space_run = scan.space_run
 
 -- One line of doc text: whitespace (newlines included) collapsed.
 local function oneline(s)
   s = s or ""
   -- most doc text is one line already: no pattern pass over it then
-  if M.has_space_run(s) then s = s:gsub("%s+", " ") end
+  if M.has_space_run(s) then s = scan.squeeze(s) end -- (as s:gsub("%s+", " "), in C)
   if s:byte(1) == 32 then s = s:sub(2) end
   if s:byte(-1) == 32 then s = s:sub(1, -2) end
   return s
@@ -338,7 +339,7 @@ local function rule_message(r)
   local out = {}
   for _, part in ipairs(r.parts) do
     if part.text then
-      add(out, oneline(part.text) == "" and " " or part.text:gsub("%s+", " "))
+      add(out, oneline(part.text) == "" and " " or scan.squeeze(part.text))
     elseif part.value then
       add(out, code("{" .. expr_text(part.value) .. (part.hex and ":x" or "") .. "}"))
     end

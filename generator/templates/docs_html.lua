@@ -5,7 +5,8 @@ local common = require("docs_common")
 local M = {}
 
 local find = string.find
-local any = require("scan").any
+local scan = require("scan")
+local any = scan.any
 
 -- (names, ids and labels come again and again: each is escaped once)
 local esc_of = {}
@@ -15,7 +16,7 @@ local function esc(s)
   local html = esc_of[s]
   if html then return html end
   -- one pass in C first (a class is tried byte by byte): most text has nothing to escape
-  if any(s, '&<>"') then html = s:gsub('[&<>"]', entities) else html = s end
+  if any(s, '&<>"') then html = scan.replace(s, '&<>"', entities) else html = s end
   esc_of[s] = html
   return html
 end
