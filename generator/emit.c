@@ -11,6 +11,7 @@
 #include <dirent.h>
 #include <sys/stat.h>
 
+#include "c_pack.h"
 #include "c_wrap.h"
 #include "ir_lua.h"
 #include "lua_pool.h"
@@ -217,6 +218,9 @@ static lua_State *open_templates(const char *template_dir, lua_pool **pool)
     static const luaL_Reg wrap_functions[] = {{"c", lua_wrap_c}, {"files", lua_wrap_files}, {NULL, NULL}};
     luaL_newlib(L, wrap_functions);
     lua_setfield(L, -2, "c_wrap");
+    /* require("c_pack"): initializers and literals packed into lines (c_pack.c) */
+    c_pack_open(L);
+    lua_setfield(L, -2, "c_pack");
     /* require("scan"): byte tests the templates make on every text (template_lib.c) */
     template_lib_scan(L);
     lua_setfield(L, -2, "scan");
