@@ -108,7 +108,10 @@ local function layout_reads(fmt)
   for _, t in ipairs(fmt.types) do
     for _, v in ipairs(t.values) do walk(v.expr) end
     for _, fl in ipairs(t.fields) do
-      for i = 1, #FIELD_EXPRS do walk(fl[FIELD_EXPRS[i]]) end
+      for i = 1, #FIELD_EXPRS do
+        local e = fl[FIELD_EXPRS[i]]
+        if e then walk(e) end -- (most keys are absent: no call for them)
+      end
       if fl.padding then walk(fl.padding.unit) end
       for _, e in pairs(fl.args) do walk(e) end
     end
@@ -136,7 +139,10 @@ local function plain_types(fmt, reads)
     for _, fl in ipairs(t.fields) do
       if not ok then break end
       for key in pairs(fl) do
-        if not plain_keys[key] then ok = false end
+        if not plain_keys[key] then
+          ok = false
+          break
+        end
       end
       ok = ok and fl.kind == "prim" and not fl.cond and (not fl.array or fl.fixed_count) and fl.offset == at
       if ok then at = at + fl.prim_size * (fl.array and fl.fixed_count or 1) end
@@ -530,11 +536,12 @@ local function call_chain(calls, indent, size)
   local width = 110
   for n, call in ipairs(calls) do
     local piece = "!" .. call .. (n < #calls and " ||" or ")")
-    if #line + #piece > width and not line:match("%($") then
+    local open = line:byte(-1) == 40 -- the line ends with "(" (no pattern: it tries every byte)
+    if #line + #piece > width and not open then
       o[#o + 1] = line
       line = indent .. more .. piece
     else
-      line = line .. (line:match("%($") and "" or " ") .. piece
+      line = line .. (open and "" or " ") .. piece
     end
   end
   o[#o + 1] = line
@@ -709,7 +716,7 @@ function W.function_for(fmt, ix, t, tables)
   o[#o + 1] = string.format("static int write_%s(bf_wctx *w, %s *s, const char *name, int64_t index)", t.name, ct(fmt, t.name))
   o[#o + 1] = "{"
   for _, l in ipairs(context_lines(fmt, ix, B.lines)) do o[#o + 1] = l end
-  for _, l in ipairs(B.lines) do o[#o + 1] = l end
+  table.move(B.lines, 1, #B.lines, #o + 1, o) -- (one move, not a loop over every line)
   o[#o + 1] = "}"
   return table.concat(o, "\n")
 end
