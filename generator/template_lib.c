@@ -196,12 +196,36 @@ static int lua_scan_squeeze(lua_State *L)
     return 1;
 }
 
+/* scan.oneline(s): doc text as one line: white space runs made one space, none at either end
+ * (as squeezing, then dropping a space at each end, in three calls, made it). */
+static int lua_scan_oneline(lua_State *L)
+{
+    size_t n;
+    const char *s = luaL_checklstring(L, 1, &n);
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    int space = 0; /* a run of white space is pending (never at the start) */
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == ' ' || (s[i] >= '\t' && s[i] <= '\r')) {
+            space = luaL_bufflen(&b) > 0;
+            continue;
+        }
+        if (space)
+            luaL_addchar(&b, ' ');
+        space = 0;
+        luaL_addchar(&b, s[i]);
+    }
+    luaL_pushresult(&b);
+    return 1;
+}
+
 void template_lib_scan(lua_State *L)
 {
     static const luaL_Reg functions[] = {{"plain", lua_scan_plain}, {"space_run", lua_scan_space_run},
                                          {"any", lua_scan_any},     {"unquoted", lua_scan_unquoted},
                                          {"uses", lua_scan_uses},   {"replace", lua_scan_replace},
-                                         {"squeeze", lua_scan_squeeze}, {NULL, NULL}};
+                                         {"squeeze", lua_scan_squeeze}, {"oneline", lua_scan_oneline},
+                                         {NULL, NULL}};
     luaL_newlib(L, functions);
 }
 

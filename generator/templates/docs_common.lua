@@ -104,14 +104,7 @@ local scan = require("scan")
 M.has_space_run = scan.space_run
 
 -- One line of doc text: whitespace (newlines included) collapsed.
-local function oneline(s)
-  s = s or ""
-  -- most doc text is one line already: no pattern pass over it then
-  if M.has_space_run(s) then s = scan.squeeze(s) end -- (as s:gsub("%s+", " "), in C)
-  if s:byte(1) == 32 then s = s:sub(2) end
-  if s:byte(-1) == 32 then s = s:sub(1, -2) end
-  return s
-end
+local function oneline(s) return scan.oneline(s or "") end -- (one pass in C)
 M.oneline = oneline
 
 -- Doc text as paragraphs: blank lines separate them, single newlines join.
@@ -191,6 +184,7 @@ end
 
 local function sorted_keys(map)
   local keys = {}
+  if not map or next(map) == nil then return keys end -- (most fields have no arguments)
   for k in pairs(map or {}) do keys[#keys + 1] = k end
   table.sort(keys)
   return keys
@@ -397,7 +391,7 @@ local function type_rules(t, ix)
       end
     end
     local idx, seen = {}, {}
-    for _, key in ipairs(EXPR_KEYS) do index_exprs(fl[key], idx) end
+    for i = 1, #EXPR_KEYS do index_exprs(fl[EXPR_KEYS[i]], idx) end
     for _, a in ipairs(sorted_keys(fl.args)) do index_exprs(fl.args[a], idx) end
     for _, e in ipairs(idx) do
       local text = expr_text(e.b) .. " in " .. expr_text(e.a)
@@ -434,7 +428,9 @@ local function users(fmt)
     for _, fl in ipairs(t.fields) do
       local who = { t = t.name, f = fl.name }
       if fl.type then push(types, fl.type, who) end
-      for _, c in ipairs(fl.cases or {}) do if c.type then push(types, c.type, who) end end
+      if fl.cases then
+        for _, c in ipairs(fl.cases) do if c.type then push(types, c.type, who) end end
+      end
       if fl.enum or fl.flags then push(enums, fl.enum or fl.flags, who) end
     end
   end
