@@ -247,27 +247,62 @@ static size_t decimal(lua_Integer v, char *buf)
     return len;
 }
 
-/* string.format, for what the templates format by the ten thousand: %s of a string, %d of an
- * integer and %%, with no flags or width. Lua's own format looks up __tostring for every %s
- * and calls snprintf for every %d, which made it a twelfth of bfgen's time. Any other format
- * or argument goes to Lua's string.format (upvalue 1), so the result is always Lua's. */
+/* One conversion of a format at f[i] (just after its '%'): its letter, whether it is
+ * left-justified ('-') and its width (0: none). Returns the index after it, or 0 when it has
+ * anything else (precision, other flags, a width over 99). */
+static size_t conversion(const char *f, size_t i, size_t flen, char *conv, int *left, int *width)
+{
+    *left = i < flen && f[i] == '-';
+    i += (size_t)*left;
+    *width = 0;
+    for (int digits = 0; i < flen && f[i] >= '0' && f[i] <= '9'; digits++, i++) {
+        if (digits == 2 || (digits == 0 && f[i] == '0'))
+            return 0;
+        *width = *width * 10 + (f[i] - '0');
+    }
+    if (i >= flen)
+        return 0;
+    *conv = f[i];
+    return i + 1;
+}
+
+/* string.format, for what the templates format by the ten thousand: %% and %s of a string
+ * (optionally %-Ns: padded on the right to N columns) and %d of an integer. Lua's own format
+ * looks up __tostring for every %s and calls snprintf for every %d, which made it a twelfth
+ * of bfgen's time. Any other conversion or argument goes to Lua's string.format (upvalue 1),
+ * so the result is always Lua's. */
 static int lua_fast_format(lua_State *L)
 {
     size_t flen;
     const char *f = luaL_checklstring(L, 1, &flen);
     int top = lua_gettop(L), arg = 1;
+    char conv;
+    int left, width;
     for (size_t i = 0; i < flen; i++) {
         if (f[i] != '%')
             continue;
-        char conv = ++i < flen ? f[i] : '\0';
-        if (conv == '%')
-            continue;
-        if (++arg > top || !((conv == 's' && lua_type(L, arg) == LUA_TSTRING) || (conv == 'd' && lua_isinteger(L, arg)))) {
+        size_t next = conversion(f, i + 1, flen, &conv, &left, &width);
+        int ok = next != 0;
+        if (ok && conv == '%') {
+            ok = !left && !width;
+        } else if (ok) {
+            ok = ++arg <= top;
+            if (ok && conv == 's') {
+                size_t n;
+                const char *str = lua_type(L, arg) == LUA_TSTRING ? lua_tolstring(L, arg, &n) : NULL;
+                /* plain, or padded on the right (with no zero byte inside: Lua refuses those) */
+                ok = str && (width ? left && strlen(str) == n : !left);
+            } else {
+                ok = ok && conv == 'd' && lua_isinteger(L, arg) && !left && !width;
+            }
+        }
+        if (!ok) {
             lua_pushvalue(L, lua_upvalueindex(1));
             lua_insert(L, 1);
             lua_call(L, top, 1);
             return 1;
         }
+        i = next - 1;
     }
     luaL_Buffer b;
     luaL_buffinit(L, &b);
@@ -277,18 +312,21 @@ static int lua_fast_format(lua_State *L)
         if (f[i] != '%')
             continue;
         luaL_addlstring(&b, f + from, i - from);
-        char conv = f[++i];
+        size_t next = conversion(f, i + 1, flen, &conv, &left, &width);
         if (conv == '%') {
             luaL_addchar(&b, '%');
         } else if (conv == 's') {
             size_t n;
             const char *str = lua_tolstring(L, ++arg, &n);
             luaL_addlstring(&b, str, n);
+            for (; (int)n < width; n++)
+                luaL_addchar(&b, ' ');
         } else {
             char digits[24];
             luaL_addlstring(&b, digits, decimal(lua_tointeger(L, ++arg), digits));
         }
-        from = i + 1;
+        i = next - 1;
+        from = next;
     }
     luaL_addlstring(&b, f + from, flen - from);
     luaL_pushresult(&b);
