@@ -267,33 +267,43 @@ static size_t conversion(const char *f, size_t i, size_t flen, char *conv, int *
 }
 
 /* string.format, for what the templates format by the ten thousand: %% and %s of a string
- * (optionally %-Ns: padded on the right to N columns) and %d of an integer. Lua's own format
- * looks up __tostring for every %s and calls snprintf for every %d, which made it a twelfth
- * of bfgen's time. Any other conversion or argument goes to Lua's string.format (upvalue 1),
- * so the result is always Lua's. */
+ * (optionally %-Ns: padded on the right to N columns) and %d of an integer, at most 16 of
+ * them. Lua's own format looks up __tostring for every %s and calls snprintf for every %d,
+ * which made it a twelfth of bfgen's time. Any other conversion or argument goes to Lua's
+ * string.format (upvalue 1), so the result is always Lua's. */
 static int lua_fast_format(lua_State *L)
 {
     size_t flen;
     const char *f = luaL_checklstring(L, 1, &flen);
-    int top = lua_gettop(L), arg = 1;
-    char conv;
-    int left, width;
-    for (size_t i = 0; i < flen; i++) {
-        if (f[i] != '%')
-            continue;
-        size_t next = conversion(f, i + 1, flen, &conv, &left, &width);
-        int ok = next != 0;
-        if (ok && conv == '%') {
+    int top = lua_gettop(L), arg = 1, count = 0;
+    /* first each conversion is checked and its text found, and the result's length counted */
+    struct {
+        const char *text;
+        size_t len, width, at, next; /* the conversion is f[at] up to f[next] */
+    } conv[16];
+    char digits[16][24];
+    size_t total = flen, seen = 0;
+    const char *pct;
+    while ((pct = memchr(f + seen, '%', flen - seen)) != NULL) {
+        char letter;
+        int left, width;
+        size_t at = (size_t)(pct - f), next = conversion(f, at + 1, flen, &letter, &left, &width);
+        int ok = next != 0 && count < 16;
+        const char *text = "%";
+        size_t len = 1;
+        if (ok && letter == '%') {
             ok = !left && !width;
         } else if (ok) {
             ok = ++arg <= top;
-            if (ok && conv == 's') {
-                size_t n;
-                const char *str = lua_type(L, arg) == LUA_TSTRING ? lua_tolstring(L, arg, &n) : NULL;
+            if (ok && letter == 's') {
+                text = lua_type(L, arg) == LUA_TSTRING ? lua_tolstring(L, arg, &len) : NULL;
                 /* plain, or padded on the right (with no zero byte inside: Lua refuses those) */
-                ok = str && (width ? left && strlen(str) == n : !left);
+                ok = text && (width ? left && strlen(text) == len : !left);
+            } else if (ok && letter == 'd' && lua_isinteger(L, arg) && !left && !width) {
+                text = digits[count];
+                len = decimal(lua_tointeger(L, arg), digits[count]);
             } else {
-                ok = ok && conv == 'd' && lua_isinteger(L, arg) && !left && !width;
+                ok = 0;
             }
         }
         if (!ok) {
@@ -302,34 +312,31 @@ static int lua_fast_format(lua_State *L)
             lua_call(L, top, 1);
             return 1;
         }
-        i = next - 1;
+        size_t pad = len < (size_t)width ? (size_t)width - len : 0;
+        conv[count].text = text;
+        conv[count].len = len;
+        conv[count].width = pad;
+        conv[count].at = at;
+        conv[count].next = next;
+        count++;
+        total = total - (next - at) + len + pad;
+        seen = next;
     }
+    /* then the result is written in place, in one piece */
     luaL_Buffer b;
-    luaL_buffinit(L, &b);
+    char *out = luaL_buffinitsize(L, &b, total);
     size_t from = 0;
-    arg = 1;
-    for (size_t i = 0; i < flen; i++) {
-        if (f[i] != '%')
-            continue;
-        luaL_addlstring(&b, f + from, i - from);
-        size_t next = conversion(f, i + 1, flen, &conv, &left, &width);
-        if (conv == '%') {
-            luaL_addchar(&b, '%');
-        } else if (conv == 's') {
-            size_t n;
-            const char *str = lua_tolstring(L, ++arg, &n);
-            luaL_addlstring(&b, str, n);
-            for (; (int)n < width; n++)
-                luaL_addchar(&b, ' ');
-        } else {
-            char digits[24];
-            luaL_addlstring(&b, digits, decimal(lua_tointeger(L, ++arg), digits));
-        }
-        i = next - 1;
-        from = next;
+    for (int k = 0; k < count; k++) {
+        memcpy(out, f + from, conv[k].at - from);
+        out += conv[k].at - from;
+        memcpy(out, conv[k].text, conv[k].len);
+        out += conv[k].len;
+        memset(out, ' ', conv[k].width);
+        out += conv[k].width;
+        from = conv[k].next;
     }
-    luaL_addlstring(&b, f + from, flen - from);
-    luaL_pushresult(&b);
+    memcpy(out, f + from, flen - from);
+    luaL_pushresultsize(&b, total);
     return 1;
 }
 
