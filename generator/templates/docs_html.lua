@@ -150,10 +150,12 @@ local function layout(lay)
   return table.concat(out, "\n")
 end
 
--- The pieces go into one list, joined once (not a string per cell, then one per row).
-local function table_html(t)
-  local out = { "<table", t.class and (' class="' .. t.class .. '"') or "", ">\n<thead><tr>" }
-  local n = 3
+-- A table's HTML, its pieces appended to `out` (one list for the whole page, joined once:
+-- a string per cell or table was made and copied again at each level).
+local function table_html_into(out, t)
+  local n = #out
+  out[n + 1], out[n + 2], out[n + 3] = "<table", t.class and (' class="' .. t.class .. '"') or "", ">\n<thead><tr>"
+  n = n + 3
   for _, h in ipairs(t.head) do
     out[n + 1], out[n + 2], out[n + 3] = "\n<th>", esc(h), "</th>"
     n = n + 3
@@ -166,14 +168,20 @@ local function table_html(t)
     out[n + 1] = row.erratum and '\n<tr class="erratum">' or "\n<tr>"
     n = n + 1
     for i = 1, #row do
-      out[n + 1], out[n + 2], out[n + 3] = "<td>", rich(row[i]), "</td>"
-      n = n + 3
+      local cell = row[i]
+      out[n + 1] = "<td>"
+      n = n + 1
+      for k = 1, #cell do
+        out[n + 1] = piece(cell[k])
+        n = n + 1
+      end
+      out[n + 1] = "</td>"
+      n = n + 1
     end
     out[n + 1] = "</tr>"
     n = n + 1
   end
   out[n + 1] = "\n</tbody></table>"
-  return table.concat(out)
 end
 
 local function toc(entries)
@@ -195,10 +203,14 @@ local function toc(entries)
 end
 
 local function render(title, blocks)
-  local out = { "<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
+  local out = { table.concat({ "<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    "<title>" .. esc(title) .. "</title>", "<style>", CSS, "</style>", "</head>", "<body>", "<main>" }
-  local function w(s) out[#out + 1] = s end
+    "<title>" .. esc(title) .. "</title>", "<style>", CSS, "</style>", "</head>", "<body>", "<main>" }, "\n") }
+  -- each piece of the page on a line of its own
+  local function w(s)
+    out[#out + 1] = "\n"
+    out[#out + 1] = s
+  end
   for _, b in ipairs(blocks) do
     if b.h then
       w(string.format('<h%d id="%s">%s</h%d>', b.h, esc(b.id), rich(b.text), b.h))
@@ -207,7 +219,8 @@ local function render(title, blocks)
     elseif b.note then
       w('<div class="note">' .. rich(b.note) .. "</div>")
     elseif b.table then
-      w(table_html(b.table))
+      out[#out + 1] = "\n" -- (appended piece by piece, as w would have the table's text)
+      table_html_into(out, b.table)
     elseif b.layout then
       w(layout(b.layout))
     elseif b.toc then
@@ -217,7 +230,8 @@ local function render(title, blocks)
   w("</main>")
   w("</body>")
   w("</html>")
-  return table.concat(out, "\n") .. "\n"
+  out[#out + 1] = "\n"
+  return table.concat(out)
 end
 
 function M.page(fmt) return render((fmt.title or fmt.name) .. " — binform", common.page(fmt)) end

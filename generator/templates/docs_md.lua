@@ -123,17 +123,17 @@ local function layout(lay)
   return "```text\n" .. table.concat(lines, "\n") .. "\n```"
 end
 
-local function table_md(t)
-  local out = {}
+-- A table's Markdown, its pieces appended to `out` (one list for the whole page, joined
+-- once: a string per cell, row or table was made and copied again at each level).
+local function table_md_into(out, t)
+  local n = #out
   local head, sep = {}, {}
   for i, h in ipairs(t.head) do
     head[i] = h
     sep[i] = "---"
   end
-  out[1] = "| " .. table.concat(head, " | ") .. " |"
-  out[2] = "|" .. table.concat(sep, "|") .. "|"
-  -- the rows' pieces go into the same list, joined once (not a string per row)
-  local n = 2
+  out[n + 1] = "| " .. table.concat(head, " | ") .. " |\n|" .. table.concat(sep, "|") .. "|"
+  n = n + 1
   local rows = t.rows
   for r = 1, #rows do -- (numeric loops: ipairs calls its iterator for every cell)
     local row = rows[r]
@@ -144,19 +144,32 @@ local function table_md(t)
         out[n + 1] = " | "
         n = n + 1
       end
-      local text = rich(row[i], true)
-      out[n + 1] = text == "" and " " or text
-      n = n + 1
+      local cell = row[i]
+      local before = n
+      for k = 1, #cell do
+        local text = piece(cell[k], true)
+        if text ~= "" then
+          out[n + 1] = text
+          n = n + 1
+        end
+      end
+      if n == before then -- an empty cell: a space keeps the row's columns
+        out[n + 1] = " "
+        n = n + 1
+      end
     end
     out[n + 1] = " |"
     n = n + 1
   end
-  return out[1] .. "\n" .. table.concat(out, "", 2)
 end
 
 local function render(blocks)
   local out = {}
-  local function w(s) out[#out + 1] = s end
+  -- each piece of the page on a line of its own (pieces end in a newline: a blank line between)
+  local function w(s)
+    if #out > 0 then out[#out + 1] = "\n" end
+    out[#out + 1] = s
+  end
   for _, b in ipairs(blocks) do
     if b.h then
       if b.id and b.h > 1 then w('<a id="' .. b.id .. '"></a>\n') end
@@ -166,7 +179,10 @@ local function render(blocks)
     elseif b.note then
       w("> " .. rich(b.note) .. "\n")
     elseif b.table then
-      w(table_md(b.table) .. "\n")
+      -- (appended piece by piece, as w would have the table's text)
+      if #out > 0 then out[#out + 1] = "\n" end
+      table_md_into(out, b.table)
+      out[#out + 1] = "\n"
     elseif b.layout then
       w(layout(b.layout) .. "\n")
     elseif b.toc then
@@ -177,7 +193,7 @@ local function render(blocks)
       w("Contents:\n\n" .. table.concat(items, "\n") .. "\n")
     end
   end
-  return table.concat(out, "\n")
+  return table.concat(out)
 end
 
 function M.page(fmt) return render(common.page(fmt)) end
