@@ -46,9 +46,11 @@ local function encode_into(out, v, indent)
   if order then
     if #order == 0 then out[#out + 1] = "{}"; return end
     local values = v.values
-    for i = 1, #order do
+    out[#out + 1] = member_head(true, inner, order[1])
+    encode_into(out, values[order[1]], inner)
+    for i = 2, #order do
       local k = order[i]
-      out[#out + 1] = member_head(i == 1, inner, k)
+      out[#out + 1] = member_head(false, inner, k)
       encode_into(out, values[k], inner)
     end
     out[#out + 1] = "\n" .. indent .. "}"
