@@ -37,7 +37,9 @@ static char *read_all(const char *path, size_t *len)
     FILE *f = fopen(path, "rb");
     if (!f)
         return NULL;
-    size_t cap = 4096, n = 0;
+    /* room for the whole file at once, from its size (one more byte to see its end) */
+    struct stat st;
+    size_t cap = stat(path, &st) == 0 && st.st_size > 0 ? (size_t)st.st_size + 1 : 4096, n = 0;
     char *buf = malloc(cap);
     size_t got;
     while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
