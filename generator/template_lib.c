@@ -118,7 +118,12 @@ static int lua_scan_uses(lua_State *L)
     int any_gt = strcmp(member, ".>") == 0;
     int found = 0;
     for (size_t a = any_gt ? 1 : 0; !found && len > 0 && a + len <= n; a++) {
-        if (s[a] != name[0] || memcmp(s + a, name, len) != 0)
+        /* (memchr to each candidate: most bytes are not the name's first) */
+        const char *hit = memchr(s + a, name[0], n - len + 1 - a);
+        if (!hit)
+            break;
+        a = (size_t)(hit - s);
+        if (memcmp(s + a, name, len) != 0)
             continue;
         if (a + len < n && is_word((unsigned char)s[a + len]))
             continue;
