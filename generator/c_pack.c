@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define WIDTH 160 /* c_lines.WIDTH */
+#define WIDTH 160 /* the widest line; c_lines.WIDTH is this (c_pack.WIDTH) */
 
 /* A line being put together. */
 typedef struct {
@@ -220,4 +220,6 @@ void c_pack_open(lua_State *L)
 {
     static const luaL_Reg functions[] = {{"pack", lua_pack}, {"literals", lua_literals}, {NULL, NULL}};
     luaL_newlib(L, functions);
+    lua_pushinteger(L, WIDTH);
+    lua_setfield(L, -2, "WIDTH");
 }

@@ -1,11 +1,11 @@
 -- Packing C initializers and string literals into lines a reader can take in: at most
 -- M.WIDTH characters, long strings split into adjacent literals (C joins them).
 
-local M = {}
-M.WIDTH = 160
-
 -- (pack and literals are C, c_pack.c: they run for every member of every meta table)
 local c_pack = require("c_pack")
+
+local M = {}
+M.WIDTH = c_pack.WIDTH -- 160, where c_pack.c packs
 
 -- A string as one or more adjacent C literals, the first fitting in `first` columns and the
 -- others in `rest`: one literal per line of the text, a line too long split after a space.
