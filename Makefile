@@ -162,6 +162,13 @@ $(BUILD)/tests/test_c_wrap: tests/test_c_wrap.c $(BUILD)/san/generator/c_wrap.o 
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) $(TEST_OPT) -Igenerator $< $(BUILD)/san/generator/c_wrap.o -o $@ -lcriterion
 
+# test_template_lib tests the templates' C helpers through Lua: it links them and Lua, nothing else.
+$(BUILD)/tests/test_template_lib: tests/test_template_lib.c generator/template_lib.c generator/c_pack.c \
+		generator/template_lib.h generator/c_pack.h | $(TEST_DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(TEST_CFLAGS) $(TEST_OPT) -Igenerator $(shell pkg-config --cflags lua5.4) $< generator/template_lib.c \
+		generator/c_pack.c -o $@ -lcriterion $(shell pkg-config --libs lua5.4)
+
 TEST_BINS += $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 
 -include n64/n64.mk

@@ -39,7 +39,8 @@ static void *checked(void *p)
     return p;
 }
 
-static void buf_add(buf *b, const char *s, size_t n)
+/* Room for `n` more bytes and a terminator. */
+static void buf_reserve(buf *b, size_t n)
 {
     if (b->len + n + 1 > b->cap) {
         size_t cap = b->cap ? b->cap : 256;
@@ -48,6 +49,11 @@ static void buf_add(buf *b, const char *s, size_t n)
         b->data = checked(realloc(b->data, cap));
         b->cap = cap;
     }
+}
+
+static void buf_add(buf *b, const char *s, size_t n)
+{
+    buf_reserve(b, n);
     memcpy(b->data + b->len, s, n);
     b->len += n;
 }
@@ -907,6 +913,7 @@ static int wrap_line(const char *s, int n, int in_comment, buf *out)
 char *c_wrap(const char *src, size_t len, size_t *out_len)
 {
     buf out = {0};
+    buf_reserve(&out, len + len / 8 + 1); /* the text and what breaking its lines adds, mostly */
     int in_comment = 0;
     size_t pos = 0, copied = 0;
     while (pos < len) {

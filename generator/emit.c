@@ -11,9 +11,11 @@
 #include <dirent.h>
 #include <sys/stat.h>
 
+#include "c_pack.h"
 #include "c_wrap.h"
 #include "ir_lua.h"
 #include "lua_pool.h"
+#include "template_lib.h"
 
 static int make_dirs(const char *path)
 {
@@ -35,7 +37,9 @@ static char *read_all(const char *path, size_t *len)
     FILE *f = fopen(path, "rb");
     if (!f)
         return NULL;
-    size_t cap = 4096, n = 0;
+    /* room for the whole file at once, from its size (one more byte to see its end) */
+    struct stat st;
+    size_t cap = stat(path, &st) == 0 && st.st_size > 0 ? (size_t)st.st_size + 1 : 4096, n = 0;
     char *buf = malloc(cap);
     size_t got;
     while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
@@ -190,34 +194,6 @@ static int lua_wrap_files(lua_State *L)
     return 1;
 }
 
-/* Lua's scan.plain(s): whether s has no byte a C or JSON string literal must escape (a
- * control byte as Lua's %c sees it, '"' or a backslash). The templates' s:find('[%c"\\]')
- * tried the class at every byte; most texts have nothing to escape. */
-static int lua_scan_plain(lua_State *L)
-{
-    size_t len;
-    const unsigned char *s = (const unsigned char *)luaL_checklstring(L, 1, &len);
-    int plain = 1;
-    for (size_t i = 0; i < len && plain; i++)
-        plain = s[i] >= 0x20 && s[i] != 0x7f && s[i] != '"' && s[i] != '\\';
-    lua_pushboolean(L, plain);
-    return 1;
-}
-
-/* Lua's scan.space_run(s): whether s has white space other than single spaces (a tab, a
- * newline, \v, \f, \r, or two spaces running): doc text that needs collapsing. Most has
- * none, and six plain searches from Lua cost more than one pass here. */
-static int lua_scan_space_run(lua_State *L)
-{
-    size_t len;
-    const char *s = luaL_checklstring(L, 1, &len);
-    int run = 0;
-    for (size_t i = 0; i < len && !run; i++)
-        run = (s[i] >= '\t' && s[i] <= '\r') || (s[i] == ' ' && i + 1 < len && s[i + 1] == ' ');
-    lua_pushboolean(L, run);
-    return 1;
-}
-
 static lua_State *open_templates(const char *template_dir, lua_pool **pool)
 {
     lua_State *L = lua_pool_newstate(pool);
@@ -228,6 +204,7 @@ static lua_State *open_templates(const char *template_dir, lua_pool **pool)
      * for all schemas), which saves a good part of the collector's work */
     lua_gc(L, LUA_GCINC, 400, 200, 0);
     luaL_openlibs(L);
+    template_lib_format(L); /* a faster string.format, same results */
     /* templates `require` each other from their folder only */
     lua_getglobal(L, "package");
     lua_pushfstring(L, "%s/?.lua", template_dir);
@@ -243,11 +220,11 @@ static lua_State *open_templates(const char *template_dir, lua_pool **pool)
     static const luaL_Reg wrap_functions[] = {{"c", lua_wrap_c}, {"files", lua_wrap_files}, {NULL, NULL}};
     luaL_newlib(L, wrap_functions);
     lua_setfield(L, -2, "c_wrap");
-    /* require("scan"): byte tests the templates make on every text */
-    static const luaL_Reg scan_functions[] = {{"plain", lua_scan_plain},
-                                                   {"space_run", lua_scan_space_run},
-                                                   {NULL, NULL}};
-    luaL_newlib(L, scan_functions);
+    /* require("c_pack"): initializers and literals packed into lines (c_pack.c) */
+    c_pack_open(L);
+    lua_setfield(L, -2, "c_pack");
+    /* require("scan"): byte tests the templates make on every text (template_lib.c) */
+    template_lib_scan(L);
     lua_setfield(L, -2, "scan");
     lua_pop(L, 1);
     return L;
@@ -345,6 +322,8 @@ int emit_all(format **formats, size_t count, const char *template_dir, const cha
         push_other_formats(L, formats, count, out_dir);
         ok &= run_and_write(L, 2, out_dir, check, parts);
     }
-    lua_pool_close(L, pool);
+    /* The templates hold nothing but memory (no files, no C libraries), and all of it is the
+     * pool's: released at once, where lua_close would free it object by object first. */
+    lua_pool_release(pool);
     return ok ? 0 : 1;
 }

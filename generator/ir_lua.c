@@ -180,12 +180,37 @@ static int push_value(lua_State *L, const ir_key *k, const void *obj)
     return 0;
 }
 
+/* Whether push_node sets key `k` of `obj` (as push_value and the guards decide). Only sizes
+ * the table: a wrong answer costs a rehash, nothing else. */
+static int present(const ir_key *k, const void *obj)
+{
+    if (k->guarded) {
+        int v = member_int(obj, k->if_at);
+        if (k->if_is == IF_TRUE ? !v : v != k->if_is)
+            return 0;
+    }
+    switch (k->as) {
+    case AS_STR:
+    case AS_PRESENT:
+    case AS_NAME_OF:
+    case AS_NODE: return MEMBER(const void *, obj, k->at) != NULL;
+    case AS_I64_KNOWN: return MEMBER(int64_t, obj, k->at) >= 0;
+    case AS_I64_NONZERO: return MEMBER(int64_t, obj, k->at) != 0;
+    case AS_BOOL: return MEMBER(int, obj, k->at) != 0;
+    case AS_ARRAY: return MEMBER(size_t, obj, k->count) != 0;
+    case AS_PRIM_SIGNED: return prim_get((prim_kind)member_int(obj, k->at))->is_signed;
+    case AS_PRIM_FLOAT: return prim_get((prim_kind)member_int(obj, k->at))->is_float;
+    default: return 1;
+    }
+}
+
 static void push_node(lua_State *L, const ir_node *node, const void *obj)
 {
-    /* room for every key at once: growing a table key by key rehashes it again and again */
+    /* room for the keys it will have at once: growing a table key by key rehashes it again
+     * and again, and room for every key it might have is three times too much for most */
     int keys = 0;
     for (const ir_key *k = node->keys; k->lua; k++)
-        keys++;
+        keys += present(k, obj);
     /* nodes nest (expressions within expressions): each level takes a few stack slots */
     luaL_checkstack(L, 4, "the IR nests too deeply");
     lua_createtable(L, 0, keys);

@@ -21,10 +21,17 @@ typedef struct chunk {
     struct chunk *next;
 } chunk;
 
+/* A large block's header: large blocks are listed so that the pool can free them all. */
+typedef struct big_block {
+    struct big_block *prev, *next;
+} big_block;
+_Static_assert(sizeof(big_block) % GRAIN == 0, "a large block's header keeps it aligned");
+
 struct lua_pool {
     free_block *free[CLASSES]; /* by size class: blocks of (class + 1) * GRAIN bytes */
     chunk *chunks;
     char *cursor, *limit; /* the unused rest of the newest chunk */
+    big_block big;        /* the list of large blocks (a circle through this one) */
 };
 
 static size_t class_of(size_t size) { return (size + GRAIN - 1) / GRAIN - 1; }
@@ -64,6 +71,50 @@ static void small_free(lua_pool *p, void *ptr, size_t size)
     p->free[c] = b;
 }
 
+static void big_link(lua_pool *p, big_block *b)
+{
+    b->prev = &p->big;
+    b->next = p->big.next;
+    b->next->prev = b;
+    p->big.next = b;
+}
+
+static void big_unlink(big_block *b)
+{
+    b->prev->next = b->next;
+    b->next->prev = b->prev;
+}
+
+/* A large block of `size` bytes (NULL when out of memory). */
+static void *big_alloc(lua_pool *p, size_t size)
+{
+    big_block *b = malloc(sizeof *b + size);
+    if (!b)
+        return NULL;
+    big_link(p, b);
+    return b + 1;
+}
+
+static void big_free(void *ptr)
+{
+    big_block *b = (big_block *)ptr - 1;
+    big_unlink(b);
+    free(b);
+}
+
+static void *big_realloc(lua_pool *p, void *ptr, size_t size)
+{
+    big_block *b = (big_block *)ptr - 1;
+    big_unlink(b);
+    big_block *moved = realloc(b, sizeof *b + size);
+    if (!moved) {
+        big_link(p, b); /* Lua keeps the old block */
+        return NULL;
+    }
+    big_link(p, moved);
+    return moved + 1;
+}
+
 /* The lua_Alloc contract: free when nsize is 0, else (re)allocate; osize is the block's size
  * when ptr is not NULL. */
 static void *pool_lua_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
@@ -75,8 +126,8 @@ static void *pool_lua_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
     if (nsize == 0) {
         if (was_small)
             small_free(p, ptr, osize);
-        else
-            free(ptr);
+        else if (ptr)
+            big_free(ptr);
         return NULL;
     }
     if (nsize <= SMALL_MAX) {
@@ -88,14 +139,14 @@ static void *pool_lua_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
             if (was_small)
                 small_free(p, ptr, osize);
             else
-                free(ptr);
+                big_free(ptr);
         }
         return out;
     }
-    if (!was_small)
-        return realloc(ptr, nsize);
-    void *out = malloc(nsize);
-    if (out) {
+    if (ptr && !was_small)
+        return big_realloc(p, ptr, nsize);
+    void *out = big_alloc(p, nsize);
+    if (out && ptr) {
         memcpy(out, ptr, osize);
         small_free(p, ptr, osize);
     }
@@ -107,6 +158,7 @@ lua_State *lua_pool_newstate(lua_pool **out)
     lua_pool *p = calloc(1, sizeof *p);
     if (!p)
         return NULL;
+    p->big.prev = p->big.next = &p->big;
     lua_State *L = lua_newstate(pool_lua_alloc, p);
     if (!L) {
         free(p);
@@ -116,13 +168,23 @@ lua_State *lua_pool_newstate(lua_pool **out)
     return L;
 }
 
-void lua_pool_close(lua_State *L, lua_pool *p)
+void lua_pool_release(lua_pool *p)
 {
-    lua_close(L);
     while (p->chunks) {
         chunk *next = p->chunks->next;
         free(p->chunks);
         p->chunks = next;
     }
+    while (p->big.next != &p->big) {
+        big_block *b = p->big.next;
+        big_unlink(b);
+        free(b);
+    }
     free(p);
+}
+
+void lua_pool_close(lua_State *L, lua_pool *p)
+{
+    lua_close(L);
+    lua_pool_release(p);
 }

@@ -395,9 +395,10 @@ function R.open_padding(w, fl, cx)
   w("    return 0;")
 end
 
-function R.read_field(fmt, ix, t, fl, env, flat)
+-- The lines reading field `fl`, indented `depth` levels (0 when not given).
+function R.read_field(fmt, ix, t, fl, env, flat, depth)
   local L = {}
-  local depth = 0
+  depth = depth or 0
   local function w(s) L[#L + 1] = names.indent(depth) .. s end
   local name = fl.name
   w("/* " .. name .. ": " .. names.comment(fl.doc) .. " */")
@@ -444,6 +445,8 @@ end
 
 -- `const <root> *R` for a function whose body refers to the document's root.
 local function root_decl(fmt, ix, body)
+  -- (one search of the whole body first: most functions have no R at all)
+  if not table.concat(body):find("R", 1, true) then return {} end
   for _, l in ipairs(body) do
     -- (most lines have no R at all, and need no more looking at)
     if l:find("R", 1, true) then
@@ -486,12 +489,13 @@ function R.read_function(fmt, ix, t)
     w("        return 0;")
   end
   for _, fl in ipairs(t.fields) do
-    for _, l in ipairs(R.read_field(fmt, ix, t, fl, env, flat)) do w("    " .. l) end
+    local lines = R.read_field(fmt, ix, t, fl, env, flat, 1)
+    table.move(lines, 1, #lines, #body + 1, body)
   end
   w("    return bf_leave(c, field);")
   local o = { read_sig(fmt, t), "{" }
   for _, l in ipairs(root_decl(fmt, ix, body)) do o[#o + 1] = l end
-  for _, l in ipairs(body) do o[#o + 1] = l end
+  table.move(body, 1, #body, #o + 1, o)
   o[#o + 1] = "}"
   return table.concat(o, "\n")
 end
@@ -543,7 +547,7 @@ function R.link_function(fmt, ix, t)
   w("    return bf_leave(c, field);")
   local o = { link_sig(fmt, t), "{" }
   for _, l in ipairs(root_decl(fmt, ix, body)) do o[#o + 1] = l end
-  for _, l in ipairs(body) do o[#o + 1] = l end
+  table.move(body, 1, #body, #o + 1, o)
   o[#o + 1] = "}"
   return table.concat(o, "\n")
 end

@@ -5,6 +5,7 @@
 local names = require("names")
 local cexpr = require("cexpr")
 local lines = require("c_lines")
+local scan = require("scan")
 
 local V = {}
 
@@ -176,55 +177,12 @@ local function field_checks(fmt, ix, t, fl, w)
   end
 end
 
--- The C text without its string literals, to see which names it uses. (Runs of code are
--- copied whole: a loop per character was most of this template's time.)
-local function code_only(text)
-  local find, sub = string.find, string.sub
-  local out, i, n = {}, 1, #text
-  while i <= n do
-    local q = find(text, '"', i, true)
-    if not q then
-      out[#out + 1] = sub(text, i)
-      break
-    end
-    out[#out + 1] = sub(text, i, q - 1)
-    out[#out + 1] = '""'
-    -- past the literal's closing quote (escaped quotes are inside it), or to the end
-    local j = q + 1
-    i = n + 1
-    while true do
-      local e = find(text, '[\\"]', j)
-      if not e then break end
-      if sub(text, e, e) == "\\" then
-        j = e + 2
-      else
-        i = e + 1
-        break
-      end
-    end
-  end
-  return table.concat(out)
-end
+-- The C text without its string literals, to see which names it uses: a literal runs to
+-- the next quote not escaped (one pass in C, template_lib.c).
+local function code_only(text) return scan.unquoted(text, true) end
 
--- Whether C text uses a name (not a member of that name).
-local word_byte = {}
-for b = 0, 255 do word_byte[b] = string.char(b):match("[%w_]") ~= nil end
-
--- (`name` is a word; plain searches, as a pattern starting with a frontier tries every byte)
-local function uses(code, name)
-  local find, byte = string.find, string.byte
-  local init = 1
-  while true do
-    local a, b = find(code, name, init, true)
-    if not a then return false end
-    local before = byte(code, a - 1)
-    if not word_byte[before] and not word_byte[byte(code, b + 1)] then
-      -- not after `.` or `->`: not a member of that name
-      if before ~= 46 and not (before == 62 and byte(code, a - 2) == 45) then return true end
-    end
-    init = a + 1
-  end
-end
+-- Whether C text uses a name (not a member of that name, after `.` or `->`).
+local function uses(code, name) return scan.uses(code, name, ".") end
 
 function V.function_for(fmt, ix, t, needs, cache_slots)
   local o = {}

@@ -12,6 +12,7 @@
 local names = require("names")
 local cexpr = require("cexpr")
 local layout = require("c_layout")
+local scan = require("scan")
 
 local W = {}
 
@@ -56,6 +57,10 @@ local plain_keys = {
   type_text = true,
 }
 
+-- The keys of a field that hold an expression (ir_lua.c's field_node).
+local FIELD_EXPRS = { "count", "until", "size", "pos", "cond", "const", "expect", "string_table", "derive", "value",
+  "switch_on" }
+
 -- What the builder's expressions read (validation rules aside): `fields["T.f"]`, the value
 -- of field f of T; `starts["T"]`, where a T starts; `ats["T.f"]`, where field f starts;
 -- `any_start`, whether some expression reads its own structure's start (`_start`);
@@ -72,27 +77,45 @@ local function layout_reads(fmt)
     end
   end
   local seen = {}
+  -- (an expression's field, arguments and operands are tables or nil: no type() calls, and
+  -- numeric loops, as ipairs calls its iterator for every element)
   local function walk(v)
+    if not v or seen[v] then return end
     seen[v] = true
-    if v.k then
-      local fl = v.field
-      if type(fl) == "table" and fl.owner then r.owners[fl.owner] = true end
-      if type(fl) == "table" and fl.owner and fl.name then
+    local fl = v.field
+    if fl and fl.owner then
+      r.owners[fl.owner] = true
+      if fl.name then
         r.fields[fl.owner .. "." .. fl.name] = true
         if fl.kind == "prim" then position(fl) end
       end
-      if v.k == "name" and v.ref == "start" then r.any_start = true end
-      if v.name == "offset" and type(v.args) == "table" and type(v.args[1]) == "table" then
-        local a = v.args[1].field
-        if type(a) == "table" and a.owner and a.name then position(a) end
-      end
     end
-    -- (the test here, not in a call per value: most values are strings and numbers)
-    for k2, v2 in pairs(v) do
-      if type(v2) == "table" and not seen[v2] and k2 ~= "rules" then walk(v2) end
+    if v.k == "name" and v.ref == "start" then r.any_start = true end
+    local args = v.args
+    if v.name == "offset" and args and args[1] then
+      local a = args[1].field
+      if a and a.owner and a.name then position(a) end
+    end
+    walk(v.a)
+    walk(v.b)
+    walk(v.c)
+    if args then
+      for i = 1, #args do walk(args[i]) end
     end
   end
-  walk(fmt.types)
+  -- the expressions of the IR (rules aside): the keys of ir_lua.c that hold one, and lists
+  -- of them; a walk over every key of every table cost more than the rest of this file
+  for _, t in ipairs(fmt.types) do
+    for _, v in ipairs(t.values) do walk(v.expr) end
+    for _, fl in ipairs(t.fields) do
+      for i = 1, #FIELD_EXPRS do
+        local e = fl[FIELD_EXPRS[i]]
+        if e then walk(e) end -- (most keys are absent: no call for them)
+      end
+      if fl.padding then walk(fl.padding.unit) end
+      for _, e in pairs(fl.args) do walk(e) end
+    end
+  end
   return r
 end
 
@@ -116,7 +139,10 @@ local function plain_types(fmt, reads)
     for _, fl in ipairs(t.fields) do
       if not ok then break end
       for key in pairs(fl) do
-        if not plain_keys[key] then ok = false end
+        if not plain_keys[key] then
+          ok = false
+          break
+        end
       end
       ok = ok and fl.kind == "prim" and not fl.cond and (not fl.array or fl.fixed_count) and fl.offset == at
       if ok then at = at + fl.prim_size * (fl.array and fl.fixed_count or 1) end
@@ -482,51 +508,14 @@ local function uses_owner(e)
   return false
 end
 
--- Text without its string literals (a field named `c` in a message is not the variable).
--- As text:gsub('"[^"\n]-"', '""') would, with plain searches (gsub tries every byte).
-local function code_only(text)
-  local find, sub = string.find, string.sub
-  local q = find(text, '"', 1, true)
-  if not q then return text end
-  local out, from = {}, 1
-  while q do
-    local close = find(text, '"', q + 1, true)
-    if not close then break end
-    local nl = find(text, "\n", q + 1, true)
-    if nl and nl < close then
-      q = close -- no literal starts at q (it would cross a line): try the next quote
-    else
-      out[#out + 1] = sub(text, from, q - 1)
-      out[#out + 1] = '""'
-      from = close + 1
-      q = find(text, '"', from, true)
-    end
-  end
-  out[#out + 1] = sub(text, from)
-  return table.concat(out)
-end
-
--- bytes that may not stand before (or, the first three, after) a name that is a variable
-local word_or_member = {}
-for b = 0, 255 do
-  local ch = string.char(b)
-  word_or_member[b] = ch:match("[%w_]") and "word" or (ch == "." or ch == ">") and "member" or nil
-end
+-- Text without its string literals (a field named `c` in a message is not the variable):
+-- a literal is a quote and the next quote on the same line. (One pass in C, template_lib.c.)
+local function code_only(text) return scan.unquoted(text, false) end
 
 -- Whether `code` uses the variable `name` (a name of word bytes): it appears after a byte
--- that is not a word byte, `.` or `>`, and before one that is not a word byte. (Plain
--- searches: a pattern starting with a class tries every position, for each body thrice.)
-local function mentions(code, name)
-  local find, byte = string.find, string.byte
-  local init = 2 -- there must be a byte before it
-  while true do
-    local a, b = find(code, name, init, true)
-    if not a then return false end
-    local after = byte(code, b + 1)
-    if not word_or_member[byte(code, a - 1)] and not (after and word_or_member[after] == "word") then return true end
-    init = a + 1
-  end
-end
+-- that is not a word byte, `.` or `>`, and before one that is not a word byte. (In C: a
+-- plain search from Lua stopped at every `c` of a function body.)
+local function mentions(code, name) return scan.uses(code, name, ".>") end
 
 -- The declarations a function body needs: the reading context `c`, the root `R`, the
 -- writable root `RW`, each only where the body uses it.
@@ -555,11 +544,12 @@ local function call_chain(calls, indent, size)
   local width = 110
   for n, call in ipairs(calls) do
     local piece = "!" .. call .. (n < #calls and " ||" or ")")
-    if #line + #piece > width and not line:match("%($") then
+    local open = line:byte(-1) == 40 -- the line ends with "(" (no pattern: it tries every byte)
+    if #line + #piece > width and not open then
       o[#o + 1] = line
       line = indent .. more .. piece
     else
-      line = line .. (line:match("%($") and "" or " ") .. piece
+      line = line .. (open and "" or " ") .. piece
     end
   end
   o[#o + 1] = line
@@ -734,7 +724,7 @@ function W.function_for(fmt, ix, t, tables)
   o[#o + 1] = string.format("static int write_%s(bf_wctx *w, %s *s, const char *name, int64_t index)", t.name, ct(fmt, t.name))
   o[#o + 1] = "{"
   for _, l in ipairs(context_lines(fmt, ix, B.lines)) do o[#o + 1] = l end
-  for _, l in ipairs(B.lines) do o[#o + 1] = l end
+  table.move(B.lines, 1, #B.lines, #o + 1, o) -- (one move, not a loop over every line)
   o[#o + 1] = "}"
   return table.concat(o, "\n")
 end

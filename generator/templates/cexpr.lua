@@ -92,7 +92,19 @@ end
 
 -- The precedence of a C text a template hands in (a builtin's value): plain names and member
 -- chains need no parentheses, anything else is treated as the loosest expression.
+local prec_of = {} -- (the same few texts come again and again: each is looked at once)
+local text_prec_of
+
 local function text_prec(c)
+  local p = prec_of[c]
+  if not p then
+    p = text_prec_of(c)
+    prec_of[c] = p
+  end
+  return p
+end
+
+function text_prec_of(c)
   if c:sub(1, 1) == "(" and c:sub(-1) == ")" then
     -- wholly parenthesised: the first parenthesis closes at the end
     local depth = 0
@@ -489,12 +501,19 @@ M.mentions_owner = mentions_owner
 -- has one value per document: validators compute it once (env.cache names the cache and
 -- env.cache_slots numbers the expressions) instead of once per structure.
 -- The same expression gets the same text (sub-expressions carry no source text).
+-- (expressions never change: each one's key is made once)
+local key_of = setmetatable({}, { __mode = "k" })
+
 local function key(e)
   if not e then return "" end
+  local k = key_of[e]
+  if k then return k end
   local parts = { e.k, e.name or "", e.ref or "", e.op or "", tostring(e.v or ""), e.vt or "",
     e.field and (e.field.owner .. "." .. e.field.name) or "", key(e.a), key(e.b), key(e.c) }
   for _, arg in ipairs(e.args or {}) do parts[#parts + 1] = key(arg) end
-  return "(" .. table.concat(parts, " ") .. ")"
+  k = "(" .. table.concat(parts, " ") .. ")"
+  key_of[e] = k
+  return k
 end
 
 local function cache_slot(e, env)

@@ -11,9 +11,15 @@ local names = require("names")
 
 local M = {}
 
+-- (the same offsets and sizes come thousands of times: each is formatted once)
+local hex_of = {}
+
 local function hex(n)
-  if n < 0 then return "-" .. hex(-n) end
-  return string.format("0x%02X", n)
+  local s = hex_of[n]
+  if s then return s end
+  if n < 0 then s = "-" .. hex(-n) else s = string.format("0x%02X", n) end
+  hex_of[n] = s
+  return s
 end
 M.hex = hex
 
@@ -23,29 +29,65 @@ function M.enum_id(name) return "enum-" .. name end
 function M.field_id(tname, fname) return "f-" .. tname .. "-" .. fname end
 function M.rules_id(tname) return "rules-" .. tname end
 
+-- Pieces are never changed once made, so the same piece serves every use of a text: the
+-- renderers then escape each once (they cache by piece).
+local type_links, enum_links, code_pieces = {}, {}, {}
+
 local function type_link(name, suffix)
-  return { link = "#" .. M.type_id(name), text = name .. (suffix or ""), code = true }
-end
-local function enum_link(name) return { link = "#" .. M.enum_id(name), text = name, code = true } end
-
--- Appends segments (and rich lists) to a rich text.
-local function add(r, ...)
-  -- (select, not a table of the arguments: this runs for every piece of every page)
-  for i = 1, select("#", ...) do
-    local s = (select(i, ...))
-    if s == nil then break end -- as ipairs would: nothing after a nil
-    if type(s) ~= "table" then
-      r[#r + 1] = s
-    elseif s[1] ~= nil then
-      for _, x in ipairs(s) do r[#r + 1] = x end
-    elseif next(s) ~= nil then
-      r[#r + 1] = s
-    end -- an empty rich text adds nothing
+  local text = suffix and name .. suffix or name
+  local p = type_links[text]
+  if not p then
+    p = { link = "#" .. M.type_id(name), text = text, code = true }
+    type_links[text] = p
   end
-  return r
+  return p
+end
+local function enum_link(name)
+  local p = enum_links[name]
+  if not p then
+    p = { link = "#" .. M.enum_id(name), text = name, code = true }
+    enum_links[name] = p
+  end
+  return p
 end
 
-local function code(s) return { code = s } end
+-- Appends one segment (or the segments of a rich list) to a rich text.
+local function add_one(r, s)
+  if type(s) ~= "table" then
+    r[#r + 1] = s
+  elseif s[1] ~= nil then
+    for i = 1, #s do r[#r + 1] = s[i] end
+  elseif next(s) ~= nil then
+    r[#r + 1] = s
+  end -- an empty rich text adds nothing
+end
+
+-- Appends segments (and rich lists) to a rich text; as ipairs would, nothing after a nil.
+-- (Named arguments, not select: this runs for every piece of every page.)
+local function add(r, a, b, c, d, e, f, ...)
+  if a == nil then return r end
+  add_one(r, a)
+  if b == nil then return r end
+  add_one(r, b)
+  if c == nil then return r end
+  add_one(r, c)
+  if d == nil then return r end
+  add_one(r, d)
+  if e == nil then return r end
+  add_one(r, e)
+  if f == nil then return r end
+  add_one(r, f)
+  return add(r, ...)
+end
+
+local function code(s)
+  local p = code_pieces[s]
+  if not p then
+    p = { code = s }
+    code_pieces[s] = p
+  end
+  return p
+end
 
 -- The source document of a format, by its title (the stored file name says nothing to a reader;
 -- the format page gives it as well, as the project's copy).
@@ -56,19 +98,13 @@ local function document_cell(f, with_file)
   return { f.document_title }
 end
 
--- Whether `s` has white space other than single spaces: one pass in C (emit.c), where a
+-- Whether `s` has white space other than single spaces: one pass in C (template_lib.c), where a
 -- class would be tried byte by byte from Lua.
-M.has_space_run = require("scan").space_run
+local scan = require("scan")
+M.has_space_run = scan.space_run
 
 -- One line of doc text: whitespace (newlines included) collapsed.
-local function oneline(s)
-  s = s or ""
-  -- most doc text is one line already: no pattern pass over it then
-  if M.has_space_run(s) then s = s:gsub("%s+", " ") end
-  if s:byte(1) == 32 then s = s:sub(2) end
-  if s:byte(-1) == 32 then s = s:sub(1, -2) end
-  return s
-end
+local function oneline(s) return scan.oneline(s or "") end -- (one pass in C)
 M.oneline = oneline
 
 -- Doc text as paragraphs: blank lines separate them, single newlines join.
@@ -148,6 +184,7 @@ end
 
 local function sorted_keys(map)
   local keys = {}
+  if not map or next(map) == nil then return keys end -- (most fields have no arguments)
   for k in pairs(map or {}) do keys[#keys + 1] = k end
   table.sort(keys)
   return keys
@@ -258,7 +295,7 @@ local EXPR_KEYS = { "count", "pos", "size", "cond", "switch_on", "until" }
 
 -- Index expressions inside an expression: each `a[i]` read must have `i` in range.
 local function index_exprs(e, out)
-  if type(e) ~= "table" then return end
+  if not e then return end -- (an expression or nothing: no type() call per node)
   if e.k == "index" and e.a and e.b then out[#out + 1] = e end
   index_exprs(e.a, out)
   index_exprs(e.b, out)
@@ -296,7 +333,7 @@ local function rule_message(r)
   local out = {}
   for _, part in ipairs(r.parts) do
     if part.text then
-      add(out, oneline(part.text) == "" and " " or part.text:gsub("%s+", " "))
+      add(out, oneline(part.text) == "" and " " or scan.squeeze(part.text))
     elseif part.value then
       add(out, code("{" .. expr_text(part.value) .. (part.hex and ":x" or "") .. "}"))
     end
@@ -354,7 +391,7 @@ local function type_rules(t, ix)
       end
     end
     local idx, seen = {}, {}
-    for _, key in ipairs(EXPR_KEYS) do index_exprs(fl[key], idx) end
+    for i = 1, #EXPR_KEYS do index_exprs(fl[EXPR_KEYS[i]], idx) end
     for _, a in ipairs(sorted_keys(fl.args)) do index_exprs(fl.args[a], idx) end
     for _, e in ipairs(idx) do
       local text = expr_text(e.b) .. " in " .. expr_text(e.a)
@@ -391,7 +428,9 @@ local function users(fmt)
     for _, fl in ipairs(t.fields) do
       local who = { t = t.name, f = fl.name }
       if fl.type then push(types, fl.type, who) end
-      for _, c in ipairs(fl.cases or {}) do if c.type then push(types, c.type, who) end end
+      if fl.cases then
+        for _, c in ipairs(fl.cases) do if c.type then push(types, c.type, who) end end
+      end
       if fl.enum or fl.flags then push(enums, fl.enum or fl.flags, who) end
     end
   end

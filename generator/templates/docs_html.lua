@@ -5,19 +5,18 @@ local common = require("docs_common")
 local M = {}
 
 local find = string.find
+local scan = require("scan")
+local any = scan.any
 
 -- (names, ids and labels come again and again: each is escaped once)
 local esc_of = {}
+local entities = { ["&"] = "&amp;", ["<"] = "&lt;", [">"] = "&gt;", ['"'] = "&quot;" }
 
 local function esc(s)
   local html = esc_of[s]
   if html then return html end
-  -- plain searches first (memchr; a class is tried byte by byte): most text has nothing to escape
-  if not (find(s, "&", 1, true) or find(s, "<", 1, true) or find(s, ">", 1, true) or find(s, '"', 1, true)) then
-    html = s
-  else
-    html = s:gsub("[&<>\"]", { ["&"] = "&amp;", ["<"] = "&lt;", [">"] = "&gt;", ['"'] = "&quot;" })
-  end
+  -- one pass in C first (a class is tried byte by byte): most text has nothing to escape
+  if any(s, '&<>"') then html = scan.replace(s, '&<>"', entities) else html = s end
   esc_of[s] = html
   return html
 end
@@ -50,12 +49,12 @@ local html_of = {}
 
 -- One piece of rich text.
 local function piece(s)
+  -- (the cache first: most pieces are texts seen before, and type() is a call)
+  local html = html_of[s]
+  if html then return html end
   if type(s) == "string" then
-    local html = html_of[s]
-    if not html then
-      html = doc_text(s)
-      html_of[s] = html
-    end
+    html = doc_text(s)
+    html_of[s] = html
     return html
   elseif s.link then
     local label = s.code and ("<code>" .. esc(s.text) .. "</code>") or esc(s.text)
@@ -151,28 +150,38 @@ local function layout(lay)
   return table.concat(out, "\n")
 end
 
--- The pieces go into one list, joined once (not a string per cell, then one per row).
-local function table_html(t)
-  local out = { "<table", t.class and (' class="' .. t.class .. '"') or "", ">\n<thead><tr>" }
-  local n = 3
+-- A table's HTML, its pieces appended to `out` (one list for the whole page, joined once:
+-- a string per cell or table was made and copied again at each level).
+local function table_html_into(out, t)
+  local n = #out
+  out[n + 1], out[n + 2], out[n + 3] = "<table", t.class and (' class="' .. t.class .. '"') or "", ">\n<thead><tr>"
+  n = n + 3
   for _, h in ipairs(t.head) do
     out[n + 1], out[n + 2], out[n + 3] = "\n<th>", esc(h), "</th>"
     n = n + 3
   end
   out[n + 1] = "\n</tr></thead>\n<tbody>"
   n = n + 1
-  for _, row in ipairs(t.rows) do
+  local rows = t.rows
+  for r = 1, #rows do -- (numeric loops: ipairs calls its iterator for every cell)
+    local row = rows[r]
     out[n + 1] = row.erratum and '\n<tr class="erratum">' or "\n<tr>"
     n = n + 1
-    for _, c in ipairs(row) do
-      out[n + 1], out[n + 2], out[n + 3] = "<td>", rich(c), "</td>"
-      n = n + 3
+    for i = 1, #row do
+      local cell = row[i]
+      out[n + 1] = "<td>"
+      n = n + 1
+      for k = 1, #cell do
+        out[n + 1] = piece(cell[k])
+        n = n + 1
+      end
+      out[n + 1] = "</td>"
+      n = n + 1
     end
     out[n + 1] = "</tr>"
     n = n + 1
   end
   out[n + 1] = "\n</tbody></table>"
-  return table.concat(out)
 end
 
 local function toc(entries)
@@ -194,10 +203,14 @@ local function toc(entries)
 end
 
 local function render(title, blocks)
-  local out = { "<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
+  local out = { table.concat({ "<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    "<title>" .. esc(title) .. "</title>", "<style>", CSS, "</style>", "</head>", "<body>", "<main>" }
-  local function w(s) out[#out + 1] = s end
+    "<title>" .. esc(title) .. "</title>", "<style>", CSS, "</style>", "</head>", "<body>", "<main>" }, "\n") }
+  -- each piece of the page on a line of its own
+  local function w(s)
+    out[#out + 1] = "\n"
+    out[#out + 1] = s
+  end
   for _, b in ipairs(blocks) do
     if b.h then
       w(string.format('<h%d id="%s">%s</h%d>', b.h, esc(b.id), rich(b.text), b.h))
@@ -206,7 +219,8 @@ local function render(title, blocks)
     elseif b.note then
       w('<div class="note">' .. rich(b.note) .. "</div>")
     elseif b.table then
-      w(table_html(b.table))
+      out[#out + 1] = "\n" -- (appended piece by piece, as w would have the table's text)
+      table_html_into(out, b.table)
     elseif b.layout then
       w(layout(b.layout))
     elseif b.toc then
@@ -216,7 +230,8 @@ local function render(title, blocks)
   w("</main>")
   w("</body>")
   w("</html>")
-  return table.concat(out, "\n") .. "\n"
+  out[#out + 1] = "\n"
+  return table.concat(out)
 end
 
 function M.page(fmt) return render((fmt.title or fmt.name) .. " — binform", common.page(fmt)) end

@@ -5,10 +5,11 @@ local M = {}
 
 -- Text outside code spans: no raw HTML, and no column breaks inside tables.
 local find = string.find
+local any = require("scan").any
 
 local function plain(s, in_table)
-  -- plain searches first: most text has nothing to escape
-  if not (find(s, "<", 1, true) or find(s, ">", 1, true) or (in_table and find(s, "|", 1, true))) then return s end
+  -- one pass in C first: most text has nothing to escape
+  if not any(s, in_table and "<>|" or "<>") then return s end
   s = s:gsub("<", "&lt;"):gsub(">", "&gt;")
   if in_table then s = s:gsub("|", "\\|") end
   return s
@@ -40,21 +41,34 @@ end
 -- The same texts come again and again (rule sources, "reader", "error"): each is escaped once.
 local md_of, md_in_table = {}, {}
 
+-- Code spans, the same way.
+local code_of, code_in_table = {}, {}
+
+local function cached_code_span(s, in_table)
+  local cache = in_table and code_in_table or code_of
+  local md = cache[s]
+  if not md then
+    md = code_span(s, in_table)
+    cache[s] = md
+  end
+  return md
+end
+
 -- One piece of rich text.
 local function piece(s, in_table)
+  -- (the cache first: most pieces are texts seen before, and type() is a call)
+  local cache = in_table and md_in_table or md_of
+  local md = cache[s]
+  if md then return md end
   if type(s) == "string" then
-    local cache = in_table and md_in_table or md_of
-    local md = cache[s]
-    if not md then
-      md = doc_text(s, in_table)
-      cache[s] = md
-    end
+    md = doc_text(s, in_table)
+    cache[s] = md
     return md
   elseif s.link then
-    local label = s.code and code_span(s.text, in_table) or plain(s.text, in_table)
+    local label = s.code and cached_code_span(s.text, in_table) or plain(s.text, in_table)
     return "[" .. label .. "](" .. (s.md_link or s.link) .. ")"
   elseif s.code then
-    return code_span(s.code, in_table)
+    return cached_code_span(s.code, in_table)
   elseif s.strong then
     return "**" .. plain(s.strong, in_table) .. "**"
   elseif s.em then
@@ -109,38 +123,53 @@ local function layout(lay)
   return "```text\n" .. table.concat(lines, "\n") .. "\n```"
 end
 
-local function table_md(t)
-  local out = {}
+-- A table's Markdown, its pieces appended to `out` (one list for the whole page, joined
+-- once: a string per cell, row or table was made and copied again at each level).
+local function table_md_into(out, t)
+  local n = #out
   local head, sep = {}, {}
   for i, h in ipairs(t.head) do
     head[i] = h
     sep[i] = "---"
   end
-  out[1] = "| " .. table.concat(head, " | ") .. " |"
-  out[2] = "|" .. table.concat(sep, "|") .. "|"
-  -- the rows' pieces go into the same list, joined once (not a string per row)
-  local n = 2
-  for _, row in ipairs(t.rows) do
+  out[n + 1] = "| " .. table.concat(head, " | ") .. " |\n|" .. table.concat(sep, "|") .. "|"
+  n = n + 1
+  local rows = t.rows
+  for r = 1, #rows do -- (numeric loops: ipairs calls its iterator for every cell)
+    local row = rows[r]
     out[n + 1] = "\n| "
     n = n + 1
-    for i, c in ipairs(row) do
+    for i = 1, #row do
       if i > 1 then
         out[n + 1] = " | "
         n = n + 1
       end
-      local text = rich(c, true)
-      out[n + 1] = text == "" and " " or text
-      n = n + 1
+      local cell = row[i]
+      local before = n
+      for k = 1, #cell do
+        local text = piece(cell[k], true)
+        if text ~= "" then
+          out[n + 1] = text
+          n = n + 1
+        end
+      end
+      if n == before then -- an empty cell: a space keeps the row's columns
+        out[n + 1] = " "
+        n = n + 1
+      end
     end
     out[n + 1] = " |"
     n = n + 1
   end
-  return out[1] .. "\n" .. table.concat(out, "", 2)
 end
 
 local function render(blocks)
   local out = {}
-  local function w(s) out[#out + 1] = s end
+  -- each piece of the page on a line of its own (pieces end in a newline: a blank line between)
+  local function w(s)
+    if #out > 0 then out[#out + 1] = "\n" end
+    out[#out + 1] = s
+  end
   for _, b in ipairs(blocks) do
     if b.h then
       if b.id and b.h > 1 then w('<a id="' .. b.id .. '"></a>\n') end
@@ -150,7 +179,10 @@ local function render(blocks)
     elseif b.note then
       w("> " .. rich(b.note) .. "\n")
     elseif b.table then
-      w(table_md(b.table) .. "\n")
+      -- (appended piece by piece, as w would have the table's text)
+      if #out > 0 then out[#out + 1] = "\n" end
+      table_md_into(out, b.table)
+      out[#out + 1] = "\n"
     elseif b.layout then
       w(layout(b.layout) .. "\n")
     elseif b.toc then
@@ -161,7 +193,7 @@ local function render(blocks)
       w("Contents:\n\n" .. table.concat(items, "\n") .. "\n")
     end
   end
-  return table.concat(out, "\n")
+  return table.concat(out)
 end
 
 function M.page(fmt) return render(common.page(fmt)) end

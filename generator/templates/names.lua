@@ -13,7 +13,17 @@ end
 
 function M.ctype(fmt, type_name) return fmt.name .. "_" .. type_name end
 
-function M.upper(s) return (s:gsub("(%l)(%u)", "%1_%2"):upper()) end
+-- (names come again and again: each is made once)
+local upper_of = {}
+
+function M.upper(s)
+  local up = upper_of[s]
+  if not up then
+    up = s:gsub("(%l)(%u)", "%1_%2"):upper()
+    upper_of[s] = up
+  end
+  return up
+end
 
 function M.enum_const(fmt, enum, member)
   return fmt.name:upper() .. "_" .. M.upper(enum) .. "_" .. M.upper(member)
@@ -93,6 +103,13 @@ for b = 0, 127 do
 end
 M.c_escape = c_escape
 
+-- The bytes a literal escapes: what the class [%c"\\] matches.
+local special = {}
+for b = 0, 255 do
+  if string.char(b):match('[%c"\\]') then special[#special + 1] = string.char(b) end
+end
+special = table.concat(special)
+
 -- A function making a quoted literal of a Lua string, escaping with the table `escape`
 -- (a C or JSON literal). Each text is quoted once: the same texts come from several
 -- templates, and scan.plain is C where a class search such as s:find('[%c"\\]') tries the
@@ -102,7 +119,8 @@ function M.quoter(escape)
   return function(s)
     local lit = quoted[s]
     if lit then return lit end
-    if scan.plain(s) then lit = '"' .. s .. '"' else lit = '"' .. s:gsub('[%c"\\]', escape) .. '"' end
+    -- (scan.replace is s:gsub('[%c"\\]', escape) in one pass in C)
+    if scan.plain(s) then lit = '"' .. s .. '"' else lit = '"' .. scan.replace(s, special, escape) .. '"' end
     quoted[s] = lit
     return lit
   end
@@ -131,7 +149,7 @@ function M.comment(s)
   local body = comment_of[s]
   if body then return body end
   body = s
-  if scan.space_run(body) then body = body:gsub("%s+", " ") end -- (one pass in C, emit.c)
+  if scan.space_run(body) then body = scan.squeeze(body) end -- (passes in C, template_lib.c)
   if body:find("*/", 1, true) then body = body:gsub("%*/", "* /") end
   comment_of[s] = body
   return body

@@ -1,0 +1,355 @@
+/* C helpers for the Lua templates: byte scans of whole texts (require("scan")) and a faster
+ * string.format. Each replaced Lua code that tried a pattern or a search at every byte of a
+ * generated file, or a generic path taken ten thousand times. */
+#include "template_lib.h"
+
+#include <lauxlib.h>
+#include <string.h>
+
+/* Lua's scan.plain(s): whether s has no byte a C or JSON string literal must escape (a
+ * control byte as Lua's %c sees it, '"' or a backslash). The templates' s:find('[%c"\\]')
+ * tried the class at every byte; most texts have nothing to escape. */
+static int lua_scan_plain(lua_State *L)
+{
+    size_t len;
+    const unsigned char *s = (const unsigned char *)luaL_checklstring(L, 1, &len);
+    int plain = 1;
+    for (size_t i = 0; i < len && plain; i++)
+        plain = s[i] >= 0x20 && s[i] != 0x7f && s[i] != '"' && s[i] != '\\';
+    lua_pushboolean(L, plain);
+    return 1;
+}
+
+/* Lua's scan.space_run(s): whether s has white space other than single spaces (a tab, a
+ * newline, \v, \f, \r, or two spaces running): doc text that needs collapsing. Most has
+ * none, and six plain searches from Lua cost more than one pass here. */
+static int lua_scan_space_run(lua_State *L)
+{
+    size_t len;
+    const char *s = luaL_checklstring(L, 1, &len);
+    int run = 0;
+    for (size_t i = 0; i < len && !run; i++)
+        run = (s[i] >= '\t' && s[i] <= '\r') || (s[i] == ' ' && i + 1 < len && s[i + 1] == ' ');
+    lua_pushboolean(L, run);
+    return 1;
+}
+
+/* Lua's scan.any(s, set): whether s has any byte of `set` (the bytes a text must escape,
+ * say). One pass here where each byte of the set would be a plain search from Lua. */
+static int lua_scan_any(lua_State *L)
+{
+    size_t len, n;
+    const char *s = luaL_checklstring(L, 1, &len);
+    const char *set = luaL_checklstring(L, 2, &n);
+    unsigned char in_set[256] = {0};
+    for (size_t i = 0; i < n; i++)
+        in_set[(unsigned char)set[i]] = 1;
+    int found = 0;
+    for (size_t i = 0; i < len && !found; i++)
+        found = in_set[(unsigned char)s[i]];
+    lua_pushboolean(L, found);
+    return 1;
+}
+
+
+static int is_word(unsigned char c) { return c == '_' || (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); }
+
+/* scan.unquoted(text, escapes): the text with its string literals emptied ("..." -> ""), to
+ * see which names its code uses. Without `escapes` a literal is a quote and the next quote
+ * on the same line (as text:gsub('"[^"\n]-"', '""') would make it; a quote whose next quote
+ * is on another line starts none); with `escapes` it runs to the next quote not escaped by a
+ * backslash, and an unclosed one to the end of the text. */
+static int lua_scan_unquoted(lua_State *L)
+{
+    size_t n;
+    const char *s = luaL_checklstring(L, 1, &n);
+    int escapes = lua_toboolean(L, 2);
+    const char *q = memchr(s, '"', n);
+    if (!q) {
+        lua_settop(L, 1);
+        return 1;
+    }
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    const char *from = s, *end = s + n;
+    while (q) {
+        const char *close = q + 1;
+        if (escapes) {
+            size_t at = 1, left = (size_t)(end - q);
+            while (at < left && q[at] != '"')
+                at += q[at] == '\\' ? 2 : 1;
+            close = at < left ? q + at : NULL;
+            if (!close) { /* unclosed: the rest is in the literal */
+                luaL_addlstring(&b, from, (size_t)(q - from));
+                luaL_addstring(&b, "\"\"");
+                from = end;
+                break;
+            }
+        } else {
+            close = memchr(q + 1, '"', (size_t)(end - q - 1));
+            if (!close)
+                break;
+            const char *nl = memchr(q + 1, '\n', (size_t)(close - q - 1));
+            if (nl) { /* no literal starts at q: try the closing quote */
+                q = close;
+                continue;
+            }
+        }
+        luaL_addlstring(&b, from, (size_t)(q - from));
+        luaL_addstring(&b, "\"\"");
+        from = close + 1;
+        q = from < end ? memchr(from, '"', (size_t)(end - from)) : NULL;
+    }
+    luaL_addlstring(&b, from, (size_t)(end - from));
+    luaL_pushresult(&b);
+    return 1;
+}
+
+/* scan.uses(code, name, member): whether C code uses `name` (a word) as itself, not inside
+ * a longer word: the byte after it is no word byte, nor the byte before it. `member` says
+ * which names are members of something else, and do not count: "." (after `.` or `->`) or
+ * ".>" (after `.` or `>`; and not at the very start of the code). */
+static int lua_scan_uses(lua_State *L)
+{
+    size_t n, len;
+    const char *s = luaL_checklstring(L, 1, &n);
+    const char *name = luaL_checklstring(L, 2, &len);
+    const char *member = luaL_checkstring(L, 3);
+    int any_gt = strcmp(member, ".>") == 0;
+    int found = 0;
+    for (size_t a = any_gt ? 1 : 0; !found && len > 0 && a + len <= n; a++) {
+        /* (memchr to each candidate: most bytes are not the name's first) */
+        const char *hit = memchr(s + a, name[0], n - len + 1 - a);
+        if (!hit)
+            break;
+        a = (size_t)(hit - s);
+        if (memcmp(s + a, name, len) != 0)
+            continue;
+        if (a + len < n && is_word((unsigned char)s[a + len]))
+            continue;
+        if (a == 0) {
+            found = 1;
+            continue;
+        }
+        unsigned char before = (unsigned char)s[a - 1];
+        if (is_word(before) || before == '.')
+            continue;
+        if (before == '>' && (any_gt || (a >= 2 && s[a - 2] == '-')))
+            continue;
+        found = 1;
+    }
+    lua_pushboolean(L, found);
+    return 1;
+}
+
+/* scan.replace(s, set, map): s with each byte of `set` replaced by map[that byte] (a string;
+ * the byte stays when map has none), as s:gsub("[set]", map) would. Escaping a text this way
+ * tried the class at every byte and copied the others one by one. */
+static int lua_scan_replace(lua_State *L)
+{
+    size_t n, nset;
+    const char *s = luaL_checklstring(L, 1, &n);
+    const char *set = luaL_checklstring(L, 2, &nset);
+    luaL_checktype(L, 3, LUA_TTABLE);
+    unsigned char in_set[256] = {0};
+    for (size_t i = 0; i < nset; i++)
+        in_set[(unsigned char)set[i]] = 1;
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    size_t from = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!in_set[(unsigned char)s[i]])
+            continue;
+        lua_pushlstring(L, s + i, 1);
+        lua_gettable(L, 3);
+        size_t len;
+        const char *with = lua_type(L, -1) == LUA_TSTRING ? lua_tolstring(L, -1, &len) : NULL;
+        /* (popped before the buffer is touched, which uses the stack; map keeps the string) */
+        lua_pop(L, 1);
+        if (with) {
+            luaL_addlstring(&b, s + from, i - from);
+            luaL_addlstring(&b, with, len);
+            from = i + 1;
+        }
+    }
+    luaL_addlstring(&b, s + from, n - from);
+    luaL_pushresult(&b);
+    return 1;
+}
+
+/* scan.squeeze(s): s with every run of white space (as Lua's %s: space, \t, \n, \v, \f, \r)
+ * made one space, as s:gsub("%s+", " ") would. */
+static int lua_scan_squeeze(lua_State *L)
+{
+    size_t n;
+    const char *s = luaL_checklstring(L, 1, &n);
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    size_t i = 0;
+    while (i < n) {
+        size_t from = i;
+        while (i < n && s[i] != ' ' && !(s[i] >= '\t' && s[i] <= '\r'))
+            i++;
+        luaL_addlstring(&b, s + from, i - from);
+        if (i < n) {
+            luaL_addchar(&b, ' ');
+            while (i < n && (s[i] == ' ' || (s[i] >= '\t' && s[i] <= '\r')))
+                i++;
+        }
+    }
+    luaL_pushresult(&b);
+    return 1;
+}
+
+/* scan.oneline(s): doc text as one line: white space runs made one space, none at either end
+ * (as squeezing, then dropping a space at each end, in three calls, made it). */
+static int lua_scan_oneline(lua_State *L)
+{
+    size_t n;
+    const char *s = luaL_checklstring(L, 1, &n);
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    int space = 0; /* a run of white space is pending (never at the start) */
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == ' ' || (s[i] >= '\t' && s[i] <= '\r')) {
+            space = luaL_bufflen(&b) > 0;
+            continue;
+        }
+        if (space)
+            luaL_addchar(&b, ' ');
+        space = 0;
+        luaL_addchar(&b, s[i]);
+    }
+    luaL_pushresult(&b);
+    return 1;
+}
+
+void template_lib_scan(lua_State *L)
+{
+    static const luaL_Reg functions[] = {{"plain", lua_scan_plain}, {"space_run", lua_scan_space_run},
+                                         {"any", lua_scan_any},     {"unquoted", lua_scan_unquoted},
+                                         {"uses", lua_scan_uses},   {"replace", lua_scan_replace},
+                                         {"squeeze", lua_scan_squeeze}, {"oneline", lua_scan_oneline},
+                                         {NULL, NULL}};
+    luaL_newlib(L, functions);
+}
+
+/* The decimal digits of v into buf (at least 21 bytes), as "%lld" would; returns the length. */
+static size_t decimal(lua_Integer v, char *buf)
+{
+    char tmp[24];
+    size_t n = 0;
+    /* (unsigned: the most negative value has no positive counterpart) */
+    unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+    do
+        tmp[n++] = (char)('0' + u % 10);
+    while ((u /= 10) != 0);
+    size_t len = 0;
+    if (v < 0)
+        buf[len++] = '-';
+    while (n)
+        buf[len++] = tmp[--n];
+    return len;
+}
+
+/* One conversion of a format at f[i] (just after its '%'): its letter, whether it is
+ * left-justified ('-') and its width (0: none). Returns the index after it, or 0 when it has
+ * anything else (precision, other flags, a width over 99). */
+static size_t conversion(const char *f, size_t i, size_t flen, char *conv, int *left, int *width)
+{
+    *left = i < flen && f[i] == '-';
+    i += (size_t)*left;
+    *width = 0;
+    for (int digits = 0; i < flen && f[i] >= '0' && f[i] <= '9'; digits++, i++) {
+        if (digits == 2 || (digits == 0 && f[i] == '0'))
+            return 0;
+        *width = *width * 10 + (f[i] - '0');
+    }
+    if (i >= flen)
+        return 0;
+    *conv = f[i];
+    return i + 1;
+}
+
+/* string.format, for what the templates format by the ten thousand: %% and %s of a string
+ * (optionally %-Ns: padded on the right to N columns) and %d of an integer, at most 16 of
+ * them. Lua's own format looks up __tostring for every %s and calls snprintf for every %d,
+ * which made it a twelfth of bfgen's time. Any other conversion or argument goes to Lua's
+ * string.format (upvalue 1), so the result is always Lua's. */
+static int lua_fast_format(lua_State *L)
+{
+    size_t flen;
+    const char *f = luaL_checklstring(L, 1, &flen);
+    int top = lua_gettop(L), arg = 1, count = 0;
+    /* first each conversion is checked and its text found, and the result's length counted */
+    struct {
+        const char *text;
+        size_t len, width, at, next; /* the conversion is f[at] up to f[next] */
+    } conv[16];
+    char digits[16][24];
+    size_t total = flen, seen = 0;
+    const char *pct;
+    while ((pct = memchr(f + seen, '%', flen - seen)) != NULL) {
+        char letter;
+        int left, width;
+        size_t at = (size_t)(pct - f), next = conversion(f, at + 1, flen, &letter, &left, &width);
+        int ok = next != 0 && count < 16;
+        const char *text = "%";
+        size_t len = 1;
+        if (ok && letter == '%') {
+            ok = !left && !width;
+        } else if (ok) {
+            ok = ++arg <= top;
+            if (ok && letter == 's') {
+                text = lua_type(L, arg) == LUA_TSTRING ? lua_tolstring(L, arg, &len) : NULL;
+                /* plain, or padded on the right (with no zero byte inside: Lua refuses those) */
+                ok = text && (width ? left && strlen(text) == len : !left);
+            } else if (ok && letter == 'd' && lua_isinteger(L, arg) && !left && !width) {
+                text = digits[count];
+                len = decimal(lua_tointeger(L, arg), digits[count]);
+            } else {
+                ok = 0;
+            }
+        }
+        if (!ok) {
+            lua_pushvalue(L, lua_upvalueindex(1));
+            lua_insert(L, 1);
+            lua_call(L, top, 1);
+            return 1;
+        }
+        size_t pad = len < (size_t)width ? (size_t)width - len : 0;
+        conv[count].text = text;
+        conv[count].len = len;
+        conv[count].width = pad;
+        conv[count].at = at;
+        conv[count].next = next;
+        count++;
+        total = total - (next - at) + len + pad;
+        seen = next;
+    }
+    /* then the result is written in place, in one piece */
+    luaL_Buffer b;
+    char *out = luaL_buffinitsize(L, &b, total);
+    size_t from = 0;
+    for (int k = 0; k < count; k++) {
+        memcpy(out, f + from, conv[k].at - from);
+        out += conv[k].at - from;
+        memcpy(out, conv[k].text, conv[k].len);
+        out += conv[k].len;
+        memset(out, ' ', conv[k].width);
+        out += conv[k].width;
+        from = conv[k].next;
+    }
+    memcpy(out, f + from, flen - from);
+    luaL_pushresultsize(&b, total);
+    return 1;
+}
+
+void template_lib_format(lua_State *L)
+{
+    lua_getglobal(L, "string");
+    lua_getfield(L, -1, "format");
+    lua_pushcclosure(L, lua_fast_format, 1);
+    lua_setfield(L, -2, "format");
+    lua_pop(L, 1);
+}

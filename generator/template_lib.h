@@ -1,0 +1,14 @@
+/* C helpers for the Lua templates, where a Lua loop over the bytes of a text costs too much. */
+#ifndef BFGEN_TEMPLATE_LIB_H
+#define BFGEN_TEMPLATE_LIB_H
+
+#include <lua.h>
+
+/* Pushes the module the templates get with require("scan"). */
+void template_lib_scan(lua_State *L);
+
+/* Replaces string.format with one that does %s, %d and %% itself and hands every other
+ * format to Lua's own: the same results, faster. Call after luaL_openlibs. */
+void template_lib_format(lua_State *L);
+
+#endif
