@@ -104,30 +104,12 @@ int j3d_view_lay_File(bf_ctx *c, const bf_view_doc *d, j3d_File_view *v, int64_t
         if (!bf_expect_bytes(c, c->pos - 4, "magic", (const uint8_t *)s.ptr, "J3D2", 4))
             return 0;
     }
-    /* kind */
-    if (!bf_need(c, 4, "kind"))
+    /* kind .. subversion: 28 bytes */
+    static const bf_view_field kind_run[] = {{"kind", 4}, {"file_size", 4}, {"section_count", 4}, {"subversion", 16}};
+    if (!bf_view_need_run(c, 28, kind_run, 4))
         return 0;
-    c->pos += 4;
-    /* file_size */
-    if (!bf_need(c, 4, "file_size"))
-        return 0;
-    c->pos += 4;
-    /* section_count */
-    if (!bf_need(c, 4, "section_count"))
-        return 0;
-    c->pos += 4;
-    /* subversion */
     v->subversion_lim = c->end;
-    if (!deep) {
-        if (!bf_need(c, 16, "subversion"))
-            return 0;
-        c->pos += 16;
-    } else {
-        j3d_SubversionHeader_view e_subversion;
-        if (!bf_push(c, "subversion", -1) || !j3d_view_lay_SubversionHeader(c, d, &e_subversion, 0, deep))
-            return 0;
-        bf_pop(c);
-    }
+    c->pos += 28;
     /* sections */
     v->sections_lim = c->end;
     {
@@ -139,11 +121,9 @@ int j3d_view_lay_File(bf_ctx *c, const bf_view_doc *d, j3d_File_view *v, int64_t
         if (!bf_view_count_fits(c, (uint64_t)n, 8, "sections"))
             return 0;
         v->sections_count = (size_t)n;
-        j3d_Section_view e[2];
+        j3d_Section_view e;
         for (int64_t i = 0; i < n; i++) {
-            j3d_Section_view *cur = &e[i & 1];
-            const j3d_Section_view *prev = i ? &e[(i - 1) & 1] : NULL;
-            (void)prev;
+            j3d_Section_view *cur = &e;
             if (!bf_push(c, "sections", i) || !j3d_view_lay_Section(c, d, cur, i, deep))
                 return 0;
             bf_pop(c);
@@ -200,14 +180,11 @@ int j3d_view_lay_Section(bf_ctx *c, const bf_view_doc *d, j3d_Section_view *v, i
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* tag */
-    if (!bf_need(c, 4, "tag"))
+    /* tag .. size: 8 bytes */
+    static const bf_view_field tag_run[] = {{"tag", 4}, {"size", 4}};
+    if (!bf_view_need_run(c, 8, tag_run, 2))
         return 0;
-    c->pos += 4;
-    /* size */
-    if (!bf_need(c, 4, "size"))
-        return 0;
-    c->pos += 4;
+    c->pos += 8;
     /* body */
     {
         bf_mark body_mark;
@@ -328,26 +305,11 @@ int j3d_view_lay_Inf1(bf_ctx *c, const bf_view_doc *d, j3d_Inf1_view *v, int64_t
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* flags */
-    if (!bf_need(c, 2, "flags"))
+    /* flags .. hierarchy_offset: 16 bytes */
+    static const bf_view_field flags_run[] = {{"flags", 2}, {"padding", 2}, {"matrix_group_count", 4}, {"vertex_count", 4}, {"hierarchy_offset", 4}};
+    if (!bf_view_need_run(c, 16, flags_run, 5))
         return 0;
-    c->pos += 2;
-    /* padding */
-    if (!bf_need(c, 2, "padding"))
-        return 0;
-    c->pos += 2;
-    /* matrix_group_count */
-    if (!bf_need(c, 4, "matrix_group_count"))
-        return 0;
-    c->pos += 4;
-    /* vertex_count */
-    if (!bf_need(c, 4, "vertex_count"))
-        return 0;
-    c->pos += 4;
-    /* hierarchy_offset */
-    if (!bf_need(c, 4, "hierarchy_offset"))
-        return 0;
-    c->pos += 4;
+    c->pos += 16;
     /* nodes */
     {
         bf_mark nodes_mark;
@@ -358,15 +320,13 @@ int j3d_view_lay_Inf1(bf_ctx *c, const bf_view_doc *d, j3d_Inf1_view *v, int64_t
         v->nodes_at = c->pos;
         v->nodes_lim = c->end;
         {
-            j3d_SceneNode_view e[2];
+            j3d_SceneNode_view e;
             int64_t i = 0;
             for (;; i++) {
                 if (c->pos >= c->end)
                     return bf_fail(c, c->pos, "nodes", "ends without its terminator (_it.type == NodeType.end)");
                 size_t before = c->pos;
-                j3d_SceneNode_view *cur = &e[i & 1];
-                const j3d_SceneNode_view *prev = i ? &e[(i - 1) & 1] : NULL;
-                (void)prev;
+                j3d_SceneNode_view *cur = &e;
                 if (!bf_push(c, "nodes", i) || !j3d_view_lay_SceneNode(c, d, cur, i, deep))
                     return 0;
                 bf_pop(c);
@@ -393,14 +353,11 @@ int j3d_view_lay_SceneNode(bf_ctx *c, const bf_view_doc *d, j3d_SceneNode_view *
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* type */
-    if (!bf_need(c, 2, "type"))
+    /* type .. data: 4 bytes */
+    static const bf_view_field type_run[] = {{"type", 2}, {"data", 2}};
+    if (!bf_view_need_run(c, 4, type_run, 2))
         return 0;
-    c->pos += 2;
-    /* data */
-    if (!bf_need(c, 2, "data"))
-        return 0;
-    c->pos += 2;
+    c->pos += 4;
     v->_end = c->pos;
     return 1;
 }
@@ -413,62 +370,14 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* format_list_offset */
-    if (!bf_need(c, 4, "format_list_offset"))
+    /* format_list_offset .. texcoord7_offset: 56 bytes */
+    static const bf_view_field format_list_offset_run[] = {{"format_list_offset", 4}, {"position_offset", 4}, {"normal_offset", 4}, {"tangent_offset", 4},
+                                                           {"color0_offset", 4}, {"color1_offset", 4}, {"texcoord0_offset", 4}, {"texcoord1_offset", 4},
+                                                           {"texcoord2_offset", 4}, {"texcoord3_offset", 4}, {"texcoord4_offset", 4}, {"texcoord5_offset", 4},
+                                                           {"texcoord6_offset", 4}, {"texcoord7_offset", 4}};
+    if (!bf_view_need_run(c, 56, format_list_offset_run, 14))
         return 0;
-    c->pos += 4;
-    /* position_offset */
-    if (!bf_need(c, 4, "position_offset"))
-        return 0;
-    c->pos += 4;
-    /* normal_offset */
-    if (!bf_need(c, 4, "normal_offset"))
-        return 0;
-    c->pos += 4;
-    /* tangent_offset */
-    if (!bf_need(c, 4, "tangent_offset"))
-        return 0;
-    c->pos += 4;
-    /* color0_offset */
-    if (!bf_need(c, 4, "color0_offset"))
-        return 0;
-    c->pos += 4;
-    /* color1_offset */
-    if (!bf_need(c, 4, "color1_offset"))
-        return 0;
-    c->pos += 4;
-    /* texcoord0_offset */
-    if (!bf_need(c, 4, "texcoord0_offset"))
-        return 0;
-    c->pos += 4;
-    /* texcoord1_offset */
-    if (!bf_need(c, 4, "texcoord1_offset"))
-        return 0;
-    c->pos += 4;
-    /* texcoord2_offset */
-    if (!bf_need(c, 4, "texcoord2_offset"))
-        return 0;
-    c->pos += 4;
-    /* texcoord3_offset */
-    if (!bf_need(c, 4, "texcoord3_offset"))
-        return 0;
-    c->pos += 4;
-    /* texcoord4_offset */
-    if (!bf_need(c, 4, "texcoord4_offset"))
-        return 0;
-    c->pos += 4;
-    /* texcoord5_offset */
-    if (!bf_need(c, 4, "texcoord5_offset"))
-        return 0;
-    c->pos += 4;
-    /* texcoord6_offset */
-    if (!bf_need(c, 4, "texcoord6_offset"))
-        return 0;
-    c->pos += 4;
-    /* texcoord7_offset */
-    if (!bf_need(c, 4, "texcoord7_offset"))
-        return 0;
-    c->pos += 4;
+    c->pos += 56;
     /* formats */
     {
         bf_mark formats_mark;
@@ -479,15 +388,13 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
         v->formats_at = c->pos;
         v->formats_lim = c->end;
         {
-            j3d_VertexFormat_view e[2];
+            j3d_VertexFormat_view e;
             int64_t i = 0;
             for (;; i++) {
                 if (c->pos >= c->end)
                     return bf_fail(c, c->pos, "formats", "ends without its terminator (_it.attr == VertexAttribute.list_end)");
                 size_t before = c->pos;
-                j3d_VertexFormat_view *cur = &e[i & 1];
-                const j3d_VertexFormat_view *prev = i ? &e[(i - 1) & 1] : NULL;
-                (void)prev;
+                j3d_VertexFormat_view *cur = &e;
                 if (!bf_push(c, "formats", i) || !j3d_view_lay_VertexFormat(c, d, cur, i, deep))
                     return 0;
                 bf_pop(c);
@@ -507,20 +414,14 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
         v->has_position = 1;
         {
             bf_mark position_mark;
-            const int64_t position_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 8), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 12),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 16), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 20),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 24), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 28),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52),
-                                                 bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))))))))), bf_load_u32be(c->data + v->_offset + 4));
+            const int64_t position_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 8, 12, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                                 8)), bf_load_u32be(c->data + v->_offset + 4));
             if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 4)), position_size,
                                  "position", &position_mark))
                 return 0;
             v->position_at = c->pos;
             v->position_lim = c->end;
-            if (!deep) {
-            } else {
+            if (deep) {
                 j3d_VertexBuffer_view e_position;
                 if (!bf_push(c, "position", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_position, 0, deep, INT64_C(9), j3d_Vtx1_view_v_position_at(c, v) < 0 ? -1
                     : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_position_at(c, v)))))
@@ -535,20 +436,14 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
         v->has_normal = 1;
         {
             bf_mark normal_mark;
-            const int64_t normal_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 12), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 16),
-                                               bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 20), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 24),
-                                               bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 28), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32),
-                                               bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40),
-                                               bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
-                                               bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                               8)))))))))))), bf_load_u32be(c->data + v->_offset + 8));
+            const int64_t normal_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 12, 11, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                               8)), bf_load_u32be(c->data + v->_offset + 8));
             if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 8)), normal_size, "normal",
                                  &normal_mark))
                 return 0;
             v->normal_at = c->pos;
             v->normal_lim = c->end;
-            if (!deep) {
-            } else {
+            if (deep) {
                 j3d_VertexBuffer_view e_normal;
                 if (!bf_push(c, "normal", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_normal, 0, deep, INT64_C(10), j3d_Vtx1_view_v_normal_at(c, v) < 0 ? -1
                     : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_normal_at(c, v)))))
@@ -563,19 +458,14 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
         v->has_tangent = 1;
         {
             bf_mark tangent_mark;
-            const int64_t tangent_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 16), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 20),
-                                                bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 24), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 28),
-                                                bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36),
-                                                bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
-                                                bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52),
-                                                bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))))))), bf_load_u32be(c->data + v->_offset + 12));
+            const int64_t tangent_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 16, 10, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                                8)), bf_load_u32be(c->data + v->_offset + 12));
             if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 12)), tangent_size, "tangent",
                                  &tangent_mark))
                 return 0;
             v->tangent_at = c->pos;
             v->tangent_lim = c->end;
-            if (!deep) {
-            } else {
+            if (deep) {
                 j3d_VertexBuffer_view e_tangent;
                 if (!bf_push(c, "tangent", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_tangent, 0, deep, INT64_C(25), j3d_Vtx1_view_v_tangent_at(c, v) < 0 ? -1
                     : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_tangent_at(c, v)))))
@@ -590,19 +480,14 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
         v->has_color0 = 1;
         {
             bf_mark color0_mark;
-            const int64_t color0_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 20), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 24),
-                                               bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 28), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32),
-                                               bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40),
-                                               bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
-                                               bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                               8)))))))))), bf_load_u32be(c->data + v->_offset + 16));
+            const int64_t color0_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 20, 9, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                               8)), bf_load_u32be(c->data + v->_offset + 16));
             if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 16)), color0_size, "color0",
                                  &color0_mark))
                 return 0;
             v->color0_at = c->pos;
             v->color0_lim = c->end;
-            if (!deep) {
-            } else {
+            if (deep) {
                 j3d_VertexBuffer_view e_color0;
                 if (!bf_push(c, "color0", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_color0, 0, deep, INT64_C(11), j3d_Vtx1_view_v_color0_at(c, v) < 0 ? -1
                     : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_color0_at(c, v)))))
@@ -617,18 +502,14 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
         v->has_color1 = 1;
         {
             bf_mark color1_mark;
-            const int64_t color1_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 24), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 28),
-                                               bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36),
-                                               bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
-                                               bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52),
-                                               bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))))), bf_load_u32be(c->data + v->_offset + 20));
+            const int64_t color1_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 24, 8, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                               8)), bf_load_u32be(c->data + v->_offset + 20));
             if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 20)), color1_size, "color1",
                                  &color1_mark))
                 return 0;
             v->color1_at = c->pos;
             v->color1_lim = c->end;
-            if (!deep) {
-            } else {
+            if (deep) {
                 j3d_VertexBuffer_view e_color1;
                 if (!bf_push(c, "color1", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_color1, 0, deep, INT64_C(12), j3d_Vtx1_view_v_color1_at(c, v) < 0 ? -1
                     : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_color1_at(c, v)))))
@@ -643,21 +524,14 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
         v->has_texcoord0 = 1;
         {
             bf_mark texcoord0_mark;
-            const int64_t texcoord0_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 28),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                                  8)))))))), bf_load_u32be(c->data + v->_offset + 24));
+            const int64_t texcoord0_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 28, 7, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                                  8)), bf_load_u32be(c->data + v->_offset + 24));
             if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 24)), texcoord0_size,
                                  "texcoord0", &texcoord0_mark))
                 return 0;
             v->texcoord0_at = c->pos;
             v->texcoord0_lim = c->end;
-            if (!deep) {
-            } else {
+            if (deep) {
                 j3d_VertexBuffer_view e_texcoord0;
                 if (!bf_push(c, "texcoord0", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord0, 0, deep, INT64_C(13), j3d_Vtx1_view_v_texcoord0_at(c, v) < 0
                     ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count,
@@ -673,20 +547,14 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
         v->has_texcoord1 = 1;
         {
             bf_mark texcoord1_mark;
-            const int64_t texcoord1_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                                  8))))))), bf_load_u32be(c->data + v->_offset + 28));
+            const int64_t texcoord1_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 32, 6, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                                  8)), bf_load_u32be(c->data + v->_offset + 28));
             if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 28)), texcoord1_size,
                                  "texcoord1", &texcoord1_mark))
                 return 0;
             v->texcoord1_at = c->pos;
             v->texcoord1_lim = c->end;
-            if (!deep) {
-            } else {
+            if (deep) {
                 j3d_VertexBuffer_view e_texcoord1;
                 if (!bf_push(c, "texcoord1", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord1, 0, deep, INT64_C(14), j3d_Vtx1_view_v_texcoord1_at(c, v) < 0
                     ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count,
@@ -702,19 +570,14 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
         v->has_texcoord2 = 1;
         {
             bf_mark texcoord2_mark;
-            const int64_t texcoord2_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                                  8)))))), bf_load_u32be(c->data + v->_offset + 32));
+            const int64_t texcoord2_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 36, 5, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                                  8)), bf_load_u32be(c->data + v->_offset + 32));
             if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 32)), texcoord2_size,
                                  "texcoord2", &texcoord2_mark))
                 return 0;
             v->texcoord2_at = c->pos;
             v->texcoord2_lim = c->end;
-            if (!deep) {
-            } else {
+            if (deep) {
                 j3d_VertexBuffer_view e_texcoord2;
                 if (!bf_push(c, "texcoord2", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord2, 0, deep, INT64_C(15), j3d_Vtx1_view_v_texcoord2_at(c, v) < 0
                     ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count,
@@ -730,18 +593,14 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
         v->has_texcoord3 = 1;
         {
             bf_mark texcoord3_mark;
-            const int64_t texcoord3_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                                  8))))), bf_load_u32be(c->data + v->_offset + 36));
+            const int64_t texcoord3_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 40, 4, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                                  8)), bf_load_u32be(c->data + v->_offset + 36));
             if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 36)), texcoord3_size,
                                  "texcoord3", &texcoord3_mark))
                 return 0;
             v->texcoord3_at = c->pos;
             v->texcoord3_lim = c->end;
-            if (!deep) {
-            } else {
+            if (deep) {
                 j3d_VertexBuffer_view e_texcoord3;
                 if (!bf_push(c, "texcoord3", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord3, 0, deep, INT64_C(16), j3d_Vtx1_view_v_texcoord3_at(c, v) < 0
                     ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count,
@@ -757,17 +616,14 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
         v->has_texcoord4 = 1;
         {
             bf_mark texcoord4_mark;
-            const int64_t texcoord4_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                                  8)))), bf_load_u32be(c->data + v->_offset + 40));
+            const int64_t texcoord4_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 44, 3, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                                  8)), bf_load_u32be(c->data + v->_offset + 40));
             if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 40)), texcoord4_size,
                                  "texcoord4", &texcoord4_mark))
                 return 0;
             v->texcoord4_at = c->pos;
             v->texcoord4_lim = c->end;
-            if (!deep) {
-            } else {
+            if (deep) {
                 j3d_VertexBuffer_view e_texcoord4;
                 if (!bf_push(c, "texcoord4", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord4, 0, deep, INT64_C(17), j3d_Vtx1_view_v_texcoord4_at(c, v) < 0
                     ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count,
@@ -791,8 +647,7 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
                 return 0;
             v->texcoord5_at = c->pos;
             v->texcoord5_lim = c->end;
-            if (!deep) {
-            } else {
+            if (deep) {
                 j3d_VertexBuffer_view e_texcoord5;
                 if (!bf_push(c, "texcoord5", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord5, 0, deep, INT64_C(18), j3d_Vtx1_view_v_texcoord5_at(c, v) < 0
                     ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count,
@@ -815,8 +670,7 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
                 return 0;
             v->texcoord6_at = c->pos;
             v->texcoord6_lim = c->end;
-            if (!deep) {
-            } else {
+            if (deep) {
                 j3d_VertexBuffer_view e_texcoord6;
                 if (!bf_push(c, "texcoord6", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord6, 0, deep, INT64_C(19), j3d_Vtx1_view_v_texcoord6_at(c, v) < 0
                     ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count,
@@ -838,8 +692,7 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
                 return 0;
             v->texcoord7_at = c->pos;
             v->texcoord7_lim = c->end;
-            if (!deep) {
-            } else {
+            if (deep) {
                 j3d_VertexBuffer_view e_texcoord7;
                 if (!bf_push(c, "texcoord7", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord7, 0, deep, INT64_C(20), j3d_Vtx1_view_v_texcoord7_at(c, v) < 0
                     ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count,
@@ -862,29 +715,11 @@ int j3d_view_lay_VertexFormat(bf_ctx *c, const bf_view_doc *d, j3d_VertexFormat_
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* attr */
-    if (!bf_need(c, 4, "attr"))
+    /* attr .. padding: 16 bytes */
+    static const bf_view_field attr_run[] = {{"attr", 4}, {"component_count", 4}, {"data_type", 4}, {"shift", 1}, {"padding", 3}};
+    if (!bf_view_need_run(c, 16, attr_run, 5))
         return 0;
-    c->pos += 4;
-    /* component_count */
-    if (!bf_need(c, 4, "component_count"))
-        return 0;
-    c->pos += 4;
-    /* data_type */
-    if (!bf_need(c, 4, "data_type"))
-        return 0;
-    c->pos += 4;
-    /* shift */
-    if (!bf_need(c, 1, "shift"))
-        return 0;
-    c->pos += 1;
-    /* padding */
-    {
-        const int64_t n = 3;
-        if (!bf_need(c, (uint64_t)n * 1, "padding"))
-            return 0;
-        c->pos += (size_t)n * 1;
-    }
+    c->pos += 16;
     v->_end = c->pos;
     return 1;
 }
@@ -1118,30 +953,12 @@ int j3d_view_lay_Evp1(bf_ctx *c, const bf_view_doc *d, j3d_Evp1_view *v, int64_t
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* envelope_count */
-    if (!bf_need(c, 2, "envelope_count"))
+    /* envelope_count .. matrix_table_offset: 20 bytes */
+    static const bf_view_field envelope_count_run[] = {{"envelope_count", 2}, {"padding", 2}, {"size_table_offset", 4}, {"index_table_offset", 4},
+                                                       {"weight_table_offset", 4}, {"matrix_table_offset", 4}};
+    if (!bf_view_need_run(c, 20, envelope_count_run, 6))
         return 0;
-    c->pos += 2;
-    /* padding */
-    if (!bf_need(c, 2, "padding"))
-        return 0;
-    c->pos += 2;
-    /* size_table_offset */
-    if (!bf_need(c, 4, "size_table_offset"))
-        return 0;
-    c->pos += 4;
-    /* index_table_offset */
-    if (!bf_need(c, 4, "index_table_offset"))
-        return 0;
-    c->pos += 4;
-    /* weight_table_offset */
-    if (!bf_need(c, 4, "weight_table_offset"))
-        return 0;
-    c->pos += 4;
-    /* matrix_table_offset */
-    if (!bf_need(c, 4, "matrix_table_offset"))
-        return 0;
-    c->pos += 4;
+    c->pos += 20;
     /* sizes */
     {
         bf_mark sizes_mark;
@@ -1178,11 +995,9 @@ int j3d_view_lay_Evp1(bf_ctx *c, const bf_view_doc *d, j3d_Evp1_view *v, int64_t
             if (!bf_view_count_fits(c, (uint64_t)n, 0, "joint_indices"))
                 return 0;
             v->joint_indices_count = (size_t)n;
-            j3d_EnvelopeJoints_view e[2];
+            j3d_EnvelopeJoints_view e;
             for (int64_t i = 0; i < n; i++) {
-                j3d_EnvelopeJoints_view *cur = &e[i & 1];
-                const j3d_EnvelopeJoints_view *prev = i ? &e[(i - 1) & 1] : NULL;
-                (void)prev;
+                j3d_EnvelopeJoints_view *cur = &e;
                 if (!bf_push(c, "joint_indices", i)
                     || !j3d_view_lay_EnvelopeJoints(c, d, cur, i, deep, (int64_t)(bf_view_elem(c, c->data + v->sizes_at, 1, v->sizes_count, (int64_t)i))[0]))
                     return 0;
@@ -1207,11 +1022,9 @@ int j3d_view_lay_Evp1(bf_ctx *c, const bf_view_doc *d, j3d_Evp1_view *v, int64_t
             if (!bf_view_count_fits(c, (uint64_t)n, 0, "weights"))
                 return 0;
             v->weights_count = (size_t)n;
-            j3d_EnvelopeWeights_view e[2];
+            j3d_EnvelopeWeights_view e;
             for (int64_t i = 0; i < n; i++) {
-                j3d_EnvelopeWeights_view *cur = &e[i & 1];
-                const j3d_EnvelopeWeights_view *prev = i ? &e[(i - 1) & 1] : NULL;
-                (void)prev;
+                j3d_EnvelopeWeights_view *cur = &e;
                 if (!bf_push(c, "weights", i)
                     || !j3d_view_lay_EnvelopeWeights(c, d, cur, i, deep, (int64_t)(bf_view_elem(c, c->data + v->sizes_at, 1, v->sizes_count, (int64_t)i))[0]))
                     return 0;
@@ -1310,27 +1123,11 @@ int j3d_view_lay_Mtx34(bf_ctx *c, const bf_view_doc *d, j3d_Mtx34_view *v, int64
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* row0 */
-    {
-        const int64_t n = 4;
-        if (!bf_need(c, (uint64_t)n * 4, "row0"))
-            return 0;
-        c->pos += (size_t)n * 4;
-    }
-    /* row1 */
-    {
-        const int64_t n = 4;
-        if (!bf_need(c, (uint64_t)n * 4, "row1"))
-            return 0;
-        c->pos += (size_t)n * 4;
-    }
-    /* row2 */
-    {
-        const int64_t n = 4;
-        if (!bf_need(c, (uint64_t)n * 4, "row2"))
-            return 0;
-        c->pos += (size_t)n * 4;
-    }
+    /* row0 .. row2: 48 bytes */
+    static const bf_view_field row0_run[] = {{"row0", 16}, {"row1", 16}, {"row2", 16}};
+    if (!bf_view_need_run(c, 48, row0_run, 3))
+        return 0;
+    c->pos += 48;
     v->_end = c->pos;
     return 1;
 }
@@ -1343,22 +1140,11 @@ int j3d_view_lay_Drw1(bf_ctx *c, const bf_view_doc *d, j3d_Drw1_view *v, int64_t
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* entry_count */
-    if (!bf_need(c, 2, "entry_count"))
+    /* entry_count .. id_list_offset: 12 bytes */
+    static const bf_view_field entry_count_run[] = {{"entry_count", 2}, {"padding", 2}, {"type_list_offset", 4}, {"id_list_offset", 4}};
+    if (!bf_view_need_run(c, 12, entry_count_run, 4))
         return 0;
-    c->pos += 2;
-    /* padding */
-    if (!bf_need(c, 2, "padding"))
-        return 0;
-    c->pos += 2;
-    /* type_list_offset */
-    if (!bf_need(c, 4, "type_list_offset"))
-        return 0;
-    c->pos += 4;
-    /* id_list_offset */
-    if (!bf_need(c, 4, "id_list_offset"))
-        return 0;
-    c->pos += 4;
+    c->pos += 12;
     /* types */
     {
         bf_mark types_mark;
@@ -1409,26 +1195,12 @@ int j3d_view_lay_Jnt1(bf_ctx *c, const bf_view_doc *d, j3d_Jnt1_view *v, int64_t
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* joint_count */
-    if (!bf_need(c, 2, "joint_count"))
+    /* joint_count .. name_table_offset: 16 bytes */
+    static const bf_view_field joint_count_run[] =
+            {{"joint_count", 2}, {"padding", 2}, {"joint_data_offset", 4}, {"remap_table_offset", 4}, {"name_table_offset", 4}};
+    if (!bf_view_need_run(c, 16, joint_count_run, 5))
         return 0;
-    c->pos += 2;
-    /* padding */
-    if (!bf_need(c, 2, "padding"))
-        return 0;
-    c->pos += 2;
-    /* joint_data_offset */
-    if (!bf_need(c, 4, "joint_data_offset"))
-        return 0;
-    c->pos += 4;
-    /* remap_table_offset */
-    if (!bf_need(c, 4, "remap_table_offset"))
-        return 0;
-    c->pos += 4;
-    /* name_table_offset */
-    if (!bf_need(c, 4, "name_table_offset"))
-        return 0;
-    c->pos += 4;
+    c->pos += 16;
     /* joints */
     {
         bf_mark joints_mark;
@@ -1479,8 +1251,7 @@ int j3d_view_lay_Jnt1(bf_ctx *c, const bf_view_doc *d, j3d_Jnt1_view *v, int64_t
                 return 0;
             v->names_at = c->pos;
             v->names_lim = c->end;
-            if (!deep) {
-            } else {
+            if (deep) {
                 j3d_NameTable_view e_names;
                 if (!bf_push(c, "names", -1) || !j3d_view_lay_NameTable(c, d, &e_names, 0, deep))
                     return 0;
@@ -1501,86 +1272,14 @@ int j3d_view_lay_Joint(bf_ctx *c, const bf_view_doc *d, j3d_Joint_view *v, int64
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* matrix_type */
-    if (!bf_need(c, 2, "matrix_type"))
+    /* matrix_type .. bbox_max_z: 64 bytes */
+    static const bf_view_field matrix_type_run[] = {{"matrix_type", 2}, {"scale_inheritance", 1}, {"padding", 1}, {"scale_x", 4}, {"scale_y", 4},
+                                                    {"scale_z", 4}, {"rotation_x", 2}, {"rotation_y", 2}, {"rotation_z", 2}, {"padding2", 2},
+                                                    {"translation_x", 4}, {"translation_y", 4}, {"translation_z", 4}, {"bounding_sphere", 4}, {"bbox_min_x", 4},
+                                                    {"bbox_min_y", 4}, {"bbox_min_z", 4}, {"bbox_max_x", 4}, {"bbox_max_y", 4}, {"bbox_max_z", 4}};
+    if (!bf_view_need_run(c, 64, matrix_type_run, 20))
         return 0;
-    c->pos += 2;
-    /* scale_inheritance */
-    if (!bf_need(c, 1, "scale_inheritance"))
-        return 0;
-    c->pos += 1;
-    /* padding */
-    if (!bf_need(c, 1, "padding"))
-        return 0;
-    c->pos += 1;
-    /* scale_x */
-    if (!bf_need(c, 4, "scale_x"))
-        return 0;
-    c->pos += 4;
-    /* scale_y */
-    if (!bf_need(c, 4, "scale_y"))
-        return 0;
-    c->pos += 4;
-    /* scale_z */
-    if (!bf_need(c, 4, "scale_z"))
-        return 0;
-    c->pos += 4;
-    /* rotation_x */
-    if (!bf_need(c, 2, "rotation_x"))
-        return 0;
-    c->pos += 2;
-    /* rotation_y */
-    if (!bf_need(c, 2, "rotation_y"))
-        return 0;
-    c->pos += 2;
-    /* rotation_z */
-    if (!bf_need(c, 2, "rotation_z"))
-        return 0;
-    c->pos += 2;
-    /* padding2 */
-    if (!bf_need(c, 2, "padding2"))
-        return 0;
-    c->pos += 2;
-    /* translation_x */
-    if (!bf_need(c, 4, "translation_x"))
-        return 0;
-    c->pos += 4;
-    /* translation_y */
-    if (!bf_need(c, 4, "translation_y"))
-        return 0;
-    c->pos += 4;
-    /* translation_z */
-    if (!bf_need(c, 4, "translation_z"))
-        return 0;
-    c->pos += 4;
-    /* bounding_sphere */
-    if (!bf_need(c, 4, "bounding_sphere"))
-        return 0;
-    c->pos += 4;
-    /* bbox_min_x */
-    if (!bf_need(c, 4, "bbox_min_x"))
-        return 0;
-    c->pos += 4;
-    /* bbox_min_y */
-    if (!bf_need(c, 4, "bbox_min_y"))
-        return 0;
-    c->pos += 4;
-    /* bbox_min_z */
-    if (!bf_need(c, 4, "bbox_min_z"))
-        return 0;
-    c->pos += 4;
-    /* bbox_max_x */
-    if (!bf_need(c, 4, "bbox_max_x"))
-        return 0;
-    c->pos += 4;
-    /* bbox_max_y */
-    if (!bf_need(c, 4, "bbox_max_y"))
-        return 0;
-    c->pos += 4;
-    /* bbox_max_z */
-    if (!bf_need(c, 4, "bbox_max_z"))
-        return 0;
-    c->pos += 4;
+    c->pos += 64;
     v->_end = c->pos;
     return 1;
 }
@@ -1593,14 +1292,11 @@ int j3d_view_lay_NameTable(bf_ctx *c, const bf_view_doc *d, j3d_NameTable_view *
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* count */
-    if (!bf_need(c, 2, "count"))
+    /* count .. padding: 4 bytes */
+    static const bf_view_field count_run[] = {{"count", 2}, {"padding", 2}};
+    if (!bf_view_need_run(c, 4, count_run, 2))
         return 0;
-    c->pos += 2;
-    /* padding */
-    if (!bf_need(c, 2, "padding"))
-        return 0;
-    c->pos += 2;
+    c->pos += 4;
     /* entries */
     v->entries_lim = c->end;
     {
@@ -1638,14 +1334,11 @@ int j3d_view_lay_NameEntry(bf_ctx *c, const bf_view_doc *d, j3d_NameEntry_view *
     v->_index = index;
     (void)deep;
     v->_p_table_start = p_table_start;
-    /* hash */
-    if (!bf_need(c, 2, "hash"))
+    /* hash .. offset: 4 bytes */
+    static const bf_view_field hash_run[] = {{"hash", 2}, {"offset", 2}};
+    if (!bf_view_need_run(c, 4, hash_run, 2))
         return 0;
-    c->pos += 2;
-    /* offset */
-    if (!bf_need(c, 2, "offset"))
-        return 0;
-    c->pos += 2;
+    c->pos += 4;
     /* name */
     {
         bf_mark name_mark;
@@ -1671,46 +1364,13 @@ int j3d_view_lay_Shp1(bf_ctx *c, const bf_view_doc *d, j3d_Shp1_view *v, int64_t
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* shape_count */
-    if (!bf_need(c, 2, "shape_count"))
+    /* shape_count .. group_definition_offset: 36 bytes */
+    static const bf_view_field shape_count_run[] = {{"shape_count", 2}, {"padding", 2}, {"shape_data_offset", 4}, {"remap_table_offset", 4},
+                                                    {"name_table_offset", 4}, {"attribute_table_offset", 4}, {"weight_table_offset", 4},
+                                                    {"primitive_data_offset", 4}, {"group_data_offset", 4}, {"group_definition_offset", 4}};
+    if (!bf_view_need_run(c, 36, shape_count_run, 10))
         return 0;
-    c->pos += 2;
-    /* padding */
-    if (!bf_need(c, 2, "padding"))
-        return 0;
-    c->pos += 2;
-    /* shape_data_offset */
-    if (!bf_need(c, 4, "shape_data_offset"))
-        return 0;
-    c->pos += 4;
-    /* remap_table_offset */
-    if (!bf_need(c, 4, "remap_table_offset"))
-        return 0;
-    c->pos += 4;
-    /* name_table_offset */
-    if (!bf_need(c, 4, "name_table_offset"))
-        return 0;
-    c->pos += 4;
-    /* attribute_table_offset */
-    if (!bf_need(c, 4, "attribute_table_offset"))
-        return 0;
-    c->pos += 4;
-    /* weight_table_offset */
-    if (!bf_need(c, 4, "weight_table_offset"))
-        return 0;
-    c->pos += 4;
-    /* primitive_data_offset */
-    if (!bf_need(c, 4, "primitive_data_offset"))
-        return 0;
-    c->pos += 4;
-    /* group_data_offset */
-    if (!bf_need(c, 4, "group_data_offset"))
-        return 0;
-    c->pos += 4;
-    /* group_definition_offset */
-    if (!bf_need(c, 4, "group_definition_offset"))
-        return 0;
-    c->pos += 4;
+    c->pos += 36;
     /* shapes */
     {
         bf_mark shapes_mark;
@@ -1772,8 +1432,7 @@ int j3d_view_lay_Shp1(bf_ctx *c, const bf_view_doc *d, j3d_Shp1_view *v, int64_t
                 return 0;
             v->names_at = c->pos;
             v->names_lim = c->end;
-            if (!deep) {
-            } else {
+            if (deep) {
                 j3d_NameTable_view e_names;
                 if (!bf_push(c, "names", -1) || !j3d_view_lay_NameTable(c, d, &e_names, 0, deep))
                     return 0;
@@ -1831,62 +1490,14 @@ int j3d_view_lay_Shape(bf_ctx *c, const bf_view_doc *d, j3d_Shape_view *v, int64
     v->_p_attribute_table = p_attribute_table;
     v->_p_primitive_data = p_primitive_data;
     v->_p_definitions = p_definitions;
-    /* matrix_type */
-    if (!bf_need(c, 1, "matrix_type"))
+    /* matrix_type .. bbox_max_z: 40 bytes */
+    static const bf_view_field matrix_type_run[] = {{"matrix_type", 1}, {"padding", 1}, {"matrix_group_count", 2}, {"attribute_offset", 2},
+                                                    {"group_data_index", 2}, {"first_group_definition", 2}, {"padding2", 2}, {"bounding_sphere", 4},
+                                                    {"bbox_min_x", 4}, {"bbox_min_y", 4}, {"bbox_min_z", 4}, {"bbox_max_x", 4}, {"bbox_max_y", 4},
+                                                    {"bbox_max_z", 4}};
+    if (!bf_view_need_run(c, 40, matrix_type_run, 14))
         return 0;
-    c->pos += 1;
-    /* padding */
-    if (!bf_need(c, 1, "padding"))
-        return 0;
-    c->pos += 1;
-    /* matrix_group_count */
-    if (!bf_need(c, 2, "matrix_group_count"))
-        return 0;
-    c->pos += 2;
-    /* attribute_offset */
-    if (!bf_need(c, 2, "attribute_offset"))
-        return 0;
-    c->pos += 2;
-    /* group_data_index */
-    if (!bf_need(c, 2, "group_data_index"))
-        return 0;
-    c->pos += 2;
-    /* first_group_definition */
-    if (!bf_need(c, 2, "first_group_definition"))
-        return 0;
-    c->pos += 2;
-    /* padding2 */
-    if (!bf_need(c, 2, "padding2"))
-        return 0;
-    c->pos += 2;
-    /* bounding_sphere */
-    if (!bf_need(c, 4, "bounding_sphere"))
-        return 0;
-    c->pos += 4;
-    /* bbox_min_x */
-    if (!bf_need(c, 4, "bbox_min_x"))
-        return 0;
-    c->pos += 4;
-    /* bbox_min_y */
-    if (!bf_need(c, 4, "bbox_min_y"))
-        return 0;
-    c->pos += 4;
-    /* bbox_min_z */
-    if (!bf_need(c, 4, "bbox_min_z"))
-        return 0;
-    c->pos += 4;
-    /* bbox_max_x */
-    if (!bf_need(c, 4, "bbox_max_x"))
-        return 0;
-    c->pos += 4;
-    /* bbox_max_y */
-    if (!bf_need(c, 4, "bbox_max_y"))
-        return 0;
-    c->pos += 4;
-    /* bbox_max_z */
-    if (!bf_need(c, 4, "bbox_max_z"))
-        return 0;
-    c->pos += 4;
+    c->pos += 40;
     /* attributes */
     {
         bf_mark attributes_mark;
@@ -1896,15 +1507,13 @@ int j3d_view_lay_Shape(bf_ctx *c, const bf_view_doc *d, j3d_Shape_view *v, int64
         v->attributes_at = c->pos;
         v->attributes_lim = c->end;
         {
-            j3d_IndexAttribute_view e[2];
+            j3d_IndexAttribute_view e;
             int64_t i = 0;
             for (;; i++) {
                 if (c->pos >= c->end)
                     return bf_fail(c, c->pos, "attributes", "ends without its terminator (_it.attr == ShapeAttribute.list_end)");
                 size_t before = c->pos;
-                j3d_IndexAttribute_view *cur = &e[i & 1];
-                const j3d_IndexAttribute_view *prev = i ? &e[(i - 1) & 1] : NULL;
-                (void)prev;
+                j3d_IndexAttribute_view *cur = &e;
                 if (!bf_push(c, "attributes", i) || !j3d_view_lay_IndexAttribute(c, d, cur, i, deep))
                     return 0;
                 bf_pop(c);
@@ -1964,14 +1573,11 @@ int j3d_view_lay_IndexAttribute(bf_ctx *c, const bf_view_doc *d, j3d_IndexAttrib
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* attr */
-    if (!bf_need(c, 4, "attr"))
+    /* attr .. index_type: 8 bytes */
+    static const bf_view_field attr_run[] = {{"attr", 4}, {"index_type", 4}};
+    if (!bf_view_need_run(c, 8, attr_run, 2))
         return 0;
-    c->pos += 4;
-    /* index_type */
-    if (!bf_need(c, 4, "index_type"))
-        return 0;
-    c->pos += 4;
+    c->pos += 8;
     v->_end = c->pos;
     return 1;
 }
@@ -1989,14 +1595,11 @@ int j3d_view_lay_MatrixGroup(bf_ctx *c, const bf_view_doc *d, j3d_MatrixGroup_vi
     v->_p_primitive_data = p_primitive_data;
     v->_p_attribute_count = p_attribute_count;
     v->_p_wide_mask = p_wide_mask;
-    /* primitive_size */
-    if (!bf_need(c, 4, "primitive_size"))
+    /* primitive_size .. primitive_offset: 8 bytes */
+    static const bf_view_field primitive_size_run[] = {{"primitive_size", 4}, {"primitive_offset", 4}};
+    if (!bf_view_need_run(c, 8, primitive_size_run, 2))
         return 0;
-    c->pos += 4;
-    /* primitive_offset */
-    if (!bf_need(c, 4, "primitive_offset"))
-        return 0;
-    c->pos += 4;
+    c->pos += 8;
     /* primitives */
     if (bf_load_u32be(c->data + v->_offset + 0) > 0) {
         v->has_primitives = 1;
@@ -2009,15 +1612,13 @@ int j3d_view_lay_MatrixGroup(bf_ctx *c, const bf_view_doc *d, j3d_MatrixGroup_vi
             v->primitives_at = c->pos;
             v->primitives_lim = c->end;
             {
-                j3d_Primitive_view e[2];
+                j3d_Primitive_view e;
                 int64_t i = 0;
                 for (;; i++) {
                     if (c->pos >= c->end)
                         return bf_fail(c, c->pos, "primitives", "ends without its terminator (_it.type == PrimitiveType.padding || _pos >= _end)");
                     size_t before = c->pos;
-                    j3d_Primitive_view *cur = &e[i & 1];
-                    const j3d_Primitive_view *prev = i ? &e[(i - 1) & 1] : NULL;
-                    (void)prev;
+                    j3d_Primitive_view *cur = &e;
                     if (!bf_push(c, "primitives", i) || !j3d_view_lay_Primitive(c, d, cur, i, deep, v->_p_attribute_count, v->_p_wide_mask))
                         return 0;
                     bf_pop(c);
@@ -2072,11 +1673,9 @@ int j3d_view_lay_Primitive(bf_ctx *c, const bf_view_doc *d, j3d_Primitive_view *
             if (!bf_view_count_fits(c, (uint64_t)n, 0, "vertices"))
                 return 0;
             v->vertices_count = (size_t)n;
-            j3d_Vertex_view e[2];
+            j3d_Vertex_view e;
             for (int64_t i = 0; i < n; i++) {
-                j3d_Vertex_view *cur = &e[i & 1];
-                const j3d_Vertex_view *prev = i ? &e[(i - 1) & 1] : NULL;
-                (void)prev;
+                j3d_Vertex_view *cur = &e;
                 if (!bf_push(c, "vertices", i) || !j3d_view_lay_Vertex(c, d, cur, i, deep, v->_p_attribute_count, v->_p_wide_mask))
                     return 0;
                 bf_pop(c);
@@ -2108,11 +1707,9 @@ int j3d_view_lay_Vertex(bf_ctx *c, const bf_view_doc *d, j3d_Vertex_view *v, int
         if (!bf_view_count_fits(c, (uint64_t)n, 0, "indices"))
             return 0;
         v->indices_count = (size_t)n;
-        j3d_VertexIndex_view e[2];
+        j3d_VertexIndex_view e;
         for (int64_t i = 0; i < n; i++) {
-            j3d_VertexIndex_view *cur = &e[i & 1];
-            const j3d_VertexIndex_view *prev = i ? &e[(i - 1) & 1] : NULL;
-            (void)prev;
+            j3d_VertexIndex_view *cur = &e;
             if (!bf_push(c, "indices", i) || !j3d_view_lay_VertexIndex(c, d, cur, i, deep, bf_shr(v->_p_wide_mask, (int64_t)i) & 1))
                 return 0;
             bf_pop(c);
@@ -2160,18 +1757,11 @@ int j3d_view_lay_MatrixGroupData(bf_ctx *c, const bf_view_doc *d, j3d_MatrixGrou
     (void)deep;
     v->_p_base = p_base;
     v->_p_weight_table = p_weight_table;
-    /* drw1_matrix */
-    if (!bf_need(c, 2, "drw1_matrix"))
+    /* drw1_matrix .. first_weight: 8 bytes */
+    static const bf_view_field drw1_matrix_run[] = {{"drw1_matrix", 2}, {"matrix_count", 2}, {"first_weight", 4}};
+    if (!bf_view_need_run(c, 8, drw1_matrix_run, 3))
         return 0;
-    c->pos += 2;
-    /* matrix_count */
-    if (!bf_need(c, 2, "matrix_count"))
-        return 0;
-    c->pos += 2;
-    /* first_weight */
-    if (!bf_need(c, 4, "first_weight"))
-        return 0;
-    c->pos += 4;
+    c->pos += 8;
     /* weights */
     {
         bf_mark weights_mark;
@@ -2204,14 +1794,11 @@ int j3d_view_lay_MaterialList(bf_ctx *c, const bf_view_doc *d, j3d_MaterialList_
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* material_count */
-    if (!bf_need(c, 2, "material_count"))
+    /* material_count .. padding: 4 bytes */
+    static const bf_view_field material_count_run[] = {{"material_count", 2}, {"padding", 2}};
+    if (!bf_view_need_run(c, 4, material_count_run, 2))
         return 0;
-    c->pos += 2;
-    /* padding */
-    if (!bf_need(c, 2, "padding"))
-        return 0;
-    c->pos += 2;
+    c->pos += 4;
     /* data */
     {
         int64_t n = (int64_t)(c->end - c->pos);
@@ -2232,134 +1819,19 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* material_count */
-    if (!bf_need(c, 2, "material_count"))
+    /* material_count .. nbt_scale_offset: 124 bytes */
+    static const bf_view_field material_count_run[] = {{"material_count", 2}, {"padding", 2}, {"material_data_offset", 4}, {"remap_table_offset", 4},
+                                                       {"name_table_offset", 4}, {"indirect_offset", 4}, {"cull_mode_offset", 4}, {"material_color_offset", 4},
+                                                       {"color_channel_count_offset", 4}, {"color_channel_offset", 4}, {"ambient_color_offset", 4},
+                                                       {"light_color_offset", 4}, {"tex_gen_count_offset", 4}, {"tex_gen_offset", 4},
+                                                       {"post_tex_gen_offset", 4}, {"tex_matrix_offset", 4}, {"post_tex_matrix_offset", 4},
+                                                       {"texture_remap_offset", 4}, {"tev_order_offset", 4}, {"tev_color_offset", 4}, {"konst_color_offset", 4},
+                                                       {"tev_stage_count_offset", 4}, {"tev_stage_offset", 4}, {"swap_mode_offset", 4},
+                                                       {"swap_table_offset", 4}, {"fog_offset", 4}, {"alpha_compare_offset", 4}, {"blend_mode_offset", 4},
+                                                       {"z_mode_offset", 4}, {"z_compare_offset", 4}, {"dither_offset", 4}, {"nbt_scale_offset", 4}};
+    if (!bf_view_need_run(c, 124, material_count_run, 32))
         return 0;
-    c->pos += 2;
-    /* padding */
-    if (!bf_need(c, 2, "padding"))
-        return 0;
-    c->pos += 2;
-    /* material_data_offset */
-    if (!bf_need(c, 4, "material_data_offset"))
-        return 0;
-    c->pos += 4;
-    /* remap_table_offset */
-    if (!bf_need(c, 4, "remap_table_offset"))
-        return 0;
-    c->pos += 4;
-    /* name_table_offset */
-    if (!bf_need(c, 4, "name_table_offset"))
-        return 0;
-    c->pos += 4;
-    /* indirect_offset */
-    if (!bf_need(c, 4, "indirect_offset"))
-        return 0;
-    c->pos += 4;
-    /* cull_mode_offset */
-    if (!bf_need(c, 4, "cull_mode_offset"))
-        return 0;
-    c->pos += 4;
-    /* material_color_offset */
-    if (!bf_need(c, 4, "material_color_offset"))
-        return 0;
-    c->pos += 4;
-    /* color_channel_count_offset */
-    if (!bf_need(c, 4, "color_channel_count_offset"))
-        return 0;
-    c->pos += 4;
-    /* color_channel_offset */
-    if (!bf_need(c, 4, "color_channel_offset"))
-        return 0;
-    c->pos += 4;
-    /* ambient_color_offset */
-    if (!bf_need(c, 4, "ambient_color_offset"))
-        return 0;
-    c->pos += 4;
-    /* light_color_offset */
-    if (!bf_need(c, 4, "light_color_offset"))
-        return 0;
-    c->pos += 4;
-    /* tex_gen_count_offset */
-    if (!bf_need(c, 4, "tex_gen_count_offset"))
-        return 0;
-    c->pos += 4;
-    /* tex_gen_offset */
-    if (!bf_need(c, 4, "tex_gen_offset"))
-        return 0;
-    c->pos += 4;
-    /* post_tex_gen_offset */
-    if (!bf_need(c, 4, "post_tex_gen_offset"))
-        return 0;
-    c->pos += 4;
-    /* tex_matrix_offset */
-    if (!bf_need(c, 4, "tex_matrix_offset"))
-        return 0;
-    c->pos += 4;
-    /* post_tex_matrix_offset */
-    if (!bf_need(c, 4, "post_tex_matrix_offset"))
-        return 0;
-    c->pos += 4;
-    /* texture_remap_offset */
-    if (!bf_need(c, 4, "texture_remap_offset"))
-        return 0;
-    c->pos += 4;
-    /* tev_order_offset */
-    if (!bf_need(c, 4, "tev_order_offset"))
-        return 0;
-    c->pos += 4;
-    /* tev_color_offset */
-    if (!bf_need(c, 4, "tev_color_offset"))
-        return 0;
-    c->pos += 4;
-    /* konst_color_offset */
-    if (!bf_need(c, 4, "konst_color_offset"))
-        return 0;
-    c->pos += 4;
-    /* tev_stage_count_offset */
-    if (!bf_need(c, 4, "tev_stage_count_offset"))
-        return 0;
-    c->pos += 4;
-    /* tev_stage_offset */
-    if (!bf_need(c, 4, "tev_stage_offset"))
-        return 0;
-    c->pos += 4;
-    /* swap_mode_offset */
-    if (!bf_need(c, 4, "swap_mode_offset"))
-        return 0;
-    c->pos += 4;
-    /* swap_table_offset */
-    if (!bf_need(c, 4, "swap_table_offset"))
-        return 0;
-    c->pos += 4;
-    /* fog_offset */
-    if (!bf_need(c, 4, "fog_offset"))
-        return 0;
-    c->pos += 4;
-    /* alpha_compare_offset */
-    if (!bf_need(c, 4, "alpha_compare_offset"))
-        return 0;
-    c->pos += 4;
-    /* blend_mode_offset */
-    if (!bf_need(c, 4, "blend_mode_offset"))
-        return 0;
-    c->pos += 4;
-    /* z_mode_offset */
-    if (!bf_need(c, 4, "z_mode_offset"))
-        return 0;
-    c->pos += 4;
-    /* z_compare_offset */
-    if (!bf_need(c, 4, "z_compare_offset"))
-        return 0;
-    c->pos += 4;
-    /* dither_offset */
-    if (!bf_need(c, 4, "dither_offset"))
-        return 0;
-    c->pos += 4;
-    /* nbt_scale_offset */
-    if (!bf_need(c, 4, "nbt_scale_offset"))
-        return 0;
-    c->pos += 4;
+    c->pos += 124;
     /* remap */
     {
         bf_mark remap_mark;
@@ -2388,8 +1860,7 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                 return 0;
             v->names_at = c->pos;
             v->names_lim = c->end;
-            if (!deep) {
-            } else {
+            if (deep) {
                 j3d_NameTable_view e_names;
                 if (!bf_push(c, "names", -1) || !j3d_view_lay_NameTable(c, d, &e_names, 0, deep))
                     return 0;
@@ -2403,35 +1874,8 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_materials = 1;
         {
             bf_mark materials_mark;
-            const int64_t materials_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 8), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 12),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 16),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 20),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 24),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 28),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                                  8)))))))))))))))))))))))))))))), bf_load_u32be(c->data + v->_offset + 4));
+            const int64_t materials_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 8, 29, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                                  8)), bf_load_u32be(c->data + v->_offset + 4));
             if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 4)), materials_size,
                                  "materials", &materials_mark))
                 return 0;
@@ -2443,22 +1887,11 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                     return 0;
                 v->materials_lim = c->end;
                 {
-                    j3d_Material_view e[2];
-                    int64_t i = 0;
-                    for (;; i++) {
-                        if (c->pos >= c->end)
-                            break;
-                        size_t before = c->pos;
-                        j3d_Material_view *cur = &e[i & 1];
-                        const j3d_Material_view *prev = i ? &e[(i - 1) & 1] : NULL;
-                        (void)prev;
-                        if (!bf_push(c, "materials", i) || !j3d_view_lay_Material(c, d, cur, i, deep))
-                            return 0;
-                        bf_pop(c);
-                        if (c->pos == before)
-                            return bf_fail(c, c->pos, "materials", "element %u takes no bytes: the array would never end", (unsigned)i);
-                    }
-                    v->materials_count = (size_t)i;
+                    const int64_t n = (int64_t)((c->end - c->pos) / 332);
+                    v->materials_count = (size_t)n;
+                    c->pos += (size_t)n * 332;
+                    if (c->pos < c->end)
+                        return bf_need(c, 332, "materials");
                 }
                 c->end = padded_end;
             }
@@ -2470,23 +1903,8 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_indirect = 1;
         {
             bf_mark indirect_mark;
-            const int64_t indirect_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 20), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 24),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 28), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                                 8))))))))))))))))))))))))))), bf_load_u32be(c->data + v->_offset + 16));
+            const int64_t indirect_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 20, 26, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                                 8)), bf_load_u32be(c->data + v->_offset + 16));
             if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 16)), indirect_size,
                                  "indirect", &indirect_mark))
                 return 0;
@@ -2498,22 +1916,11 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                     return 0;
                 v->indirect_lim = c->end;
                 {
-                    j3d_Indirect_view e[2];
-                    int64_t i = 0;
-                    for (;; i++) {
-                        if (c->pos >= c->end)
-                            break;
-                        size_t before = c->pos;
-                        j3d_Indirect_view *cur = &e[i & 1];
-                        const j3d_Indirect_view *prev = i ? &e[(i - 1) & 1] : NULL;
-                        (void)prev;
-                        if (!bf_push(c, "indirect", i) || !j3d_view_lay_Indirect(c, d, cur, i, deep))
-                            return 0;
-                        bf_pop(c);
-                        if (c->pos == before)
-                            return bf_fail(c, c->pos, "indirect", "element %u takes no bytes: the array would never end", (unsigned)i);
-                    }
-                    v->indirect_count = (size_t)i;
+                    const int64_t n = (int64_t)((c->end - c->pos) / 312);
+                    v->indirect_count = (size_t)n;
+                    c->pos += (size_t)n * 312;
+                    if (c->pos < c->end)
+                        return bf_need(c, 312, "indirect");
                 }
                 c->end = padded_end;
             }
@@ -2525,32 +1932,8 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_cull_modes = 1;
         {
             bf_mark cull_modes_mark;
-            const int64_t cull_modes_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 24),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 28),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                                   8)))))))))))))))))))))))))), bf_load_u32be(c->data + v->_offset + 20));
+            const int64_t cull_modes_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 24, 25, 4, 1, bf_add(bf_sub((int64_t)c->end,
+                                                   (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 20));
             if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 20)), cull_modes_size,
                                  "cull_modes", &cull_modes_mark))
                 return 0;
@@ -2581,31 +1964,8 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_material_colors = 1;
         {
             bf_mark material_colors_mark;
-            const int64_t material_colors_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 28),
-                                                        bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32),
-                                                        bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36),
-                                                        bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40),
-                                                        bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
-                                                        bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
-                                                        bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52),
-                                                        bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56),
-                                                        bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60),
-                                                        bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64),
-                                                        bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68),
-                                                        bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72),
-                                                        bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76),
-                                                        bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
-                                                        bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
-                                                        bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
-                                                        bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
-                                                        bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
-                                                        bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
-                                                        bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
-                                                        bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
-                                                        bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
-                                                        bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
-                                                        bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end,
-                                                        (int64_t)v->_offset), 8))))))))))))))))))))))))), bf_load_u32be(c->data + v->_offset + 24));
+            const int64_t material_colors_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 28, 24, 4, 1, bf_add(bf_sub((int64_t)c->end,
+                                                        (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 24));
             if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 24)), material_colors_size,
                                  "material_colors", &material_colors_mark))
                 return 0;
@@ -2617,22 +1977,11 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                     return 0;
                 v->material_colors_lim = c->end;
                 {
-                    j3d_Rgba8_view e[2];
-                    int64_t i = 0;
-                    for (;; i++) {
-                        if (c->pos >= c->end)
-                            break;
-                        size_t before = c->pos;
-                        j3d_Rgba8_view *cur = &e[i & 1];
-                        const j3d_Rgba8_view *prev = i ? &e[(i - 1) & 1] : NULL;
-                        (void)prev;
-                        if (!bf_push(c, "material_colors", i) || !j3d_view_lay_Rgba8(c, d, cur, i, deep))
-                            return 0;
-                        bf_pop(c);
-                        if (c->pos == before)
-                            return bf_fail(c, c->pos, "material_colors", "element %u takes no bytes: the array would never end", (unsigned)i);
-                    }
-                    v->material_colors_count = (size_t)i;
+                    const int64_t n = (int64_t)((c->end - c->pos) / 4);
+                    v->material_colors_count = (size_t)n;
+                    c->pos += (size_t)n * 4;
+                    if (c->pos < c->end)
+                        return bf_need(c, 4, "material_colors");
                 }
                 c->end = padded_end;
             }
@@ -2644,30 +1993,8 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_color_channel_counts = 1;
         {
             bf_mark color_channel_counts_mark;
-            const int64_t color_channel_counts_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32),
-                                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36),
-                                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40),
-                                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
-                                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
-                                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52),
-                                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56),
-                                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60),
-                                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64),
-                                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68),
-                                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72),
-                                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76),
-                                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
-                                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
-                                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
-                                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
-                                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
-                                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
-                                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
-                                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
-                                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
-                                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
-                                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end,
-                                                             (int64_t)v->_offset), 8)))))))))))))))))))))))), bf_load_u32be(c->data + v->_offset + 28));
+            const int64_t color_channel_counts_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 32, 23, 4, 1, bf_add(bf_sub((int64_t)c->end,
+                                                             (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 28));
             if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 28)),
                                  color_channel_counts_size, "color_channel_counts", &color_channel_counts_mark))
                 return 0;
@@ -2698,29 +2025,8 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_color_channels = 1;
         {
             bf_mark color_channels_mark;
-            const int64_t color_channels_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end,
-                                                       (int64_t)v->_offset), 8))))))))))))))))))))))), bf_load_u32be(c->data + v->_offset + 32));
+            const int64_t color_channels_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 36, 22, 4, 1, bf_add(bf_sub((int64_t)c->end,
+                                                       (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 32));
             if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 32)), color_channels_size,
                                  "color_channels", &color_channels_mark))
                 return 0;
@@ -2732,22 +2038,11 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                     return 0;
                 v->color_channels_lim = c->end;
                 {
-                    j3d_ColorChannel_view e[2];
-                    int64_t i = 0;
-                    for (;; i++) {
-                        if (c->pos >= c->end)
-                            break;
-                        size_t before = c->pos;
-                        j3d_ColorChannel_view *cur = &e[i & 1];
-                        const j3d_ColorChannel_view *prev = i ? &e[(i - 1) & 1] : NULL;
-                        (void)prev;
-                        if (!bf_push(c, "color_channels", i) || !j3d_view_lay_ColorChannel(c, d, cur, i, deep))
-                            return 0;
-                        bf_pop(c);
-                        if (c->pos == before)
-                            return bf_fail(c, c->pos, "color_channels", "element %u takes no bytes: the array would never end", (unsigned)i);
-                    }
-                    v->color_channels_count = (size_t)i;
+                    const int64_t n = (int64_t)((c->end - c->pos) / 8);
+                    v->color_channels_count = (size_t)n;
+                    c->pos += (size_t)n * 8;
+                    if (c->pos < c->end)
+                        return bf_need(c, 8, "color_channels");
                 }
                 c->end = padded_end;
             }
@@ -2759,28 +2054,8 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_ambient_colors = 1;
         {
             bf_mark ambient_colors_mark;
-            const int64_t ambient_colors_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end,
-                                                       (int64_t)v->_offset), 8)))))))))))))))))))))), bf_load_u32be(c->data + v->_offset + 36));
+            const int64_t ambient_colors_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 40, 21, 4, 1, bf_add(bf_sub((int64_t)c->end,
+                                                       (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 36));
             if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 36)), ambient_colors_size,
                                  "ambient_colors", &ambient_colors_mark))
                 return 0;
@@ -2792,22 +2067,11 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                     return 0;
                 v->ambient_colors_lim = c->end;
                 {
-                    j3d_Rgba8_view e[2];
-                    int64_t i = 0;
-                    for (;; i++) {
-                        if (c->pos >= c->end)
-                            break;
-                        size_t before = c->pos;
-                        j3d_Rgba8_view *cur = &e[i & 1];
-                        const j3d_Rgba8_view *prev = i ? &e[(i - 1) & 1] : NULL;
-                        (void)prev;
-                        if (!bf_push(c, "ambient_colors", i) || !j3d_view_lay_Rgba8(c, d, cur, i, deep))
-                            return 0;
-                        bf_pop(c);
-                        if (c->pos == before)
-                            return bf_fail(c, c->pos, "ambient_colors", "element %u takes no bytes: the array would never end", (unsigned)i);
-                    }
-                    v->ambient_colors_count = (size_t)i;
+                    const int64_t n = (int64_t)((c->end - c->pos) / 4);
+                    v->ambient_colors_count = (size_t)n;
+                    c->pos += (size_t)n * 4;
+                    if (c->pos < c->end)
+                        return bf_need(c, 4, "ambient_colors");
                 }
                 c->end = padded_end;
             }
@@ -2819,27 +2083,8 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_light_colors = 1;
         {
             bf_mark light_colors_mark;
-            const int64_t light_colors_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end,
-                                                     (int64_t)v->_offset), 8))))))))))))))))))))), bf_load_u32be(c->data + v->_offset + 40));
+            const int64_t light_colors_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 44, 20, 4, 1, bf_add(bf_sub((int64_t)c->end,
+                                                     (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 40));
             if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 40)), light_colors_size,
                                  "light_colors", &light_colors_mark))
                 return 0;
@@ -2851,22 +2096,11 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                     return 0;
                 v->light_colors_lim = c->end;
                 {
-                    j3d_Rgba8_view e[2];
-                    int64_t i = 0;
-                    for (;; i++) {
-                        if (c->pos >= c->end)
-                            break;
-                        size_t before = c->pos;
-                        j3d_Rgba8_view *cur = &e[i & 1];
-                        const j3d_Rgba8_view *prev = i ? &e[(i - 1) & 1] : NULL;
-                        (void)prev;
-                        if (!bf_push(c, "light_colors", i) || !j3d_view_lay_Rgba8(c, d, cur, i, deep))
-                            return 0;
-                        bf_pop(c);
-                        if (c->pos == before)
-                            return bf_fail(c, c->pos, "light_colors", "element %u takes no bytes: the array would never end", (unsigned)i);
-                    }
-                    v->light_colors_count = (size_t)i;
+                    const int64_t n = (int64_t)((c->end - c->pos) / 4);
+                    v->light_colors_count = (size_t)n;
+                    c->pos += (size_t)n * 4;
+                    if (c->pos < c->end)
+                        return bf_need(c, 4, "light_colors");
                 }
                 c->end = padded_end;
             }
@@ -2878,26 +2112,8 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_tex_gen_counts = 1;
         {
             bf_mark tex_gen_counts_mark;
-            const int64_t tex_gen_counts_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end,
-                                                       (int64_t)v->_offset), 8)))))))))))))))))))), bf_load_u32be(c->data + v->_offset + 44));
+            const int64_t tex_gen_counts_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 48, 19, 4, 1, bf_add(bf_sub((int64_t)c->end,
+                                                       (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 44));
             if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 44)), tex_gen_counts_size,
                                  "tex_gen_counts", &tex_gen_counts_mark))
                 return 0;
@@ -2928,19 +2144,8 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_tex_gens = 1;
         {
             bf_mark tex_gens_mark;
-            const int64_t tex_gens_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                                 8))))))))))))))))))), bf_load_u32be(c->data + v->_offset + 48));
+            const int64_t tex_gens_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 52, 18, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                                 8)), bf_load_u32be(c->data + v->_offset + 48));
             if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 48)), tex_gens_size,
                                  "tex_gens", &tex_gens_mark))
                 return 0;
@@ -2952,22 +2157,11 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                     return 0;
                 v->tex_gens_lim = c->end;
                 {
-                    j3d_TexGen_view e[2];
-                    int64_t i = 0;
-                    for (;; i++) {
-                        if (c->pos >= c->end)
-                            break;
-                        size_t before = c->pos;
-                        j3d_TexGen_view *cur = &e[i & 1];
-                        const j3d_TexGen_view *prev = i ? &e[(i - 1) & 1] : NULL;
-                        (void)prev;
-                        if (!bf_push(c, "tex_gens", i) || !j3d_view_lay_TexGen(c, d, cur, i, deep))
-                            return 0;
-                        bf_pop(c);
-                        if (c->pos == before)
-                            return bf_fail(c, c->pos, "tex_gens", "element %u takes no bytes: the array would never end", (unsigned)i);
-                    }
-                    v->tex_gens_count = (size_t)i;
+                    const int64_t n = (int64_t)((c->end - c->pos) / 4);
+                    v->tex_gens_count = (size_t)n;
+                    c->pos += (size_t)n * 4;
+                    if (c->pos < c->end)
+                        return bf_need(c, 4, "tex_gens");
                 }
                 c->end = padded_end;
             }
@@ -2979,24 +2173,8 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_post_tex_gens = 1;
         {
             bf_mark post_tex_gens_mark;
-            const int64_t post_tex_gens_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56),
-                                                      bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60),
-                                                      bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64),
-                                                      bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68),
-                                                      bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72),
-                                                      bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76),
-                                                      bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
-                                                      bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
-                                                      bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
-                                                      bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
-                                                      bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
-                                                      bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
-                                                      bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
-                                                      bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
-                                                      bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
-                                                      bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
-                                                      bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end,
-                                                      (int64_t)v->_offset), 8)))))))))))))))))), bf_load_u32be(c->data + v->_offset + 52));
+            const int64_t post_tex_gens_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 56, 17, 4, 1, bf_add(bf_sub((int64_t)c->end,
+                                                      (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 52));
             if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 52)), post_tex_gens_size,
                                  "post_tex_gens", &post_tex_gens_mark))
                 return 0;
@@ -3008,22 +2186,11 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                     return 0;
                 v->post_tex_gens_lim = c->end;
                 {
-                    j3d_TexGen_view e[2];
-                    int64_t i = 0;
-                    for (;; i++) {
-                        if (c->pos >= c->end)
-                            break;
-                        size_t before = c->pos;
-                        j3d_TexGen_view *cur = &e[i & 1];
-                        const j3d_TexGen_view *prev = i ? &e[(i - 1) & 1] : NULL;
-                        (void)prev;
-                        if (!bf_push(c, "post_tex_gens", i) || !j3d_view_lay_TexGen(c, d, cur, i, deep))
-                            return 0;
-                        bf_pop(c);
-                        if (c->pos == before)
-                            return bf_fail(c, c->pos, "post_tex_gens", "element %u takes no bytes: the array would never end", (unsigned)i);
-                    }
-                    v->post_tex_gens_count = (size_t)i;
+                    const int64_t n = (int64_t)((c->end - c->pos) / 4);
+                    v->post_tex_gens_count = (size_t)n;
+                    c->pos += (size_t)n * 4;
+                    if (c->pos < c->end)
+                        return bf_need(c, 4, "post_tex_gens");
                 }
                 c->end = padded_end;
             }
@@ -3035,23 +2202,8 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_tex_matrices = 1;
         {
             bf_mark tex_matrices_mark;
-            const int64_t tex_matrices_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end,
-                                                     (int64_t)v->_offset), 8))))))))))))))))), bf_load_u32be(c->data + v->_offset + 56));
+            const int64_t tex_matrices_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 60, 16, 4, 1, bf_add(bf_sub((int64_t)c->end,
+                                                     (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 56));
             if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 56)), tex_matrices_size,
                                  "tex_matrices", &tex_matrices_mark))
                 return 0;
@@ -3063,22 +2215,11 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                     return 0;
                 v->tex_matrices_lim = c->end;
                 {
-                    j3d_TexMatrix_view e[2];
-                    int64_t i = 0;
-                    for (;; i++) {
-                        if (c->pos >= c->end)
-                            break;
-                        size_t before = c->pos;
-                        j3d_TexMatrix_view *cur = &e[i & 1];
-                        const j3d_TexMatrix_view *prev = i ? &e[(i - 1) & 1] : NULL;
-                        (void)prev;
-                        if (!bf_push(c, "tex_matrices", i) || !j3d_view_lay_TexMatrix(c, d, cur, i, deep))
-                            return 0;
-                        bf_pop(c);
-                        if (c->pos == before)
-                            return bf_fail(c, c->pos, "tex_matrices", "element %u takes no bytes: the array would never end", (unsigned)i);
-                    }
-                    v->tex_matrices_count = (size_t)i;
+                    const int64_t n = (int64_t)((c->end - c->pos) / 100);
+                    v->tex_matrices_count = (size_t)n;
+                    c->pos += (size_t)n * 100;
+                    if (c->pos < c->end)
+                        return bf_need(c, 100, "tex_matrices");
                 }
                 c->end = padded_end;
             }
@@ -3090,22 +2231,8 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_post_tex_matrices = 1;
         {
             bf_mark post_tex_matrices_mark;
-            const int64_t post_tex_matrices_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64),
-                                                          bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68),
-                                                          bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72),
-                                                          bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76),
-                                                          bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
-                                                          bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
-                                                          bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
-                                                          bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
-                                                          bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
-                                                          bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
-                                                          bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
-                                                          bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
-                                                          bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
-                                                          bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
-                                                          bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end,
-                                                          (int64_t)v->_offset), 8)))))))))))))))), bf_load_u32be(c->data + v->_offset + 60));
+            const int64_t post_tex_matrices_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 64, 15, 4, 1, bf_add(bf_sub((int64_t)c->end,
+                                                          (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 60));
             if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 60)), post_tex_matrices_size,
                                  "post_tex_matrices", &post_tex_matrices_mark))
                 return 0;
@@ -3117,22 +2244,11 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                     return 0;
                 v->post_tex_matrices_lim = c->end;
                 {
-                    j3d_TexMatrix_view e[2];
-                    int64_t i = 0;
-                    for (;; i++) {
-                        if (c->pos >= c->end)
-                            break;
-                        size_t before = c->pos;
-                        j3d_TexMatrix_view *cur = &e[i & 1];
-                        const j3d_TexMatrix_view *prev = i ? &e[(i - 1) & 1] : NULL;
-                        (void)prev;
-                        if (!bf_push(c, "post_tex_matrices", i) || !j3d_view_lay_TexMatrix(c, d, cur, i, deep))
-                            return 0;
-                        bf_pop(c);
-                        if (c->pos == before)
-                            return bf_fail(c, c->pos, "post_tex_matrices", "element %u takes no bytes: the array would never end", (unsigned)i);
-                    }
-                    v->post_tex_matrices_count = (size_t)i;
+                    const int64_t n = (int64_t)((c->end - c->pos) / 100);
+                    v->post_tex_matrices_count = (size_t)n;
+                    c->pos += (size_t)n * 100;
+                    if (c->pos < c->end)
+                        return bf_need(c, 100, "post_tex_matrices");
                 }
                 c->end = padded_end;
             }
@@ -3144,17 +2260,8 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_textures = 1;
         {
             bf_mark textures_mark;
-            const int64_t textures_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                                 8))))))))))))))), bf_load_u32be(c->data + v->_offset + 64));
+            const int64_t textures_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 68, 14, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                                 8)), bf_load_u32be(c->data + v->_offset + 64));
             if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 64)), textures_size,
                                  "textures", &textures_mark))
                 return 0;
@@ -3185,20 +2292,8 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_tev_orders = 1;
         {
             bf_mark tev_orders_mark;
-            const int64_t tev_orders_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                                   8)))))))))))))), bf_load_u32be(c->data + v->_offset + 68));
+            const int64_t tev_orders_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 72, 13, 4, 1, bf_add(bf_sub((int64_t)c->end,
+                                                   (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 68));
             if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 68)), tev_orders_size,
                                  "tev_orders", &tev_orders_mark))
                 return 0;
@@ -3210,22 +2305,11 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                     return 0;
                 v->tev_orders_lim = c->end;
                 {
-                    j3d_TevOrder_view e[2];
-                    int64_t i = 0;
-                    for (;; i++) {
-                        if (c->pos >= c->end)
-                            break;
-                        size_t before = c->pos;
-                        j3d_TevOrder_view *cur = &e[i & 1];
-                        const j3d_TevOrder_view *prev = i ? &e[(i - 1) & 1] : NULL;
-                        (void)prev;
-                        if (!bf_push(c, "tev_orders", i) || !j3d_view_lay_TevOrder(c, d, cur, i, deep))
-                            return 0;
-                        bf_pop(c);
-                        if (c->pos == before)
-                            return bf_fail(c, c->pos, "tev_orders", "element %u takes no bytes: the array would never end", (unsigned)i);
-                    }
-                    v->tev_orders_count = (size_t)i;
+                    const int64_t n = (int64_t)((c->end - c->pos) / 4);
+                    v->tev_orders_count = (size_t)n;
+                    c->pos += (size_t)n * 4;
+                    if (c->pos < c->end)
+                        return bf_need(c, 4, "tev_orders");
                 }
                 c->end = padded_end;
             }
@@ -3237,19 +2321,8 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_tev_colors = 1;
         {
             bf_mark tev_colors_mark;
-            const int64_t tev_colors_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                                   8))))))))))))), bf_load_u32be(c->data + v->_offset + 72));
+            const int64_t tev_colors_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 76, 12, 4, 1, bf_add(bf_sub((int64_t)c->end,
+                                                   (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 72));
             if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 72)), tev_colors_size,
                                  "tev_colors", &tev_colors_mark))
                 return 0;
@@ -3261,22 +2334,11 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                     return 0;
                 v->tev_colors_lim = c->end;
                 {
-                    j3d_TevColor_view e[2];
-                    int64_t i = 0;
-                    for (;; i++) {
-                        if (c->pos >= c->end)
-                            break;
-                        size_t before = c->pos;
-                        j3d_TevColor_view *cur = &e[i & 1];
-                        const j3d_TevColor_view *prev = i ? &e[(i - 1) & 1] : NULL;
-                        (void)prev;
-                        if (!bf_push(c, "tev_colors", i) || !j3d_view_lay_TevColor(c, d, cur, i, deep))
-                            return 0;
-                        bf_pop(c);
-                        if (c->pos == before)
-                            return bf_fail(c, c->pos, "tev_colors", "element %u takes no bytes: the array would never end", (unsigned)i);
-                    }
-                    v->tev_colors_count = (size_t)i;
+                    const int64_t n = (int64_t)((c->end - c->pos) / 8);
+                    v->tev_colors_count = (size_t)n;
+                    c->pos += (size_t)n * 8;
+                    if (c->pos < c->end)
+                        return bf_need(c, 8, "tev_colors");
                 }
                 c->end = padded_end;
             }
@@ -3288,18 +2350,8 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_konst_colors = 1;
         {
             bf_mark konst_colors_mark;
-            const int64_t konst_colors_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end,
-                                                     (int64_t)v->_offset), 8)))))))))))), bf_load_u32be(c->data + v->_offset + 76));
+            const int64_t konst_colors_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 80, 11, 4, 1, bf_add(bf_sub((int64_t)c->end,
+                                                     (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 76));
             if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 76)), konst_colors_size,
                                  "konst_colors", &konst_colors_mark))
                 return 0;
@@ -3311,22 +2363,11 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                     return 0;
                 v->konst_colors_lim = c->end;
                 {
-                    j3d_Rgba8_view e[2];
-                    int64_t i = 0;
-                    for (;; i++) {
-                        if (c->pos >= c->end)
-                            break;
-                        size_t before = c->pos;
-                        j3d_Rgba8_view *cur = &e[i & 1];
-                        const j3d_Rgba8_view *prev = i ? &e[(i - 1) & 1] : NULL;
-                        (void)prev;
-                        if (!bf_push(c, "konst_colors", i) || !j3d_view_lay_Rgba8(c, d, cur, i, deep))
-                            return 0;
-                        bf_pop(c);
-                        if (c->pos == before)
-                            return bf_fail(c, c->pos, "konst_colors", "element %u takes no bytes: the array would never end", (unsigned)i);
-                    }
-                    v->konst_colors_count = (size_t)i;
+                    const int64_t n = (int64_t)((c->end - c->pos) / 4);
+                    v->konst_colors_count = (size_t)n;
+                    c->pos += (size_t)n * 4;
+                    if (c->pos < c->end)
+                        return bf_need(c, 4, "konst_colors");
                 }
                 c->end = padded_end;
             }
@@ -3338,17 +2379,8 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_tev_stage_counts = 1;
         {
             bf_mark tev_stage_counts_mark;
-            const int64_t tev_stage_counts_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
-                                                         bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
-                                                         bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
-                                                         bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
-                                                         bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
-                                                         bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
-                                                         bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
-                                                         bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
-                                                         bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
-                                                         bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end,
-                                                         (int64_t)v->_offset), 8))))))))))), bf_load_u32be(c->data + v->_offset + 80));
+            const int64_t tev_stage_counts_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 84, 10, 4, 1, bf_add(bf_sub((int64_t)c->end,
+                                                         (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 80));
             if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 80)), tev_stage_counts_size,
                                  "tev_stage_counts", &tev_stage_counts_mark))
                 return 0;
@@ -3379,16 +2411,8 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_tev_stages = 1;
         {
             bf_mark tev_stages_mark;
-            const int64_t tev_stages_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                                   8)))))))))), bf_load_u32be(c->data + v->_offset + 84));
+            const int64_t tev_stages_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 88, 9, 4, 1, bf_add(bf_sub((int64_t)c->end,
+                                                   (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 84));
             if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 84)), tev_stages_size,
                                  "tev_stages", &tev_stages_mark))
                 return 0;
@@ -3400,22 +2424,11 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                     return 0;
                 v->tev_stages_lim = c->end;
                 {
-                    j3d_TevStage_view e[2];
-                    int64_t i = 0;
-                    for (;; i++) {
-                        if (c->pos >= c->end)
-                            break;
-                        size_t before = c->pos;
-                        j3d_TevStage_view *cur = &e[i & 1];
-                        const j3d_TevStage_view *prev = i ? &e[(i - 1) & 1] : NULL;
-                        (void)prev;
-                        if (!bf_push(c, "tev_stages", i) || !j3d_view_lay_TevStage(c, d, cur, i, deep))
-                            return 0;
-                        bf_pop(c);
-                        if (c->pos == before)
-                            return bf_fail(c, c->pos, "tev_stages", "element %u takes no bytes: the array would never end", (unsigned)i);
-                    }
-                    v->tev_stages_count = (size_t)i;
+                    const int64_t n = (int64_t)((c->end - c->pos) / 20);
+                    v->tev_stages_count = (size_t)n;
+                    c->pos += (size_t)n * 20;
+                    if (c->pos < c->end)
+                        return bf_need(c, 20, "tev_stages");
                 }
                 c->end = padded_end;
             }
@@ -3427,15 +2440,8 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_swap_modes = 1;
         {
             bf_mark swap_modes_mark;
-            const int64_t swap_modes_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                                   8))))))))), bf_load_u32be(c->data + v->_offset + 88));
+            const int64_t swap_modes_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 92, 8, 4, 1, bf_add(bf_sub((int64_t)c->end,
+                                                   (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 88));
             if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 88)), swap_modes_size,
                                  "swap_modes", &swap_modes_mark))
                 return 0;
@@ -3447,22 +2453,11 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                     return 0;
                 v->swap_modes_lim = c->end;
                 {
-                    j3d_SwapMode_view e[2];
-                    int64_t i = 0;
-                    for (;; i++) {
-                        if (c->pos >= c->end)
-                            break;
-                        size_t before = c->pos;
-                        j3d_SwapMode_view *cur = &e[i & 1];
-                        const j3d_SwapMode_view *prev = i ? &e[(i - 1) & 1] : NULL;
-                        (void)prev;
-                        if (!bf_push(c, "swap_modes", i) || !j3d_view_lay_SwapMode(c, d, cur, i, deep))
-                            return 0;
-                        bf_pop(c);
-                        if (c->pos == before)
-                            return bf_fail(c, c->pos, "swap_modes", "element %u takes no bytes: the array would never end", (unsigned)i);
-                    }
-                    v->swap_modes_count = (size_t)i;
+                    const int64_t n = (int64_t)((c->end - c->pos) / 4);
+                    v->swap_modes_count = (size_t)n;
+                    c->pos += (size_t)n * 4;
+                    if (c->pos < c->end)
+                        return bf_need(c, 4, "swap_modes");
                 }
                 c->end = padded_end;
             }
@@ -3474,14 +2469,8 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_swap_tables = 1;
         {
             bf_mark swap_tables_mark;
-            const int64_t swap_tables_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
-                                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
-                                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
-                                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
-                                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
-                                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
-                                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end,
-                                                    (int64_t)v->_offset), 8)))))))), bf_load_u32be(c->data + v->_offset + 92));
+            const int64_t swap_tables_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 96, 7, 4, 1, bf_add(bf_sub((int64_t)c->end,
+                                                    (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 92));
             if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 92)), swap_tables_size,
                                  "swap_tables", &swap_tables_mark))
                 return 0;
@@ -3493,22 +2482,11 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                     return 0;
                 v->swap_tables_lim = c->end;
                 {
-                    j3d_SwapTable_view e[2];
-                    int64_t i = 0;
-                    for (;; i++) {
-                        if (c->pos >= c->end)
-                            break;
-                        size_t before = c->pos;
-                        j3d_SwapTable_view *cur = &e[i & 1];
-                        const j3d_SwapTable_view *prev = i ? &e[(i - 1) & 1] : NULL;
-                        (void)prev;
-                        if (!bf_push(c, "swap_tables", i) || !j3d_view_lay_SwapTable(c, d, cur, i, deep))
-                            return 0;
-                        bf_pop(c);
-                        if (c->pos == before)
-                            return bf_fail(c, c->pos, "swap_tables", "element %u takes no bytes: the array would never end", (unsigned)i);
-                    }
-                    v->swap_tables_count = (size_t)i;
+                    const int64_t n = (int64_t)((c->end - c->pos) / 4);
+                    v->swap_tables_count = (size_t)n;
+                    c->pos += (size_t)n * 4;
+                    if (c->pos < c->end)
+                        return bf_need(c, 4, "swap_tables");
                 }
                 c->end = padded_end;
             }
@@ -3520,10 +2498,8 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_fogs = 1;
         {
             bf_mark fogs_mark;
-            const int64_t fogs_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
-                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
-                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120),
-                                             bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))), bf_load_u32be(c->data + v->_offset + 96));
+            const int64_t fogs_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 100, 6, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                             8)), bf_load_u32be(c->data + v->_offset + 96));
             if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 96)), fogs_size, "fogs",
                                  &fogs_mark))
                 return 0;
@@ -3535,22 +2511,11 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                     return 0;
                 v->fogs_lim = c->end;
                 {
-                    j3d_Fog_view e[2];
-                    int64_t i = 0;
-                    for (;; i++) {
-                        if (c->pos >= c->end)
-                            break;
-                        size_t before = c->pos;
-                        j3d_Fog_view *cur = &e[i & 1];
-                        const j3d_Fog_view *prev = i ? &e[(i - 1) & 1] : NULL;
-                        (void)prev;
-                        if (!bf_push(c, "fogs", i) || !j3d_view_lay_Fog(c, d, cur, i, deep))
-                            return 0;
-                        bf_pop(c);
-                        if (c->pos == before)
-                            return bf_fail(c, c->pos, "fogs", "element %u takes no bytes: the array would never end", (unsigned)i);
-                    }
-                    v->fogs_count = (size_t)i;
+                    const int64_t n = (int64_t)((c->end - c->pos) / 44);
+                    v->fogs_count = (size_t)n;
+                    c->pos += (size_t)n * 44;
+                    if (c->pos < c->end)
+                        return bf_need(c, 44, "fogs");
                 }
                 c->end = padded_end;
             }
@@ -3562,12 +2527,8 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_alpha_compares = 1;
         {
             bf_mark alpha_compares_mark;
-            const int64_t alpha_compares_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end,
-                                                       (int64_t)v->_offset), 8)))))), bf_load_u32be(c->data + v->_offset + 100));
+            const int64_t alpha_compares_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 104, 5, 4, 1, bf_add(bf_sub((int64_t)c->end,
+                                                       (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 100));
             if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 100)), alpha_compares_size,
                                  "alpha_compares", &alpha_compares_mark))
                 return 0;
@@ -3579,22 +2540,11 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                     return 0;
                 v->alpha_compares_lim = c->end;
                 {
-                    j3d_AlphaCompare_view e[2];
-                    int64_t i = 0;
-                    for (;; i++) {
-                        if (c->pos >= c->end)
-                            break;
-                        size_t before = c->pos;
-                        j3d_AlphaCompare_view *cur = &e[i & 1];
-                        const j3d_AlphaCompare_view *prev = i ? &e[(i - 1) & 1] : NULL;
-                        (void)prev;
-                        if (!bf_push(c, "alpha_compares", i) || !j3d_view_lay_AlphaCompare(c, d, cur, i, deep))
-                            return 0;
-                        bf_pop(c);
-                        if (c->pos == before)
-                            return bf_fail(c, c->pos, "alpha_compares", "element %u takes no bytes: the array would never end", (unsigned)i);
-                    }
-                    v->alpha_compares_count = (size_t)i;
+                    const int64_t n = (int64_t)((c->end - c->pos) / 8);
+                    v->alpha_compares_count = (size_t)n;
+                    c->pos += (size_t)n * 8;
+                    if (c->pos < c->end)
+                        return bf_need(c, 8, "alpha_compares");
                 }
                 c->end = padded_end;
             }
@@ -3606,11 +2556,8 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_blend_modes = 1;
         {
             bf_mark blend_modes_mark;
-            const int64_t blend_modes_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
-                                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
-                                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
-                                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end,
-                                                    (int64_t)v->_offset), 8))))), bf_load_u32be(c->data + v->_offset + 104));
+            const int64_t blend_modes_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 108, 4, 4, 1, bf_add(bf_sub((int64_t)c->end,
+                                                    (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 104));
             if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 104)), blend_modes_size,
                                  "blend_modes", &blend_modes_mark))
                 return 0;
@@ -3622,22 +2569,11 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                     return 0;
                 v->blend_modes_lim = c->end;
                 {
-                    j3d_BlendMode_view e[2];
-                    int64_t i = 0;
-                    for (;; i++) {
-                        if (c->pos >= c->end)
-                            break;
-                        size_t before = c->pos;
-                        j3d_BlendMode_view *cur = &e[i & 1];
-                        const j3d_BlendMode_view *prev = i ? &e[(i - 1) & 1] : NULL;
-                        (void)prev;
-                        if (!bf_push(c, "blend_modes", i) || !j3d_view_lay_BlendMode(c, d, cur, i, deep))
-                            return 0;
-                        bf_pop(c);
-                        if (c->pos == before)
-                            return bf_fail(c, c->pos, "blend_modes", "element %u takes no bytes: the array would never end", (unsigned)i);
-                    }
-                    v->blend_modes_count = (size_t)i;
+                    const int64_t n = (int64_t)((c->end - c->pos) / 4);
+                    v->blend_modes_count = (size_t)n;
+                    c->pos += (size_t)n * 4;
+                    if (c->pos < c->end)
+                        return bf_need(c, 4, "blend_modes");
                 }
                 c->end = padded_end;
             }
@@ -3649,10 +2585,8 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_z_modes = 1;
         {
             bf_mark z_modes_mark;
-            const int64_t z_modes_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
-                                                bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
-                                                bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                                8)))), bf_load_u32be(c->data + v->_offset + 108));
+            const int64_t z_modes_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 112, 3, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                                8)), bf_load_u32be(c->data + v->_offset + 108));
             if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 108)), z_modes_size,
                                  "z_modes", &z_modes_mark))
                 return 0;
@@ -3664,22 +2598,11 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                     return 0;
                 v->z_modes_lim = c->end;
                 {
-                    j3d_ZMode_view e[2];
-                    int64_t i = 0;
-                    for (;; i++) {
-                        if (c->pos >= c->end)
-                            break;
-                        size_t before = c->pos;
-                        j3d_ZMode_view *cur = &e[i & 1];
-                        const j3d_ZMode_view *prev = i ? &e[(i - 1) & 1] : NULL;
-                        (void)prev;
-                        if (!bf_push(c, "z_modes", i) || !j3d_view_lay_ZMode(c, d, cur, i, deep))
-                            return 0;
-                        bf_pop(c);
-                        if (c->pos == before)
-                            return bf_fail(c, c->pos, "z_modes", "element %u takes no bytes: the array would never end", (unsigned)i);
-                    }
-                    v->z_modes_count = (size_t)i;
+                    const int64_t n = (int64_t)((c->end - c->pos) / 4);
+                    v->z_modes_count = (size_t)n;
+                    c->pos += (size_t)n * 4;
+                    if (c->pos < c->end)
+                        return bf_need(c, 4, "z_modes");
                 }
                 c->end = padded_end;
             }
@@ -3768,22 +2691,11 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                     return 0;
                 v->nbt_scales_lim = c->end;
                 {
-                    j3d_NbtScale_view e[2];
-                    int64_t i = 0;
-                    for (;; i++) {
-                        if (c->pos >= c->end)
-                            break;
-                        size_t before = c->pos;
-                        j3d_NbtScale_view *cur = &e[i & 1];
-                        const j3d_NbtScale_view *prev = i ? &e[(i - 1) & 1] : NULL;
-                        (void)prev;
-                        if (!bf_push(c, "nbt_scales", i) || !j3d_view_lay_NbtScale(c, d, cur, i, deep))
-                            return 0;
-                        bf_pop(c);
-                        if (c->pos == before)
-                            return bf_fail(c, c->pos, "nbt_scales", "element %u takes no bytes: the array would never end", (unsigned)i);
-                    }
-                    v->nbt_scales_count = (size_t)i;
+                    const int64_t n = (int64_t)((c->end - c->pos) / 16);
+                    v->nbt_scales_count = (size_t)n;
+                    c->pos += (size_t)n * 16;
+                    if (c->pos < c->end)
+                        return bf_need(c, 16, "nbt_scales");
                 }
                 c->end = padded_end;
             }
@@ -3802,180 +2714,18 @@ int j3d_view_lay_Material(bf_ctx *c, const bf_view_doc *d, j3d_Material_view *v,
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* mode */
-    if (!bf_need(c, 1, "mode"))
+    /* mode .. nbt_scale_index: 332 bytes */
+    static const bf_view_field mode_run[] = {{"mode", 1}, {"cull_mode_index", 1}, {"color_channel_count_index", 1}, {"tex_gen_count_index", 1},
+                                             {"tev_stage_count_index", 1}, {"z_compare_index", 1}, {"z_mode_index", 1}, {"dither_index", 1},
+                                             {"material_color_indices", 4}, {"color_channel_indices", 8}, {"ambient_color_indices", 4},
+                                             {"light_color_indices", 16}, {"tex_gen_indices", 16}, {"post_tex_gen_indices", 16}, {"tex_matrix_indices", 20},
+                                             {"post_tex_matrix_indices", 40}, {"texture_indices", 16}, {"konst_color_indices", 8}, {"konst_color_selects", 16},
+                                             {"konst_alpha_selects", 16}, {"tev_order_indices", 32}, {"tev_color_indices", 8}, {"tev_stage_indices", 32},
+                                             {"swap_mode_indices", 32}, {"swap_table_indices", 8}, {"unused_indices", 24}, {"fog_index", 2},
+                                             {"alpha_compare_index", 2}, {"blend_mode_index", 2}, {"nbt_scale_index", 2}};
+    if (!bf_view_need_run(c, 332, mode_run, 30))
         return 0;
-    c->pos += 1;
-    /* cull_mode_index */
-    if (!bf_need(c, 1, "cull_mode_index"))
-        return 0;
-    c->pos += 1;
-    /* color_channel_count_index */
-    if (!bf_need(c, 1, "color_channel_count_index"))
-        return 0;
-    c->pos += 1;
-    /* tex_gen_count_index */
-    if (!bf_need(c, 1, "tex_gen_count_index"))
-        return 0;
-    c->pos += 1;
-    /* tev_stage_count_index */
-    if (!bf_need(c, 1, "tev_stage_count_index"))
-        return 0;
-    c->pos += 1;
-    /* z_compare_index */
-    if (!bf_need(c, 1, "z_compare_index"))
-        return 0;
-    c->pos += 1;
-    /* z_mode_index */
-    if (!bf_need(c, 1, "z_mode_index"))
-        return 0;
-    c->pos += 1;
-    /* dither_index */
-    if (!bf_need(c, 1, "dither_index"))
-        return 0;
-    c->pos += 1;
-    /* material_color_indices */
-    {
-        const int64_t n = 2;
-        if (!bf_need(c, (uint64_t)n * 2, "material_color_indices"))
-            return 0;
-        c->pos += (size_t)n * 2;
-    }
-    /* color_channel_indices */
-    {
-        const int64_t n = 4;
-        if (!bf_need(c, (uint64_t)n * 2, "color_channel_indices"))
-            return 0;
-        c->pos += (size_t)n * 2;
-    }
-    /* ambient_color_indices */
-    {
-        const int64_t n = 2;
-        if (!bf_need(c, (uint64_t)n * 2, "ambient_color_indices"))
-            return 0;
-        c->pos += (size_t)n * 2;
-    }
-    /* light_color_indices */
-    {
-        const int64_t n = 8;
-        if (!bf_need(c, (uint64_t)n * 2, "light_color_indices"))
-            return 0;
-        c->pos += (size_t)n * 2;
-    }
-    /* tex_gen_indices */
-    {
-        const int64_t n = 8;
-        if (!bf_need(c, (uint64_t)n * 2, "tex_gen_indices"))
-            return 0;
-        c->pos += (size_t)n * 2;
-    }
-    /* post_tex_gen_indices */
-    {
-        const int64_t n = 8;
-        if (!bf_need(c, (uint64_t)n * 2, "post_tex_gen_indices"))
-            return 0;
-        c->pos += (size_t)n * 2;
-    }
-    /* tex_matrix_indices */
-    {
-        const int64_t n = 10;
-        if (!bf_need(c, (uint64_t)n * 2, "tex_matrix_indices"))
-            return 0;
-        c->pos += (size_t)n * 2;
-    }
-    /* post_tex_matrix_indices */
-    {
-        const int64_t n = 20;
-        if (!bf_need(c, (uint64_t)n * 2, "post_tex_matrix_indices"))
-            return 0;
-        c->pos += (size_t)n * 2;
-    }
-    /* texture_indices */
-    {
-        const int64_t n = 8;
-        if (!bf_need(c, (uint64_t)n * 2, "texture_indices"))
-            return 0;
-        c->pos += (size_t)n * 2;
-    }
-    /* konst_color_indices */
-    {
-        const int64_t n = 4;
-        if (!bf_need(c, (uint64_t)n * 2, "konst_color_indices"))
-            return 0;
-        c->pos += (size_t)n * 2;
-    }
-    /* konst_color_selects */
-    {
-        const int64_t n = 16;
-        if (!bf_need(c, (uint64_t)n * 1, "konst_color_selects"))
-            return 0;
-        c->pos += (size_t)n * 1;
-    }
-    /* konst_alpha_selects */
-    {
-        const int64_t n = 16;
-        if (!bf_need(c, (uint64_t)n * 1, "konst_alpha_selects"))
-            return 0;
-        c->pos += (size_t)n * 1;
-    }
-    /* tev_order_indices */
-    {
-        const int64_t n = 16;
-        if (!bf_need(c, (uint64_t)n * 2, "tev_order_indices"))
-            return 0;
-        c->pos += (size_t)n * 2;
-    }
-    /* tev_color_indices */
-    {
-        const int64_t n = 4;
-        if (!bf_need(c, (uint64_t)n * 2, "tev_color_indices"))
-            return 0;
-        c->pos += (size_t)n * 2;
-    }
-    /* tev_stage_indices */
-    {
-        const int64_t n = 16;
-        if (!bf_need(c, (uint64_t)n * 2, "tev_stage_indices"))
-            return 0;
-        c->pos += (size_t)n * 2;
-    }
-    /* swap_mode_indices */
-    {
-        const int64_t n = 16;
-        if (!bf_need(c, (uint64_t)n * 2, "swap_mode_indices"))
-            return 0;
-        c->pos += (size_t)n * 2;
-    }
-    /* swap_table_indices */
-    {
-        const int64_t n = 4;
-        if (!bf_need(c, (uint64_t)n * 2, "swap_table_indices"))
-            return 0;
-        c->pos += (size_t)n * 2;
-    }
-    /* unused_indices */
-    {
-        const int64_t n = 12;
-        if (!bf_need(c, (uint64_t)n * 2, "unused_indices"))
-            return 0;
-        c->pos += (size_t)n * 2;
-    }
-    /* fog_index */
-    if (!bf_need(c, 2, "fog_index"))
-        return 0;
-    c->pos += 2;
-    /* alpha_compare_index */
-    if (!bf_need(c, 2, "alpha_compare_index"))
-        return 0;
-    c->pos += 2;
-    /* blend_mode_index */
-    if (!bf_need(c, 2, "blend_mode_index"))
-        return 0;
-    c->pos += 2;
-    /* nbt_scale_index */
-    if (!bf_need(c, 2, "nbt_scale_index"))
-        return 0;
-    c->pos += 2;
+    c->pos += 332;
     v->_end = c->pos;
     return 1;
 }
@@ -3988,50 +2738,16 @@ int j3d_view_lay_Indirect(bf_ctx *c, const bf_view_doc *d, j3d_Indirect_view *v,
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* enabled */
-    if (!bf_need(c, 1, "enabled"))
+    /* enabled .. stages: 312 bytes */
+    static const bf_view_field enabled_run[] =
+            {{"enabled", 1}, {"stage_count", 1}, {"padding", 2}, {"orders", 16}, {"matrices", 84}, {"scales", 16}, {"stages", 192}};
+    if (!bf_view_need_run(c, 312, enabled_run, 7))
         return 0;
-    c->pos += 1;
-    /* stage_count */
-    if (!bf_need(c, 1, "stage_count"))
-        return 0;
-    c->pos += 1;
-    /* padding */
-    if (!bf_need(c, 2, "padding"))
-        return 0;
-    c->pos += 2;
-    /* orders */
     v->orders_lim = c->end;
-    {
-        const int64_t n = 4;
-        if (!bf_need(c, (uint64_t)n * 4, "orders"))
-            return 0;
-        c->pos += (size_t)n * 4;
-    }
-    /* matrices */
     v->matrices_lim = c->end;
-    {
-        const int64_t n = 3;
-        if (!bf_need(c, (uint64_t)n * 28, "matrices"))
-            return 0;
-        c->pos += (size_t)n * 28;
-    }
-    /* scales */
     v->scales_lim = c->end;
-    {
-        const int64_t n = 4;
-        if (!bf_need(c, (uint64_t)n * 4, "scales"))
-            return 0;
-        c->pos += (size_t)n * 4;
-    }
-    /* stages */
     v->stages_lim = c->end;
-    {
-        const int64_t n = 16;
-        if (!bf_need(c, (uint64_t)n * 12, "stages"))
-            return 0;
-        c->pos += (size_t)n * 12;
-    }
+    c->pos += 312;
     v->_end = c->pos;
     return 1;
 }
@@ -4044,18 +2760,11 @@ int j3d_view_lay_IndirectOrder(bf_ctx *c, const bf_view_doc *d, j3d_IndirectOrde
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* tex_coord */
-    if (!bf_need(c, 1, "tex_coord"))
+    /* tex_coord .. padding: 4 bytes */
+    static const bf_view_field tex_coord_run[] = {{"tex_coord", 1}, {"tex_map", 1}, {"padding", 2}};
+    if (!bf_view_need_run(c, 4, tex_coord_run, 3))
         return 0;
-    c->pos += 1;
-    /* tex_map */
-    if (!bf_need(c, 1, "tex_map"))
-        return 0;
-    c->pos += 1;
-    /* padding */
-    if (!bf_need(c, 2, "padding"))
-        return 0;
-    c->pos += 2;
+    c->pos += 4;
     v->_end = c->pos;
     return 1;
 }
@@ -4068,24 +2777,11 @@ int j3d_view_lay_IndirectMatrix(bf_ctx *c, const bf_view_doc *d, j3d_IndirectMat
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* matrix */
-    {
-        const int64_t n = 6;
-        if (!bf_need(c, (uint64_t)n * 4, "matrix"))
-            return 0;
-        c->pos += (size_t)n * 4;
-    }
-    /* scale_exponent */
-    if (!bf_need(c, 1, "scale_exponent"))
+    /* matrix .. padding: 28 bytes */
+    static const bf_view_field matrix_run[] = {{"matrix", 24}, {"scale_exponent", 1}, {"padding", 3}};
+    if (!bf_view_need_run(c, 28, matrix_run, 3))
         return 0;
-    c->pos += 1;
-    /* padding */
-    {
-        const int64_t n = 3;
-        if (!bf_need(c, (uint64_t)n * 1, "padding"))
-            return 0;
-        c->pos += (size_t)n * 1;
-    }
+    c->pos += 28;
     v->_end = c->pos;
     return 1;
 }
@@ -4098,18 +2794,11 @@ int j3d_view_lay_IndirectScale(bf_ctx *c, const bf_view_doc *d, j3d_IndirectScal
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* scale_s */
-    if (!bf_need(c, 1, "scale_s"))
+    /* scale_s .. padding: 4 bytes */
+    static const bf_view_field scale_s_run[] = {{"scale_s", 1}, {"scale_t", 1}, {"padding", 2}};
+    if (!bf_view_need_run(c, 4, scale_s_run, 3))
         return 0;
-    c->pos += 1;
-    /* scale_t */
-    if (!bf_need(c, 1, "scale_t"))
-        return 0;
-    c->pos += 1;
-    /* padding */
-    if (!bf_need(c, 2, "padding"))
-        return 0;
-    c->pos += 2;
+    c->pos += 4;
     v->_end = c->pos;
     return 1;
 }
@@ -4122,49 +2811,12 @@ int j3d_view_lay_IndirectStage(bf_ctx *c, const bf_view_doc *d, j3d_IndirectStag
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* tev_stage */
-    if (!bf_need(c, 1, "tev_stage"))
+    /* tev_stage .. padding: 12 bytes */
+    static const bf_view_field tev_stage_run[] = {{"tev_stage", 1}, {"format", 1}, {"bias", 1}, {"matrix", 1}, {"wrap_s", 1}, {"wrap_t", 1},
+                                                  {"add_previous", 1}, {"utc_lod", 1}, {"alpha", 1}, {"padding", 3}};
+    if (!bf_view_need_run(c, 12, tev_stage_run, 10))
         return 0;
-    c->pos += 1;
-    /* format */
-    if (!bf_need(c, 1, "format"))
-        return 0;
-    c->pos += 1;
-    /* bias */
-    if (!bf_need(c, 1, "bias"))
-        return 0;
-    c->pos += 1;
-    /* matrix */
-    if (!bf_need(c, 1, "matrix"))
-        return 0;
-    c->pos += 1;
-    /* wrap_s */
-    if (!bf_need(c, 1, "wrap_s"))
-        return 0;
-    c->pos += 1;
-    /* wrap_t */
-    if (!bf_need(c, 1, "wrap_t"))
-        return 0;
-    c->pos += 1;
-    /* add_previous */
-    if (!bf_need(c, 1, "add_previous"))
-        return 0;
-    c->pos += 1;
-    /* utc_lod */
-    if (!bf_need(c, 1, "utc_lod"))
-        return 0;
-    c->pos += 1;
-    /* alpha */
-    if (!bf_need(c, 1, "alpha"))
-        return 0;
-    c->pos += 1;
-    /* padding */
-    {
-        const int64_t n = 3;
-        if (!bf_need(c, (uint64_t)n * 1, "padding"))
-            return 0;
-        c->pos += (size_t)n * 1;
-    }
+    c->pos += 12;
     v->_end = c->pos;
     return 1;
 }
@@ -4196,34 +2848,12 @@ int j3d_view_lay_ColorChannel(bf_ctx *c, const bf_view_doc *d, j3d_ColorChannel_
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* lighting */
-    if (!bf_need(c, 1, "lighting"))
+    /* lighting .. padding: 8 bytes */
+    static const bf_view_field lighting_run[] = {{"lighting", 1}, {"material_source", 1}, {"light_mask", 1}, {"diffuse_function", 1},
+                                                 {"attenuation_function", 1}, {"ambient_source", 1}, {"padding", 2}};
+    if (!bf_view_need_run(c, 8, lighting_run, 7))
         return 0;
-    c->pos += 1;
-    /* material_source */
-    if (!bf_need(c, 1, "material_source"))
-        return 0;
-    c->pos += 1;
-    /* light_mask */
-    if (!bf_need(c, 1, "light_mask"))
-        return 0;
-    c->pos += 1;
-    /* diffuse_function */
-    if (!bf_need(c, 1, "diffuse_function"))
-        return 0;
-    c->pos += 1;
-    /* attenuation_function */
-    if (!bf_need(c, 1, "attenuation_function"))
-        return 0;
-    c->pos += 1;
-    /* ambient_source */
-    if (!bf_need(c, 1, "ambient_source"))
-        return 0;
-    c->pos += 1;
-    /* padding */
-    if (!bf_need(c, 2, "padding"))
-        return 0;
-    c->pos += 2;
+    c->pos += 8;
     v->_end = c->pos;
     return 1;
 }
@@ -4236,22 +2866,11 @@ int j3d_view_lay_TexGen(bf_ctx *c, const bf_view_doc *d, j3d_TexGen_view *v, int
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* type */
-    if (!bf_need(c, 1, "type"))
+    /* type .. padding: 4 bytes */
+    static const bf_view_field type_run[] = {{"type", 1}, {"source", 1}, {"matrix", 1}, {"padding", 1}};
+    if (!bf_view_need_run(c, 4, type_run, 4))
         return 0;
-    c->pos += 1;
-    /* source */
-    if (!bf_need(c, 1, "source"))
-        return 0;
-    c->pos += 1;
-    /* matrix */
-    if (!bf_need(c, 1, "matrix"))
-        return 0;
-    c->pos += 1;
-    /* padding */
-    if (!bf_need(c, 1, "padding"))
-        return 0;
-    c->pos += 1;
+    c->pos += 4;
     v->_end = c->pos;
     return 1;
 }
@@ -4264,54 +2883,12 @@ int j3d_view_lay_TexMatrix(bf_ctx *c, const bf_view_doc *d, j3d_TexMatrix_view *
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* projection */
-    if (!bf_need(c, 1, "projection"))
+    /* projection .. effect_matrix: 100 bytes */
+    static const bf_view_field projection_run[] = {{"projection", 1}, {"info", 1}, {"padding", 2}, {"center", 12}, {"scale", 8}, {"rotation", 2},
+                                                   {"padding2", 2}, {"translation", 8}, {"effect_matrix", 64}};
+    if (!bf_view_need_run(c, 100, projection_run, 9))
         return 0;
-    c->pos += 1;
-    /* info */
-    if (!bf_need(c, 1, "info"))
-        return 0;
-    c->pos += 1;
-    /* padding */
-    if (!bf_need(c, 2, "padding"))
-        return 0;
-    c->pos += 2;
-    /* center */
-    {
-        const int64_t n = 3;
-        if (!bf_need(c, (uint64_t)n * 4, "center"))
-            return 0;
-        c->pos += (size_t)n * 4;
-    }
-    /* scale */
-    {
-        const int64_t n = 2;
-        if (!bf_need(c, (uint64_t)n * 4, "scale"))
-            return 0;
-        c->pos += (size_t)n * 4;
-    }
-    /* rotation */
-    if (!bf_need(c, 2, "rotation"))
-        return 0;
-    c->pos += 2;
-    /* padding2 */
-    if (!bf_need(c, 2, "padding2"))
-        return 0;
-    c->pos += 2;
-    /* translation */
-    {
-        const int64_t n = 2;
-        if (!bf_need(c, (uint64_t)n * 4, "translation"))
-            return 0;
-        c->pos += (size_t)n * 4;
-    }
-    /* effect_matrix */
-    {
-        const int64_t n = 16;
-        if (!bf_need(c, (uint64_t)n * 4, "effect_matrix"))
-            return 0;
-        c->pos += (size_t)n * 4;
-    }
+    c->pos += 100;
     v->_end = c->pos;
     return 1;
 }
@@ -4324,22 +2901,11 @@ int j3d_view_lay_TevOrder(bf_ctx *c, const bf_view_doc *d, j3d_TevOrder_view *v,
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* tex_coord */
-    if (!bf_need(c, 1, "tex_coord"))
+    /* tex_coord .. padding: 4 bytes */
+    static const bf_view_field tex_coord_run[] = {{"tex_coord", 1}, {"tex_map", 1}, {"channel", 1}, {"padding", 1}};
+    if (!bf_view_need_run(c, 4, tex_coord_run, 4))
         return 0;
-    c->pos += 1;
-    /* tex_map */
-    if (!bf_need(c, 1, "tex_map"))
-        return 0;
-    c->pos += 1;
-    /* channel */
-    if (!bf_need(c, 1, "channel"))
-        return 0;
-    c->pos += 1;
-    /* padding */
-    if (!bf_need(c, 1, "padding"))
-        return 0;
-    c->pos += 1;
+    c->pos += 4;
     v->_end = c->pos;
     return 1;
 }
@@ -4371,68 +2937,13 @@ int j3d_view_lay_TevStage(bf_ctx *c, const bf_view_doc *d, j3d_TevStage_view *v,
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* mode */
-    if (!bf_need(c, 1, "mode"))
+    /* mode .. padding: 20 bytes */
+    static const bf_view_field mode_run[] = {{"mode", 1}, {"color_inputs", 4}, {"color_op", 1}, {"color_bias", 1}, {"color_scale", 1}, {"color_clamp", 1},
+                                             {"color_register", 1}, {"alpha_inputs", 4}, {"alpha_op", 1}, {"alpha_bias", 1}, {"alpha_scale", 1},
+                                             {"alpha_clamp", 1}, {"alpha_register", 1}, {"padding", 1}};
+    if (!bf_view_need_run(c, 20, mode_run, 14))
         return 0;
-    c->pos += 1;
-    /* color_inputs */
-    {
-        const int64_t n = 4;
-        if (!bf_need(c, (uint64_t)n * 1, "color_inputs"))
-            return 0;
-        c->pos += (size_t)n * 1;
-    }
-    /* color_op */
-    if (!bf_need(c, 1, "color_op"))
-        return 0;
-    c->pos += 1;
-    /* color_bias */
-    if (!bf_need(c, 1, "color_bias"))
-        return 0;
-    c->pos += 1;
-    /* color_scale */
-    if (!bf_need(c, 1, "color_scale"))
-        return 0;
-    c->pos += 1;
-    /* color_clamp */
-    if (!bf_need(c, 1, "color_clamp"))
-        return 0;
-    c->pos += 1;
-    /* color_register */
-    if (!bf_need(c, 1, "color_register"))
-        return 0;
-    c->pos += 1;
-    /* alpha_inputs */
-    {
-        const int64_t n = 4;
-        if (!bf_need(c, (uint64_t)n * 1, "alpha_inputs"))
-            return 0;
-        c->pos += (size_t)n * 1;
-    }
-    /* alpha_op */
-    if (!bf_need(c, 1, "alpha_op"))
-        return 0;
-    c->pos += 1;
-    /* alpha_bias */
-    if (!bf_need(c, 1, "alpha_bias"))
-        return 0;
-    c->pos += 1;
-    /* alpha_scale */
-    if (!bf_need(c, 1, "alpha_scale"))
-        return 0;
-    c->pos += 1;
-    /* alpha_clamp */
-    if (!bf_need(c, 1, "alpha_clamp"))
-        return 0;
-    c->pos += 1;
-    /* alpha_register */
-    if (!bf_need(c, 1, "alpha_register"))
-        return 0;
-    c->pos += 1;
-    /* padding */
-    if (!bf_need(c, 1, "padding"))
-        return 0;
-    c->pos += 1;
+    c->pos += 20;
     v->_end = c->pos;
     return 1;
 }
@@ -4445,18 +2956,11 @@ int j3d_view_lay_SwapMode(bf_ctx *c, const bf_view_doc *d, j3d_SwapMode_view *v,
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* ras_select */
-    if (!bf_need(c, 1, "ras_select"))
+    /* ras_select .. padding: 4 bytes */
+    static const bf_view_field ras_select_run[] = {{"ras_select", 1}, {"tex_select", 1}, {"padding", 2}};
+    if (!bf_view_need_run(c, 4, ras_select_run, 3))
         return 0;
-    c->pos += 1;
-    /* tex_select */
-    if (!bf_need(c, 1, "tex_select"))
-        return 0;
-    c->pos += 1;
-    /* padding */
-    if (!bf_need(c, 2, "padding"))
-        return 0;
-    c->pos += 2;
+    c->pos += 4;
     v->_end = c->pos;
     return 1;
 }
@@ -4488,48 +2992,12 @@ int j3d_view_lay_Fog(bf_ctx *c, const bf_view_doc *d, j3d_Fog_view *v, int64_t i
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* type */
-    if (!bf_need(c, 1, "type"))
+    /* type .. range_adjust: 44 bytes */
+    static const bf_view_field type_run[] =
+            {{"type", 1}, {"enabled", 1}, {"center", 2}, {"start_z", 4}, {"end_z", 4}, {"near_z", 4}, {"far_z", 4}, {"color", 4}, {"range_adjust", 20}};
+    if (!bf_view_need_run(c, 44, type_run, 9))
         return 0;
-    c->pos += 1;
-    /* enabled */
-    if (!bf_need(c, 1, "enabled"))
-        return 0;
-    c->pos += 1;
-    /* center */
-    if (!bf_need(c, 2, "center"))
-        return 0;
-    c->pos += 2;
-    /* start_z */
-    if (!bf_need(c, 4, "start_z"))
-        return 0;
-    c->pos += 4;
-    /* end_z */
-    if (!bf_need(c, 4, "end_z"))
-        return 0;
-    c->pos += 4;
-    /* near_z */
-    if (!bf_need(c, 4, "near_z"))
-        return 0;
-    c->pos += 4;
-    /* far_z */
-    if (!bf_need(c, 4, "far_z"))
-        return 0;
-    c->pos += 4;
-    /* color */
-    {
-        const int64_t n = 4;
-        if (!bf_need(c, (uint64_t)n * 1, "color"))
-            return 0;
-        c->pos += (size_t)n * 1;
-    }
-    /* range_adjust */
-    {
-        const int64_t n = 10;
-        if (!bf_need(c, (uint64_t)n * 2, "range_adjust"))
-            return 0;
-        c->pos += (size_t)n * 2;
-    }
+    c->pos += 44;
     v->_end = c->pos;
     return 1;
 }
@@ -4542,33 +3010,11 @@ int j3d_view_lay_AlphaCompare(bf_ctx *c, const bf_view_doc *d, j3d_AlphaCompare_
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* compare0 */
-    if (!bf_need(c, 1, "compare0"))
+    /* compare0 .. padding: 8 bytes */
+    static const bf_view_field compare0_run[] = {{"compare0", 1}, {"reference0", 1}, {"operation", 1}, {"compare1", 1}, {"reference1", 1}, {"padding", 3}};
+    if (!bf_view_need_run(c, 8, compare0_run, 6))
         return 0;
-    c->pos += 1;
-    /* reference0 */
-    if (!bf_need(c, 1, "reference0"))
-        return 0;
-    c->pos += 1;
-    /* operation */
-    if (!bf_need(c, 1, "operation"))
-        return 0;
-    c->pos += 1;
-    /* compare1 */
-    if (!bf_need(c, 1, "compare1"))
-        return 0;
-    c->pos += 1;
-    /* reference1 */
-    if (!bf_need(c, 1, "reference1"))
-        return 0;
-    c->pos += 1;
-    /* padding */
-    {
-        const int64_t n = 3;
-        if (!bf_need(c, (uint64_t)n * 1, "padding"))
-            return 0;
-        c->pos += (size_t)n * 1;
-    }
+    c->pos += 8;
     v->_end = c->pos;
     return 1;
 }
@@ -4581,22 +3027,11 @@ int j3d_view_lay_BlendMode(bf_ctx *c, const bf_view_doc *d, j3d_BlendMode_view *
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* type */
-    if (!bf_need(c, 1, "type"))
+    /* type .. logic_op: 4 bytes */
+    static const bf_view_field type_run[] = {{"type", 1}, {"source_factor", 1}, {"destination_factor", 1}, {"logic_op", 1}};
+    if (!bf_view_need_run(c, 4, type_run, 4))
         return 0;
-    c->pos += 1;
-    /* source_factor */
-    if (!bf_need(c, 1, "source_factor"))
-        return 0;
-    c->pos += 1;
-    /* destination_factor */
-    if (!bf_need(c, 1, "destination_factor"))
-        return 0;
-    c->pos += 1;
-    /* logic_op */
-    if (!bf_need(c, 1, "logic_op"))
-        return 0;
-    c->pos += 1;
+    c->pos += 4;
     v->_end = c->pos;
     return 1;
 }
@@ -4609,22 +3044,11 @@ int j3d_view_lay_ZMode(bf_ctx *c, const bf_view_doc *d, j3d_ZMode_view *v, int64
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* enabled */
-    if (!bf_need(c, 1, "enabled"))
+    /* enabled .. padding: 4 bytes */
+    static const bf_view_field enabled_run[] = {{"enabled", 1}, {"function", 1}, {"update", 1}, {"padding", 1}};
+    if (!bf_view_need_run(c, 4, enabled_run, 4))
         return 0;
-    c->pos += 1;
-    /* function */
-    if (!bf_need(c, 1, "function"))
-        return 0;
-    c->pos += 1;
-    /* update */
-    if (!bf_need(c, 1, "update"))
-        return 0;
-    c->pos += 1;
-    /* padding */
-    if (!bf_need(c, 1, "padding"))
-        return 0;
-    c->pos += 1;
+    c->pos += 4;
     v->_end = c->pos;
     return 1;
 }
@@ -4637,24 +3061,11 @@ int j3d_view_lay_NbtScale(bf_ctx *c, const bf_view_doc *d, j3d_NbtScale_view *v,
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* enabled */
-    if (!bf_need(c, 1, "enabled"))
+    /* enabled .. scale: 16 bytes */
+    static const bf_view_field enabled_run[] = {{"enabled", 1}, {"padding", 3}, {"scale", 12}};
+    if (!bf_view_need_run(c, 16, enabled_run, 3))
         return 0;
-    c->pos += 1;
-    /* padding */
-    {
-        const int64_t n = 3;
-        if (!bf_need(c, (uint64_t)n * 1, "padding"))
-            return 0;
-        c->pos += (size_t)n * 1;
-    }
-    /* scale */
-    {
-        const int64_t n = 3;
-        if (!bf_need(c, (uint64_t)n * 4, "scale"))
-            return 0;
-        c->pos += (size_t)n * 4;
-    }
+    c->pos += 16;
     v->_end = c->pos;
     return 1;
 }
@@ -4667,38 +3078,12 @@ int j3d_view_lay_Mdl3(bf_ctx *c, const bf_view_doc *d, j3d_Mdl3_view *v, int64_t
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* material_count */
-    if (!bf_need(c, 2, "material_count"))
+    /* material_count .. name_table_offset: 28 bytes */
+    static const bf_view_field material_count_run[] = {{"material_count", 2}, {"padding", 2}, {"packet_table_offset", 4}, {"subpacket_offset", 4},
+                                                       {"matrix_index_offset", 4}, {"unknown_offset", 4}, {"index_offset", 4}, {"name_table_offset", 4}};
+    if (!bf_view_need_run(c, 28, material_count_run, 8))
         return 0;
-    c->pos += 2;
-    /* padding */
-    if (!bf_need(c, 2, "padding"))
-        return 0;
-    c->pos += 2;
-    /* packet_table_offset */
-    if (!bf_need(c, 4, "packet_table_offset"))
-        return 0;
-    c->pos += 4;
-    /* subpacket_offset */
-    if (!bf_need(c, 4, "subpacket_offset"))
-        return 0;
-    c->pos += 4;
-    /* matrix_index_offset */
-    if (!bf_need(c, 4, "matrix_index_offset"))
-        return 0;
-    c->pos += 4;
-    /* unknown_offset */
-    if (!bf_need(c, 4, "unknown_offset"))
-        return 0;
-    c->pos += 4;
-    /* index_offset */
-    if (!bf_need(c, 4, "index_offset"))
-        return 0;
-    c->pos += 4;
-    /* name_table_offset */
-    if (!bf_need(c, 4, "name_table_offset"))
-        return 0;
-    c->pos += 4;
+    c->pos += 28;
     /* packets */
     {
         bf_mark packets_mark;
@@ -4831,8 +3216,7 @@ int j3d_view_lay_Mdl3(bf_ctx *c, const bf_view_doc *d, j3d_Mdl3_view *v, int64_t
                 return 0;
             v->names_at = c->pos;
             v->names_lim = c->end;
-            if (!deep) {
-            } else {
+            if (deep) {
                 j3d_NameTable_view e_names;
                 if (!bf_push(c, "names", -1) || !j3d_view_lay_NameTable(c, d, &e_names, 0, deep))
                     return 0;
@@ -4853,14 +3237,11 @@ int j3d_view_lay_Mdl3Packet(bf_ctx *c, const bf_view_doc *d, j3d_Mdl3Packet_view
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* offset */
-    if (!bf_need(c, 4, "offset"))
+    /* offset .. size: 8 bytes */
+    static const bf_view_field offset_run[] = {{"offset", 4}, {"size", 4}};
+    if (!bf_view_need_run(c, 8, offset_run, 2))
         return 0;
-    c->pos += 4;
-    /* size */
-    if (!bf_need(c, 4, "size"))
-        return 0;
-    c->pos += 4;
+    c->pos += 8;
     /* commands */
     {
         bf_mark commands_mark;
@@ -4871,15 +3252,13 @@ int j3d_view_lay_Mdl3Packet(bf_ctx *c, const bf_view_doc *d, j3d_Mdl3Packet_view
         v->commands_at = c->pos;
         v->commands_lim = c->end;
         {
-            j3d_GxCommand_view e[2];
+            j3d_GxCommand_view e;
             int64_t i = 0;
             for (;; i++) {
                 if (c->pos >= c->end)
                     return bf_fail(c, c->pos, "commands", "ends without its terminator (_it.opcode == GxOpcode.nop || _pos >= _end)");
                 size_t before = c->pos;
-                j3d_GxCommand_view *cur = &e[i & 1];
-                const j3d_GxCommand_view *prev = i ? &e[(i - 1) & 1] : NULL;
-                (void)prev;
+                j3d_GxCommand_view *cur = &e;
                 if (!bf_push(c, "commands", i) || !j3d_view_lay_GxCommand(c, d, cur, i, deep))
                     return 0;
                 bf_pop(c);
@@ -4906,34 +3285,12 @@ int j3d_view_lay_Mdl3Subpackets(bf_ctx *c, const bf_view_doc *d, j3d_Mdl3Subpack
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* color_channel */
-    if (!bf_need(c, 2, "color_channel"))
+    /* color_channel .. padding: 16 bytes */
+    static const bf_view_field color_channel_run[] =
+            {{"color_channel", 2}, {"channel_control", 2}, {"tex_gen", 2}, {"texture", 2}, {"tev", 2}, {"pixel", 2}, {"padding", 4}};
+    if (!bf_view_need_run(c, 16, color_channel_run, 7))
         return 0;
-    c->pos += 2;
-    /* channel_control */
-    if (!bf_need(c, 2, "channel_control"))
-        return 0;
-    c->pos += 2;
-    /* tex_gen */
-    if (!bf_need(c, 2, "tex_gen"))
-        return 0;
-    c->pos += 2;
-    /* texture */
-    if (!bf_need(c, 2, "texture"))
-        return 0;
-    c->pos += 2;
-    /* tev */
-    if (!bf_need(c, 2, "tev"))
-        return 0;
-    c->pos += 2;
-    /* pixel */
-    if (!bf_need(c, 2, "pixel"))
-        return 0;
-    c->pos += 2;
-    /* padding */
-    if (!bf_need(c, 4, "padding"))
-        return 0;
-    c->pos += 4;
+    c->pos += 16;
     v->_end = c->pos;
     return 1;
 }
@@ -5040,14 +3397,11 @@ int j3d_view_lay_BpCommand(bf_ctx *c, const bf_view_doc *d, j3d_BpCommand_view *
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* reg */
-    if (!bf_need(c, 1, "reg"))
+    /* reg .. value: 4 bytes */
+    static const bf_view_field reg_run[] = {{"reg", 1}, {"value", 3}};
+    if (!bf_view_need_run(c, 4, reg_run, 2))
         return 0;
-    c->pos += 1;
-    /* value */
-    if (!bf_need(c, 3, "value"))
-        return 0;
-    c->pos += 3;
+    c->pos += 4;
     v->_end = c->pos;
     return 1;
 }
@@ -5060,14 +3414,11 @@ int j3d_view_lay_XfCommand(bf_ctx *c, const bf_view_doc *d, j3d_XfCommand_view *
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* count_minus_one */
-    if (!bf_need(c, 2, "count_minus_one"))
+    /* count_minus_one .. address: 4 bytes */
+    static const bf_view_field count_minus_one_run[] = {{"count_minus_one", 2}, {"address", 2}};
+    if (!bf_view_need_run(c, 4, count_minus_one_run, 2))
         return 0;
-    c->pos += 2;
-    /* address */
-    if (!bf_need(c, 2, "address"))
-        return 0;
-    c->pos += 2;
+    c->pos += 4;
     /* values */
     {
         int64_t n = bf_add(bf_load_u16be(c->data + v->_offset + 0), 1);
@@ -5092,14 +3443,11 @@ int j3d_view_lay_CpCommand(bf_ctx *c, const bf_view_doc *d, j3d_CpCommand_view *
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* reg */
-    if (!bf_need(c, 1, "reg"))
+    /* reg .. value: 5 bytes */
+    static const bf_view_field reg_run[] = {{"reg", 1}, {"value", 4}};
+    if (!bf_view_need_run(c, 5, reg_run, 2))
         return 0;
-    c->pos += 1;
-    /* value */
-    if (!bf_need(c, 4, "value"))
-        return 0;
-    c->pos += 4;
+    c->pos += 5;
     v->_end = c->pos;
     return 1;
 }
@@ -5112,14 +3460,11 @@ int j3d_view_lay_XfIndexedCommand(bf_ctx *c, const bf_view_doc *d, j3d_XfIndexed
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* index */
-    if (!bf_need(c, 2, "index"))
+    /* index .. address: 4 bytes */
+    static const bf_view_field index_run[] = {{"index", 2}, {"address", 2}};
+    if (!bf_view_need_run(c, 4, index_run, 2))
         return 0;
-    c->pos += 2;
-    /* address */
-    if (!bf_need(c, 2, "address"))
-        return 0;
-    c->pos += 2;
+    c->pos += 4;
     v->_end = c->pos;
     return 1;
 }
@@ -5132,22 +3477,11 @@ int j3d_view_lay_Tex1(bf_ctx *c, const bf_view_doc *d, j3d_Tex1_view *v, int64_t
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* texture_count */
-    if (!bf_need(c, 2, "texture_count"))
+    /* texture_count .. name_table_offset: 12 bytes */
+    static const bf_view_field texture_count_run[] = {{"texture_count", 2}, {"padding", 2}, {"header_table_offset", 4}, {"name_table_offset", 4}};
+    if (!bf_view_need_run(c, 12, texture_count_run, 4))
         return 0;
-    c->pos += 2;
-    /* padding */
-    if (!bf_need(c, 2, "padding"))
-        return 0;
-    c->pos += 2;
-    /* header_table_offset */
-    if (!bf_need(c, 4, "header_table_offset"))
-        return 0;
-    c->pos += 4;
-    /* name_table_offset */
-    if (!bf_need(c, 4, "name_table_offset"))
-        return 0;
-    c->pos += 4;
+    c->pos += 12;
     /* headers */
     {
         bf_mark headers_mark;
@@ -5188,8 +3522,7 @@ int j3d_view_lay_Tex1(bf_ctx *c, const bf_view_doc *d, j3d_Tex1_view *v, int64_t
                 return 0;
             v->names_at = c->pos;
             v->names_lim = c->end;
-            if (!deep) {
-            } else {
+            if (deep) {
                 j3d_NameTable_view e_names;
                 if (!bf_push(c, "names", -1) || !j3d_view_lay_NameTable(c, d, &e_names, 0, deep))
                     return 0;
@@ -5210,94 +3543,14 @@ int j3d_view_lay_BtiHeader(bf_ctx *c, const bf_view_doc *d, j3d_BtiHeader_view *
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* format */
-    if (!bf_need(c, 1, "format"))
+    /* format .. image_offset: 32 bytes */
+    static const bf_view_field format_run[] = {{"format", 1}, {"alpha", 1}, {"width", 2}, {"height", 2}, {"wrap_s", 1}, {"wrap_t", 1}, {"palettes_enabled", 1},
+                                               {"palette_format", 1}, {"color_count", 2}, {"palette_offset", 4}, {"mipmaps_enabled", 1}, {"edge_lod", 1},
+                                               {"bias_clamp", 1}, {"max_anisotropy", 1}, {"min_filter", 1}, {"mag_filter", 1}, {"min_lod", 1}, {"max_lod", 1},
+                                               {"mipmap_count", 1}, {"unknown", 1}, {"lod_bias", 2}, {"image_offset", 4}};
+    if (!bf_view_need_run(c, 32, format_run, 22))
         return 0;
-    c->pos += 1;
-    /* alpha */
-    if (!bf_need(c, 1, "alpha"))
-        return 0;
-    c->pos += 1;
-    /* width */
-    if (!bf_need(c, 2, "width"))
-        return 0;
-    c->pos += 2;
-    /* height */
-    if (!bf_need(c, 2, "height"))
-        return 0;
-    c->pos += 2;
-    /* wrap_s */
-    if (!bf_need(c, 1, "wrap_s"))
-        return 0;
-    c->pos += 1;
-    /* wrap_t */
-    if (!bf_need(c, 1, "wrap_t"))
-        return 0;
-    c->pos += 1;
-    /* palettes_enabled */
-    if (!bf_need(c, 1, "palettes_enabled"))
-        return 0;
-    c->pos += 1;
-    /* palette_format */
-    if (!bf_need(c, 1, "palette_format"))
-        return 0;
-    c->pos += 1;
-    /* color_count */
-    if (!bf_need(c, 2, "color_count"))
-        return 0;
-    c->pos += 2;
-    /* palette_offset */
-    if (!bf_need(c, 4, "palette_offset"))
-        return 0;
-    c->pos += 4;
-    /* mipmaps_enabled */
-    if (!bf_need(c, 1, "mipmaps_enabled"))
-        return 0;
-    c->pos += 1;
-    /* edge_lod */
-    if (!bf_need(c, 1, "edge_lod"))
-        return 0;
-    c->pos += 1;
-    /* bias_clamp */
-    if (!bf_need(c, 1, "bias_clamp"))
-        return 0;
-    c->pos += 1;
-    /* max_anisotropy */
-    if (!bf_need(c, 1, "max_anisotropy"))
-        return 0;
-    c->pos += 1;
-    /* min_filter */
-    if (!bf_need(c, 1, "min_filter"))
-        return 0;
-    c->pos += 1;
-    /* mag_filter */
-    if (!bf_need(c, 1, "mag_filter"))
-        return 0;
-    c->pos += 1;
-    /* min_lod */
-    if (!bf_need(c, 1, "min_lod"))
-        return 0;
-    c->pos += 1;
-    /* max_lod */
-    if (!bf_need(c, 1, "max_lod"))
-        return 0;
-    c->pos += 1;
-    /* mipmap_count */
-    if (!bf_need(c, 1, "mipmap_count"))
-        return 0;
-    c->pos += 1;
-    /* unknown */
-    if (!bf_need(c, 1, "unknown"))
-        return 0;
-    c->pos += 1;
-    /* lod_bias */
-    if (!bf_need(c, 2, "lod_bias"))
-        return 0;
-    c->pos += 2;
-    /* image_offset */
-    if (!bf_need(c, 4, "image_offset"))
-        return 0;
-    c->pos += 4;
+    c->pos += 32;
     /* palette */
     if (c->data[v->_offset + 8] != 0) {
         v->has_palette = 1;
@@ -5336,11 +3589,9 @@ int j3d_view_lay_BtiHeader(bf_ctx *c, const bf_view_doc *d, j3d_BtiHeader_view *
             if (!bf_view_count_fits(c, (uint64_t)n, 0, "images"))
                 return 0;
             v->images_count = (size_t)n;
-            j3d_TextureImage_view e[2];
+            j3d_TextureImage_view e;
             for (int64_t i = 0; i < n; i++) {
-                j3d_TextureImage_view *cur = &e[i & 1];
-                const j3d_TextureImage_view *prev = i ? &e[(i - 1) & 1] : NULL;
-                (void)prev;
+                j3d_TextureImage_view *cur = &e;
                 if (!bf_push(c, "images", i) || !j3d_view_lay_TextureImage(c, d, cur, i, deep, (int64_t)c->data[v->_offset + 0],
                     (int64_t)bf_load_u16be(c->data + v->_offset + 2), (int64_t)bf_load_u16be(c->data + v->_offset + 4), (int64_t)i))
                     return 0;

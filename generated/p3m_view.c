@@ -80,14 +80,11 @@ int p3m_view_lay_Header(bf_ctx *c, const bf_view_doc *d, p3m_Header_view *v, int
         if (!bf_expect_bytes(c, c->pos - 3, "magic", (const uint8_t *)s.ptr, "P3M", 3))
             return 0;
     }
-    /* version */
-    if (!bf_need(c, 1, "version"))
+    /* version .. flags: 2 bytes */
+    static const bf_view_field version_run[] = {{"version", 1}, {"flags", 1}};
+    if (!bf_view_need_run(c, 2, version_run, 2))
         return 0;
-    c->pos += 1;
-    /* flags */
-    if (!bf_need(c, 1, "flags"))
-        return 0;
-    c->pos += 1;
+    c->pos += 2;
     v->_end = c->pos;
     return 1;
 }
@@ -128,11 +125,9 @@ int p3m_view_lay_Data(bf_ctx *c, const bf_view_doc *d, p3m_Data_view *v, int64_t
         if (!bf_view_count_fits(c, (uint64_t)n, 9, "parts"))
             return 0;
         v->parts_count = (size_t)n;
-        p3m_Part_view e[2];
+        p3m_Part_view e;
         for (int64_t i = 0; i < n; i++) {
-            p3m_Part_view *cur = &e[i & 1];
-            const p3m_Part_view *prev = i ? &e[(i - 1) & 1] : NULL;
-            (void)prev;
+            p3m_Part_view *cur = &e;
             if (!bf_push(c, "parts", i) || !p3m_view_lay_Part(c, d, cur, i, deep))
                 return 0;
             bf_pop(c);
@@ -155,11 +150,9 @@ int p3m_view_lay_Data(bf_ctx *c, const bf_view_doc *d, p3m_Data_view *v, int64_t
         if (!bf_view_count_fits(c, (uint64_t)n, 10, "materials"))
             return 0;
         v->materials_count = (size_t)n;
-        p3m_Material_view e[2];
+        p3m_Material_view e;
         for (int64_t i = 0; i < n; i++) {
-            p3m_Material_view *cur = &e[i & 1];
-            const p3m_Material_view *prev = i ? &e[(i - 1) & 1] : NULL;
-            (void)prev;
+            p3m_Material_view *cur = &e;
             if (!bf_push(c, "materials", i) || !p3m_view_lay_Material(c, d, cur, i, deep))
                 return 0;
             bf_pop(c);
@@ -182,11 +175,9 @@ int p3m_view_lay_Data(bf_ctx *c, const bf_view_doc *d, p3m_Data_view *v, int64_t
         if (!bf_view_count_fits(c, (uint64_t)n, 1, "textures"))
             return 0;
         v->textures_count = (size_t)n;
-        p3m_Texture_view e[2];
+        p3m_Texture_view e;
         for (int64_t i = 0; i < n; i++) {
-            p3m_Texture_view *cur = &e[i & 1];
-            const p3m_Texture_view *prev = i ? &e[(i - 1) & 1] : NULL;
-            (void)prev;
+            p3m_Texture_view *cur = &e;
             if (!bf_push(c, "textures", i) || !p3m_view_lay_Texture(c, d, cur, i, deep))
                 return 0;
             bf_pop(c);
@@ -230,11 +221,9 @@ int p3m_view_lay_Data(bf_ctx *c, const bf_view_doc *d, p3m_Data_view *v, int64_t
         if (!bf_view_count_fits(c, (uint64_t)n, 3, "animations"))
             return 0;
         v->animations_count = (size_t)n;
-        p3m_Animation_view e[2];
+        p3m_Animation_view e;
         for (int64_t i = 0; i < n; i++) {
-            p3m_Animation_view *cur = &e[i & 1];
-            const p3m_Animation_view *prev = i ? &e[(i - 1) & 1] : NULL;
-            (void)prev;
+            p3m_Animation_view *cur = &e;
             if (!bf_push(c, "animations", i) || !p3m_view_lay_Animation(c, d, cur, i, deep))
                 return 0;
             bf_pop(c);
@@ -257,11 +246,9 @@ int p3m_view_lay_Data(bf_ctx *c, const bf_view_doc *d, p3m_Data_view *v, int64_t
         if (!bf_view_count_fits(c, (uint64_t)n, 7, "actions"))
             return 0;
         v->actions_count = (size_t)n;
-        p3m_Action_view e[2];
+        p3m_Action_view e;
         for (int64_t i = 0; i < n; i++) {
-            p3m_Action_view *cur = &e[i & 1];
-            const p3m_Action_view *prev = i ? &e[(i - 1) & 1] : NULL;
-            (void)prev;
+            p3m_Action_view *cur = &e;
             if (!bf_push(c, "actions", i) || !p3m_view_lay_Action(c, d, cur, i, deep))
                 return 0;
             bf_pop(c);
@@ -288,22 +275,11 @@ int p3m_view_lay_Part(bf_ctx *c, const bf_view_doc *d, p3m_Part_view *v, int64_t
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* flags */
-    if (!bf_need(c, 1, "flags"))
+    /* flags .. vertex_count: 6 bytes */
+    static const bf_view_field flags_run[] = {{"flags", 1}, {"name", 2}, {"material", 1}, {"vertex_count", 2}};
+    if (!bf_view_need_run(c, 6, flags_run, 4))
         return 0;
-    c->pos += 1;
-    /* name */
-    if (!bf_need(c, 2, "name"))
-        return 0;
-    c->pos += 2;
-    /* material */
-    if (!bf_need(c, 1, "material"))
-        return 0;
-    c->pos += 1;
-    /* vertex_count */
-    if (!bf_need(c, 2, "vertex_count"))
-        return 0;
-    c->pos += 2;
+    c->pos += 6;
     /* vertices */
     v->vertices_lim = c->end;
     {
@@ -373,11 +349,9 @@ int p3m_view_lay_Part(bf_ctx *c, const bf_view_doc *d, p3m_Part_view *v, int64_t
         if (!bf_view_count_fits(c, (uint64_t)n, 2, "weight_groups"))
             return 0;
         v->weight_groups_count = (size_t)n;
-        p3m_WeightGroup_view e[2];
+        p3m_WeightGroup_view e;
         for (int64_t i = 0; i < n; i++) {
-            p3m_WeightGroup_view *cur = &e[i & 1];
-            const p3m_WeightGroup_view *prev = i ? &e[(i - 1) & 1] : NULL;
-            (void)prev;
+            p3m_WeightGroup_view *cur = &e;
             if (!bf_push(c, "weight_groups", i) || !p3m_view_lay_WeightGroup(c, d, cur, i, deep, (int64_t)bf_load_u16le(c->data + v->_offset + 4)))
                 return 0;
             bf_pop(c);
@@ -395,20 +369,11 @@ int p3m_view_lay_Vertex(bf_ctx *c, const bf_view_doc *d, p3m_Vertex_view *v, int
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* position */
-    {
-        const int64_t n = 3;
-        if (!bf_need(c, (uint64_t)n * 4, "position"))
-            return 0;
-        c->pos += (size_t)n * 4;
-    }
-    /* uv */
-    {
-        const int64_t n = 2;
-        if (!bf_need(c, (uint64_t)n * 4, "uv"))
-            return 0;
-        c->pos += (size_t)n * 4;
-    }
+    /* position .. uv: 20 bytes */
+    static const bf_view_field position_run[] = {{"position", 12}, {"uv", 8}};
+    if (!bf_view_need_run(c, 20, position_run, 2))
+        return 0;
+    c->pos += 20;
     v->_end = c->pos;
     return 1;
 }
@@ -448,15 +413,13 @@ int p3m_view_lay_WeightGroup(bf_ctx *c, const bf_view_doc *d, p3m_WeightGroup_vi
     /* ranges */
     v->ranges_lim = c->end;
     {
-        p3m_WeightRange_view e[2];
+        p3m_WeightRange_view e;
         int64_t i = 0;
         for (;; i++) {
             if (c->pos >= c->end)
                 return bf_fail(c, c->pos, "ranges", "ends without its terminator (_it.weight_count == 0)");
             size_t before = c->pos;
-            p3m_WeightRange_view *cur = &e[i & 1];
-            const p3m_WeightRange_view *prev = i ? &e[(i - 1) & 1] : NULL;
-            (void)prev;
+            p3m_WeightRange_view *cur = &e;
             if (!bf_push(c, "ranges", i) || !p3m_view_lay_WeightRange(c, d, cur, i, deep))
                 return 0;
             bf_pop(c);
@@ -481,14 +444,11 @@ int p3m_view_lay_WeightRange(bf_ctx *c, const bf_view_doc *d, p3m_WeightRange_vi
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* skip */
-    if (!bf_need(c, 2, "skip"))
+    /* skip .. weight_count: 4 bytes */
+    static const bf_view_field skip_run[] = {{"skip", 2}, {"weight_count", 2}};
+    if (!bf_view_need_run(c, 4, skip_run, 2))
         return 0;
-    c->pos += 2;
-    /* weight_count */
-    if (!bf_need(c, 2, "weight_count"))
-        return 0;
-    c->pos += 2;
+    c->pos += 4;
     /* weights */
     {
         int64_t n = (int64_t)bf_load_u16le(c->data + v->_offset + 2);
@@ -513,14 +473,11 @@ int p3m_view_lay_Material(bf_ctx *c, const bf_view_doc *d, p3m_Material_view *v,
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* render_mode */
-    if (!bf_need(c, 1, "render_mode"))
+    /* render_mode .. texture: 2 bytes */
+    static const bf_view_field render_mode_run[] = {{"render_mode", 1}, {"texture", 1}};
+    if (!bf_view_need_run(c, 2, render_mode_run, 2))
         return 0;
-    c->pos += 1;
-    /* texture */
-    if (!bf_need(c, 1, "texture"))
-        return 0;
-    c->pos += 1;
+    c->pos += 2;
     /* extra_texture_count */
     if (c->revision == 1) {
         v->has_extra_texture_count = 1;
@@ -552,27 +509,14 @@ int p3m_view_lay_Material(bf_ctx *c, const bf_view_doc *d, p3m_Material_view *v,
             return 0;
         c->pos += 4;
     }
-    /* color */
-    v->color_at = c->pos;
-    {
-        const int64_t n = 4;
-        if (!bf_need(c, (uint64_t)n * 1, "color"))
-            return 0;
-        c->pos += (size_t)n * 1;
-    }
-    /* emission */
-    v->emission_at = c->pos;
-    {
-        const int64_t n = 3;
-        if (!bf_need(c, (uint64_t)n * 1, "emission"))
-            return 0;
-        c->pos += (size_t)n * 1;
-    }
-    /* shading */
-    v->shading_at = c->pos;
-    if (!bf_need(c, 1, "shading"))
+    /* color .. shading: 8 bytes */
+    static const bf_view_field color_run[] = {{"color", 4}, {"emission", 3}, {"shading", 1}};
+    if (!bf_view_need_run(c, 8, color_run, 3))
         return 0;
-    c->pos += 1;
+    v->color_at = c->pos + 0;
+    v->emission_at = c->pos + 4;
+    v->shading_at = c->pos + 7;
+    c->pos += 8;
     v->_end = c->pos;
     return 1;
 }
@@ -671,8 +615,7 @@ int p3m_view_lay_EmbeddedTexture(bf_ctx *c, const bf_view_doc *d, p3m_EmbeddedTe
                 return 0;
             v->image_at = c->pos;
             v->image_lim = c->end;
-            if (!deep) {
-            } else {
+            if (deep) {
                 p3m_Ptf_view e_image;
                 if (!bf_push(c, "image", -1) || !p3m_view_lay_Ptf(c, d, &e_image, 0, deep))
                     return 0;
@@ -701,14 +644,11 @@ int p3m_view_lay_Ptf(bf_ctx *c, const bf_view_doc *d, p3m_Ptf_view *v, int64_t i
         if (!bf_expect_bytes(c, c->pos - 3, "magic", (const uint8_t *)s.ptr, "PTF", 3))
             return 0;
     }
-    /* version */
-    if (!bf_need(c, 1, "version"))
+    /* version .. info: 2 bytes */
+    static const bf_view_field version_run[] = {{"version", 1}, {"info", 1}};
+    if (!bf_view_need_run(c, 2, version_run, 2))
         return 0;
-    c->pos += 1;
-    /* info */
-    if (!bf_need(c, 1, "info"))
-        return 0;
-    c->pos += 1;
+    c->pos += 2;
     /* frame_magic */
     if (bf_sub((int64_t)c->end, (int64_t)v->_offset) >= 9) {
         v->has_frame_magic = 1;
@@ -749,14 +689,11 @@ int p3m_view_lay_Lz4Frame(bf_ctx *c, const bf_view_doc *d, p3m_Lz4Frame_view *v,
     if ((int64_t)bf_load_u32le((c->data + c->pos)) != INT64_C(407708164))
         return bf_fail(c, c->pos, "magic", "expected 0x184D2204, found %lld", (long long)bf_load_u32le((c->data + c->pos)));
     c->pos += 4;
-    /* flags */
-    if (!bf_need(c, 1, "flags"))
+    /* flags .. block_descriptor: 2 bytes */
+    static const bf_view_field flags_run[] = {{"flags", 1}, {"block_descriptor", 1}};
+    if (!bf_view_need_run(c, 2, flags_run, 2))
         return 0;
-    c->pos += 1;
-    /* block_descriptor */
-    if (!bf_need(c, 1, "block_descriptor"))
-        return 0;
-    c->pos += 1;
+    c->pos += 2;
     /* content_size */
     if ((int64_t)(((uint64_t)c->data[v->_offset + 4] >> 3) & UINT64_C(0x1)) != 0) {
         v->has_content_size = 1;
@@ -781,15 +718,13 @@ int p3m_view_lay_Lz4Frame(bf_ctx *c, const bf_view_doc *d, p3m_Lz4Frame_view *v,
     v->blocks_at = c->pos;
     v->blocks_lim = c->end;
     {
-        p3m_Lz4Block_view e[2];
+        p3m_Lz4Block_view e;
         int64_t i = 0;
         for (;; i++) {
             if (c->pos >= c->end)
                 return bf_fail(c, c->pos, "blocks", "ends without its terminator (_it.block_size == 0)");
             size_t before = c->pos;
-            p3m_Lz4Block_view *cur = &e[i & 1];
-            const p3m_Lz4Block_view *prev = i ? &e[(i - 1) & 1] : NULL;
-            (void)prev;
+            p3m_Lz4Block_view *cur = &e;
             if (!bf_push(c, "blocks", i) || !p3m_view_lay_Lz4Block(c, d, cur, i, deep, (int64_t)(((uint64_t)c->data[v->_offset + 4] >> 4) & UINT64_C(0x1))))
                 return 0;
             bf_pop(c);
@@ -875,28 +810,11 @@ int p3m_view_lay_Bone(bf_ctx *c, const bf_view_doc *d, p3m_Bone_view *v, int64_t
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* name */
-    if (!bf_need(c, 2, "name"))
+    /* name .. child_count: 27 bytes */
+    static const bf_view_field name_run[] = {{"name", 2}, {"head", 12}, {"tail", 12}, {"child_count", 1}};
+    if (!bf_view_need_run(c, 27, name_run, 4))
         return 0;
-    c->pos += 2;
-    /* head */
-    {
-        const int64_t n = 3;
-        if (!bf_need(c, (uint64_t)n * 4, "head"))
-            return 0;
-        c->pos += (size_t)n * 4;
-    }
-    /* tail */
-    {
-        const int64_t n = 3;
-        if (!bf_need(c, (uint64_t)n * 4, "tail"))
-            return 0;
-        c->pos += (size_t)n * 4;
-    }
-    /* child_count */
-    if (!bf_need(c, 1, "child_count"))
-        return 0;
-    c->pos += 1;
+    c->pos += 27;
     v->_end = c->pos;
     return 1;
 }
@@ -909,14 +827,11 @@ int p3m_view_lay_Animation(bf_ctx *c, const bf_view_doc *d, p3m_Animation_view *
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* name */
-    if (!bf_need(c, 2, "name"))
+    /* name .. action_count: 3 bytes */
+    static const bf_view_field name_run[] = {{"name", 2}, {"action_count", 1}};
+    if (!bf_view_need_run(c, 3, name_run, 2))
         return 0;
-    c->pos += 2;
-    /* action_count */
-    if (!bf_need(c, 1, "action_count"))
-        return 0;
-    c->pos += 1;
+    c->pos += 3;
     /* actions */
     v->actions_lim = c->end;
     {
@@ -944,22 +859,11 @@ int p3m_view_lay_AnimationAction(bf_ctx *c, const bf_view_doc *d, p3m_AnimationA
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* action */
-    if (!bf_need(c, 1, "action"))
+    /* action .. end: 9 bytes */
+    static const bf_view_field action_run[] = {{"action", 1}, {"speed", 4}, {"start", 2}, {"end", 2}};
+    if (!bf_view_need_run(c, 9, action_run, 4))
         return 0;
-    c->pos += 1;
-    /* speed */
-    if (!bf_need(c, 4, "speed"))
-        return 0;
-    c->pos += 4;
-    /* start */
-    if (!bf_need(c, 2, "start"))
-        return 0;
-    c->pos += 2;
-    /* end */
-    if (!bf_need(c, 2, "end"))
-        return 0;
-    c->pos += 2;
+    c->pos += 9;
     v->_end = c->pos;
     return 1;
 }
@@ -972,18 +876,11 @@ int p3m_view_lay_Action(bf_ctx *c, const bf_view_doc *d, p3m_Action_view *v, int
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* frame_time */
-    if (!bf_need(c, 4, "frame_time"))
+    /* frame_time .. part_list_length: 6 bytes */
+    static const bf_view_field frame_time_run[] = {{"frame_time", 4}, {"part_list_mode", 1}, {"part_list_length", 1}};
+    if (!bf_view_need_run(c, 6, frame_time_run, 3))
         return 0;
-    c->pos += 4;
-    /* part_list_mode */
-    if (!bf_need(c, 1, "part_list_mode"))
-        return 0;
-    c->pos += 1;
-    /* part_list_length */
-    if (!bf_need(c, 1, "part_list_length"))
-        return 0;
-    c->pos += 1;
+    c->pos += 6;
     /* part_list */
     v->part_list_lim = c->end;
     {
@@ -1016,11 +913,9 @@ int p3m_view_lay_Action(bf_ctx *c, const bf_view_doc *d, p3m_Action_view *v, int
         if (!bf_view_count_fits(c, (uint64_t)n, 5, "data"))
             return 0;
         v->data_count = (size_t)n;
-        p3m_ActionData_view e[2];
+        p3m_ActionData_view e;
         for (int64_t i = 0; i < n; i++) {
-            p3m_ActionData_view *cur = &e[i & 1];
-            const p3m_ActionData_view *prev = i ? &e[(i - 1) & 1] : NULL;
-            (void)prev;
+            p3m_ActionData_view *cur = &e;
             if (!bf_push(c, "data", i) || !p3m_view_lay_ActionData(c, d, cur, i, deep))
                 return 0;
             bf_pop(c);
@@ -1054,22 +949,11 @@ int p3m_view_lay_ActionData(bf_ctx *c, const bf_view_doc *d, p3m_ActionData_view
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* bone */
-    if (!bf_need(c, 2, "bone"))
+    /* bone .. scale_count: 5 bytes */
+    static const bf_view_field bone_run[] = {{"bone", 2}, {"translation_count", 1}, {"rotation_count", 1}, {"scale_count", 1}};
+    if (!bf_view_need_run(c, 5, bone_run, 4))
         return 0;
-    c->pos += 2;
-    /* translation_count */
-    if (!bf_need(c, 1, "translation_count"))
-        return 0;
-    c->pos += 1;
-    /* rotation_count */
-    if (!bf_need(c, 1, "rotation_count"))
-        return 0;
-    c->pos += 1;
-    /* scale_count */
-    if (!bf_need(c, 1, "scale_count"))
-        return 0;
-    c->pos += 1;
+    c->pos += 5;
     /* translation_skips */
     {
         int64_t n = (int64_t)c->data[v->_offset + 2];

@@ -19,30 +19,11 @@ int sprite_view_lay_Sprite(bf_ctx *c, const bf_view_doc *d, sprite_Sprite_view *
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* width */
-    if (!bf_need(c, 2, "width"))
+    /* width .. vslices: 8 bytes */
+    static const bf_view_field width_run[] = {{"width", 2}, {"height", 2}, {"bitdepth", 1}, {"flags", 1}, {"hslices", 1}, {"vslices", 1}};
+    if (!bf_view_need_run(c, 8, width_run, 6))
         return 0;
-    c->pos += 2;
-    /* height */
-    if (!bf_need(c, 2, "height"))
-        return 0;
-    c->pos += 2;
-    /* bitdepth */
-    if (!bf_need(c, 1, "bitdepth"))
-        return 0;
-    c->pos += 1;
-    /* flags */
-    if (!bf_need(c, 1, "flags"))
-        return 0;
-    c->pos += 1;
-    /* hslices */
-    if (!bf_need(c, 1, "hslices"))
-        return 0;
-    c->pos += 1;
-    /* vslices */
-    if (!bf_need(c, 1, "vslices"))
-        return 0;
-    c->pos += 1;
+    c->pos += 8;
     /* pixels */
     {
         int64_t n = bf_mul(bf_shr(bf_add(bf_shl(bf_load_u16be(c->data + v->_offset + 0), bf_add((c->data[v->_offset + 5] == 0
@@ -93,18 +74,11 @@ int sprite_view_lay_SpriteExt(bf_ctx *c, const bf_view_doc *d, sprite_SpriteExt_
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* size */
-    if (!bf_need(c, 2, "size"))
+    /* size .. palette_offset: 8 bytes */
+    static const bf_view_field size_run[] = {{"size", 2}, {"version", 2}, {"palette_offset", 4}};
+    if (!bf_view_need_run(c, 8, size_run, 3))
         return 0;
-    c->pos += 2;
-    /* version */
-    if (!bf_need(c, 2, "version"))
-        return 0;
-    c->pos += 2;
-    /* palette_offset */
-    if (!bf_need(c, 4, "palette_offset"))
-        return 0;
-    c->pos += 4;
+    c->pos += 8;
     /* lods */
     v->lods_lim = c->end;
     {
@@ -122,53 +96,14 @@ int sprite_view_lay_SpriteExt(bf_ctx *c, const bf_view_doc *d, sprite_SpriteExt_
             }
         }
     }
-    /* flags */
-    if (!bf_need(c, 2, "flags"))
+    /* flags .. detail_padding: 60 bytes */
+    static const bf_view_field flags_run[] =
+            {{"flags", 2}, {"padding", 2}, {"texparms", 24}, {"detail", 24}, {"detail_blend_factor", 4}, {"detail_use_main_texture", 1}, {"detail_padding", 3}};
+    if (!bf_view_need_run(c, 60, flags_run, 7))
         return 0;
-    c->pos += 2;
-    /* padding */
-    if (!bf_need(c, 2, "padding"))
-        return 0;
-    c->pos += 2;
-    /* texparms */
     v->texparms_lim = c->end;
-    if (!deep) {
-        if (!bf_need(c, 24, "texparms"))
-            return 0;
-        c->pos += 24;
-    } else {
-        sprite_TexParms_view e_texparms;
-        if (!bf_push(c, "texparms", -1) || !sprite_view_lay_TexParms(c, d, &e_texparms, 0, deep))
-            return 0;
-        bf_pop(c);
-    }
-    /* detail */
     v->detail_lim = c->end;
-    if (!deep) {
-        if (!bf_need(c, 24, "detail"))
-            return 0;
-        c->pos += 24;
-    } else {
-        sprite_TexParms_view e_detail;
-        if (!bf_push(c, "detail", -1) || !sprite_view_lay_TexParms(c, d, &e_detail, 0, deep))
-            return 0;
-        bf_pop(c);
-    }
-    /* detail_blend_factor */
-    if (!bf_need(c, 4, "detail_blend_factor"))
-        return 0;
-    c->pos += 4;
-    /* detail_use_main_texture */
-    if (!bf_need(c, 1, "detail_use_main_texture"))
-        return 0;
-    c->pos += 1;
-    /* detail_padding */
-    {
-        const int64_t n = 3;
-        if (!bf_need(c, (uint64_t)n * 1, "detail_padding"))
-            return 0;
-        c->pos += (size_t)n * 1;
-    }
+    c->pos += 60;
     /* palette */
     if (bf_load_u32be(c->data + v->_offset + 4) != 0) {
         v->has_palette = 1;
@@ -199,22 +134,11 @@ int sprite_view_lay_Lod(bf_ctx *c, const bf_view_doc *d, sprite_Lod_view *v, int
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* width */
-    if (!bf_need(c, 2, "width"))
+    /* width .. offset: 8 bytes */
+    static const bf_view_field width_run[] = {{"width", 2}, {"height", 2}, {"format", 1}, {"offset", 3}};
+    if (!bf_view_need_run(c, 8, width_run, 4))
         return 0;
-    c->pos += 2;
-    /* height */
-    if (!bf_need(c, 2, "height"))
-        return 0;
-    c->pos += 2;
-    /* format */
-    if (!bf_need(c, 1, "format"))
-        return 0;
-    c->pos += 1;
-    /* offset */
-    if (!bf_need(c, 3, "offset"))
-        return 0;
-    c->pos += 3;
+    c->pos += 8;
     /* pixels */
     if (bf_load_u16be(c->data + v->_offset + 0) != 0) {
         v->has_pixels = 1;
@@ -250,30 +174,13 @@ int sprite_view_lay_TexParms(bf_ctx *c, const bf_view_doc *d, sprite_TexParms_vi
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* s */
+    /* s .. t: 24 bytes */
+    static const bf_view_field s_run[] = {{"s", 12}, {"t", 12}};
+    if (!bf_view_need_run(c, 24, s_run, 2))
+        return 0;
     v->s_lim = c->end;
-    if (!deep) {
-        if (!bf_need(c, 12, "s"))
-            return 0;
-        c->pos += 12;
-    } else {
-        sprite_TexAxis_view e_s;
-        if (!bf_push(c, "s", -1) || !sprite_view_lay_TexAxis(c, d, &e_s, 0, deep))
-            return 0;
-        bf_pop(c);
-    }
-    /* t */
     v->t_lim = c->end;
-    if (!deep) {
-        if (!bf_need(c, 12, "t"))
-            return 0;
-        c->pos += 12;
-    } else {
-        sprite_TexAxis_view e_t;
-        if (!bf_push(c, "t", -1) || !sprite_view_lay_TexAxis(c, d, &e_t, 0, deep))
-            return 0;
-        bf_pop(c);
-    }
+    c->pos += 24;
     v->_end = c->pos;
     return 1;
 }
@@ -286,26 +193,11 @@ int sprite_view_lay_TexAxis(bf_ctx *c, const bf_view_doc *d, sprite_TexAxis_view
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* translate */
-    if (!bf_need(c, 4, "translate"))
+    /* translate .. padding: 12 bytes */
+    static const bf_view_field translate_run[] = {{"translate", 4}, {"repeats", 4}, {"scale_log", 2}, {"mirror", 1}, {"padding", 1}};
+    if (!bf_view_need_run(c, 12, translate_run, 5))
         return 0;
-    c->pos += 4;
-    /* repeats */
-    if (!bf_need(c, 4, "repeats"))
-        return 0;
-    c->pos += 4;
-    /* scale_log */
-    if (!bf_need(c, 2, "scale_log"))
-        return 0;
-    c->pos += 2;
-    /* mirror */
-    if (!bf_need(c, 1, "mirror"))
-        return 0;
-    c->pos += 1;
-    /* padding */
-    if (!bf_need(c, 1, "padding"))
-        return 0;
-    c->pos += 1;
+    c->pos += 12;
     v->_end = c->pos;
     return 1;
 }

@@ -147,52 +147,13 @@ int t3dm_view_lay_Header(bf_ctx *c, const bf_view_doc *d, t3dm_Header_view *v, i
     if ((int64_t)(c->data + c->pos)[0] != INT64_C(4))
         return bf_fail(c, c->pos, "version", "expected 4, found %lld", (long long)(c->data + c->pos)[0]);
     c->pos += 1;
-    /* chunk_count */
-    if (!bf_need(c, 4, "chunk_count"))
+    /* chunk_count .. aabb_max: 40 bytes */
+    static const bf_view_field chunk_count_run[] = {{"chunk_count", 4}, {"total_vertex_count", 2}, {"total_index_count", 2}, {"first_vertex_chunk", 4},
+                                                    {"first_index_chunk", 4}, {"first_material_chunk", 4}, {"string_table_offset", 4}, {"block", 4},
+                                                    {"aabb_min", 6}, {"aabb_max", 6}};
+    if (!bf_view_need_run(c, 40, chunk_count_run, 10))
         return 0;
-    c->pos += 4;
-    /* total_vertex_count */
-    if (!bf_need(c, 2, "total_vertex_count"))
-        return 0;
-    c->pos += 2;
-    /* total_index_count */
-    if (!bf_need(c, 2, "total_index_count"))
-        return 0;
-    c->pos += 2;
-    /* first_vertex_chunk */
-    if (!bf_need(c, 4, "first_vertex_chunk"))
-        return 0;
-    c->pos += 4;
-    /* first_index_chunk */
-    if (!bf_need(c, 4, "first_index_chunk"))
-        return 0;
-    c->pos += 4;
-    /* first_material_chunk */
-    if (!bf_need(c, 4, "first_material_chunk"))
-        return 0;
-    c->pos += 4;
-    /* string_table_offset */
-    if (!bf_need(c, 4, "string_table_offset"))
-        return 0;
-    c->pos += 4;
-    /* block */
-    if (!bf_need(c, 4, "block"))
-        return 0;
-    c->pos += 4;
-    /* aabb_min */
-    {
-        const int64_t n = 3;
-        if (!bf_need(c, (uint64_t)n * 2, "aabb_min"))
-            return 0;
-        c->pos += (size_t)n * 2;
-    }
-    /* aabb_max */
-    {
-        const int64_t n = 3;
-        if (!bf_need(c, (uint64_t)n * 2, "aabb_max"))
-            return 0;
-        c->pos += (size_t)n * 2;
-    }
+    c->pos += 40;
     v->_end = c->pos;
     return 1;
 }
@@ -205,14 +166,11 @@ int t3dm_view_lay_ChunkOffset(bf_ctx *c, const bf_view_doc *d, t3dm_ChunkOffset_
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* type */
-    if (!bf_need(c, 1, "type"))
+    /* type .. offset: 4 bytes */
+    static const bf_view_field type_run[] = {{"type", 1}, {"offset", 3}};
+    if (!bf_view_need_run(c, 4, type_run, 2))
         return 0;
-    c->pos += 1;
-    /* offset */
-    if (!bf_need(c, 3, "offset"))
-        return 0;
-    c->pos += 3;
+    c->pos += 4;
     v->_end = c->pos;
     return 1;
 }
@@ -349,50 +307,12 @@ int t3dm_view_lay_VertexPair(bf_ctx *c, const bf_view_doc *d, t3dm_VertexPair_vi
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* position_a */
-    {
-        const int64_t n = 3;
-        if (!bf_need(c, (uint64_t)n * 2, "position_a"))
-            return 0;
-        c->pos += (size_t)n * 2;
-    }
-    /* normal_a */
-    if (!bf_need(c, 2, "normal_a"))
+    /* position_a .. uv_b: 32 bytes */
+    static const bf_view_field position_a_run[] =
+            {{"position_a", 6}, {"normal_a", 2}, {"position_b", 6}, {"normal_b", 2}, {"rgba_a", 4}, {"rgba_b", 4}, {"uv_a", 4}, {"uv_b", 4}};
+    if (!bf_view_need_run(c, 32, position_a_run, 8))
         return 0;
-    c->pos += 2;
-    /* position_b */
-    {
-        const int64_t n = 3;
-        if (!bf_need(c, (uint64_t)n * 2, "position_b"))
-            return 0;
-        c->pos += (size_t)n * 2;
-    }
-    /* normal_b */
-    if (!bf_need(c, 2, "normal_b"))
-        return 0;
-    c->pos += 2;
-    /* rgba_a */
-    if (!bf_need(c, 4, "rgba_a"))
-        return 0;
-    c->pos += 4;
-    /* rgba_b */
-    if (!bf_need(c, 4, "rgba_b"))
-        return 0;
-    c->pos += 4;
-    /* uv_a */
-    {
-        const int64_t n = 2;
-        if (!bf_need(c, (uint64_t)n * 2, "uv_a"))
-            return 0;
-        c->pos += (size_t)n * 2;
-    }
-    /* uv_b */
-    {
-        const int64_t n = 2;
-        if (!bf_need(c, (uint64_t)n * 2, "uv_b"))
-            return 0;
-        c->pos += (size_t)n * 2;
-    }
+    c->pos += 32;
     v->_end = c->pos;
     return 1;
 }
@@ -405,91 +325,16 @@ int t3dm_view_lay_Material(bf_ctx *c, const bf_view_doc *d, t3dm_Material_view *
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* color_combiner */
-    if (!bf_need(c, 8, "color_combiner"))
+    /* color_combiner .. texture_b: 140 bytes */
+    static const bf_view_field color_combiner_run[] = {{"color_combiner", 8}, {"other_mode_value", 8}, {"other_mode_mask", 8}, {"blend_mode", 4},
+                                                       {"draw_flags", 4}, {"unused", 1}, {"fog_mode", 1}, {"color_flags", 1}, {"vertex_fx", 1},
+                                                       {"prim_color", 4}, {"env_color", 4}, {"blend_color", 4}, {"name", 4}, {"texture_a", 44},
+                                                       {"texture_b", 44}};
+    if (!bf_view_need_run(c, 140, color_combiner_run, 15))
         return 0;
-    c->pos += 8;
-    /* other_mode_value */
-    if (!bf_need(c, 8, "other_mode_value"))
-        return 0;
-    c->pos += 8;
-    /* other_mode_mask */
-    if (!bf_need(c, 8, "other_mode_mask"))
-        return 0;
-    c->pos += 8;
-    /* blend_mode */
-    if (!bf_need(c, 4, "blend_mode"))
-        return 0;
-    c->pos += 4;
-    /* draw_flags */
-    if (!bf_need(c, 4, "draw_flags"))
-        return 0;
-    c->pos += 4;
-    /* unused */
-    if (!bf_need(c, 1, "unused"))
-        return 0;
-    c->pos += 1;
-    /* fog_mode */
-    if (!bf_need(c, 1, "fog_mode"))
-        return 0;
-    c->pos += 1;
-    /* color_flags */
-    if (!bf_need(c, 1, "color_flags"))
-        return 0;
-    c->pos += 1;
-    /* vertex_fx */
-    if (!bf_need(c, 1, "vertex_fx"))
-        return 0;
-    c->pos += 1;
-    /* prim_color */
-    {
-        const int64_t n = 4;
-        if (!bf_need(c, (uint64_t)n * 1, "prim_color"))
-            return 0;
-        c->pos += (size_t)n * 1;
-    }
-    /* env_color */
-    {
-        const int64_t n = 4;
-        if (!bf_need(c, (uint64_t)n * 1, "env_color"))
-            return 0;
-        c->pos += (size_t)n * 1;
-    }
-    /* blend_color */
-    {
-        const int64_t n = 4;
-        if (!bf_need(c, (uint64_t)n * 1, "blend_color"))
-            return 0;
-        c->pos += (size_t)n * 1;
-    }
-    /* name */
-    if (!bf_need(c, 4, "name"))
-        return 0;
-    c->pos += 4;
-    /* texture_a */
     v->texture_a_lim = c->end;
-    if (!deep) {
-        if (!bf_need(c, 44, "texture_a"))
-            return 0;
-        c->pos += 44;
-    } else {
-        t3dm_MaterialTexture_view e_texture_a;
-        if (!bf_push(c, "texture_a", -1) || !t3dm_view_lay_MaterialTexture(c, d, &e_texture_a, 0, deep))
-            return 0;
-        bf_pop(c);
-    }
-    /* texture_b */
     v->texture_b_lim = c->end;
-    if (!deep) {
-        if (!bf_need(c, 44, "texture_b"))
-            return 0;
-        c->pos += 44;
-    } else {
-        t3dm_MaterialTexture_view e_texture_b;
-        if (!bf_push(c, "texture_b", -1) || !t3dm_view_lay_MaterialTexture(c, d, &e_texture_b, 0, deep))
-            return 0;
-        bf_pop(c);
-    }
+    c->pos += 140;
     v->_end = c->pos;
     return 1;
 }
@@ -502,38 +347,13 @@ int t3dm_view_lay_MaterialTexture(bf_ctx *c, const bf_view_doc *d, t3dm_Material
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* reference */
-    if (!bf_need(c, 4, "reference"))
+    /* reference .. axis: 44 bytes */
+    static const bf_view_field reference_run[] =
+            {{"reference", 4}, {"path", 4}, {"hash", 4}, {"runtime_pointer", 4}, {"width", 2}, {"height", 2}, {"axis", 24}};
+    if (!bf_view_need_run(c, 44, reference_run, 7))
         return 0;
-    c->pos += 4;
-    /* path */
-    if (!bf_need(c, 4, "path"))
-        return 0;
-    c->pos += 4;
-    /* hash */
-    if (!bf_need(c, 4, "hash"))
-        return 0;
-    c->pos += 4;
-    /* runtime_pointer */
-    if (!bf_need(c, 4, "runtime_pointer"))
-        return 0;
-    c->pos += 4;
-    /* width */
-    if (!bf_need(c, 2, "width"))
-        return 0;
-    c->pos += 2;
-    /* height */
-    if (!bf_need(c, 2, "height"))
-        return 0;
-    c->pos += 2;
-    /* axis */
     v->axis_lim = c->end;
-    {
-        const int64_t n = 2;
-        if (!bf_need(c, (uint64_t)n * 12, "axis"))
-            return 0;
-        c->pos += (size_t)n * 12;
-    }
+    c->pos += 44;
     v->_end = c->pos;
     return 1;
 }
@@ -546,30 +366,11 @@ int t3dm_view_lay_MaterialAxis(bf_ctx *c, const bf_view_doc *d, t3dm_MaterialAxi
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* low */
-    if (!bf_need(c, 4, "low"))
+    /* low .. clamp: 12 bytes */
+    static const bf_view_field low_run[] = {{"low", 4}, {"high", 4}, {"mask", 1}, {"shift", 1}, {"mirror", 1}, {"clamp", 1}};
+    if (!bf_view_need_run(c, 12, low_run, 6))
         return 0;
-    c->pos += 4;
-    /* high */
-    if (!bf_need(c, 4, "high"))
-        return 0;
-    c->pos += 4;
-    /* mask */
-    if (!bf_need(c, 1, "mask"))
-        return 0;
-    c->pos += 1;
-    /* shift */
-    if (!bf_need(c, 1, "shift"))
-        return 0;
-    c->pos += 1;
-    /* mirror */
-    if (!bf_need(c, 1, "mirror"))
-        return 0;
-    c->pos += 1;
-    /* clamp */
-    if (!bf_need(c, 1, "clamp"))
-        return 0;
-    c->pos += 1;
+    c->pos += 12;
     v->_end = c->pos;
     return 1;
 }
@@ -582,51 +383,12 @@ int t3dm_view_lay_Object(bf_ctx *c, const bf_view_doc *d, t3dm_Object_view *v, i
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* name */
-    if (!bf_need(c, 4, "name"))
+    /* name .. aabb_max: 32 bytes */
+    static const bf_view_field name_run[] = {{"name", 4}, {"part_count", 2}, {"triangle_count", 2}, {"material", 4}, {"block", 4}, {"visible", 1},
+                                             {"padding", 3}, {"aabb_min", 6}, {"aabb_max", 6}};
+    if (!bf_view_need_run(c, 32, name_run, 9))
         return 0;
-    c->pos += 4;
-    /* part_count */
-    if (!bf_need(c, 2, "part_count"))
-        return 0;
-    c->pos += 2;
-    /* triangle_count */
-    if (!bf_need(c, 2, "triangle_count"))
-        return 0;
-    c->pos += 2;
-    /* material */
-    if (!bf_need(c, 4, "material"))
-        return 0;
-    c->pos += 4;
-    /* block */
-    if (!bf_need(c, 4, "block"))
-        return 0;
-    c->pos += 4;
-    /* visible */
-    if (!bf_need(c, 1, "visible"))
-        return 0;
-    c->pos += 1;
-    /* padding */
-    {
-        const int64_t n = 3;
-        if (!bf_need(c, (uint64_t)n * 1, "padding"))
-            return 0;
-        c->pos += (size_t)n * 1;
-    }
-    /* aabb_min */
-    {
-        const int64_t n = 3;
-        if (!bf_need(c, (uint64_t)n * 2, "aabb_min"))
-            return 0;
-        c->pos += (size_t)n * 2;
-    }
-    /* aabb_max */
-    {
-        const int64_t n = 3;
-        if (!bf_need(c, (uint64_t)n * 2, "aabb_max"))
-            return 0;
-        c->pos += (size_t)n * 2;
-    }
+    c->pos += 32;
     /* parts */
     v->parts_lim = c->end;
     {
@@ -663,52 +425,12 @@ int t3dm_view_lay_Part(bf_ctx *c, const bf_view_doc *d, t3dm_Part_view *v, int64
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* vertex_offset */
-    if (!bf_need(c, 4, "vertex_offset"))
+    /* vertex_offset .. padding: 24 bytes */
+    static const bf_view_field vertex_offset_run[] = {{"vertex_offset", 4}, {"vertex_count", 2}, {"vertex_dest", 2}, {"index_offset", 4}, {"index_count", 2},
+                                                      {"matrix_index", 2}, {"strip_index_counts", 4}, {"seq_start", 1}, {"seq_count", 1}, {"padding", 2}};
+    if (!bf_view_need_run(c, 24, vertex_offset_run, 10))
         return 0;
-    c->pos += 4;
-    /* vertex_count */
-    if (!bf_need(c, 2, "vertex_count"))
-        return 0;
-    c->pos += 2;
-    /* vertex_dest */
-    if (!bf_need(c, 2, "vertex_dest"))
-        return 0;
-    c->pos += 2;
-    /* index_offset */
-    if (!bf_need(c, 4, "index_offset"))
-        return 0;
-    c->pos += 4;
-    /* index_count */
-    if (!bf_need(c, 2, "index_count"))
-        return 0;
-    c->pos += 2;
-    /* matrix_index */
-    if (!bf_need(c, 2, "matrix_index"))
-        return 0;
-    c->pos += 2;
-    /* strip_index_counts */
-    {
-        const int64_t n = 4;
-        if (!bf_need(c, (uint64_t)n * 1, "strip_index_counts"))
-            return 0;
-        c->pos += (size_t)n * 1;
-    }
-    /* seq_start */
-    if (!bf_need(c, 1, "seq_start"))
-        return 0;
-    c->pos += 1;
-    /* seq_count */
-    if (!bf_need(c, 1, "seq_count"))
-        return 0;
-    c->pos += 1;
-    /* padding */
-    {
-        const int64_t n = 2;
-        if (!bf_need(c, (uint64_t)n * 1, "padding"))
-            return 0;
-        c->pos += (size_t)n * 1;
-    }
+    c->pos += 24;
     /* index_data */
     {
         bf_mark index_data_mark;
@@ -719,8 +441,7 @@ int t3dm_view_lay_Part(bf_ctx *c, const bf_view_doc *d, t3dm_Part_view *v, int64
             return 0;
         v->index_data_at = c->pos;
         v->index_data_lim = c->end;
-        if (!deep) {
-        } else {
+        if (deep) {
             t3dm_PartIndices_view e_index_data;
             if (!bf_push(c, "index_data", -1) || !t3dm_view_lay_PartIndices(c, d, &e_index_data, 0, deep, (int64_t)bf_load_u16be(c->data + v->_offset + 12),
                 (int64_t)(bf_view_elem(c, c->data + v->_offset + 16, 1, 4, 0))[0], (int64_t)(bf_view_elem(c, c->data + v->_offset + 16, 1, 4, 1))[0],
@@ -860,14 +581,11 @@ int t3dm_view_lay_Skeleton(bf_ctx *c, const bf_view_doc *d, t3dm_Skeleton_view *
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* bone_count */
-    if (!bf_need(c, 2, "bone_count"))
+    /* bone_count .. reserved: 4 bytes */
+    static const bf_view_field bone_count_run[] = {{"bone_count", 2}, {"reserved", 2}};
+    if (!bf_view_need_run(c, 4, bone_count_run, 2))
         return 0;
-    c->pos += 2;
-    /* reserved */
-    if (!bf_need(c, 2, "reserved"))
-        return 0;
-    c->pos += 2;
+    c->pos += 4;
     /* bones */
     v->bones_lim = c->end;
     {
@@ -895,39 +613,11 @@ int t3dm_view_lay_Bone(bf_ctx *c, const bf_view_doc *d, t3dm_Bone_view *v, int64
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* name */
-    if (!bf_need(c, 4, "name"))
+    /* name .. translation: 48 bytes */
+    static const bf_view_field name_run[] = {{"name", 4}, {"parent", 2}, {"depth", 2}, {"scale", 12}, {"rotation", 16}, {"translation", 12}};
+    if (!bf_view_need_run(c, 48, name_run, 6))
         return 0;
-    c->pos += 4;
-    /* parent */
-    if (!bf_need(c, 2, "parent"))
-        return 0;
-    c->pos += 2;
-    /* depth */
-    if (!bf_need(c, 2, "depth"))
-        return 0;
-    c->pos += 2;
-    /* scale */
-    {
-        const int64_t n = 3;
-        if (!bf_need(c, (uint64_t)n * 4, "scale"))
-            return 0;
-        c->pos += (size_t)n * 4;
-    }
-    /* rotation */
-    {
-        const int64_t n = 4;
-        if (!bf_need(c, (uint64_t)n * 4, "rotation"))
-            return 0;
-        c->pos += (size_t)n * 4;
-    }
-    /* translation */
-    {
-        const int64_t n = 3;
-        if (!bf_need(c, (uint64_t)n * 4, "translation"))
-            return 0;
-        c->pos += (size_t)n * 4;
-    }
+    c->pos += 48;
     v->_end = c->pos;
     return 1;
 }
@@ -940,30 +630,12 @@ int t3dm_view_lay_Animation(bf_ctx *c, const bf_view_doc *d, t3dm_Animation_view
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* name */
-    if (!bf_need(c, 4, "name"))
+    /* name .. sdata_path: 20 bytes */
+    static const bf_view_field name_run[] =
+            {{"name", 4}, {"duration", 4}, {"keyframe_count", 4}, {"quat_channel_count", 2}, {"scalar_channel_count", 2}, {"sdata_path", 4}};
+    if (!bf_view_need_run(c, 20, name_run, 6))
         return 0;
-    c->pos += 4;
-    /* duration */
-    if (!bf_need(c, 4, "duration"))
-        return 0;
-    c->pos += 4;
-    /* keyframe_count */
-    if (!bf_need(c, 4, "keyframe_count"))
-        return 0;
-    c->pos += 4;
-    /* quat_channel_count */
-    if (!bf_need(c, 2, "quat_channel_count"))
-        return 0;
-    c->pos += 2;
-    /* scalar_channel_count */
-    if (!bf_need(c, 2, "scalar_channel_count"))
-        return 0;
-    c->pos += 2;
-    /* sdata_path */
-    if (!bf_need(c, 4, "sdata_path"))
-        return 0;
-    c->pos += 4;
+    c->pos += 20;
     /* channels */
     v->channels_lim = c->end;
     {
@@ -991,26 +663,11 @@ int t3dm_view_lay_ChannelMapping(bf_ctx *c, const bf_view_doc *d, t3dm_ChannelMa
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* target_index */
-    if (!bf_need(c, 2, "target_index"))
+    /* target_index .. quant_offset: 12 bytes */
+    static const bf_view_field target_index_run[] = {{"target_index", 2}, {"target_type", 1}, {"attribute_index", 1}, {"quant_scale", 4}, {"quant_offset", 4}};
+    if (!bf_view_need_run(c, 12, target_index_run, 5))
         return 0;
-    c->pos += 2;
-    /* target_type */
-    if (!bf_need(c, 1, "target_type"))
-        return 0;
-    c->pos += 1;
-    /* attribute_index */
-    if (!bf_need(c, 1, "attribute_index"))
-        return 0;
-    c->pos += 1;
-    /* quant_scale */
-    if (!bf_need(c, 4, "quant_scale"))
-        return 0;
-    c->pos += 4;
-    /* quant_offset */
-    if (!bf_need(c, 4, "quant_offset"))
-        return 0;
-    c->pos += 4;
+    c->pos += 12;
     v->_end = c->pos;
     return 1;
 }
@@ -1023,14 +680,11 @@ int t3dm_view_lay_Bvh(bf_ctx *c, const bf_view_doc *d, t3dm_Bvh_view *v, int64_t
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* node_count */
-    if (!bf_need(c, 2, "node_count"))
+    /* node_count .. data_count: 4 bytes */
+    static const bf_view_field node_count_run[] = {{"node_count", 2}, {"data_count", 2}};
+    if (!bf_view_need_run(c, 4, node_count_run, 2))
         return 0;
-    c->pos += 2;
-    /* data_count */
-    if (!bf_need(c, 2, "data_count"))
-        return 0;
-    c->pos += 2;
+    c->pos += 4;
     /* nodes */
     v->nodes_lim = c->end;
     {
@@ -1071,24 +725,11 @@ int t3dm_view_lay_BvhNode(bf_ctx *c, const bf_view_doc *d, t3dm_BvhNode_view *v,
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* aabb_min */
-    {
-        const int64_t n = 3;
-        if (!bf_need(c, (uint64_t)n * 2, "aabb_min"))
-            return 0;
-        c->pos += (size_t)n * 2;
-    }
-    /* aabb_max */
-    {
-        const int64_t n = 3;
-        if (!bf_need(c, (uint64_t)n * 2, "aabb_max"))
-            return 0;
-        c->pos += (size_t)n * 2;
-    }
-    /* value */
-    if (!bf_need(c, 2, "value"))
+    /* aabb_min .. value: 14 bytes */
+    static const bf_view_field aabb_min_run[] = {{"aabb_min", 6}, {"aabb_max", 6}, {"value", 2}};
+    if (!bf_view_need_run(c, 14, aabb_min_run, 3))
         return 0;
-    c->pos += 2;
+    c->pos += 14;
     v->_end = c->pos;
     return 1;
 }
@@ -1106,13 +747,10 @@ int t3dm_view_lay_StreamData(bf_ctx *c, const bf_view_doc *d, t3dm_StreamData_vi
     {
         t3dm_Keyframe_view e[2];
         int64_t i = 0;
-        for (;; i++) {
-            if (c->pos >= c->end)
-                break;
+        for (; c->pos < c->end; i++) {
             size_t before = c->pos;
             t3dm_Keyframe_view *cur = &e[i & 1];
             const t3dm_Keyframe_view *prev = i ? &e[(i - 1) & 1] : NULL;
-            (void)prev;
             if (!bf_push(c, "keyframes", i) || !t3dm_view_lay_Keyframe(c, d, cur, i, deep, (int64_t)((int64_t)i == 0 ? 2
                 : (int64_t)(((uint64_t)bf_load_u16be((prev ? c->data + prev->_offset + 0 : bf_view_zeros)) >> 15) & UINT64_C(0x1)) ? 2 : 1)))
                 return 0;
@@ -1135,14 +773,11 @@ int t3dm_view_lay_Keyframe(bf_ctx *c, const bf_view_doc *d, t3dm_Keyframe_view *
     v->_index = index;
     (void)deep;
     v->_p_value_count = p_value_count;
-    /* time */
-    if (!bf_need(c, 2, "time"))
+    /* time .. channel: 4 bytes */
+    static const bf_view_field time_run[] = {{"time", 2}, {"channel", 2}};
+    if (!bf_view_need_run(c, 4, time_run, 2))
         return 0;
-    c->pos += 2;
-    /* channel */
-    if (!bf_need(c, 2, "channel"))
-        return 0;
-    c->pos += 2;
+    c->pos += 4;
     /* data */
     {
         int64_t n = v->_p_value_count;

@@ -25,49 +25,12 @@ int tkl_view_lay_File(bf_ctx *c, const bf_view_doc *d, tkl_File_view *v, int64_t
         if (!bf_expect_bytes(c, c->pos - 4, "magic", (const uint8_t *)s.ptr, "TPKL", 4))
             return 0;
     }
-    /* empty */
-    {
-        const int64_t n = 4;
-        if (!bf_need(c, (uint64_t)n * 1, "empty"))
-            return 0;
-        c->pos += (size_t)n * 1;
-    }
-    /* remaining */
-    if (!bf_need(c, 4, "remaining"))
+    /* empty .. lut_size: 52 bytes */
+    static const bf_view_field empty_run[] = {{"empty", 4}, {"remaining", 4}, {"name", 6}, {"unknown_18", 10}, {"position_count", 4}, {"rotation_count", 4},
+                                              {"unknown_36", 16}, {"lut_size", 4}};
+    if (!bf_view_need_run(c, 52, empty_run, 8))
         return 0;
-    c->pos += 4;
-    /* name */
-    {
-        bf_str s;
-        if (!bf_read_fixed_str(c, 6, "name", &s))
-            return 0;
-    }
-    /* unknown_18 */
-    {
-        const int64_t n = 10;
-        if (!bf_need(c, (uint64_t)n * 1, "unknown_18"))
-            return 0;
-        c->pos += (size_t)n * 1;
-    }
-    /* position_count */
-    if (!bf_need(c, 4, "position_count"))
-        return 0;
-    c->pos += 4;
-    /* rotation_count */
-    if (!bf_need(c, 4, "rotation_count"))
-        return 0;
-    c->pos += 4;
-    /* unknown_36 */
-    {
-        const int64_t n = 4;
-        if (!bf_need(c, (uint64_t)n * 4, "unknown_36"))
-            return 0;
-        c->pos += (size_t)n * 4;
-    }
-    /* lut_size */
-    if (!bf_need(c, 4, "lut_size"))
-        return 0;
-    c->pos += 4;
+    c->pos += 52;
     /* positions */
     v->positions_lim = c->end;
     {
@@ -111,18 +74,11 @@ int tkl_view_lay_Vector3(bf_ctx *c, const bf_view_doc *d, tkl_Vector3_view *v, i
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* x */
-    if (!bf_need(c, 4, "x"))
+    /* x .. z: 12 bytes */
+    static const bf_view_field x_run[] = {{"x", 4}, {"y", 4}, {"z", 4}};
+    if (!bf_view_need_run(c, 12, x_run, 3))
         return 0;
-    c->pos += 4;
-    /* y */
-    if (!bf_need(c, 4, "y"))
-        return 0;
-    c->pos += 4;
-    /* z */
-    if (!bf_need(c, 4, "z"))
-        return 0;
-    c->pos += 4;
+    c->pos += 12;
     v->_end = c->pos;
     return 1;
 }
@@ -135,22 +91,11 @@ int tkl_view_lay_Quaternion(bf_ctx *c, const bf_view_doc *d, tkl_Quaternion_view
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* x */
-    if (!bf_need(c, 4, "x"))
+    /* x .. w: 16 bytes */
+    static const bf_view_field x_run[] = {{"x", 4}, {"y", 4}, {"z", 4}, {"w", 4}};
+    if (!bf_view_need_run(c, 16, x_run, 4))
         return 0;
-    c->pos += 4;
-    /* y */
-    if (!bf_need(c, 4, "y"))
-        return 0;
-    c->pos += 4;
-    /* z */
-    if (!bf_need(c, 4, "z"))
-        return 0;
-    c->pos += 4;
-    /* w */
-    if (!bf_need(c, 4, "w"))
-        return 0;
-    c->pos += 4;
+    c->pos += 16;
     v->_end = c->pos;
     return 1;
 }

@@ -36,29 +36,12 @@ int tmd_view_lay_File(bf_ctx *c, const bf_view_doc *d, tmd_File_view *v, int64_t
         if (!bf_expect_bytes(c, c->pos - 4, "magic", (const uint8_t *)s.ptr, "TMDL", 4))
             return 0;
     }
-    /* magic_padding */
-    {
-        const int64_t n = 4;
-        if (!bf_need(c, (uint64_t)n * 1, "magic_padding"))
-            return 0;
-        c->pos += (size_t)n * 1;
-    }
-    /* header */
-    v->header_lim = c->end;
-    if (!deep) {
-        if (!bf_need(c, 52, "header"))
-            return 0;
-        c->pos += 52;
-    } else {
-        tmd_Header_view e_header;
-        if (!bf_push(c, "header", -1) || !tmd_view_lay_Header(c, d, &e_header, 0, deep))
-            return 0;
-        bf_pop(c);
-    }
-    /* scene_size */
-    if (!bf_need(c, 4, "scene_size"))
+    /* magic_padding .. scene_size: 60 bytes */
+    static const bf_view_field magic_padding_run[] = {{"magic_padding", 4}, {"header", 52}, {"scene_size", 4}};
+    if (!bf_view_need_run(c, 60, magic_padding_run, 3))
         return 0;
-    c->pos += 4;
+    v->header_lim = c->end;
+    c->pos += 60;
     /* scene */
     v->scene_lim = c->end;
     if (!bf_push(c, "scene", -1) || !tmd_view_lay_Scene(c, d, &v->scene, 0, deep))
@@ -150,8 +133,7 @@ int tmd_view_lay_File(bf_ctx *c, const bf_view_doc *d, tmd_File_view *v, int64_t
             return 0;
         v->lod_at = c->pos;
         v->lod_lim = c->end;
-        if (!deep) {
-        } else {
+        if (deep) {
             tmd_LodBlock_view e_lod;
             if (!bf_push(c, "lod", -1) || !tmd_view_lay_LodBlock(c, d, &e_lod, 0, deep))
                 return 0;
@@ -171,43 +153,12 @@ int tmd_view_lay_Header(bf_ctx *c, const bf_view_doc *d, tmd_Header_view *v, int
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* remaining */
-    if (!bf_need(c, 4, "remaining"))
+    /* remaining .. zeroes: 52 bytes */
+    static const bf_view_field remaining_run[] =
+            {{"remaining", 4}, {"category", 8}, {"magic_value", 8}, {"lod_offset", 4}, {"salt", 4}, {"unknown_28", 4}, {"unknown_32", 4}, {"zeroes", 16}};
+    if (!bf_view_need_run(c, 52, remaining_run, 8))
         return 0;
-    c->pos += 4;
-    /* category */
-    {
-        bf_str s;
-        if (!bf_read_fixed_str(c, 8, "category", &s))
-            return 0;
-    }
-    /* magic_value */
-    if (!bf_need(c, 8, "magic_value"))
-        return 0;
-    c->pos += 8;
-    /* lod_offset */
-    if (!bf_need(c, 4, "lod_offset"))
-        return 0;
-    c->pos += 4;
-    /* salt */
-    if (!bf_need(c, 4, "salt"))
-        return 0;
-    c->pos += 4;
-    /* unknown_28 */
-    if (!bf_need(c, 4, "unknown_28"))
-        return 0;
-    c->pos += 4;
-    /* unknown_32 */
-    if (!bf_need(c, 4, "unknown_32"))
-        return 0;
-    c->pos += 4;
-    /* zeroes */
-    {
-        const int64_t n = 16;
-        if (!bf_need(c, (uint64_t)n * 1, "zeroes"))
-            return 0;
-        c->pos += (size_t)n * 1;
-    }
+    c->pos += 52;
     v->_end = c->pos;
     return 1;
 }
@@ -220,33 +171,12 @@ int tmd_view_lay_Scene(bf_ctx *c, const bf_view_doc *d, tmd_Scene_view *v, int64
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* node_count */
-    if (!bf_need(c, 2, "node_count"))
+    /* node_count .. aux_address: 56 bytes */
+    static const bf_view_field node_count_run[] =
+            {{"node_count", 2}, {"unknown_2", 2}, {"animation_count", 2}, {"unknown_6", 2}, {"zeroes", 44}, {"aux_address", 4}};
+    if (!bf_view_need_run(c, 56, node_count_run, 6))
         return 0;
-    c->pos += 2;
-    /* unknown_2 */
-    if (!bf_need(c, 2, "unknown_2"))
-        return 0;
-    c->pos += 2;
-    /* animation_count */
-    if (!bf_need(c, 2, "animation_count"))
-        return 0;
-    c->pos += 2;
-    /* unknown_6 */
-    if (!bf_need(c, 2, "unknown_6"))
-        return 0;
-    c->pos += 2;
-    /* zeroes */
-    {
-        const int64_t n = 44;
-        if (!bf_need(c, (uint64_t)n * 1, "zeroes"))
-            return 0;
-        c->pos += (size_t)n * 1;
-    }
-    /* aux_address */
-    if (!bf_need(c, 4, "aux_address"))
-        return 0;
-    c->pos += 4;
+    c->pos += 56;
     /* node_address */
     if (bf_sub(bf_add(60, bf_load_u32le(c->data + v->_offset + 52)), bf_load_u32le(c->data + ((const tmd_File_view *)c->root)->_offset + 8 + 24)) != 124) {
         v->has_node_address = 1;
@@ -271,52 +201,12 @@ int tmd_view_lay_Node(bf_ctx *c, const bf_view_doc *d, tmd_Node_view *v, int64_t
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* rotation */
-    {
-        const int64_t n = 4;
-        if (!bf_need(c, (uint64_t)n * 4, "rotation"))
-            return 0;
-        c->pos += (size_t)n * 4;
-    }
-    /* bind_pose */
-    {
-        const int64_t n = 16;
-        if (!bf_need(c, (uint64_t)n * 4, "bind_pose"))
-            return 0;
-        c->pos += (size_t)n * 4;
-    }
-    /* inverse_bind_pose */
-    {
-        const int64_t n = 16;
-        if (!bf_need(c, (uint64_t)n * 4, "inverse_bind_pose"))
-            return 0;
-        c->pos += (size_t)n * 4;
-    }
-    /* name_length */
-    if (!bf_need(c, 1, "name_length"))
+    /* rotation .. translation: 176 bytes */
+    static const bf_view_field rotation_run[] = {{"rotation", 16}, {"bind_pose", 64}, {"inverse_bind_pose", 64}, {"name_length", 1}, {"name", 15},
+                                                 {"parent", 2}, {"ignore_updates", 2}, {"translation", 12}};
+    if (!bf_view_need_run(c, 176, rotation_run, 8))
         return 0;
-    c->pos += 1;
-    /* name */
-    {
-        bf_str s;
-        if (!bf_read_fixed_str(c, 15, "name", &s))
-            return 0;
-    }
-    /* parent */
-    if (!bf_need(c, 2, "parent"))
-        return 0;
-    c->pos += 2;
-    /* ignore_updates */
-    if (!bf_need(c, 2, "ignore_updates"))
-        return 0;
-    c->pos += 2;
-    /* translation */
-    {
-        const int64_t n = 3;
-        if (!bf_need(c, (uint64_t)n * 4, "translation"))
-            return 0;
-        c->pos += (size_t)n * 4;
-    }
+    c->pos += 176;
     v->_end = c->pos;
     return 1;
 }
@@ -342,8 +232,7 @@ int tmd_view_lay_AnimationPointer(bf_ctx *c, const bf_view_doc *d, tmd_Animation
             return 0;
         v->animation_at = c->pos;
         v->animation_lim = c->end;
-        if (!deep) {
-        } else {
+        if (deep) {
             tmd_Animation_view e_animation;
             if (!bf_push(c, "animation", -1) || !tmd_view_lay_Animation(c, d, &e_animation, 0, deep))
                 return 0;
@@ -363,32 +252,12 @@ int tmd_view_lay_Animation(bf_ctx *c, const bf_view_doc *d, tmd_Animation_view *
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* name_length */
-    if (!bf_need(c, 1, "name_length"))
+    /* name_length .. duration: 32 bytes */
+    static const bf_view_field name_length_run[] =
+            {{"name_length", 1}, {"name", 15}, {"composite", 4}, {"plays_sound", 4}, {"channel_count", 4}, {"duration", 4}};
+    if (!bf_view_need_run(c, 32, name_length_run, 6))
         return 0;
-    c->pos += 1;
-    /* name */
-    {
-        bf_str s;
-        if (!bf_read_fixed_str(c, 15, "name", &s))
-            return 0;
-    }
-    /* composite */
-    if (!bf_need(c, 4, "composite"))
-        return 0;
-    c->pos += 4;
-    /* plays_sound */
-    if (!bf_need(c, 4, "plays_sound"))
-        return 0;
-    c->pos += 4;
-    /* channel_count */
-    if (!bf_need(c, 4, "channel_count"))
-        return 0;
-    c->pos += 4;
-    /* duration */
-    if (!bf_need(c, 4, "duration"))
-        return 0;
-    c->pos += 4;
+    c->pos += 32;
     /* channels */
     v->channels_lim = c->end;
     {
@@ -438,8 +307,7 @@ int tmd_view_lay_ChannelPointer(bf_ctx *c, const bf_view_doc *d, tmd_ChannelPoin
             return 0;
         v->channel_at = c->pos;
         v->channel_lim = c->end;
-        if (!deep) {
-        } else {
+        if (deep) {
             tmd_Channel_view e_channel;
             if (!bf_push(c, "channel", -1) || !tmd_view_lay_Channel(c, d, &e_channel, 0, deep))
                 return 0;
@@ -459,14 +327,11 @@ int tmd_view_lay_Channel(bf_ctx *c, const bf_view_doc *d, tmd_Channel_view *v, i
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* flags */
-    if (!bf_need(c, 2, "flags"))
+    /* flags .. frame_count: 4 bytes */
+    static const bf_view_field flags_run[] = {{"flags", 2}, {"frame_count", 2}};
+    if (!bf_view_need_run(c, 4, flags_run, 2))
         return 0;
-    c->pos += 2;
-    /* frame_count */
-    if (!bf_need(c, 2, "frame_count"))
-        return 0;
-    c->pos += 2;
+    c->pos += 4;
     /* keyframes */
     v->keyframes_lim = c->end;
     {
@@ -494,18 +359,11 @@ int tmd_view_lay_Keyframe(bf_ctx *c, const bf_view_doc *d, tmd_Keyframe_view *v,
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* timestamp */
-    if (!bf_need(c, 4, "timestamp"))
+    /* timestamp .. rotation_key: 8 bytes */
+    static const bf_view_field timestamp_run[] = {{"timestamp", 4}, {"translation_key", 2}, {"rotation_key", 2}};
+    if (!bf_view_need_run(c, 8, timestamp_run, 3))
         return 0;
-    c->pos += 4;
-    /* translation_key */
-    if (!bf_need(c, 2, "translation_key"))
-        return 0;
-    c->pos += 2;
-    /* rotation_key */
-    if (!bf_need(c, 2, "rotation_key"))
-        return 0;
-    c->pos += 2;
+    c->pos += 8;
     v->_end = c->pos;
     return 1;
 }
@@ -518,14 +376,11 @@ int tmd_view_lay_LodBlock(bf_ctx *c, const bf_view_doc *d, tmd_LodBlock_view *v,
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* level_count */
-    if (!bf_need(c, 4, "level_count"))
+    /* level_count .. unknown: 8 bytes */
+    static const bf_view_field level_count_run[] = {{"level_count", 4}, {"unknown", 4}};
+    if (!bf_view_need_run(c, 8, level_count_run, 2))
         return 0;
-    c->pos += 4;
-    /* unknown */
-    if (!bf_need(c, 4, "unknown"))
-        return 0;
-    c->pos += 4;
+    c->pos += 8;
     /* levels */
     v->levels_lim = c->end;
     {
@@ -537,11 +392,9 @@ int tmd_view_lay_LodBlock(bf_ctx *c, const bf_view_doc *d, tmd_LodBlock_view *v,
         if (!bf_view_count_fits(c, (uint64_t)n, 24, "levels"))
             return 0;
         v->levels_count = (size_t)n;
-        tmd_Level_view e[2];
+        tmd_Level_view e;
         for (int64_t i = 0; i < n; i++) {
-            tmd_Level_view *cur = &e[i & 1];
-            const tmd_Level_view *prev = i ? &e[(i - 1) & 1] : NULL;
-            (void)prev;
+            tmd_Level_view *cur = &e;
             if (!bf_push(c, "levels", i) || !tmd_view_lay_Level(c, d, cur, i, deep))
                 return 0;
             bf_pop(c);
@@ -559,21 +412,11 @@ int tmd_view_lay_Level(bf_ctx *c, const bf_view_doc *d, tmd_Level_view *v, int64
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* mesh_count */
-    if (!bf_need(c, 4, "mesh_count"))
+    /* mesh_count .. unknown: 24 bytes */
+    static const bf_view_field mesh_count_run[] = {{"mesh_count", 4}, {"distance", 4}, {"unknown", 16}};
+    if (!bf_view_need_run(c, 24, mesh_count_run, 3))
         return 0;
-    c->pos += 4;
-    /* distance */
-    if (!bf_need(c, 4, "distance"))
-        return 0;
-    c->pos += 4;
-    /* unknown */
-    {
-        const int64_t n = 4;
-        if (!bf_need(c, (uint64_t)n * 4, "unknown"))
-            return 0;
-        c->pos += (size_t)n * 4;
-    }
+    c->pos += 24;
     /* meshes */
     v->meshes_lim = c->end;
     {
@@ -585,11 +428,9 @@ int tmd_view_lay_Level(bf_ctx *c, const bf_view_doc *d, tmd_Level_view *v, int64
         if (!bf_view_count_fits(c, (uint64_t)n, 44, "meshes"))
             return 0;
         v->meshes_count = (size_t)n;
-        tmd_Mesh_view e[2];
+        tmd_Mesh_view e;
         for (int64_t i = 0; i < n; i++) {
-            tmd_Mesh_view *cur = &e[i & 1];
-            const tmd_Mesh_view *prev = i ? &e[(i - 1) & 1] : NULL;
-            (void)prev;
+            tmd_Mesh_view *cur = &e;
             if (!bf_push(c, "meshes", i) || !tmd_view_lay_Mesh(c, d, cur, i, deep))
                 return 0;
             bf_pop(c);
@@ -607,24 +448,11 @@ int tmd_view_lay_Mesh(bf_ctx *c, const bf_view_doc *d, tmd_Mesh_view *v, int64_t
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* piece_count */
-    if (!bf_need(c, 4, "piece_count"))
+    /* piece_count .. material: 44 bytes */
+    static const bf_view_field piece_count_run[] = {{"piece_count", 4}, {"index_count", 4}, {"vertex_count", 4}, {"material", 32}};
+    if (!bf_view_need_run(c, 44, piece_count_run, 4))
         return 0;
-    c->pos += 4;
-    /* index_count */
-    if (!bf_need(c, 4, "index_count"))
-        return 0;
-    c->pos += 4;
-    /* vertex_count */
-    if (!bf_need(c, 4, "vertex_count"))
-        return 0;
-    c->pos += 4;
-    /* material */
-    {
-        bf_str s;
-        if (!bf_read_fixed_str(c, 32, "material", &s))
-            return 0;
-    }
+    c->pos += 44;
     /* pieces */
     v->pieces_lim = c->end;
     {
@@ -636,11 +464,9 @@ int tmd_view_lay_Mesh(bf_ctx *c, const bf_view_doc *d, tmd_Mesh_view *v, int64_t
         if (!bf_view_count_fits(c, (uint64_t)n, 40, "pieces"))
             return 0;
         v->pieces_count = (size_t)n;
-        tmd_Piece_view e[2];
+        tmd_Piece_view e;
         for (int64_t i = 0; i < n; i++) {
-            tmd_Piece_view *cur = &e[i & 1];
-            const tmd_Piece_view *prev = i ? &e[(i - 1) & 1] : NULL;
-            (void)prev;
+            tmd_Piece_view *cur = &e;
             if (!bf_push(c, "pieces", i) || !tmd_view_lay_Piece(c, d, cur, i, deep, (int64_t)bf_load_u32le(c->data + v->_offset + 8)))
                 return 0;
             bf_pop(c);
@@ -659,36 +485,12 @@ int tmd_view_lay_Piece(bf_ctx *c, const bf_view_doc *d, tmd_Piece_view *v, int64
     v->_index = index;
     (void)deep;
     v->_p_mesh_vertex_count = p_mesh_vertex_count;
-    /* index_count */
-    if (!bf_need(c, 4, "index_count"))
+    /* index_count .. extent: 40 bytes */
+    static const bf_view_field index_count_run[] =
+            {{"index_count", 4}, {"vertex_count", 4}, {"skin_count", 4}, {"highest_index", 4}, {"center", 12}, {"extent", 12}};
+    if (!bf_view_need_run(c, 40, index_count_run, 6))
         return 0;
-    c->pos += 4;
-    /* vertex_count */
-    if (!bf_need(c, 4, "vertex_count"))
-        return 0;
-    c->pos += 4;
-    /* skin_count */
-    if (!bf_need(c, 4, "skin_count"))
-        return 0;
-    c->pos += 4;
-    /* highest_index */
-    if (!bf_need(c, 4, "highest_index"))
-        return 0;
-    c->pos += 4;
-    /* center */
-    {
-        const int64_t n = 3;
-        if (!bf_need(c, (uint64_t)n * 4, "center"))
-            return 0;
-        c->pos += (size_t)n * 4;
-    }
-    /* extent */
-    {
-        const int64_t n = 3;
-        if (!bf_need(c, (uint64_t)n * 4, "extent"))
-            return 0;
-        c->pos += (size_t)n * 4;
-    }
+    c->pos += 40;
     /* skin_nodes */
     {
         int64_t n = (int64_t)bf_load_u32le(c->data + v->_offset + 8);
@@ -743,41 +545,11 @@ int tmd_view_lay_Vertex(bf_ctx *c, const bf_view_doc *d, tmd_Vertex_view *v, int
     v->_index = index;
     (void)deep;
     v->_p_bone_count = p_bone_count;
-    /* position */
-    {
-        const int64_t n = 3;
-        if (!bf_need(c, (uint64_t)n * 4, "position"))
-            return 0;
-        c->pos += (size_t)n * 4;
-    }
-    /* normal */
-    {
-        const int64_t n = 3;
-        if (!bf_need(c, (uint64_t)n * 4, "normal"))
-            return 0;
-        c->pos += (size_t)n * 4;
-    }
-    /* weights */
-    {
-        const int64_t n = 4;
-        if (!bf_need(c, (uint64_t)n * 1, "weights"))
-            return 0;
-        c->pos += (size_t)n * 1;
-    }
-    /* bone_ids */
-    {
-        const int64_t n = 4;
-        if (!bf_need(c, (uint64_t)n * 1, "bone_ids"))
-            return 0;
-        c->pos += (size_t)n * 1;
-    }
-    /* uv */
-    {
-        const int64_t n = 2;
-        if (!bf_need(c, (uint64_t)n * 4, "uv"))
-            return 0;
-        c->pos += (size_t)n * 4;
-    }
+    /* position .. uv: 40 bytes */
+    static const bf_view_field position_run[] = {{"position", 12}, {"normal", 12}, {"weights", 4}, {"bone_ids", 4}, {"uv", 8}};
+    if (!bf_view_need_run(c, 40, position_run, 5))
+        return 0;
+    c->pos += 40;
     v->_end = c->pos;
     return 1;
 }

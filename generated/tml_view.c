@@ -26,14 +26,11 @@ int tml_view_lay_File(bf_ctx *c, const bf_view_doc *d, tml_File_view *v, int64_t
         if (!bf_expect_bytes(c, c->pos - 4, "magic", (const uint8_t *)s.ptr, "TML1", 4))
             return 0;
     }
-    /* unknown */
-    if (!bf_need(c, 4, "unknown"))
+    /* unknown .. texture_count: 8 bytes */
+    static const bf_view_field unknown_run[] = {{"unknown", 4}, {"texture_count", 4}};
+    if (!bf_view_need_run(c, 8, unknown_run, 2))
         return 0;
-    c->pos += 4;
-    /* texture_count */
-    if (!bf_need(c, 4, "texture_count"))
-        return 0;
-    c->pos += 4;
+    c->pos += 8;
     /* textures */
     v->textures_lim = c->end;
     {
@@ -45,11 +42,9 @@ int tml_view_lay_File(bf_ctx *c, const bf_view_doc *d, tml_File_view *v, int64_t
         if (!bf_view_count_fits(c, (uint64_t)n, 28, "textures"))
             return 0;
         v->textures_count = (size_t)n;
-        tml_Texture_view e[2];
+        tml_Texture_view e;
         for (int64_t i = 0; i < n; i++) {
-            tml_Texture_view *cur = &e[i & 1];
-            const tml_Texture_view *prev = i ? &e[(i - 1) & 1] : NULL;
-            (void)prev;
+            tml_Texture_view *cur = &e;
             if (!bf_push(c, "textures", i) || !tml_view_lay_Texture(c, d, cur, i, deep))
                 return 0;
             bf_pop(c);
@@ -89,11 +84,9 @@ int tml_view_lay_File(bf_ctx *c, const bf_view_doc *d, tml_File_view *v, int64_t
         if (!bf_view_count_fits(c, (uint64_t)n, 8, "materials"))
             return 0;
         v->materials_count = (size_t)n;
-        tml_Material_view e[2];
+        tml_Material_view e;
         for (int64_t i = 0; i < n; i++) {
-            tml_Material_view *cur = &e[i & 1];
-            const tml_Material_view *prev = i ? &e[(i - 1) & 1] : NULL;
-            (void)prev;
+            tml_Material_view *cur = &e;
             if (!bf_push(c, "materials", i) || !tml_view_lay_Material(c, d, cur, i, deep))
                 return 0;
             bf_pop(c);
@@ -111,40 +104,11 @@ int tml_view_lay_Texture(bf_ctx *c, const bf_view_doc *d, tml_Texture_view *v, i
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* id */
-    if (!bf_need(c, 4, "id"))
+    /* id .. unknown_22: 28 bytes */
+    static const bf_view_field id_run[] = {{"id", 4}, {"data_size", 4}, {"unknown_8", 8}, {"format", 2}, {"width", 2}, {"height", 2}, {"unknown_22", 6}};
+    if (!bf_view_need_run(c, 28, id_run, 7))
         return 0;
-    c->pos += 4;
-    /* data_size */
-    if (!bf_need(c, 4, "data_size"))
-        return 0;
-    c->pos += 4;
-    /* unknown_8 */
-    {
-        const int64_t n = 8;
-        if (!bf_need(c, (uint64_t)n * 1, "unknown_8"))
-            return 0;
-        c->pos += (size_t)n * 1;
-    }
-    /* format */
-    if (!bf_need(c, 2, "format"))
-        return 0;
-    c->pos += 2;
-    /* width */
-    if (!bf_need(c, 2, "width"))
-        return 0;
-    c->pos += 2;
-    /* height */
-    if (!bf_need(c, 2, "height"))
-        return 0;
-    c->pos += 2;
-    /* unknown_22 */
-    {
-        const int64_t n = 6;
-        if (!bf_need(c, (uint64_t)n * 1, "unknown_22"))
-            return 0;
-        c->pos += (size_t)n * 1;
-    }
+    c->pos += 28;
     /* data */
     {
         int64_t n = (int64_t)bf_load_u32le(c->data + v->_offset + 4);
@@ -169,18 +133,11 @@ int tml_view_lay_Material(bf_ctx *c, const bf_view_doc *d, tml_Material_view *v,
     v->_lim = c->end;
     v->_index = index;
     (void)deep;
-    /* name_index */
-    if (!bf_need(c, 4, "name_index"))
+    /* name_index .. texture_count: 8 bytes */
+    static const bf_view_field name_index_run[] = {{"name_index", 4}, {"unknown", 2}, {"texture_count", 2}};
+    if (!bf_view_need_run(c, 8, name_index_run, 3))
         return 0;
-    c->pos += 4;
-    /* unknown */
-    if (!bf_need(c, 2, "unknown"))
-        return 0;
-    c->pos += 2;
-    /* texture_count */
-    if (!bf_need(c, 2, "texture_count"))
-        return 0;
-    c->pos += 2;
+    c->pos += 8;
     /* texture_ids */
     v->texture_ids_lim = c->end;
     {

@@ -218,6 +218,42 @@ end
 
 function places.case() unsupported("a switch case in an expression") end
 
+-- first_nonzero() whose leading arguments are 3 or more consecutive unsigned fields of the
+-- view (a table of offsets, each table running to the next): one runtime call over their
+-- bytes; nil for cexpr's chain of bf_nonzero_or.
+local function scannable(fl)
+  local info = fl.kind == "prim" and not fl.array and not fl.cond and fl.offset and names.prims[fl.prim]
+  return info and not info.signed and not info.float and info.size <= 4 and info.size ~= 3
+end
+
+function places.first_nonzero(env, e)
+  local owner = self_view(env)
+  if owner.view ~= "rec" or owner.guard then return nil end
+  local first, n
+  for i, a in ipairs(e.args) do
+    if a.k ~= "name" or a.ref ~= "field" then break end
+    local fl = full_field(env.ix, a.field)
+    if not scannable(fl) then break end
+    if not first then
+      first = fl
+    elseif fl.prim ~= first.prim or fl.endian ~= first.endian or fl.offset ~= first.offset + (i - 1) * fl.prim_size then
+      break
+    end
+    n = i
+  end
+  if not n or n < 3 then return nil end
+  local rest = { table.unpack(e.args, n + 1) }
+  local otherwise = "0" -- (all of them zero: the last one's value)
+  if #rest == 1 then
+    otherwise = cexpr.value(rest[1], env)
+  elseif #rest > 1 then
+    otherwise = cexpr.value({ k = "call", name = "first_nonzero", args = rest, vt = e.vt }, env)
+  end
+  local c = string.format("bf_view_first_nonzero(c->data + %s_offset + %d, %d, %d, %d, %s)", arrow(owner), first.offset, n,
+    first.prim_size, first.endian == "be" and 1 or 0, otherwise)
+  return cexpr.int_piece(c, P.primary, "i64")
+end
+
 function places.element(env, arr, i)
   local elem = string.format("bf_view_elem(c, %s, %d, %s, %s)", arr.p, arr.width, arr.count, i.c)
   local fl = arr.field
@@ -323,6 +359,22 @@ local function fail_c(what, name, fmt_s, ...)
   return string.format('return bf_fail(c, c->pos, "%s", "%s"%s);', name, fmt_s, select("#", ...) > 0 and (", " .. table.concat({ ... }, ", ")) or "")
 end
 
+-- The bytes of a field that only needs its bytes to be there (a number, a fixed-size string
+-- or number array, a flat structure without checks), or nil: a run of such fields is laid
+-- out with one bounds check.
+local function plain_size(ix, fl)
+  if fl.cond or fl.align or fl.pos or fl.size or fl.padding or fl.const or fl.const_str then return nil end
+  if fl.array and not fl.fixed_count then return nil end
+  local n, k = fl.fixed_count or 1, fl.kind
+  if k == "prim" then return n * fl.prim_size end
+  if k == "str" and fl.str_len then return n * fl.str_len end
+  if k == "struct" then
+    local T = ix.types[fl.type]
+    if is_flat(ix, T) and #T.params == 0 and not flat_has_checks(ix, T) then return n * T.size end
+  end
+  return nil
+end
+
 local function lay_value(fmt, ix, t, fl, env)
   local L = {}
   local function w(s) L[#L + 1] = s end
@@ -414,13 +466,13 @@ local function lay_value(fmt, ix, t, fl, env)
     if not fl.array then
       local e = "e_" .. name
       local skip = fl.pos and "1" or (T.size and not (flat and flat_has_checks(ix, T)) and "1")
-      if skip then
+      if skip and fl.pos then
+        w("if (deep) {") -- (a located structure: nothing to move past)
+      elseif skip then
         w("if (!deep) {")
-        if not fl.pos then
-          w(string.format('    if (!bf_need(c, %d, "%s"))', T.size, name))
-          w("        return 0;")
-          w(string.format("    c->pos += %d;", T.size))
-        end
+        w(string.format('    if (!bf_need(c, %d, "%s"))', T.size, name))
+        w("        return 0;")
+        w(string.format("    c->pos += %d;", T.size))
         w("} else {")
       else
         w("{")
@@ -464,24 +516,42 @@ local function lay_value(fmt, ix, t, fl, env)
       w("}")
       return L
     end
-    w(string.format("    %s e[2];", vt(fmt, fl.type)))
+    if fl.to_end and not prev_used and plain_size(ix, { kind = "struct", type = fl.type }) then
+      -- elements of a fixed size that need only their bytes: as many as fit, a partial last
+      -- one fails like the reader's
+      w(string.format("    const int64_t n = (int64_t)((c->end - c->pos) / %d);", T.size))
+      w(string.format("    v->%s_count = (size_t)n;", name))
+      w(string.format("    c->pos += (size_t)n * %d;", T.size))
+      w("    if (c->pos < c->end)")
+      w(string.format('        return bf_need(c, %d, "%s");', T.size, name))
+      w("}")
+      return L
+    end
+    local V = vt(fmt, fl.type)
+    if prev_used then
+      w(string.format("    %s e[2];", V))
+    else
+      w(string.format("    %s e;", V))
+    end
     if bounded then
       w("    for (int64_t i = 0; i < n; i++) {")
     else
       w("    int64_t i = 0;")
-      w("    for (;; i++) {")
       if fl.to_end then
-        w("        if (c->pos >= c->end)")
-        w("            break;")
+        w("    for (; c->pos < c->end; i++) {")
       else
+        w("    for (;; i++) {")
         w("        if (c->pos >= c->end)")
         w(string.format('            return bf_fail(c, c->pos, "%s", "ends without its terminator (%s)");', name, fl["until"].text:gsub('"', '\\"'):gsub("%%", "%%%%")))
       end
       w("        size_t before = c->pos;")
     end
-    w(string.format("        %s *cur = &e[i & 1];", vt(fmt, fl.type)))
-    w(string.format("        const %s *prev = i ? &e[(i - 1) & 1] : NULL;", vt(fmt, fl.type)))
-    w("        (void)prev;")
+    if prev_used then
+      w(string.format("        %s *cur = &e[i & 1];", V))
+      w(string.format("        const %s *prev = i ? &e[(i - 1) & 1] : NULL;", V))
+    else
+      w(string.format("        %s *cur = &e;", V))
+    end
     w(string.format('        if (!bf_push(c, "%s", i) || !lay_%s(c, d, cur, i, deep%s))', name, fl.type, args_c(env, fl, "i", "prev")))
     w("            return 0;")
     w("        bf_pop(c);")
@@ -653,6 +723,28 @@ local function lay_field(fmt, ix, t, fl, env)
   return L
 end
 
+-- One check for a run of plain fields; when it fails, the runtime names the field the input
+-- ends in, as checking them one by one would.
+local function lay_run(w, run)
+  local total, entries = 0, {}
+  for _, r in ipairs(run) do
+    entries[#entries + 1] = string.format('{"%s", %d}', r.fl.name, r.size)
+    total = total + r.size
+  end
+  local first = run[1].fl.name
+  w(string.format("    /* %s .. %s: %d bytes */", first, run[#run].fl.name, total))
+  w(string.format("    static const bf_view_field %s_run[] = {%s};", first, table.concat(entries, ", ")))
+  w(string.format("    if (!bf_view_need_run(c, %d, %s_run, %d))", total, first, #run))
+  w("        return 0;")
+  local at = 0
+  for _, r in ipairs(run) do
+    if not r.fl.offset then w(string.format("    v->%s_at = c->pos + %d;", r.fl.name, at)) end
+    if r.fl.kind == "struct" then w(string.format("    v->%s_lim = c->end;", r.fl.name)) end
+    at = at + r.size
+  end
+  w(string.format("    c->pos += %d;", total))
+end
+
 local function lay_function(fmt, ix, t)
   local o = {}
   local function w(s) o[#o + 1] = s end
@@ -666,8 +758,21 @@ local function lay_function(fmt, ix, t)
   w("    v->_index = index;")
   w("    (void)deep;")
   for _, p in ipairs(t.params) do w("    v->_p_" .. p.name .. " = p_" .. p.name .. ";") end
-  for _, fl in ipairs(t.fields) do
-    for _, l in ipairs(lay_field(fmt, ix, t, fl, env)) do w("    " .. l) end
+  local fields, i = t.fields, 1
+  while i <= #fields do
+    local run = {}
+    while fields[i + #run] do
+      local size = plain_size(ix, fields[i + #run])
+      if not size then break end
+      run[#run + 1] = { fl = fields[i + #run], size = size }
+    end
+    if #run >= 2 then
+      lay_run(w, run)
+      i = i + #run
+    else
+      for _, l in ipairs(lay_field(fmt, ix, t, fields[i], env)) do w("    " .. l) end
+      i = i + 1
+    end
   end
   w("    v->_end = c->pos;")
   w("    return 1;")
