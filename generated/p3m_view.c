@@ -41,11 +41,7 @@ int p3m_view_link_ActionData(bf_ctx *c, const p3m_ActionData_view *v);
 
 int p3m_view_lay_File(bf_ctx *c, const bf_view_doc *d, p3m_File_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (p3m_File_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     /* header */
     v->header_lim = c->end;
@@ -66,11 +62,7 @@ int p3m_view_lay_File(bf_ctx *c, const bf_view_doc *d, p3m_File_view *v, int64_t
 
 int p3m_view_lay_Header(bf_ctx *c, const bf_view_doc *d, p3m_Header_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (p3m_Header_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     /* magic */
     {
@@ -91,11 +83,7 @@ int p3m_view_lay_Header(bf_ctx *c, const bf_view_doc *d, p3m_Header_view *v, int
 
 int p3m_view_lay_Data(bf_ctx *c, const bf_view_doc *d, p3m_Data_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (p3m_Data_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     /* part_count */
     if (!bf_need(c, 1, "part_count"))
@@ -269,11 +257,7 @@ int p3m_view_lay_Data(bf_ctx *c, const bf_view_doc *d, p3m_Data_view *v, int64_t
 
 int p3m_view_lay_Part(bf_ctx *c, const bf_view_doc *d, p3m_Part_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (p3m_Part_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     /* flags .. vertex_count: 6 bytes */
     static const bf_view_field flags_run[] = {{"flags", 1}, {"name", 2}, {"material", 1}, {"vertex_count", 2}};
@@ -363,11 +347,7 @@ int p3m_view_lay_Part(bf_ctx *c, const bf_view_doc *d, p3m_Part_view *v, int64_t
 
 int p3m_view_lay_Vertex(bf_ctx *c, const bf_view_doc *d, p3m_Vertex_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (p3m_Vertex_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     /* position .. uv: 20 bytes */
     static const bf_view_field position_run[] = {{"position", 12}, {"uv", 8}};
@@ -380,11 +360,7 @@ int p3m_view_lay_Vertex(bf_ctx *c, const bf_view_doc *d, p3m_Vertex_view *v, int
 
 int p3m_view_lay_Normal(bf_ctx *c, const bf_view_doc *d, p3m_Normal_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (p3m_Normal_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     /* normal */
     {
@@ -399,11 +375,7 @@ int p3m_view_lay_Normal(bf_ctx *c, const bf_view_doc *d, p3m_Normal_view *v, int
 
 int p3m_view_lay_WeightGroup(bf_ctx *c, const bf_view_doc *d, p3m_WeightGroup_view *v, int64_t index, int deep, int64_t p_vertex_count)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (p3m_WeightGroup_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     v->_p_vertex_count = p_vertex_count;
     /* bone */
@@ -438,11 +410,7 @@ int p3m_view_lay_WeightGroup(bf_ctx *c, const bf_view_doc *d, p3m_WeightGroup_vi
 
 int p3m_view_lay_WeightRange(bf_ctx *c, const bf_view_doc *d, p3m_WeightRange_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (p3m_WeightRange_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     /* skip .. weight_count: 4 bytes */
     static const bf_view_field skip_run[] = {{"skip", 2}, {"weight_count", 2}};
@@ -467,11 +435,7 @@ int p3m_view_lay_WeightRange(bf_ctx *c, const bf_view_doc *d, p3m_WeightRange_vi
 
 int p3m_view_lay_Material(bf_ctx *c, const bf_view_doc *d, p3m_Material_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (p3m_Material_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     /* render_mode .. texture: 2 bytes */
     static const bf_view_field render_mode_run[] = {{"render_mode", 1}, {"texture", 1}};
@@ -523,11 +487,7 @@ int p3m_view_lay_Material(bf_ctx *c, const bf_view_doc *d, p3m_Material_view *v,
 
 int p3m_view_lay_Texture(bf_ctx *c, const bf_view_doc *d, p3m_Texture_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (p3m_Texture_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     /* type */
     if (!bf_need(c, 1, "type"))
@@ -569,11 +529,7 @@ int p3m_view_lay_Texture(bf_ctx *c, const bf_view_doc *d, p3m_Texture_view *v, i
 
 int p3m_view_lay_EmbeddedTexture(bf_ctx *c, const bf_view_doc *d, p3m_EmbeddedTexture_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (p3m_EmbeddedTexture_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     /* size */
     if (!bf_need(c, 4, "size"))
@@ -630,11 +586,7 @@ int p3m_view_lay_EmbeddedTexture(bf_ctx *c, const bf_view_doc *d, p3m_EmbeddedTe
 
 int p3m_view_lay_Ptf(bf_ctx *c, const bf_view_doc *d, p3m_Ptf_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (p3m_Ptf_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     /* magic */
     {
@@ -677,11 +629,7 @@ int p3m_view_lay_Ptf(bf_ctx *c, const bf_view_doc *d, p3m_Ptf_view *v, int64_t i
 
 int p3m_view_lay_Lz4Frame(bf_ctx *c, const bf_view_doc *d, p3m_Lz4Frame_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (p3m_Lz4Frame_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     /* magic */
     if (!bf_need(c, 4, "magic"))
@@ -751,11 +699,7 @@ int p3m_view_lay_Lz4Frame(bf_ctx *c, const bf_view_doc *d, p3m_Lz4Frame_view *v,
 
 int p3m_view_lay_Lz4Block(bf_ctx *c, const bf_view_doc *d, p3m_Lz4Block_view *v, int64_t index, int deep, int64_t p_checksum)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (p3m_Lz4Block_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     v->_p_checksum = p_checksum;
     /* block_size */
@@ -788,11 +732,7 @@ int p3m_view_lay_Lz4Block(bf_ctx *c, const bf_view_doc *d, p3m_Lz4Block_view *v,
 
 int p3m_view_lay_ExternalTexture(bf_ctx *c, const bf_view_doc *d, p3m_ExternalTexture_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (p3m_ExternalTexture_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     /* path */
     if (!bf_need(c, 2, "path"))
@@ -804,11 +744,7 @@ int p3m_view_lay_ExternalTexture(bf_ctx *c, const bf_view_doc *d, p3m_ExternalTe
 
 int p3m_view_lay_Bone(bf_ctx *c, const bf_view_doc *d, p3m_Bone_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (p3m_Bone_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     /* name .. child_count: 27 bytes */
     static const bf_view_field name_run[] = {{"name", 2}, {"head", 12}, {"tail", 12}, {"child_count", 1}};
@@ -821,11 +757,7 @@ int p3m_view_lay_Bone(bf_ctx *c, const bf_view_doc *d, p3m_Bone_view *v, int64_t
 
 int p3m_view_lay_Animation(bf_ctx *c, const bf_view_doc *d, p3m_Animation_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (p3m_Animation_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     /* name .. action_count: 3 bytes */
     static const bf_view_field name_run[] = {{"name", 2}, {"action_count", 1}};
@@ -853,11 +785,7 @@ int p3m_view_lay_Animation(bf_ctx *c, const bf_view_doc *d, p3m_Animation_view *
 
 int p3m_view_lay_AnimationAction(bf_ctx *c, const bf_view_doc *d, p3m_AnimationAction_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (p3m_AnimationAction_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     /* action .. end: 9 bytes */
     static const bf_view_field action_run[] = {{"action", 1}, {"speed", 4}, {"start", 2}, {"end", 2}};
@@ -870,11 +798,7 @@ int p3m_view_lay_AnimationAction(bf_ctx *c, const bf_view_doc *d, p3m_AnimationA
 
 int p3m_view_lay_Action(bf_ctx *c, const bf_view_doc *d, p3m_Action_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (p3m_Action_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     /* frame_time .. part_list_length: 6 bytes */
     static const bf_view_field frame_time_run[] = {{"frame_time", 4}, {"part_list_mode", 1}, {"part_list_length", 1}};
@@ -927,11 +851,7 @@ int p3m_view_lay_Action(bf_ctx *c, const bf_view_doc *d, p3m_Action_view *v, int
 
 int p3m_view_lay_PartName(bf_ctx *c, const bf_view_doc *d, p3m_PartName_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (p3m_PartName_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     /* name */
     if (!bf_need(c, 2, "name"))
@@ -943,11 +863,7 @@ int p3m_view_lay_PartName(bf_ctx *c, const bf_view_doc *d, p3m_PartName_view *v,
 
 int p3m_view_lay_ActionData(bf_ctx *c, const bf_view_doc *d, p3m_ActionData_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (p3m_ActionData_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     /* bone .. scale_count: 5 bytes */
     static const bf_view_field bone_run[] = {{"bone", 2}, {"translation_count", 1}, {"rotation_count", 1}, {"scale_count", 1}};
@@ -1085,11 +1001,7 @@ int p3m_view_lay_ActionData(bf_ctx *c, const bf_view_doc *d, p3m_ActionData_view
 
 int p3m_view_lay_Vec3(bf_ctx *c, const bf_view_doc *d, p3m_Vec3_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (p3m_Vec3_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     /* xyz */
     {
@@ -1705,737 +1617,6 @@ int p3m_view_link_ActionData(bf_ctx *c, const p3m_ActionData_view *v)
     (void)c;
     (void)v;
     return 1;
-}
-
-static int same_File(const p3m_File_view *v, const p3m_File *s, char *where, size_t n);
-static int same_Header(const p3m_Header_view *v, const p3m_Header *s, char *where, size_t n);
-static int same_Data(const p3m_Data_view *v, const p3m_Data *s, char *where, size_t n);
-static int same_Part(const p3m_Part_view *v, const p3m_Part *s, char *where, size_t n);
-static int same_Vertex(const p3m_Vertex_view *v, const p3m_Vertex *s, char *where, size_t n);
-static int same_Normal(const p3m_Normal_view *v, const p3m_Normal *s, char *where, size_t n);
-static int same_WeightGroup(const p3m_WeightGroup_view *v, const p3m_WeightGroup *s, char *where, size_t n);
-static int same_WeightRange(const p3m_WeightRange_view *v, const p3m_WeightRange *s, char *where, size_t n);
-static int same_Material(const p3m_Material_view *v, const p3m_Material *s, char *where, size_t n);
-static int same_Texture(const p3m_Texture_view *v, const p3m_Texture *s, char *where, size_t n);
-static int same_EmbeddedTexture(const p3m_EmbeddedTexture_view *v, const p3m_EmbeddedTexture *s, char *where, size_t n);
-static int same_Ptf(const p3m_Ptf_view *v, const p3m_Ptf *s, char *where, size_t n);
-static int same_Lz4Frame(const p3m_Lz4Frame_view *v, const p3m_Lz4Frame *s, char *where, size_t n);
-static int same_Lz4Block(const p3m_Lz4Block_view *v, const p3m_Lz4Block *s, char *where, size_t n);
-static int same_ExternalTexture(const p3m_ExternalTexture_view *v, const p3m_ExternalTexture *s, char *where, size_t n);
-static int same_Bone(const p3m_Bone_view *v, const p3m_Bone *s, char *where, size_t n);
-static int same_Animation(const p3m_Animation_view *v, const p3m_Animation *s, char *where, size_t n);
-static int same_AnimationAction(const p3m_AnimationAction_view *v, const p3m_AnimationAction *s, char *where, size_t n);
-static int same_Action(const p3m_Action_view *v, const p3m_Action *s, char *where, size_t n);
-static int same_PartName(const p3m_PartName_view *v, const p3m_PartName *s, char *where, size_t n);
-static int same_ActionData(const p3m_ActionData_view *v, const p3m_ActionData *s, char *where, size_t n);
-static int same_Vec3(const p3m_Vec3_view *v, const p3m_Vec3 *s, char *where, size_t n);
-
-static int same_File(const p3m_File_view *v, const p3m_File *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "File", "", -1);
-    {
-        p3m_Header_view e = p3m_File_view_header(v);
-        if (!same_Header(&e, &s->header, where, n))
-            return 0;
-    }
-    {
-        p3m_Data_view e = p3m_File_view_data(v);
-        if (!same_Data(&e, &s->data, where, n))
-            return 0;
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Header(const p3m_Header_view *v, const p3m_Header *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Header", "", -1);
-    if (!((p3m_Header_view_magic(v)).ptr == (s->magic).ptr && (p3m_Header_view_magic(v)).len == (s->magic).len))
-        return bf_view_differs(where, n, "Header", "magic", -1);
-    if (!((int64_t)(p3m_Header_view_version(v)) == (int64_t)(s->version)))
-        return bf_view_differs(where, n, "Header", "version", -1);
-    if (!((int64_t)(p3m_Header_view_flags(v)) == (int64_t)(s->flags)))
-        return bf_view_differs(where, n, "Header", "flags", -1);
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Data(const p3m_Data_view *v, const p3m_Data *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Data", "", -1);
-    if (!((int64_t)(p3m_Data_view_part_count(v)) == (int64_t)(s->part_count)))
-        return bf_view_differs(where, n, "Data", "part_count", -1);
-    if (p3m_Data_view_visibility_count(v) != s->visibility_count)
-        return bf_view_differs(where, n, "Data", "visibility", -1);
-    for (size_t i = 0; i < s->visibility_count; i++) {
-        if (!((int64_t)(p3m_Data_view_visibility(v, i)) == (int64_t)(s->visibility[i])))
-            return bf_view_differs(where, n, "Data", "visibility", (int64_t)i);
-    }
-    if (p3m_Data_view_parts_count(v) != s->parts_count)
-        return bf_view_differs(where, n, "Data", "parts", -1);
-    {
-        p3m_Part_view e;
-        size_t i = 0;
-        for (int more = p3m_Data_view_parts_first(v, &e); more; more = p3m_Data_view_parts_next(v, &e), i++)
-            if (i >= s->parts_count || !same_Part(&e, &s->parts[i], where, n))
-                return bf_view_differs(where, n, "Data", "parts", (int64_t)i);
-        if (i != s->parts_count)
-            return bf_view_differs(where, n, "Data", "parts", -1);
-    }
-    if (!((int64_t)(p3m_Data_view_material_count(v)) == (int64_t)(s->material_count)))
-        return bf_view_differs(where, n, "Data", "material_count", -1);
-    if (p3m_Data_view_materials_count(v) != s->materials_count)
-        return bf_view_differs(where, n, "Data", "materials", -1);
-    {
-        p3m_Material_view e;
-        size_t i = 0;
-        for (int more = p3m_Data_view_materials_first(v, &e); more; more = p3m_Data_view_materials_next(v, &e), i++)
-            if (i >= s->materials_count || !same_Material(&e, &s->materials[i], where, n))
-                return bf_view_differs(where, n, "Data", "materials", (int64_t)i);
-        if (i != s->materials_count)
-            return bf_view_differs(where, n, "Data", "materials", -1);
-    }
-    if (!((int64_t)(p3m_Data_view_texture_count(v)) == (int64_t)(s->texture_count)))
-        return bf_view_differs(where, n, "Data", "texture_count", -1);
-    if (p3m_Data_view_textures_count(v) != s->textures_count)
-        return bf_view_differs(where, n, "Data", "textures", -1);
-    {
-        p3m_Texture_view e;
-        size_t i = 0;
-        for (int more = p3m_Data_view_textures_first(v, &e); more; more = p3m_Data_view_textures_next(v, &e), i++)
-            if (i >= s->textures_count || !same_Texture(&e, &s->textures[i], where, n))
-                return bf_view_differs(where, n, "Data", "textures", (int64_t)i);
-        if (i != s->textures_count)
-            return bf_view_differs(where, n, "Data", "textures", -1);
-    }
-    if (!((int64_t)(p3m_Data_view_bone_count(v)) == (int64_t)(s->bone_count)))
-        return bf_view_differs(where, n, "Data", "bone_count", -1);
-    if (p3m_Data_view_bones_count(v) != s->bones_count)
-        return bf_view_differs(where, n, "Data", "bones", -1);
-    for (size_t i = 0; i < s->bones_count; i++) {
-        p3m_Bone_view e = p3m_Data_view_bones_at(v, i);
-        if (!same_Bone(&e, &s->bones[i], where, n))
-            return 0;
-    }
-    if (!((int64_t)(p3m_Data_view_animation_count(v)) == (int64_t)(s->animation_count)))
-        return bf_view_differs(where, n, "Data", "animation_count", -1);
-    if (p3m_Data_view_animations_count(v) != s->animations_count)
-        return bf_view_differs(where, n, "Data", "animations", -1);
-    {
-        p3m_Animation_view e;
-        size_t i = 0;
-        for (int more = p3m_Data_view_animations_first(v, &e); more; more = p3m_Data_view_animations_next(v, &e), i++)
-            if (i >= s->animations_count || !same_Animation(&e, &s->animations[i], where, n))
-                return bf_view_differs(where, n, "Data", "animations", (int64_t)i);
-        if (i != s->animations_count)
-            return bf_view_differs(where, n, "Data", "animations", -1);
-    }
-    if (!((int64_t)(p3m_Data_view_action_count(v)) == (int64_t)(s->action_count)))
-        return bf_view_differs(where, n, "Data", "action_count", -1);
-    if (p3m_Data_view_actions_count(v) != s->actions_count)
-        return bf_view_differs(where, n, "Data", "actions", -1);
-    {
-        p3m_Action_view e;
-        size_t i = 0;
-        for (int more = p3m_Data_view_actions_first(v, &e); more; more = p3m_Data_view_actions_next(v, &e), i++)
-            if (i >= s->actions_count || !same_Action(&e, &s->actions[i], where, n))
-                return bf_view_differs(where, n, "Data", "actions", (int64_t)i);
-        if (i != s->actions_count)
-            return bf_view_differs(where, n, "Data", "actions", -1);
-    }
-    {
-        bf_bytes b = p3m_Data_view_strings(v);
-        if (b.ptr != s->strings.ptr || b.len != s->strings.len || b.offset != s->strings.offset)
-            return bf_view_differs(where, n, "Data", "strings", -1);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Part(const p3m_Part_view *v, const p3m_Part *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Part", "", -1);
-    if (!((int64_t)(p3m_Part_view_flags(v)) == (int64_t)(s->flags)))
-        return bf_view_differs(where, n, "Part", "flags", -1);
-    if (!((int64_t)(p3m_Part_view_name(v)) == (int64_t)(s->name)))
-        return bf_view_differs(where, n, "Part", "name", -1);
-    if (!((p3m_Part_view_name_str(v)).ptr == (s->name_str).ptr && (p3m_Part_view_name_str(v)).len == (s->name_str).len))
-        return bf_view_differs(where, n, "Part", "name", -1);
-    if (!((int64_t)(p3m_Part_view_material(v)) == (int64_t)(s->material)))
-        return bf_view_differs(where, n, "Part", "material", -1);
-    if (!((int64_t)(p3m_Part_view_vertex_count(v)) == (int64_t)(s->vertex_count)))
-        return bf_view_differs(where, n, "Part", "vertex_count", -1);
-    if (p3m_Part_view_vertices_count(v) != s->vertices_count)
-        return bf_view_differs(where, n, "Part", "vertices", -1);
-    for (size_t i = 0; i < s->vertices_count; i++) {
-        p3m_Vertex_view e = p3m_Part_view_vertices_at(v, i);
-        if (!same_Vertex(&e, &s->vertices[i], where, n))
-            return 0;
-    }
-    if (p3m_Part_view_has_normals(v) != s->has_normals)
-        return bf_view_differs(where, n, "Part", "normals", -1);
-    if (s->has_normals) {
-        if (p3m_Part_view_normals_count(v) != s->normals_count)
-            return bf_view_differs(where, n, "Part", "normals", -1);
-        for (size_t i = 0; i < s->normals_count; i++) {
-            p3m_Normal_view e = p3m_Part_view_normals_at(v, i);
-            if (!same_Normal(&e, &s->normals[i], where, n))
-                return 0;
-        }
-    }
-    if (!((int64_t)(p3m_Part_view_index_count(v)) == (int64_t)(s->index_count)))
-        return bf_view_differs(where, n, "Part", "index_count", -1);
-    if (p3m_Part_view_indices_count(v) != s->indices_count)
-        return bf_view_differs(where, n, "Part", "indices", -1);
-    for (size_t i = 0; i < s->indices_count; i++) {
-        if (!((int64_t)(p3m_Part_view_indices(v, i)) == (int64_t)(s->indices[i])))
-            return bf_view_differs(where, n, "Part", "indices", (int64_t)i);
-    }
-    if (!((int64_t)(p3m_Part_view_weight_group_count(v)) == (int64_t)(s->weight_group_count)))
-        return bf_view_differs(where, n, "Part", "weight_group_count", -1);
-    if (p3m_Part_view_weight_groups_count(v) != s->weight_groups_count)
-        return bf_view_differs(where, n, "Part", "weight_groups", -1);
-    {
-        p3m_WeightGroup_view e;
-        size_t i = 0;
-        for (int more = p3m_Part_view_weight_groups_first(v, &e); more; more = p3m_Part_view_weight_groups_next(v, &e), i++)
-            if (i >= s->weight_groups_count || !same_WeightGroup(&e, &s->weight_groups[i], where, n))
-                return bf_view_differs(where, n, "Part", "weight_groups", (int64_t)i);
-        if (i != s->weight_groups_count)
-            return bf_view_differs(where, n, "Part", "weight_groups", -1);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Vertex(const p3m_Vertex_view *v, const p3m_Vertex *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Vertex", "", -1);
-    for (size_t i = 0; i < 3; i++) {
-        if (!(bf_f32_bits((float)(p3m_Vertex_view_position(v, i))) == bf_f32_bits((float)(s->position[i]))))
-            return bf_view_differs(where, n, "Vertex", "position", (int64_t)i);
-    }
-    for (size_t i = 0; i < 2; i++) {
-        if (!(bf_f32_bits((float)(p3m_Vertex_view_uv(v, i))) == bf_f32_bits((float)(s->uv[i]))))
-            return bf_view_differs(where, n, "Vertex", "uv", (int64_t)i);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Normal(const p3m_Normal_view *v, const p3m_Normal *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Normal", "", -1);
-    for (size_t i = 0; i < 3; i++) {
-        if (!(bf_f32_bits((float)(p3m_Normal_view_normal(v, i))) == bf_f32_bits((float)(s->normal[i]))))
-            return bf_view_differs(where, n, "Normal", "normal", (int64_t)i);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_WeightGroup(const p3m_WeightGroup_view *v, const p3m_WeightGroup *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "WeightGroup", "", -1);
-    if (!((int64_t)(p3m_WeightGroup_view_bone(v)) == (int64_t)(s->bone)))
-        return bf_view_differs(where, n, "WeightGroup", "bone", -1);
-    if (!((p3m_WeightGroup_view_bone_str(v)).ptr == (s->bone_str).ptr && (p3m_WeightGroup_view_bone_str(v)).len == (s->bone_str).len))
-        return bf_view_differs(where, n, "WeightGroup", "bone", -1);
-    if (p3m_WeightGroup_view_ranges_count(v) != s->ranges_count)
-        return bf_view_differs(where, n, "WeightGroup", "ranges", -1);
-    {
-        p3m_WeightRange_view e;
-        size_t i = 0;
-        for (int more = p3m_WeightGroup_view_ranges_first(v, &e); more; more = p3m_WeightGroup_view_ranges_next(v, &e), i++)
-            if (i >= s->ranges_count || !same_WeightRange(&e, &s->ranges[i], where, n))
-                return bf_view_differs(where, n, "WeightGroup", "ranges", (int64_t)i);
-        if (i != s->ranges_count)
-            return bf_view_differs(where, n, "WeightGroup", "ranges", -1);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_WeightRange(const p3m_WeightRange_view *v, const p3m_WeightRange *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "WeightRange", "", -1);
-    if (!((int64_t)(p3m_WeightRange_view_skip(v)) == (int64_t)(s->skip)))
-        return bf_view_differs(where, n, "WeightRange", "skip", -1);
-    if (!((int64_t)(p3m_WeightRange_view_weight_count(v)) == (int64_t)(s->weight_count)))
-        return bf_view_differs(where, n, "WeightRange", "weight_count", -1);
-    if (p3m_WeightRange_view_weights_count(v) != s->weights_count)
-        return bf_view_differs(where, n, "WeightRange", "weights", -1);
-    for (size_t i = 0; i < s->weights_count; i++) {
-        if (!((int64_t)(p3m_WeightRange_view_weights(v, i)) == (int64_t)(s->weights[i])))
-            return bf_view_differs(where, n, "WeightRange", "weights", (int64_t)i);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Material(const p3m_Material_view *v, const p3m_Material *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Material", "", -1);
-    if (!((int64_t)(p3m_Material_view_render_mode(v)) == (int64_t)(s->render_mode)))
-        return bf_view_differs(where, n, "Material", "render_mode", -1);
-    if (!((int64_t)(p3m_Material_view_texture(v)) == (int64_t)(s->texture)))
-        return bf_view_differs(where, n, "Material", "texture", -1);
-    if (p3m_Material_view_has_extra_texture_count(v) != s->has_extra_texture_count)
-        return bf_view_differs(where, n, "Material", "extra_texture_count", -1);
-    if (s->has_extra_texture_count) {
-        if (!((int64_t)(p3m_Material_view_extra_texture_count(v)) == (int64_t)(s->extra_texture_count)))
-            return bf_view_differs(where, n, "Material", "extra_texture_count", -1);
-    }
-    if (p3m_Material_view_has_extra_textures(v) != s->has_extra_textures)
-        return bf_view_differs(where, n, "Material", "extra_textures", -1);
-    if (s->has_extra_textures) {
-        if (p3m_Material_view_extra_textures_count(v) != s->extra_textures_count)
-            return bf_view_differs(where, n, "Material", "extra_textures", -1);
-        for (size_t i = 0; i < s->extra_textures_count; i++) {
-            if (!((int64_t)(p3m_Material_view_extra_textures(v, i)) == (int64_t)(s->extra_textures[i])))
-                return bf_view_differs(where, n, "Material", "extra_textures", (int64_t)i);
-        }
-    }
-    if (p3m_Material_view_has_advance_time(v) != s->has_advance_time)
-        return bf_view_differs(where, n, "Material", "advance_time", -1);
-    if (s->has_advance_time) {
-        if (!((int64_t)(p3m_Material_view_advance_time(v)) == (int64_t)(s->advance_time)))
-            return bf_view_differs(where, n, "Material", "advance_time", -1);
-    }
-    for (size_t i = 0; i < 4; i++) {
-        if (!((int64_t)(p3m_Material_view_color(v, i)) == (int64_t)(s->color[i])))
-            return bf_view_differs(where, n, "Material", "color", (int64_t)i);
-    }
-    for (size_t i = 0; i < 3; i++) {
-        if (!((int64_t)(p3m_Material_view_emission(v, i)) == (int64_t)(s->emission[i])))
-            return bf_view_differs(where, n, "Material", "emission", (int64_t)i);
-    }
-    if (!((int64_t)(p3m_Material_view_shading(v)) == (int64_t)(s->shading)))
-        return bf_view_differs(where, n, "Material", "shading", -1);
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Texture(const p3m_Texture_view *v, const p3m_Texture *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Texture", "", -1);
-    if (!((int64_t)(p3m_Texture_view_type(v)) == (int64_t)(s->type)))
-        return bf_view_differs(where, n, "Texture", "type", -1);
-    if (p3m_Texture_view_body_kind(v) != s->body.kind)
-        return bf_view_differs(where, n, "Texture", "body", -1);
-    if (s->body.kind == P3M_KIND_EMBEDDED_TEXTURE) {
-        p3m_EmbeddedTexture_view e = p3m_Texture_view_body_EmbeddedTexture(v);
-        if (!same_EmbeddedTexture(&e, s->body.EmbeddedTexture, where, n))
-            return 0;
-    }
-    if (s->body.kind == P3M_KIND_EXTERNAL_TEXTURE) {
-        p3m_ExternalTexture_view e = p3m_Texture_view_body_ExternalTexture(v);
-        if (!same_ExternalTexture(&e, s->body.ExternalTexture, where, n))
-            return 0;
-    }
-    if (s->body.kind <= 0) {
-        bf_bytes b = p3m_Texture_view_body_raw(v);
-        if (b.ptr != s->body.raw.ptr || b.len != s->body.raw.len)
-            return bf_view_differs(where, n, "Texture", "body", -1);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_EmbeddedTexture(const p3m_EmbeddedTexture_view *v, const p3m_EmbeddedTexture *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "EmbeddedTexture", "", -1);
-    if (!((int64_t)(p3m_EmbeddedTexture_view_size(v)) == (int64_t)(s->size)))
-        return bf_view_differs(where, n, "EmbeddedTexture", "size", -1);
-    {
-        bf_bytes b = p3m_EmbeddedTexture_view_ptf(v);
-        if (b.ptr != s->ptf.ptr || b.len != s->ptf.len || b.offset != s->ptf.offset)
-            return bf_view_differs(where, n, "EmbeddedTexture", "ptf", -1);
-    }
-    if (p3m_EmbeddedTexture_view_has_ptf_magic(v) != s->has_ptf_magic)
-        return bf_view_differs(where, n, "EmbeddedTexture", "ptf_magic", -1);
-    if (s->has_ptf_magic) {
-        if (!((int64_t)(p3m_EmbeddedTexture_view_ptf_magic(v)) == (int64_t)(s->ptf_magic)))
-            return bf_view_differs(where, n, "EmbeddedTexture", "ptf_magic", -1);
-    }
-    if (p3m_EmbeddedTexture_view_has_image(v) != s->has_image)
-        return bf_view_differs(where, n, "EmbeddedTexture", "image", -1);
-    if (s->has_image) {
-        {
-            p3m_Ptf_view e = p3m_EmbeddedTexture_view_image(v);
-            if (!same_Ptf(&e, &s->image, where, n))
-                return 0;
-        }
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Ptf(const p3m_Ptf_view *v, const p3m_Ptf *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Ptf", "", -1);
-    if (!((p3m_Ptf_view_magic(v)).ptr == (s->magic).ptr && (p3m_Ptf_view_magic(v)).len == (s->magic).len))
-        return bf_view_differs(where, n, "Ptf", "magic", -1);
-    if (!((int64_t)(p3m_Ptf_view_version(v)) == (int64_t)(s->version)))
-        return bf_view_differs(where, n, "Ptf", "version", -1);
-    if (!((int64_t)(p3m_Ptf_view_info(v)) == (int64_t)(s->info)))
-        return bf_view_differs(where, n, "Ptf", "info", -1);
-    if ((int64_t)p3m_Ptf_view_info_reserved(v) != (int64_t)s->info_reserved)
-        return bf_view_differs(where, n, "Ptf", "info.reserved", -1);
-    if ((int64_t)p3m_Ptf_view_info_has_alpha(v) != (int64_t)s->info_has_alpha)
-        return bf_view_differs(where, n, "Ptf", "info.has_alpha", -1);
-    if ((int64_t)p3m_Ptf_view_info_resolution(v) != (int64_t)s->info_resolution)
-        return bf_view_differs(where, n, "Ptf", "info.resolution", -1);
-    if (p3m_Ptf_view_has_frame_magic(v) != s->has_frame_magic)
-        return bf_view_differs(where, n, "Ptf", "frame_magic", -1);
-    if (s->has_frame_magic) {
-        if (!((int64_t)(p3m_Ptf_view_frame_magic(v)) == (int64_t)(s->frame_magic)))
-            return bf_view_differs(where, n, "Ptf", "frame_magic", -1);
-    }
-    if (p3m_Ptf_view_has_pixels(v) != s->has_pixels)
-        return bf_view_differs(where, n, "Ptf", "pixels", -1);
-    if (s->has_pixels) {
-        {
-            p3m_Lz4Frame_view e = p3m_Ptf_view_pixels(v);
-            if (!same_Lz4Frame(&e, &s->pixels, where, n))
-                return 0;
-        }
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Lz4Frame(const p3m_Lz4Frame_view *v, const p3m_Lz4Frame *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Lz4Frame", "", -1);
-    if (!((int64_t)(p3m_Lz4Frame_view_magic(v)) == (int64_t)(s->magic)))
-        return bf_view_differs(where, n, "Lz4Frame", "magic", -1);
-    if (!((int64_t)(p3m_Lz4Frame_view_flags(v)) == (int64_t)(s->flags)))
-        return bf_view_differs(where, n, "Lz4Frame", "flags", -1);
-    if ((int64_t)p3m_Lz4Frame_view_flags_version(v) != (int64_t)s->flags_version)
-        return bf_view_differs(where, n, "Lz4Frame", "flags.version", -1);
-    if ((int64_t)p3m_Lz4Frame_view_flags_block_independence(v) != (int64_t)s->flags_block_independence)
-        return bf_view_differs(where, n, "Lz4Frame", "flags.block_independence", -1);
-    if ((int64_t)p3m_Lz4Frame_view_flags_block_checksum(v) != (int64_t)s->flags_block_checksum)
-        return bf_view_differs(where, n, "Lz4Frame", "flags.block_checksum", -1);
-    if ((int64_t)p3m_Lz4Frame_view_flags_content_size_present(v) != (int64_t)s->flags_content_size_present)
-        return bf_view_differs(where, n, "Lz4Frame", "flags.content_size_present", -1);
-    if ((int64_t)p3m_Lz4Frame_view_flags_content_checksum(v) != (int64_t)s->flags_content_checksum)
-        return bf_view_differs(where, n, "Lz4Frame", "flags.content_checksum", -1);
-    if ((int64_t)p3m_Lz4Frame_view_flags_reserved(v) != (int64_t)s->flags_reserved)
-        return bf_view_differs(where, n, "Lz4Frame", "flags.reserved", -1);
-    if ((int64_t)p3m_Lz4Frame_view_flags_dict_id_present(v) != (int64_t)s->flags_dict_id_present)
-        return bf_view_differs(where, n, "Lz4Frame", "flags.dict_id_present", -1);
-    if (!((int64_t)(p3m_Lz4Frame_view_block_descriptor(v)) == (int64_t)(s->block_descriptor)))
-        return bf_view_differs(where, n, "Lz4Frame", "block_descriptor", -1);
-    if ((int64_t)p3m_Lz4Frame_view_block_descriptor_reserved(v) != (int64_t)s->block_descriptor_reserved)
-        return bf_view_differs(where, n, "Lz4Frame", "block_descriptor.reserved", -1);
-    if ((int64_t)p3m_Lz4Frame_view_block_descriptor_block_max_size(v) != (int64_t)s->block_descriptor_block_max_size)
-        return bf_view_differs(where, n, "Lz4Frame", "block_descriptor.block_max_size", -1);
-    if ((int64_t)p3m_Lz4Frame_view_block_descriptor_reserved2(v) != (int64_t)s->block_descriptor_reserved2)
-        return bf_view_differs(where, n, "Lz4Frame", "block_descriptor.reserved2", -1);
-    if (p3m_Lz4Frame_view_has_content_size(v) != s->has_content_size)
-        return bf_view_differs(where, n, "Lz4Frame", "content_size", -1);
-    if (s->has_content_size) {
-        if (!((int64_t)(p3m_Lz4Frame_view_content_size(v)) == (int64_t)(s->content_size)))
-            return bf_view_differs(where, n, "Lz4Frame", "content_size", -1);
-    }
-    if (p3m_Lz4Frame_view_has_dict_id(v) != s->has_dict_id)
-        return bf_view_differs(where, n, "Lz4Frame", "dict_id", -1);
-    if (s->has_dict_id) {
-        if (!((int64_t)(p3m_Lz4Frame_view_dict_id(v)) == (int64_t)(s->dict_id)))
-            return bf_view_differs(where, n, "Lz4Frame", "dict_id", -1);
-    }
-    if (!((int64_t)(p3m_Lz4Frame_view_header_checksum(v)) == (int64_t)(s->header_checksum)))
-        return bf_view_differs(where, n, "Lz4Frame", "header_checksum", -1);
-    if (p3m_Lz4Frame_view_blocks_count(v) != s->blocks_count)
-        return bf_view_differs(where, n, "Lz4Frame", "blocks", -1);
-    {
-        p3m_Lz4Block_view e;
-        size_t i = 0;
-        for (int more = p3m_Lz4Frame_view_blocks_first(v, &e); more; more = p3m_Lz4Frame_view_blocks_next(v, &e), i++)
-            if (i >= s->blocks_count || !same_Lz4Block(&e, &s->blocks[i], where, n))
-                return bf_view_differs(where, n, "Lz4Frame", "blocks", (int64_t)i);
-        if (i != s->blocks_count)
-            return bf_view_differs(where, n, "Lz4Frame", "blocks", -1);
-    }
-    if (p3m_Lz4Frame_view_has_content_checksum(v) != s->has_content_checksum)
-        return bf_view_differs(where, n, "Lz4Frame", "content_checksum", -1);
-    if (s->has_content_checksum) {
-        if (!((int64_t)(p3m_Lz4Frame_view_content_checksum(v)) == (int64_t)(s->content_checksum)))
-            return bf_view_differs(where, n, "Lz4Frame", "content_checksum", -1);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Lz4Block(const p3m_Lz4Block_view *v, const p3m_Lz4Block *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Lz4Block", "", -1);
-    if (!((int64_t)(p3m_Lz4Block_view_block_size(v)) == (int64_t)(s->block_size)))
-        return bf_view_differs(where, n, "Lz4Block", "block_size", -1);
-    if ((int64_t)p3m_Lz4Block_view_block_size_uncompressed(v) != (int64_t)s->block_size_uncompressed)
-        return bf_view_differs(where, n, "Lz4Block", "block_size.uncompressed", -1);
-    if ((int64_t)p3m_Lz4Block_view_block_size_length(v) != (int64_t)s->block_size_length)
-        return bf_view_differs(where, n, "Lz4Block", "block_size.length", -1);
-    {
-        bf_bytes b = p3m_Lz4Block_view_data(v);
-        if (b.ptr != s->data.ptr || b.len != s->data.len || b.offset != s->data.offset)
-            return bf_view_differs(where, n, "Lz4Block", "data", -1);
-    }
-    if (p3m_Lz4Block_view_has_checksum_value(v) != s->has_checksum_value)
-        return bf_view_differs(where, n, "Lz4Block", "checksum_value", -1);
-    if (s->has_checksum_value) {
-        if (!((int64_t)(p3m_Lz4Block_view_checksum_value(v)) == (int64_t)(s->checksum_value)))
-            return bf_view_differs(where, n, "Lz4Block", "checksum_value", -1);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_ExternalTexture(const p3m_ExternalTexture_view *v, const p3m_ExternalTexture *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "ExternalTexture", "", -1);
-    if (!((int64_t)(p3m_ExternalTexture_view_path(v)) == (int64_t)(s->path)))
-        return bf_view_differs(where, n, "ExternalTexture", "path", -1);
-    if (!((p3m_ExternalTexture_view_path_str(v)).ptr == (s->path_str).ptr && (p3m_ExternalTexture_view_path_str(v)).len == (s->path_str).len))
-        return bf_view_differs(where, n, "ExternalTexture", "path", -1);
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Bone(const p3m_Bone_view *v, const p3m_Bone *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Bone", "", -1);
-    if (!((int64_t)(p3m_Bone_view_name(v)) == (int64_t)(s->name)))
-        return bf_view_differs(where, n, "Bone", "name", -1);
-    if (!((p3m_Bone_view_name_str(v)).ptr == (s->name_str).ptr && (p3m_Bone_view_name_str(v)).len == (s->name_str).len))
-        return bf_view_differs(where, n, "Bone", "name", -1);
-    for (size_t i = 0; i < 3; i++) {
-        if (!(bf_f32_bits((float)(p3m_Bone_view_head(v, i))) == bf_f32_bits((float)(s->head[i]))))
-            return bf_view_differs(where, n, "Bone", "head", (int64_t)i);
-    }
-    for (size_t i = 0; i < 3; i++) {
-        if (!(bf_f32_bits((float)(p3m_Bone_view_tail(v, i))) == bf_f32_bits((float)(s->tail[i]))))
-            return bf_view_differs(where, n, "Bone", "tail", (int64_t)i);
-    }
-    if (!((int64_t)(p3m_Bone_view_child_count(v)) == (int64_t)(s->child_count)))
-        return bf_view_differs(where, n, "Bone", "child_count", -1);
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Animation(const p3m_Animation_view *v, const p3m_Animation *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Animation", "", -1);
-    if (!((int64_t)(p3m_Animation_view_name(v)) == (int64_t)(s->name)))
-        return bf_view_differs(where, n, "Animation", "name", -1);
-    if (!((p3m_Animation_view_name_str(v)).ptr == (s->name_str).ptr && (p3m_Animation_view_name_str(v)).len == (s->name_str).len))
-        return bf_view_differs(where, n, "Animation", "name", -1);
-    if (!((int64_t)(p3m_Animation_view_action_count(v)) == (int64_t)(s->action_count)))
-        return bf_view_differs(where, n, "Animation", "action_count", -1);
-    if (p3m_Animation_view_actions_count(v) != s->actions_count)
-        return bf_view_differs(where, n, "Animation", "actions", -1);
-    for (size_t i = 0; i < s->actions_count; i++) {
-        p3m_AnimationAction_view e = p3m_Animation_view_actions_at(v, i);
-        if (!same_AnimationAction(&e, &s->actions[i], where, n))
-            return 0;
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_AnimationAction(const p3m_AnimationAction_view *v, const p3m_AnimationAction *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "AnimationAction", "", -1);
-    if (!((int64_t)(p3m_AnimationAction_view_action(v)) == (int64_t)(s->action)))
-        return bf_view_differs(where, n, "AnimationAction", "action", -1);
-    if (!(bf_f32_bits((float)(p3m_AnimationAction_view_speed(v))) == bf_f32_bits((float)(s->speed))))
-        return bf_view_differs(where, n, "AnimationAction", "speed", -1);
-    if (!((int64_t)(p3m_AnimationAction_view_start(v)) == (int64_t)(s->start)))
-        return bf_view_differs(where, n, "AnimationAction", "start", -1);
-    if (!((int64_t)(p3m_AnimationAction_view_end(v)) == (int64_t)(s->end)))
-        return bf_view_differs(where, n, "AnimationAction", "end", -1);
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Action(const p3m_Action_view *v, const p3m_Action *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Action", "", -1);
-    if (!((int64_t)(p3m_Action_view_frame_time(v)) == (int64_t)(s->frame_time)))
-        return bf_view_differs(where, n, "Action", "frame_time", -1);
-    if (!((int64_t)(p3m_Action_view_part_list_mode(v)) == (int64_t)(s->part_list_mode)))
-        return bf_view_differs(where, n, "Action", "part_list_mode", -1);
-    if (!((int64_t)(p3m_Action_view_part_list_length(v)) == (int64_t)(s->part_list_length)))
-        return bf_view_differs(where, n, "Action", "part_list_length", -1);
-    if (p3m_Action_view_part_list_count(v) != s->part_list_count)
-        return bf_view_differs(where, n, "Action", "part_list", -1);
-    for (size_t i = 0; i < s->part_list_count; i++) {
-        p3m_PartName_view e = p3m_Action_view_part_list_at(v, i);
-        if (!same_PartName(&e, &s->part_list[i], where, n))
-            return 0;
-    }
-    if (!((int64_t)(p3m_Action_view_data_length(v)) == (int64_t)(s->data_length)))
-        return bf_view_differs(where, n, "Action", "data_length", -1);
-    if (p3m_Action_view_data_count(v) != s->data_count)
-        return bf_view_differs(where, n, "Action", "data", -1);
-    {
-        p3m_ActionData_view e;
-        size_t i = 0;
-        for (int more = p3m_Action_view_data_first(v, &e); more; more = p3m_Action_view_data_next(v, &e), i++)
-            if (i >= s->data_count || !same_ActionData(&e, &s->data[i], where, n))
-                return bf_view_differs(where, n, "Action", "data", (int64_t)i);
-        if (i != s->data_count)
-            return bf_view_differs(where, n, "Action", "data", -1);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_PartName(const p3m_PartName_view *v, const p3m_PartName *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "PartName", "", -1);
-    if (!((int64_t)(p3m_PartName_view_name(v)) == (int64_t)(s->name)))
-        return bf_view_differs(where, n, "PartName", "name", -1);
-    if (!((p3m_PartName_view_name_str(v)).ptr == (s->name_str).ptr && (p3m_PartName_view_name_str(v)).len == (s->name_str).len))
-        return bf_view_differs(where, n, "PartName", "name", -1);
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_ActionData(const p3m_ActionData_view *v, const p3m_ActionData *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "ActionData", "", -1);
-    if (!((int64_t)(p3m_ActionData_view_bone(v)) == (int64_t)(s->bone)))
-        return bf_view_differs(where, n, "ActionData", "bone", -1);
-    if (!((p3m_ActionData_view_bone_str(v)).ptr == (s->bone_str).ptr && (p3m_ActionData_view_bone_str(v)).len == (s->bone_str).len))
-        return bf_view_differs(where, n, "ActionData", "bone", -1);
-    if (!((int64_t)(p3m_ActionData_view_translation_count(v)) == (int64_t)(s->translation_count)))
-        return bf_view_differs(where, n, "ActionData", "translation_count", -1);
-    if (!((int64_t)(p3m_ActionData_view_rotation_count(v)) == (int64_t)(s->rotation_count)))
-        return bf_view_differs(where, n, "ActionData", "rotation_count", -1);
-    if (!((int64_t)(p3m_ActionData_view_scale_count(v)) == (int64_t)(s->scale_count)))
-        return bf_view_differs(where, n, "ActionData", "scale_count", -1);
-    if (p3m_ActionData_view_translation_skips_count(v) != s->translation_skips_count)
-        return bf_view_differs(where, n, "ActionData", "translation_skips", -1);
-    for (size_t i = 0; i < s->translation_skips_count; i++) {
-        if (!((int64_t)(p3m_ActionData_view_translation_skips(v, i)) == (int64_t)(s->translation_skips[i])))
-            return bf_view_differs(where, n, "ActionData", "translation_skips", (int64_t)i);
-    }
-    if (p3m_ActionData_view_rotation_skips_count(v) != s->rotation_skips_count)
-        return bf_view_differs(where, n, "ActionData", "rotation_skips", -1);
-    for (size_t i = 0; i < s->rotation_skips_count; i++) {
-        if (!((int64_t)(p3m_ActionData_view_rotation_skips(v, i)) == (int64_t)(s->rotation_skips[i])))
-            return bf_view_differs(where, n, "ActionData", "rotation_skips", (int64_t)i);
-    }
-    if (p3m_ActionData_view_scale_skips_count(v) != s->scale_skips_count)
-        return bf_view_differs(where, n, "ActionData", "scale_skips", -1);
-    for (size_t i = 0; i < s->scale_skips_count; i++) {
-        if (!((int64_t)(p3m_ActionData_view_scale_skips(v, i)) == (int64_t)(s->scale_skips[i])))
-            return bf_view_differs(where, n, "ActionData", "scale_skips", (int64_t)i);
-    }
-    if (p3m_ActionData_view_translation_modes_count(v) != s->translation_modes_count)
-        return bf_view_differs(where, n, "ActionData", "translation_modes", -1);
-    for (size_t i = 0; i < s->translation_modes_count; i++) {
-        if (!((int64_t)(p3m_ActionData_view_translation_modes(v, i)) == (int64_t)(s->translation_modes[i])))
-            return bf_view_differs(where, n, "ActionData", "translation_modes", (int64_t)i);
-    }
-    if (p3m_ActionData_view_rotation_modes_count(v) != s->rotation_modes_count)
-        return bf_view_differs(where, n, "ActionData", "rotation_modes", -1);
-    for (size_t i = 0; i < s->rotation_modes_count; i++) {
-        if (!((int64_t)(p3m_ActionData_view_rotation_modes(v, i)) == (int64_t)(s->rotation_modes[i])))
-            return bf_view_differs(where, n, "ActionData", "rotation_modes", (int64_t)i);
-    }
-    if (p3m_ActionData_view_scale_modes_count(v) != s->scale_modes_count)
-        return bf_view_differs(where, n, "ActionData", "scale_modes", -1);
-    for (size_t i = 0; i < s->scale_modes_count; i++) {
-        if (!((int64_t)(p3m_ActionData_view_scale_modes(v, i)) == (int64_t)(s->scale_modes[i])))
-            return bf_view_differs(where, n, "ActionData", "scale_modes", (int64_t)i);
-    }
-    if (p3m_ActionData_view_translations_count(v) != s->translations_count)
-        return bf_view_differs(where, n, "ActionData", "translations", -1);
-    for (size_t i = 0; i < s->translations_count; i++) {
-        p3m_Vec3_view e = p3m_ActionData_view_translations_at(v, i);
-        if (!same_Vec3(&e, &s->translations[i], where, n))
-            return 0;
-    }
-    if (p3m_ActionData_view_rotations_count(v) != s->rotations_count)
-        return bf_view_differs(where, n, "ActionData", "rotations", -1);
-    for (size_t i = 0; i < s->rotations_count; i++) {
-        p3m_Vec3_view e = p3m_ActionData_view_rotations_at(v, i);
-        if (!same_Vec3(&e, &s->rotations[i], where, n))
-            return 0;
-    }
-    if (p3m_ActionData_view_scales_count(v) != s->scales_count)
-        return bf_view_differs(where, n, "ActionData", "scales", -1);
-    for (size_t i = 0; i < s->scales_count; i++) {
-        p3m_Vec3_view e = p3m_ActionData_view_scales_at(v, i);
-        if (!same_Vec3(&e, &s->scales[i], where, n))
-            return 0;
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Vec3(const p3m_Vec3_view *v, const p3m_Vec3 *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Vec3", "", -1);
-    for (size_t i = 0; i < 3; i++) {
-        if (!(bf_f32_bits((float)(p3m_Vec3_view_xyz(v, i))) == bf_f32_bits((float)(s->xyz[i]))))
-            return bf_view_differs(where, n, "Vec3", "xyz", (int64_t)i);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-int p3m_view_same_model(const p3m_model_view *v, const p3m_File *s, char *where, size_t where_size)
-{
-    return same_File(&v->root, s, where, where_size);
 }
 
 int p3m_view_open_model(const uint8_t *data, size_t size, p3m_model_view *out, bf_error *err)

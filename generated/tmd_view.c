@@ -22,11 +22,7 @@ int tmd_view_lay_Vertex(bf_ctx *c, const bf_view_doc *d, tmd_Vertex_view *v, int
 
 int tmd_view_lay_File(bf_ctx *c, const bf_view_doc *d, tmd_File_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (tmd_File_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     /* magic */
     {
@@ -147,11 +143,7 @@ int tmd_view_lay_File(bf_ctx *c, const bf_view_doc *d, tmd_File_view *v, int64_t
 
 int tmd_view_lay_Header(bf_ctx *c, const bf_view_doc *d, tmd_Header_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (tmd_Header_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     /* remaining .. zeroes: 52 bytes */
     static const bf_view_field remaining_run[] =
@@ -165,11 +157,7 @@ int tmd_view_lay_Header(bf_ctx *c, const bf_view_doc *d, tmd_Header_view *v, int
 
 int tmd_view_lay_Scene(bf_ctx *c, const bf_view_doc *d, tmd_Scene_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (tmd_Scene_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     /* node_count .. aux_address: 56 bytes */
     static const bf_view_field node_count_run[] =
@@ -195,11 +183,7 @@ int tmd_view_lay_Scene(bf_ctx *c, const bf_view_doc *d, tmd_Scene_view *v, int64
 
 int tmd_view_lay_Node(bf_ctx *c, const bf_view_doc *d, tmd_Node_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (tmd_Node_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     /* rotation .. translation: 176 bytes */
     static const bf_view_field rotation_run[] = {{"rotation", 16}, {"bind_pose", 64}, {"inverse_bind_pose", 64}, {"name_length", 1}, {"name", 15},
@@ -213,11 +197,7 @@ int tmd_view_lay_Node(bf_ctx *c, const bf_view_doc *d, tmd_Node_view *v, int64_t
 
 int tmd_view_lay_AnimationPointer(bf_ctx *c, const bf_view_doc *d, tmd_AnimationPointer_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (tmd_AnimationPointer_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     /* address */
     if (!bf_need(c, 4, "address"))
@@ -246,11 +226,7 @@ int tmd_view_lay_AnimationPointer(bf_ctx *c, const bf_view_doc *d, tmd_Animation
 
 int tmd_view_lay_Animation(bf_ctx *c, const bf_view_doc *d, tmd_Animation_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (tmd_Animation_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     /* name_length .. duration: 32 bytes */
     static const bf_view_field name_length_run[] =
@@ -288,11 +264,7 @@ int tmd_view_lay_Animation(bf_ctx *c, const bf_view_doc *d, tmd_Animation_view *
 
 int tmd_view_lay_ChannelPointer(bf_ctx *c, const bf_view_doc *d, tmd_ChannelPointer_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (tmd_ChannelPointer_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     /* address */
     if (!bf_need(c, 4, "address"))
@@ -321,11 +293,7 @@ int tmd_view_lay_ChannelPointer(bf_ctx *c, const bf_view_doc *d, tmd_ChannelPoin
 
 int tmd_view_lay_Channel(bf_ctx *c, const bf_view_doc *d, tmd_Channel_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (tmd_Channel_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     /* flags .. frame_count: 4 bytes */
     static const bf_view_field flags_run[] = {{"flags", 2}, {"frame_count", 2}};
@@ -353,11 +321,7 @@ int tmd_view_lay_Channel(bf_ctx *c, const bf_view_doc *d, tmd_Channel_view *v, i
 
 int tmd_view_lay_Keyframe(bf_ctx *c, const bf_view_doc *d, tmd_Keyframe_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (tmd_Keyframe_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     /* timestamp .. rotation_key: 8 bytes */
     static const bf_view_field timestamp_run[] = {{"timestamp", 4}, {"translation_key", 2}, {"rotation_key", 2}};
@@ -370,11 +334,7 @@ int tmd_view_lay_Keyframe(bf_ctx *c, const bf_view_doc *d, tmd_Keyframe_view *v,
 
 int tmd_view_lay_LodBlock(bf_ctx *c, const bf_view_doc *d, tmd_LodBlock_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (tmd_LodBlock_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     /* level_count .. unknown: 8 bytes */
     static const bf_view_field level_count_run[] = {{"level_count", 4}, {"unknown", 4}};
@@ -406,11 +366,7 @@ int tmd_view_lay_LodBlock(bf_ctx *c, const bf_view_doc *d, tmd_LodBlock_view *v,
 
 int tmd_view_lay_Level(bf_ctx *c, const bf_view_doc *d, tmd_Level_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (tmd_Level_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     /* mesh_count .. unknown: 24 bytes */
     static const bf_view_field mesh_count_run[] = {{"mesh_count", 4}, {"distance", 4}, {"unknown", 16}};
@@ -442,11 +398,7 @@ int tmd_view_lay_Level(bf_ctx *c, const bf_view_doc *d, tmd_Level_view *v, int64
 
 int tmd_view_lay_Mesh(bf_ctx *c, const bf_view_doc *d, tmd_Mesh_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (tmd_Mesh_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     /* piece_count .. material: 44 bytes */
     static const bf_view_field piece_count_run[] = {{"piece_count", 4}, {"index_count", 4}, {"vertex_count", 4}, {"material", 32}};
@@ -478,11 +430,7 @@ int tmd_view_lay_Mesh(bf_ctx *c, const bf_view_doc *d, tmd_Mesh_view *v, int64_t
 
 int tmd_view_lay_Piece(bf_ctx *c, const bf_view_doc *d, tmd_Piece_view *v, int64_t index, int deep, int64_t p_mesh_vertex_count)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (tmd_Piece_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     v->_p_mesh_vertex_count = p_mesh_vertex_count;
     /* index_count .. extent: 40 bytes */
@@ -538,11 +486,7 @@ int tmd_view_lay_Piece(bf_ctx *c, const bf_view_doc *d, tmd_Piece_view *v, int64
 
 int tmd_view_lay_Vertex(bf_ctx *c, const bf_view_doc *d, tmd_Vertex_view *v, int64_t index, int deep, int64_t p_bone_count)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (tmd_Vertex_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     v->_p_bone_count = p_bone_count;
     /* position .. uv: 40 bytes */
@@ -830,421 +774,6 @@ int tmd_Piece_view_vertices_next(const tmd_Piece_view *v, tmd_Vertex_view *it)
     bf_view_ctx(&ctx, v->_doc, &e);
     tmd_Vertex_view prev = *it;
     return sub_Piece_vertices(&ctx, v, (size_t)prev._index + 1, &prev, it);
-}
-
-static int same_File(const tmd_File_view *v, const tmd_File *s, char *where, size_t n);
-static int same_Header(const tmd_Header_view *v, const tmd_Header *s, char *where, size_t n);
-static int same_Scene(const tmd_Scene_view *v, const tmd_Scene *s, char *where, size_t n);
-static int same_Node(const tmd_Node_view *v, const tmd_Node *s, char *where, size_t n);
-static int same_AnimationPointer(const tmd_AnimationPointer_view *v, const tmd_AnimationPointer *s, char *where, size_t n);
-static int same_Animation(const tmd_Animation_view *v, const tmd_Animation *s, char *where, size_t n);
-static int same_ChannelPointer(const tmd_ChannelPointer_view *v, const tmd_ChannelPointer *s, char *where, size_t n);
-static int same_Channel(const tmd_Channel_view *v, const tmd_Channel *s, char *where, size_t n);
-static int same_Keyframe(const tmd_Keyframe_view *v, const tmd_Keyframe *s, char *where, size_t n);
-static int same_LodBlock(const tmd_LodBlock_view *v, const tmd_LodBlock *s, char *where, size_t n);
-static int same_Level(const tmd_Level_view *v, const tmd_Level *s, char *where, size_t n);
-static int same_Mesh(const tmd_Mesh_view *v, const tmd_Mesh *s, char *where, size_t n);
-static int same_Piece(const tmd_Piece_view *v, const tmd_Piece *s, char *where, size_t n);
-static int same_Vertex(const tmd_Vertex_view *v, const tmd_Vertex *s, char *where, size_t n);
-
-static int same_File(const tmd_File_view *v, const tmd_File *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "File", "", -1);
-    if (!((tmd_File_view_magic(v)).ptr == (s->magic).ptr && (tmd_File_view_magic(v)).len == (s->magic).len))
-        return bf_view_differs(where, n, "File", "magic", -1);
-    for (size_t i = 0; i < 4; i++) {
-        if (!((int64_t)(tmd_File_view_magic_padding(v, i)) == (int64_t)(s->magic_padding[i])))
-            return bf_view_differs(where, n, "File", "magic_padding", (int64_t)i);
-    }
-    {
-        tmd_Header_view e = tmd_File_view_header(v);
-        if (!same_Header(&e, &s->header, where, n))
-            return 0;
-    }
-    if (!((int64_t)(tmd_File_view_scene_size(v)) == (int64_t)(s->scene_size)))
-        return bf_view_differs(where, n, "File", "scene_size", -1);
-    {
-        tmd_Scene_view e = tmd_File_view_scene(v);
-        if (!same_Scene(&e, &s->scene, where, n))
-            return 0;
-    }
-    if (tmd_File_view_has_aux_data(v) != s->has_aux_data)
-        return bf_view_differs(where, n, "File", "aux_data", -1);
-    if (s->has_aux_data) {
-        if (tmd_File_view_aux_data_count(v) != s->aux_data_count)
-            return bf_view_differs(where, n, "File", "aux_data", -1);
-        for (size_t i = 0; i < s->aux_data_count; i++) {
-            if (!((int64_t)(tmd_File_view_aux_data(v, i)) == (int64_t)(s->aux_data[i])))
-                return bf_view_differs(where, n, "File", "aux_data", (int64_t)i);
-        }
-    }
-    if (tmd_File_view_nodes_count(v) != s->nodes_count)
-        return bf_view_differs(where, n, "File", "nodes", -1);
-    for (size_t i = 0; i < s->nodes_count; i++) {
-        tmd_Node_view e = tmd_File_view_nodes_at(v, i);
-        if (!same_Node(&e, &s->nodes[i], where, n))
-            return 0;
-    }
-    if (tmd_File_view_animation_pointers_count(v) != s->animation_pointers_count)
-        return bf_view_differs(where, n, "File", "animation_pointers", -1);
-    for (size_t i = 0; i < s->animation_pointers_count; i++) {
-        tmd_AnimationPointer_view e = tmd_File_view_animation_pointers_at(v, i);
-        if (!same_AnimationPointer(&e, &s->animation_pointers[i], where, n))
-            return 0;
-    }
-    {
-        tmd_LodBlock_view e = tmd_File_view_lod(v);
-        if (!same_LodBlock(&e, &s->lod, where, n))
-            return 0;
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Header(const tmd_Header_view *v, const tmd_Header *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Header", "", -1);
-    if (!((int64_t)(tmd_Header_view_remaining(v)) == (int64_t)(s->remaining)))
-        return bf_view_differs(where, n, "Header", "remaining", -1);
-    if (!((tmd_Header_view_category(v)).ptr == (s->category).ptr && (tmd_Header_view_category(v)).len == (s->category).len))
-        return bf_view_differs(where, n, "Header", "category", -1);
-    if (!((int64_t)(tmd_Header_view_magic_value(v)) == (int64_t)(s->magic_value)))
-        return bf_view_differs(where, n, "Header", "magic_value", -1);
-    if (!((int64_t)(tmd_Header_view_lod_offset(v)) == (int64_t)(s->lod_offset)))
-        return bf_view_differs(where, n, "Header", "lod_offset", -1);
-    if (!((int64_t)(tmd_Header_view_salt(v)) == (int64_t)(s->salt)))
-        return bf_view_differs(where, n, "Header", "salt", -1);
-    if (!((int64_t)(tmd_Header_view_unknown_28(v)) == (int64_t)(s->unknown_28)))
-        return bf_view_differs(where, n, "Header", "unknown_28", -1);
-    if (!((int64_t)(tmd_Header_view_unknown_32(v)) == (int64_t)(s->unknown_32)))
-        return bf_view_differs(where, n, "Header", "unknown_32", -1);
-    for (size_t i = 0; i < 16; i++) {
-        if (!((int64_t)(tmd_Header_view_zeroes(v, i)) == (int64_t)(s->zeroes[i])))
-            return bf_view_differs(where, n, "Header", "zeroes", (int64_t)i);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Scene(const tmd_Scene_view *v, const tmd_Scene *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Scene", "", -1);
-    if (!((int64_t)(tmd_Scene_view_node_count(v)) == (int64_t)(s->node_count)))
-        return bf_view_differs(where, n, "Scene", "node_count", -1);
-    if (!((int64_t)(tmd_Scene_view_unknown_2(v)) == (int64_t)(s->unknown_2)))
-        return bf_view_differs(where, n, "Scene", "unknown_2", -1);
-    if (!((int64_t)(tmd_Scene_view_animation_count(v)) == (int64_t)(s->animation_count)))
-        return bf_view_differs(where, n, "Scene", "animation_count", -1);
-    if (!((int64_t)(tmd_Scene_view_unknown_6(v)) == (int64_t)(s->unknown_6)))
-        return bf_view_differs(where, n, "Scene", "unknown_6", -1);
-    for (size_t i = 0; i < 44; i++) {
-        if (!((int64_t)(tmd_Scene_view_zeroes(v, i)) == (int64_t)(s->zeroes[i])))
-            return bf_view_differs(where, n, "Scene", "zeroes", (int64_t)i);
-    }
-    if (!((int64_t)(tmd_Scene_view_aux_address(v)) == (int64_t)(s->aux_address)))
-        return bf_view_differs(where, n, "Scene", "aux_address", -1);
-    if (tmd_Scene_view_has_node_address(v) != s->has_node_address)
-        return bf_view_differs(where, n, "Scene", "node_address", -1);
-    if (s->has_node_address) {
-        if (!((int64_t)(tmd_Scene_view_node_address(v)) == (int64_t)(s->node_address)))
-            return bf_view_differs(where, n, "Scene", "node_address", -1);
-    }
-    if (!((int64_t)(tmd_Scene_view_animation_address(v)) == (int64_t)(s->animation_address)))
-        return bf_view_differs(where, n, "Scene", "animation_address", -1);
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Node(const tmd_Node_view *v, const tmd_Node *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Node", "", -1);
-    for (size_t i = 0; i < 4; i++) {
-        if (!(bf_f32_bits((float)(tmd_Node_view_rotation(v, i))) == bf_f32_bits((float)(s->rotation[i]))))
-            return bf_view_differs(where, n, "Node", "rotation", (int64_t)i);
-    }
-    for (size_t i = 0; i < 16; i++) {
-        if (!(bf_f32_bits((float)(tmd_Node_view_bind_pose(v, i))) == bf_f32_bits((float)(s->bind_pose[i]))))
-            return bf_view_differs(where, n, "Node", "bind_pose", (int64_t)i);
-    }
-    for (size_t i = 0; i < 16; i++) {
-        if (!(bf_f32_bits((float)(tmd_Node_view_inverse_bind_pose(v, i))) == bf_f32_bits((float)(s->inverse_bind_pose[i]))))
-            return bf_view_differs(where, n, "Node", "inverse_bind_pose", (int64_t)i);
-    }
-    if (!((int64_t)(tmd_Node_view_name_length(v)) == (int64_t)(s->name_length)))
-        return bf_view_differs(where, n, "Node", "name_length", -1);
-    if (!((tmd_Node_view_name(v)).ptr == (s->name).ptr && (tmd_Node_view_name(v)).len == (s->name).len))
-        return bf_view_differs(where, n, "Node", "name", -1);
-    if (!((int64_t)(tmd_Node_view_parent(v)) == (int64_t)(s->parent)))
-        return bf_view_differs(where, n, "Node", "parent", -1);
-    if (!((int64_t)(tmd_Node_view_ignore_updates(v)) == (int64_t)(s->ignore_updates)))
-        return bf_view_differs(where, n, "Node", "ignore_updates", -1);
-    for (size_t i = 0; i < 3; i++) {
-        if (!(bf_f32_bits((float)(tmd_Node_view_translation(v, i))) == bf_f32_bits((float)(s->translation[i]))))
-            return bf_view_differs(where, n, "Node", "translation", (int64_t)i);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_AnimationPointer(const tmd_AnimationPointer_view *v, const tmd_AnimationPointer *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "AnimationPointer", "", -1);
-    if (!((int64_t)(tmd_AnimationPointer_view_address(v)) == (int64_t)(s->address)))
-        return bf_view_differs(where, n, "AnimationPointer", "address", -1);
-    {
-        tmd_Animation_view e = tmd_AnimationPointer_view_animation(v);
-        if (!same_Animation(&e, &s->animation, where, n))
-            return 0;
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Animation(const tmd_Animation_view *v, const tmd_Animation *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Animation", "", -1);
-    if (!((int64_t)(tmd_Animation_view_name_length(v)) == (int64_t)(s->name_length)))
-        return bf_view_differs(where, n, "Animation", "name_length", -1);
-    if (!((tmd_Animation_view_name(v)).ptr == (s->name).ptr && (tmd_Animation_view_name(v)).len == (s->name).len))
-        return bf_view_differs(where, n, "Animation", "name", -1);
-    if (!((int64_t)(tmd_Animation_view_composite(v)) == (int64_t)(s->composite)))
-        return bf_view_differs(where, n, "Animation", "composite", -1);
-    if (!((int64_t)(tmd_Animation_view_plays_sound(v)) == (int64_t)(s->plays_sound)))
-        return bf_view_differs(where, n, "Animation", "plays_sound", -1);
-    if (!((int64_t)(tmd_Animation_view_channel_count(v)) == (int64_t)(s->channel_count)))
-        return bf_view_differs(where, n, "Animation", "channel_count", -1);
-    if (!(bf_f32_bits((float)(tmd_Animation_view_duration(v))) == bf_f32_bits((float)(s->duration))))
-        return bf_view_differs(where, n, "Animation", "duration", -1);
-    if (tmd_Animation_view_channels_count(v) != s->channels_count)
-        return bf_view_differs(where, n, "Animation", "channels", -1);
-    for (size_t i = 0; i < s->channels_count; i++) {
-        tmd_ChannelPointer_view e = tmd_Animation_view_channels_at(v, i);
-        if (!same_ChannelPointer(&e, &s->channels[i], where, n))
-            return 0;
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_ChannelPointer(const tmd_ChannelPointer_view *v, const tmd_ChannelPointer *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "ChannelPointer", "", -1);
-    if (!((int64_t)(tmd_ChannelPointer_view_address(v)) == (int64_t)(s->address)))
-        return bf_view_differs(where, n, "ChannelPointer", "address", -1);
-    {
-        tmd_Channel_view e = tmd_ChannelPointer_view_channel(v);
-        if (!same_Channel(&e, &s->channel, where, n))
-            return 0;
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Channel(const tmd_Channel_view *v, const tmd_Channel *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Channel", "", -1);
-    if (!((int64_t)(tmd_Channel_view_flags(v)) == (int64_t)(s->flags)))
-        return bf_view_differs(where, n, "Channel", "flags", -1);
-    if (!((int64_t)(tmd_Channel_view_frame_count(v)) == (int64_t)(s->frame_count)))
-        return bf_view_differs(where, n, "Channel", "frame_count", -1);
-    if (tmd_Channel_view_keyframes_count(v) != s->keyframes_count)
-        return bf_view_differs(where, n, "Channel", "keyframes", -1);
-    for (size_t i = 0; i < s->keyframes_count; i++) {
-        tmd_Keyframe_view e = tmd_Channel_view_keyframes_at(v, i);
-        if (!same_Keyframe(&e, &s->keyframes[i], where, n))
-            return 0;
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Keyframe(const tmd_Keyframe_view *v, const tmd_Keyframe *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Keyframe", "", -1);
-    if (!(bf_f32_bits((float)(tmd_Keyframe_view_timestamp(v))) == bf_f32_bits((float)(s->timestamp))))
-        return bf_view_differs(where, n, "Keyframe", "timestamp", -1);
-    if (!((int64_t)(tmd_Keyframe_view_translation_key(v)) == (int64_t)(s->translation_key)))
-        return bf_view_differs(where, n, "Keyframe", "translation_key", -1);
-    if (!((int64_t)(tmd_Keyframe_view_rotation_key(v)) == (int64_t)(s->rotation_key)))
-        return bf_view_differs(where, n, "Keyframe", "rotation_key", -1);
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_LodBlock(const tmd_LodBlock_view *v, const tmd_LodBlock *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "LodBlock", "", -1);
-    if (!((int64_t)(tmd_LodBlock_view_level_count(v)) == (int64_t)(s->level_count)))
-        return bf_view_differs(where, n, "LodBlock", "level_count", -1);
-    if (!(bf_f32_bits((float)(tmd_LodBlock_view_unknown(v))) == bf_f32_bits((float)(s->unknown))))
-        return bf_view_differs(where, n, "LodBlock", "unknown", -1);
-    if (tmd_LodBlock_view_levels_count(v) != s->levels_count)
-        return bf_view_differs(where, n, "LodBlock", "levels", -1);
-    {
-        tmd_Level_view e;
-        size_t i = 0;
-        for (int more = tmd_LodBlock_view_levels_first(v, &e); more; more = tmd_LodBlock_view_levels_next(v, &e), i++)
-            if (i >= s->levels_count || !same_Level(&e, &s->levels[i], where, n))
-                return bf_view_differs(where, n, "LodBlock", "levels", (int64_t)i);
-        if (i != s->levels_count)
-            return bf_view_differs(where, n, "LodBlock", "levels", -1);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Level(const tmd_Level_view *v, const tmd_Level *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Level", "", -1);
-    if (!((int64_t)(tmd_Level_view_mesh_count(v)) == (int64_t)(s->mesh_count)))
-        return bf_view_differs(where, n, "Level", "mesh_count", -1);
-    if (!(bf_f32_bits((float)(tmd_Level_view_distance(v))) == bf_f32_bits((float)(s->distance))))
-        return bf_view_differs(where, n, "Level", "distance", -1);
-    for (size_t i = 0; i < 4; i++) {
-        if (!(bf_f32_bits((float)(tmd_Level_view_unknown(v, i))) == bf_f32_bits((float)(s->unknown[i]))))
-            return bf_view_differs(where, n, "Level", "unknown", (int64_t)i);
-    }
-    if (tmd_Level_view_meshes_count(v) != s->meshes_count)
-        return bf_view_differs(where, n, "Level", "meshes", -1);
-    {
-        tmd_Mesh_view e;
-        size_t i = 0;
-        for (int more = tmd_Level_view_meshes_first(v, &e); more; more = tmd_Level_view_meshes_next(v, &e), i++)
-            if (i >= s->meshes_count || !same_Mesh(&e, &s->meshes[i], where, n))
-                return bf_view_differs(where, n, "Level", "meshes", (int64_t)i);
-        if (i != s->meshes_count)
-            return bf_view_differs(where, n, "Level", "meshes", -1);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Mesh(const tmd_Mesh_view *v, const tmd_Mesh *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Mesh", "", -1);
-    if (!((int64_t)(tmd_Mesh_view_piece_count(v)) == (int64_t)(s->piece_count)))
-        return bf_view_differs(where, n, "Mesh", "piece_count", -1);
-    if (!((int64_t)(tmd_Mesh_view_index_count(v)) == (int64_t)(s->index_count)))
-        return bf_view_differs(where, n, "Mesh", "index_count", -1);
-    if (!((int64_t)(tmd_Mesh_view_vertex_count(v)) == (int64_t)(s->vertex_count)))
-        return bf_view_differs(where, n, "Mesh", "vertex_count", -1);
-    if (!((tmd_Mesh_view_material(v)).ptr == (s->material).ptr && (tmd_Mesh_view_material(v)).len == (s->material).len))
-        return bf_view_differs(where, n, "Mesh", "material", -1);
-    if (tmd_Mesh_view_pieces_count(v) != s->pieces_count)
-        return bf_view_differs(where, n, "Mesh", "pieces", -1);
-    {
-        tmd_Piece_view e;
-        size_t i = 0;
-        for (int more = tmd_Mesh_view_pieces_first(v, &e); more; more = tmd_Mesh_view_pieces_next(v, &e), i++)
-            if (i >= s->pieces_count || !same_Piece(&e, &s->pieces[i], where, n))
-                return bf_view_differs(where, n, "Mesh", "pieces", (int64_t)i);
-        if (i != s->pieces_count)
-            return bf_view_differs(where, n, "Mesh", "pieces", -1);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Piece(const tmd_Piece_view *v, const tmd_Piece *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Piece", "", -1);
-    if (!((int64_t)(tmd_Piece_view_index_count(v)) == (int64_t)(s->index_count)))
-        return bf_view_differs(where, n, "Piece", "index_count", -1);
-    if (!((int64_t)(tmd_Piece_view_vertex_count(v)) == (int64_t)(s->vertex_count)))
-        return bf_view_differs(where, n, "Piece", "vertex_count", -1);
-    if (!((int64_t)(tmd_Piece_view_skin_count(v)) == (int64_t)(s->skin_count)))
-        return bf_view_differs(where, n, "Piece", "skin_count", -1);
-    if (!((int64_t)(tmd_Piece_view_highest_index(v)) == (int64_t)(s->highest_index)))
-        return bf_view_differs(where, n, "Piece", "highest_index", -1);
-    for (size_t i = 0; i < 3; i++) {
-        if (!(bf_f32_bits((float)(tmd_Piece_view_center(v, i))) == bf_f32_bits((float)(s->center[i]))))
-            return bf_view_differs(where, n, "Piece", "center", (int64_t)i);
-    }
-    for (size_t i = 0; i < 3; i++) {
-        if (!(bf_f32_bits((float)(tmd_Piece_view_extent(v, i))) == bf_f32_bits((float)(s->extent[i]))))
-            return bf_view_differs(where, n, "Piece", "extent", (int64_t)i);
-    }
-    if (tmd_Piece_view_skin_nodes_count(v) != s->skin_nodes_count)
-        return bf_view_differs(where, n, "Piece", "skin_nodes", -1);
-    for (size_t i = 0; i < s->skin_nodes_count; i++) {
-        if (!((int64_t)(tmd_Piece_view_skin_nodes(v, i)) == (int64_t)(s->skin_nodes[i])))
-            return bf_view_differs(where, n, "Piece", "skin_nodes", (int64_t)i);
-    }
-    if (tmd_Piece_view_vertices_count(v) != s->vertices_count)
-        return bf_view_differs(where, n, "Piece", "vertices", -1);
-    for (size_t i = 0; i < s->vertices_count; i++) {
-        tmd_Vertex_view e = tmd_Piece_view_vertices_at(v, i);
-        if (!same_Vertex(&e, &s->vertices[i], where, n))
-            return 0;
-    }
-    if (tmd_Piece_view_indices_count(v) != s->indices_count)
-        return bf_view_differs(where, n, "Piece", "indices", -1);
-    for (size_t i = 0; i < s->indices_count; i++) {
-        if (!((int64_t)(tmd_Piece_view_indices(v, i)) == (int64_t)(s->indices[i])))
-            return bf_view_differs(where, n, "Piece", "indices", (int64_t)i);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Vertex(const tmd_Vertex_view *v, const tmd_Vertex *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Vertex", "", -1);
-    for (size_t i = 0; i < 3; i++) {
-        if (!(bf_f32_bits((float)(tmd_Vertex_view_position(v, i))) == bf_f32_bits((float)(s->position[i]))))
-            return bf_view_differs(where, n, "Vertex", "position", (int64_t)i);
-    }
-    for (size_t i = 0; i < 3; i++) {
-        if (!(bf_f32_bits((float)(tmd_Vertex_view_normal(v, i))) == bf_f32_bits((float)(s->normal[i]))))
-            return bf_view_differs(where, n, "Vertex", "normal", (int64_t)i);
-    }
-    for (size_t i = 0; i < 4; i++) {
-        if (!((int64_t)(tmd_Vertex_view_weights(v, i)) == (int64_t)(s->weights[i])))
-            return bf_view_differs(where, n, "Vertex", "weights", (int64_t)i);
-    }
-    for (size_t i = 0; i < 4; i++) {
-        if (!((int64_t)(tmd_Vertex_view_bone_ids(v, i)) == (int64_t)(s->bone_ids[i])))
-            return bf_view_differs(where, n, "Vertex", "bone_ids", (int64_t)i);
-    }
-    for (size_t i = 0; i < 2; i++) {
-        if (!(bf_f32_bits((float)(tmd_Vertex_view_uv(v, i))) == bf_f32_bits((float)(s->uv[i]))))
-            return bf_view_differs(where, n, "Vertex", "uv", (int64_t)i);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-int tmd_view_same_model(const tmd_model_view *v, const tmd_File *s, char *where, size_t where_size)
-{
-    return same_File(&v->root, s, where, where_size);
 }
 
 int tmd_view_open_model(const uint8_t *data, size_t size, tmd_model_view *out, bf_error *err)
