@@ -14,7 +14,21 @@ local cexpr = require("cexpr")
 local M = {}
 
 local function ct(fmt, t) return names.ctype(fmt, t) end
-local function vt(fmt, t) return names.ctype(fmt, t) .. "_view" end
+-- (asked for at nearly every line written: made once per type)
+local view_names = setmetatable({}, { __mode = "k" })
+local function vt(fmt, t)
+  local of_fmt = view_names[fmt]
+  if not of_fmt then
+    of_fmt = {}
+    view_names[fmt] = of_fmt
+  end
+  local name = of_fmt[t]
+  if not name then
+    name = names.ctype(fmt, t) .. "_view"
+    of_fmt[t] = name
+  end
+  return name
+end
 
 -- A construct views do not handle yet: the format then gets no views (its name and the
 -- reason are in the generated header comment of formats that do, and in LANGUAGE.md).
@@ -375,19 +389,20 @@ local function plain_size(ix, fl)
   return nil
 end
 
-local function lay_value(fmt, ix, t, fl, env)
-  local L = {}
-  local function w(s) L[#L + 1] = s end
+-- Writes the C laying out field `fl` through `w` (which indents it).
+local function lay_value(fmt, ix, t, fl, env, w)
   local name, k = fl.name, fl.kind
+  -- (inside the block that declares n)
   local function checked_count(min)
-    w(string.format("int64_t n = %s;", cexpr.value(fl.count, env)))
-    w("if (c->err->failed)")
-    w("    return 0;")
-    w("if (n < 0 || n > (int64_t)UINT32_MAX)")
-    w(string.format('    return bf_fail(c, c->pos, "%s", "count %%lld is out of range", (long long)n);', name))
+    local function w2(s) w("    " .. s) end
+    w2(string.format("int64_t n = %s;", cexpr.value(fl.count, env)))
+    w2("if (c->err->failed)")
+    w2("    return 0;")
+    w2("if (n < 0 || n > (int64_t)UINT32_MAX)")
+    w2(string.format('    return bf_fail(c, c->pos, "%s", "count %%lld is out of range", (long long)n);', name))
     if min then
-      w(string.format('if (!bf_view_count_fits(c, (uint64_t)n, %d, "%s"))', min, name))
-      w("    return 0;")
+      w2(string.format('if (!bf_view_count_fits(c, (uint64_t)n, %d, "%s"))', min, name))
+      w2("    return 0;")
     end
   end
   if fl.string_table and fl.array then unsupported("arrays of string references") end
@@ -410,7 +425,7 @@ local function lay_value(fmt, ix, t, fl, env)
       end
     end
     w(string.format("c->pos += %d;", wsz))
-    return L
+    return
   end
 
   if k == "prim" then
@@ -419,8 +434,7 @@ local function lay_value(fmt, ix, t, fl, env)
     if fl.fixed_count then
       w(string.format("    const int64_t n = %d;", fl.fixed_count))
     elseif fl.count then
-      local save = L; L = {}; checked_count(); local inner = L; L = save
-      for _, l in ipairs(inner) do w("    " .. l) end
+      checked_count()
       w(string.format("    v->%s_count = (size_t)n;", name))
     elseif fl.to_end then
       -- whole elements up to the end; a partial last one fails like the reader's
@@ -450,7 +464,7 @@ local function lay_value(fmt, ix, t, fl, env)
     w("        return 0;")
     w(string.format("    c->pos += (size_t)n * %d;", wsz))
     w("}")
-    return L
+    return
   end
 
   if k == "struct" then
@@ -461,7 +475,7 @@ local function lay_value(fmt, ix, t, fl, env)
       w(string.format('if (!bf_push(c, "%s", -1) || !lay_%s(c, d, &v->%s, 0, deep%s))', name, fl.type, name, args_c(env, fl, "0", "NULL")))
       w("    return 0;")
       w("bf_pop(c);")
-      return L
+      return
     end
     if not fl.array then
       local e = "e_" .. name
@@ -482,7 +496,7 @@ local function lay_value(fmt, ix, t, fl, env)
       w("        return 0;")
       w("    bf_pop(c);")
       w("}")
-      return L
+      return
     end
     local prev_used = uses_prev(fl.args)
     w("{")
@@ -490,8 +504,7 @@ local function lay_value(fmt, ix, t, fl, env)
     if fl.fixed_count then
       w(string.format("    const int64_t n = %d;", fl.fixed_count))
     elseif fl.count then
-      local save = L; L = {}; checked_count(T.min_size); local inner = L; L = save
-      for _, l in ipairs(inner) do w("    " .. l) end
+      checked_count(T.min_size)
       w(string.format("    v->%s_count = (size_t)n;", name))
     end
     if bounded and T.size and not prev_used and not (flat and flat_has_checks(ix, T)) then
@@ -501,7 +514,7 @@ local function lay_value(fmt, ix, t, fl, env)
       if flat then
         w(string.format("    c->pos += (size_t)n * %d;", T.size))
         w("}")
-        return L
+        return
       end
       w("    if (!deep) {")
       w(string.format("        c->pos += (size_t)n * %d;", T.size))
@@ -514,7 +527,7 @@ local function lay_value(fmt, ix, t, fl, env)
       w("        }")
       w("    }")
       w("}")
-      return L
+      return
     end
     if fl.to_end and not prev_used and plain_size(ix, { kind = "struct", type = fl.type }) then
       -- elements of a fixed size that need only their bytes: as many as fit, a partial last
@@ -525,7 +538,7 @@ local function lay_value(fmt, ix, t, fl, env)
       w("    if (c->pos < c->end)")
       w(string.format('        return bf_need(c, %d, "%s");', T.size, name))
       w("}")
-      return L
+      return
     end
     local V = vt(fmt, fl.type)
     if prev_used then
@@ -569,7 +582,7 @@ local function lay_value(fmt, ix, t, fl, env)
     w("    }")
     if not bounded then w(string.format("    v->%s_count = (size_t)i;", name)) end
     w("}")
-    return L
+    return
   end
 
   if k == "bytes" then
@@ -588,7 +601,7 @@ local function lay_value(fmt, ix, t, fl, env)
     w(string.format("    v->%s_count = (size_t)n;", name))
     w("    c->pos += (size_t)n;")
     w("}")
-    return L
+    return
   end
 
   if k == "str" or k == "cstr" then
@@ -614,8 +627,7 @@ local function lay_value(fmt, ix, t, fl, env)
       if fl.fixed_count then
         w(string.format("    const int64_t n = %d;", fl.fixed_count))
       else
-        local save = L; L = {}; checked_count(fl.min_elem_size); local inner = L; L = save
-        for _, l in ipairs(inner) do w("    " .. l) end
+        checked_count(fl.min_elem_size)
         w(string.format("    v->%s_count = (size_t)n;", name))
       end
       w("    for (int64_t i = 0; i < n; i++) {")
@@ -623,7 +635,7 @@ local function lay_value(fmt, ix, t, fl, env)
       w("    }")
     end
     w("}")
-    return L
+    return
   end
 
   if k == "switch" then
@@ -668,14 +680,14 @@ local function lay_value(fmt, ix, t, fl, env)
     w("        break;")
     w("    }")
     w("}")
-    return L
+    return
   end
   unsupported("field kind " .. k)
 end
 
-local function lay_field(fmt, ix, t, fl, env)
-  local L = {}
-  local depth = 0
+-- Appends the C of field `fl` to the function's lines `L`, one level in.
+local function lay_field(fmt, ix, t, fl, env, L)
+  local depth = 1
   local function w(s) L[#L + 1] = names.indent(depth) .. s end
   local name = fl.name
   w("/* " .. name .. " */")
@@ -705,7 +717,7 @@ local function lay_field(fmt, ix, t, fl, env)
     depth = depth + 1
     R.open_padding(w, fl, function(e) return cexpr.value(e, env) end)
   end
-  for _, l in ipairs(lay_value(fmt, ix, t, fl, env)) do w(l) end
+  lay_value(fmt, ix, t, fl, env, w)
   if pad then
     w("c->end = padded_end;")
     depth = depth - 1
@@ -768,7 +780,7 @@ local function lay_function(fmt, ix, t)
       lay_run(w, run)
       i = i + #run
     else
-      for _, l in ipairs(lay_field(fmt, ix, t, fields[i], env)) do w("    " .. l) end
+      lay_field(fmt, ix, t, fields[i], env, o)
       i = i + 1
     end
   end
@@ -1348,7 +1360,7 @@ local function generate(fmt)
     accessors(fmt, ix, t, Ht, Cacc)
     if #Ht > 0 then
       h("/* ---- " .. t.name .. " ---- */")
-      for _, l in ipairs(Ht) do h(l) end
+      table.move(Ht, 1, #Ht, #H + 1, H)
       h()
     end
   end
@@ -1376,7 +1388,7 @@ local function generate(fmt)
     c(lay_function(fmt, ix, t))
     c()
   end
-  for _, l in ipairs(Cacc) do c(l) end
+  table.move(Cacc, 1, #Cacc, #C + 1, C)
   c()
   for _, t in ipairs(fmt.types) do
     if t.needs_link then
