@@ -529,7 +529,7 @@ local function lay_value(fmt, ix, t, fl, env, w)
       w("}")
       return
     end
-    if fl.to_end and not prev_used and plain_size(ix, { kind = "struct", type = fl.type }) then
+    if fl.to_end and not prev_used and T.size and T.size > 0 and plain_size(ix, { kind = "struct", type = fl.type }) then
       -- elements of a fixed size that need only their bytes: as many as fit, a partial last
       -- one fails like the reader's
       w(string.format("    const int64_t n = (int64_t)((c->end - c->pos) / %d);", T.size))
