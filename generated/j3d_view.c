@@ -90,11 +90,7 @@ static int64_t j3d_TextureImage_view_v_tile_bytes(bf_ctx *c, const j3d_TextureIm
 
 int j3d_view_lay_File(bf_ctx *c, const bf_view_doc *d, j3d_File_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (j3d_File_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     /* magic */
     {
@@ -104,30 +100,12 @@ int j3d_view_lay_File(bf_ctx *c, const bf_view_doc *d, j3d_File_view *v, int64_t
         if (!bf_expect_bytes(c, c->pos - 4, "magic", (const uint8_t *)s.ptr, "J3D2", 4))
             return 0;
     }
-    /* kind */
-    if (!bf_need(c, 4, "kind"))
+    /* kind .. subversion: 28 bytes */
+    static const bf_view_field kind_run[] = {{"kind", 4}, {"file_size", 4}, {"section_count", 4}, {"subversion", 16}};
+    if (!bf_view_need_run(c, 28, kind_run, 4))
         return 0;
-    c->pos += 4;
-    /* file_size */
-    if (!bf_need(c, 4, "file_size"))
-        return 0;
-    c->pos += 4;
-    /* section_count */
-    if (!bf_need(c, 4, "section_count"))
-        return 0;
-    c->pos += 4;
-    /* subversion */
     v->subversion_lim = c->end;
-    if (!deep) {
-        if (!bf_need(c, 16, "subversion"))
-            return 0;
-        c->pos += 16;
-    } else {
-        j3d_SubversionHeader_view e_subversion;
-        if (!bf_push(c, "subversion", -1) || !j3d_view_lay_SubversionHeader(c, d, &e_subversion, 0, deep))
-            return 0;
-        bf_pop(c);
-    }
+    c->pos += 28;
     /* sections */
     v->sections_lim = c->end;
     {
@@ -139,11 +117,9 @@ int j3d_view_lay_File(bf_ctx *c, const bf_view_doc *d, j3d_File_view *v, int64_t
         if (!bf_view_count_fits(c, (uint64_t)n, 8, "sections"))
             return 0;
         v->sections_count = (size_t)n;
-        j3d_Section_view e[2];
+        j3d_Section_view e;
         for (int64_t i = 0; i < n; i++) {
-            j3d_Section_view *cur = &e[i & 1];
-            const j3d_Section_view *prev = i ? &e[(i - 1) & 1] : NULL;
-            (void)prev;
+            j3d_Section_view *cur = &e;
             if (!bf_push(c, "sections", i) || !j3d_view_lay_Section(c, d, cur, i, deep))
                 return 0;
             bf_pop(c);
@@ -164,11 +140,7 @@ int j3d_view_lay_File(bf_ctx *c, const bf_view_doc *d, j3d_File_view *v, int64_t
 
 int j3d_view_lay_SubversionHeader(bf_ctx *c, const bf_view_doc *d, j3d_SubversionHeader_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (j3d_SubversionHeader_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     /* subversion */
     {
@@ -194,20 +166,13 @@ int j3d_view_lay_SubversionHeader(bf_ctx *c, const bf_view_doc *d, j3d_Subversio
 
 int j3d_view_lay_Section(bf_ctx *c, const bf_view_doc *d, j3d_Section_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (j3d_Section_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* tag */
-    if (!bf_need(c, 4, "tag"))
+    /* tag .. size: 8 bytes */
+    static const bf_view_field tag_run[] = {{"tag", 4}, {"size", 4}};
+    if (!bf_view_need_run(c, 8, tag_run, 2))
         return 0;
-    c->pos += 4;
-    /* size */
-    if (!bf_need(c, 4, "size"))
-        return 0;
-    c->pos += 4;
+    c->pos += 8;
     /* body */
     {
         bf_mark body_mark;
@@ -322,32 +287,13 @@ int j3d_view_lay_Section(bf_ctx *c, const bf_view_doc *d, j3d_Section_view *v, i
 
 int j3d_view_lay_Inf1(bf_ctx *c, const bf_view_doc *d, j3d_Inf1_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (j3d_Inf1_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* flags */
-    if (!bf_need(c, 2, "flags"))
+    /* flags .. hierarchy_offset: 16 bytes */
+    static const bf_view_field flags_run[] = {{"flags", 2}, {"padding", 2}, {"matrix_group_count", 4}, {"vertex_count", 4}, {"hierarchy_offset", 4}};
+    if (!bf_view_need_run(c, 16, flags_run, 5))
         return 0;
-    c->pos += 2;
-    /* padding */
-    if (!bf_need(c, 2, "padding"))
-        return 0;
-    c->pos += 2;
-    /* matrix_group_count */
-    if (!bf_need(c, 4, "matrix_group_count"))
-        return 0;
-    c->pos += 4;
-    /* vertex_count */
-    if (!bf_need(c, 4, "vertex_count"))
-        return 0;
-    c->pos += 4;
-    /* hierarchy_offset */
-    if (!bf_need(c, 4, "hierarchy_offset"))
-        return 0;
-    c->pos += 4;
+    c->pos += 16;
     /* nodes */
     {
         bf_mark nodes_mark;
@@ -358,15 +304,13 @@ int j3d_view_lay_Inf1(bf_ctx *c, const bf_view_doc *d, j3d_Inf1_view *v, int64_t
         v->nodes_at = c->pos;
         v->nodes_lim = c->end;
         {
-            j3d_SceneNode_view e[2];
+            j3d_SceneNode_view e;
             int64_t i = 0;
             for (;; i++) {
                 if (c->pos >= c->end)
                     return bf_fail(c, c->pos, "nodes", "ends without its terminator (_it.type == NodeType.end)");
                 size_t before = c->pos;
-                j3d_SceneNode_view *cur = &e[i & 1];
-                const j3d_SceneNode_view *prev = i ? &e[(i - 1) & 1] : NULL;
-                (void)prev;
+                j3d_SceneNode_view *cur = &e;
                 if (!bf_push(c, "nodes", i) || !j3d_view_lay_SceneNode(c, d, cur, i, deep))
                     return 0;
                 bf_pop(c);
@@ -387,88 +331,29 @@ int j3d_view_lay_Inf1(bf_ctx *c, const bf_view_doc *d, j3d_Inf1_view *v, int64_t
 
 int j3d_view_lay_SceneNode(bf_ctx *c, const bf_view_doc *d, j3d_SceneNode_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (j3d_SceneNode_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* type */
-    if (!bf_need(c, 2, "type"))
+    /* type .. data: 4 bytes */
+    static const bf_view_field type_run[] = {{"type", 2}, {"data", 2}};
+    if (!bf_view_need_run(c, 4, type_run, 2))
         return 0;
-    c->pos += 2;
-    /* data */
-    if (!bf_need(c, 2, "data"))
-        return 0;
-    c->pos += 2;
+    c->pos += 4;
     v->_end = c->pos;
     return 1;
 }
 
 int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (j3d_Vtx1_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* format_list_offset */
-    if (!bf_need(c, 4, "format_list_offset"))
+    /* format_list_offset .. texcoord7_offset: 56 bytes */
+    static const bf_view_field format_list_offset_run[] = {{"format_list_offset", 4}, {"position_offset", 4}, {"normal_offset", 4}, {"tangent_offset", 4},
+                                                           {"color0_offset", 4}, {"color1_offset", 4}, {"texcoord0_offset", 4}, {"texcoord1_offset", 4},
+                                                           {"texcoord2_offset", 4}, {"texcoord3_offset", 4}, {"texcoord4_offset", 4}, {"texcoord5_offset", 4},
+                                                           {"texcoord6_offset", 4}, {"texcoord7_offset", 4}};
+    if (!bf_view_need_run(c, 56, format_list_offset_run, 14))
         return 0;
-    c->pos += 4;
-    /* position_offset */
-    if (!bf_need(c, 4, "position_offset"))
-        return 0;
-    c->pos += 4;
-    /* normal_offset */
-    if (!bf_need(c, 4, "normal_offset"))
-        return 0;
-    c->pos += 4;
-    /* tangent_offset */
-    if (!bf_need(c, 4, "tangent_offset"))
-        return 0;
-    c->pos += 4;
-    /* color0_offset */
-    if (!bf_need(c, 4, "color0_offset"))
-        return 0;
-    c->pos += 4;
-    /* color1_offset */
-    if (!bf_need(c, 4, "color1_offset"))
-        return 0;
-    c->pos += 4;
-    /* texcoord0_offset */
-    if (!bf_need(c, 4, "texcoord0_offset"))
-        return 0;
-    c->pos += 4;
-    /* texcoord1_offset */
-    if (!bf_need(c, 4, "texcoord1_offset"))
-        return 0;
-    c->pos += 4;
-    /* texcoord2_offset */
-    if (!bf_need(c, 4, "texcoord2_offset"))
-        return 0;
-    c->pos += 4;
-    /* texcoord3_offset */
-    if (!bf_need(c, 4, "texcoord3_offset"))
-        return 0;
-    c->pos += 4;
-    /* texcoord4_offset */
-    if (!bf_need(c, 4, "texcoord4_offset"))
-        return 0;
-    c->pos += 4;
-    /* texcoord5_offset */
-    if (!bf_need(c, 4, "texcoord5_offset"))
-        return 0;
-    c->pos += 4;
-    /* texcoord6_offset */
-    if (!bf_need(c, 4, "texcoord6_offset"))
-        return 0;
-    c->pos += 4;
-    /* texcoord7_offset */
-    if (!bf_need(c, 4, "texcoord7_offset"))
-        return 0;
-    c->pos += 4;
+    c->pos += 56;
     /* formats */
     {
         bf_mark formats_mark;
@@ -479,15 +364,13 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
         v->formats_at = c->pos;
         v->formats_lim = c->end;
         {
-            j3d_VertexFormat_view e[2];
+            j3d_VertexFormat_view e;
             int64_t i = 0;
             for (;; i++) {
                 if (c->pos >= c->end)
                     return bf_fail(c, c->pos, "formats", "ends without its terminator (_it.attr == VertexAttribute.list_end)");
                 size_t before = c->pos;
-                j3d_VertexFormat_view *cur = &e[i & 1];
-                const j3d_VertexFormat_view *prev = i ? &e[(i - 1) & 1] : NULL;
-                (void)prev;
+                j3d_VertexFormat_view *cur = &e;
                 if (!bf_push(c, "formats", i) || !j3d_view_lay_VertexFormat(c, d, cur, i, deep))
                     return 0;
                 bf_pop(c);
@@ -507,20 +390,14 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
         v->has_position = 1;
         {
             bf_mark position_mark;
-            const int64_t position_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 8), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 12),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 16), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 20),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 24), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 28),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52),
-                                                 bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))))))))), bf_load_u32be(c->data + v->_offset + 4));
+            const int64_t position_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 8, 12, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                                 8)), bf_load_u32be(c->data + v->_offset + 4));
             if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 4)), position_size,
                                  "position", &position_mark))
                 return 0;
             v->position_at = c->pos;
             v->position_lim = c->end;
-            if (!deep) {
-            } else {
+            if (deep) {
                 j3d_VertexBuffer_view e_position;
                 if (!bf_push(c, "position", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_position, 0, deep, INT64_C(9), j3d_Vtx1_view_v_position_at(c, v) < 0 ? -1
                     : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_position_at(c, v)))))
@@ -535,20 +412,14 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
         v->has_normal = 1;
         {
             bf_mark normal_mark;
-            const int64_t normal_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 12), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 16),
-                                               bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 20), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 24),
-                                               bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 28), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32),
-                                               bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40),
-                                               bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
-                                               bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                               8)))))))))))), bf_load_u32be(c->data + v->_offset + 8));
+            const int64_t normal_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 12, 11, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                               8)), bf_load_u32be(c->data + v->_offset + 8));
             if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 8)), normal_size, "normal",
                                  &normal_mark))
                 return 0;
             v->normal_at = c->pos;
             v->normal_lim = c->end;
-            if (!deep) {
-            } else {
+            if (deep) {
                 j3d_VertexBuffer_view e_normal;
                 if (!bf_push(c, "normal", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_normal, 0, deep, INT64_C(10), j3d_Vtx1_view_v_normal_at(c, v) < 0 ? -1
                     : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_normal_at(c, v)))))
@@ -563,19 +434,14 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
         v->has_tangent = 1;
         {
             bf_mark tangent_mark;
-            const int64_t tangent_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 16), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 20),
-                                                bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 24), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 28),
-                                                bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36),
-                                                bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
-                                                bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52),
-                                                bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))))))), bf_load_u32be(c->data + v->_offset + 12));
+            const int64_t tangent_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 16, 10, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                                8)), bf_load_u32be(c->data + v->_offset + 12));
             if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 12)), tangent_size, "tangent",
                                  &tangent_mark))
                 return 0;
             v->tangent_at = c->pos;
             v->tangent_lim = c->end;
-            if (!deep) {
-            } else {
+            if (deep) {
                 j3d_VertexBuffer_view e_tangent;
                 if (!bf_push(c, "tangent", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_tangent, 0, deep, INT64_C(25), j3d_Vtx1_view_v_tangent_at(c, v) < 0 ? -1
                     : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_tangent_at(c, v)))))
@@ -590,19 +456,14 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
         v->has_color0 = 1;
         {
             bf_mark color0_mark;
-            const int64_t color0_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 20), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 24),
-                                               bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 28), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32),
-                                               bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40),
-                                               bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
-                                               bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                               8)))))))))), bf_load_u32be(c->data + v->_offset + 16));
+            const int64_t color0_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 20, 9, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                               8)), bf_load_u32be(c->data + v->_offset + 16));
             if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 16)), color0_size, "color0",
                                  &color0_mark))
                 return 0;
             v->color0_at = c->pos;
             v->color0_lim = c->end;
-            if (!deep) {
-            } else {
+            if (deep) {
                 j3d_VertexBuffer_view e_color0;
                 if (!bf_push(c, "color0", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_color0, 0, deep, INT64_C(11), j3d_Vtx1_view_v_color0_at(c, v) < 0 ? -1
                     : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_color0_at(c, v)))))
@@ -617,18 +478,14 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
         v->has_color1 = 1;
         {
             bf_mark color1_mark;
-            const int64_t color1_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 24), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 28),
-                                               bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36),
-                                               bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
-                                               bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52),
-                                               bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))))), bf_load_u32be(c->data + v->_offset + 20));
+            const int64_t color1_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 24, 8, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                               8)), bf_load_u32be(c->data + v->_offset + 20));
             if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 20)), color1_size, "color1",
                                  &color1_mark))
                 return 0;
             v->color1_at = c->pos;
             v->color1_lim = c->end;
-            if (!deep) {
-            } else {
+            if (deep) {
                 j3d_VertexBuffer_view e_color1;
                 if (!bf_push(c, "color1", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_color1, 0, deep, INT64_C(12), j3d_Vtx1_view_v_color1_at(c, v) < 0 ? -1
                     : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_color1_at(c, v)))))
@@ -643,21 +500,14 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
         v->has_texcoord0 = 1;
         {
             bf_mark texcoord0_mark;
-            const int64_t texcoord0_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 28),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                                  8)))))))), bf_load_u32be(c->data + v->_offset + 24));
+            const int64_t texcoord0_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 28, 7, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                                  8)), bf_load_u32be(c->data + v->_offset + 24));
             if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 24)), texcoord0_size,
                                  "texcoord0", &texcoord0_mark))
                 return 0;
             v->texcoord0_at = c->pos;
             v->texcoord0_lim = c->end;
-            if (!deep) {
-            } else {
+            if (deep) {
                 j3d_VertexBuffer_view e_texcoord0;
                 if (!bf_push(c, "texcoord0", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord0, 0, deep, INT64_C(13), j3d_Vtx1_view_v_texcoord0_at(c, v) < 0
                     ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count,
@@ -673,20 +523,14 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
         v->has_texcoord1 = 1;
         {
             bf_mark texcoord1_mark;
-            const int64_t texcoord1_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                                  8))))))), bf_load_u32be(c->data + v->_offset + 28));
+            const int64_t texcoord1_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 32, 6, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                                  8)), bf_load_u32be(c->data + v->_offset + 28));
             if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 28)), texcoord1_size,
                                  "texcoord1", &texcoord1_mark))
                 return 0;
             v->texcoord1_at = c->pos;
             v->texcoord1_lim = c->end;
-            if (!deep) {
-            } else {
+            if (deep) {
                 j3d_VertexBuffer_view e_texcoord1;
                 if (!bf_push(c, "texcoord1", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord1, 0, deep, INT64_C(14), j3d_Vtx1_view_v_texcoord1_at(c, v) < 0
                     ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count,
@@ -702,19 +546,14 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
         v->has_texcoord2 = 1;
         {
             bf_mark texcoord2_mark;
-            const int64_t texcoord2_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                                  8)))))), bf_load_u32be(c->data + v->_offset + 32));
+            const int64_t texcoord2_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 36, 5, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                                  8)), bf_load_u32be(c->data + v->_offset + 32));
             if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 32)), texcoord2_size,
                                  "texcoord2", &texcoord2_mark))
                 return 0;
             v->texcoord2_at = c->pos;
             v->texcoord2_lim = c->end;
-            if (!deep) {
-            } else {
+            if (deep) {
                 j3d_VertexBuffer_view e_texcoord2;
                 if (!bf_push(c, "texcoord2", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord2, 0, deep, INT64_C(15), j3d_Vtx1_view_v_texcoord2_at(c, v) < 0
                     ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count,
@@ -730,18 +569,14 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
         v->has_texcoord3 = 1;
         {
             bf_mark texcoord3_mark;
-            const int64_t texcoord3_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                                  8))))), bf_load_u32be(c->data + v->_offset + 36));
+            const int64_t texcoord3_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 40, 4, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                                  8)), bf_load_u32be(c->data + v->_offset + 36));
             if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 36)), texcoord3_size,
                                  "texcoord3", &texcoord3_mark))
                 return 0;
             v->texcoord3_at = c->pos;
             v->texcoord3_lim = c->end;
-            if (!deep) {
-            } else {
+            if (deep) {
                 j3d_VertexBuffer_view e_texcoord3;
                 if (!bf_push(c, "texcoord3", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord3, 0, deep, INT64_C(16), j3d_Vtx1_view_v_texcoord3_at(c, v) < 0
                     ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count,
@@ -757,17 +592,14 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
         v->has_texcoord4 = 1;
         {
             bf_mark texcoord4_mark;
-            const int64_t texcoord4_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                                  8)))), bf_load_u32be(c->data + v->_offset + 40));
+            const int64_t texcoord4_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 44, 3, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                                  8)), bf_load_u32be(c->data + v->_offset + 40));
             if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 40)), texcoord4_size,
                                  "texcoord4", &texcoord4_mark))
                 return 0;
             v->texcoord4_at = c->pos;
             v->texcoord4_lim = c->end;
-            if (!deep) {
-            } else {
+            if (deep) {
                 j3d_VertexBuffer_view e_texcoord4;
                 if (!bf_push(c, "texcoord4", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord4, 0, deep, INT64_C(17), j3d_Vtx1_view_v_texcoord4_at(c, v) < 0
                     ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count,
@@ -791,8 +623,7 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
                 return 0;
             v->texcoord5_at = c->pos;
             v->texcoord5_lim = c->end;
-            if (!deep) {
-            } else {
+            if (deep) {
                 j3d_VertexBuffer_view e_texcoord5;
                 if (!bf_push(c, "texcoord5", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord5, 0, deep, INT64_C(18), j3d_Vtx1_view_v_texcoord5_at(c, v) < 0
                     ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count,
@@ -815,8 +646,7 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
                 return 0;
             v->texcoord6_at = c->pos;
             v->texcoord6_lim = c->end;
-            if (!deep) {
-            } else {
+            if (deep) {
                 j3d_VertexBuffer_view e_texcoord6;
                 if (!bf_push(c, "texcoord6", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord6, 0, deep, INT64_C(19), j3d_Vtx1_view_v_texcoord6_at(c, v) < 0
                     ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count,
@@ -838,8 +668,7 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
                 return 0;
             v->texcoord7_at = c->pos;
             v->texcoord7_lim = c->end;
-            if (!deep) {
-            } else {
+            if (deep) {
                 j3d_VertexBuffer_view e_texcoord7;
                 if (!bf_push(c, "texcoord7", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord7, 0, deep, INT64_C(20), j3d_Vtx1_view_v_texcoord7_at(c, v) < 0
                     ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count,
@@ -856,46 +685,20 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
 
 int j3d_view_lay_VertexFormat(bf_ctx *c, const bf_view_doc *d, j3d_VertexFormat_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (j3d_VertexFormat_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* attr */
-    if (!bf_need(c, 4, "attr"))
+    /* attr .. padding: 16 bytes */
+    static const bf_view_field attr_run[] = {{"attr", 4}, {"component_count", 4}, {"data_type", 4}, {"shift", 1}, {"padding", 3}};
+    if (!bf_view_need_run(c, 16, attr_run, 5))
         return 0;
-    c->pos += 4;
-    /* component_count */
-    if (!bf_need(c, 4, "component_count"))
-        return 0;
-    c->pos += 4;
-    /* data_type */
-    if (!bf_need(c, 4, "data_type"))
-        return 0;
-    c->pos += 4;
-    /* shift */
-    if (!bf_need(c, 1, "shift"))
-        return 0;
-    c->pos += 1;
-    /* padding */
-    {
-        const int64_t n = 3;
-        if (!bf_need(c, (uint64_t)n * 1, "padding"))
-            return 0;
-        c->pos += (size_t)n * 1;
-    }
+    c->pos += 16;
     v->_end = c->pos;
     return 1;
 }
 
 int j3d_view_lay_VertexBuffer(bf_ctx *c, const bf_view_doc *d, j3d_VertexBuffer_view *v, int64_t index, int deep, int64_t p_attr, int64_t p_format)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (j3d_VertexBuffer_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     v->_p_attr = p_attr;
     v->_p_format = p_format;
@@ -1112,36 +915,14 @@ int j3d_view_lay_VertexBuffer(bf_ctx *c, const bf_view_doc *d, j3d_VertexBuffer_
 
 int j3d_view_lay_Evp1(bf_ctx *c, const bf_view_doc *d, j3d_Evp1_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (j3d_Evp1_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* envelope_count */
-    if (!bf_need(c, 2, "envelope_count"))
+    /* envelope_count .. matrix_table_offset: 20 bytes */
+    static const bf_view_field envelope_count_run[] = {{"envelope_count", 2}, {"padding", 2}, {"size_table_offset", 4}, {"index_table_offset", 4},
+                                                       {"weight_table_offset", 4}, {"matrix_table_offset", 4}};
+    if (!bf_view_need_run(c, 20, envelope_count_run, 6))
         return 0;
-    c->pos += 2;
-    /* padding */
-    if (!bf_need(c, 2, "padding"))
-        return 0;
-    c->pos += 2;
-    /* size_table_offset */
-    if (!bf_need(c, 4, "size_table_offset"))
-        return 0;
-    c->pos += 4;
-    /* index_table_offset */
-    if (!bf_need(c, 4, "index_table_offset"))
-        return 0;
-    c->pos += 4;
-    /* weight_table_offset */
-    if (!bf_need(c, 4, "weight_table_offset"))
-        return 0;
-    c->pos += 4;
-    /* matrix_table_offset */
-    if (!bf_need(c, 4, "matrix_table_offset"))
-        return 0;
-    c->pos += 4;
+    c->pos += 20;
     /* sizes */
     {
         bf_mark sizes_mark;
@@ -1178,11 +959,9 @@ int j3d_view_lay_Evp1(bf_ctx *c, const bf_view_doc *d, j3d_Evp1_view *v, int64_t
             if (!bf_view_count_fits(c, (uint64_t)n, 0, "joint_indices"))
                 return 0;
             v->joint_indices_count = (size_t)n;
-            j3d_EnvelopeJoints_view e[2];
+            j3d_EnvelopeJoints_view e;
             for (int64_t i = 0; i < n; i++) {
-                j3d_EnvelopeJoints_view *cur = &e[i & 1];
-                const j3d_EnvelopeJoints_view *prev = i ? &e[(i - 1) & 1] : NULL;
-                (void)prev;
+                j3d_EnvelopeJoints_view *cur = &e;
                 if (!bf_push(c, "joint_indices", i)
                     || !j3d_view_lay_EnvelopeJoints(c, d, cur, i, deep, (int64_t)(bf_view_elem(c, c->data + v->sizes_at, 1, v->sizes_count, (int64_t)i))[0]))
                     return 0;
@@ -1207,11 +986,9 @@ int j3d_view_lay_Evp1(bf_ctx *c, const bf_view_doc *d, j3d_Evp1_view *v, int64_t
             if (!bf_view_count_fits(c, (uint64_t)n, 0, "weights"))
                 return 0;
             v->weights_count = (size_t)n;
-            j3d_EnvelopeWeights_view e[2];
+            j3d_EnvelopeWeights_view e;
             for (int64_t i = 0; i < n; i++) {
-                j3d_EnvelopeWeights_view *cur = &e[i & 1];
-                const j3d_EnvelopeWeights_view *prev = i ? &e[(i - 1) & 1] : NULL;
-                (void)prev;
+                j3d_EnvelopeWeights_view *cur = &e;
                 if (!bf_push(c, "weights", i)
                     || !j3d_view_lay_EnvelopeWeights(c, d, cur, i, deep, (int64_t)(bf_view_elem(c, c->data + v->sizes_at, 1, v->sizes_count, (int64_t)i))[0]))
                     return 0;
@@ -1254,11 +1031,7 @@ int j3d_view_lay_Evp1(bf_ctx *c, const bf_view_doc *d, j3d_Evp1_view *v, int64_t
 
 int j3d_view_lay_EnvelopeJoints(bf_ctx *c, const bf_view_doc *d, j3d_EnvelopeJoints_view *v, int64_t index, int deep, int64_t p_count)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (j3d_EnvelopeJoints_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     v->_p_count = p_count;
     /* indices */
@@ -1279,11 +1052,7 @@ int j3d_view_lay_EnvelopeJoints(bf_ctx *c, const bf_view_doc *d, j3d_EnvelopeJoi
 
 int j3d_view_lay_EnvelopeWeights(bf_ctx *c, const bf_view_doc *d, j3d_EnvelopeWeights_view *v, int64_t index, int deep, int64_t p_count)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (j3d_EnvelopeWeights_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     v->_p_count = p_count;
     /* weights */
@@ -1304,61 +1073,26 @@ int j3d_view_lay_EnvelopeWeights(bf_ctx *c, const bf_view_doc *d, j3d_EnvelopeWe
 
 int j3d_view_lay_Mtx34(bf_ctx *c, const bf_view_doc *d, j3d_Mtx34_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (j3d_Mtx34_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* row0 */
-    {
-        const int64_t n = 4;
-        if (!bf_need(c, (uint64_t)n * 4, "row0"))
-            return 0;
-        c->pos += (size_t)n * 4;
-    }
-    /* row1 */
-    {
-        const int64_t n = 4;
-        if (!bf_need(c, (uint64_t)n * 4, "row1"))
-            return 0;
-        c->pos += (size_t)n * 4;
-    }
-    /* row2 */
-    {
-        const int64_t n = 4;
-        if (!bf_need(c, (uint64_t)n * 4, "row2"))
-            return 0;
-        c->pos += (size_t)n * 4;
-    }
+    /* row0 .. row2: 48 bytes */
+    static const bf_view_field row0_run[] = {{"row0", 16}, {"row1", 16}, {"row2", 16}};
+    if (!bf_view_need_run(c, 48, row0_run, 3))
+        return 0;
+    c->pos += 48;
     v->_end = c->pos;
     return 1;
 }
 
 int j3d_view_lay_Drw1(bf_ctx *c, const bf_view_doc *d, j3d_Drw1_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (j3d_Drw1_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* entry_count */
-    if (!bf_need(c, 2, "entry_count"))
+    /* entry_count .. id_list_offset: 12 bytes */
+    static const bf_view_field entry_count_run[] = {{"entry_count", 2}, {"padding", 2}, {"type_list_offset", 4}, {"id_list_offset", 4}};
+    if (!bf_view_need_run(c, 12, entry_count_run, 4))
         return 0;
-    c->pos += 2;
-    /* padding */
-    if (!bf_need(c, 2, "padding"))
-        return 0;
-    c->pos += 2;
-    /* type_list_offset */
-    if (!bf_need(c, 4, "type_list_offset"))
-        return 0;
-    c->pos += 4;
-    /* id_list_offset */
-    if (!bf_need(c, 4, "id_list_offset"))
-        return 0;
-    c->pos += 4;
+    c->pos += 12;
     /* types */
     {
         bf_mark types_mark;
@@ -1403,32 +1137,14 @@ int j3d_view_lay_Drw1(bf_ctx *c, const bf_view_doc *d, j3d_Drw1_view *v, int64_t
 
 int j3d_view_lay_Jnt1(bf_ctx *c, const bf_view_doc *d, j3d_Jnt1_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (j3d_Jnt1_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* joint_count */
-    if (!bf_need(c, 2, "joint_count"))
+    /* joint_count .. name_table_offset: 16 bytes */
+    static const bf_view_field joint_count_run[] =
+            {{"joint_count", 2}, {"padding", 2}, {"joint_data_offset", 4}, {"remap_table_offset", 4}, {"name_table_offset", 4}};
+    if (!bf_view_need_run(c, 16, joint_count_run, 5))
         return 0;
-    c->pos += 2;
-    /* padding */
-    if (!bf_need(c, 2, "padding"))
-        return 0;
-    c->pos += 2;
-    /* joint_data_offset */
-    if (!bf_need(c, 4, "joint_data_offset"))
-        return 0;
-    c->pos += 4;
-    /* remap_table_offset */
-    if (!bf_need(c, 4, "remap_table_offset"))
-        return 0;
-    c->pos += 4;
-    /* name_table_offset */
-    if (!bf_need(c, 4, "name_table_offset"))
-        return 0;
-    c->pos += 4;
+    c->pos += 16;
     /* joints */
     {
         bf_mark joints_mark;
@@ -1479,8 +1195,7 @@ int j3d_view_lay_Jnt1(bf_ctx *c, const bf_view_doc *d, j3d_Jnt1_view *v, int64_t
                 return 0;
             v->names_at = c->pos;
             v->names_lim = c->end;
-            if (!deep) {
-            } else {
+            if (deep) {
                 j3d_NameTable_view e_names;
                 if (!bf_push(c, "names", -1) || !j3d_view_lay_NameTable(c, d, &e_names, 0, deep))
                     return 0;
@@ -1495,112 +1210,29 @@ int j3d_view_lay_Jnt1(bf_ctx *c, const bf_view_doc *d, j3d_Jnt1_view *v, int64_t
 
 int j3d_view_lay_Joint(bf_ctx *c, const bf_view_doc *d, j3d_Joint_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (j3d_Joint_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* matrix_type */
-    if (!bf_need(c, 2, "matrix_type"))
+    /* matrix_type .. bbox_max_z: 64 bytes */
+    static const bf_view_field matrix_type_run[] = {{"matrix_type", 2}, {"scale_inheritance", 1}, {"padding", 1}, {"scale_x", 4}, {"scale_y", 4},
+                                                    {"scale_z", 4}, {"rotation_x", 2}, {"rotation_y", 2}, {"rotation_z", 2}, {"padding2", 2},
+                                                    {"translation_x", 4}, {"translation_y", 4}, {"translation_z", 4}, {"bounding_sphere", 4}, {"bbox_min_x", 4},
+                                                    {"bbox_min_y", 4}, {"bbox_min_z", 4}, {"bbox_max_x", 4}, {"bbox_max_y", 4}, {"bbox_max_z", 4}};
+    if (!bf_view_need_run(c, 64, matrix_type_run, 20))
         return 0;
-    c->pos += 2;
-    /* scale_inheritance */
-    if (!bf_need(c, 1, "scale_inheritance"))
-        return 0;
-    c->pos += 1;
-    /* padding */
-    if (!bf_need(c, 1, "padding"))
-        return 0;
-    c->pos += 1;
-    /* scale_x */
-    if (!bf_need(c, 4, "scale_x"))
-        return 0;
-    c->pos += 4;
-    /* scale_y */
-    if (!bf_need(c, 4, "scale_y"))
-        return 0;
-    c->pos += 4;
-    /* scale_z */
-    if (!bf_need(c, 4, "scale_z"))
-        return 0;
-    c->pos += 4;
-    /* rotation_x */
-    if (!bf_need(c, 2, "rotation_x"))
-        return 0;
-    c->pos += 2;
-    /* rotation_y */
-    if (!bf_need(c, 2, "rotation_y"))
-        return 0;
-    c->pos += 2;
-    /* rotation_z */
-    if (!bf_need(c, 2, "rotation_z"))
-        return 0;
-    c->pos += 2;
-    /* padding2 */
-    if (!bf_need(c, 2, "padding2"))
-        return 0;
-    c->pos += 2;
-    /* translation_x */
-    if (!bf_need(c, 4, "translation_x"))
-        return 0;
-    c->pos += 4;
-    /* translation_y */
-    if (!bf_need(c, 4, "translation_y"))
-        return 0;
-    c->pos += 4;
-    /* translation_z */
-    if (!bf_need(c, 4, "translation_z"))
-        return 0;
-    c->pos += 4;
-    /* bounding_sphere */
-    if (!bf_need(c, 4, "bounding_sphere"))
-        return 0;
-    c->pos += 4;
-    /* bbox_min_x */
-    if (!bf_need(c, 4, "bbox_min_x"))
-        return 0;
-    c->pos += 4;
-    /* bbox_min_y */
-    if (!bf_need(c, 4, "bbox_min_y"))
-        return 0;
-    c->pos += 4;
-    /* bbox_min_z */
-    if (!bf_need(c, 4, "bbox_min_z"))
-        return 0;
-    c->pos += 4;
-    /* bbox_max_x */
-    if (!bf_need(c, 4, "bbox_max_x"))
-        return 0;
-    c->pos += 4;
-    /* bbox_max_y */
-    if (!bf_need(c, 4, "bbox_max_y"))
-        return 0;
-    c->pos += 4;
-    /* bbox_max_z */
-    if (!bf_need(c, 4, "bbox_max_z"))
-        return 0;
-    c->pos += 4;
+    c->pos += 64;
     v->_end = c->pos;
     return 1;
 }
 
 int j3d_view_lay_NameTable(bf_ctx *c, const bf_view_doc *d, j3d_NameTable_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (j3d_NameTable_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* count */
-    if (!bf_need(c, 2, "count"))
+    /* count .. padding: 4 bytes */
+    static const bf_view_field count_run[] = {{"count", 2}, {"padding", 2}};
+    if (!bf_view_need_run(c, 4, count_run, 2))
         return 0;
-    c->pos += 2;
-    /* padding */
-    if (!bf_need(c, 2, "padding"))
-        return 0;
-    c->pos += 2;
+    c->pos += 4;
     /* entries */
     v->entries_lim = c->end;
     {
@@ -1631,21 +1263,14 @@ int j3d_view_lay_NameTable(bf_ctx *c, const bf_view_doc *d, j3d_NameTable_view *
 
 int j3d_view_lay_NameEntry(bf_ctx *c, const bf_view_doc *d, j3d_NameEntry_view *v, int64_t index, int deep, int64_t p_table_start)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (j3d_NameEntry_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     v->_p_table_start = p_table_start;
-    /* hash */
-    if (!bf_need(c, 2, "hash"))
+    /* hash .. offset: 4 bytes */
+    static const bf_view_field hash_run[] = {{"hash", 2}, {"offset", 2}};
+    if (!bf_view_need_run(c, 4, hash_run, 2))
         return 0;
-    c->pos += 2;
-    /* offset */
-    if (!bf_need(c, 2, "offset"))
-        return 0;
-    c->pos += 2;
+    c->pos += 4;
     /* name */
     {
         bf_mark name_mark;
@@ -1665,52 +1290,15 @@ int j3d_view_lay_NameEntry(bf_ctx *c, const bf_view_doc *d, j3d_NameEntry_view *
 
 int j3d_view_lay_Shp1(bf_ctx *c, const bf_view_doc *d, j3d_Shp1_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (j3d_Shp1_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* shape_count */
-    if (!bf_need(c, 2, "shape_count"))
+    /* shape_count .. group_definition_offset: 36 bytes */
+    static const bf_view_field shape_count_run[] = {{"shape_count", 2}, {"padding", 2}, {"shape_data_offset", 4}, {"remap_table_offset", 4},
+                                                    {"name_table_offset", 4}, {"attribute_table_offset", 4}, {"weight_table_offset", 4},
+                                                    {"primitive_data_offset", 4}, {"group_data_offset", 4}, {"group_definition_offset", 4}};
+    if (!bf_view_need_run(c, 36, shape_count_run, 10))
         return 0;
-    c->pos += 2;
-    /* padding */
-    if (!bf_need(c, 2, "padding"))
-        return 0;
-    c->pos += 2;
-    /* shape_data_offset */
-    if (!bf_need(c, 4, "shape_data_offset"))
-        return 0;
-    c->pos += 4;
-    /* remap_table_offset */
-    if (!bf_need(c, 4, "remap_table_offset"))
-        return 0;
-    c->pos += 4;
-    /* name_table_offset */
-    if (!bf_need(c, 4, "name_table_offset"))
-        return 0;
-    c->pos += 4;
-    /* attribute_table_offset */
-    if (!bf_need(c, 4, "attribute_table_offset"))
-        return 0;
-    c->pos += 4;
-    /* weight_table_offset */
-    if (!bf_need(c, 4, "weight_table_offset"))
-        return 0;
-    c->pos += 4;
-    /* primitive_data_offset */
-    if (!bf_need(c, 4, "primitive_data_offset"))
-        return 0;
-    c->pos += 4;
-    /* group_data_offset */
-    if (!bf_need(c, 4, "group_data_offset"))
-        return 0;
-    c->pos += 4;
-    /* group_definition_offset */
-    if (!bf_need(c, 4, "group_definition_offset"))
-        return 0;
-    c->pos += 4;
+    c->pos += 36;
     /* shapes */
     {
         bf_mark shapes_mark;
@@ -1772,8 +1360,7 @@ int j3d_view_lay_Shp1(bf_ctx *c, const bf_view_doc *d, j3d_Shp1_view *v, int64_t
                 return 0;
             v->names_at = c->pos;
             v->names_lim = c->end;
-            if (!deep) {
-            } else {
+            if (deep) {
                 j3d_NameTable_view e_names;
                 if (!bf_push(c, "names", -1) || !j3d_view_lay_NameTable(c, d, &e_names, 0, deep))
                     return 0;
@@ -1821,72 +1408,20 @@ int j3d_view_lay_Shp1(bf_ctx *c, const bf_view_doc *d, j3d_Shp1_view *v, int64_t
 int j3d_view_lay_Shape(bf_ctx *c, const bf_view_doc *d, j3d_Shape_view *v, int64_t index, int deep, int64_t p_base, int64_t p_attribute_table,
                        int64_t p_primitive_data, int64_t p_definitions)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (j3d_Shape_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     v->_p_base = p_base;
     v->_p_attribute_table = p_attribute_table;
     v->_p_primitive_data = p_primitive_data;
     v->_p_definitions = p_definitions;
-    /* matrix_type */
-    if (!bf_need(c, 1, "matrix_type"))
+    /* matrix_type .. bbox_max_z: 40 bytes */
+    static const bf_view_field matrix_type_run[] = {{"matrix_type", 1}, {"padding", 1}, {"matrix_group_count", 2}, {"attribute_offset", 2},
+                                                    {"group_data_index", 2}, {"first_group_definition", 2}, {"padding2", 2}, {"bounding_sphere", 4},
+                                                    {"bbox_min_x", 4}, {"bbox_min_y", 4}, {"bbox_min_z", 4}, {"bbox_max_x", 4}, {"bbox_max_y", 4},
+                                                    {"bbox_max_z", 4}};
+    if (!bf_view_need_run(c, 40, matrix_type_run, 14))
         return 0;
-    c->pos += 1;
-    /* padding */
-    if (!bf_need(c, 1, "padding"))
-        return 0;
-    c->pos += 1;
-    /* matrix_group_count */
-    if (!bf_need(c, 2, "matrix_group_count"))
-        return 0;
-    c->pos += 2;
-    /* attribute_offset */
-    if (!bf_need(c, 2, "attribute_offset"))
-        return 0;
-    c->pos += 2;
-    /* group_data_index */
-    if (!bf_need(c, 2, "group_data_index"))
-        return 0;
-    c->pos += 2;
-    /* first_group_definition */
-    if (!bf_need(c, 2, "first_group_definition"))
-        return 0;
-    c->pos += 2;
-    /* padding2 */
-    if (!bf_need(c, 2, "padding2"))
-        return 0;
-    c->pos += 2;
-    /* bounding_sphere */
-    if (!bf_need(c, 4, "bounding_sphere"))
-        return 0;
-    c->pos += 4;
-    /* bbox_min_x */
-    if (!bf_need(c, 4, "bbox_min_x"))
-        return 0;
-    c->pos += 4;
-    /* bbox_min_y */
-    if (!bf_need(c, 4, "bbox_min_y"))
-        return 0;
-    c->pos += 4;
-    /* bbox_min_z */
-    if (!bf_need(c, 4, "bbox_min_z"))
-        return 0;
-    c->pos += 4;
-    /* bbox_max_x */
-    if (!bf_need(c, 4, "bbox_max_x"))
-        return 0;
-    c->pos += 4;
-    /* bbox_max_y */
-    if (!bf_need(c, 4, "bbox_max_y"))
-        return 0;
-    c->pos += 4;
-    /* bbox_max_z */
-    if (!bf_need(c, 4, "bbox_max_z"))
-        return 0;
-    c->pos += 4;
+    c->pos += 40;
     /* attributes */
     {
         bf_mark attributes_mark;
@@ -1896,15 +1431,13 @@ int j3d_view_lay_Shape(bf_ctx *c, const bf_view_doc *d, j3d_Shape_view *v, int64
         v->attributes_at = c->pos;
         v->attributes_lim = c->end;
         {
-            j3d_IndexAttribute_view e[2];
+            j3d_IndexAttribute_view e;
             int64_t i = 0;
             for (;; i++) {
                 if (c->pos >= c->end)
                     return bf_fail(c, c->pos, "attributes", "ends without its terminator (_it.attr == ShapeAttribute.list_end)");
                 size_t before = c->pos;
-                j3d_IndexAttribute_view *cur = &e[i & 1];
-                const j3d_IndexAttribute_view *prev = i ? &e[(i - 1) & 1] : NULL;
-                (void)prev;
+                j3d_IndexAttribute_view *cur = &e;
                 if (!bf_push(c, "attributes", i) || !j3d_view_lay_IndexAttribute(c, d, cur, i, deep))
                     return 0;
                 bf_pop(c);
@@ -1958,20 +1491,13 @@ int j3d_view_lay_Shape(bf_ctx *c, const bf_view_doc *d, j3d_Shape_view *v, int64
 
 int j3d_view_lay_IndexAttribute(bf_ctx *c, const bf_view_doc *d, j3d_IndexAttribute_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (j3d_IndexAttribute_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* attr */
-    if (!bf_need(c, 4, "attr"))
+    /* attr .. index_type: 8 bytes */
+    static const bf_view_field attr_run[] = {{"attr", 4}, {"index_type", 4}};
+    if (!bf_view_need_run(c, 8, attr_run, 2))
         return 0;
-    c->pos += 4;
-    /* index_type */
-    if (!bf_need(c, 4, "index_type"))
-        return 0;
-    c->pos += 4;
+    c->pos += 8;
     v->_end = c->pos;
     return 1;
 }
@@ -1979,24 +1505,17 @@ int j3d_view_lay_IndexAttribute(bf_ctx *c, const bf_view_doc *d, j3d_IndexAttrib
 int j3d_view_lay_MatrixGroup(bf_ctx *c, const bf_view_doc *d, j3d_MatrixGroup_view *v, int64_t index, int deep, int64_t p_base, int64_t p_primitive_data,
                              int64_t p_attribute_count, int64_t p_wide_mask)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (j3d_MatrixGroup_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     v->_p_base = p_base;
     v->_p_primitive_data = p_primitive_data;
     v->_p_attribute_count = p_attribute_count;
     v->_p_wide_mask = p_wide_mask;
-    /* primitive_size */
-    if (!bf_need(c, 4, "primitive_size"))
+    /* primitive_size .. primitive_offset: 8 bytes */
+    static const bf_view_field primitive_size_run[] = {{"primitive_size", 4}, {"primitive_offset", 4}};
+    if (!bf_view_need_run(c, 8, primitive_size_run, 2))
         return 0;
-    c->pos += 4;
-    /* primitive_offset */
-    if (!bf_need(c, 4, "primitive_offset"))
-        return 0;
-    c->pos += 4;
+    c->pos += 8;
     /* primitives */
     if (bf_load_u32be(c->data + v->_offset + 0) > 0) {
         v->has_primitives = 1;
@@ -2009,15 +1528,13 @@ int j3d_view_lay_MatrixGroup(bf_ctx *c, const bf_view_doc *d, j3d_MatrixGroup_vi
             v->primitives_at = c->pos;
             v->primitives_lim = c->end;
             {
-                j3d_Primitive_view e[2];
+                j3d_Primitive_view e;
                 int64_t i = 0;
                 for (;; i++) {
                     if (c->pos >= c->end)
                         return bf_fail(c, c->pos, "primitives", "ends without its terminator (_it.type == PrimitiveType.padding || _pos >= _end)");
                     size_t before = c->pos;
-                    j3d_Primitive_view *cur = &e[i & 1];
-                    const j3d_Primitive_view *prev = i ? &e[(i - 1) & 1] : NULL;
-                    (void)prev;
+                    j3d_Primitive_view *cur = &e;
                     if (!bf_push(c, "primitives", i) || !j3d_view_lay_Primitive(c, d, cur, i, deep, v->_p_attribute_count, v->_p_wide_mask))
                         return 0;
                     bf_pop(c);
@@ -2039,11 +1556,7 @@ int j3d_view_lay_MatrixGroup(bf_ctx *c, const bf_view_doc *d, j3d_MatrixGroup_vi
 
 int j3d_view_lay_Primitive(bf_ctx *c, const bf_view_doc *d, j3d_Primitive_view *v, int64_t index, int deep, int64_t p_attribute_count, int64_t p_wide_mask)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (j3d_Primitive_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     v->_p_attribute_count = p_attribute_count;
     v->_p_wide_mask = p_wide_mask;
@@ -2072,11 +1585,9 @@ int j3d_view_lay_Primitive(bf_ctx *c, const bf_view_doc *d, j3d_Primitive_view *
             if (!bf_view_count_fits(c, (uint64_t)n, 0, "vertices"))
                 return 0;
             v->vertices_count = (size_t)n;
-            j3d_Vertex_view e[2];
+            j3d_Vertex_view e;
             for (int64_t i = 0; i < n; i++) {
-                j3d_Vertex_view *cur = &e[i & 1];
-                const j3d_Vertex_view *prev = i ? &e[(i - 1) & 1] : NULL;
-                (void)prev;
+                j3d_Vertex_view *cur = &e;
                 if (!bf_push(c, "vertices", i) || !j3d_view_lay_Vertex(c, d, cur, i, deep, v->_p_attribute_count, v->_p_wide_mask))
                     return 0;
                 bf_pop(c);
@@ -2089,11 +1600,7 @@ int j3d_view_lay_Primitive(bf_ctx *c, const bf_view_doc *d, j3d_Primitive_view *
 
 int j3d_view_lay_Vertex(bf_ctx *c, const bf_view_doc *d, j3d_Vertex_view *v, int64_t index, int deep, int64_t p_attribute_count, int64_t p_wide_mask)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (j3d_Vertex_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     v->_p_attribute_count = p_attribute_count;
     v->_p_wide_mask = p_wide_mask;
@@ -2108,11 +1615,9 @@ int j3d_view_lay_Vertex(bf_ctx *c, const bf_view_doc *d, j3d_Vertex_view *v, int
         if (!bf_view_count_fits(c, (uint64_t)n, 0, "indices"))
             return 0;
         v->indices_count = (size_t)n;
-        j3d_VertexIndex_view e[2];
+        j3d_VertexIndex_view e;
         for (int64_t i = 0; i < n; i++) {
-            j3d_VertexIndex_view *cur = &e[i & 1];
-            const j3d_VertexIndex_view *prev = i ? &e[(i - 1) & 1] : NULL;
-            (void)prev;
+            j3d_VertexIndex_view *cur = &e;
             if (!bf_push(c, "indices", i) || !j3d_view_lay_VertexIndex(c, d, cur, i, deep, bf_shr(v->_p_wide_mask, (int64_t)i) & 1))
                 return 0;
             bf_pop(c);
@@ -2124,11 +1629,7 @@ int j3d_view_lay_Vertex(bf_ctx *c, const bf_view_doc *d, j3d_Vertex_view *v, int
 
 int j3d_view_lay_VertexIndex(bf_ctx *c, const bf_view_doc *d, j3d_VertexIndex_view *v, int64_t index, int deep, int64_t p_wide)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (j3d_VertexIndex_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     v->_p_wide = p_wide;
     /* index8 */
@@ -2152,26 +1653,15 @@ int j3d_view_lay_VertexIndex(bf_ctx *c, const bf_view_doc *d, j3d_VertexIndex_vi
 
 int j3d_view_lay_MatrixGroupData(bf_ctx *c, const bf_view_doc *d, j3d_MatrixGroupData_view *v, int64_t index, int deep, int64_t p_base, int64_t p_weight_table)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (j3d_MatrixGroupData_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     v->_p_base = p_base;
     v->_p_weight_table = p_weight_table;
-    /* drw1_matrix */
-    if (!bf_need(c, 2, "drw1_matrix"))
+    /* drw1_matrix .. first_weight: 8 bytes */
+    static const bf_view_field drw1_matrix_run[] = {{"drw1_matrix", 2}, {"matrix_count", 2}, {"first_weight", 4}};
+    if (!bf_view_need_run(c, 8, drw1_matrix_run, 3))
         return 0;
-    c->pos += 2;
-    /* matrix_count */
-    if (!bf_need(c, 2, "matrix_count"))
-        return 0;
-    c->pos += 2;
-    /* first_weight */
-    if (!bf_need(c, 4, "first_weight"))
-        return 0;
-    c->pos += 4;
+    c->pos += 8;
     /* weights */
     {
         bf_mark weights_mark;
@@ -2198,20 +1688,13 @@ int j3d_view_lay_MatrixGroupData(bf_ctx *c, const bf_view_doc *d, j3d_MatrixGrou
 
 int j3d_view_lay_MaterialList(bf_ctx *c, const bf_view_doc *d, j3d_MaterialList_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (j3d_MaterialList_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* material_count */
-    if (!bf_need(c, 2, "material_count"))
+    /* material_count .. padding: 4 bytes */
+    static const bf_view_field material_count_run[] = {{"material_count", 2}, {"padding", 2}};
+    if (!bf_view_need_run(c, 4, material_count_run, 2))
         return 0;
-    c->pos += 2;
-    /* padding */
-    if (!bf_need(c, 2, "padding"))
-        return 0;
-    c->pos += 2;
+    c->pos += 4;
     /* data */
     {
         int64_t n = (int64_t)(c->end - c->pos);
@@ -2226,140 +1709,21 @@ int j3d_view_lay_MaterialList(bf_ctx *c, const bf_view_doc *d, j3d_MaterialList_
 
 int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (j3d_Mat3_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* material_count */
-    if (!bf_need(c, 2, "material_count"))
+    /* material_count .. nbt_scale_offset: 124 bytes */
+    static const bf_view_field material_count_run[] = {{"material_count", 2}, {"padding", 2}, {"material_data_offset", 4}, {"remap_table_offset", 4},
+                                                       {"name_table_offset", 4}, {"indirect_offset", 4}, {"cull_mode_offset", 4}, {"material_color_offset", 4},
+                                                       {"color_channel_count_offset", 4}, {"color_channel_offset", 4}, {"ambient_color_offset", 4},
+                                                       {"light_color_offset", 4}, {"tex_gen_count_offset", 4}, {"tex_gen_offset", 4},
+                                                       {"post_tex_gen_offset", 4}, {"tex_matrix_offset", 4}, {"post_tex_matrix_offset", 4},
+                                                       {"texture_remap_offset", 4}, {"tev_order_offset", 4}, {"tev_color_offset", 4}, {"konst_color_offset", 4},
+                                                       {"tev_stage_count_offset", 4}, {"tev_stage_offset", 4}, {"swap_mode_offset", 4},
+                                                       {"swap_table_offset", 4}, {"fog_offset", 4}, {"alpha_compare_offset", 4}, {"blend_mode_offset", 4},
+                                                       {"z_mode_offset", 4}, {"z_compare_offset", 4}, {"dither_offset", 4}, {"nbt_scale_offset", 4}};
+    if (!bf_view_need_run(c, 124, material_count_run, 32))
         return 0;
-    c->pos += 2;
-    /* padding */
-    if (!bf_need(c, 2, "padding"))
-        return 0;
-    c->pos += 2;
-    /* material_data_offset */
-    if (!bf_need(c, 4, "material_data_offset"))
-        return 0;
-    c->pos += 4;
-    /* remap_table_offset */
-    if (!bf_need(c, 4, "remap_table_offset"))
-        return 0;
-    c->pos += 4;
-    /* name_table_offset */
-    if (!bf_need(c, 4, "name_table_offset"))
-        return 0;
-    c->pos += 4;
-    /* indirect_offset */
-    if (!bf_need(c, 4, "indirect_offset"))
-        return 0;
-    c->pos += 4;
-    /* cull_mode_offset */
-    if (!bf_need(c, 4, "cull_mode_offset"))
-        return 0;
-    c->pos += 4;
-    /* material_color_offset */
-    if (!bf_need(c, 4, "material_color_offset"))
-        return 0;
-    c->pos += 4;
-    /* color_channel_count_offset */
-    if (!bf_need(c, 4, "color_channel_count_offset"))
-        return 0;
-    c->pos += 4;
-    /* color_channel_offset */
-    if (!bf_need(c, 4, "color_channel_offset"))
-        return 0;
-    c->pos += 4;
-    /* ambient_color_offset */
-    if (!bf_need(c, 4, "ambient_color_offset"))
-        return 0;
-    c->pos += 4;
-    /* light_color_offset */
-    if (!bf_need(c, 4, "light_color_offset"))
-        return 0;
-    c->pos += 4;
-    /* tex_gen_count_offset */
-    if (!bf_need(c, 4, "tex_gen_count_offset"))
-        return 0;
-    c->pos += 4;
-    /* tex_gen_offset */
-    if (!bf_need(c, 4, "tex_gen_offset"))
-        return 0;
-    c->pos += 4;
-    /* post_tex_gen_offset */
-    if (!bf_need(c, 4, "post_tex_gen_offset"))
-        return 0;
-    c->pos += 4;
-    /* tex_matrix_offset */
-    if (!bf_need(c, 4, "tex_matrix_offset"))
-        return 0;
-    c->pos += 4;
-    /* post_tex_matrix_offset */
-    if (!bf_need(c, 4, "post_tex_matrix_offset"))
-        return 0;
-    c->pos += 4;
-    /* texture_remap_offset */
-    if (!bf_need(c, 4, "texture_remap_offset"))
-        return 0;
-    c->pos += 4;
-    /* tev_order_offset */
-    if (!bf_need(c, 4, "tev_order_offset"))
-        return 0;
-    c->pos += 4;
-    /* tev_color_offset */
-    if (!bf_need(c, 4, "tev_color_offset"))
-        return 0;
-    c->pos += 4;
-    /* konst_color_offset */
-    if (!bf_need(c, 4, "konst_color_offset"))
-        return 0;
-    c->pos += 4;
-    /* tev_stage_count_offset */
-    if (!bf_need(c, 4, "tev_stage_count_offset"))
-        return 0;
-    c->pos += 4;
-    /* tev_stage_offset */
-    if (!bf_need(c, 4, "tev_stage_offset"))
-        return 0;
-    c->pos += 4;
-    /* swap_mode_offset */
-    if (!bf_need(c, 4, "swap_mode_offset"))
-        return 0;
-    c->pos += 4;
-    /* swap_table_offset */
-    if (!bf_need(c, 4, "swap_table_offset"))
-        return 0;
-    c->pos += 4;
-    /* fog_offset */
-    if (!bf_need(c, 4, "fog_offset"))
-        return 0;
-    c->pos += 4;
-    /* alpha_compare_offset */
-    if (!bf_need(c, 4, "alpha_compare_offset"))
-        return 0;
-    c->pos += 4;
-    /* blend_mode_offset */
-    if (!bf_need(c, 4, "blend_mode_offset"))
-        return 0;
-    c->pos += 4;
-    /* z_mode_offset */
-    if (!bf_need(c, 4, "z_mode_offset"))
-        return 0;
-    c->pos += 4;
-    /* z_compare_offset */
-    if (!bf_need(c, 4, "z_compare_offset"))
-        return 0;
-    c->pos += 4;
-    /* dither_offset */
-    if (!bf_need(c, 4, "dither_offset"))
-        return 0;
-    c->pos += 4;
-    /* nbt_scale_offset */
-    if (!bf_need(c, 4, "nbt_scale_offset"))
-        return 0;
-    c->pos += 4;
+    c->pos += 124;
     /* remap */
     {
         bf_mark remap_mark;
@@ -2388,8 +1752,7 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                 return 0;
             v->names_at = c->pos;
             v->names_lim = c->end;
-            if (!deep) {
-            } else {
+            if (deep) {
                 j3d_NameTable_view e_names;
                 if (!bf_push(c, "names", -1) || !j3d_view_lay_NameTable(c, d, &e_names, 0, deep))
                     return 0;
@@ -2403,35 +1766,8 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_materials = 1;
         {
             bf_mark materials_mark;
-            const int64_t materials_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 8), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 12),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 16),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 20),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 24),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 28),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                                  8)))))))))))))))))))))))))))))), bf_load_u32be(c->data + v->_offset + 4));
+            const int64_t materials_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 8, 29, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                                  8)), bf_load_u32be(c->data + v->_offset + 4));
             if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 4)), materials_size,
                                  "materials", &materials_mark))
                 return 0;
@@ -2443,22 +1779,11 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                     return 0;
                 v->materials_lim = c->end;
                 {
-                    j3d_Material_view e[2];
-                    int64_t i = 0;
-                    for (;; i++) {
-                        if (c->pos >= c->end)
-                            break;
-                        size_t before = c->pos;
-                        j3d_Material_view *cur = &e[i & 1];
-                        const j3d_Material_view *prev = i ? &e[(i - 1) & 1] : NULL;
-                        (void)prev;
-                        if (!bf_push(c, "materials", i) || !j3d_view_lay_Material(c, d, cur, i, deep))
-                            return 0;
-                        bf_pop(c);
-                        if (c->pos == before)
-                            return bf_fail(c, c->pos, "materials", "element %u takes no bytes: the array would never end", (unsigned)i);
-                    }
-                    v->materials_count = (size_t)i;
+                    const int64_t n = (int64_t)((c->end - c->pos) / 332);
+                    v->materials_count = (size_t)n;
+                    c->pos += (size_t)n * 332;
+                    if (c->pos < c->end)
+                        return bf_need(c, 332, "materials");
                 }
                 c->end = padded_end;
             }
@@ -2470,23 +1795,8 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_indirect = 1;
         {
             bf_mark indirect_mark;
-            const int64_t indirect_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 20), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 24),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 28), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                                 8))))))))))))))))))))))))))), bf_load_u32be(c->data + v->_offset + 16));
+            const int64_t indirect_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 20, 26, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                                 8)), bf_load_u32be(c->data + v->_offset + 16));
             if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 16)), indirect_size,
                                  "indirect", &indirect_mark))
                 return 0;
@@ -2498,22 +1808,11 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                     return 0;
                 v->indirect_lim = c->end;
                 {
-                    j3d_Indirect_view e[2];
-                    int64_t i = 0;
-                    for (;; i++) {
-                        if (c->pos >= c->end)
-                            break;
-                        size_t before = c->pos;
-                        j3d_Indirect_view *cur = &e[i & 1];
-                        const j3d_Indirect_view *prev = i ? &e[(i - 1) & 1] : NULL;
-                        (void)prev;
-                        if (!bf_push(c, "indirect", i) || !j3d_view_lay_Indirect(c, d, cur, i, deep))
-                            return 0;
-                        bf_pop(c);
-                        if (c->pos == before)
-                            return bf_fail(c, c->pos, "indirect", "element %u takes no bytes: the array would never end", (unsigned)i);
-                    }
-                    v->indirect_count = (size_t)i;
+                    const int64_t n = (int64_t)((c->end - c->pos) / 312);
+                    v->indirect_count = (size_t)n;
+                    c->pos += (size_t)n * 312;
+                    if (c->pos < c->end)
+                        return bf_need(c, 312, "indirect");
                 }
                 c->end = padded_end;
             }
@@ -2525,32 +1824,8 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_cull_modes = 1;
         {
             bf_mark cull_modes_mark;
-            const int64_t cull_modes_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 24),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 28),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                                   8)))))))))))))))))))))))))), bf_load_u32be(c->data + v->_offset + 20));
+            const int64_t cull_modes_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 24, 25, 4, 1, bf_add(bf_sub((int64_t)c->end,
+                                                   (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 20));
             if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 20)), cull_modes_size,
                                  "cull_modes", &cull_modes_mark))
                 return 0;
@@ -2581,31 +1856,8 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_material_colors = 1;
         {
             bf_mark material_colors_mark;
-            const int64_t material_colors_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 28),
-                                                        bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32),
-                                                        bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36),
-                                                        bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40),
-                                                        bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
-                                                        bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
-                                                        bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52),
-                                                        bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56),
-                                                        bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60),
-                                                        bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64),
-                                                        bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68),
-                                                        bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72),
-                                                        bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76),
-                                                        bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
-                                                        bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
-                                                        bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
-                                                        bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
-                                                        bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
-                                                        bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
-                                                        bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
-                                                        bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
-                                                        bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
-                                                        bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
-                                                        bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end,
-                                                        (int64_t)v->_offset), 8))))))))))))))))))))))))), bf_load_u32be(c->data + v->_offset + 24));
+            const int64_t material_colors_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 28, 24, 4, 1, bf_add(bf_sub((int64_t)c->end,
+                                                        (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 24));
             if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 24)), material_colors_size,
                                  "material_colors", &material_colors_mark))
                 return 0;
@@ -2617,22 +1869,11 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                     return 0;
                 v->material_colors_lim = c->end;
                 {
-                    j3d_Rgba8_view e[2];
-                    int64_t i = 0;
-                    for (;; i++) {
-                        if (c->pos >= c->end)
-                            break;
-                        size_t before = c->pos;
-                        j3d_Rgba8_view *cur = &e[i & 1];
-                        const j3d_Rgba8_view *prev = i ? &e[(i - 1) & 1] : NULL;
-                        (void)prev;
-                        if (!bf_push(c, "material_colors", i) || !j3d_view_lay_Rgba8(c, d, cur, i, deep))
-                            return 0;
-                        bf_pop(c);
-                        if (c->pos == before)
-                            return bf_fail(c, c->pos, "material_colors", "element %u takes no bytes: the array would never end", (unsigned)i);
-                    }
-                    v->material_colors_count = (size_t)i;
+                    const int64_t n = (int64_t)((c->end - c->pos) / 4);
+                    v->material_colors_count = (size_t)n;
+                    c->pos += (size_t)n * 4;
+                    if (c->pos < c->end)
+                        return bf_need(c, 4, "material_colors");
                 }
                 c->end = padded_end;
             }
@@ -2644,30 +1885,8 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_color_channel_counts = 1;
         {
             bf_mark color_channel_counts_mark;
-            const int64_t color_channel_counts_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 32),
-                                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36),
-                                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40),
-                                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
-                                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
-                                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52),
-                                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56),
-                                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60),
-                                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64),
-                                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68),
-                                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72),
-                                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76),
-                                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
-                                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
-                                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
-                                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
-                                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
-                                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
-                                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
-                                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
-                                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
-                                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
-                                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end,
-                                                             (int64_t)v->_offset), 8)))))))))))))))))))))))), bf_load_u32be(c->data + v->_offset + 28));
+            const int64_t color_channel_counts_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 32, 23, 4, 1, bf_add(bf_sub((int64_t)c->end,
+                                                             (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 28));
             if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 28)),
                                  color_channel_counts_size, "color_channel_counts", &color_channel_counts_mark))
                 return 0;
@@ -2698,29 +1917,8 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_color_channels = 1;
         {
             bf_mark color_channels_mark;
-            const int64_t color_channels_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 36),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end,
-                                                       (int64_t)v->_offset), 8))))))))))))))))))))))), bf_load_u32be(c->data + v->_offset + 32));
+            const int64_t color_channels_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 36, 22, 4, 1, bf_add(bf_sub((int64_t)c->end,
+                                                       (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 32));
             if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 32)), color_channels_size,
                                  "color_channels", &color_channels_mark))
                 return 0;
@@ -2732,22 +1930,11 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                     return 0;
                 v->color_channels_lim = c->end;
                 {
-                    j3d_ColorChannel_view e[2];
-                    int64_t i = 0;
-                    for (;; i++) {
-                        if (c->pos >= c->end)
-                            break;
-                        size_t before = c->pos;
-                        j3d_ColorChannel_view *cur = &e[i & 1];
-                        const j3d_ColorChannel_view *prev = i ? &e[(i - 1) & 1] : NULL;
-                        (void)prev;
-                        if (!bf_push(c, "color_channels", i) || !j3d_view_lay_ColorChannel(c, d, cur, i, deep))
-                            return 0;
-                        bf_pop(c);
-                        if (c->pos == before)
-                            return bf_fail(c, c->pos, "color_channels", "element %u takes no bytes: the array would never end", (unsigned)i);
-                    }
-                    v->color_channels_count = (size_t)i;
+                    const int64_t n = (int64_t)((c->end - c->pos) / 8);
+                    v->color_channels_count = (size_t)n;
+                    c->pos += (size_t)n * 8;
+                    if (c->pos < c->end)
+                        return bf_need(c, 8, "color_channels");
                 }
                 c->end = padded_end;
             }
@@ -2759,28 +1946,8 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_ambient_colors = 1;
         {
             bf_mark ambient_colors_mark;
-            const int64_t ambient_colors_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 40),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end,
-                                                       (int64_t)v->_offset), 8)))))))))))))))))))))), bf_load_u32be(c->data + v->_offset + 36));
+            const int64_t ambient_colors_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 40, 21, 4, 1, bf_add(bf_sub((int64_t)c->end,
+                                                       (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 36));
             if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 36)), ambient_colors_size,
                                  "ambient_colors", &ambient_colors_mark))
                 return 0;
@@ -2792,22 +1959,11 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                     return 0;
                 v->ambient_colors_lim = c->end;
                 {
-                    j3d_Rgba8_view e[2];
-                    int64_t i = 0;
-                    for (;; i++) {
-                        if (c->pos >= c->end)
-                            break;
-                        size_t before = c->pos;
-                        j3d_Rgba8_view *cur = &e[i & 1];
-                        const j3d_Rgba8_view *prev = i ? &e[(i - 1) & 1] : NULL;
-                        (void)prev;
-                        if (!bf_push(c, "ambient_colors", i) || !j3d_view_lay_Rgba8(c, d, cur, i, deep))
-                            return 0;
-                        bf_pop(c);
-                        if (c->pos == before)
-                            return bf_fail(c, c->pos, "ambient_colors", "element %u takes no bytes: the array would never end", (unsigned)i);
-                    }
-                    v->ambient_colors_count = (size_t)i;
+                    const int64_t n = (int64_t)((c->end - c->pos) / 4);
+                    v->ambient_colors_count = (size_t)n;
+                    c->pos += (size_t)n * 4;
+                    if (c->pos < c->end)
+                        return bf_need(c, 4, "ambient_colors");
                 }
                 c->end = padded_end;
             }
@@ -2819,27 +1975,8 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_light_colors = 1;
         {
             bf_mark light_colors_mark;
-            const int64_t light_colors_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 44),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end,
-                                                     (int64_t)v->_offset), 8))))))))))))))))))))), bf_load_u32be(c->data + v->_offset + 40));
+            const int64_t light_colors_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 44, 20, 4, 1, bf_add(bf_sub((int64_t)c->end,
+                                                     (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 40));
             if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 40)), light_colors_size,
                                  "light_colors", &light_colors_mark))
                 return 0;
@@ -2851,22 +1988,11 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                     return 0;
                 v->light_colors_lim = c->end;
                 {
-                    j3d_Rgba8_view e[2];
-                    int64_t i = 0;
-                    for (;; i++) {
-                        if (c->pos >= c->end)
-                            break;
-                        size_t before = c->pos;
-                        j3d_Rgba8_view *cur = &e[i & 1];
-                        const j3d_Rgba8_view *prev = i ? &e[(i - 1) & 1] : NULL;
-                        (void)prev;
-                        if (!bf_push(c, "light_colors", i) || !j3d_view_lay_Rgba8(c, d, cur, i, deep))
-                            return 0;
-                        bf_pop(c);
-                        if (c->pos == before)
-                            return bf_fail(c, c->pos, "light_colors", "element %u takes no bytes: the array would never end", (unsigned)i);
-                    }
-                    v->light_colors_count = (size_t)i;
+                    const int64_t n = (int64_t)((c->end - c->pos) / 4);
+                    v->light_colors_count = (size_t)n;
+                    c->pos += (size_t)n * 4;
+                    if (c->pos < c->end)
+                        return bf_need(c, 4, "light_colors");
                 }
                 c->end = padded_end;
             }
@@ -2878,26 +2004,8 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_tex_gen_counts = 1;
         {
             bf_mark tex_gen_counts_mark;
-            const int64_t tex_gen_counts_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end,
-                                                       (int64_t)v->_offset), 8)))))))))))))))))))), bf_load_u32be(c->data + v->_offset + 44));
+            const int64_t tex_gen_counts_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 48, 19, 4, 1, bf_add(bf_sub((int64_t)c->end,
+                                                       (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 44));
             if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 44)), tex_gen_counts_size,
                                  "tex_gen_counts", &tex_gen_counts_mark))
                 return 0;
@@ -2928,19 +2036,8 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_tex_gens = 1;
         {
             bf_mark tex_gens_mark;
-            const int64_t tex_gens_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                                 8))))))))))))))))))), bf_load_u32be(c->data + v->_offset + 48));
+            const int64_t tex_gens_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 52, 18, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                                 8)), bf_load_u32be(c->data + v->_offset + 48));
             if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 48)), tex_gens_size,
                                  "tex_gens", &tex_gens_mark))
                 return 0;
@@ -2952,22 +2049,11 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                     return 0;
                 v->tex_gens_lim = c->end;
                 {
-                    j3d_TexGen_view e[2];
-                    int64_t i = 0;
-                    for (;; i++) {
-                        if (c->pos >= c->end)
-                            break;
-                        size_t before = c->pos;
-                        j3d_TexGen_view *cur = &e[i & 1];
-                        const j3d_TexGen_view *prev = i ? &e[(i - 1) & 1] : NULL;
-                        (void)prev;
-                        if (!bf_push(c, "tex_gens", i) || !j3d_view_lay_TexGen(c, d, cur, i, deep))
-                            return 0;
-                        bf_pop(c);
-                        if (c->pos == before)
-                            return bf_fail(c, c->pos, "tex_gens", "element %u takes no bytes: the array would never end", (unsigned)i);
-                    }
-                    v->tex_gens_count = (size_t)i;
+                    const int64_t n = (int64_t)((c->end - c->pos) / 4);
+                    v->tex_gens_count = (size_t)n;
+                    c->pos += (size_t)n * 4;
+                    if (c->pos < c->end)
+                        return bf_need(c, 4, "tex_gens");
                 }
                 c->end = padded_end;
             }
@@ -2979,24 +2065,8 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_post_tex_gens = 1;
         {
             bf_mark post_tex_gens_mark;
-            const int64_t post_tex_gens_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 56),
-                                                      bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60),
-                                                      bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64),
-                                                      bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68),
-                                                      bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72),
-                                                      bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76),
-                                                      bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
-                                                      bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
-                                                      bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
-                                                      bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
-                                                      bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
-                                                      bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
-                                                      bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
-                                                      bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
-                                                      bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
-                                                      bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
-                                                      bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end,
-                                                      (int64_t)v->_offset), 8)))))))))))))))))), bf_load_u32be(c->data + v->_offset + 52));
+            const int64_t post_tex_gens_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 56, 17, 4, 1, bf_add(bf_sub((int64_t)c->end,
+                                                      (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 52));
             if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 52)), post_tex_gens_size,
                                  "post_tex_gens", &post_tex_gens_mark))
                 return 0;
@@ -3008,22 +2078,11 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                     return 0;
                 v->post_tex_gens_lim = c->end;
                 {
-                    j3d_TexGen_view e[2];
-                    int64_t i = 0;
-                    for (;; i++) {
-                        if (c->pos >= c->end)
-                            break;
-                        size_t before = c->pos;
-                        j3d_TexGen_view *cur = &e[i & 1];
-                        const j3d_TexGen_view *prev = i ? &e[(i - 1) & 1] : NULL;
-                        (void)prev;
-                        if (!bf_push(c, "post_tex_gens", i) || !j3d_view_lay_TexGen(c, d, cur, i, deep))
-                            return 0;
-                        bf_pop(c);
-                        if (c->pos == before)
-                            return bf_fail(c, c->pos, "post_tex_gens", "element %u takes no bytes: the array would never end", (unsigned)i);
-                    }
-                    v->post_tex_gens_count = (size_t)i;
+                    const int64_t n = (int64_t)((c->end - c->pos) / 4);
+                    v->post_tex_gens_count = (size_t)n;
+                    c->pos += (size_t)n * 4;
+                    if (c->pos < c->end)
+                        return bf_need(c, 4, "post_tex_gens");
                 }
                 c->end = padded_end;
             }
@@ -3035,23 +2094,8 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_tex_matrices = 1;
         {
             bf_mark tex_matrices_mark;
-            const int64_t tex_matrices_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 60),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end,
-                                                     (int64_t)v->_offset), 8))))))))))))))))), bf_load_u32be(c->data + v->_offset + 56));
+            const int64_t tex_matrices_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 60, 16, 4, 1, bf_add(bf_sub((int64_t)c->end,
+                                                     (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 56));
             if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 56)), tex_matrices_size,
                                  "tex_matrices", &tex_matrices_mark))
                 return 0;
@@ -3063,22 +2107,11 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                     return 0;
                 v->tex_matrices_lim = c->end;
                 {
-                    j3d_TexMatrix_view e[2];
-                    int64_t i = 0;
-                    for (;; i++) {
-                        if (c->pos >= c->end)
-                            break;
-                        size_t before = c->pos;
-                        j3d_TexMatrix_view *cur = &e[i & 1];
-                        const j3d_TexMatrix_view *prev = i ? &e[(i - 1) & 1] : NULL;
-                        (void)prev;
-                        if (!bf_push(c, "tex_matrices", i) || !j3d_view_lay_TexMatrix(c, d, cur, i, deep))
-                            return 0;
-                        bf_pop(c);
-                        if (c->pos == before)
-                            return bf_fail(c, c->pos, "tex_matrices", "element %u takes no bytes: the array would never end", (unsigned)i);
-                    }
-                    v->tex_matrices_count = (size_t)i;
+                    const int64_t n = (int64_t)((c->end - c->pos) / 100);
+                    v->tex_matrices_count = (size_t)n;
+                    c->pos += (size_t)n * 100;
+                    if (c->pos < c->end)
+                        return bf_need(c, 100, "tex_matrices");
                 }
                 c->end = padded_end;
             }
@@ -3090,22 +2123,8 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_post_tex_matrices = 1;
         {
             bf_mark post_tex_matrices_mark;
-            const int64_t post_tex_matrices_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 64),
-                                                          bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68),
-                                                          bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72),
-                                                          bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76),
-                                                          bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
-                                                          bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
-                                                          bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
-                                                          bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
-                                                          bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
-                                                          bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
-                                                          bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
-                                                          bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
-                                                          bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
-                                                          bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
-                                                          bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end,
-                                                          (int64_t)v->_offset), 8)))))))))))))))), bf_load_u32be(c->data + v->_offset + 60));
+            const int64_t post_tex_matrices_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 64, 15, 4, 1, bf_add(bf_sub((int64_t)c->end,
+                                                          (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 60));
             if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 60)), post_tex_matrices_size,
                                  "post_tex_matrices", &post_tex_matrices_mark))
                 return 0;
@@ -3117,22 +2136,11 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                     return 0;
                 v->post_tex_matrices_lim = c->end;
                 {
-                    j3d_TexMatrix_view e[2];
-                    int64_t i = 0;
-                    for (;; i++) {
-                        if (c->pos >= c->end)
-                            break;
-                        size_t before = c->pos;
-                        j3d_TexMatrix_view *cur = &e[i & 1];
-                        const j3d_TexMatrix_view *prev = i ? &e[(i - 1) & 1] : NULL;
-                        (void)prev;
-                        if (!bf_push(c, "post_tex_matrices", i) || !j3d_view_lay_TexMatrix(c, d, cur, i, deep))
-                            return 0;
-                        bf_pop(c);
-                        if (c->pos == before)
-                            return bf_fail(c, c->pos, "post_tex_matrices", "element %u takes no bytes: the array would never end", (unsigned)i);
-                    }
-                    v->post_tex_matrices_count = (size_t)i;
+                    const int64_t n = (int64_t)((c->end - c->pos) / 100);
+                    v->post_tex_matrices_count = (size_t)n;
+                    c->pos += (size_t)n * 100;
+                    if (c->pos < c->end)
+                        return bf_need(c, 100, "post_tex_matrices");
                 }
                 c->end = padded_end;
             }
@@ -3144,17 +2152,8 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_textures = 1;
         {
             bf_mark textures_mark;
-            const int64_t textures_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 68), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
-                                                 bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                                 8))))))))))))))), bf_load_u32be(c->data + v->_offset + 64));
+            const int64_t textures_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 68, 14, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                                 8)), bf_load_u32be(c->data + v->_offset + 64));
             if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 64)), textures_size,
                                  "textures", &textures_mark))
                 return 0;
@@ -3185,20 +2184,8 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_tev_orders = 1;
         {
             bf_mark tev_orders_mark;
-            const int64_t tev_orders_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 72),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                                   8)))))))))))))), bf_load_u32be(c->data + v->_offset + 68));
+            const int64_t tev_orders_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 72, 13, 4, 1, bf_add(bf_sub((int64_t)c->end,
+                                                   (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 68));
             if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 68)), tev_orders_size,
                                  "tev_orders", &tev_orders_mark))
                 return 0;
@@ -3210,22 +2197,11 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                     return 0;
                 v->tev_orders_lim = c->end;
                 {
-                    j3d_TevOrder_view e[2];
-                    int64_t i = 0;
-                    for (;; i++) {
-                        if (c->pos >= c->end)
-                            break;
-                        size_t before = c->pos;
-                        j3d_TevOrder_view *cur = &e[i & 1];
-                        const j3d_TevOrder_view *prev = i ? &e[(i - 1) & 1] : NULL;
-                        (void)prev;
-                        if (!bf_push(c, "tev_orders", i) || !j3d_view_lay_TevOrder(c, d, cur, i, deep))
-                            return 0;
-                        bf_pop(c);
-                        if (c->pos == before)
-                            return bf_fail(c, c->pos, "tev_orders", "element %u takes no bytes: the array would never end", (unsigned)i);
-                    }
-                    v->tev_orders_count = (size_t)i;
+                    const int64_t n = (int64_t)((c->end - c->pos) / 4);
+                    v->tev_orders_count = (size_t)n;
+                    c->pos += (size_t)n * 4;
+                    if (c->pos < c->end)
+                        return bf_need(c, 4, "tev_orders");
                 }
                 c->end = padded_end;
             }
@@ -3237,19 +2213,8 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_tev_colors = 1;
         {
             bf_mark tev_colors_mark;
-            const int64_t tev_colors_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 76),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                                   8))))))))))))), bf_load_u32be(c->data + v->_offset + 72));
+            const int64_t tev_colors_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 76, 12, 4, 1, bf_add(bf_sub((int64_t)c->end,
+                                                   (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 72));
             if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 72)), tev_colors_size,
                                  "tev_colors", &tev_colors_mark))
                 return 0;
@@ -3261,22 +2226,11 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                     return 0;
                 v->tev_colors_lim = c->end;
                 {
-                    j3d_TevColor_view e[2];
-                    int64_t i = 0;
-                    for (;; i++) {
-                        if (c->pos >= c->end)
-                            break;
-                        size_t before = c->pos;
-                        j3d_TevColor_view *cur = &e[i & 1];
-                        const j3d_TevColor_view *prev = i ? &e[(i - 1) & 1] : NULL;
-                        (void)prev;
-                        if (!bf_push(c, "tev_colors", i) || !j3d_view_lay_TevColor(c, d, cur, i, deep))
-                            return 0;
-                        bf_pop(c);
-                        if (c->pos == before)
-                            return bf_fail(c, c->pos, "tev_colors", "element %u takes no bytes: the array would never end", (unsigned)i);
-                    }
-                    v->tev_colors_count = (size_t)i;
+                    const int64_t n = (int64_t)((c->end - c->pos) / 8);
+                    v->tev_colors_count = (size_t)n;
+                    c->pos += (size_t)n * 8;
+                    if (c->pos < c->end)
+                        return bf_need(c, 8, "tev_colors");
                 }
                 c->end = padded_end;
             }
@@ -3288,18 +2242,8 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_konst_colors = 1;
         {
             bf_mark konst_colors_mark;
-            const int64_t konst_colors_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 80),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
-                                                     bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end,
-                                                     (int64_t)v->_offset), 8)))))))))))), bf_load_u32be(c->data + v->_offset + 76));
+            const int64_t konst_colors_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 80, 11, 4, 1, bf_add(bf_sub((int64_t)c->end,
+                                                     (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 76));
             if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 76)), konst_colors_size,
                                  "konst_colors", &konst_colors_mark))
                 return 0;
@@ -3311,22 +2255,11 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                     return 0;
                 v->konst_colors_lim = c->end;
                 {
-                    j3d_Rgba8_view e[2];
-                    int64_t i = 0;
-                    for (;; i++) {
-                        if (c->pos >= c->end)
-                            break;
-                        size_t before = c->pos;
-                        j3d_Rgba8_view *cur = &e[i & 1];
-                        const j3d_Rgba8_view *prev = i ? &e[(i - 1) & 1] : NULL;
-                        (void)prev;
-                        if (!bf_push(c, "konst_colors", i) || !j3d_view_lay_Rgba8(c, d, cur, i, deep))
-                            return 0;
-                        bf_pop(c);
-                        if (c->pos == before)
-                            return bf_fail(c, c->pos, "konst_colors", "element %u takes no bytes: the array would never end", (unsigned)i);
-                    }
-                    v->konst_colors_count = (size_t)i;
+                    const int64_t n = (int64_t)((c->end - c->pos) / 4);
+                    v->konst_colors_count = (size_t)n;
+                    c->pos += (size_t)n * 4;
+                    if (c->pos < c->end)
+                        return bf_need(c, 4, "konst_colors");
                 }
                 c->end = padded_end;
             }
@@ -3338,17 +2271,8 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_tev_stage_counts = 1;
         {
             bf_mark tev_stage_counts_mark;
-            const int64_t tev_stage_counts_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 84),
-                                                         bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
-                                                         bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
-                                                         bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
-                                                         bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
-                                                         bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
-                                                         bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
-                                                         bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
-                                                         bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
-                                                         bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end,
-                                                         (int64_t)v->_offset), 8))))))))))), bf_load_u32be(c->data + v->_offset + 80));
+            const int64_t tev_stage_counts_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 84, 10, 4, 1, bf_add(bf_sub((int64_t)c->end,
+                                                         (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 80));
             if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 80)), tev_stage_counts_size,
                                  "tev_stage_counts", &tev_stage_counts_mark))
                 return 0;
@@ -3379,16 +2303,8 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_tev_stages = 1;
         {
             bf_mark tev_stages_mark;
-            const int64_t tev_stages_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 88),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                                   8)))))))))), bf_load_u32be(c->data + v->_offset + 84));
+            const int64_t tev_stages_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 88, 9, 4, 1, bf_add(bf_sub((int64_t)c->end,
+                                                   (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 84));
             if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 84)), tev_stages_size,
                                  "tev_stages", &tev_stages_mark))
                 return 0;
@@ -3400,22 +2316,11 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                     return 0;
                 v->tev_stages_lim = c->end;
                 {
-                    j3d_TevStage_view e[2];
-                    int64_t i = 0;
-                    for (;; i++) {
-                        if (c->pos >= c->end)
-                            break;
-                        size_t before = c->pos;
-                        j3d_TevStage_view *cur = &e[i & 1];
-                        const j3d_TevStage_view *prev = i ? &e[(i - 1) & 1] : NULL;
-                        (void)prev;
-                        if (!bf_push(c, "tev_stages", i) || !j3d_view_lay_TevStage(c, d, cur, i, deep))
-                            return 0;
-                        bf_pop(c);
-                        if (c->pos == before)
-                            return bf_fail(c, c->pos, "tev_stages", "element %u takes no bytes: the array would never end", (unsigned)i);
-                    }
-                    v->tev_stages_count = (size_t)i;
+                    const int64_t n = (int64_t)((c->end - c->pos) / 20);
+                    v->tev_stages_count = (size_t)n;
+                    c->pos += (size_t)n * 20;
+                    if (c->pos < c->end)
+                        return bf_need(c, 20, "tev_stages");
                 }
                 c->end = padded_end;
             }
@@ -3427,15 +2332,8 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_swap_modes = 1;
         {
             bf_mark swap_modes_mark;
-            const int64_t swap_modes_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 92),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                                   8))))))))), bf_load_u32be(c->data + v->_offset + 88));
+            const int64_t swap_modes_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 92, 8, 4, 1, bf_add(bf_sub((int64_t)c->end,
+                                                   (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 88));
             if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 88)), swap_modes_size,
                                  "swap_modes", &swap_modes_mark))
                 return 0;
@@ -3447,22 +2345,11 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                     return 0;
                 v->swap_modes_lim = c->end;
                 {
-                    j3d_SwapMode_view e[2];
-                    int64_t i = 0;
-                    for (;; i++) {
-                        if (c->pos >= c->end)
-                            break;
-                        size_t before = c->pos;
-                        j3d_SwapMode_view *cur = &e[i & 1];
-                        const j3d_SwapMode_view *prev = i ? &e[(i - 1) & 1] : NULL;
-                        (void)prev;
-                        if (!bf_push(c, "swap_modes", i) || !j3d_view_lay_SwapMode(c, d, cur, i, deep))
-                            return 0;
-                        bf_pop(c);
-                        if (c->pos == before)
-                            return bf_fail(c, c->pos, "swap_modes", "element %u takes no bytes: the array would never end", (unsigned)i);
-                    }
-                    v->swap_modes_count = (size_t)i;
+                    const int64_t n = (int64_t)((c->end - c->pos) / 4);
+                    v->swap_modes_count = (size_t)n;
+                    c->pos += (size_t)n * 4;
+                    if (c->pos < c->end)
+                        return bf_need(c, 4, "swap_modes");
                 }
                 c->end = padded_end;
             }
@@ -3474,14 +2361,8 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_swap_tables = 1;
         {
             bf_mark swap_tables_mark;
-            const int64_t swap_tables_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 96),
-                                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100),
-                                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
-                                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
-                                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
-                                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
-                                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end,
-                                                    (int64_t)v->_offset), 8)))))))), bf_load_u32be(c->data + v->_offset + 92));
+            const int64_t swap_tables_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 96, 7, 4, 1, bf_add(bf_sub((int64_t)c->end,
+                                                    (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 92));
             if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 92)), swap_tables_size,
                                  "swap_tables", &swap_tables_mark))
                 return 0;
@@ -3493,22 +2374,11 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                     return 0;
                 v->swap_tables_lim = c->end;
                 {
-                    j3d_SwapTable_view e[2];
-                    int64_t i = 0;
-                    for (;; i++) {
-                        if (c->pos >= c->end)
-                            break;
-                        size_t before = c->pos;
-                        j3d_SwapTable_view *cur = &e[i & 1];
-                        const j3d_SwapTable_view *prev = i ? &e[(i - 1) & 1] : NULL;
-                        (void)prev;
-                        if (!bf_push(c, "swap_tables", i) || !j3d_view_lay_SwapTable(c, d, cur, i, deep))
-                            return 0;
-                        bf_pop(c);
-                        if (c->pos == before)
-                            return bf_fail(c, c->pos, "swap_tables", "element %u takes no bytes: the array would never end", (unsigned)i);
-                    }
-                    v->swap_tables_count = (size_t)i;
+                    const int64_t n = (int64_t)((c->end - c->pos) / 4);
+                    v->swap_tables_count = (size_t)n;
+                    c->pos += (size_t)n * 4;
+                    if (c->pos < c->end)
+                        return bf_need(c, 4, "swap_tables");
                 }
                 c->end = padded_end;
             }
@@ -3520,10 +2390,8 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_fogs = 1;
         {
             bf_mark fogs_mark;
-            const int64_t fogs_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 100), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
-                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
-                                             bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120),
-                                             bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))))))), bf_load_u32be(c->data + v->_offset + 96));
+            const int64_t fogs_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 100, 6, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                             8)), bf_load_u32be(c->data + v->_offset + 96));
             if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 96)), fogs_size, "fogs",
                                  &fogs_mark))
                 return 0;
@@ -3535,22 +2403,11 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                     return 0;
                 v->fogs_lim = c->end;
                 {
-                    j3d_Fog_view e[2];
-                    int64_t i = 0;
-                    for (;; i++) {
-                        if (c->pos >= c->end)
-                            break;
-                        size_t before = c->pos;
-                        j3d_Fog_view *cur = &e[i & 1];
-                        const j3d_Fog_view *prev = i ? &e[(i - 1) & 1] : NULL;
-                        (void)prev;
-                        if (!bf_push(c, "fogs", i) || !j3d_view_lay_Fog(c, d, cur, i, deep))
-                            return 0;
-                        bf_pop(c);
-                        if (c->pos == before)
-                            return bf_fail(c, c->pos, "fogs", "element %u takes no bytes: the array would never end", (unsigned)i);
-                    }
-                    v->fogs_count = (size_t)i;
+                    const int64_t n = (int64_t)((c->end - c->pos) / 44);
+                    v->fogs_count = (size_t)n;
+                    c->pos += (size_t)n * 44;
+                    if (c->pos < c->end)
+                        return bf_need(c, 44, "fogs");
                 }
                 c->end = padded_end;
             }
@@ -3562,12 +2419,8 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_alpha_compares = 1;
         {
             bf_mark alpha_compares_mark;
-            const int64_t alpha_compares_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 104),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
-                                                       bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end,
-                                                       (int64_t)v->_offset), 8)))))), bf_load_u32be(c->data + v->_offset + 100));
+            const int64_t alpha_compares_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 104, 5, 4, 1, bf_add(bf_sub((int64_t)c->end,
+                                                       (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 100));
             if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 100)), alpha_compares_size,
                                  "alpha_compares", &alpha_compares_mark))
                 return 0;
@@ -3579,22 +2432,11 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                     return 0;
                 v->alpha_compares_lim = c->end;
                 {
-                    j3d_AlphaCompare_view e[2];
-                    int64_t i = 0;
-                    for (;; i++) {
-                        if (c->pos >= c->end)
-                            break;
-                        size_t before = c->pos;
-                        j3d_AlphaCompare_view *cur = &e[i & 1];
-                        const j3d_AlphaCompare_view *prev = i ? &e[(i - 1) & 1] : NULL;
-                        (void)prev;
-                        if (!bf_push(c, "alpha_compares", i) || !j3d_view_lay_AlphaCompare(c, d, cur, i, deep))
-                            return 0;
-                        bf_pop(c);
-                        if (c->pos == before)
-                            return bf_fail(c, c->pos, "alpha_compares", "element %u takes no bytes: the array would never end", (unsigned)i);
-                    }
-                    v->alpha_compares_count = (size_t)i;
+                    const int64_t n = (int64_t)((c->end - c->pos) / 8);
+                    v->alpha_compares_count = (size_t)n;
+                    c->pos += (size_t)n * 8;
+                    if (c->pos < c->end)
+                        return bf_need(c, 8, "alpha_compares");
                 }
                 c->end = padded_end;
             }
@@ -3606,11 +2448,8 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_blend_modes = 1;
         {
             bf_mark blend_modes_mark;
-            const int64_t blend_modes_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 108),
-                                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
-                                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
-                                                    bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end,
-                                                    (int64_t)v->_offset), 8))))), bf_load_u32be(c->data + v->_offset + 104));
+            const int64_t blend_modes_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 108, 4, 4, 1, bf_add(bf_sub((int64_t)c->end,
+                                                    (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 104));
             if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 104)), blend_modes_size,
                                  "blend_modes", &blend_modes_mark))
                 return 0;
@@ -3622,22 +2461,11 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                     return 0;
                 v->blend_modes_lim = c->end;
                 {
-                    j3d_BlendMode_view e[2];
-                    int64_t i = 0;
-                    for (;; i++) {
-                        if (c->pos >= c->end)
-                            break;
-                        size_t before = c->pos;
-                        j3d_BlendMode_view *cur = &e[i & 1];
-                        const j3d_BlendMode_view *prev = i ? &e[(i - 1) & 1] : NULL;
-                        (void)prev;
-                        if (!bf_push(c, "blend_modes", i) || !j3d_view_lay_BlendMode(c, d, cur, i, deep))
-                            return 0;
-                        bf_pop(c);
-                        if (c->pos == before)
-                            return bf_fail(c, c->pos, "blend_modes", "element %u takes no bytes: the array would never end", (unsigned)i);
-                    }
-                    v->blend_modes_count = (size_t)i;
+                    const int64_t n = (int64_t)((c->end - c->pos) / 4);
+                    v->blend_modes_count = (size_t)n;
+                    c->pos += (size_t)n * 4;
+                    if (c->pos < c->end)
+                        return bf_need(c, 4, "blend_modes");
                 }
                 c->end = padded_end;
             }
@@ -3649,10 +2477,8 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         v->has_z_modes = 1;
         {
             bf_mark z_modes_mark;
-            const int64_t z_modes_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 112),
-                                                bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
-                                                bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                                8)))), bf_load_u32be(c->data + v->_offset + 108));
+            const int64_t z_modes_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 112, 3, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                                8)), bf_load_u32be(c->data + v->_offset + 108));
             if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 108)), z_modes_size,
                                  "z_modes", &z_modes_mark))
                 return 0;
@@ -3664,22 +2490,11 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                     return 0;
                 v->z_modes_lim = c->end;
                 {
-                    j3d_ZMode_view e[2];
-                    int64_t i = 0;
-                    for (;; i++) {
-                        if (c->pos >= c->end)
-                            break;
-                        size_t before = c->pos;
-                        j3d_ZMode_view *cur = &e[i & 1];
-                        const j3d_ZMode_view *prev = i ? &e[(i - 1) & 1] : NULL;
-                        (void)prev;
-                        if (!bf_push(c, "z_modes", i) || !j3d_view_lay_ZMode(c, d, cur, i, deep))
-                            return 0;
-                        bf_pop(c);
-                        if (c->pos == before)
-                            return bf_fail(c, c->pos, "z_modes", "element %u takes no bytes: the array would never end", (unsigned)i);
-                    }
-                    v->z_modes_count = (size_t)i;
+                    const int64_t n = (int64_t)((c->end - c->pos) / 4);
+                    v->z_modes_count = (size_t)n;
+                    c->pos += (size_t)n * 4;
+                    if (c->pos < c->end)
+                        return bf_need(c, 4, "z_modes");
                 }
                 c->end = padded_end;
             }
@@ -3768,22 +2583,11 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                     return 0;
                 v->nbt_scales_lim = c->end;
                 {
-                    j3d_NbtScale_view e[2];
-                    int64_t i = 0;
-                    for (;; i++) {
-                        if (c->pos >= c->end)
-                            break;
-                        size_t before = c->pos;
-                        j3d_NbtScale_view *cur = &e[i & 1];
-                        const j3d_NbtScale_view *prev = i ? &e[(i - 1) & 1] : NULL;
-                        (void)prev;
-                        if (!bf_push(c, "nbt_scales", i) || !j3d_view_lay_NbtScale(c, d, cur, i, deep))
-                            return 0;
-                        bf_pop(c);
-                        if (c->pos == before)
-                            return bf_fail(c, c->pos, "nbt_scales", "element %u takes no bytes: the array would never end", (unsigned)i);
-                    }
-                    v->nbt_scales_count = (size_t)i;
+                    const int64_t n = (int64_t)((c->end - c->pos) / 16);
+                    v->nbt_scales_count = (size_t)n;
+                    c->pos += (size_t)n * 16;
+                    if (c->pos < c->end)
+                        return bf_need(c, 16, "nbt_scales");
                 }
                 c->end = padded_end;
             }
@@ -3796,386 +2600,98 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
 
 int j3d_view_lay_Material(bf_ctx *c, const bf_view_doc *d, j3d_Material_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (j3d_Material_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* mode */
-    if (!bf_need(c, 1, "mode"))
+    /* mode .. nbt_scale_index: 332 bytes */
+    static const bf_view_field mode_run[] = {{"mode", 1}, {"cull_mode_index", 1}, {"color_channel_count_index", 1}, {"tex_gen_count_index", 1},
+                                             {"tev_stage_count_index", 1}, {"z_compare_index", 1}, {"z_mode_index", 1}, {"dither_index", 1},
+                                             {"material_color_indices", 4}, {"color_channel_indices", 8}, {"ambient_color_indices", 4},
+                                             {"light_color_indices", 16}, {"tex_gen_indices", 16}, {"post_tex_gen_indices", 16}, {"tex_matrix_indices", 20},
+                                             {"post_tex_matrix_indices", 40}, {"texture_indices", 16}, {"konst_color_indices", 8}, {"konst_color_selects", 16},
+                                             {"konst_alpha_selects", 16}, {"tev_order_indices", 32}, {"tev_color_indices", 8}, {"tev_stage_indices", 32},
+                                             {"swap_mode_indices", 32}, {"swap_table_indices", 8}, {"unused_indices", 24}, {"fog_index", 2},
+                                             {"alpha_compare_index", 2}, {"blend_mode_index", 2}, {"nbt_scale_index", 2}};
+    if (!bf_view_need_run(c, 332, mode_run, 30))
         return 0;
-    c->pos += 1;
-    /* cull_mode_index */
-    if (!bf_need(c, 1, "cull_mode_index"))
-        return 0;
-    c->pos += 1;
-    /* color_channel_count_index */
-    if (!bf_need(c, 1, "color_channel_count_index"))
-        return 0;
-    c->pos += 1;
-    /* tex_gen_count_index */
-    if (!bf_need(c, 1, "tex_gen_count_index"))
-        return 0;
-    c->pos += 1;
-    /* tev_stage_count_index */
-    if (!bf_need(c, 1, "tev_stage_count_index"))
-        return 0;
-    c->pos += 1;
-    /* z_compare_index */
-    if (!bf_need(c, 1, "z_compare_index"))
-        return 0;
-    c->pos += 1;
-    /* z_mode_index */
-    if (!bf_need(c, 1, "z_mode_index"))
-        return 0;
-    c->pos += 1;
-    /* dither_index */
-    if (!bf_need(c, 1, "dither_index"))
-        return 0;
-    c->pos += 1;
-    /* material_color_indices */
-    {
-        const int64_t n = 2;
-        if (!bf_need(c, (uint64_t)n * 2, "material_color_indices"))
-            return 0;
-        c->pos += (size_t)n * 2;
-    }
-    /* color_channel_indices */
-    {
-        const int64_t n = 4;
-        if (!bf_need(c, (uint64_t)n * 2, "color_channel_indices"))
-            return 0;
-        c->pos += (size_t)n * 2;
-    }
-    /* ambient_color_indices */
-    {
-        const int64_t n = 2;
-        if (!bf_need(c, (uint64_t)n * 2, "ambient_color_indices"))
-            return 0;
-        c->pos += (size_t)n * 2;
-    }
-    /* light_color_indices */
-    {
-        const int64_t n = 8;
-        if (!bf_need(c, (uint64_t)n * 2, "light_color_indices"))
-            return 0;
-        c->pos += (size_t)n * 2;
-    }
-    /* tex_gen_indices */
-    {
-        const int64_t n = 8;
-        if (!bf_need(c, (uint64_t)n * 2, "tex_gen_indices"))
-            return 0;
-        c->pos += (size_t)n * 2;
-    }
-    /* post_tex_gen_indices */
-    {
-        const int64_t n = 8;
-        if (!bf_need(c, (uint64_t)n * 2, "post_tex_gen_indices"))
-            return 0;
-        c->pos += (size_t)n * 2;
-    }
-    /* tex_matrix_indices */
-    {
-        const int64_t n = 10;
-        if (!bf_need(c, (uint64_t)n * 2, "tex_matrix_indices"))
-            return 0;
-        c->pos += (size_t)n * 2;
-    }
-    /* post_tex_matrix_indices */
-    {
-        const int64_t n = 20;
-        if (!bf_need(c, (uint64_t)n * 2, "post_tex_matrix_indices"))
-            return 0;
-        c->pos += (size_t)n * 2;
-    }
-    /* texture_indices */
-    {
-        const int64_t n = 8;
-        if (!bf_need(c, (uint64_t)n * 2, "texture_indices"))
-            return 0;
-        c->pos += (size_t)n * 2;
-    }
-    /* konst_color_indices */
-    {
-        const int64_t n = 4;
-        if (!bf_need(c, (uint64_t)n * 2, "konst_color_indices"))
-            return 0;
-        c->pos += (size_t)n * 2;
-    }
-    /* konst_color_selects */
-    {
-        const int64_t n = 16;
-        if (!bf_need(c, (uint64_t)n * 1, "konst_color_selects"))
-            return 0;
-        c->pos += (size_t)n * 1;
-    }
-    /* konst_alpha_selects */
-    {
-        const int64_t n = 16;
-        if (!bf_need(c, (uint64_t)n * 1, "konst_alpha_selects"))
-            return 0;
-        c->pos += (size_t)n * 1;
-    }
-    /* tev_order_indices */
-    {
-        const int64_t n = 16;
-        if (!bf_need(c, (uint64_t)n * 2, "tev_order_indices"))
-            return 0;
-        c->pos += (size_t)n * 2;
-    }
-    /* tev_color_indices */
-    {
-        const int64_t n = 4;
-        if (!bf_need(c, (uint64_t)n * 2, "tev_color_indices"))
-            return 0;
-        c->pos += (size_t)n * 2;
-    }
-    /* tev_stage_indices */
-    {
-        const int64_t n = 16;
-        if (!bf_need(c, (uint64_t)n * 2, "tev_stage_indices"))
-            return 0;
-        c->pos += (size_t)n * 2;
-    }
-    /* swap_mode_indices */
-    {
-        const int64_t n = 16;
-        if (!bf_need(c, (uint64_t)n * 2, "swap_mode_indices"))
-            return 0;
-        c->pos += (size_t)n * 2;
-    }
-    /* swap_table_indices */
-    {
-        const int64_t n = 4;
-        if (!bf_need(c, (uint64_t)n * 2, "swap_table_indices"))
-            return 0;
-        c->pos += (size_t)n * 2;
-    }
-    /* unused_indices */
-    {
-        const int64_t n = 12;
-        if (!bf_need(c, (uint64_t)n * 2, "unused_indices"))
-            return 0;
-        c->pos += (size_t)n * 2;
-    }
-    /* fog_index */
-    if (!bf_need(c, 2, "fog_index"))
-        return 0;
-    c->pos += 2;
-    /* alpha_compare_index */
-    if (!bf_need(c, 2, "alpha_compare_index"))
-        return 0;
-    c->pos += 2;
-    /* blend_mode_index */
-    if (!bf_need(c, 2, "blend_mode_index"))
-        return 0;
-    c->pos += 2;
-    /* nbt_scale_index */
-    if (!bf_need(c, 2, "nbt_scale_index"))
-        return 0;
-    c->pos += 2;
+    c->pos += 332;
     v->_end = c->pos;
     return 1;
 }
 
 int j3d_view_lay_Indirect(bf_ctx *c, const bf_view_doc *d, j3d_Indirect_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (j3d_Indirect_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* enabled */
-    if (!bf_need(c, 1, "enabled"))
+    /* enabled .. stages: 312 bytes */
+    static const bf_view_field enabled_run[] =
+            {{"enabled", 1}, {"stage_count", 1}, {"padding", 2}, {"orders", 16}, {"matrices", 84}, {"scales", 16}, {"stages", 192}};
+    if (!bf_view_need_run(c, 312, enabled_run, 7))
         return 0;
-    c->pos += 1;
-    /* stage_count */
-    if (!bf_need(c, 1, "stage_count"))
-        return 0;
-    c->pos += 1;
-    /* padding */
-    if (!bf_need(c, 2, "padding"))
-        return 0;
-    c->pos += 2;
-    /* orders */
     v->orders_lim = c->end;
-    {
-        const int64_t n = 4;
-        if (!bf_need(c, (uint64_t)n * 4, "orders"))
-            return 0;
-        c->pos += (size_t)n * 4;
-    }
-    /* matrices */
     v->matrices_lim = c->end;
-    {
-        const int64_t n = 3;
-        if (!bf_need(c, (uint64_t)n * 28, "matrices"))
-            return 0;
-        c->pos += (size_t)n * 28;
-    }
-    /* scales */
     v->scales_lim = c->end;
-    {
-        const int64_t n = 4;
-        if (!bf_need(c, (uint64_t)n * 4, "scales"))
-            return 0;
-        c->pos += (size_t)n * 4;
-    }
-    /* stages */
     v->stages_lim = c->end;
-    {
-        const int64_t n = 16;
-        if (!bf_need(c, (uint64_t)n * 12, "stages"))
-            return 0;
-        c->pos += (size_t)n * 12;
-    }
+    c->pos += 312;
     v->_end = c->pos;
     return 1;
 }
 
 int j3d_view_lay_IndirectOrder(bf_ctx *c, const bf_view_doc *d, j3d_IndirectOrder_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (j3d_IndirectOrder_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* tex_coord */
-    if (!bf_need(c, 1, "tex_coord"))
+    /* tex_coord .. padding: 4 bytes */
+    static const bf_view_field tex_coord_run[] = {{"tex_coord", 1}, {"tex_map", 1}, {"padding", 2}};
+    if (!bf_view_need_run(c, 4, tex_coord_run, 3))
         return 0;
-    c->pos += 1;
-    /* tex_map */
-    if (!bf_need(c, 1, "tex_map"))
-        return 0;
-    c->pos += 1;
-    /* padding */
-    if (!bf_need(c, 2, "padding"))
-        return 0;
-    c->pos += 2;
+    c->pos += 4;
     v->_end = c->pos;
     return 1;
 }
 
 int j3d_view_lay_IndirectMatrix(bf_ctx *c, const bf_view_doc *d, j3d_IndirectMatrix_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (j3d_IndirectMatrix_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* matrix */
-    {
-        const int64_t n = 6;
-        if (!bf_need(c, (uint64_t)n * 4, "matrix"))
-            return 0;
-        c->pos += (size_t)n * 4;
-    }
-    /* scale_exponent */
-    if (!bf_need(c, 1, "scale_exponent"))
+    /* matrix .. padding: 28 bytes */
+    static const bf_view_field matrix_run[] = {{"matrix", 24}, {"scale_exponent", 1}, {"padding", 3}};
+    if (!bf_view_need_run(c, 28, matrix_run, 3))
         return 0;
-    c->pos += 1;
-    /* padding */
-    {
-        const int64_t n = 3;
-        if (!bf_need(c, (uint64_t)n * 1, "padding"))
-            return 0;
-        c->pos += (size_t)n * 1;
-    }
+    c->pos += 28;
     v->_end = c->pos;
     return 1;
 }
 
 int j3d_view_lay_IndirectScale(bf_ctx *c, const bf_view_doc *d, j3d_IndirectScale_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (j3d_IndirectScale_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* scale_s */
-    if (!bf_need(c, 1, "scale_s"))
+    /* scale_s .. padding: 4 bytes */
+    static const bf_view_field scale_s_run[] = {{"scale_s", 1}, {"scale_t", 1}, {"padding", 2}};
+    if (!bf_view_need_run(c, 4, scale_s_run, 3))
         return 0;
-    c->pos += 1;
-    /* scale_t */
-    if (!bf_need(c, 1, "scale_t"))
-        return 0;
-    c->pos += 1;
-    /* padding */
-    if (!bf_need(c, 2, "padding"))
-        return 0;
-    c->pos += 2;
+    c->pos += 4;
     v->_end = c->pos;
     return 1;
 }
 
 int j3d_view_lay_IndirectStage(bf_ctx *c, const bf_view_doc *d, j3d_IndirectStage_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (j3d_IndirectStage_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* tev_stage */
-    if (!bf_need(c, 1, "tev_stage"))
+    /* tev_stage .. padding: 12 bytes */
+    static const bf_view_field tev_stage_run[] = {{"tev_stage", 1}, {"format", 1}, {"bias", 1}, {"matrix", 1}, {"wrap_s", 1}, {"wrap_t", 1},
+                                                  {"add_previous", 1}, {"utc_lod", 1}, {"alpha", 1}, {"padding", 3}};
+    if (!bf_view_need_run(c, 12, tev_stage_run, 10))
         return 0;
-    c->pos += 1;
-    /* format */
-    if (!bf_need(c, 1, "format"))
-        return 0;
-    c->pos += 1;
-    /* bias */
-    if (!bf_need(c, 1, "bias"))
-        return 0;
-    c->pos += 1;
-    /* matrix */
-    if (!bf_need(c, 1, "matrix"))
-        return 0;
-    c->pos += 1;
-    /* wrap_s */
-    if (!bf_need(c, 1, "wrap_s"))
-        return 0;
-    c->pos += 1;
-    /* wrap_t */
-    if (!bf_need(c, 1, "wrap_t"))
-        return 0;
-    c->pos += 1;
-    /* add_previous */
-    if (!bf_need(c, 1, "add_previous"))
-        return 0;
-    c->pos += 1;
-    /* utc_lod */
-    if (!bf_need(c, 1, "utc_lod"))
-        return 0;
-    c->pos += 1;
-    /* alpha */
-    if (!bf_need(c, 1, "alpha"))
-        return 0;
-    c->pos += 1;
-    /* padding */
-    {
-        const int64_t n = 3;
-        if (!bf_need(c, (uint64_t)n * 1, "padding"))
-            return 0;
-        c->pos += (size_t)n * 1;
-    }
+    c->pos += 12;
     v->_end = c->pos;
     return 1;
 }
 
 int j3d_view_lay_Rgba8(bf_ctx *c, const bf_view_doc *d, j3d_Rgba8_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (j3d_Rgba8_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     /* rgba */
     {
@@ -4190,167 +2706,61 @@ int j3d_view_lay_Rgba8(bf_ctx *c, const bf_view_doc *d, j3d_Rgba8_view *v, int64
 
 int j3d_view_lay_ColorChannel(bf_ctx *c, const bf_view_doc *d, j3d_ColorChannel_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (j3d_ColorChannel_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* lighting */
-    if (!bf_need(c, 1, "lighting"))
+    /* lighting .. padding: 8 bytes */
+    static const bf_view_field lighting_run[] = {{"lighting", 1}, {"material_source", 1}, {"light_mask", 1}, {"diffuse_function", 1},
+                                                 {"attenuation_function", 1}, {"ambient_source", 1}, {"padding", 2}};
+    if (!bf_view_need_run(c, 8, lighting_run, 7))
         return 0;
-    c->pos += 1;
-    /* material_source */
-    if (!bf_need(c, 1, "material_source"))
-        return 0;
-    c->pos += 1;
-    /* light_mask */
-    if (!bf_need(c, 1, "light_mask"))
-        return 0;
-    c->pos += 1;
-    /* diffuse_function */
-    if (!bf_need(c, 1, "diffuse_function"))
-        return 0;
-    c->pos += 1;
-    /* attenuation_function */
-    if (!bf_need(c, 1, "attenuation_function"))
-        return 0;
-    c->pos += 1;
-    /* ambient_source */
-    if (!bf_need(c, 1, "ambient_source"))
-        return 0;
-    c->pos += 1;
-    /* padding */
-    if (!bf_need(c, 2, "padding"))
-        return 0;
-    c->pos += 2;
+    c->pos += 8;
     v->_end = c->pos;
     return 1;
 }
 
 int j3d_view_lay_TexGen(bf_ctx *c, const bf_view_doc *d, j3d_TexGen_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (j3d_TexGen_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* type */
-    if (!bf_need(c, 1, "type"))
+    /* type .. padding: 4 bytes */
+    static const bf_view_field type_run[] = {{"type", 1}, {"source", 1}, {"matrix", 1}, {"padding", 1}};
+    if (!bf_view_need_run(c, 4, type_run, 4))
         return 0;
-    c->pos += 1;
-    /* source */
-    if (!bf_need(c, 1, "source"))
-        return 0;
-    c->pos += 1;
-    /* matrix */
-    if (!bf_need(c, 1, "matrix"))
-        return 0;
-    c->pos += 1;
-    /* padding */
-    if (!bf_need(c, 1, "padding"))
-        return 0;
-    c->pos += 1;
+    c->pos += 4;
     v->_end = c->pos;
     return 1;
 }
 
 int j3d_view_lay_TexMatrix(bf_ctx *c, const bf_view_doc *d, j3d_TexMatrix_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (j3d_TexMatrix_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* projection */
-    if (!bf_need(c, 1, "projection"))
+    /* projection .. effect_matrix: 100 bytes */
+    static const bf_view_field projection_run[] = {{"projection", 1}, {"info", 1}, {"padding", 2}, {"center", 12}, {"scale", 8}, {"rotation", 2},
+                                                   {"padding2", 2}, {"translation", 8}, {"effect_matrix", 64}};
+    if (!bf_view_need_run(c, 100, projection_run, 9))
         return 0;
-    c->pos += 1;
-    /* info */
-    if (!bf_need(c, 1, "info"))
-        return 0;
-    c->pos += 1;
-    /* padding */
-    if (!bf_need(c, 2, "padding"))
-        return 0;
-    c->pos += 2;
-    /* center */
-    {
-        const int64_t n = 3;
-        if (!bf_need(c, (uint64_t)n * 4, "center"))
-            return 0;
-        c->pos += (size_t)n * 4;
-    }
-    /* scale */
-    {
-        const int64_t n = 2;
-        if (!bf_need(c, (uint64_t)n * 4, "scale"))
-            return 0;
-        c->pos += (size_t)n * 4;
-    }
-    /* rotation */
-    if (!bf_need(c, 2, "rotation"))
-        return 0;
-    c->pos += 2;
-    /* padding2 */
-    if (!bf_need(c, 2, "padding2"))
-        return 0;
-    c->pos += 2;
-    /* translation */
-    {
-        const int64_t n = 2;
-        if (!bf_need(c, (uint64_t)n * 4, "translation"))
-            return 0;
-        c->pos += (size_t)n * 4;
-    }
-    /* effect_matrix */
-    {
-        const int64_t n = 16;
-        if (!bf_need(c, (uint64_t)n * 4, "effect_matrix"))
-            return 0;
-        c->pos += (size_t)n * 4;
-    }
+    c->pos += 100;
     v->_end = c->pos;
     return 1;
 }
 
 int j3d_view_lay_TevOrder(bf_ctx *c, const bf_view_doc *d, j3d_TevOrder_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (j3d_TevOrder_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* tex_coord */
-    if (!bf_need(c, 1, "tex_coord"))
+    /* tex_coord .. padding: 4 bytes */
+    static const bf_view_field tex_coord_run[] = {{"tex_coord", 1}, {"tex_map", 1}, {"channel", 1}, {"padding", 1}};
+    if (!bf_view_need_run(c, 4, tex_coord_run, 4))
         return 0;
-    c->pos += 1;
-    /* tex_map */
-    if (!bf_need(c, 1, "tex_map"))
-        return 0;
-    c->pos += 1;
-    /* channel */
-    if (!bf_need(c, 1, "channel"))
-        return 0;
-    c->pos += 1;
-    /* padding */
-    if (!bf_need(c, 1, "padding"))
-        return 0;
-    c->pos += 1;
+    c->pos += 4;
     v->_end = c->pos;
     return 1;
 }
 
 int j3d_view_lay_TevColor(bf_ctx *c, const bf_view_doc *d, j3d_TevColor_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (j3d_TevColor_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     /* rgba */
     {
@@ -4365,109 +2775,35 @@ int j3d_view_lay_TevColor(bf_ctx *c, const bf_view_doc *d, j3d_TevColor_view *v,
 
 int j3d_view_lay_TevStage(bf_ctx *c, const bf_view_doc *d, j3d_TevStage_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (j3d_TevStage_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* mode */
-    if (!bf_need(c, 1, "mode"))
+    /* mode .. padding: 20 bytes */
+    static const bf_view_field mode_run[] = {{"mode", 1}, {"color_inputs", 4}, {"color_op", 1}, {"color_bias", 1}, {"color_scale", 1}, {"color_clamp", 1},
+                                             {"color_register", 1}, {"alpha_inputs", 4}, {"alpha_op", 1}, {"alpha_bias", 1}, {"alpha_scale", 1},
+                                             {"alpha_clamp", 1}, {"alpha_register", 1}, {"padding", 1}};
+    if (!bf_view_need_run(c, 20, mode_run, 14))
         return 0;
-    c->pos += 1;
-    /* color_inputs */
-    {
-        const int64_t n = 4;
-        if (!bf_need(c, (uint64_t)n * 1, "color_inputs"))
-            return 0;
-        c->pos += (size_t)n * 1;
-    }
-    /* color_op */
-    if (!bf_need(c, 1, "color_op"))
-        return 0;
-    c->pos += 1;
-    /* color_bias */
-    if (!bf_need(c, 1, "color_bias"))
-        return 0;
-    c->pos += 1;
-    /* color_scale */
-    if (!bf_need(c, 1, "color_scale"))
-        return 0;
-    c->pos += 1;
-    /* color_clamp */
-    if (!bf_need(c, 1, "color_clamp"))
-        return 0;
-    c->pos += 1;
-    /* color_register */
-    if (!bf_need(c, 1, "color_register"))
-        return 0;
-    c->pos += 1;
-    /* alpha_inputs */
-    {
-        const int64_t n = 4;
-        if (!bf_need(c, (uint64_t)n * 1, "alpha_inputs"))
-            return 0;
-        c->pos += (size_t)n * 1;
-    }
-    /* alpha_op */
-    if (!bf_need(c, 1, "alpha_op"))
-        return 0;
-    c->pos += 1;
-    /* alpha_bias */
-    if (!bf_need(c, 1, "alpha_bias"))
-        return 0;
-    c->pos += 1;
-    /* alpha_scale */
-    if (!bf_need(c, 1, "alpha_scale"))
-        return 0;
-    c->pos += 1;
-    /* alpha_clamp */
-    if (!bf_need(c, 1, "alpha_clamp"))
-        return 0;
-    c->pos += 1;
-    /* alpha_register */
-    if (!bf_need(c, 1, "alpha_register"))
-        return 0;
-    c->pos += 1;
-    /* padding */
-    if (!bf_need(c, 1, "padding"))
-        return 0;
-    c->pos += 1;
+    c->pos += 20;
     v->_end = c->pos;
     return 1;
 }
 
 int j3d_view_lay_SwapMode(bf_ctx *c, const bf_view_doc *d, j3d_SwapMode_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (j3d_SwapMode_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* ras_select */
-    if (!bf_need(c, 1, "ras_select"))
+    /* ras_select .. padding: 4 bytes */
+    static const bf_view_field ras_select_run[] = {{"ras_select", 1}, {"tex_select", 1}, {"padding", 2}};
+    if (!bf_view_need_run(c, 4, ras_select_run, 3))
         return 0;
-    c->pos += 1;
-    /* tex_select */
-    if (!bf_need(c, 1, "tex_select"))
-        return 0;
-    c->pos += 1;
-    /* padding */
-    if (!bf_need(c, 2, "padding"))
-        return 0;
-    c->pos += 2;
+    c->pos += 4;
     v->_end = c->pos;
     return 1;
 }
 
 int j3d_view_lay_SwapTable(bf_ctx *c, const bf_view_doc *d, j3d_SwapTable_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (j3d_SwapTable_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     /* channels */
     {
@@ -4482,223 +2818,80 @@ int j3d_view_lay_SwapTable(bf_ctx *c, const bf_view_doc *d, j3d_SwapTable_view *
 
 int j3d_view_lay_Fog(bf_ctx *c, const bf_view_doc *d, j3d_Fog_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (j3d_Fog_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* type */
-    if (!bf_need(c, 1, "type"))
+    /* type .. range_adjust: 44 bytes */
+    static const bf_view_field type_run[] =
+            {{"type", 1}, {"enabled", 1}, {"center", 2}, {"start_z", 4}, {"end_z", 4}, {"near_z", 4}, {"far_z", 4}, {"color", 4}, {"range_adjust", 20}};
+    if (!bf_view_need_run(c, 44, type_run, 9))
         return 0;
-    c->pos += 1;
-    /* enabled */
-    if (!bf_need(c, 1, "enabled"))
-        return 0;
-    c->pos += 1;
-    /* center */
-    if (!bf_need(c, 2, "center"))
-        return 0;
-    c->pos += 2;
-    /* start_z */
-    if (!bf_need(c, 4, "start_z"))
-        return 0;
-    c->pos += 4;
-    /* end_z */
-    if (!bf_need(c, 4, "end_z"))
-        return 0;
-    c->pos += 4;
-    /* near_z */
-    if (!bf_need(c, 4, "near_z"))
-        return 0;
-    c->pos += 4;
-    /* far_z */
-    if (!bf_need(c, 4, "far_z"))
-        return 0;
-    c->pos += 4;
-    /* color */
-    {
-        const int64_t n = 4;
-        if (!bf_need(c, (uint64_t)n * 1, "color"))
-            return 0;
-        c->pos += (size_t)n * 1;
-    }
-    /* range_adjust */
-    {
-        const int64_t n = 10;
-        if (!bf_need(c, (uint64_t)n * 2, "range_adjust"))
-            return 0;
-        c->pos += (size_t)n * 2;
-    }
+    c->pos += 44;
     v->_end = c->pos;
     return 1;
 }
 
 int j3d_view_lay_AlphaCompare(bf_ctx *c, const bf_view_doc *d, j3d_AlphaCompare_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (j3d_AlphaCompare_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* compare0 */
-    if (!bf_need(c, 1, "compare0"))
+    /* compare0 .. padding: 8 bytes */
+    static const bf_view_field compare0_run[] = {{"compare0", 1}, {"reference0", 1}, {"operation", 1}, {"compare1", 1}, {"reference1", 1}, {"padding", 3}};
+    if (!bf_view_need_run(c, 8, compare0_run, 6))
         return 0;
-    c->pos += 1;
-    /* reference0 */
-    if (!bf_need(c, 1, "reference0"))
-        return 0;
-    c->pos += 1;
-    /* operation */
-    if (!bf_need(c, 1, "operation"))
-        return 0;
-    c->pos += 1;
-    /* compare1 */
-    if (!bf_need(c, 1, "compare1"))
-        return 0;
-    c->pos += 1;
-    /* reference1 */
-    if (!bf_need(c, 1, "reference1"))
-        return 0;
-    c->pos += 1;
-    /* padding */
-    {
-        const int64_t n = 3;
-        if (!bf_need(c, (uint64_t)n * 1, "padding"))
-            return 0;
-        c->pos += (size_t)n * 1;
-    }
+    c->pos += 8;
     v->_end = c->pos;
     return 1;
 }
 
 int j3d_view_lay_BlendMode(bf_ctx *c, const bf_view_doc *d, j3d_BlendMode_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (j3d_BlendMode_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* type */
-    if (!bf_need(c, 1, "type"))
+    /* type .. logic_op: 4 bytes */
+    static const bf_view_field type_run[] = {{"type", 1}, {"source_factor", 1}, {"destination_factor", 1}, {"logic_op", 1}};
+    if (!bf_view_need_run(c, 4, type_run, 4))
         return 0;
-    c->pos += 1;
-    /* source_factor */
-    if (!bf_need(c, 1, "source_factor"))
-        return 0;
-    c->pos += 1;
-    /* destination_factor */
-    if (!bf_need(c, 1, "destination_factor"))
-        return 0;
-    c->pos += 1;
-    /* logic_op */
-    if (!bf_need(c, 1, "logic_op"))
-        return 0;
-    c->pos += 1;
+    c->pos += 4;
     v->_end = c->pos;
     return 1;
 }
 
 int j3d_view_lay_ZMode(bf_ctx *c, const bf_view_doc *d, j3d_ZMode_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (j3d_ZMode_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* enabled */
-    if (!bf_need(c, 1, "enabled"))
+    /* enabled .. padding: 4 bytes */
+    static const bf_view_field enabled_run[] = {{"enabled", 1}, {"function", 1}, {"update", 1}, {"padding", 1}};
+    if (!bf_view_need_run(c, 4, enabled_run, 4))
         return 0;
-    c->pos += 1;
-    /* function */
-    if (!bf_need(c, 1, "function"))
-        return 0;
-    c->pos += 1;
-    /* update */
-    if (!bf_need(c, 1, "update"))
-        return 0;
-    c->pos += 1;
-    /* padding */
-    if (!bf_need(c, 1, "padding"))
-        return 0;
-    c->pos += 1;
+    c->pos += 4;
     v->_end = c->pos;
     return 1;
 }
 
 int j3d_view_lay_NbtScale(bf_ctx *c, const bf_view_doc *d, j3d_NbtScale_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (j3d_NbtScale_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* enabled */
-    if (!bf_need(c, 1, "enabled"))
+    /* enabled .. scale: 16 bytes */
+    static const bf_view_field enabled_run[] = {{"enabled", 1}, {"padding", 3}, {"scale", 12}};
+    if (!bf_view_need_run(c, 16, enabled_run, 3))
         return 0;
-    c->pos += 1;
-    /* padding */
-    {
-        const int64_t n = 3;
-        if (!bf_need(c, (uint64_t)n * 1, "padding"))
-            return 0;
-        c->pos += (size_t)n * 1;
-    }
-    /* scale */
-    {
-        const int64_t n = 3;
-        if (!bf_need(c, (uint64_t)n * 4, "scale"))
-            return 0;
-        c->pos += (size_t)n * 4;
-    }
+    c->pos += 16;
     v->_end = c->pos;
     return 1;
 }
 
 int j3d_view_lay_Mdl3(bf_ctx *c, const bf_view_doc *d, j3d_Mdl3_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (j3d_Mdl3_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* material_count */
-    if (!bf_need(c, 2, "material_count"))
+    /* material_count .. name_table_offset: 28 bytes */
+    static const bf_view_field material_count_run[] = {{"material_count", 2}, {"padding", 2}, {"packet_table_offset", 4}, {"subpacket_offset", 4},
+                                                       {"matrix_index_offset", 4}, {"unknown_offset", 4}, {"index_offset", 4}, {"name_table_offset", 4}};
+    if (!bf_view_need_run(c, 28, material_count_run, 8))
         return 0;
-    c->pos += 2;
-    /* padding */
-    if (!bf_need(c, 2, "padding"))
-        return 0;
-    c->pos += 2;
-    /* packet_table_offset */
-    if (!bf_need(c, 4, "packet_table_offset"))
-        return 0;
-    c->pos += 4;
-    /* subpacket_offset */
-    if (!bf_need(c, 4, "subpacket_offset"))
-        return 0;
-    c->pos += 4;
-    /* matrix_index_offset */
-    if (!bf_need(c, 4, "matrix_index_offset"))
-        return 0;
-    c->pos += 4;
-    /* unknown_offset */
-    if (!bf_need(c, 4, "unknown_offset"))
-        return 0;
-    c->pos += 4;
-    /* index_offset */
-    if (!bf_need(c, 4, "index_offset"))
-        return 0;
-    c->pos += 4;
-    /* name_table_offset */
-    if (!bf_need(c, 4, "name_table_offset"))
-        return 0;
-    c->pos += 4;
+    c->pos += 28;
     /* packets */
     {
         bf_mark packets_mark;
@@ -4831,8 +3024,7 @@ int j3d_view_lay_Mdl3(bf_ctx *c, const bf_view_doc *d, j3d_Mdl3_view *v, int64_t
                 return 0;
             v->names_at = c->pos;
             v->names_lim = c->end;
-            if (!deep) {
-            } else {
+            if (deep) {
                 j3d_NameTable_view e_names;
                 if (!bf_push(c, "names", -1) || !j3d_view_lay_NameTable(c, d, &e_names, 0, deep))
                     return 0;
@@ -4847,20 +3039,13 @@ int j3d_view_lay_Mdl3(bf_ctx *c, const bf_view_doc *d, j3d_Mdl3_view *v, int64_t
 
 int j3d_view_lay_Mdl3Packet(bf_ctx *c, const bf_view_doc *d, j3d_Mdl3Packet_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (j3d_Mdl3Packet_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* offset */
-    if (!bf_need(c, 4, "offset"))
+    /* offset .. size: 8 bytes */
+    static const bf_view_field offset_run[] = {{"offset", 4}, {"size", 4}};
+    if (!bf_view_need_run(c, 8, offset_run, 2))
         return 0;
-    c->pos += 4;
-    /* size */
-    if (!bf_need(c, 4, "size"))
-        return 0;
-    c->pos += 4;
+    c->pos += 8;
     /* commands */
     {
         bf_mark commands_mark;
@@ -4871,15 +3056,13 @@ int j3d_view_lay_Mdl3Packet(bf_ctx *c, const bf_view_doc *d, j3d_Mdl3Packet_view
         v->commands_at = c->pos;
         v->commands_lim = c->end;
         {
-            j3d_GxCommand_view e[2];
+            j3d_GxCommand_view e;
             int64_t i = 0;
             for (;; i++) {
                 if (c->pos >= c->end)
                     return bf_fail(c, c->pos, "commands", "ends without its terminator (_it.opcode == GxOpcode.nop || _pos >= _end)");
                 size_t before = c->pos;
-                j3d_GxCommand_view *cur = &e[i & 1];
-                const j3d_GxCommand_view *prev = i ? &e[(i - 1) & 1] : NULL;
-                (void)prev;
+                j3d_GxCommand_view *cur = &e;
                 if (!bf_push(c, "commands", i) || !j3d_view_lay_GxCommand(c, d, cur, i, deep))
                     return 0;
                 bf_pop(c);
@@ -4900,51 +3083,21 @@ int j3d_view_lay_Mdl3Packet(bf_ctx *c, const bf_view_doc *d, j3d_Mdl3Packet_view
 
 int j3d_view_lay_Mdl3Subpackets(bf_ctx *c, const bf_view_doc *d, j3d_Mdl3Subpackets_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (j3d_Mdl3Subpackets_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* color_channel */
-    if (!bf_need(c, 2, "color_channel"))
+    /* color_channel .. padding: 16 bytes */
+    static const bf_view_field color_channel_run[] =
+            {{"color_channel", 2}, {"channel_control", 2}, {"tex_gen", 2}, {"texture", 2}, {"tev", 2}, {"pixel", 2}, {"padding", 4}};
+    if (!bf_view_need_run(c, 16, color_channel_run, 7))
         return 0;
-    c->pos += 2;
-    /* channel_control */
-    if (!bf_need(c, 2, "channel_control"))
-        return 0;
-    c->pos += 2;
-    /* tex_gen */
-    if (!bf_need(c, 2, "tex_gen"))
-        return 0;
-    c->pos += 2;
-    /* texture */
-    if (!bf_need(c, 2, "texture"))
-        return 0;
-    c->pos += 2;
-    /* tev */
-    if (!bf_need(c, 2, "tev"))
-        return 0;
-    c->pos += 2;
-    /* pixel */
-    if (!bf_need(c, 2, "pixel"))
-        return 0;
-    c->pos += 2;
-    /* padding */
-    if (!bf_need(c, 4, "padding"))
-        return 0;
-    c->pos += 4;
+    c->pos += 16;
     v->_end = c->pos;
     return 1;
 }
 
 int j3d_view_lay_GxCommand(bf_ctx *c, const bf_view_doc *d, j3d_GxCommand_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (j3d_GxCommand_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     /* opcode */
     if (!bf_need(c, 1, "opcode"))
@@ -5034,40 +3187,26 @@ int j3d_view_lay_GxCommand(bf_ctx *c, const bf_view_doc *d, j3d_GxCommand_view *
 
 int j3d_view_lay_BpCommand(bf_ctx *c, const bf_view_doc *d, j3d_BpCommand_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (j3d_BpCommand_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* reg */
-    if (!bf_need(c, 1, "reg"))
+    /* reg .. value: 4 bytes */
+    static const bf_view_field reg_run[] = {{"reg", 1}, {"value", 3}};
+    if (!bf_view_need_run(c, 4, reg_run, 2))
         return 0;
-    c->pos += 1;
-    /* value */
-    if (!bf_need(c, 3, "value"))
-        return 0;
-    c->pos += 3;
+    c->pos += 4;
     v->_end = c->pos;
     return 1;
 }
 
 int j3d_view_lay_XfCommand(bf_ctx *c, const bf_view_doc *d, j3d_XfCommand_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (j3d_XfCommand_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* count_minus_one */
-    if (!bf_need(c, 2, "count_minus_one"))
+    /* count_minus_one .. address: 4 bytes */
+    static const bf_view_field count_minus_one_run[] = {{"count_minus_one", 2}, {"address", 2}};
+    if (!bf_view_need_run(c, 4, count_minus_one_run, 2))
         return 0;
-    c->pos += 2;
-    /* address */
-    if (!bf_need(c, 2, "address"))
-        return 0;
-    c->pos += 2;
+    c->pos += 4;
     /* values */
     {
         int64_t n = bf_add(bf_load_u16be(c->data + v->_offset + 0), 1);
@@ -5086,68 +3225,39 @@ int j3d_view_lay_XfCommand(bf_ctx *c, const bf_view_doc *d, j3d_XfCommand_view *
 
 int j3d_view_lay_CpCommand(bf_ctx *c, const bf_view_doc *d, j3d_CpCommand_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (j3d_CpCommand_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* reg */
-    if (!bf_need(c, 1, "reg"))
+    /* reg .. value: 5 bytes */
+    static const bf_view_field reg_run[] = {{"reg", 1}, {"value", 4}};
+    if (!bf_view_need_run(c, 5, reg_run, 2))
         return 0;
-    c->pos += 1;
-    /* value */
-    if (!bf_need(c, 4, "value"))
-        return 0;
-    c->pos += 4;
+    c->pos += 5;
     v->_end = c->pos;
     return 1;
 }
 
 int j3d_view_lay_XfIndexedCommand(bf_ctx *c, const bf_view_doc *d, j3d_XfIndexedCommand_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (j3d_XfIndexedCommand_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* index */
-    if (!bf_need(c, 2, "index"))
+    /* index .. address: 4 bytes */
+    static const bf_view_field index_run[] = {{"index", 2}, {"address", 2}};
+    if (!bf_view_need_run(c, 4, index_run, 2))
         return 0;
-    c->pos += 2;
-    /* address */
-    if (!bf_need(c, 2, "address"))
-        return 0;
-    c->pos += 2;
+    c->pos += 4;
     v->_end = c->pos;
     return 1;
 }
 
 int j3d_view_lay_Tex1(bf_ctx *c, const bf_view_doc *d, j3d_Tex1_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (j3d_Tex1_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* texture_count */
-    if (!bf_need(c, 2, "texture_count"))
+    /* texture_count .. name_table_offset: 12 bytes */
+    static const bf_view_field texture_count_run[] = {{"texture_count", 2}, {"padding", 2}, {"header_table_offset", 4}, {"name_table_offset", 4}};
+    if (!bf_view_need_run(c, 12, texture_count_run, 4))
         return 0;
-    c->pos += 2;
-    /* padding */
-    if (!bf_need(c, 2, "padding"))
-        return 0;
-    c->pos += 2;
-    /* header_table_offset */
-    if (!bf_need(c, 4, "header_table_offset"))
-        return 0;
-    c->pos += 4;
-    /* name_table_offset */
-    if (!bf_need(c, 4, "name_table_offset"))
-        return 0;
-    c->pos += 4;
+    c->pos += 12;
     /* headers */
     {
         bf_mark headers_mark;
@@ -5188,8 +3298,7 @@ int j3d_view_lay_Tex1(bf_ctx *c, const bf_view_doc *d, j3d_Tex1_view *v, int64_t
                 return 0;
             v->names_at = c->pos;
             v->names_lim = c->end;
-            if (!deep) {
-            } else {
+            if (deep) {
                 j3d_NameTable_view e_names;
                 if (!bf_push(c, "names", -1) || !j3d_view_lay_NameTable(c, d, &e_names, 0, deep))
                     return 0;
@@ -5204,100 +3313,16 @@ int j3d_view_lay_Tex1(bf_ctx *c, const bf_view_doc *d, j3d_Tex1_view *v, int64_t
 
 int j3d_view_lay_BtiHeader(bf_ctx *c, const bf_view_doc *d, j3d_BtiHeader_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (j3d_BtiHeader_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* format */
-    if (!bf_need(c, 1, "format"))
+    /* format .. image_offset: 32 bytes */
+    static const bf_view_field format_run[] = {{"format", 1}, {"alpha", 1}, {"width", 2}, {"height", 2}, {"wrap_s", 1}, {"wrap_t", 1}, {"palettes_enabled", 1},
+                                               {"palette_format", 1}, {"color_count", 2}, {"palette_offset", 4}, {"mipmaps_enabled", 1}, {"edge_lod", 1},
+                                               {"bias_clamp", 1}, {"max_anisotropy", 1}, {"min_filter", 1}, {"mag_filter", 1}, {"min_lod", 1}, {"max_lod", 1},
+                                               {"mipmap_count", 1}, {"unknown", 1}, {"lod_bias", 2}, {"image_offset", 4}};
+    if (!bf_view_need_run(c, 32, format_run, 22))
         return 0;
-    c->pos += 1;
-    /* alpha */
-    if (!bf_need(c, 1, "alpha"))
-        return 0;
-    c->pos += 1;
-    /* width */
-    if (!bf_need(c, 2, "width"))
-        return 0;
-    c->pos += 2;
-    /* height */
-    if (!bf_need(c, 2, "height"))
-        return 0;
-    c->pos += 2;
-    /* wrap_s */
-    if (!bf_need(c, 1, "wrap_s"))
-        return 0;
-    c->pos += 1;
-    /* wrap_t */
-    if (!bf_need(c, 1, "wrap_t"))
-        return 0;
-    c->pos += 1;
-    /* palettes_enabled */
-    if (!bf_need(c, 1, "palettes_enabled"))
-        return 0;
-    c->pos += 1;
-    /* palette_format */
-    if (!bf_need(c, 1, "palette_format"))
-        return 0;
-    c->pos += 1;
-    /* color_count */
-    if (!bf_need(c, 2, "color_count"))
-        return 0;
-    c->pos += 2;
-    /* palette_offset */
-    if (!bf_need(c, 4, "palette_offset"))
-        return 0;
-    c->pos += 4;
-    /* mipmaps_enabled */
-    if (!bf_need(c, 1, "mipmaps_enabled"))
-        return 0;
-    c->pos += 1;
-    /* edge_lod */
-    if (!bf_need(c, 1, "edge_lod"))
-        return 0;
-    c->pos += 1;
-    /* bias_clamp */
-    if (!bf_need(c, 1, "bias_clamp"))
-        return 0;
-    c->pos += 1;
-    /* max_anisotropy */
-    if (!bf_need(c, 1, "max_anisotropy"))
-        return 0;
-    c->pos += 1;
-    /* min_filter */
-    if (!bf_need(c, 1, "min_filter"))
-        return 0;
-    c->pos += 1;
-    /* mag_filter */
-    if (!bf_need(c, 1, "mag_filter"))
-        return 0;
-    c->pos += 1;
-    /* min_lod */
-    if (!bf_need(c, 1, "min_lod"))
-        return 0;
-    c->pos += 1;
-    /* max_lod */
-    if (!bf_need(c, 1, "max_lod"))
-        return 0;
-    c->pos += 1;
-    /* mipmap_count */
-    if (!bf_need(c, 1, "mipmap_count"))
-        return 0;
-    c->pos += 1;
-    /* unknown */
-    if (!bf_need(c, 1, "unknown"))
-        return 0;
-    c->pos += 1;
-    /* lod_bias */
-    if (!bf_need(c, 2, "lod_bias"))
-        return 0;
-    c->pos += 2;
-    /* image_offset */
-    if (!bf_need(c, 4, "image_offset"))
-        return 0;
-    c->pos += 4;
+    c->pos += 32;
     /* palette */
     if (c->data[v->_offset + 8] != 0) {
         v->has_palette = 1;
@@ -5336,11 +3361,9 @@ int j3d_view_lay_BtiHeader(bf_ctx *c, const bf_view_doc *d, j3d_BtiHeader_view *
             if (!bf_view_count_fits(c, (uint64_t)n, 0, "images"))
                 return 0;
             v->images_count = (size_t)n;
-            j3d_TextureImage_view e[2];
+            j3d_TextureImage_view e;
             for (int64_t i = 0; i < n; i++) {
-                j3d_TextureImage_view *cur = &e[i & 1];
-                const j3d_TextureImage_view *prev = i ? &e[(i - 1) & 1] : NULL;
-                (void)prev;
+                j3d_TextureImage_view *cur = &e;
                 if (!bf_push(c, "images", i) || !j3d_view_lay_TextureImage(c, d, cur, i, deep, (int64_t)c->data[v->_offset + 0],
                     (int64_t)bf_load_u16be(c->data + v->_offset + 2), (int64_t)bf_load_u16be(c->data + v->_offset + 4), (int64_t)i))
                     return 0;
@@ -5356,11 +3379,7 @@ int j3d_view_lay_BtiHeader(bf_ctx *c, const bf_view_doc *d, j3d_BtiHeader_view *
 int j3d_view_lay_TextureImage(bf_ctx *c, const bf_view_doc *d, j3d_TextureImage_view *v, int64_t index, int deep, int64_t p_format, int64_t p_width,
                               int64_t p_height, int64_t p_level)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (j3d_TextureImage_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     v->_p_format = p_format;
     v->_p_width = p_width;
@@ -6285,2288 +4304,6 @@ int j3d_BtiHeader_view_images_next(const j3d_BtiHeader_view *v, j3d_TextureImage
     bf_view_ctx(&ctx, v->_doc, &e);
     j3d_TextureImage_view prev = *it;
     return sub_BtiHeader_images(&ctx, v, (size_t)prev._index + 1, &prev, it);
-}
-
-static int same_File(const j3d_File_view *v, const j3d_File *s, char *where, size_t n);
-static int same_SubversionHeader(const j3d_SubversionHeader_view *v, const j3d_SubversionHeader *s, char *where, size_t n);
-static int same_Section(const j3d_Section_view *v, const j3d_Section *s, char *where, size_t n);
-static int same_Inf1(const j3d_Inf1_view *v, const j3d_Inf1 *s, char *where, size_t n);
-static int same_SceneNode(const j3d_SceneNode_view *v, const j3d_SceneNode *s, char *where, size_t n);
-static int same_Vtx1(const j3d_Vtx1_view *v, const j3d_Vtx1 *s, char *where, size_t n);
-static int same_VertexFormat(const j3d_VertexFormat_view *v, const j3d_VertexFormat *s, char *where, size_t n);
-static int same_VertexBuffer(const j3d_VertexBuffer_view *v, const j3d_VertexBuffer *s, char *where, size_t n);
-static int same_Evp1(const j3d_Evp1_view *v, const j3d_Evp1 *s, char *where, size_t n);
-static int same_EnvelopeJoints(const j3d_EnvelopeJoints_view *v, const j3d_EnvelopeJoints *s, char *where, size_t n);
-static int same_EnvelopeWeights(const j3d_EnvelopeWeights_view *v, const j3d_EnvelopeWeights *s, char *where, size_t n);
-static int same_Mtx34(const j3d_Mtx34_view *v, const j3d_Mtx34 *s, char *where, size_t n);
-static int same_Drw1(const j3d_Drw1_view *v, const j3d_Drw1 *s, char *where, size_t n);
-static int same_Jnt1(const j3d_Jnt1_view *v, const j3d_Jnt1 *s, char *where, size_t n);
-static int same_Joint(const j3d_Joint_view *v, const j3d_Joint *s, char *where, size_t n);
-static int same_NameTable(const j3d_NameTable_view *v, const j3d_NameTable *s, char *where, size_t n);
-static int same_NameEntry(const j3d_NameEntry_view *v, const j3d_NameEntry *s, char *where, size_t n);
-static int same_Shp1(const j3d_Shp1_view *v, const j3d_Shp1 *s, char *where, size_t n);
-static int same_Shape(const j3d_Shape_view *v, const j3d_Shape *s, char *where, size_t n);
-static int same_IndexAttribute(const j3d_IndexAttribute_view *v, const j3d_IndexAttribute *s, char *where, size_t n);
-static int same_MatrixGroup(const j3d_MatrixGroup_view *v, const j3d_MatrixGroup *s, char *where, size_t n);
-static int same_Primitive(const j3d_Primitive_view *v, const j3d_Primitive *s, char *where, size_t n);
-static int same_Vertex(const j3d_Vertex_view *v, const j3d_Vertex *s, char *where, size_t n);
-static int same_VertexIndex(const j3d_VertexIndex_view *v, const j3d_VertexIndex *s, char *where, size_t n);
-static int same_MatrixGroupData(const j3d_MatrixGroupData_view *v, const j3d_MatrixGroupData *s, char *where, size_t n);
-static int same_MaterialList(const j3d_MaterialList_view *v, const j3d_MaterialList *s, char *where, size_t n);
-static int same_Mat3(const j3d_Mat3_view *v, const j3d_Mat3 *s, char *where, size_t n);
-static int same_Material(const j3d_Material_view *v, const j3d_Material *s, char *where, size_t n);
-static int same_Indirect(const j3d_Indirect_view *v, const j3d_Indirect *s, char *where, size_t n);
-static int same_IndirectOrder(const j3d_IndirectOrder_view *v, const j3d_IndirectOrder *s, char *where, size_t n);
-static int same_IndirectMatrix(const j3d_IndirectMatrix_view *v, const j3d_IndirectMatrix *s, char *where, size_t n);
-static int same_IndirectScale(const j3d_IndirectScale_view *v, const j3d_IndirectScale *s, char *where, size_t n);
-static int same_IndirectStage(const j3d_IndirectStage_view *v, const j3d_IndirectStage *s, char *where, size_t n);
-static int same_Rgba8(const j3d_Rgba8_view *v, const j3d_Rgba8 *s, char *where, size_t n);
-static int same_ColorChannel(const j3d_ColorChannel_view *v, const j3d_ColorChannel *s, char *where, size_t n);
-static int same_TexGen(const j3d_TexGen_view *v, const j3d_TexGen *s, char *where, size_t n);
-static int same_TexMatrix(const j3d_TexMatrix_view *v, const j3d_TexMatrix *s, char *where, size_t n);
-static int same_TevOrder(const j3d_TevOrder_view *v, const j3d_TevOrder *s, char *where, size_t n);
-static int same_TevColor(const j3d_TevColor_view *v, const j3d_TevColor *s, char *where, size_t n);
-static int same_TevStage(const j3d_TevStage_view *v, const j3d_TevStage *s, char *where, size_t n);
-static int same_SwapMode(const j3d_SwapMode_view *v, const j3d_SwapMode *s, char *where, size_t n);
-static int same_SwapTable(const j3d_SwapTable_view *v, const j3d_SwapTable *s, char *where, size_t n);
-static int same_Fog(const j3d_Fog_view *v, const j3d_Fog *s, char *where, size_t n);
-static int same_AlphaCompare(const j3d_AlphaCompare_view *v, const j3d_AlphaCompare *s, char *where, size_t n);
-static int same_BlendMode(const j3d_BlendMode_view *v, const j3d_BlendMode *s, char *where, size_t n);
-static int same_ZMode(const j3d_ZMode_view *v, const j3d_ZMode *s, char *where, size_t n);
-static int same_NbtScale(const j3d_NbtScale_view *v, const j3d_NbtScale *s, char *where, size_t n);
-static int same_Mdl3(const j3d_Mdl3_view *v, const j3d_Mdl3 *s, char *where, size_t n);
-static int same_Mdl3Packet(const j3d_Mdl3Packet_view *v, const j3d_Mdl3Packet *s, char *where, size_t n);
-static int same_Mdl3Subpackets(const j3d_Mdl3Subpackets_view *v, const j3d_Mdl3Subpackets *s, char *where, size_t n);
-static int same_GxCommand(const j3d_GxCommand_view *v, const j3d_GxCommand *s, char *where, size_t n);
-static int same_BpCommand(const j3d_BpCommand_view *v, const j3d_BpCommand *s, char *where, size_t n);
-static int same_XfCommand(const j3d_XfCommand_view *v, const j3d_XfCommand *s, char *where, size_t n);
-static int same_CpCommand(const j3d_CpCommand_view *v, const j3d_CpCommand *s, char *where, size_t n);
-static int same_XfIndexedCommand(const j3d_XfIndexedCommand_view *v, const j3d_XfIndexedCommand *s, char *where, size_t n);
-static int same_Tex1(const j3d_Tex1_view *v, const j3d_Tex1 *s, char *where, size_t n);
-static int same_BtiHeader(const j3d_BtiHeader_view *v, const j3d_BtiHeader *s, char *where, size_t n);
-static int same_TextureImage(const j3d_TextureImage_view *v, const j3d_TextureImage *s, char *where, size_t n);
-
-static int same_File(const j3d_File_view *v, const j3d_File *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "File", "", -1);
-    if (!((j3d_File_view_magic(v)).ptr == (s->magic).ptr && (j3d_File_view_magic(v)).len == (s->magic).len))
-        return bf_view_differs(where, n, "File", "magic", -1);
-    if (!((int64_t)(j3d_File_view_kind(v)) == (int64_t)(s->kind)))
-        return bf_view_differs(where, n, "File", "kind", -1);
-    if (!((int64_t)(j3d_File_view_file_size(v)) == (int64_t)(s->file_size)))
-        return bf_view_differs(where, n, "File", "file_size", -1);
-    if (!((int64_t)(j3d_File_view_section_count(v)) == (int64_t)(s->section_count)))
-        return bf_view_differs(where, n, "File", "section_count", -1);
-    {
-        j3d_SubversionHeader_view e = j3d_File_view_subversion(v);
-        if (!same_SubversionHeader(&e, &s->subversion, where, n))
-            return 0;
-    }
-    if (j3d_File_view_sections_count(v) != s->sections_count)
-        return bf_view_differs(where, n, "File", "sections", -1);
-    {
-        j3d_Section_view e;
-        size_t i = 0;
-        for (int more = j3d_File_view_sections_first(v, &e); more; more = j3d_File_view_sections_next(v, &e), i++)
-            if (i >= s->sections_count || !same_Section(&e, &s->sections[i], where, n))
-                return bf_view_differs(where, n, "File", "sections", (int64_t)i);
-        if (i != s->sections_count)
-            return bf_view_differs(where, n, "File", "sections", -1);
-    }
-    {
-        bf_bytes b = j3d_File_view_trailing(v);
-        if (b.ptr != s->trailing.ptr || b.len != s->trailing.len || b.offset != s->trailing.offset)
-            return bf_view_differs(where, n, "File", "trailing", -1);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_SubversionHeader(const j3d_SubversionHeader_view *v, const j3d_SubversionHeader *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "SubversionHeader", "", -1);
-    if (!((j3d_SubversionHeader_view_subversion(v)).ptr == (s->subversion).ptr && (j3d_SubversionHeader_view_subversion(v)).len == (s->subversion).len))
-        return bf_view_differs(where, n, "SubversionHeader", "subversion", -1);
-    {
-        bf_bytes b = j3d_SubversionHeader_view_padding(v);
-        if (b.ptr != s->padding.ptr || b.len != s->padding.len || b.offset != s->padding.offset)
-            return bf_view_differs(where, n, "SubversionHeader", "padding", -1);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Section(const j3d_Section_view *v, const j3d_Section *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Section", "", -1);
-    if (!((int64_t)(j3d_Section_view_tag(v)) == (int64_t)(s->tag)))
-        return bf_view_differs(where, n, "Section", "tag", -1);
-    if (!((int64_t)(j3d_Section_view_size(v)) == (int64_t)(s->size)))
-        return bf_view_differs(where, n, "Section", "size", -1);
-    if (j3d_Section_view_body_kind(v) != s->body.kind)
-        return bf_view_differs(where, n, "Section", "body", -1);
-    if (s->body.kind == J3D_KIND_INF1) {
-        j3d_Inf1_view e = j3d_Section_view_body_Inf1(v);
-        if (!same_Inf1(&e, s->body.Inf1, where, n))
-            return 0;
-    }
-    if (s->body.kind == J3D_KIND_VTX1) {
-        j3d_Vtx1_view e = j3d_Section_view_body_Vtx1(v);
-        if (!same_Vtx1(&e, s->body.Vtx1, where, n))
-            return 0;
-    }
-    if (s->body.kind == J3D_KIND_EVP1) {
-        j3d_Evp1_view e = j3d_Section_view_body_Evp1(v);
-        if (!same_Evp1(&e, s->body.Evp1, where, n))
-            return 0;
-    }
-    if (s->body.kind == J3D_KIND_DRW1) {
-        j3d_Drw1_view e = j3d_Section_view_body_Drw1(v);
-        if (!same_Drw1(&e, s->body.Drw1, where, n))
-            return 0;
-    }
-    if (s->body.kind == J3D_KIND_JNT1) {
-        j3d_Jnt1_view e = j3d_Section_view_body_Jnt1(v);
-        if (!same_Jnt1(&e, s->body.Jnt1, where, n))
-            return 0;
-    }
-    if (s->body.kind == J3D_KIND_SHP1) {
-        j3d_Shp1_view e = j3d_Section_view_body_Shp1(v);
-        if (!same_Shp1(&e, s->body.Shp1, where, n))
-            return 0;
-    }
-    if (s->body.kind == J3D_KIND_MATERIAL_LIST) {
-        j3d_MaterialList_view e = j3d_Section_view_body_MaterialList(v);
-        if (!same_MaterialList(&e, s->body.MaterialList, where, n))
-            return 0;
-    }
-    if (s->body.kind == J3D_KIND_MAT3) {
-        j3d_Mat3_view e = j3d_Section_view_body_Mat3(v);
-        if (!same_Mat3(&e, s->body.Mat3, where, n))
-            return 0;
-    }
-    if (s->body.kind == J3D_KIND_MDL3) {
-        j3d_Mdl3_view e = j3d_Section_view_body_Mdl3(v);
-        if (!same_Mdl3(&e, s->body.Mdl3, where, n))
-            return 0;
-    }
-    if (s->body.kind == J3D_KIND_TEX1) {
-        j3d_Tex1_view e = j3d_Section_view_body_Tex1(v);
-        if (!same_Tex1(&e, s->body.Tex1, where, n))
-            return 0;
-    }
-    if (s->body.kind <= 0) {
-        bf_bytes b = j3d_Section_view_body_raw(v);
-        if (b.ptr != s->body.raw.ptr || b.len != s->body.raw.len)
-            return bf_view_differs(where, n, "Section", "body", -1);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Inf1(const j3d_Inf1_view *v, const j3d_Inf1 *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Inf1", "", -1);
-    if (!((int64_t)(j3d_Inf1_view_flags(v)) == (int64_t)(s->flags)))
-        return bf_view_differs(where, n, "Inf1", "flags", -1);
-    if (!((int64_t)(j3d_Inf1_view_padding(v)) == (int64_t)(s->padding)))
-        return bf_view_differs(where, n, "Inf1", "padding", -1);
-    if (!((int64_t)(j3d_Inf1_view_matrix_group_count(v)) == (int64_t)(s->matrix_group_count)))
-        return bf_view_differs(where, n, "Inf1", "matrix_group_count", -1);
-    if (!((int64_t)(j3d_Inf1_view_vertex_count(v)) == (int64_t)(s->vertex_count)))
-        return bf_view_differs(where, n, "Inf1", "vertex_count", -1);
-    if (!((int64_t)(j3d_Inf1_view_hierarchy_offset(v)) == (int64_t)(s->hierarchy_offset)))
-        return bf_view_differs(where, n, "Inf1", "hierarchy_offset", -1);
-    if (j3d_Inf1_view_nodes_count(v) != s->nodes_count)
-        return bf_view_differs(where, n, "Inf1", "nodes", -1);
-    for (size_t i = 0; i < s->nodes_count; i++) {
-        j3d_SceneNode_view e = j3d_Inf1_view_nodes_at(v, i);
-        if (!same_SceneNode(&e, &s->nodes[i], where, n))
-            return 0;
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_SceneNode(const j3d_SceneNode_view *v, const j3d_SceneNode *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "SceneNode", "", -1);
-    if (!((int64_t)(j3d_SceneNode_view_type(v)) == (int64_t)(s->type)))
-        return bf_view_differs(where, n, "SceneNode", "type", -1);
-    if (!((int64_t)(j3d_SceneNode_view_data(v)) == (int64_t)(s->data)))
-        return bf_view_differs(where, n, "SceneNode", "data", -1);
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Vtx1(const j3d_Vtx1_view *v, const j3d_Vtx1 *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Vtx1", "", -1);
-    if (!((int64_t)(j3d_Vtx1_view_format_list_offset(v)) == (int64_t)(s->format_list_offset)))
-        return bf_view_differs(where, n, "Vtx1", "format_list_offset", -1);
-    if (!((int64_t)(j3d_Vtx1_view_position_offset(v)) == (int64_t)(s->position_offset)))
-        return bf_view_differs(where, n, "Vtx1", "position_offset", -1);
-    if (!((int64_t)(j3d_Vtx1_view_normal_offset(v)) == (int64_t)(s->normal_offset)))
-        return bf_view_differs(where, n, "Vtx1", "normal_offset", -1);
-    if (!((int64_t)(j3d_Vtx1_view_tangent_offset(v)) == (int64_t)(s->tangent_offset)))
-        return bf_view_differs(where, n, "Vtx1", "tangent_offset", -1);
-    if (!((int64_t)(j3d_Vtx1_view_color0_offset(v)) == (int64_t)(s->color0_offset)))
-        return bf_view_differs(where, n, "Vtx1", "color0_offset", -1);
-    if (!((int64_t)(j3d_Vtx1_view_color1_offset(v)) == (int64_t)(s->color1_offset)))
-        return bf_view_differs(where, n, "Vtx1", "color1_offset", -1);
-    if (!((int64_t)(j3d_Vtx1_view_texcoord0_offset(v)) == (int64_t)(s->texcoord0_offset)))
-        return bf_view_differs(where, n, "Vtx1", "texcoord0_offset", -1);
-    if (!((int64_t)(j3d_Vtx1_view_texcoord1_offset(v)) == (int64_t)(s->texcoord1_offset)))
-        return bf_view_differs(where, n, "Vtx1", "texcoord1_offset", -1);
-    if (!((int64_t)(j3d_Vtx1_view_texcoord2_offset(v)) == (int64_t)(s->texcoord2_offset)))
-        return bf_view_differs(where, n, "Vtx1", "texcoord2_offset", -1);
-    if (!((int64_t)(j3d_Vtx1_view_texcoord3_offset(v)) == (int64_t)(s->texcoord3_offset)))
-        return bf_view_differs(where, n, "Vtx1", "texcoord3_offset", -1);
-    if (!((int64_t)(j3d_Vtx1_view_texcoord4_offset(v)) == (int64_t)(s->texcoord4_offset)))
-        return bf_view_differs(where, n, "Vtx1", "texcoord4_offset", -1);
-    if (!((int64_t)(j3d_Vtx1_view_texcoord5_offset(v)) == (int64_t)(s->texcoord5_offset)))
-        return bf_view_differs(where, n, "Vtx1", "texcoord5_offset", -1);
-    if (!((int64_t)(j3d_Vtx1_view_texcoord6_offset(v)) == (int64_t)(s->texcoord6_offset)))
-        return bf_view_differs(where, n, "Vtx1", "texcoord6_offset", -1);
-    if (!((int64_t)(j3d_Vtx1_view_texcoord7_offset(v)) == (int64_t)(s->texcoord7_offset)))
-        return bf_view_differs(where, n, "Vtx1", "texcoord7_offset", -1);
-    if (j3d_Vtx1_view_formats_count(v) != s->formats_count)
-        return bf_view_differs(where, n, "Vtx1", "formats", -1);
-    for (size_t i = 0; i < s->formats_count; i++) {
-        j3d_VertexFormat_view e = j3d_Vtx1_view_formats_at(v, i);
-        if (!same_VertexFormat(&e, &s->formats[i], where, n))
-            return 0;
-    }
-    if (j3d_Vtx1_view_has_position(v) != s->has_position)
-        return bf_view_differs(where, n, "Vtx1", "position", -1);
-    if (s->has_position) {
-        {
-            j3d_VertexBuffer_view e = j3d_Vtx1_view_position(v);
-            if (!same_VertexBuffer(&e, &s->position, where, n))
-                return 0;
-        }
-    }
-    if (j3d_Vtx1_view_has_normal(v) != s->has_normal)
-        return bf_view_differs(where, n, "Vtx1", "normal", -1);
-    if (s->has_normal) {
-        {
-            j3d_VertexBuffer_view e = j3d_Vtx1_view_normal(v);
-            if (!same_VertexBuffer(&e, &s->normal, where, n))
-                return 0;
-        }
-    }
-    if (j3d_Vtx1_view_has_tangent(v) != s->has_tangent)
-        return bf_view_differs(where, n, "Vtx1", "tangent", -1);
-    if (s->has_tangent) {
-        {
-            j3d_VertexBuffer_view e = j3d_Vtx1_view_tangent(v);
-            if (!same_VertexBuffer(&e, &s->tangent, where, n))
-                return 0;
-        }
-    }
-    if (j3d_Vtx1_view_has_color0(v) != s->has_color0)
-        return bf_view_differs(where, n, "Vtx1", "color0", -1);
-    if (s->has_color0) {
-        {
-            j3d_VertexBuffer_view e = j3d_Vtx1_view_color0(v);
-            if (!same_VertexBuffer(&e, &s->color0, where, n))
-                return 0;
-        }
-    }
-    if (j3d_Vtx1_view_has_color1(v) != s->has_color1)
-        return bf_view_differs(where, n, "Vtx1", "color1", -1);
-    if (s->has_color1) {
-        {
-            j3d_VertexBuffer_view e = j3d_Vtx1_view_color1(v);
-            if (!same_VertexBuffer(&e, &s->color1, where, n))
-                return 0;
-        }
-    }
-    if (j3d_Vtx1_view_has_texcoord0(v) != s->has_texcoord0)
-        return bf_view_differs(where, n, "Vtx1", "texcoord0", -1);
-    if (s->has_texcoord0) {
-        {
-            j3d_VertexBuffer_view e = j3d_Vtx1_view_texcoord0(v);
-            if (!same_VertexBuffer(&e, &s->texcoord0, where, n))
-                return 0;
-        }
-    }
-    if (j3d_Vtx1_view_has_texcoord1(v) != s->has_texcoord1)
-        return bf_view_differs(where, n, "Vtx1", "texcoord1", -1);
-    if (s->has_texcoord1) {
-        {
-            j3d_VertexBuffer_view e = j3d_Vtx1_view_texcoord1(v);
-            if (!same_VertexBuffer(&e, &s->texcoord1, where, n))
-                return 0;
-        }
-    }
-    if (j3d_Vtx1_view_has_texcoord2(v) != s->has_texcoord2)
-        return bf_view_differs(where, n, "Vtx1", "texcoord2", -1);
-    if (s->has_texcoord2) {
-        {
-            j3d_VertexBuffer_view e = j3d_Vtx1_view_texcoord2(v);
-            if (!same_VertexBuffer(&e, &s->texcoord2, where, n))
-                return 0;
-        }
-    }
-    if (j3d_Vtx1_view_has_texcoord3(v) != s->has_texcoord3)
-        return bf_view_differs(where, n, "Vtx1", "texcoord3", -1);
-    if (s->has_texcoord3) {
-        {
-            j3d_VertexBuffer_view e = j3d_Vtx1_view_texcoord3(v);
-            if (!same_VertexBuffer(&e, &s->texcoord3, where, n))
-                return 0;
-        }
-    }
-    if (j3d_Vtx1_view_has_texcoord4(v) != s->has_texcoord4)
-        return bf_view_differs(where, n, "Vtx1", "texcoord4", -1);
-    if (s->has_texcoord4) {
-        {
-            j3d_VertexBuffer_view e = j3d_Vtx1_view_texcoord4(v);
-            if (!same_VertexBuffer(&e, &s->texcoord4, where, n))
-                return 0;
-        }
-    }
-    if (j3d_Vtx1_view_has_texcoord5(v) != s->has_texcoord5)
-        return bf_view_differs(where, n, "Vtx1", "texcoord5", -1);
-    if (s->has_texcoord5) {
-        {
-            j3d_VertexBuffer_view e = j3d_Vtx1_view_texcoord5(v);
-            if (!same_VertexBuffer(&e, &s->texcoord5, where, n))
-                return 0;
-        }
-    }
-    if (j3d_Vtx1_view_has_texcoord6(v) != s->has_texcoord6)
-        return bf_view_differs(where, n, "Vtx1", "texcoord6", -1);
-    if (s->has_texcoord6) {
-        {
-            j3d_VertexBuffer_view e = j3d_Vtx1_view_texcoord6(v);
-            if (!same_VertexBuffer(&e, &s->texcoord6, where, n))
-                return 0;
-        }
-    }
-    if (j3d_Vtx1_view_has_texcoord7(v) != s->has_texcoord7)
-        return bf_view_differs(where, n, "Vtx1", "texcoord7", -1);
-    if (s->has_texcoord7) {
-        {
-            j3d_VertexBuffer_view e = j3d_Vtx1_view_texcoord7(v);
-            if (!same_VertexBuffer(&e, &s->texcoord7, where, n))
-                return 0;
-        }
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_VertexFormat(const j3d_VertexFormat_view *v, const j3d_VertexFormat *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "VertexFormat", "", -1);
-    if (!((int64_t)(j3d_VertexFormat_view_attr(v)) == (int64_t)(s->attr)))
-        return bf_view_differs(where, n, "VertexFormat", "attr", -1);
-    if (!((int64_t)(j3d_VertexFormat_view_component_count(v)) == (int64_t)(s->component_count)))
-        return bf_view_differs(where, n, "VertexFormat", "component_count", -1);
-    if (!((int64_t)(j3d_VertexFormat_view_data_type(v)) == (int64_t)(s->data_type)))
-        return bf_view_differs(where, n, "VertexFormat", "data_type", -1);
-    if (!((int64_t)(j3d_VertexFormat_view_shift(v)) == (int64_t)(s->shift)))
-        return bf_view_differs(where, n, "VertexFormat", "shift", -1);
-    for (size_t i = 0; i < 3; i++) {
-        if (!((int64_t)(j3d_VertexFormat_view_padding(v, i)) == (int64_t)(s->padding[i])))
-            return bf_view_differs(where, n, "VertexFormat", "padding", (int64_t)i);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_VertexBuffer(const j3d_VertexBuffer_view *v, const j3d_VertexBuffer *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "VertexBuffer", "", -1);
-    {
-        bf_bytes b = j3d_VertexBuffer_view_raw(v);
-        if (b.ptr != s->raw.ptr || b.len != s->raw.len || b.offset != s->raw.offset)
-            return bf_view_differs(where, n, "VertexBuffer", "raw", -1);
-    }
-    if (j3d_VertexBuffer_view_has_u8_values(v) != s->has_u8_values)
-        return bf_view_differs(where, n, "VertexBuffer", "u8_values", -1);
-    if (s->has_u8_values) {
-        if (j3d_VertexBuffer_view_u8_values_count(v) != s->u8_values_count)
-            return bf_view_differs(where, n, "VertexBuffer", "u8_values", -1);
-        for (size_t i = 0; i < s->u8_values_count; i++) {
-            if (!((int64_t)(j3d_VertexBuffer_view_u8_values(v, i)) == (int64_t)(s->u8_values[i])))
-                return bf_view_differs(where, n, "VertexBuffer", "u8_values", (int64_t)i);
-        }
-    }
-    if (j3d_VertexBuffer_view_has_s8_values(v) != s->has_s8_values)
-        return bf_view_differs(where, n, "VertexBuffer", "s8_values", -1);
-    if (s->has_s8_values) {
-        if (j3d_VertexBuffer_view_s8_values_count(v) != s->s8_values_count)
-            return bf_view_differs(where, n, "VertexBuffer", "s8_values", -1);
-        for (size_t i = 0; i < s->s8_values_count; i++) {
-            if (!((int64_t)(j3d_VertexBuffer_view_s8_values(v, i)) == (int64_t)(s->s8_values[i])))
-                return bf_view_differs(where, n, "VertexBuffer", "s8_values", (int64_t)i);
-        }
-    }
-    if (j3d_VertexBuffer_view_has_u16_values(v) != s->has_u16_values)
-        return bf_view_differs(where, n, "VertexBuffer", "u16_values", -1);
-    if (s->has_u16_values) {
-        if (j3d_VertexBuffer_view_u16_values_count(v) != s->u16_values_count)
-            return bf_view_differs(where, n, "VertexBuffer", "u16_values", -1);
-        for (size_t i = 0; i < s->u16_values_count; i++) {
-            if (!((int64_t)(j3d_VertexBuffer_view_u16_values(v, i)) == (int64_t)(s->u16_values[i])))
-                return bf_view_differs(where, n, "VertexBuffer", "u16_values", (int64_t)i);
-        }
-    }
-    if (j3d_VertexBuffer_view_has_s16_values(v) != s->has_s16_values)
-        return bf_view_differs(where, n, "VertexBuffer", "s16_values", -1);
-    if (s->has_s16_values) {
-        if (j3d_VertexBuffer_view_s16_values_count(v) != s->s16_values_count)
-            return bf_view_differs(where, n, "VertexBuffer", "s16_values", -1);
-        for (size_t i = 0; i < s->s16_values_count; i++) {
-            if (!((int64_t)(j3d_VertexBuffer_view_s16_values(v, i)) == (int64_t)(s->s16_values[i])))
-                return bf_view_differs(where, n, "VertexBuffer", "s16_values", (int64_t)i);
-        }
-    }
-    if (j3d_VertexBuffer_view_has_f32_values(v) != s->has_f32_values)
-        return bf_view_differs(where, n, "VertexBuffer", "f32_values", -1);
-    if (s->has_f32_values) {
-        if (j3d_VertexBuffer_view_f32_values_count(v) != s->f32_values_count)
-            return bf_view_differs(where, n, "VertexBuffer", "f32_values", -1);
-        for (size_t i = 0; i < s->f32_values_count; i++) {
-            if (!(bf_f32_bits((float)(j3d_VertexBuffer_view_f32_values(v, i))) == bf_f32_bits((float)(s->f32_values[i]))))
-                return bf_view_differs(where, n, "VertexBuffer", "f32_values", (int64_t)i);
-        }
-    }
-    if (j3d_VertexBuffer_view_has_colors16(v) != s->has_colors16)
-        return bf_view_differs(where, n, "VertexBuffer", "colors16", -1);
-    if (s->has_colors16) {
-        if (j3d_VertexBuffer_view_colors16_count(v) != s->colors16_count)
-            return bf_view_differs(where, n, "VertexBuffer", "colors16", -1);
-        for (size_t i = 0; i < s->colors16_count; i++) {
-            if (!((int64_t)(j3d_VertexBuffer_view_colors16(v, i)) == (int64_t)(s->colors16[i])))
-                return bf_view_differs(where, n, "VertexBuffer", "colors16", (int64_t)i);
-        }
-    }
-    if (j3d_VertexBuffer_view_has_colors24(v) != s->has_colors24)
-        return bf_view_differs(where, n, "VertexBuffer", "colors24", -1);
-    if (s->has_colors24) {
-        if (j3d_VertexBuffer_view_colors24_count(v) != s->colors24_count)
-            return bf_view_differs(where, n, "VertexBuffer", "colors24", -1);
-        for (size_t i = 0; i < s->colors24_count; i++) {
-            if (!((int64_t)(j3d_VertexBuffer_view_colors24(v, i)) == (int64_t)(s->colors24[i])))
-                return bf_view_differs(where, n, "VertexBuffer", "colors24", (int64_t)i);
-        }
-    }
-    if (j3d_VertexBuffer_view_has_colors32(v) != s->has_colors32)
-        return bf_view_differs(where, n, "VertexBuffer", "colors32", -1);
-    if (s->has_colors32) {
-        if (j3d_VertexBuffer_view_colors32_count(v) != s->colors32_count)
-            return bf_view_differs(where, n, "VertexBuffer", "colors32", -1);
-        for (size_t i = 0; i < s->colors32_count; i++) {
-            if (!((int64_t)(j3d_VertexBuffer_view_colors32(v, i)) == (int64_t)(s->colors32[i])))
-                return bf_view_differs(where, n, "VertexBuffer", "colors32", (int64_t)i);
-        }
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Evp1(const j3d_Evp1_view *v, const j3d_Evp1 *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Evp1", "", -1);
-    if (!((int64_t)(j3d_Evp1_view_envelope_count(v)) == (int64_t)(s->envelope_count)))
-        return bf_view_differs(where, n, "Evp1", "envelope_count", -1);
-    if (!((int64_t)(j3d_Evp1_view_padding(v)) == (int64_t)(s->padding)))
-        return bf_view_differs(where, n, "Evp1", "padding", -1);
-    if (!((int64_t)(j3d_Evp1_view_size_table_offset(v)) == (int64_t)(s->size_table_offset)))
-        return bf_view_differs(where, n, "Evp1", "size_table_offset", -1);
-    if (!((int64_t)(j3d_Evp1_view_index_table_offset(v)) == (int64_t)(s->index_table_offset)))
-        return bf_view_differs(where, n, "Evp1", "index_table_offset", -1);
-    if (!((int64_t)(j3d_Evp1_view_weight_table_offset(v)) == (int64_t)(s->weight_table_offset)))
-        return bf_view_differs(where, n, "Evp1", "weight_table_offset", -1);
-    if (!((int64_t)(j3d_Evp1_view_matrix_table_offset(v)) == (int64_t)(s->matrix_table_offset)))
-        return bf_view_differs(where, n, "Evp1", "matrix_table_offset", -1);
-    if (j3d_Evp1_view_sizes_count(v) != s->sizes_count)
-        return bf_view_differs(where, n, "Evp1", "sizes", -1);
-    for (size_t i = 0; i < s->sizes_count; i++) {
-        if (!((int64_t)(j3d_Evp1_view_sizes(v, i)) == (int64_t)(s->sizes[i])))
-            return bf_view_differs(where, n, "Evp1", "sizes", (int64_t)i);
-    }
-    if (j3d_Evp1_view_joint_indices_count(v) != s->joint_indices_count)
-        return bf_view_differs(where, n, "Evp1", "joint_indices", -1);
-    {
-        j3d_EnvelopeJoints_view e;
-        size_t i = 0;
-        for (int more = j3d_Evp1_view_joint_indices_first(v, &e); more; more = j3d_Evp1_view_joint_indices_next(v, &e), i++)
-            if (i >= s->joint_indices_count || !same_EnvelopeJoints(&e, &s->joint_indices[i], where, n))
-                return bf_view_differs(where, n, "Evp1", "joint_indices", (int64_t)i);
-        if (i != s->joint_indices_count)
-            return bf_view_differs(where, n, "Evp1", "joint_indices", -1);
-    }
-    if (j3d_Evp1_view_weights_count(v) != s->weights_count)
-        return bf_view_differs(where, n, "Evp1", "weights", -1);
-    {
-        j3d_EnvelopeWeights_view e;
-        size_t i = 0;
-        for (int more = j3d_Evp1_view_weights_first(v, &e); more; more = j3d_Evp1_view_weights_next(v, &e), i++)
-            if (i >= s->weights_count || !same_EnvelopeWeights(&e, &s->weights[i], where, n))
-                return bf_view_differs(where, n, "Evp1", "weights", (int64_t)i);
-        if (i != s->weights_count)
-            return bf_view_differs(where, n, "Evp1", "weights", -1);
-    }
-    if (j3d_Evp1_view_has_inverse_bind_matrices(v) != s->has_inverse_bind_matrices)
-        return bf_view_differs(where, n, "Evp1", "inverse_bind_matrices", -1);
-    if (s->has_inverse_bind_matrices) {
-        if (j3d_Evp1_view_inverse_bind_matrices_count(v) != s->inverse_bind_matrices_count)
-            return bf_view_differs(where, n, "Evp1", "inverse_bind_matrices", -1);
-        for (size_t i = 0; i < s->inverse_bind_matrices_count; i++) {
-            j3d_Mtx34_view e = j3d_Evp1_view_inverse_bind_matrices_at(v, i);
-            if (!same_Mtx34(&e, &s->inverse_bind_matrices[i], where, n))
-                return 0;
-        }
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_EnvelopeJoints(const j3d_EnvelopeJoints_view *v, const j3d_EnvelopeJoints *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "EnvelopeJoints", "", -1);
-    if (j3d_EnvelopeJoints_view_indices_count(v) != s->indices_count)
-        return bf_view_differs(where, n, "EnvelopeJoints", "indices", -1);
-    for (size_t i = 0; i < s->indices_count; i++) {
-        if (!((int64_t)(j3d_EnvelopeJoints_view_indices(v, i)) == (int64_t)(s->indices[i])))
-            return bf_view_differs(where, n, "EnvelopeJoints", "indices", (int64_t)i);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_EnvelopeWeights(const j3d_EnvelopeWeights_view *v, const j3d_EnvelopeWeights *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "EnvelopeWeights", "", -1);
-    if (j3d_EnvelopeWeights_view_weights_count(v) != s->weights_count)
-        return bf_view_differs(where, n, "EnvelopeWeights", "weights", -1);
-    for (size_t i = 0; i < s->weights_count; i++) {
-        if (!(bf_f32_bits((float)(j3d_EnvelopeWeights_view_weights(v, i))) == bf_f32_bits((float)(s->weights[i]))))
-            return bf_view_differs(where, n, "EnvelopeWeights", "weights", (int64_t)i);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Mtx34(const j3d_Mtx34_view *v, const j3d_Mtx34 *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Mtx34", "", -1);
-    for (size_t i = 0; i < 4; i++) {
-        if (!(bf_f32_bits((float)(j3d_Mtx34_view_row0(v, i))) == bf_f32_bits((float)(s->row0[i]))))
-            return bf_view_differs(where, n, "Mtx34", "row0", (int64_t)i);
-    }
-    for (size_t i = 0; i < 4; i++) {
-        if (!(bf_f32_bits((float)(j3d_Mtx34_view_row1(v, i))) == bf_f32_bits((float)(s->row1[i]))))
-            return bf_view_differs(where, n, "Mtx34", "row1", (int64_t)i);
-    }
-    for (size_t i = 0; i < 4; i++) {
-        if (!(bf_f32_bits((float)(j3d_Mtx34_view_row2(v, i))) == bf_f32_bits((float)(s->row2[i]))))
-            return bf_view_differs(where, n, "Mtx34", "row2", (int64_t)i);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Drw1(const j3d_Drw1_view *v, const j3d_Drw1 *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Drw1", "", -1);
-    if (!((int64_t)(j3d_Drw1_view_entry_count(v)) == (int64_t)(s->entry_count)))
-        return bf_view_differs(where, n, "Drw1", "entry_count", -1);
-    if (!((int64_t)(j3d_Drw1_view_padding(v)) == (int64_t)(s->padding)))
-        return bf_view_differs(where, n, "Drw1", "padding", -1);
-    if (!((int64_t)(j3d_Drw1_view_type_list_offset(v)) == (int64_t)(s->type_list_offset)))
-        return bf_view_differs(where, n, "Drw1", "type_list_offset", -1);
-    if (!((int64_t)(j3d_Drw1_view_id_list_offset(v)) == (int64_t)(s->id_list_offset)))
-        return bf_view_differs(where, n, "Drw1", "id_list_offset", -1);
-    if (j3d_Drw1_view_types_count(v) != s->types_count)
-        return bf_view_differs(where, n, "Drw1", "types", -1);
-    for (size_t i = 0; i < s->types_count; i++) {
-        if (!((int64_t)(j3d_Drw1_view_types(v, i)) == (int64_t)(s->types[i])))
-            return bf_view_differs(where, n, "Drw1", "types", (int64_t)i);
-    }
-    if (j3d_Drw1_view_ids_count(v) != s->ids_count)
-        return bf_view_differs(where, n, "Drw1", "ids", -1);
-    for (size_t i = 0; i < s->ids_count; i++) {
-        if (!((int64_t)(j3d_Drw1_view_ids(v, i)) == (int64_t)(s->ids[i])))
-            return bf_view_differs(where, n, "Drw1", "ids", (int64_t)i);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Jnt1(const j3d_Jnt1_view *v, const j3d_Jnt1 *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Jnt1", "", -1);
-    if (!((int64_t)(j3d_Jnt1_view_joint_count(v)) == (int64_t)(s->joint_count)))
-        return bf_view_differs(where, n, "Jnt1", "joint_count", -1);
-    if (!((int64_t)(j3d_Jnt1_view_padding(v)) == (int64_t)(s->padding)))
-        return bf_view_differs(where, n, "Jnt1", "padding", -1);
-    if (!((int64_t)(j3d_Jnt1_view_joint_data_offset(v)) == (int64_t)(s->joint_data_offset)))
-        return bf_view_differs(where, n, "Jnt1", "joint_data_offset", -1);
-    if (!((int64_t)(j3d_Jnt1_view_remap_table_offset(v)) == (int64_t)(s->remap_table_offset)))
-        return bf_view_differs(where, n, "Jnt1", "remap_table_offset", -1);
-    if (!((int64_t)(j3d_Jnt1_view_name_table_offset(v)) == (int64_t)(s->name_table_offset)))
-        return bf_view_differs(where, n, "Jnt1", "name_table_offset", -1);
-    if (j3d_Jnt1_view_joints_count(v) != s->joints_count)
-        return bf_view_differs(where, n, "Jnt1", "joints", -1);
-    for (size_t i = 0; i < s->joints_count; i++) {
-        j3d_Joint_view e = j3d_Jnt1_view_joints_at(v, i);
-        if (!same_Joint(&e, &s->joints[i], where, n))
-            return 0;
-    }
-    if (j3d_Jnt1_view_remap_count(v) != s->remap_count)
-        return bf_view_differs(where, n, "Jnt1", "remap", -1);
-    for (size_t i = 0; i < s->remap_count; i++) {
-        if (!((int64_t)(j3d_Jnt1_view_remap(v, i)) == (int64_t)(s->remap[i])))
-            return bf_view_differs(where, n, "Jnt1", "remap", (int64_t)i);
-    }
-    if (j3d_Jnt1_view_has_names(v) != s->has_names)
-        return bf_view_differs(where, n, "Jnt1", "names", -1);
-    if (s->has_names) {
-        {
-            j3d_NameTable_view e = j3d_Jnt1_view_names(v);
-            if (!same_NameTable(&e, &s->names, where, n))
-                return 0;
-        }
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Joint(const j3d_Joint_view *v, const j3d_Joint *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Joint", "", -1);
-    if (!((int64_t)(j3d_Joint_view_matrix_type(v)) == (int64_t)(s->matrix_type)))
-        return bf_view_differs(where, n, "Joint", "matrix_type", -1);
-    if (!((int64_t)(j3d_Joint_view_scale_inheritance(v)) == (int64_t)(s->scale_inheritance)))
-        return bf_view_differs(where, n, "Joint", "scale_inheritance", -1);
-    if (!((int64_t)(j3d_Joint_view_padding(v)) == (int64_t)(s->padding)))
-        return bf_view_differs(where, n, "Joint", "padding", -1);
-    if (!(bf_f32_bits((float)(j3d_Joint_view_scale_x(v))) == bf_f32_bits((float)(s->scale_x))))
-        return bf_view_differs(where, n, "Joint", "scale_x", -1);
-    if (!(bf_f32_bits((float)(j3d_Joint_view_scale_y(v))) == bf_f32_bits((float)(s->scale_y))))
-        return bf_view_differs(where, n, "Joint", "scale_y", -1);
-    if (!(bf_f32_bits((float)(j3d_Joint_view_scale_z(v))) == bf_f32_bits((float)(s->scale_z))))
-        return bf_view_differs(where, n, "Joint", "scale_z", -1);
-    if (!((int64_t)(j3d_Joint_view_rotation_x(v)) == (int64_t)(s->rotation_x)))
-        return bf_view_differs(where, n, "Joint", "rotation_x", -1);
-    if (!((int64_t)(j3d_Joint_view_rotation_y(v)) == (int64_t)(s->rotation_y)))
-        return bf_view_differs(where, n, "Joint", "rotation_y", -1);
-    if (!((int64_t)(j3d_Joint_view_rotation_z(v)) == (int64_t)(s->rotation_z)))
-        return bf_view_differs(where, n, "Joint", "rotation_z", -1);
-    if (!((int64_t)(j3d_Joint_view_padding2(v)) == (int64_t)(s->padding2)))
-        return bf_view_differs(where, n, "Joint", "padding2", -1);
-    if (!(bf_f32_bits((float)(j3d_Joint_view_translation_x(v))) == bf_f32_bits((float)(s->translation_x))))
-        return bf_view_differs(where, n, "Joint", "translation_x", -1);
-    if (!(bf_f32_bits((float)(j3d_Joint_view_translation_y(v))) == bf_f32_bits((float)(s->translation_y))))
-        return bf_view_differs(where, n, "Joint", "translation_y", -1);
-    if (!(bf_f32_bits((float)(j3d_Joint_view_translation_z(v))) == bf_f32_bits((float)(s->translation_z))))
-        return bf_view_differs(where, n, "Joint", "translation_z", -1);
-    if (!(bf_f32_bits((float)(j3d_Joint_view_bounding_sphere(v))) == bf_f32_bits((float)(s->bounding_sphere))))
-        return bf_view_differs(where, n, "Joint", "bounding_sphere", -1);
-    if (!(bf_f32_bits((float)(j3d_Joint_view_bbox_min_x(v))) == bf_f32_bits((float)(s->bbox_min_x))))
-        return bf_view_differs(where, n, "Joint", "bbox_min_x", -1);
-    if (!(bf_f32_bits((float)(j3d_Joint_view_bbox_min_y(v))) == bf_f32_bits((float)(s->bbox_min_y))))
-        return bf_view_differs(where, n, "Joint", "bbox_min_y", -1);
-    if (!(bf_f32_bits((float)(j3d_Joint_view_bbox_min_z(v))) == bf_f32_bits((float)(s->bbox_min_z))))
-        return bf_view_differs(where, n, "Joint", "bbox_min_z", -1);
-    if (!(bf_f32_bits((float)(j3d_Joint_view_bbox_max_x(v))) == bf_f32_bits((float)(s->bbox_max_x))))
-        return bf_view_differs(where, n, "Joint", "bbox_max_x", -1);
-    if (!(bf_f32_bits((float)(j3d_Joint_view_bbox_max_y(v))) == bf_f32_bits((float)(s->bbox_max_y))))
-        return bf_view_differs(where, n, "Joint", "bbox_max_y", -1);
-    if (!(bf_f32_bits((float)(j3d_Joint_view_bbox_max_z(v))) == bf_f32_bits((float)(s->bbox_max_z))))
-        return bf_view_differs(where, n, "Joint", "bbox_max_z", -1);
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_NameTable(const j3d_NameTable_view *v, const j3d_NameTable *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "NameTable", "", -1);
-    if (!((int64_t)(j3d_NameTable_view_count(v)) == (int64_t)(s->count)))
-        return bf_view_differs(where, n, "NameTable", "count", -1);
-    if (!((int64_t)(j3d_NameTable_view_padding(v)) == (int64_t)(s->padding)))
-        return bf_view_differs(where, n, "NameTable", "padding", -1);
-    if (j3d_NameTable_view_entries_count(v) != s->entries_count)
-        return bf_view_differs(where, n, "NameTable", "entries", -1);
-    for (size_t i = 0; i < s->entries_count; i++) {
-        j3d_NameEntry_view e = j3d_NameTable_view_entries_at(v, i);
-        if (!same_NameEntry(&e, &s->entries[i], where, n))
-            return 0;
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_NameEntry(const j3d_NameEntry_view *v, const j3d_NameEntry *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "NameEntry", "", -1);
-    if (!((int64_t)(j3d_NameEntry_view_hash(v)) == (int64_t)(s->hash)))
-        return bf_view_differs(where, n, "NameEntry", "hash", -1);
-    if (!((int64_t)(j3d_NameEntry_view_offset(v)) == (int64_t)(s->offset)))
-        return bf_view_differs(where, n, "NameEntry", "offset", -1);
-    if (!((j3d_NameEntry_view_name(v)).ptr == (s->name).ptr && (j3d_NameEntry_view_name(v)).len == (s->name).len))
-        return bf_view_differs(where, n, "NameEntry", "name", -1);
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Shp1(const j3d_Shp1_view *v, const j3d_Shp1 *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Shp1", "", -1);
-    if (!((int64_t)(j3d_Shp1_view_shape_count(v)) == (int64_t)(s->shape_count)))
-        return bf_view_differs(where, n, "Shp1", "shape_count", -1);
-    if (!((int64_t)(j3d_Shp1_view_padding(v)) == (int64_t)(s->padding)))
-        return bf_view_differs(where, n, "Shp1", "padding", -1);
-    if (!((int64_t)(j3d_Shp1_view_shape_data_offset(v)) == (int64_t)(s->shape_data_offset)))
-        return bf_view_differs(where, n, "Shp1", "shape_data_offset", -1);
-    if (!((int64_t)(j3d_Shp1_view_remap_table_offset(v)) == (int64_t)(s->remap_table_offset)))
-        return bf_view_differs(where, n, "Shp1", "remap_table_offset", -1);
-    if (!((int64_t)(j3d_Shp1_view_name_table_offset(v)) == (int64_t)(s->name_table_offset)))
-        return bf_view_differs(where, n, "Shp1", "name_table_offset", -1);
-    if (!((int64_t)(j3d_Shp1_view_attribute_table_offset(v)) == (int64_t)(s->attribute_table_offset)))
-        return bf_view_differs(where, n, "Shp1", "attribute_table_offset", -1);
-    if (!((int64_t)(j3d_Shp1_view_weight_table_offset(v)) == (int64_t)(s->weight_table_offset)))
-        return bf_view_differs(where, n, "Shp1", "weight_table_offset", -1);
-    if (!((int64_t)(j3d_Shp1_view_primitive_data_offset(v)) == (int64_t)(s->primitive_data_offset)))
-        return bf_view_differs(where, n, "Shp1", "primitive_data_offset", -1);
-    if (!((int64_t)(j3d_Shp1_view_group_data_offset(v)) == (int64_t)(s->group_data_offset)))
-        return bf_view_differs(where, n, "Shp1", "group_data_offset", -1);
-    if (!((int64_t)(j3d_Shp1_view_group_definition_offset(v)) == (int64_t)(s->group_definition_offset)))
-        return bf_view_differs(where, n, "Shp1", "group_definition_offset", -1);
-    if (j3d_Shp1_view_shapes_count(v) != s->shapes_count)
-        return bf_view_differs(where, n, "Shp1", "shapes", -1);
-    for (size_t i = 0; i < s->shapes_count; i++) {
-        j3d_Shape_view e = j3d_Shp1_view_shapes_at(v, i);
-        if (!same_Shape(&e, &s->shapes[i], where, n))
-            return 0;
-    }
-    if (j3d_Shp1_view_remap_count(v) != s->remap_count)
-        return bf_view_differs(where, n, "Shp1", "remap", -1);
-    for (size_t i = 0; i < s->remap_count; i++) {
-        if (!((int64_t)(j3d_Shp1_view_remap(v, i)) == (int64_t)(s->remap[i])))
-            return bf_view_differs(where, n, "Shp1", "remap", (int64_t)i);
-    }
-    if (j3d_Shp1_view_has_names(v) != s->has_names)
-        return bf_view_differs(where, n, "Shp1", "names", -1);
-    if (s->has_names) {
-        {
-            j3d_NameTable_view e = j3d_Shp1_view_names(v);
-            if (!same_NameTable(&e, &s->names, where, n))
-                return 0;
-        }
-    }
-    if (j3d_Shp1_view_group_data_count(v) != s->group_data_count)
-        return bf_view_differs(where, n, "Shp1", "group_data", -1);
-    for (size_t i = 0; i < s->group_data_count; i++) {
-        j3d_MatrixGroupData_view e = j3d_Shp1_view_group_data_at(v, i);
-        if (!same_MatrixGroupData(&e, &s->group_data[i], where, n))
-            return 0;
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Shape(const j3d_Shape_view *v, const j3d_Shape *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Shape", "", -1);
-    if (!((int64_t)(j3d_Shape_view_matrix_type(v)) == (int64_t)(s->matrix_type)))
-        return bf_view_differs(where, n, "Shape", "matrix_type", -1);
-    if (!((int64_t)(j3d_Shape_view_padding(v)) == (int64_t)(s->padding)))
-        return bf_view_differs(where, n, "Shape", "padding", -1);
-    if (!((int64_t)(j3d_Shape_view_matrix_group_count(v)) == (int64_t)(s->matrix_group_count)))
-        return bf_view_differs(where, n, "Shape", "matrix_group_count", -1);
-    if (!((int64_t)(j3d_Shape_view_attribute_offset(v)) == (int64_t)(s->attribute_offset)))
-        return bf_view_differs(where, n, "Shape", "attribute_offset", -1);
-    if (!((int64_t)(j3d_Shape_view_group_data_index(v)) == (int64_t)(s->group_data_index)))
-        return bf_view_differs(where, n, "Shape", "group_data_index", -1);
-    if (!((int64_t)(j3d_Shape_view_first_group_definition(v)) == (int64_t)(s->first_group_definition)))
-        return bf_view_differs(where, n, "Shape", "first_group_definition", -1);
-    if (!((int64_t)(j3d_Shape_view_padding2(v)) == (int64_t)(s->padding2)))
-        return bf_view_differs(where, n, "Shape", "padding2", -1);
-    if (!(bf_f32_bits((float)(j3d_Shape_view_bounding_sphere(v))) == bf_f32_bits((float)(s->bounding_sphere))))
-        return bf_view_differs(where, n, "Shape", "bounding_sphere", -1);
-    if (!(bf_f32_bits((float)(j3d_Shape_view_bbox_min_x(v))) == bf_f32_bits((float)(s->bbox_min_x))))
-        return bf_view_differs(where, n, "Shape", "bbox_min_x", -1);
-    if (!(bf_f32_bits((float)(j3d_Shape_view_bbox_min_y(v))) == bf_f32_bits((float)(s->bbox_min_y))))
-        return bf_view_differs(where, n, "Shape", "bbox_min_y", -1);
-    if (!(bf_f32_bits((float)(j3d_Shape_view_bbox_min_z(v))) == bf_f32_bits((float)(s->bbox_min_z))))
-        return bf_view_differs(where, n, "Shape", "bbox_min_z", -1);
-    if (!(bf_f32_bits((float)(j3d_Shape_view_bbox_max_x(v))) == bf_f32_bits((float)(s->bbox_max_x))))
-        return bf_view_differs(where, n, "Shape", "bbox_max_x", -1);
-    if (!(bf_f32_bits((float)(j3d_Shape_view_bbox_max_y(v))) == bf_f32_bits((float)(s->bbox_max_y))))
-        return bf_view_differs(where, n, "Shape", "bbox_max_y", -1);
-    if (!(bf_f32_bits((float)(j3d_Shape_view_bbox_max_z(v))) == bf_f32_bits((float)(s->bbox_max_z))))
-        return bf_view_differs(where, n, "Shape", "bbox_max_z", -1);
-    if (j3d_Shape_view_attributes_count(v) != s->attributes_count)
-        return bf_view_differs(where, n, "Shape", "attributes", -1);
-    for (size_t i = 0; i < s->attributes_count; i++) {
-        j3d_IndexAttribute_view e = j3d_Shape_view_attributes_at(v, i);
-        if (!same_IndexAttribute(&e, &s->attributes[i], where, n))
-            return 0;
-    }
-    if (j3d_Shape_view_groups_count(v) != s->groups_count)
-        return bf_view_differs(where, n, "Shape", "groups", -1);
-    for (size_t i = 0; i < s->groups_count; i++) {
-        j3d_MatrixGroup_view e = j3d_Shape_view_groups_at(v, i);
-        if (!same_MatrixGroup(&e, &s->groups[i], where, n))
-            return 0;
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_IndexAttribute(const j3d_IndexAttribute_view *v, const j3d_IndexAttribute *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "IndexAttribute", "", -1);
-    if (!((int64_t)(j3d_IndexAttribute_view_attr(v)) == (int64_t)(s->attr)))
-        return bf_view_differs(where, n, "IndexAttribute", "attr", -1);
-    if (!((int64_t)(j3d_IndexAttribute_view_index_type(v)) == (int64_t)(s->index_type)))
-        return bf_view_differs(where, n, "IndexAttribute", "index_type", -1);
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_MatrixGroup(const j3d_MatrixGroup_view *v, const j3d_MatrixGroup *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "MatrixGroup", "", -1);
-    if (!((int64_t)(j3d_MatrixGroup_view_primitive_size(v)) == (int64_t)(s->primitive_size)))
-        return bf_view_differs(where, n, "MatrixGroup", "primitive_size", -1);
-    if (!((int64_t)(j3d_MatrixGroup_view_primitive_offset(v)) == (int64_t)(s->primitive_offset)))
-        return bf_view_differs(where, n, "MatrixGroup", "primitive_offset", -1);
-    if (j3d_MatrixGroup_view_has_primitives(v) != s->has_primitives)
-        return bf_view_differs(where, n, "MatrixGroup", "primitives", -1);
-    if (s->has_primitives) {
-        if (j3d_MatrixGroup_view_primitives_count(v) != s->primitives_count)
-            return bf_view_differs(where, n, "MatrixGroup", "primitives", -1);
-        {
-            j3d_Primitive_view e;
-            size_t i = 0;
-            for (int more = j3d_MatrixGroup_view_primitives_first(v, &e); more; more = j3d_MatrixGroup_view_primitives_next(v, &e), i++)
-                if (i >= s->primitives_count || !same_Primitive(&e, &s->primitives[i], where, n))
-                    return bf_view_differs(where, n, "MatrixGroup", "primitives", (int64_t)i);
-            if (i != s->primitives_count)
-                return bf_view_differs(where, n, "MatrixGroup", "primitives", -1);
-        }
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Primitive(const j3d_Primitive_view *v, const j3d_Primitive *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Primitive", "", -1);
-    if (!((int64_t)(j3d_Primitive_view_type(v)) == (int64_t)(s->type)))
-        return bf_view_differs(where, n, "Primitive", "type", -1);
-    if (j3d_Primitive_view_has_vertex_count(v) != s->has_vertex_count)
-        return bf_view_differs(where, n, "Primitive", "vertex_count", -1);
-    if (s->has_vertex_count) {
-        if (!((int64_t)(j3d_Primitive_view_vertex_count(v)) == (int64_t)(s->vertex_count)))
-            return bf_view_differs(where, n, "Primitive", "vertex_count", -1);
-    }
-    if (j3d_Primitive_view_has_vertices(v) != s->has_vertices)
-        return bf_view_differs(where, n, "Primitive", "vertices", -1);
-    if (s->has_vertices) {
-        if (j3d_Primitive_view_vertices_count(v) != s->vertices_count)
-            return bf_view_differs(where, n, "Primitive", "vertices", -1);
-        {
-            j3d_Vertex_view e;
-            size_t i = 0;
-            for (int more = j3d_Primitive_view_vertices_first(v, &e); more; more = j3d_Primitive_view_vertices_next(v, &e), i++)
-                if (i >= s->vertices_count || !same_Vertex(&e, &s->vertices[i], where, n))
-                    return bf_view_differs(where, n, "Primitive", "vertices", (int64_t)i);
-            if (i != s->vertices_count)
-                return bf_view_differs(where, n, "Primitive", "vertices", -1);
-        }
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Vertex(const j3d_Vertex_view *v, const j3d_Vertex *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Vertex", "", -1);
-    if (j3d_Vertex_view_indices_count(v) != s->indices_count)
-        return bf_view_differs(where, n, "Vertex", "indices", -1);
-    {
-        j3d_VertexIndex_view e;
-        size_t i = 0;
-        for (int more = j3d_Vertex_view_indices_first(v, &e); more; more = j3d_Vertex_view_indices_next(v, &e), i++)
-            if (i >= s->indices_count || !same_VertexIndex(&e, &s->indices[i], where, n))
-                return bf_view_differs(where, n, "Vertex", "indices", (int64_t)i);
-        if (i != s->indices_count)
-            return bf_view_differs(where, n, "Vertex", "indices", -1);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_VertexIndex(const j3d_VertexIndex_view *v, const j3d_VertexIndex *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "VertexIndex", "", -1);
-    if (j3d_VertexIndex_view_has_index8(v) != s->has_index8)
-        return bf_view_differs(where, n, "VertexIndex", "index8", -1);
-    if (s->has_index8) {
-        if (!((int64_t)(j3d_VertexIndex_view_index8(v)) == (int64_t)(s->index8)))
-            return bf_view_differs(where, n, "VertexIndex", "index8", -1);
-    }
-    if (j3d_VertexIndex_view_has_index16(v) != s->has_index16)
-        return bf_view_differs(where, n, "VertexIndex", "index16", -1);
-    if (s->has_index16) {
-        if (!((int64_t)(j3d_VertexIndex_view_index16(v)) == (int64_t)(s->index16)))
-            return bf_view_differs(where, n, "VertexIndex", "index16", -1);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_MatrixGroupData(const j3d_MatrixGroupData_view *v, const j3d_MatrixGroupData *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "MatrixGroupData", "", -1);
-    if (!((int64_t)(j3d_MatrixGroupData_view_drw1_matrix(v)) == (int64_t)(s->drw1_matrix)))
-        return bf_view_differs(where, n, "MatrixGroupData", "drw1_matrix", -1);
-    if (!((int64_t)(j3d_MatrixGroupData_view_matrix_count(v)) == (int64_t)(s->matrix_count)))
-        return bf_view_differs(where, n, "MatrixGroupData", "matrix_count", -1);
-    if (!((int64_t)(j3d_MatrixGroupData_view_first_weight(v)) == (int64_t)(s->first_weight)))
-        return bf_view_differs(where, n, "MatrixGroupData", "first_weight", -1);
-    if (j3d_MatrixGroupData_view_weights_count(v) != s->weights_count)
-        return bf_view_differs(where, n, "MatrixGroupData", "weights", -1);
-    for (size_t i = 0; i < s->weights_count; i++) {
-        if (!((int64_t)(j3d_MatrixGroupData_view_weights(v, i)) == (int64_t)(s->weights[i])))
-            return bf_view_differs(where, n, "MatrixGroupData", "weights", (int64_t)i);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_MaterialList(const j3d_MaterialList_view *v, const j3d_MaterialList *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "MaterialList", "", -1);
-    if (!((int64_t)(j3d_MaterialList_view_material_count(v)) == (int64_t)(s->material_count)))
-        return bf_view_differs(where, n, "MaterialList", "material_count", -1);
-    if (!((int64_t)(j3d_MaterialList_view_padding(v)) == (int64_t)(s->padding)))
-        return bf_view_differs(where, n, "MaterialList", "padding", -1);
-    {
-        bf_bytes b = j3d_MaterialList_view_data(v);
-        if (b.ptr != s->data.ptr || b.len != s->data.len || b.offset != s->data.offset)
-            return bf_view_differs(where, n, "MaterialList", "data", -1);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Mat3(const j3d_Mat3_view *v, const j3d_Mat3 *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Mat3", "", -1);
-    if (!((int64_t)(j3d_Mat3_view_material_count(v)) == (int64_t)(s->material_count)))
-        return bf_view_differs(where, n, "Mat3", "material_count", -1);
-    if (!((int64_t)(j3d_Mat3_view_padding(v)) == (int64_t)(s->padding)))
-        return bf_view_differs(where, n, "Mat3", "padding", -1);
-    if (!((int64_t)(j3d_Mat3_view_material_data_offset(v)) == (int64_t)(s->material_data_offset)))
-        return bf_view_differs(where, n, "Mat3", "material_data_offset", -1);
-    if (!((int64_t)(j3d_Mat3_view_remap_table_offset(v)) == (int64_t)(s->remap_table_offset)))
-        return bf_view_differs(where, n, "Mat3", "remap_table_offset", -1);
-    if (!((int64_t)(j3d_Mat3_view_name_table_offset(v)) == (int64_t)(s->name_table_offset)))
-        return bf_view_differs(where, n, "Mat3", "name_table_offset", -1);
-    if (!((int64_t)(j3d_Mat3_view_indirect_offset(v)) == (int64_t)(s->indirect_offset)))
-        return bf_view_differs(where, n, "Mat3", "indirect_offset", -1);
-    if (!((int64_t)(j3d_Mat3_view_cull_mode_offset(v)) == (int64_t)(s->cull_mode_offset)))
-        return bf_view_differs(where, n, "Mat3", "cull_mode_offset", -1);
-    if (!((int64_t)(j3d_Mat3_view_material_color_offset(v)) == (int64_t)(s->material_color_offset)))
-        return bf_view_differs(where, n, "Mat3", "material_color_offset", -1);
-    if (!((int64_t)(j3d_Mat3_view_color_channel_count_offset(v)) == (int64_t)(s->color_channel_count_offset)))
-        return bf_view_differs(where, n, "Mat3", "color_channel_count_offset", -1);
-    if (!((int64_t)(j3d_Mat3_view_color_channel_offset(v)) == (int64_t)(s->color_channel_offset)))
-        return bf_view_differs(where, n, "Mat3", "color_channel_offset", -1);
-    if (!((int64_t)(j3d_Mat3_view_ambient_color_offset(v)) == (int64_t)(s->ambient_color_offset)))
-        return bf_view_differs(where, n, "Mat3", "ambient_color_offset", -1);
-    if (!((int64_t)(j3d_Mat3_view_light_color_offset(v)) == (int64_t)(s->light_color_offset)))
-        return bf_view_differs(where, n, "Mat3", "light_color_offset", -1);
-    if (!((int64_t)(j3d_Mat3_view_tex_gen_count_offset(v)) == (int64_t)(s->tex_gen_count_offset)))
-        return bf_view_differs(where, n, "Mat3", "tex_gen_count_offset", -1);
-    if (!((int64_t)(j3d_Mat3_view_tex_gen_offset(v)) == (int64_t)(s->tex_gen_offset)))
-        return bf_view_differs(where, n, "Mat3", "tex_gen_offset", -1);
-    if (!((int64_t)(j3d_Mat3_view_post_tex_gen_offset(v)) == (int64_t)(s->post_tex_gen_offset)))
-        return bf_view_differs(where, n, "Mat3", "post_tex_gen_offset", -1);
-    if (!((int64_t)(j3d_Mat3_view_tex_matrix_offset(v)) == (int64_t)(s->tex_matrix_offset)))
-        return bf_view_differs(where, n, "Mat3", "tex_matrix_offset", -1);
-    if (!((int64_t)(j3d_Mat3_view_post_tex_matrix_offset(v)) == (int64_t)(s->post_tex_matrix_offset)))
-        return bf_view_differs(where, n, "Mat3", "post_tex_matrix_offset", -1);
-    if (!((int64_t)(j3d_Mat3_view_texture_remap_offset(v)) == (int64_t)(s->texture_remap_offset)))
-        return bf_view_differs(where, n, "Mat3", "texture_remap_offset", -1);
-    if (!((int64_t)(j3d_Mat3_view_tev_order_offset(v)) == (int64_t)(s->tev_order_offset)))
-        return bf_view_differs(where, n, "Mat3", "tev_order_offset", -1);
-    if (!((int64_t)(j3d_Mat3_view_tev_color_offset(v)) == (int64_t)(s->tev_color_offset)))
-        return bf_view_differs(where, n, "Mat3", "tev_color_offset", -1);
-    if (!((int64_t)(j3d_Mat3_view_konst_color_offset(v)) == (int64_t)(s->konst_color_offset)))
-        return bf_view_differs(where, n, "Mat3", "konst_color_offset", -1);
-    if (!((int64_t)(j3d_Mat3_view_tev_stage_count_offset(v)) == (int64_t)(s->tev_stage_count_offset)))
-        return bf_view_differs(where, n, "Mat3", "tev_stage_count_offset", -1);
-    if (!((int64_t)(j3d_Mat3_view_tev_stage_offset(v)) == (int64_t)(s->tev_stage_offset)))
-        return bf_view_differs(where, n, "Mat3", "tev_stage_offset", -1);
-    if (!((int64_t)(j3d_Mat3_view_swap_mode_offset(v)) == (int64_t)(s->swap_mode_offset)))
-        return bf_view_differs(where, n, "Mat3", "swap_mode_offset", -1);
-    if (!((int64_t)(j3d_Mat3_view_swap_table_offset(v)) == (int64_t)(s->swap_table_offset)))
-        return bf_view_differs(where, n, "Mat3", "swap_table_offset", -1);
-    if (!((int64_t)(j3d_Mat3_view_fog_offset(v)) == (int64_t)(s->fog_offset)))
-        return bf_view_differs(where, n, "Mat3", "fog_offset", -1);
-    if (!((int64_t)(j3d_Mat3_view_alpha_compare_offset(v)) == (int64_t)(s->alpha_compare_offset)))
-        return bf_view_differs(where, n, "Mat3", "alpha_compare_offset", -1);
-    if (!((int64_t)(j3d_Mat3_view_blend_mode_offset(v)) == (int64_t)(s->blend_mode_offset)))
-        return bf_view_differs(where, n, "Mat3", "blend_mode_offset", -1);
-    if (!((int64_t)(j3d_Mat3_view_z_mode_offset(v)) == (int64_t)(s->z_mode_offset)))
-        return bf_view_differs(where, n, "Mat3", "z_mode_offset", -1);
-    if (!((int64_t)(j3d_Mat3_view_z_compare_offset(v)) == (int64_t)(s->z_compare_offset)))
-        return bf_view_differs(where, n, "Mat3", "z_compare_offset", -1);
-    if (!((int64_t)(j3d_Mat3_view_dither_offset(v)) == (int64_t)(s->dither_offset)))
-        return bf_view_differs(where, n, "Mat3", "dither_offset", -1);
-    if (!((int64_t)(j3d_Mat3_view_nbt_scale_offset(v)) == (int64_t)(s->nbt_scale_offset)))
-        return bf_view_differs(where, n, "Mat3", "nbt_scale_offset", -1);
-    if (j3d_Mat3_view_remap_count(v) != s->remap_count)
-        return bf_view_differs(where, n, "Mat3", "remap", -1);
-    for (size_t i = 0; i < s->remap_count; i++) {
-        if (!((int64_t)(j3d_Mat3_view_remap(v, i)) == (int64_t)(s->remap[i])))
-            return bf_view_differs(where, n, "Mat3", "remap", (int64_t)i);
-    }
-    if (j3d_Mat3_view_has_names(v) != s->has_names)
-        return bf_view_differs(where, n, "Mat3", "names", -1);
-    if (s->has_names) {
-        {
-            j3d_NameTable_view e = j3d_Mat3_view_names(v);
-            if (!same_NameTable(&e, &s->names, where, n))
-                return 0;
-        }
-    }
-    if (j3d_Mat3_view_has_materials(v) != s->has_materials)
-        return bf_view_differs(where, n, "Mat3", "materials", -1);
-    if (s->has_materials) {
-        if (j3d_Mat3_view_materials_count(v) != s->materials_count)
-            return bf_view_differs(where, n, "Mat3", "materials", -1);
-        for (size_t i = 0; i < s->materials_count; i++) {
-            j3d_Material_view e = j3d_Mat3_view_materials_at(v, i);
-            if (!same_Material(&e, &s->materials[i], where, n))
-                return 0;
-        }
-    }
-    if (j3d_Mat3_view_has_indirect(v) != s->has_indirect)
-        return bf_view_differs(where, n, "Mat3", "indirect", -1);
-    if (s->has_indirect) {
-        if (j3d_Mat3_view_indirect_count(v) != s->indirect_count)
-            return bf_view_differs(where, n, "Mat3", "indirect", -1);
-        for (size_t i = 0; i < s->indirect_count; i++) {
-            j3d_Indirect_view e = j3d_Mat3_view_indirect_at(v, i);
-            if (!same_Indirect(&e, &s->indirect[i], where, n))
-                return 0;
-        }
-    }
-    if (j3d_Mat3_view_has_cull_modes(v) != s->has_cull_modes)
-        return bf_view_differs(where, n, "Mat3", "cull_modes", -1);
-    if (s->has_cull_modes) {
-        if (j3d_Mat3_view_cull_modes_count(v) != s->cull_modes_count)
-            return bf_view_differs(where, n, "Mat3", "cull_modes", -1);
-        for (size_t i = 0; i < s->cull_modes_count; i++) {
-            if (!((int64_t)(j3d_Mat3_view_cull_modes(v, i)) == (int64_t)(s->cull_modes[i])))
-                return bf_view_differs(where, n, "Mat3", "cull_modes", (int64_t)i);
-        }
-    }
-    if (j3d_Mat3_view_has_material_colors(v) != s->has_material_colors)
-        return bf_view_differs(where, n, "Mat3", "material_colors", -1);
-    if (s->has_material_colors) {
-        if (j3d_Mat3_view_material_colors_count(v) != s->material_colors_count)
-            return bf_view_differs(where, n, "Mat3", "material_colors", -1);
-        for (size_t i = 0; i < s->material_colors_count; i++) {
-            j3d_Rgba8_view e = j3d_Mat3_view_material_colors_at(v, i);
-            if (!same_Rgba8(&e, &s->material_colors[i], where, n))
-                return 0;
-        }
-    }
-    if (j3d_Mat3_view_has_color_channel_counts(v) != s->has_color_channel_counts)
-        return bf_view_differs(where, n, "Mat3", "color_channel_counts", -1);
-    if (s->has_color_channel_counts) {
-        if (j3d_Mat3_view_color_channel_counts_count(v) != s->color_channel_counts_count)
-            return bf_view_differs(where, n, "Mat3", "color_channel_counts", -1);
-        for (size_t i = 0; i < s->color_channel_counts_count; i++) {
-            if (!((int64_t)(j3d_Mat3_view_color_channel_counts(v, i)) == (int64_t)(s->color_channel_counts[i])))
-                return bf_view_differs(where, n, "Mat3", "color_channel_counts", (int64_t)i);
-        }
-    }
-    if (j3d_Mat3_view_has_color_channels(v) != s->has_color_channels)
-        return bf_view_differs(where, n, "Mat3", "color_channels", -1);
-    if (s->has_color_channels) {
-        if (j3d_Mat3_view_color_channels_count(v) != s->color_channels_count)
-            return bf_view_differs(where, n, "Mat3", "color_channels", -1);
-        for (size_t i = 0; i < s->color_channels_count; i++) {
-            j3d_ColorChannel_view e = j3d_Mat3_view_color_channels_at(v, i);
-            if (!same_ColorChannel(&e, &s->color_channels[i], where, n))
-                return 0;
-        }
-    }
-    if (j3d_Mat3_view_has_ambient_colors(v) != s->has_ambient_colors)
-        return bf_view_differs(where, n, "Mat3", "ambient_colors", -1);
-    if (s->has_ambient_colors) {
-        if (j3d_Mat3_view_ambient_colors_count(v) != s->ambient_colors_count)
-            return bf_view_differs(where, n, "Mat3", "ambient_colors", -1);
-        for (size_t i = 0; i < s->ambient_colors_count; i++) {
-            j3d_Rgba8_view e = j3d_Mat3_view_ambient_colors_at(v, i);
-            if (!same_Rgba8(&e, &s->ambient_colors[i], where, n))
-                return 0;
-        }
-    }
-    if (j3d_Mat3_view_has_light_colors(v) != s->has_light_colors)
-        return bf_view_differs(where, n, "Mat3", "light_colors", -1);
-    if (s->has_light_colors) {
-        if (j3d_Mat3_view_light_colors_count(v) != s->light_colors_count)
-            return bf_view_differs(where, n, "Mat3", "light_colors", -1);
-        for (size_t i = 0; i < s->light_colors_count; i++) {
-            j3d_Rgba8_view e = j3d_Mat3_view_light_colors_at(v, i);
-            if (!same_Rgba8(&e, &s->light_colors[i], where, n))
-                return 0;
-        }
-    }
-    if (j3d_Mat3_view_has_tex_gen_counts(v) != s->has_tex_gen_counts)
-        return bf_view_differs(where, n, "Mat3", "tex_gen_counts", -1);
-    if (s->has_tex_gen_counts) {
-        if (j3d_Mat3_view_tex_gen_counts_count(v) != s->tex_gen_counts_count)
-            return bf_view_differs(where, n, "Mat3", "tex_gen_counts", -1);
-        for (size_t i = 0; i < s->tex_gen_counts_count; i++) {
-            if (!((int64_t)(j3d_Mat3_view_tex_gen_counts(v, i)) == (int64_t)(s->tex_gen_counts[i])))
-                return bf_view_differs(where, n, "Mat3", "tex_gen_counts", (int64_t)i);
-        }
-    }
-    if (j3d_Mat3_view_has_tex_gens(v) != s->has_tex_gens)
-        return bf_view_differs(where, n, "Mat3", "tex_gens", -1);
-    if (s->has_tex_gens) {
-        if (j3d_Mat3_view_tex_gens_count(v) != s->tex_gens_count)
-            return bf_view_differs(where, n, "Mat3", "tex_gens", -1);
-        for (size_t i = 0; i < s->tex_gens_count; i++) {
-            j3d_TexGen_view e = j3d_Mat3_view_tex_gens_at(v, i);
-            if (!same_TexGen(&e, &s->tex_gens[i], where, n))
-                return 0;
-        }
-    }
-    if (j3d_Mat3_view_has_post_tex_gens(v) != s->has_post_tex_gens)
-        return bf_view_differs(where, n, "Mat3", "post_tex_gens", -1);
-    if (s->has_post_tex_gens) {
-        if (j3d_Mat3_view_post_tex_gens_count(v) != s->post_tex_gens_count)
-            return bf_view_differs(where, n, "Mat3", "post_tex_gens", -1);
-        for (size_t i = 0; i < s->post_tex_gens_count; i++) {
-            j3d_TexGen_view e = j3d_Mat3_view_post_tex_gens_at(v, i);
-            if (!same_TexGen(&e, &s->post_tex_gens[i], where, n))
-                return 0;
-        }
-    }
-    if (j3d_Mat3_view_has_tex_matrices(v) != s->has_tex_matrices)
-        return bf_view_differs(where, n, "Mat3", "tex_matrices", -1);
-    if (s->has_tex_matrices) {
-        if (j3d_Mat3_view_tex_matrices_count(v) != s->tex_matrices_count)
-            return bf_view_differs(where, n, "Mat3", "tex_matrices", -1);
-        for (size_t i = 0; i < s->tex_matrices_count; i++) {
-            j3d_TexMatrix_view e = j3d_Mat3_view_tex_matrices_at(v, i);
-            if (!same_TexMatrix(&e, &s->tex_matrices[i], where, n))
-                return 0;
-        }
-    }
-    if (j3d_Mat3_view_has_post_tex_matrices(v) != s->has_post_tex_matrices)
-        return bf_view_differs(where, n, "Mat3", "post_tex_matrices", -1);
-    if (s->has_post_tex_matrices) {
-        if (j3d_Mat3_view_post_tex_matrices_count(v) != s->post_tex_matrices_count)
-            return bf_view_differs(where, n, "Mat3", "post_tex_matrices", -1);
-        for (size_t i = 0; i < s->post_tex_matrices_count; i++) {
-            j3d_TexMatrix_view e = j3d_Mat3_view_post_tex_matrices_at(v, i);
-            if (!same_TexMatrix(&e, &s->post_tex_matrices[i], where, n))
-                return 0;
-        }
-    }
-    if (j3d_Mat3_view_has_textures(v) != s->has_textures)
-        return bf_view_differs(where, n, "Mat3", "textures", -1);
-    if (s->has_textures) {
-        if (j3d_Mat3_view_textures_count(v) != s->textures_count)
-            return bf_view_differs(where, n, "Mat3", "textures", -1);
-        for (size_t i = 0; i < s->textures_count; i++) {
-            if (!((int64_t)(j3d_Mat3_view_textures(v, i)) == (int64_t)(s->textures[i])))
-                return bf_view_differs(where, n, "Mat3", "textures", (int64_t)i);
-        }
-    }
-    if (j3d_Mat3_view_has_tev_orders(v) != s->has_tev_orders)
-        return bf_view_differs(where, n, "Mat3", "tev_orders", -1);
-    if (s->has_tev_orders) {
-        if (j3d_Mat3_view_tev_orders_count(v) != s->tev_orders_count)
-            return bf_view_differs(where, n, "Mat3", "tev_orders", -1);
-        for (size_t i = 0; i < s->tev_orders_count; i++) {
-            j3d_TevOrder_view e = j3d_Mat3_view_tev_orders_at(v, i);
-            if (!same_TevOrder(&e, &s->tev_orders[i], where, n))
-                return 0;
-        }
-    }
-    if (j3d_Mat3_view_has_tev_colors(v) != s->has_tev_colors)
-        return bf_view_differs(where, n, "Mat3", "tev_colors", -1);
-    if (s->has_tev_colors) {
-        if (j3d_Mat3_view_tev_colors_count(v) != s->tev_colors_count)
-            return bf_view_differs(where, n, "Mat3", "tev_colors", -1);
-        for (size_t i = 0; i < s->tev_colors_count; i++) {
-            j3d_TevColor_view e = j3d_Mat3_view_tev_colors_at(v, i);
-            if (!same_TevColor(&e, &s->tev_colors[i], where, n))
-                return 0;
-        }
-    }
-    if (j3d_Mat3_view_has_konst_colors(v) != s->has_konst_colors)
-        return bf_view_differs(where, n, "Mat3", "konst_colors", -1);
-    if (s->has_konst_colors) {
-        if (j3d_Mat3_view_konst_colors_count(v) != s->konst_colors_count)
-            return bf_view_differs(where, n, "Mat3", "konst_colors", -1);
-        for (size_t i = 0; i < s->konst_colors_count; i++) {
-            j3d_Rgba8_view e = j3d_Mat3_view_konst_colors_at(v, i);
-            if (!same_Rgba8(&e, &s->konst_colors[i], where, n))
-                return 0;
-        }
-    }
-    if (j3d_Mat3_view_has_tev_stage_counts(v) != s->has_tev_stage_counts)
-        return bf_view_differs(where, n, "Mat3", "tev_stage_counts", -1);
-    if (s->has_tev_stage_counts) {
-        if (j3d_Mat3_view_tev_stage_counts_count(v) != s->tev_stage_counts_count)
-            return bf_view_differs(where, n, "Mat3", "tev_stage_counts", -1);
-        for (size_t i = 0; i < s->tev_stage_counts_count; i++) {
-            if (!((int64_t)(j3d_Mat3_view_tev_stage_counts(v, i)) == (int64_t)(s->tev_stage_counts[i])))
-                return bf_view_differs(where, n, "Mat3", "tev_stage_counts", (int64_t)i);
-        }
-    }
-    if (j3d_Mat3_view_has_tev_stages(v) != s->has_tev_stages)
-        return bf_view_differs(where, n, "Mat3", "tev_stages", -1);
-    if (s->has_tev_stages) {
-        if (j3d_Mat3_view_tev_stages_count(v) != s->tev_stages_count)
-            return bf_view_differs(where, n, "Mat3", "tev_stages", -1);
-        for (size_t i = 0; i < s->tev_stages_count; i++) {
-            j3d_TevStage_view e = j3d_Mat3_view_tev_stages_at(v, i);
-            if (!same_TevStage(&e, &s->tev_stages[i], where, n))
-                return 0;
-        }
-    }
-    if (j3d_Mat3_view_has_swap_modes(v) != s->has_swap_modes)
-        return bf_view_differs(where, n, "Mat3", "swap_modes", -1);
-    if (s->has_swap_modes) {
-        if (j3d_Mat3_view_swap_modes_count(v) != s->swap_modes_count)
-            return bf_view_differs(where, n, "Mat3", "swap_modes", -1);
-        for (size_t i = 0; i < s->swap_modes_count; i++) {
-            j3d_SwapMode_view e = j3d_Mat3_view_swap_modes_at(v, i);
-            if (!same_SwapMode(&e, &s->swap_modes[i], where, n))
-                return 0;
-        }
-    }
-    if (j3d_Mat3_view_has_swap_tables(v) != s->has_swap_tables)
-        return bf_view_differs(where, n, "Mat3", "swap_tables", -1);
-    if (s->has_swap_tables) {
-        if (j3d_Mat3_view_swap_tables_count(v) != s->swap_tables_count)
-            return bf_view_differs(where, n, "Mat3", "swap_tables", -1);
-        for (size_t i = 0; i < s->swap_tables_count; i++) {
-            j3d_SwapTable_view e = j3d_Mat3_view_swap_tables_at(v, i);
-            if (!same_SwapTable(&e, &s->swap_tables[i], where, n))
-                return 0;
-        }
-    }
-    if (j3d_Mat3_view_has_fogs(v) != s->has_fogs)
-        return bf_view_differs(where, n, "Mat3", "fogs", -1);
-    if (s->has_fogs) {
-        if (j3d_Mat3_view_fogs_count(v) != s->fogs_count)
-            return bf_view_differs(where, n, "Mat3", "fogs", -1);
-        for (size_t i = 0; i < s->fogs_count; i++) {
-            j3d_Fog_view e = j3d_Mat3_view_fogs_at(v, i);
-            if (!same_Fog(&e, &s->fogs[i], where, n))
-                return 0;
-        }
-    }
-    if (j3d_Mat3_view_has_alpha_compares(v) != s->has_alpha_compares)
-        return bf_view_differs(where, n, "Mat3", "alpha_compares", -1);
-    if (s->has_alpha_compares) {
-        if (j3d_Mat3_view_alpha_compares_count(v) != s->alpha_compares_count)
-            return bf_view_differs(where, n, "Mat3", "alpha_compares", -1);
-        for (size_t i = 0; i < s->alpha_compares_count; i++) {
-            j3d_AlphaCompare_view e = j3d_Mat3_view_alpha_compares_at(v, i);
-            if (!same_AlphaCompare(&e, &s->alpha_compares[i], where, n))
-                return 0;
-        }
-    }
-    if (j3d_Mat3_view_has_blend_modes(v) != s->has_blend_modes)
-        return bf_view_differs(where, n, "Mat3", "blend_modes", -1);
-    if (s->has_blend_modes) {
-        if (j3d_Mat3_view_blend_modes_count(v) != s->blend_modes_count)
-            return bf_view_differs(where, n, "Mat3", "blend_modes", -1);
-        for (size_t i = 0; i < s->blend_modes_count; i++) {
-            j3d_BlendMode_view e = j3d_Mat3_view_blend_modes_at(v, i);
-            if (!same_BlendMode(&e, &s->blend_modes[i], where, n))
-                return 0;
-        }
-    }
-    if (j3d_Mat3_view_has_z_modes(v) != s->has_z_modes)
-        return bf_view_differs(where, n, "Mat3", "z_modes", -1);
-    if (s->has_z_modes) {
-        if (j3d_Mat3_view_z_modes_count(v) != s->z_modes_count)
-            return bf_view_differs(where, n, "Mat3", "z_modes", -1);
-        for (size_t i = 0; i < s->z_modes_count; i++) {
-            j3d_ZMode_view e = j3d_Mat3_view_z_modes_at(v, i);
-            if (!same_ZMode(&e, &s->z_modes[i], where, n))
-                return 0;
-        }
-    }
-    if (j3d_Mat3_view_has_z_compares(v) != s->has_z_compares)
-        return bf_view_differs(where, n, "Mat3", "z_compares", -1);
-    if (s->has_z_compares) {
-        if (j3d_Mat3_view_z_compares_count(v) != s->z_compares_count)
-            return bf_view_differs(where, n, "Mat3", "z_compares", -1);
-        for (size_t i = 0; i < s->z_compares_count; i++) {
-            if (!((int64_t)(j3d_Mat3_view_z_compares(v, i)) == (int64_t)(s->z_compares[i])))
-                return bf_view_differs(where, n, "Mat3", "z_compares", (int64_t)i);
-        }
-    }
-    if (j3d_Mat3_view_has_dithers(v) != s->has_dithers)
-        return bf_view_differs(where, n, "Mat3", "dithers", -1);
-    if (s->has_dithers) {
-        if (j3d_Mat3_view_dithers_count(v) != s->dithers_count)
-            return bf_view_differs(where, n, "Mat3", "dithers", -1);
-        for (size_t i = 0; i < s->dithers_count; i++) {
-            if (!((int64_t)(j3d_Mat3_view_dithers(v, i)) == (int64_t)(s->dithers[i])))
-                return bf_view_differs(where, n, "Mat3", "dithers", (int64_t)i);
-        }
-    }
-    if (j3d_Mat3_view_has_nbt_scales(v) != s->has_nbt_scales)
-        return bf_view_differs(where, n, "Mat3", "nbt_scales", -1);
-    if (s->has_nbt_scales) {
-        if (j3d_Mat3_view_nbt_scales_count(v) != s->nbt_scales_count)
-            return bf_view_differs(where, n, "Mat3", "nbt_scales", -1);
-        for (size_t i = 0; i < s->nbt_scales_count; i++) {
-            j3d_NbtScale_view e = j3d_Mat3_view_nbt_scales_at(v, i);
-            if (!same_NbtScale(&e, &s->nbt_scales[i], where, n))
-                return 0;
-        }
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Material(const j3d_Material_view *v, const j3d_Material *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Material", "", -1);
-    if (!((int64_t)(j3d_Material_view_mode(v)) == (int64_t)(s->mode)))
-        return bf_view_differs(where, n, "Material", "mode", -1);
-    if (!((int64_t)(j3d_Material_view_cull_mode_index(v)) == (int64_t)(s->cull_mode_index)))
-        return bf_view_differs(where, n, "Material", "cull_mode_index", -1);
-    if (!((int64_t)(j3d_Material_view_color_channel_count_index(v)) == (int64_t)(s->color_channel_count_index)))
-        return bf_view_differs(where, n, "Material", "color_channel_count_index", -1);
-    if (!((int64_t)(j3d_Material_view_tex_gen_count_index(v)) == (int64_t)(s->tex_gen_count_index)))
-        return bf_view_differs(where, n, "Material", "tex_gen_count_index", -1);
-    if (!((int64_t)(j3d_Material_view_tev_stage_count_index(v)) == (int64_t)(s->tev_stage_count_index)))
-        return bf_view_differs(where, n, "Material", "tev_stage_count_index", -1);
-    if (!((int64_t)(j3d_Material_view_z_compare_index(v)) == (int64_t)(s->z_compare_index)))
-        return bf_view_differs(where, n, "Material", "z_compare_index", -1);
-    if (!((int64_t)(j3d_Material_view_z_mode_index(v)) == (int64_t)(s->z_mode_index)))
-        return bf_view_differs(where, n, "Material", "z_mode_index", -1);
-    if (!((int64_t)(j3d_Material_view_dither_index(v)) == (int64_t)(s->dither_index)))
-        return bf_view_differs(where, n, "Material", "dither_index", -1);
-    for (size_t i = 0; i < 2; i++) {
-        if (!((int64_t)(j3d_Material_view_material_color_indices(v, i)) == (int64_t)(s->material_color_indices[i])))
-            return bf_view_differs(where, n, "Material", "material_color_indices", (int64_t)i);
-    }
-    for (size_t i = 0; i < 4; i++) {
-        if (!((int64_t)(j3d_Material_view_color_channel_indices(v, i)) == (int64_t)(s->color_channel_indices[i])))
-            return bf_view_differs(where, n, "Material", "color_channel_indices", (int64_t)i);
-    }
-    for (size_t i = 0; i < 2; i++) {
-        if (!((int64_t)(j3d_Material_view_ambient_color_indices(v, i)) == (int64_t)(s->ambient_color_indices[i])))
-            return bf_view_differs(where, n, "Material", "ambient_color_indices", (int64_t)i);
-    }
-    for (size_t i = 0; i < 8; i++) {
-        if (!((int64_t)(j3d_Material_view_light_color_indices(v, i)) == (int64_t)(s->light_color_indices[i])))
-            return bf_view_differs(where, n, "Material", "light_color_indices", (int64_t)i);
-    }
-    for (size_t i = 0; i < 8; i++) {
-        if (!((int64_t)(j3d_Material_view_tex_gen_indices(v, i)) == (int64_t)(s->tex_gen_indices[i])))
-            return bf_view_differs(where, n, "Material", "tex_gen_indices", (int64_t)i);
-    }
-    for (size_t i = 0; i < 8; i++) {
-        if (!((int64_t)(j3d_Material_view_post_tex_gen_indices(v, i)) == (int64_t)(s->post_tex_gen_indices[i])))
-            return bf_view_differs(where, n, "Material", "post_tex_gen_indices", (int64_t)i);
-    }
-    for (size_t i = 0; i < 10; i++) {
-        if (!((int64_t)(j3d_Material_view_tex_matrix_indices(v, i)) == (int64_t)(s->tex_matrix_indices[i])))
-            return bf_view_differs(where, n, "Material", "tex_matrix_indices", (int64_t)i);
-    }
-    for (size_t i = 0; i < 20; i++) {
-        if (!((int64_t)(j3d_Material_view_post_tex_matrix_indices(v, i)) == (int64_t)(s->post_tex_matrix_indices[i])))
-            return bf_view_differs(where, n, "Material", "post_tex_matrix_indices", (int64_t)i);
-    }
-    for (size_t i = 0; i < 8; i++) {
-        if (!((int64_t)(j3d_Material_view_texture_indices(v, i)) == (int64_t)(s->texture_indices[i])))
-            return bf_view_differs(where, n, "Material", "texture_indices", (int64_t)i);
-    }
-    for (size_t i = 0; i < 4; i++) {
-        if (!((int64_t)(j3d_Material_view_konst_color_indices(v, i)) == (int64_t)(s->konst_color_indices[i])))
-            return bf_view_differs(where, n, "Material", "konst_color_indices", (int64_t)i);
-    }
-    for (size_t i = 0; i < 16; i++) {
-        if (!((int64_t)(j3d_Material_view_konst_color_selects(v, i)) == (int64_t)(s->konst_color_selects[i])))
-            return bf_view_differs(where, n, "Material", "konst_color_selects", (int64_t)i);
-    }
-    for (size_t i = 0; i < 16; i++) {
-        if (!((int64_t)(j3d_Material_view_konst_alpha_selects(v, i)) == (int64_t)(s->konst_alpha_selects[i])))
-            return bf_view_differs(where, n, "Material", "konst_alpha_selects", (int64_t)i);
-    }
-    for (size_t i = 0; i < 16; i++) {
-        if (!((int64_t)(j3d_Material_view_tev_order_indices(v, i)) == (int64_t)(s->tev_order_indices[i])))
-            return bf_view_differs(where, n, "Material", "tev_order_indices", (int64_t)i);
-    }
-    for (size_t i = 0; i < 4; i++) {
-        if (!((int64_t)(j3d_Material_view_tev_color_indices(v, i)) == (int64_t)(s->tev_color_indices[i])))
-            return bf_view_differs(where, n, "Material", "tev_color_indices", (int64_t)i);
-    }
-    for (size_t i = 0; i < 16; i++) {
-        if (!((int64_t)(j3d_Material_view_tev_stage_indices(v, i)) == (int64_t)(s->tev_stage_indices[i])))
-            return bf_view_differs(where, n, "Material", "tev_stage_indices", (int64_t)i);
-    }
-    for (size_t i = 0; i < 16; i++) {
-        if (!((int64_t)(j3d_Material_view_swap_mode_indices(v, i)) == (int64_t)(s->swap_mode_indices[i])))
-            return bf_view_differs(where, n, "Material", "swap_mode_indices", (int64_t)i);
-    }
-    for (size_t i = 0; i < 4; i++) {
-        if (!((int64_t)(j3d_Material_view_swap_table_indices(v, i)) == (int64_t)(s->swap_table_indices[i])))
-            return bf_view_differs(where, n, "Material", "swap_table_indices", (int64_t)i);
-    }
-    for (size_t i = 0; i < 12; i++) {
-        if (!((int64_t)(j3d_Material_view_unused_indices(v, i)) == (int64_t)(s->unused_indices[i])))
-            return bf_view_differs(where, n, "Material", "unused_indices", (int64_t)i);
-    }
-    if (!((int64_t)(j3d_Material_view_fog_index(v)) == (int64_t)(s->fog_index)))
-        return bf_view_differs(where, n, "Material", "fog_index", -1);
-    if (!((int64_t)(j3d_Material_view_alpha_compare_index(v)) == (int64_t)(s->alpha_compare_index)))
-        return bf_view_differs(where, n, "Material", "alpha_compare_index", -1);
-    if (!((int64_t)(j3d_Material_view_blend_mode_index(v)) == (int64_t)(s->blend_mode_index)))
-        return bf_view_differs(where, n, "Material", "blend_mode_index", -1);
-    if (!((int64_t)(j3d_Material_view_nbt_scale_index(v)) == (int64_t)(s->nbt_scale_index)))
-        return bf_view_differs(where, n, "Material", "nbt_scale_index", -1);
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Indirect(const j3d_Indirect_view *v, const j3d_Indirect *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Indirect", "", -1);
-    if (!((int64_t)(j3d_Indirect_view_enabled(v)) == (int64_t)(s->enabled)))
-        return bf_view_differs(where, n, "Indirect", "enabled", -1);
-    if (!((int64_t)(j3d_Indirect_view_stage_count(v)) == (int64_t)(s->stage_count)))
-        return bf_view_differs(where, n, "Indirect", "stage_count", -1);
-    if (!((int64_t)(j3d_Indirect_view_padding(v)) == (int64_t)(s->padding)))
-        return bf_view_differs(where, n, "Indirect", "padding", -1);
-    for (size_t i = 0; i < 4; i++) {
-        j3d_IndirectOrder_view e = j3d_Indirect_view_orders_at(v, i);
-        if (!same_IndirectOrder(&e, &s->orders[i], where, n))
-            return 0;
-    }
-    for (size_t i = 0; i < 3; i++) {
-        j3d_IndirectMatrix_view e = j3d_Indirect_view_matrices_at(v, i);
-        if (!same_IndirectMatrix(&e, &s->matrices[i], where, n))
-            return 0;
-    }
-    for (size_t i = 0; i < 4; i++) {
-        j3d_IndirectScale_view e = j3d_Indirect_view_scales_at(v, i);
-        if (!same_IndirectScale(&e, &s->scales[i], where, n))
-            return 0;
-    }
-    for (size_t i = 0; i < 16; i++) {
-        j3d_IndirectStage_view e = j3d_Indirect_view_stages_at(v, i);
-        if (!same_IndirectStage(&e, &s->stages[i], where, n))
-            return 0;
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_IndirectOrder(const j3d_IndirectOrder_view *v, const j3d_IndirectOrder *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "IndirectOrder", "", -1);
-    if (!((int64_t)(j3d_IndirectOrder_view_tex_coord(v)) == (int64_t)(s->tex_coord)))
-        return bf_view_differs(where, n, "IndirectOrder", "tex_coord", -1);
-    if (!((int64_t)(j3d_IndirectOrder_view_tex_map(v)) == (int64_t)(s->tex_map)))
-        return bf_view_differs(where, n, "IndirectOrder", "tex_map", -1);
-    if (!((int64_t)(j3d_IndirectOrder_view_padding(v)) == (int64_t)(s->padding)))
-        return bf_view_differs(where, n, "IndirectOrder", "padding", -1);
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_IndirectMatrix(const j3d_IndirectMatrix_view *v, const j3d_IndirectMatrix *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "IndirectMatrix", "", -1);
-    for (size_t i = 0; i < 6; i++) {
-        if (!(bf_f32_bits((float)(j3d_IndirectMatrix_view_matrix(v, i))) == bf_f32_bits((float)(s->matrix[i]))))
-            return bf_view_differs(where, n, "IndirectMatrix", "matrix", (int64_t)i);
-    }
-    if (!((int64_t)(j3d_IndirectMatrix_view_scale_exponent(v)) == (int64_t)(s->scale_exponent)))
-        return bf_view_differs(where, n, "IndirectMatrix", "scale_exponent", -1);
-    for (size_t i = 0; i < 3; i++) {
-        if (!((int64_t)(j3d_IndirectMatrix_view_padding(v, i)) == (int64_t)(s->padding[i])))
-            return bf_view_differs(where, n, "IndirectMatrix", "padding", (int64_t)i);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_IndirectScale(const j3d_IndirectScale_view *v, const j3d_IndirectScale *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "IndirectScale", "", -1);
-    if (!((int64_t)(j3d_IndirectScale_view_scale_s(v)) == (int64_t)(s->scale_s)))
-        return bf_view_differs(where, n, "IndirectScale", "scale_s", -1);
-    if (!((int64_t)(j3d_IndirectScale_view_scale_t(v)) == (int64_t)(s->scale_t)))
-        return bf_view_differs(where, n, "IndirectScale", "scale_t", -1);
-    if (!((int64_t)(j3d_IndirectScale_view_padding(v)) == (int64_t)(s->padding)))
-        return bf_view_differs(where, n, "IndirectScale", "padding", -1);
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_IndirectStage(const j3d_IndirectStage_view *v, const j3d_IndirectStage *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "IndirectStage", "", -1);
-    if (!((int64_t)(j3d_IndirectStage_view_tev_stage(v)) == (int64_t)(s->tev_stage)))
-        return bf_view_differs(where, n, "IndirectStage", "tev_stage", -1);
-    if (!((int64_t)(j3d_IndirectStage_view_format(v)) == (int64_t)(s->format)))
-        return bf_view_differs(where, n, "IndirectStage", "format", -1);
-    if (!((int64_t)(j3d_IndirectStage_view_bias(v)) == (int64_t)(s->bias)))
-        return bf_view_differs(where, n, "IndirectStage", "bias", -1);
-    if (!((int64_t)(j3d_IndirectStage_view_matrix(v)) == (int64_t)(s->matrix)))
-        return bf_view_differs(where, n, "IndirectStage", "matrix", -1);
-    if (!((int64_t)(j3d_IndirectStage_view_wrap_s(v)) == (int64_t)(s->wrap_s)))
-        return bf_view_differs(where, n, "IndirectStage", "wrap_s", -1);
-    if (!((int64_t)(j3d_IndirectStage_view_wrap_t(v)) == (int64_t)(s->wrap_t)))
-        return bf_view_differs(where, n, "IndirectStage", "wrap_t", -1);
-    if (!((int64_t)(j3d_IndirectStage_view_add_previous(v)) == (int64_t)(s->add_previous)))
-        return bf_view_differs(where, n, "IndirectStage", "add_previous", -1);
-    if (!((int64_t)(j3d_IndirectStage_view_utc_lod(v)) == (int64_t)(s->utc_lod)))
-        return bf_view_differs(where, n, "IndirectStage", "utc_lod", -1);
-    if (!((int64_t)(j3d_IndirectStage_view_alpha(v)) == (int64_t)(s->alpha)))
-        return bf_view_differs(where, n, "IndirectStage", "alpha", -1);
-    for (size_t i = 0; i < 3; i++) {
-        if (!((int64_t)(j3d_IndirectStage_view_padding(v, i)) == (int64_t)(s->padding[i])))
-            return bf_view_differs(where, n, "IndirectStage", "padding", (int64_t)i);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Rgba8(const j3d_Rgba8_view *v, const j3d_Rgba8 *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Rgba8", "", -1);
-    for (size_t i = 0; i < 4; i++) {
-        if (!((int64_t)(j3d_Rgba8_view_rgba(v, i)) == (int64_t)(s->rgba[i])))
-            return bf_view_differs(where, n, "Rgba8", "rgba", (int64_t)i);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_ColorChannel(const j3d_ColorChannel_view *v, const j3d_ColorChannel *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "ColorChannel", "", -1);
-    if (!((int64_t)(j3d_ColorChannel_view_lighting(v)) == (int64_t)(s->lighting)))
-        return bf_view_differs(where, n, "ColorChannel", "lighting", -1);
-    if (!((int64_t)(j3d_ColorChannel_view_material_source(v)) == (int64_t)(s->material_source)))
-        return bf_view_differs(where, n, "ColorChannel", "material_source", -1);
-    if (!((int64_t)(j3d_ColorChannel_view_light_mask(v)) == (int64_t)(s->light_mask)))
-        return bf_view_differs(where, n, "ColorChannel", "light_mask", -1);
-    if (!((int64_t)(j3d_ColorChannel_view_diffuse_function(v)) == (int64_t)(s->diffuse_function)))
-        return bf_view_differs(where, n, "ColorChannel", "diffuse_function", -1);
-    if (!((int64_t)(j3d_ColorChannel_view_attenuation_function(v)) == (int64_t)(s->attenuation_function)))
-        return bf_view_differs(where, n, "ColorChannel", "attenuation_function", -1);
-    if (!((int64_t)(j3d_ColorChannel_view_ambient_source(v)) == (int64_t)(s->ambient_source)))
-        return bf_view_differs(where, n, "ColorChannel", "ambient_source", -1);
-    if (!((int64_t)(j3d_ColorChannel_view_padding(v)) == (int64_t)(s->padding)))
-        return bf_view_differs(where, n, "ColorChannel", "padding", -1);
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_TexGen(const j3d_TexGen_view *v, const j3d_TexGen *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "TexGen", "", -1);
-    if (!((int64_t)(j3d_TexGen_view_type(v)) == (int64_t)(s->type)))
-        return bf_view_differs(where, n, "TexGen", "type", -1);
-    if (!((int64_t)(j3d_TexGen_view_source(v)) == (int64_t)(s->source)))
-        return bf_view_differs(where, n, "TexGen", "source", -1);
-    if (!((int64_t)(j3d_TexGen_view_matrix(v)) == (int64_t)(s->matrix)))
-        return bf_view_differs(where, n, "TexGen", "matrix", -1);
-    if (!((int64_t)(j3d_TexGen_view_padding(v)) == (int64_t)(s->padding)))
-        return bf_view_differs(where, n, "TexGen", "padding", -1);
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_TexMatrix(const j3d_TexMatrix_view *v, const j3d_TexMatrix *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "TexMatrix", "", -1);
-    if (!((int64_t)(j3d_TexMatrix_view_projection(v)) == (int64_t)(s->projection)))
-        return bf_view_differs(where, n, "TexMatrix", "projection", -1);
-    if (!((int64_t)(j3d_TexMatrix_view_info(v)) == (int64_t)(s->info)))
-        return bf_view_differs(where, n, "TexMatrix", "info", -1);
-    if (!((int64_t)(j3d_TexMatrix_view_padding(v)) == (int64_t)(s->padding)))
-        return bf_view_differs(where, n, "TexMatrix", "padding", -1);
-    for (size_t i = 0; i < 3; i++) {
-        if (!(bf_f32_bits((float)(j3d_TexMatrix_view_center(v, i))) == bf_f32_bits((float)(s->center[i]))))
-            return bf_view_differs(where, n, "TexMatrix", "center", (int64_t)i);
-    }
-    for (size_t i = 0; i < 2; i++) {
-        if (!(bf_f32_bits((float)(j3d_TexMatrix_view_scale(v, i))) == bf_f32_bits((float)(s->scale[i]))))
-            return bf_view_differs(where, n, "TexMatrix", "scale", (int64_t)i);
-    }
-    if (!((int64_t)(j3d_TexMatrix_view_rotation(v)) == (int64_t)(s->rotation)))
-        return bf_view_differs(where, n, "TexMatrix", "rotation", -1);
-    if (!((int64_t)(j3d_TexMatrix_view_padding2(v)) == (int64_t)(s->padding2)))
-        return bf_view_differs(where, n, "TexMatrix", "padding2", -1);
-    for (size_t i = 0; i < 2; i++) {
-        if (!(bf_f32_bits((float)(j3d_TexMatrix_view_translation(v, i))) == bf_f32_bits((float)(s->translation[i]))))
-            return bf_view_differs(where, n, "TexMatrix", "translation", (int64_t)i);
-    }
-    for (size_t i = 0; i < 16; i++) {
-        if (!(bf_f32_bits((float)(j3d_TexMatrix_view_effect_matrix(v, i))) == bf_f32_bits((float)(s->effect_matrix[i]))))
-            return bf_view_differs(where, n, "TexMatrix", "effect_matrix", (int64_t)i);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_TevOrder(const j3d_TevOrder_view *v, const j3d_TevOrder *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "TevOrder", "", -1);
-    if (!((int64_t)(j3d_TevOrder_view_tex_coord(v)) == (int64_t)(s->tex_coord)))
-        return bf_view_differs(where, n, "TevOrder", "tex_coord", -1);
-    if (!((int64_t)(j3d_TevOrder_view_tex_map(v)) == (int64_t)(s->tex_map)))
-        return bf_view_differs(where, n, "TevOrder", "tex_map", -1);
-    if (!((int64_t)(j3d_TevOrder_view_channel(v)) == (int64_t)(s->channel)))
-        return bf_view_differs(where, n, "TevOrder", "channel", -1);
-    if (!((int64_t)(j3d_TevOrder_view_padding(v)) == (int64_t)(s->padding)))
-        return bf_view_differs(where, n, "TevOrder", "padding", -1);
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_TevColor(const j3d_TevColor_view *v, const j3d_TevColor *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "TevColor", "", -1);
-    for (size_t i = 0; i < 4; i++) {
-        if (!((int64_t)(j3d_TevColor_view_rgba(v, i)) == (int64_t)(s->rgba[i])))
-            return bf_view_differs(where, n, "TevColor", "rgba", (int64_t)i);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_TevStage(const j3d_TevStage_view *v, const j3d_TevStage *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "TevStage", "", -1);
-    if (!((int64_t)(j3d_TevStage_view_mode(v)) == (int64_t)(s->mode)))
-        return bf_view_differs(where, n, "TevStage", "mode", -1);
-    for (size_t i = 0; i < 4; i++) {
-        if (!((int64_t)(j3d_TevStage_view_color_inputs(v, i)) == (int64_t)(s->color_inputs[i])))
-            return bf_view_differs(where, n, "TevStage", "color_inputs", (int64_t)i);
-    }
-    if (!((int64_t)(j3d_TevStage_view_color_op(v)) == (int64_t)(s->color_op)))
-        return bf_view_differs(where, n, "TevStage", "color_op", -1);
-    if (!((int64_t)(j3d_TevStage_view_color_bias(v)) == (int64_t)(s->color_bias)))
-        return bf_view_differs(where, n, "TevStage", "color_bias", -1);
-    if (!((int64_t)(j3d_TevStage_view_color_scale(v)) == (int64_t)(s->color_scale)))
-        return bf_view_differs(where, n, "TevStage", "color_scale", -1);
-    if (!((int64_t)(j3d_TevStage_view_color_clamp(v)) == (int64_t)(s->color_clamp)))
-        return bf_view_differs(where, n, "TevStage", "color_clamp", -1);
-    if (!((int64_t)(j3d_TevStage_view_color_register(v)) == (int64_t)(s->color_register)))
-        return bf_view_differs(where, n, "TevStage", "color_register", -1);
-    for (size_t i = 0; i < 4; i++) {
-        if (!((int64_t)(j3d_TevStage_view_alpha_inputs(v, i)) == (int64_t)(s->alpha_inputs[i])))
-            return bf_view_differs(where, n, "TevStage", "alpha_inputs", (int64_t)i);
-    }
-    if (!((int64_t)(j3d_TevStage_view_alpha_op(v)) == (int64_t)(s->alpha_op)))
-        return bf_view_differs(where, n, "TevStage", "alpha_op", -1);
-    if (!((int64_t)(j3d_TevStage_view_alpha_bias(v)) == (int64_t)(s->alpha_bias)))
-        return bf_view_differs(where, n, "TevStage", "alpha_bias", -1);
-    if (!((int64_t)(j3d_TevStage_view_alpha_scale(v)) == (int64_t)(s->alpha_scale)))
-        return bf_view_differs(where, n, "TevStage", "alpha_scale", -1);
-    if (!((int64_t)(j3d_TevStage_view_alpha_clamp(v)) == (int64_t)(s->alpha_clamp)))
-        return bf_view_differs(where, n, "TevStage", "alpha_clamp", -1);
-    if (!((int64_t)(j3d_TevStage_view_alpha_register(v)) == (int64_t)(s->alpha_register)))
-        return bf_view_differs(where, n, "TevStage", "alpha_register", -1);
-    if (!((int64_t)(j3d_TevStage_view_padding(v)) == (int64_t)(s->padding)))
-        return bf_view_differs(where, n, "TevStage", "padding", -1);
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_SwapMode(const j3d_SwapMode_view *v, const j3d_SwapMode *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "SwapMode", "", -1);
-    if (!((int64_t)(j3d_SwapMode_view_ras_select(v)) == (int64_t)(s->ras_select)))
-        return bf_view_differs(where, n, "SwapMode", "ras_select", -1);
-    if (!((int64_t)(j3d_SwapMode_view_tex_select(v)) == (int64_t)(s->tex_select)))
-        return bf_view_differs(where, n, "SwapMode", "tex_select", -1);
-    if (!((int64_t)(j3d_SwapMode_view_padding(v)) == (int64_t)(s->padding)))
-        return bf_view_differs(where, n, "SwapMode", "padding", -1);
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_SwapTable(const j3d_SwapTable_view *v, const j3d_SwapTable *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "SwapTable", "", -1);
-    for (size_t i = 0; i < 4; i++) {
-        if (!((int64_t)(j3d_SwapTable_view_channels(v, i)) == (int64_t)(s->channels[i])))
-            return bf_view_differs(where, n, "SwapTable", "channels", (int64_t)i);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Fog(const j3d_Fog_view *v, const j3d_Fog *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Fog", "", -1);
-    if (!((int64_t)(j3d_Fog_view_type(v)) == (int64_t)(s->type)))
-        return bf_view_differs(where, n, "Fog", "type", -1);
-    if (!((int64_t)(j3d_Fog_view_enabled(v)) == (int64_t)(s->enabled)))
-        return bf_view_differs(where, n, "Fog", "enabled", -1);
-    if (!((int64_t)(j3d_Fog_view_center(v)) == (int64_t)(s->center)))
-        return bf_view_differs(where, n, "Fog", "center", -1);
-    if (!(bf_f32_bits((float)(j3d_Fog_view_start_z(v))) == bf_f32_bits((float)(s->start_z))))
-        return bf_view_differs(where, n, "Fog", "start_z", -1);
-    if (!(bf_f32_bits((float)(j3d_Fog_view_end_z(v))) == bf_f32_bits((float)(s->end_z))))
-        return bf_view_differs(where, n, "Fog", "end_z", -1);
-    if (!(bf_f32_bits((float)(j3d_Fog_view_near_z(v))) == bf_f32_bits((float)(s->near_z))))
-        return bf_view_differs(where, n, "Fog", "near_z", -1);
-    if (!(bf_f32_bits((float)(j3d_Fog_view_far_z(v))) == bf_f32_bits((float)(s->far_z))))
-        return bf_view_differs(where, n, "Fog", "far_z", -1);
-    for (size_t i = 0; i < 4; i++) {
-        if (!((int64_t)(j3d_Fog_view_color(v, i)) == (int64_t)(s->color[i])))
-            return bf_view_differs(where, n, "Fog", "color", (int64_t)i);
-    }
-    for (size_t i = 0; i < 10; i++) {
-        if (!((int64_t)(j3d_Fog_view_range_adjust(v, i)) == (int64_t)(s->range_adjust[i])))
-            return bf_view_differs(where, n, "Fog", "range_adjust", (int64_t)i);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_AlphaCompare(const j3d_AlphaCompare_view *v, const j3d_AlphaCompare *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "AlphaCompare", "", -1);
-    if (!((int64_t)(j3d_AlphaCompare_view_compare0(v)) == (int64_t)(s->compare0)))
-        return bf_view_differs(where, n, "AlphaCompare", "compare0", -1);
-    if (!((int64_t)(j3d_AlphaCompare_view_reference0(v)) == (int64_t)(s->reference0)))
-        return bf_view_differs(where, n, "AlphaCompare", "reference0", -1);
-    if (!((int64_t)(j3d_AlphaCompare_view_operation(v)) == (int64_t)(s->operation)))
-        return bf_view_differs(where, n, "AlphaCompare", "operation", -1);
-    if (!((int64_t)(j3d_AlphaCompare_view_compare1(v)) == (int64_t)(s->compare1)))
-        return bf_view_differs(where, n, "AlphaCompare", "compare1", -1);
-    if (!((int64_t)(j3d_AlphaCompare_view_reference1(v)) == (int64_t)(s->reference1)))
-        return bf_view_differs(where, n, "AlphaCompare", "reference1", -1);
-    for (size_t i = 0; i < 3; i++) {
-        if (!((int64_t)(j3d_AlphaCompare_view_padding(v, i)) == (int64_t)(s->padding[i])))
-            return bf_view_differs(where, n, "AlphaCompare", "padding", (int64_t)i);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_BlendMode(const j3d_BlendMode_view *v, const j3d_BlendMode *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "BlendMode", "", -1);
-    if (!((int64_t)(j3d_BlendMode_view_type(v)) == (int64_t)(s->type)))
-        return bf_view_differs(where, n, "BlendMode", "type", -1);
-    if (!((int64_t)(j3d_BlendMode_view_source_factor(v)) == (int64_t)(s->source_factor)))
-        return bf_view_differs(where, n, "BlendMode", "source_factor", -1);
-    if (!((int64_t)(j3d_BlendMode_view_destination_factor(v)) == (int64_t)(s->destination_factor)))
-        return bf_view_differs(where, n, "BlendMode", "destination_factor", -1);
-    if (!((int64_t)(j3d_BlendMode_view_logic_op(v)) == (int64_t)(s->logic_op)))
-        return bf_view_differs(where, n, "BlendMode", "logic_op", -1);
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_ZMode(const j3d_ZMode_view *v, const j3d_ZMode *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "ZMode", "", -1);
-    if (!((int64_t)(j3d_ZMode_view_enabled(v)) == (int64_t)(s->enabled)))
-        return bf_view_differs(where, n, "ZMode", "enabled", -1);
-    if (!((int64_t)(j3d_ZMode_view_function(v)) == (int64_t)(s->function)))
-        return bf_view_differs(where, n, "ZMode", "function", -1);
-    if (!((int64_t)(j3d_ZMode_view_update(v)) == (int64_t)(s->update)))
-        return bf_view_differs(where, n, "ZMode", "update", -1);
-    if (!((int64_t)(j3d_ZMode_view_padding(v)) == (int64_t)(s->padding)))
-        return bf_view_differs(where, n, "ZMode", "padding", -1);
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_NbtScale(const j3d_NbtScale_view *v, const j3d_NbtScale *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "NbtScale", "", -1);
-    if (!((int64_t)(j3d_NbtScale_view_enabled(v)) == (int64_t)(s->enabled)))
-        return bf_view_differs(where, n, "NbtScale", "enabled", -1);
-    for (size_t i = 0; i < 3; i++) {
-        if (!((int64_t)(j3d_NbtScale_view_padding(v, i)) == (int64_t)(s->padding[i])))
-            return bf_view_differs(where, n, "NbtScale", "padding", (int64_t)i);
-    }
-    for (size_t i = 0; i < 3; i++) {
-        if (!(bf_f32_bits((float)(j3d_NbtScale_view_scale(v, i))) == bf_f32_bits((float)(s->scale[i]))))
-            return bf_view_differs(where, n, "NbtScale", "scale", (int64_t)i);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Mdl3(const j3d_Mdl3_view *v, const j3d_Mdl3 *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Mdl3", "", -1);
-    if (!((int64_t)(j3d_Mdl3_view_material_count(v)) == (int64_t)(s->material_count)))
-        return bf_view_differs(where, n, "Mdl3", "material_count", -1);
-    if (!((int64_t)(j3d_Mdl3_view_padding(v)) == (int64_t)(s->padding)))
-        return bf_view_differs(where, n, "Mdl3", "padding", -1);
-    if (!((int64_t)(j3d_Mdl3_view_packet_table_offset(v)) == (int64_t)(s->packet_table_offset)))
-        return bf_view_differs(where, n, "Mdl3", "packet_table_offset", -1);
-    if (!((int64_t)(j3d_Mdl3_view_subpacket_offset(v)) == (int64_t)(s->subpacket_offset)))
-        return bf_view_differs(where, n, "Mdl3", "subpacket_offset", -1);
-    if (!((int64_t)(j3d_Mdl3_view_matrix_index_offset(v)) == (int64_t)(s->matrix_index_offset)))
-        return bf_view_differs(where, n, "Mdl3", "matrix_index_offset", -1);
-    if (!((int64_t)(j3d_Mdl3_view_unknown_offset(v)) == (int64_t)(s->unknown_offset)))
-        return bf_view_differs(where, n, "Mdl3", "unknown_offset", -1);
-    if (!((int64_t)(j3d_Mdl3_view_index_offset(v)) == (int64_t)(s->index_offset)))
-        return bf_view_differs(where, n, "Mdl3", "index_offset", -1);
-    if (!((int64_t)(j3d_Mdl3_view_name_table_offset(v)) == (int64_t)(s->name_table_offset)))
-        return bf_view_differs(where, n, "Mdl3", "name_table_offset", -1);
-    if (j3d_Mdl3_view_packets_count(v) != s->packets_count)
-        return bf_view_differs(where, n, "Mdl3", "packets", -1);
-    for (size_t i = 0; i < s->packets_count; i++) {
-        j3d_Mdl3Packet_view e = j3d_Mdl3_view_packets_at(v, i);
-        if (!same_Mdl3Packet(&e, &s->packets[i], where, n))
-            return 0;
-    }
-    if (j3d_Mdl3_view_has_subpackets(v) != s->has_subpackets)
-        return bf_view_differs(where, n, "Mdl3", "subpackets", -1);
-    if (s->has_subpackets) {
-        if (j3d_Mdl3_view_subpackets_count(v) != s->subpackets_count)
-            return bf_view_differs(where, n, "Mdl3", "subpackets", -1);
-        for (size_t i = 0; i < s->subpackets_count; i++) {
-            j3d_Mdl3Subpackets_view e = j3d_Mdl3_view_subpackets_at(v, i);
-            if (!same_Mdl3Subpackets(&e, &s->subpackets[i], where, n))
-                return 0;
-        }
-    }
-    if (j3d_Mdl3_view_has_matrix_indices(v) != s->has_matrix_indices)
-        return bf_view_differs(where, n, "Mdl3", "matrix_indices", -1);
-    if (s->has_matrix_indices) {
-        {
-            bf_bytes b = j3d_Mdl3_view_matrix_indices(v);
-            if (b.ptr != s->matrix_indices.ptr || b.len != s->matrix_indices.len || b.offset != s->matrix_indices.offset)
-                return bf_view_differs(where, n, "Mdl3", "matrix_indices", -1);
-        }
-    }
-    if (j3d_Mdl3_view_has_unknown(v) != s->has_unknown)
-        return bf_view_differs(where, n, "Mdl3", "unknown", -1);
-    if (s->has_unknown) {
-        if (j3d_Mdl3_view_unknown_count(v) != s->unknown_count)
-            return bf_view_differs(where, n, "Mdl3", "unknown", -1);
-        for (size_t i = 0; i < s->unknown_count; i++) {
-            if (!((int64_t)(j3d_Mdl3_view_unknown(v, i)) == (int64_t)(s->unknown[i])))
-                return bf_view_differs(where, n, "Mdl3", "unknown", (int64_t)i);
-        }
-    }
-    if (j3d_Mdl3_view_has_indices(v) != s->has_indices)
-        return bf_view_differs(where, n, "Mdl3", "indices", -1);
-    if (s->has_indices) {
-        if (j3d_Mdl3_view_indices_count(v) != s->indices_count)
-            return bf_view_differs(where, n, "Mdl3", "indices", -1);
-        for (size_t i = 0; i < s->indices_count; i++) {
-            if (!((int64_t)(j3d_Mdl3_view_indices(v, i)) == (int64_t)(s->indices[i])))
-                return bf_view_differs(where, n, "Mdl3", "indices", (int64_t)i);
-        }
-    }
-    if (j3d_Mdl3_view_has_names(v) != s->has_names)
-        return bf_view_differs(where, n, "Mdl3", "names", -1);
-    if (s->has_names) {
-        {
-            j3d_NameTable_view e = j3d_Mdl3_view_names(v);
-            if (!same_NameTable(&e, &s->names, where, n))
-                return 0;
-        }
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Mdl3Packet(const j3d_Mdl3Packet_view *v, const j3d_Mdl3Packet *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Mdl3Packet", "", -1);
-    if (!((int64_t)(j3d_Mdl3Packet_view_offset(v)) == (int64_t)(s->offset)))
-        return bf_view_differs(where, n, "Mdl3Packet", "offset", -1);
-    if (!((int64_t)(j3d_Mdl3Packet_view_size(v)) == (int64_t)(s->size)))
-        return bf_view_differs(where, n, "Mdl3Packet", "size", -1);
-    if (j3d_Mdl3Packet_view_commands_count(v) != s->commands_count)
-        return bf_view_differs(where, n, "Mdl3Packet", "commands", -1);
-    {
-        j3d_GxCommand_view e;
-        size_t i = 0;
-        for (int more = j3d_Mdl3Packet_view_commands_first(v, &e); more; more = j3d_Mdl3Packet_view_commands_next(v, &e), i++)
-            if (i >= s->commands_count || !same_GxCommand(&e, &s->commands[i], where, n))
-                return bf_view_differs(where, n, "Mdl3Packet", "commands", (int64_t)i);
-        if (i != s->commands_count)
-            return bf_view_differs(where, n, "Mdl3Packet", "commands", -1);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Mdl3Subpackets(const j3d_Mdl3Subpackets_view *v, const j3d_Mdl3Subpackets *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Mdl3Subpackets", "", -1);
-    if (!((int64_t)(j3d_Mdl3Subpackets_view_color_channel(v)) == (int64_t)(s->color_channel)))
-        return bf_view_differs(where, n, "Mdl3Subpackets", "color_channel", -1);
-    if (!((int64_t)(j3d_Mdl3Subpackets_view_channel_control(v)) == (int64_t)(s->channel_control)))
-        return bf_view_differs(where, n, "Mdl3Subpackets", "channel_control", -1);
-    if (!((int64_t)(j3d_Mdl3Subpackets_view_tex_gen(v)) == (int64_t)(s->tex_gen)))
-        return bf_view_differs(where, n, "Mdl3Subpackets", "tex_gen", -1);
-    if (!((int64_t)(j3d_Mdl3Subpackets_view_texture(v)) == (int64_t)(s->texture)))
-        return bf_view_differs(where, n, "Mdl3Subpackets", "texture", -1);
-    if (!((int64_t)(j3d_Mdl3Subpackets_view_tev(v)) == (int64_t)(s->tev)))
-        return bf_view_differs(where, n, "Mdl3Subpackets", "tev", -1);
-    if (!((int64_t)(j3d_Mdl3Subpackets_view_pixel(v)) == (int64_t)(s->pixel)))
-        return bf_view_differs(where, n, "Mdl3Subpackets", "pixel", -1);
-    if (!((int64_t)(j3d_Mdl3Subpackets_view_padding(v)) == (int64_t)(s->padding)))
-        return bf_view_differs(where, n, "Mdl3Subpackets", "padding", -1);
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_GxCommand(const j3d_GxCommand_view *v, const j3d_GxCommand *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "GxCommand", "", -1);
-    if (!((int64_t)(j3d_GxCommand_view_opcode(v)) == (int64_t)(s->opcode)))
-        return bf_view_differs(where, n, "GxCommand", "opcode", -1);
-    if (j3d_GxCommand_view_has_body(v) != s->has_body)
-        return bf_view_differs(where, n, "GxCommand", "body", -1);
-    if (s->has_body) {
-        if (j3d_GxCommand_view_body_kind(v) != s->body.kind)
-            return bf_view_differs(where, n, "GxCommand", "body", -1);
-        if (s->body.kind == J3D_KIND_BP_COMMAND) {
-            j3d_BpCommand_view e = j3d_GxCommand_view_body_BpCommand(v);
-            if (!same_BpCommand(&e, s->body.BpCommand, where, n))
-                return 0;
-        }
-        if (s->body.kind == J3D_KIND_XF_COMMAND) {
-            j3d_XfCommand_view e = j3d_GxCommand_view_body_XfCommand(v);
-            if (!same_XfCommand(&e, s->body.XfCommand, where, n))
-                return 0;
-        }
-        if (s->body.kind == J3D_KIND_CP_COMMAND) {
-            j3d_CpCommand_view e = j3d_GxCommand_view_body_CpCommand(v);
-            if (!same_CpCommand(&e, s->body.CpCommand, where, n))
-                return 0;
-        }
-        if (s->body.kind == J3D_KIND_XF_INDEXED_COMMAND) {
-            j3d_XfIndexedCommand_view e = j3d_GxCommand_view_body_XfIndexedCommand(v);
-            if (!same_XfIndexedCommand(&e, s->body.XfIndexedCommand, where, n))
-                return 0;
-        }
-        if (s->body.kind <= 0) {
-            bf_bytes b = j3d_GxCommand_view_body_raw(v);
-            if (b.ptr != s->body.raw.ptr || b.len != s->body.raw.len)
-                return bf_view_differs(where, n, "GxCommand", "body", -1);
-        }
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_BpCommand(const j3d_BpCommand_view *v, const j3d_BpCommand *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "BpCommand", "", -1);
-    if (!((int64_t)(j3d_BpCommand_view_reg(v)) == (int64_t)(s->reg)))
-        return bf_view_differs(where, n, "BpCommand", "reg", -1);
-    if (!((int64_t)(j3d_BpCommand_view_value(v)) == (int64_t)(s->value)))
-        return bf_view_differs(where, n, "BpCommand", "value", -1);
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_XfCommand(const j3d_XfCommand_view *v, const j3d_XfCommand *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "XfCommand", "", -1);
-    if (!((int64_t)(j3d_XfCommand_view_count_minus_one(v)) == (int64_t)(s->count_minus_one)))
-        return bf_view_differs(where, n, "XfCommand", "count_minus_one", -1);
-    if (!((int64_t)(j3d_XfCommand_view_address(v)) == (int64_t)(s->address)))
-        return bf_view_differs(where, n, "XfCommand", "address", -1);
-    if (j3d_XfCommand_view_values_count(v) != s->values_count)
-        return bf_view_differs(where, n, "XfCommand", "values", -1);
-    for (size_t i = 0; i < s->values_count; i++) {
-        if (!((int64_t)(j3d_XfCommand_view_values(v, i)) == (int64_t)(s->values[i])))
-            return bf_view_differs(where, n, "XfCommand", "values", (int64_t)i);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_CpCommand(const j3d_CpCommand_view *v, const j3d_CpCommand *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "CpCommand", "", -1);
-    if (!((int64_t)(j3d_CpCommand_view_reg(v)) == (int64_t)(s->reg)))
-        return bf_view_differs(where, n, "CpCommand", "reg", -1);
-    if (!((int64_t)(j3d_CpCommand_view_value(v)) == (int64_t)(s->value)))
-        return bf_view_differs(where, n, "CpCommand", "value", -1);
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_XfIndexedCommand(const j3d_XfIndexedCommand_view *v, const j3d_XfIndexedCommand *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "XfIndexedCommand", "", -1);
-    if (!((int64_t)(j3d_XfIndexedCommand_view_index(v)) == (int64_t)(s->index)))
-        return bf_view_differs(where, n, "XfIndexedCommand", "index", -1);
-    if (!((int64_t)(j3d_XfIndexedCommand_view_address(v)) == (int64_t)(s->address)))
-        return bf_view_differs(where, n, "XfIndexedCommand", "address", -1);
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Tex1(const j3d_Tex1_view *v, const j3d_Tex1 *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Tex1", "", -1);
-    if (!((int64_t)(j3d_Tex1_view_texture_count(v)) == (int64_t)(s->texture_count)))
-        return bf_view_differs(where, n, "Tex1", "texture_count", -1);
-    if (!((int64_t)(j3d_Tex1_view_padding(v)) == (int64_t)(s->padding)))
-        return bf_view_differs(where, n, "Tex1", "padding", -1);
-    if (!((int64_t)(j3d_Tex1_view_header_table_offset(v)) == (int64_t)(s->header_table_offset)))
-        return bf_view_differs(where, n, "Tex1", "header_table_offset", -1);
-    if (!((int64_t)(j3d_Tex1_view_name_table_offset(v)) == (int64_t)(s->name_table_offset)))
-        return bf_view_differs(where, n, "Tex1", "name_table_offset", -1);
-    if (j3d_Tex1_view_headers_count(v) != s->headers_count)
-        return bf_view_differs(where, n, "Tex1", "headers", -1);
-    for (size_t i = 0; i < s->headers_count; i++) {
-        j3d_BtiHeader_view e = j3d_Tex1_view_headers_at(v, i);
-        if (!same_BtiHeader(&e, &s->headers[i], where, n))
-            return 0;
-    }
-    if (j3d_Tex1_view_has_names(v) != s->has_names)
-        return bf_view_differs(where, n, "Tex1", "names", -1);
-    if (s->has_names) {
-        {
-            j3d_NameTable_view e = j3d_Tex1_view_names(v);
-            if (!same_NameTable(&e, &s->names, where, n))
-                return 0;
-        }
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_BtiHeader(const j3d_BtiHeader_view *v, const j3d_BtiHeader *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "BtiHeader", "", -1);
-    if (!((int64_t)(j3d_BtiHeader_view_format(v)) == (int64_t)(s->format)))
-        return bf_view_differs(where, n, "BtiHeader", "format", -1);
-    if (!((int64_t)(j3d_BtiHeader_view_alpha(v)) == (int64_t)(s->alpha)))
-        return bf_view_differs(where, n, "BtiHeader", "alpha", -1);
-    if (!((int64_t)(j3d_BtiHeader_view_width(v)) == (int64_t)(s->width)))
-        return bf_view_differs(where, n, "BtiHeader", "width", -1);
-    if (!((int64_t)(j3d_BtiHeader_view_height(v)) == (int64_t)(s->height)))
-        return bf_view_differs(where, n, "BtiHeader", "height", -1);
-    if (!((int64_t)(j3d_BtiHeader_view_wrap_s(v)) == (int64_t)(s->wrap_s)))
-        return bf_view_differs(where, n, "BtiHeader", "wrap_s", -1);
-    if (!((int64_t)(j3d_BtiHeader_view_wrap_t(v)) == (int64_t)(s->wrap_t)))
-        return bf_view_differs(where, n, "BtiHeader", "wrap_t", -1);
-    if (!((int64_t)(j3d_BtiHeader_view_palettes_enabled(v)) == (int64_t)(s->palettes_enabled)))
-        return bf_view_differs(where, n, "BtiHeader", "palettes_enabled", -1);
-    if (!((int64_t)(j3d_BtiHeader_view_palette_format(v)) == (int64_t)(s->palette_format)))
-        return bf_view_differs(where, n, "BtiHeader", "palette_format", -1);
-    if (!((int64_t)(j3d_BtiHeader_view_color_count(v)) == (int64_t)(s->color_count)))
-        return bf_view_differs(where, n, "BtiHeader", "color_count", -1);
-    if (!((int64_t)(j3d_BtiHeader_view_palette_offset(v)) == (int64_t)(s->palette_offset)))
-        return bf_view_differs(where, n, "BtiHeader", "palette_offset", -1);
-    if (!((int64_t)(j3d_BtiHeader_view_mipmaps_enabled(v)) == (int64_t)(s->mipmaps_enabled)))
-        return bf_view_differs(where, n, "BtiHeader", "mipmaps_enabled", -1);
-    if (!((int64_t)(j3d_BtiHeader_view_edge_lod(v)) == (int64_t)(s->edge_lod)))
-        return bf_view_differs(where, n, "BtiHeader", "edge_lod", -1);
-    if (!((int64_t)(j3d_BtiHeader_view_bias_clamp(v)) == (int64_t)(s->bias_clamp)))
-        return bf_view_differs(where, n, "BtiHeader", "bias_clamp", -1);
-    if (!((int64_t)(j3d_BtiHeader_view_max_anisotropy(v)) == (int64_t)(s->max_anisotropy)))
-        return bf_view_differs(where, n, "BtiHeader", "max_anisotropy", -1);
-    if (!((int64_t)(j3d_BtiHeader_view_min_filter(v)) == (int64_t)(s->min_filter)))
-        return bf_view_differs(where, n, "BtiHeader", "min_filter", -1);
-    if (!((int64_t)(j3d_BtiHeader_view_mag_filter(v)) == (int64_t)(s->mag_filter)))
-        return bf_view_differs(where, n, "BtiHeader", "mag_filter", -1);
-    if (!((int64_t)(j3d_BtiHeader_view_min_lod(v)) == (int64_t)(s->min_lod)))
-        return bf_view_differs(where, n, "BtiHeader", "min_lod", -1);
-    if (!((int64_t)(j3d_BtiHeader_view_max_lod(v)) == (int64_t)(s->max_lod)))
-        return bf_view_differs(where, n, "BtiHeader", "max_lod", -1);
-    if (!((int64_t)(j3d_BtiHeader_view_mipmap_count(v)) == (int64_t)(s->mipmap_count)))
-        return bf_view_differs(where, n, "BtiHeader", "mipmap_count", -1);
-    if (!((int64_t)(j3d_BtiHeader_view_unknown(v)) == (int64_t)(s->unknown)))
-        return bf_view_differs(where, n, "BtiHeader", "unknown", -1);
-    if (!((int64_t)(j3d_BtiHeader_view_lod_bias(v)) == (int64_t)(s->lod_bias)))
-        return bf_view_differs(where, n, "BtiHeader", "lod_bias", -1);
-    if (!((int64_t)(j3d_BtiHeader_view_image_offset(v)) == (int64_t)(s->image_offset)))
-        return bf_view_differs(where, n, "BtiHeader", "image_offset", -1);
-    if (j3d_BtiHeader_view_has_palette(v) != s->has_palette)
-        return bf_view_differs(where, n, "BtiHeader", "palette", -1);
-    if (s->has_palette) {
-        if (j3d_BtiHeader_view_palette_count(v) != s->palette_count)
-            return bf_view_differs(where, n, "BtiHeader", "palette", -1);
-        for (size_t i = 0; i < s->palette_count; i++) {
-            if (!((int64_t)(j3d_BtiHeader_view_palette(v, i)) == (int64_t)(s->palette[i])))
-                return bf_view_differs(where, n, "BtiHeader", "palette", (int64_t)i);
-        }
-    }
-    if (j3d_BtiHeader_view_images_count(v) != s->images_count)
-        return bf_view_differs(where, n, "BtiHeader", "images", -1);
-    {
-        j3d_TextureImage_view e;
-        size_t i = 0;
-        for (int more = j3d_BtiHeader_view_images_first(v, &e); more; more = j3d_BtiHeader_view_images_next(v, &e), i++)
-            if (i >= s->images_count || !same_TextureImage(&e, &s->images[i], where, n))
-                return bf_view_differs(where, n, "BtiHeader", "images", (int64_t)i);
-        if (i != s->images_count)
-            return bf_view_differs(where, n, "BtiHeader", "images", -1);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_TextureImage(const j3d_TextureImage_view *v, const j3d_TextureImage *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "TextureImage", "", -1);
-    {
-        bf_bytes b = j3d_TextureImage_view_data(v);
-        if (b.ptr != s->data.ptr || b.len != s->data.len || b.offset != s->data.offset)
-            return bf_view_differs(where, n, "TextureImage", "data", -1);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-int j3d_view_same_model(const j3d_model_view *v, const j3d_File *s, char *where, size_t where_size)
-{
-    return same_File(&v->root, s, where, where_size);
 }
 
 int j3d_view_open_model(const uint8_t *data, size_t size, j3d_model_view *out, bf_error *err)

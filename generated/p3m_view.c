@@ -41,11 +41,7 @@ int p3m_view_link_ActionData(bf_ctx *c, const p3m_ActionData_view *v);
 
 int p3m_view_lay_File(bf_ctx *c, const bf_view_doc *d, p3m_File_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (p3m_File_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     /* header */
     v->header_lim = c->end;
@@ -66,11 +62,7 @@ int p3m_view_lay_File(bf_ctx *c, const bf_view_doc *d, p3m_File_view *v, int64_t
 
 int p3m_view_lay_Header(bf_ctx *c, const bf_view_doc *d, p3m_Header_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (p3m_Header_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     /* magic */
     {
@@ -80,25 +72,18 @@ int p3m_view_lay_Header(bf_ctx *c, const bf_view_doc *d, p3m_Header_view *v, int
         if (!bf_expect_bytes(c, c->pos - 3, "magic", (const uint8_t *)s.ptr, "P3M", 3))
             return 0;
     }
-    /* version */
-    if (!bf_need(c, 1, "version"))
+    /* version .. flags: 2 bytes */
+    static const bf_view_field version_run[] = {{"version", 1}, {"flags", 1}};
+    if (!bf_view_need_run(c, 2, version_run, 2))
         return 0;
-    c->pos += 1;
-    /* flags */
-    if (!bf_need(c, 1, "flags"))
-        return 0;
-    c->pos += 1;
+    c->pos += 2;
     v->_end = c->pos;
     return 1;
 }
 
 int p3m_view_lay_Data(bf_ctx *c, const bf_view_doc *d, p3m_Data_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (p3m_Data_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     /* part_count */
     if (!bf_need(c, 1, "part_count"))
@@ -128,11 +113,9 @@ int p3m_view_lay_Data(bf_ctx *c, const bf_view_doc *d, p3m_Data_view *v, int64_t
         if (!bf_view_count_fits(c, (uint64_t)n, 9, "parts"))
             return 0;
         v->parts_count = (size_t)n;
-        p3m_Part_view e[2];
+        p3m_Part_view e;
         for (int64_t i = 0; i < n; i++) {
-            p3m_Part_view *cur = &e[i & 1];
-            const p3m_Part_view *prev = i ? &e[(i - 1) & 1] : NULL;
-            (void)prev;
+            p3m_Part_view *cur = &e;
             if (!bf_push(c, "parts", i) || !p3m_view_lay_Part(c, d, cur, i, deep))
                 return 0;
             bf_pop(c);
@@ -155,11 +138,9 @@ int p3m_view_lay_Data(bf_ctx *c, const bf_view_doc *d, p3m_Data_view *v, int64_t
         if (!bf_view_count_fits(c, (uint64_t)n, 10, "materials"))
             return 0;
         v->materials_count = (size_t)n;
-        p3m_Material_view e[2];
+        p3m_Material_view e;
         for (int64_t i = 0; i < n; i++) {
-            p3m_Material_view *cur = &e[i & 1];
-            const p3m_Material_view *prev = i ? &e[(i - 1) & 1] : NULL;
-            (void)prev;
+            p3m_Material_view *cur = &e;
             if (!bf_push(c, "materials", i) || !p3m_view_lay_Material(c, d, cur, i, deep))
                 return 0;
             bf_pop(c);
@@ -182,11 +163,9 @@ int p3m_view_lay_Data(bf_ctx *c, const bf_view_doc *d, p3m_Data_view *v, int64_t
         if (!bf_view_count_fits(c, (uint64_t)n, 1, "textures"))
             return 0;
         v->textures_count = (size_t)n;
-        p3m_Texture_view e[2];
+        p3m_Texture_view e;
         for (int64_t i = 0; i < n; i++) {
-            p3m_Texture_view *cur = &e[i & 1];
-            const p3m_Texture_view *prev = i ? &e[(i - 1) & 1] : NULL;
-            (void)prev;
+            p3m_Texture_view *cur = &e;
             if (!bf_push(c, "textures", i) || !p3m_view_lay_Texture(c, d, cur, i, deep))
                 return 0;
             bf_pop(c);
@@ -230,11 +209,9 @@ int p3m_view_lay_Data(bf_ctx *c, const bf_view_doc *d, p3m_Data_view *v, int64_t
         if (!bf_view_count_fits(c, (uint64_t)n, 3, "animations"))
             return 0;
         v->animations_count = (size_t)n;
-        p3m_Animation_view e[2];
+        p3m_Animation_view e;
         for (int64_t i = 0; i < n; i++) {
-            p3m_Animation_view *cur = &e[i & 1];
-            const p3m_Animation_view *prev = i ? &e[(i - 1) & 1] : NULL;
-            (void)prev;
+            p3m_Animation_view *cur = &e;
             if (!bf_push(c, "animations", i) || !p3m_view_lay_Animation(c, d, cur, i, deep))
                 return 0;
             bf_pop(c);
@@ -257,11 +234,9 @@ int p3m_view_lay_Data(bf_ctx *c, const bf_view_doc *d, p3m_Data_view *v, int64_t
         if (!bf_view_count_fits(c, (uint64_t)n, 7, "actions"))
             return 0;
         v->actions_count = (size_t)n;
-        p3m_Action_view e[2];
+        p3m_Action_view e;
         for (int64_t i = 0; i < n; i++) {
-            p3m_Action_view *cur = &e[i & 1];
-            const p3m_Action_view *prev = i ? &e[(i - 1) & 1] : NULL;
-            (void)prev;
+            p3m_Action_view *cur = &e;
             if (!bf_push(c, "actions", i) || !p3m_view_lay_Action(c, d, cur, i, deep))
                 return 0;
             bf_pop(c);
@@ -282,28 +257,13 @@ int p3m_view_lay_Data(bf_ctx *c, const bf_view_doc *d, p3m_Data_view *v, int64_t
 
 int p3m_view_lay_Part(bf_ctx *c, const bf_view_doc *d, p3m_Part_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (p3m_Part_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* flags */
-    if (!bf_need(c, 1, "flags"))
+    /* flags .. vertex_count: 6 bytes */
+    static const bf_view_field flags_run[] = {{"flags", 1}, {"name", 2}, {"material", 1}, {"vertex_count", 2}};
+    if (!bf_view_need_run(c, 6, flags_run, 4))
         return 0;
-    c->pos += 1;
-    /* name */
-    if (!bf_need(c, 2, "name"))
-        return 0;
-    c->pos += 2;
-    /* material */
-    if (!bf_need(c, 1, "material"))
-        return 0;
-    c->pos += 1;
-    /* vertex_count */
-    if (!bf_need(c, 2, "vertex_count"))
-        return 0;
-    c->pos += 2;
+    c->pos += 6;
     /* vertices */
     v->vertices_lim = c->end;
     {
@@ -373,11 +333,9 @@ int p3m_view_lay_Part(bf_ctx *c, const bf_view_doc *d, p3m_Part_view *v, int64_t
         if (!bf_view_count_fits(c, (uint64_t)n, 2, "weight_groups"))
             return 0;
         v->weight_groups_count = (size_t)n;
-        p3m_WeightGroup_view e[2];
+        p3m_WeightGroup_view e;
         for (int64_t i = 0; i < n; i++) {
-            p3m_WeightGroup_view *cur = &e[i & 1];
-            const p3m_WeightGroup_view *prev = i ? &e[(i - 1) & 1] : NULL;
-            (void)prev;
+            p3m_WeightGroup_view *cur = &e;
             if (!bf_push(c, "weight_groups", i) || !p3m_view_lay_WeightGroup(c, d, cur, i, deep, (int64_t)bf_load_u16le(c->data + v->_offset + 4)))
                 return 0;
             bf_pop(c);
@@ -389,37 +347,20 @@ int p3m_view_lay_Part(bf_ctx *c, const bf_view_doc *d, p3m_Part_view *v, int64_t
 
 int p3m_view_lay_Vertex(bf_ctx *c, const bf_view_doc *d, p3m_Vertex_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (p3m_Vertex_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* position */
-    {
-        const int64_t n = 3;
-        if (!bf_need(c, (uint64_t)n * 4, "position"))
-            return 0;
-        c->pos += (size_t)n * 4;
-    }
-    /* uv */
-    {
-        const int64_t n = 2;
-        if (!bf_need(c, (uint64_t)n * 4, "uv"))
-            return 0;
-        c->pos += (size_t)n * 4;
-    }
+    /* position .. uv: 20 bytes */
+    static const bf_view_field position_run[] = {{"position", 12}, {"uv", 8}};
+    if (!bf_view_need_run(c, 20, position_run, 2))
+        return 0;
+    c->pos += 20;
     v->_end = c->pos;
     return 1;
 }
 
 int p3m_view_lay_Normal(bf_ctx *c, const bf_view_doc *d, p3m_Normal_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (p3m_Normal_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     /* normal */
     {
@@ -434,11 +375,7 @@ int p3m_view_lay_Normal(bf_ctx *c, const bf_view_doc *d, p3m_Normal_view *v, int
 
 int p3m_view_lay_WeightGroup(bf_ctx *c, const bf_view_doc *d, p3m_WeightGroup_view *v, int64_t index, int deep, int64_t p_vertex_count)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (p3m_WeightGroup_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     v->_p_vertex_count = p_vertex_count;
     /* bone */
@@ -448,15 +385,13 @@ int p3m_view_lay_WeightGroup(bf_ctx *c, const bf_view_doc *d, p3m_WeightGroup_vi
     /* ranges */
     v->ranges_lim = c->end;
     {
-        p3m_WeightRange_view e[2];
+        p3m_WeightRange_view e;
         int64_t i = 0;
         for (;; i++) {
             if (c->pos >= c->end)
                 return bf_fail(c, c->pos, "ranges", "ends without its terminator (_it.weight_count == 0)");
             size_t before = c->pos;
-            p3m_WeightRange_view *cur = &e[i & 1];
-            const p3m_WeightRange_view *prev = i ? &e[(i - 1) & 1] : NULL;
-            (void)prev;
+            p3m_WeightRange_view *cur = &e;
             if (!bf_push(c, "ranges", i) || !p3m_view_lay_WeightRange(c, d, cur, i, deep))
                 return 0;
             bf_pop(c);
@@ -475,20 +410,13 @@ int p3m_view_lay_WeightGroup(bf_ctx *c, const bf_view_doc *d, p3m_WeightGroup_vi
 
 int p3m_view_lay_WeightRange(bf_ctx *c, const bf_view_doc *d, p3m_WeightRange_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (p3m_WeightRange_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* skip */
-    if (!bf_need(c, 2, "skip"))
+    /* skip .. weight_count: 4 bytes */
+    static const bf_view_field skip_run[] = {{"skip", 2}, {"weight_count", 2}};
+    if (!bf_view_need_run(c, 4, skip_run, 2))
         return 0;
-    c->pos += 2;
-    /* weight_count */
-    if (!bf_need(c, 2, "weight_count"))
-        return 0;
-    c->pos += 2;
+    c->pos += 4;
     /* weights */
     {
         int64_t n = (int64_t)bf_load_u16le(c->data + v->_offset + 2);
@@ -507,20 +435,13 @@ int p3m_view_lay_WeightRange(bf_ctx *c, const bf_view_doc *d, p3m_WeightRange_vi
 
 int p3m_view_lay_Material(bf_ctx *c, const bf_view_doc *d, p3m_Material_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (p3m_Material_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* render_mode */
-    if (!bf_need(c, 1, "render_mode"))
+    /* render_mode .. texture: 2 bytes */
+    static const bf_view_field render_mode_run[] = {{"render_mode", 1}, {"texture", 1}};
+    if (!bf_view_need_run(c, 2, render_mode_run, 2))
         return 0;
-    c->pos += 1;
-    /* texture */
-    if (!bf_need(c, 1, "texture"))
-        return 0;
-    c->pos += 1;
+    c->pos += 2;
     /* extra_texture_count */
     if (c->revision == 1) {
         v->has_extra_texture_count = 1;
@@ -552,38 +473,21 @@ int p3m_view_lay_Material(bf_ctx *c, const bf_view_doc *d, p3m_Material_view *v,
             return 0;
         c->pos += 4;
     }
-    /* color */
-    v->color_at = c->pos;
-    {
-        const int64_t n = 4;
-        if (!bf_need(c, (uint64_t)n * 1, "color"))
-            return 0;
-        c->pos += (size_t)n * 1;
-    }
-    /* emission */
-    v->emission_at = c->pos;
-    {
-        const int64_t n = 3;
-        if (!bf_need(c, (uint64_t)n * 1, "emission"))
-            return 0;
-        c->pos += (size_t)n * 1;
-    }
-    /* shading */
-    v->shading_at = c->pos;
-    if (!bf_need(c, 1, "shading"))
+    /* color .. shading: 8 bytes */
+    static const bf_view_field color_run[] = {{"color", 4}, {"emission", 3}, {"shading", 1}};
+    if (!bf_view_need_run(c, 8, color_run, 3))
         return 0;
-    c->pos += 1;
+    v->color_at = c->pos + 0;
+    v->emission_at = c->pos + 4;
+    v->shading_at = c->pos + 7;
+    c->pos += 8;
     v->_end = c->pos;
     return 1;
 }
 
 int p3m_view_lay_Texture(bf_ctx *c, const bf_view_doc *d, p3m_Texture_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (p3m_Texture_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     /* type */
     if (!bf_need(c, 1, "type"))
@@ -625,11 +529,7 @@ int p3m_view_lay_Texture(bf_ctx *c, const bf_view_doc *d, p3m_Texture_view *v, i
 
 int p3m_view_lay_EmbeddedTexture(bf_ctx *c, const bf_view_doc *d, p3m_EmbeddedTexture_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (p3m_EmbeddedTexture_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     /* size */
     if (!bf_need(c, 4, "size"))
@@ -671,8 +571,7 @@ int p3m_view_lay_EmbeddedTexture(bf_ctx *c, const bf_view_doc *d, p3m_EmbeddedTe
                 return 0;
             v->image_at = c->pos;
             v->image_lim = c->end;
-            if (!deep) {
-            } else {
+            if (deep) {
                 p3m_Ptf_view e_image;
                 if (!bf_push(c, "image", -1) || !p3m_view_lay_Ptf(c, d, &e_image, 0, deep))
                     return 0;
@@ -687,11 +586,7 @@ int p3m_view_lay_EmbeddedTexture(bf_ctx *c, const bf_view_doc *d, p3m_EmbeddedTe
 
 int p3m_view_lay_Ptf(bf_ctx *c, const bf_view_doc *d, p3m_Ptf_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (p3m_Ptf_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     /* magic */
     {
@@ -701,14 +596,11 @@ int p3m_view_lay_Ptf(bf_ctx *c, const bf_view_doc *d, p3m_Ptf_view *v, int64_t i
         if (!bf_expect_bytes(c, c->pos - 3, "magic", (const uint8_t *)s.ptr, "PTF", 3))
             return 0;
     }
-    /* version */
-    if (!bf_need(c, 1, "version"))
+    /* version .. info: 2 bytes */
+    static const bf_view_field version_run[] = {{"version", 1}, {"info", 1}};
+    if (!bf_view_need_run(c, 2, version_run, 2))
         return 0;
-    c->pos += 1;
-    /* info */
-    if (!bf_need(c, 1, "info"))
-        return 0;
-    c->pos += 1;
+    c->pos += 2;
     /* frame_magic */
     if (bf_sub((int64_t)c->end, (int64_t)v->_offset) >= 9) {
         v->has_frame_magic = 1;
@@ -737,11 +629,7 @@ int p3m_view_lay_Ptf(bf_ctx *c, const bf_view_doc *d, p3m_Ptf_view *v, int64_t i
 
 int p3m_view_lay_Lz4Frame(bf_ctx *c, const bf_view_doc *d, p3m_Lz4Frame_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (p3m_Lz4Frame_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     /* magic */
     if (!bf_need(c, 4, "magic"))
@@ -749,14 +637,11 @@ int p3m_view_lay_Lz4Frame(bf_ctx *c, const bf_view_doc *d, p3m_Lz4Frame_view *v,
     if ((int64_t)bf_load_u32le((c->data + c->pos)) != INT64_C(407708164))
         return bf_fail(c, c->pos, "magic", "expected 0x184D2204, found %lld", (long long)bf_load_u32le((c->data + c->pos)));
     c->pos += 4;
-    /* flags */
-    if (!bf_need(c, 1, "flags"))
+    /* flags .. block_descriptor: 2 bytes */
+    static const bf_view_field flags_run[] = {{"flags", 1}, {"block_descriptor", 1}};
+    if (!bf_view_need_run(c, 2, flags_run, 2))
         return 0;
-    c->pos += 1;
-    /* block_descriptor */
-    if (!bf_need(c, 1, "block_descriptor"))
-        return 0;
-    c->pos += 1;
+    c->pos += 2;
     /* content_size */
     if ((int64_t)(((uint64_t)c->data[v->_offset + 4] >> 3) & UINT64_C(0x1)) != 0) {
         v->has_content_size = 1;
@@ -781,15 +666,13 @@ int p3m_view_lay_Lz4Frame(bf_ctx *c, const bf_view_doc *d, p3m_Lz4Frame_view *v,
     v->blocks_at = c->pos;
     v->blocks_lim = c->end;
     {
-        p3m_Lz4Block_view e[2];
+        p3m_Lz4Block_view e;
         int64_t i = 0;
         for (;; i++) {
             if (c->pos >= c->end)
                 return bf_fail(c, c->pos, "blocks", "ends without its terminator (_it.block_size == 0)");
             size_t before = c->pos;
-            p3m_Lz4Block_view *cur = &e[i & 1];
-            const p3m_Lz4Block_view *prev = i ? &e[(i - 1) & 1] : NULL;
-            (void)prev;
+            p3m_Lz4Block_view *cur = &e;
             if (!bf_push(c, "blocks", i) || !p3m_view_lay_Lz4Block(c, d, cur, i, deep, (int64_t)(((uint64_t)c->data[v->_offset + 4] >> 4) & UINT64_C(0x1))))
                 return 0;
             bf_pop(c);
@@ -816,11 +699,7 @@ int p3m_view_lay_Lz4Frame(bf_ctx *c, const bf_view_doc *d, p3m_Lz4Frame_view *v,
 
 int p3m_view_lay_Lz4Block(bf_ctx *c, const bf_view_doc *d, p3m_Lz4Block_view *v, int64_t index, int deep, int64_t p_checksum)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (p3m_Lz4Block_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     v->_p_checksum = p_checksum;
     /* block_size */
@@ -853,11 +732,7 @@ int p3m_view_lay_Lz4Block(bf_ctx *c, const bf_view_doc *d, p3m_Lz4Block_view *v,
 
 int p3m_view_lay_ExternalTexture(bf_ctx *c, const bf_view_doc *d, p3m_ExternalTexture_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (p3m_ExternalTexture_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     /* path */
     if (!bf_need(c, 2, "path"))
@@ -869,54 +744,26 @@ int p3m_view_lay_ExternalTexture(bf_ctx *c, const bf_view_doc *d, p3m_ExternalTe
 
 int p3m_view_lay_Bone(bf_ctx *c, const bf_view_doc *d, p3m_Bone_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (p3m_Bone_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* name */
-    if (!bf_need(c, 2, "name"))
+    /* name .. child_count: 27 bytes */
+    static const bf_view_field name_run[] = {{"name", 2}, {"head", 12}, {"tail", 12}, {"child_count", 1}};
+    if (!bf_view_need_run(c, 27, name_run, 4))
         return 0;
-    c->pos += 2;
-    /* head */
-    {
-        const int64_t n = 3;
-        if (!bf_need(c, (uint64_t)n * 4, "head"))
-            return 0;
-        c->pos += (size_t)n * 4;
-    }
-    /* tail */
-    {
-        const int64_t n = 3;
-        if (!bf_need(c, (uint64_t)n * 4, "tail"))
-            return 0;
-        c->pos += (size_t)n * 4;
-    }
-    /* child_count */
-    if (!bf_need(c, 1, "child_count"))
-        return 0;
-    c->pos += 1;
+    c->pos += 27;
     v->_end = c->pos;
     return 1;
 }
 
 int p3m_view_lay_Animation(bf_ctx *c, const bf_view_doc *d, p3m_Animation_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (p3m_Animation_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* name */
-    if (!bf_need(c, 2, "name"))
+    /* name .. action_count: 3 bytes */
+    static const bf_view_field name_run[] = {{"name", 2}, {"action_count", 1}};
+    if (!bf_view_need_run(c, 3, name_run, 2))
         return 0;
-    c->pos += 2;
-    /* action_count */
-    if (!bf_need(c, 1, "action_count"))
-        return 0;
-    c->pos += 1;
+    c->pos += 3;
     /* actions */
     v->actions_lim = c->end;
     {
@@ -938,52 +785,26 @@ int p3m_view_lay_Animation(bf_ctx *c, const bf_view_doc *d, p3m_Animation_view *
 
 int p3m_view_lay_AnimationAction(bf_ctx *c, const bf_view_doc *d, p3m_AnimationAction_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (p3m_AnimationAction_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* action */
-    if (!bf_need(c, 1, "action"))
+    /* action .. end: 9 bytes */
+    static const bf_view_field action_run[] = {{"action", 1}, {"speed", 4}, {"start", 2}, {"end", 2}};
+    if (!bf_view_need_run(c, 9, action_run, 4))
         return 0;
-    c->pos += 1;
-    /* speed */
-    if (!bf_need(c, 4, "speed"))
-        return 0;
-    c->pos += 4;
-    /* start */
-    if (!bf_need(c, 2, "start"))
-        return 0;
-    c->pos += 2;
-    /* end */
-    if (!bf_need(c, 2, "end"))
-        return 0;
-    c->pos += 2;
+    c->pos += 9;
     v->_end = c->pos;
     return 1;
 }
 
 int p3m_view_lay_Action(bf_ctx *c, const bf_view_doc *d, p3m_Action_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (p3m_Action_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* frame_time */
-    if (!bf_need(c, 4, "frame_time"))
+    /* frame_time .. part_list_length: 6 bytes */
+    static const bf_view_field frame_time_run[] = {{"frame_time", 4}, {"part_list_mode", 1}, {"part_list_length", 1}};
+    if (!bf_view_need_run(c, 6, frame_time_run, 3))
         return 0;
-    c->pos += 4;
-    /* part_list_mode */
-    if (!bf_need(c, 1, "part_list_mode"))
-        return 0;
-    c->pos += 1;
-    /* part_list_length */
-    if (!bf_need(c, 1, "part_list_length"))
-        return 0;
-    c->pos += 1;
+    c->pos += 6;
     /* part_list */
     v->part_list_lim = c->end;
     {
@@ -1016,11 +837,9 @@ int p3m_view_lay_Action(bf_ctx *c, const bf_view_doc *d, p3m_Action_view *v, int
         if (!bf_view_count_fits(c, (uint64_t)n, 5, "data"))
             return 0;
         v->data_count = (size_t)n;
-        p3m_ActionData_view e[2];
+        p3m_ActionData_view e;
         for (int64_t i = 0; i < n; i++) {
-            p3m_ActionData_view *cur = &e[i & 1];
-            const p3m_ActionData_view *prev = i ? &e[(i - 1) & 1] : NULL;
-            (void)prev;
+            p3m_ActionData_view *cur = &e;
             if (!bf_push(c, "data", i) || !p3m_view_lay_ActionData(c, d, cur, i, deep))
                 return 0;
             bf_pop(c);
@@ -1032,11 +851,7 @@ int p3m_view_lay_Action(bf_ctx *c, const bf_view_doc *d, p3m_Action_view *v, int
 
 int p3m_view_lay_PartName(bf_ctx *c, const bf_view_doc *d, p3m_PartName_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (p3m_PartName_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     /* name */
     if (!bf_need(c, 2, "name"))
@@ -1048,28 +863,13 @@ int p3m_view_lay_PartName(bf_ctx *c, const bf_view_doc *d, p3m_PartName_view *v,
 
 int p3m_view_lay_ActionData(bf_ctx *c, const bf_view_doc *d, p3m_ActionData_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (p3m_ActionData_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* bone */
-    if (!bf_need(c, 2, "bone"))
+    /* bone .. scale_count: 5 bytes */
+    static const bf_view_field bone_run[] = {{"bone", 2}, {"translation_count", 1}, {"rotation_count", 1}, {"scale_count", 1}};
+    if (!bf_view_need_run(c, 5, bone_run, 4))
         return 0;
-    c->pos += 2;
-    /* translation_count */
-    if (!bf_need(c, 1, "translation_count"))
-        return 0;
-    c->pos += 1;
-    /* rotation_count */
-    if (!bf_need(c, 1, "rotation_count"))
-        return 0;
-    c->pos += 1;
-    /* scale_count */
-    if (!bf_need(c, 1, "scale_count"))
-        return 0;
-    c->pos += 1;
+    c->pos += 5;
     /* translation_skips */
     {
         int64_t n = (int64_t)c->data[v->_offset + 2];
@@ -1201,11 +1001,7 @@ int p3m_view_lay_ActionData(bf_ctx *c, const bf_view_doc *d, p3m_ActionData_view
 
 int p3m_view_lay_Vec3(bf_ctx *c, const bf_view_doc *d, p3m_Vec3_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (p3m_Vec3_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     /* xyz */
     {
@@ -1821,737 +1617,6 @@ int p3m_view_link_ActionData(bf_ctx *c, const p3m_ActionData_view *v)
     (void)c;
     (void)v;
     return 1;
-}
-
-static int same_File(const p3m_File_view *v, const p3m_File *s, char *where, size_t n);
-static int same_Header(const p3m_Header_view *v, const p3m_Header *s, char *where, size_t n);
-static int same_Data(const p3m_Data_view *v, const p3m_Data *s, char *where, size_t n);
-static int same_Part(const p3m_Part_view *v, const p3m_Part *s, char *where, size_t n);
-static int same_Vertex(const p3m_Vertex_view *v, const p3m_Vertex *s, char *where, size_t n);
-static int same_Normal(const p3m_Normal_view *v, const p3m_Normal *s, char *where, size_t n);
-static int same_WeightGroup(const p3m_WeightGroup_view *v, const p3m_WeightGroup *s, char *where, size_t n);
-static int same_WeightRange(const p3m_WeightRange_view *v, const p3m_WeightRange *s, char *where, size_t n);
-static int same_Material(const p3m_Material_view *v, const p3m_Material *s, char *where, size_t n);
-static int same_Texture(const p3m_Texture_view *v, const p3m_Texture *s, char *where, size_t n);
-static int same_EmbeddedTexture(const p3m_EmbeddedTexture_view *v, const p3m_EmbeddedTexture *s, char *where, size_t n);
-static int same_Ptf(const p3m_Ptf_view *v, const p3m_Ptf *s, char *where, size_t n);
-static int same_Lz4Frame(const p3m_Lz4Frame_view *v, const p3m_Lz4Frame *s, char *where, size_t n);
-static int same_Lz4Block(const p3m_Lz4Block_view *v, const p3m_Lz4Block *s, char *where, size_t n);
-static int same_ExternalTexture(const p3m_ExternalTexture_view *v, const p3m_ExternalTexture *s, char *where, size_t n);
-static int same_Bone(const p3m_Bone_view *v, const p3m_Bone *s, char *where, size_t n);
-static int same_Animation(const p3m_Animation_view *v, const p3m_Animation *s, char *where, size_t n);
-static int same_AnimationAction(const p3m_AnimationAction_view *v, const p3m_AnimationAction *s, char *where, size_t n);
-static int same_Action(const p3m_Action_view *v, const p3m_Action *s, char *where, size_t n);
-static int same_PartName(const p3m_PartName_view *v, const p3m_PartName *s, char *where, size_t n);
-static int same_ActionData(const p3m_ActionData_view *v, const p3m_ActionData *s, char *where, size_t n);
-static int same_Vec3(const p3m_Vec3_view *v, const p3m_Vec3 *s, char *where, size_t n);
-
-static int same_File(const p3m_File_view *v, const p3m_File *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "File", "", -1);
-    {
-        p3m_Header_view e = p3m_File_view_header(v);
-        if (!same_Header(&e, &s->header, where, n))
-            return 0;
-    }
-    {
-        p3m_Data_view e = p3m_File_view_data(v);
-        if (!same_Data(&e, &s->data, where, n))
-            return 0;
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Header(const p3m_Header_view *v, const p3m_Header *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Header", "", -1);
-    if (!((p3m_Header_view_magic(v)).ptr == (s->magic).ptr && (p3m_Header_view_magic(v)).len == (s->magic).len))
-        return bf_view_differs(where, n, "Header", "magic", -1);
-    if (!((int64_t)(p3m_Header_view_version(v)) == (int64_t)(s->version)))
-        return bf_view_differs(where, n, "Header", "version", -1);
-    if (!((int64_t)(p3m_Header_view_flags(v)) == (int64_t)(s->flags)))
-        return bf_view_differs(where, n, "Header", "flags", -1);
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Data(const p3m_Data_view *v, const p3m_Data *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Data", "", -1);
-    if (!((int64_t)(p3m_Data_view_part_count(v)) == (int64_t)(s->part_count)))
-        return bf_view_differs(where, n, "Data", "part_count", -1);
-    if (p3m_Data_view_visibility_count(v) != s->visibility_count)
-        return bf_view_differs(where, n, "Data", "visibility", -1);
-    for (size_t i = 0; i < s->visibility_count; i++) {
-        if (!((int64_t)(p3m_Data_view_visibility(v, i)) == (int64_t)(s->visibility[i])))
-            return bf_view_differs(where, n, "Data", "visibility", (int64_t)i);
-    }
-    if (p3m_Data_view_parts_count(v) != s->parts_count)
-        return bf_view_differs(where, n, "Data", "parts", -1);
-    {
-        p3m_Part_view e;
-        size_t i = 0;
-        for (int more = p3m_Data_view_parts_first(v, &e); more; more = p3m_Data_view_parts_next(v, &e), i++)
-            if (i >= s->parts_count || !same_Part(&e, &s->parts[i], where, n))
-                return bf_view_differs(where, n, "Data", "parts", (int64_t)i);
-        if (i != s->parts_count)
-            return bf_view_differs(where, n, "Data", "parts", -1);
-    }
-    if (!((int64_t)(p3m_Data_view_material_count(v)) == (int64_t)(s->material_count)))
-        return bf_view_differs(where, n, "Data", "material_count", -1);
-    if (p3m_Data_view_materials_count(v) != s->materials_count)
-        return bf_view_differs(where, n, "Data", "materials", -1);
-    {
-        p3m_Material_view e;
-        size_t i = 0;
-        for (int more = p3m_Data_view_materials_first(v, &e); more; more = p3m_Data_view_materials_next(v, &e), i++)
-            if (i >= s->materials_count || !same_Material(&e, &s->materials[i], where, n))
-                return bf_view_differs(where, n, "Data", "materials", (int64_t)i);
-        if (i != s->materials_count)
-            return bf_view_differs(where, n, "Data", "materials", -1);
-    }
-    if (!((int64_t)(p3m_Data_view_texture_count(v)) == (int64_t)(s->texture_count)))
-        return bf_view_differs(where, n, "Data", "texture_count", -1);
-    if (p3m_Data_view_textures_count(v) != s->textures_count)
-        return bf_view_differs(where, n, "Data", "textures", -1);
-    {
-        p3m_Texture_view e;
-        size_t i = 0;
-        for (int more = p3m_Data_view_textures_first(v, &e); more; more = p3m_Data_view_textures_next(v, &e), i++)
-            if (i >= s->textures_count || !same_Texture(&e, &s->textures[i], where, n))
-                return bf_view_differs(where, n, "Data", "textures", (int64_t)i);
-        if (i != s->textures_count)
-            return bf_view_differs(where, n, "Data", "textures", -1);
-    }
-    if (!((int64_t)(p3m_Data_view_bone_count(v)) == (int64_t)(s->bone_count)))
-        return bf_view_differs(where, n, "Data", "bone_count", -1);
-    if (p3m_Data_view_bones_count(v) != s->bones_count)
-        return bf_view_differs(where, n, "Data", "bones", -1);
-    for (size_t i = 0; i < s->bones_count; i++) {
-        p3m_Bone_view e = p3m_Data_view_bones_at(v, i);
-        if (!same_Bone(&e, &s->bones[i], where, n))
-            return 0;
-    }
-    if (!((int64_t)(p3m_Data_view_animation_count(v)) == (int64_t)(s->animation_count)))
-        return bf_view_differs(where, n, "Data", "animation_count", -1);
-    if (p3m_Data_view_animations_count(v) != s->animations_count)
-        return bf_view_differs(where, n, "Data", "animations", -1);
-    {
-        p3m_Animation_view e;
-        size_t i = 0;
-        for (int more = p3m_Data_view_animations_first(v, &e); more; more = p3m_Data_view_animations_next(v, &e), i++)
-            if (i >= s->animations_count || !same_Animation(&e, &s->animations[i], where, n))
-                return bf_view_differs(where, n, "Data", "animations", (int64_t)i);
-        if (i != s->animations_count)
-            return bf_view_differs(where, n, "Data", "animations", -1);
-    }
-    if (!((int64_t)(p3m_Data_view_action_count(v)) == (int64_t)(s->action_count)))
-        return bf_view_differs(where, n, "Data", "action_count", -1);
-    if (p3m_Data_view_actions_count(v) != s->actions_count)
-        return bf_view_differs(where, n, "Data", "actions", -1);
-    {
-        p3m_Action_view e;
-        size_t i = 0;
-        for (int more = p3m_Data_view_actions_first(v, &e); more; more = p3m_Data_view_actions_next(v, &e), i++)
-            if (i >= s->actions_count || !same_Action(&e, &s->actions[i], where, n))
-                return bf_view_differs(where, n, "Data", "actions", (int64_t)i);
-        if (i != s->actions_count)
-            return bf_view_differs(where, n, "Data", "actions", -1);
-    }
-    {
-        bf_bytes b = p3m_Data_view_strings(v);
-        if (b.ptr != s->strings.ptr || b.len != s->strings.len || b.offset != s->strings.offset)
-            return bf_view_differs(where, n, "Data", "strings", -1);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Part(const p3m_Part_view *v, const p3m_Part *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Part", "", -1);
-    if (!((int64_t)(p3m_Part_view_flags(v)) == (int64_t)(s->flags)))
-        return bf_view_differs(where, n, "Part", "flags", -1);
-    if (!((int64_t)(p3m_Part_view_name(v)) == (int64_t)(s->name)))
-        return bf_view_differs(where, n, "Part", "name", -1);
-    if (!((p3m_Part_view_name_str(v)).ptr == (s->name_str).ptr && (p3m_Part_view_name_str(v)).len == (s->name_str).len))
-        return bf_view_differs(where, n, "Part", "name", -1);
-    if (!((int64_t)(p3m_Part_view_material(v)) == (int64_t)(s->material)))
-        return bf_view_differs(where, n, "Part", "material", -1);
-    if (!((int64_t)(p3m_Part_view_vertex_count(v)) == (int64_t)(s->vertex_count)))
-        return bf_view_differs(where, n, "Part", "vertex_count", -1);
-    if (p3m_Part_view_vertices_count(v) != s->vertices_count)
-        return bf_view_differs(where, n, "Part", "vertices", -1);
-    for (size_t i = 0; i < s->vertices_count; i++) {
-        p3m_Vertex_view e = p3m_Part_view_vertices_at(v, i);
-        if (!same_Vertex(&e, &s->vertices[i], where, n))
-            return 0;
-    }
-    if (p3m_Part_view_has_normals(v) != s->has_normals)
-        return bf_view_differs(where, n, "Part", "normals", -1);
-    if (s->has_normals) {
-        if (p3m_Part_view_normals_count(v) != s->normals_count)
-            return bf_view_differs(where, n, "Part", "normals", -1);
-        for (size_t i = 0; i < s->normals_count; i++) {
-            p3m_Normal_view e = p3m_Part_view_normals_at(v, i);
-            if (!same_Normal(&e, &s->normals[i], where, n))
-                return 0;
-        }
-    }
-    if (!((int64_t)(p3m_Part_view_index_count(v)) == (int64_t)(s->index_count)))
-        return bf_view_differs(where, n, "Part", "index_count", -1);
-    if (p3m_Part_view_indices_count(v) != s->indices_count)
-        return bf_view_differs(where, n, "Part", "indices", -1);
-    for (size_t i = 0; i < s->indices_count; i++) {
-        if (!((int64_t)(p3m_Part_view_indices(v, i)) == (int64_t)(s->indices[i])))
-            return bf_view_differs(where, n, "Part", "indices", (int64_t)i);
-    }
-    if (!((int64_t)(p3m_Part_view_weight_group_count(v)) == (int64_t)(s->weight_group_count)))
-        return bf_view_differs(where, n, "Part", "weight_group_count", -1);
-    if (p3m_Part_view_weight_groups_count(v) != s->weight_groups_count)
-        return bf_view_differs(where, n, "Part", "weight_groups", -1);
-    {
-        p3m_WeightGroup_view e;
-        size_t i = 0;
-        for (int more = p3m_Part_view_weight_groups_first(v, &e); more; more = p3m_Part_view_weight_groups_next(v, &e), i++)
-            if (i >= s->weight_groups_count || !same_WeightGroup(&e, &s->weight_groups[i], where, n))
-                return bf_view_differs(where, n, "Part", "weight_groups", (int64_t)i);
-        if (i != s->weight_groups_count)
-            return bf_view_differs(where, n, "Part", "weight_groups", -1);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Vertex(const p3m_Vertex_view *v, const p3m_Vertex *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Vertex", "", -1);
-    for (size_t i = 0; i < 3; i++) {
-        if (!(bf_f32_bits((float)(p3m_Vertex_view_position(v, i))) == bf_f32_bits((float)(s->position[i]))))
-            return bf_view_differs(where, n, "Vertex", "position", (int64_t)i);
-    }
-    for (size_t i = 0; i < 2; i++) {
-        if (!(bf_f32_bits((float)(p3m_Vertex_view_uv(v, i))) == bf_f32_bits((float)(s->uv[i]))))
-            return bf_view_differs(where, n, "Vertex", "uv", (int64_t)i);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Normal(const p3m_Normal_view *v, const p3m_Normal *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Normal", "", -1);
-    for (size_t i = 0; i < 3; i++) {
-        if (!(bf_f32_bits((float)(p3m_Normal_view_normal(v, i))) == bf_f32_bits((float)(s->normal[i]))))
-            return bf_view_differs(where, n, "Normal", "normal", (int64_t)i);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_WeightGroup(const p3m_WeightGroup_view *v, const p3m_WeightGroup *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "WeightGroup", "", -1);
-    if (!((int64_t)(p3m_WeightGroup_view_bone(v)) == (int64_t)(s->bone)))
-        return bf_view_differs(where, n, "WeightGroup", "bone", -1);
-    if (!((p3m_WeightGroup_view_bone_str(v)).ptr == (s->bone_str).ptr && (p3m_WeightGroup_view_bone_str(v)).len == (s->bone_str).len))
-        return bf_view_differs(where, n, "WeightGroup", "bone", -1);
-    if (p3m_WeightGroup_view_ranges_count(v) != s->ranges_count)
-        return bf_view_differs(where, n, "WeightGroup", "ranges", -1);
-    {
-        p3m_WeightRange_view e;
-        size_t i = 0;
-        for (int more = p3m_WeightGroup_view_ranges_first(v, &e); more; more = p3m_WeightGroup_view_ranges_next(v, &e), i++)
-            if (i >= s->ranges_count || !same_WeightRange(&e, &s->ranges[i], where, n))
-                return bf_view_differs(where, n, "WeightGroup", "ranges", (int64_t)i);
-        if (i != s->ranges_count)
-            return bf_view_differs(where, n, "WeightGroup", "ranges", -1);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_WeightRange(const p3m_WeightRange_view *v, const p3m_WeightRange *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "WeightRange", "", -1);
-    if (!((int64_t)(p3m_WeightRange_view_skip(v)) == (int64_t)(s->skip)))
-        return bf_view_differs(where, n, "WeightRange", "skip", -1);
-    if (!((int64_t)(p3m_WeightRange_view_weight_count(v)) == (int64_t)(s->weight_count)))
-        return bf_view_differs(where, n, "WeightRange", "weight_count", -1);
-    if (p3m_WeightRange_view_weights_count(v) != s->weights_count)
-        return bf_view_differs(where, n, "WeightRange", "weights", -1);
-    for (size_t i = 0; i < s->weights_count; i++) {
-        if (!((int64_t)(p3m_WeightRange_view_weights(v, i)) == (int64_t)(s->weights[i])))
-            return bf_view_differs(where, n, "WeightRange", "weights", (int64_t)i);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Material(const p3m_Material_view *v, const p3m_Material *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Material", "", -1);
-    if (!((int64_t)(p3m_Material_view_render_mode(v)) == (int64_t)(s->render_mode)))
-        return bf_view_differs(where, n, "Material", "render_mode", -1);
-    if (!((int64_t)(p3m_Material_view_texture(v)) == (int64_t)(s->texture)))
-        return bf_view_differs(where, n, "Material", "texture", -1);
-    if (p3m_Material_view_has_extra_texture_count(v) != s->has_extra_texture_count)
-        return bf_view_differs(where, n, "Material", "extra_texture_count", -1);
-    if (s->has_extra_texture_count) {
-        if (!((int64_t)(p3m_Material_view_extra_texture_count(v)) == (int64_t)(s->extra_texture_count)))
-            return bf_view_differs(where, n, "Material", "extra_texture_count", -1);
-    }
-    if (p3m_Material_view_has_extra_textures(v) != s->has_extra_textures)
-        return bf_view_differs(where, n, "Material", "extra_textures", -1);
-    if (s->has_extra_textures) {
-        if (p3m_Material_view_extra_textures_count(v) != s->extra_textures_count)
-            return bf_view_differs(where, n, "Material", "extra_textures", -1);
-        for (size_t i = 0; i < s->extra_textures_count; i++) {
-            if (!((int64_t)(p3m_Material_view_extra_textures(v, i)) == (int64_t)(s->extra_textures[i])))
-                return bf_view_differs(where, n, "Material", "extra_textures", (int64_t)i);
-        }
-    }
-    if (p3m_Material_view_has_advance_time(v) != s->has_advance_time)
-        return bf_view_differs(where, n, "Material", "advance_time", -1);
-    if (s->has_advance_time) {
-        if (!((int64_t)(p3m_Material_view_advance_time(v)) == (int64_t)(s->advance_time)))
-            return bf_view_differs(where, n, "Material", "advance_time", -1);
-    }
-    for (size_t i = 0; i < 4; i++) {
-        if (!((int64_t)(p3m_Material_view_color(v, i)) == (int64_t)(s->color[i])))
-            return bf_view_differs(where, n, "Material", "color", (int64_t)i);
-    }
-    for (size_t i = 0; i < 3; i++) {
-        if (!((int64_t)(p3m_Material_view_emission(v, i)) == (int64_t)(s->emission[i])))
-            return bf_view_differs(where, n, "Material", "emission", (int64_t)i);
-    }
-    if (!((int64_t)(p3m_Material_view_shading(v)) == (int64_t)(s->shading)))
-        return bf_view_differs(where, n, "Material", "shading", -1);
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Texture(const p3m_Texture_view *v, const p3m_Texture *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Texture", "", -1);
-    if (!((int64_t)(p3m_Texture_view_type(v)) == (int64_t)(s->type)))
-        return bf_view_differs(where, n, "Texture", "type", -1);
-    if (p3m_Texture_view_body_kind(v) != s->body.kind)
-        return bf_view_differs(where, n, "Texture", "body", -1);
-    if (s->body.kind == P3M_KIND_EMBEDDED_TEXTURE) {
-        p3m_EmbeddedTexture_view e = p3m_Texture_view_body_EmbeddedTexture(v);
-        if (!same_EmbeddedTexture(&e, s->body.EmbeddedTexture, where, n))
-            return 0;
-    }
-    if (s->body.kind == P3M_KIND_EXTERNAL_TEXTURE) {
-        p3m_ExternalTexture_view e = p3m_Texture_view_body_ExternalTexture(v);
-        if (!same_ExternalTexture(&e, s->body.ExternalTexture, where, n))
-            return 0;
-    }
-    if (s->body.kind <= 0) {
-        bf_bytes b = p3m_Texture_view_body_raw(v);
-        if (b.ptr != s->body.raw.ptr || b.len != s->body.raw.len)
-            return bf_view_differs(where, n, "Texture", "body", -1);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_EmbeddedTexture(const p3m_EmbeddedTexture_view *v, const p3m_EmbeddedTexture *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "EmbeddedTexture", "", -1);
-    if (!((int64_t)(p3m_EmbeddedTexture_view_size(v)) == (int64_t)(s->size)))
-        return bf_view_differs(where, n, "EmbeddedTexture", "size", -1);
-    {
-        bf_bytes b = p3m_EmbeddedTexture_view_ptf(v);
-        if (b.ptr != s->ptf.ptr || b.len != s->ptf.len || b.offset != s->ptf.offset)
-            return bf_view_differs(where, n, "EmbeddedTexture", "ptf", -1);
-    }
-    if (p3m_EmbeddedTexture_view_has_ptf_magic(v) != s->has_ptf_magic)
-        return bf_view_differs(where, n, "EmbeddedTexture", "ptf_magic", -1);
-    if (s->has_ptf_magic) {
-        if (!((int64_t)(p3m_EmbeddedTexture_view_ptf_magic(v)) == (int64_t)(s->ptf_magic)))
-            return bf_view_differs(where, n, "EmbeddedTexture", "ptf_magic", -1);
-    }
-    if (p3m_EmbeddedTexture_view_has_image(v) != s->has_image)
-        return bf_view_differs(where, n, "EmbeddedTexture", "image", -1);
-    if (s->has_image) {
-        {
-            p3m_Ptf_view e = p3m_EmbeddedTexture_view_image(v);
-            if (!same_Ptf(&e, &s->image, where, n))
-                return 0;
-        }
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Ptf(const p3m_Ptf_view *v, const p3m_Ptf *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Ptf", "", -1);
-    if (!((p3m_Ptf_view_magic(v)).ptr == (s->magic).ptr && (p3m_Ptf_view_magic(v)).len == (s->magic).len))
-        return bf_view_differs(where, n, "Ptf", "magic", -1);
-    if (!((int64_t)(p3m_Ptf_view_version(v)) == (int64_t)(s->version)))
-        return bf_view_differs(where, n, "Ptf", "version", -1);
-    if (!((int64_t)(p3m_Ptf_view_info(v)) == (int64_t)(s->info)))
-        return bf_view_differs(where, n, "Ptf", "info", -1);
-    if ((int64_t)p3m_Ptf_view_info_reserved(v) != (int64_t)s->info_reserved)
-        return bf_view_differs(where, n, "Ptf", "info.reserved", -1);
-    if ((int64_t)p3m_Ptf_view_info_has_alpha(v) != (int64_t)s->info_has_alpha)
-        return bf_view_differs(where, n, "Ptf", "info.has_alpha", -1);
-    if ((int64_t)p3m_Ptf_view_info_resolution(v) != (int64_t)s->info_resolution)
-        return bf_view_differs(where, n, "Ptf", "info.resolution", -1);
-    if (p3m_Ptf_view_has_frame_magic(v) != s->has_frame_magic)
-        return bf_view_differs(where, n, "Ptf", "frame_magic", -1);
-    if (s->has_frame_magic) {
-        if (!((int64_t)(p3m_Ptf_view_frame_magic(v)) == (int64_t)(s->frame_magic)))
-            return bf_view_differs(where, n, "Ptf", "frame_magic", -1);
-    }
-    if (p3m_Ptf_view_has_pixels(v) != s->has_pixels)
-        return bf_view_differs(where, n, "Ptf", "pixels", -1);
-    if (s->has_pixels) {
-        {
-            p3m_Lz4Frame_view e = p3m_Ptf_view_pixels(v);
-            if (!same_Lz4Frame(&e, &s->pixels, where, n))
-                return 0;
-        }
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Lz4Frame(const p3m_Lz4Frame_view *v, const p3m_Lz4Frame *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Lz4Frame", "", -1);
-    if (!((int64_t)(p3m_Lz4Frame_view_magic(v)) == (int64_t)(s->magic)))
-        return bf_view_differs(where, n, "Lz4Frame", "magic", -1);
-    if (!((int64_t)(p3m_Lz4Frame_view_flags(v)) == (int64_t)(s->flags)))
-        return bf_view_differs(where, n, "Lz4Frame", "flags", -1);
-    if ((int64_t)p3m_Lz4Frame_view_flags_version(v) != (int64_t)s->flags_version)
-        return bf_view_differs(where, n, "Lz4Frame", "flags.version", -1);
-    if ((int64_t)p3m_Lz4Frame_view_flags_block_independence(v) != (int64_t)s->flags_block_independence)
-        return bf_view_differs(where, n, "Lz4Frame", "flags.block_independence", -1);
-    if ((int64_t)p3m_Lz4Frame_view_flags_block_checksum(v) != (int64_t)s->flags_block_checksum)
-        return bf_view_differs(where, n, "Lz4Frame", "flags.block_checksum", -1);
-    if ((int64_t)p3m_Lz4Frame_view_flags_content_size_present(v) != (int64_t)s->flags_content_size_present)
-        return bf_view_differs(where, n, "Lz4Frame", "flags.content_size_present", -1);
-    if ((int64_t)p3m_Lz4Frame_view_flags_content_checksum(v) != (int64_t)s->flags_content_checksum)
-        return bf_view_differs(where, n, "Lz4Frame", "flags.content_checksum", -1);
-    if ((int64_t)p3m_Lz4Frame_view_flags_reserved(v) != (int64_t)s->flags_reserved)
-        return bf_view_differs(where, n, "Lz4Frame", "flags.reserved", -1);
-    if ((int64_t)p3m_Lz4Frame_view_flags_dict_id_present(v) != (int64_t)s->flags_dict_id_present)
-        return bf_view_differs(where, n, "Lz4Frame", "flags.dict_id_present", -1);
-    if (!((int64_t)(p3m_Lz4Frame_view_block_descriptor(v)) == (int64_t)(s->block_descriptor)))
-        return bf_view_differs(where, n, "Lz4Frame", "block_descriptor", -1);
-    if ((int64_t)p3m_Lz4Frame_view_block_descriptor_reserved(v) != (int64_t)s->block_descriptor_reserved)
-        return bf_view_differs(where, n, "Lz4Frame", "block_descriptor.reserved", -1);
-    if ((int64_t)p3m_Lz4Frame_view_block_descriptor_block_max_size(v) != (int64_t)s->block_descriptor_block_max_size)
-        return bf_view_differs(where, n, "Lz4Frame", "block_descriptor.block_max_size", -1);
-    if ((int64_t)p3m_Lz4Frame_view_block_descriptor_reserved2(v) != (int64_t)s->block_descriptor_reserved2)
-        return bf_view_differs(where, n, "Lz4Frame", "block_descriptor.reserved2", -1);
-    if (p3m_Lz4Frame_view_has_content_size(v) != s->has_content_size)
-        return bf_view_differs(where, n, "Lz4Frame", "content_size", -1);
-    if (s->has_content_size) {
-        if (!((int64_t)(p3m_Lz4Frame_view_content_size(v)) == (int64_t)(s->content_size)))
-            return bf_view_differs(where, n, "Lz4Frame", "content_size", -1);
-    }
-    if (p3m_Lz4Frame_view_has_dict_id(v) != s->has_dict_id)
-        return bf_view_differs(where, n, "Lz4Frame", "dict_id", -1);
-    if (s->has_dict_id) {
-        if (!((int64_t)(p3m_Lz4Frame_view_dict_id(v)) == (int64_t)(s->dict_id)))
-            return bf_view_differs(where, n, "Lz4Frame", "dict_id", -1);
-    }
-    if (!((int64_t)(p3m_Lz4Frame_view_header_checksum(v)) == (int64_t)(s->header_checksum)))
-        return bf_view_differs(where, n, "Lz4Frame", "header_checksum", -1);
-    if (p3m_Lz4Frame_view_blocks_count(v) != s->blocks_count)
-        return bf_view_differs(where, n, "Lz4Frame", "blocks", -1);
-    {
-        p3m_Lz4Block_view e;
-        size_t i = 0;
-        for (int more = p3m_Lz4Frame_view_blocks_first(v, &e); more; more = p3m_Lz4Frame_view_blocks_next(v, &e), i++)
-            if (i >= s->blocks_count || !same_Lz4Block(&e, &s->blocks[i], where, n))
-                return bf_view_differs(where, n, "Lz4Frame", "blocks", (int64_t)i);
-        if (i != s->blocks_count)
-            return bf_view_differs(where, n, "Lz4Frame", "blocks", -1);
-    }
-    if (p3m_Lz4Frame_view_has_content_checksum(v) != s->has_content_checksum)
-        return bf_view_differs(where, n, "Lz4Frame", "content_checksum", -1);
-    if (s->has_content_checksum) {
-        if (!((int64_t)(p3m_Lz4Frame_view_content_checksum(v)) == (int64_t)(s->content_checksum)))
-            return bf_view_differs(where, n, "Lz4Frame", "content_checksum", -1);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Lz4Block(const p3m_Lz4Block_view *v, const p3m_Lz4Block *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Lz4Block", "", -1);
-    if (!((int64_t)(p3m_Lz4Block_view_block_size(v)) == (int64_t)(s->block_size)))
-        return bf_view_differs(where, n, "Lz4Block", "block_size", -1);
-    if ((int64_t)p3m_Lz4Block_view_block_size_uncompressed(v) != (int64_t)s->block_size_uncompressed)
-        return bf_view_differs(where, n, "Lz4Block", "block_size.uncompressed", -1);
-    if ((int64_t)p3m_Lz4Block_view_block_size_length(v) != (int64_t)s->block_size_length)
-        return bf_view_differs(where, n, "Lz4Block", "block_size.length", -1);
-    {
-        bf_bytes b = p3m_Lz4Block_view_data(v);
-        if (b.ptr != s->data.ptr || b.len != s->data.len || b.offset != s->data.offset)
-            return bf_view_differs(where, n, "Lz4Block", "data", -1);
-    }
-    if (p3m_Lz4Block_view_has_checksum_value(v) != s->has_checksum_value)
-        return bf_view_differs(where, n, "Lz4Block", "checksum_value", -1);
-    if (s->has_checksum_value) {
-        if (!((int64_t)(p3m_Lz4Block_view_checksum_value(v)) == (int64_t)(s->checksum_value)))
-            return bf_view_differs(where, n, "Lz4Block", "checksum_value", -1);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_ExternalTexture(const p3m_ExternalTexture_view *v, const p3m_ExternalTexture *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "ExternalTexture", "", -1);
-    if (!((int64_t)(p3m_ExternalTexture_view_path(v)) == (int64_t)(s->path)))
-        return bf_view_differs(where, n, "ExternalTexture", "path", -1);
-    if (!((p3m_ExternalTexture_view_path_str(v)).ptr == (s->path_str).ptr && (p3m_ExternalTexture_view_path_str(v)).len == (s->path_str).len))
-        return bf_view_differs(where, n, "ExternalTexture", "path", -1);
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Bone(const p3m_Bone_view *v, const p3m_Bone *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Bone", "", -1);
-    if (!((int64_t)(p3m_Bone_view_name(v)) == (int64_t)(s->name)))
-        return bf_view_differs(where, n, "Bone", "name", -1);
-    if (!((p3m_Bone_view_name_str(v)).ptr == (s->name_str).ptr && (p3m_Bone_view_name_str(v)).len == (s->name_str).len))
-        return bf_view_differs(where, n, "Bone", "name", -1);
-    for (size_t i = 0; i < 3; i++) {
-        if (!(bf_f32_bits((float)(p3m_Bone_view_head(v, i))) == bf_f32_bits((float)(s->head[i]))))
-            return bf_view_differs(where, n, "Bone", "head", (int64_t)i);
-    }
-    for (size_t i = 0; i < 3; i++) {
-        if (!(bf_f32_bits((float)(p3m_Bone_view_tail(v, i))) == bf_f32_bits((float)(s->tail[i]))))
-            return bf_view_differs(where, n, "Bone", "tail", (int64_t)i);
-    }
-    if (!((int64_t)(p3m_Bone_view_child_count(v)) == (int64_t)(s->child_count)))
-        return bf_view_differs(where, n, "Bone", "child_count", -1);
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Animation(const p3m_Animation_view *v, const p3m_Animation *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Animation", "", -1);
-    if (!((int64_t)(p3m_Animation_view_name(v)) == (int64_t)(s->name)))
-        return bf_view_differs(where, n, "Animation", "name", -1);
-    if (!((p3m_Animation_view_name_str(v)).ptr == (s->name_str).ptr && (p3m_Animation_view_name_str(v)).len == (s->name_str).len))
-        return bf_view_differs(where, n, "Animation", "name", -1);
-    if (!((int64_t)(p3m_Animation_view_action_count(v)) == (int64_t)(s->action_count)))
-        return bf_view_differs(where, n, "Animation", "action_count", -1);
-    if (p3m_Animation_view_actions_count(v) != s->actions_count)
-        return bf_view_differs(where, n, "Animation", "actions", -1);
-    for (size_t i = 0; i < s->actions_count; i++) {
-        p3m_AnimationAction_view e = p3m_Animation_view_actions_at(v, i);
-        if (!same_AnimationAction(&e, &s->actions[i], where, n))
-            return 0;
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_AnimationAction(const p3m_AnimationAction_view *v, const p3m_AnimationAction *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "AnimationAction", "", -1);
-    if (!((int64_t)(p3m_AnimationAction_view_action(v)) == (int64_t)(s->action)))
-        return bf_view_differs(where, n, "AnimationAction", "action", -1);
-    if (!(bf_f32_bits((float)(p3m_AnimationAction_view_speed(v))) == bf_f32_bits((float)(s->speed))))
-        return bf_view_differs(where, n, "AnimationAction", "speed", -1);
-    if (!((int64_t)(p3m_AnimationAction_view_start(v)) == (int64_t)(s->start)))
-        return bf_view_differs(where, n, "AnimationAction", "start", -1);
-    if (!((int64_t)(p3m_AnimationAction_view_end(v)) == (int64_t)(s->end)))
-        return bf_view_differs(where, n, "AnimationAction", "end", -1);
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Action(const p3m_Action_view *v, const p3m_Action *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Action", "", -1);
-    if (!((int64_t)(p3m_Action_view_frame_time(v)) == (int64_t)(s->frame_time)))
-        return bf_view_differs(where, n, "Action", "frame_time", -1);
-    if (!((int64_t)(p3m_Action_view_part_list_mode(v)) == (int64_t)(s->part_list_mode)))
-        return bf_view_differs(where, n, "Action", "part_list_mode", -1);
-    if (!((int64_t)(p3m_Action_view_part_list_length(v)) == (int64_t)(s->part_list_length)))
-        return bf_view_differs(where, n, "Action", "part_list_length", -1);
-    if (p3m_Action_view_part_list_count(v) != s->part_list_count)
-        return bf_view_differs(where, n, "Action", "part_list", -1);
-    for (size_t i = 0; i < s->part_list_count; i++) {
-        p3m_PartName_view e = p3m_Action_view_part_list_at(v, i);
-        if (!same_PartName(&e, &s->part_list[i], where, n))
-            return 0;
-    }
-    if (!((int64_t)(p3m_Action_view_data_length(v)) == (int64_t)(s->data_length)))
-        return bf_view_differs(where, n, "Action", "data_length", -1);
-    if (p3m_Action_view_data_count(v) != s->data_count)
-        return bf_view_differs(where, n, "Action", "data", -1);
-    {
-        p3m_ActionData_view e;
-        size_t i = 0;
-        for (int more = p3m_Action_view_data_first(v, &e); more; more = p3m_Action_view_data_next(v, &e), i++)
-            if (i >= s->data_count || !same_ActionData(&e, &s->data[i], where, n))
-                return bf_view_differs(where, n, "Action", "data", (int64_t)i);
-        if (i != s->data_count)
-            return bf_view_differs(where, n, "Action", "data", -1);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_PartName(const p3m_PartName_view *v, const p3m_PartName *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "PartName", "", -1);
-    if (!((int64_t)(p3m_PartName_view_name(v)) == (int64_t)(s->name)))
-        return bf_view_differs(where, n, "PartName", "name", -1);
-    if (!((p3m_PartName_view_name_str(v)).ptr == (s->name_str).ptr && (p3m_PartName_view_name_str(v)).len == (s->name_str).len))
-        return bf_view_differs(where, n, "PartName", "name", -1);
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_ActionData(const p3m_ActionData_view *v, const p3m_ActionData *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "ActionData", "", -1);
-    if (!((int64_t)(p3m_ActionData_view_bone(v)) == (int64_t)(s->bone)))
-        return bf_view_differs(where, n, "ActionData", "bone", -1);
-    if (!((p3m_ActionData_view_bone_str(v)).ptr == (s->bone_str).ptr && (p3m_ActionData_view_bone_str(v)).len == (s->bone_str).len))
-        return bf_view_differs(where, n, "ActionData", "bone", -1);
-    if (!((int64_t)(p3m_ActionData_view_translation_count(v)) == (int64_t)(s->translation_count)))
-        return bf_view_differs(where, n, "ActionData", "translation_count", -1);
-    if (!((int64_t)(p3m_ActionData_view_rotation_count(v)) == (int64_t)(s->rotation_count)))
-        return bf_view_differs(where, n, "ActionData", "rotation_count", -1);
-    if (!((int64_t)(p3m_ActionData_view_scale_count(v)) == (int64_t)(s->scale_count)))
-        return bf_view_differs(where, n, "ActionData", "scale_count", -1);
-    if (p3m_ActionData_view_translation_skips_count(v) != s->translation_skips_count)
-        return bf_view_differs(where, n, "ActionData", "translation_skips", -1);
-    for (size_t i = 0; i < s->translation_skips_count; i++) {
-        if (!((int64_t)(p3m_ActionData_view_translation_skips(v, i)) == (int64_t)(s->translation_skips[i])))
-            return bf_view_differs(where, n, "ActionData", "translation_skips", (int64_t)i);
-    }
-    if (p3m_ActionData_view_rotation_skips_count(v) != s->rotation_skips_count)
-        return bf_view_differs(where, n, "ActionData", "rotation_skips", -1);
-    for (size_t i = 0; i < s->rotation_skips_count; i++) {
-        if (!((int64_t)(p3m_ActionData_view_rotation_skips(v, i)) == (int64_t)(s->rotation_skips[i])))
-            return bf_view_differs(where, n, "ActionData", "rotation_skips", (int64_t)i);
-    }
-    if (p3m_ActionData_view_scale_skips_count(v) != s->scale_skips_count)
-        return bf_view_differs(where, n, "ActionData", "scale_skips", -1);
-    for (size_t i = 0; i < s->scale_skips_count; i++) {
-        if (!((int64_t)(p3m_ActionData_view_scale_skips(v, i)) == (int64_t)(s->scale_skips[i])))
-            return bf_view_differs(where, n, "ActionData", "scale_skips", (int64_t)i);
-    }
-    if (p3m_ActionData_view_translation_modes_count(v) != s->translation_modes_count)
-        return bf_view_differs(where, n, "ActionData", "translation_modes", -1);
-    for (size_t i = 0; i < s->translation_modes_count; i++) {
-        if (!((int64_t)(p3m_ActionData_view_translation_modes(v, i)) == (int64_t)(s->translation_modes[i])))
-            return bf_view_differs(where, n, "ActionData", "translation_modes", (int64_t)i);
-    }
-    if (p3m_ActionData_view_rotation_modes_count(v) != s->rotation_modes_count)
-        return bf_view_differs(where, n, "ActionData", "rotation_modes", -1);
-    for (size_t i = 0; i < s->rotation_modes_count; i++) {
-        if (!((int64_t)(p3m_ActionData_view_rotation_modes(v, i)) == (int64_t)(s->rotation_modes[i])))
-            return bf_view_differs(where, n, "ActionData", "rotation_modes", (int64_t)i);
-    }
-    if (p3m_ActionData_view_scale_modes_count(v) != s->scale_modes_count)
-        return bf_view_differs(where, n, "ActionData", "scale_modes", -1);
-    for (size_t i = 0; i < s->scale_modes_count; i++) {
-        if (!((int64_t)(p3m_ActionData_view_scale_modes(v, i)) == (int64_t)(s->scale_modes[i])))
-            return bf_view_differs(where, n, "ActionData", "scale_modes", (int64_t)i);
-    }
-    if (p3m_ActionData_view_translations_count(v) != s->translations_count)
-        return bf_view_differs(where, n, "ActionData", "translations", -1);
-    for (size_t i = 0; i < s->translations_count; i++) {
-        p3m_Vec3_view e = p3m_ActionData_view_translations_at(v, i);
-        if (!same_Vec3(&e, &s->translations[i], where, n))
-            return 0;
-    }
-    if (p3m_ActionData_view_rotations_count(v) != s->rotations_count)
-        return bf_view_differs(where, n, "ActionData", "rotations", -1);
-    for (size_t i = 0; i < s->rotations_count; i++) {
-        p3m_Vec3_view e = p3m_ActionData_view_rotations_at(v, i);
-        if (!same_Vec3(&e, &s->rotations[i], where, n))
-            return 0;
-    }
-    if (p3m_ActionData_view_scales_count(v) != s->scales_count)
-        return bf_view_differs(where, n, "ActionData", "scales", -1);
-    for (size_t i = 0; i < s->scales_count; i++) {
-        p3m_Vec3_view e = p3m_ActionData_view_scales_at(v, i);
-        if (!same_Vec3(&e, &s->scales[i], where, n))
-            return 0;
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Vec3(const p3m_Vec3_view *v, const p3m_Vec3 *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Vec3", "", -1);
-    for (size_t i = 0; i < 3; i++) {
-        if (!(bf_f32_bits((float)(p3m_Vec3_view_xyz(v, i))) == bf_f32_bits((float)(s->xyz[i]))))
-            return bf_view_differs(where, n, "Vec3", "xyz", (int64_t)i);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-int p3m_view_same_model(const p3m_model_view *v, const p3m_File *s, char *where, size_t where_size)
-{
-    return same_File(&v->root, s, where, where_size);
 }
 
 int p3m_view_open_model(const uint8_t *data, size_t size, p3m_model_view *out, bf_error *err)

@@ -13,36 +13,13 @@ int sprite_view_lay_TexAxis(bf_ctx *c, const bf_view_doc *d, sprite_TexAxis_view
 
 int sprite_view_lay_Sprite(bf_ctx *c, const bf_view_doc *d, sprite_Sprite_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (sprite_Sprite_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* width */
-    if (!bf_need(c, 2, "width"))
+    /* width .. vslices: 8 bytes */
+    static const bf_view_field width_run[] = {{"width", 2}, {"height", 2}, {"bitdepth", 1}, {"flags", 1}, {"hslices", 1}, {"vslices", 1}};
+    if (!bf_view_need_run(c, 8, width_run, 6))
         return 0;
-    c->pos += 2;
-    /* height */
-    if (!bf_need(c, 2, "height"))
-        return 0;
-    c->pos += 2;
-    /* bitdepth */
-    if (!bf_need(c, 1, "bitdepth"))
-        return 0;
-    c->pos += 1;
-    /* flags */
-    if (!bf_need(c, 1, "flags"))
-        return 0;
-    c->pos += 1;
-    /* hslices */
-    if (!bf_need(c, 1, "hslices"))
-        return 0;
-    c->pos += 1;
-    /* vslices */
-    if (!bf_need(c, 1, "vslices"))
-        return 0;
-    c->pos += 1;
+    c->pos += 8;
     /* pixels */
     {
         int64_t n = bf_mul(bf_shr(bf_add(bf_shl(bf_load_u16be(c->data + v->_offset + 0), bf_add((c->data[v->_offset + 5] == 0
@@ -87,24 +64,13 @@ int sprite_view_lay_Sprite(bf_ctx *c, const bf_view_doc *d, sprite_Sprite_view *
 
 int sprite_view_lay_SpriteExt(bf_ctx *c, const bf_view_doc *d, sprite_SpriteExt_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (sprite_SpriteExt_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* size */
-    if (!bf_need(c, 2, "size"))
+    /* size .. palette_offset: 8 bytes */
+    static const bf_view_field size_run[] = {{"size", 2}, {"version", 2}, {"palette_offset", 4}};
+    if (!bf_view_need_run(c, 8, size_run, 3))
         return 0;
-    c->pos += 2;
-    /* version */
-    if (!bf_need(c, 2, "version"))
-        return 0;
-    c->pos += 2;
-    /* palette_offset */
-    if (!bf_need(c, 4, "palette_offset"))
-        return 0;
-    c->pos += 4;
+    c->pos += 8;
     /* lods */
     v->lods_lim = c->end;
     {
@@ -122,53 +88,14 @@ int sprite_view_lay_SpriteExt(bf_ctx *c, const bf_view_doc *d, sprite_SpriteExt_
             }
         }
     }
-    /* flags */
-    if (!bf_need(c, 2, "flags"))
+    /* flags .. detail_padding: 60 bytes */
+    static const bf_view_field flags_run[] =
+            {{"flags", 2}, {"padding", 2}, {"texparms", 24}, {"detail", 24}, {"detail_blend_factor", 4}, {"detail_use_main_texture", 1}, {"detail_padding", 3}};
+    if (!bf_view_need_run(c, 60, flags_run, 7))
         return 0;
-    c->pos += 2;
-    /* padding */
-    if (!bf_need(c, 2, "padding"))
-        return 0;
-    c->pos += 2;
-    /* texparms */
     v->texparms_lim = c->end;
-    if (!deep) {
-        if (!bf_need(c, 24, "texparms"))
-            return 0;
-        c->pos += 24;
-    } else {
-        sprite_TexParms_view e_texparms;
-        if (!bf_push(c, "texparms", -1) || !sprite_view_lay_TexParms(c, d, &e_texparms, 0, deep))
-            return 0;
-        bf_pop(c);
-    }
-    /* detail */
     v->detail_lim = c->end;
-    if (!deep) {
-        if (!bf_need(c, 24, "detail"))
-            return 0;
-        c->pos += 24;
-    } else {
-        sprite_TexParms_view e_detail;
-        if (!bf_push(c, "detail", -1) || !sprite_view_lay_TexParms(c, d, &e_detail, 0, deep))
-            return 0;
-        bf_pop(c);
-    }
-    /* detail_blend_factor */
-    if (!bf_need(c, 4, "detail_blend_factor"))
-        return 0;
-    c->pos += 4;
-    /* detail_use_main_texture */
-    if (!bf_need(c, 1, "detail_use_main_texture"))
-        return 0;
-    c->pos += 1;
-    /* detail_padding */
-    {
-        const int64_t n = 3;
-        if (!bf_need(c, (uint64_t)n * 1, "detail_padding"))
-            return 0;
-        c->pos += (size_t)n * 1;
-    }
+    c->pos += 60;
     /* palette */
     if (bf_load_u32be(c->data + v->_offset + 4) != 0) {
         v->has_palette = 1;
@@ -193,28 +120,13 @@ int sprite_view_lay_SpriteExt(bf_ctx *c, const bf_view_doc *d, sprite_SpriteExt_
 
 int sprite_view_lay_Lod(bf_ctx *c, const bf_view_doc *d, sprite_Lod_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (sprite_Lod_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* width */
-    if (!bf_need(c, 2, "width"))
+    /* width .. offset: 8 bytes */
+    static const bf_view_field width_run[] = {{"width", 2}, {"height", 2}, {"format", 1}, {"offset", 3}};
+    if (!bf_view_need_run(c, 8, width_run, 4))
         return 0;
-    c->pos += 2;
-    /* height */
-    if (!bf_need(c, 2, "height"))
-        return 0;
-    c->pos += 2;
-    /* format */
-    if (!bf_need(c, 1, "format"))
-        return 0;
-    c->pos += 1;
-    /* offset */
-    if (!bf_need(c, 3, "offset"))
-        return 0;
-    c->pos += 3;
+    c->pos += 8;
     /* pixels */
     if (bf_load_u16be(c->data + v->_offset + 0) != 0) {
         v->has_pixels = 1;
@@ -244,68 +156,28 @@ int sprite_view_lay_Lod(bf_ctx *c, const bf_view_doc *d, sprite_Lod_view *v, int
 
 int sprite_view_lay_TexParms(bf_ctx *c, const bf_view_doc *d, sprite_TexParms_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (sprite_TexParms_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* s */
+    /* s .. t: 24 bytes */
+    static const bf_view_field s_run[] = {{"s", 12}, {"t", 12}};
+    if (!bf_view_need_run(c, 24, s_run, 2))
+        return 0;
     v->s_lim = c->end;
-    if (!deep) {
-        if (!bf_need(c, 12, "s"))
-            return 0;
-        c->pos += 12;
-    } else {
-        sprite_TexAxis_view e_s;
-        if (!bf_push(c, "s", -1) || !sprite_view_lay_TexAxis(c, d, &e_s, 0, deep))
-            return 0;
-        bf_pop(c);
-    }
-    /* t */
     v->t_lim = c->end;
-    if (!deep) {
-        if (!bf_need(c, 12, "t"))
-            return 0;
-        c->pos += 12;
-    } else {
-        sprite_TexAxis_view e_t;
-        if (!bf_push(c, "t", -1) || !sprite_view_lay_TexAxis(c, d, &e_t, 0, deep))
-            return 0;
-        bf_pop(c);
-    }
+    c->pos += 24;
     v->_end = c->pos;
     return 1;
 }
 
 int sprite_view_lay_TexAxis(bf_ctx *c, const bf_view_doc *d, sprite_TexAxis_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (sprite_TexAxis_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* translate */
-    if (!bf_need(c, 4, "translate"))
+    /* translate .. padding: 12 bytes */
+    static const bf_view_field translate_run[] = {{"translate", 4}, {"repeats", 4}, {"scale_log", 2}, {"mirror", 1}, {"padding", 1}};
+    if (!bf_view_need_run(c, 12, translate_run, 5))
         return 0;
-    c->pos += 4;
-    /* repeats */
-    if (!bf_need(c, 4, "repeats"))
-        return 0;
-    c->pos += 4;
-    /* scale_log */
-    if (!bf_need(c, 2, "scale_log"))
-        return 0;
-    c->pos += 2;
-    /* mirror */
-    if (!bf_need(c, 1, "mirror"))
-        return 0;
-    c->pos += 1;
-    /* padding */
-    if (!bf_need(c, 1, "padding"))
-        return 0;
-    c->pos += 1;
+    c->pos += 12;
     v->_end = c->pos;
     return 1;
 }
@@ -343,190 +215,6 @@ int sprite_SpriteExt_view_lods_next(const sprite_SpriteExt_view *v, sprite_Lod_v
     bf_view_ctx(&ctx, v->_doc, &e);
     sprite_Lod_view prev = *it;
     return sub_SpriteExt_lods(&ctx, v, (size_t)prev._index + 1, &prev, it);
-}
-
-static int same_Sprite(const sprite_Sprite_view *v, const sprite_Sprite *s, char *where, size_t n);
-static int same_SpriteExt(const sprite_SpriteExt_view *v, const sprite_SpriteExt *s, char *where, size_t n);
-static int same_Lod(const sprite_Lod_view *v, const sprite_Lod *s, char *where, size_t n);
-static int same_TexParms(const sprite_TexParms_view *v, const sprite_TexParms *s, char *where, size_t n);
-static int same_TexAxis(const sprite_TexAxis_view *v, const sprite_TexAxis *s, char *where, size_t n);
-
-static int same_Sprite(const sprite_Sprite_view *v, const sprite_Sprite *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Sprite", "", -1);
-    if (!((int64_t)(sprite_Sprite_view_width(v)) == (int64_t)(s->width)))
-        return bf_view_differs(where, n, "Sprite", "width", -1);
-    if (!((int64_t)(sprite_Sprite_view_height(v)) == (int64_t)(s->height)))
-        return bf_view_differs(where, n, "Sprite", "height", -1);
-    if (!((int64_t)(sprite_Sprite_view_bitdepth(v)) == (int64_t)(s->bitdepth)))
-        return bf_view_differs(where, n, "Sprite", "bitdepth", -1);
-    if (!((int64_t)(sprite_Sprite_view_flags(v)) == (int64_t)(s->flags)))
-        return bf_view_differs(where, n, "Sprite", "flags", -1);
-    if ((int64_t)sprite_Sprite_view_flags_ext(v) != (int64_t)s->flags_ext)
-        return bf_view_differs(where, n, "Sprite", "flags.ext", -1);
-    if ((int64_t)sprite_Sprite_view_flags_unused(v) != (int64_t)s->flags_unused)
-        return bf_view_differs(where, n, "Sprite", "flags.unused", -1);
-    if ((int64_t)sprite_Sprite_view_flags_owned_buffer(v) != (int64_t)s->flags_owned_buffer)
-        return bf_view_differs(where, n, "Sprite", "flags.owned_buffer", -1);
-    if ((int64_t)sprite_Sprite_view_flags_format(v) != (int64_t)s->flags_format)
-        return bf_view_differs(where, n, "Sprite", "flags.format", -1);
-    if (!((int64_t)(sprite_Sprite_view_hslices(v)) == (int64_t)(s->hslices)))
-        return bf_view_differs(where, n, "Sprite", "hslices", -1);
-    if (!((int64_t)(sprite_Sprite_view_vslices(v)) == (int64_t)(s->vslices)))
-        return bf_view_differs(where, n, "Sprite", "vslices", -1);
-    {
-        bf_bytes b = sprite_Sprite_view_pixels(v);
-        if (b.ptr != s->pixels.ptr || b.len != s->pixels.len || b.offset != s->pixels.offset)
-            return bf_view_differs(where, n, "Sprite", "pixels", -1);
-    }
-    if (sprite_Sprite_view_has_ext(v) != s->has_ext)
-        return bf_view_differs(where, n, "Sprite", "ext", -1);
-    if (s->has_ext) {
-        {
-            sprite_SpriteExt_view e = sprite_Sprite_view_ext(v);
-            if (!same_SpriteExt(&e, &s->ext, where, n))
-                return 0;
-        }
-    }
-    {
-        bf_bytes b = sprite_Sprite_view_rest(v);
-        if (b.ptr != s->rest.ptr || b.len != s->rest.len || b.offset != s->rest.offset)
-            return bf_view_differs(where, n, "Sprite", "rest", -1);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_SpriteExt(const sprite_SpriteExt_view *v, const sprite_SpriteExt *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "SpriteExt", "", -1);
-    if (!((int64_t)(sprite_SpriteExt_view_size(v)) == (int64_t)(s->size)))
-        return bf_view_differs(where, n, "SpriteExt", "size", -1);
-    if (!((int64_t)(sprite_SpriteExt_view_version(v)) == (int64_t)(s->version)))
-        return bf_view_differs(where, n, "SpriteExt", "version", -1);
-    if (!((int64_t)(sprite_SpriteExt_view_palette_offset(v)) == (int64_t)(s->palette_offset)))
-        return bf_view_differs(where, n, "SpriteExt", "palette_offset", -1);
-    for (size_t i = 0; i < 7; i++) {
-        sprite_Lod_view e = sprite_SpriteExt_view_lods_at(v, i);
-        if (!same_Lod(&e, &s->lods[i], where, n))
-            return 0;
-    }
-    if (!((int64_t)(sprite_SpriteExt_view_flags(v)) == (int64_t)(s->flags)))
-        return bf_view_differs(where, n, "SpriteExt", "flags", -1);
-    if ((int64_t)sprite_SpriteExt_view_flags_unused(v) != (int64_t)s->flags_unused)
-        return bf_view_differs(where, n, "SpriteExt", "flags.unused", -1);
-    if ((int64_t)sprite_SpriteExt_view_flags_fits_tmem(v) != (int64_t)s->flags_fits_tmem)
-        return bf_view_differs(where, n, "SpriteExt", "flags.fits_tmem", -1);
-    if ((int64_t)sprite_SpriteExt_view_flags_has_detail(v) != (int64_t)s->flags_has_detail)
-        return bf_view_differs(where, n, "SpriteExt", "flags.has_detail", -1);
-    if ((int64_t)sprite_SpriteExt_view_flags_has_texparms(v) != (int64_t)s->flags_has_texparms)
-        return bf_view_differs(where, n, "SpriteExt", "flags.has_texparms", -1);
-    if ((int64_t)sprite_SpriteExt_view_flags_lod_count(v) != (int64_t)s->flags_lod_count)
-        return bf_view_differs(where, n, "SpriteExt", "flags.lod_count", -1);
-    if (!((int64_t)(sprite_SpriteExt_view_padding(v)) == (int64_t)(s->padding)))
-        return bf_view_differs(where, n, "SpriteExt", "padding", -1);
-    {
-        sprite_TexParms_view e = sprite_SpriteExt_view_texparms(v);
-        if (!same_TexParms(&e, &s->texparms, where, n))
-            return 0;
-    }
-    {
-        sprite_TexParms_view e = sprite_SpriteExt_view_detail(v);
-        if (!same_TexParms(&e, &s->detail, where, n))
-            return 0;
-    }
-    if (!(bf_f32_bits((float)(sprite_SpriteExt_view_detail_blend_factor(v))) == bf_f32_bits((float)(s->detail_blend_factor))))
-        return bf_view_differs(where, n, "SpriteExt", "detail_blend_factor", -1);
-    if (!((int64_t)(sprite_SpriteExt_view_detail_use_main_texture(v)) == (int64_t)(s->detail_use_main_texture)))
-        return bf_view_differs(where, n, "SpriteExt", "detail_use_main_texture", -1);
-    for (size_t i = 0; i < 3; i++) {
-        if (!((int64_t)(sprite_SpriteExt_view_detail_padding(v, i)) == (int64_t)(s->detail_padding[i])))
-            return bf_view_differs(where, n, "SpriteExt", "detail_padding", (int64_t)i);
-    }
-    if (sprite_SpriteExt_view_has_palette(v) != s->has_palette)
-        return bf_view_differs(where, n, "SpriteExt", "palette", -1);
-    if (s->has_palette) {
-        {
-            bf_bytes b = sprite_SpriteExt_view_palette(v);
-            if (b.ptr != s->palette.ptr || b.len != s->palette.len || b.offset != s->palette.offset)
-                return bf_view_differs(where, n, "SpriteExt", "palette", -1);
-        }
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Lod(const sprite_Lod_view *v, const sprite_Lod *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Lod", "", -1);
-    if (!((int64_t)(sprite_Lod_view_width(v)) == (int64_t)(s->width)))
-        return bf_view_differs(where, n, "Lod", "width", -1);
-    if (!((int64_t)(sprite_Lod_view_height(v)) == (int64_t)(s->height)))
-        return bf_view_differs(where, n, "Lod", "height", -1);
-    if (!((int64_t)(sprite_Lod_view_format(v)) == (int64_t)(s->format)))
-        return bf_view_differs(where, n, "Lod", "format", -1);
-    if (!((int64_t)(sprite_Lod_view_offset(v)) == (int64_t)(s->offset)))
-        return bf_view_differs(where, n, "Lod", "offset", -1);
-    if (sprite_Lod_view_has_pixels(v) != s->has_pixels)
-        return bf_view_differs(where, n, "Lod", "pixels", -1);
-    if (s->has_pixels) {
-        {
-            bf_bytes b = sprite_Lod_view_pixels(v);
-            if (b.ptr != s->pixels.ptr || b.len != s->pixels.len || b.offset != s->pixels.offset)
-                return bf_view_differs(where, n, "Lod", "pixels", -1);
-        }
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_TexParms(const sprite_TexParms_view *v, const sprite_TexParms *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "TexParms", "", -1);
-    {
-        sprite_TexAxis_view e = sprite_TexParms_view_s(v);
-        if (!same_TexAxis(&e, &s->s, where, n))
-            return 0;
-    }
-    {
-        sprite_TexAxis_view e = sprite_TexParms_view_t(v);
-        if (!same_TexAxis(&e, &s->t, where, n))
-            return 0;
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_TexAxis(const sprite_TexAxis_view *v, const sprite_TexAxis *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "TexAxis", "", -1);
-    if (!(bf_f32_bits((float)(sprite_TexAxis_view_translate(v))) == bf_f32_bits((float)(s->translate))))
-        return bf_view_differs(where, n, "TexAxis", "translate", -1);
-    if (!(bf_f32_bits((float)(sprite_TexAxis_view_repeats(v))) == bf_f32_bits((float)(s->repeats))))
-        return bf_view_differs(where, n, "TexAxis", "repeats", -1);
-    if (!((int64_t)(sprite_TexAxis_view_scale_log(v)) == (int64_t)(s->scale_log)))
-        return bf_view_differs(where, n, "TexAxis", "scale_log", -1);
-    if (!((int64_t)(sprite_TexAxis_view_mirror(v)) == (int64_t)(s->mirror)))
-        return bf_view_differs(where, n, "TexAxis", "mirror", -1);
-    if (!((int64_t)(sprite_TexAxis_view_padding(v)) == (int64_t)(s->padding)))
-        return bf_view_differs(where, n, "TexAxis", "padding", -1);
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-int sprite_view_same_sprite(const sprite_sprite_view *v, const sprite_Sprite *s, char *where, size_t where_size)
-{
-    return same_Sprite(&v->root, s, where, where_size);
 }
 
 int sprite_view_open_sprite(const uint8_t *data, size_t size, sprite_sprite_view *out, bf_error *err)

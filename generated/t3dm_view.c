@@ -37,11 +37,7 @@ int t3dm_view_link_Animation(bf_ctx *c, const t3dm_Animation_view *v);
 
 int t3dm_view_lay_File(bf_ctx *c, const bf_view_doc *d, t3dm_File_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (t3dm_File_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     /* header */
     v->header_lim = c->end;
@@ -127,11 +123,7 @@ int t3dm_view_lay_File(bf_ctx *c, const bf_view_doc *d, t3dm_File_view *v, int64
 
 int t3dm_view_lay_Header(bf_ctx *c, const bf_view_doc *d, t3dm_Header_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (t3dm_Header_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     /* magic */
     {
@@ -147,83 +139,33 @@ int t3dm_view_lay_Header(bf_ctx *c, const bf_view_doc *d, t3dm_Header_view *v, i
     if ((int64_t)(c->data + c->pos)[0] != INT64_C(4))
         return bf_fail(c, c->pos, "version", "expected 4, found %lld", (long long)(c->data + c->pos)[0]);
     c->pos += 1;
-    /* chunk_count */
-    if (!bf_need(c, 4, "chunk_count"))
+    /* chunk_count .. aabb_max: 40 bytes */
+    static const bf_view_field chunk_count_run[] = {{"chunk_count", 4}, {"total_vertex_count", 2}, {"total_index_count", 2}, {"first_vertex_chunk", 4},
+                                                    {"first_index_chunk", 4}, {"first_material_chunk", 4}, {"string_table_offset", 4}, {"block", 4},
+                                                    {"aabb_min", 6}, {"aabb_max", 6}};
+    if (!bf_view_need_run(c, 40, chunk_count_run, 10))
         return 0;
-    c->pos += 4;
-    /* total_vertex_count */
-    if (!bf_need(c, 2, "total_vertex_count"))
-        return 0;
-    c->pos += 2;
-    /* total_index_count */
-    if (!bf_need(c, 2, "total_index_count"))
-        return 0;
-    c->pos += 2;
-    /* first_vertex_chunk */
-    if (!bf_need(c, 4, "first_vertex_chunk"))
-        return 0;
-    c->pos += 4;
-    /* first_index_chunk */
-    if (!bf_need(c, 4, "first_index_chunk"))
-        return 0;
-    c->pos += 4;
-    /* first_material_chunk */
-    if (!bf_need(c, 4, "first_material_chunk"))
-        return 0;
-    c->pos += 4;
-    /* string_table_offset */
-    if (!bf_need(c, 4, "string_table_offset"))
-        return 0;
-    c->pos += 4;
-    /* block */
-    if (!bf_need(c, 4, "block"))
-        return 0;
-    c->pos += 4;
-    /* aabb_min */
-    {
-        const int64_t n = 3;
-        if (!bf_need(c, (uint64_t)n * 2, "aabb_min"))
-            return 0;
-        c->pos += (size_t)n * 2;
-    }
-    /* aabb_max */
-    {
-        const int64_t n = 3;
-        if (!bf_need(c, (uint64_t)n * 2, "aabb_max"))
-            return 0;
-        c->pos += (size_t)n * 2;
-    }
+    c->pos += 40;
     v->_end = c->pos;
     return 1;
 }
 
 int t3dm_view_lay_ChunkOffset(bf_ctx *c, const bf_view_doc *d, t3dm_ChunkOffset_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (t3dm_ChunkOffset_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* type */
-    if (!bf_need(c, 1, "type"))
+    /* type .. offset: 4 bytes */
+    static const bf_view_field type_run[] = {{"type", 1}, {"offset", 3}};
+    if (!bf_view_need_run(c, 4, type_run, 2))
         return 0;
-    c->pos += 1;
-    /* offset */
-    if (!bf_need(c, 3, "offset"))
-        return 0;
-    c->pos += 3;
+    c->pos += 4;
     v->_end = c->pos;
     return 1;
 }
 
 int t3dm_view_lay_Chunk(bf_ctx *c, const bf_view_doc *d, t3dm_Chunk_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (t3dm_Chunk_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     /* body */
     {
@@ -316,11 +258,7 @@ int t3dm_view_lay_Chunk(bf_ctx *c, const bf_view_doc *d, t3dm_Chunk_view *v, int
 
 int t3dm_view_lay_Vertices(bf_ctx *c, const bf_view_doc *d, t3dm_Vertices_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (t3dm_Vertices_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     /* pairs */
     v->pairs_lim = c->end;
@@ -343,290 +281,74 @@ int t3dm_view_lay_Vertices(bf_ctx *c, const bf_view_doc *d, t3dm_Vertices_view *
 
 int t3dm_view_lay_VertexPair(bf_ctx *c, const bf_view_doc *d, t3dm_VertexPair_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (t3dm_VertexPair_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* position_a */
-    {
-        const int64_t n = 3;
-        if (!bf_need(c, (uint64_t)n * 2, "position_a"))
-            return 0;
-        c->pos += (size_t)n * 2;
-    }
-    /* normal_a */
-    if (!bf_need(c, 2, "normal_a"))
+    /* position_a .. uv_b: 32 bytes */
+    static const bf_view_field position_a_run[] =
+            {{"position_a", 6}, {"normal_a", 2}, {"position_b", 6}, {"normal_b", 2}, {"rgba_a", 4}, {"rgba_b", 4}, {"uv_a", 4}, {"uv_b", 4}};
+    if (!bf_view_need_run(c, 32, position_a_run, 8))
         return 0;
-    c->pos += 2;
-    /* position_b */
-    {
-        const int64_t n = 3;
-        if (!bf_need(c, (uint64_t)n * 2, "position_b"))
-            return 0;
-        c->pos += (size_t)n * 2;
-    }
-    /* normal_b */
-    if (!bf_need(c, 2, "normal_b"))
-        return 0;
-    c->pos += 2;
-    /* rgba_a */
-    if (!bf_need(c, 4, "rgba_a"))
-        return 0;
-    c->pos += 4;
-    /* rgba_b */
-    if (!bf_need(c, 4, "rgba_b"))
-        return 0;
-    c->pos += 4;
-    /* uv_a */
-    {
-        const int64_t n = 2;
-        if (!bf_need(c, (uint64_t)n * 2, "uv_a"))
-            return 0;
-        c->pos += (size_t)n * 2;
-    }
-    /* uv_b */
-    {
-        const int64_t n = 2;
-        if (!bf_need(c, (uint64_t)n * 2, "uv_b"))
-            return 0;
-        c->pos += (size_t)n * 2;
-    }
+    c->pos += 32;
     v->_end = c->pos;
     return 1;
 }
 
 int t3dm_view_lay_Material(bf_ctx *c, const bf_view_doc *d, t3dm_Material_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (t3dm_Material_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* color_combiner */
-    if (!bf_need(c, 8, "color_combiner"))
+    /* color_combiner .. texture_b: 140 bytes */
+    static const bf_view_field color_combiner_run[] = {{"color_combiner", 8}, {"other_mode_value", 8}, {"other_mode_mask", 8}, {"blend_mode", 4},
+                                                       {"draw_flags", 4}, {"unused", 1}, {"fog_mode", 1}, {"color_flags", 1}, {"vertex_fx", 1},
+                                                       {"prim_color", 4}, {"env_color", 4}, {"blend_color", 4}, {"name", 4}, {"texture_a", 44},
+                                                       {"texture_b", 44}};
+    if (!bf_view_need_run(c, 140, color_combiner_run, 15))
         return 0;
-    c->pos += 8;
-    /* other_mode_value */
-    if (!bf_need(c, 8, "other_mode_value"))
-        return 0;
-    c->pos += 8;
-    /* other_mode_mask */
-    if (!bf_need(c, 8, "other_mode_mask"))
-        return 0;
-    c->pos += 8;
-    /* blend_mode */
-    if (!bf_need(c, 4, "blend_mode"))
-        return 0;
-    c->pos += 4;
-    /* draw_flags */
-    if (!bf_need(c, 4, "draw_flags"))
-        return 0;
-    c->pos += 4;
-    /* unused */
-    if (!bf_need(c, 1, "unused"))
-        return 0;
-    c->pos += 1;
-    /* fog_mode */
-    if (!bf_need(c, 1, "fog_mode"))
-        return 0;
-    c->pos += 1;
-    /* color_flags */
-    if (!bf_need(c, 1, "color_flags"))
-        return 0;
-    c->pos += 1;
-    /* vertex_fx */
-    if (!bf_need(c, 1, "vertex_fx"))
-        return 0;
-    c->pos += 1;
-    /* prim_color */
-    {
-        const int64_t n = 4;
-        if (!bf_need(c, (uint64_t)n * 1, "prim_color"))
-            return 0;
-        c->pos += (size_t)n * 1;
-    }
-    /* env_color */
-    {
-        const int64_t n = 4;
-        if (!bf_need(c, (uint64_t)n * 1, "env_color"))
-            return 0;
-        c->pos += (size_t)n * 1;
-    }
-    /* blend_color */
-    {
-        const int64_t n = 4;
-        if (!bf_need(c, (uint64_t)n * 1, "blend_color"))
-            return 0;
-        c->pos += (size_t)n * 1;
-    }
-    /* name */
-    if (!bf_need(c, 4, "name"))
-        return 0;
-    c->pos += 4;
-    /* texture_a */
     v->texture_a_lim = c->end;
-    if (!deep) {
-        if (!bf_need(c, 44, "texture_a"))
-            return 0;
-        c->pos += 44;
-    } else {
-        t3dm_MaterialTexture_view e_texture_a;
-        if (!bf_push(c, "texture_a", -1) || !t3dm_view_lay_MaterialTexture(c, d, &e_texture_a, 0, deep))
-            return 0;
-        bf_pop(c);
-    }
-    /* texture_b */
     v->texture_b_lim = c->end;
-    if (!deep) {
-        if (!bf_need(c, 44, "texture_b"))
-            return 0;
-        c->pos += 44;
-    } else {
-        t3dm_MaterialTexture_view e_texture_b;
-        if (!bf_push(c, "texture_b", -1) || !t3dm_view_lay_MaterialTexture(c, d, &e_texture_b, 0, deep))
-            return 0;
-        bf_pop(c);
-    }
+    c->pos += 140;
     v->_end = c->pos;
     return 1;
 }
 
 int t3dm_view_lay_MaterialTexture(bf_ctx *c, const bf_view_doc *d, t3dm_MaterialTexture_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (t3dm_MaterialTexture_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* reference */
-    if (!bf_need(c, 4, "reference"))
+    /* reference .. axis: 44 bytes */
+    static const bf_view_field reference_run[] =
+            {{"reference", 4}, {"path", 4}, {"hash", 4}, {"runtime_pointer", 4}, {"width", 2}, {"height", 2}, {"axis", 24}};
+    if (!bf_view_need_run(c, 44, reference_run, 7))
         return 0;
-    c->pos += 4;
-    /* path */
-    if (!bf_need(c, 4, "path"))
-        return 0;
-    c->pos += 4;
-    /* hash */
-    if (!bf_need(c, 4, "hash"))
-        return 0;
-    c->pos += 4;
-    /* runtime_pointer */
-    if (!bf_need(c, 4, "runtime_pointer"))
-        return 0;
-    c->pos += 4;
-    /* width */
-    if (!bf_need(c, 2, "width"))
-        return 0;
-    c->pos += 2;
-    /* height */
-    if (!bf_need(c, 2, "height"))
-        return 0;
-    c->pos += 2;
-    /* axis */
     v->axis_lim = c->end;
-    {
-        const int64_t n = 2;
-        if (!bf_need(c, (uint64_t)n * 12, "axis"))
-            return 0;
-        c->pos += (size_t)n * 12;
-    }
+    c->pos += 44;
     v->_end = c->pos;
     return 1;
 }
 
 int t3dm_view_lay_MaterialAxis(bf_ctx *c, const bf_view_doc *d, t3dm_MaterialAxis_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (t3dm_MaterialAxis_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* low */
-    if (!bf_need(c, 4, "low"))
+    /* low .. clamp: 12 bytes */
+    static const bf_view_field low_run[] = {{"low", 4}, {"high", 4}, {"mask", 1}, {"shift", 1}, {"mirror", 1}, {"clamp", 1}};
+    if (!bf_view_need_run(c, 12, low_run, 6))
         return 0;
-    c->pos += 4;
-    /* high */
-    if (!bf_need(c, 4, "high"))
-        return 0;
-    c->pos += 4;
-    /* mask */
-    if (!bf_need(c, 1, "mask"))
-        return 0;
-    c->pos += 1;
-    /* shift */
-    if (!bf_need(c, 1, "shift"))
-        return 0;
-    c->pos += 1;
-    /* mirror */
-    if (!bf_need(c, 1, "mirror"))
-        return 0;
-    c->pos += 1;
-    /* clamp */
-    if (!bf_need(c, 1, "clamp"))
-        return 0;
-    c->pos += 1;
+    c->pos += 12;
     v->_end = c->pos;
     return 1;
 }
 
 int t3dm_view_lay_Object(bf_ctx *c, const bf_view_doc *d, t3dm_Object_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (t3dm_Object_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* name */
-    if (!bf_need(c, 4, "name"))
+    /* name .. aabb_max: 32 bytes */
+    static const bf_view_field name_run[] = {{"name", 4}, {"part_count", 2}, {"triangle_count", 2}, {"material", 4}, {"block", 4}, {"visible", 1},
+                                             {"padding", 3}, {"aabb_min", 6}, {"aabb_max", 6}};
+    if (!bf_view_need_run(c, 32, name_run, 9))
         return 0;
-    c->pos += 4;
-    /* part_count */
-    if (!bf_need(c, 2, "part_count"))
-        return 0;
-    c->pos += 2;
-    /* triangle_count */
-    if (!bf_need(c, 2, "triangle_count"))
-        return 0;
-    c->pos += 2;
-    /* material */
-    if (!bf_need(c, 4, "material"))
-        return 0;
-    c->pos += 4;
-    /* block */
-    if (!bf_need(c, 4, "block"))
-        return 0;
-    c->pos += 4;
-    /* visible */
-    if (!bf_need(c, 1, "visible"))
-        return 0;
-    c->pos += 1;
-    /* padding */
-    {
-        const int64_t n = 3;
-        if (!bf_need(c, (uint64_t)n * 1, "padding"))
-            return 0;
-        c->pos += (size_t)n * 1;
-    }
-    /* aabb_min */
-    {
-        const int64_t n = 3;
-        if (!bf_need(c, (uint64_t)n * 2, "aabb_min"))
-            return 0;
-        c->pos += (size_t)n * 2;
-    }
-    /* aabb_max */
-    {
-        const int64_t n = 3;
-        if (!bf_need(c, (uint64_t)n * 2, "aabb_max"))
-            return 0;
-        c->pos += (size_t)n * 2;
-    }
+    c->pos += 32;
     /* parts */
     v->parts_lim = c->end;
     {
@@ -657,58 +379,14 @@ int t3dm_view_lay_Object(bf_ctx *c, const bf_view_doc *d, t3dm_Object_view *v, i
 
 int t3dm_view_lay_Part(bf_ctx *c, const bf_view_doc *d, t3dm_Part_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (t3dm_Part_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* vertex_offset */
-    if (!bf_need(c, 4, "vertex_offset"))
+    /* vertex_offset .. padding: 24 bytes */
+    static const bf_view_field vertex_offset_run[] = {{"vertex_offset", 4}, {"vertex_count", 2}, {"vertex_dest", 2}, {"index_offset", 4}, {"index_count", 2},
+                                                      {"matrix_index", 2}, {"strip_index_counts", 4}, {"seq_start", 1}, {"seq_count", 1}, {"padding", 2}};
+    if (!bf_view_need_run(c, 24, vertex_offset_run, 10))
         return 0;
-    c->pos += 4;
-    /* vertex_count */
-    if (!bf_need(c, 2, "vertex_count"))
-        return 0;
-    c->pos += 2;
-    /* vertex_dest */
-    if (!bf_need(c, 2, "vertex_dest"))
-        return 0;
-    c->pos += 2;
-    /* index_offset */
-    if (!bf_need(c, 4, "index_offset"))
-        return 0;
-    c->pos += 4;
-    /* index_count */
-    if (!bf_need(c, 2, "index_count"))
-        return 0;
-    c->pos += 2;
-    /* matrix_index */
-    if (!bf_need(c, 2, "matrix_index"))
-        return 0;
-    c->pos += 2;
-    /* strip_index_counts */
-    {
-        const int64_t n = 4;
-        if (!bf_need(c, (uint64_t)n * 1, "strip_index_counts"))
-            return 0;
-        c->pos += (size_t)n * 1;
-    }
-    /* seq_start */
-    if (!bf_need(c, 1, "seq_start"))
-        return 0;
-    c->pos += 1;
-    /* seq_count */
-    if (!bf_need(c, 1, "seq_count"))
-        return 0;
-    c->pos += 1;
-    /* padding */
-    {
-        const int64_t n = 2;
-        if (!bf_need(c, (uint64_t)n * 1, "padding"))
-            return 0;
-        c->pos += (size_t)n * 1;
-    }
+    c->pos += 24;
     /* index_data */
     {
         bf_mark index_data_mark;
@@ -719,8 +397,7 @@ int t3dm_view_lay_Part(bf_ctx *c, const bf_view_doc *d, t3dm_Part_view *v, int64
             return 0;
         v->index_data_at = c->pos;
         v->index_data_lim = c->end;
-        if (!deep) {
-        } else {
+        if (deep) {
             t3dm_PartIndices_view e_index_data;
             if (!bf_push(c, "index_data", -1) || !t3dm_view_lay_PartIndices(c, d, &e_index_data, 0, deep, (int64_t)bf_load_u16be(c->data + v->_offset + 12),
                 (int64_t)(bf_view_elem(c, c->data + v->_offset + 16, 1, 4, 0))[0], (int64_t)(bf_view_elem(c, c->data + v->_offset + 16, 1, 4, 1))[0],
@@ -737,11 +414,7 @@ int t3dm_view_lay_Part(bf_ctx *c, const bf_view_doc *d, t3dm_Part_view *v, int64
 int t3dm_view_lay_PartIndices(bf_ctx *c, const bf_view_doc *d, t3dm_PartIndices_view *v, int64_t index, int deep, int64_t p_triangle_indices, int64_t p_strip_0,
                               int64_t p_strip_1, int64_t p_strip_2, int64_t p_strip_3)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (t3dm_PartIndices_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     v->_p_triangle_indices = p_triangle_indices;
     v->_p_strip_0 = p_strip_0;
@@ -854,20 +527,13 @@ int t3dm_view_lay_PartIndices(bf_ctx *c, const bf_view_doc *d, t3dm_PartIndices_
 
 int t3dm_view_lay_Skeleton(bf_ctx *c, const bf_view_doc *d, t3dm_Skeleton_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (t3dm_Skeleton_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* bone_count */
-    if (!bf_need(c, 2, "bone_count"))
+    /* bone_count .. reserved: 4 bytes */
+    static const bf_view_field bone_count_run[] = {{"bone_count", 2}, {"reserved", 2}};
+    if (!bf_view_need_run(c, 4, bone_count_run, 2))
         return 0;
-    c->pos += 2;
-    /* reserved */
-    if (!bf_need(c, 2, "reserved"))
-        return 0;
-    c->pos += 2;
+    c->pos += 4;
     /* bones */
     v->bones_lim = c->end;
     {
@@ -889,81 +555,27 @@ int t3dm_view_lay_Skeleton(bf_ctx *c, const bf_view_doc *d, t3dm_Skeleton_view *
 
 int t3dm_view_lay_Bone(bf_ctx *c, const bf_view_doc *d, t3dm_Bone_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (t3dm_Bone_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* name */
-    if (!bf_need(c, 4, "name"))
+    /* name .. translation: 48 bytes */
+    static const bf_view_field name_run[] = {{"name", 4}, {"parent", 2}, {"depth", 2}, {"scale", 12}, {"rotation", 16}, {"translation", 12}};
+    if (!bf_view_need_run(c, 48, name_run, 6))
         return 0;
-    c->pos += 4;
-    /* parent */
-    if (!bf_need(c, 2, "parent"))
-        return 0;
-    c->pos += 2;
-    /* depth */
-    if (!bf_need(c, 2, "depth"))
-        return 0;
-    c->pos += 2;
-    /* scale */
-    {
-        const int64_t n = 3;
-        if (!bf_need(c, (uint64_t)n * 4, "scale"))
-            return 0;
-        c->pos += (size_t)n * 4;
-    }
-    /* rotation */
-    {
-        const int64_t n = 4;
-        if (!bf_need(c, (uint64_t)n * 4, "rotation"))
-            return 0;
-        c->pos += (size_t)n * 4;
-    }
-    /* translation */
-    {
-        const int64_t n = 3;
-        if (!bf_need(c, (uint64_t)n * 4, "translation"))
-            return 0;
-        c->pos += (size_t)n * 4;
-    }
+    c->pos += 48;
     v->_end = c->pos;
     return 1;
 }
 
 int t3dm_view_lay_Animation(bf_ctx *c, const bf_view_doc *d, t3dm_Animation_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (t3dm_Animation_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* name */
-    if (!bf_need(c, 4, "name"))
+    /* name .. sdata_path: 20 bytes */
+    static const bf_view_field name_run[] =
+            {{"name", 4}, {"duration", 4}, {"keyframe_count", 4}, {"quat_channel_count", 2}, {"scalar_channel_count", 2}, {"sdata_path", 4}};
+    if (!bf_view_need_run(c, 20, name_run, 6))
         return 0;
-    c->pos += 4;
-    /* duration */
-    if (!bf_need(c, 4, "duration"))
-        return 0;
-    c->pos += 4;
-    /* keyframe_count */
-    if (!bf_need(c, 4, "keyframe_count"))
-        return 0;
-    c->pos += 4;
-    /* quat_channel_count */
-    if (!bf_need(c, 2, "quat_channel_count"))
-        return 0;
-    c->pos += 2;
-    /* scalar_channel_count */
-    if (!bf_need(c, 2, "scalar_channel_count"))
-        return 0;
-    c->pos += 2;
-    /* sdata_path */
-    if (!bf_need(c, 4, "sdata_path"))
-        return 0;
-    c->pos += 4;
+    c->pos += 20;
     /* channels */
     v->channels_lim = c->end;
     {
@@ -985,52 +597,26 @@ int t3dm_view_lay_Animation(bf_ctx *c, const bf_view_doc *d, t3dm_Animation_view
 
 int t3dm_view_lay_ChannelMapping(bf_ctx *c, const bf_view_doc *d, t3dm_ChannelMapping_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (t3dm_ChannelMapping_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* target_index */
-    if (!bf_need(c, 2, "target_index"))
+    /* target_index .. quant_offset: 12 bytes */
+    static const bf_view_field target_index_run[] = {{"target_index", 2}, {"target_type", 1}, {"attribute_index", 1}, {"quant_scale", 4}, {"quant_offset", 4}};
+    if (!bf_view_need_run(c, 12, target_index_run, 5))
         return 0;
-    c->pos += 2;
-    /* target_type */
-    if (!bf_need(c, 1, "target_type"))
-        return 0;
-    c->pos += 1;
-    /* attribute_index */
-    if (!bf_need(c, 1, "attribute_index"))
-        return 0;
-    c->pos += 1;
-    /* quant_scale */
-    if (!bf_need(c, 4, "quant_scale"))
-        return 0;
-    c->pos += 4;
-    /* quant_offset */
-    if (!bf_need(c, 4, "quant_offset"))
-        return 0;
-    c->pos += 4;
+    c->pos += 12;
     v->_end = c->pos;
     return 1;
 }
 
 int t3dm_view_lay_Bvh(bf_ctx *c, const bf_view_doc *d, t3dm_Bvh_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (t3dm_Bvh_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* node_count */
-    if (!bf_need(c, 2, "node_count"))
+    /* node_count .. data_count: 4 bytes */
+    static const bf_view_field node_count_run[] = {{"node_count", 2}, {"data_count", 2}};
+    if (!bf_view_need_run(c, 4, node_count_run, 2))
         return 0;
-    c->pos += 2;
-    /* data_count */
-    if (!bf_need(c, 2, "data_count"))
-        return 0;
-    c->pos += 2;
+    c->pos += 4;
     /* nodes */
     v->nodes_lim = c->end;
     {
@@ -1065,54 +651,30 @@ int t3dm_view_lay_Bvh(bf_ctx *c, const bf_view_doc *d, t3dm_Bvh_view *v, int64_t
 
 int t3dm_view_lay_BvhNode(bf_ctx *c, const bf_view_doc *d, t3dm_BvhNode_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (t3dm_BvhNode_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* aabb_min */
-    {
-        const int64_t n = 3;
-        if (!bf_need(c, (uint64_t)n * 2, "aabb_min"))
-            return 0;
-        c->pos += (size_t)n * 2;
-    }
-    /* aabb_max */
-    {
-        const int64_t n = 3;
-        if (!bf_need(c, (uint64_t)n * 2, "aabb_max"))
-            return 0;
-        c->pos += (size_t)n * 2;
-    }
-    /* value */
-    if (!bf_need(c, 2, "value"))
+    /* aabb_min .. value: 14 bytes */
+    static const bf_view_field aabb_min_run[] = {{"aabb_min", 6}, {"aabb_max", 6}, {"value", 2}};
+    if (!bf_view_need_run(c, 14, aabb_min_run, 3))
         return 0;
-    c->pos += 2;
+    c->pos += 14;
     v->_end = c->pos;
     return 1;
 }
 
 int t3dm_view_lay_StreamData(bf_ctx *c, const bf_view_doc *d, t3dm_StreamData_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (t3dm_StreamData_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     /* keyframes */
     v->keyframes_lim = c->end;
     {
         t3dm_Keyframe_view e[2];
         int64_t i = 0;
-        for (;; i++) {
-            if (c->pos >= c->end)
-                break;
+        for (; c->pos < c->end; i++) {
             size_t before = c->pos;
             t3dm_Keyframe_view *cur = &e[i & 1];
             const t3dm_Keyframe_view *prev = i ? &e[(i - 1) & 1] : NULL;
-            (void)prev;
             if (!bf_push(c, "keyframes", i) || !t3dm_view_lay_Keyframe(c, d, cur, i, deep, (int64_t)((int64_t)i == 0 ? 2
                 : (int64_t)(((uint64_t)bf_load_u16be((prev ? c->data + prev->_offset + 0 : bf_view_zeros)) >> 15) & UINT64_C(0x1)) ? 2 : 1)))
                 return 0;
@@ -1128,21 +690,14 @@ int t3dm_view_lay_StreamData(bf_ctx *c, const bf_view_doc *d, t3dm_StreamData_vi
 
 int t3dm_view_lay_Keyframe(bf_ctx *c, const bf_view_doc *d, t3dm_Keyframe_view *v, int64_t index, int deep, int64_t p_value_count)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (t3dm_Keyframe_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     v->_p_value_count = p_value_count;
-    /* time */
-    if (!bf_need(c, 2, "time"))
+    /* time .. channel: 4 bytes */
+    static const bf_view_field time_run[] = {{"time", 2}, {"channel", 2}};
+    if (!bf_view_need_run(c, 4, time_run, 2))
         return 0;
-    c->pos += 2;
-    /* channel */
-    if (!bf_need(c, 2, "channel"))
-        return 0;
-    c->pos += 2;
+    c->pos += 4;
     /* data */
     {
         int64_t n = v->_p_value_count;
@@ -1603,665 +1158,6 @@ int t3dm_view_link_Animation(bf_ctx *c, const t3dm_Animation_view *v)
     (void)c;
     (void)v;
     return 1;
-}
-
-static int same_File(const t3dm_File_view *v, const t3dm_File *s, char *where, size_t n);
-static int same_Header(const t3dm_Header_view *v, const t3dm_Header *s, char *where, size_t n);
-static int same_ChunkOffset(const t3dm_ChunkOffset_view *v, const t3dm_ChunkOffset *s, char *where, size_t n);
-static int same_Chunk(const t3dm_Chunk_view *v, const t3dm_Chunk *s, char *where, size_t n);
-static int same_Vertices(const t3dm_Vertices_view *v, const t3dm_Vertices *s, char *where, size_t n);
-static int same_VertexPair(const t3dm_VertexPair_view *v, const t3dm_VertexPair *s, char *where, size_t n);
-static int same_Material(const t3dm_Material_view *v, const t3dm_Material *s, char *where, size_t n);
-static int same_MaterialTexture(const t3dm_MaterialTexture_view *v, const t3dm_MaterialTexture *s, char *where, size_t n);
-static int same_MaterialAxis(const t3dm_MaterialAxis_view *v, const t3dm_MaterialAxis *s, char *where, size_t n);
-static int same_Object(const t3dm_Object_view *v, const t3dm_Object *s, char *where, size_t n);
-static int same_Part(const t3dm_Part_view *v, const t3dm_Part *s, char *where, size_t n);
-static int same_PartIndices(const t3dm_PartIndices_view *v, const t3dm_PartIndices *s, char *where, size_t n);
-static int same_Skeleton(const t3dm_Skeleton_view *v, const t3dm_Skeleton *s, char *where, size_t n);
-static int same_Bone(const t3dm_Bone_view *v, const t3dm_Bone *s, char *where, size_t n);
-static int same_Animation(const t3dm_Animation_view *v, const t3dm_Animation *s, char *where, size_t n);
-static int same_ChannelMapping(const t3dm_ChannelMapping_view *v, const t3dm_ChannelMapping *s, char *where, size_t n);
-static int same_Bvh(const t3dm_Bvh_view *v, const t3dm_Bvh *s, char *where, size_t n);
-static int same_BvhNode(const t3dm_BvhNode_view *v, const t3dm_BvhNode *s, char *where, size_t n);
-static int same_StreamData(const t3dm_StreamData_view *v, const t3dm_StreamData *s, char *where, size_t n);
-static int same_Keyframe(const t3dm_Keyframe_view *v, const t3dm_Keyframe *s, char *where, size_t n);
-
-static int same_File(const t3dm_File_view *v, const t3dm_File *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "File", "", -1);
-    {
-        t3dm_Header_view e = t3dm_File_view_header(v);
-        if (!same_Header(&e, &s->header, where, n))
-            return 0;
-    }
-    if (t3dm_File_view_chunks_count(v) != s->chunks_count)
-        return bf_view_differs(where, n, "File", "chunks", -1);
-    for (size_t i = 0; i < s->chunks_count; i++) {
-        t3dm_ChunkOffset_view e = t3dm_File_view_chunks_at(v, i);
-        if (!same_ChunkOffset(&e, &s->chunks[i], where, n))
-            return 0;
-    }
-    {
-        bf_bytes b = t3dm_File_view_chunk_padding(v);
-        if (b.ptr != s->chunk_padding.ptr || b.len != s->chunk_padding.len || b.offset != s->chunk_padding.offset)
-            return bf_view_differs(where, n, "File", "chunk_padding", -1);
-    }
-    if (t3dm_File_view_chunk_data_count(v) != s->chunk_data_count)
-        return bf_view_differs(where, n, "File", "chunk_data", -1);
-    for (size_t i = 0; i < s->chunk_data_count; i++) {
-        t3dm_Chunk_view e = t3dm_File_view_chunk_data_at(v, i);
-        if (!same_Chunk(&e, &s->chunk_data[i], where, n))
-            return 0;
-    }
-    {
-        bf_bytes b = t3dm_File_view_strings(v);
-        if (b.ptr != s->strings.ptr || b.len != s->strings.len || b.offset != s->strings.offset)
-            return bf_view_differs(where, n, "File", "strings", -1);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Header(const t3dm_Header_view *v, const t3dm_Header *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Header", "", -1);
-    if (!((t3dm_Header_view_magic(v)).ptr == (s->magic).ptr && (t3dm_Header_view_magic(v)).len == (s->magic).len))
-        return bf_view_differs(where, n, "Header", "magic", -1);
-    if (!((int64_t)(t3dm_Header_view_version(v)) == (int64_t)(s->version)))
-        return bf_view_differs(where, n, "Header", "version", -1);
-    if (!((int64_t)(t3dm_Header_view_chunk_count(v)) == (int64_t)(s->chunk_count)))
-        return bf_view_differs(where, n, "Header", "chunk_count", -1);
-    if (!((int64_t)(t3dm_Header_view_total_vertex_count(v)) == (int64_t)(s->total_vertex_count)))
-        return bf_view_differs(where, n, "Header", "total_vertex_count", -1);
-    if (!((int64_t)(t3dm_Header_view_total_index_count(v)) == (int64_t)(s->total_index_count)))
-        return bf_view_differs(where, n, "Header", "total_index_count", -1);
-    if (!((int64_t)(t3dm_Header_view_first_vertex_chunk(v)) == (int64_t)(s->first_vertex_chunk)))
-        return bf_view_differs(where, n, "Header", "first_vertex_chunk", -1);
-    if (!((int64_t)(t3dm_Header_view_first_index_chunk(v)) == (int64_t)(s->first_index_chunk)))
-        return bf_view_differs(where, n, "Header", "first_index_chunk", -1);
-    if (!((int64_t)(t3dm_Header_view_first_material_chunk(v)) == (int64_t)(s->first_material_chunk)))
-        return bf_view_differs(where, n, "Header", "first_material_chunk", -1);
-    if (!((int64_t)(t3dm_Header_view_string_table_offset(v)) == (int64_t)(s->string_table_offset)))
-        return bf_view_differs(where, n, "Header", "string_table_offset", -1);
-    if (!((int64_t)(t3dm_Header_view_block(v)) == (int64_t)(s->block)))
-        return bf_view_differs(where, n, "Header", "block", -1);
-    for (size_t i = 0; i < 3; i++) {
-        if (!((int64_t)(t3dm_Header_view_aabb_min(v, i)) == (int64_t)(s->aabb_min[i])))
-            return bf_view_differs(where, n, "Header", "aabb_min", (int64_t)i);
-    }
-    for (size_t i = 0; i < 3; i++) {
-        if (!((int64_t)(t3dm_Header_view_aabb_max(v, i)) == (int64_t)(s->aabb_max[i])))
-            return bf_view_differs(where, n, "Header", "aabb_max", (int64_t)i);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_ChunkOffset(const t3dm_ChunkOffset_view *v, const t3dm_ChunkOffset *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "ChunkOffset", "", -1);
-    if (!((int64_t)(t3dm_ChunkOffset_view_type(v)) == (int64_t)(s->type)))
-        return bf_view_differs(where, n, "ChunkOffset", "type", -1);
-    if (!((int64_t)(t3dm_ChunkOffset_view_offset(v)) == (int64_t)(s->offset)))
-        return bf_view_differs(where, n, "ChunkOffset", "offset", -1);
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Chunk(const t3dm_Chunk_view *v, const t3dm_Chunk *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Chunk", "", -1);
-    if (t3dm_Chunk_view_body_kind(v) != s->body.kind)
-        return bf_view_differs(where, n, "Chunk", "body", -1);
-    if (s->body.kind == T3DM_KIND_OBJECT) {
-        t3dm_Object_view e = t3dm_Chunk_view_body_Object(v);
-        if (!same_Object(&e, s->body.Object, where, n))
-            return 0;
-    }
-    if (s->body.kind == T3DM_KIND_ANIMATION) {
-        t3dm_Animation_view e = t3dm_Chunk_view_body_Animation(v);
-        if (!same_Animation(&e, s->body.Animation, where, n))
-            return 0;
-    }
-    if (s->body.kind == T3DM_KIND_BVH) {
-        t3dm_Bvh_view e = t3dm_Chunk_view_body_Bvh(v);
-        if (!same_Bvh(&e, s->body.Bvh, where, n))
-            return 0;
-    }
-    if (s->body.kind == T3DM_KIND_VERTICES) {
-        t3dm_Vertices_view e = t3dm_Chunk_view_body_Vertices(v);
-        if (!same_Vertices(&e, s->body.Vertices, where, n))
-            return 0;
-    }
-    if (s->body.kind == T3DM_KIND_MATERIAL) {
-        t3dm_Material_view e = t3dm_Chunk_view_body_Material(v);
-        if (!same_Material(&e, s->body.Material, where, n))
-            return 0;
-    }
-    if (s->body.kind == T3DM_KIND_SKELETON) {
-        t3dm_Skeleton_view e = t3dm_Chunk_view_body_Skeleton(v);
-        if (!same_Skeleton(&e, s->body.Skeleton, where, n))
-            return 0;
-    }
-    if (s->body.kind <= 0) {
-        bf_bytes b = t3dm_Chunk_view_body_raw(v);
-        if (b.ptr != s->body.raw.ptr || b.len != s->body.raw.len)
-            return bf_view_differs(where, n, "Chunk", "body", -1);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Vertices(const t3dm_Vertices_view *v, const t3dm_Vertices *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Vertices", "", -1);
-    if (t3dm_Vertices_view_pairs_count(v) != s->pairs_count)
-        return bf_view_differs(where, n, "Vertices", "pairs", -1);
-    for (size_t i = 0; i < s->pairs_count; i++) {
-        t3dm_VertexPair_view e = t3dm_Vertices_view_pairs_at(v, i);
-        if (!same_VertexPair(&e, &s->pairs[i], where, n))
-            return 0;
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_VertexPair(const t3dm_VertexPair_view *v, const t3dm_VertexPair *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "VertexPair", "", -1);
-    for (size_t i = 0; i < 3; i++) {
-        if (!((int64_t)(t3dm_VertexPair_view_position_a(v, i)) == (int64_t)(s->position_a[i])))
-            return bf_view_differs(where, n, "VertexPair", "position_a", (int64_t)i);
-        if (bf_f64_bits(t3dm_VertexPair_view_position_a_value(v, i)) != bf_f64_bits(s->position_a_value[i]))
-            return bf_view_differs(where, n, "VertexPair", "position_a", (int64_t)i);
-    }
-    if (!((int64_t)(t3dm_VertexPair_view_normal_a(v)) == (int64_t)(s->normal_a)))
-        return bf_view_differs(where, n, "VertexPair", "normal_a", -1);
-    if ((int64_t)t3dm_VertexPair_view_normal_a_x(v) != (int64_t)s->normal_a_x)
-        return bf_view_differs(where, n, "VertexPair", "normal_a.x", -1);
-    if ((int64_t)t3dm_VertexPair_view_normal_a_y(v) != (int64_t)s->normal_a_y)
-        return bf_view_differs(where, n, "VertexPair", "normal_a.y", -1);
-    if ((int64_t)t3dm_VertexPair_view_normal_a_z(v) != (int64_t)s->normal_a_z)
-        return bf_view_differs(where, n, "VertexPair", "normal_a.z", -1);
-    for (size_t i = 0; i < 3; i++) {
-        if (!((int64_t)(t3dm_VertexPair_view_position_b(v, i)) == (int64_t)(s->position_b[i])))
-            return bf_view_differs(where, n, "VertexPair", "position_b", (int64_t)i);
-        if (bf_f64_bits(t3dm_VertexPair_view_position_b_value(v, i)) != bf_f64_bits(s->position_b_value[i]))
-            return bf_view_differs(where, n, "VertexPair", "position_b", (int64_t)i);
-    }
-    if (!((int64_t)(t3dm_VertexPair_view_normal_b(v)) == (int64_t)(s->normal_b)))
-        return bf_view_differs(where, n, "VertexPair", "normal_b", -1);
-    if ((int64_t)t3dm_VertexPair_view_normal_b_x(v) != (int64_t)s->normal_b_x)
-        return bf_view_differs(where, n, "VertexPair", "normal_b.x", -1);
-    if ((int64_t)t3dm_VertexPair_view_normal_b_y(v) != (int64_t)s->normal_b_y)
-        return bf_view_differs(where, n, "VertexPair", "normal_b.y", -1);
-    if ((int64_t)t3dm_VertexPair_view_normal_b_z(v) != (int64_t)s->normal_b_z)
-        return bf_view_differs(where, n, "VertexPair", "normal_b.z", -1);
-    if (!((int64_t)(t3dm_VertexPair_view_rgba_a(v)) == (int64_t)(s->rgba_a)))
-        return bf_view_differs(where, n, "VertexPair", "rgba_a", -1);
-    if (!((int64_t)(t3dm_VertexPair_view_rgba_b(v)) == (int64_t)(s->rgba_b)))
-        return bf_view_differs(where, n, "VertexPair", "rgba_b", -1);
-    for (size_t i = 0; i < 2; i++) {
-        if (!((int64_t)(t3dm_VertexPair_view_uv_a(v, i)) == (int64_t)(s->uv_a[i])))
-            return bf_view_differs(where, n, "VertexPair", "uv_a", (int64_t)i);
-    }
-    for (size_t i = 0; i < 2; i++) {
-        if (!((int64_t)(t3dm_VertexPair_view_uv_b(v, i)) == (int64_t)(s->uv_b[i])))
-            return bf_view_differs(where, n, "VertexPair", "uv_b", (int64_t)i);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Material(const t3dm_Material_view *v, const t3dm_Material *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Material", "", -1);
-    if (!((int64_t)(t3dm_Material_view_color_combiner(v)) == (int64_t)(s->color_combiner)))
-        return bf_view_differs(where, n, "Material", "color_combiner", -1);
-    if (!((int64_t)(t3dm_Material_view_other_mode_value(v)) == (int64_t)(s->other_mode_value)))
-        return bf_view_differs(where, n, "Material", "other_mode_value", -1);
-    if (!((int64_t)(t3dm_Material_view_other_mode_mask(v)) == (int64_t)(s->other_mode_mask)))
-        return bf_view_differs(where, n, "Material", "other_mode_mask", -1);
-    if (!((int64_t)(t3dm_Material_view_blend_mode(v)) == (int64_t)(s->blend_mode)))
-        return bf_view_differs(where, n, "Material", "blend_mode", -1);
-    if (!((int64_t)(t3dm_Material_view_draw_flags(v)) == (int64_t)(s->draw_flags)))
-        return bf_view_differs(where, n, "Material", "draw_flags", -1);
-    if (!((int64_t)(t3dm_Material_view_unused(v)) == (int64_t)(s->unused)))
-        return bf_view_differs(where, n, "Material", "unused", -1);
-    if (!((int64_t)(t3dm_Material_view_fog_mode(v)) == (int64_t)(s->fog_mode)))
-        return bf_view_differs(where, n, "Material", "fog_mode", -1);
-    if (!((int64_t)(t3dm_Material_view_color_flags(v)) == (int64_t)(s->color_flags)))
-        return bf_view_differs(where, n, "Material", "color_flags", -1);
-    if (!((int64_t)(t3dm_Material_view_vertex_fx(v)) == (int64_t)(s->vertex_fx)))
-        return bf_view_differs(where, n, "Material", "vertex_fx", -1);
-    for (size_t i = 0; i < 4; i++) {
-        if (!((int64_t)(t3dm_Material_view_prim_color(v, i)) == (int64_t)(s->prim_color[i])))
-            return bf_view_differs(where, n, "Material", "prim_color", (int64_t)i);
-    }
-    for (size_t i = 0; i < 4; i++) {
-        if (!((int64_t)(t3dm_Material_view_env_color(v, i)) == (int64_t)(s->env_color[i])))
-            return bf_view_differs(where, n, "Material", "env_color", (int64_t)i);
-    }
-    for (size_t i = 0; i < 4; i++) {
-        if (!((int64_t)(t3dm_Material_view_blend_color(v, i)) == (int64_t)(s->blend_color[i])))
-            return bf_view_differs(where, n, "Material", "blend_color", (int64_t)i);
-    }
-    if (!((int64_t)(t3dm_Material_view_name(v)) == (int64_t)(s->name)))
-        return bf_view_differs(where, n, "Material", "name", -1);
-    if (!((t3dm_Material_view_name_str(v)).ptr == (s->name_str).ptr && (t3dm_Material_view_name_str(v)).len == (s->name_str).len))
-        return bf_view_differs(where, n, "Material", "name", -1);
-    {
-        t3dm_MaterialTexture_view e = t3dm_Material_view_texture_a(v);
-        if (!same_MaterialTexture(&e, &s->texture_a, where, n))
-            return 0;
-    }
-    {
-        t3dm_MaterialTexture_view e = t3dm_Material_view_texture_b(v);
-        if (!same_MaterialTexture(&e, &s->texture_b, where, n))
-            return 0;
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_MaterialTexture(const t3dm_MaterialTexture_view *v, const t3dm_MaterialTexture *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "MaterialTexture", "", -1);
-    if (!((int64_t)(t3dm_MaterialTexture_view_reference(v)) == (int64_t)(s->reference)))
-        return bf_view_differs(where, n, "MaterialTexture", "reference", -1);
-    if (!((int64_t)(t3dm_MaterialTexture_view_path(v)) == (int64_t)(s->path)))
-        return bf_view_differs(where, n, "MaterialTexture", "path", -1);
-    if (!((t3dm_MaterialTexture_view_path_str(v)).ptr == (s->path_str).ptr && (t3dm_MaterialTexture_view_path_str(v)).len == (s->path_str).len))
-        return bf_view_differs(where, n, "MaterialTexture", "path", -1);
-    if (!((int64_t)(t3dm_MaterialTexture_view_hash(v)) == (int64_t)(s->hash)))
-        return bf_view_differs(where, n, "MaterialTexture", "hash", -1);
-    if (!((int64_t)(t3dm_MaterialTexture_view_runtime_pointer(v)) == (int64_t)(s->runtime_pointer)))
-        return bf_view_differs(where, n, "MaterialTexture", "runtime_pointer", -1);
-    if (!((int64_t)(t3dm_MaterialTexture_view_width(v)) == (int64_t)(s->width)))
-        return bf_view_differs(where, n, "MaterialTexture", "width", -1);
-    if (!((int64_t)(t3dm_MaterialTexture_view_height(v)) == (int64_t)(s->height)))
-        return bf_view_differs(where, n, "MaterialTexture", "height", -1);
-    for (size_t i = 0; i < 2; i++) {
-        t3dm_MaterialAxis_view e = t3dm_MaterialTexture_view_axis_at(v, i);
-        if (!same_MaterialAxis(&e, &s->axis[i], where, n))
-            return 0;
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_MaterialAxis(const t3dm_MaterialAxis_view *v, const t3dm_MaterialAxis *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "MaterialAxis", "", -1);
-    if (!(bf_f32_bits((float)(t3dm_MaterialAxis_view_low(v))) == bf_f32_bits((float)(s->low))))
-        return bf_view_differs(where, n, "MaterialAxis", "low", -1);
-    if (!(bf_f32_bits((float)(t3dm_MaterialAxis_view_high(v))) == bf_f32_bits((float)(s->high))))
-        return bf_view_differs(where, n, "MaterialAxis", "high", -1);
-    if (!((int64_t)(t3dm_MaterialAxis_view_mask(v)) == (int64_t)(s->mask)))
-        return bf_view_differs(where, n, "MaterialAxis", "mask", -1);
-    if (!((int64_t)(t3dm_MaterialAxis_view_shift(v)) == (int64_t)(s->shift)))
-        return bf_view_differs(where, n, "MaterialAxis", "shift", -1);
-    if (!((int64_t)(t3dm_MaterialAxis_view_mirror(v)) == (int64_t)(s->mirror)))
-        return bf_view_differs(where, n, "MaterialAxis", "mirror", -1);
-    if (!((int64_t)(t3dm_MaterialAxis_view_clamp(v)) == (int64_t)(s->clamp)))
-        return bf_view_differs(where, n, "MaterialAxis", "clamp", -1);
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Object(const t3dm_Object_view *v, const t3dm_Object *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Object", "", -1);
-    if (!((int64_t)(t3dm_Object_view_name(v)) == (int64_t)(s->name)))
-        return bf_view_differs(where, n, "Object", "name", -1);
-    if (!((t3dm_Object_view_name_str(v)).ptr == (s->name_str).ptr && (t3dm_Object_view_name_str(v)).len == (s->name_str).len))
-        return bf_view_differs(where, n, "Object", "name", -1);
-    if (!((int64_t)(t3dm_Object_view_part_count(v)) == (int64_t)(s->part_count)))
-        return bf_view_differs(where, n, "Object", "part_count", -1);
-    if (!((int64_t)(t3dm_Object_view_triangle_count(v)) == (int64_t)(s->triangle_count)))
-        return bf_view_differs(where, n, "Object", "triangle_count", -1);
-    if (!((int64_t)(t3dm_Object_view_material(v)) == (int64_t)(s->material)))
-        return bf_view_differs(where, n, "Object", "material", -1);
-    if (!((int64_t)(t3dm_Object_view_block(v)) == (int64_t)(s->block)))
-        return bf_view_differs(where, n, "Object", "block", -1);
-    if (!((int64_t)(t3dm_Object_view_visible(v)) == (int64_t)(s->visible)))
-        return bf_view_differs(where, n, "Object", "visible", -1);
-    for (size_t i = 0; i < 3; i++) {
-        if (!((int64_t)(t3dm_Object_view_padding(v, i)) == (int64_t)(s->padding[i])))
-            return bf_view_differs(where, n, "Object", "padding", (int64_t)i);
-    }
-    for (size_t i = 0; i < 3; i++) {
-        if (!((int64_t)(t3dm_Object_view_aabb_min(v, i)) == (int64_t)(s->aabb_min[i])))
-            return bf_view_differs(where, n, "Object", "aabb_min", (int64_t)i);
-    }
-    for (size_t i = 0; i < 3; i++) {
-        if (!((int64_t)(t3dm_Object_view_aabb_max(v, i)) == (int64_t)(s->aabb_max[i])))
-            return bf_view_differs(where, n, "Object", "aabb_max", (int64_t)i);
-    }
-    if (t3dm_Object_view_parts_count(v) != s->parts_count)
-        return bf_view_differs(where, n, "Object", "parts", -1);
-    for (size_t i = 0; i < s->parts_count; i++) {
-        t3dm_Part_view e = t3dm_Object_view_parts_at(v, i);
-        if (!same_Part(&e, &s->parts[i], where, n))
-            return 0;
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Part(const t3dm_Part_view *v, const t3dm_Part *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Part", "", -1);
-    if (!((int64_t)(t3dm_Part_view_vertex_offset(v)) == (int64_t)(s->vertex_offset)))
-        return bf_view_differs(where, n, "Part", "vertex_offset", -1);
-    if (!((int64_t)(t3dm_Part_view_vertex_count(v)) == (int64_t)(s->vertex_count)))
-        return bf_view_differs(where, n, "Part", "vertex_count", -1);
-    if (!((int64_t)(t3dm_Part_view_vertex_dest(v)) == (int64_t)(s->vertex_dest)))
-        return bf_view_differs(where, n, "Part", "vertex_dest", -1);
-    if (!((int64_t)(t3dm_Part_view_index_offset(v)) == (int64_t)(s->index_offset)))
-        return bf_view_differs(where, n, "Part", "index_offset", -1);
-    if (!((int64_t)(t3dm_Part_view_index_count(v)) == (int64_t)(s->index_count)))
-        return bf_view_differs(where, n, "Part", "index_count", -1);
-    if (!((int64_t)(t3dm_Part_view_matrix_index(v)) == (int64_t)(s->matrix_index)))
-        return bf_view_differs(where, n, "Part", "matrix_index", -1);
-    for (size_t i = 0; i < 4; i++) {
-        if (!((int64_t)(t3dm_Part_view_strip_index_counts(v, i)) == (int64_t)(s->strip_index_counts[i])))
-            return bf_view_differs(where, n, "Part", "strip_index_counts", (int64_t)i);
-    }
-    if (!((int64_t)(t3dm_Part_view_seq_start(v)) == (int64_t)(s->seq_start)))
-        return bf_view_differs(where, n, "Part", "seq_start", -1);
-    if (!((int64_t)(t3dm_Part_view_seq_count(v)) == (int64_t)(s->seq_count)))
-        return bf_view_differs(where, n, "Part", "seq_count", -1);
-    for (size_t i = 0; i < 2; i++) {
-        if (!((int64_t)(t3dm_Part_view_padding(v, i)) == (int64_t)(s->padding[i])))
-            return bf_view_differs(where, n, "Part", "padding", (int64_t)i);
-    }
-    {
-        t3dm_PartIndices_view e = t3dm_Part_view_index_data(v);
-        if (!same_PartIndices(&e, &s->index_data, where, n))
-            return 0;
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_PartIndices(const t3dm_PartIndices_view *v, const t3dm_PartIndices *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "PartIndices", "", -1);
-    if (t3dm_PartIndices_view_triangles_count(v) != s->triangles_count)
-        return bf_view_differs(where, n, "PartIndices", "triangles", -1);
-    for (size_t i = 0; i < s->triangles_count; i++) {
-        if (!((int64_t)(t3dm_PartIndices_view_triangles(v, i)) == (int64_t)(s->triangles[i])))
-            return bf_view_differs(where, n, "PartIndices", "triangles", (int64_t)i);
-    }
-    if (t3dm_PartIndices_view_has_strip_a(v) != s->has_strip_a)
-        return bf_view_differs(where, n, "PartIndices", "strip_a", -1);
-    if (s->has_strip_a) {
-        if (t3dm_PartIndices_view_strip_a_count(v) != s->strip_a_count)
-            return bf_view_differs(where, n, "PartIndices", "strip_a", -1);
-        for (size_t i = 0; i < s->strip_a_count; i++) {
-            if (!((int64_t)(t3dm_PartIndices_view_strip_a(v, i)) == (int64_t)(s->strip_a[i])))
-                return bf_view_differs(where, n, "PartIndices", "strip_a", (int64_t)i);
-        }
-    }
-    if (t3dm_PartIndices_view_has_strip_b(v) != s->has_strip_b)
-        return bf_view_differs(where, n, "PartIndices", "strip_b", -1);
-    if (s->has_strip_b) {
-        if (t3dm_PartIndices_view_strip_b_count(v) != s->strip_b_count)
-            return bf_view_differs(where, n, "PartIndices", "strip_b", -1);
-        for (size_t i = 0; i < s->strip_b_count; i++) {
-            if (!((int64_t)(t3dm_PartIndices_view_strip_b(v, i)) == (int64_t)(s->strip_b[i])))
-                return bf_view_differs(where, n, "PartIndices", "strip_b", (int64_t)i);
-        }
-    }
-    if (t3dm_PartIndices_view_has_strip_c(v) != s->has_strip_c)
-        return bf_view_differs(where, n, "PartIndices", "strip_c", -1);
-    if (s->has_strip_c) {
-        if (t3dm_PartIndices_view_strip_c_count(v) != s->strip_c_count)
-            return bf_view_differs(where, n, "PartIndices", "strip_c", -1);
-        for (size_t i = 0; i < s->strip_c_count; i++) {
-            if (!((int64_t)(t3dm_PartIndices_view_strip_c(v, i)) == (int64_t)(s->strip_c[i])))
-                return bf_view_differs(where, n, "PartIndices", "strip_c", (int64_t)i);
-        }
-    }
-    if (t3dm_PartIndices_view_has_strip_d(v) != s->has_strip_d)
-        return bf_view_differs(where, n, "PartIndices", "strip_d", -1);
-    if (s->has_strip_d) {
-        if (t3dm_PartIndices_view_strip_d_count(v) != s->strip_d_count)
-            return bf_view_differs(where, n, "PartIndices", "strip_d", -1);
-        for (size_t i = 0; i < s->strip_d_count; i++) {
-            if (!((int64_t)(t3dm_PartIndices_view_strip_d(v, i)) == (int64_t)(s->strip_d[i])))
-                return bf_view_differs(where, n, "PartIndices", "strip_d", (int64_t)i);
-        }
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Skeleton(const t3dm_Skeleton_view *v, const t3dm_Skeleton *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Skeleton", "", -1);
-    if (!((int64_t)(t3dm_Skeleton_view_bone_count(v)) == (int64_t)(s->bone_count)))
-        return bf_view_differs(where, n, "Skeleton", "bone_count", -1);
-    if (!((int64_t)(t3dm_Skeleton_view_reserved(v)) == (int64_t)(s->reserved)))
-        return bf_view_differs(where, n, "Skeleton", "reserved", -1);
-    if (t3dm_Skeleton_view_bones_count(v) != s->bones_count)
-        return bf_view_differs(where, n, "Skeleton", "bones", -1);
-    for (size_t i = 0; i < s->bones_count; i++) {
-        t3dm_Bone_view e = t3dm_Skeleton_view_bones_at(v, i);
-        if (!same_Bone(&e, &s->bones[i], where, n))
-            return 0;
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Bone(const t3dm_Bone_view *v, const t3dm_Bone *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Bone", "", -1);
-    if (!((int64_t)(t3dm_Bone_view_name(v)) == (int64_t)(s->name)))
-        return bf_view_differs(where, n, "Bone", "name", -1);
-    if (!((t3dm_Bone_view_name_str(v)).ptr == (s->name_str).ptr && (t3dm_Bone_view_name_str(v)).len == (s->name_str).len))
-        return bf_view_differs(where, n, "Bone", "name", -1);
-    if (!((int64_t)(t3dm_Bone_view_parent(v)) == (int64_t)(s->parent)))
-        return bf_view_differs(where, n, "Bone", "parent", -1);
-    if (!((int64_t)(t3dm_Bone_view_depth(v)) == (int64_t)(s->depth)))
-        return bf_view_differs(where, n, "Bone", "depth", -1);
-    for (size_t i = 0; i < 3; i++) {
-        if (!(bf_f32_bits((float)(t3dm_Bone_view_scale(v, i))) == bf_f32_bits((float)(s->scale[i]))))
-            return bf_view_differs(where, n, "Bone", "scale", (int64_t)i);
-    }
-    for (size_t i = 0; i < 4; i++) {
-        if (!(bf_f32_bits((float)(t3dm_Bone_view_rotation(v, i))) == bf_f32_bits((float)(s->rotation[i]))))
-            return bf_view_differs(where, n, "Bone", "rotation", (int64_t)i);
-    }
-    for (size_t i = 0; i < 3; i++) {
-        if (!(bf_f32_bits((float)(t3dm_Bone_view_translation(v, i))) == bf_f32_bits((float)(s->translation[i]))))
-            return bf_view_differs(where, n, "Bone", "translation", (int64_t)i);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Animation(const t3dm_Animation_view *v, const t3dm_Animation *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Animation", "", -1);
-    if (!((int64_t)(t3dm_Animation_view_name(v)) == (int64_t)(s->name)))
-        return bf_view_differs(where, n, "Animation", "name", -1);
-    if (!((t3dm_Animation_view_name_str(v)).ptr == (s->name_str).ptr && (t3dm_Animation_view_name_str(v)).len == (s->name_str).len))
-        return bf_view_differs(where, n, "Animation", "name", -1);
-    if (!(bf_f32_bits((float)(t3dm_Animation_view_duration(v))) == bf_f32_bits((float)(s->duration))))
-        return bf_view_differs(where, n, "Animation", "duration", -1);
-    if (!((int64_t)(t3dm_Animation_view_keyframe_count(v)) == (int64_t)(s->keyframe_count)))
-        return bf_view_differs(where, n, "Animation", "keyframe_count", -1);
-    if (!((int64_t)(t3dm_Animation_view_quat_channel_count(v)) == (int64_t)(s->quat_channel_count)))
-        return bf_view_differs(where, n, "Animation", "quat_channel_count", -1);
-    if (!((int64_t)(t3dm_Animation_view_scalar_channel_count(v)) == (int64_t)(s->scalar_channel_count)))
-        return bf_view_differs(where, n, "Animation", "scalar_channel_count", -1);
-    if (!((int64_t)(t3dm_Animation_view_sdata_path(v)) == (int64_t)(s->sdata_path)))
-        return bf_view_differs(where, n, "Animation", "sdata_path", -1);
-    if (!((t3dm_Animation_view_sdata_path_str(v)).ptr == (s->sdata_path_str).ptr && (t3dm_Animation_view_sdata_path_str(v)).len == (s->sdata_path_str).len))
-        return bf_view_differs(where, n, "Animation", "sdata_path", -1);
-    if (t3dm_Animation_view_channels_count(v) != s->channels_count)
-        return bf_view_differs(where, n, "Animation", "channels", -1);
-    for (size_t i = 0; i < s->channels_count; i++) {
-        t3dm_ChannelMapping_view e = t3dm_Animation_view_channels_at(v, i);
-        if (!same_ChannelMapping(&e, &s->channels[i], where, n))
-            return 0;
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_ChannelMapping(const t3dm_ChannelMapping_view *v, const t3dm_ChannelMapping *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "ChannelMapping", "", -1);
-    if (!((int64_t)(t3dm_ChannelMapping_view_target_index(v)) == (int64_t)(s->target_index)))
-        return bf_view_differs(where, n, "ChannelMapping", "target_index", -1);
-    if (!((int64_t)(t3dm_ChannelMapping_view_target_type(v)) == (int64_t)(s->target_type)))
-        return bf_view_differs(where, n, "ChannelMapping", "target_type", -1);
-    if (!((int64_t)(t3dm_ChannelMapping_view_attribute_index(v)) == (int64_t)(s->attribute_index)))
-        return bf_view_differs(where, n, "ChannelMapping", "attribute_index", -1);
-    if (!(bf_f32_bits((float)(t3dm_ChannelMapping_view_quant_scale(v))) == bf_f32_bits((float)(s->quant_scale))))
-        return bf_view_differs(where, n, "ChannelMapping", "quant_scale", -1);
-    if (!(bf_f32_bits((float)(t3dm_ChannelMapping_view_quant_offset(v))) == bf_f32_bits((float)(s->quant_offset))))
-        return bf_view_differs(where, n, "ChannelMapping", "quant_offset", -1);
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Bvh(const t3dm_Bvh_view *v, const t3dm_Bvh *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Bvh", "", -1);
-    if (!((int64_t)(t3dm_Bvh_view_node_count(v)) == (int64_t)(s->node_count)))
-        return bf_view_differs(where, n, "Bvh", "node_count", -1);
-    if (!((int64_t)(t3dm_Bvh_view_data_count(v)) == (int64_t)(s->data_count)))
-        return bf_view_differs(where, n, "Bvh", "data_count", -1);
-    if (t3dm_Bvh_view_nodes_count(v) != s->nodes_count)
-        return bf_view_differs(where, n, "Bvh", "nodes", -1);
-    for (size_t i = 0; i < s->nodes_count; i++) {
-        t3dm_BvhNode_view e = t3dm_Bvh_view_nodes_at(v, i);
-        if (!same_BvhNode(&e, &s->nodes[i], where, n))
-            return 0;
-    }
-    if (t3dm_Bvh_view_data_array_count(v) != s->data_array_count)
-        return bf_view_differs(where, n, "Bvh", "data_array", -1);
-    for (size_t i = 0; i < s->data_array_count; i++) {
-        if (!((int64_t)(t3dm_Bvh_view_data_array(v, i)) == (int64_t)(s->data_array[i])))
-            return bf_view_differs(where, n, "Bvh", "data_array", (int64_t)i);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_BvhNode(const t3dm_BvhNode_view *v, const t3dm_BvhNode *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "BvhNode", "", -1);
-    for (size_t i = 0; i < 3; i++) {
-        if (!((int64_t)(t3dm_BvhNode_view_aabb_min(v, i)) == (int64_t)(s->aabb_min[i])))
-            return bf_view_differs(where, n, "BvhNode", "aabb_min", (int64_t)i);
-    }
-    for (size_t i = 0; i < 3; i++) {
-        if (!((int64_t)(t3dm_BvhNode_view_aabb_max(v, i)) == (int64_t)(s->aabb_max[i])))
-            return bf_view_differs(where, n, "BvhNode", "aabb_max", (int64_t)i);
-    }
-    if (!((int64_t)(t3dm_BvhNode_view_value(v)) == (int64_t)(s->value)))
-        return bf_view_differs(where, n, "BvhNode", "value", -1);
-    if ((int64_t)t3dm_BvhNode_view_value_index(v) != (int64_t)s->value_index)
-        return bf_view_differs(where, n, "BvhNode", "value.index", -1);
-    if ((int64_t)t3dm_BvhNode_view_value_data_count(v) != (int64_t)s->value_data_count)
-        return bf_view_differs(where, n, "BvhNode", "value.data_count", -1);
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_StreamData(const t3dm_StreamData_view *v, const t3dm_StreamData *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "StreamData", "", -1);
-    if (t3dm_StreamData_view_keyframes_count(v) != s->keyframes_count)
-        return bf_view_differs(where, n, "StreamData", "keyframes", -1);
-    {
-        t3dm_Keyframe_view e;
-        size_t i = 0;
-        for (int more = t3dm_StreamData_view_keyframes_first(v, &e); more; more = t3dm_StreamData_view_keyframes_next(v, &e), i++)
-            if (i >= s->keyframes_count || !same_Keyframe(&e, &s->keyframes[i], where, n))
-                return bf_view_differs(where, n, "StreamData", "keyframes", (int64_t)i);
-        if (i != s->keyframes_count)
-            return bf_view_differs(where, n, "StreamData", "keyframes", -1);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Keyframe(const t3dm_Keyframe_view *v, const t3dm_Keyframe *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Keyframe", "", -1);
-    if (!((int64_t)(t3dm_Keyframe_view_time(v)) == (int64_t)(s->time)))
-        return bf_view_differs(where, n, "Keyframe", "time", -1);
-    if ((int64_t)t3dm_Keyframe_view_time_next_is_rotation(v) != (int64_t)s->time_next_is_rotation)
-        return bf_view_differs(where, n, "Keyframe", "time.next_is_rotation", -1);
-    if ((int64_t)t3dm_Keyframe_view_time_ticks(v) != (int64_t)s->time_ticks)
-        return bf_view_differs(where, n, "Keyframe", "time.ticks", -1);
-    if (!((int64_t)(t3dm_Keyframe_view_channel(v)) == (int64_t)(s->channel)))
-        return bf_view_differs(where, n, "Keyframe", "channel", -1);
-    if (t3dm_Keyframe_view_data_count(v) != s->data_count)
-        return bf_view_differs(where, n, "Keyframe", "data", -1);
-    for (size_t i = 0; i < s->data_count; i++) {
-        if (!((int64_t)(t3dm_Keyframe_view_data(v, i)) == (int64_t)(s->data[i])))
-            return bf_view_differs(where, n, "Keyframe", "data", (int64_t)i);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-int t3dm_view_same_model(const t3dm_model_view *v, const t3dm_File *s, char *where, size_t where_size)
-{
-    return same_File(&v->root, s, where, where_size);
-}
-
-int t3dm_view_same_stream(const t3dm_stream_view *v, const t3dm_StreamData *s, char *where, size_t where_size)
-{
-    return same_StreamData(&v->root, s, where, where_size);
 }
 
 int t3dm_view_open_model(const uint8_t *data, size_t size, t3dm_model_view *out, bf_error *err)

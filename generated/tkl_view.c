@@ -11,11 +11,7 @@ int tkl_view_lay_Quaternion(bf_ctx *c, const bf_view_doc *d, tkl_Quaternion_view
 
 int tkl_view_lay_File(bf_ctx *c, const bf_view_doc *d, tkl_File_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (tkl_File_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     /* magic */
     {
@@ -25,49 +21,12 @@ int tkl_view_lay_File(bf_ctx *c, const bf_view_doc *d, tkl_File_view *v, int64_t
         if (!bf_expect_bytes(c, c->pos - 4, "magic", (const uint8_t *)s.ptr, "TPKL", 4))
             return 0;
     }
-    /* empty */
-    {
-        const int64_t n = 4;
-        if (!bf_need(c, (uint64_t)n * 1, "empty"))
-            return 0;
-        c->pos += (size_t)n * 1;
-    }
-    /* remaining */
-    if (!bf_need(c, 4, "remaining"))
+    /* empty .. lut_size: 52 bytes */
+    static const bf_view_field empty_run[] = {{"empty", 4}, {"remaining", 4}, {"name", 6}, {"unknown_18", 10}, {"position_count", 4}, {"rotation_count", 4},
+                                              {"unknown_36", 16}, {"lut_size", 4}};
+    if (!bf_view_need_run(c, 52, empty_run, 8))
         return 0;
-    c->pos += 4;
-    /* name */
-    {
-        bf_str s;
-        if (!bf_read_fixed_str(c, 6, "name", &s))
-            return 0;
-    }
-    /* unknown_18 */
-    {
-        const int64_t n = 10;
-        if (!bf_need(c, (uint64_t)n * 1, "unknown_18"))
-            return 0;
-        c->pos += (size_t)n * 1;
-    }
-    /* position_count */
-    if (!bf_need(c, 4, "position_count"))
-        return 0;
-    c->pos += 4;
-    /* rotation_count */
-    if (!bf_need(c, 4, "rotation_count"))
-        return 0;
-    c->pos += 4;
-    /* unknown_36 */
-    {
-        const int64_t n = 4;
-        if (!bf_need(c, (uint64_t)n * 4, "unknown_36"))
-            return 0;
-        c->pos += (size_t)n * 4;
-    }
-    /* lut_size */
-    if (!bf_need(c, 4, "lut_size"))
-        return 0;
-    c->pos += 4;
+    c->pos += 52;
     /* positions */
     v->positions_lim = c->end;
     {
@@ -105,52 +64,26 @@ int tkl_view_lay_File(bf_ctx *c, const bf_view_doc *d, tkl_File_view *v, int64_t
 
 int tkl_view_lay_Vector3(bf_ctx *c, const bf_view_doc *d, tkl_Vector3_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (tkl_Vector3_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* x */
-    if (!bf_need(c, 4, "x"))
+    /* x .. z: 12 bytes */
+    static const bf_view_field x_run[] = {{"x", 4}, {"y", 4}, {"z", 4}};
+    if (!bf_view_need_run(c, 12, x_run, 3))
         return 0;
-    c->pos += 4;
-    /* y */
-    if (!bf_need(c, 4, "y"))
-        return 0;
-    c->pos += 4;
-    /* z */
-    if (!bf_need(c, 4, "z"))
-        return 0;
-    c->pos += 4;
+    c->pos += 12;
     v->_end = c->pos;
     return 1;
 }
 
 int tkl_view_lay_Quaternion(bf_ctx *c, const bf_view_doc *d, tkl_Quaternion_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (tkl_Quaternion_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* x */
-    if (!bf_need(c, 4, "x"))
+    /* x .. w: 16 bytes */
+    static const bf_view_field x_run[] = {{"x", 4}, {"y", 4}, {"z", 4}, {"w", 4}};
+    if (!bf_view_need_run(c, 16, x_run, 4))
         return 0;
-    c->pos += 4;
-    /* y */
-    if (!bf_need(c, 4, "y"))
-        return 0;
-    c->pos += 4;
-    /* z */
-    if (!bf_need(c, 4, "z"))
-        return 0;
-    c->pos += 4;
-    /* w */
-    if (!bf_need(c, 4, "w"))
-        return 0;
-    c->pos += 4;
+    c->pos += 16;
     v->_end = c->pos;
     return 1;
 }
@@ -176,94 +109,6 @@ bf_str tkl_File_view_name(const tkl_File_view *v)
     if (!bf_read_fixed_str(c, 6, "name", &s))
         s = (bf_str){NULL, 0, 0};
     return s;
-}
-
-static int same_File(const tkl_File_view *v, const tkl_File *s, char *where, size_t n);
-static int same_Vector3(const tkl_Vector3_view *v, const tkl_Vector3 *s, char *where, size_t n);
-static int same_Quaternion(const tkl_Quaternion_view *v, const tkl_Quaternion *s, char *where, size_t n);
-
-static int same_File(const tkl_File_view *v, const tkl_File *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "File", "", -1);
-    if (!((tkl_File_view_magic(v)).ptr == (s->magic).ptr && (tkl_File_view_magic(v)).len == (s->magic).len))
-        return bf_view_differs(where, n, "File", "magic", -1);
-    for (size_t i = 0; i < 4; i++) {
-        if (!((int64_t)(tkl_File_view_empty(v, i)) == (int64_t)(s->empty[i])))
-            return bf_view_differs(where, n, "File", "empty", (int64_t)i);
-    }
-    if (!((int64_t)(tkl_File_view_remaining(v)) == (int64_t)(s->remaining)))
-        return bf_view_differs(where, n, "File", "remaining", -1);
-    if (!((tkl_File_view_name(v)).ptr == (s->name).ptr && (tkl_File_view_name(v)).len == (s->name).len))
-        return bf_view_differs(where, n, "File", "name", -1);
-    for (size_t i = 0; i < 10; i++) {
-        if (!((int64_t)(tkl_File_view_unknown_18(v, i)) == (int64_t)(s->unknown_18[i])))
-            return bf_view_differs(where, n, "File", "unknown_18", (int64_t)i);
-    }
-    if (!((int64_t)(tkl_File_view_position_count(v)) == (int64_t)(s->position_count)))
-        return bf_view_differs(where, n, "File", "position_count", -1);
-    if (!((int64_t)(tkl_File_view_rotation_count(v)) == (int64_t)(s->rotation_count)))
-        return bf_view_differs(where, n, "File", "rotation_count", -1);
-    for (size_t i = 0; i < 4; i++) {
-        if (!((int64_t)(tkl_File_view_unknown_36(v, i)) == (int64_t)(s->unknown_36[i])))
-            return bf_view_differs(where, n, "File", "unknown_36", (int64_t)i);
-    }
-    if (!((int64_t)(tkl_File_view_lut_size(v)) == (int64_t)(s->lut_size)))
-        return bf_view_differs(where, n, "File", "lut_size", -1);
-    if (tkl_File_view_positions_count(v) != s->positions_count)
-        return bf_view_differs(where, n, "File", "positions", -1);
-    for (size_t i = 0; i < s->positions_count; i++) {
-        tkl_Vector3_view e = tkl_File_view_positions_at(v, i);
-        if (!same_Vector3(&e, &s->positions[i], where, n))
-            return 0;
-    }
-    if (tkl_File_view_rotations_count(v) != s->rotations_count)
-        return bf_view_differs(where, n, "File", "rotations", -1);
-    for (size_t i = 0; i < s->rotations_count; i++) {
-        tkl_Quaternion_view e = tkl_File_view_rotations_at(v, i);
-        if (!same_Quaternion(&e, &s->rotations[i], where, n))
-            return 0;
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Vector3(const tkl_Vector3_view *v, const tkl_Vector3 *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Vector3", "", -1);
-    if (!(bf_f32_bits((float)(tkl_Vector3_view_x(v))) == bf_f32_bits((float)(s->x))))
-        return bf_view_differs(where, n, "Vector3", "x", -1);
-    if (!(bf_f32_bits((float)(tkl_Vector3_view_y(v))) == bf_f32_bits((float)(s->y))))
-        return bf_view_differs(where, n, "Vector3", "y", -1);
-    if (!(bf_f32_bits((float)(tkl_Vector3_view_z(v))) == bf_f32_bits((float)(s->z))))
-        return bf_view_differs(where, n, "Vector3", "z", -1);
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Quaternion(const tkl_Quaternion_view *v, const tkl_Quaternion *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Quaternion", "", -1);
-    if (!(bf_f32_bits((float)(tkl_Quaternion_view_x(v))) == bf_f32_bits((float)(s->x))))
-        return bf_view_differs(where, n, "Quaternion", "x", -1);
-    if (!(bf_f32_bits((float)(tkl_Quaternion_view_y(v))) == bf_f32_bits((float)(s->y))))
-        return bf_view_differs(where, n, "Quaternion", "y", -1);
-    if (!(bf_f32_bits((float)(tkl_Quaternion_view_z(v))) == bf_f32_bits((float)(s->z))))
-        return bf_view_differs(where, n, "Quaternion", "z", -1);
-    if (!(bf_f32_bits((float)(tkl_Quaternion_view_w(v))) == bf_f32_bits((float)(s->w))))
-        return bf_view_differs(where, n, "Quaternion", "w", -1);
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-int tkl_view_same_library(const tkl_library_view *v, const tkl_File *s, char *where, size_t where_size)
-{
-    return same_File(&v->root, s, where, where_size);
 }
 
 int tkl_view_open_library(const uint8_t *data, size_t size, tkl_library_view *out, bf_error *err)

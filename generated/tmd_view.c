@@ -22,11 +22,7 @@ int tmd_view_lay_Vertex(bf_ctx *c, const bf_view_doc *d, tmd_Vertex_view *v, int
 
 int tmd_view_lay_File(bf_ctx *c, const bf_view_doc *d, tmd_File_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (tmd_File_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     /* magic */
     {
@@ -36,29 +32,12 @@ int tmd_view_lay_File(bf_ctx *c, const bf_view_doc *d, tmd_File_view *v, int64_t
         if (!bf_expect_bytes(c, c->pos - 4, "magic", (const uint8_t *)s.ptr, "TMDL", 4))
             return 0;
     }
-    /* magic_padding */
-    {
-        const int64_t n = 4;
-        if (!bf_need(c, (uint64_t)n * 1, "magic_padding"))
-            return 0;
-        c->pos += (size_t)n * 1;
-    }
-    /* header */
-    v->header_lim = c->end;
-    if (!deep) {
-        if (!bf_need(c, 52, "header"))
-            return 0;
-        c->pos += 52;
-    } else {
-        tmd_Header_view e_header;
-        if (!bf_push(c, "header", -1) || !tmd_view_lay_Header(c, d, &e_header, 0, deep))
-            return 0;
-        bf_pop(c);
-    }
-    /* scene_size */
-    if (!bf_need(c, 4, "scene_size"))
+    /* magic_padding .. scene_size: 60 bytes */
+    static const bf_view_field magic_padding_run[] = {{"magic_padding", 4}, {"header", 52}, {"scene_size", 4}};
+    if (!bf_view_need_run(c, 60, magic_padding_run, 3))
         return 0;
-    c->pos += 4;
+    v->header_lim = c->end;
+    c->pos += 60;
     /* scene */
     v->scene_lim = c->end;
     if (!bf_push(c, "scene", -1) || !tmd_view_lay_Scene(c, d, &v->scene, 0, deep))
@@ -150,8 +129,7 @@ int tmd_view_lay_File(bf_ctx *c, const bf_view_doc *d, tmd_File_view *v, int64_t
             return 0;
         v->lod_at = c->pos;
         v->lod_lim = c->end;
-        if (!deep) {
-        } else {
+        if (deep) {
             tmd_LodBlock_view e_lod;
             if (!bf_push(c, "lod", -1) || !tmd_view_lay_LodBlock(c, d, &e_lod, 0, deep))
                 return 0;
@@ -165,88 +143,28 @@ int tmd_view_lay_File(bf_ctx *c, const bf_view_doc *d, tmd_File_view *v, int64_t
 
 int tmd_view_lay_Header(bf_ctx *c, const bf_view_doc *d, tmd_Header_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (tmd_Header_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* remaining */
-    if (!bf_need(c, 4, "remaining"))
+    /* remaining .. zeroes: 52 bytes */
+    static const bf_view_field remaining_run[] =
+            {{"remaining", 4}, {"category", 8}, {"magic_value", 8}, {"lod_offset", 4}, {"salt", 4}, {"unknown_28", 4}, {"unknown_32", 4}, {"zeroes", 16}};
+    if (!bf_view_need_run(c, 52, remaining_run, 8))
         return 0;
-    c->pos += 4;
-    /* category */
-    {
-        bf_str s;
-        if (!bf_read_fixed_str(c, 8, "category", &s))
-            return 0;
-    }
-    /* magic_value */
-    if (!bf_need(c, 8, "magic_value"))
-        return 0;
-    c->pos += 8;
-    /* lod_offset */
-    if (!bf_need(c, 4, "lod_offset"))
-        return 0;
-    c->pos += 4;
-    /* salt */
-    if (!bf_need(c, 4, "salt"))
-        return 0;
-    c->pos += 4;
-    /* unknown_28 */
-    if (!bf_need(c, 4, "unknown_28"))
-        return 0;
-    c->pos += 4;
-    /* unknown_32 */
-    if (!bf_need(c, 4, "unknown_32"))
-        return 0;
-    c->pos += 4;
-    /* zeroes */
-    {
-        const int64_t n = 16;
-        if (!bf_need(c, (uint64_t)n * 1, "zeroes"))
-            return 0;
-        c->pos += (size_t)n * 1;
-    }
+    c->pos += 52;
     v->_end = c->pos;
     return 1;
 }
 
 int tmd_view_lay_Scene(bf_ctx *c, const bf_view_doc *d, tmd_Scene_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (tmd_Scene_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* node_count */
-    if (!bf_need(c, 2, "node_count"))
+    /* node_count .. aux_address: 56 bytes */
+    static const bf_view_field node_count_run[] =
+            {{"node_count", 2}, {"unknown_2", 2}, {"animation_count", 2}, {"unknown_6", 2}, {"zeroes", 44}, {"aux_address", 4}};
+    if (!bf_view_need_run(c, 56, node_count_run, 6))
         return 0;
-    c->pos += 2;
-    /* unknown_2 */
-    if (!bf_need(c, 2, "unknown_2"))
-        return 0;
-    c->pos += 2;
-    /* animation_count */
-    if (!bf_need(c, 2, "animation_count"))
-        return 0;
-    c->pos += 2;
-    /* unknown_6 */
-    if (!bf_need(c, 2, "unknown_6"))
-        return 0;
-    c->pos += 2;
-    /* zeroes */
-    {
-        const int64_t n = 44;
-        if (!bf_need(c, (uint64_t)n * 1, "zeroes"))
-            return 0;
-        c->pos += (size_t)n * 1;
-    }
-    /* aux_address */
-    if (!bf_need(c, 4, "aux_address"))
-        return 0;
-    c->pos += 4;
+    c->pos += 56;
     /* node_address */
     if (bf_sub(bf_add(60, bf_load_u32le(c->data + v->_offset + 52)), bf_load_u32le(c->data + ((const tmd_File_view *)c->root)->_offset + 8 + 24)) != 124) {
         v->has_node_address = 1;
@@ -265,69 +183,21 @@ int tmd_view_lay_Scene(bf_ctx *c, const bf_view_doc *d, tmd_Scene_view *v, int64
 
 int tmd_view_lay_Node(bf_ctx *c, const bf_view_doc *d, tmd_Node_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (tmd_Node_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* rotation */
-    {
-        const int64_t n = 4;
-        if (!bf_need(c, (uint64_t)n * 4, "rotation"))
-            return 0;
-        c->pos += (size_t)n * 4;
-    }
-    /* bind_pose */
-    {
-        const int64_t n = 16;
-        if (!bf_need(c, (uint64_t)n * 4, "bind_pose"))
-            return 0;
-        c->pos += (size_t)n * 4;
-    }
-    /* inverse_bind_pose */
-    {
-        const int64_t n = 16;
-        if (!bf_need(c, (uint64_t)n * 4, "inverse_bind_pose"))
-            return 0;
-        c->pos += (size_t)n * 4;
-    }
-    /* name_length */
-    if (!bf_need(c, 1, "name_length"))
+    /* rotation .. translation: 176 bytes */
+    static const bf_view_field rotation_run[] = {{"rotation", 16}, {"bind_pose", 64}, {"inverse_bind_pose", 64}, {"name_length", 1}, {"name", 15},
+                                                 {"parent", 2}, {"ignore_updates", 2}, {"translation", 12}};
+    if (!bf_view_need_run(c, 176, rotation_run, 8))
         return 0;
-    c->pos += 1;
-    /* name */
-    {
-        bf_str s;
-        if (!bf_read_fixed_str(c, 15, "name", &s))
-            return 0;
-    }
-    /* parent */
-    if (!bf_need(c, 2, "parent"))
-        return 0;
-    c->pos += 2;
-    /* ignore_updates */
-    if (!bf_need(c, 2, "ignore_updates"))
-        return 0;
-    c->pos += 2;
-    /* translation */
-    {
-        const int64_t n = 3;
-        if (!bf_need(c, (uint64_t)n * 4, "translation"))
-            return 0;
-        c->pos += (size_t)n * 4;
-    }
+    c->pos += 176;
     v->_end = c->pos;
     return 1;
 }
 
 int tmd_view_lay_AnimationPointer(bf_ctx *c, const bf_view_doc *d, tmd_AnimationPointer_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (tmd_AnimationPointer_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     /* address */
     if (!bf_need(c, 4, "address"))
@@ -342,8 +212,7 @@ int tmd_view_lay_AnimationPointer(bf_ctx *c, const bf_view_doc *d, tmd_Animation
             return 0;
         v->animation_at = c->pos;
         v->animation_lim = c->end;
-        if (!deep) {
-        } else {
+        if (deep) {
             tmd_Animation_view e_animation;
             if (!bf_push(c, "animation", -1) || !tmd_view_lay_Animation(c, d, &e_animation, 0, deep))
                 return 0;
@@ -357,38 +226,14 @@ int tmd_view_lay_AnimationPointer(bf_ctx *c, const bf_view_doc *d, tmd_Animation
 
 int tmd_view_lay_Animation(bf_ctx *c, const bf_view_doc *d, tmd_Animation_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (tmd_Animation_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* name_length */
-    if (!bf_need(c, 1, "name_length"))
+    /* name_length .. duration: 32 bytes */
+    static const bf_view_field name_length_run[] =
+            {{"name_length", 1}, {"name", 15}, {"composite", 4}, {"plays_sound", 4}, {"channel_count", 4}, {"duration", 4}};
+    if (!bf_view_need_run(c, 32, name_length_run, 6))
         return 0;
-    c->pos += 1;
-    /* name */
-    {
-        bf_str s;
-        if (!bf_read_fixed_str(c, 15, "name", &s))
-            return 0;
-    }
-    /* composite */
-    if (!bf_need(c, 4, "composite"))
-        return 0;
-    c->pos += 4;
-    /* plays_sound */
-    if (!bf_need(c, 4, "plays_sound"))
-        return 0;
-    c->pos += 4;
-    /* channel_count */
-    if (!bf_need(c, 4, "channel_count"))
-        return 0;
-    c->pos += 4;
-    /* duration */
-    if (!bf_need(c, 4, "duration"))
-        return 0;
-    c->pos += 4;
+    c->pos += 32;
     /* channels */
     v->channels_lim = c->end;
     {
@@ -419,11 +264,7 @@ int tmd_view_lay_Animation(bf_ctx *c, const bf_view_doc *d, tmd_Animation_view *
 
 int tmd_view_lay_ChannelPointer(bf_ctx *c, const bf_view_doc *d, tmd_ChannelPointer_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (tmd_ChannelPointer_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     /* address */
     if (!bf_need(c, 4, "address"))
@@ -438,8 +279,7 @@ int tmd_view_lay_ChannelPointer(bf_ctx *c, const bf_view_doc *d, tmd_ChannelPoin
             return 0;
         v->channel_at = c->pos;
         v->channel_lim = c->end;
-        if (!deep) {
-        } else {
+        if (deep) {
             tmd_Channel_view e_channel;
             if (!bf_push(c, "channel", -1) || !tmd_view_lay_Channel(c, d, &e_channel, 0, deep))
                 return 0;
@@ -453,20 +293,13 @@ int tmd_view_lay_ChannelPointer(bf_ctx *c, const bf_view_doc *d, tmd_ChannelPoin
 
 int tmd_view_lay_Channel(bf_ctx *c, const bf_view_doc *d, tmd_Channel_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (tmd_Channel_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* flags */
-    if (!bf_need(c, 2, "flags"))
+    /* flags .. frame_count: 4 bytes */
+    static const bf_view_field flags_run[] = {{"flags", 2}, {"frame_count", 2}};
+    if (!bf_view_need_run(c, 4, flags_run, 2))
         return 0;
-    c->pos += 2;
-    /* frame_count */
-    if (!bf_need(c, 2, "frame_count"))
-        return 0;
-    c->pos += 2;
+    c->pos += 4;
     /* keyframes */
     v->keyframes_lim = c->end;
     {
@@ -488,44 +321,26 @@ int tmd_view_lay_Channel(bf_ctx *c, const bf_view_doc *d, tmd_Channel_view *v, i
 
 int tmd_view_lay_Keyframe(bf_ctx *c, const bf_view_doc *d, tmd_Keyframe_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (tmd_Keyframe_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* timestamp */
-    if (!bf_need(c, 4, "timestamp"))
+    /* timestamp .. rotation_key: 8 bytes */
+    static const bf_view_field timestamp_run[] = {{"timestamp", 4}, {"translation_key", 2}, {"rotation_key", 2}};
+    if (!bf_view_need_run(c, 8, timestamp_run, 3))
         return 0;
-    c->pos += 4;
-    /* translation_key */
-    if (!bf_need(c, 2, "translation_key"))
-        return 0;
-    c->pos += 2;
-    /* rotation_key */
-    if (!bf_need(c, 2, "rotation_key"))
-        return 0;
-    c->pos += 2;
+    c->pos += 8;
     v->_end = c->pos;
     return 1;
 }
 
 int tmd_view_lay_LodBlock(bf_ctx *c, const bf_view_doc *d, tmd_LodBlock_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (tmd_LodBlock_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* level_count */
-    if (!bf_need(c, 4, "level_count"))
+    /* level_count .. unknown: 8 bytes */
+    static const bf_view_field level_count_run[] = {{"level_count", 4}, {"unknown", 4}};
+    if (!bf_view_need_run(c, 8, level_count_run, 2))
         return 0;
-    c->pos += 4;
-    /* unknown */
-    if (!bf_need(c, 4, "unknown"))
-        return 0;
-    c->pos += 4;
+    c->pos += 8;
     /* levels */
     v->levels_lim = c->end;
     {
@@ -537,11 +352,9 @@ int tmd_view_lay_LodBlock(bf_ctx *c, const bf_view_doc *d, tmd_LodBlock_view *v,
         if (!bf_view_count_fits(c, (uint64_t)n, 24, "levels"))
             return 0;
         v->levels_count = (size_t)n;
-        tmd_Level_view e[2];
+        tmd_Level_view e;
         for (int64_t i = 0; i < n; i++) {
-            tmd_Level_view *cur = &e[i & 1];
-            const tmd_Level_view *prev = i ? &e[(i - 1) & 1] : NULL;
-            (void)prev;
+            tmd_Level_view *cur = &e;
             if (!bf_push(c, "levels", i) || !tmd_view_lay_Level(c, d, cur, i, deep))
                 return 0;
             bf_pop(c);
@@ -553,27 +366,13 @@ int tmd_view_lay_LodBlock(bf_ctx *c, const bf_view_doc *d, tmd_LodBlock_view *v,
 
 int tmd_view_lay_Level(bf_ctx *c, const bf_view_doc *d, tmd_Level_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (tmd_Level_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* mesh_count */
-    if (!bf_need(c, 4, "mesh_count"))
+    /* mesh_count .. unknown: 24 bytes */
+    static const bf_view_field mesh_count_run[] = {{"mesh_count", 4}, {"distance", 4}, {"unknown", 16}};
+    if (!bf_view_need_run(c, 24, mesh_count_run, 3))
         return 0;
-    c->pos += 4;
-    /* distance */
-    if (!bf_need(c, 4, "distance"))
-        return 0;
-    c->pos += 4;
-    /* unknown */
-    {
-        const int64_t n = 4;
-        if (!bf_need(c, (uint64_t)n * 4, "unknown"))
-            return 0;
-        c->pos += (size_t)n * 4;
-    }
+    c->pos += 24;
     /* meshes */
     v->meshes_lim = c->end;
     {
@@ -585,11 +384,9 @@ int tmd_view_lay_Level(bf_ctx *c, const bf_view_doc *d, tmd_Level_view *v, int64
         if (!bf_view_count_fits(c, (uint64_t)n, 44, "meshes"))
             return 0;
         v->meshes_count = (size_t)n;
-        tmd_Mesh_view e[2];
+        tmd_Mesh_view e;
         for (int64_t i = 0; i < n; i++) {
-            tmd_Mesh_view *cur = &e[i & 1];
-            const tmd_Mesh_view *prev = i ? &e[(i - 1) & 1] : NULL;
-            (void)prev;
+            tmd_Mesh_view *cur = &e;
             if (!bf_push(c, "meshes", i) || !tmd_view_lay_Mesh(c, d, cur, i, deep))
                 return 0;
             bf_pop(c);
@@ -601,30 +398,13 @@ int tmd_view_lay_Level(bf_ctx *c, const bf_view_doc *d, tmd_Level_view *v, int64
 
 int tmd_view_lay_Mesh(bf_ctx *c, const bf_view_doc *d, tmd_Mesh_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (tmd_Mesh_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* piece_count */
-    if (!bf_need(c, 4, "piece_count"))
+    /* piece_count .. material: 44 bytes */
+    static const bf_view_field piece_count_run[] = {{"piece_count", 4}, {"index_count", 4}, {"vertex_count", 4}, {"material", 32}};
+    if (!bf_view_need_run(c, 44, piece_count_run, 4))
         return 0;
-    c->pos += 4;
-    /* index_count */
-    if (!bf_need(c, 4, "index_count"))
-        return 0;
-    c->pos += 4;
-    /* vertex_count */
-    if (!bf_need(c, 4, "vertex_count"))
-        return 0;
-    c->pos += 4;
-    /* material */
-    {
-        bf_str s;
-        if (!bf_read_fixed_str(c, 32, "material", &s))
-            return 0;
-    }
+    c->pos += 44;
     /* pieces */
     v->pieces_lim = c->end;
     {
@@ -636,11 +416,9 @@ int tmd_view_lay_Mesh(bf_ctx *c, const bf_view_doc *d, tmd_Mesh_view *v, int64_t
         if (!bf_view_count_fits(c, (uint64_t)n, 40, "pieces"))
             return 0;
         v->pieces_count = (size_t)n;
-        tmd_Piece_view e[2];
+        tmd_Piece_view e;
         for (int64_t i = 0; i < n; i++) {
-            tmd_Piece_view *cur = &e[i & 1];
-            const tmd_Piece_view *prev = i ? &e[(i - 1) & 1] : NULL;
-            (void)prev;
+            tmd_Piece_view *cur = &e;
             if (!bf_push(c, "pieces", i) || !tmd_view_lay_Piece(c, d, cur, i, deep, (int64_t)bf_load_u32le(c->data + v->_offset + 8)))
                 return 0;
             bf_pop(c);
@@ -652,43 +430,15 @@ int tmd_view_lay_Mesh(bf_ctx *c, const bf_view_doc *d, tmd_Mesh_view *v, int64_t
 
 int tmd_view_lay_Piece(bf_ctx *c, const bf_view_doc *d, tmd_Piece_view *v, int64_t index, int deep, int64_t p_mesh_vertex_count)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (tmd_Piece_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     v->_p_mesh_vertex_count = p_mesh_vertex_count;
-    /* index_count */
-    if (!bf_need(c, 4, "index_count"))
+    /* index_count .. extent: 40 bytes */
+    static const bf_view_field index_count_run[] =
+            {{"index_count", 4}, {"vertex_count", 4}, {"skin_count", 4}, {"highest_index", 4}, {"center", 12}, {"extent", 12}};
+    if (!bf_view_need_run(c, 40, index_count_run, 6))
         return 0;
-    c->pos += 4;
-    /* vertex_count */
-    if (!bf_need(c, 4, "vertex_count"))
-        return 0;
-    c->pos += 4;
-    /* skin_count */
-    if (!bf_need(c, 4, "skin_count"))
-        return 0;
-    c->pos += 4;
-    /* highest_index */
-    if (!bf_need(c, 4, "highest_index"))
-        return 0;
-    c->pos += 4;
-    /* center */
-    {
-        const int64_t n = 3;
-        if (!bf_need(c, (uint64_t)n * 4, "center"))
-            return 0;
-        c->pos += (size_t)n * 4;
-    }
-    /* extent */
-    {
-        const int64_t n = 3;
-        if (!bf_need(c, (uint64_t)n * 4, "extent"))
-            return 0;
-        c->pos += (size_t)n * 4;
-    }
+    c->pos += 40;
     /* skin_nodes */
     {
         int64_t n = (int64_t)bf_load_u32le(c->data + v->_offset + 8);
@@ -736,48 +486,14 @@ int tmd_view_lay_Piece(bf_ctx *c, const bf_view_doc *d, tmd_Piece_view *v, int64
 
 int tmd_view_lay_Vertex(bf_ctx *c, const bf_view_doc *d, tmd_Vertex_view *v, int64_t index, int deep, int64_t p_bone_count)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (tmd_Vertex_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     v->_p_bone_count = p_bone_count;
-    /* position */
-    {
-        const int64_t n = 3;
-        if (!bf_need(c, (uint64_t)n * 4, "position"))
-            return 0;
-        c->pos += (size_t)n * 4;
-    }
-    /* normal */
-    {
-        const int64_t n = 3;
-        if (!bf_need(c, (uint64_t)n * 4, "normal"))
-            return 0;
-        c->pos += (size_t)n * 4;
-    }
-    /* weights */
-    {
-        const int64_t n = 4;
-        if (!bf_need(c, (uint64_t)n * 1, "weights"))
-            return 0;
-        c->pos += (size_t)n * 1;
-    }
-    /* bone_ids */
-    {
-        const int64_t n = 4;
-        if (!bf_need(c, (uint64_t)n * 1, "bone_ids"))
-            return 0;
-        c->pos += (size_t)n * 1;
-    }
-    /* uv */
-    {
-        const int64_t n = 2;
-        if (!bf_need(c, (uint64_t)n * 4, "uv"))
-            return 0;
-        c->pos += (size_t)n * 4;
-    }
+    /* position .. uv: 40 bytes */
+    static const bf_view_field position_run[] = {{"position", 12}, {"normal", 12}, {"weights", 4}, {"bone_ids", 4}, {"uv", 8}};
+    if (!bf_view_need_run(c, 40, position_run, 5))
+        return 0;
+    c->pos += 40;
     v->_end = c->pos;
     return 1;
 }
@@ -1058,421 +774,6 @@ int tmd_Piece_view_vertices_next(const tmd_Piece_view *v, tmd_Vertex_view *it)
     bf_view_ctx(&ctx, v->_doc, &e);
     tmd_Vertex_view prev = *it;
     return sub_Piece_vertices(&ctx, v, (size_t)prev._index + 1, &prev, it);
-}
-
-static int same_File(const tmd_File_view *v, const tmd_File *s, char *where, size_t n);
-static int same_Header(const tmd_Header_view *v, const tmd_Header *s, char *where, size_t n);
-static int same_Scene(const tmd_Scene_view *v, const tmd_Scene *s, char *where, size_t n);
-static int same_Node(const tmd_Node_view *v, const tmd_Node *s, char *where, size_t n);
-static int same_AnimationPointer(const tmd_AnimationPointer_view *v, const tmd_AnimationPointer *s, char *where, size_t n);
-static int same_Animation(const tmd_Animation_view *v, const tmd_Animation *s, char *where, size_t n);
-static int same_ChannelPointer(const tmd_ChannelPointer_view *v, const tmd_ChannelPointer *s, char *where, size_t n);
-static int same_Channel(const tmd_Channel_view *v, const tmd_Channel *s, char *where, size_t n);
-static int same_Keyframe(const tmd_Keyframe_view *v, const tmd_Keyframe *s, char *where, size_t n);
-static int same_LodBlock(const tmd_LodBlock_view *v, const tmd_LodBlock *s, char *where, size_t n);
-static int same_Level(const tmd_Level_view *v, const tmd_Level *s, char *where, size_t n);
-static int same_Mesh(const tmd_Mesh_view *v, const tmd_Mesh *s, char *where, size_t n);
-static int same_Piece(const tmd_Piece_view *v, const tmd_Piece *s, char *where, size_t n);
-static int same_Vertex(const tmd_Vertex_view *v, const tmd_Vertex *s, char *where, size_t n);
-
-static int same_File(const tmd_File_view *v, const tmd_File *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "File", "", -1);
-    if (!((tmd_File_view_magic(v)).ptr == (s->magic).ptr && (tmd_File_view_magic(v)).len == (s->magic).len))
-        return bf_view_differs(where, n, "File", "magic", -1);
-    for (size_t i = 0; i < 4; i++) {
-        if (!((int64_t)(tmd_File_view_magic_padding(v, i)) == (int64_t)(s->magic_padding[i])))
-            return bf_view_differs(where, n, "File", "magic_padding", (int64_t)i);
-    }
-    {
-        tmd_Header_view e = tmd_File_view_header(v);
-        if (!same_Header(&e, &s->header, where, n))
-            return 0;
-    }
-    if (!((int64_t)(tmd_File_view_scene_size(v)) == (int64_t)(s->scene_size)))
-        return bf_view_differs(where, n, "File", "scene_size", -1);
-    {
-        tmd_Scene_view e = tmd_File_view_scene(v);
-        if (!same_Scene(&e, &s->scene, where, n))
-            return 0;
-    }
-    if (tmd_File_view_has_aux_data(v) != s->has_aux_data)
-        return bf_view_differs(where, n, "File", "aux_data", -1);
-    if (s->has_aux_data) {
-        if (tmd_File_view_aux_data_count(v) != s->aux_data_count)
-            return bf_view_differs(where, n, "File", "aux_data", -1);
-        for (size_t i = 0; i < s->aux_data_count; i++) {
-            if (!((int64_t)(tmd_File_view_aux_data(v, i)) == (int64_t)(s->aux_data[i])))
-                return bf_view_differs(where, n, "File", "aux_data", (int64_t)i);
-        }
-    }
-    if (tmd_File_view_nodes_count(v) != s->nodes_count)
-        return bf_view_differs(where, n, "File", "nodes", -1);
-    for (size_t i = 0; i < s->nodes_count; i++) {
-        tmd_Node_view e = tmd_File_view_nodes_at(v, i);
-        if (!same_Node(&e, &s->nodes[i], where, n))
-            return 0;
-    }
-    if (tmd_File_view_animation_pointers_count(v) != s->animation_pointers_count)
-        return bf_view_differs(where, n, "File", "animation_pointers", -1);
-    for (size_t i = 0; i < s->animation_pointers_count; i++) {
-        tmd_AnimationPointer_view e = tmd_File_view_animation_pointers_at(v, i);
-        if (!same_AnimationPointer(&e, &s->animation_pointers[i], where, n))
-            return 0;
-    }
-    {
-        tmd_LodBlock_view e = tmd_File_view_lod(v);
-        if (!same_LodBlock(&e, &s->lod, where, n))
-            return 0;
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Header(const tmd_Header_view *v, const tmd_Header *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Header", "", -1);
-    if (!((int64_t)(tmd_Header_view_remaining(v)) == (int64_t)(s->remaining)))
-        return bf_view_differs(where, n, "Header", "remaining", -1);
-    if (!((tmd_Header_view_category(v)).ptr == (s->category).ptr && (tmd_Header_view_category(v)).len == (s->category).len))
-        return bf_view_differs(where, n, "Header", "category", -1);
-    if (!((int64_t)(tmd_Header_view_magic_value(v)) == (int64_t)(s->magic_value)))
-        return bf_view_differs(where, n, "Header", "magic_value", -1);
-    if (!((int64_t)(tmd_Header_view_lod_offset(v)) == (int64_t)(s->lod_offset)))
-        return bf_view_differs(where, n, "Header", "lod_offset", -1);
-    if (!((int64_t)(tmd_Header_view_salt(v)) == (int64_t)(s->salt)))
-        return bf_view_differs(where, n, "Header", "salt", -1);
-    if (!((int64_t)(tmd_Header_view_unknown_28(v)) == (int64_t)(s->unknown_28)))
-        return bf_view_differs(where, n, "Header", "unknown_28", -1);
-    if (!((int64_t)(tmd_Header_view_unknown_32(v)) == (int64_t)(s->unknown_32)))
-        return bf_view_differs(where, n, "Header", "unknown_32", -1);
-    for (size_t i = 0; i < 16; i++) {
-        if (!((int64_t)(tmd_Header_view_zeroes(v, i)) == (int64_t)(s->zeroes[i])))
-            return bf_view_differs(where, n, "Header", "zeroes", (int64_t)i);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Scene(const tmd_Scene_view *v, const tmd_Scene *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Scene", "", -1);
-    if (!((int64_t)(tmd_Scene_view_node_count(v)) == (int64_t)(s->node_count)))
-        return bf_view_differs(where, n, "Scene", "node_count", -1);
-    if (!((int64_t)(tmd_Scene_view_unknown_2(v)) == (int64_t)(s->unknown_2)))
-        return bf_view_differs(where, n, "Scene", "unknown_2", -1);
-    if (!((int64_t)(tmd_Scene_view_animation_count(v)) == (int64_t)(s->animation_count)))
-        return bf_view_differs(where, n, "Scene", "animation_count", -1);
-    if (!((int64_t)(tmd_Scene_view_unknown_6(v)) == (int64_t)(s->unknown_6)))
-        return bf_view_differs(where, n, "Scene", "unknown_6", -1);
-    for (size_t i = 0; i < 44; i++) {
-        if (!((int64_t)(tmd_Scene_view_zeroes(v, i)) == (int64_t)(s->zeroes[i])))
-            return bf_view_differs(where, n, "Scene", "zeroes", (int64_t)i);
-    }
-    if (!((int64_t)(tmd_Scene_view_aux_address(v)) == (int64_t)(s->aux_address)))
-        return bf_view_differs(where, n, "Scene", "aux_address", -1);
-    if (tmd_Scene_view_has_node_address(v) != s->has_node_address)
-        return bf_view_differs(where, n, "Scene", "node_address", -1);
-    if (s->has_node_address) {
-        if (!((int64_t)(tmd_Scene_view_node_address(v)) == (int64_t)(s->node_address)))
-            return bf_view_differs(where, n, "Scene", "node_address", -1);
-    }
-    if (!((int64_t)(tmd_Scene_view_animation_address(v)) == (int64_t)(s->animation_address)))
-        return bf_view_differs(where, n, "Scene", "animation_address", -1);
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Node(const tmd_Node_view *v, const tmd_Node *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Node", "", -1);
-    for (size_t i = 0; i < 4; i++) {
-        if (!(bf_f32_bits((float)(tmd_Node_view_rotation(v, i))) == bf_f32_bits((float)(s->rotation[i]))))
-            return bf_view_differs(where, n, "Node", "rotation", (int64_t)i);
-    }
-    for (size_t i = 0; i < 16; i++) {
-        if (!(bf_f32_bits((float)(tmd_Node_view_bind_pose(v, i))) == bf_f32_bits((float)(s->bind_pose[i]))))
-            return bf_view_differs(where, n, "Node", "bind_pose", (int64_t)i);
-    }
-    for (size_t i = 0; i < 16; i++) {
-        if (!(bf_f32_bits((float)(tmd_Node_view_inverse_bind_pose(v, i))) == bf_f32_bits((float)(s->inverse_bind_pose[i]))))
-            return bf_view_differs(where, n, "Node", "inverse_bind_pose", (int64_t)i);
-    }
-    if (!((int64_t)(tmd_Node_view_name_length(v)) == (int64_t)(s->name_length)))
-        return bf_view_differs(where, n, "Node", "name_length", -1);
-    if (!((tmd_Node_view_name(v)).ptr == (s->name).ptr && (tmd_Node_view_name(v)).len == (s->name).len))
-        return bf_view_differs(where, n, "Node", "name", -1);
-    if (!((int64_t)(tmd_Node_view_parent(v)) == (int64_t)(s->parent)))
-        return bf_view_differs(where, n, "Node", "parent", -1);
-    if (!((int64_t)(tmd_Node_view_ignore_updates(v)) == (int64_t)(s->ignore_updates)))
-        return bf_view_differs(where, n, "Node", "ignore_updates", -1);
-    for (size_t i = 0; i < 3; i++) {
-        if (!(bf_f32_bits((float)(tmd_Node_view_translation(v, i))) == bf_f32_bits((float)(s->translation[i]))))
-            return bf_view_differs(where, n, "Node", "translation", (int64_t)i);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_AnimationPointer(const tmd_AnimationPointer_view *v, const tmd_AnimationPointer *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "AnimationPointer", "", -1);
-    if (!((int64_t)(tmd_AnimationPointer_view_address(v)) == (int64_t)(s->address)))
-        return bf_view_differs(where, n, "AnimationPointer", "address", -1);
-    {
-        tmd_Animation_view e = tmd_AnimationPointer_view_animation(v);
-        if (!same_Animation(&e, &s->animation, where, n))
-            return 0;
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Animation(const tmd_Animation_view *v, const tmd_Animation *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Animation", "", -1);
-    if (!((int64_t)(tmd_Animation_view_name_length(v)) == (int64_t)(s->name_length)))
-        return bf_view_differs(where, n, "Animation", "name_length", -1);
-    if (!((tmd_Animation_view_name(v)).ptr == (s->name).ptr && (tmd_Animation_view_name(v)).len == (s->name).len))
-        return bf_view_differs(where, n, "Animation", "name", -1);
-    if (!((int64_t)(tmd_Animation_view_composite(v)) == (int64_t)(s->composite)))
-        return bf_view_differs(where, n, "Animation", "composite", -1);
-    if (!((int64_t)(tmd_Animation_view_plays_sound(v)) == (int64_t)(s->plays_sound)))
-        return bf_view_differs(where, n, "Animation", "plays_sound", -1);
-    if (!((int64_t)(tmd_Animation_view_channel_count(v)) == (int64_t)(s->channel_count)))
-        return bf_view_differs(where, n, "Animation", "channel_count", -1);
-    if (!(bf_f32_bits((float)(tmd_Animation_view_duration(v))) == bf_f32_bits((float)(s->duration))))
-        return bf_view_differs(where, n, "Animation", "duration", -1);
-    if (tmd_Animation_view_channels_count(v) != s->channels_count)
-        return bf_view_differs(where, n, "Animation", "channels", -1);
-    for (size_t i = 0; i < s->channels_count; i++) {
-        tmd_ChannelPointer_view e = tmd_Animation_view_channels_at(v, i);
-        if (!same_ChannelPointer(&e, &s->channels[i], where, n))
-            return 0;
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_ChannelPointer(const tmd_ChannelPointer_view *v, const tmd_ChannelPointer *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "ChannelPointer", "", -1);
-    if (!((int64_t)(tmd_ChannelPointer_view_address(v)) == (int64_t)(s->address)))
-        return bf_view_differs(where, n, "ChannelPointer", "address", -1);
-    {
-        tmd_Channel_view e = tmd_ChannelPointer_view_channel(v);
-        if (!same_Channel(&e, &s->channel, where, n))
-            return 0;
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Channel(const tmd_Channel_view *v, const tmd_Channel *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Channel", "", -1);
-    if (!((int64_t)(tmd_Channel_view_flags(v)) == (int64_t)(s->flags)))
-        return bf_view_differs(where, n, "Channel", "flags", -1);
-    if (!((int64_t)(tmd_Channel_view_frame_count(v)) == (int64_t)(s->frame_count)))
-        return bf_view_differs(where, n, "Channel", "frame_count", -1);
-    if (tmd_Channel_view_keyframes_count(v) != s->keyframes_count)
-        return bf_view_differs(where, n, "Channel", "keyframes", -1);
-    for (size_t i = 0; i < s->keyframes_count; i++) {
-        tmd_Keyframe_view e = tmd_Channel_view_keyframes_at(v, i);
-        if (!same_Keyframe(&e, &s->keyframes[i], where, n))
-            return 0;
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Keyframe(const tmd_Keyframe_view *v, const tmd_Keyframe *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Keyframe", "", -1);
-    if (!(bf_f32_bits((float)(tmd_Keyframe_view_timestamp(v))) == bf_f32_bits((float)(s->timestamp))))
-        return bf_view_differs(where, n, "Keyframe", "timestamp", -1);
-    if (!((int64_t)(tmd_Keyframe_view_translation_key(v)) == (int64_t)(s->translation_key)))
-        return bf_view_differs(where, n, "Keyframe", "translation_key", -1);
-    if (!((int64_t)(tmd_Keyframe_view_rotation_key(v)) == (int64_t)(s->rotation_key)))
-        return bf_view_differs(where, n, "Keyframe", "rotation_key", -1);
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_LodBlock(const tmd_LodBlock_view *v, const tmd_LodBlock *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "LodBlock", "", -1);
-    if (!((int64_t)(tmd_LodBlock_view_level_count(v)) == (int64_t)(s->level_count)))
-        return bf_view_differs(where, n, "LodBlock", "level_count", -1);
-    if (!(bf_f32_bits((float)(tmd_LodBlock_view_unknown(v))) == bf_f32_bits((float)(s->unknown))))
-        return bf_view_differs(where, n, "LodBlock", "unknown", -1);
-    if (tmd_LodBlock_view_levels_count(v) != s->levels_count)
-        return bf_view_differs(where, n, "LodBlock", "levels", -1);
-    {
-        tmd_Level_view e;
-        size_t i = 0;
-        for (int more = tmd_LodBlock_view_levels_first(v, &e); more; more = tmd_LodBlock_view_levels_next(v, &e), i++)
-            if (i >= s->levels_count || !same_Level(&e, &s->levels[i], where, n))
-                return bf_view_differs(where, n, "LodBlock", "levels", (int64_t)i);
-        if (i != s->levels_count)
-            return bf_view_differs(where, n, "LodBlock", "levels", -1);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Level(const tmd_Level_view *v, const tmd_Level *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Level", "", -1);
-    if (!((int64_t)(tmd_Level_view_mesh_count(v)) == (int64_t)(s->mesh_count)))
-        return bf_view_differs(where, n, "Level", "mesh_count", -1);
-    if (!(bf_f32_bits((float)(tmd_Level_view_distance(v))) == bf_f32_bits((float)(s->distance))))
-        return bf_view_differs(where, n, "Level", "distance", -1);
-    for (size_t i = 0; i < 4; i++) {
-        if (!(bf_f32_bits((float)(tmd_Level_view_unknown(v, i))) == bf_f32_bits((float)(s->unknown[i]))))
-            return bf_view_differs(where, n, "Level", "unknown", (int64_t)i);
-    }
-    if (tmd_Level_view_meshes_count(v) != s->meshes_count)
-        return bf_view_differs(where, n, "Level", "meshes", -1);
-    {
-        tmd_Mesh_view e;
-        size_t i = 0;
-        for (int more = tmd_Level_view_meshes_first(v, &e); more; more = tmd_Level_view_meshes_next(v, &e), i++)
-            if (i >= s->meshes_count || !same_Mesh(&e, &s->meshes[i], where, n))
-                return bf_view_differs(where, n, "Level", "meshes", (int64_t)i);
-        if (i != s->meshes_count)
-            return bf_view_differs(where, n, "Level", "meshes", -1);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Mesh(const tmd_Mesh_view *v, const tmd_Mesh *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Mesh", "", -1);
-    if (!((int64_t)(tmd_Mesh_view_piece_count(v)) == (int64_t)(s->piece_count)))
-        return bf_view_differs(where, n, "Mesh", "piece_count", -1);
-    if (!((int64_t)(tmd_Mesh_view_index_count(v)) == (int64_t)(s->index_count)))
-        return bf_view_differs(where, n, "Mesh", "index_count", -1);
-    if (!((int64_t)(tmd_Mesh_view_vertex_count(v)) == (int64_t)(s->vertex_count)))
-        return bf_view_differs(where, n, "Mesh", "vertex_count", -1);
-    if (!((tmd_Mesh_view_material(v)).ptr == (s->material).ptr && (tmd_Mesh_view_material(v)).len == (s->material).len))
-        return bf_view_differs(where, n, "Mesh", "material", -1);
-    if (tmd_Mesh_view_pieces_count(v) != s->pieces_count)
-        return bf_view_differs(where, n, "Mesh", "pieces", -1);
-    {
-        tmd_Piece_view e;
-        size_t i = 0;
-        for (int more = tmd_Mesh_view_pieces_first(v, &e); more; more = tmd_Mesh_view_pieces_next(v, &e), i++)
-            if (i >= s->pieces_count || !same_Piece(&e, &s->pieces[i], where, n))
-                return bf_view_differs(where, n, "Mesh", "pieces", (int64_t)i);
-        if (i != s->pieces_count)
-            return bf_view_differs(where, n, "Mesh", "pieces", -1);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Piece(const tmd_Piece_view *v, const tmd_Piece *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Piece", "", -1);
-    if (!((int64_t)(tmd_Piece_view_index_count(v)) == (int64_t)(s->index_count)))
-        return bf_view_differs(where, n, "Piece", "index_count", -1);
-    if (!((int64_t)(tmd_Piece_view_vertex_count(v)) == (int64_t)(s->vertex_count)))
-        return bf_view_differs(where, n, "Piece", "vertex_count", -1);
-    if (!((int64_t)(tmd_Piece_view_skin_count(v)) == (int64_t)(s->skin_count)))
-        return bf_view_differs(where, n, "Piece", "skin_count", -1);
-    if (!((int64_t)(tmd_Piece_view_highest_index(v)) == (int64_t)(s->highest_index)))
-        return bf_view_differs(where, n, "Piece", "highest_index", -1);
-    for (size_t i = 0; i < 3; i++) {
-        if (!(bf_f32_bits((float)(tmd_Piece_view_center(v, i))) == bf_f32_bits((float)(s->center[i]))))
-            return bf_view_differs(where, n, "Piece", "center", (int64_t)i);
-    }
-    for (size_t i = 0; i < 3; i++) {
-        if (!(bf_f32_bits((float)(tmd_Piece_view_extent(v, i))) == bf_f32_bits((float)(s->extent[i]))))
-            return bf_view_differs(where, n, "Piece", "extent", (int64_t)i);
-    }
-    if (tmd_Piece_view_skin_nodes_count(v) != s->skin_nodes_count)
-        return bf_view_differs(where, n, "Piece", "skin_nodes", -1);
-    for (size_t i = 0; i < s->skin_nodes_count; i++) {
-        if (!((int64_t)(tmd_Piece_view_skin_nodes(v, i)) == (int64_t)(s->skin_nodes[i])))
-            return bf_view_differs(where, n, "Piece", "skin_nodes", (int64_t)i);
-    }
-    if (tmd_Piece_view_vertices_count(v) != s->vertices_count)
-        return bf_view_differs(where, n, "Piece", "vertices", -1);
-    for (size_t i = 0; i < s->vertices_count; i++) {
-        tmd_Vertex_view e = tmd_Piece_view_vertices_at(v, i);
-        if (!same_Vertex(&e, &s->vertices[i], where, n))
-            return 0;
-    }
-    if (tmd_Piece_view_indices_count(v) != s->indices_count)
-        return bf_view_differs(where, n, "Piece", "indices", -1);
-    for (size_t i = 0; i < s->indices_count; i++) {
-        if (!((int64_t)(tmd_Piece_view_indices(v, i)) == (int64_t)(s->indices[i])))
-            return bf_view_differs(where, n, "Piece", "indices", (int64_t)i);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Vertex(const tmd_Vertex_view *v, const tmd_Vertex *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Vertex", "", -1);
-    for (size_t i = 0; i < 3; i++) {
-        if (!(bf_f32_bits((float)(tmd_Vertex_view_position(v, i))) == bf_f32_bits((float)(s->position[i]))))
-            return bf_view_differs(where, n, "Vertex", "position", (int64_t)i);
-    }
-    for (size_t i = 0; i < 3; i++) {
-        if (!(bf_f32_bits((float)(tmd_Vertex_view_normal(v, i))) == bf_f32_bits((float)(s->normal[i]))))
-            return bf_view_differs(where, n, "Vertex", "normal", (int64_t)i);
-    }
-    for (size_t i = 0; i < 4; i++) {
-        if (!((int64_t)(tmd_Vertex_view_weights(v, i)) == (int64_t)(s->weights[i])))
-            return bf_view_differs(where, n, "Vertex", "weights", (int64_t)i);
-    }
-    for (size_t i = 0; i < 4; i++) {
-        if (!((int64_t)(tmd_Vertex_view_bone_ids(v, i)) == (int64_t)(s->bone_ids[i])))
-            return bf_view_differs(where, n, "Vertex", "bone_ids", (int64_t)i);
-    }
-    for (size_t i = 0; i < 2; i++) {
-        if (!(bf_f32_bits((float)(tmd_Vertex_view_uv(v, i))) == bf_f32_bits((float)(s->uv[i]))))
-            return bf_view_differs(where, n, "Vertex", "uv", (int64_t)i);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-int tmd_view_same_model(const tmd_model_view *v, const tmd_File *s, char *where, size_t where_size)
-{
-    return same_File(&v->root, s, where, where_size);
 }
 
 int tmd_view_open_model(const uint8_t *data, size_t size, tmd_model_view *out, bf_error *err)

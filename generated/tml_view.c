@@ -12,11 +12,7 @@ int tml_view_lay_TextureRef(bf_ctx *c, const bf_view_doc *d, tml_TextureRef_view
 
 int tml_view_lay_File(bf_ctx *c, const bf_view_doc *d, tml_File_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (tml_File_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     /* magic */
     {
@@ -26,14 +22,11 @@ int tml_view_lay_File(bf_ctx *c, const bf_view_doc *d, tml_File_view *v, int64_t
         if (!bf_expect_bytes(c, c->pos - 4, "magic", (const uint8_t *)s.ptr, "TML1", 4))
             return 0;
     }
-    /* unknown */
-    if (!bf_need(c, 4, "unknown"))
+    /* unknown .. texture_count: 8 bytes */
+    static const bf_view_field unknown_run[] = {{"unknown", 4}, {"texture_count", 4}};
+    if (!bf_view_need_run(c, 8, unknown_run, 2))
         return 0;
-    c->pos += 4;
-    /* texture_count */
-    if (!bf_need(c, 4, "texture_count"))
-        return 0;
-    c->pos += 4;
+    c->pos += 8;
     /* textures */
     v->textures_lim = c->end;
     {
@@ -45,11 +38,9 @@ int tml_view_lay_File(bf_ctx *c, const bf_view_doc *d, tml_File_view *v, int64_t
         if (!bf_view_count_fits(c, (uint64_t)n, 28, "textures"))
             return 0;
         v->textures_count = (size_t)n;
-        tml_Texture_view e[2];
+        tml_Texture_view e;
         for (int64_t i = 0; i < n; i++) {
-            tml_Texture_view *cur = &e[i & 1];
-            const tml_Texture_view *prev = i ? &e[(i - 1) & 1] : NULL;
-            (void)prev;
+            tml_Texture_view *cur = &e;
             if (!bf_push(c, "textures", i) || !tml_view_lay_Texture(c, d, cur, i, deep))
                 return 0;
             bf_pop(c);
@@ -89,11 +80,9 @@ int tml_view_lay_File(bf_ctx *c, const bf_view_doc *d, tml_File_view *v, int64_t
         if (!bf_view_count_fits(c, (uint64_t)n, 8, "materials"))
             return 0;
         v->materials_count = (size_t)n;
-        tml_Material_view e[2];
+        tml_Material_view e;
         for (int64_t i = 0; i < n; i++) {
-            tml_Material_view *cur = &e[i & 1];
-            const tml_Material_view *prev = i ? &e[(i - 1) & 1] : NULL;
-            (void)prev;
+            tml_Material_view *cur = &e;
             if (!bf_push(c, "materials", i) || !tml_view_lay_Material(c, d, cur, i, deep))
                 return 0;
             bf_pop(c);
@@ -105,46 +94,13 @@ int tml_view_lay_File(bf_ctx *c, const bf_view_doc *d, tml_File_view *v, int64_t
 
 int tml_view_lay_Texture(bf_ctx *c, const bf_view_doc *d, tml_Texture_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (tml_Texture_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* id */
-    if (!bf_need(c, 4, "id"))
+    /* id .. unknown_22: 28 bytes */
+    static const bf_view_field id_run[] = {{"id", 4}, {"data_size", 4}, {"unknown_8", 8}, {"format", 2}, {"width", 2}, {"height", 2}, {"unknown_22", 6}};
+    if (!bf_view_need_run(c, 28, id_run, 7))
         return 0;
-    c->pos += 4;
-    /* data_size */
-    if (!bf_need(c, 4, "data_size"))
-        return 0;
-    c->pos += 4;
-    /* unknown_8 */
-    {
-        const int64_t n = 8;
-        if (!bf_need(c, (uint64_t)n * 1, "unknown_8"))
-            return 0;
-        c->pos += (size_t)n * 1;
-    }
-    /* format */
-    if (!bf_need(c, 2, "format"))
-        return 0;
-    c->pos += 2;
-    /* width */
-    if (!bf_need(c, 2, "width"))
-        return 0;
-    c->pos += 2;
-    /* height */
-    if (!bf_need(c, 2, "height"))
-        return 0;
-    c->pos += 2;
-    /* unknown_22 */
-    {
-        const int64_t n = 6;
-        if (!bf_need(c, (uint64_t)n * 1, "unknown_22"))
-            return 0;
-        c->pos += (size_t)n * 1;
-    }
+    c->pos += 28;
     /* data */
     {
         int64_t n = (int64_t)bf_load_u32le(c->data + v->_offset + 4);
@@ -163,24 +119,13 @@ int tml_view_lay_Texture(bf_ctx *c, const bf_view_doc *d, tml_Texture_view *v, i
 
 int tml_view_lay_Material(bf_ctx *c, const bf_view_doc *d, tml_Material_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (tml_Material_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* name_index */
-    if (!bf_need(c, 4, "name_index"))
+    /* name_index .. texture_count: 8 bytes */
+    static const bf_view_field name_index_run[] = {{"name_index", 4}, {"unknown", 2}, {"texture_count", 2}};
+    if (!bf_view_need_run(c, 8, name_index_run, 3))
         return 0;
-    c->pos += 4;
-    /* unknown */
-    if (!bf_need(c, 2, "unknown"))
-        return 0;
-    c->pos += 2;
-    /* texture_count */
-    if (!bf_need(c, 2, "texture_count"))
-        return 0;
-    c->pos += 2;
+    c->pos += 8;
     /* texture_ids */
     v->texture_ids_lim = c->end;
     {
@@ -202,11 +147,7 @@ int tml_view_lay_Material(bf_ctx *c, const bf_view_doc *d, tml_Material_view *v,
 
 int tml_view_lay_TextureRef(bf_ctx *c, const bf_view_doc *d, tml_TextureRef_view *v, int64_t index, int deep)
 {
-    memset(v, 0, sizeof *v);
-    v->_doc = d;
-    v->_offset = c->pos;
-    v->_lim = c->end;
-    v->_index = index;
+    *v = (tml_TextureRef_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     /* id */
     if (!bf_need(c, 4, "id"))
@@ -287,125 +228,6 @@ int tml_File_view_materials_next(const tml_File_view *v, tml_Material_view *it)
     bf_view_ctx(&ctx, v->_doc, &e);
     tml_Material_view prev = *it;
     return sub_File_materials(&ctx, v, (size_t)prev._index + 1, &prev, it);
-}
-
-static int same_File(const tml_File_view *v, const tml_File *s, char *where, size_t n);
-static int same_Texture(const tml_Texture_view *v, const tml_Texture *s, char *where, size_t n);
-static int same_Material(const tml_Material_view *v, const tml_Material *s, char *where, size_t n);
-static int same_TextureRef(const tml_TextureRef_view *v, const tml_TextureRef *s, char *where, size_t n);
-
-static int same_File(const tml_File_view *v, const tml_File *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "File", "", -1);
-    if (!((tml_File_view_magic(v)).ptr == (s->magic).ptr && (tml_File_view_magic(v)).len == (s->magic).len))
-        return bf_view_differs(where, n, "File", "magic", -1);
-    if (!((int64_t)(tml_File_view_unknown(v)) == (int64_t)(s->unknown)))
-        return bf_view_differs(where, n, "File", "unknown", -1);
-    if (!((int64_t)(tml_File_view_texture_count(v)) == (int64_t)(s->texture_count)))
-        return bf_view_differs(where, n, "File", "texture_count", -1);
-    if (tml_File_view_textures_count(v) != s->textures_count)
-        return bf_view_differs(where, n, "File", "textures", -1);
-    {
-        tml_Texture_view e;
-        size_t i = 0;
-        for (int more = tml_File_view_textures_first(v, &e); more; more = tml_File_view_textures_next(v, &e), i++)
-            if (i >= s->textures_count || !same_Texture(&e, &s->textures[i], where, n))
-                return bf_view_differs(where, n, "File", "textures", (int64_t)i);
-        if (i != s->textures_count)
-            return bf_view_differs(where, n, "File", "textures", -1);
-    }
-    if (!((int64_t)(tml_File_view_material_count(v)) == (int64_t)(s->material_count)))
-        return bf_view_differs(where, n, "File", "material_count", -1);
-    if (tml_File_view_material_names_count(v) != s->material_names_count)
-        return bf_view_differs(where, n, "File", "material_names", -1);
-    for (size_t i = 0; i < s->material_names_count; i++)
-        if (!((tml_File_view_material_names(v, i)).ptr == (s->material_names[i]).ptr && (tml_File_view_material_names(v, i)).len == (s->material_names[i]).len))
-            return bf_view_differs(where, n, "File", "material_names", (int64_t)i);
-    if (tml_File_view_materials_count(v) != s->materials_count)
-        return bf_view_differs(where, n, "File", "materials", -1);
-    {
-        tml_Material_view e;
-        size_t i = 0;
-        for (int more = tml_File_view_materials_first(v, &e); more; more = tml_File_view_materials_next(v, &e), i++)
-            if (i >= s->materials_count || !same_Material(&e, &s->materials[i], where, n))
-                return bf_view_differs(where, n, "File", "materials", (int64_t)i);
-        if (i != s->materials_count)
-            return bf_view_differs(where, n, "File", "materials", -1);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Texture(const tml_Texture_view *v, const tml_Texture *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Texture", "", -1);
-    if (!((int64_t)(tml_Texture_view_id(v)) == (int64_t)(s->id)))
-        return bf_view_differs(where, n, "Texture", "id", -1);
-    if (!((int64_t)(tml_Texture_view_data_size(v)) == (int64_t)(s->data_size)))
-        return bf_view_differs(where, n, "Texture", "data_size", -1);
-    for (size_t i = 0; i < 8; i++) {
-        if (!((int64_t)(tml_Texture_view_unknown_8(v, i)) == (int64_t)(s->unknown_8[i])))
-            return bf_view_differs(where, n, "Texture", "unknown_8", (int64_t)i);
-    }
-    if (!((int64_t)(tml_Texture_view_format(v)) == (int64_t)(s->format)))
-        return bf_view_differs(where, n, "Texture", "format", -1);
-    if (!((int64_t)(tml_Texture_view_width(v)) == (int64_t)(s->width)))
-        return bf_view_differs(where, n, "Texture", "width", -1);
-    if (!((int64_t)(tml_Texture_view_height(v)) == (int64_t)(s->height)))
-        return bf_view_differs(where, n, "Texture", "height", -1);
-    for (size_t i = 0; i < 6; i++) {
-        if (!((int64_t)(tml_Texture_view_unknown_22(v, i)) == (int64_t)(s->unknown_22[i])))
-            return bf_view_differs(where, n, "Texture", "unknown_22", (int64_t)i);
-    }
-    {
-        bf_bytes b = tml_Texture_view_data(v);
-        if (b.ptr != s->data.ptr || b.len != s->data.len || b.offset != s->data.offset)
-            return bf_view_differs(where, n, "Texture", "data", -1);
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_Material(const tml_Material_view *v, const tml_Material *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "Material", "", -1);
-    if (!((int64_t)(tml_Material_view_name_index(v)) == (int64_t)(s->name_index)))
-        return bf_view_differs(where, n, "Material", "name_index", -1);
-    if (!((int64_t)(tml_Material_view_unknown(v)) == (int64_t)(s->unknown)))
-        return bf_view_differs(where, n, "Material", "unknown", -1);
-    if (!((int64_t)(tml_Material_view_texture_count(v)) == (int64_t)(s->texture_count)))
-        return bf_view_differs(where, n, "Material", "texture_count", -1);
-    if (tml_Material_view_texture_ids_count(v) != s->texture_ids_count)
-        return bf_view_differs(where, n, "Material", "texture_ids", -1);
-    for (size_t i = 0; i < s->texture_ids_count; i++) {
-        tml_TextureRef_view e = tml_Material_view_texture_ids_at(v, i);
-        if (!same_TextureRef(&e, &s->texture_ids[i], where, n))
-            return 0;
-    }
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-static int same_TextureRef(const tml_TextureRef_view *v, const tml_TextureRef *s, char *where, size_t n)
-{
-    if (v->_offset != s->_offset || v->_index != s->_index)
-        return bf_view_differs(where, n, "TextureRef", "", -1);
-    if (!((int64_t)(tml_TextureRef_view_id(v)) == (int64_t)(s->id)))
-        return bf_view_differs(where, n, "TextureRef", "id", -1);
-    (void)where;
-    (void)n;
-    return 1;
-}
-
-int tml_view_same_library(const tml_library_view *v, const tml_File *s, char *where, size_t where_size)
-{
-    return same_File(&v->root, s, where, where_size);
 }
 
 int tml_view_open_library(const uint8_t *data, size_t size, tml_library_view *out, bf_error *err)

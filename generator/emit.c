@@ -108,6 +108,7 @@ static unsigned part_of(const char *name)
         unsigned part;
     } suffixes[] = {{"_write.c", EMIT_WRITER}, {"_validate.c", EMIT_VALIDATOR}, {"_meta.c", EMIT_META},
                     {"_access.h", EMIT_ACCESS}, {"_view.h", EMIT_VIEW}, {"_view.c", EMIT_VIEW},
+                    {"_view_same.c", EMIT_VIEW},
                     {".h", EMIT_HEADER}, {".c", EMIT_READER}};
     for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
         size_t m = strlen(suffixes[i].suffix);

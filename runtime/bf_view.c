@@ -33,6 +33,35 @@ int bf_view_count_fits(bf_ctx *c, uint64_t count, uint64_t min_encoded, const ch
                    (unsigned long long)remaining, (unsigned long long)c->end);
 }
 
+int bf_view_short_run(bf_ctx *c, const bf_view_field *run, size_t count)
+{
+    uint64_t at = c->pos;
+    for (size_t i = 0; i < count; i++) {
+        if (run[i].size > c->end - at)
+            return bf_fail(c, at, run[i].name, "needs %llu bytes but only %llu remain before 0x%llx",
+                           (unsigned long long)run[i].size, (unsigned long long)(c->end - at),
+                           (unsigned long long)c->end);
+        at += run[i].size;
+    }
+    return 1; /* (the run fits: the caller's sum was wrong; not reached) */
+}
+
+int64_t bf_view_first_nonzero(const uint8_t *p, size_t count, unsigned width, int big, int64_t otherwise)
+{
+    for (size_t i = 0; i < count; i++, p += width) {
+        uint32_t v;
+        if (width == 1)
+            v = p[0];
+        else if (width == 2)
+            v = big ? bf_load_u16be(p) : bf_load_u16le(p);
+        else
+            v = big ? bf_load_u32be(p) : bf_load_u32le(p);
+        if (v != 0)
+            return v;
+    }
+    return otherwise;
+}
+
 int bf_view_differs(char *where, size_t size, const char *type, const char *field, int64_t index)
 {
     if (index >= 0)

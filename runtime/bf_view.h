@@ -51,6 +51,28 @@ static inline const uint8_t *bf_view_elem(bf_ctx *c, const uint8_t *base, size_t
  * like the full reader does before it allocates. */
 int bf_view_count_fits(bf_ctx *c, uint64_t count, uint64_t min_encoded, const char *field);
 
+/* A field of a run of fixed-size fields (numbers, fixed strings, flat structures) that a
+ * view checks with one bound. */
+typedef struct bf_view_field {
+    const char *name;
+    uint32_t size;
+} bf_view_field;
+
+/* Fails naming the first field of `run` that does not fit before c->end, at its offset. */
+int bf_view_short_run(bf_ctx *c, const bf_view_field *run, size_t count);
+
+/* 1 when the `size` bytes of a run of `count` fields fit before c->end. */
+static inline int bf_view_need_run(bf_ctx *c, size_t size, const bf_view_field *run, size_t count)
+{
+    if (size <= c->end - c->pos)
+        return 1;
+    return bf_view_short_run(c, run, count);
+}
+
+/* first_nonzero() over `count` consecutive unsigned fields of `width` bytes (1, 2 or 4) at
+ * `p`, big-endian when `big`: the first that is not 0, else `otherwise`. */
+int64_t bf_view_first_nonzero(const uint8_t *p, size_t count, unsigned width, int big, int64_t otherwise);
+
 /* For the generated agreement checks: writes "type.field[index]" into `where`, returns 0. */
 int bf_view_differs(char *where, size_t size, const char *type, const char *field, int64_t index);
 

@@ -2,7 +2,8 @@
  * the file and agree on every field (the generated <fmt>_view_same_* walks every accessor);
  * on truncated and corrupted copies (counts, offsets and lengths overwritten), a view opens
  * exactly when the reader reads. T3DM is also checked by hand: vertices, indices, strings and
- * keyframes through the accessors, against the reader's structs. Runs under ASan + UBSan,
+ * keyframes through the accessors, against the reader's structs; a truncation inside a run of
+ * fixed fields (checked with one bound) names its field. Runs under ASan + UBSan,
  * each input in a buffer of exactly its size, so a read past it is a report. */
 #include <criterion/criterion.h>
 #include <dirent.h>
@@ -418,5 +419,32 @@ Test(views, errors_name_field_and_offset)
     data[3] = 5; /* version */
     cr_assert_not(t3dm_view_open_model(data, size, &mv, &err));
     cr_assert(strstr(err.path, "version"), "path '%s'", err.path);
+    free(data);
+}
+
+/* A run of fixed-size fields is checked with one bound: when the input ends inside it, the
+ * error still names the field it ends in, at that field's offset (J3D's header: magic, then
+ * kind, file_size, section_count and a 16-byte subversion header in one run). */
+Test(views, a_cut_inside_a_run_names_its_field)
+{
+    REQUIRE_SAMPLES();
+    uint8_t *data;
+    size_t size;
+    cr_assert(load_file(sample_path("bmd/box.bmd"), &data, &size));
+    static const struct {
+        size_t cut;
+        const char *field;
+        uint64_t offset;
+    } cuts[] = {{6, "kind", 4}, {9, "file_size", 8}, {15, "section_count", 12}, {20, "subversion", 16}};
+    for (size_t i = 0; i < sizeof cuts / sizeof cuts[0]; i++) {
+        uint8_t *p = exact_copy(data, cuts[i].cut);
+        j3d_model_view mv;
+        bf_error err;
+        cr_assert_not(j3d_view_open_model(p, cuts[i].cut, &mv, &err));
+        cr_expect(strstr(err.path, cuts[i].field) != NULL, "cut %zu: path '%s', want %s", cuts[i].cut, err.path,
+                  cuts[i].field);
+        cr_expect_eq(err.offset, cuts[i].offset, "cut %zu: offset %llu", cuts[i].cut, (unsigned long long)err.offset);
+        free(p);
+    }
     free(data);
 }

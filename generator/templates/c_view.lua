@@ -14,7 +14,21 @@ local cexpr = require("cexpr")
 local M = {}
 
 local function ct(fmt, t) return names.ctype(fmt, t) end
-local function vt(fmt, t) return names.ctype(fmt, t) .. "_view" end
+-- (asked for at nearly every line written: made once per type)
+local view_names = setmetatable({}, { __mode = "k" })
+local function vt(fmt, t)
+  local of_fmt = view_names[fmt]
+  if not of_fmt then
+    of_fmt = {}
+    view_names[fmt] = of_fmt
+  end
+  local name = of_fmt[t]
+  if not name then
+    name = names.ctype(fmt, t) .. "_view"
+    of_fmt[t] = name
+  end
+  return name
+end
 
 -- A construct views do not handle yet: the format then gets no views (its name and the
 -- reason are in the generated header comment of formats that do, and in LANGUAGE.md).
@@ -218,6 +232,42 @@ end
 
 function places.case() unsupported("a switch case in an expression") end
 
+-- first_nonzero() whose leading arguments are 3 or more consecutive unsigned fields of the
+-- view (a table of offsets, each table running to the next): one runtime call over their
+-- bytes; nil for cexpr's chain of bf_nonzero_or.
+local function scannable(fl)
+  local info = fl.kind == "prim" and not fl.array and not fl.cond and fl.offset and names.prims[fl.prim]
+  return info and not info.signed and not info.float and info.size <= 4 and info.size ~= 3
+end
+
+function places.first_nonzero(env, e)
+  local owner = self_view(env)
+  if owner.view ~= "rec" or owner.guard then return nil end
+  local first, n
+  for i, a in ipairs(e.args) do
+    if a.k ~= "name" or a.ref ~= "field" then break end
+    local fl = full_field(env.ix, a.field)
+    if not scannable(fl) then break end
+    if not first then
+      first = fl
+    elseif fl.prim ~= first.prim or fl.endian ~= first.endian or fl.offset ~= first.offset + (i - 1) * fl.prim_size then
+      break
+    end
+    n = i
+  end
+  if not n or n < 3 then return nil end
+  local rest = { table.unpack(e.args, n + 1) }
+  local otherwise = "0" -- (all of them zero: the last one's value)
+  if #rest == 1 then
+    otherwise = cexpr.value(rest[1], env)
+  elseif #rest > 1 then
+    otherwise = cexpr.value({ k = "call", name = "first_nonzero", args = rest, vt = e.vt }, env)
+  end
+  local c = string.format("bf_view_first_nonzero(c->data + %s_offset + %d, %d, %d, %d, %s)", arrow(owner), first.offset, n,
+    first.prim_size, first.endian == "be" and 1 or 0, otherwise)
+  return cexpr.int_piece(c, P.primary, "i64")
+end
+
 function places.element(env, arr, i)
   local elem = string.format("bf_view_elem(c, %s, %d, %s, %s)", arr.p, arr.width, arr.count, i.c)
   local fl = arr.field
@@ -323,19 +373,36 @@ local function fail_c(what, name, fmt_s, ...)
   return string.format('return bf_fail(c, c->pos, "%s", "%s"%s);', name, fmt_s, select("#", ...) > 0 and (", " .. table.concat({ ... }, ", ")) or "")
 end
 
-local function lay_value(fmt, ix, t, fl, env)
-  local L = {}
-  local function w(s) L[#L + 1] = s end
+-- The bytes of a field that only needs its bytes to be there (a number, a fixed-size string
+-- or number array, a flat structure without checks), or nil: a run of such fields is laid
+-- out with one bounds check.
+local function plain_size(ix, fl)
+  if fl.cond or fl.align or fl.pos or fl.size or fl.padding or fl.const or fl.const_str then return nil end
+  if fl.array and not fl.fixed_count then return nil end
+  local n, k = fl.fixed_count or 1, fl.kind
+  if k == "prim" then return n * fl.prim_size end
+  if k == "str" and fl.str_len then return n * fl.str_len end
+  if k == "struct" then
+    local T = ix.types[fl.type]
+    if is_flat(ix, T) and #T.params == 0 and not flat_has_checks(ix, T) then return n * T.size end
+  end
+  return nil
+end
+
+-- Writes the C laying out field `fl` through `w` (which indents it).
+local function lay_value(fmt, ix, t, fl, env, w)
   local name, k = fl.name, fl.kind
+  -- (inside the block that declares n)
   local function checked_count(min)
-    w(string.format("int64_t n = %s;", cexpr.value(fl.count, env)))
-    w("if (c->err->failed)")
-    w("    return 0;")
-    w("if (n < 0 || n > (int64_t)UINT32_MAX)")
-    w(string.format('    return bf_fail(c, c->pos, "%s", "count %%lld is out of range", (long long)n);', name))
+    local function w2(s) w("    " .. s) end
+    w2(string.format("int64_t n = %s;", cexpr.value(fl.count, env)))
+    w2("if (c->err->failed)")
+    w2("    return 0;")
+    w2("if (n < 0 || n > (int64_t)UINT32_MAX)")
+    w2(string.format('    return bf_fail(c, c->pos, "%s", "count %%lld is out of range", (long long)n);', name))
     if min then
-      w(string.format('if (!bf_view_count_fits(c, (uint64_t)n, %d, "%s"))', min, name))
-      w("    return 0;")
+      w2(string.format('if (!bf_view_count_fits(c, (uint64_t)n, %d, "%s"))', min, name))
+      w2("    return 0;")
     end
   end
   if fl.string_table and fl.array then unsupported("arrays of string references") end
@@ -358,7 +425,7 @@ local function lay_value(fmt, ix, t, fl, env)
       end
     end
     w(string.format("c->pos += %d;", wsz))
-    return L
+    return
   end
 
   if k == "prim" then
@@ -367,8 +434,7 @@ local function lay_value(fmt, ix, t, fl, env)
     if fl.fixed_count then
       w(string.format("    const int64_t n = %d;", fl.fixed_count))
     elseif fl.count then
-      local save = L; L = {}; checked_count(); local inner = L; L = save
-      for _, l in ipairs(inner) do w("    " .. l) end
+      checked_count()
       w(string.format("    v->%s_count = (size_t)n;", name))
     elseif fl.to_end then
       -- whole elements up to the end; a partial last one fails like the reader's
@@ -398,7 +464,7 @@ local function lay_value(fmt, ix, t, fl, env)
     w("        return 0;")
     w(string.format("    c->pos += (size_t)n * %d;", wsz))
     w("}")
-    return L
+    return
   end
 
   if k == "struct" then
@@ -409,18 +475,18 @@ local function lay_value(fmt, ix, t, fl, env)
       w(string.format('if (!bf_push(c, "%s", -1) || !lay_%s(c, d, &v->%s, 0, deep%s))', name, fl.type, name, args_c(env, fl, "0", "NULL")))
       w("    return 0;")
       w("bf_pop(c);")
-      return L
+      return
     end
     if not fl.array then
       local e = "e_" .. name
       local skip = fl.pos and "1" or (T.size and not (flat and flat_has_checks(ix, T)) and "1")
-      if skip then
+      if skip and fl.pos then
+        w("if (deep) {") -- (a located structure: nothing to move past)
+      elseif skip then
         w("if (!deep) {")
-        if not fl.pos then
-          w(string.format('    if (!bf_need(c, %d, "%s"))', T.size, name))
-          w("        return 0;")
-          w(string.format("    c->pos += %d;", T.size))
-        end
+        w(string.format('    if (!bf_need(c, %d, "%s"))', T.size, name))
+        w("        return 0;")
+        w(string.format("    c->pos += %d;", T.size))
         w("} else {")
       else
         w("{")
@@ -430,7 +496,7 @@ local function lay_value(fmt, ix, t, fl, env)
       w("        return 0;")
       w("    bf_pop(c);")
       w("}")
-      return L
+      return
     end
     local prev_used = uses_prev(fl.args)
     w("{")
@@ -438,8 +504,7 @@ local function lay_value(fmt, ix, t, fl, env)
     if fl.fixed_count then
       w(string.format("    const int64_t n = %d;", fl.fixed_count))
     elseif fl.count then
-      local save = L; L = {}; checked_count(T.min_size); local inner = L; L = save
-      for _, l in ipairs(inner) do w("    " .. l) end
+      checked_count(T.min_size)
       w(string.format("    v->%s_count = (size_t)n;", name))
     end
     if bounded and T.size and not prev_used and not (flat and flat_has_checks(ix, T)) then
@@ -449,7 +514,7 @@ local function lay_value(fmt, ix, t, fl, env)
       if flat then
         w(string.format("    c->pos += (size_t)n * %d;", T.size))
         w("}")
-        return L
+        return
       end
       w("    if (!deep) {")
       w(string.format("        c->pos += (size_t)n * %d;", T.size))
@@ -462,26 +527,44 @@ local function lay_value(fmt, ix, t, fl, env)
       w("        }")
       w("    }")
       w("}")
-      return L
+      return
     end
-    w(string.format("    %s e[2];", vt(fmt, fl.type)))
+    if fl.to_end and not prev_used and T.size and T.size > 0 and plain_size(ix, { kind = "struct", type = fl.type }) then
+      -- elements of a fixed size that need only their bytes: as many as fit, a partial last
+      -- one fails like the reader's
+      w(string.format("    const int64_t n = (int64_t)((c->end - c->pos) / %d);", T.size))
+      w(string.format("    v->%s_count = (size_t)n;", name))
+      w(string.format("    c->pos += (size_t)n * %d;", T.size))
+      w("    if (c->pos < c->end)")
+      w(string.format('        return bf_need(c, %d, "%s");', T.size, name))
+      w("}")
+      return
+    end
+    local V = vt(fmt, fl.type)
+    if prev_used then
+      w(string.format("    %s e[2];", V))
+    else
+      w(string.format("    %s e;", V))
+    end
     if bounded then
       w("    for (int64_t i = 0; i < n; i++) {")
     else
       w("    int64_t i = 0;")
-      w("    for (;; i++) {")
       if fl.to_end then
-        w("        if (c->pos >= c->end)")
-        w("            break;")
+        w("    for (; c->pos < c->end; i++) {")
       else
+        w("    for (;; i++) {")
         w("        if (c->pos >= c->end)")
         w(string.format('            return bf_fail(c, c->pos, "%s", "ends without its terminator (%s)");', name, fl["until"].text:gsub('"', '\\"'):gsub("%%", "%%%%")))
       end
       w("        size_t before = c->pos;")
     end
-    w(string.format("        %s *cur = &e[i & 1];", vt(fmt, fl.type)))
-    w(string.format("        const %s *prev = i ? &e[(i - 1) & 1] : NULL;", vt(fmt, fl.type)))
-    w("        (void)prev;")
+    if prev_used then
+      w(string.format("        %s *cur = &e[i & 1];", V))
+      w(string.format("        const %s *prev = i ? &e[(i - 1) & 1] : NULL;", V))
+    else
+      w(string.format("        %s *cur = &e;", V))
+    end
     w(string.format('        if (!bf_push(c, "%s", i) || !lay_%s(c, d, cur, i, deep%s))', name, fl.type, args_c(env, fl, "i", "prev")))
     w("            return 0;")
     w("        bf_pop(c);")
@@ -499,7 +582,7 @@ local function lay_value(fmt, ix, t, fl, env)
     w("    }")
     if not bounded then w(string.format("    v->%s_count = (size_t)i;", name)) end
     w("}")
-    return L
+    return
   end
 
   if k == "bytes" then
@@ -518,7 +601,7 @@ local function lay_value(fmt, ix, t, fl, env)
     w(string.format("    v->%s_count = (size_t)n;", name))
     w("    c->pos += (size_t)n;")
     w("}")
-    return L
+    return
   end
 
   if k == "str" or k == "cstr" then
@@ -544,8 +627,7 @@ local function lay_value(fmt, ix, t, fl, env)
       if fl.fixed_count then
         w(string.format("    const int64_t n = %d;", fl.fixed_count))
       else
-        local save = L; L = {}; checked_count(fl.min_elem_size); local inner = L; L = save
-        for _, l in ipairs(inner) do w("    " .. l) end
+        checked_count(fl.min_elem_size)
         w(string.format("    v->%s_count = (size_t)n;", name))
       end
       w("    for (int64_t i = 0; i < n; i++) {")
@@ -553,7 +635,7 @@ local function lay_value(fmt, ix, t, fl, env)
       w("    }")
     end
     w("}")
-    return L
+    return
   end
 
   if k == "switch" then
@@ -598,14 +680,14 @@ local function lay_value(fmt, ix, t, fl, env)
     w("        break;")
     w("    }")
     w("}")
-    return L
+    return
   end
   unsupported("field kind " .. k)
 end
 
-local function lay_field(fmt, ix, t, fl, env)
-  local L = {}
-  local depth = 0
+-- Appends the C of field `fl` to the function's lines `L`, one level in.
+local function lay_field(fmt, ix, t, fl, env, L)
+  local depth = 1
   local function w(s) L[#L + 1] = names.indent(depth) .. s end
   local name = fl.name
   w("/* " .. name .. " */")
@@ -635,7 +717,7 @@ local function lay_field(fmt, ix, t, fl, env)
     depth = depth + 1
     R.open_padding(w, fl, function(e) return cexpr.value(e, env) end)
   end
-  for _, l in ipairs(lay_value(fmt, ix, t, fl, env)) do w(l) end
+  lay_value(fmt, ix, t, fl, env, w)
   if pad then
     w("c->end = padded_end;")
     depth = depth - 1
@@ -653,21 +735,54 @@ local function lay_field(fmt, ix, t, fl, env)
   return L
 end
 
+-- One check for a run of plain fields; when it fails, the runtime names the field the input
+-- ends in, as checking them one by one would.
+local function lay_run(w, run)
+  local total, entries = 0, {}
+  for _, r in ipairs(run) do
+    entries[#entries + 1] = string.format('{"%s", %d}', r.fl.name, r.size)
+    total = total + r.size
+  end
+  local first = run[1].fl.name
+  w(string.format("    /* %s .. %s: %d bytes */", first, run[#run].fl.name, total))
+  w(string.format("    static const bf_view_field %s_run[] = {%s};", first, table.concat(entries, ", ")))
+  w(string.format("    if (!bf_view_need_run(c, %d, %s_run, %d))", total, first, #run))
+  w("        return 0;")
+  local at = 0
+  for _, r in ipairs(run) do
+    if not r.fl.offset then w(string.format("    v->%s_at = c->pos + %d;", r.fl.name, at)) end
+    if r.fl.kind == "struct" then w(string.format("    v->%s_lim = c->end;", r.fl.name)) end
+    at = at + r.size
+  end
+  w(string.format("    c->pos += %d;", total))
+end
+
 local function lay_function(fmt, ix, t)
   local o = {}
   local function w(s) o[#o + 1] = s end
   local env = view_env(fmt, ix, "v")
   w(lay_sig(fmt, t))
   w("{")
-  w("    memset(v, 0, sizeof *v);")
-  w("    v->_doc = d;")
-  w("    v->_offset = c->pos;")
-  w("    v->_lim = c->end;")
-  w("    v->_index = index;")
+  -- (an assignment, not memset: a compiler stores a small view inline, and the sanitizer
+  -- build does not intercept it; laying out an element is the hot path of a walk)
+  w(string.format("    *v = (%s){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};", vt(fmt, t.name)))
   w("    (void)deep;")
   for _, p in ipairs(t.params) do w("    v->_p_" .. p.name .. " = p_" .. p.name .. ";") end
-  for _, fl in ipairs(t.fields) do
-    for _, l in ipairs(lay_field(fmt, ix, t, fl, env)) do w("    " .. l) end
+  local fields, i = t.fields, 1
+  while i <= #fields do
+    local run = {}
+    while fields[i + #run] do
+      local size = plain_size(ix, fields[i + #run])
+      if not size then break end
+      run[#run + 1] = { fl = fields[i + #run], size = size }
+    end
+    if #run >= 2 then
+      lay_run(w, run)
+      i = i + #run
+    else
+      lay_field(fmt, ix, t, fields[i], env, o)
+      i = i + 1
+    end
   end
   w("    v->_end = c->pos;")
   w("    return 1;")
@@ -1159,6 +1274,34 @@ local function value_functions(fmt, ix, C)
   return protos
 end
 
+-- <format>_view_same.c: the agreement checks, a file of their own: only tests call them, and
+-- they are as large as the views (the sanitizer build compiles them without optimizing).
+local function same_file(fmt, ix)
+  local S = {}
+  local function c(s) S[#S + 1] = s or "" end
+  c("/* Generated by bfgen from " .. fmt.schema .. ". Do not edit: change the schema. */")
+  c("/* Views against the full reader, every field through the accessors (for tests). */")
+  c("#include \"" .. fmt.name .. "_view.h\"")
+  c()
+  for _, t in ipairs(fmt.types) do
+    c(string.format("static int same_%s(const %s *v, const %s *s, char *where, size_t n);", t.name, vt(fmt, t.name), ct(fmt, t.name)))
+  end
+  c()
+  for _, t in ipairs(fmt.types) do
+    c(same_function(fmt, ix, t))
+    c()
+  end
+  for _, e in ipairs(fmt.entries) do
+    c(string.format("int %s_view_same_%s(const %s_%s_view *v, const %s *s, char *where, size_t where_size)", fmt.name, e.name, fmt.name, e.name, ct(fmt, e.root)))
+    c("{")
+    c(string.format("    return same_%s(&v->root, s, where, where_size);", e.root))
+    c("}")
+    c()
+  end
+  S[#S] = nil -- (no blank line at the end)
+  return table.concat(S, "\n") .. "\n"
+end
+
 -- ---- the files ---------------------------------------------------------------------------
 
 local function generate(fmt)
@@ -1217,7 +1360,7 @@ local function generate(fmt)
     accessors(fmt, ix, t, Ht, Cacc)
     if #Ht > 0 then
       h("/* ---- " .. t.name .. " ---- */")
-      for _, l in ipairs(Ht) do h(l) end
+      table.move(Ht, 1, #Ht, #H + 1, H)
       h()
     end
   end
@@ -1245,28 +1388,13 @@ local function generate(fmt)
     c(lay_function(fmt, ix, t))
     c()
   end
-  for _, l in ipairs(Cacc) do c(l) end
+  table.move(Cacc, 1, #Cacc, #C + 1, C)
   c()
   for _, t in ipairs(fmt.types) do
     if t.needs_link then
       c(link_function(fmt, ix, t))
       c()
     end
-  end
-  for _, t in ipairs(fmt.types) do
-    c(string.format("static int same_%s(const %s *v, const %s *s, char *where, size_t n);", t.name, vt(fmt, t.name), ct(fmt, t.name)))
-  end
-  c()
-  for _, t in ipairs(fmt.types) do
-    c(same_function(fmt, ix, t))
-    c()
-  end
-  for _, e in ipairs(fmt.entries) do
-    c(string.format("int %s_view_same_%s(const %s_%s_view *v, const %s *s, char *where, size_t where_size)", fmt.name, e.name, fmt.name, e.name, ct(fmt, e.root)))
-    c("{")
-    c(string.format("    return same_%s(&v->root, s, where, where_size);", e.root))
-    c("}")
-    c()
   end
   for _, e in ipairs(fmt.entries) do
     local rt = ix.types[e.root]
@@ -1306,17 +1434,18 @@ local function generate(fmt)
   local csrc = table.concat(C, "\n") .. "\n"
   csrc = names.prefix_calls(csrc, "lay_", fmt.name .. "_view_")
   csrc = names.prefix_calls(csrc, "link_", fmt.name .. "_view_")
-  return table.concat(H, "\n") .. "\n", csrc
+  return table.concat(H, "\n") .. "\n", csrc, same_file(fmt, ix)
 end
 
--- The files of a format, or nil and the reason views cannot be generated for it yet.
+-- The files of a format (header, views, agreement checks), or nil and the reason views
+-- cannot be generated for it yet.
 function M.files(fmt)
-  local ok, h, c = pcall(generate, fmt)
+  local ok, h, c, same = pcall(generate, fmt)
   if not ok then
     if type(h) == "table" and h.views_unsupported then return nil, h.views_unsupported end
     error(h, 0)
   end
-  return h, c
+  return h, c, same
 end
 
 return M

@@ -395,6 +395,9 @@ local function place(e, env)
     end
     if e.name == "first_nonzero" then
       if #e.args == 1 then return num(e.args[1], env) end
+      -- (views read runs of consecutive fields with one call)
+      local p = pl.first_nonzero and pl.first_nonzero(env, e)
+      if p then return p end
       local c = arg(num(e.args[#e.args], env))
       for i = #e.args - 1, 1, -1 do c = string.format("bf_nonzero_or(%s, %s)", arg(num(e.args[i], env)), c) end
       return int_piece(c, P.primary, "i64")

@@ -26,10 +26,11 @@ return {
       ["docs/" .. fmt.name .. ".schema.json"] = json_schema(fmt),
     }
     -- views, for the formats whose constructs they handle (c_view.lua says which not)
-    local view_h, view_c = c_view.files(fmt)
+    local view_h, view_c, view_same = c_view.files(fmt)
     if view_h then
       files[fmt.name .. "_view.h"] = view_h
       files[fmt.name .. "_view.c"] = view_c
+      files[fmt.name .. "_view_same.c"] = view_same
     end
     return c_wrap.files(files)
   end,
