@@ -121,7 +121,10 @@ TEST_BUILD += c99-check
 TEST_CFLAGS = $(CFLAGS_COMMON) $(SAN) $(INCLUDES) -In64/host -Itests/support -Icli/binform -DBF_SHARED_DIR='"$(SHARED)"' \
 	-DBF_PROJECT_DIR='"$(abspath .)"'
 # binform's JSON parser is the tests' too.
-TEST_SUPPORT := $(wildcard tests/support/*.c) cli/binform/json_parse.c
+TEST_SUPPORT := $(filter-out %/lazy_git.c,$(wildcard tests/support/*.c)) cli/binform/json_parse.c
+# Criterion's libgit2 initialized only when a diff is made (tests/support/lazy_git.c): linked
+# into every test binary as an object, so that its definitions are the ones Criterion gets.
+TEST_LAZY_GIT := $(BUILD)/san/tests/support/lazy_git.o
 
 # Small schemas that exercise each language construct, generated for the tests only.
 TEST_SCHEMAS := $(sort $(wildcard tests/schemas/*.yaml))
@@ -153,14 +156,14 @@ $(TEST_LIB): $(TESTGEN)/.stamp $(TEST_SUPPORT_OBJS)
 	@rm -f $@
 	ar rcs $@ $(TEST_SUPPORT_OBJS) $(TESTGEN)/obj/*.o
 
-$(BUILD)/tests/test_%: tests/test_%.c $(TEST_LIB) $(SAN_LIB) $(wildcard tests/support/*.h) $(SAN_BINFORM) | $(TEST_DEPS_STAMP)
+$(BUILD)/tests/test_%: tests/test_%.c $(TEST_LAZY_GIT) $(TEST_LIB) $(SAN_LIB) $(wildcard tests/support/*.h) $(SAN_BINFORM) | $(TEST_DEPS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(TEST_CFLAGS) $(TEST_OPT) -I$(TESTGEN) $< $(TEST_LIB) $(SAN_LIB) -o $@ -lcriterion -lm
+	$(CC) $(TEST_CFLAGS) $(TEST_OPT) -I$(TESTGEN) $< $(TEST_LAZY_GIT) $(TEST_LIB) $(SAN_LIB) -o $@ -lcriterion -lm
 
 # test_c_wrap tests the generator's line breaking itself: it links c_wrap.c, nothing else.
-$(BUILD)/tests/test_c_wrap: tests/test_c_wrap.c $(BUILD)/san/generator/c_wrap.o generator/c_wrap.h | $(TEST_DEPS_STAMP)
+$(BUILD)/tests/test_c_wrap: tests/test_c_wrap.c $(BUILD)/san/generator/c_wrap.o generator/c_wrap.h $(TEST_LAZY_GIT) | $(TEST_DEPS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(TEST_CFLAGS) $(TEST_OPT) -Igenerator $< $(BUILD)/san/generator/c_wrap.o -o $@ -lcriterion
+	$(CC) $(TEST_CFLAGS) $(TEST_OPT) -Igenerator $< $(BUILD)/san/generator/c_wrap.o $(TEST_LAZY_GIT) -o $@ -lcriterion
 
 TEST_BINS += $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 
