@@ -83,6 +83,13 @@ $(BUILD)/san/%.o: %.c runtime/*.h $(wildcard generated/*.h) | $(DEPS_STAMP)
 SAN_COLD_GENERATED := $(filter %_write.c %_validate.c %_meta.c %/formats.c,$(GENERATED_SRC))
 $(patsubst %.c,$(BUILD)/san/%.o,$(SAN_COLD_GENERATED)): SAN_OPT := -O0
 
+# The generated code in the release library with line tables only (-g1, the last -g wins):
+# full -g spends a quarter of these objects' -O2 compile in variable tracking, the largest
+# part of the release build. Backtraces and profiles still name file and line;
+# GENERATED_DEBUG=-g for a debugger's view of the generated functions' variables.
+GENERATED_DEBUG ?= -g1
+$(patsubst %.c,$(BUILD)/obj/%.o,$(GENERATED_SRC)): CFLAGS_COMMON += $(GENERATED_DEBUG)
+
 $(RUNTIME_LIB): $(patsubst %.c,$(BUILD)/obj/%.o,$(RUNTIME_SRC))
 	@mkdir -p $(dir $@)
 	ar rcs $@ $^
