@@ -152,6 +152,7 @@ TEST_OPT ?= -O0
 # ...except test_badinput, whose own code walks every document it reads (tests/fuzz/bf_walk.h):
 # at -O0 it runs longer than it compiles faster. private: not for the test library it needs.
 $(BUILD)/tests/test_badinput: private TEST_OPT := -O1
+$(BUILD)/tests/test_badinput: tests/fuzz/bf_walk.h
 TEST_SUPPORT_OBJS := $(patsubst %.c,$(BUILD)/san/%.o,$(TEST_SUPPORT))
 $(BUILD)/san/tests/support/%.o: tests/support/%.c $(wildcard tests/support/*.h) cli/binform/json_parse.h runtime/*.h $(wildcard generated/*.h) | $(TEST_DEPS_STAMP)
 	@mkdir -p $(dir $@)
