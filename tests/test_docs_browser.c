@@ -159,11 +159,12 @@ static char *uri_decode(const char *s, size_t n)
 
 /* Loads all of `urls` in one launch of Chromium instead of one each: for a small page a cold
  * start is most of the time (a large explain page takes as long framed as on its own, so
- * those keep a launch each). A page of iframes of the window size `size` ("W,H", as --window-size), whose
- * script copies each frame's DOM, after the frames' own scripts ran, into the page Chromium
- * dumps (URI-encoded: the dump then holds it verbatim). The frames' console lines are the
- * launch's; file URLs may read each other's documents only with --allow-file-access-from-files.
- * Fills doms[i] (malloc'd) with the DOM of urls[i], NULL where the page did not load. */
+ * those keep a launch each). A page of iframes of the window size `size` ("W,H", as
+ * --window-size), whose script copies each frame's DOM, after the frames' own scripts ran,
+ * into the page Chromium dumps (URI-encoded: the dump then holds it verbatim). The frames'
+ * console lines are the launch's; file URLs may read each other's documents only with
+ * --allow-file-access-from-files. Fills doms[i] (malloc'd) with the DOM of urls[i], NULL
+ * where the page did not load. */
 static page browse_frames(const char *const *urls, size_t n, const char *size, char **doms)
 {
     cr_assert(n <= FRAMES_MAX);
