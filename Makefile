@@ -83,6 +83,13 @@ $(BUILD)/san/%.o: %.c runtime/*.h $(wildcard generated/*.h) | $(DEPS_STAMP)
 SAN_COLD_GENERATED := $(filter %_write.c %_validate.c %_meta.c %/formats.c,$(GENERATED_SRC))
 $(patsubst %.c,$(BUILD)/san/%.o,$(SAN_COLD_GENERATED)): SAN_OPT := -O0
 
+# The generated code in the release library with line tables only (-g1, the last -g wins):
+# full -g spends a quarter of these objects' -O2 compile in variable tracking, the largest
+# part of the release build. Backtraces and profiles still name file and line;
+# GENERATED_DEBUG=-g for a debugger's view of the generated functions' variables.
+GENERATED_DEBUG ?= -g1
+$(patsubst %.c,$(BUILD)/obj/%.o,$(GENERATED_SRC)): CFLAGS_COMMON += $(GENERATED_DEBUG)
+
 $(RUNTIME_LIB): $(patsubst %.c,$(BUILD)/obj/%.o,$(RUNTIME_SRC))
 	@mkdir -p $(dir $@)
 	ar rcs $@ $^
@@ -121,7 +128,10 @@ TEST_BUILD += c99-check
 TEST_CFLAGS = $(CFLAGS_COMMON) $(SAN) $(INCLUDES) -In64/host -Itests/support -Icli/binform -DBF_SHARED_DIR='"$(SHARED)"' \
 	-DBF_PROJECT_DIR='"$(abspath .)"'
 # binform's JSON parser is the tests' too.
-TEST_SUPPORT := $(wildcard tests/support/*.c) cli/binform/json_parse.c
+TEST_SUPPORT := $(filter-out %/lazy_git.c,$(wildcard tests/support/*.c)) cli/binform/json_parse.c
+# Criterion's libgit2 initialized only when a diff is made (tests/support/lazy_git.c): linked
+# into every test binary as an object, so that its definitions are the ones Criterion gets.
+TEST_LAZY_GIT := $(BUILD)/san/tests/support/lazy_git.o
 
 # Small schemas that exercise each language construct, generated for the tests only.
 TEST_SCHEMAS := $(sort $(wildcard tests/schemas/*.yaml))
@@ -142,6 +152,7 @@ TEST_OPT ?= -O0
 # ...except test_badinput, whose own code walks every document it reads (tests/fuzz/bf_walk.h):
 # at -O0 it runs longer than it compiles faster. private: not for the test library it needs.
 $(BUILD)/tests/test_badinput: private TEST_OPT := -O1
+$(BUILD)/tests/test_badinput: tests/fuzz/bf_walk.h
 TEST_SUPPORT_OBJS := $(patsubst %.c,$(BUILD)/san/%.o,$(TEST_SUPPORT))
 $(BUILD)/san/tests/support/%.o: tests/support/%.c $(wildcard tests/support/*.h) cli/binform/json_parse.h runtime/*.h $(wildcard generated/*.h) | $(TEST_DEPS_STAMP)
 	@mkdir -p $(dir $@)
@@ -153,14 +164,14 @@ $(TEST_LIB): $(TESTGEN)/.stamp $(TEST_SUPPORT_OBJS)
 	@rm -f $@
 	ar rcs $@ $(TEST_SUPPORT_OBJS) $(TESTGEN)/obj/*.o
 
-$(BUILD)/tests/test_%: tests/test_%.c $(TEST_LIB) $(SAN_LIB) $(wildcard tests/support/*.h) $(SAN_BINFORM) | $(TEST_DEPS_STAMP)
+$(BUILD)/tests/test_%: tests/test_%.c $(TEST_LAZY_GIT) $(TEST_LIB) $(SAN_LIB) $(wildcard tests/support/*.h) $(SAN_BINFORM) | $(TEST_DEPS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(TEST_CFLAGS) $(TEST_OPT) -I$(TESTGEN) $< $(TEST_LIB) $(SAN_LIB) -o $@ -lcriterion -lm
+	$(CC) $(TEST_CFLAGS) $(TEST_OPT) -I$(TESTGEN) $< $(TEST_LAZY_GIT) $(TEST_LIB) $(SAN_LIB) -o $@ -lcriterion -lm
 
 # test_c_wrap tests the generator's line breaking itself: it links c_wrap.c, nothing else.
-$(BUILD)/tests/test_c_wrap: tests/test_c_wrap.c $(BUILD)/san/generator/c_wrap.o generator/c_wrap.h | $(TEST_DEPS_STAMP)
+$(BUILD)/tests/test_c_wrap: tests/test_c_wrap.c $(BUILD)/san/generator/c_wrap.o generator/c_wrap.h $(TEST_LAZY_GIT) | $(TEST_DEPS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(TEST_CFLAGS) $(TEST_OPT) -Igenerator $< $(BUILD)/san/generator/c_wrap.o -o $@ -lcriterion
+	$(CC) $(TEST_CFLAGS) $(TEST_OPT) -Igenerator $< $(BUILD)/san/generator/c_wrap.o $(TEST_LAZY_GIT) -o $@ -lcriterion
 
 # test_template_lib tests the templates' C helpers through Lua: it links them and Lua, nothing else.
 $(BUILD)/tests/test_template_lib: tests/test_template_lib.c generator/template_lib.c generator/c_pack.c \

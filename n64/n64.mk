@@ -120,7 +120,7 @@ rsp-golden: $(N64_GOLDEN_TOOL)
 # ---- Criterion tests (sanitized) ----
 
 $(N64_TEST_BIN): $(N64_TEST_SRCS:%.c=$(N64_SAN_OBJ)/%.o) $(N64_GOLDEN_SRCS:%.c=$(N64_SAN_OBJ)/%.o) $(RDP_TEST_OBJS) \
-                 $(N64_SAN_OBJ)/cli/binform/png_write.o \
+                 $(N64_SAN_OBJ)/cli/binform/png_write.o $(TEST_LAZY_GIT) \
                  $(N64_RENDER_SAN_LIB) $(N64_SAN_LIB) $(RDP_SAN_LIB) $(SAN_LIB) | $(N64_TEST_IMAGES)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_COMMON) $(SAN) -o $@ $^ -lcriterion $(BINFORM_LIBS)
