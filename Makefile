@@ -175,10 +175,10 @@ $(BUILD)/tests/test_c_wrap: tests/test_c_wrap.c $(BUILD)/san/generator/c_wrap.o 
 
 # test_template_lib tests the templates' C helpers through Lua: it links them and Lua, nothing else.
 $(BUILD)/tests/test_template_lib: tests/test_template_lib.c generator/template_lib.c generator/c_pack.c \
-		generator/template_lib.h generator/c_pack.h | $(TEST_DEPS_STAMP)
+		generator/template_lib.h generator/c_pack.h $(TEST_LAZY_GIT) | $(TEST_DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) $(TEST_OPT) -Igenerator $(shell pkg-config --cflags lua5.4) $< generator/template_lib.c \
-		generator/c_pack.c -o $@ -lcriterion $(shell pkg-config --libs lua5.4)
+		generator/c_pack.c $(TEST_LAZY_GIT) -o $@ -lcriterion $(shell pkg-config --libs lua5.4)
 
 TEST_BINS += $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 
