@@ -191,7 +191,7 @@ static int write_Header(bf_wctx *w, t3dm_Header *s, const char *name, int64_t in
                !bf_put_u16be(w, s->total_vertex_count, "total_vertex_count"))
         return 0;
     if (w->layout) {
-        {
+        if (!w->measure) {
             size_t seen = w->changes; /* nothing reads total_index_count */
             bf_fit_u16(w, &s->total_index_count, t3dm_File_v_part_index_count(c, R), 16, (uint64_t)s->_offset + 10, 0, "total_index_count");
             w->changes = seen;
@@ -200,13 +200,13 @@ static int write_Header(bf_wctx *w, t3dm_Header *s, const char *name, int64_t in
     if (!bf_put_u16be(w, s->total_index_count, "total_index_count"))
         return 0;
     if (w->layout) {
-        int64_t q1 = -1;
-        for (uint32_t i1 = 0; i1 < (uint32_t)(R->chunks_count); i1++) {
-            const t3dm_ChunkOffset *it1 = &R->chunks[i1];
-            if (it1->type == T3DM_CHUNK_TYPE_V) { q1 = i1; break; }
-        }
-        {
+        if (!w->measure) {
             size_t seen = w->changes; /* nothing reads first_vertex_chunk */
+            int64_t q1 = -1;
+            for (uint32_t i1 = 0; i1 < (uint32_t)(R->chunks_count); i1++) {
+                const t3dm_ChunkOffset *it1 = &R->chunks[i1];
+                if (it1->type == T3DM_CHUNK_TYPE_V) { q1 = i1; break; }
+            }
             bf_fit_u32(w, &s->first_vertex_chunk, bf_max(q1, 0), 32, (uint64_t)s->_offset + 12, 0, "first_vertex_chunk");
             w->changes = seen;
         }
@@ -224,13 +224,13 @@ static int write_Header(bf_wctx *w, t3dm_Header *s, const char *name, int64_t in
     if (!bf_put_u32be(w, s->first_index_chunk, "first_index_chunk"))
         return 0;
     if (w->layout) {
-        int64_t q3 = -1;
-        for (uint32_t i3 = 0; i3 < (uint32_t)(R->chunks_count); i3++) {
-            const t3dm_ChunkOffset *it3 = &R->chunks[i3];
-            if (it3->type == T3DM_CHUNK_TYPE_M) { q3 = i3; break; }
-        }
-        {
+        if (!w->measure) {
             size_t seen = w->changes; /* nothing reads first_material_chunk */
+            int64_t q3 = -1;
+            for (uint32_t i3 = 0; i3 < (uint32_t)(R->chunks_count); i3++) {
+                const t3dm_ChunkOffset *it3 = &R->chunks[i3];
+                if (it3->type == T3DM_CHUNK_TYPE_M) { q3 = i3; break; }
+            }
             bf_fit_u32(w, &s->first_material_chunk, (q3 < 0 ? (int64_t)R->chunks_count : q3), 32, (uint64_t)s->_offset + 20, 0, "first_material_chunk");
             w->changes = seen;
         }

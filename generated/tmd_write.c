@@ -126,7 +126,7 @@ static int write_File(bf_wctx *w, tmd_File *s, const char *name, int64_t index)
         !write_Header(w, &s->header, "header", -1))
         return 0;
     if (w->layout) {
-        {
+        if (!w->measure) {
             size_t seen = w->changes; /* nothing reads scene_size */
             bf_fit_u32(w, &s->scene_size, (int64_t)s->header.lod_offset, 32, (uint64_t)s->_offset + 60, 0, "scene_size");
             w->changes = seen;
@@ -190,7 +190,7 @@ static int write_Header(bf_wctx *w, tmd_Header *s, const char *name, int64_t ind
     if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
     if (w->layout) {
-        {
+        if (!w->measure) {
             size_t seen = w->changes; /* nothing reads remaining */
             bf_fit_u32(w, &s->remaining, bf_sub((int64_t)c->size, 12), 32, (uint64_t)s->_offset, 0, "remaining");
             w->changes = seen;

@@ -84,8 +84,8 @@ static int list_add(bf_index_list *l, size_t at)
     return 1;
 }
 
-int bf_enqueue_pooled(bf_wctx *w, int (*place)(bf_wctx *, void *), int64_t (*base)(bf_wctx *, void *), void *owner,
-                      int shared)
+int bf_enqueue_grow(bf_wctx *w, int (*place)(bf_wctx *, void *), int64_t (*base)(bf_wctx *, void *), void *owner,
+                    int shared)
 {
     if (w->queued == w->queue_cap) {
         size_t cap = w->queue_cap ? w->queue_cap * 2 : 64;
@@ -105,12 +105,15 @@ int bf_enqueue_pooled(bf_wctx *w, int (*place)(bf_wctx *, void *), int64_t (*bas
     bf_index_list *list = NULL;
     if (shared) {
         for (size_t i = 0; i < w->group_count && !list; i++)
-            if (w->groups[i].base == base)
+            if (w->groups[i].base == base) {
+                w->last_group = &w->groups[i];
                 list = &w->groups[i].waiting;
+            }
         if (!list && w->group_count < BF_MAX_POOL_GROUPS) {
             bf_pool_group *g = &w->groups[w->group_count++];
             memset(g, 0, sizeof *g);
             g->base = base;
+            w->last_group = g;
             list = &g->waiting;
         }
     }
@@ -121,23 +124,12 @@ int bf_enqueue_pooled(bf_wctx *w, int (*place)(bf_wctx *, void *), int64_t (*bas
     return 1;
 }
 
-int bf_enqueue(bf_wctx *w, int (*place)(bf_wctx *, void *), int64_t (*base)(bf_wctx *, void *), void *owner)
-{
-    return bf_enqueue_pooled(w, place, base, owner, 0);
-}
-
 int bf_place_at_end(bf_wctx *w, uint64_t align, const char *field)
 {
     uint64_t end = w->out->size;
     if (align > 1)
         end = (end + align - 1) / align * align;
     return bf_wseek(w, end, field);
-}
-
-/* Whether the queued data at `at` still waits (not placed, not taken by the queue yet). */
-static int waiting(const bf_wctx *w, size_t at)
-{
-    return at >= w->queue_next && w->queue[at].place != NULL;
 }
 
 static int place_one(bf_wctx *w, size_t at)
@@ -147,19 +139,18 @@ static int place_one(bf_wctx *w, size_t at)
     return place(w, w->queue[at].owner);
 }
 
-int bf_place_pooled(bf_wctx *w, int64_t region)
+int bf_place_pooled_from(bf_wctx *w, int64_t region, size_t group, size_t best)
 {
     /* the waiting data whose base is `region`, in queue order: each group's base once, the
      * owner-dependent ones in one forward sweep (data queued meanwhile included) */
     bf_index_list *own = &w->pooled;
-    while (own->head < own->len && !waiting(w, own->at[own->head]))
+    while (own->head < own->len && !bf_waiting(w, own->at[own->head]))
         own->head++;
     size_t sweep = own->head;
     for (;;) {
-        size_t best = SIZE_MAX;
-        for (size_t g = 0; g < w->group_count; g++) {
+        for (size_t g = group; g < w->group_count; g++) {
             bf_index_list *l = &w->groups[g].waiting;
-            while (l->head < l->len && !waiting(w, l->at[l->head]))
+            while (l->head < l->len && !bf_waiting(w, l->at[l->head]))
                 l->head++;
             if (l->head < l->len && l->at[l->head] < best &&
                 w->groups[g].base(w, w->queue[l->at[l->head]].owner) == region)
@@ -169,7 +160,7 @@ int bf_place_pooled(bf_wctx *w, int64_t region)
             size_t at = own->at[sweep];
             if (at > best)
                 break;
-            if (waiting(w, at) && w->queue[at].base(w, w->queue[at].owner) == region) {
+            if (bf_waiting(w, at) && w->queue[at].base(w, w->queue[at].owner) == region) {
                 best = at;
                 break;
             }
@@ -179,6 +170,8 @@ int bf_place_pooled(bf_wctx *w, int64_t region)
             return 1;
         if (!place_one(w, best))
             return 0;
+        best = SIZE_MAX;
+        group = 0;
     }
 }
 
@@ -205,7 +198,8 @@ static bf_string_table *table_for(bf_wctx *w, const void *key)
     return t;
 }
 
-static int append(bf_buffer *b, const void *bytes, size_t n)
+/* Room for `n` more bytes at the end of `b`, growing it geometrically. */
+static int reserve(bf_buffer *b, size_t n)
 {
     if (b->size + n > b->cap) {
         size_t cap = b->cap ? b->cap : 256;
@@ -217,6 +211,13 @@ static int append(bf_buffer *b, const void *bytes, size_t n)
         b->data = bigger;
         b->cap = cap;
     }
+    return 1;
+}
+
+static int append(bf_buffer *b, const void *bytes, size_t n)
+{
+    if (!reserve(b, n))
+        return 0;
     if (n)
         memcpy(b->data + b->size, bytes, n);
     b->size += n;
@@ -275,7 +276,15 @@ int64_t bf_intern(bf_wctx *w, const void *key, const uint8_t *prefix, size_t pre
 {
     if (!s->ptr)
         return -1;
-    if (memchr(s->ptr, 0, s->len)) {
+    /* one look at the bytes: their hash (as hash_bytes), and a zero byte before the end */
+    uint32_t h = 2166136261u;
+    int zero = 0;
+    for (size_t i = 0; i < s->len; i++) {
+        uint8_t b = (uint8_t)s->ptr[i];
+        zero |= b == 0;
+        h = (h ^ b) * 16777619u;
+    }
+    if (zero) {
         bf_fail(&w->c, w->pos, field, "string holds a zero byte before its end");
         return -1;
     }
@@ -297,14 +306,18 @@ int64_t bf_intern(bf_wctx *w, const void *key, const uint8_t *prefix, size_t pre
         return -1;
     }
     /* an existing copy of the string with its terminator */
-    uint32_t *slot = find_slot(t, s->ptr, s->len, hash_bytes(s->ptr, s->len));
+    uint32_t *slot = find_slot(t, s->ptr, s->len, h);
     if (*slot)
         return (int64_t)*slot - 1;
     size_t at = t->bytes.size;
-    if (!append(&t->bytes, s->ptr, s->len) || !append(&t->bytes, "", 1)) {
+    if (!reserve(&t->bytes, (size_t)s->len + 1)) {
         bf_fail(&w->c, w->pos, field, "out of memory for a string table");
         return -1;
     }
+    if (s->len)
+        memcpy(t->bytes.data + at, s->ptr, s->len);
+    t->bytes.data[at + s->len] = 0;
+    t->bytes.size = at + s->len + 1;
     *slot = (uint32_t)at + 1;
     t->string_count++;
     return (int64_t)at;

@@ -71,6 +71,7 @@ typedef struct bf_wctx {
     size_t queued, queue_cap, queue_next;
     bf_pool_group groups[BF_MAX_POOL_GROUPS];
     size_t group_count;
+    bf_pool_group *last_group; /* the group data was last queued into (NULL: none yet) */
     bf_index_list pooled; /* pooled data whose base depends on its owner */
     bf_string_table tables[BF_MAX_STRING_TABLES];
     size_t table_count;
@@ -100,18 +101,61 @@ void bf_wctx_free(bf_wctx *w);
 
 /* ---- the builder's layout ---- */
 
+/* bf_enqueue_pooled where the queue or a list must grow first, or the group is another. */
+int bf_enqueue_grow(bf_wctx *w, int (*place)(bf_wctx *, void *), int64_t (*base)(bf_wctx *, void *), void *owner,
+                    int shared);
+/* Queues pooled data (`base` not NULL) whose base is the same whatever the owner
+ * (`shared`): placing such data costs one call of `base` per region, not one per element.
+ * Inline: a part of a model queues its indices into the group the part before it used. */
+static inline int bf_enqueue_pooled(bf_wctx *w, int (*place)(bf_wctx *, void *), int64_t (*base)(bf_wctx *, void *),
+                                    void *owner, int shared)
+{
+    bf_pool_group *g = w->last_group;
+    if (w->queued < w->queue_cap && base && shared && g && g->base == base && g->waiting.len < g->waiting.cap) {
+        size_t at = w->queued++;
+        w->queue[at].place = place;
+        w->queue[at].base = base;
+        w->queue[at].owner = owner;
+        g->waiting.at[g->waiting.len++] = at;
+        return 1;
+    }
+    return bf_enqueue_grow(w, place, base, owner, shared);
+}
 /* Queues data reached through an offset. */
-int bf_enqueue(bf_wctx *w, int (*place)(bf_wctx *, void *), int64_t (*base)(bf_wctx *, void *), void *owner);
-/* The same, for pooled data (`base` not NULL) whose base is the same whatever the owner
- * (`shared`): placing such data costs one call of `base` per region, not one per element. */
-int bf_enqueue_pooled(bf_wctx *w, int (*place)(bf_wctx *, void *), int64_t (*base)(bf_wctx *, void *), void *owner,
-                      int shared);
+static inline int bf_enqueue(bf_wctx *w, int (*place)(bf_wctx *, void *), int64_t (*base)(bf_wctx *, void *),
+                             void *owner)
+{
+    return bf_enqueue_grow(w, place, base, owner, 0);
+}
 /* Places queued data in order (pooled data right after its region) until none is left. */
 int bf_place_queued(bf_wctx *w);
 /* Moves the cursor to the end of the image, rounded up to `align`. */
 int bf_place_at_end(bf_wctx *w, uint64_t align, const char *field);
-/* Places pooled data whose base is `region` (just written). */
-int bf_place_pooled(bf_wctx *w, int64_t region);
+/* Whether the queued data at `at` still waits (not placed, not taken by the queue yet). */
+static inline int bf_waiting(const bf_wctx *w, size_t at)
+{
+    return at >= w->queue_next && w->queue[at].place != NULL;
+}
+/* bf_place_pooled once its groups before `group` are known to hold no data for `region`,
+ * `best` being the first waiting data found for it (SIZE_MAX: none yet). */
+int bf_place_pooled_from(bf_wctx *w, int64_t region, size_t group, size_t best);
+/* Places pooled data whose base is `region` (just written), in queue order. Inline: most
+ * regions are no data's base, which the first waiting element of each group tells (each
+ * group's base once, as bf_place_pooled_from would); owner-dependent data waiting, or a
+ * base found, goes on out of line from where this stopped. */
+static inline int bf_place_pooled(bf_wctx *w, int64_t region)
+{
+    if (w->pooled.head < w->pooled.len)
+        return bf_place_pooled_from(w, region, 0, SIZE_MAX);
+    for (size_t g = 0; g < w->group_count; g++) {
+        bf_index_list *l = &w->groups[g].waiting;
+        while (l->head < l->len && !bf_waiting(w, l->at[l->head]))
+            l->head++;
+        if (l->head < l->len && w->groups[g].base(w, w->queue[l->at[l->head]].owner) == region)
+            return bf_place_pooled_from(w, region, g + 1, l->at[l->head]);
+    }
+    return 1;
+}
 /* The offset of `s` in the string table `key`, adding it if it is new; the table starts with
  * `prefix` (`prefix_len` bytes). `s->ptr` NULL: returns -1. */
 int64_t bf_intern(bf_wctx *w, const void *key, const uint8_t *prefix, size_t prefix_len, const bf_str *s,
@@ -196,7 +240,7 @@ static inline int bf_put_array(bf_wctx *w, const void *values, uint64_t n, unsig
         return 0;
     const uint8_t *in = values;
     if (width == 1) {
-        if (n)
+        if (n && !w->measure) /* a measuring pass's bytes are never read */
             memcpy(p, in, (size_t)n);
         return 1;
     }
@@ -231,29 +275,31 @@ int bf_put_tail(bf_wctx *w, bf_bytes *tail, const char *field);
 void bf_size_padding(bf_wctx *w, bf_bytes *b, int64_t n);
 
 /* The start of a structure: in layout mode it goes where the cursor is (its position and
- * index recorded), in replay mode the cursor goes where it was. A named structure (not the
- * root) gets a frame in the path, which bf_end takes away. */
-static inline int bf_begin(bf_wctx *w, uint64_t *offset, int64_t *index, const char *name, int64_t i)
+ * index recorded; a new position is a change when `counted`), in replay mode the cursor goes
+ * where it was. A named structure (not the root) gets a frame in the path, which bf_end
+ * takes away. */
+static inline int bf_begin_at(bf_wctx *w, uint64_t *offset, int64_t *index, const char *name, int64_t i,
+                              int counted)
 {
     if (name && !bf_push(&w->c, name, i))
         return 0;
     if (!w->layout)
         return bf_wseek(w, *offset, NULL);
     *index = i < 0 ? 0 : i;
-    if (*offset != w->pos) {
-        *offset = w->pos;
+    if (counted && *offset != w->pos)
         w->changes++;
-    }
+    *offset = w->pos;
     return 1;
+}
+static inline int bf_begin(bf_wctx *w, uint64_t *offset, int64_t *index, const char *name, int64_t i)
+{
+    return bf_begin_at(w, offset, index, name, i, 1);
 }
 /* bf_begin for a structure whose start nothing reads (no expression, no error about a field
  * solved for): where it lands is no change a later pass needs (its bytes go there now). */
 static inline int bf_begin_unread(bf_wctx *w, uint64_t *offset, int64_t *index, const char *name, int64_t i)
 {
-    size_t seen = w->changes;
-    int ok = bf_begin(w, offset, index, name, i);
-    w->changes = seen;
-    return ok;
+    return bf_begin_at(w, offset, index, name, i, 0);
 }
 static inline int bf_end(bf_wctx *w, const char *name)
 {

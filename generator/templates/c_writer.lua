@@ -120,9 +120,12 @@ local function layout_reads(fmt)
 end
 
 -- Lines that run `lines` without counting their changes: a value nothing reads, set before
--- its bytes are written, does not make the layout of the pass setting it stale.
-local function unread_change(lines, what)
-  local o = { "{", string.format("    size_t seen = w->changes; /* nothing reads %s */", what) }
+-- its bytes are written, does not make the layout of the pass setting it stale. `written`:
+-- the value only goes into its own bytes (a number, no length), so a measuring pass, whose
+-- bytes are never kept, does not compute it at all.
+local function unread_change(lines, what, written)
+  local o = { written and "if (!w->measure) {" or "{",
+    string.format("    size_t seen = w->changes; /* nothing reads %s */", what) }
   for _, l in ipairs(lines) do o[#o + 1] = "    " .. l end
   o[#o + 1] = "    w->changes = seen;"
   o[#o + 1] = "}"
@@ -335,9 +338,14 @@ local function compute_lines(fmt, ix, t, fl, env, tables)
       w(string.format("s->%s = %s;", name, cexpr.value(fl.const, e2)))
     elseif fl.value then
       local lines, v = dedupe_loops(pre, cexpr.c(fl.value, e2))
-      for _, l in ipairs(lines) do w(l) end
       local store = layout.store({}, "s->" .. name, fl.prim, v, own_at(fl), own_path(name))
-      if not ix.reads.fields[t.name .. "." .. name] then store = unread_change(store, name) end
+      if not ix.reads.fields[t.name .. "." .. name] then
+        -- what the value needs (a search over a table) goes with it
+        for i, l in ipairs(store) do lines[#lines + 1] = l end
+        store = unread_change(lines, name, true)
+        lines = {}
+      end
+      for _, l in ipairs(lines) do w(l) end
       for _, l in ipairs(store) do w(l) end
     elseif #fl.bits > 0 then
       -- a part wider than its bits would be cut to them: an error instead. The parts are
