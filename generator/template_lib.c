@@ -177,42 +177,20 @@ static int lua_scan_replace(lua_State *L)
     return 1;
 }
 
-/* scan.squeeze(s): s with every run of white space (as Lua's %s: space, \t, \n, \v, \f, \r)
- * made one space, as s:gsub("%s+", " ") would. */
-static int lua_scan_squeeze(lua_State *L)
-{
-    size_t n;
-    const char *s = luaL_checklstring(L, 1, &n);
-    luaL_Buffer b;
-    luaL_buffinit(L, &b);
-    size_t i = 0;
-    while (i < n) {
-        size_t from = i;
-        while (i < n && s[i] != ' ' && !(s[i] >= '\t' && s[i] <= '\r'))
-            i++;
-        luaL_addlstring(&b, s + from, i - from);
-        if (i < n) {
-            luaL_addchar(&b, ' ');
-            while (i < n && (s[i] == ' ' || (s[i] >= '\t' && s[i] <= '\r')))
-                i++;
-        }
-    }
-    luaL_pushresult(&b);
-    return 1;
-}
+static int is_lua_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 
-/* scan.oneline(s): doc text as one line: white space runs made one space, none at either end
- * (as squeezing, then dropping a space at each end, in three calls, made it). */
-static int lua_scan_oneline(lua_State *L)
+/* The string at index 1 with every run of white space (as Lua's %s: space, \t, \n, \v, \f,
+ * \r) made one space; with `trim`, none at either end. */
+static int squeeze(lua_State *L, int trim)
 {
     size_t n;
     const char *s = luaL_checklstring(L, 1, &n);
     luaL_Buffer b;
     luaL_buffinit(L, &b);
-    int space = 0; /* a run of white space is pending (never at the start) */
+    int space = 0; /* a run of white space is pending */
     for (size_t i = 0; i < n; i++) {
-        if (s[i] == ' ' || (s[i] >= '\t' && s[i] <= '\r')) {
-            space = luaL_bufflen(&b) > 0;
+        if (is_lua_space(s[i])) {
+            space = !trim || luaL_bufflen(&b) > 0;
             continue;
         }
         if (space)
@@ -220,9 +198,18 @@ static int lua_scan_oneline(lua_State *L)
         space = 0;
         luaL_addchar(&b, s[i]);
     }
+    if (space && !trim)
+        luaL_addchar(&b, ' ');
     luaL_pushresult(&b);
     return 1;
 }
+
+/* scan.squeeze(s): as s:gsub("%s+", " ") would give. */
+static int lua_scan_squeeze(lua_State *L) { return squeeze(L, 0); }
+
+/* scan.oneline(s): doc text as one line: squeezed, no space at either end (as squeezing,
+ * then dropping a space at each end, in three calls, made it). */
+static int lua_scan_oneline(lua_State *L) { return squeeze(L, 1); }
 
 void template_lib_scan(lua_State *L)
 {
