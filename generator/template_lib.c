@@ -34,6 +34,14 @@ static int lua_scan_space_run(lua_State *L)
     return 1;
 }
 
+/* in[b] is 1 for each byte b of `set` (n bytes), else 0. */
+static void byte_set(const char *set, size_t n, unsigned char in[256])
+{
+    memset(in, 0, 256);
+    for (size_t i = 0; i < n; i++)
+        in[(unsigned char)set[i]] = 1;
+}
+
 /* Lua's scan.any(s, set): whether s has any byte of `set` (the bytes a text must escape,
  * say). One pass here where each byte of the set would be a plain search from Lua. */
 static int lua_scan_any(lua_State *L)
@@ -41,9 +49,8 @@ static int lua_scan_any(lua_State *L)
     size_t len, n;
     const char *s = luaL_checklstring(L, 1, &len);
     const char *set = luaL_checklstring(L, 2, &n);
-    unsigned char in_set[256] = {0};
-    for (size_t i = 0; i < n; i++)
-        in_set[(unsigned char)set[i]] = 1;
+    unsigned char in_set[256];
+    byte_set(set, n, in_set);
     int found = 0;
     for (size_t i = 0; i < len && !found; i++)
         found = in_set[(unsigned char)s[i]];
@@ -151,9 +158,8 @@ static int lua_scan_replace(lua_State *L)
     const char *s = luaL_checklstring(L, 1, &n);
     const char *set = luaL_checklstring(L, 2, &nset);
     luaL_checktype(L, 3, LUA_TTABLE);
-    unsigned char in_set[256] = {0};
-    for (size_t i = 0; i < nset; i++)
-        in_set[(unsigned char)set[i]] = 1;
+    unsigned char in_set[256];
+    byte_set(set, nset, in_set);
     luaL_Buffer b;
     luaL_buffinit(L, &b);
     size_t from = 0;
