@@ -33,23 +33,19 @@ function M.rules_id(tname) return "rules-" .. tname end
 -- renderers then escape each once (they cache by piece).
 local type_links, enum_links, code_pieces = {}, {}, {}
 
+-- The code link to `id` shown as `text`, made once per text (`cache`).
+local function cached_link(cache, text, id)
+  local p = cache[text]
+  if not p then
+    p = { link = "#" .. id, text = text, code = true }
+    cache[text] = p
+  end
+  return p
+end
 local function type_link(name, suffix)
-  local text = suffix and name .. suffix or name
-  local p = type_links[text]
-  if not p then
-    p = { link = "#" .. M.type_id(name), text = text, code = true }
-    type_links[text] = p
-  end
-  return p
+  return cached_link(type_links, suffix and name .. suffix or name, M.type_id(name))
 end
-local function enum_link(name)
-  local p = enum_links[name]
-  if not p then
-    p = { link = "#" .. M.enum_id(name), text = name, code = true }
-    enum_links[name] = p
-  end
-  return p
-end
+local function enum_link(name) return cached_link(enum_links, name, M.enum_id(name)) end
 
 -- Appends one segment (or the segments of a rich list) to a rich text.
 local function add_one(r, s)
