@@ -459,3 +459,83 @@ Test(bfgen_errors, string_table_keys_are_for_bytes)
     expect_error(&r, 8, 9, "'prefix' is for a bytes field used as a string table");
     expect_error(&r, 9, 9, "'never_empty' is for a bytes field used as a string table");
 }
+
+/* ---- several processes (bfgen -j): the same files and the same messages as one ---- */
+
+/* Runs `cmd` through the shell: its exit status, stdout and stderr in r->output. */
+static void shell(run *r, const char *cmd)
+{
+    FILE *p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    size_t n = fread(r->output, 1, sizeof r->output - 1, p);
+    r->output[n] = '\0';
+    r->status = pclose(p);
+}
+
+/* bfgen with `jobs` processes over the test schemas, into a new folder named in `out`. */
+static void bfgen_jobs(run *r, int jobs, const char *templates, char *out, size_t out_size)
+{
+    snprintf(out, out_size, "/tmp/bfgen_jobs_XXXXXX");
+    cr_assert_not_null(mkdtemp(out));
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s/build/bin/bfgen -j %d %s%s --out %s %s/tests/schemas/*.yaml 2>&1", BF_PROJECT_DIR, jobs,
+             templates ? "--templates " : "", templates ? templates : "", out, BF_PROJECT_DIR);
+    shell(r, cmd);
+}
+
+static void remove_tree(const char *dir)
+{
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_expect_eq(system(cmd), 0);
+}
+
+Test(bfgen_jobs, files_do_not_depend_on_the_process_count, .timeout = 120)
+{
+    run one, three, diff;
+    char dir1[64], dir3[64], cmd[300];
+    bfgen_jobs(&one, 1, NULL, dir1, sizeof dir1);
+    bfgen_jobs(&three, 3, NULL, dir3, sizeof dir3);
+    cr_expect_eq(one.status, 0, "%s", one.output);
+    cr_expect_eq(three.status, 0, "%s", three.output);
+    snprintf(cmd, sizeof cmd, "diff -r %s %s 2>&1 && ls %s | wc -l", dir1, dir3, dir1);
+    shell(&diff, cmd);
+    cr_expect_eq(diff.status, 0, "the files differ:\n%s", diff.output);
+    /* every schema's files and the index, not two empty folders */
+    cr_expect_geq(atoi(diff.output), 11 * 8 + 2, "%s holds only %s files", dir1, diff.output);
+    remove_tree(dir1);
+    remove_tree(dir3);
+}
+
+Test(bfgen_jobs, messages_come_in_schema_order_whatever_the_process_count)
+{
+    char templates[300];
+    snprintf(templates, sizeof templates, "%s/tests/fixtures/bfgen_jobs", BF_PROJECT_DIR);
+    run first;
+    char dir[64];
+    bfgen_jobs(&first, 1, templates, dir, sizeof dir);
+    cr_expect_neq(first.status, 0, "four formats fail: %s", first.output);
+    /* every format is made, failing or not, in the order of the schemas */
+    static const char *const order[] = {"making cx_arrays", "making cx_chunks", "making cx_endian", "making cx_expect",
+                                        "making cx_j3d", "making cx_p3m", "no page for cx_p3m", "making cx_padding",
+                                        "no page for cx_padding", "making cx_prims", "no page for cx_prims",
+                                        "making cx_rev", "making cx_toshi", "no page for cx_toshi",
+                                        "making cx_values"};
+    const char *at = first.output;
+    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
+        const char *next = strstr(at, order[i]);
+        cr_expect_not_null(next, "'%s' missing or out of order in:\n%s", order[i], first.output);
+        at = next ? next : at;
+    }
+    char made[128];
+    snprintf(made, sizeof made, "%s/cx_values.txt", dir);
+    cr_expect_eq(access(made, R_OK), 0, "a format after a failing one is still made");
+    remove_tree(dir);
+    for (int jobs = 2; jobs <= 5; jobs += 3) {
+        run other;
+        bfgen_jobs(&other, jobs, templates, dir, sizeof dir);
+        cr_expect_eq(other.status, first.status);
+        cr_expect_str_eq(other.output, first.output, "-j %d prints otherwise than -j 1", jobs);
+        remove_tree(dir);
+    }
+}
