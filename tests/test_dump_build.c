@@ -164,6 +164,7 @@ static void round_trip(const char *path, tally *t)
          * must check before it is saved; it must say so, and write nothing */
         cr_expect_eq(r->status, 1, "%s: build exit %d", path, r->status);
         cr_expect(strstr(r->err, "(building)") != NULL, "%s: %s", path, r->err);
+        cr_expect(strstr(r->err, "hint: --keep-layout") != NULL, "%s: no way out offered: %s", path, r->err);
         cr_expect(access(TMP_OUT, F_OK) != 0, "%s: a refused build wrote %s", path, TMP_OUT);
         cr_log_info("%s: the builder cannot lay it out: %s", path, r->err);
     }

@@ -85,6 +85,15 @@ static int built_file_checks(const bf_entry_desc *entry, const bf_buffer *out, c
     return ok;
 }
 
+/* Where the builder cannot lay a file out, the dump's own positions still can: an edit that
+ * keeps every size (a value, a colour, a name of the same length) writes back that way. */
+static void keep_layout_hint(void)
+{
+    fputs("binform build: hint: --keep-layout writes every structure where the JSON says (an unedited\n"
+          "dump gives back its file byte for byte)\n",
+          stderr);
+}
+
 int cmd_build(const options *o, int argc, char **argv)
 {
     (void)argc;
@@ -122,7 +131,10 @@ int cmd_build(const options *o, int argc, char **argv)
         char line[BF_PATH_MAX + BF_MESSAGE_MAX + 512];
         bf_error_format(&err, name, line, sizeof line);
         fprintf(stderr, "%s (%s)\n", line, o->keep_layout ? "writing where the JSON says" : "building");
+        if (!o->keep_layout)
+            keep_layout_hint();
     } else if (!o->keep_layout && !built_file_checks(doc.entry, &out, name, o->output)) {
+        keep_layout_hint();
         rc = EXIT_INVALID;
     } else {
         rc = save(o->output, &out);
