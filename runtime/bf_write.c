@@ -124,14 +124,6 @@ int bf_enqueue_grow(bf_wctx *w, int (*place)(bf_wctx *, void *), int64_t (*base)
     return 1;
 }
 
-int bf_place_at_end(bf_wctx *w, uint64_t align, const char *field)
-{
-    uint64_t end = w->out->size;
-    if (align > 1)
-        end = (end + align - 1) / align * align;
-    return bf_wseek(w, end, field);
-}
-
 static int place_one(bf_wctx *w, size_t at)
 {
     int (*place)(bf_wctx *, void *) = w->queue[at].place;
@@ -367,7 +359,10 @@ static int grow(bf_wctx *w, size_t end, const char *field)
         uint8_t *bigger = realloc(b->data, cap);
         if (!bigger)
             return bf_fail(&w->c, w->pos, field, "out of memory for %zu output bytes", cap);
-        memset(bigger + b->cap, 0, cap - b->cap);
+        /* bytes never written are zero; a measuring pass's image is never read, and the
+         * first writing pass clears all of it */
+        if (!w->measure)
+            memset(bigger + b->cap, 0, cap - b->cap);
         b->data = bigger;
         b->cap = cap;
     }

@@ -129,8 +129,6 @@ static inline int bf_enqueue(bf_wctx *w, int (*place)(bf_wctx *, void *), int64_
 }
 /* Places queued data in order (pooled data right after its region) until none is left. */
 int bf_place_queued(bf_wctx *w);
-/* Moves the cursor to the end of the image, rounded up to `align`. */
-int bf_place_at_end(bf_wctx *w, uint64_t align, const char *field);
 /* Whether the queued data at `at` still waits (not placed, not taken by the queue yet). */
 static inline int bf_waiting(const bf_wctx *w, size_t at)
 {
@@ -200,6 +198,15 @@ static inline int bf_wseek(bf_wctx *w, uint64_t pos, const char *field)
         return 1;
     }
     return bf_wseek_grow(w, pos, field);
+}
+/* Moves the cursor to the end of the image, rounded up to `align`. Inline: every piece of
+ * data reached through an offset starts here. */
+static inline int bf_place_at_end(bf_wctx *w, uint64_t align, const char *field)
+{
+    uint64_t end = w->out->size;
+    if (align > 1)
+        end = (end + align - 1) / align * align;
+    return bf_wseek(w, end, field);
 }
 
 /* One number at the cursor, in the field's width and byte order. */
