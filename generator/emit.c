@@ -230,6 +230,9 @@ static lua_State *open_templates(const char *template_dir, lua_pool **pool)
     /* require("scan"): byte tests the templates make on every text (template_lib.c) */
     template_lib_scan(L);
     lua_setfield(L, -2, "scan");
+    /* require("json"): JSON text from Lua values (template_lib.c) */
+    template_lib_json(L);
+    lua_setfield(L, -2, "json");
     lua_pop(L, 1);
     return L;
 }
