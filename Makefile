@@ -65,7 +65,19 @@ GEN_LIBS = $(shell pkg-config --libs yaml-0.1 lua5.4)
 $(BUILD)/obj/generator/%.o: generator/%.c generator/*.h runtime/bf_version.h | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(GEN_CFLAGS) -c $< -o $@
-$(BFGEN): $(patsubst %.c,$(BUILD)/obj/%.o,$(GENERATOR_SRC))
+# The templates compiled to bytecode by the build, into bfgen (generator/template_load.h).
+TEMPLATE_DUMPER := $(BUILD)/bin/dump_templates
+TEMPLATE_BYTECODE := $(BUILD)/gen/template_bytecode.c
+$(TEMPLATE_DUMPER): generator/tools/dump_templates.c generator/template_load.h | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(GEN_CFLAGS) -Igenerator $< -o $@ $(GEN_LIBS)
+$(TEMPLATE_BYTECODE): $(TEMPLATE_DUMPER) $(TEMPLATES)
+	@mkdir -p $(dir $@)
+	$(TEMPLATE_DUMPER) $@ $(TEMPLATES)
+$(BUILD)/obj/gen/template_bytecode.o: $(TEMPLATE_BYTECODE) generator/template_load.h
+	@mkdir -p $(dir $@)
+	$(CC) $(GEN_CFLAGS) -Igenerator -c $< -o $@
+$(BFGEN): $(patsubst %.c,$(BUILD)/obj/%.o,$(GENERATOR_SRC)) $(BUILD)/obj/gen/template_bytecode.o
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) $^ -o $@ $(GEN_LIBS)
 

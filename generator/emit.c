@@ -17,6 +17,7 @@
 #include "jobs.h"
 #include "lua_pool.h"
 #include "template_lib.h"
+#include "template_load.h"
 
 static int make_dirs(const char *path)
 {
@@ -214,6 +215,7 @@ static lua_State *open_templates(const char *template_dir, lua_pool **pool)
     lua_pushstring(L, "");
     lua_setfield(L, -2, "cpath");
     lua_pop(L, 1);
+    template_load_searcher(L, template_dir);
     /* require("prims"): the primitive types, from the generator's own table */
     luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
     ir_push_prims(L);
@@ -228,6 +230,9 @@ static lua_State *open_templates(const char *template_dir, lua_pool **pool)
     /* require("scan"): byte tests the templates make on every text (template_lib.c) */
     template_lib_scan(L);
     lua_setfield(L, -2, "scan");
+    /* require("json"): JSON text from Lua values (template_lib.c) */
+    template_lib_json(L);
+    lua_setfield(L, -2, "json");
     lua_pop(L, 1);
     return L;
 }
@@ -240,7 +245,9 @@ int emit_report(format **formats, size_t count, const char *template_dir, const 
         return 2;
     char path[4096];
     snprintf(path, sizeof path, "%s/report_%s.lua", template_dir, name);
-    if (luaL_dofile(L, path) != LUA_OK) {
+    char module[256];
+    snprintf(module, sizeof module, "report_%s", name);
+    if (template_load_file(L, path, module) != LUA_OK || lua_pcall(L, 0, LUA_MULTRET, 0) != LUA_OK) {
         fprintf(stderr, "bfgen: report error: %s\n", lua_tostring(L, -1));
         lua_pool_close(L, pool);
         return 2;
@@ -333,7 +340,7 @@ int emit_all(format **formats, size_t count, const char *template_dir, const cha
 
     char main_path[4096];
     snprintf(main_path, sizeof main_path, "%s/main.lua", template_dir);
-    if (luaL_dofile(L, main_path) != LUA_OK) {
+    if (template_load_file(L, main_path, "main") != LUA_OK || lua_pcall(L, 0, LUA_MULTRET, 0) != LUA_OK) {
         fprintf(stderr, "bfgen: template error: %s\n", lua_tostring(L, -1));
         lua_pool_close(L, pool);
         return 1;

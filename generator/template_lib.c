@@ -4,6 +4,7 @@
 #include "template_lib.h"
 
 #include <lauxlib.h>
+#include <stdio.h>
 #include <string.h>
 
 /* Lua's scan.plain(s): whether s has no byte a C or JSON string literal must escape (a
@@ -345,4 +346,167 @@ void template_lib_format(lua_State *L)
     lua_pushcclosure(L, lua_fast_format, 1);
     lua_setfield(L, -2, "format");
     lua_pop(L, 1);
+}
+
+/* ---- require("json"): json.encode(v, null), the JSON text of a Lua value ----
+ * What json_schema.lua's Lua writer did, a twelfth of the templates' work: strings quoted and
+ * escaped, numbers and booleans as tostring() has them, the table `null` as null, a table
+ * with `order` an object (keys in that order, values in its `values`), any other table an
+ * array, on one line when no item is an array or object. Objects and long arrays open a line
+ * for each item, indented two spaces a level. */
+
+/* The text so far, in a userdata at stack slot `slot` (Lua frees it, even on an error). */
+typedef struct json_out {
+    lua_State *L;
+    int slot;
+    char *p;
+    size_t len, cap;
+} json_out;
+
+static void json_add(json_out *o, const char *s, size_t n)
+{
+    if (o->len + n > o->cap) {
+        size_t cap = o->cap * 2;
+        while (cap < o->len + n)
+            cap *= 2;
+        char *p = lua_newuserdatauv(o->L, cap, 0);
+        memcpy(p, o->p, o->len);
+        lua_replace(o->L, o->slot);
+        o->p = p;
+        o->cap = cap;
+    }
+    memcpy(o->p + o->len, s, n);
+    o->len += n;
+}
+
+static void json_newline(json_out *o, int depth)
+{
+    json_add(o, "\n", 1);
+    for (int i = 0; i < depth; i++)
+        json_add(o, "  ", 2);
+}
+
+/* The string at `idx` quoted: '"', '\\', \n, \t and \r as such, other control bytes (as
+ * Lua's %c sees them) as \u00XX, the rest as it is. */
+static void json_string(json_out *o, int idx)
+{
+    size_t len;
+    const char *s = lua_tolstring(o->L, idx, &len);
+    json_add(o, "\"", 1);
+    size_t from = 0;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 0x20 && c != 0x7f && c != '"' && c != '\\')
+            continue;
+        char esc[8];
+        size_t n = 2;
+        esc[0] = '\\';
+        switch (c) {
+        case '"': esc[1] = '"'; break;
+        case '\\': esc[1] = '\\'; break;
+        case '\n': esc[1] = 'n'; break;
+        case '\t': esc[1] = 't'; break;
+        case '\r': esc[1] = 'r'; break;
+        default: n = (size_t)snprintf(esc, sizeof esc, "\\u%04x", c);
+        }
+        json_add(o, s + from, i - from);
+        json_add(o, esc, n);
+        from = i + 1;
+    }
+    json_add(o, s + from, len - from);
+    json_add(o, "\"", 1);
+}
+
+/* Whether the value at `idx` is written as an array or object (a table, not null). */
+static int json_nested(lua_State *L, int idx, int null)
+{
+    return lua_type(L, idx) == LUA_TTABLE && !lua_rawequal(L, idx, null);
+}
+
+static void json_value(json_out *o, int idx, int null, int depth)
+{
+    lua_State *L = o->L;
+    luaL_checkstack(L, 4, "JSON nests too deeply");
+    int type = lua_type(L, idx);
+    if (type == LUA_TSTRING) {
+        json_string(o, idx);
+        return;
+    }
+    if (type == LUA_TNUMBER || type == LUA_TBOOLEAN) {
+        size_t n;
+        const char *s = luaL_tolstring(L, idx, &n);
+        json_add(o, s, n);
+        lua_pop(L, 1);
+        return;
+    }
+    if (lua_rawequal(L, idx, null)) {
+        json_add(o, "null", 4);
+        return;
+    }
+    if (type != LUA_TTABLE)
+        luaL_error(L, "json.encode: a %s is not JSON", luaL_typename(L, idx));
+    if (lua_getfield(L, idx, "order") != LUA_TNIL) {
+        int order = lua_gettop(L);
+        lua_Integer n = (lua_Integer)lua_rawlen(L, order);
+        if (n == 0) {
+            json_add(o, "{}", 2);
+        } else {
+            lua_getfield(L, idx, "values");
+            int values = lua_gettop(L);
+            for (lua_Integer i = 1; i <= n; i++) {
+                json_add(o, i == 1 ? "{" : ",", 1);
+                json_newline(o, depth + 1);
+                lua_rawgeti(L, order, i);
+                lua_pushvalue(L, -1); /* (a number key is quoted as text, looked up as itself) */
+                json_string(o, -1);
+                lua_pop(L, 1);
+                json_add(o, ": ", 2);
+                lua_gettable(L, values);
+                json_value(o, lua_gettop(L), null, depth + 1);
+                lua_pop(L, 1);
+            }
+            lua_pop(L, 1);
+            json_newline(o, depth);
+            json_add(o, "}", 1);
+        }
+        lua_pop(L, 1);
+        return;
+    }
+    lua_pop(L, 1);
+    lua_Integer n = (lua_Integer)lua_rawlen(L, idx);
+    int simple = 1;
+    for (lua_Integer i = 1; i <= n && simple; i++) {
+        lua_rawgeti(L, idx, i);
+        simple = !json_nested(L, -1, null);
+        lua_pop(L, 1);
+    }
+    json_add(o, "[", 1);
+    for (lua_Integer i = 1; i <= n; i++) {
+        if (!simple)
+            json_newline(o, depth + 1);
+        lua_rawgeti(L, idx, i);
+        json_value(o, lua_gettop(L), null, depth + 1);
+        lua_pop(L, 1);
+        if (i < n)
+            json_add(o, simple ? ", " : ",", simple ? 2 : 1);
+    }
+    if (!simple)
+        json_newline(o, depth);
+    json_add(o, "]", 1);
+}
+
+static int lua_json_encode(lua_State *L)
+{
+    lua_settop(L, 2);
+    json_out o = {L, 3, NULL, 0, 4096};
+    o.p = lua_newuserdatauv(L, o.cap, 0);
+    json_value(&o, 1, 2, 0);
+    lua_pushlstring(L, o.p, o.len);
+    return 1;
+}
+
+void template_lib_json(lua_State *L)
+{
+    static const luaL_Reg functions[] = {{"encode", lua_json_encode}, {NULL, NULL}};
+    luaL_newlib(L, functions);
 }

@@ -23,6 +23,8 @@ static lua_State *open_state(void)
     lua_setglobal(L, "scan");
     c_pack_open(L);
     lua_setglobal(L, "c_pack");
+    template_lib_json(L);
+    lua_setglobal(L, "json");
     return L;
 }
 
@@ -131,6 +133,69 @@ Test(template_lib, unquoted_and_uses_follow_the_generators_rules)
           "  end\n"
           "end\n"
           "if scan.uses('s->c + c', 'c', '.') ~= true or scan.uses('s->c', 'c', '.') ~= false then return 'uses example' end\n");
+}
+
+/* json.encode against the Lua writer it replaced, on random values of every kind. */
+Test(template_lib, json_encode_writes_what_the_lua_writer_wrote)
+{
+    check(
+          "local NULL = setmetatable({}, { __name = \"null\" })\n"
+          "local esc = { ['\"'] = '\\\\\"', ['\\\\'] = '\\\\\\\\', ['\\n'] = '\\\\n', ['\\t'] = '\\\\t', ['\\r'] = '\\\\r' }\n"
+          "for b = 0, 127 do\n"
+          "  local ch = string.char(b)\n"
+          "  if ch:match('%c') and not esc[ch] then esc[ch] = string.format('\\\\u%04x', b) end\n"
+          "end\n"
+          "local function str(s) return '\"' .. tostring(s):gsub('[%c\"\\\\]', esc) .. '\"' end\n"
+          "-- json_schema.lua's writer before it moved to C\n"
+          "local function enc(v, indent)\n"
+          "  if type(v) == 'string' then return str(v) end\n"
+          "  if type(v) == 'number' or type(v) == 'boolean' then return tostring(v) end\n"
+          "  if v == NULL then return 'null' end\n"
+          "  local inner = indent .. '  '\n"
+          "  if v.order then\n"
+          "    if #v.order == 0 then return '{}' end\n"
+          "    local out = {}\n"
+          "    for i, k in ipairs(v.order) do\n"
+          "      out[i] = (i == 1 and '{\\n' or ',\\n') .. inner .. str(k) .. ': ' .. enc(v.values[k], inner)\n"
+          "    end\n"
+          "    return table.concat(out) .. '\\n' .. indent .. '}'\n"
+          "  end\n"
+          "  local simple = true\n"
+          "  for _, x in ipairs(v) do if type(x) == 'table' and x ~= NULL then simple = false end end\n"
+          "  local out = {}\n"
+          "  for i, x in ipairs(v) do out[i] = enc(x, inner) end\n"
+          "  if simple then return '[' .. table.concat(out, ', ') .. ']' end\n"
+          "  return '[\\n' .. inner .. table.concat(out, ',\\n' .. inner) .. '\\n' .. indent .. ']'\n"
+          "end\n"
+          "local leaves = { '', 'a b', 'q\"\\\\', 'n\\nt\\tr\\r', '\\0\\1\\31\\127', '\\xc3\\xa9', 0, -7, 2.5, 1e300, 2.0, math.mininteger,\n"
+          "  true, false, NULL }\n"
+          "math.randomseed(15)\n"
+          "local function value(depth)\n"
+          "  local r = math.random(depth > 3 and 1 or 4)\n"
+          "  if r <= 2 then return leaves[math.random(#leaves)] end\n"
+          "  local n = math.random(0, 4)\n"
+          "  if r == 3 then\n"
+          "    local a = {}\n"
+          "    for i = 1, n do a[i] = value(depth + 1) end\n"
+          "    return a\n"
+          "  end\n"
+          "  local o = { order = {}, values = {} }\n"
+          "  for i = 1, n do\n"
+          "    local k = leaves[math.random(6)] .. i\n"
+          "    o.order[i] = k\n"
+          "    o.values[k] = value(depth + 1)\n"
+          "  end\n"
+          "  return o\n"
+          "end\n"
+          "for _ = 1, 2000 do\n"
+          "  local v = value(0)\n"
+          "  local want, got = enc(v, ''), json.encode(v, NULL)\n"
+          "  if want ~= got then return want .. '\\n/\\n' .. got end\n"
+          "end\n"
+          "local o = { order = { 'a', 'b' }, values = { a = { 1, 'x' }, b = { { order = {}, values = {} } } } }\n"
+          "local text = json.encode(o, NULL)\n"
+          "if text ~= '{\\n  \"a\": [1, \"x\"],\\n  \"b\": [\\n    {}\\n  ]\\n}' then return text end\n"
+          "if pcall(json.encode, { print }, NULL) then return 'a function encoded' end\n");
 }
 
 Test(c_pack, pack_and_literals_follow_c_lines_rules)
