@@ -38,8 +38,7 @@ static unsigned char *read_file(const char *path, size_t *len)
 }
 
 /* lua_load's reader over the bytecode with the chunk name put back: the head, the name as
- * lua_dump writes a string (its length + 1 in 7-bit groups, most significant first, the last
- * marked by 0x80; then its bytes), the rest. */
+ * lua_dump writes a string (template_dump_size, then its bytes), the rest. */
 typedef struct chunk_reader {
     const template_bytecode *t;
     unsigned char size[16];
@@ -64,16 +63,7 @@ static const char *read_chunk(lua_State *L, void *ud, size_t *size)
 static int load_bytecode(lua_State *L, const template_bytecode *t, const char *chunkname)
 {
     chunk_reader r = {t, {0}, 0, chunkname, 0};
-    unsigned char groups[16];
-    size_t n = 0, x = strlen(chunkname) + 1;
-    do {
-        groups[n++] = x & 0x7f;
-        x >>= 7;
-    } while (x);
-    for (size_t i = 0; i < n; i++)
-        r.size[i] = groups[n - 1 - i];
-    r.size[n - 1] |= 0x80;
-    r.size_len = n;
+    r.size_len = template_dump_size(strlen(chunkname), r.size);
     return lua_load(L, read_chunk, &r, chunkname, "b");
 }
 

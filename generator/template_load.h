@@ -33,6 +33,22 @@ static inline uint64_t template_source_hash(const unsigned char *s, size_t len)
     return h;
 }
 
+/* A string's length as lua_dump writes it before the string (its length + 1 in 7-bit groups,
+ * most significant first, the last marked by 0x80): the bytes in `out`, their count. */
+static inline size_t template_dump_size(size_t len, unsigned char out[16])
+{
+    unsigned char groups[16];
+    size_t n = 0, x = len + 1;
+    do {
+        groups[n++] = x & 0x7f;
+        x >>= 7;
+    } while (x);
+    for (size_t i = 0; i < n; i++)
+        out[i] = groups[n - 1 - i];
+    out[n - 1] |= 0x80;
+    return n;
+}
+
 /* As luaL_loadfile(L, path) (same chunk name, same errors), for the template `name`. */
 int template_load_file(lua_State *L, const char *path, const char *name);
 

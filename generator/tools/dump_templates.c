@@ -32,18 +32,10 @@ static int append(lua_State *L, const void *p, size_t n, void *ud)
     return 0;
 }
 
-/* The string `s` as lua_dump writes it (template_load.c's load_bytecode does the same). */
+/* The string `s` as lua_dump writes it (template_load.c loads it back). */
 static size_t dumped_string(const char *s, unsigned char *out)
 {
-    unsigned char groups[16];
-    size_t n = 0, x = strlen(s) + 1;
-    do {
-        groups[n++] = x & 0x7f;
-        x >>= 7;
-    } while (x);
-    for (size_t i = 0; i < n; i++)
-        out[i] = groups[n - 1 - i];
-    out[n - 1] |= 0x80;
+    size_t n = template_dump_size(strlen(s), out);
     memcpy(out + n, s, strlen(s));
     return n + strlen(s);
 }
