@@ -342,7 +342,7 @@ $(BUILD)/bench/%: tests/bench/%.c $(GENERATED_LIB) $(RUNTIME_LIB)
 	$(CC) $(BENCH_CFLAGS) $< $(GENERATED_LIB) $(RUNTIME_LIB) -o $@
 # BENCH_FILES: the size of the tree 'binform check -r --jobs' goes through.
 BENCH_FILES ?= 100000
-bench: $(BUILD)/bench/bench_t3dm_read $(BUILD)/bench/bench_t3dm_build $(BUILD)/bench/bench_t3dm_views $(BINFORM)
+bench: $(BUILD)/bench/bench_t3dm_read $(BUILD)/bench/bench_t3dm_build $(BUILD)/bench/bench_t3dm_views $(BINFORM) $(BFGEN)
 	@if [ -d $(SHARED)/samples/t3dm ]; then \
 		$(BUILD)/bench/bench_t3dm_read $$(find $(SHARED)/samples/t3dm -name '*.t3dm' | sort); \
 		$(BUILD)/bench/bench_t3dm_views $$(find $(SHARED)/samples/t3dm -name '*.t3dm' -o -name '*.sdata' | sort); \

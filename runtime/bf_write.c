@@ -56,6 +56,7 @@ static void wctx_reset(bf_wctx *w, bf_buffer *out, void *doc)
     for (size_t i = 0; i < keep.group_count; i++) {
         w->groups[i] = keep.groups[i];
         w->groups[i].waiting.len = w->groups[i].waiting.head = 0;
+        w->groups[i].draining = 0;
     }
     w->pooled = keep.pooled;
     w->pooled.len = w->pooled.head = 0;
@@ -131,21 +132,68 @@ static int place_one(bf_wctx *w, size_t at)
     return place(w, w->queue[at].owner);
 }
 
+/* The index of the lowest set bit of `v` (not 0). */
+static unsigned ctz32(uint32_t v)
+{
+    unsigned n = 0;
+    while (!(v & 1))
+        v >>= 1, n++;
+    return n;
+}
+
 int bf_place_pooled_from(bf_wctx *w, int64_t region, size_t group, size_t best)
 {
-    /* the waiting data whose base is `region`, in queue order: each group's base once, the
-     * owner-dependent ones in one forward sweep (data queued meanwhile included) */
+    /* the waiting data whose base is `region`, in queue order. A group's data shares one base,
+     * so each group's base is looked at once for the region, and the groups found drain: the
+     * regions placed inside them are not compared with their base again (a base that moves
+     * while they drain is a change, and the next pass places them anew). The owner-dependent
+     * data is looked at one by one, in one forward sweep (data queued meanwhile included). */
+    uint32_t looked = 0, matched = 0; /* groups by bit: base looked at, base is `region` */
+    if (best != SIZE_MAX && group > 0) {
+        looked = matched = (uint32_t)1 << (group - 1);
+        w->groups[group - 1].draining = 1;
+    }
     bf_index_list *own = &w->pooled;
     while (own->head < own->len && !bf_waiting(w, own->at[own->head]))
         own->head++;
     size_t sweep = own->head;
+    int ok = 1;
     for (;;) {
-        for (size_t g = group; g < w->group_count; g++) {
-            bf_index_list *l = &w->groups[g].waiting;
+        /* one group draining alone (no other group to look at, no owner-dependent data):
+         * its data in order, until something is queued that the general loop must see */
+        if (matched && (matched & (matched - 1)) == 0 && looked == ((uint64_t)1 << w->group_count) - 1 &&
+            sweep == own->len) {
+            size_t groups = w->group_count, owned = own->len;
+            bf_index_list *l = &w->groups[ctz32(matched)].waiting;
+            while (ok && w->group_count == groups && own->len == owned) {
+                while (l->head < l->len && !bf_waiting(w, l->at[l->head]))
+                    l->head++;
+                if (l->head == l->len)
+                    break;
+                ok = place_one(w, l->at[l->head]);
+            }
+            if (!ok)
+                break;
+        }
+        best = SIZE_MAX;
+        for (size_t g = 0; g < w->group_count; g++) {
+            uint32_t bit = (uint32_t)1 << g;
+            bf_pool_group *pg = &w->groups[g];
+            if (pg->draining && !(matched & bit)) /* an outer placement drains it */
+                continue;
+            bf_index_list *l = &pg->waiting;
             while (l->head < l->len && !bf_waiting(w, l->at[l->head]))
                 l->head++;
-            if (l->head < l->len && l->at[l->head] < best &&
-                w->groups[g].base(w, w->queue[l->at[l->head]].owner) == region)
+            if (l->head == l->len)
+                continue;
+            if (!(looked & bit)) {
+                looked |= bit;
+                if (pg->base(w, w->queue[l->at[l->head]].owner) == region) {
+                    matched |= bit;
+                    pg->draining = 1;
+                }
+            }
+            if ((matched & bit) && l->at[l->head] < best)
                 best = l->at[l->head];
         }
         while (sweep < own->len) {
@@ -158,13 +206,13 @@ int bf_place_pooled_from(bf_wctx *w, int64_t region, size_t group, size_t best)
             }
             sweep++;
         }
-        if (best == SIZE_MAX)
-            return 1;
-        if (!place_one(w, best))
-            return 0;
-        best = SIZE_MAX;
-        group = 0;
+        if (best == SIZE_MAX || !(ok = place_one(w, best)))
+            break;
     }
+    for (size_t g = 0; g < w->group_count; g++)
+        if (matched & ((uint32_t)1 << g))
+            w->groups[g].draining = 0;
+    return ok;
 }
 
 int bf_place_queued(bf_wctx *w)

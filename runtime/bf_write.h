@@ -39,10 +39,11 @@ typedef struct bf_index_list {
 typedef struct bf_pool_group {
     int64_t (*base)(struct bf_wctx *w, void *owner);
     bf_index_list waiting;
+    int draining; /* being placed after its base region: not compared with other regions meanwhile */
 } bf_pool_group;
 
 #define BF_MAX_STRING_TABLES 4
-#define BF_MAX_POOL_GROUPS 32
+#define BF_MAX_POOL_GROUPS 32 /* at most 32: a placement keeps its groups in the bits of a uint32_t */
 #define BF_MAX_OVERFLOW_NOTES 8
 
 /* A string table the builder fills: each string once, in the order first met. */
@@ -134,18 +135,21 @@ static inline int bf_waiting(const bf_wctx *w, size_t at)
 {
     return at >= w->queue_next && w->queue[at].place != NULL;
 }
-/* bf_place_pooled once its groups before `group` are known to hold no data for `region`,
- * `best` being the first waiting data found for it (SIZE_MAX: none yet). */
+/* bf_place_pooled once group `group` - 1 is known to have `region` for its base, `best`
+ * being its first waiting data (SIZE_MAX, `group` 0: no group looked at yet). */
 int bf_place_pooled_from(bf_wctx *w, int64_t region, size_t group, size_t best);
 /* Places pooled data whose base is `region` (just written), in queue order. Inline: most
  * regions are no data's base, which the first waiting element of each group tells (each
- * group's base once, as bf_place_pooled_from would); owner-dependent data waiting, or a
- * base found, goes on out of line from where this stopped. */
+ * group's base once, as bf_place_pooled_from would; a group being drained is not looked
+ * at); owner-dependent data waiting, or a base found, goes on out of line from where this
+ * stopped. */
 static inline int bf_place_pooled(bf_wctx *w, int64_t region)
 {
     if (w->pooled.head < w->pooled.len)
         return bf_place_pooled_from(w, region, 0, SIZE_MAX);
     for (size_t g = 0; g < w->group_count; g++) {
+        if (w->groups[g].draining)
+            continue;
         bf_index_list *l = &w->groups[g].waiting;
         while (l->head < l->len && !bf_waiting(w, l->at[l->head]))
             l->head++;
