@@ -218,8 +218,18 @@ int bf_place_pooled_from(bf_wctx *w, int64_t region, size_t group, size_t best)
 int bf_place_queued(bf_wctx *w)
 {
     while (w->queue_next < w->queued) {
-        bf_placement p = w->queue[w->queue_next++];
-        if (p.place && !p.place(w, p.owner))
+        /* pooled data placed after its region is marked placed: past it in one loop */
+        size_t next = w->queue_next, queued = w->queued;
+        const bf_placement *q = w->queue;
+        while (next < queued && !q[next].place)
+            next++;
+        if (next == queued) {
+            w->queue_next = next;
+            break;
+        }
+        bf_placement p = q[next];
+        w->queue_next = next + 1;
+        if (!p.place(w, p.owner))
             return 0;
     }
     return 1;
