@@ -209,7 +209,7 @@ TEST_JOBS ?= 2
 TEST_LOG_DIR := $(BUILD)/test-logs
 TEST_BUILD += $(TEST_DEPS_STAMP) $(BFGEN) $(TEST_BINS) all $(BUILD)/man/.stamp
 TEST_STEPS += test-install
-TEST_SLOWEST := test_views n64-rom-test test_badinput test_docs_browser test_n64 test_dump_build
+TEST_SLOWEST := test_badinput test_docs_browser test_views n64-rom-test test_dump_build test_n64
 TEST_RUNS = $(addprefix test-run/,$(foreach t,$(TEST_SLOWEST),$(filter $(t),$(notdir $(TEST_BINS)) $(TEST_STEPS))) \
 	$(filter-out $(TEST_SLOWEST),$(notdir $(TEST_BINS)) $(TEST_STEPS)))
 test_make_jobs = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(TEST_JOBS))
