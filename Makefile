@@ -9,6 +9,11 @@ CFLAGS_COMMON := -std=c11 -Wall -Wextra -Werror -O2 -g
 # generated files (SAN_DEBUG=-g for a debugger's view of local variables).
 SAN_DEBUG ?= -g1
 SAN := -O1 $(SAN_DEBUG) -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+# The sanitizer executables linked at a fixed address: a position-independent one relocates
+# its tables of pointers (reflection, ASan's globals) page by page at every start, and the
+# tests start them hundreds of times (Criterion runs each test in a process of its own, the
+# CLI tests run binform).
+SAN_LINK := -no-pie
 SHARED ?= $(abspath ../shared)
 
 # Debian packages: the build's, the tests', the N64 toolchain's. The tests also build the
@@ -178,18 +183,18 @@ $(TEST_LIB): $(TESTGEN)/.stamp $(TEST_SUPPORT_OBJS)
 
 $(BUILD)/tests/test_%: tests/test_%.c $(TEST_LAZY_GIT) $(TEST_LIB) $(SAN_LIB) $(wildcard tests/support/*.h) $(SAN_BINFORM) | $(TEST_DEPS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(TEST_CFLAGS) $(TEST_OPT) -I$(TESTGEN) $< $(TEST_LAZY_GIT) $(TEST_LIB) $(SAN_LIB) -o $@ -lcriterion -lm
+	$(CC) $(TEST_CFLAGS) $(TEST_OPT) $(SAN_LINK) -I$(TESTGEN) $< $(TEST_LAZY_GIT) $(TEST_LIB) $(SAN_LIB) -o $@ -lcriterion -lm
 
 # test_c_wrap tests the generator's line breaking itself: it links c_wrap.c, nothing else.
 $(BUILD)/tests/test_c_wrap: tests/test_c_wrap.c $(BUILD)/san/generator/c_wrap.o generator/c_wrap.h $(TEST_LAZY_GIT) | $(TEST_DEPS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(TEST_CFLAGS) $(TEST_OPT) -Igenerator $< $(BUILD)/san/generator/c_wrap.o $(TEST_LAZY_GIT) -o $@ -lcriterion
+	$(CC) $(TEST_CFLAGS) $(TEST_OPT) $(SAN_LINK) -Igenerator $< $(BUILD)/san/generator/c_wrap.o $(TEST_LAZY_GIT) -o $@ -lcriterion
 
 # test_template_lib tests the templates' C helpers through Lua: it links them and Lua, nothing else.
 $(BUILD)/tests/test_template_lib: tests/test_template_lib.c generator/template_lib.c generator/c_pack.c \
 		generator/template_lib.h generator/c_pack.h $(TEST_LAZY_GIT) | $(TEST_DEPS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(TEST_CFLAGS) $(TEST_OPT) -Igenerator $(shell pkg-config --cflags lua5.4) $< generator/template_lib.c \
+	$(CC) $(TEST_CFLAGS) $(TEST_OPT) $(SAN_LINK) -Igenerator $(shell pkg-config --cflags lua5.4) $< generator/template_lib.c \
 		generator/c_pack.c $(TEST_LAZY_GIT) -o $@ -lcriterion $(shell pkg-config --libs lua5.4)
 
 TEST_BINS += $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
@@ -209,7 +214,7 @@ TEST_JOBS ?= 2
 TEST_LOG_DIR := $(BUILD)/test-logs
 TEST_BUILD += $(TEST_DEPS_STAMP) $(BFGEN) $(TEST_BINS) all $(BUILD)/man/.stamp
 TEST_STEPS += test-install
-TEST_SLOWEST := test_views n64-rom-test test_badinput test_docs_browser test_n64 test_dump_build
+TEST_SLOWEST := test_badinput test_docs_browser test_views n64-rom-test test_dump_build test_n64
 TEST_RUNS = $(addprefix test-run/,$(foreach t,$(TEST_SLOWEST),$(filter $(t),$(notdir $(TEST_BINS)) $(TEST_STEPS))) \
 	$(filter-out $(TEST_SLOWEST),$(notdir $(TEST_BINS)) $(TEST_STEPS)))
 test_make_jobs = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(TEST_JOBS))
@@ -269,8 +274,8 @@ $(BUILD)/bin/%: cli/%.c $(GENERATED_LIB) $(RUNTIME_LIB)
 # The CLI with sanitizers, for the tests.
 $(SAN_BINFORM): $(patsubst %.c,$(BUILD)/san/%.o,$(BINFORM_SRC)) $(BINFORM_SAN_RENDER_LIBS) $(SAN_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) $(SAN) $(patsubst %.c,$(BUILD)/san/%.o,$(BINFORM_SRC)) $(BINFORM_SAN_RENDER_LIBS) $(SAN_LIB) \
-		-o $@ $(BINFORM_LIBS)
+	$(CC) $(CFLAGS_COMMON) $(SAN) $(SAN_LINK) $(patsubst %.c,$(BUILD)/san/%.o,$(BINFORM_SRC)) $(BINFORM_SAN_RENDER_LIBS) \
+		$(SAN_LIB) -o $@ $(BINFORM_LIBS)
 
 # ---- installing: make install PREFIX=/usr/local DESTDIR= ----
 PREFIX ?= /usr/local

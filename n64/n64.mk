@@ -123,7 +123,7 @@ $(N64_TEST_BIN): $(N64_TEST_SRCS:%.c=$(N64_SAN_OBJ)/%.o) $(N64_GOLDEN_SRCS:%.c=$
                  $(N64_SAN_OBJ)/cli/binform/png_write.o $(TEST_LAZY_GIT) \
                  $(N64_RENDER_SAN_LIB) $(N64_SAN_LIB) $(RDP_SAN_LIB) $(SAN_LIB) | $(N64_TEST_IMAGES)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_COMMON) $(SAN) -o $@ $^ -lcriterion $(BINFORM_LIBS)
+	$(CC) $(CFLAGS_COMMON) $(SAN) $(SAN_LINK) -o $@ $^ -lcriterion $(BINFORM_LIBS)
 
 # The test files at TEST_OPT like the others (Makefile): the renderer they test keeps SAN's -O1.
 $(N64_SAN_OBJ)/tests/n64/%.o: N64_SAN_OPT := $(TEST_OPT)

@@ -136,16 +136,27 @@ static page browse(const char *url, const char *screenshot, const char *size)
 #define FRAMES_MAX 16
 #define FRAME_DOM "<pre class=\"frame-dom\">"
 
-/* The text of a FRAME_DOM element (encodeURIComponent's output), decoded; NULL if malformed. */
+static int hex_digit(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* The text of a FRAME_DOM element (encodeURIComponent's output), decoded; NULL if malformed.
+ * (Not sscanf per escape: glibc's measures the whole rest of the string each time, quadratic
+ * on the megabytes of a large explain page.) */
 static char *uri_decode(const char *s, size_t n)
 {
     char *out = malloc(n + 1), *o = out;
     for (size_t i = 0; out && i < n; i++) {
-        unsigned v;
+        int hi = s[i] == '%' && i + 2 < n ? hex_digit(s[i + 1]) : -1, lo = hi >= 0 ? hex_digit(s[i + 2]) : -1;
         if (s[i] != '%') {
             *o++ = s[i];
-        } else if (i + 2 < n && sscanf(s + i + 1, "%2x", &v) == 1) {
-            *o++ = (char)v;
+        } else if (lo >= 0) {
+            *o++ = (char)(hi << 4 | lo);
             i += 2;
         } else {
             free(out);
@@ -157,15 +168,16 @@ static char *uri_decode(const char *s, size_t n)
     return out;
 }
 
-/* Loads all of `urls` in one launch of Chromium instead of one each: for a small page a cold
- * start is most of the time (a large explain page takes as long framed as on its own, so
- * those keep a launch each). A page of iframes of the window size `size` ("W,H", as
- * --window-size), whose script copies each frame's DOM, after the frames' own scripts ran,
- * into the page Chromium dumps (URI-encoded: the dump then holds it verbatim). The frames'
- * console lines are the launch's; file URLs may read each other's documents only with
- * --allow-file-access-from-files. Fills doms[i] (malloc'd) with the DOM of urls[i], NULL
- * where the page did not load. */
-static page browse_frames(const char *const *urls, size_t n, const char *size, char **doms)
+/* Loads all of `urls` in one launch of Chromium instead of one each: a cold start costs
+ * about a second of CPU, more than a small page, and large explain pages share the launch as
+ * well (four of them framed took 5.4 CPU-s, one launch each 8.6). A page of iframes of the
+ * window size `size` ("W,H", as --window-size), whose script copies each frame's DOM, after
+ * the frames' own scripts ran, into the page Chromium dumps (URI-encoded: the dump then holds
+ * it verbatim). The frames' console lines are the launch's; file URLs may read each other's
+ * documents only with --allow-file-access-from-files. With `screenshot`, the same launch
+ * saves a picture of the window: the first frame, which fills it exactly. Fills doms[i]
+ * (malloc'd) with the DOM of urls[i], NULL where the page did not load. */
+static page browse_frames(const char *const *urls, size_t n, const char *size, const char *screenshot, char **doms)
 {
     cr_assert(n <= FRAMES_MAX);
     unsigned w, h;
@@ -189,9 +201,13 @@ static page browse_frames(const char *const *urls, size_t n, const char *size, c
                "  }\n"
                "});\n</script>\n</body></html>\n");
     cr_assert_eq(fclose(f), 0);
-    char url[700], mode[200];
+    char url[700], mode[1400];
     snprintf(url, sizeof url, "file://%s", frames);
-    snprintf(mode, sizeof mode, "--window-size=%u,%u --allow-file-access-from-files --dump-dom", w, h);
+    if (screenshot)
+        snprintf(mode, sizeof mode, "--window-size=%u,%u --screenshot='%s' --allow-file-access-from-files --dump-dom",
+                 w, h, screenshot);
+    else
+        snprintf(mode, sizeof mode, "--window-size=%u,%u --allow-file-access-from-files --dump-dom", w, h);
     page p = launch(profile, mode, url);
     remove_profile(profile);
     const char *at = p.dom;
@@ -238,25 +254,42 @@ static char *render_shot(const char *url, const char *const *expect, const char 
     return dom;
 }
 
-static char *render(const char *url, const char *const *expect)
+/* render_shot() for several pages at once (browse_frames: one launch of Chromium, each page
+ * in a frame of window size `size`): every page renders with expect[i] (a NULL-terminated
+ * list; `expect` itself may be NULL) in its DOM, and the console stays silent; with `shot`,
+ * build/screenshots/SHOT shows the first page. Fills doms[i] (malloc'd) with the DOM of
+ * urls[i]. */
+static void render_frames(const char *const *urls, size_t n, const char *const *const *expect, const char *shot,
+                          const char *size, char **doms)
 {
-    return render_shot(url, expect, NULL, NULL);
-}
-
-/* render() for several pages at once (browse_frames: one launch of Chromium, each page in a
- * frame of window size `size`): every page renders with `expect` in its DOM, and the console
- * stays silent. Fills doms[i] (malloc'd) with the DOM of urls[i]. */
-static void render_frames(const char *const *urls, size_t n, const char *const *expect, const char *size, char **doms)
-{
-    page p = browse_frames(urls, n, size, doms);
+    char png[512] = "";
+    if (shot) {
+        mkdir(BF_PROJECT_DIR "/build", 0777);
+        mkdir(SHOTS_DIR, 0777);
+        snprintf(png, sizeof png, "%s/%s", SHOTS_DIR, shot);
+        remove(png);
+    }
+    page p = browse_frames(urls, n, size, shot ? png : NULL, doms);
     cr_expect_eq(p.status, 0, "chromium failed on %zu framed pages (%s...)", n, urls[0]);
     for (size_t i = 0; i < n; i++) {
         cr_assert(doms[i] && strstr(doms[i], "</html>"), "%s did not render", urls[i]);
-        for (size_t e = 0; expect && expect[e]; e++)
-            cr_expect(strstr(doms[i], expect[e]) != NULL, "%s: '%s' not in the rendered page", urls[i], expect[e]);
+        for (size_t e = 0; expect && expect[i] && expect[i][e]; e++)
+            cr_expect(strstr(doms[i], expect[i][e]) != NULL, "%s: '%s' not in the rendered page", urls[i],
+                      expect[i][e]);
     }
     cr_expect_str_empty(p.console, "pages logged to the console (%s...):\n%s", urls[0], p.console);
+    if (shot) {
+        char *data = read_text(png);
+        cr_expect(data && memcmp(data, "\x89PNG", 4) == 0, "no screenshot of %s in %s", urls[0], png);
+        free(data);
+    }
     page_free(&p);
+}
+
+static void free_doms(char **doms, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(doms[i]);
 }
 
 /* ---- links ---- */
@@ -514,32 +547,32 @@ Test(docs_browser, format_pages_render)
                                        "id=\"enum-ChunkType\"", "<h2 id=\"errata\">", "class=\"layout\"",
                                        "Validation rules of Header", "document: 0x0A", "Not in real files",
                                        "<h3 id=\"members-model\">Files read with model</h3>", NULL};
-    /* the others in one launch of Chromium */
+    /* all in one launch of Chromium, t3dm.html first: the screenshot shows it */
     static char urls[FRAMES_MAX][600];
-    const char *others[FRAMES_MAX];
-    size_t n_others = 0;
+    const char *pages[FRAMES_MAX];
+    const char *const *expects[FRAMES_MAX];
+    size_t n_pages = 1;
     int t3dm_seen = 0;
     for (int i = 0; i < n; i++) {
         if (strcmp(names[i], "index.html") == 0)
             continue;
-        char url[600];
-        snprintf(url, sizeof url, "file://%s/%s", DOCS_DIR, names[i]);
+        size_t at = n_pages;
         if (strcmp(names[i], "t3dm.html") == 0) {
             t3dm_seen = 1;
-            free(render_shot(url, t3dm, "docs_t3dm.png", "1280,2400"));
+            at = 0;
         } else {
-            cr_assert_lt(n_others, FRAMES_MAX, "more format pages than FRAMES_MAX");
-            snprintf(urls[n_others], sizeof urls[n_others], "%s", url);
-            others[n_others] = urls[n_others];
-            n_others++;
+            cr_assert_lt(n_pages, FRAMES_MAX, "more format pages than FRAMES_MAX");
+            n_pages++;
         }
+        snprintf(urls[at], sizeof urls[at], "file://%s/%s", DOCS_DIR, names[i]);
+        pages[at] = urls[at];
+        expects[at] = at == 0 ? t3dm : expect;
     }
-    cr_expect(t3dm_seen, "no t3dm.html in %s", DOCS_DIR);
-    cr_assert_gt(n_others, 0, "no format page but t3dm.html in %s", DOCS_DIR);
+    cr_assert(t3dm_seen, "no t3dm.html in %s", DOCS_DIR);
+    cr_assert_gt(n_pages, 1, "no format page but t3dm.html in %s", DOCS_DIR);
     char *doms[FRAMES_MAX];
-    render_frames(others, n_others, expect, "800,600", doms);
-    for (size_t i = 0; i < n_others; i++)
-        free(doms[i]);
+    render_frames(pages, n_pages, expects, "docs_t3dm.png", "1280,2400", doms);
+    free_doms(doms, n_pages);
 }
 
 Test(docs_browser, explain_pages_render_and_link_bytes_to_fields)
@@ -559,26 +592,35 @@ Test(docs_browser, explain_pages_render_and_link_bytes_to_fields)
         }
         cr_expect(seen, "no explain page shows a chunk %s", cases[c]);
     }
+    /* byte 0x2C is in the chunk table of a model (and in the middle of a small stream); the
+     * script selects the field holding it and highlights its bytes. All pages in one launch. */
+    static const char *const expect[] = {"id=\"hex\"", "id=\"tree\"", "class=\"n hl\"", NULL};
+    char urls[8][700];
+    const char *pages[8];
+    const char *const *expects[8];
+    unsigned long long bytes[8];
     for (int i = 0; i < n; i++) {
         check_links(s[i].page);
-        /* byte 0x2C is in the chunk table of a model (and in the middle of a small stream);
-         * the script selects the field holding it and highlights its bytes */
         uint8_t *data;
         size_t size;
         cr_assert(load_file(s[i].path, &data, &size));
         free(data);
-        unsigned long long byte = size > 0x2C ? 0x2C : size / 2;
-        char url[700];
-        snprintf(url, sizeof url, "file://%s#byte=%llu", s[i].page, byte);
-        static const char *const expect[] = {"id=\"hex\"", "id=\"tree\"", "class=\"n hl\"", NULL};
-        char *dom = render_shot(url, expect, i == 0 ? "explain.png" : NULL, "1400,900");
-        cr_expect(selected_holds(dom, byte), "%s: the selected field does not hold byte %llu", s[i].page, byte);
-        char *classes = byte_classes(dom, byte);
-        cr_expect(classes && strstr(classes, "hl") && strstr(classes, "cur"), "%s: byte %llu is not highlighted (%s)",
-                  s[i].page, byte, classes ? classes : "not drawn");
-        free(classes);
-        free(dom);
+        bytes[i] = size > 0x2C ? 0x2C : size / 2;
+        snprintf(urls[i], sizeof urls[i], "file://%s#byte=%llu", s[i].page, bytes[i]);
+        pages[i] = urls[i];
+        expects[i] = expect;
     }
+    char *doms[8];
+    render_frames(pages, (size_t)n, expects, "explain.png", "1400,900", doms);
+    for (int i = 0; i < n; i++) {
+        cr_expect(selected_holds(doms[i], bytes[i]), "%s: the selected field does not hold byte %llu", s[i].page,
+                  bytes[i]);
+        char *classes = byte_classes(doms[i], bytes[i]);
+        cr_expect(classes && strstr(classes, "hl") && strstr(classes, "cur"), "%s: byte %llu is not highlighted (%s)",
+                  s[i].page, bytes[i], classes ? classes : "not drawn");
+        free(classes);
+    }
+    free_doms(doms, (size_t)n);
 }
 
 /* Hovering a byte inside an array selects the array's element, the innermost field: never the
@@ -586,7 +628,7 @@ Test(docs_browser, explain_pages_render_and_link_bytes_to_fields)
 Test(docs_browser, explain_hover_picks_the_array_element)
 {
     REQUIRE_CHROMIUM();
-    char file[600], page[600], url[700];
+    char file[600], page[600];
     snprintf(file, sizeof file, "%s/big_hover.p3m", EXPLAIN_DIR); /* each test its own files: they run in parallel */
     snprintf(page, sizeof page, "%s/big_hover.p3m.html", EXPLAIN_DIR);
     mkdir(BF_PROJECT_DIR "/build", 0777);
@@ -600,28 +642,41 @@ Test(docs_browser, explain_hover_picks_the_array_element)
         {BIG_VERTEX0 + 1000 * 20 + 6, "data.parts[0].vertices[1000]"},     /* past the elements shown one by one */
         {BIG_VERTEX0 + 3 * 20 + 4, "data.parts[0].vertices[3].position[1]"}, /* an element of a number array */
     };
-    for (size_t i = 0; i < sizeof hovers / sizeof hovers[0]; i++) {
-        snprintf(url, sizeof url, "file://%s#byte=%llu", page, hovers[i].byte);
-        char *dom = render(url, NULL);
-        char *path = text_of(dom, "selpath");
+    /* all in one launch: box.bmd first when the samples are there (the screenshot shows it) */
+    enum { HOVERS = sizeof hovers / sizeof hovers[0] };
+    char urls[HOVERS + 1][700];
+    const char *pages[HOVERS + 1];
+    size_t n = 0;
+    int box = samples_present();
+    if (box) {
+        /* box.bmd: byte 0x166 is the fourth value of the NORMAL buffer (s16, at 0x160) */
+        char box_page[600];
+        snprintf(box_page, sizeof box_page, "%s/box.bmd.html", EXPLAIN_DIR);
+        cr_assert_eq(explain_to(sample_path("bmd/box.bmd"), box_page), 0);
+        snprintf(urls[n], sizeof urls[n], "file://%s#byte=%d", box_page, 0x166);
+        pages[n] = urls[n];
+        n++;
+    }
+    for (size_t i = 0; i < HOVERS; i++, n++) {
+        snprintf(urls[n], sizeof urls[n], "file://%s#byte=%llu", page, hovers[i].byte);
+        pages[n] = urls[n];
+    }
+    char *doms[HOVERS + 1];
+    render_frames(pages, n, NULL, box ? "explain_hover_array.png" : NULL, "1400,900", doms);
+    for (size_t i = 0; i < HOVERS; i++) {
+        char *path = text_of(doms[box + i], "selpath");
         cr_expect(path && strcmp(path, hovers[i].path) == 0, "byte %llu: '%s', expected '%s'", hovers[i].byte,
                   path ? path : "(nothing selected)", hovers[i].path);
         free(path);
-        free(dom);
     }
-    if (!samples_present())
-        return;
-    /* box.bmd: byte 0x166 is the fourth value of the NORMAL buffer (s16, at 0x160) */
-    snprintf(page, sizeof page, "%s/box.bmd.html", EXPLAIN_DIR);
-    cr_assert_eq(explain_to(sample_path("bmd/box.bmd"), page), 0);
-    snprintf(url, sizeof url, "file://%s#byte=%d", page, 0x166);
-    char *dom = render_shot(url, NULL, "explain_hover_array.png", "1400,900");
-    char *path = text_of(dom, "selpath");
-    cr_expect(path && strcmp(path, "sections[1].body.normal.s16_values[3]") == 0, "'%s'", path ? path : "(none)");
-    cr_expect(path && !strstr(path, "(tail)"));
-    cr_expect(selected_holds(dom, 0x166));
-    free(path);
-    free(dom);
+    if (box) {
+        char *path = text_of(doms[0], "selpath");
+        cr_expect(path && strcmp(path, "sections[1].body.normal.s16_values[3]") == 0, "'%s'", path ? path : "(none)");
+        cr_expect(path && !strstr(path, "(tail)"));
+        cr_expect(selected_holds(doms[0], 0x166));
+        free(path);
+    }
+    free_doms(doms, n);
 }
 
 /* A file cut short: the page shows the tree read so far, the failing field selected and marked,
@@ -629,17 +684,40 @@ Test(docs_browser, explain_hover_picks_the_array_element)
 Test(docs_browser, explain_shows_the_partial_tree_of_a_truncated_file)
 {
     REQUIRE_CHROMIUM();
-    char file[600], page[600], url[700];
+    char file[600], page[600], urls[2][700];
     snprintf(file, sizeof file, "%s/big_cut.p3m", EXPLAIN_DIR);
     snprintf(page, sizeof page, "%s/big_cut.p3m.html", EXPLAIN_DIR);
     mkdir(BF_PROJECT_DIR "/build", 0777);
     mkdir(EXPLAIN_DIR, 0777);
     big_p3m(file, 300000);
     cr_assert_eq(explain_to(file, page), 1, "a file that does not read: exit 1, and the page anyway");
-    snprintf(url, sizeof url, "file://%s", page);
+    snprintf(urls[0], sizeof urls[0], "file://%s", page);
     static const char *const expect[] = {"id=\"failure\"", "class=\"n fail hl\"", "read failed here",
                                          "data-path=\"data.parts[0].vertex_count\"", "data-path=\"header.magic\"", NULL};
-    char *dom = render_shot(url, expect, "explain_partial.png", "1400,900");
+    static const char *const box[] = {"data-path=\"sections[5].body.shapes[0].matrix_type\"", "data-path=\"sections[6].size\"",
+                                      "class=\"n fail hl\" id=", "@0x4C8", NULL};
+    const char *pages[2] = {urls[0], urls[1]};
+    const char *const *expects[2] = {expect, box};
+    size_t n = 1;
+    if (samples_present()) {
+        /* box.bmd cut inside its MAT3: the seven sections before it are there (same launch) */
+        uint8_t *data;
+        size_t size;
+        cr_assert(load_file(sample_path("bmd/box.bmd"), &data, &size));
+        snprintf(file, sizeof file, "%s/box_cut.bmd", EXPLAIN_DIR);
+        FILE *f = fopen(file, "wb");
+        cr_assert_not_null(f);
+        fwrite(data, 1, 1500, f);
+        fclose(f);
+        free(data);
+        snprintf(page, sizeof page, "%s/box_cut.bmd.html", EXPLAIN_DIR);
+        cr_assert_eq(explain_to(file, page), 1);
+        snprintf(urls[1], sizeof urls[1], "file://%s", page);
+        n = 2;
+    }
+    char *doms[2];
+    render_frames(pages, n, expects, "explain_partial.png", "1400,900", doms);
+    char *dom = doms[0];
     char *path = text_of(dom, "selpath");
     cr_expect(path && strcmp(path, "data.parts[0].vertices") == 0, "selected: '%s'", path ? path : "(none)");
     cr_expect(strstr(dom, "data-path=\"data.material_count\"") == NULL, "nothing after the failure");
@@ -648,25 +726,7 @@ Test(docs_browser, explain_shows_the_partial_tree_of_a_truncated_file)
     cr_expect(classes && strstr(classes, " x"), "byte 0x%x: '%s'", BIG_VERTEX0, classes ? classes : "not drawn");
     free(classes);
     free(path);
-    free(dom);
-    if (!samples_present())
-        return;
-    /* box.bmd cut inside its MAT3: the seven sections before it are there */
-    uint8_t *data;
-    size_t size;
-    cr_assert(load_file(sample_path("bmd/box.bmd"), &data, &size));
-    snprintf(file, sizeof file, "%s/box_cut.bmd", EXPLAIN_DIR);
-    FILE *f = fopen(file, "wb");
-    cr_assert_not_null(f);
-    fwrite(data, 1, 1500, f);
-    fclose(f);
-    free(data);
-    snprintf(page, sizeof page, "%s/box_cut.bmd.html", EXPLAIN_DIR);
-    cr_assert_eq(explain_to(file, page), 1);
-    snprintf(url, sizeof url, "file://%s", page);
-    static const char *const box[] = {"data-path=\"sections[5].body.shapes[0].matrix_type\"", "data-path=\"sections[6].size\"",
-                                      "class=\"n fail hl\" id=", "@0x4C8", NULL};
-    free(render(url, box));
+    free_doms(doms, n);
 }
 
 /* The big model and its explain page as build/explain/NAME.p3m(.html): each test its own,
@@ -690,15 +750,26 @@ static size_t big_page(const char *name, char *page, size_t page_size)
 Test(docs_browser, explain_goto_in_a_large_file)
 {
     REQUIRE_CHROMIUM();
-    char page[600], url[800];
+    char page[600], urls[2][800];
     size_t size = big_page("big_goto", page, sizeof page);
+    snprintf(urls[0], sizeof urls[0], "file://%s#goto=0x80000", page);
+    const char *pages[2] = {urls[0], urls[1]};
+    size_t n = 1;
+    if (samples_present()) {
+        /* a real file of 324 KB: the string table at 0x4EEEC (same launch) */
+        snprintf(page, sizeof page, "%s/platformer.t3dm.html", EXPLAIN_DIR);
+        cr_assert_eq(explain_to(sample_path("t3dm/17_culling/platformer.t3dm"), page), 0);
+        snprintf(urls[1], sizeof urls[1], "file://%s#goto=0x4EEEC", page);
+        n = 2;
+    }
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    snprintf(url, sizeof url, "file://%s#goto=0x80000", page);
-    char *dom = render_shot(url, NULL, "explain_goto.png", "1400,900");
+    char *doms[2];
+    render_frames(pages, n, NULL, "explain_goto.png", "1400,900", doms);
     clock_gettime(CLOCK_MONOTONIC, &t1);
-    fprintf(stderr, "docs_browser: %zu-byte file: page rendered and went to 0x80000 in %.2f s\n", size,
-            (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+    fprintf(stderr, "docs_browser: %zu-byte file: went to 0x80000 in %.2f s (%zu page(s) in the launch)\n", size,
+            (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9, n);
+    char *dom = doms[0];
     char *off = text_of(dom, "insp-off");
     cr_expect(off && strcmp(off, "0x80000") == 0, "inspector at '%s'", off ? off : "(none)");
     cr_expect(strstr(dom, "<span class=\"o\">080000</span>") != NULL, "row 0x80000 is drawn");
@@ -713,66 +784,59 @@ Test(docs_browser, explain_goto_in_a_large_file)
     free(u32);
     free(classes);
     free(off);
-    free(dom);
-
-    if (!samples_present())
-        return;
-    /* a real file of 324 KB: the string table at 0x4EEEC */
-    snprintf(page, sizeof page, "%s/platformer.t3dm.html", EXPLAIN_DIR);
-    cr_assert_eq(explain_to(sample_path("t3dm/17_culling/platformer.t3dm"), page), 0);
-    snprintf(url, sizeof url, "file://%s#goto=0x4EEEC", page);
-    dom = render(url, NULL);
-    path = text_of(dom, "selpath");
-    cr_expect(path && strcmp(path, "strings") == 0, "'%s'", path ? path : "(none)");
-    free(path);
-    free(dom);
+    if (n == 2) {
+        path = text_of(doms[1], "selpath");
+        cr_expect(path && strcmp(path, "strings") == 0, "'%s'", path ? path : "(none)");
+        free(path);
+    }
+    free_doms(doms, n);
 }
 
-/* Search a file over 500 KB: matches are found and shown, by text, number and bytes. */
+/* Search a file over 500 KB: matches are found and shown, by text, number and bytes. The four
+ * searches in one launch. */
 Test(docs_browser, explain_search_a_large_file)
 {
     REQUIRE_CHROMIUM();
-    char page[600], url[800];
+    char page[600], urls[4][800];
     size_t size = big_page("big_search", page, sizeof page);
     /* a text: the string table at the end of the file */
-    snprintf(url, sizeof url, "file://%s#find=text:%s", page, BIG_NEEDLE);
-    char *dom = render_shot(url, NULL, "explain_search.png", "1400,900");
+    snprintf(urls[0], sizeof urls[0], "file://%s#find=text:%s", page, BIG_NEEDLE);
+    /* a number: 1234.5 as a little-endian float is vertex 12345's X, nowhere else */
+    snprintf(urls[1], sizeof urls[1], "file://%s#find=f32le:1234.5", page);
+    /* hex bytes: 0.5f (00 00 00 3f) is every vertex's Z (and a few straddle two numbers) */
+    snprintf(urls[2], sizeof urls[2], "file://%s#find=hex:00 00 00 3f", page);
+    /* and a number that is not one */
+    snprintf(urls[3], sizeof urls[3], "file://%s#find=u8le:300", page);
+    const char *pages[4] = {urls[0], urls[1], urls[2], urls[3]};
+    char *doms[4];
+    render_frames(pages, 4, NULL, "explain_search.png", "1400,900", doms);
+
     char want[128];
     snprintf(want, sizeof want, "1 of 1 match \xe2\x80\x94 at 0x%zX", size - sizeof BIG_NEEDLE);
-    char *st = text_of(dom, "status");
+    char *st = text_of(doms[0], "status");
     cr_expect(st && strcmp(st, want) == 0, "status '%s', expected '%s'", st ? st : "(none)", want);
-    char *classes = byte_classes(dom, size - 2);
+    char *classes = byte_classes(doms[0], size - 2);
     cr_expect(classes && strstr(classes, " m"), "the match is marked: '%s'", classes ? classes : "not drawn");
-    char *path = text_of(dom, "selpath");
+    char *path = text_of(doms[0], "selpath");
     cr_expect(path && strcmp(path, "data.strings") == 0, "'%s'", path ? path : "(none)");
     free(path);
     free(classes);
     free(st);
-    free(dom);
 
-    /* a number: 1234.5 as a little-endian float is vertex 12345's X, nowhere else */
-    snprintf(url, sizeof url, "file://%s#find=f32le:1234.5", page);
-    dom = render(url, NULL);
     snprintf(want, sizeof want, "1 of 1 match \xe2\x80\x94 at 0x%X", BIG_VERTEX0 + 12345 * 20);
-    st = text_of(dom, "status");
+    st = text_of(doms[1], "status");
     cr_expect(st && strcmp(st, want) == 0, "status '%s', expected '%s'", st ? st : "(none)", want);
     free(st);
-    free(dom);
-    /* hex bytes: 0.5f (00 00 00 3f) is every vertex's Z (and a few straddle two numbers) */
-    snprintf(url, sizeof url, "file://%s#find=hex:00 00 00 3f", page);
-    dom = render(url, NULL);
-    st = text_of(dom, "status");
+
+    st = text_of(doms[2], "status");
     unsigned long found = 0;
     cr_expect(st && sscanf(st, "1 of %lu matches", &found) == 1 && found >= BIG_VERTICES, "status '%s'", st ? st : "(none)");
     snprintf(want, sizeof want, "at 0x%X", BIG_VERTEX0 + 8);
     cr_expect(st && strstr(st, want), "the first is vertex 0's Z: '%s'", st ? st : "(none)");
     free(st);
-    free(dom);
-    /* and a number that is not one */
-    snprintf(url, sizeof url, "file://%s#find=u8le:300", page);
-    dom = render(url, NULL);
-    st = text_of(dom, "status");
+
+    st = text_of(doms[3], "status");
     cr_expect(st && strcmp(st, "300 does not fit in u8") == 0, "status '%s'", st ? st : "(none)");
     free(st);
-    free(dom);
+    free_doms(doms, 4);
 }

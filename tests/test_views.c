@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "block_cache.h"
 #include "j3d_view.h"
 #include "p3m_view.h"
 #include "samples.h"
@@ -33,7 +34,7 @@ typedef struct outcome {
     static void check_##fmt##_##entry(const uint8_t *d, size_t n, outcome *o)                 \
     {                                                                                         \
         bf_arena a;                                                                           \
-        bf_arena_init(&a, bf_alloc_default(), 0);                                             \
+        bf_arena_init(&a, block_cache_hooks(), 0);                                            \
         Root *doc = NULL;                                                                     \
         o->reader_ok = fmt##_read_##entry(d, n, &a, NULL, &doc, &o->reader_err);              \
         fmt##_##entry##_view v;                                                               \

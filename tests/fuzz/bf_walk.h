@@ -185,9 +185,10 @@ static int bf_walk_error_is_clean(const bf_error *err, size_t size, char *why, s
  * round trip: the write succeeds, or fails with a message; the image is no larger than the
  * input (every structure goes back to where it was read); it reads again with the same
  * entry; and every byte the first read claimed (`claimed`, may be NULL) comes back
- * unchanged. 1 when all hold; fills `why` otherwise. */
+ * unchanged. The second read's arena takes its blocks from `alloc`. 1 when all hold; fills
+ * `why` otherwise. */
 static int bf_walk_round_trip(const bf_entry_desc *e, const void *doc, const uint8_t *data, size_t size,
-                              const uint8_t *claimed, char *why, size_t why_size)
+                              const uint8_t *claimed, bf_alloc alloc, char *why, size_t why_size)
 {
     if (!e->write)
         return 1;
@@ -220,7 +221,7 @@ static int bf_walk_round_trip(const bf_entry_desc *e, const void *doc, const uin
         }
         if (ok) {
             bf_arena arena;
-            bf_arena_init(&arena, bf_alloc_default(), 0);
+            bf_arena_init(&arena, alloc, 0);
             void *again = NULL;
             bf_error err2;
             memset(&err2, 0, sizeof err2);

@@ -114,7 +114,7 @@ static void after_read(const bf_entry_desc *e, void *doc, const uint8_t *data, s
         fprintf(stderr, "fuzz: %s: validate: %s\n", e->name, why);
         abort();
     }
-    if (!bf_walk_round_trip(e, doc, data, size, claimed, why, sizeof why)) {
+    if (!bf_walk_round_trip(e, doc, data, size, claimed, bf_alloc_default(), why, sizeof why)) {
         fprintf(stderr, "fuzz: %s: round trip: %s\n", e->name, why);
         abort();
     }
