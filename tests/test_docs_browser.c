@@ -135,6 +135,7 @@ static page browse(const char *url, const char *screenshot, const char *size)
 
 #define FRAMES_MAX 16
 #define FRAME_DOM "<pre class=\"frame-dom\">"
+#define FRAMES_SCROLL "<pre class=\"frames-scroll\">"
 
 static int hex_digit(char c)
 {
@@ -175,7 +176,7 @@ static char *uri_decode(const char *s, size_t n)
  * the frames' own scripts ran, into the page Chromium dumps (URI-encoded: the dump then holds
  * it verbatim). The frames' console lines are the launch's; file URLs may read each other's
  * documents only with --allow-file-access-from-files. With `screenshot`, the same launch
- * saves a picture of the window: the first frame, which fills it exactly. Fills doms[i]
+ * saves a picture of the window: the first frame, which covers the others. Fills doms[i]
  * (malloc'd) with the DOM of urls[i], NULL where the page did not load. */
 static page browse_frames(const char *const *urls, size_t n, const char *size, const char *screenshot, char **doms)
 {
@@ -188,10 +189,14 @@ static page browse_frames(const char *const *urls, size_t n, const char *size, c
     snprintf(frames, sizeof frames, "%s/frames.html", profile);
     FILE *f = fopen(frames, "w");
     cr_assert_not_null(f);
-    fprintf(f, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><style>body { margin: 0 } "
-               "iframe { display: block; border: 0; width: %upx; height: %upx }</style></head><body>\n", w, h);
+    /* the frames lie on each other, the first on top, in a page that cannot scroll: a frame
+     * that scrolls a field into view (a goto, a search) would otherwise scroll this page, and
+     * the picture would show the gap between frames */
+    fprintf(f, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><style>html, body { margin: 0; overflow: hidden } "
+               "iframe { position: fixed; top: 0; left: 0; border: 0; width: %upx; height: %upx } "
+               "pre { display: none }</style></head><body>\n", w, h);
     for (size_t i = 0; i < n; i++)
-        fprintf(f, "<iframe src=\"%s\"></iframe>\n", urls[i]);
+        fprintf(f, "<iframe style=\"z-index: %zu\" src=\"%s\"></iframe>\n", n - i, urls[i]);
     fprintf(f, "<script>\nwindow.addEventListener('load', function () {\n"
                "  for (const frame of document.querySelectorAll('iframe')) {\n"
                "    const pre = document.createElement('pre');\n"
@@ -199,6 +204,10 @@ static page browse_frames(const char *const *urls, size_t n, const char *size, c
                "    pre.textContent = encodeURIComponent(frame.contentDocument.documentElement.outerHTML);\n"
                "    document.body.appendChild(pre);\n"
                "  }\n"
+               "  const at = document.createElement('pre');\n"
+               "  at.className = 'frames-scroll';\n"
+               "  at.textContent = window.scrollX + ',' + window.scrollY;\n"
+               "  document.body.appendChild(at);\n"
                "});\n</script>\n</body></html>\n");
     cr_assert_eq(fclose(f), 0);
     char url[700], mode[1400];
@@ -210,6 +219,11 @@ static page browse_frames(const char *const *urls, size_t n, const char *size, c
         snprintf(mode, sizeof mode, "--window-size=%u,%u --allow-file-access-from-files --dump-dom", w, h);
     page p = launch(profile, mode, url);
     remove_profile(profile);
+    /* the picture is of the first frame only while this page has not scrolled */
+    const char *scroll = p.dom ? strstr(p.dom, FRAMES_SCROLL) : NULL;
+    cr_expect(scroll && strncmp(scroll + strlen(FRAMES_SCROLL), "0,0<", 4) == 0,
+              "the page of frames scrolled (to %.20s): its picture is not of the first frame",
+              scroll ? scroll + strlen(FRAMES_SCROLL) : "(not reported)");
     const char *at = p.dom;
     for (size_t i = 0; i < n; i++) {
         at = at ? strstr(at, FRAME_DOM) : NULL;
@@ -226,28 +240,45 @@ static void page_free(page *p)
     free(p->console);
 }
 
+/* The path of screenshot SHOT in `png` (made empty, and the folder made, first); "" without one. */
+static void shot_path(const char *shot, char *png, size_t size)
+{
+    png[0] = 0;
+    if (!shot)
+        return;
+    mkdir(BF_PROJECT_DIR "/build", 0777);
+    mkdir(SHOTS_DIR, 0777);
+    snprintf(png, size, "%s/%s", SHOTS_DIR, shot);
+    remove(png);
+}
+
+/* Expects a PNG at `png`, a screenshot of `what` that shows something: a blank window
+ * compresses to a few kilobytes, a page of text to tens or hundreds. */
+static void expect_png(const char *png, const char *what)
+{
+    char *data = read_text(png);
+    cr_expect(data && memcmp(data, "\x89PNG", 4) == 0, "no screenshot of %s in %s", what, png);
+    free(data);
+    struct stat st;
+    memset(&st, 0, sizeof st);
+    cr_expect(stat(png, &st) == 0 && st.st_size > 20000, "the screenshot of %s in %s is blank (%lld bytes)", what, png,
+              (long long)st.st_size);
+}
+
 /* Loads the page, expects it to render with `expect` in its DOM and a silent console; with
  * `shot`, also saves build/screenshots/SHOT of window size `size` and expects a PNG there. */
 static char *render_shot(const char *url, const char *const *expect, const char *shot, const char *size)
 {
-    char png[512] = "";
-    if (shot) {
-        mkdir(BF_PROJECT_DIR "/build", 0777);
-        mkdir(SHOTS_DIR, 0777);
-        snprintf(png, sizeof png, "%s/%s", SHOTS_DIR, shot);
-        remove(png);
-    }
+    char png[512];
+    shot_path(shot, png, sizeof png);
     page p = browse(url, shot ? png : NULL, size);
     cr_expect_eq(p.status, 0, "chromium failed on %s", url);
     cr_assert(p.dom && strstr(p.dom, "</html>"), "%s did not render", url);
     for (size_t i = 0; expect && expect[i]; i++)
         cr_expect(strstr(p.dom, expect[i]) != NULL, "%s: '%s' not in the rendered page", url, expect[i]);
     cr_expect_str_empty(p.console, "%s logged to the console:\n%s", url, p.console);
-    if (shot) {
-        char *data = read_text(png);
-        cr_expect(data && memcmp(data, "\x89PNG", 4) == 0, "no screenshot of %s in %s", url, png);
-        free(data);
-    }
+    if (shot)
+        expect_png(png, url);
     char *dom = p.dom;
     p.dom = NULL;
     page_free(&p);
@@ -262,13 +293,8 @@ static char *render_shot(const char *url, const char *const *expect, const char 
 static void render_frames(const char *const *urls, size_t n, const char *const *const *expect, const char *shot,
                           const char *size, char **doms)
 {
-    char png[512] = "";
-    if (shot) {
-        mkdir(BF_PROJECT_DIR "/build", 0777);
-        mkdir(SHOTS_DIR, 0777);
-        snprintf(png, sizeof png, "%s/%s", SHOTS_DIR, shot);
-        remove(png);
-    }
+    char png[512];
+    shot_path(shot, png, sizeof png);
     page p = browse_frames(urls, n, size, shot ? png : NULL, doms);
     cr_expect_eq(p.status, 0, "chromium failed on %zu framed pages (%s...)", n, urls[0]);
     for (size_t i = 0; i < n; i++) {
@@ -278,11 +304,8 @@ static void render_frames(const char *const *urls, size_t n, const char *const *
                       expect[i][e]);
     }
     cr_expect_str_empty(p.console, "pages logged to the console (%s...):\n%s", urls[0], p.console);
-    if (shot) {
-        char *data = read_text(png);
-        cr_expect(data && memcmp(data, "\x89PNG", 4) == 0, "no screenshot of %s in %s", urls[0], png);
-        free(data);
-    }
+    if (shot)
+        expect_png(png, urls[0]);
     page_free(&p);
 }
 
