@@ -132,16 +132,7 @@ static int place_one(bf_wctx *w, size_t at)
     return place(w, w->queue[at].owner);
 }
 
-/* The index of the lowest set bit of `v` (not 0). */
-static unsigned ctz32(uint32_t v)
-{
-    unsigned n = 0;
-    while (!(v & 1))
-        v >>= 1, n++;
-    return n;
-}
-
-int bf_place_pooled_from(bf_wctx *w, int64_t region, size_t group, size_t best)
+int bf_place_pooled_from(bf_wctx *w, int64_t region, size_t found)
 {
     /* the waiting data whose base is `region`, in queue order. A group's data shares one base,
      * so each group's base is looked at once for the region, and the groups found drain: the
@@ -149,14 +140,16 @@ int bf_place_pooled_from(bf_wctx *w, int64_t region, size_t group, size_t best)
      * while they drain is a change, and the next pass places them anew). The owner-dependent
      * data is looked at one by one, in one forward sweep (data queued meanwhile included). */
     uint32_t looked = 0, matched = 0; /* groups by bit: base looked at, base is `region` */
-    if (best != SIZE_MAX && group > 0) {
-        looked = matched = (uint32_t)1 << (group - 1);
-        w->groups[group - 1].draining = 1;
+    size_t last_matched = found;
+    if (found != SIZE_MAX) {
+        looked = matched = (uint32_t)1 << found;
+        w->groups[found].draining = 1;
     }
     bf_index_list *own = &w->pooled;
     while (own->head < own->len && !bf_waiting(w, own->at[own->head]))
         own->head++;
     size_t sweep = own->head;
+    size_t best;
     int ok = 1;
     for (;;) {
         /* one group draining alone (no other group to look at, no owner-dependent data):
@@ -164,7 +157,7 @@ int bf_place_pooled_from(bf_wctx *w, int64_t region, size_t group, size_t best)
         if (matched && (matched & (matched - 1)) == 0 && looked == ((uint64_t)1 << w->group_count) - 1 &&
             sweep == own->len) {
             size_t groups = w->group_count, owned = own->len;
-            bf_index_list *l = &w->groups[ctz32(matched)].waiting;
+            bf_index_list *l = &w->groups[last_matched].waiting;
             while (ok && w->group_count == groups && own->len == owned) {
                 while (l->head < l->len && !bf_waiting(w, l->at[l->head]))
                     l->head++;
@@ -190,6 +183,7 @@ int bf_place_pooled_from(bf_wctx *w, int64_t region, size_t group, size_t best)
                 looked |= bit;
                 if (pg->base(w, w->queue[l->at[l->head]].owner) == region) {
                     matched |= bit;
+                    last_matched = g;
                     pg->draining = 1;
                 }
             }

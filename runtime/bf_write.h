@@ -135,9 +135,9 @@ static inline int bf_waiting(const bf_wctx *w, size_t at)
 {
     return at >= w->queue_next && w->queue[at].place != NULL;
 }
-/* bf_place_pooled once group `group` - 1 is known to have `region` for its base, `best`
- * being its first waiting data (SIZE_MAX, `group` 0: no group looked at yet). */
-int bf_place_pooled_from(bf_wctx *w, int64_t region, size_t group, size_t best);
+/* bf_place_pooled once group `found` is known to have `region` for its base (SIZE_MAX: no
+ * group looked at yet). */
+int bf_place_pooled_from(bf_wctx *w, int64_t region, size_t found);
 /* Places pooled data whose base is `region` (just written), in queue order. Inline: most
  * regions are no data's base, which the first waiting element of each group tells (each
  * group's base once, as bf_place_pooled_from would; a group being drained is not looked
@@ -146,7 +146,7 @@ int bf_place_pooled_from(bf_wctx *w, int64_t region, size_t group, size_t best);
 static inline int bf_place_pooled(bf_wctx *w, int64_t region)
 {
     if (w->pooled.head < w->pooled.len)
-        return bf_place_pooled_from(w, region, 0, SIZE_MAX);
+        return bf_place_pooled_from(w, region, SIZE_MAX);
     for (size_t g = 0; g < w->group_count; g++) {
         if (w->groups[g].draining)
             continue;
@@ -154,7 +154,7 @@ static inline int bf_place_pooled(bf_wctx *w, int64_t region)
         while (l->head < l->len && !bf_waiting(w, l->at[l->head]))
             l->head++;
         if (l->head < l->len && w->groups[g].base(w, w->queue[l->at[l->head]].owner) == region)
-            return bf_place_pooled_from(w, region, g + 1, l->at[l->head]);
+            return bf_place_pooled_from(w, region, g);
     }
     return 1;
 }
