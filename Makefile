@@ -16,12 +16,38 @@ SAN := -O1 $(SAN_DEBUG) -fsanitize=address,undefined -fno-sanitize-recover=all -
 SAN_LINK := -no-pie
 SHARED ?= $(abspath ../shared)
 
-# Debian packages: the build's, the tests', the N64 toolchain's. The tests also build the
-# console ROM (gcc-mips-linux-gnu) and run it in cen64, which needs a display (xvfb, xauth).
+# ---- Debian packages: installed while this file is read, before anything uses them ----
+# The build's; the tests' (the console ROM needs gcc-mips-linux-gnu and cen64, which needs a
+# display: xvfb, xauth; the page tests need chromium); the fuzzers' (clang and libFuzzer).
 BUILD_PKGS := gcc make pkg-config libyaml-dev liblua5.4-dev libpng-dev binutils-mips-linux-gnu
-TEST_PKGS := libcriterion-dev binutils-mips-linux-gnu chromium gcc-mips-linux-gnu cen64 xvfb xauth
-DEPS_STAMP := $(BUILD)/.deps-build
-TEST_DEPS_STAMP := $(BUILD)/.deps-test
+TEST_PKGS := libcriterion-dev gcc-mips-linux-gnu cen64 xvfb xauth chromium
+FUZZ_PKGS := clang libclang-rt-14-dev
+# Which of them a run needs follows from its goals: none to clean, the build's to build,
+# generate and install, the fuzzers' too for fuzz*, the tests' too for everything else (test,
+# n64-rom-test, a test binary, ...). They are installed here, before the rest of this file is
+# read, so the tool checks below (command -v cen64, mips-linux-gnu-gcc, pkg-config) see what a
+# first run on a fresh machine has just installed, and no rule can run before them. A stamp
+# per group, newer than this file and .ci/deps.sh, skips the look-up; make -n installs nothing.
+DEPS_NONE_GOALS := clean uninstall
+DEPS_BUILD_GOALS := all deps demo generate check-generated install docs doc-coverage c99-check n64 bench
+DEPS_GOALS := $(or $(MAKECMDGOALS),all)
+DEPS_GROUPS := $(if $(filter-out $(DEPS_NONE_GOALS),$(DEPS_GOALS)),build) \
+	$(if $(filter-out $(DEPS_NONE_GOALS) $(DEPS_BUILD_GOALS) fuzz%,$(DEPS_GOALS)),test) \
+	$(if $(filter fuzz%,$(DEPS_GOALS)),fuzz)
+DEPS_PKGS_build := $(BUILD_PKGS)
+DEPS_PKGS_test := $(TEST_PKGS)
+DEPS_PKGS_fuzz := $(FUZZ_PKGS)
+DEPS_DRY_RUN := $(findstring n,$(filter-out -%,$(firstword $(MAKEFLAGS))))
+deps_install = $(shell stamp=$(BUILD)/.deps-$(1); \
+	{ [ $$stamp -nt Makefile ] && [ $$stamp -nt .ci/deps.sh ]; } || \
+	{ sh .ci/deps.sh $(DEPS_PKGS_$(1)) && mkdir -p $(BUILD) && touch $$stamp; } || echo failed)
+ifeq ($(DEPS_DRY_RUN),)
+$(foreach g,$(DEPS_GROUPS),$(if $(call deps_install,$(g)),$(error the $(g) packages could not be installed: \
+	$(DEPS_PKGS_$(g)))))
+endif
+# Nothing left to do for these: the packages came with reading this file.
+deps test-deps:
+	@:
 
 SCHEMAS := $(sort $(wildcard schemas/*.yaml))
 FORMATS := $(basename $(notdir $(SCHEMAS)))
@@ -34,8 +60,14 @@ GENERATED_SRC := $(wildcard generated/*.c)
 HOST_SRC := $(wildcard n64/host/*.c)
 
 BFGEN := $(BUILD)/bin/bfgen
+# binform's one version, defined in runtime/bf_version.h: both tools' --version, the shared
+# libraries' names, the .pc files, the man pages and the generated headers' check read it.
+VERSION := $(shell sed -n 's/^\#define BF_RUNTIME_VERSION "\(.*\)"/\1/p' runtime/bf_version.h)
+VERSION_MAJOR := $(firstword $(subst ., ,$(VERSION)))
 RUNTIME_LIB := $(BUILD)/lib/libbfruntime.a
 GENERATED_LIB := $(BUILD)/lib/libbfgenerated.a
+RUNTIME_SO := $(BUILD)/lib/libbfruntime.so.$(VERSION)
+GENERATED_SO := $(BUILD)/lib/libbfgenerated.so.$(VERSION)
 SAN_LIB := $(BUILD)/san/libbinform-san.a
 BINFORM := $(BUILD)/bin/binform
 BINFORM_SRC := $(wildcard cli/binform/*.c)
@@ -49,31 +81,20 @@ TEST_BUILD :=
 TEST_STEPS :=
 
 .PHONY: all deps test-deps generate check-generated test demo bench clean install uninstall test-install
-all: $(BFGEN) $(RUNTIME_LIB) $(GENERATED_LIB) $(BUILD)/bin/t3dm_summary $(BUILD)/bin/t3dm_torus $(BINFORM)
-
-$(DEPS_STAMP):
-	@mkdir -p $(BUILD)
-	@sh .ci/deps.sh $(BUILD_PKGS)
-	@touch $@
-# Again when the Makefile changes: a build tree from before a package was added gets it too.
-$(TEST_DEPS_STAMP): $(DEPS_STAMP) Makefile
-	@sh .ci/deps.sh $(TEST_PKGS)
-	@touch $@
-deps: $(DEPS_STAMP)
-test-deps: $(TEST_DEPS_STAMP)
+all: $(BFGEN) $(RUNTIME_LIB) $(GENERATED_LIB) $(RUNTIME_SO) $(GENERATED_SO) $(BUILD)/bin/t3dm_summary $(BUILD)/bin/t3dm_torus $(BINFORM)
 
 # ---- the generator ----
 GEN_CFLAGS = $(CFLAGS_COMMON) -Iruntime $(shell pkg-config --cflags yaml-0.1 lua5.4) \
 	-DBFGEN_TEMPLATE_DIR='"$(abspath generator/templates)"'
 GEN_LIBS = $(shell pkg-config --libs yaml-0.1 lua5.4)
 
-$(BUILD)/obj/generator/%.o: generator/%.c generator/*.h runtime/bf_version.h | $(DEPS_STAMP)
+$(BUILD)/obj/generator/%.o: generator/%.c generator/*.h runtime/bf_version.h
 	@mkdir -p $(dir $@)
 	$(CC) $(GEN_CFLAGS) -c $< -o $@
 # The templates compiled to bytecode by the build, into bfgen (generator/template_load.h).
 TEMPLATE_DUMPER := $(BUILD)/bin/dump_templates
 TEMPLATE_BYTECODE := $(BUILD)/gen/template_bytecode.c
-$(TEMPLATE_DUMPER): generator/tools/dump_templates.c generator/template_load.h | $(DEPS_STAMP)
+$(TEMPLATE_DUMPER): generator/tools/dump_templates.c generator/template_load.h
 	@mkdir -p $(dir $@)
 	$(CC) $(GEN_CFLAGS) -Igenerator $< -o $@ $(GEN_LIBS)
 $(TEMPLATE_BYTECODE): $(TEMPLATE_DUMPER) $(TEMPLATES)
@@ -87,10 +108,10 @@ $(BFGEN): $(patsubst %.c,$(BUILD)/obj/%.o,$(GENERATOR_SRC)) $(BUILD)/obj/gen/tem
 	$(CC) $(CFLAGS_COMMON) $^ -o $@ $(GEN_LIBS)
 
 # ---- runtime and generated code (plain, and with sanitizers for the tests) ----
-$(BUILD)/obj/%.o: %.c runtime/*.h $(wildcard generated/*.h) | $(DEPS_STAMP)
+$(BUILD)/obj/%.o: %.c runtime/*.h $(wildcard generated/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) $(INCLUDES) -c $< -o $@
-$(BUILD)/san/%.o: %.c runtime/*.h $(wildcard generated/*.h) | $(DEPS_STAMP)
+$(BUILD)/san/%.o: %.c runtime/*.h $(wildcard generated/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) $(SAN) $(SAN_OPT) $(INCLUDES) -c $< -o $@
 # The generated writers, validators and reflection tables at -O0 in the sanitizer build: at
@@ -107,12 +128,23 @@ $(patsubst %.c,$(BUILD)/san/%.o,$(SAN_COLD_GENERATED)): SAN_OPT := -O0
 GENERATED_DEBUG ?= -g1
 $(patsubst %.c,$(BUILD)/obj/%.o,$(GENERATED_SRC)): CFLAGS_COMMON += $(GENERATED_DEBUG)
 
+# The libraries' objects position-independent: the same objects go into the static libraries and
+# the shared ones (libbfruntime.so.VERSION, libbfgenerated.so.VERSION) that other languages load.
+$(patsubst %.c,$(BUILD)/obj/%.o,$(RUNTIME_SRC) $(GENERATED_SRC)): CFLAGS_COMMON += -fPIC
+
 $(RUNTIME_LIB): $(patsubst %.c,$(BUILD)/obj/%.o,$(RUNTIME_SRC))
 	@mkdir -p $(dir $@)
 	ar rcs $@ $^
 $(GENERATED_LIB): $(patsubst %.c,$(BUILD)/obj/%.o,$(GENERATED_SRC))
 	@mkdir -p $(dir $@)
 	ar rcs $@ $^
+# Shared libraries with a soname of the major version: libbfgenerated.so.1 needs libbfruntime.so.1.
+$(RUNTIME_SO): $(patsubst %.c,$(BUILD)/obj/%.o,$(RUNTIME_SRC))
+	@mkdir -p $(dir $@)
+	$(CC) -shared -Wl,-soname,$(notdir $(RUNTIME_SO:.$(VERSION)=.$(VERSION_MAJOR))) $^ -o $@
+$(GENERATED_SO): $(patsubst %.c,$(BUILD)/obj/%.o,$(GENERATED_SRC)) $(RUNTIME_SO)
+	@mkdir -p $(dir $@)
+	$(CC) -shared -Wl,-soname,$(notdir $(GENERATED_SO:.$(VERSION)=.$(VERSION_MAJOR))) $^ -o $@ -lm
 $(SAN_LIB): $(patsubst %.c,$(BUILD)/san/%.o,$(RUNTIME_SRC) $(GENERATED_SRC) $(HOST_SRC))
 	@mkdir -p $(dir $@)
 	ar rcs $@ $^
@@ -139,7 +171,7 @@ c99-check:
 	@set -e; for f in $(RUNTIME_SRC) $(GENERATED_SRC); do \
 		$(CC) -std=c99 -pedantic -Wall -Wextra -Werror $(INCLUDES) -fsyntax-only $$f; done
 	@echo "c99-check: the runtime and generated/ compile as C99 with -pedantic"
-TEST_BUILD += c99-check
+TEST_STEPS += c99-check
 
 # ---- tests (Criterion, under ASan + UBSan) ----
 TEST_CFLAGS = $(CFLAGS_COMMON) $(SAN) $(INCLUDES) -In64/host -Itests/support -Icli/binform -DBF_SHARED_DIR='"$(SHARED)"' \
@@ -171,7 +203,7 @@ TEST_OPT ?= -O0
 $(BUILD)/tests/test_badinput: private TEST_OPT := -O1
 $(BUILD)/tests/test_badinput: tests/fuzz/bf_walk.h
 TEST_SUPPORT_OBJS := $(patsubst %.c,$(BUILD)/san/%.o,$(TEST_SUPPORT))
-$(BUILD)/san/tests/support/%.o: tests/support/%.c $(wildcard tests/support/*.h) cli/binform/json_parse.h runtime/*.h $(wildcard generated/*.h) | $(TEST_DEPS_STAMP)
+$(BUILD)/san/tests/support/%.o: tests/support/%.c $(wildcard tests/support/*.h) cli/binform/json_parse.h runtime/*.h $(wildcard generated/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) -c $< -o $@
 $(TEST_LIB): $(TESTGEN)/.stamp $(TEST_SUPPORT_OBJS)
@@ -181,18 +213,18 @@ $(TEST_LIB): $(TESTGEN)/.stamp $(TEST_SUPPORT_OBJS)
 	@rm -f $@
 	ar rcs $@ $(TEST_SUPPORT_OBJS) $(TESTGEN)/obj/*.o
 
-$(BUILD)/tests/test_%: tests/test_%.c $(TEST_LAZY_GIT) $(TEST_LIB) $(SAN_LIB) $(wildcard tests/support/*.h) $(SAN_BINFORM) | $(TEST_DEPS_STAMP)
+$(BUILD)/tests/test_%: tests/test_%.c $(TEST_LAZY_GIT) $(TEST_LIB) $(SAN_LIB) $(wildcard tests/support/*.h) $(SAN_BINFORM)
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) $(TEST_OPT) $(SAN_LINK) -I$(TESTGEN) $< $(TEST_LAZY_GIT) $(TEST_LIB) $(SAN_LIB) -o $@ -lcriterion -lm
 
 # test_c_wrap tests the generator's line breaking itself: it links c_wrap.c, nothing else.
-$(BUILD)/tests/test_c_wrap: tests/test_c_wrap.c $(BUILD)/san/generator/c_wrap.o generator/c_wrap.h $(TEST_LAZY_GIT) | $(TEST_DEPS_STAMP)
+$(BUILD)/tests/test_c_wrap: tests/test_c_wrap.c $(BUILD)/san/generator/c_wrap.o generator/c_wrap.h $(TEST_LAZY_GIT)
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) $(TEST_OPT) $(SAN_LINK) -Igenerator $< $(BUILD)/san/generator/c_wrap.o $(TEST_LAZY_GIT) -o $@ -lcriterion
 
 # test_template_lib tests the templates' C helpers through Lua: it links them and Lua, nothing else.
 $(BUILD)/tests/test_template_lib: tests/test_template_lib.c generator/template_lib.c generator/c_pack.c \
-		generator/template_lib.h generator/c_pack.h $(TEST_LAZY_GIT) | $(TEST_DEPS_STAMP)
+		generator/template_lib.h generator/c_pack.h $(TEST_LAZY_GIT)
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) $(TEST_OPT) $(SAN_LINK) -Igenerator $(shell pkg-config --cflags lua5.4) $< generator/template_lib.c \
 		generator/c_pack.c $(TEST_LAZY_GIT) -o $@ -lcriterion $(shell pkg-config --libs lua5.4)
@@ -212,7 +244,7 @@ TEST_BINS += $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 # the end (-k: the others still run).
 TEST_JOBS ?= 2
 TEST_LOG_DIR := $(BUILD)/test-logs
-TEST_BUILD += $(TEST_DEPS_STAMP) $(BFGEN) $(TEST_BINS) all $(BUILD)/man/.stamp
+TEST_BUILD += $(BFGEN) $(TEST_BINS) all $(BUILD)/man/.stamp
 TEST_STEPS += test-install
 TEST_SLOWEST := test_badinput test_docs_browser test_views n64-rom-test test_dump_build test_n64
 TEST_RUNS = $(addprefix test-run/,$(foreach t,$(TEST_SLOWEST),$(filter $(t),$(notdir $(TEST_BINS)) $(TEST_STEPS))) \
@@ -223,10 +255,11 @@ test_make_jobs = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(TEST_JOBS))
 test:
 	@$(MAKE) --no-print-directory $(test_make_jobs) test-build
 	@rm -rf $(TEST_LOG_DIR) && mkdir -p $(TEST_LOG_DIR)
-	@$(MAKE) --no-print-directory $(test_make_jobs) -k -Otarget test-run || { \
+	@status=0; $(MAKE) --no-print-directory $(test_make_jobs) -k -Otarget test-run || { status=1; \
 		echo "== FAILED: $$(cd $(TEST_LOG_DIR) && ls *.failed | sed 's/\.failed$$//' | tr '\n' ' ')"; \
-		echo "   (logs: $(TEST_LOG_DIR)/NAME.log)"; exit 1; }
-	@echo "== make test: all $(words $(TEST_RUNS)) passed (logs: $(TEST_LOG_DIR))"
+		echo "   (logs: $(TEST_LOG_DIR)/NAME.log)"; }; \
+	echo "== make test: $(words $(TEST_RUNS)) runs (logs: $(TEST_LOG_DIR))"; \
+	sh tests/summary.sh $(TEST_LOG_DIR); exit $$status
 test-build: $(TEST_BUILD)
 test-run: $(TEST_RUNS)
 
@@ -240,7 +273,7 @@ run_logged = start=$$(date +%s); \
 		cat $(TEST_LOG_DIR)/$(1).log; echo "== end of $(1)"; exit 1; fi
 $(addprefix test-run/,$(notdir $(TEST_BINS))): test-run/%:
 	@$(call run_logged,$*,env ASAN_OPTIONS=detect_leaks=1 BF_SHARED_DIR=$(SHARED) RSP_GOLDEN_DIR=$(SHARED)/rsp-golden \
-		$(BUILD)/tests/$* --jobs $(TEST_JOBS))
+		$(BUILD)/tests/$* --jobs $(TEST_JOBS) --tap=$(TEST_LOG_DIR)/$*.tap)
 $(addprefix test-run/,$(TEST_STEPS)): test-run/%:
 	@$(call run_logged,$*,$(MAKE) --no-print-directory $*)
 
@@ -256,10 +289,10 @@ BINFORM_LIBS = $(shell pkg-config --libs libpng 2>/dev/null || echo -lpng) -lm -
 # the build (the two binform builds were the longest single steps of make test). -pthread as
 # when they were compiled and linked in one call: some files rely on what it declares (fileno).
 BINFORM_HEADERS = $(wildcard cli/binform/*.h) runtime/*.h $(wildcard generated/*.h n64/emu/*.h n64/host/*.h)
-$(BUILD)/obj/cli/binform/%.o: cli/binform/%.c $(BINFORM_HEADERS) | $(DEPS_STAMP)
+$(BUILD)/obj/cli/binform/%.o: cli/binform/%.c $(BINFORM_HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) $(BINFORM_CFLAGS) -pthread -c $< -o $@
-$(BUILD)/san/cli/binform/%.o: cli/binform/%.c $(BINFORM_HEADERS) | $(DEPS_STAMP)
+$(BUILD)/san/cli/binform/%.o: cli/binform/%.c $(BINFORM_HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) $(SAN) $(BINFORM_CFLAGS) -pthread -c $< -o $@
 
@@ -280,7 +313,6 @@ $(SAN_BINFORM): $(patsubst %.c,$(BUILD)/san/%.o,$(BINFORM_SRC)) $(BINFORM_SAN_RE
 # ---- installing: make install PREFIX=/usr/local DESTDIR= ----
 PREFIX ?= /usr/local
 DESTDIR ?=
-RUNTIME_VERSION := $(shell sed -n 's/^\#define BF_RUNTIME_VERSION "\(.*\)"/\1/p' runtime/bf_version.h)
 INSTALL_BIN := $(DESTDIR)$(PREFIX)/bin
 INSTALL_INCLUDE := $(DESTDIR)$(PREFIX)/include/binform
 INSTALL_LIB := $(DESTDIR)$(PREFIX)/lib
@@ -291,7 +323,7 @@ INSTALLED_HEADERS := $(wildcard runtime/*.h) $(wildcard generated/*.h)
 MAN_DIR := $(BUILD)/man
 
 $(MAN_DIR)/.stamp: $(BINFORM) $(BFGEN) install/man.sh
-	sh install/man.sh $(BINFORM) $(BFGEN) $(MAN_DIR) $(RUNTIME_VERSION)
+	sh install/man.sh $(BINFORM) $(BFGEN) $(MAN_DIR) $(VERSION)
 	@touch $@
 
 install: all $(MAN_DIR)/.stamp
@@ -300,8 +332,11 @@ install: all $(MAN_DIR)/.stamp
 	install -m 755 $(BINFORM) $(BFGEN) $(INSTALL_BIN)
 	install -m 644 $(INSTALLED_HEADERS) $(INSTALL_INCLUDE)
 	install -m 644 $(RUNTIME_LIB) $(GENERATED_LIB) $(INSTALL_LIB)
+	install -m 755 $(RUNTIME_SO) $(GENERATED_SO) $(INSTALL_LIB)
+	for so in $(notdir $(RUNTIME_SO) $(GENERATED_SO)); do \
+		ln -sf $$so $(INSTALL_LIB)/$${so%.$(VERSION)}.$(VERSION_MAJOR) && ln -sf $$so $(INSTALL_LIB)/$${so%.$(VERSION)}; done
 	for pc in binform-runtime binform-formats; do \
-		sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(RUNTIME_VERSION)|' -e 's|@FORMATS@|$(FORMATS)|' \
+		sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' -e 's|@FORMATS@|$(FORMATS)|' \
 			install/$$pc.pc.in > $(INSTALL_PC)/$$pc.pc; done
 	install -m 644 $(TEMPLATES) $(INSTALL_SHARE)/templates
 	install -m 644 $(SCHEMAS) $(INSTALL_SHARE)/schemas
@@ -313,6 +348,8 @@ uninstall:
 	rm -f $(INSTALL_BIN)/binform $(INSTALL_BIN)/bfgen
 	rm -f $(addprefix $(INSTALL_INCLUDE)/,$(notdir $(INSTALLED_HEADERS)))
 	rm -f $(INSTALL_LIB)/$(notdir $(RUNTIME_LIB)) $(INSTALL_LIB)/$(notdir $(GENERATED_LIB))
+	rm -f $(addprefix $(INSTALL_LIB)/,$(foreach so,$(notdir $(RUNTIME_SO) $(GENERATED_SO)),$(so) \
+		$(so:.$(VERSION)=.$(VERSION_MAJOR)) $(so:.$(VERSION)=)))
 	rm -f $(INSTALL_PC)/binform-runtime.pc $(INSTALL_PC)/binform-formats.pc
 	rm -f $(INSTALL_MAN)/binform.1 $(INSTALL_MAN)/binform-*.1 $(INSTALL_MAN)/bfgen.1
 	rm -rf $(INSTALL_SHARE)
@@ -324,7 +361,7 @@ test-install: all
 
 # ---- the demo: regenerate the bindings, then read the project's own model ----
 DEMO_MODEL := tests/fixtures/demo/pyramid
-demo: $(DEPS_STAMP)
+demo:
 	$(MAKE) --no-print-directory generate
 	$(MAKE) --no-print-directory all
 	@echo "== what the generated reader finds in $(DEMO_MODEL).t3dm"

@@ -13,8 +13,6 @@
 #include "model.h"
 #include "yaml_tree.h"
 
-#define BFGEN_VERSION "0.2.0"
-
 #ifndef BFGEN_TEMPLATE_DIR
 #define BFGEN_TEMPLATE_DIR "generator/templates"
 #endif
@@ -169,7 +167,7 @@ int main(int argc, char **argv)
                 return 2;
             break;
         case OPT_VERSION:
-            printf("bfgen %s (generates for binform runtime %s)\n", BFGEN_VERSION, BF_RUNTIME_VERSION);
+            printf("bfgen %s\n", BF_RUNTIME_VERSION);
             return 0;
         case 'h':
             usage(stdout);

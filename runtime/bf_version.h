@@ -1,6 +1,8 @@
-/* The runtime's version. Generated code states the version it was generated for and refuses
- * to compile against another (its header has an #error): bump this when the interface the
- * generated code uses changes, and regenerate. */
+/* binform's version, defined here and nowhere else: binform's and bfgen's --version, the shared
+ * libraries' names and sonames, the .pc files and the man pages (the Makefile reads it) and the
+ * generated headers' check all take it from here. Generated code states the version it was
+ * generated for and refuses to compile against another (its header has an #error): bump this
+ * at a release, and always when the interface the generated code uses changes; regenerate. */
 #ifndef BF_VERSION_H
 #define BF_VERSION_H
 

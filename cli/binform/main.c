@@ -10,8 +10,6 @@
 #include "commands.h"
 #include "document.h"
 
-#define BINFORM_VERSION "0.2.0"
-
 /* Options, as bits of a command's `allowed` set. */
 enum {
     OPT_FORMAT = 1 << 0,
@@ -306,7 +304,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (strcmp(name, "--version") == 0) {
-        printf("binform %s (runtime %s)\n", BINFORM_VERSION, BF_RUNTIME_VERSION);
+        printf("binform %s\n", BF_RUNTIME_VERSION);
         return 0;
     }
     if (strcmp(name, "help") == 0)

@@ -35,9 +35,9 @@ host-freestanding: $(HOST_SRC) $(wildcard n64/host/*.h runtime/*.h generated/*.h
 	echo "host-freestanding: n64/host builds for big-endian MIPS (VR4300) without libc"
 else
 host-freestanding:
-	@echo "host-freestanding: $(HOST_MIPS_CC) not found (install gcc-mips-linux-gnu); skipped"
+	@echo "skipped: host-freestanding ($(HOST_MIPS_CC) not found: install gcc-mips-linux-gnu)"
 endif
-TEST_BUILD += host-freestanding
+TEST_STEPS += host-freestanding
 
 # The host objects also depend on their own headers (the pattern rules know only runtime/
 # and generated/ headers).

@@ -23,7 +23,7 @@ while [ $# -ge 4 ]; do
     grep -E '^(model|check|draw|rsp|rdp|frame|heap|done):' "$dir/$name.log"
     "$ROM_CHECK" picture "$dir/$name.log" "$dir/$name-host.png" "$dir/$name-console.png"
 done
-[ -f "$ROM_SAMPLE" ] || echo "n64-rom-test: $ROM_SAMPLE not found: the sample's picture is skipped"
+[ -f "$ROM_SAMPLE" ] || echo "skipped: n64-rom-test's sample picture ($ROM_SAMPLE not found)"
 
 echo "== n64-rom-test: a lying count, on cen64 (broken-ipl.bin) and by binform check"
 sh n64/rom/run_cen64.sh "$ROM_TIMEOUT" "$pif" "$dir/broken-ipl.bin" "$dir/broken.log"

@@ -92,15 +92,8 @@ $(addprefix fuzz-campaign-,$(CAMPAIGN_FORMATS)): fuzz-campaign-%: fuzz-build
 	printf '%-6s %12s %8s %8s %6s  %s\n' $* "$${runs:-?}" $$secs $$(( $${runs:-0} / secs )) "$${cov:-?}" "$$result" \
 		| tee $(FUZZ_DIR)/logs/$*.row; exit $$status
 
-# clang and its libFuzzer runtime, installed like the other packages (.ci/deps.sh).
-FUZZ_PKGS := clang libclang-rt-14-dev
-FUZZ_DEPS_STAMP := $(BUILD)/.deps-fuzz
-$(FUZZ_DEPS_STAMP): $(DEPS_STAMP)
-	@sh .ci/deps.sh $(FUZZ_PKGS)
-	@touch $@
-
 # CI: every format for a short time. Without a working libFuzzer this says so and skips.
-fuzz-ci: $(FUZZ_DEPS_STAMP)
+fuzz-ci:
 	@if ! command -v $(FUZZ_CC) >/dev/null 2>&1 || ! printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { (void)d; (void)n; return 0; }\n' \
 		| $(FUZZ_CC) -fsanitize=fuzzer -x c - -o /dev/null >/dev/null 2>&1; then \
 		echo "fuzz-ci: $(FUZZ_CC) with libFuzzer (-fsanitize=fuzzer) not available; skipping"; \
