@@ -16,6 +16,8 @@ SAN := -O1 $(SAN_DEBUG) -fsanitize=address,undefined -fno-sanitize-recover=all -
 SAN_LINK := -no-pie
 SHARED ?= $(abspath ../shared)
 
+.DEFAULT_GOAL := all
+
 # ---- Debian packages: installed while this file is read, before anything uses them ----
 # The build's; the tests' (the console ROM needs gcc-mips-linux-gnu and cen64, which needs a
 # display: xvfb, xauth; the page tests need chromium); the fuzzers' (clang and libFuzzer).
@@ -73,7 +75,9 @@ BINFORM := $(BUILD)/bin/binform
 BINFORM_SRC := $(wildcard cli/binform/*.c)
 SAN_BINFORM := $(BUILD)/san/bin/binform
 
-INCLUDES := -Iruntime -Igenerated
+# generated/ is searched for "quoted" includes only: a format may be named like a system or
+# library header (png, zlib, stdio, string, ...), and its png.h must not stand in for <png.h>.
+INCLUDES := -Iruntime -iquote generated
 TEST_BINS :=
 # What `make test` builds before it runs anything (the test binaries and TEST_BUILD), and the
 # make targets it runs beside the test binaries (TEST_STEPS); the included makefiles add theirs.
@@ -108,12 +112,20 @@ $(BFGEN): $(patsubst %.c,$(BUILD)/obj/%.o,$(GENERATOR_SRC)) $(BUILD)/obj/gen/tem
 	$(CC) $(CFLAGS_COMMON) $^ -o $@ $(GEN_LIBS)
 
 # ---- runtime and generated code (plain, and with sanitizers for the tests) ----
-$(BUILD)/obj/%.o: %.c runtime/*.h $(wildcard generated/*.h)
+# Each object depends on the headers it includes, as gcc lists them in OBJ.d (-MMD): a new
+# format recompiles its own files and those that include formats.h, not everything. An object
+# without its .d (built before there were any) is rebuilt once: OBJ.d is then a missing
+# prerequisite with an empty rule, so make takes it as changed.
+DEPFLAGS := -MMD -MP
+$(BUILD)/obj/%.o: %.c $(BUILD)/obj/%.d runtime/*.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) $(INCLUDES) -c $< -o $@
-$(BUILD)/san/%.o: %.c runtime/*.h $(wildcard generated/*.h)
+	$(CC) $(CFLAGS_COMMON) $(DEPFLAGS) $(INCLUDES) -c $< -o $@
+$(BUILD)/san/%.o: %.c $(BUILD)/san/%.d runtime/*.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) $(SAN) $(SAN_OPT) $(INCLUDES) -c $< -o $@
+	$(CC) $(CFLAGS_COMMON) $(SAN) $(SAN_OPT) $(DEPFLAGS) $(INCLUDES) -c $< -o $@
+DEP_FILES = $(foreach d,obj san,$(patsubst %.c,$(BUILD)/$(d)/%.d,$(RUNTIME_SRC) $(GENERATED_SRC) $(HOST_SRC) $(BINFORM_SRC)))
+$(DEP_FILES):
+-include $(wildcard $(DEP_FILES))
 # The generated writers, validators and reflection tables at -O0 in the sanitizer build: at
 # -O1 they took 16 of its 42 s of CPU, at -O0 6 s, and the tests spend little time in them
 # (about 4 s more in all): the readers and views, kept at -O1, are what the tests run. The
@@ -133,10 +145,10 @@ $(patsubst %.c,$(BUILD)/obj/%.o,$(GENERATED_SRC)): CFLAGS_COMMON += $(GENERATED_
 $(patsubst %.c,$(BUILD)/obj/%.o,$(RUNTIME_SRC) $(GENERATED_SRC)): CFLAGS_COMMON += -fPIC
 
 $(RUNTIME_LIB): $(patsubst %.c,$(BUILD)/obj/%.o,$(RUNTIME_SRC))
-	@mkdir -p $(dir $@)
+	@mkdir -p $(dir $@) && rm -f $@
 	ar rcs $@ $^
 $(GENERATED_LIB): $(patsubst %.c,$(BUILD)/obj/%.o,$(GENERATED_SRC))
-	@mkdir -p $(dir $@)
+	@mkdir -p $(dir $@) && rm -f $@
 	ar rcs $@ $^
 # Shared libraries with a soname of the major version: libbfgenerated.so.1 needs libbfruntime.so.1.
 $(RUNTIME_SO): $(patsubst %.c,$(BUILD)/obj/%.o,$(RUNTIME_SRC))
@@ -146,14 +158,28 @@ $(GENERATED_SO): $(patsubst %.c,$(BUILD)/obj/%.o,$(GENERATED_SRC)) $(RUNTIME_SO)
 	@mkdir -p $(dir $@)
 	$(CC) -shared -Wl,-soname,$(notdir $(GENERATED_SO:.$(VERSION)=.$(VERSION_MAJOR))) $^ -o $@ -lm
 $(SAN_LIB): $(patsubst %.c,$(BUILD)/san/%.o,$(RUNTIME_SRC) $(GENERATED_SRC) $(HOST_SRC))
-	@mkdir -p $(dir $@)
+	@mkdir -p $(dir $@) && rm -f $@
 	ar rcs $@ $^
 
 # ---- generation ----
 generate: $(BFGEN)
-	$(BFGEN) --out generated $(SCHEMAS)
-# generated/ is what bfgen writes, no more (a file it no longer writes is stale), and the
-# schemas and the C stay within 160 columns.
+	@sh generator/sync_generated.sh $(BFGEN) generated $(BUILD)/genscratch $(SCHEMAS)
+# Plain `make` (any goal but these) keeps generated/ in line by itself: when bfgen, a schema or
+# a template changed, or a schema was added or removed (the time of the schemas/ folder), this
+# included file is remade first: generated/ is brought in line, stale files deleted, and make
+# reads this Makefile again, with the generated sources as they now are.
+# AUTO_GENERATE=no leaves generated/ as it is.
+GENERATED_MK := $(BUILD)/generated.mk
+AUTO_GENERATE ?= yes
+ifeq ($(AUTO_GENERATE)$(filter clean uninstall generate check-generated deps test-deps,$(MAKECMDGOALS)),yes)
+-include $(GENERATED_MK)
+endif
+$(GENERATED_MK): $(BFGEN) $(SCHEMAS) $(TEMPLATES) schemas
+	@sh generator/sync_generated.sh $(BFGEN) generated $(BUILD)/genscratch $(SCHEMAS)
+	@echo "# generated/ was brought in line with schemas/ when this file was written" > $@
+# generated/ is what bfgen writes, no more (a file it no longer writes is stale), it is what
+# is committed (plain make may have regenerated it), and the schemas and the C stay within
+# 160 columns.
 check-generated: $(BFGEN)
 	$(BFGEN) --check --out generated $(SCHEMAS)
 	@rm -rf $(BUILD)/gencheck && mkdir -p $(BUILD)/gencheck && $(BFGEN) --out $(BUILD)/gencheck $(SCHEMAS) >/dev/null
@@ -162,6 +188,9 @@ check-generated: $(BFGEN)
 	@diff $(BUILD)/gencheck.want $(BUILD)/gencheck.have >/dev/null || \
 		{ echo "generated/ differs from what bfgen writes in its files (< missing, > stale):"; \
 		  diff $(BUILD)/gencheck.want $(BUILD)/gencheck.have | grep '^[<>]'; exit 1; }
+	@if git rev-parse --is-inside-work-tree >/dev/null 2>&1 && [ -n "$$(git status --porcelain -- generated)" ]; then \
+		echo "generated/ is not what is committed (make regenerated it from the schemas: commit it):"; \
+		git status --porcelain -- generated; exit 1; fi
 	@awk 'length > 160 { print FILENAME ":" FNR ": " length " columns, over 160"; n++ } END { exit n > 0 }' \
 		generated/*.c generated/*.h $(SCHEMAS)
 
@@ -209,13 +238,13 @@ $(BUILD)/san/tests/support/%.o: tests/support/%.c $(wildcard tests/support/*.h) 
 $(TEST_LIB): $(TESTGEN)/.stamp $(TEST_SUPPORT_OBJS)
 	@rm -rf $(TESTGEN)/obj && mkdir -p $(TESTGEN)/obj
 	@ls $(TESTGEN)/*.c | grep -v '/formats.c$$' | xargs -r -P $$(nproc) -I{} \
-		sh -c '$(CC) $(TEST_CFLAGS) $(TEST_OPT) -I$(TESTGEN) -c {} -o $(TESTGEN)/obj/$$(basename {} .c).o'
+		sh -c '$(CC) $(TEST_CFLAGS) $(TEST_OPT) -iquote $(TESTGEN) -c {} -o $(TESTGEN)/obj/$$(basename {} .c).o'
 	@rm -f $@
 	ar rcs $@ $(TEST_SUPPORT_OBJS) $(TESTGEN)/obj/*.o
 
 $(BUILD)/tests/test_%: tests/test_%.c $(TEST_LAZY_GIT) $(TEST_LIB) $(SAN_LIB) $(wildcard tests/support/*.h) $(SAN_BINFORM)
 	@mkdir -p $(dir $@)
-	$(CC) $(TEST_CFLAGS) $(TEST_OPT) $(SAN_LINK) -I$(TESTGEN) $< $(TEST_LAZY_GIT) $(TEST_LIB) $(SAN_LIB) -o $@ -lcriterion -lm
+	$(CC) $(TEST_CFLAGS) $(TEST_OPT) $(SAN_LINK) -iquote $(TESTGEN) $< $(TEST_LAZY_GIT) $(TEST_LIB) $(SAN_LIB) -o $@ -lcriterion -lm
 
 # test_c_wrap tests the generator's line breaking itself: it links c_wrap.c, nothing else.
 $(BUILD)/tests/test_c_wrap: tests/test_c_wrap.c $(BUILD)/san/generator/c_wrap.o generator/c_wrap.h $(TEST_LAZY_GIT)
@@ -246,7 +275,7 @@ TEST_JOBS ?= 2
 TEST_LOG_DIR := $(BUILD)/test-logs
 TEST_BUILD += $(BFGEN) $(TEST_BINS) all $(BUILD)/man/.stamp
 TEST_STEPS += test-install
-TEST_SLOWEST := test_badinput test_docs_browser test_views n64-rom-test test_dump_build test_n64
+TEST_SLOWEST := test_badinput test-make-fresh test_docs_browser test_views n64-rom-test test_dump_build test_n64
 TEST_RUNS = $(addprefix test-run/,$(foreach t,$(TEST_SLOWEST),$(filter $(t),$(notdir $(TEST_BINS)) $(TEST_STEPS))) \
 	$(filter-out $(TEST_SLOWEST),$(notdir $(TEST_BINS)) $(TEST_STEPS)))
 test_make_jobs = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(TEST_JOBS))
@@ -288,13 +317,13 @@ BINFORM_LIBS = $(shell pkg-config --libs libpng 2>/dev/null || echo -lpng) -lm -
 # One object per source file, not one gcc call for all: make -j overlaps them with the rest of
 # the build (the two binform builds were the longest single steps of make test). -pthread as
 # when they were compiled and linked in one call: some files rely on what it declares (fileno).
-BINFORM_HEADERS = $(wildcard cli/binform/*.h) runtime/*.h $(wildcard generated/*.h n64/emu/*.h n64/host/*.h)
+BINFORM_HEADERS = $(BUILD)/obj/cli/binform/%.d $(wildcard cli/binform/*.h) runtime/*.h $(wildcard n64/emu/*.h n64/host/*.h)
 $(BUILD)/obj/cli/binform/%.o: cli/binform/%.c $(BINFORM_HEADERS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) $(BINFORM_CFLAGS) -pthread -c $< -o $@
-$(BUILD)/san/cli/binform/%.o: cli/binform/%.c $(BINFORM_HEADERS)
+	$(CC) $(CFLAGS_COMMON) $(DEPFLAGS) $(BINFORM_CFLAGS) -pthread -c $< -o $@
+$(BUILD)/san/cli/binform/%.o: cli/binform/%.c $(subst /obj/,/san/,$(BINFORM_HEADERS))
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) $(SAN) $(BINFORM_CFLAGS) -pthread -c $< -o $@
+	$(CC) $(CFLAGS_COMMON) $(SAN) $(DEPFLAGS) $(BINFORM_CFLAGS) -pthread -c $< -o $@
 
 $(BINFORM): $(patsubst %.c,$(BUILD)/obj/%.o,$(BINFORM_SRC)) $(BINFORM_RENDER_LIBS) $(GENERATED_LIB) $(RUNTIME_LIB)
 	@mkdir -p $(dir $@)
@@ -358,6 +387,15 @@ uninstall:
 # Installs into a temporary prefix and uses it from outside the tree (tests/install/run.sh).
 test-install: all
 	sh tests/install/run.sh $(SHARED)
+
+# The Makefile itself: on a simulated fresh machine (packages installed before anything uses
+# them), and with schemas added and removed (plain make follows them).
+.PHONY: test-make-fresh test-make-schemas
+test-make-fresh:
+	@sh tests/make/fresh_machine.sh
+test-make-schemas: all
+	@sh tests/make/schema_added.sh $(BUILD)
+TEST_STEPS += test-make-fresh test-make-schemas
 
 # ---- the demo: regenerate the bindings, then read the project's own model ----
 DEMO_MODEL := tests/fixtures/demo/pyramid

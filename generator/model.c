@@ -918,6 +918,10 @@ format *model_build(const ynode *doc)
     if (!f->name || !is_identifier(f->name)) {
         diag_error(doc->loc, "the schema needs 'format: NAME' (a C identifier)");
         f->name = "unnamed";
+    } else if (strcmp(f->name, "formats") == 0 || strncmp(f->name, "bf_", 3) == 0) {
+        /* formats.h/.c are the table of every format; bf_*.h are the runtime's headers */
+        diag_error(ynode_get(doc, "format")->loc, "'%s' is reserved: a format may not be named 'formats' or start with 'bf_'",
+                   f->name);
     }
     f->title = scalar(ynode_get(doc, "title"), "title");
     f->doc = scalar(ynode_get(doc, "doc"), "doc");

@@ -26,7 +26,7 @@ ROM_ARCH := -EB -march=vr4300 -mabi=32 -mfp32 -mhard-float -mno-abicalls -fno-pi
 ROM_SYSTEM_INCLUDES = -nostdinc -isystem $(shell $(ROM_CC) -print-file-name=include) -In64/rom/include
 ROM_CFLAGS = -std=c11 -Wall -Wextra -Werror -O2 -g $(ROM_ARCH) -ffreestanding -ffp-contract=off \
 	-fno-tree-loop-distribute-patterns -ffunction-sections -fdata-sections $(ROM_SYSTEM_INCLUDES) \
-	-Iruntime -Igenerated -In64/rom
+	-Iruntime -iquote generated -In64/rom
 
 # What each image draws: model, animation, seconds into it, yaw, pitch. The test gives
 # binform render the same options (rom_render_args), so the pictures can be equal.
