@@ -389,13 +389,16 @@ test-install: all
 	sh tests/install/run.sh $(SHARED)
 
 # The Makefile itself: on a simulated fresh machine (packages installed before anything uses
-# them), and with schemas added and removed (plain make follows them).
-.PHONY: test-make-fresh test-make-schemas
+# them), and with schemas added and removed (plain make follows them); make test's summary on
+# logs made up for it.
+.PHONY: test-make-fresh test-make-schemas test-make-summary
 test-make-fresh:
 	@sh tests/make/fresh_machine.sh
 test-make-schemas: all
 	@sh tests/make/schema_added.sh $(BUILD)
-TEST_STEPS += test-make-fresh test-make-schemas
+test-make-summary:
+	@sh tests/make/summary_lists_skips.sh
+TEST_STEPS += test-make-fresh test-make-schemas test-make-summary
 
 # ---- the demo: regenerate the bindings, then read the project's own model ----
 DEMO_MODEL := tests/fixtures/demo/pyramid

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "bf_version.h"
 #include "cli_run.h"
 #include "json_parse.h"
 #include "samples.h"

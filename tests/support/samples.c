@@ -20,6 +20,12 @@ int samples_present(void)
     return stat(sample_path("t3dm"), &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+void samples_note_skipped(const char *what)
+{
+    printf("skipped: %s (shared samples not found at %s)\n", what, sample_path(""));
+    fflush(stdout);
+}
+
 int load_file(const char *path, uint8_t **data, size_t *size)
 {
     FILE *f = fopen(path, "rb");

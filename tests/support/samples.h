@@ -11,6 +11,10 @@ const char *sample_path(const char *rel);
 /* 1 when the shared samples folder exists; tests that need it skip otherwise. */
 int samples_present(void);
 
+/* For a test that runs without the samples but leaves out its part that needs them: prints
+ * `skipped: WHAT (shared samples not found at ...)`, which make test's summary lists. */
+void samples_note_skipped(const char *what);
+
 /* Loads a whole file (malloc'd; free with free()). Returns 0 when it cannot be read. */
 int load_file(const char *path, uint8_t **data, size_t *size);
 
