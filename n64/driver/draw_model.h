@@ -38,14 +38,17 @@ typedef struct draw_frame {
     bool color32;
     uint32_t color_image, z_image;
     mat4 view;              /* the VIEW matrix the microcode got: projection x view, scaled */
+    mat4 camera_view;       /* the camera's view matrix alone (world -> eye): environment-map UVs */
     float clip_near_w;
     render_lights_t lights;
 } draw_frame_t;
 
-/* A material's texture, resolved by the caller: the pixels are copied into
- * RDRAM by draw_model. NULL pixels: the material has no usable texture. */
+/* A material's textures, resolved by the caller: the pixels are copied into
+ * RDRAM by draw_model. NULL pixels: the material has no usable texture (A
+ * then draws the checkerboard; B too when the material names one). */
 typedef struct draw_texture {
-    texture tex;
+    texture tex;   /* texture A: tile 0 (TEX0) */
+    texture tex_b; /* texture B: tile 1 (TEX1), loaded after A in TMEM */
 } draw_texture_t;
 
 /* What of a model goes into the command list: all of it, or (for n64-bench)
