@@ -99,7 +99,7 @@ static int decode(const uint8_t *data, size_t size, int want_indices, decoded *d
     png_source src = {data, size, 0};
     png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, d, on_error, on_warning);
     png_infop info = png ? png_create_info_struct(png) : NULL;
-    png_bytep *rows = NULL;
+    png_bytep *volatile rows = NULL; /* volatile: freed after a longjmp */
     if (!png || !info) {
         png_destroy_read_struct(&png, &info, NULL);
         snprintf(d->error, sizeof d->error, "out of memory");
@@ -272,8 +272,11 @@ int png_sprite_convert(const uint8_t *png, size_t size, const char *name, uint8_
     decoded d;
     memset(&d, 0, sizeof d);
     /* palette PNGs keep their indices for CI formats, named or chosen */
-    if (decode(png, size, format == FMT_NONE || ci, &d) != 0)
+    if (decode(png, size, format == FMT_NONE || ci, &d) != 0) {
+        free(d.rgba);
+        free(d.indices);
         return fail(why, why_size, "%s", d.error);
+    }
     if (format == FMT_NONE)
         format = auto_format(&d);
     ci = format == FMT_CI4 || format == FMT_CI8;

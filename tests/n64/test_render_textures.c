@@ -504,7 +504,7 @@ static uint16_t red_corner(unsigned x, unsigned y) { return x < 16 && y < 16 ? 0
 
 /* A material with tiny3d's spherical vertex effect takes its UVs from the normals in eye
  * space, not from the file: a quad facing the camera, all of its stored UVs (0, 0), shows
- * the middle of its environment map (blue), not the texel at (0, 0) (red). */
+ * the middle of its environment map, not only the texel at (0, 0) (red). */
 Test(render_textures, spherical_env_map_uvs_come_from_the_normals)
 {
     bf_arena arena;
@@ -519,11 +519,15 @@ Test(render_textures, spherical_env_map_uvs_come_from_the_normals)
     q.material->vertex_fx = T3DM_VERTEX_FX_SPHERICAL;
     render_result_t res;
     draw_quad(&arena, &q, &files, "env-map", &res);
+    /* below right of the middle: past the map's middle (blue); above left, the skew by the
+     * position on screen brings the red quarter in */
     int sx, sy;
-    project(&res, 0, 0, &sx, &sy);
+    project(&res, 16, -8, &sx, &sy);
     const uint8_t *p = pixel(&res, sx, sy);
-    cr_expect(p[2] > 200 && p[0] < 40, "the middle of the quad is (%u, %u, %u), not the map's middle (blue)", p[0],
-              p[1], p[2]);
+    cr_expect(p[2] > 200 && p[0] < 40, "below right of the middle: (%u, %u, %u), not blue", p[0], p[1], p[2]);
+    project(&res, -40, 20, &sx, &sy);
+    p = pixel(&res, sx, sy);
+    cr_expect(p[0] > 200 && p[2] < 40, "above left of the middle: (%u, %u, %u), not red", p[0], p[1], p[2]);
     render_result_free(&res);
     bf_arena_free(&arena);
 }
