@@ -39,10 +39,15 @@ ROM_TORUS_VIEW := twist 0.25 20 40
 ROM_SAMPLE := $(SHARED)/samples/t3dm/08_animation/snake.t3dm
 ROM_SAMPLE_STREAM := $(SHARED)/samples/t3dm/08_animation/snake.0.sdata
 ROM_SAMPLE_VIEW := Snake_Attack 0.4 120 10
+# A sample whose materials blend and take environment-map UVs from the normals (computed by
+# n64/driver on the CPU: the console's floats must give the host's UVs). "-": no animation.
+ROM_MATERIALS := $(SHARED)/samples/t3dm/12_uv_gen/can.t3dm
+ROM_MATERIALS_VIEW := - 0 30 20
+rom_anim = $(if $(filter -,$(word 1,$(1))),,$(word 1,$(1)))
 rom_render_args = --size $(ROM_WIDTH)x$(ROM_HEIGHT) --distance 1 --background $(ROM_BACKGROUND) --color16 \
-	--anim $(word 1,$(1)) --time $(word 2,$(1)) --yaw $(word 3,$(1)) --pitch $(word 4,$(1))
+	$(if $(call rom_anim,$(1)),--anim $(word 1,$(1)) --time $(word 2,$(1))) --yaw $(word 3,$(1)) --pitch $(word 4,$(1))
 rom_view_defines = -DROM_WIDTH=$(ROM_WIDTH) -DROM_HEIGHT=$(ROM_HEIGHT) -DROM_DISTANCE=1 \
-	-DROM_BACKGROUND=0x$(ROM_BACKGROUND)FFu -DROM_ANIM='"$(word 1,$(1))"' -DROM_TIME=$(word 2,$(1)) \
+	-DROM_BACKGROUND=0x$(ROM_BACKGROUND)FFu -DROM_ANIM='"$(call rom_anim,$(1))"' -DROM_TIME=$(word 2,$(1)) \
 	-DROM_YAW=$(word 3,$(1)) -DROM_PITCH=$(word 4,$(1))
 
 # Everything but the model: the runtime (its file and writer parts need an OS),
@@ -111,6 +116,12 @@ $(eval $(call rom_image,sample,$(ROM_SAMPLE),$(ROM_SAMPLE_STREAM),$(ROM_SAMPLE_V
 ROM_IMAGES += $(ROM_DIR)/sample-ipl.bin
 ROM_TEST_PICTURES += $(basename $(notdir $(ROM_SAMPLE))) $(ROM_SAMPLE) sample-ipl.bin \
 	"$(call rom_render_args,$(ROM_SAMPLE_VIEW))"
+endif
+ifneq ($(wildcard $(ROM_MATERIALS)),)
+$(eval $(call rom_image,materials,$(ROM_MATERIALS),$(ROM_DIR)/models/torus.0.sdata,$(ROM_MATERIALS_VIEW)))
+ROM_IMAGES += $(ROM_DIR)/materials-ipl.bin
+ROM_TEST_PICTURES += $(basename $(notdir $(ROM_MATERIALS))) $(ROM_MATERIALS) materials-ipl.bin \
+	"$(call rom_render_args,$(ROM_MATERIALS_VIEW))"
 endif
 
 # The host side of the test: reads what the console said and compares it with a PNG.
