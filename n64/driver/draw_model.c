@@ -141,23 +141,63 @@ typedef struct tile_place {
     unsigned tile, tmem, palette;
 } tile_place_t;
 
+static bool power_of_two(unsigned v) { return v && !(v & (v - 1)); }
+
+/* One axis of a tile as tiny3d sets it from the material (set_texture: translate = low,
+ * scale = shift, repeats infinite unless clamped, then (high - low + 1) / size for a
+ * power-of-two size, else 1) and libdragon turns those into tile bits
+ * (texload_recalc_tileparms): wrapping (mask, mirror) only when it repeats, clamped when
+ * the repeats span less than 1024 texels, the tile's range translate .. translate + size
+ * (+ the repeats past the first when `range_clamp`, NULL: the axis's own clamp), in quarter
+ * texels. `size` is the sprite's; `even` rounds the range up to an even size (4-bit S, as
+ * libdragon loads those). */
+typedef struct tile_axis {
+    unsigned mask, shift, mirror, clamp, lo, hi; /* lo, hi: 10.2, hi inclusive */
+} tile_axis_t;
+
+static tile_axis_t axis_bits(const t3dm_MaterialAxis *ax, unsigned material_size, unsigned size, bool even,
+                             const unsigned *range_clamp)
+{
+    tile_axis_t r = {0, 0, 0, 0, 0, 0};
+    float repeats = 2048.0f; /* REPEAT_INFINITE */
+    float low = ax ? ax->low : 0.0f;
+    if (!(low >= 0.0f && low < 1024.0f)) /* libdragon asserts; NaN too */
+        low = 0.0f;
+    if (ax && ax->clamp)
+        repeats = power_of_two(material_size) ? (ax->high - low + 1.0f) / (float)material_size : 1.0f;
+    if (!(repeats >= 0.0f && repeats <= 2048.0f))
+        repeats = 1.0f;
+    if (repeats > 1.0f && power_of_two(size)) { /* libdragon asserts a power of two for wrapping */
+        r.mask = log2_ceil(size);
+        r.mirror = ax && ax->mirror ? 1u : 0u;
+    }
+    r.shift = ax ? (unsigned)ax->shift & 15u : 0u;
+    r.clamp = repeats * (float)size < 1024.0f;
+    if ((int)repeats <= 0)
+        repeats = 1.0f;
+    unsigned end = even ? (size + 1u) & ~1u : size;
+    unsigned clamp = range_clamp ? *range_clamp : r.clamp;
+    int lo = (int)(low * 4.0f);
+    int hi = (int)((low + (repeats - 1.0f) * (float)size * (float)clamp) * 4.0f) + (int)end * 4 - 4;
+    r.lo = (unsigned)lo & 0xFFFu;
+    r.hi = hi < 0 ? 0u : (unsigned)hi & 0xFFFu;
+    return r;
+}
+
 /* Tile `pl->tile` describing `t` (already in TMEM at pl->tmem) with the
- * material's wrap settings for that texture. */
+ * material's settings for that texture. */
 static void set_tile(render_cmdlist_t *cl, const texture *t, const tile_place_t *pl, const t3dm_MaterialTexture *mt)
 {
-    unsigned mask[2], shift[2], mirror[2], clamp[2];
-    const unsigned size[2] = {t->width, t->height};
-    for (int a = 0; a < 2; a++) {
-        const t3dm_MaterialAxis *ax = mt ? &mt->axis[a] : NULL;
-        mask[a] = ax && ax->mask > 0 ? (unsigned)ax->mask & 15u : log2_ceil(size[a]);
-        shift[a] = ax ? (unsigned)ax->shift & 15u : 0;
-        mirror[a] = ax && ax->mirror ? 1 : 0;
-        clamp[a] = ax && ax->clamp ? 1 : 0;
-    }
+    bool four_bit = t->rdp_size == TEXTURE_SIZE_4B;
+    const t3dm_MaterialAxis *sx = mt ? &mt->axis[0] : NULL, *tx = mt ? &mt->axis[1] : NULL;
+    unsigned mw = mt && mt->width ? mt->width : t->width, mh = mt && mt->height ? mt->height : t->height;
+    tile_axis_t s = axis_bits(sx, mw, t->width, four_bit, NULL);
+    /* libdragon sizes T's range by S's clamp (texload_recalc_tileparms): tiny3d draws that */
+    tile_axis_t u = axis_bits(tx, mh, t->height, false, &s.clamp);
     put(cl, rdpc_set_tile(t->rdp_format, t->rdp_size, tmem_line(t), pl->tmem, pl->tile,
-                          t->rdp_format == TEXTURE_RDP_CI && t->rdp_size == TEXTURE_SIZE_4B ? pl->palette : 0, clamp[1],
-                          mirror[1], mask[1], shift[1], clamp[0], mirror[0], mask[0], shift[0]));
-    put(cl, rdpc_set_tile_size(pl->tile, 0, 0, (unsigned)(t->width - 1) << 2, (unsigned)(t->height - 1) << 2));
+                          t->rdp_format == TEXTURE_RDP_CI && four_bit ? pl->palette : 0, u.clamp, u.mirror, u.mask,
+                          u.shift, s.clamp, s.mirror, s.mask, s.shift));
+    put(cl, rdpc_set_tile_size(pl->tile, s.lo, u.lo, s.hi, u.hi));
 }
 
 /* Loads `t` (pixels already at `addr` in RDRAM, palette at `palette_addr`)

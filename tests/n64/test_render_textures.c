@@ -554,3 +554,40 @@ Test(render_textures, bad_sprites_are_named_with_their_field)
     render_result_free(&res);
     bf_arena_free(&arena);
 }
+
+static uint16_t column_colors(unsigned x, unsigned y) { return (uint16_t)((x * 4u) << 11 | (y * 8u) << 6 | 1u); }
+
+/* Tiles as tiny3d sets them from the material: a clamped axis whose high end (15) spans two
+ * copies of an 8-texel texture repeats it twice (mask 3, whatever mask the file stores), then
+ * holds its last texel; the other axis repeats forever. */
+Test(render_textures, tiles_wrap_and_clamp_as_tiny3d_sets_them)
+{
+    bf_arena arena;
+    bf_arena_init(&arena, bf_alloc_default(), 0);
+    file_table_t files = {0};
+    add_rgba16(&files, &arena, "texels.sprite", 8, 4, column_colors);
+    quad_t q = quad_model(&arena, 8, 4);
+    q.vertices->pairs[0].uv_b[0] = 24 * 32; /* S over 24 texels */
+    q.vertices->pairs[1].uv_a[0] = 24 * 32;
+    t3dm_MaterialAxis *s = &q.material->texture_a.axis[0];
+    s->low = 0, s->high = 15, s->clamp = 1, s->mask = 4; /* as tiny3d's importer writes them */
+    render_result_t res;
+    draw_quad(&arena, &q, &files, "tiles", &res);
+    int wrong = 0;
+    for (unsigned c = 0; c < 24; c++)
+        for (unsigned y = 0; y < 4; y++) {
+            int sx, sy;
+            project(&res, -HALF_W + (c + 0.5) * (2.0 * HALF_W / 24), HALF_H - (y + 0.5) * 16, &sx, &sy);
+            const uint8_t *p = pixel(&res, sx, sy);
+            unsigned x = c < 16 ? c % 8 : 7, v = column_colors(x, y);
+            unsigned want[3] = {expand5(v >> 11), expand5((v >> 6) & 31), expand5((v >> 1) & 31)};
+            for (int ch = 0; ch < 3; ch++)
+                if (abs((int)p[ch] - (int)want[ch]) > 2) {
+                    wrong++;
+                    cr_log_error("column %u row %u: channel %d is %u, texel %u's %u", c, y, ch, p[ch], x, want[ch]);
+                }
+        }
+    cr_expect_eq(wrong, 0, "%d texel channels differ", wrong);
+    render_result_free(&res);
+    bf_arena_free(&arena);
+}
