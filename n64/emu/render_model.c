@@ -211,7 +211,11 @@ static draw_texture_t *load_textures(const t3dm_File *m, render_load_fn load, vo
             const bf_str *path = &slots[t]->path_str;
             if (!path->ptr || path->len == 0) {
                 if (t == 0) { /* a textured material without texture A: the checkerboard */
-                    note(out, "chunk_data[%u].body.texture_a.path: a textured material that names no texture", c);
+                    if (slots[t]->reference)
+                        note(out, "chunk_data[%u].body.texture_a.reference: texture %u is one the game draws at run "
+                                  "time (offscreen)", c, (unsigned)slots[t]->reference);
+                    else
+                        note(out, "chunk_data[%u].body.texture_a.path: a textured material that names no texture", c);
                     out->textures_missing++;
                 }
                 continue;

@@ -591,3 +591,42 @@ Test(render_textures, tiles_wrap_and_clamp_as_tiny3d_sets_them)
     render_result_free(&res);
     bf_arena_free(&arena);
 }
+
+/* A sprite cut anywhere, or with any header byte changed, draws (its texture or the
+ * checkerboard with a note): never a crash, never a hang. */
+Test(render_textures, damaged_sprites_never_crash)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/tests/fixtures/sprite/ci4_8x4.sprite", N64_PROJECT_ROOT);
+    FILE *f = fopen(path, "rb");
+    cr_assert_not_null(f, "%s", path);
+    uint8_t good[4096];
+    size_t size = fread(good, 1, sizeof good, f);
+    fclose(f);
+    cr_assert_gt(size, 16u);
+    bf_arena arena;
+    bf_arena_init(&arena, bf_alloc_default(), 0);
+    bf_buffer model = {0};
+    cr_assert(build_quad(&arena, 8, 4, &model));
+    render_options_t o = render_default_options();
+    o.width = 64, o.height = 48;
+    const size_t cuts[] = {0, 1, 7, 8, 9, 23, 24, 40, 41, size - 2, size - 1};
+    for (size_t k = 0; k < sizeof cuts / sizeof cuts[0] + 16; k++) {
+        uint8_t bad[4096];
+        memcpy(bad, good, size);
+        size_t n = size;
+        if (k < sizeof cuts / sizeof cuts[0])
+            n = cuts[k];
+        else
+            bad[k - sizeof cuts / sizeof cuts[0]] ^= 0xA5; /* the header and the first texels */
+        sprite_file_t sf = {bad, n};
+        render_result_t res;
+        char error[1024];
+        cr_assert(render_model(model.data, model.size, &o, load_sprite, &sf, &res, error, sizeof error), "%s", error);
+        cr_expect_eq(res.textures_loaded + res.textures_missing, 1u);
+        cr_expect(res.textures_missing == 0 || res.texture_notes[0], "a checkerboard without a reason");
+        render_result_free(&res);
+    }
+    bf_buffer_free(&model);
+    bf_arena_free(&arena);
+}
