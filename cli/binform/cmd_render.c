@@ -38,6 +38,9 @@ static void render_usage(FILE *out)
             "                         vertex: lit vertex colours only\n"
             "  --color16              draw into a 16-bit (RGBA5551) colour image, as most games do\n"
             "  --background RRGGBB    the clear colour (default 303848)\n"
+            "  --fog START:END        tiny3d's fog for materials whose fog mode is active, in the\n"
+            "                         background colour, from START to END of the depth the camera\n"
+            "                         frames around the model (0 nearest, 1 farthest): e.g. 0.3:1\n"
             "  --stats                print RSP cycles and triangle counts\n"
             "\n"
             "exit status: 0 drawn, 1 the model cannot be drawn (the reason is printed), 2 usage or I/O error\n");
@@ -77,6 +80,17 @@ static bool parse_color(const char *s, uint32_t *rgba)
     return true;
 }
 
+/* START:END, 0 <= START < END <= 4 */
+static bool parse_fog(const char *s, float *start, float *end)
+{
+    const char *colon = strchr(s, ':');
+    char first[64];
+    if (!colon || (size_t)(colon - s) >= sizeof first)
+        return false;
+    snprintf(first, sizeof first, "%.*s", (int)(colon - s), s);
+    return parse_float(first, start) && parse_float(colon + 1, end) && *start >= 0 && *end > *start && *end <= 4;
+}
+
 /* The picture's default name: the model's file name with .png, in the current folder. */
 static void default_output(const char *model, char *out, size_t size)
 {
@@ -88,7 +102,7 @@ static void default_output(const char *model, char *out, size_t size)
 }
 
 enum { RENDER_SIZE = 256, RENDER_YAW, RENDER_PITCH, RENDER_DISTANCE, RENDER_ANIM, RENDER_TIME, RENDER_SHADING,
-       RENDER_BACKGROUND, RENDER_COLOR16, RENDER_STATS };
+       RENDER_BACKGROUND, RENDER_COLOR16, RENDER_STATS, RENDER_FOG };
 
 /* Options as getopt_long reads them (--opt=value, --), like every binform command's. */
 static const struct option render_options[] = {
@@ -101,6 +115,7 @@ static const struct option render_options[] = {
     {"time", required_argument, NULL, RENDER_TIME},
     {"shading", required_argument, NULL, RENDER_SHADING},
     {"background", required_argument, NULL, RENDER_BACKGROUND},
+    {"fog", required_argument, NULL, RENDER_FOG},
     {"color16", no_argument, NULL, RENDER_COLOR16},
     {"stats", no_argument, NULL, RENDER_STATS},
     {"help", no_argument, NULL, 'h'},
@@ -146,6 +161,7 @@ int cmd_render(int argc, char **argv)
             o.shading = strcmp(v, "vertex") == 0 ? DRAW_VERTEX : DRAW_MATERIALS;
             break;
         case RENDER_BACKGROUND: ok = parse_color(v, &o.background); break;
+        case RENDER_FOG: ok = parse_fog(v, &o.fog_start, &o.fog_end); break;
         case RENDER_COLOR16: o.color16 = true; break;
         case RENDER_STATS: stats = true; break;
         case ':':

@@ -57,6 +57,9 @@ int draw_frame_begin(render_cmdlist_t *cl, rdram_image_t *img, const draw_frame_
     out->color32 = p->color32;
     out->lights = p->lights;
     out->camera_view = p->cam->view;
+    out->fog = p->fog;
+    out->fog_near = p->fog_near;
+    out->fog_far = p->fog_far;
     int status = view_matrix(p->cam, &out->view, &out->clip_near_w);
     if (status != DRAW_OK)
         return status;
@@ -92,6 +95,8 @@ int draw_frame_begin(render_cmdlist_t *cl, rdram_image_t *img, const draw_frame_
         rdpc_set_blend_color(0),
     };
     cmd_rdp(cl, setup, sizeof setup / sizeof setup[0]);
+    if (p->fog)
+        put(cl, rdpc_set_fog_color(p->fog_color));
     return cl->overflow ? DRAW_ERR_RDRAM : DRAW_OK;
 }
 
@@ -233,6 +238,7 @@ typedef struct model_state {
     texture checker_tex;
     int32_t last_matrix;      /* matrix index of the last MODEL command, -1: none yet */
     const t3dm_Material *material; /* the material of the object being drawn */
+    bool fog;                 /* tiny3d's fog state: set by materials whose fog mode is not "default" */
     int failed;
 } model_state_t;
 
@@ -347,6 +353,13 @@ static uint64_t blend_bits(uint32_t blend_mode, bool two_cycle)
     return (blend_mode & (two_cycle ? pass1 : pass0)) | (blend_mode & read) | SOM_FORCE_BLEND;
 }
 
+/* The cycle-0 fields of a combiner: a 1-cycle combiner in 2-cycle mode, its second
+ * cycle all zeros ((COMBINED - COMBINED) * COMBINED + COMBINED), as libdragon does. */
+#define CC_CYCLE0 UINT64_C(0x00FFFE00F003FE00)
+
+/* libdragon's RDPQ_FOG_STANDARD, pass 0: (IN_RGB, SHADE_ALPHA, FOG_RGB, INV_MUX_ALPHA). */
+#define FOG_PASS0 SOM_BLENDER(0, 0, 2, 3, 0)
+
 /* The RDP state and triangle mode of an object's material, as tiny3d's
  * t3d_model_draw_material over libdragon's standard mode sets them. */
 static void set_material(model_state_t *s, const t3dm_Material *mat, uint32_t material)
@@ -361,11 +374,24 @@ static void set_material(model_state_t *s, const t3dm_Material *mat, uint32_t ma
                                                       CC_ALPHA_ZERO, CC_ALPHA_ZERO, CC_SHADE) |
                                        rdpc_combine_cycle(1, CC_A_ZERO, CC_B_ZERO, CC_C_ZERO, CC_SHADE, CC_ALPHA_ZERO,
                                                           CC_ALPHA_ZERO, CC_ALPHA_ZERO, CC_SHADE);
-    bool two_cycle = (combine & CC_2PASS) != 0;
+    /* the material's fog mode: 0 keeps the state, 1 turns fog off, 2 on (t3d_fog_set_enabled) */
+    if (materials && mat->fog_mode == 1)
+        s->fog = false;
+    else if (materials && mat->fog_mode == 2)
+        s->fog = s->frame->fog;
+    bool fog = materials && s->fog;
+    bool blend = materials && mat->blend_mode;
+    bool two_cycle = (combine & CC_2PASS) != 0 || (fog && blend);
+    if (two_cycle && !(combine & CC_2PASS))
+        combine &= CC_CYCLE0;
     /* no SOM_ALPHA_CVG_SELECT: alpha compare and blending use the combiner's alpha, not coverage */
     uint64_t modes = (two_cycle ? SOM_CYCLE_2 : SOM_CYCLE_1) | SOM_RGB_DITHER_NONE | SOM_ALPHA_DITHER_NONE |
                      SOM_PERSP | SOM_TF0_RGB | SOM_TF1_RGB | SOM_CVG_DEST_FULL;
-    if (materials && mat->blend_mode)
+    if (fog && blend) /* fog in the first pass, the blend in the second (libdragon's merge) */
+        modes |= FOG_PASS0 | blend_bits(mat->blend_mode, true);
+    else if (fog) /* the fog formula alone: the first pass in 1-cycle mode, the second in 2-cycle mode */
+        modes |= (two_cycle ? FOG_PASS0 >> 2 : FOG_PASS0) | SOM_FORCE_BLEND;
+    else if (blend)
         modes |= blend_bits(mat->blend_mode, two_cycle);
     else /* opaque: pixel colour through; in 2-cycle mode the first cycle passes it on */
         modes |= SOM_BLENDER(0, 0, 3, 0, 2) | SOM_BLENDER(1, 0, 3, 0, 2);
@@ -436,35 +462,43 @@ static float unpack_normal(unsigned bits, unsigned width, float scale)
 static int16_t round_s16(float v)
 {
     float r = fmath_floor(v + 0.5f);
+    if (r != r) /* NaN */
+        return 0;
     return r >= 32767.0f ? 32767 : r <= -32768.0f ? -32768 : (int16_t)r;
 }
 
-/* tiny3d's spherical environment-map UVs (T3D_VERTEX_FX_SPHERICAL_UV),
- * which its microcode computes for every vertex it loads: the normal in eye
- * space (by the model-view matrix with normalized columns) scaled by half the
- * texture (S by its width, T by minus its height) plus half its width, then
- * skewed by where the vertex lies on screen, relative to the centre: that
- * offset times floor(0x2A00 / screen width) times the normal's z times half
- * the width, in the microcode's fixed point. Here the driver computes them
- * and loads a copy of the part's vertices carrying them; returns the copy's
- * RDRAM address (0: no room). */
-static uint32_t spherical_uvs(model_state_t *s, uint32_t src, unsigned count, const mat4 *part_matrix)
+/* What tiny3d's microcode computes for every vertex it loads, and this
+ * project's does not: here the driver computes it and loads a copy of the
+ * part's vertices carrying it; returns the copy's RDRAM address (0: no room).
+ * - spherical environment-map UVs (T3D_VERTEX_FX_SPHERICAL_UV): the normal in
+ *   eye space (by the model-view matrix with normalized columns) scaled by half
+ *   the texture (S by its width, T by minus its height) plus half its width,
+ *   then skewed by where the vertex lies on screen, relative to the centre:
+ *   that offset times floor(0x2A00 / screen width) times the normal's z times
+ *   half the width, in the microcode's fixed point;
+ * - fog: the vertex alpha replaced by how much of the pixel shows through the
+ *   fog, 255 up to fog_near down to 0 from fog_far (the distance along the
+ *   view direction): RDPQ_FOG_STANDARD blends by it, pixel x alpha + fog
+ *   colour x (1 - alpha). */
+static uint32_t vertex_effects(model_state_t *s, uint32_t src, unsigned count, const mat4 *part_matrix, bool spherical,
+                               bool fog)
 {
     const draw_frame_t *f = s->frame;
-    const t3dm_MaterialTexture *tex = &s->material->texture_a;
+    const t3dm_MaterialTexture *tex = spherical ? &s->material->texture_a : NULL;
     uint32_t bytes = (count + 1u) / 2u * 32u;
     uint32_t copy = rdram_put(s->img, s->img->bytes + src, bytes, 8);
     if (!copy)
         return 0;
-    mat4 mv, mvp;
+    mat4 mv, mvp, eye;
     mat4_mul(&mv, &f->camera_view, part_matrix);
     mat4_mul(&mvp, &f->view, part_matrix);
+    eye = mv;
     for (int c = 0; c < 3; c++) { /* tiny3d's normal matrix: the model-view columns, normalized */
         float len = fmath_sqrt(mv.m[c][0] * mv.m[c][0] + mv.m[c][1] * mv.m[c][1] + mv.m[c][2] * mv.m[c][2]);
         for (int r = 0; r < 3; r++)
             mv.m[c][r] = len > 0 ? mv.m[c][r] / len : 0;
     }
-    const float half_w = (float)tex->width * 16.0f, half_h = (float)tex->height * 16.0f; /* s10.5 */
+    const float half_w = tex ? (float)tex->width * 16.0f : 0, half_h = tex ? (float)tex->height * 16.0f : 0; /* s10.5 */
     const float skew = (float)(uint32_t)(1.0f / (float)f->width * 10752.0f);           /* 0x2A00 / width */
     const float cx = 2.0f * f->width, cy = 2.0f * f->height;                           /* quarter pixels */
     for (unsigned v = 0; v < count; v++) {
@@ -472,6 +506,14 @@ static uint32_t spherical_uvs(model_state_t *s, uint32_t src, unsigned count, co
         float pos[3];
         for (int k = 0; k < 3; k++)
             pos[k] = (float)(int16_t)rdram_load16(s->img, at + 2u * (unsigned)k);
+        if (fog) {
+            float depth = -(eye.m[0][2] * pos[0] + eye.m[1][2] * pos[1] + eye.m[2][2] * pos[2] + eye.m[3][2]);
+            float range = f->fog_far - f->fog_near, t = range > 0 ? (depth - f->fog_near) / range : 1.0f;
+            t = t < 0 ? 0 : t > 1 ? 1 : t; /* NaN stays: round_s16 gives 0 */
+            s->img->bytes[copy + v / 2u * 32u + 16u + (v & 1u) * 4u + 3u] = (uint8_t)round_s16((1.0f - t) * 255.0f);
+        }
+        if (!spherical)
+            continue;
         unsigned packed = rdram_load16(s->img, at + 6u);
         float n[3] = {unpack_normal(packed >> 11, 5, 15.5f), unpack_normal((packed >> 5) & 63u, 6, 31.5f),
                       unpack_normal(packed & 31u, 5, 15.5f)};
@@ -515,8 +557,9 @@ static void draw_part(model_state_t *s, const t3dm_Part *part, uint32_t vertex_c
     }
     unsigned count = part_vertex_load(part);
     uint32_t vertices = vertex_chunk + part->vertex_offset;
-    if (count > 0 && s->material && s->material->vertex_fx == T3DM_VERTEX_FX_SPHERICAL) {
-        vertices = spherical_uvs(s, vertices, count, bone);
+    bool spherical = s->material && s->material->vertex_fx == T3DM_VERTEX_FX_SPHERICAL;
+    if (count > 0 && (spherical || s->fog)) {
+        vertices = vertex_effects(s, vertices, count, bone, spherical, s->fog);
         if (!vertices) {
             s->failed = DRAW_ERR_RDRAM;
             return;
@@ -551,7 +594,7 @@ int draw_model(render_cmdlist_t *cl, rdram_image_t *img, const draw_frame_t *fra
     if (m->header.first_vertex_chunk >= m->chunks_count)
         return DRAW_ERR_MODEL;
     uint32_t vertex_chunk = p->file_addr + m->chunks[m->header.first_vertex_chunk].offset;
-    model_state_t s = {cl, img, p, frame, 0, {0}, -1, NULL, DRAW_OK};
+    model_state_t s = {cl, img, p, frame, 0, {0}, -1, NULL, false, DRAW_OK};
     for (uint32_t c = 0; c < m->chunk_data_count; c++) {
         if (m->chunk_data[c].body.kind != T3DM_KIND_OBJECT)
             continue;

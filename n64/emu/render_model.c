@@ -286,8 +286,9 @@ bool render_model(const uint8_t *data, size_t size, const render_options_t *o, r
     if (!pose_model(m, o, load, ctx, &arena, out, error, error_size))
         goto done;
 
-    scene_view_t view = {o->width, o->height, o->yaw_deg, o->pitch_deg, o->distance, o->shading, !o->color16,
-                         o->background, o->content};
+    scene_view_t view = {o->width,        o->height,     o->yaw_deg,  o->pitch_deg,
+                         o->distance,     o->shading,    !o->color16, o->background,
+                         o->content,      o->fog_start,  o->fog_end};
     camera cam;
     if (scene_camera(m, out->bones, out->bone_count, &view, &cam) != CAMERA_OK) {
         fail(error, error_size, "camera: yaw %g, pitch %g, distance %g cannot frame the model", o->yaw_deg,

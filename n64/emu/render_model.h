@@ -24,6 +24,7 @@ typedef struct render_options {
     uint32_t background;                /* RGBA8888 */
     draw_content_t content;             /* everything, or less for n64-bench */
     uint64_t *profile;                  /* NULL, or cycles per IMEM word (emu_t.profile) */
+    float fog_start, fog_end;           /* scene_view_t's: fog off when fog_end <= fog_start */
 } render_options_t;
 
 render_options_t render_default_options(void);

@@ -357,18 +357,25 @@ static const uint8_t *pixel(const render_result_t *res, int x, int y)
 
 static bool is_background(const uint8_t *p) { return p[0] == 0x30 && p[1] == 0x38 && p[2] == 0x48; }
 
-/* Draws the quad face-on; the picture stays for a person to look at. */
-static void draw_quad(bf_arena *a, const quad_t *q, file_table_t *files, const char *name, render_result_t *res)
+/* Draws the quad face-on (with `o`'s other options when not NULL); the picture stays for a
+ * person to look at. */
+static void draw_quad_with(bf_arena *a, const quad_t *q, file_table_t *files, const char *name,
+                           const render_options_t *given, render_result_t *res)
 {
     bf_buffer model = {0};
     cr_assert(quad_build(a, q, &model));
-    render_options_t o = render_default_options();
+    render_options_t o = given ? *given : render_default_options();
     o.yaw_deg = 0;
     o.pitch_deg = 0;
     char error[1024];
     cr_assert(render_model(model.data, model.size, &o, load_named, files, res, error, sizeof error), "%s", error);
     keep_picture(res, name);
     bf_buffer_free(&model);
+}
+
+static void draw_quad(bf_arena *a, const quad_t *q, file_table_t *files, const char *name, render_result_t *res)
+{
+    draw_quad_with(a, q, files, name, NULL, res);
 }
 
 /* Background pixels inside the quad, 3 pixels in from its outline. */
@@ -628,5 +635,35 @@ Test(render_textures, damaged_sprites_never_crash)
         render_result_free(&res);
     }
     bf_buffer_free(&model);
+    bf_arena_free(&arena);
+}
+
+/* tiny3d's fog: a material whose fog mode is active takes the fog factor as its vertex
+ * alpha and the blender fades it to the fog colour (here the background); one whose fog
+ * mode is disabled does not fade. The quad lies past the fog's end: all fog. */
+Test(render_textures, fog_fades_active_materials)
+{
+    bf_arena arena;
+    bf_arena_init(&arena, bf_alloc_default(), 0);
+    file_table_t files = {0};
+    add_rgba16(&files, &arena, "texels.sprite", 8, 4, red);
+    render_options_t o = render_default_options();
+    o.fog_start = 0;
+    o.fog_end = 0.01f;
+    for (int mode = 1; mode <= 2; mode++) {
+        quad_t q = quad_model(&arena, 8, 4);
+        q.material->fog_mode = (uint8_t)mode;
+        render_result_t res;
+        draw_quad_with(&arena, &q, &files, mode == 2 ? "fog-active" : "fog-disabled", &o, &res);
+        int sx, sy;
+        project(&res, 0, 0, &sx, &sy);
+        const uint8_t *p = pixel(&res, sx, sy);
+        if (mode == 2)
+            cr_expect(abs(p[0] - 0x30) <= 8 && abs(p[1] - 0x38) <= 8 && abs(p[2] - 0x48) <= 8,
+                      "fog active: (%u, %u, %u), not the fog colour (48, 56, 72)", p[0], p[1], p[2]);
+        else
+            cr_expect(p[0] > 200 && p[1] < 40, "fog disabled: (%u, %u, %u), not red", p[0], p[1], p[2]);
+        render_result_free(&res);
+    }
     bf_arena_free(&arena);
 }
