@@ -8,6 +8,7 @@
 #include "../../n64/driver/rdp_cmds.h"
 #include "../../n64/host/texture.h"
 #include "bf_write.h"
+#include "png_sprite.h"
 #include "png_write.h"
 #include "sprite.h"
 #include "t3dm.h"
@@ -665,5 +666,53 @@ Test(render_textures, fog_fades_active_materials)
             cr_expect(p[0] > 200 && p[1] < 40, "fog disabled: (%u, %u, %u), not red", p[0], p[1], p[2]);
         render_result_free(&res);
     }
+    bf_arena_free(&arena);
+}
+
+/* A colour-indexed sprite of one colour, made as mksprite makes it from a PNG. */
+static void add_ci(file_table_t *t, bf_arena *a, const char *name, const char *png_name, uint16_t w, uint16_t h,
+                   const uint8_t rgba[4])
+{
+    uint8_t *px = NEW(a, uint8_t, 4u * w * h);
+    for (unsigned i = 0; i < (unsigned)w * h; i++)
+        memcpy(px + 4 * i, rgba, 4);
+    uint8_t *png, *spr;
+    size_t png_size, spr_size;
+    uint8_t format;
+    char why[300];
+    cr_assert_eq(png_encode(px, w, h, &png, &png_size), 0);
+    cr_assert_eq(png_sprite_convert(png, png_size, png_name, &spr, &spr_size, &format, why, sizeof why), 0, "%s", why);
+    free(png);
+    uint8_t *copy = NEW(a, uint8_t, spr_size);
+    memcpy(copy, spr, spr_size);
+    free(spr);
+    named_file_t f = {name, copy, spr_size};
+    t->files[t->count++] = f;
+}
+
+/* Two CI4 textures each keep their palette: B's goes to the next 16-entry bank. TEX0 + TEX1
+ * over a green A and a red B is yellow (one palette for both would make it red or green). */
+Test(render_textures, two_ci4_textures_keep_their_palettes)
+{
+    bf_arena arena;
+    bf_arena_init(&arena, bf_alloc_default(), 0);
+    file_table_t files = {0};
+    const uint8_t green[4] = {0, 255, 0, 255}, red8[4] = {255, 0, 0, 255};
+    add_ci(&files, &arena, "texels.sprite", "a.ci4.png", 8, 4, green);
+    add_ci(&files, &arena, "b.sprite", "b.ci4.png", 8, 4, red8);
+    quad_t q = quad_model(&arena, 8, 4);
+    /* RGB: cycle 0 (TEX0 - 0) * 1 + TEX1 (C input 6: key scale, 0 here; use TEX0 alpha, 1) */
+    q.material->color_combiner = UINT64_C(1) << 63 | rdpc_combine_cycle(0, 1, 8, 8, 2, 7, 7, 7, 6) |
+                                 rdpc_combine_cycle(1, 0, 8, 16, 0, 7, 7, 7, 0);
+    q.material->texture_b = q.material->texture_a;
+    q.material->texture_b.path_str = text("rom:/b.sprite");
+    render_result_t res;
+    draw_quad(&arena, &q, &files, "two-ci4", &res);
+    cr_expect_eq(res.textures_loaded, 2u, "%s", res.texture_notes);
+    int sx, sy;
+    project(&res, 0, 0, &sx, &sy);
+    const uint8_t *p = pixel(&res, sx, sy);
+    cr_expect(p[0] > 200 && p[1] > 200 && p[2] < 40, "TEX0 + TEX1 is (%u, %u, %u), not yellow", p[0], p[1], p[2]);
+    render_result_free(&res);
     bf_arena_free(&arena);
 }
