@@ -120,7 +120,7 @@ rsp-golden: $(N64_GOLDEN_TOOL)
 # ---- Criterion tests (sanitized) ----
 
 $(N64_TEST_BIN): $(N64_TEST_SRCS:%.c=$(N64_SAN_OBJ)/%.o) $(N64_GOLDEN_SRCS:%.c=$(N64_SAN_OBJ)/%.o) $(RDP_TEST_OBJS) \
-                 $(N64_SAN_OBJ)/cli/binform/png_write.o $(TEST_LAZY_GIT) \
+                 $(N64_SAN_OBJ)/cli/binform/png_write.o $(N64_SAN_OBJ)/cli/binform/png_sprite.o $(N64_SAN_OBJ)/cli/binform/render_files.o $(TEST_LAZY_GIT) \
                  $(N64_RENDER_SAN_LIB) $(N64_SAN_LIB) $(RDP_SAN_LIB) $(SAN_LIB) | $(N64_TEST_IMAGES)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_COMMON) $(SAN) $(SAN_LINK) -o $@ $^ -lcriterion $(BINFORM_LIBS)
@@ -128,7 +128,7 @@ $(N64_TEST_BIN): $(N64_TEST_SRCS:%.c=$(N64_SAN_OBJ)/%.o) $(N64_GOLDEN_SRCS:%.c=$
 # The test files at TEST_OPT like the others (Makefile): the renderer they test keeps SAN's -O1.
 $(N64_SAN_OBJ)/tests/n64/%.o: N64_SAN_OPT := $(TEST_OPT)
 $(N64_SAN_OBJ)/tests/n64/%.o: N64_CFLAGS += -I n64/sim -I n64/sim/golden $(RDP_TEST_INCLUDES) -I n64/emu -I cli/binform
-$(N64_SAN_OBJ)/cli/binform/png_write.o: N64_CFLAGS += $(shell pkg-config --cflags libpng 2>/dev/null)
+$(N64_SAN_OBJ)/cli/binform/png_write.o $(N64_SAN_OBJ)/cli/binform/png_sprite.o: N64_CFLAGS += $(shell pkg-config --cflags libpng 2>/dev/null)
 
 TEST_BINS += $(N64_TEST_BIN)
 

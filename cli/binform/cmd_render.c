@@ -9,10 +9,9 @@
 #include "bf_runtime.h"
 #include "commands.h"
 #include "document.h"
+#include "render_files.h"
 #include "png_write.h"
 #include "render_model.h"
-
-#define MAX_FILES 64
 
 static void render_usage(FILE *out)
 {
@@ -21,9 +20,11 @@ static void render_usage(FILE *out)
             "\n"
             "Draws the model as the N64 would: its vertex and index data as stored, run through the\n"
             "project's RSP microcode on an RSP interpreter and a software RDP; saves a PNG.\n"
-            "Textures are read from the .sprite files the materials name, when they lie beside the\n"
-            "model (a checkerboard shows the UVs otherwise); --anim reads NAME's keyframes from the\n"
-            "NAME.N.sdata file beside the model.\n"
+            "Textures are read from the .sprite files the materials name (rom:/ is the model's\n"
+            "folder; subfolders are fine, \"..\" is not); a sprite not built yet is made from the PNG\n"
+            "of the same name as mksprite would; a texture that cannot be had draws a checkerboard\n"
+            "and a warning says why. --anim reads NAME's keyframes from the NAME.N.sdata file beside\n"
+            "the model.\n"
             "\n"
             "options:\n"
             "  -o, --output OUT.png   where to save (default: the model's name with .png, here)\n"
@@ -37,33 +38,12 @@ static void render_usage(FILE *out)
             "                         vertex: lit vertex colours only\n"
             "  --color16              draw into a 16-bit (RGBA5551) colour image, as most games do\n"
             "  --background RRGGBB    the clear colour (default 303848)\n"
+            "  --fog START:END        tiny3d's fog for materials whose fog mode is active, in the\n"
+            "                         background colour, from START to END of the depth the camera\n"
+            "                         frames around the model (0 nearest, 1 farthest): e.g. 0.3:1\n"
             "  --stats                print RSP cycles and triangle counts\n"
             "\n"
             "exit status: 0 drawn, 1 the model cannot be drawn (the reason is printed), 2 usage or I/O error\n");
-}
-
-/* Files beside the model, loaded on request and kept until the end. */
-typedef struct beside {
-    char dir[1024];
-    uint8_t *data[MAX_FILES];
-    size_t size[MAX_FILES];
-    int count;
-} beside;
-
-static bool load_beside(void *ctx, const char *name, const uint8_t **data, size_t *size)
-{
-    beside *b = ctx;
-    if (b->count >= MAX_FILES || strchr(name, '/') || strstr(name, ".."))
-        return false;
-    char path[2048];
-    snprintf(path, sizeof path, "%s%s", b->dir, name);
-    bf_error err;
-    if (!bf_file_load(path, bf_alloc_default(), &b->data[b->count], &b->size[b->count], &err))
-        return false;
-    *data = b->data[b->count];
-    *size = b->size[b->count];
-    b->count++;
-    return true;
 }
 
 static bool parse_float(const char *s, float *out)
@@ -100,6 +80,17 @@ static bool parse_color(const char *s, uint32_t *rgba)
     return true;
 }
 
+/* START:END, 0 <= START < END <= 4 */
+static bool parse_fog(const char *s, float *start, float *end)
+{
+    const char *colon = strchr(s, ':');
+    char first[64];
+    if (!colon || (size_t)(colon - s) >= sizeof first)
+        return false;
+    snprintf(first, sizeof first, "%.*s", (int)(colon - s), s);
+    return parse_float(first, start) && parse_float(colon + 1, end) && *start >= 0 && *end > *start && *end <= 4;
+}
+
 /* The picture's default name: the model's file name with .png, in the current folder. */
 static void default_output(const char *model, char *out, size_t size)
 {
@@ -111,7 +102,7 @@ static void default_output(const char *model, char *out, size_t size)
 }
 
 enum { RENDER_SIZE = 256, RENDER_YAW, RENDER_PITCH, RENDER_DISTANCE, RENDER_ANIM, RENDER_TIME, RENDER_SHADING,
-       RENDER_BACKGROUND, RENDER_COLOR16, RENDER_STATS };
+       RENDER_BACKGROUND, RENDER_COLOR16, RENDER_STATS, RENDER_FOG };
 
 /* Options as getopt_long reads them (--opt=value, --), like every binform command's. */
 static const struct option render_options[] = {
@@ -124,6 +115,7 @@ static const struct option render_options[] = {
     {"time", required_argument, NULL, RENDER_TIME},
     {"shading", required_argument, NULL, RENDER_SHADING},
     {"background", required_argument, NULL, RENDER_BACKGROUND},
+    {"fog", required_argument, NULL, RENDER_FOG},
     {"color16", no_argument, NULL, RENDER_COLOR16},
     {"stats", no_argument, NULL, RENDER_STATS},
     {"help", no_argument, NULL, 'h'},
@@ -169,6 +161,7 @@ int cmd_render(int argc, char **argv)
             o.shading = strcmp(v, "vertex") == 0 ? DRAW_VERTEX : DRAW_MATERIALS;
             break;
         case RENDER_BACKGROUND: ok = parse_color(v, &o.background); break;
+        case RENDER_FOG: ok = parse_fog(v, &o.fog_start, &o.fog_end); break;
         case RENDER_COLOR16: o.color16 = true; break;
         case RENDER_STATS: stats = true; break;
         case ':':
@@ -205,10 +198,8 @@ int cmd_render(int argc, char **argv)
         output = default_name;
     }
 
-    beside files = {0};
-    const char *slash = strrchr(model, '/');
-    if (slash)
-        snprintf(files.dir, sizeof files.dir, "%.*s/", (int)(slash - model), model);
+    render_files_t files;
+    render_files_init(&files, model, stderr);
     uint8_t *data;
     size_t size;
     bf_error err;
@@ -221,7 +212,7 @@ int cmd_render(int argc, char **argv)
     render_result_t r;
     char error[1024];
     int status = EXIT_VALID;
-    if (!render_model(data, size, &o, load_beside, &files, &r, error, sizeof error)) {
+    if (!render_model(data, size, &o, render_files_load, &files, &r, error, sizeof error)) {
         fprintf(stderr, "%s: %s\n", model, error);
         status = EXIT_INVALID;
     } else {
@@ -231,9 +222,16 @@ int cmd_render(int argc, char **argv)
             status = EXIT_USAGE;
         } else {
             printf("%s: %ux%u picture saved to %s\n", model, r.width, r.height, output);
-            if (r.textures_missing)
-                printf("%s: %u textured material%s drawn with a checkerboard (no readable .sprite beside the model)\n",
-                       model, r.textures_missing, r.textures_missing == 1 ? "" : "s");
+            if (r.textures_missing) {
+                printf("%s: %u texture%s drawn with a checkerboard\n", model, r.textures_missing,
+                       r.textures_missing == 1 ? "" : "s");
+                /* why, a line per texture: "FILE (FIELD): REASON" */
+                for (const char *line = r.texture_notes; *line;) {
+                    size_t len = strcspn(line, "\n");
+                    fprintf(stderr, "%s: warning: texture %.*s\n", model, (int)len, line);
+                    line += len + (line[len] == '\n');
+                }
+            }
             if (stats)
                 printf("%s: %u triangles drawn, %u culled or off screen, %u clipped; %llu RSP cycles (%.1f per "
                        "triangle of the model); %llu bytes of RDP commands\n",
@@ -244,7 +242,6 @@ int cmd_render(int argc, char **argv)
         render_result_free(&r);
     }
     bf_file_unload(bf_alloc_default(), data, size);
-    for (int i = 0; i < files.count; i++)
-        bf_file_unload(bf_alloc_default(), files.data[i], files.size[i]);
+    render_files_free(&files);
     return status;
 }

@@ -30,6 +30,11 @@ typedef struct draw_frame_params {
     render_lights_t lights;
     unsigned guard_shift;    /* 1: the guard band is twice the screen */
     uint32_t rdp_buffer_size;
+    /* tiny3d's fog (t3d_fog_set_range, rdpq_mode_fog(RDPQ_FOG_STANDARD)): materials whose fog
+     * mode is "active" fade to fog_color from fog_near to fog_far (eye-space distances) */
+    bool fog;
+    float fog_near, fog_far;
+    uint32_t fog_color;      /* RGBA8888 */
 } draw_frame_params_t;
 
 /* RDRAM addresses of what draw_frame_begin set up. */
@@ -38,14 +43,19 @@ typedef struct draw_frame {
     bool color32;
     uint32_t color_image, z_image;
     mat4 view;              /* the VIEW matrix the microcode got: projection x view, scaled */
+    mat4 camera_view;       /* the camera's view matrix alone (world -> eye): environment-map UVs */
     float clip_near_w;
     render_lights_t lights;
+    bool fog;
+    float fog_near, fog_far;
 } draw_frame_t;
 
-/* A material's texture, resolved by the caller: the pixels are copied into
- * RDRAM by draw_model. NULL pixels: the material has no usable texture. */
+/* A material's textures, resolved by the caller: the pixels are copied into
+ * RDRAM by draw_model. NULL pixels: the material has no usable texture (A
+ * then draws the checkerboard; B too when the material names one). */
 typedef struct draw_texture {
-    texture tex;
+    texture tex;   /* texture A: tile 0 (TEX0) */
+    texture tex_b; /* texture B: tile 1 (TEX1), loaded after A in TMEM */
 } draw_texture_t;
 
 /* What of a model goes into the command list: all of it, or (for n64-bench)

@@ -56,6 +56,7 @@ uint64_t rdpc_fill_rectangle(unsigned x0, unsigned y0, unsigned x1, unsigned y1)
 uint64_t rdpc_set_prim_color(uint32_t rgba) { return rdpc_word(0x3A, rgba); }
 uint64_t rdpc_set_env_color(uint32_t rgba) { return rdpc_word(0x3B, rgba); }
 uint64_t rdpc_set_blend_color(uint32_t rgba) { return rdpc_word(0x39, rgba); }
+uint64_t rdpc_set_fog_color(uint32_t rgba) { return rdpc_word(0x38, rgba); }
 
 uint64_t rdpc_set_tile(unsigned format, unsigned size, unsigned line, unsigned tmem, unsigned tile, unsigned palette,
                        unsigned clamp_t, unsigned mirror_t, unsigned mask_t, unsigned shift_t, unsigned clamp_s,

@@ -61,6 +61,7 @@ uint64_t rdpc_fill_rectangle(unsigned x0, unsigned y0, unsigned x1, unsigned y1)
 uint64_t rdpc_set_prim_color(uint32_t rgba);
 uint64_t rdpc_set_env_color(uint32_t rgba);
 uint64_t rdpc_set_blend_color(uint32_t rgba);
+uint64_t rdpc_set_fog_color(uint32_t rgba);
 uint64_t rdpc_set_texture_image(unsigned format, unsigned size, unsigned width, uint32_t address);
 /* Set Tile: line in 64-bit words, TMEM address in 64-bit words; per axis: clamp, mirror, mask, shift. */
 uint64_t rdpc_set_tile(unsigned format, unsigned size, unsigned line, unsigned tmem, unsigned tile, unsigned palette,

@@ -48,8 +48,11 @@ int scene_build(scene_t *s, rdram_image_t *img, const scene_overlays_t *ov, cons
     s->file = rdram_put(img, file, size, 16);
     if (img->full || !cmdlist_init(&s->cl, img, draw_model_list_bytes(model)))
         return DRAW_ERR_RDRAM;
+    bool fog = v->fog_end > v->fog_start;
+    float depth = cam->far - cam->near;
     draw_frame_params_t fp = {v->width, v->height, v->color32, v->background, cam, scene_lights(cam), 1,
-                              SCENE_RDP_BUFFER_SIZE};
+                              SCENE_RDP_BUFFER_SIZE, fog, cam->near + v->fog_start * depth,
+                              cam->near + v->fog_end * depth, v->background};
     int status = draw_frame_begin(&s->cl, img, &fp, &s->frame);
     draw_model_params_t dp = {model, s->file, bones, bone_count, NULL, v->shading, textures, texture_count, v->content};
     if (status == DRAW_OK && v->content != DRAW_FRAME_ONLY)

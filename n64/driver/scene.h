@@ -22,6 +22,10 @@ typedef struct scene_view {
     bool color32;                       /* RGBA8888 colour image, else RGBA5551 */
     uint32_t background;                /* RGBA8888 */
     draw_content_t content;             /* 0: everything (n64-bench draws less) */
+    /* fog for materials whose fog mode is active, in the background colour, from fog_start
+     * to fog_end of the camera's depth range (0: its near plane, 1: its far plane, which
+     * the framing puts around the model); off when fog_end <= fog_start */
+    float fog_start, fog_end;
 } scene_view_t;
 
 /* The renderer microcode's overlay images (n64/rsp/README.md, "Starting a task"). */

@@ -114,7 +114,79 @@ static bool pose_model(const t3dm_File *m, const render_options_t *o, render_loa
     return ok;
 }
 
-/* Each textured material's texture A, read from the sprite file its path names. */
+/* Adds a line to the result's texture notes (kept when there is room). */
+static void note(render_result_t *out, const char *fmt, ...)
+{
+    size_t used = strlen(out->texture_notes);
+    if (used + 2 >= sizeof out->texture_notes)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(out->texture_notes + used, sizeof out->texture_notes - used - 1, fmt, ap);
+    va_end(ap);
+    used = strlen(out->texture_notes);
+    out->texture_notes[used] = '\n';
+    out->texture_notes[used + 1] = 0;
+}
+
+static const char *texture_error_text(int status)
+{
+    switch (status) {
+    case TEXTURE_ERR_FORMAT: return "a format the RDP cannot texture from";
+    case TEXTURE_ERR_EMPTY: return "zero width or height";
+    case TEXTURE_ERR_NO_PALETTE: return "a colour-indexed sprite without a palette";
+    case TEXTURE_ERR_SIZE: return "fewer pixel bytes than its size needs";
+    default: return "unreadable";
+    }
+}
+
+/* One texture slot's sprite, read from the file its path names; false (and
+ * a note naming the file and the field) when it cannot be drawn with it. */
+static bool load_texture(const t3dm_MaterialTexture *mt, const char *field, render_load_fn load, void *ctx,
+                         bf_arena *arena, texture *t, render_result_t *out)
+{
+    const char *p = mt->path_str.ptr;
+    size_t len = mt->path_str.len;
+    if (len > 5 && memcmp(p, "rom:/", 5) == 0) {
+        p += 5;
+        len -= 5;
+    }
+    char name[256];
+    snprintf(name, sizeof name, "%.*s", (int)len, p);
+    const uint8_t *data;
+    size_t size;
+    sprite_Sprite *sprite = NULL;
+    bf_error err;
+    if (!load || !load(ctx, name, &data, &size)) {
+        note(out, "%s (%s): not beside the model", name, field);
+        return false;
+    }
+    if (texture_is_compressed_asset(data, size)) {
+        note(out, "%s (%s): a compressed asset (build it with mksprite --compress 0)", name, field);
+        return false;
+    }
+    if (!sprite_read_sprite(data, size, arena, NULL, &sprite, &err)) {
+        char line[700];
+        bf_error_format(&err, name, line, sizeof line);
+        note(out, "%s (%s)", line, field);
+        return false;
+    }
+    int status = texture_from_sprite(sprite, t);
+    if (status != TEXTURE_OK) {
+        note(out, "%s (%s): %s", name, field, texture_error_text(status));
+        return false;
+    }
+    if (!t->fits_tmem) {
+        note(out, "%s (%s): %ux%u needs %u bytes of TMEM, more than the %u a%s texture may take", name, field,
+             t->width, t->height, t->tmem_bytes,
+             t->rdp_format == TEXTURE_RDP_CI ? TEXTURE_TMEM_CI_BYTES : TEXTURE_TMEM_BYTES,
+             t->rdp_format == TEXTURE_RDP_CI ? " colour-indexed" : "");
+        return false;
+    }
+    return true;
+}
+
+/* Each textured material's textures A and B, read from the sprite files their paths name. */
 static draw_texture_t *load_textures(const t3dm_File *m, render_load_fn load, void *ctx, bf_arena *arena,
                                      uint32_t *count, render_result_t *out)
 {
@@ -130,30 +202,30 @@ static draw_texture_t *load_textures(const t3dm_File *m, render_load_fn load, vo
         if (m->chunk_data[c].body.kind != T3DM_KIND_MATERIAL)
             continue;
         const t3dm_Material *mat = m->chunk_data[c].body.Material;
-        const bf_str *path = &mat->texture_a.path_str;
         uint32_t index = k++;
-        if (!(mat->draw_flags & 2u) || !path->ptr || path->len == 0)
+        if (!(mat->draw_flags & 2u))
             continue;
-        const char *p = (const char *)path->ptr;
-        size_t len = path->len;
-        if (len > 5 && memcmp(p, "rom:/", 5) == 0) {
-            p += 5;
-            len -= 5;
-        }
-        char name[256];
-        snprintf(name, sizeof name, "%.*s", (int)len, p);
-        const uint8_t *data;
-        size_t size;
-        sprite_Sprite *sprite = NULL;
-        bf_error err;
-        texture t;
-        if (load && load(ctx, name, &data, &size) && !texture_is_compressed_asset(data, size) &&
-            sprite_read_sprite(data, size, arena, NULL, &sprite, &err) && texture_from_sprite(sprite, &t) == 0 &&
-            t.fits_tmem) {
-            textures[index].tex = t;
-            out->textures_loaded++;
-        } else {
-            out->textures_missing++;
+        const t3dm_MaterialTexture *slots[2] = {&mat->texture_a, &mat->texture_b};
+        texture *dest[2] = {&textures[index].tex, &textures[index].tex_b};
+        for (int t = 0; t < 2; t++) {
+            const bf_str *path = &slots[t]->path_str;
+            if (!path->ptr || path->len == 0) {
+                if (t == 0) { /* a textured material without texture A: the checkerboard */
+                    if (slots[t]->reference)
+                        note(out, "chunk_data[%u].body.texture_a.reference: texture %u is one the game draws at run "
+                                  "time (offscreen)", c, (unsigned)slots[t]->reference);
+                    else
+                        note(out, "chunk_data[%u].body.texture_a.path: a textured material that names no texture", c);
+                    out->textures_missing++;
+                }
+                continue;
+            }
+            char field[96];
+            snprintf(field, sizeof field, "chunk_data[%u].body.texture_%c.path", c, t ? 'b' : 'a');
+            if (load_texture(slots[t], field, load, ctx, arena, dest[t], out))
+                out->textures_loaded++;
+            else
+                out->textures_missing++;
         }
     }
     return textures;
@@ -214,8 +286,9 @@ bool render_model(const uint8_t *data, size_t size, const render_options_t *o, r
     if (!pose_model(m, o, load, ctx, &arena, out, error, error_size))
         goto done;
 
-    scene_view_t view = {o->width, o->height, o->yaw_deg, o->pitch_deg, o->distance, o->shading, !o->color16,
-                         o->background, o->content};
+    scene_view_t view = {o->width,        o->height,     o->yaw_deg,  o->pitch_deg,
+                         o->distance,     o->shading,    !o->color16, o->background,
+                         o->content,      o->fog_start,  o->fog_end};
     camera cam;
     if (scene_camera(m, out->bones, out->bone_count, &view, &cam) != CAMERA_OK) {
         fail(error, error_size, "camera: yaw %g, pitch %g, distance %g cannot frame the model", o->yaw_deg,

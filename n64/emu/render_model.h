@@ -24,6 +24,7 @@ typedef struct render_options {
     uint32_t background;                /* RGBA8888 */
     draw_content_t content;             /* everything, or less for n64-bench */
     uint64_t *profile;                  /* NULL, or cycles per IMEM word (emu_t.profile) */
+    float fog_start, fog_end;           /* scene_view_t's: fog off when fog_end <= fog_start */
 } render_options_t;
 
 render_options_t render_default_options(void);
@@ -39,8 +40,9 @@ typedef struct render_result {
     emu_result_t emu;
     uint32_t triangles;        /* the triangles the microcode meets (draw_model_triangles) */
     uint32_t vertices;         /* the vertices it loads (draw_model_vertices) */
-    uint32_t textures_loaded;  /* materials drawn with their own texture */
-    uint32_t textures_missing; /* textured materials drawn with the checkerboard */
+    uint32_t textures_loaded;  /* textures (A or B) drawn from their own sprite */
+    uint32_t textures_missing; /* textures (A or B) drawn with the checkerboard */
+    char texture_notes[2048];  /* why: a line per texture, "FILE (FIELD): REASON" */
     /* what the picture was drawn with, for the accuracy tests */
     draw_frame_t frame;
     mat4 *bones;

@@ -2,7 +2,7 @@
 # whose object rules ($(N64_OBJ), $(N64_SAN_OBJ)) and flags it reuses.
 #   make rdp          the library, plain and sanitized
 #   make rdp-golden   runs ../shared/rdp-golden (or $RDP_GOLDEN_DIR): "N/304 golden"
-#   make rdp-bench    milliseconds per 320x240 frame of a few thousand triangles
+#   make rdp-bench    milliseconds of CPU time per 320x240 frame of a few thousand triangles
 
 RDP_SRCS := $(wildcard n64/rdp/*.c)
 RDP_GOLDEN_SRCS := $(filter-out n64/rdp/golden/rdpg_main.c n64/rdp/golden/rdp_bench.c,$(wildcard n64/rdp/golden/*.c))

@@ -113,7 +113,8 @@ static uint32_t put_image(rdram_image_t *img, const uint8_t *begin, const uint8_
 static bool draw(const t3dm_File *m, const mat4 *pose_bones, uint32_t bone_count)
 {
     scene_view_t view = {ROM_WIDTH, ROM_HEIGHT, (float)(ROM_YAW), (float)(ROM_PITCH), (float)(ROM_DISTANCE),
-                         DRAW_MATERIALS, false, ROM_BACKGROUND, DRAW_EVERYTHING};
+                         DRAW_MATERIALS, false, ROM_BACKGROUND, DRAW_EVERYTHING, (float)(ROM_FOG_START),
+                         (float)(ROM_FOG_END)};
     camera cam;
     if (scene_camera(m, pose_bones, bone_count, &view, &cam) != CAMERA_OK) {
         console_printf("draw: the camera cannot frame the model\n");

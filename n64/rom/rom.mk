@@ -39,11 +39,21 @@ ROM_TORUS_VIEW := twist 0.25 20 40
 ROM_SAMPLE := $(SHARED)/samples/t3dm/08_animation/snake.t3dm
 ROM_SAMPLE_STREAM := $(SHARED)/samples/t3dm/08_animation/snake.0.sdata
 ROM_SAMPLE_VIEW := Snake_Attack 0.4 120 10
+# Samples whose materials blend, take environment-map UVs from the normals and fade in fog
+# (computed by n64/driver on the CPU: the console's floats must give the host's). "-": no
+# animation; a fifth and sixth word: --fog START:END.
+ROM_MATERIALS := $(SHARED)/samples/t3dm/12_uv_gen/can.t3dm
+ROM_MATERIALS_VIEW := - 0 30 20
+ROM_FOG := $(SHARED)/samples/t3dm/12_uv_gen/color.t3dm
+ROM_FOG_VIEW := - 0 30 20 0.3 0.7
+rom_anim = $(if $(filter -,$(word 1,$(1))),,$(word 1,$(1)))
 rom_render_args = --size $(ROM_WIDTH)x$(ROM_HEIGHT) --distance 1 --background $(ROM_BACKGROUND) --color16 \
-	--anim $(word 1,$(1)) --time $(word 2,$(1)) --yaw $(word 3,$(1)) --pitch $(word 4,$(1))
+	$(if $(call rom_anim,$(1)),--anim $(word 1,$(1)) --time $(word 2,$(1))) --yaw $(word 3,$(1)) --pitch $(word 4,$(1)) \
+	$(if $(word 5,$(1)),--fog $(word 5,$(1)):$(word 6,$(1)))
 rom_view_defines = -DROM_WIDTH=$(ROM_WIDTH) -DROM_HEIGHT=$(ROM_HEIGHT) -DROM_DISTANCE=1 \
-	-DROM_BACKGROUND=0x$(ROM_BACKGROUND)FFu -DROM_ANIM='"$(word 1,$(1))"' -DROM_TIME=$(word 2,$(1)) \
-	-DROM_YAW=$(word 3,$(1)) -DROM_PITCH=$(word 4,$(1))
+	-DROM_BACKGROUND=0x$(ROM_BACKGROUND)FFu -DROM_ANIM='"$(call rom_anim,$(1))"' -DROM_TIME=$(word 2,$(1)) \
+	-DROM_YAW=$(word 3,$(1)) -DROM_PITCH=$(word 4,$(1)) -DROM_FOG_START=$(or $(word 5,$(1)),0) \
+	-DROM_FOG_END=$(or $(word 6,$(1)),0)
 
 # Everything but the model: the runtime (its file and writer parts need an OS),
 # the generated T3DM code, the scene code, the command lists, the ROM's own C library.
@@ -111,6 +121,17 @@ $(eval $(call rom_image,sample,$(ROM_SAMPLE),$(ROM_SAMPLE_STREAM),$(ROM_SAMPLE_V
 ROM_IMAGES += $(ROM_DIR)/sample-ipl.bin
 ROM_TEST_PICTURES += $(basename $(notdir $(ROM_SAMPLE))) $(ROM_SAMPLE) sample-ipl.bin \
 	"$(call rom_render_args,$(ROM_SAMPLE_VIEW))"
+endif
+ifneq ($(wildcard $(ROM_MATERIALS)),)
+$(eval $(call rom_image,materials,$(ROM_MATERIALS),$(ROM_DIR)/models/torus.0.sdata,$(ROM_MATERIALS_VIEW)))
+ROM_IMAGES += $(ROM_DIR)/materials-ipl.bin
+ROM_TEST_PICTURES += $(basename $(notdir $(ROM_MATERIALS))) $(ROM_MATERIALS) materials-ipl.bin \
+	"$(call rom_render_args,$(ROM_MATERIALS_VIEW))"
+endif
+ifneq ($(wildcard $(ROM_FOG)),)
+$(eval $(call rom_image,fog,$(ROM_FOG),$(ROM_DIR)/models/torus.0.sdata,$(ROM_FOG_VIEW)))
+ROM_IMAGES += $(ROM_DIR)/fog-ipl.bin
+ROM_TEST_PICTURES += $(basename $(notdir $(ROM_FOG))) $(ROM_FOG) fog-ipl.bin "$(call rom_render_args,$(ROM_FOG_VIEW))"
 endif
 
 # The host side of the test: reads what the console said and compares it with a PNG.

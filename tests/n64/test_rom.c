@@ -138,7 +138,7 @@ static void draw_pyramid(const emu_microcode_t *mc, frame_run_t *out)
     t3dm_File *m;
     bf_error err;
     cr_assert(t3dm_read_model(data, size, &arena, NULL, &m, &err), "%s", err.message);
-    scene_view_t view = {320, 240, 30, 20, 1, DRAW_MATERIALS, false, 0x303848FFu, DRAW_EVERYTHING};
+    scene_view_t view = {320, 240, 30, 20, 1, DRAW_MATERIALS, false, 0x303848FFu, DRAW_EVERYTHING, 0, 0};
     camera cam;
     cr_assert_eq(scene_camera(m, NULL, 0, &view, &cam), CAMERA_OK);
     emu_t e;
