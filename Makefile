@@ -274,7 +274,7 @@ TEST_BINS += $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 TEST_JOBS ?= 2
 TEST_LOG_DIR := $(BUILD)/test-logs
 TEST_BUILD += $(BFGEN) $(TEST_BINS) all $(BUILD)/man/.stamp
-TEST_STEPS += test-install
+TEST_STEPS += test-install test-make-fresh test-make-schemas test-make-summary
 TEST_SLOWEST := test_badinput test-make-fresh test_docs_browser test_views n64-rom-test test_dump_build test_n64
 TEST_RUNS = $(addprefix test-run/,$(foreach t,$(TEST_SLOWEST),$(filter $(t),$(notdir $(TEST_BINS)) $(TEST_STEPS))) \
 	$(filter-out $(TEST_SLOWEST),$(notdir $(TEST_BINS)) $(TEST_STEPS)))
@@ -398,7 +398,6 @@ test-make-schemas: all
 	@sh tests/make/schema_added.sh $(BUILD)
 test-make-summary:
 	@sh tests/make/summary_lists_skips.sh
-TEST_STEPS += test-make-fresh test-make-schemas test-make-summary
 
 # ---- the demo: regenerate the bindings, then read the project's own model ----
 DEMO_MODEL := tests/fixtures/demo/pyramid
