@@ -266,6 +266,8 @@ int cmd_check(const options *o, int argc, char **argv)
             print_result(&p, files.paths[i], r);
             checked_free(r);
             progress(show_progress, i + 1, files.count, &last);
+            if (stdout_failed()) /* the report cannot be written: main says so, exit 2 */
+                break;
         }
     } else {
         pool pl = {.o = o, .cache = cache, .files = &files};
@@ -285,17 +287,25 @@ int cmd_check(const options *o, int argc, char **argv)
             started++;
         if (!started)
             worker(&pl); /* no thread to be had: do the work here */
-        for (size_t i = 0; i < files.count; i++) {
+        size_t handed_out = files.count;
+        for (size_t i = 0; i < handed_out; i++) {
             pthread_mutex_lock(&pl.lock);
-            while (!pl.done[i])
+            if (handed_out == files.count && stdout_failed()) {
+                /* the report cannot be written: no new files; those started are waited for */
+                handed_out = pl.next;
+                pl.next = files.count;
+            }
+            while (i < handed_out && !pl.done[i])
                 pthread_cond_wait(&pl.ready, &pl.lock);
             checked *r = pl.results[i];
             pl.results[i] = NULL;
             pthread_mutex_unlock(&pl.lock);
-            if (r)
-                print_result(&p, files.paths[i], r);
-            else
+            if (i >= handed_out)
+                break;
+            if (!r)
                 p.t.unreadable++, fprintf(stderr, "%s: error: out of memory\n", files.paths[i]);
+            else if (!stdout_failed()) /* else main reports the lost output, exit 2 */
+                print_result(&p, files.paths[i], r);
             checked_free(r);
             progress(show_progress, i + 1, files.count, &last);
         }
@@ -312,7 +322,7 @@ int cmd_check(const options *o, int argc, char **argv)
         fputc('\n', stdout);
     }
     size_t checked_count = files.count - p.t.skipped;
-    if (!o->quiet && (files.count > 1 || o->recursive)) {
+    if (!o->quiet && (files.count > 1 || o->recursive) && !stdout_failed()) {
         double seconds = now() - start;
         fprintf(stderr, "binform check: %zu file%s: %zu valid, %zu invalid, %zu unreadable", checked_count,
                 checked_count == 1 ? "" : "s", p.t.valid, p.t.invalid, p.t.unreadable);

@@ -1,6 +1,7 @@
 /* binform: read, check, dump, build and round-trip files of every format bfgen knows.
  * Options follow getopt_long's conventions (--opt=value, --, bundled short options); each
  * command accepts only the options that mean something to it. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -294,7 +295,51 @@ static int help(int argc, char **argv)
     return 0;
 }
 
+static int first_stdout_errno;
+
+int stdout_failed(void)
+{
+    if (!ferror(stdout))
+        return 0;
+    if (!first_stdout_errno)
+        first_stdout_errno = errno ? errno : EIO;
+    return 1;
+}
+
+int stdout_errno(void) { return first_stdout_errno; }
+
+/* Standard output is buffered: a full disk or a closed file behind it shows only when the
+ * buffer is written, maybe at exit. Every command's report is flushed and closed here, and a
+ * report that did not all reach its file is an I/O error (exit 2), never a silent success. */
+static int finish_output(const char *name, int status)
+{
+    int failed = stdout_failed();
+    errno = 0;
+    if (fflush(stdout) != 0 && !failed) {
+        failed = 1;
+        first_stdout_errno = errno;
+    }
+    errno = 0;
+    if (fclose(stdout) != 0 && !failed) {
+        failed = 1;
+        first_stdout_errno = errno;
+    }
+    if (!failed)
+        return status;
+    fprintf(stderr, "binform%s%s: cannot write standard output: %s\n", name ? " " : "", name ? name : "",
+            strerror(first_stdout_errno ? first_stdout_errno : EIO));
+    return EXIT_USAGE;
+}
+
+static int run(int argc, char **argv);
+
 int main(int argc, char **argv)
+{
+    int status = run(argc, argv);
+    return finish_output(argc > 1 && argv[1][0] != '-' ? argv[1] : NULL, status);
+}
+
+static int run(int argc, char **argv)
 {
     if (argc < 2) {
         usage(stderr);
