@@ -72,3 +72,212 @@ Test(outputs, full_disk_stops_a_long_check_report)
     }
     remove_tree(dir);
 }
+
+/* ---- saving: special files, signals, stale temporaries ---- */
+
+/* A P3M of `vertices` vertices (no normals, one material): its explain page is large. */
+static void big_p3m(const char *path, unsigned vertices)
+{
+    FILE *f = fopen(path, "wb");
+    cr_assert_not_null(f);
+    const uint8_t head[] = {'P', '3', 'M', 0, 0, 1, 1, 0, 0, 0, 0, (uint8_t)vertices, (uint8_t)(vertices >> 8)};
+    fwrite(head, 1, sizeof head, f);
+    uint8_t v[20] = {0};
+    for (unsigned i = 0; i < vertices; i++) {
+        v[0] = (uint8_t)i;
+        fwrite(v, 1, sizeof v, f);
+    }
+    const uint8_t tail[] = {0, 0, 0, 1, 0, 255, 255, 255, 255, 255, 0, 0, 0, 0x80, 0, 0, 0, 0, 'b', 'i', 'g', 0};
+    fwrite(tail, 1, sizeof tail, f);
+    cr_assert_eq(fclose(f), 0);
+}
+
+/* Names in `dir` that contain `part`. */
+static int names_with(const char *dir, const char *part)
+{
+    DIR *d = opendir(dir);
+    cr_assert_not_null(d);
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        n += strstr(e->d_name, part) != NULL;
+    closedir(d);
+    return n;
+}
+
+static char *read_all(const char *path)
+{
+    uint8_t *data;
+    size_t size;
+    if (!load_file(path, &data, &size))
+        return NULL;
+    char *s = realloc(data, size + 1);
+    s[size] = '\0';
+    return s;
+}
+
+/* A FIFO named by -o is written through, not replaced by a regular file. */
+Test(outputs, a_fifo_output_is_written_through)
+{
+    char *dir = temp_dir();
+    char fifo[128], got[128];
+    snprintf(fifo, sizeof fifo, "%s/out.fifo", dir);
+    snprintf(got, sizeof got, "%s/got.t3dm", dir);
+    cr_assert_eq(mkfifo(fifo, 0644), 0);
+    cli_result *r = cli_runf("dump " PYRAMID " > '%s/p.json' && (cat '%s' > '%s' &) && %s build '%s/p.json' -o '%s'", dir,
+                             fifo, got, BINFORM, dir, fifo);
+    cr_expect_eq(r->status, 0, "%s", r->err);
+    struct stat st;
+    cr_assert_eq(lstat(fifo, &st), 0);
+    cr_expect(S_ISFIFO(st.st_mode), "the FIFO was replaced (mode %o)", (unsigned)st.st_mode);
+    /* the reader got the whole file */
+    for (int i = 0; i < 200 && (stat(got, &st) != 0 || st.st_size == 0); i++)
+        usleep(10000);
+    r = cli_runf("check --no-set '%s'", got);
+    cr_expect_eq(r->status, 0, "what went through the FIFO does not check: %s", r->err);
+    cr_expect_eq(names_with(dir, ".tmp"), 0);
+    remove_tree(dir);
+}
+
+/* A symbolic link is followed: its file replaced, the link kept. One to nothing is refused. */
+Test(outputs, symbolic_links_are_followed_or_refused)
+{
+    char *dir = temp_dir();
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd,
+             "cd '%s' && %s dump " PYRAMID " > p.json && echo old > real && ln -s real link && ln -s nowhere dangling"
+             " && ln -s loop loop && mkdir sub",
+             dir, BINFORM);
+    cr_assert_eq(system(cmd), 0);
+    cli_result *r = cli_runf("build '%s/p.json' -o '%s/link'", dir, dir);
+    cr_expect_eq(r->status, 0, "%s", r->err);
+    char path[256];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/link", dir);
+    cr_assert_eq(lstat(path, &st), 0);
+    cr_expect(S_ISLNK(st.st_mode), "the link was replaced by a file");
+    snprintf(path, sizeof path, "%s/real", dir);
+    cr_assert_eq(stat(path, &st), 0);
+    cr_expect_gt(st.st_size, 100, "the linked file was not written");
+    static const char *const refused[] = {"dangling", "loop", "sub"};
+    for (size_t i = 0; i < 3; i++) {
+        r = cli_runf("build '%s/p.json' -o '%s/%s'", dir, dir, refused[i]);
+        cr_expect_eq(r->status, 2, "%s: exit %d", refused[i], r->status);
+        cr_expect(strstr(r->err, "will not write") != NULL, "%s: %s", refused[i], r->err);
+        snprintf(path, sizeof path, "%s/%s", dir, refused[i]);
+        cr_assert_eq(lstat(path, &st), 0);
+        cr_expect(!S_ISREG(st.st_mode), "%s was replaced by a file", refused[i]);
+    }
+    cr_expect_eq(names_with(dir, ".tmp"), 0);
+    remove_tree(dir);
+}
+
+/* A temporary left by a process that is gone (kill -9, a crash) is removed by the next save to
+ * the same target; one of a live process is not touched. */
+Test(outputs, stale_temporaries_are_removed_by_the_next_save)
+{
+    char *dir = temp_dir();
+    pid_t gone = fork();
+    if (gone == 0)
+        _exit(0);
+    cr_assert_gt(gone, 0);
+    waitpid(gone, NULL, 0);
+    char stale[256], live[256], other[256];
+    snprintf(stale, sizeof stale, "%s/out.t3dm.tmp.%ld.AbC123", dir, (long)gone);
+    snprintf(live, sizeof live, "%s/out.t3dm.tmp.%ld.XyZ789", dir, (long)getpid());
+    snprintf(other, sizeof other, "%s/other.t3dm.tmp.%ld.AbC123", dir, (long)gone);
+    const char *const made[] = {stale, live, other};
+    for (int i = 0; i < 3; i++) {
+        FILE *f = fopen(made[i], "w");
+        cr_assert_not_null(f);
+        fputs("half a file", f);
+        fclose(f);
+    }
+    cli_result *r = cli_runf("dump " PYRAMID " > '%s/p.json' && %s build '%s/p.json' -o '%s/out.t3dm'", dir, BINFORM,
+                             dir, dir);
+    cr_expect_eq(r->status, 0, "%s", r->err);
+    cr_expect_neq(access(stale, F_OK), 0, "the dead process's temporary is still there");
+    cr_expect_eq(access(live, F_OK), 0, "a live process's temporary was removed");
+    cr_expect_eq(access(other, F_OK), 0, "another target's temporary was removed");
+    remove_tree(dir);
+}
+
+/* The child's status after `sig` arrives while it writes `out` (seen as a new .tmp. name). */
+static int signal_during_save(const char *dir, const char *out, const char *input, int sig)
+{
+    pid_t pid = fork();
+    cr_assert_geq(pid, 0);
+    if (pid == 0) {
+        execl(BINFORM, BINFORM, "explain", "--html", out, input, (char *)NULL);
+        _exit(127);
+    }
+    int caught = 0;
+    for (long spins = 0; spins < 50000000 && !caught; spins++) {
+        if (names_with(dir, ".tmp.")) {
+            kill(pid, sig);
+            caught = 1;
+        } else if (waitpid(pid, NULL, WNOHANG) == pid) {
+            return -1;
+        }
+    }
+    int status;
+    waitpid(pid, &status, 0);
+    return caught ? status : -1;
+}
+
+/* SIGTERM, SIGINT, SIGHUP while the page is written: no temporary left, the old page kept,
+ * and the process dies of the signal. */
+Test(outputs, a_signal_during_a_save_leaves_no_temporary)
+{
+    char *dir = temp_dir();
+    char input[128], out[128];
+    snprintf(input, sizeof input, "%s/big.p3m", dir);
+    snprintf(out, sizeof out, "%s/page.html", dir);
+    big_p3m(input, 60000);
+    static const int signals[] = {SIGTERM, SIGINT, SIGHUP};
+    for (size_t i = 0; i < 3; i++) {
+        FILE *f = fopen(out, "w");
+        cr_assert_not_null(f);
+        fputs("the old page", f);
+        fclose(f);
+        int status = signal_during_save(dir, out, input, signals[i]);
+        cr_assert_neq(status, -1, "signal %d: the save ended before it could be interrupted", signals[i]);
+        cr_expect(WIFSIGNALED(status) && WTERMSIG(status) == signals[i], "signal %d: status 0x%x", signals[i], status);
+        cr_expect_eq(names_with(dir, ".tmp"), 0, "signal %d: a temporary file is left", signals[i]);
+        char *page = read_all(out);
+        cr_expect(page && (strcmp(page, "the old page") == 0 || strstr(page, "</html>")), "signal %d: a part page",
+                  signals[i]);
+        free(page);
+    }
+    remove_tree(dir);
+}
+
+/* A file size limit reached while the page is written (SIGXFSZ, or EFBIG when it is ignored):
+ * no temporary, the old page kept. */
+Test(outputs, a_file_size_limit_during_a_save_leaves_no_temporary)
+{
+    char *dir = temp_dir();
+    char input[128], out[128];
+    snprintf(input, sizeof input, "%s/big.p3m", dir);
+    snprintf(out, sizeof out, "%s/page.html", dir);
+    big_p3m(input, 20000);
+    for (int ignored = 0; ignored < 2; ignored++) {
+        FILE *f = fopen(out, "w");
+        cr_assert_not_null(f);
+        fputs("the old page", f);
+        fclose(f);
+        char cmd[1024];
+        snprintf(cmd, sizeof cmd, "%s ulimit -f 100; exec %s explain --html '%s' '%s' 2>/dev/null",
+                 ignored ? "trap '' XFSZ;" : "", BINFORM, out, input);
+        int status = system(cmd);
+        if (ignored)
+            cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 2, "EFBIG: status 0x%x", status);
+        else
+            cr_expect(WIFSIGNALED(status) && WTERMSIG(status) == SIGXFSZ, "SIGXFSZ: status 0x%x", status);
+        cr_expect_eq(names_with(dir, ".tmp"), 0, "%s: a temporary file is left", ignored ? "EFBIG" : "SIGXFSZ");
+        char *page = read_all(out);
+        cr_expect(page && strcmp(page, "the old page") == 0, "the old page was replaced");
+        free(page);
+    }
+    remove_tree(dir);
+}

@@ -2,9 +2,11 @@
  * decoded value and doc; bytes no field reads are marked. Text, or one HTML page. A file that
  * fails to read is explained as far as it was read, the failure marked at its offset. */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bf_write.h"
 #include "commands.h"
@@ -76,23 +78,37 @@ int cmd_explain(const options *o, int argc, char **argv)
         if (!o->html) {
             explain_write_text(stdout, &t, &info);
         } else {
-            /* the page is built in memory, then saved atomically like every output */
-            char *page = NULL;
-            size_t page_size = 0;
-            FILE *mem = open_memstream(&page, &page_size);
+            /* the page is written as it is made, to a temporary file renamed over OUT only once
+             * complete: a failed write or an allocation that fails leaves OUT as it was */
+            bf_save save;
             bf_error werr;
-            if (!mem) {
-                fprintf(stderr, "%s: out of memory\n", d.path);
-                rc = EXIT_USAGE;
-            } else {
-                explain_write_html(mem, &t, &info);
-                fclose(mem);
-                if (!bf_save_atomic(o->html, (const uint8_t *)page, page_size, &werr)) {
-                    fprintf(stderr, "%s: error: %s\n", o->html, werr.message);
-                    rc = EXIT_USAGE;
+            int ok = bf_save_begin(&save, o->html, &werr), fd = ok ? dup(save.fd) : -1;
+            FILE *page = fd >= 0 ? fdopen(fd, "wb") : NULL;
+            if (ok && !page) {
+                if (fd >= 0)
+                    close(fd);
+                bf_save_abort(&save);
+                snprintf(werr.message, sizeof werr.message, "cannot write it: %s", strerror(errno));
+                ok = 0;
+            } else if (ok) {
+                int made = explain_write_html(page, &t, &info);
+                int written = !ferror(page);
+                errno = 0;
+                written &= fclose(page) == 0;
+                if (!made || !written) {
+                    int e = errno ? errno : made ? EIO : ENOMEM;
+                    bf_save_abort(&save);
+                    snprintf(werr.message, sizeof werr.message, "cannot write it: %s; %s is unchanged", strerror(e),
+                             o->html);
+                    ok = 0;
+                } else {
+                    ok = bf_save_commit(&save, &werr);
                 }
             }
-            free(page);
+            if (!ok) {
+                fprintf(stderr, "%s: error: %s\n", o->html, werr.message);
+                rc = EXIT_USAGE;
+            }
         }
     }
     explain_free(&t);

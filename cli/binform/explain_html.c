@@ -460,13 +460,15 @@ static long doc_number(doc_table *d, const char *doc)
     return (long)d->count++;
 }
 
-static void write_label(FILE *out, const xtree *t, size_t i, doc_table *docs)
+static void write_label(FILE *out, const xtree *t, size_t i, doc_table *docs, int *ok)
 {
     const xnode *n = &t->nodes[i];
     fprintf(out, "<span class=\"n%s\" id=\"n%zu\" data-path=\"", n->failed ? " fail" : "", i);
     esc(out, n->path[0] ? n->path : n->name);
     fputs("\"", out);
     long d = n->doc ? doc_number(docs, n->doc) : -1;
+    if (n->doc && d < 0)
+        *ok = 0;
     if (d >= 0)
         fprintf(out, " data-doc=\"%ld\"", d);
     fputs("><b>", out);
@@ -491,7 +493,7 @@ static void write_label(FILE *out, const xtree *t, size_t i, doc_table *docs)
     fputs("</span>", out);
 }
 
-static void write_tree(FILE *out, const xtree *t, doc_table *docs)
+static void write_tree(FILE *out, const xtree *t, doc_table *docs, int *ok)
 {
     int depth = -1;
     fputs("<ul>\n", out);
@@ -501,12 +503,12 @@ static void write_tree(FILE *out, const xtree *t, doc_table *docs)
             fputs("</ul></details></li>\n", out);
         if (explain_has_children(t, i)) {
             fprintf(out, "<li><details%s><summary>", n->depth < OPEN_DEPTH ? " open" : "");
-            write_label(out, t, i, docs);
+            write_label(out, t, i, docs, ok);
             fputs("</summary><ul>\n", out);
             depth = n->depth;
         } else {
             fputs("<li>", out);
-            write_label(out, t, i, docs);
+            write_label(out, t, i, docs, ok);
             fputs("</li>\n", out);
         }
     }
@@ -536,8 +538,9 @@ static void write_toolbar(FILE *out, int big_endian)
           out);
 }
 
-void explain_write_html(FILE *out, const xtree *t, const explain_info *info)
+int explain_write_html(FILE *out, const xtree *t, const explain_info *info)
 {
+    int ok = 1;
     uint64_t unclaimed = explain_unclaimed_count(t);
     int big_endian = !info->endian || info->endian[0] == 'b'; /* the default order of number searches */
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -572,7 +575,7 @@ void explain_write_html(FILE *out, const xtree *t, const explain_info *info)
           "<div class=\"side\">\n<section class=\"tree\" id=\"tree\">\n",
           out);
     doc_table docs = {0};
-    write_tree(out, t, &docs);
+    write_tree(out, t, &docs, &ok);
     fputs("</section>\n<div class=\"info\" id=\"info\">Hover a byte or a field.</div>\n"
           "<div class=\"insp\">Data inspector at <b id=\"insp-off\">—</b><table id=\"insp\"></table></div>\n"
           "</div>\n</div>\n<script>\nconst N = [",
@@ -594,6 +597,8 @@ void explain_write_html(FILE *out, const xtree *t, const explain_info *info)
     }
     fputs("};\nconst R = [", out);
     int32_t *owner = explain_owners(t);
+    if (!owner && t->size)
+        ok = 0;
     int32_t last = -2;
     int first = 1;
     for (size_t b = 0; owner && b < t->size; b++) {
@@ -619,4 +624,5 @@ void explain_write_html(FILE *out, const xtree *t, const explain_info *info)
     fputs(";\nconst DATA = \"", out);
     base64(out, t->data, t->size);
     fprintf(out, "\";\n%s</script>\n</body>\n</html>\n", SCRIPT);
+    return ok;
 }

@@ -1,13 +1,16 @@
 /* binform: read, check, dump, build and round-trip files of every format bfgen knows.
  * Options follow getopt_long's conventions (--opt=value, --, bundled short options); each
  * command accepts only the options that mean something to it. */
+#define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bf_runtime.h"
+#include "bf_write.h"
 #include "commands.h"
 #include "document.h"
 
@@ -331,10 +334,35 @@ static int finish_output(const char *name, int status)
     return EXIT_USAGE;
 }
 
+/* SIGTERM, SIGINT, SIGHUP (or SIGXFSZ: a file size limit reached) during a save: remove its
+ * temporary file, then die of the signal as if never caught (the handler is reset first), so
+ * the parent sees the same status. */
+static void on_signal(int sig)
+{
+    bf_save_remove_temporaries();
+    raise(sig);
+}
+
+static void catch_signals(void)
+{
+    static const int signals[] = {SIGTERM, SIGINT, SIGHUP, SIGXFSZ};
+    for (size_t i = 0; i < sizeof signals / sizeof signals[0]; i++) {
+        struct sigaction old, sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_signal;
+        sa.sa_flags = SA_RESETHAND | SA_NODEFER;
+        sigemptyset(&sa.sa_mask);
+        /* a signal the caller ignores (nohup) stays ignored */
+        if (sigaction(signals[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+            sigaction(signals[i], &sa, NULL);
+    }
+}
+
 static int run(int argc, char **argv);
 
 int main(int argc, char **argv)
 {
+    catch_signals();
     int status = run(argc, argv);
     return finish_output(argc > 1 && argv[1][0] != '-' ? argv[1] : NULL, status);
 }
