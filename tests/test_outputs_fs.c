@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -279,5 +280,76 @@ Test(outputs, a_file_size_limit_during_a_save_leaves_no_temporary)
         cr_expect(page && strcmp(page, "the old page") == 0, "the old page was replaced");
         free(page);
     }
+    remove_tree(dir);
+}
+
+/* ---- inputs: special files beside a model, huge files ---- */
+
+/* A FIFO named like the animation's stream or a texture beside the model: render refuses it
+ * (it is not a file) instead of waiting forever for a writer. `timeout` turns a hang into 124. */
+Test(inputs, render_does_not_wait_on_a_fifo_beside_the_model)
+{
+    char *dir = temp_dir();
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "cp " PYRAMID " '%s/pyramid.t3dm' && mkfifo '%s/pyramid.0.sdata' '%s/stone.i8.sprite'",
+             dir, dir, dir);
+    cr_assert_eq(system(cmd), 0);
+    /* cli_run puts binform first: a harmless --version, then the command under timeout */
+    cli_result *r = cli_runf("--version >/dev/null; timeout 60 %s render '%s/pyramid.t3dm' --anim spin -o '%s/a.png'",
+                             BINFORM, dir, dir);
+    cr_expect_eq(r->status, 1, "exit %d (124: it hung on the FIFO): %s", r->status, r->err);
+    cr_expect(strstr(r->err, "pyramid.0.sdata") != NULL, "%s", r->err);
+    snprintf(cmd, sizeof cmd, "rm '%s/pyramid.0.sdata' && cp " PYRAMID_STREAM " '%s/pyramid.0.sdata'", dir, dir);
+    cr_assert_eq(system(cmd), 0);
+    r = cli_runf("--version >/dev/null; timeout 60 %s render '%s/pyramid.t3dm' --anim spin -o '%s/b.png'", BINFORM, dir,
+                 dir);
+    cr_expect_eq(r->status, 0, "exit %d (124: it hung on the FIFO named like a texture): %s", r->status, r->err);
+    remove_tree(dir);
+}
+
+/* The peak memory (KiB) of binform running `args` (a shell command line after the binary). */
+static long peak_kib(const char *args, int *status)
+{
+    pid_t pid = fork();
+    cr_assert_geq(pid, 0);
+    if (pid == 0) {
+        char cmd[2048];
+        snprintf(cmd, sizeof cmd, "exec %s %s >/dev/null 2>&1", BINFORM, args);
+        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+        _exit(127);
+    }
+    int raw;
+    struct rusage ru;
+    cr_assert_eq(wait4(pid, &raw, 0, &ru), pid);
+    *status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+    return ru.ru_maxrss;
+}
+
+/* A 1 GiB sparse file (a real model, then a hole): check maps it and touches only what it
+ * reads; explain refuses it up front; a file over 4 GiB is refused with a clear message. */
+Test(inputs, a_huge_sparse_file_costs_what_is_read)
+{
+    char *dir = temp_dir();
+    char path[256], args[1024];
+    snprintf(path, sizeof path, "%s/huge.t3dm", dir);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "cp " PYRAMID " '%s' && truncate -s 1G '%s'", path, path);
+    cr_assert_eq(system(cmd), 0);
+    int status;
+    snprintf(args, sizeof args, "check --no-set '%s'", path);
+    long kib = peak_kib(args, &status);
+    cr_expect(status == 0 || status == 1, "check: exit %d", status);
+    cr_expect_lt(kib, 256 * 1024, "check of a 1 GiB sparse file peaked at %ld KiB", kib);
+    snprintf(args, sizeof args, "explain --html '%s/page.html' '%s'", dir, path);
+    kib = peak_kib(args, &status);
+    cr_expect_eq(status, 2, "explain: exit %d", status);
+    cr_expect_lt(kib, 256 * 1024, "explain of a 1 GiB sparse file peaked at %ld KiB", kib);
+    cli_result *r = cli_runf("explain '%s'", path);
+    cr_expect(strstr(r->err, "more than its limit") != NULL, "%s", r->err);
+    snprintf(cmd, sizeof cmd, "truncate -s 5G '%s'", path);
+    cr_assert_eq(system(cmd), 0);
+    r = cli_runf("check '%s'", path);
+    cr_expect_eq(r->status, 2);
+    cr_expect(strstr(r->err, "larger than binform reads") != NULL, "%s", r->err);
     remove_tree(dir);
 }

@@ -14,6 +14,10 @@
 #include "explain.h"
 #include "explain_out.h"
 
+/* The largest file explained. Its memory is a few hundred times the file (a node per field
+ * read, an owner per byte), its text about five times, its page about twice. */
+#define EXPLAIN_MAX (32 << 20)
+
 /* The revision a partial document was read as (the attempt that got furthest), or NULL. */
 static const char *partial_revision(const document *d, const void *root)
 {
@@ -32,12 +36,21 @@ int cmd_explain(const options *o, int argc, char **argv)
     }
     document d;
     int rc = document_open(&d, argv[0], o->format, o->revision);
-    if (rc == EXIT_INVALID)
-        document_print_error(&d); /* and explained below, as far as it reads */
-    else if (rc) {
+    if (rc && rc != EXIT_INVALID) {
         document_close(&d);
         return rc;
     }
+    if (d.size > EXPLAIN_MAX) {
+        /* every byte gets a place in the output and an owner in memory: a bound, not hours */
+        fprintf(stderr,
+                "%s: error: explain shows every byte, and this file has %zu: more than its limit of %d MiB "
+                "(check, info and dump read it)\n",
+                d.name, d.size, EXPLAIN_MAX >> 20);
+        document_close(&d);
+        return EXIT_USAGE;
+    }
+    if (rc == EXIT_INVALID)
+        document_print_error(&d); /* and explained below, as far as it reads */
     int failed = rc == EXIT_INVALID;
     /* read again, recording which bytes the fields read (and, when it fails, keeping the partial
      * document; a format with revisions is read again as the attempt that got furthest, so that

@@ -47,6 +47,7 @@ typedef struct beside {
     char dir[1024];
     uint8_t *data[MAX_FILES];
     size_t size[MAX_FILES];
+    int how[MAX_FILES];
     int count;
 } beside;
 
@@ -55,10 +56,10 @@ static bool load_beside(void *ctx, const char *name, const uint8_t **data, size_
     beside *b = ctx;
     if (b->count >= MAX_FILES || strchr(name, '/') || strstr(name, ".."))
         return false;
-    char path[2048];
+    char path[2048], problem[2400];
     snprintf(path, sizeof path, "%s%s", b->dir, name);
-    bf_error err;
-    if (!bf_file_load(path, bf_alloc_default(), &b->data[b->count], &b->size[b->count], &err))
+    /* regular files only: a FIFO named like a texture must not hang the picture */
+    if (!input_open(path, 1, &b->data[b->count], &b->size[b->count], &b->how[b->count], problem, sizeof problem))
         return false;
     *data = b->data[b->count];
     *size = b->size[b->count];
@@ -211,11 +212,10 @@ int cmd_render(int argc, char **argv)
         snprintf(files.dir, sizeof files.dir, "%.*s/", (int)(slash - model), model);
     uint8_t *data;
     size_t size;
-    bf_error err;
-    if (!bf_file_load(model, bf_alloc_default(), &data, &size, &err)) {
-        char line[700];
-        bf_error_format(&err, model, line, sizeof line);
-        fprintf(stderr, "%s\n", line);
+    int how;
+    char problem[2400];
+    if (!input_load(model, &data, &size, &how, problem, sizeof problem)) {
+        fprintf(stderr, "%s\n", problem);
         return EXIT_USAGE;
     }
     render_result_t r;
@@ -243,8 +243,8 @@ int cmd_render(int argc, char **argv)
         }
         render_result_free(&r);
     }
-    bf_file_unload(bf_alloc_default(), data, size);
+    input_unload(data, size, how);
     for (int i = 0; i < files.count; i++)
-        bf_file_unload(bf_alloc_default(), files.data[i], files.size[i]);
+        input_unload(files.data[i], files.size[i], files.how[i]);
     return status;
 }

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bf_runtime.h"
 #include "bf_write.h"
@@ -343,8 +344,26 @@ static void on_signal(int sig)
     raise(sig);
 }
 
+/* A large input is mapped, not read (document.c): if the file shrinks while it is read, the
+ * missing pages fault. A clear error and exit 2, not a crash. */
+static void on_bus_error(int sig)
+{
+    (void)sig;
+    static const char msg[] = "binform: error: an input file shrank while it was read (SIGBUS)\n";
+    bf_save_remove_temporaries();
+    if (write(2, msg, sizeof msg - 1) < 0) {
+        /* nothing more to say */
+    }
+    _exit(EXIT_USAGE);
+}
+
 static void catch_signals(void)
 {
+    struct sigaction bus;
+    memset(&bus, 0, sizeof bus);
+    bus.sa_handler = on_bus_error;
+    sigemptyset(&bus.sa_mask);
+    sigaction(SIGBUS, &bus, NULL);
     static const int signals[] = {SIGTERM, SIGINT, SIGHUP, SIGXFSZ};
     for (size_t i = 0; i < sizeof signals / sizeof signals[0]; i++) {
         struct sigaction old, sa;
