@@ -353,3 +353,47 @@ Test(inputs, a_huge_sparse_file_costs_what_is_read)
     cr_expect(strstr(r->err, "larger than binform reads") != NULL, "%s", r->err);
     remove_tree(dir);
 }
+
+/* ---- check -r: what a walk cannot read is reported ---- */
+
+/* A tree with a good file, a dangling link, a loop of links and a folder so deep that its path
+ * is longer than PATH_MAX: each unreadable path is a line of its own, counted, and exit 2. */
+Test(walk, unreadable_paths_are_reported_and_counted)
+{
+    char *dir = temp_dir();
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "cd '%s' && cp " PYRAMID " a.t3dm && ln -s nowhere.t3dm dangling.t3dm && ln -s loop loop",
+             dir);
+    cr_assert_eq(system(cmd), 0);
+    /* deep/xxx.../xxx.../...: made one level at a time, relative to the last (mkdirat) */
+    char name[201];
+    memset(name, 'd', 200);
+    name[200] = '\0';
+    int fd = open(dir, O_RDONLY | O_DIRECTORY);
+    cr_assert_geq(fd, 0);
+    for (int level = 0; level < 25; level++) {
+        cr_assert_eq(mkdirat(fd, name, 0755), 0);
+        int next = openat(fd, name, O_RDONLY | O_DIRECTORY);
+        cr_assert_geq(next, 0);
+        close(fd);
+        fd = next;
+    }
+    close(fd);
+    cli_result *r = cli_runf("check -r --no-set --json-lines '%s'", dir);
+    cr_expect_eq(r->status, 2, "exit %d: %s", r->status, r->err);
+    cr_expect_eq(count_lines(r->out), 4, "a line for a.t3dm, the dangling link, the loop, the deep path:\n%s", r->out);
+    cr_expect(strstr(r->out, "\"status\":\"valid\"") != NULL, "%s", r->out);
+    cr_expect(strstr(r->out, "a symbolic link to nothing") != NULL, "%s", r->out);
+    cr_expect(strstr(r->out, "a loop of symbolic links") != NULL, "%s", r->out);
+    cr_expect(strstr(r->out, "longer than the system allows") != NULL, "%s", r->out);
+    cr_expect(strstr(r->err, "1 valid, 0 invalid, 3 unreadable") != NULL, "%s", r->err);
+    /* the plain report says the same on standard error */
+    r = cli_runf("check -r --no-set '%s'", dir);
+    cr_expect_eq(r->status, 2);
+    cr_expect(strstr(r->err, "dangling.t3dm: error: cannot read it: a symbolic link to nothing") != NULL, "%s", r->err);
+    /* and info -r */
+    r = cli_runf("info -r '%s'", dir);
+    cr_expect_eq(r->status, 2);
+    cr_expect(strstr(r->err, "loop: error: cannot read it: a loop of symbolic links") != NULL, "%s", r->err);
+    remove_tree(dir);
+}

@@ -25,11 +25,21 @@ typedef struct checked {
     char *problem; /* EXIT_USAGE: why the file could not be read */
 } checked;
 
-static checked *check_one(const options *o, file_set_cache *cache, const char *path, int walked)
+static checked *check_one(const options *o, file_set_cache *cache, const file_list *files, size_t i)
 {
+    const char *path = files->paths[i];
+    int walked = files->walked[i];
     checked *r = calloc(1, sizeof *r);
     if (!r)
         return NULL;
+    if (files->problems[i]) { /* the walk found it and could not read it */
+        r->status = EXIT_USAGE;
+        if (!(r->problem = strdup(files->problems[i]))) {
+            free(r);
+            return NULL;
+        }
+        return r;
+    }
     document d;
     open_opts oo = {.format = o->format, .revision = o->revision, .skip_unknown = walked};
     r->status = document_load(&d, path, &oo);
@@ -200,7 +210,7 @@ static void *worker(void *arg)
         pthread_mutex_unlock(&p->lock);
         if (i == p->files->count)
             return NULL;
-        checked *r = check_one(p->o, p->cache, p->files->paths[i], p->files->walked[i]);
+        checked *r = check_one(p->o, p->cache, p->files, i);
         pthread_mutex_lock(&p->lock);
         p->results[i] = r;
         p->done[i] = 1;
@@ -257,7 +267,7 @@ int cmd_check(const options *o, int argc, char **argv)
         jobs = files.count ? (int)files.count : 1;
     if (jobs == 1) {
         for (size_t i = 0; i < files.count; i++) {
-            checked *r = check_one(o, cache, files.paths[i], files.walked[i]);
+            checked *r = check_one(o, cache, &files, i);
             if (!r) {
                 file_set_cache_free(cache);
                 file_list_free(&files);
