@@ -397,3 +397,32 @@ Test(walk, unreadable_paths_are_reported_and_counted)
     cr_expect(strstr(r->err, "loop: error: cannot read it: a loop of symbolic links") != NULL, "%s", r->err);
     remove_tree(dir);
 }
+
+/* ---- render draws only what check accepts ---- */
+
+/* The pyramid's stream with its first keyframe on channel 100 (it has one): check rejects the
+ * set, so render refuses to draw the animation with it, says why, and writes no picture. The
+ * rest pose reads no stream: it is still drawn. */
+Test(render, an_animation_check_rejects_is_not_drawn)
+{
+    char *dir = temp_dir();
+    char cmd[1024];
+    /* big-endian u16 at byte 2: the first keyframe's channel */
+    snprintf(cmd, sizeof cmd,
+             "cp " PYRAMID " " PYRAMID_STREAM " '%s' && printf '\\000\\144' | dd of='%s/pyramid.0.sdata' bs=1 seek=2 "
+             "conv=notrunc 2>/dev/null",
+             dir, dir);
+    cr_assert_eq(system(cmd), 0);
+    cli_result *r = cli_runf("check '%s/pyramid.t3dm'", dir);
+    cr_assert_eq(r->status, 1, "check accepts the broken stream: %s", r->out);
+    cr_assert(strstr(r->out, "[pyramid.0.sdata] keyframes[0].channel @0x2: 100 is not below") != NULL, "%s", r->out);
+    r = cli_runf("render '%s/pyramid.t3dm' --anim spin --time 0.25 -o '%s/a.png'", dir, dir);
+    cr_expect_eq(r->status, 1, "exit %d: %s", r->status, r->err);
+    cr_expect(strstr(r->err, "[pyramid.0.sdata] keyframes[0].channel @0x2: 100 is not below") != NULL, "%s", r->err);
+    char png[256];
+    snprintf(png, sizeof png, "%s/a.png", dir);
+    cr_expect_neq(access(png, F_OK), 0, "a picture was written");
+    r = cli_runf("render '%s/pyramid.t3dm' -o '%s/rest.png'", dir, dir);
+    cr_expect_eq(r->status, 0, "the rest pose: %s", r->err);
+    remove_tree(dir);
+}

@@ -9,6 +9,7 @@
 #include "bf_runtime.h"
 #include "commands.h"
 #include "document.h"
+#include "file_set.h"
 #include "png_write.h"
 #include "render_model.h"
 
@@ -48,6 +49,7 @@ typedef struct beside {
     uint8_t *data[MAX_FILES];
     size_t size[MAX_FILES];
     int how[MAX_FILES];
+    char name[MAX_FILES][256]; /* as the model names them: for the findings about them */
     int count;
 } beside;
 
@@ -63,8 +65,45 @@ static bool load_beside(void *ctx, const char *name, const uint8_t **data, size_
         return false;
     *data = b->data[b->count];
     *size = b->size[b->count];
+    snprintf(b->name[b->count], sizeof b->name[b->count], "%s", name);
     b->count++;
     return true;
+}
+
+/* What render drew must be what check accepts: the model's file set is checked as check does
+ * (each member's own validator and the schema's cross-file rules, such as a keyframe's channel
+ * below its animation's channel count), and an error in a file render read (its "[FILE]"
+ * findings) refuses the picture. Errors about files it did not read are not its business.
+ * Returns 1 (and prints the first such error) when the picture must not be saved. */
+static int drew_invalid_files(const char *model, const beside *b)
+{
+    if (!b->count)
+        return 0;
+    document d;
+    open_opts oo = {.format = "t3dm"};
+    int refused = 0;
+    if (document_load(&d, model, &oo) == 0) {
+        bf_findings found = {0};
+        file_set_check(&d, NULL, &found);
+        for (size_t i = 0; i < found.count && !refused; i++) {
+            const bf_finding *f = &found.items[i];
+            const char *end = f->path[0] == '[' ? strchr(f->path, ']') : NULL;
+            if (f->severity != BF_SEVERITY_ERROR || !end)
+                continue;
+            for (int k = 0; k < b->count && !refused; k++)
+                if (strlen(b->name[k]) == (size_t)(end - f->path - 1) &&
+                    strncmp(f->path + 1, b->name[k], (size_t)(end - f->path - 1)) == 0) {
+                    char line[BF_PATH_MAX + BF_MESSAGE_MAX + 1024];
+                    bf_finding_format(f, model, line, sizeof line);
+                    fprintf(stderr, "%s\n%s: nothing drawn: %s does not check (binform check lists every finding)\n",
+                            line, model, b->name[k]);
+                    refused = 1;
+                }
+        }
+        bf_findings_free(&found);
+    }
+    document_close(&d);
+    return refused;
 }
 
 static bool parse_float(const char *s, float *out)
@@ -224,6 +263,9 @@ int cmd_render(int argc, char **argv)
     if (!render_model(data, size, &o, load_beside, &files, &r, error, sizeof error)) {
         fprintf(stderr, "%s: %s\n", model, error);
         status = EXIT_INVALID;
+    } else if (drew_invalid_files(model, &files)) {
+        status = EXIT_INVALID;
+        render_result_free(&r);
     } else {
         char saved[1200];
         if (png_save(output, r.rgba, r.width, r.height, saved, sizeof saved) != 0) {
