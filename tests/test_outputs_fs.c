@@ -53,7 +53,8 @@ Test(outputs, full_disk_behind_standard_output_is_an_error)
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
         cli_result *r = cli_runf("%s > /dev/full", commands[i]);
         cr_expect_eq(r->status, 2, "%s > /dev/full: exit %d (%s)", commands[i], r->status, r->err);
-        cr_expect(strstr(r->err, "cannot write standard output") != NULL, "%s: %s", commands[i], r->err);
+        cr_expect(strstr(r->err, "cannot write standard output: No space left on device") != NULL, "%s: %s", commands[i],
+                  r->err);
     }
 }
 

@@ -345,6 +345,7 @@ int cmd_check(const options *o, int argc, char **argv)
     file_set_cache_free(cache);
     file_list_free(&files);
     fflush(stdout);
+    stdout_failed(); /* a failed flush: its reason, for main to report */
     if (p.t.unreadable)
         return EXIT_USAGE;
     return p.t.invalid ? EXIT_INVALID : EXIT_VALID;

@@ -305,8 +305,8 @@ int stdout_failed(void)
 {
     if (!ferror(stdout))
         return 0;
-    if (!first_stdout_errno)
-        first_stdout_errno = errno ? errno : EIO;
+    if (!first_stdout_errno) /* called right after the writes: their errno */
+        first_stdout_errno = errno;
     return 1;
 }
 
@@ -317,11 +317,12 @@ int stdout_errno(void) { return first_stdout_errno; }
  * report that did not all reach its file is an I/O error (exit 2), never a silent success. */
 static int finish_output(const char *name, int status)
 {
-    int failed = stdout_failed();
+    int failed = ferror(stdout);
     errno = 0;
-    if (fflush(stdout) != 0 && !failed) {
+    if (fflush(stdout) != 0) {
+        if (!first_stdout_errno) /* what the last write said: the first failure's reason */
+            first_stdout_errno = errno;
         failed = 1;
-        first_stdout_errno = errno;
     }
     errno = 0;
     if (fclose(stdout) != 0 && !failed) {
@@ -330,8 +331,12 @@ static int finish_output(const char *name, int status)
     }
     if (!failed)
         return status;
-    fprintf(stderr, "binform%s%s: cannot write standard output: %s\n", name ? " " : "", name ? name : "",
-            strerror(first_stdout_errno ? first_stdout_errno : EIO));
+    if (first_stdout_errno)
+        fprintf(stderr, "binform%s%s: cannot write standard output: %s\n", name ? " " : "", name ? name : "",
+                strerror(first_stdout_errno));
+    else
+        fprintf(stderr, "binform%s%s: cannot write standard output: the report is incomplete\n", name ? " " : "",
+                name ? name : "");
     return EXIT_USAGE;
 }
 
