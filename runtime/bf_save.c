@@ -216,14 +216,15 @@ int bf_save_begin(bf_save *s, const char *path, bf_error *err)
     free(resolved);
     snprintf(s->tmp, n, "%s.tmp.%ld.XXXXXX", s->target, (long)getpid());
     /* listed before it exists: a signal between mkstemp and the listing would leave it */
-    s->slot = n <= LIVE_PATH ? slot_take() : -1;
+    size_t len = strlen(s->tmp) + 1;
+    s->slot = len <= LIVE_PATH ? slot_take() : -1;
     if (s->slot >= 0) {
-        memcpy(live_path[s->slot], s->tmp, n);
+        memcpy(live_path[s->slot], s->tmp, len);
         live_state[s->slot] = SLOT_LIVE;
     }
     int fd = mkstemp(s->slot >= 0 ? live_path[s->slot] : s->tmp);
     if (s->slot >= 0)
-        memcpy(s->tmp, live_path[s->slot], n);
+        memcpy(s->tmp, live_path[s->slot], len);
     if (fd < 0) {
         save_fail(err, "create a temporary file for", path);
         slot_release(s->slot);
