@@ -82,7 +82,11 @@ int cmd_explain(const options *o, int argc, char **argv)
         built = explain_build_partial(&t, d.entry->root, partial, d.data, d.size, claimed, &err);
         failed = 1;
     }
-    if (claimed && !built) {
+    if (claimed && !built && t.too_many) {
+        fprintf(stderr, "%s: error: more than %d fields to show: explain stops there (check, info and dump read it)\n",
+                d.name, EXPLAIN_NODES_MAX);
+        rc = EXIT_USAGE;
+    } else if (claimed && !built) {
         fprintf(stderr, "%s: out of memory\n", d.path);
         rc = EXIT_USAGE;
     } else if (claimed) {
