@@ -276,6 +276,8 @@ int bf_read_document(const bf_document *d, const uint8_t *data, size_t size, bf_
         c.revision = r;
         int read_all = 0;
         if (s && d->read(&c, s, &read_all)) {
+            if (best_doc) /* an earlier attempt's partial document is not wanted now */
+                bf_arena_free(&best_arena);
             bf_arena_adopt(arena, &attempt);
             *out = s;
             return 1;

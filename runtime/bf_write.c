@@ -1,4 +1,4 @@
-/* The output image and atomic saving. */
+/* The output image (saving it: bf_save.c). */
 #define _POSIX_C_SOURCE 200809L
 #include "bf_write.h"
 
@@ -828,76 +828,4 @@ int bf_build(void *doc, int64_t revision, bf_arena *arena, bf_buffer *out, bf_er
     if (!ok) /* a failed build leaves no image behind */
         bf_buffer_free(out);
     return ok;
-}
-
-static int save_fail(bf_error *err, const char *what, const char *path)
-{
-    memset(err, 0, sizeof *err);
-    err->failed = 1;
-    snprintf(err->message, sizeof err->message, "cannot %s %s: %s", what, path, strerror(errno));
-    return 0;
-}
-
-int bf_save_atomic(const char *path, const uint8_t *data, size_t size, bf_error *err)
-{
-    /* the temporary file goes beside the target, so that rename() stays on one file system */
-    size_t n = strlen(path);
-    char *tmp = malloc(n + 16);
-    if (!tmp) {
-        errno = ENOMEM;
-        return save_fail(err, "write", path);
-    }
-    snprintf(tmp, n + 16, "%s.tmpXXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        save_fail(err, "create a temporary file for", path);
-        free(tmp);
-        return 0;
-    }
-    /* mkstemp makes the file private: give it the target's mode, or the usual one */
-    struct stat st;
-    mode_t mode;
-    if (stat(path, &st) == 0) {
-        mode = st.st_mode & 07777;
-    } else {
-        mode_t mask = umask(0);
-        umask(mask);
-        mode = 0666 & ~mask;
-    }
-    if (fchmod(fd, mode) != 0) {
-        save_fail(err, "set the mode of", tmp);
-        close(fd);
-        unlink(tmp);
-        free(tmp);
-        return 0;
-    }
-    size_t done = 0;
-    while (done < size) {
-        ssize_t w = write(fd, data + done, size - done);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0) {
-            save_fail(err, "write", tmp);
-            close(fd);
-            unlink(tmp);
-            free(tmp);
-            return 0;
-        }
-        done += (size_t)w;
-    }
-    if (fsync(fd) != 0) {
-        save_fail(err, "flush", tmp);
-        close(fd);
-        unlink(tmp);
-        free(tmp);
-        return 0;
-    }
-    if (close(fd) != 0 || rename(tmp, path) != 0) {
-        save_fail(err, "replace", path);
-        unlink(tmp);
-        free(tmp);
-        return 0;
-    }
-    free(tmp);
-    return 1;
 }

@@ -1213,3 +1213,21 @@ Test(p3m_fixtures, the_built_document_writes_the_built_bytes)
     bf_buffer_free(&written);
     free_model(&m);
 }
+
+/* explain reads with a partial document wanted: the first revision's failed attempt is kept
+ * as the furthest, then the next revision reads; the kept attempt must be freed (the sanitized
+ * binform exits non-zero on a leak). */
+Test(p3m_cli, explain_of_the_second_revision_leaks_nothing)
+{
+    char path[] = "/tmp/p3m_explain_XXXXXX.p3m";
+    int fd = mkstemps(path, 4);
+    cr_assert(fd >= 0);
+    cr_assert_eq(write(fd, document_file, sizeof document_file), (ssize_t)sizeof document_file);
+    close(fd);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "ASAN_OPTIONS=detect_leaks=1 %s explain %s > /dev/null 2>&1", BINFORM, path);
+    int raw = system(cmd);
+    cr_expect(WIFEXITED(raw) && WEXITSTATUS(raw) == 0, "explain: exit %d (LeakSanitizer says why when run by hand: %s)",
+              WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, cmd);
+    unlink(path);
+}

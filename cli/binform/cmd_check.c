@@ -25,11 +25,21 @@ typedef struct checked {
     char *problem; /* EXIT_USAGE: why the file could not be read */
 } checked;
 
-static checked *check_one(const options *o, file_set_cache *cache, const char *path, int walked)
+static checked *check_one(const options *o, file_set_cache *cache, const file_list *files, size_t i)
 {
+    const char *path = files->paths[i];
+    int walked = files->walked[i];
     checked *r = calloc(1, sizeof *r);
     if (!r)
         return NULL;
+    if (files->problems[i]) { /* the walk found it and could not read it */
+        r->status = EXIT_USAGE;
+        if (!(r->problem = strdup(files->problems[i]))) {
+            free(r);
+            return NULL;
+        }
+        return r;
+    }
     document d;
     open_opts oo = {.format = o->format, .revision = o->revision, .skip_unknown = walked};
     r->status = document_load(&d, path, &oo);
@@ -200,7 +210,7 @@ static void *worker(void *arg)
         pthread_mutex_unlock(&p->lock);
         if (i == p->files->count)
             return NULL;
-        checked *r = check_one(p->o, p->cache, p->files->paths[i], p->files->walked[i]);
+        checked *r = check_one(p->o, p->cache, p->files, i);
         pthread_mutex_lock(&p->lock);
         p->results[i] = r;
         p->done[i] = 1;
@@ -257,7 +267,7 @@ int cmd_check(const options *o, int argc, char **argv)
         jobs = files.count ? (int)files.count : 1;
     if (jobs == 1) {
         for (size_t i = 0; i < files.count; i++) {
-            checked *r = check_one(o, cache, files.paths[i], files.walked[i]);
+            checked *r = check_one(o, cache, &files, i);
             if (!r) {
                 file_set_cache_free(cache);
                 file_list_free(&files);
@@ -266,6 +276,8 @@ int cmd_check(const options *o, int argc, char **argv)
             print_result(&p, files.paths[i], r);
             checked_free(r);
             progress(show_progress, i + 1, files.count, &last);
+            if (stdout_failed()) /* the report cannot be written: main says so, exit 2 */
+                break;
         }
     } else {
         pool pl = {.o = o, .cache = cache, .files = &files};
@@ -285,17 +297,25 @@ int cmd_check(const options *o, int argc, char **argv)
             started++;
         if (!started)
             worker(&pl); /* no thread to be had: do the work here */
-        for (size_t i = 0; i < files.count; i++) {
+        size_t handed_out = files.count;
+        for (size_t i = 0; i < handed_out; i++) {
             pthread_mutex_lock(&pl.lock);
-            while (!pl.done[i])
+            if (handed_out == files.count && stdout_failed()) {
+                /* the report cannot be written: no new files; those started are waited for */
+                handed_out = pl.next;
+                pl.next = files.count;
+            }
+            while (i < handed_out && !pl.done[i])
                 pthread_cond_wait(&pl.ready, &pl.lock);
             checked *r = pl.results[i];
             pl.results[i] = NULL;
             pthread_mutex_unlock(&pl.lock);
-            if (r)
-                print_result(&p, files.paths[i], r);
-            else
+            if (i >= handed_out)
+                break;
+            if (!r)
                 p.t.unreadable++, fprintf(stderr, "%s: error: out of memory\n", files.paths[i]);
+            else if (!stdout_failed()) /* else main reports the lost output, exit 2 */
+                print_result(&p, files.paths[i], r);
             checked_free(r);
             progress(show_progress, i + 1, files.count, &last);
         }
@@ -312,7 +332,7 @@ int cmd_check(const options *o, int argc, char **argv)
         fputc('\n', stdout);
     }
     size_t checked_count = files.count - p.t.skipped;
-    if (!o->quiet && (files.count > 1 || o->recursive)) {
+    if (!o->quiet && (files.count > 1 || o->recursive) && !stdout_failed()) {
         double seconds = now() - start;
         fprintf(stderr, "binform check: %zu file%s: %zu valid, %zu invalid, %zu unreadable", checked_count,
                 checked_count == 1 ? "" : "s", p.t.valid, p.t.invalid, p.t.unreadable);
@@ -325,6 +345,7 @@ int cmd_check(const options *o, int argc, char **argv)
     file_set_cache_free(cache);
     file_list_free(&files);
     fflush(stdout);
+    stdout_failed(); /* a failed flush: its reason, for main to report */
     if (p.t.unreadable)
         return EXIT_USAGE;
     return p.t.invalid ? EXIT_INVALID : EXIT_VALID;

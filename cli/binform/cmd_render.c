@@ -9,6 +9,7 @@
 #include "bf_runtime.h"
 #include "commands.h"
 #include "document.h"
+#include "file_set.h"
 #include "render_files.h"
 #include "png_write.h"
 #include "render_model.h"
@@ -44,6 +45,42 @@ static void render_usage(FILE *out)
             "  --stats                print RSP cycles and triangle counts\n"
             "\n"
             "exit status: 0 drawn, 1 the model cannot be drawn (the reason is printed), 2 usage or I/O error\n");
+}
+
+/* What render drew must be what check accepts: the model's file set is checked as check does
+ * (each member's own validator and the schema's cross-file rules, such as a keyframe's channel
+ * below its animation's channel count), and an error in a file render read (its "[FILE]"
+ * findings) refuses the picture. Errors about files it did not read are not its business.
+ * Returns 1 (and prints the first such error) when the picture must not be saved. */
+static int drew_invalid_files(const char *model, const render_files_t *b)
+{
+    if (!b->count)
+        return 0;
+    document d;
+    open_opts oo = {.format = "t3dm"};
+    int refused = 0;
+    if (document_load(&d, model, &oo) == 0) {
+        bf_findings found = {0};
+        file_set_check(&d, NULL, &found);
+        for (size_t i = 0; i < found.count && !refused; i++) {
+            const bf_finding *f = &found.items[i];
+            const char *end = f->path[0] == '[' ? strchr(f->path, ']') : NULL;
+            if (f->severity != BF_SEVERITY_ERROR || !end)
+                continue;
+            for (int k = 0; k < b->count && !refused; k++)
+                if (strlen(b->name[k]) == (size_t)(end - f->path - 1) &&
+                    strncmp(f->path + 1, b->name[k], (size_t)(end - f->path - 1)) == 0) {
+                    char line[BF_PATH_MAX + BF_MESSAGE_MAX + 1024];
+                    bf_finding_format(f, model, line, sizeof line);
+                    fprintf(stderr, "%s\n%s: nothing drawn: %s does not check (binform check lists every finding)\n",
+                            line, model, b->name[k]);
+                    refused = 1;
+                }
+        }
+        bf_findings_free(&found);
+    }
+    document_close(&d);
+    return refused;
 }
 
 static bool parse_float(const char *s, float *out)
@@ -202,11 +239,10 @@ int cmd_render(int argc, char **argv)
     render_files_init(&files, model, stderr);
     uint8_t *data;
     size_t size;
-    bf_error err;
-    if (!bf_file_load(model, bf_alloc_default(), &data, &size, &err)) {
-        char line[700];
-        bf_error_format(&err, model, line, sizeof line);
-        fprintf(stderr, "%s\n", line);
+    int how;
+    char problem[2400];
+    if (!input_load(model, &data, &size, &how, problem, sizeof problem)) {
+        fprintf(stderr, "%s\n", problem);
         return EXIT_USAGE;
     }
     render_result_t r;
@@ -215,6 +251,9 @@ int cmd_render(int argc, char **argv)
     if (!render_model(data, size, &o, render_files_load, &files, &r, error, sizeof error)) {
         fprintf(stderr, "%s: %s\n", model, error);
         status = EXIT_INVALID;
+    } else if (drew_invalid_files(model, &files)) {
+        status = EXIT_INVALID;
+        render_result_free(&r);
     } else {
         char saved[1200];
         if (png_save(output, r.rgba, r.width, r.height, saved, sizeof saved) != 0) {
@@ -241,7 +280,7 @@ int cmd_render(int argc, char **argv)
         }
         render_result_free(&r);
     }
-    bf_file_unload(bf_alloc_default(), data, size);
+    input_unload(data, size, how);
     render_files_free(&files);
     return status;
 }

@@ -26,6 +26,12 @@ struct document;
  * which returns an exit status. Returns the worst status. */
 int each_document(const options *o, int argc, char **argv, int (*use)(const options *o, struct document *d));
 
+/* 1 once a write to standard output has failed (a full disk, a closed file); remembers the
+ * first failure's errno for the message main prints at exit. A long report stops there. */
+int stdout_failed(void);
+/* The errno stdout_failed saw, 0 when none. */
+int stdout_errno(void);
+
 int cmd_formats(const options *o, int argc, char **argv);
 int cmd_info(const options *o, int argc, char **argv);
 int cmd_dump(const options *o, int argc, char **argv);

@@ -1,11 +1,15 @@
+#define _DEFAULT_SOURCE
 #include "document.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <fcntl.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "formats.h"
 #include "term.h"
@@ -43,15 +47,17 @@ static int load_stream(FILE *in, uint8_t **data, size_t *size)
         if (got == 0)
             break;
         if (n == cap) {
-            uint8_t *bigger = realloc(buf, cap * 2);
-            if (!bigger)
+            uint8_t *bigger = cap <= INPUT_MAX / 2 ? realloc(buf, cap * 2) : NULL;
+            if (!bigger) {
                 free(buf);
+                errno = cap <= INPUT_MAX / 2 ? ENOMEM : EFBIG;
+            }
             buf = bigger;
             cap *= 2;
         }
     }
     if (!buf || ferror(in)) {
-        if (!buf)
+        if (!buf && !errno)
             errno = ENOMEM;
         free(buf);
         return 0;
@@ -61,40 +67,102 @@ static int load_stream(FILE *in, uint8_t **data, size_t *size)
     return 1;
 }
 
-int input_load(const char *path, uint8_t **data, size_t *size, int *streamed, char *problem, size_t problem_size)
+/* A regular file, open as `fd` (of `st`): read whole when small, mapped read-only when large, so
+ * that a huge (or sparse) file costs only the pages a reader touches. */
+static int load_regular(int fd, const struct stat *st, uint8_t **data, size_t *size, int *how)
+{
+    if ((uint64_t)st->st_size > INPUT_MAX || (uint64_t)st->st_size >= SIZE_MAX) {
+        errno = EFBIG;
+        return 0;
+    }
+    size_t len = (size_t)st->st_size;
+    if (len >= INPUT_MAP_FROM) {
+        void *map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (map != MAP_FAILED) {
+            *data = map;
+            *size = len;
+            *how = INPUT_MAPPED;
+            return 1;
+        }
+    }
+    /* one extra byte so that an empty file still gets a valid buffer */
+    uint8_t *buf = malloc(len + 1);
+    if (!buf) {
+        errno = ENOMEM;
+        return 0;
+    }
+    size_t done = 0;
+    while (done < len) {
+        ssize_t got = read(fd, buf + done, len - done);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0) {
+            if (got == 0)
+                errno = EIO; /* it shrank while read */
+            free(buf);
+            return 0;
+        }
+        done += (size_t)got;
+    }
+    *data = buf;
+    *size = len;
+    *how = INPUT_READ;
+    return 1;
+}
+
+int input_open(const char *path, int regular_only, uint8_t **data, size_t *size, int *how, char *problem,
+               size_t problem_size)
 {
     const char *name = strcmp(path, "-") == 0 ? STDIN_NAME : path;
     struct stat st;
     int is_stdin = strcmp(path, "-") == 0, have_stat = !is_stdin && stat(path, &st) == 0;
-    *streamed = 0;
+    *how = INPUT_READ;
     if (have_stat && S_ISDIR(st.st_mode)) {
         snprintf(problem, problem_size, "%s: error: is a directory (use -r to go through the files under it)", name);
         return 0;
     }
-    if (is_stdin || (have_stat && (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode)))) {
+    if (!regular_only && (is_stdin || (have_stat && (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode))))) {
         FILE *in = is_stdin ? stdin : fopen(path, "rb");
         int ok = in && load_stream(in, data, size);
         if (!ok)
-            snprintf(problem, problem_size, "%s: error: cannot read it: %s", name, strerror(errno));
+            snprintf(problem, problem_size, "%s: error: cannot read it: %s", name,
+                     errno == EFBIG ? "larger than binform reads (" INPUT_MAX_TEXT ")" : strerror(errno));
         if (in && !is_stdin)
             fclose(in);
-        *streamed = ok;
+        *how = INPUT_PIPED;
         return ok;
     }
-    bf_error err;
-    if (!bf_file_load(path, bf_alloc_default(), data, size, &err)) {
-        snprintf(problem, problem_size, "%s: error: %s", name, err.message);
+    /* opened without blocking (a FIFO put in a regular file's place must not hang the run),
+     * then the file itself is looked at, not its name */
+    int fd = is_stdin ? -1 : open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0) {
+        snprintf(problem, problem_size, "%s: error: cannot open %s: %s", name, name, strerror(errno));
         return 0;
     }
-    return 1;
+    int ok = 0;
+    if (fstat(fd, &st) != 0)
+        snprintf(problem, problem_size, "%s: error: cannot read it: %s", name, strerror(errno));
+    else if (!S_ISREG(st.st_mode))
+        snprintf(problem, problem_size, "%s: error: not a regular file (a %s): only files are read here", name,
+                 S_ISFIFO(st.st_mode) ? "FIFO" : S_ISDIR(st.st_mode) ? "directory" : S_ISSOCK(st.st_mode) ? "socket" : "device");
+    else if (!(ok = load_regular(fd, &st, data, size, how)))
+        snprintf(problem, problem_size, "%s: error: cannot read it: %s", name,
+                 errno == EFBIG ? "larger than binform reads (" INPUT_MAX_TEXT ")" : strerror(errno));
+    close(fd);
+    return ok;
 }
 
-void input_unload(uint8_t *data, size_t size, int streamed)
+int input_load(const char *path, uint8_t **data, size_t *size, int *how, char *problem, size_t problem_size)
 {
-    if (streamed)
+    return input_open(path, 0, data, size, how, problem, problem_size);
+}
+
+void input_unload(uint8_t *data, size_t size, int how)
+{
+    if (how == INPUT_MAPPED && data)
+        munmap(data, size);
+    else
         free(data);
-    else if (data)
-        bf_file_unload(bf_alloc_default(), data, size);
 }
 
 static void upper(const char *s, char *out, size_t size)
@@ -181,8 +249,9 @@ int document_load(document *d, const char *path, const open_opts *o)
     d->path = path;
     d->name = strcmp(path, "-") == 0 ? STDIN_NAME : path;
     bf_arena_init(&d->arena, bf_alloc_default(), 0);
-    if (!input_load(path, &d->data, &d->size, &d->streamed, d->problem, sizeof d->problem))
+    if (!input_open(path, o->regular_only, &d->data, &d->size, &d->how, d->problem, sizeof d->problem))
         return EXIT_USAGE;
+    d->streamed = d->how == INPUT_PIPED;
     int rc = pick_format(d, o);
     if (rc)
         return rc;
@@ -206,7 +275,7 @@ int document_open(document *d, const char *path, const char *format_name, const 
 void document_close(document *d)
 {
     bf_arena_free(&d->arena);
-    input_unload(d->data, d->size, d->streamed);
+    input_unload(d->data, d->size, d->how);
     d->data = NULL;
 }
 

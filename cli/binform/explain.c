@@ -92,6 +92,12 @@ static void free_node(xnode *n)
 static int add_node(xtree *t, int parent, const char *path, const char *name, char *type, char *value,
                     const bf_field_desc *f, uint64_t start, uint64_t end)
 {
+    if (t->count >= EXPLAIN_NODES_MAX) { /* a bound on memory, whatever the file holds */
+        t->too_many = 1;
+        free(type);
+        free(value);
+        return -1;
+    }
     if (t->count == t->cap) {
         size_t cap = t->cap ? t->cap * 2 : 256;
         xnode *nodes = realloc(t->nodes, cap * sizeof *nodes);
@@ -655,7 +661,7 @@ static int build(xtree *t, const bf_type_desc *type, const void *root, const uin
         if (root_node >= 0)
             t->nodes[root_node].doc = type->doc;
     }
-    if (root_node < 0)
+    if (root_node < 0 || t->too_many)
         return 0;
     /* the root is the whole file, whatever its fields claim */
     t->nodes[root_node].start = 0;

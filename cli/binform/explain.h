@@ -11,6 +11,8 @@
 
 /* Elements of an array shown one by one; the rest are one node. */
 #define EXPLAIN_ELEMENTS 64
+/* Nodes of a tree at most (each a few hundred bytes with its strings): building stops there. */
+#define EXPLAIN_NODES_MAX 1000000
 
 typedef struct xnode {
     uint64_t start, end;     /* bytes [start, end) of the file; start == end: none of its own */
@@ -39,6 +41,7 @@ typedef struct xtree {
     const uint8_t *data;
     size_t size;
     const uint8_t *claimed;  /* one bit per byte: read by some field */
+    int too_many;            /* building stopped at EXPLAIN_NODES_MAX nodes */
     /* a read that failed: the tree is the document as far as it was read */
     int failed;
     int fail_node;           /* the node where it failed, -1 when none matched the path */

@@ -13,11 +13,13 @@
  * or be, e.g. f32le:1.5). */
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "explain_out.h"
 
-/* Tree levels open when the page loads; deeper ones open when one of their bytes is hovered. */
-#define OPEN_DEPTH 3
+/* Tree levels open when the page loads; deeper ones open when one of their bytes is hovered
+ * (or when clicked: their labels are made then). */
+#define OPEN_DEPTH_TEXT "3"
 /* Colours of fields in the hex view (the CSS classes k0..k9). */
 #define PALETTE 10
 
@@ -114,6 +116,8 @@ static const char CSS[] =
     ".insp th{color:#5d6776;font-weight:600}\n";
 
 /* The page's behaviour. Data from the C side:
+ *   L[k] = [name, type, value, doc, failed, path, erratum] of node k (the later ones may be
+ *          left out; 0: none; no path: the parent's path and the name)
  *   N[k] = [start, end, parent] of node k (its label in the tree is #nK)
  *   A[k] = [prim + 1, little, element size, first index, starts] for nodes whose elements have
  *          no node (number arrays: prim; structures past the first ones: 0), starts for
@@ -134,6 +138,69 @@ static const char SCRIPT[] =
     "    const end = r + 2 < R.length ? R[r + 2] : size;\n"
     "    owner.fill(R[r + 1], R[r], end);\n"
     "  }\n"
+    "  /* ---- the field tree, each branch's labels made when it is first opened ---- */\n"
+    "  const tree = document.getElementById('tree');\n"
+    "  const kids = [], depth = new Int32Array(N.length), paths = [], built = new Uint8Array(N.length);\n"
+    "  for (let k = 0; k < N.length; k++) {\n"
+    "    const p = N[k][2];\n"
+    "    if (p >= 0) { (kids[p] || (kids[p] = [])).push(k); depth[k] = depth[p] + 1; }\n"
+    "  }\n"
+    "  function esc(s) {\n"
+    "    return String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\"/g, '&quot;').replace(/\\n/g, ' ');\n"
+    "  }\n"
+    "  /* node k's path: given, or the parent's and its name */\n"
+    "  function pathOf(k) {\n"
+    "    if (paths[k] !== undefined) return paths[k];\n"
+    "    const l = L[k];\n"
+    "    let p = l[5];\n"
+    "    if (typeof p !== 'string') {\n"
+    "      const pp = N[k][2] >= 0 ? pathOf(N[k][2]) : '';\n"
+    "      p = l[0][0] === '[' ? pp + l[0] : pp ? pp + '.' + l[0] : l[0];\n"
+    "    }\n"
+    "    return (paths[k] = p);\n"
+    "  }\n"
+    "  function labelHtml(k) {\n"
+    "    const l = L[k], n = N[k];\n"
+    "    let h = '<span class=\"n' + (l[4] ? ' fail' : '') + '\" id=\"n' + k + '\" data-path=\"' + esc(pathOf(k) || l[0]) + '\"';\n"
+    "    if (l[3] >= 0) h += ' data-doc=\"' + l[3] + '\"';\n"
+    "    h += '><b>' + esc(l[0]) + '</b> <span class=\"t\">' + esc(l[1]) + '</span>';\n"
+    "    if (typeof l[2] === 'string') h += ' = <span class=\"v\">' + esc(l[2]) + '</span>';\n"
+    "    if (n[1] > n[0]) h += ' <span class=\"g\">0x' + hx(n[0]) + '..0x' + hx(n[1] - 1) + '</span>';\n"
+    "    if (typeof l[6] === 'string') h += ' <span class=\"e\" title=\"' + esc(l[6]) + '\">erratum</span>';\n"
+    "    if (l[4]) h += ' <span class=\"e\">read failed here</span>';\n"
+    "    return h + '</span>';\n"
+    "  }\n"
+    "  function itemHtml(k) {\n"
+    "    if (!kids[k]) return '<li>' + labelHtml(k) + '</li>';\n"
+    "    return '<li><details data-k=\"' + k + '\"><summary>' + labelHtml(k) + '</summary><ul></ul></details></li>';\n"
+    "  }\n"
+    "  function detailsOf(k) { const el = document.getElementById('n' + k); return el ? el.closest('details') : null; }\n"
+    "  /* opens node k's branch, its children's labels made the first time */\n"
+    "  function expand(k) {\n"
+    "    const d = detailsOf(k);\n"
+    "    if (!d) return;\n"
+    "    if (!built[k]) { built[k] = 1; d.lastElementChild.innerHTML = kids[k].map(itemHtml).join(''); }\n"
+    "    d.open = true;\n"
+    "  }\n"
+    "  /* makes node k's label exist and be in view: its ancestors opened */\n"
+    "  function reveal(k) {\n"
+    "    const chain = [];\n"
+    "    for (let p = N[k][2]; p >= 0; p = N[p][2]) chain.push(p);\n"
+    "    for (let i = chain.length - 1; i >= 0; i--) expand(chain[i]);\n"
+    "  }\n"
+    "  function openInitially(k) {\n"
+    "    if (!kids[k] || depth[k] >= OPEN_DEPTH) return;\n"
+    "    expand(k);\n"
+    "    for (const c of kids[k]) openInitially(c);\n"
+    "  }\n"
+    "  const roots = [];\n"
+    "  for (let k = 0; k < N.length; k++) if (N[k][2] < 0) roots.push(k);\n"
+    "  tree.innerHTML = '<ul>' + roots.map(itemHtml).join('') + '</ul>';\n"
+    "  for (const k of roots) openInitially(k);\n"
+    "  tree.addEventListener('toggle', function (ev) {\n"
+    "    const d = ev.target;\n"
+    "    if (d.open && d.dataset && d.dataset.k !== undefined) expand(Number(d.dataset.k));\n"
+    "  }, true);\n"
     "  const hex = document.getElementById('hex'), space = document.getElementById('space');\n"
     "  const rowsEl = document.getElementById('rows'), info = document.getElementById('info');\n"
     "  const status = document.getElementById('status');\n"
@@ -238,6 +305,7 @@ static const char SCRIPT[] =
     "  }\n"
     "  /* selects node k (and, inside an array node, the element e of it) */\n"
     "  function select(k, e, fromHex) {\n"
+    "    if (k >= 0 && (fromHex || !document.getElementById('n' + k))) reveal(k);\n"
     "    mark(cur, false);\n"
     "    cur = k;\n"
     "    mark(k, true);\n"
@@ -249,13 +317,10 @@ static const char SCRIPT[] =
     "    }\n"
     "    sel = e ? [e[1], e[2]] : [N[k][0], N[k][1]];\n"
     "    const el = document.getElementById('n' + k);\n"
-    "    if (fromHex && el) {\n"
-    "      for (let d = el.closest('details'); d; d = d.parentElement.closest('details')) d.open = true;\n"
-    "      el.scrollIntoView({ block: 'nearest' });\n"
-    "    }\n"
-    "    let path = el ? el.dataset.path : '';\n"
+    "    if (fromHex && el) el.scrollIntoView({ block: 'nearest' });\n"
+    "    let path = pathOf(k) || L[k][0];\n"
     "    if (e) {\n"
-    "      const base = A[k][0] ? path : document.getElementById('n' + N[k][2]).dataset.path;\n"
+    "      const base = A[k][0] ? path : pathOf(N[k][2]);\n"
     "      path = base + '[' + e[0] + ']';\n"
     "    }\n"
     "    const bytes = [];\n"
@@ -460,59 +525,54 @@ static long doc_number(doc_table *d, const char *doc)
     return (long)d->count++;
 }
 
-static void write_label(FILE *out, const xtree *t, size_t i, doc_table *docs)
+/* A node's path as the page derives it from its parent's when none is given: "parent.name",
+ * "parent[3]" for an element, "name" under the root. */
+static int path_derived(const xtree *t, const xnode *n)
 {
-    const xnode *n = &t->nodes[i];
-    fprintf(out, "<span class=\"n%s\" id=\"n%zu\" data-path=\"", n->failed ? " fail" : "", i);
-    esc(out, n->path[0] ? n->path : n->name);
-    fputs("\"", out);
-    long d = n->doc ? doc_number(docs, n->doc) : -1;
-    if (d >= 0)
-        fprintf(out, " data-doc=\"%ld\"", d);
-    fputs("><b>", out);
-    esc(out, n->name);
-    fputs("</b> <span class=\"t\">", out);
-    esc(out, n->type);
-    fputs("</span>", out);
-    if (n->value) {
-        fputs(" = <span class=\"v\">", out);
-        esc(out, n->value);
-        fputs("</span>", out);
-    }
-    if (n->end > n->start)
-        fprintf(out, " <span class=\"g\">0x%" PRIX64 "..0x%" PRIX64 "</span>", n->start, n->end - 1);
-    if (n->erratum) {
-        fputs(" <span class=\"e\" title=\"", out);
-        esc(out, n->erratum);
-        fputs("\">erratum</span>", out);
-    }
-    if (n->failed)
-        fputs(" <span class=\"e\">read failed here</span>", out);
-    fputs("</span>", out);
+    const char *pp = n->parent >= 0 ? t->nodes[n->parent].path : "";
+    size_t lp = strlen(pp);
+    if (n->name[0] == '[')
+        return strncmp(n->path, pp, lp) == 0 && strcmp(n->path + lp, n->name) == 0;
+    if (!lp)
+        return strcmp(n->path, n->name) == 0;
+    return strncmp(n->path, pp, lp) == 0 && n->path[lp] == '.' && strcmp(n->path + lp + 1, n->name) == 0;
 }
 
-static void write_tree(FILE *out, const xtree *t, doc_table *docs)
+/* L[k] = [name, type, value, doc, failed, path, erratum] of every node, the defaults at the
+ * end left out (0: none; a path only where it is not the derived one): the page builds each
+ * label when its branch is opened. As markup, a label was ten times this and the browser built
+ * them all before it showed anything. */
+static void write_nodes(FILE *out, const xtree *t, doc_table *docs, int *ok)
 {
-    int depth = -1;
-    fputs("<ul>\n", out);
     for (size_t i = 0; i < t->count; i++) {
         const xnode *n = &t->nodes[i];
-        for (; depth >= n->depth; depth--)
-            fputs("</ul></details></li>\n", out);
-        if (explain_has_children(t, i)) {
-            fprintf(out, "<li><details%s><summary>", n->depth < OPEN_DEPTH ? " open" : "");
-            write_label(out, t, i, docs);
-            fputs("</summary><ul>\n", out);
-            depth = n->depth;
-        } else {
-            fputs("<li>", out);
-            write_label(out, t, i, docs);
-            fputs("</li>\n", out);
+        long d = n->doc ? doc_number(docs, n->doc) : -1;
+        if (n->doc && d < 0)
+            *ok = 0;
+        int explicit_path = !path_derived(t, n);
+        int fields = n->erratum ? 7 : explicit_path ? 6 : n->failed ? 5 : d >= 0 ? 4 : n->value ? 3 : 2;
+        fputs(i ? ",\n[" : "[", out);
+        js_string(out, n->name);
+        fputc(',', out);
+        js_string(out, n->type);
+        if (fields > 2) {
+            fputc(',', out);
+            n->value ? js_string(out, n->value) : (void)fputc('0', out);
         }
+        if (fields > 3)
+            fprintf(out, ",%ld", d);
+        if (fields > 4)
+            fprintf(out, ",%d", n->failed ? 1 : 0);
+        if (fields > 5) {
+            fputc(',', out);
+            explicit_path ? js_string(out, n->path) : (void)fputc('0', out);
+        }
+        if (fields > 6) {
+            fputc(',', out);
+            js_string(out, n->erratum);
+        }
+        fputc(']', out);
     }
-    for (; depth >= 0; depth--)
-        fputs("</ul></details></li>\n", out);
-    fputs("</ul>\n", out);
 }
 
 static void write_toolbar(FILE *out, int big_endian)
@@ -536,8 +596,9 @@ static void write_toolbar(FILE *out, int big_endian)
           out);
 }
 
-void explain_write_html(FILE *out, const xtree *t, const explain_info *info)
+int explain_write_html(FILE *out, const xtree *t, const explain_info *info)
 {
+    int ok = 1;
     uint64_t unclaimed = explain_unclaimed_count(t);
     int big_endian = !info->endian || info->endian[0] == 'b'; /* the default order of number searches */
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -571,11 +632,13 @@ void explain_write_html(FILE *out, const xtree *t, const explain_info *info)
     fputs("<div class=\"panes\">\n<section class=\"hex\" id=\"hex\"><div id=\"space\"><div id=\"rows\"></div></div></section>\n"
           "<div class=\"side\">\n<section class=\"tree\" id=\"tree\">\n",
           out);
-    doc_table docs = {0};
-    write_tree(out, t, &docs);
     fputs("</section>\n<div class=\"info\" id=\"info\">Hover a byte or a field.</div>\n"
           "<div class=\"insp\">Data inspector at <b id=\"insp-off\">—</b><table id=\"insp\"></table></div>\n"
-          "</div>\n</div>\n<script>\nconst N = [",
+          "</div>\n</div>\n<script>\nconst OPEN_DEPTH = " OPEN_DEPTH_TEXT ";\nconst L = [",
+          out);
+    doc_table docs = {0};
+    write_nodes(out, t, &docs, &ok);
+    fputs("];\nconst N = [",
           out);
     for (size_t i = 0; i < t->count; i++)
         fprintf(out, "%s[%" PRIu64 ",%" PRIu64 ",%d]", i ? "," : "", t->nodes[i].start, t->nodes[i].end, t->nodes[i].parent);
@@ -594,6 +657,8 @@ void explain_write_html(FILE *out, const xtree *t, const explain_info *info)
     }
     fputs("};\nconst R = [", out);
     int32_t *owner = explain_owners(t);
+    if (!owner && t->size)
+        ok = 0;
     int32_t last = -2;
     int first = 1;
     for (size_t b = 0; owner && b < t->size; b++) {
@@ -619,4 +684,5 @@ void explain_write_html(FILE *out, const xtree *t, const explain_info *info)
     fputs(";\nconst DATA = \"", out);
     base64(out, t->data, t->size);
     fprintf(out, "\";\n%s</script>\n</body>\n</html>\n", SCRIPT);
+    return ok;
 }

@@ -17,7 +17,8 @@ typedef struct explain_info {
 /* Every node on a line (range, size, path, type, value, bytes, doc), then the unclaimed bytes. */
 void explain_write_text(FILE *out, const xtree *t, const explain_info *info);
 
-/* The hex view and the field tree side by side; hovering one highlights the other. */
-void explain_write_html(FILE *out, const xtree *t, const explain_info *info);
+/* The hex view and the field tree side by side; hovering one highlights the other. Returns 0
+ * when memory ran out (the page is then incomplete: not to be kept). */
+int explain_write_html(FILE *out, const xtree *t, const explain_info *info);
 
 #endif

@@ -678,7 +678,7 @@ static const document *cache_get(file_set_cache *c, const char *format, const ch
             d = &k->doc;
     kept *k = d ? NULL : calloc(1, sizeof *k);
     if (k && (k->path = strdup(file)) != NULL &&
-        document_load(&k->doc, k->path, &(open_opts){.format = format}) == 0) {
+        document_load(&k->doc, k->path, &(open_opts){.format = format, .regular_only = 1}) == 0) {
         k->key = key;
         key = NULL;
         k->next = c->buckets[h % c->bucket_count];
@@ -745,7 +745,7 @@ static const document *read_member(const set_walk *w, const found *obj, const ch
     const document *kept_doc = !own && w->cache ? cache_get(w->cache, format, file, real_dir) : NULL;
     if (kept_doc)
         return kept_doc;
-    open_opts oo = {.format = format};
+    open_opts oo = {.format = format, .regular_only = 1};
     int rc = document_load(d, file, &oo);
     if (rc == EXIT_USAGE) {
         if (snprintf(msg, sizeof msg, "%s: %s", m->name, d->problem) < 0) /* cut when long */

@@ -13,7 +13,7 @@
 
 enum { OUT_OF_MEMORY = -1 };
 
-static int add(file_list *l, const char *path, int walked)
+static int add_problem(file_list *l, const char *path, int walked, const char *problem)
 {
     if (l->count == l->cap) {
         size_t cap = l->cap ? l->cap * 2 : 64;
@@ -25,12 +25,48 @@ static int add(file_list *l, const char *path, int walked)
         if (!w)
             return 0;
         l->walked = w;
+        char **problems = realloc(l->problems, cap * sizeof *problems);
+        if (!problems)
+            return 0;
+        l->problems = problems;
         l->cap = cap;
     }
-    if (!(l->paths[l->count] = strdup(path)))
+    char *copy = problem ? strdup(problem) : NULL;
+    if (!(l->paths[l->count] = strdup(path)) || (problem && !copy)) {
+        free(l->paths[l->count]);
+        free(copy);
         return 0;
+    }
+    l->problems[l->count] = copy;
     l->walked[l->count++] = (unsigned char)walked;
     return 1;
+}
+
+static int add(file_list *l, const char *path, int walked) { return add_problem(l, path, walked, NULL); }
+
+/* A path the walk found and could not read, listed with why. */
+static int add_unreadable(file_list *l, const char *path, const char *why)
+{
+    size_t n = strlen(path) + strlen(why) + 64;
+    char *problem = malloc(n);
+    if (!problem)
+        return 0;
+    snprintf(problem, n, "%s: error: %s", path, why);
+    int ok = add_problem(l, path, 1, problem);
+    free(problem);
+    return ok;
+}
+
+/* Why lstat or stat failed on a path the walk found, in words. */
+static const char *unreadable_why(int e, int is_link)
+{
+    if (e == ELOOP)
+        return "cannot read it: a loop of symbolic links";
+    if (e == ENOENT && is_link)
+        return "cannot read it: a symbolic link to nothing (dangling)";
+    if (e == ENAMETOOLONG)
+        return "cannot read it: its path is longer than the system allows (PATH_MAX)";
+    return NULL;
 }
 
 static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
@@ -41,8 +77,9 @@ static int walk(file_list *l, const char *dir)
 {
     DIR *d = opendir(dir);
     if (!d) {
-        fprintf(stderr, "%s: error: cannot open the directory: %s\n", dir, strerror(errno));
-        return EXIT_USAGE;
+        char why[256];
+        snprintf(why, sizeof why, "cannot open the directory: %s", strerror(errno));
+        return add_unreadable(l, dir, why) ? 0 : OUT_OF_MEMORY;
     }
     char **names = NULL;
     size_t n = 0, cap = 0;
@@ -77,11 +114,28 @@ static int walk(file_list *l, const char *dir)
             break;
         }
         snprintf(path, len, "%s%s%s", dir, dlen && dir[dlen - 1] == '/' ? "" : "/", names[i]);
+        /* a link is not followed into a directory (no loops), but one to a file is read;
+         * what cannot be looked at is listed as unreadable, never dropped in silence */
         struct stat st;
-        if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        int listed = lstat(path, &st) == 0, e = errno;
+        int is_link = listed && S_ISLNK(st.st_mode);
+        if (listed && S_ISDIR(st.st_mode)) {
             rc = walk(l, path);
-        else if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && !add(l, path, 1))
-            rc = OUT_OF_MEMORY;
+        } else if (listed && (!is_link || stat(path, &st) == 0)) {
+            if (S_ISREG(st.st_mode) && !add(l, path, 1))
+                rc = OUT_OF_MEMORY;
+        } else {
+            if (listed)
+                e = errno; /* stat's, through the link */
+            char because[256];
+            const char *why = unreadable_why(e, is_link);
+            if (!why) {
+                snprintf(because, sizeof because, "cannot read it: %s", strerror(e));
+                why = because;
+            }
+            if (!add_unreadable(l, path, why))
+                rc = OUT_OF_MEMORY;
+        }
         free(path);
     }
     for (size_t i = 0; i < n; i++)
@@ -121,10 +175,13 @@ int file_list_build(file_list *l, int argc, char **argv, int recursive)
 
 void file_list_free(file_list *l)
 {
-    for (size_t i = 0; i < l->count; i++)
+    for (size_t i = 0; i < l->count; i++) {
         free(l->paths[i]);
+        free(l->problems[i]);
+    }
     free(l->paths);
     free(l->walked);
+    free(l->problems);
     memset(l, 0, sizeof *l);
 }
 
@@ -138,6 +195,11 @@ int each_document(const options *o, int argc, char **argv, int (*use)(const opti
     }
     int color = color_wanted(stderr, o->color);
     for (size_t i = 0; i < files.count; i++) {
+        if (files.problems[i]) {
+            print_line(stderr, files.problems[i], color);
+            status = EXIT_USAGE;
+            continue;
+        }
         document d;
         open_opts oo = {.format = o->format, .revision = o->revision, .skip_unknown = files.walked[i]};
         int rc = document_load(&d, files.paths[i], &oo);

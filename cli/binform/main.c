@@ -1,12 +1,17 @@
 /* binform: read, check, dump, build and round-trip files of every format bfgen knows.
  * Options follow getopt_long's conventions (--opt=value, --, bundled short options); each
  * command accepts only the options that mean something to it. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bf_runtime.h"
+#include "bf_write.h"
 #include "commands.h"
 #include "document.h"
 
@@ -292,7 +297,99 @@ static int help(int argc, char **argv)
     return 0;
 }
 
+static int first_stdout_errno;
+
+int stdout_failed(void)
+{
+    if (!ferror(stdout))
+        return 0;
+    if (!first_stdout_errno) /* called right after the writes: their errno */
+        first_stdout_errno = errno;
+    return 1;
+}
+
+int stdout_errno(void) { return first_stdout_errno; }
+
+/* Standard output is buffered: a full disk or a closed file behind it shows only when the
+ * buffer is written, maybe at exit. Every command's report is flushed and closed here, and a
+ * report that did not all reach its file is an I/O error (exit 2), never a silent success. */
+static int finish_output(const char *name, int status)
+{
+    int failed = ferror(stdout);
+    errno = 0;
+    if (fflush(stdout) != 0) {
+        if (!first_stdout_errno) /* what the last write said: the first failure's reason */
+            first_stdout_errno = errno;
+        failed = 1;
+    }
+    errno = 0;
+    if (fclose(stdout) != 0 && !failed) {
+        failed = 1;
+        first_stdout_errno = errno;
+    }
+    if (!failed)
+        return status;
+    if (first_stdout_errno)
+        fprintf(stderr, "binform%s%s: cannot write standard output: %s\n", name ? " " : "", name ? name : "",
+                strerror(first_stdout_errno));
+    else
+        fprintf(stderr, "binform%s%s: cannot write standard output: the report is incomplete\n", name ? " " : "",
+                name ? name : "");
+    return EXIT_USAGE;
+}
+
+/* SIGTERM, SIGINT, SIGHUP (or SIGXFSZ: a file size limit reached) during a save: remove its
+ * temporary file, then die of the signal as if never caught (the handler is reset first), so
+ * the parent sees the same status. */
+static void on_signal(int sig)
+{
+    bf_save_remove_temporaries();
+    raise(sig);
+}
+
+/* A large input is mapped, not read (document.c): if the file shrinks while it is read, the
+ * missing pages fault. A clear error and exit 2, not a crash. */
+static void on_bus_error(int sig)
+{
+    (void)sig;
+    static const char msg[] = "binform: error: an input file shrank while it was read (SIGBUS)\n";
+    bf_save_remove_temporaries();
+    if (write(2, msg, sizeof msg - 1) < 0) {
+        /* nothing more to say */
+    }
+    _exit(EXIT_USAGE);
+}
+
+static void catch_signals(void)
+{
+    struct sigaction bus;
+    memset(&bus, 0, sizeof bus);
+    bus.sa_handler = on_bus_error;
+    sigemptyset(&bus.sa_mask);
+    sigaction(SIGBUS, &bus, NULL);
+    static const int signals[] = {SIGTERM, SIGINT, SIGHUP, SIGXFSZ};
+    for (size_t i = 0; i < sizeof signals / sizeof signals[0]; i++) {
+        struct sigaction old, sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_signal;
+        sa.sa_flags = SA_RESETHAND | SA_NODEFER;
+        sigemptyset(&sa.sa_mask);
+        /* a signal the caller ignores (nohup) stays ignored */
+        if (sigaction(signals[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+            sigaction(signals[i], &sa, NULL);
+    }
+}
+
+static int run(int argc, char **argv);
+
 int main(int argc, char **argv)
+{
+    catch_signals();
+    int status = run(argc, argv);
+    return finish_output(argc > 1 && argv[1][0] != '-' ? argv[1] : NULL, status);
+}
+
+static int run(int argc, char **argv)
 {
     if (argc < 2) {
         usage(stderr);

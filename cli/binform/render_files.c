@@ -88,6 +88,7 @@ bool render_files_load(void *ctx, const char *name, const uint8_t **data, size_t
     }
     *data = f->data[f->count];
     *size = f->size[f->count];
+    snprintf(f->name[f->count], sizeof f->name[f->count], "%s", name);
     f->count++;
     return true;
 }

@@ -21,6 +21,7 @@ typedef struct render_files {
     uint8_t *data[RENDER_FILES_MAX];
     size_t size[RENDER_FILES_MAX];
     bool converted[RENDER_FILES_MAX]; /* a sprite made from a PNG (malloc'ed) */
+    char name[RENDER_FILES_MAX][256];  /* as the model names them: for the findings about them */
     int count;
 } render_files_t;
 
