@@ -382,7 +382,9 @@ Test(dump_build, integers_beyond_2_to_53_are_strings)
 
 /* ---- bad JSON gets a clear error and writes nothing ---- */
 
-static void expect_refused(const char *from, const char *to, const char *message)
+/* The pyramid's dump with `from` replaced by `to` (or `to` alone), built with `options`: exit
+ * 1, `message` on stderr, and the output as it was. */
+static void expect_refused_by(const char *options, const char *from, const char *to, const char *message)
 {
     cli_result *r = cli_run("dump " PYRAMID);
     cr_assert_eq(r->status, 0);
@@ -390,7 +392,7 @@ static void expect_refused(const char *from, const char *to, const char *message
     save_text(TMP_JSON, edited);
     free(edited);
     save_text(TMP_OUT, "the previous file");
-    r = cli_runf("build %s -o %s", TMP_JSON, TMP_OUT);
+    r = cli_runf("build %s %s -o %s", options, TMP_JSON, TMP_OUT);
     cr_expect_eq(r->status, 1, "%s: exit %d", message, r->status);
     cr_expect(strstr(r->err, message) != NULL, "wanted '%s' in: %s", message, r->err);
     cr_expect_str_eq(r->out, "");
@@ -401,6 +403,18 @@ static void expect_refused(const char *from, const char *to, const char *message
     free(d);
     unlink(TMP_JSON);
     unlink(TMP_OUT);
+}
+
+static void expect_refused(const char *from, const char *to, const char *message)
+{
+    expect_refused_by("", from, to, message);
+}
+
+/* Both ways of building: the builder's and the replay writer's. */
+static void expect_refused_both(const char *from, const char *to, const char *message)
+{
+    expect_refused_by("", from, to, message);
+    expect_refused_by("--keep-layout", from, to, message);
 }
 
 Test(dump_build, bad_json_is_refused_with_path_and_line)
@@ -415,6 +429,77 @@ Test(dump_build, bad_json_is_refused_with_path_and_line)
     expect_refused("\"format\": \"t3dm\"", "\"format\": \"t4dm\"", "unknown format 't4dm'");
     expect_refused(NULL, "{\"format\": \"t3dm\", \"root\": [1, 2,]}", "not JSON: line 1, column 34");
     expect_refused("\"strings\": \"", "\"strings\": \"zz", "is not hex");
+}
+
+/* The replay writer writes what the JSON says, constants and counts included: the result is
+ * read back and validated as the builder's is, and refused with every error's path and
+ * offset when it does not check. */
+Test(dump_build, keep_layout_refuses_a_file_that_does_not_check)
+{
+    expect_refused_by("--keep-layout", "\"magic\": \"T3M\"", "\"magic\": \"XXX\"",
+                      "header.magic @0x0: expected \"T3M\", found \"XXX\" (writing where the JSON says)");
+    expect_refused_by("--keep-layout", "\"version\": 4", "\"version\": 9", "header.version @0x3: expected 4, found 9");
+    expect_refused_by("--keep-layout", "\"chunk_count\": 6", "\"chunk_count\": 60", "nothing written to");
+    expect_refused_by("--keep-layout", "\"first_vertex_chunk\": 2", "\"first_vertex_chunk\": 5",
+                      "header.first_vertex_chunk @0xc: first vertex-chunk index 5 does not name a vertex chunk");
+    expect_refused_by("--keep-layout", "\"first_vertex_chunk\": 2", "\"first_vertex_chunk\": 5",
+                      "the file made does not check (1 error); nothing written to");
+}
+
+/* A number the JSON can write but the file cannot hold is refused, not made infinite. */
+Test(dump_build, numbers_out_of_range_are_refused)
+{
+    expect_refused_both("\"part_count\": 1", "\"part_count\": 1e400",
+                        "not JSON: line 116, column 27: number out of range");
+    expect_refused_both("\"duration\": 1", "\"duration\": -1e39",
+                        "root.chunk_data[1].body.value.duration (line 157, column 25): -1e39 is out of range of f32");
+    expect_refused_both("\"duration\": 1", "\"duration\": 1e309", "line 157, column 25: number out of range");
+}
+
+/* Which of two equal keys counts is no guess: both are named. */
+Test(dump_build, duplicate_keys_are_refused_with_both_places)
+{
+    expect_refused_both("\"kind\": \"model\",", "\"kind\": \"model\",\n  \"format\": \"t3dm\",",
+                        "not JSON: line 4, column 3: duplicate key 'format' (first at line 2, column 3)");
+    expect_refused_both("\"version\": 4,", "\"version\": 4, \"version\": 5,",
+                        "line 20, column 21: duplicate key 'version' (first at line 20, column 7)");
+}
+
+/* A field split into bits has two spellings (normal_a = 992: x 0, y 31, z 0): the parts must
+ * fit, and agree with the number when both are given; either alone is enough, both ways. */
+Test(dump_build, bit_fields_are_checked_and_applied)
+{
+    expect_refused_both("\"normal_a_x\": 0", "\"normal_a_x\": 1000",
+                        "pairs[0].normal_a_x (line 193, column 31): 1000 does not fit in 5 bits (signed)");
+    expect_refused_both("\"normal_a_x\": 0", "\"normal_a_x\": 3",
+                        "pairs[0].normal_a (line 192, column 29): 992 and its parts (normal_a_x, ...) disagree");
+    expect_refused_both("\"normal_a\": 992", "\"normal_a\": 993", "993 and its parts");
+    const char *ways[] = {"", "--keep-layout"};
+    for (int w = 0; w < 2; w++) {
+        cli_result *r = cli_run("dump " PYRAMID);
+        cr_assert_eq(r->status, 0);
+        /* the parts alone, edited: x = -1 gives 0xF800 | 992 */
+        char *edited = replaced(r->out, "\"normal_a\": 992,", "");
+        char *edited2 = replaced(edited, "\"normal_a_x\": 0", "\"normal_a_x\": -1");
+        save_text(TMP_JSON, edited2);
+        free(edited);
+        free(edited2);
+        r = cli_runf("build %s %s -o %s", ways[w], TMP_JSON, TMP_OUT);
+        cr_assert_eq(r->status, 0, "%s: %s", ways[w], r->err);
+        r = cli_runf("dump %s", TMP_OUT);
+        cr_expect(strstr(r->out, "\"normal_a\": 64480,\n                \"normal_a_x\": -1,") != NULL, "%s: %s", ways[w],
+                  r->out);
+        /* the number alone: the parts follow it */
+        edited = replaced(r->out, "\"normal_a_x\": -1,", "");
+        save_text(TMP_JSON, edited);
+        free(edited);
+        r = cli_runf("build %s %s -o %s", ways[w], TMP_JSON, TMP_OUT);
+        cr_assert_eq(r->status, 0, "%s: %s", ways[w], r->err);
+        r = cli_runf("dump %s", TMP_OUT);
+        cr_expect(strstr(r->out, "\"normal_a\": 64480,\n                \"normal_a_x\": -1,") != NULL, "%s", ways[w]);
+    }
+    unlink(TMP_JSON);
+    unlink(TMP_OUT);
 }
 
 Test(dump_build, build_needs_an_output_and_reads_stdin)

@@ -12,27 +12,6 @@
 #include "json_parse.h"
 #include "undump.h"
 
-/* The JSON text, zero-terminated; NULL with the reason printed. */
-static char *load_text(const char *path, size_t *size)
-{
-    uint8_t *data;
-    int streamed;
-    char problem[1200];
-    if (!input_load(path, &data, size, &streamed, problem, sizeof problem)) {
-        fprintf(stderr, "%s\n", problem);
-        return NULL;
-    }
-    char *text = malloc(*size + 1);
-    if (text) {
-        memcpy(text, data, *size);
-        text[*size] = '\0';
-    } else {
-        fprintf(stderr, "%s: error: out of memory\n", path);
-    }
-    input_unload(data, *size, streamed);
-    return text;
-}
-
 static int save(const char *output, const bf_buffer *out)
 {
     bf_error err;
@@ -54,9 +33,11 @@ static int save(const char *output, const bf_buffer *out)
     return 0;
 }
 
-/* The builder's output read back and validated before it is saved: a file the builder
- * made but that does not check is refused (its first error printed), never written. */
-static int built_file_checks(const bf_entry_desc *entry, const bf_buffer *out, const char *name, const char *output)
+/* The output read back and validated (as `check` does) before it is saved, whichever way it
+ * was made: a file that does not check is refused with every error found, never written.
+ * `how` says how it was made. */
+static int built_file_checks(const bf_entry_desc *entry, const bf_buffer *out, const char *name, const char *output,
+                             const char *how)
 {
     bf_arena arena;
     bf_arena_init(&arena, bf_alloc_default(), 0);
@@ -66,19 +47,22 @@ static int built_file_checks(const bf_entry_desc *entry, const bf_buffer *out, c
     int ok = 0;
     if (!entry->read(out->data, out->size, &arena, NULL, &doc, &err)) {
         bf_error_format(&err, name, line, sizeof line);
-        fprintf(stderr, "%s (building)\nbinform build: the built file does not read back; nothing written to %s\n", line,
+        fprintf(stderr, "%s (%s)\nbinform build: the file made does not read back; nothing written to %s\n", line, how,
                 output);
     } else {
         bf_findings findings = {0};
         ok = entry->validate(doc, out->data, out->size, &findings);
+        size_t errors = 0;
         for (size_t i = 0; !ok && i < findings.count; i++) {
             if (findings.items[i].severity != BF_SEVERITY_ERROR)
                 continue;
             bf_finding_format(&findings.items[i], name, line, sizeof line);
-            fprintf(stderr, "%s (building)\nbinform build: the built file does not check; nothing written to %s\n", line,
-                    output);
-            break;
+            fprintf(stderr, "%s (%s)\n", line, how);
+            errors++;
         }
+        if (!ok)
+            fprintf(stderr, "binform build: the file made does not check (%zu error%s); nothing written to %s\n", errors,
+                    errors == 1 ? "" : "s", output);
         bf_findings_free(&findings);
     }
     bf_arena_free(&arena);
@@ -102,20 +86,20 @@ int cmd_build(const options *o, int argc, char **argv)
         fprintf(stderr, "binform build: where to? -o OUT is required (see 'binform help build')\n");
         return EXIT_USAGE;
     }
+    uint8_t *data;
     size_t size;
-    char *text = load_text(argv[0], &size);
-    if (!text)
+    int streamed;
+    char problem[1200];
+    if (!input_load(argv[0], &data, &size, &streamed, problem, sizeof problem)) {
+        fprintf(stderr, "%s\n", problem);
         return EXIT_USAGE;
-    if (strlen(text) != size) {
-        fprintf(stderr, "%s: error: not JSON: a zero byte at %zu\n", name, strlen(text));
-        free(text);
-        return EXIT_INVALID;
     }
+    const char *text = (const char *)data;
     char why[256];
-    jv *v = jv_parse(text, why, sizeof why);
+    jv *v = jv_parse_n(text, size, why, sizeof why);
     if (!v) {
         fprintf(stderr, "%s: error: not JSON: %s\n", name, why);
-        free(text);
+        input_unload(data, size, streamed);
         return EXIT_INVALID;
     }
     bf_arena arena;
@@ -133,8 +117,10 @@ int cmd_build(const options *o, int argc, char **argv)
         fprintf(stderr, "%s (%s)\n", line, o->keep_layout ? "writing where the JSON says" : "building");
         if (!o->keep_layout)
             keep_layout_hint();
-    } else if (!o->keep_layout && !built_file_checks(doc.entry, &out, name, o->output)) {
-        keep_layout_hint();
+    } else if (!built_file_checks(doc.entry, &out, name, o->output,
+                                  o->keep_layout ? "writing where the JSON says" : "building")) {
+        if (!o->keep_layout)
+            keep_layout_hint();
         rc = EXIT_INVALID;
     } else {
         rc = save(o->output, &out);
@@ -145,6 +131,6 @@ int cmd_build(const options *o, int argc, char **argv)
     bf_buffer_free(&out);
     bf_arena_free(&arena);
     jv_free(v);
-    free(text);
+    input_unload(data, size, streamed);
     return rc;
 }
