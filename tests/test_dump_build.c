@@ -502,6 +502,58 @@ Test(dump_build, bit_fields_are_checked_and_applied)
     unlink(TMP_OUT);
 }
 
+/* Positions far past the data would make a file of zeros as large as they say (a 10 KB JSON,
+ * a 50 MB file, in memory first): the file may be 8 times the JSON, or 1 MiB. */
+Test(dump_build, output_size_is_bounded_by_the_json)
+{
+    expect_refused_by("--keep-layout", "\"strings_at\": 524", "\"strings_at\": 50000000",
+                      "strings @0x48: position 0x2faf080 is past the output limit");
+    expect_refused_by("--keep-layout", "\"strings_at\": 524", "\"strings_at\": 50000000",
+                      "bytes of JSON make a file of at most 1048576 bytes");
+}
+
+/* The parser's tree: a small multiple of the text, even for the densest JSON there is. */
+Test(dump_build, json_parser_memory_is_bounded_by_the_text)
+{
+    size_t values = 1000000, size = 2 * values + 1;
+    char *dense = malloc(size + 1);
+    dense[0] = '[';
+    for (size_t i = 0; i < values; i++)
+        memcpy(dense + 1 + 2 * i, i + 1 < values ? "0," : "0]", 2);
+    dense[size] = '\0';
+    jv *v = parse_or_fail(dense);
+    cr_expect_eq(v->count, values);
+    cr_expect_leq(jv_memory(v), 18 * size, "[0,0,...]: %zu bytes of tree for %zu of text", jv_memory(v), size);
+    jv_free(v);
+    free(dense);
+    cli_result *r = cli_run("dump " PYRAMID);
+    cr_assert_eq(r->status, 0);
+    v = parse_or_fail(r->out);
+    cr_expect_leq(jv_memory(v), 3 * strlen(r->out), "a dump: %zu bytes of tree for %zu of text", jv_memory(v),
+                  strlen(r->out));
+    jv_free(v);
+}
+
+/* Many keys are compared by hashing: a duplicate among them is still found, both named. */
+Test(dump_build, duplicate_keys_in_a_large_object)
+{
+    size_t keys = 100000;
+    char *text = malloc(keys * 24 + 64), *p = text;
+    p += sprintf(p, "{");
+    for (size_t i = 0; i < keys; i++)
+        p += sprintf(p, "%s\"k%zu\": %zu", i ? ",\n" : "", i, i);
+    p += sprintf(p, "}");
+    jv *v = parse_or_fail(text);
+    cr_expect_eq(v->count, keys);
+    cr_expect_eq(jv_get(v, "k99999")->number, 99999);
+    jv_free(v);
+    sprintf(p - 1, ",\n\"k777\": 1}");
+    char error[256];
+    cr_expect_null(jv_parse(text, error, sizeof error));
+    cr_expect_str_eq(error, "line 100001, column 1: duplicate key 'k777' (first at line 778, column 1)");
+    free(text);
+}
+
 Test(dump_build, build_needs_an_output_and_reads_stdin)
 {
     cli_result *r = cli_run("build " PYRAMID);

@@ -78,6 +78,18 @@ static void keep_layout_hint(void)
           stderr);
 }
 
+/* The largest file a JSON text may make. A dump is larger than its file (by twice or more for
+ * every sample, compact or not), so 8 bytes of file a byte of JSON, or 1 MiB, is room for any
+ * edit; past it, positions (`_offset`, `*_at`) or sizes point far beyond the data the JSON
+ * holds, and the file would be zeros that cost their size in memory. */
+#define BYTES_PER_JSON_BYTE 8
+#define SMALLEST_LIMIT ((size_t)1 << 20)
+static size_t output_limit(size_t json_size)
+{
+    size_t limit = json_size > SIZE_MAX / BYTES_PER_JSON_BYTE ? SIZE_MAX : json_size * BYTES_PER_JSON_BYTE;
+    return limit < SMALLEST_LIMIT ? SMALLEST_LIMIT : limit;
+}
+
 int cmd_build(const options *o, int argc, char **argv)
 {
     (void)argc;
@@ -106,7 +118,7 @@ int cmd_build(const options *o, int argc, char **argv)
     bf_arena_init(&arena, bf_alloc_default(), 0);
     undump_result doc;
     int rc = EXIT_INVALID;
-    bf_buffer out = {0};
+    bf_buffer out = {.limit = output_limit(size)};
     bf_error err;
     if (!undump_document(v, text, &arena, &doc)) {
         fprintf(stderr, "%s: error: %s\n", name, doc.error);
@@ -115,6 +127,11 @@ int cmd_build(const options *o, int argc, char **argv)
         char line[BF_PATH_MAX + BF_MESSAGE_MAX + 512];
         bf_error_format(&err, name, line, sizeof line);
         fprintf(stderr, "%s (%s)\n", line, o->keep_layout ? "writing where the JSON says" : "building");
+        if (strstr(err.message, "past the output limit"))
+            fprintf(stderr,
+                    "binform build: %zu bytes of JSON make a file of at most %zu bytes (%d a byte of JSON, or 1 MiB);\n"
+                    "a position or size there points past the data the JSON holds\n",
+                    size, out.limit, BYTES_PER_JSON_BYTE);
         if (!o->keep_layout)
             keep_layout_hint();
     } else if (!built_file_checks(doc.entry, &out, name, o->output,

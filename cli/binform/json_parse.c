@@ -33,6 +33,7 @@
 typedef struct jv_tree {
     char **keys;
     char *bytes;
+    size_t memory; /* the three blocks' sizes */
     jv nodes[];
 } jv_tree;
 
@@ -439,6 +440,7 @@ jv *jv_parse_n(const char *text, size_t size, char *error, size_t error_size)
         free(ps.counts);
         return NULL;
     }
+    tree->memory = sizeof *tree + nodes * sizeof(jv) + keys * sizeof *tree->keys + bytes;
     ps.tree = tree;
     ps.fill = 1;
     ps.nodes = 1, ps.keys = 0, ps.bytes = 0; /* the root is nodes[0] */
@@ -456,14 +458,21 @@ jv *jv_parse(const char *text, char *error, size_t error_size)
     return jv_parse_n(text, strlen(text), error, error_size);
 }
 
+static jv_tree *tree_of(jv *root) { return (jv_tree *)((char *)root - offsetof(jv_tree, nodes)); }
+
 void jv_free(jv *v)
 {
     if (!v)
         return;
-    jv_tree *tree = (jv_tree *)((char *)v - offsetof(jv_tree, nodes));
+    jv_tree *tree = tree_of(v);
     free(tree->keys);
     free(tree->bytes);
     free(tree);
+}
+
+size_t jv_memory(const jv *v)
+{
+    return tree_of((jv *)v)->memory;
 }
 
 const jv *jv_get(const jv *object, const char *key)

@@ -36,6 +36,8 @@ jv *jv_parse(const char *text, char *error, size_t error_size);
 jv *jv_parse_n(const char *text, size_t size, char *error, size_t error_size);
 /* Frees what jv_parse returned (the whole tree; never a value inside it). */
 void jv_free(jv *v);
+/* The bytes the tree holds (what jv_parse allocated for it and keeps). */
+size_t jv_memory(const jv *v);
 /* The member `key` of an object, or NULL. */
 const jv *jv_get(const jv *object, const char *key);
 /* Line and column (from 1) of byte `at` in `text`. */
