@@ -1,19 +1,20 @@
 /* The JSON parser is our own, not a library's (jansson, the one Debian keeps well), because
- * what it reads is a dump and what it reports is for the builder:
+ * what it reads is a dump and what it reports is for the builder (checked against jansson
+ * 2.14 with JSON_REJECT_DUPLICATES):
  * - A dump's strings are a file's bytes, not Unicode: json.c writes each byte >= 0x7f as
  *   \u00XX and this parser gives that one byte back. jansson decodes \u00e9 to two bytes of
- *   UTF-8 and refuses text that is not UTF-8, with no option to do otherwise: every name
- *   outside ASCII would come back changed, and round trips would no longer be byte-exact.
+ *   UTF-8 (c3 a9) and refuses text that is not UTF-8, with no option to do otherwise: every
+ *   name outside ASCII would come back changed, and round trips would no longer be exact.
  * - Every error of `binform build` names the value's line and column (an unknown key, a
  *   value out of range, a duplicate key with both of its places). jansson keeps a position
- *   for its own syntax errors only, none per value, and JSON_REJECT_DUPLICATES names only the
- *   second key.
- * The memory is bounded by the text's size: a first pass checks the syntax, refuses what a
- * dump cannot mean (numbers beyond a double, duplicate keys come in the second) and counts
- * the values, keys and bytes of decoded text; the second fills exactly sized pools (one
- * 32-byte node a value, no allocation per value, no growing arrays). A dump's JSON costs
- * about twice its size; the densest JSON possible (`[0,0,...]`, two bytes a value) 17
- * times. */
+ *   for its own syntax errors only, none per value, and names only the second of two keys.
+ * - Memory: jansson allocates each value and hashes each object; its tree of platformer.t3dm's
+ *   6.1 MB dump takes 32 MB (this one 15 MB), of 9 MB of [0,0,...] 197 MB (this one 149 MB).
+ * The memory is bounded by the text's size: a first pass checks the syntax, refuses numbers
+ * beyond a double and counts the values, keys and bytes of decoded text; the second fills
+ * exactly sized pools (one 32-byte node a value, no allocation per value, no growing arrays)
+ * and refuses duplicate keys. A dump's tree is 2.5 times its text (4.8 for a compact dump); the
+ * densest JSON there is (`[0,0,...]`, two bytes a value) 17 times. */
 #include "json_parse.h"
 
 #include <ctype.h>
