@@ -446,6 +446,59 @@ Test(dump_build, keep_layout_refuses_a_file_that_does_not_check)
                       "the file made does not check (1 error); nothing written to");
 }
 
+/* The property behind it: whatever the numbers of a dump say, --keep-layout writes a file that
+ * `check` accepts, or nothing. Each of the first integers of `path`'s dump (header fields,
+ * counts, versions, positions) goes up by one, then becomes 100000. */
+static void keep_layout_never_writes_what_check_rejects(const char *path)
+{
+    cli_result *r = cli_runf("dump %s", path);
+    cr_assert_eq(r->status, 0, "%s: %s", path, r->err);
+    char *dump = strdup(r->out);
+    int mutated = 0, refused = 0;
+    const char *p = dump;
+    for (int n = 0; n < 16 && (p = strstr(p, "\": ")) != NULL; p += 3) {
+        const char *digits = p + 3;
+        if (*digits < '0' || *digits > '9')
+            continue;
+        long value = strtol(digits, NULL, 10);
+        size_t len = strspn(digits, "0123456789");
+        for (int way = 0; way < 2; way++) {
+            char *edited = malloc(strlen(dump) + 32);
+            sprintf(edited, "%.*s%ld%s", (int)(digits - dump), dump, way ? 100000 : value + 1, digits + len);
+            save_text(TMP_JSON, edited);
+            free(edited);
+            save_text(TMP_OUT, "the previous file");
+            r = cli_runf("build --keep-layout %s -o %s", TMP_JSON, TMP_OUT);
+            mutated++;
+            if (r->status == 0) {
+                cli_result *c = cli_runf("check --no-set %s", TMP_OUT);
+                cr_expect_eq(c->status, 0, "%s, integer %d set to %ld: written, but check says: %s%s", path, n,
+                             way ? 100000 : value + 1, c->out, c->err);
+            } else {
+                refused++;
+                uint8_t *d;
+                size_t size;
+                cr_assert(load_file(TMP_OUT, &d, &size));
+                cr_expect(size == 17 && memcmp(d, "the previous file", 17) == 0, "%s: refused, but the output changed",
+                          path);
+                free(d);
+            }
+        }
+        n++;
+    }
+    cr_expect_gt(refused, 0, "%s: %d edits, none refused: the test tests nothing", path, mutated);
+    free(dump);
+    unlink(TMP_JSON);
+    unlink(TMP_OUT);
+}
+
+Test(dump_build, keep_layout_writes_only_what_checks)
+{
+    keep_layout_never_writes_what_check_rejects(PYRAMID);
+    if (samples_present())
+        keep_layout_never_writes_what_check_rejects(sample_path("tkl/box.tkl"));
+}
+
 /* A number the JSON can write but the file cannot hold is refused, not made infinite. */
 Test(dump_build, numbers_out_of_range_are_refused)
 {
