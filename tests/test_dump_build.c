@@ -587,6 +587,27 @@ Test(dump_build, json_parser_memory_is_bounded_by_the_text)
     jv_free(v);
 }
 
+/* The parser reads the loaded file in place: no zero after it. Every prefix of a dump, in a
+ * buffer of exactly its size (AddressSanitizer watches the end), is refused but the whole. */
+Test(dump_build, json_parser_stays_inside_the_text)
+{
+    cli_result *r = cli_run("dump " PYRAMID);
+    cr_assert_eq(r->status, 0);
+    size_t size = strlen(r->out);
+    size_t trimmed = size;
+    while (trimmed && r->out[trimmed - 1] == '\n')
+        trimmed--;
+    for (size_t n = 0; n <= size; n++) {
+        char *exact = malloc(n ? n : 1);
+        memcpy(exact, r->out, n);
+        char error[256];
+        jv *v = jv_parse_n(exact, n, error, sizeof error);
+        cr_expect_eq(v != NULL, n >= trimmed, "%zu of %zu bytes: %s", n, size, v ? "parsed" : error);
+        jv_free(v);
+        free(exact);
+    }
+}
+
 /* Many keys are compared by hashing: a duplicate among them is still found, both named. */
 Test(dump_build, duplicate_keys_in_a_large_object)
 {
