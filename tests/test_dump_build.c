@@ -382,7 +382,9 @@ Test(dump_build, integers_beyond_2_to_53_are_strings)
 
 /* ---- bad JSON gets a clear error and writes nothing ---- */
 
-static void expect_refused(const char *from, const char *to, const char *message)
+/* The pyramid's dump with `from` replaced by `to` (or `to` alone), built with `options`: exit
+ * 1, `message` on stderr, and the output as it was. */
+static void expect_refused_by(const char *options, const char *from, const char *to, const char *message)
 {
     cli_result *r = cli_run("dump " PYRAMID);
     cr_assert_eq(r->status, 0);
@@ -390,7 +392,7 @@ static void expect_refused(const char *from, const char *to, const char *message
     save_text(TMP_JSON, edited);
     free(edited);
     save_text(TMP_OUT, "the previous file");
-    r = cli_runf("build %s -o %s", TMP_JSON, TMP_OUT);
+    r = cli_runf("build %s %s -o %s", options, TMP_JSON, TMP_OUT);
     cr_expect_eq(r->status, 1, "%s: exit %d", message, r->status);
     cr_expect(strstr(r->err, message) != NULL, "wanted '%s' in: %s", message, r->err);
     cr_expect_str_eq(r->out, "");
@@ -401,6 +403,18 @@ static void expect_refused(const char *from, const char *to, const char *message
     free(d);
     unlink(TMP_JSON);
     unlink(TMP_OUT);
+}
+
+static void expect_refused(const char *from, const char *to, const char *message)
+{
+    expect_refused_by("", from, to, message);
+}
+
+/* Both ways of building: the builder's and the replay writer's. */
+static void expect_refused_both(const char *from, const char *to, const char *message)
+{
+    expect_refused_by("", from, to, message);
+    expect_refused_by("--keep-layout", from, to, message);
 }
 
 Test(dump_build, bad_json_is_refused_with_path_and_line)
@@ -415,6 +429,203 @@ Test(dump_build, bad_json_is_refused_with_path_and_line)
     expect_refused("\"format\": \"t3dm\"", "\"format\": \"t4dm\"", "unknown format 't4dm'");
     expect_refused(NULL, "{\"format\": \"t3dm\", \"root\": [1, 2,]}", "not JSON: line 1, column 34");
     expect_refused("\"strings\": \"", "\"strings\": \"zz", "is not hex");
+}
+
+/* The replay writer writes what the JSON says, constants and counts included: the result is
+ * read back and validated as the builder's is, and refused with every error's path and
+ * offset when it does not check. */
+Test(dump_build, keep_layout_refuses_a_file_that_does_not_check)
+{
+    expect_refused_by("--keep-layout", "\"magic\": \"T3M\"", "\"magic\": \"XXX\"",
+                      "header.magic @0x0: expected \"T3M\", found \"XXX\" (writing where the JSON says)");
+    expect_refused_by("--keep-layout", "\"version\": 4", "\"version\": 9", "header.version @0x3: expected 4, found 9");
+    expect_refused_by("--keep-layout", "\"chunk_count\": 6", "\"chunk_count\": 60", "nothing written to");
+    expect_refused_by("--keep-layout", "\"first_vertex_chunk\": 2", "\"first_vertex_chunk\": 5",
+                      "header.first_vertex_chunk @0xc: first vertex-chunk index 5 does not name a vertex chunk");
+    expect_refused_by("--keep-layout", "\"first_vertex_chunk\": 2", "\"first_vertex_chunk\": 5",
+                      "the file made does not check (1 error); nothing written to");
+}
+
+/* The property behind it: whatever the numbers of a dump say, --keep-layout writes a file that
+ * `check` accepts, or nothing. Each of the first integers of `path`'s dump (header fields,
+ * counts, versions, positions) goes up by one, then becomes 100000. */
+static void keep_layout_never_writes_what_check_rejects(const char *path)
+{
+    cli_result *r = cli_runf("dump %s", path);
+    cr_assert_eq(r->status, 0, "%s: %s", path, r->err);
+    char *dump = strdup(r->out);
+    int mutated = 0, refused = 0;
+    const char *p = dump;
+    for (int n = 0; n < 16 && (p = strstr(p, "\": ")) != NULL; p += 3) {
+        const char *digits = p + 3;
+        if (*digits < '0' || *digits > '9')
+            continue;
+        long value = strtol(digits, NULL, 10);
+        size_t len = strspn(digits, "0123456789");
+        for (int way = 0; way < 2; way++) {
+            char *edited = malloc(strlen(dump) + 32);
+            sprintf(edited, "%.*s%ld%s", (int)(digits - dump), dump, way ? 100000 : value + 1, digits + len);
+            save_text(TMP_JSON, edited);
+            free(edited);
+            save_text(TMP_OUT, "the previous file");
+            r = cli_runf("build --keep-layout %s -o %s", TMP_JSON, TMP_OUT);
+            mutated++;
+            if (r->status == 0) {
+                cli_result *c = cli_runf("check --no-set %s", TMP_OUT);
+                cr_expect_eq(c->status, 0, "%s, integer %d set to %ld: written, but check says: %s%s", path, n,
+                             way ? 100000 : value + 1, c->out, c->err);
+            } else {
+                refused++;
+                uint8_t *d;
+                size_t size;
+                cr_assert(load_file(TMP_OUT, &d, &size));
+                cr_expect(size == 17 && memcmp(d, "the previous file", 17) == 0, "%s: refused, but the output changed",
+                          path);
+                free(d);
+            }
+        }
+        n++;
+    }
+    cr_expect_gt(refused, 0, "%s: %d edits, none refused: the test tests nothing", path, mutated);
+    free(dump);
+    unlink(TMP_JSON);
+    unlink(TMP_OUT);
+}
+
+Test(dump_build, keep_layout_writes_only_what_checks)
+{
+    keep_layout_never_writes_what_check_rejects(PYRAMID);
+    if (samples_present())
+        keep_layout_never_writes_what_check_rejects(sample_path("tkl/box.tkl"));
+}
+
+/* A number the JSON can write but the file cannot hold is refused, not made infinite. */
+Test(dump_build, numbers_out_of_range_are_refused)
+{
+    expect_refused_both("\"part_count\": 1", "\"part_count\": 1e400",
+                        "not JSON: line 116, column 27: number out of range");
+    expect_refused_both("\"duration\": 1", "\"duration\": -1e39",
+                        "root.chunk_data[1].body.value.duration (line 157, column 25): -1e39 is out of range of f32");
+    expect_refused_both("\"duration\": 1", "\"duration\": 1e309", "line 157, column 25: number out of range");
+}
+
+/* Which of two equal keys counts is no guess: both are named. */
+Test(dump_build, duplicate_keys_are_refused_with_both_places)
+{
+    expect_refused_both("\"kind\": \"model\",", "\"kind\": \"model\",\n  \"format\": \"t3dm\",",
+                        "not JSON: line 4, column 3: duplicate key 'format' (first at line 2, column 3)");
+    expect_refused_both("\"version\": 4,", "\"version\": 4, \"version\": 5,",
+                        "line 20, column 21: duplicate key 'version' (first at line 20, column 7)");
+}
+
+/* A field split into bits has two spellings (normal_a = 992: x 0, y 31, z 0): the parts must
+ * fit, and agree with the number when both are given; either alone is enough, both ways. */
+Test(dump_build, bit_fields_are_checked_and_applied)
+{
+    expect_refused_both("\"normal_a_x\": 0", "\"normal_a_x\": 1000",
+                        "pairs[0].normal_a_x (line 193, column 31): 1000 does not fit in 5 bits (signed)");
+    expect_refused_both("\"normal_a_x\": 0", "\"normal_a_x\": 3",
+                        "pairs[0].normal_a (line 192, column 29): 992 and its parts (normal_a_x, ...) disagree");
+    expect_refused_both("\"normal_a\": 992", "\"normal_a\": 993", "993 and its parts");
+    const char *ways[] = {"", "--keep-layout"};
+    for (int w = 0; w < 2; w++) {
+        cli_result *r = cli_run("dump " PYRAMID);
+        cr_assert_eq(r->status, 0);
+        /* the parts alone, edited: x = -1 gives 0xF800 | 992 */
+        char *edited = replaced(r->out, "\"normal_a\": 992,", "");
+        char *edited2 = replaced(edited, "\"normal_a_x\": 0", "\"normal_a_x\": -1");
+        save_text(TMP_JSON, edited2);
+        free(edited);
+        free(edited2);
+        r = cli_runf("build %s %s -o %s", ways[w], TMP_JSON, TMP_OUT);
+        cr_assert_eq(r->status, 0, "%s: %s", ways[w], r->err);
+        r = cli_runf("dump %s", TMP_OUT);
+        cr_expect(strstr(r->out, "\"normal_a\": 64480,\n                \"normal_a_x\": -1,") != NULL, "%s: %s", ways[w],
+                  r->out);
+        /* the number alone: the parts follow it */
+        edited = replaced(r->out, "\"normal_a_x\": -1,", "");
+        save_text(TMP_JSON, edited);
+        free(edited);
+        r = cli_runf("build %s %s -o %s", ways[w], TMP_JSON, TMP_OUT);
+        cr_assert_eq(r->status, 0, "%s: %s", ways[w], r->err);
+        r = cli_runf("dump %s", TMP_OUT);
+        cr_expect(strstr(r->out, "\"normal_a\": 64480,\n                \"normal_a_x\": -1,") != NULL, "%s", ways[w]);
+    }
+    unlink(TMP_JSON);
+    unlink(TMP_OUT);
+}
+
+/* Positions far past the data would make a file of zeros as large as they say (a 10 KB JSON,
+ * a 50 MB file, in memory first): the file may be 8 times the JSON, or 1 MiB. */
+Test(dump_build, output_size_is_bounded_by_the_json)
+{
+    expect_refused_by("--keep-layout", "\"strings_at\": 524", "\"strings_at\": 50000000",
+                      "strings @0x48: position 0x2faf080 is past the output limit");
+    expect_refused_by("--keep-layout", "\"strings_at\": 524", "\"strings_at\": 50000000",
+                      "bytes of JSON make a file of at most 1048576 bytes");
+}
+
+/* The parser's tree: a small multiple of the text, even for the densest JSON there is. */
+Test(dump_build, json_parser_memory_is_bounded_by_the_text)
+{
+    size_t values = 1000000, size = 2 * values + 1;
+    char *dense = malloc(size + 1);
+    dense[0] = '[';
+    for (size_t i = 0; i < values; i++)
+        memcpy(dense + 1 + 2 * i, i + 1 < values ? "0," : "0]", 2);
+    dense[size] = '\0';
+    jv *v = parse_or_fail(dense);
+    cr_expect_eq(v->count, values);
+    cr_expect_leq(jv_memory(v), 18 * size, "[0,0,...]: %zu bytes of tree for %zu of text", jv_memory(v), size);
+    jv_free(v);
+    free(dense);
+    cli_result *r = cli_run("dump " PYRAMID);
+    cr_assert_eq(r->status, 0);
+    v = parse_or_fail(r->out);
+    cr_expect_leq(jv_memory(v), 3 * strlen(r->out), "a dump: %zu bytes of tree for %zu of text", jv_memory(v),
+                  strlen(r->out));
+    jv_free(v);
+}
+
+/* The parser reads the loaded file in place: no zero after it. Every prefix of a dump, in a
+ * buffer of exactly its size (AddressSanitizer watches the end), is refused but the whole. */
+Test(dump_build, json_parser_stays_inside_the_text)
+{
+    cli_result *r = cli_run("dump " PYRAMID);
+    cr_assert_eq(r->status, 0);
+    size_t size = strlen(r->out);
+    size_t trimmed = size;
+    while (trimmed && r->out[trimmed - 1] == '\n')
+        trimmed--;
+    for (size_t n = 0; n <= size; n++) {
+        char *exact = malloc(n ? n : 1);
+        memcpy(exact, r->out, n);
+        char error[256];
+        jv *v = jv_parse_n(exact, n, error, sizeof error);
+        cr_expect_eq(v != NULL, n >= trimmed, "%zu of %zu bytes: %s", n, size, v ? "parsed" : error);
+        jv_free(v);
+        free(exact);
+    }
+}
+
+/* Many keys are compared by hashing: a duplicate among them is still found, both named. */
+Test(dump_build, duplicate_keys_in_a_large_object)
+{
+    size_t keys = 100000;
+    char *text = malloc(keys * 24 + 64), *p = text;
+    p += sprintf(p, "{");
+    for (size_t i = 0; i < keys; i++)
+        p += sprintf(p, "%s\"k%zu\": %zu", i ? ",\n" : "", i, i);
+    p += sprintf(p, "}");
+    jv *v = parse_or_fail(text);
+    cr_expect_eq(v->count, keys);
+    cr_expect_eq(jv_get(v, "k99999")->number, 99999);
+    jv_free(v);
+    sprintf(p - 1, ",\n\"k777\": 1}");
+    char error[256];
+    cr_expect_null(jv_parse(text, error, sizeof error));
+    cr_expect_str_eq(error, "line 100001, column 1: duplicate key 'k777' (first at line 778, column 1)");
+    free(text);
 }
 
 Test(dump_build, build_needs_an_output_and_reads_stdin)

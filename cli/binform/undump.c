@@ -5,6 +5,7 @@
 #include "undump.h"
 
 #include <errno.h>
+#include <float.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bf_gen.h"
 #include "formats.h"
 
 typedef struct undump {
@@ -141,6 +143,8 @@ static int read_float(undump *u, const jv *v, const char *path, bf_prim p, void 
     }
     if (p == BF_F32) {
         float f = (float)d;
+        if (isinf(f) && !isinf(d)) /* "inf" says so; a number too large for 32 bits does not */
+            return fail(u, v, path, "%s is out of range of f32 (largest about 3.4e38)", v->string);
         memcpy(at, &f, 4);
     } else {
         memcpy(at, &d, 8);
@@ -235,8 +239,6 @@ static int read_str(undump *u, const jv *v, const char *path, bf_str *out)
         return 1;
     if (v->kind != JV_STRING)
         return fail(u, v, path, "a string expected, not %s", kind_name(v->kind));
-    if (v->length > UINT32_MAX)
-        return fail(u, v, path, "string too long");
     char *copy = alloc(u, v->length + 1);
     if (!copy)
         return fail(u, v, path, "out of memory");
@@ -358,10 +360,8 @@ static int read_field_value(undump *u, const bf_field_desc *f, const jv *v, cons
     if (v->kind != JV_ARRAY)
         return fail(u, v, path, "an array expected, not %s", kind_name(v->kind));
     if (f->array == BF_ARRAY_FIXED && v->count != f->fixed_count)
-        return fail(u, v, path, "%zu elements where the format has exactly %" PRIu32, v->count, f->fixed_count);
+        return fail(u, v, path, "%" PRIu32 " elements where the format has exactly %" PRIu32, v->count, f->fixed_count);
     if (f->array == BF_ARRAY) {
-        if (v->count > UINT32_MAX)
-            return fail(u, v, path, "too many elements");
         void *elems = alloc(u, bf_field_elem_mem_size(f) * v->count);
         if (!elems)
             return fail(u, v, path, "out of memory");
@@ -441,6 +441,79 @@ static int read_member(undump *u, const bf_field_desc *f, int role, size_t bit, 
     return 0;
 }
 
+/* ---- bit sub-fields ---- */
+
+/* The stored bits of an integer member (store_int's inverse, not sign-extended). */
+static uint64_t load_raw(bf_prim p, const void *at)
+{
+    switch (p) {
+    case BF_U8: case BF_S8: case BF_CHAR: { uint8_t x; memcpy(&x, at, 1); return x; }
+    case BF_U16: case BF_S16: { uint16_t x; memcpy(&x, at, 2); return x; }
+    case BF_U24: case BF_U32: case BF_S24: case BF_S32: { uint32_t x; memcpy(&x, at, 4); return x; }
+    default: { uint64_t x; memcpy(&x, at, 8); return x; }
+    }
+}
+
+static int bits_fit(int64_t v, unsigned width, int is_signed)
+{
+    if (width >= 64)
+        return 1;
+    if (is_signed)
+        return v >= -((int64_t)1 << (width - 1)) && v < ((int64_t)1 << (width - 1));
+    return v >= 0 && (uint64_t)v >> width == 0;
+}
+
+/* A field split into bit sub-fields (schema `bits`) has two spellings in a dump: the
+ * stored number ("normal") and its parts ("normal_x", ...). The replay writer writes the
+ * number, the builder makes it from the parts: both see the same file only if the two agree.
+ * So the parts given must fit their widths, and with the number given too must agree with it
+ * (change both or leave one out); then the number is made from what was given and every part
+ * from the number. */
+static int settle_bits(undump *u, const bf_field_desc *f, const jv *v, const char *path, void *obj)
+{
+    const jv *raw = NULL, *part[64] = {0};
+    int parts = 0;
+    for (size_t k = 0; k < v->count; k++) {
+        size_t bit = 0;
+        int role = key_role(f, v->keys[k], &bit);
+        if (role == KEY_VALUE)
+            raw = &v->items[k];
+        else if (role == KEY_BITS && bit < 64)
+            part[bit] = &v->items[k], parts = 1;
+    }
+    if (!parts && !raw)
+        return 1; /* neither: zero, as any missing field */
+    uint64_t number = load_raw(f->prim, member(obj, f->offset)), made = number;
+    for (size_t b = 0; b < f->bit_count && b < 64; b++) {
+        const bf_bits_desc *d = &f->bits[b];
+        int64_t x;
+        memcpy(&x, member(obj, d->offset), sizeof x);
+        char sub[1024];
+        subpath(sub, sizeof sub, path, ".%s_%s", f->name, d->name);
+        if (part[b] && !bits_fit(x, d->width, d->is_signed))
+            return fail(u, part[b], sub, "%" PRId64 " does not fit in %u bits%s", x, d->width,
+                        d->is_signed ? " (signed)" : "");
+        if (!part[b] || d->width >= 64)
+            continue;
+        uint64_t mask = ((uint64_t)1 << d->width) - 1;
+        made = (made & ~(mask << d->shift)) | (((uint64_t)x & mask) << d->shift);
+    }
+    if (raw && made != number) {
+        char sub[1024];
+        subpath(sub, sizeof sub, path, ".%s", f->name);
+        return fail(u, raw, sub, "%" PRIu64 " and its parts (%s_%s, ...) disagree: they make %" PRIu64
+                    "; change both or leave one out", number, f->name, f->bits[0].name, made);
+    }
+    store_int(f->prim, member(obj, f->offset), (int64_t)made);
+    for (size_t b = 0; b < f->bit_count; b++) {
+        const bf_bits_desc *d = &f->bits[b];
+        uint64_t x = d->width >= 64 ? made : made >> d->shift & (((uint64_t)1 << d->width) - 1);
+        int64_t value = d->is_signed && d->width < 64 ? bf_sext(x, d->width) : (int64_t)x;
+        memcpy(member(obj, d->offset), &value, sizeof value);
+    }
+    return 1;
+}
+
 static int read_object(undump *u, const bf_type_desc *type, const jv *v, const char *path, void *obj)
 {
     if (v->kind != JV_OBJECT)
@@ -474,6 +547,9 @@ static int read_object(undump *u, const bf_type_desc *type, const jv *v, const c
             return 0;
     }
     u->depth--;
+    for (size_t i = 0; i < type->field_count; i++)
+        if (type->fields[i].bit_count && !settle_bits(u, &type->fields[i], v, path, obj))
+            return 0;
     return 1;
 }
 
