@@ -200,10 +200,11 @@ uint64_t bf_field_pos(const bf_field_desc *f, const void *obj);
 /* The active member of a switch field. */
 bf_switch_view bf_field_switch(const bf_field_desc *f, const void *obj);
 /* A named value of `obj`, a structure of the document whose root is `root`, read as
- * `revision` (0 when its format has none): *i or *f by v->is_float. 0 with `err` set when it
- * cannot be computed (an index out of range, a division by zero). */
-int bf_value_get(const bf_value_desc *v, const void *root, int64_t revision, const void *obj, int64_t *i, double *f,
-                 bf_error *err);
+ * `revision` (0 when its format has none) from an input of `size` bytes (`_size`): *i or *f
+ * by v->is_float. 0 with `err` set when it cannot be computed (an index out of range, a
+ * division by zero). */
+int bf_value_get(const bf_value_desc *v, const void *root, int64_t revision, size_t size, const void *obj, int64_t *i,
+                 double *f, bf_error *err);
 /* The name of an enum value, or NULL. */
 const char *bf_enum_name(const bf_enum_desc *e, int64_t value);
 /* The `_offset` every generated structure starts with. */
