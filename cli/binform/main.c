@@ -75,8 +75,9 @@ static const command commands[] = {
      "  --revision NAME           read as this revision of the format\n"
      "  --json                    all findings as one JSON array\n"
      "  --json-lines              one JSON object per file: its status and findings\n"
-     "  -r, --recursive           check the files under each directory (files of no known\n"
-     "                            format are skipped)\n"
+     "  -r, --recursive           check the files under each directory: a file by its\n"
+     "                            extension (any case), or by its magic when it has none;\n"
+     "                            the others are skipped\n"
      "  -j, --jobs N              check N files at a time (default 1)\n"
      "  --no-set                  check each file alone, not with the files its schema says\n"
      "                            belong with it (a model's animation streams, its library)\n"},
