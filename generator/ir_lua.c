@@ -508,6 +508,8 @@ static const ir_node member_check_node = {(const ir_key[]){
     KEY(member_check, "origin", origin, AS_STR),
     KEY(member_check, "below", below, AS_LIST, .item = &a_string),
     KEY(member_check, "among", among, AS_LIST, .item = &a_string),
+    KEY(member_check, "equals", equals, AS_LIST, .item = &a_string),
+    KEY(member_check, "counts", counts, AS_BOOL),
     KEY(member_check, "ignore_case", ignore_case, AS_BOOL),
     KEY(member_check, "severity", warning, AS_WORD, .words = severities),
     END,

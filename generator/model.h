@@ -212,6 +212,8 @@ typedef struct member_check {
     const char *values;
     ptr_vec below; /* const char*: paths whose numbers are summed */
     ptr_vec among; /* const char*: paths whose names or numbers `values` must be among */
+    ptr_vec equals; /* const char*: paths whose numbers are summed, for `values` to equal */
+    int counts;     /* `count: PATH`: how many things the path finds is compared, not their numbers */
     int ignore_case; /* `among` compares names without ASCII case */
     int warning;     /* a failed check is a warning, not an error (`severity: warning`) */
     const char *origin;

@@ -120,14 +120,19 @@ typedef struct bf_switch_view {
 } bf_switch_view;
 
 /* A file-set check (schema key `members`): every number found by `values` must be below the sum
- * of the numbers found by `below`, or every name (or number) found by `values` must be one of
- * those found by `among`. Paths start with `owner.` (the object the member belongs to) or
- * `member.` (the member file's root; every file of a member named by a '*' pattern); arrays on
- * the way are walked element by element. */
+ * of the numbers found by `below` (or equal to the sum of those found by `equals`), or every
+ * name (or number) found by `values` must be one of those found by `among`. With `counts` (schema
+ * `count: PATH`), what is compared is how many things `values` finds (in each member file), not
+ * their numbers. Paths start with `owner.` (the object the member belongs to) or `member.` (the
+ * member file's root; every file of a member named by a '*' pattern); arrays on the way are
+ * walked element by element. */
 typedef struct bf_member_check_desc {
     const char *values;
     const char *const *below;
     size_t below_count;
+    const char *const *equals;
+    size_t equals_count;
+    int counts; /* compare how many things `values` finds, not their numbers */
     const char *origin;
     const char *const *among;
     size_t among_count;
