@@ -65,7 +65,7 @@ static const bf_flags_check flags_LoaderFlags = {"LoaderFlags", "LoaderFlags: th
 /* The validation context, and the last result of each named value. */
 typedef struct j3d_vmemo {
     bf_vctx v;
-    bf_memo m[39];
+    bf_memo m[40];
 } j3d_vmemo;
 
 static inline bf_memo *memo(bf_ctx *c, int slot)
@@ -283,27 +283,33 @@ static inline int64_t j3d_Shp1_m_shape_group_count(bf_ctx *c, const j3d_Shp1 *s)
     return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_Shp1_v_shape_group_count(c, s));
 }
 
-static inline int64_t j3d_Shape_m__q1(bf_ctx *c, const j3d_Shape *s)
+static inline int64_t j3d_Shape_m_blended_groups(bf_ctx *c, const j3d_Shape *s)
 {
     bf_memo *m = memo(c, 35);
-    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_Shape_v__q1(c, s));
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_Shape_v_blended_groups(c, s));
+}
+
+static inline int64_t j3d_Shape_m__q2(bf_ctx *c, const j3d_Shape *s)
+{
+    bf_memo *m = memo(c, 36);
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_Shape_v__q2(c, s));
 }
 
 static inline int64_t j3d_TextureImage_m_tile_width(bf_ctx *c, const j3d_TextureImage *s)
 {
-    bf_memo *m = memo(c, 36);
+    bf_memo *m = memo(c, 37);
     return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_TextureImage_v_tile_width(c, s));
 }
 
 static inline int64_t j3d_TextureImage_m_tile_height(bf_ctx *c, const j3d_TextureImage *s)
 {
-    bf_memo *m = memo(c, 37);
+    bf_memo *m = memo(c, 38);
     return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_TextureImage_v_tile_height(c, s));
 }
 
 static inline int64_t j3d_TextureImage_m_tile_bytes(bf_ctx *c, const j3d_TextureImage *s)
 {
-    bf_memo *m = memo(c, 38);
+    bf_memo *m = memo(c, 39);
     return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_TextureImage_v_tile_bytes(c, s));
 }
 
@@ -788,7 +794,7 @@ static void validate_Shape(bf_vctx *v, const j3d_Shape *s)
 {
     bf_ctx *c = &v->c;
     bf_check_enum(v, &enum_ShapeMatrixType, s->matrix_type, s->_offset + 0, "matrix_type");
-    static const bf_rule rule_1045 = {BF_SEVERITY_ERROR, "attribute_offset", "two indexers for one attribute",
+    static const bf_rule rule_1052 = {BF_SEVERITY_ERROR, "attribute_offset", "two indexers for one attribute",
         "Index Buffer Formats: \"Only one indexer can exist for each attribute.\""};
     int64_t q1 = 0;
     for (uint32_t i1 = 0; i1 < (uint32_t)(s->attributes_count); i1++) {
@@ -922,20 +928,22 @@ static void validate_Shape(bf_vctx *v, const j3d_Shape *s)
         (void)it22;
         q22 += it22->attr == 25;
     }
-    if (bf_rule_fails(v, &rule_1045, q1 <= 1 && q2 <= 1 && q3 <= 1 && q4 <= 1 && q5 <= 1 && q6 <= 1 && q7 <= 1 && q8 <= 1 && q9 <= 1 && q10 <= 1 && q11 <= 1
+    if (bf_rule_fails(v, &rule_1052, q1 <= 1 && q2 <= 1 && q3 <= 1 && q4 <= 1 && q5 <= 1 && q6 <= 1 && q7 <= 1 && q8 <= 1 && q9 <= 1 && q10 <= 1 && q11 <= 1
                       && q12 <= 1 && q13 <= 1 && q14 <= 1 && q15 <= 1 && q16 <= 1 && q17 <= 1 && q18 <= 1 && q19 <= 1 && q20 <= 1 && q21 <= 1 && q22 <= 1))
-        bf_rule_report(v, &rule_1045, (int64_t)(s->_offset + 4), NULL);
-    static const bf_rule rule_1056 = {BF_SEVERITY_WARNING, "matrix_type", "shape %d uses Multiple Joints but has no POSITION_MATRIX indices",
-        "Attribute Targets: \"POSITION_MATRIX ... Required for Shapes that use Multiple Joint skinning.\""};
+        bf_rule_report(v, &rule_1052, (int64_t)(s->_offset + 4), NULL);
+    static const bf_rule rule_1063 = {BF_SEVERITY_WARNING, "matrix_type",
+        "shape %d blends %d matrix groups of several matrices (Multiple Joints) but has no POSITION_MATRIX indices to choose among them",
+        "Attribute Targets: \"POSITION_MATRIX ... Required for Shapes that use Multiple Joint skinning.\" (a shape whose matrix groups each select one "
+        "matrix draws every vertex with it: SuperBMD writes such static shapes as Multiple Joints)"};
     int64_t q23 = 0;
     for (uint32_t i23 = 0; i23 < (uint32_t)(s->attributes_count); i23++) {
         const j3d_IndexAttribute *it23 = &s->attributes[i23];
         (void)it23;
         if (it23->attr == J3D_SHAPE_ATTRIBUTE_POSITION_MATRIX) { q23 = 1; break; }
     }
-    if (bf_rule_fails(v, &rule_1056, s->matrix_type != J3D_SHAPE_MATRIX_TYPE_MULTIPLE_JOINTS || q23))
-        bf_rule_report(v, &rule_1056, (int64_t)(s->_offset + 0), (const bf_rule_value[]){{.i = s->_index}});
-    static const bf_rule rule_1061 = {BF_SEVERITY_ERROR, "attribute_offset", "shape %d has no POSITION indices",
+    if (bf_rule_fails(v, &rule_1063, s->matrix_type != J3D_SHAPE_MATRIX_TYPE_MULTIPLE_JOINTS || j3d_Shape_m_blended_groups(c, s) == 0 || q23))
+        bf_rule_report(v, &rule_1063, (int64_t)(s->_offset + 0), (const bf_rule_value[]){{.i = s->_index}, {.i = j3d_Shape_m_blended_groups(c, s)}});
+    static const bf_rule rule_1070 = {BF_SEVERITY_ERROR, "attribute_offset", "shape %d has no POSITION indices",
         "Attribute Targets: \"POSITION This indexes into the VTX1 \"POSITION\" buffer. Required.\""};
     int64_t q24 = 0;
     for (uint32_t i24 = 0; i24 < (uint32_t)(s->attributes_count); i24++) {
@@ -943,8 +951,8 @@ static void validate_Shape(bf_vctx *v, const j3d_Shape *s)
         (void)it24;
         if (it24->attr == J3D_SHAPE_ATTRIBUTE_POSITION) { q24 = 1; break; }
     }
-    if (bf_rule_fails(v, &rule_1061, q24))
-        bf_rule_report(v, &rule_1061, (int64_t)(s->_offset + 4), (const bf_rule_value[]){{.i = s->_index}});
+    if (bf_rule_fails(v, &rule_1070, q24))
+        bf_rule_report(v, &rule_1070, (int64_t)(s->_offset + 4), (const bf_rule_value[]){{.i = s->_index}});
     for (uint32_t i = 0; i < s->attributes_count; i++) {
         if (bf_push(c, "attributes", i)) {
             validate_IndexAttribute(v, &s->attributes[i]);
@@ -963,24 +971,24 @@ static void validate_IndexAttribute(bf_vctx *v, const j3d_IndexAttribute *s)
 {
     bf_check_enum(v, &enum_ShapeAttribute, s->attr, s->_offset + 0, "attr");
     bf_check_enum(v, &enum_IndexType, s->index_type, s->_offset + 4, "index_type");
-    static const bf_rule rule_1074 = {BF_SEVERITY_ERROR, "index_type", "attribute 0x%x has index type %d",
+    static const bf_rule rule_1083 = {BF_SEVERITY_ERROR, "index_type", "attribute 0x%x has index type %d",
         "Index Buffer Formats: \"None: Only used for the List End\""};
-    if (bf_rule_fails(v, &rule_1074, (s->attr == J3D_SHAPE_ATTRIBUTE_LIST_END) == (s->index_type == J3D_INDEX_TYPE_NONE)))
-        bf_rule_report(v, &rule_1074, (int64_t)(s->_offset + 4), (const bf_rule_value[]){{.i = s->attr}, {.i = s->index_type}});
-    static const bf_rule rule_1078 = {BF_SEVERITY_ERROR, "index_type", "attribute 0x%x has index type %d",
+    if (bf_rule_fails(v, &rule_1083, (s->attr == J3D_SHAPE_ATTRIBUTE_LIST_END) == (s->index_type == J3D_INDEX_TYPE_NONE)))
+        bf_rule_report(v, &rule_1083, (int64_t)(s->_offset + 4), (const bf_rule_value[]){{.i = s->attr}, {.i = s->index_type}});
+    static const bf_rule rule_1087 = {BF_SEVERITY_ERROR, "index_type", "attribute 0x%x has index type %d",
         "Index Buffer Formats: \"Direct: 1 byte per value. Only used for data that is not stored within VTX1\"; texture matrices \"Uses the Direct type\""};
-    if (bf_rule_fails(v, &rule_1078,
+    if (bf_rule_fails(v, &rule_1087,
                       s->attr == J3D_SHAPE_ATTRIBUTE_LIST_END || (s->attr <= J3D_SHAPE_ATTRIBUTE_TEXTURE7_MATRIX) == (s->index_type == J3D_INDEX_TYPE_DIRECT)))
-        bf_rule_report(v, &rule_1078, (int64_t)(s->_offset + 4), (const bf_rule_value[]){{.i = s->attr}, {.i = s->index_type}});
+        bf_rule_report(v, &rule_1087, (int64_t)(s->_offset + 4), (const bf_rule_value[]){{.i = s->attr}, {.i = s->index_type}});
 }
 
 static void validate_MatrixGroup(bf_vctx *v, const j3d_MatrixGroup *s)
 {
     bf_ctx *c = &v->c;
-    static const bf_rule rule_1106 = {BF_SEVERITY_ERROR, "primitive_size", "primitive data of %d bytes at 0x%x is not padded to 32",
+    static const bf_rule rule_1115 = {BF_SEVERITY_ERROR, "primitive_size", "primitive data of %d bytes at 0x%x is not padded to 32",
         "Primitive Data: \"Each Matrix Group's primitive collection MUST be padded to the nearest 32. The game dies if you don't.\""};
-    if (bf_rule_fails(v, &rule_1106, bf_mod(c, s->primitive_size, 32) == 0 && bf_mod(c, s->primitive_offset, 32) == 0))
-        bf_rule_report(v, &rule_1106, (int64_t)(s->_offset + 0), (const bf_rule_value[]){{.i = s->primitive_size}, {.i = s->primitive_offset}});
+    if (bf_rule_fails(v, &rule_1115, bf_mod(c, s->primitive_size, 32) == 0 && bf_mod(c, s->primitive_offset, 32) == 0))
+        bf_rule_report(v, &rule_1115, (int64_t)(s->_offset + 0), (const bf_rule_value[]){{.i = s->primitive_size}, {.i = s->primitive_offset}});
     if (s->has_primitives) for (uint32_t i = 0; i < s->primitives_count; i++) {
         if (bf_push(c, "primitives", i)) {
             validate_Primitive(v, &s->primitives[i]);
@@ -1003,98 +1011,98 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1505 = {BF_SEVERITY_ERROR, "", "material %d uses material entry %d, but there are %d",
+    static const bf_rule rule_1514 = {BF_SEVERITY_ERROR, "", "material %d uses material entry %d, but there are %d",
         "MAT3 remap table (public layout): an index into the material entries"};
     for (uint32_t i = 0; i < s->remap_count; i++) {
         if (bf_push(c, "remap", i)) {
-            if (bf_rule_fails(v, &rule_1505, (int64_t)s->remap[i] < (int64_t)s->materials_count))
-                bf_rule_report(v, &rule_1505, s->remap_at + (uint64_t)i * 2,
+            if (bf_rule_fails(v, &rule_1514, (int64_t)s->remap[i] < (int64_t)s->materials_count))
+                bf_rule_report(v, &rule_1514, s->remap_at + (uint64_t)i * 2,
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->remap[i]}, {.i = (int64_t)s->materials_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1509 = {BF_SEVERITY_ERROR, "name_table_offset", "%d names for %d materials",
+    static const bf_rule rule_1518 = {BF_SEVERITY_ERROR, "name_table_offset", "%d names for %d materials",
         "MAT3 name table (public layout): a name per material"};
-    if (bf_rule_fails(v, &rule_1509, s->name_table_offset == 0 || s->names.count == s->material_count))
-        bf_rule_report(v, &rule_1509, (int64_t)(s->_offset + 12), (const bf_rule_value[]){{.i = s->names.count}, {.i = s->material_count}});
-    static const bf_rule rule_1513 = {BF_SEVERITY_ERROR, "cull_mode_index", "material entry %d uses cull mode %d, but the table has %d",
+    if (bf_rule_fails(v, &rule_1518, s->name_table_offset == 0 || s->names.count == s->material_count))
+        bf_rule_report(v, &rule_1518, (int64_t)(s->_offset + 12), (const bf_rule_value[]){{.i = s->names.count}, {.i = s->material_count}});
+    static const bf_rule rule_1522 = {BF_SEVERITY_ERROR, "cull_mode_index", "material entry %d uses cull mode %d, but the table has %d",
         "MAT3 material entry (public layout): an index into the cull mode table"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         if (bf_push(c, "materials", i)) {
-            if (bf_rule_fails(v, &rule_1513, s->cull_mode_offset == 0 || it->cull_mode_index < (int64_t)s->cull_modes_count))
-                bf_rule_report(v, &rule_1513, (int64_t)(it->_offset + 1),
+            if (bf_rule_fails(v, &rule_1522, s->cull_mode_offset == 0 || it->cull_mode_index < (int64_t)s->cull_modes_count))
+                bf_rule_report(v, &rule_1522, (int64_t)(it->_offset + 1),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->cull_mode_index}, {.i = (int64_t)s->cull_modes_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1518 = {BF_SEVERITY_ERROR, "color_channel_count_index", "material entry %d uses color channel count %d, but the table has %d",
+    static const bf_rule rule_1527 = {BF_SEVERITY_ERROR, "color_channel_count_index", "material entry %d uses color channel count %d, but the table has %d",
         "MAT3 material entry (public layout): an index into the color channel count table"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         if (bf_push(c, "materials", i)) {
-            if (bf_rule_fails(v, &rule_1518, s->color_channel_count_offset == 0 || it->color_channel_count_index < (int64_t)s->color_channel_counts_count))
-                bf_rule_report(v, &rule_1518, (int64_t)(it->_offset + 2),
+            if (bf_rule_fails(v, &rule_1527, s->color_channel_count_offset == 0 || it->color_channel_count_index < (int64_t)s->color_channel_counts_count))
+                bf_rule_report(v, &rule_1527, (int64_t)(it->_offset + 2),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->color_channel_count_index}, {.i = (int64_t)s->color_channel_counts_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1523 = {BF_SEVERITY_ERROR, "tex_gen_count_index", "material entry %d uses texture generator count %d, but the table has %d",
+    static const bf_rule rule_1532 = {BF_SEVERITY_ERROR, "tex_gen_count_index", "material entry %d uses texture generator count %d, but the table has %d",
         "MAT3 material entry (public layout): an index into the texture generator count table"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         if (bf_push(c, "materials", i)) {
-            if (bf_rule_fails(v, &rule_1523, s->tex_gen_count_offset == 0 || it->tex_gen_count_index < (int64_t)s->tex_gen_counts_count))
-                bf_rule_report(v, &rule_1523, (int64_t)(it->_offset + 3),
+            if (bf_rule_fails(v, &rule_1532, s->tex_gen_count_offset == 0 || it->tex_gen_count_index < (int64_t)s->tex_gen_counts_count))
+                bf_rule_report(v, &rule_1532, (int64_t)(it->_offset + 3),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->tex_gen_count_index}, {.i = (int64_t)s->tex_gen_counts_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1528 = {BF_SEVERITY_ERROR, "tev_stage_count_index", "material entry %d uses TEV stage count %d, but the table has %d",
+    static const bf_rule rule_1537 = {BF_SEVERITY_ERROR, "tev_stage_count_index", "material entry %d uses TEV stage count %d, but the table has %d",
         "MAT3 material entry (public layout): an index into the TEV stage count table"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         if (bf_push(c, "materials", i)) {
-            if (bf_rule_fails(v, &rule_1528, s->tev_stage_count_offset == 0 || it->tev_stage_count_index < (int64_t)s->tev_stage_counts_count))
-                bf_rule_report(v, &rule_1528, (int64_t)(it->_offset + 4),
+            if (bf_rule_fails(v, &rule_1537, s->tev_stage_count_offset == 0 || it->tev_stage_count_index < (int64_t)s->tev_stage_counts_count))
+                bf_rule_report(v, &rule_1537, (int64_t)(it->_offset + 4),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->tev_stage_count_index}, {.i = (int64_t)s->tev_stage_counts_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1533 = {BF_SEVERITY_ERROR, "z_compare_index", "material entry %d uses Z compare location %d, but the table has %d",
+    static const bf_rule rule_1542 = {BF_SEVERITY_ERROR, "z_compare_index", "material entry %d uses Z compare location %d, but the table has %d",
         "MAT3 material entry (public layout): an index into the Z compare location table"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         if (bf_push(c, "materials", i)) {
-            if (bf_rule_fails(v, &rule_1533, s->z_compare_offset == 0 || it->z_compare_index < (int64_t)s->z_compares_count))
-                bf_rule_report(v, &rule_1533, (int64_t)(it->_offset + 5),
+            if (bf_rule_fails(v, &rule_1542, s->z_compare_offset == 0 || it->z_compare_index < (int64_t)s->z_compares_count))
+                bf_rule_report(v, &rule_1542, (int64_t)(it->_offset + 5),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->z_compare_index}, {.i = (int64_t)s->z_compares_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1538 = {BF_SEVERITY_ERROR, "z_mode_index", "material entry %d uses Z mode %d, but the table has %d",
+    static const bf_rule rule_1547 = {BF_SEVERITY_ERROR, "z_mode_index", "material entry %d uses Z mode %d, but the table has %d",
         "MAT3 material entry (public layout): an index into the Z mode table"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         if (bf_push(c, "materials", i)) {
-            if (bf_rule_fails(v, &rule_1538, s->z_mode_offset == 0 || it->z_mode_index < (int64_t)s->z_modes_count))
-                bf_rule_report(v, &rule_1538, (int64_t)(it->_offset + 6),
+            if (bf_rule_fails(v, &rule_1547, s->z_mode_offset == 0 || it->z_mode_index < (int64_t)s->z_modes_count))
+                bf_rule_report(v, &rule_1547, (int64_t)(it->_offset + 6),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->z_mode_index}, {.i = (int64_t)s->z_modes_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1543 = {BF_SEVERITY_ERROR, "dither_index", "material entry %d uses dither %d, but the table has %d",
+    static const bf_rule rule_1552 = {BF_SEVERITY_ERROR, "dither_index", "material entry %d uses dither %d, but the table has %d",
         "MAT3 material entry (public layout): an index into the dither table"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         if (bf_push(c, "materials", i)) {
-            if (bf_rule_fails(v, &rule_1543, s->dither_offset == 0 || it->dither_index < (int64_t)s->dithers_count))
-                bf_rule_report(v, &rule_1543, (int64_t)(it->_offset + 7),
+            if (bf_rule_fails(v, &rule_1552, s->dither_offset == 0 || it->dither_index < (int64_t)s->dithers_count))
+                bf_rule_report(v, &rule_1552, (int64_t)(it->_offset + 7),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->dither_index}, {.i = (int64_t)s->dithers_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1548 = {BF_SEVERITY_ERROR, "material_color_indices",
+    static const bf_rule rule_1557 = {BF_SEVERITY_ERROR, "material_color_indices",
         "material entry %d uses a material color outside the table's %d (0xFFFF: none)",
         "MAT3 material entry (public layout): indices into the material color table, 0xFFFF for none"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
@@ -1104,12 +1112,12 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             for (uint32_t i1 = 0; i1 < (uint32_t)(2); i1++) {
                 if (!(it->material_color_indices[i1] == 65535 || it->material_color_indices[i1] < (int64_t)s->material_colors_count)) { q1 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1548, s->material_color_offset == 0 || q1))
-                bf_rule_report(v, &rule_1548, (int64_t)(it->_offset + 8), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->material_colors_count}});
+            if (bf_rule_fails(v, &rule_1557, s->material_color_offset == 0 || q1))
+                bf_rule_report(v, &rule_1557, (int64_t)(it->_offset + 8), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->material_colors_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1553 = {BF_SEVERITY_ERROR, "color_channel_indices",
+    static const bf_rule rule_1562 = {BF_SEVERITY_ERROR, "color_channel_indices",
         "material entry %d uses a color channel outside the table's %d (0xFFFF: none)",
         "MAT3 material entry (public layout): indices into the color channel table, 0xFFFF for none"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
@@ -1119,12 +1127,12 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             for (uint32_t i2 = 0; i2 < (uint32_t)(4); i2++) {
                 if (!(it->color_channel_indices[i2] == 65535 || it->color_channel_indices[i2] < (int64_t)s->color_channels_count)) { q2 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1553, s->color_channel_offset == 0 || q2))
-                bf_rule_report(v, &rule_1553, (int64_t)(it->_offset + 12), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->color_channels_count}});
+            if (bf_rule_fails(v, &rule_1562, s->color_channel_offset == 0 || q2))
+                bf_rule_report(v, &rule_1562, (int64_t)(it->_offset + 12), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->color_channels_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1558 = {BF_SEVERITY_ERROR, "ambient_color_indices",
+    static const bf_rule rule_1567 = {BF_SEVERITY_ERROR, "ambient_color_indices",
         "material entry %d uses a ambient color outside the table's %d (0xFFFF: none)",
         "MAT3 material entry (public layout): indices into the ambient color table, 0xFFFF for none"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
@@ -1134,12 +1142,12 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             for (uint32_t i3 = 0; i3 < (uint32_t)(2); i3++) {
                 if (!(it->ambient_color_indices[i3] == 65535 || it->ambient_color_indices[i3] < (int64_t)s->ambient_colors_count)) { q3 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1558, s->ambient_color_offset == 0 || q3))
-                bf_rule_report(v, &rule_1558, (int64_t)(it->_offset + 20), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->ambient_colors_count}});
+            if (bf_rule_fails(v, &rule_1567, s->ambient_color_offset == 0 || q3))
+                bf_rule_report(v, &rule_1567, (int64_t)(it->_offset + 20), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->ambient_colors_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1563 = {BF_SEVERITY_ERROR, "light_color_indices", "material entry %d uses a light color outside the table's %d (0xFFFF: none)",
+    static const bf_rule rule_1572 = {BF_SEVERITY_ERROR, "light_color_indices", "material entry %d uses a light color outside the table's %d (0xFFFF: none)",
         "MAT3 material entry (public layout): indices into the light color table, 0xFFFF for none"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
@@ -1148,12 +1156,12 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             for (uint32_t i4 = 0; i4 < (uint32_t)(8); i4++) {
                 if (!(it->light_color_indices[i4] == 65535 || it->light_color_indices[i4] < (int64_t)s->light_colors_count)) { q4 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1563, s->light_color_offset == 0 || q4))
-                bf_rule_report(v, &rule_1563, (int64_t)(it->_offset + 24), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->light_colors_count}});
+            if (bf_rule_fails(v, &rule_1572, s->light_color_offset == 0 || q4))
+                bf_rule_report(v, &rule_1572, (int64_t)(it->_offset + 24), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->light_colors_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1568 = {BF_SEVERITY_ERROR, "tex_gen_indices", "material entry %d uses a texture generator outside the table's %d (0xFFFF: none)",
+    static const bf_rule rule_1577 = {BF_SEVERITY_ERROR, "tex_gen_indices", "material entry %d uses a texture generator outside the table's %d (0xFFFF: none)",
         "MAT3 material entry (public layout): indices into the texture generator table, 0xFFFF for none"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
@@ -1162,12 +1170,12 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             for (uint32_t i5 = 0; i5 < (uint32_t)(8); i5++) {
                 if (!(it->tex_gen_indices[i5] == 65535 || it->tex_gen_indices[i5] < (int64_t)s->tex_gens_count)) { q5 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1568, s->tex_gen_offset == 0 || q5))
-                bf_rule_report(v, &rule_1568, (int64_t)(it->_offset + 40), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->tex_gens_count}});
+            if (bf_rule_fails(v, &rule_1577, s->tex_gen_offset == 0 || q5))
+                bf_rule_report(v, &rule_1577, (int64_t)(it->_offset + 40), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->tex_gens_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1573 = {BF_SEVERITY_ERROR, "post_tex_gen_indices",
+    static const bf_rule rule_1582 = {BF_SEVERITY_ERROR, "post_tex_gen_indices",
         "material entry %d uses a post-transform texture generator outside the table's %d (0xFFFF: none)",
         "MAT3 material entry (public layout): indices into the post-transform texture generator table, 0xFFFF for none"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
@@ -1177,12 +1185,12 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             for (uint32_t i6 = 0; i6 < (uint32_t)(8); i6++) {
                 if (!(it->post_tex_gen_indices[i6] == 65535 || it->post_tex_gen_indices[i6] < (int64_t)s->post_tex_gens_count)) { q6 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1573, s->post_tex_gen_offset == 0 || q6))
-                bf_rule_report(v, &rule_1573, (int64_t)(it->_offset + 56), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->post_tex_gens_count}});
+            if (bf_rule_fails(v, &rule_1582, s->post_tex_gen_offset == 0 || q6))
+                bf_rule_report(v, &rule_1582, (int64_t)(it->_offset + 56), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->post_tex_gens_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1578 = {BF_SEVERITY_ERROR, "tex_matrix_indices", "material entry %d uses a texture matrix outside the table's %d (0xFFFF: none)",
+    static const bf_rule rule_1587 = {BF_SEVERITY_ERROR, "tex_matrix_indices", "material entry %d uses a texture matrix outside the table's %d (0xFFFF: none)",
         "MAT3 material entry (public layout): indices into the texture matrix table, 0xFFFF for none"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
@@ -1191,12 +1199,12 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             for (uint32_t i7 = 0; i7 < (uint32_t)(10); i7++) {
                 if (!(it->tex_matrix_indices[i7] == 65535 || it->tex_matrix_indices[i7] < (int64_t)s->tex_matrices_count)) { q7 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1578, s->tex_matrix_offset == 0 || q7))
-                bf_rule_report(v, &rule_1578, (int64_t)(it->_offset + 72), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->tex_matrices_count}});
+            if (bf_rule_fails(v, &rule_1587, s->tex_matrix_offset == 0 || q7))
+                bf_rule_report(v, &rule_1587, (int64_t)(it->_offset + 72), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->tex_matrices_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1583 = {BF_SEVERITY_ERROR, "post_tex_matrix_indices",
+    static const bf_rule rule_1592 = {BF_SEVERITY_ERROR, "post_tex_matrix_indices",
         "material entry %d uses a post-transform texture matrix outside the table's %d (0xFFFF: none)",
         "MAT3 material entry (public layout): indices into the post-transform texture matrix table, 0xFFFF for none"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
@@ -1206,13 +1214,13 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             for (uint32_t i8 = 0; i8 < (uint32_t)(20); i8++) {
                 if (!(it->post_tex_matrix_indices[i8] == 65535 || it->post_tex_matrix_indices[i8] < (int64_t)s->post_tex_matrices_count)) { q8 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1583, s->post_tex_matrix_offset == 0 || q8))
-                bf_rule_report(v, &rule_1583, (int64_t)(it->_offset + 92),
+            if (bf_rule_fails(v, &rule_1592, s->post_tex_matrix_offset == 0 || q8))
+                bf_rule_report(v, &rule_1592, (int64_t)(it->_offset + 92),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->post_tex_matrices_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1588 = {BF_SEVERITY_ERROR, "texture_indices", "material entry %d uses a texture outside the table's %d (0xFFFF: none)",
+    static const bf_rule rule_1597 = {BF_SEVERITY_ERROR, "texture_indices", "material entry %d uses a texture outside the table's %d (0xFFFF: none)",
         "MAT3 material entry (public layout): indices into the texture table, 0xFFFF for none"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
@@ -1221,12 +1229,12 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             for (uint32_t i9 = 0; i9 < (uint32_t)(8); i9++) {
                 if (!(it->texture_indices[i9] == 65535 || it->texture_indices[i9] < (int64_t)s->textures_count)) { q9 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1588, s->texture_remap_offset == 0 || q9))
-                bf_rule_report(v, &rule_1588, (int64_t)(it->_offset + 132), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->textures_count}});
+            if (bf_rule_fails(v, &rule_1597, s->texture_remap_offset == 0 || q9))
+                bf_rule_report(v, &rule_1597, (int64_t)(it->_offset + 132), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->textures_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1593 = {BF_SEVERITY_ERROR, "konst_color_indices", "material entry %d uses a constant color outside the table's %d (0xFFFF: none)",
+    static const bf_rule rule_1602 = {BF_SEVERITY_ERROR, "konst_color_indices", "material entry %d uses a constant color outside the table's %d (0xFFFF: none)",
         "MAT3 material entry (public layout): indices into the constant color table, 0xFFFF for none"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
@@ -1235,12 +1243,12 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             for (uint32_t i10 = 0; i10 < (uint32_t)(4); i10++) {
                 if (!(it->konst_color_indices[i10] == 65535 || it->konst_color_indices[i10] < (int64_t)s->konst_colors_count)) { q10 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1593, s->konst_color_offset == 0 || q10))
-                bf_rule_report(v, &rule_1593, (int64_t)(it->_offset + 148), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->konst_colors_count}});
+            if (bf_rule_fails(v, &rule_1602, s->konst_color_offset == 0 || q10))
+                bf_rule_report(v, &rule_1602, (int64_t)(it->_offset + 148), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->konst_colors_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1598 = {BF_SEVERITY_ERROR, "tev_order_indices", "material entry %d uses a TEV order outside the table's %d (0xFFFF: none)",
+    static const bf_rule rule_1607 = {BF_SEVERITY_ERROR, "tev_order_indices", "material entry %d uses a TEV order outside the table's %d (0xFFFF: none)",
         "MAT3 material entry (public layout): indices into the TEV order table, 0xFFFF for none"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
@@ -1249,12 +1257,12 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             for (uint32_t i11 = 0; i11 < (uint32_t)(16); i11++) {
                 if (!(it->tev_order_indices[i11] == 65535 || it->tev_order_indices[i11] < (int64_t)s->tev_orders_count)) { q11 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1598, s->tev_order_offset == 0 || q11))
-                bf_rule_report(v, &rule_1598, (int64_t)(it->_offset + 188), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->tev_orders_count}});
+            if (bf_rule_fails(v, &rule_1607, s->tev_order_offset == 0 || q11))
+                bf_rule_report(v, &rule_1607, (int64_t)(it->_offset + 188), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->tev_orders_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1603 = {BF_SEVERITY_ERROR, "tev_color_indices", "material entry %d uses a TEV color outside the table's %d (0xFFFF: none)",
+    static const bf_rule rule_1612 = {BF_SEVERITY_ERROR, "tev_color_indices", "material entry %d uses a TEV color outside the table's %d (0xFFFF: none)",
         "MAT3 material entry (public layout): indices into the TEV color table, 0xFFFF for none"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
@@ -1263,12 +1271,12 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             for (uint32_t i12 = 0; i12 < (uint32_t)(4); i12++) {
                 if (!(it->tev_color_indices[i12] == 65535 || it->tev_color_indices[i12] < (int64_t)s->tev_colors_count)) { q12 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1603, s->tev_color_offset == 0 || q12))
-                bf_rule_report(v, &rule_1603, (int64_t)(it->_offset + 220), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->tev_colors_count}});
+            if (bf_rule_fails(v, &rule_1612, s->tev_color_offset == 0 || q12))
+                bf_rule_report(v, &rule_1612, (int64_t)(it->_offset + 220), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->tev_colors_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1608 = {BF_SEVERITY_ERROR, "tev_stage_indices", "material entry %d uses a TEV stage outside the table's %d (0xFFFF: none)",
+    static const bf_rule rule_1617 = {BF_SEVERITY_ERROR, "tev_stage_indices", "material entry %d uses a TEV stage outside the table's %d (0xFFFF: none)",
         "MAT3 material entry (public layout): indices into the TEV stage table, 0xFFFF for none"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
@@ -1277,12 +1285,12 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             for (uint32_t i13 = 0; i13 < (uint32_t)(16); i13++) {
                 if (!(it->tev_stage_indices[i13] == 65535 || it->tev_stage_indices[i13] < (int64_t)s->tev_stages_count)) { q13 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1608, s->tev_stage_offset == 0 || q13))
-                bf_rule_report(v, &rule_1608, (int64_t)(it->_offset + 228), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->tev_stages_count}});
+            if (bf_rule_fails(v, &rule_1617, s->tev_stage_offset == 0 || q13))
+                bf_rule_report(v, &rule_1617, (int64_t)(it->_offset + 228), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->tev_stages_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1613 = {BF_SEVERITY_ERROR, "swap_mode_indices", "material entry %d uses a swap mode outside the table's %d (0xFFFF: none)",
+    static const bf_rule rule_1622 = {BF_SEVERITY_ERROR, "swap_mode_indices", "material entry %d uses a swap mode outside the table's %d (0xFFFF: none)",
         "MAT3 material entry (public layout): indices into the swap mode table, 0xFFFF for none"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
@@ -1291,12 +1299,12 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             for (uint32_t i14 = 0; i14 < (uint32_t)(16); i14++) {
                 if (!(it->swap_mode_indices[i14] == 65535 || it->swap_mode_indices[i14] < (int64_t)s->swap_modes_count)) { q14 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1613, s->swap_mode_offset == 0 || q14))
-                bf_rule_report(v, &rule_1613, (int64_t)(it->_offset + 260), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->swap_modes_count}});
+            if (bf_rule_fails(v, &rule_1622, s->swap_mode_offset == 0 || q14))
+                bf_rule_report(v, &rule_1622, (int64_t)(it->_offset + 260), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->swap_modes_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1618 = {BF_SEVERITY_ERROR, "swap_table_indices", "material entry %d uses a swap table outside the table's %d (0xFFFF: none)",
+    static const bf_rule rule_1627 = {BF_SEVERITY_ERROR, "swap_table_indices", "material entry %d uses a swap table outside the table's %d (0xFFFF: none)",
         "MAT3 material entry (public layout): indices into the swap table table, 0xFFFF for none"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
@@ -1305,53 +1313,53 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             for (uint32_t i15 = 0; i15 < (uint32_t)(4); i15++) {
                 if (!(it->swap_table_indices[i15] == 65535 || it->swap_table_indices[i15] < (int64_t)s->swap_tables_count)) { q15 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1618, s->swap_table_offset == 0 || q15))
-                bf_rule_report(v, &rule_1618, (int64_t)(it->_offset + 292), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->swap_tables_count}});
+            if (bf_rule_fails(v, &rule_1627, s->swap_table_offset == 0 || q15))
+                bf_rule_report(v, &rule_1627, (int64_t)(it->_offset + 292), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->swap_tables_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1623 = {BF_SEVERITY_ERROR, "fog_index", "material entry %d uses fog %d, but the table has %d",
+    static const bf_rule rule_1632 = {BF_SEVERITY_ERROR, "fog_index", "material entry %d uses fog %d, but the table has %d",
         "MAT3 material entry (public layout): an index into the fog table"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         if (bf_push(c, "materials", i)) {
-            if (bf_rule_fails(v, &rule_1623, s->fog_offset == 0 || it->fog_index == 65535 || it->fog_index < (int64_t)s->fogs_count))
-                bf_rule_report(v, &rule_1623, (int64_t)(it->_offset + 324),
+            if (bf_rule_fails(v, &rule_1632, s->fog_offset == 0 || it->fog_index == 65535 || it->fog_index < (int64_t)s->fogs_count))
+                bf_rule_report(v, &rule_1632, (int64_t)(it->_offset + 324),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->fog_index}, {.i = (int64_t)s->fogs_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1628 = {BF_SEVERITY_ERROR, "alpha_compare_index", "material entry %d uses alpha compare %d, but the table has %d",
+    static const bf_rule rule_1637 = {BF_SEVERITY_ERROR, "alpha_compare_index", "material entry %d uses alpha compare %d, but the table has %d",
         "MAT3 material entry (public layout): an index into the alpha compare table"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         if (bf_push(c, "materials", i)) {
-            if (bf_rule_fails(v, &rule_1628,
+            if (bf_rule_fails(v, &rule_1637,
                               s->alpha_compare_offset == 0 || it->alpha_compare_index == 65535 || it->alpha_compare_index < (int64_t)s->alpha_compares_count))
-                bf_rule_report(v, &rule_1628, (int64_t)(it->_offset + 326),
+                bf_rule_report(v, &rule_1637, (int64_t)(it->_offset + 326),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->alpha_compare_index}, {.i = (int64_t)s->alpha_compares_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1633 = {BF_SEVERITY_ERROR, "blend_mode_index", "material entry %d uses blend mode %d, but the table has %d",
+    static const bf_rule rule_1642 = {BF_SEVERITY_ERROR, "blend_mode_index", "material entry %d uses blend mode %d, but the table has %d",
         "MAT3 material entry (public layout): an index into the blend mode table"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         if (bf_push(c, "materials", i)) {
-            if (bf_rule_fails(v, &rule_1633,
+            if (bf_rule_fails(v, &rule_1642,
                               s->blend_mode_offset == 0 || it->blend_mode_index == 65535 || it->blend_mode_index < (int64_t)s->blend_modes_count))
-                bf_rule_report(v, &rule_1633, (int64_t)(it->_offset + 328),
+                bf_rule_report(v, &rule_1642, (int64_t)(it->_offset + 328),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->blend_mode_index}, {.i = (int64_t)s->blend_modes_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1638 = {BF_SEVERITY_ERROR, "nbt_scale_index", "material entry %d uses NBT scale %d, but the table has %d",
+    static const bf_rule rule_1647 = {BF_SEVERITY_ERROR, "nbt_scale_index", "material entry %d uses NBT scale %d, but the table has %d",
         "MAT3 material entry (public layout): an index into the NBT scale table"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         if (bf_push(c, "materials", i)) {
-            if (bf_rule_fails(v, &rule_1638, s->nbt_scale_offset == 0 || it->nbt_scale_index == 65535 || it->nbt_scale_index < (int64_t)s->nbt_scales_count))
-                bf_rule_report(v, &rule_1638, (int64_t)(it->_offset + 330),
+            if (bf_rule_fails(v, &rule_1647, s->nbt_scale_offset == 0 || it->nbt_scale_index == 65535 || it->nbt_scale_index < (int64_t)s->nbt_scales_count))
+                bf_rule_report(v, &rule_1647, (int64_t)(it->_offset + 330),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->nbt_scale_index}, {.i = (int64_t)s->nbt_scales_count}});
             bf_pop(c);
         }
@@ -1363,7 +1371,7 @@ static void validate_Mdl3(bf_vctx *v, const j3d_Mdl3 *s)
     bf_ctx *c = &v->c;
     const j3d_File *R = c->root;
     rule_cache *VC = v->cache;
-    static const bf_rule rule_1947 = {BF_SEVERITY_ERROR, "material_count", "%d display lists, but MAT3 has %d materials",
+    static const bf_rule rule_1956 = {BF_SEVERITY_ERROR, "material_count", "%d display lists, but MAT3 has %d materials",
         "MDL3 (public layout): one display list per material of MAT3"};
     int64_t q1 = 0;
     if (VC->set[0]) q1 = VC->i[0]; else
@@ -1376,8 +1384,8 @@ static void validate_Mdl3(bf_vctx *v, const j3d_Mdl3 *s)
         VC->set[0] = 1;
         VC->i[0] = q1;
     }
-    if (bf_rule_fails(v, &rule_1947, q1 != 1 || s->material_count == j3d_File_m_mat3_material_count(c, R)))
-        bf_rule_report(v, &rule_1947, (int64_t)(s->_offset + 0),
+    if (bf_rule_fails(v, &rule_1956, q1 != 1 || s->material_count == j3d_File_m_mat3_material_count(c, R)))
+        bf_rule_report(v, &rule_1956, (int64_t)(s->_offset + 0),
                        (const bf_rule_value[]){{.i = s->material_count}, {.i = j3d_File_m_mat3_material_count(c, R)}});
     for (uint32_t i = 0; i < s->packets_count; i++) {
         if (bf_push(c, "packets", i)) {
@@ -1390,18 +1398,18 @@ static void validate_Mdl3(bf_vctx *v, const j3d_Mdl3 *s)
 static void validate_Mdl3Packet(bf_vctx *v, const j3d_Mdl3Packet *s)
 {
     bf_ctx *c = &v->c;
-    static const bf_rule rule_1965 = {BF_SEVERITY_ERROR, "size", "display list of %d bytes, not padded to 32",
+    static const bf_rule rule_1974 = {BF_SEVERITY_ERROR, "size", "display list of %d bytes, not padded to 32",
         "MDL3 display lists (public layout): GX display lists are padded to 32 bytes"};
-    if (bf_rule_fails(v, &rule_1965, bf_mod(c, s->size, 32) == 0))
-        bf_rule_report(v, &rule_1965, (int64_t)(s->_offset + 4), (const bf_rule_value[]){{.i = s->size}});
+    if (bf_rule_fails(v, &rule_1974, bf_mod(c, s->size, 32) == 0))
+        bf_rule_report(v, &rule_1974, (int64_t)(s->_offset + 4), (const bf_rule_value[]){{.i = s->size}});
 }
 
 static void validate_Tex1(bf_vctx *v, const j3d_Tex1 *s)
 {
     bf_ctx *c = &v->c;
-    static const bf_rule rule_2051 = {BF_SEVERITY_ERROR, "name_table_offset", "%d names for %d textures", "TEX1: \"Name table offset\" (a name per texture)"};
-    if (bf_rule_fails(v, &rule_2051, s->name_table_offset == 0 || s->names.count == s->texture_count))
-        bf_rule_report(v, &rule_2051, (int64_t)(s->_offset + 8), (const bf_rule_value[]){{.i = s->names.count}, {.i = s->texture_count}});
+    static const bf_rule rule_2060 = {BF_SEVERITY_ERROR, "name_table_offset", "%d names for %d textures", "TEX1: \"Name table offset\" (a name per texture)"};
+    if (bf_rule_fails(v, &rule_2060, s->name_table_offset == 0 || s->names.count == s->texture_count))
+        bf_rule_report(v, &rule_2060, (int64_t)(s->_offset + 8), (const bf_rule_value[]){{.i = s->names.count}, {.i = s->texture_count}});
     for (uint32_t i = 0; i < s->headers_count; i++) {
         if (bf_push(c, "headers", i)) {
             validate_BtiHeader(v, &s->headers[i]);
