@@ -447,6 +447,7 @@ static const ir_node rule_node = {(const ir_key[]){
     KEY(rule, "severity", warning, AS_WORD, .words = severities),
     KEY(rule, "origin", origin, AS_STR),
     KEY(rule, "each", each, AS_STR),
+    KEY(rule, "name", name, AS_STR),
     KEY(rule, "at", at, AS_NODE, .node = &expr_node),
     KEY(rule, "parts", parts, AS_LIST, .item = LIST_OF(msg_part_node)),
     END,

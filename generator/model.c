@@ -606,7 +606,7 @@ static void parse_message(rule *r, const ynode *n)
 
 static rule *build_rule(const ynode *n)
 {
-    static const char *const keys[] = {"check", "message", "severity", "origin", "each", "at", NULL};
+    static const char *const keys[] = {"check", "message", "severity", "origin", "each", "at", "name", NULL};
     rule *r = pool_alloc(sizeof *r);
     r->loc = n->loc;
     if (!expect_kind(n, YN_MAP, "a rule"))
@@ -629,6 +629,8 @@ static rule *build_rule(const ynode *n)
     }
     r->origin = scalar(ynode_get(n, "origin"), "origin");
     r->each = scalar(ynode_get(n, "each"), "each");
+    if ((v = ynode_get(n, "name")) && (r->name = scalar(v, "name")) && !is_identifier(r->name))
+        diag_error(v->loc, "a rule's name is a C identifier (letters, digits, '_'), not '%s'", r->name);
     if ((v = ynode_get(n, "at")))
         r->at = parse_expr_node(v, "at");
     return r;

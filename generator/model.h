@@ -177,6 +177,7 @@ typedef struct rule {
     const char *each;   /* name of an array field of the type */
     struct field *each_field;
     expr *at;           /* the field the finding points at (default: the element or the type) */
+    const char *name;   /* the rule's name after its type's (`--ignore`); NULL: from `at` or `each` */
 } rule;
 
 /* A row of a document table that real files do not have. */

@@ -463,6 +463,16 @@ Test(bfgen_errors, file_set_check_severity)
     expect_error(&r, 7, 94, "severity must be 'error' or 'warning'");
 }
 
+/* A rule's `name` (for binform check --ignore) is a C identifier. */
+Test(bfgen_errors, rule_names_are_identifiers)
+{
+    run r;
+    bfgen(&r, HEAD "      - { name: a, type: u8, doc: A. }\n    rules:\n      - { check: \"a < 3\", message: m, name: small_a }\n");
+    cr_expect_eq(r.status, 0, "%s", r.output);
+    bfgen(&r, HEAD "      - { name: a, type: u8, doc: A. }\n    rules:\n      - { check: \"a < 3\", message: m, name: \"small a\" }\n");
+    expect_error(&r, 10, 45, "a rule's name is a C identifier (letters, digits, '_'), not 'small a'");
+}
+
 Test(bfgen_errors, string_table_keys_are_for_bytes)
 {
     run r;

@@ -432,3 +432,41 @@ Test(cli_options, render_follows_the_same_conventions)
     cr_expect_eq(r->status, 2);
     cr_expect(strstr(r->err, "option '--yaw' needs a value") != NULL, "%s", r->err);
 }
+
+/* ---- many findings of one rule ---- */
+
+/* snake.p3m has 15 bone tails written by the exporter's bug, one warning each: the text shows the
+ * first 3 and a note naming the rule, --ignore silences it by its name (or a prefix ending at a
+ * dot), and --json keeps every finding with its rule's name. */
+Test(cli_options, repeats_grouped_and_rules_ignored_by_name)
+{
+    REQUIRE_SAMPLES();
+    const char *snake = sample_path("p3m/snake.p3m");
+    cli_result *r = cli_runf("check '%s'", snake);
+    cr_expect_eq(r->status, 0, "%s", r->err);
+    cr_expect_eq(count_lines(r->out), 4, "3 warnings and a note: %s", r->out);
+    cr_expect(strstr(r->out, "warning: data.bones[2].tail") != NULL, "%s", r->out);
+    cr_expect(strstr(r->out, "warning: data.bones[3].tail") == NULL, "%s", r->out);
+    cr_expect(strstr(r->out, "snake.p3m: note: ... and 12 more like it (p3m.Bone.tail; --ignore p3m.Bone.tail silences them") !=
+                  NULL,
+              "%s", r->out);
+    r = cli_runf("check --ignore p3m.Bone.tail '%s'", snake);
+    cr_expect_eq(r->status, 0, "%s", r->err);
+    cr_expect_str_eq(r->out, "");
+    r = cli_runf("check --ignore=p3m.Bone '%s'", snake);
+    cr_expect_str_eq(r->out, "", "every rule of Bone");
+    r = cli_runf("check --ignore p3m.Bon '%s'", snake);
+    cr_expect_eq(count_lines(r->out), 4, "a prefix ends at a dot: %s", r->out);
+    r = cli_runf("check --json '%s'", snake);
+    size_t n = 0;
+    for (const char *p = r->out; (p = strstr(p, "\"rule\":\"p3m.Bone.tail\"")) != NULL; p++)
+        n++;
+    cr_expect_eq(n, 15, "JSON keeps all 15: %s", r->out);
+    /* an error silenced: the file passes */
+    r = cli_runf("check '%s'", sample_path("p3m/dynamic_multipart.p3m"));
+    cr_expect_eq(r->status, 1, "%s", r->out);
+    r = cli_runf("check --ignore p3m.Ptf.pixels '%s'", sample_path("p3m/dynamic_multipart.p3m"));
+    cr_expect_eq(r->status, 0, "%s", r->out);
+    r = cli_runf("info --ignore p3m.Bone '%s'", snake);
+    cr_expect_eq(r->status, 2, "--ignore is check's");
+}
