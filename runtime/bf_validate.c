@@ -29,7 +29,7 @@ size_t bf_findings_ignore(bf_findings *f, const char *name)
     size_t n = strlen(name), kept = 0, removed = 0;
     for (size_t i = 0; i < f->count; i++) {
         const char *r = f->items[i].rule;
-        if (r && strncmp(r, name, n) == 0 && (r[n] == '\0' || r[n] == '.')) {
+        if (r && strlen(r) >= n && memcmp(r, name, n) == 0 && (r[n] == '\0' || r[n] == '.')) {
             if (f->items[i].severity == BF_SEVERITY_ERROR)
                 f->errors--;
             else
