@@ -205,8 +205,8 @@ TEST_STEPS += c99-check
 # ---- tests (Criterion, under ASan + UBSan) ----
 TEST_CFLAGS = $(CFLAGS_COMMON) $(SAN) $(INCLUDES) -In64/host -Itests/support -Icli/binform -DBF_SHARED_DIR='"$(SHARED)"' \
 	-DBF_PROJECT_DIR='"$(abspath .)"'
-# binform's JSON parser is the tests' too.
-TEST_SUPPORT := $(filter-out %/lazy_git.c,$(wildcard tests/support/*.c)) cli/binform/json_parse.c
+# binform's JSON parser, writer and dump are the tests' too.
+TEST_SUPPORT := $(filter-out %/lazy_git.c,$(wildcard tests/support/*.c)) cli/binform/json_parse.c cli/binform/json.c cli/binform/dump.c
 # Criterion's libgit2 initialized only when a diff is made (tests/support/lazy_git.c): linked
 # into every test binary as an object, so that its definitions are the ones Criterion gets.
 TEST_LAZY_GIT := $(BUILD)/san/tests/support/lazy_git.o

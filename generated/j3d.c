@@ -1190,7 +1190,7 @@ static int read_Shape(bf_ctx *c, j3d_Shape *s, const char *field, int64_t index,
     if (!s->groups)
         return 0;
     for (int64_t i = 0, n = s->groups_count; i < n; i++)
-        if (!read_MatrixGroup(c, &s->groups[i], "groups", i, s->_p_base, s->_p_primitive_data, bf_sub((int64_t)s->attributes_count, 1), j3d_Shape_v__q1(c, s)))
+        if (!read_MatrixGroup(c, &s->groups[i], "groups", i, s->_p_base, s->_p_primitive_data, bf_sub((int64_t)s->attributes_count, 1), j3d_Shape_v__q2(c, s)))
             return 0;
     bf_leave_region(c, &groups_mark);
     return bf_leave(c, field);

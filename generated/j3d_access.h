@@ -330,7 +330,8 @@ static inline int64_t j3d_VertexBuffer_v_data_type(bf_ctx *c, const j3d_VertexBu
 static inline int64_t j3d_VertexBuffer_v_is_color(bf_ctx *c, const j3d_VertexBuffer *s);
 static inline int64_t j3d_VertexBuffer_v_scale(bf_ctx *c, const j3d_VertexBuffer *s);
 static inline int64_t j3d_Shp1_v_shape_group_count(bf_ctx *c, const j3d_Shp1 *s);
-static inline int64_t j3d_Shape_v__q1(bf_ctx *c, const j3d_Shape *s);
+static inline int64_t j3d_Shape_v_blended_groups(bf_ctx *c, const j3d_Shape *s);
+static inline int64_t j3d_Shape_v__q2(bf_ctx *c, const j3d_Shape *s);
 static inline int64_t j3d_TextureImage_v_tile_width(bf_ctx *c, const j3d_TextureImage *s);
 static inline int64_t j3d_TextureImage_v_tile_height(bf_ctx *c, const j3d_TextureImage *s);
 static inline int64_t j3d_TextureImage_v_tile_bytes(bf_ctx *c, const j3d_TextureImage *s);
@@ -836,7 +837,29 @@ static inline int64_t j3d_Shp1_v_shape_group_count(bf_ctx *c, const j3d_Shp1 *s)
     return q1;
 }
 
-static inline int64_t j3d_Shape_v__q1(bf_ctx *c, const j3d_Shape *s)
+/* Shape.blended_groups: The shape's Matrix Group Data entries that select more than one matrix: only their vertices choose among matrices (a group of one
+   matrix draws every vertex with it). */
+static inline int64_t j3d_Shape_v_blended_groups(bf_ctx *c, const j3d_Shape *s)
+{
+    const j3d_File *R = c->root;
+    (void)R;
+    (void)s;
+    int64_t q1 = 0;
+    for (uint32_t i1 = 0; i1 < (uint32_t)(R->sections_count); i1++) {
+        const j3d_Section *it1 = &R->sections[i1];
+        (void)it1;
+        int64_t q2 = 0;
+        for (uint32_t i2 = 0; i2 < (uint32_t)((it1->body.kind == J3D_KIND_SHP1 ? it1->body.Shp1 : &j3d_Shp1_zero)->group_data_count); i2++) {
+            const j3d_MatrixGroupData *it2 = &(it1->body.kind == J3D_KIND_SHP1 ? it1->body.Shp1 : &j3d_Shp1_zero)->group_data[i2];
+            (void)it2;
+            q2 += (int64_t)i2 >= s->group_data_index && (int64_t)i2 < bf_add(s->group_data_index, s->matrix_group_count) && it2->matrix_count > 1;
+        }
+        q1 = bf_add(q1, q2);
+    }
+    return q1;
+}
+
+static inline int64_t j3d_Shape_v__q2(bf_ctx *c, const j3d_Shape *s)
 {
     const j3d_File *R = c->root;
     (void)R;

@@ -801,6 +801,12 @@ static const bf_type_desc j3d_type_Shp1 = {.name = "Shp1", .kind_id = 18, .size 
     .fields = j3d_fields_Shp1, .field_count = 14, .values = j3d_values_Shp1, .value_count = 1,
     .doc = "SHP1 - Shape Information, how to use the data in the VTX1 section to create shapes."};
 
+static int64_t j3d_value_Shape_blended_groups(bf_ctx *c, const void *s) { return j3d_Shape_v_blended_groups(c, (const j3d_Shape *)s); }
+static const bf_value_desc j3d_values_Shape[] = {
+    {.name = "blended_groups", .int_of = j3d_value_Shape_blended_groups,
+     .doc = "The shape's Matrix Group Data entries that select more than one matrix: only their vertices\n"
+     "choose among matrices (a group of one matrix draws every vertex with it).\n"},
+};
 static const bf_field_desc j3d_fields_Shape[] = {
     {.name = "matrix_type", .kind = BF_FIELD_PRIM, .prim = BF_U8, .enumdef = &j3d_enum_ShapeMatrixType, .static_offset = 0, .elem_size = 1,
      .offset = offsetof(j3d_Shape, matrix_type), .doc = "Matrix Type."},
@@ -839,7 +845,8 @@ static const bf_field_desc j3d_fields_Shape[] = {
      .doc = "The shape's Matrix Group Definitions (consecutive in the table) and their primitives."},
 };
 static const bf_type_desc j3d_type_Shape = {.name = "Shape", .kind_id = 19, .size = sizeof(j3d_Shape), .encoded_size = 40,
-    .fields = j3d_fields_Shape, .field_count = 16, .doc = "Shape Data: a Matrix Calculation type, used for Billboarding and multi-joint skinning, and\n"
+    .fields = j3d_fields_Shape, .field_count = 16, .values = j3d_values_Shape, .value_count = 1,
+    .doc = "Shape Data: a Matrix Calculation type, used for Billboarding and multi-joint skinning, and\n"
     "a collection of Matrix Groups, whose primitives share the same set of DRW1 matrices.\n"};
 
 static const bf_field_desc j3d_fields_IndexAttribute[] = {

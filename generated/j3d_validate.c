@@ -31,41 +31,50 @@ static void validate_BtiHeader(bf_vctx *v, const j3d_BtiHeader *s);
 #include "j3d_access.h"
 
 static const int64_t enum_FileKind_values[] = {1651336242, 1651336243, 1650748468};
-static const bf_enum_check enum_FileKind = {"FileKind", "FileKind: the values the document lists", enum_FileKind_values, 3};
+static const bf_enum_check enum_FileKind = {"FileKind", "FileKind: the values the document lists", enum_FileKind_values, 3, "j3d.FileKind.enum"};
 static const int64_t enum_NodeType_values[] = {0, 1, 2, 16, 17, 18};
-static const bf_enum_check enum_NodeType = {"NodeType", "NodeType: the values the document lists", enum_NodeType_values, 6};
+static const bf_enum_check enum_NodeType = {"NodeType", "NodeType: the values the document lists", enum_NodeType_values, 6, "j3d.NodeType.enum"};
 static const int64_t enum_VertexAttribute_values[] = {9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 25, 255};
-static const bf_enum_check enum_VertexAttribute = {"VertexAttribute", "VertexAttribute: the values the document lists", enum_VertexAttribute_values, 14};
+static const bf_enum_check enum_VertexAttribute =
+        {"VertexAttribute", "VertexAttribute: the values the document lists", enum_VertexAttribute_values, 14, "j3d.VertexAttribute.enum"};
 static const int64_t enum_ComponentCount_values[] = {0, 1, 2};
-static const bf_enum_check enum_ComponentCount = {"ComponentCount", "ComponentCount: the values the document lists", enum_ComponentCount_values, 3};
+static const bf_enum_check enum_ComponentCount =
+        {"ComponentCount", "ComponentCount: the values the document lists", enum_ComponentCount_values, 3, "j3d.ComponentCount.enum"};
 static const int64_t enum_DrawType_values[] = {0, 1};
-static const bf_enum_check enum_DrawType = {"DrawType", "DrawType: the values the document lists", enum_DrawType_values, 2};
+static const bf_enum_check enum_DrawType = {"DrawType", "DrawType: the values the document lists", enum_DrawType_values, 2, "j3d.DrawType.enum"};
 static const int64_t enum_ScaleInheritance_values[] = {0, 1};
-static const bf_enum_check enum_ScaleInheritance = {"ScaleInheritance", "ScaleInheritance: the values the document lists", enum_ScaleInheritance_values, 2};
+static const bf_enum_check enum_ScaleInheritance =
+        {"ScaleInheritance", "ScaleInheritance: the values the document lists", enum_ScaleInheritance_values, 2, "j3d.ScaleInheritance.enum"};
 static const int64_t enum_ShapeMatrixType_values[] = {0, 1, 2, 3};
-static const bf_enum_check enum_ShapeMatrixType = {"ShapeMatrixType", "ShapeMatrixType: the values the document lists", enum_ShapeMatrixType_values, 4};
+static const bf_enum_check enum_ShapeMatrixType =
+        {"ShapeMatrixType", "ShapeMatrixType: the values the document lists", enum_ShapeMatrixType_values, 4, "j3d.ShapeMatrixType.enum"};
 static const int64_t enum_ShapeAttribute_values[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 25, 255};
-static const bf_enum_check enum_ShapeAttribute = {"ShapeAttribute", "ShapeAttribute: the values the document lists", enum_ShapeAttribute_values, 23};
+static const bf_enum_check enum_ShapeAttribute =
+        {"ShapeAttribute", "ShapeAttribute: the values the document lists", enum_ShapeAttribute_values, 23, "j3d.ShapeAttribute.enum"};
 static const int64_t enum_IndexType_values[] = {0, 1, 2, 3};
-static const bf_enum_check enum_IndexType = {"IndexType", "IndexType: the values the document lists", enum_IndexType_values, 4};
+static const bf_enum_check enum_IndexType = {"IndexType", "IndexType: the values the document lists", enum_IndexType_values, 4, "j3d.IndexType.enum"};
 static const int64_t enum_PrimitiveType_values[] = {0, 128, 144, 152, 160, 168, 176, 184};
-static const bf_enum_check enum_PrimitiveType = {"PrimitiveType", "PrimitiveType: the values the document lists", enum_PrimitiveType_values, 8};
+static const bf_enum_check enum_PrimitiveType =
+        {"PrimitiveType", "PrimitiveType: the values the document lists", enum_PrimitiveType_values, 8, "j3d.PrimitiveType.enum"};
 static const int64_t enum_TextureFormat_values[] = {0, 1, 2, 3, 4, 5, 6, 8, 9, 10, 14};
-static const bf_enum_check enum_TextureFormat = {"TextureFormat", "TextureFormat: the values the document lists", enum_TextureFormat_values, 11};
+static const bf_enum_check enum_TextureFormat =
+        {"TextureFormat", "TextureFormat: the values the document lists", enum_TextureFormat_values, 11, "j3d.TextureFormat.enum"};
 static const int64_t enum_CullMode_values[] = {0, 1, 2, 3};
-static const bf_enum_check enum_CullMode = {"CullMode", "CullMode: the values the document lists", enum_CullMode_values, 4};
+static const bf_enum_check enum_CullMode = {"CullMode", "CullMode: the values the document lists", enum_CullMode_values, 4, "j3d.CullMode.enum"};
 static const int64_t enum_WrapMode_values[] = {0, 1, 2};
-static const bf_enum_check enum_WrapMode = {"WrapMode", "WrapMode: the values the document lists", enum_WrapMode_values, 3};
+static const bf_enum_check enum_WrapMode = {"WrapMode", "WrapMode: the values the document lists", enum_WrapMode_values, 3, "j3d.WrapMode.enum"};
 static const int64_t enum_PaletteFormat_values[] = {0, 1, 2};
-static const bf_enum_check enum_PaletteFormat = {"PaletteFormat", "PaletteFormat: the values the document lists", enum_PaletteFormat_values, 3};
+static const bf_enum_check enum_PaletteFormat =
+        {"PaletteFormat", "PaletteFormat: the values the document lists", enum_PaletteFormat_values, 3, "j3d.PaletteFormat.enum"};
 static const int64_t enum_TextureFilter_values[] = {0, 1, 2, 3, 4, 5};
-static const bf_enum_check enum_TextureFilter = {"TextureFilter", "TextureFilter: the values the document lists", enum_TextureFilter_values, 6};
-static const bf_flags_check flags_LoaderFlags = {"LoaderFlags", "LoaderFlags: the bits the document lists", UINT64_C(0xFFFF)};
+static const bf_enum_check enum_TextureFilter =
+        {"TextureFilter", "TextureFilter: the values the document lists", enum_TextureFilter_values, 6, "j3d.TextureFilter.enum"};
+static const bf_flags_check flags_LoaderFlags = {"LoaderFlags", "LoaderFlags: the bits the document lists", UINT64_C(0xFFFF), "j3d.LoaderFlags.flags"};
 
 /* The validation context, and the last result of each named value. */
 typedef struct j3d_vmemo {
     bf_vctx v;
-    bf_memo m[39];
+    bf_memo m[40];
 } j3d_vmemo;
 
 static inline bf_memo *memo(bf_ctx *c, int slot)
@@ -283,27 +292,33 @@ static inline int64_t j3d_Shp1_m_shape_group_count(bf_ctx *c, const j3d_Shp1 *s)
     return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_Shp1_v_shape_group_count(c, s));
 }
 
-static inline int64_t j3d_Shape_m__q1(bf_ctx *c, const j3d_Shape *s)
+static inline int64_t j3d_Shape_m_blended_groups(bf_ctx *c, const j3d_Shape *s)
 {
     bf_memo *m = memo(c, 35);
-    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_Shape_v__q1(c, s));
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_Shape_v_blended_groups(c, s));
+}
+
+static inline int64_t j3d_Shape_m__q2(bf_ctx *c, const j3d_Shape *s)
+{
+    bf_memo *m = memo(c, 36);
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_Shape_v__q2(c, s));
 }
 
 static inline int64_t j3d_TextureImage_m_tile_width(bf_ctx *c, const j3d_TextureImage *s)
 {
-    bf_memo *m = memo(c, 36);
+    bf_memo *m = memo(c, 37);
     return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_TextureImage_v_tile_width(c, s));
 }
 
 static inline int64_t j3d_TextureImage_m_tile_height(bf_ctx *c, const j3d_TextureImage *s)
 {
-    bf_memo *m = memo(c, 37);
+    bf_memo *m = memo(c, 38);
     return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_TextureImage_v_tile_height(c, s));
 }
 
 static inline int64_t j3d_TextureImage_m_tile_bytes(bf_ctx *c, const j3d_TextureImage *s)
 {
-    bf_memo *m = memo(c, 38);
+    bf_memo *m = memo(c, 39);
     return m->of == s ? m->i : bf_memo_keep_i(c, m, s, j3d_TextureImage_v_tile_bytes(c, s));
 }
 
@@ -319,23 +334,25 @@ static void validate_File(bf_vctx *v, const j3d_File *s)
     bf_ctx *c = &v->c;
     bf_check_enum(v, &enum_FileKind, s->kind, s->_offset + 4, "kind");
     static const bf_rule rule_264 = {BF_SEVERITY_ERROR, "section_count", "%d chunks, but a %d-chunk file by its magic",
-        "File Header: \"The number of chunks present in this file. 8 for BMD, 9 for BDL\""};
+        "File Header: \"The number of chunks present in this file. 8 for BMD, 9 for BDL\"", "j3d.File.section_count"};
     if (bf_rule_fails(v, &rule_264, s->kind == J3D_FILE_KIND_BDL4 ? s->section_count == 9 : s->section_count == 8))
         bf_rule_report(v, &rule_264, (int64_t)(s->_offset + 12),
                        (const bf_rule_value[]){{.i = s->section_count}, {.i = s->kind == J3D_FILE_KIND_BDL4 ? 9 : 8}});
-    static const bf_rule rule_268 = {BF_SEVERITY_ERROR, "file_size", "header says %d bytes, but the file has %d",
-        "File Header: \"The total size of the file\""};
+    static const bf_rule rule_268 = {BF_SEVERITY_ERROR, "file_size", "header says %d bytes, but the file has %d", "File Header: \"The total size of the file\"",
+        "j3d.File.file_size"};
     if (bf_rule_fails(v, &rule_268, s->file_size == (int64_t)c->size))
         bf_rule_report(v, &rule_268, (int64_t)(s->_offset + 8), (const bf_rule_value[]){{.i = s->file_size}, {.i = (int64_t)c->size}});
     static const bf_rule rule_272 = {BF_SEVERITY_ERROR, "trailing", "%d bytes after the last section: the section sizes do not chain to the end of the file",
-        "Every section: \"The total size of this chunk\" (sections follow one another to the end of the file)"};
+        "Every section: \"The total size of this chunk\" (sections follow one another to the end of the file)", "j3d.File.trailing"};
     if (bf_rule_fails(v, &rule_272, (int64_t)s->trailing.len == 0))
         bf_rule_report(v, &rule_272, (int64_t)s->trailing_at, (const bf_rule_value[]){{.i = (int64_t)s->trailing.len}});
-    static const bf_rule rule_276 = {BF_SEVERITY_ERROR, "sections", "%d JNT1 sections", "JNT1: \"There can only be one skeleton per model.\""};
+    static const bf_rule rule_276 = {BF_SEVERITY_ERROR, "sections", "%d JNT1 sections", "JNT1: \"There can only be one skeleton per model.\"",
+        "j3d.File.sections"};
     if (bf_rule_fails(v, &rule_276, j3d_File_m_jnt1_sections(c, s) <= 1))
         bf_rule_report(v, &rule_276, (int64_t)(s->_offset + 32), (const bf_rule_value[]){{.i = j3d_File_m_jnt1_sections(c, s)}});
     static const bf_rule rule_280 = {BF_SEVERITY_ERROR, "sections", "a BMD file with an MDL3 section",
-        "\"These two formats hold the same data, except BDL contains an additional set of data which is used for faster rendering speeds.\""};
+        "\"These two formats hold the same data, except BDL contains an additional set of data which is used for faster rendering speeds.\"",
+        "j3d.File.sections_2"};
     int64_t q1 = 0;
     for (uint32_t i1 = 0; i1 < (uint32_t)(s->sections_count); i1++) {
         const j3d_Section *it1 = &s->sections[i1];
@@ -345,7 +362,7 @@ static void validate_File(bf_vctx *v, const j3d_File *s)
     if (bf_rule_fails(v, &rule_280, s->kind == J3D_FILE_KIND_BDL4 || q1 == 0))
         bf_rule_report(v, &rule_280, (int64_t)(s->_offset + 32), NULL);
     static const bf_rule rule_284 = {BF_SEVERITY_ERROR, "size", "INF1 is %d bytes, not a multiple of 32",
-        "Scene Hierarchy: \"The node list is padded to the nearest 32.\""};
+        "Scene Hierarchy: \"The node list is padded to the nearest 32.\"", "j3d.File.size"};
     for (uint32_t i = 0; i < s->sections_count; i++) {
         const j3d_Section *it = &s->sections[i];
         if (bf_push(c, "sections", i)) {
@@ -354,8 +371,8 @@ static void validate_File(bf_vctx *v, const j3d_File *s)
             bf_pop(c);
         }
     }
-    static const bf_rule rule_289 = {BF_SEVERITY_ERROR, "size", "EVP1 is %d bytes, not a multiple of 32",
-        "EVP1: \"This section is padded to the nearest 32.\""};
+    static const bf_rule rule_289 = {BF_SEVERITY_ERROR, "size", "EVP1 is %d bytes, not a multiple of 32", "EVP1: \"This section is padded to the nearest 32.\"",
+        "j3d.File.size_2"};
     for (uint32_t i = 0; i < s->sections_count; i++) {
         const j3d_Section *it = &s->sections[i];
         if (bf_push(c, "sections", i)) {
@@ -364,8 +381,8 @@ static void validate_File(bf_vctx *v, const j3d_File *s)
             bf_pop(c);
         }
     }
-    static const bf_rule rule_294 = {BF_SEVERITY_ERROR, "size", "DRW1 is %d bytes, not a multiple of 32",
-        "DRW1: \"DRW1 ends with padding to the nearest 32.\""};
+    static const bf_rule rule_294 = {BF_SEVERITY_ERROR, "size", "DRW1 is %d bytes, not a multiple of 32", "DRW1: \"DRW1 ends with padding to the nearest 32.\"",
+        "j3d.File.size_3"};
     for (uint32_t i = 0; i < s->sections_count; i++) {
         const j3d_Section *it = &s->sections[i];
         if (bf_push(c, "sections", i)) {
@@ -429,7 +446,7 @@ static void validate_Inf1(bf_vctx *v, const j3d_Inf1 *s)
     const j3d_File *R = c->root;
     bf_check_flags(v, &flags_LoaderFlags, s->flags, s->_offset + 0, "flags");
     static const bf_rule rule_377 = {BF_SEVERITY_ERROR, "data", "joint node %d names joint %d, but JNT1 has %d",
-        "Scene Hierarchy: \"0x10 = Joint Assignment node. \"Data\" holds the Joint ID (index into JNT1)\""};
+        "Scene Hierarchy: \"0x10 = Joint Assignment node. \"Data\" holds the Joint ID (index into JNT1)\"", "j3d.Inf1.data"};
     for (uint32_t i = 0; i < s->nodes_count; i++) {
         const j3d_SceneNode *it = &s->nodes[i];
         if (bf_push(c, "nodes", i)) {
@@ -440,7 +457,7 @@ static void validate_Inf1(bf_vctx *v, const j3d_Inf1 *s)
         }
     }
     static const bf_rule rule_382 = {BF_SEVERITY_ERROR, "data", "material node %d names material %d, but MAT3 has %d",
-        "Scene Hierarchy: \"0x11 = Material assignment. \"Data\" holds the Material ID (index into MAT3)\""};
+        "Scene Hierarchy: \"0x11 = Material assignment. \"Data\" holds the Material ID (index into MAT3)\"", "j3d.Inf1.data_2"};
     for (uint32_t i = 0; i < s->nodes_count; i++) {
         const j3d_SceneNode *it = &s->nodes[i];
         if (bf_push(c, "nodes", i)) {
@@ -451,7 +468,7 @@ static void validate_Inf1(bf_vctx *v, const j3d_Inf1 *s)
         }
     }
     static const bf_rule rule_387 = {BF_SEVERITY_ERROR, "data", "shape node %d names shape %d, but SHP1 has %d",
-        "Scene Hierarchy: \"0x12 = Shape Assignment. \"Data\" holds the Shape ID (index into SHP1)\""};
+        "Scene Hierarchy: \"0x12 = Shape Assignment. \"Data\" holds the Shape ID (index into SHP1)\"", "j3d.Inf1.data_3"};
     for (uint32_t i = 0; i < s->nodes_count; i++) {
         const j3d_SceneNode *it = &s->nodes[i];
         if (bf_push(c, "nodes", i)) {
@@ -462,25 +479,27 @@ static void validate_Inf1(bf_vctx *v, const j3d_Inf1 *s)
         }
     }
     static const bf_rule rule_392 = {BF_SEVERITY_ERROR, "nodes", "%d child levels opened but %d closed",
-        "Scene Hierarchy: \"0x01 = Creates a new child of the previous node\", \"0x02 = Finishes the child node and returns ownership to the previous node\""};
+        "Scene Hierarchy: \"0x01 = Creates a new child of the previous node\", \"0x02 = Finishes the child node and returns ownership to the previous node\"",
+        "j3d.Inf1.nodes"};
     if (bf_rule_fails(v, &rule_392, j3d_Inf1_m_levels_opened(c, s) == j3d_Inf1_m_levels_closed(c, s)))
         bf_rule_report(v, &rule_392, (int64_t)s->nodes_at,
                        (const bf_rule_value[]){{.i = j3d_Inf1_m_levels_opened(c, s)}, {.i = j3d_Inf1_m_levels_closed(c, s)}});
     static const bf_rule rule_397 = {BF_SEVERITY_ERROR, "matrix_group_count", "matrix group data count %d, but SHP1 has %d matrix group data entries",
-        "INF1: \"Matrix Group Data Count. Referring to the Matrix Group Data in SHP1\""};
+        "INF1: \"Matrix Group Data Count. Referring to the Matrix Group Data in SHP1\"", "j3d.Inf1.matrix_group_count"};
     if (bf_rule_fails(v, &rule_397, s->matrix_group_count == j3d_Inf1_m_group_data_count(c, s)))
         bf_rule_report(v, &rule_397, (int64_t)(s->_offset + 4),
                        (const bf_rule_value[]){{.i = s->matrix_group_count}, {.i = j3d_Inf1_m_group_data_count(c, s)}});
     static const bf_rule rule_401 = {BF_SEVERITY_ERROR, "vertex_count",
         "vertex count %d, but the POSITION buffer holds %d entries of %d bytes (%d bytes with its padding)",
-        "INF1: \"Vertex Count. Always equals the number of entries in the VTX1 \"POSITION\" data buffer\""};
+        "INF1: \"Vertex Count. Always equals the number of entries in the VTX1 \"POSITION\" data buffer\"", "j3d.Inf1.vertex_count"};
     if (bf_rule_fails(v, &rule_401, j3d_Inf1_m_position_bytes(c, s) == 0 || (bf_mul(s->vertex_count, j3d_Inf1_m_position_stride(c,
                       s)) <= j3d_Inf1_m_position_bytes(c, s) && bf_sub(j3d_Inf1_m_position_bytes(c, s), bf_mul(s->vertex_count,
                       j3d_Inf1_m_position_stride(c, s))) < 32)))
         bf_rule_report(v, &rule_401, (int64_t)(s->_offset + 8), (const bf_rule_value[]){{.i = s->vertex_count}, {.i = bf_div(c, j3d_Inf1_m_position_bytes(c, s),
                        bf_max(j3d_Inf1_m_position_stride(c, s), 1))}, {.i = j3d_Inf1_m_position_stride(c, s)}, {.i = j3d_Inf1_m_position_bytes(c, s)}});
     static const bf_rule rule_406 = {BF_SEVERITY_WARNING, "vertex_count", "vertex count %d, but the POSITION buffer holds %d entries before its padding",
-        "INF1: \"Vertex Count. Always equals the number of entries in the VTX1 \"POSITION\" data buffer\" (its padding to 32 bytes is not entries)"};
+        "INF1: \"Vertex Count. Always equals the number of entries in the VTX1 \"POSITION\" data buffer\" (its padding to 32 bytes is not entries)",
+        "j3d.Inf1.vertex_count_2"};
     if (bf_rule_fails(v, &rule_406, j3d_Inf1_m_position_components(c, s) == 0 || bf_mul(s->vertex_count, j3d_Inf1_m_position_components(c,
                       s)) == j3d_Inf1_m_position_values(c, s)))
         bf_rule_report(v, &rule_406, (int64_t)(s->_offset + 8), (const bf_rule_value[]){{.i = s->vertex_count}, {.i = bf_div(c,
@@ -502,7 +521,7 @@ static void validate_Vtx1(bf_vctx *v, const j3d_Vtx1 *s)
 {
     bf_ctx *c = &v->c;
     static const bf_rule rule_598 = {BF_SEVERITY_ERROR, "formats", "two format descriptors for one attribute",
-        "Vertex Buffer Formats: \"Only one descriptor can exist for each attribute.\""};
+        "Vertex Buffer Formats: \"Only one descriptor can exist for each attribute.\"", "j3d.Vtx1.formats"};
     int64_t q1 = 0;
     for (uint32_t i1 = 0; i1 < (uint32_t)(s->formats_count); i1++) {
         const j3d_VertexFormat *it1 = &s->formats[i1];
@@ -597,13 +616,14 @@ static void validate_VertexFormat(bf_vctx *v, const j3d_VertexFormat *s)
     bf_check_enum(v, &enum_VertexAttribute, s->attr, s->_offset + 0, "attr");
     bf_check_enum(v, &enum_ComponentCount, s->component_count, s->_offset + 4, "component_count");
     static const bf_rule rule_625 = {BF_SEVERITY_ERROR, "data_type", "data type %d is not one of the %d types of this attribute",
-        "Vertex Buffer Formats: Data Types table (UInt8 ... Float; for colors RGB565 ... RGBA8)"};
+        "Vertex Buffer Formats: Data Types table (UInt8 ... Float; for colors RGB565 ... RGBA8)", "j3d.VertexFormat.data_type"};
     if (bf_rule_fails(v, &rule_625, s->attr == J3D_VERTEX_ATTRIBUTE_LIST_END
                       || (s->attr == J3D_VERTEX_ATTRIBUTE_COLOR0 || s->attr == J3D_VERTEX_ATTRIBUTE_COLOR1 ? s->data_type <= 5 : s->data_type <= 4)))
         bf_rule_report(v, &rule_625, (int64_t)(s->_offset + 8), (const bf_rule_value[]){{.i = s->data_type}, {.i = s->attr == J3D_VERTEX_ATTRIBUTE_COLOR0
                        || s->attr == J3D_VERTEX_ATTRIBUTE_COLOR1 ? 6 : 5}});
     static const bf_rule rule_629 = {BF_SEVERITY_ERROR, "component_count", "component count %d is not one of this attribute's",
-        "Vertex Buffer Formats: Component Count table (\"the values are considered based on the attribute target they're assigned to\")"};
+        "Vertex Buffer Formats: Component Count table (\"the values are considered based on the attribute target they're assigned to\")",
+        "j3d.VertexFormat.component_count"};
     if (bf_rule_fails(v, &rule_629, s->attr == J3D_VERTEX_ATTRIBUTE_LIST_END || s->component_count <= (s->attr == J3D_VERTEX_ATTRIBUTE_NORMAL
                       || s->attr == J3D_VERTEX_ATTRIBUTE_TANGENT ? 2 : 1)))
         bf_rule_report(v, &rule_629, (int64_t)(s->_offset + 4), (const bf_rule_value[]){{.i = s->component_count}});
@@ -614,16 +634,18 @@ static void validate_Evp1(bf_vctx *v, const j3d_Evp1 *s)
     bf_ctx *c = &v->c;
     const j3d_File *R = c->root;
     static const bf_rule rule_744 = {BF_SEVERITY_ERROR, "matrix_table_offset", "%d inverse bind matrices, but JNT1 has %d joints",
-        "Inverse Bind Matrix Table: \"the number of Inverse Bind Matrices is always equal to the amount of Joints in the model\""};
+        "Inverse Bind Matrix Table: \"the number of Inverse Bind Matrices is always equal to the amount of Joints in the model\"",
+        "j3d.Evp1.matrix_table_offset"};
     if (bf_rule_fails(v, &rule_744, s->matrix_table_offset == 0 || (int64_t)s->inverse_bind_matrices_count == j3d_File_m_joint_count(c, R)))
         bf_rule_report(v, &rule_744, (int64_t)(s->_offset + 16),
                        (const bf_rule_value[]){{.i = (int64_t)s->inverse_bind_matrices_count}, {.i = j3d_File_m_joint_count(c, R)}});
     static const bf_rule rule_748 = {BF_SEVERITY_ERROR, "matrix_table_offset", "the inverse bind matrices start at 0x%x, not aligned to 4",
-        "Envelope Weight Table: \"This table ends with padding to the nearest 4th byte so the Floats that come after are aligned correctly.\""};
+        "Envelope Weight Table: \"This table ends with padding to the nearest 4th byte so the Floats that come after are aligned correctly.\"",
+        "j3d.Evp1.matrix_table_offset_2"};
     if (bf_rule_fails(v, &rule_748, bf_mod(c, s->matrix_table_offset, 4) == 0))
         bf_rule_report(v, &rule_748, (int64_t)(s->_offset + 16), (const bf_rule_value[]){{.i = s->matrix_table_offset}});
     static const bf_rule rule_752 = {BF_SEVERITY_ERROR, "", "envelope %d names a joint outside JNT1's %d",
-        "Envelope Joint Index Table: \"This table consists of the actual JNT1 index values.\""};
+        "Envelope Joint Index Table: \"This table consists of the actual JNT1 index values.\"", "j3d.Evp1.joint_indices"};
     for (uint32_t i = 0; i < s->joint_indices_count; i++) {
         const j3d_EnvelopeJoints *it = &s->joint_indices[i];
         if (bf_push(c, "joint_indices", i)) {
@@ -637,7 +659,8 @@ static void validate_Evp1(bf_vctx *v, const j3d_Evp1 *s)
         }
     }
     static const bf_rule rule_756 = {BF_SEVERITY_WARNING, "", "the weights of envelope %d add up to %g, not 1",
-        "Envelope Weight Table: \"joint weighting values which determine how much of an effect the given Joint Index has on this envelope\""};
+        "Envelope Weight Table: \"joint weighting values which determine how much of an effect the given Joint Index has on this envelope\"",
+        "j3d.Evp1.weights"};
     for (uint32_t i = 0; i < s->weights_count; i++) {
         const j3d_EnvelopeWeights *it = &s->weights[i];
         if (bf_push(c, "weights", i)) {
@@ -663,7 +686,7 @@ static void validate_Drw1(bf_vctx *v, const j3d_Drw1 *s)
         }
     }
     static const bf_rule rule_803 = {BF_SEVERITY_ERROR, "", "entry %d is a joint after an envelope",
-        "Destination Type List: \"It is ordered so that all the Joints come first, and all the Envelopes second.\""};
+        "Destination Type List: \"It is ordered so that all the Joints come first, and all the Envelopes second.\"", "j3d.Drw1.types"};
     for (uint32_t i = 0; i < s->types_count; i++) {
         if (bf_push(c, "types", i)) {
             if (bf_rule_fails(v, &rule_803, (int64_t)i == 0 || (int64_t)(i ? s->types[i - 1] : 0) <= (int64_t)s->types[i]))
@@ -672,7 +695,7 @@ static void validate_Drw1(bf_vctx *v, const j3d_Drw1 *s)
         }
     }
     static const bf_rule rule_807 = {BF_SEVERITY_ERROR, "", "entry %d of type %d names %d, outside its section",
-        "Destination ID List: \"an array of UInt16 that simply dictate an index into the provided section\""};
+        "Destination ID List: \"an array of UInt16 that simply dictate an index into the provided section\"", "j3d.Drw1.ids"};
     for (uint32_t i = 0; i < s->ids_count; i++) {
         if (bf_push(c, "ids", i)) {
             if (bf_rule_fails(v, &rule_807, bf_at_u8(c, s->types, s->types_count, (int64_t)i) == J3D_DRAW_TYPE_JOINT
@@ -683,7 +706,7 @@ static void validate_Drw1(bf_vctx *v, const j3d_Drw1 *s)
         }
     }
     static const bf_rule rule_811 = {BF_SEVERITY_ERROR, "id_list_offset", "the type list (%d bytes at 0x%x) and the id list at 0x%x overlap",
-        "DRW1: \"The Destination Type list and Destination ID list must be equal in length.\""};
+        "DRW1: \"The Destination Type list and Destination ID list must be equal in length.\"", "j3d.Drw1.id_list_offset"};
     if (bf_rule_fails(v, &rule_811, bf_add(s->type_list_offset, s->entry_count) <= s->id_list_offset || bf_add(s->id_list_offset,
                       bf_mul(2, s->entry_count)) <= s->type_list_offset))
         bf_rule_report(v, &rule_811, (int64_t)(s->_offset + 8),
@@ -694,7 +717,7 @@ static void validate_Jnt1(bf_vctx *v, const j3d_Jnt1 *s)
 {
     bf_ctx *c = &v->c;
     static const bf_rule rule_840 = {BF_SEVERITY_ERROR, "", "remap entry %d is %d, outside the %d joints",
-        "JNT1: \"Remap table offset\" (one joint data entry per joint)"};
+        "JNT1: \"Remap table offset\" (one joint data entry per joint)", "j3d.Jnt1.remap"};
     for (uint32_t i = 0; i < s->remap_count; i++) {
         if (bf_push(c, "remap", i)) {
             if (bf_rule_fails(v, &rule_840, (int64_t)s->remap[i] < (int64_t)s->joint_count))
@@ -703,7 +726,8 @@ static void validate_Jnt1(bf_vctx *v, const j3d_Jnt1 *s)
             bf_pop(c);
         }
     }
-    static const bf_rule rule_844 = {BF_SEVERITY_ERROR, "name_table_offset", "%d names for %d joints", "JNT1: \"Name table offset\" (a name per joint)"};
+    static const bf_rule rule_844 = {BF_SEVERITY_ERROR, "name_table_offset", "%d names for %d joints", "JNT1: \"Name table offset\" (a name per joint)",
+        "j3d.Jnt1.name_table_offset"};
     if (bf_rule_fails(v, &rule_844, s->name_table_offset == 0 || s->names.count == s->joint_count))
         bf_rule_report(v, &rule_844, (int64_t)(s->_offset + 12), (const bf_rule_value[]){{.i = s->names.count}, {.i = s->joint_count}});
     for (uint32_t i = 0; i < s->joints_count; i++) {
@@ -724,12 +748,12 @@ static void validate_Shp1(bf_vctx *v, const j3d_Shp1 *s)
     bf_ctx *c = &v->c;
     const j3d_File *R = c->root;
     static const bf_rule rule_974 = {BF_SEVERITY_ERROR, "group_data_offset", "%d matrix group data entries, but the shapes have %d matrix groups",
-        "SHP1: \"Matrix Group Data offset (entry count must equal the entry count of the GXDisplayList group table)\""};
+        "SHP1: \"Matrix Group Data offset (entry count must equal the entry count of the GXDisplayList group table)\"", "j3d.Shp1.group_data_offset"};
     if (bf_rule_fails(v, &rule_974, (int64_t)s->group_data_count == j3d_Shp1_m_shape_group_count(c, s)))
         bf_rule_report(v, &rule_974, (int64_t)(s->_offset + 28),
                        (const bf_rule_value[]){{.i = (int64_t)s->group_data_count}, {.i = j3d_Shp1_m_shape_group_count(c, s)}});
     static const bf_rule rule_978 = {BF_SEVERITY_ERROR, "first_weight", "matrix group %d starts with 0xFFFF",
-        "Weight Index Table: \"A Matrix Group must not start with 0xFFFF.\""};
+        "Weight Index Table: \"A Matrix Group must not start with 0xFFFF.\"", "j3d.Shp1.first_weight"};
     for (uint32_t i = 0; i < s->group_data_count; i++) {
         const j3d_MatrixGroupData *it = &s->group_data[i];
         if (bf_push(c, "group_data", i)) {
@@ -739,7 +763,7 @@ static void validate_Shp1(bf_vctx *v, const j3d_Shp1 *s)
         }
     }
     static const bf_rule rule_983 = {BF_SEVERITY_ERROR, "matrix_count", "matrix group %d selects %d weight indices, more than 10",
-        "Weight Index Table: \"Matrix Groups can select a segment of these indices (up to 10) for use.\""};
+        "Weight Index Table: \"Matrix Groups can select a segment of these indices (up to 10) for use.\"", "j3d.Shp1.matrix_count"};
     for (uint32_t i = 0; i < s->group_data_count; i++) {
         const j3d_MatrixGroupData *it = &s->group_data[i];
         if (bf_push(c, "group_data", i)) {
@@ -749,7 +773,7 @@ static void validate_Shp1(bf_vctx *v, const j3d_Shp1 *s)
         }
     }
     static const bf_rule rule_988 = {BF_SEVERITY_ERROR, "first_weight", "matrix group %d uses a weight index outside DRW1's %d entries",
-        "Weight Index Table: \"This table contains several indices into DRW1.\""};
+        "Weight Index Table: \"This table contains several indices into DRW1.\"", "j3d.Shp1.first_weight_2"};
     for (uint32_t i = 0; i < s->group_data_count; i++) {
         const j3d_MatrixGroupData *it = &s->group_data[i];
         if (bf_push(c, "group_data", i)) {
@@ -763,7 +787,7 @@ static void validate_Shp1(bf_vctx *v, const j3d_Shp1 *s)
         }
     }
     static const bf_rule rule_993 = {BF_SEVERITY_ERROR, "group_data_index", "shape %d's matrix groups are not inside the %d of the tables",
-        "Matrix Group Definition Table: \"all the Matrix Groups for a given Shape must come directly one after another\""};
+        "Matrix Group Definition Table: \"all the Matrix Groups for a given Shape must come directly one after another\"", "j3d.Shp1.group_data_index"};
     for (uint32_t i = 0; i < s->shapes_count; i++) {
         const j3d_Shape *it = &s->shapes[i];
         if (bf_push(c, "shapes", i)) {
@@ -773,7 +797,8 @@ static void validate_Shp1(bf_vctx *v, const j3d_Shp1 *s)
             bf_pop(c);
         }
     }
-    static const bf_rule rule_998 = {BF_SEVERITY_ERROR, "name_table_offset", "%d names for %d shapes", "SHP1: \"Name table offset\" (a name per shape)"};
+    static const bf_rule rule_998 = {BF_SEVERITY_ERROR, "name_table_offset", "%d names for %d shapes", "SHP1: \"Name table offset\" (a name per shape)",
+        "j3d.Shp1.name_table_offset"};
     if (bf_rule_fails(v, &rule_998, s->name_table_offset == 0 || s->names.count == s->shape_count))
         bf_rule_report(v, &rule_998, (int64_t)(s->_offset + 12), (const bf_rule_value[]){{.i = s->names.count}, {.i = s->shape_count}});
     for (uint32_t i = 0; i < s->shapes_count; i++) {
@@ -788,8 +813,8 @@ static void validate_Shape(bf_vctx *v, const j3d_Shape *s)
 {
     bf_ctx *c = &v->c;
     bf_check_enum(v, &enum_ShapeMatrixType, s->matrix_type, s->_offset + 0, "matrix_type");
-    static const bf_rule rule_1045 = {BF_SEVERITY_ERROR, "attribute_offset", "two indexers for one attribute",
-        "Index Buffer Formats: \"Only one indexer can exist for each attribute.\""};
+    static const bf_rule rule_1052 = {BF_SEVERITY_ERROR, "attribute_offset", "two indexers for one attribute",
+        "Index Buffer Formats: \"Only one indexer can exist for each attribute.\"", "j3d.Shape.attribute_offset"};
     int64_t q1 = 0;
     for (uint32_t i1 = 0; i1 < (uint32_t)(s->attributes_count); i1++) {
         const j3d_IndexAttribute *it1 = &s->attributes[i1];
@@ -922,29 +947,32 @@ static void validate_Shape(bf_vctx *v, const j3d_Shape *s)
         (void)it22;
         q22 += it22->attr == 25;
     }
-    if (bf_rule_fails(v, &rule_1045, q1 <= 1 && q2 <= 1 && q3 <= 1 && q4 <= 1 && q5 <= 1 && q6 <= 1 && q7 <= 1 && q8 <= 1 && q9 <= 1 && q10 <= 1 && q11 <= 1
+    if (bf_rule_fails(v, &rule_1052, q1 <= 1 && q2 <= 1 && q3 <= 1 && q4 <= 1 && q5 <= 1 && q6 <= 1 && q7 <= 1 && q8 <= 1 && q9 <= 1 && q10 <= 1 && q11 <= 1
                       && q12 <= 1 && q13 <= 1 && q14 <= 1 && q15 <= 1 && q16 <= 1 && q17 <= 1 && q18 <= 1 && q19 <= 1 && q20 <= 1 && q21 <= 1 && q22 <= 1))
-        bf_rule_report(v, &rule_1045, (int64_t)(s->_offset + 4), NULL);
-    static const bf_rule rule_1056 = {BF_SEVERITY_WARNING, "matrix_type", "shape %d uses Multiple Joints but has no POSITION_MATRIX indices",
-        "Attribute Targets: \"POSITION_MATRIX ... Required for Shapes that use Multiple Joint skinning.\""};
+        bf_rule_report(v, &rule_1052, (int64_t)(s->_offset + 4), NULL);
+    static const bf_rule rule_1063 = {BF_SEVERITY_WARNING, "matrix_type",
+        "shape %d blends %d matrix groups of several matrices (Multiple Joints) but has no POSITION_MATRIX indices to choose among them",
+        "Attribute Targets: \"POSITION_MATRIX ... Required for Shapes that use Multiple Joint skinning.\" (a shape whose matrix groups each select one "
+        "matrix draws every vertex with it: SuperBMD writes such static shapes as Multiple Joints)",
+        "j3d.Shape.matrix_type"};
     int64_t q23 = 0;
     for (uint32_t i23 = 0; i23 < (uint32_t)(s->attributes_count); i23++) {
         const j3d_IndexAttribute *it23 = &s->attributes[i23];
         (void)it23;
         if (it23->attr == J3D_SHAPE_ATTRIBUTE_POSITION_MATRIX) { q23 = 1; break; }
     }
-    if (bf_rule_fails(v, &rule_1056, s->matrix_type != J3D_SHAPE_MATRIX_TYPE_MULTIPLE_JOINTS || q23))
-        bf_rule_report(v, &rule_1056, (int64_t)(s->_offset + 0), (const bf_rule_value[]){{.i = s->_index}});
-    static const bf_rule rule_1061 = {BF_SEVERITY_ERROR, "attribute_offset", "shape %d has no POSITION indices",
-        "Attribute Targets: \"POSITION This indexes into the VTX1 \"POSITION\" buffer. Required.\""};
+    if (bf_rule_fails(v, &rule_1063, s->matrix_type != J3D_SHAPE_MATRIX_TYPE_MULTIPLE_JOINTS || j3d_Shape_m_blended_groups(c, s) == 0 || q23))
+        bf_rule_report(v, &rule_1063, (int64_t)(s->_offset + 0), (const bf_rule_value[]){{.i = s->_index}, {.i = j3d_Shape_m_blended_groups(c, s)}});
+    static const bf_rule rule_1070 = {BF_SEVERITY_ERROR, "attribute_offset", "shape %d has no POSITION indices",
+        "Attribute Targets: \"POSITION This indexes into the VTX1 \"POSITION\" buffer. Required.\"", "j3d.Shape.attribute_offset_2"};
     int64_t q24 = 0;
     for (uint32_t i24 = 0; i24 < (uint32_t)(s->attributes_count); i24++) {
         const j3d_IndexAttribute *it24 = &s->attributes[i24];
         (void)it24;
         if (it24->attr == J3D_SHAPE_ATTRIBUTE_POSITION) { q24 = 1; break; }
     }
-    if (bf_rule_fails(v, &rule_1061, q24))
-        bf_rule_report(v, &rule_1061, (int64_t)(s->_offset + 4), (const bf_rule_value[]){{.i = s->_index}});
+    if (bf_rule_fails(v, &rule_1070, q24))
+        bf_rule_report(v, &rule_1070, (int64_t)(s->_offset + 4), (const bf_rule_value[]){{.i = s->_index}});
     for (uint32_t i = 0; i < s->attributes_count; i++) {
         if (bf_push(c, "attributes", i)) {
             validate_IndexAttribute(v, &s->attributes[i]);
@@ -963,24 +991,26 @@ static void validate_IndexAttribute(bf_vctx *v, const j3d_IndexAttribute *s)
 {
     bf_check_enum(v, &enum_ShapeAttribute, s->attr, s->_offset + 0, "attr");
     bf_check_enum(v, &enum_IndexType, s->index_type, s->_offset + 4, "index_type");
-    static const bf_rule rule_1074 = {BF_SEVERITY_ERROR, "index_type", "attribute 0x%x has index type %d",
-        "Index Buffer Formats: \"None: Only used for the List End\""};
-    if (bf_rule_fails(v, &rule_1074, (s->attr == J3D_SHAPE_ATTRIBUTE_LIST_END) == (s->index_type == J3D_INDEX_TYPE_NONE)))
-        bf_rule_report(v, &rule_1074, (int64_t)(s->_offset + 4), (const bf_rule_value[]){{.i = s->attr}, {.i = s->index_type}});
-    static const bf_rule rule_1078 = {BF_SEVERITY_ERROR, "index_type", "attribute 0x%x has index type %d",
-        "Index Buffer Formats: \"Direct: 1 byte per value. Only used for data that is not stored within VTX1\"; texture matrices \"Uses the Direct type\""};
-    if (bf_rule_fails(v, &rule_1078,
+    static const bf_rule rule_1083 = {BF_SEVERITY_ERROR, "index_type", "attribute 0x%x has index type %d",
+        "Index Buffer Formats: \"None: Only used for the List End\"", "j3d.IndexAttribute.index_type"};
+    if (bf_rule_fails(v, &rule_1083, (s->attr == J3D_SHAPE_ATTRIBUTE_LIST_END) == (s->index_type == J3D_INDEX_TYPE_NONE)))
+        bf_rule_report(v, &rule_1083, (int64_t)(s->_offset + 4), (const bf_rule_value[]){{.i = s->attr}, {.i = s->index_type}});
+    static const bf_rule rule_1087 = {BF_SEVERITY_ERROR, "index_type", "attribute 0x%x has index type %d",
+        "Index Buffer Formats: \"Direct: 1 byte per value. Only used for data that is not stored within VTX1\"; texture matrices \"Uses the Direct type\"",
+        "j3d.IndexAttribute.index_type_2"};
+    if (bf_rule_fails(v, &rule_1087,
                       s->attr == J3D_SHAPE_ATTRIBUTE_LIST_END || (s->attr <= J3D_SHAPE_ATTRIBUTE_TEXTURE7_MATRIX) == (s->index_type == J3D_INDEX_TYPE_DIRECT)))
-        bf_rule_report(v, &rule_1078, (int64_t)(s->_offset + 4), (const bf_rule_value[]){{.i = s->attr}, {.i = s->index_type}});
+        bf_rule_report(v, &rule_1087, (int64_t)(s->_offset + 4), (const bf_rule_value[]){{.i = s->attr}, {.i = s->index_type}});
 }
 
 static void validate_MatrixGroup(bf_vctx *v, const j3d_MatrixGroup *s)
 {
     bf_ctx *c = &v->c;
-    static const bf_rule rule_1106 = {BF_SEVERITY_ERROR, "primitive_size", "primitive data of %d bytes at 0x%x is not padded to 32",
-        "Primitive Data: \"Each Matrix Group's primitive collection MUST be padded to the nearest 32. The game dies if you don't.\""};
-    if (bf_rule_fails(v, &rule_1106, bf_mod(c, s->primitive_size, 32) == 0 && bf_mod(c, s->primitive_offset, 32) == 0))
-        bf_rule_report(v, &rule_1106, (int64_t)(s->_offset + 0), (const bf_rule_value[]){{.i = s->primitive_size}, {.i = s->primitive_offset}});
+    static const bf_rule rule_1115 = {BF_SEVERITY_ERROR, "primitive_size", "primitive data of %d bytes at 0x%x is not padded to 32",
+        "Primitive Data: \"Each Matrix Group's primitive collection MUST be padded to the nearest 32. The game dies if you don't.\"",
+        "j3d.MatrixGroup.primitive_size"};
+    if (bf_rule_fails(v, &rule_1115, bf_mod(c, s->primitive_size, 32) == 0 && bf_mod(c, s->primitive_offset, 32) == 0))
+        bf_rule_report(v, &rule_1115, (int64_t)(s->_offset + 0), (const bf_rule_value[]){{.i = s->primitive_size}, {.i = s->primitive_offset}});
     if (s->has_primitives) for (uint32_t i = 0; i < s->primitives_count; i++) {
         if (bf_push(c, "primitives", i)) {
             validate_Primitive(v, &s->primitives[i]);
@@ -1003,100 +1033,100 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1505 = {BF_SEVERITY_ERROR, "", "material %d uses material entry %d, but there are %d",
-        "MAT3 remap table (public layout): an index into the material entries"};
+    static const bf_rule rule_1514 = {BF_SEVERITY_ERROR, "", "material %d uses material entry %d, but there are %d",
+        "MAT3 remap table (public layout): an index into the material entries", "j3d.Mat3.remap"};
     for (uint32_t i = 0; i < s->remap_count; i++) {
         if (bf_push(c, "remap", i)) {
-            if (bf_rule_fails(v, &rule_1505, (int64_t)s->remap[i] < (int64_t)s->materials_count))
-                bf_rule_report(v, &rule_1505, s->remap_at + (uint64_t)i * 2,
+            if (bf_rule_fails(v, &rule_1514, (int64_t)s->remap[i] < (int64_t)s->materials_count))
+                bf_rule_report(v, &rule_1514, s->remap_at + (uint64_t)i * 2,
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->remap[i]}, {.i = (int64_t)s->materials_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1509 = {BF_SEVERITY_ERROR, "name_table_offset", "%d names for %d materials",
-        "MAT3 name table (public layout): a name per material"};
-    if (bf_rule_fails(v, &rule_1509, s->name_table_offset == 0 || s->names.count == s->material_count))
-        bf_rule_report(v, &rule_1509, (int64_t)(s->_offset + 12), (const bf_rule_value[]){{.i = s->names.count}, {.i = s->material_count}});
-    static const bf_rule rule_1513 = {BF_SEVERITY_ERROR, "cull_mode_index", "material entry %d uses cull mode %d, but the table has %d",
-        "MAT3 material entry (public layout): an index into the cull mode table"};
+    static const bf_rule rule_1518 = {BF_SEVERITY_ERROR, "name_table_offset", "%d names for %d materials",
+        "MAT3 name table (public layout): a name per material", "j3d.Mat3.name_table_offset"};
+    if (bf_rule_fails(v, &rule_1518, s->name_table_offset == 0 || s->names.count == s->material_count))
+        bf_rule_report(v, &rule_1518, (int64_t)(s->_offset + 12), (const bf_rule_value[]){{.i = s->names.count}, {.i = s->material_count}});
+    static const bf_rule rule_1522 = {BF_SEVERITY_ERROR, "cull_mode_index", "material entry %d uses cull mode %d, but the table has %d",
+        "MAT3 material entry (public layout): an index into the cull mode table", "j3d.Mat3.cull_mode_index"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         if (bf_push(c, "materials", i)) {
-            if (bf_rule_fails(v, &rule_1513, s->cull_mode_offset == 0 || it->cull_mode_index < (int64_t)s->cull_modes_count))
-                bf_rule_report(v, &rule_1513, (int64_t)(it->_offset + 1),
+            if (bf_rule_fails(v, &rule_1522, s->cull_mode_offset == 0 || it->cull_mode_index < (int64_t)s->cull_modes_count))
+                bf_rule_report(v, &rule_1522, (int64_t)(it->_offset + 1),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->cull_mode_index}, {.i = (int64_t)s->cull_modes_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1518 = {BF_SEVERITY_ERROR, "color_channel_count_index", "material entry %d uses color channel count %d, but the table has %d",
-        "MAT3 material entry (public layout): an index into the color channel count table"};
+    static const bf_rule rule_1527 = {BF_SEVERITY_ERROR, "color_channel_count_index", "material entry %d uses color channel count %d, but the table has %d",
+        "MAT3 material entry (public layout): an index into the color channel count table", "j3d.Mat3.color_channel_count_index"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         if (bf_push(c, "materials", i)) {
-            if (bf_rule_fails(v, &rule_1518, s->color_channel_count_offset == 0 || it->color_channel_count_index < (int64_t)s->color_channel_counts_count))
-                bf_rule_report(v, &rule_1518, (int64_t)(it->_offset + 2),
+            if (bf_rule_fails(v, &rule_1527, s->color_channel_count_offset == 0 || it->color_channel_count_index < (int64_t)s->color_channel_counts_count))
+                bf_rule_report(v, &rule_1527, (int64_t)(it->_offset + 2),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->color_channel_count_index}, {.i = (int64_t)s->color_channel_counts_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1523 = {BF_SEVERITY_ERROR, "tex_gen_count_index", "material entry %d uses texture generator count %d, but the table has %d",
-        "MAT3 material entry (public layout): an index into the texture generator count table"};
+    static const bf_rule rule_1532 = {BF_SEVERITY_ERROR, "tex_gen_count_index", "material entry %d uses texture generator count %d, but the table has %d",
+        "MAT3 material entry (public layout): an index into the texture generator count table", "j3d.Mat3.tex_gen_count_index"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         if (bf_push(c, "materials", i)) {
-            if (bf_rule_fails(v, &rule_1523, s->tex_gen_count_offset == 0 || it->tex_gen_count_index < (int64_t)s->tex_gen_counts_count))
-                bf_rule_report(v, &rule_1523, (int64_t)(it->_offset + 3),
+            if (bf_rule_fails(v, &rule_1532, s->tex_gen_count_offset == 0 || it->tex_gen_count_index < (int64_t)s->tex_gen_counts_count))
+                bf_rule_report(v, &rule_1532, (int64_t)(it->_offset + 3),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->tex_gen_count_index}, {.i = (int64_t)s->tex_gen_counts_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1528 = {BF_SEVERITY_ERROR, "tev_stage_count_index", "material entry %d uses TEV stage count %d, but the table has %d",
-        "MAT3 material entry (public layout): an index into the TEV stage count table"};
+    static const bf_rule rule_1537 = {BF_SEVERITY_ERROR, "tev_stage_count_index", "material entry %d uses TEV stage count %d, but the table has %d",
+        "MAT3 material entry (public layout): an index into the TEV stage count table", "j3d.Mat3.tev_stage_count_index"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         if (bf_push(c, "materials", i)) {
-            if (bf_rule_fails(v, &rule_1528, s->tev_stage_count_offset == 0 || it->tev_stage_count_index < (int64_t)s->tev_stage_counts_count))
-                bf_rule_report(v, &rule_1528, (int64_t)(it->_offset + 4),
+            if (bf_rule_fails(v, &rule_1537, s->tev_stage_count_offset == 0 || it->tev_stage_count_index < (int64_t)s->tev_stage_counts_count))
+                bf_rule_report(v, &rule_1537, (int64_t)(it->_offset + 4),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->tev_stage_count_index}, {.i = (int64_t)s->tev_stage_counts_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1533 = {BF_SEVERITY_ERROR, "z_compare_index", "material entry %d uses Z compare location %d, but the table has %d",
-        "MAT3 material entry (public layout): an index into the Z compare location table"};
+    static const bf_rule rule_1542 = {BF_SEVERITY_ERROR, "z_compare_index", "material entry %d uses Z compare location %d, but the table has %d",
+        "MAT3 material entry (public layout): an index into the Z compare location table", "j3d.Mat3.z_compare_index"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         if (bf_push(c, "materials", i)) {
-            if (bf_rule_fails(v, &rule_1533, s->z_compare_offset == 0 || it->z_compare_index < (int64_t)s->z_compares_count))
-                bf_rule_report(v, &rule_1533, (int64_t)(it->_offset + 5),
+            if (bf_rule_fails(v, &rule_1542, s->z_compare_offset == 0 || it->z_compare_index < (int64_t)s->z_compares_count))
+                bf_rule_report(v, &rule_1542, (int64_t)(it->_offset + 5),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->z_compare_index}, {.i = (int64_t)s->z_compares_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1538 = {BF_SEVERITY_ERROR, "z_mode_index", "material entry %d uses Z mode %d, but the table has %d",
-        "MAT3 material entry (public layout): an index into the Z mode table"};
+    static const bf_rule rule_1547 = {BF_SEVERITY_ERROR, "z_mode_index", "material entry %d uses Z mode %d, but the table has %d",
+        "MAT3 material entry (public layout): an index into the Z mode table", "j3d.Mat3.z_mode_index"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         if (bf_push(c, "materials", i)) {
-            if (bf_rule_fails(v, &rule_1538, s->z_mode_offset == 0 || it->z_mode_index < (int64_t)s->z_modes_count))
-                bf_rule_report(v, &rule_1538, (int64_t)(it->_offset + 6),
+            if (bf_rule_fails(v, &rule_1547, s->z_mode_offset == 0 || it->z_mode_index < (int64_t)s->z_modes_count))
+                bf_rule_report(v, &rule_1547, (int64_t)(it->_offset + 6),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->z_mode_index}, {.i = (int64_t)s->z_modes_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1543 = {BF_SEVERITY_ERROR, "dither_index", "material entry %d uses dither %d, but the table has %d",
-        "MAT3 material entry (public layout): an index into the dither table"};
+    static const bf_rule rule_1552 = {BF_SEVERITY_ERROR, "dither_index", "material entry %d uses dither %d, but the table has %d",
+        "MAT3 material entry (public layout): an index into the dither table", "j3d.Mat3.dither_index"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         if (bf_push(c, "materials", i)) {
-            if (bf_rule_fails(v, &rule_1543, s->dither_offset == 0 || it->dither_index < (int64_t)s->dithers_count))
-                bf_rule_report(v, &rule_1543, (int64_t)(it->_offset + 7),
+            if (bf_rule_fails(v, &rule_1552, s->dither_offset == 0 || it->dither_index < (int64_t)s->dithers_count))
+                bf_rule_report(v, &rule_1552, (int64_t)(it->_offset + 7),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->dither_index}, {.i = (int64_t)s->dithers_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1548 = {BF_SEVERITY_ERROR, "material_color_indices",
+    static const bf_rule rule_1557 = {BF_SEVERITY_ERROR, "material_color_indices",
         "material entry %d uses a material color outside the table's %d (0xFFFF: none)",
-        "MAT3 material entry (public layout): indices into the material color table, 0xFFFF for none"};
+        "MAT3 material entry (public layout): indices into the material color table, 0xFFFF for none", "j3d.Mat3.material_color_indices"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         if (bf_push(c, "materials", i)) {
@@ -1104,14 +1134,14 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             for (uint32_t i1 = 0; i1 < (uint32_t)(2); i1++) {
                 if (!(it->material_color_indices[i1] == 65535 || it->material_color_indices[i1] < (int64_t)s->material_colors_count)) { q1 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1548, s->material_color_offset == 0 || q1))
-                bf_rule_report(v, &rule_1548, (int64_t)(it->_offset + 8), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->material_colors_count}});
+            if (bf_rule_fails(v, &rule_1557, s->material_color_offset == 0 || q1))
+                bf_rule_report(v, &rule_1557, (int64_t)(it->_offset + 8), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->material_colors_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1553 = {BF_SEVERITY_ERROR, "color_channel_indices",
+    static const bf_rule rule_1562 = {BF_SEVERITY_ERROR, "color_channel_indices",
         "material entry %d uses a color channel outside the table's %d (0xFFFF: none)",
-        "MAT3 material entry (public layout): indices into the color channel table, 0xFFFF for none"};
+        "MAT3 material entry (public layout): indices into the color channel table, 0xFFFF for none", "j3d.Mat3.color_channel_indices"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         if (bf_push(c, "materials", i)) {
@@ -1119,14 +1149,14 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             for (uint32_t i2 = 0; i2 < (uint32_t)(4); i2++) {
                 if (!(it->color_channel_indices[i2] == 65535 || it->color_channel_indices[i2] < (int64_t)s->color_channels_count)) { q2 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1553, s->color_channel_offset == 0 || q2))
-                bf_rule_report(v, &rule_1553, (int64_t)(it->_offset + 12), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->color_channels_count}});
+            if (bf_rule_fails(v, &rule_1562, s->color_channel_offset == 0 || q2))
+                bf_rule_report(v, &rule_1562, (int64_t)(it->_offset + 12), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->color_channels_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1558 = {BF_SEVERITY_ERROR, "ambient_color_indices",
+    static const bf_rule rule_1567 = {BF_SEVERITY_ERROR, "ambient_color_indices",
         "material entry %d uses a ambient color outside the table's %d (0xFFFF: none)",
-        "MAT3 material entry (public layout): indices into the ambient color table, 0xFFFF for none"};
+        "MAT3 material entry (public layout): indices into the ambient color table, 0xFFFF for none", "j3d.Mat3.ambient_color_indices"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         if (bf_push(c, "materials", i)) {
@@ -1134,13 +1164,13 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             for (uint32_t i3 = 0; i3 < (uint32_t)(2); i3++) {
                 if (!(it->ambient_color_indices[i3] == 65535 || it->ambient_color_indices[i3] < (int64_t)s->ambient_colors_count)) { q3 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1558, s->ambient_color_offset == 0 || q3))
-                bf_rule_report(v, &rule_1558, (int64_t)(it->_offset + 20), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->ambient_colors_count}});
+            if (bf_rule_fails(v, &rule_1567, s->ambient_color_offset == 0 || q3))
+                bf_rule_report(v, &rule_1567, (int64_t)(it->_offset + 20), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->ambient_colors_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1563 = {BF_SEVERITY_ERROR, "light_color_indices", "material entry %d uses a light color outside the table's %d (0xFFFF: none)",
-        "MAT3 material entry (public layout): indices into the light color table, 0xFFFF for none"};
+    static const bf_rule rule_1572 = {BF_SEVERITY_ERROR, "light_color_indices", "material entry %d uses a light color outside the table's %d (0xFFFF: none)",
+        "MAT3 material entry (public layout): indices into the light color table, 0xFFFF for none", "j3d.Mat3.light_color_indices"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         if (bf_push(c, "materials", i)) {
@@ -1148,13 +1178,13 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             for (uint32_t i4 = 0; i4 < (uint32_t)(8); i4++) {
                 if (!(it->light_color_indices[i4] == 65535 || it->light_color_indices[i4] < (int64_t)s->light_colors_count)) { q4 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1563, s->light_color_offset == 0 || q4))
-                bf_rule_report(v, &rule_1563, (int64_t)(it->_offset + 24), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->light_colors_count}});
+            if (bf_rule_fails(v, &rule_1572, s->light_color_offset == 0 || q4))
+                bf_rule_report(v, &rule_1572, (int64_t)(it->_offset + 24), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->light_colors_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1568 = {BF_SEVERITY_ERROR, "tex_gen_indices", "material entry %d uses a texture generator outside the table's %d (0xFFFF: none)",
-        "MAT3 material entry (public layout): indices into the texture generator table, 0xFFFF for none"};
+    static const bf_rule rule_1577 = {BF_SEVERITY_ERROR, "tex_gen_indices", "material entry %d uses a texture generator outside the table's %d (0xFFFF: none)",
+        "MAT3 material entry (public layout): indices into the texture generator table, 0xFFFF for none", "j3d.Mat3.tex_gen_indices"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         if (bf_push(c, "materials", i)) {
@@ -1162,14 +1192,14 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             for (uint32_t i5 = 0; i5 < (uint32_t)(8); i5++) {
                 if (!(it->tex_gen_indices[i5] == 65535 || it->tex_gen_indices[i5] < (int64_t)s->tex_gens_count)) { q5 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1568, s->tex_gen_offset == 0 || q5))
-                bf_rule_report(v, &rule_1568, (int64_t)(it->_offset + 40), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->tex_gens_count}});
+            if (bf_rule_fails(v, &rule_1577, s->tex_gen_offset == 0 || q5))
+                bf_rule_report(v, &rule_1577, (int64_t)(it->_offset + 40), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->tex_gens_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1573 = {BF_SEVERITY_ERROR, "post_tex_gen_indices",
+    static const bf_rule rule_1582 = {BF_SEVERITY_ERROR, "post_tex_gen_indices",
         "material entry %d uses a post-transform texture generator outside the table's %d (0xFFFF: none)",
-        "MAT3 material entry (public layout): indices into the post-transform texture generator table, 0xFFFF for none"};
+        "MAT3 material entry (public layout): indices into the post-transform texture generator table, 0xFFFF for none", "j3d.Mat3.post_tex_gen_indices"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         if (bf_push(c, "materials", i)) {
@@ -1177,13 +1207,13 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             for (uint32_t i6 = 0; i6 < (uint32_t)(8); i6++) {
                 if (!(it->post_tex_gen_indices[i6] == 65535 || it->post_tex_gen_indices[i6] < (int64_t)s->post_tex_gens_count)) { q6 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1573, s->post_tex_gen_offset == 0 || q6))
-                bf_rule_report(v, &rule_1573, (int64_t)(it->_offset + 56), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->post_tex_gens_count}});
+            if (bf_rule_fails(v, &rule_1582, s->post_tex_gen_offset == 0 || q6))
+                bf_rule_report(v, &rule_1582, (int64_t)(it->_offset + 56), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->post_tex_gens_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1578 = {BF_SEVERITY_ERROR, "tex_matrix_indices", "material entry %d uses a texture matrix outside the table's %d (0xFFFF: none)",
-        "MAT3 material entry (public layout): indices into the texture matrix table, 0xFFFF for none"};
+    static const bf_rule rule_1587 = {BF_SEVERITY_ERROR, "tex_matrix_indices", "material entry %d uses a texture matrix outside the table's %d (0xFFFF: none)",
+        "MAT3 material entry (public layout): indices into the texture matrix table, 0xFFFF for none", "j3d.Mat3.tex_matrix_indices"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         if (bf_push(c, "materials", i)) {
@@ -1191,14 +1221,14 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             for (uint32_t i7 = 0; i7 < (uint32_t)(10); i7++) {
                 if (!(it->tex_matrix_indices[i7] == 65535 || it->tex_matrix_indices[i7] < (int64_t)s->tex_matrices_count)) { q7 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1578, s->tex_matrix_offset == 0 || q7))
-                bf_rule_report(v, &rule_1578, (int64_t)(it->_offset + 72), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->tex_matrices_count}});
+            if (bf_rule_fails(v, &rule_1587, s->tex_matrix_offset == 0 || q7))
+                bf_rule_report(v, &rule_1587, (int64_t)(it->_offset + 72), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->tex_matrices_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1583 = {BF_SEVERITY_ERROR, "post_tex_matrix_indices",
+    static const bf_rule rule_1592 = {BF_SEVERITY_ERROR, "post_tex_matrix_indices",
         "material entry %d uses a post-transform texture matrix outside the table's %d (0xFFFF: none)",
-        "MAT3 material entry (public layout): indices into the post-transform texture matrix table, 0xFFFF for none"};
+        "MAT3 material entry (public layout): indices into the post-transform texture matrix table, 0xFFFF for none", "j3d.Mat3.post_tex_matrix_indices"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         if (bf_push(c, "materials", i)) {
@@ -1206,14 +1236,14 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             for (uint32_t i8 = 0; i8 < (uint32_t)(20); i8++) {
                 if (!(it->post_tex_matrix_indices[i8] == 65535 || it->post_tex_matrix_indices[i8] < (int64_t)s->post_tex_matrices_count)) { q8 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1583, s->post_tex_matrix_offset == 0 || q8))
-                bf_rule_report(v, &rule_1583, (int64_t)(it->_offset + 92),
+            if (bf_rule_fails(v, &rule_1592, s->post_tex_matrix_offset == 0 || q8))
+                bf_rule_report(v, &rule_1592, (int64_t)(it->_offset + 92),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->post_tex_matrices_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1588 = {BF_SEVERITY_ERROR, "texture_indices", "material entry %d uses a texture outside the table's %d (0xFFFF: none)",
-        "MAT3 material entry (public layout): indices into the texture table, 0xFFFF for none"};
+    static const bf_rule rule_1597 = {BF_SEVERITY_ERROR, "texture_indices", "material entry %d uses a texture outside the table's %d (0xFFFF: none)",
+        "MAT3 material entry (public layout): indices into the texture table, 0xFFFF for none", "j3d.Mat3.texture_indices"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         if (bf_push(c, "materials", i)) {
@@ -1221,13 +1251,13 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             for (uint32_t i9 = 0; i9 < (uint32_t)(8); i9++) {
                 if (!(it->texture_indices[i9] == 65535 || it->texture_indices[i9] < (int64_t)s->textures_count)) { q9 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1588, s->texture_remap_offset == 0 || q9))
-                bf_rule_report(v, &rule_1588, (int64_t)(it->_offset + 132), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->textures_count}});
+            if (bf_rule_fails(v, &rule_1597, s->texture_remap_offset == 0 || q9))
+                bf_rule_report(v, &rule_1597, (int64_t)(it->_offset + 132), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->textures_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1593 = {BF_SEVERITY_ERROR, "konst_color_indices", "material entry %d uses a constant color outside the table's %d (0xFFFF: none)",
-        "MAT3 material entry (public layout): indices into the constant color table, 0xFFFF for none"};
+    static const bf_rule rule_1602 = {BF_SEVERITY_ERROR, "konst_color_indices", "material entry %d uses a constant color outside the table's %d (0xFFFF: none)",
+        "MAT3 material entry (public layout): indices into the constant color table, 0xFFFF for none", "j3d.Mat3.konst_color_indices"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         if (bf_push(c, "materials", i)) {
@@ -1235,13 +1265,13 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             for (uint32_t i10 = 0; i10 < (uint32_t)(4); i10++) {
                 if (!(it->konst_color_indices[i10] == 65535 || it->konst_color_indices[i10] < (int64_t)s->konst_colors_count)) { q10 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1593, s->konst_color_offset == 0 || q10))
-                bf_rule_report(v, &rule_1593, (int64_t)(it->_offset + 148), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->konst_colors_count}});
+            if (bf_rule_fails(v, &rule_1602, s->konst_color_offset == 0 || q10))
+                bf_rule_report(v, &rule_1602, (int64_t)(it->_offset + 148), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->konst_colors_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1598 = {BF_SEVERITY_ERROR, "tev_order_indices", "material entry %d uses a TEV order outside the table's %d (0xFFFF: none)",
-        "MAT3 material entry (public layout): indices into the TEV order table, 0xFFFF for none"};
+    static const bf_rule rule_1607 = {BF_SEVERITY_ERROR, "tev_order_indices", "material entry %d uses a TEV order outside the table's %d (0xFFFF: none)",
+        "MAT3 material entry (public layout): indices into the TEV order table, 0xFFFF for none", "j3d.Mat3.tev_order_indices"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         if (bf_push(c, "materials", i)) {
@@ -1249,13 +1279,13 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             for (uint32_t i11 = 0; i11 < (uint32_t)(16); i11++) {
                 if (!(it->tev_order_indices[i11] == 65535 || it->tev_order_indices[i11] < (int64_t)s->tev_orders_count)) { q11 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1598, s->tev_order_offset == 0 || q11))
-                bf_rule_report(v, &rule_1598, (int64_t)(it->_offset + 188), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->tev_orders_count}});
+            if (bf_rule_fails(v, &rule_1607, s->tev_order_offset == 0 || q11))
+                bf_rule_report(v, &rule_1607, (int64_t)(it->_offset + 188), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->tev_orders_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1603 = {BF_SEVERITY_ERROR, "tev_color_indices", "material entry %d uses a TEV color outside the table's %d (0xFFFF: none)",
-        "MAT3 material entry (public layout): indices into the TEV color table, 0xFFFF for none"};
+    static const bf_rule rule_1612 = {BF_SEVERITY_ERROR, "tev_color_indices", "material entry %d uses a TEV color outside the table's %d (0xFFFF: none)",
+        "MAT3 material entry (public layout): indices into the TEV color table, 0xFFFF for none", "j3d.Mat3.tev_color_indices"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         if (bf_push(c, "materials", i)) {
@@ -1263,13 +1293,13 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             for (uint32_t i12 = 0; i12 < (uint32_t)(4); i12++) {
                 if (!(it->tev_color_indices[i12] == 65535 || it->tev_color_indices[i12] < (int64_t)s->tev_colors_count)) { q12 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1603, s->tev_color_offset == 0 || q12))
-                bf_rule_report(v, &rule_1603, (int64_t)(it->_offset + 220), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->tev_colors_count}});
+            if (bf_rule_fails(v, &rule_1612, s->tev_color_offset == 0 || q12))
+                bf_rule_report(v, &rule_1612, (int64_t)(it->_offset + 220), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->tev_colors_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1608 = {BF_SEVERITY_ERROR, "tev_stage_indices", "material entry %d uses a TEV stage outside the table's %d (0xFFFF: none)",
-        "MAT3 material entry (public layout): indices into the TEV stage table, 0xFFFF for none"};
+    static const bf_rule rule_1617 = {BF_SEVERITY_ERROR, "tev_stage_indices", "material entry %d uses a TEV stage outside the table's %d (0xFFFF: none)",
+        "MAT3 material entry (public layout): indices into the TEV stage table, 0xFFFF for none", "j3d.Mat3.tev_stage_indices"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         if (bf_push(c, "materials", i)) {
@@ -1277,13 +1307,13 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             for (uint32_t i13 = 0; i13 < (uint32_t)(16); i13++) {
                 if (!(it->tev_stage_indices[i13] == 65535 || it->tev_stage_indices[i13] < (int64_t)s->tev_stages_count)) { q13 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1608, s->tev_stage_offset == 0 || q13))
-                bf_rule_report(v, &rule_1608, (int64_t)(it->_offset + 228), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->tev_stages_count}});
+            if (bf_rule_fails(v, &rule_1617, s->tev_stage_offset == 0 || q13))
+                bf_rule_report(v, &rule_1617, (int64_t)(it->_offset + 228), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->tev_stages_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1613 = {BF_SEVERITY_ERROR, "swap_mode_indices", "material entry %d uses a swap mode outside the table's %d (0xFFFF: none)",
-        "MAT3 material entry (public layout): indices into the swap mode table, 0xFFFF for none"};
+    static const bf_rule rule_1622 = {BF_SEVERITY_ERROR, "swap_mode_indices", "material entry %d uses a swap mode outside the table's %d (0xFFFF: none)",
+        "MAT3 material entry (public layout): indices into the swap mode table, 0xFFFF for none", "j3d.Mat3.swap_mode_indices"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         if (bf_push(c, "materials", i)) {
@@ -1291,13 +1321,13 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             for (uint32_t i14 = 0; i14 < (uint32_t)(16); i14++) {
                 if (!(it->swap_mode_indices[i14] == 65535 || it->swap_mode_indices[i14] < (int64_t)s->swap_modes_count)) { q14 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1613, s->swap_mode_offset == 0 || q14))
-                bf_rule_report(v, &rule_1613, (int64_t)(it->_offset + 260), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->swap_modes_count}});
+            if (bf_rule_fails(v, &rule_1622, s->swap_mode_offset == 0 || q14))
+                bf_rule_report(v, &rule_1622, (int64_t)(it->_offset + 260), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->swap_modes_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1618 = {BF_SEVERITY_ERROR, "swap_table_indices", "material entry %d uses a swap table outside the table's %d (0xFFFF: none)",
-        "MAT3 material entry (public layout): indices into the swap table table, 0xFFFF for none"};
+    static const bf_rule rule_1627 = {BF_SEVERITY_ERROR, "swap_table_indices", "material entry %d uses a swap table outside the table's %d (0xFFFF: none)",
+        "MAT3 material entry (public layout): indices into the swap table table, 0xFFFF for none", "j3d.Mat3.swap_table_indices"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         if (bf_push(c, "materials", i)) {
@@ -1305,53 +1335,53 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3 *s)
             for (uint32_t i15 = 0; i15 < (uint32_t)(4); i15++) {
                 if (!(it->swap_table_indices[i15] == 65535 || it->swap_table_indices[i15] < (int64_t)s->swap_tables_count)) { q15 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1618, s->swap_table_offset == 0 || q15))
-                bf_rule_report(v, &rule_1618, (int64_t)(it->_offset + 292), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->swap_tables_count}});
+            if (bf_rule_fails(v, &rule_1627, s->swap_table_offset == 0 || q15))
+                bf_rule_report(v, &rule_1627, (int64_t)(it->_offset + 292), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->swap_tables_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1623 = {BF_SEVERITY_ERROR, "fog_index", "material entry %d uses fog %d, but the table has %d",
-        "MAT3 material entry (public layout): an index into the fog table"};
+    static const bf_rule rule_1632 = {BF_SEVERITY_ERROR, "fog_index", "material entry %d uses fog %d, but the table has %d",
+        "MAT3 material entry (public layout): an index into the fog table", "j3d.Mat3.fog_index"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         if (bf_push(c, "materials", i)) {
-            if (bf_rule_fails(v, &rule_1623, s->fog_offset == 0 || it->fog_index == 65535 || it->fog_index < (int64_t)s->fogs_count))
-                bf_rule_report(v, &rule_1623, (int64_t)(it->_offset + 324),
+            if (bf_rule_fails(v, &rule_1632, s->fog_offset == 0 || it->fog_index == 65535 || it->fog_index < (int64_t)s->fogs_count))
+                bf_rule_report(v, &rule_1632, (int64_t)(it->_offset + 324),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->fog_index}, {.i = (int64_t)s->fogs_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1628 = {BF_SEVERITY_ERROR, "alpha_compare_index", "material entry %d uses alpha compare %d, but the table has %d",
-        "MAT3 material entry (public layout): an index into the alpha compare table"};
+    static const bf_rule rule_1637 = {BF_SEVERITY_ERROR, "alpha_compare_index", "material entry %d uses alpha compare %d, but the table has %d",
+        "MAT3 material entry (public layout): an index into the alpha compare table", "j3d.Mat3.alpha_compare_index"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         if (bf_push(c, "materials", i)) {
-            if (bf_rule_fails(v, &rule_1628,
+            if (bf_rule_fails(v, &rule_1637,
                               s->alpha_compare_offset == 0 || it->alpha_compare_index == 65535 || it->alpha_compare_index < (int64_t)s->alpha_compares_count))
-                bf_rule_report(v, &rule_1628, (int64_t)(it->_offset + 326),
+                bf_rule_report(v, &rule_1637, (int64_t)(it->_offset + 326),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->alpha_compare_index}, {.i = (int64_t)s->alpha_compares_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1633 = {BF_SEVERITY_ERROR, "blend_mode_index", "material entry %d uses blend mode %d, but the table has %d",
-        "MAT3 material entry (public layout): an index into the blend mode table"};
+    static const bf_rule rule_1642 = {BF_SEVERITY_ERROR, "blend_mode_index", "material entry %d uses blend mode %d, but the table has %d",
+        "MAT3 material entry (public layout): an index into the blend mode table", "j3d.Mat3.blend_mode_index"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         if (bf_push(c, "materials", i)) {
-            if (bf_rule_fails(v, &rule_1633,
+            if (bf_rule_fails(v, &rule_1642,
                               s->blend_mode_offset == 0 || it->blend_mode_index == 65535 || it->blend_mode_index < (int64_t)s->blend_modes_count))
-                bf_rule_report(v, &rule_1633, (int64_t)(it->_offset + 328),
+                bf_rule_report(v, &rule_1642, (int64_t)(it->_offset + 328),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->blend_mode_index}, {.i = (int64_t)s->blend_modes_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1638 = {BF_SEVERITY_ERROR, "nbt_scale_index", "material entry %d uses NBT scale %d, but the table has %d",
-        "MAT3 material entry (public layout): an index into the NBT scale table"};
+    static const bf_rule rule_1647 = {BF_SEVERITY_ERROR, "nbt_scale_index", "material entry %d uses NBT scale %d, but the table has %d",
+        "MAT3 material entry (public layout): an index into the NBT scale table", "j3d.Mat3.nbt_scale_index"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const j3d_Material *it = &s->materials[i];
         if (bf_push(c, "materials", i)) {
-            if (bf_rule_fails(v, &rule_1638, s->nbt_scale_offset == 0 || it->nbt_scale_index == 65535 || it->nbt_scale_index < (int64_t)s->nbt_scales_count))
-                bf_rule_report(v, &rule_1638, (int64_t)(it->_offset + 330),
+            if (bf_rule_fails(v, &rule_1647, s->nbt_scale_offset == 0 || it->nbt_scale_index == 65535 || it->nbt_scale_index < (int64_t)s->nbt_scales_count))
+                bf_rule_report(v, &rule_1647, (int64_t)(it->_offset + 330),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->nbt_scale_index}, {.i = (int64_t)s->nbt_scales_count}});
             bf_pop(c);
         }
@@ -1363,8 +1393,8 @@ static void validate_Mdl3(bf_vctx *v, const j3d_Mdl3 *s)
     bf_ctx *c = &v->c;
     const j3d_File *R = c->root;
     rule_cache *VC = v->cache;
-    static const bf_rule rule_1947 = {BF_SEVERITY_ERROR, "material_count", "%d display lists, but MAT3 has %d materials",
-        "MDL3 (public layout): one display list per material of MAT3"};
+    static const bf_rule rule_1956 = {BF_SEVERITY_ERROR, "material_count", "%d display lists, but MAT3 has %d materials",
+        "MDL3 (public layout): one display list per material of MAT3", "j3d.Mdl3.material_count"};
     int64_t q1 = 0;
     if (VC->set[0]) q1 = VC->i[0]; else
     for (uint32_t i1 = 0; i1 < (uint32_t)(R->sections_count); i1++) {
@@ -1376,8 +1406,8 @@ static void validate_Mdl3(bf_vctx *v, const j3d_Mdl3 *s)
         VC->set[0] = 1;
         VC->i[0] = q1;
     }
-    if (bf_rule_fails(v, &rule_1947, q1 != 1 || s->material_count == j3d_File_m_mat3_material_count(c, R)))
-        bf_rule_report(v, &rule_1947, (int64_t)(s->_offset + 0),
+    if (bf_rule_fails(v, &rule_1956, q1 != 1 || s->material_count == j3d_File_m_mat3_material_count(c, R)))
+        bf_rule_report(v, &rule_1956, (int64_t)(s->_offset + 0),
                        (const bf_rule_value[]){{.i = s->material_count}, {.i = j3d_File_m_mat3_material_count(c, R)}});
     for (uint32_t i = 0; i < s->packets_count; i++) {
         if (bf_push(c, "packets", i)) {
@@ -1390,18 +1420,19 @@ static void validate_Mdl3(bf_vctx *v, const j3d_Mdl3 *s)
 static void validate_Mdl3Packet(bf_vctx *v, const j3d_Mdl3Packet *s)
 {
     bf_ctx *c = &v->c;
-    static const bf_rule rule_1965 = {BF_SEVERITY_ERROR, "size", "display list of %d bytes, not padded to 32",
-        "MDL3 display lists (public layout): GX display lists are padded to 32 bytes"};
-    if (bf_rule_fails(v, &rule_1965, bf_mod(c, s->size, 32) == 0))
-        bf_rule_report(v, &rule_1965, (int64_t)(s->_offset + 4), (const bf_rule_value[]){{.i = s->size}});
+    static const bf_rule rule_1974 = {BF_SEVERITY_ERROR, "size", "display list of %d bytes, not padded to 32",
+        "MDL3 display lists (public layout): GX display lists are padded to 32 bytes", "j3d.Mdl3Packet.size"};
+    if (bf_rule_fails(v, &rule_1974, bf_mod(c, s->size, 32) == 0))
+        bf_rule_report(v, &rule_1974, (int64_t)(s->_offset + 4), (const bf_rule_value[]){{.i = s->size}});
 }
 
 static void validate_Tex1(bf_vctx *v, const j3d_Tex1 *s)
 {
     bf_ctx *c = &v->c;
-    static const bf_rule rule_2051 = {BF_SEVERITY_ERROR, "name_table_offset", "%d names for %d textures", "TEX1: \"Name table offset\" (a name per texture)"};
-    if (bf_rule_fails(v, &rule_2051, s->name_table_offset == 0 || s->names.count == s->texture_count))
-        bf_rule_report(v, &rule_2051, (int64_t)(s->_offset + 8), (const bf_rule_value[]){{.i = s->names.count}, {.i = s->texture_count}});
+    static const bf_rule rule_2060 = {BF_SEVERITY_ERROR, "name_table_offset", "%d names for %d textures", "TEX1: \"Name table offset\" (a name per texture)",
+        "j3d.Tex1.name_table_offset"};
+    if (bf_rule_fails(v, &rule_2060, s->name_table_offset == 0 || s->names.count == s->texture_count))
+        bf_rule_report(v, &rule_2060, (int64_t)(s->_offset + 8), (const bf_rule_value[]){{.i = s->names.count}, {.i = s->texture_count}});
     for (uint32_t i = 0; i < s->headers_count; i++) {
         if (bf_push(c, "headers", i)) {
             validate_BtiHeader(v, &s->headers[i]);

@@ -80,7 +80,7 @@ static int64_t j3d_Vtx1_view_v_texcoord4_at(bf_ctx *c, const j3d_Vtx1_view *v);
 static int64_t j3d_Vtx1_view_v_texcoord5_at(bf_ctx *c, const j3d_Vtx1_view *v);
 static int64_t j3d_Vtx1_view_v_texcoord6_at(bf_ctx *c, const j3d_Vtx1_view *v);
 static int64_t j3d_Vtx1_view_v_texcoord7_at(bf_ctx *c, const j3d_Vtx1_view *v);
-static int64_t j3d_Shape_view_v__q1(bf_ctx *c, const j3d_Shape_view *v);
+static int64_t j3d_Shape_view_v__q2(bf_ctx *c, const j3d_Shape_view *v);
 static int64_t j3d_VertexBuffer_view_v_is_color(bf_ctx *c, const j3d_VertexBuffer_view *v);
 static int64_t j3d_VertexBuffer_view_v_data_type(bf_ctx *c, const j3d_VertexBuffer_view *v);
 static int64_t j3d_VertexBuffer_view_v_per_entry(bf_ctx *c, const j3d_VertexBuffer_view *v);
@@ -1477,7 +1477,7 @@ int j3d_view_lay_Shape(bf_ctx *c, const bf_view_doc *d, j3d_Shape_view *v, int64
                 j3d_MatrixGroup_view e;
                 for (int64_t i = 0; i < n; i++) {
                     if (!bf_push(c, "groups", i) || !j3d_view_lay_MatrixGroup(c, d, &e, i, deep, v->_p_base, v->_p_primitive_data,
-                        bf_sub((int64_t)v->attributes_count, 1), j3d_Shape_view_v__q1(c, v)))
+                        bf_sub((int64_t)v->attributes_count, 1), j3d_Shape_view_v__q2(c, v)))
                         return 0;
                     bf_pop(c);
                 }
@@ -3991,7 +3991,7 @@ static int sub_Shape_groups(bf_ctx *c, const j3d_Shape_view *v, size_t i, const 
     c->pos = v->groups_at + i * 8;
     c->end = v->groups_lim;
     return j3d_view_lay_MatrixGroup(c, v->_doc, out, (int64_t)i, 0, v->_p_base, v->_p_primitive_data, bf_sub((int64_t)v->attributes_count, 1),
-                                    j3d_Shape_view_v__q1(c, v));
+                                    j3d_Shape_view_v__q2(c, v));
 }
 j3d_MatrixGroup_view j3d_Shape_view_groups_at(const j3d_Shape_view *v, size_t i)
 {
@@ -4493,8 +4493,8 @@ static int64_t j3d_Vtx1_view_v_texcoord7_at(bf_ctx *c, const j3d_Vtx1_view *v)
     return q1;
 }
 
-/* Shape._q1 */
-static int64_t j3d_Shape_view_v__q1(bf_ctx *c, const j3d_Shape_view *v)
+/* Shape._q2 */
+static int64_t j3d_Shape_view_v__q2(bf_ctx *c, const j3d_Shape_view *v)
 {
     (void)c;
     (void)v;

@@ -2725,7 +2725,7 @@ static int write_Shape(bf_wctx *w, j3d_Shape *s, const char *name, int64_t index
                 bf_set_i64(w, &s->groups[i]._p_base, s->_p_base);
                 bf_set_i64(w, &s->groups[i]._p_primitive_data, s->_p_primitive_data);
                 bf_set_i64(w, &s->groups[i]._p_attribute_count, bf_sub((int64_t)s->attributes_count, 1));
-                bf_set_i64(w, &s->groups[i]._p_wide_mask, j3d_Shape_v__q1(c, s));
+                bf_set_i64(w, &s->groups[i]._p_wide_mask, j3d_Shape_v__q2(c, s));
             }
             if (!write_MatrixGroup(w, &s->groups[i], "groups", i))
                 return 0;

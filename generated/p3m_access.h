@@ -116,6 +116,9 @@ static inline const p3m_Vec3 *p3m_Vec3_at(bf_ctx *c, const p3m_Vec3 *a, uint64_t
     return bf_check_index(c, i, n) ? &a[i] : &p3m_Vec3_zero;
 }
 static inline int64_t p3m_WeightGroup_v_covered(bf_ctx *c, const p3m_WeightGroup *s);
+static inline int64_t p3m_Ptf_v_side(bf_ctx *c, const p3m_Ptf *s);
+static inline int64_t p3m_Ptf_v_channels(bf_ctx *c, const p3m_Ptf *s);
+static inline int64_t p3m_Ptf_v_pixel_bytes(bf_ctx *c, const p3m_Ptf *s);
 static inline int64_t p3m_Lz4Frame_v_window(bf_ctx *c, const p3m_Lz4Frame *s);
 static inline int64_t p3m_Lz4Frame_v_blocks_valid(bf_ctx *c, const p3m_Lz4Frame *s);
 static inline int64_t p3m_Lz4Frame_v_decoded_size(bf_ctx *c, const p3m_Lz4Frame *s);
@@ -133,6 +136,33 @@ static inline int64_t p3m_WeightGroup_v_covered(bf_ctx *c, const p3m_WeightGroup
         q1 = bf_add(q1, bf_add(it1->skip, it1->weight_count));
     }
     return q1;
+}
+
+/* Ptf.side: Width and height in pixels: a square of 2^resolution (PTF document, "Resolution"). */
+static inline int64_t p3m_Ptf_v_side(bf_ctx *c, const p3m_Ptf *s)
+{
+    const p3m_File *R = c->root;
+    (void)R;
+    (void)s;
+    return bf_shl(1, (int64_t)((uint64_t)s->info & UINT64_C(0xF)));
+}
+
+/* Ptf.channels: Bytes per pixel: 4 for RGBA, 3 for RGB (PTF document, "Has alpha"). */
+static inline int64_t p3m_Ptf_v_channels(bf_ctx *c, const p3m_Ptf *s)
+{
+    const p3m_File *R = c->root;
+    (void)R;
+    (void)s;
+    return (int64_t)((int64_t)(((uint64_t)s->info >> 4) & UINT64_C(0x1)) != 0 ? 4 : 3);
+}
+
+/* Ptf.pixel_bytes: The bytes the pixels decompress to: width × height × channels. */
+static inline int64_t p3m_Ptf_v_pixel_bytes(bf_ctx *c, const p3m_Ptf *s)
+{
+    const p3m_File *R = c->root;
+    (void)R;
+    (void)s;
+    return bf_mul(bf_mul(p3m_Ptf_v_side(c, s), p3m_Ptf_v_side(c, s)), p3m_Ptf_v_channels(c, s));
 }
 
 /* Lz4Frame.window: How far back a block's matches may reach. */

@@ -246,8 +246,10 @@ static const bf_field_desc p3m_fields_EmbeddedTexture[] = {
     {.name = "ptf", .kind = BF_FIELD_BYTES, .little_endian = 1, .static_offset = 4, .elem_size = 1, .offset = offsetof(p3m_EmbeddedTexture, ptf),
      .doc = "Data, a PTF texture (kept as bytes; `image` reads the same bytes as a PTF texture).",
      .erratum = "The exporter's PTF images hold slightly fewer pixel bytes than width × height × channels\n"
-     "(64 × 64 RGB is 12288 bytes; dynamic_multipart.p3m's texture decompresses to 12097): the\n"
-     "LZ4 frame and the size field before it are still consistent, so this is not a finding.\n"},
+     "(64 × 64 RGB is 12288 bytes; dynamic_multipart.p3m's texture decompresses to 12097). The\n"
+     "LZ4 frame and the size field before it are still consistent, but the image is short of\n"
+     "pixels: the validator reports it (`Ptf`'s rule), as a loader would read past them. An\n"
+     "empty frame (no pixel data at all, as `lz4` writes for no input) is not reported.\n"},
     {.name = "ptf_magic", .kind = BF_FIELD_PRIM, .prim = BF_U24, .elem_size = 3, .offset = offsetof(p3m_EmbeddedTexture, ptf_magic),
      .has_offset = offsetof(p3m_EmbeddedTexture, has_ptf_magic), .at_offset = offsetof(p3m_EmbeddedTexture, ptf_magic_at),
      .doc = "The first three bytes of the data again (not a field of the document): a PTF texture\n"
@@ -266,6 +268,14 @@ static const bf_bits_desc p3m_bits_Ptf_info[] = {
     {.name = "has_alpha", .width = 1, .shift = 4, .offset = offsetof(p3m_Ptf, info_has_alpha), .doc = "Set when the pixels are RGBA, clear for RGB (bit 5)."},
     {.name = "resolution", .width = 4, .shift = 0, .offset = offsetof(p3m_Ptf, info_resolution), .doc = "Resolution (bits 1-4)."},
 };
+static int64_t p3m_value_Ptf_side(bf_ctx *c, const void *s) { return p3m_Ptf_v_side(c, (const p3m_Ptf *)s); }
+static int64_t p3m_value_Ptf_channels(bf_ctx *c, const void *s) { return p3m_Ptf_v_channels(c, (const p3m_Ptf *)s); }
+static int64_t p3m_value_Ptf_pixel_bytes(bf_ctx *c, const void *s) { return p3m_Ptf_v_pixel_bytes(c, (const p3m_Ptf *)s); }
+static const bf_value_desc p3m_values_Ptf[] = {
+    {.name = "side", .int_of = p3m_value_Ptf_side, .doc = "Width and height in pixels: a square of 2^resolution (PTF document, \"Resolution\")."},
+    {.name = "channels", .int_of = p3m_value_Ptf_channels, .doc = "Bytes per pixel: 4 for RGBA, 3 for RGB (PTF document, \"Has alpha\")."},
+    {.name = "pixel_bytes", .int_of = p3m_value_Ptf_pixel_bytes, .doc = "The bytes the pixels decompress to: width × height × channels."},
+};
 static const bf_field_desc p3m_fields_Ptf[] = {
     {.name = "magic", .kind = BF_FIELD_STR, .little_endian = 1, .static_offset = 0, .elem_size = 3, .offset = offsetof(p3m_Ptf, magic),
      .doc = "Header magic `PTF` (PTF document; not in the P3M document)."},
@@ -283,7 +293,7 @@ static const bf_field_desc p3m_fields_Ptf[] = {
      .doc = "The pixels, RGB or RGBA, compressed as an LZ4 frame (PTF document, \"LZ4F is used for compression\"; not in the P3M document)."},
 };
 static const bf_type_desc p3m_type_Ptf = {.name = "Ptf", .kind_id = 12, .size = sizeof(p3m_Ptf), .encoded_size = -1, .fields = p3m_fields_Ptf, .field_count = 5,
-    .doc = "A PTF texture, version 0.0 (PlatinumSrc's texture format; not in the P3M document: this is the\n"
+    .values = p3m_values_Ptf, .value_count = 3, .doc = "A PTF texture, version 0.0 (PlatinumSrc's texture format; not in the P3M document: this is the\n"
     "layout of PlatinumSrc's PTF document, which the P3M document links to): a 5-byte header,\n"
     "then the RGB or RGBA pixels compressed as one LZ4 frame.\n"};
 

@@ -27,19 +27,21 @@ static void validate_ActionData(bf_vctx *v, const p3m_ActionData *s);
 #include "p3m_access.h"
 
 static const int64_t enum_RenderMode_values[] = {0, 1};
-static const bf_enum_check enum_RenderMode = {"RenderMode", "RenderMode: the values the document lists", enum_RenderMode_values, 2};
+static const bf_enum_check enum_RenderMode = {"RenderMode", "RenderMode: the values the document lists", enum_RenderMode_values, 2, "p3m.RenderMode.enum"};
 static const int64_t enum_TextureType_values[] = {0, 1};
-static const bf_enum_check enum_TextureType = {"TextureType", "TextureType: the values the document lists", enum_TextureType_values, 2};
+static const bf_enum_check enum_TextureType = {"TextureType", "TextureType: the values the document lists", enum_TextureType_values, 2, "p3m.TextureType.enum"};
 static const int64_t enum_PartListMode_values[] = {0, 1, 2, 3};
-static const bf_enum_check enum_PartListMode = {"PartListMode", "PartListMode: the values the document lists", enum_PartListMode_values, 4};
+static const bf_enum_check enum_PartListMode =
+        {"PartListMode", "PartListMode: the values the document lists", enum_PartListMode_values, 4, "p3m.PartListMode.enum"};
 static const int64_t enum_Interpolation_values[] = {0, 1};
-static const bf_enum_check enum_Interpolation = {"Interpolation", "Interpolation: the values the document lists", enum_Interpolation_values, 2};
-static const bf_flags_check flags_PartFlags = {"PartFlags", "PartFlags: the bits the document lists", UINT64_C(0x1)};
+static const bf_enum_check enum_Interpolation =
+        {"Interpolation", "Interpolation: the values the document lists", enum_Interpolation_values, 2, "p3m.Interpolation.enum"};
+static const bf_flags_check flags_PartFlags = {"PartFlags", "PartFlags: the bits the document lists", UINT64_C(0x1), "p3m.PartFlags.flags"};
 
 /* The validation context, and the last result of each named value. */
 typedef struct p3m_vmemo {
     bf_vctx v;
-    bf_memo m[4];
+    bf_memo m[7];
 } p3m_vmemo;
 
 static inline bf_memo *memo(bf_ctx *c, int slot)
@@ -53,21 +55,39 @@ static inline int64_t p3m_WeightGroup_m_covered(bf_ctx *c, const p3m_WeightGroup
     return m->of == s ? m->i : bf_memo_keep_i(c, m, s, p3m_WeightGroup_v_covered(c, s));
 }
 
-static inline int64_t p3m_Lz4Frame_m_window(bf_ctx *c, const p3m_Lz4Frame *s)
+static inline int64_t p3m_Ptf_m_side(bf_ctx *c, const p3m_Ptf *s)
 {
     bf_memo *m = memo(c, 1);
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, p3m_Ptf_v_side(c, s));
+}
+
+static inline int64_t p3m_Ptf_m_channels(bf_ctx *c, const p3m_Ptf *s)
+{
+    bf_memo *m = memo(c, 2);
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, p3m_Ptf_v_channels(c, s));
+}
+
+static inline int64_t p3m_Ptf_m_pixel_bytes(bf_ctx *c, const p3m_Ptf *s)
+{
+    bf_memo *m = memo(c, 3);
+    return m->of == s ? m->i : bf_memo_keep_i(c, m, s, p3m_Ptf_v_pixel_bytes(c, s));
+}
+
+static inline int64_t p3m_Lz4Frame_m_window(bf_ctx *c, const p3m_Lz4Frame *s)
+{
+    bf_memo *m = memo(c, 4);
     return m->of == s ? m->i : bf_memo_keep_i(c, m, s, p3m_Lz4Frame_v_window(c, s));
 }
 
 static inline int64_t p3m_Lz4Frame_m_blocks_valid(bf_ctx *c, const p3m_Lz4Frame *s)
 {
-    bf_memo *m = memo(c, 2);
+    bf_memo *m = memo(c, 5);
     return m->of == s ? m->i : bf_memo_keep_i(c, m, s, p3m_Lz4Frame_v_blocks_valid(c, s));
 }
 
 static inline int64_t p3m_Lz4Frame_m_decoded_size(bf_ctx *c, const p3m_Lz4Frame *s)
 {
-    bf_memo *m = memo(c, 3);
+    bf_memo *m = memo(c, 6);
     return m->of == s ? m->i : bf_memo_keep_i(c, m, s, p3m_Lz4Frame_v_decoded_size(c, s));
 }
 
@@ -94,11 +114,11 @@ static void validate_File(bf_vctx *v, const p3m_File *s)
 static void validate_Header(bf_vctx *v, const p3m_Header *s)
 {
     static const bf_rule rule_94 = {BF_SEVERITY_ERROR, "version", "major version %d, not 0",
-        "Format: \"Current version is `0.0`\"; Header: \"u8 | 0 | Major version\""};
+        "Format: \"Current version is `0.0`\"; Header: \"u8 | 0 | Major version\"", "p3m.Header.version"};
     if (bf_rule_fails(v, &rule_94, s->version == 0))
         bf_rule_report(v, &rule_94, (int64_t)(s->_offset + 3), (const bf_rule_value[]){{.i = s->version}});
     static const bf_rule rule_98 = {BF_SEVERITY_ERROR, "flags", "header flags 0x%x: bits 7..0 are reserved and must be 0",
-        "Header flags: \"7..0 | 0 | Reserved\""};
+        "Header flags: \"7..0 | 0 | Reserved\"", "p3m.Header.flags"};
     if (bf_rule_fails(v, &rule_98, s->flags == 0))
         bf_rule_report(v, &rule_98, (int64_t)(s->_offset + 4), (const bf_rule_value[]){{.i = s->flags}});
 }
@@ -108,16 +128,17 @@ static void validate_Data(bf_vctx *v, const p3m_Data *s)
     bf_ctx *c = &v->c;
     static const bf_rule rule_136 = {BF_SEVERITY_ERROR, "visibility",
         "visibility mask bits %d and up are set (0x%x in the last byte), but there are only %d parts",
-        "Data: \"Part visibility bitmask\" (one bit per part of \"Part count\")"};
+        "Data: \"Part visibility bitmask\" (one bit per part of \"Part count\")", "p3m.Data.visibility"};
     if (bf_rule_fails(v, &rule_136, bf_mod(c, s->part_count, 8) == 0 || bf_shr(bf_at_u8(c, s->visibility, s->visibility_count,
                       bf_sub((int64_t)s->visibility_count, 1)), bf_mod(c, s->part_count, 8)) == 0))
         bf_rule_report(v, &rule_136, (int64_t)(s->_offset + 1), (const bf_rule_value[]){{.i = s->part_count}, {.i = bf_at_u8(c, s->visibility,
                        s->visibility_count, bf_sub((int64_t)s->visibility_count, 1))}, {.i = s->part_count}});
-    static const bf_rule rule_141 = {BF_SEVERITY_ERROR, "strings", "the file ends without a string table", "Data: \"char[1...] | {..., 0} | String table\""};
+    static const bf_rule rule_141 = {BF_SEVERITY_ERROR, "strings", "the file ends without a string table", "Data: \"char[1...] | {..., 0} | String table\"",
+        "p3m.Data.strings"};
     if (bf_rule_fails(v, &rule_141, (int64_t)s->strings.len >= 1))
         bf_rule_report(v, &rule_141, (int64_t)s->strings_at, NULL);
     static const bf_rule rule_145 = {BF_SEVERITY_ERROR, "bones", "the bones claim %d children, but only %d bones exist (at most %d can be children)",
-        "Bone: \"Child count\" (the bones form a tree: every child is another bone)"};
+        "Bone: \"Child count\" (the bones form a tree: every child is another bone)", "p3m.Data.bones"};
     int64_t q1 = 0;
     for (uint32_t i1 = 0; i1 < (uint32_t)(s->bones_count); i1++) {
         const p3m_Bone *it1 = &s->bones[i1];
@@ -169,15 +190,16 @@ static void validate_Part(bf_vctx *v, const p3m_Part *s)
     bf_ctx *c = &v->c;
     const p3m_File *R = c->root;
     bf_check_flags(v, &flags_PartFlags, s->flags, s->_offset + 0, "flags");
-    static const bf_rule rule_171 = {BF_SEVERITY_ERROR, "flags", "part flags 0x%x: bits 7..1 are reserved and must be 0",
-        "Part flags: \"7..1 | 0 | Reserved\""};
+    static const bf_rule rule_171 = {BF_SEVERITY_ERROR, "flags", "part flags 0x%x: bits 7..1 are reserved and must be 0", "Part flags: \"7..1 | 0 | Reserved\"",
+        "p3m.Part.flags"};
     if (bf_rule_fails(v, &rule_171, (s->flags & ~(int64_t)P3M_PART_FLAGS_HAS_NORMALS) == 0))
         bf_rule_report(v, &rule_171, (int64_t)(s->_offset + 0), (const bf_rule_value[]){{.i = s->flags}});
-    static const bf_rule rule_175 = {BF_SEVERITY_ERROR, "material", "material index %d but the file has %d materials", "Part: \"Material index\""};
+    static const bf_rule rule_175 = {BF_SEVERITY_ERROR, "material", "material index %d but the file has %d materials", "Part: \"Material index\"",
+        "p3m.Part.material"};
     if (bf_rule_fails(v, &rule_175, s->material < R->data.material_count))
         bf_rule_report(v, &rule_175, (int64_t)(s->_offset + 3), (const bf_rule_value[]){{.i = s->material}, {.i = R->data.material_count}});
     static const bf_rule rule_179 = {BF_SEVERITY_ERROR, "indices", "an index is not below the vertex count %d",
-        "Part: \"Indices\" (of the part's \"Vertex count\" vertices)"};
+        "Part: \"Indices\" (of the part's \"Vertex count\" vertices)", "p3m.Part.indices"};
     int64_t q1 = 1;
     for (uint32_t i1 = 0; i1 < (uint32_t)(s->indices_count); i1++) {
         if (!(s->indices[i1] < s->vertex_count)) { q1 = 0; break; }
@@ -197,7 +219,7 @@ static void validate_WeightGroup(bf_vctx *v, const p3m_WeightGroup *s)
     bf_ctx *c = &v->c;
     const p3m_File *R = c->root;
     static const bf_rule rule_217 = {BF_SEVERITY_ERROR, "bone", "bone name at string offset 0x%x is not the name of a bone",
-        "Weight group: \"Bone name\" (names a bone of the model)"};
+        "Weight group: \"Bone name\" (names a bone of the model)", "p3m.WeightGroup.bone"};
     int64_t q1 = 0;
     for (uint32_t i1 = 0; i1 < (uint32_t)(R->data.bones_count); i1++) {
         const p3m_Bone *it1 = &R->data.bones[i1];
@@ -207,7 +229,7 @@ static void validate_WeightGroup(bf_vctx *v, const p3m_WeightGroup *s)
     if (bf_rule_fails(v, &rule_217, q1))
         bf_rule_report(v, &rule_217, (int64_t)(s->_offset + 0), (const bf_rule_value[]){{.i = s->bone}});
     static const bf_rule rule_221 = {BF_SEVERITY_ERROR, "ranges", "the ranges cover %d vertices, but the part has %d",
-        "Weight range: \"Vertices to skip\", \"Weight count\" (vertices of the part)"};
+        "Weight range: \"Vertices to skip\", \"Weight count\" (vertices of the part)", "p3m.WeightGroup.ranges"};
     if (bf_rule_fails(v, &rule_221, p3m_WeightGroup_m_covered(c, s) <= s->_p_vertex_count))
         bf_rule_report(v, &rule_221, (int64_t)(s->_offset + 2), (const bf_rule_value[]){{.i = p3m_WeightGroup_m_covered(c, s)}, {.i = s->_p_vertex_count}});
 }
@@ -218,10 +240,11 @@ static void validate_Material(bf_vctx *v, const p3m_Material *s)
     const p3m_File *R = c->root;
     bf_check_enum(v, &enum_RenderMode, s->render_mode, s->_offset + 0, "render_mode");
     static const bf_rule rule_275 = {BF_SEVERITY_ERROR, "texture", "texture index %d but the file has %d textures (255 for none)",
-        "Material: \"Texture index (255 for none)\""};
+        "Material: \"Texture index (255 for none)\"", "p3m.Material.texture"};
     if (bf_rule_fails(v, &rule_275, s->texture == 255 || s->texture < R->data.texture_count))
         bf_rule_report(v, &rule_275, (int64_t)(s->_offset + 1), (const bf_rule_value[]){{.i = s->texture}, {.i = R->data.texture_count}});
-    static const bf_rule rule_279 = {BF_SEVERITY_ERROR, "", "extra texture index %d but the file has %d textures", "Material: \"Extra texture indices\""};
+    static const bf_rule rule_279 = {BF_SEVERITY_ERROR, "", "extra texture index %d but the file has %d textures", "Material: \"Extra texture indices\"",
+        "p3m.Material.extra_textures"};
     for (uint32_t i = 0; i < s->extra_textures_count; i++) {
         if (bf_push(c, "extra_textures", i)) {
             if (bf_rule_fails(v, &rule_279, (int64_t)s->extra_textures[i] < (int64_t)R->data.texture_count))
@@ -245,12 +268,12 @@ static void validate_Texture(bf_vctx *v, const p3m_Texture *s)
 static void validate_EmbeddedTexture(bf_vctx *v, const p3m_EmbeddedTexture *s)
 {
     bf_ctx *c = &v->c;
-    static const bf_rule rule_335 = {BF_SEVERITY_ERROR, "ptf",
+    static const bf_rule rule_337 = {BF_SEVERITY_ERROR, "ptf",
         "embedded texture data of %d bytes does not start with the PTF magic (0x%x): not a PTF texture (an external texture written with the embedded type 0 "
         "and a u16 path offset reads like this)",
-        "Embedded texture: \"u8 × Data size | PTF texture | Data\""};
-    if (bf_rule_fails(v, &rule_335, s->size >= 3 && s->ptf_magic == 5264454))
-        bf_rule_report(v, &rule_335, (int64_t)(s->_offset + 4), (const bf_rule_value[]){{.i = s->size}, {.i = s->ptf_magic}});
+        "Embedded texture: \"u8 × Data size | PTF texture | Data\"", "p3m.EmbeddedTexture.ptf"};
+    if (bf_rule_fails(v, &rule_337, s->size >= 3 && s->ptf_magic == 5264454))
+        bf_rule_report(v, &rule_337, (int64_t)(s->_offset + 4), (const bf_rule_value[]){{.i = s->size}, {.i = s->ptf_magic}});
     if (s->has_image) if (bf_push(c, "image", -1)) {
         validate_Ptf(v, &s->image);
         bf_pop(c);
@@ -260,13 +283,20 @@ static void validate_EmbeddedTexture(bf_vctx *v, const p3m_EmbeddedTexture *s)
 static void validate_Ptf(bf_vctx *v, const p3m_Ptf *s)
 {
     bf_ctx *c = &v->c;
-    static const bf_rule rule_369 = {BF_SEVERITY_ERROR, "version", "PTF major version %d, not 0", "PTF document: \"u8 | 0 | Major version\""};
-    if (bf_rule_fails(v, &rule_369, s->version == 0))
-        bf_rule_report(v, &rule_369, (int64_t)(s->_offset + 3), (const bf_rule_value[]){{.i = s->version}});
-    static const bf_rule rule_373 = {BF_SEVERITY_ERROR, "magic", "the PTF pixels are not an LZ4 frame (they start with 0x%x, not the frame magic 0x184D2204)",
-        "PTF document: \"LZ4F is used for compression\""};
-    if (bf_rule_fails(v, &rule_373, s->frame_magic == 407708164))
-        bf_rule_report(v, &rule_373, (int64_t)(s->_offset + 0), (const bf_rule_value[]){{.i = s->frame_magic}});
+    static const bf_rule rule_375 = {BF_SEVERITY_ERROR, "version", "PTF major version %d, not 0", "PTF document: \"u8 | 0 | Major version\"",
+        "p3m.Ptf.version"};
+    if (bf_rule_fails(v, &rule_375, s->version == 0))
+        bf_rule_report(v, &rule_375, (int64_t)(s->_offset + 3), (const bf_rule_value[]){{.i = s->version}});
+    static const bf_rule rule_379 = {BF_SEVERITY_ERROR, "magic", "the PTF pixels are not an LZ4 frame (they start with 0x%x, not the frame magic 0x184D2204)",
+        "PTF document: \"LZ4F is used for compression\"", "p3m.Ptf.magic"};
+    if (bf_rule_fails(v, &rule_379, s->frame_magic == 407708164))
+        bf_rule_report(v, &rule_379, (int64_t)(s->_offset + 0), (const bf_rule_value[]){{.i = s->frame_magic}});
+    static const bf_rule rule_383 = {BF_SEVERITY_ERROR, "pixels", "the pixels decompress to %d bytes, but %d x %d pixels of %d bytes need %d",
+        "PTF document: \"Compressed RGB pixel × 1... or RGBA pixel × 1...\"; header info byte: \"Resolution\", \"Has alpha\"", "p3m.Ptf.pixels"};
+    if (bf_rule_fails(v, &rule_383, s->frame_magic != 407708164 || !p3m_Lz4Frame_m_blocks_valid(c, &s->pixels) || p3m_Lz4Frame_m_decoded_size(c,
+                      &s->pixels) == 0 || p3m_Lz4Frame_m_decoded_size(c, &s->pixels) == p3m_Ptf_m_pixel_bytes(c, s)))
+        bf_rule_report(v, &rule_383, (int64_t)(s->_offset + 5), (const bf_rule_value[]){{.i = p3m_Lz4Frame_m_decoded_size(c, &s->pixels)},
+                       {.i = p3m_Ptf_m_side(c, s)}, {.i = p3m_Ptf_m_side(c, s)}, {.i = p3m_Ptf_m_channels(c, s)}, {.i = p3m_Ptf_m_pixel_bytes(c, s)}});
     if (s->has_pixels) if (bf_push(c, "pixels", -1)) {
         validate_Lz4Frame(v, &s->pixels);
         bf_pop(c);
@@ -276,39 +306,39 @@ static void validate_Ptf(bf_vctx *v, const p3m_Ptf *s)
 static void validate_Lz4Frame(bf_vctx *v, const p3m_Lz4Frame *s)
 {
     bf_ctx *c = &v->c;
-    static const bf_rule rule_428 = {BF_SEVERITY_ERROR, "flags", "LZ4 frame version %d, not 1",
-        "LZ4 frame format: \"Version Number: 2-bits, must be set to 01\""};
-    if (bf_rule_fails(v, &rule_428, (int64_t)(((uint64_t)s->flags >> 6) & UINT64_C(0x3)) == 1))
-        bf_rule_report(v, &rule_428, (int64_t)(s->_offset + 4), (const bf_rule_value[]){{.i = (int64_t)(((uint64_t)s->flags >> 6) & UINT64_C(0x3))}});
-    static const bf_rule rule_432 = {BF_SEVERITY_ERROR, "data",
+    static const bf_rule rule_438 = {BF_SEVERITY_ERROR, "flags", "LZ4 frame version %d, not 1",
+        "LZ4 frame format: \"Version Number: 2-bits, must be set to 01\"", "p3m.Lz4Frame.flags"};
+    if (bf_rule_fails(v, &rule_438, (int64_t)(((uint64_t)s->flags >> 6) & UINT64_C(0x3)) == 1))
+        bf_rule_report(v, &rule_438, (int64_t)(s->_offset + 4), (const bf_rule_value[]){{.i = (int64_t)(((uint64_t)s->flags >> 6) & UINT64_C(0x3))}});
+    static const bf_rule rule_442 = {BF_SEVERITY_ERROR, "data",
         "block %d of %d bytes is not valid LZ4 data: a length or a match offset runs outside the block or its output",
-        "LZ4 block format (a PTF's pixels are LZ4-compressed: PTF document, \"LZ4F is used for compression\")"};
+        "LZ4 block format (a PTF's pixels are LZ4-compressed: PTF document, \"LZ4F is used for compression\")", "p3m.Lz4Frame.data"};
     for (uint32_t i = 0; i < s->blocks_count; i++) {
         const p3m_Lz4Block *it = &s->blocks[i];
         if (bf_push(c, "blocks", i)) {
-            if (bf_rule_fails(v, &rule_432, (int64_t)((uint64_t)it->block_size & UINT64_C(0x7FFFFFFF)) == 0
+            if (bf_rule_fails(v, &rule_442, (int64_t)((uint64_t)it->block_size & UINT64_C(0x7FFFFFFF)) == 0
                               || (int64_t)(((uint64_t)it->block_size >> 31) & UINT64_C(0x1)) != 0 || bf_lz4_size(it->data.ptr, it->data.len,
                               p3m_Lz4Frame_m_window(c, s)) >= 0))
-                bf_rule_report(v, &rule_432, (int64_t)(it->_offset + 4),
+                bf_rule_report(v, &rule_442, (int64_t)(it->_offset + 4),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)((uint64_t)it->block_size & UINT64_C(0x7FFFFFFF))}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_437 = {BF_SEVERITY_ERROR, "content_size", "the LZ4 data decompresses to %d bytes, but the frame header says %d",
-        "LZ4 frame format: \"Content Size: the original (uncompressed) size\" (the PTF's pixels)"};
-    if (bf_rule_fails(v, &rule_437, (int64_t)(((uint64_t)s->flags >> 3) & UINT64_C(0x1)) == 0 || !p3m_Lz4Frame_m_blocks_valid(c, s)
+    static const bf_rule rule_447 = {BF_SEVERITY_ERROR, "content_size", "the LZ4 data decompresses to %d bytes, but the frame header says %d",
+        "LZ4 frame format: \"Content Size: the original (uncompressed) size\" (the PTF's pixels)", "p3m.Lz4Frame.content_size"};
+    if (bf_rule_fails(v, &rule_447, (int64_t)(((uint64_t)s->flags >> 3) & UINT64_C(0x1)) == 0 || !p3m_Lz4Frame_m_blocks_valid(c, s)
                       || p3m_Lz4Frame_m_decoded_size(c, s) == (int64_t)s->content_size))
-        bf_rule_report(v, &rule_437, (int64_t)(s->_offset + 6),
+        bf_rule_report(v, &rule_447, (int64_t)(s->_offset + 6),
                        (const bf_rule_value[]){{.i = p3m_Lz4Frame_m_decoded_size(c, s)}, {.i = (int64_t)s->content_size}});
 }
 
 static void validate_Bone(bf_vctx *v, const p3m_Bone *s)
 {
     bf_ctx *c = &v->c;
-    static const bf_rule rule_479 = {BF_SEVERITY_WARNING, "tail", "tail Y, Z (%g, %g) are the head's: written by the exporter's (tail.x, head.z, head.y) bug",
-        "Bone: \"Tail XYZ\" (a warning: every real file has this exporter bug; the layout is right, the values are not)"};
-    if (bf_rule_fails(v, &rule_479, bf_at_f32(c, s->tail, 3, 1) != bf_at_f32(c, s->head, 3, 1) || bf_at_f32(c, s->tail, 3, 2) != bf_at_f32(c, s->head, 3, 2)))
-        bf_rule_report(v, &rule_479, (int64_t)(s->_offset + 14),
+    static const bf_rule rule_489 = {BF_SEVERITY_WARNING, "tail", "tail Y, Z (%g, %g) are the head's: written by the exporter's (tail.x, head.z, head.y) bug",
+        "Bone: \"Tail XYZ\" (a warning: every real file has this exporter bug; the layout is right, the values are not)", "p3m.Bone.tail"};
+    if (bf_rule_fails(v, &rule_489, bf_at_f32(c, s->tail, 3, 1) != bf_at_f32(c, s->head, 3, 1) || bf_at_f32(c, s->tail, 3, 2) != bf_at_f32(c, s->head, 3, 2)))
+        bf_rule_report(v, &rule_489, (int64_t)(s->_offset + 14),
                        (const bf_rule_value[]){{.f = bf_at_f32(c, s->tail, 3, 1)}, {.f = bf_at_f32(c, s->tail, 3, 2)}});
 }
 
@@ -327,12 +357,14 @@ static void validate_AnimationAction(bf_vctx *v, const p3m_AnimationAction *s)
 {
     bf_ctx *c = &v->c;
     const p3m_File *R = c->root;
-    static const bf_rule rule_503 = {BF_SEVERITY_ERROR, "action", "action index %d but the file has %d actions", "Animation action: \"Action index\""};
-    if (bf_rule_fails(v, &rule_503, s->action < R->data.action_count))
-        bf_rule_report(v, &rule_503, (int64_t)(s->_offset + 0), (const bf_rule_value[]){{.i = s->action}, {.i = R->data.action_count}});
-    static const bf_rule rule_507 = {BF_SEVERITY_ERROR, "start", "start frame %d is after end frame %d", "Animation action: \"Start frame\", \"End frame\""};
-    if (bf_rule_fails(v, &rule_507, s->start <= s->end))
-        bf_rule_report(v, &rule_507, (int64_t)(s->_offset + 5), (const bf_rule_value[]){{.i = s->start}, {.i = s->end}});
+    static const bf_rule rule_513 = {BF_SEVERITY_ERROR, "action", "action index %d but the file has %d actions", "Animation action: \"Action index\"",
+        "p3m.AnimationAction.action"};
+    if (bf_rule_fails(v, &rule_513, s->action < R->data.action_count))
+        bf_rule_report(v, &rule_513, (int64_t)(s->_offset + 0), (const bf_rule_value[]){{.i = s->action}, {.i = R->data.action_count}});
+    static const bf_rule rule_517 = {BF_SEVERITY_ERROR, "start", "start frame %d is after end frame %d", "Animation action: \"Start frame\", \"End frame\"",
+        "p3m.AnimationAction.start"};
+    if (bf_rule_fails(v, &rule_517, s->start <= s->end))
+        bf_rule_report(v, &rule_517, (int64_t)(s->_offset + 5), (const bf_rule_value[]){{.i = s->start}, {.i = s->end}});
 }
 
 static void validate_Action(bf_vctx *v, const p3m_Action *s)
@@ -357,16 +389,16 @@ static void validate_PartName(bf_vctx *v, const p3m_PartName *s)
 {
     bf_ctx *c = &v->c;
     const p3m_File *R = c->root;
-    static const bf_rule rule_530 = {BF_SEVERITY_ERROR, "name", "string offset 0x%x is not the name of a part",
-        "Action: \"Part list\" (a list of parts, by name)"};
+    static const bf_rule rule_540 = {BF_SEVERITY_ERROR, "name", "string offset 0x%x is not the name of a part",
+        "Action: \"Part list\" (a list of parts, by name)", "p3m.PartName.name"};
     int64_t q1 = 0;
     for (uint32_t i1 = 0; i1 < (uint32_t)(R->data.parts_count); i1++) {
         const p3m_Part *it1 = &R->data.parts[i1];
         (void)it1;
         if (it1->name == s->name) { q1 = 1; break; }
     }
-    if (bf_rule_fails(v, &rule_530, q1))
-        bf_rule_report(v, &rule_530, (int64_t)(s->_offset + 0), (const bf_rule_value[]){{.i = s->name}});
+    if (bf_rule_fails(v, &rule_540, q1))
+        bf_rule_report(v, &rule_540, (int64_t)(s->_offset + 0), (const bf_rule_value[]){{.i = s->name}});
 }
 
 static void validate_ActionData(bf_vctx *v, const p3m_ActionData *s)
@@ -391,16 +423,16 @@ static void validate_ActionData(bf_vctx *v, const p3m_ActionData *s)
             bf_pop(c);
         }
     }
-    static const bf_rule rule_553 = {BF_SEVERITY_ERROR, "bone", "bone name at string offset 0x%x is not the name of a bone",
-        "Action data: \"Bone\" (names a bone of the model)"};
+    static const bf_rule rule_563 = {BF_SEVERITY_ERROR, "bone", "bone name at string offset 0x%x is not the name of a bone",
+        "Action data: \"Bone\" (names a bone of the model)", "p3m.ActionData.bone"};
     int64_t q1 = 0;
     for (uint32_t i1 = 0; i1 < (uint32_t)(R->data.bones_count); i1++) {
         const p3m_Bone *it1 = &R->data.bones[i1];
         (void)it1;
         if (it1->name == s->bone) { q1 = 1; break; }
     }
-    if (bf_rule_fails(v, &rule_553, q1))
-        bf_rule_report(v, &rule_553, (int64_t)(s->_offset + 0), (const bf_rule_value[]){{.i = s->bone}});
+    if (bf_rule_fails(v, &rule_563, q1))
+        bf_rule_report(v, &rule_563, (int64_t)(s->_offset + 0), (const bf_rule_value[]){{.i = s->bone}});
 }
 
 int p3m_validate_model(const p3m_File *doc, const uint8_t *data, size_t size, struct bf_findings *out)

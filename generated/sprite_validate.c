@@ -13,7 +13,7 @@ static void validate_Lod(bf_vctx *v, const sprite_Lod *s);
 #include "sprite_access.h"
 
 static const int64_t enum_TexFormat_values[] = {0, 2, 3, 6, 8, 9, 12, 13, 14, 16, 17};
-static const bf_enum_check enum_TexFormat = {"TexFormat", "TexFormat: the values the document lists", enum_TexFormat_values, 11};
+static const bf_enum_check enum_TexFormat = {"TexFormat", "TexFormat: the values the document lists", enum_TexFormat_values, 11, "sprite.TexFormat.enum"};
 
 /* Quantifiers over the root alone, computed once per validation (set: computed). */
 typedef struct rule_cache {
@@ -26,7 +26,7 @@ static void validate_Sprite(bf_vctx *v, const sprite_Sprite *s)
 {
     bf_ctx *c = &v->c;
     static const bf_rule rule_101 = {BF_SEVERITY_ERROR, "flags", "texture format %d is not one of libdragon's (tex_format_t)",
-        "surface.h: tex_format_t (FMT_RGBA16 ... FMT_I8)"};
+        "surface.h: tex_format_t (FMT_RGBA16 ... FMT_I8)", "sprite.Sprite.flags"};
     if (bf_rule_fails(v, &rule_101, s->flags == 0
                       || ((int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == 2 ? 0 : (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == 3 ? 1
                       : (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == 6 ? 2 : (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == 8 ? 3
@@ -35,35 +35,36 @@ static void validate_Sprite(bf_vctx *v, const sprite_Sprite *s)
                       : (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == 16 ? 8 : (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == 17 ? 9 : -1) >= 0))
         bf_rule_report(v, &rule_101, (int64_t)(s->_offset + 5), (const bf_rule_value[]){{.i = (int64_t)((uint64_t)s->flags & UINT64_C(0x1F))}});
     static const bf_rule rule_105 = {BF_SEVERITY_WARNING, "bitdepth", "old sprite (flags 0) with bitdepth %d: libdragon reads it as RGBA32",
-        "sprite.c, __sprite_upgrade: \"sprite->flags = bitdepth == 2 ? FMT_RGBA16 : FMT_RGBA32\""};
+        "sprite.c, __sprite_upgrade: \"sprite->flags = bitdepth == 2 ? FMT_RGBA16 : FMT_RGBA32\"", "sprite.Sprite.bitdepth"};
     if (bf_rule_fails(v, &rule_105, s->flags != 0 || s->bitdepth == 2 || s->bitdepth == 4))
         bf_rule_report(v, &rule_105, (int64_t)(s->_offset + 4), (const bf_rule_value[]){{.i = s->bitdepth}});
     static const bf_rule rule_110 = {BF_SEVERITY_WARNING, "flags", "a format without the extended header (flag 0x80): mksprite always writes it",
-        "mksprite.c, spritemaker_write: \"w8(out, (uint8_t)(img0fmt | SPRITE_FLAGS_EXT))\""};
+        "mksprite.c, spritemaker_write: \"w8(out, (uint8_t)(img0fmt | SPRITE_FLAGS_EXT))\"", "sprite.Sprite.flags_2"};
     if (bf_rule_fails(v, &rule_110, s->flags == 0 || (int64_t)(((uint64_t)s->flags >> 7) & UINT64_C(0x1)) == 1))
         bf_rule_report(v, &rule_110, (int64_t)(s->_offset + 5), NULL);
     static const bf_rule rule_115 = {BF_SEVERITY_WARNING, "flags", "flag 0x20 (owned buffer) is set; only sprite_load sets it, in memory",
-        "sprite.h: SPRITE_FLAGS_OWNEDBUFFER \"the sprite buffer must be freed by sprite_free\""};
+        "sprite.h: SPRITE_FLAGS_OWNEDBUFFER \"the sprite buffer must be freed by sprite_free\"", "sprite.Sprite.flags_3"};
     if (bf_rule_fails(v, &rule_115, (int64_t)(((uint64_t)s->flags >> 5) & UINT64_C(0x1)) == 0))
         bf_rule_report(v, &rule_115, (int64_t)(s->_offset + 5), NULL);
     static const bf_rule rule_120 = {BF_SEVERITY_WARNING, "hslices", "%d x %d slices: sprite_get_tile divides the size by them",
-        "sprite.c, sprite_get_tile: \"tile_width = sprite->width / sprite->hslices\""};
+        "sprite.c, sprite_get_tile: \"tile_width = sprite->width / sprite->hslices\"", "sprite.Sprite.hslices"};
     if (bf_rule_fails(v, &rule_120, s->hslices > 0 && s->vslices > 0))
         bf_rule_report(v, &rule_120, (int64_t)(s->_offset + 6), (const bf_rule_value[]){{.i = s->hslices}, {.i = s->vslices}});
     static const bf_rule rule_125 = {BF_SEVERITY_WARNING, "ext.palette_offset", "a color-indexed sprite without a palette: it needs one loaded from elsewhere",
-        "rdpq_sprite.c: \"We account for sprites being CI4 but without embedded palette: mksprite doesn't create sprites like this today\""};
+        "rdpq_sprite.c: \"We account for sprites being CI4 but without embedded palette: mksprite doesn't create sprites like this today\"",
+        "sprite.Sprite.ext.palette_offset"};
     if (bf_rule_fails(v, &rule_125, (int64_t)(((uint64_t)s->flags >> 7) & UINT64_C(0x1)) == 0 || s->ext.palette_offset != 0
                       || ((int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) != SPRITE_TEX_FORMAT_CI4
                       && (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) != SPRITE_TEX_FORMAT_CI8)))
         bf_rule_report(v, &rule_125, (int64_t)(s->ext._offset + 4), NULL);
     static const bf_rule rule_130 = {BF_SEVERITY_WARNING, "ext.palette_offset", "a palette in a sprite of format %d, which is not color-indexed",
-        "mksprite.c: \"assert(spr->images[0].fmt == FMT_CI8 || spr->images[0].fmt == FMT_CI4)\" before the palette"};
+        "mksprite.c: \"assert(spr->images[0].fmt == FMT_CI8 || spr->images[0].fmt == FMT_CI4)\" before the palette", "sprite.Sprite.ext.palette_offset_2"};
     if (bf_rule_fails(v, &rule_130, (int64_t)(((uint64_t)s->flags >> 7) & UINT64_C(0x1)) == 0 || s->ext.palette_offset == 0
                       || (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == SPRITE_TEX_FORMAT_CI4
                       || (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) == SPRITE_TEX_FORMAT_CI8))
         bf_rule_report(v, &rule_130, (int64_t)(s->ext._offset + 4), (const bf_rule_value[]){{.i = (int64_t)((uint64_t)s->flags & UINT64_C(0x1F))}});
     static const bf_rule rule_135 = {BF_SEVERITY_WARNING, "ext.palette_offset", "a CI4 palette of %d colors: rdpq_sprite_upload loads 16",
-        "rdpq_sprite.c: \"rdpq_tex_upload_tlut(pal, palidx*16, fmt == FMT_CI4 ? 16 : 256)\""};
+        "rdpq_sprite.c: \"rdpq_tex_upload_tlut(pal, palidx*16, fmt == FMT_CI4 ? 16 : 256)\"", "sprite.Sprite.ext.palette_offset_3"};
     if (bf_rule_fails(v, &rule_135, (int64_t)(((uint64_t)s->flags >> 7) & UINT64_C(0x1)) == 0
                       || (int64_t)((uint64_t)s->flags & UINT64_C(0x1F)) != SPRITE_TEX_FORMAT_CI4 || s->ext.palette_offset == 0
                       || (int64_t)s->ext.palette.len >= 32))
@@ -78,15 +79,15 @@ static void validate_SpriteExt(bf_vctx *v, const sprite_SpriteExt *s)
 {
     bf_ctx *c = &v->c;
     static const bf_rule rule_195 = {BF_SEVERITY_ERROR, "version", "extended header version %d; libdragon loads only version 4",
-        "sprite.c, __sprite_ext: assertf(sx->version == 4, \"Invalid sprite version (%d); please regenerate your asset files\")"};
+        "sprite.c, __sprite_ext: assertf(sx->version == 4, \"Invalid sprite version (%d); please regenerate your asset files\")", "sprite.SpriteExt.version"};
     if (bf_rule_fails(v, &rule_195, s->version == 4))
         bf_rule_report(v, &rule_195, (int64_t)(s->_offset + 2), (const bf_rule_value[]){{.i = s->version}});
     static const bf_rule rule_199 = {BF_SEVERITY_WARNING, "size", "extended header size %d, not the 124 bytes of version 4",
-        "sprite_internal.h: _Static_assert(sizeof(sprite_ext_t) == 124)"};
+        "sprite_internal.h: _Static_assert(sizeof(sprite_ext_t) == 124)", "sprite.SpriteExt.size"};
     if (bf_rule_fails(v, &rule_199, s->size == 124))
         bf_rule_report(v, &rule_199, (int64_t)(s->_offset + 0), (const bf_rule_value[]){{.i = s->size}});
     static const bf_rule rule_204 = {BF_SEVERITY_WARNING, "flags", "%d LODs in the flags but %d LOD entries have a width",
-        "mksprite.c: \"flags |= numlods\", numlods counting the images written after the first"};
+        "mksprite.c: \"flags |= numlods\", numlods counting the images written after the first", "sprite.SpriteExt.flags"};
     int64_t q1 = 0;
     for (uint32_t i1 = 0; i1 < (uint32_t)(7); i1++) {
         const sprite_Lod *it1 = &s->lods[i1];
@@ -96,12 +97,12 @@ static void validate_SpriteExt(bf_vctx *v, const sprite_SpriteExt *s)
     if (bf_rule_fails(v, &rule_204, (int64_t)((uint64_t)s->flags & UINT64_C(0x7)) == q1))
         bf_rule_report(v, &rule_204, (int64_t)(s->_offset + 64), (const bf_rule_value[]){{.i = (int64_t)((uint64_t)s->flags & UINT64_C(0x7))}, {.i = q1}});
     static const bf_rule rule_209 = {BF_SEVERITY_ERROR, "flags", "a detail texture that is neither the first image nor the seventh LOD",
-        "sprite.c, sprite_get_detail_pixels: \"Return the detail texture (LOD7)\""};
+        "sprite.c, sprite_get_detail_pixels: \"Return the detail texture (LOD7)\"", "sprite.SpriteExt.flags_2"};
     if (bf_rule_fails(v, &rule_209, (int64_t)(((uint64_t)s->flags >> 4) & UINT64_C(0x1)) == 0 || s->detail_use_main_texture != 0
                       || sprite_Lod_at(c, s->lods, 7, 6)->width != 0))
         bf_rule_report(v, &rule_209, (int64_t)(s->_offset + 64), NULL);
     static const bf_rule rule_213 = {BF_SEVERITY_WARNING, "offset", "LOD %d at 0x0x%x, not aligned to 8 bytes",
-        "mksprite.c: \"Padding to force alignment of every image\" (walign(out, 8))"};
+        "mksprite.c: \"Padding to force alignment of every image\" (walign(out, 8))", "sprite.SpriteExt.offset"};
     for (uint32_t i = 0; i < 7; i++) {
         const sprite_Lod *it = &s->lods[i];
         if (bf_push(c, "lods", i)) {
@@ -111,7 +112,7 @@ static void validate_SpriteExt(bf_vctx *v, const sprite_SpriteExt *s)
         }
     }
     static const bf_rule rule_219 = {BF_SEVERITY_ERROR, "format", "LOD %d has texture format %d, not one of libdragon's",
-        "sprite.c, sprite_get_lod_pixels: \"tex_format_t fmt = lod->fmt_file_pos >> 24\""};
+        "sprite.c, sprite_get_lod_pixels: \"tex_format_t fmt = lod->fmt_file_pos >> 24\"", "sprite.SpriteExt.format"};
     for (uint32_t i = 0; i < 7; i++) {
         const sprite_Lod *it = &s->lods[i];
         if (bf_push(c, "lods", i)) {

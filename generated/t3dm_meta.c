@@ -509,14 +509,17 @@ static int t3dm_entry_build_model(void *doc, bf_arena *arena, struct bf_buffer *
 }
 static const char *const t3dm_extensions_model[] = {"t3dm", NULL};
 static const char *const t3dm_member_below_model_1_1[] = {"owner.quat_channel_count", "owner.scalar_channel_count"};
+static const char *const t3dm_member_equals_model_1_2[] = {"owner.keyframe_count"};
 static const bf_member_check_desc t3dm_member_checks_model_1[] = {
     {.values = "member.keyframes.channel", .below = t3dm_member_below_model_1_1, .below_count = 2,
      .origin = "Keyframe: \"Channel index\"; Animation: quaternion and scalar channel counts"},
+    {.values = "member.keyframes", .counts = 1, .equals = t3dm_member_equals_model_1_2, .equals_count = 1,
+     .origin = "Animation: \"Keyframe count\"; Data: \"The actual data is stored in the streaming file.\""},
 };
 static const char *const t3dm_member_files_model_1[] = {"{stem}.{n}.sdata", NULL};
 static const bf_member_desc t3dm_members_model[] = {
     {.name = "stream", .kind = "stream", .each = "owner.chunk_data.body", .each_type = "Animation", .orphans = "warning", .files = t3dm_member_files_model_1,
-     .checks = t3dm_member_checks_model_1, .check_count = 1,
+     .checks = t3dm_member_checks_model_1, .check_count = 2,
      .doc = "The streaming data of the model's N-th animation, `NAME.N.sdata` beside the model (N counts the animations); a `NAME.N.sdata` with N beyond "
      "them belongs to no animation (a warning)."},
 };

@@ -20,7 +20,8 @@ typedef struct rule_cache {
 static void validate_File(bf_vctx *v, const tkl_File *s)
 {
     bf_ctx *c = &v->c;
-    static const bf_rule rule_44 = {BF_SEVERITY_ERROR, "empty", "bytes 4..7 are not empty", "Toshi Keyframe Library: \"+4 byte[4] Always empty\""};
+    static const bf_rule rule_44 = {BF_SEVERITY_ERROR, "empty", "bytes 4..7 are not empty", "Toshi Keyframe Library: \"+4 byte[4] Always empty\"",
+        "tkl.File.empty"};
     int64_t q1 = 1;
     for (uint32_t i1 = 0; i1 < (uint32_t)(4); i1++) {
         if (!(s->empty[i1] == 0)) { q1 = 0; break; }
@@ -28,17 +29,18 @@ static void validate_File(bf_vctx *v, const tkl_File *s)
     if (bf_rule_fails(v, &rule_44, q1))
         bf_rule_report(v, &rule_44, (int64_t)(s->_offset + 4), NULL);
     static const bf_rule rule_48 = {BF_SEVERITY_ERROR, "remaining", "remaining bytes %d but %d bytes follow the field",
-        "Toshi Keyframe Library: \"+8 uint32 Remaining bytes in file\""};
+        "Toshi Keyframe Library: \"+8 uint32 Remaining bytes in file\"", "tkl.File.remaining"};
     if (bf_rule_fails(v, &rule_48, s->remaining == bf_sub((int64_t)c->size, 12)))
         bf_rule_report(v, &rule_48, (int64_t)(s->_offset + 8), (const bf_rule_value[]){{.i = s->remaining}, {.i = bf_sub((int64_t)c->size, 12)}});
     static const bf_rule rule_52 = {BF_SEVERITY_ERROR, "remaining", "remaining bytes %d but the LUT's %d bytes + 44 are %d",
-        "Toshi Keyframe Library: \"+8 uint32 Remaining bytes in file (=bytes in LUT + 44)\""};
+        "Toshi Keyframe Library: \"+8 uint32 Remaining bytes in file (=bytes in LUT + 44)\"", "tkl.File.remaining_2"};
     if (bf_rule_fails(v, &rule_52, s->remaining == bf_add(s->lut_size, 44)))
         bf_rule_report(v, &rule_52, (int64_t)(s->_offset + 8),
                        (const bf_rule_value[]){{.i = s->remaining}, {.i = s->lut_size}, {.i = bf_add(s->lut_size, 44)}});
     static const bf_rule rule_56 = {BF_SEVERITY_ERROR, "lut_size", "LUT size %d but %d positions and %d rotations take %d bytes",
         "Toshi Keyframe Library: \"+52 uint32 Number of bytes in the LUT\", \"vector3[numPosValues] Position lookup table\", \"quaternion[numRotValues] "
-        "Rotation lookup table\""};
+        "Rotation lookup table\"",
+        "tkl.File.lut_size"};
     if (bf_rule_fails(v, &rule_56, s->lut_size == bf_add(bf_mul(12, s->position_count), bf_mul(16, s->rotation_count))))
         bf_rule_report(v, &rule_56, (int64_t)(s->_offset + 52), (const bf_rule_value[]){{.i = s->lut_size}, {.i = s->position_count}, {.i = s->rotation_count},
                        {.i = bf_add(bf_mul(12, s->position_count), bf_mul(16, s->rotation_count))}});

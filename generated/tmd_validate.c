@@ -20,7 +20,7 @@ static void validate_Piece(bf_vctx *v, const tmd_Piece *s);
 
 #include "tmd_access.h"
 
-static const bf_flags_check flags_ChannelFlags = {"ChannelFlags", "ChannelFlags: the bits the document lists", UINT64_C(0x3)};
+static const bf_flags_check flags_ChannelFlags = {"ChannelFlags", "ChannelFlags: the bits the document lists", UINT64_C(0x3), "tmd.ChannelFlags.flags"};
 
 /* Quantifiers over the root alone, computed once per validation (set: computed). */
 typedef struct rule_cache {
@@ -33,7 +33,7 @@ static void validate_File(bf_vctx *v, const tmd_File *s)
 {
     bf_ctx *c = &v->c;
     static const bf_rule rule_106 = {BF_SEVERITY_ERROR, "magic_padding", "the 8-byte magic string holds more than \"TMDL\"",
-        "TMD: \"The TMD format starts with an 8 byte fixed length string. Magic is \"TMDL\".\""};
+        "TMD: \"The TMD format starts with an 8 byte fixed length string. Magic is \"TMDL\".\"", "tmd.File.magic_padding"};
     int64_t q1 = 1;
     for (uint32_t i1 = 0; i1 < (uint32_t)(4); i1++) {
         if (!(s->magic_padding[i1] == 0)) { q1 = 0; break; }
@@ -41,20 +41,20 @@ static void validate_File(bf_vctx *v, const tmd_File *s)
     if (bf_rule_fails(v, &rule_106, q1))
         bf_rule_report(v, &rule_106, (int64_t)(s->_offset + 4), NULL);
     static const bf_rule rule_110 = {BF_SEVERITY_ERROR, "header.remaining", "remaining bytes %d but %d bytes follow the field",
-        "TMD Header: \"+0 uint32 Remaining bytes in file\" (the bytes after the field, which ends at byte 12)"};
+        "TMD Header: \"+0 uint32 Remaining bytes in file\" (the bytes after the field, which ends at byte 12)", "tmd.File.header.remaining"};
     if (bf_rule_fails(v, &rule_110, s->header.remaining == bf_sub((int64_t)c->size, 12)))
         bf_rule_report(v, &rule_110, (int64_t)(s->header._offset + 0),
                        (const bf_rule_value[]){{.i = s->header.remaining}, {.i = bf_sub((int64_t)c->size, 12)}});
     static const bf_rule rule_114 = {BF_SEVERITY_ERROR, "scene_size", "scene block size %d but the levels of detail start at 60 + %d",
-        "Scene Block: \"has a size of the uint32 located at +60\"; TMD Header: \"lodDataOffset = value + 60\""};
+        "Scene Block: \"has a size of the uint32 located at +60\"; TMD Header: \"lodDataOffset = value + 60\"", "tmd.File.scene_size"};
     if (bf_rule_fails(v, &rule_114, s->scene_size == s->header.lod_offset))
         bf_rule_report(v, &rule_114, (int64_t)(s->_offset + 60), (const bf_rule_value[]){{.i = s->scene_size}, {.i = s->header.lod_offset}});
     static const bf_rule rule_118 = {BF_SEVERITY_WARNING, "header.magic_value", "magic value %d is not one of the game's (584117868617, 8418139199561)",
-        "TMD Header: \"+12 uint64 Magic Value. Typically one of a couple values.\""};
+        "TMD Header: \"+12 uint64 Magic Value. Typically one of a couple values.\"", "tmd.File.header.magic_value"};
     if (bf_rule_fails(v, &rule_118, (int64_t)s->header.magic_value == INT64_C(584117868617) || (int64_t)s->header.magic_value == INT64_C(8418139199561)))
         bf_rule_report(v, &rule_118, (int64_t)(s->header._offset + 12), (const bf_rule_value[]){{.i = (int64_t)s->header.magic_value}});
     static const bf_rule rule_123 = {BF_SEVERITY_ERROR, "parent", "parent %d is neither -1 nor one of the %d nodes",
-        "Node Format: \"+160 int16 ID of parent node, -1 if no parent exists\""};
+        "Node Format: \"+160 int16 ID of parent node, -1 if no parent exists\"", "tmd.File.parent"};
     for (uint32_t i = 0; i < s->nodes_count; i++) {
         const tmd_Node *it = &s->nodes[i];
         if (bf_push(c, "nodes", i)) {
@@ -64,7 +64,7 @@ static void validate_File(bf_vctx *v, const tmd_File *s)
         }
     }
     static const bf_rule rule_128 = {BF_SEVERITY_WARNING, "parent", "parent %d does not come before node %d",
-        "Node Data Block: \"The node ID is the node's position in the zero-indexed array.\" (a parent is posed before its children)"};
+        "Node Data Block: \"The node ID is the node's position in the zero-indexed array.\" (a parent is posed before its children)", "tmd.File.parent_2"};
     for (uint32_t i = 0; i < s->nodes_count; i++) {
         const tmd_Node *it = &s->nodes[i];
         if (bf_push(c, "nodes", i)) {
@@ -74,7 +74,7 @@ static void validate_File(bf_vctx *v, const tmd_File *s)
         }
     }
     static const bf_rule rule_134 = {BF_SEVERITY_ERROR, "ignore_updates", "node %d is updated but comes after the non-updated node %d",
-        "Node Format: \"Non-updated bones may only appear after all updated bones.\""};
+        "Node Format: \"Non-updated bones may only appear after all updated bones.\"", "tmd.File.ignore_updates"};
     for (uint32_t i = 0; i < s->nodes_count; i++) {
         const tmd_Node *it = &s->nodes[i];
         const tmd_Node *prev = i ? &s->nodes[i - 1] : &tmd_Node_zero;
@@ -85,7 +85,7 @@ static void validate_File(bf_vctx *v, const tmd_File *s)
         }
     }
     static const bf_rule rule_139 = {BF_SEVERITY_ERROR, "name_length", "name length %d but the name has %d characters",
-        "Node Format: \"+144 byte Length of the name string\""};
+        "Node Format: \"+144 byte Length of the name string\"", "tmd.File.name_length"};
     for (uint32_t i = 0; i < s->nodes_count; i++) {
         const tmd_Node *it = &s->nodes[i];
         if (bf_push(c, "nodes", i)) {
@@ -95,7 +95,8 @@ static void validate_File(bf_vctx *v, const tmd_File *s)
         }
     }
     static const bf_rule rule_144 = {BF_SEVERITY_ERROR, "animation.channel_count", "%d channels but the scene has %d nodes",
-        "Animation Data Block: \"+24 uint32 Number of channels in animation\", \"+32 uint32[numNodes] Encrypted address for each node's channel\""};
+        "Animation Data Block: \"+24 uint32 Number of channels in animation\", \"+32 uint32[numNodes] Encrypted address for each node's channel\"",
+        "tmd.File.animation.channel_count"};
     for (uint32_t i = 0; i < s->animation_pointers_count; i++) {
         const tmd_AnimationPointer *it = &s->animation_pointers[i];
         if (bf_push(c, "animation_pointers", i)) {
@@ -127,7 +128,8 @@ static void validate_File(bf_vctx *v, const tmd_File *s)
 
 static void validate_Header(bf_vctx *v, const tmd_Header *s)
 {
-    static const bf_rule rule_184 = {BF_SEVERITY_ERROR, "zeroes", "the 16 bytes at +36 are not all zero", "TMD Header: \"+36 zero*16 16 zeroes\""};
+    static const bf_rule rule_184 = {BF_SEVERITY_ERROR, "zeroes", "the 16 bytes at +36 are not all zero", "TMD Header: \"+36 zero*16 16 zeroes\"",
+        "tmd.Header.zeroes"};
     int64_t q1 = 1;
     for (uint32_t i1 = 0; i1 < (uint32_t)(16); i1++) {
         if (!(s->zeroes[i1] == 0)) { q1 = 0; break; }
@@ -138,7 +140,8 @@ static void validate_Header(bf_vctx *v, const tmd_Header *s)
 
 static void validate_Scene(bf_vctx *v, const tmd_Scene *s)
 {
-    static const bf_rule rule_216 = {BF_SEVERITY_ERROR, "zeroes", "the 44 bytes at +8 are not all zero", "Scene Block: \"+8 zero*44 44 zeroes\""};
+    static const bf_rule rule_216 = {BF_SEVERITY_ERROR, "zeroes", "the 44 bytes at +8 are not all zero", "Scene Block: \"+8 zero*44 44 zeroes\"",
+        "tmd.Scene.zeroes"};
     int64_t q1 = 1;
     for (uint32_t i1 = 0; i1 < (uint32_t)(44); i1++) {
         if (!(s->zeroes[i1] == 0)) { q1 = 0; break; }
@@ -160,11 +163,11 @@ static void validate_Animation(bf_vctx *v, const tmd_Animation *s)
 {
     bf_ctx *c = &v->c;
     static const bf_rule rule_263 = {BF_SEVERITY_ERROR, "name_length", "name length %d but the name has %d characters",
-        "Animation Data Block: \"+0 byte Name length\""};
+        "Animation Data Block: \"+0 byte Name length\"", "tmd.Animation.name_length"};
     if (bf_rule_fails(v, &rule_263, s->name_length == (int64_t)s->name.len))
         bf_rule_report(v, &rule_263, (int64_t)(s->_offset + 0), (const bf_rule_value[]){{.i = s->name_length}, {.i = (int64_t)s->name.len}});
     static const bf_rule rule_267 = {BF_SEVERITY_ERROR, "channel", "a keyframe of channel %d lies outside the animation's %g seconds",
-        "Animation Data Block: \"+28 32 bit float Duration in seconds\"; Keyframe: \"+0 32 bit float Timestamp\""};
+        "Animation Data Block: \"+28 32 bit float Duration in seconds\"; Keyframe: \"+0 32 bit float Timestamp\"", "tmd.Animation.channel"};
     for (uint32_t i = 0; i < s->channels_count; i++) {
         const tmd_ChannelPointer *it = &s->channels[i];
         if (bf_push(c, "channels", i)) {
@@ -180,7 +183,7 @@ static void validate_Animation(bf_vctx *v, const tmd_Animation *s)
         }
     }
     static const bf_rule rule_272 = {BF_SEVERITY_ERROR, "channel", "the keyframes of channel %d are not in time order",
-        "Animation Channel Block: \"+4 frame[frameCount] Keyframes in this animation\""};
+        "Animation Channel Block: \"+4 frame[frameCount] Keyframes in this animation\"", "tmd.Animation.channel_2"};
     for (uint32_t i = 0; i < s->channels_count; i++) {
         const tmd_ChannelPointer *it = &s->channels[i];
         if (bf_push(c, "channels", i)) {
@@ -244,7 +247,7 @@ static void validate_Mesh(bf_vctx *v, const tmd_Mesh *s)
 {
     bf_ctx *c = &v->c;
     static const bf_rule rule_347 = {BF_SEVERITY_ERROR, "index_count", "total index count %d but the pieces hold %d",
-        "Mesh Data: \"+4 uint32 Total number of indices in the triangle strip for all pieces\""};
+        "Mesh Data: \"+4 uint32 Total number of indices in the triangle strip for all pieces\"", "tmd.Mesh.index_count"};
     int64_t q1 = 0;
     for (uint32_t i1 = 0; i1 < (uint32_t)(s->pieces_count); i1++) {
         const tmd_Piece *it1 = &s->pieces[i1];
@@ -254,7 +257,7 @@ static void validate_Mesh(bf_vctx *v, const tmd_Mesh *s)
     if (bf_rule_fails(v, &rule_347, s->index_count == q1))
         bf_rule_report(v, &rule_347, (int64_t)(s->_offset + 4), (const bf_rule_value[]){{.i = s->index_count}, {.i = q1}});
     static const bf_rule rule_351 = {BF_SEVERITY_ERROR, "vertex_count", "total vertex count %d but the pieces store %d",
-        "Mesh Data: \"+8 uint32 Total number of vertices\""};
+        "Mesh Data: \"+8 uint32 Total number of vertices\"", "tmd.Mesh.vertex_count"};
     int64_t q2 = 0;
     for (uint32_t i2 = 0; i2 < (uint32_t)(s->pieces_count); i2++) {
         const tmd_Piece *it2 = &s->pieces[i2];
@@ -264,7 +267,7 @@ static void validate_Mesh(bf_vctx *v, const tmd_Mesh *s)
     if (bf_rule_fails(v, &rule_351, s->vertex_count == q2))
         bf_rule_report(v, &rule_351, (int64_t)(s->_offset + 8), (const bf_rule_value[]){{.i = s->vertex_count}, {.i = q2}});
     static const bf_rule rule_355 = {BF_SEVERITY_WARNING, "vertex_count", "piece %d draws %d indices but stores no vertices (they are all in an earlier piece)",
-        "Mesh Piece: \"+4 uint32 Total number of vertices store in this piece's data.\""};
+        "Mesh Piece: \"+4 uint32 Total number of vertices store in this piece's data.\"", "tmd.Mesh.vertex_count_2"};
     for (uint32_t i = 0; i < s->pieces_count; i++) {
         const tmd_Piece *it = &s->pieces[i];
         if (bf_push(c, "pieces", i)) {
@@ -286,7 +289,7 @@ static void validate_Piece(bf_vctx *v, const tmd_Piece *s)
     bf_ctx *c = &v->c;
     const tmd_File *R = c->root;
     static const bf_rule rule_390 = {BF_SEVERITY_ERROR, "indices", "a strip index is outside the mesh's %d vertices",
-        "Mesh Piece: \"Note these reference the mesh's vertices and are numbered accordingly.\""};
+        "Mesh Piece: \"Note these reference the mesh's vertices and are numbered accordingly.\"", "tmd.Piece.indices"};
     int64_t q1 = 1;
     for (uint32_t i1 = 0; i1 < (uint32_t)(s->indices_count); i1++) {
         if (!(s->indices[i1] >= 0 && s->indices[i1] < s->_p_mesh_vertex_count)) { q1 = 0; break; }
@@ -294,7 +297,7 @@ static void validate_Piece(bf_vctx *v, const tmd_Piece *s)
     if (bf_rule_fails(v, &rule_390, q1))
         bf_rule_report(v, &rule_390, (int64_t)s->indices_at, (const bf_rule_value[]){{.i = s->_p_mesh_vertex_count}});
     static const bf_rule rule_394 = {BF_SEVERITY_ERROR, "highest_index", "highest vertex number %d is not the largest strip index",
-        "Mesh Piece: \"+12 uint32 Highest vertex number this piece references.\""};
+        "Mesh Piece: \"+12 uint32 Highest vertex number this piece references.\"", "tmd.Piece.highest_index"};
     int64_t q2 = 1;
     for (uint32_t i2 = 0; i2 < (uint32_t)(s->indices_count); i2++) {
         if (!((int64_t)s->indices[i2] <= (int64_t)s->highest_index)) { q2 = 0; break; }
@@ -306,7 +309,7 @@ static void validate_Piece(bf_vctx *v, const tmd_Piece *s)
     if (bf_rule_fails(v, &rule_394, s->index_count == 0 || (q2 && q3)))
         bf_rule_report(v, &rule_394, (int64_t)(s->_offset + 12), (const bf_rule_value[]){{.i = s->highest_index}});
     static const bf_rule rule_398 = {BF_SEVERITY_ERROR, "", "node %d but the scene has %d nodes",
-        "Mesh Piece: \"+40 The IDs of the nodes that this mesh is skinned to.\""};
+        "Mesh Piece: \"+40 The IDs of the nodes that this mesh is skinned to.\"", "tmd.Piece.skin_nodes"};
     for (uint32_t i = 0; i < s->skin_nodes_count; i++) {
         if (bf_push(c, "skin_nodes", i)) {
             if (bf_rule_fails(v, &rule_398, (int64_t)s->skin_nodes[i] < (int64_t)R->scene.node_count))
@@ -316,7 +319,7 @@ static void validate_Piece(bf_vctx *v, const tmd_Piece *s)
         }
     }
     static const bf_rule rule_402 = {BF_SEVERITY_ERROR, "bone_ids", "vertex %d names a bone (byte / 3) outside the piece's %d skinned nodes",
-        "Mesh Vertex: \"+28 byte[4] Each byte is a boneID = value / 3\"; Mesh Piece: \"Element zero is the node ID of bone zero\""};
+        "Mesh Vertex: \"+28 byte[4] Each byte is a boneID = value / 3\"; Mesh Piece: \"Element zero is the node ID of bone zero\"", "tmd.Piece.bone_ids"};
     for (uint32_t i = 0; i < s->vertices_count; i++) {
         const tmd_Vertex *it = &s->vertices[i];
         if (bf_push(c, "vertices", i)) {

@@ -15,7 +15,8 @@ static void validate_TextureRef(bf_vctx *v, const tml_TextureRef *s);
 #include "tml_access.h"
 
 static const int64_t enum_TextureFormat_values[] = {0, 2, 6, 7, 9};
-static const bf_enum_check enum_TextureFormat = {"TextureFormat", "TextureFormat: the values the document lists", enum_TextureFormat_values, 5};
+static const bf_enum_check enum_TextureFormat =
+        {"TextureFormat", "TextureFormat: the values the document lists", enum_TextureFormat_values, 5, "tml.TextureFormat.enum"};
 
 /* The validation context, and the last result of each named value. */
 typedef struct tml_vmemo {
@@ -45,7 +46,7 @@ static void validate_File(bf_vctx *v, const tml_File *s)
 {
     bf_ctx *c = &v->c;
     static const bf_rule rule_49 = {BF_SEVERITY_ERROR, "name_index", "name index %d but the name LUT has %d names",
-        "TML Material: \"+0 uint32 Index in the material name LUT for this materials' name.\""};
+        "TML Material: \"+0 uint32 Index in the material name LUT for this materials' name.\"", "tml.File.name_index"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const tml_Material *it = &s->materials[i];
         if (bf_push(c, "materials", i)) {
@@ -73,11 +74,11 @@ static void validate_Texture(bf_vctx *v, const tml_Texture *s)
     bf_ctx *c = &v->c;
     bf_check_enum(v, &enum_TextureFormat, s->format, s->_offset + 16, "format");
     static const bf_rule rule_75 = {BF_SEVERITY_ERROR, "id", "texture ID %d is used by %d textures",
-        "TML Texture: \"+0 uint32 Texture ID\" (materials name textures by it)"};
+        "TML Texture: \"+0 uint32 Texture ID\" (materials name textures by it)", "tml.Texture.id"};
     if (bf_rule_fails(v, &rule_75, tml_Texture_m_id_uses(c, s) == 1))
         bf_rule_report(v, &rule_75, (int64_t)(s->_offset + 0), (const bf_rule_value[]){{.i = s->id}, {.i = tml_Texture_m_id_uses(c, s)}});
     static const bf_rule rule_79 = {BF_SEVERITY_ERROR, "data_size", "data size %d does not hold %d x %d pixels of format %d",
-        "TML Texture: \"+28 byte[dataSize] Image data according to the tmlFormat ; raster formats use row-major order.\""};
+        "TML Texture: \"+28 byte[dataSize] Image data according to the tmlFormat ; raster formats use row-major order.\"", "tml.Texture.data_size"};
     if (bf_rule_fails(v, &rule_79, s->format == TML_TEXTURE_FORMAT_DDS || s->data_size == bf_mul(bf_mul(s->width, s->height),
                       s->format == TML_TEXTURE_FORMAT_RGBA_8888 ? 4 : s->format == TML_TEXTURE_FORMAT_ARGB_2222 ? 1 : 2)
                       || ((s->format == TML_TEXTURE_FORMAT_ARGB_1555 || s->format == TML_TEXTURE_FORMAT_ARGB_4444) && s->data_size == bf_mul(bf_mul(4,
@@ -85,7 +86,8 @@ static void validate_Texture(bf_vctx *v, const tml_Texture *s)
         bf_rule_report(v, &rule_79, (int64_t)(s->_offset + 4),
                        (const bf_rule_value[]){{.i = s->data_size}, {.i = s->width}, {.i = s->height}, {.i = s->format}});
     static const bf_rule rule_85 = {BF_SEVERITY_WARNING, "data_size", "a 16-bit format (%d) stored with 4 bytes per pixel (%d bytes for %d x %d)",
-        "TML Texture Format: \"2 ARGB_1555\", \"7 ARGB_4444\" (16 bits per pixel); TML Texture: \"Image data according to the tmlFormat\""};
+        "TML Texture Format: \"2 ARGB_1555\", \"7 ARGB_4444\" (16 bits per pixel); TML Texture: \"Image data according to the tmlFormat\"",
+        "tml.Texture.data_size_2"};
     if (bf_rule_fails(v, &rule_85, (s->format != TML_TEXTURE_FORMAT_ARGB_1555 && s->format != TML_TEXTURE_FORMAT_ARGB_4444)
                       || s->data_size != bf_mul(bf_mul(4, s->width), s->height)))
         bf_rule_report(v, &rule_85, (int64_t)(s->_offset + 4),
@@ -108,7 +110,7 @@ static void validate_TextureRef(bf_vctx *v, const tml_TextureRef *s)
     bf_ctx *c = &v->c;
     const tml_File *R = c->root;
     static const bf_rule rule_106 = {BF_SEVERITY_ERROR, "id", "texture ID %d is not among the library's %d textures",
-        "TML Material: \"+8 uint32[numTextures] The texture IDs of the textures that make up this texture.\""};
+        "TML Material: \"+8 uint32[numTextures] The texture IDs of the textures that make up this texture.\"", "tml.TextureRef.id"};
     int64_t q1 = 0;
     for (uint32_t i1 = 0; i1 < (uint32_t)(R->textures_count); i1++) {
         const tml_Texture *it1 = &R->textures[i1];

@@ -606,7 +606,7 @@ static void parse_message(rule *r, const ynode *n)
 
 static rule *build_rule(const ynode *n)
 {
-    static const char *const keys[] = {"check", "message", "severity", "origin", "each", "at", NULL};
+    static const char *const keys[] = {"check", "message", "severity", "origin", "each", "at", "name", NULL};
     rule *r = pool_alloc(sizeof *r);
     r->loc = n->loc;
     if (!expect_kind(n, YN_MAP, "a rule"))
@@ -629,6 +629,8 @@ static rule *build_rule(const ynode *n)
     }
     r->origin = scalar(ynode_get(n, "origin"), "origin");
     r->each = scalar(ynode_get(n, "each"), "each");
+    if ((v = ynode_get(n, "name")) && (r->name = scalar(v, "name")) && !is_identifier(r->name))
+        diag_error(v->loc, "a rule's name is a C identifier (letters, digits, '_'), not '%s'", r->name);
     if ((v = ynode_get(n, "at")))
         r->at = parse_expr_node(v, "at");
     return r;
@@ -779,7 +781,8 @@ static int is_set_path(const char *p)
 
 static member_check *build_member_check(const ynode *n)
 {
-    static const char *const keys[] = {"values", "below", "among", "ignore_case", "severity", "origin", NULL};
+    static const char *const keys[] = {"values", "count", "below", "among", "equals", "ignore_case", "severity",
+                                       "origin", NULL};
     member_check *c = pool_alloc(sizeof *c);
     c->loc = n->loc;
     if (!expect_kind(n, YN_MAP, "a member check"))
@@ -788,6 +791,14 @@ static member_check *build_member_check(const ynode *n)
     c->values = scalar(ynode_get(n, "values"), "values");
     c->origin = scalar(ynode_get(n, "origin"), "origin");
     const ynode *v;
+    if ((v = ynode_get(n, "count"))) {
+        if (c->values)
+            diag_error(v->loc, "a member check has 'values' (numbers compared) or 'count' (how many), not both");
+        c->values = scalar(v, "count");
+        c->counts = 1;
+    }
+    if ((v = ynode_get(n, "equals")))
+        scalar_list(v, "equals", &c->equals);
     if ((v = ynode_get(n, "below")))
         scalar_list(v, "below", &c->below);
     if ((v = ynode_get(n, "among")))
@@ -804,15 +815,18 @@ static member_check *build_member_check(const ynode *n)
             diag_error(v->loc, "severity must be 'error' or 'warning'");
     }
     if (!is_set_path(c->values))
-        diag_error(n->loc, "a member check needs 'values', a path starting 'owner.' or 'member.'");
-    if (!c->below.len && !c->among.len)
-        diag_error(n->loc, "a member check needs 'below' (paths of numbers to stay under) or 'among' (paths of names or "
-                           "numbers to be one of)");
-    if (c->below.len && c->among.len)
-        diag_error(n->loc, "a member check has 'below' or 'among', not both: make two checks");
-    const ptr_vec *lists[] = {&c->below, &c->among};
-    static const char *const list_names[] = {"below", "among"};
-    for (size_t l = 0; l < 2; l++)
+        diag_error(n->loc, "a member check needs 'values' or 'count', a path starting 'owner.' or 'member.'");
+    int kinds = (c->below.len > 0) + (c->among.len > 0) + (c->equals.len > 0);
+    if (!kinds)
+        diag_error(n->loc, "a member check needs 'below' (paths of numbers to stay under), 'equals' (paths of numbers "
+                           "to equal) or 'among' (paths of names or numbers to be one of)");
+    if (kinds > 1)
+        diag_error(n->loc, "a member check has one of 'below', 'equals' and 'among': make one check of each");
+    if (c->counts && c->among.len)
+        diag_error(n->loc, "'count' is compared with 'below' or 'equals', not 'among'");
+    const ptr_vec *lists[] = {&c->below, &c->among, &c->equals};
+    static const char *const list_names[] = {"below", "among", "equals"};
+    for (size_t l = 0; l < 3; l++)
         for (size_t i = 0; i < lists[l]->len; i++)
             if (!is_set_path(lists[l]->items[i]))
                 diag_error(n->loc, "'%s' path '%s' must start with 'owner.' or 'member.'", list_names[l],

@@ -177,6 +177,7 @@ typedef struct rule {
     const char *each;   /* name of an array field of the type */
     struct field *each_field;
     expr *at;           /* the field the finding points at (default: the element or the type) */
+    const char *name;   /* the rule's name after its type's (`--ignore`); NULL: from `at` or `each` */
 } rule;
 
 /* A row of a document table that real files do not have. */
@@ -212,6 +213,8 @@ typedef struct member_check {
     const char *values;
     ptr_vec below; /* const char*: paths whose numbers are summed */
     ptr_vec among; /* const char*: paths whose names or numbers `values` must be among */
+    ptr_vec equals; /* const char*: paths whose numbers are summed, for `values` to equal */
+    int counts;     /* `count: PATH`: how many things the path finds is compared, not their numbers */
     int ignore_case; /* `among` compares names without ASCII case */
     int warning;     /* a failed check is a warning, not an error (`severity: warning`) */
     const char *origin;

@@ -152,11 +152,13 @@ bf_switch_view bf_field_switch(const bf_field_desc *f, const void *obj)
     return v;
 }
 
-int bf_value_get(const bf_value_desc *v, const void *root, int64_t revision, const void *obj, int64_t *i, double *f,
-                 bf_error *err)
+int bf_value_get(const bf_value_desc *v, const void *root, int64_t revision, size_t size, const void *obj, int64_t *i,
+                 double *f, bf_error *err)
 {
     bf_ctx c;
-    bf_ctx_init(&c, NULL, 0, NULL, err); /* values compute from the structures, never the bytes */
+    /* values compute from the structures, never the bytes; `_size` is the input's size, as
+     * the reader and the validator see it */
+    bf_ctx_init(&c, NULL, size, NULL, err);
     c.root = root;
     c.revision = revision;
     if (v->is_float)

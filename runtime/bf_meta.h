@@ -120,14 +120,19 @@ typedef struct bf_switch_view {
 } bf_switch_view;
 
 /* A file-set check (schema key `members`): every number found by `values` must be below the sum
- * of the numbers found by `below`, or every name (or number) found by `values` must be one of
- * those found by `among`. Paths start with `owner.` (the object the member belongs to) or
- * `member.` (the member file's root; every file of a member named by a '*' pattern); arrays on
- * the way are walked element by element. */
+ * of the numbers found by `below` (or equal to the sum of those found by `equals`), or every
+ * name (or number) found by `values` must be one of those found by `among`. With `counts` (schema
+ * `count: PATH`), what is compared is how many things `values` finds (in each member file), not
+ * their numbers. Paths start with `owner.` (the object the member belongs to) or `member.` (the
+ * member file's root; every file of a member named by a '*' pattern); arrays on the way are
+ * walked element by element. */
 typedef struct bf_member_check_desc {
     const char *values;
     const char *const *below;
     size_t below_count;
+    const char *const *equals;
+    size_t equals_count;
+    int counts; /* compare how many things `values` finds, not their numbers */
     const char *origin;
     const char *const *among;
     size_t among_count;
@@ -200,10 +205,11 @@ uint64_t bf_field_pos(const bf_field_desc *f, const void *obj);
 /* The active member of a switch field. */
 bf_switch_view bf_field_switch(const bf_field_desc *f, const void *obj);
 /* A named value of `obj`, a structure of the document whose root is `root`, read as
- * `revision` (0 when its format has none): *i or *f by v->is_float. 0 with `err` set when it
- * cannot be computed (an index out of range, a division by zero). */
-int bf_value_get(const bf_value_desc *v, const void *root, int64_t revision, const void *obj, int64_t *i, double *f,
-                 bf_error *err);
+ * `revision` (0 when its format has none) from an input of `size` bytes (`_size`): *i or *f
+ * by v->is_float. 0 with `err` set when it cannot be computed (an index out of range, a
+ * division by zero). */
+int bf_value_get(const bf_value_desc *v, const void *root, int64_t revision, size_t size, const void *obj, int64_t *i,
+                 double *f, bf_error *err);
 /* The name of an enum value, or NULL. */
 const char *bf_enum_name(const bf_enum_desc *e, int64_t value);
 /* The `_offset` every generated structure starts with. */

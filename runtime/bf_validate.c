@@ -21,6 +21,31 @@ int bf_findings_keeps(const bf_findings *f)
 void bf_findings_add(bf_findings *f, bf_severity severity, uint64_t offset, const char *path,
                      const char *message, const char *origin)
 {
+    bf_findings_add_rule(f, severity, offset, path, message, origin, NULL);
+}
+
+size_t bf_findings_ignore(bf_findings *f, const char *name)
+{
+    size_t n = strlen(name), kept = 0, removed = 0;
+    for (size_t i = 0; i < f->count; i++) {
+        const char *r = f->items[i].rule;
+        if (r && strlen(r) >= n && memcmp(r, name, n) == 0 && (r[n] == '\0' || r[n] == '.')) {
+            if (f->items[i].severity == BF_SEVERITY_ERROR)
+                f->errors--;
+            else
+                f->warnings--;
+            removed++;
+        } else {
+            f->items[kept++] = f->items[i];
+        }
+    }
+    f->count = kept;
+    return removed;
+}
+
+void bf_findings_add_rule(bf_findings *f, bf_severity severity, uint64_t offset, const char *path,
+                          const char *message, const char *origin, const char *rule)
+{
     if (severity == BF_SEVERITY_ERROR)
         f->errors++;
     else
@@ -47,6 +72,7 @@ void bf_findings_add(bf_findings *f, bf_severity severity, uint64_t offset, cons
     snprintf(n->path, sizeof n->path, "%s", path ? path : "");
     snprintf(n->message, sizeof n->message, "%s", message ? message : "");
     n->origin = origin;
+    n->rule = rule;
 }
 
 int bf_finding_format(const bf_finding *f, const char *file, char *buf, size_t size)
@@ -65,20 +91,42 @@ void bf_vctx_init(bf_vctx *v, const void *root, const uint8_t *data, size_t size
     v->cache = NULL;
 }
 
-void bf_report(bf_vctx *v, bf_severity severity, uint64_t offset, const char *field, const char *origin,
-               const char *fmt, ...)
+/* bf_report for the rule named `rule` (NULL: none). */
+static void report_rule(bf_vctx *v, const char *rule, bf_severity severity, uint64_t offset, const char *field,
+                        const char *origin, const char *fmt, va_list ap)
 {
     if (!bf_findings_keeps(v->out)) { /* only counted: no need to format it */
-        bf_findings_add(v->out, severity, offset, NULL, NULL, origin);
+        bf_findings_add_rule(v->out, severity, offset, NULL, NULL, origin, rule);
         return;
     }
     char path[BF_PATH_MAX], message[BF_MESSAGE_MAX];
     bf_format_path(&v->c, field, path, sizeof path);
+    vsnprintf(message, sizeof message, fmt, ap);
+    bf_findings_add_rule(v->out, severity, offset, path, message, origin, rule);
+}
+
+void bf_report(bf_vctx *v, bf_severity severity, uint64_t offset, const char *field, const char *origin,
+               const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(message, sizeof message, fmt, ap);
+    report_rule(v, NULL, severity, offset, field, origin, fmt, ap);
     va_end(ap);
-    bf_findings_add(v->out, severity, offset, path, message, origin);
+}
+
+static void report_named(bf_vctx *v, const char *rule, bf_severity severity, uint64_t offset, const char *field,
+                         const char *origin, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 7, 8)))
+#endif
+    ;
+static void report_named(bf_vctx *v, const char *rule, bf_severity severity, uint64_t offset, const char *field,
+                         const char *origin, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    report_rule(v, rule, severity, offset, field, origin, fmt, ap);
+    va_end(ap);
 }
 
 int bf_eval_failed(bf_vctx *v, const char *field, const char *origin)
@@ -122,13 +170,13 @@ static void format_message(const char *text, const bf_rule_value *values, char *
 void bf_rule_add(bf_vctx *v, const bf_rule *r, uint64_t offset, const bf_rule_value *values)
 {
     if (!bf_findings_keeps(v->out)) { /* only counted: no need to format it */
-        bf_findings_add(v->out, r->severity, offset, NULL, NULL, r->origin);
+        bf_findings_add_rule(v->out, r->severity, offset, NULL, NULL, r->origin, r->name);
         return;
     }
     char path[BF_PATH_MAX], message[BF_MESSAGE_MAX];
     bf_format_path(&v->c, r->field, path, sizeof path);
     format_message(r->message, values, message, sizeof message);
-    bf_findings_add(v->out, r->severity, offset, path, message, r->origin);
+    bf_findings_add_rule(v->out, r->severity, offset, path, message, r->origin, r->name);
 }
 
 void bf_rule_report(bf_vctx *v, const bf_rule *r, uint64_t offset, const bf_rule_value *values)
@@ -139,12 +187,12 @@ void bf_rule_report(bf_vctx *v, const bf_rule *r, uint64_t offset, const bf_rule
 
 void bf_enum_report(bf_vctx *v, const bf_enum_check *e, int64_t x, uint64_t offset, const char *field)
 {
-    bf_report(v, BF_SEVERITY_ERROR, offset, field, e->origin, "%lld (0x%llx) is not a value of %s", (long long)x,
-              (unsigned long long)x, e->name);
+    report_named(v, e->rule, BF_SEVERITY_ERROR, offset, field, e->origin, "%lld (0x%llx) is not a value of %s",
+                 (long long)x, (unsigned long long)x, e->name);
 }
 
 void bf_flags_report(bf_vctx *v, const bf_flags_check *f, int64_t x, uint64_t offset, const char *field)
 {
-    bf_report(v, BF_SEVERITY_WARNING, offset, field, f->origin, "bits 0x%llx are not %s flags",
-              (unsigned long long)((uint64_t)x & ~f->mask), f->name);
+    report_named(v, f->rule, BF_SEVERITY_WARNING, offset, field, f->origin, "bits 0x%llx are not %s flags",
+                 (unsigned long long)((uint64_t)x & ~f->mask), f->name);
 }

@@ -17,6 +17,7 @@ typedef struct bf_finding {
     char path[BF_PATH_MAX];
     char message[BF_MESSAGE_MAX];
     const char *origin; /* static text from the schema, or NULL */
+    const char *rule;   /* the rule's stable name (FORMAT.Type.name), static; NULL for a reader's error */
 } bf_finding;
 
 /* Findings of one file. At most BF_MAX_FINDINGS (or the findings' own limit) are kept; the
@@ -36,6 +37,13 @@ int bf_findings_keeps(const bf_findings *f);
 /* Adds a finding (a copy); used for reader errors too. */
 void bf_findings_add(bf_findings *f, bf_severity severity, uint64_t offset, const char *path,
                      const char *message, const char *origin);
+/* bf_findings_add for a finding of the rule named `rule` (static text). */
+void bf_findings_add_rule(bf_findings *f, bf_severity severity, uint64_t offset, const char *path,
+                          const char *message, const char *origin, const char *rule);
+/* Removes the kept findings whose rule is `name` or whose rule's name starts with `name` and a
+ * '.' (p3m.Bone silences every rule of P3M's Bone); returns how many were removed. The counts
+ * of errors and warnings go down with them. */
+size_t bf_findings_ignore(bf_findings *f, const char *name);
 /* "FILE: error: PATH @0xOFF: MESSAGE" */
 int bf_finding_format(const bf_finding *f, const char *file, char *buf, size_t size);
 
@@ -70,6 +78,7 @@ typedef struct bf_rule {
     const char *field;   /* reported at the current path + this ("" or NULL: the path itself) */
     const char *message;
     const char *origin;  /* the document's sentence it comes from, or NULL */
+    const char *name;    /* its stable name, FORMAT.Type.name, for --ignore */
 } bf_rule;
 
 /* One value of a message: .i for %d and %x, .f for %g. */
@@ -100,6 +109,7 @@ typedef struct bf_enum_check {
     const char *origin;
     const int64_t *values;
     size_t count;
+    const char *rule; /* FORMAT.Enum.enum */
 } bf_enum_check;
 
 /* The bits a flags field may have set. */
@@ -107,6 +117,7 @@ typedef struct bf_flags_check {
     const char *name;
     const char *origin;
     uint64_t mask;
+    const char *rule; /* FORMAT.Flags.flags */
 } bf_flags_check;
 
 void bf_enum_report(bf_vctx *v, const bf_enum_check *e, int64_t x, uint64_t offset, const char *field);

@@ -361,7 +361,7 @@ Test(bfgen_errors, file_set_members)
     bfgen(&r, MEMBER_HEAD "      - { name: m, kind: f }\n" MEMBER_TAIL);
     expect_error(&r, 7, 9, "a member needs 'files'");
     bfgen(&r, MEMBER_HEAD "      - { name: m, kind: f, files: x, checks: [{ values: a, below: owner.a }] }\n" MEMBER_TAIL);
-    expect_error(&r, 7, 48, "a member check needs 'values', a path starting 'owner.' or 'member.'");
+    expect_error(&r, 7, 48, "a member check needs 'values' or 'count', a path starting 'owner.' or 'member.'");
 }
 
 /* `among` checks (names in other files), '*' patterns (every file of a folder) and orphans
@@ -373,9 +373,20 @@ Test(bfgen_errors, file_set_names_patterns_and_orphans)
                           "      - { name: s, kind: f, files: \"{stem}.{n}.x\", each: owner.a, orphans: error }\n" MEMBER_TAIL);
     cr_expect_eq(r.status, 0, "%s", r.output);
     bfgen(&r, MEMBER_HEAD "      - { name: m, kind: f, files: x, checks: [{ values: owner.a, below: owner.a, among: owner.a }] }\n" MEMBER_TAIL);
-    expect_error(&r, 7, 48, "a member check has 'below' or 'among', not both");
+    expect_error(&r, 7, 48, "a member check has one of 'below', 'equals' and 'among'");
     bfgen(&r, MEMBER_HEAD "      - { name: m, kind: f, files: x, checks: [{ values: owner.a }] }\n" MEMBER_TAIL);
-    expect_error(&r, 7, 48, "a member check needs 'below' (paths of numbers to stay under) or 'among'");
+    expect_error(&r, 7, 48, "a member check needs 'below' (paths of numbers to stay under), 'equals' (paths of numbers "
+                            "to equal) or 'among'");
+    /* `count`: how many things a path finds, equal to (or below) a sum */
+    bfgen(&r, MEMBER_HEAD "      - { name: m, kind: f, files: x, checks: [{ count: member.a, equals: owner.a }] }\n" MEMBER_TAIL);
+    cr_expect_eq(r.status, 0, "%s", r.output);
+    bfgen(&r, MEMBER_HEAD "      - { name: m, kind: f, files: x, checks: [{ count: member.a, values: member.a, below: owner.a }] }\n"
+                          MEMBER_TAIL);
+    expect_error(&r, 7, 57, "a member check has 'values' (numbers compared) or 'count' (how many), not both");
+    bfgen(&r, MEMBER_HEAD "      - { name: m, kind: f, files: x, checks: [{ count: member.a, among: owner.a }] }\n" MEMBER_TAIL);
+    expect_error(&r, 7, 48, "'count' is compared with 'below' or 'equals', not 'among'");
+    bfgen(&r, MEMBER_HEAD "      - { name: m, kind: f, files: x, checks: [{ count: member.a, equals: a }] }\n" MEMBER_TAIL);
+    expect_error(&r, 7, 48, "'equals' path 'a' must start with 'owner.' or 'member.'");
     bfgen(&r, MEMBER_HEAD "      - { name: m, kind: f, files: x, checks: [{ values: owner.a, below: owner.a, ignore_case: true }] }\n" MEMBER_TAIL);
     expect_error(&r, 7, 96, "'ignore_case' is for 'among' checks (names), not 'below'");
     bfgen(&r, MEMBER_HEAD "      - { name: m, kind: f, files: x, checks: [{ values: owner.a, among: a }] }\n" MEMBER_TAIL);
@@ -450,6 +461,16 @@ Test(bfgen_errors, file_set_check_severity)
     cr_expect_eq(r.status, 0, "%s", r.output);
     bfgen(&r, MEMBER_HEAD "      - { name: m, kind: f, files: x, checks: [{ values: owner.a, among: member.a, severity: fatal }] }\n" MEMBER_TAIL);
     expect_error(&r, 7, 94, "severity must be 'error' or 'warning'");
+}
+
+/* A rule's `name` (for binform check --ignore) is a C identifier. */
+Test(bfgen_errors, rule_names_are_identifiers)
+{
+    run r;
+    bfgen(&r, HEAD "      - { name: a, type: u8, doc: A. }\n    rules:\n      - { check: \"a < 3\", message: m, name: small_a }\n");
+    cr_expect_eq(r.status, 0, "%s", r.output);
+    bfgen(&r, HEAD "      - { name: a, type: u8, doc: A. }\n    rules:\n      - { check: \"a < 3\", message: m, name: \"small a\" }\n");
+    expect_error(&r, 10, 45, "a rule's name is a C identifier (letters, digits, '_'), not 'small a'");
 }
 
 Test(bfgen_errors, string_table_keys_are_for_bytes)

@@ -176,6 +176,52 @@ Test(cli_options, directories_need_r)
     cr_expect_eq(count_lines(r->out) > 2, 1);
 }
 
+static void write_text(const char *dir, const char *name, const char *text)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "wb");
+    cr_assert_not_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static void copy_to(const char *source, const char *dir, const char *name)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "cp '%s' '%s/%s'", source, dir, name);
+    cr_assert_eq(system(cmd), 0);
+}
+
+/* Under -r a file is a candidate by its extension, in any case, and by its magic only when it
+ * has no extension: a provenance note that starts with "P3M" is no broken P3M. A file named on
+ * the command line is still detected by its magic first. */
+Test(cli_options, walked_files_by_extension_then_magic)
+{
+    char *dir = temp_dir();
+    write_text(dir, "p3m-PROVENANCE.txt", "P3M files written by the exporter, see below.\n");
+    copy_to(PYRAMID, dir, "MODEL.T3DM");
+    copy_to(PYRAMID_STREAM, dir, "MODEL.0.sdata");
+    copy_to(PYRAMID_STREAM, dir, "stream.T3DS");
+    copy_to(PYRAMID, dir, "no_extension");
+    copy_to(PYRAMID_STREAM, dir, "no_extension.0.sdata");
+    copy_to(PYRAMID, dir, "model.bak");
+    cli_result *r = cli_runf("check -r -v --no-set %s", dir);
+    cr_expect_eq(r->status, 0, "%s%s", r->out, r->err);
+    cr_expect(strstr(r->out, "p3m-PROVENANCE.txt: skipped") != NULL, "%s", r->out);
+    cr_expect(strstr(r->out, "model.bak: skipped") != NULL, "%s", r->out);
+    cr_expect(strstr(r->out, "MODEL.T3DM: ok (t3dm model)") != NULL, "%s", r->out);
+    cr_expect(strstr(r->out, "MODEL.0.sdata: ok (t3dm stream)") != NULL, "%s", r->out);
+    cr_expect(strstr(r->out, "stream.T3DS: ok (t3dm stream)") != NULL, "%s", r->out);
+    cr_expect(strstr(r->out, "no_extension: ok (t3dm model)") != NULL, "%s", r->out);
+    cr_expect(strstr(r->err, "5 files: 5 valid, 0 invalid, 0 unreadable, 2 skipped") != NULL, "%s", r->err);
+    r = cli_runf("check -r %s", dir); /* with the file sets: MODEL.T3DM finds MODEL.0.sdata */
+    cr_expect_eq(r->status, 0, "%s%s", r->out, r->err);
+    r = cli_runf("check %s/p3m-PROVENANCE.txt", dir);
+    cr_expect_eq(r->status, 1, "named, it is tried as the P3M its magic says: %s%s", r->out, r->err);
+    remove_tree(dir);
+}
+
 /* 5000 links to the pyramid: more than the old limit of 4096, as arguments and walked. */
 Test(cli_options, no_limit_on_files, .timeout = 300)
 {
@@ -387,4 +433,42 @@ Test(cli_options, render_follows_the_same_conventions)
     r = cli_run("render " PYRAMID " --yaw");
     cr_expect_eq(r->status, 2);
     cr_expect(strstr(r->err, "option '--yaw' needs a value") != NULL, "%s", r->err);
+}
+
+/* ---- many findings of one rule ---- */
+
+/* snake.p3m has 15 bone tails written by the exporter's bug, one warning each: the text shows the
+ * first 3 and a note naming the rule, --ignore silences it by its name (or a prefix ending at a
+ * dot), and --json keeps every finding with its rule's name. */
+Test(cli_options, repeats_grouped_and_rules_ignored_by_name)
+{
+    REQUIRE_SAMPLES();
+    const char *snake = sample_path("p3m/snake.p3m");
+    cli_result *r = cli_runf("check '%s'", snake);
+    cr_expect_eq(r->status, 0, "%s", r->err);
+    cr_expect_eq(count_lines(r->out), 4, "3 warnings and a note: %s", r->out);
+    cr_expect(strstr(r->out, "warning: data.bones[2].tail") != NULL, "%s", r->out);
+    cr_expect(strstr(r->out, "warning: data.bones[3].tail") == NULL, "%s", r->out);
+    cr_expect(strstr(r->out, "snake.p3m: note: ... and 12 more like it (p3m.Bone.tail; --ignore p3m.Bone.tail silences them") !=
+                  NULL,
+              "%s", r->out);
+    r = cli_runf("check --ignore p3m.Bone.tail '%s'", snake);
+    cr_expect_eq(r->status, 0, "%s", r->err);
+    cr_expect_str_eq(r->out, "");
+    r = cli_runf("check --ignore=p3m.Bone '%s'", snake);
+    cr_expect_str_eq(r->out, "", "every rule of Bone");
+    r = cli_runf("check --ignore p3m.Bon '%s'", snake);
+    cr_expect_eq(count_lines(r->out), 4, "a prefix ends at a dot: %s", r->out);
+    r = cli_runf("check --json '%s'", snake);
+    size_t n = 0;
+    for (const char *p = r->out; (p = strstr(p, "\"rule\":\"p3m.Bone.tail\"")) != NULL; p++)
+        n++;
+    cr_expect_eq(n, 15, "JSON keeps all 15: %s", r->out);
+    /* an error silenced: the file passes */
+    r = cli_runf("check '%s'", sample_path("p3m/dynamic_multipart.p3m"));
+    cr_expect_eq(r->status, 1, "%s", r->out);
+    r = cli_runf("check --ignore p3m.Ptf.pixels '%s'", sample_path("p3m/dynamic_multipart.p3m"));
+    cr_expect_eq(r->status, 0, "%s", r->out);
+    r = cli_runf("info --ignore p3m.Bone '%s'", snake);
+    cr_expect_eq(r->status, 2, "--ignore is check's");
 }

@@ -441,3 +441,38 @@ Test(file_sets, models_sharing_their_libraries_report_alike)
     free(one_job);
     remove_dir(dir);
 }
+
+/* A stream must hold the keyframes its animation counts (t3dm.yaml: `count: member.keyframes`,
+ * `equals: owner.keyframe_count`), not only channels below its channel counts: the pyramid's
+ * animation at 0x80 says 3 keyframes (its u32 count at 0x88), and its stream holds 3. */
+Test(file_sets, a_stream_holds_the_keyframes_its_animation_counts)
+{
+    const char *dir = temp_dir();
+    copy_file(PYRAMID, dir, "pyramid.t3dm", 0, NULL, 0);
+    copy_file(PYRAMID_STREAM, dir, "pyramid.0.sdata", 0, NULL, 0);
+    cli_result *r = cli_runf("check %s/pyramid.t3dm", dir);
+    cr_expect_eq(r->status, 0, "%s%s", r->out, r->err);
+    static const uint8_t many[] = {0, 0, 0x02, 0xE8}; /* 744 */
+    copy_file(PYRAMID, dir, "pyramid.t3dm", 0x88, many, sizeof many);
+    r = cli_runf("check %s/pyramid.t3dm", dir);
+    cr_expect_eq(r->status, 1, "%s%s", r->out, r->err);
+    cr_expect(strstr(r->out, "error: [pyramid.0.sdata] keyframes @0x0: 3 of member.keyframes, but owner.keyframe_count = "
+                             "744 of Animation chunk_data[1].body") != NULL,
+              "%s", r->out);
+    remove_dir(dir);
+}
+
+/* Another model's stream saved under this model's name: its channels may all be in range, its
+ * keyframes are not the animation's. */
+Test(file_sets, another_models_stream_is_found_out)
+{
+    REQUIRE_SAMPLES();
+    const char *dir = temp_dir();
+    copy_snake_set(dir, 3);
+    copy_sample("t3dm/11_segments/player.0.sdata", dir, "snake.3.sdata", 0, NULL, 0);
+    cli_result *r = cli_runf("check %s/snake.t3dm", dir);
+    cr_expect_eq(r->status, 1, "%s%s", r->out, r->err);
+    cr_expect(strstr(r->out, "error: [snake.3.sdata] keyframes @0x0: ") != NULL, "%s", r->out);
+    cr_expect(strstr(r->out, "of member.keyframes, but owner.keyframe_count = 407 of Animation") != NULL, "%s", r->out);
+    remove_dir(dir);
+}

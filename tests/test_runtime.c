@@ -295,6 +295,26 @@ Test(findings, past_the_limit_they_are_counted_not_kept)
     bf_findings_free(&f);
 }
 
+/* --ignore RULE: a rule by its name, or every rule under a name that ends at a dot. */
+Test(findings, ignored_by_rule_name)
+{
+    bf_findings f;
+    memset(&f, 0, sizeof f);
+    bf_findings_add_rule(&f, BF_SEVERITY_WARNING, 1, "bones[0].tail", "m", NULL, "p3m.Bone.tail");
+    bf_findings_add_rule(&f, BF_SEVERITY_ERROR, 2, "bones[0].parent", "m", NULL, "p3m.Bone.parent");
+    bf_findings_add_rule(&f, BF_SEVERITY_ERROR, 3, "bones2", "m", NULL, "p3m.Bones.count");
+    bf_findings_add(&f, BF_SEVERITY_ERROR, 4, "x", "a reader's error", NULL);
+    cr_expect_eq(bf_findings_ignore(&f, "p3m.Bone.tai"), 0, "a part of a name is no name");
+    cr_expect_eq(bf_findings_ignore(&f, "p3m.Bone.tail"), 1);
+    cr_expect_eq(f.warnings, 0);
+    cr_expect_eq(bf_findings_ignore(&f, "p3m.Bone"), 1, "p3m.Bone.parent, not p3m.Bones.count");
+    cr_assert_eq(f.count, 2);
+    cr_expect_eq(f.errors, 2);
+    cr_expect_str_eq(f.items[0].rule, "p3m.Bones.count");
+    cr_expect_null(f.items[1].rule);
+    bf_findings_free(&f);
+}
+
 /* ---- LZ4 blocks (runtime/bf_lz4.c) ---- */
 
 /* Decodes into a buffer of `cap` bytes and checks that measuring gives the same length. */
@@ -414,7 +434,7 @@ Test(findings, rule_messages_take_their_values_in_order)
     bf_vctx v;
     bf_vctx_init(&v, NULL, NULL, 0, &f);
     cr_assert(bf_push(&v.c, "items", 3));
-    static const bf_rule rule = {BF_SEVERITY_WARNING, "size", "%d items of 0x%x bytes: %g%% full", "Items: \"...\""};
+    static const bf_rule rule = {BF_SEVERITY_WARNING, "size", "%d items of 0x%x bytes: %g%% full", "Items: \"...\"", "t.Items.size"};
     cr_expect_not(bf_rule_fails(&v, &rule, 1), "a check that holds does not fail");
     cr_expect(bf_rule_fails(&v, &rule, 0));
     bf_rule_report(&v, &rule, 0x40, (const bf_rule_value[]){{.i = -2}, {.i = 255}, {.f = 12.5}});
@@ -434,7 +454,7 @@ Test(findings, a_rule_that_cannot_be_evaluated_says_so)
     memset(&f, 0, sizeof f);
     bf_vctx v;
     bf_vctx_init(&v, NULL, NULL, 0, &f);
-    static const bf_rule rule = {BF_SEVERITY_WARNING, "count", "count %d", NULL};
+    static const bf_rule rule = {BF_SEVERITY_WARNING, "count", "count %d", NULL, "t.Items.count"};
     bf_fail(&v.c, 0x8, NULL, "index 9 is past the 2 elements");
     cr_expect_not(bf_rule_fails(&v, &rule, 0));
     cr_assert_eq(f.count, 1);
@@ -453,8 +473,8 @@ Test(findings, enum_and_flags_checks)
     bf_vctx v;
     bf_vctx_init(&v, NULL, NULL, 0, &f);
     static const int64_t values[] = {0, 2};
-    static const bf_enum_check mode = {"Mode", "Mode: the values", values, 2};
-    static const bf_flags_check bits = {"Bits", "Bits: the bits", 0x5};
+    static const bf_enum_check mode = {"Mode", "Mode: the values", values, 2, "t.Mode.enum"};
+    static const bf_flags_check bits = {"Bits", "Bits: the bits", 0x5, "t.Bits.flags"};
     bf_check_enum(&v, &mode, 2, 0x10, "mode");
     bf_check_enum(&v, &mode, 1, 0x10, "mode");
     bf_check_flags(&v, &bits, 0x5, 0x11, "bits");

@@ -4,6 +4,7 @@
  * the order of the files, so the output is the same whatever N is. */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +54,8 @@ static checked *check_one(const options *o, file_set_cache *cache, const file_li
         d.entry->validate(d.root, d.data, d.size, &r->findings);
         if (!o->no_set)
             file_set_check(&d, cache, &r->findings);
+        for (int i = 0; i < o->ignore_count; i++)
+            bf_findings_ignore(&r->findings, o->ignore[i]);
     }
     if (r->status == EXIT_USAGE)
         r->problem = strdup(d.problem);
@@ -91,7 +94,58 @@ static void json_finding(json *j, const char *file, const bf_finding *f)
         json_cstring(j, f->origin);
     else
         json_null(j);
+    json_key(j, "rule");
+    if (f->rule)
+        json_cstring(j, f->rule);
+    else
+        json_null(j);
     json_end_object(j);
+}
+
+/* ---- grouping repeats in text output ---- */
+
+/* Findings of one rule shown in a file's text output; the rest are counted in a note. */
+#define SHOWN_PER_RULE 3
+
+/* How many findings each rule has in one file: an open-addressing table keyed by the rule's
+ * name (static text: one pointer per rule). */
+typedef struct rule_tally {
+    const char **rules;
+    size_t *counts, *shown;
+    size_t cap;
+} rule_tally;
+
+static size_t tally_slot(const rule_tally *t, const char *rule)
+{
+    size_t i = ((uintptr_t)rule >> 3) % t->cap;
+    while (t->rules[i] && t->rules[i] != rule)
+        i = (i + 1) % t->cap;
+    return i;
+}
+
+/* 0 when memory is short: then nothing is grouped. */
+static int tally_rules(rule_tally *t, const bf_findings *f)
+{
+    t->cap = 2 * f->count + 1;
+    t->rules = calloc(t->cap, sizeof *t->rules);
+    t->counts = calloc(t->cap, sizeof *t->counts);
+    t->shown = calloc(t->cap, sizeof *t->shown);
+    if (!t->rules || !t->counts || !t->shown)
+        return 0;
+    for (size_t k = 0; k < f->count; k++)
+        if (f->items[k].rule) {
+            size_t i = tally_slot(t, f->items[k].rule);
+            t->rules[i] = f->items[k].rule;
+            t->counts[i]++;
+        }
+    return 1;
+}
+
+static void tally_free(rule_tally *t)
+{
+    free(t->rules);
+    free(t->counts);
+    free(t->shown);
 }
 
 static const char *status_word(int status)
@@ -169,15 +223,25 @@ static void print_result(printer *p, const char *path, const checked *r)
             fprintf(stdout, "%s: skipped: no format recognises it\n", name);
         return;
     }
+    rule_tally t = {0};
+    int grouped = !o->json && tally_rules(&t, &r->findings);
     for (size_t k = 0; k < r->findings.count; k++) {
+        const bf_finding *f = &r->findings.items[k];
         if (o->json) {
-            json_finding(&p->array, name, &r->findings.items[k]);
-        } else if (!o->quiet || r->findings.items[k].severity == BF_SEVERITY_ERROR) {
+            json_finding(&p->array, name, f);
+        } else if (!o->quiet || f->severity == BF_SEVERITY_ERROR) {
+            size_t slot = grouped && f->rule ? tally_slot(&t, f->rule) : 0;
+            if (grouped && f->rule && t.shown[slot]++ >= SHOWN_PER_RULE)
+                continue;
             char line[BF_PATH_MAX + BF_MESSAGE_MAX + 1024];
-            bf_finding_format(&r->findings.items[k], name, line, sizeof line);
+            bf_finding_format(f, name, line, sizeof line);
             print_line(stdout, line, p->color_out);
+            if (grouped && f->rule && t.shown[slot] == SHOWN_PER_RULE && t.counts[slot] > SHOWN_PER_RULE)
+                fprintf(stdout, "%s: note: ... and %zu more like it (%s; --ignore %s silences them, --json lists them)\n",
+                        name, t.counts[slot] - SHOWN_PER_RULE, f->rule, f->rule);
         }
     }
+    tally_free(&t);
     if (r->findings.dropped && !o->json && !o->quiet)
         fprintf(stdout, "%s: note: %zu more findings not shown\n", name, r->findings.dropped);
     if (o->verbose && !o->json && r->status == 0) {

@@ -16,7 +16,7 @@ int cmd_dump(const options *o, int argc, char **argv)
     } else {
         json j;
         json_init(&j, stdout, !o->compact);
-        dump_document(&j, d.format, d.entry, document_revision(&d), d.root);
+        dump_document(&j, d.format, d.entry, document_revision(&d), d.root, d.size);
         if (o->compact)
             fputc('\n', stdout);
         /* a JSON that could not be written whole: main says so, exit 2 */

@@ -14,6 +14,8 @@ typedef struct options {
     int recursive;        /* -r: walk directories */
     int jobs;             /* --jobs N (check); 0: one */
     int no_set;           /* --no-set (check): the file alone, without its set's members */
+    const char *ignore[32]; /* --ignore RULE (check), repeatable: findings of these rules are dropped */
+    int ignore_count;
     int quiet, verbose;   /* -q, -v */
     int compact;          /* --compact (dump) */
     int keep_layout;      /* --keep-layout (build) */

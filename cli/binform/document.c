@@ -209,8 +209,51 @@ static int bad_revision(document *d, const char *revision)
                    revision, list);
 }
 
+/* The extension of a path's file name (after its last '.'), or NULL when it has none; the
+ * leading '.' of a hidden file's name starts no extension. */
+static const char *extension_of(const char *path)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    const char *dot = strrchr(base, '.');
+    return dot && dot != base && dot[1] ? dot + 1 : NULL;
+}
+
+static int same_ignoring_case(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++)
+        if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
+            return 0;
+    return *a == *b;
+}
+
+/* A file found by walking a directory is a candidate by its extension (any case: .T3DM is
+ * t3dm), or, only when it has no extension, by its magic: a text file that happens to start
+ * with a format's magic (p3m-PROVENANCE.txt starts with "P3M") is not a model. NULL: skip it. */
+static const bf_entry_desc *detect_walked(const char *path, const uint8_t *data, size_t size,
+                                          const bf_format_desc **format)
+{
+    const char *ext = extension_of(path);
+    if (!ext)
+        return data ? bf_detect(bf_formats, data, size, NULL, format) : NULL;
+    for (size_t i = 0; bf_formats[i]; i++)
+        for (size_t j = 0; j < bf_formats[i]->entry_count; j++) {
+            const bf_entry_desc *e = &bf_formats[i]->entries[j];
+            for (size_t k = 0; e->extensions && e->extensions[k]; k++)
+                if (same_ignoring_case(ext, e->extensions[k])) {
+                    *format = bf_formats[i];
+                    return e;
+                }
+        }
+    return NULL;
+}
+
 static int pick_format(document *d, const open_opts *o)
 {
+    if (!o->format && o->skip_unknown) {
+        d->entry = detect_walked(d->path, d->data, d->size, &d->format);
+        return d->entry ? 0 : DOC_SKIPPED;
+    }
     if (!o->format) {
         d->entry = bf_detect(bf_formats, d->data, d->size, d->path, &d->format);
         if (!d->entry) {
@@ -249,6 +292,9 @@ int document_load(document *d, const char *path, const open_opts *o)
     d->path = path;
     d->name = strcmp(path, "-") == 0 ? STDIN_NAME : path;
     bf_arena_init(&d->arena, bf_alloc_default(), 0);
+    const bf_format_desc *format;
+    if (o->skip_unknown && !o->format && extension_of(path) && !detect_walked(path, NULL, 0, &format))
+        return DOC_SKIPPED; /* known from its name alone: not even read */
     if (!input_open(path, o->regular_only, &d->data, &d->size, &d->how, d->problem, sizeof d->problem))
         return EXIT_USAGE;
     d->streamed = d->how == INPUT_PIPED;

@@ -32,7 +32,8 @@ enum { DOC_SKIPPED = 3 };
 typedef struct open_opts {
     const char *format;   /* NAME or NAME.KIND forces it; NULL detects */
     const char *revision; /* forces one of the format's revisions; NULL detects */
-    int skip_unknown;     /* files no format recognises: DOC_SKIPPED instead of an error */
+    int skip_unknown;     /* a file found by walking a directory: a candidate by its extension (any
+                           * case), or by its magic when it has none; others are DOC_SKIPPED */
     int regular_only;     /* refuse a FIFO, a device or a socket (a file found beside another) */
 } open_opts;
 

@@ -24,10 +24,12 @@
 
 #define SAFE_INTEGER 9007199254740992.0 /* 2^53: JSON readers hold integers exactly up to here */
 
-/* What named values need besides their structure: the document's root and revision. */
+/* What named values need besides their structure: the document's root, its revision and the
+ * size of the input (`_size`). */
 typedef struct dump_doc {
     const void *root;
     int64_t revision;
+    size_t size;
 } dump_doc;
 
 static void dump_object(json *j, const dump_doc *doc, const bf_type_desc *type, const void *obj);
@@ -266,7 +268,7 @@ static void dump_computed(json *j, const dump_doc *doc, const bf_type_desc *type
         double x = 0;
         bf_error err;
         json_key(j, v->name);
-        if (!bf_value_get(v, doc->root, doc->revision, obj, &n, &x, &err))
+        if (!bf_value_get(v, doc->root, doc->revision, doc->size, obj, &n, &x, &err))
             json_null(j);
         else if (v->is_float)
             dump_float(j, BF_F64, &x);
@@ -289,7 +291,7 @@ static void dump_object(json *j, const dump_doc *doc, const bf_type_desc *type, 
 }
 
 void dump_document(json *j, const bf_format_desc *format, const bf_entry_desc *entry, const char *revision,
-                   const void *root)
+                   const void *root, size_t size)
 {
     json_begin_object(j);
     json_key(j, "format");
@@ -299,7 +301,7 @@ void dump_document(json *j, const bf_format_desc *format, const bf_entry_desc *e
     json_key(j, "revision");
     revision ? json_cstring(j, revision) : json_null(j);
     json_key(j, "root");
-    dump_doc doc = {root, 0};
+    dump_doc doc = {root, 0, size};
     if (entry->revision_offset)
         memcpy(&doc.revision, (const uint8_t *)root + entry->revision_offset, sizeof doc.revision);
     dump_object(j, &doc, entry->root, root);

@@ -7,8 +7,9 @@
 #include "bf_meta.h"
 #include "json.h"
 
-/* {"format", "kind", "revision", "root"} */
+/* {"format", "kind", "revision", "root"}; `size` is the input's, for named values that use
+ * `_size`. */
 void dump_document(json *j, const bf_format_desc *format, const bf_entry_desc *entry, const char *revision,
-                   const void *root);
+                   const void *root, size_t size);
 
 #endif

@@ -393,10 +393,11 @@ static void limit_source(const char *limit_path, const ends *e, const char *owne
     }
 }
 
-/* ---- `below` checks: numbers under a sum ---- */
+/* ---- `below` and `equals` checks: numbers (or how many things) under or equal to a sum ---- */
 
 typedef struct over {
     int64_t limit, worst;
+    int equal; /* `equals`: a value other than the limit is out of range; else one not below it */
     size_t count;
     uint64_t offset;
     char path[BF_PATH_MAX];
@@ -405,13 +406,26 @@ typedef struct over {
 static void note_over(const found *f, void *ctx)
 {
     over *o = ctx;
-    if (f->type || f->str || f->value < o->limit)
+    if (f->type || f->str || (o->equal ? f->value == o->limit : f->value < o->limit))
         return;
     if (!o->count++ || f->value > o->worst) {
         o->worst = f->value;
         o->offset = f->offset;
         snprintf(o->path, sizeof o->path, "%s", f->path);
     }
+}
+
+/* `count:`: how many things a path finds, and where the first is. */
+typedef struct counting {
+    int64_t count;
+    uint64_t offset;
+} counting;
+
+static void count_found(const found *f, void *ctx)
+{
+    counting *n = ctx;
+    if (!n->count++)
+        n->offset = f->offset;
 }
 
 /* The schema's `severity` of a failed check (a wrong path is always an error: the schema's). */
@@ -427,27 +441,48 @@ static void wrong_path(const bf_member_check_desc *k, const char *owner_path, bf
     add(out, 0, NULL, owner_path, msg, k->origin);
 }
 
+/* The path `values` names below its `owner.` or `member.`: where a count is reported. */
+static const char *path_inside(const char *p)
+{
+    return strncmp(p, "owner.", 6) == 0 ? p + 6 : strncmp(p, "member.", 7) == 0 ? p + 7 : p;
+}
+
 static void check_below(const bf_member_check_desc *k, const ends *e, const char *owner_path, bf_findings *out)
 {
+    int equal = k->equals_count > 0;
+    const char *const *limits = equal ? k->equals : k->below;
+    size_t limit_count = equal ? k->equals_count : k->below_count;
     summing s = {0};
     int ok = 1;
-    for (size_t b = 0; b < k->below_count; b++)
-        ok &= walk_from(e, k->below[b], ALL_MEMBERS, add_value, &s);
+    for (size_t b = 0; b < limit_count; b++)
+        ok &= walk_from(e, limits[b], ALL_MEMBERS, add_value, &s);
     char limit[160] = "", from[BF_PATH_MAX + 64];
-    for (size_t b = 0; b < k->below_count; b++)
-        snprintf(limit + strlen(limit), sizeof limit - strlen(limit), "%s%s", b ? " + " : "", k->below[b]);
-    limit_source(k->below[0], e, owner_path, from, sizeof from);
+    for (size_t b = 0; b < limit_count; b++)
+        snprintf(limit + strlen(limit), sizeof limit - strlen(limit), "%s%s", b ? " + " : "", limits[b]);
+    limit_source(limits[0], e, owner_path, from, sizeof from);
     int in_member = strncmp(k->values, "member.", 7) == 0;
     /* values in the member: one finding per member file */
     size_t rounds = in_member ? e->member_count : 1;
     for (size_t i = 0; i < rounds && ok; i++) {
-        over o = {.limit = s.sum};
-        ok &= walk_from(e, k->values, (int)i, note_over, &o);
-        if (!ok || !o.count)
-            continue;
         char msg[BF_MESSAGE_MAX];
-        if (snprintf(msg, sizeof msg, "%" PRId64 " is not below %s = %" PRId64 " %s; %zu value%s out of range", o.worst,
-                     limit, s.sum, from, o.count, o.count == 1 ? "" : "s") < 0)
+        int n;
+        over o = {.limit = s.sum, .equal = equal};
+        if (k->counts) {
+            counting c = {0};
+            ok &= walk_from(e, k->values, (int)i, count_found, &c);
+            note_over(&(found){.value = c.count, .offset = c.offset, .path = path_inside(k->values)}, &o);
+            if (!ok || !o.count)
+                continue;
+            n = snprintf(msg, sizeof msg, "%" PRId64 " of %s, %s%s = %" PRId64 " %s", c.count, k->values,
+                         equal ? "but " : "not below ", limit, s.sum, from);
+        } else {
+            ok &= walk_from(e, k->values, (int)i, note_over, &o);
+            if (!ok || !o.count)
+                continue;
+            n = snprintf(msg, sizeof msg, "%" PRId64 " is not %s %s = %" PRId64 " %s; %zu value%s out of range",
+                         o.worst, equal ? "equal to" : "below", limit, s.sum, from, o.count, o.count == 1 ? "" : "s");
+        }
+        if (n < 0)
             msg[0] = '\0';
         add_at(out, check_severity(k), o.offset, in_member ? e->members[i]->path : NULL, in_member ? NULL : owner_path,
                o.path, msg, k->origin);

@@ -31,12 +31,14 @@ enum {
     OPT_VERBOSE = 1 << 11,
     OPT_COLOR = 1 << 12,
     OPT_NO_SET = 1 << 13,
+    OPT_IGNORE = 1 << 14,
 };
 #define OPT_EVERY_COMMAND (OPT_QUIET | OPT_VERBOSE | OPT_COLOR)
 #define OPT_READING (OPT_FORMAT | OPT_REVISION)
 
 /* getopt_long's values for options without a short form */
-enum { LONG_REVISION = 256, LONG_JSON, LONG_JSON_LINES, LONG_HTML, LONG_COMPACT, LONG_KEEP_LAYOUT, LONG_COLOR, LONG_NO_SET };
+enum { LONG_REVISION = 256, LONG_JSON, LONG_JSON_LINES, LONG_HTML, LONG_COMPACT, LONG_KEEP_LAYOUT, LONG_COLOR, LONG_NO_SET,
+       LONG_IGNORE };
 
 static const struct option long_options[] = {
     {"format", required_argument, NULL, 'f'},
@@ -52,6 +54,7 @@ static const struct option long_options[] = {
     {"quiet", no_argument, NULL, 'q'},
     {"verbose", no_argument, NULL, 'v'},
     {"no-set", no_argument, NULL, LONG_NO_SET},
+    {"ignore", required_argument, NULL, LONG_IGNORE},
     {"color", required_argument, NULL, LONG_COLOR},
     {"colour", required_argument, NULL, LONG_COLOR},
     {"help", no_argument, NULL, 'h'},
@@ -68,21 +71,32 @@ typedef struct command {
 } command;
 
 static const command commands[] = {
-    {"check", cmd_check, OPT_READING | OPT_JSON | OPT_JSON_LINES | OPT_RECURSIVE | OPT_JOBS | OPT_NO_SET | OPT_EVERY_COMMAND, 1,
+    {"check", cmd_check, OPT_READING | OPT_JSON | OPT_JSON_LINES | OPT_RECURSIVE | OPT_JOBS | OPT_NO_SET | OPT_IGNORE | OPT_EVERY_COMMAND, 1,
      -1, "check [OPTIONS] FILE...", "validate files: one line per finding",
      "Reads each file with its format's generated reader and runs its validator. Findings go to\n"
      "standard output, one line each (FILE: error: PATH @0xOFFSET: MESSAGE); nothing is printed\n"
      "for a valid file unless -v. With several files a summary goes to standard error.\n"
+     "More than 3 findings of one rule in a file are shown as the first 3 and a note\n"
+     "(... and N more like it); --json and --json-lines keep every finding.\n"
+     "\n"
+     "Every rule has a stable name, FORMAT.Type.NAME: NAME is the rule's schema 'name', else\n"
+     "the field its finding points at (p3m.Bone.tail, j3d.Shape.matrix_type), with _2, _3\n"
+     "for later rules of a type that would share it; enum and flag checks are FORMAT.Enum.enum\n"
+     "and FORMAT.Flags.flags, 'expect' checks FORMAT.Type.field.expect. The grouping note and\n"
+     "the JSON output (\"rule\") name it.\n"
      "\n"
      "  -f, --format NAME[.KIND]  read as this format (default: detect by magic, then extension)\n"
      "  --revision NAME           read as this revision of the format\n"
      "  --json                    all findings as one JSON array\n"
      "  --json-lines              one JSON object per file: its status and findings\n"
-     "  -r, --recursive           check the files under each directory (files of no known\n"
-     "                            format are skipped)\n"
+     "  -r, --recursive           check the files under each directory: a file by its\n"
+     "                            extension (any case), or by its magic when it has none;\n"
+     "                            the others are skipped\n"
      "  -j, --jobs N              check N files at a time (default 1)\n"
      "  --no-set                  check each file alone, not with the files its schema says\n"
-     "                            belong with it (a model's animation streams, its library)\n"},
+     "                            belong with it (a model's animation streams, its library)\n"
+     "  --ignore RULE             drop the findings of RULE, or of every rule whose name\n"
+     "                            starts with RULE and a dot (--ignore p3m.Bone); repeatable\n"},
     {"info", cmd_info, OPT_READING | OPT_RECURSIVE | OPT_EVERY_COMMAND, 1, -1, "info [OPTIONS] FILE...",
      "a short summary: format, numbers, counts",
      "  -f, --format NAME[.KIND]  read as this format\n"
@@ -181,6 +195,7 @@ static unsigned option_bit(int val)
     case 'v': return OPT_VERBOSE;
     case LONG_COLOR: return OPT_COLOR;
     case LONG_NO_SET: return OPT_NO_SET;
+    case LONG_IGNORE: return OPT_IGNORE;
     }
     return 0;
 }
@@ -260,6 +275,11 @@ static int parse_options(const command *c, int argc, char **argv, options *o, in
         case LONG_KEEP_LAYOUT: o->keep_layout = 1; break;
         case 'q': o->quiet = 1; break;
         case LONG_NO_SET: o->no_set = 1; break;
+        case LONG_IGNORE:
+            if (o->ignore_count == (int)(sizeof o->ignore / sizeof *o->ignore))
+                return usage_error(c, "%s", "more than 32 --ignore options");
+            o->ignore[o->ignore_count++] = optarg;
+            break;
         case 'v': o->verbose = 1; break;
         case LONG_COLOR:
             if (strcmp(optarg, "auto") == 0)

@@ -27,8 +27,11 @@ local function emit_members(w, p, e)
       local suffix = string.format("%s_%d_%d", e.name, i, j)
       local below = strings(p .. "member_below_" .. suffix, c.below)
       local among = strings(p .. "member_among_" .. suffix, c.among)
+      local equals = strings(p .. "member_equals_" .. suffix, c.equals)
       local items = { ".values = " .. q(c.values) }
+      if c.counts then items[#items + 1] = ".counts = 1" end
       if #c.below > 0 then items[#items + 1] = string.format(".below = %s, .below_count = %d", below, #c.below) end
+      if #c.equals > 0 then items[#items + 1] = string.format(".equals = %s, .equals_count = %d", equals, #c.equals) end
       if #c.among > 0 then items[#items + 1] = string.format(".among = %s, .among_count = %d", among, #c.among) end
       if c.ignore_case then items[#items + 1] = ".ignore_case = 1" end
       if c.severity == "warning" then items[#items + 1] = ".warning = 1" end

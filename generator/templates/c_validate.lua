@@ -44,12 +44,14 @@ end
 
 local function escape_format(text) return (text:gsub("%%", "%%%%")) end
 
--- `static const bf_rule NAME = {...};`, packed into lines `indent` deep.
-local function rule_decl(name, sev, field, message, origin, indent)
+-- `static const bf_rule NAME = {...};`, packed into lines `indent` deep; `rule_name` is the
+-- rule's stable name (FORMAT.Type.name) that findings carry and `binform check --ignore` takes.
+local function rule_decl(name, sev, field, message, origin, indent, rule_name)
   local items = { sev, names.cstring(field or "") }
   for _, it in ipairs(lines.string_items(nil, message, indent + 4)) do items[#items + 1] = it end
   for _, it in ipairs(lines.string_items(nil, origin, indent + 4)) do items[#items + 1] = it end
   if not origin then items[#items + 1] = "NULL" end
+  items[#items + 1] = names.cstring(rule_name)
   local pad = string.rep(" ", indent)
   return lines.pack(items, pad .. "static const bf_rule " .. name .. " = {", indent + 4, "};")
 end
@@ -62,7 +64,7 @@ end
 
 -- The C lines of one rule, given an environment for its expressions: the rule, the loops
 -- its check needs, the check and, when it fails, the report.
-local function rule_lines(fmt, ix, t, r, env, at_path, at_offset, name)
+local function rule_lines(fmt, ix, t, r, env, at_path, at_offset, name, rule_name)
   local L = {}
   local sev = r.severity == "warning" and "BF_SEVERITY_WARNING" or "BF_SEVERITY_ERROR"
   -- the check and the message share their quantifiers: each loop runs once
@@ -88,7 +90,7 @@ local function rule_lines(fmt, ix, t, r, env, at_path, at_offset, name)
   if r.at then
     at_c = cexpr.cond({ k = "call", name = "offset", args = { r.at }, vt = "int" }, e3)
   end
-  local decl = rule_decl(name, sev, at_path, table.concat(fmt_parts), r.origin, 4)
+  local decl = rule_decl(name, sev, at_path, table.concat(fmt_parts), r.origin, 4, rule_name)
   for _, l in ipairs(pre) do L[#L + 1] = l end
   local report = string.format("bf_rule_report(v, &%s, %s, %s);", name, at_c, value_array(values))
   if #mpre > 0 then
@@ -109,6 +111,23 @@ local function at_path(r)
   return (r.at.text:gsub("^_it%.", ""):gsub("^_it$", ""))
 end
 
+-- The stable names of a type's rules, in schema order: FORMAT.Type.NAME, NAME the rule's `name`,
+-- else the field its `at` names, else its `each` array, else "rule"; a name taken before in the
+-- type gets _2, _3, ... (give `name:` to keep a rule's name whatever is added before it).
+local function rule_names(fmt, t)
+  local out, seen = {}, {}
+  for i, r in ipairs(t.rules) do
+    local base = r.name
+    if not base then
+      base = at_path(r):gsub("%[[^%]]*%]", ""):gsub("[^%w_.]", "_"):gsub("^[._]+", ""):gsub("[._]+$", "")
+      if base == "" then base = r.each or "rule" end
+    end
+    seen[base] = (seen[base] or 0) + 1
+    out[i] = string.format("%s.%s.%s", fmt.name, t.name, seen[base] > 1 and (base .. "_" .. seen[base]) or base)
+  end
+  return out
+end
+
 -- The enum and flags checks of a format, one table each, shared by every field that uses it.
 local function check_tables(fmt, ix, w)
   for _, e in ipairs(fmt.enums) do
@@ -119,13 +138,15 @@ local function check_tables(fmt, ix, w)
         vals[#vals + 1] = string.format(small and "%d" or "INT64_C(%d)", v.value)
       end
       for _, l in ipairs(lines.pack(vals, string.format("static const int64_t enum_%s_values[] = {", e.name), 4, "};")) do w(l) end
-      w(string.format("static const bf_enum_check enum_%s = {%s, %s, enum_%s_values, %d};", e.name, names.cstring(e.name),
-        names.cstring(e.name .. ": the values the document lists"), e.name, #e.values))
+      w(string.format("static const bf_enum_check enum_%s = {%s, %s, enum_%s_values, %d, %s};", e.name,
+        names.cstring(e.name), names.cstring(e.name .. ": the values the document lists"), e.name, #e.values,
+        names.cstring(fmt.name .. "." .. e.name .. ".enum")))
     elseif e.flags then
       local mask = 0
       for _, v in ipairs(e.values) do mask = mask | (1 << v.value) end
-      w(string.format("static const bf_flags_check flags_%s = {%s, %s, UINT64_C(0x%X)};", e.name, names.cstring(e.name),
-        names.cstring(e.name .. ": the bits the document lists"), mask))
+      w(string.format("static const bf_flags_check flags_%s = {%s, %s, UINT64_C(0x%X), %s};", e.name,
+        names.cstring(e.name), names.cstring(e.name .. ": the bits the document lists"), mask,
+        names.cstring(fmt.name .. "." .. e.name .. ".flags")))
     end
   end
   w()
@@ -167,7 +188,8 @@ local function field_checks(fmt, ix, t, fl, w)
     local sev = fl.expect_warning and "BF_SEVERITY_WARNING" or "BF_SEVERITY_ERROR"
     local message = "expected " .. escape_format(fl.expect.text) .. ", found %d (0x%x)"
     w("    {")
-    for _, l in ipairs(rule_decl("rule", sev, fl.array and "" or name, message, fl.expect_origin, 8)) do w(l) end
+    local rule_name = string.format("%s.%s.%s.expect", fmt.name, t.name, name)
+    for _, l in ipairs(rule_decl("rule", sev, fl.array and "" or name, message, fl.expect_origin, 8, rule_name)) do w(l) end
     each_value(8, function(value, pos, field_c, pad)
       w(string.format("%sif ((int64_t)%s != %s)", pad, value, want))
       w(string.format("%s    bf_rule_add(v, &rule, %s, (const bf_rule_value[]){{.i = %s}, {.i = %s}});", pad:match("^ *"), pos,
@@ -190,7 +212,8 @@ function V.function_for(fmt, ix, t, needs, cache_slots)
   for _, fl in ipairs(t.fields) do field_checks(fmt, ix, t, fl, w) end
   local counter = { n = 0 }
   local taken = {}
-  for _, r in ipairs(t.rules) do
+  local stable = rule_names(fmt, t)
+  for ri, r in ipairs(t.rules) do
     local env = { fmt = fmt, ix = ix, self = "s", root = "R", counter = counter, memo = true, cache = "VC",
                   cache_slots = cache_slots }
     -- named by its schema line
@@ -214,7 +237,7 @@ function V.function_for(fmt, ix, t, needs, cache_slots)
       end
       env.index = "(int64_t)i"
       env.elem_field = fl
-      local decl, body = rule_lines(fmt, ix, t, r, env, at_path(r), pos, name)
+      local decl, body = rule_lines(fmt, ix, t, r, env, at_path(r), pos, name, stable[ri])
       for _, l in ipairs(decl) do w(l) end
       local code = code_only(table.concat(body, "\n"))
       w(string.format("    for (uint32_t i = 0; i < %s; i++) {", count_of(fl)))
@@ -226,7 +249,7 @@ function V.function_for(fmt, ix, t, needs, cache_slots)
       w("        }")
       w("    }")
     else
-      local decl, body = rule_lines(fmt, ix, t, r, env, at_path(r), "s->_offset", name)
+      local decl, body = rule_lines(fmt, ix, t, r, env, at_path(r), "s->_offset", name, stable[ri])
       for _, l in ipairs(decl) do w(l) end
       for _, l in ipairs(body) do w("    " .. l) end
     end

@@ -93,13 +93,21 @@ $(ROM_DIR)/models/torus-broken.t3dm: $(ROM_DIR)/models/torus.t3dm
 
 # One image per model: main.c and blobs.S name the model and the view; the rest is shared.
 # $(1) image name, $(2) model, $(3) animation stream, $(4) view (ROM_TORUS_VIEW's form).
+# What an image embeds is written to $(ROM_DIR)/NAME/embeds when make reads this file, and
+# rewritten only when it changes: its objects depend on it, so that another model, stream or
+# view (make n64-rom-test ROM_SAMPLE=... ROM_SAMPLE_VIEW="Run 0.2 30 20") rebuilds them, even
+# when the other model's file is older than the objects.
 ROM_UCODE := $(addprefix $(N64_RSP_OUT)/render.,imem.bin dmem.bin cold.bin clip.bin)
+rom_embeds_text = $(abspath $(2)) $(abspath $(3)) $(ROM_WIDTH)x$(ROM_HEIGHT) $(ROM_BACKGROUND) $(4)
+rom_record_embeds = $(shell mkdir -p $(ROM_DIR)/$(1) && { printf '%s\n' '$(2)' | cmp -s - $(ROM_DIR)/$(1)/embeds || \
+	printf '%s\n' '$(2)' > $(ROM_DIR)/$(1)/embeds; })
 define rom_image
-$(ROM_DIR)/$(1)/main.o: n64/rom/main.c $(ROM_HEADERS)
+$(call rom_record_embeds,$(1),$(call rom_embeds_text,$(1),$(2),$(3),$(4)))
+$(ROM_DIR)/$(1)/main.o: n64/rom/main.c $(ROM_HEADERS) $(ROM_DIR)/$(1)/embeds
 	@mkdir -p $$(@D)
 	$(ROM_CC) $(ROM_CFLAGS) $(call rom_view_defines,$(4)) -DROM_MODEL_NAME='"$(notdir $(2))"' \
 		-DROM_STREAM_NAME='"$(notdir $(3))"' -c $$< -o $$@
-$(ROM_DIR)/$(1)/blobs.o: n64/rom/blobs.S $(2) $(3) $(ROM_UCODE)
+$(ROM_DIR)/$(1)/blobs.o: n64/rom/blobs.S $(2) $(3) $(ROM_UCODE) $(ROM_DIR)/$(1)/embeds
 	@mkdir -p $$(@D)
 	$(ROM_CC) $(ROM_ARCH) -DROM_MODEL_FILE='"$(2)"' -DROM_STREAM_FILE='"$(3)"' \
 		-DUCODE_IMEM='"$(N64_RSP_OUT)/render.imem.bin"' -DUCODE_DMEM='"$(N64_RSP_OUT)/render.dmem.bin"' \
@@ -162,3 +170,5 @@ TEST_STEPS += n64-rom-test
 ifneq ($(and $(shell command -v cen64 2>/dev/null),$(shell command -v $(ROM_CC) 2>/dev/null),$(N64_HAVE_MIPS_AS)),)
 TEST_BUILD += n64-rom $(ROM_CHECK) $(BINFORM) $(BUILD)/bin/t3dm_torus
 endif
+# rom_check's own test (tests/test_rom_check.c) runs it: a host tool, built whatever the MIPS tools.
+$(BUILD)/tests/test_rom_check: $(ROM_CHECK)

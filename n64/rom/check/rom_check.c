@@ -2,7 +2,8 @@
  * IS-Viewer (n64/rom/report.h: a "frame:" line with its FNV-1a hash, then
  * "px" lines) and compares it with a picture binform render saved: pixel for
  * pixel, the console's 16-bit colours widened as binform render widens them.
- * Prints the pixels that differ; exit status 0 only when every pixel agrees.
+ * Prints how many pixels differ, then the first of them; exit status 0 only when every pixel
+ * agrees. Everything it allocates is freed, so that a sanitizer build says nothing after it.
  * OUT.png, when given, receives the console's picture.
  * Host tool (libpng), part of make n64-rom-test. */
 #include <png.h>
@@ -76,6 +77,10 @@ static bool read_log(const char *path, frame_t *f)
             f->color32 = strcmp(format, "rgba8888") == 0;
             f->pixels = calloc((size_t)f->width * f->height, sizeof *f->pixels);
             f->seen = calloc((size_t)f->width * f->height, 1);
+            if (!f->pixels || !f->seen) {
+                fprintf(stderr, "%s:%u: out of memory for a %ux%u frame\n", path, lineno, f->width, f->height);
+                ok = false;
+            }
         } else if (strncmp(line, "px ", 3) == 0) {
             if (!f->pixels || !read_row(f, line)) {
                 fprintf(stderr, "%s:%u: a pixel line I cannot read\n", path, lineno);
@@ -99,6 +104,10 @@ static bool read_log(const char *path, frame_t *f)
     if (ok) { /* the hash of the framebuffer as stored: big-endian pixels */
         size_t size = f->color32 ? 4 : 2, n = (size_t)f->width * f->height;
         uint8_t *bytes = malloc(n * size);
+        if (!bytes) {
+            fprintf(stderr, "%s: out of memory\n", path);
+            return false;
+        }
         for (size_t i = 0; i < n; i++)
             for (size_t k = 0; k < size; k++)
                 bytes[i * size + k] = (uint8_t)(f->pixels[i] >> (8 * (size - 1 - k)));
@@ -147,6 +156,77 @@ static bool save_console(const frame_t *f, const char *path)
     return ok;
 }
 
+/* Counts the pixels of the console's frame that differ from the host's picture. */
+static size_t count_differences(const frame_t *f, const uint8_t *host)
+{
+    size_t differ = 0;
+    for (size_t i = 0; i < (size_t)f->width * f->height; i++) {
+        uint8_t rgb[3];
+        widen(f, f->pixels[i], rgb);
+        differ += memcmp(rgb, host + 4 * i, 3) != 0;
+    }
+    return differ;
+}
+
+/* The first SHOW_DIFFERENCES pixels that differ, one line each. */
+static void show_differences(const frame_t *f, const uint8_t *host)
+{
+    size_t shown = 0;
+    for (unsigned y = 0; y < f->height && shown < SHOW_DIFFERENCES; y++)
+        for (unsigned x = 0; x < f->width && shown < SHOW_DIFFERENCES; x++) {
+            uint8_t rgb[3];
+            uint32_t v = f->pixels[(size_t)y * f->width + x];
+            widen(f, v, rgb);
+            const uint8_t *h = host + 4 * ((size_t)y * f->width + x);
+            if (memcmp(rgb, h, 3) == 0)
+                continue;
+            shown++;
+            printf("rom_check: pixel (%u, %u): console %02x%02x%02x (0x%0*x), host %02x%02x%02x\n", x, y, rgb[0], rgb[1],
+                   rgb[2], f->color32 ? 8 : 4, v, h[0], h[1], h[2]);
+        }
+}
+
+/* Compares the frame with the host's picture; the verdict comes first, then the pixels that
+ * show it. Returns the exit status. */
+static int compare(const frame_t *f, const char *host_path, const char *console_out)
+{
+    png_image png;
+    memset(&png, 0, sizeof png);
+    png.version = PNG_IMAGE_VERSION;
+    if (!png_image_begin_read_from_file(&png, host_path)) {
+        fprintf(stderr, "%s: %s\n", host_path, png.message);
+        return 2;
+    }
+    png.format = PNG_FORMAT_RGBA;
+    uint8_t *host = malloc(PNG_IMAGE_SIZE(png));
+    if (!host || !png_image_finish_read(&png, NULL, host, 0, NULL)) {
+        fprintf(stderr, "%s: %s\n", host_path, png.message);
+        png_image_free(&png);
+        free(host);
+        return 2;
+    }
+    int status = 0;
+    if (png.width != f->width || png.height != f->height) {
+        printf("rom_check: the console drew %ux%u, the host %ux%u\n", f->width, f->height, png.width, png.height);
+        status = 1;
+    } else if (console_out && !save_console(f, console_out)) {
+        status = 2;
+    } else {
+        size_t differ = count_differences(f, host);
+        if (differ) {
+            printf("rom_check: %zu of %u pixels differ between the console and binform render\n", differ,
+                   f->width * f->height);
+            show_differences(f, host);
+            status = 1;
+        } else {
+            printf("rom_check: all %u pixels of the console's %ux%u frame (fnv1a 0x%08x) equal binform render's\n",
+                   f->width * f->height, f->width, f->height, f->hash);
+        }
+    }
+    free(host);
+    return status;
+}
+
 int main(int argc, char **argv)
 {
     if ((argc != 4 && argc != 5) || strcmp(argv[1], "picture") != 0) {
@@ -154,48 +234,9 @@ int main(int argc, char **argv)
         return 2;
     }
     frame_t f = {0};
-    if (!read_log(argv[2], &f))
-        return 1;
-    png_image png;
-    memset(&png, 0, sizeof png);
-    png.version = PNG_IMAGE_VERSION;
-    if (!png_image_begin_read_from_file(&png, argv[3])) {
-        fprintf(stderr, "%s: %s\n", argv[3], png.message);
-        return 2;
-    }
-    png.format = PNG_FORMAT_RGBA;
-    uint8_t *host = malloc(PNG_IMAGE_SIZE(png));
-    if (!host || !png_image_finish_read(&png, NULL, host, 0, NULL)) {
-        fprintf(stderr, "%s: %s\n", argv[3], png.message);
-        return 2;
-    }
-    if (png.width != f.width || png.height != f.height) {
-        fprintf(stderr, "rom_check: the console drew %ux%u, the host %ux%u\n", f.width, f.height, png.width,
-                png.height);
-        return 1;
-    }
-    if (argc == 5 && !save_console(&f, argv[4]))
-        return 2;
-    size_t differ = 0;
-    for (unsigned y = 0; y < f.height; y++)
-        for (unsigned x = 0; x < f.width; x++) {
-            uint8_t rgb[3];
-            uint32_t v = f.pixels[(size_t)y * f.width + x];
-            widen(&f, v, rgb);
-            const uint8_t *h = host + 4 * ((size_t)y * f.width + x);
-            if (memcmp(rgb, h, 3) != 0 && differ++ < SHOW_DIFFERENCES)
-                printf("rom_check: pixel (%u, %u): console %02x%02x%02x (0x%0*x), host %02x%02x%02x\n", x, y, rgb[0],
-                       rgb[1], rgb[2], f.color32 ? 8 : 4, v, h[0], h[1], h[2]);
-        }
-    if (differ) {
-        printf("rom_check: %zu of %u pixels differ between the console and binform render\n", differ,
-               f.width * f.height);
-        return 1;
-    }
-    printf("rom_check: all %u pixels of the console's %ux%u frame (fnv1a 0x%08x) equal binform render's\n",
-           f.width * f.height, f.width, f.height, f.hash);
-    free(host);
+    int status = read_log(argv[2], &f) ? compare(&f, argv[3], argc == 5 ? argv[4] : NULL) : 1;
     free(f.pixels);
     free(f.seen);
-    return 0;
+    fflush(stdout); /* the verdict before anything printed at exit */
+    return status;
 }
