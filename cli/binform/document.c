@@ -7,14 +7,14 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "formats.h"
+#include "known_formats.h"
 #include "term.h"
 
 const bf_format_desc *format_named(const char *name)
 {
-    for (size_t i = 0; bf_formats[i]; i++)
-        if (strcmp(bf_formats[i]->name, name) == 0)
-            return bf_formats[i];
+    for (size_t i = 0; known_formats()[i]; i++)
+        if (strcmp(known_formats()[i]->name, name) == 0)
+            return known_formats()[i];
     return NULL;
 }
 
@@ -113,7 +113,7 @@ static int wrong_format(document *d)
     int own_magic = e->magic && e->magic_at <= d->size && e->magic_len <= d->size - e->magic_at &&
                     memcmp(d->data + e->magic_at, e->magic, e->magic_len) == 0;
     const bf_format_desc *actual = NULL;
-    const bf_entry_desc *found = bf_detect(bf_formats, d->data, d->size, NULL, &actual);
+    const bf_entry_desc *found = bf_detect(known_formats(), d->data, d->size, NULL, &actual);
     if (own_magic || !found || actual == d->format)
         return 0;
     char is[32], asked[32];
@@ -144,7 +144,7 @@ static int bad_revision(document *d, const char *revision)
 static int pick_format(document *d, const open_opts *o)
 {
     if (!o->format) {
-        d->entry = bf_detect(bf_formats, d->data, d->size, d->path, &d->format);
+        d->entry = bf_detect(known_formats(), d->data, d->size, d->path, &d->format);
         if (!d->entry) {
             if (o->skip_unknown)
                 return DOC_SKIPPED;

@@ -1,0 +1,326 @@
+/* The schema cache (schema_cache.h). An entry, KEY.bfso, is one file: a header line
+ *   binform-schema-cache 1 KEY SHA256-OF-THE-OBJECT SIZE-OF-THE-OBJECT
+ * then the shared object. KEY is the SHA-256 of everything the object depends on: the
+ * schemas' bytes, binform's version, the runtime headers it is compiled against, bfgen (its
+ * path, size and time: its templates are built into it) and the compiler command. An entry
+ * is loaded only when it is a regular file of this user's, writable by no one else, and its
+ * header and checksum agree; it is then copied into a memory file and loaded from there, so
+ * what was checked is what runs. Anything else is rebuilt in a private folder and renamed
+ * into place: two binform processes may fill the same entry at once. */
+#define _GNU_SOURCE
+#include "schema_cache.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bf_version.h"
+#include "document.h"
+#include "known_formats.h"
+#include "runtime_headers.h"
+#include "schema_build.h"
+#include "sha256.h"
+
+#define ENTRY_MAGIC "binform-schema-cache 1"
+
+/* The cache folder, created 0700 (its parents too, as the XDG spec asks). 0 when it cannot
+ * be made or is not safe: not a folder of this user's, or writable by others. */
+static int cache_dir(char *out, size_t size)
+{
+    const char *xdg = getenv("XDG_CACHE_HOME");
+    const char *home = getenv("HOME");
+    int n;
+    if (xdg && xdg[0] == '/')
+        n = snprintf(out, size, "%s/binform", xdg);
+    else if (home && home[0] == '/')
+        n = snprintf(out, size, "%s/.cache/binform", home);
+    else
+        return 0;
+    if (n < 0 || (size_t)n >= size)
+        return 0;
+    for (char *p = out + 1; *p; p++)
+        if (*p == '/') {
+            *p = '\0';
+            mkdir(out, 0700);
+            *p = '/';
+        }
+    mkdir(out, 0700);
+    struct stat st;
+    if (lstat(out, &st) != 0 || !S_ISDIR(st.st_mode))
+        return 0;
+    if (st.st_uid != geteuid() || (st.st_mode & 022)) {
+        fprintf(stderr, "binform: not using the schema cache %s: it is %s (a private temporary folder instead)\n", out,
+                st.st_uid != geteuid() ? "another user's" : "writable by group or others");
+        return 0;
+    }
+    return 1;
+}
+
+static int hash_file(sha256 *s, const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "binform: cannot read schema %s: %s\n", path, strerror(errno));
+        return 0;
+    }
+    uint8_t buf[1 << 14];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        sha256_update(s, buf, n);
+    int ok = !ferror(f);
+    fclose(f);
+    if (!ok)
+        fprintf(stderr, "binform: cannot read schema %s\n", path);
+    return ok;
+}
+
+/* The entry's key (64 hex digits). 0 when a schema cannot be read or bfgen is not found. */
+static int cache_key(const char *const *schemas, size_t count, char key[65])
+{
+    const char *bfgen = schema_bfgen();
+    struct stat st;
+    if (!bfgen || stat(bfgen, &st) != 0)
+        return 0;
+    sha256 s;
+    sha256_init(&s);
+    char line[PATH_MAX + 256];
+    int n = snprintf(line, sizeof line, "%s\nbinform %s runtime %s headers %s\ncc %s %s\nbfgen %s %lld %lld.%09ld\n",
+                     ENTRY_MAGIC, binform_version, BF_RUNTIME_VERSION, runtime_headers_digest, schema_compiler(),
+                     schema_cflags, bfgen, (long long)st.st_size, (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+    sha256_update(&s, line, (size_t)n < sizeof line ? (size_t)n : sizeof line);
+    for (size_t i = 0; i < count; i++) {
+        /* The name too: bfgen names a format without `format:` after its file. */
+        sha256_update(&s, "\nschema ", 8);
+        sha256_update(&s, schemas[i], strlen(schemas[i]) + 1);
+        if (!hash_file(&s, schemas[i]))
+            return 0;
+    }
+    sha256_hex(&s, key);
+    return 1;
+}
+
+/* Loads a checked object from memory: through a memory file, so that what was checked is
+ * what runs. Its formats, or NULL with the reason on stderr. */
+static const bf_format_desc *const *load_object(const uint8_t *data, size_t size, const char *what)
+{
+    int fd = memfd_create("binform-schema", MFD_CLOEXEC);
+    if (fd < 0) {
+        fprintf(stderr, "binform: cannot load %s: memfd_create: %s\n", what, strerror(errno));
+        return NULL;
+    }
+    for (size_t done = 0; done < size;) {
+        ssize_t w = write(fd, data + done, size - done);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            fprintf(stderr, "binform: cannot load %s: %s\n", what, strerror(errno));
+            close(fd);
+            return NULL;
+        }
+        done += (size_t)w;
+    }
+    char path[64];
+    snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+    void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    close(fd);
+    if (!handle) {
+        fprintf(stderr, "binform: cannot load %s: %s\n", what, dlerror());
+        return NULL;
+    }
+    long (*runtime)(void) = (long (*)(void))dlsym(handle, SCHEMA_RUNTIME_SYMBOL);
+    const bf_format_desc *const *(*formats)(void) =
+        (const bf_format_desc *const *(*)(void))dlsym(handle, SCHEMA_FORMATS_SYMBOL);
+    if (!runtime || !formats || runtime() != BF_RUNTIME_VERSION_NUMBER) {
+        fprintf(stderr, "binform: %s is not a schema object for runtime %s\n", what, BF_RUNTIME_VERSION);
+        dlclose(handle);
+        return NULL;
+    }
+    return formats(); /* the handle stays open for the rest of the run */
+}
+
+/* The object in entry `path` when the entry is sound (see the top of the file), else NULL
+ * (nothing printed: the entry is rebuilt). *data is the entry's bytes (free()). */
+static const uint8_t *read_entry(const char *path, const char *key, uint8_t **data, size_t *object_size)
+{
+    *data = NULL;
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 022) ||
+        st.st_size < 64 || st.st_size > (1 << 30)) {
+        close(fd);
+        return NULL;
+    }
+    size_t size = (size_t)st.st_size, got = 0;
+    uint8_t *buf = malloc(size + 1);
+    while (buf && got < size) {
+        ssize_t r = read(fd, buf + got, size - got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        got += (size_t)r;
+    }
+    close(fd);
+    if (!buf || got != size) {
+        free(buf);
+        return NULL;
+    }
+    buf[size] = '\0';
+    *data = buf;
+    uint8_t *newline = memchr(buf, '\n', size < 256 ? size : 256);
+    if (!newline)
+        return NULL;
+    *newline = '\0';
+    char magic_a[32], magic_b[32], have_key[65], sum[65];
+    unsigned long long object;
+    if (sscanf((char *)buf, "%31s %31s %64s %64s %llu", magic_a, magic_b, have_key, sum, &object) != 5)
+        return NULL;
+    char magic[72];
+    snprintf(magic, sizeof magic, "%s %s", magic_a, magic_b);
+    const uint8_t *start = newline + 1;
+    if (strcmp(magic, ENTRY_MAGIC) != 0 || strcmp(have_key, key) != 0 || object != (size_t)(buf + size - start))
+        return NULL;
+    sha256 s;
+    sha256_init(&s);
+    sha256_update(&s, start, (size_t)object);
+    char actual[65];
+    sha256_hex(&s, actual);
+    if (strcmp(actual, sum) != 0)
+        return NULL;
+    *object_size = (size_t)object;
+    return start;
+}
+
+static int remove_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+    (void)st, (void)type, (void)ftw;
+    remove(path);
+    return 0;
+}
+
+static void remove_tree(const char *dir) { nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS); }
+
+/* The whole of a file (malloc'd), or NULL. */
+static uint8_t *slurp(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    uint8_t *buf = NULL;
+    size_t n = 0, cap = 0;
+    for (;;) {
+        if (n == cap) {
+            uint8_t *grown = realloc(buf, cap = cap ? cap * 2 : 1 << 16);
+            if (!grown) {
+                free(buf);
+                fclose(f);
+                return NULL;
+            }
+            buf = grown;
+        }
+        size_t r = fread(buf + n, 1, cap - n, f);
+        n += r;
+        if (r == 0)
+            break;
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        free(buf);
+        return NULL;
+    }
+    *size = n;
+    return buf;
+}
+
+/* Writes the entry: a temporary file of the cache folder, renamed over `path` once whole. */
+static void store_entry(const char *dir, const char *path, const char *key, const uint8_t *object, size_t size)
+{
+    sha256 s;
+    sha256_init(&s);
+    sha256_update(&s, object, size);
+    char sum[65];
+    sha256_hex(&s, sum);
+    char tmp[PATH_MAX];
+    snprintf(tmp, sizeof tmp, "%s/.entry-XXXXXX", dir);
+    int fd = mkstemp(tmp);
+    if (fd < 0)
+        return;
+    FILE *f = fdopen(fd, "wb");
+    if (!f) {
+        close(fd);
+        unlink(tmp);
+        return;
+    }
+    fprintf(f, "%s %s %s %zu\n", ENTRY_MAGIC, key, sum, size);
+    int ok = fwrite(object, 1, size, f) == size;
+    ok &= fflush(f) == 0 && fsync(fileno(f)) == 0;
+    ok &= fclose(f) == 0;
+    if (!ok || rename(tmp, path) != 0)
+        unlink(tmp);
+}
+
+const bf_format_desc *const *schema_formats(const char *const *schemas, size_t count, int *status)
+{
+    *status = EXIT_USAGE;
+    char key[65];
+    if (!cache_key(schemas, count, key))
+        return NULL;
+    char dir[PATH_MAX - 128];
+    int cached = cache_dir(dir, sizeof dir);
+    char entry[PATH_MAX];
+    if (cached) {
+        snprintf(entry, sizeof entry, "%s/%s.bfso", dir, key);
+        uint8_t *data;
+        size_t size;
+        const uint8_t *object = read_entry(entry, key, &data, &size);
+        if (object) {
+            const bf_format_desc *const *formats = load_object(object, size, entry);
+            free(data);
+            if (formats)
+                *status = 0;
+            return formats;
+        }
+        free(data);
+    }
+    /* Built in a folder of its own: in the cache when there is one (the rename stays on one
+     * file system), else under $TMPDIR. */
+    char work[PATH_MAX];
+    const char *tmpdir = getenv("TMPDIR");
+    snprintf(work, sizeof work, "%s/build-XXXXXX", cached ? dir : tmpdir && *tmpdir ? tmpdir : "/tmp");
+    if (!mkdtemp(work)) {
+        fprintf(stderr, "binform: cannot create a folder to compile the schema in (%s): %s\n", work, strerror(errno));
+        return NULL;
+    }
+    const bf_format_desc *const *formats = NULL;
+    int rc = schema_build(schemas, count, work);
+    if (rc == 0) {
+        char so[PATH_MAX + 16];
+        snprintf(so, sizeof so, "%s/schema.so", work);
+        size_t size = 0;
+        uint8_t *object = slurp(so, &size);
+        if (!object)
+            fprintf(stderr, "binform: cannot read the compiled schema %s\n", so);
+        else {
+            if (cached)
+                store_entry(dir, entry, key, object, size);
+            formats = load_object(object, size, schemas[0]);
+            free(object);
+        }
+        if (formats)
+            *status = 0;
+    } else
+        *status = rc;
+    remove_tree(work);
+    return formats;
+}
