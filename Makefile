@@ -371,6 +371,7 @@ bench: $(BUILD)/bench/bench_t3dm_read $(BUILD)/bench/bench_t3dm_build $(BUILD)/b
 	@$(BUILD)/bench/bench_t3dm_build
 	@/usr/bin/time -f "bfgen, all schemas: %e s wall, %U s CPU, %M KiB" $(BFGEN) --check --out generated $(SCHEMAS)
 	@sh tests/bench/batch_check.sh $(BINFORM) $(SHARED) $(BENCH_FILES)
+	@sh tests/bench/schema_bench.sh $(BINFORM) $(SHARED)
 
 # n64-bench: the renderer microcode's RSP cycles per vertex and per triangle for every sample
 # model and the demo's pyramid (n64/rsp/README.md, "Speed"); n64-profile: where they go, by label.
