@@ -101,6 +101,13 @@ echo 'error("the moved templates were used")' > moved/share/binform/templates/ma
 check "...and not the source tree's (broken there, it says so)" sh -c "moved/bin/bfgen -o moved/gen2 schema/gadget.yaml 2>&1 | grep -q 'the moved templates were used'"
 check "bfgen --version names the runtime" sh -c "'$prefix/bin/bfgen' --version | grep -q 'runtime $(sed -n 's/^#define BF_RUNTIME_VERSION "\(.*\)"/\1/p' "$root/runtime/bf_version.h")'"
 
+# the installed binform reads the new format at run time, with the bfgen beside it
+printf 'GDGT\002\000\007\000\377\377\377\377\011\000\052\000\000\000' > one.gdg
+export XDG_CACHE_HOME="$tmp/cache"
+check "the installed binform checks a gadget file with --schema" sh -c "'$prefix/bin/binform' check -v --schema schema/gadget.yaml one.gdg | grep -q 'one.gdg: ok (gadget file)'"
+check "...dumps it from its cache entry" sh -c "'$prefix/bin/binform' dump --compact --schema schema/gadget.yaml one.gdg | grep -q '\"value\":42'"
+check "...and its cache folder is private" sh -c "[ \"\$(stat -c %a '$tmp/cache/binform')\" = 700 ]"
+
 # generated code refuses another runtime, naming both versions
 mkdir -p other && cp "$prefix"/include/binform/bf_*.h other/
 sed -i 's/^#define BF_RUNTIME_VERSION_NUMBER .*/#define BF_RUNTIME_VERSION_NUMBER 990000/; s/^#define BF_RUNTIME_VERSION ".*"/#define BF_RUNTIME_VERSION "99.0.0"/' other/bf_version.h
