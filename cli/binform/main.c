@@ -37,7 +37,7 @@ enum {
 #define OPT_READING (OPT_FORMAT | OPT_REVISION | OPT_SCHEMA)
 
 /* getopt_long's values for options without a short form */
-enum { LONG_REVISION = 256, LONG_JSON, LONG_JSON_LINES, LONG_HTML, LONG_COMPACT, LONG_KEEP_LAYOUT, LONG_COLOR, LONG_NO_SET, LONG_SCHEMA };
+enum { LONG_REVISION = 256, LONG_JSON, LONG_JSON_LINES, LONG_HTML, LONG_COMPACT, LONG_KEEP_LAYOUT, LONG_COLOR, LONG_NO_SET, LONG_SCHEMA, LONG_SCHEMA_PATH };
 
 static const struct option long_options[] = {
     {"format", required_argument, NULL, 'f'},
@@ -54,6 +54,7 @@ static const struct option long_options[] = {
     {"verbose", no_argument, NULL, 'v'},
     {"no-set", no_argument, NULL, LONG_NO_SET},
     {"schema", required_argument, NULL, LONG_SCHEMA},
+    {"schema-path", required_argument, NULL, LONG_SCHEMA_PATH},
     {"color", required_argument, NULL, LONG_COLOR},
     {"colour", required_argument, NULL, LONG_COLOR},
     {"help", no_argument, NULL, 'h'},
@@ -133,6 +134,8 @@ static const char *const common_help =
     "                     run (one of the same name stands in for the built-in): bfgen and the C\n"
     "                     compiler ($BINFORM_CC, else cc) make them the first time, and they are\n"
     "                     kept in $XDG_CACHE_HOME/binform (else ~/.cache/binform)\n"
+    "  --schema-path DIR  where a schema's imports not found beside it are looked for\n"
+    "                     (repeatable; then the folders of $BINFORM_SCHEMA_PATH)\n"
     "  -q, --quiet        print nothing but errors\n"
     "  -v, --verbose      say more (check: an OK line per valid file)\n"
     "  --color WHEN       auto (default: on a terminal, unless NO_COLOR is set), always, never\n"
@@ -185,6 +188,7 @@ static unsigned option_bit(int val)
     case LONG_COLOR: return OPT_COLOR;
     case LONG_NO_SET: return OPT_NO_SET;
     case LONG_SCHEMA: return OPT_SCHEMA;
+    case LONG_SCHEMA_PATH: return OPT_SCHEMA;
     }
     return 0;
 }
@@ -219,8 +223,8 @@ static int parse_jobs(const char *s, int *jobs)
 }
 
 /* The --schema files, in the order given (their formats are loaded once the options are read). */
-static const char **schemas;
-static size_t schema_count;
+static const char **schemas, **schema_paths;
+static size_t schema_count, schema_path_count;
 
 /* Parses argv (argv[0] is the command) into `o`, and loads the --schema formats; the files
  * are left in argv[*first..argc). */
@@ -269,12 +273,15 @@ static int parse_options(const command *c, int argc, char **argv, options *o, in
         case LONG_KEEP_LAYOUT: o->keep_layout = 1; break;
         case 'q': o->quiet = 1; break;
         case LONG_NO_SET: o->no_set = 1; break;
-        case LONG_SCHEMA: {
-            const char **grown = realloc(schemas, (schema_count + 1) * sizeof *grown);
+        case LONG_SCHEMA:
+        case LONG_SCHEMA_PATH: {
+            size_t *count = val == LONG_SCHEMA ? &schema_count : &schema_path_count;
+            const char ***list = val == LONG_SCHEMA ? &schemas : &schema_paths;
+            const char **grown = realloc(*list, (*count + 1) * sizeof *grown);
             if (!grown)
                 return usage_error(c, "%s", "out of memory");
-            schemas = grown;
-            schemas[schema_count++] = optarg;
+            *list = grown;
+            grown[(*count)++] = optarg;
             break;
         }
         case 'v': o->verbose = 1; break;
@@ -295,9 +302,12 @@ static int parse_options(const command *c, int argc, char **argv, options *o, in
     if (o->json && o->json_lines)
         return usage_error(c, "%s", "--json and --json-lines together");
     *first = optind;
+    if (schema_path_count && !schema_count)
+        return usage_error(c, "%s", "--schema-path without --schema");
     if (schema_count) {
         int status;
-        const bf_format_desc *const *formats = schema_formats(schemas, schema_count, &status);
+        schema_request req = {schemas, schema_count, schema_paths, schema_path_count};
+        const bf_format_desc *const *formats = schema_formats(&req, &status);
         if (!formats)
             return status;
         if (!known_formats_add(formats))

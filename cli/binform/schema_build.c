@@ -254,7 +254,7 @@ static int compile(const char *work, char **sources, size_t count, const char *o
     return !failed;
 }
 
-int schema_build(const char *const *schemas, size_t count, const char *work)
+int schema_build(const schema_request *req, const char *work)
 {
     const char *bfgen = schema_bfgen();
     if (!bfgen)
@@ -276,7 +276,9 @@ int schema_build(const char *const *schemas, size_t count, const char *work)
      * formats table. Its mistakes go to stderr exactly as it prints them. */
     char gen[PATH_MAX];
     snprintf(gen, sizeof gen, "%s/gen", work);
-    char **argv = calloc(count + 8, sizeof *argv);
+    char imports[PATH_MAX + 16];
+    snprintf(imports, sizeof imports, "%s/imports", work);
+    char **argv = calloc(req->count + 2 * req->search_count + 10, sizeof *argv);
     if (!argv)
         return EXIT_USAGE;
     size_t a = 0;
@@ -287,8 +289,14 @@ int schema_build(const char *const *schemas, size_t count, const char *work)
     argv[a++] = "1";
     argv[a++] = "--out";
     argv[a++] = gen;
-    for (size_t i = 0; i < count; i++)
-        argv[a++] = (char *)schemas[i];
+    argv[a++] = "--depfile";
+    argv[a++] = imports;
+    for (size_t i = 0; i < req->search_count; i++) {
+        argv[a++] = "--schema-path";
+        argv[a++] = (char *)req->search_dirs[i];
+    }
+    for (size_t i = 0; i < req->count; i++)
+        argv[a++] = (char *)req->schemas[i];
     int status = run(argv);
     free(argv);
     if (status != 0) {

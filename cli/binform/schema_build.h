@@ -18,9 +18,18 @@ extern const char schema_cflags[];
  * binform is the sanitizer build (build/san/bin). NULL (and a message) when not found. */
 const char *schema_bfgen(void);
 
-/* Generates and compiles `schemas` in `work_dir` (an empty private folder) into
- * work_dir/schema.so. bfgen's messages (the schema's mistakes, file:line:col) go to stderr
- * as bfgen prints them. Returns 0, or EXIT_USAGE with the reason on stderr. */
-int schema_build(const char *const *schemas, size_t count, const char *work_dir);
+/* What --schema and --schema-path asked for. */
+typedef struct schema_request {
+    const char *const *schemas;
+    size_t count;
+    const char *const *search_dirs; /* --schema-path, for imports */
+    size_t search_count;
+} schema_request;
+
+/* Generates and compiles the request's schemas in `work_dir` (an empty private folder) into
+ * work_dir/schema.so, and lists the files they import in work_dir/imports. bfgen's messages
+ * (the schema's mistakes, file:line:col) go to stderr as bfgen prints them. Returns 0, or
+ * EXIT_USAGE with the reason on stderr. */
+int schema_build(const schema_request *req, const char *work_dir);
 
 #endif

@@ -1,12 +1,16 @@
 /* The schema cache (schema_cache.h). An entry, KEY.bfso, is one file: a header line
- *   binform-schema-cache 1 KEY SHA256-OF-THE-OBJECT SIZE-OF-THE-OBJECT
- * then the shared object. KEY is the SHA-256 of everything the object depends on: the
- * schemas' bytes, binform's version, the runtime headers it is compiled against, bfgen (its
- * path, size and time: its templates are built into it) and the compiler command. An entry
- * is loaded only when it is a regular file of this user's, writable by no one else, and its
- * header and checksum agree; it is then copied into a memory file and loaded from there, so
- * what was checked is what runs. Anything else is rebuilt in a private folder and renamed
- * into place: two binform processes may fill the same entry at once. */
+ *   binform-schema-cache 2 KEY SHA256 SIZE IMPORTS
+ * then IMPORTS lines "SHA256 PATH", one per file the schemas import, then the shared object;
+ * SHA256 and SIZE are those of everything after the header line. KEY is the SHA-256 of what
+ * the object depends on and binform knows before building it: the schemas' real paths and
+ * bytes, the import search path, binform's version, the runtime headers it is compiled
+ * against, bfgen (its path, size and time: its templates are built into it) and the compiler
+ * command; the imports, known once bfgen has read the schemas, are checked against their
+ * lines. An entry is loaded only when it is a regular file of this user's, writable by no
+ * one else, its header and checksum agree and every import is as it was; it is then copied
+ * into a memory file and loaded from there, so what was checked is what runs. Anything else
+ * is rebuilt in a private folder and renamed into place: two binform processes may fill the
+ * same entry at once. */
 #define _GNU_SOURCE
 #include "schema_cache.h"
 
@@ -29,7 +33,7 @@
 #include "schema_build.h"
 #include "sha256.h"
 
-#define ENTRY_MAGIC "binform-schema-cache 1"
+#define ENTRY_MAGIC "binform-schema-cache 2"
 
 /* The cache folder, created 0700 (its parents too, as the XDG spec asks). 0 when it cannot
  * be made or is not safe: not a folder of this user's, or writable by others. */
@@ -82,8 +86,14 @@ static int hash_file(sha256 *s, const char *path)
     return ok;
 }
 
+static void hash_text(sha256 *s, const char *label, const char *text)
+{
+    sha256_update(s, label, strlen(label));
+    sha256_update(s, text, strlen(text) + 1);
+}
+
 /* The entry's key (64 hex digits). 0 when a schema cannot be read or bfgen is not found. */
-static int cache_key(const char *const *schemas, size_t count, char key[65])
+static int cache_key(const schema_request *req, char key[65])
 {
     const char *bfgen = schema_bfgen();
     struct stat st;
@@ -96,11 +106,24 @@ static int cache_key(const char *const *schemas, size_t count, char key[65])
                      ENTRY_MAGIC, binform_version, BF_RUNTIME_VERSION, runtime_headers_digest, schema_compiler(),
                      schema_cflags, bfgen, (long long)st.st_size, (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
     sha256_update(&s, line, (size_t)n < sizeof line ? (size_t)n : sizeof line);
-    for (size_t i = 0; i < count; i++) {
-        /* The name too: bfgen names a format without `format:` after its file. */
-        sha256_update(&s, "\nschema ", 8);
-        sha256_update(&s, schemas[i], strlen(schemas[i]) + 1);
-        if (!hash_file(&s, schemas[i]))
+    /* where imports are looked for: relative folders of BINFORM_SCHEMA_PATH are relative to
+     * the working folder */
+    char real[PATH_MAX];
+    for (size_t i = 0; i < req->search_count; i++)
+        hash_text(&s, "\nschema-path ", realpath(req->search_dirs[i], real) ? real : req->search_dirs[i]);
+    const char *env = getenv("BINFORM_SCHEMA_PATH");
+    if (env && *env) {
+        hash_text(&s, "\nBINFORM_SCHEMA_PATH ", env);
+        if (getcwd(real, sizeof real))
+            hash_text(&s, "\ncwd ", real);
+    }
+    for (size_t i = 0; i < req->count; i++) {
+        /* The path too: bfgen names a format without `format:` after its file, and imports
+         * are found beside it. */
+        hash_text(&s, "\nschema ", req->schemas[i]);
+        if (realpath(req->schemas[i], real))
+            hash_text(&s, "\nat ", real);
+        if (!hash_file(&s, req->schemas[i]))
             return 0;
     }
     sha256_hex(&s, key);
@@ -146,6 +169,25 @@ static const bf_format_desc *const *load_object(const uint8_t *data, size_t size
     return formats(); /* the handle stays open for the rest of the run */
 }
 
+/* 1 when the file at `path` has the SHA-256 `want`. */
+static int file_has_hash(const char *path, const char *want)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    sha256 s;
+    sha256_init(&s);
+    uint8_t buf[1 << 14];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        sha256_update(&s, buf, n);
+    int ok = !ferror(f);
+    fclose(f);
+    char have[65];
+    sha256_hex(&s, have);
+    return ok && strcmp(have, want) == 0;
+}
+
 /* The object in entry `path` when the entry is sound (see the top of the file), else NULL
  * (nothing printed: the entry is rebuilt). *data is the entry's bytes (free()). */
 static const uint8_t *read_entry(const char *path, const char *key, uint8_t **data, size_t *object_size)
@@ -182,22 +224,33 @@ static const uint8_t *read_entry(const char *path, const char *key, uint8_t **da
         return NULL;
     *newline = '\0';
     char magic_a[32], magic_b[32], have_key[65], sum[65];
-    unsigned long long object;
-    if (sscanf((char *)buf, "%31s %31s %64s %64s %llu", magic_a, magic_b, have_key, sum, &object) != 5)
+    unsigned long long rest, imports;
+    if (sscanf((char *)buf, "%31s %31s %64s %64s %llu %llu", magic_a, magic_b, have_key, sum, &rest, &imports) != 6)
         return NULL;
     char magic[72];
     snprintf(magic, sizeof magic, "%s %s", magic_a, magic_b);
-    const uint8_t *start = newline + 1;
-    if (strcmp(magic, ENTRY_MAGIC) != 0 || strcmp(have_key, key) != 0 || object != (size_t)(buf + size - start))
+    uint8_t *start = newline + 1, *end = buf + size;
+    if (strcmp(magic, ENTRY_MAGIC) != 0 || strcmp(have_key, key) != 0 || rest != (size_t)(end - start))
         return NULL;
     sha256 s;
     sha256_init(&s);
-    sha256_update(&s, start, (size_t)object);
+    sha256_update(&s, start, (size_t)rest);
     char actual[65];
     sha256_hex(&s, actual);
     if (strcmp(actual, sum) != 0)
         return NULL;
-    *object_size = (size_t)object;
+    /* the imports, each as it was when the object was built */
+    for (unsigned long long i = 0; i < imports; i++) {
+        uint8_t *eol = memchr(start, '\n', (size_t)(end - start));
+        if (!eol || eol - start < 66 || start[64] != ' ')
+            return NULL;
+        *eol = '\0';
+        start[64] = '\0';
+        if (!file_has_hash((char *)start + 65, (char *)start))
+            return NULL;
+        start = eol + 1;
+    }
+    *object_size = (size_t)(end - start);
     return start;
 }
 
@@ -243,11 +296,54 @@ static uint8_t *slurp(const char *path, size_t *size)
     return buf;
 }
 
+/* The lines "SHA256 PATH" of the files bfgen listed in `list` (its --depfile), with their
+ * real paths (malloc'd; "" when none). NULL when one cannot be read or named on one line. */
+static char *import_lines(const char *list, size_t *count)
+{
+    size_t size = 0;
+    uint8_t *names = slurp(list, &size);
+    *count = 0;
+    if (!names)
+        return NULL;
+    char *out = calloc(1, 1);
+    size_t used = 0;
+    for (char *line = (char *)names, *next; out && line < (char *)names + size; line = next) {
+        char *eol = memchr(line, '\n', (size_t)((char *)names + size - line));
+        if (!eol)
+            break;
+        *eol = '\0';
+        next = eol + 1;
+        char real[PATH_MAX];
+        sha256 s;
+        sha256_init(&s);
+        if (!realpath(line, real) || strchr(real, '\n') || !hash_file(&s, real)) {
+            free(out);
+            out = NULL;
+            break;
+        }
+        char sum[65];
+        sha256_hex(&s, sum);
+        char *grown = realloc(out, used + 64 + 1 + strlen(real) + 2);
+        if (!grown) {
+            free(out);
+            out = NULL;
+            break;
+        }
+        out = grown;
+        used += (size_t)sprintf(out + used, "%s %s\n", sum, real);
+        (*count)++;
+    }
+    free(names);
+    return out;
+}
+
 /* Writes the entry: a temporary file of the cache folder, renamed over `path` once whole. */
-static void store_entry(const char *dir, const char *path, const char *key, const uint8_t *object, size_t size)
+static void store_entry(const char *dir, const char *path, const char *key, const char *imports, size_t import_count,
+                        const uint8_t *object, size_t size)
 {
     sha256 s;
     sha256_init(&s);
+    sha256_update(&s, imports, strlen(imports));
     sha256_update(&s, object, size);
     char sum[65];
     sha256_hex(&s, sum);
@@ -262,7 +358,7 @@ static void store_entry(const char *dir, const char *path, const char *key, cons
         unlink(tmp);
         return;
     }
-    fprintf(f, "%s %s %s %zu\n", ENTRY_MAGIC, key, sum, size);
+    fprintf(f, "%s %s %s %zu %zu\n%s", ENTRY_MAGIC, key, sum, strlen(imports) + size, import_count, imports);
     int ok = fwrite(object, 1, size, f) == size;
     ok &= fflush(f) == 0 && fsync(fileno(f)) == 0;
     ok &= fclose(f) == 0;
@@ -270,11 +366,11 @@ static void store_entry(const char *dir, const char *path, const char *key, cons
         unlink(tmp);
 }
 
-const bf_format_desc *const *schema_formats(const char *const *schemas, size_t count, int *status)
+const bf_format_desc *const *schema_formats(const schema_request *req, int *status)
 {
     *status = EXIT_USAGE;
     char key[65];
-    if (!cache_key(schemas, count, key))
+    if (!cache_key(req, key))
         return NULL;
     char dir[PATH_MAX - 128];
     int cached = cache_dir(dir, sizeof dir);
@@ -303,7 +399,7 @@ const bf_format_desc *const *schema_formats(const char *const *schemas, size_t c
         return NULL;
     }
     const bf_format_desc *const *formats = NULL;
-    int rc = schema_build(schemas, count, work);
+    int rc = schema_build(req, work);
     if (rc == 0) {
         char so[PATH_MAX + 16];
         snprintf(so, sizeof so, "%s/schema.so", work);
@@ -312,9 +408,14 @@ const bf_format_desc *const *schema_formats(const char *const *schemas, size_t c
         if (!object)
             fprintf(stderr, "binform: cannot read the compiled schema %s\n", so);
         else {
-            if (cached)
-                store_entry(dir, entry, key, object, size);
-            formats = load_object(object, size, schemas[0]);
+            char list[PATH_MAX + 16];
+            snprintf(list, sizeof list, "%s/imports", work);
+            size_t import_count;
+            char *imports = import_lines(list, &import_count);
+            if (cached && imports)
+                store_entry(dir, entry, key, imports, import_count, object, size);
+            free(imports);
+            formats = load_object(object, size, req->schemas[0]);
             free(object);
         }
         if (formats)

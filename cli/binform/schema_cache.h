@@ -6,10 +6,11 @@
 #include <stddef.h>
 
 #include "bf_meta.h"
+#include "schema_build.h"
 
-/* The formats of `schemas`, NULL-terminated: from the cache entry of their key when it is
- * sound, else built, stored and loaded. NULL when they cannot be (the schemas' mistakes and
- * the reasons are on stderr); *status is then the exit status. */
-const bf_format_desc *const *schema_formats(const char *const *schemas, size_t count, int *status);
+/* The formats of the request's schemas, NULL-terminated: from the cache entry of their key
+ * when it is sound, else built, stored and loaded. NULL when they cannot be (the schemas'
+ * mistakes and the reasons are on stderr); *status is then the exit status. */
+const bf_format_desc *const *schema_formats(const schema_request *req, int *status);
 
 #endif
