@@ -10,7 +10,9 @@
 #include <string.h>
 #include <stdarg.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli_run.h"
@@ -393,6 +395,39 @@ Test(schema_option, two_processes_fill_the_cache_at_once)
     only_entry(cache);
     cli_result *r = cli_run("check --schema palette.yaml big.pal");
     cr_expect(strstr(r->out, "MESSAGE 17") != NULL, "%s%s", r->out, r->err);
+    remove_tree(dir);
+}
+
+Test(schema_option, what_interrupted_builds_left_is_removed_when_old)
+{
+    char cache[256];
+    char *dir = palette_setup(cache, sizeof cache);
+    char path[512];
+    snprintf(path, sizeof path, "%s/binform", cache);
+    cr_assert_eq(mkdir(cache, 0700), 0);
+    cr_assert_eq(mkdir(path, 0700), 0);
+    const char *names[] = {"build-old123", ".entry-old123", "build-new123"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "%s/binform/%s", cache, names[i]);
+        if (names[i][0] == 'b') {
+            cr_assert_eq(mkdir(path, 0700), 0);
+            char inside[600];
+            snprintf(inside, sizeof inside, "%s/gen.c", path);
+            write_text(inside, "int x;\n");
+        } else
+            write_text(path, "partial");
+        if (strstr(names[i], "old")) {
+            struct timeval old[2] = {{time(NULL) - 7200, 0}, {time(NULL) - 7200, 0}};
+            cr_assert_eq(utimes(path, old), 0);
+        }
+    }
+    cli_result *r = cli_run("check --schema palette.yaml big.pal");
+    cr_expect(strstr(r->out, "MESSAGE 17") != NULL, "%s%s", r->out, r->err);
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "%s/binform/%s", cache, names[i]);
+        struct stat st;
+        cr_expect_eq(stat(path, &st) == 0, strstr(names[i], "new") != NULL, "%s", names[i]);
+    }
     remove_tree(dir);
 }
 

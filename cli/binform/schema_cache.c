@@ -14,6 +14,7 @@
 #define _GNU_SOURCE
 #include "schema_cache.h"
 
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -24,6 +25,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bf_version.h"
@@ -366,6 +368,28 @@ static void store_entry(const char *dir, const char *path, const char *key, cons
         unlink(tmp);
 }
 
+/* Removes what builds interrupted before they finished left in the cache folder: build
+ * folders and temporary entries an hour old (a build takes seconds; a younger one may be
+ * another binform's, at work). */
+static void remove_leftovers(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    time_t now = time(NULL);
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (strncmp(e->d_name, "build-", 6) != 0 && strncmp(e->d_name, ".entry-", 7) != 0)
+            continue;
+        char path[PATH_MAX + 256];
+        struct stat st;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (lstat(path, &st) == 0 && st.st_uid == geteuid() && now - st.st_mtime > 3600)
+            remove_tree(path);
+    }
+    closedir(d);
+}
+
 const bf_format_desc *const *schema_formats(const schema_request *req, int *status)
 {
     *status = EXIT_USAGE;
@@ -389,6 +413,8 @@ const bf_format_desc *const *schema_formats(const schema_request *req, int *stat
         }
         free(data);
     }
+    if (cached)
+        remove_leftovers(dir);
     /* Built in a folder of its own: in the cache when there is one (the rename stays on one
      * file system), else under $TMPDIR. */
     char work[PATH_MAX];
