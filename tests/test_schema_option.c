@@ -331,6 +331,17 @@ Test(schema_option, entries_writable_by_others_or_corrupt_are_rebuilt)
     cr_expect(strstr(r->out, "MESSAGE 17") != NULL, "a truncated entry is rebuilt: %s%s", r->out, r->err);
     free(data);
 
+    /* sound, but not an object that loads: rebuilt too */
+    char cmd[1400];
+    snprintf(cmd, sizeof cmd,
+             "printf 'not an object' > body && printf 'binform-schema-cache 2 %%s %%s 13 0\\n' \"$(basename '%s' .bfso)\" "
+             "\"$(sha256sum < body | cut -c1-64)\" | cat - body > '%s'",
+             entry, entry);
+    cr_assert_eq(system(cmd), 0);
+    r = cli_run("check --schema palette.yaml big.pal");
+    cr_expect_eq(r->status, 1, "%s", r->err);
+    cr_expect(strstr(r->out, "MESSAGE 17") != NULL, "an entry that does not load is rebuilt: %s%s", r->out, r->err);
+
     /* a symbolic link in the entry's place is not followed */
     cr_assert_eq(unlink(entry), 0);
     char target[600];

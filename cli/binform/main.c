@@ -129,11 +129,10 @@ static const command commands[] = {
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])
 
 static const char *const common_help =
-    "  --schema FILE.yaml (check, info, dump, build, explain, roundtrip, formats; repeatable)\n"
-    "                     the formats of a schema of your own join the built-in ones for this\n"
+    "  --schema FILE.yaml the formats of a schema of your own join the built-in ones for this\n"
     "                     run (one of the same name stands in for the built-in): bfgen and the C\n"
     "                     compiler ($BINFORM_CC, else cc) make them the first time, and they are\n"
-    "                     kept in $XDG_CACHE_HOME/binform (else ~/.cache/binform)\n"
+    "                     kept in $XDG_CACHE_HOME/binform (else ~/.cache/binform); repeatable\n"
     "  --schema-path DIR  where a schema's imports not found beside it are looked for\n"
     "                     (repeatable; then the folders of $BINFORM_SCHEMA_PATH)\n"
     "  -q, --quiet        print nothing but errors\n"

@@ -133,12 +133,13 @@ static int cache_key(const schema_request *req, char key[65])
 }
 
 /* Loads a checked object from memory: through a memory file, so that what was checked is
- * what runs. Its formats, or NULL with the reason on stderr. */
-static const bf_format_desc *const *load_object(const uint8_t *data, size_t size, const char *what)
+ * what runs. Its formats, or NULL with the reason on stderr (unless `quiet`). */
+static const bf_format_desc *const *load_object(const uint8_t *data, size_t size, const char *what, int quiet)
 {
     int fd = memfd_create("binform-schema", MFD_CLOEXEC);
     if (fd < 0) {
-        fprintf(stderr, "binform: cannot load %s: memfd_create: %s\n", what, strerror(errno));
+        if (!quiet)
+            fprintf(stderr, "binform: cannot load %s: memfd_create: %s\n", what, strerror(errno));
         return NULL;
     }
     for (size_t done = 0; done < size;) {
@@ -146,7 +147,8 @@ static const bf_format_desc *const *load_object(const uint8_t *data, size_t size
         if (w < 0 && errno == EINTR)
             continue;
         if (w <= 0) {
-            fprintf(stderr, "binform: cannot load %s: %s\n", what, strerror(errno));
+            if (!quiet)
+                fprintf(stderr, "binform: cannot load %s: %s\n", what, strerror(errno));
             close(fd);
             return NULL;
         }
@@ -157,14 +159,16 @@ static const bf_format_desc *const *load_object(const uint8_t *data, size_t size
     void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     close(fd);
     if (!handle) {
-        fprintf(stderr, "binform: cannot load %s: %s\n", what, dlerror());
+        if (!quiet)
+            fprintf(stderr, "binform: cannot load %s: %s\n", what, dlerror());
         return NULL;
     }
     long (*runtime)(void) = (long (*)(void))dlsym(handle, SCHEMA_RUNTIME_SYMBOL);
     const bf_format_desc *const *(*formats)(void) =
         (const bf_format_desc *const *(*)(void))dlsym(handle, SCHEMA_FORMATS_SYMBOL);
     if (!runtime || !formats || runtime() != BF_RUNTIME_VERSION_NUMBER) {
-        fprintf(stderr, "binform: %s is not a schema object for runtime %s\n", what, BF_RUNTIME_VERSION);
+        if (!quiet)
+            fprintf(stderr, "binform: %s is not a schema object for runtime %s\n", what, BF_RUNTIME_VERSION);
         dlclose(handle);
         return NULL;
     }
@@ -404,14 +408,14 @@ const bf_format_desc *const *schema_formats(const schema_request *req, int *stat
         uint8_t *data;
         size_t size;
         const uint8_t *object = read_entry(entry, key, &data, &size);
-        if (object) {
-            const bf_format_desc *const *formats = load_object(object, size, entry);
-            free(data);
-            if (formats)
-                *status = 0;
+        /* a sound entry that does not load (a binform that no longer exports what it
+         * needs) is rebuilt like any other */
+        const bf_format_desc *const *formats = object ? load_object(object, size, entry, 1) : NULL;
+        free(data);
+        if (formats) {
+            *status = 0;
             return formats;
         }
-        free(data);
     }
     if (cached)
         remove_leftovers(dir);
@@ -441,7 +445,7 @@ const bf_format_desc *const *schema_formats(const schema_request *req, int *stat
             if (cached && imports)
                 store_entry(dir, entry, key, imports, import_count, object, size);
             free(imports);
-            formats = load_object(object, size, req->schemas[0]);
+            formats = load_object(object, size, req->schemas[0], 0);
             free(object);
         }
         if (formats)
