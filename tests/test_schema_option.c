@@ -250,22 +250,53 @@ Test(schema_option, the_cache_is_private_and_a_changed_schema_is_rebuilt)
     remove_tree(dir);
 }
 
-/* Copies the entry `from` to `to` with `to`'s key in its header (file name and header agree,
- * the checksum is right): an entry of another schema that only the cache's own checks keep
- * from being served. */
+/* The entries' checksum, as cli/binform/schema_cache.c computes it. */
+static uint64_t entry_sum(const uint8_t *p, size_t size)
+{
+    const uint64_t k = UINT64_C(0x9E3779B97F4A7C15);
+    uint64_t lane[4] = {k, k ^ 1, k ^ 2, k ^ 3};
+    size_t i = 0;
+    for (; i + 32 <= size; i += 32)
+        for (int l = 0; l < 4; l++) {
+            uint64_t w;
+            memcpy(&w, p + i + 8 * l, 8);
+            lane[l] = (lane[l] ^ w) * k;
+            lane[l] ^= lane[l] >> 31;
+        }
+    uint64_t h = (uint64_t)size * k;
+    for (int l = 0; l < 4; l++) {
+        h = (h ^ lane[l]) * k;
+        h ^= h >> 31;
+    }
+    for (; i < size; i++) {
+        h = (h ^ p[i]) * k;
+        h ^= h >> 31;
+    }
+    return h;
+}
+
+/* Copies the entry `from` to `to` with `to`'s key in its last line (file name and that line
+ * agree, the checksum is right): an entry of another schema that only the cache's own checks
+ * keep from being served. */
 static void forge_entry(const char *from, const char *to)
 {
     uint8_t *data;
     size_t size;
     cr_assert(load_file(from, &data, &size));
     const char *name = strrchr(to, '/') + 1;
-    char key[65];
-    memcpy(key, name, 64);
-    key[64] = '\0';
-    char *space = memchr(data, ' ', size);
-    space = memchr(space + 1, ' ', size);
+    size_t last = size - 1;
+    while (last > 0 && data[last - 1] != '\n')
+        last--;
+    /* the last line: "binform-schema-cache 3 KEY SUM OBJECT-SIZE IMPORTS" */
+    uint8_t *space = memchr(data + last, ' ', size - last);
     cr_assert_not_null(space);
-    memcpy(space + 1, key, 64); /* the header: "binform-schema-cache 1 KEY SUM SIZE" */
+    space = memchr(space + 1, ' ', size - (size_t)(space + 1 - data));
+    cr_assert_not_null(space);
+    memcpy(space + 1, name, 64);
+    /* the sum after the key is this file's entry_sum (which the other forgeries rely on) */
+    char sum[17];
+    snprintf(sum, sizeof sum, "%016llx", (unsigned long long)entry_sum(data, last));
+    cr_assert(memcmp(space + 1 + 64 + 1, sum, 16) == 0, "the entries' checksum is not entry_sum");
     write_file(to, data, size);
     free(data);
 }
@@ -332,12 +363,11 @@ Test(schema_option, entries_writable_by_others_or_corrupt_are_rebuilt)
     free(data);
 
     /* sound, but not an object that loads: rebuilt too */
-    char cmd[1400];
-    snprintf(cmd, sizeof cmd,
-             "printf 'not an object' > body && printf 'binform-schema-cache 2 %%s %%s 13 0\\n' \"$(basename '%s' .bfso)\" "
-             "\"$(sha256sum < body | cut -c1-64)\" | cat - body > '%s'",
-             entry, entry);
-    cr_assert_eq(system(cmd), 0);
+    char forged[512];
+    const char body[] = "not an object\n";
+    int n = snprintf(forged, sizeof forged, "%sbinform-schema-cache 3 %.64s %016llx 13 0\n", body, strrchr(entry, '/') + 1,
+                     (unsigned long long)entry_sum((const uint8_t *)body, strlen(body)));
+    write_file(entry, forged, (size_t)n);
     r = cli_run("check --schema palette.yaml big.pal");
     cr_expect_eq(r->status, 1, "%s", r->err);
     cr_expect(strstr(r->out, "MESSAGE 17") != NULL, "an entry that does not load is rebuilt: %s%s", r->out, r->err);

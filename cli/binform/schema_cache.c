@@ -1,16 +1,19 @@
-/* The schema cache (schema_cache.h). An entry, KEY.bfso, is one file: a header line
- *   binform-schema-cache 2 KEY SHA256 SIZE IMPORTS
- * then IMPORTS lines "SHA256 PATH", one per file the schemas import, then the shared object;
- * SHA256 and SIZE are those of everything after the header line. KEY is the SHA-256 of what
- * the object depends on and binform knows before building it: the schemas' real paths and
- * bytes, the import search path, binform's version, the runtime headers it is compiled
- * against, bfgen (its path, size and time: its templates are built into it) and the compiler
- * command; the imports, known once bfgen has read the schemas, are checked against their
- * lines. An entry is loaded only when it is a regular file of this user's, writable by no
- * one else, its header and checksum agree and every import is as it was; it is then copied
- * into a memory file and loaded from there, so what was checked is what runs. Anything else
- * is rebuilt in a private folder and renamed into place: two binform processes may fill the
- * same entry at once. */
+/* The schema cache (schema_cache.h). An entry, KEY.bfso, is one file: the shared object, a
+ * newline, one line "SHA256 PATH" per file the schemas import, then the line
+ *   binform-schema-cache 3 KEY SUM OBJECT-SIZE IMPORTS
+ * (a loader reads an ELF object from its start; what follows its sections is never mapped).
+ * SUM is a checksum of everything before that line (entry_sum: the entry is read at every
+ * use, and SHA-256 of the object took a sixth of a cached run; only this user can write the
+ * folder, so the sum guards against damage, not against forgery). KEY is the SHA-256 of what the
+ * object depends on and binform knows before building it: the schemas' real paths and bytes,
+ * the import search path, binform's version, the runtime headers it is compiled against,
+ * bfgen (its path, size and time: its templates are built into it) and the compiler command;
+ * the imports, known once bfgen has read the schemas, are checked against their lines. An
+ * entry is loaded only when it is a regular file of this user's, writable by no one else, its
+ * last line and checksum agree and every import is as it was; it is loaded through the file
+ * descriptor it was checked through, so what was checked is what runs. Anything else is
+ * rebuilt in a private folder and renamed into place: two binform processes may fill the same
+ * entry at once. */
 #define _GNU_SOURCE
 #include "schema_cache.h"
 
@@ -35,7 +38,7 @@
 #include "schema_build.h"
 #include "sha256.h"
 
-#define ENTRY_MAGIC "binform-schema-cache 2"
+#define ENTRY_MAGIC "binform-schema-cache 3"
 
 /* The cache folder, created 0700 (its parents too, as the XDG spec asks). 0 when it cannot
  * be made or is not safe: not a folder of this user's, or writable by others. */
@@ -132,32 +135,11 @@ static int cache_key(const schema_request *req, char key[65])
     return 1;
 }
 
-/* Loads a checked object from memory: through a memory file, so that what was checked is
- * what runs. Its formats, or NULL with the reason on stderr (unless `quiet`). */
-static const bf_format_desc *const *load_object(const uint8_t *data, size_t size, const char *what, int quiet)
+/* Loads the object at `path` ("/proc/self/fd/N" for an entry). Its formats, or NULL with
+ * the reason on stderr (unless `quiet`). */
+static const bf_format_desc *const *load_object(const char *path, const char *what, int quiet)
 {
-    int fd = memfd_create("binform-schema", MFD_CLOEXEC);
-    if (fd < 0) {
-        if (!quiet)
-            fprintf(stderr, "binform: cannot load %s: memfd_create: %s\n", what, strerror(errno));
-        return NULL;
-    }
-    for (size_t done = 0; done < size;) {
-        ssize_t w = write(fd, data + done, size - done);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0) {
-            if (!quiet)
-                fprintf(stderr, "binform: cannot load %s: %s\n", what, strerror(errno));
-            close(fd);
-            return NULL;
-        }
-        done += (size_t)w;
-    }
-    char path[64];
-    snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
     void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    close(fd);
     if (!handle) {
         if (!quiet)
             fprintf(stderr, "binform: cannot load %s: %s\n", what, dlerror());
@@ -194,70 +176,102 @@ static int file_has_hash(const char *path, const char *want)
     return ok && strcmp(have, want) == 0;
 }
 
-/* The object in entry `path` when the entry is sound (see the top of the file), else NULL
- * (nothing printed: the entry is rebuilt). *data is the entry's bytes (free()). */
-static const uint8_t *read_entry(const char *path, const char *key, uint8_t **data, size_t *object_size)
+/* A 64-bit checksum of `size` bytes, 32 at a time in four independent lanes. Each step is
+ * a bijection of its lane's state for a given word and of the word for a given state, so a
+ * change to any one word always changes the sum. */
+static uint64_t entry_sum(const uint8_t *p, size_t size)
 {
-    *data = NULL;
-    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd < 0)
-        return NULL;
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 022) ||
-        st.st_size < 64 || st.st_size > (1 << 30)) {
-        close(fd);
-        return NULL;
+    const uint64_t k = UINT64_C(0x9E3779B97F4A7C15);
+    uint64_t lane[4] = {k, k ^ 1, k ^ 2, k ^ 3};
+    size_t i = 0;
+    for (; i + 32 <= size; i += 32)
+        for (int l = 0; l < 4; l++) {
+            uint64_t w;
+            memcpy(&w, p + i + 8 * l, 8);
+            lane[l] = (lane[l] ^ w) * k;
+            lane[l] ^= lane[l] >> 31;
+        }
+    uint64_t h = (uint64_t)size * k;
+    for (int l = 0; l < 4; l++) {
+        h = (h ^ lane[l]) * k;
+        h ^= h >> 31;
     }
-    size_t size = (size_t)st.st_size, got = 0;
-    uint8_t *buf = malloc(size + 1);
-    while (buf && got < size) {
-        ssize_t r = read(fd, buf + got, size - got);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            break;
-        got += (size_t)r;
+    for (; i < size; i++) {
+        h = (h ^ p[i]) * k;
+        h ^= h >> 31;
     }
-    close(fd);
-    if (!buf || got != size) {
-        free(buf);
-        return NULL;
-    }
-    buf[size] = '\0';
-    *data = buf;
-    uint8_t *newline = memchr(buf, '\n', size < 256 ? size : 256);
-    if (!newline)
-        return NULL;
-    *newline = '\0';
+    return h;
+}
+
+/* 1 when the entry mapped at `map` (`size` bytes) is sound for `key` (see the top of the
+ * file). */
+static int entry_sound(const uint8_t *map, size_t size, const char *key)
+{
+    if (size < 2 || map[size - 1] != '\n')
+        return 0;
+    size_t start = size - 1;
+    while (start > 0 && map[start - 1] != '\n' && size - start < 256)
+        start--;
+    char last[256];
+    memcpy(last, map + start, size - start);
+    last[size - start - 1] = '\0';
     char magic_a[32], magic_b[32], have_key[65], sum[65];
-    unsigned long long rest, imports;
-    if (sscanf((char *)buf, "%31s %31s %64s %64s %llu %llu", magic_a, magic_b, have_key, sum, &rest, &imports) != 6)
-        return NULL;
+    unsigned long long object, imports;
+    if (sscanf(last, "%31s %31s %64s %64s %llu %llu", magic_a, magic_b, have_key, sum, &object, &imports) != 6)
+        return 0;
     char magic[72];
     snprintf(magic, sizeof magic, "%s %s", magic_a, magic_b);
-    uint8_t *start = newline + 1, *end = buf + size;
-    if (strcmp(magic, ENTRY_MAGIC) != 0 || strcmp(have_key, key) != 0 || rest != (size_t)(end - start))
-        return NULL;
-    sha256 s;
-    sha256_init(&s);
-    sha256_update(&s, start, (size_t)rest);
-    char actual[65];
-    sha256_hex(&s, actual);
+    if (strcmp(magic, ENTRY_MAGIC) != 0 || strcmp(have_key, key) != 0 || object > start)
+        return 0;
+    char actual[32];
+    snprintf(actual, sizeof actual, "%016llx", (unsigned long long)entry_sum(map, start));
     if (strcmp(actual, sum) != 0)
-        return NULL;
+        return 0;
     /* the imports, each as it was when the object was built */
+    if (object >= start || map[object] != '\n')
+        return 0;
+    size_t at = (size_t)object + 1;
     for (unsigned long long i = 0; i < imports; i++) {
-        uint8_t *eol = memchr(start, '\n', (size_t)(end - start));
-        if (!eol || eol - start < 66 || start[64] != ' ')
-            return NULL;
-        *eol = '\0';
-        start[64] = '\0';
-        if (!file_has_hash((char *)start + 65, (char *)start))
-            return NULL;
-        start = eol + 1;
+        const uint8_t *eol = memchr(map + at, '\n', start - at);
+        size_t len = eol ? (size_t)(eol - (map + at)) : 0;
+        if (!eol || len < 66 || len > PATH_MAX + 64 || map[at + 64] != ' ')
+            return 0;
+        char line[PATH_MAX + 66];
+        memcpy(line, map + at, len);
+        line[len] = '\0';
+        line[64] = '\0';
+        if (!file_has_hash(line + 65, line))
+            return 0;
+        at += len + 1;
     }
-    *object_size = (size_t)(end - start);
-    return start;
+    return at == start;
+}
+
+/* An open descriptor of entry `path` when the entry is sound, else -1 (nothing printed: the
+ * entry is rebuilt). */
+static int open_entry(const char *path, const char *key)
+{
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 022) || st.st_size < 64 ||
+        st.st_size > (1 << 30)) {
+        close(fd);
+        return -1;
+    }
+    void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (map == MAP_FAILED) {
+        close(fd);
+        return -1;
+    }
+    int sound = entry_sound(map, (size_t)st.st_size, key);
+    munmap(map, (size_t)st.st_size);
+    if (!sound) {
+        close(fd);
+        return -1;
+    }
+    return fd;
 }
 
 static int remove_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
@@ -347,12 +361,16 @@ static char *import_lines(const char *list, size_t *count)
 static void store_entry(const char *dir, const char *path, const char *key, const char *imports, size_t import_count,
                         const uint8_t *object, size_t size)
 {
-    sha256 s;
-    sha256_init(&s);
-    sha256_update(&s, imports, strlen(imports));
-    sha256_update(&s, object, size);
-    char sum[65];
-    sha256_hex(&s, sum);
+    size_t body_size = size + 1 + strlen(imports);
+    uint8_t *body = malloc(body_size);
+    if (!body)
+        return;
+    memcpy(body, object, size);
+    body[size] = '\n';
+    memcpy(body + size + 1, imports, strlen(imports));
+    char sum[32];
+    snprintf(sum, sizeof sum, "%016llx", (unsigned long long)entry_sum(body, body_size));
+    free(body);
     char tmp[PATH_MAX];
     snprintf(tmp, sizeof tmp, "%s/.entry-XXXXXX", dir);
     int fd = mkstemp(tmp);
@@ -364,8 +382,8 @@ static void store_entry(const char *dir, const char *path, const char *key, cons
         unlink(tmp);
         return;
     }
-    fprintf(f, "%s %s %s %zu %zu\n%s", ENTRY_MAGIC, key, sum, strlen(imports) + size, import_count, imports);
     int ok = fwrite(object, 1, size, f) == size;
+    fprintf(f, "\n%s%s %s %s %zu %zu\n", imports, ENTRY_MAGIC, key, sum, size, import_count);
     ok &= fflush(f) == 0 && fsync(fileno(f)) == 0;
     ok &= fclose(f) == 0;
     if (!ok || rename(tmp, path) != 0)
@@ -405,13 +423,16 @@ const bf_format_desc *const *schema_formats(const schema_request *req, int *stat
     char entry[PATH_MAX];
     if (cached) {
         snprintf(entry, sizeof entry, "%s/%s.bfso", dir, key);
-        uint8_t *data;
-        size_t size;
-        const uint8_t *object = read_entry(entry, key, &data, &size);
         /* a sound entry that does not load (a binform that no longer exports what it
          * needs) is rebuilt like any other */
-        const bf_format_desc *const *formats = object ? load_object(object, size, entry, 1) : NULL;
-        free(data);
+        int fd = open_entry(entry, key);
+        const bf_format_desc *const *formats = NULL;
+        if (fd >= 0) {
+            char self[64];
+            snprintf(self, sizeof self, "/proc/self/fd/%d", fd);
+            formats = load_object(self, entry, 1);
+            close(fd);
+        }
         if (formats) {
             *status = 0;
             return formats;
@@ -445,7 +466,7 @@ const bf_format_desc *const *schema_formats(const schema_request *req, int *stat
             if (cached && imports)
                 store_entry(dir, entry, key, imports, import_count, object, size);
             free(imports);
-            formats = load_object(object, size, req->schemas[0], 0);
+            formats = load_object(so, req->schemas[0], 0);
             free(object);
         }
         if (formats)
