@@ -339,6 +339,21 @@ $(SAN_BINFORM): $(patsubst %.c,$(BUILD)/san/%.o,$(BINFORM_SRC)) $(BINFORM_SAN_RE
 	$(CC) $(CFLAGS_COMMON) $(SAN) $(SAN_LINK) $(patsubst %.c,$(BUILD)/san/%.o,$(BINFORM_SRC)) $(BINFORM_SAN_RENDER_LIBS) \
 		$(SAN_LIB) -o $@ $(BINFORM_LIBS)
 
+# binform --schema (cli/binform/schema_cache.c) compiles a user's schema into a shared object
+# that calls binform's own runtime: the runtime's objects linked whole (the object may call any
+# of it) and exported; the runtime's headers built in, to compile the object against.
+SCHEMA_HEADERS_C := $(BUILD)/gen/runtime_headers.c
+$(SCHEMA_HEADERS_C): cli/binform/embed_headers.sh $(wildcard runtime/*.h)
+	@mkdir -p $(dir $@)
+	sh cli/binform/embed_headers.sh $@ $(wildcard runtime/*.h)
+$(BUILD)/obj/gen/runtime_headers.o: $(SCHEMA_HEADERS_C) cli/binform/runtime_headers.h
+	$(CC) $(CFLAGS_COMMON) -Icli/binform -c $< -o $@
+SCHEMA_LINK := $(BUILD)/obj/gen/runtime_headers.o -Wl,--dynamic-list=cli/binform/runtime.exports
+$(BINFORM): $(BUILD)/obj/gen/runtime_headers.o cli/binform/runtime.exports
+$(BINFORM): private CFLAGS_COMMON += $(patsubst %.c,$(BUILD)/obj/%.o,$(RUNTIME_SRC)) $(SCHEMA_LINK)
+$(SAN_BINFORM): $(BUILD)/obj/gen/runtime_headers.o cli/binform/runtime.exports $(patsubst %.c,$(BUILD)/san/%.o,$(RUNTIME_SRC))
+$(SAN_BINFORM): private CFLAGS_COMMON += $(patsubst %.c,$(BUILD)/san/%.o,$(RUNTIME_SRC)) $(SCHEMA_LINK)
+
 # ---- installing: make install PREFIX=/usr/local DESTDIR= ----
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -435,6 +450,7 @@ bench: $(BUILD)/bench/bench_t3dm_read $(BUILD)/bench/bench_t3dm_build $(BUILD)/b
 	@sh tests/bench/batch_check.sh $(BINFORM) $(SHARED) $(BENCH_FILES)
 	@sh tests/bench/explain_page.sh $(BINFORM) $(SHARED)
 	@sh tests/bench/build_memory.sh $(BINFORM) $(SHARED)
+	@sh tests/bench/schema_bench.sh $(BINFORM) $(SHARED)
 
 # n64-bench: the renderer microcode's RSP cycles per vertex and per triangle for every sample
 # model and the demo's pyramid (n64/rsp/README.md, "Speed"); n64-profile: where they go, by label.

@@ -9,6 +9,7 @@
 
 #include "bf_version.h"
 #include "emit.h"
+#include "imports.h"
 #include "jobs.h"
 #include "model.h"
 #include "yaml_tree.h"
@@ -31,6 +32,9 @@ static void usage(FILE *out)
             "  -j, --jobs N         generate N formats at once, in N processes (default: one per\n"
             "                       processor online)\n"
             "  --syntax-only        check the schemas, generate nothing\n"
+            "  --schema-path DIR    where imports not found beside their importer are looked for\n"
+            "                       (repeatable; then the folders of $BINFORM_SCHEMA_PATH, colon-separated)\n"
+            "  --depfile FILE       write the files imported, one per line\n"
             "  --report NAME        run templates/report_NAME.lua over the schemas; arguments after\n"
             "                       '--' go to the report\n"
             "  --version            bfgen's version and the runtime it generates for\n"
@@ -112,7 +116,25 @@ static int parse_parts(const char *list, unsigned *out)
     return *out != 0;
 }
 
-enum { OPT_TEMPLATES = 256, OPT_CHECK, OPT_SYNTAX_ONLY, OPT_REPORT, OPT_EMIT, OPT_VERSION };
+/* The files the schemas imported, one per line (binform's schema cache checks them). */
+static int write_depfile(const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "bfgen: cannot write %s\n", path);
+        return 0;
+    }
+    const ptr_vec *files = imports_files();
+    for (size_t i = 0; i < files->len; i++)
+        fprintf(f, "%s\n", (const char *)files->items[i]);
+    if (fclose(f) != 0) {
+        fprintf(stderr, "bfgen: cannot write %s\n", path);
+        return 0;
+    }
+    return 1;
+}
+
+enum { OPT_TEMPLATES = 256, OPT_CHECK, OPT_SYNTAX_ONLY, OPT_REPORT, OPT_EMIT, OPT_VERSION, OPT_SCHEMA_PATH, OPT_DEPFILE };
 
 int main(int argc, char **argv)
 {
@@ -120,7 +142,7 @@ int main(int argc, char **argv)
     const char *out_dir = "generated", *template_dir = NULL;
     int check = 0, syntax_only = 0, jobs = 0;
     unsigned emit = EMIT_ALL;
-    const char *report = NULL;
+    const char *report = NULL, *depfile = NULL;
     int report_argc = 0;
     char **report_argv = NULL;
     /* what follows '--' belongs to the report, not to getopt */
@@ -140,6 +162,8 @@ int main(int argc, char **argv)
         {"report", required_argument, NULL, OPT_REPORT},
         {"emit", required_argument, NULL, OPT_EMIT},
         {"version", no_argument, NULL, OPT_VERSION},
+        {"schema-path", required_argument, NULL, OPT_SCHEMA_PATH},
+        {"depfile", required_argument, NULL, OPT_DEPFILE},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -162,6 +186,8 @@ int main(int argc, char **argv)
         }
         case OPT_SYNTAX_ONLY: syntax_only = 1; break;
         case OPT_REPORT: report = optarg; break;
+        case OPT_SCHEMA_PATH: imports_add_search_dir(optarg); break;
+        case OPT_DEPFILE: depfile = optarg; break;
         case OPT_EMIT:
             if (!parse_parts(optarg, &emit))
                 return 2;
@@ -194,7 +220,7 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < nschemas; i++) {
         int before = diag_error_count();
         ynode *doc = yaml_load_file(schemas[i]);
-        if (!doc)
+        if (!doc || !imports_resolve(doc, schemas[i]))
             continue;
         format *f = model_build(doc);
         model_check(f);
@@ -205,7 +231,9 @@ int main(int argc, char **argv)
             formats[count++] = f;
     }
     int status = 0;
-    if (diag_error_count()) {
+    if (depfile && !write_depfile(depfile))
+        status = 2;
+    else if (diag_error_count()) {
         fprintf(stderr, "bfgen: %d error%s\n", diag_error_count(), diag_error_count() == 1 ? "" : "s");
         status = 1;
     } else if (report) {

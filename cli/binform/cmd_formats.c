@@ -2,13 +2,13 @@
 #include <stdio.h>
 
 #include "commands.h"
-#include "formats.h"
+#include "known_formats.h"
 
 int cmd_formats(const options *o, int argc, char **argv)
 {
     (void)o, (void)argc, (void)argv;
-    for (size_t i = 0; bf_formats[i]; i++) {
-        const bf_format_desc *f = bf_formats[i];
+    for (size_t i = 0; known_formats()[i]; i++) {
+        const bf_format_desc *f = known_formats()[i];
         printf("%-8s %s (%s-endian)\n", f->name, f->title ? f->title : "", f->endian);
         for (size_t e = 0; e < f->entry_count; e++) {
             const bf_entry_desc *en = &f->entries[e];

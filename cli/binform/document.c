@@ -11,14 +11,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "formats.h"
+#include "known_formats.h"
 #include "term.h"
 
 const bf_format_desc *format_named(const char *name)
 {
-    for (size_t i = 0; bf_formats[i]; i++)
-        if (strcmp(bf_formats[i]->name, name) == 0)
-            return bf_formats[i];
+    for (size_t i = 0; known_formats()[i]; i++)
+        if (strcmp(known_formats()[i]->name, name) == 0)
+            return known_formats()[i];
     return NULL;
 }
 
@@ -181,7 +181,7 @@ static int wrong_format(document *d)
     int own_magic = e->magic && e->magic_at <= d->size && e->magic_len <= d->size - e->magic_at &&
                     memcmp(d->data + e->magic_at, e->magic, e->magic_len) == 0;
     const bf_format_desc *actual = NULL;
-    const bf_entry_desc *found = bf_detect(bf_formats, d->data, d->size, NULL, &actual);
+    const bf_entry_desc *found = bf_detect(known_formats(), d->data, d->size, NULL, &actual);
     if (own_magic || !found || actual == d->format)
         return 0;
     char is[32], asked[32];
@@ -233,15 +233,16 @@ static int same_ignoring_case(const char *a, const char *b)
 static const bf_entry_desc *detect_walked(const char *path, const uint8_t *data, size_t size,
                                           const bf_format_desc **format)
 {
+    const bf_format_desc *const *formats = known_formats();
     const char *ext = extension_of(path);
     if (!ext)
-        return data ? bf_detect(bf_formats, data, size, NULL, format) : NULL;
-    for (size_t i = 0; bf_formats[i]; i++)
-        for (size_t j = 0; j < bf_formats[i]->entry_count; j++) {
-            const bf_entry_desc *e = &bf_formats[i]->entries[j];
+        return data ? bf_detect(formats, data, size, NULL, format) : NULL;
+    for (size_t i = 0; formats[i]; i++)
+        for (size_t j = 0; j < formats[i]->entry_count; j++) {
+            const bf_entry_desc *e = &formats[i]->entries[j];
             for (size_t k = 0; e->extensions && e->extensions[k]; k++)
                 if (same_ignoring_case(ext, e->extensions[k])) {
-                    *format = bf_formats[i];
+                    *format = formats[i];
                     return e;
                 }
         }
@@ -255,7 +256,7 @@ static int pick_format(document *d, const open_opts *o)
         return d->entry ? 0 : DOC_SKIPPED;
     }
     if (!o->format) {
-        d->entry = bf_detect(bf_formats, d->data, d->size, d->path, &d->format);
+        d->entry = bf_detect(known_formats(), d->data, d->size, d->path, &d->format);
         if (!d->entry) {
             if (o->skip_unknown)
                 return DOC_SKIPPED;

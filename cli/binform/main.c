@@ -14,6 +14,11 @@
 #include "bf_write.h"
 #include "commands.h"
 #include "document.h"
+#include "known_formats.h"
+#include "schema_cache.h"
+
+/* what the schema cache's key reads */
+const char binform_version[] = BF_RUNTIME_VERSION;
 
 /* Options, as bits of a command's `allowed` set. */
 enum {
@@ -32,13 +37,14 @@ enum {
     OPT_COLOR = 1 << 12,
     OPT_NO_SET = 1 << 13,
     OPT_IGNORE = 1 << 14,
+    OPT_SCHEMA = 1 << 15,
 };
 #define OPT_EVERY_COMMAND (OPT_QUIET | OPT_VERBOSE | OPT_COLOR)
-#define OPT_READING (OPT_FORMAT | OPT_REVISION)
+#define OPT_READING (OPT_FORMAT | OPT_REVISION | OPT_SCHEMA)
 
 /* getopt_long's values for options without a short form */
 enum { LONG_REVISION = 256, LONG_JSON, LONG_JSON_LINES, LONG_HTML, LONG_COMPACT, LONG_KEEP_LAYOUT, LONG_COLOR, LONG_NO_SET,
-       LONG_IGNORE };
+       LONG_IGNORE, LONG_SCHEMA, LONG_SCHEMA_PATH };
 
 static const struct option long_options[] = {
     {"format", required_argument, NULL, 'f'},
@@ -55,6 +61,8 @@ static const struct option long_options[] = {
     {"verbose", no_argument, NULL, 'v'},
     {"no-set", no_argument, NULL, LONG_NO_SET},
     {"ignore", required_argument, NULL, LONG_IGNORE},
+    {"schema", required_argument, NULL, LONG_SCHEMA},
+    {"schema-path", required_argument, NULL, LONG_SCHEMA_PATH},
     {"color", required_argument, NULL, LONG_COLOR},
     {"colour", required_argument, NULL, LONG_COLOR},
     {"help", no_argument, NULL, 'h'},
@@ -115,7 +123,7 @@ static const command commands[] = {
      "  -f, --format NAME[.KIND]  read as this format\n"
      "  --revision NAME           read as this revision of the format\n"
      "  --compact                 one line, no indentation\n"},
-    {"build", cmd_build, OPT_OUTPUT | OPT_KEEP_LAYOUT | OPT_EVERY_COMMAND, 1, 1, "build [OPTIONS] FILE.json -o OUT",
+    {"build", cmd_build, OPT_OUTPUT | OPT_KEEP_LAYOUT | OPT_SCHEMA | OPT_EVERY_COMMAND, 1, 1, "build [OPTIONS] FILE.json -o OUT",
      "a binary file from JSON (as 'binform dump' writes it)",
      "Reads the JSON ('-': standard input) into the format's document and lays the file out\n"
      "with the generated builder: counts, sizes, offsets, string tables, alignment and padding\n"
@@ -139,11 +147,17 @@ static const command commands[] = {
      "  -f, --format NAME[.KIND]  read as this format\n"
      "  --revision NAME           read as this revision of the format\n"
      "  -r, --recursive           the files under each directory\n"},
-    {"formats", cmd_formats, OPT_EVERY_COMMAND, 0, 0, "formats", "the formats binform knows", ""},
+    {"formats", cmd_formats, OPT_SCHEMA | OPT_EVERY_COMMAND, 0, 0, "formats", "the formats binform knows", ""},
 };
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])
 
 static const char *const common_help =
+    "  --schema FILE.yaml the formats of a schema of your own join the built-in ones for this\n"
+    "                     run (one of the same name stands in for the built-in): bfgen and the C\n"
+    "                     compiler ($BINFORM_CC, else cc) make them the first time, and they are\n"
+    "                     kept in $XDG_CACHE_HOME/binform (else ~/.cache/binform); repeatable\n"
+    "  --schema-path DIR  where a schema's imports not found beside it are looked for\n"
+    "                     (repeatable; then the folders of $BINFORM_SCHEMA_PATH)\n"
     "  -q, --quiet        print nothing but errors\n"
     "  -v, --verbose      say more (check: an OK line per valid file)\n"
     "  --color WHEN       auto (default: on a terminal, unless NO_COLOR is set), always, never\n"
@@ -196,6 +210,8 @@ static unsigned option_bit(int val)
     case LONG_COLOR: return OPT_COLOR;
     case LONG_NO_SET: return OPT_NO_SET;
     case LONG_IGNORE: return OPT_IGNORE;
+    case LONG_SCHEMA: return OPT_SCHEMA;
+    case LONG_SCHEMA_PATH: return OPT_SCHEMA;
     }
     return 0;
 }
@@ -229,7 +245,12 @@ static int parse_jobs(const char *s, int *jobs)
     return 1;
 }
 
-/* Parses argv (argv[0] is the command) into `o`; the files are left in argv[*first..argc). */
+/* The --schema files, in the order given (their formats are loaded once the options are read). */
+static const char **schemas, **schema_paths;
+static size_t schema_count, schema_path_count;
+
+/* Parses argv (argv[0] is the command) into `o`, and loads the --schema formats; the files
+ * are left in argv[*first..argc). */
 static int parse_options(const command *c, int argc, char **argv, options *o, int *first)
 {
     opterr = 0;
@@ -280,6 +301,17 @@ static int parse_options(const command *c, int argc, char **argv, options *o, in
                 return usage_error(c, "%s", "more than 32 --ignore options");
             o->ignore[o->ignore_count++] = optarg;
             break;
+        case LONG_SCHEMA:
+        case LONG_SCHEMA_PATH: {
+            size_t *count = val == LONG_SCHEMA ? &schema_count : &schema_path_count;
+            const char ***list = val == LONG_SCHEMA ? &schemas : &schema_paths;
+            const char **grown = realloc(*list, (*count + 1) * sizeof *grown);
+            if (!grown)
+                return usage_error(c, "%s", "out of memory");
+            *list = grown;
+            grown[(*count)++] = optarg;
+            break;
+        }
         case 'v': o->verbose = 1; break;
         case LONG_COLOR:
             if (strcmp(optarg, "auto") == 0)
@@ -298,6 +330,17 @@ static int parse_options(const command *c, int argc, char **argv, options *o, in
     if (o->json && o->json_lines)
         return usage_error(c, "%s", "--json and --json-lines together");
     *first = optind;
+    if (schema_path_count && !schema_count)
+        return usage_error(c, "%s", "--schema-path without --schema");
+    if (schema_count) {
+        int status;
+        schema_request req = {schemas, schema_count, schema_paths, schema_path_count};
+        const bf_format_desc *const *formats = schema_formats(&req, &status);
+        if (!formats)
+            return status;
+        if (!known_formats_add(formats))
+            return usage_error(c, "%s", "out of memory");
+    }
     return 0;
 }
 

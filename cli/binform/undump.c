@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "bf_gen.h"
-#include "formats.h"
+#include "known_formats.h"
 
 typedef struct undump {
     const char *text;
@@ -567,9 +567,9 @@ int undump_document(const jv *v, const char *text, bf_arena *arena, undump_resul
              *root = jv_get(v, "root");
     if (!format || format->kind != JV_STRING)
         return fail(&u, format ? format : v, "format", "the format's name expected (see 'binform formats')");
-    for (size_t i = 0; bf_formats[i] && !out->format; i++)
-        if (strcmp(bf_formats[i]->name, format->string) == 0)
-            out->format = bf_formats[i];
+    for (size_t i = 0; known_formats()[i] && !out->format; i++)
+        if (strcmp(known_formats()[i]->name, format->string) == 0)
+            out->format = known_formats()[i];
     if (!out->format)
         return fail(&u, format, "format", "unknown format '%s' (see 'binform formats')", format->string);
     if (kind && kind->kind != JV_STRING)

@@ -154,6 +154,13 @@ check "a program loads libbfgenerated.so.$major at run time (dlopen) and reads a
     "gcc -std=c11 -Wall -Werror -I'$prefix/include/binform' load.c -o load -ldl '$prefix/lib/libbfruntime.so' &&
      LD_LIBRARY_PATH='$prefix/lib' ./load '$root/tests/fixtures/demo/pyramid.t3dm' | grep -q '^[0-9]* formats, [0-9]* bytes$'"
 
+# the installed binform reads the new format at run time, with the bfgen beside it
+printf 'GDGT\002\000\007\000\377\377\377\377\011\000\052\000\000\000' > one.gdg
+export XDG_CACHE_HOME="$tmp/cache"
+check "the installed binform checks a gadget file with --schema" sh -c "'$prefix/bin/binform' check -v --schema schema/gadget.yaml one.gdg | grep -q 'one.gdg: ok (gadget file)'"
+check "...dumps it from its cache entry" sh -c "'$prefix/bin/binform' dump --compact --schema schema/gadget.yaml one.gdg | grep -q '\"value\":42'"
+check "...and its cache folder is private" sh -c "[ \"\$(stat -c %a '$tmp/cache/binform')\" = 700 ]"
+
 # generated code refuses another runtime, naming both versions
 mkdir -p other && cp "$prefix"/include/binform/bf_*.h other/
 sed -i 's/^#define BF_RUNTIME_VERSION_NUMBER .*/#define BF_RUNTIME_VERSION_NUMBER 990000/; s/^#define BF_RUNTIME_VERSION ".*"/#define BF_RUNTIME_VERSION "99.0.0"/' other/bf_version.h
