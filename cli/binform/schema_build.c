@@ -173,7 +173,9 @@ static int compile(const char *work, char **sources, size_t count, const char *o
 {
     char include[PATH_MAX + 16], gen[PATH_MAX + 16];
     snprintf(include, sizeof include, "-I%s/include", work);
-    snprintf(gen, sizeof gen, "-I%s/gen", work);
+    /* the generated code for quoted includes only: a format named stdio or png must not stand in
+     * for <stdio.h> */
+    snprintf(gen, sizeof gen, "%s/gen", work);
     char **objects = calloc(count + 1, sizeof *objects);
     char *flags_buf;
     char *flags[16];
@@ -194,6 +196,7 @@ static int compile(const char *work, char **sources, size_t count, const char *o
             for (size_t f = 0; f < nflags; f++)
                 args[a++] = flags[f];
             args[a++] = include;
+            args[a++] = "-iquote";
             args[a++] = gen;
             args[a++] = "-c";
             args[a++] = sources[i];
