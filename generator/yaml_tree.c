@@ -1,14 +1,21 @@
 /* libyaml events -> ynode tree, keeping file:line:col on every node. */
 #include "yaml_tree.h"
 
+#include "name_map.h"
+
 #include <stdio.h>
 #include <string.h>
 #include <yaml.h>
+
+/* Schemas nest a few levels (types, fields, a field's keys, a switch's cases); the limit
+ * keeps the tree's recursive readers within the stack whatever the input. */
+#define YAML_MAX_DEPTH 64
 
 typedef struct loader {
     yaml_parser_t parser;
     const char *file;
     int failed;
+    int depth;
 } loader;
 
 static src_loc mark_loc(const loader *l, yaml_mark_t m)
@@ -54,11 +61,35 @@ static void note_unquoted_flow_type(const char *file, int line)
     diag_note(loc, "in flow style an array type must be quoted: write type: \"%.*s\"", (int)len, v);
 }
 
+/* libyaml's reader (encoding, control characters) reports a byte offset, not a mark: the
+ * line and column (in characters, as the parser counts them) are found in the file. */
+static src_loc offset_loc(const loader *l, size_t offset)
+{
+    src_loc at = {l->file, 1, 1};
+    FILE *f = fopen(l->file, "rb");
+    if (!f)
+        return at;
+    for (size_t i = 0; i < offset; i++) {
+        int c = getc(f);
+        if (c == EOF)
+            break;
+        if (c == '\n') {
+            at.line++;
+            at.col = 1;
+        } else if ((c & 0xC0) != 0x80) {
+            at.col++;
+        }
+    }
+    fclose(f);
+    return at;
+}
+
 static int next_event(loader *l, yaml_event_t *ev)
 {
     if (yaml_parser_parse(&l->parser, ev))
         return 1;
-    src_loc at = mark_loc(l, l->parser.problem_mark);
+    src_loc at = l->parser.error == YAML_READER_ERROR ? offset_loc(l, l->parser.problem_offset)
+                                                     : mark_loc(l, l->parser.problem_mark);
     diag_error(at, "YAML syntax: %s%s%s", l->parser.problem ? l->parser.problem : "parse error",
                l->parser.context ? " " : "", l->parser.context ? l->parser.context : "");
     note_unquoted_flow_type(l->file, at.line);
@@ -72,6 +103,7 @@ static ynode *parse_node(loader *l, yaml_event_t *ev);
 static ynode *parse_collection(loader *l, ynode *n, int is_map)
 {
     ptr_vec keys = {0}, values = {0};
+    name_map seen = {0}; /* hashed: a 100,000-key mapping compared pairwise took most of a minute */
     for (;;) {
         yaml_event_t ev;
         if (!next_event(l, &ev))
@@ -87,11 +119,13 @@ static ynode *parse_collection(loader *l, ynode *n, int is_map)
             if (child->kind != YN_SCALAR) {
                 diag_error(child->loc, "mapping keys must be plain names");
                 l->failed = 1;
-            }
-            for (size_t i = 0; i < keys.len && child->kind == YN_SCALAR; i++) {
-                ynode *k = keys.items[i];
-                if (strcmp(k->text, child->text) == 0) {
-                    diag_error(child->loc, "duplicate key '%s' (first at line %d)", child->text, k->loc.line);
+                /* kept as a key with a text, so that nothing reading the tree meets a NULL */
+                child->kind = YN_SCALAR;
+                child->text = "?";
+            } else {
+                ynode *first = name_map_put(&seen, child->text, child);
+                if (first) {
+                    diag_error(child->loc, "duplicate key '%s' (first at line %d)", child->text, first->loc.line);
                     l->failed = 1;
                 }
             }
@@ -125,11 +159,19 @@ static ynode *parse_node(loader *l, yaml_event_t *ev)
         yaml_event_delete(ev);
         return n;
     case YAML_MAPPING_START_EVENT:
+    case YAML_SEQUENCE_START_EVENT: {
+        int is_map = ev->type == YAML_MAPPING_START_EVENT;
         yaml_event_delete(ev);
-        return parse_collection(l, new_node(YN_MAP, at), 1);
-    case YAML_SEQUENCE_START_EVENT:
-        yaml_event_delete(ev);
-        return parse_collection(l, new_node(YN_SEQ, at), 0);
+        if (l->depth >= YAML_MAX_DEPTH) {
+            diag_error(at, "the schema nests more than %d levels deep here", YAML_MAX_DEPTH);
+            l->failed = 1;
+            return NULL;
+        }
+        l->depth++;
+        n = parse_collection(l, new_node(is_map ? YN_MAP : YN_SEQ, at), is_map);
+        l->depth--;
+        return n;
+    }
     case YAML_ALIAS_EVENT:
         diag_error(at, "YAML aliases are not supported in schemas: write the value out");
         break;
