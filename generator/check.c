@@ -29,6 +29,23 @@ static int check_value(format *f, named_value *v, src_loc used_at);
 #define VALUE_MAX_CHAIN 256
 #define TYPE_MAX_NESTING 256
 
+/* Sizes bfgen works with: counts, lengths and static sizes up to 4 GiB - 1 (the runtime's
+ * counts are 32-bit), so that products of them never overflow 64 bits. */
+#define SIZE_LIMIT INT64_C(0xFFFFFFFF)
+
+/* A constant count, length or size: not negative, not beyond SIZE_LIMIT. */
+static void check_constant_length(const field *fl, const expr *e, const char *what)
+{
+    int64_t n;
+    if (!e || !expr_const_int(e, &n))
+        return;
+    if (n < 0)
+        diag_error(e->loc, "%s %lld of '%s' is negative", what, (long long)n, fl->name);
+    else if (n > SIZE_LIMIT)
+        diag_error(e->loc, "%s %lld of '%s' is beyond bfgen's limit of 0x%llX", what, (long long)n, fl->name,
+                   (unsigned long long)SIZE_LIMIT);
+}
+
 static type_def *root_type(const format *f)
 {
     return f->entries.len ? ((entry *)f->entries.items[0])->root : NULL;
@@ -612,6 +629,8 @@ static void resolve_names(format *f, field *fl)
 
 static void check_combinations(field *fl)
 {
+    check_constant_length(fl, fl->count, fl->kind == FT_BYTES || !fl->is_array ? "length" : "count");
+    check_constant_length(fl, fl->size, "size");
     int is_int = fl->kind == FT_PRIM && !prim_is_float(fl->prim);
     int repeats = !!fl->count + !!fl->until + !!fl->to_end;
     if (fl->kind == FT_BYTES) {
@@ -737,6 +756,16 @@ static void size_field(format *f, field *fl)
     fl->min_elem_size = min_elem;
 }
 
+/* a * b for a count and a size each within SIZE_LIMIT + 1: SIZE_LIMIT + 1 when beyond it. */
+static int64_t mul_capped(int64_t a, int64_t b)
+{
+    if (a < 0 || b < 0)
+        return 0;
+    if (b && a > (SIZE_LIMIT + 1) / b)
+        return SIZE_LIMIT + 1;
+    return a * b;
+}
+
 /* The bytes this field takes inline in its structure; -1 when not static. */
 static int64_t inline_size(const field *fl, int64_t *min_out)
 {
@@ -750,18 +779,21 @@ static int64_t inline_size(const field *fl, int64_t *min_out)
         known_count = fl->count && expr_const_int(fl->count, &n);
     }
     int64_t size_const;
-    if (fl->size && expr_const_int(fl->size, &size_const)) {
+    if (fl->size && expr_const_int(fl->size, &size_const) && size_const >= 0 && size_const <= SIZE_LIMIT) {
         *min_out = size_const;
         return fl->cond || fl->align ? -1 : size_const;
     }
-    *min_out = known_count ? n * fl->min_elem_size : 0;
+    /* counts out of range were refused (check_constant_length); sizes stay in range here */
+    if (n < 0 || n > SIZE_LIMIT)
+        n = 0;
+    *min_out = known_count ? mul_capped(n, fl->min_elem_size) : 0;
     if (fl->cond) {
         *min_out = 0;
         return -1;
     }
     if (fl->align || fl->size || fl->until || fl->to_end || !known_count || fl->elem_size < 0)
         return -1;
-    return n * fl->elem_size;
+    return mul_capped(n, fl->elem_size);
 }
 
 static void size_type(format *f, type_def *t)
@@ -811,13 +843,19 @@ static void size_type_fields(format *f, type_def *t)
         }
         int64_t field_min;
         int64_t sz = inline_size(fl, &field_min);
-        min += field_min;
+        /* each term is below 2^64 / 2 (a count and a size each below 2^32): the sums are
+         * kept below 2^33 by stopping at the limit */
+        min = min + field_min > SIZE_LIMIT ? SIZE_LIMIT + 1 : min + field_min;
         if (sz < 0) {
             if (!variable)
                 variable = fl;
         } else {
-            offset += sz;
+            offset = offset + sz > SIZE_LIMIT ? SIZE_LIMIT + 1 : offset + sz;
         }
+    }
+    if (offset > SIZE_LIMIT || min > SIZE_LIMIT) {
+        diag_error(t->loc, "'%s' takes more than 0x%llX bytes, bfgen's limit", t->name, (unsigned long long)SIZE_LIMIT);
+        offset = min = 0;
     }
     t->static_size = variable ? -1 : offset;
     t->min_size = min;

@@ -2,6 +2,7 @@
 #include "expr.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -92,6 +93,8 @@ static expr *parse_number(parser *ps)
     expr *e = node(ps, EX_INT);
     const char *start = ps->p;
     char *end;
+    /* a number C cannot write (1e400 is inf, 2^64 wraps) is refused where it is written */
+    errno = 0;
     if (start[0] == '0' && (start[1] == 'b' || start[1] == 'B')) {
         e->ival = strtoull(start + 2, &end, 2);
         if (end == start + 2)
@@ -100,9 +103,15 @@ static expr *parse_number(parser *ps)
         e->ival = strtoull(start, &end, 0);
         if (*end == '.' || *end == 'e' || *end == 'E') {
             e->kind = EX_FLOAT;
+            errno = 0;
             e->fval = strtod(start, &end);
+            if (errno == ERANGE && (e->fval > 1 || e->fval < -1))
+                fail(ps, "number too large for a double");
+            errno = 0;
         }
     }
+    if (errno == ERANGE)
+        fail(ps, "number too large for 64 bits");
     if (isalnum((unsigned char)*end) || *end == '_') {
         ps->p = end;
         fail(ps, "malformed number");

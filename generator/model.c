@@ -311,8 +311,10 @@ static void parse_type_text(field *fl, const ynode *n)
         fl->kind = FT_STR;
         fl->is_array = 0;
         int64_t n_len = 0;
-        if (!fl->count || !expr_const_int(fl->count, &n_len) || n_len <= 0)
-            diag_error(n->loc, "char[N] is a fixed-length string and needs a constant length");
+        if (!fl->count || !expr_const_int(fl->count, &n_len) || n_len <= 0 || n_len > 0xFFFFFFFF) {
+            diag_error(n->loc, "char[N] is a fixed-length string and needs a constant length (1 to 0xFFFFFFFF)");
+            n_len = 1;
+        }
         fl->str_len = n_len;
         fl->count = NULL;
     } else if (parse_prim(base, &fl->prim)) {

@@ -565,9 +565,18 @@ function M.quantifier_loop(e, env)
   end
   pre[#pre + 1] = string.format("for (uint32_t %s = 0; %s < (uint32_t)(%s); %s++) {", i, i, arr.count, i)
   local elem_env = setmetatable({ index = "(int64_t)" .. i, elem_field = fl, pre = {} }, { __index = env })
+  local declared_from = #pre + 1
   ;(env.places or reader_places).each(env, arr, i, it, elem_env, pre)
+  local declared_to = #pre
   local body = num(e.args[2], elem_env, float)
   for _, l in ipairs(elem_env.pre) do pre[#pre + 1] = "    " .. l end
+  -- a condition that does not use the element (first(a, a[_index] == 2)) leaves the
+  -- variable the places declared for it unused, which -Werror refuses
+  local word = "%f[%w_]" .. it .. "%f[^%w_]"
+  local declares, uses = false, body.c:find(word) ~= nil
+  for j = declared_from, declared_to do declares = declares or pre[j]:find(word .. " =") ~= nil end
+  for j = declared_to + 1, #pre do uses = uses or pre[j]:find(word) ~= nil end
+  if declares and not uses then table.insert(pre, declared_to + 1, "    (void)" .. it .. ";") end
   if e.name == "count" then
     pre[#pre + 1] = string.format("    %s += %s;", acc, body.truth and body.c or (paren(body, P.shift) .. " != 0"))
   elseif e.name == "sum" then
