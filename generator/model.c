@@ -493,11 +493,11 @@ static field *build_field(type_def *t, const ynode *n, int index)
     }
     if ((v = ynode_get(n, "fixed")) && scalar(v, "fixed")) {
         int i_bits = 0, f_bits = 0;
-        if (sscanf(v->text, "%3d.%3d", &i_bits, &f_bits) != 2 || i_bits < 0 || f_bits < 0 || i_bits > 64 || f_bits > 64) {
+        /* (a malformed one is reported once, not again by its size) */
+        fl->is_fixed = sscanf(v->text, "%3d.%3d", &i_bits, &f_bits) == 2 && i_bits >= 0 && f_bits >= 0 &&
+                       i_bits <= 64 && f_bits <= 64;
+        if (!fl->is_fixed)
             diag_error(v->loc, "fixed must be INT.FRAC bits, like 10.6");
-            i_bits = f_bits = 0;
-        }
-        fl->is_fixed = 1;
         fl->fixed_int = i_bits;
         fl->fixed_frac = f_bits;
     }

@@ -116,7 +116,7 @@ local function check_tables(fmt, ix, w)
       local vals = {}
       for _, v in ipairs(e.values) do
         local small = v.value >= -2147483647 and v.value <= 2147483647
-        vals[#vals + 1] = string.format(small and "%d" or "INT64_C(%d)", v.value)
+        vals[#vals + 1] = small and string.format("%d", v.value) or names.i64(v.value)
       end
       for _, l in ipairs(lines.pack(vals, string.format("static const int64_t enum_%s_values[] = {", e.name), 4, "};")) do w(l) end
       w(string.format("static const bf_enum_check enum_%s = {%s, %s, enum_%s_values, %d};", e.name, names.cstring(e.name),

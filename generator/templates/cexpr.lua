@@ -47,13 +47,13 @@ local function literal(v)
     if v < 0 then return { kind = "int", c = tostring(v), prec = P.unary, ty = "int", nn = false, lit = v } end
     return { kind = "int", c = tostring(v), prec = P.primary, ty = "int", nn = true, lit = v }
   end
-  return { kind = "int", c = string.format("INT64_C(%d)", v), prec = P.primary, ty = "i64", lit = v }
+  return { kind = "int", c = names.i64(v), prec = P.primary, ty = "i64", lit = v }
 end
 
 -- The piece converted to int64_t (text of type int64_t).
 local function as_i64(p)
   if p.ty == "i64" then return p end
-  if p.lit then return int_piece(string.format("INT64_C(%d)", p.lit), P.primary, "i64") end
+  if p.lit then return int_piece(names.i64(p.lit), P.primary, "i64") end
   return int_piece("(int64_t)" .. paren(p, P.unary), P.unary, "i64")
 end
 
