@@ -725,6 +725,7 @@ static void check_member_names(type_def *t)
 
 static void size_type(format *f, type_def *t);
 static void size_type_fields(format *f, type_def *t);
+static int nesting_reported; /* the format's types nest too deep: said once */
 
 static void size_field(format *f, field *fl)
 {
@@ -805,9 +806,9 @@ static void size_type(format *f, type_def *t)
         t->static_size = -1;
         return;
     }
-    static int nesting, reported;
+    static int nesting;
     if (nesting >= TYPE_MAX_NESTING) {
-        if (!reported++) /* once: each deeper chain would say it again */
+        if (!nesting_reported++) /* once a format: each deeper chain would say it again */
             diag_error(t->loc, "type '%s' is held inline through more than %d structures", t->name, TYPE_MAX_NESTING);
         t->static_size = -1;
         t->state = 2;
@@ -1060,6 +1061,8 @@ static void check_members(format *f, const entry *e)
 
 void model_check(format *f)
 {
+    int errors_before = diag_error_count();
+    nesting_reported = 0;
     for (size_t i = 0; i < f->entries.len; i++) {
         entry *e = f->entries.items[i];
         if (e->root_name) {
@@ -1100,7 +1103,7 @@ void model_check(format *f)
         check_rules(f, t);
     }
     /* what follows only matters for generating, and follows values that may not be sound */
-    if (diag_error_count())
+    if (diag_error_count() != errors_before)
         return;
     for (size_t i = 0; i < f->types.len; i++) {
         type_def *t = f->types.items[i];

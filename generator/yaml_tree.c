@@ -14,6 +14,8 @@
 typedef struct loader {
     yaml_parser_t parser;
     const char *file;
+    const unsigned char *text; /* the whole schema, for locating errors */
+    size_t len;
     int failed;
     int depth;
 } loader;
@@ -33,18 +35,21 @@ static ynode *new_node(ynode_kind kind, src_loc at)
 }
 
 /* In flow style (`{ name: d, type: Color[n] }`) YAML reads `[` as the start of a list, so an
- * array type must be quoted. Finds such a type on `line` of the file and notes the fix. */
-static void note_unquoted_flow_type(const char *file, int line)
+ * array type must be quoted. Finds such a type on `line` of the schema and notes the fix. */
+static void note_unquoted_flow_type(const loader *l, int line)
 {
-    FILE *f = fopen(file, "rb");
-    if (!f)
-        return;
+    const char *p = (const char *)l->text, *end = p + l->len;
+    for (int at = 1; at < line && p < end; at++) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        p = nl ? nl + 1 : end;
+    }
     char text[1024];
-    int at = 0;
-    while (fgets(text, sizeof text, f) && ++at < line)
-        ;
-    fclose(f);
-    if (at != line || !strchr(text, '{'))
+    size_t n = 0;
+    while (p + n < end && p[n] != '\n' && p[n] != '\0' && n < sizeof text - 1)
+        n++;
+    memcpy(text, p, n);
+    text[n] = '\0';
+    if (!strchr(text, '{'))
         return;
     const char *key = strstr(text, "type:");
     if (!key)
@@ -57,7 +62,7 @@ static void note_unquoted_flow_type(const char *file, int line)
         return;
     while (len && v[len - 1] == ' ')
         len--;
-    src_loc loc = {file, line, (int)(v - text) + 1};
+    src_loc loc = {l->file, line, (int)(v - text) + 1};
     diag_note(loc, "in flow style an array type must be quoted: write type: \"%.*s\"", (int)len, v);
 }
 
@@ -66,13 +71,8 @@ static void note_unquoted_flow_type(const char *file, int line)
 static src_loc offset_loc(const loader *l, size_t offset)
 {
     src_loc at = {l->file, 1, 1};
-    FILE *f = fopen(l->file, "rb");
-    if (!f)
-        return at;
-    for (size_t i = 0; i < offset; i++) {
-        int c = getc(f);
-        if (c == EOF)
-            break;
+    for (size_t i = 0; i < offset && i < l->len; i++) {
+        unsigned char c = l->text[i];
         if (c == '\n') {
             at.line++;
             at.col = 1;
@@ -80,7 +80,6 @@ static src_loc offset_loc(const loader *l, size_t offset)
             at.col++;
         }
     }
-    fclose(f);
     return at;
 }
 
@@ -92,7 +91,7 @@ static int next_event(loader *l, yaml_event_t *ev)
                                                      : mark_loc(l, l->parser.problem_mark);
     diag_error(at, "YAML syntax: %s%s%s", l->parser.problem ? l->parser.problem : "parse error",
                l->parser.context ? " " : "", l->parser.context ? l->parser.context : "");
-    note_unquoted_flow_type(l->file, at.line);
+    note_unquoted_flow_type(l, at.line);
     l->failed = 1;
     return 0;
 }
@@ -192,9 +191,33 @@ ynode *yaml_load_file(const char *path)
         diag_error(at, "cannot open schema");
         return NULL;
     }
-    loader l = {.file = pool_strdup(path)};
+    /* read whole: errors are located in the text (libyaml's reader only gives an offset) */
+    size_t cap = 65536, total = 0, n;
+    unsigned char *text = pool_alloc(cap);
+    while ((n = fread(text + total, 1, cap - total, f)) > 0) {
+        total += n;
+        if (total == cap) {
+            unsigned char *bigger = pool_alloc(cap * 2);
+            memcpy(bigger, text, total);
+            text = bigger;
+            cap *= 2;
+        }
+    }
+    int failed = ferror(f);
+    fclose(f);
+    if (failed) {
+        src_loc at = {path, 0, 0};
+        diag_error(at, "cannot read schema");
+        return NULL;
+    }
+    return yaml_load_memory(path, text, total);
+}
+
+ynode *yaml_load_memory(const char *name, const unsigned char *text, size_t len)
+{
+    loader l = {.file = pool_strdup(name), .text = text, .len = len};
     yaml_parser_initialize(&l.parser);
-    yaml_parser_set_input_file(&l.parser, f);
+    yaml_parser_set_input_string(&l.parser, text, len);
 
     ynode *root = NULL;
     yaml_event_t ev;
@@ -219,7 +242,6 @@ ynode *yaml_load_file(const char *path)
         root = parse_node(&l, &ev);
     }
     yaml_parser_delete(&l.parser);
-    fclose(f);
     if (l.failed)
         return NULL;
     if (!root) {

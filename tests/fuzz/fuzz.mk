@@ -1,7 +1,7 @@
 # Fuzzing the generated readers with libFuzzer (clang), one harness for every format.
 #
 #   make fuzz FORMAT=t3dm [ENTRY=model] [SECONDS=600]   one harness, until SECONDS or a finding
-#   make fuzz-ci                                         every format, FUZZ_CI_RUNS inputs each
+#   make fuzz-ci                                         every format and bfgen, FUZZ_CI_RUNS inputs each
 #   make -j2 fuzz-campaign [CAMPAIGN_RUNS=10000000]      every format to CAMPAIGN_RUNS executions
 #
 # Seeds: the files under tests/fixtures, $(SHARED)/samples and tests/fuzz/regressions that
@@ -108,4 +108,43 @@ fuzz-ci: $(FUZZ_DEPS_STAMP)
 		echo "== fuzz $$f ($(FUZZ_CI_RUNS) inputs from seed 1, at most $(FUZZ_CI_SECONDS) s)"; \
 		rm -rf $(FUZZ_DIR)/corpus/$$f; \
 		$(MAKE) --no-print-directory fuzz FORMAT=$$f SECONDS=$(FUZZ_CI_SECONDS) RUNS=$(FUZZ_CI_RUNS) SEED=1; \
-	done; fi
+	done; \
+	echo "== fuzz bfgen ($(FUZZ_CI_RUNS) inputs from seed 1, at most $(FUZZ_CI_SECONDS) s)"; \
+	rm -rf $(FUZZ_DIR)/corpus/bfgen; \
+	$(MAKE) --no-print-directory fuzz-bfgen SECONDS=$(FUZZ_CI_SECONDS) RUNS=$(FUZZ_CI_RUNS) SEED=1; fi
+
+# ---- bfgen: schemas are input too ----
+#
+#   make fuzz-bfgen [SECONDS=600] [RUNS=N] [SEED=0]   bfgen's loader, model and checker
+#
+# Seeds: every schema of the project (schemas/, tests/schemas/), $(SHARED)/repro and the
+# regression inputs in tests/fuzz/regressions/bfgen/, which test-bfgen-schemas also runs
+# (tests/bfgen/bfgen.mk). Inputs up to FUZZ_BFGEN_MAX_LEN bytes (larger seeds are cut), with
+# the schema language's words as a dictionary (bfgen.dict). The generator is written for gcc:
+# two clang warnings are off (check.c's `!a | !b` evaluates both on purpose; ir_lua.c's
+# macros repeat const).
+FUZZ_BFGEN_MAX_LEN ?= 16384
+FUZZ_BFGEN_BIN := $(FUZZ_DIR)/fuzz_bfgen
+FUZZ_BFGEN_SRC := $(addprefix generator/,yaml_tree.c diag.c name_map.c expr.c model.c check.c suggest.c ir_lua.c)
+$(FUZZ_BFGEN_BIN): tests/fuzz/fuzz_bfgen.c $(FUZZ_BFGEN_SRC) generator/*.h
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) -std=c11 -Wall -Wextra -Werror -Wno-bitwise-instead-of-logical -Wno-duplicate-decl-specifier -O1 -g -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=all -fno-omit-frame-pointer -Iruntime -Igenerator $(shell pkg-config --cflags yaml-0.1 lua5.4) \
+		tests/fuzz/fuzz_bfgen.c $(FUZZ_BFGEN_SRC) -o $@ $(shell pkg-config --libs yaml-0.1 lua5.4)
+
+.PHONY: fuzz-bfgen
+fuzz-bfgen: $(FUZZ_BFGEN_BIN)
+	@rm -rf $(FUZZ_DIR)/seeds/bfgen $(FUZZ_DIR)/artifacts/bfgen
+	@mkdir -p $(FUZZ_DIR)/seeds/bfgen $(FUZZ_DIR)/corpus/bfgen $(FUZZ_DIR)/artifacts/bfgen
+	@for s in schemas/*.yaml tests/schemas/*.yaml $(wildcard $(SHARED)/repro/*.yaml $(SHARED)/repro/*/*.yaml) \
+		$(wildcard tests/fuzz/regressions/bfgen/*); do \
+		cp "$$s" $(FUZZ_DIR)/seeds/bfgen/$$(printf '%s' "$$s" | tr '/' '_'); done
+	@status=0; $(FUZZ_BFGEN_BIN) -max_total_time=$(SECONDS) $(if $(RUNS),-runs=$(RUNS)) -seed=$(SEED) \
+		-timeout=$(FUZZ_TIMEOUT) -max_len=$(FUZZ_BFGEN_MAX_LEN) -dict=tests/fuzz/bfgen.dict -print_final_stats=1 \
+		-artifact_prefix=$(FUZZ_DIR)/artifacts/bfgen/ \
+		$(FUZZ_DIR)/corpus/bfgen $(FUZZ_DIR)/seeds/bfgen || status=$$?; \
+	for a in $(FUZZ_DIR)/artifacts/bfgen/*; do \
+		[ -f "$$a" ] || continue; mkdir -p tests/fuzz/regressions/bfgen; \
+		cp "$$a" tests/fuzz/regressions/bfgen/$$(basename "$$a").yaml; \
+		echo "fuzz: kept $$a as tests/fuzz/regressions/bfgen/$$(basename "$$a").yaml"; \
+	done; exit $$status
