@@ -734,3 +734,40 @@ Test(bfgen_hostile, chains_of_values_and_types_are_bounded, .timeout = 120)
     expect_refused(&r, 518, 3, "type 'T256' is held inline through more than 256 structures");
     free(s);
 }
+
+/* ---- a schema's size, not its square, sets bfgen's time ---- */
+
+/* 50,000 enum members, 50,000 named values each using a field and a member, 50,000 fields:
+ * about 1 s of CPU for the release bfgen, where the pairwise checks it had took more than
+ * 300 s. Run under a CPU limit (not a clock: a busy machine does not matter) 50 times what
+ * it needs, so that quadratic work fails here instead of hanging the suite. */
+Test(bfgen_linear, fifty_thousand_of_each, .timeout = 300)
+{
+    enum { N = 50000 };
+    size_t cap = 6000000, used = 0;
+    char *s = malloc(cap);
+    cr_assert_not_null(s);
+    used += (size_t)snprintf(s + used, cap - used, "format: x\nendian: little\nfiles:\n  - { name: f, root: T }\n"
+                                                   "enums:\n  E:\n    type: u32\n    values:\n");
+    for (int i = 0; i < N; i++)
+        used += (size_t)snprintf(s + used, cap - used, "      v%d: %d\n", i, i);
+    used += (size_t)snprintf(s + used, cap - used, "types:\n  T:\n    values:\n");
+    for (int i = 0; i < N; i++)
+        used += (size_t)snprintf(s + used, cap - used, "      w%d: { value: f%d + E.v%d, doc: W. }\n", i, i, i);
+    used += (size_t)snprintf(s + used, cap - used, "    fields:\n");
+    for (int i = 0; i < N; i++)
+        used += (size_t)snprintf(s + used, cap - used, "      - { name: f%d, type: u8, doc: F. }\n", i);
+    cr_assert_lt(used, cap - 1);
+    run r;
+    strcpy(r.path, "/tmp/bfgen_case_XXXXXX.yaml");
+    int fd = mkstemps(r.path, 5);
+    cr_assert(fd >= 0);
+    cr_assert_eq(write(fd, s, used), (ssize_t)used);
+    close(fd);
+    free(s);
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "ulimit -t 60; %s/build/bin/bfgen --syntax-only %s 2>&1", BF_PROJECT_DIR, r.path);
+    shell(&r, cmd);
+    unlink(r.path);
+    cr_expect_eq(r.status, 0, "status 0x%x (killed by the CPU limit when it is SIGXCPU):\n%s", r.status, r.output);
+}
