@@ -132,6 +132,7 @@ end
 -- how fields, elements and builtins are reached, when they are not members of the reader's
 -- structs (the views' hooks, c_view.lua; the reader's are `reader_places` below).
 local render
+local constant_comparison
 
 -- An expression this kind of code cannot render: the places' `refuse` says why (views then
 -- leave the format out), else it is the template's error.
@@ -162,7 +163,9 @@ local function field_place(prefix, fl_ref)
   if fl.kind == "str" or fl.kind == "cstr" then return { kind = "string", c = base, prec = P.primary } end
   if fl.prim == "f64" then return { kind = "float", c = base, prec = P.primary, ty = "double" } end
   if fl.prim == "f32" then return { kind = "float", c = "(double)" .. base, prec = P.unary, ty = "double" } end
-  return int_piece(base, P.primary, prim_ty[fl.prim] or "any", prim_nn[fl.prim])
+  local p = int_piece(base, P.primary, prim_ty[fl.prim] or "any", prim_nn[fl.prim])
+  p.prim = fl.prim
+  return p
 end
 
 local function value_place(env, name, vt)
@@ -312,6 +315,34 @@ function reader_places.each(env, arr, i, it, elem_env, pre)
   end
 end
 
+-- The values a loaded integer primitive can have (64-bit ones: any, not listed).
+local prim_range = { u8 = { 0, 0xFF }, u16 = { 0, 0xFFFF }, u24 = { 0, 0xFFFFFF }, u32 = { 0, 0xFFFFFFFF },
+  s8 = { -0x80, 0x7F }, s16 = { -0x8000, 0x7FFF }, s24 = { -0x800000, 0x7FFFFF }, s32 = { -0x80000000, 0x7FFFFFFF } }
+
+-- A field compared with a constant its type decides (u8 <= 255, u32 >= 0): C compilers
+-- call that comparison always true or false (-Wtype-limits), so it is written as its
+-- value, the field still evaluated. nil when the comparison depends on the field.
+function constant_comparison(a, op, b)
+  local x, lit = a, b.lit
+  if not (a.prim and lit) then
+    if not (b.prim and a.lit) then return nil end
+    x, lit = b, a.lit -- L op x is x op' L
+    op = ({ ["<"] = ">", [">"] = "<", ["<="] = ">=", [">="] = "<=" })[op] or op
+  end
+  local r = prim_range[x.prim]
+  if not r then return nil end
+  local lo, hi = r[1], r[2]
+  local always, never -- true whatever the field holds; false whatever it holds
+  if op == "<" then always, never = hi < lit, lo >= lit
+  elseif op == "<=" then always, never = hi <= lit, lo > lit
+  elseif op == ">" then always, never = lo > lit, hi <= lit
+  elseif op == ">=" then always, never = lo >= lit, hi < lit
+  elseif op == "==" then always, never = false, lit < lo or lit > hi
+  elseif op == "!=" then always, never = lit < lo or lit > hi, false end
+  if not always and not never then return nil end
+  return truth_piece(string.format("((void)%s, %d)", x.c, always and 1 or 0), P.primary)
+end
+
 local function place(e, env)
   local pl = env.places or reader_places
   local k = e.k
@@ -452,6 +483,8 @@ local function place(e, env)
       return paren(p, right and prec + 1 or prec)
     end
     if prec == P.rel or prec == P.eq then
+      local known = constant_comparison(a, op, b)
+      if known ~= nil then return known end
       a, b = unify(a, b)
       return truth_piece(side(a) .. " " .. op .. " " .. side(b, true), prec)
     end
@@ -633,7 +666,9 @@ M.int_piece = int_piece
 function M.prim_piece(prim, c)
   if prim == "f64" then return { kind = "float", c = c, prec = P.primary, ty = "double" } end
   if prim == "f32" then return { kind = "float", c = "(double)" .. c, prec = P.unary, ty = "double" } end
-  return int_piece(c, P.primary, prim_ty[prim] or "any", prim_nn[prim])
+  local p = int_piece(c, P.primary, prim_ty[prim] or "any", prim_nn[prim])
+  p.prim = prim
+  return p
 end
 M.text_prec = text_prec
 
