@@ -871,6 +871,38 @@ static void size_type_fields(format *f, type_def *t)
     t->state = 2;
 }
 
+/* A type no file reaches gets reading functions nothing calls, which C compilers warn about
+ * (and -Werror refuses): each type must be reached from a file kind's root, through fields
+ * and switch cases. */
+static void check_reachable(format *f)
+{
+    ptr_vec todo = {0};
+    name_map reached = {0};
+    for (size_t i = 0; i < f->entries.len; i++) {
+        type_def *root = ((entry *)f->entries.items[i])->root;
+        if (root && !name_map_put(&reached, root->name, root))
+            vec_push(&todo, root);
+    }
+    for (size_t next = 0; next < todo.len; next++) {
+        type_def *t = todo.items[next];
+        for (size_t i = 0; i < t->fields.len; i++) {
+            field *fl = t->fields.items[i];
+            if (fl->type && !name_map_put(&reached, fl->type->name, fl->type))
+                vec_push(&todo, fl->type);
+            for (size_t j = 0; j < fl->cases.len; j++) {
+                type_def *ct = ((switch_case *)fl->cases.items[j])->type;
+                if (ct && !name_map_put(&reached, ct->name, ct))
+                    vec_push(&todo, ct);
+            }
+        }
+    }
+    for (size_t i = 0; i < f->types.len; i++) {
+        type_def *t = f->types.items[i];
+        if (!name_map_get(&reached, t->name))
+            diag_error(t->loc, "type '%s' is not reached from any file kind's root: use it in a field or remove it", t->name);
+    }
+}
+
 /* ---- expressions of each field ---- */
 
 static void check_field_exprs(format *f, type_def *t, field *fl)
@@ -1086,6 +1118,7 @@ void model_check(format *f)
     }
     for (size_t i = 0; i < f->types.len; i++)
         size_type(f, f->types.items[i]);
+    check_reachable(f);
     for (size_t i = 0; i < f->types.len; i++) {
         type_def *t = f->types.items[i];
         for (size_t j = 0; j < t->values.len; j++) {

@@ -648,6 +648,9 @@ static const hostile_case hostile_cases[] = {
      "      - { name: n, type: u8, doc: N. }\n      - { name: a, type: u8, count: n, doc: A. }\n"
      "  R:\n    fields: [ { name: t, type: T, args: { n: 1 }, doc: T. } ]\n",
      9, 9, "field 'n' has the name of a parameter of 'T'"},
+    /* a type no root reaches: its reading functions were unused static functions (-Werror) */
+    {HEAD "      - { name: a, type: u8, doc: A. }\n  Lonely:\n    fields: [ { name: b, type: u8, doc: B. } ]\n", 9, 3,
+     "type 'Lonely' is not reached from any file kind's root"},
     /* libyaml's reader errors were all at 1:1 */
     {"format: x\nendian: big\nfiles:\n  - { name: f, root: T }\ntypes:\n  T:\n    doc: \"\x01\"\n", 7, 11,
      "YAML syntax: control characters are not allowed"},

@@ -13,7 +13,7 @@ $(BUILD)/tests/test_bfgen_errors: $(SAN_BFGEN)
 
 # Every schema of the project and of $(SHARED)/repro (when there) generates C that compiles
 # with the project's flags, or is refused with located errors and no crash
-# (tests/bfgen/compile_schemas.sh). -fsyntax-only, TEST_JOBS schemas at a time.
+# (tests/bfgen/compile_schemas.sh), TEST_JOBS schemas at a time.
 BFGEN_TEST_SCHEMAS = $(SCHEMAS) $(TEST_SCHEMAS) $(sort $(wildcard $(SHARED)/repro/*.yaml $(SHARED)/repro/*/*.yaml)) \
 	$(sort $(wildcard tests/fuzz/regressions/bfgen/*.yaml))
 TEST_STEPS += test-bfgen-schemas

@@ -148,3 +148,32 @@ fuzz-bfgen: $(FUZZ_BFGEN_BIN)
 		cp "$$a" tests/fuzz/regressions/bfgen/$$(basename "$$a").yaml; \
 		echo "fuzz: kept $$a as tests/fuzz/regressions/bfgen/$$(basename "$$a").yaml"; \
 	done; exit $$status
+
+# ---- random valid schemas ----
+#
+#   make fuzz-schemas [SCHEMA_FIRST=1] [SCHEMA_COUNT=200] [SCHEMA_EVERY=10] [SCHEMA_INPUTS=2000]
+#
+# SCHEMA_COUNT random schemas from tests/fuzz/schema_gen.c (what they cover: its opening
+# comment): bfgen accepts each and its C compiles with the project's flags; every
+# SCHEMA_EVERY-th is built with the sanitizers into fuzz_reader.c, fed SCHEMA_INPUTS inputs
+# (random_inputs.c), and what reads must write back and read again byte for byte.
+SCHEMA_FIRST ?= 1
+SCHEMA_COUNT ?= 200
+SCHEMA_EVERY ?= 10
+SCHEMA_INPUTS ?= 2000
+FUZZ_SCHEMAS_DIR := $(FUZZ_DIR)/schemas
+FUZZ_SCHEMAS_OBJS := $(patsubst %.c,$(FUZZ_SCHEMAS_DIR)/obj/%.o,$(notdir $(RUNTIME_SRC)) random_inputs.c)
+$(FUZZ_SCHEMAS_DIR)/obj/%.o: runtime/%.c runtime/*.h
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -Wall -Wextra -Werror -O1 -g1 -fsanitize=address,undefined -fno-sanitize-recover=all -Iruntime -c $< -o $@
+$(FUZZ_SCHEMAS_DIR)/obj/random_inputs.o: tests/fuzz/random_inputs.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -Wall -Wextra -Werror -O1 -g1 -fsanitize=address,undefined -fno-sanitize-recover=all -c $< -o $@
+$(FUZZ_SCHEMAS_DIR)/schema_gen: tests/fuzz/schema_gen.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_COMMON) $< -o $@
+
+.PHONY: fuzz-schemas
+fuzz-schemas: $(BFGEN) $(FUZZ_SCHEMAS_DIR)/schema_gen $(FUZZ_SCHEMAS_OBJS)
+	@sh tests/fuzz/fuzz_schemas.sh $(BFGEN) $(FUZZ_SCHEMAS_DIR)/schema_gen "$(FUZZ_SCHEMAS_OBJS)" $(FUZZ_SCHEMAS_DIR)/work \
+		$(SCHEMA_FIRST) $(SCHEMA_COUNT) $(SCHEMA_EVERY) $(SCHEMA_INPUTS)

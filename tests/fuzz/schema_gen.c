@@ -30,6 +30,7 @@ enum { PRIMS = 12, MAX_TYPES = 6, MAX_FIELDS = 8, MAX_ENUMS = 3 };
 
 typedef struct type_info {
     int static_size; /* -1 when variable */
+    int used;        /* by a field of a later type (bfgen refuses a type no root reaches) */
 } type_info;
 
 static type_info types[MAX_TYPES];
@@ -93,6 +94,7 @@ static int field(int t, int i, char counters[][16], int *ncounters, int offset, 
             break;
         {
             int inner = (int)pick((unsigned)t), shape = (int)pick(3);
+            types[inner].used |= shape < 2 || c;
             if (shape == 0) {
                 printf("      - { name: %s, type: T%d%s, doc: \"A structure.\" }\n", name, inner, at);
                 return types[inner].static_size;
@@ -137,10 +139,16 @@ static int field(int t, int i, char counters[][16], int *ncounters, int offset, 
             break;
         printf("      - name: %s\n        doc: \"One of several.\"\n        type:\n          switch: %s\n          cases:\n",
                name, c);
-        for (int k = 0; k < 1 + (int)pick(3); k++)
-            printf("            %d: T%d\n", k + 1, (int)pick((unsigned)t));
-        if (pick(2))
-            printf("          default: T%d\n", (int)pick((unsigned)t));
+        for (int k = 0; k < 1 + (int)pick(3); k++) {
+            int inner = (int)pick((unsigned)t);
+            types[inner].used = 1;
+            printf("            %d: T%d\n", k + 1, inner);
+        }
+        if (pick(2)) {
+            int inner = (int)pick((unsigned)t);
+            types[inner].used = 1;
+            printf("          default: T%d\n", inner);
+        }
         return -1;
     default:
         printf("      - { name: %s, type: \"%s[]\", until: \"_it == 0\", doc: \"Ends with a zero.\" }\n", name,
@@ -160,6 +168,11 @@ static void type(int t, int is_root)
     char counters[8][16];
     int ncounters = 0, offset = 0, n = 1 + (int)pick(MAX_FIELDS);
     printf("    fields:\n");
+    for (int u = 0; is_root && u < t; u++)
+        if (!types[u].used) {
+            printf("      - { name: u%d, type: T%d, doc: \"A structure nothing else holds.\" }\n", u, u);
+            offset = offset < 0 || types[u].static_size < 0 ? -1 : offset + types[u].static_size;
+        }
     for (int i = 0; i < n; i++) {
         int size = field(t, i, counters, &ncounters, offset, is_root && i == n - 1 && pick(2));
         offset = offset < 0 || size < 0 ? -1 : offset + size;
