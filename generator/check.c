@@ -24,6 +24,28 @@ typedef struct scope {
 
 static int check_value(format *f, named_value *v, src_loc used_at);
 
+/* How deep values may use values, and structures hold structures inline: the checker and the
+ * templates follow both recursively. Far beyond any real format. */
+#define VALUE_MAX_CHAIN 256
+#define TYPE_MAX_NESTING 256
+
+/* Sizes bfgen works with: counts, lengths and static sizes up to 4 GiB - 1 (the runtime's
+ * counts are 32-bit), so that products of them never overflow 64 bits. */
+#define SIZE_LIMIT INT64_C(0xFFFFFFFF)
+
+/* A constant count, length or size: not negative, not beyond SIZE_LIMIT. */
+static void check_constant_length(const field *fl, const expr *e, const char *what)
+{
+    int64_t n;
+    if (!e || !expr_const_int(e, &n))
+        return;
+    if (n < 0)
+        diag_error(e->loc, "%s %lld of '%s' is negative", what, (long long)n, fl->name);
+    else if (n > SIZE_LIMIT)
+        diag_error(e->loc, "%s %lld of '%s' is beyond bfgen's limit of 0x%llX", what, (long long)n, fl->name,
+                   (unsigned long long)SIZE_LIMIT);
+}
+
 static type_def *root_type(const format *f)
 {
     return f->entries.len ? ((entry *)f->entries.items[0])->root : NULL;
@@ -152,11 +174,10 @@ static int check_name(expr *e, scope *sc)
         e->vt.type = r;
         return r != NULL;
     }
-    for (size_t i = 0; i < sc->t->fields.len; i++) {
-        field *fl = sc->t->fields.items[i];
-        if (strcmp(fl->name, n) != 0)
-            continue;
-        if ((int)i >= sc->visible) {
+    field *fl = find_field(sc->t, n);
+    if (fl) {
+        int i = fl->index;
+        if (i >= sc->visible) {
             diag_error(e->loc, "'%s' is read after this point: an expression can only use fields read before it", n);
             e->vt = vt_of(VT_ERROR);
             return 0;
@@ -164,23 +185,19 @@ static int check_name(expr *e, scope *sc)
         e->ref = REF_FIELD;
         e->ref_field = fl;
         e->vt = field_value(fl, 0);
-        if (sc->value && (int)i > sc->value->last_field)
-            sc->value->last_field = (int)i;
+        if (sc->value && i > sc->value->last_field)
+            sc->value->last_field = i;
         return e->vt.kind != VT_ERROR;
     }
-    for (size_t i = 0; i < sc->t->values.len; i++) {
-        named_value *v = sc->t->values.items[i];
-        if (strcmp(v->name, n) == 0)
-            return use_value(e, sc, v, 1);
-    }
-    for (size_t i = 0; i < sc->t->params.len; i++) {
-        param *p = sc->t->params.items[i];
-        if (strcmp(p->name, n) == 0) {
-            e->ref = REF_PARAM;
-            e->ref_param = (int)i;
-            e->vt = vt_of(VT_INT);
-            return 1;
-        }
+    named_value *v = name_map_get(&sc->t->value_names, n);
+    if (v)
+        return use_value(e, sc, v, 1);
+    param *p = name_map_get(&sc->t->param_names, n);
+    if (p) {
+        e->ref = REF_PARAM;
+        e->ref_param = p->index;
+        e->vt = vt_of(VT_INT);
+        return 1;
     }
     if (strcmp(n, "Revision") == 0 && sc->f->revisions.len) {
         e->ref = REF_ENUM_TYPE;
@@ -230,14 +247,14 @@ static int check_member(expr *e, scope *sc)
         return 0;
     }
     if (obj.kind == VT_ENUM_NAME) {
-        for (size_t i = 0; i < obj.enumdef->values.len; i++) {
-            enum_value *v = obj.enumdef->values.items[i];
-            if (strcmp(v->name, e->name) == 0) {
-                e->ref = REF_ENUM_CONST;
-                e->const_value = obj.enumdef->is_flags ? (int64_t)1 << v->value : v->value;
-                e->vt = vt_of(VT_INT);
-                return 1;
-            }
+        enum_value *v = name_map_get(&obj.enumdef->value_names, e->name);
+        if (v) {
+            e->ref = REF_ENUM_CONST;
+            /* a bit out of range was reported where it is declared */
+            int bit_ok = v->value >= 0 && v->value < 64;
+            e->const_value = !obj.enumdef->is_flags ? v->value : bit_ok ? (int64_t)((uint64_t)1 << v->value) : 0;
+            e->vt = vt_of(VT_INT);
+            return 1;
         }
         suggest_list near;
         suggest_begin(&near, e->name);
@@ -248,11 +265,9 @@ static int check_member(expr *e, scope *sc)
     }
     if (obj.kind == VT_STRUCT && obj.type) {
         field *fl = find_field(obj.type, e->name);
-        for (size_t i = 0; !fl && i < obj.type->values.len; i++) {
-            named_value *v = obj.type->values.items[i];
-            if (strcmp(v->name, e->name) == 0)
-                return use_value(e, sc, v, 0);
-        }
+        named_value *v = fl ? NULL : name_map_get(&obj.type->value_names, e->name);
+        if (v)
+            return use_value(e, sc, v, 0);
         if (!fl) {
             suggest_list near;
             suggest_begin(&near, e->name);
@@ -543,12 +558,20 @@ static int check_value(format *f, named_value *v, src_loc used_at)
         diag_error(used_at, "value '%s' depends on itself", v->name);
         return 0;
     }
+    /* values using values: each level is a few frames of the checker and of the templates */
+    static int chain;
+    if (chain >= VALUE_MAX_CHAIN) {
+        diag_error(used_at, "value '%s' is reached through more than %d values that use each other", v->name, VALUE_MAX_CHAIN);
+        return 0;
+    }
     v->state = 1;
+    chain++;
     scope sc = {f, v->owner, (int)v->owner->fields.len, NULL, 0, 0, 0, CTX_VALIDATE, NULL, v, 0};
     if (v->value && check_expr(v->value, &sc))
         want_number(v->value, "a value");
     else if (v->value)
         v->value->vt = vt_of(VT_ERROR);
+    chain--;
     v->state = 2;
     return v->value && (v->value->vt.kind == VT_INT || v->value->vt.kind == VT_FLOAT);
 }
@@ -606,6 +629,8 @@ static void resolve_names(format *f, field *fl)
 
 static void check_combinations(field *fl)
 {
+    check_constant_length(fl, fl->count, fl->kind == FT_BYTES || !fl->is_array ? "length" : "count");
+    check_constant_length(fl, fl->size, "size");
     int is_int = fl->kind == FT_PRIM && !prim_is_float(fl->prim);
     int repeats = !!fl->count + !!fl->until + !!fl->to_end;
     if (fl->kind == FT_BYTES) {
@@ -668,28 +693,30 @@ static void check_combinations(field *fl)
         diag_error(fl->loc, "an array of strings needs a 'count' ('until' and 'to_end' are for numbers and structures)");
 }
 
-/* The C members a field adds beside its own name must not clash with other fields. */
+/* The C members a field adds beside its own name must not clash with other fields; nor may
+ * a field take the name of a parameter (the name would mean the field, silently). */
 static void check_member_names(type_def *t)
 {
     static const char *const suffixes[] = {"_count", "_at", "_value", "_str", "_tail", "_pad", NULL};
     for (size_t i = 0; i < t->fields.len; i++) {
         field *fl = t->fields.items[i];
-        for (size_t j = 0; j < t->fields.len; j++) {
-            field *other = t->fields.items[j];
-            size_t n = strlen(fl->name);
-            if (strncmp(other->name, fl->name, n) != 0 || other == fl)
-                continue;
-            const char *rest = other->name + n;
-            for (int k = 0; suffixes[k]; k++)
-                if (strcmp(rest, suffixes[k]) == 0)
-                    diag_error(other->loc, "field '%s' clashes with the C member '%s%s' that field '%s' adds: rename one of them",
-                               other->name, fl->name, suffixes[k], fl->name);
-            for (size_t b = 0; b < fl->bits.len; b++) {
-                bit_field *bf = fl->bits.items[b];
-                if (rest[0] == '_' && strcmp(rest + 1, bf->name) == 0)
-                    diag_error(other->loc, "field '%s' clashes with bit field '%s' of '%s': rename one of them",
-                               other->name, bf->name, fl->name);
-            }
+        for (int k = 0; suffixes[k]; k++) {
+            field *other = find_field(t, pool_printf("%s%s", fl->name, suffixes[k]));
+            if (other && other != fl)
+                diag_error(other->loc, "field '%s' clashes with the C member '%s%s' that field '%s' adds: rename one of them",
+                           other->name, fl->name, suffixes[k], fl->name);
+        }
+        for (size_t b = 0; b < fl->bits.len; b++) {
+            bit_field *bf = fl->bits.items[b];
+            field *other = find_field(t, pool_printf("%s_%s", fl->name, bf->name));
+            if (other && other != fl)
+                diag_error(other->loc, "field '%s' clashes with bit field '%s' of '%s': rename one of them",
+                           other->name, bf->name, fl->name);
+        }
+        param *p = name_map_get(&t->param_names, fl->name);
+        if (p) {
+            diag_error(fl->loc, "field '%s' has the name of a parameter of '%s': rename one of them", fl->name, t->name);
+            diag_note(p->loc, "parameter '%s' is declared here", p->name);
         }
     }
 }
@@ -697,6 +724,8 @@ static void check_member_names(type_def *t)
 /* ---- layout ---- */
 
 static void size_type(format *f, type_def *t);
+static void size_type_fields(format *f, type_def *t);
+static int nesting_reported; /* the format's types nest too deep: said once */
 
 static void size_field(format *f, field *fl)
 {
@@ -728,6 +757,16 @@ static void size_field(format *f, field *fl)
     fl->min_elem_size = min_elem;
 }
 
+/* a * b for a count and a size each within SIZE_LIMIT + 1: SIZE_LIMIT + 1 when beyond it. */
+static int64_t mul_capped(int64_t a, int64_t b)
+{
+    if (a < 0 || b < 0)
+        return 0;
+    if (b && a > (SIZE_LIMIT + 1) / b)
+        return SIZE_LIMIT + 1;
+    return a * b;
+}
+
 /* The bytes this field takes inline in its structure; -1 when not static. */
 static int64_t inline_size(const field *fl, int64_t *min_out)
 {
@@ -741,18 +780,21 @@ static int64_t inline_size(const field *fl, int64_t *min_out)
         known_count = fl->count && expr_const_int(fl->count, &n);
     }
     int64_t size_const;
-    if (fl->size && expr_const_int(fl->size, &size_const)) {
+    if (fl->size && expr_const_int(fl->size, &size_const) && size_const >= 0 && size_const <= SIZE_LIMIT) {
         *min_out = size_const;
         return fl->cond || fl->align ? -1 : size_const;
     }
-    *min_out = known_count ? n * fl->min_elem_size : 0;
+    /* counts out of range were refused (check_constant_length); sizes stay in range here */
+    if (n < 0 || n > SIZE_LIMIT)
+        n = 0;
+    *min_out = known_count ? mul_capped(n, fl->min_elem_size) : 0;
     if (fl->cond) {
         *min_out = 0;
         return -1;
     }
     if (fl->align || fl->size || fl->until || fl->to_end || !known_count || fl->elem_size < 0)
         return -1;
-    return n * fl->elem_size;
+    return mul_capped(n, fl->elem_size);
 }
 
 static void size_type(format *f, type_def *t)
@@ -764,6 +806,21 @@ static void size_type(format *f, type_def *t)
         t->static_size = -1;
         return;
     }
+    static int nesting;
+    if (nesting >= TYPE_MAX_NESTING) {
+        if (!nesting_reported++) /* once a format: each deeper chain would say it again */
+            diag_error(t->loc, "type '%s' is held inline through more than %d structures", t->name, TYPE_MAX_NESTING);
+        t->static_size = -1;
+        t->state = 2;
+        return;
+    }
+    nesting++;
+    size_type_fields(f, t);
+    nesting--;
+}
+
+static void size_type_fields(format *f, type_def *t)
+{
     t->state = 1;
     int64_t offset = 0, min = 0;
     const field *variable = NULL;
@@ -787,13 +844,19 @@ static void size_type(format *f, type_def *t)
         }
         int64_t field_min;
         int64_t sz = inline_size(fl, &field_min);
-        min += field_min;
+        /* each term is below 2^64 / 2 (a count and a size each below 2^32): the sums are
+         * kept below 2^33 by stopping at the limit */
+        min = min + field_min > SIZE_LIMIT ? SIZE_LIMIT + 1 : min + field_min;
         if (sz < 0) {
             if (!variable)
                 variable = fl;
         } else {
-            offset += sz;
+            offset = offset + sz > SIZE_LIMIT ? SIZE_LIMIT + 1 : offset + sz;
         }
+    }
+    if (offset > SIZE_LIMIT || min > SIZE_LIMIT) {
+        diag_error(t->loc, "'%s' takes more than 0x%llX bytes, bfgen's limit", t->name, (unsigned long long)SIZE_LIMIT);
+        offset = min = 0;
     }
     t->static_size = variable ? -1 : offset;
     t->min_size = min;
@@ -806,6 +869,38 @@ static void size_type(format *f, type_def *t)
                        (unsigned long long)t->declared_size, (unsigned long long)offset);
     }
     t->state = 2;
+}
+
+/* A type no file reaches gets reading functions nothing calls, which C compilers warn about
+ * (and -Werror refuses): each type must be reached from a file kind's root, through fields
+ * and switch cases. */
+static void check_reachable(format *f)
+{
+    ptr_vec todo = {0};
+    name_map reached = {0};
+    for (size_t i = 0; i < f->entries.len; i++) {
+        type_def *root = ((entry *)f->entries.items[i])->root;
+        if (root && !name_map_put(&reached, root->name, root))
+            vec_push(&todo, root);
+    }
+    for (size_t next = 0; next < todo.len; next++) {
+        type_def *t = todo.items[next];
+        for (size_t i = 0; i < t->fields.len; i++) {
+            field *fl = t->fields.items[i];
+            if (fl->type && !name_map_put(&reached, fl->type->name, fl->type))
+                vec_push(&todo, fl->type);
+            for (size_t j = 0; j < fl->cases.len; j++) {
+                type_def *ct = ((switch_case *)fl->cases.items[j])->type;
+                if (ct && !name_map_put(&reached, ct->name, ct))
+                    vec_push(&todo, ct);
+            }
+        }
+    }
+    for (size_t i = 0; i < f->types.len; i++) {
+        type_def *t = f->types.items[i];
+        if (!name_map_get(&reached, t->name))
+            diag_error(t->loc, "type '%s' is not reached from any file kind's root: use it in a field or remove it", t->name);
+    }
 }
 
 /* ---- expressions of each field ---- */
@@ -852,20 +947,16 @@ static void check_field_exprs(format *f, type_def *t, field *fl)
 
     if (fl->kind == FT_STRUCT && fl->type) {
         type_def *target = fl->type;
+        name_map given = {0};
         for (size_t i = 0; i < fl->args.len; i++) {
             named_expr *a = fl->args.items[i];
-            int found = 0;
-            for (size_t j = 0; j < target->params.len; j++)
-                found |= strcmp(((param *)target->params.items[j])->name, a->name) == 0;
-            if (!found)
+            name_map_put(&given, a->name, a);
+            if (!name_map_get(&target->param_names, a->name))
                 diag_error(a->loc, "'%s' has no parameter '%s'", target->name, a->name);
         }
         for (size_t j = 0; j < target->params.len; j++) {
             param *p = target->params.items[j];
-            int found = 0;
-            for (size_t i = 0; i < fl->args.len; i++)
-                found |= strcmp(((named_expr *)fl->args.items[i])->name, p->name) == 0;
-            if (!found)
+            if (!name_map_get(&given, p->name))
                 diag_error(fl->loc, "'%s' needs argument '%s' (add it under 'args')", target->name, p->name);
         }
     }
@@ -877,29 +968,24 @@ static void check_field_exprs(format *f, type_def *t, field *fl)
     if (fl->kind == FT_SWITCH && fl->switch_on) {
         const field *tag = fl->switch_on->vt.field;
         enum_def *en = tag && (fl->switch_on->kind == EX_NAME || fl->switch_on->kind == EX_MEMBER) ? tag->enumdef : NULL;
+        name_map by_value = {0};
         for (size_t i = 0; i < fl->cases.len; i++) {
             switch_case *c = fl->cases.items[i];
             if (c->is_default)
                 continue;
-            int found = 0;
-            for (size_t j = 0; en && j < en->values.len; j++) {
-                enum_value *v = en->values.items[j];
-                if (strcmp(v->name, c->label) == 0) {
-                    c->value = v->value;
-                    found = 1;
-                }
-            }
+            enum_value *member = en ? name_map_get(&en->value_names, c->label) : NULL;
+            int found = member != NULL;
+            if (member)
+                c->value = member->value;
             if (!found) {
                 expr *lit = expr_parse(c->label, c->loc);
                 if (!lit || !expr_const_int(lit, &c->value))
                     diag_error(c->loc, "case '%s' is neither %s%s nor a constant", c->label,
                                en ? "a member of " : "", en ? en->name : "an enum member");
             }
-            for (size_t j = 0; j < i; j++) {
-                switch_case *o = fl->cases.items[j];
-                if (!o->is_default && o->value == c->value)
-                    diag_error(c->loc, "case '%s' repeats case '%s'", c->label, o->label);
-            }
+            switch_case *o = name_map_put(&by_value, pool_printf("%lld", (long long)c->value), c);
+            if (o)
+                diag_error(c->loc, "case '%s' repeats case '%s'", c->label, o->label);
         }
     }
 }
@@ -1007,6 +1093,8 @@ static void check_members(format *f, const entry *e)
 
 void model_check(format *f)
 {
+    int errors_before = diag_error_count();
+    nesting_reported = 0;
     for (size_t i = 0; i < f->entries.len; i++) {
         entry *e = f->entries.items[i];
         if (e->root_name) {
@@ -1030,6 +1118,7 @@ void model_check(format *f)
     }
     for (size_t i = 0; i < f->types.len; i++)
         size_type(f, f->types.items[i]);
+    check_reachable(f);
     for (size_t i = 0; i < f->types.len; i++) {
         type_def *t = f->types.items[i];
         for (size_t j = 0; j < t->values.len; j++) {
@@ -1046,6 +1135,9 @@ void model_check(format *f)
             check_value(f, t->values.items[j], ((named_value *)t->values.items[j])->loc);
         check_rules(f, t);
     }
+    /* what follows only matters for generating, and follows values that may not be sound */
+    if (diag_error_count() != errors_before)
+        return;
     for (size_t i = 0; i < f->types.len; i++) {
         type_def *t = f->types.items[i];
         compute_link(t, 0);

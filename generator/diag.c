@@ -6,9 +6,14 @@
 #include <string.h>
 
 static int error_count;
+static int quiet;
+
+void diag_set_quiet(int on) { quiet = on; }
 
 static void report(src_loc at, const char *kind, const char *fmt, va_list ap)
 {
+    if (quiet)
+        return;
     if (at.file && at.line)
         fprintf(stderr, "%s:%d:%d: %s: ", at.file, at.line, at.col, kind);
     else if (at.file)
@@ -19,8 +24,12 @@ static void report(src_loc at, const char *kind, const char *fmt, va_list ap)
     fputc('\n', stderr);
 }
 
+void (*diag_error_hook)(src_loc at);
+
 void diag_error(src_loc at, const char *fmt, ...)
 {
+    if (diag_error_hook)
+        diag_error_hook(at);
     va_list ap;
     va_start(ap, fmt);
     report(at, "error", fmt, ap);

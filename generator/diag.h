@@ -13,6 +13,10 @@ void diag_error(src_loc at, const char *fmt, ...) __attribute__((format(printf, 
 void diag_warning(src_loc at, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void diag_note(src_loc at, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int diag_error_count(void);
+/* Counts diagnostics without printing them (the fuzzer). */
+void diag_set_quiet(int on);
+/* Called with each error's location before it is reported (the fuzzer checks them). */
+extern void (*diag_error_hook)(src_loc at);
 
 /* All generator memory comes from one pool, released at exit: bfgen is a batch tool and
  * the IR lives until the end anyway. Out of memory aborts with a message. */

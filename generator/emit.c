@@ -122,14 +122,23 @@ static unsigned part_of(const char *name)
 
 /* Calls the function on top of the stack (`nargs` arguments below it) and writes every
  * name -> content pair of the table it returns that belongs to `parts`. */
-static int run_and_write(lua_State *L, int nargs, const char *out_dir, int check, unsigned parts)
+static int run_and_write(lua_State *L, int nargs, const char *out_dir, int check, unsigned parts, const format *f)
 {
     lua_pushcfunction(L, traceback);
     lua_insert(L, -2 - nargs);
     int status = lua_pcall(L, nargs, 1, -2 - nargs);
     lua_remove(L, -2);
     if (status != LUA_OK) {
-        fprintf(stderr, "bfgen: template error: %s\n", lua_tostring(L, -1));
+        /* a schema the checker passed must generate: what fails here is bfgen's bug, told
+         * at the schema it met (its first line), the traceback on demand for its authors */
+        const char *msg = lua_tostring(L, -1);
+        msg = msg ? msg : "(no message)";
+        src_loc at = {f ? f->file : NULL, f ? 1 : 0, 1};
+        diag_error(at, "bfgen could not generate %s%s: %.*s (a bug in bfgen's templates; "
+                   "BFGEN_TRACEBACK=1 shows where)", f ? "format " : "the formats index", f ? f->name : "",
+                   (int)strcspn(msg, "\n"), msg);
+        if (getenv("BFGEN_TRACEBACK"))
+            fprintf(stderr, "%s\n", msg);
         lua_pop(L, 1);
         return 0;
     }
@@ -316,7 +325,7 @@ static int run_format(size_t i, void *ctx)
     ir_push_format(r->L, r->formats[i]);
     lua_pushvalue(r->L, -1);
     lua_rawseti(r->L, r->tables, (lua_Integer)i + 1);
-    return run_and_write(r->L, 1, r->out_dir, r->check, r->parts);
+    return run_and_write(r->L, 1, r->out_dir, r->check, r->parts, r->formats[i]);
 }
 
 /* How much work a format's templates have, roughly: its fields and enum values. */
@@ -369,7 +378,7 @@ int emit_all(format **formats, size_t count, const char *template_dir, const cha
         lua_getfield(L, templates, "index");
         lua_pushvalue(L, tables);
         push_other_formats(L, formats, count, out_dir);
-        ok &= run_and_write(L, 2, out_dir, check, parts);
+        ok &= run_and_write(L, 2, out_dir, check, parts, NULL);
     }
     free(cost);
     free(mine);

@@ -2,14 +2,20 @@
 #include "expr.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define EXPR_TEXT(n) #n
+#define EXPR_TEXT_OF(n) EXPR_TEXT(n)
+#define EXPR_LIMIT_TEXT EXPR_TEXT_OF(EXPR_MAX_DEPTH)
 
 typedef struct parser {
     const char *text;
     const char *p;
     src_loc at;
     int failed;
+    int nesting; /* parse_expr calls under way */
 } parser;
 
 static src_loc here(const parser *ps)
@@ -21,8 +27,9 @@ static src_loc here(const parser *ps)
 
 static void fail(parser *ps, const char *msg)
 {
+    /* a long expression is quoted by its start: the location says where the problem is */
     if (!ps->failed)
-        diag_error(here(ps), "%s in expression '%s'", msg, ps->text);
+        diag_error(here(ps), "%s in expression '%.60s%s'", msg, ps->text, strlen(ps->text) > 60 ? "..." : "");
     ps->failed = 1;
 }
 
@@ -37,7 +44,17 @@ static expr *node(parser *ps, expr_kind kind)
     expr *e = pool_alloc(sizeof *e);
     e->kind = kind;
     e->loc = here(ps);
+    e->depth = 1;
     return e;
+}
+
+/* Notes that `child` hangs below `e`; refuses a tree deeper than EXPR_MAX_DEPTH. */
+static void below(parser *ps, expr *e, const expr *child)
+{
+    if (child && child->depth + 1 > e->depth)
+        e->depth = child->depth + 1;
+    if (e->depth > EXPR_MAX_DEPTH)
+        fail(ps, "expression nested more than " EXPR_LIMIT_TEXT " levels deep");
 }
 
 static const char *const binary_ops[] = {
@@ -69,12 +86,15 @@ static const char *peek_binary(parser *ps)
 }
 
 static expr *parse_expr(parser *ps, int min_prec);
+static expr *parse_expr_at(parser *ps, int min_prec);
 
 static expr *parse_number(parser *ps)
 {
     expr *e = node(ps, EX_INT);
     const char *start = ps->p;
     char *end;
+    /* a number C cannot write (1e400 is inf, 2^64 wraps) is refused where it is written */
+    errno = 0;
     if (start[0] == '0' && (start[1] == 'b' || start[1] == 'B')) {
         e->ival = strtoull(start + 2, &end, 2);
         if (end == start + 2)
@@ -83,9 +103,15 @@ static expr *parse_number(parser *ps)
         e->ival = strtoull(start, &end, 0);
         if (*end == '.' || *end == 'e' || *end == 'E') {
             e->kind = EX_FLOAT;
+            errno = 0;
             e->fval = strtod(start, &end);
+            if (errno == ERANGE && (e->fval > 1 || e->fval < -1))
+                fail(ps, "number too large for a double");
+            errno = 0;
         }
     }
+    if (errno == ERANGE)
+        fail(ps, "number too large for 64 bits");
     if (isalnum((unsigned char)*end) || *end == '_') {
         ps->p = end;
         fail(ps, "malformed number");
@@ -129,7 +155,15 @@ static expr *parse_primary(parser *ps)
             skip_space(ps);
             if (*ps->p != ')') {
                 for (;;) {
-                    vec_push(&args, parse_expr(ps, 1));
+                    expr *a = parse_expr(ps, 1);
+                    vec_push(&args, a);
+                    below(ps, e, a);
+                    if (args.len > EXPR_MAX_ARGS) {
+                        fail(ps, "a call takes at most " EXPR_TEXT_OF(EXPR_MAX_ARGS) " arguments");
+                        break;
+                    }
+                    if (ps->failed)
+                        break;
                     skip_space(ps);
                     if (*ps->p == ',') {
                         ps->p++;
@@ -157,7 +191,13 @@ static expr *parse_primary(parser *ps)
         e = node(ps, EX_UNARY);
         e->op = ch == '-' ? "-" : ch == '!' ? "!" : "~";
         ps->p++;
+        if (++ps->nesting > EXPR_MAX_DEPTH) {
+            fail(ps, "expression nested more than " EXPR_LIMIT_TEXT " levels deep");
+            return e;
+        }
         e->a = parse_primary(ps);
+        ps->nesting--;
+        below(ps, e, e->a);
         return e;
     } else {
         fail(ps, ch ? "value expected" : "expression ends too early");
@@ -173,6 +213,7 @@ static expr *parse_primary(parser *ps)
                 ps->p++;
             expr *m = node(ps, EX_MEMBER);
             m->a = e;
+            below(ps, m, e);
             m->name = pool_strndup(start, (size_t)(ps->p - start));
             e = m;
         } else if (*ps->p == '[') {
@@ -180,6 +221,10 @@ static expr *parse_primary(parser *ps)
             expr *ix = node(ps, EX_INDEX);
             ix->a = e;
             ix->b = parse_expr(ps, 1);
+            below(ps, ix, ix->a);
+            below(ps, ix, ix->b);
+            if (ps->failed)
+                return ix;
             skip_space(ps);
             if (*ps->p != ']')
                 fail(ps, "']' expected");
@@ -193,6 +238,18 @@ static expr *parse_primary(parser *ps)
 }
 
 static expr *parse_expr(parser *ps, int min_prec)
+{
+    if (ps->nesting >= EXPR_MAX_DEPTH) {
+        fail(ps, "expression nested more than " EXPR_LIMIT_TEXT " levels deep");
+        return node(ps, EX_INT);
+    }
+    ps->nesting++;
+    expr *left = parse_expr_at(ps, min_prec);
+    ps->nesting--;
+    return left;
+}
+
+static expr *parse_expr_at(parser *ps, int min_prec)
 {
     expr *left = parse_primary(ps);
     for (;;) {
@@ -212,6 +269,9 @@ static expr *parse_expr(parser *ps, int min_prec)
             }
             ps->p++;
             c->c = parse_expr(ps, 1);
+            below(ps, c, c->a);
+            below(ps, c, c->b);
+            below(ps, c, c->c);
             return c;
         }
         if (!op || precedence(op) < min_prec)
@@ -221,13 +281,15 @@ static expr *parse_expr(parser *ps, int min_prec)
         b->op = op;
         b->a = left;
         b->b = parse_expr(ps, precedence(op) + 1);
+        below(ps, b, b->a);
+        below(ps, b, b->b);
         left = b;
     }
 }
 
 expr *expr_parse(const char *text, src_loc at)
 {
-    parser ps = {text, text, at, 0};
+    parser ps = {text, text, at, 0, 0};
     expr *e = parse_expr(&ps, 1);
     skip_space(&ps);
     if (!ps.failed && *ps.p)

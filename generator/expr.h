@@ -43,10 +43,17 @@ typedef enum {
     REF_NAMED
 } ref_kind;
 
+/* An expression nests at most this deep (operators, calls, parentheses) and a call takes at
+ * most this many arguments: everything that walks an expression, here and in the templates,
+ * recurses or builds its text level by level, so depth bounds both stack and time. */
+#define EXPR_MAX_DEPTH 256
+#define EXPR_MAX_ARGS 256
+
 typedef struct expr expr;
 struct expr {
     expr_kind kind;
     src_loc loc;
+    int depth; /* of the tree below and including this node */
     uint64_t ival;
     double fval;
     const char *name; /* EX_NAME, EX_MEMBER, EX_CALL */

@@ -138,6 +138,8 @@ enum { OPT_TEMPLATES = 256, OPT_CHECK, OPT_SYNTAX_ONLY, OPT_REPORT, OPT_EMIT, OP
 
 int main(int argc, char **argv)
 {
+    /* one write per diagnostic, not one per piece of it: a schema can have many */
+    setvbuf(stderr, NULL, _IOLBF, 0);
     char found[PATH_MAX + 64];
     const char *out_dir = "generated", *template_dir = NULL;
     int check = 0, syntax_only = 0, jobs = 0;

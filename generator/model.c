@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 static const prim_info prims[PRIM_COUNT] = {
     [PRIM_U8] = {"u8", "uint8_t", 1, 0, 0},     [PRIM_U16] = {"u16", "uint16_t", 2, 0, 0},
@@ -34,35 +33,9 @@ static int parse_prim(const char *s, prim_kind *out)
     return 0;
 }
 
-type_def *find_type(const format *f, const char *name)
-{
-    for (size_t i = 0; i < f->types.len; i++) {
-        type_def *t = f->types.items[i];
-        if (strcmp(t->name, name) == 0)
-            return t;
-    }
-    return NULL;
-}
-
-enum_def *find_enum(const format *f, const char *name)
-{
-    for (size_t i = 0; i < f->enums.len; i++) {
-        enum_def *e = f->enums.items[i];
-        if (strcmp(e->name, name) == 0)
-            return e;
-    }
-    return NULL;
-}
-
-field *find_field(const type_def *t, const char *name)
-{
-    for (size_t i = 0; i < t->fields.len; i++) {
-        field *fl = t->fields.items[i];
-        if (strcmp(fl->name, name) == 0)
-            return fl;
-    }
-    return NULL;
-}
+type_def *find_type(const format *f, const char *name) { return name_map_get(&f->type_names, name); }
+enum_def *find_enum(const format *f, const char *name) { return name_map_get(&f->enum_names, name); }
+field *find_field(const type_def *t, const char *name) { return name_map_get(&t->field_names, name); }
 
 /* ---- small helpers for reading the tree ---- */
 
@@ -200,6 +173,7 @@ static enum_def *build_enum(format *f, const ynode *key, const ynode *n, int is_
     }
     if (!expect_kind(vals, YN_MAP, is_flags ? "bits" : "values"))
         return e;
+    name_map by_value = {0}, by_folded_name = {0}; /* for clashes, found in constant time */
     for (size_t i = 0; i < vals->len; i++) {
         enum_value *v = pool_alloc(sizeof *v);
         v->name = vals->keys[i]->text;
@@ -220,13 +194,24 @@ static enum_def *build_enum(format *f, const ynode *key, const ynode *n, int is_
                 parse_int(num, num_key, &v->value);
             v->doc = scalar(ynode_get(vn, "doc"), "doc");
         }
-        for (size_t j = 0; j < e->values.len; j++) {
-            enum_value *o = e->values.items[j];
-            if (o->value == v->value)
-                diag_error(v->loc, "'%s' has the same value as '%s'", v->name, o->name);
-            if (strcasecmp(o->name, v->name) == 0)
-                diag_error(v->loc, "'%s' and '%s' differ only in case: their C constants would clash", v->name, o->name);
+        enum_value *o = name_map_put(&by_value, pool_printf("%lld", (long long)v->value), v);
+        if (o)
+            diag_error(v->loc, "'%s' has the same value as '%s'", v->name, o->name);
+        char *folded = pool_strdup(v->name);
+        for (char *c = folded; *c; c++)
+            *c = (char)tolower((unsigned char)*c);
+        if ((o = name_map_put(&by_folded_name, folded, v)))
+            diag_error(v->loc, "'%s' and '%s' differ only in case: their C constants would clash", v->name, o->name);
+        name_map_put(&e->value_names, v->name, v);
+        /* the generated constants are of the enum's type: a value outside it cannot be read */
+        int bits = prim_size(e->base) * 8;
+        int64_t low = 0, high = 0;
+        if (bits < 64) {
+            low = prim_is_signed(e->base) ? -(INT64_C(1) << (bits - 1)) : 0;
+            high = prim_is_signed(e->base) ? (INT64_C(1) << (bits - 1)) - 1 : (INT64_C(1) << bits) - 1;
         }
+        if (!is_flags && bits < 64 && (v->value < low || v->value > high))
+            diag_error(v->loc, "value %lld of '%s' does not fit in %s", (long long)v->value, v->name, prim_name(e->base));
         if (is_flags && (v->value < 0 || v->value >= prim_size(e->base) * 8))
             diag_error(v->loc, "bit %lld does not fit in %s", (long long)v->value, prim_name(e->base));
         vec_push(&e->values, v);
@@ -326,8 +311,10 @@ static void parse_type_text(field *fl, const ynode *n)
         fl->kind = FT_STR;
         fl->is_array = 0;
         int64_t n_len = 0;
-        if (!fl->count || !expr_const_int(fl->count, &n_len) || n_len <= 0)
-            diag_error(n->loc, "char[N] is a fixed-length string and needs a constant length");
+        if (!fl->count || !expr_const_int(fl->count, &n_len) || n_len <= 0 || n_len > 0xFFFFFFFF) {
+            diag_error(n->loc, "char[N] is a fixed-length string and needs a constant length (1 to 0xFFFFFFFF)");
+            n_len = 1;
+        }
         fl->str_len = n_len;
         fl->count = NULL;
     } else if (parse_prim(base, &fl->prim)) {
@@ -359,15 +346,17 @@ static void build_bits(field *fl, const ynode *n)
         bit_field *bf = pool_alloc(sizeof *bf);
         bf->loc = b->loc;
         bf->name = scalar(ynode_get(b, "name"), "name");
-        if (!bf->name || !is_identifier(bf->name))
+        if (!bf->name || !is_identifier(bf->name)) {
             diag_error(b->loc, "a bit field needs a valid 'name'");
+            bf->name = "?"; /* the checker compares names: never NULL */
+        }
         int64_t w = 0;
         const ynode *wn = ynode_get(b, "width");
         if (!wn)
             diag_error(b->loc, "a bit field needs 'width'");
         else if (parse_int(wn, "width", &w) && (w < 1 || w > 64))
             diag_error(wn->loc, "width must be between 1 and 64");
-        bf->width = (int)w;
+        bf->width = w >= 1 && w <= 64 ? (int)w : 1; /* after an error, a width the sums can take */
         const ynode *sn = ynode_get(b, "signed");
         bf->is_signed = sn ? parse_bool(sn, "signed") : 0;
         bf->doc = scalar(ynode_get(b, "doc"), "doc");
@@ -504,9 +493,11 @@ static field *build_field(type_def *t, const ynode *n, int index)
     }
     if ((v = ynode_get(n, "fixed")) && scalar(v, "fixed")) {
         int i_bits = 0, f_bits = 0;
-        if (sscanf(v->text, "%d.%d", &i_bits, &f_bits) != 2 || i_bits < 0 || f_bits < 0)
+        /* (a malformed one is reported once, not again by its size) */
+        fl->is_fixed = sscanf(v->text, "%3d.%3d", &i_bits, &f_bits) == 2 && i_bits >= 0 && f_bits >= 0 &&
+                       i_bits <= 64 && f_bits <= 64;
+        if (!fl->is_fixed)
             diag_error(v->loc, "fixed must be INT.FRAC bits, like 10.6");
-        fl->is_fixed = 1;
         fl->fixed_int = i_bits;
         fl->fixed_frac = f_bits;
     }
@@ -662,11 +653,9 @@ static void build_values(type_def *t, const ynode *map)
                 diag_error(vn->loc, "value '%s' needs 'value' (its expression)", nv->name);
             nv->doc = scalar(ynode_get(vn, "doc"), "doc");
         }
-        for (size_t j = 0; j < t->values.len; j++) {
-            named_value *o = t->values.items[j];
-            if (strcmp(o->name, nv->name) == 0)
-                diag_error(key->loc, "value '%s' is declared twice in '%s' (first at line %d)", nv->name, t->name, o->loc.line);
-        }
+        named_value *o = name_map_put(&t->value_names, nv->name, nv);
+        if (o)
+            diag_error(key->loc, "value '%s' is declared twice in '%s' (first at line %d)", nv->name, t->name, o->loc.line);
         vec_push(&t->values, nv);
     }
 }
@@ -728,6 +717,10 @@ static type_def *build_type(const ynode *key, const ynode *n)
                 diag_error(pn->loc, "a parameter needs a valid name");
                 p->name = "?";
             }
+            param *o = name_map_put(&t->param_names, p->name, p);
+            if (o && strcmp(p->name, "?") != 0)
+                diag_error(p->loc, "parameter '%s' is declared twice in '%s' (first at line %d)", p->name, t->name, o->loc.line);
+            p->index = (int)t->params.len;
             vec_push(&t->params, p);
         }
     }
@@ -750,11 +743,9 @@ static type_def *build_type(const ynode *key, const ynode *n)
         field *fl = build_field(t, fields->values[i], (int)i);
         if (!fl)
             continue;
-        for (size_t j = 0; j < t->fields.len; j++) {
-            field *o = t->fields.items[j];
-            if (strcmp(o->name, fl->name) == 0)
-                diag_error(fl->loc, "field '%s' is declared twice in '%s' (first at line %d)", fl->name, t->name, o->loc.line);
-        }
+        field *o = name_map_put(&t->field_names, fl->name, fl);
+        if (o)
+            diag_error(fl->loc, "field '%s' is declared twice in '%s' (first at line %d)", fl->name, t->name, o->loc.line);
         vec_push(&t->fields, fl);
     }
     return t;
@@ -848,6 +839,7 @@ static member *build_member(const ynode *n)
 {
     static const char *const keys[] = {"name", "kind", "each", "files", "checks", "orphans", "doc", NULL};
     member *m = pool_alloc(sizeof *m);
+    m->name = "?"; /* until read: nothing compares a NULL name */
     m->loc = n->loc;
     if (!expect_kind(n, YN_MAP, "a member"))
         return m;
@@ -863,8 +855,10 @@ static member *build_member(const ynode *n)
         if (!is_set_path(m->each) || strncmp(m->each, "owner.", 6) != 0)
             diag_error(n->loc, "'each' must be a path starting 'owner.' (with ':Type' to keep one type)");
     }
-    if (!m->name || !is_identifier(m->name))
+    if (!m->name || !is_identifier(m->name)) {
         diag_error(n->loc, "a member needs a valid 'name'");
+        m->name = "?";
+    }
     if (!m->kind)
         diag_error(n->loc, "a member needs 'kind' (a file kind of this format, or FORMAT.KIND)");
     const ynode *v;
@@ -893,6 +887,7 @@ static entry *build_entry(const ynode *n)
 {
     static const char *const keys[] = {"name", "root", "extensions", "magic", "magic_at", "doc", "members", NULL};
     entry *e = pool_alloc(sizeof *e);
+    e->name = "?";
     e->loc = n->loc;
     if (!expect_kind(n, YN_MAP, "a file kind"))
         return e;
@@ -904,8 +899,10 @@ static entry *build_entry(const ynode *n)
     const ynode *v;
     if ((v = ynode_get(n, "magic_at")))
         parse_int(v, "magic_at", &e->magic_at);
-    if (!e->name || !is_identifier(e->name))
+    if (!e->name || !is_identifier(e->name)) {
         diag_error(n->loc, "a file kind needs a valid 'name'");
+        e->name = "?";
+    }
     if (!e->root_name)
         diag_error(n->loc, "a file kind needs 'root' (the type of the whole file)");
     if ((v = ynode_get(n, "extensions")) && expect_kind(v, YN_SEQ, "extensions"))
@@ -979,7 +976,7 @@ format *model_build(const ynode *doc)
             continue;
         for (size_t i = 0; i < m->len; i++) {
             enum_def *e = build_enum(f, m->keys[i], m->values[i], pass);
-            if (find_enum(f, e->name))
+            if (name_map_put(&f->enum_names, e->name, e))
                 diag_error(e->loc, "'%s' is declared twice", e->name);
             vec_push(&f->enums, e);
         }
@@ -990,16 +987,24 @@ format *model_build(const ynode *doc)
     else if (expect_kind(types, YN_MAP, "types"))
         for (size_t i = 0; i < types->len; i++) {
             type_def *t = build_type(types->keys[i], types->values[i]);
-            if (find_type(f, t->name) || find_enum(f, t->name))
+            if (find_enum(f, t->name) || name_map_put(&f->type_names, t->name, t))
                 diag_error(t->loc, "'%s' is declared twice", t->name);
             t->kind_id = (int)f->types.len + 1;
             vec_push(&f->types, t);
         }
     const ynode *files = ynode_get(doc, "files");
+    name_map entry_names = {0};
     if (!files)
         diag_error(doc->loc, "the schema needs 'files' (which types are whole files)");
     else if (expect_kind(files, YN_SEQ, "files"))
-        for (size_t i = 0; i < files->len; i++)
-            vec_push(&f->entries, build_entry(files->values[i]));
+        for (size_t i = 0; i < files->len; i++) {
+            /* each kind gets its own functions and constants: a second one of a name would
+             * define them again */
+            entry *e = build_entry(files->values[i]);
+            entry *first = strcmp(e->name, "?") != 0 ? name_map_put(&entry_names, e->name, e) : NULL;
+            if (first)
+                diag_error(e->loc, "file kind '%s' is listed twice (first at line %d)", e->name, first->loc.line);
+            vec_push(&f->entries, e);
+        }
     return f;
 }

@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include "diag.h"
+#include "name_map.h"
 #include "expr.h"
 #include "yaml_tree.h"
 
@@ -46,6 +47,7 @@ typedef struct enum_def {
     int is_flags;      /* flags: values are bit numbers */
     int is_open;       /* other values are allowed too (no membership check) */
     ptr_vec values;    /* enum_value* */
+    name_map value_names; /* by name */
 } enum_def;
 
 typedef struct bit_field {
@@ -157,6 +159,7 @@ typedef struct field {
 typedef struct param {
     const char *name, *doc;
     src_loc loc;
+    int index; /* in its type's params */
 } param;
 
 /* Part of a rule's message: literal text, or a value written in decimal or hex. */
@@ -195,6 +198,7 @@ struct type_def {
     ptr_vec fields; /* field* */
     ptr_vec params; /* param* */
     ptr_vec values; /* named_value*: `values:`, then lifted quantifiers */
+    name_map field_names, value_names, param_names; /* the first of each name */
     int has_size;
     int64_t declared_size;
     int64_t align;       /* align: where the builder places data of this type */
@@ -254,6 +258,7 @@ typedef struct format {
     ptr_vec entries; /* entry* */
     ptr_vec enums;   /* enum_def* (enums and flags) */
     ptr_vec types;   /* type_def* */
+    name_map type_names, enum_names; /* the first of each name */
 } format;
 
 /* Builds the IR from a schema's tree; reports every problem it finds. */

@@ -1,14 +1,23 @@
 /* libyaml events -> ynode tree, keeping file:line:col on every node. */
 #include "yaml_tree.h"
 
+#include "name_map.h"
+
 #include <stdio.h>
 #include <string.h>
 #include <yaml.h>
 
+/* Schemas nest a few levels (types, fields, a field's keys, a switch's cases); the limit
+ * keeps the tree's recursive readers within the stack whatever the input. */
+#define YAML_MAX_DEPTH 64
+
 typedef struct loader {
     yaml_parser_t parser;
     const char *file;
+    const unsigned char *text; /* the whole schema, for locating errors */
+    size_t len;
     int failed;
+    int depth;
 } loader;
 
 static src_loc mark_loc(const loader *l, yaml_mark_t m)
@@ -26,18 +35,21 @@ static ynode *new_node(ynode_kind kind, src_loc at)
 }
 
 /* In flow style (`{ name: d, type: Color[n] }`) YAML reads `[` as the start of a list, so an
- * array type must be quoted. Finds such a type on `line` of the file and notes the fix. */
-static void note_unquoted_flow_type(const char *file, int line)
+ * array type must be quoted. Finds such a type on `line` of the schema and notes the fix. */
+static void note_unquoted_flow_type(const loader *l, int line)
 {
-    FILE *f = fopen(file, "rb");
-    if (!f)
-        return;
+    const char *p = (const char *)l->text, *end = p + l->len;
+    for (int at = 1; at < line && p < end; at++) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        p = nl ? nl + 1 : end;
+    }
     char text[1024];
-    int at = 0;
-    while (fgets(text, sizeof text, f) && ++at < line)
-        ;
-    fclose(f);
-    if (at != line || !strchr(text, '{'))
+    size_t n = 0;
+    while (p + n < end && p[n] != '\n' && p[n] != '\0' && n < sizeof text - 1)
+        n++;
+    memcpy(text, p, n);
+    text[n] = '\0';
+    if (!strchr(text, '{'))
         return;
     const char *key = strstr(text, "type:");
     if (!key)
@@ -50,18 +62,36 @@ static void note_unquoted_flow_type(const char *file, int line)
         return;
     while (len && v[len - 1] == ' ')
         len--;
-    src_loc loc = {file, line, (int)(v - text) + 1};
+    src_loc loc = {l->file, line, (int)(v - text) + 1};
     diag_note(loc, "in flow style an array type must be quoted: write type: \"%.*s\"", (int)len, v);
+}
+
+/* libyaml's reader (encoding, control characters) reports a byte offset, not a mark: the
+ * line and column (in characters, as the parser counts them) are found in the file. */
+static src_loc offset_loc(const loader *l, size_t offset)
+{
+    src_loc at = {l->file, 1, 1};
+    for (size_t i = 0; i < offset && i < l->len; i++) {
+        unsigned char c = l->text[i];
+        if (c == '\n') {
+            at.line++;
+            at.col = 1;
+        } else if ((c & 0xC0) != 0x80) {
+            at.col++;
+        }
+    }
+    return at;
 }
 
 static int next_event(loader *l, yaml_event_t *ev)
 {
     if (yaml_parser_parse(&l->parser, ev))
         return 1;
-    src_loc at = mark_loc(l, l->parser.problem_mark);
+    src_loc at = l->parser.error == YAML_READER_ERROR ? offset_loc(l, l->parser.problem_offset)
+                                                     : mark_loc(l, l->parser.problem_mark);
     diag_error(at, "YAML syntax: %s%s%s", l->parser.problem ? l->parser.problem : "parse error",
                l->parser.context ? " " : "", l->parser.context ? l->parser.context : "");
-    note_unquoted_flow_type(l->file, at.line);
+    note_unquoted_flow_type(l, at.line);
     l->failed = 1;
     return 0;
 }
@@ -72,6 +102,7 @@ static ynode *parse_node(loader *l, yaml_event_t *ev);
 static ynode *parse_collection(loader *l, ynode *n, int is_map)
 {
     ptr_vec keys = {0}, values = {0};
+    name_map seen = {0}; /* hashed: a 100,000-key mapping compared pairwise took most of a minute */
     for (;;) {
         yaml_event_t ev;
         if (!next_event(l, &ev))
@@ -87,11 +118,13 @@ static ynode *parse_collection(loader *l, ynode *n, int is_map)
             if (child->kind != YN_SCALAR) {
                 diag_error(child->loc, "mapping keys must be plain names");
                 l->failed = 1;
-            }
-            for (size_t i = 0; i < keys.len && child->kind == YN_SCALAR; i++) {
-                ynode *k = keys.items[i];
-                if (strcmp(k->text, child->text) == 0) {
-                    diag_error(child->loc, "duplicate key '%s' (first at line %d)", child->text, k->loc.line);
+                /* kept as a key with a text, so that nothing reading the tree meets a NULL */
+                child->kind = YN_SCALAR;
+                child->text = "?";
+            } else {
+                ynode *first = name_map_put(&seen, child->text, child);
+                if (first) {
+                    diag_error(child->loc, "duplicate key '%s' (first at line %d)", child->text, first->loc.line);
                     l->failed = 1;
                 }
             }
@@ -125,11 +158,19 @@ static ynode *parse_node(loader *l, yaml_event_t *ev)
         yaml_event_delete(ev);
         return n;
     case YAML_MAPPING_START_EVENT:
+    case YAML_SEQUENCE_START_EVENT: {
+        int is_map = ev->type == YAML_MAPPING_START_EVENT;
         yaml_event_delete(ev);
-        return parse_collection(l, new_node(YN_MAP, at), 1);
-    case YAML_SEQUENCE_START_EVENT:
-        yaml_event_delete(ev);
-        return parse_collection(l, new_node(YN_SEQ, at), 0);
+        if (l->depth >= YAML_MAX_DEPTH) {
+            diag_error(at, "the schema nests more than %d levels deep here", YAML_MAX_DEPTH);
+            l->failed = 1;
+            return NULL;
+        }
+        l->depth++;
+        n = parse_collection(l, new_node(is_map ? YN_MAP : YN_SEQ, at), is_map);
+        l->depth--;
+        return n;
+    }
     case YAML_ALIAS_EVENT:
         diag_error(at, "YAML aliases are not supported in schemas: write the value out");
         break;
@@ -150,9 +191,33 @@ ynode *yaml_load_file(const char *path)
         diag_error(at, "cannot open schema");
         return NULL;
     }
-    loader l = {.file = pool_strdup(path)};
+    /* read whole: errors are located in the text (libyaml's reader only gives an offset) */
+    size_t cap = 65536, total = 0, n;
+    unsigned char *text = pool_alloc(cap);
+    while ((n = fread(text + total, 1, cap - total, f)) > 0) {
+        total += n;
+        if (total == cap) {
+            unsigned char *bigger = pool_alloc(cap * 2);
+            memcpy(bigger, text, total);
+            text = bigger;
+            cap *= 2;
+        }
+    }
+    int failed = ferror(f);
+    fclose(f);
+    if (failed) {
+        src_loc at = {path, 0, 0};
+        diag_error(at, "cannot read schema");
+        return NULL;
+    }
+    return yaml_load_memory(path, text, total);
+}
+
+ynode *yaml_load_memory(const char *name, const unsigned char *text, size_t len)
+{
+    loader l = {.file = pool_strdup(name), .text = text, .len = len};
     yaml_parser_initialize(&l.parser);
-    yaml_parser_set_input_file(&l.parser, f);
+    yaml_parser_set_input_string(&l.parser, text, len);
 
     ynode *root = NULL;
     yaml_event_t ev;
@@ -177,7 +242,6 @@ ynode *yaml_load_file(const char *path)
         root = parse_node(&l, &ev);
     }
     yaml_parser_delete(&l.parser);
-    fclose(f);
     if (l.failed)
         return NULL;
     if (!root) {

@@ -19,6 +19,9 @@ struct ynode {
 
 /* Loads one YAML document. Reports errors and returns NULL on failure. */
 ynode *yaml_load_file(const char *path);
+/* The same from `len` bytes in memory (kept until the tree is done with); `name` is the
+ * file named in errors. */
+ynode *yaml_load_memory(const char *name, const unsigned char *text, size_t len);
 
 /* The value of `key` in a map, or NULL. */
 ynode *ynode_get(const ynode *map, const char *key);

@@ -560,3 +560,238 @@ Test(bfgen_jobs, messages_come_in_schema_order_whatever_the_process_count)
         remove_tree(dir);
     }
 }
+
+/* ---- hostile schemas: a located error, never a crash, a hang or undefined behaviour ---- */
+
+/* Runs the sanitizer build of bfgen (ASan+UBSan, tests/bfgen/bfgen.mk) with `options` on
+ * `schema` (`len` bytes: it may hold a NUL), reading all it prints (the first 8 KiB kept). */
+static void bfgen_san(run *r, const char *options, const char *schema, size_t len)
+{
+    strcpy(r->path, "/tmp/bfgen_case_XXXXXX.yaml");
+    int fd = mkstemps(r->path, 5);
+    cr_assert(fd >= 0);
+    cr_assert_eq(write(fd, schema, len), (ssize_t)len);
+    close(fd);
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s/build/san/bin/bfgen %s %s 2>&1", BF_PROJECT_DIR, options, r->path);
+    FILE *p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    size_t n = fread(r->output, 1, sizeof r->output - 1, p);
+    r->output[n] = '\0';
+    char rest[4096];
+    while (fread(rest, 1, sizeof rest, p) > 0)
+        ;
+    r->status = pclose(p);
+    unlink(r->path);
+}
+
+/* Refused: exit status 1 (not a signal, not a sanitizer's abort), with the located error. */
+static void expect_refused(const run *r, int line, int col, const char *message)
+{
+    cr_expect(WIFEXITED(r->status) && WEXITSTATUS(r->status) == 1, "bfgen must exit 1, status 0x%x:\n%s", r->status,
+              r->output);
+    cr_expect(strstr(r->output, "runtime error") == NULL && strstr(r->output, "Sanitizer") == NULL, "%s", r->output);
+    expect_error(r, line, col, message);
+}
+
+/* prefix, then `unit` n times, then suffix: a schema too deep or too large on purpose. */
+static char *repeated(const char *prefix, const char *unit, int n, const char *suffix)
+{
+    size_t a = strlen(prefix), u = strlen(unit), z = strlen(suffix);
+    char *s = malloc(a + u * (size_t)n + z + 1);
+    cr_assert_not_null(s);
+    memcpy(s, prefix, a);
+    for (int i = 0; i < n; i++)
+        memcpy(s + a + u * (size_t)i, unit, u);
+    memcpy(s + a + u * (size_t)n, suffix, z + 1);
+    return s;
+}
+
+typedef struct hostile_case {
+    const char *schema;
+    int line, col;
+    const char *message;
+} hostile_case;
+
+/* Each of these crashed bfgen, overflowed an integer in it, or was accepted and gave C that
+ * does not compile (issue 27; the full schemas are in ../shared/repro). */
+static const hostile_case hostile_cases[] = {
+    /* a mapping as a key: its NULL text was compared (SIGSEGV) */
+    {"format: x\nendian: big\n? {a: 1}\n: 1\nb: 2\n", 3, 3, "mapping keys must be plain names"},
+    {HEAD "      - { name: a, type: u8, doc: A. }\n    ? [k]\n    : 1\n", 9, 7, "mapping keys must be plain names"},
+    /* a bit field without a name, then used: NULL name compared */
+    {HEAD "      - name: v\n        type: u16\n        doc: V.\n        bits: [ { width: 5, doc: W. } ]\n"
+          "      - { name: w, type: u8, if: \"v.y == 1\", doc: W. }\n",
+     11, 17, "a bit field needs a valid 'name'"},
+    /* a file kind without a name, with a member naming a kind */
+    {"format: x\nendian: big\nfiles:\n  - { root: T, doc: F. }\n"
+     "  - { name: g, root: T, doc: G., members: [ { name: m, kind: f, files: \"*.x\" } ] }\n"
+     "types:\n  T:\n    fields: [ { name: a, type: u8, doc: A. } ]\n",
+     4, 5, "a file kind needs a valid 'name'"},
+    {"format: x\nendian: big\nfiles: [ 3 ]\ntypes:\n  T:\n    fields: [ { name: a, type: u8, doc: A. } ]\n", 3, 10,
+     "a file kind must be a mapping"},
+    /* widths and fixed formats beyond int overflowed the checker's sums (UBSan) */
+    {HEAD "      - name: v\n        type: u16\n        doc: V.\n        bits: [ { name: a, width: 2147483647, doc: A. },"
+          " { name: b, width: 2147483647, doc: B. } ]\n",
+     11, 35, "width must be between 1 and 64"},
+    {HEAD "      - name: v\n        type: u16\n        doc: V.\n        bits: [ { name: a, width: -2147483648, doc: A. } ]\n",
+     11, 35, "width must be between 1 and 64"},
+    {HEAD "      - { name: v, type: s32, fixed: \"2147483647.2147483647\", doc: V. }\n", 8, 38,
+     "fixed must be INT.FRAC bits"},
+    /* sizes whose products overflowed 64 bits (UBSan), counts C cannot declare */
+    {"format: x\nendian: big\nfiles:\n  - { name: f, root: C }\ntypes:\n"
+     "  A:\n    fields: [ { name: a, type: \"u8[0xFFFFFFFF]\", doc: A. } ]\n"
+     "  B:\n    fields: [ { name: b, type: \"A[0xFFFFFFFF]\", doc: B. } ]\n"
+     "  C:\n    fields: [ { name: c, type: \"B[0xFFFFFFFF]\", doc: C. } ]\n",
+     8, 3, "'B' takes more than 0xFFFFFFFF bytes, bfgen's limit"},
+    {HEAD "      - { name: a, type: \"u32[-1]\", doc: A. }\n", 8, 31, "count -1 of 'a' is negative"},
+    {HEAD "      - { name: a, type: \"u8[4294967296]\", if: \"1\", doc: A. }\n", 8, 30,
+     "count 4294967296 of 'a' is beyond bfgen's limit of 0xFFFFFFFF"},
+    {HEAD "      - { name: a, type: \"char[99999999999]\", doc: A. }\n", 8, 26, "char[N] is a fixed-length string"},
+    /* numbers C cannot write: `if (inf)` */
+    {HEAD "      - { name: a, type: u8, if: \"1e400\", doc: A. }\n", 8, 35, "number too large for a double"},
+    {HEAD "      - { name: a, type: u8, count: \"18446744073709551616\", doc: A. }\n", 8, 38,
+     "number too large for 64 bits"},
+    /* an enum value its type cannot hold (-2^63 made a template recurse forever) */
+    {"format: x\nendian: big\nfiles:\n  - { name: f, root: T }\nenums:\n  E:\n    type: u8\n"
+     "    values: { a: 0, b: -9223372036854775808 }\ntypes:\n  T:\n    fields: [ { name: a, type: u8, enum: E, doc: A. } ]\n",
+     8, 21, "value -9223372036854775808 of 'b' does not fit in u8"},
+    /* names that generate one C name twice */
+    {"format: x\nendian: big\nfiles:\n  - { name: f, root: T }\n  - { name: f, root: T }\n"
+     "types:\n  T:\n    fields: [ { name: a, type: u8, doc: A. } ]\n",
+     5, 5, "file kind 'f' is listed twice (first at line 4)"},
+    {"format: x\nendian: big\nfiles:\n  - { name: f, root: R }\ntypes:\n  T:\n    params: [n, n]\n"
+     "    fields: [ { name: a, type: \"u8[n]\", doc: A. } ]\n"
+     "  R:\n    fields: [ { name: t, type: T, args: { n: 1 }, doc: T. } ]\n",
+     7, 17, "parameter 'n' is declared twice in 'T' (first at line 7)"},
+    /* a parameter and a field of one name: `count: n` read the field, silently */
+    {"format: x\nendian: big\nfiles:\n  - { name: f, root: R }\ntypes:\n  T:\n    params: [n]\n    fields:\n"
+     "      - { name: n, type: u8, doc: N. }\n      - { name: a, type: u8, count: n, doc: A. }\n"
+     "  R:\n    fields: [ { name: t, type: T, args: { n: 1 }, doc: T. } ]\n",
+     9, 9, "field 'n' has the name of a parameter of 'T'"},
+    /* a type no root reaches: its reading functions were unused static functions (-Werror) */
+    {HEAD "      - { name: a, type: u8, doc: A. }\n  Lonely:\n    fields: [ { name: b, type: u8, doc: B. } ]\n", 9, 3,
+     "type 'Lonely' is not reached from any file kind's root"},
+    /* libyaml's reader errors were all at 1:1 */
+    {"format: x\nendian: big\nfiles:\n  - { name: f, root: T }\ntypes:\n  T:\n    doc: \"\x01\"\n", 7, 11,
+     "YAML syntax: control characters are not allowed"},
+    {"format: x\nendian: big\nfiles:\n  - { name: f, root: T }\ntypes:\n  T:\n    doc: \"caf\xc3\x28\"\n", 7, 15,
+     "YAML syntax: invalid trailing UTF-8 octet"},
+};
+
+Test(bfgen_hostile, each_case_is_a_located_error)
+{
+    for (size_t i = 0; i < sizeof hostile_cases / sizeof hostile_cases[0]; i++) {
+        const hostile_case *c = &hostile_cases[i];
+        run r;
+        bfgen_san(&r, "--syntax-only", c->schema, strlen(c->schema));
+        expect_refused(&r, c->line, c->col, c->message);
+    }
+}
+
+Test(bfgen_hostile, a_nul_byte_is_located)
+{
+    static const char schema[] = "format: x\nendian: big\nfiles:\n  - { name: f, root: T }\nty\0pes:\n";
+    run r;
+    bfgen_san(&r, "--syntax-only", schema, sizeof schema - 1);
+    expect_refused(&r, 5, 3, "YAML syntax: control characters are not allowed");
+}
+
+typedef struct deep_case {
+    const char *prefix, *unit;
+    int times;
+    const char *suffix;
+    int line, col;
+    const char *message;
+} deep_case;
+
+/* Nesting that overflowed the stack of a recursive reader (or took seconds to render): each
+ * is bounded where it is written. 50,000 levels, as the hostile schemas had. */
+#define FIELD_COUNT(expr_start) HEAD "      - { name: n, type: u8, doc: N. }\n      - { name: a, type: u8, doc: A., count: \"" expr_start
+static const deep_case deep_cases[] = {
+    {"format: x\nendian: big\nx: ", "[", 50000, "", 3, 67, "the schema nests more than 64 levels deep here"},
+    {"format: x\nendian: big\nx: ", "{a: ", 50000, "", 3, 256, "the schema nests more than 64 levels deep here"},
+    {FIELD_COUNT(""), "(", 50000, "n\" }\n", 9, 303, "expression nested more than 256 levels deep"},
+    {FIELD_COUNT(""), "- ", 50000, "n\" }\n", 9, 558, "expression nested more than 256 levels deep"},
+    {FIELD_COUNT("n"), "+1", 10000, "\" }\n", 9, 560, "expression nested more than 256 levels deep"},
+    {FIELD_COUNT("n"), ".x", 50000, "\" }\n", 9, 560, "expression nested more than 256 levels deep"},
+    {FIELD_COUNT(""), "n ? 1 : ", 50000, "1\" }\n", 9, 2090, "expression nested more than 256 levels deep"},
+    {FIELD_COUNT("indexof(n"), ", 1", 50000, ")\" }\n", 9, 824, "a call takes at most 256 arguments"},
+    {"format: x\nendian: big\nfiles:\n  - { name: f, root: T }\nenums:\n  E:\n    type: u8\n    values: { a: ", "1+",
+     50000, "1 }\ntypes:\n  T:\n    fields: [ { name: a, type: u8, enum: E, doc: A. } ]\n", 8, 531,
+     "expression nested more than 256 levels deep"},
+};
+
+Test(bfgen_hostile, nesting_is_bounded, .timeout = 120)
+{
+    for (size_t i = 0; i < sizeof deep_cases / sizeof deep_cases[0]; i++) {
+        const deep_case *c = &deep_cases[i];
+        char *schema = repeated(c->prefix, c->unit, c->times, c->suffix);
+        run r;
+        bfgen_san(&r, "--syntax-only", schema, strlen(schema));
+        expect_refused(&r, c->line, c->col, c->message);
+        free(schema);
+    }
+}
+
+/* Values using values, and structures holding structures inline, each 20,000 deep. */
+Test(bfgen_hostile, chains_of_values_and_types_are_bounded, .timeout = 120)
+{
+    size_t cap = 2000000, used = 0;
+    char *s = malloc(cap);
+    cr_assert_not_null(s);
+    used += (size_t)snprintf(s + used, cap - used, "format: x\nendian: big\nfiles:\n  - { name: f, root: T }\ntypes:\n"
+                                                   "  T:\n    values:\n      v0: n\n");
+    for (int i = 1; i <= 20000; i++)
+        used += (size_t)snprintf(s + used, cap - used, "      v%d: v%d + 1\n", i, i - 1);
+    used += (size_t)snprintf(s + used, cap - used, "    fields:\n      - { name: n, type: u8, doc: N. }\n"
+                                                   "      - { name: a, type: u8, count: v20000, doc: A. }\n");
+    run r;
+    bfgen_san(&r, "--syntax-only", s, used);
+    expect_refused(&r, 19753, 15, "value 'v19744' is reached through more than 256 values that use each other");
+
+    used = (size_t)snprintf(s, cap, "format: x\nendian: big\nfiles:\n  - { name: f, root: T0 }\ntypes:\n");
+    for (int i = 0; i < 20000; i++)
+        used += (size_t)snprintf(s + used, cap - used, "  T%d:\n    fields: [ { name: x, type: T%d, doc: X. } ]\n", i, i + 1);
+    used += (size_t)snprintf(s + used, cap - used, "  T20000:\n    fields: [ { name: x, type: u8, doc: X. } ]\n");
+    bfgen_san(&r, "--syntax-only", s, used);
+    expect_refused(&r, 518, 3, "type 'T256' is held inline through more than 256 structures");
+    free(s);
+}
+
+/* ---- a schema's size, not its square, sets bfgen's time ---- */
+
+/* 50,000 enum members, 50,000 named values each using a field and a member, 50,000 fields:
+ * about 1 s of CPU for the release bfgen, where the pairwise checks it had took more than
+ * 300 s. Run under a CPU limit (not a clock: a busy machine does not matter) 50 times what
+ * it needs, so that quadratic work fails here instead of hanging the suite. */
+Test(bfgen_linear, fifty_thousand_of_each, .timeout = 300)
+{
+    enum { N = 50000 };
+    size_t cap = 6000000, used = 0;
+    char *s = malloc(cap);
+    cr_assert_not_null(s);
+    used += (size_t)snprintf(s + used, cap - used, "format: x\nendian: little\nfiles:\n  - { name: f, root: T }\n"
+                                                   "enums:\n  E:\n    type: u32\n    values:\n");
+    for (int i = 0; i < N; i++)
+        used += (size_t)snprintf(s + used, cap - used, "      v%d: %d\n", i, i);
+    used += (size_t)snprintf(s + used, cap - used, "types:\n  T:\n    values:\n");
+    for (int i = 0; i < N; i++)
+        used += (size_t)snprintf(s + used, cap - used, "      w%d: { value: f%d + E.v%d, doc: W. }\n", i, i, i);
+    used += (size_t)snprintf(s + used, cap - used, "    fields:\n");
+    for (int i = 0; i < N; i++)
+        used += (size_t)snprintf(s + used, cap - used, "      - { name: f%d, type: u8, doc: F. }\n", i);
+    cr_assert_lt(used, cap - 1);
+    run r;
+    strcpy(r.path, "/tmp/bfgen_case_XXXXXX.yaml");
+    int fd = mkstemps(r.path, 5);
+    cr_assert(fd >= 0);
+    cr_assert_eq(write(fd, s, used), (ssize_t)used);
+    close(fd);
+    free(s);
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "ulimit -t 60; %s/build/bin/bfgen --syntax-only %s 2>&1", BF_PROJECT_DIR, r.path);
+    shell(&r, cmd);
+    unlink(r.path);
+    cr_expect_eq(r.status, 0, "status 0x%x (killed by the CPU limit when it is SIGXCPU):\n%s", r.status, r.output);
+}

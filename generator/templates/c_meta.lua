@@ -159,7 +159,7 @@ return function(fmt)
   for _, e in ipairs(fmt.enums) do
     w(string.format("static const bf_enum_value_desc %senum_%s_values[] = {", p, e.name))
     for _, v in ipairs(e.values) do
-      local items = { ".name = " .. q(v.name), string.format(".value = INT64_C(%d)", v.value) }
+      local items = { ".name = " .. q(v.name), ".value = " .. names.i64(v.value) }
       for _, it in ipairs(lines.string_items(".doc", v.doc, 5)) do items[#items + 1] = it end
       for _, l in ipairs(lines.pack(items, "    {", 5, "},")) do w(l) end
     end
@@ -194,7 +194,7 @@ return function(fmt)
       if fl.kind == "switch" then
         w(string.format("static const bf_case_desc %scases_%s_%s[] = {", p, t.name, fl.name))
         for _, c in ipairs(fl.cases) do
-          w(string.format("    {INT64_C(%d), %s, %s, %s},", c.value or 0, q(c.default and "default" or c.label),
+          w(string.format("    {%s, %s, %s, %s},", names.i64(c.value or 0), q(c.default and "default" or c.label),
             c.type and ("&" .. p .. "type_" .. c.type) or "NULL",
             c.type and string.format("offsetof(%s, %s.%s)", ct, fl.name, c.type) or "0"))
         end

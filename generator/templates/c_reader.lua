@@ -315,7 +315,7 @@ local function case_label(fmt, ix, fl, case)
     end
   end
   local num = case.value >= -2147483647 and case.value <= 2147483647 and tostring(case.value)
-    or string.format("INT64_C(%d)", case.value)
+    or names.i64(case.value)
   if case.label ~= tostring(case.value) then num = num .. " /* " .. names.comment(case.label) .. " */" end
   return num
 end

@@ -129,13 +129,14 @@ local function rule_names(fmt, t)
 end
 
 -- The enum and flags checks of a format, one table each, shared by every field that uses it.
-local function check_tables(fmt, ix, w)
+local function check_tables(fmt, ix, w, used)
   for _, e in ipairs(fmt.enums) do
-    if not e.flags and not e.open then
+    if not used[e.name] then -- no field checks it: nothing to write
+    elseif not e.flags and not e.open then
       local vals = {}
       for _, v in ipairs(e.values) do
         local small = v.value >= -2147483647 and v.value <= 2147483647
-        vals[#vals + 1] = string.format(small and "%d" or "INT64_C(%d)", v.value)
+        vals[#vals + 1] = small and string.format("%d", v.value) or names.i64(v.value)
       end
       for _, l in ipairs(lines.pack(vals, string.format("static const int64_t enum_%s_values[] = {", e.name), 4, "};")) do w(l) end
       w(string.format("static const bf_enum_check enum_%s = {%s, %s, enum_%s_values, %d, %s};", e.name,
@@ -362,13 +363,18 @@ function V.source(fmt)
   w()
   w("#include \"" .. fmt.name .. "_access.h\"")
   w()
-  local used_checks = false
+  -- the tables of the enums and flags some validated field checks (an unused static const
+  -- is a warning, and -Werror makes it an error)
+  local used_checks = {}
   for _, t in ipairs(fmt.types) do
     for _, fl in ipairs(t.fields) do
-      if (fl.enum and not ix.enums[fl.enum].open) or fl.flags then used_checks = true end
+      if needs[t.name] or roots[t.name] then
+        if fl.enum and not ix.enums[fl.enum].open then used_checks[fl.enum] = true end
+        if fl.flags then used_checks[fl.flags] = true end
+      end
     end
   end
-  if used_checks then check_tables(fmt, ix, w) end
+  if next(used_checks) then check_tables(fmt, ix, w, used_checks) end
   local memo = memo_functions(fmt, w)
   local cache_slots = { n = 0 }
   local bodies = {}

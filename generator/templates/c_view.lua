@@ -666,7 +666,7 @@ local function lay_value(fmt, ix, t, fl, env, w)
       if case.default then
         default = case
       else
-        w(string.format("    case INT64_C(%d): /* %s */", case.value, case.label))
+        w(string.format("    case %s: /* %s */", names.i64(case.value), case.label))
         lay_case(case, names.raw_case_kind(fmt, fl, case_no))
         w("        break;")
       end

@@ -463,7 +463,8 @@ local function derive_lines(fmt, ix, t, env)
       local T = ix.types[fl.type]
       for _, cf in ipairs(T.fields) do
         if cf.count and cf.count.k == "name" and cf.count.ref == "param" then
-          local len = string.format("(int64_t)s->%s.%s_count", fl.name, cf.name)
+          -- (a bytes field's length is its .len, an array's its _count)
+          local len = string.format(cf.kind == "bytes" and "(int64_t)s->%s.%s.len" or "(int64_t)s->%s.%s_count", fl.name, cf.name)
           emit(layout.solve(cf.count, len, env, fl.args))
         end
       end
@@ -682,7 +683,7 @@ function W.function_for(fmt, ix, t, tables)
   B.layout(derive_lines(fmt, ix, t, env))
   for _, fl in ipairs(t.fields) do
     if fl.cond then
-      if fl.array then
+      if fl.array and not fl.fixed_count then -- (a fixed array has no count to say it is there)
         B.line(string.format("if (w->layout && s->%s_count > 0)", fl.name))
         B.line(string.format("    s->has_%s = 1;", fl.name))
       end

@@ -47,13 +47,13 @@ local function literal(v)
     if v < 0 then return { kind = "int", c = tostring(v), prec = P.unary, ty = "int", nn = false, lit = v } end
     return { kind = "int", c = tostring(v), prec = P.primary, ty = "int", nn = true, lit = v }
   end
-  return { kind = "int", c = string.format("INT64_C(%d)", v), prec = P.primary, ty = "i64", lit = v }
+  return { kind = "int", c = names.i64(v), prec = P.primary, ty = "i64", lit = v }
 end
 
 -- The piece converted to int64_t (text of type int64_t).
 local function as_i64(p)
   if p.ty == "i64" then return p end
-  if p.lit then return int_piece(string.format("INT64_C(%d)", p.lit), P.primary, "i64") end
+  if p.lit then return int_piece(names.i64(p.lit), P.primary, "i64") end
   return int_piece("(int64_t)" .. paren(p, P.unary), P.unary, "i64")
 end
 
@@ -132,6 +132,7 @@ end
 -- how fields, elements and builtins are reached, when they are not members of the reader's
 -- structs (the views' hooks, c_view.lua; the reader's are `reader_places` below).
 local render
+local constant_comparison
 
 -- An expression this kind of code cannot render: the places' `refuse` says why (views then
 -- leave the format out), else it is the template's error.
@@ -162,7 +163,9 @@ local function field_place(prefix, fl_ref)
   if fl.kind == "str" or fl.kind == "cstr" then return { kind = "string", c = base, prec = P.primary } end
   if fl.prim == "f64" then return { kind = "float", c = base, prec = P.primary, ty = "double" } end
   if fl.prim == "f32" then return { kind = "float", c = "(double)" .. base, prec = P.unary, ty = "double" } end
-  return int_piece(base, P.primary, prim_ty[fl.prim] or "any", prim_nn[fl.prim])
+  local p = int_piece(base, P.primary, prim_ty[fl.prim] or "any", prim_nn[fl.prim])
+  p.prim = fl.prim
+  return p
 end
 
 local function value_place(env, name, vt)
@@ -312,6 +315,34 @@ function reader_places.each(env, arr, i, it, elem_env, pre)
   end
 end
 
+-- The values a loaded integer primitive can have (64-bit ones: any, not listed).
+local prim_range = { u8 = { 0, 0xFF }, u16 = { 0, 0xFFFF }, u24 = { 0, 0xFFFFFF }, u32 = { 0, 0xFFFFFFFF },
+  s8 = { -0x80, 0x7F }, s16 = { -0x8000, 0x7FFF }, s24 = { -0x800000, 0x7FFFFF }, s32 = { -0x80000000, 0x7FFFFFFF } }
+
+-- A field compared with a constant its type decides (u8 <= 255, u32 >= 0): C compilers
+-- call that comparison always true or false (-Wtype-limits), so it is written as its
+-- value, the field still evaluated. nil when the comparison depends on the field.
+function constant_comparison(a, op, b)
+  local x, lit = a, b.lit
+  if not (a.prim and lit) then
+    if not (b.prim and a.lit) then return nil end
+    x, lit = b, a.lit -- L op x is x op' L
+    op = ({ ["<"] = ">", [">"] = "<", ["<="] = ">=", [">="] = "<=" })[op] or op
+  end
+  local r = prim_range[x.prim]
+  if not r then return nil end
+  local lo, hi = r[1], r[2]
+  local always, never -- true whatever the field holds; false whatever it holds
+  if op == "<" then always, never = hi < lit, lo >= lit
+  elseif op == "<=" then always, never = hi <= lit, lo > lit
+  elseif op == ">" then always, never = lo > lit, hi <= lit
+  elseif op == ">=" then always, never = lo >= lit, hi < lit
+  elseif op == "==" then always, never = false, lit < lo or lit > hi
+  elseif op == "!=" then always, never = lit < lo or lit > hi, false end
+  if not always and not never then return nil end
+  return truth_piece(string.format("((void)%s, %d)", x.c, always and 1 or 0), P.primary)
+end
+
 local function place(e, env)
   local pl = env.places or reader_places
   local k = e.k
@@ -452,6 +483,8 @@ local function place(e, env)
       return paren(p, right and prec + 1 or prec)
     end
     if prec == P.rel or prec == P.eq then
+      local known = constant_comparison(a, op, b)
+      if known ~= nil then return known end
       a, b = unify(a, b)
       return truth_piece(side(a) .. " " .. op .. " " .. side(b, true), prec)
     end
@@ -565,9 +598,18 @@ function M.quantifier_loop(e, env)
   end
   pre[#pre + 1] = string.format("for (uint32_t %s = 0; %s < (uint32_t)(%s); %s++) {", i, i, arr.count, i)
   local elem_env = setmetatable({ index = "(int64_t)" .. i, elem_field = fl, pre = {} }, { __index = env })
+  local declared_from = #pre + 1
   ;(env.places or reader_places).each(env, arr, i, it, elem_env, pre)
+  local declared_to = #pre
   local body = num(e.args[2], elem_env, float)
   for _, l in ipairs(elem_env.pre) do pre[#pre + 1] = "    " .. l end
+  -- a condition that does not use the element (first(a, a[_index] == 2)) leaves the
+  -- variable the places declared for it unused, which -Werror refuses
+  local word = "%f[%w_]" .. it .. "%f[^%w_]"
+  local declares, uses = false, body.c:find(word) ~= nil
+  for j = declared_from, declared_to do declares = declares or pre[j]:find(word .. " =") ~= nil end
+  for j = declared_to + 1, #pre do uses = uses or pre[j]:find(word) ~= nil end
+  if declares and not uses then table.insert(pre, declared_to + 1, "    (void)" .. it .. ";") end
   if e.name == "count" then
     pre[#pre + 1] = string.format("    %s += %s;", acc, body.truth and body.c or (paren(body, P.shift) .. " != 0"))
   elseif e.name == "sum" then
@@ -624,7 +666,9 @@ M.int_piece = int_piece
 function M.prim_piece(prim, c)
   if prim == "f64" then return { kind = "float", c = c, prec = P.primary, ty = "double" } end
   if prim == "f32" then return { kind = "float", c = "(double)" .. c, prec = P.unary, ty = "double" } end
-  return int_piece(c, P.primary, prim_ty[prim] or "any", prim_nn[prim])
+  local p = int_piece(c, P.primary, prim_ty[prim] or "any", prim_nn[prim])
+  p.prim = prim
+  return p
 end
 M.text_prec = text_prec
 

@@ -17,7 +17,9 @@ local hex_of = {}
 local function hex(n)
   local s = hex_of[n]
   if s then return s end
-  if n < 0 then s = "-" .. hex(-n) else s = string.format("0x%02X", n) end
+  -- (-n of the smallest integer is itself: its digits are written out)
+  if n == math.mininteger then s = "-0x8000000000000000"
+  elseif n < 0 then s = "-" .. hex(-n) else s = string.format("0x%02X", n) end
   hex_of[n] = s
   return s
 end

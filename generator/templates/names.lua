@@ -13,6 +13,13 @@ end
 
 function M.ctype(fmt, type_name) return fmt.name .. "_" .. type_name end
 
+-- An int64_t constant in C. INT64_C(-9223372036854775808) is not one: C reads the minus as an
+-- operator on a number too large for int64_t.
+function M.i64(v)
+  if v == math.mininteger then return "INT64_MIN" end
+  return string.format("INT64_C(%d)", v)
+end
+
 -- (names come again and again: each is made once)
 local upper_of = {}
 

@@ -1,7 +1,7 @@
 # Fuzzing the generated readers with libFuzzer (clang), one harness for every format.
 #
 #   make fuzz FORMAT=t3dm [ENTRY=model] [SECONDS=600]   one harness, until SECONDS or a finding
-#   make fuzz-ci                                         every format, FUZZ_CI_RUNS inputs each
+#   make fuzz-ci                                         every format and bfgen, FUZZ_CI_RUNS inputs each
 #   make -j2 fuzz-campaign [CAMPAIGN_RUNS=10000000]      every format to CAMPAIGN_RUNS executions
 #
 # Seeds: the files under tests/fixtures, $(SHARED)/samples and tests/fuzz/regressions that
@@ -101,4 +101,72 @@ fuzz-ci:
 		echo "== fuzz $$f ($(FUZZ_CI_RUNS) inputs from seed 1, at most $(FUZZ_CI_SECONDS) s)"; \
 		rm -rf $(FUZZ_DIR)/corpus/$$f; \
 		$(MAKE) --no-print-directory fuzz FORMAT=$$f SECONDS=$(FUZZ_CI_SECONDS) RUNS=$(FUZZ_CI_RUNS) SEED=1; \
-	done; fi
+	done; \
+	echo "== fuzz bfgen ($(FUZZ_CI_RUNS) inputs from seed 1, at most $(FUZZ_CI_SECONDS) s)"; \
+	rm -rf $(FUZZ_DIR)/corpus/bfgen; \
+	$(MAKE) --no-print-directory fuzz-bfgen SECONDS=$(FUZZ_CI_SECONDS) RUNS=$(FUZZ_CI_RUNS) SEED=1; fi
+
+# ---- bfgen: schemas are input too ----
+#
+#   make fuzz-bfgen [SECONDS=600] [RUNS=N] [SEED=0]   bfgen's loader, model and checker
+#
+# Seeds: every schema of the project (schemas/, tests/schemas/), $(SHARED)/repro and the
+# regression inputs in tests/fuzz/regressions/bfgen/, which test-bfgen-schemas also runs
+# (tests/bfgen/bfgen.mk). Inputs up to FUZZ_BFGEN_MAX_LEN bytes (larger seeds are cut), with
+# the schema language's words as a dictionary (bfgen.dict). The generator is written for gcc:
+# two clang warnings are off (check.c's `!a | !b` evaluates both on purpose; ir_lua.c's
+# macros repeat const).
+FUZZ_BFGEN_MAX_LEN ?= 16384
+FUZZ_BFGEN_BIN := $(FUZZ_DIR)/fuzz_bfgen
+FUZZ_BFGEN_SRC := $(addprefix generator/,yaml_tree.c diag.c name_map.c expr.c model.c check.c suggest.c ir_lua.c)
+$(FUZZ_BFGEN_BIN): tests/fuzz/fuzz_bfgen.c $(FUZZ_BFGEN_SRC) generator/*.h
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) -std=c11 -Wall -Wextra -Werror -Wno-bitwise-instead-of-logical -Wno-duplicate-decl-specifier -O1 -g -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=all -fno-omit-frame-pointer -Iruntime -Igenerator $(shell pkg-config --cflags yaml-0.1 lua5.4) \
+		tests/fuzz/fuzz_bfgen.c $(FUZZ_BFGEN_SRC) -o $@ $(shell pkg-config --libs yaml-0.1 lua5.4)
+
+.PHONY: fuzz-bfgen
+fuzz-bfgen: $(FUZZ_BFGEN_BIN)
+	@rm -rf $(FUZZ_DIR)/seeds/bfgen $(FUZZ_DIR)/artifacts/bfgen
+	@mkdir -p $(FUZZ_DIR)/seeds/bfgen $(FUZZ_DIR)/corpus/bfgen $(FUZZ_DIR)/artifacts/bfgen
+	@for s in schemas/*.yaml tests/schemas/*.yaml $(wildcard $(SHARED)/repro/*.yaml $(SHARED)/repro/*/*.yaml) \
+		$(wildcard tests/fuzz/regressions/bfgen/*); do \
+		cp "$$s" $(FUZZ_DIR)/seeds/bfgen/$$(printf '%s' "$$s" | tr '/' '_'); done
+	@status=0; $(FUZZ_BFGEN_BIN) -max_total_time=$(SECONDS) $(if $(RUNS),-runs=$(RUNS)) -seed=$(SEED) \
+		-timeout=$(FUZZ_TIMEOUT) -max_len=$(FUZZ_BFGEN_MAX_LEN) -dict=tests/fuzz/bfgen.dict -print_final_stats=1 \
+		-artifact_prefix=$(FUZZ_DIR)/artifacts/bfgen/ \
+		$(FUZZ_DIR)/corpus/bfgen $(FUZZ_DIR)/seeds/bfgen || status=$$?; \
+	for a in $(FUZZ_DIR)/artifacts/bfgen/*; do \
+		[ -f "$$a" ] || continue; mkdir -p tests/fuzz/regressions/bfgen; \
+		cp "$$a" tests/fuzz/regressions/bfgen/$$(basename "$$a").yaml; \
+		echo "fuzz: kept $$a as tests/fuzz/regressions/bfgen/$$(basename "$$a").yaml"; \
+	done; exit $$status
+
+# ---- random valid schemas ----
+#
+#   make fuzz-schemas [SCHEMA_FIRST=1] [SCHEMA_COUNT=200] [SCHEMA_EVERY=10] [SCHEMA_INPUTS=2000]
+#
+# SCHEMA_COUNT random schemas from tests/fuzz/schema_gen.c (what they cover: its opening
+# comment): bfgen accepts each and its C compiles with the project's flags; every
+# SCHEMA_EVERY-th is built with the sanitizers into fuzz_reader.c, fed SCHEMA_INPUTS inputs
+# (random_inputs.c), and what reads must write back and read again byte for byte.
+SCHEMA_FIRST ?= 1
+SCHEMA_COUNT ?= 200
+SCHEMA_EVERY ?= 10
+SCHEMA_INPUTS ?= 2000
+FUZZ_SCHEMAS_DIR := $(FUZZ_DIR)/schemas
+FUZZ_SCHEMAS_OBJS := $(patsubst %.c,$(FUZZ_SCHEMAS_DIR)/obj/%.o,$(notdir $(RUNTIME_SRC)) random_inputs.c)
+$(FUZZ_SCHEMAS_DIR)/obj/%.o: runtime/%.c runtime/*.h
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -Wall -Wextra -Werror -O1 -g1 -fsanitize=address,undefined -fno-sanitize-recover=all -Iruntime -c $< -o $@
+$(FUZZ_SCHEMAS_DIR)/obj/random_inputs.o: tests/fuzz/random_inputs.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -Wall -Wextra -Werror -O1 -g1 -fsanitize=address,undefined -fno-sanitize-recover=all -c $< -o $@
+$(FUZZ_SCHEMAS_DIR)/schema_gen: tests/fuzz/schema_gen.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_COMMON) $< -o $@
+
+.PHONY: fuzz-schemas
+fuzz-schemas: $(BFGEN) $(FUZZ_SCHEMAS_DIR)/schema_gen $(FUZZ_SCHEMAS_OBJS)
+	@sh tests/fuzz/fuzz_schemas.sh $(BFGEN) $(FUZZ_SCHEMAS_DIR)/schema_gen "$(FUZZ_SCHEMAS_OBJS)" $(FUZZ_SCHEMAS_DIR)/work \
+		$(SCHEMA_FIRST) $(SCHEMA_COUNT) $(SCHEMA_EVERY) $(SCHEMA_INPUTS)
