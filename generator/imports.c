@@ -76,10 +76,14 @@ static void append_pairs(ynode *to, const ynode *from)
 {
     ynode **keys = pool_alloc((to->len + from->len) * sizeof *keys);
     ynode **values = pool_alloc((to->len + from->len) * sizeof *values);
-    memcpy(keys, to->keys, to->len * sizeof *keys);
-    memcpy(values, to->values, to->len * sizeof *values);
-    memcpy(keys + to->len, from->keys, from->len * sizeof *keys);
-    memcpy(values + to->len, from->values, from->len * sizeof *values);
+    if (to->len) { /* an empty map may have no arrays at all */
+        memcpy(keys, to->keys, to->len * sizeof *keys);
+        memcpy(values, to->values, to->len * sizeof *values);
+    }
+    if (from->len) {
+        memcpy(keys + to->len, from->keys, from->len * sizeof *keys);
+        memcpy(values + to->len, from->values, from->len * sizeof *values);
+    }
     to->keys = keys;
     to->values = values;
     to->len += from->len;
