@@ -18,22 +18,6 @@
 
 
 
-/* A fresh temporary directory. */
-static char *temp_dir(void)
-{
-    static char path[64];
-    snprintf(path, sizeof path, "/tmp/binform_cli_XXXXXX");
-    cr_assert_not_null(mkdtemp(path));
-    return path;
-}
-
-static void remove_tree(const char *dir)
-{
-    char cmd[256];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    cr_assert_eq(system(cmd), 0);
-}
-
 /* ---- options ---- */
 
 Test(cli_options, equals_and_double_dash)
@@ -42,7 +26,7 @@ Test(cli_options, equals_and_double_dash)
     cr_expect_eq(r->status, 0, "%s", r->err);
     cr_expect(strstr(r->out, "t3dm stream") != NULL, "%s", r->out);
     /* after --, a file may start with a dash */
-    char *dir = temp_dir();
+    char *dir = test_temp_dir("cli");
     char cmd[512];
     snprintf(cmd, sizeof cmd, "cp " PYRAMID " '%s/-pyramid.t3dm'", dir);
     cr_assert_eq(system(cmd), 0);
@@ -55,7 +39,7 @@ Test(cli_options, equals_and_double_dash)
     r = cli_run("check -pyramid.t3dm");
     cr_expect_eq(r->status, 2, "without --, it is an option");
     cr_assert_eq(chdir(cwd), 0);
-    remove_tree(dir);
+    test_remove_tree(dir);
 }
 
 Test(cli_options, a_missing_value_is_named)
@@ -140,7 +124,7 @@ Test(cli_options, standard_input_and_pipes)
 
 Test(cli_options, a_pipe_as_a_path)
 {
-    char *dir = temp_dir();
+    char *dir = test_temp_dir("cli");
     char fifo[128];
     snprintf(fifo, sizeof fifo, "%s/model.t3dm", dir);
     cr_assert_eq(mkfifo(fifo, 0600), 0);
@@ -156,7 +140,7 @@ Test(cli_options, a_pipe_as_a_path)
     cr_expect(strstr(r->out, ": ok (t3dm model)") != NULL, "%s", r->out);
     int status;
     waitpid(writer, &status, 0);
-    remove_tree(dir);
+    test_remove_tree(dir);
 }
 
 Test(cli_options, directories_need_r)
@@ -198,7 +182,7 @@ static void copy_to(const char *source, const char *dir, const char *name)
  * the command line is still detected by its magic first. */
 Test(cli_options, walked_files_by_extension_then_magic)
 {
-    char *dir = temp_dir();
+    char *dir = test_temp_dir("cli");
     write_text(dir, "p3m-PROVENANCE.txt", "P3M files written by the exporter, see below.\n");
     copy_to(PYRAMID, dir, "MODEL.T3DM");
     copy_to(PYRAMID_STREAM, dir, "MODEL.0.sdata");
@@ -219,13 +203,13 @@ Test(cli_options, walked_files_by_extension_then_magic)
     cr_expect_eq(r->status, 0, "%s%s", r->out, r->err);
     r = cli_runf("check %s/p3m-PROVENANCE.txt", dir);
     cr_expect_eq(r->status, 1, "named, it is tried as the P3M its magic says: %s%s", r->out, r->err);
-    remove_tree(dir);
+    test_remove_tree(dir);
 }
 
 /* 5000 links to the pyramid: more than the old limit of 4096, as arguments and walked. */
 Test(cli_options, no_limit_on_files, .timeout = 300)
 {
-    char *dir = temp_dir();
+    char *dir = test_temp_dir("cli");
     char path[256];
     for (int i = 0; i < 5000; i++) {
         snprintf(path, sizeof path, "%s/m%04d.t3dm", dir, i);
@@ -246,7 +230,7 @@ Test(cli_options, no_limit_on_files, .timeout = 300)
     r = cli_runf("check -r -q --no-set %s", dir);
     cr_expect_eq(r->status, 1, "the 5000th file is invalid");
     cr_expect(strstr(r->out, "m4999.t3dm: error:") != NULL, "%s", r->out);
-    remove_tree(dir);
+    test_remove_tree(dir);
 }
 
 /* ---- output ---- */

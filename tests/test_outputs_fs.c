@@ -19,22 +19,6 @@
 #include "cli_run.h"
 #include "samples.h"
 
-/* A fresh temporary directory. */
-static char *temp_dir(void)
-{
-    static char path[64];
-    snprintf(path, sizeof path, "/tmp/binform_fs_XXXXXX");
-    cr_assert_not_null(mkdtemp(path));
-    return path;
-}
-
-static void remove_tree(const char *dir)
-{
-    char cmd[256];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    cr_assert_eq(system(cmd), 0);
-}
-
 /* ---- a full disk behind standard output ---- */
 
 /* Every command that reports on standard output: to /dev/full, exit 2 and say so. */
@@ -61,7 +45,7 @@ Test(outputs, full_disk_behind_standard_output_is_an_error)
 /* A walk's report larger than any buffer stops at the first failed write: exit 2. */
 Test(outputs, full_disk_stops_a_long_check_report)
 {
-    char *dir = temp_dir();
+    char *dir = test_temp_dir("fs");
     char cmd[512];
     for (int i = 0; i < 300; i++) {
         snprintf(cmd, sizeof cmd, "%s/m%03d.t3dm", dir, i);
@@ -72,7 +56,7 @@ Test(outputs, full_disk_stops_a_long_check_report)
         cr_expect_eq(r->status, 2, "--jobs %d: exit %d (%s)", jobs, r->status, r->err);
         cr_expect(strstr(r->err, "cannot write standard output: No space left on device") != NULL, "%s", r->err);
     }
-    remove_tree(dir);
+    test_remove_tree(dir);
 }
 
 /* ---- saving: special files, signals, stale temporaries ---- */
@@ -121,7 +105,7 @@ static char *read_all(const char *path)
 /* A FIFO named by -o is written through, not replaced by a regular file. */
 Test(outputs, a_fifo_output_is_written_through)
 {
-    char *dir = temp_dir();
+    char *dir = test_temp_dir("fs");
     char fifo[128], got[128], cmd[256];
     snprintf(fifo, sizeof fifo, "%s/out.fifo", dir);
     snprintf(got, sizeof got, "%s/got.t3dm", dir);
@@ -141,13 +125,13 @@ Test(outputs, a_fifo_output_is_written_through)
     r = cli_runf("check --no-set '%s'", got);
     cr_expect_eq(r->status, 0, "what went through the FIFO does not check: %s", r->err);
     cr_expect_eq(names_with(dir, ".tmp"), 0);
-    remove_tree(dir);
+    test_remove_tree(dir);
 }
 
 /* A symbolic link is followed: its file replaced, the link kept. One to nothing is refused. */
 Test(outputs, symbolic_links_are_followed_or_refused)
 {
-    char *dir = temp_dir();
+    char *dir = test_temp_dir("fs");
     char cmd[1024];
     snprintf(cmd, sizeof cmd,
              "cd '%s' && %s dump " PYRAMID " > p.json && echo old > real && ln -s real link && ln -s nowhere dangling"
@@ -174,14 +158,14 @@ Test(outputs, symbolic_links_are_followed_or_refused)
         cr_expect(!S_ISREG(st.st_mode), "%s was replaced by a file", refused[i]);
     }
     cr_expect_eq(names_with(dir, ".tmp"), 0);
-    remove_tree(dir);
+    test_remove_tree(dir);
 }
 
 /* A temporary left by a process that is gone (kill -9, a crash) is removed by the next save to
  * the same target; one of a live process is not touched. */
 Test(outputs, stale_temporaries_are_removed_by_the_next_save)
 {
-    char *dir = temp_dir();
+    char *dir = test_temp_dir("fs");
     pid_t gone = fork();
     if (gone == 0)
         _exit(0);
@@ -204,7 +188,7 @@ Test(outputs, stale_temporaries_are_removed_by_the_next_save)
     cr_expect_neq(access(stale, F_OK), 0, "the dead process's temporary is still there");
     cr_expect_eq(access(live, F_OK), 0, "a live process's temporary was removed");
     cr_expect_eq(access(other, F_OK), 0, "another target's temporary was removed");
-    remove_tree(dir);
+    test_remove_tree(dir);
 }
 
 /* The child's status after `sig` arrives while it writes `out` (seen as a new .tmp. name). */
@@ -234,7 +218,7 @@ static int signal_during_save(const char *dir, const char *out, const char *inpu
  * and the process dies of the signal. */
 Test(outputs, a_signal_during_a_save_leaves_no_temporary)
 {
-    char *dir = temp_dir();
+    char *dir = test_temp_dir("fs");
     char input[128], out[128];
     snprintf(input, sizeof input, "%s/big.p3m", dir);
     snprintf(out, sizeof out, "%s/page.html", dir);
@@ -254,14 +238,14 @@ Test(outputs, a_signal_during_a_save_leaves_no_temporary)
                   signals[i]);
         free(page);
     }
-    remove_tree(dir);
+    test_remove_tree(dir);
 }
 
 /* A file size limit reached while the page is written (SIGXFSZ, or EFBIG when it is ignored):
  * no temporary, the old page kept. */
 Test(outputs, a_file_size_limit_during_a_save_leaves_no_temporary)
 {
-    char *dir = temp_dir();
+    char *dir = test_temp_dir("fs");
     char input[128], out[128];
     snprintf(input, sizeof input, "%s/big.p3m", dir);
     snprintf(out, sizeof out, "%s/page.html", dir);
@@ -284,7 +268,7 @@ Test(outputs, a_file_size_limit_during_a_save_leaves_no_temporary)
         cr_expect(page && strcmp(page, "the old page") == 0, "the old page was replaced");
         free(page);
     }
-    remove_tree(dir);
+    test_remove_tree(dir);
 }
 
 /* ---- inputs: special files beside a model, huge files ---- */
@@ -293,7 +277,7 @@ Test(outputs, a_file_size_limit_during_a_save_leaves_no_temporary)
  * (it is not a file) instead of waiting forever for a writer. `timeout` turns a hang into 124. */
 Test(inputs, render_does_not_wait_on_a_fifo_beside_the_model)
 {
-    char *dir = temp_dir();
+    char *dir = test_temp_dir("fs");
     char cmd[1024];
     snprintf(cmd, sizeof cmd, "cp " PYRAMID " '%s/pyramid.t3dm' && mkfifo '%s/pyramid.0.sdata' '%s/stone.i8.sprite'",
              dir, dir, dir);
@@ -308,7 +292,7 @@ Test(inputs, render_does_not_wait_on_a_fifo_beside_the_model)
     r = cli_runf("--version >/dev/null; timeout 60 %s render '%s/pyramid.t3dm' --anim spin -o '%s/b.png'", BINFORM, dir,
                  dir);
     cr_expect_eq(r->status, 0, "exit %d (124: it hung on the FIFO named like a texture): %s", r->status, r->err);
-    remove_tree(dir);
+    test_remove_tree(dir);
 }
 
 /* The peak memory (KiB) of binform running `args` (a shell command line after the binary). */
@@ -333,7 +317,7 @@ static long peak_kib(const char *args, int *status)
  * reads; explain refuses it up front; a file over 4 GiB is refused with a clear message. */
 Test(inputs, a_huge_sparse_file_costs_what_is_read)
 {
-    char *dir = temp_dir();
+    char *dir = test_temp_dir("fs");
     char path[256], args[1024];
     snprintf(path, sizeof path, "%s/huge.t3dm", dir);
     char cmd[1024];
@@ -355,7 +339,7 @@ Test(inputs, a_huge_sparse_file_costs_what_is_read)
     r = cli_runf("check '%s'", path);
     cr_expect_eq(r->status, 2);
     cr_expect(strstr(r->err, "larger than binform reads") != NULL, "%s", r->err);
-    remove_tree(dir);
+    test_remove_tree(dir);
 }
 
 /* ---- check -r: what a walk cannot read is reported ---- */
@@ -364,7 +348,7 @@ Test(inputs, a_huge_sparse_file_costs_what_is_read)
  * is longer than PATH_MAX: each unreadable path is a line of its own, counted, and exit 2. */
 Test(walk, unreadable_paths_are_reported_and_counted)
 {
-    char *dir = temp_dir();
+    char *dir = test_temp_dir("fs");
     char cmd[1024];
     snprintf(cmd, sizeof cmd, "cd '%s' && cp " PYRAMID " a.t3dm && ln -s nowhere.t3dm dangling.t3dm && ln -s loop loop",
              dir);
@@ -399,7 +383,7 @@ Test(walk, unreadable_paths_are_reported_and_counted)
     r = cli_runf("info -r '%s'", dir);
     cr_expect_eq(r->status, 2);
     cr_expect(strstr(r->err, "loop: error: cannot read it: a loop of symbolic links") != NULL, "%s", r->err);
-    remove_tree(dir);
+    test_remove_tree(dir);
 }
 
 /* ---- render draws only what check accepts ---- */
@@ -409,7 +393,7 @@ Test(walk, unreadable_paths_are_reported_and_counted)
  * rest pose reads no stream: it is still drawn. */
 Test(render, an_animation_check_rejects_is_not_drawn)
 {
-    char *dir = temp_dir();
+    char *dir = test_temp_dir("fs");
     char cmd[1024];
     /* big-endian u16 at byte 2: the first keyframe's channel */
     snprintf(cmd, sizeof cmd,
@@ -428,7 +412,7 @@ Test(render, an_animation_check_rejects_is_not_drawn)
     cr_expect_neq(access(png, F_OK), 0, "a picture was written");
     r = cli_runf("render '%s/pyramid.t3dm' -o '%s/rest.png'", dir, dir);
     cr_expect_eq(r->status, 0, "the rest pose: %s", r->err);
-    remove_tree(dir);
+    test_remove_tree(dir);
 }
 
 /* ---- explain --html: a page bounded by the file ---- */
@@ -439,7 +423,7 @@ Test(render, an_animation_check_rejects_is_not_drawn)
 Test(explain_page, the_page_is_a_small_multiple_of_the_file)
 {
     REQUIRE_SAMPLES();
-    char *dir = temp_dir();
+    char *dir = test_temp_dir("fs");
     const char *model = sample_path("bmd/stone_ia8.bdl");
     cli_result *r = cli_runf("explain --html '%s/page.html' '%s'", dir, model);
     cr_assert_eq(r->status, 0, "%s", r->err);
@@ -450,5 +434,5 @@ Test(explain_page, the_page_is_a_small_multiple_of_the_file)
     cr_assert_eq(stat(page, &out), 0);
     cr_expect_lt(out.st_size, 40 * in.st_size, "a %lld-byte page for a %lld-byte file", (long long)out.st_size,
                  (long long)in.st_size);
-    remove_tree(dir);
+    test_remove_tree(dir);
 }

@@ -22,21 +22,6 @@
 
 /* ---- helpers ---- */
 
-static char *temp_dir(void)
-{
-    static char path[64];
-    snprintf(path, sizeof path, "/tmp/binform_schema_XXXXXX");
-    cr_assert_not_null(mkdtemp(path));
-    return path;
-}
-
-static void remove_tree(const char *dir)
-{
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "chmod -R u+rwx '%s'; rm -rf '%s'", dir, dir);
-    cr_assert_eq(system(cmd), 0);
-}
-
 static void write_file(const char *path, const void *data, size_t size)
 {
     FILE *f = fopen(path, "wb");
@@ -146,7 +131,7 @@ static void write_big_palette(const char *dir)
 /* A folder with the palette schema, a palette, and an empty cache folder of its own. */
 static char *palette_setup(char *cache, size_t size)
 {
-    char *dir = temp_dir();
+    char *dir = test_temp_dir("schema");
     write_palette(dir, "MESSAGE");
     write_big_palette(dir);
     snprintf(cache, size, "%s/cache", dir);
@@ -199,7 +184,7 @@ Test(schema_option, a_user_schema_checks_dumps_builds_explains_and_round_trips)
     r = cli_run("info --schema palette.yaml small.pal");
     cr_expect_eq(r->status, 0, "%s", r->err);
     cr_expect(strstr(r->out, "structures: Palette 1, Color 2") != NULL, "%s", r->out);
-    remove_tree(dir);
+    test_remove_tree(dir);
 }
 
 Test(schema_option, schema_mistakes_are_shown_as_bfgen_shows_them)
@@ -220,7 +205,7 @@ Test(schema_option, schema_mistakes_are_shown_as_bfgen_shows_them)
     r = cli_run("check --schema missing.yaml big.pal");
     cr_expect_eq(r->status, 2);
     cr_expect(strstr(r->err, "missing.yaml") != NULL, "%s", r->err);
-    remove_tree(dir);
+    test_remove_tree(dir);
 }
 
 Test(schema_option, the_cache_is_private_and_a_changed_schema_is_rebuilt)
@@ -247,7 +232,7 @@ Test(schema_option, the_cache_is_private_and_a_changed_schema_is_rebuilt)
     r = cli_run("check --schema palette.yaml big.pal");
     cr_expect(strstr(r->out, "CHANGED 17 colours") != NULL, "a changed schema is never served from an old entry: %s%s",
               r->out, r->err);
-    remove_tree(dir);
+    test_remove_tree(dir);
 }
 
 /* The entries' checksum, as cli/binform/schema_cache.c computes it. */
@@ -382,7 +367,7 @@ Test(schema_option, entries_writable_by_others_or_corrupt_are_rebuilt)
     cr_assert_eq(symlink(target, entry), 0);
     r = cli_run("check --schema palette.yaml big.pal");
     cr_expect(strstr(r->out, "MESSAGE 17") != NULL, "%s%s", r->out, r->err);
-    remove_tree(dir);
+    test_remove_tree(dir);
 }
 
 Test(schema_option, a_cache_folder_writable_by_others_is_not_used)
@@ -405,7 +390,7 @@ Test(schema_option, a_cache_folder_writable_by_others_is_not_used)
     cr_assert_eq(chmod(folder, 0700), 0);
     r = cli_run("check --schema palette.yaml big.pal");
     cr_expect(strstr(r->out, "CHANGED 17") != NULL, "the same entry, the folder private again: %s%s", r->out, r->err);
-    remove_tree(dir);
+    test_remove_tree(dir);
 }
 
 Test(schema_option, two_processes_fill_the_cache_at_once)
@@ -436,7 +421,7 @@ Test(schema_option, two_processes_fill_the_cache_at_once)
     only_entry(cache);
     cli_result *r = cli_run("check --schema palette.yaml big.pal");
     cr_expect(strstr(r->out, "MESSAGE 17") != NULL, "%s%s", r->out, r->err);
-    remove_tree(dir);
+    test_remove_tree(dir);
 }
 
 Test(schema_option, what_interrupted_builds_left_is_removed_when_old)
@@ -469,7 +454,7 @@ Test(schema_option, what_interrupted_builds_left_is_removed_when_old)
         struct stat st;
         cr_expect_eq(stat(path, &st) == 0, strstr(names[i], "new") != NULL, "%s", names[i]);
     }
-    remove_tree(dir);
+    test_remove_tree(dir);
 }
 
 Test(schema_option, a_compiler_that_fails_is_named)
@@ -481,7 +466,7 @@ Test(schema_option, a_compiler_that_fails_is_named)
     cr_expect_eq(r->status, 2);
     cr_expect(strstr(r->err, "compiling the generated code with 'false' failed") != NULL, "%s", r->err);
     cr_assert_eq(unsetenv("BINFORM_CC"), 0);
-    remove_tree(dir);
+    test_remove_tree(dir);
 }
 
 /* ---- identity: every sample of every project format, through --schema and compiled in ---- */

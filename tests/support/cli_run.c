@@ -77,3 +77,18 @@ size_t count_lines(const char *s)
         n += *s == '\n';
     return n;
 }
+
+char *test_temp_dir(const char *tag)
+{
+    static char path[96];
+    snprintf(path, sizeof path, "/tmp/binform_%s_XXXXXX", tag);
+    cr_assert_not_null(mkdtemp(path));
+    return path;
+}
+
+void test_remove_tree(const char *dir)
+{
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "chmod -R u+rwx '%s'; rm -rf '%s'", dir, dir);
+    cr_assert_eq(system(cmd), 0);
+}

@@ -33,4 +33,9 @@ size_t count_lines(const char *s);
  * temporary file whose name ends with `suffix`; the path is reused by the next call. */
 char *fixture_copy(const char *source, const char *suffix, void (*mutate)(uint8_t *));
 
+/* A fresh directory /tmp/binform_TAG_XXXXXX; the path is reused by the next call. */
+char *test_temp_dir(const char *tag);
+/* Removes `dir` and all below it, read-only folders included. */
+void test_remove_tree(const char *dir);
+
 #endif
