@@ -3,7 +3,7 @@
 # A sanitizer build of bfgen (ASan+UBSan) that test_bfgen_errors runs on schemas that once
 # crashed it or overflowed its integers: a release bfgen would hide the undefined behaviour.
 SAN_BFGEN := $(BUILD)/san/bin/bfgen
-$(BUILD)/san/generator/%.o: generator/%.c generator/*.h runtime/bf_version.h | $(DEPS_STAMP)
+$(BUILD)/san/generator/%.o: generator/%.c generator/*.h runtime/bf_version.h
 	@mkdir -p $(dir $@)
 	$(CC) $(GEN_CFLAGS) $(SAN) -c $< -o $@
 $(SAN_BFGEN): $(patsubst %.c,$(BUILD)/san/%.o,$(GENERATOR_SRC)) $(BUILD)/obj/gen/template_bytecode.o
