@@ -277,7 +277,7 @@ TEST_BINS += $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 TEST_JOBS ?= 2
 TEST_LOG_DIR := $(BUILD)/test-logs
 TEST_BUILD += $(BFGEN) $(TEST_BINS) all $(BUILD)/man/.stamp
-TEST_STEPS += test-install test-make-fresh test-make-schemas test-make-summary
+TEST_STEPS += test-install test-make-fresh test-make-schemas test-make-summary test-golden-outputs
 TEST_SLOWEST := test_badinput test-make-fresh test_docs_browser test_views n64-rom-test test_dump_build test_n64
 TEST_RUNS = $(addprefix test-run/,$(foreach t,$(TEST_SLOWEST),$(filter $(t),$(notdir $(TEST_BINS)) $(TEST_STEPS))) \
 	$(filter-out $(TEST_SLOWEST),$(notdir $(TEST_BINS)) $(TEST_STEPS)))
@@ -409,13 +409,20 @@ test-install: all
 # The Makefile itself: on a simulated fresh machine (packages installed before anything uses
 # them), and with schemas added and removed (plain make follows them); make test's summary on
 # logs made up for it.
-.PHONY: test-make-fresh test-make-schemas test-make-summary
+.PHONY: test-make-fresh test-make-schemas test-make-summary test-golden-outputs
 test-make-fresh:
 	@sh tests/make/fresh_machine.sh
 test-make-schemas: all
 	@sh tests/make/schema_added.sh $(BUILD)
 test-make-summary:
 	@sh tests/make/summary_lists_skips.sh
+# What dump, check and explain print for every sample and fixture, whole and cut short, against
+# the hashes recorded in tests/golden/outputs.sha256 (`make golden-outputs` records them anew,
+# for a change meant to be seen).
+test-golden-outputs: $(BINFORM)
+	@sh tests/golden/outputs.sh compare $(BINFORM) $(SHARED)
+golden-outputs: $(BINFORM)
+	@sh tests/golden/outputs.sh record $(BINFORM) $(SHARED)
 
 # ---- the demo: regenerate the bindings, then read the project's own model ----
 DEMO_MODEL := tests/fixtures/demo/pyramid
