@@ -1,10 +1,12 @@
 /* File sets, driven by the schema's `members` tables (bf_member_desc): which files belong
  * with a file, where they are, which numbers of one must stay below numbers of the other, and
  * which names of one must be among the names of the others.
- * Nothing here knows a format: paths are walked through the reflection tables. */
+ * Nothing here knows a format: paths are walked through the reflection tables (bf_path.h). */
 #define _XOPEN_SOURCE 700 /* realpath */
 #define _DEFAULT_SOURCE   /* struct dirent's d_type */
 #include "file_set.h"
+
+#include "bf_path.h"
 
 #include <dirent.h>
 #include <inttypes.h>
@@ -14,111 +16,13 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* One thing a path leads to: a structure (type, obj) or a number (value). */
-typedef struct found {
-    const bf_type_desc *type; /* NULL for a number */
-    const void *obj;
-    int64_t value;
-    int is_char;
-    const bf_str *str; /* a string field */
-    uint64_t offset;
-    const char *path;
-} found;
-
-typedef void (*found_fn)(const found *f, void *ctx);
-
-/* Appends n characters to the path of length *len, cut to fit `size` with its zero. */
-static void put(char *path, size_t size, size_t *len, const char *text, size_t n)
-{
-    if (*len + n >= size)
-        n = *len + 1 < size ? size - 1 - *len : 0;
-    memcpy(path + *len, text, n);
-    *len += n;
-    path[*len] = '\0';
-}
-
-/* Appends ".name" or ".name[i]" (no dot first); returns the new length. Written by hand: it
- * runs for every element a check walks, and snprintf there was most of a set check's time. */
-static size_t append_step(char *path, size_t size, size_t len, const bf_field_desc *f, uint64_t i)
-{
-    if (len >= size)
-        return len;
-    if (len)
-        put(path, size, &len, ".", 1);
-    put(path, size, &len, f->name, strlen(f->name));
-    if (f->array != BF_SCALAR) {
-        char digits[24];
-        size_t n = sizeof digits;
-        digits[--n] = ']';
-        do
-            digits[--n] = (char)('0' + i % 10);
-        while ((i /= 10) != 0);
-        digits[--n] = '[';
-        put(path, size, &len, digits + n, sizeof digits - n);
-    }
-    return len;
-}
-
-static const bf_field_desc *field_named(const bf_type_desc *t, const char *name, size_t len)
-{
-    for (size_t k = 0; k < t->field_count; k++)
-        if (strlen(t->fields[k].name) == len && memcmp(t->fields[k].name, name, len) == 0)
-            return &t->fields[k];
-    return NULL;
-}
-
-/* Walks `rest` (field names separated by dots) from `obj`, every element of every array on
- * the way; calls fn for what the last name leads to (structures only of type `only`, when
- * given). Returns 0 when a name is not a field: the schema's path is wrong. */
-static int walk(const bf_type_desc *t, const void *obj, const char *rest, const char *only, char *path, size_t len,
-                found_fn fn, void *ctx)
-{
-    const char *dot = strchr(rest, '.');
-    size_t n = dot ? (size_t)(dot - rest) : strlen(rest);
-    const bf_field_desc *f = field_named(t, rest, n);
-    if (!f)
-        return 0;
-    uint64_t count = bf_field_count(f, obj);
-    int ok = 1;
-    for (uint64_t i = 0; i < count && ok; i++) {
-        size_t here = append_step(path, BF_PATH_MAX, len, f, i);
-        const bf_type_desc *st = NULL;
-        const void *sobj = NULL;
-        if (f->kind == BF_FIELD_STRUCT) {
-            st = f->type;
-            sobj = bf_field_elem(f, obj, i);
-        } else if (f->kind == BF_FIELD_SWITCH) {
-            bf_switch_view v = bf_field_switch(f, obj);
-            st = v.type;
-            sobj = v.ptr;
-        }
-        if (dot) {
-            if (st && sobj)
-                ok = walk(st, sobj, dot + 1, only, path, here, fn, ctx);
-        } else if (st && sobj) {
-            if (!only || strcmp(st->name, only) == 0)
-                fn(&(found){.type = st, .obj = sobj, .offset = bf_obj_offset(sobj), .path = path}, ctx);
-        } else if (f->kind == BF_FIELD_STR) {
-            const bf_str *str = bf_field_elem(f, obj, i);
-            fn(&(found){.str = str, .offset = bf_field_pos(f, obj), .path = path}, ctx);
-        } else if (f->kind == BF_FIELD_PRIM && !bf_prim_is_float(f->prim)) {
-            uint64_t step = f->elem_size > 0 ? (uint64_t)f->elem_size : (uint64_t)bf_prim_size(f->prim);
-            found x = {.value = bf_prim_int(f->prim, bf_field_elem(f, obj, i)), .is_char = f->prim == BF_CHAR,
-                       .offset = bf_field_pos(f, obj) + i * step, .path = path};
-            fn(&x, ctx);
-        }
-        path[len] = '\0';
-    }
-    return ok;
-}
-
 /* ---- sums and names ---- */
 
 typedef struct summing {
     int64_t sum;
 } summing;
 
-static void add_value(const found *f, void *ctx)
+static void add_value(const bf_found *f, void *ctx)
 {
     if (!f->type && !f->str)
         ((summing *)ctx)->sum += f->value;
@@ -139,7 +43,7 @@ static char name_char(int c)
 
 /* A placeholder's value: a string field or the characters of a char field up to the first
  * zero, or a number. */
-static void spell_value(const found *f, void *ctx)
+static void spell_value(const bf_found *f, void *ctx)
 {
     spelling *s = ctx;
     if (f->type || s->stop || s->len + 24 >= sizeof s->text)
@@ -173,19 +77,16 @@ enum { ALL_MEMBERS = -1 };
 
 /* Walks `p` from the owner, or from member file `k` (every one for ALL_MEMBERS). Returns 0
  * when a name is not a field. */
-static int walk_from(const ends *e, const char *p, int k, found_fn fn, void *ctx)
+static int walk_from(const ends *e, const char *p, int k, bf_found_fn fn, void *ctx)
 {
-    char path[BF_PATH_MAX] = "";
     if (strncmp(p, "owner.", 6) == 0)
-        return walk(e->owner_type, e->owner, p + 6, NULL, path, 0, fn, ctx);
+        return bf_path_walk(e->owner_type, e->owner, p + 6, NULL, fn, ctx);
     if (strncmp(p, "member.", 7) != 0 || !e->member_count)
         return 0;
     int ok = 1;
     for (size_t i = 0; i < e->member_count; i++)
-        if (k == ALL_MEMBERS || (size_t)k == i) {
-            path[0] = '\0';
-            ok &= walk(e->members[i]->entry->root, e->members[i]->root, p + 7, NULL, path, 0, fn, ctx);
-        }
+        if (k == ALL_MEMBERS || (size_t)k == i)
+            ok &= bf_path_walk(e->members[i]->entry->root, e->members[i]->root, p + 7, NULL, fn, ctx);
     return ok;
 }
 
@@ -223,10 +124,10 @@ static int expand(const char *pattern, const document *owner, uint64_t n, char *
             else
                 len += (size_t)snprintf(out + len, size - len, "%" PRIu64, n);
         } else {
-            char field[128], path[BF_PATH_MAX] = "";
+            char field[128];
             snprintf(field, sizeof field, "%.*s", (int)k, p + 1);
             spelling s = {.len = 0};
-            if (!walk(owner->entry->root, owner->root, field, NULL, path, 0, spell_value, &s))
+            if (!bf_path_walk(owner->entry->root, owner->root, field, NULL, spell_value, &s))
                 return 0;
             len += (size_t)snprintf(out + len, size - len, "%s", s.text);
         }
@@ -403,7 +304,7 @@ typedef struct over {
     char path[BF_PATH_MAX];
 } over;
 
-static void note_over(const found *f, void *ctx)
+static void note_over(const bf_found *f, void *ctx)
 {
     over *o = ctx;
     if (f->type || f->str || (o->equal ? f->value == o->limit : f->value < o->limit))
@@ -421,7 +322,7 @@ typedef struct counting {
     uint64_t offset;
 } counting;
 
-static void count_found(const found *f, void *ctx)
+static void count_found(const bf_found *f, void *ctx)
 {
     counting *n = ctx;
     if (!n->count++)
@@ -470,7 +371,7 @@ static void check_below(const bf_member_check_desc *k, const ends *e, const char
         if (k->counts) {
             counting c = {0};
             ok &= walk_from(e, k->values, (int)i, count_found, &c);
-            note_over(&(found){.value = c.count, .offset = c.offset, .path = path_inside(k->values)}, &o);
+            note_over(&(bf_found){.value = c.count, .offset = c.offset, .path = path_inside(k->values)}, &o);
             if (!ok || !o.count)
                 continue;
             n = snprintf(msg, sizeof msg, "%" PRId64 " of %s, %s%s = %" PRId64 " %s", c.count, k->values,
@@ -506,7 +407,7 @@ typedef struct gathering {
     int failed;
 } gathering;
 
-static void gather(const found *f, void *ctx)
+static void gather(const bf_found *f, void *ctx)
 {
     gathering *g = ctx;
     if (f->type || g->failed)
@@ -558,7 +459,7 @@ static void show_text(const bf_str *s, char *out, size_t size)
     out[n] = '\0';
 }
 
-static void look_up(const found *f, void *ctx)
+static void look_up(const bf_found *f, void *ctx)
 {
     looking *l = ctx;
     if (f->type)
@@ -767,7 +668,7 @@ static int find_files(const set_walk *w, uint64_t n, name_list *files, char *tri
 
 /* Reads one file of a member as its kind into `d` and adds its own findings (`own`), or only
  * that it does not read. Returns the document read (`d`, or one the cache kept), or NULL. */
-static const document *read_member(const set_walk *w, const found *obj, const char *file, int own, const char *real_dir,
+static const document *read_member(const set_walk *w, const bf_found *obj, const char *file, int own, const char *real_dir,
                                    document *d)
 {
     const bf_member_desc *m = w->m;
@@ -804,7 +705,7 @@ static const document *read_member(const set_walk *w, const found *obj, const ch
     return NULL;
 }
 
-static void check_member(const found *obj, void *ctx)
+static void check_member(const bf_found *obj, void *ctx)
 {
     set_walk *w = ctx;
     const bf_member_desc *m = w->m;
@@ -907,10 +808,10 @@ void file_set_check(const document *owner, file_set_cache *cache, bf_findings *o
         const bf_member_desc *m = &owner->entry->members[i];
         set_walk w = {owner, cache, m, out, 0, {0}};
         if (!m->each) {
-            check_member(&(found){.type = owner->entry->root, .obj = owner->root, .path = ""}, &w);
+            check_member(&(bf_found){.type = owner->entry->root, .obj = owner->root, .path = ""}, &w);
         } else {
-            char path[BF_PATH_MAX] = "";
-            if (!walk(owner->entry->root, owner->root, m->each + strlen("owner."), m->each_type, path, 0, check_member, &w)) {
+            if (!bf_path_walk(owner->entry->root, owner->root, m->each + strlen("owner."), m->each_type, check_member,
+                              &w)) {
                 char msg[BF_MESSAGE_MAX];
                 snprintf(msg, sizeof msg, "the schema's member '%s' walks '%s', a field the file does not have", m->name, m->each);
                 add(out, 0, NULL, "", msg, NULL);
