@@ -74,6 +74,10 @@ SAN_LIB := $(BUILD)/san/libbinform-san.a
 BINFORM := $(BUILD)/bin/binform
 BINFORM_SRC := $(wildcard cli/binform/*.c)
 SAN_BINFORM := $(BUILD)/san/bin/binform
+# The explain page's style and script, built in (below: ---- command-line tools ----).
+EXPLAIN_PAGE_FILES := cli/binform/explain_page.css cli/binform/explain_page.js
+EXPLAIN_PAGE_C := $(BUILD)/gen/explain_page.c
+EXPLAIN_PAGE_O := $(BUILD)/obj/gen/explain_page.o
 
 # generated/ is searched for "quoted" includes only: a format may be named like a system or
 # library header (png, zlib, stdio, string, ...), and its png.h must not stand in for <png.h>.
@@ -233,7 +237,8 @@ TEST_OPT ?= -O0
 # at -O0 it runs longer than it compiles faster. private: not for the test library it needs.
 $(BUILD)/tests/test_badinput: private TEST_OPT := -O1
 $(BUILD)/tests/test_badinput: tests/fuzz/bf_walk.h
-TEST_SUPPORT_OBJS := $(patsubst %.c,$(BUILD)/san/%.o,$(TEST_SUPPORT))
+# The test library has the explain page's files too: test_explain compiles explain_html.c in.
+TEST_SUPPORT_OBJS := $(patsubst %.c,$(BUILD)/san/%.o,$(TEST_SUPPORT)) $(EXPLAIN_PAGE_O)
 $(BUILD)/san/tests/support/%.o: tests/support/%.c $(wildcard tests/support/*.h) cli/binform/json_parse.h runtime/*.h $(wildcard generated/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) -c $< -o $@
@@ -356,6 +361,18 @@ $(BINFORM): $(BUILD)/obj/gen/runtime_headers.o cli/binform/runtime.exports
 $(BINFORM): private CFLAGS_COMMON += $(patsubst %.c,$(BUILD)/obj/%.o,$(RUNTIME_SRC)) $(SCHEMA_LINK)
 $(SAN_BINFORM): $(BUILD)/obj/gen/runtime_headers.o cli/binform/runtime.exports $(patsubst %.c,$(BUILD)/san/%.o,$(RUNTIME_SRC))
 $(SAN_BINFORM): private CFLAGS_COMMON += $(patsubst %.c,$(BUILD)/san/%.o,$(RUNTIME_SRC)) $(SCHEMA_LINK)
+
+# The explain page's style and script (explain_html.c), edited as the files they are and built
+# into binform as C arrays, the way n64/emu embeds the microcode.
+$(EXPLAIN_PAGE_C): cli/binform/embed_files.sh $(EXPLAIN_PAGE_FILES)
+	@mkdir -p $(dir $@)
+	sh cli/binform/embed_files.sh $@ explain_page.h explain_page_css cli/binform/explain_page.css \
+		explain_page_js cli/binform/explain_page.js
+$(EXPLAIN_PAGE_O): $(EXPLAIN_PAGE_C) cli/binform/explain_page.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_COMMON) -Icli/binform -c $< -o $@
+$(BINFORM) $(SAN_BINFORM): $(EXPLAIN_PAGE_O)
+$(BINFORM) $(SAN_BINFORM): private CFLAGS_COMMON += $(EXPLAIN_PAGE_O)
 
 # ---- installing: make install PREFIX=/usr/local DESTDIR= ----
 PREFIX ?= /usr/local
