@@ -58,8 +58,8 @@ TEMPLATES := $(wildcard generator/templates/*.lua)
 RUNTIME_SRC := $(wildcard runtime/*.c)
 GENERATOR_SRC := $(wildcard generator/*.c)
 GENERATED_SRC := $(wildcard generated/*.c)
-# Host-side scene code of the renderer (freestanding; n64/host/README.md).
-HOST_SRC := $(wildcard n64/host/*.c)
+# The renderer's freestanding scene code (n64/scene/README.md).
+SCENE_SRC := $(wildcard n64/scene/*.c)
 
 BFGEN := $(BUILD)/bin/bfgen
 # binform's one version, defined in runtime/bf_version.h: both tools' --version, the shared
@@ -127,7 +127,7 @@ $(BUILD)/obj/%.o: %.c $(BUILD)/obj/%.d runtime/*.h
 $(BUILD)/san/%.o: %.c $(BUILD)/san/%.d runtime/*.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) $(SAN) $(SAN_OPT) $(DEPFLAGS) $(INCLUDES) -c $< -o $@
-DEP_FILES = $(foreach d,obj san,$(patsubst %.c,$(BUILD)/$(d)/%.d,$(RUNTIME_SRC) $(GENERATED_SRC) $(HOST_SRC) $(BINFORM_SRC)))
+DEP_FILES = $(foreach d,obj san,$(patsubst %.c,$(BUILD)/$(d)/%.d,$(RUNTIME_SRC) $(GENERATED_SRC) $(SCENE_SRC) $(BINFORM_SRC)))
 $(DEP_FILES):
 -include $(wildcard $(DEP_FILES))
 # Other objects built by these rules (a generator file for a test) take their .d as it comes.
@@ -163,7 +163,7 @@ $(RUNTIME_SO): $(patsubst %.c,$(BUILD)/obj/%.o,$(RUNTIME_SRC))
 $(GENERATED_SO): $(patsubst %.c,$(BUILD)/obj/%.o,$(GENERATED_SRC)) $(RUNTIME_SO)
 	@mkdir -p $(dir $@)
 	$(CC) -shared -Wl,-soname,$(notdir $(GENERATED_SO:.$(VERSION)=.$(VERSION_MAJOR))) $^ -o $@ -lm
-$(SAN_LIB): $(patsubst %.c,$(BUILD)/san/%.o,$(RUNTIME_SRC) $(GENERATED_SRC) $(HOST_SRC))
+$(SAN_LIB): $(patsubst %.c,$(BUILD)/san/%.o,$(RUNTIME_SRC) $(GENERATED_SRC) $(SCENE_SRC))
 	@mkdir -p $(dir $@) && rm -f $@
 	ar rcs $@ $^
 
@@ -209,7 +209,7 @@ c99-check:
 TEST_STEPS += c99-check
 
 # ---- tests (Criterion, under ASan + UBSan) ----
-TEST_CFLAGS = $(CFLAGS_COMMON) $(SAN) $(INCLUDES) -In64/host -Itests/support -Icli/binform -DBF_SHARED_DIR='"$(SHARED)"' \
+TEST_CFLAGS = $(CFLAGS_COMMON) $(SAN) $(INCLUDES) -In64/scene -Itests/support -Icli/binform -DBF_SHARED_DIR='"$(SHARED)"' \
 	-DBF_PROJECT_DIR='"$(abspath .)"'
 # binform's JSON parser, writer and dump are the tests' too.
 TEST_SUPPORT := $(filter-out %/lazy_git.c,$(wildcard tests/support/*.c)) cli/binform/json_parse.c cli/binform/json.c cli/binform/dump.c
@@ -268,7 +268,7 @@ $(BUILD)/tests/test_template_lib: tests/test_template_lib.c generator/template_l
 TEST_BINS += $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 
 -include n64/n64.mk
--include n64/host/host.mk
+-include n64/scene/scene.mk
 -include n64/rom/rom.mk
 -include generator/docs.mk
 -include tests/fuzz/fuzz.mk
@@ -315,17 +315,17 @@ $(addprefix test-run/,$(TEST_STEPS)): test-run/%:
 	@$(call run_logged,$*,$(MAKE) --no-print-directory $*)
 
 # ---- command-line tools ----
-# binform links the renderer: n64/emu and n64/driver with the microcode built in, the RSP
-# interpreter, the software RDP, n64/host; and libpng for render's pictures.
-BINFORM_RENDER_LIBS = $(N64_RENDER_LIB) $(HOST_LIB) $(N64_LIB) $(RDP_LIB)
+# binform links the renderer: n64/host_run and n64/driver with the microcode built in, the RSP
+# interpreter, the software RDP, n64/scene; and libpng for render's pictures.
+BINFORM_RENDER_LIBS = $(N64_RENDER_LIB) $(SCENE_LIB) $(N64_LIB) $(RDP_LIB)
 BINFORM_SAN_RENDER_LIBS = $(N64_RENDER_SAN_LIB) $(N64_SAN_LIB) $(RDP_SAN_LIB)
-BINFORM_CFLAGS = $(INCLUDES) -In64/emu $(shell pkg-config --cflags libpng 2>/dev/null)
+BINFORM_CFLAGS = $(INCLUDES) -In64/host_run $(shell pkg-config --cflags libpng 2>/dev/null)
 BINFORM_LIBS = $(shell pkg-config --libs libpng 2>/dev/null || echo -lpng) -lm -pthread
 
 # One object per source file, not one gcc call for all: make -j overlaps them with the rest of
 # the build (the two binform builds were the longest single steps of make test). -pthread as
 # when they were compiled and linked in one call: some files rely on what it declares (fileno).
-BINFORM_HEADERS = $(BUILD)/obj/cli/binform/%.d $(wildcard cli/binform/*.h) runtime/*.h $(wildcard n64/emu/*.h n64/host/*.h)
+BINFORM_HEADERS = $(BUILD)/obj/cli/binform/%.d $(wildcard cli/binform/*.h) runtime/*.h $(wildcard n64/host_run/*.h n64/scene/*.h)
 $(BUILD)/obj/cli/binform/%.o: cli/binform/%.c $(BINFORM_HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) $(DEPFLAGS) $(BINFORM_CFLAGS) -pthread -c $< -o $@
@@ -363,7 +363,7 @@ $(SAN_BINFORM): $(BUILD)/obj/gen/runtime_headers.o cli/binform/runtime.exports $
 $(SAN_BINFORM): private CFLAGS_COMMON += $(patsubst %.c,$(BUILD)/san/%.o,$(RUNTIME_SRC)) $(SCHEMA_LINK)
 
 # The explain page's style and script (explain_html.c), edited as the files they are and built
-# into binform as C arrays, the way n64/emu embeds the microcode.
+# into binform as C arrays, the way n64/host_run embeds the microcode.
 $(EXPLAIN_PAGE_C): cli/binform/embed_files.sh $(EXPLAIN_PAGE_FILES)
 	@mkdir -p $(dir $@)
 	sh cli/binform/embed_files.sh $@ explain_page.h explain_page_css cli/binform/explain_page.css \
@@ -486,7 +486,7 @@ N64_BENCH_MODELS = $(if $(wildcard $(SHARED)/samples/t3dm),$(sort $(shell find $
 N64_BENCH_SYMS := $(BUILD)/n64/rsp/render.syms
 $(N64_BENCH): tests/bench/bench_n64_render.c $(BINFORM_RENDER_LIBS) $(GENERATED_LIB) $(RUNTIME_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(BENCH_CFLAGS) -In64/emu $< $(BINFORM_RENDER_LIBS) $(GENERATED_LIB) $(RUNTIME_LIB) -o $@ -lm
+	$(CC) $(BENCH_CFLAGS) -In64/host_run $< $(BINFORM_RENDER_LIBS) $(GENERATED_LIB) $(RUNTIME_LIB) -o $@ -lm
 # hot code labels, and the overlays (cold or clip) as one
 $(N64_BENCH_SYMS): $(N64_RSP_OUT)/render.elf
 	{ $(N64_MIPS_OBJDUMP) -t $< | awk 'NF >= 4 && $$(NF-2) == ".text" && $$NF !~ /^\./ { print $$1, $$NF }'; \

@@ -3,8 +3,8 @@
 # SAN and TEST_BINS. Everything here is prefixed N64_ to stay out of its way.
 
 N64_SIM_SRCS := $(wildcard n64/sim/*.c)
-# the renderer's host side: command lists (n64/driver), running them (n64/emu)
-N64_RENDER_SRCS := $(wildcard n64/driver/*.c n64/emu/*.c)
+# the renderer's host side: command lists (n64/driver), running them (n64/host_run)
+N64_RENDER_SRCS := $(wildcard n64/driver/*.c n64/host_run/*.c)
 N64_GOLDEN_SRCS := $(filter-out n64/sim/golden/golden_main.c,$(wildcard n64/sim/golden/*.c))
 N64_TEST_SRCS := $(wildcard tests/n64/*.c)
 
@@ -90,11 +90,11 @@ $(N64_SAN_LIB): $(N64_SIM_SRCS:%.c=$(N64_SAN_OBJ)/%.o)
 # ---- the renderer's host side, with the microcode built in ----
 
 $(N64_UCODE_C): $(N64_RSP_OUT)/render.imem.bin $(N64_RSP_OUT)/render.dmem.bin $(N64_RSP_OUT)/render.cold.bin \
-                $(N64_RSP_OUT)/render.clip.bin n64/emu/embed_microcode.sh
+                $(N64_RSP_OUT)/render.clip.bin n64/host_run/embed_microcode.sh
 	@mkdir -p $(@D)
-	sh n64/emu/embed_microcode.sh $(wordlist 1,4,$^) > $@
+	sh n64/host_run/embed_microcode.sh $(wordlist 1,4,$^) > $@
 
-$(N64_OBJ)/$(BUILD)/gen/%.o $(N64_SAN_OBJ)/$(BUILD)/gen/%.o: N64_CFLAGS += -I n64/emu
+$(N64_OBJ)/$(BUILD)/gen/%.o $(N64_SAN_OBJ)/$(BUILD)/gen/%.o: N64_CFLAGS += -I n64/host_run
 
 $(N64_RENDER_LIB): $(N64_RENDER_SRCS:%.c=$(N64_OBJ)/%.o) $(N64_OBJ)/$(N64_UCODE_C:.c=.o)
 	@mkdir -p $(@D)
@@ -127,10 +127,10 @@ $(N64_TEST_BIN): $(N64_TEST_SRCS:%.c=$(N64_SAN_OBJ)/%.o) $(N64_GOLDEN_SRCS:%.c=$
 
 # The test files at TEST_OPT like the others (Makefile): the renderer they test keeps SAN's -O1.
 $(N64_SAN_OBJ)/tests/n64/%.o: N64_SAN_OPT := $(TEST_OPT)
-$(N64_SAN_OBJ)/tests/n64/%.o: N64_CFLAGS += -I n64/sim -I n64/sim/golden $(RDP_TEST_INCLUDES) -I n64/emu -I cli/binform
+$(N64_SAN_OBJ)/tests/n64/%.o: N64_CFLAGS += -I n64/sim -I n64/sim/golden $(RDP_TEST_INCLUDES) -I n64/host_run -I cli/binform
 $(N64_SAN_OBJ)/cli/binform/png_write.o $(N64_SAN_OBJ)/cli/binform/png_sprite.o: N64_CFLAGS += $(shell pkg-config --cflags libpng 2>/dev/null)
 
 TEST_BINS += $(N64_TEST_BIN)
 
--include $(wildcard $(N64_SAN_OBJ)/n64/driver/*.d $(N64_OBJ)/n64/driver/*.d $(N64_SAN_OBJ)/n64/emu/*.d $(N64_OBJ)/n64/emu/*.d $(N64_OBJ)/n64/sim/*.d $(N64_OBJ)/n64/sim/golden/*.d $(N64_SAN_OBJ)/n64/sim/*.d \
+-include $(wildcard $(N64_SAN_OBJ)/n64/driver/*.d $(N64_OBJ)/n64/driver/*.d $(N64_SAN_OBJ)/n64/host_run/*.d $(N64_OBJ)/n64/host_run/*.d $(N64_OBJ)/n64/sim/*.d $(N64_OBJ)/n64/sim/golden/*.d $(N64_SAN_OBJ)/n64/sim/*.d \
                     $(N64_SAN_OBJ)/n64/sim/golden/*.d $(N64_SAN_OBJ)/tests/n64/*.d)

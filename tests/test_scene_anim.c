@@ -1,4 +1,4 @@
-/* n64/host anim: the sample animations (snake, player) played with tiny3d's semantics, checked
+/* n64/scene anim: the sample animations (snake, player) played with tiny3d's semantics, checked
  * against each channel's keyframes taken out of the stream independently; looping; and
  * hostile animations (built in memory) that must give error codes or skipped keyframes,
  * never a crash or a NaN. */

@@ -1,4 +1,4 @@
-/* n64/host camera: framing a bounding box from any direction keeps every corner on the
+/* n64/scene camera: framing a bounding box from any direction keeps every corner on the
  * screen and between the near and far planes; a larger distance makes the model smaller. */
 #include <criterion/criterion.h>
 #include <math.h>

@@ -1,4 +1,4 @@
-/* n64/host fmath and mat4: the libm-free functions against libm over sweeps of arguments,
+/* n64/scene fmath and mat4: the libm-free functions against libm over sweeps of arguments,
  * and the matrix identities the scene code relies on. */
 #include <criterion/criterion.h>
 #include <float.h>

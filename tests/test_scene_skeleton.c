@@ -1,4 +1,4 @@
-/* n64/host skeleton: model-space bone matrices of the real skeletons, checked against the
+/* n64/scene skeleton: model-space bone matrices of the real skeletons, checked against the
  * chain of T * R * S products computed here independently in double precision, and the
  * skinning convention (vertices stored in bone space, drawn with the bone's matrix). */
 #include <criterion/criterion.h>

@@ -1,4 +1,4 @@
-/* libdragon sprites (schemas/sprite.yaml) and n64/host texture: sprites laid out by hand for
+/* libdragon sprites (schemas/sprite.yaml) and n64/scene texture: sprites laid out by hand for
  * every RDP format, read back field by field; the layout checked byte for byte against files
  * libdragon's mksprite wrote (tests/fixtures/sprite, PROVENANCE.md); truncated and lying files
  * give errors with a path and an offset; the texture parameters for the RDP and the

@@ -1,11 +1,11 @@
 /* Writing the renderer microcode's command list (n64/rsp/README.md) and the
- * blocks its commands read, into an RDRAM image. Matrices (n64/host's mat4)
+ * blocks its commands read, into an RDRAM image. Matrices (n64/scene's mat4)
  * and directions are given as floats and stored in the microcode's
  * fixed-point formats here, so this is the one place that knows them. */
 #ifndef N64_DRIVER_CMDLIST_H
 #define N64_DRIVER_CMDLIST_H
 
-#include "../host/mat4.h"
+#include "../scene/mat4.h"
 #include "rdram.h"
 
 #include <stdbool.h>

@@ -1,8 +1,8 @@
 /* Command lists that draw a T3DM model (see draw_model.h). */
 #include "draw_model.h"
 
-#include "../host/fmath.h"
-#include "../host/skeleton.h"
+#include "../scene/fmath.h"
+#include "../scene/skeleton.h"
 #include "../rsp/render_abi.h"
 #include "rdp_cmds.h"
 

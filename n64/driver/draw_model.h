@@ -7,9 +7,9 @@
 #ifndef N64_DRIVER_DRAW_MODEL_H
 #define N64_DRIVER_DRAW_MODEL_H
 
-#include "../host/camera.h"
-#include "../host/mat4.h"
-#include "../host/texture.h"
+#include "../scene/camera.h"
+#include "../scene/mat4.h"
+#include "../scene/texture.h"
 #include "cmdlist.h"
 #include "t3dm.h"
 

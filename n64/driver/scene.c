@@ -1,8 +1,8 @@
 /* One frame of a posed T3DM model (see scene.h). */
 #include "scene.h"
 
-#include "../host/bounds.h"
-#include "../host/fmath.h"
+#include "../scene/bounds.h"
+#include "../scene/fmath.h"
 
 int scene_camera(const t3dm_File *model, const mat4 *bones, uint32_t bone_count, const scene_view_t *v, camera *out)
 {

@@ -1,7 +1,7 @@
 /* One frame of a posed T3DM model, as `binform render` draws it: the camera
  * framed from the posed model's bounds, the default lights, the microcode's
  * overlays and the model file placed in RDRAM, and the command list.
- * Freestanding like the rest of n64/driver: the host (n64/emu/render_model.c)
+ * Freestanding like the rest of n64/driver: the host (n64/host_run/render_model.c)
  * and the console (n64/rom) run this same code, so that the same model and
  * view give the same command list, float for float, on both. */
 #ifndef N64_DRIVER_SCENE_H

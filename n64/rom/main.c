@@ -1,14 +1,14 @@
 /* The ROM program: the embedded T3DM model read by the generated reader and
  * validated by the generated validator (on big-endian MIPS, memory from the
  * bump heap through the runtime's allocator hooks), posed and framed by
- * n64/host, its command list written by n64/driver's scene (the code
+ * n64/scene, its command list written by n64/driver's scene (the code
  * `binform render` runs on the host), drawn by the renderer microcode on the
  * RSP and the RDP, shown through the VI, and reported over the IS-Viewer
  * (report.c says how). What it draws comes from rom.mk: the same options the
  * test gives `binform render`. */
 #include "../driver/scene.h"
-#include "../host/anim.h"
-#include "../host/skeleton.h"
+#include "../scene/anim.h"
+#include "../scene/skeleton.h"
 #include "bf_validate.h"
 #include "console.h"
 #include "heap.h"
@@ -39,7 +39,7 @@ static bone_pose pose[MAX_BONES];
 static mat4 bones[MAX_BONES];
 static anim_channel channels[MAX_CHANNELS];
 
-/* The model's pose: rest, or ROM_ANIM at ROM_TIME (as n64/emu/render_model.c poses it). */
+/* The model's pose: rest, or ROM_ANIM at ROM_TIME (as n64/host_run/render_model.c poses it). */
 static bool pose_model(const t3dm_File *m, bf_arena *arena, uint32_t *bone_count)
 {
     *bone_count = 0;

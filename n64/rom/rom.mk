@@ -22,7 +22,7 @@ ROM_ARCH := -EB -march=vr4300 -mabi=32 -mfp32 -mhard-float -mno-abicalls -fno-pi
 # -nostdinc: Debian's MIPS glibc headers are only a recommendation of gcc-mips-linux-gnu, and
 # the host's /usr/include must never stand in for them. The compiler's own freestanding
 # headers (stdint.h, stddef.h, stdarg.h, ...) and n64/rom/include (string.h, stdlib.h,
-# stdio.h: what libc.c and format.c define) are all the ROM sees.
+# stdio.h: what libc.c and snprintf.c define) are all the ROM sees.
 ROM_SYSTEM_INCLUDES = -nostdinc -isystem $(shell $(ROM_CC) -print-file-name=include) -In64/rom/include
 ROM_CFLAGS = -std=c11 -Wall -Wextra -Werror -O2 -g $(ROM_ARCH) -ffreestanding -ffp-contract=off \
 	-fno-tree-loop-distribute-patterns -ffunction-sections -fdata-sections $(ROM_SYSTEM_INCLUDES) \
@@ -58,11 +58,11 @@ rom_view_defines = -DROM_WIDTH=$(ROM_WIDTH) -DROM_HEIGHT=$(ROM_HEIGHT) -DROM_DIS
 # Everything but the model: the runtime (its file and writer parts need an OS),
 # the generated T3DM code, the scene code, the command lists, the ROM's own C library.
 ROM_LIB_SRCS := $(filter-out runtime/bf_file.c runtime/bf_write.c runtime/bf_save.c,$(wildcard runtime/*.c)) generated/t3dm.c generated/t3dm_validate.c \
-	$(wildcard n64/host/*.c) $(wildcard n64/driver/*.c) \
-	$(addprefix n64/rom/,libc.c libgcc.c format.c heap.c console.c rsp_task.c vi.c report.c vmov_patch.c)
+	$(wildcard n64/scene/*.c) $(wildcard n64/driver/*.c) \
+	$(addprefix n64/rom/,libc.c libgcc.c snprintf.c heap.c console.c rsp_task.c vi.c report.c vmov_patch.c)
 ROM_LIB := $(ROM_DIR)/librom.a
 ROM_LIBGCC = $(shell $(ROM_CC) -print-libgcc-file-name)
-ROM_HEADERS := $(wildcard runtime/*.h generated/t3dm.h n64/host/*.h n64/driver/*.h n64/rsp/render_abi.h n64/rom/*.h n64/rom/include/*.h)
+ROM_HEADERS := $(wildcard runtime/*.h generated/t3dm.h n64/scene/*.h n64/driver/*.h n64/rsp/render_abi.h n64/rom/*.h n64/rom/include/*.h)
 
 $(ROM_DIR)/obj/%.o: %.c $(ROM_HEADERS)
 	@mkdir -p $(@D)

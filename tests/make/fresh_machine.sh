@@ -93,10 +93,10 @@ fi
 
 # The MIPS cross compiler, installed by this very make: its check must see it.
 setup
-if run_make "$tmp/b4" -j2 host-freestanding && grep -q 'builds for big-endian MIPS' "$tmp/out"; then
-    ok "tool checks are read after installing (host-freestanding runs, not skipped)"
+if run_make "$tmp/b4" -j2 scene-freestanding && grep -q 'builds for big-endian MIPS' "$tmp/out"; then
+    ok "tool checks are read after installing (scene-freestanding runs, not skipped)"
 else
-    bad "tool checks are read after installing (host-freestanding runs, not skipped)"
+    bad "tool checks are read after installing (scene-freestanding runs, not skipped)"
 fi
 
 # Another apt holds the lists' lock for the first two tries.

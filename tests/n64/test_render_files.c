@@ -6,7 +6,7 @@
 #include "png_write.h"
 #include "render_files.h"
 
-#include "../../n64/host/texture.h"
+#include "../../n64/scene/texture.h"
 #include "sprite.h"
 
 #include <criterion/criterion.h>

@@ -6,7 +6,7 @@
 #include "render_model.h"
 
 #include "../../n64/driver/rdp_cmds.h"
-#include "../../n64/host/texture.h"
+#include "../../n64/scene/texture.h"
 #include "bf_write.h"
 #include "png_sprite.h"
 #include "png_write.h"

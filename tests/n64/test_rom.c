@@ -21,7 +21,7 @@
 /* The ROM's sources, under other names beside the C library's. */
 #define vsnprintf rom_vsnprintf
 #define snprintf rom_snprintf
-#include "../../n64/rom/format.c"
+#include "../../n64/rom/snprintf.c"
 #undef vsnprintf
 #undef snprintf
 #define __udivdi3 rom_udivdi3
@@ -47,7 +47,7 @@ static void expect_format(const char *fmt, ...)
     cr_expect_eq(n_got, n_want, "format \"%s\": %d characters, not %d", fmt, n_got, n_want);
 }
 
-Test(rom_format, agrees_with_the_c_library)
+Test(rom_snprintf, agrees_with_the_c_library)
 {
     expect_format("plain text");
     expect_format("%d %i %u %x %X %o", -42, 17, 4000000000u, 0xBEEFu, 0xBEEFu, 8u);
@@ -60,7 +60,7 @@ Test(rom_format, agrees_with_the_c_library)
     expect_format("chunk_data[%u].body @0x%llx: count %lld", 2u, 0xF0ULL, 256LL);
 }
 
-Test(rom_format, truncates_and_counts_like_the_c_library)
+Test(rom_snprintf, truncates_and_counts_like_the_c_library)
 {
     char buf[8];
     int n = rom_snprintf(buf, sizeof buf, "%s-%d", "abcdefgh", 12345);

@@ -1,4 +1,4 @@
-/* Test helpers for the n64/host scene tests: a sample model or stream read with the generated
+/* Test helpers for the n64/scene tests: a sample model or stream read with the generated
  * T3DM reader, kept with its bytes and arena. */
 #ifndef BF_TEST_SCENE_LOAD_H
 #define BF_TEST_SCENE_LOAD_H

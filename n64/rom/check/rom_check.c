@@ -122,7 +122,7 @@ static bool read_log(const char *path, frame_t *f)
     return ok;
 }
 
-/* RGB as binform render writes it (n64/emu/render_model.c: read_picture). */
+/* RGB as binform render writes it (n64/host_run/render_model.c: read_picture). */
 static void widen(const frame_t *f, uint32_t v, uint8_t rgb[3])
 {
     if (f->color32) {

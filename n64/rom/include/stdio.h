@@ -1,4 +1,4 @@
-/* The console's <stdio.h>: only the formatting of n64/rom/format.c; output goes through
+/* The console's <stdio.h>: only the formatting of n64/rom/snprintf.c; output goes through
  * n64/rom/console.c (IS-Viewer), not streams. */
 #ifndef ROM_STDIO_H
 #define ROM_STDIO_H

@@ -7,8 +7,8 @@
  * be copied to RDRAM as they are.
  *
  * Freestanding: no libc, caller storage only. */
-#ifndef N64_HOST_TEXTURE_H
-#define N64_HOST_TEXTURE_H
+#ifndef N64_SCENE_TEXTURE_H
+#define N64_SCENE_TEXTURE_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -6,8 +6,8 @@
  * model-space matrix from skeleton_matrices, for any pose; identity for unskinned parts).
  *
  * Freestanding: no libc. */
-#ifndef N64_HOST_BOUNDS_H
-#define N64_HOST_BOUNDS_H
+#ifndef N64_SCENE_BOUNDS_H
+#define N64_SCENE_BOUNDS_H
 
 #include <stdint.h>
 

@@ -21,8 +21,8 @@
  * when that happens; mat4_to_fixed reports saturated entries.
  *
  * Freestanding: no libc, no libm. */
-#ifndef N64_HOST_CAMERA_H
-#define N64_HOST_CAMERA_H
+#ifndef N64_SCENE_CAMERA_H
+#define N64_SCENE_CAMERA_H
 
 #include <stdint.h>
 

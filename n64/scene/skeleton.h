@@ -11,8 +11,8 @@
  * object's (identity) matrix.
  *
  * Freestanding: caller storage only. */
-#ifndef N64_HOST_SKELETON_H
-#define N64_HOST_SKELETON_H
+#ifndef N64_SCENE_SKELETON_H
+#define N64_SCENE_SKELETON_H
 
 #include <stdint.h>
 

@@ -8,8 +8,8 @@
  * tan of an infinity or NaN are NaN. Trigonometric arguments are reduced with pi/2 split
  * into three parts, exact enough for any float below 2^28 radians (beyond that the result
  * stays in [-1, 1] but loses precision). */
-#ifndef N64_HOST_FMATH_H
-#define N64_HOST_FMATH_H
+#ifndef N64_SCENE_FMATH_H
+#define N64_SCENE_FMATH_H
 
 #include <stdint.h>
 

@@ -45,8 +45,8 @@
  * not at time 0): sampling at t after looping gives what a fresh player gives at t.
  *
  * Freestanding: caller storage only (one anim_channel per channel). */
-#ifndef N64_HOST_ANIM_H
-#define N64_HOST_ANIM_H
+#ifndef N64_SCENE_ANIM_H
+#define N64_SCENE_ANIM_H
 
 #include <stdint.h>
 

@@ -1,9 +1,9 @@
 /* A T3DM model to an RGBA picture: read, validate, pose, frame, draw, run. */
 #include "render_model.h"
 
-#include "../host/anim.h"
-#include "../host/skeleton.h"
-#include "../host/texture.h"
+#include "../scene/anim.h"
+#include "../scene/skeleton.h"
+#include "../scene/texture.h"
 #include "../driver/scene.h"
 #include "bf_validate.h"
 #include "sprite.h"

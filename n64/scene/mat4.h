@@ -9,8 +9,8 @@
  *
  * Freestanding: no libc, no libm (fmath). Every function takes caller storage; an output
  * may be one of the inputs. */
-#ifndef N64_HOST_MAT4_H
-#define N64_HOST_MAT4_H
+#ifndef N64_SCENE_MAT4_H
+#define N64_SCENE_MAT4_H
 
 #include <stdint.h>
 

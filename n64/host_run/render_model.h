@@ -2,7 +2,7 @@
  * reader and validator, the skeleton posed (at rest, or by a frame of an
  * animation whose stream the caller supplies), the camera framed from the
  * posed model's bounds, the command list written by n64/driver, and the
- * microcode and the RDP run by n64/emu. What `binform render` does, minus
+ * microcode and the RDP run by n64/host_run. What `binform render` does, minus
  * the files and the PNG. */
 #ifndef N64_EMU_RENDER_MODEL_H
 #define N64_EMU_RENDER_MODEL_H
