@@ -36,9 +36,16 @@ N64_RSP_SRCS := $(wildcard n64/rsp/*.S)
 N64_RSP_IMAGES := $(foreach s,$(N64_RSP_SRCS),$(N64_RSP_OUT)/$(basename $(notdir $(s))).imem.bin \
                                                $(N64_RSP_OUT)/$(basename $(notdir $(s))).dmem.bin)
 
-$(N64_RSP_OUT)/%.o: n64/rsp/%.S n64/rsp/rsp.inc $(wildcard n64/rsp/*.inc)
+# Through the C preprocessor first (the host's: only its preprocessing is used): render.S
+# includes render_abi.h, the one statement of the ABI the host's C includes too, and the
+# routines name their vector registers with #define. -undef: no host macro (unix, linux, ...)
+# may stand for a word of the source.
+$(N64_RSP_OUT)/%.s: n64/rsp/%.S $(wildcard n64/rsp/*.inc) n64/rsp/render_abi.h
 	@mkdir -p $(@D)
-	$(N64_MIPS_AS) -march=mips1 -mabi=32 -EB -I n64/rsp -o $@ $<
+	$(CC) -E -x assembler-with-cpp -undef -nostdinc -I n64/rsp $< -o $@
+
+$(N64_RSP_OUT)/%.o: $(N64_RSP_OUT)/%.s
+	$(N64_MIPS_AS) -march=mips1 -mabi=32 -EB -o $@ $<
 
 $(N64_RSP_OUT)/%.elf: $(N64_RSP_OUT)/%.o n64/rsp/rsp.ld
 	$(N64_MIPS_LD) -T n64/rsp/rsp.ld -o $@ $<
@@ -56,7 +63,7 @@ $(N64_RSP_OUT)/render.clip.bin: $(N64_RSP_OUT)/render.elf
 	$(N64_MIPS_OBJCOPY) -O binary -j .ovl_clip $< $@
 N64_RSP_IMAGES += $(N64_RSP_OUT)/render.cold.bin $(N64_RSP_OUT)/render.clip.bin
 
-.PRECIOUS: $(N64_RSP_OUT)/%.o $(N64_RSP_OUT)/%.elf
+.PRECIOUS: $(N64_RSP_OUT)/%.s $(N64_RSP_OUT)/%.o $(N64_RSP_OUT)/%.elf
 
 .PHONY: n64 rsp-golden
 

@@ -17,7 +17,7 @@
 # then holds the s16.16 sum, read out as vmadh's clamped result (integer)
 # and the accumulator's low slice (fraction).
 
-    .include "rsp.inc"
+#include "rsp.inc"
 
     .data
     .space 0x50          # matrix and parameters, filled in by the caller
@@ -25,58 +25,70 @@
     .text
     .globl mtx_mul
 mtx_mul:
+    #define vmtx0_i $v8     /* the matrix's columns, integer parts, in both halves */
+    #define vmtx1_i $v9
+    #define vmtx2_i $v10
+    #define vmtx3_i $v11
+    #define vmtx0_f $v12    /* ... and fractions */
+    #define vmtx1_f $v13
+    #define vmtx2_f $v14
+    #define vmtx3_f $v15
+    #define vin_i   $v0     /* a pair of input vectors: integer parts (A in lanes 0-3, B 4-7) */
+    #define vin_f   $v1     /* ... and fractions */
+    #define vout_i  $v2     /* the pair of results: integer parts */
+    #define vout_f  $v3     /* ... and fractions */
     lw      $t0, 0x40($zero)    # vectors left
     lw      $t1, 0x44($zero)    # input pointer
     lw      $t2, 0x48($zero)    # output pointer
 
     # Matrix columns, copied into both halves: lanes 0-3 serve the first
     # vector of a pair, lanes 4-7 the second.
-    ldv     $v8, 0, 0x00, $zero     # column 0, integer
-    ldv     $v8, 8, 0x00, $zero
-    ldv     $v9, 0, 0x08, $zero     # column 1
-    ldv     $v9, 8, 0x08, $zero
-    ldv     $v10, 0, 0x10, $zero    # column 2
-    ldv     $v10, 8, 0x10, $zero
-    ldv     $v11, 0, 0x18, $zero    # column 3
-    ldv     $v11, 8, 0x18, $zero
-    ldv     $v12, 0, 0x20, $zero    # column 0, fraction
-    ldv     $v12, 8, 0x20, $zero
-    ldv     $v13, 0, 0x28, $zero
-    ldv     $v13, 8, 0x28, $zero
-    ldv     $v14, 0, 0x30, $zero
-    ldv     $v14, 8, 0x30, $zero
-    ldv     $v15, 0, 0x38, $zero
-    ldv     $v15, 8, 0x38, $zero
+    ldv     vmtx0_i, 0, 0x00, $zero # column 0, integer
+    ldv     vmtx0_i, 8, 0x00, $zero
+    ldv     vmtx1_i, 0, 0x08, $zero # column 1
+    ldv     vmtx1_i, 8, 0x08, $zero
+    ldv     vmtx2_i, 0, 0x10, $zero # column 2
+    ldv     vmtx2_i, 8, 0x10, $zero
+    ldv     vmtx3_i, 0, 0x18, $zero # column 3
+    ldv     vmtx3_i, 8, 0x18, $zero
+    ldv     vmtx0_f, 0, 0x20, $zero # column 0, fraction
+    ldv     vmtx0_f, 8, 0x20, $zero
+    ldv     vmtx1_f, 0, 0x28, $zero
+    ldv     vmtx1_f, 8, 0x28, $zero
+    ldv     vmtx2_f, 0, 0x30, $zero
+    ldv     vmtx2_f, 8, 0x30, $zero
+    ldv     vmtx3_f, 0, 0x38, $zero
+    ldv     vmtx3_f, 8, 0x38, $zero
 
 pair:
-    ldv     $v0, 0, 0x00, $t1       # integer parts of vector A
-    ldv     $v0, 8, 0x10, $t1       # ... and of vector B
-    ldv     $v1, 0, 0x08, $t1       # fractional parts of A
-    ldv     $v1, 8, 0x18, $t1       # ... and of B
+    ldv     vin_i, 0, 0x00, $t1     # integer parts of vector A
+    ldv     vin_i, 8, 0x10, $t1     # ... and of vector B
+    ldv     vin_f, 0, 0x08, $t1     # fractional parts of A
+    ldv     vin_f, 8, 0x18, $t1     # ... and of B
 
     # Component j of each vector is broadcast over its half with E_jH.
-    vmudl   $v3, $v12, $v1, E_0H
-    vmadm   $v2, $v8, $v1, E_0H
-    vmadn   $v3, $v12, $v0, E_0H
-    vmadh   $v2, $v8, $v0, E_0H
-    vmadl   $v3, $v13, $v1, E_1H
-    vmadm   $v2, $v9, $v1, E_1H
-    vmadn   $v3, $v13, $v0, E_1H
-    vmadh   $v2, $v9, $v0, E_1H
-    vmadl   $v3, $v14, $v1, E_2H
-    vmadm   $v2, $v10, $v1, E_2H
-    vmadn   $v3, $v14, $v0, E_2H
-    vmadh   $v2, $v10, $v0, E_2H
-    vmadl   $v3, $v15, $v1, E_3H
-    vmadm   $v2, $v11, $v1, E_3H
-    vmadn   $v3, $v15, $v0, E_3H
-    vmadh   $v2, $v11, $v0, E_3H    # $v2 = integer parts of the results
-    vsar    $v3, ACC_LO             # $v3 = fractional parts
+    vmudl   vout_f, vmtx0_f, vin_f, E_0H
+    vmadm   vout_i, vmtx0_i, vin_f, E_0H
+    vmadn   vout_f, vmtx0_f, vin_i, E_0H
+    vmadh   vout_i, vmtx0_i, vin_i, E_0H
+    vmadl   vout_f, vmtx1_f, vin_f, E_1H
+    vmadm   vout_i, vmtx1_i, vin_f, E_1H
+    vmadn   vout_f, vmtx1_f, vin_i, E_1H
+    vmadh   vout_i, vmtx1_i, vin_i, E_1H
+    vmadl   vout_f, vmtx2_f, vin_f, E_2H
+    vmadm   vout_i, vmtx2_i, vin_f, E_2H
+    vmadn   vout_f, vmtx2_f, vin_i, E_2H
+    vmadh   vout_i, vmtx2_i, vin_i, E_2H
+    vmadl   vout_f, vmtx3_f, vin_f, E_3H
+    vmadm   vout_i, vmtx3_i, vin_f, E_3H
+    vmadn   vout_f, vmtx3_f, vin_i, E_3H
+    vmadh   vout_i, vmtx3_i, vin_i, E_3H # the results' integer parts
+    vsar    vout_f, ACC_LO          # ... and fractions
 
-    sdv     $v2, 0, 0x00, $t2
-    sdv     $v3, 0, 0x08, $t2
-    sdv     $v2, 8, 0x10, $t2
-    sdv     $v3, 8, 0x18, $t2
+    sdv     vout_i, 0, 0x00, $t2
+    sdv     vout_f, 0, 0x08, $t2
+    sdv     vout_i, 8, 0x10, $t2
+    sdv     vout_f, 8, 0x18, $t2
 
     addiu   $t0, $t0, -2
     addiu   $t1, $t1, 32

@@ -16,14 +16,16 @@
 #   s3  RDP output write pointer     s4  base of the current output half
 #   s5  RDRAM output cursor          s6  end of what was sent (DPC_END once the DMA is done)
 # The helpers (dma_in, out_flush) use k0, k1, at and $3 and nothing else.
-# Vector register v0 is zero everywhere.
+# Vector register v0 is zero everywhere: vzero.
 #
 # Code that seldom runs lives in two overlays sharing the end of IMEM: the
 # setup commands (render_cmds.inc, "cold") and the clipper (render_clip.inc);
 # ovl_load brings in the one needed from the images the host put in RDRAM.
 
-    .include "rsp.inc"
-    .include "render_abi.inc"
+#include "rsp.inc"
+#include "render_abi.h"
+
+#define vzero $v0      /* zero in every lane, from the start on */
 
 # Lanes of CV_K (vertex scalars).
 .set K_ONE, E_0        # 1
@@ -38,7 +40,23 @@
 .set T_ONE, E_3        # 1
 
 .set OUT_TOGGLE, DM_OUTBUF ^ (DM_OUTBUF + OUTBUF_SIZE)
+
+# command OPCODE, HANDLER[, cold]: declares the handler of command OPCODE, in opcode order, as
+# the DM_COMMANDS entry the command loop dispatches through: HANDLER's IMEM address, or, for a
+# handler in the cold overlay (render_cmds.inc), bit 15 set and its offset in the overlay.
 .set COLD, 0x8000
+.set _commands, 0
+.macro command opcode, handler, overlay=hot
+    .if \opcode != _commands
+        .error "commands are declared in opcode order, one each"
+    .endif
+    .set _commands, _commands + 1
+    .ifc \overlay, cold
+        .half COLD + \handler - ovl_cold_begin
+    .else
+        .half \handler - render_start
+    .endif
+.endm
 
     .data
     .space DM_CONST                 # matrices, FRAME, LIGHTS, state: zero until set
@@ -48,19 +66,28 @@
     .half 2, 2, 1, 1, 2, 2, 1, 1                                    # CV_GUARD
     .half 512, 16384, 8, 1, 0, 0, 0, 0                              # CV_T
     .space DM_COMMANDS - (CV_T + 16)
-    # The command handlers, by opcode: IMEM addresses, or (bit 15 set) offsets
-    # into the cold overlay.
-    .half COLD + cmd_end - ovl_cold_begin, cmd_nop - render_start, COLD + cmd_frame - ovl_cold_begin
-    .half COLD + cmd_lights - ovl_cold_begin, COLD + cmd_view - ovl_cold_begin
-    .half COLD + cmd_model - ovl_cold_begin, cmd_vtx - render_start, cmd_tris - render_start
-    .half cmd_strip - render_start, cmd_seq - render_start, COLD + cmd_rdp - ovl_cold_begin
-    .half COLD + cmd_trimode - ovl_cold_begin
+    # The command handlers, by opcode (DM_COMMANDS): one `command` line each.
+    command CMD_END,     cmd_end,     cold
+    command CMD_NOP,     cmd_nop
+    command CMD_FRAME,   cmd_frame,   cold
+    command CMD_LIGHTS,  cmd_lights,  cold
+    command CMD_VIEW,    cmd_view,    cold
+    command CMD_MODEL,   cmd_model,   cold
+    command CMD_VTX,     cmd_vtx
+    command CMD_TRIS,    cmd_tris
+    command CMD_STRIP,   cmd_strip
+    command CMD_SEQ,     cmd_seq
+    command CMD_RDP,     cmd_rdp,     cold
+    command CMD_TRIMODE, cmd_trimode, cold
+    .if _commands != CMD_COUNT
+        .error "a command of render_abi.h has no `command` line"
+    .endif
     .space 0x1000 - (DM_COMMANDS + 2 * CMD_COUNT)
 
     .text
     .globl render_start
 render_start:
-    vxor    $v0, $v0, $v0
+    vxor    vzero, vzero, vzero
     lw      $s2, ST_CMDLIST($zero)
     sw      $zero, ST_ERROR($zero)
     sw      $zero, ST_STATS + 0($zero)
@@ -190,11 +217,11 @@ ovl_load:
 1:  jr      $ra
     nop
 
-    .include "render_vtx.inc"
-    .include "render_tri.inc"
+#include "render_vtx.inc"
+#include "render_tri.inc"
 
     .section .ovl_cold, "ax"
-    .include "render_cmds.inc"
+#include "render_cmds.inc"
     .section .ovl_clip, "ax"
-    .include "render_clip.inc"
+#include "render_clip.inc"
 
