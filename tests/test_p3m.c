@@ -2,6 +2,7 @@
  * table of the document, both revisions, one test per validation rule, the nonconforming file. */
 #define _DEFAULT_SOURCE
 #include <criterion/criterion.h>
+#include <criterion/parameterized.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 
 #include "bf_validate.h"
 #include "bf_write.h"
+#include "mutate.h"
 #include "p3m.h"
 #include "samples.h"
 
@@ -260,12 +262,6 @@ static void read_bytes(model *m, uint8_t *bytes, size_t size)
 
 /* Offsets of the engine fixture (6 bytes less than the document fixture from 0xAA on). */
 #define E(off) ((off) >= 0xAA ? (off) - 6 : (off))
-
-static void put16(uint8_t *d, size_t at, unsigned v)
-{
-    d[at] = (uint8_t)v;
-    d[at + 1] = (uint8_t)(v >> 8);
-}
 
 /* ---- the hand-made fixtures ---- */
 
@@ -943,12 +939,99 @@ Test(p3m_rules, external_texture_with_the_embedded_type_that_reads)
 
 #define CHECK() read_bytes(&mu.m, mu.bytes, sizeof mu.bytes)
 
-Test(p3m_rules, major_version_is_0)
+/* The rules one change of the engine fixture breaks: the bytes changed (little-endian, like
+ * P3M) and the one finding expected, with how many errors and warnings in all. Strings are
+ * arrays, not pointers: Criterion runs each row in a process of its own. */
+typedef struct rule_case {
+    char name[64];
+    mutation edits[2];
+    size_t errors, warnings;
+    bf_severity severity;
+    char path[64];
+    uint64_t offset;
+    char message[112];
+} rule_case;
+
+static rule_case rule_cases[] = {
+    {"major_version_is_0",
+     {{0x03, 1, 1}},
+     1, 0, BF_SEVERITY_ERROR, "header.version", 0x03,
+     "major version 1, not 0"},
+    {"header_flags_reserved",
+     {{0x04, 1, 0x20}},
+     1, 0, BF_SEVERITY_ERROR, "header.flags", 0x04,
+     "header flags 0x20: bits 7..0 are reserved and must be 0"},
+    /* part 1: an unknown flag, no normals; the flag set also warns about the unknown bit */
+    {"part_flags_reserved",
+     {{0x86, 1, 0x80}},
+     1, 1, BF_SEVERITY_ERROR, "data.parts[1].flags", 0x86,
+     "part flags 0x80: bits 7..1 are reserved and must be 0"},
+    /* bit 2, but only 2 parts */
+    {"visibility_bits_beyond_the_parts",
+     {{0x06, 1, 0x05}},
+     1, 0, BF_SEVERITY_ERROR, "data.visibility", 0x06,
+     "visibility mask bits 2 and up are set (0x5 in the last byte), but there are only 2 parts"},
+    {"part_material_in_range",
+     {{0x89, 1, 1}},
+     1, 0, BF_SEVERITY_ERROR, "data.parts[1].material", 0x89,
+     "material index 1 but the file has 1 materials"},
+    /* third index 2 -> 3, of 3 vertices */
+    {"indices_below_the_vertex_count",
+     {{0x73, 1, 3}},
+     1, 0, BF_SEVERITY_ERROR, "data.parts[0].indices", 0x6F,
+     "an index is not below the vertex count 3"},
+    /* "Legs", a part, not a bone */
+    {"weight_group_bone_exists",
+     {{0x76, 2, 5}},
+     1, 0, BF_SEVERITY_ERROR, "data.parts[0].weight_groups[0].bone", 0x76,
+     "bone name at string offset 0x5 is not the name of a bone"},
+    /* the last range skips one more vertex: 4 of 3 */
+    {"weight_ranges_inside_the_part",
+     {{0x82, 2, 1}},
+     1, 0, BF_SEVERITY_ERROR, "data.parts[0].weight_groups[0].ranges", 0x78,
+     "the ranges cover 4 vertices, but the part has 3"},
+    {"embedded_texture_is_ptf",
+     {{E(0xBA), 1, 'X'}},
+     1, 0, BF_SEVERITY_ERROR, "data.textures[0].body.ptf", E(0xBA),
+     "embedded texture data of 16 bytes does not start with the PTF magic (0x585446)"},
+    /* bone 1 claims a child too: 2 children among 2 bones */
+    {"bone_children_are_bones",
+     {{E(0x103), 1, 1}},
+     1, 0, BF_SEVERITY_ERROR, "data.bones", E(0xCE),
+     "the bones claim 2 children, but only 2 bones exist (at most 1 can be children)"},
+    {"animation_action_index_in_range",
+     {{E(0x108), 1, 1}},
+     1, 0, BF_SEVERITY_ERROR, "data.animations[0].actions[0].action", E(0x108),
+     "action index 1 but the file has 1 actions"},
+    {"animation_start_before_end",
+     {{E(0x10D), 2, 11}},
+     1, 0, BF_SEVERITY_ERROR, "data.animations[0].actions[0].start", E(0x10D),
+     "start frame 11 is after end frame 10"},
+    /* "root", a bone */
+    {"part_list_names_parts",
+     {{E(0x118), 2, 10}},
+     1, 0, BF_SEVERITY_ERROR, "data.actions[0].part_list[0].name", E(0x118),
+     "string offset 0xa is not the name of a part"},
+    /* "walk" */
+    {"action_data_bone_exists",
+     {{E(0x11B), 2, 28}},
+     1, 0, BF_SEVERITY_ERROR, "data.actions[0].data[0].bone", E(0x11B),
+     "bone name at string offset 0x1c is not the name of a bone"},
+};
+
+ParameterizedTestParameters(p3m_rules, one_finding_per_broken_rule)
+{
+    return cr_make_param_array(rule_case, rule_cases, sizeof rule_cases / sizeof rule_cases[0]);
+}
+
+ParameterizedTest(rule_case *rc, p3m_rules, one_finding_per_broken_rule)
 {
     MUTATE();
-    b[0x03] = 1;
+    cr_assert(mutate(b, sizeof mu.bytes, rc->edits, sizeof rc->edits / sizeof rc->edits[0], 1),
+              "%s: a change outside the file", rc->name);
     CHECK();
-    expect_finding(&mu.m, 1, 0, BF_SEVERITY_ERROR, "header.version", 0x03, "major version 1, not 0");
+    cr_log_info("rule: %s", rc->name);
+    expect_finding(&mu.m, rc->errors, rc->warnings, rc->severity, rc->path, rc->offset, rc->message);
     free_model(&mu.m);
 }
 
@@ -963,83 +1046,12 @@ Test(p3m_rules, magic_is_p3m)
     free_model(&mu.m);
 }
 
-Test(p3m_rules, header_flags_reserved)
-{
-    MUTATE();
-    b[0x04] = 0x20;
-    CHECK();
-    expect_finding(&mu.m, 1, 0, BF_SEVERITY_ERROR, "header.flags", 0x04,
-                   "header flags 0x20: bits 7..0 are reserved and must be 0");
-    free_model(&mu.m);
-}
-
-Test(p3m_rules, part_flags_reserved)
-{
-    MUTATE();
-    b[0x86] = 0x80; /* part 1: an unknown flag, no normals */
-    CHECK();
-    /* the flag set also warns about the unknown bit */
-    expect_finding(&mu.m, 1, 1, BF_SEVERITY_ERROR, "data.parts[1].flags", 0x86,
-                   "part flags 0x80: bits 7..1 are reserved and must be 0");
-    free_model(&mu.m);
-}
-
-Test(p3m_rules, visibility_bits_beyond_the_parts)
-{
-    MUTATE();
-    b[0x06] = 0x05; /* bit 2, but only 2 parts */
-    CHECK();
-    expect_finding(&mu.m, 1, 0, BF_SEVERITY_ERROR, "data.visibility", 0x06,
-                   "visibility mask bits 2 and up are set (0x5 in the last byte), but there are only 2 parts");
-    free_model(&mu.m);
-}
-
 Test(p3m_rules, string_table_present)
 {
     model m;
     cr_assert(read_model(&m, minimal_file, sizeof minimal_file - 1, NULL), "%s", m.err.message);
     expect_finding(&m, 1, 0, BF_SEVERITY_ERROR, "data.strings", 0x0B, "the file ends without a string table");
     free_model(&m);
-}
-
-Test(p3m_rules, part_material_in_range)
-{
-    MUTATE();
-    b[0x89] = 1;
-    CHECK();
-    expect_finding(&mu.m, 1, 0, BF_SEVERITY_ERROR, "data.parts[1].material", 0x89,
-                   "material index 1 but the file has 1 materials");
-    free_model(&mu.m);
-}
-
-Test(p3m_rules, indices_below_the_vertex_count)
-{
-    MUTATE();
-    b[0x73] = 3; /* third index 2 -> 3, of 3 vertices */
-    CHECK();
-    expect_finding(&mu.m, 1, 0, BF_SEVERITY_ERROR, "data.parts[0].indices", 0x6F,
-                   "an index is not below the vertex count 3");
-    free_model(&mu.m);
-}
-
-Test(p3m_rules, weight_group_bone_exists)
-{
-    MUTATE();
-    put16(b, 0x76, 5); /* "Legs", a part, not a bone */
-    CHECK();
-    expect_finding(&mu.m, 1, 0, BF_SEVERITY_ERROR, "data.parts[0].weight_groups[0].bone", 0x76,
-                   "bone name at string offset 0x5 is not the name of a bone");
-    free_model(&mu.m);
-}
-
-Test(p3m_rules, weight_ranges_inside_the_part)
-{
-    MUTATE();
-    put16(b, 0x82, 1); /* the last range skips one more vertex: 4 of 3 */
-    CHECK();
-    expect_finding(&mu.m, 1, 0, BF_SEVERITY_ERROR, "data.parts[0].weight_groups[0].ranges", 0x78,
-                   "the ranges cover 4 vertices, but the part has 3");
-    free_model(&mu.m);
 }
 
 Test(p3m_rules, render_mode_enum)
@@ -1080,16 +1092,6 @@ Test(p3m_rules, extra_texture_indices_in_range)
     free_model(&m);
 }
 
-Test(p3m_rules, embedded_texture_is_ptf)
-{
-    MUTATE();
-    b[E(0xBA)] = 'X';
-    CHECK();
-    expect_finding(&mu.m, 1, 0, BF_SEVERITY_ERROR, "data.textures[0].body.ptf", E(0xBA),
-                   "embedded texture data of 16 bytes does not start with the PTF magic (0x585446)");
-    free_model(&mu.m);
-}
-
 Test(p3m_rules, texture_type_enum)
 {
     MUTATE();
@@ -1098,16 +1100,6 @@ Test(p3m_rules, texture_type_enum)
     cr_expect_str_eq(mu.m.err.path, "data.textures[1].body");
     cr_expect_eq(mu.m.err.offset, E(0xCB));
     cr_expect(strstr(mu.m.err.message, "no case for tag 2 (0x2)") != NULL, "%s", mu.m.err.message);
-    free_model(&mu.m);
-}
-
-Test(p3m_rules, bone_children_are_bones)
-{
-    MUTATE();
-    b[E(0x103)] = 1; /* bone 1 claims a child too: 2 children among 2 bones */
-    CHECK();
-    expect_finding(&mu.m, 1, 0, BF_SEVERITY_ERROR, "data.bones", E(0xCE),
-                   "the bones claim 2 children, but only 2 bones exist (at most 1 can be children)");
     free_model(&mu.m);
 }
 
@@ -1122,52 +1114,12 @@ Test(p3m_rules, bone_tail_written_by_the_exporter_bug)
     free_model(&mu.m);
 }
 
-Test(p3m_rules, animation_action_index_in_range)
-{
-    MUTATE();
-    b[E(0x108)] = 1;
-    CHECK();
-    expect_finding(&mu.m, 1, 0, BF_SEVERITY_ERROR, "data.animations[0].actions[0].action", E(0x108),
-                   "action index 1 but the file has 1 actions");
-    free_model(&mu.m);
-}
-
-Test(p3m_rules, animation_start_before_end)
-{
-    MUTATE();
-    put16(b, E(0x10D), 11);
-    CHECK();
-    expect_finding(&mu.m, 1, 0, BF_SEVERITY_ERROR, "data.animations[0].actions[0].start", E(0x10D),
-                   "start frame 11 is after end frame 10");
-    free_model(&mu.m);
-}
-
 Test(p3m_rules, part_list_mode_enum)
 {
     MUTATE();
     b[E(0x116)] = 4;
     CHECK();
     expect_enum_finding(&mu.m, "data.actions[0].part_list_mode", E(0x116));
-    free_model(&mu.m);
-}
-
-Test(p3m_rules, part_list_names_parts)
-{
-    MUTATE();
-    put16(b, E(0x118), 10); /* "root", a bone */
-    CHECK();
-    expect_finding(&mu.m, 1, 0, BF_SEVERITY_ERROR, "data.actions[0].part_list[0].name", E(0x118),
-                   "string offset 0xa is not the name of a part");
-    free_model(&mu.m);
-}
-
-Test(p3m_rules, action_data_bone_exists)
-{
-    MUTATE();
-    put16(b, E(0x11B), 28); /* "walk" */
-    CHECK();
-    expect_finding(&mu.m, 1, 0, BF_SEVERITY_ERROR, "data.actions[0].data[0].bone", E(0x11B),
-                   "bone name at string offset 0x1c is not the name of a bone");
     free_model(&mu.m);
 }
 
@@ -1193,7 +1145,7 @@ Test(p3m_rules, interpolation_modes_enum)
 Test(p3m_rules, string_references_inside_the_table)
 {
     MUTATE();
-    put16(b, 0x87, 40); /* part 1's name, past the 33-byte table */
+    put_u16le(b, 0x87, 40); /* part 1's name, past the 33-byte table */
     cr_expect_not(read_model(&mu.m, b, sizeof mu.bytes, "engine"), "the reader checks string references");
     cr_expect_str_eq(mu.m.err.path, "data.parts[1].name");
     cr_expect_eq(mu.m.err.offset, 0x87);
