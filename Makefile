@@ -209,6 +209,11 @@ c99-check:
 TEST_STEPS += c99-check
 
 # ---- tests (Criterion, under ASan + UBSan) ----
+# The test files, in folders by the part they test (tests/n64 is test_n64's, n64/n64.mk); each
+# tests/PART/test_NAME.c is built as $(BUILD)/tests/test_NAME, found through vpath.
+TEST_PARTS := cli formats generator rom runtime scene
+TEST_SRC := $(sort $(foreach p,$(TEST_PARTS),$(wildcard tests/$(p)/test_*.c)))
+vpath test_%.c $(addprefix tests/,$(TEST_PARTS))
 TEST_CFLAGS = $(CFLAGS_COMMON) $(SAN) $(INCLUDES) -In64/scene -Itests/support -Icli/binform -DBF_SHARED_DIR='"$(SHARED)"' \
 	-DBF_PROJECT_DIR='"$(abspath .)"'
 # binform's JSON parser, writer and dump are the tests' too.
@@ -249,23 +254,23 @@ $(TEST_LIB): $(TESTGEN)/.stamp $(TEST_SUPPORT_OBJS)
 	@rm -f $@
 	ar rcs $@ $(TEST_SUPPORT_OBJS) $(TESTGEN)/obj/*.o
 
-$(BUILD)/tests/test_%: tests/test_%.c $(TEST_LAZY_GIT) $(TEST_LIB) $(SAN_LIB) $(wildcard tests/support/*.h) $(SAN_BINFORM)
+$(BUILD)/tests/test_%: test_%.c $(TEST_LAZY_GIT) $(TEST_LIB) $(SAN_LIB) $(wildcard tests/support/*.h) $(SAN_BINFORM)
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) $(TEST_OPT) $(SAN_LINK) -iquote $(TESTGEN) $< $(TEST_LAZY_GIT) $(TEST_LIB) $(SAN_LIB) -o $@ -lcriterion -lm
 
 # test_c_wrap tests the generator's line breaking itself: it links c_wrap.c, nothing else.
-$(BUILD)/tests/test_c_wrap: tests/test_c_wrap.c $(BUILD)/san/generator/c_wrap.o generator/c_wrap.h $(TEST_LAZY_GIT)
+$(BUILD)/tests/test_c_wrap: tests/generator/test_c_wrap.c $(BUILD)/san/generator/c_wrap.o generator/c_wrap.h $(TEST_LAZY_GIT)
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) $(TEST_OPT) $(SAN_LINK) -Igenerator $< $(BUILD)/san/generator/c_wrap.o $(TEST_LAZY_GIT) -o $@ -lcriterion
 
 # test_template_lib tests the templates' C helpers through Lua: it links them and Lua, nothing else.
-$(BUILD)/tests/test_template_lib: tests/test_template_lib.c generator/template_lib.c generator/c_pack.c \
+$(BUILD)/tests/test_template_lib: tests/generator/test_template_lib.c generator/template_lib.c generator/c_pack.c \
 		generator/template_lib.h generator/c_pack.h $(TEST_LAZY_GIT)
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) $(TEST_OPT) $(SAN_LINK) -Igenerator $(shell pkg-config --cflags lua5.4) $< generator/template_lib.c \
 		generator/c_pack.c $(TEST_LAZY_GIT) -o $@ -lcriterion $(shell pkg-config --libs lua5.4)
 
-TEST_BINS += $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
+TEST_BINS += $(patsubst %.c,$(BUILD)/tests/%,$(notdir $(TEST_SRC)))
 
 -include n64/n64.mk
 -include n64/scene/scene.mk

@@ -170,5 +170,5 @@ TEST_STEPS += n64-rom-test
 ifneq ($(and $(shell command -v cen64 2>/dev/null),$(shell command -v $(ROM_CC) 2>/dev/null),$(N64_HAVE_MIPS_AS)),)
 TEST_BUILD += n64-rom $(ROM_CHECK) $(BINFORM) $(BUILD)/bin/t3dm_torus
 endif
-# rom_check's own test (tests/test_rom_check.c) runs it: a host tool, built whatever the MIPS tools.
+# rom_check's own test (tests/rom/test_rom_check.c) runs it: a host tool, built whatever the MIPS tools.
 $(BUILD)/tests/test_rom_check: $(ROM_CHECK)

@@ -7,7 +7,7 @@
 # Seeds: the files under tests/fixtures, $(SHARED)/samples and tests/fuzz/regressions that
 # bf_detect assigns to the format. The corpus grows in $(BUILD)/fuzz/corpus/FORMAT. Inputs
 # that crash, leak, time out or break a property are copied to tests/fuzz/regressions/FORMAT/,
-# which tests/test_badinput.c replays in `make test`.
+# which tests/formats/test_badinput.c replays in `make test`.
 FUZZ_CC ?= clang
 FORMAT ?= t3dm
 ENTRY ?=

@@ -14,9 +14,9 @@
 #include "samples.h"
 
 /* The explain code is part of the CLI, not of a library: it is compiled in here. */
-#include "../cli/binform/explain.c"
-#include "../cli/binform/explain_html.c"
-#include "../cli/binform/explain_text.c"
+#include "../../cli/binform/explain.c"
+#include "../../cli/binform/explain_html.c"
+#include "../../cli/binform/explain_text.c"
 
 extern const bf_format_desc cx_chunks_format;
 
