@@ -259,6 +259,12 @@ $(BUILD)/tests/test_texture_codec: tests/test_texture_codec.c $(TEXTURE_CODEC_OB
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) $(TEST_OPT) $(SAN_LINK) $< $(TEXTURE_CODEC_OBJS) $(TEST_LAZY_GIT) -o $@ -lcriterion
 
+# test_textures reads the PNGs binform writes: libpng besides the usual.
+$(BUILD)/tests/test_textures: tests/test_textures.c $(TEST_LAZY_GIT) $(TEST_LIB) $(SAN_LIB) $(wildcard tests/support/*.h) $(SAN_BINFORM)
+	@mkdir -p $(dir $@)
+	$(CC) $(TEST_CFLAGS) $(TEST_OPT) $(SAN_LINK) -iquote $(TESTGEN) $< $(TEST_LAZY_GIT) $(TEST_LIB) $(SAN_LIB) -o $@ -lcriterion -lm \
+		$(BINFORM_LIBS)
+
 # test_template_lib tests the templates' C helpers through Lua: it links them and Lua, nothing else.
 $(BUILD)/tests/test_template_lib: tests/test_template_lib.c generator/template_lib.c generator/c_pack.c \
 		generator/template_lib.h generator/c_pack.h $(TEST_LAZY_GIT)

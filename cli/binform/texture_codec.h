@@ -44,4 +44,31 @@ int dds_decode(const uint8_t *data, size_t size, dds_image *out, char *why, size
  * colour (DXT1) rather than being ignored (DXT3/5 colour blocks always use four colours). */
 void bc1_decode_block(const uint8_t block[8], int three_colour_alpha, uint8_t out[16][4]);
 
+
+/* ---- N64 (libdragon's tex_format_t: the RDP format code << 2 | pixel size code) ---- */
+enum {
+    N64_RGBA16 = 2, N64_RGBA32 = 3, N64_CI4 = 8, N64_CI8 = 9, N64_IA4 = 12, N64_IA8 = 13, N64_IA16 = 14,
+    N64_I4 = 16, N64_I8 = 17
+};
+/* Bytes of `height` rows of `width` pixels as the RDP loads them (each row whole bytes), or 0
+ * for a format that is not one of the above. */
+size_t n64_image_size(unsigned format, unsigned width, unsigned height);
+/* Decodes an N64 image; CI4/CI8 index `palette` (big-endian RGBA 5551, palette_size bytes; an
+ * index past it is transparent black). Intensity formats give alpha = intensity, as the RDP
+ * reads them. 0 with `why` set as gx_decode. */
+int n64_decode(unsigned format, unsigned width, unsigned height, const uint8_t *data, size_t size,
+               const uint8_t *palette, size_t palette_size, uint8_t *rgba, char *why, size_t why_size);
+
+/* ---- raster pixels in rows, no tiles ---- */
+typedef enum {
+    RASTER_RGBA8888, /* bytes R, G, B, A */
+    RASTER_BGRA8888, /* bytes B, G, R, A */
+    RASTER_ARGB1555, /* little-endian 16-bit: A in bit 15, then R, G, B 5 bits each */
+    RASTER_ARGB4444, /* little-endian 16-bit: A, R, G, B 4 bits each from the top */
+    RASTER_ARGB2222  /* one byte: A, R, G, B 2 bits each from the top */
+} raster_kind;
+size_t raster_image_size(raster_kind kind, unsigned width, unsigned height);
+int raster_decode(raster_kind kind, unsigned width, unsigned height, const uint8_t *data, size_t size, uint8_t *rgba,
+                  char *why, size_t why_size);
+
 #endif
