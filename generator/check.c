@@ -1,6 +1,7 @@
 /* The checker: resolves names, types every expression, computes the static layout and
  * verifies the offsets and sizes the schema declares against it. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "model.h"
@@ -1105,7 +1106,8 @@ static void check_image_number(const type_def *t, const image_def *im, const cha
 
 /* A role of `image:` that names data: a path of fields (an array's first element on the way)
  * ending at raw bytes (pixels; a palette may also be an array of numbers). */
-static void check_image_path(const type_def *t, const image_def *im, const char *role, const char *path, int bytes)
+static void check_image_path(const type_def *t, const image_def *im, const char *role, const char *path, int bytes,
+                             int compressed)
 {
     if (!path)
         return;
@@ -1127,10 +1129,13 @@ static void check_image_path(const type_def *t, const image_def *im, const char 
             return;
         }
         if (!dot) {
-            int ok = fl->kind == FT_BYTES || (!bytes && fl->kind == FT_PRIM && fl->is_array && fl->prim != PRIM_CHAR);
+            int ok = fl->kind == FT_BYTES || (!bytes && fl->kind == FT_PRIM && fl->is_array && fl->prim != PRIM_CHAR) ||
+                     (compressed && fl->kind == FT_STRUCT);
             if (!ok)
                 diag_error(im->loc, "image %s '%s' must end at %s", role, path,
-                           bytes ? "raw bytes (type: bytes)" : "raw bytes or an array of numbers");
+                           !bytes ? "raw bytes or an array of numbers"
+                           : compressed ? "raw bytes or the structure the compressed data starts with"
+                                        : "raw bytes (type: bytes)");
             return;
         }
         if (fl->kind != FT_STRUCT) {
@@ -1151,18 +1156,22 @@ static void check_image(const type_def *t)
     check_image_number(t, im, "width", im->width);
     check_image_number(t, im, "height", im->height);
     check_image_number(t, im, "palette_format", im->palette_format);
-    check_image_path(t, im, "pixels", im->pixels, 1);
-    check_image_path(t, im, "palette", im->palette, 0);
+    check_image_path(t, im, "pixels", im->pixels, 1, im->compression != NULL);
+    check_image_path(t, im, "palette", im->palette, 0, 0);
     if (im->codec_by) {
+        check_image_number(t, im, "codec by", im->codec_by);
         const field *fl = find_field(t, im->codec_by);
-        if (!fl || !fl->enumdef || fl->is_array) {
-            diag_error(im->loc, "image codec: 'by: %s' must name a single field of '%s' with an enum", im->codec_by, t->name);
-            return;
+        for (size_t i = 0; i + 1 < im->codec_cases.len; i += 2) {
+            const char *label = im->codec_cases.items[i];
+            char *end;
+            strtoll(label, &end, 0);
+            if (*label && !*end)
+                continue; /* a number */
+            if (!fl || !fl->enumdef)
+                diag_error(im->loc, "image codec case '%s' is not a number ('%s' has no enum)", label, im->codec_by);
+            else if (!name_map_get(&fl->enumdef->value_names, label))
+                diag_error(im->loc, "image codec case '%s' is not a value of enum '%s'", label, fl->enumdef->name);
         }
-        for (size_t i = 0; i + 1 < im->codec_cases.len; i += 2)
-            if (!name_map_get(&fl->enumdef->value_names, im->codec_cases.items[i]))
-                diag_error(im->loc, "image codec case '%s' is not a value of enum '%s'", (const char *)im->codec_cases.items[i],
-                           fl->enumdef->name);
     }
     if (im->codec && strcmp(im->codec, "gx") == 0 && !im->format)
         diag_error(im->loc, "a gx image needs 'format' (the GX texture format)");

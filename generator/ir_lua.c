@@ -478,6 +478,8 @@ static const ir_node image_node = {(const ir_key[]){
     KEY(image_def, "pixels", pixels, AS_STR),
     KEY(image_def, "palette", palette, AS_STR),
     KEY(image_def, "palette_format", palette_format, AS_STR),
+    KEY(image_def, "compression", compression, AS_STR),
+    KEY(image_def, "pad_short", pad_short, AS_BOOL),
     END,
 }};
 

@@ -663,8 +663,8 @@ static void build_values(type_def *t, const ynode *map)
 /* ---- types ---- */
 
 /* The codecs `binform textures` knows (cli/binform/texture_codec.h). */
-static const char *const image_codecs[] = {"gx", "dds", "n64", "rgba8888", "bgra8888", "argb1555", "argb4444",
-                                           "argb2222", NULL};
+static const char *const image_codecs[] = {"gx", "dds", "n64", "rgba8888", "bgra8888", "rgb888", "argb1555",
+                                           "argb4444", "argb2222", NULL};
 
 static const char *image_codec(const ynode *v)
 {
@@ -674,14 +674,16 @@ static const char *image_codec(const ynode *v)
     for (size_t i = 0; image_codecs[i]; i++)
         if (strcmp(c, image_codecs[i]) == 0)
             return c;
-    diag_error(v->loc, "unknown image codec '%s' (gx, dds, n64, rgba8888, bgra8888, argb1555, argb4444, argb2222)", c);
+    diag_error(v->loc, "unknown image codec '%s' (gx, dds, n64, rgba8888, bgra8888, rgb888, argb1555, argb4444, argb2222)",
+               c);
     return NULL;
 }
 
 /* `image:` of a type: which of its fields and values make it an image. */
 static image_def *build_image(const ynode *n)
 {
-    static const char *const keys[] = {"codec", "format", "width", "height", "pixels", "palette", "palette_format", NULL};
+    static const char *const keys[] = {"codec", "format", "width", "height", "pixels", "palette", "palette_format",
+                                       "compression", "short_pixels", NULL};
     image_def *im = pool_alloc(sizeof *im);
     im->loc = n->loc;
     check_keys(n, "an image", keys);
@@ -712,6 +714,16 @@ static image_def *build_image(const ynode *n)
     im->pixels = scalar(ynode_get(n, "pixels"), "pixels");
     im->palette = scalar(ynode_get(n, "palette"), "palette");
     im->palette_format = scalar(ynode_get(n, "palette_format"), "palette_format");
+    const ynode *sv = ynode_get(n, "short_pixels");
+    const char *short_pixels = sv ? scalar(sv, "short_pixels") : NULL;
+    if (short_pixels && strcmp(short_pixels, "pad") != 0 && strcmp(short_pixels, "error") != 0)
+        diag_error(sv->loc, "short_pixels is 'error' (the default) or 'pad', not '%s'", short_pixels);
+    im->pad_short = short_pixels && strcmp(short_pixels, "pad") == 0;
+    const ynode *cv = ynode_get(n, "compression");
+    if (cv && (im->compression = scalar(cv, "compression")) && strcmp(im->compression, "lz4_frame") != 0) {
+        diag_error(cv->loc, "unknown image compression '%s' (lz4_frame)", im->compression);
+        im->compression = NULL;
+    }
     if (!im->width || !im->height || !im->pixels)
         diag_error(n->loc, "an image needs 'width', 'height' and 'pixels'");
     return im;

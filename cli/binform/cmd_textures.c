@@ -91,12 +91,15 @@ static const char *image_codec(const walk *w, const bf_type_desc *t, const void 
         return im->codec;
     const bf_field_desc *f = field_named(t, im->codec_by, strlen(im->codec_by));
     int64_t v;
-    if (!f || !role_number(w, t, obj, im->codec_by, &v))
+    if (!role_number(w, t, obj, im->codec_by, &v))
         return NULL;
-    const char *label = f->enumdef ? bf_enum_name(f->enumdef, v) : NULL;
-    for (size_t i = 0; label && im->codec_cases && im->codec_cases[i]; i += 2)
-        if (strcmp(im->codec_cases[i], label) == 0)
+    const char *label = f && f->enumdef ? bf_enum_name(f->enumdef, v) : NULL;
+    for (size_t i = 0; im->codec_cases && im->codec_cases[i]; i += 2) {
+        char *end;
+        long long number = strtoll(im->codec_cases[i], &end, 0);
+        if ((label && strcmp(im->codec_cases[i], label) == 0) || (!*end && number == v))
             return im->codec_cases[i + 1];
+    }
     snprintf(why, why_size, "%s %lld (%s) has no codec in the schema's image cases", im->codec_by, (long long)v,
              label ? label : "no enum name");
     return NULL;
@@ -104,8 +107,8 @@ static const char *image_codec(const walk *w, const bf_type_desc *t, const void 
 
 static int raster_named(const char *codec, raster_kind *kind)
 {
-    static const char *const names[] = {"rgba8888", "bgra8888", "argb1555", "argb4444", "argb2222"};
-    for (int i = 0; i < 5; i++)
+    static const char *const names[] = {"rgba8888", "bgra8888", "rgb888", "argb1555", "argb4444", "argb2222"};
+    for (int i = 0; i < 6; i++)
         if (strcmp(codec, names[i]) == 0) {
             *kind = (raster_kind)i;
             return 1;
@@ -135,6 +138,54 @@ static int palette_bytes(const bf_field_desc *f, const void *owner, uint8_t **ow
     return 1;
 }
 
+/* Bytes the pixels of an image take once unpacked, 0 when the codec does not say. */
+static size_t unpacked_size(const char *codec, int64_t width, int64_t height, int64_t format)
+{
+    raster_kind kind;
+    if (raster_named(codec, &kind))
+        return raster_image_size(kind, (unsigned)width, (unsigned)height);
+    if (strcmp(codec, "gx") == 0)
+        return gx_image_size((unsigned)format, (unsigned)width, (unsigned)height);
+    if (strcmp(codec, "n64") == 0)
+        return n64_image_size((unsigned)format, (unsigned)width, (unsigned)height);
+    return 0;
+}
+
+/* Unpacks compressed pixels (an LZ4 frame) into a buffer of exactly the image's size. */
+static int unpack(const char *codec, int64_t width, int64_t height, int64_t format, int pad_short,
+                  const bf_bytes *packed, uint8_t **out, bf_bytes *result, char *why, size_t why_size)
+{
+    size_t need = unpacked_size(codec, width, height, format);
+    if (!need) {
+        snprintf(why, why_size, "compressed pixels need a codec of known size, not '%s'", codec);
+        return 0;
+    }
+    if (!(*out = malloc(need + 1))) {
+        snprintf(why, why_size, "out of memory for %zu bytes of pixels", need);
+        return 0;
+    }
+    int64_t got = bf_lz4_frame(packed->ptr, packed->len, *out, need + 1);
+    if (got >= 0 && got < (int64_t)need && pad_short) {
+        snprintf(why, why_size, "the pixels unpack to %lld bytes, a %lld x %lld %s image takes %zu: the missing "
+                 "bytes are zero (short_pixels: pad)", (long long)got, (long long)width, (long long)height, codec, need);
+        memset(*out + got, 0, need - (size_t)got);
+        got = (int64_t)need;
+    }
+    if (got != (int64_t)need) {
+        if (got < 0)
+            snprintf(why, why_size, "the LZ4 frame of the pixels is malformed or unpacks past the %zu bytes of a "
+                     "%lld x %lld %s image", need, (long long)width, (long long)height, codec);
+        else
+            snprintf(why, why_size, "the pixels unpack to %lld bytes, a %lld x %lld %s image takes %zu",
+                     (long long)got, (long long)width, (long long)height, codec, need);
+        free(*out);
+        *out = NULL;
+        return 0;
+    }
+    *result = (bf_bytes){.ptr = *out, .len = need, .offset = packed->offset};
+    return 1;
+}
+
 static void extract(walk *w, const bf_type_desc *t, const void *obj, const char *out_dir)
 {
     const bf_image_desc *im = t->image;
@@ -158,7 +209,15 @@ static void extract(walk *w, const bf_type_desc *t, const void *obj, const char 
         report(w, im->pixels, at, "the image has no pixel data");
         return;
     }
-    const bf_bytes *pixels = bf_field_elem(pf, owner, 0);
+    bf_bytes pixels_in_file;
+    const bf_bytes *pixels = &pixels_in_file;
+    if (pf->kind == BF_FIELD_BYTES) {
+        pixels = bf_field_elem(pf, owner, 0);
+    } else { /* packed data starting at a structure: the frame says where it ends */
+        pixels_in_file.offset = bf_obj_offset(bf_field_elem(pf, owner, 0));
+        pixels_in_file.ptr = w->d->data + pixels_in_file.offset;
+        pixels_in_file.len = w->d->size - pixels_in_file.offset;
+    }
     int is_dds = strcmp(codec, "dds") == 0;
     if (!is_dds && (width < 1 || height < 1 || width > TEXTURE_SIDE_MAX || height > TEXTURE_SIDE_MAX)) {
         snprintf(why, sizeof why, "an image of %lld x %lld pixels (each side 1..%d)", (long long)width,
@@ -174,9 +233,22 @@ static void extract(walk *w, const bf_type_desc *t, const void *obj, const char 
         report(w, im->palette, at, "the palette is too large (over 65536 colours) or out of memory");
         return;
     }
-    uint8_t *rgba = NULL;
+    uint8_t *rgba = NULL, *unpacked = NULL;
     int ok = 0;
     raster_kind kind;
+    if (im->compression && !unpack(codec, width, height, format, im->pad_short, pixels, &unpacked, &pixels_in_file, why,
+                                   sizeof why)) {
+        free(own_palette);
+        report(w, im->pixels, pixels->offset, why);
+        return;
+    }
+    if (why[0]) { /* unpacked short, and padded as the schema allows */
+        fprintf(stderr, "%s: warning: %s%s%s @0x%llx: %s\n", w->d->name, w->path, w->path[0] ? "." : "", im->pixels,
+                (unsigned long long)pixels->offset, why);
+        why[0] = '\0';
+    }
+    if (unpacked)
+        pixels = &pixels_in_file;
     if (is_dds) {
         dds_image img;
         ok = dds_decode(pixels->ptr, pixels->len, &img, why, sizeof why);
@@ -195,6 +267,7 @@ static void extract(walk *w, const bf_type_desc *t, const void *obj, const char 
         snprintf(why, sizeof why, "codec '%s' is not one binform decodes", codec);
     }
     free(own_palette);
+    free(unpacked);
     if (!ok) {
         free(rgba);
         report(w, im->pixels, pixels->offset, why);

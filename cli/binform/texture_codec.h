@@ -63,6 +63,7 @@ int n64_decode(unsigned format, unsigned width, unsigned height, const uint8_t *
 typedef enum {
     RASTER_RGBA8888, /* bytes R, G, B, A */
     RASTER_BGRA8888, /* bytes B, G, R, A */
+    RASTER_RGB888,   /* bytes R, G, B; opaque */
     RASTER_ARGB1555, /* little-endian 16-bit: A in bit 15, then R, G, B 5 bits each */
     RASTER_ARGB4444, /* little-endian 16-bit: A, R, G, B 4 bits each from the top */
     RASTER_ARGB2222  /* one byte: A, R, G, B 2 bits each from the top */

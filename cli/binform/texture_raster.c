@@ -3,11 +3,11 @@
 
 #include <stdio.h>
 
-static const char *const raster_names[] = {"rgba8888", "bgra8888", "argb1555", "argb4444", "argb2222"};
+static const char *const raster_names[] = {"rgba8888", "bgra8888", "rgb888", "argb1555", "argb4444", "argb2222"};
 
 size_t raster_image_size(raster_kind kind, unsigned width, unsigned height)
 {
-    static const unsigned bytes[] = {4, 4, 2, 2, 1};
+    static const unsigned bytes[] = {4, 4, 3, 2, 2, 1};
     return (size_t)width * height * bytes[kind];
 }
 
@@ -29,6 +29,7 @@ int raster_decode(raster_kind kind, unsigned width, unsigned height, const uint8
         switch (kind) {
         case RASTER_RGBA8888: px[0] = p[0], px[1] = p[1], px[2] = p[2], px[3] = p[3]; break;
         case RASTER_BGRA8888: px[0] = p[2], px[1] = p[1], px[2] = p[0], px[3] = p[3]; break;
+        case RASTER_RGB888: px[0] = p[0], px[1] = p[1], px[2] = p[2], px[3] = 255; break;
         case RASTER_ARGB1555:
             px[0] = from5((c >> 10) & 0x1F), px[1] = from5((c >> 5) & 0x1F), px[2] = from5(c & 0x1F);
             px[3] = c & 0x8000 ? 255 : 0;

@@ -116,12 +116,14 @@ local function image_table(p, t, w)
     w(string.format("static const char *const %simage_%s_cases[] = {%s};", p, t.name, table.concat(parts, ", ")))
   end
   local items = {}
-  for _, role in ipairs({ "codec", "codec_by", "format", "width", "height", "pixels", "palette", "palette_format" }) do
+  for _, role in ipairs({ "codec", "codec_by", "format", "width", "height", "pixels", "palette", "palette_format",
+      "compression" }) do
     if im[role] then items[#items + 1] = string.format(".%s = %s", role, q(im[role])) end
   end
   if im.codec_cases and #im.codec_cases > 0 then
     items[#items + 1] = string.format(".codec_cases = %simage_%s_cases", p, t.name)
   end
+  if im.pad_short then items[#items + 1] = ".pad_short = 1" end
   for _, l in ipairs(lines.pack(items, string.format("static const bf_image_desc %simage_%s = {", p, t.name), 4, "};")) do
     w(l)
   end
