@@ -48,18 +48,24 @@ static size_t distinct_colours(const picture *p)
     return n;
 }
 
+/* The PNG DIR/STEM_N.png, which must be there with this size. */
+static picture expect_png(const char *dir, const char *stem, int n, unsigned w, unsigned h)
+{
+    char png[512];
+    snprintf(png, sizeof png, "%s/%s_%d.png", dir, stem, n);
+    picture p;
+    cr_assert(load_png(png, &p), "%s was not written as a PNG", png);
+    cr_expect(p.width == w && p.height == h, "%s: %ux%u, expected %ux%u", png, p.width, p.height, w, h);
+    return p;
+}
+
 static picture sprite_picture(const char *name, unsigned w, unsigned h)
 {
     char *dir = test_temp_dir("textures");
     cli_result *r = cli_runf("textures %s%s.sprite -o %s", SPRITES, name, dir);
     cr_assert_eq(r->status, 0, "%s: %s", name, r->err);
     cr_assert(strstr(r->out, "from the file's root"), "%s", r->out);
-    char png[512];
-    snprintf(png, sizeof png, "%s/%s_0.png", dir, name);
-    picture p;
-    cr_assert(load_png(png, &p), "%s was not written as a PNG", png);
-    cr_expect(p.width == w && p.height == h, "%s: %ux%u, expected %ux%u", name, p.width, p.height, w, h);
-    return p;
+    return expect_png(dir, name, 0, w, h);
 }
 
 Test(textures, sprites_of_every_format)
@@ -100,12 +106,8 @@ Test(textures, j3d_gx_textures_from_the_samples)
     cr_assert_eq(r->status, 0, "%s", r->err);
     cr_expect_eq(count_lines(r->out), 3, "%s", r->out);
     for (int i = 0; i < 3; i++) {
-        char png[512];
-        snprintf(png, sizeof png, "%s/stone_ia8_%d.png", dir, i);
-        picture p;
-        cr_assert(load_png(png, &p), "%s", png);
-        cr_expect(p.width == 96 && p.height == 32);
-        cr_expect_gt(distinct_colours(&p), 8, "%s: a stone texture of a few colours", png);
+        picture p = expect_png(dir, "stone_ia8", i, 96, 32);
+        cr_expect_gt(distinct_colours(&p), 8, "texture %d: a stone texture of a few colours", i);
         for (size_t k = 0; k < (size_t)p.width * p.height; k++)
             cr_expect(p.rgba[4 * k] == p.rgba[4 * k + 1], "IA8 gives grey pixels");
         free(p.rgba);
@@ -154,10 +156,7 @@ Test(textures, p3m_embedded_ptf_unpacked_from_its_lz4_frame)
     /* the exporter's images are short (the schema's erratum): padded, with a warning that says so */
     cr_expect(strstr(r->err, "warning: data.textures[0].body.image.pixels @0x615b: the pixels unpack to 12097 bytes"),
               "%s", r->err);
-    char png[512];
-    snprintf(png, sizeof png, "%s/dynamic_multipart_0.png", dir);
-    picture p;
-    cr_assert(load_png(png, &p), "%s", png);
+    picture p = expect_png(dir, "dynamic_multipart", 0, 64, 64);
     cr_expect_gt(distinct_colours(&p), 100, "a brick texture of many colours");
     free(p.rgba);
 }
