@@ -190,7 +190,30 @@ Test(t3dm_rules, header_aabb_ordered)
     put16(d, 0x20, 100);
     checked c;
     check(&c, d, size);
-    expect_only(&c, 1, 0, BF_SEVERITY_ERROR, "header.aabb_min", 0x20, "AABB min (100, 0, -64) is not below max (64, 96, 64)");
+    /* and the vertices at x = -64 lie outside it */
+    expect_only(&c, 2, 0, BF_SEVERITY_ERROR, "header.aabb_min", 0x20, "AABB min (100, 0, -64) is not below max (64, 96, 64)");
+}
+
+/* The header's AABB is the bounds of the vertices: a vertex moved or a bound edited without
+ * the other is reported as stale, either way. */
+Test(t3dm_rules, header_aabb_holds_every_vertex)
+{
+    MUTATE();
+    put16(d, 0x22, 10); /* min y: the base of the pyramid is at y = 0 */
+    checked c;
+    check(&c, d, size);
+    expect_only(&c, 1, 0, BF_SEVERITY_ERROR, "header.aabb_min", 0x20,
+                "a vertex lies outside the header's AABB (-64, 10, -64) to (64, 96, 64): stale after an edit?");
+}
+
+Test(t3dm_rules, header_aabb_is_no_larger_than_the_vertices)
+{
+    MUTATE();
+    put16(d, 0x26, 74); /* max x */
+    checked c;
+    check(&c, d, size);
+    expect_only(&c, 1, 0, BF_SEVERITY_ERROR, "header.aabb_min", 0x20,
+                "the header's AABB (-64, 0, -64) to (74, 96, 64) is larger than the vertices' bounds");
 }
 
 Test(t3dm_rules, vertices_come_in_pairs)
