@@ -20,9 +20,9 @@ SHARED ?= $(abspath ../shared)
 
 # ---- Debian packages: installed while this file is read, before anything uses them ----
 # The build's; the tests' (the console ROM needs gcc-mips-linux-gnu and cen64, which needs a
-# display: xvfb, xauth; the page tests need chromium); the fuzzers' (clang and libFuzzer).
+# display: xvfb, xauth; the page tests need chromium, Pillow decodes DDS beside ours); the fuzzers' (clang and libFuzzer).
 BUILD_PKGS := gcc make pkg-config libyaml-dev liblua5.4-dev libpng-dev binutils-mips-linux-gnu
-TEST_PKGS := libcriterion-dev gcc-mips-linux-gnu cen64 xvfb xauth chromium
+TEST_PKGS := libcriterion-dev gcc-mips-linux-gnu cen64 xvfb xauth chromium python3-pil
 FUZZ_PKGS := clang libclang-rt-14-dev
 # Which of them a run needs follows from its goals: none to clean, the build's to build,
 # generate and install, the fuzzers' too for fuzz*, the tests' too for everything else (test,
@@ -262,6 +262,18 @@ $(BUILD)/tests/test_%: test_%.c $(TEST_LAZY_GIT) $(TEST_LIB) $(SAN_LIB) $(wildca
 $(BUILD)/tests/test_c_wrap: tests/generator/test_c_wrap.c $(BUILD)/san/generator/c_wrap.o generator/c_wrap.h $(TEST_LAZY_GIT)
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) $(TEST_OPT) $(SAN_LINK) -Igenerator $< $(BUILD)/san/generator/c_wrap.o $(TEST_LAZY_GIT) -o $@ -lcriterion
+
+# test_texture_codec tests the texture decoders alone (and against Pillow): it links them only.
+TEXTURE_CODEC_OBJS := $(BUILD)/san/cli/binform/texture_gx.o $(BUILD)/san/cli/binform/texture_dxt.o
+$(BUILD)/tests/test_texture_codec: tests/cli/test_texture_codec.c $(TEXTURE_CODEC_OBJS) cli/binform/texture_codec.h $(TEST_LAZY_GIT)
+	@mkdir -p $(dir $@)
+	$(CC) $(TEST_CFLAGS) $(TEST_OPT) $(SAN_LINK) $< $(TEXTURE_CODEC_OBJS) $(TEST_LAZY_GIT) -o $@ -lcriterion
+
+# test_textures reads the PNGs binform writes: libpng besides the usual.
+$(BUILD)/tests/test_textures: tests/cli/test_textures.c $(TEST_LAZY_GIT) $(TEST_LIB) $(SAN_LIB) $(wildcard tests/support/*.h) $(SAN_BINFORM)
+	@mkdir -p $(dir $@)
+	$(CC) $(TEST_CFLAGS) $(TEST_OPT) $(SAN_LINK) -iquote $(TESTGEN) $< $(TEST_LAZY_GIT) $(TEST_LIB) $(SAN_LIB) -o $@ -lcriterion -lm \
+		$(BINFORM_LIBS)
 
 # test_template_lib tests the templates' C helpers through Lua: it links them and Lua, nothing else.
 $(BUILD)/tests/test_template_lib: tests/generator/test_template_lib.c generator/template_lib.c generator/c_pack.c \

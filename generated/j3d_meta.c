@@ -1710,8 +1710,11 @@ static const bf_field_desc j3d_fields_BtiHeader[] = {
      .count_offset = offsetof(j3d_BtiHeader, images_count), .at_offset = offsetof(j3d_BtiHeader, images_at),
      .doc = "The texture data, the base image then its mipmaps, each in GX tiles of 32 bytes (64 for RGBA32)."},
 };
+static const bf_image_desc j3d_image_BtiHeader = {.codec = "gx", .format = "format", .width = "width", .height = "height", .pixels = "images.data",
+    .palette = "palette", .palette_format = "palette_format"};
 static const bf_type_desc j3d_type_BtiHeader = {.name = "BtiHeader", .kind_id = 57, .size = sizeof(j3d_BtiHeader), .encoded_size = 32,
-    .fields = j3d_fields_BtiHeader, .field_count = 24, .doc = "A BTI texture header. The document only names BTI; this is the public layout (JSystem\n"
+    .fields = j3d_fields_BtiHeader, .field_count = 24, .image = &j3d_image_BtiHeader,
+    .doc = "A BTI texture header. The document only names BTI; this is the public layout (JSystem\n"
     "`ResTIMG`, `JUTTexture.h` of the JSystem decompilations). Offsets count from the header.\n"};
 
 static int64_t j3d_value_TextureImage_tile_width(bf_ctx *c, const void *s) { return j3d_TextureImage_v_tile_width(c, (const j3d_TextureImage *)s); }

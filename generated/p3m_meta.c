@@ -292,8 +292,12 @@ static const bf_field_desc p3m_fields_Ptf[] = {
      .offset = offsetof(p3m_Ptf, pixels), .has_offset = offsetof(p3m_Ptf, has_pixels),
      .doc = "The pixels, RGB or RGBA, compressed as an LZ4 frame (PTF document, \"LZ4F is used for compression\"; not in the P3M document)."},
 };
+static const char *const p3m_image_Ptf_cases[] = {"3", "rgb888", "4", "rgba8888", NULL};
+static const bf_image_desc p3m_image_Ptf = {.codec_by = "channels", .width = "side", .height = "side", .pixels = "pixels", .compression = "lz4_frame",
+    .codec_cases = p3m_image_Ptf_cases, .pad_short = 1};
 static const bf_type_desc p3m_type_Ptf = {.name = "Ptf", .kind_id = 12, .size = sizeof(p3m_Ptf), .encoded_size = -1, .fields = p3m_fields_Ptf, .field_count = 5,
-    .values = p3m_values_Ptf, .value_count = 3, .doc = "A PTF texture, version 0.0 (PlatinumSrc's texture format; not in the P3M document: this is the\n"
+    .values = p3m_values_Ptf, .value_count = 3, .image = &p3m_image_Ptf,
+    .doc = "A PTF texture, version 0.0 (PlatinumSrc's texture format; not in the P3M document: this is the\n"
     "layout of PlatinumSrc's PTF document, which the P3M document links to): a 5-byte header,\n"
     "then the RGB or RGBA pixels compressed as one LZ4 frame.\n"};
 

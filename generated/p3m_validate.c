@@ -283,19 +283,19 @@ static void validate_EmbeddedTexture(bf_vctx *v, const p3m_EmbeddedTexture *s)
 static void validate_Ptf(bf_vctx *v, const p3m_Ptf *s)
 {
     bf_ctx *c = &v->c;
-    static const bf_rule rule_375 = {BF_SEVERITY_ERROR, "version", "PTF major version %d, not 0", "PTF document: \"u8 | 0 | Major version\"",
+    static const bf_rule rule_382 = {BF_SEVERITY_ERROR, "version", "PTF major version %d, not 0", "PTF document: \"u8 | 0 | Major version\"",
         "p3m.Ptf.version"};
-    if (bf_rule_fails(v, &rule_375, s->version == 0))
-        bf_rule_report(v, &rule_375, (int64_t)(s->_offset + 3), (const bf_rule_value[]){{.i = s->version}});
-    static const bf_rule rule_379 = {BF_SEVERITY_ERROR, "magic", "the PTF pixels are not an LZ4 frame (they start with 0x%x, not the frame magic 0x184D2204)",
+    if (bf_rule_fails(v, &rule_382, s->version == 0))
+        bf_rule_report(v, &rule_382, (int64_t)(s->_offset + 3), (const bf_rule_value[]){{.i = s->version}});
+    static const bf_rule rule_386 = {BF_SEVERITY_ERROR, "magic", "the PTF pixels are not an LZ4 frame (they start with 0x%x, not the frame magic 0x184D2204)",
         "PTF document: \"LZ4F is used for compression\"", "p3m.Ptf.magic"};
-    if (bf_rule_fails(v, &rule_379, s->frame_magic == 407708164))
-        bf_rule_report(v, &rule_379, (int64_t)(s->_offset + 0), (const bf_rule_value[]){{.i = s->frame_magic}});
-    static const bf_rule rule_383 = {BF_SEVERITY_ERROR, "pixels", "the pixels decompress to %d bytes, but %d x %d pixels of %d bytes need %d",
+    if (bf_rule_fails(v, &rule_386, s->frame_magic == 407708164))
+        bf_rule_report(v, &rule_386, (int64_t)(s->_offset + 0), (const bf_rule_value[]){{.i = s->frame_magic}});
+    static const bf_rule rule_390 = {BF_SEVERITY_ERROR, "pixels", "the pixels decompress to %d bytes, but %d x %d pixels of %d bytes need %d",
         "PTF document: \"Compressed RGB pixel × 1... or RGBA pixel × 1...\"; header info byte: \"Resolution\", \"Has alpha\"", "p3m.Ptf.pixels"};
-    if (bf_rule_fails(v, &rule_383, s->frame_magic != 407708164 || !p3m_Lz4Frame_m_blocks_valid(c, &s->pixels) || p3m_Lz4Frame_m_decoded_size(c,
+    if (bf_rule_fails(v, &rule_390, s->frame_magic != 407708164 || !p3m_Lz4Frame_m_blocks_valid(c, &s->pixels) || p3m_Lz4Frame_m_decoded_size(c,
                       &s->pixels) == 0 || p3m_Lz4Frame_m_decoded_size(c, &s->pixels) == p3m_Ptf_m_pixel_bytes(c, s)))
-        bf_rule_report(v, &rule_383, (int64_t)(s->_offset + 5), (const bf_rule_value[]){{.i = p3m_Lz4Frame_m_decoded_size(c, &s->pixels)},
+        bf_rule_report(v, &rule_390, (int64_t)(s->_offset + 5), (const bf_rule_value[]){{.i = p3m_Lz4Frame_m_decoded_size(c, &s->pixels)},
                        {.i = p3m_Ptf_m_side(c, s)}, {.i = p3m_Ptf_m_side(c, s)}, {.i = p3m_Ptf_m_channels(c, s)}, {.i = p3m_Ptf_m_pixel_bytes(c, s)}});
     if (s->has_pixels) if (bf_push(c, "pixels", -1)) {
         validate_Lz4Frame(v, &s->pixels);
@@ -306,39 +306,39 @@ static void validate_Ptf(bf_vctx *v, const p3m_Ptf *s)
 static void validate_Lz4Frame(bf_vctx *v, const p3m_Lz4Frame *s)
 {
     bf_ctx *c = &v->c;
-    static const bf_rule rule_438 = {BF_SEVERITY_ERROR, "flags", "LZ4 frame version %d, not 1",
+    static const bf_rule rule_445 = {BF_SEVERITY_ERROR, "flags", "LZ4 frame version %d, not 1",
         "LZ4 frame format: \"Version Number: 2-bits, must be set to 01\"", "p3m.Lz4Frame.flags"};
-    if (bf_rule_fails(v, &rule_438, (int64_t)(((uint64_t)s->flags >> 6) & UINT64_C(0x3)) == 1))
-        bf_rule_report(v, &rule_438, (int64_t)(s->_offset + 4), (const bf_rule_value[]){{.i = (int64_t)(((uint64_t)s->flags >> 6) & UINT64_C(0x3))}});
-    static const bf_rule rule_442 = {BF_SEVERITY_ERROR, "data",
+    if (bf_rule_fails(v, &rule_445, (int64_t)(((uint64_t)s->flags >> 6) & UINT64_C(0x3)) == 1))
+        bf_rule_report(v, &rule_445, (int64_t)(s->_offset + 4), (const bf_rule_value[]){{.i = (int64_t)(((uint64_t)s->flags >> 6) & UINT64_C(0x3))}});
+    static const bf_rule rule_449 = {BF_SEVERITY_ERROR, "data",
         "block %d of %d bytes is not valid LZ4 data: a length or a match offset runs outside the block or its output",
         "LZ4 block format (a PTF's pixels are LZ4-compressed: PTF document, \"LZ4F is used for compression\")", "p3m.Lz4Frame.data"};
     for (uint32_t i = 0; i < s->blocks_count; i++) {
         const p3m_Lz4Block *it = &s->blocks[i];
         if (bf_push(c, "blocks", i)) {
-            if (bf_rule_fails(v, &rule_442, (int64_t)((uint64_t)it->block_size & UINT64_C(0x7FFFFFFF)) == 0
+            if (bf_rule_fails(v, &rule_449, (int64_t)((uint64_t)it->block_size & UINT64_C(0x7FFFFFFF)) == 0
                               || (int64_t)(((uint64_t)it->block_size >> 31) & UINT64_C(0x1)) != 0 || bf_lz4_size(it->data.ptr, it->data.len,
                               p3m_Lz4Frame_m_window(c, s)) >= 0))
-                bf_rule_report(v, &rule_442, (int64_t)(it->_offset + 4),
+                bf_rule_report(v, &rule_449, (int64_t)(it->_offset + 4),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)((uint64_t)it->block_size & UINT64_C(0x7FFFFFFF))}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_447 = {BF_SEVERITY_ERROR, "content_size", "the LZ4 data decompresses to %d bytes, but the frame header says %d",
+    static const bf_rule rule_454 = {BF_SEVERITY_ERROR, "content_size", "the LZ4 data decompresses to %d bytes, but the frame header says %d",
         "LZ4 frame format: \"Content Size: the original (uncompressed) size\" (the PTF's pixels)", "p3m.Lz4Frame.content_size"};
-    if (bf_rule_fails(v, &rule_447, (int64_t)(((uint64_t)s->flags >> 3) & UINT64_C(0x1)) == 0 || !p3m_Lz4Frame_m_blocks_valid(c, s)
+    if (bf_rule_fails(v, &rule_454, (int64_t)(((uint64_t)s->flags >> 3) & UINT64_C(0x1)) == 0 || !p3m_Lz4Frame_m_blocks_valid(c, s)
                       || p3m_Lz4Frame_m_decoded_size(c, s) == (int64_t)s->content_size))
-        bf_rule_report(v, &rule_447, (int64_t)(s->_offset + 6),
+        bf_rule_report(v, &rule_454, (int64_t)(s->_offset + 6),
                        (const bf_rule_value[]){{.i = p3m_Lz4Frame_m_decoded_size(c, s)}, {.i = (int64_t)s->content_size}});
 }
 
 static void validate_Bone(bf_vctx *v, const p3m_Bone *s)
 {
     bf_ctx *c = &v->c;
-    static const bf_rule rule_489 = {BF_SEVERITY_WARNING, "tail", "tail Y, Z (%g, %g) are the head's: written by the exporter's (tail.x, head.z, head.y) bug",
+    static const bf_rule rule_496 = {BF_SEVERITY_WARNING, "tail", "tail Y, Z (%g, %g) are the head's: written by the exporter's (tail.x, head.z, head.y) bug",
         "Bone: \"Tail XYZ\" (a warning: every real file has this exporter bug; the layout is right, the values are not)", "p3m.Bone.tail"};
-    if (bf_rule_fails(v, &rule_489, bf_at_f32(c, s->tail, 3, 1) != bf_at_f32(c, s->head, 3, 1) || bf_at_f32(c, s->tail, 3, 2) != bf_at_f32(c, s->head, 3, 2)))
-        bf_rule_report(v, &rule_489, (int64_t)(s->_offset + 14),
+    if (bf_rule_fails(v, &rule_496, bf_at_f32(c, s->tail, 3, 1) != bf_at_f32(c, s->head, 3, 1) || bf_at_f32(c, s->tail, 3, 2) != bf_at_f32(c, s->head, 3, 2)))
+        bf_rule_report(v, &rule_496, (int64_t)(s->_offset + 14),
                        (const bf_rule_value[]){{.f = bf_at_f32(c, s->tail, 3, 1)}, {.f = bf_at_f32(c, s->tail, 3, 2)}});
 }
 
@@ -357,14 +357,14 @@ static void validate_AnimationAction(bf_vctx *v, const p3m_AnimationAction *s)
 {
     bf_ctx *c = &v->c;
     const p3m_File *R = c->root;
-    static const bf_rule rule_513 = {BF_SEVERITY_ERROR, "action", "action index %d but the file has %d actions", "Animation action: \"Action index\"",
+    static const bf_rule rule_520 = {BF_SEVERITY_ERROR, "action", "action index %d but the file has %d actions", "Animation action: \"Action index\"",
         "p3m.AnimationAction.action"};
-    if (bf_rule_fails(v, &rule_513, s->action < R->data.action_count))
-        bf_rule_report(v, &rule_513, (int64_t)(s->_offset + 0), (const bf_rule_value[]){{.i = s->action}, {.i = R->data.action_count}});
-    static const bf_rule rule_517 = {BF_SEVERITY_ERROR, "start", "start frame %d is after end frame %d", "Animation action: \"Start frame\", \"End frame\"",
+    if (bf_rule_fails(v, &rule_520, s->action < R->data.action_count))
+        bf_rule_report(v, &rule_520, (int64_t)(s->_offset + 0), (const bf_rule_value[]){{.i = s->action}, {.i = R->data.action_count}});
+    static const bf_rule rule_524 = {BF_SEVERITY_ERROR, "start", "start frame %d is after end frame %d", "Animation action: \"Start frame\", \"End frame\"",
         "p3m.AnimationAction.start"};
-    if (bf_rule_fails(v, &rule_517, s->start <= s->end))
-        bf_rule_report(v, &rule_517, (int64_t)(s->_offset + 5), (const bf_rule_value[]){{.i = s->start}, {.i = s->end}});
+    if (bf_rule_fails(v, &rule_524, s->start <= s->end))
+        bf_rule_report(v, &rule_524, (int64_t)(s->_offset + 5), (const bf_rule_value[]){{.i = s->start}, {.i = s->end}});
 }
 
 static void validate_Action(bf_vctx *v, const p3m_Action *s)
@@ -389,7 +389,7 @@ static void validate_PartName(bf_vctx *v, const p3m_PartName *s)
 {
     bf_ctx *c = &v->c;
     const p3m_File *R = c->root;
-    static const bf_rule rule_540 = {BF_SEVERITY_ERROR, "name", "string offset 0x%x is not the name of a part",
+    static const bf_rule rule_547 = {BF_SEVERITY_ERROR, "name", "string offset 0x%x is not the name of a part",
         "Action: \"Part list\" (a list of parts, by name)", "p3m.PartName.name"};
     int64_t q1 = 0;
     for (uint32_t i1 = 0; i1 < (uint32_t)(R->data.parts_count); i1++) {
@@ -397,8 +397,8 @@ static void validate_PartName(bf_vctx *v, const p3m_PartName *s)
         (void)it1;
         if (it1->name == s->name) { q1 = 1; break; }
     }
-    if (bf_rule_fails(v, &rule_540, q1))
-        bf_rule_report(v, &rule_540, (int64_t)(s->_offset + 0), (const bf_rule_value[]){{.i = s->name}});
+    if (bf_rule_fails(v, &rule_547, q1))
+        bf_rule_report(v, &rule_547, (int64_t)(s->_offset + 0), (const bf_rule_value[]){{.i = s->name}});
 }
 
 static void validate_ActionData(bf_vctx *v, const p3m_ActionData *s)
@@ -423,7 +423,7 @@ static void validate_ActionData(bf_vctx *v, const p3m_ActionData *s)
             bf_pop(c);
         }
     }
-    static const bf_rule rule_563 = {BF_SEVERITY_ERROR, "bone", "bone name at string offset 0x%x is not the name of a bone",
+    static const bf_rule rule_570 = {BF_SEVERITY_ERROR, "bone", "bone name at string offset 0x%x is not the name of a bone",
         "Action data: \"Bone\" (names a bone of the model)", "p3m.ActionData.bone"};
     int64_t q1 = 0;
     for (uint32_t i1 = 0; i1 < (uint32_t)(R->data.bones_count); i1++) {
@@ -431,8 +431,8 @@ static void validate_ActionData(bf_vctx *v, const p3m_ActionData *s)
         (void)it1;
         if (it1->name == s->bone) { q1 = 1; break; }
     }
-    if (bf_rule_fails(v, &rule_563, q1))
-        bf_rule_report(v, &rule_563, (int64_t)(s->_offset + 0), (const bf_rule_value[]){{.i = s->bone}});
+    if (bf_rule_fails(v, &rule_570, q1))
+        bf_rule_report(v, &rule_570, (int64_t)(s->_offset + 0), (const bf_rule_value[]){{.i = s->bone}});
 }
 
 int p3m_validate_model(const p3m_File *doc, const uint8_t *data, size_t size, struct bf_findings *out)

@@ -30,5 +30,15 @@ static inline const sprite_TexAxis *sprite_TexAxis_at(bf_ctx *c, const sprite_Te
 {
     return bf_check_index(c, i, n) ? &a[i] : &sprite_TexAxis_zero;
 }
+static inline int64_t sprite_Sprite_v_image_format(bf_ctx *c, const sprite_Sprite *s);
+
+/* Sprite.image_format: The texture format of the first image (a TexFormat); old sprites' follows from `bitdepth`. */
+static inline int64_t sprite_Sprite_v_image_format(bf_ctx *c, const sprite_Sprite *s)
+{
+    const sprite_Sprite *R = c->root;
+    (void)R;
+    (void)s;
+    return s->flags == 0 ? (s->bitdepth == 2 ? 2 : 3) : (int64_t)((uint64_t)s->flags & UINT64_C(0x1F));
+}
 
 #endif

@@ -3,6 +3,7 @@
 
 #include "sprite.h"
 #include "bf_meta.h"
+#include "sprite_access.h"
 
 static const bf_enum_value_desc sprite_enum_TexFormat_values[] = {
     {.name = "none", .value = INT64_C(0), .doc = "FMT_NONE: no format; old sprites, whose format follows from `bitdepth`"},
@@ -38,6 +39,11 @@ static const bf_bits_desc sprite_bits_Sprite_flags[] = {
     {.name = "format", .width = 5, .shift = 0, .offset = offsetof(sprite_Sprite, flags_format),
      .doc = "SPRITE_FLAGS_TEXFORMAT (0x1F): texture format of the first image (a TexFormat)"},
 };
+static int64_t sprite_value_Sprite_image_format(bf_ctx *c, const void *s) { return sprite_Sprite_v_image_format(c, (const sprite_Sprite *)s); }
+static const bf_value_desc sprite_values_Sprite[] = {
+    {.name = "image_format", .int_of = sprite_value_Sprite_image_format,
+     .doc = "The texture format of the first image (a TexFormat); old sprites' follows from `bitdepth`."},
+};
 static const bf_field_desc sprite_fields_Sprite[] = {
     {.name = "width", .kind = BF_FIELD_PRIM, .prim = BF_U16, .static_offset = 0, .elem_size = 2, .roles = BF_ROLE_COUNT,
      .offset = offsetof(sprite_Sprite, width), .doc = "Width in pixels of the first image (LOD 0)."},
@@ -69,8 +75,11 @@ static const bf_field_desc sprite_fields_Sprite[] = {
      "the extended header's offsets point into, each padded to 8 bytes), or whatever follows\n"
      "the pixels of an old sprite (nothing, in libdragon's files).\n"},
 };
+static const bf_image_desc sprite_image_Sprite = {.codec = "n64", .format = "image_format", .width = "width", .height = "height", .pixels = "pixels",
+    .palette = "ext.palette"};
 static const bf_type_desc sprite_type_Sprite = {.name = "Sprite", .kind_id = 1, .size = sizeof(sprite_Sprite), .encoded_size = -1,
-    .fields = sprite_fields_Sprite, .field_count = 9, .doc = "A whole `.sprite` file."};
+    .fields = sprite_fields_Sprite, .field_count = 9, .values = sprite_values_Sprite, .value_count = 1, .image = &sprite_image_Sprite,
+    .doc = "A whole `.sprite` file."};
 
 static const bf_bits_desc sprite_bits_SpriteExt_flags[] = {
     {.name = "unused", .width = 10, .shift = 6, .offset = offsetof(sprite_SpriteExt, flags_unused), .doc = "Bits 15-6: unused, 0"},

@@ -113,6 +113,8 @@ static inline int64_t t3dm_File_v_skeleton_chunks(bf_ctx *c, const t3dm_File *s)
 static inline int64_t t3dm_File_v_part_vertex_count(bf_ctx *c, const t3dm_File *s);
 static inline int64_t t3dm_File_v_part_index_count(bf_ctx *c, const t3dm_File *s);
 static inline int64_t t3dm_File_v_bone_count(bf_ctx *c, const t3dm_File *s);
+static inline int64_t t3dm_File_v_vertices_in_aabb(bf_ctx *c, const t3dm_File *s);
+static inline int64_t t3dm_File_v_aabb_touched(bf_ctx *c, const t3dm_File *s);
 static inline int64_t t3dm_ChunkOffset_v_rank(bf_ctx *c, const t3dm_ChunkOffset *s);
 static inline int64_t t3dm_Object_v_part_triangles(bf_ctx *c, const t3dm_Object *s);
 
@@ -246,6 +248,116 @@ static inline int64_t t3dm_File_v_bone_count(bf_ctx *c, const t3dm_File *s)
         q1 = bf_add(q1, (it1->body.kind == T3DM_KIND_SKELETON ? it1->body.Skeleton : &t3dm_Skeleton_zero)->bone_count);
     }
     return q1;
+}
+
+/* File.vertices_in_aabb: Whether every vertex lies inside the header's AABB. */
+static inline int64_t t3dm_File_v_vertices_in_aabb(bf_ctx *c, const t3dm_File *s)
+{
+    const t3dm_File *R = c->root;
+    (void)R;
+    (void)s;
+    int64_t q1 = 1;
+    for (uint32_t i1 = 0; i1 < (uint32_t)(s->chunk_data_count); i1++) {
+        const t3dm_Chunk *it1 = &s->chunk_data[i1];
+        (void)it1;
+        int64_t q2 = 1;
+        for (uint32_t i2 = 0; i2 < (uint32_t)((it1->body.kind == T3DM_KIND_VERTICES ? it1->body.Vertices : &t3dm_Vertices_zero)->pairs_count); i2++) {
+            const t3dm_VertexPair *it2 = &(it1->body.kind == T3DM_KIND_VERTICES ? it1->body.Vertices : &t3dm_Vertices_zero)->pairs[i2];
+            (void)it2;
+            if (!(bf_min(bf_at_s16(c, it2->position_a, 3, 0), bf_at_s16(c, it2->position_b, 3, 0)) >= bf_at_s16(c, R->header.aabb_min, 3, 0)
+                  && bf_max(bf_at_s16(c, it2->position_a, 3, 0), bf_at_s16(c, it2->position_b, 3, 0)) <= bf_at_s16(c, R->header.aabb_max, 3, 0)
+                  && bf_min(bf_at_s16(c, it2->position_a, 3, 1), bf_at_s16(c, it2->position_b, 3, 1)) >= bf_at_s16(c, R->header.aabb_min, 3, 1)
+                  && bf_max(bf_at_s16(c, it2->position_a, 3, 1), bf_at_s16(c, it2->position_b, 3, 1)) <= bf_at_s16(c, R->header.aabb_max, 3, 1)
+                  && bf_min(bf_at_s16(c, it2->position_a, 3, 2), bf_at_s16(c, it2->position_b, 3, 2)) >= bf_at_s16(c, R->header.aabb_min, 3, 2)
+                  && bf_max(bf_at_s16(c, it2->position_a, 3, 2), bf_at_s16(c, it2->position_b, 3, 2)) <= bf_at_s16(c, R->header.aabb_max, 3, 2))) {
+                    q2 = 0; break;}
+        }
+        if (!q2) { q1 = 0; break; }
+    }
+    return q1;
+}
+
+/* File.aabb_touched: Whether some vertex lies on each of the six faces of the header's AABB (it is no larger than the vertices). */
+static inline int64_t t3dm_File_v_aabb_touched(bf_ctx *c, const t3dm_File *s)
+{
+    const t3dm_File *R = c->root;
+    (void)R;
+    (void)s;
+    int64_t q1 = 0;
+    for (uint32_t i1 = 0; i1 < (uint32_t)(s->chunk_data_count); i1++) {
+        const t3dm_Chunk *it1 = &s->chunk_data[i1];
+        (void)it1;
+        int64_t q2 = 0;
+        for (uint32_t i2 = 0; i2 < (uint32_t)((it1->body.kind == T3DM_KIND_VERTICES ? it1->body.Vertices : &t3dm_Vertices_zero)->pairs_count); i2++) {
+            const t3dm_VertexPair *it2 = &(it1->body.kind == T3DM_KIND_VERTICES ? it1->body.Vertices : &t3dm_Vertices_zero)->pairs[i2];
+            (void)it2;
+            if (bf_min(bf_at_s16(c, it2->position_a, 3, 0), bf_at_s16(c, it2->position_b, 3, 0)) == bf_at_s16(c, R->header.aabb_min, 3, 0)) { q2 = 1; break; }
+        }
+        if (q2) { q1 = 1; break; }
+    }
+    int64_t q3 = 0;
+    for (uint32_t i3 = 0; i3 < (uint32_t)(s->chunk_data_count); i3++) {
+        const t3dm_Chunk *it3 = &s->chunk_data[i3];
+        (void)it3;
+        int64_t q4 = 0;
+        for (uint32_t i4 = 0; i4 < (uint32_t)((it3->body.kind == T3DM_KIND_VERTICES ? it3->body.Vertices : &t3dm_Vertices_zero)->pairs_count); i4++) {
+            const t3dm_VertexPair *it4 = &(it3->body.kind == T3DM_KIND_VERTICES ? it3->body.Vertices : &t3dm_Vertices_zero)->pairs[i4];
+            (void)it4;
+            if (bf_max(bf_at_s16(c, it4->position_a, 3, 0), bf_at_s16(c, it4->position_b, 3, 0)) == bf_at_s16(c, R->header.aabb_max, 3, 0)) { q4 = 1; break; }
+        }
+        if (q4) { q3 = 1; break; }
+    }
+    int64_t q5 = 0;
+    for (uint32_t i5 = 0; i5 < (uint32_t)(s->chunk_data_count); i5++) {
+        const t3dm_Chunk *it5 = &s->chunk_data[i5];
+        (void)it5;
+        int64_t q6 = 0;
+        for (uint32_t i6 = 0; i6 < (uint32_t)((it5->body.kind == T3DM_KIND_VERTICES ? it5->body.Vertices : &t3dm_Vertices_zero)->pairs_count); i6++) {
+            const t3dm_VertexPair *it6 = &(it5->body.kind == T3DM_KIND_VERTICES ? it5->body.Vertices : &t3dm_Vertices_zero)->pairs[i6];
+            (void)it6;
+            if (bf_min(bf_at_s16(c, it6->position_a, 3, 1), bf_at_s16(c, it6->position_b, 3, 1)) == bf_at_s16(c, R->header.aabb_min, 3, 1)) { q6 = 1; break; }
+        }
+        if (q6) { q5 = 1; break; }
+    }
+    int64_t q7 = 0;
+    for (uint32_t i7 = 0; i7 < (uint32_t)(s->chunk_data_count); i7++) {
+        const t3dm_Chunk *it7 = &s->chunk_data[i7];
+        (void)it7;
+        int64_t q8 = 0;
+        for (uint32_t i8 = 0; i8 < (uint32_t)((it7->body.kind == T3DM_KIND_VERTICES ? it7->body.Vertices : &t3dm_Vertices_zero)->pairs_count); i8++) {
+            const t3dm_VertexPair *it8 = &(it7->body.kind == T3DM_KIND_VERTICES ? it7->body.Vertices : &t3dm_Vertices_zero)->pairs[i8];
+            (void)it8;
+            if (bf_max(bf_at_s16(c, it8->position_a, 3, 1), bf_at_s16(c, it8->position_b, 3, 1)) == bf_at_s16(c, R->header.aabb_max, 3, 1)) { q8 = 1; break; }
+        }
+        if (q8) { q7 = 1; break; }
+    }
+    int64_t q9 = 0;
+    for (uint32_t i9 = 0; i9 < (uint32_t)(s->chunk_data_count); i9++) {
+        const t3dm_Chunk *it9 = &s->chunk_data[i9];
+        (void)it9;
+        int64_t q10 = 0;
+        for (uint32_t i10 = 0; i10 < (uint32_t)((it9->body.kind == T3DM_KIND_VERTICES ? it9->body.Vertices : &t3dm_Vertices_zero)->pairs_count); i10++) {
+            const t3dm_VertexPair *it10 = &(it9->body.kind == T3DM_KIND_VERTICES ? it9->body.Vertices : &t3dm_Vertices_zero)->pairs[i10];
+            (void)it10;
+            if (bf_min(bf_at_s16(c, it10->position_a, 3, 2), bf_at_s16(c, it10->position_b, 3, 2)) == bf_at_s16(c, R->header.aabb_min, 3, 2)) {
+                    q10 = 1; break;}
+        }
+        if (q10) { q9 = 1; break; }
+    }
+    int64_t q11 = 0;
+    for (uint32_t i11 = 0; i11 < (uint32_t)(s->chunk_data_count); i11++) {
+        const t3dm_Chunk *it11 = &s->chunk_data[i11];
+        (void)it11;
+        int64_t q12 = 0;
+        for (uint32_t i12 = 0; i12 < (uint32_t)((it11->body.kind == T3DM_KIND_VERTICES ? it11->body.Vertices : &t3dm_Vertices_zero)->pairs_count); i12++) {
+            const t3dm_VertexPair *it12 = &(it11->body.kind == T3DM_KIND_VERTICES ? it11->body.Vertices : &t3dm_Vertices_zero)->pairs[i12];
+            (void)it12;
+            if (bf_max(bf_at_s16(c, it12->position_a, 3, 2), bf_at_s16(c, it12->position_b, 3, 2)) == bf_at_s16(c, R->header.aabb_max, 3, 2)) {
+                    q12 = 1; break;}
+        }
+        if (q12) { q11 = 1; break; }
+    }
+    return (int64_t)(q1 && q3 && q5 && q7 && q9 && q11);
 }
 
 /* ChunkOffset.rank: Where the type comes in the sorted chunk table (-1 for a custom type, which may come anywhere). */

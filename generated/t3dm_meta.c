@@ -72,6 +72,8 @@ static int64_t t3dm_value_File_skeleton_chunks(bf_ctx *c, const void *s) { retur
 static int64_t t3dm_value_File_part_vertex_count(bf_ctx *c, const void *s) { return t3dm_File_v_part_vertex_count(c, (const t3dm_File *)s); }
 static int64_t t3dm_value_File_part_index_count(bf_ctx *c, const void *s) { return t3dm_File_v_part_index_count(c, (const t3dm_File *)s); }
 static int64_t t3dm_value_File_bone_count(bf_ctx *c, const void *s) { return t3dm_File_v_bone_count(c, (const t3dm_File *)s); }
+static int64_t t3dm_value_File_vertices_in_aabb(bf_ctx *c, const void *s) { return t3dm_File_v_vertices_in_aabb(c, (const t3dm_File *)s); }
+static int64_t t3dm_value_File_aabb_touched(bf_ctx *c, const void *s) { return t3dm_File_v_aabb_touched(c, (const t3dm_File *)s); }
 static const bf_value_desc t3dm_values_File[] = {
     {.name = "object_chunks", .int_of = t3dm_value_File_object_chunks, .doc = "Object chunks in the file."},
     {.name = "vertex_chunks", .int_of = t3dm_value_File_vertex_chunks, .doc = "Vertex chunks in the file."},
@@ -81,6 +83,9 @@ static const bf_value_desc t3dm_values_File[] = {
     {.name = "part_vertex_count", .int_of = t3dm_value_File_part_vertex_count, .doc = "Vertices the parts load."},
     {.name = "part_index_count", .int_of = t3dm_value_File_part_index_count, .doc = "Triangle indices of all parts."},
     {.name = "bone_count", .int_of = t3dm_value_File_bone_count, .doc = "Bones of the skeleton (of all skeletons)."},
+    {.name = "vertices_in_aabb", .int_of = t3dm_value_File_vertices_in_aabb, .doc = "Whether every vertex lies inside the header's AABB."},
+    {.name = "aabb_touched", .int_of = t3dm_value_File_aabb_touched,
+     .doc = "Whether some vertex lies on each of the six faces of the header's AABB (it is no larger than the vertices)."},
 };
 static const bf_field_desc t3dm_fields_File[] = {
     {.name = "header", .kind = BF_FIELD_STRUCT, .type = &t3dm_type_Header, .static_offset = 0, .elem_size = 44, .offset = offsetof(t3dm_File, header),
@@ -101,7 +106,7 @@ static const bf_field_desc t3dm_fields_File[] = {
      "(not zero-terminated), so that offset 0 never names a string and can mean \"none\".\n"},
 };
 static const bf_type_desc t3dm_type_File = {.name = "File", .kind_id = 1, .size = sizeof(t3dm_File), .encoded_size = -1,
-    .fields = t3dm_fields_File, .field_count = 5, .values = t3dm_values_File, .value_count = 8, .doc = "A whole `.t3dm` file."};
+    .fields = t3dm_fields_File, .field_count = 5, .values = t3dm_values_File, .value_count = 10, .doc = "A whole `.t3dm` file."};
 
 static const bf_field_desc t3dm_fields_Header[] = {
     {.name = "magic", .kind = BF_FIELD_STR, .static_offset = 0, .elem_size = 3, .offset = offsetof(t3dm_Header, magic), .doc = "Magic `T3M`."},

@@ -312,22 +312,15 @@ static int write_Vertices(bf_wctx *w, t3dm_Vertices *s, const char *name, int64_
     if (w->layout)
         bf_fit_u16(w, &RW->header.total_vertex_count, bf_mul((int64_t)s->pairs_count, INT64_C(2)), 16, (uint64_t)RW->header._offset + 8, 1,
                    "header.total_vertex_count");
-    if (w->measure) {
-        if (!bf_skip(w, (uint64_t)s->pairs_count * 32, "pairs"))
+    for (uint32_t i = 0; i < s->pairs_count; i++)
+        if (!write_VertexPair(w, &s->pairs[i], "pairs", i))
             return 0;
-    } else {
-        size_t changes = w->changes;
-        for (uint32_t i = 0; i < s->pairs_count; i++)
-            if (!write_VertexPair(w, &s->pairs[i], "pairs", i))
-                return 0;
-        w->changes = changes;
-    }
     return bf_end(w, name);
 }
 
 static int write_VertexPair(bf_wctx *w, t3dm_VertexPair *s, const char *name, int64_t index)
 {
-    if (!bf_begin_unread(w, &s->_offset, &s->_index, name, index))
+    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
     if (!bf_put_array(w, s->position_a, 3, 2, 1, 1, "position_a"))
         return 0;
@@ -340,7 +333,11 @@ static int write_VertexPair(bf_wctx *w, t3dm_VertexPair *s, const char *name, in
         s->normal_a = (((uint64_t)s->normal_a_x & UINT64_C(0x1F)) << 11) | (((uint64_t)s->normal_a_y & UINT64_C(0x3F)) << 5)
                 | (((uint64_t)s->normal_a_z & UINT64_C(0x1F)) << 0);
     }
-    if (!bf_put_u16be(w, s->normal_a, "normal_a") || !bf_put_array(w, s->position_b, 3, 2, 1, 1, "position_b"))
+    if (w->measure) {
+        if (!bf_skip(w, 8, "normal_a"))
+            return 0;
+    } else if (!bf_put_u16be(w, s->normal_a, "normal_a") ||
+               !bf_put_array(w, s->position_b, 3, 2, 1, 1, "position_b"))
         return 0;
     if (w->layout) {
         if (w->overflow_count || !bf_fits((int64_t)s->normal_b_x, 5, 1) || !bf_fits((int64_t)s->normal_b_y, 6, 1) || !bf_fits((int64_t)s->normal_b_z, 5, 1)) {
@@ -351,9 +348,12 @@ static int write_VertexPair(bf_wctx *w, t3dm_VertexPair *s, const char *name, in
         s->normal_b = (((uint64_t)s->normal_b_x & UINT64_C(0x1F)) << 11) | (((uint64_t)s->normal_b_y & UINT64_C(0x3F)) << 5)
                 | (((uint64_t)s->normal_b_z & UINT64_C(0x1F)) << 0);
     }
-    if (!bf_put_u16be(w, s->normal_b, "normal_b") || !bf_put_u32be(w, s->rgba_a, "rgba_a") ||
-        !bf_put_u32be(w, s->rgba_b, "rgba_b") || !bf_put_array(w, s->uv_a, 2, 2, 1, 1, "uv_a") ||
-        !bf_put_array(w, s->uv_b, 2, 2, 1, 1, "uv_b"))
+    if (w->measure) {
+        if (!bf_skip(w, 18, "normal_b"))
+            return 0;
+    } else if (!bf_put_u16be(w, s->normal_b, "normal_b") || !bf_put_u32be(w, s->rgba_a, "rgba_a") ||
+               !bf_put_u32be(w, s->rgba_b, "rgba_b") || !bf_put_array(w, s->uv_a, 2, 2, 1, 1, "uv_a") ||
+               !bf_put_array(w, s->uv_b, 2, 2, 1, 1, "uv_b"))
         return 0;
     return bf_end(w, name);
 }

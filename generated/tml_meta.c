@@ -64,8 +64,12 @@ static const bf_field_desc tml_fields_Texture[] = {
      .doc = "Image data according to the tmlFormat; raster formats use row-major order (a whole DDS file for format 6).",
      .erratum = "The community writer stores ARGB_1555 and ARGB_4444 textures with 4 bytes per pixel (4 x width x height), like RGBA_8888."},
 };
+static const char *const tml_image_Texture_cases[] =
+        {"rgba_8888", "rgba8888", "argb_1555", "argb1555", "dds", "dds", "argb_4444", "argb4444", "argb_2222", "argb2222", NULL};
+static const bf_image_desc tml_image_Texture = {.codec_by = "format", .width = "width", .height = "height", .pixels = "data",
+    .codec_cases = tml_image_Texture_cases};
 static const bf_type_desc tml_type_Texture = {.name = "Texture", .kind_id = 2, .size = sizeof(tml_Texture), .encoded_size = -1,
-    .fields = tml_fields_Texture, .field_count = 8, .values = tml_values_Texture, .value_count = 1, .doc = "One texture."};
+    .fields = tml_fields_Texture, .field_count = 8, .values = tml_values_Texture, .value_count = 1, .image = &tml_image_Texture, .doc = "One texture."};
 
 static const bf_field_desc tml_fields_Material[] = {
     {.name = "name_index", .kind = BF_FIELD_PRIM, .prim = BF_U32, .little_endian = 1, .static_offset = 0, .elem_size = 4,

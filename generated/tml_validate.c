@@ -73,24 +73,24 @@ static void validate_Texture(bf_vctx *v, const tml_Texture *s)
 {
     bf_ctx *c = &v->c;
     bf_check_enum(v, &enum_TextureFormat, s->format, s->_offset + 16, "format");
-    static const bf_rule rule_75 = {BF_SEVERITY_ERROR, "id", "texture ID %d is used by %d textures",
+    static const bf_rule rule_80 = {BF_SEVERITY_ERROR, "id", "texture ID %d is used by %d textures",
         "TML Texture: \"+0 uint32 Texture ID\" (materials name textures by it)", "tml.Texture.id"};
-    if (bf_rule_fails(v, &rule_75, tml_Texture_m_id_uses(c, s) == 1))
-        bf_rule_report(v, &rule_75, (int64_t)(s->_offset + 0), (const bf_rule_value[]){{.i = s->id}, {.i = tml_Texture_m_id_uses(c, s)}});
-    static const bf_rule rule_79 = {BF_SEVERITY_ERROR, "data_size", "data size %d does not hold %d x %d pixels of format %d",
+    if (bf_rule_fails(v, &rule_80, tml_Texture_m_id_uses(c, s) == 1))
+        bf_rule_report(v, &rule_80, (int64_t)(s->_offset + 0), (const bf_rule_value[]){{.i = s->id}, {.i = tml_Texture_m_id_uses(c, s)}});
+    static const bf_rule rule_84 = {BF_SEVERITY_ERROR, "data_size", "data size %d does not hold %d x %d pixels of format %d",
         "TML Texture: \"+28 byte[dataSize] Image data according to the tmlFormat ; raster formats use row-major order.\"", "tml.Texture.data_size"};
-    if (bf_rule_fails(v, &rule_79, s->format == TML_TEXTURE_FORMAT_DDS || s->data_size == bf_mul(bf_mul(s->width, s->height),
+    if (bf_rule_fails(v, &rule_84, s->format == TML_TEXTURE_FORMAT_DDS || s->data_size == bf_mul(bf_mul(s->width, s->height),
                       s->format == TML_TEXTURE_FORMAT_RGBA_8888 ? 4 : s->format == TML_TEXTURE_FORMAT_ARGB_2222 ? 1 : 2)
                       || ((s->format == TML_TEXTURE_FORMAT_ARGB_1555 || s->format == TML_TEXTURE_FORMAT_ARGB_4444) && s->data_size == bf_mul(bf_mul(4,
                       s->width), s->height))))
-        bf_rule_report(v, &rule_79, (int64_t)(s->_offset + 4),
+        bf_rule_report(v, &rule_84, (int64_t)(s->_offset + 4),
                        (const bf_rule_value[]){{.i = s->data_size}, {.i = s->width}, {.i = s->height}, {.i = s->format}});
-    static const bf_rule rule_85 = {BF_SEVERITY_WARNING, "data_size", "a 16-bit format (%d) stored with 4 bytes per pixel (%d bytes for %d x %d)",
+    static const bf_rule rule_90 = {BF_SEVERITY_WARNING, "data_size", "a 16-bit format (%d) stored with 4 bytes per pixel (%d bytes for %d x %d)",
         "TML Texture Format: \"2 ARGB_1555\", \"7 ARGB_4444\" (16 bits per pixel); TML Texture: \"Image data according to the tmlFormat\"",
         "tml.Texture.data_size_2"};
-    if (bf_rule_fails(v, &rule_85, (s->format != TML_TEXTURE_FORMAT_ARGB_1555 && s->format != TML_TEXTURE_FORMAT_ARGB_4444)
+    if (bf_rule_fails(v, &rule_90, (s->format != TML_TEXTURE_FORMAT_ARGB_1555 && s->format != TML_TEXTURE_FORMAT_ARGB_4444)
                       || s->data_size != bf_mul(bf_mul(4, s->width), s->height)))
-        bf_rule_report(v, &rule_85, (int64_t)(s->_offset + 4),
+        bf_rule_report(v, &rule_90, (int64_t)(s->_offset + 4),
                        (const bf_rule_value[]){{.i = s->format}, {.i = s->data_size}, {.i = s->width}, {.i = s->height}});
 }
 
@@ -109,7 +109,7 @@ static void validate_TextureRef(bf_vctx *v, const tml_TextureRef *s)
 {
     bf_ctx *c = &v->c;
     const tml_File *R = c->root;
-    static const bf_rule rule_106 = {BF_SEVERITY_ERROR, "id", "texture ID %d is not among the library's %d textures",
+    static const bf_rule rule_111 = {BF_SEVERITY_ERROR, "id", "texture ID %d is not among the library's %d textures",
         "TML Material: \"+8 uint32[numTextures] The texture IDs of the textures that make up this texture.\"", "tml.TextureRef.id"};
     int64_t q1 = 0;
     for (uint32_t i1 = 0; i1 < (uint32_t)(R->textures_count); i1++) {
@@ -117,8 +117,8 @@ static void validate_TextureRef(bf_vctx *v, const tml_TextureRef *s)
         (void)it1;
         if (it1->id == s->id) { q1 = 1; break; }
     }
-    if (bf_rule_fails(v, &rule_106, q1))
-        bf_rule_report(v, &rule_106, (int64_t)(s->_offset + 0), (const bf_rule_value[]){{.i = s->id}, {.i = (int64_t)R->textures_count}});
+    if (bf_rule_fails(v, &rule_111, q1))
+        bf_rule_report(v, &rule_111, (int64_t)(s->_offset + 0), (const bf_rule_value[]){{.i = s->id}, {.i = (int64_t)R->textures_count}});
 }
 
 int tml_validate_library(const tml_File *doc, const uint8_t *data, size_t size, struct bf_findings *out)

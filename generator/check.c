@@ -1,6 +1,7 @@
 /* The checker: resolves names, types every expression, computes the static layout and
  * verifies the offsets and sizes the schema declares against it. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "model.h"
@@ -1091,6 +1092,91 @@ static void check_members(format *f, const entry *e)
     }
 }
 
+/* A role of `image:` that names a number: a field of the type (a single number) or a value. */
+static void check_image_number(const type_def *t, const image_def *im, const char *role, const char *name)
+{
+    if (!name)
+        return;
+    const field *fl = find_field(t, name);
+    if (fl && (fl->kind != FT_PRIM || fl->is_array || fl->prim == PRIM_CHAR))
+        diag_error(im->loc, "image %s '%s' is not a single number of '%s'", role, name, t->name);
+    else if (!fl && !name_map_get(&t->value_names, name))
+        diag_error(im->loc, "image %s '%s' is neither a field nor a value of '%s'", role, name, t->name);
+}
+
+/* A role of `image:` that names data: a path of fields (an array's first element on the way)
+ * ending at raw bytes (pixels; a palette may also be an array of numbers). */
+static void check_image_path(const type_def *t, const image_def *im, const char *role, const char *path, int bytes,
+                             int compressed)
+{
+    if (!path)
+        return;
+    const type_def *at = t;
+    const char *p = path;
+    for (;;) {
+        const char *dot = strchr(p, '.');
+        char name[128];
+        size_t len = dot ? (size_t)(dot - p) : strlen(p);
+        if (len >= sizeof name) {
+            diag_error(im->loc, "image %s '%s': a name is too long", role, path);
+            return;
+        }
+        memcpy(name, p, len);
+        name[len] = '\0';
+        const field *fl = at ? find_field(at, name) : NULL;
+        if (!fl) {
+            diag_error(im->loc, "image %s '%s': '%s' is not a field of '%s'", role, path, name, at ? at->name : "?");
+            return;
+        }
+        if (!dot) {
+            int ok = fl->kind == FT_BYTES || (!bytes && fl->kind == FT_PRIM && fl->is_array && fl->prim != PRIM_CHAR) ||
+                     (compressed && fl->kind == FT_STRUCT);
+            if (!ok)
+                diag_error(im->loc, "image %s '%s' must end at %s", role, path,
+                           !bytes ? "raw bytes or an array of numbers"
+                           : compressed ? "raw bytes or the structure the compressed data starts with"
+                                        : "raw bytes (type: bytes)");
+            return;
+        }
+        if (fl->kind != FT_STRUCT) {
+            diag_error(im->loc, "image %s '%s': '%s' is not a structure", role, path, name);
+            return;
+        }
+        at = fl->type;
+        p = dot + 1;
+    }
+}
+
+static void check_image(const type_def *t)
+{
+    const image_def *im = t->image;
+    if (!im)
+        return;
+    check_image_number(t, im, "format", im->format);
+    check_image_number(t, im, "width", im->width);
+    check_image_number(t, im, "height", im->height);
+    check_image_number(t, im, "palette_format", im->palette_format);
+    check_image_path(t, im, "pixels", im->pixels, 1, im->compression != NULL);
+    check_image_path(t, im, "palette", im->palette, 0, 0);
+    if (im->codec_by) {
+        check_image_number(t, im, "codec by", im->codec_by);
+        const field *fl = find_field(t, im->codec_by);
+        for (size_t i = 0; i + 1 < im->codec_cases.len; i += 2) {
+            const char *label = im->codec_cases.items[i];
+            char *end;
+            strtoll(label, &end, 0);
+            if (*label && !*end)
+                continue; /* a number */
+            if (!fl || !fl->enumdef)
+                diag_error(im->loc, "image codec case '%s' is not a number ('%s' has no enum)", label, im->codec_by);
+            else if (!name_map_get(&fl->enumdef->value_names, label))
+                diag_error(im->loc, "image codec case '%s' is not a value of enum '%s'", label, fl->enumdef->name);
+        }
+    }
+    if (im->codec && strcmp(im->codec, "gx") == 0 && !im->format)
+        diag_error(im->loc, "a gx image needs 'format' (the GX texture format)");
+}
+
 void model_check(format *f)
 {
     int errors_before = diag_error_count();
@@ -1134,6 +1220,7 @@ void model_check(format *f)
         for (size_t j = 0; j < t->values.len; j++)
             check_value(f, t->values.items[j], ((named_value *)t->values.items[j])->loc);
         check_rules(f, t);
+        check_image(t);
     }
     /* what follows only matters for generating, and follows values that may not be sound */
     if (diag_error_count() != errors_before)

@@ -468,6 +468,21 @@ static const ir_node named_value_node = {(const ir_key[]){
     END,
 }};
 
+static const ir_node image_node = {(const ir_key[]){
+    KEY(image_def, "codec", codec, AS_STR),
+    KEY(image_def, "codec_by", codec_by, AS_STR),
+    KEY(image_def, "codec_cases", codec_cases, AS_LIST, .item = &a_string),
+    KEY(image_def, "format", format, AS_STR),
+    KEY(image_def, "width", width, AS_STR),
+    KEY(image_def, "height", height, AS_STR),
+    KEY(image_def, "pixels", pixels, AS_STR),
+    KEY(image_def, "palette", palette, AS_STR),
+    KEY(image_def, "palette_format", palette_format, AS_STR),
+    KEY(image_def, "compression", compression, AS_STR),
+    KEY(image_def, "pad_short", pad_short, AS_BOOL),
+    END,
+}};
+
 static const ir_node type_node = {(const ir_key[]){
     KEY(type_def, "name", name, AS_STR),
     KEY(type_def, "doc", doc, AS_STR),
@@ -483,6 +498,7 @@ static const ir_node type_node = {(const ir_key[]){
     KEY(type_def, "params", params, AS_LIST, .item = LIST_OF(param_node)),
     KEY(type_def, "values", values, AS_LIST, .item = LIST_OF(named_value_node)),
     KEY(type_def, "fields", fields, AS_LIST, .item = LIST_OF(field_node)),
+    KEY(type_def, "image", image, AS_NODE, .node = &image_node),
     END,
 }};
 

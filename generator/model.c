@@ -662,9 +662,77 @@ static void build_values(type_def *t, const ynode *map)
 
 /* ---- types ---- */
 
+/* The codecs `binform textures` knows (cli/binform/texture_codec.h). */
+static const char *const image_codecs[] = {"gx", "dds", "n64", "rgba8888", "bgra8888", "rgb888", "argb1555",
+                                           "argb4444", "argb2222", NULL};
+
+static const char *image_codec(const ynode *v)
+{
+    const char *c = scalar(v, "a codec");
+    if (!c)
+        return NULL;
+    for (size_t i = 0; image_codecs[i]; i++)
+        if (strcmp(c, image_codecs[i]) == 0)
+            return c;
+    diag_error(v->loc, "unknown image codec '%s' (gx, dds, n64, rgba8888, bgra8888, rgb888, argb1555, argb4444, argb2222)",
+               c);
+    return NULL;
+}
+
+/* `image:` of a type: which of its fields and values make it an image. */
+static image_def *build_image(const ynode *n)
+{
+    static const char *const keys[] = {"codec", "format", "width", "height", "pixels", "palette", "palette_format",
+                                       "compression", "short_pixels", NULL};
+    image_def *im = pool_alloc(sizeof *im);
+    im->loc = n->loc;
+    check_keys(n, "an image", keys);
+    const ynode *c = ynode_get(n, "codec");
+    if (!c) {
+        diag_error(n->loc, "an image needs 'codec'");
+    } else if (c->kind == YN_SCALAR) {
+        im->codec = image_codec(c);
+    } else if (expect_kind(c, YN_MAP, "codec")) {
+        static const char *const ckeys[] = {"by", "cases", NULL};
+        check_keys(c, "an image codec", ckeys);
+        im->codec_by = scalar(ynode_get(c, "by"), "by");
+        const ynode *cases = ynode_get(c, "cases");
+        if (!im->codec_by || !cases)
+            diag_error(c->loc, "a codec chosen by a field needs 'by' (the field) and 'cases' (its labels' codecs)");
+        else if (expect_kind(cases, YN_MAP, "cases"))
+            for (size_t i = 0; i < cases->len; i++) {
+                const char *codec = image_codec(cases->values[i]);
+                if (codec) {
+                    vec_push(&im->codec_cases, (void *)cases->keys[i]->text);
+                    vec_push(&im->codec_cases, (void *)codec);
+                }
+            }
+    }
+    im->format = scalar(ynode_get(n, "format"), "format");
+    im->width = scalar(ynode_get(n, "width"), "width");
+    im->height = scalar(ynode_get(n, "height"), "height");
+    im->pixels = scalar(ynode_get(n, "pixels"), "pixels");
+    im->palette = scalar(ynode_get(n, "palette"), "palette");
+    im->palette_format = scalar(ynode_get(n, "palette_format"), "palette_format");
+    const ynode *sv = ynode_get(n, "short_pixels");
+    const char *short_pixels = sv ? scalar(sv, "short_pixels") : NULL;
+    if (short_pixels && strcmp(short_pixels, "pad") != 0 && strcmp(short_pixels, "error") != 0)
+        diag_error(sv->loc, "short_pixels is 'error' (the default) or 'pad', not '%s'", short_pixels);
+    im->pad_short = short_pixels && strcmp(short_pixels, "pad") == 0;
+    const ynode *cv = ynode_get(n, "compression");
+    if (cv && (im->compression = scalar(cv, "compression")) && strcmp(im->compression, "lz4_frame") != 0) {
+        diag_error(cv->loc, "unknown image compression '%s' (lz4_frame)", im->compression);
+        im->compression = NULL;
+    }
+    if (!im->width || !im->height || !im->pixels)
+        diag_error(n->loc, "an image needs 'width', 'height' and 'pixels'");
+    return im;
+}
+
 static type_def *build_type(const ynode *key, const ynode *n)
 {
-    static const char *const keys[] = {"doc", "size", "align", "params", "values", "fields", "tables", "absent_rows", "rules", NULL};
+    static const char *const keys[] = {"doc", "size", "align", "params", "values", "fields", "tables", "absent_rows", "rules",
+                                       "image", NULL};
     type_def *t = pool_alloc(sizeof *t);
     t->name = key->text;
     t->loc = key->loc;
@@ -726,6 +794,8 @@ static type_def *build_type(const ynode *key, const ynode *n)
     }
     if ((v = ynode_get(n, "values")) && expect_kind(v, YN_MAP, "values"))
         build_values(t, v);
+    if ((v = ynode_get(n, "image")) && expect_kind(v, YN_MAP, "image"))
+        t->image = build_image(v);
     if ((v = ynode_get(n, "rules")) && expect_kind(v, YN_SEQ, "rules"))
         for (size_t i = 0; i < v->len; i++) {
             rule *r = build_rule(v->values[i]);

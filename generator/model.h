@@ -189,9 +189,23 @@ typedef struct absent_row {
     src_loc loc;
 } absent_row;
 
+/* How objects of a type are images (schema `image:`): each role names a field or a value of
+ * the type; the codec is a word, or picked by a field's enum label or a number
+ * (`codec: {by:, cases:}`). */
+typedef struct image_def {
+    src_loc loc;
+    const char *codec;     /* NULL when codec_by picks it */
+    const char *codec_by;  /* a field with an enum */
+    ptr_vec codec_cases;   /* const char*: label, codec, label, codec, ... */
+    const char *format, *width, *height, *pixels, *palette, *palette_format;
+    const char *compression; /* NULL, or how the pixels are packed (lz4_frame) */
+    int pad_short;           /* `short_pixels: pad`: real files hold fewer pixels than the size */
+} image_def;
+
 struct type_def {
     const char *name, *doc;
     src_loc loc;
+    image_def *image;    /* `image:`, or NULL */
     ptr_vec tables;      /* const char*: the document tables this type mirrors */
     ptr_vec absent_rows; /* absent_row* */
     ptr_vec rules;       /* rule* */

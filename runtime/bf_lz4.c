@@ -75,3 +75,50 @@ int64_t bf_lz4_size(const uint8_t *src, size_t n, int64_t window)
 {
     return bf_lz4_block(src, n, NULL, 0, window > 0 ? (size_t)window : 0);
 }
+
+static uint32_t load_le32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* The frame format (lz4's "LZ4 Frame Format Description"): FLG holds the version (01 in bits
+ * 7-6), block independence (5), block checksums (4), a content size (3), a content checksum
+ * (2) and a dictionary ID (0); each block is a 32-bit size whose top bit marks it stored. */
+int64_t bf_lz4_frame(const uint8_t *src, size_t n, uint8_t *dst, size_t cap)
+{
+    if (n < 7 || load_le32(src) != 0x184D2204u)
+        return -1;
+    uint8_t flg = src[4];
+    if ((flg >> 6) != 1 || (flg & 1))
+        return -1; /* another version, or a dictionary this decoder does not have */
+    size_t ip = 6 + ((flg & 0x08) ? 8 : 0) + 1; /* FLG, BD, content size, header checksum */
+    size_t out = 0;
+    int independent = (flg & 0x20) != 0;
+    for (;;) {
+        if (ip > n || n - ip < 4)
+            return -1;
+        uint32_t size = load_le32(src + ip);
+        ip += 4;
+        if (size == 0)
+            return (int64_t)out; /* the end mark */
+        uint32_t len = size & 0x7FFFFFFFu;
+        if (len > n - ip)
+            return -1;
+        if (size & 0x80000000u) {
+            if (len > cap - out)
+                return -1;
+            if (len)
+                memcpy(dst + out, src + ip, len);
+            out += len;
+        } else {
+            size_t history = independent ? 0 : (out < 65536 ? out : 65536);
+            int64_t got = bf_lz4_block(src + ip, len, dst + out, cap - out, history);
+            if (got < 0)
+                return -1;
+            out += (size_t)got;
+        }
+        ip += len + ((flg & 0x10) ? 4 : 0);
+        if (ip > n)
+            return -1;
+    }
+}

@@ -100,6 +100,22 @@ typedef struct bf_value_desc {
     double (*float_of)(struct bf_ctx *c, const void *obj);
 } bf_value_desc;
 
+/* How objects of a type are images (schema `image:`), for tools that extract textures: each
+ * role is the name of a field or a named value of the type; `pixels` and `palette` are paths
+ * of fields (`images.data`: an array's first element on the way). The codec is `codec`, or
+ * the one `codec_cases` (label or number, codec, ..., NULL) gives for the enum label or the
+ * number of `codec_by`. `compression` (NULL or "lz4_frame"): the pixels are packed so, and
+ * `pixels` may name the structure the packed data starts at. `pad_short` (`short_pixels: pad`):
+ * real files hold fewer pixel bytes than the size takes, and the rest is left transparent
+ * with a warning, not refused. */
+typedef struct bf_image_desc {
+    const char *codec, *codec_by;
+    const char *const *codec_cases;
+    const char *format, *width, *height, *pixels, *palette, *palette_format;
+    const char *compression;
+    int pad_short;
+} bf_image_desc;
+
 struct bf_type_desc {
     const char *name, *doc;
     int kind_id;           /* the value a switch's `kind` member takes for this type */
@@ -109,6 +125,7 @@ struct bf_type_desc {
     size_t field_count;
     const bf_value_desc *values; /* its named values */
     size_t value_count;
+    const bf_image_desc *image;  /* its objects are images, or NULL */
 };
 
 /* The active member of a switch field. */

@@ -110,6 +110,11 @@ int64_t bf_lz4_block(const uint8_t *src, size_t n, uint8_t *dst, size_t cap, siz
 /* The decoded length of a block whose matches may reach `window` earlier bytes, or -1
  * (`lz4_size(bytes, window)` in schema expressions). */
 int64_t bf_lz4_size(const uint8_t *src, size_t n, int64_t window);
+/* Decodes a whole LZ4 frame (magic 0x184D2204, descriptor, blocks up to the end mark) from the
+ * start of `src` into `dst` (`cap` bytes); bytes after the frame are not looked at. Checksums
+ * are skipped, not verified. Returns the decoded length, or -1 when the frame is malformed,
+ * uses a dictionary, or does not fit in `cap`. */
+int64_t bf_lz4_frame(const uint8_t *src, size_t n, uint8_t *dst, size_t cap);
 
 /* ---- files ----------------------------------------------------------------------- */
 

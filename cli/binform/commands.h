@@ -41,6 +41,7 @@ int cmd_build(const options *o, int argc, char **argv);
 int cmd_explain(const options *o, int argc, char **argv);
 int cmd_check(const options *o, int argc, char **argv);
 int cmd_roundtrip(const options *o, int argc, char **argv);
+int cmd_textures(const options *o, int argc, char **argv);
 /* binform render: its own options (cmd_render.c). */
 int cmd_render(int argc, char **argv);
 

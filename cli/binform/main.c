@@ -147,6 +147,16 @@ static const command commands[] = {
      "  -f, --format NAME[.KIND]  read as this format\n"
      "  --revision NAME           read as this revision of the format\n"
      "  -r, --recursive           the files under each directory\n"},
+    {"textures", cmd_textures, OPT_READING | OPT_OUTPUT | OPT_EVERY_COMMAND, 1, 1, "textures [OPTIONS] FILE -o DIR",
+     "every texture of a file as a PNG",
+     "Writes each image the format's schema marks (`image:` of a type) as DIR/NAME_N.png,\n"
+     "N counting from 0 in the file's order, and prints where each came from. An image whose\n"
+     "data is short or whose format is unknown is reported with its field path and offset,\n"
+     "and no PNG is written for it (exit 1); the others still are.\n"
+     "\n"
+     "  -o, --output DIR          the folder for the PNGs (made if missing); required\n"
+     "  -f, --format NAME[.KIND]  read as this format\n"
+     "  --revision NAME           read as this revision of the format\n"},
     {"formats", cmd_formats, OPT_SCHEMA | OPT_EVERY_COMMAND, 0, 0, "formats", "the formats binform knows", ""},
 };
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])

@@ -105,6 +105,30 @@ local function field_lines(fmt, p, t, ct, fl)
   return lines.pack(items, "    {", 5, "},")
 end
 
+-- A type's `image:`: the names of the fields and values that make its objects images, for
+-- `binform textures` to look up through these tables.
+local function image_table(p, t, w)
+  local im = t.image
+  if im.codec_cases and #im.codec_cases > 0 then
+    local parts = {}
+    for _, c in ipairs(im.codec_cases) do parts[#parts + 1] = q(c) end
+    parts[#parts + 1] = "NULL"
+    w(string.format("static const char *const %simage_%s_cases[] = {%s};", p, t.name, table.concat(parts, ", ")))
+  end
+  local items = {}
+  for _, role in ipairs({ "codec", "codec_by", "format", "width", "height", "pixels", "palette", "palette_format",
+      "compression" }) do
+    if im[role] then items[#items + 1] = string.format(".%s = %s", role, q(im[role])) end
+  end
+  if im.codec_cases and #im.codec_cases > 0 then
+    items[#items + 1] = string.format(".codec_cases = %simage_%s_cases", p, t.name)
+  end
+  if im.pad_short then items[#items + 1] = ".pad_short = 1" end
+  for _, l in ipairs(lines.pack(items, string.format("static const bf_image_desc %simage_%s = {", p, t.name), 4, "};")) do
+    w(l)
+  end
+end
+
 -- A type's named values: a function each that the table can point at (the generated ones
 -- take the type's own structure), and the table.
 local function named_values(t)
@@ -211,6 +235,10 @@ return function(fmt)
       ".encoded_size = " .. (t.size or -1), string.format(".fields = %sfields_%s, .field_count = %d", p, t.name, #t.fields) }
     if #named_values(t) > 0 then
       items[#items + 1] = string.format(".values = %svalues_%s, .value_count = %d", p, t.name, #named_values(t))
+    end
+    if t.image then
+      image_table(p, t, w)
+      items[#items + 1] = string.format(".image = &%simage_%s", p, t.name)
     end
     for _, it in ipairs(lines.string_items(".doc", t.doc, 4)) do items[#items + 1] = it end
     for _, l in ipairs(lines.pack(items, string.format("static const bf_type_desc %stype_%s = {", p, t.name), 4, "};")) do w(l) end

@@ -149,10 +149,19 @@ static rule_case rule_cases[] = {
      {{0x08, 2, 4}},
      2, 0, ERROR, "header.total_vertex_count", 0x08,
      "total vertex count 4 but the parts load 6"},
-    {"header_aabb_ordered",
+    {"header_aabb_ordered", /* and the vertices at x = -64 lie outside it */
      {{0x20, 2, 100}},
-     1, 0, ERROR, "header.aabb_min", 0x20,
+     2, 0, ERROR, "header.aabb_min", 0x20,
      "AABB min (100, 0, -64) is not below max (64, 96, 64)"},
+    /* the header's AABB is the vertices' bounds: one edited without the other is stale */
+    {"header_aabb_holds_every_vertex", /* min y: the pyramid's base is at y = 0 */
+     {{0x22, 2, 10}},
+     1, 0, ERROR, "header.aabb_min", 0x20,
+     "a vertex lies outside the header's AABB (-64, 10, -64)"},
+    {"header_aabb_is_no_larger_than_the_vertices", /* max x */
+     {{0x26, 2, 74}},
+     1, 0, ERROR, "header.aabb_min", 0x20,
+     "AABB (-64, 0, -64) to (74, 96, 64) is larger than the"},
     {"vertices_come_in_pairs", /* 7 also disagrees with the parts' 6 */
      {{0x08, 2, 7}},
      2, 0, ERROR, "header.total_vertex_count", 0x08,

@@ -795,3 +795,26 @@ Test(bfgen_linear, fifty_thousand_of_each, .timeout = 300)
     unlink(r.path);
     cr_expect_eq(r.status, 0, "status 0x%x (killed by the CPU limit when it is SIGXCPU):\n%s", r.status, r.output);
 }
+
+/* `image:` roles name fields and values of the type; the codec is one binform decodes. */
+#define IMAGE_HEAD "format: x\nendian: little\nfiles:\n  - { name: f, root: T }\ntypes:\n  T:\n"
+#define IMAGE_FIELDS "    fields:\n      - { name: w, type: u8, doc: W. }\n      - { name: data, type: bytes, count: 4, doc: D. }\n"
+
+Test(bfgen_errors, image_roles_name_what_the_type_has)
+{
+    run r;
+    bfgen(&r, IMAGE_HEAD "    image: { codec: gx, format: fmt, width: wdth, height: h, pixels: data.x }\n"
+                         "    fields:\n      - { name: fmt, type: u8, doc: F. }\n"
+                         "      - { name: h, type: \"u16[2]\", doc: H. }\n"
+                         "      - { name: data, type: bytes, count: 4, doc: D. }\n");
+    expect_error(&r, 7, 12, "image width 'wdth' is neither a field nor a value of 'T'");
+    expect_error(&r, 7, 12, "image height 'h' is not a single number of 'T'");
+    expect_error(&r, 7, 12, "image pixels 'data.x': 'data' is not a structure");
+    bfgen(&r, IMAGE_HEAD "    image: { codec: png, width: w, height: w, pixels: data }\n" IMAGE_FIELDS);
+    expect_error(&r, 7, 21, "unknown image codec 'png'");
+    bfgen(&r, IMAGE_HEAD "    image: { codec: rgba8888, width: w, height: w, pixels: data, short_pixels: maybe }\n"
+                         IMAGE_FIELDS);
+    expect_error(&r, 7, 80, "short_pixels is 'error' (the default) or 'pad', not 'maybe'");
+    bfgen(&r, IMAGE_HEAD "    image: { codec: rgba8888, width: w, height: w, pixels: data }\n" IMAGE_FIELDS);
+    cr_expect_eq(r.status, 0, "%s", r.output);
+}

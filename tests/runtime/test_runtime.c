@@ -486,3 +486,29 @@ Test(findings, enum_and_flags_checks)
     cr_expect_eq(f.items[1].severity, BF_SEVERITY_WARNING);
     bf_findings_free(&f);
 }
+
+/* A frame: magic, FLG (version 01 in 0x40, blocks that may reach earlier ones, content size
+ * 0x08), BD, the content size, the header checksum (not verified), blocks, the end mark. */
+Test(lz4, frames_of_stored_and_compressed_dependent_blocks)
+{
+    static const uint8_t frame[] = {
+        0x04, 0x22, 0x4D, 0x18, 0x48, 0x40, 12, 0, 0, 0, 0, 0, 0, 0, 0xAA,
+        0x03, 0x00, 0x00, 0x80, 'a', 'b', 'c',           /* stored: "abc" */
+        /* compressed: a match of 4 three bytes back, into the first block ("abca"), then "xyzw!" */
+        0x09, 0x00, 0x00, 0x00, 0x00, 0x03, 0x00, 0x50, 'x', 'y', 'z', 'w', '!',
+        0x00, 0x00, 0x00, 0x00};
+    uint8_t out[32];
+    int64_t got = bf_lz4_frame(frame, sizeof frame, out, sizeof out);
+    cr_assert_eq(got, 3 + 4 + 5, "decoded %lld", (long long)got);
+    cr_expect(memcmp(out, "abcabcaxyzw!", 12) == 0, "%.12s", (const char *)out);
+    cr_expect_eq(bf_lz4_frame(frame, sizeof frame, out, 11), -1, "one byte short of room");
+    cr_expect_eq(bf_lz4_frame(frame, sizeof frame - 4, out, sizeof out), -1, "no end mark");
+    uint8_t independent[sizeof frame];
+    memcpy(independent, frame, sizeof frame);
+    independent[4] = 0x68; /* the second block may not reach the first */
+    cr_expect_eq(bf_lz4_frame(independent, sizeof frame, out, sizeof out), -1);
+    uint8_t dict[sizeof frame];
+    memcpy(dict, frame, sizeof frame);
+    dict[4] = 0x49;
+    cr_expect_eq(bf_lz4_frame(dict, sizeof frame, out, sizeof out), -1, "a dictionary is refused");
+}
