@@ -132,7 +132,7 @@ static const bf_field_desc t3dm_fields_Header[] = {
      .offset = offsetof(t3dm_Header, aabb_min), .doc = "AABB min (model space).",
      .erratum = "The importer computes the box from the stored vertex positions, and skinned vertices\n"
      "are stored in their bone's space: for a skinned model it is not the box of the model\n"
-     "as drawn (n64/host/bounds.c computes that one).\n"},
+     "as drawn (n64/scene/bounds.c computes that one).\n"},
     {.name = "aabb_max", .kind = BF_FIELD_PRIM, .prim = BF_S16, .array = BF_ARRAY_FIXED, .fixed_count = 3, .static_offset = 38, .elem_size = 2,
      .offset = offsetof(t3dm_Header, aabb_max), .doc = "AABB max (model space).", .erratum = "Computed from the stored positions, like the min."},
 };
