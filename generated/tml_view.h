@@ -73,8 +73,6 @@ typedef struct tml_library_view {
  * `data` (which must outlive the view) and fills *out. No allocation. 0 with `err` set,
  * naming the field path and byte offset, when the full reader would refuse the input too. */
 int tml_view_open_library(const uint8_t *data, size_t size, tml_library_view *out, bf_error *err);
-/* 1 when the view of `data` and the full reader's document agree on every field (for tests). */
-int tml_view_same_library(const tml_library_view *v, const tml_File *s, char *where, size_t where_size);
 
 /* ---- File ---- */
 /* Must be "TML1". */

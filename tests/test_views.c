@@ -1,5 +1,6 @@
 /* Views against the full reader: on every sample of every format (all have views), both accept
- * the file and agree on every field (the generated <fmt>_view_same_* walks every accessor);
+ * the file and agree on every field (<fmt>_view_same_*, generated for the tests into the test
+ * library by bfgen --emit view-same, walks every accessor);
  * on truncated and corrupted copies (counts, offsets and lengths overwritten), a view opens
  * exactly when the reader reads. T3DM is also checked by hand: vertices, indices, strings and
  * keyframes through the accessors, against the reader's structs; a truncation inside a run of
@@ -14,13 +15,20 @@
 
 #include "block_cache.h"
 #include "j3d_view.h"
+#include "j3d_view_same.h"
 #include "p3m_view.h"
+#include "p3m_view_same.h"
 #include "samples.h"
 #include "sprite_view.h"
+#include "sprite_view_same.h"
 #include "t3dm_view.h"
+#include "t3dm_view_same.h"
 #include "tkl_view.h"
+#include "tkl_view_same.h"
 #include "tmd_view.h"
+#include "tmd_view_same.h"
 #include "tml_view.h"
+#include "tml_view_same.h"
 
 /* Reads with the reader and opens a view; `same` is 1 when both succeeded and agree, or
  * both failed. */

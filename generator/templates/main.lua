@@ -30,7 +30,9 @@ return {
     if view_h then
       files[fmt.name .. "_view.h"] = view_h
       files[fmt.name .. "_view.c"] = view_c
-      files[fmt.name .. "_view_same.c"] = view_same
+      -- the agreement checks: for the tests only (bfgen writes them with --emit view-same)
+      files[fmt.name .. "_view_same.h"] = view_same.h
+      files[fmt.name .. "_view_same.c"] = view_same.c
     end
     return c_wrap.files(files)
   end,
