@@ -142,6 +142,8 @@ int j3d_view_lay_SubversionHeader(bf_ctx *c, const bf_view_doc *d, j3d_Subversio
 {
     *v = (j3d_SubversionHeader_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
+    if (!bf_need(c, 16, NULL))
+        return 0;
     /* subversion */
     {
         bf_str s;
@@ -333,6 +335,8 @@ int j3d_view_lay_SceneNode(bf_ctx *c, const bf_view_doc *d, j3d_SceneNode_view *
 {
     *v = (j3d_SceneNode_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
+    if (!bf_need(c, 4, NULL))
+        return 0;
     /* type .. data: 4 bytes */
     static const bf_view_field type_run[] = {{"type", 2}, {"data", 2}};
     if (!bf_view_need_run(c, 4, type_run, 2))
@@ -687,6 +691,8 @@ int j3d_view_lay_VertexFormat(bf_ctx *c, const bf_view_doc *d, j3d_VertexFormat_
 {
     *v = (j3d_VertexFormat_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
+    if (!bf_need(c, 16, NULL))
+        return 0;
     /* attr .. padding: 16 bytes */
     static const bf_view_field attr_run[] = {{"attr", 4}, {"component_count", 4}, {"data_type", 4}, {"shift", 1}, {"padding", 3}};
     if (!bf_view_need_run(c, 16, attr_run, 5))
@@ -733,6 +739,8 @@ int j3d_view_lay_VertexBuffer(bf_ctx *c, const bf_view_doc *d, j3d_VertexBuffer_
                     return 0;
                 if (n < 0 || n > (int64_t)UINT32_MAX)
                     return bf_fail(c, c->pos, "u8_values", "count %lld is out of range", (long long)n);
+                if (!bf_view_count_fits(c, (uint64_t)n, 1, "u8_values"))
+                    return 0;
                 v->u8_values_count = (size_t)n;
                 if (!bf_need(c, (uint64_t)n * 1, "u8_values"))
                     return 0;
@@ -757,6 +765,8 @@ int j3d_view_lay_VertexBuffer(bf_ctx *c, const bf_view_doc *d, j3d_VertexBuffer_
                     return 0;
                 if (n < 0 || n > (int64_t)UINT32_MAX)
                     return bf_fail(c, c->pos, "s8_values", "count %lld is out of range", (long long)n);
+                if (!bf_view_count_fits(c, (uint64_t)n, 1, "s8_values"))
+                    return 0;
                 v->s8_values_count = (size_t)n;
                 if (!bf_need(c, (uint64_t)n * 1, "s8_values"))
                     return 0;
@@ -781,6 +791,8 @@ int j3d_view_lay_VertexBuffer(bf_ctx *c, const bf_view_doc *d, j3d_VertexBuffer_
                     return 0;
                 if (n < 0 || n > (int64_t)UINT32_MAX)
                     return bf_fail(c, c->pos, "u16_values", "count %lld is out of range", (long long)n);
+                if (!bf_view_count_fits(c, (uint64_t)n, 2, "u16_values"))
+                    return 0;
                 v->u16_values_count = (size_t)n;
                 if (!bf_need(c, (uint64_t)n * 2, "u16_values"))
                     return 0;
@@ -805,6 +817,8 @@ int j3d_view_lay_VertexBuffer(bf_ctx *c, const bf_view_doc *d, j3d_VertexBuffer_
                     return 0;
                 if (n < 0 || n > (int64_t)UINT32_MAX)
                     return bf_fail(c, c->pos, "s16_values", "count %lld is out of range", (long long)n);
+                if (!bf_view_count_fits(c, (uint64_t)n, 2, "s16_values"))
+                    return 0;
                 v->s16_values_count = (size_t)n;
                 if (!bf_need(c, (uint64_t)n * 2, "s16_values"))
                     return 0;
@@ -829,6 +843,8 @@ int j3d_view_lay_VertexBuffer(bf_ctx *c, const bf_view_doc *d, j3d_VertexBuffer_
                     return 0;
                 if (n < 0 || n > (int64_t)UINT32_MAX)
                     return bf_fail(c, c->pos, "f32_values", "count %lld is out of range", (long long)n);
+                if (!bf_view_count_fits(c, (uint64_t)n, 4, "f32_values"))
+                    return 0;
                 v->f32_values_count = (size_t)n;
                 if (!bf_need(c, (uint64_t)n * 4, "f32_values"))
                     return 0;
@@ -853,6 +869,8 @@ int j3d_view_lay_VertexBuffer(bf_ctx *c, const bf_view_doc *d, j3d_VertexBuffer_
                     return 0;
                 if (n < 0 || n > (int64_t)UINT32_MAX)
                     return bf_fail(c, c->pos, "colors16", "count %lld is out of range", (long long)n);
+                if (!bf_view_count_fits(c, (uint64_t)n, 2, "colors16"))
+                    return 0;
                 v->colors16_count = (size_t)n;
                 if (!bf_need(c, (uint64_t)n * 2, "colors16"))
                     return 0;
@@ -877,6 +895,8 @@ int j3d_view_lay_VertexBuffer(bf_ctx *c, const bf_view_doc *d, j3d_VertexBuffer_
                     return 0;
                 if (n < 0 || n > (int64_t)UINT32_MAX)
                     return bf_fail(c, c->pos, "colors24", "count %lld is out of range", (long long)n);
+                if (!bf_view_count_fits(c, (uint64_t)n, 3, "colors24"))
+                    return 0;
                 v->colors24_count = (size_t)n;
                 if (!bf_need(c, (uint64_t)n * 3, "colors24"))
                     return 0;
@@ -901,6 +921,8 @@ int j3d_view_lay_VertexBuffer(bf_ctx *c, const bf_view_doc *d, j3d_VertexBuffer_
                     return 0;
                 if (n < 0 || n > (int64_t)UINT32_MAX)
                     return bf_fail(c, c->pos, "colors32", "count %lld is out of range", (long long)n);
+                if (!bf_view_count_fits(c, (uint64_t)n, 4, "colors32"))
+                    return 0;
                 v->colors32_count = (size_t)n;
                 if (!bf_need(c, (uint64_t)n * 4, "colors32"))
                     return 0;
@@ -935,6 +957,8 @@ int j3d_view_lay_Evp1(bf_ctx *c, const bf_view_doc *d, j3d_Evp1_view *v, int64_t
                 return 0;
             if (n < 0 || n > (int64_t)UINT32_MAX)
                 return bf_fail(c, c->pos, "sizes", "count %lld is out of range", (long long)n);
+            if (!bf_view_count_fits(c, (uint64_t)n, 1, "sizes"))
+                return 0;
             v->sizes_count = (size_t)n;
             if (!bf_need(c, (uint64_t)n * 1, "sizes"))
                 return 0;
@@ -1018,7 +1042,7 @@ int j3d_view_lay_Evp1(bf_ctx *c, const bf_view_doc *d, j3d_Evp1_view *v, int64_t
                 if (!bf_view_count_fits(c, (uint64_t)n, 48, "inverse_bind_matrices"))
                     return 0;
                 v->inverse_bind_matrices_count = (size_t)n;
-                if (!bf_need(c, (uint64_t)n * 48, "inverse_bind_matrices"))
+                if (!bf_view_need_elems(c, (uint64_t)n, 48, "inverse_bind_matrices"))
                     return 0;
                 c->pos += (size_t)n * 48;
             }
@@ -1041,6 +1065,8 @@ int j3d_view_lay_EnvelopeJoints(bf_ctx *c, const bf_view_doc *d, j3d_EnvelopeJoi
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
             return bf_fail(c, c->pos, "indices", "count %lld is out of range", (long long)n);
+        if (!bf_view_count_fits(c, (uint64_t)n, 2, "indices"))
+            return 0;
         v->indices_count = (size_t)n;
         if (!bf_need(c, (uint64_t)n * 2, "indices"))
             return 0;
@@ -1062,6 +1088,8 @@ int j3d_view_lay_EnvelopeWeights(bf_ctx *c, const bf_view_doc *d, j3d_EnvelopeWe
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
             return bf_fail(c, c->pos, "weights", "count %lld is out of range", (long long)n);
+        if (!bf_view_count_fits(c, (uint64_t)n, 4, "weights"))
+            return 0;
         v->weights_count = (size_t)n;
         if (!bf_need(c, (uint64_t)n * 4, "weights"))
             return 0;
@@ -1075,6 +1103,8 @@ int j3d_view_lay_Mtx34(bf_ctx *c, const bf_view_doc *d, j3d_Mtx34_view *v, int64
 {
     *v = (j3d_Mtx34_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
+    if (!bf_need(c, 48, NULL))
+        return 0;
     /* row0 .. row2: 48 bytes */
     static const bf_view_field row0_run[] = {{"row0", 16}, {"row1", 16}, {"row2", 16}};
     if (!bf_view_need_run(c, 48, row0_run, 3))
@@ -1105,6 +1135,8 @@ int j3d_view_lay_Drw1(bf_ctx *c, const bf_view_doc *d, j3d_Drw1_view *v, int64_t
                 return 0;
             if (n < 0 || n > (int64_t)UINT32_MAX)
                 return bf_fail(c, c->pos, "types", "count %lld is out of range", (long long)n);
+            if (!bf_view_count_fits(c, (uint64_t)n, 1, "types"))
+                return 0;
             v->types_count = (size_t)n;
             if (!bf_need(c, (uint64_t)n * 1, "types"))
                 return 0;
@@ -1124,6 +1156,8 @@ int j3d_view_lay_Drw1(bf_ctx *c, const bf_view_doc *d, j3d_Drw1_view *v, int64_t
                 return 0;
             if (n < 0 || n > (int64_t)UINT32_MAX)
                 return bf_fail(c, c->pos, "ids", "count %lld is out of range", (long long)n);
+            if (!bf_view_count_fits(c, (uint64_t)n, 2, "ids"))
+                return 0;
             v->ids_count = (size_t)n;
             if (!bf_need(c, (uint64_t)n * 2, "ids"))
                 return 0;
@@ -1161,7 +1195,7 @@ int j3d_view_lay_Jnt1(bf_ctx *c, const bf_view_doc *d, j3d_Jnt1_view *v, int64_t
             if (!bf_view_count_fits(c, (uint64_t)n, 64, "joints"))
                 return 0;
             v->joints_count = (size_t)n;
-            if (!bf_need(c, (uint64_t)n * 64, "joints"))
+            if (!bf_view_need_elems(c, (uint64_t)n, 64, "joints"))
                 return 0;
             c->pos += (size_t)n * 64;
         }
@@ -1179,6 +1213,8 @@ int j3d_view_lay_Jnt1(bf_ctx *c, const bf_view_doc *d, j3d_Jnt1_view *v, int64_t
                 return 0;
             if (n < 0 || n > (int64_t)UINT32_MAX)
                 return bf_fail(c, c->pos, "remap", "count %lld is out of range", (long long)n);
+            if (!bf_view_count_fits(c, (uint64_t)n, 2, "remap"))
+                return 0;
             v->remap_count = (size_t)n;
             if (!bf_need(c, (uint64_t)n * 2, "remap"))
                 return 0;
@@ -1212,6 +1248,8 @@ int j3d_view_lay_Joint(bf_ctx *c, const bf_view_doc *d, j3d_Joint_view *v, int64
 {
     *v = (j3d_Joint_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
+    if (!bf_need(c, 64, NULL))
+        return 0;
     /* matrix_type .. bbox_max_z: 64 bytes */
     static const bf_view_field matrix_type_run[] = {{"matrix_type", 2}, {"scale_inheritance", 1}, {"padding", 1}, {"scale_x", 4}, {"scale_y", 4},
                                                     {"scale_z", 4}, {"rotation_x", 2}, {"rotation_y", 2}, {"rotation_z", 2}, {"padding2", 2},
@@ -1244,9 +1282,9 @@ int j3d_view_lay_NameTable(bf_ctx *c, const bf_view_doc *d, j3d_NameTable_view *
         if (!bf_view_count_fits(c, (uint64_t)n, 4, "entries"))
             return 0;
         v->entries_count = (size_t)n;
-        if (!bf_need(c, (uint64_t)n * 4, "entries"))
-            return 0;
         if (!deep) {
+            if (!bf_need(c, (uint64_t)n * 4, "entries"))
+                return 0;
             c->pos += (size_t)n * 4;
         } else {
             j3d_NameEntry_view e;
@@ -1315,9 +1353,9 @@ int j3d_view_lay_Shp1(bf_ctx *c, const bf_view_doc *d, j3d_Shp1_view *v, int64_t
             if (!bf_view_count_fits(c, (uint64_t)n, 40, "shapes"))
                 return 0;
             v->shapes_count = (size_t)n;
-            if (!bf_need(c, (uint64_t)n * 40, "shapes"))
-                return 0;
             if (!deep) {
+                if (!bf_need(c, (uint64_t)n * 40, "shapes"))
+                    return 0;
                 c->pos += (size_t)n * 40;
             } else {
                 j3d_Shape_view e;
@@ -1344,6 +1382,8 @@ int j3d_view_lay_Shp1(bf_ctx *c, const bf_view_doc *d, j3d_Shp1_view *v, int64_t
                 return 0;
             if (n < 0 || n > (int64_t)UINT32_MAX)
                 return bf_fail(c, c->pos, "remap", "count %lld is out of range", (long long)n);
+            if (!bf_view_count_fits(c, (uint64_t)n, 2, "remap"))
+                return 0;
             v->remap_count = (size_t)n;
             if (!bf_need(c, (uint64_t)n * 2, "remap"))
                 return 0;
@@ -1385,9 +1425,9 @@ int j3d_view_lay_Shp1(bf_ctx *c, const bf_view_doc *d, j3d_Shp1_view *v, int64_t
             if (!bf_view_count_fits(c, (uint64_t)n, 8, "group_data"))
                 return 0;
             v->group_data_count = (size_t)n;
-            if (!bf_need(c, (uint64_t)n * 8, "group_data"))
-                return 0;
             if (!deep) {
+                if (!bf_need(c, (uint64_t)n * 8, "group_data"))
+                    return 0;
                 c->pos += (size_t)n * 8;
             } else {
                 j3d_MatrixGroupData_view e;
@@ -1469,9 +1509,9 @@ int j3d_view_lay_Shape(bf_ctx *c, const bf_view_doc *d, j3d_Shape_view *v, int64
             if (!bf_view_count_fits(c, (uint64_t)n, 8, "groups"))
                 return 0;
             v->groups_count = (size_t)n;
-            if (!bf_need(c, (uint64_t)n * 8, "groups"))
-                return 0;
             if (!deep) {
+                if (!bf_need(c, (uint64_t)n * 8, "groups"))
+                    return 0;
                 c->pos += (size_t)n * 8;
             } else {
                 j3d_MatrixGroup_view e;
@@ -1493,6 +1533,8 @@ int j3d_view_lay_IndexAttribute(bf_ctx *c, const bf_view_doc *d, j3d_IndexAttrib
 {
     *v = (j3d_IndexAttribute_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
+    if (!bf_need(c, 8, NULL))
+        return 0;
     /* attr .. index_type: 8 bytes */
     static const bf_view_field attr_run[] = {{"attr", 4}, {"index_type", 4}};
     if (!bf_view_need_run(c, 8, attr_run, 2))
@@ -1675,6 +1717,8 @@ int j3d_view_lay_MatrixGroupData(bf_ctx *c, const bf_view_doc *d, j3d_MatrixGrou
                 return 0;
             if (n < 0 || n > (int64_t)UINT32_MAX)
                 return bf_fail(c, c->pos, "weights", "count %lld is out of range", (long long)n);
+            if (!bf_view_count_fits(c, (uint64_t)n, 2, "weights"))
+                return 0;
             v->weights_count = (size_t)n;
             if (!bf_need(c, (uint64_t)n * 2, "weights"))
                 return 0;
@@ -1736,6 +1780,8 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                 return 0;
             if (n < 0 || n > (int64_t)UINT32_MAX)
                 return bf_fail(c, c->pos, "remap", "count %lld is out of range", (long long)n);
+            if (!bf_view_count_fits(c, (uint64_t)n, 2, "remap"))
+                return 0;
             v->remap_count = (size_t)n;
             if (!bf_need(c, (uint64_t)n * 2, "remap"))
                 return 0;
@@ -1781,9 +1827,9 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                 {
                     const int64_t n = (int64_t)((c->end - c->pos) / 332);
                     v->materials_count = (size_t)n;
+                    if ((c->end - c->pos) % 332 != 0)
+                        return bf_view_need_elems(c, (uint64_t)n + 1, 332, "materials");
                     c->pos += (size_t)n * 332;
-                    if (c->pos < c->end)
-                        return bf_need(c, 332, "materials");
                 }
                 c->end = padded_end;
             }
@@ -1810,9 +1856,9 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                 {
                     const int64_t n = (int64_t)((c->end - c->pos) / 312);
                     v->indirect_count = (size_t)n;
+                    if ((c->end - c->pos) % 312 != 0)
+                        return bf_view_need_elems(c, (uint64_t)n + 1, 312, "indirect");
                     c->pos += (size_t)n * 312;
-                    if (c->pos < c->end)
-                        return bf_need(c, 312, "indirect");
                 }
                 c->end = padded_end;
             }
@@ -1871,9 +1917,9 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                 {
                     const int64_t n = (int64_t)((c->end - c->pos) / 4);
                     v->material_colors_count = (size_t)n;
+                    if ((c->end - c->pos) % 4 != 0)
+                        return bf_view_need_elems(c, (uint64_t)n + 1, 4, "material_colors");
                     c->pos += (size_t)n * 4;
-                    if (c->pos < c->end)
-                        return bf_need(c, 4, "material_colors");
                 }
                 c->end = padded_end;
             }
@@ -1932,9 +1978,9 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                 {
                     const int64_t n = (int64_t)((c->end - c->pos) / 8);
                     v->color_channels_count = (size_t)n;
+                    if ((c->end - c->pos) % 8 != 0)
+                        return bf_view_need_elems(c, (uint64_t)n + 1, 8, "color_channels");
                     c->pos += (size_t)n * 8;
-                    if (c->pos < c->end)
-                        return bf_need(c, 8, "color_channels");
                 }
                 c->end = padded_end;
             }
@@ -1961,9 +2007,9 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                 {
                     const int64_t n = (int64_t)((c->end - c->pos) / 4);
                     v->ambient_colors_count = (size_t)n;
+                    if ((c->end - c->pos) % 4 != 0)
+                        return bf_view_need_elems(c, (uint64_t)n + 1, 4, "ambient_colors");
                     c->pos += (size_t)n * 4;
-                    if (c->pos < c->end)
-                        return bf_need(c, 4, "ambient_colors");
                 }
                 c->end = padded_end;
             }
@@ -1990,9 +2036,9 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                 {
                     const int64_t n = (int64_t)((c->end - c->pos) / 4);
                     v->light_colors_count = (size_t)n;
+                    if ((c->end - c->pos) % 4 != 0)
+                        return bf_view_need_elems(c, (uint64_t)n + 1, 4, "light_colors");
                     c->pos += (size_t)n * 4;
-                    if (c->pos < c->end)
-                        return bf_need(c, 4, "light_colors");
                 }
                 c->end = padded_end;
             }
@@ -2051,9 +2097,9 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                 {
                     const int64_t n = (int64_t)((c->end - c->pos) / 4);
                     v->tex_gens_count = (size_t)n;
+                    if ((c->end - c->pos) % 4 != 0)
+                        return bf_view_need_elems(c, (uint64_t)n + 1, 4, "tex_gens");
                     c->pos += (size_t)n * 4;
-                    if (c->pos < c->end)
-                        return bf_need(c, 4, "tex_gens");
                 }
                 c->end = padded_end;
             }
@@ -2080,9 +2126,9 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                 {
                     const int64_t n = (int64_t)((c->end - c->pos) / 4);
                     v->post_tex_gens_count = (size_t)n;
+                    if ((c->end - c->pos) % 4 != 0)
+                        return bf_view_need_elems(c, (uint64_t)n + 1, 4, "post_tex_gens");
                     c->pos += (size_t)n * 4;
-                    if (c->pos < c->end)
-                        return bf_need(c, 4, "post_tex_gens");
                 }
                 c->end = padded_end;
             }
@@ -2109,9 +2155,9 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                 {
                     const int64_t n = (int64_t)((c->end - c->pos) / 100);
                     v->tex_matrices_count = (size_t)n;
+                    if ((c->end - c->pos) % 100 != 0)
+                        return bf_view_need_elems(c, (uint64_t)n + 1, 100, "tex_matrices");
                     c->pos += (size_t)n * 100;
-                    if (c->pos < c->end)
-                        return bf_need(c, 100, "tex_matrices");
                 }
                 c->end = padded_end;
             }
@@ -2138,9 +2184,9 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                 {
                     const int64_t n = (int64_t)((c->end - c->pos) / 100);
                     v->post_tex_matrices_count = (size_t)n;
+                    if ((c->end - c->pos) % 100 != 0)
+                        return bf_view_need_elems(c, (uint64_t)n + 1, 100, "post_tex_matrices");
                     c->pos += (size_t)n * 100;
-                    if (c->pos < c->end)
-                        return bf_need(c, 100, "post_tex_matrices");
                 }
                 c->end = padded_end;
             }
@@ -2199,9 +2245,9 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                 {
                     const int64_t n = (int64_t)((c->end - c->pos) / 4);
                     v->tev_orders_count = (size_t)n;
+                    if ((c->end - c->pos) % 4 != 0)
+                        return bf_view_need_elems(c, (uint64_t)n + 1, 4, "tev_orders");
                     c->pos += (size_t)n * 4;
-                    if (c->pos < c->end)
-                        return bf_need(c, 4, "tev_orders");
                 }
                 c->end = padded_end;
             }
@@ -2228,9 +2274,9 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                 {
                     const int64_t n = (int64_t)((c->end - c->pos) / 8);
                     v->tev_colors_count = (size_t)n;
+                    if ((c->end - c->pos) % 8 != 0)
+                        return bf_view_need_elems(c, (uint64_t)n + 1, 8, "tev_colors");
                     c->pos += (size_t)n * 8;
-                    if (c->pos < c->end)
-                        return bf_need(c, 8, "tev_colors");
                 }
                 c->end = padded_end;
             }
@@ -2257,9 +2303,9 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                 {
                     const int64_t n = (int64_t)((c->end - c->pos) / 4);
                     v->konst_colors_count = (size_t)n;
+                    if ((c->end - c->pos) % 4 != 0)
+                        return bf_view_need_elems(c, (uint64_t)n + 1, 4, "konst_colors");
                     c->pos += (size_t)n * 4;
-                    if (c->pos < c->end)
-                        return bf_need(c, 4, "konst_colors");
                 }
                 c->end = padded_end;
             }
@@ -2318,9 +2364,9 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                 {
                     const int64_t n = (int64_t)((c->end - c->pos) / 20);
                     v->tev_stages_count = (size_t)n;
+                    if ((c->end - c->pos) % 20 != 0)
+                        return bf_view_need_elems(c, (uint64_t)n + 1, 20, "tev_stages");
                     c->pos += (size_t)n * 20;
-                    if (c->pos < c->end)
-                        return bf_need(c, 20, "tev_stages");
                 }
                 c->end = padded_end;
             }
@@ -2347,9 +2393,9 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                 {
                     const int64_t n = (int64_t)((c->end - c->pos) / 4);
                     v->swap_modes_count = (size_t)n;
+                    if ((c->end - c->pos) % 4 != 0)
+                        return bf_view_need_elems(c, (uint64_t)n + 1, 4, "swap_modes");
                     c->pos += (size_t)n * 4;
-                    if (c->pos < c->end)
-                        return bf_need(c, 4, "swap_modes");
                 }
                 c->end = padded_end;
             }
@@ -2376,9 +2422,9 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                 {
                     const int64_t n = (int64_t)((c->end - c->pos) / 4);
                     v->swap_tables_count = (size_t)n;
+                    if ((c->end - c->pos) % 4 != 0)
+                        return bf_view_need_elems(c, (uint64_t)n + 1, 4, "swap_tables");
                     c->pos += (size_t)n * 4;
-                    if (c->pos < c->end)
-                        return bf_need(c, 4, "swap_tables");
                 }
                 c->end = padded_end;
             }
@@ -2405,9 +2451,9 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                 {
                     const int64_t n = (int64_t)((c->end - c->pos) / 44);
                     v->fogs_count = (size_t)n;
+                    if ((c->end - c->pos) % 44 != 0)
+                        return bf_view_need_elems(c, (uint64_t)n + 1, 44, "fogs");
                     c->pos += (size_t)n * 44;
-                    if (c->pos < c->end)
-                        return bf_need(c, 44, "fogs");
                 }
                 c->end = padded_end;
             }
@@ -2434,9 +2480,9 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                 {
                     const int64_t n = (int64_t)((c->end - c->pos) / 8);
                     v->alpha_compares_count = (size_t)n;
+                    if ((c->end - c->pos) % 8 != 0)
+                        return bf_view_need_elems(c, (uint64_t)n + 1, 8, "alpha_compares");
                     c->pos += (size_t)n * 8;
-                    if (c->pos < c->end)
-                        return bf_need(c, 8, "alpha_compares");
                 }
                 c->end = padded_end;
             }
@@ -2463,9 +2509,9 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                 {
                     const int64_t n = (int64_t)((c->end - c->pos) / 4);
                     v->blend_modes_count = (size_t)n;
+                    if ((c->end - c->pos) % 4 != 0)
+                        return bf_view_need_elems(c, (uint64_t)n + 1, 4, "blend_modes");
                     c->pos += (size_t)n * 4;
-                    if (c->pos < c->end)
-                        return bf_need(c, 4, "blend_modes");
                 }
                 c->end = padded_end;
             }
@@ -2492,9 +2538,9 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                 {
                     const int64_t n = (int64_t)((c->end - c->pos) / 4);
                     v->z_modes_count = (size_t)n;
+                    if ((c->end - c->pos) % 4 != 0)
+                        return bf_view_need_elems(c, (uint64_t)n + 1, 4, "z_modes");
                     c->pos += (size_t)n * 4;
-                    if (c->pos < c->end)
-                        return bf_need(c, 4, "z_modes");
                 }
                 c->end = padded_end;
             }
@@ -2585,9 +2631,9 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
                 {
                     const int64_t n = (int64_t)((c->end - c->pos) / 16);
                     v->nbt_scales_count = (size_t)n;
+                    if ((c->end - c->pos) % 16 != 0)
+                        return bf_view_need_elems(c, (uint64_t)n + 1, 16, "nbt_scales");
                     c->pos += (size_t)n * 16;
-                    if (c->pos < c->end)
-                        return bf_need(c, 16, "nbt_scales");
                 }
                 c->end = padded_end;
             }
@@ -2602,6 +2648,8 @@ int j3d_view_lay_Material(bf_ctx *c, const bf_view_doc *d, j3d_Material_view *v,
 {
     *v = (j3d_Material_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
+    if (!bf_need(c, 332, NULL))
+        return 0;
     /* mode .. nbt_scale_index: 332 bytes */
     static const bf_view_field mode_run[] = {{"mode", 1}, {"cull_mode_index", 1}, {"color_channel_count_index", 1}, {"tex_gen_count_index", 1},
                                              {"tev_stage_count_index", 1}, {"z_compare_index", 1}, {"z_mode_index", 1}, {"dither_index", 1},
@@ -2622,6 +2670,8 @@ int j3d_view_lay_Indirect(bf_ctx *c, const bf_view_doc *d, j3d_Indirect_view *v,
 {
     *v = (j3d_Indirect_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
+    if (!bf_need(c, 312, NULL))
+        return 0;
     /* enabled .. stages: 312 bytes */
     static const bf_view_field enabled_run[] =
             {{"enabled", 1}, {"stage_count", 1}, {"padding", 2}, {"orders", 16}, {"matrices", 84}, {"scales", 16}, {"stages", 192}};
@@ -2640,6 +2690,8 @@ int j3d_view_lay_IndirectOrder(bf_ctx *c, const bf_view_doc *d, j3d_IndirectOrde
 {
     *v = (j3d_IndirectOrder_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
+    if (!bf_need(c, 4, NULL))
+        return 0;
     /* tex_coord .. padding: 4 bytes */
     static const bf_view_field tex_coord_run[] = {{"tex_coord", 1}, {"tex_map", 1}, {"padding", 2}};
     if (!bf_view_need_run(c, 4, tex_coord_run, 3))
@@ -2653,6 +2705,8 @@ int j3d_view_lay_IndirectMatrix(bf_ctx *c, const bf_view_doc *d, j3d_IndirectMat
 {
     *v = (j3d_IndirectMatrix_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
+    if (!bf_need(c, 28, NULL))
+        return 0;
     /* matrix .. padding: 28 bytes */
     static const bf_view_field matrix_run[] = {{"matrix", 24}, {"scale_exponent", 1}, {"padding", 3}};
     if (!bf_view_need_run(c, 28, matrix_run, 3))
@@ -2666,6 +2720,8 @@ int j3d_view_lay_IndirectScale(bf_ctx *c, const bf_view_doc *d, j3d_IndirectScal
 {
     *v = (j3d_IndirectScale_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
+    if (!bf_need(c, 4, NULL))
+        return 0;
     /* scale_s .. padding: 4 bytes */
     static const bf_view_field scale_s_run[] = {{"scale_s", 1}, {"scale_t", 1}, {"padding", 2}};
     if (!bf_view_need_run(c, 4, scale_s_run, 3))
@@ -2679,6 +2735,8 @@ int j3d_view_lay_IndirectStage(bf_ctx *c, const bf_view_doc *d, j3d_IndirectStag
 {
     *v = (j3d_IndirectStage_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
+    if (!bf_need(c, 12, NULL))
+        return 0;
     /* tev_stage .. padding: 12 bytes */
     static const bf_view_field tev_stage_run[] = {{"tev_stage", 1}, {"format", 1}, {"bias", 1}, {"matrix", 1}, {"wrap_s", 1}, {"wrap_t", 1},
                                                   {"add_previous", 1}, {"utc_lod", 1}, {"alpha", 1}, {"padding", 3}};
@@ -2693,6 +2751,8 @@ int j3d_view_lay_Rgba8(bf_ctx *c, const bf_view_doc *d, j3d_Rgba8_view *v, int64
 {
     *v = (j3d_Rgba8_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
+    if (!bf_need(c, 4, NULL))
+        return 0;
     /* rgba */
     {
         const int64_t n = 4;
@@ -2708,6 +2768,8 @@ int j3d_view_lay_ColorChannel(bf_ctx *c, const bf_view_doc *d, j3d_ColorChannel_
 {
     *v = (j3d_ColorChannel_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
+    if (!bf_need(c, 8, NULL))
+        return 0;
     /* lighting .. padding: 8 bytes */
     static const bf_view_field lighting_run[] = {{"lighting", 1}, {"material_source", 1}, {"light_mask", 1}, {"diffuse_function", 1},
                                                  {"attenuation_function", 1}, {"ambient_source", 1}, {"padding", 2}};
@@ -2722,6 +2784,8 @@ int j3d_view_lay_TexGen(bf_ctx *c, const bf_view_doc *d, j3d_TexGen_view *v, int
 {
     *v = (j3d_TexGen_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
+    if (!bf_need(c, 4, NULL))
+        return 0;
     /* type .. padding: 4 bytes */
     static const bf_view_field type_run[] = {{"type", 1}, {"source", 1}, {"matrix", 1}, {"padding", 1}};
     if (!bf_view_need_run(c, 4, type_run, 4))
@@ -2735,6 +2799,8 @@ int j3d_view_lay_TexMatrix(bf_ctx *c, const bf_view_doc *d, j3d_TexMatrix_view *
 {
     *v = (j3d_TexMatrix_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
+    if (!bf_need(c, 100, NULL))
+        return 0;
     /* projection .. effect_matrix: 100 bytes */
     static const bf_view_field projection_run[] = {{"projection", 1}, {"info", 1}, {"padding", 2}, {"center", 12}, {"scale", 8}, {"rotation", 2},
                                                    {"padding2", 2}, {"translation", 8}, {"effect_matrix", 64}};
@@ -2749,6 +2815,8 @@ int j3d_view_lay_TevOrder(bf_ctx *c, const bf_view_doc *d, j3d_TevOrder_view *v,
 {
     *v = (j3d_TevOrder_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
+    if (!bf_need(c, 4, NULL))
+        return 0;
     /* tex_coord .. padding: 4 bytes */
     static const bf_view_field tex_coord_run[] = {{"tex_coord", 1}, {"tex_map", 1}, {"channel", 1}, {"padding", 1}};
     if (!bf_view_need_run(c, 4, tex_coord_run, 4))
@@ -2762,6 +2830,8 @@ int j3d_view_lay_TevColor(bf_ctx *c, const bf_view_doc *d, j3d_TevColor_view *v,
 {
     *v = (j3d_TevColor_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
+    if (!bf_need(c, 8, NULL))
+        return 0;
     /* rgba */
     {
         const int64_t n = 4;
@@ -2777,6 +2847,8 @@ int j3d_view_lay_TevStage(bf_ctx *c, const bf_view_doc *d, j3d_TevStage_view *v,
 {
     *v = (j3d_TevStage_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
+    if (!bf_need(c, 20, NULL))
+        return 0;
     /* mode .. padding: 20 bytes */
     static const bf_view_field mode_run[] = {{"mode", 1}, {"color_inputs", 4}, {"color_op", 1}, {"color_bias", 1}, {"color_scale", 1}, {"color_clamp", 1},
                                              {"color_register", 1}, {"alpha_inputs", 4}, {"alpha_op", 1}, {"alpha_bias", 1}, {"alpha_scale", 1},
@@ -2792,6 +2864,8 @@ int j3d_view_lay_SwapMode(bf_ctx *c, const bf_view_doc *d, j3d_SwapMode_view *v,
 {
     *v = (j3d_SwapMode_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
+    if (!bf_need(c, 4, NULL))
+        return 0;
     /* ras_select .. padding: 4 bytes */
     static const bf_view_field ras_select_run[] = {{"ras_select", 1}, {"tex_select", 1}, {"padding", 2}};
     if (!bf_view_need_run(c, 4, ras_select_run, 3))
@@ -2805,6 +2879,8 @@ int j3d_view_lay_SwapTable(bf_ctx *c, const bf_view_doc *d, j3d_SwapTable_view *
 {
     *v = (j3d_SwapTable_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
+    if (!bf_need(c, 4, NULL))
+        return 0;
     /* channels */
     {
         const int64_t n = 4;
@@ -2820,6 +2896,8 @@ int j3d_view_lay_Fog(bf_ctx *c, const bf_view_doc *d, j3d_Fog_view *v, int64_t i
 {
     *v = (j3d_Fog_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
+    if (!bf_need(c, 44, NULL))
+        return 0;
     /* type .. range_adjust: 44 bytes */
     static const bf_view_field type_run[] =
             {{"type", 1}, {"enabled", 1}, {"center", 2}, {"start_z", 4}, {"end_z", 4}, {"near_z", 4}, {"far_z", 4}, {"color", 4}, {"range_adjust", 20}};
@@ -2834,6 +2912,8 @@ int j3d_view_lay_AlphaCompare(bf_ctx *c, const bf_view_doc *d, j3d_AlphaCompare_
 {
     *v = (j3d_AlphaCompare_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
+    if (!bf_need(c, 8, NULL))
+        return 0;
     /* compare0 .. padding: 8 bytes */
     static const bf_view_field compare0_run[] = {{"compare0", 1}, {"reference0", 1}, {"operation", 1}, {"compare1", 1}, {"reference1", 1}, {"padding", 3}};
     if (!bf_view_need_run(c, 8, compare0_run, 6))
@@ -2847,6 +2927,8 @@ int j3d_view_lay_BlendMode(bf_ctx *c, const bf_view_doc *d, j3d_BlendMode_view *
 {
     *v = (j3d_BlendMode_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
+    if (!bf_need(c, 4, NULL))
+        return 0;
     /* type .. logic_op: 4 bytes */
     static const bf_view_field type_run[] = {{"type", 1}, {"source_factor", 1}, {"destination_factor", 1}, {"logic_op", 1}};
     if (!bf_view_need_run(c, 4, type_run, 4))
@@ -2860,6 +2942,8 @@ int j3d_view_lay_ZMode(bf_ctx *c, const bf_view_doc *d, j3d_ZMode_view *v, int64
 {
     *v = (j3d_ZMode_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
+    if (!bf_need(c, 4, NULL))
+        return 0;
     /* enabled .. padding: 4 bytes */
     static const bf_view_field enabled_run[] = {{"enabled", 1}, {"function", 1}, {"update", 1}, {"padding", 1}};
     if (!bf_view_need_run(c, 4, enabled_run, 4))
@@ -2873,6 +2957,8 @@ int j3d_view_lay_NbtScale(bf_ctx *c, const bf_view_doc *d, j3d_NbtScale_view *v,
 {
     *v = (j3d_NbtScale_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
+    if (!bf_need(c, 16, NULL))
+        return 0;
     /* enabled .. scale: 16 bytes */
     static const bf_view_field enabled_run[] = {{"enabled", 1}, {"padding", 3}, {"scale", 12}};
     if (!bf_view_need_run(c, 16, enabled_run, 3))
@@ -2908,9 +2994,9 @@ int j3d_view_lay_Mdl3(bf_ctx *c, const bf_view_doc *d, j3d_Mdl3_view *v, int64_t
             if (!bf_view_count_fits(c, (uint64_t)n, 8, "packets"))
                 return 0;
             v->packets_count = (size_t)n;
-            if (!bf_need(c, (uint64_t)n * 8, "packets"))
-                return 0;
             if (!deep) {
+                if (!bf_need(c, (uint64_t)n * 8, "packets"))
+                    return 0;
                 c->pos += (size_t)n * 8;
             } else {
                 j3d_Mdl3Packet_view e;
@@ -2941,7 +3027,7 @@ int j3d_view_lay_Mdl3(bf_ctx *c, const bf_view_doc *d, j3d_Mdl3_view *v, int64_t
                 if (!bf_view_count_fits(c, (uint64_t)n, 16, "subpackets"))
                     return 0;
                 v->subpackets_count = (size_t)n;
-                if (!bf_need(c, (uint64_t)n * 16, "subpackets"))
+                if (!bf_view_need_elems(c, (uint64_t)n, 16, "subpackets"))
                     return 0;
                 c->pos += (size_t)n * 16;
             }
@@ -2985,6 +3071,8 @@ int j3d_view_lay_Mdl3(bf_ctx *c, const bf_view_doc *d, j3d_Mdl3_view *v, int64_t
                     return 0;
                 if (n < 0 || n > (int64_t)UINT32_MAX)
                     return bf_fail(c, c->pos, "unknown", "count %lld is out of range", (long long)n);
+                if (!bf_view_count_fits(c, (uint64_t)n, 1, "unknown"))
+                    return 0;
                 v->unknown_count = (size_t)n;
                 if (!bf_need(c, (uint64_t)n * 1, "unknown"))
                     return 0;
@@ -3007,6 +3095,8 @@ int j3d_view_lay_Mdl3(bf_ctx *c, const bf_view_doc *d, j3d_Mdl3_view *v, int64_t
                     return 0;
                 if (n < 0 || n > (int64_t)UINT32_MAX)
                     return bf_fail(c, c->pos, "indices", "count %lld is out of range", (long long)n);
+                if (!bf_view_count_fits(c, (uint64_t)n, 2, "indices"))
+                    return 0;
                 v->indices_count = (size_t)n;
                 if (!bf_need(c, (uint64_t)n * 2, "indices"))
                     return 0;
@@ -3085,6 +3175,8 @@ int j3d_view_lay_Mdl3Subpackets(bf_ctx *c, const bf_view_doc *d, j3d_Mdl3Subpack
 {
     *v = (j3d_Mdl3Subpackets_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
+    if (!bf_need(c, 16, NULL))
+        return 0;
     /* color_channel .. padding: 16 bytes */
     static const bf_view_field color_channel_run[] =
             {{"color_channel", 2}, {"channel_control", 2}, {"tex_gen", 2}, {"texture", 2}, {"tev", 2}, {"pixel", 2}, {"padding", 4}};
@@ -3189,6 +3281,8 @@ int j3d_view_lay_BpCommand(bf_ctx *c, const bf_view_doc *d, j3d_BpCommand_view *
 {
     *v = (j3d_BpCommand_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
+    if (!bf_need(c, 4, NULL))
+        return 0;
     /* reg .. value: 4 bytes */
     static const bf_view_field reg_run[] = {{"reg", 1}, {"value", 3}};
     if (!bf_view_need_run(c, 4, reg_run, 2))
@@ -3214,6 +3308,8 @@ int j3d_view_lay_XfCommand(bf_ctx *c, const bf_view_doc *d, j3d_XfCommand_view *
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
             return bf_fail(c, c->pos, "values", "count %lld is out of range", (long long)n);
+        if (!bf_view_count_fits(c, (uint64_t)n, 4, "values"))
+            return 0;
         v->values_count = (size_t)n;
         if (!bf_need(c, (uint64_t)n * 4, "values"))
             return 0;
@@ -3227,6 +3323,8 @@ int j3d_view_lay_CpCommand(bf_ctx *c, const bf_view_doc *d, j3d_CpCommand_view *
 {
     *v = (j3d_CpCommand_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
+    if (!bf_need(c, 5, NULL))
+        return 0;
     /* reg .. value: 5 bytes */
     static const bf_view_field reg_run[] = {{"reg", 1}, {"value", 4}};
     if (!bf_view_need_run(c, 5, reg_run, 2))
@@ -3240,6 +3338,8 @@ int j3d_view_lay_XfIndexedCommand(bf_ctx *c, const bf_view_doc *d, j3d_XfIndexed
 {
     *v = (j3d_XfIndexedCommand_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
+    if (!bf_need(c, 4, NULL))
+        return 0;
     /* index .. address: 4 bytes */
     static const bf_view_field index_run[] = {{"index", 2}, {"address", 2}};
     if (!bf_view_need_run(c, 4, index_run, 2))
@@ -3274,9 +3374,9 @@ int j3d_view_lay_Tex1(bf_ctx *c, const bf_view_doc *d, j3d_Tex1_view *v, int64_t
             if (!bf_view_count_fits(c, (uint64_t)n, 32, "headers"))
                 return 0;
             v->headers_count = (size_t)n;
-            if (!bf_need(c, (uint64_t)n * 32, "headers"))
-                return 0;
             if (!deep) {
+                if (!bf_need(c, (uint64_t)n * 32, "headers"))
+                    return 0;
                 c->pos += (size_t)n * 32;
             } else {
                 j3d_BtiHeader_view e;
@@ -3337,6 +3437,8 @@ int j3d_view_lay_BtiHeader(bf_ctx *c, const bf_view_doc *d, j3d_BtiHeader_view *
                     return 0;
                 if (n < 0 || n > (int64_t)UINT32_MAX)
                     return bf_fail(c, c->pos, "palette", "count %lld is out of range", (long long)n);
+                if (!bf_view_count_fits(c, (uint64_t)n, 2, "palette"))
+                    return 0;
                 v->palette_count = (size_t)n;
                 if (!bf_need(c, (uint64_t)n * 2, "palette"))
                     return 0;
@@ -4308,8 +4410,8 @@ int j3d_BtiHeader_view_images_next(const j3d_BtiHeader_view *v, j3d_TextureImage
 
 int j3d_view_open_model(const uint8_t *data, size_t size, j3d_model_view *out, bf_error *err)
 {
-    bf_ctx c;
     out->doc = (bf_view_doc){data, size, &out->root, 0};
+    bf_ctx c;
     bf_view_ctx(&c, &out->doc, err); /* not bf_ctx_init: clearing 1.6 KB costs small files */
     if (!j3d_view_lay_File(&c, &out->doc, &out->root, 0, 1))
         return 0;

@@ -939,8 +939,8 @@ typedef struct j3d_model_view {
 } j3d_model_view;
 
 /* Checks every count, offset, bound, constant and string reference of a model in
- * `data` (which must outlive the view) and fills *out. No allocation. 0 with `err` set,
- * naming the field path and byte offset, when the full reader would refuse the input too. */
+ * `data` (which must outlive the view) and fills *out. No allocation. 0 when the full reader
+ * would refuse the input too, with `err` set as the reader sets it: message, path, offset. */
 int j3d_view_open_model(const uint8_t *data, size_t size, j3d_model_view *out, bf_error *err);
 
 /* ---- File ---- */

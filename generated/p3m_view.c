@@ -64,6 +64,8 @@ int p3m_view_lay_Header(bf_ctx *c, const bf_view_doc *d, p3m_Header_view *v, int
 {
     *v = (p3m_Header_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
+    if (!bf_need(c, 5, NULL))
+        return 0;
     /* magic */
     {
         bf_str s;
@@ -96,6 +98,8 @@ int p3m_view_lay_Data(bf_ctx *c, const bf_view_doc *d, p3m_Data_view *v, int64_t
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
             return bf_fail(c, c->pos, "visibility", "count %lld is out of range", (long long)n);
+        if (!bf_view_count_fits(c, (uint64_t)n, 1, "visibility"))
+            return 0;
         v->visibility_count = (size_t)n;
         if (!bf_need(c, (uint64_t)n * 1, "visibility"))
             return 0;
@@ -188,7 +192,7 @@ int p3m_view_lay_Data(bf_ctx *c, const bf_view_doc *d, p3m_Data_view *v, int64_t
         if (!bf_view_count_fits(c, (uint64_t)n, 27, "bones"))
             return 0;
         v->bones_count = (size_t)n;
-        if (!bf_need(c, (uint64_t)n * 27, "bones"))
+        if (!bf_view_need_elems(c, (uint64_t)n, 27, "bones"))
             return 0;
         c->pos += (size_t)n * 27;
     }
@@ -275,7 +279,7 @@ int p3m_view_lay_Part(bf_ctx *c, const bf_view_doc *d, p3m_Part_view *v, int64_t
         if (!bf_view_count_fits(c, (uint64_t)n, 20, "vertices"))
             return 0;
         v->vertices_count = (size_t)n;
-        if (!bf_need(c, (uint64_t)n * 20, "vertices"))
+        if (!bf_view_need_elems(c, (uint64_t)n, 20, "vertices"))
             return 0;
         c->pos += (size_t)n * 20;
     }
@@ -293,7 +297,7 @@ int p3m_view_lay_Part(bf_ctx *c, const bf_view_doc *d, p3m_Part_view *v, int64_t
             if (!bf_view_count_fits(c, (uint64_t)n, 12, "normals"))
                 return 0;
             v->normals_count = (size_t)n;
-            if (!bf_need(c, (uint64_t)n * 12, "normals"))
+            if (!bf_view_need_elems(c, (uint64_t)n, 12, "normals"))
                 return 0;
             c->pos += (size_t)n * 12;
         }
@@ -311,6 +315,8 @@ int p3m_view_lay_Part(bf_ctx *c, const bf_view_doc *d, p3m_Part_view *v, int64_t
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
             return bf_fail(c, c->pos, "indices", "count %lld is out of range", (long long)n);
+        if (!bf_view_count_fits(c, (uint64_t)n, 2, "indices"))
+            return 0;
         v->indices_count = (size_t)n;
         if (!bf_need(c, (uint64_t)n * 2, "indices"))
             return 0;
@@ -349,6 +355,8 @@ int p3m_view_lay_Vertex(bf_ctx *c, const bf_view_doc *d, p3m_Vertex_view *v, int
 {
     *v = (p3m_Vertex_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
+    if (!bf_need(c, 20, NULL))
+        return 0;
     /* position .. uv: 20 bytes */
     static const bf_view_field position_run[] = {{"position", 12}, {"uv", 8}};
     if (!bf_view_need_run(c, 20, position_run, 2))
@@ -362,6 +370,8 @@ int p3m_view_lay_Normal(bf_ctx *c, const bf_view_doc *d, p3m_Normal_view *v, int
 {
     *v = (p3m_Normal_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
+    if (!bf_need(c, 12, NULL))
+        return 0;
     /* normal */
     {
         const int64_t n = 3;
@@ -424,6 +434,8 @@ int p3m_view_lay_WeightRange(bf_ctx *c, const bf_view_doc *d, p3m_WeightRange_vi
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
             return bf_fail(c, c->pos, "weights", "count %lld is out of range", (long long)n);
+        if (!bf_view_count_fits(c, (uint64_t)n, 1, "weights"))
+            return 0;
         v->weights_count = (size_t)n;
         if (!bf_need(c, (uint64_t)n * 1, "weights"))
             return 0;
@@ -459,6 +471,8 @@ int p3m_view_lay_Material(bf_ctx *c, const bf_view_doc *d, p3m_Material_view *v,
                 return 0;
             if (n < 0 || n > (int64_t)UINT32_MAX)
                 return bf_fail(c, c->pos, "extra_textures", "count %lld is out of range", (long long)n);
+            if (!bf_view_count_fits(c, (uint64_t)n, 1, "extra_textures"))
+                return 0;
             v->extra_textures_count = (size_t)n;
             if (!bf_need(c, (uint64_t)n * 1, "extra_textures"))
                 return 0;
@@ -635,7 +649,8 @@ int p3m_view_lay_Lz4Frame(bf_ctx *c, const bf_view_doc *d, p3m_Lz4Frame_view *v,
     if (!bf_need(c, 4, "magic"))
         return 0;
     if ((int64_t)bf_load_u32le((c->data + c->pos)) != INT64_C(407708164))
-        return bf_fail(c, c->pos, "magic", "expected 0x184D2204, found %lld", (long long)bf_load_u32le((c->data + c->pos)));
+        return bf_fail(c, c->pos, "magic", "expected 0x184D2204, found %lld (0x%llx)", (long long)bf_load_u32le((c->data + c->pos)),
+                       (unsigned long long)bf_load_u32le((c->data + c->pos)));
     c->pos += 4;
     /* flags .. block_descriptor: 2 bytes */
     static const bf_view_field flags_run[] = {{"flags", 1}, {"block_descriptor", 1}};
@@ -734,6 +749,8 @@ int p3m_view_lay_ExternalTexture(bf_ctx *c, const bf_view_doc *d, p3m_ExternalTe
 {
     *v = (p3m_ExternalTexture_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
+    if (!bf_need(c, 2, NULL))
+        return 0;
     /* path */
     if (!bf_need(c, 2, "path"))
         return 0;
@@ -746,6 +763,8 @@ int p3m_view_lay_Bone(bf_ctx *c, const bf_view_doc *d, p3m_Bone_view *v, int64_t
 {
     *v = (p3m_Bone_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
+    if (!bf_need(c, 27, NULL))
+        return 0;
     /* name .. child_count: 27 bytes */
     static const bf_view_field name_run[] = {{"name", 2}, {"head", 12}, {"tail", 12}, {"child_count", 1}};
     if (!bf_view_need_run(c, 27, name_run, 4))
@@ -775,7 +794,7 @@ int p3m_view_lay_Animation(bf_ctx *c, const bf_view_doc *d, p3m_Animation_view *
         if (!bf_view_count_fits(c, (uint64_t)n, 9, "actions"))
             return 0;
         v->actions_count = (size_t)n;
-        if (!bf_need(c, (uint64_t)n * 9, "actions"))
+        if (!bf_view_need_elems(c, (uint64_t)n, 9, "actions"))
             return 0;
         c->pos += (size_t)n * 9;
     }
@@ -787,6 +806,8 @@ int p3m_view_lay_AnimationAction(bf_ctx *c, const bf_view_doc *d, p3m_AnimationA
 {
     *v = (p3m_AnimationAction_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
+    if (!bf_need(c, 9, NULL))
+        return 0;
     /* action .. end: 9 bytes */
     static const bf_view_field action_run[] = {{"action", 1}, {"speed", 4}, {"start", 2}, {"end", 2}};
     if (!bf_view_need_run(c, 9, action_run, 4))
@@ -816,7 +837,7 @@ int p3m_view_lay_Action(bf_ctx *c, const bf_view_doc *d, p3m_Action_view *v, int
         if (!bf_view_count_fits(c, (uint64_t)n, 2, "part_list"))
             return 0;
         v->part_list_count = (size_t)n;
-        if (!bf_need(c, (uint64_t)n * 2, "part_list"))
+        if (!bf_view_need_elems(c, (uint64_t)n, 2, "part_list"))
             return 0;
         c->pos += (size_t)n * 2;
     }
@@ -853,6 +874,8 @@ int p3m_view_lay_PartName(bf_ctx *c, const bf_view_doc *d, p3m_PartName_view *v,
 {
     *v = (p3m_PartName_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
+    if (!bf_need(c, 2, NULL))
+        return 0;
     /* name */
     if (!bf_need(c, 2, "name"))
         return 0;
@@ -877,6 +900,8 @@ int p3m_view_lay_ActionData(bf_ctx *c, const bf_view_doc *d, p3m_ActionData_view
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
             return bf_fail(c, c->pos, "translation_skips", "count %lld is out of range", (long long)n);
+        if (!bf_view_count_fits(c, (uint64_t)n, 1, "translation_skips"))
+            return 0;
         v->translation_skips_count = (size_t)n;
         if (!bf_need(c, (uint64_t)n * 1, "translation_skips"))
             return 0;
@@ -890,6 +915,8 @@ int p3m_view_lay_ActionData(bf_ctx *c, const bf_view_doc *d, p3m_ActionData_view
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
             return bf_fail(c, c->pos, "rotation_skips", "count %lld is out of range", (long long)n);
+        if (!bf_view_count_fits(c, (uint64_t)n, 1, "rotation_skips"))
+            return 0;
         v->rotation_skips_count = (size_t)n;
         if (!bf_need(c, (uint64_t)n * 1, "rotation_skips"))
             return 0;
@@ -903,6 +930,8 @@ int p3m_view_lay_ActionData(bf_ctx *c, const bf_view_doc *d, p3m_ActionData_view
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
             return bf_fail(c, c->pos, "scale_skips", "count %lld is out of range", (long long)n);
+        if (!bf_view_count_fits(c, (uint64_t)n, 1, "scale_skips"))
+            return 0;
         v->scale_skips_count = (size_t)n;
         if (!bf_need(c, (uint64_t)n * 1, "scale_skips"))
             return 0;
@@ -916,6 +945,8 @@ int p3m_view_lay_ActionData(bf_ctx *c, const bf_view_doc *d, p3m_ActionData_view
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
             return bf_fail(c, c->pos, "translation_modes", "count %lld is out of range", (long long)n);
+        if (!bf_view_count_fits(c, (uint64_t)n, 1, "translation_modes"))
+            return 0;
         v->translation_modes_count = (size_t)n;
         if (!bf_need(c, (uint64_t)n * 1, "translation_modes"))
             return 0;
@@ -929,6 +960,8 @@ int p3m_view_lay_ActionData(bf_ctx *c, const bf_view_doc *d, p3m_ActionData_view
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
             return bf_fail(c, c->pos, "rotation_modes", "count %lld is out of range", (long long)n);
+        if (!bf_view_count_fits(c, (uint64_t)n, 1, "rotation_modes"))
+            return 0;
         v->rotation_modes_count = (size_t)n;
         if (!bf_need(c, (uint64_t)n * 1, "rotation_modes"))
             return 0;
@@ -942,6 +975,8 @@ int p3m_view_lay_ActionData(bf_ctx *c, const bf_view_doc *d, p3m_ActionData_view
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
             return bf_fail(c, c->pos, "scale_modes", "count %lld is out of range", (long long)n);
+        if (!bf_view_count_fits(c, (uint64_t)n, 1, "scale_modes"))
+            return 0;
         v->scale_modes_count = (size_t)n;
         if (!bf_need(c, (uint64_t)n * 1, "scale_modes"))
             return 0;
@@ -959,7 +994,7 @@ int p3m_view_lay_ActionData(bf_ctx *c, const bf_view_doc *d, p3m_ActionData_view
         if (!bf_view_count_fits(c, (uint64_t)n, 12, "translations"))
             return 0;
         v->translations_count = (size_t)n;
-        if (!bf_need(c, (uint64_t)n * 12, "translations"))
+        if (!bf_view_need_elems(c, (uint64_t)n, 12, "translations"))
             return 0;
         c->pos += (size_t)n * 12;
     }
@@ -975,7 +1010,7 @@ int p3m_view_lay_ActionData(bf_ctx *c, const bf_view_doc *d, p3m_ActionData_view
         if (!bf_view_count_fits(c, (uint64_t)n, 12, "rotations"))
             return 0;
         v->rotations_count = (size_t)n;
-        if (!bf_need(c, (uint64_t)n * 12, "rotations"))
+        if (!bf_view_need_elems(c, (uint64_t)n, 12, "rotations"))
             return 0;
         c->pos += (size_t)n * 12;
     }
@@ -991,7 +1026,7 @@ int p3m_view_lay_ActionData(bf_ctx *c, const bf_view_doc *d, p3m_ActionData_view
         if (!bf_view_count_fits(c, (uint64_t)n, 12, "scales"))
             return 0;
         v->scales_count = (size_t)n;
-        if (!bf_need(c, (uint64_t)n * 12, "scales"))
+        if (!bf_view_need_elems(c, (uint64_t)n, 12, "scales"))
             return 0;
         c->pos += (size_t)n * 12;
     }
@@ -1003,6 +1038,8 @@ int p3m_view_lay_Vec3(bf_ctx *c, const bf_view_doc *d, p3m_Vec3_view *v, int64_t
 {
     *v = (p3m_Vec3_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
+    if (!bf_need(c, 12, NULL))
+        return 0;
     /* xyz */
     {
         const int64_t n = 3;
@@ -1619,17 +1656,21 @@ int p3m_view_link_ActionData(bf_ctx *c, const p3m_ActionData_view *v)
     return 1;
 }
 
+static const char *const revisions[] = {"engine", "document"};
+
+/* One revision's attempt (bf_view_open_revisions): every structure, then the strings. */
+static int open_revision_model(bf_ctx *c, void *out, int *laid_all)
+{
+    p3m_model_view *v = out;
+    if (!p3m_view_lay_File(c, &v->doc, &v->root, 0, 1))
+        return 0;
+    *laid_all = 1;
+    return p3m_view_link_File(c, &v->root);
+}
+
 int p3m_view_open_model(const uint8_t *data, size_t size, p3m_model_view *out, bf_error *err)
 {
-    bf_ctx c;
     out->doc = (bf_view_doc){data, size, &out->root, 0};
-    bf_view_ctx(&c, &out->doc, err); /* not bf_ctx_init: clearing 1.6 KB costs small files */
-    for (int64_t r = 0; r < 2; r++) {
-        out->doc.revision = r;
-        bf_view_ctx(&c, &out->doc, err);
-        if (p3m_view_lay_File(&c, &out->doc, &out->root, 0, 1) && p3m_view_link_File(&c, &out->root))
-            return 1;
-    }
-    return 0;
+    return bf_view_open_revisions(&out->doc, revisions, 2, err, open_revision_model, out);
 }
 

@@ -75,9 +75,9 @@ int sprite_view_lay_SpriteExt(bf_ctx *c, const bf_view_doc *d, sprite_SpriteExt_
     v->lods_lim = c->end;
     {
         const int64_t n = 7;
-        if (!bf_need(c, (uint64_t)n * 8, "lods"))
-            return 0;
         if (!deep) {
+            if (!bf_need(c, (uint64_t)n * 8, "lods"))
+                return 0;
             c->pos += (size_t)n * 8;
         } else {
             sprite_Lod_view e;
@@ -158,6 +158,8 @@ int sprite_view_lay_TexParms(bf_ctx *c, const bf_view_doc *d, sprite_TexParms_vi
 {
     *v = (sprite_TexParms_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
+    if (!bf_need(c, 24, NULL))
+        return 0;
     /* s .. t: 24 bytes */
     static const bf_view_field s_run[] = {{"s", 12}, {"t", 12}};
     if (!bf_view_need_run(c, 24, s_run, 2))
@@ -173,6 +175,8 @@ int sprite_view_lay_TexAxis(bf_ctx *c, const bf_view_doc *d, sprite_TexAxis_view
 {
     *v = (sprite_TexAxis_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
+    if (!bf_need(c, 12, NULL))
+        return 0;
     /* translate .. padding: 12 bytes */
     static const bf_view_field translate_run[] = {{"translate", 4}, {"repeats", 4}, {"scale_log", 2}, {"mirror", 1}, {"padding", 1}};
     if (!bf_view_need_run(c, 12, translate_run, 5))
@@ -219,8 +223,8 @@ int sprite_SpriteExt_view_lods_next(const sprite_SpriteExt_view *v, sprite_Lod_v
 
 int sprite_view_open_sprite(const uint8_t *data, size_t size, sprite_sprite_view *out, bf_error *err)
 {
-    bf_ctx c;
     out->doc = (bf_view_doc){data, size, &out->root, 0};
+    bf_ctx c;
     bf_view_ctx(&c, &out->doc, err); /* not bf_ctx_init: clearing 1.6 KB costs small files */
     if (!sprite_view_lay_Sprite(&c, &out->doc, &out->root, 0, 1))
         return 0;

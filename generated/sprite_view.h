@@ -87,8 +87,8 @@ typedef struct sprite_sprite_view {
 } sprite_sprite_view;
 
 /* Checks every count, offset, bound, constant and string reference of a sprite in
- * `data` (which must outlive the view) and fills *out. No allocation. 0 with `err` set,
- * naming the field path and byte offset, when the full reader would refuse the input too. */
+ * `data` (which must outlive the view) and fills *out. No allocation. 0 when the full reader
+ * would refuse the input too, with `err` set as the reader sets it: message, path, offset. */
 int sprite_view_open_sprite(const uint8_t *data, size_t size, sprite_sprite_view *out, bf_error *err);
 
 /* ---- Sprite ---- */

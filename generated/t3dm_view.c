@@ -58,7 +58,7 @@ int t3dm_view_lay_File(bf_ctx *c, const bf_view_doc *d, t3dm_File_view *v, int64
         if (!bf_view_count_fits(c, (uint64_t)n, 4, "chunks"))
             return 0;
         v->chunks_count = (size_t)n;
-        if (!bf_need(c, (uint64_t)n * 4, "chunks"))
+        if (!bf_view_need_elems(c, (uint64_t)n, 4, "chunks"))
             return 0;
         c->pos += (size_t)n * 4;
     }
@@ -88,9 +88,9 @@ int t3dm_view_lay_File(bf_ctx *c, const bf_view_doc *d, t3dm_File_view *v, int64
         if (!bf_view_count_fits(c, (uint64_t)n, 0, "chunk_data"))
             return 0;
         v->chunk_data_count = (size_t)n;
-        if (!bf_need(c, (uint64_t)n * 0, "chunk_data"))
-            return 0;
         if (!deep) {
+            if (!bf_need(c, (uint64_t)n * 0, "chunk_data"))
+                return 0;
             c->pos += (size_t)n * 0;
         } else {
             t3dm_Chunk_view e;
@@ -125,6 +125,8 @@ int t3dm_view_lay_Header(bf_ctx *c, const bf_view_doc *d, t3dm_Header_view *v, i
 {
     *v = (t3dm_Header_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
+    if (!bf_need(c, 44, NULL))
+        return 0;
     /* magic */
     {
         bf_str s;
@@ -137,7 +139,7 @@ int t3dm_view_lay_Header(bf_ctx *c, const bf_view_doc *d, t3dm_Header_view *v, i
     if (!bf_need(c, 1, "version"))
         return 0;
     if ((int64_t)(c->data + c->pos)[0] != INT64_C(4))
-        return bf_fail(c, c->pos, "version", "expected 4, found %lld", (long long)(c->data + c->pos)[0]);
+        return bf_fail(c, c->pos, "version", "expected 4, found %lld (0x%llx)", (long long)(c->data + c->pos)[0], (unsigned long long)(c->data + c->pos)[0]);
     c->pos += 1;
     /* chunk_count .. aabb_max: 40 bytes */
     static const bf_view_field chunk_count_run[] = {{"chunk_count", 4}, {"total_vertex_count", 2}, {"total_index_count", 2}, {"first_vertex_chunk", 4},
@@ -154,6 +156,8 @@ int t3dm_view_lay_ChunkOffset(bf_ctx *c, const bf_view_doc *d, t3dm_ChunkOffset_
 {
     *v = (t3dm_ChunkOffset_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
+    if (!bf_need(c, 4, NULL))
+        return 0;
     /* type .. offset: 4 bytes */
     static const bf_view_field type_run[] = {{"type", 1}, {"offset", 3}};
     if (!bf_view_need_run(c, 4, type_run, 2))
@@ -271,7 +275,7 @@ int t3dm_view_lay_Vertices(bf_ctx *c, const bf_view_doc *d, t3dm_Vertices_view *
         if (!bf_view_count_fits(c, (uint64_t)n, 32, "pairs"))
             return 0;
         v->pairs_count = (size_t)n;
-        if (!bf_need(c, (uint64_t)n * 32, "pairs"))
+        if (!bf_view_need_elems(c, (uint64_t)n, 32, "pairs"))
             return 0;
         c->pos += (size_t)n * 32;
     }
@@ -283,6 +287,8 @@ int t3dm_view_lay_VertexPair(bf_ctx *c, const bf_view_doc *d, t3dm_VertexPair_vi
 {
     *v = (t3dm_VertexPair_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
+    if (!bf_need(c, 32, NULL))
+        return 0;
     /* position_a .. uv_b: 32 bytes */
     static const bf_view_field position_a_run[] =
             {{"position_a", 6}, {"normal_a", 2}, {"position_b", 6}, {"normal_b", 2}, {"rgba_a", 4}, {"rgba_b", 4}, {"uv_a", 4}, {"uv_b", 4}};
@@ -297,6 +303,8 @@ int t3dm_view_lay_Material(bf_ctx *c, const bf_view_doc *d, t3dm_Material_view *
 {
     *v = (t3dm_Material_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
+    if (!bf_need(c, 140, NULL))
+        return 0;
     /* color_combiner .. texture_b: 140 bytes */
     static const bf_view_field color_combiner_run[] = {{"color_combiner", 8}, {"other_mode_value", 8}, {"other_mode_mask", 8}, {"blend_mode", 4},
                                                        {"draw_flags", 4}, {"unused", 1}, {"fog_mode", 1}, {"color_flags", 1}, {"vertex_fx", 1},
@@ -315,6 +323,8 @@ int t3dm_view_lay_MaterialTexture(bf_ctx *c, const bf_view_doc *d, t3dm_Material
 {
     *v = (t3dm_MaterialTexture_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
+    if (!bf_need(c, 44, NULL))
+        return 0;
     /* reference .. axis: 44 bytes */
     static const bf_view_field reference_run[] =
             {{"reference", 4}, {"path", 4}, {"hash", 4}, {"runtime_pointer", 4}, {"width", 2}, {"height", 2}, {"axis", 24}};
@@ -330,6 +340,8 @@ int t3dm_view_lay_MaterialAxis(bf_ctx *c, const bf_view_doc *d, t3dm_MaterialAxi
 {
     *v = (t3dm_MaterialAxis_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
+    if (!bf_need(c, 12, NULL))
+        return 0;
     /* low .. clamp: 12 bytes */
     static const bf_view_field low_run[] = {{"low", 4}, {"high", 4}, {"mask", 1}, {"shift", 1}, {"mirror", 1}, {"clamp", 1}};
     if (!bf_view_need_run(c, 12, low_run, 6))
@@ -360,9 +372,9 @@ int t3dm_view_lay_Object(bf_ctx *c, const bf_view_doc *d, t3dm_Object_view *v, i
         if (!bf_view_count_fits(c, (uint64_t)n, 24, "parts"))
             return 0;
         v->parts_count = (size_t)n;
-        if (!bf_need(c, (uint64_t)n * 24, "parts"))
-            return 0;
         if (!deep) {
+            if (!bf_need(c, (uint64_t)n * 24, "parts"))
+                return 0;
             c->pos += (size_t)n * 24;
         } else {
             t3dm_Part_view e;
@@ -428,6 +440,8 @@ int t3dm_view_lay_PartIndices(bf_ctx *c, const bf_view_doc *d, t3dm_PartIndices_
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
             return bf_fail(c, c->pos, "triangles", "count %lld is out of range", (long long)n);
+        if (!bf_view_count_fits(c, (uint64_t)n, 1, "triangles"))
+            return 0;
         v->triangles_count = (size_t)n;
         if (!bf_need(c, (uint64_t)n * 1, "triangles"))
             return 0;
@@ -449,6 +463,8 @@ int t3dm_view_lay_PartIndices(bf_ctx *c, const bf_view_doc *d, t3dm_PartIndices_
                 return 0;
             if (n < 0 || n > (int64_t)UINT32_MAX)
                 return bf_fail(c, c->pos, "strip_a", "count %lld is out of range", (long long)n);
+            if (!bf_view_count_fits(c, (uint64_t)n, 2, "strip_a"))
+                return 0;
             v->strip_a_count = (size_t)n;
             if (!bf_need(c, (uint64_t)n * 2, "strip_a"))
                 return 0;
@@ -471,6 +487,8 @@ int t3dm_view_lay_PartIndices(bf_ctx *c, const bf_view_doc *d, t3dm_PartIndices_
                 return 0;
             if (n < 0 || n > (int64_t)UINT32_MAX)
                 return bf_fail(c, c->pos, "strip_b", "count %lld is out of range", (long long)n);
+            if (!bf_view_count_fits(c, (uint64_t)n, 2, "strip_b"))
+                return 0;
             v->strip_b_count = (size_t)n;
             if (!bf_need(c, (uint64_t)n * 2, "strip_b"))
                 return 0;
@@ -493,6 +511,8 @@ int t3dm_view_lay_PartIndices(bf_ctx *c, const bf_view_doc *d, t3dm_PartIndices_
                 return 0;
             if (n < 0 || n > (int64_t)UINT32_MAX)
                 return bf_fail(c, c->pos, "strip_c", "count %lld is out of range", (long long)n);
+            if (!bf_view_count_fits(c, (uint64_t)n, 2, "strip_c"))
+                return 0;
             v->strip_c_count = (size_t)n;
             if (!bf_need(c, (uint64_t)n * 2, "strip_c"))
                 return 0;
@@ -515,6 +535,8 @@ int t3dm_view_lay_PartIndices(bf_ctx *c, const bf_view_doc *d, t3dm_PartIndices_
                 return 0;
             if (n < 0 || n > (int64_t)UINT32_MAX)
                 return bf_fail(c, c->pos, "strip_d", "count %lld is out of range", (long long)n);
+            if (!bf_view_count_fits(c, (uint64_t)n, 2, "strip_d"))
+                return 0;
             v->strip_d_count = (size_t)n;
             if (!bf_need(c, (uint64_t)n * 2, "strip_d"))
                 return 0;
@@ -545,7 +567,7 @@ int t3dm_view_lay_Skeleton(bf_ctx *c, const bf_view_doc *d, t3dm_Skeleton_view *
         if (!bf_view_count_fits(c, (uint64_t)n, 48, "bones"))
             return 0;
         v->bones_count = (size_t)n;
-        if (!bf_need(c, (uint64_t)n * 48, "bones"))
+        if (!bf_view_need_elems(c, (uint64_t)n, 48, "bones"))
             return 0;
         c->pos += (size_t)n * 48;
     }
@@ -557,6 +579,8 @@ int t3dm_view_lay_Bone(bf_ctx *c, const bf_view_doc *d, t3dm_Bone_view *v, int64
 {
     *v = (t3dm_Bone_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
+    if (!bf_need(c, 48, NULL))
+        return 0;
     /* name .. translation: 48 bytes */
     static const bf_view_field name_run[] = {{"name", 4}, {"parent", 2}, {"depth", 2}, {"scale", 12}, {"rotation", 16}, {"translation", 12}};
     if (!bf_view_need_run(c, 48, name_run, 6))
@@ -587,7 +611,7 @@ int t3dm_view_lay_Animation(bf_ctx *c, const bf_view_doc *d, t3dm_Animation_view
         if (!bf_view_count_fits(c, (uint64_t)n, 12, "channels"))
             return 0;
         v->channels_count = (size_t)n;
-        if (!bf_need(c, (uint64_t)n * 12, "channels"))
+        if (!bf_view_need_elems(c, (uint64_t)n, 12, "channels"))
             return 0;
         c->pos += (size_t)n * 12;
     }
@@ -599,6 +623,8 @@ int t3dm_view_lay_ChannelMapping(bf_ctx *c, const bf_view_doc *d, t3dm_ChannelMa
 {
     *v = (t3dm_ChannelMapping_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
+    if (!bf_need(c, 12, NULL))
+        return 0;
     /* target_index .. quant_offset: 12 bytes */
     static const bf_view_field target_index_run[] = {{"target_index", 2}, {"target_type", 1}, {"attribute_index", 1}, {"quant_scale", 4}, {"quant_offset", 4}};
     if (!bf_view_need_run(c, 12, target_index_run, 5))
@@ -628,7 +654,7 @@ int t3dm_view_lay_Bvh(bf_ctx *c, const bf_view_doc *d, t3dm_Bvh_view *v, int64_t
         if (!bf_view_count_fits(c, (uint64_t)n, 14, "nodes"))
             return 0;
         v->nodes_count = (size_t)n;
-        if (!bf_need(c, (uint64_t)n * 14, "nodes"))
+        if (!bf_view_need_elems(c, (uint64_t)n, 14, "nodes"))
             return 0;
         c->pos += (size_t)n * 14;
     }
@@ -640,6 +666,8 @@ int t3dm_view_lay_Bvh(bf_ctx *c, const bf_view_doc *d, t3dm_Bvh_view *v, int64_t
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
             return bf_fail(c, c->pos, "data_array", "count %lld is out of range", (long long)n);
+        if (!bf_view_count_fits(c, (uint64_t)n, 2, "data_array"))
+            return 0;
         v->data_array_count = (size_t)n;
         if (!bf_need(c, (uint64_t)n * 2, "data_array"))
             return 0;
@@ -653,6 +681,8 @@ int t3dm_view_lay_BvhNode(bf_ctx *c, const bf_view_doc *d, t3dm_BvhNode_view *v,
 {
     *v = (t3dm_BvhNode_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
+    if (!bf_need(c, 14, NULL))
+        return 0;
     /* aabb_min .. value: 14 bytes */
     static const bf_view_field aabb_min_run[] = {{"aabb_min", 6}, {"aabb_max", 6}, {"value", 2}};
     if (!bf_view_need_run(c, 14, aabb_min_run, 3))
@@ -705,6 +735,8 @@ int t3dm_view_lay_Keyframe(bf_ctx *c, const bf_view_doc *d, t3dm_Keyframe_view *
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
             return bf_fail(c, c->pos, "data", "count %lld is out of range", (long long)n);
+        if (!bf_view_count_fits(c, (uint64_t)n, 2, "data"))
+            return 0;
         v->data_count = (size_t)n;
         if (!bf_need(c, (uint64_t)n * 2, "data"))
             return 0;
@@ -1162,8 +1194,8 @@ int t3dm_view_link_Animation(bf_ctx *c, const t3dm_Animation_view *v)
 
 int t3dm_view_open_model(const uint8_t *data, size_t size, t3dm_model_view *out, bf_error *err)
 {
-    bf_ctx c;
     out->doc = (bf_view_doc){data, size, &out->root, 0};
+    bf_ctx c;
     bf_view_ctx(&c, &out->doc, err); /* not bf_ctx_init: clearing 1.6 KB costs small files */
     if (!t3dm_view_lay_File(&c, &out->doc, &out->root, 0, 1))
         return 0;
@@ -1174,8 +1206,8 @@ int t3dm_view_open_model(const uint8_t *data, size_t size, t3dm_model_view *out,
 
 int t3dm_view_open_stream(const uint8_t *data, size_t size, t3dm_stream_view *out, bf_error *err)
 {
-    bf_ctx c;
     out->doc = (bf_view_doc){data, size, &out->root, 0};
+    bf_ctx c;
     bf_view_ctx(&c, &out->doc, err); /* not bf_ctx_init: clearing 1.6 KB costs small files */
     if (!t3dm_view_lay_StreamData(&c, &out->doc, &out->root, 0, 1))
         return 0;

@@ -58,6 +58,8 @@ int tmd_view_lay_File(bf_ctx *c, const bf_view_doc *d, tmd_File_view *v, int64_t
                     return 0;
                 if (n < 0 || n > (int64_t)UINT32_MAX)
                     return bf_fail(c, c->pos, "aux_data", "count %lld is out of range", (long long)n);
+                if (!bf_view_count_fits(c, (uint64_t)n, 4, "aux_data"))
+                    return 0;
                 v->aux_data_count = (size_t)n;
                 if (!bf_need(c, (uint64_t)n * 4, "aux_data"))
                     return 0;
@@ -84,7 +86,7 @@ int tmd_view_lay_File(bf_ctx *c, const bf_view_doc *d, tmd_File_view *v, int64_t
             if (!bf_view_count_fits(c, (uint64_t)n, 176, "nodes"))
                 return 0;
             v->nodes_count = (size_t)n;
-            if (!bf_need(c, (uint64_t)n * 176, "nodes"))
+            if (!bf_view_need_elems(c, (uint64_t)n, 176, "nodes"))
                 return 0;
             c->pos += (size_t)n * 176;
         }
@@ -107,9 +109,9 @@ int tmd_view_lay_File(bf_ctx *c, const bf_view_doc *d, tmd_File_view *v, int64_t
             if (!bf_view_count_fits(c, (uint64_t)n, 4, "animation_pointers"))
                 return 0;
             v->animation_pointers_count = (size_t)n;
-            if (!bf_need(c, (uint64_t)n * 4, "animation_pointers"))
-                return 0;
             if (!deep) {
+                if (!bf_need(c, (uint64_t)n * 4, "animation_pointers"))
+                    return 0;
                 c->pos += (size_t)n * 4;
             } else {
                 tmd_AnimationPointer_view e;
@@ -145,6 +147,8 @@ int tmd_view_lay_Header(bf_ctx *c, const bf_view_doc *d, tmd_Header_view *v, int
 {
     *v = (tmd_Header_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
+    if (!bf_need(c, 52, NULL))
+        return 0;
     /* remaining .. zeroes: 52 bytes */
     static const bf_view_field remaining_run[] =
             {{"remaining", 4}, {"category", 8}, {"magic_value", 8}, {"lod_offset", 4}, {"salt", 4}, {"unknown_28", 4}, {"unknown_32", 4}, {"zeroes", 16}};
@@ -185,6 +189,8 @@ int tmd_view_lay_Node(bf_ctx *c, const bf_view_doc *d, tmd_Node_view *v, int64_t
 {
     *v = (tmd_Node_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
+    if (!bf_need(c, 176, NULL))
+        return 0;
     /* rotation .. translation: 176 bytes */
     static const bf_view_field rotation_run[] = {{"rotation", 16}, {"bind_pose", 64}, {"inverse_bind_pose", 64}, {"name_length", 1}, {"name", 15},
                                                  {"parent", 2}, {"ignore_updates", 2}, {"translation", 12}};
@@ -245,9 +251,9 @@ int tmd_view_lay_Animation(bf_ctx *c, const bf_view_doc *d, tmd_Animation_view *
         if (!bf_view_count_fits(c, (uint64_t)n, 4, "channels"))
             return 0;
         v->channels_count = (size_t)n;
-        if (!bf_need(c, (uint64_t)n * 4, "channels"))
-            return 0;
         if (!deep) {
+            if (!bf_need(c, (uint64_t)n * 4, "channels"))
+                return 0;
             c->pos += (size_t)n * 4;
         } else {
             tmd_ChannelPointer_view e;
@@ -311,7 +317,7 @@ int tmd_view_lay_Channel(bf_ctx *c, const bf_view_doc *d, tmd_Channel_view *v, i
         if (!bf_view_count_fits(c, (uint64_t)n, 8, "keyframes"))
             return 0;
         v->keyframes_count = (size_t)n;
-        if (!bf_need(c, (uint64_t)n * 8, "keyframes"))
+        if (!bf_view_need_elems(c, (uint64_t)n, 8, "keyframes"))
             return 0;
         c->pos += (size_t)n * 8;
     }
@@ -323,6 +329,8 @@ int tmd_view_lay_Keyframe(bf_ctx *c, const bf_view_doc *d, tmd_Keyframe_view *v,
 {
     *v = (tmd_Keyframe_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
+    if (!bf_need(c, 8, NULL))
+        return 0;
     /* timestamp .. rotation_key: 8 bytes */
     static const bf_view_field timestamp_run[] = {{"timestamp", 4}, {"translation_key", 2}, {"rotation_key", 2}};
     if (!bf_view_need_run(c, 8, timestamp_run, 3))
@@ -446,6 +454,8 @@ int tmd_view_lay_Piece(bf_ctx *c, const bf_view_doc *d, tmd_Piece_view *v, int64
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
             return bf_fail(c, c->pos, "skin_nodes", "count %lld is out of range", (long long)n);
+        if (!bf_view_count_fits(c, (uint64_t)n, 4, "skin_nodes"))
+            return 0;
         v->skin_nodes_count = (size_t)n;
         if (!bf_need(c, (uint64_t)n * 4, "skin_nodes"))
             return 0;
@@ -463,7 +473,7 @@ int tmd_view_lay_Piece(bf_ctx *c, const bf_view_doc *d, tmd_Piece_view *v, int64
         if (!bf_view_count_fits(c, (uint64_t)n, 40, "vertices"))
             return 0;
         v->vertices_count = (size_t)n;
-        if (!bf_need(c, (uint64_t)n * 40, "vertices"))
+        if (!bf_view_need_elems(c, (uint64_t)n, 40, "vertices"))
             return 0;
         c->pos += (size_t)n * 40;
     }
@@ -475,6 +485,8 @@ int tmd_view_lay_Piece(bf_ctx *c, const bf_view_doc *d, tmd_Piece_view *v, int64
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
             return bf_fail(c, c->pos, "indices", "count %lld is out of range", (long long)n);
+        if (!bf_view_count_fits(c, (uint64_t)n, 2, "indices"))
+            return 0;
         v->indices_count = (size_t)n;
         if (!bf_need(c, (uint64_t)n * 2, "indices"))
             return 0;
@@ -489,6 +501,8 @@ int tmd_view_lay_Vertex(bf_ctx *c, const bf_view_doc *d, tmd_Vertex_view *v, int
     *v = (tmd_Vertex_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     v->_p_bone_count = p_bone_count;
+    if (!bf_need(c, 40, NULL))
+        return 0;
     /* position .. uv: 40 bytes */
     static const bf_view_field position_run[] = {{"position", 12}, {"normal", 12}, {"weights", 4}, {"bone_ids", 4}, {"uv", 8}};
     if (!bf_view_need_run(c, 40, position_run, 5))
@@ -778,8 +792,8 @@ int tmd_Piece_view_vertices_next(const tmd_Piece_view *v, tmd_Vertex_view *it)
 
 int tmd_view_open_model(const uint8_t *data, size_t size, tmd_model_view *out, bf_error *err)
 {
-    bf_ctx c;
     out->doc = (bf_view_doc){data, size, &out->root, 0};
+    bf_ctx c;
     bf_view_ctx(&c, &out->doc, err); /* not bf_ctx_init: clearing 1.6 KB costs small files */
     if (!tmd_view_lay_File(&c, &out->doc, &out->root, 0, 1))
         return 0;

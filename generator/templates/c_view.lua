@@ -421,7 +421,8 @@ local function lay_value(fmt, ix, t, fl, env, w)
         w(string.format('    return bf_fail(c, c->pos, "%s", "expected %s, found %%g", (double)%s);', name, text, val))
       else
         w(string.format("if ((int64_t)%s != %s)", val, want))
-        w(string.format('    return bf_fail(c, c->pos, "%s", "expected %s, found %%lld", (long long)%s);', name, text, val))
+        w(string.format('    return bf_fail(c, c->pos, "%s", "expected %s, found %%lld (0x%%llx)", (long long)%s, (unsigned long long)%s);',
+          name, text, val, val))
       end
     end
     w(string.format("c->pos += %d;", wsz))
@@ -434,7 +435,7 @@ local function lay_value(fmt, ix, t, fl, env, w)
     if fl.fixed_count then
       w(string.format("    const int64_t n = %d;", fl.fixed_count))
     elseif fl.count then
-      checked_count()
+      checked_count(wsz)
       w(string.format("    v->%s_count = (size_t)n;", name))
     elseif fl.to_end then
       -- whole elements up to the end; a partial last one fails like the reader's
@@ -508,15 +509,19 @@ local function lay_value(fmt, ix, t, fl, env, w)
       w(string.format("    v->%s_count = (size_t)n;", name))
     end
     if bounded and T.size and not prev_used and not (flat and flat_has_checks(ix, T)) then
-      -- elements of a fixed size: one bound covers them; their insides when deep
-      w(string.format('    if (!bf_need(c, (uint64_t)n * %d, "%s"))', T.size, name))
-      w("        return 0;")
+      -- elements of a fixed size: one bound covers them, failing at the first element that
+      -- does not fit, as the reader's check of a flat element does; others are laid out one
+      -- by one when deep, and fail inside, as the reader's
       if flat then
+        w(string.format('    if (!bf_view_need_elems(c, (uint64_t)n, %d, "%s"))', T.size, name))
+        w("        return 0;")
         w(string.format("    c->pos += (size_t)n * %d;", T.size))
         w("}")
         return
       end
       w("    if (!deep) {")
+      w(string.format('        if (!bf_need(c, (uint64_t)n * %d, "%s"))', T.size, name))
+      w("            return 0;")
       w(string.format("        c->pos += (size_t)n * %d;", T.size))
       w("    } else {")
       w(string.format("        %s e;", vt(fmt, fl.type)))
@@ -534,9 +539,9 @@ local function lay_value(fmt, ix, t, fl, env, w)
       -- one fails like the reader's
       w(string.format("    const int64_t n = (int64_t)((c->end - c->pos) / %d);", T.size))
       w(string.format("    v->%s_count = (size_t)n;", name))
+      w(string.format("    if ((c->end - c->pos) %% %d != 0)", T.size))
+      w(string.format('        return bf_view_need_elems(c, (uint64_t)n + 1, %d, "%s");', T.size, name))
       w(string.format("    c->pos += (size_t)n * %d;", T.size))
-      w("    if (c->pos < c->end)")
-      w(string.format('        return bf_need(c, %d, "%s");', T.size, name))
       w("}")
       return
     end
@@ -768,6 +773,10 @@ local function lay_function(fmt, ix, t)
   w(string.format("    *v = (%s){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};", vt(fmt, t.name)))
   w("    (void)deep;")
   for _, p in ipairs(t.params) do w("    v->_p_" .. p.name .. " = p_" .. p.name .. ";") end
+  if R.is_flat(ix, t) then -- the reader checks its bytes at once: so does the view, first
+    w(string.format("    if (!bf_need(c, %d, NULL))", t.size))
+    w("        return 0;")
+  end
   local fields, i = t.fields, 1
   while i <= #fields do
     local run = {}
@@ -1368,8 +1377,8 @@ local function generate(fmt)
     h(string.format("} %s_%s_view;", fmt.name, e.name))
     h()
     h(string.format("/* Checks every count, offset, bound, constant and string reference of a %s in", e.name))
-    h(" * `data` (which must outlive the view) and fills *out. No allocation. 0 with `err` set,")
-    h(" * naming the field path and byte offset, when the full reader would refuse the input too. */")
+    h(" * `data` (which must outlive the view) and fills *out. No allocation. 0 when the full reader")
+    h(" * would refuse the input too, with `err` set as the reader sets it: message, path, offset. */")
     h(string.format("int %s_view_open_%s(const uint8_t *data, size_t size, %s_%s_view *out, bf_error *err);", fmt.name, e.name, fmt.name, e.name))
     h()
   end
@@ -1415,15 +1424,16 @@ local function generate(fmt)
       c()
     end
   end
+  local entries_at = #C + 1
   for _, e in ipairs(fmt.entries) do
     local rt = ix.types[e.root]
     c(string.format("int %s_view_open_%s(const uint8_t *data, size_t size, %s_%s_view *out, bf_error *err)", fmt.name, e.name, fmt.name, e.name))
     c("{")
-    c("    bf_ctx c;")
     c("    out->doc = (bf_view_doc){data, size, &out->root, 0};")
-    c("    bf_view_ctx(&c, &out->doc, err); /* not bf_ctx_init: clearing 1.6 KB costs small files */")
     local nrev = #fmt.revisions
     if nrev == 0 then
+      c("    bf_ctx c;")
+      c("    bf_view_ctx(&c, &out->doc, err); /* not bf_ctx_init: clearing 1.6 KB costs small files */")
       c(string.format("    if (!lay_%s(&c, &out->doc, &out->root, 0, 1))", e.root))
       c("        return 0;")
       if rt.needs_link then
@@ -1432,17 +1442,34 @@ local function generate(fmt)
       end
       c("    return 1;")
     else
-      -- the first revision that reads the file, as the full reader picks it
-      c(string.format("    for (int64_t r = 0; r < %d; r++) {", nrev))
-      c("        out->doc.revision = r;")
-      c("        bf_view_ctx(&c, &out->doc, err);")
-      c(string.format("        if (lay_%s(&c, &out->doc, &out->root, 0, 1)%s)", e.root, rt.needs_link and string.format(" && link_%s(&c, &out->root)", e.root) or ""))
-      c("            return 1;")
-      c("    }")
-      c("    return 0;")
+      -- the first revision that reads the file, as the full reader picks it (and, when none
+      -- does, the furthest attempt's error, as the reader names it)
+      c(string.format("    return bf_view_open_revisions(&out->doc, revisions, %d, err, open_revision_%s, out);", nrev, e.name))
     end
     c("}")
     c()
+  end
+  if #fmt.revisions > 0 then
+    local list = {}
+    for _, r in ipairs(fmt.revisions) do list[#list + 1] = names.cstring(r.name) end
+    local R = { string.format("static const char *const revisions[] = {%s};", table.concat(list, ", ")), "" }
+    for _, e in ipairs(fmt.entries) do
+      local rt = ix.types[e.root]
+      R[#R + 1] = "/* One revision's attempt (bf_view_open_revisions): every structure, then the strings. */"
+      R[#R + 1] = string.format("static int open_revision_%s(bf_ctx *c, void *out, int *laid_all)", e.name)
+      R[#R + 1] = "{"
+      R[#R + 1] = string.format("    %s_%s_view *v = out;", fmt.name, e.name)
+      R[#R + 1] = string.format("    if (!lay_%s(c, &v->doc, &v->root, 0, 1))", e.root)
+      R[#R + 1] = "        return 0;"
+      R[#R + 1] = "    *laid_all = 1;"
+      R[#R + 1] = rt.needs_link and string.format("    return link_%s(c, &v->root);", e.root) or "    return 1;"
+      R[#R + 1] = "}"
+      R[#R + 1] = ""
+    end
+    -- before the entry points that use them
+    local at = entries_at
+    table.move(C, at, #C, at + #R)
+    table.move(R, 1, #R, at, C)
   end
   local protos = value_functions(fmt, ix, C)
   -- (moved once, not shifted once per prototype)
