@@ -109,12 +109,3 @@ int bf_view_open_revisions(bf_view_doc *doc, const char *const *revisions, int64
         snprintf(err->message, sizeof err->message, "as '%s': %.200s", revisions[best_revision], message);
     return 0;
 }
-
-int bf_view_differs(char *where, size_t size, const char *type, const char *field, int64_t index)
-{
-    if (index >= 0)
-        snprintf(where, size, "%s.%s[%lld]", type, field, (long long)index);
-    else
-        snprintf(where, size, "%s.%s", type, field);
-    return 0;
-}

@@ -84,8 +84,6 @@ int64_t bf_view_first_nonzero(const uint8_t *p, size_t count, unsigned width, in
 int bf_view_open_revisions(bf_view_doc *doc, const char *const *revisions, int64_t count, bf_error *err,
                            int (*lay)(bf_ctx *c, void *out, int *laid_all), void *out);
 
-/* For the generated agreement checks: writes "type.field[index]" into `where`, returns 0. */
-int bf_view_differs(char *where, size_t size, const char *type, const char *field, int64_t index);
 
 #ifdef __cplusplus
 }
