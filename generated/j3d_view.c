@@ -144,24 +144,7 @@ int j3d_view_lay_SubversionHeader(bf_ctx *c, const bf_view_doc *d, j3d_Subversio
     (void)deep;
     if (!bf_need(c, 16, NULL))
         return 0;
-    /* subversion */
-    {
-        bf_str s;
-        if (!bf_read_fixed_str(c, 4, "subversion", &s))
-            return 0;
-    }
-    /* padding */
-    {
-        int64_t n = INT64_C(12);
-        if (c->err->failed)
-            return 0;
-        if (n < 0)
-            return bf_fail(c, c->pos, "padding", "length %lld is negative", (long long)n);
-        if (!bf_need(c, (uint64_t)n, "padding"))
-            return 0;
-        v->padding_count = (size_t)n;
-        c->pos += (size_t)n;
-    }
+    c->pos += 16;
     v->_end = c->pos;
     return 1;
 }
@@ -336,10 +319,6 @@ int j3d_view_lay_SceneNode(bf_ctx *c, const bf_view_doc *d, j3d_SceneNode_view *
     *v = (j3d_SceneNode_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     if (!bf_need(c, 4, NULL))
-        return 0;
-    /* type .. data: 4 bytes */
-    static const bf_view_field type_run[] = {{"type", 2}, {"data", 2}};
-    if (!bf_view_need_run(c, 4, type_run, 2))
         return 0;
     c->pos += 4;
     v->_end = c->pos;
@@ -692,10 +671,6 @@ int j3d_view_lay_VertexFormat(bf_ctx *c, const bf_view_doc *d, j3d_VertexFormat_
     *v = (j3d_VertexFormat_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     if (!bf_need(c, 16, NULL))
-        return 0;
-    /* attr .. padding: 16 bytes */
-    static const bf_view_field attr_run[] = {{"attr", 4}, {"component_count", 4}, {"data_type", 4}, {"shift", 1}, {"padding", 3}};
-    if (!bf_view_need_run(c, 16, attr_run, 5))
         return 0;
     c->pos += 16;
     v->_end = c->pos;
@@ -1105,10 +1080,6 @@ int j3d_view_lay_Mtx34(bf_ctx *c, const bf_view_doc *d, j3d_Mtx34_view *v, int64
     (void)deep;
     if (!bf_need(c, 48, NULL))
         return 0;
-    /* row0 .. row2: 48 bytes */
-    static const bf_view_field row0_run[] = {{"row0", 16}, {"row1", 16}, {"row2", 16}};
-    if (!bf_view_need_run(c, 48, row0_run, 3))
-        return 0;
     c->pos += 48;
     v->_end = c->pos;
     return 1;
@@ -1249,13 +1220,6 @@ int j3d_view_lay_Joint(bf_ctx *c, const bf_view_doc *d, j3d_Joint_view *v, int64
     *v = (j3d_Joint_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     if (!bf_need(c, 64, NULL))
-        return 0;
-    /* matrix_type .. bbox_max_z: 64 bytes */
-    static const bf_view_field matrix_type_run[] = {{"matrix_type", 2}, {"scale_inheritance", 1}, {"padding", 1}, {"scale_x", 4}, {"scale_y", 4},
-                                                    {"scale_z", 4}, {"rotation_x", 2}, {"rotation_y", 2}, {"rotation_z", 2}, {"padding2", 2},
-                                                    {"translation_x", 4}, {"translation_y", 4}, {"translation_z", 4}, {"bounding_sphere", 4}, {"bbox_min_x", 4},
-                                                    {"bbox_min_y", 4}, {"bbox_min_z", 4}, {"bbox_max_x", 4}, {"bbox_max_y", 4}, {"bbox_max_z", 4}};
-    if (!bf_view_need_run(c, 64, matrix_type_run, 20))
         return 0;
     c->pos += 64;
     v->_end = c->pos;
@@ -1534,10 +1498,6 @@ int j3d_view_lay_IndexAttribute(bf_ctx *c, const bf_view_doc *d, j3d_IndexAttrib
     *v = (j3d_IndexAttribute_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     if (!bf_need(c, 8, NULL))
-        return 0;
-    /* attr .. index_type: 8 bytes */
-    static const bf_view_field attr_run[] = {{"attr", 4}, {"index_type", 4}};
-    if (!bf_view_need_run(c, 8, attr_run, 2))
         return 0;
     c->pos += 8;
     v->_end = c->pos;
@@ -2650,17 +2610,6 @@ int j3d_view_lay_Material(bf_ctx *c, const bf_view_doc *d, j3d_Material_view *v,
     (void)deep;
     if (!bf_need(c, 332, NULL))
         return 0;
-    /* mode .. nbt_scale_index: 332 bytes */
-    static const bf_view_field mode_run[] = {{"mode", 1}, {"cull_mode_index", 1}, {"color_channel_count_index", 1}, {"tex_gen_count_index", 1},
-                                             {"tev_stage_count_index", 1}, {"z_compare_index", 1}, {"z_mode_index", 1}, {"dither_index", 1},
-                                             {"material_color_indices", 4}, {"color_channel_indices", 8}, {"ambient_color_indices", 4},
-                                             {"light_color_indices", 16}, {"tex_gen_indices", 16}, {"post_tex_gen_indices", 16}, {"tex_matrix_indices", 20},
-                                             {"post_tex_matrix_indices", 40}, {"texture_indices", 16}, {"konst_color_indices", 8}, {"konst_color_selects", 16},
-                                             {"konst_alpha_selects", 16}, {"tev_order_indices", 32}, {"tev_color_indices", 8}, {"tev_stage_indices", 32},
-                                             {"swap_mode_indices", 32}, {"swap_table_indices", 8}, {"unused_indices", 24}, {"fog_index", 2},
-                                             {"alpha_compare_index", 2}, {"blend_mode_index", 2}, {"nbt_scale_index", 2}};
-    if (!bf_view_need_run(c, 332, mode_run, 30))
-        return 0;
     c->pos += 332;
     v->_end = c->pos;
     return 1;
@@ -2671,11 +2620,6 @@ int j3d_view_lay_Indirect(bf_ctx *c, const bf_view_doc *d, j3d_Indirect_view *v,
     *v = (j3d_Indirect_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     if (!bf_need(c, 312, NULL))
-        return 0;
-    /* enabled .. stages: 312 bytes */
-    static const bf_view_field enabled_run[] =
-            {{"enabled", 1}, {"stage_count", 1}, {"padding", 2}, {"orders", 16}, {"matrices", 84}, {"scales", 16}, {"stages", 192}};
-    if (!bf_view_need_run(c, 312, enabled_run, 7))
         return 0;
     v->orders_lim = c->end;
     v->matrices_lim = c->end;
@@ -2692,10 +2636,6 @@ int j3d_view_lay_IndirectOrder(bf_ctx *c, const bf_view_doc *d, j3d_IndirectOrde
     (void)deep;
     if (!bf_need(c, 4, NULL))
         return 0;
-    /* tex_coord .. padding: 4 bytes */
-    static const bf_view_field tex_coord_run[] = {{"tex_coord", 1}, {"tex_map", 1}, {"padding", 2}};
-    if (!bf_view_need_run(c, 4, tex_coord_run, 3))
-        return 0;
     c->pos += 4;
     v->_end = c->pos;
     return 1;
@@ -2706,10 +2646,6 @@ int j3d_view_lay_IndirectMatrix(bf_ctx *c, const bf_view_doc *d, j3d_IndirectMat
     *v = (j3d_IndirectMatrix_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     if (!bf_need(c, 28, NULL))
-        return 0;
-    /* matrix .. padding: 28 bytes */
-    static const bf_view_field matrix_run[] = {{"matrix", 24}, {"scale_exponent", 1}, {"padding", 3}};
-    if (!bf_view_need_run(c, 28, matrix_run, 3))
         return 0;
     c->pos += 28;
     v->_end = c->pos;
@@ -2722,10 +2658,6 @@ int j3d_view_lay_IndirectScale(bf_ctx *c, const bf_view_doc *d, j3d_IndirectScal
     (void)deep;
     if (!bf_need(c, 4, NULL))
         return 0;
-    /* scale_s .. padding: 4 bytes */
-    static const bf_view_field scale_s_run[] = {{"scale_s", 1}, {"scale_t", 1}, {"padding", 2}};
-    if (!bf_view_need_run(c, 4, scale_s_run, 3))
-        return 0;
     c->pos += 4;
     v->_end = c->pos;
     return 1;
@@ -2736,11 +2668,6 @@ int j3d_view_lay_IndirectStage(bf_ctx *c, const bf_view_doc *d, j3d_IndirectStag
     *v = (j3d_IndirectStage_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     if (!bf_need(c, 12, NULL))
-        return 0;
-    /* tev_stage .. padding: 12 bytes */
-    static const bf_view_field tev_stage_run[] = {{"tev_stage", 1}, {"format", 1}, {"bias", 1}, {"matrix", 1}, {"wrap_s", 1}, {"wrap_t", 1},
-                                                  {"add_previous", 1}, {"utc_lod", 1}, {"alpha", 1}, {"padding", 3}};
-    if (!bf_view_need_run(c, 12, tev_stage_run, 10))
         return 0;
     c->pos += 12;
     v->_end = c->pos;
@@ -2753,13 +2680,7 @@ int j3d_view_lay_Rgba8(bf_ctx *c, const bf_view_doc *d, j3d_Rgba8_view *v, int64
     (void)deep;
     if (!bf_need(c, 4, NULL))
         return 0;
-    /* rgba */
-    {
-        const int64_t n = 4;
-        if (!bf_need(c, (uint64_t)n * 1, "rgba"))
-            return 0;
-        c->pos += (size_t)n * 1;
-    }
+    c->pos += 4;
     v->_end = c->pos;
     return 1;
 }
@@ -2769,11 +2690,6 @@ int j3d_view_lay_ColorChannel(bf_ctx *c, const bf_view_doc *d, j3d_ColorChannel_
     *v = (j3d_ColorChannel_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     if (!bf_need(c, 8, NULL))
-        return 0;
-    /* lighting .. padding: 8 bytes */
-    static const bf_view_field lighting_run[] = {{"lighting", 1}, {"material_source", 1}, {"light_mask", 1}, {"diffuse_function", 1},
-                                                 {"attenuation_function", 1}, {"ambient_source", 1}, {"padding", 2}};
-    if (!bf_view_need_run(c, 8, lighting_run, 7))
         return 0;
     c->pos += 8;
     v->_end = c->pos;
@@ -2786,10 +2702,6 @@ int j3d_view_lay_TexGen(bf_ctx *c, const bf_view_doc *d, j3d_TexGen_view *v, int
     (void)deep;
     if (!bf_need(c, 4, NULL))
         return 0;
-    /* type .. padding: 4 bytes */
-    static const bf_view_field type_run[] = {{"type", 1}, {"source", 1}, {"matrix", 1}, {"padding", 1}};
-    if (!bf_view_need_run(c, 4, type_run, 4))
-        return 0;
     c->pos += 4;
     v->_end = c->pos;
     return 1;
@@ -2800,11 +2712,6 @@ int j3d_view_lay_TexMatrix(bf_ctx *c, const bf_view_doc *d, j3d_TexMatrix_view *
     *v = (j3d_TexMatrix_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     if (!bf_need(c, 100, NULL))
-        return 0;
-    /* projection .. effect_matrix: 100 bytes */
-    static const bf_view_field projection_run[] = {{"projection", 1}, {"info", 1}, {"padding", 2}, {"center", 12}, {"scale", 8}, {"rotation", 2},
-                                                   {"padding2", 2}, {"translation", 8}, {"effect_matrix", 64}};
-    if (!bf_view_need_run(c, 100, projection_run, 9))
         return 0;
     c->pos += 100;
     v->_end = c->pos;
@@ -2817,10 +2724,6 @@ int j3d_view_lay_TevOrder(bf_ctx *c, const bf_view_doc *d, j3d_TevOrder_view *v,
     (void)deep;
     if (!bf_need(c, 4, NULL))
         return 0;
-    /* tex_coord .. padding: 4 bytes */
-    static const bf_view_field tex_coord_run[] = {{"tex_coord", 1}, {"tex_map", 1}, {"channel", 1}, {"padding", 1}};
-    if (!bf_view_need_run(c, 4, tex_coord_run, 4))
-        return 0;
     c->pos += 4;
     v->_end = c->pos;
     return 1;
@@ -2832,13 +2735,7 @@ int j3d_view_lay_TevColor(bf_ctx *c, const bf_view_doc *d, j3d_TevColor_view *v,
     (void)deep;
     if (!bf_need(c, 8, NULL))
         return 0;
-    /* rgba */
-    {
-        const int64_t n = 4;
-        if (!bf_need(c, (uint64_t)n * 2, "rgba"))
-            return 0;
-        c->pos += (size_t)n * 2;
-    }
+    c->pos += 8;
     v->_end = c->pos;
     return 1;
 }
@@ -2848,12 +2745,6 @@ int j3d_view_lay_TevStage(bf_ctx *c, const bf_view_doc *d, j3d_TevStage_view *v,
     *v = (j3d_TevStage_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     if (!bf_need(c, 20, NULL))
-        return 0;
-    /* mode .. padding: 20 bytes */
-    static const bf_view_field mode_run[] = {{"mode", 1}, {"color_inputs", 4}, {"color_op", 1}, {"color_bias", 1}, {"color_scale", 1}, {"color_clamp", 1},
-                                             {"color_register", 1}, {"alpha_inputs", 4}, {"alpha_op", 1}, {"alpha_bias", 1}, {"alpha_scale", 1},
-                                             {"alpha_clamp", 1}, {"alpha_register", 1}, {"padding", 1}};
-    if (!bf_view_need_run(c, 20, mode_run, 14))
         return 0;
     c->pos += 20;
     v->_end = c->pos;
@@ -2866,10 +2757,6 @@ int j3d_view_lay_SwapMode(bf_ctx *c, const bf_view_doc *d, j3d_SwapMode_view *v,
     (void)deep;
     if (!bf_need(c, 4, NULL))
         return 0;
-    /* ras_select .. padding: 4 bytes */
-    static const bf_view_field ras_select_run[] = {{"ras_select", 1}, {"tex_select", 1}, {"padding", 2}};
-    if (!bf_view_need_run(c, 4, ras_select_run, 3))
-        return 0;
     c->pos += 4;
     v->_end = c->pos;
     return 1;
@@ -2881,13 +2768,7 @@ int j3d_view_lay_SwapTable(bf_ctx *c, const bf_view_doc *d, j3d_SwapTable_view *
     (void)deep;
     if (!bf_need(c, 4, NULL))
         return 0;
-    /* channels */
-    {
-        const int64_t n = 4;
-        if (!bf_need(c, (uint64_t)n * 1, "channels"))
-            return 0;
-        c->pos += (size_t)n * 1;
-    }
+    c->pos += 4;
     v->_end = c->pos;
     return 1;
 }
@@ -2897,11 +2778,6 @@ int j3d_view_lay_Fog(bf_ctx *c, const bf_view_doc *d, j3d_Fog_view *v, int64_t i
     *v = (j3d_Fog_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     if (!bf_need(c, 44, NULL))
-        return 0;
-    /* type .. range_adjust: 44 bytes */
-    static const bf_view_field type_run[] =
-            {{"type", 1}, {"enabled", 1}, {"center", 2}, {"start_z", 4}, {"end_z", 4}, {"near_z", 4}, {"far_z", 4}, {"color", 4}, {"range_adjust", 20}};
-    if (!bf_view_need_run(c, 44, type_run, 9))
         return 0;
     c->pos += 44;
     v->_end = c->pos;
@@ -2914,10 +2790,6 @@ int j3d_view_lay_AlphaCompare(bf_ctx *c, const bf_view_doc *d, j3d_AlphaCompare_
     (void)deep;
     if (!bf_need(c, 8, NULL))
         return 0;
-    /* compare0 .. padding: 8 bytes */
-    static const bf_view_field compare0_run[] = {{"compare0", 1}, {"reference0", 1}, {"operation", 1}, {"compare1", 1}, {"reference1", 1}, {"padding", 3}};
-    if (!bf_view_need_run(c, 8, compare0_run, 6))
-        return 0;
     c->pos += 8;
     v->_end = c->pos;
     return 1;
@@ -2928,10 +2800,6 @@ int j3d_view_lay_BlendMode(bf_ctx *c, const bf_view_doc *d, j3d_BlendMode_view *
     *v = (j3d_BlendMode_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     if (!bf_need(c, 4, NULL))
-        return 0;
-    /* type .. logic_op: 4 bytes */
-    static const bf_view_field type_run[] = {{"type", 1}, {"source_factor", 1}, {"destination_factor", 1}, {"logic_op", 1}};
-    if (!bf_view_need_run(c, 4, type_run, 4))
         return 0;
     c->pos += 4;
     v->_end = c->pos;
@@ -2944,10 +2812,6 @@ int j3d_view_lay_ZMode(bf_ctx *c, const bf_view_doc *d, j3d_ZMode_view *v, int64
     (void)deep;
     if (!bf_need(c, 4, NULL))
         return 0;
-    /* enabled .. padding: 4 bytes */
-    static const bf_view_field enabled_run[] = {{"enabled", 1}, {"function", 1}, {"update", 1}, {"padding", 1}};
-    if (!bf_view_need_run(c, 4, enabled_run, 4))
-        return 0;
     c->pos += 4;
     v->_end = c->pos;
     return 1;
@@ -2958,10 +2822,6 @@ int j3d_view_lay_NbtScale(bf_ctx *c, const bf_view_doc *d, j3d_NbtScale_view *v,
     *v = (j3d_NbtScale_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     if (!bf_need(c, 16, NULL))
-        return 0;
-    /* enabled .. scale: 16 bytes */
-    static const bf_view_field enabled_run[] = {{"enabled", 1}, {"padding", 3}, {"scale", 12}};
-    if (!bf_view_need_run(c, 16, enabled_run, 3))
         return 0;
     c->pos += 16;
     v->_end = c->pos;
@@ -3177,11 +3037,6 @@ int j3d_view_lay_Mdl3Subpackets(bf_ctx *c, const bf_view_doc *d, j3d_Mdl3Subpack
     (void)deep;
     if (!bf_need(c, 16, NULL))
         return 0;
-    /* color_channel .. padding: 16 bytes */
-    static const bf_view_field color_channel_run[] =
-            {{"color_channel", 2}, {"channel_control", 2}, {"tex_gen", 2}, {"texture", 2}, {"tev", 2}, {"pixel", 2}, {"padding", 4}};
-    if (!bf_view_need_run(c, 16, color_channel_run, 7))
-        return 0;
     c->pos += 16;
     v->_end = c->pos;
     return 1;
@@ -3283,10 +3138,6 @@ int j3d_view_lay_BpCommand(bf_ctx *c, const bf_view_doc *d, j3d_BpCommand_view *
     (void)deep;
     if (!bf_need(c, 4, NULL))
         return 0;
-    /* reg .. value: 4 bytes */
-    static const bf_view_field reg_run[] = {{"reg", 1}, {"value", 3}};
-    if (!bf_view_need_run(c, 4, reg_run, 2))
-        return 0;
     c->pos += 4;
     v->_end = c->pos;
     return 1;
@@ -3325,10 +3176,6 @@ int j3d_view_lay_CpCommand(bf_ctx *c, const bf_view_doc *d, j3d_CpCommand_view *
     (void)deep;
     if (!bf_need(c, 5, NULL))
         return 0;
-    /* reg .. value: 5 bytes */
-    static const bf_view_field reg_run[] = {{"reg", 1}, {"value", 4}};
-    if (!bf_view_need_run(c, 5, reg_run, 2))
-        return 0;
     c->pos += 5;
     v->_end = c->pos;
     return 1;
@@ -3339,10 +3186,6 @@ int j3d_view_lay_XfIndexedCommand(bf_ctx *c, const bf_view_doc *d, j3d_XfIndexed
     *v = (j3d_XfIndexedCommand_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     if (!bf_need(c, 4, NULL))
-        return 0;
-    /* index .. address: 4 bytes */
-    static const bf_view_field index_run[] = {{"index", 2}, {"address", 2}};
-    if (!bf_view_need_run(c, 4, index_run, 2))
         return 0;
     c->pos += 4;
     v->_end = c->pos;

@@ -66,19 +66,9 @@ int p3m_view_lay_Header(bf_ctx *c, const bf_view_doc *d, p3m_Header_view *v, int
     (void)deep;
     if (!bf_need(c, 5, NULL))
         return 0;
-    /* magic */
-    {
-        bf_str s;
-        if (!bf_read_fixed_str(c, 3, "magic", &s))
-            return 0;
-        if (!bf_expect_bytes(c, c->pos - 3, "magic", (const uint8_t *)s.ptr, "P3M", 3))
-            return 0;
-    }
-    /* version .. flags: 2 bytes */
-    static const bf_view_field version_run[] = {{"version", 1}, {"flags", 1}};
-    if (!bf_view_need_run(c, 2, version_run, 2))
+    if (!bf_expect_bytes(c, c->pos + 0, "magic", c->data + c->pos + 0, "P3M", 3))
         return 0;
-    c->pos += 2;
+    c->pos += 5;
     v->_end = c->pos;
     return 1;
 }
@@ -357,10 +347,6 @@ int p3m_view_lay_Vertex(bf_ctx *c, const bf_view_doc *d, p3m_Vertex_view *v, int
     (void)deep;
     if (!bf_need(c, 20, NULL))
         return 0;
-    /* position .. uv: 20 bytes */
-    static const bf_view_field position_run[] = {{"position", 12}, {"uv", 8}};
-    if (!bf_view_need_run(c, 20, position_run, 2))
-        return 0;
     c->pos += 20;
     v->_end = c->pos;
     return 1;
@@ -372,13 +358,7 @@ int p3m_view_lay_Normal(bf_ctx *c, const bf_view_doc *d, p3m_Normal_view *v, int
     (void)deep;
     if (!bf_need(c, 12, NULL))
         return 0;
-    /* normal */
-    {
-        const int64_t n = 3;
-        if (!bf_need(c, (uint64_t)n * 4, "normal"))
-            return 0;
-        c->pos += (size_t)n * 4;
-    }
+    c->pos += 12;
     v->_end = c->pos;
     return 1;
 }
@@ -751,9 +731,6 @@ int p3m_view_lay_ExternalTexture(bf_ctx *c, const bf_view_doc *d, p3m_ExternalTe
     (void)deep;
     if (!bf_need(c, 2, NULL))
         return 0;
-    /* path */
-    if (!bf_need(c, 2, "path"))
-        return 0;
     c->pos += 2;
     v->_end = c->pos;
     return 1;
@@ -764,10 +741,6 @@ int p3m_view_lay_Bone(bf_ctx *c, const bf_view_doc *d, p3m_Bone_view *v, int64_t
     *v = (p3m_Bone_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     if (!bf_need(c, 27, NULL))
-        return 0;
-    /* name .. child_count: 27 bytes */
-    static const bf_view_field name_run[] = {{"name", 2}, {"head", 12}, {"tail", 12}, {"child_count", 1}};
-    if (!bf_view_need_run(c, 27, name_run, 4))
         return 0;
     c->pos += 27;
     v->_end = c->pos;
@@ -807,10 +780,6 @@ int p3m_view_lay_AnimationAction(bf_ctx *c, const bf_view_doc *d, p3m_AnimationA
     *v = (p3m_AnimationAction_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     if (!bf_need(c, 9, NULL))
-        return 0;
-    /* action .. end: 9 bytes */
-    static const bf_view_field action_run[] = {{"action", 1}, {"speed", 4}, {"start", 2}, {"end", 2}};
-    if (!bf_view_need_run(c, 9, action_run, 4))
         return 0;
     c->pos += 9;
     v->_end = c->pos;
@@ -875,9 +844,6 @@ int p3m_view_lay_PartName(bf_ctx *c, const bf_view_doc *d, p3m_PartName_view *v,
     *v = (p3m_PartName_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     if (!bf_need(c, 2, NULL))
-        return 0;
-    /* name */
-    if (!bf_need(c, 2, "name"))
         return 0;
     c->pos += 2;
     v->_end = c->pos;
@@ -1040,13 +1006,7 @@ int p3m_view_lay_Vec3(bf_ctx *c, const bf_view_doc *d, p3m_Vec3_view *v, int64_t
     (void)deep;
     if (!bf_need(c, 12, NULL))
         return 0;
-    /* xyz */
-    {
-        const int64_t n = 3;
-        if (!bf_need(c, (uint64_t)n * 4, "xyz"))
-            return 0;
-        c->pos += (size_t)n * 4;
-    }
+    c->pos += 12;
     v->_end = c->pos;
     return 1;
 }

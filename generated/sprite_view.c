@@ -160,10 +160,6 @@ int sprite_view_lay_TexParms(bf_ctx *c, const bf_view_doc *d, sprite_TexParms_vi
     (void)deep;
     if (!bf_need(c, 24, NULL))
         return 0;
-    /* s .. t: 24 bytes */
-    static const bf_view_field s_run[] = {{"s", 12}, {"t", 12}};
-    if (!bf_view_need_run(c, 24, s_run, 2))
-        return 0;
     v->s_lim = c->end;
     v->t_lim = c->end;
     c->pos += 24;
@@ -176,10 +172,6 @@ int sprite_view_lay_TexAxis(bf_ctx *c, const bf_view_doc *d, sprite_TexAxis_view
     *v = (sprite_TexAxis_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     if (!bf_need(c, 12, NULL))
-        return 0;
-    /* translate .. padding: 12 bytes */
-    static const bf_view_field translate_run[] = {{"translate", 4}, {"repeats", 4}, {"scale_log", 2}, {"mirror", 1}, {"padding", 1}};
-    if (!bf_view_need_run(c, 12, translate_run, 5))
         return 0;
     c->pos += 12;
     v->_end = c->pos;

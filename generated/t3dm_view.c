@@ -127,27 +127,12 @@ int t3dm_view_lay_Header(bf_ctx *c, const bf_view_doc *d, t3dm_Header_view *v, i
     (void)deep;
     if (!bf_need(c, 44, NULL))
         return 0;
-    /* magic */
-    {
-        bf_str s;
-        if (!bf_read_fixed_str(c, 3, "magic", &s))
-            return 0;
-        if (!bf_expect_bytes(c, c->pos - 3, "magic", (const uint8_t *)s.ptr, "T3M", 3))
-            return 0;
-    }
-    /* version */
-    if (!bf_need(c, 1, "version"))
+    if (!bf_expect_bytes(c, c->pos + 0, "magic", c->data + c->pos + 0, "T3M", 3))
         return 0;
-    if ((int64_t)(c->data + c->pos)[0] != INT64_C(4))
-        return bf_fail(c, c->pos, "version", "expected 4, found %lld (0x%llx)", (long long)(c->data + c->pos)[0], (unsigned long long)(c->data + c->pos)[0]);
-    c->pos += 1;
-    /* chunk_count .. aabb_max: 40 bytes */
-    static const bf_view_field chunk_count_run[] = {{"chunk_count", 4}, {"total_vertex_count", 2}, {"total_index_count", 2}, {"first_vertex_chunk", 4},
-                                                    {"first_index_chunk", 4}, {"first_material_chunk", 4}, {"string_table_offset", 4}, {"block", 4},
-                                                    {"aabb_min", 6}, {"aabb_max", 6}};
-    if (!bf_view_need_run(c, 40, chunk_count_run, 10))
-        return 0;
-    c->pos += 40;
+    if ((int64_t)(c->data + c->pos + 3)[0] != INT64_C(4))
+        return bf_fail(c, c->pos + 3, "version", "expected 4, found %lld (0x%llx)", (long long)(c->data + c->pos + 3)[0],
+                       (unsigned long long)(c->data + c->pos + 3)[0]);
+    c->pos += 44;
     v->_end = c->pos;
     return 1;
 }
@@ -157,10 +142,6 @@ int t3dm_view_lay_ChunkOffset(bf_ctx *c, const bf_view_doc *d, t3dm_ChunkOffset_
     *v = (t3dm_ChunkOffset_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     if (!bf_need(c, 4, NULL))
-        return 0;
-    /* type .. offset: 4 bytes */
-    static const bf_view_field type_run[] = {{"type", 1}, {"offset", 3}};
-    if (!bf_view_need_run(c, 4, type_run, 2))
         return 0;
     c->pos += 4;
     v->_end = c->pos;
@@ -289,11 +270,6 @@ int t3dm_view_lay_VertexPair(bf_ctx *c, const bf_view_doc *d, t3dm_VertexPair_vi
     (void)deep;
     if (!bf_need(c, 32, NULL))
         return 0;
-    /* position_a .. uv_b: 32 bytes */
-    static const bf_view_field position_a_run[] =
-            {{"position_a", 6}, {"normal_a", 2}, {"position_b", 6}, {"normal_b", 2}, {"rgba_a", 4}, {"rgba_b", 4}, {"uv_a", 4}, {"uv_b", 4}};
-    if (!bf_view_need_run(c, 32, position_a_run, 8))
-        return 0;
     c->pos += 32;
     v->_end = c->pos;
     return 1;
@@ -304,13 +280,6 @@ int t3dm_view_lay_Material(bf_ctx *c, const bf_view_doc *d, t3dm_Material_view *
     *v = (t3dm_Material_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     if (!bf_need(c, 140, NULL))
-        return 0;
-    /* color_combiner .. texture_b: 140 bytes */
-    static const bf_view_field color_combiner_run[] = {{"color_combiner", 8}, {"other_mode_value", 8}, {"other_mode_mask", 8}, {"blend_mode", 4},
-                                                       {"draw_flags", 4}, {"unused", 1}, {"fog_mode", 1}, {"color_flags", 1}, {"vertex_fx", 1},
-                                                       {"prim_color", 4}, {"env_color", 4}, {"blend_color", 4}, {"name", 4}, {"texture_a", 44},
-                                                       {"texture_b", 44}};
-    if (!bf_view_need_run(c, 140, color_combiner_run, 15))
         return 0;
     v->texture_a_lim = c->end;
     v->texture_b_lim = c->end;
@@ -325,11 +294,6 @@ int t3dm_view_lay_MaterialTexture(bf_ctx *c, const bf_view_doc *d, t3dm_Material
     (void)deep;
     if (!bf_need(c, 44, NULL))
         return 0;
-    /* reference .. axis: 44 bytes */
-    static const bf_view_field reference_run[] =
-            {{"reference", 4}, {"path", 4}, {"hash", 4}, {"runtime_pointer", 4}, {"width", 2}, {"height", 2}, {"axis", 24}};
-    if (!bf_view_need_run(c, 44, reference_run, 7))
-        return 0;
     v->axis_lim = c->end;
     c->pos += 44;
     v->_end = c->pos;
@@ -341,10 +305,6 @@ int t3dm_view_lay_MaterialAxis(bf_ctx *c, const bf_view_doc *d, t3dm_MaterialAxi
     *v = (t3dm_MaterialAxis_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     if (!bf_need(c, 12, NULL))
-        return 0;
-    /* low .. clamp: 12 bytes */
-    static const bf_view_field low_run[] = {{"low", 4}, {"high", 4}, {"mask", 1}, {"shift", 1}, {"mirror", 1}, {"clamp", 1}};
-    if (!bf_view_need_run(c, 12, low_run, 6))
         return 0;
     c->pos += 12;
     v->_end = c->pos;
@@ -581,10 +541,6 @@ int t3dm_view_lay_Bone(bf_ctx *c, const bf_view_doc *d, t3dm_Bone_view *v, int64
     (void)deep;
     if (!bf_need(c, 48, NULL))
         return 0;
-    /* name .. translation: 48 bytes */
-    static const bf_view_field name_run[] = {{"name", 4}, {"parent", 2}, {"depth", 2}, {"scale", 12}, {"rotation", 16}, {"translation", 12}};
-    if (!bf_view_need_run(c, 48, name_run, 6))
-        return 0;
     c->pos += 48;
     v->_end = c->pos;
     return 1;
@@ -624,10 +580,6 @@ int t3dm_view_lay_ChannelMapping(bf_ctx *c, const bf_view_doc *d, t3dm_ChannelMa
     *v = (t3dm_ChannelMapping_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     if (!bf_need(c, 12, NULL))
-        return 0;
-    /* target_index .. quant_offset: 12 bytes */
-    static const bf_view_field target_index_run[] = {{"target_index", 2}, {"target_type", 1}, {"attribute_index", 1}, {"quant_scale", 4}, {"quant_offset", 4}};
-    if (!bf_view_need_run(c, 12, target_index_run, 5))
         return 0;
     c->pos += 12;
     v->_end = c->pos;
@@ -682,10 +634,6 @@ int t3dm_view_lay_BvhNode(bf_ctx *c, const bf_view_doc *d, t3dm_BvhNode_view *v,
     *v = (t3dm_BvhNode_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     if (!bf_need(c, 14, NULL))
-        return 0;
-    /* aabb_min .. value: 14 bytes */
-    static const bf_view_field aabb_min_run[] = {{"aabb_min", 6}, {"aabb_max", 6}, {"value", 2}};
-    if (!bf_view_need_run(c, 14, aabb_min_run, 3))
         return 0;
     c->pos += 14;
     v->_end = c->pos;

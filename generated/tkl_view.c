@@ -68,10 +68,6 @@ int tkl_view_lay_Vector3(bf_ctx *c, const bf_view_doc *d, tkl_Vector3_view *v, i
     (void)deep;
     if (!bf_need(c, 12, NULL))
         return 0;
-    /* x .. z: 12 bytes */
-    static const bf_view_field x_run[] = {{"x", 4}, {"y", 4}, {"z", 4}};
-    if (!bf_view_need_run(c, 12, x_run, 3))
-        return 0;
     c->pos += 12;
     v->_end = c->pos;
     return 1;
@@ -82,10 +78,6 @@ int tkl_view_lay_Quaternion(bf_ctx *c, const bf_view_doc *d, tkl_Quaternion_view
     *v = (tkl_Quaternion_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     if (!bf_need(c, 16, NULL))
-        return 0;
-    /* x .. w: 16 bytes */
-    static const bf_view_field x_run[] = {{"x", 4}, {"y", 4}, {"z", 4}, {"w", 4}};
-    if (!bf_view_need_run(c, 16, x_run, 4))
         return 0;
     c->pos += 16;
     v->_end = c->pos;

@@ -149,11 +149,6 @@ int tmd_view_lay_Header(bf_ctx *c, const bf_view_doc *d, tmd_Header_view *v, int
     (void)deep;
     if (!bf_need(c, 52, NULL))
         return 0;
-    /* remaining .. zeroes: 52 bytes */
-    static const bf_view_field remaining_run[] =
-            {{"remaining", 4}, {"category", 8}, {"magic_value", 8}, {"lod_offset", 4}, {"salt", 4}, {"unknown_28", 4}, {"unknown_32", 4}, {"zeroes", 16}};
-    if (!bf_view_need_run(c, 52, remaining_run, 8))
-        return 0;
     c->pos += 52;
     v->_end = c->pos;
     return 1;
@@ -190,11 +185,6 @@ int tmd_view_lay_Node(bf_ctx *c, const bf_view_doc *d, tmd_Node_view *v, int64_t
     *v = (tmd_Node_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     if (!bf_need(c, 176, NULL))
-        return 0;
-    /* rotation .. translation: 176 bytes */
-    static const bf_view_field rotation_run[] = {{"rotation", 16}, {"bind_pose", 64}, {"inverse_bind_pose", 64}, {"name_length", 1}, {"name", 15},
-                                                 {"parent", 2}, {"ignore_updates", 2}, {"translation", 12}};
-    if (!bf_view_need_run(c, 176, rotation_run, 8))
         return 0;
     c->pos += 176;
     v->_end = c->pos;
@@ -330,10 +320,6 @@ int tmd_view_lay_Keyframe(bf_ctx *c, const bf_view_doc *d, tmd_Keyframe_view *v,
     *v = (tmd_Keyframe_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     if (!bf_need(c, 8, NULL))
-        return 0;
-    /* timestamp .. rotation_key: 8 bytes */
-    static const bf_view_field timestamp_run[] = {{"timestamp", 4}, {"translation_key", 2}, {"rotation_key", 2}};
-    if (!bf_view_need_run(c, 8, timestamp_run, 3))
         return 0;
     c->pos += 8;
     v->_end = c->pos;
@@ -502,10 +488,6 @@ int tmd_view_lay_Vertex(bf_ctx *c, const bf_view_doc *d, tmd_Vertex_view *v, int
     (void)deep;
     v->_p_bone_count = p_bone_count;
     if (!bf_need(c, 40, NULL))
-        return 0;
-    /* position .. uv: 40 bytes */
-    static const bf_view_field position_run[] = {{"position", 12}, {"normal", 12}, {"weights", 4}, {"bone_ids", 4}, {"uv", 8}};
-    if (!bf_view_need_run(c, 40, position_run, 5))
         return 0;
     c->pos += 40;
     v->_end = c->pos;

@@ -151,9 +151,6 @@ int tml_view_lay_TextureRef(bf_ctx *c, const bf_view_doc *d, tml_TextureRef_view
     (void)deep;
     if (!bf_need(c, 4, NULL))
         return 0;
-    /* id */
-    if (!bf_need(c, 4, "id"))
-        return 0;
     c->pos += 4;
     v->_end = c->pos;
     return 1;

@@ -762,6 +762,56 @@ local function lay_run(w, run)
   w(string.format("    c->pos += %d;", total))
 end
 
+-- The body of a structure the reader checks as a whole (R.is_flat): one bound, as the
+-- reader's, then only its constants, at their fixed offsets (nested ones laid out, for their
+-- paths). nil when a field has a check this does not know (then fields are laid one by one).
+local function lay_flat(fmt, ix, t)
+  local o = {}
+  local function w(s) o[#o + 1] = "    " .. s end
+  w(string.format("if (!bf_need(c, %d, NULL))", t.size))
+  w("    return 0;")
+  for _, fl in ipairs(t.fields) do
+    local name, at = fl.name, string.format("c->pos + %d", fl.offset)
+    if fl.kind == "struct" then
+      local T = ix.types[fl.type]
+      w(string.format("v->%s_lim = c->end;", name))
+      if flat_has_checks(ix, T) then
+        local n = fl.fixed_count or 1
+        w("{")
+        w("    const size_t at = c->pos;")
+        w(string.format("    %s e;", vt(fmt, fl.type)))
+        w(string.format("    for (int64_t i = 0; i < %d; i++) {", n))
+        w(string.format("        c->pos = at + %d + (size_t)i * %d;", fl.offset, T.size))
+        w(string.format('        if (!bf_push(c, "%s", %s) || !lay_%s(c, d, &e, i, deep))', name, fl.array and "i" or "-1", fl.type))
+        w("            return 0;")
+        w("        bf_pop(c);")
+        w("    }")
+        w("    c->pos = at;")
+        w("}")
+      end
+    elseif fl.const then
+      if fl.kind ~= "prim" or fl.array then return nil end
+      local val = names.load(fl.prim, fl.endian, "(c->data + " .. at .. ")")
+      local const_env = setmetatable({ value = val, elem_field = fl }, { __index = view_env(fmt, ix, "v") })
+      local text = fl.const.text:gsub("%%", "%%%%"):gsub('"', '\\"')
+      if fl.float then
+        w(string.format("if ((double)%s != (double)(%s))", val, cexpr.cf(fl.const, const_env)))
+        w(string.format('    return bf_fail(c, %s, "%s", "expected %s, found %%g", (double)%s);', at, name, text, val))
+      else
+        w(string.format("if ((int64_t)%s != %s)", val, cexpr.c(fl.const, const_env)))
+        w(string.format('    return bf_fail(c, %s, "%s", "expected %s, found %%lld (0x%%llx)", (long long)%s, (unsigned long long)%s);',
+          at, name, text, val, val))
+      end
+    elseif fl.const_str then
+      if fl.kind ~= "str" or fl.array then return nil end
+      w(string.format('if (!bf_expect_bytes(c, %s, "%s", c->data + %s, %s, %d))', at, name, at, names.cstring(fl.const_str), fl.str_len))
+      w("    return 0;")
+    end
+  end
+  w(string.format("c->pos += %d;", t.size))
+  return o
+end
+
 local function lay_function(fmt, ix, t)
   local o = {}
   local function w(s) o[#o + 1] = s end
@@ -773,9 +823,13 @@ local function lay_function(fmt, ix, t)
   w(string.format("    *v = (%s){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};", vt(fmt, t.name)))
   w("    (void)deep;")
   for _, p in ipairs(t.params) do w("    v->_p_" .. p.name .. " = p_" .. p.name .. ";") end
-  if R.is_flat(ix, t) then -- the reader checks its bytes at once: so does the view, first
-    w(string.format("    if (!bf_need(c, %d, NULL))", t.size))
-    w("        return 0;")
+  local flat = R.is_flat(ix, t) and lay_flat(fmt, ix, t)
+  if flat then
+    table.move(flat, 1, #flat, #o + 1, o)
+    w("    v->_end = c->pos;")
+    w("    return 1;")
+    w("}")
+    return table.concat(o, "\n")
   end
   local fields, i = t.fields, 1
   while i <= #fields do
