@@ -629,8 +629,8 @@ int p3m_view_lay_Lz4Frame(bf_ctx *c, const bf_view_doc *d, p3m_Lz4Frame_view *v,
     if (!bf_need(c, 4, "magic"))
         return 0;
     if ((int64_t)bf_load_u32le((c->data + c->pos)) != INT64_C(407708164))
-        return bf_fail(c, c->pos, "magic", "expected 0x184D2204, found %lld (0x%llx)", (long long)bf_load_u32le((c->data + c->pos)),
-                       (unsigned long long)bf_load_u32le((c->data + c->pos)));
+        return bf_fail(c, c->pos, "magic", "expected 0x184D2204, found %lld (0x%llx)",
+                       (long long)bf_load_u32le((c->data + c->pos)), (unsigned long long)bf_load_u32le((c->data + c->pos)));
     c->pos += 4;
     /* flags .. block_descriptor: 2 bytes */
     static const bf_view_field flags_run[] = {{"flags", 1}, {"block_descriptor", 1}};

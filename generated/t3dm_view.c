@@ -130,8 +130,8 @@ int t3dm_view_lay_Header(bf_ctx *c, const bf_view_doc *d, t3dm_Header_view *v, i
     if (!bf_expect_bytes(c, c->pos + 0, "magic", c->data + c->pos + 0, "T3M", 3))
         return 0;
     if ((int64_t)(c->data + c->pos + 3)[0] != INT64_C(4))
-        return bf_fail(c, c->pos + 3, "version", "expected 4, found %lld (0x%llx)", (long long)(c->data + c->pos + 3)[0],
-                       (unsigned long long)(c->data + c->pos + 3)[0]);
+        return bf_fail(c, c->pos + 3, "version", "expected 4, found %lld (0x%llx)",
+                       (long long)(c->data + c->pos + 3)[0], (unsigned long long)(c->data + c->pos + 3)[0]);
     c->pos += 44;
     v->_end = c->pos;
     return 1;

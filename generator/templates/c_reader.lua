@@ -59,6 +59,21 @@ local function args_c(ix, env, fl, index_c)
   return table.concat(parts, ", ")
 end
 
+-- The check of number field `fl`'s constant (`const:`) on its value `val` (C text), failing
+-- at byte offset `at`: the reader's and the views' (c_view.lua), so that both say the same.
+function R.check_const(w, fl, val, at, env)
+  local e2 = setmetatable({ value = val, elem_field = fl }, { __index = env })
+  local text = quoted(fl.const.text)
+  if fl.float then
+    w(string.format("if ((double)%s != (double)(%s))", val, cexpr.cf(fl.const, e2)))
+    w(string.format('    return bf_fail(c, %s, "%s", "expected %s, found %%g", (double)%s);', at, fl.name, text, val))
+  else
+    w(string.format("if ((int64_t)%s != %s)", val, cexpr.c(fl.const, e2)))
+    w(string.format('    return bf_fail(c, %s, "%s", "expected %s, found %%lld (0x%%llx)",', at, fl.name, text))
+    w(string.format("                   (long long)%s, (unsigned long long)%s);", val, val))
+  end
+end
+
 -- The runtime's name for a number's encoding: u16be, s24le, f32be, u8...
 local function encoding(fl)
   local prim = fl.prim == "char" and "u8" or fl.prim
@@ -119,17 +134,8 @@ local function read_number(w, fl, env, flat)
     w("    return 0;")
   end
   if fl.const then
-    local want = cexpr.c(fl.const, setmetatable({ value = "s->" .. name }, { __index = env }))
     local at = flat and string.format("s->_offset + %d", fl.offset) or string.format("c->pos - %d", fl.prim_size)
-    if fl.float then
-      w(string.format("if ((double)s->%s != (double)(%s))", name, want))
-      w(string.format('    return bf_fail(c, %s, "%s", "expected %s, found %%g", (double)s->%s);', at, name,
-        quoted(fl.const.text), name))
-    else
-      w(string.format("if ((int64_t)s->%s != %s)", name, want))
-      w(string.format('    return bf_fail(c, %s, "%s", "expected %s, found %%lld (0x%%llx)",', at, name, quoted(fl.const.text)))
-      w(string.format("                   (long long)s->%s, (unsigned long long)s->%s);", name, name))
-    end
+    R.check_const(w, fl, "s->" .. name, at, env)
   end
   for _, b in ipairs(fl.bits) do
     local mask = b.width >= 64 and "UINT64_MAX" or string.format("UINT64_C(0x%X)", (1 << b.width) - 1)

@@ -412,18 +412,7 @@ local function lay_value(fmt, ix, t, fl, env, w)
     w(string.format('if (!bf_need(c, %d, "%s"))', wsz, name))
     w("    return 0;")
     if fl.const then
-      local val = names.load(fl.prim, fl.endian, "(c->data + c->pos)")
-      local const_env = setmetatable({ value = val, elem_field = fl }, { __index = env })
-      local want = fl.float and cexpr.cf(fl.const, const_env) or cexpr.c(fl.const, const_env)
-      local text = fl.const.text:gsub("%%", "%%%%"):gsub('"', '\\"')
-      if fl.float then
-        w(string.format("if ((double)%s != (double)(%s))", val, want))
-        w(string.format('    return bf_fail(c, c->pos, "%s", "expected %s, found %%g", (double)%s);', name, text, val))
-      else
-        w(string.format("if ((int64_t)%s != %s)", val, want))
-        w(string.format('    return bf_fail(c, c->pos, "%s", "expected %s, found %%lld (0x%%llx)", (long long)%s, (unsigned long long)%s);',
-          name, text, val, val))
-      end
+      R.check_const(w, fl, names.load(fl.prim, fl.endian, "(c->data + c->pos)"), "c->pos", env)
     end
     w(string.format("c->pos += %d;", wsz))
     return
@@ -791,17 +780,7 @@ local function lay_flat(fmt, ix, t)
       end
     elseif fl.const then
       if fl.kind ~= "prim" or fl.array then return nil end
-      local val = names.load(fl.prim, fl.endian, "(c->data + " .. at .. ")")
-      local const_env = setmetatable({ value = val, elem_field = fl }, { __index = view_env(fmt, ix, "v") })
-      local text = fl.const.text:gsub("%%", "%%%%"):gsub('"', '\\"')
-      if fl.float then
-        w(string.format("if ((double)%s != (double)(%s))", val, cexpr.cf(fl.const, const_env)))
-        w(string.format('    return bf_fail(c, %s, "%s", "expected %s, found %%g", (double)%s);', at, name, text, val))
-      else
-        w(string.format("if ((int64_t)%s != %s)", val, cexpr.c(fl.const, const_env)))
-        w(string.format('    return bf_fail(c, %s, "%s", "expected %s, found %%lld (0x%%llx)", (long long)%s, (unsigned long long)%s);',
-          at, name, text, val, val))
-      end
+      R.check_const(w, fl, names.load(fl.prim, fl.endian, "(c->data + " .. at .. ")"), at, view_env(fmt, ix, "v"))
     elseif fl.const_str then
       if fl.kind ~= "str" or fl.array then return nil end
       w(string.format('if (!bf_expect_bytes(c, %s, "%s", c->data + %s, %s, %d))', at, name, at, names.cstring(fl.const_str), fl.str_len))
