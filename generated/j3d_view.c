@@ -159,113 +159,111 @@ int j3d_view_lay_Section(bf_ctx *c, const bf_view_doc *d, j3d_Section_view *v, i
         return 0;
     c->pos += 8;
     /* body */
+    bf_mark body_mark;
+    if (!bf_enter_region(c, BF_SIZED, 0, bf_sub(bf_load_u32be(c->data + v->_offset + 4), 8), "body", &body_mark))
+        return 0;
     {
-        bf_mark body_mark;
-        if (!bf_enter_region(c, BF_SIZED, 0, bf_sub(bf_load_u32be(c->data + v->_offset + 4), 8), "body", &body_mark))
+        int64_t tag = (int64_t)bf_load_u32be(c->data + v->_offset + 0);
+        if (c->err->failed)
             return 0;
-        {
-            int64_t tag = (int64_t)bf_load_u32be(c->data + v->_offset + 0);
-            if (c->err->failed)
-                return 0;
-            v->body_lim = c->end;
-            switch (tag) {
-            case INT64_C(1229866545): /* INF1 */
-                v->body_kind = J3D_KIND_INF1;
-                {
-                    j3d_Inf1_view e;
-                    if (!bf_push(c, "body", -1) || !j3d_view_lay_Inf1(c, d, &e, 0, deep))
-                        return 0;
-                    bf_pop(c);
-                }
-                break;
-            case INT64_C(1448368177): /* VTX1 */
-                v->body_kind = J3D_KIND_VTX1;
-                {
-                    j3d_Vtx1_view e;
-                    if (!bf_push(c, "body", -1) || !j3d_view_lay_Vtx1(c, d, &e, 0, deep))
-                        return 0;
-                    bf_pop(c);
-                }
-                break;
-            case INT64_C(1163284529): /* EVP1 */
-                v->body_kind = J3D_KIND_EVP1;
-                {
-                    j3d_Evp1_view e;
-                    if (!bf_push(c, "body", -1) || !j3d_view_lay_Evp1(c, d, &e, 0, deep))
-                        return 0;
-                    bf_pop(c);
-                }
-                break;
-            case INT64_C(1146246961): /* DRW1 */
-                v->body_kind = J3D_KIND_DRW1;
-                {
-                    j3d_Drw1_view e;
-                    if (!bf_push(c, "body", -1) || !j3d_view_lay_Drw1(c, d, &e, 0, deep))
-                        return 0;
-                    bf_pop(c);
-                }
-                break;
-            case INT64_C(1246647345): /* JNT1 */
-                v->body_kind = J3D_KIND_JNT1;
-                {
-                    j3d_Jnt1_view e;
-                    if (!bf_push(c, "body", -1) || !j3d_view_lay_Jnt1(c, d, &e, 0, deep))
-                        return 0;
-                    bf_pop(c);
-                }
-                break;
-            case INT64_C(1397248049): /* SHP1 */
-                v->body_kind = J3D_KIND_SHP1;
-                {
-                    j3d_Shp1_view e;
-                    if (!bf_push(c, "body", -1) || !j3d_view_lay_Shp1(c, d, &e, 0, deep))
-                        return 0;
-                    bf_pop(c);
-                }
-                break;
-            case INT64_C(1296127026): /* MAT2 */
-                v->body_kind = J3D_KIND_MATERIAL_LIST;
-                {
-                    j3d_MaterialList_view e;
-                    if (!bf_push(c, "body", -1) || !j3d_view_lay_MaterialList(c, d, &e, 0, deep))
-                        return 0;
-                    bf_pop(c);
-                }
-                break;
-            case INT64_C(1296127027): /* MAT3 */
-                v->body_kind = J3D_KIND_MAT3;
-                {
-                    j3d_Mat3_view e;
-                    if (!bf_push(c, "body", -1) || !j3d_view_lay_Mat3(c, d, &e, 0, deep))
-                        return 0;
-                    bf_pop(c);
-                }
-                break;
-            case INT64_C(1296321587): /* MDL3 */
-                v->body_kind = J3D_KIND_MDL3;
-                {
-                    j3d_Mdl3_view e;
-                    if (!bf_push(c, "body", -1) || !j3d_view_lay_Mdl3(c, d, &e, 0, deep))
-                        return 0;
-                    bf_pop(c);
-                }
-                break;
-            case INT64_C(1413830705): /* TEX1 */
-                v->body_kind = J3D_KIND_TEX1;
-                {
-                    j3d_Tex1_view e;
-                    if (!bf_push(c, "body", -1) || !j3d_view_lay_Tex1(c, d, &e, 0, deep))
-                        return 0;
-                    bf_pop(c);
-                }
-                break;
-            default:
-                c->pos = c->end;
-                break;
+        v->body_lim = c->end;
+        switch (tag) {
+        case INT64_C(1229866545): /* INF1 */
+            v->body_kind = J3D_KIND_INF1;
+            {
+                j3d_Inf1_view e;
+                if (!bf_push(c, "body", -1) || !j3d_view_lay_Inf1(c, d, &e, 0, deep))
+                    return 0;
+                bf_pop(c);
             }
+            break;
+        case INT64_C(1448368177): /* VTX1 */
+            v->body_kind = J3D_KIND_VTX1;
+            {
+                j3d_Vtx1_view e;
+                if (!bf_push(c, "body", -1) || !j3d_view_lay_Vtx1(c, d, &e, 0, deep))
+                    return 0;
+                bf_pop(c);
+            }
+            break;
+        case INT64_C(1163284529): /* EVP1 */
+            v->body_kind = J3D_KIND_EVP1;
+            {
+                j3d_Evp1_view e;
+                if (!bf_push(c, "body", -1) || !j3d_view_lay_Evp1(c, d, &e, 0, deep))
+                    return 0;
+                bf_pop(c);
+            }
+            break;
+        case INT64_C(1146246961): /* DRW1 */
+            v->body_kind = J3D_KIND_DRW1;
+            {
+                j3d_Drw1_view e;
+                if (!bf_push(c, "body", -1) || !j3d_view_lay_Drw1(c, d, &e, 0, deep))
+                    return 0;
+                bf_pop(c);
+            }
+            break;
+        case INT64_C(1246647345): /* JNT1 */
+            v->body_kind = J3D_KIND_JNT1;
+            {
+                j3d_Jnt1_view e;
+                if (!bf_push(c, "body", -1) || !j3d_view_lay_Jnt1(c, d, &e, 0, deep))
+                    return 0;
+                bf_pop(c);
+            }
+            break;
+        case INT64_C(1397248049): /* SHP1 */
+            v->body_kind = J3D_KIND_SHP1;
+            {
+                j3d_Shp1_view e;
+                if (!bf_push(c, "body", -1) || !j3d_view_lay_Shp1(c, d, &e, 0, deep))
+                    return 0;
+                bf_pop(c);
+            }
+            break;
+        case INT64_C(1296127026): /* MAT2 */
+            v->body_kind = J3D_KIND_MATERIAL_LIST;
+            {
+                j3d_MaterialList_view e;
+                if (!bf_push(c, "body", -1) || !j3d_view_lay_MaterialList(c, d, &e, 0, deep))
+                    return 0;
+                bf_pop(c);
+            }
+            break;
+        case INT64_C(1296127027): /* MAT3 */
+            v->body_kind = J3D_KIND_MAT3;
+            {
+                j3d_Mat3_view e;
+                if (!bf_push(c, "body", -1) || !j3d_view_lay_Mat3(c, d, &e, 0, deep))
+                    return 0;
+                bf_pop(c);
+            }
+            break;
+        case INT64_C(1296321587): /* MDL3 */
+            v->body_kind = J3D_KIND_MDL3;
+            {
+                j3d_Mdl3_view e;
+                if (!bf_push(c, "body", -1) || !j3d_view_lay_Mdl3(c, d, &e, 0, deep))
+                    return 0;
+                bf_pop(c);
+            }
+            break;
+        case INT64_C(1413830705): /* TEX1 */
+            v->body_kind = J3D_KIND_TEX1;
+            {
+                j3d_Tex1_view e;
+                if (!bf_push(c, "body", -1) || !j3d_view_lay_Tex1(c, d, &e, 0, deep))
+                    return 0;
+                bf_pop(c);
+            }
+            break;
+        default:
+            c->pos = c->end;
+            break;
         }
-        bf_leave_region(c, &body_mark);
     }
+    bf_leave_region(c, &body_mark);
     v->_end = c->pos;
     return 1;
 }
@@ -280,36 +278,34 @@ int j3d_view_lay_Inf1(bf_ctx *c, const bf_view_doc *d, j3d_Inf1_view *v, int64_t
         return 0;
     c->pos += 16;
     /* nodes */
+    bf_mark nodes_mark;
+    const int64_t nodes_size = bf_sub((int64_t)c->end, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 12)));
+    if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 12)), nodes_size, "nodes",
+                         &nodes_mark))
+        return 0;
+    v->nodes_at = c->pos;
+    v->nodes_lim = c->end;
     {
-        bf_mark nodes_mark;
-        const int64_t nodes_size = bf_sub((int64_t)c->end, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 12)));
-        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 12)), nodes_size, "nodes",
-                             &nodes_mark))
-            return 0;
-        v->nodes_at = c->pos;
-        v->nodes_lim = c->end;
-        {
-            j3d_SceneNode_view e;
-            int64_t i = 0;
-            for (;; i++) {
-                if (c->pos >= c->end)
-                    return bf_fail(c, c->pos, "nodes", "ends without its terminator (_it.type == NodeType.end)");
-                size_t before = c->pos;
-                j3d_SceneNode_view *cur = &e;
-                if (!bf_push(c, "nodes", i) || !j3d_view_lay_SceneNode(c, d, cur, i, deep))
-                    return 0;
-                bf_pop(c);
-                if (bf_load_u16be(c->data + cur->_offset + 0) == J3D_NODE_TYPE_END) {
-                    i++;
-                    break;
-                }
-                if (c->pos == before)
-                    return bf_fail(c, c->pos, "nodes", "element %u takes no bytes: the array would never end", (unsigned)i);
+        j3d_SceneNode_view e;
+        int64_t i = 0;
+        for (;; i++) {
+            if (c->pos >= c->end)
+                return bf_fail(c, c->pos, "nodes", "ends without its terminator (_it.type == NodeType.end)");
+            size_t before = c->pos;
+            j3d_SceneNode_view *cur = &e;
+            if (!bf_push(c, "nodes", i) || !j3d_view_lay_SceneNode(c, d, cur, i, deep))
+                return 0;
+            bf_pop(c);
+            if (bf_load_u16be(c->data + cur->_offset + 0) == J3D_NODE_TYPE_END) {
+                i++;
+                break;
             }
-            v->nodes_count = (size_t)i;
+            if (c->pos == before)
+                return bf_fail(c, c->pos, "nodes", "element %u takes no bytes: the array would never end", (unsigned)i);
         }
-        bf_leave_region(c, &nodes_mark);
+        v->nodes_count = (size_t)i;
     }
+    bf_leave_region(c, &nodes_mark);
     v->_end = c->pos;
     return 1;
 }
@@ -338,329 +334,292 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
         return 0;
     c->pos += 56;
     /* formats */
+    bf_mark formats_mark;
+    const int64_t formats_size = bf_sub((int64_t)c->end, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 0)));
+    if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 0)), formats_size, "formats",
+                         &formats_mark))
+        return 0;
+    v->formats_at = c->pos;
+    v->formats_lim = c->end;
     {
-        bf_mark formats_mark;
-        const int64_t formats_size = bf_sub((int64_t)c->end, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 0)));
-        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 0)), formats_size, "formats",
-                             &formats_mark))
-            return 0;
-        v->formats_at = c->pos;
-        v->formats_lim = c->end;
-        {
-            j3d_VertexFormat_view e;
-            int64_t i = 0;
-            for (;; i++) {
-                if (c->pos >= c->end)
-                    return bf_fail(c, c->pos, "formats", "ends without its terminator (_it.attr == VertexAttribute.list_end)");
-                size_t before = c->pos;
-                j3d_VertexFormat_view *cur = &e;
-                if (!bf_push(c, "formats", i) || !j3d_view_lay_VertexFormat(c, d, cur, i, deep))
-                    return 0;
-                bf_pop(c);
-                if (bf_load_u32be(c->data + cur->_offset + 0) == J3D_VERTEX_ATTRIBUTE_LIST_END) {
-                    i++;
-                    break;
-                }
-                if (c->pos == before)
-                    return bf_fail(c, c->pos, "formats", "element %u takes no bytes: the array would never end", (unsigned)i);
+        j3d_VertexFormat_view e;
+        int64_t i = 0;
+        for (;; i++) {
+            if (c->pos >= c->end)
+                return bf_fail(c, c->pos, "formats", "ends without its terminator (_it.attr == VertexAttribute.list_end)");
+            size_t before = c->pos;
+            j3d_VertexFormat_view *cur = &e;
+            if (!bf_push(c, "formats", i) || !j3d_view_lay_VertexFormat(c, d, cur, i, deep))
+                return 0;
+            bf_pop(c);
+            if (bf_load_u32be(c->data + cur->_offset + 0) == J3D_VERTEX_ATTRIBUTE_LIST_END) {
+                i++;
+                break;
             }
-            v->formats_count = (size_t)i;
+            if (c->pos == before)
+                return bf_fail(c, c->pos, "formats", "element %u takes no bytes: the array would never end", (unsigned)i);
         }
-        bf_leave_region(c, &formats_mark);
+        v->formats_count = (size_t)i;
     }
+    bf_leave_region(c, &formats_mark);
     /* position */
     if (bf_load_u32be(c->data + v->_offset + 4) != 0) {
         v->has_position = 1;
-        {
-            bf_mark position_mark;
-            const int64_t position_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 8, 12, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                                 8)), bf_load_u32be(c->data + v->_offset + 4));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 4)), position_size,
-                                 "position", &position_mark))
+        bf_mark position_mark;
+        const int64_t position_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 8, 12, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)),
+                                             bf_load_u32be(c->data + v->_offset + 4));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 4)), position_size, "position",
+                             &position_mark))
+            return 0;
+        v->position_at = c->pos;
+        v->position_lim = c->end;
+        if (deep) {
+            j3d_VertexBuffer_view e_position;
+            if (!bf_push(c, "position", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_position, 0, deep, INT64_C(9), j3d_Vtx1_view_v_position_at(c, v) < 0 ? -1
+                : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_position_at(c, v)))))
                 return 0;
-            v->position_at = c->pos;
-            v->position_lim = c->end;
-            if (deep) {
-                j3d_VertexBuffer_view e_position;
-                if (!bf_push(c, "position", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_position, 0, deep, INT64_C(9), j3d_Vtx1_view_v_position_at(c, v) < 0 ? -1
-                    : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_position_at(c, v)))))
-                    return 0;
-                bf_pop(c);
-            }
-            bf_leave_region(c, &position_mark);
+            bf_pop(c);
         }
+        bf_leave_region(c, &position_mark);
     }
     /* normal */
     if (bf_load_u32be(c->data + v->_offset + 8) != 0) {
         v->has_normal = 1;
-        {
-            bf_mark normal_mark;
-            const int64_t normal_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 12, 11, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                               8)), bf_load_u32be(c->data + v->_offset + 8));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 8)), normal_size, "normal",
-                                 &normal_mark))
+        bf_mark normal_mark;
+        const int64_t normal_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 12, 11, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)),
+                                           bf_load_u32be(c->data + v->_offset + 8));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 8)), normal_size, "normal",
+                             &normal_mark))
+            return 0;
+        v->normal_at = c->pos;
+        v->normal_lim = c->end;
+        if (deep) {
+            j3d_VertexBuffer_view e_normal;
+            if (!bf_push(c, "normal", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_normal, 0, deep, INT64_C(10), j3d_Vtx1_view_v_normal_at(c, v) < 0 ? -1
+                : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_normal_at(c, v)))))
                 return 0;
-            v->normal_at = c->pos;
-            v->normal_lim = c->end;
-            if (deep) {
-                j3d_VertexBuffer_view e_normal;
-                if (!bf_push(c, "normal", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_normal, 0, deep, INT64_C(10), j3d_Vtx1_view_v_normal_at(c, v) < 0 ? -1
-                    : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_normal_at(c, v)))))
-                    return 0;
-                bf_pop(c);
-            }
-            bf_leave_region(c, &normal_mark);
+            bf_pop(c);
         }
+        bf_leave_region(c, &normal_mark);
     }
     /* tangent */
     if (bf_load_u32be(c->data + v->_offset + 12) != 0) {
         v->has_tangent = 1;
-        {
-            bf_mark tangent_mark;
-            const int64_t tangent_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 16, 10, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                                8)), bf_load_u32be(c->data + v->_offset + 12));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 12)), tangent_size, "tangent",
-                                 &tangent_mark))
+        bf_mark tangent_mark;
+        const int64_t tangent_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 16, 10, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)),
+                                            bf_load_u32be(c->data + v->_offset + 12));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 12)), tangent_size, "tangent",
+                             &tangent_mark))
+            return 0;
+        v->tangent_at = c->pos;
+        v->tangent_lim = c->end;
+        if (deep) {
+            j3d_VertexBuffer_view e_tangent;
+            if (!bf_push(c, "tangent", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_tangent, 0, deep, INT64_C(25), j3d_Vtx1_view_v_tangent_at(c, v) < 0 ? -1
+                : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_tangent_at(c, v)))))
                 return 0;
-            v->tangent_at = c->pos;
-            v->tangent_lim = c->end;
-            if (deep) {
-                j3d_VertexBuffer_view e_tangent;
-                if (!bf_push(c, "tangent", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_tangent, 0, deep, INT64_C(25), j3d_Vtx1_view_v_tangent_at(c, v) < 0 ? -1
-                    : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_tangent_at(c, v)))))
-                    return 0;
-                bf_pop(c);
-            }
-            bf_leave_region(c, &tangent_mark);
+            bf_pop(c);
         }
+        bf_leave_region(c, &tangent_mark);
     }
     /* color0 */
     if (bf_load_u32be(c->data + v->_offset + 16) != 0) {
         v->has_color0 = 1;
-        {
-            bf_mark color0_mark;
-            const int64_t color0_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 20, 9, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                               8)), bf_load_u32be(c->data + v->_offset + 16));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 16)), color0_size, "color0",
-                                 &color0_mark))
+        bf_mark color0_mark;
+        const int64_t color0_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 20, 9, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)),
+                                           bf_load_u32be(c->data + v->_offset + 16));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 16)), color0_size, "color0",
+                             &color0_mark))
+            return 0;
+        v->color0_at = c->pos;
+        v->color0_lim = c->end;
+        if (deep) {
+            j3d_VertexBuffer_view e_color0;
+            if (!bf_push(c, "color0", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_color0, 0, deep, INT64_C(11), j3d_Vtx1_view_v_color0_at(c, v) < 0 ? -1
+                : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_color0_at(c, v)))))
                 return 0;
-            v->color0_at = c->pos;
-            v->color0_lim = c->end;
-            if (deep) {
-                j3d_VertexBuffer_view e_color0;
-                if (!bf_push(c, "color0", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_color0, 0, deep, INT64_C(11), j3d_Vtx1_view_v_color0_at(c, v) < 0 ? -1
-                    : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_color0_at(c, v)))))
-                    return 0;
-                bf_pop(c);
-            }
-            bf_leave_region(c, &color0_mark);
+            bf_pop(c);
         }
+        bf_leave_region(c, &color0_mark);
     }
     /* color1 */
     if (bf_load_u32be(c->data + v->_offset + 20) != 0) {
         v->has_color1 = 1;
-        {
-            bf_mark color1_mark;
-            const int64_t color1_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 24, 8, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                               8)), bf_load_u32be(c->data + v->_offset + 20));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 20)), color1_size, "color1",
-                                 &color1_mark))
+        bf_mark color1_mark;
+        const int64_t color1_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 24, 8, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)),
+                                           bf_load_u32be(c->data + v->_offset + 20));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 20)), color1_size, "color1",
+                             &color1_mark))
+            return 0;
+        v->color1_at = c->pos;
+        v->color1_lim = c->end;
+        if (deep) {
+            j3d_VertexBuffer_view e_color1;
+            if (!bf_push(c, "color1", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_color1, 0, deep, INT64_C(12), j3d_Vtx1_view_v_color1_at(c, v) < 0 ? -1
+                : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_color1_at(c, v)))))
                 return 0;
-            v->color1_at = c->pos;
-            v->color1_lim = c->end;
-            if (deep) {
-                j3d_VertexBuffer_view e_color1;
-                if (!bf_push(c, "color1", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_color1, 0, deep, INT64_C(12), j3d_Vtx1_view_v_color1_at(c, v) < 0 ? -1
-                    : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_color1_at(c, v)))))
-                    return 0;
-                bf_pop(c);
-            }
-            bf_leave_region(c, &color1_mark);
+            bf_pop(c);
         }
+        bf_leave_region(c, &color1_mark);
     }
     /* texcoord0 */
     if (bf_load_u32be(c->data + v->_offset + 24) != 0) {
         v->has_texcoord0 = 1;
-        {
-            bf_mark texcoord0_mark;
-            const int64_t texcoord0_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 28, 7, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                                  8)), bf_load_u32be(c->data + v->_offset + 24));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 24)), texcoord0_size,
-                                 "texcoord0", &texcoord0_mark))
+        bf_mark texcoord0_mark;
+        const int64_t texcoord0_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 28, 7, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                              8)), bf_load_u32be(c->data + v->_offset + 24));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 24)), texcoord0_size, "texcoord0",
+                             &texcoord0_mark))
+            return 0;
+        v->texcoord0_at = c->pos;
+        v->texcoord0_lim = c->end;
+        if (deep) {
+            j3d_VertexBuffer_view e_texcoord0;
+            if (!bf_push(c, "texcoord0", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord0, 0, deep, INT64_C(13), j3d_Vtx1_view_v_texcoord0_at(c, v) < 0 ? -1
+                : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_texcoord0_at(c, v)))))
                 return 0;
-            v->texcoord0_at = c->pos;
-            v->texcoord0_lim = c->end;
-            if (deep) {
-                j3d_VertexBuffer_view e_texcoord0;
-                if (!bf_push(c, "texcoord0", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord0, 0, deep, INT64_C(13), j3d_Vtx1_view_v_texcoord0_at(c, v) < 0
-                    ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count,
-                    j3d_Vtx1_view_v_texcoord0_at(c, v)))))
-                    return 0;
-                bf_pop(c);
-            }
-            bf_leave_region(c, &texcoord0_mark);
+            bf_pop(c);
         }
+        bf_leave_region(c, &texcoord0_mark);
     }
     /* texcoord1 */
     if (bf_load_u32be(c->data + v->_offset + 28) != 0) {
         v->has_texcoord1 = 1;
-        {
-            bf_mark texcoord1_mark;
-            const int64_t texcoord1_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 32, 6, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                                  8)), bf_load_u32be(c->data + v->_offset + 28));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 28)), texcoord1_size,
-                                 "texcoord1", &texcoord1_mark))
+        bf_mark texcoord1_mark;
+        const int64_t texcoord1_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 32, 6, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                              8)), bf_load_u32be(c->data + v->_offset + 28));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 28)), texcoord1_size, "texcoord1",
+                             &texcoord1_mark))
+            return 0;
+        v->texcoord1_at = c->pos;
+        v->texcoord1_lim = c->end;
+        if (deep) {
+            j3d_VertexBuffer_view e_texcoord1;
+            if (!bf_push(c, "texcoord1", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord1, 0, deep, INT64_C(14), j3d_Vtx1_view_v_texcoord1_at(c, v) < 0 ? -1
+                : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_texcoord1_at(c, v)))))
                 return 0;
-            v->texcoord1_at = c->pos;
-            v->texcoord1_lim = c->end;
-            if (deep) {
-                j3d_VertexBuffer_view e_texcoord1;
-                if (!bf_push(c, "texcoord1", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord1, 0, deep, INT64_C(14), j3d_Vtx1_view_v_texcoord1_at(c, v) < 0
-                    ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count,
-                    j3d_Vtx1_view_v_texcoord1_at(c, v)))))
-                    return 0;
-                bf_pop(c);
-            }
-            bf_leave_region(c, &texcoord1_mark);
+            bf_pop(c);
         }
+        bf_leave_region(c, &texcoord1_mark);
     }
     /* texcoord2 */
     if (bf_load_u32be(c->data + v->_offset + 32) != 0) {
         v->has_texcoord2 = 1;
-        {
-            bf_mark texcoord2_mark;
-            const int64_t texcoord2_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 36, 5, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                                  8)), bf_load_u32be(c->data + v->_offset + 32));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 32)), texcoord2_size,
-                                 "texcoord2", &texcoord2_mark))
+        bf_mark texcoord2_mark;
+        const int64_t texcoord2_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 36, 5, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                              8)), bf_load_u32be(c->data + v->_offset + 32));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 32)), texcoord2_size, "texcoord2",
+                             &texcoord2_mark))
+            return 0;
+        v->texcoord2_at = c->pos;
+        v->texcoord2_lim = c->end;
+        if (deep) {
+            j3d_VertexBuffer_view e_texcoord2;
+            if (!bf_push(c, "texcoord2", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord2, 0, deep, INT64_C(15), j3d_Vtx1_view_v_texcoord2_at(c, v) < 0 ? -1
+                : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_texcoord2_at(c, v)))))
                 return 0;
-            v->texcoord2_at = c->pos;
-            v->texcoord2_lim = c->end;
-            if (deep) {
-                j3d_VertexBuffer_view e_texcoord2;
-                if (!bf_push(c, "texcoord2", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord2, 0, deep, INT64_C(15), j3d_Vtx1_view_v_texcoord2_at(c, v) < 0
-                    ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count,
-                    j3d_Vtx1_view_v_texcoord2_at(c, v)))))
-                    return 0;
-                bf_pop(c);
-            }
-            bf_leave_region(c, &texcoord2_mark);
+            bf_pop(c);
         }
+        bf_leave_region(c, &texcoord2_mark);
     }
     /* texcoord3 */
     if (bf_load_u32be(c->data + v->_offset + 36) != 0) {
         v->has_texcoord3 = 1;
-        {
-            bf_mark texcoord3_mark;
-            const int64_t texcoord3_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 40, 4, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                                  8)), bf_load_u32be(c->data + v->_offset + 36));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 36)), texcoord3_size,
-                                 "texcoord3", &texcoord3_mark))
+        bf_mark texcoord3_mark;
+        const int64_t texcoord3_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 40, 4, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                              8)), bf_load_u32be(c->data + v->_offset + 36));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 36)), texcoord3_size, "texcoord3",
+                             &texcoord3_mark))
+            return 0;
+        v->texcoord3_at = c->pos;
+        v->texcoord3_lim = c->end;
+        if (deep) {
+            j3d_VertexBuffer_view e_texcoord3;
+            if (!bf_push(c, "texcoord3", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord3, 0, deep, INT64_C(16), j3d_Vtx1_view_v_texcoord3_at(c, v) < 0 ? -1
+                : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_texcoord3_at(c, v)))))
                 return 0;
-            v->texcoord3_at = c->pos;
-            v->texcoord3_lim = c->end;
-            if (deep) {
-                j3d_VertexBuffer_view e_texcoord3;
-                if (!bf_push(c, "texcoord3", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord3, 0, deep, INT64_C(16), j3d_Vtx1_view_v_texcoord3_at(c, v) < 0
-                    ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count,
-                    j3d_Vtx1_view_v_texcoord3_at(c, v)))))
-                    return 0;
-                bf_pop(c);
-            }
-            bf_leave_region(c, &texcoord3_mark);
+            bf_pop(c);
         }
+        bf_leave_region(c, &texcoord3_mark);
     }
     /* texcoord4 */
     if (bf_load_u32be(c->data + v->_offset + 40) != 0) {
         v->has_texcoord4 = 1;
-        {
-            bf_mark texcoord4_mark;
-            const int64_t texcoord4_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 44, 3, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                                  8)), bf_load_u32be(c->data + v->_offset + 40));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 40)), texcoord4_size,
-                                 "texcoord4", &texcoord4_mark))
+        bf_mark texcoord4_mark;
+        const int64_t texcoord4_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 44, 3, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                              8)), bf_load_u32be(c->data + v->_offset + 40));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 40)), texcoord4_size, "texcoord4",
+                             &texcoord4_mark))
+            return 0;
+        v->texcoord4_at = c->pos;
+        v->texcoord4_lim = c->end;
+        if (deep) {
+            j3d_VertexBuffer_view e_texcoord4;
+            if (!bf_push(c, "texcoord4", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord4, 0, deep, INT64_C(17), j3d_Vtx1_view_v_texcoord4_at(c, v) < 0 ? -1
+                : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_texcoord4_at(c, v)))))
                 return 0;
-            v->texcoord4_at = c->pos;
-            v->texcoord4_lim = c->end;
-            if (deep) {
-                j3d_VertexBuffer_view e_texcoord4;
-                if (!bf_push(c, "texcoord4", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord4, 0, deep, INT64_C(17), j3d_Vtx1_view_v_texcoord4_at(c, v) < 0
-                    ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count,
-                    j3d_Vtx1_view_v_texcoord4_at(c, v)))))
-                    return 0;
-                bf_pop(c);
-            }
-            bf_leave_region(c, &texcoord4_mark);
+            bf_pop(c);
         }
+        bf_leave_region(c, &texcoord4_mark);
     }
     /* texcoord5 */
     if (bf_load_u32be(c->data + v->_offset + 44) != 0) {
         v->has_texcoord5 = 1;
-        {
-            bf_mark texcoord5_mark;
-            const int64_t texcoord5_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                                  8))), bf_load_u32be(c->data + v->_offset + 44));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 44)), texcoord5_size,
-                                 "texcoord5", &texcoord5_mark))
+        bf_mark texcoord5_mark;
+        const int64_t texcoord5_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52),
+                                              bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))), bf_load_u32be(c->data + v->_offset + 44));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 44)), texcoord5_size, "texcoord5",
+                             &texcoord5_mark))
+            return 0;
+        v->texcoord5_at = c->pos;
+        v->texcoord5_lim = c->end;
+        if (deep) {
+            j3d_VertexBuffer_view e_texcoord5;
+            if (!bf_push(c, "texcoord5", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord5, 0, deep, INT64_C(18), j3d_Vtx1_view_v_texcoord5_at(c, v) < 0 ? -1
+                : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_texcoord5_at(c, v)))))
                 return 0;
-            v->texcoord5_at = c->pos;
-            v->texcoord5_lim = c->end;
-            if (deep) {
-                j3d_VertexBuffer_view e_texcoord5;
-                if (!bf_push(c, "texcoord5", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord5, 0, deep, INT64_C(18), j3d_Vtx1_view_v_texcoord5_at(c, v) < 0
-                    ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count,
-                    j3d_Vtx1_view_v_texcoord5_at(c, v)))))
-                    return 0;
-                bf_pop(c);
-            }
-            bf_leave_region(c, &texcoord5_mark);
+            bf_pop(c);
         }
+        bf_leave_region(c, &texcoord5_mark);
     }
     /* texcoord6 */
     if (bf_load_u32be(c->data + v->_offset + 48) != 0) {
         v->has_texcoord6 = 1;
-        {
-            bf_mark texcoord6_mark;
-            const int64_t texcoord6_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                                  8)), bf_load_u32be(c->data + v->_offset + 48));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 48)), texcoord6_size,
-                                 "texcoord6", &texcoord6_mark))
+        bf_mark texcoord6_mark;
+        const int64_t texcoord6_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)),
+                                              bf_load_u32be(c->data + v->_offset + 48));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 48)), texcoord6_size, "texcoord6",
+                             &texcoord6_mark))
+            return 0;
+        v->texcoord6_at = c->pos;
+        v->texcoord6_lim = c->end;
+        if (deep) {
+            j3d_VertexBuffer_view e_texcoord6;
+            if (!bf_push(c, "texcoord6", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord6, 0, deep, INT64_C(19), j3d_Vtx1_view_v_texcoord6_at(c, v) < 0 ? -1
+                : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_texcoord6_at(c, v)))))
                 return 0;
-            v->texcoord6_at = c->pos;
-            v->texcoord6_lim = c->end;
-            if (deep) {
-                j3d_VertexBuffer_view e_texcoord6;
-                if (!bf_push(c, "texcoord6", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord6, 0, deep, INT64_C(19), j3d_Vtx1_view_v_texcoord6_at(c, v) < 0
-                    ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count,
-                    j3d_Vtx1_view_v_texcoord6_at(c, v)))))
-                    return 0;
-                bf_pop(c);
-            }
-            bf_leave_region(c, &texcoord6_mark);
+            bf_pop(c);
         }
+        bf_leave_region(c, &texcoord6_mark);
     }
     /* texcoord7 */
     if (bf_load_u32be(c->data + v->_offset + 52) != 0) {
         v->has_texcoord7 = 1;
-        {
-            bf_mark texcoord7_mark;
-            const int64_t texcoord7_size = bf_sub(bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8), bf_load_u32be(c->data + v->_offset + 52));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 52)), texcoord7_size,
-                                 "texcoord7", &texcoord7_mark))
+        bf_mark texcoord7_mark;
+        const int64_t texcoord7_size = bf_sub(bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8), bf_load_u32be(c->data + v->_offset + 52));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 52)), texcoord7_size, "texcoord7",
+                             &texcoord7_mark))
+            return 0;
+        v->texcoord7_at = c->pos;
+        v->texcoord7_lim = c->end;
+        if (deep) {
+            j3d_VertexBuffer_view e_texcoord7;
+            if (!bf_push(c, "texcoord7", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord7, 0, deep, INT64_C(20), j3d_Vtx1_view_v_texcoord7_at(c, v) < 0 ? -1
+                : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_texcoord7_at(c, v)))))
                 return 0;
-            v->texcoord7_at = c->pos;
-            v->texcoord7_lim = c->end;
-            if (deep) {
-                j3d_VertexBuffer_view e_texcoord7;
-                if (!bf_push(c, "texcoord7", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord7, 0, deep, INT64_C(20), j3d_Vtx1_view_v_texcoord7_at(c, v) < 0
-                    ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count,
-                    j3d_Vtx1_view_v_texcoord7_at(c, v)))))
-                    return 0;
-                bf_pop(c);
-            }
-            bf_leave_region(c, &texcoord7_mark);
+            bf_pop(c);
         }
+        bf_leave_region(c, &texcoord7_mark);
     }
     v->_end = c->pos;
     return 1;
@@ -684,21 +643,19 @@ int j3d_view_lay_VertexBuffer(bf_ctx *c, const bf_view_doc *d, j3d_VertexBuffer_
     v->_p_attr = p_attr;
     v->_p_format = p_format;
     /* raw */
+    bf_mark raw_mark;
+    const int64_t raw_size = bf_sub((int64_t)c->end, (int64_t)v->_offset);
+    if (!bf_enter_region(c, BF_AT | BF_SIZED, (int64_t)v->_offset, raw_size, "raw", &raw_mark))
+        return 0;
+    v->raw_at = c->pos;
     {
-        bf_mark raw_mark;
-        const int64_t raw_size = bf_sub((int64_t)c->end, (int64_t)v->_offset);
-        if (!bf_enter_region(c, BF_AT | BF_SIZED, (int64_t)v->_offset, raw_size, "raw", &raw_mark))
+        int64_t n = (int64_t)(c->end - c->pos);
+        if (!bf_need(c, (uint64_t)n, "raw"))
             return 0;
-        v->raw_at = c->pos;
-        {
-            int64_t n = (int64_t)(c->end - c->pos);
-            if (!bf_need(c, (uint64_t)n, "raw"))
-                return 0;
-            v->raw_count = (size_t)n;
-            c->pos += (size_t)n;
-        }
-        bf_leave_region(c, &raw_mark);
+        v->raw_count = (size_t)n;
+        c->pos += (size_t)n;
     }
+    bf_leave_region(c, &raw_mark);
     /* u8_values */
     if (v->_p_format >= 0 && !j3d_VertexBuffer_view_v_is_color(c, v) && j3d_VertexBuffer_view_v_data_type(c, v) == 0) {
         v->has_u8_values = 1;
@@ -921,108 +878,98 @@ int j3d_view_lay_Evp1(bf_ctx *c, const bf_view_doc *d, j3d_Evp1_view *v, int64_t
         return 0;
     c->pos += 20;
     /* sizes */
+    bf_mark sizes_mark;
+    if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 4)), 0, "sizes", &sizes_mark))
+        return 0;
+    v->sizes_at = c->pos;
     {
-        bf_mark sizes_mark;
-        if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 4)), 0, "sizes", &sizes_mark))
+        int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
+        if (c->err->failed)
             return 0;
-        v->sizes_at = c->pos;
-        {
-            int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
-            if (c->err->failed)
-                return 0;
-            if (n < 0 || n > (int64_t)UINT32_MAX)
-                return bf_fail(c, c->pos, "sizes", "count %lld is out of range", (long long)n);
-            if (!bf_view_count_fits(c, (uint64_t)n, 1, "sizes"))
-                return 0;
-            v->sizes_count = (size_t)n;
-            if (!bf_need(c, (uint64_t)n * 1, "sizes"))
-                return 0;
-            c->pos += (size_t)n * 1;
-        }
-        bf_leave_region(c, &sizes_mark);
+        if (n < 0 || n > (int64_t)UINT32_MAX)
+            return bf_fail(c, c->pos, "sizes", "count %lld is out of range", (long long)n);
+        if (!bf_view_count_fits(c, (uint64_t)n, 1, "sizes"))
+            return 0;
+        v->sizes_count = (size_t)n;
+        if (!bf_need(c, (uint64_t)n * 1, "sizes"))
+            return 0;
+        c->pos += (size_t)n * 1;
     }
+    bf_leave_region(c, &sizes_mark);
     /* joint_indices */
+    bf_mark joint_indices_mark;
+    if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 8)), 0, "joint_indices", &joint_indices_mark))
+        return 0;
+    v->joint_indices_at = c->pos;
+    v->joint_indices_lim = c->end;
     {
-        bf_mark joint_indices_mark;
-        if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 8)), 0, "joint_indices",
-                             &joint_indices_mark))
+        int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
+        if (c->err->failed)
             return 0;
-        v->joint_indices_at = c->pos;
-        v->joint_indices_lim = c->end;
-        {
-            int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
-            if (c->err->failed)
+        if (n < 0 || n > (int64_t)UINT32_MAX)
+            return bf_fail(c, c->pos, "joint_indices", "count %lld is out of range", (long long)n);
+        if (!bf_view_count_fits(c, (uint64_t)n, 0, "joint_indices"))
+            return 0;
+        v->joint_indices_count = (size_t)n;
+        j3d_EnvelopeJoints_view e;
+        for (int64_t i = 0; i < n; i++) {
+            j3d_EnvelopeJoints_view *cur = &e;
+            if (!bf_push(c, "joint_indices", i)
+                || !j3d_view_lay_EnvelopeJoints(c, d, cur, i, deep, (int64_t)(bf_view_elem(c, c->data + v->sizes_at, 1, v->sizes_count, (int64_t)i))[0]))
                 return 0;
-            if (n < 0 || n > (int64_t)UINT32_MAX)
-                return bf_fail(c, c->pos, "joint_indices", "count %lld is out of range", (long long)n);
-            if (!bf_view_count_fits(c, (uint64_t)n, 0, "joint_indices"))
-                return 0;
-            v->joint_indices_count = (size_t)n;
-            j3d_EnvelopeJoints_view e;
-            for (int64_t i = 0; i < n; i++) {
-                j3d_EnvelopeJoints_view *cur = &e;
-                if (!bf_push(c, "joint_indices", i)
-                    || !j3d_view_lay_EnvelopeJoints(c, d, cur, i, deep, (int64_t)(bf_view_elem(c, c->data + v->sizes_at, 1, v->sizes_count, (int64_t)i))[0]))
-                    return 0;
-                bf_pop(c);
-            }
+            bf_pop(c);
         }
-        bf_leave_region(c, &joint_indices_mark);
     }
+    bf_leave_region(c, &joint_indices_mark);
     /* weights */
+    bf_mark weights_mark;
+    if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 12)), 0, "weights", &weights_mark))
+        return 0;
+    v->weights_at = c->pos;
+    v->weights_lim = c->end;
     {
-        bf_mark weights_mark;
-        if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 12)), 0, "weights", &weights_mark))
+        int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
+        if (c->err->failed)
             return 0;
-        v->weights_at = c->pos;
-        v->weights_lim = c->end;
-        {
-            int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
-            if (c->err->failed)
+        if (n < 0 || n > (int64_t)UINT32_MAX)
+            return bf_fail(c, c->pos, "weights", "count %lld is out of range", (long long)n);
+        if (!bf_view_count_fits(c, (uint64_t)n, 0, "weights"))
+            return 0;
+        v->weights_count = (size_t)n;
+        j3d_EnvelopeWeights_view e;
+        for (int64_t i = 0; i < n; i++) {
+            j3d_EnvelopeWeights_view *cur = &e;
+            if (!bf_push(c, "weights", i)
+                || !j3d_view_lay_EnvelopeWeights(c, d, cur, i, deep, (int64_t)(bf_view_elem(c, c->data + v->sizes_at, 1, v->sizes_count, (int64_t)i))[0]))
                 return 0;
-            if (n < 0 || n > (int64_t)UINT32_MAX)
-                return bf_fail(c, c->pos, "weights", "count %lld is out of range", (long long)n);
-            if (!bf_view_count_fits(c, (uint64_t)n, 0, "weights"))
-                return 0;
-            v->weights_count = (size_t)n;
-            j3d_EnvelopeWeights_view e;
-            for (int64_t i = 0; i < n; i++) {
-                j3d_EnvelopeWeights_view *cur = &e;
-                if (!bf_push(c, "weights", i)
-                    || !j3d_view_lay_EnvelopeWeights(c, d, cur, i, deep, (int64_t)(bf_view_elem(c, c->data + v->sizes_at, 1, v->sizes_count, (int64_t)i))[0]))
-                    return 0;
-                bf_pop(c);
-            }
+            bf_pop(c);
         }
-        bf_leave_region(c, &weights_mark);
     }
+    bf_leave_region(c, &weights_mark);
     /* inverse_bind_matrices */
     if (bf_load_u32be(c->data + v->_offset + 16) != 0) {
         v->has_inverse_bind_matrices = 1;
+        bf_mark inverse_bind_matrices_mark;
+        const int64_t inverse_bind_matrices_size = bf_sub((int64_t)c->end, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 16)));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 16)), inverse_bind_matrices_size,
+                             "inverse_bind_matrices", &inverse_bind_matrices_mark))
+            return 0;
+        v->inverse_bind_matrices_at = c->pos;
+        v->inverse_bind_matrices_lim = c->end;
         {
-            bf_mark inverse_bind_matrices_mark;
-            const int64_t inverse_bind_matrices_size =
-                    bf_sub((int64_t)c->end, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 16)));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 16)),
-                                 inverse_bind_matrices_size, "inverse_bind_matrices", &inverse_bind_matrices_mark))
+            int64_t n = bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), 48);
+            if (c->err->failed)
                 return 0;
-            v->inverse_bind_matrices_at = c->pos;
-            v->inverse_bind_matrices_lim = c->end;
-            {
-                int64_t n = bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), 48);
-                if (c->err->failed)
-                    return 0;
-                if (n < 0 || n > (int64_t)UINT32_MAX)
-                    return bf_fail(c, c->pos, "inverse_bind_matrices", "count %lld is out of range", (long long)n);
-                if (!bf_view_count_fits(c, (uint64_t)n, 48, "inverse_bind_matrices"))
-                    return 0;
-                v->inverse_bind_matrices_count = (size_t)n;
-                if (!bf_view_need_elems(c, (uint64_t)n, 48, "inverse_bind_matrices"))
-                    return 0;
-                c->pos += (size_t)n * 48;
-            }
-            bf_leave_region(c, &inverse_bind_matrices_mark);
+            if (n < 0 || n > (int64_t)UINT32_MAX)
+                return bf_fail(c, c->pos, "inverse_bind_matrices", "count %lld is out of range", (long long)n);
+            if (!bf_view_count_fits(c, (uint64_t)n, 48, "inverse_bind_matrices"))
+                return 0;
+            v->inverse_bind_matrices_count = (size_t)n;
+            if (!bf_view_need_elems(c, (uint64_t)n, 48, "inverse_bind_matrices"))
+                return 0;
+            c->pos += (size_t)n * 48;
         }
+        bf_leave_region(c, &inverse_bind_matrices_mark);
     }
     v->_end = c->pos;
     return 1;
@@ -1095,47 +1042,43 @@ int j3d_view_lay_Drw1(bf_ctx *c, const bf_view_doc *d, j3d_Drw1_view *v, int64_t
         return 0;
     c->pos += 12;
     /* types */
+    bf_mark types_mark;
+    if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 4)), 0, "types", &types_mark))
+        return 0;
+    v->types_at = c->pos;
     {
-        bf_mark types_mark;
-        if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 4)), 0, "types", &types_mark))
+        int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
+        if (c->err->failed)
             return 0;
-        v->types_at = c->pos;
-        {
-            int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
-            if (c->err->failed)
-                return 0;
-            if (n < 0 || n > (int64_t)UINT32_MAX)
-                return bf_fail(c, c->pos, "types", "count %lld is out of range", (long long)n);
-            if (!bf_view_count_fits(c, (uint64_t)n, 1, "types"))
-                return 0;
-            v->types_count = (size_t)n;
-            if (!bf_need(c, (uint64_t)n * 1, "types"))
-                return 0;
-            c->pos += (size_t)n * 1;
-        }
-        bf_leave_region(c, &types_mark);
+        if (n < 0 || n > (int64_t)UINT32_MAX)
+            return bf_fail(c, c->pos, "types", "count %lld is out of range", (long long)n);
+        if (!bf_view_count_fits(c, (uint64_t)n, 1, "types"))
+            return 0;
+        v->types_count = (size_t)n;
+        if (!bf_need(c, (uint64_t)n * 1, "types"))
+            return 0;
+        c->pos += (size_t)n * 1;
     }
+    bf_leave_region(c, &types_mark);
     /* ids */
+    bf_mark ids_mark;
+    if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 8)), 0, "ids", &ids_mark))
+        return 0;
+    v->ids_at = c->pos;
     {
-        bf_mark ids_mark;
-        if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 8)), 0, "ids", &ids_mark))
+        int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
+        if (c->err->failed)
             return 0;
-        v->ids_at = c->pos;
-        {
-            int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
-            if (c->err->failed)
-                return 0;
-            if (n < 0 || n > (int64_t)UINT32_MAX)
-                return bf_fail(c, c->pos, "ids", "count %lld is out of range", (long long)n);
-            if (!bf_view_count_fits(c, (uint64_t)n, 2, "ids"))
-                return 0;
-            v->ids_count = (size_t)n;
-            if (!bf_need(c, (uint64_t)n * 2, "ids"))
-                return 0;
-            c->pos += (size_t)n * 2;
-        }
-        bf_leave_region(c, &ids_mark);
+        if (n < 0 || n > (int64_t)UINT32_MAX)
+            return bf_fail(c, c->pos, "ids", "count %lld is out of range", (long long)n);
+        if (!bf_view_count_fits(c, (uint64_t)n, 2, "ids"))
+            return 0;
+        v->ids_count = (size_t)n;
+        if (!bf_need(c, (uint64_t)n * 2, "ids"))
+            return 0;
+        c->pos += (size_t)n * 2;
     }
+    bf_leave_region(c, &ids_mark);
     v->_end = c->pos;
     return 1;
 }
@@ -1151,65 +1094,59 @@ int j3d_view_lay_Jnt1(bf_ctx *c, const bf_view_doc *d, j3d_Jnt1_view *v, int64_t
         return 0;
     c->pos += 16;
     /* joints */
+    bf_mark joints_mark;
+    if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 4)), 0, "joints", &joints_mark))
+        return 0;
+    v->joints_at = c->pos;
+    v->joints_lim = c->end;
     {
-        bf_mark joints_mark;
-        if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 4)), 0, "joints", &joints_mark))
+        int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
+        if (c->err->failed)
             return 0;
-        v->joints_at = c->pos;
-        v->joints_lim = c->end;
-        {
-            int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
-            if (c->err->failed)
-                return 0;
-            if (n < 0 || n > (int64_t)UINT32_MAX)
-                return bf_fail(c, c->pos, "joints", "count %lld is out of range", (long long)n);
-            if (!bf_view_count_fits(c, (uint64_t)n, 64, "joints"))
-                return 0;
-            v->joints_count = (size_t)n;
-            if (!bf_view_need_elems(c, (uint64_t)n, 64, "joints"))
-                return 0;
-            c->pos += (size_t)n * 64;
-        }
-        bf_leave_region(c, &joints_mark);
+        if (n < 0 || n > (int64_t)UINT32_MAX)
+            return bf_fail(c, c->pos, "joints", "count %lld is out of range", (long long)n);
+        if (!bf_view_count_fits(c, (uint64_t)n, 64, "joints"))
+            return 0;
+        v->joints_count = (size_t)n;
+        if (!bf_view_need_elems(c, (uint64_t)n, 64, "joints"))
+            return 0;
+        c->pos += (size_t)n * 64;
     }
+    bf_leave_region(c, &joints_mark);
     /* remap */
+    bf_mark remap_mark;
+    if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 8)), 0, "remap", &remap_mark))
+        return 0;
+    v->remap_at = c->pos;
     {
-        bf_mark remap_mark;
-        if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 8)), 0, "remap", &remap_mark))
+        int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
+        if (c->err->failed)
             return 0;
-        v->remap_at = c->pos;
-        {
-            int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
-            if (c->err->failed)
-                return 0;
-            if (n < 0 || n > (int64_t)UINT32_MAX)
-                return bf_fail(c, c->pos, "remap", "count %lld is out of range", (long long)n);
-            if (!bf_view_count_fits(c, (uint64_t)n, 2, "remap"))
-                return 0;
-            v->remap_count = (size_t)n;
-            if (!bf_need(c, (uint64_t)n * 2, "remap"))
-                return 0;
-            c->pos += (size_t)n * 2;
-        }
-        bf_leave_region(c, &remap_mark);
+        if (n < 0 || n > (int64_t)UINT32_MAX)
+            return bf_fail(c, c->pos, "remap", "count %lld is out of range", (long long)n);
+        if (!bf_view_count_fits(c, (uint64_t)n, 2, "remap"))
+            return 0;
+        v->remap_count = (size_t)n;
+        if (!bf_need(c, (uint64_t)n * 2, "remap"))
+            return 0;
+        c->pos += (size_t)n * 2;
     }
+    bf_leave_region(c, &remap_mark);
     /* names */
     if (bf_load_u32be(c->data + v->_offset + 12) != 0) {
         v->has_names = 1;
-        {
-            bf_mark names_mark;
-            if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 12)), 0, "names", &names_mark))
+        bf_mark names_mark;
+        if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 12)), 0, "names", &names_mark))
+            return 0;
+        v->names_at = c->pos;
+        v->names_lim = c->end;
+        if (deep) {
+            j3d_NameTable_view e_names;
+            if (!bf_push(c, "names", -1) || !j3d_view_lay_NameTable(c, d, &e_names, 0, deep))
                 return 0;
-            v->names_at = c->pos;
-            v->names_lim = c->end;
-            if (deep) {
-                j3d_NameTable_view e_names;
-                if (!bf_push(c, "names", -1) || !j3d_view_lay_NameTable(c, d, &e_names, 0, deep))
-                    return 0;
-                bf_pop(c);
-            }
-            bf_leave_region(c, &names_mark);
+            bf_pop(c);
         }
+        bf_leave_region(c, &names_mark);
     }
     v->_end = c->pos;
     return 1;
@@ -1274,18 +1211,16 @@ int j3d_view_lay_NameEntry(bf_ctx *c, const bf_view_doc *d, j3d_NameEntry_view *
         return 0;
     c->pos += 4;
     /* name */
+    bf_mark name_mark;
+    if (!bf_enter_region(c, BF_AT, bf_add(v->_p_table_start, bf_load_u16be(c->data + v->_offset + 2)), 0, "name", &name_mark))
+        return 0;
+    v->name_at = c->pos;
     {
-        bf_mark name_mark;
-        if (!bf_enter_region(c, BF_AT, bf_add(v->_p_table_start, bf_load_u16be(c->data + v->_offset + 2)), 0, "name", &name_mark))
+        bf_str s;
+        if (!bf_read_cstr(c, "name", &s))
             return 0;
-        v->name_at = c->pos;
-        {
-            bf_str s;
-            if (!bf_read_cstr(c, "name", &s))
-                return 0;
-        }
-        bf_leave_region(c, &name_mark);
     }
+    bf_leave_region(c, &name_mark);
     v->_end = c->pos;
     return 1;
 }
@@ -1302,109 +1237,101 @@ int j3d_view_lay_Shp1(bf_ctx *c, const bf_view_doc *d, j3d_Shp1_view *v, int64_t
         return 0;
     c->pos += 36;
     /* shapes */
+    bf_mark shapes_mark;
+    if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 4)), 0, "shapes", &shapes_mark))
+        return 0;
+    v->shapes_at = c->pos;
+    v->shapes_lim = c->end;
     {
-        bf_mark shapes_mark;
-        if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 4)), 0, "shapes", &shapes_mark))
+        int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
+        if (c->err->failed)
             return 0;
-        v->shapes_at = c->pos;
-        v->shapes_lim = c->end;
-        {
-            int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
-            if (c->err->failed)
-                return 0;
-            if (n < 0 || n > (int64_t)UINT32_MAX)
-                return bf_fail(c, c->pos, "shapes", "count %lld is out of range", (long long)n);
-            if (!bf_view_count_fits(c, (uint64_t)n, 40, "shapes"))
-                return 0;
-            v->shapes_count = (size_t)n;
-            if (!deep) {
-                if (!bf_need(c, (uint64_t)n * 40, "shapes"))
-                    return 0;
-                c->pos += (size_t)n * 40;
-            } else {
-                j3d_Shape_view e;
-                for (int64_t i = 0; i < n; i++) {
-                    if (!bf_push(c, "shapes", i) || !j3d_view_lay_Shape(c, d, &e, i, deep, bf_sub((int64_t)v->_offset, 8),
-                        (int64_t)bf_load_u32be(c->data + v->_offset + 16), (int64_t)bf_load_u32be(c->data + v->_offset + 24),
-                        (int64_t)bf_load_u32be(c->data + v->_offset + 32)))
-                        return 0;
-                    bf_pop(c);
-                }
-            }
-        }
-        bf_leave_region(c, &shapes_mark);
-    }
-    /* remap */
-    {
-        bf_mark remap_mark;
-        if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 8)), 0, "remap", &remap_mark))
+        if (n < 0 || n > (int64_t)UINT32_MAX)
+            return bf_fail(c, c->pos, "shapes", "count %lld is out of range", (long long)n);
+        if (!bf_view_count_fits(c, (uint64_t)n, 40, "shapes"))
             return 0;
-        v->remap_at = c->pos;
-        {
-            int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
-            if (c->err->failed)
+        v->shapes_count = (size_t)n;
+        if (!deep) {
+            if (!bf_need(c, (uint64_t)n * 40, "shapes"))
                 return 0;
-            if (n < 0 || n > (int64_t)UINT32_MAX)
-                return bf_fail(c, c->pos, "remap", "count %lld is out of range", (long long)n);
-            if (!bf_view_count_fits(c, (uint64_t)n, 2, "remap"))
-                return 0;
-            v->remap_count = (size_t)n;
-            if (!bf_need(c, (uint64_t)n * 2, "remap"))
-                return 0;
-            c->pos += (size_t)n * 2;
-        }
-        bf_leave_region(c, &remap_mark);
-    }
-    /* names */
-    if (bf_load_u32be(c->data + v->_offset + 12) != 0) {
-        v->has_names = 1;
-        {
-            bf_mark names_mark;
-            if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 12)), 0, "names", &names_mark))
-                return 0;
-            v->names_at = c->pos;
-            v->names_lim = c->end;
-            if (deep) {
-                j3d_NameTable_view e_names;
-                if (!bf_push(c, "names", -1) || !j3d_view_lay_NameTable(c, d, &e_names, 0, deep))
+            c->pos += (size_t)n * 40;
+        } else {
+            j3d_Shape_view e;
+            for (int64_t i = 0; i < n; i++) {
+                if (!bf_push(c, "shapes", i)
+                    || !j3d_view_lay_Shape(c, d, &e, i, deep, bf_sub((int64_t)v->_offset, 8), (int64_t)bf_load_u32be(c->data + v->_offset + 16),
+                    (int64_t)bf_load_u32be(c->data + v->_offset + 24), (int64_t)bf_load_u32be(c->data + v->_offset + 32)))
                     return 0;
                 bf_pop(c);
             }
-            bf_leave_region(c, &names_mark);
         }
+    }
+    bf_leave_region(c, &shapes_mark);
+    /* remap */
+    bf_mark remap_mark;
+    if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 8)), 0, "remap", &remap_mark))
+        return 0;
+    v->remap_at = c->pos;
+    {
+        int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
+        if (c->err->failed)
+            return 0;
+        if (n < 0 || n > (int64_t)UINT32_MAX)
+            return bf_fail(c, c->pos, "remap", "count %lld is out of range", (long long)n);
+        if (!bf_view_count_fits(c, (uint64_t)n, 2, "remap"))
+            return 0;
+        v->remap_count = (size_t)n;
+        if (!bf_need(c, (uint64_t)n * 2, "remap"))
+            return 0;
+        c->pos += (size_t)n * 2;
+    }
+    bf_leave_region(c, &remap_mark);
+    /* names */
+    if (bf_load_u32be(c->data + v->_offset + 12) != 0) {
+        v->has_names = 1;
+        bf_mark names_mark;
+        if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 12)), 0, "names", &names_mark))
+            return 0;
+        v->names_at = c->pos;
+        v->names_lim = c->end;
+        if (deep) {
+            j3d_NameTable_view e_names;
+            if (!bf_push(c, "names", -1) || !j3d_view_lay_NameTable(c, d, &e_names, 0, deep))
+                return 0;
+            bf_pop(c);
+        }
+        bf_leave_region(c, &names_mark);
     }
     /* group_data */
+    bf_mark group_data_mark;
+    if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 28)), 0, "group_data", &group_data_mark))
+        return 0;
+    v->group_data_at = c->pos;
+    v->group_data_lim = c->end;
     {
-        bf_mark group_data_mark;
-        if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 28)), 0, "group_data", &group_data_mark))
+        int64_t n = bf_div(c, bf_sub(bf_load_u32be(c->data + v->_offset + 32), bf_load_u32be(c->data + v->_offset + 28)), 8);
+        if (c->err->failed)
             return 0;
-        v->group_data_at = c->pos;
-        v->group_data_lim = c->end;
-        {
-            int64_t n = bf_div(c, bf_sub(bf_load_u32be(c->data + v->_offset + 32), bf_load_u32be(c->data + v->_offset + 28)), 8);
-            if (c->err->failed)
+        if (n < 0 || n > (int64_t)UINT32_MAX)
+            return bf_fail(c, c->pos, "group_data", "count %lld is out of range", (long long)n);
+        if (!bf_view_count_fits(c, (uint64_t)n, 8, "group_data"))
+            return 0;
+        v->group_data_count = (size_t)n;
+        if (!deep) {
+            if (!bf_need(c, (uint64_t)n * 8, "group_data"))
                 return 0;
-            if (n < 0 || n > (int64_t)UINT32_MAX)
-                return bf_fail(c, c->pos, "group_data", "count %lld is out of range", (long long)n);
-            if (!bf_view_count_fits(c, (uint64_t)n, 8, "group_data"))
-                return 0;
-            v->group_data_count = (size_t)n;
-            if (!deep) {
-                if (!bf_need(c, (uint64_t)n * 8, "group_data"))
+            c->pos += (size_t)n * 8;
+        } else {
+            j3d_MatrixGroupData_view e;
+            for (int64_t i = 0; i < n; i++) {
+                if (!bf_push(c, "group_data", i)
+                    || !j3d_view_lay_MatrixGroupData(c, d, &e, i, deep, bf_sub((int64_t)v->_offset, 8), (int64_t)bf_load_u32be(c->data + v->_offset + 20)))
                     return 0;
-                c->pos += (size_t)n * 8;
-            } else {
-                j3d_MatrixGroupData_view e;
-                for (int64_t i = 0; i < n; i++) {
-                    if (!bf_push(c, "group_data", i)
-                        || !j3d_view_lay_MatrixGroupData(c, d, &e, i, deep, bf_sub((int64_t)v->_offset, 8), (int64_t)bf_load_u32be(c->data + v->_offset + 20)))
-                        return 0;
-                    bf_pop(c);
-                }
+                bf_pop(c);
             }
         }
-        bf_leave_region(c, &group_data_mark);
     }
+    bf_leave_region(c, &group_data_mark);
     v->_end = c->pos;
     return 1;
 }
@@ -1427,68 +1354,64 @@ int j3d_view_lay_Shape(bf_ctx *c, const bf_view_doc *d, j3d_Shape_view *v, int64
         return 0;
     c->pos += 40;
     /* attributes */
+    bf_mark attributes_mark;
+    if (!bf_enter_region(c, BF_AT, bf_add(bf_add(v->_p_base, v->_p_attribute_table), bf_load_u16be(c->data + v->_offset + 4)), 0, "attributes",
+                         &attributes_mark))
+        return 0;
+    v->attributes_at = c->pos;
+    v->attributes_lim = c->end;
     {
-        bf_mark attributes_mark;
-        if (!bf_enter_region(c, BF_AT, bf_add(bf_add(v->_p_base, v->_p_attribute_table), bf_load_u16be(c->data + v->_offset + 4)), 0, "attributes",
-                             &attributes_mark))
+        j3d_IndexAttribute_view e;
+        int64_t i = 0;
+        for (;; i++) {
+            if (c->pos >= c->end)
+                return bf_fail(c, c->pos, "attributes", "ends without its terminator (_it.attr == ShapeAttribute.list_end)");
+            size_t before = c->pos;
+            j3d_IndexAttribute_view *cur = &e;
+            if (!bf_push(c, "attributes", i) || !j3d_view_lay_IndexAttribute(c, d, cur, i, deep))
+                return 0;
+            bf_pop(c);
+            if (bf_load_u32be(c->data + cur->_offset + 0) == J3D_SHAPE_ATTRIBUTE_LIST_END) {
+                i++;
+                break;
+            }
+            if (c->pos == before)
+                return bf_fail(c, c->pos, "attributes", "element %u takes no bytes: the array would never end", (unsigned)i);
+        }
+        v->attributes_count = (size_t)i;
+    }
+    bf_leave_region(c, &attributes_mark);
+    /* groups */
+    bf_mark groups_mark;
+    if (!bf_enter_region(c, BF_AT, bf_add(bf_add(v->_p_base, v->_p_definitions), bf_mul(8, bf_load_u16be(c->data + v->_offset + 8))), 0, "groups",
+                         &groups_mark))
+        return 0;
+    v->groups_at = c->pos;
+    v->groups_lim = c->end;
+    {
+        int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 2);
+        if (c->err->failed)
             return 0;
-        v->attributes_at = c->pos;
-        v->attributes_lim = c->end;
-        {
-            j3d_IndexAttribute_view e;
-            int64_t i = 0;
-            for (;; i++) {
-                if (c->pos >= c->end)
-                    return bf_fail(c, c->pos, "attributes", "ends without its terminator (_it.attr == ShapeAttribute.list_end)");
-                size_t before = c->pos;
-                j3d_IndexAttribute_view *cur = &e;
-                if (!bf_push(c, "attributes", i) || !j3d_view_lay_IndexAttribute(c, d, cur, i, deep))
+        if (n < 0 || n > (int64_t)UINT32_MAX)
+            return bf_fail(c, c->pos, "groups", "count %lld is out of range", (long long)n);
+        if (!bf_view_count_fits(c, (uint64_t)n, 8, "groups"))
+            return 0;
+        v->groups_count = (size_t)n;
+        if (!deep) {
+            if (!bf_need(c, (uint64_t)n * 8, "groups"))
+                return 0;
+            c->pos += (size_t)n * 8;
+        } else {
+            j3d_MatrixGroup_view e;
+            for (int64_t i = 0; i < n; i++) {
+                if (!bf_push(c, "groups", i) || !j3d_view_lay_MatrixGroup(c, d, &e, i, deep, v->_p_base, v->_p_primitive_data,
+                    bf_sub((int64_t)v->attributes_count, 1), j3d_Shape_view_v__q2(c, v)))
                     return 0;
                 bf_pop(c);
-                if (bf_load_u32be(c->data + cur->_offset + 0) == J3D_SHAPE_ATTRIBUTE_LIST_END) {
-                    i++;
-                    break;
-                }
-                if (c->pos == before)
-                    return bf_fail(c, c->pos, "attributes", "element %u takes no bytes: the array would never end", (unsigned)i);
-            }
-            v->attributes_count = (size_t)i;
-        }
-        bf_leave_region(c, &attributes_mark);
-    }
-    /* groups */
-    {
-        bf_mark groups_mark;
-        if (!bf_enter_region(c, BF_AT, bf_add(bf_add(v->_p_base, v->_p_definitions), bf_mul(8, bf_load_u16be(c->data + v->_offset + 8))), 0, "groups",
-                             &groups_mark))
-            return 0;
-        v->groups_at = c->pos;
-        v->groups_lim = c->end;
-        {
-            int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 2);
-            if (c->err->failed)
-                return 0;
-            if (n < 0 || n > (int64_t)UINT32_MAX)
-                return bf_fail(c, c->pos, "groups", "count %lld is out of range", (long long)n);
-            if (!bf_view_count_fits(c, (uint64_t)n, 8, "groups"))
-                return 0;
-            v->groups_count = (size_t)n;
-            if (!deep) {
-                if (!bf_need(c, (uint64_t)n * 8, "groups"))
-                    return 0;
-                c->pos += (size_t)n * 8;
-            } else {
-                j3d_MatrixGroup_view e;
-                for (int64_t i = 0; i < n; i++) {
-                    if (!bf_push(c, "groups", i) || !j3d_view_lay_MatrixGroup(c, d, &e, i, deep, v->_p_base, v->_p_primitive_data,
-                        bf_sub((int64_t)v->attributes_count, 1), j3d_Shape_view_v__q2(c, v)))
-                        return 0;
-                    bf_pop(c);
-                }
             }
         }
-        bf_leave_region(c, &groups_mark);
     }
+    bf_leave_region(c, &groups_mark);
     v->_end = c->pos;
     return 1;
 }
@@ -1521,36 +1444,34 @@ int j3d_view_lay_MatrixGroup(bf_ctx *c, const bf_view_doc *d, j3d_MatrixGroup_vi
     /* primitives */
     if (bf_load_u32be(c->data + v->_offset + 0) > 0) {
         v->has_primitives = 1;
+        bf_mark primitives_mark;
+        const int64_t primitives_size = (int64_t)bf_load_u32be(c->data + v->_offset + 0);
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_add(v->_p_base, v->_p_primitive_data), bf_load_u32be(c->data + v->_offset + 4)), primitives_size,
+                             "primitives", &primitives_mark))
+            return 0;
+        v->primitives_at = c->pos;
+        v->primitives_lim = c->end;
         {
-            bf_mark primitives_mark;
-            const int64_t primitives_size = (int64_t)bf_load_u32be(c->data + v->_offset + 0);
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_add(v->_p_base, v->_p_primitive_data), bf_load_u32be(c->data + v->_offset + 4)),
-                                 primitives_size, "primitives", &primitives_mark))
-                return 0;
-            v->primitives_at = c->pos;
-            v->primitives_lim = c->end;
-            {
-                j3d_Primitive_view e;
-                int64_t i = 0;
-                for (;; i++) {
-                    if (c->pos >= c->end)
-                        return bf_fail(c, c->pos, "primitives", "ends without its terminator (_it.type == PrimitiveType.padding || _pos >= _end)");
-                    size_t before = c->pos;
-                    j3d_Primitive_view *cur = &e;
-                    if (!bf_push(c, "primitives", i) || !j3d_view_lay_Primitive(c, d, cur, i, deep, v->_p_attribute_count, v->_p_wide_mask))
-                        return 0;
-                    bf_pop(c);
-                    if (c->data[cur->_offset + 0] == J3D_PRIMITIVE_TYPE_PADDING || (int64_t)c->pos >= (int64_t)c->end) {
-                        i++;
-                        break;
-                    }
-                    if (c->pos == before)
-                        return bf_fail(c, c->pos, "primitives", "element %u takes no bytes: the array would never end", (unsigned)i);
+            j3d_Primitive_view e;
+            int64_t i = 0;
+            for (;; i++) {
+                if (c->pos >= c->end)
+                    return bf_fail(c, c->pos, "primitives", "ends without its terminator (_it.type == PrimitiveType.padding || _pos >= _end)");
+                size_t before = c->pos;
+                j3d_Primitive_view *cur = &e;
+                if (!bf_push(c, "primitives", i) || !j3d_view_lay_Primitive(c, d, cur, i, deep, v->_p_attribute_count, v->_p_wide_mask))
+                    return 0;
+                bf_pop(c);
+                if (c->data[cur->_offset + 0] == J3D_PRIMITIVE_TYPE_PADDING || (int64_t)c->pos >= (int64_t)c->end) {
+                    i++;
+                    break;
                 }
-                v->primitives_count = (size_t)i;
+                if (c->pos == before)
+                    return bf_fail(c, c->pos, "primitives", "element %u takes no bytes: the array would never end", (unsigned)i);
             }
-            bf_leave_region(c, &primitives_mark);
+            v->primitives_count = (size_t)i;
         }
+        bf_leave_region(c, &primitives_mark);
     }
     v->_end = c->pos;
     return 1;
@@ -1665,27 +1586,25 @@ int j3d_view_lay_MatrixGroupData(bf_ctx *c, const bf_view_doc *d, j3d_MatrixGrou
         return 0;
     c->pos += 8;
     /* weights */
+    bf_mark weights_mark;
+    if (!bf_enter_region(c, BF_AT, bf_add(bf_add(v->_p_base, v->_p_weight_table), bf_mul(2, bf_load_u32be(c->data + v->_offset + 4))), 0, "weights",
+                         &weights_mark))
+        return 0;
+    v->weights_at = c->pos;
     {
-        bf_mark weights_mark;
-        if (!bf_enter_region(c, BF_AT, bf_add(bf_add(v->_p_base, v->_p_weight_table), bf_mul(2, bf_load_u32be(c->data + v->_offset + 4))), 0, "weights",
-                             &weights_mark))
+        int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 2);
+        if (c->err->failed)
             return 0;
-        v->weights_at = c->pos;
-        {
-            int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 2);
-            if (c->err->failed)
-                return 0;
-            if (n < 0 || n > (int64_t)UINT32_MAX)
-                return bf_fail(c, c->pos, "weights", "count %lld is out of range", (long long)n);
-            if (!bf_view_count_fits(c, (uint64_t)n, 2, "weights"))
-                return 0;
-            v->weights_count = (size_t)n;
-            if (!bf_need(c, (uint64_t)n * 2, "weights"))
-                return 0;
-            c->pos += (size_t)n * 2;
-        }
-        bf_leave_region(c, &weights_mark);
+        if (n < 0 || n > (int64_t)UINT32_MAX)
+            return bf_fail(c, c->pos, "weights", "count %lld is out of range", (long long)n);
+        if (!bf_view_count_fits(c, (uint64_t)n, 2, "weights"))
+            return 0;
+        v->weights_count = (size_t)n;
+        if (!bf_need(c, (uint64_t)n * 2, "weights"))
+            return 0;
+        c->pos += (size_t)n * 2;
     }
+    bf_leave_region(c, &weights_mark);
     v->_end = c->pos;
     return 1;
 }
@@ -1729,876 +1648,815 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         return 0;
     c->pos += 124;
     /* remap */
+    bf_mark remap_mark;
+    if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 8)), 0, "remap", &remap_mark))
+        return 0;
+    v->remap_at = c->pos;
     {
-        bf_mark remap_mark;
-        if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 8)), 0, "remap", &remap_mark))
+        int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
+        if (c->err->failed)
             return 0;
-        v->remap_at = c->pos;
-        {
-            int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
-            if (c->err->failed)
-                return 0;
-            if (n < 0 || n > (int64_t)UINT32_MAX)
-                return bf_fail(c, c->pos, "remap", "count %lld is out of range", (long long)n);
-            if (!bf_view_count_fits(c, (uint64_t)n, 2, "remap"))
-                return 0;
-            v->remap_count = (size_t)n;
-            if (!bf_need(c, (uint64_t)n * 2, "remap"))
-                return 0;
-            c->pos += (size_t)n * 2;
-        }
-        bf_leave_region(c, &remap_mark);
+        if (n < 0 || n > (int64_t)UINT32_MAX)
+            return bf_fail(c, c->pos, "remap", "count %lld is out of range", (long long)n);
+        if (!bf_view_count_fits(c, (uint64_t)n, 2, "remap"))
+            return 0;
+        v->remap_count = (size_t)n;
+        if (!bf_need(c, (uint64_t)n * 2, "remap"))
+            return 0;
+        c->pos += (size_t)n * 2;
     }
+    bf_leave_region(c, &remap_mark);
     /* names */
     if (bf_load_u32be(c->data + v->_offset + 12) != 0) {
         v->has_names = 1;
-        {
-            bf_mark names_mark;
-            if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 12)), 0, "names", &names_mark))
+        bf_mark names_mark;
+        if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 12)), 0, "names", &names_mark))
+            return 0;
+        v->names_at = c->pos;
+        v->names_lim = c->end;
+        if (deep) {
+            j3d_NameTable_view e_names;
+            if (!bf_push(c, "names", -1) || !j3d_view_lay_NameTable(c, d, &e_names, 0, deep))
                 return 0;
-            v->names_at = c->pos;
-            v->names_lim = c->end;
-            if (deep) {
-                j3d_NameTable_view e_names;
-                if (!bf_push(c, "names", -1) || !j3d_view_lay_NameTable(c, d, &e_names, 0, deep))
-                    return 0;
-                bf_pop(c);
-            }
-            bf_leave_region(c, &names_mark);
+            bf_pop(c);
         }
+        bf_leave_region(c, &names_mark);
     }
     /* materials */
     if (bf_load_u32be(c->data + v->_offset + 4) != 0) {
         v->has_materials = 1;
+        bf_mark materials_mark;
+        const int64_t materials_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 8, 29, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                              8)), bf_load_u32be(c->data + v->_offset + 4));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 4)), materials_size, "materials",
+                             &materials_mark))
+            return 0;
+        v->materials_at = c->pos;
         {
-            bf_mark materials_mark;
-            const int64_t materials_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 8, 29, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                                  8)), bf_load_u32be(c->data + v->_offset + 4));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 4)), materials_size,
-                                 "materials", &materials_mark))
+            static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+            size_t padded_end = c->end;
+            if (!bf_end_before_padding(c, 332, 32, fills, 2))
                 return 0;
-            v->materials_at = c->pos;
+            v->materials_lim = c->end;
             {
-                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                size_t padded_end = c->end;
-                if (!bf_end_before_padding(c, 332, 32, fills, 2))
-                    return 0;
-                v->materials_lim = c->end;
-                {
-                    const int64_t n = (int64_t)((c->end - c->pos) / 332);
-                    v->materials_count = (size_t)n;
-                    if ((c->end - c->pos) % 332 != 0)
-                        return bf_view_need_elems(c, (uint64_t)n + 1, 332, "materials");
-                    c->pos += (size_t)n * 332;
-                }
-                c->end = padded_end;
+                const int64_t n = (int64_t)((c->end - c->pos) / 332);
+                v->materials_count = (size_t)n;
+                if ((c->end - c->pos) % 332 != 0)
+                    return bf_view_need_elems(c, (uint64_t)n + 1, 332, "materials");
+                c->pos += (size_t)n * 332;
             }
-            bf_leave_region(c, &materials_mark);
+            c->end = padded_end;
         }
+        bf_leave_region(c, &materials_mark);
     }
     /* indirect */
     if (bf_load_u32be(c->data + v->_offset + 16) != 0) {
         v->has_indirect = 1;
+        bf_mark indirect_mark;
+        const int64_t indirect_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 20, 26, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                             8)), bf_load_u32be(c->data + v->_offset + 16));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 16)), indirect_size, "indirect",
+                             &indirect_mark))
+            return 0;
+        v->indirect_at = c->pos;
         {
-            bf_mark indirect_mark;
-            const int64_t indirect_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 20, 26, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                                 8)), bf_load_u32be(c->data + v->_offset + 16));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 16)), indirect_size,
-                                 "indirect", &indirect_mark))
+            static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+            size_t padded_end = c->end;
+            if (!bf_end_before_padding(c, 312, 32, fills, 2))
                 return 0;
-            v->indirect_at = c->pos;
+            v->indirect_lim = c->end;
             {
-                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                size_t padded_end = c->end;
-                if (!bf_end_before_padding(c, 312, 32, fills, 2))
-                    return 0;
-                v->indirect_lim = c->end;
-                {
-                    const int64_t n = (int64_t)((c->end - c->pos) / 312);
-                    v->indirect_count = (size_t)n;
-                    if ((c->end - c->pos) % 312 != 0)
-                        return bf_view_need_elems(c, (uint64_t)n + 1, 312, "indirect");
-                    c->pos += (size_t)n * 312;
-                }
-                c->end = padded_end;
+                const int64_t n = (int64_t)((c->end - c->pos) / 312);
+                v->indirect_count = (size_t)n;
+                if ((c->end - c->pos) % 312 != 0)
+                    return bf_view_need_elems(c, (uint64_t)n + 1, 312, "indirect");
+                c->pos += (size_t)n * 312;
             }
-            bf_leave_region(c, &indirect_mark);
+            c->end = padded_end;
         }
+        bf_leave_region(c, &indirect_mark);
     }
     /* cull_modes */
     if (bf_load_u32be(c->data + v->_offset + 20) != 0) {
         v->has_cull_modes = 1;
+        bf_mark cull_modes_mark;
+        const int64_t cull_modes_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 24, 25, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                               8)), bf_load_u32be(c->data + v->_offset + 20));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 20)), cull_modes_size,
+                             "cull_modes", &cull_modes_mark))
+            return 0;
+        v->cull_modes_at = c->pos;
         {
-            bf_mark cull_modes_mark;
-            const int64_t cull_modes_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 24, 25, 4, 1, bf_add(bf_sub((int64_t)c->end,
-                                                   (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 20));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 20)), cull_modes_size,
-                                 "cull_modes", &cull_modes_mark))
+            static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+            size_t padded_end = c->end;
+            if (!bf_end_before_padding(c, 4, 32, fills, 2))
                 return 0;
-            v->cull_modes_at = c->pos;
             {
-                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                size_t padded_end = c->end;
-                if (!bf_end_before_padding(c, 4, 32, fills, 2))
-                    return 0;
-                {
-                    const int64_t n = (int64_t)((c->end - c->pos) / 4);
-                    v->cull_modes_count = (size_t)n;
-                    if ((c->end - c->pos) % 4) {
-                        c->pos += (size_t)n * 4;
-                        return bf_need(c, 4, "cull_modes");
-                    }
-                    if (!bf_need(c, (uint64_t)n * 4, "cull_modes"))
-                        return 0;
+                const int64_t n = (int64_t)((c->end - c->pos) / 4);
+                v->cull_modes_count = (size_t)n;
+                if ((c->end - c->pos) % 4) {
                     c->pos += (size_t)n * 4;
+                    return bf_need(c, 4, "cull_modes");
                 }
-                c->end = padded_end;
+                if (!bf_need(c, (uint64_t)n * 4, "cull_modes"))
+                    return 0;
+                c->pos += (size_t)n * 4;
             }
-            bf_leave_region(c, &cull_modes_mark);
+            c->end = padded_end;
         }
+        bf_leave_region(c, &cull_modes_mark);
     }
     /* material_colors */
     if (bf_load_u32be(c->data + v->_offset + 24) != 0) {
         v->has_material_colors = 1;
+        bf_mark material_colors_mark;
+        const int64_t material_colors_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 28, 24, 4, 1, bf_add(bf_sub((int64_t)c->end,
+                                                    (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 24));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 24)), material_colors_size,
+                             "material_colors", &material_colors_mark))
+            return 0;
+        v->material_colors_at = c->pos;
         {
-            bf_mark material_colors_mark;
-            const int64_t material_colors_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 28, 24, 4, 1, bf_add(bf_sub((int64_t)c->end,
-                                                        (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 24));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 24)), material_colors_size,
-                                 "material_colors", &material_colors_mark))
+            static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+            size_t padded_end = c->end;
+            if (!bf_end_before_padding(c, 4, 32, fills, 2))
                 return 0;
-            v->material_colors_at = c->pos;
+            v->material_colors_lim = c->end;
             {
-                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                size_t padded_end = c->end;
-                if (!bf_end_before_padding(c, 4, 32, fills, 2))
-                    return 0;
-                v->material_colors_lim = c->end;
-                {
-                    const int64_t n = (int64_t)((c->end - c->pos) / 4);
-                    v->material_colors_count = (size_t)n;
-                    if ((c->end - c->pos) % 4 != 0)
-                        return bf_view_need_elems(c, (uint64_t)n + 1, 4, "material_colors");
-                    c->pos += (size_t)n * 4;
-                }
-                c->end = padded_end;
+                const int64_t n = (int64_t)((c->end - c->pos) / 4);
+                v->material_colors_count = (size_t)n;
+                if ((c->end - c->pos) % 4 != 0)
+                    return bf_view_need_elems(c, (uint64_t)n + 1, 4, "material_colors");
+                c->pos += (size_t)n * 4;
             }
-            bf_leave_region(c, &material_colors_mark);
+            c->end = padded_end;
         }
+        bf_leave_region(c, &material_colors_mark);
     }
     /* color_channel_counts */
     if (bf_load_u32be(c->data + v->_offset + 28) != 0) {
         v->has_color_channel_counts = 1;
+        bf_mark color_channel_counts_mark;
+        const int64_t color_channel_counts_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 32, 23, 4, 1, bf_add(bf_sub((int64_t)c->end,
+                                                         (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 28));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 28)), color_channel_counts_size,
+                             "color_channel_counts", &color_channel_counts_mark))
+            return 0;
+        v->color_channel_counts_at = c->pos;
         {
-            bf_mark color_channel_counts_mark;
-            const int64_t color_channel_counts_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 32, 23, 4, 1, bf_add(bf_sub((int64_t)c->end,
-                                                             (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 28));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 28)),
-                                 color_channel_counts_size, "color_channel_counts", &color_channel_counts_mark))
+            static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+            size_t padded_end = c->end;
+            if (!bf_end_before_padding(c, 1, 32, fills, 2))
                 return 0;
-            v->color_channel_counts_at = c->pos;
             {
-                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                size_t padded_end = c->end;
-                if (!bf_end_before_padding(c, 1, 32, fills, 2))
-                    return 0;
-                {
-                    const int64_t n = (int64_t)((c->end - c->pos) / 1);
-                    v->color_channel_counts_count = (size_t)n;
-                    if ((c->end - c->pos) % 1) {
-                        c->pos += (size_t)n * 1;
-                        return bf_need(c, 1, "color_channel_counts");
-                    }
-                    if (!bf_need(c, (uint64_t)n * 1, "color_channel_counts"))
-                        return 0;
+                const int64_t n = (int64_t)((c->end - c->pos) / 1);
+                v->color_channel_counts_count = (size_t)n;
+                if ((c->end - c->pos) % 1) {
                     c->pos += (size_t)n * 1;
+                    return bf_need(c, 1, "color_channel_counts");
                 }
-                c->end = padded_end;
+                if (!bf_need(c, (uint64_t)n * 1, "color_channel_counts"))
+                    return 0;
+                c->pos += (size_t)n * 1;
             }
-            bf_leave_region(c, &color_channel_counts_mark);
+            c->end = padded_end;
         }
+        bf_leave_region(c, &color_channel_counts_mark);
     }
     /* color_channels */
     if (bf_load_u32be(c->data + v->_offset + 32) != 0) {
         v->has_color_channels = 1;
+        bf_mark color_channels_mark;
+        const int64_t color_channels_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 36, 22, 4, 1, bf_add(bf_sub((int64_t)c->end,
+                                                   (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 32));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 32)), color_channels_size,
+                             "color_channels", &color_channels_mark))
+            return 0;
+        v->color_channels_at = c->pos;
         {
-            bf_mark color_channels_mark;
-            const int64_t color_channels_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 36, 22, 4, 1, bf_add(bf_sub((int64_t)c->end,
-                                                       (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 32));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 32)), color_channels_size,
-                                 "color_channels", &color_channels_mark))
+            static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+            size_t padded_end = c->end;
+            if (!bf_end_before_padding(c, 8, 32, fills, 2))
                 return 0;
-            v->color_channels_at = c->pos;
+            v->color_channels_lim = c->end;
             {
-                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                size_t padded_end = c->end;
-                if (!bf_end_before_padding(c, 8, 32, fills, 2))
-                    return 0;
-                v->color_channels_lim = c->end;
-                {
-                    const int64_t n = (int64_t)((c->end - c->pos) / 8);
-                    v->color_channels_count = (size_t)n;
-                    if ((c->end - c->pos) % 8 != 0)
-                        return bf_view_need_elems(c, (uint64_t)n + 1, 8, "color_channels");
-                    c->pos += (size_t)n * 8;
-                }
-                c->end = padded_end;
+                const int64_t n = (int64_t)((c->end - c->pos) / 8);
+                v->color_channels_count = (size_t)n;
+                if ((c->end - c->pos) % 8 != 0)
+                    return bf_view_need_elems(c, (uint64_t)n + 1, 8, "color_channels");
+                c->pos += (size_t)n * 8;
             }
-            bf_leave_region(c, &color_channels_mark);
+            c->end = padded_end;
         }
+        bf_leave_region(c, &color_channels_mark);
     }
     /* ambient_colors */
     if (bf_load_u32be(c->data + v->_offset + 36) != 0) {
         v->has_ambient_colors = 1;
+        bf_mark ambient_colors_mark;
+        const int64_t ambient_colors_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 40, 21, 4, 1, bf_add(bf_sub((int64_t)c->end,
+                                                   (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 36));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 36)), ambient_colors_size,
+                             "ambient_colors", &ambient_colors_mark))
+            return 0;
+        v->ambient_colors_at = c->pos;
         {
-            bf_mark ambient_colors_mark;
-            const int64_t ambient_colors_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 40, 21, 4, 1, bf_add(bf_sub((int64_t)c->end,
-                                                       (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 36));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 36)), ambient_colors_size,
-                                 "ambient_colors", &ambient_colors_mark))
+            static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+            size_t padded_end = c->end;
+            if (!bf_end_before_padding(c, 4, 32, fills, 2))
                 return 0;
-            v->ambient_colors_at = c->pos;
+            v->ambient_colors_lim = c->end;
             {
-                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                size_t padded_end = c->end;
-                if (!bf_end_before_padding(c, 4, 32, fills, 2))
-                    return 0;
-                v->ambient_colors_lim = c->end;
-                {
-                    const int64_t n = (int64_t)((c->end - c->pos) / 4);
-                    v->ambient_colors_count = (size_t)n;
-                    if ((c->end - c->pos) % 4 != 0)
-                        return bf_view_need_elems(c, (uint64_t)n + 1, 4, "ambient_colors");
-                    c->pos += (size_t)n * 4;
-                }
-                c->end = padded_end;
+                const int64_t n = (int64_t)((c->end - c->pos) / 4);
+                v->ambient_colors_count = (size_t)n;
+                if ((c->end - c->pos) % 4 != 0)
+                    return bf_view_need_elems(c, (uint64_t)n + 1, 4, "ambient_colors");
+                c->pos += (size_t)n * 4;
             }
-            bf_leave_region(c, &ambient_colors_mark);
+            c->end = padded_end;
         }
+        bf_leave_region(c, &ambient_colors_mark);
     }
     /* light_colors */
     if (bf_load_u32be(c->data + v->_offset + 40) != 0) {
         v->has_light_colors = 1;
+        bf_mark light_colors_mark;
+        const int64_t light_colors_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 44, 20, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                                 8)), bf_load_u32be(c->data + v->_offset + 40));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 40)), light_colors_size,
+                             "light_colors", &light_colors_mark))
+            return 0;
+        v->light_colors_at = c->pos;
         {
-            bf_mark light_colors_mark;
-            const int64_t light_colors_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 44, 20, 4, 1, bf_add(bf_sub((int64_t)c->end,
-                                                     (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 40));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 40)), light_colors_size,
-                                 "light_colors", &light_colors_mark))
+            static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+            size_t padded_end = c->end;
+            if (!bf_end_before_padding(c, 4, 32, fills, 2))
                 return 0;
-            v->light_colors_at = c->pos;
+            v->light_colors_lim = c->end;
             {
-                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                size_t padded_end = c->end;
-                if (!bf_end_before_padding(c, 4, 32, fills, 2))
-                    return 0;
-                v->light_colors_lim = c->end;
-                {
-                    const int64_t n = (int64_t)((c->end - c->pos) / 4);
-                    v->light_colors_count = (size_t)n;
-                    if ((c->end - c->pos) % 4 != 0)
-                        return bf_view_need_elems(c, (uint64_t)n + 1, 4, "light_colors");
-                    c->pos += (size_t)n * 4;
-                }
-                c->end = padded_end;
+                const int64_t n = (int64_t)((c->end - c->pos) / 4);
+                v->light_colors_count = (size_t)n;
+                if ((c->end - c->pos) % 4 != 0)
+                    return bf_view_need_elems(c, (uint64_t)n + 1, 4, "light_colors");
+                c->pos += (size_t)n * 4;
             }
-            bf_leave_region(c, &light_colors_mark);
+            c->end = padded_end;
         }
+        bf_leave_region(c, &light_colors_mark);
     }
     /* tex_gen_counts */
     if (bf_load_u32be(c->data + v->_offset + 44) != 0) {
         v->has_tex_gen_counts = 1;
+        bf_mark tex_gen_counts_mark;
+        const int64_t tex_gen_counts_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 48, 19, 4, 1, bf_add(bf_sub((int64_t)c->end,
+                                                   (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 44));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 44)), tex_gen_counts_size,
+                             "tex_gen_counts", &tex_gen_counts_mark))
+            return 0;
+        v->tex_gen_counts_at = c->pos;
         {
-            bf_mark tex_gen_counts_mark;
-            const int64_t tex_gen_counts_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 48, 19, 4, 1, bf_add(bf_sub((int64_t)c->end,
-                                                       (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 44));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 44)), tex_gen_counts_size,
-                                 "tex_gen_counts", &tex_gen_counts_mark))
+            static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+            size_t padded_end = c->end;
+            if (!bf_end_before_padding(c, 1, 32, fills, 2))
                 return 0;
-            v->tex_gen_counts_at = c->pos;
             {
-                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                size_t padded_end = c->end;
-                if (!bf_end_before_padding(c, 1, 32, fills, 2))
-                    return 0;
-                {
-                    const int64_t n = (int64_t)((c->end - c->pos) / 1);
-                    v->tex_gen_counts_count = (size_t)n;
-                    if ((c->end - c->pos) % 1) {
-                        c->pos += (size_t)n * 1;
-                        return bf_need(c, 1, "tex_gen_counts");
-                    }
-                    if (!bf_need(c, (uint64_t)n * 1, "tex_gen_counts"))
-                        return 0;
+                const int64_t n = (int64_t)((c->end - c->pos) / 1);
+                v->tex_gen_counts_count = (size_t)n;
+                if ((c->end - c->pos) % 1) {
                     c->pos += (size_t)n * 1;
+                    return bf_need(c, 1, "tex_gen_counts");
                 }
-                c->end = padded_end;
+                if (!bf_need(c, (uint64_t)n * 1, "tex_gen_counts"))
+                    return 0;
+                c->pos += (size_t)n * 1;
             }
-            bf_leave_region(c, &tex_gen_counts_mark);
+            c->end = padded_end;
         }
+        bf_leave_region(c, &tex_gen_counts_mark);
     }
     /* tex_gens */
     if (bf_load_u32be(c->data + v->_offset + 48) != 0) {
         v->has_tex_gens = 1;
+        bf_mark tex_gens_mark;
+        const int64_t tex_gens_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 52, 18, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                             8)), bf_load_u32be(c->data + v->_offset + 48));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 48)), tex_gens_size, "tex_gens",
+                             &tex_gens_mark))
+            return 0;
+        v->tex_gens_at = c->pos;
         {
-            bf_mark tex_gens_mark;
-            const int64_t tex_gens_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 52, 18, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                                 8)), bf_load_u32be(c->data + v->_offset + 48));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 48)), tex_gens_size,
-                                 "tex_gens", &tex_gens_mark))
+            static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+            size_t padded_end = c->end;
+            if (!bf_end_before_padding(c, 4, 32, fills, 2))
                 return 0;
-            v->tex_gens_at = c->pos;
+            v->tex_gens_lim = c->end;
             {
-                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                size_t padded_end = c->end;
-                if (!bf_end_before_padding(c, 4, 32, fills, 2))
-                    return 0;
-                v->tex_gens_lim = c->end;
-                {
-                    const int64_t n = (int64_t)((c->end - c->pos) / 4);
-                    v->tex_gens_count = (size_t)n;
-                    if ((c->end - c->pos) % 4 != 0)
-                        return bf_view_need_elems(c, (uint64_t)n + 1, 4, "tex_gens");
-                    c->pos += (size_t)n * 4;
-                }
-                c->end = padded_end;
+                const int64_t n = (int64_t)((c->end - c->pos) / 4);
+                v->tex_gens_count = (size_t)n;
+                if ((c->end - c->pos) % 4 != 0)
+                    return bf_view_need_elems(c, (uint64_t)n + 1, 4, "tex_gens");
+                c->pos += (size_t)n * 4;
             }
-            bf_leave_region(c, &tex_gens_mark);
+            c->end = padded_end;
         }
+        bf_leave_region(c, &tex_gens_mark);
     }
     /* post_tex_gens */
     if (bf_load_u32be(c->data + v->_offset + 52) != 0) {
         v->has_post_tex_gens = 1;
+        bf_mark post_tex_gens_mark;
+        const int64_t post_tex_gens_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 56, 17, 4, 1, bf_add(bf_sub((int64_t)c->end,
+                                                  (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 52));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 52)), post_tex_gens_size,
+                             "post_tex_gens", &post_tex_gens_mark))
+            return 0;
+        v->post_tex_gens_at = c->pos;
         {
-            bf_mark post_tex_gens_mark;
-            const int64_t post_tex_gens_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 56, 17, 4, 1, bf_add(bf_sub((int64_t)c->end,
-                                                      (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 52));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 52)), post_tex_gens_size,
-                                 "post_tex_gens", &post_tex_gens_mark))
+            static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+            size_t padded_end = c->end;
+            if (!bf_end_before_padding(c, 4, 32, fills, 2))
                 return 0;
-            v->post_tex_gens_at = c->pos;
+            v->post_tex_gens_lim = c->end;
             {
-                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                size_t padded_end = c->end;
-                if (!bf_end_before_padding(c, 4, 32, fills, 2))
-                    return 0;
-                v->post_tex_gens_lim = c->end;
-                {
-                    const int64_t n = (int64_t)((c->end - c->pos) / 4);
-                    v->post_tex_gens_count = (size_t)n;
-                    if ((c->end - c->pos) % 4 != 0)
-                        return bf_view_need_elems(c, (uint64_t)n + 1, 4, "post_tex_gens");
-                    c->pos += (size_t)n * 4;
-                }
-                c->end = padded_end;
+                const int64_t n = (int64_t)((c->end - c->pos) / 4);
+                v->post_tex_gens_count = (size_t)n;
+                if ((c->end - c->pos) % 4 != 0)
+                    return bf_view_need_elems(c, (uint64_t)n + 1, 4, "post_tex_gens");
+                c->pos += (size_t)n * 4;
             }
-            bf_leave_region(c, &post_tex_gens_mark);
+            c->end = padded_end;
         }
+        bf_leave_region(c, &post_tex_gens_mark);
     }
     /* tex_matrices */
     if (bf_load_u32be(c->data + v->_offset + 56) != 0) {
         v->has_tex_matrices = 1;
+        bf_mark tex_matrices_mark;
+        const int64_t tex_matrices_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 60, 16, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                                 8)), bf_load_u32be(c->data + v->_offset + 56));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 56)), tex_matrices_size,
+                             "tex_matrices", &tex_matrices_mark))
+            return 0;
+        v->tex_matrices_at = c->pos;
         {
-            bf_mark tex_matrices_mark;
-            const int64_t tex_matrices_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 60, 16, 4, 1, bf_add(bf_sub((int64_t)c->end,
-                                                     (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 56));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 56)), tex_matrices_size,
-                                 "tex_matrices", &tex_matrices_mark))
+            static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+            size_t padded_end = c->end;
+            if (!bf_end_before_padding(c, 100, 32, fills, 2))
                 return 0;
-            v->tex_matrices_at = c->pos;
+            v->tex_matrices_lim = c->end;
             {
-                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                size_t padded_end = c->end;
-                if (!bf_end_before_padding(c, 100, 32, fills, 2))
-                    return 0;
-                v->tex_matrices_lim = c->end;
-                {
-                    const int64_t n = (int64_t)((c->end - c->pos) / 100);
-                    v->tex_matrices_count = (size_t)n;
-                    if ((c->end - c->pos) % 100 != 0)
-                        return bf_view_need_elems(c, (uint64_t)n + 1, 100, "tex_matrices");
-                    c->pos += (size_t)n * 100;
-                }
-                c->end = padded_end;
+                const int64_t n = (int64_t)((c->end - c->pos) / 100);
+                v->tex_matrices_count = (size_t)n;
+                if ((c->end - c->pos) % 100 != 0)
+                    return bf_view_need_elems(c, (uint64_t)n + 1, 100, "tex_matrices");
+                c->pos += (size_t)n * 100;
             }
-            bf_leave_region(c, &tex_matrices_mark);
+            c->end = padded_end;
         }
+        bf_leave_region(c, &tex_matrices_mark);
     }
     /* post_tex_matrices */
     if (bf_load_u32be(c->data + v->_offset + 60) != 0) {
         v->has_post_tex_matrices = 1;
+        bf_mark post_tex_matrices_mark;
+        const int64_t post_tex_matrices_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 64, 15, 4, 1, bf_add(bf_sub((int64_t)c->end,
+                                                      (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 60));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 60)), post_tex_matrices_size,
+                             "post_tex_matrices", &post_tex_matrices_mark))
+            return 0;
+        v->post_tex_matrices_at = c->pos;
         {
-            bf_mark post_tex_matrices_mark;
-            const int64_t post_tex_matrices_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 64, 15, 4, 1, bf_add(bf_sub((int64_t)c->end,
-                                                          (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 60));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 60)), post_tex_matrices_size,
-                                 "post_tex_matrices", &post_tex_matrices_mark))
+            static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+            size_t padded_end = c->end;
+            if (!bf_end_before_padding(c, 100, 32, fills, 2))
                 return 0;
-            v->post_tex_matrices_at = c->pos;
+            v->post_tex_matrices_lim = c->end;
             {
-                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                size_t padded_end = c->end;
-                if (!bf_end_before_padding(c, 100, 32, fills, 2))
-                    return 0;
-                v->post_tex_matrices_lim = c->end;
-                {
-                    const int64_t n = (int64_t)((c->end - c->pos) / 100);
-                    v->post_tex_matrices_count = (size_t)n;
-                    if ((c->end - c->pos) % 100 != 0)
-                        return bf_view_need_elems(c, (uint64_t)n + 1, 100, "post_tex_matrices");
-                    c->pos += (size_t)n * 100;
-                }
-                c->end = padded_end;
+                const int64_t n = (int64_t)((c->end - c->pos) / 100);
+                v->post_tex_matrices_count = (size_t)n;
+                if ((c->end - c->pos) % 100 != 0)
+                    return bf_view_need_elems(c, (uint64_t)n + 1, 100, "post_tex_matrices");
+                c->pos += (size_t)n * 100;
             }
-            bf_leave_region(c, &post_tex_matrices_mark);
+            c->end = padded_end;
         }
+        bf_leave_region(c, &post_tex_matrices_mark);
     }
     /* textures */
     if (bf_load_u32be(c->data + v->_offset + 64) != 0) {
         v->has_textures = 1;
+        bf_mark textures_mark;
+        const int64_t textures_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 68, 14, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                             8)), bf_load_u32be(c->data + v->_offset + 64));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 64)), textures_size, "textures",
+                             &textures_mark))
+            return 0;
+        v->textures_at = c->pos;
         {
-            bf_mark textures_mark;
-            const int64_t textures_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 68, 14, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                                 8)), bf_load_u32be(c->data + v->_offset + 64));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 64)), textures_size,
-                                 "textures", &textures_mark))
+            static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+            size_t padded_end = c->end;
+            if (!bf_end_before_padding(c, 2, 32, fills, 2))
                 return 0;
-            v->textures_at = c->pos;
             {
-                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                size_t padded_end = c->end;
-                if (!bf_end_before_padding(c, 2, 32, fills, 2))
-                    return 0;
-                {
-                    const int64_t n = (int64_t)((c->end - c->pos) / 2);
-                    v->textures_count = (size_t)n;
-                    if ((c->end - c->pos) % 2) {
-                        c->pos += (size_t)n * 2;
-                        return bf_need(c, 2, "textures");
-                    }
-                    if (!bf_need(c, (uint64_t)n * 2, "textures"))
-                        return 0;
+                const int64_t n = (int64_t)((c->end - c->pos) / 2);
+                v->textures_count = (size_t)n;
+                if ((c->end - c->pos) % 2) {
                     c->pos += (size_t)n * 2;
+                    return bf_need(c, 2, "textures");
                 }
-                c->end = padded_end;
+                if (!bf_need(c, (uint64_t)n * 2, "textures"))
+                    return 0;
+                c->pos += (size_t)n * 2;
             }
-            bf_leave_region(c, &textures_mark);
+            c->end = padded_end;
         }
+        bf_leave_region(c, &textures_mark);
     }
     /* tev_orders */
     if (bf_load_u32be(c->data + v->_offset + 68) != 0) {
         v->has_tev_orders = 1;
+        bf_mark tev_orders_mark;
+        const int64_t tev_orders_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 72, 13, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                               8)), bf_load_u32be(c->data + v->_offset + 68));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 68)), tev_orders_size,
+                             "tev_orders", &tev_orders_mark))
+            return 0;
+        v->tev_orders_at = c->pos;
         {
-            bf_mark tev_orders_mark;
-            const int64_t tev_orders_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 72, 13, 4, 1, bf_add(bf_sub((int64_t)c->end,
-                                                   (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 68));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 68)), tev_orders_size,
-                                 "tev_orders", &tev_orders_mark))
+            static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+            size_t padded_end = c->end;
+            if (!bf_end_before_padding(c, 4, 32, fills, 2))
                 return 0;
-            v->tev_orders_at = c->pos;
+            v->tev_orders_lim = c->end;
             {
-                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                size_t padded_end = c->end;
-                if (!bf_end_before_padding(c, 4, 32, fills, 2))
-                    return 0;
-                v->tev_orders_lim = c->end;
-                {
-                    const int64_t n = (int64_t)((c->end - c->pos) / 4);
-                    v->tev_orders_count = (size_t)n;
-                    if ((c->end - c->pos) % 4 != 0)
-                        return bf_view_need_elems(c, (uint64_t)n + 1, 4, "tev_orders");
-                    c->pos += (size_t)n * 4;
-                }
-                c->end = padded_end;
+                const int64_t n = (int64_t)((c->end - c->pos) / 4);
+                v->tev_orders_count = (size_t)n;
+                if ((c->end - c->pos) % 4 != 0)
+                    return bf_view_need_elems(c, (uint64_t)n + 1, 4, "tev_orders");
+                c->pos += (size_t)n * 4;
             }
-            bf_leave_region(c, &tev_orders_mark);
+            c->end = padded_end;
         }
+        bf_leave_region(c, &tev_orders_mark);
     }
     /* tev_colors */
     if (bf_load_u32be(c->data + v->_offset + 72) != 0) {
         v->has_tev_colors = 1;
+        bf_mark tev_colors_mark;
+        const int64_t tev_colors_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 76, 12, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                               8)), bf_load_u32be(c->data + v->_offset + 72));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 72)), tev_colors_size,
+                             "tev_colors", &tev_colors_mark))
+            return 0;
+        v->tev_colors_at = c->pos;
         {
-            bf_mark tev_colors_mark;
-            const int64_t tev_colors_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 76, 12, 4, 1, bf_add(bf_sub((int64_t)c->end,
-                                                   (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 72));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 72)), tev_colors_size,
-                                 "tev_colors", &tev_colors_mark))
+            static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+            size_t padded_end = c->end;
+            if (!bf_end_before_padding(c, 8, 32, fills, 2))
                 return 0;
-            v->tev_colors_at = c->pos;
+            v->tev_colors_lim = c->end;
             {
-                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                size_t padded_end = c->end;
-                if (!bf_end_before_padding(c, 8, 32, fills, 2))
-                    return 0;
-                v->tev_colors_lim = c->end;
-                {
-                    const int64_t n = (int64_t)((c->end - c->pos) / 8);
-                    v->tev_colors_count = (size_t)n;
-                    if ((c->end - c->pos) % 8 != 0)
-                        return bf_view_need_elems(c, (uint64_t)n + 1, 8, "tev_colors");
-                    c->pos += (size_t)n * 8;
-                }
-                c->end = padded_end;
+                const int64_t n = (int64_t)((c->end - c->pos) / 8);
+                v->tev_colors_count = (size_t)n;
+                if ((c->end - c->pos) % 8 != 0)
+                    return bf_view_need_elems(c, (uint64_t)n + 1, 8, "tev_colors");
+                c->pos += (size_t)n * 8;
             }
-            bf_leave_region(c, &tev_colors_mark);
+            c->end = padded_end;
         }
+        bf_leave_region(c, &tev_colors_mark);
     }
     /* konst_colors */
     if (bf_load_u32be(c->data + v->_offset + 76) != 0) {
         v->has_konst_colors = 1;
+        bf_mark konst_colors_mark;
+        const int64_t konst_colors_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 80, 11, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                                 8)), bf_load_u32be(c->data + v->_offset + 76));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 76)), konst_colors_size,
+                             "konst_colors", &konst_colors_mark))
+            return 0;
+        v->konst_colors_at = c->pos;
         {
-            bf_mark konst_colors_mark;
-            const int64_t konst_colors_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 80, 11, 4, 1, bf_add(bf_sub((int64_t)c->end,
-                                                     (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 76));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 76)), konst_colors_size,
-                                 "konst_colors", &konst_colors_mark))
+            static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+            size_t padded_end = c->end;
+            if (!bf_end_before_padding(c, 4, 32, fills, 2))
                 return 0;
-            v->konst_colors_at = c->pos;
+            v->konst_colors_lim = c->end;
             {
-                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                size_t padded_end = c->end;
-                if (!bf_end_before_padding(c, 4, 32, fills, 2))
-                    return 0;
-                v->konst_colors_lim = c->end;
-                {
-                    const int64_t n = (int64_t)((c->end - c->pos) / 4);
-                    v->konst_colors_count = (size_t)n;
-                    if ((c->end - c->pos) % 4 != 0)
-                        return bf_view_need_elems(c, (uint64_t)n + 1, 4, "konst_colors");
-                    c->pos += (size_t)n * 4;
-                }
-                c->end = padded_end;
+                const int64_t n = (int64_t)((c->end - c->pos) / 4);
+                v->konst_colors_count = (size_t)n;
+                if ((c->end - c->pos) % 4 != 0)
+                    return bf_view_need_elems(c, (uint64_t)n + 1, 4, "konst_colors");
+                c->pos += (size_t)n * 4;
             }
-            bf_leave_region(c, &konst_colors_mark);
+            c->end = padded_end;
         }
+        bf_leave_region(c, &konst_colors_mark);
     }
     /* tev_stage_counts */
     if (bf_load_u32be(c->data + v->_offset + 80) != 0) {
         v->has_tev_stage_counts = 1;
+        bf_mark tev_stage_counts_mark;
+        const int64_t tev_stage_counts_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 84, 10, 4, 1, bf_add(bf_sub((int64_t)c->end,
+                                                     (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 80));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 80)), tev_stage_counts_size,
+                             "tev_stage_counts", &tev_stage_counts_mark))
+            return 0;
+        v->tev_stage_counts_at = c->pos;
         {
-            bf_mark tev_stage_counts_mark;
-            const int64_t tev_stage_counts_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 84, 10, 4, 1, bf_add(bf_sub((int64_t)c->end,
-                                                         (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 80));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 80)), tev_stage_counts_size,
-                                 "tev_stage_counts", &tev_stage_counts_mark))
+            static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+            size_t padded_end = c->end;
+            if (!bf_end_before_padding(c, 1, 32, fills, 2))
                 return 0;
-            v->tev_stage_counts_at = c->pos;
             {
-                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                size_t padded_end = c->end;
-                if (!bf_end_before_padding(c, 1, 32, fills, 2))
-                    return 0;
-                {
-                    const int64_t n = (int64_t)((c->end - c->pos) / 1);
-                    v->tev_stage_counts_count = (size_t)n;
-                    if ((c->end - c->pos) % 1) {
-                        c->pos += (size_t)n * 1;
-                        return bf_need(c, 1, "tev_stage_counts");
-                    }
-                    if (!bf_need(c, (uint64_t)n * 1, "tev_stage_counts"))
-                        return 0;
+                const int64_t n = (int64_t)((c->end - c->pos) / 1);
+                v->tev_stage_counts_count = (size_t)n;
+                if ((c->end - c->pos) % 1) {
                     c->pos += (size_t)n * 1;
+                    return bf_need(c, 1, "tev_stage_counts");
                 }
-                c->end = padded_end;
+                if (!bf_need(c, (uint64_t)n * 1, "tev_stage_counts"))
+                    return 0;
+                c->pos += (size_t)n * 1;
             }
-            bf_leave_region(c, &tev_stage_counts_mark);
+            c->end = padded_end;
         }
+        bf_leave_region(c, &tev_stage_counts_mark);
     }
     /* tev_stages */
     if (bf_load_u32be(c->data + v->_offset + 84) != 0) {
         v->has_tev_stages = 1;
+        bf_mark tev_stages_mark;
+        const int64_t tev_stages_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 88, 9, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                               8)), bf_load_u32be(c->data + v->_offset + 84));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 84)), tev_stages_size,
+                             "tev_stages", &tev_stages_mark))
+            return 0;
+        v->tev_stages_at = c->pos;
         {
-            bf_mark tev_stages_mark;
-            const int64_t tev_stages_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 88, 9, 4, 1, bf_add(bf_sub((int64_t)c->end,
-                                                   (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 84));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 84)), tev_stages_size,
-                                 "tev_stages", &tev_stages_mark))
+            static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+            size_t padded_end = c->end;
+            if (!bf_end_before_padding(c, 20, 32, fills, 2))
                 return 0;
-            v->tev_stages_at = c->pos;
+            v->tev_stages_lim = c->end;
             {
-                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                size_t padded_end = c->end;
-                if (!bf_end_before_padding(c, 20, 32, fills, 2))
-                    return 0;
-                v->tev_stages_lim = c->end;
-                {
-                    const int64_t n = (int64_t)((c->end - c->pos) / 20);
-                    v->tev_stages_count = (size_t)n;
-                    if ((c->end - c->pos) % 20 != 0)
-                        return bf_view_need_elems(c, (uint64_t)n + 1, 20, "tev_stages");
-                    c->pos += (size_t)n * 20;
-                }
-                c->end = padded_end;
+                const int64_t n = (int64_t)((c->end - c->pos) / 20);
+                v->tev_stages_count = (size_t)n;
+                if ((c->end - c->pos) % 20 != 0)
+                    return bf_view_need_elems(c, (uint64_t)n + 1, 20, "tev_stages");
+                c->pos += (size_t)n * 20;
             }
-            bf_leave_region(c, &tev_stages_mark);
+            c->end = padded_end;
         }
+        bf_leave_region(c, &tev_stages_mark);
     }
     /* swap_modes */
     if (bf_load_u32be(c->data + v->_offset + 88) != 0) {
         v->has_swap_modes = 1;
+        bf_mark swap_modes_mark;
+        const int64_t swap_modes_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 92, 8, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                               8)), bf_load_u32be(c->data + v->_offset + 88));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 88)), swap_modes_size,
+                             "swap_modes", &swap_modes_mark))
+            return 0;
+        v->swap_modes_at = c->pos;
         {
-            bf_mark swap_modes_mark;
-            const int64_t swap_modes_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 92, 8, 4, 1, bf_add(bf_sub((int64_t)c->end,
-                                                   (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 88));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 88)), swap_modes_size,
-                                 "swap_modes", &swap_modes_mark))
+            static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+            size_t padded_end = c->end;
+            if (!bf_end_before_padding(c, 4, 32, fills, 2))
                 return 0;
-            v->swap_modes_at = c->pos;
+            v->swap_modes_lim = c->end;
             {
-                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                size_t padded_end = c->end;
-                if (!bf_end_before_padding(c, 4, 32, fills, 2))
-                    return 0;
-                v->swap_modes_lim = c->end;
-                {
-                    const int64_t n = (int64_t)((c->end - c->pos) / 4);
-                    v->swap_modes_count = (size_t)n;
-                    if ((c->end - c->pos) % 4 != 0)
-                        return bf_view_need_elems(c, (uint64_t)n + 1, 4, "swap_modes");
-                    c->pos += (size_t)n * 4;
-                }
-                c->end = padded_end;
+                const int64_t n = (int64_t)((c->end - c->pos) / 4);
+                v->swap_modes_count = (size_t)n;
+                if ((c->end - c->pos) % 4 != 0)
+                    return bf_view_need_elems(c, (uint64_t)n + 1, 4, "swap_modes");
+                c->pos += (size_t)n * 4;
             }
-            bf_leave_region(c, &swap_modes_mark);
+            c->end = padded_end;
         }
+        bf_leave_region(c, &swap_modes_mark);
     }
     /* swap_tables */
     if (bf_load_u32be(c->data + v->_offset + 92) != 0) {
         v->has_swap_tables = 1;
+        bf_mark swap_tables_mark;
+        const int64_t swap_tables_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 96, 7, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                                8)), bf_load_u32be(c->data + v->_offset + 92));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 92)), swap_tables_size,
+                             "swap_tables", &swap_tables_mark))
+            return 0;
+        v->swap_tables_at = c->pos;
         {
-            bf_mark swap_tables_mark;
-            const int64_t swap_tables_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 96, 7, 4, 1, bf_add(bf_sub((int64_t)c->end,
-                                                    (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 92));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 92)), swap_tables_size,
-                                 "swap_tables", &swap_tables_mark))
+            static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+            size_t padded_end = c->end;
+            if (!bf_end_before_padding(c, 4, 32, fills, 2))
                 return 0;
-            v->swap_tables_at = c->pos;
+            v->swap_tables_lim = c->end;
             {
-                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                size_t padded_end = c->end;
-                if (!bf_end_before_padding(c, 4, 32, fills, 2))
-                    return 0;
-                v->swap_tables_lim = c->end;
-                {
-                    const int64_t n = (int64_t)((c->end - c->pos) / 4);
-                    v->swap_tables_count = (size_t)n;
-                    if ((c->end - c->pos) % 4 != 0)
-                        return bf_view_need_elems(c, (uint64_t)n + 1, 4, "swap_tables");
-                    c->pos += (size_t)n * 4;
-                }
-                c->end = padded_end;
+                const int64_t n = (int64_t)((c->end - c->pos) / 4);
+                v->swap_tables_count = (size_t)n;
+                if ((c->end - c->pos) % 4 != 0)
+                    return bf_view_need_elems(c, (uint64_t)n + 1, 4, "swap_tables");
+                c->pos += (size_t)n * 4;
             }
-            bf_leave_region(c, &swap_tables_mark);
+            c->end = padded_end;
         }
+        bf_leave_region(c, &swap_tables_mark);
     }
     /* fogs */
     if (bf_load_u32be(c->data + v->_offset + 96) != 0) {
         v->has_fogs = 1;
+        bf_mark fogs_mark;
+        const int64_t fogs_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 100, 6, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)),
+                                         bf_load_u32be(c->data + v->_offset + 96));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 96)), fogs_size, "fogs",
+                             &fogs_mark))
+            return 0;
+        v->fogs_at = c->pos;
         {
-            bf_mark fogs_mark;
-            const int64_t fogs_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 100, 6, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                             8)), bf_load_u32be(c->data + v->_offset + 96));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 96)), fogs_size, "fogs",
-                                 &fogs_mark))
+            static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+            size_t padded_end = c->end;
+            if (!bf_end_before_padding(c, 44, 32, fills, 2))
                 return 0;
-            v->fogs_at = c->pos;
+            v->fogs_lim = c->end;
             {
-                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                size_t padded_end = c->end;
-                if (!bf_end_before_padding(c, 44, 32, fills, 2))
-                    return 0;
-                v->fogs_lim = c->end;
-                {
-                    const int64_t n = (int64_t)((c->end - c->pos) / 44);
-                    v->fogs_count = (size_t)n;
-                    if ((c->end - c->pos) % 44 != 0)
-                        return bf_view_need_elems(c, (uint64_t)n + 1, 44, "fogs");
-                    c->pos += (size_t)n * 44;
-                }
-                c->end = padded_end;
+                const int64_t n = (int64_t)((c->end - c->pos) / 44);
+                v->fogs_count = (size_t)n;
+                if ((c->end - c->pos) % 44 != 0)
+                    return bf_view_need_elems(c, (uint64_t)n + 1, 44, "fogs");
+                c->pos += (size_t)n * 44;
             }
-            bf_leave_region(c, &fogs_mark);
+            c->end = padded_end;
         }
+        bf_leave_region(c, &fogs_mark);
     }
     /* alpha_compares */
     if (bf_load_u32be(c->data + v->_offset + 100) != 0) {
         v->has_alpha_compares = 1;
+        bf_mark alpha_compares_mark;
+        const int64_t alpha_compares_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 104, 5, 4, 1, bf_add(bf_sub((int64_t)c->end,
+                                                   (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 100));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 100)), alpha_compares_size,
+                             "alpha_compares", &alpha_compares_mark))
+            return 0;
+        v->alpha_compares_at = c->pos;
         {
-            bf_mark alpha_compares_mark;
-            const int64_t alpha_compares_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 104, 5, 4, 1, bf_add(bf_sub((int64_t)c->end,
-                                                       (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 100));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 100)), alpha_compares_size,
-                                 "alpha_compares", &alpha_compares_mark))
+            static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+            size_t padded_end = c->end;
+            if (!bf_end_before_padding(c, 8, 32, fills, 2))
                 return 0;
-            v->alpha_compares_at = c->pos;
+            v->alpha_compares_lim = c->end;
             {
-                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                size_t padded_end = c->end;
-                if (!bf_end_before_padding(c, 8, 32, fills, 2))
-                    return 0;
-                v->alpha_compares_lim = c->end;
-                {
-                    const int64_t n = (int64_t)((c->end - c->pos) / 8);
-                    v->alpha_compares_count = (size_t)n;
-                    if ((c->end - c->pos) % 8 != 0)
-                        return bf_view_need_elems(c, (uint64_t)n + 1, 8, "alpha_compares");
-                    c->pos += (size_t)n * 8;
-                }
-                c->end = padded_end;
+                const int64_t n = (int64_t)((c->end - c->pos) / 8);
+                v->alpha_compares_count = (size_t)n;
+                if ((c->end - c->pos) % 8 != 0)
+                    return bf_view_need_elems(c, (uint64_t)n + 1, 8, "alpha_compares");
+                c->pos += (size_t)n * 8;
             }
-            bf_leave_region(c, &alpha_compares_mark);
+            c->end = padded_end;
         }
+        bf_leave_region(c, &alpha_compares_mark);
     }
     /* blend_modes */
     if (bf_load_u32be(c->data + v->_offset + 104) != 0) {
         v->has_blend_modes = 1;
+        bf_mark blend_modes_mark;
+        const int64_t blend_modes_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 108, 4, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                                8)), bf_load_u32be(c->data + v->_offset + 104));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 104)), blend_modes_size,
+                             "blend_modes", &blend_modes_mark))
+            return 0;
+        v->blend_modes_at = c->pos;
         {
-            bf_mark blend_modes_mark;
-            const int64_t blend_modes_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 108, 4, 4, 1, bf_add(bf_sub((int64_t)c->end,
-                                                    (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 104));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 104)), blend_modes_size,
-                                 "blend_modes", &blend_modes_mark))
+            static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+            size_t padded_end = c->end;
+            if (!bf_end_before_padding(c, 4, 32, fills, 2))
                 return 0;
-            v->blend_modes_at = c->pos;
+            v->blend_modes_lim = c->end;
             {
-                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                size_t padded_end = c->end;
-                if (!bf_end_before_padding(c, 4, 32, fills, 2))
-                    return 0;
-                v->blend_modes_lim = c->end;
-                {
-                    const int64_t n = (int64_t)((c->end - c->pos) / 4);
-                    v->blend_modes_count = (size_t)n;
-                    if ((c->end - c->pos) % 4 != 0)
-                        return bf_view_need_elems(c, (uint64_t)n + 1, 4, "blend_modes");
-                    c->pos += (size_t)n * 4;
-                }
-                c->end = padded_end;
+                const int64_t n = (int64_t)((c->end - c->pos) / 4);
+                v->blend_modes_count = (size_t)n;
+                if ((c->end - c->pos) % 4 != 0)
+                    return bf_view_need_elems(c, (uint64_t)n + 1, 4, "blend_modes");
+                c->pos += (size_t)n * 4;
             }
-            bf_leave_region(c, &blend_modes_mark);
+            c->end = padded_end;
         }
+        bf_leave_region(c, &blend_modes_mark);
     }
     /* z_modes */
     if (bf_load_u32be(c->data + v->_offset + 108) != 0) {
         v->has_z_modes = 1;
+        bf_mark z_modes_mark;
+        const int64_t z_modes_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 112, 3, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)),
+                                            bf_load_u32be(c->data + v->_offset + 108));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 108)), z_modes_size, "z_modes",
+                             &z_modes_mark))
+            return 0;
+        v->z_modes_at = c->pos;
         {
-            bf_mark z_modes_mark;
-            const int64_t z_modes_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 112, 3, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                                8)), bf_load_u32be(c->data + v->_offset + 108));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 108)), z_modes_size,
-                                 "z_modes", &z_modes_mark))
+            static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+            size_t padded_end = c->end;
+            if (!bf_end_before_padding(c, 4, 32, fills, 2))
                 return 0;
-            v->z_modes_at = c->pos;
+            v->z_modes_lim = c->end;
             {
-                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                size_t padded_end = c->end;
-                if (!bf_end_before_padding(c, 4, 32, fills, 2))
-                    return 0;
-                v->z_modes_lim = c->end;
-                {
-                    const int64_t n = (int64_t)((c->end - c->pos) / 4);
-                    v->z_modes_count = (size_t)n;
-                    if ((c->end - c->pos) % 4 != 0)
-                        return bf_view_need_elems(c, (uint64_t)n + 1, 4, "z_modes");
-                    c->pos += (size_t)n * 4;
-                }
-                c->end = padded_end;
+                const int64_t n = (int64_t)((c->end - c->pos) / 4);
+                v->z_modes_count = (size_t)n;
+                if ((c->end - c->pos) % 4 != 0)
+                    return bf_view_need_elems(c, (uint64_t)n + 1, 4, "z_modes");
+                c->pos += (size_t)n * 4;
             }
-            bf_leave_region(c, &z_modes_mark);
+            c->end = padded_end;
         }
+        bf_leave_region(c, &z_modes_mark);
     }
     /* z_compares */
     if (bf_load_u32be(c->data + v->_offset + 112) != 0) {
         v->has_z_compares = 1;
+        bf_mark z_compares_mark;
+        const int64_t z_compares_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120),
+                                               bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))), bf_load_u32be(c->data + v->_offset + 112));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 112)), z_compares_size,
+                             "z_compares", &z_compares_mark))
+            return 0;
+        v->z_compares_at = c->pos;
         {
-            bf_mark z_compares_mark;
-            const int64_t z_compares_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                                   8))), bf_load_u32be(c->data + v->_offset + 112));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 112)), z_compares_size,
-                                 "z_compares", &z_compares_mark))
+            static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+            size_t padded_end = c->end;
+            if (!bf_end_before_padding(c, 1, 32, fills, 2))
                 return 0;
-            v->z_compares_at = c->pos;
             {
-                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                size_t padded_end = c->end;
-                if (!bf_end_before_padding(c, 1, 32, fills, 2))
-                    return 0;
-                {
-                    const int64_t n = (int64_t)((c->end - c->pos) / 1);
-                    v->z_compares_count = (size_t)n;
-                    if ((c->end - c->pos) % 1) {
-                        c->pos += (size_t)n * 1;
-                        return bf_need(c, 1, "z_compares");
-                    }
-                    if (!bf_need(c, (uint64_t)n * 1, "z_compares"))
-                        return 0;
+                const int64_t n = (int64_t)((c->end - c->pos) / 1);
+                v->z_compares_count = (size_t)n;
+                if ((c->end - c->pos) % 1) {
                     c->pos += (size_t)n * 1;
+                    return bf_need(c, 1, "z_compares");
                 }
-                c->end = padded_end;
+                if (!bf_need(c, (uint64_t)n * 1, "z_compares"))
+                    return 0;
+                c->pos += (size_t)n * 1;
             }
-            bf_leave_region(c, &z_compares_mark);
+            c->end = padded_end;
         }
+        bf_leave_region(c, &z_compares_mark);
     }
     /* dithers */
     if (bf_load_u32be(c->data + v->_offset + 116) != 0) {
         v->has_dithers = 1;
+        bf_mark dithers_mark;
+        const int64_t dithers_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)),
+                                            bf_load_u32be(c->data + v->_offset + 116));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 116)), dithers_size, "dithers",
+                             &dithers_mark))
+            return 0;
+        v->dithers_at = c->pos;
         {
-            bf_mark dithers_mark;
-            const int64_t dithers_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                                8)), bf_load_u32be(c->data + v->_offset + 116));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 116)), dithers_size,
-                                 "dithers", &dithers_mark))
+            static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+            size_t padded_end = c->end;
+            if (!bf_end_before_padding(c, 1, 32, fills, 2))
                 return 0;
-            v->dithers_at = c->pos;
             {
-                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                size_t padded_end = c->end;
-                if (!bf_end_before_padding(c, 1, 32, fills, 2))
-                    return 0;
-                {
-                    const int64_t n = (int64_t)((c->end - c->pos) / 1);
-                    v->dithers_count = (size_t)n;
-                    if ((c->end - c->pos) % 1) {
-                        c->pos += (size_t)n * 1;
-                        return bf_need(c, 1, "dithers");
-                    }
-                    if (!bf_need(c, (uint64_t)n * 1, "dithers"))
-                        return 0;
+                const int64_t n = (int64_t)((c->end - c->pos) / 1);
+                v->dithers_count = (size_t)n;
+                if ((c->end - c->pos) % 1) {
                     c->pos += (size_t)n * 1;
+                    return bf_need(c, 1, "dithers");
                 }
-                c->end = padded_end;
+                if (!bf_need(c, (uint64_t)n * 1, "dithers"))
+                    return 0;
+                c->pos += (size_t)n * 1;
             }
-            bf_leave_region(c, &dithers_mark);
+            c->end = padded_end;
         }
+        bf_leave_region(c, &dithers_mark);
     }
     /* nbt_scales */
     if (bf_load_u32be(c->data + v->_offset + 120) != 0) {
         v->has_nbt_scales = 1;
+        bf_mark nbt_scales_mark;
+        const int64_t nbt_scales_size = bf_sub(bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8), bf_load_u32be(c->data + v->_offset + 120));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 120)), nbt_scales_size,
+                             "nbt_scales", &nbt_scales_mark))
+            return 0;
+        v->nbt_scales_at = c->pos;
         {
-            bf_mark nbt_scales_mark;
-            const int64_t nbt_scales_size = bf_sub(bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8), bf_load_u32be(c->data + v->_offset + 120));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 120)), nbt_scales_size,
-                                 "nbt_scales", &nbt_scales_mark))
+            static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+            size_t padded_end = c->end;
+            if (!bf_end_before_padding(c, 16, 32, fills, 2))
                 return 0;
-            v->nbt_scales_at = c->pos;
+            v->nbt_scales_lim = c->end;
             {
-                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                size_t padded_end = c->end;
-                if (!bf_end_before_padding(c, 16, 32, fills, 2))
-                    return 0;
-                v->nbt_scales_lim = c->end;
-                {
-                    const int64_t n = (int64_t)((c->end - c->pos) / 16);
-                    v->nbt_scales_count = (size_t)n;
-                    if ((c->end - c->pos) % 16 != 0)
-                        return bf_view_need_elems(c, (uint64_t)n + 1, 16, "nbt_scales");
-                    c->pos += (size_t)n * 16;
-                }
-                c->end = padded_end;
+                const int64_t n = (int64_t)((c->end - c->pos) / 16);
+                v->nbt_scales_count = (size_t)n;
+                if ((c->end - c->pos) % 16 != 0)
+                    return bf_view_need_elems(c, (uint64_t)n + 1, 16, "nbt_scales");
+                c->pos += (size_t)n * 16;
             }
-            bf_leave_region(c, &nbt_scales_mark);
+            c->end = padded_end;
         }
+        bf_leave_region(c, &nbt_scales_mark);
     }
     v->_end = c->pos;
     return 1;
@@ -2839,149 +2697,137 @@ int j3d_view_lay_Mdl3(bf_ctx *c, const bf_view_doc *d, j3d_Mdl3_view *v, int64_t
         return 0;
     c->pos += 28;
     /* packets */
+    bf_mark packets_mark;
+    if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 4)), 0, "packets", &packets_mark))
+        return 0;
+    v->packets_at = c->pos;
+    v->packets_lim = c->end;
     {
-        bf_mark packets_mark;
-        if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 4)), 0, "packets", &packets_mark))
+        int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
+        if (c->err->failed)
             return 0;
-        v->packets_at = c->pos;
-        v->packets_lim = c->end;
+        if (n < 0 || n > (int64_t)UINT32_MAX)
+            return bf_fail(c, c->pos, "packets", "count %lld is out of range", (long long)n);
+        if (!bf_view_count_fits(c, (uint64_t)n, 8, "packets"))
+            return 0;
+        v->packets_count = (size_t)n;
+        if (!deep) {
+            if (!bf_need(c, (uint64_t)n * 8, "packets"))
+                return 0;
+            c->pos += (size_t)n * 8;
+        } else {
+            j3d_Mdl3Packet_view e;
+            for (int64_t i = 0; i < n; i++) {
+                if (!bf_push(c, "packets", i) || !j3d_view_lay_Mdl3Packet(c, d, &e, i, deep))
+                    return 0;
+                bf_pop(c);
+            }
+        }
+    }
+    bf_leave_region(c, &packets_mark);
+    /* subpackets */
+    if (bf_load_u32be(c->data + v->_offset + 8) != 0) {
+        v->has_subpackets = 1;
+        bf_mark subpackets_mark;
+        if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 8)), 0, "subpackets", &subpackets_mark))
+            return 0;
+        v->subpackets_at = c->pos;
+        v->subpackets_lim = c->end;
         {
             int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
             if (c->err->failed)
                 return 0;
             if (n < 0 || n > (int64_t)UINT32_MAX)
-                return bf_fail(c, c->pos, "packets", "count %lld is out of range", (long long)n);
-            if (!bf_view_count_fits(c, (uint64_t)n, 8, "packets"))
+                return bf_fail(c, c->pos, "subpackets", "count %lld is out of range", (long long)n);
+            if (!bf_view_count_fits(c, (uint64_t)n, 16, "subpackets"))
                 return 0;
-            v->packets_count = (size_t)n;
-            if (!deep) {
-                if (!bf_need(c, (uint64_t)n * 8, "packets"))
-                    return 0;
-                c->pos += (size_t)n * 8;
-            } else {
-                j3d_Mdl3Packet_view e;
-                for (int64_t i = 0; i < n; i++) {
-                    if (!bf_push(c, "packets", i) || !j3d_view_lay_Mdl3Packet(c, d, &e, i, deep))
-                        return 0;
-                    bf_pop(c);
-                }
-            }
-        }
-        bf_leave_region(c, &packets_mark);
-    }
-    /* subpackets */
-    if (bf_load_u32be(c->data + v->_offset + 8) != 0) {
-        v->has_subpackets = 1;
-        {
-            bf_mark subpackets_mark;
-            if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 8)), 0, "subpackets", &subpackets_mark))
+            v->subpackets_count = (size_t)n;
+            if (!bf_view_need_elems(c, (uint64_t)n, 16, "subpackets"))
                 return 0;
-            v->subpackets_at = c->pos;
-            v->subpackets_lim = c->end;
-            {
-                int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
-                if (c->err->failed)
-                    return 0;
-                if (n < 0 || n > (int64_t)UINT32_MAX)
-                    return bf_fail(c, c->pos, "subpackets", "count %lld is out of range", (long long)n);
-                if (!bf_view_count_fits(c, (uint64_t)n, 16, "subpackets"))
-                    return 0;
-                v->subpackets_count = (size_t)n;
-                if (!bf_view_need_elems(c, (uint64_t)n, 16, "subpackets"))
-                    return 0;
-                c->pos += (size_t)n * 16;
-            }
-            bf_leave_region(c, &subpackets_mark);
+            c->pos += (size_t)n * 16;
         }
+        bf_leave_region(c, &subpackets_mark);
     }
     /* matrix_indices */
     if (bf_load_u32be(c->data + v->_offset + 12) != 0) {
         v->has_matrix_indices = 1;
+        bf_mark matrix_indices_mark;
+        if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 12)), 0, "matrix_indices",
+                             &matrix_indices_mark))
+            return 0;
+        v->matrix_indices_at = c->pos;
         {
-            bf_mark matrix_indices_mark;
-            if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 12)), 0, "matrix_indices",
-                                 &matrix_indices_mark))
+            int64_t n = bf_mul(8, bf_load_u16be(c->data + v->_offset + 0));
+            if (c->err->failed)
                 return 0;
-            v->matrix_indices_at = c->pos;
-            {
-                int64_t n = bf_mul(8, bf_load_u16be(c->data + v->_offset + 0));
-                if (c->err->failed)
-                    return 0;
-                if (n < 0)
-                    return bf_fail(c, c->pos, "matrix_indices", "length %lld is negative", (long long)n);
-                if (!bf_need(c, (uint64_t)n, "matrix_indices"))
-                    return 0;
-                v->matrix_indices_count = (size_t)n;
-                c->pos += (size_t)n;
-            }
-            bf_leave_region(c, &matrix_indices_mark);
+            if (n < 0)
+                return bf_fail(c, c->pos, "matrix_indices", "length %lld is negative", (long long)n);
+            if (!bf_need(c, (uint64_t)n, "matrix_indices"))
+                return 0;
+            v->matrix_indices_count = (size_t)n;
+            c->pos += (size_t)n;
         }
+        bf_leave_region(c, &matrix_indices_mark);
     }
     /* unknown */
     if (bf_load_u32be(c->data + v->_offset + 16) != 0) {
         v->has_unknown = 1;
+        bf_mark unknown_mark;
+        if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 16)), 0, "unknown", &unknown_mark))
+            return 0;
+        v->unknown_at = c->pos;
         {
-            bf_mark unknown_mark;
-            if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 16)), 0, "unknown", &unknown_mark))
+            int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
+            if (c->err->failed)
                 return 0;
-            v->unknown_at = c->pos;
-            {
-                int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
-                if (c->err->failed)
-                    return 0;
-                if (n < 0 || n > (int64_t)UINT32_MAX)
-                    return bf_fail(c, c->pos, "unknown", "count %lld is out of range", (long long)n);
-                if (!bf_view_count_fits(c, (uint64_t)n, 1, "unknown"))
-                    return 0;
-                v->unknown_count = (size_t)n;
-                if (!bf_need(c, (uint64_t)n * 1, "unknown"))
-                    return 0;
-                c->pos += (size_t)n * 1;
-            }
-            bf_leave_region(c, &unknown_mark);
+            if (n < 0 || n > (int64_t)UINT32_MAX)
+                return bf_fail(c, c->pos, "unknown", "count %lld is out of range", (long long)n);
+            if (!bf_view_count_fits(c, (uint64_t)n, 1, "unknown"))
+                return 0;
+            v->unknown_count = (size_t)n;
+            if (!bf_need(c, (uint64_t)n * 1, "unknown"))
+                return 0;
+            c->pos += (size_t)n * 1;
         }
+        bf_leave_region(c, &unknown_mark);
     }
     /* indices */
     if (bf_load_u32be(c->data + v->_offset + 20) != 0) {
         v->has_indices = 1;
+        bf_mark indices_mark;
+        if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 20)), 0, "indices", &indices_mark))
+            return 0;
+        v->indices_at = c->pos;
         {
-            bf_mark indices_mark;
-            if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 20)), 0, "indices", &indices_mark))
+            int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
+            if (c->err->failed)
                 return 0;
-            v->indices_at = c->pos;
-            {
-                int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
-                if (c->err->failed)
-                    return 0;
-                if (n < 0 || n > (int64_t)UINT32_MAX)
-                    return bf_fail(c, c->pos, "indices", "count %lld is out of range", (long long)n);
-                if (!bf_view_count_fits(c, (uint64_t)n, 2, "indices"))
-                    return 0;
-                v->indices_count = (size_t)n;
-                if (!bf_need(c, (uint64_t)n * 2, "indices"))
-                    return 0;
-                c->pos += (size_t)n * 2;
-            }
-            bf_leave_region(c, &indices_mark);
+            if (n < 0 || n > (int64_t)UINT32_MAX)
+                return bf_fail(c, c->pos, "indices", "count %lld is out of range", (long long)n);
+            if (!bf_view_count_fits(c, (uint64_t)n, 2, "indices"))
+                return 0;
+            v->indices_count = (size_t)n;
+            if (!bf_need(c, (uint64_t)n * 2, "indices"))
+                return 0;
+            c->pos += (size_t)n * 2;
         }
+        bf_leave_region(c, &indices_mark);
     }
     /* names */
     if (bf_load_u32be(c->data + v->_offset + 24) != 0) {
         v->has_names = 1;
-        {
-            bf_mark names_mark;
-            if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 24)), 0, "names", &names_mark))
+        bf_mark names_mark;
+        if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 24)), 0, "names", &names_mark))
+            return 0;
+        v->names_at = c->pos;
+        v->names_lim = c->end;
+        if (deep) {
+            j3d_NameTable_view e_names;
+            if (!bf_push(c, "names", -1) || !j3d_view_lay_NameTable(c, d, &e_names, 0, deep))
                 return 0;
-            v->names_at = c->pos;
-            v->names_lim = c->end;
-            if (deep) {
-                j3d_NameTable_view e_names;
-                if (!bf_push(c, "names", -1) || !j3d_view_lay_NameTable(c, d, &e_names, 0, deep))
-                    return 0;
-                bf_pop(c);
-            }
-            bf_leave_region(c, &names_mark);
+            bf_pop(c);
         }
+        bf_leave_region(c, &names_mark);
     }
     v->_end = c->pos;
     return 1;
@@ -2997,36 +2843,33 @@ int j3d_view_lay_Mdl3Packet(bf_ctx *c, const bf_view_doc *d, j3d_Mdl3Packet_view
         return 0;
     c->pos += 8;
     /* commands */
+    bf_mark commands_mark;
+    const int64_t commands_size = (int64_t)bf_load_u32be(c->data + v->_offset + 4);
+    if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add((int64_t)v->_offset, bf_load_u32be(c->data + v->_offset + 0)), commands_size, "commands", &commands_mark))
+        return 0;
+    v->commands_at = c->pos;
+    v->commands_lim = c->end;
     {
-        bf_mark commands_mark;
-        const int64_t commands_size = (int64_t)bf_load_u32be(c->data + v->_offset + 4);
-        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add((int64_t)v->_offset, bf_load_u32be(c->data + v->_offset + 0)), commands_size, "commands",
-                             &commands_mark))
-            return 0;
-        v->commands_at = c->pos;
-        v->commands_lim = c->end;
-        {
-            j3d_GxCommand_view e;
-            int64_t i = 0;
-            for (;; i++) {
-                if (c->pos >= c->end)
-                    return bf_fail(c, c->pos, "commands", "ends without its terminator (_it.opcode == GxOpcode.nop || _pos >= _end)");
-                size_t before = c->pos;
-                j3d_GxCommand_view *cur = &e;
-                if (!bf_push(c, "commands", i) || !j3d_view_lay_GxCommand(c, d, cur, i, deep))
-                    return 0;
-                bf_pop(c);
-                if (c->data[cur->_offset + 0] == J3D_GX_OPCODE_NOP || (int64_t)c->pos >= (int64_t)c->end) {
-                    i++;
-                    break;
-                }
-                if (c->pos == before)
-                    return bf_fail(c, c->pos, "commands", "element %u takes no bytes: the array would never end", (unsigned)i);
+        j3d_GxCommand_view e;
+        int64_t i = 0;
+        for (;; i++) {
+            if (c->pos >= c->end)
+                return bf_fail(c, c->pos, "commands", "ends without its terminator (_it.opcode == GxOpcode.nop || _pos >= _end)");
+            size_t before = c->pos;
+            j3d_GxCommand_view *cur = &e;
+            if (!bf_push(c, "commands", i) || !j3d_view_lay_GxCommand(c, d, cur, i, deep))
+                return 0;
+            bf_pop(c);
+            if (c->data[cur->_offset + 0] == J3D_GX_OPCODE_NOP || (int64_t)c->pos >= (int64_t)c->end) {
+                i++;
+                break;
             }
-            v->commands_count = (size_t)i;
+            if (c->pos == before)
+                return bf_fail(c, c->pos, "commands", "element %u takes no bytes: the array would never end", (unsigned)i);
         }
-        bf_leave_region(c, &commands_mark);
+        v->commands_count = (size_t)i;
     }
+    bf_leave_region(c, &commands_mark);
     v->_end = c->pos;
     return 1;
 }
@@ -3202,53 +3045,49 @@ int j3d_view_lay_Tex1(bf_ctx *c, const bf_view_doc *d, j3d_Tex1_view *v, int64_t
         return 0;
     c->pos += 12;
     /* headers */
+    bf_mark headers_mark;
+    if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 4)), 0, "headers", &headers_mark))
+        return 0;
+    v->headers_at = c->pos;
+    v->headers_lim = c->end;
     {
-        bf_mark headers_mark;
-        if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 4)), 0, "headers", &headers_mark))
+        int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
+        if (c->err->failed)
             return 0;
-        v->headers_at = c->pos;
-        v->headers_lim = c->end;
-        {
-            int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
-            if (c->err->failed)
+        if (n < 0 || n > (int64_t)UINT32_MAX)
+            return bf_fail(c, c->pos, "headers", "count %lld is out of range", (long long)n);
+        if (!bf_view_count_fits(c, (uint64_t)n, 32, "headers"))
+            return 0;
+        v->headers_count = (size_t)n;
+        if (!deep) {
+            if (!bf_need(c, (uint64_t)n * 32, "headers"))
                 return 0;
-            if (n < 0 || n > (int64_t)UINT32_MAX)
-                return bf_fail(c, c->pos, "headers", "count %lld is out of range", (long long)n);
-            if (!bf_view_count_fits(c, (uint64_t)n, 32, "headers"))
-                return 0;
-            v->headers_count = (size_t)n;
-            if (!deep) {
-                if (!bf_need(c, (uint64_t)n * 32, "headers"))
-                    return 0;
-                c->pos += (size_t)n * 32;
-            } else {
-                j3d_BtiHeader_view e;
-                for (int64_t i = 0; i < n; i++) {
-                    if (!bf_push(c, "headers", i) || !j3d_view_lay_BtiHeader(c, d, &e, i, deep))
-                        return 0;
-                    bf_pop(c);
-                }
-            }
-        }
-        bf_leave_region(c, &headers_mark);
-    }
-    /* names */
-    if (bf_load_u32be(c->data + v->_offset + 8) != 0) {
-        v->has_names = 1;
-        {
-            bf_mark names_mark;
-            if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 8)), 0, "names", &names_mark))
-                return 0;
-            v->names_at = c->pos;
-            v->names_lim = c->end;
-            if (deep) {
-                j3d_NameTable_view e_names;
-                if (!bf_push(c, "names", -1) || !j3d_view_lay_NameTable(c, d, &e_names, 0, deep))
+            c->pos += (size_t)n * 32;
+        } else {
+            j3d_BtiHeader_view e;
+            for (int64_t i = 0; i < n; i++) {
+                if (!bf_push(c, "headers", i) || !j3d_view_lay_BtiHeader(c, d, &e, i, deep))
                     return 0;
                 bf_pop(c);
             }
-            bf_leave_region(c, &names_mark);
         }
+    }
+    bf_leave_region(c, &headers_mark);
+    /* names */
+    if (bf_load_u32be(c->data + v->_offset + 8) != 0) {
+        v->has_names = 1;
+        bf_mark names_mark;
+        if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 8)), 0, "names", &names_mark))
+            return 0;
+        v->names_at = c->pos;
+        v->names_lim = c->end;
+        if (deep) {
+            j3d_NameTable_view e_names;
+            if (!bf_push(c, "names", -1) || !j3d_view_lay_NameTable(c, d, &e_names, 0, deep))
+                return 0;
+            bf_pop(c);
+        }
+        bf_leave_region(c, &names_mark);
     }
     v->_end = c->pos;
     return 1;
@@ -3269,54 +3108,50 @@ int j3d_view_lay_BtiHeader(bf_ctx *c, const bf_view_doc *d, j3d_BtiHeader_view *
     /* palette */
     if (c->data[v->_offset + 8] != 0) {
         v->has_palette = 1;
-        {
-            bf_mark palette_mark;
-            if (!bf_enter_region(c, BF_AT, bf_add((int64_t)v->_offset, bf_load_u32be(c->data + v->_offset + 12)), 0, "palette", &palette_mark))
-                return 0;
-            v->palette_at = c->pos;
-            {
-                int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 10);
-                if (c->err->failed)
-                    return 0;
-                if (n < 0 || n > (int64_t)UINT32_MAX)
-                    return bf_fail(c, c->pos, "palette", "count %lld is out of range", (long long)n);
-                if (!bf_view_count_fits(c, (uint64_t)n, 2, "palette"))
-                    return 0;
-                v->palette_count = (size_t)n;
-                if (!bf_need(c, (uint64_t)n * 2, "palette"))
-                    return 0;
-                c->pos += (size_t)n * 2;
-            }
-            bf_leave_region(c, &palette_mark);
-        }
-    }
-    /* images */
-    {
-        bf_mark images_mark;
-        if (!bf_enter_region(c, BF_AT, bf_add((int64_t)v->_offset, bf_load_u32be(c->data + v->_offset + 28)), 0, "images", &images_mark))
+        bf_mark palette_mark;
+        if (!bf_enter_region(c, BF_AT, bf_add((int64_t)v->_offset, bf_load_u32be(c->data + v->_offset + 12)), 0, "palette", &palette_mark))
             return 0;
-        v->images_at = c->pos;
-        v->images_lim = c->end;
+        v->palette_at = c->pos;
         {
-            int64_t n = (int64_t)c->data[v->_offset + 24];
+            int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 10);
             if (c->err->failed)
                 return 0;
             if (n < 0 || n > (int64_t)UINT32_MAX)
-                return bf_fail(c, c->pos, "images", "count %lld is out of range", (long long)n);
-            if (!bf_view_count_fits(c, (uint64_t)n, 0, "images"))
+                return bf_fail(c, c->pos, "palette", "count %lld is out of range", (long long)n);
+            if (!bf_view_count_fits(c, (uint64_t)n, 2, "palette"))
                 return 0;
-            v->images_count = (size_t)n;
-            j3d_TextureImage_view e;
-            for (int64_t i = 0; i < n; i++) {
-                j3d_TextureImage_view *cur = &e;
-                if (!bf_push(c, "images", i) || !j3d_view_lay_TextureImage(c, d, cur, i, deep, (int64_t)c->data[v->_offset + 0],
-                    (int64_t)bf_load_u16be(c->data + v->_offset + 2), (int64_t)bf_load_u16be(c->data + v->_offset + 4), (int64_t)i))
-                    return 0;
-                bf_pop(c);
-            }
+            v->palette_count = (size_t)n;
+            if (!bf_need(c, (uint64_t)n * 2, "palette"))
+                return 0;
+            c->pos += (size_t)n * 2;
         }
-        bf_leave_region(c, &images_mark);
+        bf_leave_region(c, &palette_mark);
     }
+    /* images */
+    bf_mark images_mark;
+    if (!bf_enter_region(c, BF_AT, bf_add((int64_t)v->_offset, bf_load_u32be(c->data + v->_offset + 28)), 0, "images", &images_mark))
+        return 0;
+    v->images_at = c->pos;
+    v->images_lim = c->end;
+    {
+        int64_t n = (int64_t)c->data[v->_offset + 24];
+        if (c->err->failed)
+            return 0;
+        if (n < 0 || n > (int64_t)UINT32_MAX)
+            return bf_fail(c, c->pos, "images", "count %lld is out of range", (long long)n);
+        if (!bf_view_count_fits(c, (uint64_t)n, 0, "images"))
+            return 0;
+        v->images_count = (size_t)n;
+        j3d_TextureImage_view e;
+        for (int64_t i = 0; i < n; i++) {
+            j3d_TextureImage_view *cur = &e;
+            if (!bf_push(c, "images", i) || !j3d_view_lay_TextureImage(c, d, cur, i, deep, (int64_t)c->data[v->_offset + 0],
+                (int64_t)bf_load_u16be(c->data + v->_offset + 2), (int64_t)bf_load_u16be(c->data + v->_offset + 4), (int64_t)i))
+                return 0;
+            bf_pop(c);
+        }
+    }
+    bf_leave_region(c, &images_mark);
     v->_end = c->pos;
     return 1;
 }

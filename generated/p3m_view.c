@@ -544,35 +544,31 @@ int p3m_view_lay_EmbeddedTexture(bf_ctx *c, const bf_view_doc *d, p3m_EmbeddedTe
     /* ptf_magic */
     if (bf_load_u32le(c->data + v->_offset + 0) >= 3) {
         v->has_ptf_magic = 1;
-        {
-            bf_mark ptf_magic_mark;
-            if (!bf_enter_region(c, BF_AT, bf_add((int64_t)v->_offset, 4), 0, "ptf_magic", &ptf_magic_mark))
-                return 0;
-            v->ptf_magic_at = c->pos;
-            if (!bf_need(c, 3, "ptf_magic"))
-                return 0;
-            c->pos += 3;
-            bf_leave_region(c, &ptf_magic_mark);
-        }
+        bf_mark ptf_magic_mark;
+        if (!bf_enter_region(c, BF_AT, bf_add((int64_t)v->_offset, 4), 0, "ptf_magic", &ptf_magic_mark))
+            return 0;
+        v->ptf_magic_at = c->pos;
+        if (!bf_need(c, 3, "ptf_magic"))
+            return 0;
+        c->pos += 3;
+        bf_leave_region(c, &ptf_magic_mark);
     }
     /* image */
     if (bf_load_u32le(c->data + v->_offset + 0) >= 5 && (v->has_ptf_magic ? bf_load_u24be(c->data + v->ptf_magic_at) : 0) == 5264454) {
         v->has_image = 1;
-        {
-            bf_mark image_mark;
-            const int64_t image_size = (int64_t)bf_load_u32le(c->data + v->_offset + 0);
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add((int64_t)v->_offset, 4), image_size, "image", &image_mark))
+        bf_mark image_mark;
+        const int64_t image_size = (int64_t)bf_load_u32le(c->data + v->_offset + 0);
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add((int64_t)v->_offset, 4), image_size, "image", &image_mark))
+            return 0;
+        v->image_at = c->pos;
+        v->image_lim = c->end;
+        if (deep) {
+            p3m_Ptf_view e_image;
+            if (!bf_push(c, "image", -1) || !p3m_view_lay_Ptf(c, d, &e_image, 0, deep))
                 return 0;
-            v->image_at = c->pos;
-            v->image_lim = c->end;
-            if (deep) {
-                p3m_Ptf_view e_image;
-                if (!bf_push(c, "image", -1) || !p3m_view_lay_Ptf(c, d, &e_image, 0, deep))
-                    return 0;
-                bf_pop(c);
-            }
-            bf_leave_region(c, &image_mark);
+            bf_pop(c);
         }
+        bf_leave_region(c, &image_mark);
     }
     v->_end = c->pos;
     return 1;
@@ -598,16 +594,14 @@ int p3m_view_lay_Ptf(bf_ctx *c, const bf_view_doc *d, p3m_Ptf_view *v, int64_t i
     /* frame_magic */
     if (bf_sub((int64_t)c->end, (int64_t)v->_offset) >= 9) {
         v->has_frame_magic = 1;
-        {
-            bf_mark frame_magic_mark;
-            if (!bf_enter_region(c, BF_AT, bf_add((int64_t)v->_offset, 5), 0, "frame_magic", &frame_magic_mark))
-                return 0;
-            v->frame_magic_at = c->pos;
-            if (!bf_need(c, 4, "frame_magic"))
-                return 0;
-            c->pos += 4;
-            bf_leave_region(c, &frame_magic_mark);
-        }
+        bf_mark frame_magic_mark;
+        if (!bf_enter_region(c, BF_AT, bf_add((int64_t)v->_offset, 5), 0, "frame_magic", &frame_magic_mark))
+            return 0;
+        v->frame_magic_at = c->pos;
+        if (!bf_need(c, 4, "frame_magic"))
+            return 0;
+        c->pos += 4;
+        bf_leave_region(c, &frame_magic_mark);
     }
     /* pixels */
     if ((v->has_frame_magic ? bf_load_u32le(c->data + v->frame_magic_at) : 0) == 407708164) {

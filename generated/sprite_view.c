@@ -38,10 +38,9 @@ int sprite_view_lay_Sprite(bf_ctx *c, const bf_view_doc *d, sprite_Sprite_view *
     if ((int64_t)(((uint64_t)c->data[v->_offset + 5] >> 7) & UINT64_C(0x1)) == 1) {
         v->has_ext = 1;
         {
-            size_t pad = (8 - c->pos % 8) % 8;
-            if (!bf_need(c, pad, "ext"))
+            bf_bytes pad;
+            if (!bf_read_align(c, 8, "ext", &pad))
                 return 0;
-            c->pos += pad;
         }
         v->ext_at = c->pos;
         v->ext_lim = c->end;
@@ -99,20 +98,18 @@ int sprite_view_lay_SpriteExt(bf_ctx *c, const bf_view_doc *d, sprite_SpriteExt_
     /* palette */
     if (bf_load_u32be(c->data + v->_offset + 4) != 0) {
         v->has_palette = 1;
+        bf_mark palette_mark;
+        if (!bf_enter_region(c, BF_AT, (int64_t)bf_load_u32be(c->data + v->_offset + 4), 0, "palette", &palette_mark))
+            return 0;
+        v->palette_at = c->pos;
         {
-            bf_mark palette_mark;
-            if (!bf_enter_region(c, BF_AT, (int64_t)bf_load_u32be(c->data + v->_offset + 4), 0, "palette", &palette_mark))
+            int64_t n = (int64_t)(c->end - c->pos);
+            if (!bf_need(c, (uint64_t)n, "palette"))
                 return 0;
-            v->palette_at = c->pos;
-            {
-                int64_t n = (int64_t)(c->end - c->pos);
-                if (!bf_need(c, (uint64_t)n, "palette"))
-                    return 0;
-                v->palette_count = (size_t)n;
-                c->pos += (size_t)n;
-            }
-            bf_leave_region(c, &palette_mark);
+            v->palette_count = (size_t)n;
+            c->pos += (size_t)n;
         }
+        bf_leave_region(c, &palette_mark);
     }
     v->_end = c->pos;
     return 1;
@@ -130,25 +127,23 @@ int sprite_view_lay_Lod(bf_ctx *c, const bf_view_doc *d, sprite_Lod_view *v, int
     /* pixels */
     if (bf_load_u16be(c->data + v->_offset + 0) != 0) {
         v->has_pixels = 1;
+        bf_mark pixels_mark;
+        if (!bf_enter_region(c, BF_AT, (int64_t)bf_load_u24be(c->data + v->_offset + 5), 0, "pixels", &pixels_mark))
+            return 0;
+        v->pixels_at = c->pos;
         {
-            bf_mark pixels_mark;
-            if (!bf_enter_region(c, BF_AT, (int64_t)bf_load_u24be(c->data + v->_offset + 5), 0, "pixels", &pixels_mark))
+            int64_t n = bf_mul(bf_shr(bf_add(bf_shl(bf_load_u16be(c->data + v->_offset + 0), bf_add(c->data[v->_offset + 4] & 3, 2)), 7), 3),
+                               bf_load_u16be(c->data + v->_offset + 2));
+            if (c->err->failed)
                 return 0;
-            v->pixels_at = c->pos;
-            {
-                int64_t n = bf_mul(bf_shr(bf_add(bf_shl(bf_load_u16be(c->data + v->_offset + 0), bf_add(c->data[v->_offset + 4] & 3, 2)), 7), 3),
-                                   bf_load_u16be(c->data + v->_offset + 2));
-                if (c->err->failed)
-                    return 0;
-                if (n < 0)
-                    return bf_fail(c, c->pos, "pixels", "length %lld is negative", (long long)n);
-                if (!bf_need(c, (uint64_t)n, "pixels"))
-                    return 0;
-                v->pixels_count = (size_t)n;
-                c->pos += (size_t)n;
-            }
-            bf_leave_region(c, &pixels_mark);
+            if (n < 0)
+                return bf_fail(c, c->pos, "pixels", "length %lld is negative", (long long)n);
+            if (!bf_need(c, (uint64_t)n, "pixels"))
+                return 0;
+            v->pixels_count = (size_t)n;
+            c->pos += (size_t)n;
         }
+        bf_leave_region(c, &pixels_mark);
     }
     v->_end = c->pos;
     return 1;

@@ -102,21 +102,19 @@ int t3dm_view_lay_File(bf_ctx *c, const bf_view_doc *d, t3dm_File_view *v, int64
         }
     }
     /* strings */
+    bf_mark strings_mark;
+    const int64_t strings_size = bf_sub((int64_t)c->size, bf_load_u32be(c->data + v->_offset + 0 + 24));
+    if (!bf_enter_region(c, BF_AT | BF_SIZED, (int64_t)bf_load_u32be(c->data + v->_offset + 0 + 24), strings_size, "strings", &strings_mark))
+        return 0;
+    v->strings_at = c->pos;
     {
-        bf_mark strings_mark;
-        const int64_t strings_size = bf_sub((int64_t)c->size, bf_load_u32be(c->data + v->_offset + 0 + 24));
-        if (!bf_enter_region(c, BF_AT | BF_SIZED, (int64_t)bf_load_u32be(c->data + v->_offset + 0 + 24), strings_size, "strings", &strings_mark))
+        int64_t n = (int64_t)(c->end - c->pos);
+        if (!bf_need(c, (uint64_t)n, "strings"))
             return 0;
-        v->strings_at = c->pos;
-        {
-            int64_t n = (int64_t)(c->end - c->pos);
-            if (!bf_need(c, (uint64_t)n, "strings"))
-                return 0;
-            v->strings_count = (size_t)n;
-            c->pos += (size_t)n;
-        }
-        bf_leave_region(c, &strings_mark);
+        v->strings_count = (size_t)n;
+        c->pos += (size_t)n;
     }
+    bf_leave_region(c, &strings_mark);
     v->_end = c->pos;
     return 1;
 }
@@ -153,90 +151,87 @@ int t3dm_view_lay_Chunk(bf_ctx *c, const bf_view_doc *d, t3dm_Chunk_view *v, int
     *v = (t3dm_Chunk_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     /* body */
+    bf_mark body_mark;
+    const int64_t body_size = bf_sub(bf_add(v->_index, 1) < (int64_t)((const t3dm_File_view *)c->root)->chunks_count ? bf_load_u24be(bf_view_elem(c,
+                                     c->data + ((const t3dm_File_view *)c->root)->_offset + 44, 4, ((const t3dm_File_view *)c->root)->chunks_count,
+                                     bf_add(v->_index, 1)) + 1) : bf_load_u32be(c->data + ((const t3dm_File_view *)c->root)->_offset + 0 + 24),
+                                     bf_load_u24be(bf_view_elem(c, c->data + ((const t3dm_File_view *)c->root)->_offset + 44, 4,
+                                     ((const t3dm_File_view *)c->root)->chunks_count, v->_index) + 1));
+    if (!bf_enter_region(c, BF_AT | BF_SIZED, (int64_t)bf_load_u24be(bf_view_elem(c, c->data + ((const t3dm_File_view *)c->root)->_offset + 44, 4,
+                         ((const t3dm_File_view *)c->root)->chunks_count, v->_index) + 1), body_size, "body", &body_mark))
+        return 0;
+    v->body_at = c->pos;
     {
-        bf_mark body_mark;
-        const int64_t body_size = bf_sub(bf_add(v->_index, 1) < (int64_t)((const t3dm_File_view *)c->root)->chunks_count
-                                         ? bf_load_u24be(bf_view_elem(c, c->data + ((const t3dm_File_view *)c->root)->_offset + 44, 4,
-                                         ((const t3dm_File_view *)c->root)->chunks_count, bf_add(v->_index, 1)) + 1)
-                                         : bf_load_u32be(c->data + ((const t3dm_File_view *)c->root)->_offset + 0 + 24),
-                                         bf_load_u24be(bf_view_elem(c, c->data + ((const t3dm_File_view *)c->root)->_offset + 44, 4,
-                                         ((const t3dm_File_view *)c->root)->chunks_count, v->_index) + 1));
-        if (!bf_enter_region(c, BF_AT | BF_SIZED, (int64_t)bf_load_u24be(bf_view_elem(c, c->data + ((const t3dm_File_view *)c->root)->_offset + 44, 4,
-                             ((const t3dm_File_view *)c->root)->chunks_count, v->_index) + 1), body_size, "body", &body_mark))
+        int64_t tag = (int64_t)(bf_view_elem(c, c->data + ((const t3dm_File_view *)c->root)->_offset + 44, 4, ((const t3dm_File_view *)c->root)->chunks_count,
+                                             v->_index))[0];
+        if (c->err->failed)
             return 0;
-        v->body_at = c->pos;
-        {
-            int64_t tag = (int64_t)(bf_view_elem(c, c->data + ((const t3dm_File_view *)c->root)->_offset + 44, 4,
-                                                 ((const t3dm_File_view *)c->root)->chunks_count, v->_index))[0];
-            if (c->err->failed)
-                return 0;
-            v->body_lim = c->end;
-            switch (tag) {
-            case INT64_C(79): /* O */
-                v->body_kind = T3DM_KIND_OBJECT;
-                if (deep) {
-                    t3dm_Object_view e;
-                    if (!bf_push(c, "body", -1) || !t3dm_view_lay_Object(c, d, &e, 0, deep))
-                        return 0;
-                    bf_pop(c);
-                }
-                break;
-            case INT64_C(65): /* A */
-                v->body_kind = T3DM_KIND_ANIMATION;
-                if (deep) {
-                    t3dm_Animation_view e;
-                    if (!bf_push(c, "body", -1) || !t3dm_view_lay_Animation(c, d, &e, 0, deep))
-                        return 0;
-                    bf_pop(c);
-                }
-                break;
-            case INT64_C(66): /* B */
-                v->body_kind = T3DM_KIND_BVH;
-                if (deep) {
-                    t3dm_Bvh_view e;
-                    if (!bf_push(c, "body", -1) || !t3dm_view_lay_Bvh(c, d, &e, 0, deep))
-                        return 0;
-                    bf_pop(c);
-                }
-                break;
-            case INT64_C(86): /* V */
-                v->body_kind = T3DM_KIND_VERTICES;
-                if (deep) {
-                    t3dm_Vertices_view e;
-                    if (!bf_push(c, "body", -1) || !t3dm_view_lay_Vertices(c, d, &e, 0, deep))
-                        return 0;
-                    bf_pop(c);
-                }
-                break;
-            case INT64_C(73): /* I */
-                v->body_kind = T3DM_CHUNK_BODY_I;
-                c->pos = c->end;
-                break;
-            case INT64_C(77): /* M */
-                v->body_kind = T3DM_KIND_MATERIAL;
-                if (deep) {
-                    t3dm_Material_view e;
-                    if (!bf_push(c, "body", -1) || !t3dm_view_lay_Material(c, d, &e, 0, deep))
-                        return 0;
-                    bf_pop(c);
-                }
-                break;
-            case INT64_C(83): /* S */
-                v->body_kind = T3DM_KIND_SKELETON;
-                if (deep) {
-                    t3dm_Skeleton_view e;
-                    if (!bf_push(c, "body", -1) || !t3dm_view_lay_Skeleton(c, d, &e, 0, deep))
-                        return 0;
-                    bf_pop(c);
-                }
-                break;
-            default:
-                c->pos = c->end;
-                break;
+        v->body_lim = c->end;
+        switch (tag) {
+        case INT64_C(79): /* O */
+            v->body_kind = T3DM_KIND_OBJECT;
+            if (deep) {
+                t3dm_Object_view e;
+                if (!bf_push(c, "body", -1) || !t3dm_view_lay_Object(c, d, &e, 0, deep))
+                    return 0;
+                bf_pop(c);
             }
+            break;
+        case INT64_C(65): /* A */
+            v->body_kind = T3DM_KIND_ANIMATION;
+            if (deep) {
+                t3dm_Animation_view e;
+                if (!bf_push(c, "body", -1) || !t3dm_view_lay_Animation(c, d, &e, 0, deep))
+                    return 0;
+                bf_pop(c);
+            }
+            break;
+        case INT64_C(66): /* B */
+            v->body_kind = T3DM_KIND_BVH;
+            if (deep) {
+                t3dm_Bvh_view e;
+                if (!bf_push(c, "body", -1) || !t3dm_view_lay_Bvh(c, d, &e, 0, deep))
+                    return 0;
+                bf_pop(c);
+            }
+            break;
+        case INT64_C(86): /* V */
+            v->body_kind = T3DM_KIND_VERTICES;
+            if (deep) {
+                t3dm_Vertices_view e;
+                if (!bf_push(c, "body", -1) || !t3dm_view_lay_Vertices(c, d, &e, 0, deep))
+                    return 0;
+                bf_pop(c);
+            }
+            break;
+        case INT64_C(73): /* I */
+            v->body_kind = T3DM_CHUNK_BODY_I;
+            c->pos = c->end;
+            break;
+        case INT64_C(77): /* M */
+            v->body_kind = T3DM_KIND_MATERIAL;
+            if (deep) {
+                t3dm_Material_view e;
+                if (!bf_push(c, "body", -1) || !t3dm_view_lay_Material(c, d, &e, 0, deep))
+                    return 0;
+                bf_pop(c);
+            }
+            break;
+        case INT64_C(83): /* S */
+            v->body_kind = T3DM_KIND_SKELETON;
+            if (deep) {
+                t3dm_Skeleton_view e;
+                if (!bf_push(c, "body", -1) || !t3dm_view_lay_Skeleton(c, d, &e, 0, deep))
+                    return 0;
+                bf_pop(c);
+            }
+            break;
+        default:
+            c->pos = c->end;
+            break;
         }
-        bf_leave_region(c, &body_mark);
     }
+    bf_leave_region(c, &body_mark);
     v->_end = c->pos;
     return 1;
 }
@@ -360,25 +355,22 @@ int t3dm_view_lay_Part(bf_ctx *c, const bf_view_doc *d, t3dm_Part_view *v, int64
         return 0;
     c->pos += 24;
     /* index_data */
-    {
-        bf_mark index_data_mark;
-        if (!bf_enter_region(c, BF_AT, bf_add(bf_load_u24be(bf_view_elem(c, c->data + ((const t3dm_File_view *)c->root)->_offset + 44, 4,
-                             ((const t3dm_File_view *)c->root)->chunks_count,
-                             bf_load_u32be(c->data + ((const t3dm_File_view *)c->root)->_offset + 0 + 16)) + 1), bf_load_u32be(c->data + v->_offset + 8)), 0,
-                             "index_data", &index_data_mark))
+    bf_mark index_data_mark;
+    if (!bf_enter_region(c, BF_AT, bf_add(bf_load_u24be(bf_view_elem(c, c->data + ((const t3dm_File_view *)c->root)->_offset + 44, 4,
+                         ((const t3dm_File_view *)c->root)->chunks_count, bf_load_u32be(c->data + ((const t3dm_File_view *)c->root)->_offset + 0 + 16)) + 1),
+                         bf_load_u32be(c->data + v->_offset + 8)), 0, "index_data", &index_data_mark))
+        return 0;
+    v->index_data_at = c->pos;
+    v->index_data_lim = c->end;
+    if (deep) {
+        t3dm_PartIndices_view e_index_data;
+        if (!bf_push(c, "index_data", -1) || !t3dm_view_lay_PartIndices(c, d, &e_index_data, 0, deep, (int64_t)bf_load_u16be(c->data + v->_offset + 12),
+            (int64_t)(bf_view_elem(c, c->data + v->_offset + 16, 1, 4, 0))[0], (int64_t)(bf_view_elem(c, c->data + v->_offset + 16, 1, 4, 1))[0],
+            (int64_t)(bf_view_elem(c, c->data + v->_offset + 16, 1, 4, 2))[0], (int64_t)(bf_view_elem(c, c->data + v->_offset + 16, 1, 4, 3))[0]))
             return 0;
-        v->index_data_at = c->pos;
-        v->index_data_lim = c->end;
-        if (deep) {
-            t3dm_PartIndices_view e_index_data;
-            if (!bf_push(c, "index_data", -1) || !t3dm_view_lay_PartIndices(c, d, &e_index_data, 0, deep, (int64_t)bf_load_u16be(c->data + v->_offset + 12),
-                (int64_t)(bf_view_elem(c, c->data + v->_offset + 16, 1, 4, 0))[0], (int64_t)(bf_view_elem(c, c->data + v->_offset + 16, 1, 4, 1))[0],
-                (int64_t)(bf_view_elem(c, c->data + v->_offset + 16, 1, 4, 2))[0], (int64_t)(bf_view_elem(c, c->data + v->_offset + 16, 1, 4, 3))[0]))
-                return 0;
-            bf_pop(c);
-        }
-        bf_leave_region(c, &index_data_mark);
+        bf_pop(c);
     }
+    bf_leave_region(c, &index_data_mark);
     v->_end = c->pos;
     return 1;
 }
@@ -411,10 +403,9 @@ int t3dm_view_lay_PartIndices(bf_ctx *c, const bf_view_doc *d, t3dm_PartIndices_
     if (v->_p_strip_0 > 0) {
         v->has_strip_a = 1;
         {
-            size_t pad = (8 - c->pos % 8) % 8;
-            if (!bf_need(c, pad, "strip_a"))
+            bf_bytes pad;
+            if (!bf_read_align(c, 8, "strip_a", &pad))
                 return 0;
-            c->pos += pad;
         }
         v->strip_a_at = c->pos;
         {
@@ -435,10 +426,9 @@ int t3dm_view_lay_PartIndices(bf_ctx *c, const bf_view_doc *d, t3dm_PartIndices_
     if (v->_p_strip_0 > 0 && v->_p_strip_1 > 0) {
         v->has_strip_b = 1;
         {
-            size_t pad = (8 - c->pos % 8) % 8;
-            if (!bf_need(c, pad, "strip_b"))
+            bf_bytes pad;
+            if (!bf_read_align(c, 8, "strip_b", &pad))
                 return 0;
-            c->pos += pad;
         }
         v->strip_b_at = c->pos;
         {
@@ -459,10 +449,9 @@ int t3dm_view_lay_PartIndices(bf_ctx *c, const bf_view_doc *d, t3dm_PartIndices_
     if (v->_p_strip_0 > 0 && v->_p_strip_1 > 0 && v->_p_strip_2 > 0) {
         v->has_strip_c = 1;
         {
-            size_t pad = (8 - c->pos % 8) % 8;
-            if (!bf_need(c, pad, "strip_c"))
+            bf_bytes pad;
+            if (!bf_read_align(c, 8, "strip_c", &pad))
                 return 0;
-            c->pos += pad;
         }
         v->strip_c_at = c->pos;
         {
@@ -483,10 +472,9 @@ int t3dm_view_lay_PartIndices(bf_ctx *c, const bf_view_doc *d, t3dm_PartIndices_
     if (v->_p_strip_0 > 0 && v->_p_strip_1 > 0 && v->_p_strip_2 > 0 && v->_p_strip_3 > 0) {
         v->has_strip_d = 1;
         {
-            size_t pad = (8 - c->pos % 8) % 8;
-            if (!bf_need(c, pad, "strip_d"))
+            bf_bytes pad;
+            if (!bf_read_align(c, 8, "strip_d", &pad))
                 return 0;
-            c->pos += pad;
         }
         v->strip_d_at = c->pos;
         {

@@ -46,99 +46,91 @@ int tmd_view_lay_File(bf_ctx *c, const bf_view_doc *d, tmd_File_view *v, int64_t
     /* aux_data */
     if (bf_sub(bf_add(60, bf_load_u32le(c->data + v->scene._offset + 52)), bf_load_u32le(c->data + v->_offset + 8 + 24)) != 124) {
         v->has_aux_data = 1;
-        {
-            bf_mark aux_data_mark;
-            if (!bf_enter_region(c, BF_AT, bf_sub(bf_add(60, bf_load_u32le(c->data + v->scene._offset + 52)), bf_load_u32le(c->data + v->_offset + 8 + 24)), 0,
-                                 "aux_data", &aux_data_mark))
-                return 0;
-            v->aux_data_at = c->pos;
-            {
-                int64_t n = (int64_t)bf_load_u16le(c->data + v->scene._offset + 0);
-                if (c->err->failed)
-                    return 0;
-                if (n < 0 || n > (int64_t)UINT32_MAX)
-                    return bf_fail(c, c->pos, "aux_data", "count %lld is out of range", (long long)n);
-                if (!bf_view_count_fits(c, (uint64_t)n, 4, "aux_data"))
-                    return 0;
-                v->aux_data_count = (size_t)n;
-                if (!bf_need(c, (uint64_t)n * 4, "aux_data"))
-                    return 0;
-                c->pos += (size_t)n * 4;
-            }
-            bf_leave_region(c, &aux_data_mark);
-        }
-    }
-    /* nodes */
-    {
-        bf_mark nodes_mark;
-        if (!bf_enter_region(c, BF_AT, bf_sub(bf_add(60, bf_load_u32le(c->data + v->scene._offset + 52)), bf_load_u32le(c->data + v->_offset + 8 + 24)) == 124
-                             ? 124 : bf_sub(bf_add(60, v->scene.has_node_address ? bf_load_u32le(c->data + v->scene._offset + 56) : 0),
-                             bf_load_u32le(c->data + v->_offset + 8 + 24)), 0, "nodes", &nodes_mark))
+        bf_mark aux_data_mark;
+        if (!bf_enter_region(c, BF_AT, bf_sub(bf_add(60, bf_load_u32le(c->data + v->scene._offset + 52)), bf_load_u32le(c->data + v->_offset + 8 + 24)), 0,
+                             "aux_data", &aux_data_mark))
             return 0;
-        v->nodes_at = c->pos;
-        v->nodes_lim = c->end;
+        v->aux_data_at = c->pos;
         {
             int64_t n = (int64_t)bf_load_u16le(c->data + v->scene._offset + 0);
             if (c->err->failed)
                 return 0;
             if (n < 0 || n > (int64_t)UINT32_MAX)
-                return bf_fail(c, c->pos, "nodes", "count %lld is out of range", (long long)n);
-            if (!bf_view_count_fits(c, (uint64_t)n, 176, "nodes"))
+                return bf_fail(c, c->pos, "aux_data", "count %lld is out of range", (long long)n);
+            if (!bf_view_count_fits(c, (uint64_t)n, 4, "aux_data"))
                 return 0;
-            v->nodes_count = (size_t)n;
-            if (!bf_view_need_elems(c, (uint64_t)n, 176, "nodes"))
+            v->aux_data_count = (size_t)n;
+            if (!bf_need(c, (uint64_t)n * 4, "aux_data"))
                 return 0;
-            c->pos += (size_t)n * 176;
+            c->pos += (size_t)n * 4;
         }
-        bf_leave_region(c, &nodes_mark);
+        bf_leave_region(c, &aux_data_mark);
     }
-    /* animation_pointers */
+    /* nodes */
+    bf_mark nodes_mark;
+    if (!bf_enter_region(c, BF_AT, bf_sub(bf_add(60, bf_load_u32le(c->data + v->scene._offset + 52)), bf_load_u32le(c->data + v->_offset + 8 + 24)) == 124 ? 124
+                         : bf_sub(bf_add(60, v->scene.has_node_address ? bf_load_u32le(c->data + v->scene._offset + 56) : 0),
+                         bf_load_u32le(c->data + v->_offset + 8 + 24)), 0, "nodes", &nodes_mark))
+        return 0;
+    v->nodes_at = c->pos;
+    v->nodes_lim = c->end;
     {
-        bf_mark animation_pointers_mark;
-        if (!bf_enter_region(c, BF_AT, bf_sub(bf_add(60, bf_load_u32le(c->data + v->scene.animation_address_at)), bf_load_u32le(c->data + v->_offset + 8 + 24)),
-                             0, "animation_pointers", &animation_pointers_mark))
+        int64_t n = (int64_t)bf_load_u16le(c->data + v->scene._offset + 0);
+        if (c->err->failed)
             return 0;
-        v->animation_pointers_at = c->pos;
-        v->animation_pointers_lim = c->end;
-        {
-            int64_t n = (int64_t)bf_load_u16le(c->data + v->scene._offset + 4);
-            if (c->err->failed)
+        if (n < 0 || n > (int64_t)UINT32_MAX)
+            return bf_fail(c, c->pos, "nodes", "count %lld is out of range", (long long)n);
+        if (!bf_view_count_fits(c, (uint64_t)n, 176, "nodes"))
+            return 0;
+        v->nodes_count = (size_t)n;
+        if (!bf_view_need_elems(c, (uint64_t)n, 176, "nodes"))
+            return 0;
+        c->pos += (size_t)n * 176;
+    }
+    bf_leave_region(c, &nodes_mark);
+    /* animation_pointers */
+    bf_mark animation_pointers_mark;
+    if (!bf_enter_region(c, BF_AT, bf_sub(bf_add(60, bf_load_u32le(c->data + v->scene.animation_address_at)), bf_load_u32le(c->data + v->_offset + 8 + 24)), 0,
+                         "animation_pointers", &animation_pointers_mark))
+        return 0;
+    v->animation_pointers_at = c->pos;
+    v->animation_pointers_lim = c->end;
+    {
+        int64_t n = (int64_t)bf_load_u16le(c->data + v->scene._offset + 4);
+        if (c->err->failed)
+            return 0;
+        if (n < 0 || n > (int64_t)UINT32_MAX)
+            return bf_fail(c, c->pos, "animation_pointers", "count %lld is out of range", (long long)n);
+        if (!bf_view_count_fits(c, (uint64_t)n, 4, "animation_pointers"))
+            return 0;
+        v->animation_pointers_count = (size_t)n;
+        if (!deep) {
+            if (!bf_need(c, (uint64_t)n * 4, "animation_pointers"))
                 return 0;
-            if (n < 0 || n > (int64_t)UINT32_MAX)
-                return bf_fail(c, c->pos, "animation_pointers", "count %lld is out of range", (long long)n);
-            if (!bf_view_count_fits(c, (uint64_t)n, 4, "animation_pointers"))
-                return 0;
-            v->animation_pointers_count = (size_t)n;
-            if (!deep) {
-                if (!bf_need(c, (uint64_t)n * 4, "animation_pointers"))
+            c->pos += (size_t)n * 4;
+        } else {
+            tmd_AnimationPointer_view e;
+            for (int64_t i = 0; i < n; i++) {
+                if (!bf_push(c, "animation_pointers", i) || !tmd_view_lay_AnimationPointer(c, d, &e, i, deep))
                     return 0;
-                c->pos += (size_t)n * 4;
-            } else {
-                tmd_AnimationPointer_view e;
-                for (int64_t i = 0; i < n; i++) {
-                    if (!bf_push(c, "animation_pointers", i) || !tmd_view_lay_AnimationPointer(c, d, &e, i, deep))
-                        return 0;
-                    bf_pop(c);
-                }
+                bf_pop(c);
             }
         }
-        bf_leave_region(c, &animation_pointers_mark);
     }
+    bf_leave_region(c, &animation_pointers_mark);
     /* lod */
-    {
-        bf_mark lod_mark;
-        if (!bf_enter_region(c, BF_AT, bf_add(60, bf_load_u32le(c->data + v->_offset + 8 + 20)), 0, "lod", &lod_mark))
+    bf_mark lod_mark;
+    if (!bf_enter_region(c, BF_AT, bf_add(60, bf_load_u32le(c->data + v->_offset + 8 + 20)), 0, "lod", &lod_mark))
+        return 0;
+    v->lod_at = c->pos;
+    v->lod_lim = c->end;
+    if (deep) {
+        tmd_LodBlock_view e_lod;
+        if (!bf_push(c, "lod", -1) || !tmd_view_lay_LodBlock(c, d, &e_lod, 0, deep))
             return 0;
-        v->lod_at = c->pos;
-        v->lod_lim = c->end;
-        if (deep) {
-            tmd_LodBlock_view e_lod;
-            if (!bf_push(c, "lod", -1) || !tmd_view_lay_LodBlock(c, d, &e_lod, 0, deep))
-                return 0;
-            bf_pop(c);
-        }
-        bf_leave_region(c, &lod_mark);
+        bf_pop(c);
     }
+    bf_leave_region(c, &lod_mark);
     v->_end = c->pos;
     return 1;
 }
@@ -200,22 +192,20 @@ int tmd_view_lay_AnimationPointer(bf_ctx *c, const bf_view_doc *d, tmd_Animation
         return 0;
     c->pos += 4;
     /* animation */
-    {
-        bf_mark animation_mark;
-        if (!bf_enter_region(c, BF_AT,
-                             bf_sub(bf_add(60, bf_load_u32le(c->data + v->_offset + 0)),
-                             bf_load_u32le(c->data + ((const tmd_File_view *)c->root)->_offset + 8 + 24)), 0, "animation", &animation_mark))
+    bf_mark animation_mark;
+    if (!bf_enter_region(c, BF_AT,
+                         bf_sub(bf_add(60, bf_load_u32le(c->data + v->_offset + 0)),
+                         bf_load_u32le(c->data + ((const tmd_File_view *)c->root)->_offset + 8 + 24)), 0, "animation", &animation_mark))
+        return 0;
+    v->animation_at = c->pos;
+    v->animation_lim = c->end;
+    if (deep) {
+        tmd_Animation_view e_animation;
+        if (!bf_push(c, "animation", -1) || !tmd_view_lay_Animation(c, d, &e_animation, 0, deep))
             return 0;
-        v->animation_at = c->pos;
-        v->animation_lim = c->end;
-        if (deep) {
-            tmd_Animation_view e_animation;
-            if (!bf_push(c, "animation", -1) || !tmd_view_lay_Animation(c, d, &e_animation, 0, deep))
-                return 0;
-            bf_pop(c);
-        }
-        bf_leave_region(c, &animation_mark);
+        bf_pop(c);
     }
+    bf_leave_region(c, &animation_mark);
     v->_end = c->pos;
     return 1;
 }
@@ -267,22 +257,20 @@ int tmd_view_lay_ChannelPointer(bf_ctx *c, const bf_view_doc *d, tmd_ChannelPoin
         return 0;
     c->pos += 4;
     /* channel */
-    {
-        bf_mark channel_mark;
-        if (!bf_enter_region(c, BF_AT,
-                             bf_sub(bf_add(60, bf_load_u32le(c->data + v->_offset + 0)),
-                             bf_load_u32le(c->data + ((const tmd_File_view *)c->root)->_offset + 8 + 24)), 0, "channel", &channel_mark))
+    bf_mark channel_mark;
+    if (!bf_enter_region(c, BF_AT,
+                         bf_sub(bf_add(60, bf_load_u32le(c->data + v->_offset + 0)),
+                         bf_load_u32le(c->data + ((const tmd_File_view *)c->root)->_offset + 8 + 24)), 0, "channel", &channel_mark))
+        return 0;
+    v->channel_at = c->pos;
+    v->channel_lim = c->end;
+    if (deep) {
+        tmd_Channel_view e_channel;
+        if (!bf_push(c, "channel", -1) || !tmd_view_lay_Channel(c, d, &e_channel, 0, deep))
             return 0;
-        v->channel_at = c->pos;
-        v->channel_lim = c->end;
-        if (deep) {
-            tmd_Channel_view e_channel;
-            if (!bf_push(c, "channel", -1) || !tmd_view_lay_Channel(c, d, &e_channel, 0, deep))
-                return 0;
-            bf_pop(c);
-        }
-        bf_leave_region(c, &channel_mark);
+        bf_pop(c);
     }
+    bf_leave_region(c, &channel_mark);
     v->_end = c->pos;
     return 1;
 }

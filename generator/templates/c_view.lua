@@ -681,51 +681,9 @@ end
 
 -- Appends the C of field `fl` to the function's lines `L`, one level in.
 local function lay_field(fmt, ix, t, fl, env, L)
-  local depth = 1
-  local function w(s) L[#L + 1] = names.indent(depth) .. s end
-  local name = fl.name
-  w("/* " .. name .. " */")
-  if fl.cond then
-    w(string.format("if (%s) {", cexpr.cond(fl.cond, env)))
-    depth = depth + 1
-    w("v->has_" .. name .. " = 1;")
-  end
-  if fl.align and not fl.pos then
-    w("{")
-    w(string.format("    size_t pad = (%d - c->pos %% %d) %% %d;", fl.align, fl.align, fl.align))
-    w(string.format('    if (!bf_need(c, pad, "%s"))', name))
-    w("        return 0;")
-    w("    c->pos += pad;")
-    w("}")
-  end
-  local region = fl.pos or fl.size
-  if region then
-    w("{")
-    depth = depth + 1
-    R.open_region(w, fl, name, function(e) return cexpr.value(e, env) end)
-  end
-  if not fl.offset then w(string.format("v->%s_at = c->pos;", name)) end
-  local pad = fl.padding
-  if pad then
-    w("{")
-    depth = depth + 1
-    R.open_padding(w, fl, function(e) return cexpr.value(e, env) end)
-  end
-  lay_value(fmt, ix, t, fl, env, w)
-  if pad then
-    w("c->end = padded_end;")
-    depth = depth - 1
-    w("}")
-  end
-  if region then
-    R.close_region(w, fl)
-    depth = depth - 1
-    w("}")
-  end
-  if fl.cond then
-    depth = depth - 1
-    w("}")
-  end
+  local lines = R.field_frame(fl, env, 1, "v", false, "/* " .. fl.name .. " */",
+    function(w) lay_value(fmt, ix, t, fl, env, w) end)
+  table.move(lines, 1, #lines, #L + 1, L)
   return L
 end
 
