@@ -230,8 +230,16 @@ $(TESTGEN)/.stamp: $(BFGEN) $(TEST_SCHEMAS) $(TEMPLATES)
 	$(if $(TEST_SCHEMAS),$(BFGEN) --out $(TESTGEN) $(TEST_SCHEMAS))
 	@touch $@
 
-# The test helpers and the test schemas' code are compiled once, into one library every
-# test links. Which files bfgen writes for the test schemas is known only after it ran,
+# The views' agreement checks with the struct reader (<format>_view_same.h/.c), for the tests
+# only: generated beside the build, not into generated/, and compiled into the test library.
+VIEW_SAME := $(BUILD)/viewsame
+$(VIEW_SAME)/.stamp: $(BFGEN) $(SCHEMAS) $(TEMPLATES)
+	@rm -rf $(VIEW_SAME) && mkdir -p $(VIEW_SAME)
+	$(BFGEN) --emit view-same --out $(VIEW_SAME) $(SCHEMAS)
+	@touch $@
+
+# The test helpers, the test schemas' code and the agreement checks are compiled once, into
+# one library every test links. Which files bfgen writes for the test schemas is known only after it ran,
 # so they are compiled by the recipe (in parallel), not by pattern rules.
 TEST_LIB := $(BUILD)/san/libtestsupport.a
 # The test files and the test schemas' code at TEST_OPT, -O0: little of what the tests run is
@@ -247,16 +255,18 @@ TEST_SUPPORT_OBJS := $(patsubst %.c,$(BUILD)/san/%.o,$(TEST_SUPPORT)) $(EXPLAIN_
 $(BUILD)/san/tests/support/%.o: tests/support/%.c $(wildcard tests/support/*.h) cli/binform/json_parse.h runtime/*.h $(wildcard generated/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) -c $< -o $@
-$(TEST_LIB): $(TESTGEN)/.stamp $(TEST_SUPPORT_OBJS)
+$(TEST_LIB): $(TESTGEN)/.stamp $(VIEW_SAME)/.stamp $(TEST_SUPPORT_OBJS)
 	@rm -rf $(TESTGEN)/obj && mkdir -p $(TESTGEN)/obj
 	@ls $(TESTGEN)/*.c | grep -v '/formats.c$$' | xargs -r -P $$(nproc) -I{} \
 		sh -c '$(CC) $(TEST_CFLAGS) $(TEST_OPT) -iquote $(TESTGEN) -c {} -o $(TESTGEN)/obj/$$(basename {} .c).o'
+	@ls $(VIEW_SAME)/*.c | xargs -r -P $$(nproc) -I{} \
+		sh -c '$(CC) $(TEST_CFLAGS) $(TEST_OPT) -iquote $(VIEW_SAME) -c {} -o $(TESTGEN)/obj/$$(basename {} .c).o'
 	@rm -f $@
 	ar rcs $@ $(TEST_SUPPORT_OBJS) $(TESTGEN)/obj/*.o
 
 $(BUILD)/tests/test_%: test_%.c $(TEST_LAZY_GIT) $(TEST_LIB) $(SAN_LIB) $(wildcard tests/support/*.h) $(SAN_BINFORM)
 	@mkdir -p $(dir $@)
-	$(CC) $(TEST_CFLAGS) $(TEST_OPT) $(SAN_LINK) -iquote $(TESTGEN) $< $(TEST_LAZY_GIT) $(TEST_LIB) $(SAN_LIB) -o $@ -lcriterion -lm
+	$(CC) $(TEST_CFLAGS) $(TEST_OPT) $(SAN_LINK) -iquote $(TESTGEN) -iquote $(VIEW_SAME) $< $(TEST_LAZY_GIT) $(TEST_LIB) $(SAN_LIB) -o $@ -lcriterion -lm
 
 # test_c_wrap tests the generator's line breaking itself: it links c_wrap.c, nothing else.
 $(BUILD)/tests/test_c_wrap: tests/generator/test_c_wrap.c $(BUILD)/san/generator/c_wrap.o generator/c_wrap.h $(TEST_LAZY_GIT)

@@ -142,24 +142,9 @@ int j3d_view_lay_SubversionHeader(bf_ctx *c, const bf_view_doc *d, j3d_Subversio
 {
     *v = (j3d_SubversionHeader_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* subversion */
-    {
-        bf_str s;
-        if (!bf_read_fixed_str(c, 4, "subversion", &s))
-            return 0;
-    }
-    /* padding */
-    {
-        int64_t n = INT64_C(12);
-        if (c->err->failed)
-            return 0;
-        if (n < 0)
-            return bf_fail(c, c->pos, "padding", "length %lld is negative", (long long)n);
-        if (!bf_need(c, (uint64_t)n, "padding"))
-            return 0;
-        v->padding_count = (size_t)n;
-        c->pos += (size_t)n;
-    }
+    if (!bf_need(c, 16, NULL))
+        return 0;
+    c->pos += 16;
     v->_end = c->pos;
     return 1;
 }
@@ -174,113 +159,111 @@ int j3d_view_lay_Section(bf_ctx *c, const bf_view_doc *d, j3d_Section_view *v, i
         return 0;
     c->pos += 8;
     /* body */
+    bf_mark body_mark;
+    if (!bf_enter_region(c, BF_SIZED, 0, bf_sub(bf_load_u32be(c->data + v->_offset + 4), 8), "body", &body_mark))
+        return 0;
     {
-        bf_mark body_mark;
-        if (!bf_enter_region(c, BF_SIZED, 0, bf_sub(bf_load_u32be(c->data + v->_offset + 4), 8), "body", &body_mark))
+        int64_t tag = (int64_t)bf_load_u32be(c->data + v->_offset + 0);
+        if (c->err->failed)
             return 0;
-        {
-            int64_t tag = (int64_t)bf_load_u32be(c->data + v->_offset + 0);
-            if (c->err->failed)
-                return 0;
-            v->body_lim = c->end;
-            switch (tag) {
-            case INT64_C(1229866545): /* INF1 */
-                v->body_kind = J3D_KIND_INF1;
-                {
-                    j3d_Inf1_view e;
-                    if (!bf_push(c, "body", -1) || !j3d_view_lay_Inf1(c, d, &e, 0, deep))
-                        return 0;
-                    bf_pop(c);
-                }
-                break;
-            case INT64_C(1448368177): /* VTX1 */
-                v->body_kind = J3D_KIND_VTX1;
-                {
-                    j3d_Vtx1_view e;
-                    if (!bf_push(c, "body", -1) || !j3d_view_lay_Vtx1(c, d, &e, 0, deep))
-                        return 0;
-                    bf_pop(c);
-                }
-                break;
-            case INT64_C(1163284529): /* EVP1 */
-                v->body_kind = J3D_KIND_EVP1;
-                {
-                    j3d_Evp1_view e;
-                    if (!bf_push(c, "body", -1) || !j3d_view_lay_Evp1(c, d, &e, 0, deep))
-                        return 0;
-                    bf_pop(c);
-                }
-                break;
-            case INT64_C(1146246961): /* DRW1 */
-                v->body_kind = J3D_KIND_DRW1;
-                {
-                    j3d_Drw1_view e;
-                    if (!bf_push(c, "body", -1) || !j3d_view_lay_Drw1(c, d, &e, 0, deep))
-                        return 0;
-                    bf_pop(c);
-                }
-                break;
-            case INT64_C(1246647345): /* JNT1 */
-                v->body_kind = J3D_KIND_JNT1;
-                {
-                    j3d_Jnt1_view e;
-                    if (!bf_push(c, "body", -1) || !j3d_view_lay_Jnt1(c, d, &e, 0, deep))
-                        return 0;
-                    bf_pop(c);
-                }
-                break;
-            case INT64_C(1397248049): /* SHP1 */
-                v->body_kind = J3D_KIND_SHP1;
-                {
-                    j3d_Shp1_view e;
-                    if (!bf_push(c, "body", -1) || !j3d_view_lay_Shp1(c, d, &e, 0, deep))
-                        return 0;
-                    bf_pop(c);
-                }
-                break;
-            case INT64_C(1296127026): /* MAT2 */
-                v->body_kind = J3D_KIND_MATERIAL_LIST;
-                {
-                    j3d_MaterialList_view e;
-                    if (!bf_push(c, "body", -1) || !j3d_view_lay_MaterialList(c, d, &e, 0, deep))
-                        return 0;
-                    bf_pop(c);
-                }
-                break;
-            case INT64_C(1296127027): /* MAT3 */
-                v->body_kind = J3D_KIND_MAT3;
-                {
-                    j3d_Mat3_view e;
-                    if (!bf_push(c, "body", -1) || !j3d_view_lay_Mat3(c, d, &e, 0, deep))
-                        return 0;
-                    bf_pop(c);
-                }
-                break;
-            case INT64_C(1296321587): /* MDL3 */
-                v->body_kind = J3D_KIND_MDL3;
-                {
-                    j3d_Mdl3_view e;
-                    if (!bf_push(c, "body", -1) || !j3d_view_lay_Mdl3(c, d, &e, 0, deep))
-                        return 0;
-                    bf_pop(c);
-                }
-                break;
-            case INT64_C(1413830705): /* TEX1 */
-                v->body_kind = J3D_KIND_TEX1;
-                {
-                    j3d_Tex1_view e;
-                    if (!bf_push(c, "body", -1) || !j3d_view_lay_Tex1(c, d, &e, 0, deep))
-                        return 0;
-                    bf_pop(c);
-                }
-                break;
-            default:
-                c->pos = c->end;
-                break;
+        v->body_lim = c->end;
+        switch (tag) {
+        case INT64_C(1229866545): /* INF1 */
+            v->body_kind = J3D_KIND_INF1;
+            {
+                j3d_Inf1_view e;
+                if (!bf_push(c, "body", -1) || !j3d_view_lay_Inf1(c, d, &e, 0, deep))
+                    return 0;
+                bf_pop(c);
             }
+            break;
+        case INT64_C(1448368177): /* VTX1 */
+            v->body_kind = J3D_KIND_VTX1;
+            {
+                j3d_Vtx1_view e;
+                if (!bf_push(c, "body", -1) || !j3d_view_lay_Vtx1(c, d, &e, 0, deep))
+                    return 0;
+                bf_pop(c);
+            }
+            break;
+        case INT64_C(1163284529): /* EVP1 */
+            v->body_kind = J3D_KIND_EVP1;
+            {
+                j3d_Evp1_view e;
+                if (!bf_push(c, "body", -1) || !j3d_view_lay_Evp1(c, d, &e, 0, deep))
+                    return 0;
+                bf_pop(c);
+            }
+            break;
+        case INT64_C(1146246961): /* DRW1 */
+            v->body_kind = J3D_KIND_DRW1;
+            {
+                j3d_Drw1_view e;
+                if (!bf_push(c, "body", -1) || !j3d_view_lay_Drw1(c, d, &e, 0, deep))
+                    return 0;
+                bf_pop(c);
+            }
+            break;
+        case INT64_C(1246647345): /* JNT1 */
+            v->body_kind = J3D_KIND_JNT1;
+            {
+                j3d_Jnt1_view e;
+                if (!bf_push(c, "body", -1) || !j3d_view_lay_Jnt1(c, d, &e, 0, deep))
+                    return 0;
+                bf_pop(c);
+            }
+            break;
+        case INT64_C(1397248049): /* SHP1 */
+            v->body_kind = J3D_KIND_SHP1;
+            {
+                j3d_Shp1_view e;
+                if (!bf_push(c, "body", -1) || !j3d_view_lay_Shp1(c, d, &e, 0, deep))
+                    return 0;
+                bf_pop(c);
+            }
+            break;
+        case INT64_C(1296127026): /* MAT2 */
+            v->body_kind = J3D_KIND_MATERIAL_LIST;
+            {
+                j3d_MaterialList_view e;
+                if (!bf_push(c, "body", -1) || !j3d_view_lay_MaterialList(c, d, &e, 0, deep))
+                    return 0;
+                bf_pop(c);
+            }
+            break;
+        case INT64_C(1296127027): /* MAT3 */
+            v->body_kind = J3D_KIND_MAT3;
+            {
+                j3d_Mat3_view e;
+                if (!bf_push(c, "body", -1) || !j3d_view_lay_Mat3(c, d, &e, 0, deep))
+                    return 0;
+                bf_pop(c);
+            }
+            break;
+        case INT64_C(1296321587): /* MDL3 */
+            v->body_kind = J3D_KIND_MDL3;
+            {
+                j3d_Mdl3_view e;
+                if (!bf_push(c, "body", -1) || !j3d_view_lay_Mdl3(c, d, &e, 0, deep))
+                    return 0;
+                bf_pop(c);
+            }
+            break;
+        case INT64_C(1413830705): /* TEX1 */
+            v->body_kind = J3D_KIND_TEX1;
+            {
+                j3d_Tex1_view e;
+                if (!bf_push(c, "body", -1) || !j3d_view_lay_Tex1(c, d, &e, 0, deep))
+                    return 0;
+                bf_pop(c);
+            }
+            break;
+        default:
+            c->pos = c->end;
+            break;
         }
-        bf_leave_region(c, &body_mark);
     }
+    bf_leave_region(c, &body_mark);
     v->_end = c->pos;
     return 1;
 }
@@ -295,36 +278,34 @@ int j3d_view_lay_Inf1(bf_ctx *c, const bf_view_doc *d, j3d_Inf1_view *v, int64_t
         return 0;
     c->pos += 16;
     /* nodes */
+    bf_mark nodes_mark;
+    const int64_t nodes_size = bf_sub((int64_t)c->end, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 12)));
+    if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 12)), nodes_size, "nodes",
+                         &nodes_mark))
+        return 0;
+    v->nodes_at = c->pos;
+    v->nodes_lim = c->end;
     {
-        bf_mark nodes_mark;
-        const int64_t nodes_size = bf_sub((int64_t)c->end, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 12)));
-        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 12)), nodes_size, "nodes",
-                             &nodes_mark))
-            return 0;
-        v->nodes_at = c->pos;
-        v->nodes_lim = c->end;
-        {
-            j3d_SceneNode_view e;
-            int64_t i = 0;
-            for (;; i++) {
-                if (c->pos >= c->end)
-                    return bf_fail(c, c->pos, "nodes", "ends without its terminator (_it.type == NodeType.end)");
-                size_t before = c->pos;
-                j3d_SceneNode_view *cur = &e;
-                if (!bf_push(c, "nodes", i) || !j3d_view_lay_SceneNode(c, d, cur, i, deep))
-                    return 0;
-                bf_pop(c);
-                if (bf_load_u16be(c->data + cur->_offset + 0) == J3D_NODE_TYPE_END) {
-                    i++;
-                    break;
-                }
-                if (c->pos == before)
-                    return bf_fail(c, c->pos, "nodes", "element %u takes no bytes: the array would never end", (unsigned)i);
+        j3d_SceneNode_view e;
+        int64_t i = 0;
+        for (;; i++) {
+            if (c->pos >= c->end)
+                return bf_fail(c, c->pos, "nodes", "ends without its terminator (_it.type == NodeType.end)");
+            size_t before = c->pos;
+            j3d_SceneNode_view *cur = &e;
+            if (!bf_push(c, "nodes", i) || !j3d_view_lay_SceneNode(c, d, cur, i, deep))
+                return 0;
+            bf_pop(c);
+            if (bf_load_u16be(c->data + cur->_offset + 0) == J3D_NODE_TYPE_END) {
+                i++;
+                break;
             }
-            v->nodes_count = (size_t)i;
+            if (c->pos == before)
+                return bf_fail(c, c->pos, "nodes", "element %u takes no bytes: the array would never end", (unsigned)i);
         }
-        bf_leave_region(c, &nodes_mark);
+        v->nodes_count = (size_t)i;
     }
+    bf_leave_region(c, &nodes_mark);
     v->_end = c->pos;
     return 1;
 }
@@ -333,9 +314,7 @@ int j3d_view_lay_SceneNode(bf_ctx *c, const bf_view_doc *d, j3d_SceneNode_view *
 {
     *v = (j3d_SceneNode_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* type .. data: 4 bytes */
-    static const bf_view_field type_run[] = {{"type", 2}, {"data", 2}};
-    if (!bf_view_need_run(c, 4, type_run, 2))
+    if (!bf_need(c, 4, NULL))
         return 0;
     c->pos += 4;
     v->_end = c->pos;
@@ -355,329 +334,292 @@ int j3d_view_lay_Vtx1(bf_ctx *c, const bf_view_doc *d, j3d_Vtx1_view *v, int64_t
         return 0;
     c->pos += 56;
     /* formats */
+    bf_mark formats_mark;
+    const int64_t formats_size = bf_sub((int64_t)c->end, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 0)));
+    if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 0)), formats_size, "formats",
+                         &formats_mark))
+        return 0;
+    v->formats_at = c->pos;
+    v->formats_lim = c->end;
     {
-        bf_mark formats_mark;
-        const int64_t formats_size = bf_sub((int64_t)c->end, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 0)));
-        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 0)), formats_size, "formats",
-                             &formats_mark))
-            return 0;
-        v->formats_at = c->pos;
-        v->formats_lim = c->end;
-        {
-            j3d_VertexFormat_view e;
-            int64_t i = 0;
-            for (;; i++) {
-                if (c->pos >= c->end)
-                    return bf_fail(c, c->pos, "formats", "ends without its terminator (_it.attr == VertexAttribute.list_end)");
-                size_t before = c->pos;
-                j3d_VertexFormat_view *cur = &e;
-                if (!bf_push(c, "formats", i) || !j3d_view_lay_VertexFormat(c, d, cur, i, deep))
-                    return 0;
-                bf_pop(c);
-                if (bf_load_u32be(c->data + cur->_offset + 0) == J3D_VERTEX_ATTRIBUTE_LIST_END) {
-                    i++;
-                    break;
-                }
-                if (c->pos == before)
-                    return bf_fail(c, c->pos, "formats", "element %u takes no bytes: the array would never end", (unsigned)i);
+        j3d_VertexFormat_view e;
+        int64_t i = 0;
+        for (;; i++) {
+            if (c->pos >= c->end)
+                return bf_fail(c, c->pos, "formats", "ends without its terminator (_it.attr == VertexAttribute.list_end)");
+            size_t before = c->pos;
+            j3d_VertexFormat_view *cur = &e;
+            if (!bf_push(c, "formats", i) || !j3d_view_lay_VertexFormat(c, d, cur, i, deep))
+                return 0;
+            bf_pop(c);
+            if (bf_load_u32be(c->data + cur->_offset + 0) == J3D_VERTEX_ATTRIBUTE_LIST_END) {
+                i++;
+                break;
             }
-            v->formats_count = (size_t)i;
+            if (c->pos == before)
+                return bf_fail(c, c->pos, "formats", "element %u takes no bytes: the array would never end", (unsigned)i);
         }
-        bf_leave_region(c, &formats_mark);
+        v->formats_count = (size_t)i;
     }
+    bf_leave_region(c, &formats_mark);
     /* position */
     if (bf_load_u32be(c->data + v->_offset + 4) != 0) {
         v->has_position = 1;
-        {
-            bf_mark position_mark;
-            const int64_t position_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 8, 12, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                                 8)), bf_load_u32be(c->data + v->_offset + 4));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 4)), position_size,
-                                 "position", &position_mark))
+        bf_mark position_mark;
+        const int64_t position_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 8, 12, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)),
+                                             bf_load_u32be(c->data + v->_offset + 4));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 4)), position_size, "position",
+                             &position_mark))
+            return 0;
+        v->position_at = c->pos;
+        v->position_lim = c->end;
+        if (deep) {
+            j3d_VertexBuffer_view e_position;
+            if (!bf_push(c, "position", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_position, 0, deep, INT64_C(9), j3d_Vtx1_view_v_position_at(c, v) < 0 ? -1
+                : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_position_at(c, v)))))
                 return 0;
-            v->position_at = c->pos;
-            v->position_lim = c->end;
-            if (deep) {
-                j3d_VertexBuffer_view e_position;
-                if (!bf_push(c, "position", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_position, 0, deep, INT64_C(9), j3d_Vtx1_view_v_position_at(c, v) < 0 ? -1
-                    : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_position_at(c, v)))))
-                    return 0;
-                bf_pop(c);
-            }
-            bf_leave_region(c, &position_mark);
+            bf_pop(c);
         }
+        bf_leave_region(c, &position_mark);
     }
     /* normal */
     if (bf_load_u32be(c->data + v->_offset + 8) != 0) {
         v->has_normal = 1;
-        {
-            bf_mark normal_mark;
-            const int64_t normal_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 12, 11, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                               8)), bf_load_u32be(c->data + v->_offset + 8));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 8)), normal_size, "normal",
-                                 &normal_mark))
+        bf_mark normal_mark;
+        const int64_t normal_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 12, 11, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)),
+                                           bf_load_u32be(c->data + v->_offset + 8));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 8)), normal_size, "normal",
+                             &normal_mark))
+            return 0;
+        v->normal_at = c->pos;
+        v->normal_lim = c->end;
+        if (deep) {
+            j3d_VertexBuffer_view e_normal;
+            if (!bf_push(c, "normal", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_normal, 0, deep, INT64_C(10), j3d_Vtx1_view_v_normal_at(c, v) < 0 ? -1
+                : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_normal_at(c, v)))))
                 return 0;
-            v->normal_at = c->pos;
-            v->normal_lim = c->end;
-            if (deep) {
-                j3d_VertexBuffer_view e_normal;
-                if (!bf_push(c, "normal", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_normal, 0, deep, INT64_C(10), j3d_Vtx1_view_v_normal_at(c, v) < 0 ? -1
-                    : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_normal_at(c, v)))))
-                    return 0;
-                bf_pop(c);
-            }
-            bf_leave_region(c, &normal_mark);
+            bf_pop(c);
         }
+        bf_leave_region(c, &normal_mark);
     }
     /* tangent */
     if (bf_load_u32be(c->data + v->_offset + 12) != 0) {
         v->has_tangent = 1;
-        {
-            bf_mark tangent_mark;
-            const int64_t tangent_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 16, 10, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                                8)), bf_load_u32be(c->data + v->_offset + 12));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 12)), tangent_size, "tangent",
-                                 &tangent_mark))
+        bf_mark tangent_mark;
+        const int64_t tangent_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 16, 10, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)),
+                                            bf_load_u32be(c->data + v->_offset + 12));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 12)), tangent_size, "tangent",
+                             &tangent_mark))
+            return 0;
+        v->tangent_at = c->pos;
+        v->tangent_lim = c->end;
+        if (deep) {
+            j3d_VertexBuffer_view e_tangent;
+            if (!bf_push(c, "tangent", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_tangent, 0, deep, INT64_C(25), j3d_Vtx1_view_v_tangent_at(c, v) < 0 ? -1
+                : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_tangent_at(c, v)))))
                 return 0;
-            v->tangent_at = c->pos;
-            v->tangent_lim = c->end;
-            if (deep) {
-                j3d_VertexBuffer_view e_tangent;
-                if (!bf_push(c, "tangent", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_tangent, 0, deep, INT64_C(25), j3d_Vtx1_view_v_tangent_at(c, v) < 0 ? -1
-                    : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_tangent_at(c, v)))))
-                    return 0;
-                bf_pop(c);
-            }
-            bf_leave_region(c, &tangent_mark);
+            bf_pop(c);
         }
+        bf_leave_region(c, &tangent_mark);
     }
     /* color0 */
     if (bf_load_u32be(c->data + v->_offset + 16) != 0) {
         v->has_color0 = 1;
-        {
-            bf_mark color0_mark;
-            const int64_t color0_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 20, 9, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                               8)), bf_load_u32be(c->data + v->_offset + 16));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 16)), color0_size, "color0",
-                                 &color0_mark))
+        bf_mark color0_mark;
+        const int64_t color0_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 20, 9, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)),
+                                           bf_load_u32be(c->data + v->_offset + 16));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 16)), color0_size, "color0",
+                             &color0_mark))
+            return 0;
+        v->color0_at = c->pos;
+        v->color0_lim = c->end;
+        if (deep) {
+            j3d_VertexBuffer_view e_color0;
+            if (!bf_push(c, "color0", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_color0, 0, deep, INT64_C(11), j3d_Vtx1_view_v_color0_at(c, v) < 0 ? -1
+                : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_color0_at(c, v)))))
                 return 0;
-            v->color0_at = c->pos;
-            v->color0_lim = c->end;
-            if (deep) {
-                j3d_VertexBuffer_view e_color0;
-                if (!bf_push(c, "color0", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_color0, 0, deep, INT64_C(11), j3d_Vtx1_view_v_color0_at(c, v) < 0 ? -1
-                    : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_color0_at(c, v)))))
-                    return 0;
-                bf_pop(c);
-            }
-            bf_leave_region(c, &color0_mark);
+            bf_pop(c);
         }
+        bf_leave_region(c, &color0_mark);
     }
     /* color1 */
     if (bf_load_u32be(c->data + v->_offset + 20) != 0) {
         v->has_color1 = 1;
-        {
-            bf_mark color1_mark;
-            const int64_t color1_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 24, 8, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                               8)), bf_load_u32be(c->data + v->_offset + 20));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 20)), color1_size, "color1",
-                                 &color1_mark))
+        bf_mark color1_mark;
+        const int64_t color1_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 24, 8, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)),
+                                           bf_load_u32be(c->data + v->_offset + 20));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 20)), color1_size, "color1",
+                             &color1_mark))
+            return 0;
+        v->color1_at = c->pos;
+        v->color1_lim = c->end;
+        if (deep) {
+            j3d_VertexBuffer_view e_color1;
+            if (!bf_push(c, "color1", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_color1, 0, deep, INT64_C(12), j3d_Vtx1_view_v_color1_at(c, v) < 0 ? -1
+                : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_color1_at(c, v)))))
                 return 0;
-            v->color1_at = c->pos;
-            v->color1_lim = c->end;
-            if (deep) {
-                j3d_VertexBuffer_view e_color1;
-                if (!bf_push(c, "color1", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_color1, 0, deep, INT64_C(12), j3d_Vtx1_view_v_color1_at(c, v) < 0 ? -1
-                    : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_color1_at(c, v)))))
-                    return 0;
-                bf_pop(c);
-            }
-            bf_leave_region(c, &color1_mark);
+            bf_pop(c);
         }
+        bf_leave_region(c, &color1_mark);
     }
     /* texcoord0 */
     if (bf_load_u32be(c->data + v->_offset + 24) != 0) {
         v->has_texcoord0 = 1;
-        {
-            bf_mark texcoord0_mark;
-            const int64_t texcoord0_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 28, 7, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                                  8)), bf_load_u32be(c->data + v->_offset + 24));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 24)), texcoord0_size,
-                                 "texcoord0", &texcoord0_mark))
+        bf_mark texcoord0_mark;
+        const int64_t texcoord0_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 28, 7, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                              8)), bf_load_u32be(c->data + v->_offset + 24));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 24)), texcoord0_size, "texcoord0",
+                             &texcoord0_mark))
+            return 0;
+        v->texcoord0_at = c->pos;
+        v->texcoord0_lim = c->end;
+        if (deep) {
+            j3d_VertexBuffer_view e_texcoord0;
+            if (!bf_push(c, "texcoord0", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord0, 0, deep, INT64_C(13), j3d_Vtx1_view_v_texcoord0_at(c, v) < 0 ? -1
+                : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_texcoord0_at(c, v)))))
                 return 0;
-            v->texcoord0_at = c->pos;
-            v->texcoord0_lim = c->end;
-            if (deep) {
-                j3d_VertexBuffer_view e_texcoord0;
-                if (!bf_push(c, "texcoord0", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord0, 0, deep, INT64_C(13), j3d_Vtx1_view_v_texcoord0_at(c, v) < 0
-                    ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count,
-                    j3d_Vtx1_view_v_texcoord0_at(c, v)))))
-                    return 0;
-                bf_pop(c);
-            }
-            bf_leave_region(c, &texcoord0_mark);
+            bf_pop(c);
         }
+        bf_leave_region(c, &texcoord0_mark);
     }
     /* texcoord1 */
     if (bf_load_u32be(c->data + v->_offset + 28) != 0) {
         v->has_texcoord1 = 1;
-        {
-            bf_mark texcoord1_mark;
-            const int64_t texcoord1_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 32, 6, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                                  8)), bf_load_u32be(c->data + v->_offset + 28));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 28)), texcoord1_size,
-                                 "texcoord1", &texcoord1_mark))
+        bf_mark texcoord1_mark;
+        const int64_t texcoord1_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 32, 6, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                              8)), bf_load_u32be(c->data + v->_offset + 28));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 28)), texcoord1_size, "texcoord1",
+                             &texcoord1_mark))
+            return 0;
+        v->texcoord1_at = c->pos;
+        v->texcoord1_lim = c->end;
+        if (deep) {
+            j3d_VertexBuffer_view e_texcoord1;
+            if (!bf_push(c, "texcoord1", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord1, 0, deep, INT64_C(14), j3d_Vtx1_view_v_texcoord1_at(c, v) < 0 ? -1
+                : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_texcoord1_at(c, v)))))
                 return 0;
-            v->texcoord1_at = c->pos;
-            v->texcoord1_lim = c->end;
-            if (deep) {
-                j3d_VertexBuffer_view e_texcoord1;
-                if (!bf_push(c, "texcoord1", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord1, 0, deep, INT64_C(14), j3d_Vtx1_view_v_texcoord1_at(c, v) < 0
-                    ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count,
-                    j3d_Vtx1_view_v_texcoord1_at(c, v)))))
-                    return 0;
-                bf_pop(c);
-            }
-            bf_leave_region(c, &texcoord1_mark);
+            bf_pop(c);
         }
+        bf_leave_region(c, &texcoord1_mark);
     }
     /* texcoord2 */
     if (bf_load_u32be(c->data + v->_offset + 32) != 0) {
         v->has_texcoord2 = 1;
-        {
-            bf_mark texcoord2_mark;
-            const int64_t texcoord2_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 36, 5, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                                  8)), bf_load_u32be(c->data + v->_offset + 32));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 32)), texcoord2_size,
-                                 "texcoord2", &texcoord2_mark))
+        bf_mark texcoord2_mark;
+        const int64_t texcoord2_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 36, 5, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                              8)), bf_load_u32be(c->data + v->_offset + 32));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 32)), texcoord2_size, "texcoord2",
+                             &texcoord2_mark))
+            return 0;
+        v->texcoord2_at = c->pos;
+        v->texcoord2_lim = c->end;
+        if (deep) {
+            j3d_VertexBuffer_view e_texcoord2;
+            if (!bf_push(c, "texcoord2", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord2, 0, deep, INT64_C(15), j3d_Vtx1_view_v_texcoord2_at(c, v) < 0 ? -1
+                : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_texcoord2_at(c, v)))))
                 return 0;
-            v->texcoord2_at = c->pos;
-            v->texcoord2_lim = c->end;
-            if (deep) {
-                j3d_VertexBuffer_view e_texcoord2;
-                if (!bf_push(c, "texcoord2", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord2, 0, deep, INT64_C(15), j3d_Vtx1_view_v_texcoord2_at(c, v) < 0
-                    ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count,
-                    j3d_Vtx1_view_v_texcoord2_at(c, v)))))
-                    return 0;
-                bf_pop(c);
-            }
-            bf_leave_region(c, &texcoord2_mark);
+            bf_pop(c);
         }
+        bf_leave_region(c, &texcoord2_mark);
     }
     /* texcoord3 */
     if (bf_load_u32be(c->data + v->_offset + 36) != 0) {
         v->has_texcoord3 = 1;
-        {
-            bf_mark texcoord3_mark;
-            const int64_t texcoord3_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 40, 4, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                                  8)), bf_load_u32be(c->data + v->_offset + 36));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 36)), texcoord3_size,
-                                 "texcoord3", &texcoord3_mark))
+        bf_mark texcoord3_mark;
+        const int64_t texcoord3_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 40, 4, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                              8)), bf_load_u32be(c->data + v->_offset + 36));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 36)), texcoord3_size, "texcoord3",
+                             &texcoord3_mark))
+            return 0;
+        v->texcoord3_at = c->pos;
+        v->texcoord3_lim = c->end;
+        if (deep) {
+            j3d_VertexBuffer_view e_texcoord3;
+            if (!bf_push(c, "texcoord3", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord3, 0, deep, INT64_C(16), j3d_Vtx1_view_v_texcoord3_at(c, v) < 0 ? -1
+                : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_texcoord3_at(c, v)))))
                 return 0;
-            v->texcoord3_at = c->pos;
-            v->texcoord3_lim = c->end;
-            if (deep) {
-                j3d_VertexBuffer_view e_texcoord3;
-                if (!bf_push(c, "texcoord3", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord3, 0, deep, INT64_C(16), j3d_Vtx1_view_v_texcoord3_at(c, v) < 0
-                    ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count,
-                    j3d_Vtx1_view_v_texcoord3_at(c, v)))))
-                    return 0;
-                bf_pop(c);
-            }
-            bf_leave_region(c, &texcoord3_mark);
+            bf_pop(c);
         }
+        bf_leave_region(c, &texcoord3_mark);
     }
     /* texcoord4 */
     if (bf_load_u32be(c->data + v->_offset + 40) != 0) {
         v->has_texcoord4 = 1;
-        {
-            bf_mark texcoord4_mark;
-            const int64_t texcoord4_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 44, 3, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                                  8)), bf_load_u32be(c->data + v->_offset + 40));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 40)), texcoord4_size,
-                                 "texcoord4", &texcoord4_mark))
+        bf_mark texcoord4_mark;
+        const int64_t texcoord4_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 44, 3, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                              8)), bf_load_u32be(c->data + v->_offset + 40));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 40)), texcoord4_size, "texcoord4",
+                             &texcoord4_mark))
+            return 0;
+        v->texcoord4_at = c->pos;
+        v->texcoord4_lim = c->end;
+        if (deep) {
+            j3d_VertexBuffer_view e_texcoord4;
+            if (!bf_push(c, "texcoord4", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord4, 0, deep, INT64_C(17), j3d_Vtx1_view_v_texcoord4_at(c, v) < 0 ? -1
+                : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_texcoord4_at(c, v)))))
                 return 0;
-            v->texcoord4_at = c->pos;
-            v->texcoord4_lim = c->end;
-            if (deep) {
-                j3d_VertexBuffer_view e_texcoord4;
-                if (!bf_push(c, "texcoord4", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord4, 0, deep, INT64_C(17), j3d_Vtx1_view_v_texcoord4_at(c, v) < 0
-                    ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count,
-                    j3d_Vtx1_view_v_texcoord4_at(c, v)))))
-                    return 0;
-                bf_pop(c);
-            }
-            bf_leave_region(c, &texcoord4_mark);
+            bf_pop(c);
         }
+        bf_leave_region(c, &texcoord4_mark);
     }
     /* texcoord5 */
     if (bf_load_u32be(c->data + v->_offset + 44) != 0) {
         v->has_texcoord5 = 1;
-        {
-            bf_mark texcoord5_mark;
-            const int64_t texcoord5_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48),
-                                                  bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                                  8))), bf_load_u32be(c->data + v->_offset + 44));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 44)), texcoord5_size,
-                                 "texcoord5", &texcoord5_mark))
+        bf_mark texcoord5_mark;
+        const int64_t texcoord5_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 48), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52),
+                                              bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))), bf_load_u32be(c->data + v->_offset + 44));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 44)), texcoord5_size, "texcoord5",
+                             &texcoord5_mark))
+            return 0;
+        v->texcoord5_at = c->pos;
+        v->texcoord5_lim = c->end;
+        if (deep) {
+            j3d_VertexBuffer_view e_texcoord5;
+            if (!bf_push(c, "texcoord5", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord5, 0, deep, INT64_C(18), j3d_Vtx1_view_v_texcoord5_at(c, v) < 0 ? -1
+                : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_texcoord5_at(c, v)))))
                 return 0;
-            v->texcoord5_at = c->pos;
-            v->texcoord5_lim = c->end;
-            if (deep) {
-                j3d_VertexBuffer_view e_texcoord5;
-                if (!bf_push(c, "texcoord5", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord5, 0, deep, INT64_C(18), j3d_Vtx1_view_v_texcoord5_at(c, v) < 0
-                    ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count,
-                    j3d_Vtx1_view_v_texcoord5_at(c, v)))))
-                    return 0;
-                bf_pop(c);
-            }
-            bf_leave_region(c, &texcoord5_mark);
+            bf_pop(c);
         }
+        bf_leave_region(c, &texcoord5_mark);
     }
     /* texcoord6 */
     if (bf_load_u32be(c->data + v->_offset + 48) != 0) {
         v->has_texcoord6 = 1;
-        {
-            bf_mark texcoord6_mark;
-            const int64_t texcoord6_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                                  8)), bf_load_u32be(c->data + v->_offset + 48));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 48)), texcoord6_size,
-                                 "texcoord6", &texcoord6_mark))
+        bf_mark texcoord6_mark;
+        const int64_t texcoord6_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 52), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)),
+                                              bf_load_u32be(c->data + v->_offset + 48));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 48)), texcoord6_size, "texcoord6",
+                             &texcoord6_mark))
+            return 0;
+        v->texcoord6_at = c->pos;
+        v->texcoord6_lim = c->end;
+        if (deep) {
+            j3d_VertexBuffer_view e_texcoord6;
+            if (!bf_push(c, "texcoord6", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord6, 0, deep, INT64_C(19), j3d_Vtx1_view_v_texcoord6_at(c, v) < 0 ? -1
+                : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_texcoord6_at(c, v)))))
                 return 0;
-            v->texcoord6_at = c->pos;
-            v->texcoord6_lim = c->end;
-            if (deep) {
-                j3d_VertexBuffer_view e_texcoord6;
-                if (!bf_push(c, "texcoord6", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord6, 0, deep, INT64_C(19), j3d_Vtx1_view_v_texcoord6_at(c, v) < 0
-                    ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count,
-                    j3d_Vtx1_view_v_texcoord6_at(c, v)))))
-                    return 0;
-                bf_pop(c);
-            }
-            bf_leave_region(c, &texcoord6_mark);
+            bf_pop(c);
         }
+        bf_leave_region(c, &texcoord6_mark);
     }
     /* texcoord7 */
     if (bf_load_u32be(c->data + v->_offset + 52) != 0) {
         v->has_texcoord7 = 1;
-        {
-            bf_mark texcoord7_mark;
-            const int64_t texcoord7_size = bf_sub(bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8), bf_load_u32be(c->data + v->_offset + 52));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 52)), texcoord7_size,
-                                 "texcoord7", &texcoord7_mark))
+        bf_mark texcoord7_mark;
+        const int64_t texcoord7_size = bf_sub(bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8), bf_load_u32be(c->data + v->_offset + 52));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 52)), texcoord7_size, "texcoord7",
+                             &texcoord7_mark))
+            return 0;
+        v->texcoord7_at = c->pos;
+        v->texcoord7_lim = c->end;
+        if (deep) {
+            j3d_VertexBuffer_view e_texcoord7;
+            if (!bf_push(c, "texcoord7", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord7, 0, deep, INT64_C(20), j3d_Vtx1_view_v_texcoord7_at(c, v) < 0 ? -1
+                : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count, j3d_Vtx1_view_v_texcoord7_at(c, v)))))
                 return 0;
-            v->texcoord7_at = c->pos;
-            v->texcoord7_lim = c->end;
-            if (deep) {
-                j3d_VertexBuffer_view e_texcoord7;
-                if (!bf_push(c, "texcoord7", -1) || !j3d_view_lay_VertexBuffer(c, d, &e_texcoord7, 0, deep, INT64_C(20), j3d_Vtx1_view_v_texcoord7_at(c, v) < 0
-                    ? -1 : j3d_VertexFormat_view_fv_packed(c, bf_view_elem(c, c->data + v->formats_at, 16, v->formats_count,
-                    j3d_Vtx1_view_v_texcoord7_at(c, v)))))
-                    return 0;
-                bf_pop(c);
-            }
-            bf_leave_region(c, &texcoord7_mark);
+            bf_pop(c);
         }
+        bf_leave_region(c, &texcoord7_mark);
     }
     v->_end = c->pos;
     return 1;
@@ -687,9 +629,7 @@ int j3d_view_lay_VertexFormat(bf_ctx *c, const bf_view_doc *d, j3d_VertexFormat_
 {
     *v = (j3d_VertexFormat_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* attr .. padding: 16 bytes */
-    static const bf_view_field attr_run[] = {{"attr", 4}, {"component_count", 4}, {"data_type", 4}, {"shift", 1}, {"padding", 3}};
-    if (!bf_view_need_run(c, 16, attr_run, 5))
+    if (!bf_need(c, 16, NULL))
         return 0;
     c->pos += 16;
     v->_end = c->pos;
@@ -703,21 +643,19 @@ int j3d_view_lay_VertexBuffer(bf_ctx *c, const bf_view_doc *d, j3d_VertexBuffer_
     v->_p_attr = p_attr;
     v->_p_format = p_format;
     /* raw */
+    bf_mark raw_mark;
+    const int64_t raw_size = bf_sub((int64_t)c->end, (int64_t)v->_offset);
+    if (!bf_enter_region(c, BF_AT | BF_SIZED, (int64_t)v->_offset, raw_size, "raw", &raw_mark))
+        return 0;
+    v->raw_at = c->pos;
     {
-        bf_mark raw_mark;
-        const int64_t raw_size = bf_sub((int64_t)c->end, (int64_t)v->_offset);
-        if (!bf_enter_region(c, BF_AT | BF_SIZED, (int64_t)v->_offset, raw_size, "raw", &raw_mark))
+        int64_t n = (int64_t)(c->end - c->pos);
+        if (!bf_need(c, (uint64_t)n, "raw"))
             return 0;
-        v->raw_at = c->pos;
-        {
-            int64_t n = (int64_t)(c->end - c->pos);
-            if (!bf_need(c, (uint64_t)n, "raw"))
-                return 0;
-            v->raw_count = (size_t)n;
-            c->pos += (size_t)n;
-        }
-        bf_leave_region(c, &raw_mark);
+        v->raw_count = (size_t)n;
+        c->pos += (size_t)n;
     }
+    bf_leave_region(c, &raw_mark);
     /* u8_values */
     if (v->_p_format >= 0 && !j3d_VertexBuffer_view_v_is_color(c, v) && j3d_VertexBuffer_view_v_data_type(c, v) == 0) {
         v->has_u8_values = 1;
@@ -733,6 +671,8 @@ int j3d_view_lay_VertexBuffer(bf_ctx *c, const bf_view_doc *d, j3d_VertexBuffer_
                     return 0;
                 if (n < 0 || n > (int64_t)UINT32_MAX)
                     return bf_fail(c, c->pos, "u8_values", "count %lld is out of range", (long long)n);
+                if (!bf_view_count_fits(c, (uint64_t)n, 1, "u8_values"))
+                    return 0;
                 v->u8_values_count = (size_t)n;
                 if (!bf_need(c, (uint64_t)n * 1, "u8_values"))
                     return 0;
@@ -757,6 +697,8 @@ int j3d_view_lay_VertexBuffer(bf_ctx *c, const bf_view_doc *d, j3d_VertexBuffer_
                     return 0;
                 if (n < 0 || n > (int64_t)UINT32_MAX)
                     return bf_fail(c, c->pos, "s8_values", "count %lld is out of range", (long long)n);
+                if (!bf_view_count_fits(c, (uint64_t)n, 1, "s8_values"))
+                    return 0;
                 v->s8_values_count = (size_t)n;
                 if (!bf_need(c, (uint64_t)n * 1, "s8_values"))
                     return 0;
@@ -781,6 +723,8 @@ int j3d_view_lay_VertexBuffer(bf_ctx *c, const bf_view_doc *d, j3d_VertexBuffer_
                     return 0;
                 if (n < 0 || n > (int64_t)UINT32_MAX)
                     return bf_fail(c, c->pos, "u16_values", "count %lld is out of range", (long long)n);
+                if (!bf_view_count_fits(c, (uint64_t)n, 2, "u16_values"))
+                    return 0;
                 v->u16_values_count = (size_t)n;
                 if (!bf_need(c, (uint64_t)n * 2, "u16_values"))
                     return 0;
@@ -805,6 +749,8 @@ int j3d_view_lay_VertexBuffer(bf_ctx *c, const bf_view_doc *d, j3d_VertexBuffer_
                     return 0;
                 if (n < 0 || n > (int64_t)UINT32_MAX)
                     return bf_fail(c, c->pos, "s16_values", "count %lld is out of range", (long long)n);
+                if (!bf_view_count_fits(c, (uint64_t)n, 2, "s16_values"))
+                    return 0;
                 v->s16_values_count = (size_t)n;
                 if (!bf_need(c, (uint64_t)n * 2, "s16_values"))
                     return 0;
@@ -829,6 +775,8 @@ int j3d_view_lay_VertexBuffer(bf_ctx *c, const bf_view_doc *d, j3d_VertexBuffer_
                     return 0;
                 if (n < 0 || n > (int64_t)UINT32_MAX)
                     return bf_fail(c, c->pos, "f32_values", "count %lld is out of range", (long long)n);
+                if (!bf_view_count_fits(c, (uint64_t)n, 4, "f32_values"))
+                    return 0;
                 v->f32_values_count = (size_t)n;
                 if (!bf_need(c, (uint64_t)n * 4, "f32_values"))
                     return 0;
@@ -853,6 +801,8 @@ int j3d_view_lay_VertexBuffer(bf_ctx *c, const bf_view_doc *d, j3d_VertexBuffer_
                     return 0;
                 if (n < 0 || n > (int64_t)UINT32_MAX)
                     return bf_fail(c, c->pos, "colors16", "count %lld is out of range", (long long)n);
+                if (!bf_view_count_fits(c, (uint64_t)n, 2, "colors16"))
+                    return 0;
                 v->colors16_count = (size_t)n;
                 if (!bf_need(c, (uint64_t)n * 2, "colors16"))
                     return 0;
@@ -877,6 +827,8 @@ int j3d_view_lay_VertexBuffer(bf_ctx *c, const bf_view_doc *d, j3d_VertexBuffer_
                     return 0;
                 if (n < 0 || n > (int64_t)UINT32_MAX)
                     return bf_fail(c, c->pos, "colors24", "count %lld is out of range", (long long)n);
+                if (!bf_view_count_fits(c, (uint64_t)n, 3, "colors24"))
+                    return 0;
                 v->colors24_count = (size_t)n;
                 if (!bf_need(c, (uint64_t)n * 3, "colors24"))
                     return 0;
@@ -901,6 +853,8 @@ int j3d_view_lay_VertexBuffer(bf_ctx *c, const bf_view_doc *d, j3d_VertexBuffer_
                     return 0;
                 if (n < 0 || n > (int64_t)UINT32_MAX)
                     return bf_fail(c, c->pos, "colors32", "count %lld is out of range", (long long)n);
+                if (!bf_view_count_fits(c, (uint64_t)n, 4, "colors32"))
+                    return 0;
                 v->colors32_count = (size_t)n;
                 if (!bf_need(c, (uint64_t)n * 4, "colors32"))
                     return 0;
@@ -924,106 +878,98 @@ int j3d_view_lay_Evp1(bf_ctx *c, const bf_view_doc *d, j3d_Evp1_view *v, int64_t
         return 0;
     c->pos += 20;
     /* sizes */
+    bf_mark sizes_mark;
+    if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 4)), 0, "sizes", &sizes_mark))
+        return 0;
+    v->sizes_at = c->pos;
     {
-        bf_mark sizes_mark;
-        if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 4)), 0, "sizes", &sizes_mark))
+        int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
+        if (c->err->failed)
             return 0;
-        v->sizes_at = c->pos;
-        {
-            int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
-            if (c->err->failed)
-                return 0;
-            if (n < 0 || n > (int64_t)UINT32_MAX)
-                return bf_fail(c, c->pos, "sizes", "count %lld is out of range", (long long)n);
-            v->sizes_count = (size_t)n;
-            if (!bf_need(c, (uint64_t)n * 1, "sizes"))
-                return 0;
-            c->pos += (size_t)n * 1;
-        }
-        bf_leave_region(c, &sizes_mark);
+        if (n < 0 || n > (int64_t)UINT32_MAX)
+            return bf_fail(c, c->pos, "sizes", "count %lld is out of range", (long long)n);
+        if (!bf_view_count_fits(c, (uint64_t)n, 1, "sizes"))
+            return 0;
+        v->sizes_count = (size_t)n;
+        if (!bf_need(c, (uint64_t)n * 1, "sizes"))
+            return 0;
+        c->pos += (size_t)n * 1;
     }
+    bf_leave_region(c, &sizes_mark);
     /* joint_indices */
+    bf_mark joint_indices_mark;
+    if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 8)), 0, "joint_indices", &joint_indices_mark))
+        return 0;
+    v->joint_indices_at = c->pos;
+    v->joint_indices_lim = c->end;
     {
-        bf_mark joint_indices_mark;
-        if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 8)), 0, "joint_indices",
-                             &joint_indices_mark))
+        int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
+        if (c->err->failed)
             return 0;
-        v->joint_indices_at = c->pos;
-        v->joint_indices_lim = c->end;
-        {
-            int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
-            if (c->err->failed)
+        if (n < 0 || n > (int64_t)UINT32_MAX)
+            return bf_fail(c, c->pos, "joint_indices", "count %lld is out of range", (long long)n);
+        if (!bf_view_count_fits(c, (uint64_t)n, 0, "joint_indices"))
+            return 0;
+        v->joint_indices_count = (size_t)n;
+        j3d_EnvelopeJoints_view e;
+        for (int64_t i = 0; i < n; i++) {
+            j3d_EnvelopeJoints_view *cur = &e;
+            if (!bf_push(c, "joint_indices", i)
+                || !j3d_view_lay_EnvelopeJoints(c, d, cur, i, deep, (int64_t)(bf_view_elem(c, c->data + v->sizes_at, 1, v->sizes_count, (int64_t)i))[0]))
                 return 0;
-            if (n < 0 || n > (int64_t)UINT32_MAX)
-                return bf_fail(c, c->pos, "joint_indices", "count %lld is out of range", (long long)n);
-            if (!bf_view_count_fits(c, (uint64_t)n, 0, "joint_indices"))
-                return 0;
-            v->joint_indices_count = (size_t)n;
-            j3d_EnvelopeJoints_view e;
-            for (int64_t i = 0; i < n; i++) {
-                j3d_EnvelopeJoints_view *cur = &e;
-                if (!bf_push(c, "joint_indices", i)
-                    || !j3d_view_lay_EnvelopeJoints(c, d, cur, i, deep, (int64_t)(bf_view_elem(c, c->data + v->sizes_at, 1, v->sizes_count, (int64_t)i))[0]))
-                    return 0;
-                bf_pop(c);
-            }
+            bf_pop(c);
         }
-        bf_leave_region(c, &joint_indices_mark);
     }
+    bf_leave_region(c, &joint_indices_mark);
     /* weights */
+    bf_mark weights_mark;
+    if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 12)), 0, "weights", &weights_mark))
+        return 0;
+    v->weights_at = c->pos;
+    v->weights_lim = c->end;
     {
-        bf_mark weights_mark;
-        if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 12)), 0, "weights", &weights_mark))
+        int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
+        if (c->err->failed)
             return 0;
-        v->weights_at = c->pos;
-        v->weights_lim = c->end;
-        {
-            int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
-            if (c->err->failed)
+        if (n < 0 || n > (int64_t)UINT32_MAX)
+            return bf_fail(c, c->pos, "weights", "count %lld is out of range", (long long)n);
+        if (!bf_view_count_fits(c, (uint64_t)n, 0, "weights"))
+            return 0;
+        v->weights_count = (size_t)n;
+        j3d_EnvelopeWeights_view e;
+        for (int64_t i = 0; i < n; i++) {
+            j3d_EnvelopeWeights_view *cur = &e;
+            if (!bf_push(c, "weights", i)
+                || !j3d_view_lay_EnvelopeWeights(c, d, cur, i, deep, (int64_t)(bf_view_elem(c, c->data + v->sizes_at, 1, v->sizes_count, (int64_t)i))[0]))
                 return 0;
-            if (n < 0 || n > (int64_t)UINT32_MAX)
-                return bf_fail(c, c->pos, "weights", "count %lld is out of range", (long long)n);
-            if (!bf_view_count_fits(c, (uint64_t)n, 0, "weights"))
-                return 0;
-            v->weights_count = (size_t)n;
-            j3d_EnvelopeWeights_view e;
-            for (int64_t i = 0; i < n; i++) {
-                j3d_EnvelopeWeights_view *cur = &e;
-                if (!bf_push(c, "weights", i)
-                    || !j3d_view_lay_EnvelopeWeights(c, d, cur, i, deep, (int64_t)(bf_view_elem(c, c->data + v->sizes_at, 1, v->sizes_count, (int64_t)i))[0]))
-                    return 0;
-                bf_pop(c);
-            }
+            bf_pop(c);
         }
-        bf_leave_region(c, &weights_mark);
     }
+    bf_leave_region(c, &weights_mark);
     /* inverse_bind_matrices */
     if (bf_load_u32be(c->data + v->_offset + 16) != 0) {
         v->has_inverse_bind_matrices = 1;
+        bf_mark inverse_bind_matrices_mark;
+        const int64_t inverse_bind_matrices_size = bf_sub((int64_t)c->end, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 16)));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 16)), inverse_bind_matrices_size,
+                             "inverse_bind_matrices", &inverse_bind_matrices_mark))
+            return 0;
+        v->inverse_bind_matrices_at = c->pos;
+        v->inverse_bind_matrices_lim = c->end;
         {
-            bf_mark inverse_bind_matrices_mark;
-            const int64_t inverse_bind_matrices_size =
-                    bf_sub((int64_t)c->end, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 16)));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 16)),
-                                 inverse_bind_matrices_size, "inverse_bind_matrices", &inverse_bind_matrices_mark))
+            int64_t n = bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), 48);
+            if (c->err->failed)
                 return 0;
-            v->inverse_bind_matrices_at = c->pos;
-            v->inverse_bind_matrices_lim = c->end;
-            {
-                int64_t n = bf_div(c, bf_sub((int64_t)c->end, (int64_t)c->pos), 48);
-                if (c->err->failed)
-                    return 0;
-                if (n < 0 || n > (int64_t)UINT32_MAX)
-                    return bf_fail(c, c->pos, "inverse_bind_matrices", "count %lld is out of range", (long long)n);
-                if (!bf_view_count_fits(c, (uint64_t)n, 48, "inverse_bind_matrices"))
-                    return 0;
-                v->inverse_bind_matrices_count = (size_t)n;
-                if (!bf_need(c, (uint64_t)n * 48, "inverse_bind_matrices"))
-                    return 0;
-                c->pos += (size_t)n * 48;
-            }
-            bf_leave_region(c, &inverse_bind_matrices_mark);
+            if (n < 0 || n > (int64_t)UINT32_MAX)
+                return bf_fail(c, c->pos, "inverse_bind_matrices", "count %lld is out of range", (long long)n);
+            if (!bf_view_count_fits(c, (uint64_t)n, 48, "inverse_bind_matrices"))
+                return 0;
+            v->inverse_bind_matrices_count = (size_t)n;
+            if (!bf_view_need_elems(c, (uint64_t)n, 48, "inverse_bind_matrices"))
+                return 0;
+            c->pos += (size_t)n * 48;
         }
+        bf_leave_region(c, &inverse_bind_matrices_mark);
     }
     v->_end = c->pos;
     return 1;
@@ -1041,6 +987,8 @@ int j3d_view_lay_EnvelopeJoints(bf_ctx *c, const bf_view_doc *d, j3d_EnvelopeJoi
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
             return bf_fail(c, c->pos, "indices", "count %lld is out of range", (long long)n);
+        if (!bf_view_count_fits(c, (uint64_t)n, 2, "indices"))
+            return 0;
         v->indices_count = (size_t)n;
         if (!bf_need(c, (uint64_t)n * 2, "indices"))
             return 0;
@@ -1062,6 +1010,8 @@ int j3d_view_lay_EnvelopeWeights(bf_ctx *c, const bf_view_doc *d, j3d_EnvelopeWe
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
             return bf_fail(c, c->pos, "weights", "count %lld is out of range", (long long)n);
+        if (!bf_view_count_fits(c, (uint64_t)n, 4, "weights"))
+            return 0;
         v->weights_count = (size_t)n;
         if (!bf_need(c, (uint64_t)n * 4, "weights"))
             return 0;
@@ -1075,9 +1025,7 @@ int j3d_view_lay_Mtx34(bf_ctx *c, const bf_view_doc *d, j3d_Mtx34_view *v, int64
 {
     *v = (j3d_Mtx34_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* row0 .. row2: 48 bytes */
-    static const bf_view_field row0_run[] = {{"row0", 16}, {"row1", 16}, {"row2", 16}};
-    if (!bf_view_need_run(c, 48, row0_run, 3))
+    if (!bf_need(c, 48, NULL))
         return 0;
     c->pos += 48;
     v->_end = c->pos;
@@ -1094,43 +1042,43 @@ int j3d_view_lay_Drw1(bf_ctx *c, const bf_view_doc *d, j3d_Drw1_view *v, int64_t
         return 0;
     c->pos += 12;
     /* types */
+    bf_mark types_mark;
+    if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 4)), 0, "types", &types_mark))
+        return 0;
+    v->types_at = c->pos;
     {
-        bf_mark types_mark;
-        if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 4)), 0, "types", &types_mark))
+        int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
+        if (c->err->failed)
             return 0;
-        v->types_at = c->pos;
-        {
-            int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
-            if (c->err->failed)
-                return 0;
-            if (n < 0 || n > (int64_t)UINT32_MAX)
-                return bf_fail(c, c->pos, "types", "count %lld is out of range", (long long)n);
-            v->types_count = (size_t)n;
-            if (!bf_need(c, (uint64_t)n * 1, "types"))
-                return 0;
-            c->pos += (size_t)n * 1;
-        }
-        bf_leave_region(c, &types_mark);
+        if (n < 0 || n > (int64_t)UINT32_MAX)
+            return bf_fail(c, c->pos, "types", "count %lld is out of range", (long long)n);
+        if (!bf_view_count_fits(c, (uint64_t)n, 1, "types"))
+            return 0;
+        v->types_count = (size_t)n;
+        if (!bf_need(c, (uint64_t)n * 1, "types"))
+            return 0;
+        c->pos += (size_t)n * 1;
     }
+    bf_leave_region(c, &types_mark);
     /* ids */
+    bf_mark ids_mark;
+    if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 8)), 0, "ids", &ids_mark))
+        return 0;
+    v->ids_at = c->pos;
     {
-        bf_mark ids_mark;
-        if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 8)), 0, "ids", &ids_mark))
+        int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
+        if (c->err->failed)
             return 0;
-        v->ids_at = c->pos;
-        {
-            int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
-            if (c->err->failed)
-                return 0;
-            if (n < 0 || n > (int64_t)UINT32_MAX)
-                return bf_fail(c, c->pos, "ids", "count %lld is out of range", (long long)n);
-            v->ids_count = (size_t)n;
-            if (!bf_need(c, (uint64_t)n * 2, "ids"))
-                return 0;
-            c->pos += (size_t)n * 2;
-        }
-        bf_leave_region(c, &ids_mark);
+        if (n < 0 || n > (int64_t)UINT32_MAX)
+            return bf_fail(c, c->pos, "ids", "count %lld is out of range", (long long)n);
+        if (!bf_view_count_fits(c, (uint64_t)n, 2, "ids"))
+            return 0;
+        v->ids_count = (size_t)n;
+        if (!bf_need(c, (uint64_t)n * 2, "ids"))
+            return 0;
+        c->pos += (size_t)n * 2;
     }
+    bf_leave_region(c, &ids_mark);
     v->_end = c->pos;
     return 1;
 }
@@ -1146,63 +1094,59 @@ int j3d_view_lay_Jnt1(bf_ctx *c, const bf_view_doc *d, j3d_Jnt1_view *v, int64_t
         return 0;
     c->pos += 16;
     /* joints */
+    bf_mark joints_mark;
+    if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 4)), 0, "joints", &joints_mark))
+        return 0;
+    v->joints_at = c->pos;
+    v->joints_lim = c->end;
     {
-        bf_mark joints_mark;
-        if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 4)), 0, "joints", &joints_mark))
+        int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
+        if (c->err->failed)
             return 0;
-        v->joints_at = c->pos;
-        v->joints_lim = c->end;
-        {
-            int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
-            if (c->err->failed)
-                return 0;
-            if (n < 0 || n > (int64_t)UINT32_MAX)
-                return bf_fail(c, c->pos, "joints", "count %lld is out of range", (long long)n);
-            if (!bf_view_count_fits(c, (uint64_t)n, 64, "joints"))
-                return 0;
-            v->joints_count = (size_t)n;
-            if (!bf_need(c, (uint64_t)n * 64, "joints"))
-                return 0;
-            c->pos += (size_t)n * 64;
-        }
-        bf_leave_region(c, &joints_mark);
+        if (n < 0 || n > (int64_t)UINT32_MAX)
+            return bf_fail(c, c->pos, "joints", "count %lld is out of range", (long long)n);
+        if (!bf_view_count_fits(c, (uint64_t)n, 64, "joints"))
+            return 0;
+        v->joints_count = (size_t)n;
+        if (!bf_view_need_elems(c, (uint64_t)n, 64, "joints"))
+            return 0;
+        c->pos += (size_t)n * 64;
     }
+    bf_leave_region(c, &joints_mark);
     /* remap */
+    bf_mark remap_mark;
+    if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 8)), 0, "remap", &remap_mark))
+        return 0;
+    v->remap_at = c->pos;
     {
-        bf_mark remap_mark;
-        if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 8)), 0, "remap", &remap_mark))
+        int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
+        if (c->err->failed)
             return 0;
-        v->remap_at = c->pos;
-        {
-            int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
-            if (c->err->failed)
-                return 0;
-            if (n < 0 || n > (int64_t)UINT32_MAX)
-                return bf_fail(c, c->pos, "remap", "count %lld is out of range", (long long)n);
-            v->remap_count = (size_t)n;
-            if (!bf_need(c, (uint64_t)n * 2, "remap"))
-                return 0;
-            c->pos += (size_t)n * 2;
-        }
-        bf_leave_region(c, &remap_mark);
+        if (n < 0 || n > (int64_t)UINT32_MAX)
+            return bf_fail(c, c->pos, "remap", "count %lld is out of range", (long long)n);
+        if (!bf_view_count_fits(c, (uint64_t)n, 2, "remap"))
+            return 0;
+        v->remap_count = (size_t)n;
+        if (!bf_need(c, (uint64_t)n * 2, "remap"))
+            return 0;
+        c->pos += (size_t)n * 2;
     }
+    bf_leave_region(c, &remap_mark);
     /* names */
     if (bf_load_u32be(c->data + v->_offset + 12) != 0) {
         v->has_names = 1;
-        {
-            bf_mark names_mark;
-            if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 12)), 0, "names", &names_mark))
+        bf_mark names_mark;
+        if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 12)), 0, "names", &names_mark))
+            return 0;
+        v->names_at = c->pos;
+        v->names_lim = c->end;
+        if (deep) {
+            j3d_NameTable_view e_names;
+            if (!bf_push(c, "names", -1) || !j3d_view_lay_NameTable(c, d, &e_names, 0, deep))
                 return 0;
-            v->names_at = c->pos;
-            v->names_lim = c->end;
-            if (deep) {
-                j3d_NameTable_view e_names;
-                if (!bf_push(c, "names", -1) || !j3d_view_lay_NameTable(c, d, &e_names, 0, deep))
-                    return 0;
-                bf_pop(c);
-            }
-            bf_leave_region(c, &names_mark);
+            bf_pop(c);
         }
+        bf_leave_region(c, &names_mark);
     }
     v->_end = c->pos;
     return 1;
@@ -1212,12 +1156,7 @@ int j3d_view_lay_Joint(bf_ctx *c, const bf_view_doc *d, j3d_Joint_view *v, int64
 {
     *v = (j3d_Joint_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* matrix_type .. bbox_max_z: 64 bytes */
-    static const bf_view_field matrix_type_run[] = {{"matrix_type", 2}, {"scale_inheritance", 1}, {"padding", 1}, {"scale_x", 4}, {"scale_y", 4},
-                                                    {"scale_z", 4}, {"rotation_x", 2}, {"rotation_y", 2}, {"rotation_z", 2}, {"padding2", 2},
-                                                    {"translation_x", 4}, {"translation_y", 4}, {"translation_z", 4}, {"bounding_sphere", 4}, {"bbox_min_x", 4},
-                                                    {"bbox_min_y", 4}, {"bbox_min_z", 4}, {"bbox_max_x", 4}, {"bbox_max_y", 4}, {"bbox_max_z", 4}};
-    if (!bf_view_need_run(c, 64, matrix_type_run, 20))
+    if (!bf_need(c, 64, NULL))
         return 0;
     c->pos += 64;
     v->_end = c->pos;
@@ -1244,9 +1183,9 @@ int j3d_view_lay_NameTable(bf_ctx *c, const bf_view_doc *d, j3d_NameTable_view *
         if (!bf_view_count_fits(c, (uint64_t)n, 4, "entries"))
             return 0;
         v->entries_count = (size_t)n;
-        if (!bf_need(c, (uint64_t)n * 4, "entries"))
-            return 0;
         if (!deep) {
+            if (!bf_need(c, (uint64_t)n * 4, "entries"))
+                return 0;
             c->pos += (size_t)n * 4;
         } else {
             j3d_NameEntry_view e;
@@ -1272,18 +1211,16 @@ int j3d_view_lay_NameEntry(bf_ctx *c, const bf_view_doc *d, j3d_NameEntry_view *
         return 0;
     c->pos += 4;
     /* name */
+    bf_mark name_mark;
+    if (!bf_enter_region(c, BF_AT, bf_add(v->_p_table_start, bf_load_u16be(c->data + v->_offset + 2)), 0, "name", &name_mark))
+        return 0;
+    v->name_at = c->pos;
     {
-        bf_mark name_mark;
-        if (!bf_enter_region(c, BF_AT, bf_add(v->_p_table_start, bf_load_u16be(c->data + v->_offset + 2)), 0, "name", &name_mark))
+        bf_str s;
+        if (!bf_read_cstr(c, "name", &s))
             return 0;
-        v->name_at = c->pos;
-        {
-            bf_str s;
-            if (!bf_read_cstr(c, "name", &s))
-                return 0;
-        }
-        bf_leave_region(c, &name_mark);
     }
+    bf_leave_region(c, &name_mark);
     v->_end = c->pos;
     return 1;
 }
@@ -1300,107 +1237,101 @@ int j3d_view_lay_Shp1(bf_ctx *c, const bf_view_doc *d, j3d_Shp1_view *v, int64_t
         return 0;
     c->pos += 36;
     /* shapes */
+    bf_mark shapes_mark;
+    if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 4)), 0, "shapes", &shapes_mark))
+        return 0;
+    v->shapes_at = c->pos;
+    v->shapes_lim = c->end;
     {
-        bf_mark shapes_mark;
-        if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 4)), 0, "shapes", &shapes_mark))
+        int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
+        if (c->err->failed)
             return 0;
-        v->shapes_at = c->pos;
-        v->shapes_lim = c->end;
-        {
-            int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
-            if (c->err->failed)
-                return 0;
-            if (n < 0 || n > (int64_t)UINT32_MAX)
-                return bf_fail(c, c->pos, "shapes", "count %lld is out of range", (long long)n);
-            if (!bf_view_count_fits(c, (uint64_t)n, 40, "shapes"))
-                return 0;
-            v->shapes_count = (size_t)n;
+        if (n < 0 || n > (int64_t)UINT32_MAX)
+            return bf_fail(c, c->pos, "shapes", "count %lld is out of range", (long long)n);
+        if (!bf_view_count_fits(c, (uint64_t)n, 40, "shapes"))
+            return 0;
+        v->shapes_count = (size_t)n;
+        if (!deep) {
             if (!bf_need(c, (uint64_t)n * 40, "shapes"))
                 return 0;
-            if (!deep) {
-                c->pos += (size_t)n * 40;
-            } else {
-                j3d_Shape_view e;
-                for (int64_t i = 0; i < n; i++) {
-                    if (!bf_push(c, "shapes", i) || !j3d_view_lay_Shape(c, d, &e, i, deep, bf_sub((int64_t)v->_offset, 8),
-                        (int64_t)bf_load_u32be(c->data + v->_offset + 16), (int64_t)bf_load_u32be(c->data + v->_offset + 24),
-                        (int64_t)bf_load_u32be(c->data + v->_offset + 32)))
-                        return 0;
-                    bf_pop(c);
-                }
-            }
-        }
-        bf_leave_region(c, &shapes_mark);
-    }
-    /* remap */
-    {
-        bf_mark remap_mark;
-        if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 8)), 0, "remap", &remap_mark))
-            return 0;
-        v->remap_at = c->pos;
-        {
-            int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
-            if (c->err->failed)
-                return 0;
-            if (n < 0 || n > (int64_t)UINT32_MAX)
-                return bf_fail(c, c->pos, "remap", "count %lld is out of range", (long long)n);
-            v->remap_count = (size_t)n;
-            if (!bf_need(c, (uint64_t)n * 2, "remap"))
-                return 0;
-            c->pos += (size_t)n * 2;
-        }
-        bf_leave_region(c, &remap_mark);
-    }
-    /* names */
-    if (bf_load_u32be(c->data + v->_offset + 12) != 0) {
-        v->has_names = 1;
-        {
-            bf_mark names_mark;
-            if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 12)), 0, "names", &names_mark))
-                return 0;
-            v->names_at = c->pos;
-            v->names_lim = c->end;
-            if (deep) {
-                j3d_NameTable_view e_names;
-                if (!bf_push(c, "names", -1) || !j3d_view_lay_NameTable(c, d, &e_names, 0, deep))
+            c->pos += (size_t)n * 40;
+        } else {
+            j3d_Shape_view e;
+            for (int64_t i = 0; i < n; i++) {
+                if (!bf_push(c, "shapes", i)
+                    || !j3d_view_lay_Shape(c, d, &e, i, deep, bf_sub((int64_t)v->_offset, 8), (int64_t)bf_load_u32be(c->data + v->_offset + 16),
+                    (int64_t)bf_load_u32be(c->data + v->_offset + 24), (int64_t)bf_load_u32be(c->data + v->_offset + 32)))
                     return 0;
                 bf_pop(c);
             }
-            bf_leave_region(c, &names_mark);
         }
+    }
+    bf_leave_region(c, &shapes_mark);
+    /* remap */
+    bf_mark remap_mark;
+    if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 8)), 0, "remap", &remap_mark))
+        return 0;
+    v->remap_at = c->pos;
+    {
+        int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
+        if (c->err->failed)
+            return 0;
+        if (n < 0 || n > (int64_t)UINT32_MAX)
+            return bf_fail(c, c->pos, "remap", "count %lld is out of range", (long long)n);
+        if (!bf_view_count_fits(c, (uint64_t)n, 2, "remap"))
+            return 0;
+        v->remap_count = (size_t)n;
+        if (!bf_need(c, (uint64_t)n * 2, "remap"))
+            return 0;
+        c->pos += (size_t)n * 2;
+    }
+    bf_leave_region(c, &remap_mark);
+    /* names */
+    if (bf_load_u32be(c->data + v->_offset + 12) != 0) {
+        v->has_names = 1;
+        bf_mark names_mark;
+        if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 12)), 0, "names", &names_mark))
+            return 0;
+        v->names_at = c->pos;
+        v->names_lim = c->end;
+        if (deep) {
+            j3d_NameTable_view e_names;
+            if (!bf_push(c, "names", -1) || !j3d_view_lay_NameTable(c, d, &e_names, 0, deep))
+                return 0;
+            bf_pop(c);
+        }
+        bf_leave_region(c, &names_mark);
     }
     /* group_data */
+    bf_mark group_data_mark;
+    if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 28)), 0, "group_data", &group_data_mark))
+        return 0;
+    v->group_data_at = c->pos;
+    v->group_data_lim = c->end;
     {
-        bf_mark group_data_mark;
-        if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 28)), 0, "group_data", &group_data_mark))
+        int64_t n = bf_div(c, bf_sub(bf_load_u32be(c->data + v->_offset + 32), bf_load_u32be(c->data + v->_offset + 28)), 8);
+        if (c->err->failed)
             return 0;
-        v->group_data_at = c->pos;
-        v->group_data_lim = c->end;
-        {
-            int64_t n = bf_div(c, bf_sub(bf_load_u32be(c->data + v->_offset + 32), bf_load_u32be(c->data + v->_offset + 28)), 8);
-            if (c->err->failed)
-                return 0;
-            if (n < 0 || n > (int64_t)UINT32_MAX)
-                return bf_fail(c, c->pos, "group_data", "count %lld is out of range", (long long)n);
-            if (!bf_view_count_fits(c, (uint64_t)n, 8, "group_data"))
-                return 0;
-            v->group_data_count = (size_t)n;
+        if (n < 0 || n > (int64_t)UINT32_MAX)
+            return bf_fail(c, c->pos, "group_data", "count %lld is out of range", (long long)n);
+        if (!bf_view_count_fits(c, (uint64_t)n, 8, "group_data"))
+            return 0;
+        v->group_data_count = (size_t)n;
+        if (!deep) {
             if (!bf_need(c, (uint64_t)n * 8, "group_data"))
                 return 0;
-            if (!deep) {
-                c->pos += (size_t)n * 8;
-            } else {
-                j3d_MatrixGroupData_view e;
-                for (int64_t i = 0; i < n; i++) {
-                    if (!bf_push(c, "group_data", i)
-                        || !j3d_view_lay_MatrixGroupData(c, d, &e, i, deep, bf_sub((int64_t)v->_offset, 8), (int64_t)bf_load_u32be(c->data + v->_offset + 20)))
-                        return 0;
-                    bf_pop(c);
-                }
+            c->pos += (size_t)n * 8;
+        } else {
+            j3d_MatrixGroupData_view e;
+            for (int64_t i = 0; i < n; i++) {
+                if (!bf_push(c, "group_data", i)
+                    || !j3d_view_lay_MatrixGroupData(c, d, &e, i, deep, bf_sub((int64_t)v->_offset, 8), (int64_t)bf_load_u32be(c->data + v->_offset + 20)))
+                    return 0;
+                bf_pop(c);
             }
         }
-        bf_leave_region(c, &group_data_mark);
     }
+    bf_leave_region(c, &group_data_mark);
     v->_end = c->pos;
     return 1;
 }
@@ -1423,68 +1354,64 @@ int j3d_view_lay_Shape(bf_ctx *c, const bf_view_doc *d, j3d_Shape_view *v, int64
         return 0;
     c->pos += 40;
     /* attributes */
+    bf_mark attributes_mark;
+    if (!bf_enter_region(c, BF_AT, bf_add(bf_add(v->_p_base, v->_p_attribute_table), bf_load_u16be(c->data + v->_offset + 4)), 0, "attributes",
+                         &attributes_mark))
+        return 0;
+    v->attributes_at = c->pos;
+    v->attributes_lim = c->end;
     {
-        bf_mark attributes_mark;
-        if (!bf_enter_region(c, BF_AT, bf_add(bf_add(v->_p_base, v->_p_attribute_table), bf_load_u16be(c->data + v->_offset + 4)), 0, "attributes",
-                             &attributes_mark))
-            return 0;
-        v->attributes_at = c->pos;
-        v->attributes_lim = c->end;
-        {
-            j3d_IndexAttribute_view e;
-            int64_t i = 0;
-            for (;; i++) {
-                if (c->pos >= c->end)
-                    return bf_fail(c, c->pos, "attributes", "ends without its terminator (_it.attr == ShapeAttribute.list_end)");
-                size_t before = c->pos;
-                j3d_IndexAttribute_view *cur = &e;
-                if (!bf_push(c, "attributes", i) || !j3d_view_lay_IndexAttribute(c, d, cur, i, deep))
-                    return 0;
-                bf_pop(c);
-                if (bf_load_u32be(c->data + cur->_offset + 0) == J3D_SHAPE_ATTRIBUTE_LIST_END) {
-                    i++;
-                    break;
-                }
-                if (c->pos == before)
-                    return bf_fail(c, c->pos, "attributes", "element %u takes no bytes: the array would never end", (unsigned)i);
+        j3d_IndexAttribute_view e;
+        int64_t i = 0;
+        for (;; i++) {
+            if (c->pos >= c->end)
+                return bf_fail(c, c->pos, "attributes", "ends without its terminator (_it.attr == ShapeAttribute.list_end)");
+            size_t before = c->pos;
+            j3d_IndexAttribute_view *cur = &e;
+            if (!bf_push(c, "attributes", i) || !j3d_view_lay_IndexAttribute(c, d, cur, i, deep))
+                return 0;
+            bf_pop(c);
+            if (bf_load_u32be(c->data + cur->_offset + 0) == J3D_SHAPE_ATTRIBUTE_LIST_END) {
+                i++;
+                break;
             }
-            v->attributes_count = (size_t)i;
+            if (c->pos == before)
+                return bf_fail(c, c->pos, "attributes", "element %u takes no bytes: the array would never end", (unsigned)i);
         }
-        bf_leave_region(c, &attributes_mark);
+        v->attributes_count = (size_t)i;
     }
+    bf_leave_region(c, &attributes_mark);
     /* groups */
+    bf_mark groups_mark;
+    if (!bf_enter_region(c, BF_AT, bf_add(bf_add(v->_p_base, v->_p_definitions), bf_mul(8, bf_load_u16be(c->data + v->_offset + 8))), 0, "groups",
+                         &groups_mark))
+        return 0;
+    v->groups_at = c->pos;
+    v->groups_lim = c->end;
     {
-        bf_mark groups_mark;
-        if (!bf_enter_region(c, BF_AT, bf_add(bf_add(v->_p_base, v->_p_definitions), bf_mul(8, bf_load_u16be(c->data + v->_offset + 8))), 0, "groups",
-                             &groups_mark))
+        int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 2);
+        if (c->err->failed)
             return 0;
-        v->groups_at = c->pos;
-        v->groups_lim = c->end;
-        {
-            int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 2);
-            if (c->err->failed)
-                return 0;
-            if (n < 0 || n > (int64_t)UINT32_MAX)
-                return bf_fail(c, c->pos, "groups", "count %lld is out of range", (long long)n);
-            if (!bf_view_count_fits(c, (uint64_t)n, 8, "groups"))
-                return 0;
-            v->groups_count = (size_t)n;
+        if (n < 0 || n > (int64_t)UINT32_MAX)
+            return bf_fail(c, c->pos, "groups", "count %lld is out of range", (long long)n);
+        if (!bf_view_count_fits(c, (uint64_t)n, 8, "groups"))
+            return 0;
+        v->groups_count = (size_t)n;
+        if (!deep) {
             if (!bf_need(c, (uint64_t)n * 8, "groups"))
                 return 0;
-            if (!deep) {
-                c->pos += (size_t)n * 8;
-            } else {
-                j3d_MatrixGroup_view e;
-                for (int64_t i = 0; i < n; i++) {
-                    if (!bf_push(c, "groups", i) || !j3d_view_lay_MatrixGroup(c, d, &e, i, deep, v->_p_base, v->_p_primitive_data,
-                        bf_sub((int64_t)v->attributes_count, 1), j3d_Shape_view_v__q2(c, v)))
-                        return 0;
-                    bf_pop(c);
-                }
+            c->pos += (size_t)n * 8;
+        } else {
+            j3d_MatrixGroup_view e;
+            for (int64_t i = 0; i < n; i++) {
+                if (!bf_push(c, "groups", i) || !j3d_view_lay_MatrixGroup(c, d, &e, i, deep, v->_p_base, v->_p_primitive_data,
+                    bf_sub((int64_t)v->attributes_count, 1), j3d_Shape_view_v__q2(c, v)))
+                    return 0;
+                bf_pop(c);
             }
         }
-        bf_leave_region(c, &groups_mark);
     }
+    bf_leave_region(c, &groups_mark);
     v->_end = c->pos;
     return 1;
 }
@@ -1493,9 +1420,7 @@ int j3d_view_lay_IndexAttribute(bf_ctx *c, const bf_view_doc *d, j3d_IndexAttrib
 {
     *v = (j3d_IndexAttribute_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* attr .. index_type: 8 bytes */
-    static const bf_view_field attr_run[] = {{"attr", 4}, {"index_type", 4}};
-    if (!bf_view_need_run(c, 8, attr_run, 2))
+    if (!bf_need(c, 8, NULL))
         return 0;
     c->pos += 8;
     v->_end = c->pos;
@@ -1519,36 +1444,34 @@ int j3d_view_lay_MatrixGroup(bf_ctx *c, const bf_view_doc *d, j3d_MatrixGroup_vi
     /* primitives */
     if (bf_load_u32be(c->data + v->_offset + 0) > 0) {
         v->has_primitives = 1;
+        bf_mark primitives_mark;
+        const int64_t primitives_size = (int64_t)bf_load_u32be(c->data + v->_offset + 0);
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_add(v->_p_base, v->_p_primitive_data), bf_load_u32be(c->data + v->_offset + 4)), primitives_size,
+                             "primitives", &primitives_mark))
+            return 0;
+        v->primitives_at = c->pos;
+        v->primitives_lim = c->end;
         {
-            bf_mark primitives_mark;
-            const int64_t primitives_size = (int64_t)bf_load_u32be(c->data + v->_offset + 0);
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_add(v->_p_base, v->_p_primitive_data), bf_load_u32be(c->data + v->_offset + 4)),
-                                 primitives_size, "primitives", &primitives_mark))
-                return 0;
-            v->primitives_at = c->pos;
-            v->primitives_lim = c->end;
-            {
-                j3d_Primitive_view e;
-                int64_t i = 0;
-                for (;; i++) {
-                    if (c->pos >= c->end)
-                        return bf_fail(c, c->pos, "primitives", "ends without its terminator (_it.type == PrimitiveType.padding || _pos >= _end)");
-                    size_t before = c->pos;
-                    j3d_Primitive_view *cur = &e;
-                    if (!bf_push(c, "primitives", i) || !j3d_view_lay_Primitive(c, d, cur, i, deep, v->_p_attribute_count, v->_p_wide_mask))
-                        return 0;
-                    bf_pop(c);
-                    if (c->data[cur->_offset + 0] == J3D_PRIMITIVE_TYPE_PADDING || (int64_t)c->pos >= (int64_t)c->end) {
-                        i++;
-                        break;
-                    }
-                    if (c->pos == before)
-                        return bf_fail(c, c->pos, "primitives", "element %u takes no bytes: the array would never end", (unsigned)i);
+            j3d_Primitive_view e;
+            int64_t i = 0;
+            for (;; i++) {
+                if (c->pos >= c->end)
+                    return bf_fail(c, c->pos, "primitives", "ends without its terminator (_it.type == PrimitiveType.padding || _pos >= _end)");
+                size_t before = c->pos;
+                j3d_Primitive_view *cur = &e;
+                if (!bf_push(c, "primitives", i) || !j3d_view_lay_Primitive(c, d, cur, i, deep, v->_p_attribute_count, v->_p_wide_mask))
+                    return 0;
+                bf_pop(c);
+                if (c->data[cur->_offset + 0] == J3D_PRIMITIVE_TYPE_PADDING || (int64_t)c->pos >= (int64_t)c->end) {
+                    i++;
+                    break;
                 }
-                v->primitives_count = (size_t)i;
+                if (c->pos == before)
+                    return bf_fail(c, c->pos, "primitives", "element %u takes no bytes: the array would never end", (unsigned)i);
             }
-            bf_leave_region(c, &primitives_mark);
+            v->primitives_count = (size_t)i;
         }
+        bf_leave_region(c, &primitives_mark);
     }
     v->_end = c->pos;
     return 1;
@@ -1663,25 +1586,25 @@ int j3d_view_lay_MatrixGroupData(bf_ctx *c, const bf_view_doc *d, j3d_MatrixGrou
         return 0;
     c->pos += 8;
     /* weights */
+    bf_mark weights_mark;
+    if (!bf_enter_region(c, BF_AT, bf_add(bf_add(v->_p_base, v->_p_weight_table), bf_mul(2, bf_load_u32be(c->data + v->_offset + 4))), 0, "weights",
+                         &weights_mark))
+        return 0;
+    v->weights_at = c->pos;
     {
-        bf_mark weights_mark;
-        if (!bf_enter_region(c, BF_AT, bf_add(bf_add(v->_p_base, v->_p_weight_table), bf_mul(2, bf_load_u32be(c->data + v->_offset + 4))), 0, "weights",
-                             &weights_mark))
+        int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 2);
+        if (c->err->failed)
             return 0;
-        v->weights_at = c->pos;
-        {
-            int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 2);
-            if (c->err->failed)
-                return 0;
-            if (n < 0 || n > (int64_t)UINT32_MAX)
-                return bf_fail(c, c->pos, "weights", "count %lld is out of range", (long long)n);
-            v->weights_count = (size_t)n;
-            if (!bf_need(c, (uint64_t)n * 2, "weights"))
-                return 0;
-            c->pos += (size_t)n * 2;
-        }
-        bf_leave_region(c, &weights_mark);
+        if (n < 0 || n > (int64_t)UINT32_MAX)
+            return bf_fail(c, c->pos, "weights", "count %lld is out of range", (long long)n);
+        if (!bf_view_count_fits(c, (uint64_t)n, 2, "weights"))
+            return 0;
+        v->weights_count = (size_t)n;
+        if (!bf_need(c, (uint64_t)n * 2, "weights"))
+            return 0;
+        c->pos += (size_t)n * 2;
     }
+    bf_leave_region(c, &weights_mark);
     v->_end = c->pos;
     return 1;
 }
@@ -1725,874 +1648,815 @@ int j3d_view_lay_Mat3(bf_ctx *c, const bf_view_doc *d, j3d_Mat3_view *v, int64_t
         return 0;
     c->pos += 124;
     /* remap */
+    bf_mark remap_mark;
+    if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 8)), 0, "remap", &remap_mark))
+        return 0;
+    v->remap_at = c->pos;
     {
-        bf_mark remap_mark;
-        if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 8)), 0, "remap", &remap_mark))
+        int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
+        if (c->err->failed)
             return 0;
-        v->remap_at = c->pos;
-        {
-            int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
-            if (c->err->failed)
-                return 0;
-            if (n < 0 || n > (int64_t)UINT32_MAX)
-                return bf_fail(c, c->pos, "remap", "count %lld is out of range", (long long)n);
-            v->remap_count = (size_t)n;
-            if (!bf_need(c, (uint64_t)n * 2, "remap"))
-                return 0;
-            c->pos += (size_t)n * 2;
-        }
-        bf_leave_region(c, &remap_mark);
+        if (n < 0 || n > (int64_t)UINT32_MAX)
+            return bf_fail(c, c->pos, "remap", "count %lld is out of range", (long long)n);
+        if (!bf_view_count_fits(c, (uint64_t)n, 2, "remap"))
+            return 0;
+        v->remap_count = (size_t)n;
+        if (!bf_need(c, (uint64_t)n * 2, "remap"))
+            return 0;
+        c->pos += (size_t)n * 2;
     }
+    bf_leave_region(c, &remap_mark);
     /* names */
     if (bf_load_u32be(c->data + v->_offset + 12) != 0) {
         v->has_names = 1;
-        {
-            bf_mark names_mark;
-            if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 12)), 0, "names", &names_mark))
+        bf_mark names_mark;
+        if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 12)), 0, "names", &names_mark))
+            return 0;
+        v->names_at = c->pos;
+        v->names_lim = c->end;
+        if (deep) {
+            j3d_NameTable_view e_names;
+            if (!bf_push(c, "names", -1) || !j3d_view_lay_NameTable(c, d, &e_names, 0, deep))
                 return 0;
-            v->names_at = c->pos;
-            v->names_lim = c->end;
-            if (deep) {
-                j3d_NameTable_view e_names;
-                if (!bf_push(c, "names", -1) || !j3d_view_lay_NameTable(c, d, &e_names, 0, deep))
-                    return 0;
-                bf_pop(c);
-            }
-            bf_leave_region(c, &names_mark);
+            bf_pop(c);
         }
+        bf_leave_region(c, &names_mark);
     }
     /* materials */
     if (bf_load_u32be(c->data + v->_offset + 4) != 0) {
         v->has_materials = 1;
+        bf_mark materials_mark;
+        const int64_t materials_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 8, 29, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                              8)), bf_load_u32be(c->data + v->_offset + 4));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 4)), materials_size, "materials",
+                             &materials_mark))
+            return 0;
+        v->materials_at = c->pos;
         {
-            bf_mark materials_mark;
-            const int64_t materials_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 8, 29, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                                  8)), bf_load_u32be(c->data + v->_offset + 4));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 4)), materials_size,
-                                 "materials", &materials_mark))
+            static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+            size_t padded_end = c->end;
+            if (!bf_end_before_padding(c, 332, 32, fills, 2))
                 return 0;
-            v->materials_at = c->pos;
+            v->materials_lim = c->end;
             {
-                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                size_t padded_end = c->end;
-                if (!bf_end_before_padding(c, 332, 32, fills, 2))
-                    return 0;
-                v->materials_lim = c->end;
-                {
-                    const int64_t n = (int64_t)((c->end - c->pos) / 332);
-                    v->materials_count = (size_t)n;
-                    c->pos += (size_t)n * 332;
-                    if (c->pos < c->end)
-                        return bf_need(c, 332, "materials");
-                }
-                c->end = padded_end;
+                const int64_t n = (int64_t)((c->end - c->pos) / 332);
+                v->materials_count = (size_t)n;
+                if ((c->end - c->pos) % 332 != 0)
+                    return bf_view_need_elems(c, (uint64_t)n + 1, 332, "materials");
+                c->pos += (size_t)n * 332;
             }
-            bf_leave_region(c, &materials_mark);
+            c->end = padded_end;
         }
+        bf_leave_region(c, &materials_mark);
     }
     /* indirect */
     if (bf_load_u32be(c->data + v->_offset + 16) != 0) {
         v->has_indirect = 1;
+        bf_mark indirect_mark;
+        const int64_t indirect_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 20, 26, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                             8)), bf_load_u32be(c->data + v->_offset + 16));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 16)), indirect_size, "indirect",
+                             &indirect_mark))
+            return 0;
+        v->indirect_at = c->pos;
         {
-            bf_mark indirect_mark;
-            const int64_t indirect_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 20, 26, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                                 8)), bf_load_u32be(c->data + v->_offset + 16));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 16)), indirect_size,
-                                 "indirect", &indirect_mark))
+            static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+            size_t padded_end = c->end;
+            if (!bf_end_before_padding(c, 312, 32, fills, 2))
                 return 0;
-            v->indirect_at = c->pos;
+            v->indirect_lim = c->end;
             {
-                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                size_t padded_end = c->end;
-                if (!bf_end_before_padding(c, 312, 32, fills, 2))
-                    return 0;
-                v->indirect_lim = c->end;
-                {
-                    const int64_t n = (int64_t)((c->end - c->pos) / 312);
-                    v->indirect_count = (size_t)n;
-                    c->pos += (size_t)n * 312;
-                    if (c->pos < c->end)
-                        return bf_need(c, 312, "indirect");
-                }
-                c->end = padded_end;
+                const int64_t n = (int64_t)((c->end - c->pos) / 312);
+                v->indirect_count = (size_t)n;
+                if ((c->end - c->pos) % 312 != 0)
+                    return bf_view_need_elems(c, (uint64_t)n + 1, 312, "indirect");
+                c->pos += (size_t)n * 312;
             }
-            bf_leave_region(c, &indirect_mark);
+            c->end = padded_end;
         }
+        bf_leave_region(c, &indirect_mark);
     }
     /* cull_modes */
     if (bf_load_u32be(c->data + v->_offset + 20) != 0) {
         v->has_cull_modes = 1;
+        bf_mark cull_modes_mark;
+        const int64_t cull_modes_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 24, 25, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                               8)), bf_load_u32be(c->data + v->_offset + 20));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 20)), cull_modes_size,
+                             "cull_modes", &cull_modes_mark))
+            return 0;
+        v->cull_modes_at = c->pos;
         {
-            bf_mark cull_modes_mark;
-            const int64_t cull_modes_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 24, 25, 4, 1, bf_add(bf_sub((int64_t)c->end,
-                                                   (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 20));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 20)), cull_modes_size,
-                                 "cull_modes", &cull_modes_mark))
+            static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+            size_t padded_end = c->end;
+            if (!bf_end_before_padding(c, 4, 32, fills, 2))
                 return 0;
-            v->cull_modes_at = c->pos;
             {
-                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                size_t padded_end = c->end;
-                if (!bf_end_before_padding(c, 4, 32, fills, 2))
-                    return 0;
-                {
-                    const int64_t n = (int64_t)((c->end - c->pos) / 4);
-                    v->cull_modes_count = (size_t)n;
-                    if ((c->end - c->pos) % 4) {
-                        c->pos += (size_t)n * 4;
-                        return bf_need(c, 4, "cull_modes");
-                    }
-                    if (!bf_need(c, (uint64_t)n * 4, "cull_modes"))
-                        return 0;
+                const int64_t n = (int64_t)((c->end - c->pos) / 4);
+                v->cull_modes_count = (size_t)n;
+                if ((c->end - c->pos) % 4) {
                     c->pos += (size_t)n * 4;
+                    return bf_need(c, 4, "cull_modes");
                 }
-                c->end = padded_end;
+                if (!bf_need(c, (uint64_t)n * 4, "cull_modes"))
+                    return 0;
+                c->pos += (size_t)n * 4;
             }
-            bf_leave_region(c, &cull_modes_mark);
+            c->end = padded_end;
         }
+        bf_leave_region(c, &cull_modes_mark);
     }
     /* material_colors */
     if (bf_load_u32be(c->data + v->_offset + 24) != 0) {
         v->has_material_colors = 1;
+        bf_mark material_colors_mark;
+        const int64_t material_colors_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 28, 24, 4, 1, bf_add(bf_sub((int64_t)c->end,
+                                                    (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 24));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 24)), material_colors_size,
+                             "material_colors", &material_colors_mark))
+            return 0;
+        v->material_colors_at = c->pos;
         {
-            bf_mark material_colors_mark;
-            const int64_t material_colors_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 28, 24, 4, 1, bf_add(bf_sub((int64_t)c->end,
-                                                        (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 24));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 24)), material_colors_size,
-                                 "material_colors", &material_colors_mark))
+            static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+            size_t padded_end = c->end;
+            if (!bf_end_before_padding(c, 4, 32, fills, 2))
                 return 0;
-            v->material_colors_at = c->pos;
+            v->material_colors_lim = c->end;
             {
-                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                size_t padded_end = c->end;
-                if (!bf_end_before_padding(c, 4, 32, fills, 2))
-                    return 0;
-                v->material_colors_lim = c->end;
-                {
-                    const int64_t n = (int64_t)((c->end - c->pos) / 4);
-                    v->material_colors_count = (size_t)n;
-                    c->pos += (size_t)n * 4;
-                    if (c->pos < c->end)
-                        return bf_need(c, 4, "material_colors");
-                }
-                c->end = padded_end;
+                const int64_t n = (int64_t)((c->end - c->pos) / 4);
+                v->material_colors_count = (size_t)n;
+                if ((c->end - c->pos) % 4 != 0)
+                    return bf_view_need_elems(c, (uint64_t)n + 1, 4, "material_colors");
+                c->pos += (size_t)n * 4;
             }
-            bf_leave_region(c, &material_colors_mark);
+            c->end = padded_end;
         }
+        bf_leave_region(c, &material_colors_mark);
     }
     /* color_channel_counts */
     if (bf_load_u32be(c->data + v->_offset + 28) != 0) {
         v->has_color_channel_counts = 1;
+        bf_mark color_channel_counts_mark;
+        const int64_t color_channel_counts_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 32, 23, 4, 1, bf_add(bf_sub((int64_t)c->end,
+                                                         (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 28));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 28)), color_channel_counts_size,
+                             "color_channel_counts", &color_channel_counts_mark))
+            return 0;
+        v->color_channel_counts_at = c->pos;
         {
-            bf_mark color_channel_counts_mark;
-            const int64_t color_channel_counts_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 32, 23, 4, 1, bf_add(bf_sub((int64_t)c->end,
-                                                             (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 28));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 28)),
-                                 color_channel_counts_size, "color_channel_counts", &color_channel_counts_mark))
+            static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+            size_t padded_end = c->end;
+            if (!bf_end_before_padding(c, 1, 32, fills, 2))
                 return 0;
-            v->color_channel_counts_at = c->pos;
             {
-                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                size_t padded_end = c->end;
-                if (!bf_end_before_padding(c, 1, 32, fills, 2))
-                    return 0;
-                {
-                    const int64_t n = (int64_t)((c->end - c->pos) / 1);
-                    v->color_channel_counts_count = (size_t)n;
-                    if ((c->end - c->pos) % 1) {
-                        c->pos += (size_t)n * 1;
-                        return bf_need(c, 1, "color_channel_counts");
-                    }
-                    if (!bf_need(c, (uint64_t)n * 1, "color_channel_counts"))
-                        return 0;
+                const int64_t n = (int64_t)((c->end - c->pos) / 1);
+                v->color_channel_counts_count = (size_t)n;
+                if ((c->end - c->pos) % 1) {
                     c->pos += (size_t)n * 1;
+                    return bf_need(c, 1, "color_channel_counts");
                 }
-                c->end = padded_end;
+                if (!bf_need(c, (uint64_t)n * 1, "color_channel_counts"))
+                    return 0;
+                c->pos += (size_t)n * 1;
             }
-            bf_leave_region(c, &color_channel_counts_mark);
+            c->end = padded_end;
         }
+        bf_leave_region(c, &color_channel_counts_mark);
     }
     /* color_channels */
     if (bf_load_u32be(c->data + v->_offset + 32) != 0) {
         v->has_color_channels = 1;
+        bf_mark color_channels_mark;
+        const int64_t color_channels_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 36, 22, 4, 1, bf_add(bf_sub((int64_t)c->end,
+                                                   (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 32));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 32)), color_channels_size,
+                             "color_channels", &color_channels_mark))
+            return 0;
+        v->color_channels_at = c->pos;
         {
-            bf_mark color_channels_mark;
-            const int64_t color_channels_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 36, 22, 4, 1, bf_add(bf_sub((int64_t)c->end,
-                                                       (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 32));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 32)), color_channels_size,
-                                 "color_channels", &color_channels_mark))
+            static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+            size_t padded_end = c->end;
+            if (!bf_end_before_padding(c, 8, 32, fills, 2))
                 return 0;
-            v->color_channels_at = c->pos;
+            v->color_channels_lim = c->end;
             {
-                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                size_t padded_end = c->end;
-                if (!bf_end_before_padding(c, 8, 32, fills, 2))
-                    return 0;
-                v->color_channels_lim = c->end;
-                {
-                    const int64_t n = (int64_t)((c->end - c->pos) / 8);
-                    v->color_channels_count = (size_t)n;
-                    c->pos += (size_t)n * 8;
-                    if (c->pos < c->end)
-                        return bf_need(c, 8, "color_channels");
-                }
-                c->end = padded_end;
+                const int64_t n = (int64_t)((c->end - c->pos) / 8);
+                v->color_channels_count = (size_t)n;
+                if ((c->end - c->pos) % 8 != 0)
+                    return bf_view_need_elems(c, (uint64_t)n + 1, 8, "color_channels");
+                c->pos += (size_t)n * 8;
             }
-            bf_leave_region(c, &color_channels_mark);
+            c->end = padded_end;
         }
+        bf_leave_region(c, &color_channels_mark);
     }
     /* ambient_colors */
     if (bf_load_u32be(c->data + v->_offset + 36) != 0) {
         v->has_ambient_colors = 1;
+        bf_mark ambient_colors_mark;
+        const int64_t ambient_colors_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 40, 21, 4, 1, bf_add(bf_sub((int64_t)c->end,
+                                                   (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 36));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 36)), ambient_colors_size,
+                             "ambient_colors", &ambient_colors_mark))
+            return 0;
+        v->ambient_colors_at = c->pos;
         {
-            bf_mark ambient_colors_mark;
-            const int64_t ambient_colors_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 40, 21, 4, 1, bf_add(bf_sub((int64_t)c->end,
-                                                       (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 36));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 36)), ambient_colors_size,
-                                 "ambient_colors", &ambient_colors_mark))
+            static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+            size_t padded_end = c->end;
+            if (!bf_end_before_padding(c, 4, 32, fills, 2))
                 return 0;
-            v->ambient_colors_at = c->pos;
+            v->ambient_colors_lim = c->end;
             {
-                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                size_t padded_end = c->end;
-                if (!bf_end_before_padding(c, 4, 32, fills, 2))
-                    return 0;
-                v->ambient_colors_lim = c->end;
-                {
-                    const int64_t n = (int64_t)((c->end - c->pos) / 4);
-                    v->ambient_colors_count = (size_t)n;
-                    c->pos += (size_t)n * 4;
-                    if (c->pos < c->end)
-                        return bf_need(c, 4, "ambient_colors");
-                }
-                c->end = padded_end;
+                const int64_t n = (int64_t)((c->end - c->pos) / 4);
+                v->ambient_colors_count = (size_t)n;
+                if ((c->end - c->pos) % 4 != 0)
+                    return bf_view_need_elems(c, (uint64_t)n + 1, 4, "ambient_colors");
+                c->pos += (size_t)n * 4;
             }
-            bf_leave_region(c, &ambient_colors_mark);
+            c->end = padded_end;
         }
+        bf_leave_region(c, &ambient_colors_mark);
     }
     /* light_colors */
     if (bf_load_u32be(c->data + v->_offset + 40) != 0) {
         v->has_light_colors = 1;
+        bf_mark light_colors_mark;
+        const int64_t light_colors_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 44, 20, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                                 8)), bf_load_u32be(c->data + v->_offset + 40));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 40)), light_colors_size,
+                             "light_colors", &light_colors_mark))
+            return 0;
+        v->light_colors_at = c->pos;
         {
-            bf_mark light_colors_mark;
-            const int64_t light_colors_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 44, 20, 4, 1, bf_add(bf_sub((int64_t)c->end,
-                                                     (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 40));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 40)), light_colors_size,
-                                 "light_colors", &light_colors_mark))
+            static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+            size_t padded_end = c->end;
+            if (!bf_end_before_padding(c, 4, 32, fills, 2))
                 return 0;
-            v->light_colors_at = c->pos;
+            v->light_colors_lim = c->end;
             {
-                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                size_t padded_end = c->end;
-                if (!bf_end_before_padding(c, 4, 32, fills, 2))
-                    return 0;
-                v->light_colors_lim = c->end;
-                {
-                    const int64_t n = (int64_t)((c->end - c->pos) / 4);
-                    v->light_colors_count = (size_t)n;
-                    c->pos += (size_t)n * 4;
-                    if (c->pos < c->end)
-                        return bf_need(c, 4, "light_colors");
-                }
-                c->end = padded_end;
+                const int64_t n = (int64_t)((c->end - c->pos) / 4);
+                v->light_colors_count = (size_t)n;
+                if ((c->end - c->pos) % 4 != 0)
+                    return bf_view_need_elems(c, (uint64_t)n + 1, 4, "light_colors");
+                c->pos += (size_t)n * 4;
             }
-            bf_leave_region(c, &light_colors_mark);
+            c->end = padded_end;
         }
+        bf_leave_region(c, &light_colors_mark);
     }
     /* tex_gen_counts */
     if (bf_load_u32be(c->data + v->_offset + 44) != 0) {
         v->has_tex_gen_counts = 1;
+        bf_mark tex_gen_counts_mark;
+        const int64_t tex_gen_counts_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 48, 19, 4, 1, bf_add(bf_sub((int64_t)c->end,
+                                                   (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 44));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 44)), tex_gen_counts_size,
+                             "tex_gen_counts", &tex_gen_counts_mark))
+            return 0;
+        v->tex_gen_counts_at = c->pos;
         {
-            bf_mark tex_gen_counts_mark;
-            const int64_t tex_gen_counts_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 48, 19, 4, 1, bf_add(bf_sub((int64_t)c->end,
-                                                       (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 44));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 44)), tex_gen_counts_size,
-                                 "tex_gen_counts", &tex_gen_counts_mark))
+            static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+            size_t padded_end = c->end;
+            if (!bf_end_before_padding(c, 1, 32, fills, 2))
                 return 0;
-            v->tex_gen_counts_at = c->pos;
             {
-                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                size_t padded_end = c->end;
-                if (!bf_end_before_padding(c, 1, 32, fills, 2))
-                    return 0;
-                {
-                    const int64_t n = (int64_t)((c->end - c->pos) / 1);
-                    v->tex_gen_counts_count = (size_t)n;
-                    if ((c->end - c->pos) % 1) {
-                        c->pos += (size_t)n * 1;
-                        return bf_need(c, 1, "tex_gen_counts");
-                    }
-                    if (!bf_need(c, (uint64_t)n * 1, "tex_gen_counts"))
-                        return 0;
+                const int64_t n = (int64_t)((c->end - c->pos) / 1);
+                v->tex_gen_counts_count = (size_t)n;
+                if ((c->end - c->pos) % 1) {
                     c->pos += (size_t)n * 1;
+                    return bf_need(c, 1, "tex_gen_counts");
                 }
-                c->end = padded_end;
+                if (!bf_need(c, (uint64_t)n * 1, "tex_gen_counts"))
+                    return 0;
+                c->pos += (size_t)n * 1;
             }
-            bf_leave_region(c, &tex_gen_counts_mark);
+            c->end = padded_end;
         }
+        bf_leave_region(c, &tex_gen_counts_mark);
     }
     /* tex_gens */
     if (bf_load_u32be(c->data + v->_offset + 48) != 0) {
         v->has_tex_gens = 1;
+        bf_mark tex_gens_mark;
+        const int64_t tex_gens_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 52, 18, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                             8)), bf_load_u32be(c->data + v->_offset + 48));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 48)), tex_gens_size, "tex_gens",
+                             &tex_gens_mark))
+            return 0;
+        v->tex_gens_at = c->pos;
         {
-            bf_mark tex_gens_mark;
-            const int64_t tex_gens_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 52, 18, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                                 8)), bf_load_u32be(c->data + v->_offset + 48));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 48)), tex_gens_size,
-                                 "tex_gens", &tex_gens_mark))
+            static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+            size_t padded_end = c->end;
+            if (!bf_end_before_padding(c, 4, 32, fills, 2))
                 return 0;
-            v->tex_gens_at = c->pos;
+            v->tex_gens_lim = c->end;
             {
-                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                size_t padded_end = c->end;
-                if (!bf_end_before_padding(c, 4, 32, fills, 2))
-                    return 0;
-                v->tex_gens_lim = c->end;
-                {
-                    const int64_t n = (int64_t)((c->end - c->pos) / 4);
-                    v->tex_gens_count = (size_t)n;
-                    c->pos += (size_t)n * 4;
-                    if (c->pos < c->end)
-                        return bf_need(c, 4, "tex_gens");
-                }
-                c->end = padded_end;
+                const int64_t n = (int64_t)((c->end - c->pos) / 4);
+                v->tex_gens_count = (size_t)n;
+                if ((c->end - c->pos) % 4 != 0)
+                    return bf_view_need_elems(c, (uint64_t)n + 1, 4, "tex_gens");
+                c->pos += (size_t)n * 4;
             }
-            bf_leave_region(c, &tex_gens_mark);
+            c->end = padded_end;
         }
+        bf_leave_region(c, &tex_gens_mark);
     }
     /* post_tex_gens */
     if (bf_load_u32be(c->data + v->_offset + 52) != 0) {
         v->has_post_tex_gens = 1;
+        bf_mark post_tex_gens_mark;
+        const int64_t post_tex_gens_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 56, 17, 4, 1, bf_add(bf_sub((int64_t)c->end,
+                                                  (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 52));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 52)), post_tex_gens_size,
+                             "post_tex_gens", &post_tex_gens_mark))
+            return 0;
+        v->post_tex_gens_at = c->pos;
         {
-            bf_mark post_tex_gens_mark;
-            const int64_t post_tex_gens_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 56, 17, 4, 1, bf_add(bf_sub((int64_t)c->end,
-                                                      (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 52));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 52)), post_tex_gens_size,
-                                 "post_tex_gens", &post_tex_gens_mark))
+            static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+            size_t padded_end = c->end;
+            if (!bf_end_before_padding(c, 4, 32, fills, 2))
                 return 0;
-            v->post_tex_gens_at = c->pos;
+            v->post_tex_gens_lim = c->end;
             {
-                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                size_t padded_end = c->end;
-                if (!bf_end_before_padding(c, 4, 32, fills, 2))
-                    return 0;
-                v->post_tex_gens_lim = c->end;
-                {
-                    const int64_t n = (int64_t)((c->end - c->pos) / 4);
-                    v->post_tex_gens_count = (size_t)n;
-                    c->pos += (size_t)n * 4;
-                    if (c->pos < c->end)
-                        return bf_need(c, 4, "post_tex_gens");
-                }
-                c->end = padded_end;
+                const int64_t n = (int64_t)((c->end - c->pos) / 4);
+                v->post_tex_gens_count = (size_t)n;
+                if ((c->end - c->pos) % 4 != 0)
+                    return bf_view_need_elems(c, (uint64_t)n + 1, 4, "post_tex_gens");
+                c->pos += (size_t)n * 4;
             }
-            bf_leave_region(c, &post_tex_gens_mark);
+            c->end = padded_end;
         }
+        bf_leave_region(c, &post_tex_gens_mark);
     }
     /* tex_matrices */
     if (bf_load_u32be(c->data + v->_offset + 56) != 0) {
         v->has_tex_matrices = 1;
+        bf_mark tex_matrices_mark;
+        const int64_t tex_matrices_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 60, 16, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                                 8)), bf_load_u32be(c->data + v->_offset + 56));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 56)), tex_matrices_size,
+                             "tex_matrices", &tex_matrices_mark))
+            return 0;
+        v->tex_matrices_at = c->pos;
         {
-            bf_mark tex_matrices_mark;
-            const int64_t tex_matrices_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 60, 16, 4, 1, bf_add(bf_sub((int64_t)c->end,
-                                                     (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 56));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 56)), tex_matrices_size,
-                                 "tex_matrices", &tex_matrices_mark))
+            static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+            size_t padded_end = c->end;
+            if (!bf_end_before_padding(c, 100, 32, fills, 2))
                 return 0;
-            v->tex_matrices_at = c->pos;
+            v->tex_matrices_lim = c->end;
             {
-                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                size_t padded_end = c->end;
-                if (!bf_end_before_padding(c, 100, 32, fills, 2))
-                    return 0;
-                v->tex_matrices_lim = c->end;
-                {
-                    const int64_t n = (int64_t)((c->end - c->pos) / 100);
-                    v->tex_matrices_count = (size_t)n;
-                    c->pos += (size_t)n * 100;
-                    if (c->pos < c->end)
-                        return bf_need(c, 100, "tex_matrices");
-                }
-                c->end = padded_end;
+                const int64_t n = (int64_t)((c->end - c->pos) / 100);
+                v->tex_matrices_count = (size_t)n;
+                if ((c->end - c->pos) % 100 != 0)
+                    return bf_view_need_elems(c, (uint64_t)n + 1, 100, "tex_matrices");
+                c->pos += (size_t)n * 100;
             }
-            bf_leave_region(c, &tex_matrices_mark);
+            c->end = padded_end;
         }
+        bf_leave_region(c, &tex_matrices_mark);
     }
     /* post_tex_matrices */
     if (bf_load_u32be(c->data + v->_offset + 60) != 0) {
         v->has_post_tex_matrices = 1;
+        bf_mark post_tex_matrices_mark;
+        const int64_t post_tex_matrices_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 64, 15, 4, 1, bf_add(bf_sub((int64_t)c->end,
+                                                      (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 60));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 60)), post_tex_matrices_size,
+                             "post_tex_matrices", &post_tex_matrices_mark))
+            return 0;
+        v->post_tex_matrices_at = c->pos;
         {
-            bf_mark post_tex_matrices_mark;
-            const int64_t post_tex_matrices_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 64, 15, 4, 1, bf_add(bf_sub((int64_t)c->end,
-                                                          (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 60));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 60)), post_tex_matrices_size,
-                                 "post_tex_matrices", &post_tex_matrices_mark))
+            static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+            size_t padded_end = c->end;
+            if (!bf_end_before_padding(c, 100, 32, fills, 2))
                 return 0;
-            v->post_tex_matrices_at = c->pos;
+            v->post_tex_matrices_lim = c->end;
             {
-                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                size_t padded_end = c->end;
-                if (!bf_end_before_padding(c, 100, 32, fills, 2))
-                    return 0;
-                v->post_tex_matrices_lim = c->end;
-                {
-                    const int64_t n = (int64_t)((c->end - c->pos) / 100);
-                    v->post_tex_matrices_count = (size_t)n;
-                    c->pos += (size_t)n * 100;
-                    if (c->pos < c->end)
-                        return bf_need(c, 100, "post_tex_matrices");
-                }
-                c->end = padded_end;
+                const int64_t n = (int64_t)((c->end - c->pos) / 100);
+                v->post_tex_matrices_count = (size_t)n;
+                if ((c->end - c->pos) % 100 != 0)
+                    return bf_view_need_elems(c, (uint64_t)n + 1, 100, "post_tex_matrices");
+                c->pos += (size_t)n * 100;
             }
-            bf_leave_region(c, &post_tex_matrices_mark);
+            c->end = padded_end;
         }
+        bf_leave_region(c, &post_tex_matrices_mark);
     }
     /* textures */
     if (bf_load_u32be(c->data + v->_offset + 64) != 0) {
         v->has_textures = 1;
+        bf_mark textures_mark;
+        const int64_t textures_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 68, 14, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                             8)), bf_load_u32be(c->data + v->_offset + 64));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 64)), textures_size, "textures",
+                             &textures_mark))
+            return 0;
+        v->textures_at = c->pos;
         {
-            bf_mark textures_mark;
-            const int64_t textures_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 68, 14, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                                 8)), bf_load_u32be(c->data + v->_offset + 64));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 64)), textures_size,
-                                 "textures", &textures_mark))
+            static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+            size_t padded_end = c->end;
+            if (!bf_end_before_padding(c, 2, 32, fills, 2))
                 return 0;
-            v->textures_at = c->pos;
             {
-                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                size_t padded_end = c->end;
-                if (!bf_end_before_padding(c, 2, 32, fills, 2))
-                    return 0;
-                {
-                    const int64_t n = (int64_t)((c->end - c->pos) / 2);
-                    v->textures_count = (size_t)n;
-                    if ((c->end - c->pos) % 2) {
-                        c->pos += (size_t)n * 2;
-                        return bf_need(c, 2, "textures");
-                    }
-                    if (!bf_need(c, (uint64_t)n * 2, "textures"))
-                        return 0;
+                const int64_t n = (int64_t)((c->end - c->pos) / 2);
+                v->textures_count = (size_t)n;
+                if ((c->end - c->pos) % 2) {
                     c->pos += (size_t)n * 2;
+                    return bf_need(c, 2, "textures");
                 }
-                c->end = padded_end;
+                if (!bf_need(c, (uint64_t)n * 2, "textures"))
+                    return 0;
+                c->pos += (size_t)n * 2;
             }
-            bf_leave_region(c, &textures_mark);
+            c->end = padded_end;
         }
+        bf_leave_region(c, &textures_mark);
     }
     /* tev_orders */
     if (bf_load_u32be(c->data + v->_offset + 68) != 0) {
         v->has_tev_orders = 1;
+        bf_mark tev_orders_mark;
+        const int64_t tev_orders_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 72, 13, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                               8)), bf_load_u32be(c->data + v->_offset + 68));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 68)), tev_orders_size,
+                             "tev_orders", &tev_orders_mark))
+            return 0;
+        v->tev_orders_at = c->pos;
         {
-            bf_mark tev_orders_mark;
-            const int64_t tev_orders_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 72, 13, 4, 1, bf_add(bf_sub((int64_t)c->end,
-                                                   (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 68));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 68)), tev_orders_size,
-                                 "tev_orders", &tev_orders_mark))
+            static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+            size_t padded_end = c->end;
+            if (!bf_end_before_padding(c, 4, 32, fills, 2))
                 return 0;
-            v->tev_orders_at = c->pos;
+            v->tev_orders_lim = c->end;
             {
-                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                size_t padded_end = c->end;
-                if (!bf_end_before_padding(c, 4, 32, fills, 2))
-                    return 0;
-                v->tev_orders_lim = c->end;
-                {
-                    const int64_t n = (int64_t)((c->end - c->pos) / 4);
-                    v->tev_orders_count = (size_t)n;
-                    c->pos += (size_t)n * 4;
-                    if (c->pos < c->end)
-                        return bf_need(c, 4, "tev_orders");
-                }
-                c->end = padded_end;
+                const int64_t n = (int64_t)((c->end - c->pos) / 4);
+                v->tev_orders_count = (size_t)n;
+                if ((c->end - c->pos) % 4 != 0)
+                    return bf_view_need_elems(c, (uint64_t)n + 1, 4, "tev_orders");
+                c->pos += (size_t)n * 4;
             }
-            bf_leave_region(c, &tev_orders_mark);
+            c->end = padded_end;
         }
+        bf_leave_region(c, &tev_orders_mark);
     }
     /* tev_colors */
     if (bf_load_u32be(c->data + v->_offset + 72) != 0) {
         v->has_tev_colors = 1;
+        bf_mark tev_colors_mark;
+        const int64_t tev_colors_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 76, 12, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                               8)), bf_load_u32be(c->data + v->_offset + 72));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 72)), tev_colors_size,
+                             "tev_colors", &tev_colors_mark))
+            return 0;
+        v->tev_colors_at = c->pos;
         {
-            bf_mark tev_colors_mark;
-            const int64_t tev_colors_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 76, 12, 4, 1, bf_add(bf_sub((int64_t)c->end,
-                                                   (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 72));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 72)), tev_colors_size,
-                                 "tev_colors", &tev_colors_mark))
+            static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+            size_t padded_end = c->end;
+            if (!bf_end_before_padding(c, 8, 32, fills, 2))
                 return 0;
-            v->tev_colors_at = c->pos;
+            v->tev_colors_lim = c->end;
             {
-                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                size_t padded_end = c->end;
-                if (!bf_end_before_padding(c, 8, 32, fills, 2))
-                    return 0;
-                v->tev_colors_lim = c->end;
-                {
-                    const int64_t n = (int64_t)((c->end - c->pos) / 8);
-                    v->tev_colors_count = (size_t)n;
-                    c->pos += (size_t)n * 8;
-                    if (c->pos < c->end)
-                        return bf_need(c, 8, "tev_colors");
-                }
-                c->end = padded_end;
+                const int64_t n = (int64_t)((c->end - c->pos) / 8);
+                v->tev_colors_count = (size_t)n;
+                if ((c->end - c->pos) % 8 != 0)
+                    return bf_view_need_elems(c, (uint64_t)n + 1, 8, "tev_colors");
+                c->pos += (size_t)n * 8;
             }
-            bf_leave_region(c, &tev_colors_mark);
+            c->end = padded_end;
         }
+        bf_leave_region(c, &tev_colors_mark);
     }
     /* konst_colors */
     if (bf_load_u32be(c->data + v->_offset + 76) != 0) {
         v->has_konst_colors = 1;
+        bf_mark konst_colors_mark;
+        const int64_t konst_colors_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 80, 11, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                                 8)), bf_load_u32be(c->data + v->_offset + 76));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 76)), konst_colors_size,
+                             "konst_colors", &konst_colors_mark))
+            return 0;
+        v->konst_colors_at = c->pos;
         {
-            bf_mark konst_colors_mark;
-            const int64_t konst_colors_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 80, 11, 4, 1, bf_add(bf_sub((int64_t)c->end,
-                                                     (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 76));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 76)), konst_colors_size,
-                                 "konst_colors", &konst_colors_mark))
+            static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+            size_t padded_end = c->end;
+            if (!bf_end_before_padding(c, 4, 32, fills, 2))
                 return 0;
-            v->konst_colors_at = c->pos;
+            v->konst_colors_lim = c->end;
             {
-                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                size_t padded_end = c->end;
-                if (!bf_end_before_padding(c, 4, 32, fills, 2))
-                    return 0;
-                v->konst_colors_lim = c->end;
-                {
-                    const int64_t n = (int64_t)((c->end - c->pos) / 4);
-                    v->konst_colors_count = (size_t)n;
-                    c->pos += (size_t)n * 4;
-                    if (c->pos < c->end)
-                        return bf_need(c, 4, "konst_colors");
-                }
-                c->end = padded_end;
+                const int64_t n = (int64_t)((c->end - c->pos) / 4);
+                v->konst_colors_count = (size_t)n;
+                if ((c->end - c->pos) % 4 != 0)
+                    return bf_view_need_elems(c, (uint64_t)n + 1, 4, "konst_colors");
+                c->pos += (size_t)n * 4;
             }
-            bf_leave_region(c, &konst_colors_mark);
+            c->end = padded_end;
         }
+        bf_leave_region(c, &konst_colors_mark);
     }
     /* tev_stage_counts */
     if (bf_load_u32be(c->data + v->_offset + 80) != 0) {
         v->has_tev_stage_counts = 1;
+        bf_mark tev_stage_counts_mark;
+        const int64_t tev_stage_counts_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 84, 10, 4, 1, bf_add(bf_sub((int64_t)c->end,
+                                                     (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 80));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 80)), tev_stage_counts_size,
+                             "tev_stage_counts", &tev_stage_counts_mark))
+            return 0;
+        v->tev_stage_counts_at = c->pos;
         {
-            bf_mark tev_stage_counts_mark;
-            const int64_t tev_stage_counts_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 84, 10, 4, 1, bf_add(bf_sub((int64_t)c->end,
-                                                         (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 80));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 80)), tev_stage_counts_size,
-                                 "tev_stage_counts", &tev_stage_counts_mark))
+            static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+            size_t padded_end = c->end;
+            if (!bf_end_before_padding(c, 1, 32, fills, 2))
                 return 0;
-            v->tev_stage_counts_at = c->pos;
             {
-                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                size_t padded_end = c->end;
-                if (!bf_end_before_padding(c, 1, 32, fills, 2))
-                    return 0;
-                {
-                    const int64_t n = (int64_t)((c->end - c->pos) / 1);
-                    v->tev_stage_counts_count = (size_t)n;
-                    if ((c->end - c->pos) % 1) {
-                        c->pos += (size_t)n * 1;
-                        return bf_need(c, 1, "tev_stage_counts");
-                    }
-                    if (!bf_need(c, (uint64_t)n * 1, "tev_stage_counts"))
-                        return 0;
+                const int64_t n = (int64_t)((c->end - c->pos) / 1);
+                v->tev_stage_counts_count = (size_t)n;
+                if ((c->end - c->pos) % 1) {
                     c->pos += (size_t)n * 1;
+                    return bf_need(c, 1, "tev_stage_counts");
                 }
-                c->end = padded_end;
+                if (!bf_need(c, (uint64_t)n * 1, "tev_stage_counts"))
+                    return 0;
+                c->pos += (size_t)n * 1;
             }
-            bf_leave_region(c, &tev_stage_counts_mark);
+            c->end = padded_end;
         }
+        bf_leave_region(c, &tev_stage_counts_mark);
     }
     /* tev_stages */
     if (bf_load_u32be(c->data + v->_offset + 84) != 0) {
         v->has_tev_stages = 1;
+        bf_mark tev_stages_mark;
+        const int64_t tev_stages_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 88, 9, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                               8)), bf_load_u32be(c->data + v->_offset + 84));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 84)), tev_stages_size,
+                             "tev_stages", &tev_stages_mark))
+            return 0;
+        v->tev_stages_at = c->pos;
         {
-            bf_mark tev_stages_mark;
-            const int64_t tev_stages_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 88, 9, 4, 1, bf_add(bf_sub((int64_t)c->end,
-                                                   (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 84));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 84)), tev_stages_size,
-                                 "tev_stages", &tev_stages_mark))
+            static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+            size_t padded_end = c->end;
+            if (!bf_end_before_padding(c, 20, 32, fills, 2))
                 return 0;
-            v->tev_stages_at = c->pos;
+            v->tev_stages_lim = c->end;
             {
-                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                size_t padded_end = c->end;
-                if (!bf_end_before_padding(c, 20, 32, fills, 2))
-                    return 0;
-                v->tev_stages_lim = c->end;
-                {
-                    const int64_t n = (int64_t)((c->end - c->pos) / 20);
-                    v->tev_stages_count = (size_t)n;
-                    c->pos += (size_t)n * 20;
-                    if (c->pos < c->end)
-                        return bf_need(c, 20, "tev_stages");
-                }
-                c->end = padded_end;
+                const int64_t n = (int64_t)((c->end - c->pos) / 20);
+                v->tev_stages_count = (size_t)n;
+                if ((c->end - c->pos) % 20 != 0)
+                    return bf_view_need_elems(c, (uint64_t)n + 1, 20, "tev_stages");
+                c->pos += (size_t)n * 20;
             }
-            bf_leave_region(c, &tev_stages_mark);
+            c->end = padded_end;
         }
+        bf_leave_region(c, &tev_stages_mark);
     }
     /* swap_modes */
     if (bf_load_u32be(c->data + v->_offset + 88) != 0) {
         v->has_swap_modes = 1;
+        bf_mark swap_modes_mark;
+        const int64_t swap_modes_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 92, 8, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                               8)), bf_load_u32be(c->data + v->_offset + 88));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 88)), swap_modes_size,
+                             "swap_modes", &swap_modes_mark))
+            return 0;
+        v->swap_modes_at = c->pos;
         {
-            bf_mark swap_modes_mark;
-            const int64_t swap_modes_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 92, 8, 4, 1, bf_add(bf_sub((int64_t)c->end,
-                                                   (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 88));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 88)), swap_modes_size,
-                                 "swap_modes", &swap_modes_mark))
+            static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+            size_t padded_end = c->end;
+            if (!bf_end_before_padding(c, 4, 32, fills, 2))
                 return 0;
-            v->swap_modes_at = c->pos;
+            v->swap_modes_lim = c->end;
             {
-                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                size_t padded_end = c->end;
-                if (!bf_end_before_padding(c, 4, 32, fills, 2))
-                    return 0;
-                v->swap_modes_lim = c->end;
-                {
-                    const int64_t n = (int64_t)((c->end - c->pos) / 4);
-                    v->swap_modes_count = (size_t)n;
-                    c->pos += (size_t)n * 4;
-                    if (c->pos < c->end)
-                        return bf_need(c, 4, "swap_modes");
-                }
-                c->end = padded_end;
+                const int64_t n = (int64_t)((c->end - c->pos) / 4);
+                v->swap_modes_count = (size_t)n;
+                if ((c->end - c->pos) % 4 != 0)
+                    return bf_view_need_elems(c, (uint64_t)n + 1, 4, "swap_modes");
+                c->pos += (size_t)n * 4;
             }
-            bf_leave_region(c, &swap_modes_mark);
+            c->end = padded_end;
         }
+        bf_leave_region(c, &swap_modes_mark);
     }
     /* swap_tables */
     if (bf_load_u32be(c->data + v->_offset + 92) != 0) {
         v->has_swap_tables = 1;
+        bf_mark swap_tables_mark;
+        const int64_t swap_tables_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 96, 7, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                                8)), bf_load_u32be(c->data + v->_offset + 92));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 92)), swap_tables_size,
+                             "swap_tables", &swap_tables_mark))
+            return 0;
+        v->swap_tables_at = c->pos;
         {
-            bf_mark swap_tables_mark;
-            const int64_t swap_tables_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 96, 7, 4, 1, bf_add(bf_sub((int64_t)c->end,
-                                                    (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 92));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 92)), swap_tables_size,
-                                 "swap_tables", &swap_tables_mark))
+            static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+            size_t padded_end = c->end;
+            if (!bf_end_before_padding(c, 4, 32, fills, 2))
                 return 0;
-            v->swap_tables_at = c->pos;
+            v->swap_tables_lim = c->end;
             {
-                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                size_t padded_end = c->end;
-                if (!bf_end_before_padding(c, 4, 32, fills, 2))
-                    return 0;
-                v->swap_tables_lim = c->end;
-                {
-                    const int64_t n = (int64_t)((c->end - c->pos) / 4);
-                    v->swap_tables_count = (size_t)n;
-                    c->pos += (size_t)n * 4;
-                    if (c->pos < c->end)
-                        return bf_need(c, 4, "swap_tables");
-                }
-                c->end = padded_end;
+                const int64_t n = (int64_t)((c->end - c->pos) / 4);
+                v->swap_tables_count = (size_t)n;
+                if ((c->end - c->pos) % 4 != 0)
+                    return bf_view_need_elems(c, (uint64_t)n + 1, 4, "swap_tables");
+                c->pos += (size_t)n * 4;
             }
-            bf_leave_region(c, &swap_tables_mark);
+            c->end = padded_end;
         }
+        bf_leave_region(c, &swap_tables_mark);
     }
     /* fogs */
     if (bf_load_u32be(c->data + v->_offset + 96) != 0) {
         v->has_fogs = 1;
+        bf_mark fogs_mark;
+        const int64_t fogs_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 100, 6, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)),
+                                         bf_load_u32be(c->data + v->_offset + 96));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 96)), fogs_size, "fogs",
+                             &fogs_mark))
+            return 0;
+        v->fogs_at = c->pos;
         {
-            bf_mark fogs_mark;
-            const int64_t fogs_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 100, 6, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                             8)), bf_load_u32be(c->data + v->_offset + 96));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 96)), fogs_size, "fogs",
-                                 &fogs_mark))
+            static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+            size_t padded_end = c->end;
+            if (!bf_end_before_padding(c, 44, 32, fills, 2))
                 return 0;
-            v->fogs_at = c->pos;
+            v->fogs_lim = c->end;
             {
-                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                size_t padded_end = c->end;
-                if (!bf_end_before_padding(c, 44, 32, fills, 2))
-                    return 0;
-                v->fogs_lim = c->end;
-                {
-                    const int64_t n = (int64_t)((c->end - c->pos) / 44);
-                    v->fogs_count = (size_t)n;
-                    c->pos += (size_t)n * 44;
-                    if (c->pos < c->end)
-                        return bf_need(c, 44, "fogs");
-                }
-                c->end = padded_end;
+                const int64_t n = (int64_t)((c->end - c->pos) / 44);
+                v->fogs_count = (size_t)n;
+                if ((c->end - c->pos) % 44 != 0)
+                    return bf_view_need_elems(c, (uint64_t)n + 1, 44, "fogs");
+                c->pos += (size_t)n * 44;
             }
-            bf_leave_region(c, &fogs_mark);
+            c->end = padded_end;
         }
+        bf_leave_region(c, &fogs_mark);
     }
     /* alpha_compares */
     if (bf_load_u32be(c->data + v->_offset + 100) != 0) {
         v->has_alpha_compares = 1;
+        bf_mark alpha_compares_mark;
+        const int64_t alpha_compares_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 104, 5, 4, 1, bf_add(bf_sub((int64_t)c->end,
+                                                   (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 100));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 100)), alpha_compares_size,
+                             "alpha_compares", &alpha_compares_mark))
+            return 0;
+        v->alpha_compares_at = c->pos;
         {
-            bf_mark alpha_compares_mark;
-            const int64_t alpha_compares_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 104, 5, 4, 1, bf_add(bf_sub((int64_t)c->end,
-                                                       (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 100));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 100)), alpha_compares_size,
-                                 "alpha_compares", &alpha_compares_mark))
+            static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+            size_t padded_end = c->end;
+            if (!bf_end_before_padding(c, 8, 32, fills, 2))
                 return 0;
-            v->alpha_compares_at = c->pos;
+            v->alpha_compares_lim = c->end;
             {
-                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                size_t padded_end = c->end;
-                if (!bf_end_before_padding(c, 8, 32, fills, 2))
-                    return 0;
-                v->alpha_compares_lim = c->end;
-                {
-                    const int64_t n = (int64_t)((c->end - c->pos) / 8);
-                    v->alpha_compares_count = (size_t)n;
-                    c->pos += (size_t)n * 8;
-                    if (c->pos < c->end)
-                        return bf_need(c, 8, "alpha_compares");
-                }
-                c->end = padded_end;
+                const int64_t n = (int64_t)((c->end - c->pos) / 8);
+                v->alpha_compares_count = (size_t)n;
+                if ((c->end - c->pos) % 8 != 0)
+                    return bf_view_need_elems(c, (uint64_t)n + 1, 8, "alpha_compares");
+                c->pos += (size_t)n * 8;
             }
-            bf_leave_region(c, &alpha_compares_mark);
+            c->end = padded_end;
         }
+        bf_leave_region(c, &alpha_compares_mark);
     }
     /* blend_modes */
     if (bf_load_u32be(c->data + v->_offset + 104) != 0) {
         v->has_blend_modes = 1;
+        bf_mark blend_modes_mark;
+        const int64_t blend_modes_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 108, 4, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
+                                                8)), bf_load_u32be(c->data + v->_offset + 104));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 104)), blend_modes_size,
+                             "blend_modes", &blend_modes_mark))
+            return 0;
+        v->blend_modes_at = c->pos;
         {
-            bf_mark blend_modes_mark;
-            const int64_t blend_modes_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 108, 4, 4, 1, bf_add(bf_sub((int64_t)c->end,
-                                                    (int64_t)v->_offset), 8)), bf_load_u32be(c->data + v->_offset + 104));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 104)), blend_modes_size,
-                                 "blend_modes", &blend_modes_mark))
+            static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+            size_t padded_end = c->end;
+            if (!bf_end_before_padding(c, 4, 32, fills, 2))
                 return 0;
-            v->blend_modes_at = c->pos;
+            v->blend_modes_lim = c->end;
             {
-                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                size_t padded_end = c->end;
-                if (!bf_end_before_padding(c, 4, 32, fills, 2))
-                    return 0;
-                v->blend_modes_lim = c->end;
-                {
-                    const int64_t n = (int64_t)((c->end - c->pos) / 4);
-                    v->blend_modes_count = (size_t)n;
-                    c->pos += (size_t)n * 4;
-                    if (c->pos < c->end)
-                        return bf_need(c, 4, "blend_modes");
-                }
-                c->end = padded_end;
+                const int64_t n = (int64_t)((c->end - c->pos) / 4);
+                v->blend_modes_count = (size_t)n;
+                if ((c->end - c->pos) % 4 != 0)
+                    return bf_view_need_elems(c, (uint64_t)n + 1, 4, "blend_modes");
+                c->pos += (size_t)n * 4;
             }
-            bf_leave_region(c, &blend_modes_mark);
+            c->end = padded_end;
         }
+        bf_leave_region(c, &blend_modes_mark);
     }
     /* z_modes */
     if (bf_load_u32be(c->data + v->_offset + 108) != 0) {
         v->has_z_modes = 1;
+        bf_mark z_modes_mark;
+        const int64_t z_modes_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 112, 3, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)),
+                                            bf_load_u32be(c->data + v->_offset + 108));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 108)), z_modes_size, "z_modes",
+                             &z_modes_mark))
+            return 0;
+        v->z_modes_at = c->pos;
         {
-            bf_mark z_modes_mark;
-            const int64_t z_modes_size = bf_sub(bf_view_first_nonzero(c->data + v->_offset + 112, 3, 4, 1, bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                                8)), bf_load_u32be(c->data + v->_offset + 108));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 108)), z_modes_size,
-                                 "z_modes", &z_modes_mark))
+            static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+            size_t padded_end = c->end;
+            if (!bf_end_before_padding(c, 4, 32, fills, 2))
                 return 0;
-            v->z_modes_at = c->pos;
+            v->z_modes_lim = c->end;
             {
-                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                size_t padded_end = c->end;
-                if (!bf_end_before_padding(c, 4, 32, fills, 2))
-                    return 0;
-                v->z_modes_lim = c->end;
-                {
-                    const int64_t n = (int64_t)((c->end - c->pos) / 4);
-                    v->z_modes_count = (size_t)n;
-                    c->pos += (size_t)n * 4;
-                    if (c->pos < c->end)
-                        return bf_need(c, 4, "z_modes");
-                }
-                c->end = padded_end;
+                const int64_t n = (int64_t)((c->end - c->pos) / 4);
+                v->z_modes_count = (size_t)n;
+                if ((c->end - c->pos) % 4 != 0)
+                    return bf_view_need_elems(c, (uint64_t)n + 1, 4, "z_modes");
+                c->pos += (size_t)n * 4;
             }
-            bf_leave_region(c, &z_modes_mark);
+            c->end = padded_end;
         }
+        bf_leave_region(c, &z_modes_mark);
     }
     /* z_compares */
     if (bf_load_u32be(c->data + v->_offset + 112) != 0) {
         v->has_z_compares = 1;
+        bf_mark z_compares_mark;
+        const int64_t z_compares_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116), bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120),
+                                               bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8))), bf_load_u32be(c->data + v->_offset + 112));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 112)), z_compares_size,
+                             "z_compares", &z_compares_mark))
+            return 0;
+        v->z_compares_at = c->pos;
         {
-            bf_mark z_compares_mark;
-            const int64_t z_compares_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 116),
-                                                   bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                                   8))), bf_load_u32be(c->data + v->_offset + 112));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 112)), z_compares_size,
-                                 "z_compares", &z_compares_mark))
+            static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+            size_t padded_end = c->end;
+            if (!bf_end_before_padding(c, 1, 32, fills, 2))
                 return 0;
-            v->z_compares_at = c->pos;
             {
-                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                size_t padded_end = c->end;
-                if (!bf_end_before_padding(c, 1, 32, fills, 2))
-                    return 0;
-                {
-                    const int64_t n = (int64_t)((c->end - c->pos) / 1);
-                    v->z_compares_count = (size_t)n;
-                    if ((c->end - c->pos) % 1) {
-                        c->pos += (size_t)n * 1;
-                        return bf_need(c, 1, "z_compares");
-                    }
-                    if (!bf_need(c, (uint64_t)n * 1, "z_compares"))
-                        return 0;
+                const int64_t n = (int64_t)((c->end - c->pos) / 1);
+                v->z_compares_count = (size_t)n;
+                if ((c->end - c->pos) % 1) {
                     c->pos += (size_t)n * 1;
+                    return bf_need(c, 1, "z_compares");
                 }
-                c->end = padded_end;
+                if (!bf_need(c, (uint64_t)n * 1, "z_compares"))
+                    return 0;
+                c->pos += (size_t)n * 1;
             }
-            bf_leave_region(c, &z_compares_mark);
+            c->end = padded_end;
         }
+        bf_leave_region(c, &z_compares_mark);
     }
     /* dithers */
     if (bf_load_u32be(c->data + v->_offset + 116) != 0) {
         v->has_dithers = 1;
+        bf_mark dithers_mark;
+        const int64_t dithers_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8)),
+                                            bf_load_u32be(c->data + v->_offset + 116));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 116)), dithers_size, "dithers",
+                             &dithers_mark))
+            return 0;
+        v->dithers_at = c->pos;
         {
-            bf_mark dithers_mark;
-            const int64_t dithers_size = bf_sub(bf_nonzero_or(bf_load_u32be(c->data + v->_offset + 120), bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset),
-                                                8)), bf_load_u32be(c->data + v->_offset + 116));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 116)), dithers_size,
-                                 "dithers", &dithers_mark))
+            static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+            size_t padded_end = c->end;
+            if (!bf_end_before_padding(c, 1, 32, fills, 2))
                 return 0;
-            v->dithers_at = c->pos;
             {
-                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                size_t padded_end = c->end;
-                if (!bf_end_before_padding(c, 1, 32, fills, 2))
-                    return 0;
-                {
-                    const int64_t n = (int64_t)((c->end - c->pos) / 1);
-                    v->dithers_count = (size_t)n;
-                    if ((c->end - c->pos) % 1) {
-                        c->pos += (size_t)n * 1;
-                        return bf_need(c, 1, "dithers");
-                    }
-                    if (!bf_need(c, (uint64_t)n * 1, "dithers"))
-                        return 0;
+                const int64_t n = (int64_t)((c->end - c->pos) / 1);
+                v->dithers_count = (size_t)n;
+                if ((c->end - c->pos) % 1) {
                     c->pos += (size_t)n * 1;
+                    return bf_need(c, 1, "dithers");
                 }
-                c->end = padded_end;
+                if (!bf_need(c, (uint64_t)n * 1, "dithers"))
+                    return 0;
+                c->pos += (size_t)n * 1;
             }
-            bf_leave_region(c, &dithers_mark);
+            c->end = padded_end;
         }
+        bf_leave_region(c, &dithers_mark);
     }
     /* nbt_scales */
     if (bf_load_u32be(c->data + v->_offset + 120) != 0) {
         v->has_nbt_scales = 1;
+        bf_mark nbt_scales_mark;
+        const int64_t nbt_scales_size = bf_sub(bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8), bf_load_u32be(c->data + v->_offset + 120));
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 120)), nbt_scales_size,
+                             "nbt_scales", &nbt_scales_mark))
+            return 0;
+        v->nbt_scales_at = c->pos;
         {
-            bf_mark nbt_scales_mark;
-            const int64_t nbt_scales_size = bf_sub(bf_add(bf_sub((int64_t)c->end, (int64_t)v->_offset), 8), bf_load_u32be(c->data + v->_offset + 120));
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 120)), nbt_scales_size,
-                                 "nbt_scales", &nbt_scales_mark))
+            static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+            size_t padded_end = c->end;
+            if (!bf_end_before_padding(c, 16, 32, fills, 2))
                 return 0;
-            v->nbt_scales_at = c->pos;
+            v->nbt_scales_lim = c->end;
             {
-                static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-                size_t padded_end = c->end;
-                if (!bf_end_before_padding(c, 16, 32, fills, 2))
-                    return 0;
-                v->nbt_scales_lim = c->end;
-                {
-                    const int64_t n = (int64_t)((c->end - c->pos) / 16);
-                    v->nbt_scales_count = (size_t)n;
-                    c->pos += (size_t)n * 16;
-                    if (c->pos < c->end)
-                        return bf_need(c, 16, "nbt_scales");
-                }
-                c->end = padded_end;
+                const int64_t n = (int64_t)((c->end - c->pos) / 16);
+                v->nbt_scales_count = (size_t)n;
+                if ((c->end - c->pos) % 16 != 0)
+                    return bf_view_need_elems(c, (uint64_t)n + 1, 16, "nbt_scales");
+                c->pos += (size_t)n * 16;
             }
-            bf_leave_region(c, &nbt_scales_mark);
+            c->end = padded_end;
         }
+        bf_leave_region(c, &nbt_scales_mark);
     }
     v->_end = c->pos;
     return 1;
@@ -2602,16 +2466,7 @@ int j3d_view_lay_Material(bf_ctx *c, const bf_view_doc *d, j3d_Material_view *v,
 {
     *v = (j3d_Material_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* mode .. nbt_scale_index: 332 bytes */
-    static const bf_view_field mode_run[] = {{"mode", 1}, {"cull_mode_index", 1}, {"color_channel_count_index", 1}, {"tex_gen_count_index", 1},
-                                             {"tev_stage_count_index", 1}, {"z_compare_index", 1}, {"z_mode_index", 1}, {"dither_index", 1},
-                                             {"material_color_indices", 4}, {"color_channel_indices", 8}, {"ambient_color_indices", 4},
-                                             {"light_color_indices", 16}, {"tex_gen_indices", 16}, {"post_tex_gen_indices", 16}, {"tex_matrix_indices", 20},
-                                             {"post_tex_matrix_indices", 40}, {"texture_indices", 16}, {"konst_color_indices", 8}, {"konst_color_selects", 16},
-                                             {"konst_alpha_selects", 16}, {"tev_order_indices", 32}, {"tev_color_indices", 8}, {"tev_stage_indices", 32},
-                                             {"swap_mode_indices", 32}, {"swap_table_indices", 8}, {"unused_indices", 24}, {"fog_index", 2},
-                                             {"alpha_compare_index", 2}, {"blend_mode_index", 2}, {"nbt_scale_index", 2}};
-    if (!bf_view_need_run(c, 332, mode_run, 30))
+    if (!bf_need(c, 332, NULL))
         return 0;
     c->pos += 332;
     v->_end = c->pos;
@@ -2622,10 +2477,7 @@ int j3d_view_lay_Indirect(bf_ctx *c, const bf_view_doc *d, j3d_Indirect_view *v,
 {
     *v = (j3d_Indirect_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* enabled .. stages: 312 bytes */
-    static const bf_view_field enabled_run[] =
-            {{"enabled", 1}, {"stage_count", 1}, {"padding", 2}, {"orders", 16}, {"matrices", 84}, {"scales", 16}, {"stages", 192}};
-    if (!bf_view_need_run(c, 312, enabled_run, 7))
+    if (!bf_need(c, 312, NULL))
         return 0;
     v->orders_lim = c->end;
     v->matrices_lim = c->end;
@@ -2640,9 +2492,7 @@ int j3d_view_lay_IndirectOrder(bf_ctx *c, const bf_view_doc *d, j3d_IndirectOrde
 {
     *v = (j3d_IndirectOrder_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* tex_coord .. padding: 4 bytes */
-    static const bf_view_field tex_coord_run[] = {{"tex_coord", 1}, {"tex_map", 1}, {"padding", 2}};
-    if (!bf_view_need_run(c, 4, tex_coord_run, 3))
+    if (!bf_need(c, 4, NULL))
         return 0;
     c->pos += 4;
     v->_end = c->pos;
@@ -2653,9 +2503,7 @@ int j3d_view_lay_IndirectMatrix(bf_ctx *c, const bf_view_doc *d, j3d_IndirectMat
 {
     *v = (j3d_IndirectMatrix_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* matrix .. padding: 28 bytes */
-    static const bf_view_field matrix_run[] = {{"matrix", 24}, {"scale_exponent", 1}, {"padding", 3}};
-    if (!bf_view_need_run(c, 28, matrix_run, 3))
+    if (!bf_need(c, 28, NULL))
         return 0;
     c->pos += 28;
     v->_end = c->pos;
@@ -2666,9 +2514,7 @@ int j3d_view_lay_IndirectScale(bf_ctx *c, const bf_view_doc *d, j3d_IndirectScal
 {
     *v = (j3d_IndirectScale_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* scale_s .. padding: 4 bytes */
-    static const bf_view_field scale_s_run[] = {{"scale_s", 1}, {"scale_t", 1}, {"padding", 2}};
-    if (!bf_view_need_run(c, 4, scale_s_run, 3))
+    if (!bf_need(c, 4, NULL))
         return 0;
     c->pos += 4;
     v->_end = c->pos;
@@ -2679,10 +2525,7 @@ int j3d_view_lay_IndirectStage(bf_ctx *c, const bf_view_doc *d, j3d_IndirectStag
 {
     *v = (j3d_IndirectStage_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* tev_stage .. padding: 12 bytes */
-    static const bf_view_field tev_stage_run[] = {{"tev_stage", 1}, {"format", 1}, {"bias", 1}, {"matrix", 1}, {"wrap_s", 1}, {"wrap_t", 1},
-                                                  {"add_previous", 1}, {"utc_lod", 1}, {"alpha", 1}, {"padding", 3}};
-    if (!bf_view_need_run(c, 12, tev_stage_run, 10))
+    if (!bf_need(c, 12, NULL))
         return 0;
     c->pos += 12;
     v->_end = c->pos;
@@ -2693,13 +2536,9 @@ int j3d_view_lay_Rgba8(bf_ctx *c, const bf_view_doc *d, j3d_Rgba8_view *v, int64
 {
     *v = (j3d_Rgba8_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* rgba */
-    {
-        const int64_t n = 4;
-        if (!bf_need(c, (uint64_t)n * 1, "rgba"))
-            return 0;
-        c->pos += (size_t)n * 1;
-    }
+    if (!bf_need(c, 4, NULL))
+        return 0;
+    c->pos += 4;
     v->_end = c->pos;
     return 1;
 }
@@ -2708,10 +2547,7 @@ int j3d_view_lay_ColorChannel(bf_ctx *c, const bf_view_doc *d, j3d_ColorChannel_
 {
     *v = (j3d_ColorChannel_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* lighting .. padding: 8 bytes */
-    static const bf_view_field lighting_run[] = {{"lighting", 1}, {"material_source", 1}, {"light_mask", 1}, {"diffuse_function", 1},
-                                                 {"attenuation_function", 1}, {"ambient_source", 1}, {"padding", 2}};
-    if (!bf_view_need_run(c, 8, lighting_run, 7))
+    if (!bf_need(c, 8, NULL))
         return 0;
     c->pos += 8;
     v->_end = c->pos;
@@ -2722,9 +2558,7 @@ int j3d_view_lay_TexGen(bf_ctx *c, const bf_view_doc *d, j3d_TexGen_view *v, int
 {
     *v = (j3d_TexGen_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* type .. padding: 4 bytes */
-    static const bf_view_field type_run[] = {{"type", 1}, {"source", 1}, {"matrix", 1}, {"padding", 1}};
-    if (!bf_view_need_run(c, 4, type_run, 4))
+    if (!bf_need(c, 4, NULL))
         return 0;
     c->pos += 4;
     v->_end = c->pos;
@@ -2735,10 +2569,7 @@ int j3d_view_lay_TexMatrix(bf_ctx *c, const bf_view_doc *d, j3d_TexMatrix_view *
 {
     *v = (j3d_TexMatrix_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* projection .. effect_matrix: 100 bytes */
-    static const bf_view_field projection_run[] = {{"projection", 1}, {"info", 1}, {"padding", 2}, {"center", 12}, {"scale", 8}, {"rotation", 2},
-                                                   {"padding2", 2}, {"translation", 8}, {"effect_matrix", 64}};
-    if (!bf_view_need_run(c, 100, projection_run, 9))
+    if (!bf_need(c, 100, NULL))
         return 0;
     c->pos += 100;
     v->_end = c->pos;
@@ -2749,9 +2580,7 @@ int j3d_view_lay_TevOrder(bf_ctx *c, const bf_view_doc *d, j3d_TevOrder_view *v,
 {
     *v = (j3d_TevOrder_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* tex_coord .. padding: 4 bytes */
-    static const bf_view_field tex_coord_run[] = {{"tex_coord", 1}, {"tex_map", 1}, {"channel", 1}, {"padding", 1}};
-    if (!bf_view_need_run(c, 4, tex_coord_run, 4))
+    if (!bf_need(c, 4, NULL))
         return 0;
     c->pos += 4;
     v->_end = c->pos;
@@ -2762,13 +2591,9 @@ int j3d_view_lay_TevColor(bf_ctx *c, const bf_view_doc *d, j3d_TevColor_view *v,
 {
     *v = (j3d_TevColor_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* rgba */
-    {
-        const int64_t n = 4;
-        if (!bf_need(c, (uint64_t)n * 2, "rgba"))
-            return 0;
-        c->pos += (size_t)n * 2;
-    }
+    if (!bf_need(c, 8, NULL))
+        return 0;
+    c->pos += 8;
     v->_end = c->pos;
     return 1;
 }
@@ -2777,11 +2602,7 @@ int j3d_view_lay_TevStage(bf_ctx *c, const bf_view_doc *d, j3d_TevStage_view *v,
 {
     *v = (j3d_TevStage_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* mode .. padding: 20 bytes */
-    static const bf_view_field mode_run[] = {{"mode", 1}, {"color_inputs", 4}, {"color_op", 1}, {"color_bias", 1}, {"color_scale", 1}, {"color_clamp", 1},
-                                             {"color_register", 1}, {"alpha_inputs", 4}, {"alpha_op", 1}, {"alpha_bias", 1}, {"alpha_scale", 1},
-                                             {"alpha_clamp", 1}, {"alpha_register", 1}, {"padding", 1}};
-    if (!bf_view_need_run(c, 20, mode_run, 14))
+    if (!bf_need(c, 20, NULL))
         return 0;
     c->pos += 20;
     v->_end = c->pos;
@@ -2792,9 +2613,7 @@ int j3d_view_lay_SwapMode(bf_ctx *c, const bf_view_doc *d, j3d_SwapMode_view *v,
 {
     *v = (j3d_SwapMode_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* ras_select .. padding: 4 bytes */
-    static const bf_view_field ras_select_run[] = {{"ras_select", 1}, {"tex_select", 1}, {"padding", 2}};
-    if (!bf_view_need_run(c, 4, ras_select_run, 3))
+    if (!bf_need(c, 4, NULL))
         return 0;
     c->pos += 4;
     v->_end = c->pos;
@@ -2805,13 +2624,9 @@ int j3d_view_lay_SwapTable(bf_ctx *c, const bf_view_doc *d, j3d_SwapTable_view *
 {
     *v = (j3d_SwapTable_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* channels */
-    {
-        const int64_t n = 4;
-        if (!bf_need(c, (uint64_t)n * 1, "channels"))
-            return 0;
-        c->pos += (size_t)n * 1;
-    }
+    if (!bf_need(c, 4, NULL))
+        return 0;
+    c->pos += 4;
     v->_end = c->pos;
     return 1;
 }
@@ -2820,10 +2635,7 @@ int j3d_view_lay_Fog(bf_ctx *c, const bf_view_doc *d, j3d_Fog_view *v, int64_t i
 {
     *v = (j3d_Fog_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* type .. range_adjust: 44 bytes */
-    static const bf_view_field type_run[] =
-            {{"type", 1}, {"enabled", 1}, {"center", 2}, {"start_z", 4}, {"end_z", 4}, {"near_z", 4}, {"far_z", 4}, {"color", 4}, {"range_adjust", 20}};
-    if (!bf_view_need_run(c, 44, type_run, 9))
+    if (!bf_need(c, 44, NULL))
         return 0;
     c->pos += 44;
     v->_end = c->pos;
@@ -2834,9 +2646,7 @@ int j3d_view_lay_AlphaCompare(bf_ctx *c, const bf_view_doc *d, j3d_AlphaCompare_
 {
     *v = (j3d_AlphaCompare_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* compare0 .. padding: 8 bytes */
-    static const bf_view_field compare0_run[] = {{"compare0", 1}, {"reference0", 1}, {"operation", 1}, {"compare1", 1}, {"reference1", 1}, {"padding", 3}};
-    if (!bf_view_need_run(c, 8, compare0_run, 6))
+    if (!bf_need(c, 8, NULL))
         return 0;
     c->pos += 8;
     v->_end = c->pos;
@@ -2847,9 +2657,7 @@ int j3d_view_lay_BlendMode(bf_ctx *c, const bf_view_doc *d, j3d_BlendMode_view *
 {
     *v = (j3d_BlendMode_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* type .. logic_op: 4 bytes */
-    static const bf_view_field type_run[] = {{"type", 1}, {"source_factor", 1}, {"destination_factor", 1}, {"logic_op", 1}};
-    if (!bf_view_need_run(c, 4, type_run, 4))
+    if (!bf_need(c, 4, NULL))
         return 0;
     c->pos += 4;
     v->_end = c->pos;
@@ -2860,9 +2668,7 @@ int j3d_view_lay_ZMode(bf_ctx *c, const bf_view_doc *d, j3d_ZMode_view *v, int64
 {
     *v = (j3d_ZMode_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* enabled .. padding: 4 bytes */
-    static const bf_view_field enabled_run[] = {{"enabled", 1}, {"function", 1}, {"update", 1}, {"padding", 1}};
-    if (!bf_view_need_run(c, 4, enabled_run, 4))
+    if (!bf_need(c, 4, NULL))
         return 0;
     c->pos += 4;
     v->_end = c->pos;
@@ -2873,9 +2679,7 @@ int j3d_view_lay_NbtScale(bf_ctx *c, const bf_view_doc *d, j3d_NbtScale_view *v,
 {
     *v = (j3d_NbtScale_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* enabled .. scale: 16 bytes */
-    static const bf_view_field enabled_run[] = {{"enabled", 1}, {"padding", 3}, {"scale", 12}};
-    if (!bf_view_need_run(c, 16, enabled_run, 3))
+    if (!bf_need(c, 16, NULL))
         return 0;
     c->pos += 16;
     v->_end = c->pos;
@@ -2893,145 +2697,137 @@ int j3d_view_lay_Mdl3(bf_ctx *c, const bf_view_doc *d, j3d_Mdl3_view *v, int64_t
         return 0;
     c->pos += 28;
     /* packets */
+    bf_mark packets_mark;
+    if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 4)), 0, "packets", &packets_mark))
+        return 0;
+    v->packets_at = c->pos;
+    v->packets_lim = c->end;
     {
-        bf_mark packets_mark;
-        if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 4)), 0, "packets", &packets_mark))
+        int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
+        if (c->err->failed)
             return 0;
-        v->packets_at = c->pos;
-        v->packets_lim = c->end;
+        if (n < 0 || n > (int64_t)UINT32_MAX)
+            return bf_fail(c, c->pos, "packets", "count %lld is out of range", (long long)n);
+        if (!bf_view_count_fits(c, (uint64_t)n, 8, "packets"))
+            return 0;
+        v->packets_count = (size_t)n;
+        if (!deep) {
+            if (!bf_need(c, (uint64_t)n * 8, "packets"))
+                return 0;
+            c->pos += (size_t)n * 8;
+        } else {
+            j3d_Mdl3Packet_view e;
+            for (int64_t i = 0; i < n; i++) {
+                if (!bf_push(c, "packets", i) || !j3d_view_lay_Mdl3Packet(c, d, &e, i, deep))
+                    return 0;
+                bf_pop(c);
+            }
+        }
+    }
+    bf_leave_region(c, &packets_mark);
+    /* subpackets */
+    if (bf_load_u32be(c->data + v->_offset + 8) != 0) {
+        v->has_subpackets = 1;
+        bf_mark subpackets_mark;
+        if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 8)), 0, "subpackets", &subpackets_mark))
+            return 0;
+        v->subpackets_at = c->pos;
+        v->subpackets_lim = c->end;
         {
             int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
             if (c->err->failed)
                 return 0;
             if (n < 0 || n > (int64_t)UINT32_MAX)
-                return bf_fail(c, c->pos, "packets", "count %lld is out of range", (long long)n);
-            if (!bf_view_count_fits(c, (uint64_t)n, 8, "packets"))
+                return bf_fail(c, c->pos, "subpackets", "count %lld is out of range", (long long)n);
+            if (!bf_view_count_fits(c, (uint64_t)n, 16, "subpackets"))
                 return 0;
-            v->packets_count = (size_t)n;
-            if (!bf_need(c, (uint64_t)n * 8, "packets"))
+            v->subpackets_count = (size_t)n;
+            if (!bf_view_need_elems(c, (uint64_t)n, 16, "subpackets"))
                 return 0;
-            if (!deep) {
-                c->pos += (size_t)n * 8;
-            } else {
-                j3d_Mdl3Packet_view e;
-                for (int64_t i = 0; i < n; i++) {
-                    if (!bf_push(c, "packets", i) || !j3d_view_lay_Mdl3Packet(c, d, &e, i, deep))
-                        return 0;
-                    bf_pop(c);
-                }
-            }
+            c->pos += (size_t)n * 16;
         }
-        bf_leave_region(c, &packets_mark);
-    }
-    /* subpackets */
-    if (bf_load_u32be(c->data + v->_offset + 8) != 0) {
-        v->has_subpackets = 1;
-        {
-            bf_mark subpackets_mark;
-            if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 8)), 0, "subpackets", &subpackets_mark))
-                return 0;
-            v->subpackets_at = c->pos;
-            v->subpackets_lim = c->end;
-            {
-                int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
-                if (c->err->failed)
-                    return 0;
-                if (n < 0 || n > (int64_t)UINT32_MAX)
-                    return bf_fail(c, c->pos, "subpackets", "count %lld is out of range", (long long)n);
-                if (!bf_view_count_fits(c, (uint64_t)n, 16, "subpackets"))
-                    return 0;
-                v->subpackets_count = (size_t)n;
-                if (!bf_need(c, (uint64_t)n * 16, "subpackets"))
-                    return 0;
-                c->pos += (size_t)n * 16;
-            }
-            bf_leave_region(c, &subpackets_mark);
-        }
+        bf_leave_region(c, &subpackets_mark);
     }
     /* matrix_indices */
     if (bf_load_u32be(c->data + v->_offset + 12) != 0) {
         v->has_matrix_indices = 1;
+        bf_mark matrix_indices_mark;
+        if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 12)), 0, "matrix_indices",
+                             &matrix_indices_mark))
+            return 0;
+        v->matrix_indices_at = c->pos;
         {
-            bf_mark matrix_indices_mark;
-            if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 12)), 0, "matrix_indices",
-                                 &matrix_indices_mark))
+            int64_t n = bf_mul(8, bf_load_u16be(c->data + v->_offset + 0));
+            if (c->err->failed)
                 return 0;
-            v->matrix_indices_at = c->pos;
-            {
-                int64_t n = bf_mul(8, bf_load_u16be(c->data + v->_offset + 0));
-                if (c->err->failed)
-                    return 0;
-                if (n < 0)
-                    return bf_fail(c, c->pos, "matrix_indices", "length %lld is negative", (long long)n);
-                if (!bf_need(c, (uint64_t)n, "matrix_indices"))
-                    return 0;
-                v->matrix_indices_count = (size_t)n;
-                c->pos += (size_t)n;
-            }
-            bf_leave_region(c, &matrix_indices_mark);
+            if (n < 0)
+                return bf_fail(c, c->pos, "matrix_indices", "length %lld is negative", (long long)n);
+            if (!bf_need(c, (uint64_t)n, "matrix_indices"))
+                return 0;
+            v->matrix_indices_count = (size_t)n;
+            c->pos += (size_t)n;
         }
+        bf_leave_region(c, &matrix_indices_mark);
     }
     /* unknown */
     if (bf_load_u32be(c->data + v->_offset + 16) != 0) {
         v->has_unknown = 1;
+        bf_mark unknown_mark;
+        if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 16)), 0, "unknown", &unknown_mark))
+            return 0;
+        v->unknown_at = c->pos;
         {
-            bf_mark unknown_mark;
-            if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 16)), 0, "unknown", &unknown_mark))
+            int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
+            if (c->err->failed)
                 return 0;
-            v->unknown_at = c->pos;
-            {
-                int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
-                if (c->err->failed)
-                    return 0;
-                if (n < 0 || n > (int64_t)UINT32_MAX)
-                    return bf_fail(c, c->pos, "unknown", "count %lld is out of range", (long long)n);
-                v->unknown_count = (size_t)n;
-                if (!bf_need(c, (uint64_t)n * 1, "unknown"))
-                    return 0;
-                c->pos += (size_t)n * 1;
-            }
-            bf_leave_region(c, &unknown_mark);
+            if (n < 0 || n > (int64_t)UINT32_MAX)
+                return bf_fail(c, c->pos, "unknown", "count %lld is out of range", (long long)n);
+            if (!bf_view_count_fits(c, (uint64_t)n, 1, "unknown"))
+                return 0;
+            v->unknown_count = (size_t)n;
+            if (!bf_need(c, (uint64_t)n * 1, "unknown"))
+                return 0;
+            c->pos += (size_t)n * 1;
         }
+        bf_leave_region(c, &unknown_mark);
     }
     /* indices */
     if (bf_load_u32be(c->data + v->_offset + 20) != 0) {
         v->has_indices = 1;
+        bf_mark indices_mark;
+        if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 20)), 0, "indices", &indices_mark))
+            return 0;
+        v->indices_at = c->pos;
         {
-            bf_mark indices_mark;
-            if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 20)), 0, "indices", &indices_mark))
+            int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
+            if (c->err->failed)
                 return 0;
-            v->indices_at = c->pos;
-            {
-                int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
-                if (c->err->failed)
-                    return 0;
-                if (n < 0 || n > (int64_t)UINT32_MAX)
-                    return bf_fail(c, c->pos, "indices", "count %lld is out of range", (long long)n);
-                v->indices_count = (size_t)n;
-                if (!bf_need(c, (uint64_t)n * 2, "indices"))
-                    return 0;
-                c->pos += (size_t)n * 2;
-            }
-            bf_leave_region(c, &indices_mark);
+            if (n < 0 || n > (int64_t)UINT32_MAX)
+                return bf_fail(c, c->pos, "indices", "count %lld is out of range", (long long)n);
+            if (!bf_view_count_fits(c, (uint64_t)n, 2, "indices"))
+                return 0;
+            v->indices_count = (size_t)n;
+            if (!bf_need(c, (uint64_t)n * 2, "indices"))
+                return 0;
+            c->pos += (size_t)n * 2;
         }
+        bf_leave_region(c, &indices_mark);
     }
     /* names */
     if (bf_load_u32be(c->data + v->_offset + 24) != 0) {
         v->has_names = 1;
-        {
-            bf_mark names_mark;
-            if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 24)), 0, "names", &names_mark))
+        bf_mark names_mark;
+        if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 24)), 0, "names", &names_mark))
+            return 0;
+        v->names_at = c->pos;
+        v->names_lim = c->end;
+        if (deep) {
+            j3d_NameTable_view e_names;
+            if (!bf_push(c, "names", -1) || !j3d_view_lay_NameTable(c, d, &e_names, 0, deep))
                 return 0;
-            v->names_at = c->pos;
-            v->names_lim = c->end;
-            if (deep) {
-                j3d_NameTable_view e_names;
-                if (!bf_push(c, "names", -1) || !j3d_view_lay_NameTable(c, d, &e_names, 0, deep))
-                    return 0;
-                bf_pop(c);
-            }
-            bf_leave_region(c, &names_mark);
+            bf_pop(c);
         }
+        bf_leave_region(c, &names_mark);
     }
     v->_end = c->pos;
     return 1;
@@ -3047,36 +2843,33 @@ int j3d_view_lay_Mdl3Packet(bf_ctx *c, const bf_view_doc *d, j3d_Mdl3Packet_view
         return 0;
     c->pos += 8;
     /* commands */
+    bf_mark commands_mark;
+    const int64_t commands_size = (int64_t)bf_load_u32be(c->data + v->_offset + 4);
+    if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add((int64_t)v->_offset, bf_load_u32be(c->data + v->_offset + 0)), commands_size, "commands", &commands_mark))
+        return 0;
+    v->commands_at = c->pos;
+    v->commands_lim = c->end;
     {
-        bf_mark commands_mark;
-        const int64_t commands_size = (int64_t)bf_load_u32be(c->data + v->_offset + 4);
-        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add((int64_t)v->_offset, bf_load_u32be(c->data + v->_offset + 0)), commands_size, "commands",
-                             &commands_mark))
-            return 0;
-        v->commands_at = c->pos;
-        v->commands_lim = c->end;
-        {
-            j3d_GxCommand_view e;
-            int64_t i = 0;
-            for (;; i++) {
-                if (c->pos >= c->end)
-                    return bf_fail(c, c->pos, "commands", "ends without its terminator (_it.opcode == GxOpcode.nop || _pos >= _end)");
-                size_t before = c->pos;
-                j3d_GxCommand_view *cur = &e;
-                if (!bf_push(c, "commands", i) || !j3d_view_lay_GxCommand(c, d, cur, i, deep))
-                    return 0;
-                bf_pop(c);
-                if (c->data[cur->_offset + 0] == J3D_GX_OPCODE_NOP || (int64_t)c->pos >= (int64_t)c->end) {
-                    i++;
-                    break;
-                }
-                if (c->pos == before)
-                    return bf_fail(c, c->pos, "commands", "element %u takes no bytes: the array would never end", (unsigned)i);
+        j3d_GxCommand_view e;
+        int64_t i = 0;
+        for (;; i++) {
+            if (c->pos >= c->end)
+                return bf_fail(c, c->pos, "commands", "ends without its terminator (_it.opcode == GxOpcode.nop || _pos >= _end)");
+            size_t before = c->pos;
+            j3d_GxCommand_view *cur = &e;
+            if (!bf_push(c, "commands", i) || !j3d_view_lay_GxCommand(c, d, cur, i, deep))
+                return 0;
+            bf_pop(c);
+            if (c->data[cur->_offset + 0] == J3D_GX_OPCODE_NOP || (int64_t)c->pos >= (int64_t)c->end) {
+                i++;
+                break;
             }
-            v->commands_count = (size_t)i;
+            if (c->pos == before)
+                return bf_fail(c, c->pos, "commands", "element %u takes no bytes: the array would never end", (unsigned)i);
         }
-        bf_leave_region(c, &commands_mark);
+        v->commands_count = (size_t)i;
     }
+    bf_leave_region(c, &commands_mark);
     v->_end = c->pos;
     return 1;
 }
@@ -3085,10 +2878,7 @@ int j3d_view_lay_Mdl3Subpackets(bf_ctx *c, const bf_view_doc *d, j3d_Mdl3Subpack
 {
     *v = (j3d_Mdl3Subpackets_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* color_channel .. padding: 16 bytes */
-    static const bf_view_field color_channel_run[] =
-            {{"color_channel", 2}, {"channel_control", 2}, {"tex_gen", 2}, {"texture", 2}, {"tev", 2}, {"pixel", 2}, {"padding", 4}};
-    if (!bf_view_need_run(c, 16, color_channel_run, 7))
+    if (!bf_need(c, 16, NULL))
         return 0;
     c->pos += 16;
     v->_end = c->pos;
@@ -3189,9 +2979,7 @@ int j3d_view_lay_BpCommand(bf_ctx *c, const bf_view_doc *d, j3d_BpCommand_view *
 {
     *v = (j3d_BpCommand_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* reg .. value: 4 bytes */
-    static const bf_view_field reg_run[] = {{"reg", 1}, {"value", 3}};
-    if (!bf_view_need_run(c, 4, reg_run, 2))
+    if (!bf_need(c, 4, NULL))
         return 0;
     c->pos += 4;
     v->_end = c->pos;
@@ -3214,6 +3002,8 @@ int j3d_view_lay_XfCommand(bf_ctx *c, const bf_view_doc *d, j3d_XfCommand_view *
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
             return bf_fail(c, c->pos, "values", "count %lld is out of range", (long long)n);
+        if (!bf_view_count_fits(c, (uint64_t)n, 4, "values"))
+            return 0;
         v->values_count = (size_t)n;
         if (!bf_need(c, (uint64_t)n * 4, "values"))
             return 0;
@@ -3227,9 +3017,7 @@ int j3d_view_lay_CpCommand(bf_ctx *c, const bf_view_doc *d, j3d_CpCommand_view *
 {
     *v = (j3d_CpCommand_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* reg .. value: 5 bytes */
-    static const bf_view_field reg_run[] = {{"reg", 1}, {"value", 4}};
-    if (!bf_view_need_run(c, 5, reg_run, 2))
+    if (!bf_need(c, 5, NULL))
         return 0;
     c->pos += 5;
     v->_end = c->pos;
@@ -3240,9 +3028,7 @@ int j3d_view_lay_XfIndexedCommand(bf_ctx *c, const bf_view_doc *d, j3d_XfIndexed
 {
     *v = (j3d_XfIndexedCommand_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* index .. address: 4 bytes */
-    static const bf_view_field index_run[] = {{"index", 2}, {"address", 2}};
-    if (!bf_view_need_run(c, 4, index_run, 2))
+    if (!bf_need(c, 4, NULL))
         return 0;
     c->pos += 4;
     v->_end = c->pos;
@@ -3259,53 +3045,49 @@ int j3d_view_lay_Tex1(bf_ctx *c, const bf_view_doc *d, j3d_Tex1_view *v, int64_t
         return 0;
     c->pos += 12;
     /* headers */
+    bf_mark headers_mark;
+    if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 4)), 0, "headers", &headers_mark))
+        return 0;
+    v->headers_at = c->pos;
+    v->headers_lim = c->end;
     {
-        bf_mark headers_mark;
-        if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 4)), 0, "headers", &headers_mark))
+        int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
+        if (c->err->failed)
             return 0;
-        v->headers_at = c->pos;
-        v->headers_lim = c->end;
-        {
-            int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 0);
-            if (c->err->failed)
-                return 0;
-            if (n < 0 || n > (int64_t)UINT32_MAX)
-                return bf_fail(c, c->pos, "headers", "count %lld is out of range", (long long)n);
-            if (!bf_view_count_fits(c, (uint64_t)n, 32, "headers"))
-                return 0;
-            v->headers_count = (size_t)n;
+        if (n < 0 || n > (int64_t)UINT32_MAX)
+            return bf_fail(c, c->pos, "headers", "count %lld is out of range", (long long)n);
+        if (!bf_view_count_fits(c, (uint64_t)n, 32, "headers"))
+            return 0;
+        v->headers_count = (size_t)n;
+        if (!deep) {
             if (!bf_need(c, (uint64_t)n * 32, "headers"))
                 return 0;
-            if (!deep) {
-                c->pos += (size_t)n * 32;
-            } else {
-                j3d_BtiHeader_view e;
-                for (int64_t i = 0; i < n; i++) {
-                    if (!bf_push(c, "headers", i) || !j3d_view_lay_BtiHeader(c, d, &e, i, deep))
-                        return 0;
-                    bf_pop(c);
-                }
-            }
-        }
-        bf_leave_region(c, &headers_mark);
-    }
-    /* names */
-    if (bf_load_u32be(c->data + v->_offset + 8) != 0) {
-        v->has_names = 1;
-        {
-            bf_mark names_mark;
-            if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 8)), 0, "names", &names_mark))
-                return 0;
-            v->names_at = c->pos;
-            v->names_lim = c->end;
-            if (deep) {
-                j3d_NameTable_view e_names;
-                if (!bf_push(c, "names", -1) || !j3d_view_lay_NameTable(c, d, &e_names, 0, deep))
+            c->pos += (size_t)n * 32;
+        } else {
+            j3d_BtiHeader_view e;
+            for (int64_t i = 0; i < n; i++) {
+                if (!bf_push(c, "headers", i) || !j3d_view_lay_BtiHeader(c, d, &e, i, deep))
                     return 0;
                 bf_pop(c);
             }
-            bf_leave_region(c, &names_mark);
         }
+    }
+    bf_leave_region(c, &headers_mark);
+    /* names */
+    if (bf_load_u32be(c->data + v->_offset + 8) != 0) {
+        v->has_names = 1;
+        bf_mark names_mark;
+        if (!bf_enter_region(c, BF_AT, bf_add(bf_sub((int64_t)v->_offset, 8), bf_load_u32be(c->data + v->_offset + 8)), 0, "names", &names_mark))
+            return 0;
+        v->names_at = c->pos;
+        v->names_lim = c->end;
+        if (deep) {
+            j3d_NameTable_view e_names;
+            if (!bf_push(c, "names", -1) || !j3d_view_lay_NameTable(c, d, &e_names, 0, deep))
+                return 0;
+            bf_pop(c);
+        }
+        bf_leave_region(c, &names_mark);
     }
     v->_end = c->pos;
     return 1;
@@ -3326,52 +3108,50 @@ int j3d_view_lay_BtiHeader(bf_ctx *c, const bf_view_doc *d, j3d_BtiHeader_view *
     /* palette */
     if (c->data[v->_offset + 8] != 0) {
         v->has_palette = 1;
-        {
-            bf_mark palette_mark;
-            if (!bf_enter_region(c, BF_AT, bf_add((int64_t)v->_offset, bf_load_u32be(c->data + v->_offset + 12)), 0, "palette", &palette_mark))
-                return 0;
-            v->palette_at = c->pos;
-            {
-                int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 10);
-                if (c->err->failed)
-                    return 0;
-                if (n < 0 || n > (int64_t)UINT32_MAX)
-                    return bf_fail(c, c->pos, "palette", "count %lld is out of range", (long long)n);
-                v->palette_count = (size_t)n;
-                if (!bf_need(c, (uint64_t)n * 2, "palette"))
-                    return 0;
-                c->pos += (size_t)n * 2;
-            }
-            bf_leave_region(c, &palette_mark);
-        }
-    }
-    /* images */
-    {
-        bf_mark images_mark;
-        if (!bf_enter_region(c, BF_AT, bf_add((int64_t)v->_offset, bf_load_u32be(c->data + v->_offset + 28)), 0, "images", &images_mark))
+        bf_mark palette_mark;
+        if (!bf_enter_region(c, BF_AT, bf_add((int64_t)v->_offset, bf_load_u32be(c->data + v->_offset + 12)), 0, "palette", &palette_mark))
             return 0;
-        v->images_at = c->pos;
-        v->images_lim = c->end;
+        v->palette_at = c->pos;
         {
-            int64_t n = (int64_t)c->data[v->_offset + 24];
+            int64_t n = (int64_t)bf_load_u16be(c->data + v->_offset + 10);
             if (c->err->failed)
                 return 0;
             if (n < 0 || n > (int64_t)UINT32_MAX)
-                return bf_fail(c, c->pos, "images", "count %lld is out of range", (long long)n);
-            if (!bf_view_count_fits(c, (uint64_t)n, 0, "images"))
+                return bf_fail(c, c->pos, "palette", "count %lld is out of range", (long long)n);
+            if (!bf_view_count_fits(c, (uint64_t)n, 2, "palette"))
                 return 0;
-            v->images_count = (size_t)n;
-            j3d_TextureImage_view e;
-            for (int64_t i = 0; i < n; i++) {
-                j3d_TextureImage_view *cur = &e;
-                if (!bf_push(c, "images", i) || !j3d_view_lay_TextureImage(c, d, cur, i, deep, (int64_t)c->data[v->_offset + 0],
-                    (int64_t)bf_load_u16be(c->data + v->_offset + 2), (int64_t)bf_load_u16be(c->data + v->_offset + 4), (int64_t)i))
-                    return 0;
-                bf_pop(c);
-            }
+            v->palette_count = (size_t)n;
+            if (!bf_need(c, (uint64_t)n * 2, "palette"))
+                return 0;
+            c->pos += (size_t)n * 2;
         }
-        bf_leave_region(c, &images_mark);
+        bf_leave_region(c, &palette_mark);
     }
+    /* images */
+    bf_mark images_mark;
+    if (!bf_enter_region(c, BF_AT, bf_add((int64_t)v->_offset, bf_load_u32be(c->data + v->_offset + 28)), 0, "images", &images_mark))
+        return 0;
+    v->images_at = c->pos;
+    v->images_lim = c->end;
+    {
+        int64_t n = (int64_t)c->data[v->_offset + 24];
+        if (c->err->failed)
+            return 0;
+        if (n < 0 || n > (int64_t)UINT32_MAX)
+            return bf_fail(c, c->pos, "images", "count %lld is out of range", (long long)n);
+        if (!bf_view_count_fits(c, (uint64_t)n, 0, "images"))
+            return 0;
+        v->images_count = (size_t)n;
+        j3d_TextureImage_view e;
+        for (int64_t i = 0; i < n; i++) {
+            j3d_TextureImage_view *cur = &e;
+            if (!bf_push(c, "images", i) || !j3d_view_lay_TextureImage(c, d, cur, i, deep, (int64_t)c->data[v->_offset + 0],
+                (int64_t)bf_load_u16be(c->data + v->_offset + 2), (int64_t)bf_load_u16be(c->data + v->_offset + 4), (int64_t)i))
+                return 0;
+            bf_pop(c);
+        }
+    }
+    bf_leave_region(c, &images_mark);
     v->_end = c->pos;
     return 1;
 }
@@ -4308,8 +4088,8 @@ int j3d_BtiHeader_view_images_next(const j3d_BtiHeader_view *v, j3d_TextureImage
 
 int j3d_view_open_model(const uint8_t *data, size_t size, j3d_model_view *out, bf_error *err)
 {
-    bf_ctx c;
     out->doc = (bf_view_doc){data, size, &out->root, 0};
+    bf_ctx c;
     bf_view_ctx(&c, &out->doc, err); /* not bf_ctx_init: clearing 1.6 KB costs small files */
     if (!j3d_view_lay_File(&c, &out->doc, &out->root, 0, 1))
         return 0;

@@ -939,11 +939,9 @@ typedef struct j3d_model_view {
 } j3d_model_view;
 
 /* Checks every count, offset, bound, constant and string reference of a model in
- * `data` (which must outlive the view) and fills *out. No allocation. 0 with `err` set,
- * naming the field path and byte offset, when the full reader would refuse the input too. */
+ * `data` (which must outlive the view) and fills *out. No allocation. 0 when the full reader
+ * would refuse the input too, with `err` set as the reader sets it: message, path, offset. */
 int j3d_view_open_model(const uint8_t *data, size_t size, j3d_model_view *out, bf_error *err);
-/* 1 when the view of `data` and the full reader's document agree on every field (for tests). */
-int j3d_view_same_model(const j3d_model_view *v, const j3d_File *s, char *where, size_t where_size);
 
 /* ---- File ---- */
 /* The magic that tells the game which format this file is (ASCII): its first half, always `J3D2`. */

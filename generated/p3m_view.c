@@ -64,19 +64,11 @@ int p3m_view_lay_Header(bf_ctx *c, const bf_view_doc *d, p3m_Header_view *v, int
 {
     *v = (p3m_Header_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* magic */
-    {
-        bf_str s;
-        if (!bf_read_fixed_str(c, 3, "magic", &s))
-            return 0;
-        if (!bf_expect_bytes(c, c->pos - 3, "magic", (const uint8_t *)s.ptr, "P3M", 3))
-            return 0;
-    }
-    /* version .. flags: 2 bytes */
-    static const bf_view_field version_run[] = {{"version", 1}, {"flags", 1}};
-    if (!bf_view_need_run(c, 2, version_run, 2))
+    if (!bf_need(c, 5, NULL))
         return 0;
-    c->pos += 2;
+    if (!bf_expect_bytes(c, c->pos + 0, "magic", c->data + c->pos + 0, "P3M", 3))
+        return 0;
+    c->pos += 5;
     v->_end = c->pos;
     return 1;
 }
@@ -96,6 +88,8 @@ int p3m_view_lay_Data(bf_ctx *c, const bf_view_doc *d, p3m_Data_view *v, int64_t
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
             return bf_fail(c, c->pos, "visibility", "count %lld is out of range", (long long)n);
+        if (!bf_view_count_fits(c, (uint64_t)n, 1, "visibility"))
+            return 0;
         v->visibility_count = (size_t)n;
         if (!bf_need(c, (uint64_t)n * 1, "visibility"))
             return 0;
@@ -188,7 +182,7 @@ int p3m_view_lay_Data(bf_ctx *c, const bf_view_doc *d, p3m_Data_view *v, int64_t
         if (!bf_view_count_fits(c, (uint64_t)n, 27, "bones"))
             return 0;
         v->bones_count = (size_t)n;
-        if (!bf_need(c, (uint64_t)n * 27, "bones"))
+        if (!bf_view_need_elems(c, (uint64_t)n, 27, "bones"))
             return 0;
         c->pos += (size_t)n * 27;
     }
@@ -275,7 +269,7 @@ int p3m_view_lay_Part(bf_ctx *c, const bf_view_doc *d, p3m_Part_view *v, int64_t
         if (!bf_view_count_fits(c, (uint64_t)n, 20, "vertices"))
             return 0;
         v->vertices_count = (size_t)n;
-        if (!bf_need(c, (uint64_t)n * 20, "vertices"))
+        if (!bf_view_need_elems(c, (uint64_t)n, 20, "vertices"))
             return 0;
         c->pos += (size_t)n * 20;
     }
@@ -293,7 +287,7 @@ int p3m_view_lay_Part(bf_ctx *c, const bf_view_doc *d, p3m_Part_view *v, int64_t
             if (!bf_view_count_fits(c, (uint64_t)n, 12, "normals"))
                 return 0;
             v->normals_count = (size_t)n;
-            if (!bf_need(c, (uint64_t)n * 12, "normals"))
+            if (!bf_view_need_elems(c, (uint64_t)n, 12, "normals"))
                 return 0;
             c->pos += (size_t)n * 12;
         }
@@ -311,6 +305,8 @@ int p3m_view_lay_Part(bf_ctx *c, const bf_view_doc *d, p3m_Part_view *v, int64_t
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
             return bf_fail(c, c->pos, "indices", "count %lld is out of range", (long long)n);
+        if (!bf_view_count_fits(c, (uint64_t)n, 2, "indices"))
+            return 0;
         v->indices_count = (size_t)n;
         if (!bf_need(c, (uint64_t)n * 2, "indices"))
             return 0;
@@ -349,9 +345,7 @@ int p3m_view_lay_Vertex(bf_ctx *c, const bf_view_doc *d, p3m_Vertex_view *v, int
 {
     *v = (p3m_Vertex_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* position .. uv: 20 bytes */
-    static const bf_view_field position_run[] = {{"position", 12}, {"uv", 8}};
-    if (!bf_view_need_run(c, 20, position_run, 2))
+    if (!bf_need(c, 20, NULL))
         return 0;
     c->pos += 20;
     v->_end = c->pos;
@@ -362,13 +356,9 @@ int p3m_view_lay_Normal(bf_ctx *c, const bf_view_doc *d, p3m_Normal_view *v, int
 {
     *v = (p3m_Normal_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* normal */
-    {
-        const int64_t n = 3;
-        if (!bf_need(c, (uint64_t)n * 4, "normal"))
-            return 0;
-        c->pos += (size_t)n * 4;
-    }
+    if (!bf_need(c, 12, NULL))
+        return 0;
+    c->pos += 12;
     v->_end = c->pos;
     return 1;
 }
@@ -424,6 +414,8 @@ int p3m_view_lay_WeightRange(bf_ctx *c, const bf_view_doc *d, p3m_WeightRange_vi
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
             return bf_fail(c, c->pos, "weights", "count %lld is out of range", (long long)n);
+        if (!bf_view_count_fits(c, (uint64_t)n, 1, "weights"))
+            return 0;
         v->weights_count = (size_t)n;
         if (!bf_need(c, (uint64_t)n * 1, "weights"))
             return 0;
@@ -459,6 +451,8 @@ int p3m_view_lay_Material(bf_ctx *c, const bf_view_doc *d, p3m_Material_view *v,
                 return 0;
             if (n < 0 || n > (int64_t)UINT32_MAX)
                 return bf_fail(c, c->pos, "extra_textures", "count %lld is out of range", (long long)n);
+            if (!bf_view_count_fits(c, (uint64_t)n, 1, "extra_textures"))
+                return 0;
             v->extra_textures_count = (size_t)n;
             if (!bf_need(c, (uint64_t)n * 1, "extra_textures"))
                 return 0;
@@ -550,35 +544,31 @@ int p3m_view_lay_EmbeddedTexture(bf_ctx *c, const bf_view_doc *d, p3m_EmbeddedTe
     /* ptf_magic */
     if (bf_load_u32le(c->data + v->_offset + 0) >= 3) {
         v->has_ptf_magic = 1;
-        {
-            bf_mark ptf_magic_mark;
-            if (!bf_enter_region(c, BF_AT, bf_add((int64_t)v->_offset, 4), 0, "ptf_magic", &ptf_magic_mark))
-                return 0;
-            v->ptf_magic_at = c->pos;
-            if (!bf_need(c, 3, "ptf_magic"))
-                return 0;
-            c->pos += 3;
-            bf_leave_region(c, &ptf_magic_mark);
-        }
+        bf_mark ptf_magic_mark;
+        if (!bf_enter_region(c, BF_AT, bf_add((int64_t)v->_offset, 4), 0, "ptf_magic", &ptf_magic_mark))
+            return 0;
+        v->ptf_magic_at = c->pos;
+        if (!bf_need(c, 3, "ptf_magic"))
+            return 0;
+        c->pos += 3;
+        bf_leave_region(c, &ptf_magic_mark);
     }
     /* image */
     if (bf_load_u32le(c->data + v->_offset + 0) >= 5 && (v->has_ptf_magic ? bf_load_u24be(c->data + v->ptf_magic_at) : 0) == 5264454) {
         v->has_image = 1;
-        {
-            bf_mark image_mark;
-            const int64_t image_size = (int64_t)bf_load_u32le(c->data + v->_offset + 0);
-            if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add((int64_t)v->_offset, 4), image_size, "image", &image_mark))
+        bf_mark image_mark;
+        const int64_t image_size = (int64_t)bf_load_u32le(c->data + v->_offset + 0);
+        if (!bf_enter_region(c, BF_AT | BF_SIZED, bf_add((int64_t)v->_offset, 4), image_size, "image", &image_mark))
+            return 0;
+        v->image_at = c->pos;
+        v->image_lim = c->end;
+        if (deep) {
+            p3m_Ptf_view e_image;
+            if (!bf_push(c, "image", -1) || !p3m_view_lay_Ptf(c, d, &e_image, 0, deep))
                 return 0;
-            v->image_at = c->pos;
-            v->image_lim = c->end;
-            if (deep) {
-                p3m_Ptf_view e_image;
-                if (!bf_push(c, "image", -1) || !p3m_view_lay_Ptf(c, d, &e_image, 0, deep))
-                    return 0;
-                bf_pop(c);
-            }
-            bf_leave_region(c, &image_mark);
+            bf_pop(c);
         }
+        bf_leave_region(c, &image_mark);
     }
     v->_end = c->pos;
     return 1;
@@ -604,16 +594,14 @@ int p3m_view_lay_Ptf(bf_ctx *c, const bf_view_doc *d, p3m_Ptf_view *v, int64_t i
     /* frame_magic */
     if (bf_sub((int64_t)c->end, (int64_t)v->_offset) >= 9) {
         v->has_frame_magic = 1;
-        {
-            bf_mark frame_magic_mark;
-            if (!bf_enter_region(c, BF_AT, bf_add((int64_t)v->_offset, 5), 0, "frame_magic", &frame_magic_mark))
-                return 0;
-            v->frame_magic_at = c->pos;
-            if (!bf_need(c, 4, "frame_magic"))
-                return 0;
-            c->pos += 4;
-            bf_leave_region(c, &frame_magic_mark);
-        }
+        bf_mark frame_magic_mark;
+        if (!bf_enter_region(c, BF_AT, bf_add((int64_t)v->_offset, 5), 0, "frame_magic", &frame_magic_mark))
+            return 0;
+        v->frame_magic_at = c->pos;
+        if (!bf_need(c, 4, "frame_magic"))
+            return 0;
+        c->pos += 4;
+        bf_leave_region(c, &frame_magic_mark);
     }
     /* pixels */
     if ((v->has_frame_magic ? bf_load_u32le(c->data + v->frame_magic_at) : 0) == 407708164) {
@@ -635,7 +623,8 @@ int p3m_view_lay_Lz4Frame(bf_ctx *c, const bf_view_doc *d, p3m_Lz4Frame_view *v,
     if (!bf_need(c, 4, "magic"))
         return 0;
     if ((int64_t)bf_load_u32le((c->data + c->pos)) != INT64_C(407708164))
-        return bf_fail(c, c->pos, "magic", "expected 0x184D2204, found %lld", (long long)bf_load_u32le((c->data + c->pos)));
+        return bf_fail(c, c->pos, "magic", "expected 0x184D2204, found %lld (0x%llx)",
+                       (long long)bf_load_u32le((c->data + c->pos)), (unsigned long long)bf_load_u32le((c->data + c->pos)));
     c->pos += 4;
     /* flags .. block_descriptor: 2 bytes */
     static const bf_view_field flags_run[] = {{"flags", 1}, {"block_descriptor", 1}};
@@ -734,8 +723,7 @@ int p3m_view_lay_ExternalTexture(bf_ctx *c, const bf_view_doc *d, p3m_ExternalTe
 {
     *v = (p3m_ExternalTexture_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* path */
-    if (!bf_need(c, 2, "path"))
+    if (!bf_need(c, 2, NULL))
         return 0;
     c->pos += 2;
     v->_end = c->pos;
@@ -746,9 +734,7 @@ int p3m_view_lay_Bone(bf_ctx *c, const bf_view_doc *d, p3m_Bone_view *v, int64_t
 {
     *v = (p3m_Bone_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* name .. child_count: 27 bytes */
-    static const bf_view_field name_run[] = {{"name", 2}, {"head", 12}, {"tail", 12}, {"child_count", 1}};
-    if (!bf_view_need_run(c, 27, name_run, 4))
+    if (!bf_need(c, 27, NULL))
         return 0;
     c->pos += 27;
     v->_end = c->pos;
@@ -775,7 +761,7 @@ int p3m_view_lay_Animation(bf_ctx *c, const bf_view_doc *d, p3m_Animation_view *
         if (!bf_view_count_fits(c, (uint64_t)n, 9, "actions"))
             return 0;
         v->actions_count = (size_t)n;
-        if (!bf_need(c, (uint64_t)n * 9, "actions"))
+        if (!bf_view_need_elems(c, (uint64_t)n, 9, "actions"))
             return 0;
         c->pos += (size_t)n * 9;
     }
@@ -787,9 +773,7 @@ int p3m_view_lay_AnimationAction(bf_ctx *c, const bf_view_doc *d, p3m_AnimationA
 {
     *v = (p3m_AnimationAction_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* action .. end: 9 bytes */
-    static const bf_view_field action_run[] = {{"action", 1}, {"speed", 4}, {"start", 2}, {"end", 2}};
-    if (!bf_view_need_run(c, 9, action_run, 4))
+    if (!bf_need(c, 9, NULL))
         return 0;
     c->pos += 9;
     v->_end = c->pos;
@@ -816,7 +800,7 @@ int p3m_view_lay_Action(bf_ctx *c, const bf_view_doc *d, p3m_Action_view *v, int
         if (!bf_view_count_fits(c, (uint64_t)n, 2, "part_list"))
             return 0;
         v->part_list_count = (size_t)n;
-        if (!bf_need(c, (uint64_t)n * 2, "part_list"))
+        if (!bf_view_need_elems(c, (uint64_t)n, 2, "part_list"))
             return 0;
         c->pos += (size_t)n * 2;
     }
@@ -853,8 +837,7 @@ int p3m_view_lay_PartName(bf_ctx *c, const bf_view_doc *d, p3m_PartName_view *v,
 {
     *v = (p3m_PartName_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* name */
-    if (!bf_need(c, 2, "name"))
+    if (!bf_need(c, 2, NULL))
         return 0;
     c->pos += 2;
     v->_end = c->pos;
@@ -877,6 +860,8 @@ int p3m_view_lay_ActionData(bf_ctx *c, const bf_view_doc *d, p3m_ActionData_view
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
             return bf_fail(c, c->pos, "translation_skips", "count %lld is out of range", (long long)n);
+        if (!bf_view_count_fits(c, (uint64_t)n, 1, "translation_skips"))
+            return 0;
         v->translation_skips_count = (size_t)n;
         if (!bf_need(c, (uint64_t)n * 1, "translation_skips"))
             return 0;
@@ -890,6 +875,8 @@ int p3m_view_lay_ActionData(bf_ctx *c, const bf_view_doc *d, p3m_ActionData_view
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
             return bf_fail(c, c->pos, "rotation_skips", "count %lld is out of range", (long long)n);
+        if (!bf_view_count_fits(c, (uint64_t)n, 1, "rotation_skips"))
+            return 0;
         v->rotation_skips_count = (size_t)n;
         if (!bf_need(c, (uint64_t)n * 1, "rotation_skips"))
             return 0;
@@ -903,6 +890,8 @@ int p3m_view_lay_ActionData(bf_ctx *c, const bf_view_doc *d, p3m_ActionData_view
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
             return bf_fail(c, c->pos, "scale_skips", "count %lld is out of range", (long long)n);
+        if (!bf_view_count_fits(c, (uint64_t)n, 1, "scale_skips"))
+            return 0;
         v->scale_skips_count = (size_t)n;
         if (!bf_need(c, (uint64_t)n * 1, "scale_skips"))
             return 0;
@@ -916,6 +905,8 @@ int p3m_view_lay_ActionData(bf_ctx *c, const bf_view_doc *d, p3m_ActionData_view
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
             return bf_fail(c, c->pos, "translation_modes", "count %lld is out of range", (long long)n);
+        if (!bf_view_count_fits(c, (uint64_t)n, 1, "translation_modes"))
+            return 0;
         v->translation_modes_count = (size_t)n;
         if (!bf_need(c, (uint64_t)n * 1, "translation_modes"))
             return 0;
@@ -929,6 +920,8 @@ int p3m_view_lay_ActionData(bf_ctx *c, const bf_view_doc *d, p3m_ActionData_view
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
             return bf_fail(c, c->pos, "rotation_modes", "count %lld is out of range", (long long)n);
+        if (!bf_view_count_fits(c, (uint64_t)n, 1, "rotation_modes"))
+            return 0;
         v->rotation_modes_count = (size_t)n;
         if (!bf_need(c, (uint64_t)n * 1, "rotation_modes"))
             return 0;
@@ -942,6 +935,8 @@ int p3m_view_lay_ActionData(bf_ctx *c, const bf_view_doc *d, p3m_ActionData_view
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
             return bf_fail(c, c->pos, "scale_modes", "count %lld is out of range", (long long)n);
+        if (!bf_view_count_fits(c, (uint64_t)n, 1, "scale_modes"))
+            return 0;
         v->scale_modes_count = (size_t)n;
         if (!bf_need(c, (uint64_t)n * 1, "scale_modes"))
             return 0;
@@ -959,7 +954,7 @@ int p3m_view_lay_ActionData(bf_ctx *c, const bf_view_doc *d, p3m_ActionData_view
         if (!bf_view_count_fits(c, (uint64_t)n, 12, "translations"))
             return 0;
         v->translations_count = (size_t)n;
-        if (!bf_need(c, (uint64_t)n * 12, "translations"))
+        if (!bf_view_need_elems(c, (uint64_t)n, 12, "translations"))
             return 0;
         c->pos += (size_t)n * 12;
     }
@@ -975,7 +970,7 @@ int p3m_view_lay_ActionData(bf_ctx *c, const bf_view_doc *d, p3m_ActionData_view
         if (!bf_view_count_fits(c, (uint64_t)n, 12, "rotations"))
             return 0;
         v->rotations_count = (size_t)n;
-        if (!bf_need(c, (uint64_t)n * 12, "rotations"))
+        if (!bf_view_need_elems(c, (uint64_t)n, 12, "rotations"))
             return 0;
         c->pos += (size_t)n * 12;
     }
@@ -991,7 +986,7 @@ int p3m_view_lay_ActionData(bf_ctx *c, const bf_view_doc *d, p3m_ActionData_view
         if (!bf_view_count_fits(c, (uint64_t)n, 12, "scales"))
             return 0;
         v->scales_count = (size_t)n;
-        if (!bf_need(c, (uint64_t)n * 12, "scales"))
+        if (!bf_view_need_elems(c, (uint64_t)n, 12, "scales"))
             return 0;
         c->pos += (size_t)n * 12;
     }
@@ -1003,13 +998,9 @@ int p3m_view_lay_Vec3(bf_ctx *c, const bf_view_doc *d, p3m_Vec3_view *v, int64_t
 {
     *v = (p3m_Vec3_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* xyz */
-    {
-        const int64_t n = 3;
-        if (!bf_need(c, (uint64_t)n * 4, "xyz"))
-            return 0;
-        c->pos += (size_t)n * 4;
-    }
+    if (!bf_need(c, 12, NULL))
+        return 0;
+    c->pos += 12;
     v->_end = c->pos;
     return 1;
 }
@@ -1619,17 +1610,21 @@ int p3m_view_link_ActionData(bf_ctx *c, const p3m_ActionData_view *v)
     return 1;
 }
 
+static const char *const revisions[] = {"engine", "document"};
+
+/* One revision's attempt (bf_view_open_revisions): every structure, then the strings. */
+static int open_revision_model(bf_ctx *c, void *out, int *laid_all)
+{
+    p3m_model_view *v = out;
+    if (!p3m_view_lay_File(c, &v->doc, &v->root, 0, 1))
+        return 0;
+    *laid_all = 1;
+    return p3m_view_link_File(c, &v->root);
+}
+
 int p3m_view_open_model(const uint8_t *data, size_t size, p3m_model_view *out, bf_error *err)
 {
-    bf_ctx c;
     out->doc = (bf_view_doc){data, size, &out->root, 0};
-    bf_view_ctx(&c, &out->doc, err); /* not bf_ctx_init: clearing 1.6 KB costs small files */
-    for (int64_t r = 0; r < 2; r++) {
-        out->doc.revision = r;
-        bf_view_ctx(&c, &out->doc, err);
-        if (p3m_view_lay_File(&c, &out->doc, &out->root, 0, 1) && p3m_view_link_File(&c, &out->root))
-            return 1;
-    }
-    return 0;
+    return bf_view_open_revisions(&out->doc, revisions, 2, err, open_revision_model, out);
 }
 

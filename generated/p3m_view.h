@@ -353,11 +353,9 @@ typedef struct p3m_model_view {
 } p3m_model_view;
 
 /* Checks every count, offset, bound, constant and string reference of a model in
- * `data` (which must outlive the view) and fills *out. No allocation. 0 with `err` set,
- * naming the field path and byte offset, when the full reader would refuse the input too. */
+ * `data` (which must outlive the view) and fills *out. No allocation. 0 when the full reader
+ * would refuse the input too, with `err` set as the reader sets it: message, path, offset. */
 int p3m_view_open_model(const uint8_t *data, size_t size, p3m_model_view *out, bf_error *err);
-/* 1 when the view of `data` and the full reader's document agree on every field (for tests). */
-int p3m_view_same_model(const p3m_model_view *v, const p3m_File *s, char *where, size_t where_size);
 
 /* ---- File ---- */
 /* File header. */

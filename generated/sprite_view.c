@@ -38,10 +38,9 @@ int sprite_view_lay_Sprite(bf_ctx *c, const bf_view_doc *d, sprite_Sprite_view *
     if ((int64_t)(((uint64_t)c->data[v->_offset + 5] >> 7) & UINT64_C(0x1)) == 1) {
         v->has_ext = 1;
         {
-            size_t pad = (8 - c->pos % 8) % 8;
-            if (!bf_need(c, pad, "ext"))
+            bf_bytes pad;
+            if (!bf_read_align(c, 8, "ext", &pad))
                 return 0;
-            c->pos += pad;
         }
         v->ext_at = c->pos;
         v->ext_lim = c->end;
@@ -75,9 +74,9 @@ int sprite_view_lay_SpriteExt(bf_ctx *c, const bf_view_doc *d, sprite_SpriteExt_
     v->lods_lim = c->end;
     {
         const int64_t n = 7;
-        if (!bf_need(c, (uint64_t)n * 8, "lods"))
-            return 0;
         if (!deep) {
+            if (!bf_need(c, (uint64_t)n * 8, "lods"))
+                return 0;
             c->pos += (size_t)n * 8;
         } else {
             sprite_Lod_view e;
@@ -99,20 +98,18 @@ int sprite_view_lay_SpriteExt(bf_ctx *c, const bf_view_doc *d, sprite_SpriteExt_
     /* palette */
     if (bf_load_u32be(c->data + v->_offset + 4) != 0) {
         v->has_palette = 1;
+        bf_mark palette_mark;
+        if (!bf_enter_region(c, BF_AT, (int64_t)bf_load_u32be(c->data + v->_offset + 4), 0, "palette", &palette_mark))
+            return 0;
+        v->palette_at = c->pos;
         {
-            bf_mark palette_mark;
-            if (!bf_enter_region(c, BF_AT, (int64_t)bf_load_u32be(c->data + v->_offset + 4), 0, "palette", &palette_mark))
+            int64_t n = (int64_t)(c->end - c->pos);
+            if (!bf_need(c, (uint64_t)n, "palette"))
                 return 0;
-            v->palette_at = c->pos;
-            {
-                int64_t n = (int64_t)(c->end - c->pos);
-                if (!bf_need(c, (uint64_t)n, "palette"))
-                    return 0;
-                v->palette_count = (size_t)n;
-                c->pos += (size_t)n;
-            }
-            bf_leave_region(c, &palette_mark);
+            v->palette_count = (size_t)n;
+            c->pos += (size_t)n;
         }
+        bf_leave_region(c, &palette_mark);
     }
     v->_end = c->pos;
     return 1;
@@ -130,25 +127,23 @@ int sprite_view_lay_Lod(bf_ctx *c, const bf_view_doc *d, sprite_Lod_view *v, int
     /* pixels */
     if (bf_load_u16be(c->data + v->_offset + 0) != 0) {
         v->has_pixels = 1;
+        bf_mark pixels_mark;
+        if (!bf_enter_region(c, BF_AT, (int64_t)bf_load_u24be(c->data + v->_offset + 5), 0, "pixels", &pixels_mark))
+            return 0;
+        v->pixels_at = c->pos;
         {
-            bf_mark pixels_mark;
-            if (!bf_enter_region(c, BF_AT, (int64_t)bf_load_u24be(c->data + v->_offset + 5), 0, "pixels", &pixels_mark))
+            int64_t n = bf_mul(bf_shr(bf_add(bf_shl(bf_load_u16be(c->data + v->_offset + 0), bf_add(c->data[v->_offset + 4] & 3, 2)), 7), 3),
+                               bf_load_u16be(c->data + v->_offset + 2));
+            if (c->err->failed)
                 return 0;
-            v->pixels_at = c->pos;
-            {
-                int64_t n = bf_mul(bf_shr(bf_add(bf_shl(bf_load_u16be(c->data + v->_offset + 0), bf_add(c->data[v->_offset + 4] & 3, 2)), 7), 3),
-                                   bf_load_u16be(c->data + v->_offset + 2));
-                if (c->err->failed)
-                    return 0;
-                if (n < 0)
-                    return bf_fail(c, c->pos, "pixels", "length %lld is negative", (long long)n);
-                if (!bf_need(c, (uint64_t)n, "pixels"))
-                    return 0;
-                v->pixels_count = (size_t)n;
-                c->pos += (size_t)n;
-            }
-            bf_leave_region(c, &pixels_mark);
+            if (n < 0)
+                return bf_fail(c, c->pos, "pixels", "length %lld is negative", (long long)n);
+            if (!bf_need(c, (uint64_t)n, "pixels"))
+                return 0;
+            v->pixels_count = (size_t)n;
+            c->pos += (size_t)n;
         }
+        bf_leave_region(c, &pixels_mark);
     }
     v->_end = c->pos;
     return 1;
@@ -158,9 +153,7 @@ int sprite_view_lay_TexParms(bf_ctx *c, const bf_view_doc *d, sprite_TexParms_vi
 {
     *v = (sprite_TexParms_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* s .. t: 24 bytes */
-    static const bf_view_field s_run[] = {{"s", 12}, {"t", 12}};
-    if (!bf_view_need_run(c, 24, s_run, 2))
+    if (!bf_need(c, 24, NULL))
         return 0;
     v->s_lim = c->end;
     v->t_lim = c->end;
@@ -173,9 +166,7 @@ int sprite_view_lay_TexAxis(bf_ctx *c, const bf_view_doc *d, sprite_TexAxis_view
 {
     *v = (sprite_TexAxis_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* translate .. padding: 12 bytes */
-    static const bf_view_field translate_run[] = {{"translate", 4}, {"repeats", 4}, {"scale_log", 2}, {"mirror", 1}, {"padding", 1}};
-    if (!bf_view_need_run(c, 12, translate_run, 5))
+    if (!bf_need(c, 12, NULL))
         return 0;
     c->pos += 12;
     v->_end = c->pos;
@@ -219,8 +210,8 @@ int sprite_SpriteExt_view_lods_next(const sprite_SpriteExt_view *v, sprite_Lod_v
 
 int sprite_view_open_sprite(const uint8_t *data, size_t size, sprite_sprite_view *out, bf_error *err)
 {
-    bf_ctx c;
     out->doc = (bf_view_doc){data, size, &out->root, 0};
+    bf_ctx c;
     bf_view_ctx(&c, &out->doc, err); /* not bf_ctx_init: clearing 1.6 KB costs small files */
     if (!sprite_view_lay_Sprite(&c, &out->doc, &out->root, 0, 1))
         return 0;

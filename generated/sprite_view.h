@@ -87,11 +87,9 @@ typedef struct sprite_sprite_view {
 } sprite_sprite_view;
 
 /* Checks every count, offset, bound, constant and string reference of a sprite in
- * `data` (which must outlive the view) and fills *out. No allocation. 0 with `err` set,
- * naming the field path and byte offset, when the full reader would refuse the input too. */
+ * `data` (which must outlive the view) and fills *out. No allocation. 0 when the full reader
+ * would refuse the input too, with `err` set as the reader sets it: message, path, offset. */
 int sprite_view_open_sprite(const uint8_t *data, size_t size, sprite_sprite_view *out, bf_error *err);
-/* 1 when the view of `data` and the full reader's document agree on every field (for tests). */
-int sprite_view_same_sprite(const sprite_sprite_view *v, const sprite_Sprite *s, char *where, size_t where_size);
 
 /* ---- Sprite ---- */
 /* Width in pixels of the first image (LOD 0). */

@@ -58,7 +58,7 @@ int t3dm_view_lay_File(bf_ctx *c, const bf_view_doc *d, t3dm_File_view *v, int64
         if (!bf_view_count_fits(c, (uint64_t)n, 4, "chunks"))
             return 0;
         v->chunks_count = (size_t)n;
-        if (!bf_need(c, (uint64_t)n * 4, "chunks"))
+        if (!bf_view_need_elems(c, (uint64_t)n, 4, "chunks"))
             return 0;
         c->pos += (size_t)n * 4;
     }
@@ -88,9 +88,9 @@ int t3dm_view_lay_File(bf_ctx *c, const bf_view_doc *d, t3dm_File_view *v, int64
         if (!bf_view_count_fits(c, (uint64_t)n, 0, "chunk_data"))
             return 0;
         v->chunk_data_count = (size_t)n;
-        if (!bf_need(c, (uint64_t)n * 0, "chunk_data"))
-            return 0;
         if (!deep) {
+            if (!bf_need(c, (uint64_t)n * 0, "chunk_data"))
+                return 0;
             c->pos += (size_t)n * 0;
         } else {
             t3dm_Chunk_view e;
@@ -102,21 +102,19 @@ int t3dm_view_lay_File(bf_ctx *c, const bf_view_doc *d, t3dm_File_view *v, int64
         }
     }
     /* strings */
+    bf_mark strings_mark;
+    const int64_t strings_size = bf_sub((int64_t)c->size, bf_load_u32be(c->data + v->_offset + 0 + 24));
+    if (!bf_enter_region(c, BF_AT | BF_SIZED, (int64_t)bf_load_u32be(c->data + v->_offset + 0 + 24), strings_size, "strings", &strings_mark))
+        return 0;
+    v->strings_at = c->pos;
     {
-        bf_mark strings_mark;
-        const int64_t strings_size = bf_sub((int64_t)c->size, bf_load_u32be(c->data + v->_offset + 0 + 24));
-        if (!bf_enter_region(c, BF_AT | BF_SIZED, (int64_t)bf_load_u32be(c->data + v->_offset + 0 + 24), strings_size, "strings", &strings_mark))
+        int64_t n = (int64_t)(c->end - c->pos);
+        if (!bf_need(c, (uint64_t)n, "strings"))
             return 0;
-        v->strings_at = c->pos;
-        {
-            int64_t n = (int64_t)(c->end - c->pos);
-            if (!bf_need(c, (uint64_t)n, "strings"))
-                return 0;
-            v->strings_count = (size_t)n;
-            c->pos += (size_t)n;
-        }
-        bf_leave_region(c, &strings_mark);
+        v->strings_count = (size_t)n;
+        c->pos += (size_t)n;
     }
+    bf_leave_region(c, &strings_mark);
     v->_end = c->pos;
     return 1;
 }
@@ -125,27 +123,14 @@ int t3dm_view_lay_Header(bf_ctx *c, const bf_view_doc *d, t3dm_Header_view *v, i
 {
     *v = (t3dm_Header_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* magic */
-    {
-        bf_str s;
-        if (!bf_read_fixed_str(c, 3, "magic", &s))
-            return 0;
-        if (!bf_expect_bytes(c, c->pos - 3, "magic", (const uint8_t *)s.ptr, "T3M", 3))
-            return 0;
-    }
-    /* version */
-    if (!bf_need(c, 1, "version"))
+    if (!bf_need(c, 44, NULL))
         return 0;
-    if ((int64_t)(c->data + c->pos)[0] != INT64_C(4))
-        return bf_fail(c, c->pos, "version", "expected 4, found %lld", (long long)(c->data + c->pos)[0]);
-    c->pos += 1;
-    /* chunk_count .. aabb_max: 40 bytes */
-    static const bf_view_field chunk_count_run[] = {{"chunk_count", 4}, {"total_vertex_count", 2}, {"total_index_count", 2}, {"first_vertex_chunk", 4},
-                                                    {"first_index_chunk", 4}, {"first_material_chunk", 4}, {"string_table_offset", 4}, {"block", 4},
-                                                    {"aabb_min", 6}, {"aabb_max", 6}};
-    if (!bf_view_need_run(c, 40, chunk_count_run, 10))
+    if (!bf_expect_bytes(c, c->pos + 0, "magic", c->data + c->pos + 0, "T3M", 3))
         return 0;
-    c->pos += 40;
+    if ((int64_t)(c->data + c->pos + 3)[0] != INT64_C(4))
+        return bf_fail(c, c->pos + 3, "version", "expected 4, found %lld (0x%llx)",
+                       (long long)(c->data + c->pos + 3)[0], (unsigned long long)(c->data + c->pos + 3)[0]);
+    c->pos += 44;
     v->_end = c->pos;
     return 1;
 }
@@ -154,9 +139,7 @@ int t3dm_view_lay_ChunkOffset(bf_ctx *c, const bf_view_doc *d, t3dm_ChunkOffset_
 {
     *v = (t3dm_ChunkOffset_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* type .. offset: 4 bytes */
-    static const bf_view_field type_run[] = {{"type", 1}, {"offset", 3}};
-    if (!bf_view_need_run(c, 4, type_run, 2))
+    if (!bf_need(c, 4, NULL))
         return 0;
     c->pos += 4;
     v->_end = c->pos;
@@ -168,90 +151,87 @@ int t3dm_view_lay_Chunk(bf_ctx *c, const bf_view_doc *d, t3dm_Chunk_view *v, int
     *v = (t3dm_Chunk_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     /* body */
+    bf_mark body_mark;
+    const int64_t body_size = bf_sub(bf_add(v->_index, 1) < (int64_t)((const t3dm_File_view *)c->root)->chunks_count ? bf_load_u24be(bf_view_elem(c,
+                                     c->data + ((const t3dm_File_view *)c->root)->_offset + 44, 4, ((const t3dm_File_view *)c->root)->chunks_count,
+                                     bf_add(v->_index, 1)) + 1) : bf_load_u32be(c->data + ((const t3dm_File_view *)c->root)->_offset + 0 + 24),
+                                     bf_load_u24be(bf_view_elem(c, c->data + ((const t3dm_File_view *)c->root)->_offset + 44, 4,
+                                     ((const t3dm_File_view *)c->root)->chunks_count, v->_index) + 1));
+    if (!bf_enter_region(c, BF_AT | BF_SIZED, (int64_t)bf_load_u24be(bf_view_elem(c, c->data + ((const t3dm_File_view *)c->root)->_offset + 44, 4,
+                         ((const t3dm_File_view *)c->root)->chunks_count, v->_index) + 1), body_size, "body", &body_mark))
+        return 0;
+    v->body_at = c->pos;
     {
-        bf_mark body_mark;
-        const int64_t body_size = bf_sub(bf_add(v->_index, 1) < (int64_t)((const t3dm_File_view *)c->root)->chunks_count
-                                         ? bf_load_u24be(bf_view_elem(c, c->data + ((const t3dm_File_view *)c->root)->_offset + 44, 4,
-                                         ((const t3dm_File_view *)c->root)->chunks_count, bf_add(v->_index, 1)) + 1)
-                                         : bf_load_u32be(c->data + ((const t3dm_File_view *)c->root)->_offset + 0 + 24),
-                                         bf_load_u24be(bf_view_elem(c, c->data + ((const t3dm_File_view *)c->root)->_offset + 44, 4,
-                                         ((const t3dm_File_view *)c->root)->chunks_count, v->_index) + 1));
-        if (!bf_enter_region(c, BF_AT | BF_SIZED, (int64_t)bf_load_u24be(bf_view_elem(c, c->data + ((const t3dm_File_view *)c->root)->_offset + 44, 4,
-                             ((const t3dm_File_view *)c->root)->chunks_count, v->_index) + 1), body_size, "body", &body_mark))
+        int64_t tag = (int64_t)(bf_view_elem(c, c->data + ((const t3dm_File_view *)c->root)->_offset + 44, 4, ((const t3dm_File_view *)c->root)->chunks_count,
+                                             v->_index))[0];
+        if (c->err->failed)
             return 0;
-        v->body_at = c->pos;
-        {
-            int64_t tag = (int64_t)(bf_view_elem(c, c->data + ((const t3dm_File_view *)c->root)->_offset + 44, 4,
-                                                 ((const t3dm_File_view *)c->root)->chunks_count, v->_index))[0];
-            if (c->err->failed)
-                return 0;
-            v->body_lim = c->end;
-            switch (tag) {
-            case INT64_C(79): /* O */
-                v->body_kind = T3DM_KIND_OBJECT;
-                if (deep) {
-                    t3dm_Object_view e;
-                    if (!bf_push(c, "body", -1) || !t3dm_view_lay_Object(c, d, &e, 0, deep))
-                        return 0;
-                    bf_pop(c);
-                }
-                break;
-            case INT64_C(65): /* A */
-                v->body_kind = T3DM_KIND_ANIMATION;
-                if (deep) {
-                    t3dm_Animation_view e;
-                    if (!bf_push(c, "body", -1) || !t3dm_view_lay_Animation(c, d, &e, 0, deep))
-                        return 0;
-                    bf_pop(c);
-                }
-                break;
-            case INT64_C(66): /* B */
-                v->body_kind = T3DM_KIND_BVH;
-                if (deep) {
-                    t3dm_Bvh_view e;
-                    if (!bf_push(c, "body", -1) || !t3dm_view_lay_Bvh(c, d, &e, 0, deep))
-                        return 0;
-                    bf_pop(c);
-                }
-                break;
-            case INT64_C(86): /* V */
-                v->body_kind = T3DM_KIND_VERTICES;
-                if (deep) {
-                    t3dm_Vertices_view e;
-                    if (!bf_push(c, "body", -1) || !t3dm_view_lay_Vertices(c, d, &e, 0, deep))
-                        return 0;
-                    bf_pop(c);
-                }
-                break;
-            case INT64_C(73): /* I */
-                v->body_kind = T3DM_CHUNK_BODY_I;
-                c->pos = c->end;
-                break;
-            case INT64_C(77): /* M */
-                v->body_kind = T3DM_KIND_MATERIAL;
-                if (deep) {
-                    t3dm_Material_view e;
-                    if (!bf_push(c, "body", -1) || !t3dm_view_lay_Material(c, d, &e, 0, deep))
-                        return 0;
-                    bf_pop(c);
-                }
-                break;
-            case INT64_C(83): /* S */
-                v->body_kind = T3DM_KIND_SKELETON;
-                if (deep) {
-                    t3dm_Skeleton_view e;
-                    if (!bf_push(c, "body", -1) || !t3dm_view_lay_Skeleton(c, d, &e, 0, deep))
-                        return 0;
-                    bf_pop(c);
-                }
-                break;
-            default:
-                c->pos = c->end;
-                break;
+        v->body_lim = c->end;
+        switch (tag) {
+        case INT64_C(79): /* O */
+            v->body_kind = T3DM_KIND_OBJECT;
+            if (deep) {
+                t3dm_Object_view e;
+                if (!bf_push(c, "body", -1) || !t3dm_view_lay_Object(c, d, &e, 0, deep))
+                    return 0;
+                bf_pop(c);
             }
+            break;
+        case INT64_C(65): /* A */
+            v->body_kind = T3DM_KIND_ANIMATION;
+            if (deep) {
+                t3dm_Animation_view e;
+                if (!bf_push(c, "body", -1) || !t3dm_view_lay_Animation(c, d, &e, 0, deep))
+                    return 0;
+                bf_pop(c);
+            }
+            break;
+        case INT64_C(66): /* B */
+            v->body_kind = T3DM_KIND_BVH;
+            if (deep) {
+                t3dm_Bvh_view e;
+                if (!bf_push(c, "body", -1) || !t3dm_view_lay_Bvh(c, d, &e, 0, deep))
+                    return 0;
+                bf_pop(c);
+            }
+            break;
+        case INT64_C(86): /* V */
+            v->body_kind = T3DM_KIND_VERTICES;
+            if (deep) {
+                t3dm_Vertices_view e;
+                if (!bf_push(c, "body", -1) || !t3dm_view_lay_Vertices(c, d, &e, 0, deep))
+                    return 0;
+                bf_pop(c);
+            }
+            break;
+        case INT64_C(73): /* I */
+            v->body_kind = T3DM_CHUNK_BODY_I;
+            c->pos = c->end;
+            break;
+        case INT64_C(77): /* M */
+            v->body_kind = T3DM_KIND_MATERIAL;
+            if (deep) {
+                t3dm_Material_view e;
+                if (!bf_push(c, "body", -1) || !t3dm_view_lay_Material(c, d, &e, 0, deep))
+                    return 0;
+                bf_pop(c);
+            }
+            break;
+        case INT64_C(83): /* S */
+            v->body_kind = T3DM_KIND_SKELETON;
+            if (deep) {
+                t3dm_Skeleton_view e;
+                if (!bf_push(c, "body", -1) || !t3dm_view_lay_Skeleton(c, d, &e, 0, deep))
+                    return 0;
+                bf_pop(c);
+            }
+            break;
+        default:
+            c->pos = c->end;
+            break;
         }
-        bf_leave_region(c, &body_mark);
     }
+    bf_leave_region(c, &body_mark);
     v->_end = c->pos;
     return 1;
 }
@@ -271,7 +251,7 @@ int t3dm_view_lay_Vertices(bf_ctx *c, const bf_view_doc *d, t3dm_Vertices_view *
         if (!bf_view_count_fits(c, (uint64_t)n, 32, "pairs"))
             return 0;
         v->pairs_count = (size_t)n;
-        if (!bf_need(c, (uint64_t)n * 32, "pairs"))
+        if (!bf_view_need_elems(c, (uint64_t)n, 32, "pairs"))
             return 0;
         c->pos += (size_t)n * 32;
     }
@@ -283,10 +263,7 @@ int t3dm_view_lay_VertexPair(bf_ctx *c, const bf_view_doc *d, t3dm_VertexPair_vi
 {
     *v = (t3dm_VertexPair_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* position_a .. uv_b: 32 bytes */
-    static const bf_view_field position_a_run[] =
-            {{"position_a", 6}, {"normal_a", 2}, {"position_b", 6}, {"normal_b", 2}, {"rgba_a", 4}, {"rgba_b", 4}, {"uv_a", 4}, {"uv_b", 4}};
-    if (!bf_view_need_run(c, 32, position_a_run, 8))
+    if (!bf_need(c, 32, NULL))
         return 0;
     c->pos += 32;
     v->_end = c->pos;
@@ -297,12 +274,7 @@ int t3dm_view_lay_Material(bf_ctx *c, const bf_view_doc *d, t3dm_Material_view *
 {
     *v = (t3dm_Material_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* color_combiner .. texture_b: 140 bytes */
-    static const bf_view_field color_combiner_run[] = {{"color_combiner", 8}, {"other_mode_value", 8}, {"other_mode_mask", 8}, {"blend_mode", 4},
-                                                       {"draw_flags", 4}, {"unused", 1}, {"fog_mode", 1}, {"color_flags", 1}, {"vertex_fx", 1},
-                                                       {"prim_color", 4}, {"env_color", 4}, {"blend_color", 4}, {"name", 4}, {"texture_a", 44},
-                                                       {"texture_b", 44}};
-    if (!bf_view_need_run(c, 140, color_combiner_run, 15))
+    if (!bf_need(c, 140, NULL))
         return 0;
     v->texture_a_lim = c->end;
     v->texture_b_lim = c->end;
@@ -315,10 +287,7 @@ int t3dm_view_lay_MaterialTexture(bf_ctx *c, const bf_view_doc *d, t3dm_Material
 {
     *v = (t3dm_MaterialTexture_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* reference .. axis: 44 bytes */
-    static const bf_view_field reference_run[] =
-            {{"reference", 4}, {"path", 4}, {"hash", 4}, {"runtime_pointer", 4}, {"width", 2}, {"height", 2}, {"axis", 24}};
-    if (!bf_view_need_run(c, 44, reference_run, 7))
+    if (!bf_need(c, 44, NULL))
         return 0;
     v->axis_lim = c->end;
     c->pos += 44;
@@ -330,9 +299,7 @@ int t3dm_view_lay_MaterialAxis(bf_ctx *c, const bf_view_doc *d, t3dm_MaterialAxi
 {
     *v = (t3dm_MaterialAxis_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* low .. clamp: 12 bytes */
-    static const bf_view_field low_run[] = {{"low", 4}, {"high", 4}, {"mask", 1}, {"shift", 1}, {"mirror", 1}, {"clamp", 1}};
-    if (!bf_view_need_run(c, 12, low_run, 6))
+    if (!bf_need(c, 12, NULL))
         return 0;
     c->pos += 12;
     v->_end = c->pos;
@@ -360,9 +327,9 @@ int t3dm_view_lay_Object(bf_ctx *c, const bf_view_doc *d, t3dm_Object_view *v, i
         if (!bf_view_count_fits(c, (uint64_t)n, 24, "parts"))
             return 0;
         v->parts_count = (size_t)n;
-        if (!bf_need(c, (uint64_t)n * 24, "parts"))
-            return 0;
         if (!deep) {
+            if (!bf_need(c, (uint64_t)n * 24, "parts"))
+                return 0;
             c->pos += (size_t)n * 24;
         } else {
             t3dm_Part_view e;
@@ -388,25 +355,22 @@ int t3dm_view_lay_Part(bf_ctx *c, const bf_view_doc *d, t3dm_Part_view *v, int64
         return 0;
     c->pos += 24;
     /* index_data */
-    {
-        bf_mark index_data_mark;
-        if (!bf_enter_region(c, BF_AT, bf_add(bf_load_u24be(bf_view_elem(c, c->data + ((const t3dm_File_view *)c->root)->_offset + 44, 4,
-                             ((const t3dm_File_view *)c->root)->chunks_count,
-                             bf_load_u32be(c->data + ((const t3dm_File_view *)c->root)->_offset + 0 + 16)) + 1), bf_load_u32be(c->data + v->_offset + 8)), 0,
-                             "index_data", &index_data_mark))
+    bf_mark index_data_mark;
+    if (!bf_enter_region(c, BF_AT, bf_add(bf_load_u24be(bf_view_elem(c, c->data + ((const t3dm_File_view *)c->root)->_offset + 44, 4,
+                         ((const t3dm_File_view *)c->root)->chunks_count, bf_load_u32be(c->data + ((const t3dm_File_view *)c->root)->_offset + 0 + 16)) + 1),
+                         bf_load_u32be(c->data + v->_offset + 8)), 0, "index_data", &index_data_mark))
+        return 0;
+    v->index_data_at = c->pos;
+    v->index_data_lim = c->end;
+    if (deep) {
+        t3dm_PartIndices_view e_index_data;
+        if (!bf_push(c, "index_data", -1) || !t3dm_view_lay_PartIndices(c, d, &e_index_data, 0, deep, (int64_t)bf_load_u16be(c->data + v->_offset + 12),
+            (int64_t)(bf_view_elem(c, c->data + v->_offset + 16, 1, 4, 0))[0], (int64_t)(bf_view_elem(c, c->data + v->_offset + 16, 1, 4, 1))[0],
+            (int64_t)(bf_view_elem(c, c->data + v->_offset + 16, 1, 4, 2))[0], (int64_t)(bf_view_elem(c, c->data + v->_offset + 16, 1, 4, 3))[0]))
             return 0;
-        v->index_data_at = c->pos;
-        v->index_data_lim = c->end;
-        if (deep) {
-            t3dm_PartIndices_view e_index_data;
-            if (!bf_push(c, "index_data", -1) || !t3dm_view_lay_PartIndices(c, d, &e_index_data, 0, deep, (int64_t)bf_load_u16be(c->data + v->_offset + 12),
-                (int64_t)(bf_view_elem(c, c->data + v->_offset + 16, 1, 4, 0))[0], (int64_t)(bf_view_elem(c, c->data + v->_offset + 16, 1, 4, 1))[0],
-                (int64_t)(bf_view_elem(c, c->data + v->_offset + 16, 1, 4, 2))[0], (int64_t)(bf_view_elem(c, c->data + v->_offset + 16, 1, 4, 3))[0]))
-                return 0;
-            bf_pop(c);
-        }
-        bf_leave_region(c, &index_data_mark);
+        bf_pop(c);
     }
+    bf_leave_region(c, &index_data_mark);
     v->_end = c->pos;
     return 1;
 }
@@ -428,6 +392,8 @@ int t3dm_view_lay_PartIndices(bf_ctx *c, const bf_view_doc *d, t3dm_PartIndices_
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
             return bf_fail(c, c->pos, "triangles", "count %lld is out of range", (long long)n);
+        if (!bf_view_count_fits(c, (uint64_t)n, 1, "triangles"))
+            return 0;
         v->triangles_count = (size_t)n;
         if (!bf_need(c, (uint64_t)n * 1, "triangles"))
             return 0;
@@ -437,10 +403,9 @@ int t3dm_view_lay_PartIndices(bf_ctx *c, const bf_view_doc *d, t3dm_PartIndices_
     if (v->_p_strip_0 > 0) {
         v->has_strip_a = 1;
         {
-            size_t pad = (8 - c->pos % 8) % 8;
-            if (!bf_need(c, pad, "strip_a"))
+            bf_bytes pad;
+            if (!bf_read_align(c, 8, "strip_a", &pad))
                 return 0;
-            c->pos += pad;
         }
         v->strip_a_at = c->pos;
         {
@@ -449,6 +414,8 @@ int t3dm_view_lay_PartIndices(bf_ctx *c, const bf_view_doc *d, t3dm_PartIndices_
                 return 0;
             if (n < 0 || n > (int64_t)UINT32_MAX)
                 return bf_fail(c, c->pos, "strip_a", "count %lld is out of range", (long long)n);
+            if (!bf_view_count_fits(c, (uint64_t)n, 2, "strip_a"))
+                return 0;
             v->strip_a_count = (size_t)n;
             if (!bf_need(c, (uint64_t)n * 2, "strip_a"))
                 return 0;
@@ -459,10 +426,9 @@ int t3dm_view_lay_PartIndices(bf_ctx *c, const bf_view_doc *d, t3dm_PartIndices_
     if (v->_p_strip_0 > 0 && v->_p_strip_1 > 0) {
         v->has_strip_b = 1;
         {
-            size_t pad = (8 - c->pos % 8) % 8;
-            if (!bf_need(c, pad, "strip_b"))
+            bf_bytes pad;
+            if (!bf_read_align(c, 8, "strip_b", &pad))
                 return 0;
-            c->pos += pad;
         }
         v->strip_b_at = c->pos;
         {
@@ -471,6 +437,8 @@ int t3dm_view_lay_PartIndices(bf_ctx *c, const bf_view_doc *d, t3dm_PartIndices_
                 return 0;
             if (n < 0 || n > (int64_t)UINT32_MAX)
                 return bf_fail(c, c->pos, "strip_b", "count %lld is out of range", (long long)n);
+            if (!bf_view_count_fits(c, (uint64_t)n, 2, "strip_b"))
+                return 0;
             v->strip_b_count = (size_t)n;
             if (!bf_need(c, (uint64_t)n * 2, "strip_b"))
                 return 0;
@@ -481,10 +449,9 @@ int t3dm_view_lay_PartIndices(bf_ctx *c, const bf_view_doc *d, t3dm_PartIndices_
     if (v->_p_strip_0 > 0 && v->_p_strip_1 > 0 && v->_p_strip_2 > 0) {
         v->has_strip_c = 1;
         {
-            size_t pad = (8 - c->pos % 8) % 8;
-            if (!bf_need(c, pad, "strip_c"))
+            bf_bytes pad;
+            if (!bf_read_align(c, 8, "strip_c", &pad))
                 return 0;
-            c->pos += pad;
         }
         v->strip_c_at = c->pos;
         {
@@ -493,6 +460,8 @@ int t3dm_view_lay_PartIndices(bf_ctx *c, const bf_view_doc *d, t3dm_PartIndices_
                 return 0;
             if (n < 0 || n > (int64_t)UINT32_MAX)
                 return bf_fail(c, c->pos, "strip_c", "count %lld is out of range", (long long)n);
+            if (!bf_view_count_fits(c, (uint64_t)n, 2, "strip_c"))
+                return 0;
             v->strip_c_count = (size_t)n;
             if (!bf_need(c, (uint64_t)n * 2, "strip_c"))
                 return 0;
@@ -503,10 +472,9 @@ int t3dm_view_lay_PartIndices(bf_ctx *c, const bf_view_doc *d, t3dm_PartIndices_
     if (v->_p_strip_0 > 0 && v->_p_strip_1 > 0 && v->_p_strip_2 > 0 && v->_p_strip_3 > 0) {
         v->has_strip_d = 1;
         {
-            size_t pad = (8 - c->pos % 8) % 8;
-            if (!bf_need(c, pad, "strip_d"))
+            bf_bytes pad;
+            if (!bf_read_align(c, 8, "strip_d", &pad))
                 return 0;
-            c->pos += pad;
         }
         v->strip_d_at = c->pos;
         {
@@ -515,6 +483,8 @@ int t3dm_view_lay_PartIndices(bf_ctx *c, const bf_view_doc *d, t3dm_PartIndices_
                 return 0;
             if (n < 0 || n > (int64_t)UINT32_MAX)
                 return bf_fail(c, c->pos, "strip_d", "count %lld is out of range", (long long)n);
+            if (!bf_view_count_fits(c, (uint64_t)n, 2, "strip_d"))
+                return 0;
             v->strip_d_count = (size_t)n;
             if (!bf_need(c, (uint64_t)n * 2, "strip_d"))
                 return 0;
@@ -545,7 +515,7 @@ int t3dm_view_lay_Skeleton(bf_ctx *c, const bf_view_doc *d, t3dm_Skeleton_view *
         if (!bf_view_count_fits(c, (uint64_t)n, 48, "bones"))
             return 0;
         v->bones_count = (size_t)n;
-        if (!bf_need(c, (uint64_t)n * 48, "bones"))
+        if (!bf_view_need_elems(c, (uint64_t)n, 48, "bones"))
             return 0;
         c->pos += (size_t)n * 48;
     }
@@ -557,9 +527,7 @@ int t3dm_view_lay_Bone(bf_ctx *c, const bf_view_doc *d, t3dm_Bone_view *v, int64
 {
     *v = (t3dm_Bone_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* name .. translation: 48 bytes */
-    static const bf_view_field name_run[] = {{"name", 4}, {"parent", 2}, {"depth", 2}, {"scale", 12}, {"rotation", 16}, {"translation", 12}};
-    if (!bf_view_need_run(c, 48, name_run, 6))
+    if (!bf_need(c, 48, NULL))
         return 0;
     c->pos += 48;
     v->_end = c->pos;
@@ -587,7 +555,7 @@ int t3dm_view_lay_Animation(bf_ctx *c, const bf_view_doc *d, t3dm_Animation_view
         if (!bf_view_count_fits(c, (uint64_t)n, 12, "channels"))
             return 0;
         v->channels_count = (size_t)n;
-        if (!bf_need(c, (uint64_t)n * 12, "channels"))
+        if (!bf_view_need_elems(c, (uint64_t)n, 12, "channels"))
             return 0;
         c->pos += (size_t)n * 12;
     }
@@ -599,9 +567,7 @@ int t3dm_view_lay_ChannelMapping(bf_ctx *c, const bf_view_doc *d, t3dm_ChannelMa
 {
     *v = (t3dm_ChannelMapping_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* target_index .. quant_offset: 12 bytes */
-    static const bf_view_field target_index_run[] = {{"target_index", 2}, {"target_type", 1}, {"attribute_index", 1}, {"quant_scale", 4}, {"quant_offset", 4}};
-    if (!bf_view_need_run(c, 12, target_index_run, 5))
+    if (!bf_need(c, 12, NULL))
         return 0;
     c->pos += 12;
     v->_end = c->pos;
@@ -628,7 +594,7 @@ int t3dm_view_lay_Bvh(bf_ctx *c, const bf_view_doc *d, t3dm_Bvh_view *v, int64_t
         if (!bf_view_count_fits(c, (uint64_t)n, 14, "nodes"))
             return 0;
         v->nodes_count = (size_t)n;
-        if (!bf_need(c, (uint64_t)n * 14, "nodes"))
+        if (!bf_view_need_elems(c, (uint64_t)n, 14, "nodes"))
             return 0;
         c->pos += (size_t)n * 14;
     }
@@ -640,6 +606,8 @@ int t3dm_view_lay_Bvh(bf_ctx *c, const bf_view_doc *d, t3dm_Bvh_view *v, int64_t
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
             return bf_fail(c, c->pos, "data_array", "count %lld is out of range", (long long)n);
+        if (!bf_view_count_fits(c, (uint64_t)n, 2, "data_array"))
+            return 0;
         v->data_array_count = (size_t)n;
         if (!bf_need(c, (uint64_t)n * 2, "data_array"))
             return 0;
@@ -653,9 +621,7 @@ int t3dm_view_lay_BvhNode(bf_ctx *c, const bf_view_doc *d, t3dm_BvhNode_view *v,
 {
     *v = (t3dm_BvhNode_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* aabb_min .. value: 14 bytes */
-    static const bf_view_field aabb_min_run[] = {{"aabb_min", 6}, {"aabb_max", 6}, {"value", 2}};
-    if (!bf_view_need_run(c, 14, aabb_min_run, 3))
+    if (!bf_need(c, 14, NULL))
         return 0;
     c->pos += 14;
     v->_end = c->pos;
@@ -705,6 +671,8 @@ int t3dm_view_lay_Keyframe(bf_ctx *c, const bf_view_doc *d, t3dm_Keyframe_view *
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
             return bf_fail(c, c->pos, "data", "count %lld is out of range", (long long)n);
+        if (!bf_view_count_fits(c, (uint64_t)n, 2, "data"))
+            return 0;
         v->data_count = (size_t)n;
         if (!bf_need(c, (uint64_t)n * 2, "data"))
             return 0;
@@ -1162,8 +1130,8 @@ int t3dm_view_link_Animation(bf_ctx *c, const t3dm_Animation_view *v)
 
 int t3dm_view_open_model(const uint8_t *data, size_t size, t3dm_model_view *out, bf_error *err)
 {
-    bf_ctx c;
     out->doc = (bf_view_doc){data, size, &out->root, 0};
+    bf_ctx c;
     bf_view_ctx(&c, &out->doc, err); /* not bf_ctx_init: clearing 1.6 KB costs small files */
     if (!t3dm_view_lay_File(&c, &out->doc, &out->root, 0, 1))
         return 0;
@@ -1174,8 +1142,8 @@ int t3dm_view_open_model(const uint8_t *data, size_t size, t3dm_model_view *out,
 
 int t3dm_view_open_stream(const uint8_t *data, size_t size, t3dm_stream_view *out, bf_error *err)
 {
-    bf_ctx c;
     out->doc = (bf_view_doc){data, size, &out->root, 0};
+    bf_ctx c;
     bf_view_ctx(&c, &out->doc, err); /* not bf_ctx_init: clearing 1.6 KB costs small files */
     if (!t3dm_view_lay_StreamData(&c, &out->doc, &out->root, 0, 1))
         return 0;

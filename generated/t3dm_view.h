@@ -275,11 +275,9 @@ typedef struct t3dm_model_view {
 } t3dm_model_view;
 
 /* Checks every count, offset, bound, constant and string reference of a model in
- * `data` (which must outlive the view) and fills *out. No allocation. 0 with `err` set,
- * naming the field path and byte offset, when the full reader would refuse the input too. */
+ * `data` (which must outlive the view) and fills *out. No allocation. 0 when the full reader
+ * would refuse the input too, with `err` set as the reader sets it: message, path, offset. */
 int t3dm_view_open_model(const uint8_t *data, size_t size, t3dm_model_view *out, bf_error *err);
-/* 1 when the view of `data` and the full reader's document agree on every field (for tests). */
-int t3dm_view_same_model(const t3dm_model_view *v, const t3dm_File *s, char *where, size_t where_size);
 
 /* An open stream view: the input and the root's view. Do not move it while views taken
  * from it are in use (they point at its `doc`). */
@@ -289,11 +287,9 @@ typedef struct t3dm_stream_view {
 } t3dm_stream_view;
 
 /* Checks every count, offset, bound, constant and string reference of a stream in
- * `data` (which must outlive the view) and fills *out. No allocation. 0 with `err` set,
- * naming the field path and byte offset, when the full reader would refuse the input too. */
+ * `data` (which must outlive the view) and fills *out. No allocation. 0 when the full reader
+ * would refuse the input too, with `err` set as the reader sets it: message, path, offset. */
 int t3dm_view_open_stream(const uint8_t *data, size_t size, t3dm_stream_view *out, bf_error *err);
-/* 1 when the view of `data` and the full reader's document agree on every field (for tests). */
-int t3dm_view_same_stream(const t3dm_stream_view *v, const t3dm_StreamData *s, char *where, size_t where_size);
 
 /* ---- File ---- */
 /* File header. */

@@ -54,11 +54,9 @@ typedef struct tkl_library_view {
 } tkl_library_view;
 
 /* Checks every count, offset, bound, constant and string reference of a library in
- * `data` (which must outlive the view) and fills *out. No allocation. 0 with `err` set,
- * naming the field path and byte offset, when the full reader would refuse the input too. */
+ * `data` (which must outlive the view) and fills *out. No allocation. 0 when the full reader
+ * would refuse the input too, with `err` set as the reader sets it: message, path, offset. */
 int tkl_view_open_library(const uint8_t *data, size_t size, tkl_library_view *out, bf_error *err);
-/* 1 when the view of `data` and the full reader's document agree on every field (for tests). */
-int tkl_view_same_library(const tkl_library_view *v, const tkl_File *s, char *where, size_t where_size);
 
 /* ---- File ---- */
 /* Must be "TPKL". */

@@ -46,97 +46,91 @@ int tmd_view_lay_File(bf_ctx *c, const bf_view_doc *d, tmd_File_view *v, int64_t
     /* aux_data */
     if (bf_sub(bf_add(60, bf_load_u32le(c->data + v->scene._offset + 52)), bf_load_u32le(c->data + v->_offset + 8 + 24)) != 124) {
         v->has_aux_data = 1;
-        {
-            bf_mark aux_data_mark;
-            if (!bf_enter_region(c, BF_AT, bf_sub(bf_add(60, bf_load_u32le(c->data + v->scene._offset + 52)), bf_load_u32le(c->data + v->_offset + 8 + 24)), 0,
-                                 "aux_data", &aux_data_mark))
-                return 0;
-            v->aux_data_at = c->pos;
-            {
-                int64_t n = (int64_t)bf_load_u16le(c->data + v->scene._offset + 0);
-                if (c->err->failed)
-                    return 0;
-                if (n < 0 || n > (int64_t)UINT32_MAX)
-                    return bf_fail(c, c->pos, "aux_data", "count %lld is out of range", (long long)n);
-                v->aux_data_count = (size_t)n;
-                if (!bf_need(c, (uint64_t)n * 4, "aux_data"))
-                    return 0;
-                c->pos += (size_t)n * 4;
-            }
-            bf_leave_region(c, &aux_data_mark);
-        }
-    }
-    /* nodes */
-    {
-        bf_mark nodes_mark;
-        if (!bf_enter_region(c, BF_AT, bf_sub(bf_add(60, bf_load_u32le(c->data + v->scene._offset + 52)), bf_load_u32le(c->data + v->_offset + 8 + 24)) == 124
-                             ? 124 : bf_sub(bf_add(60, v->scene.has_node_address ? bf_load_u32le(c->data + v->scene._offset + 56) : 0),
-                             bf_load_u32le(c->data + v->_offset + 8 + 24)), 0, "nodes", &nodes_mark))
+        bf_mark aux_data_mark;
+        if (!bf_enter_region(c, BF_AT, bf_sub(bf_add(60, bf_load_u32le(c->data + v->scene._offset + 52)), bf_load_u32le(c->data + v->_offset + 8 + 24)), 0,
+                             "aux_data", &aux_data_mark))
             return 0;
-        v->nodes_at = c->pos;
-        v->nodes_lim = c->end;
+        v->aux_data_at = c->pos;
         {
             int64_t n = (int64_t)bf_load_u16le(c->data + v->scene._offset + 0);
             if (c->err->failed)
                 return 0;
             if (n < 0 || n > (int64_t)UINT32_MAX)
-                return bf_fail(c, c->pos, "nodes", "count %lld is out of range", (long long)n);
-            if (!bf_view_count_fits(c, (uint64_t)n, 176, "nodes"))
+                return bf_fail(c, c->pos, "aux_data", "count %lld is out of range", (long long)n);
+            if (!bf_view_count_fits(c, (uint64_t)n, 4, "aux_data"))
                 return 0;
-            v->nodes_count = (size_t)n;
-            if (!bf_need(c, (uint64_t)n * 176, "nodes"))
+            v->aux_data_count = (size_t)n;
+            if (!bf_need(c, (uint64_t)n * 4, "aux_data"))
                 return 0;
-            c->pos += (size_t)n * 176;
+            c->pos += (size_t)n * 4;
         }
-        bf_leave_region(c, &nodes_mark);
+        bf_leave_region(c, &aux_data_mark);
     }
-    /* animation_pointers */
+    /* nodes */
+    bf_mark nodes_mark;
+    if (!bf_enter_region(c, BF_AT, bf_sub(bf_add(60, bf_load_u32le(c->data + v->scene._offset + 52)), bf_load_u32le(c->data + v->_offset + 8 + 24)) == 124 ? 124
+                         : bf_sub(bf_add(60, v->scene.has_node_address ? bf_load_u32le(c->data + v->scene._offset + 56) : 0),
+                         bf_load_u32le(c->data + v->_offset + 8 + 24)), 0, "nodes", &nodes_mark))
+        return 0;
+    v->nodes_at = c->pos;
+    v->nodes_lim = c->end;
     {
-        bf_mark animation_pointers_mark;
-        if (!bf_enter_region(c, BF_AT, bf_sub(bf_add(60, bf_load_u32le(c->data + v->scene.animation_address_at)), bf_load_u32le(c->data + v->_offset + 8 + 24)),
-                             0, "animation_pointers", &animation_pointers_mark))
+        int64_t n = (int64_t)bf_load_u16le(c->data + v->scene._offset + 0);
+        if (c->err->failed)
             return 0;
-        v->animation_pointers_at = c->pos;
-        v->animation_pointers_lim = c->end;
-        {
-            int64_t n = (int64_t)bf_load_u16le(c->data + v->scene._offset + 4);
-            if (c->err->failed)
-                return 0;
-            if (n < 0 || n > (int64_t)UINT32_MAX)
-                return bf_fail(c, c->pos, "animation_pointers", "count %lld is out of range", (long long)n);
-            if (!bf_view_count_fits(c, (uint64_t)n, 4, "animation_pointers"))
-                return 0;
-            v->animation_pointers_count = (size_t)n;
+        if (n < 0 || n > (int64_t)UINT32_MAX)
+            return bf_fail(c, c->pos, "nodes", "count %lld is out of range", (long long)n);
+        if (!bf_view_count_fits(c, (uint64_t)n, 176, "nodes"))
+            return 0;
+        v->nodes_count = (size_t)n;
+        if (!bf_view_need_elems(c, (uint64_t)n, 176, "nodes"))
+            return 0;
+        c->pos += (size_t)n * 176;
+    }
+    bf_leave_region(c, &nodes_mark);
+    /* animation_pointers */
+    bf_mark animation_pointers_mark;
+    if (!bf_enter_region(c, BF_AT, bf_sub(bf_add(60, bf_load_u32le(c->data + v->scene.animation_address_at)), bf_load_u32le(c->data + v->_offset + 8 + 24)), 0,
+                         "animation_pointers", &animation_pointers_mark))
+        return 0;
+    v->animation_pointers_at = c->pos;
+    v->animation_pointers_lim = c->end;
+    {
+        int64_t n = (int64_t)bf_load_u16le(c->data + v->scene._offset + 4);
+        if (c->err->failed)
+            return 0;
+        if (n < 0 || n > (int64_t)UINT32_MAX)
+            return bf_fail(c, c->pos, "animation_pointers", "count %lld is out of range", (long long)n);
+        if (!bf_view_count_fits(c, (uint64_t)n, 4, "animation_pointers"))
+            return 0;
+        v->animation_pointers_count = (size_t)n;
+        if (!deep) {
             if (!bf_need(c, (uint64_t)n * 4, "animation_pointers"))
                 return 0;
-            if (!deep) {
-                c->pos += (size_t)n * 4;
-            } else {
-                tmd_AnimationPointer_view e;
-                for (int64_t i = 0; i < n; i++) {
-                    if (!bf_push(c, "animation_pointers", i) || !tmd_view_lay_AnimationPointer(c, d, &e, i, deep))
-                        return 0;
-                    bf_pop(c);
-                }
+            c->pos += (size_t)n * 4;
+        } else {
+            tmd_AnimationPointer_view e;
+            for (int64_t i = 0; i < n; i++) {
+                if (!bf_push(c, "animation_pointers", i) || !tmd_view_lay_AnimationPointer(c, d, &e, i, deep))
+                    return 0;
+                bf_pop(c);
             }
         }
-        bf_leave_region(c, &animation_pointers_mark);
     }
+    bf_leave_region(c, &animation_pointers_mark);
     /* lod */
-    {
-        bf_mark lod_mark;
-        if (!bf_enter_region(c, BF_AT, bf_add(60, bf_load_u32le(c->data + v->_offset + 8 + 20)), 0, "lod", &lod_mark))
+    bf_mark lod_mark;
+    if (!bf_enter_region(c, BF_AT, bf_add(60, bf_load_u32le(c->data + v->_offset + 8 + 20)), 0, "lod", &lod_mark))
+        return 0;
+    v->lod_at = c->pos;
+    v->lod_lim = c->end;
+    if (deep) {
+        tmd_LodBlock_view e_lod;
+        if (!bf_push(c, "lod", -1) || !tmd_view_lay_LodBlock(c, d, &e_lod, 0, deep))
             return 0;
-        v->lod_at = c->pos;
-        v->lod_lim = c->end;
-        if (deep) {
-            tmd_LodBlock_view e_lod;
-            if (!bf_push(c, "lod", -1) || !tmd_view_lay_LodBlock(c, d, &e_lod, 0, deep))
-                return 0;
-            bf_pop(c);
-        }
-        bf_leave_region(c, &lod_mark);
+        bf_pop(c);
     }
+    bf_leave_region(c, &lod_mark);
     v->_end = c->pos;
     return 1;
 }
@@ -145,10 +139,7 @@ int tmd_view_lay_Header(bf_ctx *c, const bf_view_doc *d, tmd_Header_view *v, int
 {
     *v = (tmd_Header_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* remaining .. zeroes: 52 bytes */
-    static const bf_view_field remaining_run[] =
-            {{"remaining", 4}, {"category", 8}, {"magic_value", 8}, {"lod_offset", 4}, {"salt", 4}, {"unknown_28", 4}, {"unknown_32", 4}, {"zeroes", 16}};
-    if (!bf_view_need_run(c, 52, remaining_run, 8))
+    if (!bf_need(c, 52, NULL))
         return 0;
     c->pos += 52;
     v->_end = c->pos;
@@ -185,10 +176,7 @@ int tmd_view_lay_Node(bf_ctx *c, const bf_view_doc *d, tmd_Node_view *v, int64_t
 {
     *v = (tmd_Node_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* rotation .. translation: 176 bytes */
-    static const bf_view_field rotation_run[] = {{"rotation", 16}, {"bind_pose", 64}, {"inverse_bind_pose", 64}, {"name_length", 1}, {"name", 15},
-                                                 {"parent", 2}, {"ignore_updates", 2}, {"translation", 12}};
-    if (!bf_view_need_run(c, 176, rotation_run, 8))
+    if (!bf_need(c, 176, NULL))
         return 0;
     c->pos += 176;
     v->_end = c->pos;
@@ -204,22 +192,20 @@ int tmd_view_lay_AnimationPointer(bf_ctx *c, const bf_view_doc *d, tmd_Animation
         return 0;
     c->pos += 4;
     /* animation */
-    {
-        bf_mark animation_mark;
-        if (!bf_enter_region(c, BF_AT,
-                             bf_sub(bf_add(60, bf_load_u32le(c->data + v->_offset + 0)),
-                             bf_load_u32le(c->data + ((const tmd_File_view *)c->root)->_offset + 8 + 24)), 0, "animation", &animation_mark))
+    bf_mark animation_mark;
+    if (!bf_enter_region(c, BF_AT,
+                         bf_sub(bf_add(60, bf_load_u32le(c->data + v->_offset + 0)),
+                         bf_load_u32le(c->data + ((const tmd_File_view *)c->root)->_offset + 8 + 24)), 0, "animation", &animation_mark))
+        return 0;
+    v->animation_at = c->pos;
+    v->animation_lim = c->end;
+    if (deep) {
+        tmd_Animation_view e_animation;
+        if (!bf_push(c, "animation", -1) || !tmd_view_lay_Animation(c, d, &e_animation, 0, deep))
             return 0;
-        v->animation_at = c->pos;
-        v->animation_lim = c->end;
-        if (deep) {
-            tmd_Animation_view e_animation;
-            if (!bf_push(c, "animation", -1) || !tmd_view_lay_Animation(c, d, &e_animation, 0, deep))
-                return 0;
-            bf_pop(c);
-        }
-        bf_leave_region(c, &animation_mark);
+        bf_pop(c);
     }
+    bf_leave_region(c, &animation_mark);
     v->_end = c->pos;
     return 1;
 }
@@ -245,9 +231,9 @@ int tmd_view_lay_Animation(bf_ctx *c, const bf_view_doc *d, tmd_Animation_view *
         if (!bf_view_count_fits(c, (uint64_t)n, 4, "channels"))
             return 0;
         v->channels_count = (size_t)n;
-        if (!bf_need(c, (uint64_t)n * 4, "channels"))
-            return 0;
         if (!deep) {
+            if (!bf_need(c, (uint64_t)n * 4, "channels"))
+                return 0;
             c->pos += (size_t)n * 4;
         } else {
             tmd_ChannelPointer_view e;
@@ -271,22 +257,20 @@ int tmd_view_lay_ChannelPointer(bf_ctx *c, const bf_view_doc *d, tmd_ChannelPoin
         return 0;
     c->pos += 4;
     /* channel */
-    {
-        bf_mark channel_mark;
-        if (!bf_enter_region(c, BF_AT,
-                             bf_sub(bf_add(60, bf_load_u32le(c->data + v->_offset + 0)),
-                             bf_load_u32le(c->data + ((const tmd_File_view *)c->root)->_offset + 8 + 24)), 0, "channel", &channel_mark))
+    bf_mark channel_mark;
+    if (!bf_enter_region(c, BF_AT,
+                         bf_sub(bf_add(60, bf_load_u32le(c->data + v->_offset + 0)),
+                         bf_load_u32le(c->data + ((const tmd_File_view *)c->root)->_offset + 8 + 24)), 0, "channel", &channel_mark))
+        return 0;
+    v->channel_at = c->pos;
+    v->channel_lim = c->end;
+    if (deep) {
+        tmd_Channel_view e_channel;
+        if (!bf_push(c, "channel", -1) || !tmd_view_lay_Channel(c, d, &e_channel, 0, deep))
             return 0;
-        v->channel_at = c->pos;
-        v->channel_lim = c->end;
-        if (deep) {
-            tmd_Channel_view e_channel;
-            if (!bf_push(c, "channel", -1) || !tmd_view_lay_Channel(c, d, &e_channel, 0, deep))
-                return 0;
-            bf_pop(c);
-        }
-        bf_leave_region(c, &channel_mark);
+        bf_pop(c);
     }
+    bf_leave_region(c, &channel_mark);
     v->_end = c->pos;
     return 1;
 }
@@ -311,7 +295,7 @@ int tmd_view_lay_Channel(bf_ctx *c, const bf_view_doc *d, tmd_Channel_view *v, i
         if (!bf_view_count_fits(c, (uint64_t)n, 8, "keyframes"))
             return 0;
         v->keyframes_count = (size_t)n;
-        if (!bf_need(c, (uint64_t)n * 8, "keyframes"))
+        if (!bf_view_need_elems(c, (uint64_t)n, 8, "keyframes"))
             return 0;
         c->pos += (size_t)n * 8;
     }
@@ -323,9 +307,7 @@ int tmd_view_lay_Keyframe(bf_ctx *c, const bf_view_doc *d, tmd_Keyframe_view *v,
 {
     *v = (tmd_Keyframe_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* timestamp .. rotation_key: 8 bytes */
-    static const bf_view_field timestamp_run[] = {{"timestamp", 4}, {"translation_key", 2}, {"rotation_key", 2}};
-    if (!bf_view_need_run(c, 8, timestamp_run, 3))
+    if (!bf_need(c, 8, NULL))
         return 0;
     c->pos += 8;
     v->_end = c->pos;
@@ -446,6 +428,8 @@ int tmd_view_lay_Piece(bf_ctx *c, const bf_view_doc *d, tmd_Piece_view *v, int64
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
             return bf_fail(c, c->pos, "skin_nodes", "count %lld is out of range", (long long)n);
+        if (!bf_view_count_fits(c, (uint64_t)n, 4, "skin_nodes"))
+            return 0;
         v->skin_nodes_count = (size_t)n;
         if (!bf_need(c, (uint64_t)n * 4, "skin_nodes"))
             return 0;
@@ -463,7 +447,7 @@ int tmd_view_lay_Piece(bf_ctx *c, const bf_view_doc *d, tmd_Piece_view *v, int64
         if (!bf_view_count_fits(c, (uint64_t)n, 40, "vertices"))
             return 0;
         v->vertices_count = (size_t)n;
-        if (!bf_need(c, (uint64_t)n * 40, "vertices"))
+        if (!bf_view_need_elems(c, (uint64_t)n, 40, "vertices"))
             return 0;
         c->pos += (size_t)n * 40;
     }
@@ -475,6 +459,8 @@ int tmd_view_lay_Piece(bf_ctx *c, const bf_view_doc *d, tmd_Piece_view *v, int64
             return 0;
         if (n < 0 || n > (int64_t)UINT32_MAX)
             return bf_fail(c, c->pos, "indices", "count %lld is out of range", (long long)n);
+        if (!bf_view_count_fits(c, (uint64_t)n, 2, "indices"))
+            return 0;
         v->indices_count = (size_t)n;
         if (!bf_need(c, (uint64_t)n * 2, "indices"))
             return 0;
@@ -489,9 +475,7 @@ int tmd_view_lay_Vertex(bf_ctx *c, const bf_view_doc *d, tmd_Vertex_view *v, int
     *v = (tmd_Vertex_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
     v->_p_bone_count = p_bone_count;
-    /* position .. uv: 40 bytes */
-    static const bf_view_field position_run[] = {{"position", 12}, {"normal", 12}, {"weights", 4}, {"bone_ids", 4}, {"uv", 8}};
-    if (!bf_view_need_run(c, 40, position_run, 5))
+    if (!bf_need(c, 40, NULL))
         return 0;
     c->pos += 40;
     v->_end = c->pos;
@@ -778,8 +762,8 @@ int tmd_Piece_view_vertices_next(const tmd_Piece_view *v, tmd_Vertex_view *it)
 
 int tmd_view_open_model(const uint8_t *data, size_t size, tmd_model_view *out, bf_error *err)
 {
-    bf_ctx c;
     out->doc = (bf_view_doc){data, size, &out->root, 0};
+    bf_ctx c;
     bf_view_ctx(&c, &out->doc, err); /* not bf_ctx_init: clearing 1.6 KB costs small files */
     if (!tmd_view_lay_File(&c, &out->doc, &out->root, 0, 1))
         return 0;

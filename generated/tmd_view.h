@@ -198,11 +198,9 @@ typedef struct tmd_model_view {
 } tmd_model_view;
 
 /* Checks every count, offset, bound, constant and string reference of a model in
- * `data` (which must outlive the view) and fills *out. No allocation. 0 with `err` set,
- * naming the field path and byte offset, when the full reader would refuse the input too. */
+ * `data` (which must outlive the view) and fills *out. No allocation. 0 when the full reader
+ * would refuse the input too, with `err` set as the reader sets it: message, path, offset. */
 int tmd_view_open_model(const uint8_t *data, size_t size, tmd_model_view *out, bf_error *err);
-/* 1 when the view of `data` and the full reader's document agree on every field (for tests). */
-int tmd_view_same_model(const tmd_model_view *v, const tmd_File *s, char *where, size_t where_size);
 
 /* ---- File ---- */
 /* Magic "TMDL": the first four bytes of the 8-byte fixed-length string the format starts with. */

@@ -137,7 +137,7 @@ int tml_view_lay_Material(bf_ctx *c, const bf_view_doc *d, tml_Material_view *v,
         if (!bf_view_count_fits(c, (uint64_t)n, 4, "texture_ids"))
             return 0;
         v->texture_ids_count = (size_t)n;
-        if (!bf_need(c, (uint64_t)n * 4, "texture_ids"))
+        if (!bf_view_need_elems(c, (uint64_t)n, 4, "texture_ids"))
             return 0;
         c->pos += (size_t)n * 4;
     }
@@ -149,8 +149,7 @@ int tml_view_lay_TextureRef(bf_ctx *c, const bf_view_doc *d, tml_TextureRef_view
 {
     *v = (tml_TextureRef_view){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};
     (void)deep;
-    /* id */
-    if (!bf_need(c, 4, "id"))
+    if (!bf_need(c, 4, NULL))
         return 0;
     c->pos += 4;
     v->_end = c->pos;
@@ -232,8 +231,8 @@ int tml_File_view_materials_next(const tml_File_view *v, tml_Material_view *it)
 
 int tml_view_open_library(const uint8_t *data, size_t size, tml_library_view *out, bf_error *err)
 {
-    bf_ctx c;
     out->doc = (bf_view_doc){data, size, &out->root, 0};
+    bf_ctx c;
     bf_view_ctx(&c, &out->doc, err); /* not bf_ctx_init: clearing 1.6 KB costs small files */
     if (!tml_view_lay_File(&c, &out->doc, &out->root, 0, 1))
         return 0;

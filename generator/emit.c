@@ -110,7 +110,7 @@ static unsigned part_of(const char *name)
         unsigned part;
     } suffixes[] = {{"_write.c", EMIT_WRITER}, {"_validate.c", EMIT_VALIDATOR}, {"_meta.c", EMIT_META},
                     {"_access.h", EMIT_ACCESS}, {"_view.h", EMIT_VIEW}, {"_view.c", EMIT_VIEW},
-                    {"_view_same.c", EMIT_VIEW},
+                    {"_view_same.h", EMIT_VIEW_SAME}, {"_view_same.c", EMIT_VIEW_SAME},
                     {".h", EMIT_HEADER}, {".c", EMIT_READER}};
     for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
         size_t m = strlen(suffixes[i].suffix);

@@ -24,9 +24,11 @@ static void usage(FILE *out)
             "usage: bfgen [OPTIONS] SCHEMA.yaml...\n"
             "  -o, --out DIR        where generated files go (default: generated)\n"
             "  --emit PARTS         only these, comma-separated: header, reader, writer, validator,\n"
-            "                       access, meta, index, docs, view (default: all). What a part needs\n"
-            "                       comes with it: reader brings header and access; meta brings reader,\n"
-            "                       writer and validator; index brings meta\n"
+            "                       access, meta, index, docs, view (default: all), or view-same (the\n"
+            "                       views' agreement checks with the reader, for tests; never by\n"
+            "                       default). What a part needs comes with it: reader brings header\n"
+            "                       and access; meta brings reader, writer and validator; index brings\n"
+            "                       meta\n"
             "  --templates DIR      the Lua templates (default: found beside bfgen, see below)\n"
             "  --check              write nothing; fail if any generated file differs\n"
             "  -j, --jobs N         generate N formats at once, in N processes (default: one per\n"
@@ -93,6 +95,7 @@ static const struct {
     {"index", EMIT_INDEX | EMIT_META | EMIT_READER | EMIT_WRITER | EMIT_VALIDATOR | EMIT_HEADER},
     {"docs", EMIT_DOCS},
     {"view", EMIT_VIEW | EMIT_HEADER},
+    {"view-same", EMIT_VIEW_SAME}, /* beside the views it checks, generated elsewhere */
 };
 
 static int parse_parts(const char *list, unsigned *out)
@@ -106,7 +109,8 @@ static int parse_parts(const char *list, unsigned *out)
             if (strlen(parts[i].name) == n && strncmp(parts[i].name, p, n) == 0)
                 break;
         if (i == sizeof parts / sizeof parts[0]) {
-            fprintf(stderr, "bfgen: --emit: no part '%.*s' (header, reader, writer, validator, access, meta, index, docs, view)\n",
+            fprintf(stderr, "bfgen: --emit: no part '%.*s' (header, reader, writer, validator, access, meta, index, docs, view, "
+                    "view-same)\n",
                     (int)n, p);
             return 0;
         }

@@ -69,12 +69,21 @@ static inline int bf_view_need_run(bf_ctx *c, size_t size, const bf_view_field *
     return bf_view_short_run(c, run, count);
 }
 
+/* 1 when `n` elements of `size` bytes fit before c->end; else fails at the first that does
+ * not, named with its index ("field[i]"), as the reader's check of that element does. */
+int bf_view_need_elems(bf_ctx *c, uint64_t n, size_t size, const char *field);
+
 /* first_nonzero() over `count` consecutive unsigned fields of `width` bytes (1, 2 or 4) at
  * `p`, big-endian when `big`: the first that is not 0, else `otherwise`. */
 int64_t bf_view_first_nonzero(const uint8_t *p, size_t count, unsigned width, int big, int64_t otherwise);
 
-/* For the generated agreement checks: writes "type.field[index]" into `where`, returns 0. */
-int bf_view_differs(char *where, size_t size, const char *type, const char *field, int64_t index);
+/* Opens a document of a format with revisions as the full reader reads it: `lay` is tried
+ * with doc->revision set to each in turn (it sets *laid_all once every structure is laid
+ * out, before string references are checked); the first that succeeds wins, else the error
+ * of the attempt that got furthest, named like the reader's (bf_read_document). */
+int bf_view_open_revisions(bf_view_doc *doc, const char *const *revisions, int64_t count, bf_error *err,
+                           int (*lay)(bf_ctx *c, void *out, int *laid_all), void *out);
+
 
 #ifdef __cplusplus
 }

@@ -59,6 +59,21 @@ local function args_c(ix, env, fl, index_c)
   return table.concat(parts, ", ")
 end
 
+-- The check of number field `fl`'s constant (`const:`) on its value `val` (C text), failing
+-- at byte offset `at`: the reader's and the views' (c_view.lua), so that both say the same.
+function R.check_const(w, fl, val, at, env)
+  local e2 = setmetatable({ value = val, elem_field = fl }, { __index = env })
+  local text = quoted(fl.const.text)
+  if fl.float then
+    w(string.format("if ((double)%s != (double)(%s))", val, cexpr.cf(fl.const, e2)))
+    w(string.format('    return bf_fail(c, %s, "%s", "expected %s, found %%g", (double)%s);', at, fl.name, text, val))
+  else
+    w(string.format("if ((int64_t)%s != %s)", val, cexpr.c(fl.const, e2)))
+    w(string.format('    return bf_fail(c, %s, "%s", "expected %s, found %%lld (0x%%llx)",', at, fl.name, text))
+    w(string.format("                   (long long)%s, (unsigned long long)%s);", val, val))
+  end
+end
+
 -- The runtime's name for a number's encoding: u16be, s24le, f32be, u8...
 local function encoding(fl)
   local prim = fl.prim == "char" and "u8" or fl.prim
@@ -119,17 +134,8 @@ local function read_number(w, fl, env, flat)
     w("    return 0;")
   end
   if fl.const then
-    local want = cexpr.c(fl.const, setmetatable({ value = "s->" .. name }, { __index = env }))
     local at = flat and string.format("s->_offset + %d", fl.offset) or string.format("c->pos - %d", fl.prim_size)
-    if fl.float then
-      w(string.format("if ((double)s->%s != (double)(%s))", name, want))
-      w(string.format('    return bf_fail(c, %s, "%s", "expected %s, found %%g", (double)s->%s);', at, name,
-        quoted(fl.const.text), name))
-    else
-      w(string.format("if ((int64_t)s->%s != %s)", name, want))
-      w(string.format('    return bf_fail(c, %s, "%s", "expected %s, found %%lld (0x%%llx)",', at, name, quoted(fl.const.text)))
-      w(string.format("                   (long long)s->%s, (unsigned long long)s->%s);", name, name))
-    end
+    R.check_const(w, fl, "s->" .. name, at, env)
   end
   for _, b in ipairs(fl.bits) do
     local mask = b.width >= 64 and "UINT64_MAX" or string.format("UINT64_C(0x%X)", (1 << b.width) - 1)
@@ -395,43 +401,52 @@ function R.open_padding(w, fl, cx)
   w("    return 0;")
 end
 
--- The lines reading field `fl`, indented `depth` levels (0 when not given).
-function R.read_field(fmt, ix, t, fl, env, flat, depth)
+-- The lines around a field's value, the same for the reader and the views (c_view.lua): its
+-- condition (if:), alignment, region (pos:, size:), where it starts and its trailing padding;
+-- `value(w)` writes the value itself. `self` is the C name of the struct or view being filled;
+-- `keep`: the alignment and the region's tail are kept (the reader's, for writing back).
+-- Indented `depth` levels.
+function R.field_frame(fl, env, depth, self, keep, comment, value)
   local L = {}
-  depth = depth or 0
   local function w(s) L[#L + 1] = names.indent(depth) .. s end
   local name = fl.name
-  w("/* " .. name .. ": " .. names.comment(fl.doc) .. " */")
+  local function cx(e) return cexpr.value(e, env) end
+  w(comment)
   if fl.cond then
     w(string.format("if (%s) {", cexpr.cond(fl.cond, env)))
     depth = depth + 1
-    w("s->has_" .. name .. " = 1;")
+    w(self .. "->has_" .. name .. " = 1;")
   end
   if fl.align and not fl.pos then
-    w(string.format('if (!bf_read_align(c, %d, "%s", &s->%s_pad))', fl.align, name, name))
-    w("    return 0;")
+    if keep then
+      w(string.format('if (!bf_read_align(c, %d, "%s", &%s->%s_pad))', fl.align, name, self, name))
+      w("    return 0;")
+    else
+      w("{")
+      w("    bf_bytes pad;")
+      w(string.format('    if (!bf_read_align(c, %d, "%s", &pad))', fl.align, name))
+      w("        return 0;")
+      w("}")
+    end
   end
   local region = fl.pos or fl.size
-  if region then
-    R.open_region(w, fl, name, function(e) return cexpr.value(e, env) end)
-  end
-  if not fl.offset then w(string.format("s->%s_at = c->pos;", name)) end
+  if region then R.open_region(w, fl, name, cx) end
+  if not fl.offset then w(string.format("%s->%s_at = c->pos;", self, name)) end
   local pad = fl.padding
   if pad then
     w("{")
     depth = depth + 1
-    R.open_padding(w, fl, function(e) return cexpr.value(e, env) end)
+    R.open_padding(w, fl, cx)
   end
-  local kind = read_kind[fl.kind] or error("cannot read field kind " .. fl.kind)
-  kind(w, fl, env, flat, fmt, ix)
+  value(w)
   if pad then
     w("c->end = padded_end;")
     depth = depth - 1
     w("}")
   end
   if region then
-    if fl.size then -- what the value leaves of its region is its tail
-      w(string.format("bf_leave_region_tail(c, &%s_mark, &s->%s_tail);", fl.name, name))
+    if keep and fl.size then -- what the value leaves of its region is its tail
+      w(string.format("bf_leave_region_tail(c, &%s_mark, &%s->%s_tail);", name, self, name))
     else
       R.close_region(w, fl)
     end
@@ -441,6 +456,13 @@ function R.read_field(fmt, ix, t, fl, env, flat, depth)
     w("}")
   end
   return L
+end
+
+-- The lines reading field `fl`, indented `depth` levels (0 when not given).
+function R.read_field(fmt, ix, t, fl, env, flat, depth)
+  local kind = read_kind[fl.kind] or error("cannot read field kind " .. fl.kind)
+  return R.field_frame(fl, env, depth or 0, "s", true, "/* " .. fl.name .. ": " .. names.comment(fl.doc) .. " */",
+    function(w) kind(w, fl, env, flat, fmt, ix) end)
 end
 
 -- `const <root> *R` for a function whose body refers to the document's root.

@@ -412,17 +412,7 @@ local function lay_value(fmt, ix, t, fl, env, w)
     w(string.format('if (!bf_need(c, %d, "%s"))', wsz, name))
     w("    return 0;")
     if fl.const then
-      local val = names.load(fl.prim, fl.endian, "(c->data + c->pos)")
-      local const_env = setmetatable({ value = val, elem_field = fl }, { __index = env })
-      local want = fl.float and cexpr.cf(fl.const, const_env) or cexpr.c(fl.const, const_env)
-      local text = fl.const.text:gsub("%%", "%%%%"):gsub('"', '\\"')
-      if fl.float then
-        w(string.format("if ((double)%s != (double)(%s))", val, want))
-        w(string.format('    return bf_fail(c, c->pos, "%s", "expected %s, found %%g", (double)%s);', name, text, val))
-      else
-        w(string.format("if ((int64_t)%s != %s)", val, want))
-        w(string.format('    return bf_fail(c, c->pos, "%s", "expected %s, found %%lld", (long long)%s);', name, text, val))
-      end
+      R.check_const(w, fl, names.load(fl.prim, fl.endian, "(c->data + c->pos)"), "c->pos", env)
     end
     w(string.format("c->pos += %d;", wsz))
     return
@@ -434,7 +424,7 @@ local function lay_value(fmt, ix, t, fl, env, w)
     if fl.fixed_count then
       w(string.format("    const int64_t n = %d;", fl.fixed_count))
     elseif fl.count then
-      checked_count()
+      checked_count(wsz)
       w(string.format("    v->%s_count = (size_t)n;", name))
     elseif fl.to_end then
       -- whole elements up to the end; a partial last one fails like the reader's
@@ -508,15 +498,19 @@ local function lay_value(fmt, ix, t, fl, env, w)
       w(string.format("    v->%s_count = (size_t)n;", name))
     end
     if bounded and T.size and not prev_used and not (flat and flat_has_checks(ix, T)) then
-      -- elements of a fixed size: one bound covers them; their insides when deep
-      w(string.format('    if (!bf_need(c, (uint64_t)n * %d, "%s"))', T.size, name))
-      w("        return 0;")
+      -- elements of a fixed size: one bound covers them, failing at the first element that
+      -- does not fit, as the reader's check of a flat element does; others are laid out one
+      -- by one when deep, and fail inside, as the reader's
       if flat then
+        w(string.format('    if (!bf_view_need_elems(c, (uint64_t)n, %d, "%s"))', T.size, name))
+        w("        return 0;")
         w(string.format("    c->pos += (size_t)n * %d;", T.size))
         w("}")
         return
       end
       w("    if (!deep) {")
+      w(string.format('        if (!bf_need(c, (uint64_t)n * %d, "%s"))', T.size, name))
+      w("            return 0;")
       w(string.format("        c->pos += (size_t)n * %d;", T.size))
       w("    } else {")
       w(string.format("        %s e;", vt(fmt, fl.type)))
@@ -534,9 +528,9 @@ local function lay_value(fmt, ix, t, fl, env, w)
       -- one fails like the reader's
       w(string.format("    const int64_t n = (int64_t)((c->end - c->pos) / %d);", T.size))
       w(string.format("    v->%s_count = (size_t)n;", name))
+      w(string.format("    if ((c->end - c->pos) %% %d != 0)", T.size))
+      w(string.format('        return bf_view_need_elems(c, (uint64_t)n + 1, %d, "%s");', T.size, name))
       w(string.format("    c->pos += (size_t)n * %d;", T.size))
-      w("    if (c->pos < c->end)")
-      w(string.format('        return bf_need(c, %d, "%s");', T.size, name))
       w("}")
       return
     end
@@ -687,51 +681,9 @@ end
 
 -- Appends the C of field `fl` to the function's lines `L`, one level in.
 local function lay_field(fmt, ix, t, fl, env, L)
-  local depth = 1
-  local function w(s) L[#L + 1] = names.indent(depth) .. s end
-  local name = fl.name
-  w("/* " .. name .. " */")
-  if fl.cond then
-    w(string.format("if (%s) {", cexpr.cond(fl.cond, env)))
-    depth = depth + 1
-    w("v->has_" .. name .. " = 1;")
-  end
-  if fl.align and not fl.pos then
-    w("{")
-    w(string.format("    size_t pad = (%d - c->pos %% %d) %% %d;", fl.align, fl.align, fl.align))
-    w(string.format('    if (!bf_need(c, pad, "%s"))', name))
-    w("        return 0;")
-    w("    c->pos += pad;")
-    w("}")
-  end
-  local region = fl.pos or fl.size
-  if region then
-    w("{")
-    depth = depth + 1
-    R.open_region(w, fl, name, function(e) return cexpr.value(e, env) end)
-  end
-  if not fl.offset then w(string.format("v->%s_at = c->pos;", name)) end
-  local pad = fl.padding
-  if pad then
-    w("{")
-    depth = depth + 1
-    R.open_padding(w, fl, function(e) return cexpr.value(e, env) end)
-  end
-  lay_value(fmt, ix, t, fl, env, w)
-  if pad then
-    w("c->end = padded_end;")
-    depth = depth - 1
-    w("}")
-  end
-  if region then
-    R.close_region(w, fl)
-    depth = depth - 1
-    w("}")
-  end
-  if fl.cond then
-    depth = depth - 1
-    w("}")
-  end
+  local lines = R.field_frame(fl, env, 1, "v", false, "/* " .. fl.name .. " */",
+    function(w) lay_value(fmt, ix, t, fl, env, w) end)
+  table.move(lines, 1, #lines, #L + 1, L)
   return L
 end
 
@@ -757,6 +709,46 @@ local function lay_run(w, run)
   w(string.format("    c->pos += %d;", total))
 end
 
+-- The body of a structure the reader checks as a whole (R.is_flat): one bound, as the
+-- reader's, then only its constants, at their fixed offsets (nested ones laid out, for their
+-- paths). nil when a field has a check this does not know (then fields are laid one by one).
+local function lay_flat(fmt, ix, t)
+  local o = {}
+  local function w(s) o[#o + 1] = "    " .. s end
+  w(string.format("if (!bf_need(c, %d, NULL))", t.size))
+  w("    return 0;")
+  for _, fl in ipairs(t.fields) do
+    local name, at = fl.name, string.format("c->pos + %d", fl.offset)
+    if fl.kind == "struct" then
+      local T = ix.types[fl.type]
+      w(string.format("v->%s_lim = c->end;", name))
+      if flat_has_checks(ix, T) then
+        local n = fl.fixed_count or 1
+        w("{")
+        w("    const size_t at = c->pos;")
+        w(string.format("    %s e;", vt(fmt, fl.type)))
+        w(string.format("    for (int64_t i = 0; i < %d; i++) {", n))
+        w(string.format("        c->pos = at + %d + (size_t)i * %d;", fl.offset, T.size))
+        w(string.format('        if (!bf_push(c, "%s", %s) || !lay_%s(c, d, &e, i, deep))', name, fl.array and "i" or "-1", fl.type))
+        w("            return 0;")
+        w("        bf_pop(c);")
+        w("    }")
+        w("    c->pos = at;")
+        w("}")
+      end
+    elseif fl.const then
+      if fl.kind ~= "prim" or fl.array then return nil end
+      R.check_const(w, fl, names.load(fl.prim, fl.endian, "(c->data + " .. at .. ")"), at, view_env(fmt, ix, "v"))
+    elseif fl.const_str then
+      if fl.kind ~= "str" or fl.array then return nil end
+      w(string.format('if (!bf_expect_bytes(c, %s, "%s", c->data + %s, %s, %d))', at, name, at, names.cstring(fl.const_str), fl.str_len))
+      w("    return 0;")
+    end
+  end
+  w(string.format("c->pos += %d;", t.size))
+  return o
+end
+
 local function lay_function(fmt, ix, t)
   local o = {}
   local function w(s) o[#o + 1] = s end
@@ -768,6 +760,14 @@ local function lay_function(fmt, ix, t)
   w(string.format("    *v = (%s){._doc = d, ._offset = c->pos, ._lim = c->end, ._index = index};", vt(fmt, t.name)))
   w("    (void)deep;")
   for _, p in ipairs(t.params) do w("    v->_p_" .. p.name .. " = p_" .. p.name .. ";") end
+  local flat = R.is_flat(ix, t) and lay_flat(fmt, ix, t)
+  if flat then
+    table.move(flat, 1, #flat, #o + 1, o)
+    w("    v->_end = c->pos;")
+    w("    return 1;")
+    w("}")
+    return table.concat(o, "\n")
+  end
   local fields, i = t.fields, 1
   while i <= #fields do
     local run = {}
@@ -1115,131 +1115,6 @@ local function link_function(fmt, ix, t)
 end
 
 
--- ---- agreement with the full reader (for tests): every field through the accessors ------
-
-local function same_function(fmt, ix, t)
-  local o = {}
-  local function w(s) o[#o + 1] = s end
-  local V, S = vt(fmt, t.name), ct(fmt, t.name)
-  local pre = V .. "_"
-  w(string.format("static int same_%s(const %s *v, const %s *s, char *where, size_t n)", t.name, V, S))
-  w("{")
-  w(string.format('    if (v->_offset != s->_offset || v->_index != s->_index)'))
-  w(string.format('        return bf_view_differs(where, n, "%s", "", -1);', t.name))
-  local function differ(name, i) return string.format('return bf_view_differs(where, n, "%s", "%s", %s);', t.name, name, i or "-1") end
-  local function eq_num(fl, a, b)
-    if fl.prim == "f32" then return string.format("bf_f32_bits((float)(%s)) == bf_f32_bits((float)(%s))", a, b) end
-    if fl.prim == "f64" then return string.format("bf_f64_bits((double)(%s)) == bf_f64_bits((double)(%s))", a, b) end
-    return string.format("(int64_t)(%s) == (int64_t)(%s)", a, b)
-  end
-  local function eq_str(a, b) return string.format("(%s).ptr == (%s).ptr && (%s).len == (%s).len", a, b, a, b) end
-  for _, fl in ipairs(t.fields) do
-    local name = fl.name
-    local ind = "    "
-    if fl.cond then
-      w(string.format("    if (%shas_%s(v) != s->has_%s)", pre, name, name))
-      w("        " .. differ(name))
-      w(string.format("    if (s->has_%s) {", name))
-      ind = "        "
-    end
-    local count = fl.fixed_count and tostring(fl.fixed_count) or ("s->" .. name .. "_count")
-    if fl.array and not fl.fixed_count then
-      w(string.format("%sif (%s%s_count(v) != s->%s_count)", ind, pre, name, name))
-      w(ind .. "    " .. differ(name))
-    end
-    if fl.kind == "prim" and not fl.array then
-      w(string.format("%sif (!(%s))", ind, eq_num(fl, pre .. name .. "(v)", "s->" .. name)))
-      w(ind .. "    " .. differ(name))
-      for _, b in ipairs(fl.bits) do
-        w(string.format("%sif ((int64_t)%s%s_%s(v) != (int64_t)s->%s_%s)", ind, pre, name, b.name, name, b.name))
-        w(ind .. "    " .. differ(name .. "." .. b.name))
-      end
-      if fl.fixed_frac then
-        w(string.format("%sif (bf_f64_bits(%s%s_value(v)) != bf_f64_bits(s->%s_value))", ind, pre, name, name))
-        w(ind .. "    " .. differ(name))
-      end
-      if fl.string_table then
-        w(string.format("%sif (!(%s))", ind, eq_str(pre .. name .. "_str(v)", "s->" .. name .. "_str")))
-        w(ind .. "    " .. differ(name))
-      end
-    elseif fl.kind == "prim" then
-      w(string.format("%sfor (size_t i = 0; i < %s; i++) {", ind, count))
-      w(string.format("%s    if (!(%s))", ind, eq_num(fl, pre .. name .. "(v, i)", "s->" .. name .. "[i]")))
-      w(ind .. "        " .. differ(name, "(int64_t)i"))
-      if fl.fixed_frac then
-        w(string.format("%s    if (bf_f64_bits(%s%s_value(v, i)) != bf_f64_bits(s->%s_value[i]))", ind, pre, name, name))
-        w(ind .. "        " .. differ(name, "(int64_t)i"))
-      end
-      w(ind .. "}")
-    elseif fl.kind == "bytes" then
-      w(string.format("%s{", ind))
-      w(string.format("%s    bf_bytes b = %s%s(v);", ind, pre, name))
-      w(string.format("%s    if (b.ptr != s->%s.ptr || b.len != s->%s.len || b.offset != s->%s.offset)", ind, name, name, name))
-      w(ind .. "        " .. differ(name))
-      w(ind .. "}")
-    elseif fl.kind == "str" or fl.kind == "cstr" then
-      if fl.array then
-        w(string.format("%sfor (size_t i = 0; i < %s; i++)", ind, count))
-        w(string.format("%s    if (!(%s))", ind, eq_str(pre .. name .. "(v, i)", "s->" .. name .. "[i]")))
-        w(ind .. "        " .. differ(name, "(int64_t)i"))
-      else
-        w(string.format("%sif (!(%s))", ind, eq_str(pre .. name .. "(v)", "s->" .. name)))
-        w(ind .. "    " .. differ(name))
-      end
-    elseif fl.kind == "struct" then
-      local SV = vt(fmt, fl.type)
-      if not fl.array then
-        w(string.format("%s{", ind))
-        w(string.format("%s    %s e = %s%s(v);", ind, SV, pre, name))
-        w(string.format("%s    if (!same_%s(&e, &s->%s, where, n))", ind, fl.type, name))
-        w(ind .. "        return 0;")
-        w(ind .. "}")
-      elseif reach(ix, fl) == "walk" then
-        w(string.format("%s{", ind))
-        w(string.format("%s    %s e;", ind, SV))
-        w(string.format("%s    size_t i = 0;", ind))
-        w(string.format("%s    for (int more = %s%s_first(v, &e); more; more = %s%s_next(v, &e), i++)", ind, pre, name, pre, name))
-        w(string.format("%s        if (i >= %s || !same_%s(&e, &s->%s[i], where, n))", ind, count, fl.type, name))
-        w(ind .. "            " .. differ(name, "(int64_t)i"))
-        w(string.format("%s    if (i != %s)", ind, count))
-        w(ind .. "        " .. differ(name))
-        w(ind .. "}")
-      else
-        w(string.format("%sfor (size_t i = 0; i < %s; i++) {", ind, count))
-        w(string.format("%s    %s e = %s%s_at(v, i);", ind, SV, pre, name))
-        w(string.format("%s    if (!same_%s(&e, &s->%s[i], where, n))", ind, fl.type, name))
-        w(ind .. "        return 0;")
-        w(ind .. "}")
-      end
-    elseif fl.kind == "switch" then
-      w(string.format("%sif (%s%s_kind(v) != s->%s.kind)", ind, pre, name, name))
-      w(ind .. "    " .. differ(name))
-      local seen = {}
-      for _, case in ipairs(fl.cases) do
-        if case.type and not seen[case.type] then
-          seen[case.type] = true
-          w(string.format("%sif (s->%s.kind == %s) {", ind, name, names.kind_const(fmt, case.type)))
-          w(string.format("%s    %s e = %s%s_%s(v);", ind, vt(fmt, case.type), pre, name, case.type))
-          w(string.format("%s    if (!same_%s(&e, s->%s.%s, where, n))", ind, case.type, name, case.type))
-          w(ind .. "        return 0;")
-          w(ind .. "}")
-        end
-      end
-      w(string.format("%sif (s->%s.kind <= 0) {", ind, name))
-      w(string.format("%s    bf_bytes b = %s%s_raw(v);", ind, pre, name))
-      w(string.format("%s    if (b.ptr != s->%s.raw.ptr || b.len != s->%s.raw.len)", ind, name, name))
-      w(ind .. "        " .. differ(name))
-      w(ind .. "}")
-    end
-    if fl.cond then w("    }") end
-  end
-  w("    (void)where;")
-  w("    (void)n;")
-  w("    return 1;")
-  w("}")
-  return table.concat(o, "\n")
-end
-
 -- ---- named values: one function over the view each, for those expressions use ------------
 
 -- Appends the functions to C (a value may use others: the list grows while it is written) and
@@ -1272,34 +1147,6 @@ local function value_functions(fmt, ix, C)
     i = i + 1
   end
   return protos
-end
-
--- <format>_view_same.c: the agreement checks, a file of their own: only tests call them, and
--- they are as large as the views (the sanitizer build compiles them without optimizing).
-local function same_file(fmt, ix)
-  local S = {}
-  local function c(s) S[#S + 1] = s or "" end
-  c("/* Generated by bfgen from " .. fmt.schema .. ". Do not edit: change the schema. */")
-  c("/* Views against the full reader, every field through the accessors (for tests). */")
-  c("#include \"" .. fmt.name .. "_view.h\"")
-  c()
-  for _, t in ipairs(fmt.types) do
-    c(string.format("static int same_%s(const %s *v, const %s *s, char *where, size_t n);", t.name, vt(fmt, t.name), ct(fmt, t.name)))
-  end
-  c()
-  for _, t in ipairs(fmt.types) do
-    c(same_function(fmt, ix, t))
-    c()
-  end
-  for _, e in ipairs(fmt.entries) do
-    c(string.format("int %s_view_same_%s(const %s_%s_view *v, const %s *s, char *where, size_t where_size)", fmt.name, e.name, fmt.name, e.name, ct(fmt, e.root)))
-    c("{")
-    c(string.format("    return same_%s(&v->root, s, where, where_size);", e.root))
-    c("}")
-    c()
-  end
-  S[#S] = nil -- (no blank line at the end)
-  return table.concat(S, "\n") .. "\n"
 end
 
 -- ---- the files ---------------------------------------------------------------------------
@@ -1347,11 +1194,9 @@ local function generate(fmt)
     h(string.format("} %s_%s_view;", fmt.name, e.name))
     h()
     h(string.format("/* Checks every count, offset, bound, constant and string reference of a %s in", e.name))
-    h(" * `data` (which must outlive the view) and fills *out. No allocation. 0 with `err` set,")
-    h(" * naming the field path and byte offset, when the full reader would refuse the input too. */")
+    h(" * `data` (which must outlive the view) and fills *out. No allocation. 0 when the full reader")
+    h(" * would refuse the input too, with `err` set as the reader sets it: message, path, offset. */")
     h(string.format("int %s_view_open_%s(const uint8_t *data, size_t size, %s_%s_view *out, bf_error *err);", fmt.name, e.name, fmt.name, e.name))
-    h(string.format("/* 1 when the view of `data` and the full reader's document agree on every field (for tests). */"))
-    h(string.format("int %s_view_same_%s(const %s_%s_view *v, const %s *s, char *where, size_t where_size);", fmt.name, e.name, fmt.name, e.name, ct(fmt, e.root)))
     h()
   end
   local Cacc = {}
@@ -1396,15 +1241,16 @@ local function generate(fmt)
       c()
     end
   end
+  local entries_at = #C + 1
   for _, e in ipairs(fmt.entries) do
     local rt = ix.types[e.root]
     c(string.format("int %s_view_open_%s(const uint8_t *data, size_t size, %s_%s_view *out, bf_error *err)", fmt.name, e.name, fmt.name, e.name))
     c("{")
-    c("    bf_ctx c;")
     c("    out->doc = (bf_view_doc){data, size, &out->root, 0};")
-    c("    bf_view_ctx(&c, &out->doc, err); /* not bf_ctx_init: clearing 1.6 KB costs small files */")
     local nrev = #fmt.revisions
     if nrev == 0 then
+      c("    bf_ctx c;")
+      c("    bf_view_ctx(&c, &out->doc, err); /* not bf_ctx_init: clearing 1.6 KB costs small files */")
       c(string.format("    if (!lay_%s(&c, &out->doc, &out->root, 0, 1))", e.root))
       c("        return 0;")
       if rt.needs_link then
@@ -1413,17 +1259,34 @@ local function generate(fmt)
       end
       c("    return 1;")
     else
-      -- the first revision that reads the file, as the full reader picks it
-      c(string.format("    for (int64_t r = 0; r < %d; r++) {", nrev))
-      c("        out->doc.revision = r;")
-      c("        bf_view_ctx(&c, &out->doc, err);")
-      c(string.format("        if (lay_%s(&c, &out->doc, &out->root, 0, 1)%s)", e.root, rt.needs_link and string.format(" && link_%s(&c, &out->root)", e.root) or ""))
-      c("            return 1;")
-      c("    }")
-      c("    return 0;")
+      -- the first revision that reads the file, as the full reader picks it (and, when none
+      -- does, the furthest attempt's error, as the reader names it)
+      c(string.format("    return bf_view_open_revisions(&out->doc, revisions, %d, err, open_revision_%s, out);", nrev, e.name))
     end
     c("}")
     c()
+  end
+  if #fmt.revisions > 0 then
+    local list = {}
+    for _, r in ipairs(fmt.revisions) do list[#list + 1] = names.cstring(r.name) end
+    local R = { string.format("static const char *const revisions[] = {%s};", table.concat(list, ", ")), "" }
+    for _, e in ipairs(fmt.entries) do
+      local rt = ix.types[e.root]
+      R[#R + 1] = "/* One revision's attempt (bf_view_open_revisions): every structure, then the strings. */"
+      R[#R + 1] = string.format("static int open_revision_%s(bf_ctx *c, void *out, int *laid_all)", e.name)
+      R[#R + 1] = "{"
+      R[#R + 1] = string.format("    %s_%s_view *v = out;", fmt.name, e.name)
+      R[#R + 1] = string.format("    if (!lay_%s(c, &v->doc, &v->root, 0, 1))", e.root)
+      R[#R + 1] = "        return 0;"
+      R[#R + 1] = "    *laid_all = 1;"
+      R[#R + 1] = rt.needs_link and string.format("    return link_%s(c, &v->root);", e.root) or "    return 1;"
+      R[#R + 1] = "}"
+      R[#R + 1] = ""
+    end
+    -- before the entry points that use them
+    local at = entries_at
+    table.move(C, at, #C, at + #R)
+    table.move(R, 1, #R, at, C)
   end
   local protos = value_functions(fmt, ix, C)
   -- (moved once, not shifted once per prototype)
@@ -1434,18 +1297,22 @@ local function generate(fmt)
   local csrc = table.concat(C, "\n") .. "\n"
   csrc = names.prefix_calls(csrc, "lay_", fmt.name .. "_view_")
   csrc = names.prefix_calls(csrc, "link_", fmt.name .. "_view_")
-  return table.concat(H, "\n") .. "\n", csrc, same_file(fmt, ix)
+  return table.concat(H, "\n") .. "\n", csrc
 end
 
--- The files of a format (header, views, agreement checks), or nil and the reason views
--- cannot be generated for it yet.
+-- The files of a format (header, views), or nil and the reason views cannot be generated for
+-- it yet.
 function M.files(fmt)
-  local ok, h, c, same = pcall(generate, fmt)
+  local ok, h, c = pcall(generate, fmt)
   if not ok then
     if type(h) == "table" and h.views_unsupported then return nil, h.views_unsupported end
     error(h, 0)
   end
-  return h, c, same
+  return h, c
 end
+
+-- For c_view_same.lua: the views' type names and how an array's elements are reached.
+M.view_type = vt
+M.reach = reach
 
 return M

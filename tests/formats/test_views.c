@@ -1,7 +1,9 @@
 /* Views against the full reader: on every sample of every format (all have views), both accept
- * the file and agree on every field (the generated <fmt>_view_same_* walks every accessor);
+ * the file and agree on every field (<fmt>_view_same_*, generated for the tests into the test
+ * library by bfgen --emit view-same, walks every accessor);
  * on truncated and corrupted copies (counts, offsets and lengths overwritten), a view opens
- * exactly when the reader reads. T3DM is also checked by hand: vertices, indices, strings and
+ * exactly when the reader reads, and when both refuse, with the reader's error (message, field
+ * path and byte offset). T3DM is also checked by hand: vertices, indices, strings and
  * keyframes through the accessors, against the reader's structs; a truncation inside a run of
  * fixed fields (checked with one bound) names its field. Runs under ASan + UBSan,
  * each input in a buffer of exactly its size, so a read past it is a report. */
@@ -14,21 +16,42 @@
 
 #include "block_cache.h"
 #include "j3d_view.h"
+#include "j3d_view_same.h"
 #include "p3m_view.h"
+#include "p3m_view_same.h"
 #include "samples.h"
 #include "sprite_view.h"
+#include "sprite_view_same.h"
 #include "t3dm_view.h"
+#include "t3dm_view_same.h"
 #include "tkl_view.h"
+#include "tkl_view_same.h"
 #include "tmd_view.h"
+#include "tmd_view_same.h"
 #include "tml_view.h"
+#include "tml_view_same.h"
 
 /* Reads with the reader and opens a view; `same` is 1 when both succeeded and agree, or
- * both failed. */
+ * both failed with the same error: message, field path and byte offset. */
 typedef struct outcome {
     int reader_ok, view_ok, same;
-    char where[128];
+    char where[256];
     bf_error reader_err, view_err;
 } outcome;
+
+/* 1 when both errors say the same; else where they part, for the failure message. A count
+ * the reader cannot allocate within its memory budget is the reader's own refusal: a view
+ * allocates nothing, and refuses such a file where its bytes run out. */
+static int same_error(const bf_error *r, const bf_error *v, char *where, size_t size)
+{
+    if (strcmp(r->message, v->message) == 0 && strcmp(r->path, v->path) == 0 && r->offset == v->offset)
+        return 1;
+    if (strstr(r->message, "exceeds the memory budget"))
+        return 1;
+    snprintf(where, size, "the error: reader %s @0x%llx, view %s @0x%llx", r->path, (unsigned long long)r->offset,
+             v->path, (unsigned long long)v->offset);
+    return 0;
+}
 
 #define VIEW_CHECK(fmt, entry, Root)                                                          \
     static void check_##fmt##_##entry(const uint8_t *d, size_t n, outcome *o)                 \
@@ -43,6 +66,8 @@ typedef struct outcome {
         o->same = o->reader_ok == o->view_ok;                                                 \
         if (o->reader_ok && o->view_ok)                                                       \
             o->same = fmt##_view_same_##entry(&v, doc, o->where, sizeof o->where);           \
+        else if (!o->reader_ok && !o->view_ok)                                                \
+            o->same = same_error(&o->reader_err, &o->view_err, o->where, sizeof o->where);   \
         bf_arena_free(&a);                                                                    \
     }
 VIEW_CHECK(t3dm, model, t3dm_File)
