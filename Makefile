@@ -225,8 +225,9 @@ TEST_LAZY_GIT := $(BUILD)/san/tests/support/lazy_git.o
 # Small schemas that exercise each language construct, generated for the tests only.
 TEST_SCHEMAS := $(sort $(wildcard tests/schemas/*.yaml))
 TESTGEN := $(BUILD)/testgen
+# Made anew each time: files a new bfgen no longer writes must not linger into the test library.
 $(TESTGEN)/.stamp: $(BFGEN) $(TEST_SCHEMAS) $(TEMPLATES)
-	@mkdir -p $(TESTGEN)
+	@rm -rf $(TESTGEN) && mkdir -p $(TESTGEN)
 	$(if $(TEST_SCHEMAS),$(BFGEN) --out $(TESTGEN) $(TEST_SCHEMAS))
 	@touch $@
 
