@@ -1,8 +1,11 @@
-/* Writing: an output image built in memory by position, then saved atomically. */
+/* Writing: an output image built in memory by position (bf_write.c), the builder's placement
+ * queue (bf_place.c), string tables (bf_intern.c), fit reports (bf_fit.c) and passes
+ * (bf_build.c); the image is saved atomically (bf_save.h). */
 #ifndef BF_WRITE_H
 #define BF_WRITE_H
 
 #include "bf_gen.h"
+#include "bf_save.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -168,6 +171,9 @@ bf_bytes bf_table_bytes(bf_wctx *w, const void *key);
  * the empty string, after the table's prefix. On error the view is empty and w->err says why. */
 bf_bytes bf_table_bytes_never_empty(bf_wctx *w, const void *key, const uint8_t *prefix, size_t prefix_len,
                                     const char *field);
+/* The document keeps the string tables it was built with (copied into `arena`). 0: the
+ * arena refused. */
+int bf_keep_string_tables(bf_wctx *w, bf_arena *arena);
 /* A checked index for writing into an array that the document holds. */
 int bf_windex(bf_wctx *w, int64_t i, uint64_t n, const char *field);
 
@@ -401,6 +407,8 @@ void bf_fit_f32(bf_wctx *w, float *field, double v);
 void bf_fit_f64(bf_wctx *w, double *field, double v);
 /* A value that fits was stored in `field`: any note about it no longer holds. */
 void bf_overflow_clear(bf_wctx *w, const void *field);
+/* The note about the field lowest in the image, or NULL. */
+const bf_error *bf_first_overflow(const bf_wctx *w);
 /* Fails unless `v` fits in an unsigned field of `bits` bits. */
 int bf_check_fits(bf_wctx *w, uint64_t v, unsigned bits, const char *field);
 int bf_check_fits_signed(bf_wctx *w, int64_t v, unsigned bits, const char *field);
@@ -411,34 +419,6 @@ int bf_check_fits_signed(bf_wctx *w, int64_t v, unsigned bits, const char *field
  * after the build, as long as the arena lives. */
 int bf_build(void *doc, int64_t revision, bf_arena *arena, bf_buffer *out, bf_error *err,
              int (*pass)(bf_wctx *w, void *doc));
-
-/* Writes the image to `path` atomically: a temporary file in the same folder, flushed and
- * synced, then renamed over the target. On any error the target is untouched, the
- * temporary file is removed, and `err` says why. A device or a FIFO is written through, never
- * replaced; a symbolic link is followed (its file replaced, the link kept), one to nothing is
- * refused (bf_save.c says why). */
-int bf_save_atomic(const char *path, const uint8_t *data, size_t size, bf_error *err);
-
-/* The same in steps, for an output written as it is made: bf_save_begin, bf_save_write as
- * often as needed (or write to `fd`), then bf_save_commit, or bf_save_abort to leave the
- * target as it was. Each returns 1, or 0 with `err` set (after which only abort is called:
- * commit aborts by itself when it fails). */
-typedef struct bf_save {
-    int fd;       /* where the bytes go */
-    int direct;   /* 1: a device or a FIFO, written through */
-    int slot;     /* its place in the list of temporaries in progress, -1: none */
-    char *tmp;    /* TARGET.tmp.PID.XXXXXX, or NULL */
-    char *target; /* the file replaced at commit (a link's file, for a link) */
-} bf_save;
-int bf_save_begin(bf_save *s, const char *path, bf_error *err);
-int bf_save_write(bf_save *s, const void *data, size_t size, bf_error *err);
-int bf_save_commit(bf_save *s, bf_error *err);
-void bf_save_abort(bf_save *s);
-
-/* Removes every temporary file of a save in progress: for a handler of SIGTERM, SIGINT or
- * SIGHUP, before it re-raises the signal (async-signal-safe: it only calls unlink). The next
- * save to a target also removes the temporaries whose process is gone. */
-void bf_save_remove_temporaries(void);
 
 #ifdef __cplusplus
 }
