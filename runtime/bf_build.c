@@ -40,15 +40,19 @@ static void swap_images(bf_buffer *a, bf_buffer *b)
     b->data = t.data, b->size = t.size, b->cap = t.cap;
 }
 
-/* A fresh layout context for one pass over `doc` into `out`. `size`: what `_size` gives in a
- * value, the file's size, which is the last pass's (it settles with the layout, so a header
+/* The counting sink a layout pass writes into: positions and a size, no bytes. Its room is
+ * the output limit, up to which the cursor moves freely. */
+#define BF_DEFAULT_BUILD_LIMIT ((size_t)1 << 30)
+
+/* A fresh layout context for one pass over `doc` into the sink. `size`: what `_size` gives in
+ * a value, the file's size, which is the last pass's (it settles with the layout, so a header
  * that counts the bytes after it comes out right). */
-static void start_pass(bf_wctx *w, bf_buffer *out, void *doc, int64_t revision, bf_arena *arena, size_t size,
-                       int measure)
+static void start_pass(bf_wctx *w, bf_buffer *sink, void *doc, int64_t revision, bf_arena *arena, size_t size)
 {
-    wctx_reset(w, out, doc);
+    sink->size = 0;
+    wctx_reset(w, sink, doc);
     w->layout = 1;
-    w->measure = measure;
+    w->room = sink->limit ? sink->limit : BF_DEFAULT_BUILD_LIMIT;
     w->c.revision = revision;
     w->c.size = size;
     w->root = doc;
@@ -66,59 +70,74 @@ static void build_error(bf_error *err, const char *format, ...)
     va_end(ap);
 }
 
+/* Writes the laid-out `doc` into `out`, whose image the layout says is `size` bytes: its memory
+ * taken at once, zeroed (bytes never written are zero). */
+static int write_image(void *doc, int64_t revision, size_t size, bf_buffer *out, bf_error *err,
+                       int (*write)(bf_wctx *w, void *doc))
+{
+    size_t want = size ? size : 1;
+    if (out->cap < want) {
+        free(out->data);
+        out->data = calloc(want, 1);
+        out->cap = out->data ? want : 0;
+        if (!out->data) {
+            build_error(err, "out of memory for %zu output bytes", want);
+            return 0;
+        }
+    } else {
+        memset(out->data, 0, out->cap);
+    }
+    out->size = 0;
+    bf_wctx w;
+    bf_wctx_init(&w, out, doc);
+    w.built = 1;
+    w.c.revision = revision;
+    w.c.size = size;
+    size_t limit = out->limit ? out->limit : BF_DEFAULT_BUILD_LIMIT;
+    w.room = out->cap < limit ? out->cap : limit;
+    int ok = write(&w, doc);
+    *err = w.err;
+    bf_wctx_free(&w);
+    return ok;
+}
+
 int bf_build(void *doc, int64_t revision, bf_arena *arena, bf_buffer *out, bf_error *err,
-             int (*pass)(bf_wctx *w, void *doc))
+             int (*solve)(bf_wctx *w, void *doc), int (*write)(bf_wctx *w, void *doc))
 {
     /* positions feed offsets written before them: lay out until a pass changes nothing in
-     * the document (the next pass would give the same image), or, for a document whose
-     * values go back and forth within a pass, until two passes give the same image. Only
-     * those need the previous image: the first passes reuse one image, zeroed.
-     * The first pass only measures (arrays of plain elements get their room, not their
-     * bytes); only the last pass's bytes are kept. Changes to values nothing reads, made
-     * before their bytes are written, are not counted: a fresh document settles in a
-     * measuring pass and a writing one when what its first pass reads before computing it
-     * does not move the layout.
+     * the document (the next pass would give the same layout), or, for a document whose
+     * values go back and forth within a pass, until two passes give the same image (from
+     * the third pass on, each pass's document is written and compared with the last).
+     * Changes to values nothing reads are not counted. Passes lay out into a counting sink;
+     * the writer puts the settled document's bytes once.
      * Before them, a walk of the document without placing anything reached through an
      * offset: it computes what a header reads from the tables after it (which chunk is the
-     * index chunk), so that the measuring pass places data where the writing pass will. */
-    enum { MAX_PASSES = 6, FIRST_COMPARED = 3, MEASURE_PASSES = 1 };
-    int quiet = 0, cleared = 0;
-    bf_buffer previous = {0};
+     * index chunk), so that the first pass places data where the later ones will. */
+    enum { MAX_PASSES = 6, FIRST_COMPARED = 3 };
+    bf_buffer sink = {0}, previous = {0};
+    sink.limit = previous.limit = out->limit;
     bf_wctx w;
     memset(&w, 0, sizeof w);
-    int ok = 0;
+    int ok = 0, written = 0;
     size_t last_size = 0;
-    out->size = 0;
-    start_pass(&w, out, doc, revision, arena, 0, 1);
-    (void)pass(&w, doc); /* what fails here fails again, and is reported, in the first pass */
+    start_pass(&w, &sink, doc, revision, arena, 0);
+    (void)solve(&w, doc); /* what fails here fails again, and is reported, in the first pass */
     for (int n = 0; n < MAX_PASSES; n++) {
-        if (n >= FIRST_COMPARED)
-            swap_images(out, &previous);
-        if (!out->data && previous.cap) { /* as large as the last image at once, not by doubling */
-            out->data = calloc(previous.cap, 1);
-            out->cap = out->data ? previous.cap : 0;
-        }
-        /* bytes never written are zero. A measuring pass's image is never kept and never
-         * read (only its positions and size are), so it may start from whatever the caller's
-         * memory holds; the first writing pass clears all of that memory, the later ones
-         * what the pass before them wrote */
-        int measure = n < MEASURE_PASSES && !quiet;
-        if (out->data && !measure && !cleared)
-            memset(out->data, 0, out->cap), cleared = 1;
-        else if (out->data && !measure)
-            memset(out->data, 0, out->size);
-        out->size = 0;
-        start_pass(&w, out, doc, revision, arena, last_size, measure);
-        ok = pass(&w, doc) && bf_place_queued(&w);
-        quiet = ok && w.changes == 0;
-        int settled = ok && !measure && n > 0 && last_size == out->size &&
-                      (w.changes == 0 ||
-                       (n >= FIRST_COMPARED && memcmp(previous.data, out->data, out->size) == 0));
-        last_size = out->size;
+        start_pass(&w, &sink, doc, revision, arena, last_size);
+        ok = solve(&w, doc) && bf_place_queued(&w);
+        int same_size = last_size == sink.size;
+        last_size = sink.size;
+        int settled = ok && n > 0 && same_size && w.changes == 0;
         /* a pass that failed says why; a value that did not fit is reported once the layout
          * has settled (a note of an early pass may be gone in the next one) */
         const bf_error *overflow = bf_first_overflow(&w);
         *err = ok && overflow ? *overflow : w.err;
+        if (ok && !overflow && !settled && n >= FIRST_COMPARED) {
+            swap_images(out, &previous);
+            ok = write_image(doc, revision, last_size, out, err, write);
+            written = ok;
+            settled = ok && same_size && previous.size == out->size && memcmp(previous.data, out->data, out->size) == 0;
+        }
         if (!ok || overflow) {
             if (!ok || settled || n == MAX_PASSES - 1) {
                 ok = 0;
@@ -127,8 +146,11 @@ int bf_build(void *doc, int64_t revision, bf_arena *arena, bf_buffer *out, bf_er
             ok = 0;
             continue; /* a later pass may bring the value back into range */
         }
-        if (settled)
+        if (settled) {
+            if (!written)
+                ok = write_image(doc, revision, last_size, out, err, write);
             break;
+        }
         ok = 0;
         if (n == MAX_PASSES - 1)
             build_error(err, "the layout did not settle after %d passes", MAX_PASSES);

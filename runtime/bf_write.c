@@ -59,10 +59,7 @@ static int grow(bf_wctx *w, size_t end, const char *field)
         uint8_t *bigger = realloc(b->data, cap);
         if (!bigger)
             return bf_fail(&w->c, w->pos, field, "out of memory for %zu output bytes", cap);
-        /* bytes never written are zero; a measuring pass's image is never read, and the
-         * first writing pass clears all of it */
-        if (!w->measure)
-            memset(bigger + b->cap, 0, cap - b->cap);
+        memset(bigger + b->cap, 0, cap - b->cap); /* bytes never written are zero */
         b->data = bigger;
         b->cap = cap;
     }
@@ -103,8 +100,6 @@ int bf_put_bytes(bf_wctx *w, const uint8_t *bytes, uint64_t len, const char *fie
     uint8_t *p = bf_put(w, len, field);
     if (!p)
         return 0;
-    if (w->measure) /* a measuring pass's bytes are never read */
-        return 1;
     if (bytes && len)
         memcpy(p, bytes, (size_t)len);
     else if (len)
@@ -179,20 +174,30 @@ int bf_put_array24(bf_wctx *w, const void *values, uint64_t n, int is_signed, in
     return 1;
 }
 
-int bf_put_pad(bf_wctx *w, bf_bytes *pad, uint64_t align, const char *field)
+int bf_put_pad(bf_wctx *w, const bf_bytes *pad, const char *field)
 {
-    if (w->layout) {
-        pad->ptr = NULL;
-        pad->len = (size_t)((align - w->pos % align) % align);
-    }
     return bf_put_bytes(w, pad->ptr, pad->len, field);
 }
 
-int bf_put_tail(bf_wctx *w, bf_bytes *tail, const char *field)
+int bf_size_pad(bf_wctx *w, bf_bytes *pad, uint64_t align, const char *field)
 {
-    if (w->layout)
-        tail->len = 0;
+    pad->ptr = NULL;
+    pad->len = (size_t)((align - w->pos % align) % align);
+    return bf_skip(w, pad->len, field);
+}
+
+int bf_put_tail(bf_wctx *w, const bf_bytes *tail, const char *field)
+{
     return bf_put_bytes(w, tail->ptr, tail->len, field);
+}
+
+int bf_skip_far(bf_wctx *w, uint64_t n, const char *field)
+{
+    size_t limit = w->out->limit ? w->out->limit : BF_DEFAULT_WRITE_LIMIT;
+    if (n > SIZE_MAX - w->pos)
+        return bf_fail(&w->c, w->pos, field, "%llu bytes do not fit", (unsigned long long)n);
+    return bf_fail(&w->c, w->pos, field, "would write up to 0x%zx, past the output limit of %zu bytes",
+                   w->pos + (size_t)n, limit);
 }
 
 void bf_size_padding(bf_wctx *w, bf_bytes *b, int64_t n)

@@ -60,15 +60,17 @@ typedef struct bf_string_table {
 } bf_string_table;
 
 /* The writer's context: the image, a cursor, and the path of what is being written.
- * In layout mode (the builder) structures are placed where the cursor is, data reached
- * through offsets is queued and placed after everything before it, and counts, sizes,
- * offsets and string references are computed instead of taken from the document. */
+ * The builder's layout solver uses it too, over a counting sink (an image that keeps no
+ * bytes): structures are placed where the cursor is, data reached through offsets is queued
+ * and placed after everything before it, and counts, sizes, offsets and string references
+ * are computed into the document, which the writer then puts. */
 typedef struct bf_wctx {
     bf_buffer *out;
     size_t pos;
     bf_ctx c; /* frames and error, as for reading (data: none) */
     bf_error err;
-    int layout;
+    int layout;      /* a pass of the layout solver, into a counting sink */
+    int built;       /* the writer putting a document the builder laid out */
     void *root;      /* the document, writable (layout mode fills it in) */
     bf_arena *arena; /* what the builder allocates (computed tables) */
     bf_placement *queue;
@@ -94,10 +96,6 @@ typedef struct bf_wctx {
      * values, counts) that something reads, or whose bytes may be written before they are
      * set; a pass that changed none gives the final image */
     size_t changes;
-    /* layout mode: a measuring pass, whose image is never kept. It lays out and computes as
-     * any pass, but passes over arrays of plain elements (numbers only, which nothing
-     * reads) by their room alone; the writing pass after it fills them in */
-    int measure;
 } bf_wctx;
 
 void bf_wctx_init(bf_wctx *w, bf_buffer *out, const void *root);
@@ -193,10 +191,20 @@ static inline uint8_t *bf_put(bf_wctx *w, uint64_t n, const char *field)
     }
     return bf_put_grow(w, n, field);
 }
-/* Moves the cursor `n` bytes on, over bytes a measuring pass does not write. */
+/* bf_skip past the room of the sink: an error (the output limit). */
+int bf_skip_far(bf_wctx *w, uint64_t n, const char *field);
+/* The layout solver's put: the cursor moves `n` bytes on in the counting sink, which keeps
+ * the image's size and no bytes (its room is the output limit). */
 static inline int bf_skip(bf_wctx *w, uint64_t n, const char *field)
 {
-    return bf_put(w, n, field) != NULL;
+    size_t pos = w->pos;
+    if (pos <= w->room && n <= w->room - pos) {
+        w->pos = pos + (size_t)n;
+        if (w->pos > w->out->size)
+            w->out->size = w->pos;
+        return 1;
+    }
+    return bf_skip_far(w, n, field);
 }
 /* Moves the cursor to an absolute position (data reached through an offset). */
 static inline int bf_wseek(bf_wctx *w, uint64_t pos, const char *field)
@@ -257,7 +265,7 @@ static inline int bf_put_array(bf_wctx *w, const void *values, uint64_t n, unsig
         return 0;
     const uint8_t *in = values;
     if (width == 1) {
-        if (n && !w->measure) /* a measuring pass's bytes are never read */
+        if (n)
             memcpy(p, in, (size_t)n);
         return 1;
     }
@@ -281,42 +289,47 @@ static inline int bf_put_array(bf_wctx *w, const void *values, uint64_t n, unsig
     return 1;
 }
 
-/* Alignment bytes before a field: in layout mode as many zeros as reach the next multiple
- * of `align`; in replay mode the bytes the document holds. */
-int bf_put_pad(bf_wctx *w, bf_bytes *pad, uint64_t align, const char *field);
-/* The bytes after a field inside its region: none in layout mode. */
-int bf_put_tail(bf_wctx *w, bf_bytes *tail, const char *field);
-/* Layout mode: `n` zero bytes (none when negative) for bytes whose length an expression
+/* Alignment bytes before a field, as the document holds them. */
+int bf_put_pad(bf_wctx *w, const bf_bytes *pad, const char *field);
+/* The layout solver's alignment: as many zeros as reach the next multiple of `align`. */
+int bf_size_pad(bf_wctx *w, bf_bytes *pad, uint64_t align, const char *field);
+/* The bytes after a field inside its region (the layout solver leaves none). */
+int bf_put_tail(bf_wctx *w, const bf_bytes *tail, const char *field);
+/* The layout solver: `n` zero bytes (none when negative) for bytes whose length an expression
  * gives, keeping the document's bytes when it already has that many. The expression may
  * name what is not placed yet: its failure is forgotten, the next pass fixes the value. */
 void bf_size_padding(bf_wctx *w, bf_bytes *b, int64_t n);
 
-/* The start of a structure: in layout mode it goes where the cursor is (its position and
- * index recorded; a new position is a change when `counted`), in replay mode the cursor goes
- * where it was. A named structure (not the root) gets a frame in the path, which bf_end
- * takes away. */
-static inline int bf_begin_at(bf_wctx *w, uint64_t *offset, int64_t *index, const char *name, int64_t i,
-                              int counted)
+/* The writer at the start of a structure: the cursor goes where it starts. A named
+ * structure (not the root) gets a frame in the path, which bf_end takes away. */
+static inline int bf_begin(bf_wctx *w, uint64_t offset, const char *name, int64_t i)
 {
     if (name && !bf_push(&w->c, name, i))
         return 0;
-    if (!w->layout)
-        return bf_wseek(w, *offset, NULL);
+    return bf_wseek(w, offset, NULL);
+}
+/* The layout solver at the start of a structure: it goes where the cursor is (its position
+ * and index recorded; a new position is a change when `counted`). */
+static inline int bf_place_begin_at(bf_wctx *w, uint64_t *offset, int64_t *index, const char *name, int64_t i,
+                                    int counted)
+{
+    if (name && !bf_push(&w->c, name, i))
+        return 0;
     *index = i < 0 ? 0 : i;
     if (counted && *offset != w->pos)
         w->changes++;
     *offset = w->pos;
     return 1;
 }
-static inline int bf_begin(bf_wctx *w, uint64_t *offset, int64_t *index, const char *name, int64_t i)
+static inline int bf_place_begin(bf_wctx *w, uint64_t *offset, int64_t *index, const char *name, int64_t i)
 {
-    return bf_begin_at(w, offset, index, name, i, 1);
+    return bf_place_begin_at(w, offset, index, name, i, 1);
 }
-/* bf_begin for a structure whose start nothing reads (no expression, no error about a field
- * solved for): where it lands is no change a later pass needs (its bytes go there now). */
-static inline int bf_begin_unread(bf_wctx *w, uint64_t *offset, int64_t *index, const char *name, int64_t i)
+/* bf_place_begin for a structure whose start nothing reads (no expression, no error about a
+ * field solved for): where it lands is no change a later pass needs. */
+static inline int bf_place_begin_unread(bf_wctx *w, uint64_t *offset, int64_t *index, const char *name, int64_t i)
 {
-    return bf_begin_at(w, offset, index, name, i, 0);
+    return bf_place_begin_at(w, offset, index, name, i, 0);
 }
 static inline int bf_end(bf_wctx *w, const char *name)
 {
@@ -413,12 +426,13 @@ const bf_error *bf_first_overflow(const bf_wctx *w);
 int bf_check_fits(bf_wctx *w, uint64_t v, unsigned bits, const char *field);
 int bf_check_fits_signed(bf_wctx *w, int64_t v, unsigned bits, const char *field);
 
-/* Runs a builder's layout passes until the image stops changing: each pass lays `doc` out
- * with `pass` (the generated root writer) in a fresh layout context. The string tables the
- * document ends up holding are copied into `arena`: the document may be written again
- * after the build, as long as the arena lives. */
+/* Lays `doc` out with `solve` (the generated root's layout solver), pass after pass in a
+ * counting sink, until the layout stops changing, then writes it into `out` with `write`
+ * (the generated root writer). The string tables the document ends up holding are copied
+ * into `arena`: the document may be written again after the build, as long as the arena
+ * lives. */
 int bf_build(void *doc, int64_t revision, bf_arena *arena, bf_buffer *out, bf_error *err,
-             int (*pass)(bf_wctx *w, void *doc));
+             int (*solve)(bf_wctx *w, void *doc), int (*write)(bf_wctx *w, void *doc));
 
 #ifdef __cplusplus
 }
