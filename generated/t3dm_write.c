@@ -33,7 +33,6 @@ static int solve_Header(bf_wctx *w, t3dm_Header *s, const char *name, int64_t in
 static int solve_ChunkOffset(bf_wctx *w, t3dm_ChunkOffset *s, const char *name, int64_t index);
 static int solve_Chunk(bf_wctx *w, t3dm_Chunk *s, const char *name, int64_t index);
 static int solve_Vertices(bf_wctx *w, t3dm_Vertices *s, const char *name, int64_t index);
-static int solve_VertexPair(bf_wctx *w, t3dm_VertexPair *s, const char *name, int64_t index);
 static int solve_Material(bf_wctx *w, t3dm_Material *s, const char *name, int64_t index);
 static int solve_MaterialTexture(bf_wctx *w, t3dm_MaterialTexture *s, const char *name, int64_t index);
 static int solve_Object(bf_wctx *w, t3dm_Object *s, const char *name, int64_t index);
@@ -380,6 +379,33 @@ static int write_Keyframe(bf_wctx *w, const t3dm_Keyframe *s, const char *name, 
     return bf_end(w, name);
 }
 
+static int pack_VertexPair(bf_wctx *w, t3dm_VertexPair *s, uint64_t at, const char *name, int64_t index)
+{
+    s->_offset = at; /* (where the packing pass put it) */
+    s->_index = index < 0 ? 0 : index;
+    if (w->overflow_count || !bf_fits((int64_t)s->normal_a_x, 5, 1) || !bf_fits((int64_t)s->normal_a_y, 6, 1) || !bf_fits((int64_t)s->normal_a_z, 5, 1)) {
+        if (!bf_push(&w->c, name, index))
+            return 0;
+        bf_fit_s64(w, &s->normal_a_x, (int64_t)s->normal_a_x, 5, at + 6, 0, "normal_a_x");
+        bf_fit_s64(w, &s->normal_a_y, (int64_t)s->normal_a_y, 6, at + 6, 0, "normal_a_y");
+        bf_fit_s64(w, &s->normal_a_z, (int64_t)s->normal_a_z, 5, at + 6, 0, "normal_a_z");
+        bf_pop(&w->c);
+    }
+    s->normal_a = (((uint64_t)s->normal_a_x & UINT64_C(0x1F)) << 11) | (((uint64_t)s->normal_a_y & UINT64_C(0x3F)) << 5)
+            | (((uint64_t)s->normal_a_z & UINT64_C(0x1F)) << 0);
+    if (w->overflow_count || !bf_fits((int64_t)s->normal_b_x, 5, 1) || !bf_fits((int64_t)s->normal_b_y, 6, 1) || !bf_fits((int64_t)s->normal_b_z, 5, 1)) {
+        if (!bf_push(&w->c, name, index))
+            return 0;
+        bf_fit_s64(w, &s->normal_b_x, (int64_t)s->normal_b_x, 5, at + 14, 0, "normal_b_x");
+        bf_fit_s64(w, &s->normal_b_y, (int64_t)s->normal_b_y, 6, at + 14, 0, "normal_b_y");
+        bf_fit_s64(w, &s->normal_b_z, (int64_t)s->normal_b_z, 5, at + 14, 0, "normal_b_z");
+        bf_pop(&w->c);
+    }
+    s->normal_b = (((uint64_t)s->normal_b_x & UINT64_C(0x1F)) << 11) | (((uint64_t)s->normal_b_y & UINT64_C(0x3F)) << 5)
+            | (((uint64_t)s->normal_b_z & UINT64_C(0x1F)) << 0);
+    return 1;
+}
+
 static int place_File_strings(bf_wctx *w, void *owner)
 {
     t3dm_File *s = owner;
@@ -601,39 +627,14 @@ static int solve_Vertices(bf_wctx *w, t3dm_Vertices *s, const char *name, int64_
         return 0;
     bf_fit_u16(w, &RW->header.total_vertex_count, bf_mul((int64_t)s->pairs_count, INT64_C(2)), 16, (uint64_t)RW->header._offset + 8, 1,
                "header.total_vertex_count");
-    {
+    if (w->pack) {
         size_t changes = w->changes;
         for (uint32_t i = 0; i < s->pairs_count; i++)
-            if (!solve_VertexPair(w, &s->pairs[i], "pairs", i))
+            if (!pack_VertexPair(w, &s->pairs[i], w->pos + (uint64_t)i * 32, "pairs", i))
                 return 0;
         w->changes = changes;
     }
-    return bf_end(w, name);
-}
-
-static int solve_VertexPair(bf_wctx *w, t3dm_VertexPair *s, const char *name, int64_t index)
-{
-    if (!bf_place_begin_unread(w, &s->_offset, &s->_index, name, index))
-        return 0;
-    if (!bf_skip(w, 6, "position_a"))
-        return 0;
-    if (w->overflow_count || !bf_fits((int64_t)s->normal_a_x, 5, 1) || !bf_fits((int64_t)s->normal_a_y, 6, 1) || !bf_fits((int64_t)s->normal_a_z, 5, 1)) {
-        bf_fit_s64(w, &s->normal_a_x, (int64_t)s->normal_a_x, 5, (uint64_t)s->_offset + 6, 0, "normal_a_x");
-        bf_fit_s64(w, &s->normal_a_y, (int64_t)s->normal_a_y, 6, (uint64_t)s->_offset + 6, 0, "normal_a_y");
-        bf_fit_s64(w, &s->normal_a_z, (int64_t)s->normal_a_z, 5, (uint64_t)s->_offset + 6, 0, "normal_a_z");
-    }
-    s->normal_a = (((uint64_t)s->normal_a_x & UINT64_C(0x1F)) << 11) | (((uint64_t)s->normal_a_y & UINT64_C(0x3F)) << 5)
-            | (((uint64_t)s->normal_a_z & UINT64_C(0x1F)) << 0);
-    if (!bf_skip(w, 8, "normal_a"))
-        return 0;
-    if (w->overflow_count || !bf_fits((int64_t)s->normal_b_x, 5, 1) || !bf_fits((int64_t)s->normal_b_y, 6, 1) || !bf_fits((int64_t)s->normal_b_z, 5, 1)) {
-        bf_fit_s64(w, &s->normal_b_x, (int64_t)s->normal_b_x, 5, (uint64_t)s->_offset + 14, 0, "normal_b_x");
-        bf_fit_s64(w, &s->normal_b_y, (int64_t)s->normal_b_y, 6, (uint64_t)s->_offset + 14, 0, "normal_b_y");
-        bf_fit_s64(w, &s->normal_b_z, (int64_t)s->normal_b_z, 5, (uint64_t)s->_offset + 14, 0, "normal_b_z");
-    }
-    s->normal_b = (((uint64_t)s->normal_b_x & UINT64_C(0x1F)) << 11) | (((uint64_t)s->normal_b_y & UINT64_C(0x3F)) << 5)
-            | (((uint64_t)s->normal_b_z & UINT64_C(0x1F)) << 0);
-    if (!bf_skip(w, 18, "normal_b"))
+    if (!bf_skip(w, (uint64_t)s->pairs_count * 32, "pairs"))
         return 0;
     return bf_end(w, name);
 }

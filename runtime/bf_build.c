@@ -122,8 +122,14 @@ int bf_build(void *doc, int64_t revision, bf_arena *arena, bf_buffer *out, bf_er
     size_t last_size = 0;
     start_pass(&w, &sink, doc, revision, arena, 0);
     (void)solve(&w, doc); /* what fails here fails again, and is reported, in the first pass */
+    int noted = 0;
     for (int n = 0; n < MAX_PASSES; n++) {
         start_pass(&w, &sink, doc, revision, arena, last_size);
+        /* the bits of plain structures (numbers that nothing reads) are packed by the first
+         * pass, which reaches every one of them: their parts are the document's own, which no
+         * pass changes. After a pass that noted a value out of range, the next packs again:
+         * the note must stand until the layout settles, or go if the value was another */
+        w.pack = n == 0 || noted;
         ok = solve(&w, doc) && bf_place_queued(&w);
         int same_size = last_size == sink.size;
         last_size = sink.size;
@@ -131,6 +137,7 @@ int bf_build(void *doc, int64_t revision, bf_arena *arena, bf_buffer *out, bf_er
         /* a pass that failed says why; a value that did not fit is reported once the layout
          * has settled (a note of an early pass may be gone in the next one) */
         const bf_error *overflow = bf_first_overflow(&w);
+        noted = overflow != NULL;
         *err = ok && overflow ? *overflow : w.err;
         if (ok && !overflow && !settled && n >= FIRST_COMPARED) {
             swap_images(out, &previous);

@@ -71,6 +71,7 @@ typedef struct bf_wctx {
     bf_error err;
     int layout;      /* a pass of the layout solver, into a counting sink */
     int built;       /* the writer putting a document the builder laid out */
+    int pack;        /* the layout solver packs the bits of plain structures' elements (bf_build) */
     void *root;      /* the document, writable (layout mode fills it in) */
     bf_arena *arena; /* what the builder allocates (computed tables) */
     bf_placement *queue;

@@ -191,6 +191,33 @@ local function set_at(ix, t, fl)
   return string.format("bf_set_unread_u64(&s->%s_at, w->pos);", fl.name)
 end
 
+-- Lines packing a field's bit parts into it; `at_c`: where the field is. A part wider than
+-- its bits would be cut to them: an error instead. The parts are the document's own values,
+-- so only their range is checked, all at once; the notes (and clearing an earlier note) are
+-- taken only when one is out of range or a note is waiting. `frame`: the notes' path frame
+-- (name, index), pushed only to take them.
+local function bits_lines(fl, at_c, frame)
+  local L = {}
+  local parts, checks, fits = {}, {}, {}
+  for _, b in ipairs(fl.bits) do
+    local part = string.format("%s_%s", fl.name, b.name)
+    checks[#checks + 1] = string.format("!bf_fits((int64_t)s->%s, %d, %d)", part, b.width, b.signed and 1 or 0)
+    fits[#fits + 1] = layout.fit_call(b.signed and "int64_t" or "uint64_t", "s->" .. part, "(int64_t)s->" .. part,
+      b.width, at_c, own_path(part))
+    parts[#parts + 1] = string.format("(((uint64_t)s->%s & UINT64_C(0x%X)) << %d)", part, (1 << b.width) - 1, b.shift)
+  end
+  L[#L + 1] = string.format("if (w->overflow_count || %s) {", table.concat(checks, " || "))
+  if frame then
+    L[#L + 1] = string.format("    if (!bf_push(&w->c, %s, %s))", frame[1], frame[2])
+    L[#L + 1] = "        return 0;"
+  end
+  for _, l in ipairs(fits) do L[#L + 1] = "    " .. l end
+  if frame then L[#L + 1] = "    bf_pop(&w->c);" end
+  L[#L + 1] = "}"
+  L[#L + 1] = string.format("s->%s = %s;", fl.name, table.concat(parts, " | "))
+  return L
+end
+
 -- Lines computing a field's own value before it is written.
 local function compute_lines(fmt, ix, t, fl, env, tables)
   local L = {}
@@ -213,22 +240,7 @@ local function compute_lines(fmt, ix, t, fl, env, tables)
       for _, l in ipairs(lines) do w(l) end
       for _, l in ipairs(store) do w(l) end
     elseif #fl.bits > 0 then
-      -- a part wider than its bits would be cut to them: an error instead. The parts are
-      -- the document's own values, so only their range is checked, all at once; the notes
-      -- (and clearing an earlier note) are taken only when one is out of range or a note
-      -- is waiting
-      local parts, checks, fits = {}, {}, {}
-      for _, b in ipairs(fl.bits) do
-        local part = string.format("%s_%s", name, b.name)
-        checks[#checks + 1] = string.format("!bf_fits((int64_t)s->%s, %d, %d)", part, b.width, b.signed and 1 or 0)
-        fits[#fits + 1] = layout.fit_call(b.signed and "int64_t" or "uint64_t", "s->" .. part, "(int64_t)s->" .. part,
-          b.width, own_at(fl), own_path(part))
-        parts[#parts + 1] = string.format("(((uint64_t)s->%s & UINT64_C(0x%X)) << %d)", part, (1 << b.width) - 1, b.shift)
-      end
-      w(string.format("if (w->overflow_count || %s) {", table.concat(checks, " || ")))
-      for _, l in ipairs(fits) do w("    " .. l) end
-      w("}")
-      w(string.format("s->%s = %s;", name, table.concat(parts, " | ")))
+      for _, l in ipairs(bits_lines(fl, own_at(fl))) do w(l) end
     end
     if fl.string_table then
       local st = fl.string_table
@@ -399,6 +411,11 @@ local function size_value(fmt, ix, fl, env)
   local function w(s) L[#L + 1] = s end
   local count = count_of(fl)
   local function skip(n_c) return { lines = { string.format('if (!bf_skip(w, %s, "%s"))', n_c, name), "    return 0;" } } end
+  local function skip_after(lines, n_c)
+    lines[#lines + 1] = string.format('if (!bf_skip(w, %s, "%s"))', n_c, name)
+    lines[#lines + 1] = "    return 0;"
+    return { lines = lines }
+  end
   if k == "prim" then
     if not fl.array then return { skip = fl.prim_size } end
     if fl.fixed_count then return { skip = fl.fixed_count * fl.prim_size } end
@@ -417,15 +434,17 @@ local function size_value(fmt, ix, fl, env)
       local size = ix.plain[fl.type]
       if size and nothing_inside(T) then return skip(string.format("(uint64_t)%s * %d", count, size)) end
       if size then
-        -- inside them the layout changes nothing that anything else reads
-        w("{")
+        -- their bits packed in place when bf_build says (their parts are the document's
+        -- own, which the layout never changes); inside them the layout changes nothing
+        -- that anything else reads
+        w("if (w->pack) {")
         w("    size_t changes = w->changes;")
         w(string.format("    for (uint32_t i = 0; i < %s; i++)", count))
-        w("        if (!" .. call .. ")")
+        w(string.format('        if (!pack_%s(w, &s->%s[i], w->pos + (uint64_t)i * %d, "%s", i))', fl.type, name, size, name))
         w("            return 0;")
         w("    w->changes = changes;")
         w("}")
-        return { lines = L }
+        return skip_after(L, string.format("(uint64_t)%s * %d", count, size))
       end
       local inner = {}
       L, inner = inner, L
@@ -445,6 +464,11 @@ local function size_value(fmt, ix, fl, env)
       return { lines = L }
     end
     if ix.plain[fl.type] and nothing_inside(T) then return { skip = ix.plain[fl.type] } end -- (no position to keep)
+    if ix.plain[fl.type] then
+      w(string.format('if (w->pack && !pack_%s(w, &s->%s, w->pos, "%s", -1))', fl.type, name, name))
+      w("    return 0;")
+      return skip_after(L, tostring(ix.plain[fl.type]))
+    end
     params("s->" .. name, "0", "NULL")
     w(string.format('if (!solve_%s(w, &s->%s, "%s", -1))', fl.type, name, name))
     w("    return 0;")
@@ -521,6 +545,26 @@ local function solver_body()
     for _, l in ipairs(lines) do F.line(l) end
   end
   return F
+end
+
+-- pack_<T> for a plain structure with bits: its parts packed into their fields, `at` being
+-- where it lies (a plain structure is written where the cursor is, not placed).
+local function pack_function(fmt, t)
+  local o = {}
+  o[#o + 1] = string.format("static int pack_%s(bf_wctx *w, %s *s, uint64_t at, const char *name, int64_t index)",
+    t.name, ct(fmt, t.name))
+  o[#o + 1] = "{"
+  o[#o + 1] = "    s->_offset = at; /* (where the packing pass put it) */"
+  o[#o + 1] = "    s->_index = index < 0 ? 0 : index;"
+  for _, fl in ipairs(t.fields) do
+    if #fl.bits > 0 then
+      local at = fl.offset == 0 and "at" or string.format("at + %d", fl.offset)
+      for _, l in ipairs(bits_lines(fl, at, { "name", "index" })) do o[#o + 1] = "    " .. l end
+    end
+  end
+  o[#o + 1] = "    return 1;"
+  o[#o + 1] = "}"
+  return table.concat(o, "\n")
 end
 
 function S.placeable(fl) return fl.pos and layout.placeable(fl.pos) end
@@ -625,11 +669,12 @@ end
 -- The solver's declarations and functions: place functions, and the solvers of the types
 -- something calls (plain structures with nothing inside are passed over by their room).
 function S.functions(fmt, ix)
-  local called, count = {}, 0
+  local called, count, packed = {}, 0, {}
   local function calls(code)
     for name in code:gmatch("solve_([%w_]+)%(w,") do
       if not called[name] then called[name], count = true, count + 1 end
     end
+    for name in code:gmatch("pack_([%w_]+)%(w,") do packed[name] = true end
   end
   -- each type's solver with the place functions of its located fields
   local text = {}
@@ -653,6 +698,9 @@ function S.functions(fmt, ix)
     end
   end
   local decls, places, solvers = {}, {}, {}
+  for _, t in ipairs(fmt.types) do
+    if packed[t.name] then places[#places + 1] = pack_function(fmt, t) end
+  end
   for _, t in ipairs(fmt.types) do
     if called[t.name] then
       decls[#decls + 1] = string.format("static int solve_%s(bf_wctx *w, %s *s, const char *name, int64_t index);",
