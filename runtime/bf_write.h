@@ -72,7 +72,7 @@ typedef struct bf_wctx {
     int layout;      /* a pass of the layout solver, into a counting sink */
     int built;       /* the writer putting a document the builder laid out */
     int pack;        /* the layout solver packs the bits of plain structures' elements (bf_build) */
-    void *root;      /* the document, writable (layout mode fills it in) */
+    void *root;      /* the document, writable (the layout solver fills it in) */
     bf_arena *arena; /* what the builder allocates (computed tables) */
     bf_placement *queue;
     size_t queued, queue_cap, queue_next;
@@ -82,7 +82,7 @@ typedef struct bf_wctx {
     bf_index_list pooled; /* pooled data whose base depends on its owner */
     bf_string_table tables[BF_MAX_STRING_TABLES];
     size_t table_count;
-    /* layout mode: the computed values of this pass that do not fit their fields (a later
+    /* layout solver: the computed values of this pass that do not fit their fields (a later
      * value that fits clears its field's note); the build fails with the lowest in the file
      * once the layout has settled */
     struct bf_overflow_note {
@@ -91,11 +91,10 @@ typedef struct bf_wctx {
     } overflows[BF_MAX_OVERFLOW_NOTES];
     size_t overflow_count;
     /* the cursor may move up to here without growing the image: the image's capacity,
-     * capped by its limit (0 until the image first grows) */
+     * capped by its limit (0 until the image first grows; the output limit in the sink) */
     size_t room;
-    /* layout mode: how many values this pass changed in the document (positions, computed
-     * values, counts) that something reads, or whose bytes may be written before they are
-     * set; a pass that changed none gives the final image */
+    /* layout solver: how many values this pass changed in the document (positions, computed
+     * values, counts) that something reads; a pass that changed none gives the final layout */
     size_t changes;
 } bf_wctx;
 
@@ -339,7 +338,7 @@ static inline int bf_end(bf_wctx *w, const char *name)
     return 1;
 }
 
-/* Layout mode: sets a position or parameter, counting a change. */
+/* The layout solver: sets a position or parameter, counting a change. */
 static inline void bf_set_u64(bf_wctx *w, uint64_t *field, uint64_t v)
 {
     if (*field != v) {
@@ -373,7 +372,7 @@ static inline int bf_fits(int64_t v, unsigned bits, int is_signed)
         return bits >= 64 || (v >= -((int64_t)1 << (bits - 1)) && v < ((int64_t)1 << (bits - 1)));
     return v >= 0 && (bits >= 64 || (uint64_t)v >> bits == 0);
 }
-/* Layout mode: notes that the computed `v` does not fit `field` (its address), at `at` in
+/* The layout solver: notes that the computed `v` does not fit `field` (its address), at `at` in
  * the image, named by the printf format `path` (below the current frames, or from the root
  * when `rooted`). The pass goes on: a later value that fits clears the note
  * (bf_overflow_clear), and the build fails if a note is left when the layout settles. */
@@ -383,7 +382,7 @@ void bf_overflow(bf_wctx *w, const void *field, int64_t v, unsigned bits, int is
     __attribute__((format(printf, 8, 9)))
 #endif
     ;
-/* Layout mode: stores the computed `v` in an integer field of `bits` bits (24-bit fields
+/* The layout solver: stores the computed `v` in an integer field of `bits` bits (24-bit fields
  * are held in 32), counting a change when the field's value changes. A value that does not
  * fit is noted as bf_overflow does (at `at`, named by `path`, from the root when `rooted`),
  * one that fits clears the field's note. bf_fit_<type>: a path without arguments, inline;
