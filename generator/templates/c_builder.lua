@@ -8,7 +8,7 @@
 -- (c_writer.lua) puts the document's bytes.
 local names = require("names")
 local cexpr = require("cexpr")
-local layout = require("c_equations")
+local equations = require("c_equations")
 local body = require("c_write_body")
 
 local S = {}
@@ -202,7 +202,7 @@ local function bits_lines(fl, at_c, frame)
   for _, b in ipairs(fl.bits) do
     local part = string.format("%s_%s", fl.name, b.name)
     checks[#checks + 1] = string.format("!bf_fits((int64_t)s->%s, %d, %d)", part, b.width, b.signed and 1 or 0)
-    fits[#fits + 1] = layout.fit_call(b.signed and "int64_t" or "uint64_t", "s->" .. part, "(int64_t)s->" .. part,
+    fits[#fits + 1] = equations.fit_call(b.signed and "int64_t" or "uint64_t", "s->" .. part, "(int64_t)s->" .. part,
       b.width, at_c, own_path(part))
     parts[#parts + 1] = string.format("(((uint64_t)s->%s & UINT64_C(0x%X)) << %d)", part, (1 << b.width) - 1, b.shift)
   end
@@ -230,7 +230,7 @@ local function compute_lines(fmt, ix, t, fl, env, tables)
       w(string.format("s->%s = %s;", name, cexpr.value(fl.const, e2)))
     elseif fl.value then
       local lines, v = dedupe_loops(pre, cexpr.c(fl.value, e2))
-      local store = layout.store({}, "s->" .. name, fl.prim, v, own_at(fl), own_path(name))
+      local store = equations.store({}, "s->" .. name, fl.prim, v, own_at(fl), own_path(name))
       if not ix.reads.fields[t.name .. "." .. name] then
         -- what the value needs (a search over a table) goes with it
         for i, l in ipairs(store) do lines[#lines + 1] = l end
@@ -245,7 +245,7 @@ local function compute_lines(fmt, ix, t, fl, env, tables)
     if fl.string_table then
       local st = fl.string_table
       local tbl = {}
-      local key = layout.pointer(st, env, tbl)
+      local key = equations.pointer(st, env, tbl)
       for _, l in ipairs(tbl) do w(l) end
       local prefix = st.field.prefix or ""
       key = key:match("^%((&.+)%)$") or key
@@ -261,7 +261,7 @@ local function compute_lines(fmt, ix, t, fl, env, tables)
         w("    if (off < 0)")
         w(string.format('        return bf_fail(&w->c, w->pos, "%s", "the string is missing");', name))
       end
-      for _, l in ipairs(layout.store({}, "s->" .. name, fl.prim, "off", own_at(fl), own_path(name))) do w("    " .. l) end
+      for _, l in ipairs(equations.store({}, "s->" .. name, fl.prim, "off", own_at(fl), own_path(name))) do w("    " .. l) end
       w("}")
     end
   end
@@ -299,7 +299,7 @@ local function compute_lines(fmt, ix, t, fl, env, tables)
   end
   if fl.kind == "bytes" and fl.count and not tables[t.name .. "." .. name] then
     -- bytes whose length an expression gives (padding to something placed later)
-    local solved = layout.solve(fl.count, "(int64_t)s->" .. name .. ".len", env, nil)
+    local solved = equations.solve(fl.count, "(int64_t)s->" .. name .. ".len", env, nil)
     if not solved then
       local size = { string.format("bf_size_padding(w, &s->%s, %s);", name, cexpr.value(fl.count, env)) }
       if not ix.reads.fields[t.name .. "." .. name] then size = unread_change(size, name) end
@@ -334,7 +334,7 @@ local function derive_lines(fmt, ix, t, env)
     end
     if fl.count and not fl.fixed_count and not fl.computed then
       local len = fl.kind == "bytes" and ("(int64_t)s->" .. fl.name .. ".len") or ("(int64_t)s->" .. fl.name .. "_count")
-      emit(layout.solve(fl.count, len, env, nil))
+      emit(equations.solve(fl.count, len, env, nil))
     end
     if fl.kind == "struct" and not fl.array and next(fl.args) then
       local T = ix.types[fl.type]
@@ -342,7 +342,7 @@ local function derive_lines(fmt, ix, t, env)
         if cf.count and cf.count.k == "name" and cf.count.ref == "param" then
           -- (a bytes field's length is its .len, an array's its _count)
           local len = string.format(cf.kind == "bytes" and "(int64_t)s->%s.%s.len" or "(int64_t)s->%s.%s_count", fl.name, cf.name)
-          emit(layout.solve(cf.count, len, env, fl.args))
+          emit(equations.solve(cf.count, len, env, fl.args))
         end
       end
     end
@@ -567,7 +567,7 @@ local function pack_function(fmt, t)
   return table.concat(o, "\n")
 end
 
-function S.placeable(fl) return fl.pos and layout.placeable(fl.pos) end
+function S.placeable(fl) return fl.pos and equations.placeable(fl.pos) end
 
 function S.place_function(fmt, ix, t, fl)
   local o = {}
@@ -595,7 +595,7 @@ function S.place_function(fmt, ix, t, fl)
   F.line(string.format('if (!bf_place_at_end(w, %s, "%s"))', placement_align(fmt, ix, fl), fl.name))
   F.line("    return 0;")
   F.line(set_at(ix, t, fl))
-  local solved = layout.solve_pos(fl.pos, string.format("(int64_t)s->%s_at", fl.name), env, fl.name)
+  local solved = equations.solve_pos(fl.pos, string.format("(int64_t)s->%s_at", fl.name), env, fl.name)
   if not solved then
     F.line(string.format('return bf_fail(&w->c, w->pos, "%s", "the builder cannot place data at %%s", %s);', fl.name,
       names.cstring(fl.pos.text)))
@@ -633,7 +633,7 @@ function S.solver_for(fmt, ix, t)
       F.line("    return 0;")
     end
     if fl.pos then
-      if layout.placeable(fl.pos) then
+      if equations.placeable(fl.pos) then
         if pool_base(fl) then
           F.line(string.format("if (!bf_enqueue_pooled(w, place_%s_%s, base_%s_%s, s, %d))", t.name, fl.name, t.name,
             fl.name, uses_owner(pool_base(fl)) and 0 or 1))
@@ -645,7 +645,7 @@ function S.solver_for(fmt, ix, t)
       -- (a view of bytes another field writes: nothing to place)
     else
       if not fl.offset then F.line(set_at(ix, t, fl)) end
-      local solved = fl.size and layout.solve(fl.size, "(int64_t)(w->pos - region)", env, nil)
+      local solved = fl.size and equations.solve(fl.size, "(int64_t)(w->pos - region)", env, nil)
       if solved then F.line("size_t region = w->pos;") end
       F.size(size_value(fmt, ix, fl, env), fl.name)
       if fl.size then F.line(string.format("s->%s_tail.len = 0;", fl.name)) end
