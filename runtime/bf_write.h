@@ -408,7 +408,7 @@ void bf_fit_note(bf_wctx *w, const void *field, int64_t v, unsigned bits, int is
     void bf_fitf_##kind(bf_wctx *w, type *field, int64_t v, unsigned bits, uint64_t at, int rooted, const char *path, \
                         ...) BF_FIT_FORMAT;
 /* The field types a computed value is stored into: X(kind, C type, signed), once for the
- * declarations here and the definitions in bf_write.c. */
+ * declarations here and the definitions in bf_fit.c. */
 #define BF_FIT_TYPES(X)                                                                                               \
     X(u8, uint8_t, 0) X(u16, uint16_t, 0) X(u32, uint32_t, 0) X(u64, uint64_t, 0)                                     \
     X(s8, int8_t, 1) X(s16, int16_t, 1) X(s32, int32_t, 1) X(s64, int64_t, 1)
