@@ -8,66 +8,1697 @@
 #include "bf_expr.h"
 #include "bf_write.h"
 
-static int write_File(bf_wctx *w, j3d_File *s, const char *name, int64_t index);
-static int write_SubversionHeader(bf_wctx *w, j3d_SubversionHeader *s, const char *name, int64_t index);
-static int write_Section(bf_wctx *w, j3d_Section *s, const char *name, int64_t index);
-static int write_Inf1(bf_wctx *w, j3d_Inf1 *s, const char *name, int64_t index);
-static int write_SceneNode(bf_wctx *w, j3d_SceneNode *s, const char *name, int64_t index);
-static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s, const char *name, int64_t index);
-static int write_VertexFormat(bf_wctx *w, j3d_VertexFormat *s, const char *name, int64_t index);
-static int write_VertexBuffer(bf_wctx *w, j3d_VertexBuffer *s, const char *name, int64_t index);
-static int write_Evp1(bf_wctx *w, j3d_Evp1 *s, const char *name, int64_t index);
-static int write_EnvelopeJoints(bf_wctx *w, j3d_EnvelopeJoints *s, const char *name, int64_t index);
-static int write_EnvelopeWeights(bf_wctx *w, j3d_EnvelopeWeights *s, const char *name, int64_t index);
-static int write_Mtx34(bf_wctx *w, j3d_Mtx34 *s, const char *name, int64_t index);
-static int write_Drw1(bf_wctx *w, j3d_Drw1 *s, const char *name, int64_t index);
-static int write_Jnt1(bf_wctx *w, j3d_Jnt1 *s, const char *name, int64_t index);
-static int write_Joint(bf_wctx *w, j3d_Joint *s, const char *name, int64_t index);
-static int write_NameTable(bf_wctx *w, j3d_NameTable *s, const char *name, int64_t index);
-static int write_NameEntry(bf_wctx *w, j3d_NameEntry *s, const char *name, int64_t index);
-static int write_Shp1(bf_wctx *w, j3d_Shp1 *s, const char *name, int64_t index);
-static int write_Shape(bf_wctx *w, j3d_Shape *s, const char *name, int64_t index);
-static int write_IndexAttribute(bf_wctx *w, j3d_IndexAttribute *s, const char *name, int64_t index);
-static int write_MatrixGroup(bf_wctx *w, j3d_MatrixGroup *s, const char *name, int64_t index);
-static int write_Primitive(bf_wctx *w, j3d_Primitive *s, const char *name, int64_t index);
-static int write_Vertex(bf_wctx *w, j3d_Vertex *s, const char *name, int64_t index);
-static int write_VertexIndex(bf_wctx *w, j3d_VertexIndex *s, const char *name, int64_t index);
-static int write_MatrixGroupData(bf_wctx *w, j3d_MatrixGroupData *s, const char *name, int64_t index);
-static int write_MaterialList(bf_wctx *w, j3d_MaterialList *s, const char *name, int64_t index);
-static int write_Mat3(bf_wctx *w, j3d_Mat3 *s, const char *name, int64_t index);
-static int write_Material(bf_wctx *w, j3d_Material *s, const char *name, int64_t index);
-static int write_Indirect(bf_wctx *w, j3d_Indirect *s, const char *name, int64_t index);
-static int write_IndirectOrder(bf_wctx *w, j3d_IndirectOrder *s, const char *name, int64_t index);
-static int write_IndirectMatrix(bf_wctx *w, j3d_IndirectMatrix *s, const char *name, int64_t index);
-static int write_IndirectScale(bf_wctx *w, j3d_IndirectScale *s, const char *name, int64_t index);
-static int write_IndirectStage(bf_wctx *w, j3d_IndirectStage *s, const char *name, int64_t index);
-static int write_Rgba8(bf_wctx *w, j3d_Rgba8 *s, const char *name, int64_t index);
-static int write_ColorChannel(bf_wctx *w, j3d_ColorChannel *s, const char *name, int64_t index);
-static int write_TexGen(bf_wctx *w, j3d_TexGen *s, const char *name, int64_t index);
-static int write_TexMatrix(bf_wctx *w, j3d_TexMatrix *s, const char *name, int64_t index);
-static int write_TevOrder(bf_wctx *w, j3d_TevOrder *s, const char *name, int64_t index);
-static int write_TevColor(bf_wctx *w, j3d_TevColor *s, const char *name, int64_t index);
-static int write_TevStage(bf_wctx *w, j3d_TevStage *s, const char *name, int64_t index);
-static int write_SwapMode(bf_wctx *w, j3d_SwapMode *s, const char *name, int64_t index);
-static int write_SwapTable(bf_wctx *w, j3d_SwapTable *s, const char *name, int64_t index);
-static int write_Fog(bf_wctx *w, j3d_Fog *s, const char *name, int64_t index);
-static int write_AlphaCompare(bf_wctx *w, j3d_AlphaCompare *s, const char *name, int64_t index);
-static int write_BlendMode(bf_wctx *w, j3d_BlendMode *s, const char *name, int64_t index);
-static int write_ZMode(bf_wctx *w, j3d_ZMode *s, const char *name, int64_t index);
-static int write_NbtScale(bf_wctx *w, j3d_NbtScale *s, const char *name, int64_t index);
-static int write_Mdl3(bf_wctx *w, j3d_Mdl3 *s, const char *name, int64_t index);
-static int write_Mdl3Packet(bf_wctx *w, j3d_Mdl3Packet *s, const char *name, int64_t index);
-static int write_Mdl3Subpackets(bf_wctx *w, j3d_Mdl3Subpackets *s, const char *name, int64_t index);
-static int write_GxCommand(bf_wctx *w, j3d_GxCommand *s, const char *name, int64_t index);
-static int write_BpCommand(bf_wctx *w, j3d_BpCommand *s, const char *name, int64_t index);
-static int write_XfCommand(bf_wctx *w, j3d_XfCommand *s, const char *name, int64_t index);
-static int write_CpCommand(bf_wctx *w, j3d_CpCommand *s, const char *name, int64_t index);
-static int write_XfIndexedCommand(bf_wctx *w, j3d_XfIndexedCommand *s, const char *name, int64_t index);
-static int write_Tex1(bf_wctx *w, j3d_Tex1 *s, const char *name, int64_t index);
-static int write_BtiHeader(bf_wctx *w, j3d_BtiHeader *s, const char *name, int64_t index);
-static int write_TextureImage(bf_wctx *w, j3d_TextureImage *s, const char *name, int64_t index);
+static int write_File(bf_wctx *w, const j3d_File *s, const char *name, int64_t index);
+static int write_SubversionHeader(bf_wctx *w, const j3d_SubversionHeader *s, const char *name, int64_t index);
+static int write_Section(bf_wctx *w, const j3d_Section *s, const char *name, int64_t index);
+static int write_Inf1(bf_wctx *w, const j3d_Inf1 *s, const char *name, int64_t index);
+static int write_SceneNode(bf_wctx *w, const j3d_SceneNode *s, const char *name, int64_t index);
+static int write_Vtx1(bf_wctx *w, const j3d_Vtx1 *s, const char *name, int64_t index);
+static int write_VertexFormat(bf_wctx *w, const j3d_VertexFormat *s, const char *name, int64_t index);
+static int write_VertexBuffer(bf_wctx *w, const j3d_VertexBuffer *s, const char *name, int64_t index);
+static int write_Evp1(bf_wctx *w, const j3d_Evp1 *s, const char *name, int64_t index);
+static int write_EnvelopeJoints(bf_wctx *w, const j3d_EnvelopeJoints *s, const char *name, int64_t index);
+static int write_EnvelopeWeights(bf_wctx *w, const j3d_EnvelopeWeights *s, const char *name, int64_t index);
+static int write_Mtx34(bf_wctx *w, const j3d_Mtx34 *s, const char *name, int64_t index);
+static int write_Drw1(bf_wctx *w, const j3d_Drw1 *s, const char *name, int64_t index);
+static int write_Jnt1(bf_wctx *w, const j3d_Jnt1 *s, const char *name, int64_t index);
+static int write_Joint(bf_wctx *w, const j3d_Joint *s, const char *name, int64_t index);
+static int write_NameTable(bf_wctx *w, const j3d_NameTable *s, const char *name, int64_t index);
+static int write_NameEntry(bf_wctx *w, const j3d_NameEntry *s, const char *name, int64_t index);
+static int write_Shp1(bf_wctx *w, const j3d_Shp1 *s, const char *name, int64_t index);
+static int write_Shape(bf_wctx *w, const j3d_Shape *s, const char *name, int64_t index);
+static int write_IndexAttribute(bf_wctx *w, const j3d_IndexAttribute *s, const char *name, int64_t index);
+static int write_MatrixGroup(bf_wctx *w, const j3d_MatrixGroup *s, const char *name, int64_t index);
+static int write_Primitive(bf_wctx *w, const j3d_Primitive *s, const char *name, int64_t index);
+static int write_Vertex(bf_wctx *w, const j3d_Vertex *s, const char *name, int64_t index);
+static int write_VertexIndex(bf_wctx *w, const j3d_VertexIndex *s, const char *name, int64_t index);
+static int write_MatrixGroupData(bf_wctx *w, const j3d_MatrixGroupData *s, const char *name, int64_t index);
+static int write_MaterialList(bf_wctx *w, const j3d_MaterialList *s, const char *name, int64_t index);
+static int write_Mat3(bf_wctx *w, const j3d_Mat3 *s, const char *name, int64_t index);
+static int write_Material(bf_wctx *w, const j3d_Material *s, const char *name, int64_t index);
+static int write_Indirect(bf_wctx *w, const j3d_Indirect *s, const char *name, int64_t index);
+static int write_IndirectOrder(bf_wctx *w, const j3d_IndirectOrder *s, const char *name, int64_t index);
+static int write_IndirectMatrix(bf_wctx *w, const j3d_IndirectMatrix *s, const char *name, int64_t index);
+static int write_IndirectScale(bf_wctx *w, const j3d_IndirectScale *s, const char *name, int64_t index);
+static int write_IndirectStage(bf_wctx *w, const j3d_IndirectStage *s, const char *name, int64_t index);
+static int write_Rgba8(bf_wctx *w, const j3d_Rgba8 *s, const char *name, int64_t index);
+static int write_ColorChannel(bf_wctx *w, const j3d_ColorChannel *s, const char *name, int64_t index);
+static int write_TexGen(bf_wctx *w, const j3d_TexGen *s, const char *name, int64_t index);
+static int write_TexMatrix(bf_wctx *w, const j3d_TexMatrix *s, const char *name, int64_t index);
+static int write_TevOrder(bf_wctx *w, const j3d_TevOrder *s, const char *name, int64_t index);
+static int write_TevColor(bf_wctx *w, const j3d_TevColor *s, const char *name, int64_t index);
+static int write_TevStage(bf_wctx *w, const j3d_TevStage *s, const char *name, int64_t index);
+static int write_SwapMode(bf_wctx *w, const j3d_SwapMode *s, const char *name, int64_t index);
+static int write_SwapTable(bf_wctx *w, const j3d_SwapTable *s, const char *name, int64_t index);
+static int write_Fog(bf_wctx *w, const j3d_Fog *s, const char *name, int64_t index);
+static int write_AlphaCompare(bf_wctx *w, const j3d_AlphaCompare *s, const char *name, int64_t index);
+static int write_BlendMode(bf_wctx *w, const j3d_BlendMode *s, const char *name, int64_t index);
+static int write_ZMode(bf_wctx *w, const j3d_ZMode *s, const char *name, int64_t index);
+static int write_NbtScale(bf_wctx *w, const j3d_NbtScale *s, const char *name, int64_t index);
+static int write_Mdl3(bf_wctx *w, const j3d_Mdl3 *s, const char *name, int64_t index);
+static int write_Mdl3Packet(bf_wctx *w, const j3d_Mdl3Packet *s, const char *name, int64_t index);
+static int write_Mdl3Subpackets(bf_wctx *w, const j3d_Mdl3Subpackets *s, const char *name, int64_t index);
+static int write_GxCommand(bf_wctx *w, const j3d_GxCommand *s, const char *name, int64_t index);
+static int write_BpCommand(bf_wctx *w, const j3d_BpCommand *s, const char *name, int64_t index);
+static int write_XfCommand(bf_wctx *w, const j3d_XfCommand *s, const char *name, int64_t index);
+static int write_CpCommand(bf_wctx *w, const j3d_CpCommand *s, const char *name, int64_t index);
+static int write_XfIndexedCommand(bf_wctx *w, const j3d_XfIndexedCommand *s, const char *name, int64_t index);
+static int write_Tex1(bf_wctx *w, const j3d_Tex1 *s, const char *name, int64_t index);
+static int write_BtiHeader(bf_wctx *w, const j3d_BtiHeader *s, const char *name, int64_t index);
+static int write_TextureImage(bf_wctx *w, const j3d_TextureImage *s, const char *name, int64_t index);
+static int solve_File(bf_wctx *w, j3d_File *s, const char *name, int64_t index);
+static int solve_SubversionHeader(bf_wctx *w, j3d_SubversionHeader *s, const char *name, int64_t index);
+static int solve_Section(bf_wctx *w, j3d_Section *s, const char *name, int64_t index);
+static int solve_Inf1(bf_wctx *w, j3d_Inf1 *s, const char *name, int64_t index);
+static int solve_SceneNode(bf_wctx *w, j3d_SceneNode *s, const char *name, int64_t index);
+static int solve_Vtx1(bf_wctx *w, j3d_Vtx1 *s, const char *name, int64_t index);
+static int solve_VertexFormat(bf_wctx *w, j3d_VertexFormat *s, const char *name, int64_t index);
+static int solve_VertexBuffer(bf_wctx *w, j3d_VertexBuffer *s, const char *name, int64_t index);
+static int solve_Evp1(bf_wctx *w, j3d_Evp1 *s, const char *name, int64_t index);
+static int solve_EnvelopeJoints(bf_wctx *w, j3d_EnvelopeJoints *s, const char *name, int64_t index);
+static int solve_EnvelopeWeights(bf_wctx *w, j3d_EnvelopeWeights *s, const char *name, int64_t index);
+static int solve_Drw1(bf_wctx *w, j3d_Drw1 *s, const char *name, int64_t index);
+static int solve_Jnt1(bf_wctx *w, j3d_Jnt1 *s, const char *name, int64_t index);
+static int solve_Joint(bf_wctx *w, j3d_Joint *s, const char *name, int64_t index);
+static int solve_NameTable(bf_wctx *w, j3d_NameTable *s, const char *name, int64_t index);
+static int solve_NameEntry(bf_wctx *w, j3d_NameEntry *s, const char *name, int64_t index);
+static int solve_Shp1(bf_wctx *w, j3d_Shp1 *s, const char *name, int64_t index);
+static int solve_Shape(bf_wctx *w, j3d_Shape *s, const char *name, int64_t index);
+static int solve_IndexAttribute(bf_wctx *w, j3d_IndexAttribute *s, const char *name, int64_t index);
+static int solve_MatrixGroupData(bf_wctx *w, j3d_MatrixGroupData *s, const char *name, int64_t index);
+static int solve_MaterialList(bf_wctx *w, j3d_MaterialList *s, const char *name, int64_t index);
+static int solve_Mat3(bf_wctx *w, j3d_Mat3 *s, const char *name, int64_t index);
+static int solve_Indirect(bf_wctx *w, j3d_Indirect *s, const char *name, int64_t index);
+static int solve_TexMatrix(bf_wctx *w, j3d_TexMatrix *s, const char *name, int64_t index);
+static int solve_Mdl3(bf_wctx *w, j3d_Mdl3 *s, const char *name, int64_t index);
+static int solve_Mdl3Packet(bf_wctx *w, j3d_Mdl3Packet *s, const char *name, int64_t index);
+static int solve_GxCommand(bf_wctx *w, j3d_GxCommand *s, const char *name, int64_t index);
+static int solve_BpCommand(bf_wctx *w, j3d_BpCommand *s, const char *name, int64_t index);
+static int solve_XfCommand(bf_wctx *w, j3d_XfCommand *s, const char *name, int64_t index);
+static int solve_CpCommand(bf_wctx *w, j3d_CpCommand *s, const char *name, int64_t index);
+static int solve_XfIndexedCommand(bf_wctx *w, j3d_XfIndexedCommand *s, const char *name, int64_t index);
+static int solve_Tex1(bf_wctx *w, j3d_Tex1 *s, const char *name, int64_t index);
+static int solve_BtiHeader(bf_wctx *w, j3d_BtiHeader *s, const char *name, int64_t index);
+static int solve_TextureImage(bf_wctx *w, j3d_TextureImage *s, const char *name, int64_t index);
 
 #include "j3d_access.h"
+
+static int write_File(bf_wctx *w, const j3d_File *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, s->_offset, name, index))
+        return 0;
+    if (!bf_put_fixed_str(w, &s->magic, 4, "magic") || !bf_put_u32be(w, s->kind, "kind") ||
+        !bf_put_u32be(w, s->file_size, "file_size") || !bf_put_u32be(w, s->section_count, "section_count") ||
+        !write_SubversionHeader(w, &s->subversion, "subversion", -1))
+        return 0;
+    for (uint32_t i = 0; i < s->sections_count; i++)
+        if (!write_Section(w, &s->sections[i], "sections", i))
+            return 0;
+    if (!bf_put_bytes(w, s->trailing.ptr, s->trailing.len, "trailing"))
+        return 0;
+    return bf_end(w, name);
+}
+
+static int write_SubversionHeader(bf_wctx *w, const j3d_SubversionHeader *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, s->_offset, name, index))
+        return 0;
+    if (!bf_put_fixed_str(w, &s->subversion, 4, "subversion") ||
+        !bf_put_bytes(w, s->padding.ptr, s->padding.len, "padding"))
+        return 0;
+    return bf_end(w, name);
+}
+
+static int write_Section(bf_wctx *w, const j3d_Section *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, s->_offset, name, index))
+        return 0;
+    if (!bf_put_u32be(w, s->tag, "tag") || !bf_put_u32be(w, s->size, "size"))
+        return 0;
+    switch (s->body.kind) {
+    case J3D_KIND_INF1:
+        if (!write_Inf1(w, s->body.Inf1, "body", -1))
+            return 0;
+        break;
+    case J3D_KIND_VTX1:
+        if (!write_Vtx1(w, s->body.Vtx1, "body", -1))
+            return 0;
+        break;
+    case J3D_KIND_EVP1:
+        if (!write_Evp1(w, s->body.Evp1, "body", -1))
+            return 0;
+        break;
+    case J3D_KIND_DRW1:
+        if (!write_Drw1(w, s->body.Drw1, "body", -1))
+            return 0;
+        break;
+    case J3D_KIND_JNT1:
+        if (!write_Jnt1(w, s->body.Jnt1, "body", -1))
+            return 0;
+        break;
+    case J3D_KIND_SHP1:
+        if (!write_Shp1(w, s->body.Shp1, "body", -1))
+            return 0;
+        break;
+    case J3D_KIND_MATERIAL_LIST:
+        if (!write_MaterialList(w, s->body.MaterialList, "body", -1))
+            return 0;
+        break;
+    case J3D_KIND_MAT3:
+        if (!write_Mat3(w, s->body.Mat3, "body", -1))
+            return 0;
+        break;
+    case J3D_KIND_MDL3:
+        if (!write_Mdl3(w, s->body.Mdl3, "body", -1))
+            return 0;
+        break;
+    case J3D_KIND_TEX1:
+        if (!write_Tex1(w, s->body.Tex1, "body", -1))
+            return 0;
+        break;
+    default:
+        if (!bf_put_bytes(w, s->body.raw.ptr, s->body.raw.len, "body"))
+            return 0;
+    }
+    if (!bf_put_tail(w, &s->body_tail, "body"))
+        return 0;
+    return bf_end(w, name);
+}
+
+static int write_Inf1(bf_wctx *w, const j3d_Inf1 *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, s->_offset, name, index))
+        return 0;
+    if (!bf_put_u16be(w, s->flags, "flags") || !bf_put_u16be(w, s->padding, "padding") ||
+        !bf_put_u32be(w, s->matrix_group_count, "matrix_group_count") ||
+        !bf_put_u32be(w, s->vertex_count, "vertex_count") ||
+        !bf_put_u32be(w, s->hierarchy_offset, "hierarchy_offset"))
+        return 0;
+    {
+        size_t resume = w->pos;
+        if (!bf_wseek(w, s->nodes_at, "nodes"))
+            return 0;
+        for (uint32_t i = 0; i < s->nodes_count; i++)
+            if (!write_SceneNode(w, &s->nodes[i], "nodes", i))
+                return 0;
+        if (!bf_put_tail(w, &s->nodes_tail, "nodes"))
+            return 0;
+        w->pos = resume;
+    }
+    return bf_end(w, name);
+}
+
+static int write_SceneNode(bf_wctx *w, const j3d_SceneNode *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, s->_offset, name, index))
+        return 0;
+    if (!bf_put_u16be(w, s->type, "type") || !bf_put_u16be(w, s->data, "data"))
+        return 0;
+    return bf_end(w, name);
+}
+
+static int write_Vtx1(bf_wctx *w, const j3d_Vtx1 *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, s->_offset, name, index))
+        return 0;
+    if (!bf_put_u32be(w, s->format_list_offset, "format_list_offset") ||
+        !bf_put_u32be(w, s->position_offset, "position_offset") ||
+        !bf_put_u32be(w, s->normal_offset, "normal_offset") ||
+        !bf_put_u32be(w, s->tangent_offset, "tangent_offset") ||
+        !bf_put_u32be(w, s->color0_offset, "color0_offset") ||
+        !bf_put_u32be(w, s->color1_offset, "color1_offset") ||
+        !bf_put_u32be(w, s->texcoord0_offset, "texcoord0_offset") ||
+        !bf_put_u32be(w, s->texcoord1_offset, "texcoord1_offset") ||
+        !bf_put_u32be(w, s->texcoord2_offset, "texcoord2_offset") ||
+        !bf_put_u32be(w, s->texcoord3_offset, "texcoord3_offset") ||
+        !bf_put_u32be(w, s->texcoord4_offset, "texcoord4_offset") ||
+        !bf_put_u32be(w, s->texcoord5_offset, "texcoord5_offset") ||
+        !bf_put_u32be(w, s->texcoord6_offset, "texcoord6_offset") ||
+        !bf_put_u32be(w, s->texcoord7_offset, "texcoord7_offset"))
+        return 0;
+    {
+        size_t resume = w->pos;
+        if (!bf_wseek(w, s->formats_at, "formats"))
+            return 0;
+        for (uint32_t i = 0; i < s->formats_count; i++)
+            if (!write_VertexFormat(w, &s->formats[i], "formats", i))
+                return 0;
+        if (!bf_put_tail(w, &s->formats_tail, "formats"))
+            return 0;
+        w->pos = resume;
+    }
+    if (s->has_position) {
+        {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->position_at, "position") ||
+                !write_VertexBuffer(w, &s->position, "position", -1) ||
+                !bf_put_tail(w, &s->position_tail, "position"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    if (s->has_normal) {
+        {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->normal_at, "normal") || !write_VertexBuffer(w, &s->normal, "normal", -1) ||
+                !bf_put_tail(w, &s->normal_tail, "normal"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    if (s->has_tangent) {
+        {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->tangent_at, "tangent") || !write_VertexBuffer(w, &s->tangent, "tangent", -1) ||
+                !bf_put_tail(w, &s->tangent_tail, "tangent"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    if (s->has_color0) {
+        {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->color0_at, "color0") || !write_VertexBuffer(w, &s->color0, "color0", -1) ||
+                !bf_put_tail(w, &s->color0_tail, "color0"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    if (s->has_color1) {
+        {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->color1_at, "color1") || !write_VertexBuffer(w, &s->color1, "color1", -1) ||
+                !bf_put_tail(w, &s->color1_tail, "color1"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    if (s->has_texcoord0) {
+        {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->texcoord0_at, "texcoord0") ||
+                !write_VertexBuffer(w, &s->texcoord0, "texcoord0", -1) ||
+                !bf_put_tail(w, &s->texcoord0_tail, "texcoord0"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    if (s->has_texcoord1) {
+        {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->texcoord1_at, "texcoord1") ||
+                !write_VertexBuffer(w, &s->texcoord1, "texcoord1", -1) ||
+                !bf_put_tail(w, &s->texcoord1_tail, "texcoord1"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    if (s->has_texcoord2) {
+        {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->texcoord2_at, "texcoord2") ||
+                !write_VertexBuffer(w, &s->texcoord2, "texcoord2", -1) ||
+                !bf_put_tail(w, &s->texcoord2_tail, "texcoord2"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    if (s->has_texcoord3) {
+        {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->texcoord3_at, "texcoord3") ||
+                !write_VertexBuffer(w, &s->texcoord3, "texcoord3", -1) ||
+                !bf_put_tail(w, &s->texcoord3_tail, "texcoord3"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    if (s->has_texcoord4) {
+        {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->texcoord4_at, "texcoord4") ||
+                !write_VertexBuffer(w, &s->texcoord4, "texcoord4", -1) ||
+                !bf_put_tail(w, &s->texcoord4_tail, "texcoord4"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    if (s->has_texcoord5) {
+        {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->texcoord5_at, "texcoord5") ||
+                !write_VertexBuffer(w, &s->texcoord5, "texcoord5", -1) ||
+                !bf_put_tail(w, &s->texcoord5_tail, "texcoord5"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    if (s->has_texcoord6) {
+        {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->texcoord6_at, "texcoord6") ||
+                !write_VertexBuffer(w, &s->texcoord6, "texcoord6", -1) ||
+                !bf_put_tail(w, &s->texcoord6_tail, "texcoord6"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    if (s->has_texcoord7) {
+        {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->texcoord7_at, "texcoord7") ||
+                !write_VertexBuffer(w, &s->texcoord7, "texcoord7", -1) ||
+                !bf_put_tail(w, &s->texcoord7_tail, "texcoord7"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    return bf_end(w, name);
+}
+
+static int write_VertexFormat(bf_wctx *w, const j3d_VertexFormat *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, s->_offset, name, index))
+        return 0;
+    if (!bf_put_u32be(w, s->attr, "attr") || !bf_put_u32be(w, s->component_count, "component_count") ||
+        !bf_put_u32be(w, s->data_type, "data_type") || !bf_put_u8(w, s->shift, "shift") ||
+        !bf_put_array(w, s->padding, 3, 1, 0, 1, "padding"))
+        return 0;
+    return bf_end(w, name);
+}
+
+static int write_VertexBuffer(bf_wctx *w, const j3d_VertexBuffer *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, s->_offset, name, index))
+        return 0;
+    if (!w->built) {
+        size_t resume = w->pos;
+        if (!bf_wseek(w, s->raw_at, "raw") || !bf_put_bytes(w, s->raw.ptr, s->raw.len, "raw") ||
+            !bf_put_tail(w, &s->raw_tail, "raw"))
+            return 0;
+        w->pos = resume;
+    }
+    if (s->has_u8_values) {
+    if (!bf_put_array(w, s->u8_values, s->u8_values_count, 1, 0, 1, "u8_values"))
+        return 0;
+    }
+    if (s->has_s8_values) {
+    if (!bf_put_array(w, s->s8_values, s->s8_values_count, 1, 1, 1, "s8_values"))
+        return 0;
+    }
+    if (s->has_u16_values) {
+    if (!bf_put_array(w, s->u16_values, s->u16_values_count, 2, 0, 1, "u16_values"))
+        return 0;
+    }
+    if (s->has_s16_values) {
+    if (!bf_put_array(w, s->s16_values, s->s16_values_count, 2, 1, 1, "s16_values"))
+        return 0;
+    }
+    if (s->has_f32_values) {
+    if (!bf_put_array(w, s->f32_values, s->f32_values_count, 4, 0, 1, "f32_values"))
+        return 0;
+    }
+    if (s->has_colors16) {
+    if (!bf_put_array(w, s->colors16, s->colors16_count, 2, 0, 1, "colors16"))
+        return 0;
+    }
+    if (s->has_colors24) {
+    if (!bf_put_array(w, s->colors24, s->colors24_count, 3, 0, 1, "colors24"))
+        return 0;
+    }
+    if (s->has_colors32) {
+    if (!bf_put_array(w, s->colors32, s->colors32_count, 4, 0, 1, "colors32"))
+        return 0;
+    }
+    return bf_end(w, name);
+}
+
+static int write_Evp1(bf_wctx *w, const j3d_Evp1 *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, s->_offset, name, index))
+        return 0;
+    if (!bf_put_u16be(w, s->envelope_count, "envelope_count") || !bf_put_u16be(w, s->padding, "padding") ||
+        !bf_put_u32be(w, s->size_table_offset, "size_table_offset") ||
+        !bf_put_u32be(w, s->index_table_offset, "index_table_offset") ||
+        !bf_put_u32be(w, s->weight_table_offset, "weight_table_offset") ||
+        !bf_put_u32be(w, s->matrix_table_offset, "matrix_table_offset"))
+        return 0;
+    {
+        size_t resume = w->pos;
+        if (!bf_wseek(w, s->sizes_at, "sizes") || !bf_put_array(w, s->sizes, s->sizes_count, 1, 0, 1, "sizes"))
+            return 0;
+        w->pos = resume;
+    }
+    {
+        size_t resume = w->pos;
+        if (!bf_wseek(w, s->joint_indices_at, "joint_indices"))
+            return 0;
+        for (uint32_t i = 0; i < s->joint_indices_count; i++)
+            if (!write_EnvelopeJoints(w, &s->joint_indices[i], "joint_indices", i))
+                return 0;
+        w->pos = resume;
+    }
+    {
+        size_t resume = w->pos;
+        if (!bf_wseek(w, s->weights_at, "weights"))
+            return 0;
+        for (uint32_t i = 0; i < s->weights_count; i++)
+            if (!write_EnvelopeWeights(w, &s->weights[i], "weights", i))
+                return 0;
+        w->pos = resume;
+    }
+    if (s->has_inverse_bind_matrices) {
+        {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->inverse_bind_matrices_at, "inverse_bind_matrices"))
+                return 0;
+            for (uint32_t i = 0; i < s->inverse_bind_matrices_count; i++)
+                if (!write_Mtx34(w, &s->inverse_bind_matrices[i], "inverse_bind_matrices", i))
+                    return 0;
+            if (!bf_put_tail(w, &s->inverse_bind_matrices_tail, "inverse_bind_matrices"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    return bf_end(w, name);
+}
+
+static int write_EnvelopeJoints(bf_wctx *w, const j3d_EnvelopeJoints *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, s->_offset, name, index))
+        return 0;
+    if (!bf_put_array(w, s->indices, s->indices_count, 2, 0, 1, "indices"))
+        return 0;
+    return bf_end(w, name);
+}
+
+static int write_EnvelopeWeights(bf_wctx *w, const j3d_EnvelopeWeights *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, s->_offset, name, index))
+        return 0;
+    if (!bf_put_array(w, s->weights, s->weights_count, 4, 0, 1, "weights"))
+        return 0;
+    return bf_end(w, name);
+}
+
+static int write_Mtx34(bf_wctx *w, const j3d_Mtx34 *s, const char *name, int64_t index)
+{
+    if (name && !bf_push(&w->c, name, index))
+        return 0;
+    if (!bf_put_array(w, s->row0, 4, 4, 0, 1, "row0") || !bf_put_array(w, s->row1, 4, 4, 0, 1, "row1") ||
+        !bf_put_array(w, s->row2, 4, 4, 0, 1, "row2"))
+        return 0;
+    return bf_end(w, name);
+}
+
+static int write_Drw1(bf_wctx *w, const j3d_Drw1 *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, s->_offset, name, index))
+        return 0;
+    if (!bf_put_u16be(w, s->entry_count, "entry_count") || !bf_put_u16be(w, s->padding, "padding") ||
+        !bf_put_u32be(w, s->type_list_offset, "type_list_offset") ||
+        !bf_put_u32be(w, s->id_list_offset, "id_list_offset"))
+        return 0;
+    {
+        size_t resume = w->pos;
+        if (!bf_wseek(w, s->types_at, "types") || !bf_put_array(w, s->types, s->types_count, 1, 0, 1, "types"))
+            return 0;
+        w->pos = resume;
+    }
+    {
+        size_t resume = w->pos;
+        if (!bf_wseek(w, s->ids_at, "ids") || !bf_put_array(w, s->ids, s->ids_count, 2, 0, 1, "ids"))
+            return 0;
+        w->pos = resume;
+    }
+    return bf_end(w, name);
+}
+
+static int write_Jnt1(bf_wctx *w, const j3d_Jnt1 *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, s->_offset, name, index))
+        return 0;
+    if (!bf_put_u16be(w, s->joint_count, "joint_count") || !bf_put_u16be(w, s->padding, "padding") ||
+        !bf_put_u32be(w, s->joint_data_offset, "joint_data_offset") ||
+        !bf_put_u32be(w, s->remap_table_offset, "remap_table_offset") ||
+        !bf_put_u32be(w, s->name_table_offset, "name_table_offset"))
+        return 0;
+    {
+        size_t resume = w->pos;
+        if (!bf_wseek(w, s->joints_at, "joints"))
+            return 0;
+        for (uint32_t i = 0; i < s->joints_count; i++)
+            if (!write_Joint(w, &s->joints[i], "joints", i))
+                return 0;
+        w->pos = resume;
+    }
+    {
+        size_t resume = w->pos;
+        if (!bf_wseek(w, s->remap_at, "remap") || !bf_put_array(w, s->remap, s->remap_count, 2, 0, 1, "remap"))
+            return 0;
+        w->pos = resume;
+    }
+    if (s->has_names) {
+        {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->names_at, "names") || !write_NameTable(w, &s->names, "names", -1))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    return bf_end(w, name);
+}
+
+static int write_Joint(bf_wctx *w, const j3d_Joint *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, s->_offset, name, index))
+        return 0;
+    if (!bf_put_u16be(w, s->matrix_type, "matrix_type") ||
+        !bf_put_u8(w, s->scale_inheritance, "scale_inheritance") || !bf_put_u8(w, s->padding, "padding") ||
+        !bf_put_f32be(w, s->scale_x, "scale_x") || !bf_put_f32be(w, s->scale_y, "scale_y") ||
+        !bf_put_f32be(w, s->scale_z, "scale_z") || !bf_put_u16be(w, s->rotation_x, "rotation_x") ||
+        !bf_put_u16be(w, s->rotation_y, "rotation_y") || !bf_put_u16be(w, s->rotation_z, "rotation_z") ||
+        !bf_put_u16be(w, s->padding2, "padding2") || !bf_put_f32be(w, s->translation_x, "translation_x") ||
+        !bf_put_f32be(w, s->translation_y, "translation_y") ||
+        !bf_put_f32be(w, s->translation_z, "translation_z") ||
+        !bf_put_f32be(w, s->bounding_sphere, "bounding_sphere") ||
+        !bf_put_f32be(w, s->bbox_min_x, "bbox_min_x") || !bf_put_f32be(w, s->bbox_min_y, "bbox_min_y") ||
+        !bf_put_f32be(w, s->bbox_min_z, "bbox_min_z") || !bf_put_f32be(w, s->bbox_max_x, "bbox_max_x") ||
+        !bf_put_f32be(w, s->bbox_max_y, "bbox_max_y") || !bf_put_f32be(w, s->bbox_max_z, "bbox_max_z"))
+        return 0;
+    return bf_end(w, name);
+}
+
+static int write_NameTable(bf_wctx *w, const j3d_NameTable *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, s->_offset, name, index))
+        return 0;
+    if (!bf_put_u16be(w, s->count, "count") || !bf_put_u16be(w, s->padding, "padding"))
+        return 0;
+    for (uint32_t i = 0; i < s->entries_count; i++)
+        if (!write_NameEntry(w, &s->entries[i], "entries", i))
+            return 0;
+    return bf_end(w, name);
+}
+
+static int write_NameEntry(bf_wctx *w, const j3d_NameEntry *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, s->_offset, name, index))
+        return 0;
+    if (!bf_put_u16be(w, s->hash, "hash") || !bf_put_u16be(w, s->offset, "offset"))
+        return 0;
+    {
+        size_t resume = w->pos;
+        if (!bf_wseek(w, s->name_at, "name") || !bf_put_cstr(w, &s->name, "name"))
+            return 0;
+        w->pos = resume;
+    }
+    return bf_end(w, name);
+}
+
+static int write_Shp1(bf_wctx *w, const j3d_Shp1 *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, s->_offset, name, index))
+        return 0;
+    if (!bf_put_u16be(w, s->shape_count, "shape_count") || !bf_put_u16be(w, s->padding, "padding") ||
+        !bf_put_u32be(w, s->shape_data_offset, "shape_data_offset") ||
+        !bf_put_u32be(w, s->remap_table_offset, "remap_table_offset") ||
+        !bf_put_u32be(w, s->name_table_offset, "name_table_offset") ||
+        !bf_put_u32be(w, s->attribute_table_offset, "attribute_table_offset") ||
+        !bf_put_u32be(w, s->weight_table_offset, "weight_table_offset") ||
+        !bf_put_u32be(w, s->primitive_data_offset, "primitive_data_offset") ||
+        !bf_put_u32be(w, s->group_data_offset, "group_data_offset") ||
+        !bf_put_u32be(w, s->group_definition_offset, "group_definition_offset"))
+        return 0;
+    {
+        size_t resume = w->pos;
+        if (!bf_wseek(w, s->shapes_at, "shapes"))
+            return 0;
+        for (uint32_t i = 0; i < s->shapes_count; i++)
+            if (!write_Shape(w, &s->shapes[i], "shapes", i))
+                return 0;
+        w->pos = resume;
+    }
+    {
+        size_t resume = w->pos;
+        if (!bf_wseek(w, s->remap_at, "remap") || !bf_put_array(w, s->remap, s->remap_count, 2, 0, 1, "remap"))
+            return 0;
+        w->pos = resume;
+    }
+    if (s->has_names) {
+        {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->names_at, "names") || !write_NameTable(w, &s->names, "names", -1))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    {
+        size_t resume = w->pos;
+        if (!bf_wseek(w, s->group_data_at, "group_data"))
+            return 0;
+        for (uint32_t i = 0; i < s->group_data_count; i++)
+            if (!write_MatrixGroupData(w, &s->group_data[i], "group_data", i))
+                return 0;
+        w->pos = resume;
+    }
+    return bf_end(w, name);
+}
+
+static int write_Shape(bf_wctx *w, const j3d_Shape *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, s->_offset, name, index))
+        return 0;
+    if (!bf_put_u8(w, s->matrix_type, "matrix_type") || !bf_put_u8(w, s->padding, "padding") ||
+        !bf_put_u16be(w, s->matrix_group_count, "matrix_group_count") ||
+        !bf_put_u16be(w, s->attribute_offset, "attribute_offset") ||
+        !bf_put_u16be(w, s->group_data_index, "group_data_index") ||
+        !bf_put_u16be(w, s->first_group_definition, "first_group_definition") ||
+        !bf_put_u16be(w, s->padding2, "padding2") || !bf_put_f32be(w, s->bounding_sphere, "bounding_sphere") ||
+        !bf_put_f32be(w, s->bbox_min_x, "bbox_min_x") || !bf_put_f32be(w, s->bbox_min_y, "bbox_min_y") ||
+        !bf_put_f32be(w, s->bbox_min_z, "bbox_min_z") || !bf_put_f32be(w, s->bbox_max_x, "bbox_max_x") ||
+        !bf_put_f32be(w, s->bbox_max_y, "bbox_max_y") || !bf_put_f32be(w, s->bbox_max_z, "bbox_max_z"))
+        return 0;
+    {
+        size_t resume = w->pos;
+        if (!bf_wseek(w, s->attributes_at, "attributes"))
+            return 0;
+        for (uint32_t i = 0; i < s->attributes_count; i++)
+            if (!write_IndexAttribute(w, &s->attributes[i], "attributes", i))
+                return 0;
+        w->pos = resume;
+    }
+    {
+        size_t resume = w->pos;
+        if (!bf_wseek(w, s->groups_at, "groups"))
+            return 0;
+        for (uint32_t i = 0; i < s->groups_count; i++)
+            if (!write_MatrixGroup(w, &s->groups[i], "groups", i))
+                return 0;
+        w->pos = resume;
+    }
+    return bf_end(w, name);
+}
+
+static int write_IndexAttribute(bf_wctx *w, const j3d_IndexAttribute *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, s->_offset, name, index))
+        return 0;
+    if (!bf_put_u32be(w, s->attr, "attr") || !bf_put_u32be(w, s->index_type, "index_type"))
+        return 0;
+    return bf_end(w, name);
+}
+
+static int write_MatrixGroup(bf_wctx *w, const j3d_MatrixGroup *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, s->_offset, name, index))
+        return 0;
+    if (!bf_put_u32be(w, s->primitive_size, "primitive_size") ||
+        !bf_put_u32be(w, s->primitive_offset, "primitive_offset"))
+        return 0;
+    if (s->has_primitives) {
+        {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->primitives_at, "primitives"))
+                return 0;
+            for (uint32_t i = 0; i < s->primitives_count; i++)
+                if (!write_Primitive(w, &s->primitives[i], "primitives", i))
+                    return 0;
+            if (!bf_put_tail(w, &s->primitives_tail, "primitives"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    return bf_end(w, name);
+}
+
+static int write_Primitive(bf_wctx *w, const j3d_Primitive *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, s->_offset, name, index))
+        return 0;
+    if (!bf_put_u8(w, s->type, "type"))
+        return 0;
+    if (s->has_vertex_count) {
+    if (!bf_put_u16be(w, s->vertex_count, "vertex_count"))
+        return 0;
+    }
+    if (s->has_vertices) {
+        for (uint32_t i = 0; i < s->vertices_count; i++)
+            if (!write_Vertex(w, &s->vertices[i], "vertices", i))
+                return 0;
+    }
+    return bf_end(w, name);
+}
+
+static int write_Vertex(bf_wctx *w, const j3d_Vertex *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, s->_offset, name, index))
+        return 0;
+    for (uint32_t i = 0; i < s->indices_count; i++)
+        if (!write_VertexIndex(w, &s->indices[i], "indices", i))
+            return 0;
+    return bf_end(w, name);
+}
+
+static int write_VertexIndex(bf_wctx *w, const j3d_VertexIndex *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, s->_offset, name, index))
+        return 0;
+    if (s->has_index8) {
+    if (!bf_put_u8(w, s->index8, "index8"))
+        return 0;
+    }
+    if (s->has_index16) {
+    if (!bf_put_u16be(w, s->index16, "index16"))
+        return 0;
+    }
+    return bf_end(w, name);
+}
+
+static int write_MatrixGroupData(bf_wctx *w, const j3d_MatrixGroupData *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, s->_offset, name, index))
+        return 0;
+    if (!bf_put_u16be(w, s->drw1_matrix, "drw1_matrix") || !bf_put_u16be(w, s->matrix_count, "matrix_count") ||
+        !bf_put_u32be(w, s->first_weight, "first_weight"))
+        return 0;
+    {
+        size_t resume = w->pos;
+        if (!bf_wseek(w, s->weights_at, "weights") ||
+            !bf_put_array(w, s->weights, s->weights_count, 2, 1, 1, "weights"))
+            return 0;
+        w->pos = resume;
+    }
+    return bf_end(w, name);
+}
+
+static int write_MaterialList(bf_wctx *w, const j3d_MaterialList *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, s->_offset, name, index))
+        return 0;
+    if (!bf_put_u16be(w, s->material_count, "material_count") || !bf_put_u16be(w, s->padding, "padding") ||
+        !bf_put_bytes(w, s->data.ptr, s->data.len, "data"))
+        return 0;
+    return bf_end(w, name);
+}
+
+static int write_Mat3(bf_wctx *w, const j3d_Mat3 *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, s->_offset, name, index))
+        return 0;
+    if (!bf_put_u16be(w, s->material_count, "material_count") || !bf_put_u16be(w, s->padding, "padding") ||
+        !bf_put_u32be(w, s->material_data_offset, "material_data_offset") ||
+        !bf_put_u32be(w, s->remap_table_offset, "remap_table_offset") ||
+        !bf_put_u32be(w, s->name_table_offset, "name_table_offset") ||
+        !bf_put_u32be(w, s->indirect_offset, "indirect_offset") ||
+        !bf_put_u32be(w, s->cull_mode_offset, "cull_mode_offset") ||
+        !bf_put_u32be(w, s->material_color_offset, "material_color_offset") ||
+        !bf_put_u32be(w, s->color_channel_count_offset, "color_channel_count_offset") ||
+        !bf_put_u32be(w, s->color_channel_offset, "color_channel_offset") ||
+        !bf_put_u32be(w, s->ambient_color_offset, "ambient_color_offset") ||
+        !bf_put_u32be(w, s->light_color_offset, "light_color_offset") ||
+        !bf_put_u32be(w, s->tex_gen_count_offset, "tex_gen_count_offset") ||
+        !bf_put_u32be(w, s->tex_gen_offset, "tex_gen_offset") ||
+        !bf_put_u32be(w, s->post_tex_gen_offset, "post_tex_gen_offset") ||
+        !bf_put_u32be(w, s->tex_matrix_offset, "tex_matrix_offset") ||
+        !bf_put_u32be(w, s->post_tex_matrix_offset, "post_tex_matrix_offset") ||
+        !bf_put_u32be(w, s->texture_remap_offset, "texture_remap_offset") ||
+        !bf_put_u32be(w, s->tev_order_offset, "tev_order_offset") ||
+        !bf_put_u32be(w, s->tev_color_offset, "tev_color_offset") ||
+        !bf_put_u32be(w, s->konst_color_offset, "konst_color_offset") ||
+        !bf_put_u32be(w, s->tev_stage_count_offset, "tev_stage_count_offset") ||
+        !bf_put_u32be(w, s->tev_stage_offset, "tev_stage_offset") ||
+        !bf_put_u32be(w, s->swap_mode_offset, "swap_mode_offset") ||
+        !bf_put_u32be(w, s->swap_table_offset, "swap_table_offset") ||
+        !bf_put_u32be(w, s->fog_offset, "fog_offset") ||
+        !bf_put_u32be(w, s->alpha_compare_offset, "alpha_compare_offset") ||
+        !bf_put_u32be(w, s->blend_mode_offset, "blend_mode_offset") ||
+        !bf_put_u32be(w, s->z_mode_offset, "z_mode_offset") ||
+        !bf_put_u32be(w, s->z_compare_offset, "z_compare_offset") ||
+        !bf_put_u32be(w, s->dither_offset, "dither_offset") ||
+        !bf_put_u32be(w, s->nbt_scale_offset, "nbt_scale_offset"))
+        return 0;
+    {
+        size_t resume = w->pos;
+        if (!bf_wseek(w, s->remap_at, "remap") || !bf_put_array(w, s->remap, s->remap_count, 2, 0, 1, "remap"))
+            return 0;
+        w->pos = resume;
+    }
+    if (s->has_names) {
+        {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->names_at, "names") || !write_NameTable(w, &s->names, "names", -1))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    if (s->has_materials) {
+        {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->materials_at, "materials"))
+                return 0;
+            for (uint32_t i = 0; i < s->materials_count; i++)
+                if (!write_Material(w, &s->materials[i], "materials", i))
+                    return 0;
+            if (!bf_put_tail(w, &s->materials_tail, "materials"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    if (s->has_indirect) {
+        {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->indirect_at, "indirect"))
+                return 0;
+            for (uint32_t i = 0; i < s->indirect_count; i++)
+                if (!write_Indirect(w, &s->indirect[i], "indirect", i))
+                    return 0;
+            if (!bf_put_tail(w, &s->indirect_tail, "indirect"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    if (s->has_cull_modes) {
+        {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->cull_modes_at, "cull_modes") ||
+                !bf_put_array(w, s->cull_modes, s->cull_modes_count, 4, 0, 1, "cull_modes") ||
+                !bf_put_tail(w, &s->cull_modes_tail, "cull_modes"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    if (s->has_material_colors) {
+        {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->material_colors_at, "material_colors"))
+                return 0;
+            for (uint32_t i = 0; i < s->material_colors_count; i++)
+                if (!write_Rgba8(w, &s->material_colors[i], "material_colors", i))
+                    return 0;
+            if (!bf_put_tail(w, &s->material_colors_tail, "material_colors"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    if (s->has_color_channel_counts) {
+        {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->color_channel_counts_at, "color_channel_counts") ||
+                !bf_put_array(w, s->color_channel_counts, s->color_channel_counts_count, 1, 0, 1, "color_channel_counts") ||
+                !bf_put_tail(w, &s->color_channel_counts_tail, "color_channel_counts"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    if (s->has_color_channels) {
+        {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->color_channels_at, "color_channels"))
+                return 0;
+            for (uint32_t i = 0; i < s->color_channels_count; i++)
+                if (!write_ColorChannel(w, &s->color_channels[i], "color_channels", i))
+                    return 0;
+            if (!bf_put_tail(w, &s->color_channels_tail, "color_channels"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    if (s->has_ambient_colors) {
+        {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->ambient_colors_at, "ambient_colors"))
+                return 0;
+            for (uint32_t i = 0; i < s->ambient_colors_count; i++)
+                if (!write_Rgba8(w, &s->ambient_colors[i], "ambient_colors", i))
+                    return 0;
+            if (!bf_put_tail(w, &s->ambient_colors_tail, "ambient_colors"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    if (s->has_light_colors) {
+        {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->light_colors_at, "light_colors"))
+                return 0;
+            for (uint32_t i = 0; i < s->light_colors_count; i++)
+                if (!write_Rgba8(w, &s->light_colors[i], "light_colors", i))
+                    return 0;
+            if (!bf_put_tail(w, &s->light_colors_tail, "light_colors"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    if (s->has_tex_gen_counts) {
+        {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->tex_gen_counts_at, "tex_gen_counts") ||
+                !bf_put_array(w, s->tex_gen_counts, s->tex_gen_counts_count, 1, 0, 1, "tex_gen_counts") ||
+                !bf_put_tail(w, &s->tex_gen_counts_tail, "tex_gen_counts"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    if (s->has_tex_gens) {
+        {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->tex_gens_at, "tex_gens"))
+                return 0;
+            for (uint32_t i = 0; i < s->tex_gens_count; i++)
+                if (!write_TexGen(w, &s->tex_gens[i], "tex_gens", i))
+                    return 0;
+            if (!bf_put_tail(w, &s->tex_gens_tail, "tex_gens"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    if (s->has_post_tex_gens) {
+        {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->post_tex_gens_at, "post_tex_gens"))
+                return 0;
+            for (uint32_t i = 0; i < s->post_tex_gens_count; i++)
+                if (!write_TexGen(w, &s->post_tex_gens[i], "post_tex_gens", i))
+                    return 0;
+            if (!bf_put_tail(w, &s->post_tex_gens_tail, "post_tex_gens"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    if (s->has_tex_matrices) {
+        {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->tex_matrices_at, "tex_matrices"))
+                return 0;
+            for (uint32_t i = 0; i < s->tex_matrices_count; i++)
+                if (!write_TexMatrix(w, &s->tex_matrices[i], "tex_matrices", i))
+                    return 0;
+            if (!bf_put_tail(w, &s->tex_matrices_tail, "tex_matrices"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    if (s->has_post_tex_matrices) {
+        {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->post_tex_matrices_at, "post_tex_matrices"))
+                return 0;
+            for (uint32_t i = 0; i < s->post_tex_matrices_count; i++)
+                if (!write_TexMatrix(w, &s->post_tex_matrices[i], "post_tex_matrices", i))
+                    return 0;
+            if (!bf_put_tail(w, &s->post_tex_matrices_tail, "post_tex_matrices"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    if (s->has_textures) {
+        {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->textures_at, "textures") ||
+                !bf_put_array(w, s->textures, s->textures_count, 2, 0, 1, "textures") ||
+                !bf_put_tail(w, &s->textures_tail, "textures"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    if (s->has_tev_orders) {
+        {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->tev_orders_at, "tev_orders"))
+                return 0;
+            for (uint32_t i = 0; i < s->tev_orders_count; i++)
+                if (!write_TevOrder(w, &s->tev_orders[i], "tev_orders", i))
+                    return 0;
+            if (!bf_put_tail(w, &s->tev_orders_tail, "tev_orders"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    if (s->has_tev_colors) {
+        {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->tev_colors_at, "tev_colors"))
+                return 0;
+            for (uint32_t i = 0; i < s->tev_colors_count; i++)
+                if (!write_TevColor(w, &s->tev_colors[i], "tev_colors", i))
+                    return 0;
+            if (!bf_put_tail(w, &s->tev_colors_tail, "tev_colors"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    if (s->has_konst_colors) {
+        {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->konst_colors_at, "konst_colors"))
+                return 0;
+            for (uint32_t i = 0; i < s->konst_colors_count; i++)
+                if (!write_Rgba8(w, &s->konst_colors[i], "konst_colors", i))
+                    return 0;
+            if (!bf_put_tail(w, &s->konst_colors_tail, "konst_colors"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    if (s->has_tev_stage_counts) {
+        {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->tev_stage_counts_at, "tev_stage_counts") ||
+                !bf_put_array(w, s->tev_stage_counts, s->tev_stage_counts_count, 1, 0, 1, "tev_stage_counts") ||
+                !bf_put_tail(w, &s->tev_stage_counts_tail, "tev_stage_counts"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    if (s->has_tev_stages) {
+        {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->tev_stages_at, "tev_stages"))
+                return 0;
+            for (uint32_t i = 0; i < s->tev_stages_count; i++)
+                if (!write_TevStage(w, &s->tev_stages[i], "tev_stages", i))
+                    return 0;
+            if (!bf_put_tail(w, &s->tev_stages_tail, "tev_stages"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    if (s->has_swap_modes) {
+        {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->swap_modes_at, "swap_modes"))
+                return 0;
+            for (uint32_t i = 0; i < s->swap_modes_count; i++)
+                if (!write_SwapMode(w, &s->swap_modes[i], "swap_modes", i))
+                    return 0;
+            if (!bf_put_tail(w, &s->swap_modes_tail, "swap_modes"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    if (s->has_swap_tables) {
+        {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->swap_tables_at, "swap_tables"))
+                return 0;
+            for (uint32_t i = 0; i < s->swap_tables_count; i++)
+                if (!write_SwapTable(w, &s->swap_tables[i], "swap_tables", i))
+                    return 0;
+            if (!bf_put_tail(w, &s->swap_tables_tail, "swap_tables"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    if (s->has_fogs) {
+        {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->fogs_at, "fogs"))
+                return 0;
+            for (uint32_t i = 0; i < s->fogs_count; i++)
+                if (!write_Fog(w, &s->fogs[i], "fogs", i))
+                    return 0;
+            if (!bf_put_tail(w, &s->fogs_tail, "fogs"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    if (s->has_alpha_compares) {
+        {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->alpha_compares_at, "alpha_compares"))
+                return 0;
+            for (uint32_t i = 0; i < s->alpha_compares_count; i++)
+                if (!write_AlphaCompare(w, &s->alpha_compares[i], "alpha_compares", i))
+                    return 0;
+            if (!bf_put_tail(w, &s->alpha_compares_tail, "alpha_compares"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    if (s->has_blend_modes) {
+        {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->blend_modes_at, "blend_modes"))
+                return 0;
+            for (uint32_t i = 0; i < s->blend_modes_count; i++)
+                if (!write_BlendMode(w, &s->blend_modes[i], "blend_modes", i))
+                    return 0;
+            if (!bf_put_tail(w, &s->blend_modes_tail, "blend_modes"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    if (s->has_z_modes) {
+        {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->z_modes_at, "z_modes"))
+                return 0;
+            for (uint32_t i = 0; i < s->z_modes_count; i++)
+                if (!write_ZMode(w, &s->z_modes[i], "z_modes", i))
+                    return 0;
+            if (!bf_put_tail(w, &s->z_modes_tail, "z_modes"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    if (s->has_z_compares) {
+        {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->z_compares_at, "z_compares") ||
+                !bf_put_array(w, s->z_compares, s->z_compares_count, 1, 0, 1, "z_compares") ||
+                !bf_put_tail(w, &s->z_compares_tail, "z_compares"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    if (s->has_dithers) {
+        {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->dithers_at, "dithers") ||
+                !bf_put_array(w, s->dithers, s->dithers_count, 1, 0, 1, "dithers") ||
+                !bf_put_tail(w, &s->dithers_tail, "dithers"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    if (s->has_nbt_scales) {
+        {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->nbt_scales_at, "nbt_scales"))
+                return 0;
+            for (uint32_t i = 0; i < s->nbt_scales_count; i++)
+                if (!write_NbtScale(w, &s->nbt_scales[i], "nbt_scales", i))
+                    return 0;
+            if (!bf_put_tail(w, &s->nbt_scales_tail, "nbt_scales"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    return bf_end(w, name);
+}
+
+static int write_Material(bf_wctx *w, const j3d_Material *s, const char *name, int64_t index)
+{
+    if (name && !bf_push(&w->c, name, index))
+        return 0;
+    if (!bf_put_u8(w, s->mode, "mode") || !bf_put_u8(w, s->cull_mode_index, "cull_mode_index") ||
+        !bf_put_u8(w, s->color_channel_count_index, "color_channel_count_index") ||
+        !bf_put_u8(w, s->tex_gen_count_index, "tex_gen_count_index") ||
+        !bf_put_u8(w, s->tev_stage_count_index, "tev_stage_count_index") ||
+        !bf_put_u8(w, s->z_compare_index, "z_compare_index") ||
+        !bf_put_u8(w, s->z_mode_index, "z_mode_index") || !bf_put_u8(w, s->dither_index, "dither_index") ||
+        !bf_put_array(w, s->material_color_indices, 2, 2, 0, 1, "material_color_indices") ||
+        !bf_put_array(w, s->color_channel_indices, 4, 2, 0, 1, "color_channel_indices") ||
+        !bf_put_array(w, s->ambient_color_indices, 2, 2, 0, 1, "ambient_color_indices") ||
+        !bf_put_array(w, s->light_color_indices, 8, 2, 0, 1, "light_color_indices") ||
+        !bf_put_array(w, s->tex_gen_indices, 8, 2, 0, 1, "tex_gen_indices") ||
+        !bf_put_array(w, s->post_tex_gen_indices, 8, 2, 0, 1, "post_tex_gen_indices") ||
+        !bf_put_array(w, s->tex_matrix_indices, 10, 2, 0, 1, "tex_matrix_indices") ||
+        !bf_put_array(w, s->post_tex_matrix_indices, 20, 2, 0, 1, "post_tex_matrix_indices") ||
+        !bf_put_array(w, s->texture_indices, 8, 2, 0, 1, "texture_indices") ||
+        !bf_put_array(w, s->konst_color_indices, 4, 2, 0, 1, "konst_color_indices") ||
+        !bf_put_array(w, s->konst_color_selects, 16, 1, 0, 1, "konst_color_selects") ||
+        !bf_put_array(w, s->konst_alpha_selects, 16, 1, 0, 1, "konst_alpha_selects") ||
+        !bf_put_array(w, s->tev_order_indices, 16, 2, 0, 1, "tev_order_indices") ||
+        !bf_put_array(w, s->tev_color_indices, 4, 2, 0, 1, "tev_color_indices") ||
+        !bf_put_array(w, s->tev_stage_indices, 16, 2, 0, 1, "tev_stage_indices") ||
+        !bf_put_array(w, s->swap_mode_indices, 16, 2, 0, 1, "swap_mode_indices") ||
+        !bf_put_array(w, s->swap_table_indices, 4, 2, 0, 1, "swap_table_indices") ||
+        !bf_put_array(w, s->unused_indices, 12, 2, 0, 1, "unused_indices") ||
+        !bf_put_u16be(w, s->fog_index, "fog_index") ||
+        !bf_put_u16be(w, s->alpha_compare_index, "alpha_compare_index") ||
+        !bf_put_u16be(w, s->blend_mode_index, "blend_mode_index") ||
+        !bf_put_u16be(w, s->nbt_scale_index, "nbt_scale_index"))
+        return 0;
+    return bf_end(w, name);
+}
+
+static int write_Indirect(bf_wctx *w, const j3d_Indirect *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, s->_offset, name, index))
+        return 0;
+    if (!bf_put_u8(w, s->enabled, "enabled") || !bf_put_u8(w, s->stage_count, "stage_count") ||
+        !bf_put_u16be(w, s->padding, "padding"))
+        return 0;
+    for (uint32_t i = 0; i < 4; i++)
+        if (!write_IndirectOrder(w, &s->orders[i], "orders", i))
+            return 0;
+    for (uint32_t i = 0; i < 3; i++)
+        if (!write_IndirectMatrix(w, &s->matrices[i], "matrices", i))
+            return 0;
+    for (uint32_t i = 0; i < 4; i++)
+        if (!write_IndirectScale(w, &s->scales[i], "scales", i))
+            return 0;
+    for (uint32_t i = 0; i < 16; i++)
+        if (!write_IndirectStage(w, &s->stages[i], "stages", i))
+            return 0;
+    return bf_end(w, name);
+}
+
+static int write_IndirectOrder(bf_wctx *w, const j3d_IndirectOrder *s, const char *name, int64_t index)
+{
+    if (name && !bf_push(&w->c, name, index))
+        return 0;
+    if (!bf_put_u8(w, s->tex_coord, "tex_coord") || !bf_put_u8(w, s->tex_map, "tex_map") ||
+        !bf_put_u16be(w, s->padding, "padding"))
+        return 0;
+    return bf_end(w, name);
+}
+
+static int write_IndirectMatrix(bf_wctx *w, const j3d_IndirectMatrix *s, const char *name, int64_t index)
+{
+    if (name && !bf_push(&w->c, name, index))
+        return 0;
+    if (!bf_put_array(w, s->matrix, 6, 4, 0, 1, "matrix") ||
+        !bf_put_u8(w, s->scale_exponent, "scale_exponent") ||
+        !bf_put_array(w, s->padding, 3, 1, 0, 1, "padding"))
+        return 0;
+    return bf_end(w, name);
+}
+
+static int write_IndirectScale(bf_wctx *w, const j3d_IndirectScale *s, const char *name, int64_t index)
+{
+    if (name && !bf_push(&w->c, name, index))
+        return 0;
+    if (!bf_put_u8(w, s->scale_s, "scale_s") || !bf_put_u8(w, s->scale_t, "scale_t") ||
+        !bf_put_u16be(w, s->padding, "padding"))
+        return 0;
+    return bf_end(w, name);
+}
+
+static int write_IndirectStage(bf_wctx *w, const j3d_IndirectStage *s, const char *name, int64_t index)
+{
+    if (name && !bf_push(&w->c, name, index))
+        return 0;
+    if (!bf_put_u8(w, s->tev_stage, "tev_stage") || !bf_put_u8(w, s->format, "format") ||
+        !bf_put_u8(w, s->bias, "bias") || !bf_put_u8(w, s->matrix, "matrix") ||
+        !bf_put_u8(w, s->wrap_s, "wrap_s") || !bf_put_u8(w, s->wrap_t, "wrap_t") ||
+        !bf_put_u8(w, s->add_previous, "add_previous") || !bf_put_u8(w, s->utc_lod, "utc_lod") ||
+        !bf_put_u8(w, s->alpha, "alpha") || !bf_put_array(w, s->padding, 3, 1, 0, 1, "padding"))
+        return 0;
+    return bf_end(w, name);
+}
+
+static int write_Rgba8(bf_wctx *w, const j3d_Rgba8 *s, const char *name, int64_t index)
+{
+    if (name && !bf_push(&w->c, name, index))
+        return 0;
+    if (!bf_put_array(w, s->rgba, 4, 1, 0, 1, "rgba"))
+        return 0;
+    return bf_end(w, name);
+}
+
+static int write_ColorChannel(bf_wctx *w, const j3d_ColorChannel *s, const char *name, int64_t index)
+{
+    if (name && !bf_push(&w->c, name, index))
+        return 0;
+    if (!bf_put_u8(w, s->lighting, "lighting") || !bf_put_u8(w, s->material_source, "material_source") ||
+        !bf_put_u8(w, s->light_mask, "light_mask") || !bf_put_u8(w, s->diffuse_function, "diffuse_function") ||
+        !bf_put_u8(w, s->attenuation_function, "attenuation_function") ||
+        !bf_put_u8(w, s->ambient_source, "ambient_source") || !bf_put_u16be(w, s->padding, "padding"))
+        return 0;
+    return bf_end(w, name);
+}
+
+static int write_TexGen(bf_wctx *w, const j3d_TexGen *s, const char *name, int64_t index)
+{
+    if (name && !bf_push(&w->c, name, index))
+        return 0;
+    if (!bf_put_u8(w, s->type, "type") || !bf_put_u8(w, s->source, "source") ||
+        !bf_put_u8(w, s->matrix, "matrix") || !bf_put_u8(w, s->padding, "padding"))
+        return 0;
+    return bf_end(w, name);
+}
+
+static int write_TexMatrix(bf_wctx *w, const j3d_TexMatrix *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, s->_offset, name, index))
+        return 0;
+    if (!bf_put_u8(w, s->projection, "projection") || !bf_put_u8(w, s->info, "info") ||
+        !bf_put_u16be(w, s->padding, "padding") || !bf_put_array(w, s->center, 3, 4, 0, 1, "center") ||
+        !bf_put_array(w, s->scale, 2, 4, 0, 1, "scale") || !bf_put_u16be(w, s->rotation, "rotation") ||
+        !bf_put_u16be(w, s->padding2, "padding2") ||
+        !bf_put_array(w, s->translation, 2, 4, 0, 1, "translation") ||
+        !bf_put_array(w, s->effect_matrix, 16, 4, 0, 1, "effect_matrix"))
+        return 0;
+    return bf_end(w, name);
+}
+
+static int write_TevOrder(bf_wctx *w, const j3d_TevOrder *s, const char *name, int64_t index)
+{
+    if (name && !bf_push(&w->c, name, index))
+        return 0;
+    if (!bf_put_u8(w, s->tex_coord, "tex_coord") || !bf_put_u8(w, s->tex_map, "tex_map") ||
+        !bf_put_u8(w, s->channel, "channel") || !bf_put_u8(w, s->padding, "padding"))
+        return 0;
+    return bf_end(w, name);
+}
+
+static int write_TevColor(bf_wctx *w, const j3d_TevColor *s, const char *name, int64_t index)
+{
+    if (name && !bf_push(&w->c, name, index))
+        return 0;
+    if (!bf_put_array(w, s->rgba, 4, 2, 1, 1, "rgba"))
+        return 0;
+    return bf_end(w, name);
+}
+
+static int write_TevStage(bf_wctx *w, const j3d_TevStage *s, const char *name, int64_t index)
+{
+    if (name && !bf_push(&w->c, name, index))
+        return 0;
+    if (!bf_put_u8(w, s->mode, "mode") || !bf_put_array(w, s->color_inputs, 4, 1, 0, 1, "color_inputs") ||
+        !bf_put_u8(w, s->color_op, "color_op") || !bf_put_u8(w, s->color_bias, "color_bias") ||
+        !bf_put_u8(w, s->color_scale, "color_scale") || !bf_put_u8(w, s->color_clamp, "color_clamp") ||
+        !bf_put_u8(w, s->color_register, "color_register") ||
+        !bf_put_array(w, s->alpha_inputs, 4, 1, 0, 1, "alpha_inputs") ||
+        !bf_put_u8(w, s->alpha_op, "alpha_op") || !bf_put_u8(w, s->alpha_bias, "alpha_bias") ||
+        !bf_put_u8(w, s->alpha_scale, "alpha_scale") || !bf_put_u8(w, s->alpha_clamp, "alpha_clamp") ||
+        !bf_put_u8(w, s->alpha_register, "alpha_register") || !bf_put_u8(w, s->padding, "padding"))
+        return 0;
+    return bf_end(w, name);
+}
+
+static int write_SwapMode(bf_wctx *w, const j3d_SwapMode *s, const char *name, int64_t index)
+{
+    if (name && !bf_push(&w->c, name, index))
+        return 0;
+    if (!bf_put_u8(w, s->ras_select, "ras_select") || !bf_put_u8(w, s->tex_select, "tex_select") ||
+        !bf_put_u16be(w, s->padding, "padding"))
+        return 0;
+    return bf_end(w, name);
+}
+
+static int write_SwapTable(bf_wctx *w, const j3d_SwapTable *s, const char *name, int64_t index)
+{
+    if (name && !bf_push(&w->c, name, index))
+        return 0;
+    if (!bf_put_array(w, s->channels, 4, 1, 0, 1, "channels"))
+        return 0;
+    return bf_end(w, name);
+}
+
+static int write_Fog(bf_wctx *w, const j3d_Fog *s, const char *name, int64_t index)
+{
+    if (name && !bf_push(&w->c, name, index))
+        return 0;
+    if (!bf_put_u8(w, s->type, "type") || !bf_put_u8(w, s->enabled, "enabled") ||
+        !bf_put_u16be(w, s->center, "center") || !bf_put_f32be(w, s->start_z, "start_z") ||
+        !bf_put_f32be(w, s->end_z, "end_z") || !bf_put_f32be(w, s->near_z, "near_z") ||
+        !bf_put_f32be(w, s->far_z, "far_z") || !bf_put_array(w, s->color, 4, 1, 0, 1, "color") ||
+        !bf_put_array(w, s->range_adjust, 10, 2, 0, 1, "range_adjust"))
+        return 0;
+    return bf_end(w, name);
+}
+
+static int write_AlphaCompare(bf_wctx *w, const j3d_AlphaCompare *s, const char *name, int64_t index)
+{
+    if (name && !bf_push(&w->c, name, index))
+        return 0;
+    if (!bf_put_u8(w, s->compare0, "compare0") || !bf_put_u8(w, s->reference0, "reference0") ||
+        !bf_put_u8(w, s->operation, "operation") || !bf_put_u8(w, s->compare1, "compare1") ||
+        !bf_put_u8(w, s->reference1, "reference1") || !bf_put_array(w, s->padding, 3, 1, 0, 1, "padding"))
+        return 0;
+    return bf_end(w, name);
+}
+
+static int write_BlendMode(bf_wctx *w, const j3d_BlendMode *s, const char *name, int64_t index)
+{
+    if (name && !bf_push(&w->c, name, index))
+        return 0;
+    if (!bf_put_u8(w, s->type, "type") || !bf_put_u8(w, s->source_factor, "source_factor") ||
+        !bf_put_u8(w, s->destination_factor, "destination_factor") || !bf_put_u8(w, s->logic_op, "logic_op"))
+        return 0;
+    return bf_end(w, name);
+}
+
+static int write_ZMode(bf_wctx *w, const j3d_ZMode *s, const char *name, int64_t index)
+{
+    if (name && !bf_push(&w->c, name, index))
+        return 0;
+    if (!bf_put_u8(w, s->enabled, "enabled") || !bf_put_u8(w, s->function, "function") ||
+        !bf_put_u8(w, s->update, "update") || !bf_put_u8(w, s->padding, "padding"))
+        return 0;
+    return bf_end(w, name);
+}
+
+static int write_NbtScale(bf_wctx *w, const j3d_NbtScale *s, const char *name, int64_t index)
+{
+    if (name && !bf_push(&w->c, name, index))
+        return 0;
+    if (!bf_put_u8(w, s->enabled, "enabled") || !bf_put_array(w, s->padding, 3, 1, 0, 1, "padding") ||
+        !bf_put_array(w, s->scale, 3, 4, 0, 1, "scale"))
+        return 0;
+    return bf_end(w, name);
+}
+
+static int write_Mdl3(bf_wctx *w, const j3d_Mdl3 *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, s->_offset, name, index))
+        return 0;
+    if (!bf_put_u16be(w, s->material_count, "material_count") || !bf_put_u16be(w, s->padding, "padding") ||
+        !bf_put_u32be(w, s->packet_table_offset, "packet_table_offset") ||
+        !bf_put_u32be(w, s->subpacket_offset, "subpacket_offset") ||
+        !bf_put_u32be(w, s->matrix_index_offset, "matrix_index_offset") ||
+        !bf_put_u32be(w, s->unknown_offset, "unknown_offset") ||
+        !bf_put_u32be(w, s->index_offset, "index_offset") ||
+        !bf_put_u32be(w, s->name_table_offset, "name_table_offset"))
+        return 0;
+    {
+        size_t resume = w->pos;
+        if (!bf_wseek(w, s->packets_at, "packets"))
+            return 0;
+        for (uint32_t i = 0; i < s->packets_count; i++)
+            if (!write_Mdl3Packet(w, &s->packets[i], "packets", i))
+                return 0;
+        w->pos = resume;
+    }
+    if (s->has_subpackets) {
+        {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->subpackets_at, "subpackets"))
+                return 0;
+            for (uint32_t i = 0; i < s->subpackets_count; i++)
+                if (!write_Mdl3Subpackets(w, &s->subpackets[i], "subpackets", i))
+                    return 0;
+            w->pos = resume;
+        }
+    }
+    if (s->has_matrix_indices) {
+        {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->matrix_indices_at, "matrix_indices") ||
+                !bf_put_bytes(w, s->matrix_indices.ptr, s->matrix_indices.len, "matrix_indices"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    if (s->has_unknown) {
+        {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->unknown_at, "unknown") ||
+                !bf_put_array(w, s->unknown, s->unknown_count, 1, 0, 1, "unknown"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    if (s->has_indices) {
+        {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->indices_at, "indices") ||
+                !bf_put_array(w, s->indices, s->indices_count, 2, 0, 1, "indices"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    if (s->has_names) {
+        {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->names_at, "names") || !write_NameTable(w, &s->names, "names", -1))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    return bf_end(w, name);
+}
+
+static int write_Mdl3Packet(bf_wctx *w, const j3d_Mdl3Packet *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, s->_offset, name, index))
+        return 0;
+    if (!bf_put_u32be(w, s->offset, "offset") || !bf_put_u32be(w, s->size, "size"))
+        return 0;
+    {
+        size_t resume = w->pos;
+        if (!bf_wseek(w, s->commands_at, "commands"))
+            return 0;
+        for (uint32_t i = 0; i < s->commands_count; i++)
+            if (!write_GxCommand(w, &s->commands[i], "commands", i))
+                return 0;
+        if (!bf_put_tail(w, &s->commands_tail, "commands"))
+            return 0;
+        w->pos = resume;
+    }
+    return bf_end(w, name);
+}
+
+static int write_Mdl3Subpackets(bf_wctx *w, const j3d_Mdl3Subpackets *s, const char *name, int64_t index)
+{
+    if (name && !bf_push(&w->c, name, index))
+        return 0;
+    if (!bf_put_u16be(w, s->color_channel, "color_channel") ||
+        !bf_put_u16be(w, s->channel_control, "channel_control") || !bf_put_u16be(w, s->tex_gen, "tex_gen") ||
+        !bf_put_u16be(w, s->texture, "texture") || !bf_put_u16be(w, s->tev, "tev") ||
+        !bf_put_u16be(w, s->pixel, "pixel") || !bf_put_u32be(w, s->padding, "padding"))
+        return 0;
+    return bf_end(w, name);
+}
+
+static int write_GxCommand(bf_wctx *w, const j3d_GxCommand *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, s->_offset, name, index))
+        return 0;
+    if (!bf_put_u8(w, s->opcode, "opcode"))
+        return 0;
+    if (s->has_body) {
+        switch (s->body.kind) {
+        case J3D_KIND_BP_COMMAND:
+            if (!write_BpCommand(w, s->body.BpCommand, "body", -1))
+                return 0;
+            break;
+        case J3D_KIND_XF_COMMAND:
+            if (!write_XfCommand(w, s->body.XfCommand, "body", -1))
+                return 0;
+            break;
+        case J3D_KIND_CP_COMMAND:
+            if (!write_CpCommand(w, s->body.CpCommand, "body", -1))
+                return 0;
+            break;
+        case J3D_KIND_XF_INDEXED_COMMAND:
+            if (!write_XfIndexedCommand(w, s->body.XfIndexedCommand, "body", -1))
+                return 0;
+            break;
+        default:
+            if (!bf_put_bytes(w, s->body.raw.ptr, s->body.raw.len, "body"))
+                return 0;
+        }
+    }
+    return bf_end(w, name);
+}
+
+static int write_BpCommand(bf_wctx *w, const j3d_BpCommand *s, const char *name, int64_t index)
+{
+    if (name && !bf_push(&w->c, name, index))
+        return 0;
+    if (!bf_put_u8(w, s->reg, "reg") || !bf_put_u24(w, s->value, 1, "value"))
+        return 0;
+    return bf_end(w, name);
+}
+
+static int write_XfCommand(bf_wctx *w, const j3d_XfCommand *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, s->_offset, name, index))
+        return 0;
+    if (!bf_put_u16be(w, s->count_minus_one, "count_minus_one") || !bf_put_u16be(w, s->address, "address") ||
+        !bf_put_array(w, s->values, s->values_count, 4, 0, 1, "values"))
+        return 0;
+    return bf_end(w, name);
+}
+
+static int write_CpCommand(bf_wctx *w, const j3d_CpCommand *s, const char *name, int64_t index)
+{
+    if (name && !bf_push(&w->c, name, index))
+        return 0;
+    if (!bf_put_u8(w, s->reg, "reg") || !bf_put_u32be(w, s->value, "value"))
+        return 0;
+    return bf_end(w, name);
+}
+
+static int write_XfIndexedCommand(bf_wctx *w, const j3d_XfIndexedCommand *s, const char *name, int64_t index)
+{
+    if (name && !bf_push(&w->c, name, index))
+        return 0;
+    if (!bf_put_u16be(w, s->index, "index") || !bf_put_u16be(w, s->address, "address"))
+        return 0;
+    return bf_end(w, name);
+}
+
+static int write_Tex1(bf_wctx *w, const j3d_Tex1 *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, s->_offset, name, index))
+        return 0;
+    if (!bf_put_u16be(w, s->texture_count, "texture_count") || !bf_put_u16be(w, s->padding, "padding") ||
+        !bf_put_u32be(w, s->header_table_offset, "header_table_offset") ||
+        !bf_put_u32be(w, s->name_table_offset, "name_table_offset"))
+        return 0;
+    {
+        size_t resume = w->pos;
+        if (!bf_wseek(w, s->headers_at, "headers"))
+            return 0;
+        for (uint32_t i = 0; i < s->headers_count; i++)
+            if (!write_BtiHeader(w, &s->headers[i], "headers", i))
+                return 0;
+        w->pos = resume;
+    }
+    if (s->has_names) {
+        {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->names_at, "names") || !write_NameTable(w, &s->names, "names", -1))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    return bf_end(w, name);
+}
+
+static int write_BtiHeader(bf_wctx *w, const j3d_BtiHeader *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, s->_offset, name, index))
+        return 0;
+    if (!bf_put_u8(w, s->format, "format") || !bf_put_u8(w, s->alpha, "alpha") ||
+        !bf_put_u16be(w, s->width, "width") || !bf_put_u16be(w, s->height, "height") ||
+        !bf_put_u8(w, s->wrap_s, "wrap_s") || !bf_put_u8(w, s->wrap_t, "wrap_t") ||
+        !bf_put_u8(w, s->palettes_enabled, "palettes_enabled") ||
+        !bf_put_u8(w, s->palette_format, "palette_format") ||
+        !bf_put_u16be(w, s->color_count, "color_count") ||
+        !bf_put_u32be(w, s->palette_offset, "palette_offset") ||
+        !bf_put_u8(w, s->mipmaps_enabled, "mipmaps_enabled") || !bf_put_u8(w, s->edge_lod, "edge_lod") ||
+        !bf_put_u8(w, s->bias_clamp, "bias_clamp") || !bf_put_u8(w, s->max_anisotropy, "max_anisotropy") ||
+        !bf_put_u8(w, s->min_filter, "min_filter") || !bf_put_u8(w, s->mag_filter, "mag_filter") ||
+        !bf_put_u8(w, s->min_lod, "min_lod") || !bf_put_u8(w, s->max_lod, "max_lod") ||
+        !bf_put_u8(w, s->mipmap_count, "mipmap_count") || !bf_put_u8(w, s->unknown, "unknown") ||
+        !bf_put_u16be(w, s->lod_bias, "lod_bias") || !bf_put_u32be(w, s->image_offset, "image_offset"))
+        return 0;
+    if (s->has_palette) {
+        {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->palette_at, "palette") ||
+                !bf_put_array(w, s->palette, s->palette_count, 2, 0, 1, "palette"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    {
+        size_t resume = w->pos;
+        if (!bf_wseek(w, s->images_at, "images"))
+            return 0;
+        for (uint32_t i = 0; i < s->images_count; i++)
+            if (!write_TextureImage(w, &s->images[i], "images", i))
+                return 0;
+        w->pos = resume;
+    }
+    return bf_end(w, name);
+}
+
+static int write_TextureImage(bf_wctx *w, const j3d_TextureImage *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, s->_offset, name, index))
+        return 0;
+    if (!bf_put_bytes(w, s->data.ptr, s->data.len, "data"))
+        return 0;
+    return bf_end(w, name);
+}
 
 static int64_t base_Inf1_nodes(bf_wctx *w, void *owner)
 {
@@ -85,7 +1716,7 @@ static int place_Inf1_nodes(bf_wctx *w, void *owner)
     bf_fit_u32(w, &s->hierarchy_offset, bf_sub((int64_t)s->nodes_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 12, 0, "hierarchy_offset");
     s->nodes_tail.len = 0;
     for (uint32_t i = 0; i < s->nodes_count; i++)
-        if (!write_SceneNode(w, &s->nodes[i], "nodes", i))
+        if (!solve_SceneNode(w, &s->nodes[i], "nodes", i))
             return 0;
     return bf_place_pooled(w, (int64_t)s->nodes_at);
 }
@@ -106,7 +1737,7 @@ static int place_Vtx1_formats(bf_wctx *w, void *owner)
     bf_fit_u32(w, &s->format_list_offset, bf_sub((int64_t)s->formats_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset, 0, "format_list_offset");
     s->formats_tail.len = 0;
     for (uint32_t i = 0; i < s->formats_count; i++)
-        if (!write_VertexFormat(w, &s->formats[i], "formats", i))
+        if (!solve_VertexFormat(w, &s->formats[i], "formats", i))
             return 0;
     return bf_place_pooled(w, (int64_t)s->formats_at);
 }
@@ -127,12 +1758,10 @@ static int place_Vtx1_position(bf_wctx *w, void *owner)
     bf_set_unread_u64(&s->position_at, w->pos);
     bf_fit_u32(w, &s->position_offset, bf_sub((int64_t)s->position_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 4, 0, "position_offset");
     s->position_tail.len = 0;
-    if (w->layout) {
-        bf_set_i64(w, &s->position._p_attr, INT64_C(9));
-        bf_set_i64(w, &s->position._p_format, j3d_Vtx1_v_position_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats,
-                   s->formats_count, j3d_Vtx1_v_position_at(c, s))));
-    }
-    if (!write_VertexBuffer(w, &s->position, "position", -1))
+    bf_set_i64(w, &s->position._p_attr, INT64_C(9));
+    bf_set_i64(w, &s->position._p_format, j3d_Vtx1_v_position_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats,
+               s->formats_count, j3d_Vtx1_v_position_at(c, s))));
+    if (!solve_VertexBuffer(w, &s->position, "position", -1))
         return 0;
     return bf_place_pooled(w, (int64_t)s->position_at);
 }
@@ -153,12 +1782,10 @@ static int place_Vtx1_normal(bf_wctx *w, void *owner)
     bf_set_unread_u64(&s->normal_at, w->pos);
     bf_fit_u32(w, &s->normal_offset, bf_sub((int64_t)s->normal_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 8, 0, "normal_offset");
     s->normal_tail.len = 0;
-    if (w->layout) {
-        bf_set_i64(w, &s->normal._p_attr, INT64_C(10));
-        bf_set_i64(w, &s->normal._p_format, j3d_Vtx1_v_normal_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats,
-                   s->formats_count, j3d_Vtx1_v_normal_at(c, s))));
-    }
-    if (!write_VertexBuffer(w, &s->normal, "normal", -1))
+    bf_set_i64(w, &s->normal._p_attr, INT64_C(10));
+    bf_set_i64(w, &s->normal._p_format, j3d_Vtx1_v_normal_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count,
+               j3d_Vtx1_v_normal_at(c, s))));
+    if (!solve_VertexBuffer(w, &s->normal, "normal", -1))
         return 0;
     return bf_place_pooled(w, (int64_t)s->normal_at);
 }
@@ -179,12 +1806,10 @@ static int place_Vtx1_tangent(bf_wctx *w, void *owner)
     bf_set_unread_u64(&s->tangent_at, w->pos);
     bf_fit_u32(w, &s->tangent_offset, bf_sub((int64_t)s->tangent_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 12, 0, "tangent_offset");
     s->tangent_tail.len = 0;
-    if (w->layout) {
-        bf_set_i64(w, &s->tangent._p_attr, INT64_C(25));
-        bf_set_i64(w, &s->tangent._p_format, j3d_Vtx1_v_tangent_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats,
-                   s->formats_count, j3d_Vtx1_v_tangent_at(c, s))));
-    }
-    if (!write_VertexBuffer(w, &s->tangent, "tangent", -1))
+    bf_set_i64(w, &s->tangent._p_attr, INT64_C(25));
+    bf_set_i64(w, &s->tangent._p_format, j3d_Vtx1_v_tangent_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats,
+               s->formats_count, j3d_Vtx1_v_tangent_at(c, s))));
+    if (!solve_VertexBuffer(w, &s->tangent, "tangent", -1))
         return 0;
     return bf_place_pooled(w, (int64_t)s->tangent_at);
 }
@@ -205,12 +1830,10 @@ static int place_Vtx1_color0(bf_wctx *w, void *owner)
     bf_set_unread_u64(&s->color0_at, w->pos);
     bf_fit_u32(w, &s->color0_offset, bf_sub((int64_t)s->color0_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 16, 0, "color0_offset");
     s->color0_tail.len = 0;
-    if (w->layout) {
-        bf_set_i64(w, &s->color0._p_attr, INT64_C(11));
-        bf_set_i64(w, &s->color0._p_format, j3d_Vtx1_v_color0_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats,
-                   s->formats_count, j3d_Vtx1_v_color0_at(c, s))));
-    }
-    if (!write_VertexBuffer(w, &s->color0, "color0", -1))
+    bf_set_i64(w, &s->color0._p_attr, INT64_C(11));
+    bf_set_i64(w, &s->color0._p_format, j3d_Vtx1_v_color0_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count,
+               j3d_Vtx1_v_color0_at(c, s))));
+    if (!solve_VertexBuffer(w, &s->color0, "color0", -1))
         return 0;
     return bf_place_pooled(w, (int64_t)s->color0_at);
 }
@@ -231,12 +1854,10 @@ static int place_Vtx1_color1(bf_wctx *w, void *owner)
     bf_set_unread_u64(&s->color1_at, w->pos);
     bf_fit_u32(w, &s->color1_offset, bf_sub((int64_t)s->color1_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 20, 0, "color1_offset");
     s->color1_tail.len = 0;
-    if (w->layout) {
-        bf_set_i64(w, &s->color1._p_attr, INT64_C(12));
-        bf_set_i64(w, &s->color1._p_format, j3d_Vtx1_v_color1_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats,
-                   s->formats_count, j3d_Vtx1_v_color1_at(c, s))));
-    }
-    if (!write_VertexBuffer(w, &s->color1, "color1", -1))
+    bf_set_i64(w, &s->color1._p_attr, INT64_C(12));
+    bf_set_i64(w, &s->color1._p_format, j3d_Vtx1_v_color1_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats, s->formats_count,
+               j3d_Vtx1_v_color1_at(c, s))));
+    if (!solve_VertexBuffer(w, &s->color1, "color1", -1))
         return 0;
     return bf_place_pooled(w, (int64_t)s->color1_at);
 }
@@ -257,12 +1878,10 @@ static int place_Vtx1_texcoord0(bf_wctx *w, void *owner)
     bf_set_unread_u64(&s->texcoord0_at, w->pos);
     bf_fit_u32(w, &s->texcoord0_offset, bf_sub((int64_t)s->texcoord0_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 24, 0, "texcoord0_offset");
     s->texcoord0_tail.len = 0;
-    if (w->layout) {
-        bf_set_i64(w, &s->texcoord0._p_attr, INT64_C(13));
-        bf_set_i64(w, &s->texcoord0._p_format, j3d_Vtx1_v_texcoord0_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats,
-                   s->formats_count, j3d_Vtx1_v_texcoord0_at(c, s))));
-    }
-    if (!write_VertexBuffer(w, &s->texcoord0, "texcoord0", -1))
+    bf_set_i64(w, &s->texcoord0._p_attr, INT64_C(13));
+    bf_set_i64(w, &s->texcoord0._p_format, j3d_Vtx1_v_texcoord0_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats,
+               s->formats_count, j3d_Vtx1_v_texcoord0_at(c, s))));
+    if (!solve_VertexBuffer(w, &s->texcoord0, "texcoord0", -1))
         return 0;
     return bf_place_pooled(w, (int64_t)s->texcoord0_at);
 }
@@ -283,12 +1902,10 @@ static int place_Vtx1_texcoord1(bf_wctx *w, void *owner)
     bf_set_unread_u64(&s->texcoord1_at, w->pos);
     bf_fit_u32(w, &s->texcoord1_offset, bf_sub((int64_t)s->texcoord1_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 28, 0, "texcoord1_offset");
     s->texcoord1_tail.len = 0;
-    if (w->layout) {
-        bf_set_i64(w, &s->texcoord1._p_attr, INT64_C(14));
-        bf_set_i64(w, &s->texcoord1._p_format, j3d_Vtx1_v_texcoord1_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats,
-                   s->formats_count, j3d_Vtx1_v_texcoord1_at(c, s))));
-    }
-    if (!write_VertexBuffer(w, &s->texcoord1, "texcoord1", -1))
+    bf_set_i64(w, &s->texcoord1._p_attr, INT64_C(14));
+    bf_set_i64(w, &s->texcoord1._p_format, j3d_Vtx1_v_texcoord1_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats,
+               s->formats_count, j3d_Vtx1_v_texcoord1_at(c, s))));
+    if (!solve_VertexBuffer(w, &s->texcoord1, "texcoord1", -1))
         return 0;
     return bf_place_pooled(w, (int64_t)s->texcoord1_at);
 }
@@ -309,12 +1926,10 @@ static int place_Vtx1_texcoord2(bf_wctx *w, void *owner)
     bf_set_unread_u64(&s->texcoord2_at, w->pos);
     bf_fit_u32(w, &s->texcoord2_offset, bf_sub((int64_t)s->texcoord2_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 32, 0, "texcoord2_offset");
     s->texcoord2_tail.len = 0;
-    if (w->layout) {
-        bf_set_i64(w, &s->texcoord2._p_attr, INT64_C(15));
-        bf_set_i64(w, &s->texcoord2._p_format, j3d_Vtx1_v_texcoord2_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats,
-                   s->formats_count, j3d_Vtx1_v_texcoord2_at(c, s))));
-    }
-    if (!write_VertexBuffer(w, &s->texcoord2, "texcoord2", -1))
+    bf_set_i64(w, &s->texcoord2._p_attr, INT64_C(15));
+    bf_set_i64(w, &s->texcoord2._p_format, j3d_Vtx1_v_texcoord2_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats,
+               s->formats_count, j3d_Vtx1_v_texcoord2_at(c, s))));
+    if (!solve_VertexBuffer(w, &s->texcoord2, "texcoord2", -1))
         return 0;
     return bf_place_pooled(w, (int64_t)s->texcoord2_at);
 }
@@ -335,12 +1950,10 @@ static int place_Vtx1_texcoord3(bf_wctx *w, void *owner)
     bf_set_unread_u64(&s->texcoord3_at, w->pos);
     bf_fit_u32(w, &s->texcoord3_offset, bf_sub((int64_t)s->texcoord3_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 36, 0, "texcoord3_offset");
     s->texcoord3_tail.len = 0;
-    if (w->layout) {
-        bf_set_i64(w, &s->texcoord3._p_attr, INT64_C(16));
-        bf_set_i64(w, &s->texcoord3._p_format, j3d_Vtx1_v_texcoord3_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats,
-                   s->formats_count, j3d_Vtx1_v_texcoord3_at(c, s))));
-    }
-    if (!write_VertexBuffer(w, &s->texcoord3, "texcoord3", -1))
+    bf_set_i64(w, &s->texcoord3._p_attr, INT64_C(16));
+    bf_set_i64(w, &s->texcoord3._p_format, j3d_Vtx1_v_texcoord3_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats,
+               s->formats_count, j3d_Vtx1_v_texcoord3_at(c, s))));
+    if (!solve_VertexBuffer(w, &s->texcoord3, "texcoord3", -1))
         return 0;
     return bf_place_pooled(w, (int64_t)s->texcoord3_at);
 }
@@ -361,12 +1974,10 @@ static int place_Vtx1_texcoord4(bf_wctx *w, void *owner)
     bf_set_unread_u64(&s->texcoord4_at, w->pos);
     bf_fit_u32(w, &s->texcoord4_offset, bf_sub((int64_t)s->texcoord4_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 40, 0, "texcoord4_offset");
     s->texcoord4_tail.len = 0;
-    if (w->layout) {
-        bf_set_i64(w, &s->texcoord4._p_attr, INT64_C(17));
-        bf_set_i64(w, &s->texcoord4._p_format, j3d_Vtx1_v_texcoord4_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats,
-                   s->formats_count, j3d_Vtx1_v_texcoord4_at(c, s))));
-    }
-    if (!write_VertexBuffer(w, &s->texcoord4, "texcoord4", -1))
+    bf_set_i64(w, &s->texcoord4._p_attr, INT64_C(17));
+    bf_set_i64(w, &s->texcoord4._p_format, j3d_Vtx1_v_texcoord4_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats,
+               s->formats_count, j3d_Vtx1_v_texcoord4_at(c, s))));
+    if (!solve_VertexBuffer(w, &s->texcoord4, "texcoord4", -1))
         return 0;
     return bf_place_pooled(w, (int64_t)s->texcoord4_at);
 }
@@ -387,12 +1998,10 @@ static int place_Vtx1_texcoord5(bf_wctx *w, void *owner)
     bf_set_unread_u64(&s->texcoord5_at, w->pos);
     bf_fit_u32(w, &s->texcoord5_offset, bf_sub((int64_t)s->texcoord5_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 44, 0, "texcoord5_offset");
     s->texcoord5_tail.len = 0;
-    if (w->layout) {
-        bf_set_i64(w, &s->texcoord5._p_attr, INT64_C(18));
-        bf_set_i64(w, &s->texcoord5._p_format, j3d_Vtx1_v_texcoord5_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats,
-                   s->formats_count, j3d_Vtx1_v_texcoord5_at(c, s))));
-    }
-    if (!write_VertexBuffer(w, &s->texcoord5, "texcoord5", -1))
+    bf_set_i64(w, &s->texcoord5._p_attr, INT64_C(18));
+    bf_set_i64(w, &s->texcoord5._p_format, j3d_Vtx1_v_texcoord5_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats,
+               s->formats_count, j3d_Vtx1_v_texcoord5_at(c, s))));
+    if (!solve_VertexBuffer(w, &s->texcoord5, "texcoord5", -1))
         return 0;
     return bf_place_pooled(w, (int64_t)s->texcoord5_at);
 }
@@ -413,12 +2022,10 @@ static int place_Vtx1_texcoord6(bf_wctx *w, void *owner)
     bf_set_unread_u64(&s->texcoord6_at, w->pos);
     bf_fit_u32(w, &s->texcoord6_offset, bf_sub((int64_t)s->texcoord6_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 48, 0, "texcoord6_offset");
     s->texcoord6_tail.len = 0;
-    if (w->layout) {
-        bf_set_i64(w, &s->texcoord6._p_attr, INT64_C(19));
-        bf_set_i64(w, &s->texcoord6._p_format, j3d_Vtx1_v_texcoord6_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats,
-                   s->formats_count, j3d_Vtx1_v_texcoord6_at(c, s))));
-    }
-    if (!write_VertexBuffer(w, &s->texcoord6, "texcoord6", -1))
+    bf_set_i64(w, &s->texcoord6._p_attr, INT64_C(19));
+    bf_set_i64(w, &s->texcoord6._p_format, j3d_Vtx1_v_texcoord6_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats,
+               s->formats_count, j3d_Vtx1_v_texcoord6_at(c, s))));
+    if (!solve_VertexBuffer(w, &s->texcoord6, "texcoord6", -1))
         return 0;
     return bf_place_pooled(w, (int64_t)s->texcoord6_at);
 }
@@ -439,12 +2046,10 @@ static int place_Vtx1_texcoord7(bf_wctx *w, void *owner)
     bf_set_unread_u64(&s->texcoord7_at, w->pos);
     bf_fit_u32(w, &s->texcoord7_offset, bf_sub((int64_t)s->texcoord7_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 52, 0, "texcoord7_offset");
     s->texcoord7_tail.len = 0;
-    if (w->layout) {
-        bf_set_i64(w, &s->texcoord7._p_attr, INT64_C(20));
-        bf_set_i64(w, &s->texcoord7._p_format, j3d_Vtx1_v_texcoord7_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats,
-                   s->formats_count, j3d_Vtx1_v_texcoord7_at(c, s))));
-    }
-    if (!write_VertexBuffer(w, &s->texcoord7, "texcoord7", -1))
+    bf_set_i64(w, &s->texcoord7._p_attr, INT64_C(20));
+    bf_set_i64(w, &s->texcoord7._p_format, j3d_Vtx1_v_texcoord7_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats,
+               s->formats_count, j3d_Vtx1_v_texcoord7_at(c, s))));
+    if (!solve_VertexBuffer(w, &s->texcoord7, "texcoord7", -1))
         return 0;
     return bf_place_pooled(w, (int64_t)s->texcoord7_at);
 }
@@ -463,7 +2068,7 @@ static int place_Evp1_sizes(bf_wctx *w, void *owner)
         return 0;
     bf_set_u64(w, &s->sizes_at, w->pos);
     bf_fit_u32(w, &s->size_table_offset, bf_sub((int64_t)s->sizes_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 4, 0, "size_table_offset");
-    if (!bf_put_array(w, s->sizes, s->sizes_count, 1, 0, 1, "sizes"))
+    if (!bf_skip(w, (uint64_t)s->sizes_count * 1, "sizes"))
         return 0;
     return bf_place_pooled(w, (int64_t)s->sizes_at);
 }
@@ -485,10 +2090,8 @@ static int place_Evp1_joint_indices(bf_wctx *w, void *owner)
     bf_fit_u32(w, &s->index_table_offset, bf_sub((int64_t)s->joint_indices_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 8, 0,
                "index_table_offset");
     for (uint32_t i = 0; i < s->joint_indices_count; i++) {
-        if (w->layout) {
-            bf_set_i64(w, &s->joint_indices[i]._p_count, bf_at_u8(c, s->sizes, s->sizes_count, (int64_t)i));
-        }
-        if (!write_EnvelopeJoints(w, &s->joint_indices[i], "joint_indices", i))
+        bf_set_i64(w, &s->joint_indices[i]._p_count, bf_at_u8(c, s->sizes, s->sizes_count, (int64_t)i));
+        if (!solve_EnvelopeJoints(w, &s->joint_indices[i], "joint_indices", i))
             return 0;
     }
     return bf_place_pooled(w, (int64_t)s->joint_indices_at);
@@ -511,10 +2114,8 @@ static int place_Evp1_weights(bf_wctx *w, void *owner)
     bf_fit_u32(w, &s->weight_table_offset, bf_sub((int64_t)s->weights_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 12, 0,
                "weight_table_offset");
     for (uint32_t i = 0; i < s->weights_count; i++) {
-        if (w->layout) {
-            bf_set_i64(w, &s->weights[i]._p_count, bf_at_u8(c, s->sizes, s->sizes_count, (int64_t)i));
-        }
-        if (!write_EnvelopeWeights(w, &s->weights[i], "weights", i))
+        bf_set_i64(w, &s->weights[i]._p_count, bf_at_u8(c, s->sizes, s->sizes_count, (int64_t)i));
+        if (!solve_EnvelopeWeights(w, &s->weights[i], "weights", i))
             return 0;
     }
     return bf_place_pooled(w, (int64_t)s->weights_at);
@@ -536,16 +2137,8 @@ static int place_Evp1_inverse_bind_matrices(bf_wctx *w, void *owner)
     bf_fit_u32(w, &s->matrix_table_offset, bf_sub((int64_t)s->inverse_bind_matrices_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 16, 0,
                "matrix_table_offset");
     s->inverse_bind_matrices_tail.len = 0;
-    if (w->measure) {
-        if (!bf_skip(w, (uint64_t)s->inverse_bind_matrices_count * 48, "inverse_bind_matrices"))
-            return 0;
-    } else {
-        size_t changes = w->changes;
-        for (uint32_t i = 0; i < s->inverse_bind_matrices_count; i++)
-            if (!write_Mtx34(w, &s->inverse_bind_matrices[i], "inverse_bind_matrices", i))
-                return 0;
-        w->changes = changes;
-    }
+    if (!bf_skip(w, (uint64_t)s->inverse_bind_matrices_count * 48, "inverse_bind_matrices"))
+        return 0;
     return bf_place_pooled(w, (int64_t)s->inverse_bind_matrices_at);
 }
 
@@ -563,7 +2156,7 @@ static int place_Drw1_types(bf_wctx *w, void *owner)
         return 0;
     bf_set_unread_u64(&s->types_at, w->pos);
     bf_fit_u32(w, &s->type_list_offset, bf_sub((int64_t)s->types_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 4, 0, "type_list_offset");
-    if (!bf_put_array(w, s->types, s->types_count, 1, 0, 1, "types"))
+    if (!bf_skip(w, (uint64_t)s->types_count * 1, "types"))
         return 0;
     return bf_place_pooled(w, (int64_t)s->types_at);
 }
@@ -582,7 +2175,7 @@ static int place_Drw1_ids(bf_wctx *w, void *owner)
         return 0;
     bf_set_unread_u64(&s->ids_at, w->pos);
     bf_fit_u32(w, &s->id_list_offset, bf_sub((int64_t)s->ids_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 8, 0, "id_list_offset");
-    if (!bf_put_array(w, s->ids, s->ids_count, 2, 0, 1, "ids"))
+    if (!bf_skip(w, (uint64_t)s->ids_count * 2, "ids"))
         return 0;
     return bf_place_pooled(w, (int64_t)s->ids_at);
 }
@@ -602,7 +2195,7 @@ static int place_Jnt1_joints(bf_wctx *w, void *owner)
     bf_set_unread_u64(&s->joints_at, w->pos);
     bf_fit_u32(w, &s->joint_data_offset, bf_sub((int64_t)s->joints_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 4, 0, "joint_data_offset");
     for (uint32_t i = 0; i < s->joints_count; i++)
-        if (!write_Joint(w, &s->joints[i], "joints", i))
+        if (!solve_Joint(w, &s->joints[i], "joints", i))
             return 0;
     return bf_place_pooled(w, (int64_t)s->joints_at);
 }
@@ -621,7 +2214,7 @@ static int place_Jnt1_remap(bf_wctx *w, void *owner)
         return 0;
     bf_set_unread_u64(&s->remap_at, w->pos);
     bf_fit_u32(w, &s->remap_table_offset, bf_sub((int64_t)s->remap_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 8, 0, "remap_table_offset");
-    if (!bf_put_array(w, s->remap, s->remap_count, 2, 0, 1, "remap"))
+    if (!bf_skip(w, (uint64_t)s->remap_count * 2, "remap"))
         return 0;
     return bf_place_pooled(w, (int64_t)s->remap_at);
 }
@@ -640,7 +2233,7 @@ static int place_Jnt1_names(bf_wctx *w, void *owner)
         return 0;
     bf_set_unread_u64(&s->names_at, w->pos);
     bf_fit_u32(w, &s->name_table_offset, bf_sub((int64_t)s->names_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 12, 0, "name_table_offset");
-    if (!write_NameTable(w, &s->names, "names", -1))
+    if (!solve_NameTable(w, &s->names, "names", -1))
         return 0;
     return bf_place_pooled(w, (int64_t)s->names_at);
 }
@@ -676,13 +2269,11 @@ static int place_Shp1_shapes(bf_wctx *w, void *owner)
     bf_set_unread_u64(&s->shapes_at, w->pos);
     bf_fit_u32(w, &s->shape_data_offset, bf_sub((int64_t)s->shapes_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 4, 0, "shape_data_offset");
     for (uint32_t i = 0; i < s->shapes_count; i++) {
-        if (w->layout) {
-            bf_set_i64(w, &s->shapes[i]._p_base, bf_sub((int64_t)s->_offset, 8));
-            bf_set_i64(w, &s->shapes[i]._p_attribute_table, (int64_t)s->attribute_table_offset);
-            bf_set_i64(w, &s->shapes[i]._p_primitive_data, (int64_t)s->primitive_data_offset);
-            bf_set_i64(w, &s->shapes[i]._p_definitions, (int64_t)s->group_definition_offset);
-        }
-        if (!write_Shape(w, &s->shapes[i], "shapes", i))
+        bf_set_i64(w, &s->shapes[i]._p_base, bf_sub((int64_t)s->_offset, 8));
+        bf_set_i64(w, &s->shapes[i]._p_attribute_table, (int64_t)s->attribute_table_offset);
+        bf_set_i64(w, &s->shapes[i]._p_primitive_data, (int64_t)s->primitive_data_offset);
+        bf_set_i64(w, &s->shapes[i]._p_definitions, (int64_t)s->group_definition_offset);
+        if (!solve_Shape(w, &s->shapes[i], "shapes", i))
             return 0;
     }
     return bf_place_pooled(w, (int64_t)s->shapes_at);
@@ -702,7 +2293,7 @@ static int place_Shp1_remap(bf_wctx *w, void *owner)
         return 0;
     bf_set_unread_u64(&s->remap_at, w->pos);
     bf_fit_u32(w, &s->remap_table_offset, bf_sub((int64_t)s->remap_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 8, 0, "remap_table_offset");
-    if (!bf_put_array(w, s->remap, s->remap_count, 2, 0, 1, "remap"))
+    if (!bf_skip(w, (uint64_t)s->remap_count * 2, "remap"))
         return 0;
     return bf_place_pooled(w, (int64_t)s->remap_at);
 }
@@ -721,7 +2312,7 @@ static int place_Shp1_names(bf_wctx *w, void *owner)
         return 0;
     bf_set_unread_u64(&s->names_at, w->pos);
     bf_fit_u32(w, &s->name_table_offset, bf_sub((int64_t)s->names_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 12, 0, "name_table_offset");
-    if (!write_NameTable(w, &s->names, "names", -1))
+    if (!solve_NameTable(w, &s->names, "names", -1))
         return 0;
     return bf_place_pooled(w, (int64_t)s->names_at);
 }
@@ -742,11 +2333,9 @@ static int place_Shp1_group_data(bf_wctx *w, void *owner)
     bf_fit_u32(w, &s->group_data_offset, bf_sub((int64_t)s->group_data_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 28, 0,
                "group_data_offset");
     for (uint32_t i = 0; i < s->group_data_count; i++) {
-        if (w->layout) {
-            bf_set_i64(w, &s->group_data[i]._p_base, bf_sub((int64_t)s->_offset, 8));
-            bf_set_i64(w, &s->group_data[i]._p_weight_table, (int64_t)s->weight_table_offset);
-        }
-        if (!write_MatrixGroupData(w, &s->group_data[i], "group_data", i))
+        bf_set_i64(w, &s->group_data[i]._p_base, bf_sub((int64_t)s->_offset, 8));
+        bf_set_i64(w, &s->group_data[i]._p_weight_table, (int64_t)s->weight_table_offset);
+        if (!solve_MatrixGroupData(w, &s->group_data[i], "group_data", i))
             return 0;
     }
     return bf_place_pooled(w, (int64_t)s->group_data_at);
@@ -768,7 +2357,7 @@ static int place_Shape_attributes(bf_wctx *w, void *owner)
     bf_fit_u16(w, &s->attribute_offset, bf_sub((int64_t)s->attributes_at, bf_add(s->_p_base, s->_p_attribute_table)), 16, (uint64_t)s->_offset + 4, 0,
                "attribute_offset");
     for (uint32_t i = 0; i < s->attributes_count; i++)
-        if (!write_IndexAttribute(w, &s->attributes[i], "attributes", i))
+        if (!solve_IndexAttribute(w, &s->attributes[i], "attributes", i))
             return 0;
     return bf_place_pooled(w, (int64_t)s->attributes_at);
 }
@@ -780,33 +2369,6 @@ static int place_Shape_groups(bf_wctx *w, void *owner)
         return 0;
     bf_set_unread_u64(&s->groups_at, w->pos);
     return bf_fail(&w->c, w->pos, "groups", "the builder cannot place data at %s", "base + definitions + 8 * first_group_definition");
-}
-
-static int64_t base_MatrixGroup_primitives(bf_wctx *w, void *owner)
-{
-    j3d_MatrixGroup *s = owner;
-    (void)w;
-    return bf_add(s->_p_base, s->_p_primitive_data);
-}
-
-static int place_MatrixGroup_primitives(bf_wctx *w, void *owner)
-{
-    j3d_MatrixGroup *s = owner;
-    if (!bf_place_at_end(w, 1, "primitives"))
-        return 0;
-    bf_set_unread_u64(&s->primitives_at, w->pos);
-    bf_fit_u32(w, &s->primitive_offset, bf_sub((int64_t)s->primitives_at, bf_add(s->_p_base, s->_p_primitive_data)), 32, (uint64_t)s->_offset + 4, 0,
-               "primitive_offset");
-    s->primitives_tail.len = 0;
-    for (uint32_t i = 0; i < s->primitives_count; i++) {
-        if (w->layout) {
-            bf_set_i64(w, &s->primitives[i]._p_attribute_count, s->_p_attribute_count);
-            bf_set_i64(w, &s->primitives[i]._p_wide_mask, s->_p_wide_mask);
-        }
-        if (!write_Primitive(w, &s->primitives[i], "primitives", i))
-            return 0;
-    }
-    return bf_place_pooled(w, (int64_t)s->primitives_at);
 }
 
 static int place_MatrixGroupData_weights(bf_wctx *w, void *owner)
@@ -832,7 +2394,7 @@ static int place_Mat3_remap(bf_wctx *w, void *owner)
         return 0;
     bf_set_unread_u64(&s->remap_at, w->pos);
     bf_fit_u32(w, &s->remap_table_offset, bf_sub((int64_t)s->remap_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 8, 0, "remap_table_offset");
-    if (!bf_put_array(w, s->remap, s->remap_count, 2, 0, 1, "remap"))
+    if (!bf_skip(w, (uint64_t)s->remap_count * 2, "remap"))
         return 0;
     return bf_place_pooled(w, (int64_t)s->remap_at);
 }
@@ -851,7 +2413,7 @@ static int place_Mat3_names(bf_wctx *w, void *owner)
         return 0;
     bf_set_unread_u64(&s->names_at, w->pos);
     bf_fit_u32(w, &s->name_table_offset, bf_sub((int64_t)s->names_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 12, 0, "name_table_offset");
-    if (!write_NameTable(w, &s->names, "names", -1))
+    if (!solve_NameTable(w, &s->names, "names", -1))
         return 0;
     return bf_place_pooled(w, (int64_t)s->names_at);
 }
@@ -872,16 +2434,8 @@ static int place_Mat3_materials(bf_wctx *w, void *owner)
     bf_fit_u32(w, &s->material_data_offset, bf_sub((int64_t)s->materials_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 4, 0,
                "material_data_offset");
     s->materials_tail.len = 0;
-    if (w->measure) {
-        if (!bf_skip(w, (uint64_t)s->materials_count * 332, "materials"))
-            return 0;
-    } else {
-        size_t changes = w->changes;
-        for (uint32_t i = 0; i < s->materials_count; i++)
-            if (!write_Material(w, &s->materials[i], "materials", i))
-                return 0;
-        w->changes = changes;
-    }
+    if (!bf_skip(w, (uint64_t)s->materials_count * 332, "materials"))
+        return 0;
     return bf_place_pooled(w, (int64_t)s->materials_at);
 }
 
@@ -901,7 +2455,7 @@ static int place_Mat3_indirect(bf_wctx *w, void *owner)
     bf_fit_u32(w, &s->indirect_offset, bf_sub((int64_t)s->indirect_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 16, 0, "indirect_offset");
     s->indirect_tail.len = 0;
     for (uint32_t i = 0; i < s->indirect_count; i++)
-        if (!write_Indirect(w, &s->indirect[i], "indirect", i))
+        if (!solve_Indirect(w, &s->indirect[i], "indirect", i))
             return 0;
     return bf_place_pooled(w, (int64_t)s->indirect_at);
 }
@@ -922,7 +2476,7 @@ static int place_Mat3_cull_modes(bf_wctx *w, void *owner)
     bf_fit_u32(w, &s->cull_mode_offset, bf_sub((int64_t)s->cull_modes_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 20, 0,
                "cull_mode_offset");
     s->cull_modes_tail.len = 0;
-    if (!bf_put_array(w, s->cull_modes, s->cull_modes_count, 4, 0, 1, "cull_modes"))
+    if (!bf_skip(w, (uint64_t)s->cull_modes_count * 4, "cull_modes"))
         return 0;
     return bf_place_pooled(w, (int64_t)s->cull_modes_at);
 }
@@ -943,16 +2497,8 @@ static int place_Mat3_material_colors(bf_wctx *w, void *owner)
     bf_fit_u32(w, &s->material_color_offset, bf_sub((int64_t)s->material_colors_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 24, 0,
                "material_color_offset");
     s->material_colors_tail.len = 0;
-    if (w->measure) {
-        if (!bf_skip(w, (uint64_t)s->material_colors_count * 4, "material_colors"))
-            return 0;
-    } else {
-        size_t changes = w->changes;
-        for (uint32_t i = 0; i < s->material_colors_count; i++)
-            if (!write_Rgba8(w, &s->material_colors[i], "material_colors", i))
-                return 0;
-        w->changes = changes;
-    }
+    if (!bf_skip(w, (uint64_t)s->material_colors_count * 4, "material_colors"))
+        return 0;
     return bf_place_pooled(w, (int64_t)s->material_colors_at);
 }
 
@@ -972,7 +2518,7 @@ static int place_Mat3_color_channel_counts(bf_wctx *w, void *owner)
     bf_fit_u32(w, &s->color_channel_count_offset, bf_sub((int64_t)s->color_channel_counts_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 28, 0,
                "color_channel_count_offset");
     s->color_channel_counts_tail.len = 0;
-    if (!bf_put_array(w, s->color_channel_counts, s->color_channel_counts_count, 1, 0, 1, "color_channel_counts"))
+    if (!bf_skip(w, (uint64_t)s->color_channel_counts_count * 1, "color_channel_counts"))
         return 0;
     return bf_place_pooled(w, (int64_t)s->color_channel_counts_at);
 }
@@ -993,16 +2539,8 @@ static int place_Mat3_color_channels(bf_wctx *w, void *owner)
     bf_fit_u32(w, &s->color_channel_offset, bf_sub((int64_t)s->color_channels_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 32, 0,
                "color_channel_offset");
     s->color_channels_tail.len = 0;
-    if (w->measure) {
-        if (!bf_skip(w, (uint64_t)s->color_channels_count * 8, "color_channels"))
-            return 0;
-    } else {
-        size_t changes = w->changes;
-        for (uint32_t i = 0; i < s->color_channels_count; i++)
-            if (!write_ColorChannel(w, &s->color_channels[i], "color_channels", i))
-                return 0;
-        w->changes = changes;
-    }
+    if (!bf_skip(w, (uint64_t)s->color_channels_count * 8, "color_channels"))
+        return 0;
     return bf_place_pooled(w, (int64_t)s->color_channels_at);
 }
 
@@ -1022,16 +2560,8 @@ static int place_Mat3_ambient_colors(bf_wctx *w, void *owner)
     bf_fit_u32(w, &s->ambient_color_offset, bf_sub((int64_t)s->ambient_colors_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 36, 0,
                "ambient_color_offset");
     s->ambient_colors_tail.len = 0;
-    if (w->measure) {
-        if (!bf_skip(w, (uint64_t)s->ambient_colors_count * 4, "ambient_colors"))
-            return 0;
-    } else {
-        size_t changes = w->changes;
-        for (uint32_t i = 0; i < s->ambient_colors_count; i++)
-            if (!write_Rgba8(w, &s->ambient_colors[i], "ambient_colors", i))
-                return 0;
-        w->changes = changes;
-    }
+    if (!bf_skip(w, (uint64_t)s->ambient_colors_count * 4, "ambient_colors"))
+        return 0;
     return bf_place_pooled(w, (int64_t)s->ambient_colors_at);
 }
 
@@ -1051,16 +2581,8 @@ static int place_Mat3_light_colors(bf_wctx *w, void *owner)
     bf_fit_u32(w, &s->light_color_offset, bf_sub((int64_t)s->light_colors_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 40, 0,
                "light_color_offset");
     s->light_colors_tail.len = 0;
-    if (w->measure) {
-        if (!bf_skip(w, (uint64_t)s->light_colors_count * 4, "light_colors"))
-            return 0;
-    } else {
-        size_t changes = w->changes;
-        for (uint32_t i = 0; i < s->light_colors_count; i++)
-            if (!write_Rgba8(w, &s->light_colors[i], "light_colors", i))
-                return 0;
-        w->changes = changes;
-    }
+    if (!bf_skip(w, (uint64_t)s->light_colors_count * 4, "light_colors"))
+        return 0;
     return bf_place_pooled(w, (int64_t)s->light_colors_at);
 }
 
@@ -1080,7 +2602,7 @@ static int place_Mat3_tex_gen_counts(bf_wctx *w, void *owner)
     bf_fit_u32(w, &s->tex_gen_count_offset, bf_sub((int64_t)s->tex_gen_counts_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 44, 0,
                "tex_gen_count_offset");
     s->tex_gen_counts_tail.len = 0;
-    if (!bf_put_array(w, s->tex_gen_counts, s->tex_gen_counts_count, 1, 0, 1, "tex_gen_counts"))
+    if (!bf_skip(w, (uint64_t)s->tex_gen_counts_count * 1, "tex_gen_counts"))
         return 0;
     return bf_place_pooled(w, (int64_t)s->tex_gen_counts_at);
 }
@@ -1100,16 +2622,8 @@ static int place_Mat3_tex_gens(bf_wctx *w, void *owner)
     bf_set_unread_u64(&s->tex_gens_at, w->pos);
     bf_fit_u32(w, &s->tex_gen_offset, bf_sub((int64_t)s->tex_gens_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 48, 0, "tex_gen_offset");
     s->tex_gens_tail.len = 0;
-    if (w->measure) {
-        if (!bf_skip(w, (uint64_t)s->tex_gens_count * 4, "tex_gens"))
-            return 0;
-    } else {
-        size_t changes = w->changes;
-        for (uint32_t i = 0; i < s->tex_gens_count; i++)
-            if (!write_TexGen(w, &s->tex_gens[i], "tex_gens", i))
-                return 0;
-        w->changes = changes;
-    }
+    if (!bf_skip(w, (uint64_t)s->tex_gens_count * 4, "tex_gens"))
+        return 0;
     return bf_place_pooled(w, (int64_t)s->tex_gens_at);
 }
 
@@ -1129,16 +2643,8 @@ static int place_Mat3_post_tex_gens(bf_wctx *w, void *owner)
     bf_fit_u32(w, &s->post_tex_gen_offset, bf_sub((int64_t)s->post_tex_gens_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 52, 0,
                "post_tex_gen_offset");
     s->post_tex_gens_tail.len = 0;
-    if (w->measure) {
-        if (!bf_skip(w, (uint64_t)s->post_tex_gens_count * 4, "post_tex_gens"))
-            return 0;
-    } else {
-        size_t changes = w->changes;
-        for (uint32_t i = 0; i < s->post_tex_gens_count; i++)
-            if (!write_TexGen(w, &s->post_tex_gens[i], "post_tex_gens", i))
-                return 0;
-        w->changes = changes;
-    }
+    if (!bf_skip(w, (uint64_t)s->post_tex_gens_count * 4, "post_tex_gens"))
+        return 0;
     return bf_place_pooled(w, (int64_t)s->post_tex_gens_at);
 }
 
@@ -1159,7 +2665,7 @@ static int place_Mat3_tex_matrices(bf_wctx *w, void *owner)
                "tex_matrix_offset");
     s->tex_matrices_tail.len = 0;
     for (uint32_t i = 0; i < s->tex_matrices_count; i++)
-        if (!write_TexMatrix(w, &s->tex_matrices[i], "tex_matrices", i))
+        if (!solve_TexMatrix(w, &s->tex_matrices[i], "tex_matrices", i))
             return 0;
     return bf_place_pooled(w, (int64_t)s->tex_matrices_at);
 }
@@ -1181,7 +2687,7 @@ static int place_Mat3_post_tex_matrices(bf_wctx *w, void *owner)
                "post_tex_matrix_offset");
     s->post_tex_matrices_tail.len = 0;
     for (uint32_t i = 0; i < s->post_tex_matrices_count; i++)
-        if (!write_TexMatrix(w, &s->post_tex_matrices[i], "post_tex_matrices", i))
+        if (!solve_TexMatrix(w, &s->post_tex_matrices[i], "post_tex_matrices", i))
             return 0;
     return bf_place_pooled(w, (int64_t)s->post_tex_matrices_at);
 }
@@ -1202,7 +2708,7 @@ static int place_Mat3_textures(bf_wctx *w, void *owner)
     bf_fit_u32(w, &s->texture_remap_offset, bf_sub((int64_t)s->textures_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 64, 0,
                "texture_remap_offset");
     s->textures_tail.len = 0;
-    if (!bf_put_array(w, s->textures, s->textures_count, 2, 0, 1, "textures"))
+    if (!bf_skip(w, (uint64_t)s->textures_count * 2, "textures"))
         return 0;
     return bf_place_pooled(w, (int64_t)s->textures_at);
 }
@@ -1223,16 +2729,8 @@ static int place_Mat3_tev_orders(bf_wctx *w, void *owner)
     bf_fit_u32(w, &s->tev_order_offset, bf_sub((int64_t)s->tev_orders_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 68, 0,
                "tev_order_offset");
     s->tev_orders_tail.len = 0;
-    if (w->measure) {
-        if (!bf_skip(w, (uint64_t)s->tev_orders_count * 4, "tev_orders"))
-            return 0;
-    } else {
-        size_t changes = w->changes;
-        for (uint32_t i = 0; i < s->tev_orders_count; i++)
-            if (!write_TevOrder(w, &s->tev_orders[i], "tev_orders", i))
-                return 0;
-        w->changes = changes;
-    }
+    if (!bf_skip(w, (uint64_t)s->tev_orders_count * 4, "tev_orders"))
+        return 0;
     return bf_place_pooled(w, (int64_t)s->tev_orders_at);
 }
 
@@ -1252,16 +2750,8 @@ static int place_Mat3_tev_colors(bf_wctx *w, void *owner)
     bf_fit_u32(w, &s->tev_color_offset, bf_sub((int64_t)s->tev_colors_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 72, 0,
                "tev_color_offset");
     s->tev_colors_tail.len = 0;
-    if (w->measure) {
-        if (!bf_skip(w, (uint64_t)s->tev_colors_count * 8, "tev_colors"))
-            return 0;
-    } else {
-        size_t changes = w->changes;
-        for (uint32_t i = 0; i < s->tev_colors_count; i++)
-            if (!write_TevColor(w, &s->tev_colors[i], "tev_colors", i))
-                return 0;
-        w->changes = changes;
-    }
+    if (!bf_skip(w, (uint64_t)s->tev_colors_count * 8, "tev_colors"))
+        return 0;
     return bf_place_pooled(w, (int64_t)s->tev_colors_at);
 }
 
@@ -1281,16 +2771,8 @@ static int place_Mat3_konst_colors(bf_wctx *w, void *owner)
     bf_fit_u32(w, &s->konst_color_offset, bf_sub((int64_t)s->konst_colors_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 76, 0,
                "konst_color_offset");
     s->konst_colors_tail.len = 0;
-    if (w->measure) {
-        if (!bf_skip(w, (uint64_t)s->konst_colors_count * 4, "konst_colors"))
-            return 0;
-    } else {
-        size_t changes = w->changes;
-        for (uint32_t i = 0; i < s->konst_colors_count; i++)
-            if (!write_Rgba8(w, &s->konst_colors[i], "konst_colors", i))
-                return 0;
-        w->changes = changes;
-    }
+    if (!bf_skip(w, (uint64_t)s->konst_colors_count * 4, "konst_colors"))
+        return 0;
     return bf_place_pooled(w, (int64_t)s->konst_colors_at);
 }
 
@@ -1310,7 +2792,7 @@ static int place_Mat3_tev_stage_counts(bf_wctx *w, void *owner)
     bf_fit_u32(w, &s->tev_stage_count_offset, bf_sub((int64_t)s->tev_stage_counts_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 80, 0,
                "tev_stage_count_offset");
     s->tev_stage_counts_tail.len = 0;
-    if (!bf_put_array(w, s->tev_stage_counts, s->tev_stage_counts_count, 1, 0, 1, "tev_stage_counts"))
+    if (!bf_skip(w, (uint64_t)s->tev_stage_counts_count * 1, "tev_stage_counts"))
         return 0;
     return bf_place_pooled(w, (int64_t)s->tev_stage_counts_at);
 }
@@ -1331,16 +2813,8 @@ static int place_Mat3_tev_stages(bf_wctx *w, void *owner)
     bf_fit_u32(w, &s->tev_stage_offset, bf_sub((int64_t)s->tev_stages_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 84, 0,
                "tev_stage_offset");
     s->tev_stages_tail.len = 0;
-    if (w->measure) {
-        if (!bf_skip(w, (uint64_t)s->tev_stages_count * 20, "tev_stages"))
-            return 0;
-    } else {
-        size_t changes = w->changes;
-        for (uint32_t i = 0; i < s->tev_stages_count; i++)
-            if (!write_TevStage(w, &s->tev_stages[i], "tev_stages", i))
-                return 0;
-        w->changes = changes;
-    }
+    if (!bf_skip(w, (uint64_t)s->tev_stages_count * 20, "tev_stages"))
+        return 0;
     return bf_place_pooled(w, (int64_t)s->tev_stages_at);
 }
 
@@ -1360,16 +2834,8 @@ static int place_Mat3_swap_modes(bf_wctx *w, void *owner)
     bf_fit_u32(w, &s->swap_mode_offset, bf_sub((int64_t)s->swap_modes_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 88, 0,
                "swap_mode_offset");
     s->swap_modes_tail.len = 0;
-    if (w->measure) {
-        if (!bf_skip(w, (uint64_t)s->swap_modes_count * 4, "swap_modes"))
-            return 0;
-    } else {
-        size_t changes = w->changes;
-        for (uint32_t i = 0; i < s->swap_modes_count; i++)
-            if (!write_SwapMode(w, &s->swap_modes[i], "swap_modes", i))
-                return 0;
-        w->changes = changes;
-    }
+    if (!bf_skip(w, (uint64_t)s->swap_modes_count * 4, "swap_modes"))
+        return 0;
     return bf_place_pooled(w, (int64_t)s->swap_modes_at);
 }
 
@@ -1389,16 +2855,8 @@ static int place_Mat3_swap_tables(bf_wctx *w, void *owner)
     bf_fit_u32(w, &s->swap_table_offset, bf_sub((int64_t)s->swap_tables_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 92, 0,
                "swap_table_offset");
     s->swap_tables_tail.len = 0;
-    if (w->measure) {
-        if (!bf_skip(w, (uint64_t)s->swap_tables_count * 4, "swap_tables"))
-            return 0;
-    } else {
-        size_t changes = w->changes;
-        for (uint32_t i = 0; i < s->swap_tables_count; i++)
-            if (!write_SwapTable(w, &s->swap_tables[i], "swap_tables", i))
-                return 0;
-        w->changes = changes;
-    }
+    if (!bf_skip(w, (uint64_t)s->swap_tables_count * 4, "swap_tables"))
+        return 0;
     return bf_place_pooled(w, (int64_t)s->swap_tables_at);
 }
 
@@ -1417,16 +2875,8 @@ static int place_Mat3_fogs(bf_wctx *w, void *owner)
     bf_set_unread_u64(&s->fogs_at, w->pos);
     bf_fit_u32(w, &s->fog_offset, bf_sub((int64_t)s->fogs_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 96, 0, "fog_offset");
     s->fogs_tail.len = 0;
-    if (w->measure) {
-        if (!bf_skip(w, (uint64_t)s->fogs_count * 44, "fogs"))
-            return 0;
-    } else {
-        size_t changes = w->changes;
-        for (uint32_t i = 0; i < s->fogs_count; i++)
-            if (!write_Fog(w, &s->fogs[i], "fogs", i))
-                return 0;
-        w->changes = changes;
-    }
+    if (!bf_skip(w, (uint64_t)s->fogs_count * 44, "fogs"))
+        return 0;
     return bf_place_pooled(w, (int64_t)s->fogs_at);
 }
 
@@ -1446,16 +2896,8 @@ static int place_Mat3_alpha_compares(bf_wctx *w, void *owner)
     bf_fit_u32(w, &s->alpha_compare_offset, bf_sub((int64_t)s->alpha_compares_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 100, 0,
                "alpha_compare_offset");
     s->alpha_compares_tail.len = 0;
-    if (w->measure) {
-        if (!bf_skip(w, (uint64_t)s->alpha_compares_count * 8, "alpha_compares"))
-            return 0;
-    } else {
-        size_t changes = w->changes;
-        for (uint32_t i = 0; i < s->alpha_compares_count; i++)
-            if (!write_AlphaCompare(w, &s->alpha_compares[i], "alpha_compares", i))
-                return 0;
-        w->changes = changes;
-    }
+    if (!bf_skip(w, (uint64_t)s->alpha_compares_count * 8, "alpha_compares"))
+        return 0;
     return bf_place_pooled(w, (int64_t)s->alpha_compares_at);
 }
 
@@ -1475,16 +2917,8 @@ static int place_Mat3_blend_modes(bf_wctx *w, void *owner)
     bf_fit_u32(w, &s->blend_mode_offset, bf_sub((int64_t)s->blend_modes_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 104, 0,
                "blend_mode_offset");
     s->blend_modes_tail.len = 0;
-    if (w->measure) {
-        if (!bf_skip(w, (uint64_t)s->blend_modes_count * 4, "blend_modes"))
-            return 0;
-    } else {
-        size_t changes = w->changes;
-        for (uint32_t i = 0; i < s->blend_modes_count; i++)
-            if (!write_BlendMode(w, &s->blend_modes[i], "blend_modes", i))
-                return 0;
-        w->changes = changes;
-    }
+    if (!bf_skip(w, (uint64_t)s->blend_modes_count * 4, "blend_modes"))
+        return 0;
     return bf_place_pooled(w, (int64_t)s->blend_modes_at);
 }
 
@@ -1503,16 +2937,8 @@ static int place_Mat3_z_modes(bf_wctx *w, void *owner)
     bf_set_unread_u64(&s->z_modes_at, w->pos);
     bf_fit_u32(w, &s->z_mode_offset, bf_sub((int64_t)s->z_modes_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 108, 0, "z_mode_offset");
     s->z_modes_tail.len = 0;
-    if (w->measure) {
-        if (!bf_skip(w, (uint64_t)s->z_modes_count * 4, "z_modes"))
-            return 0;
-    } else {
-        size_t changes = w->changes;
-        for (uint32_t i = 0; i < s->z_modes_count; i++)
-            if (!write_ZMode(w, &s->z_modes[i], "z_modes", i))
-                return 0;
-        w->changes = changes;
-    }
+    if (!bf_skip(w, (uint64_t)s->z_modes_count * 4, "z_modes"))
+        return 0;
     return bf_place_pooled(w, (int64_t)s->z_modes_at);
 }
 
@@ -1532,7 +2958,7 @@ static int place_Mat3_z_compares(bf_wctx *w, void *owner)
     bf_fit_u32(w, &s->z_compare_offset, bf_sub((int64_t)s->z_compares_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 112, 0,
                "z_compare_offset");
     s->z_compares_tail.len = 0;
-    if (!bf_put_array(w, s->z_compares, s->z_compares_count, 1, 0, 1, "z_compares"))
+    if (!bf_skip(w, (uint64_t)s->z_compares_count * 1, "z_compares"))
         return 0;
     return bf_place_pooled(w, (int64_t)s->z_compares_at);
 }
@@ -1552,7 +2978,7 @@ static int place_Mat3_dithers(bf_wctx *w, void *owner)
     bf_set_unread_u64(&s->dithers_at, w->pos);
     bf_fit_u32(w, &s->dither_offset, bf_sub((int64_t)s->dithers_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 116, 0, "dither_offset");
     s->dithers_tail.len = 0;
-    if (!bf_put_array(w, s->dithers, s->dithers_count, 1, 0, 1, "dithers"))
+    if (!bf_skip(w, (uint64_t)s->dithers_count * 1, "dithers"))
         return 0;
     return bf_place_pooled(w, (int64_t)s->dithers_at);
 }
@@ -1573,16 +2999,8 @@ static int place_Mat3_nbt_scales(bf_wctx *w, void *owner)
     bf_fit_u32(w, &s->nbt_scale_offset, bf_sub((int64_t)s->nbt_scales_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 120, 0,
                "nbt_scale_offset");
     s->nbt_scales_tail.len = 0;
-    if (w->measure) {
-        if (!bf_skip(w, (uint64_t)s->nbt_scales_count * 16, "nbt_scales"))
-            return 0;
-    } else {
-        size_t changes = w->changes;
-        for (uint32_t i = 0; i < s->nbt_scales_count; i++)
-            if (!write_NbtScale(w, &s->nbt_scales[i], "nbt_scales", i))
-                return 0;
-        w->changes = changes;
-    }
+    if (!bf_skip(w, (uint64_t)s->nbt_scales_count * 16, "nbt_scales"))
+        return 0;
     return bf_place_pooled(w, (int64_t)s->nbt_scales_at);
 }
 
@@ -1602,7 +3020,7 @@ static int place_Mdl3_packets(bf_wctx *w, void *owner)
     bf_fit_u32(w, &s->packet_table_offset, bf_sub((int64_t)s->packets_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 4, 0,
                "packet_table_offset");
     for (uint32_t i = 0; i < s->packets_count; i++)
-        if (!write_Mdl3Packet(w, &s->packets[i], "packets", i))
+        if (!solve_Mdl3Packet(w, &s->packets[i], "packets", i))
             return 0;
     return bf_place_pooled(w, (int64_t)s->packets_at);
 }
@@ -1621,16 +3039,8 @@ static int place_Mdl3_subpackets(bf_wctx *w, void *owner)
         return 0;
     bf_set_unread_u64(&s->subpackets_at, w->pos);
     bf_fit_u32(w, &s->subpacket_offset, bf_sub((int64_t)s->subpackets_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 8, 0, "subpacket_offset");
-    if (w->measure) {
-        if (!bf_skip(w, (uint64_t)s->subpackets_count * 16, "subpackets"))
-            return 0;
-    } else {
-        size_t changes = w->changes;
-        for (uint32_t i = 0; i < s->subpackets_count; i++)
-            if (!write_Mdl3Subpackets(w, &s->subpackets[i], "subpackets", i))
-                return 0;
-        w->changes = changes;
-    }
+    if (!bf_skip(w, (uint64_t)s->subpackets_count * 16, "subpackets"))
+        return 0;
     return bf_place_pooled(w, (int64_t)s->subpackets_at);
 }
 
@@ -1649,7 +3059,7 @@ static int place_Mdl3_matrix_indices(bf_wctx *w, void *owner)
     bf_set_unread_u64(&s->matrix_indices_at, w->pos);
     bf_fit_u32(w, &s->matrix_index_offset, bf_sub((int64_t)s->matrix_indices_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 12, 0,
                "matrix_index_offset");
-    if (!bf_put_bytes(w, s->matrix_indices.ptr, s->matrix_indices.len, "matrix_indices"))
+    if (!bf_skip(w, s->matrix_indices.len, "matrix_indices"))
         return 0;
     return bf_place_pooled(w, (int64_t)s->matrix_indices_at);
 }
@@ -1668,7 +3078,7 @@ static int place_Mdl3_unknown(bf_wctx *w, void *owner)
         return 0;
     bf_set_unread_u64(&s->unknown_at, w->pos);
     bf_fit_u32(w, &s->unknown_offset, bf_sub((int64_t)s->unknown_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 16, 0, "unknown_offset");
-    if (!bf_put_array(w, s->unknown, s->unknown_count, 1, 0, 1, "unknown"))
+    if (!bf_skip(w, (uint64_t)s->unknown_count * 1, "unknown"))
         return 0;
     return bf_place_pooled(w, (int64_t)s->unknown_at);
 }
@@ -1687,7 +3097,7 @@ static int place_Mdl3_indices(bf_wctx *w, void *owner)
         return 0;
     bf_set_unread_u64(&s->indices_at, w->pos);
     bf_fit_u32(w, &s->index_offset, bf_sub((int64_t)s->indices_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 20, 0, "index_offset");
-    if (!bf_put_array(w, s->indices, s->indices_count, 2, 0, 1, "indices"))
+    if (!bf_skip(w, (uint64_t)s->indices_count * 2, "indices"))
         return 0;
     return bf_place_pooled(w, (int64_t)s->indices_at);
 }
@@ -1706,7 +3116,7 @@ static int place_Mdl3_names(bf_wctx *w, void *owner)
         return 0;
     bf_set_unread_u64(&s->names_at, w->pos);
     bf_fit_u32(w, &s->name_table_offset, bf_sub((int64_t)s->names_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 24, 0, "name_table_offset");
-    if (!write_NameTable(w, &s->names, "names", -1))
+    if (!solve_NameTable(w, &s->names, "names", -1))
         return 0;
     return bf_place_pooled(w, (int64_t)s->names_at);
 }
@@ -1727,7 +3137,7 @@ static int place_Mdl3Packet_commands(bf_wctx *w, void *owner)
     bf_fit_u32(w, &s->offset, bf_sub((int64_t)s->commands_at, (int64_t)s->_offset), 32, (uint64_t)s->_offset, 0, "offset");
     s->commands_tail.len = 0;
     for (uint32_t i = 0; i < s->commands_count; i++)
-        if (!write_GxCommand(w, &s->commands[i], "commands", i))
+        if (!solve_GxCommand(w, &s->commands[i], "commands", i))
             return 0;
     return bf_place_pooled(w, (int64_t)s->commands_at);
 }
@@ -1748,7 +3158,7 @@ static int place_Tex1_headers(bf_wctx *w, void *owner)
     bf_fit_u32(w, &s->header_table_offset, bf_sub((int64_t)s->headers_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 4, 0,
                "header_table_offset");
     for (uint32_t i = 0; i < s->headers_count; i++)
-        if (!write_BtiHeader(w, &s->headers[i], "headers", i))
+        if (!solve_BtiHeader(w, &s->headers[i], "headers", i))
             return 0;
     return bf_place_pooled(w, (int64_t)s->headers_at);
 }
@@ -1767,7 +3177,7 @@ static int place_Tex1_names(bf_wctx *w, void *owner)
         return 0;
     bf_set_unread_u64(&s->names_at, w->pos);
     bf_fit_u32(w, &s->name_table_offset, bf_sub((int64_t)s->names_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 8, 0, "name_table_offset");
-    if (!write_NameTable(w, &s->names, "names", -1))
+    if (!solve_NameTable(w, &s->names, "names", -1))
         return 0;
     return bf_place_pooled(w, (int64_t)s->names_at);
 }
@@ -1786,7 +3196,7 @@ static int place_BtiHeader_palette(bf_wctx *w, void *owner)
         return 0;
     bf_set_unread_u64(&s->palette_at, w->pos);
     bf_fit_u32(w, &s->palette_offset, bf_sub((int64_t)s->palette_at, (int64_t)s->_offset), 32, (uint64_t)s->_offset + 12, 0, "palette_offset");
-    if (!bf_put_array(w, s->palette, s->palette_count, 2, 0, 1, "palette"))
+    if (!bf_skip(w, (uint64_t)s->palette_count * 2, "palette"))
         return 0;
     return bf_place_pooled(w, (int64_t)s->palette_at);
 }
@@ -1806,2381 +3216,825 @@ static int place_BtiHeader_images(bf_wctx *w, void *owner)
     bf_set_unread_u64(&s->images_at, w->pos);
     bf_fit_u32(w, &s->image_offset, bf_sub((int64_t)s->images_at, (int64_t)s->_offset), 32, (uint64_t)s->_offset + 28, 0, "image_offset");
     for (uint32_t i = 0; i < s->images_count; i++) {
-        if (w->layout) {
-            bf_set_i64(w, &s->images[i]._p_format, (int64_t)s->format);
-            bf_set_i64(w, &s->images[i]._p_width, (int64_t)s->width);
-            bf_set_i64(w, &s->images[i]._p_height, (int64_t)s->height);
-            bf_set_i64(w, &s->images[i]._p_level, (int64_t)i);
-        }
-        if (!write_TextureImage(w, &s->images[i], "images", i))
+        bf_set_i64(w, &s->images[i]._p_format, (int64_t)s->format);
+        bf_set_i64(w, &s->images[i]._p_width, (int64_t)s->width);
+        bf_set_i64(w, &s->images[i]._p_height, (int64_t)s->height);
+        bf_set_i64(w, &s->images[i]._p_level, (int64_t)i);
+        if (!solve_TextureImage(w, &s->images[i], "images", i))
             return 0;
     }
     return bf_place_pooled(w, (int64_t)s->images_at);
 }
 
-static int write_File(bf_wctx *w, j3d_File *s, const char *name, int64_t index)
+static int solve_File(bf_wctx *w, j3d_File *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (w->layout) {
-        bf_fit_u32(w, &s->section_count, (int64_t)s->sections_count, 32, (uint64_t)s->_offset + 12, 0, "section_count");
-        s->magic = (bf_str){"J3D2", 4, 0};
-    }
-    if (!bf_put_fixed_str(w, &s->magic, 4, "magic") || !bf_put_u32be(w, s->kind, "kind") ||
-        !bf_put_u32be(w, s->file_size, "file_size") || !bf_put_u32be(w, s->section_count, "section_count") ||
-        !write_SubversionHeader(w, &s->subversion, "subversion", -1))
+    bf_fit_u32(w, &s->section_count, (int64_t)s->sections_count, 32, (uint64_t)s->_offset + 12, 0, "section_count");
+    s->magic = (bf_str){"J3D2", 4, 0};
+    if (!bf_skip(w, 16, "magic"))
+        return 0;
+    if (!solve_SubversionHeader(w, &s->subversion, "subversion", -1))
         return 0;
     for (uint32_t i = 0; i < s->sections_count; i++)
-        if (!write_Section(w, &s->sections[i], "sections", i))
+        if (!solve_Section(w, &s->sections[i], "sections", i))
             return 0;
     bf_set_unread_u64(&s->trailing_at, w->pos);
-    if (!bf_put_bytes(w, s->trailing.ptr, s->trailing.len, "trailing"))
+    if (!bf_skip(w, s->trailing.len, "trailing"))
         return 0;
     return bf_end(w, name);
 }
 
-static int write_SubversionHeader(bf_wctx *w, j3d_SubversionHeader *s, const char *name, int64_t index)
+static int solve_SubversionHeader(bf_wctx *w, j3d_SubversionHeader *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (!bf_put_fixed_str(w, &s->subversion, 4, "subversion"))
+    if (!bf_skip(w, 4, "subversion"))
         return 0;
-    if (w->layout) {
-        {
-            size_t seen = w->changes; /* nothing reads padding */
-            bf_size_padding(w, &s->padding, INT64_C(12));
-            w->changes = seen;
-        }
+    {
+        size_t seen = w->changes; /* nothing reads padding */
+        bf_size_padding(w, &s->padding, INT64_C(12));
+        w->changes = seen;
     }
-    if (!bf_put_bytes(w, s->padding.ptr, s->padding.len, "padding"))
+    if (!bf_skip(w, s->padding.len, "padding"))
         return 0;
     return bf_end(w, name);
 }
 
-static int write_Section(bf_wctx *w, j3d_Section *s, const char *name, int64_t index)
+static int solve_Section(bf_wctx *w, j3d_Section *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (w->measure) {
-        if (!bf_skip(w, 8, "tag"))
-            return 0;
-    } else if (!bf_put_u32be(w, s->tag, "tag") || !bf_put_u32be(w, s->size, "size"))
+    if (!bf_skip(w, 8, "tag"))
         return 0;
     size_t region = w->pos;
-    if (s->body.kind == J3D_KIND_INF1) {
-        if (!write_Inf1(w, s->body.Inf1, "body", -1))
+    switch (s->body.kind) {
+    case J3D_KIND_INF1:
+        if (!solve_Inf1(w, s->body.Inf1, "body", -1))
             return 0;
-    } else if (s->body.kind == J3D_KIND_VTX1) {
-        if (!write_Vtx1(w, s->body.Vtx1, "body", -1))
+        break;
+    case J3D_KIND_VTX1:
+        if (!solve_Vtx1(w, s->body.Vtx1, "body", -1))
             return 0;
-    } else if (s->body.kind == J3D_KIND_EVP1) {
-        if (!write_Evp1(w, s->body.Evp1, "body", -1))
+        break;
+    case J3D_KIND_EVP1:
+        if (!solve_Evp1(w, s->body.Evp1, "body", -1))
             return 0;
-    } else if (s->body.kind == J3D_KIND_DRW1) {
-        if (!write_Drw1(w, s->body.Drw1, "body", -1))
+        break;
+    case J3D_KIND_DRW1:
+        if (!solve_Drw1(w, s->body.Drw1, "body", -1))
             return 0;
-    } else if (s->body.kind == J3D_KIND_JNT1) {
-        if (!write_Jnt1(w, s->body.Jnt1, "body", -1))
+        break;
+    case J3D_KIND_JNT1:
+        if (!solve_Jnt1(w, s->body.Jnt1, "body", -1))
             return 0;
-    } else if (s->body.kind == J3D_KIND_SHP1) {
-        if (!write_Shp1(w, s->body.Shp1, "body", -1))
+        break;
+    case J3D_KIND_SHP1:
+        if (!solve_Shp1(w, s->body.Shp1, "body", -1))
             return 0;
-    } else if (s->body.kind == J3D_KIND_MATERIAL_LIST) {
-        if (!write_MaterialList(w, s->body.MaterialList, "body", -1))
+        break;
+    case J3D_KIND_MATERIAL_LIST:
+        if (!solve_MaterialList(w, s->body.MaterialList, "body", -1))
             return 0;
-    } else if (s->body.kind == J3D_KIND_MAT3) {
-        if (!write_Mat3(w, s->body.Mat3, "body", -1))
+        break;
+    case J3D_KIND_MAT3:
+        if (!solve_Mat3(w, s->body.Mat3, "body", -1))
             return 0;
-    } else if (s->body.kind == J3D_KIND_MDL3) {
-        if (!write_Mdl3(w, s->body.Mdl3, "body", -1))
+        break;
+    case J3D_KIND_MDL3:
+        if (!solve_Mdl3(w, s->body.Mdl3, "body", -1))
             return 0;
-    } else if (s->body.kind == J3D_KIND_TEX1) {
-        if (!write_Tex1(w, s->body.Tex1, "body", -1))
+        break;
+    case J3D_KIND_TEX1:
+        if (!solve_Tex1(w, s->body.Tex1, "body", -1))
             return 0;
-    } else if (!bf_put_bytes(w, s->body.raw.ptr, s->body.raw.len, "body")) {
-        return 0;
+        break;
+    default:
+        if (!bf_skip(w, s->body.raw.len, "body"))
+            return 0;
     }
-    if (!bf_put_tail(w, &s->body_tail, "body"))
-        return 0;
-    if (w->layout)
-        bf_fit_u32(w, &s->size, bf_add((int64_t)(w->pos - region), INT64_C(8)), 32, (uint64_t)s->_offset + 4, 0, "size");
+    s->body_tail.len = 0;
+    bf_fit_u32(w, &s->size, bf_add((int64_t)(w->pos - region), INT64_C(8)), 32, (uint64_t)s->_offset + 4, 0, "size");
     return bf_end(w, name);
 }
 
-static int write_Inf1(bf_wctx *w, j3d_Inf1 *s, const char *name, int64_t index)
+static int solve_Inf1(bf_wctx *w, j3d_Inf1 *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (w->measure) {
-        if (!bf_skip(w, 16, "flags"))
-            return 0;
-    } else if (!bf_put_u16be(w, s->flags, "flags") || !bf_put_u16be(w, s->padding, "padding") ||
-               !bf_put_u32be(w, s->matrix_group_count, "matrix_group_count") ||
-               !bf_put_u32be(w, s->vertex_count, "vertex_count") ||
-               !bf_put_u32be(w, s->hierarchy_offset, "hierarchy_offset"))
+    if (!bf_skip(w, 16, "flags"))
         return 0;
-    if (w->layout) {
-        if (!bf_enqueue_pooled(w, place_Inf1_nodes, base_Inf1_nodes, s, 0))
-            return 0;
-    } else {
-        size_t resume = w->pos;
-        if (!bf_wseek(w, s->nodes_at, "nodes"))
-            return 0;
-        for (uint32_t i = 0; i < s->nodes_count; i++)
-            if (!write_SceneNode(w, &s->nodes[i], "nodes", i))
-                return 0;
-        if (!bf_put_tail(w, &s->nodes_tail, "nodes"))
-            return 0;
-        w->pos = resume;
-    }
-    return bf_end(w, name);
-}
-
-static int write_SceneNode(bf_wctx *w, j3d_SceneNode *s, const char *name, int64_t index)
-{
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
-        return 0;
-    if (w->measure) {
-        if (!bf_skip(w, 4, "type"))
-            return 0;
-    } else if (!bf_put_u16be(w, s->type, "type") || !bf_put_u16be(w, s->data, "data"))
+    if (!bf_enqueue_pooled(w, place_Inf1_nodes, base_Inf1_nodes, s, 0))
         return 0;
     return bf_end(w, name);
 }
 
-static int write_Vtx1(bf_wctx *w, j3d_Vtx1 *s, const char *name, int64_t index)
+static int solve_SceneNode(bf_wctx *w, j3d_SceneNode *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (w->measure) {
-        if (!bf_skip(w, 56, "format_list_offset"))
-            return 0;
-    } else if (!bf_put_u32be(w, s->format_list_offset, "format_list_offset") ||
-               !bf_put_u32be(w, s->position_offset, "position_offset") ||
-               !bf_put_u32be(w, s->normal_offset, "normal_offset") ||
-               !bf_put_u32be(w, s->tangent_offset, "tangent_offset") ||
-               !bf_put_u32be(w, s->color0_offset, "color0_offset") ||
-               !bf_put_u32be(w, s->color1_offset, "color1_offset") ||
-               !bf_put_u32be(w, s->texcoord0_offset, "texcoord0_offset") ||
-               !bf_put_u32be(w, s->texcoord1_offset, "texcoord1_offset") ||
-               !bf_put_u32be(w, s->texcoord2_offset, "texcoord2_offset") ||
-               !bf_put_u32be(w, s->texcoord3_offset, "texcoord3_offset") ||
-               !bf_put_u32be(w, s->texcoord4_offset, "texcoord4_offset") ||
-               !bf_put_u32be(w, s->texcoord5_offset, "texcoord5_offset") ||
-               !bf_put_u32be(w, s->texcoord6_offset, "texcoord6_offset") ||
-               !bf_put_u32be(w, s->texcoord7_offset, "texcoord7_offset"))
+    if (!bf_skip(w, 4, "type"))
         return 0;
-    if (w->layout) {
-        if (!bf_enqueue_pooled(w, place_Vtx1_formats, base_Vtx1_formats, s, 0))
-            return 0;
-    } else {
-        size_t resume = w->pos;
-        if (!bf_wseek(w, s->formats_at, "formats"))
-            return 0;
-        for (uint32_t i = 0; i < s->formats_count; i++)
-            if (!write_VertexFormat(w, &s->formats[i], "formats", i))
-                return 0;
-        if (!bf_put_tail(w, &s->formats_tail, "formats"))
-            return 0;
-        w->pos = resume;
-    }
+    return bf_end(w, name);
+}
+
+static int solve_Vtx1(bf_wctx *w, j3d_Vtx1 *s, const char *name, int64_t index)
+{
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
+        return 0;
+    if (!bf_skip(w, 56, "format_list_offset"))
+        return 0;
+    if (!bf_enqueue_pooled(w, place_Vtx1_formats, base_Vtx1_formats, s, 0))
+        return 0;
     if (s->has_position) {
-        if (w->layout) {
-            if (!bf_enqueue_pooled(w, place_Vtx1_position, base_Vtx1_position, s, 0))
-                return 0;
-        } else {
-            size_t resume = w->pos;
-            if (!bf_wseek(w, s->position_at, "position"))
-                return 0;
-            if (w->layout) {
-                bf_set_i64(w, &s->position._p_attr, INT64_C(9));
-                bf_set_i64(w, &s->position._p_format, j3d_Vtx1_v_position_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c,
-                           j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_position_at(c, s))));
-            }
-            if (!write_VertexBuffer(w, &s->position, "position", -1))
-                return 0;
-            if (!bf_put_tail(w, &s->position_tail, "position"))
-                return 0;
-            w->pos = resume;
-        }
+        if (!bf_enqueue_pooled(w, place_Vtx1_position, base_Vtx1_position, s, 0))
+            return 0;
     }
     if (s->has_normal) {
-        if (w->layout) {
-            if (!bf_enqueue_pooled(w, place_Vtx1_normal, base_Vtx1_normal, s, 0))
-                return 0;
-        } else {
-            size_t resume = w->pos;
-            if (!bf_wseek(w, s->normal_at, "normal"))
-                return 0;
-            if (w->layout) {
-                bf_set_i64(w, &s->normal._p_attr, INT64_C(10));
-                bf_set_i64(w, &s->normal._p_format, j3d_Vtx1_v_normal_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats,
-                           s->formats_count, j3d_Vtx1_v_normal_at(c, s))));
-            }
-            if (!write_VertexBuffer(w, &s->normal, "normal", -1))
-                return 0;
-            if (!bf_put_tail(w, &s->normal_tail, "normal"))
-                return 0;
-            w->pos = resume;
-        }
+        if (!bf_enqueue_pooled(w, place_Vtx1_normal, base_Vtx1_normal, s, 0))
+            return 0;
     }
     if (s->has_tangent) {
-        if (w->layout) {
-            if (!bf_enqueue_pooled(w, place_Vtx1_tangent, base_Vtx1_tangent, s, 0))
-                return 0;
-        } else {
-            size_t resume = w->pos;
-            if (!bf_wseek(w, s->tangent_at, "tangent"))
-                return 0;
-            if (w->layout) {
-                bf_set_i64(w, &s->tangent._p_attr, INT64_C(25));
-                bf_set_i64(w, &s->tangent._p_format, j3d_Vtx1_v_tangent_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c,
-                           j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_tangent_at(c, s))));
-            }
-            if (!write_VertexBuffer(w, &s->tangent, "tangent", -1))
-                return 0;
-            if (!bf_put_tail(w, &s->tangent_tail, "tangent"))
-                return 0;
-            w->pos = resume;
-        }
+        if (!bf_enqueue_pooled(w, place_Vtx1_tangent, base_Vtx1_tangent, s, 0))
+            return 0;
     }
     if (s->has_color0) {
-        if (w->layout) {
-            if (!bf_enqueue_pooled(w, place_Vtx1_color0, base_Vtx1_color0, s, 0))
-                return 0;
-        } else {
-            size_t resume = w->pos;
-            if (!bf_wseek(w, s->color0_at, "color0"))
-                return 0;
-            if (w->layout) {
-                bf_set_i64(w, &s->color0._p_attr, INT64_C(11));
-                bf_set_i64(w, &s->color0._p_format, j3d_Vtx1_v_color0_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats,
-                           s->formats_count, j3d_Vtx1_v_color0_at(c, s))));
-            }
-            if (!write_VertexBuffer(w, &s->color0, "color0", -1))
-                return 0;
-            if (!bf_put_tail(w, &s->color0_tail, "color0"))
-                return 0;
-            w->pos = resume;
-        }
+        if (!bf_enqueue_pooled(w, place_Vtx1_color0, base_Vtx1_color0, s, 0))
+            return 0;
     }
     if (s->has_color1) {
-        if (w->layout) {
-            if (!bf_enqueue_pooled(w, place_Vtx1_color1, base_Vtx1_color1, s, 0))
-                return 0;
-        } else {
-            size_t resume = w->pos;
-            if (!bf_wseek(w, s->color1_at, "color1"))
-                return 0;
-            if (w->layout) {
-                bf_set_i64(w, &s->color1._p_attr, INT64_C(12));
-                bf_set_i64(w, &s->color1._p_format, j3d_Vtx1_v_color1_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c, j3d_VertexFormat_at(c, s->formats,
-                           s->formats_count, j3d_Vtx1_v_color1_at(c, s))));
-            }
-            if (!write_VertexBuffer(w, &s->color1, "color1", -1))
-                return 0;
-            if (!bf_put_tail(w, &s->color1_tail, "color1"))
-                return 0;
-            w->pos = resume;
-        }
+        if (!bf_enqueue_pooled(w, place_Vtx1_color1, base_Vtx1_color1, s, 0))
+            return 0;
     }
     if (s->has_texcoord0) {
-        if (w->layout) {
-            if (!bf_enqueue_pooled(w, place_Vtx1_texcoord0, base_Vtx1_texcoord0, s, 0))
-                return 0;
-        } else {
-            size_t resume = w->pos;
-            if (!bf_wseek(w, s->texcoord0_at, "texcoord0"))
-                return 0;
-            if (w->layout) {
-                bf_set_i64(w, &s->texcoord0._p_attr, INT64_C(13));
-                bf_set_i64(w, &s->texcoord0._p_format, j3d_Vtx1_v_texcoord0_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c,
-                           j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord0_at(c, s))));
-            }
-            if (!write_VertexBuffer(w, &s->texcoord0, "texcoord0", -1))
-                return 0;
-            if (!bf_put_tail(w, &s->texcoord0_tail, "texcoord0"))
-                return 0;
-            w->pos = resume;
-        }
+        if (!bf_enqueue_pooled(w, place_Vtx1_texcoord0, base_Vtx1_texcoord0, s, 0))
+            return 0;
     }
     if (s->has_texcoord1) {
-        if (w->layout) {
-            if (!bf_enqueue_pooled(w, place_Vtx1_texcoord1, base_Vtx1_texcoord1, s, 0))
-                return 0;
-        } else {
-            size_t resume = w->pos;
-            if (!bf_wseek(w, s->texcoord1_at, "texcoord1"))
-                return 0;
-            if (w->layout) {
-                bf_set_i64(w, &s->texcoord1._p_attr, INT64_C(14));
-                bf_set_i64(w, &s->texcoord1._p_format, j3d_Vtx1_v_texcoord1_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c,
-                           j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord1_at(c, s))));
-            }
-            if (!write_VertexBuffer(w, &s->texcoord1, "texcoord1", -1))
-                return 0;
-            if (!bf_put_tail(w, &s->texcoord1_tail, "texcoord1"))
-                return 0;
-            w->pos = resume;
-        }
+        if (!bf_enqueue_pooled(w, place_Vtx1_texcoord1, base_Vtx1_texcoord1, s, 0))
+            return 0;
     }
     if (s->has_texcoord2) {
-        if (w->layout) {
-            if (!bf_enqueue_pooled(w, place_Vtx1_texcoord2, base_Vtx1_texcoord2, s, 0))
-                return 0;
-        } else {
-            size_t resume = w->pos;
-            if (!bf_wseek(w, s->texcoord2_at, "texcoord2"))
-                return 0;
-            if (w->layout) {
-                bf_set_i64(w, &s->texcoord2._p_attr, INT64_C(15));
-                bf_set_i64(w, &s->texcoord2._p_format, j3d_Vtx1_v_texcoord2_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c,
-                           j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord2_at(c, s))));
-            }
-            if (!write_VertexBuffer(w, &s->texcoord2, "texcoord2", -1))
-                return 0;
-            if (!bf_put_tail(w, &s->texcoord2_tail, "texcoord2"))
-                return 0;
-            w->pos = resume;
-        }
+        if (!bf_enqueue_pooled(w, place_Vtx1_texcoord2, base_Vtx1_texcoord2, s, 0))
+            return 0;
     }
     if (s->has_texcoord3) {
-        if (w->layout) {
-            if (!bf_enqueue_pooled(w, place_Vtx1_texcoord3, base_Vtx1_texcoord3, s, 0))
-                return 0;
-        } else {
-            size_t resume = w->pos;
-            if (!bf_wseek(w, s->texcoord3_at, "texcoord3"))
-                return 0;
-            if (w->layout) {
-                bf_set_i64(w, &s->texcoord3._p_attr, INT64_C(16));
-                bf_set_i64(w, &s->texcoord3._p_format, j3d_Vtx1_v_texcoord3_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c,
-                           j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord3_at(c, s))));
-            }
-            if (!write_VertexBuffer(w, &s->texcoord3, "texcoord3", -1))
-                return 0;
-            if (!bf_put_tail(w, &s->texcoord3_tail, "texcoord3"))
-                return 0;
-            w->pos = resume;
-        }
+        if (!bf_enqueue_pooled(w, place_Vtx1_texcoord3, base_Vtx1_texcoord3, s, 0))
+            return 0;
     }
     if (s->has_texcoord4) {
-        if (w->layout) {
-            if (!bf_enqueue_pooled(w, place_Vtx1_texcoord4, base_Vtx1_texcoord4, s, 0))
-                return 0;
-        } else {
-            size_t resume = w->pos;
-            if (!bf_wseek(w, s->texcoord4_at, "texcoord4"))
-                return 0;
-            if (w->layout) {
-                bf_set_i64(w, &s->texcoord4._p_attr, INT64_C(17));
-                bf_set_i64(w, &s->texcoord4._p_format, j3d_Vtx1_v_texcoord4_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c,
-                           j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord4_at(c, s))));
-            }
-            if (!write_VertexBuffer(w, &s->texcoord4, "texcoord4", -1))
-                return 0;
-            if (!bf_put_tail(w, &s->texcoord4_tail, "texcoord4"))
-                return 0;
-            w->pos = resume;
-        }
+        if (!bf_enqueue_pooled(w, place_Vtx1_texcoord4, base_Vtx1_texcoord4, s, 0))
+            return 0;
     }
     if (s->has_texcoord5) {
-        if (w->layout) {
-            if (!bf_enqueue_pooled(w, place_Vtx1_texcoord5, base_Vtx1_texcoord5, s, 0))
-                return 0;
-        } else {
-            size_t resume = w->pos;
-            if (!bf_wseek(w, s->texcoord5_at, "texcoord5"))
-                return 0;
-            if (w->layout) {
-                bf_set_i64(w, &s->texcoord5._p_attr, INT64_C(18));
-                bf_set_i64(w, &s->texcoord5._p_format, j3d_Vtx1_v_texcoord5_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c,
-                           j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord5_at(c, s))));
-            }
-            if (!write_VertexBuffer(w, &s->texcoord5, "texcoord5", -1))
-                return 0;
-            if (!bf_put_tail(w, &s->texcoord5_tail, "texcoord5"))
-                return 0;
-            w->pos = resume;
-        }
+        if (!bf_enqueue_pooled(w, place_Vtx1_texcoord5, base_Vtx1_texcoord5, s, 0))
+            return 0;
     }
     if (s->has_texcoord6) {
-        if (w->layout) {
-            if (!bf_enqueue_pooled(w, place_Vtx1_texcoord6, base_Vtx1_texcoord6, s, 0))
-                return 0;
-        } else {
-            size_t resume = w->pos;
-            if (!bf_wseek(w, s->texcoord6_at, "texcoord6"))
-                return 0;
-            if (w->layout) {
-                bf_set_i64(w, &s->texcoord6._p_attr, INT64_C(19));
-                bf_set_i64(w, &s->texcoord6._p_format, j3d_Vtx1_v_texcoord6_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c,
-                           j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord6_at(c, s))));
-            }
-            if (!write_VertexBuffer(w, &s->texcoord6, "texcoord6", -1))
-                return 0;
-            if (!bf_put_tail(w, &s->texcoord6_tail, "texcoord6"))
-                return 0;
-            w->pos = resume;
-        }
+        if (!bf_enqueue_pooled(w, place_Vtx1_texcoord6, base_Vtx1_texcoord6, s, 0))
+            return 0;
     }
     if (s->has_texcoord7) {
-        if (w->layout) {
-            if (!bf_enqueue_pooled(w, place_Vtx1_texcoord7, base_Vtx1_texcoord7, s, 0))
-                return 0;
-        } else {
-            size_t resume = w->pos;
-            if (!bf_wseek(w, s->texcoord7_at, "texcoord7"))
-                return 0;
-            if (w->layout) {
-                bf_set_i64(w, &s->texcoord7._p_attr, INT64_C(20));
-                bf_set_i64(w, &s->texcoord7._p_format, j3d_Vtx1_v_texcoord7_at(c, s) < 0 ? -1 : j3d_VertexFormat_v_packed(c,
-                           j3d_VertexFormat_at(c, s->formats, s->formats_count, j3d_Vtx1_v_texcoord7_at(c, s))));
-            }
-            if (!write_VertexBuffer(w, &s->texcoord7, "texcoord7", -1))
-                return 0;
-            if (!bf_put_tail(w, &s->texcoord7_tail, "texcoord7"))
-                return 0;
-            w->pos = resume;
-        }
+        if (!bf_enqueue_pooled(w, place_Vtx1_texcoord7, base_Vtx1_texcoord7, s, 0))
+            return 0;
     }
     return bf_end(w, name);
 }
 
-static int write_VertexFormat(bf_wctx *w, j3d_VertexFormat *s, const char *name, int64_t index)
+static int solve_VertexFormat(bf_wctx *w, j3d_VertexFormat *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (w->measure) {
-        if (!bf_skip(w, 16, "attr"))
-            return 0;
-    } else if (!bf_put_u32be(w, s->attr, "attr") || !bf_put_u32be(w, s->component_count, "component_count") ||
-               !bf_put_u32be(w, s->data_type, "data_type") || !bf_put_u8(w, s->shift, "shift") ||
-               !bf_put_array(w, s->padding, 3, 1, 0, 1, "padding"))
+    if (!bf_skip(w, 16, "attr"))
         return 0;
     return bf_end(w, name);
 }
 
-static int write_VertexBuffer(bf_wctx *w, j3d_VertexBuffer *s, const char *name, int64_t index)
+static int solve_VertexBuffer(bf_wctx *w, j3d_VertexBuffer *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (!w->layout) {
-        size_t resume = w->pos;
-        if (!bf_wseek(w, s->raw_at, "raw") || !bf_put_bytes(w, s->raw.ptr, s->raw.len, "raw") ||
-            !bf_put_tail(w, &s->raw_tail, "raw"))
-            return 0;
-        w->pos = resume;
-    }
-    if (w->layout && s->u8_values_count > 0)
+    if (s->u8_values_count > 0)
         s->has_u8_values = 1;
     if (s->has_u8_values) {
-    if (!bf_put_array(w, s->u8_values, s->u8_values_count, 1, 0, 1, "u8_values"))
-        return 0;
+        if (!bf_skip(w, (uint64_t)s->u8_values_count * 1, "u8_values"))
+            return 0;
     }
-    if (w->layout && s->s8_values_count > 0)
+    if (s->s8_values_count > 0)
         s->has_s8_values = 1;
     if (s->has_s8_values) {
         bf_set_u64(w, &s->s8_values_at, w->pos);
-    if (!bf_put_array(w, s->s8_values, s->s8_values_count, 1, 1, 1, "s8_values"))
-        return 0;
+        if (!bf_skip(w, (uint64_t)s->s8_values_count * 1, "s8_values"))
+            return 0;
     }
-    if (w->layout && s->u16_values_count > 0)
+    if (s->u16_values_count > 0)
         s->has_u16_values = 1;
     if (s->has_u16_values) {
         bf_set_u64(w, &s->u16_values_at, w->pos);
-    if (!bf_put_array(w, s->u16_values, s->u16_values_count, 2, 0, 1, "u16_values"))
-        return 0;
+        if (!bf_skip(w, (uint64_t)s->u16_values_count * 2, "u16_values"))
+            return 0;
     }
-    if (w->layout && s->s16_values_count > 0)
+    if (s->s16_values_count > 0)
         s->has_s16_values = 1;
     if (s->has_s16_values) {
         bf_set_u64(w, &s->s16_values_at, w->pos);
-    if (!bf_put_array(w, s->s16_values, s->s16_values_count, 2, 1, 1, "s16_values"))
-        return 0;
+        if (!bf_skip(w, (uint64_t)s->s16_values_count * 2, "s16_values"))
+            return 0;
     }
-    if (w->layout && s->f32_values_count > 0)
+    if (s->f32_values_count > 0)
         s->has_f32_values = 1;
     if (s->has_f32_values) {
         bf_set_u64(w, &s->f32_values_at, w->pos);
-    if (!bf_put_array(w, s->f32_values, s->f32_values_count, 4, 0, 1, "f32_values"))
-        return 0;
+        if (!bf_skip(w, (uint64_t)s->f32_values_count * 4, "f32_values"))
+            return 0;
     }
-    if (w->layout && s->colors16_count > 0)
+    if (s->colors16_count > 0)
         s->has_colors16 = 1;
     if (s->has_colors16) {
         bf_set_unread_u64(&s->colors16_at, w->pos);
-    if (!bf_put_array(w, s->colors16, s->colors16_count, 2, 0, 1, "colors16"))
-        return 0;
+        if (!bf_skip(w, (uint64_t)s->colors16_count * 2, "colors16"))
+            return 0;
     }
-    if (w->layout && s->colors24_count > 0)
+    if (s->colors24_count > 0)
         s->has_colors24 = 1;
     if (s->has_colors24) {
         bf_set_unread_u64(&s->colors24_at, w->pos);
-    if (!bf_put_array(w, s->colors24, s->colors24_count, 3, 0, 1, "colors24"))
-        return 0;
+        if (!bf_skip(w, (uint64_t)s->colors24_count * 3, "colors24"))
+            return 0;
     }
-    if (w->layout && s->colors32_count > 0)
+    if (s->colors32_count > 0)
         s->has_colors32 = 1;
     if (s->has_colors32) {
         bf_set_unread_u64(&s->colors32_at, w->pos);
-    if (!bf_put_array(w, s->colors32, s->colors32_count, 4, 0, 1, "colors32"))
-        return 0;
+        if (!bf_skip(w, (uint64_t)s->colors32_count * 4, "colors32"))
+            return 0;
     }
     return bf_end(w, name);
 }
 
-static int write_Evp1(bf_wctx *w, j3d_Evp1 *s, const char *name, int64_t index)
+static int solve_Evp1(bf_wctx *w, j3d_Evp1 *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (w->layout)
-        bf_fit_u16(w, &s->envelope_count, (int64_t)s->weights_count, 16, (uint64_t)s->_offset, 0, "envelope_count");
-    if (w->measure) {
-        if (!bf_skip(w, 20, "envelope_count"))
-            return 0;
-    } else if (!bf_put_u16be(w, s->envelope_count, "envelope_count") ||
-               !bf_put_u16be(w, s->padding, "padding") ||
-               !bf_put_u32be(w, s->size_table_offset, "size_table_offset") ||
-               !bf_put_u32be(w, s->index_table_offset, "index_table_offset") ||
-               !bf_put_u32be(w, s->weight_table_offset, "weight_table_offset") ||
-               !bf_put_u32be(w, s->matrix_table_offset, "matrix_table_offset"))
+    bf_fit_u16(w, &s->envelope_count, (int64_t)s->weights_count, 16, (uint64_t)s->_offset, 0, "envelope_count");
+    if (!bf_skip(w, 20, "envelope_count"))
         return 0;
-    if (w->layout) {
-        if (!bf_enqueue_pooled(w, place_Evp1_sizes, base_Evp1_sizes, s, 0))
-            return 0;
-    } else {
-        size_t resume = w->pos;
-        if (!bf_wseek(w, s->sizes_at, "sizes") || !bf_put_array(w, s->sizes, s->sizes_count, 1, 0, 1, "sizes"))
-            return 0;
-        w->pos = resume;
-    }
-    if (w->layout) {
-        if (!bf_enqueue_pooled(w, place_Evp1_joint_indices, base_Evp1_joint_indices, s, 0))
-            return 0;
-    } else {
-        size_t resume = w->pos;
-        if (!bf_wseek(w, s->joint_indices_at, "joint_indices"))
-            return 0;
-        for (uint32_t i = 0; i < s->joint_indices_count; i++) {
-            if (w->layout) {
-                bf_set_i64(w, &s->joint_indices[i]._p_count, bf_at_u8(c, s->sizes, s->sizes_count, (int64_t)i));
-            }
-            if (!write_EnvelopeJoints(w, &s->joint_indices[i], "joint_indices", i))
-                return 0;
-        }
-        w->pos = resume;
-    }
-    if (w->layout) {
-        if (!bf_enqueue_pooled(w, place_Evp1_weights, base_Evp1_weights, s, 0))
-            return 0;
-    } else {
-        size_t resume = w->pos;
-        if (!bf_wseek(w, s->weights_at, "weights"))
-            return 0;
-        for (uint32_t i = 0; i < s->weights_count; i++) {
-            if (w->layout) {
-                bf_set_i64(w, &s->weights[i]._p_count, bf_at_u8(c, s->sizes, s->sizes_count, (int64_t)i));
-            }
-            if (!write_EnvelopeWeights(w, &s->weights[i], "weights", i))
-                return 0;
-        }
-        w->pos = resume;
-    }
-    if (w->layout && s->inverse_bind_matrices_count > 0)
+    if (!bf_enqueue_pooled(w, place_Evp1_sizes, base_Evp1_sizes, s, 0))
+        return 0;
+    if (!bf_enqueue_pooled(w, place_Evp1_joint_indices, base_Evp1_joint_indices, s, 0))
+        return 0;
+    if (!bf_enqueue_pooled(w, place_Evp1_weights, base_Evp1_weights, s, 0))
+        return 0;
+    if (s->inverse_bind_matrices_count > 0)
         s->has_inverse_bind_matrices = 1;
     if (s->has_inverse_bind_matrices) {
-        if (w->layout) {
-            if (!bf_enqueue_pooled(w, place_Evp1_inverse_bind_matrices, base_Evp1_inverse_bind_matrices, s, 0))
-                return 0;
-        } else {
-            size_t resume = w->pos;
-            if (!bf_wseek(w, s->inverse_bind_matrices_at, "inverse_bind_matrices"))
-                return 0;
-            if (w->measure) {
-                if (!bf_skip(w, (uint64_t)s->inverse_bind_matrices_count * 48, "inverse_bind_matrices"))
-                    return 0;
-            } else {
-                size_t changes = w->changes;
-                for (uint32_t i = 0; i < s->inverse_bind_matrices_count; i++)
-                    if (!write_Mtx34(w, &s->inverse_bind_matrices[i], "inverse_bind_matrices", i))
-                        return 0;
-                w->changes = changes;
-            }
-            if (!bf_put_tail(w, &s->inverse_bind_matrices_tail, "inverse_bind_matrices"))
-                return 0;
-            w->pos = resume;
-        }
+        if (!bf_enqueue_pooled(w, place_Evp1_inverse_bind_matrices, base_Evp1_inverse_bind_matrices, s, 0))
+            return 0;
     }
     return bf_end(w, name);
 }
 
-static int write_EnvelopeJoints(bf_wctx *w, j3d_EnvelopeJoints *s, const char *name, int64_t index)
+static int solve_EnvelopeJoints(bf_wctx *w, j3d_EnvelopeJoints *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (!bf_put_array(w, s->indices, s->indices_count, 2, 0, 1, "indices"))
+    if (!bf_skip(w, (uint64_t)s->indices_count * 2, "indices"))
         return 0;
     return bf_end(w, name);
 }
 
-static int write_EnvelopeWeights(bf_wctx *w, j3d_EnvelopeWeights *s, const char *name, int64_t index)
+static int solve_EnvelopeWeights(bf_wctx *w, j3d_EnvelopeWeights *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (!bf_put_array(w, s->weights, s->weights_count, 4, 0, 1, "weights"))
+    if (!bf_skip(w, (uint64_t)s->weights_count * 4, "weights"))
         return 0;
     return bf_end(w, name);
 }
 
-static int write_Mtx34(bf_wctx *w, j3d_Mtx34 *s, const char *name, int64_t index)
+static int solve_Drw1(bf_wctx *w, j3d_Drw1 *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (!bf_put_array(w, s->row0, 4, 4, 0, 1, "row0") || !bf_put_array(w, s->row1, 4, 4, 0, 1, "row1") ||
-        !bf_put_array(w, s->row2, 4, 4, 0, 1, "row2"))
+    bf_fit_u16(w, &s->entry_count, (int64_t)s->ids_count, 16, (uint64_t)s->_offset, 0, "entry_count");
+    if (!bf_skip(w, 12, "entry_count"))
+        return 0;
+    if (!bf_enqueue_pooled(w, place_Drw1_types, base_Drw1_types, s, 0))
+        return 0;
+    if (!bf_enqueue_pooled(w, place_Drw1_ids, base_Drw1_ids, s, 0))
         return 0;
     return bf_end(w, name);
 }
 
-static int write_Drw1(bf_wctx *w, j3d_Drw1 *s, const char *name, int64_t index)
+static int solve_Jnt1(bf_wctx *w, j3d_Jnt1 *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (w->layout)
-        bf_fit_u16(w, &s->entry_count, (int64_t)s->ids_count, 16, (uint64_t)s->_offset, 0, "entry_count");
-    if (w->measure) {
-        if (!bf_skip(w, 12, "entry_count"))
-            return 0;
-    } else if (!bf_put_u16be(w, s->entry_count, "entry_count") || !bf_put_u16be(w, s->padding, "padding") ||
-               !bf_put_u32be(w, s->type_list_offset, "type_list_offset") ||
-               !bf_put_u32be(w, s->id_list_offset, "id_list_offset"))
+    bf_fit_u16(w, &s->joint_count, (int64_t)s->remap_count, 16, (uint64_t)s->_offset, 0, "joint_count");
+    if (!bf_skip(w, 16, "joint_count"))
         return 0;
-    if (w->layout) {
-        if (!bf_enqueue_pooled(w, place_Drw1_types, base_Drw1_types, s, 0))
-            return 0;
-    } else {
-        size_t resume = w->pos;
-        if (!bf_wseek(w, s->types_at, "types") || !bf_put_array(w, s->types, s->types_count, 1, 0, 1, "types"))
-            return 0;
-        w->pos = resume;
-    }
-    if (w->layout) {
-        if (!bf_enqueue_pooled(w, place_Drw1_ids, base_Drw1_ids, s, 0))
-            return 0;
-    } else {
-        size_t resume = w->pos;
-        if (!bf_wseek(w, s->ids_at, "ids") || !bf_put_array(w, s->ids, s->ids_count, 2, 0, 1, "ids"))
-            return 0;
-        w->pos = resume;
-    }
-    return bf_end(w, name);
-}
-
-static int write_Jnt1(bf_wctx *w, j3d_Jnt1 *s, const char *name, int64_t index)
-{
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_enqueue_pooled(w, place_Jnt1_joints, base_Jnt1_joints, s, 0))
         return 0;
-    if (w->layout)
-        bf_fit_u16(w, &s->joint_count, (int64_t)s->remap_count, 16, (uint64_t)s->_offset, 0, "joint_count");
-    if (w->measure) {
-        if (!bf_skip(w, 16, "joint_count"))
-            return 0;
-    } else if (!bf_put_u16be(w, s->joint_count, "joint_count") || !bf_put_u16be(w, s->padding, "padding") ||
-               !bf_put_u32be(w, s->joint_data_offset, "joint_data_offset") ||
-               !bf_put_u32be(w, s->remap_table_offset, "remap_table_offset") ||
-               !bf_put_u32be(w, s->name_table_offset, "name_table_offset"))
+    if (!bf_enqueue_pooled(w, place_Jnt1_remap, base_Jnt1_remap, s, 0))
         return 0;
-    if (w->layout) {
-        if (!bf_enqueue_pooled(w, place_Jnt1_joints, base_Jnt1_joints, s, 0))
-            return 0;
-    } else {
-        size_t resume = w->pos;
-        if (!bf_wseek(w, s->joints_at, "joints"))
-            return 0;
-        for (uint32_t i = 0; i < s->joints_count; i++)
-            if (!write_Joint(w, &s->joints[i], "joints", i))
-                return 0;
-        w->pos = resume;
-    }
-    if (w->layout) {
-        if (!bf_enqueue_pooled(w, place_Jnt1_remap, base_Jnt1_remap, s, 0))
-            return 0;
-    } else {
-        size_t resume = w->pos;
-        if (!bf_wseek(w, s->remap_at, "remap") || !bf_put_array(w, s->remap, s->remap_count, 2, 0, 1, "remap"))
-            return 0;
-        w->pos = resume;
-    }
     if (s->has_names) {
-        if (w->layout) {
-            if (!bf_enqueue_pooled(w, place_Jnt1_names, base_Jnt1_names, s, 0))
-                return 0;
-        } else {
-            size_t resume = w->pos;
-            if (!bf_wseek(w, s->names_at, "names") || !write_NameTable(w, &s->names, "names", -1))
-                return 0;
-            w->pos = resume;
-        }
+        if (!bf_enqueue_pooled(w, place_Jnt1_names, base_Jnt1_names, s, 0))
+            return 0;
     }
     return bf_end(w, name);
 }
 
-static int write_Joint(bf_wctx *w, j3d_Joint *s, const char *name, int64_t index)
+static int solve_Joint(bf_wctx *w, j3d_Joint *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (w->measure) {
-        if (!bf_skip(w, 64, "matrix_type"))
-            return 0;
-    } else if (!bf_put_u16be(w, s->matrix_type, "matrix_type") ||
-               !bf_put_u8(w, s->scale_inheritance, "scale_inheritance") ||
-               !bf_put_u8(w, s->padding, "padding") || !bf_put_f32be(w, s->scale_x, "scale_x") ||
-               !bf_put_f32be(w, s->scale_y, "scale_y") || !bf_put_f32be(w, s->scale_z, "scale_z") ||
-               !bf_put_u16be(w, s->rotation_x, "rotation_x") ||
-               !bf_put_u16be(w, s->rotation_y, "rotation_y") ||
-               !bf_put_u16be(w, s->rotation_z, "rotation_z") || !bf_put_u16be(w, s->padding2, "padding2") ||
-               !bf_put_f32be(w, s->translation_x, "translation_x") ||
-               !bf_put_f32be(w, s->translation_y, "translation_y") ||
-               !bf_put_f32be(w, s->translation_z, "translation_z") ||
-               !bf_put_f32be(w, s->bounding_sphere, "bounding_sphere") ||
-               !bf_put_f32be(w, s->bbox_min_x, "bbox_min_x") ||
-               !bf_put_f32be(w, s->bbox_min_y, "bbox_min_y") ||
-               !bf_put_f32be(w, s->bbox_min_z, "bbox_min_z") ||
-               !bf_put_f32be(w, s->bbox_max_x, "bbox_max_x") ||
-               !bf_put_f32be(w, s->bbox_max_y, "bbox_max_y") || !bf_put_f32be(w, s->bbox_max_z, "bbox_max_z"))
+    if (!bf_skip(w, 64, "matrix_type"))
         return 0;
     return bf_end(w, name);
 }
 
-static int write_NameTable(bf_wctx *w, j3d_NameTable *s, const char *name, int64_t index)
+static int solve_NameTable(bf_wctx *w, j3d_NameTable *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (w->layout)
-        bf_fit_u16(w, &s->count, (int64_t)s->entries_count, 16, (uint64_t)s->_offset, 0, "count");
-    if (w->measure) {
-        if (!bf_skip(w, 4, "count"))
-            return 0;
-    } else if (!bf_put_u16be(w, s->count, "count") || !bf_put_u16be(w, s->padding, "padding"))
+    bf_fit_u16(w, &s->count, (int64_t)s->entries_count, 16, (uint64_t)s->_offset, 0, "count");
+    if (!bf_skip(w, 4, "count"))
         return 0;
     for (uint32_t i = 0; i < s->entries_count; i++) {
-        if (w->layout) {
-            bf_set_i64(w, &s->entries[i]._p_table_start, (int64_t)s->_offset);
-        }
-        if (!write_NameEntry(w, &s->entries[i], "entries", i))
+        bf_set_i64(w, &s->entries[i]._p_table_start, (int64_t)s->_offset);
+        if (!solve_NameEntry(w, &s->entries[i], "entries", i))
             return 0;
     }
     return bf_end(w, name);
 }
 
-static int write_NameEntry(bf_wctx *w, j3d_NameEntry *s, const char *name, int64_t index)
+static int solve_NameEntry(bf_wctx *w, j3d_NameEntry *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (w->measure) {
-        if (!bf_skip(w, 4, "hash"))
-            return 0;
-    } else if (!bf_put_u16be(w, s->hash, "hash") || !bf_put_u16be(w, s->offset, "offset"))
+    if (!bf_skip(w, 4, "hash"))
         return 0;
-    if (w->layout) {
-        if (!bf_enqueue_pooled(w, place_NameEntry_name, base_NameEntry_name, s, 0))
-            return 0;
-    } else {
-        size_t resume = w->pos;
-        if (!bf_wseek(w, s->name_at, "name") || !bf_put_cstr(w, &s->name, "name"))
-            return 0;
-        w->pos = resume;
-    }
+    if (!bf_enqueue_pooled(w, place_NameEntry_name, base_NameEntry_name, s, 0))
+        return 0;
     return bf_end(w, name);
 }
 
-static int write_Shp1(bf_wctx *w, j3d_Shp1 *s, const char *name, int64_t index)
+static int solve_Shp1(bf_wctx *w, j3d_Shp1 *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (w->layout) {
-        bf_fit_u16(w, &s->shape_count, (int64_t)s->remap_count, 16, (uint64_t)s->_offset, 0, "shape_count");
-        bf_fit_u32(w, &s->group_definition_offset, bf_add(bf_mul((int64_t)s->group_data_count, INT64_C(8)), (int64_t)s->group_data_offset), 32,
-                   (uint64_t)s->_offset + 32, 0, "group_definition_offset");
-    }
-    if (w->measure) {
-        if (!bf_skip(w, 36, "shape_count"))
-            return 0;
-    } else if (!bf_put_u16be(w, s->shape_count, "shape_count") || !bf_put_u16be(w, s->padding, "padding") ||
-               !bf_put_u32be(w, s->shape_data_offset, "shape_data_offset") ||
-               !bf_put_u32be(w, s->remap_table_offset, "remap_table_offset") ||
-               !bf_put_u32be(w, s->name_table_offset, "name_table_offset") ||
-               !bf_put_u32be(w, s->attribute_table_offset, "attribute_table_offset") ||
-               !bf_put_u32be(w, s->weight_table_offset, "weight_table_offset") ||
-               !bf_put_u32be(w, s->primitive_data_offset, "primitive_data_offset") ||
-               !bf_put_u32be(w, s->group_data_offset, "group_data_offset") ||
-               !bf_put_u32be(w, s->group_definition_offset, "group_definition_offset"))
+    bf_fit_u16(w, &s->shape_count, (int64_t)s->remap_count, 16, (uint64_t)s->_offset, 0, "shape_count");
+    bf_fit_u32(w, &s->group_definition_offset, bf_add(bf_mul((int64_t)s->group_data_count, INT64_C(8)), (int64_t)s->group_data_offset), 32,
+               (uint64_t)s->_offset + 32, 0, "group_definition_offset");
+    if (!bf_skip(w, 36, "shape_count"))
         return 0;
-    if (w->layout) {
-        if (!bf_enqueue_pooled(w, place_Shp1_shapes, base_Shp1_shapes, s, 0))
-            return 0;
-    } else {
-        size_t resume = w->pos;
-        if (!bf_wseek(w, s->shapes_at, "shapes"))
-            return 0;
-        for (uint32_t i = 0; i < s->shapes_count; i++) {
-            if (w->layout) {
-                bf_set_i64(w, &s->shapes[i]._p_base, bf_sub((int64_t)s->_offset, 8));
-                bf_set_i64(w, &s->shapes[i]._p_attribute_table, (int64_t)s->attribute_table_offset);
-                bf_set_i64(w, &s->shapes[i]._p_primitive_data, (int64_t)s->primitive_data_offset);
-                bf_set_i64(w, &s->shapes[i]._p_definitions, (int64_t)s->group_definition_offset);
-            }
-            if (!write_Shape(w, &s->shapes[i], "shapes", i))
-                return 0;
-        }
-        w->pos = resume;
-    }
-    if (w->layout) {
-        if (!bf_enqueue_pooled(w, place_Shp1_remap, base_Shp1_remap, s, 0))
-            return 0;
-    } else {
-        size_t resume = w->pos;
-        if (!bf_wseek(w, s->remap_at, "remap") || !bf_put_array(w, s->remap, s->remap_count, 2, 0, 1, "remap"))
-            return 0;
-        w->pos = resume;
-    }
+    if (!bf_enqueue_pooled(w, place_Shp1_shapes, base_Shp1_shapes, s, 0))
+        return 0;
+    if (!bf_enqueue_pooled(w, place_Shp1_remap, base_Shp1_remap, s, 0))
+        return 0;
     if (s->has_names) {
-        if (w->layout) {
-            if (!bf_enqueue_pooled(w, place_Shp1_names, base_Shp1_names, s, 0))
-                return 0;
-        } else {
-            size_t resume = w->pos;
-            if (!bf_wseek(w, s->names_at, "names") || !write_NameTable(w, &s->names, "names", -1))
-                return 0;
-            w->pos = resume;
-        }
+        if (!bf_enqueue_pooled(w, place_Shp1_names, base_Shp1_names, s, 0))
+            return 0;
     }
-    if (w->layout) {
-        if (!bf_enqueue_pooled(w, place_Shp1_group_data, base_Shp1_group_data, s, 0))
-            return 0;
-    } else {
-        size_t resume = w->pos;
-        if (!bf_wseek(w, s->group_data_at, "group_data"))
-            return 0;
-        for (uint32_t i = 0; i < s->group_data_count; i++) {
-            if (w->layout) {
-                bf_set_i64(w, &s->group_data[i]._p_base, bf_sub((int64_t)s->_offset, 8));
-                bf_set_i64(w, &s->group_data[i]._p_weight_table, (int64_t)s->weight_table_offset);
-            }
-            if (!write_MatrixGroupData(w, &s->group_data[i], "group_data", i))
-                return 0;
-        }
-        w->pos = resume;
-    }
-    return bf_end(w, name);
-}
-
-static int write_Shape(bf_wctx *w, j3d_Shape *s, const char *name, int64_t index)
-{
-    bf_ctx *c = &w->c;
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
-        return 0;
-    if (w->layout)
-        bf_fit_u16(w, &s->matrix_group_count, (int64_t)s->groups_count, 16, (uint64_t)s->_offset + 2, 0, "matrix_group_count");
-    if (w->measure) {
-        if (!bf_skip(w, 40, "matrix_type"))
-            return 0;
-    } else if (!bf_put_u8(w, s->matrix_type, "matrix_type") || !bf_put_u8(w, s->padding, "padding") ||
-               !bf_put_u16be(w, s->matrix_group_count, "matrix_group_count") ||
-               !bf_put_u16be(w, s->attribute_offset, "attribute_offset") ||
-               !bf_put_u16be(w, s->group_data_index, "group_data_index") ||
-               !bf_put_u16be(w, s->first_group_definition, "first_group_definition") ||
-               !bf_put_u16be(w, s->padding2, "padding2") ||
-               !bf_put_f32be(w, s->bounding_sphere, "bounding_sphere") ||
-               !bf_put_f32be(w, s->bbox_min_x, "bbox_min_x") ||
-               !bf_put_f32be(w, s->bbox_min_y, "bbox_min_y") ||
-               !bf_put_f32be(w, s->bbox_min_z, "bbox_min_z") ||
-               !bf_put_f32be(w, s->bbox_max_x, "bbox_max_x") ||
-               !bf_put_f32be(w, s->bbox_max_y, "bbox_max_y") || !bf_put_f32be(w, s->bbox_max_z, "bbox_max_z"))
-        return 0;
-    if (w->layout) {
-        if (!bf_enqueue_pooled(w, place_Shape_attributes, base_Shape_attributes, s, 0))
-            return 0;
-    } else {
-        size_t resume = w->pos;
-        if (!bf_wseek(w, s->attributes_at, "attributes"))
-            return 0;
-        for (uint32_t i = 0; i < s->attributes_count; i++)
-            if (!write_IndexAttribute(w, &s->attributes[i], "attributes", i))
-                return 0;
-        w->pos = resume;
-    }
-    if (w->layout) {
-        if (!bf_enqueue(w, place_Shape_groups, NULL, s))
-            return 0;
-    } else {
-        size_t resume = w->pos;
-        if (!bf_wseek(w, s->groups_at, "groups"))
-            return 0;
-        for (uint32_t i = 0; i < s->groups_count; i++) {
-            if (w->layout) {
-                bf_set_i64(w, &s->groups[i]._p_base, s->_p_base);
-                bf_set_i64(w, &s->groups[i]._p_primitive_data, s->_p_primitive_data);
-                bf_set_i64(w, &s->groups[i]._p_attribute_count, bf_sub((int64_t)s->attributes_count, 1));
-                bf_set_i64(w, &s->groups[i]._p_wide_mask, j3d_Shape_v__q2(c, s));
-            }
-            if (!write_MatrixGroup(w, &s->groups[i], "groups", i))
-                return 0;
-        }
-        w->pos = resume;
-    }
-    return bf_end(w, name);
-}
-
-static int write_IndexAttribute(bf_wctx *w, j3d_IndexAttribute *s, const char *name, int64_t index)
-{
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
-        return 0;
-    if (w->measure) {
-        if (!bf_skip(w, 8, "attr"))
-            return 0;
-    } else if (!bf_put_u32be(w, s->attr, "attr") || !bf_put_u32be(w, s->index_type, "index_type"))
+    if (!bf_enqueue_pooled(w, place_Shp1_group_data, base_Shp1_group_data, s, 0))
         return 0;
     return bf_end(w, name);
 }
 
-static int write_MatrixGroup(bf_wctx *w, j3d_MatrixGroup *s, const char *name, int64_t index)
+static int solve_Shape(bf_wctx *w, j3d_Shape *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (w->measure) {
-        if (!bf_skip(w, 8, "primitive_size"))
-            return 0;
-    } else if (!bf_put_u32be(w, s->primitive_size, "primitive_size") ||
-               !bf_put_u32be(w, s->primitive_offset, "primitive_offset"))
+    bf_fit_u16(w, &s->matrix_group_count, (int64_t)s->groups_count, 16, (uint64_t)s->_offset + 2, 0, "matrix_group_count");
+    if (!bf_skip(w, 40, "matrix_type"))
         return 0;
-    if (w->layout && s->primitives_count > 0)
-        s->has_primitives = 1;
-    if (s->has_primitives) {
-        if (w->layout) {
-            if (!bf_enqueue_pooled(w, place_MatrixGroup_primitives, base_MatrixGroup_primitives, s, 0))
-                return 0;
-        } else {
-            size_t resume = w->pos;
-            if (!bf_wseek(w, s->primitives_at, "primitives"))
-                return 0;
-            for (uint32_t i = 0; i < s->primitives_count; i++) {
-                if (w->layout) {
-                    bf_set_i64(w, &s->primitives[i]._p_attribute_count, s->_p_attribute_count);
-                    bf_set_i64(w, &s->primitives[i]._p_wide_mask, s->_p_wide_mask);
-                }
-                if (!write_Primitive(w, &s->primitives[i], "primitives", i))
-                    return 0;
-            }
-            if (!bf_put_tail(w, &s->primitives_tail, "primitives"))
-                return 0;
-            w->pos = resume;
-        }
-    }
-    return bf_end(w, name);
-}
-
-static int write_Primitive(bf_wctx *w, j3d_Primitive *s, const char *name, int64_t index)
-{
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_enqueue_pooled(w, place_Shape_attributes, base_Shape_attributes, s, 0))
         return 0;
-    if (w->layout) {
-        if (s->has_vertices)
-            bf_fit_u16(w, &s->vertex_count, (int64_t)s->vertices_count, 16, (uint64_t)s->_offset + 1, 0, "vertex_count");
-    }
-    if (!bf_put_u8(w, s->type, "type"))
-        return 0;
-    if (s->has_vertex_count) {
-    if (!bf_put_u16be(w, s->vertex_count, "vertex_count"))
-        return 0;
-    }
-    if (w->layout && s->vertices_count > 0)
-        s->has_vertices = 1;
-    if (s->has_vertices) {
-        bf_set_unread_u64(&s->vertices_at, w->pos);
-        for (uint32_t i = 0; i < s->vertices_count; i++) {
-            if (w->layout) {
-                bf_set_i64(w, &s->vertices[i]._p_attribute_count, s->_p_attribute_count);
-                bf_set_i64(w, &s->vertices[i]._p_wide_mask, s->_p_wide_mask);
-            }
-            if (!write_Vertex(w, &s->vertices[i], "vertices", i))
-                return 0;
-        }
-    }
-    return bf_end(w, name);
-}
-
-static int write_Vertex(bf_wctx *w, j3d_Vertex *s, const char *name, int64_t index)
-{
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
-        return 0;
-    for (uint32_t i = 0; i < s->indices_count; i++) {
-        if (w->layout) {
-            bf_set_i64(w, &s->indices[i]._p_wide, bf_shr(s->_p_wide_mask, (int64_t)i) & 1);
-        }
-        if (!write_VertexIndex(w, &s->indices[i], "indices", i))
-            return 0;
-    }
-    return bf_end(w, name);
-}
-
-static int write_VertexIndex(bf_wctx *w, j3d_VertexIndex *s, const char *name, int64_t index)
-{
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
-        return 0;
-    if (s->has_index8) {
-    if (!bf_put_u8(w, s->index8, "index8"))
-        return 0;
-    }
-    if (s->has_index16) {
-        bf_set_unread_u64(&s->index16_at, w->pos);
-    if (!bf_put_u16be(w, s->index16, "index16"))
-        return 0;
-    }
-    return bf_end(w, name);
-}
-
-static int write_MatrixGroupData(bf_wctx *w, j3d_MatrixGroupData *s, const char *name, int64_t index)
-{
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
-        return 0;
-    if (w->layout)
-        bf_fit_u16(w, &s->matrix_count, (int64_t)s->weights_count, 16, (uint64_t)s->_offset + 2, 0, "matrix_count");
-    if (w->measure) {
-        if (!bf_skip(w, 8, "drw1_matrix"))
-            return 0;
-    } else if (!bf_put_u16be(w, s->drw1_matrix, "drw1_matrix") ||
-               !bf_put_u16be(w, s->matrix_count, "matrix_count") ||
-               !bf_put_u32be(w, s->first_weight, "first_weight"))
-        return 0;
-    if (w->layout) {
-        if (!bf_enqueue(w, place_MatrixGroupData_weights, NULL, s))
-            return 0;
-    } else {
-        size_t resume = w->pos;
-        if (!bf_wseek(w, s->weights_at, "weights") ||
-            !bf_put_array(w, s->weights, s->weights_count, 2, 1, 1, "weights"))
-            return 0;
-        w->pos = resume;
-    }
-    return bf_end(w, name);
-}
-
-static int write_MaterialList(bf_wctx *w, j3d_MaterialList *s, const char *name, int64_t index)
-{
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
-        return 0;
-    if (!bf_put_u16be(w, s->material_count, "material_count") || !bf_put_u16be(w, s->padding, "padding") ||
-        !bf_put_bytes(w, s->data.ptr, s->data.len, "data"))
+    if (!bf_enqueue(w, place_Shape_groups, NULL, s))
         return 0;
     return bf_end(w, name);
 }
 
-static int write_Mat3(bf_wctx *w, j3d_Mat3 *s, const char *name, int64_t index)
+static int solve_IndexAttribute(bf_wctx *w, j3d_IndexAttribute *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (w->layout)
-        bf_fit_u16(w, &s->material_count, (int64_t)s->remap_count, 16, (uint64_t)s->_offset, 0, "material_count");
-    if (w->measure) {
-        if (!bf_skip(w, 124, "material_count"))
-            return 0;
-    } else if (!bf_put_u16be(w, s->material_count, "material_count") ||
-               !bf_put_u16be(w, s->padding, "padding") ||
-               !bf_put_u32be(w, s->material_data_offset, "material_data_offset") ||
-               !bf_put_u32be(w, s->remap_table_offset, "remap_table_offset") ||
-               !bf_put_u32be(w, s->name_table_offset, "name_table_offset") ||
-               !bf_put_u32be(w, s->indirect_offset, "indirect_offset") ||
-               !bf_put_u32be(w, s->cull_mode_offset, "cull_mode_offset") ||
-               !bf_put_u32be(w, s->material_color_offset, "material_color_offset") ||
-               !bf_put_u32be(w, s->color_channel_count_offset, "color_channel_count_offset") ||
-               !bf_put_u32be(w, s->color_channel_offset, "color_channel_offset") ||
-               !bf_put_u32be(w, s->ambient_color_offset, "ambient_color_offset") ||
-               !bf_put_u32be(w, s->light_color_offset, "light_color_offset") ||
-               !bf_put_u32be(w, s->tex_gen_count_offset, "tex_gen_count_offset") ||
-               !bf_put_u32be(w, s->tex_gen_offset, "tex_gen_offset") ||
-               !bf_put_u32be(w, s->post_tex_gen_offset, "post_tex_gen_offset") ||
-               !bf_put_u32be(w, s->tex_matrix_offset, "tex_matrix_offset") ||
-               !bf_put_u32be(w, s->post_tex_matrix_offset, "post_tex_matrix_offset") ||
-               !bf_put_u32be(w, s->texture_remap_offset, "texture_remap_offset") ||
-               !bf_put_u32be(w, s->tev_order_offset, "tev_order_offset") ||
-               !bf_put_u32be(w, s->tev_color_offset, "tev_color_offset") ||
-               !bf_put_u32be(w, s->konst_color_offset, "konst_color_offset") ||
-               !bf_put_u32be(w, s->tev_stage_count_offset, "tev_stage_count_offset") ||
-               !bf_put_u32be(w, s->tev_stage_offset, "tev_stage_offset") ||
-               !bf_put_u32be(w, s->swap_mode_offset, "swap_mode_offset") ||
-               !bf_put_u32be(w, s->swap_table_offset, "swap_table_offset") ||
-               !bf_put_u32be(w, s->fog_offset, "fog_offset") ||
-               !bf_put_u32be(w, s->alpha_compare_offset, "alpha_compare_offset") ||
-               !bf_put_u32be(w, s->blend_mode_offset, "blend_mode_offset") ||
-               !bf_put_u32be(w, s->z_mode_offset, "z_mode_offset") ||
-               !bf_put_u32be(w, s->z_compare_offset, "z_compare_offset") ||
-               !bf_put_u32be(w, s->dither_offset, "dither_offset") ||
-               !bf_put_u32be(w, s->nbt_scale_offset, "nbt_scale_offset"))
+    if (!bf_skip(w, 8, "attr"))
         return 0;
-    if (w->layout) {
-        if (!bf_enqueue_pooled(w, place_Mat3_remap, base_Mat3_remap, s, 0))
-            return 0;
-    } else {
-        size_t resume = w->pos;
-        if (!bf_wseek(w, s->remap_at, "remap") || !bf_put_array(w, s->remap, s->remap_count, 2, 0, 1, "remap"))
-            return 0;
-        w->pos = resume;
-    }
+    return bf_end(w, name);
+}
+
+static int solve_MatrixGroupData(bf_wctx *w, j3d_MatrixGroupData *s, const char *name, int64_t index)
+{
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
+        return 0;
+    bf_fit_u16(w, &s->matrix_count, (int64_t)s->weights_count, 16, (uint64_t)s->_offset + 2, 0, "matrix_count");
+    if (!bf_skip(w, 8, "drw1_matrix"))
+        return 0;
+    if (!bf_enqueue(w, place_MatrixGroupData_weights, NULL, s))
+        return 0;
+    return bf_end(w, name);
+}
+
+static int solve_MaterialList(bf_wctx *w, j3d_MaterialList *s, const char *name, int64_t index)
+{
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
+        return 0;
+    if (!bf_skip(w, 4, "material_count"))
+        return 0;
+    if (!bf_skip(w, s->data.len, "data"))
+        return 0;
+    return bf_end(w, name);
+}
+
+static int solve_Mat3(bf_wctx *w, j3d_Mat3 *s, const char *name, int64_t index)
+{
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
+        return 0;
+    bf_fit_u16(w, &s->material_count, (int64_t)s->remap_count, 16, (uint64_t)s->_offset, 0, "material_count");
+    if (!bf_skip(w, 124, "material_count"))
+        return 0;
+    if (!bf_enqueue_pooled(w, place_Mat3_remap, base_Mat3_remap, s, 0))
+        return 0;
     if (s->has_names) {
-        if (w->layout) {
-            if (!bf_enqueue_pooled(w, place_Mat3_names, base_Mat3_names, s, 0))
-                return 0;
-        } else {
-            size_t resume = w->pos;
-            if (!bf_wseek(w, s->names_at, "names") || !write_NameTable(w, &s->names, "names", -1))
-                return 0;
-            w->pos = resume;
-        }
+        if (!bf_enqueue_pooled(w, place_Mat3_names, base_Mat3_names, s, 0))
+            return 0;
     }
-    if (w->layout && s->materials_count > 0)
+    if (s->materials_count > 0)
         s->has_materials = 1;
     if (s->has_materials) {
-        if (w->layout) {
-            if (!bf_enqueue_pooled(w, place_Mat3_materials, base_Mat3_materials, s, 0))
-                return 0;
-        } else {
-            size_t resume = w->pos;
-            if (!bf_wseek(w, s->materials_at, "materials"))
-                return 0;
-            if (w->measure) {
-                if (!bf_skip(w, (uint64_t)s->materials_count * 332, "materials"))
-                    return 0;
-            } else {
-                size_t changes = w->changes;
-                for (uint32_t i = 0; i < s->materials_count; i++)
-                    if (!write_Material(w, &s->materials[i], "materials", i))
-                        return 0;
-                w->changes = changes;
-            }
-            if (!bf_put_tail(w, &s->materials_tail, "materials"))
-                return 0;
-            w->pos = resume;
-        }
+        if (!bf_enqueue_pooled(w, place_Mat3_materials, base_Mat3_materials, s, 0))
+            return 0;
     }
-    if (w->layout && s->indirect_count > 0)
+    if (s->indirect_count > 0)
         s->has_indirect = 1;
     if (s->has_indirect) {
-        if (w->layout) {
-            if (!bf_enqueue_pooled(w, place_Mat3_indirect, base_Mat3_indirect, s, 0))
-                return 0;
-        } else {
-            size_t resume = w->pos;
-            if (!bf_wseek(w, s->indirect_at, "indirect"))
-                return 0;
-            for (uint32_t i = 0; i < s->indirect_count; i++)
-                if (!write_Indirect(w, &s->indirect[i], "indirect", i))
-                    return 0;
-            if (!bf_put_tail(w, &s->indirect_tail, "indirect"))
-                return 0;
-            w->pos = resume;
-        }
+        if (!bf_enqueue_pooled(w, place_Mat3_indirect, base_Mat3_indirect, s, 0))
+            return 0;
     }
-    if (w->layout && s->cull_modes_count > 0)
+    if (s->cull_modes_count > 0)
         s->has_cull_modes = 1;
     if (s->has_cull_modes) {
-        if (w->layout) {
-            if (!bf_enqueue_pooled(w, place_Mat3_cull_modes, base_Mat3_cull_modes, s, 0))
-                return 0;
-        } else {
-            size_t resume = w->pos;
-            if (!bf_wseek(w, s->cull_modes_at, "cull_modes") ||
-                !bf_put_array(w, s->cull_modes, s->cull_modes_count, 4, 0, 1, "cull_modes") ||
-                !bf_put_tail(w, &s->cull_modes_tail, "cull_modes"))
-                return 0;
-            w->pos = resume;
-        }
+        if (!bf_enqueue_pooled(w, place_Mat3_cull_modes, base_Mat3_cull_modes, s, 0))
+            return 0;
     }
-    if (w->layout && s->material_colors_count > 0)
+    if (s->material_colors_count > 0)
         s->has_material_colors = 1;
     if (s->has_material_colors) {
-        if (w->layout) {
-            if (!bf_enqueue_pooled(w, place_Mat3_material_colors, base_Mat3_material_colors, s, 0))
-                return 0;
-        } else {
-            size_t resume = w->pos;
-            if (!bf_wseek(w, s->material_colors_at, "material_colors"))
-                return 0;
-            if (w->measure) {
-                if (!bf_skip(w, (uint64_t)s->material_colors_count * 4, "material_colors"))
-                    return 0;
-            } else {
-                size_t changes = w->changes;
-                for (uint32_t i = 0; i < s->material_colors_count; i++)
-                    if (!write_Rgba8(w, &s->material_colors[i], "material_colors", i))
-                        return 0;
-                w->changes = changes;
-            }
-            if (!bf_put_tail(w, &s->material_colors_tail, "material_colors"))
-                return 0;
-            w->pos = resume;
-        }
+        if (!bf_enqueue_pooled(w, place_Mat3_material_colors, base_Mat3_material_colors, s, 0))
+            return 0;
     }
-    if (w->layout && s->color_channel_counts_count > 0)
+    if (s->color_channel_counts_count > 0)
         s->has_color_channel_counts = 1;
     if (s->has_color_channel_counts) {
-        if (w->layout) {
-            if (!bf_enqueue_pooled(w, place_Mat3_color_channel_counts, base_Mat3_color_channel_counts, s, 0))
-                return 0;
-        } else {
-            size_t resume = w->pos;
-            if (!bf_wseek(w, s->color_channel_counts_at, "color_channel_counts") ||
-                !bf_put_array(w, s->color_channel_counts, s->color_channel_counts_count, 1, 0, 1, "color_channel_counts") ||
-                !bf_put_tail(w, &s->color_channel_counts_tail, "color_channel_counts"))
-                return 0;
-            w->pos = resume;
-        }
+        if (!bf_enqueue_pooled(w, place_Mat3_color_channel_counts, base_Mat3_color_channel_counts, s, 0))
+            return 0;
     }
-    if (w->layout && s->color_channels_count > 0)
+    if (s->color_channels_count > 0)
         s->has_color_channels = 1;
     if (s->has_color_channels) {
-        if (w->layout) {
-            if (!bf_enqueue_pooled(w, place_Mat3_color_channels, base_Mat3_color_channels, s, 0))
-                return 0;
-        } else {
-            size_t resume = w->pos;
-            if (!bf_wseek(w, s->color_channels_at, "color_channels"))
-                return 0;
-            if (w->measure) {
-                if (!bf_skip(w, (uint64_t)s->color_channels_count * 8, "color_channels"))
-                    return 0;
-            } else {
-                size_t changes = w->changes;
-                for (uint32_t i = 0; i < s->color_channels_count; i++)
-                    if (!write_ColorChannel(w, &s->color_channels[i], "color_channels", i))
-                        return 0;
-                w->changes = changes;
-            }
-            if (!bf_put_tail(w, &s->color_channels_tail, "color_channels"))
-                return 0;
-            w->pos = resume;
-        }
+        if (!bf_enqueue_pooled(w, place_Mat3_color_channels, base_Mat3_color_channels, s, 0))
+            return 0;
     }
-    if (w->layout && s->ambient_colors_count > 0)
+    if (s->ambient_colors_count > 0)
         s->has_ambient_colors = 1;
     if (s->has_ambient_colors) {
-        if (w->layout) {
-            if (!bf_enqueue_pooled(w, place_Mat3_ambient_colors, base_Mat3_ambient_colors, s, 0))
-                return 0;
-        } else {
-            size_t resume = w->pos;
-            if (!bf_wseek(w, s->ambient_colors_at, "ambient_colors"))
-                return 0;
-            if (w->measure) {
-                if (!bf_skip(w, (uint64_t)s->ambient_colors_count * 4, "ambient_colors"))
-                    return 0;
-            } else {
-                size_t changes = w->changes;
-                for (uint32_t i = 0; i < s->ambient_colors_count; i++)
-                    if (!write_Rgba8(w, &s->ambient_colors[i], "ambient_colors", i))
-                        return 0;
-                w->changes = changes;
-            }
-            if (!bf_put_tail(w, &s->ambient_colors_tail, "ambient_colors"))
-                return 0;
-            w->pos = resume;
-        }
+        if (!bf_enqueue_pooled(w, place_Mat3_ambient_colors, base_Mat3_ambient_colors, s, 0))
+            return 0;
     }
-    if (w->layout && s->light_colors_count > 0)
+    if (s->light_colors_count > 0)
         s->has_light_colors = 1;
     if (s->has_light_colors) {
-        if (w->layout) {
-            if (!bf_enqueue_pooled(w, place_Mat3_light_colors, base_Mat3_light_colors, s, 0))
-                return 0;
-        } else {
-            size_t resume = w->pos;
-            if (!bf_wseek(w, s->light_colors_at, "light_colors"))
-                return 0;
-            if (w->measure) {
-                if (!bf_skip(w, (uint64_t)s->light_colors_count * 4, "light_colors"))
-                    return 0;
-            } else {
-                size_t changes = w->changes;
-                for (uint32_t i = 0; i < s->light_colors_count; i++)
-                    if (!write_Rgba8(w, &s->light_colors[i], "light_colors", i))
-                        return 0;
-                w->changes = changes;
-            }
-            if (!bf_put_tail(w, &s->light_colors_tail, "light_colors"))
-                return 0;
-            w->pos = resume;
-        }
+        if (!bf_enqueue_pooled(w, place_Mat3_light_colors, base_Mat3_light_colors, s, 0))
+            return 0;
     }
-    if (w->layout && s->tex_gen_counts_count > 0)
+    if (s->tex_gen_counts_count > 0)
         s->has_tex_gen_counts = 1;
     if (s->has_tex_gen_counts) {
-        if (w->layout) {
-            if (!bf_enqueue_pooled(w, place_Mat3_tex_gen_counts, base_Mat3_tex_gen_counts, s, 0))
-                return 0;
-        } else {
-            size_t resume = w->pos;
-            if (!bf_wseek(w, s->tex_gen_counts_at, "tex_gen_counts") ||
-                !bf_put_array(w, s->tex_gen_counts, s->tex_gen_counts_count, 1, 0, 1, "tex_gen_counts") ||
-                !bf_put_tail(w, &s->tex_gen_counts_tail, "tex_gen_counts"))
-                return 0;
-            w->pos = resume;
-        }
+        if (!bf_enqueue_pooled(w, place_Mat3_tex_gen_counts, base_Mat3_tex_gen_counts, s, 0))
+            return 0;
     }
-    if (w->layout && s->tex_gens_count > 0)
+    if (s->tex_gens_count > 0)
         s->has_tex_gens = 1;
     if (s->has_tex_gens) {
-        if (w->layout) {
-            if (!bf_enqueue_pooled(w, place_Mat3_tex_gens, base_Mat3_tex_gens, s, 0))
-                return 0;
-        } else {
-            size_t resume = w->pos;
-            if (!bf_wseek(w, s->tex_gens_at, "tex_gens"))
-                return 0;
-            if (w->measure) {
-                if (!bf_skip(w, (uint64_t)s->tex_gens_count * 4, "tex_gens"))
-                    return 0;
-            } else {
-                size_t changes = w->changes;
-                for (uint32_t i = 0; i < s->tex_gens_count; i++)
-                    if (!write_TexGen(w, &s->tex_gens[i], "tex_gens", i))
-                        return 0;
-                w->changes = changes;
-            }
-            if (!bf_put_tail(w, &s->tex_gens_tail, "tex_gens"))
-                return 0;
-            w->pos = resume;
-        }
+        if (!bf_enqueue_pooled(w, place_Mat3_tex_gens, base_Mat3_tex_gens, s, 0))
+            return 0;
     }
-    if (w->layout && s->post_tex_gens_count > 0)
+    if (s->post_tex_gens_count > 0)
         s->has_post_tex_gens = 1;
     if (s->has_post_tex_gens) {
-        if (w->layout) {
-            if (!bf_enqueue_pooled(w, place_Mat3_post_tex_gens, base_Mat3_post_tex_gens, s, 0))
-                return 0;
-        } else {
-            size_t resume = w->pos;
-            if (!bf_wseek(w, s->post_tex_gens_at, "post_tex_gens"))
-                return 0;
-            if (w->measure) {
-                if (!bf_skip(w, (uint64_t)s->post_tex_gens_count * 4, "post_tex_gens"))
-                    return 0;
-            } else {
-                size_t changes = w->changes;
-                for (uint32_t i = 0; i < s->post_tex_gens_count; i++)
-                    if (!write_TexGen(w, &s->post_tex_gens[i], "post_tex_gens", i))
-                        return 0;
-                w->changes = changes;
-            }
-            if (!bf_put_tail(w, &s->post_tex_gens_tail, "post_tex_gens"))
-                return 0;
-            w->pos = resume;
-        }
+        if (!bf_enqueue_pooled(w, place_Mat3_post_tex_gens, base_Mat3_post_tex_gens, s, 0))
+            return 0;
     }
-    if (w->layout && s->tex_matrices_count > 0)
+    if (s->tex_matrices_count > 0)
         s->has_tex_matrices = 1;
     if (s->has_tex_matrices) {
-        if (w->layout) {
-            if (!bf_enqueue_pooled(w, place_Mat3_tex_matrices, base_Mat3_tex_matrices, s, 0))
-                return 0;
-        } else {
-            size_t resume = w->pos;
-            if (!bf_wseek(w, s->tex_matrices_at, "tex_matrices"))
-                return 0;
-            for (uint32_t i = 0; i < s->tex_matrices_count; i++)
-                if (!write_TexMatrix(w, &s->tex_matrices[i], "tex_matrices", i))
-                    return 0;
-            if (!bf_put_tail(w, &s->tex_matrices_tail, "tex_matrices"))
-                return 0;
-            w->pos = resume;
-        }
+        if (!bf_enqueue_pooled(w, place_Mat3_tex_matrices, base_Mat3_tex_matrices, s, 0))
+            return 0;
     }
-    if (w->layout && s->post_tex_matrices_count > 0)
+    if (s->post_tex_matrices_count > 0)
         s->has_post_tex_matrices = 1;
     if (s->has_post_tex_matrices) {
-        if (w->layout) {
-            if (!bf_enqueue_pooled(w, place_Mat3_post_tex_matrices, base_Mat3_post_tex_matrices, s, 0))
-                return 0;
-        } else {
-            size_t resume = w->pos;
-            if (!bf_wseek(w, s->post_tex_matrices_at, "post_tex_matrices"))
-                return 0;
-            for (uint32_t i = 0; i < s->post_tex_matrices_count; i++)
-                if (!write_TexMatrix(w, &s->post_tex_matrices[i], "post_tex_matrices", i))
-                    return 0;
-            if (!bf_put_tail(w, &s->post_tex_matrices_tail, "post_tex_matrices"))
-                return 0;
-            w->pos = resume;
-        }
+        if (!bf_enqueue_pooled(w, place_Mat3_post_tex_matrices, base_Mat3_post_tex_matrices, s, 0))
+            return 0;
     }
-    if (w->layout && s->textures_count > 0)
+    if (s->textures_count > 0)
         s->has_textures = 1;
     if (s->has_textures) {
-        if (w->layout) {
-            if (!bf_enqueue_pooled(w, place_Mat3_textures, base_Mat3_textures, s, 0))
-                return 0;
-        } else {
-            size_t resume = w->pos;
-            if (!bf_wseek(w, s->textures_at, "textures") ||
-                !bf_put_array(w, s->textures, s->textures_count, 2, 0, 1, "textures") ||
-                !bf_put_tail(w, &s->textures_tail, "textures"))
-                return 0;
-            w->pos = resume;
-        }
+        if (!bf_enqueue_pooled(w, place_Mat3_textures, base_Mat3_textures, s, 0))
+            return 0;
     }
-    if (w->layout && s->tev_orders_count > 0)
+    if (s->tev_orders_count > 0)
         s->has_tev_orders = 1;
     if (s->has_tev_orders) {
-        if (w->layout) {
-            if (!bf_enqueue_pooled(w, place_Mat3_tev_orders, base_Mat3_tev_orders, s, 0))
-                return 0;
-        } else {
-            size_t resume = w->pos;
-            if (!bf_wseek(w, s->tev_orders_at, "tev_orders"))
-                return 0;
-            if (w->measure) {
-                if (!bf_skip(w, (uint64_t)s->tev_orders_count * 4, "tev_orders"))
-                    return 0;
-            } else {
-                size_t changes = w->changes;
-                for (uint32_t i = 0; i < s->tev_orders_count; i++)
-                    if (!write_TevOrder(w, &s->tev_orders[i], "tev_orders", i))
-                        return 0;
-                w->changes = changes;
-            }
-            if (!bf_put_tail(w, &s->tev_orders_tail, "tev_orders"))
-                return 0;
-            w->pos = resume;
-        }
+        if (!bf_enqueue_pooled(w, place_Mat3_tev_orders, base_Mat3_tev_orders, s, 0))
+            return 0;
     }
-    if (w->layout && s->tev_colors_count > 0)
+    if (s->tev_colors_count > 0)
         s->has_tev_colors = 1;
     if (s->has_tev_colors) {
-        if (w->layout) {
-            if (!bf_enqueue_pooled(w, place_Mat3_tev_colors, base_Mat3_tev_colors, s, 0))
-                return 0;
-        } else {
-            size_t resume = w->pos;
-            if (!bf_wseek(w, s->tev_colors_at, "tev_colors"))
-                return 0;
-            if (w->measure) {
-                if (!bf_skip(w, (uint64_t)s->tev_colors_count * 8, "tev_colors"))
-                    return 0;
-            } else {
-                size_t changes = w->changes;
-                for (uint32_t i = 0; i < s->tev_colors_count; i++)
-                    if (!write_TevColor(w, &s->tev_colors[i], "tev_colors", i))
-                        return 0;
-                w->changes = changes;
-            }
-            if (!bf_put_tail(w, &s->tev_colors_tail, "tev_colors"))
-                return 0;
-            w->pos = resume;
-        }
+        if (!bf_enqueue_pooled(w, place_Mat3_tev_colors, base_Mat3_tev_colors, s, 0))
+            return 0;
     }
-    if (w->layout && s->konst_colors_count > 0)
+    if (s->konst_colors_count > 0)
         s->has_konst_colors = 1;
     if (s->has_konst_colors) {
-        if (w->layout) {
-            if (!bf_enqueue_pooled(w, place_Mat3_konst_colors, base_Mat3_konst_colors, s, 0))
-                return 0;
-        } else {
-            size_t resume = w->pos;
-            if (!bf_wseek(w, s->konst_colors_at, "konst_colors"))
-                return 0;
-            if (w->measure) {
-                if (!bf_skip(w, (uint64_t)s->konst_colors_count * 4, "konst_colors"))
-                    return 0;
-            } else {
-                size_t changes = w->changes;
-                for (uint32_t i = 0; i < s->konst_colors_count; i++)
-                    if (!write_Rgba8(w, &s->konst_colors[i], "konst_colors", i))
-                        return 0;
-                w->changes = changes;
-            }
-            if (!bf_put_tail(w, &s->konst_colors_tail, "konst_colors"))
-                return 0;
-            w->pos = resume;
-        }
+        if (!bf_enqueue_pooled(w, place_Mat3_konst_colors, base_Mat3_konst_colors, s, 0))
+            return 0;
     }
-    if (w->layout && s->tev_stage_counts_count > 0)
+    if (s->tev_stage_counts_count > 0)
         s->has_tev_stage_counts = 1;
     if (s->has_tev_stage_counts) {
-        if (w->layout) {
-            if (!bf_enqueue_pooled(w, place_Mat3_tev_stage_counts, base_Mat3_tev_stage_counts, s, 0))
-                return 0;
-        } else {
-            size_t resume = w->pos;
-            if (!bf_wseek(w, s->tev_stage_counts_at, "tev_stage_counts") ||
-                !bf_put_array(w, s->tev_stage_counts, s->tev_stage_counts_count, 1, 0, 1, "tev_stage_counts") ||
-                !bf_put_tail(w, &s->tev_stage_counts_tail, "tev_stage_counts"))
-                return 0;
-            w->pos = resume;
-        }
+        if (!bf_enqueue_pooled(w, place_Mat3_tev_stage_counts, base_Mat3_tev_stage_counts, s, 0))
+            return 0;
     }
-    if (w->layout && s->tev_stages_count > 0)
+    if (s->tev_stages_count > 0)
         s->has_tev_stages = 1;
     if (s->has_tev_stages) {
-        if (w->layout) {
-            if (!bf_enqueue_pooled(w, place_Mat3_tev_stages, base_Mat3_tev_stages, s, 0))
-                return 0;
-        } else {
-            size_t resume = w->pos;
-            if (!bf_wseek(w, s->tev_stages_at, "tev_stages"))
-                return 0;
-            if (w->measure) {
-                if (!bf_skip(w, (uint64_t)s->tev_stages_count * 20, "tev_stages"))
-                    return 0;
-            } else {
-                size_t changes = w->changes;
-                for (uint32_t i = 0; i < s->tev_stages_count; i++)
-                    if (!write_TevStage(w, &s->tev_stages[i], "tev_stages", i))
-                        return 0;
-                w->changes = changes;
-            }
-            if (!bf_put_tail(w, &s->tev_stages_tail, "tev_stages"))
-                return 0;
-            w->pos = resume;
-        }
+        if (!bf_enqueue_pooled(w, place_Mat3_tev_stages, base_Mat3_tev_stages, s, 0))
+            return 0;
     }
-    if (w->layout && s->swap_modes_count > 0)
+    if (s->swap_modes_count > 0)
         s->has_swap_modes = 1;
     if (s->has_swap_modes) {
-        if (w->layout) {
-            if (!bf_enqueue_pooled(w, place_Mat3_swap_modes, base_Mat3_swap_modes, s, 0))
-                return 0;
-        } else {
-            size_t resume = w->pos;
-            if (!bf_wseek(w, s->swap_modes_at, "swap_modes"))
-                return 0;
-            if (w->measure) {
-                if (!bf_skip(w, (uint64_t)s->swap_modes_count * 4, "swap_modes"))
-                    return 0;
-            } else {
-                size_t changes = w->changes;
-                for (uint32_t i = 0; i < s->swap_modes_count; i++)
-                    if (!write_SwapMode(w, &s->swap_modes[i], "swap_modes", i))
-                        return 0;
-                w->changes = changes;
-            }
-            if (!bf_put_tail(w, &s->swap_modes_tail, "swap_modes"))
-                return 0;
-            w->pos = resume;
-        }
+        if (!bf_enqueue_pooled(w, place_Mat3_swap_modes, base_Mat3_swap_modes, s, 0))
+            return 0;
     }
-    if (w->layout && s->swap_tables_count > 0)
+    if (s->swap_tables_count > 0)
         s->has_swap_tables = 1;
     if (s->has_swap_tables) {
-        if (w->layout) {
-            if (!bf_enqueue_pooled(w, place_Mat3_swap_tables, base_Mat3_swap_tables, s, 0))
-                return 0;
-        } else {
-            size_t resume = w->pos;
-            if (!bf_wseek(w, s->swap_tables_at, "swap_tables"))
-                return 0;
-            if (w->measure) {
-                if (!bf_skip(w, (uint64_t)s->swap_tables_count * 4, "swap_tables"))
-                    return 0;
-            } else {
-                size_t changes = w->changes;
-                for (uint32_t i = 0; i < s->swap_tables_count; i++)
-                    if (!write_SwapTable(w, &s->swap_tables[i], "swap_tables", i))
-                        return 0;
-                w->changes = changes;
-            }
-            if (!bf_put_tail(w, &s->swap_tables_tail, "swap_tables"))
-                return 0;
-            w->pos = resume;
-        }
+        if (!bf_enqueue_pooled(w, place_Mat3_swap_tables, base_Mat3_swap_tables, s, 0))
+            return 0;
     }
-    if (w->layout && s->fogs_count > 0)
+    if (s->fogs_count > 0)
         s->has_fogs = 1;
     if (s->has_fogs) {
-        if (w->layout) {
-            if (!bf_enqueue_pooled(w, place_Mat3_fogs, base_Mat3_fogs, s, 0))
-                return 0;
-        } else {
-            size_t resume = w->pos;
-            if (!bf_wseek(w, s->fogs_at, "fogs"))
-                return 0;
-            if (w->measure) {
-                if (!bf_skip(w, (uint64_t)s->fogs_count * 44, "fogs"))
-                    return 0;
-            } else {
-                size_t changes = w->changes;
-                for (uint32_t i = 0; i < s->fogs_count; i++)
-                    if (!write_Fog(w, &s->fogs[i], "fogs", i))
-                        return 0;
-                w->changes = changes;
-            }
-            if (!bf_put_tail(w, &s->fogs_tail, "fogs"))
-                return 0;
-            w->pos = resume;
-        }
+        if (!bf_enqueue_pooled(w, place_Mat3_fogs, base_Mat3_fogs, s, 0))
+            return 0;
     }
-    if (w->layout && s->alpha_compares_count > 0)
+    if (s->alpha_compares_count > 0)
         s->has_alpha_compares = 1;
     if (s->has_alpha_compares) {
-        if (w->layout) {
-            if (!bf_enqueue_pooled(w, place_Mat3_alpha_compares, base_Mat3_alpha_compares, s, 0))
-                return 0;
-        } else {
-            size_t resume = w->pos;
-            if (!bf_wseek(w, s->alpha_compares_at, "alpha_compares"))
-                return 0;
-            if (w->measure) {
-                if (!bf_skip(w, (uint64_t)s->alpha_compares_count * 8, "alpha_compares"))
-                    return 0;
-            } else {
-                size_t changes = w->changes;
-                for (uint32_t i = 0; i < s->alpha_compares_count; i++)
-                    if (!write_AlphaCompare(w, &s->alpha_compares[i], "alpha_compares", i))
-                        return 0;
-                w->changes = changes;
-            }
-            if (!bf_put_tail(w, &s->alpha_compares_tail, "alpha_compares"))
-                return 0;
-            w->pos = resume;
-        }
+        if (!bf_enqueue_pooled(w, place_Mat3_alpha_compares, base_Mat3_alpha_compares, s, 0))
+            return 0;
     }
-    if (w->layout && s->blend_modes_count > 0)
+    if (s->blend_modes_count > 0)
         s->has_blend_modes = 1;
     if (s->has_blend_modes) {
-        if (w->layout) {
-            if (!bf_enqueue_pooled(w, place_Mat3_blend_modes, base_Mat3_blend_modes, s, 0))
-                return 0;
-        } else {
-            size_t resume = w->pos;
-            if (!bf_wseek(w, s->blend_modes_at, "blend_modes"))
-                return 0;
-            if (w->measure) {
-                if (!bf_skip(w, (uint64_t)s->blend_modes_count * 4, "blend_modes"))
-                    return 0;
-            } else {
-                size_t changes = w->changes;
-                for (uint32_t i = 0; i < s->blend_modes_count; i++)
-                    if (!write_BlendMode(w, &s->blend_modes[i], "blend_modes", i))
-                        return 0;
-                w->changes = changes;
-            }
-            if (!bf_put_tail(w, &s->blend_modes_tail, "blend_modes"))
-                return 0;
-            w->pos = resume;
-        }
+        if (!bf_enqueue_pooled(w, place_Mat3_blend_modes, base_Mat3_blend_modes, s, 0))
+            return 0;
     }
-    if (w->layout && s->z_modes_count > 0)
+    if (s->z_modes_count > 0)
         s->has_z_modes = 1;
     if (s->has_z_modes) {
-        if (w->layout) {
-            if (!bf_enqueue_pooled(w, place_Mat3_z_modes, base_Mat3_z_modes, s, 0))
-                return 0;
-        } else {
-            size_t resume = w->pos;
-            if (!bf_wseek(w, s->z_modes_at, "z_modes"))
-                return 0;
-            if (w->measure) {
-                if (!bf_skip(w, (uint64_t)s->z_modes_count * 4, "z_modes"))
-                    return 0;
-            } else {
-                size_t changes = w->changes;
-                for (uint32_t i = 0; i < s->z_modes_count; i++)
-                    if (!write_ZMode(w, &s->z_modes[i], "z_modes", i))
-                        return 0;
-                w->changes = changes;
-            }
-            if (!bf_put_tail(w, &s->z_modes_tail, "z_modes"))
-                return 0;
-            w->pos = resume;
-        }
+        if (!bf_enqueue_pooled(w, place_Mat3_z_modes, base_Mat3_z_modes, s, 0))
+            return 0;
     }
-    if (w->layout && s->z_compares_count > 0)
+    if (s->z_compares_count > 0)
         s->has_z_compares = 1;
     if (s->has_z_compares) {
-        if (w->layout) {
-            if (!bf_enqueue_pooled(w, place_Mat3_z_compares, base_Mat3_z_compares, s, 0))
-                return 0;
-        } else {
-            size_t resume = w->pos;
-            if (!bf_wseek(w, s->z_compares_at, "z_compares") ||
-                !bf_put_array(w, s->z_compares, s->z_compares_count, 1, 0, 1, "z_compares") ||
-                !bf_put_tail(w, &s->z_compares_tail, "z_compares"))
-                return 0;
-            w->pos = resume;
-        }
+        if (!bf_enqueue_pooled(w, place_Mat3_z_compares, base_Mat3_z_compares, s, 0))
+            return 0;
     }
-    if (w->layout && s->dithers_count > 0)
+    if (s->dithers_count > 0)
         s->has_dithers = 1;
     if (s->has_dithers) {
-        if (w->layout) {
-            if (!bf_enqueue_pooled(w, place_Mat3_dithers, base_Mat3_dithers, s, 0))
-                return 0;
-        } else {
-            size_t resume = w->pos;
-            if (!bf_wseek(w, s->dithers_at, "dithers") ||
-                !bf_put_array(w, s->dithers, s->dithers_count, 1, 0, 1, "dithers") ||
-                !bf_put_tail(w, &s->dithers_tail, "dithers"))
-                return 0;
-            w->pos = resume;
-        }
+        if (!bf_enqueue_pooled(w, place_Mat3_dithers, base_Mat3_dithers, s, 0))
+            return 0;
     }
-    if (w->layout && s->nbt_scales_count > 0)
+    if (s->nbt_scales_count > 0)
         s->has_nbt_scales = 1;
     if (s->has_nbt_scales) {
-        if (w->layout) {
-            if (!bf_enqueue_pooled(w, place_Mat3_nbt_scales, base_Mat3_nbt_scales, s, 0))
-                return 0;
-        } else {
-            size_t resume = w->pos;
-            if (!bf_wseek(w, s->nbt_scales_at, "nbt_scales"))
-                return 0;
-            if (w->measure) {
-                if (!bf_skip(w, (uint64_t)s->nbt_scales_count * 16, "nbt_scales"))
-                    return 0;
-            } else {
-                size_t changes = w->changes;
-                for (uint32_t i = 0; i < s->nbt_scales_count; i++)
-                    if (!write_NbtScale(w, &s->nbt_scales[i], "nbt_scales", i))
-                        return 0;
-                w->changes = changes;
-            }
-            if (!bf_put_tail(w, &s->nbt_scales_tail, "nbt_scales"))
-                return 0;
-            w->pos = resume;
-        }
+        if (!bf_enqueue_pooled(w, place_Mat3_nbt_scales, base_Mat3_nbt_scales, s, 0))
+            return 0;
     }
     return bf_end(w, name);
 }
 
-static int write_Material(bf_wctx *w, j3d_Material *s, const char *name, int64_t index)
+static int solve_Indirect(bf_wctx *w, j3d_Indirect *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (!bf_put_u8(w, s->mode, "mode") || !bf_put_u8(w, s->cull_mode_index, "cull_mode_index") ||
-        !bf_put_u8(w, s->color_channel_count_index, "color_channel_count_index") ||
-        !bf_put_u8(w, s->tex_gen_count_index, "tex_gen_count_index") ||
-        !bf_put_u8(w, s->tev_stage_count_index, "tev_stage_count_index") ||
-        !bf_put_u8(w, s->z_compare_index, "z_compare_index") ||
-        !bf_put_u8(w, s->z_mode_index, "z_mode_index") || !bf_put_u8(w, s->dither_index, "dither_index") ||
-        !bf_put_array(w, s->material_color_indices, 2, 2, 0, 1, "material_color_indices") ||
-        !bf_put_array(w, s->color_channel_indices, 4, 2, 0, 1, "color_channel_indices") ||
-        !bf_put_array(w, s->ambient_color_indices, 2, 2, 0, 1, "ambient_color_indices") ||
-        !bf_put_array(w, s->light_color_indices, 8, 2, 0, 1, "light_color_indices") ||
-        !bf_put_array(w, s->tex_gen_indices, 8, 2, 0, 1, "tex_gen_indices") ||
-        !bf_put_array(w, s->post_tex_gen_indices, 8, 2, 0, 1, "post_tex_gen_indices") ||
-        !bf_put_array(w, s->tex_matrix_indices, 10, 2, 0, 1, "tex_matrix_indices") ||
-        !bf_put_array(w, s->post_tex_matrix_indices, 20, 2, 0, 1, "post_tex_matrix_indices") ||
-        !bf_put_array(w, s->texture_indices, 8, 2, 0, 1, "texture_indices") ||
-        !bf_put_array(w, s->konst_color_indices, 4, 2, 0, 1, "konst_color_indices") ||
-        !bf_put_array(w, s->konst_color_selects, 16, 1, 0, 1, "konst_color_selects") ||
-        !bf_put_array(w, s->konst_alpha_selects, 16, 1, 0, 1, "konst_alpha_selects") ||
-        !bf_put_array(w, s->tev_order_indices, 16, 2, 0, 1, "tev_order_indices") ||
-        !bf_put_array(w, s->tev_color_indices, 4, 2, 0, 1, "tev_color_indices") ||
-        !bf_put_array(w, s->tev_stage_indices, 16, 2, 0, 1, "tev_stage_indices") ||
-        !bf_put_array(w, s->swap_mode_indices, 16, 2, 0, 1, "swap_mode_indices") ||
-        !bf_put_array(w, s->swap_table_indices, 4, 2, 0, 1, "swap_table_indices") ||
-        !bf_put_array(w, s->unused_indices, 12, 2, 0, 1, "unused_indices") ||
-        !bf_put_u16be(w, s->fog_index, "fog_index") ||
-        !bf_put_u16be(w, s->alpha_compare_index, "alpha_compare_index") ||
-        !bf_put_u16be(w, s->blend_mode_index, "blend_mode_index") ||
-        !bf_put_u16be(w, s->nbt_scale_index, "nbt_scale_index"))
+    if (!bf_skip(w, 4, "enabled"))
+        return 0;
+    if (!bf_skip(w, (uint64_t)4 * 4, "orders"))
+        return 0;
+    if (!bf_skip(w, (uint64_t)3 * 28, "matrices"))
+        return 0;
+    if (!bf_skip(w, (uint64_t)4 * 4, "scales"))
+        return 0;
+    if (!bf_skip(w, (uint64_t)16 * 12, "stages"))
         return 0;
     return bf_end(w, name);
 }
 
-static int write_Indirect(bf_wctx *w, j3d_Indirect *s, const char *name, int64_t index)
+static int solve_TexMatrix(bf_wctx *w, j3d_TexMatrix *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (w->measure) {
-        if (!bf_skip(w, 4, "enabled"))
-            return 0;
-    } else if (!bf_put_u8(w, s->enabled, "enabled") || !bf_put_u8(w, s->stage_count, "stage_count") ||
-               !bf_put_u16be(w, s->padding, "padding"))
-        return 0;
-    if (w->measure) {
-        if (!bf_skip(w, (uint64_t)4 * 4, "orders"))
-            return 0;
-    } else {
-        size_t changes = w->changes;
-        for (uint32_t i = 0; i < 4; i++)
-            if (!write_IndirectOrder(w, &s->orders[i], "orders", i))
-                return 0;
-        w->changes = changes;
-    }
-    if (w->measure) {
-        if (!bf_skip(w, (uint64_t)3 * 28, "matrices"))
-            return 0;
-    } else {
-        size_t changes = w->changes;
-        for (uint32_t i = 0; i < 3; i++)
-            if (!write_IndirectMatrix(w, &s->matrices[i], "matrices", i))
-                return 0;
-        w->changes = changes;
-    }
-    if (w->measure) {
-        if (!bf_skip(w, (uint64_t)4 * 4, "scales"))
-            return 0;
-    } else {
-        size_t changes = w->changes;
-        for (uint32_t i = 0; i < 4; i++)
-            if (!write_IndirectScale(w, &s->scales[i], "scales", i))
-                return 0;
-        w->changes = changes;
-    }
-    if (w->measure) {
-        if (!bf_skip(w, (uint64_t)16 * 12, "stages"))
-            return 0;
-    } else {
-        size_t changes = w->changes;
-        for (uint32_t i = 0; i < 16; i++)
-            if (!write_IndirectStage(w, &s->stages[i], "stages", i))
-                return 0;
-        w->changes = changes;
-    }
-    return bf_end(w, name);
-}
-
-static int write_IndirectOrder(bf_wctx *w, j3d_IndirectOrder *s, const char *name, int64_t index)
-{
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
-        return 0;
-    if (!bf_put_u8(w, s->tex_coord, "tex_coord") || !bf_put_u8(w, s->tex_map, "tex_map") ||
-        !bf_put_u16be(w, s->padding, "padding"))
+    if (!bf_skip(w, 100, "projection"))
         return 0;
     return bf_end(w, name);
 }
 
-static int write_IndirectMatrix(bf_wctx *w, j3d_IndirectMatrix *s, const char *name, int64_t index)
-{
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
-        return 0;
-    if (!bf_put_array(w, s->matrix, 6, 4, 0, 1, "matrix") ||
-        !bf_put_u8(w, s->scale_exponent, "scale_exponent") ||
-        !bf_put_array(w, s->padding, 3, 1, 0, 1, "padding"))
-        return 0;
-    return bf_end(w, name);
-}
-
-static int write_IndirectScale(bf_wctx *w, j3d_IndirectScale *s, const char *name, int64_t index)
-{
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
-        return 0;
-    if (!bf_put_u8(w, s->scale_s, "scale_s") || !bf_put_u8(w, s->scale_t, "scale_t") ||
-        !bf_put_u16be(w, s->padding, "padding"))
-        return 0;
-    return bf_end(w, name);
-}
-
-static int write_IndirectStage(bf_wctx *w, j3d_IndirectStage *s, const char *name, int64_t index)
-{
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
-        return 0;
-    if (!bf_put_u8(w, s->tev_stage, "tev_stage") || !bf_put_u8(w, s->format, "format") ||
-        !bf_put_u8(w, s->bias, "bias") || !bf_put_u8(w, s->matrix, "matrix") ||
-        !bf_put_u8(w, s->wrap_s, "wrap_s") || !bf_put_u8(w, s->wrap_t, "wrap_t") ||
-        !bf_put_u8(w, s->add_previous, "add_previous") || !bf_put_u8(w, s->utc_lod, "utc_lod") ||
-        !bf_put_u8(w, s->alpha, "alpha") || !bf_put_array(w, s->padding, 3, 1, 0, 1, "padding"))
-        return 0;
-    return bf_end(w, name);
-}
-
-static int write_Rgba8(bf_wctx *w, j3d_Rgba8 *s, const char *name, int64_t index)
-{
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
-        return 0;
-    if (!bf_put_array(w, s->rgba, 4, 1, 0, 1, "rgba"))
-        return 0;
-    return bf_end(w, name);
-}
-
-static int write_ColorChannel(bf_wctx *w, j3d_ColorChannel *s, const char *name, int64_t index)
-{
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
-        return 0;
-    if (!bf_put_u8(w, s->lighting, "lighting") || !bf_put_u8(w, s->material_source, "material_source") ||
-        !bf_put_u8(w, s->light_mask, "light_mask") || !bf_put_u8(w, s->diffuse_function, "diffuse_function") ||
-        !bf_put_u8(w, s->attenuation_function, "attenuation_function") ||
-        !bf_put_u8(w, s->ambient_source, "ambient_source") || !bf_put_u16be(w, s->padding, "padding"))
-        return 0;
-    return bf_end(w, name);
-}
-
-static int write_TexGen(bf_wctx *w, j3d_TexGen *s, const char *name, int64_t index)
-{
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
-        return 0;
-    if (!bf_put_u8(w, s->type, "type") || !bf_put_u8(w, s->source, "source") ||
-        !bf_put_u8(w, s->matrix, "matrix") || !bf_put_u8(w, s->padding, "padding"))
-        return 0;
-    return bf_end(w, name);
-}
-
-static int write_TexMatrix(bf_wctx *w, j3d_TexMatrix *s, const char *name, int64_t index)
-{
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
-        return 0;
-    if (w->measure) {
-        if (!bf_skip(w, 100, "projection"))
-            return 0;
-    } else if (!bf_put_u8(w, s->projection, "projection") || !bf_put_u8(w, s->info, "info") ||
-               !bf_put_u16be(w, s->padding, "padding") || !bf_put_array(w, s->center, 3, 4, 0, 1, "center") ||
-               !bf_put_array(w, s->scale, 2, 4, 0, 1, "scale") || !bf_put_u16be(w, s->rotation, "rotation") ||
-               !bf_put_u16be(w, s->padding2, "padding2") ||
-               !bf_put_array(w, s->translation, 2, 4, 0, 1, "translation") ||
-               !bf_put_array(w, s->effect_matrix, 16, 4, 0, 1, "effect_matrix"))
-        return 0;
-    return bf_end(w, name);
-}
-
-static int write_TevOrder(bf_wctx *w, j3d_TevOrder *s, const char *name, int64_t index)
-{
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
-        return 0;
-    if (!bf_put_u8(w, s->tex_coord, "tex_coord") || !bf_put_u8(w, s->tex_map, "tex_map") ||
-        !bf_put_u8(w, s->channel, "channel") || !bf_put_u8(w, s->padding, "padding"))
-        return 0;
-    return bf_end(w, name);
-}
-
-static int write_TevColor(bf_wctx *w, j3d_TevColor *s, const char *name, int64_t index)
-{
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
-        return 0;
-    if (!bf_put_array(w, s->rgba, 4, 2, 1, 1, "rgba"))
-        return 0;
-    return bf_end(w, name);
-}
-
-static int write_TevStage(bf_wctx *w, j3d_TevStage *s, const char *name, int64_t index)
-{
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
-        return 0;
-    if (!bf_put_u8(w, s->mode, "mode") || !bf_put_array(w, s->color_inputs, 4, 1, 0, 1, "color_inputs") ||
-        !bf_put_u8(w, s->color_op, "color_op") || !bf_put_u8(w, s->color_bias, "color_bias") ||
-        !bf_put_u8(w, s->color_scale, "color_scale") || !bf_put_u8(w, s->color_clamp, "color_clamp") ||
-        !bf_put_u8(w, s->color_register, "color_register") ||
-        !bf_put_array(w, s->alpha_inputs, 4, 1, 0, 1, "alpha_inputs") ||
-        !bf_put_u8(w, s->alpha_op, "alpha_op") || !bf_put_u8(w, s->alpha_bias, "alpha_bias") ||
-        !bf_put_u8(w, s->alpha_scale, "alpha_scale") || !bf_put_u8(w, s->alpha_clamp, "alpha_clamp") ||
-        !bf_put_u8(w, s->alpha_register, "alpha_register") || !bf_put_u8(w, s->padding, "padding"))
-        return 0;
-    return bf_end(w, name);
-}
-
-static int write_SwapMode(bf_wctx *w, j3d_SwapMode *s, const char *name, int64_t index)
-{
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
-        return 0;
-    if (!bf_put_u8(w, s->ras_select, "ras_select") || !bf_put_u8(w, s->tex_select, "tex_select") ||
-        !bf_put_u16be(w, s->padding, "padding"))
-        return 0;
-    return bf_end(w, name);
-}
-
-static int write_SwapTable(bf_wctx *w, j3d_SwapTable *s, const char *name, int64_t index)
-{
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
-        return 0;
-    if (!bf_put_array(w, s->channels, 4, 1, 0, 1, "channels"))
-        return 0;
-    return bf_end(w, name);
-}
-
-static int write_Fog(bf_wctx *w, j3d_Fog *s, const char *name, int64_t index)
-{
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
-        return 0;
-    if (!bf_put_u8(w, s->type, "type") || !bf_put_u8(w, s->enabled, "enabled") ||
-        !bf_put_u16be(w, s->center, "center") || !bf_put_f32be(w, s->start_z, "start_z") ||
-        !bf_put_f32be(w, s->end_z, "end_z") || !bf_put_f32be(w, s->near_z, "near_z") ||
-        !bf_put_f32be(w, s->far_z, "far_z") || !bf_put_array(w, s->color, 4, 1, 0, 1, "color") ||
-        !bf_put_array(w, s->range_adjust, 10, 2, 0, 1, "range_adjust"))
-        return 0;
-    return bf_end(w, name);
-}
-
-static int write_AlphaCompare(bf_wctx *w, j3d_AlphaCompare *s, const char *name, int64_t index)
-{
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
-        return 0;
-    if (!bf_put_u8(w, s->compare0, "compare0") || !bf_put_u8(w, s->reference0, "reference0") ||
-        !bf_put_u8(w, s->operation, "operation") || !bf_put_u8(w, s->compare1, "compare1") ||
-        !bf_put_u8(w, s->reference1, "reference1") || !bf_put_array(w, s->padding, 3, 1, 0, 1, "padding"))
-        return 0;
-    return bf_end(w, name);
-}
-
-static int write_BlendMode(bf_wctx *w, j3d_BlendMode *s, const char *name, int64_t index)
-{
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
-        return 0;
-    if (!bf_put_u8(w, s->type, "type") || !bf_put_u8(w, s->source_factor, "source_factor") ||
-        !bf_put_u8(w, s->destination_factor, "destination_factor") || !bf_put_u8(w, s->logic_op, "logic_op"))
-        return 0;
-    return bf_end(w, name);
-}
-
-static int write_ZMode(bf_wctx *w, j3d_ZMode *s, const char *name, int64_t index)
-{
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
-        return 0;
-    if (!bf_put_u8(w, s->enabled, "enabled") || !bf_put_u8(w, s->function, "function") ||
-        !bf_put_u8(w, s->update, "update") || !bf_put_u8(w, s->padding, "padding"))
-        return 0;
-    return bf_end(w, name);
-}
-
-static int write_NbtScale(bf_wctx *w, j3d_NbtScale *s, const char *name, int64_t index)
-{
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
-        return 0;
-    if (!bf_put_u8(w, s->enabled, "enabled") || !bf_put_array(w, s->padding, 3, 1, 0, 1, "padding") ||
-        !bf_put_array(w, s->scale, 3, 4, 0, 1, "scale"))
-        return 0;
-    return bf_end(w, name);
-}
-
-static int write_Mdl3(bf_wctx *w, j3d_Mdl3 *s, const char *name, int64_t index)
+static int solve_Mdl3(bf_wctx *w, j3d_Mdl3 *s, const char *name, int64_t index)
 {
     bf_ctx *c = &w->c;
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (w->layout) {
-        bf_fit_u16(w, &s->material_count, (int64_t)s->packets_count, 16, (uint64_t)s->_offset, 0, "material_count");
-        if (s->has_subpackets)
-            bf_fit_u16(w, &s->material_count, (int64_t)s->subpackets_count, 16, (uint64_t)s->_offset, 0, "material_count");
-        if (s->has_matrix_indices)
-            bf_fit_u16(w, &s->material_count, bf_div(c, (int64_t)s->matrix_indices.len, INT64_C(8)), 16, (uint64_t)s->_offset, 0, "material_count");
-        if (s->has_unknown)
-            bf_fit_u16(w, &s->material_count, (int64_t)s->unknown_count, 16, (uint64_t)s->_offset, 0, "material_count");
-        if (s->has_indices)
-            bf_fit_u16(w, &s->material_count, (int64_t)s->indices_count, 16, (uint64_t)s->_offset, 0, "material_count");
-    }
-    if (w->measure) {
-        if (!bf_skip(w, 28, "material_count"))
-            return 0;
-    } else if (!bf_put_u16be(w, s->material_count, "material_count") ||
-               !bf_put_u16be(w, s->padding, "padding") ||
-               !bf_put_u32be(w, s->packet_table_offset, "packet_table_offset") ||
-               !bf_put_u32be(w, s->subpacket_offset, "subpacket_offset") ||
-               !bf_put_u32be(w, s->matrix_index_offset, "matrix_index_offset") ||
-               !bf_put_u32be(w, s->unknown_offset, "unknown_offset") ||
-               !bf_put_u32be(w, s->index_offset, "index_offset") ||
-               !bf_put_u32be(w, s->name_table_offset, "name_table_offset"))
+    bf_fit_u16(w, &s->material_count, (int64_t)s->packets_count, 16, (uint64_t)s->_offset, 0, "material_count");
+    if (s->has_subpackets)
+        bf_fit_u16(w, &s->material_count, (int64_t)s->subpackets_count, 16, (uint64_t)s->_offset, 0, "material_count");
+    if (s->has_matrix_indices)
+        bf_fit_u16(w, &s->material_count, bf_div(c, (int64_t)s->matrix_indices.len, INT64_C(8)), 16, (uint64_t)s->_offset, 0, "material_count");
+    if (s->has_unknown)
+        bf_fit_u16(w, &s->material_count, (int64_t)s->unknown_count, 16, (uint64_t)s->_offset, 0, "material_count");
+    if (s->has_indices)
+        bf_fit_u16(w, &s->material_count, (int64_t)s->indices_count, 16, (uint64_t)s->_offset, 0, "material_count");
+    if (!bf_skip(w, 28, "material_count"))
         return 0;
-    if (w->layout) {
-        if (!bf_enqueue_pooled(w, place_Mdl3_packets, base_Mdl3_packets, s, 0))
-            return 0;
-    } else {
-        size_t resume = w->pos;
-        if (!bf_wseek(w, s->packets_at, "packets"))
-            return 0;
-        for (uint32_t i = 0; i < s->packets_count; i++)
-            if (!write_Mdl3Packet(w, &s->packets[i], "packets", i))
-                return 0;
-        w->pos = resume;
-    }
-    if (w->layout && s->subpackets_count > 0)
+    if (!bf_enqueue_pooled(w, place_Mdl3_packets, base_Mdl3_packets, s, 0))
+        return 0;
+    if (s->subpackets_count > 0)
         s->has_subpackets = 1;
     if (s->has_subpackets) {
-        if (w->layout) {
-            if (!bf_enqueue_pooled(w, place_Mdl3_subpackets, base_Mdl3_subpackets, s, 0))
-                return 0;
-        } else {
-            size_t resume = w->pos;
-            if (!bf_wseek(w, s->subpackets_at, "subpackets"))
-                return 0;
-            if (w->measure) {
-                if (!bf_skip(w, (uint64_t)s->subpackets_count * 16, "subpackets"))
-                    return 0;
-            } else {
-                size_t changes = w->changes;
-                for (uint32_t i = 0; i < s->subpackets_count; i++)
-                    if (!write_Mdl3Subpackets(w, &s->subpackets[i], "subpackets", i))
-                        return 0;
-                w->changes = changes;
-            }
-            w->pos = resume;
-        }
+        if (!bf_enqueue_pooled(w, place_Mdl3_subpackets, base_Mdl3_subpackets, s, 0))
+            return 0;
     }
     if (s->has_matrix_indices) {
-        if (w->layout) {
-            if (!bf_enqueue_pooled(w, place_Mdl3_matrix_indices, base_Mdl3_matrix_indices, s, 0))
-                return 0;
-        } else {
-            size_t resume = w->pos;
-            if (!bf_wseek(w, s->matrix_indices_at, "matrix_indices") ||
-                !bf_put_bytes(w, s->matrix_indices.ptr, s->matrix_indices.len, "matrix_indices"))
-                return 0;
-            w->pos = resume;
-        }
+        if (!bf_enqueue_pooled(w, place_Mdl3_matrix_indices, base_Mdl3_matrix_indices, s, 0))
+            return 0;
     }
-    if (w->layout && s->unknown_count > 0)
+    if (s->unknown_count > 0)
         s->has_unknown = 1;
     if (s->has_unknown) {
-        if (w->layout) {
-            if (!bf_enqueue_pooled(w, place_Mdl3_unknown, base_Mdl3_unknown, s, 0))
-                return 0;
-        } else {
-            size_t resume = w->pos;
-            if (!bf_wseek(w, s->unknown_at, "unknown") ||
-                !bf_put_array(w, s->unknown, s->unknown_count, 1, 0, 1, "unknown"))
-                return 0;
-            w->pos = resume;
-        }
+        if (!bf_enqueue_pooled(w, place_Mdl3_unknown, base_Mdl3_unknown, s, 0))
+            return 0;
     }
-    if (w->layout && s->indices_count > 0)
+    if (s->indices_count > 0)
         s->has_indices = 1;
     if (s->has_indices) {
-        if (w->layout) {
-            if (!bf_enqueue_pooled(w, place_Mdl3_indices, base_Mdl3_indices, s, 0))
-                return 0;
-        } else {
-            size_t resume = w->pos;
-            if (!bf_wseek(w, s->indices_at, "indices") ||
-                !bf_put_array(w, s->indices, s->indices_count, 2, 0, 1, "indices"))
-                return 0;
-            w->pos = resume;
-        }
+        if (!bf_enqueue_pooled(w, place_Mdl3_indices, base_Mdl3_indices, s, 0))
+            return 0;
     }
     if (s->has_names) {
-        if (w->layout) {
-            if (!bf_enqueue_pooled(w, place_Mdl3_names, base_Mdl3_names, s, 0))
-                return 0;
-        } else {
-            size_t resume = w->pos;
-            if (!bf_wseek(w, s->names_at, "names") || !write_NameTable(w, &s->names, "names", -1))
-                return 0;
-            w->pos = resume;
-        }
+        if (!bf_enqueue_pooled(w, place_Mdl3_names, base_Mdl3_names, s, 0))
+            return 0;
     }
     return bf_end(w, name);
 }
 
-static int write_Mdl3Packet(bf_wctx *w, j3d_Mdl3Packet *s, const char *name, int64_t index)
+static int solve_Mdl3Packet(bf_wctx *w, j3d_Mdl3Packet *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (w->measure) {
-        if (!bf_skip(w, 8, "offset"))
-            return 0;
-    } else if (!bf_put_u32be(w, s->offset, "offset") || !bf_put_u32be(w, s->size, "size"))
+    if (!bf_skip(w, 8, "offset"))
         return 0;
-    if (w->layout) {
-        if (!bf_enqueue_pooled(w, place_Mdl3Packet_commands, base_Mdl3Packet_commands, s, 0))
-            return 0;
-    } else {
-        size_t resume = w->pos;
-        if (!bf_wseek(w, s->commands_at, "commands"))
-            return 0;
-        for (uint32_t i = 0; i < s->commands_count; i++)
-            if (!write_GxCommand(w, &s->commands[i], "commands", i))
-                return 0;
-        if (!bf_put_tail(w, &s->commands_tail, "commands"))
-            return 0;
-        w->pos = resume;
-    }
-    return bf_end(w, name);
-}
-
-static int write_Mdl3Subpackets(bf_wctx *w, j3d_Mdl3Subpackets *s, const char *name, int64_t index)
-{
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
-        return 0;
-    if (!bf_put_u16be(w, s->color_channel, "color_channel") ||
-        !bf_put_u16be(w, s->channel_control, "channel_control") || !bf_put_u16be(w, s->tex_gen, "tex_gen") ||
-        !bf_put_u16be(w, s->texture, "texture") || !bf_put_u16be(w, s->tev, "tev") ||
-        !bf_put_u16be(w, s->pixel, "pixel") || !bf_put_u32be(w, s->padding, "padding"))
+    if (!bf_enqueue_pooled(w, place_Mdl3Packet_commands, base_Mdl3Packet_commands, s, 0))
         return 0;
     return bf_end(w, name);
 }
 
-static int write_GxCommand(bf_wctx *w, j3d_GxCommand *s, const char *name, int64_t index)
+static int solve_GxCommand(bf_wctx *w, j3d_GxCommand *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (!bf_put_u8(w, s->opcode, "opcode"))
+    if (!bf_skip(w, 1, "opcode"))
         return 0;
     if (s->has_body) {
-        if (s->body.kind == J3D_KIND_BP_COMMAND) {
-            if (!write_BpCommand(w, s->body.BpCommand, "body", -1))
+        switch (s->body.kind) {
+        case J3D_KIND_BP_COMMAND:
+            if (!solve_BpCommand(w, s->body.BpCommand, "body", -1))
                 return 0;
-        } else if (s->body.kind == J3D_KIND_XF_COMMAND) {
-            if (!write_XfCommand(w, s->body.XfCommand, "body", -1))
+            break;
+        case J3D_KIND_XF_COMMAND:
+            if (!solve_XfCommand(w, s->body.XfCommand, "body", -1))
                 return 0;
-        } else if (s->body.kind == J3D_KIND_CP_COMMAND) {
-            if (!write_CpCommand(w, s->body.CpCommand, "body", -1))
+            break;
+        case J3D_KIND_CP_COMMAND:
+            if (!solve_CpCommand(w, s->body.CpCommand, "body", -1))
                 return 0;
-        } else if (s->body.kind == J3D_KIND_XF_INDEXED_COMMAND) {
-            if (!write_XfIndexedCommand(w, s->body.XfIndexedCommand, "body", -1))
+            break;
+        case J3D_KIND_XF_INDEXED_COMMAND:
+            if (!solve_XfIndexedCommand(w, s->body.XfIndexedCommand, "body", -1))
                 return 0;
-        } else if (!bf_put_bytes(w, s->body.raw.ptr, s->body.raw.len, "body")) {
-            return 0;
+            break;
+        default:
+            if (!bf_skip(w, s->body.raw.len, "body"))
+                return 0;
         }
     }
     return bf_end(w, name);
 }
 
-static int write_BpCommand(bf_wctx *w, j3d_BpCommand *s, const char *name, int64_t index)
+static int solve_BpCommand(bf_wctx *w, j3d_BpCommand *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (!bf_put_u8(w, s->reg, "reg") || !bf_put_u24(w, s->value, 1, "value"))
+    if (!bf_skip(w, 4, "reg"))
         return 0;
     return bf_end(w, name);
 }
 
-static int write_XfCommand(bf_wctx *w, j3d_XfCommand *s, const char *name, int64_t index)
+static int solve_XfCommand(bf_wctx *w, j3d_XfCommand *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (w->layout)
-        bf_fit_u16(w, &s->count_minus_one, bf_sub((int64_t)s->values_count, INT64_C(1)), 16, (uint64_t)s->_offset, 0, "count_minus_one");
-    if (!bf_put_u16be(w, s->count_minus_one, "count_minus_one") || !bf_put_u16be(w, s->address, "address") ||
-        !bf_put_array(w, s->values, s->values_count, 4, 0, 1, "values"))
+    bf_fit_u16(w, &s->count_minus_one, bf_sub((int64_t)s->values_count, INT64_C(1)), 16, (uint64_t)s->_offset, 0, "count_minus_one");
+    if (!bf_skip(w, 4, "count_minus_one"))
+        return 0;
+    if (!bf_skip(w, (uint64_t)s->values_count * 4, "values"))
         return 0;
     return bf_end(w, name);
 }
 
-static int write_CpCommand(bf_wctx *w, j3d_CpCommand *s, const char *name, int64_t index)
+static int solve_CpCommand(bf_wctx *w, j3d_CpCommand *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (!bf_put_u8(w, s->reg, "reg") || !bf_put_u32be(w, s->value, "value"))
+    if (!bf_skip(w, 5, "reg"))
         return 0;
     return bf_end(w, name);
 }
 
-static int write_XfIndexedCommand(bf_wctx *w, j3d_XfIndexedCommand *s, const char *name, int64_t index)
+static int solve_XfIndexedCommand(bf_wctx *w, j3d_XfIndexedCommand *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (!bf_put_u16be(w, s->index, "index") || !bf_put_u16be(w, s->address, "address"))
+    if (!bf_skip(w, 4, "index"))
         return 0;
     return bf_end(w, name);
 }
 
-static int write_Tex1(bf_wctx *w, j3d_Tex1 *s, const char *name, int64_t index)
+static int solve_Tex1(bf_wctx *w, j3d_Tex1 *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (w->layout)
-        bf_fit_u16(w, &s->texture_count, (int64_t)s->headers_count, 16, (uint64_t)s->_offset, 0, "texture_count");
-    if (w->measure) {
-        if (!bf_skip(w, 12, "texture_count"))
-            return 0;
-    } else if (!bf_put_u16be(w, s->texture_count, "texture_count") ||
-               !bf_put_u16be(w, s->padding, "padding") ||
-               !bf_put_u32be(w, s->header_table_offset, "header_table_offset") ||
-               !bf_put_u32be(w, s->name_table_offset, "name_table_offset"))
+    bf_fit_u16(w, &s->texture_count, (int64_t)s->headers_count, 16, (uint64_t)s->_offset, 0, "texture_count");
+    if (!bf_skip(w, 12, "texture_count"))
         return 0;
-    if (w->layout) {
-        if (!bf_enqueue_pooled(w, place_Tex1_headers, base_Tex1_headers, s, 0))
-            return 0;
-    } else {
-        size_t resume = w->pos;
-        if (!bf_wseek(w, s->headers_at, "headers"))
-            return 0;
-        for (uint32_t i = 0; i < s->headers_count; i++)
-            if (!write_BtiHeader(w, &s->headers[i], "headers", i))
-                return 0;
-        w->pos = resume;
-    }
+    if (!bf_enqueue_pooled(w, place_Tex1_headers, base_Tex1_headers, s, 0))
+        return 0;
     if (s->has_names) {
-        if (w->layout) {
-            if (!bf_enqueue_pooled(w, place_Tex1_names, base_Tex1_names, s, 0))
-                return 0;
-        } else {
-            size_t resume = w->pos;
-            if (!bf_wseek(w, s->names_at, "names") || !write_NameTable(w, &s->names, "names", -1))
-                return 0;
-            w->pos = resume;
-        }
+        if (!bf_enqueue_pooled(w, place_Tex1_names, base_Tex1_names, s, 0))
+            return 0;
     }
     return bf_end(w, name);
 }
 
-static int write_BtiHeader(bf_wctx *w, j3d_BtiHeader *s, const char *name, int64_t index)
+static int solve_BtiHeader(bf_wctx *w, j3d_BtiHeader *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (w->layout) {
-        if (s->has_palette)
-            bf_fit_u16(w, &s->color_count, (int64_t)s->palette_count, 16, (uint64_t)s->_offset + 10, 0, "color_count");
-        bf_fit_u8(w, &s->mipmap_count, (int64_t)s->images_count, 8, (uint64_t)s->_offset + 24, 0, "mipmap_count");
-    }
-    if (w->measure) {
-        if (!bf_skip(w, 32, "format"))
-            return 0;
-    } else if (!bf_put_u8(w, s->format, "format") || !bf_put_u8(w, s->alpha, "alpha") ||
-               !bf_put_u16be(w, s->width, "width") || !bf_put_u16be(w, s->height, "height") ||
-               !bf_put_u8(w, s->wrap_s, "wrap_s") || !bf_put_u8(w, s->wrap_t, "wrap_t") ||
-               !bf_put_u8(w, s->palettes_enabled, "palettes_enabled") ||
-               !bf_put_u8(w, s->palette_format, "palette_format") ||
-               !bf_put_u16be(w, s->color_count, "color_count") ||
-               !bf_put_u32be(w, s->palette_offset, "palette_offset") ||
-               !bf_put_u8(w, s->mipmaps_enabled, "mipmaps_enabled") ||
-               !bf_put_u8(w, s->edge_lod, "edge_lod") || !bf_put_u8(w, s->bias_clamp, "bias_clamp") ||
-               !bf_put_u8(w, s->max_anisotropy, "max_anisotropy") ||
-               !bf_put_u8(w, s->min_filter, "min_filter") || !bf_put_u8(w, s->mag_filter, "mag_filter") ||
-               !bf_put_u8(w, s->min_lod, "min_lod") || !bf_put_u8(w, s->max_lod, "max_lod") ||
-               !bf_put_u8(w, s->mipmap_count, "mipmap_count") || !bf_put_u8(w, s->unknown, "unknown") ||
-               !bf_put_u16be(w, s->lod_bias, "lod_bias") || !bf_put_u32be(w, s->image_offset, "image_offset"))
+    if (s->has_palette)
+        bf_fit_u16(w, &s->color_count, (int64_t)s->palette_count, 16, (uint64_t)s->_offset + 10, 0, "color_count");
+    bf_fit_u8(w, &s->mipmap_count, (int64_t)s->images_count, 8, (uint64_t)s->_offset + 24, 0, "mipmap_count");
+    if (!bf_skip(w, 32, "format"))
         return 0;
-    if (w->layout && s->palette_count > 0)
+    if (s->palette_count > 0)
         s->has_palette = 1;
     if (s->has_palette) {
-        if (w->layout) {
-            if (!bf_enqueue_pooled(w, place_BtiHeader_palette, base_BtiHeader_palette, s, 0))
-                return 0;
-        } else {
-            size_t resume = w->pos;
-            if (!bf_wseek(w, s->palette_at, "palette") ||
-                !bf_put_array(w, s->palette, s->palette_count, 2, 0, 1, "palette"))
-                return 0;
-            w->pos = resume;
-        }
-    }
-    if (w->layout) {
-        if (!bf_enqueue_pooled(w, place_BtiHeader_images, base_BtiHeader_images, s, 0))
+        if (!bf_enqueue_pooled(w, place_BtiHeader_palette, base_BtiHeader_palette, s, 0))
             return 0;
-    } else {
-        size_t resume = w->pos;
-        if (!bf_wseek(w, s->images_at, "images"))
-            return 0;
-        for (uint32_t i = 0; i < s->images_count; i++) {
-            if (w->layout) {
-                bf_set_i64(w, &s->images[i]._p_format, (int64_t)s->format);
-                bf_set_i64(w, &s->images[i]._p_width, (int64_t)s->width);
-                bf_set_i64(w, &s->images[i]._p_height, (int64_t)s->height);
-                bf_set_i64(w, &s->images[i]._p_level, (int64_t)i);
-            }
-            if (!write_TextureImage(w, &s->images[i], "images", i))
-                return 0;
-        }
-        w->pos = resume;
     }
+    if (!bf_enqueue_pooled(w, place_BtiHeader_images, base_BtiHeader_images, s, 0))
+        return 0;
     return bf_end(w, name);
 }
 
-static int write_TextureImage(bf_wctx *w, j3d_TextureImage *s, const char *name, int64_t index)
+static int solve_TextureImage(bf_wctx *w, j3d_TextureImage *s, const char *name, int64_t index)
 {
     bf_ctx *c = &w->c;
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (w->layout) {
-        {
-            size_t seen = w->changes; /* nothing reads data */
-            bf_size_padding(w, &s->data, bf_mul(bf_mul(bf_div(c, bf_sub(bf_add(bf_max(bf_shr(s->_p_width, s->_p_level), 1),
-                            j3d_TextureImage_v_tile_width(c, s)), 1), j3d_TextureImage_v_tile_width(c, s)), bf_div(c, bf_sub(bf_add(bf_max(bf_shr(s->_p_height,
-                            s->_p_level), 1), j3d_TextureImage_v_tile_height(c, s)), 1), j3d_TextureImage_v_tile_height(c, s))),
-                            j3d_TextureImage_v_tile_bytes(c, s)));
-            w->changes = seen;
-        }
+    {
+        size_t seen = w->changes; /* nothing reads data */
+        bf_size_padding(w, &s->data, bf_mul(bf_mul(bf_div(c, bf_sub(bf_add(bf_max(bf_shr(s->_p_width, s->_p_level), 1), j3d_TextureImage_v_tile_width(c, s)),
+                        1), j3d_TextureImage_v_tile_width(c, s)), bf_div(c, bf_sub(bf_add(bf_max(bf_shr(s->_p_height, s->_p_level), 1),
+                        j3d_TextureImage_v_tile_height(c, s)), 1), j3d_TextureImage_v_tile_height(c, s))), j3d_TextureImage_v_tile_bytes(c, s)));
+        w->changes = seen;
     }
-    if (!bf_put_bytes(w, s->data.ptr, s->data.len, "data"))
+    if (!bf_skip(w, s->data.len, "data"))
         return 0;
     return bf_end(w, name);
 }
@@ -4189,19 +4043,23 @@ int j3d_write_model(const j3d_File *doc, struct bf_buffer *out, bf_error *err)
 {
     bf_wctx w;
     bf_wctx_init(&w, out, doc);
-    /* replay never changes the document: the cast only matches the shared functions */
-    int ok = write_File(&w, (j3d_File *)(uintptr_t)doc, NULL, -1);
+    int ok = write_File(&w, doc, NULL, -1);
     *err = w.err;
     bf_wctx_free(&w);
     return ok;
 }
 
-static int pass_model(bf_wctx *w, void *doc)
+static int solve_entry_model(bf_wctx *w, void *doc)
+{
+    return solve_File(w, doc, NULL, -1);
+}
+
+static int write_entry_model(bf_wctx *w, void *doc)
 {
     return write_File(w, doc, NULL, -1);
 }
 
 int j3d_build_model(j3d_File *doc, bf_arena *arena, struct bf_buffer *out, bf_error *err)
 {
-    return bf_build(doc, 0, arena, out, err, pass_model);
+    return bf_build(doc, 0, arena, out, err, solve_entry_model, write_entry_model);
 }

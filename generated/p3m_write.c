@@ -8,225 +8,152 @@
 #include "bf_expr.h"
 #include "bf_write.h"
 
-static int write_File(bf_wctx *w, p3m_File *s, const char *name, int64_t index);
-static int write_Header(bf_wctx *w, p3m_Header *s, const char *name, int64_t index);
-static int write_Data(bf_wctx *w, p3m_Data *s, const char *name, int64_t index);
-static int write_Part(bf_wctx *w, p3m_Part *s, const char *name, int64_t index);
-static int write_Vertex(bf_wctx *w, p3m_Vertex *s, const char *name, int64_t index);
-static int write_Normal(bf_wctx *w, p3m_Normal *s, const char *name, int64_t index);
-static int write_WeightGroup(bf_wctx *w, p3m_WeightGroup *s, const char *name, int64_t index);
-static int write_WeightRange(bf_wctx *w, p3m_WeightRange *s, const char *name, int64_t index);
-static int write_Material(bf_wctx *w, p3m_Material *s, const char *name, int64_t index);
-static int write_Texture(bf_wctx *w, p3m_Texture *s, const char *name, int64_t index);
-static int write_EmbeddedTexture(bf_wctx *w, p3m_EmbeddedTexture *s, const char *name, int64_t index);
-static int write_Ptf(bf_wctx *w, p3m_Ptf *s, const char *name, int64_t index);
-static int write_Lz4Frame(bf_wctx *w, p3m_Lz4Frame *s, const char *name, int64_t index);
-static int write_Lz4Block(bf_wctx *w, p3m_Lz4Block *s, const char *name, int64_t index);
-static int write_ExternalTexture(bf_wctx *w, p3m_ExternalTexture *s, const char *name, int64_t index);
-static int write_Bone(bf_wctx *w, p3m_Bone *s, const char *name, int64_t index);
-static int write_Animation(bf_wctx *w, p3m_Animation *s, const char *name, int64_t index);
-static int write_AnimationAction(bf_wctx *w, p3m_AnimationAction *s, const char *name, int64_t index);
-static int write_Action(bf_wctx *w, p3m_Action *s, const char *name, int64_t index);
-static int write_PartName(bf_wctx *w, p3m_PartName *s, const char *name, int64_t index);
-static int write_ActionData(bf_wctx *w, p3m_ActionData *s, const char *name, int64_t index);
-static int write_Vec3(bf_wctx *w, p3m_Vec3 *s, const char *name, int64_t index);
+static int write_File(bf_wctx *w, const p3m_File *s, const char *name, int64_t index);
+static int write_Header(bf_wctx *w, const p3m_Header *s, const char *name, int64_t index);
+static int write_Data(bf_wctx *w, const p3m_Data *s, const char *name, int64_t index);
+static int write_Part(bf_wctx *w, const p3m_Part *s, const char *name, int64_t index);
+static int write_Vertex(bf_wctx *w, const p3m_Vertex *s, const char *name, int64_t index);
+static int write_Normal(bf_wctx *w, const p3m_Normal *s, const char *name, int64_t index);
+static int write_WeightGroup(bf_wctx *w, const p3m_WeightGroup *s, const char *name, int64_t index);
+static int write_WeightRange(bf_wctx *w, const p3m_WeightRange *s, const char *name, int64_t index);
+static int write_Material(bf_wctx *w, const p3m_Material *s, const char *name, int64_t index);
+static int write_Texture(bf_wctx *w, const p3m_Texture *s, const char *name, int64_t index);
+static int write_EmbeddedTexture(bf_wctx *w, const p3m_EmbeddedTexture *s, const char *name, int64_t index);
+static int write_Ptf(bf_wctx *w, const p3m_Ptf *s, const char *name, int64_t index);
+static int write_Lz4Frame(bf_wctx *w, const p3m_Lz4Frame *s, const char *name, int64_t index);
+static int write_Lz4Block(bf_wctx *w, const p3m_Lz4Block *s, const char *name, int64_t index);
+static int write_ExternalTexture(bf_wctx *w, const p3m_ExternalTexture *s, const char *name, int64_t index);
+static int write_Bone(bf_wctx *w, const p3m_Bone *s, const char *name, int64_t index);
+static int write_Animation(bf_wctx *w, const p3m_Animation *s, const char *name, int64_t index);
+static int write_AnimationAction(bf_wctx *w, const p3m_AnimationAction *s, const char *name, int64_t index);
+static int write_Action(bf_wctx *w, const p3m_Action *s, const char *name, int64_t index);
+static int write_PartName(bf_wctx *w, const p3m_PartName *s, const char *name, int64_t index);
+static int write_ActionData(bf_wctx *w, const p3m_ActionData *s, const char *name, int64_t index);
+static int write_Vec3(bf_wctx *w, const p3m_Vec3 *s, const char *name, int64_t index);
+static int solve_File(bf_wctx *w, p3m_File *s, const char *name, int64_t index);
+static int solve_Header(bf_wctx *w, p3m_Header *s, const char *name, int64_t index);
+static int solve_Data(bf_wctx *w, p3m_Data *s, const char *name, int64_t index);
+static int solve_Part(bf_wctx *w, p3m_Part *s, const char *name, int64_t index);
+static int solve_WeightGroup(bf_wctx *w, p3m_WeightGroup *s, const char *name, int64_t index);
+static int solve_WeightRange(bf_wctx *w, p3m_WeightRange *s, const char *name, int64_t index);
+static int solve_Material(bf_wctx *w, p3m_Material *s, const char *name, int64_t index);
+static int solve_Texture(bf_wctx *w, p3m_Texture *s, const char *name, int64_t index);
+static int solve_EmbeddedTexture(bf_wctx *w, p3m_EmbeddedTexture *s, const char *name, int64_t index);
+static int solve_ExternalTexture(bf_wctx *w, p3m_ExternalTexture *s, const char *name, int64_t index);
+static int solve_Bone(bf_wctx *w, p3m_Bone *s, const char *name, int64_t index);
+static int solve_Animation(bf_wctx *w, p3m_Animation *s, const char *name, int64_t index);
+static int solve_Action(bf_wctx *w, p3m_Action *s, const char *name, int64_t index);
+static int solve_PartName(bf_wctx *w, p3m_PartName *s, const char *name, int64_t index);
+static int solve_ActionData(bf_wctx *w, p3m_ActionData *s, const char *name, int64_t index);
 
 #include "p3m_access.h"
 
-static int write_File(bf_wctx *w, p3m_File *s, const char *name, int64_t index)
+static int write_File(bf_wctx *w, const p3m_File *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_begin(w, s->_offset, name, index))
         return 0;
     if (!write_Header(w, &s->header, "header", -1) || !write_Data(w, &s->data, "data", -1))
         return 0;
     return bf_end(w, name);
 }
 
-static int write_Header(bf_wctx *w, p3m_Header *s, const char *name, int64_t index)
+static int write_Header(bf_wctx *w, const p3m_Header *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_begin(w, s->_offset, name, index))
         return 0;
-    if (w->layout)
-        s->magic = (bf_str){"P3M", 3, 0};
     if (!bf_put_fixed_str(w, &s->magic, 3, "magic") || !bf_put_u8(w, s->version, "version") ||
         !bf_put_u8(w, s->flags, "flags"))
         return 0;
     return bf_end(w, name);
 }
 
-static int write_Data(bf_wctx *w, p3m_Data *s, const char *name, int64_t index)
+static int write_Data(bf_wctx *w, const p3m_Data *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_begin(w, s->_offset, name, index))
         return 0;
-    if (w->layout) {
-        bf_fit_u8(w, &s->part_count, (int64_t)s->parts_count, 8, (uint64_t)s->_offset, 0, "part_count");
-        bf_fit_u8(w, &s->material_count, (int64_t)s->materials_count, 8, (uint64_t)s->material_count_at, 0, "material_count");
-        bf_fit_u8(w, &s->texture_count, (int64_t)s->textures_count, 8, (uint64_t)s->texture_count_at, 0, "texture_count");
-        bf_fit_u8(w, &s->bone_count, (int64_t)s->bones_count, 8, (uint64_t)s->bone_count_at, 0, "bone_count");
-        bf_fit_u8(w, &s->animation_count, (int64_t)s->animations_count, 8, (uint64_t)s->animation_count_at, 0, "animation_count");
-        bf_fit_u8(w, &s->action_count, (int64_t)s->actions_count, 8, (uint64_t)s->action_count_at, 0, "action_count");
-    }
     if (!bf_put_u8(w, s->part_count, "part_count") ||
         !bf_put_array(w, s->visibility, s->visibility_count, 1, 0, 0, "visibility"))
         return 0;
-    bf_set_unread_u64(&s->parts_at, w->pos);
     for (uint32_t i = 0; i < s->parts_count; i++)
         if (!write_Part(w, &s->parts[i], "parts", i))
             return 0;
-    bf_set_u64(w, &s->material_count_at, w->pos);
     if (!bf_put_u8(w, s->material_count, "material_count"))
         return 0;
-    bf_set_unread_u64(&s->materials_at, w->pos);
     for (uint32_t i = 0; i < s->materials_count; i++)
         if (!write_Material(w, &s->materials[i], "materials", i))
             return 0;
-    bf_set_u64(w, &s->texture_count_at, w->pos);
     if (!bf_put_u8(w, s->texture_count, "texture_count"))
         return 0;
-    bf_set_unread_u64(&s->textures_at, w->pos);
     for (uint32_t i = 0; i < s->textures_count; i++)
         if (!write_Texture(w, &s->textures[i], "textures", i))
             return 0;
-    bf_set_u64(w, &s->bone_count_at, w->pos);
     if (!bf_put_u8(w, s->bone_count, "bone_count"))
         return 0;
-    bf_set_unread_u64(&s->bones_at, w->pos);
     for (uint32_t i = 0; i < s->bones_count; i++)
         if (!write_Bone(w, &s->bones[i], "bones", i))
             return 0;
-    bf_set_u64(w, &s->animation_count_at, w->pos);
     if (!bf_put_u8(w, s->animation_count, "animation_count"))
         return 0;
-    bf_set_unread_u64(&s->animations_at, w->pos);
     for (uint32_t i = 0; i < s->animations_count; i++)
         if (!write_Animation(w, &s->animations[i], "animations", i))
             return 0;
-    bf_set_u64(w, &s->action_count_at, w->pos);
     if (!bf_put_u8(w, s->action_count, "action_count"))
         return 0;
-    bf_set_unread_u64(&s->actions_at, w->pos);
     for (uint32_t i = 0; i < s->actions_count; i++)
         if (!write_Action(w, &s->actions[i], "actions", i))
             return 0;
-    if (w->layout) {
-        s->strings = bf_table_bytes_never_empty(w, &s->strings, (const uint8_t *)"", 0, "strings");
-        if (w->err.failed)
-            return 0;
-    }
-    bf_set_unread_u64(&s->strings_at, w->pos);
     if (!bf_put_bytes(w, s->strings.ptr, s->strings.len, "strings"))
         return 0;
     return bf_end(w, name);
 }
 
-static int write_Part(bf_wctx *w, p3m_Part *s, const char *name, int64_t index)
+static int write_Part(bf_wctx *w, const p3m_Part *s, const char *name, int64_t index)
 {
-    p3m_File *RW = w->root;
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_begin(w, s->_offset, name, index))
         return 0;
-    if (w->layout) {
-        bf_fit_u16(w, &s->vertex_count, (int64_t)s->vertices_count, 16, (uint64_t)s->_offset + 4, 0, "vertex_count");
-        if (s->has_normals)
-            bf_fit_u16(w, &s->vertex_count, (int64_t)s->normals_count, 16, (uint64_t)s->_offset + 4, 0, "vertex_count");
-        bf_fit_u16(w, &s->index_count, (int64_t)s->indices_count, 16, (uint64_t)s->index_count_at, 0, "index_count");
-        bf_fit_u8(w, &s->weight_group_count, (int64_t)s->weight_groups_count, 8, (uint64_t)s->weight_group_count_at, 0, "weight_group_count");
-    }
-    if (!bf_put_u8(w, s->flags, "flags"))
+    if (!bf_put_u8(w, s->flags, "flags") || !bf_put_u16le(w, s->name, "name") ||
+        !bf_put_u8(w, s->material, "material") || !bf_put_u16le(w, s->vertex_count, "vertex_count"))
         return 0;
-    if (w->layout) {
-        {
-            int64_t off = bf_intern(w, &RW->data.strings, (const uint8_t *)"", 0, &s->name_str, "name");
-            if (w->err.failed)
-                return 0;
-            if (off < 0)
-                return bf_fail(&w->c, w->pos, "name", "the string is missing");
-            bf_fit_u16(w, &s->name, off, 16, (uint64_t)s->_offset + 1, 0, "name");
-        }
-    }
-    if (w->measure) {
-        if (!bf_skip(w, 5, "name"))
+    for (uint32_t i = 0; i < s->vertices_count; i++)
+        if (!write_Vertex(w, &s->vertices[i], "vertices", i))
             return 0;
-    } else if (!bf_put_u16le(w, s->name, "name") || !bf_put_u8(w, s->material, "material") ||
-               !bf_put_u16le(w, s->vertex_count, "vertex_count"))
-        return 0;
-    if (w->measure) {
-        if (!bf_skip(w, (uint64_t)s->vertices_count * 20, "vertices"))
-            return 0;
-    } else {
-        size_t changes = w->changes;
-        for (uint32_t i = 0; i < s->vertices_count; i++)
-            if (!write_Vertex(w, &s->vertices[i], "vertices", i))
-                return 0;
-        w->changes = changes;
-    }
-    if (w->layout && s->normals_count > 0)
-        s->has_normals = 1;
     if (s->has_normals) {
-        bf_set_unread_u64(&s->normals_at, w->pos);
-        if (w->measure) {
-            if (!bf_skip(w, (uint64_t)s->normals_count * 12, "normals"))
+        for (uint32_t i = 0; i < s->normals_count; i++)
+            if (!write_Normal(w, &s->normals[i], "normals", i))
                 return 0;
-        } else {
-            size_t changes = w->changes;
-            for (uint32_t i = 0; i < s->normals_count; i++)
-                if (!write_Normal(w, &s->normals[i], "normals", i))
-                    return 0;
-            w->changes = changes;
-        }
     }
-    bf_set_u64(w, &s->index_count_at, w->pos);
-    if (!bf_put_u16le(w, s->index_count, "index_count"))
+    if (!bf_put_u16le(w, s->index_count, "index_count") ||
+        !bf_put_array(w, s->indices, s->indices_count, 2, 0, 0, "indices") ||
+        !bf_put_u8(w, s->weight_group_count, "weight_group_count"))
         return 0;
-    bf_set_unread_u64(&s->indices_at, w->pos);
-    if (!bf_put_array(w, s->indices, s->indices_count, 2, 0, 0, "indices"))
-        return 0;
-    bf_set_u64(w, &s->weight_group_count_at, w->pos);
-    if (!bf_put_u8(w, s->weight_group_count, "weight_group_count"))
-        return 0;
-    bf_set_unread_u64(&s->weight_groups_at, w->pos);
-    for (uint32_t i = 0; i < s->weight_groups_count; i++) {
-        if (w->layout) {
-            bf_set_i64(w, &s->weight_groups[i]._p_vertex_count, (int64_t)s->vertex_count);
-        }
+    for (uint32_t i = 0; i < s->weight_groups_count; i++)
         if (!write_WeightGroup(w, &s->weight_groups[i], "weight_groups", i))
             return 0;
-    }
     return bf_end(w, name);
 }
 
-static int write_Vertex(bf_wctx *w, p3m_Vertex *s, const char *name, int64_t index)
+static int write_Vertex(bf_wctx *w, const p3m_Vertex *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (name && !bf_push(&w->c, name, index))
         return 0;
     if (!bf_put_array(w, s->position, 3, 4, 0, 0, "position") || !bf_put_array(w, s->uv, 2, 4, 0, 0, "uv"))
         return 0;
     return bf_end(w, name);
 }
 
-static int write_Normal(bf_wctx *w, p3m_Normal *s, const char *name, int64_t index)
+static int write_Normal(bf_wctx *w, const p3m_Normal *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (name && !bf_push(&w->c, name, index))
         return 0;
     if (!bf_put_array(w, s->normal, 3, 4, 0, 0, "normal"))
         return 0;
     return bf_end(w, name);
 }
 
-static int write_WeightGroup(bf_wctx *w, p3m_WeightGroup *s, const char *name, int64_t index)
+static int write_WeightGroup(bf_wctx *w, const p3m_WeightGroup *s, const char *name, int64_t index)
 {
-    p3m_File *RW = w->root;
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_begin(w, s->_offset, name, index))
         return 0;
-    if (w->layout) {
-        {
-            int64_t off = bf_intern(w, &RW->data.strings, (const uint8_t *)"", 0, &s->bone_str, "bone");
-            if (w->err.failed)
-                return 0;
-            if (off < 0)
-                return bf_fail(&w->c, w->pos, "bone", "the string is missing");
-            bf_fit_u16(w, &s->bone, off, 16, (uint64_t)s->_offset, 0, "bone");
-        }
-    }
     if (!bf_put_u16le(w, s->bone, "bone"))
         return 0;
     for (uint32_t i = 0; i < s->ranges_count; i++)
@@ -235,87 +162,70 @@ static int write_WeightGroup(bf_wctx *w, p3m_WeightGroup *s, const char *name, i
     return bf_end(w, name);
 }
 
-static int write_WeightRange(bf_wctx *w, p3m_WeightRange *s, const char *name, int64_t index)
+static int write_WeightRange(bf_wctx *w, const p3m_WeightRange *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_begin(w, s->_offset, name, index))
         return 0;
-    if (w->layout)
-        bf_fit_u16(w, &s->weight_count, (int64_t)s->weights_count, 16, (uint64_t)s->_offset + 2, 0, "weight_count");
     if (!bf_put_u16le(w, s->skip, "skip") || !bf_put_u16le(w, s->weight_count, "weight_count") ||
         !bf_put_array(w, s->weights, s->weights_count, 1, 0, 0, "weights"))
         return 0;
     return bf_end(w, name);
 }
 
-static int write_Material(bf_wctx *w, p3m_Material *s, const char *name, int64_t index)
+static int write_Material(bf_wctx *w, const p3m_Material *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_begin(w, s->_offset, name, index))
         return 0;
-    if (w->layout) {
-        if (s->has_extra_textures)
-            bf_fit_u8(w, &s->extra_texture_count, (int64_t)s->extra_textures_count, 8, (uint64_t)s->_offset + 2, 0, "extra_texture_count");
-    }
-    if (w->measure) {
-        if (!bf_skip(w, 2, "render_mode"))
-            return 0;
-    } else if (!bf_put_u8(w, s->render_mode, "render_mode") || !bf_put_u8(w, s->texture, "texture"))
+    if (!bf_put_u8(w, s->render_mode, "render_mode") || !bf_put_u8(w, s->texture, "texture"))
         return 0;
     if (s->has_extra_texture_count) {
     if (!bf_put_u8(w, s->extra_texture_count, "extra_texture_count"))
         return 0;
     }
-    if (w->layout && s->extra_textures_count > 0)
-        s->has_extra_textures = 1;
     if (s->has_extra_textures) {
-        bf_set_unread_u64(&s->extra_textures_at, w->pos);
     if (!bf_put_array(w, s->extra_textures, s->extra_textures_count, 1, 0, 0, "extra_textures"))
         return 0;
     }
     if (s->has_advance_time) {
-        bf_set_unread_u64(&s->advance_time_at, w->pos);
     if (!bf_put_u32le(w, s->advance_time, "advance_time"))
         return 0;
     }
-    bf_set_unread_u64(&s->color_at, w->pos);
-    if (!bf_put_array(w, s->color, 4, 1, 0, 0, "color"))
-        return 0;
-    bf_set_unread_u64(&s->emission_at, w->pos);
-    if (!bf_put_array(w, s->emission, 3, 1, 0, 0, "emission"))
-        return 0;
-    bf_set_unread_u64(&s->shading_at, w->pos);
-    if (!bf_put_u8(w, s->shading, "shading"))
+    if (!bf_put_array(w, s->color, 4, 1, 0, 0, "color") ||
+        !bf_put_array(w, s->emission, 3, 1, 0, 0, "emission") || !bf_put_u8(w, s->shading, "shading"))
         return 0;
     return bf_end(w, name);
 }
 
-static int write_Texture(bf_wctx *w, p3m_Texture *s, const char *name, int64_t index)
+static int write_Texture(bf_wctx *w, const p3m_Texture *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_begin(w, s->_offset, name, index))
         return 0;
     if (!bf_put_u8(w, s->type, "type"))
         return 0;
-    if (s->body.kind == P3M_KIND_EMBEDDED_TEXTURE) {
+    switch (s->body.kind) {
+    case P3M_KIND_EMBEDDED_TEXTURE:
         if (!write_EmbeddedTexture(w, s->body.EmbeddedTexture, "body", -1))
             return 0;
-    } else if (s->body.kind == P3M_KIND_EXTERNAL_TEXTURE) {
+        break;
+    case P3M_KIND_EXTERNAL_TEXTURE:
         if (!write_ExternalTexture(w, s->body.ExternalTexture, "body", -1))
             return 0;
-    } else if (!bf_put_bytes(w, s->body.raw.ptr, s->body.raw.len, "body")) {
-        return 0;
+        break;
+    default:
+        if (!bf_put_bytes(w, s->body.raw.ptr, s->body.raw.len, "body"))
+            return 0;
     }
     return bf_end(w, name);
 }
 
-static int write_EmbeddedTexture(bf_wctx *w, p3m_EmbeddedTexture *s, const char *name, int64_t index)
+static int write_EmbeddedTexture(bf_wctx *w, const p3m_EmbeddedTexture *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_begin(w, s->_offset, name, index))
         return 0;
-    if (w->layout)
-        bf_fit_u32(w, &s->size, (int64_t)s->ptf.len, 32, (uint64_t)s->_offset, 0, "size");
     if (!bf_put_u32le(w, s->size, "size") || !bf_put_bytes(w, s->ptf.ptr, s->ptf.len, "ptf"))
         return 0;
     if (s->has_ptf_magic) {
-        if (!w->layout) {
+        if (!w->built) {
             size_t resume = w->pos;
             if (!bf_wseek(w, s->ptf_magic_at, "ptf_magic") || !bf_put_u24(w, s->ptf_magic, 1, "ptf_magic"))
                 return 0;
@@ -323,7 +233,7 @@ static int write_EmbeddedTexture(bf_wctx *w, p3m_EmbeddedTexture *s, const char 
         }
     }
     if (s->has_image) {
-        if (!w->layout) {
+        if (!w->built) {
             size_t resume = w->pos;
             if (!bf_wseek(w, s->image_at, "image") || !write_Ptf(w, &s->image, "image", -1) ||
                 !bf_put_tail(w, &s->image_tail, "image"))
@@ -334,28 +244,15 @@ static int write_EmbeddedTexture(bf_wctx *w, p3m_EmbeddedTexture *s, const char 
     return bf_end(w, name);
 }
 
-static int write_Ptf(bf_wctx *w, p3m_Ptf *s, const char *name, int64_t index)
+static int write_Ptf(bf_wctx *w, const p3m_Ptf *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_begin(w, s->_offset, name, index))
         return 0;
-    if (w->layout)
-        s->magic = (bf_str){"PTF", 3, 0};
-    if (!bf_put_fixed_str(w, &s->magic, 3, "magic") || !bf_put_u8(w, s->version, "version"))
-        return 0;
-    if (w->layout) {
-        if (w->overflow_count || !bf_fits((int64_t)s->info_reserved, 3, 0) || !bf_fits((int64_t)s->info_has_alpha, 1, 0)
-            || !bf_fits((int64_t)s->info_resolution, 4, 0)) {
-            bf_fit_u64(w, &s->info_reserved, (int64_t)s->info_reserved, 3, (uint64_t)s->_offset + 4, 0, "info_reserved");
-            bf_fit_u64(w, &s->info_has_alpha, (int64_t)s->info_has_alpha, 1, (uint64_t)s->_offset + 4, 0, "info_has_alpha");
-            bf_fit_u64(w, &s->info_resolution, (int64_t)s->info_resolution, 4, (uint64_t)s->_offset + 4, 0, "info_resolution");
-        }
-        s->info = (((uint64_t)s->info_reserved & UINT64_C(0x7)) << 5) | (((uint64_t)s->info_has_alpha & UINT64_C(0x1)) << 4)
-                | (((uint64_t)s->info_resolution & UINT64_C(0xF)) << 0);
-    }
-    if (!bf_put_u8(w, s->info, "info"))
+    if (!bf_put_fixed_str(w, &s->magic, 3, "magic") || !bf_put_u8(w, s->version, "version") ||
+        !bf_put_u8(w, s->info, "info"))
         return 0;
     if (s->has_frame_magic) {
-        if (!w->layout) {
+        if (!w->built) {
             size_t resume = w->pos;
             if (!bf_wseek(w, s->frame_magic_at, "frame_magic") ||
                 !bf_put_u32le(w, s->frame_magic, "frame_magic"))
@@ -370,181 +267,80 @@ static int write_Ptf(bf_wctx *w, p3m_Ptf *s, const char *name, int64_t index)
     return bf_end(w, name);
 }
 
-static int write_Lz4Frame(bf_wctx *w, p3m_Lz4Frame *s, const char *name, int64_t index)
+static int write_Lz4Frame(bf_wctx *w, const p3m_Lz4Frame *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_begin(w, s->_offset, name, index))
         return 0;
-    if (w->layout)
-        s->magic = INT64_C(407708164);
-    if (!bf_put_u32le(w, s->magic, "magic"))
-        return 0;
-    if (w->layout) {
-        if (w->overflow_count || !bf_fits((int64_t)s->flags_version, 2, 0) || !bf_fits((int64_t)s->flags_block_independence, 1, 0)
-            || !bf_fits((int64_t)s->flags_block_checksum, 1, 0) || !bf_fits((int64_t)s->flags_content_size_present, 1, 0)
-            || !bf_fits((int64_t)s->flags_content_checksum, 1, 0) || !bf_fits((int64_t)s->flags_reserved, 1, 0)
-            || !bf_fits((int64_t)s->flags_dict_id_present, 1, 0)) {
-            bf_fit_u64(w, &s->flags_version, (int64_t)s->flags_version, 2, (uint64_t)s->_offset + 4, 0, "flags_version");
-            bf_fit_u64(w, &s->flags_block_independence, (int64_t)s->flags_block_independence, 1, (uint64_t)s->_offset + 4, 0, "flags_block_independence");
-            bf_fit_u64(w, &s->flags_block_checksum, (int64_t)s->flags_block_checksum, 1, (uint64_t)s->_offset + 4, 0, "flags_block_checksum");
-            bf_fit_u64(w, &s->flags_content_size_present, (int64_t)s->flags_content_size_present, 1, (uint64_t)s->_offset + 4, 0, "flags_content_size_present");
-            bf_fit_u64(w, &s->flags_content_checksum, (int64_t)s->flags_content_checksum, 1, (uint64_t)s->_offset + 4, 0, "flags_content_checksum");
-            bf_fit_u64(w, &s->flags_reserved, (int64_t)s->flags_reserved, 1, (uint64_t)s->_offset + 4, 0, "flags_reserved");
-            bf_fit_u64(w, &s->flags_dict_id_present, (int64_t)s->flags_dict_id_present, 1, (uint64_t)s->_offset + 4, 0, "flags_dict_id_present");
-        }
-        s->flags = (((uint64_t)s->flags_version & UINT64_C(0x3)) << 6) | (((uint64_t)s->flags_block_independence & UINT64_C(0x1)) << 5)
-                | (((uint64_t)s->flags_block_checksum & UINT64_C(0x1)) << 4) | (((uint64_t)s->flags_content_size_present & UINT64_C(0x1)) << 3)
-                | (((uint64_t)s->flags_content_checksum & UINT64_C(0x1)) << 2) | (((uint64_t)s->flags_reserved & UINT64_C(0x1)) << 1)
-                | (((uint64_t)s->flags_dict_id_present & UINT64_C(0x1)) << 0);
-    }
-    if (!bf_put_u8(w, s->flags, "flags"))
-        return 0;
-    if (w->layout) {
-        if (w->overflow_count || !bf_fits((int64_t)s->block_descriptor_reserved, 1, 0) || !bf_fits((int64_t)s->block_descriptor_block_max_size, 3, 0)
-            || !bf_fits((int64_t)s->block_descriptor_reserved2, 4, 0)) {
-            bf_fit_u64(w, &s->block_descriptor_reserved, (int64_t)s->block_descriptor_reserved, 1, (uint64_t)s->_offset + 5, 0, "block_descriptor_reserved");
-            bf_fit_u64(w, &s->block_descriptor_block_max_size, (int64_t)s->block_descriptor_block_max_size, 3, (uint64_t)s->_offset + 5, 0,
-                       "block_descriptor_block_max_size");
-            bf_fit_u64(w, &s->block_descriptor_reserved2, (int64_t)s->block_descriptor_reserved2, 4, (uint64_t)s->_offset + 5, 0, "block_descriptor_reserved2");
-        }
-        s->block_descriptor = (((uint64_t)s->block_descriptor_reserved & UINT64_C(0x1)) << 7)
-                | (((uint64_t)s->block_descriptor_block_max_size & UINT64_C(0x7)) << 4) | (((uint64_t)s->block_descriptor_reserved2 & UINT64_C(0xF)) << 0);
-    }
-    if (!bf_put_u8(w, s->block_descriptor, "block_descriptor"))
+    if (!bf_put_u32le(w, s->magic, "magic") || !bf_put_u8(w, s->flags, "flags") ||
+        !bf_put_u8(w, s->block_descriptor, "block_descriptor"))
         return 0;
     if (s->has_content_size) {
     if (!bf_put_u64le(w, s->content_size, "content_size"))
         return 0;
     }
     if (s->has_dict_id) {
-        bf_set_unread_u64(&s->dict_id_at, w->pos);
     if (!bf_put_u32le(w, s->dict_id, "dict_id"))
         return 0;
     }
-    bf_set_unread_u64(&s->header_checksum_at, w->pos);
     if (!bf_put_u8(w, s->header_checksum, "header_checksum"))
         return 0;
-    bf_set_unread_u64(&s->blocks_at, w->pos);
-    for (uint32_t i = 0; i < s->blocks_count; i++) {
-        if (w->layout) {
-            bf_set_i64(w, &s->blocks[i]._p_checksum, (int64_t)(((uint64_t)s->flags >> 4) & UINT64_C(0x1)));
-        }
+    for (uint32_t i = 0; i < s->blocks_count; i++)
         if (!write_Lz4Block(w, &s->blocks[i], "blocks", i))
             return 0;
-    }
     if (s->has_content_checksum) {
-        bf_set_unread_u64(&s->content_checksum_at, w->pos);
     if (!bf_put_u32le(w, s->content_checksum, "content_checksum"))
         return 0;
     }
     return bf_end(w, name);
 }
 
-static int write_Lz4Block(bf_wctx *w, p3m_Lz4Block *s, const char *name, int64_t index)
+static int write_Lz4Block(bf_wctx *w, const p3m_Lz4Block *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_begin(w, s->_offset, name, index))
         return 0;
-    if (w->layout) {
-        if (w->overflow_count || !bf_fits((int64_t)s->block_size_uncompressed, 1, 0) || !bf_fits((int64_t)s->block_size_length, 31, 0)) {
-            bf_fit_u64(w, &s->block_size_uncompressed, (int64_t)s->block_size_uncompressed, 1, (uint64_t)s->_offset, 0, "block_size_uncompressed");
-            bf_fit_u64(w, &s->block_size_length, (int64_t)s->block_size_length, 31, (uint64_t)s->_offset, 0, "block_size_length");
-        }
-        s->block_size = (((uint64_t)s->block_size_uncompressed & UINT64_C(0x1)) << 31) | (((uint64_t)s->block_size_length & UINT64_C(0x7FFFFFFF)) << 0);
-    }
-    if (!bf_put_u32le(w, s->block_size, "block_size"))
-        return 0;
-    if (w->layout)
-        bf_size_padding(w, &s->data, (int64_t)((uint64_t)s->block_size & UINT64_C(0x7FFFFFFF)));
-    if (!bf_put_bytes(w, s->data.ptr, s->data.len, "data"))
+    if (!bf_put_u32le(w, s->block_size, "block_size") || !bf_put_bytes(w, s->data.ptr, s->data.len, "data"))
         return 0;
     if (s->has_checksum_value) {
-        bf_set_unread_u64(&s->checksum_value_at, w->pos);
     if (!bf_put_u32le(w, s->checksum_value, "checksum_value"))
         return 0;
     }
     return bf_end(w, name);
 }
 
-static int write_ExternalTexture(bf_wctx *w, p3m_ExternalTexture *s, const char *name, int64_t index)
+static int write_ExternalTexture(bf_wctx *w, const p3m_ExternalTexture *s, const char *name, int64_t index)
 {
-    p3m_File *RW = w->root;
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_begin(w, s->_offset, name, index))
         return 0;
-    if (w->layout) {
-        {
-            int64_t off = bf_intern(w, &RW->data.strings, (const uint8_t *)"", 0, &s->path_str, "path");
-            if (w->err.failed)
-                return 0;
-            if (off < 0)
-                return bf_fail(&w->c, w->pos, "path", "the string is missing");
-            bf_fit_u16(w, &s->path, off, 16, (uint64_t)s->_offset, 0, "path");
-        }
-    }
     if (!bf_put_u16le(w, s->path, "path"))
         return 0;
     return bf_end(w, name);
 }
 
-static int write_Bone(bf_wctx *w, p3m_Bone *s, const char *name, int64_t index)
+static int write_Bone(bf_wctx *w, const p3m_Bone *s, const char *name, int64_t index)
 {
-    p3m_File *RW = w->root;
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_begin(w, s->_offset, name, index))
         return 0;
-    if (w->layout) {
-        {
-            int64_t off = bf_intern(w, &RW->data.strings, (const uint8_t *)"", 0, &s->name_str, "name");
-            if (w->err.failed)
-                return 0;
-            if (off < 0)
-                return bf_fail(&w->c, w->pos, "name", "the string is missing");
-            bf_fit_u16(w, &s->name, off, 16, (uint64_t)s->_offset, 0, "name");
-        }
-    }
-    if (w->measure) {
-        if (!bf_skip(w, 27, "name"))
-            return 0;
-    } else if (!bf_put_u16le(w, s->name, "name") || !bf_put_array(w, s->head, 3, 4, 0, 0, "head") ||
-               !bf_put_array(w, s->tail, 3, 4, 0, 0, "tail") || !bf_put_u8(w, s->child_count, "child_count"))
+    if (!bf_put_u16le(w, s->name, "name") || !bf_put_array(w, s->head, 3, 4, 0, 0, "head") ||
+        !bf_put_array(w, s->tail, 3, 4, 0, 0, "tail") || !bf_put_u8(w, s->child_count, "child_count"))
         return 0;
     return bf_end(w, name);
 }
 
-static int write_Animation(bf_wctx *w, p3m_Animation *s, const char *name, int64_t index)
+static int write_Animation(bf_wctx *w, const p3m_Animation *s, const char *name, int64_t index)
 {
-    p3m_File *RW = w->root;
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_begin(w, s->_offset, name, index))
         return 0;
-    if (w->layout) {
-        bf_fit_u8(w, &s->action_count, (int64_t)s->actions_count, 8, (uint64_t)s->_offset + 2, 0, "action_count");
-        {
-            int64_t off = bf_intern(w, &RW->data.strings, (const uint8_t *)"", 0, &s->name_str, "name");
-            if (w->err.failed)
-                return 0;
-            if (off < 0)
-                return bf_fail(&w->c, w->pos, "name", "the string is missing");
-            bf_fit_u16(w, &s->name, off, 16, (uint64_t)s->_offset, 0, "name");
-        }
-    }
-    if (w->measure) {
-        if (!bf_skip(w, 3, "name"))
-            return 0;
-    } else if (!bf_put_u16le(w, s->name, "name") || !bf_put_u8(w, s->action_count, "action_count"))
+    if (!bf_put_u16le(w, s->name, "name") || !bf_put_u8(w, s->action_count, "action_count"))
         return 0;
-    if (w->measure) {
-        if (!bf_skip(w, (uint64_t)s->actions_count * 9, "actions"))
+    for (uint32_t i = 0; i < s->actions_count; i++)
+        if (!write_AnimationAction(w, &s->actions[i], "actions", i))
             return 0;
-    } else {
-        size_t changes = w->changes;
-        for (uint32_t i = 0; i < s->actions_count; i++)
-            if (!write_AnimationAction(w, &s->actions[i], "actions", i))
-                return 0;
-        w->changes = changes;
-    }
     return bf_end(w, name);
 }
 
-static int write_AnimationAction(bf_wctx *w, p3m_AnimationAction *s, const char *name, int64_t index)
+static int write_AnimationAction(bf_wctx *w, const p3m_AnimationAction *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (name && !bf_push(&w->c, name, index))
         return 0;
     if (!bf_put_u8(w, s->action, "action") || !bf_put_f32le(w, s->speed, "speed") ||
         !bf_put_u16le(w, s->start, "start") || !bf_put_u16le(w, s->end, "end"))
@@ -552,132 +348,445 @@ static int write_AnimationAction(bf_wctx *w, p3m_AnimationAction *s, const char 
     return bf_end(w, name);
 }
 
-static int write_Action(bf_wctx *w, p3m_Action *s, const char *name, int64_t index)
+static int write_Action(bf_wctx *w, const p3m_Action *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_begin(w, s->_offset, name, index))
         return 0;
-    if (w->layout) {
-        bf_fit_u8(w, &s->part_list_length, (int64_t)s->part_list_count, 8, (uint64_t)s->_offset + 5, 0, "part_list_length");
-        bf_fit_u8(w, &s->data_length, (int64_t)s->data_count, 8, (uint64_t)s->data_length_at, 0, "data_length");
-    }
-    if (w->measure) {
-        if (!bf_skip(w, 6, "frame_time"))
-            return 0;
-    } else if (!bf_put_u32le(w, s->frame_time, "frame_time") ||
-               !bf_put_u8(w, s->part_list_mode, "part_list_mode") ||
-               !bf_put_u8(w, s->part_list_length, "part_list_length"))
+    if (!bf_put_u32le(w, s->frame_time, "frame_time") || !bf_put_u8(w, s->part_list_mode, "part_list_mode") ||
+        !bf_put_u8(w, s->part_list_length, "part_list_length"))
         return 0;
     for (uint32_t i = 0; i < s->part_list_count; i++)
         if (!write_PartName(w, &s->part_list[i], "part_list", i))
             return 0;
-    bf_set_u64(w, &s->data_length_at, w->pos);
     if (!bf_put_u8(w, s->data_length, "data_length"))
         return 0;
-    bf_set_unread_u64(&s->data_at, w->pos);
     for (uint32_t i = 0; i < s->data_count; i++)
         if (!write_ActionData(w, &s->data[i], "data", i))
             return 0;
     return bf_end(w, name);
 }
 
-static int write_PartName(bf_wctx *w, p3m_PartName *s, const char *name, int64_t index)
+static int write_PartName(bf_wctx *w, const p3m_PartName *s, const char *name, int64_t index)
 {
-    p3m_File *RW = w->root;
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_begin(w, s->_offset, name, index))
         return 0;
-    if (w->layout) {
-        {
-            int64_t off = bf_intern(w, &RW->data.strings, (const uint8_t *)"", 0, &s->name_str, "name");
-            if (w->err.failed)
-                return 0;
-            if (off < 0)
-                return bf_fail(&w->c, w->pos, "name", "the string is missing");
-            bf_fit_u16(w, &s->name, off, 16, (uint64_t)s->_offset, 0, "name");
-        }
-    }
     if (!bf_put_u16le(w, s->name, "name"))
         return 0;
     return bf_end(w, name);
 }
 
-static int write_ActionData(bf_wctx *w, p3m_ActionData *s, const char *name, int64_t index)
+static int write_ActionData(bf_wctx *w, const p3m_ActionData *s, const char *name, int64_t index)
 {
-    p3m_File *RW = w->root;
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_begin(w, s->_offset, name, index))
         return 0;
-    if (w->layout) {
-        bf_fit_u8(w, &s->translation_count, (int64_t)s->translations_count, 8, (uint64_t)s->_offset + 2, 0, "translation_count");
-        bf_fit_u8(w, &s->rotation_count, (int64_t)s->rotations_count, 8, (uint64_t)s->_offset + 3, 0, "rotation_count");
-        bf_fit_u8(w, &s->scale_count, (int64_t)s->scales_count, 8, (uint64_t)s->_offset + 4, 0, "scale_count");
-        {
-            int64_t off = bf_intern(w, &RW->data.strings, (const uint8_t *)"", 0, &s->bone_str, "bone");
-            if (w->err.failed)
-                return 0;
-            if (off < 0)
-                return bf_fail(&w->c, w->pos, "bone", "the string is missing");
-            bf_fit_u16(w, &s->bone, off, 16, (uint64_t)s->_offset, 0, "bone");
-        }
-    }
     if (!bf_put_u16le(w, s->bone, "bone") || !bf_put_u8(w, s->translation_count, "translation_count") ||
         !bf_put_u8(w, s->rotation_count, "rotation_count") || !bf_put_u8(w, s->scale_count, "scale_count") ||
-        !bf_put_array(w, s->translation_skips, s->translation_skips_count, 1, 0, 0, "translation_skips"))
+        !bf_put_array(w, s->translation_skips, s->translation_skips_count, 1, 0, 0, "translation_skips") ||
+        !bf_put_array(w, s->rotation_skips, s->rotation_skips_count, 1, 0, 0, "rotation_skips") ||
+        !bf_put_array(w, s->scale_skips, s->scale_skips_count, 1, 0, 0, "scale_skips") ||
+        !bf_put_array(w, s->translation_modes, s->translation_modes_count, 1, 0, 0, "translation_modes") ||
+        !bf_put_array(w, s->rotation_modes, s->rotation_modes_count, 1, 0, 0, "rotation_modes") ||
+        !bf_put_array(w, s->scale_modes, s->scale_modes_count, 1, 0, 0, "scale_modes"))
         return 0;
-    bf_set_unread_u64(&s->rotation_skips_at, w->pos);
-    if (!bf_put_array(w, s->rotation_skips, s->rotation_skips_count, 1, 0, 0, "rotation_skips"))
-        return 0;
-    bf_set_unread_u64(&s->scale_skips_at, w->pos);
-    if (!bf_put_array(w, s->scale_skips, s->scale_skips_count, 1, 0, 0, "scale_skips"))
-        return 0;
-    bf_set_unread_u64(&s->translation_modes_at, w->pos);
-    if (!bf_put_array(w, s->translation_modes, s->translation_modes_count, 1, 0, 0, "translation_modes"))
-        return 0;
-    bf_set_unread_u64(&s->rotation_modes_at, w->pos);
-    if (!bf_put_array(w, s->rotation_modes, s->rotation_modes_count, 1, 0, 0, "rotation_modes"))
-        return 0;
-    bf_set_unread_u64(&s->scale_modes_at, w->pos);
-    if (!bf_put_array(w, s->scale_modes, s->scale_modes_count, 1, 0, 0, "scale_modes"))
-        return 0;
-    bf_set_unread_u64(&s->translations_at, w->pos);
-    if (w->measure) {
-        if (!bf_skip(w, (uint64_t)s->translations_count * 12, "translations"))
+    for (uint32_t i = 0; i < s->translations_count; i++)
+        if (!write_Vec3(w, &s->translations[i], "translations", i))
             return 0;
-    } else {
-        size_t changes = w->changes;
-        for (uint32_t i = 0; i < s->translations_count; i++)
-            if (!write_Vec3(w, &s->translations[i], "translations", i))
-                return 0;
-        w->changes = changes;
+    for (uint32_t i = 0; i < s->rotations_count; i++)
+        if (!write_Vec3(w, &s->rotations[i], "rotations", i))
+            return 0;
+    for (uint32_t i = 0; i < s->scales_count; i++)
+        if (!write_Vec3(w, &s->scales[i], "scales", i))
+            return 0;
+    return bf_end(w, name);
+}
+
+static int write_Vec3(bf_wctx *w, const p3m_Vec3 *s, const char *name, int64_t index)
+{
+    if (name && !bf_push(&w->c, name, index))
+        return 0;
+    if (!bf_put_array(w, s->xyz, 3, 4, 0, 0, "xyz"))
+        return 0;
+    return bf_end(w, name);
+}
+
+static int solve_File(bf_wctx *w, p3m_File *s, const char *name, int64_t index)
+{
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
+        return 0;
+    if (!solve_Header(w, &s->header, "header", -1))
+        return 0;
+    if (!solve_Data(w, &s->data, "data", -1))
+        return 0;
+    return bf_end(w, name);
+}
+
+static int solve_Header(bf_wctx *w, p3m_Header *s, const char *name, int64_t index)
+{
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
+        return 0;
+    s->magic = (bf_str){"P3M", 3, 0};
+    if (!bf_skip(w, 5, "magic"))
+        return 0;
+    return bf_end(w, name);
+}
+
+static int solve_Data(bf_wctx *w, p3m_Data *s, const char *name, int64_t index)
+{
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
+        return 0;
+    bf_fit_u8(w, &s->part_count, (int64_t)s->parts_count, 8, (uint64_t)s->_offset, 0, "part_count");
+    bf_fit_u8(w, &s->material_count, (int64_t)s->materials_count, 8, (uint64_t)s->material_count_at, 0, "material_count");
+    bf_fit_u8(w, &s->texture_count, (int64_t)s->textures_count, 8, (uint64_t)s->texture_count_at, 0, "texture_count");
+    bf_fit_u8(w, &s->bone_count, (int64_t)s->bones_count, 8, (uint64_t)s->bone_count_at, 0, "bone_count");
+    bf_fit_u8(w, &s->animation_count, (int64_t)s->animations_count, 8, (uint64_t)s->animation_count_at, 0, "animation_count");
+    bf_fit_u8(w, &s->action_count, (int64_t)s->actions_count, 8, (uint64_t)s->action_count_at, 0, "action_count");
+    if (!bf_skip(w, 1, "part_count"))
+        return 0;
+    if (!bf_skip(w, (uint64_t)s->visibility_count * 1, "visibility"))
+        return 0;
+    bf_set_unread_u64(&s->parts_at, w->pos);
+    for (uint32_t i = 0; i < s->parts_count; i++)
+        if (!solve_Part(w, &s->parts[i], "parts", i))
+            return 0;
+    bf_set_u64(w, &s->material_count_at, w->pos);
+    if (!bf_skip(w, 1, "material_count"))
+        return 0;
+    bf_set_unread_u64(&s->materials_at, w->pos);
+    for (uint32_t i = 0; i < s->materials_count; i++)
+        if (!solve_Material(w, &s->materials[i], "materials", i))
+            return 0;
+    bf_set_u64(w, &s->texture_count_at, w->pos);
+    if (!bf_skip(w, 1, "texture_count"))
+        return 0;
+    bf_set_unread_u64(&s->textures_at, w->pos);
+    for (uint32_t i = 0; i < s->textures_count; i++)
+        if (!solve_Texture(w, &s->textures[i], "textures", i))
+            return 0;
+    bf_set_u64(w, &s->bone_count_at, w->pos);
+    if (!bf_skip(w, 1, "bone_count"))
+        return 0;
+    bf_set_unread_u64(&s->bones_at, w->pos);
+    for (uint32_t i = 0; i < s->bones_count; i++)
+        if (!solve_Bone(w, &s->bones[i], "bones", i))
+            return 0;
+    bf_set_u64(w, &s->animation_count_at, w->pos);
+    if (!bf_skip(w, 1, "animation_count"))
+        return 0;
+    bf_set_unread_u64(&s->animations_at, w->pos);
+    for (uint32_t i = 0; i < s->animations_count; i++)
+        if (!solve_Animation(w, &s->animations[i], "animations", i))
+            return 0;
+    bf_set_u64(w, &s->action_count_at, w->pos);
+    if (!bf_skip(w, 1, "action_count"))
+        return 0;
+    bf_set_unread_u64(&s->actions_at, w->pos);
+    for (uint32_t i = 0; i < s->actions_count; i++)
+        if (!solve_Action(w, &s->actions[i], "actions", i))
+            return 0;
+    s->strings = bf_table_bytes_never_empty(w, &s->strings, (const uint8_t *)"", 0, "strings");
+    if (w->err.failed)
+        return 0;
+    bf_set_unread_u64(&s->strings_at, w->pos);
+    if (!bf_skip(w, s->strings.len, "strings"))
+        return 0;
+    return bf_end(w, name);
+}
+
+static int solve_Part(bf_wctx *w, p3m_Part *s, const char *name, int64_t index)
+{
+    p3m_File *RW = w->root;
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
+        return 0;
+    bf_fit_u16(w, &s->vertex_count, (int64_t)s->vertices_count, 16, (uint64_t)s->_offset + 4, 0, "vertex_count");
+    if (s->has_normals)
+        bf_fit_u16(w, &s->vertex_count, (int64_t)s->normals_count, 16, (uint64_t)s->_offset + 4, 0, "vertex_count");
+    bf_fit_u16(w, &s->index_count, (int64_t)s->indices_count, 16, (uint64_t)s->index_count_at, 0, "index_count");
+    bf_fit_u8(w, &s->weight_group_count, (int64_t)s->weight_groups_count, 8, (uint64_t)s->weight_group_count_at, 0, "weight_group_count");
+    if (!bf_skip(w, 1, "flags"))
+        return 0;
+    {
+        int64_t off = bf_intern(w, &RW->data.strings, (const uint8_t *)"", 0, &s->name_str, "name");
+        if (w->err.failed)
+            return 0;
+        if (off < 0)
+            return bf_fail(&w->c, w->pos, "name", "the string is missing");
+        bf_fit_u16(w, &s->name, off, 16, (uint64_t)s->_offset + 1, 0, "name");
     }
-    bf_set_unread_u64(&s->rotations_at, w->pos);
-    if (w->measure) {
-        if (!bf_skip(w, (uint64_t)s->rotations_count * 12, "rotations"))
+    if (!bf_skip(w, 5, "name"))
+        return 0;
+    if (!bf_skip(w, (uint64_t)s->vertices_count * 20, "vertices"))
+        return 0;
+    if (s->normals_count > 0)
+        s->has_normals = 1;
+    if (s->has_normals) {
+        bf_set_unread_u64(&s->normals_at, w->pos);
+        if (!bf_skip(w, (uint64_t)s->normals_count * 12, "normals"))
             return 0;
-    } else {
-        size_t changes = w->changes;
-        for (uint32_t i = 0; i < s->rotations_count; i++)
-            if (!write_Vec3(w, &s->rotations[i], "rotations", i))
-                return 0;
-        w->changes = changes;
     }
-    bf_set_unread_u64(&s->scales_at, w->pos);
-    if (w->measure) {
-        if (!bf_skip(w, (uint64_t)s->scales_count * 12, "scales"))
+    bf_set_u64(w, &s->index_count_at, w->pos);
+    if (!bf_skip(w, 2, "index_count"))
+        return 0;
+    bf_set_unread_u64(&s->indices_at, w->pos);
+    if (!bf_skip(w, (uint64_t)s->indices_count * 2, "indices"))
+        return 0;
+    bf_set_u64(w, &s->weight_group_count_at, w->pos);
+    if (!bf_skip(w, 1, "weight_group_count"))
+        return 0;
+    bf_set_unread_u64(&s->weight_groups_at, w->pos);
+    for (uint32_t i = 0; i < s->weight_groups_count; i++) {
+        bf_set_i64(w, &s->weight_groups[i]._p_vertex_count, (int64_t)s->vertex_count);
+        if (!solve_WeightGroup(w, &s->weight_groups[i], "weight_groups", i))
             return 0;
-    } else {
-        size_t changes = w->changes;
-        for (uint32_t i = 0; i < s->scales_count; i++)
-            if (!write_Vec3(w, &s->scales[i], "scales", i))
-                return 0;
-        w->changes = changes;
     }
     return bf_end(w, name);
 }
 
-static int write_Vec3(bf_wctx *w, p3m_Vec3 *s, const char *name, int64_t index)
+static int solve_WeightGroup(bf_wctx *w, p3m_WeightGroup *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    p3m_File *RW = w->root;
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (!bf_put_array(w, s->xyz, 3, 4, 0, 0, "xyz"))
+    {
+        int64_t off = bf_intern(w, &RW->data.strings, (const uint8_t *)"", 0, &s->bone_str, "bone");
+        if (w->err.failed)
+            return 0;
+        if (off < 0)
+            return bf_fail(&w->c, w->pos, "bone", "the string is missing");
+        bf_fit_u16(w, &s->bone, off, 16, (uint64_t)s->_offset, 0, "bone");
+    }
+    if (!bf_skip(w, 2, "bone"))
+        return 0;
+    for (uint32_t i = 0; i < s->ranges_count; i++)
+        if (!solve_WeightRange(w, &s->ranges[i], "ranges", i))
+            return 0;
+    return bf_end(w, name);
+}
+
+static int solve_WeightRange(bf_wctx *w, p3m_WeightRange *s, const char *name, int64_t index)
+{
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
+        return 0;
+    bf_fit_u16(w, &s->weight_count, (int64_t)s->weights_count, 16, (uint64_t)s->_offset + 2, 0, "weight_count");
+    if (!bf_skip(w, 4, "skip"))
+        return 0;
+    if (!bf_skip(w, (uint64_t)s->weights_count * 1, "weights"))
+        return 0;
+    return bf_end(w, name);
+}
+
+static int solve_Material(bf_wctx *w, p3m_Material *s, const char *name, int64_t index)
+{
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
+        return 0;
+    if (s->has_extra_textures)
+        bf_fit_u8(w, &s->extra_texture_count, (int64_t)s->extra_textures_count, 8, (uint64_t)s->_offset + 2, 0, "extra_texture_count");
+    if (!bf_skip(w, 2, "render_mode"))
+        return 0;
+    if (s->has_extra_texture_count) {
+    if (!bf_skip(w, 1, "extra_texture_count"))
+        return 0;
+    }
+    if (s->extra_textures_count > 0)
+        s->has_extra_textures = 1;
+    if (s->has_extra_textures) {
+        bf_set_unread_u64(&s->extra_textures_at, w->pos);
+        if (!bf_skip(w, (uint64_t)s->extra_textures_count * 1, "extra_textures"))
+            return 0;
+    }
+    if (s->has_advance_time) {
+        bf_set_unread_u64(&s->advance_time_at, w->pos);
+    if (!bf_skip(w, 4, "advance_time"))
+        return 0;
+    }
+    bf_set_unread_u64(&s->color_at, w->pos);
+    if (!bf_skip(w, 4, "color"))
+        return 0;
+    bf_set_unread_u64(&s->emission_at, w->pos);
+    if (!bf_skip(w, 3, "emission"))
+        return 0;
+    bf_set_unread_u64(&s->shading_at, w->pos);
+    if (!bf_skip(w, 1, "shading"))
+        return 0;
+    return bf_end(w, name);
+}
+
+static int solve_Texture(bf_wctx *w, p3m_Texture *s, const char *name, int64_t index)
+{
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
+        return 0;
+    if (!bf_skip(w, 1, "type"))
+        return 0;
+    switch (s->body.kind) {
+    case P3M_KIND_EMBEDDED_TEXTURE:
+        if (!solve_EmbeddedTexture(w, s->body.EmbeddedTexture, "body", -1))
+            return 0;
+        break;
+    case P3M_KIND_EXTERNAL_TEXTURE:
+        if (!solve_ExternalTexture(w, s->body.ExternalTexture, "body", -1))
+            return 0;
+        break;
+    default:
+        if (!bf_skip(w, s->body.raw.len, "body"))
+            return 0;
+    }
+    return bf_end(w, name);
+}
+
+static int solve_EmbeddedTexture(bf_wctx *w, p3m_EmbeddedTexture *s, const char *name, int64_t index)
+{
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
+        return 0;
+    bf_fit_u32(w, &s->size, (int64_t)s->ptf.len, 32, (uint64_t)s->_offset, 0, "size");
+    if (!bf_skip(w, 4, "size"))
+        return 0;
+    if (!bf_skip(w, s->ptf.len, "ptf"))
+        return 0;
+    if (s->has_ptf_magic) {
+    }
+    if (s->has_image) {
+    }
+    return bf_end(w, name);
+}
+
+static int solve_ExternalTexture(bf_wctx *w, p3m_ExternalTexture *s, const char *name, int64_t index)
+{
+    p3m_File *RW = w->root;
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
+        return 0;
+    {
+        int64_t off = bf_intern(w, &RW->data.strings, (const uint8_t *)"", 0, &s->path_str, "path");
+        if (w->err.failed)
+            return 0;
+        if (off < 0)
+            return bf_fail(&w->c, w->pos, "path", "the string is missing");
+        bf_fit_u16(w, &s->path, off, 16, (uint64_t)s->_offset, 0, "path");
+    }
+    if (!bf_skip(w, 2, "path"))
+        return 0;
+    return bf_end(w, name);
+}
+
+static int solve_Bone(bf_wctx *w, p3m_Bone *s, const char *name, int64_t index)
+{
+    p3m_File *RW = w->root;
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
+        return 0;
+    {
+        int64_t off = bf_intern(w, &RW->data.strings, (const uint8_t *)"", 0, &s->name_str, "name");
+        if (w->err.failed)
+            return 0;
+        if (off < 0)
+            return bf_fail(&w->c, w->pos, "name", "the string is missing");
+        bf_fit_u16(w, &s->name, off, 16, (uint64_t)s->_offset, 0, "name");
+    }
+    if (!bf_skip(w, 27, "name"))
+        return 0;
+    return bf_end(w, name);
+}
+
+static int solve_Animation(bf_wctx *w, p3m_Animation *s, const char *name, int64_t index)
+{
+    p3m_File *RW = w->root;
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
+        return 0;
+    bf_fit_u8(w, &s->action_count, (int64_t)s->actions_count, 8, (uint64_t)s->_offset + 2, 0, "action_count");
+    {
+        int64_t off = bf_intern(w, &RW->data.strings, (const uint8_t *)"", 0, &s->name_str, "name");
+        if (w->err.failed)
+            return 0;
+        if (off < 0)
+            return bf_fail(&w->c, w->pos, "name", "the string is missing");
+        bf_fit_u16(w, &s->name, off, 16, (uint64_t)s->_offset, 0, "name");
+    }
+    if (!bf_skip(w, 3, "name"))
+        return 0;
+    if (!bf_skip(w, (uint64_t)s->actions_count * 9, "actions"))
+        return 0;
+    return bf_end(w, name);
+}
+
+static int solve_Action(bf_wctx *w, p3m_Action *s, const char *name, int64_t index)
+{
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
+        return 0;
+    bf_fit_u8(w, &s->part_list_length, (int64_t)s->part_list_count, 8, (uint64_t)s->_offset + 5, 0, "part_list_length");
+    bf_fit_u8(w, &s->data_length, (int64_t)s->data_count, 8, (uint64_t)s->data_length_at, 0, "data_length");
+    if (!bf_skip(w, 6, "frame_time"))
+        return 0;
+    for (uint32_t i = 0; i < s->part_list_count; i++)
+        if (!solve_PartName(w, &s->part_list[i], "part_list", i))
+            return 0;
+    bf_set_u64(w, &s->data_length_at, w->pos);
+    if (!bf_skip(w, 1, "data_length"))
+        return 0;
+    bf_set_unread_u64(&s->data_at, w->pos);
+    for (uint32_t i = 0; i < s->data_count; i++)
+        if (!solve_ActionData(w, &s->data[i], "data", i))
+            return 0;
+    return bf_end(w, name);
+}
+
+static int solve_PartName(bf_wctx *w, p3m_PartName *s, const char *name, int64_t index)
+{
+    p3m_File *RW = w->root;
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
+        return 0;
+    {
+        int64_t off = bf_intern(w, &RW->data.strings, (const uint8_t *)"", 0, &s->name_str, "name");
+        if (w->err.failed)
+            return 0;
+        if (off < 0)
+            return bf_fail(&w->c, w->pos, "name", "the string is missing");
+        bf_fit_u16(w, &s->name, off, 16, (uint64_t)s->_offset, 0, "name");
+    }
+    if (!bf_skip(w, 2, "name"))
+        return 0;
+    return bf_end(w, name);
+}
+
+static int solve_ActionData(bf_wctx *w, p3m_ActionData *s, const char *name, int64_t index)
+{
+    p3m_File *RW = w->root;
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
+        return 0;
+    bf_fit_u8(w, &s->translation_count, (int64_t)s->translations_count, 8, (uint64_t)s->_offset + 2, 0, "translation_count");
+    bf_fit_u8(w, &s->rotation_count, (int64_t)s->rotations_count, 8, (uint64_t)s->_offset + 3, 0, "rotation_count");
+    bf_fit_u8(w, &s->scale_count, (int64_t)s->scales_count, 8, (uint64_t)s->_offset + 4, 0, "scale_count");
+    {
+        int64_t off = bf_intern(w, &RW->data.strings, (const uint8_t *)"", 0, &s->bone_str, "bone");
+        if (w->err.failed)
+            return 0;
+        if (off < 0)
+            return bf_fail(&w->c, w->pos, "bone", "the string is missing");
+        bf_fit_u16(w, &s->bone, off, 16, (uint64_t)s->_offset, 0, "bone");
+    }
+    if (!bf_skip(w, 5, "bone"))
+        return 0;
+    if (!bf_skip(w, (uint64_t)s->translation_skips_count * 1, "translation_skips"))
+        return 0;
+    bf_set_unread_u64(&s->rotation_skips_at, w->pos);
+    if (!bf_skip(w, (uint64_t)s->rotation_skips_count * 1, "rotation_skips"))
+        return 0;
+    bf_set_unread_u64(&s->scale_skips_at, w->pos);
+    if (!bf_skip(w, (uint64_t)s->scale_skips_count * 1, "scale_skips"))
+        return 0;
+    bf_set_unread_u64(&s->translation_modes_at, w->pos);
+    if (!bf_skip(w, (uint64_t)s->translation_modes_count * 1, "translation_modes"))
+        return 0;
+    bf_set_unread_u64(&s->rotation_modes_at, w->pos);
+    if (!bf_skip(w, (uint64_t)s->rotation_modes_count * 1, "rotation_modes"))
+        return 0;
+    bf_set_unread_u64(&s->scale_modes_at, w->pos);
+    if (!bf_skip(w, (uint64_t)s->scale_modes_count * 1, "scale_modes"))
+        return 0;
+    bf_set_unread_u64(&s->translations_at, w->pos);
+    if (!bf_skip(w, (uint64_t)s->translations_count * 12, "translations"))
+        return 0;
+    bf_set_unread_u64(&s->rotations_at, w->pos);
+    if (!bf_skip(w, (uint64_t)s->rotations_count * 12, "rotations"))
+        return 0;
+    bf_set_unread_u64(&s->scales_at, w->pos);
+    if (!bf_skip(w, (uint64_t)s->scales_count * 12, "scales"))
         return 0;
     return bf_end(w, name);
 }
@@ -687,19 +796,23 @@ int p3m_write_model(const p3m_File *doc, struct bf_buffer *out, bf_error *err)
     bf_wctx w;
     bf_wctx_init(&w, out, doc);
     w.c.revision = doc->_revision;
-    /* replay never changes the document: the cast only matches the shared functions */
-    int ok = write_File(&w, (p3m_File *)(uintptr_t)doc, NULL, -1);
+    int ok = write_File(&w, doc, NULL, -1);
     *err = w.err;
     bf_wctx_free(&w);
     return ok;
 }
 
-static int pass_model(bf_wctx *w, void *doc)
+static int solve_entry_model(bf_wctx *w, void *doc)
+{
+    return solve_File(w, doc, NULL, -1);
+}
+
+static int write_entry_model(bf_wctx *w, void *doc)
 {
     return write_File(w, doc, NULL, -1);
 }
 
 int p3m_build_model(p3m_File *doc, bf_arena *arena, struct bf_buffer *out, bf_error *err)
 {
-    return bf_build(doc, doc->_revision, arena, out, err, pass_model);
+    return bf_build(doc, doc->_revision, arena, out, err, solve_entry_model, write_entry_model);
 }

@@ -8,28 +8,377 @@
 #include "bf_expr.h"
 #include "bf_write.h"
 
-static int write_File(bf_wctx *w, t3dm_File *s, const char *name, int64_t index);
-static int write_Header(bf_wctx *w, t3dm_Header *s, const char *name, int64_t index);
-static int write_ChunkOffset(bf_wctx *w, t3dm_ChunkOffset *s, const char *name, int64_t index);
-static int write_Chunk(bf_wctx *w, t3dm_Chunk *s, const char *name, int64_t index);
-static int write_Vertices(bf_wctx *w, t3dm_Vertices *s, const char *name, int64_t index);
-static int write_VertexPair(bf_wctx *w, t3dm_VertexPair *s, const char *name, int64_t index);
-static int write_Material(bf_wctx *w, t3dm_Material *s, const char *name, int64_t index);
-static int write_MaterialTexture(bf_wctx *w, t3dm_MaterialTexture *s, const char *name, int64_t index);
-static int write_MaterialAxis(bf_wctx *w, t3dm_MaterialAxis *s, const char *name, int64_t index);
-static int write_Object(bf_wctx *w, t3dm_Object *s, const char *name, int64_t index);
-static int write_Part(bf_wctx *w, t3dm_Part *s, const char *name, int64_t index);
-static int write_PartIndices(bf_wctx *w, t3dm_PartIndices *s, const char *name, int64_t index);
-static int write_Skeleton(bf_wctx *w, t3dm_Skeleton *s, const char *name, int64_t index);
-static int write_Bone(bf_wctx *w, t3dm_Bone *s, const char *name, int64_t index);
-static int write_Animation(bf_wctx *w, t3dm_Animation *s, const char *name, int64_t index);
-static int write_ChannelMapping(bf_wctx *w, t3dm_ChannelMapping *s, const char *name, int64_t index);
-static int write_Bvh(bf_wctx *w, t3dm_Bvh *s, const char *name, int64_t index);
-static int write_BvhNode(bf_wctx *w, t3dm_BvhNode *s, const char *name, int64_t index);
-static int write_StreamData(bf_wctx *w, t3dm_StreamData *s, const char *name, int64_t index);
-static int write_Keyframe(bf_wctx *w, t3dm_Keyframe *s, const char *name, int64_t index);
+static int write_File(bf_wctx *w, const t3dm_File *s, const char *name, int64_t index);
+static int write_Header(bf_wctx *w, const t3dm_Header *s, const char *name, int64_t index);
+static int write_ChunkOffset(bf_wctx *w, const t3dm_ChunkOffset *s, const char *name, int64_t index);
+static int write_Chunk(bf_wctx *w, const t3dm_Chunk *s, const char *name, int64_t index);
+static int write_Vertices(bf_wctx *w, const t3dm_Vertices *s, const char *name, int64_t index);
+static int write_VertexPair(bf_wctx *w, const t3dm_VertexPair *s, const char *name, int64_t index);
+static int write_Material(bf_wctx *w, const t3dm_Material *s, const char *name, int64_t index);
+static int write_MaterialTexture(bf_wctx *w, const t3dm_MaterialTexture *s, const char *name, int64_t index);
+static int write_MaterialAxis(bf_wctx *w, const t3dm_MaterialAxis *s, const char *name, int64_t index);
+static int write_Object(bf_wctx *w, const t3dm_Object *s, const char *name, int64_t index);
+static int write_Part(bf_wctx *w, const t3dm_Part *s, const char *name, int64_t index);
+static int write_PartIndices(bf_wctx *w, const t3dm_PartIndices *s, const char *name, int64_t index);
+static int write_Skeleton(bf_wctx *w, const t3dm_Skeleton *s, const char *name, int64_t index);
+static int write_Bone(bf_wctx *w, const t3dm_Bone *s, const char *name, int64_t index);
+static int write_Animation(bf_wctx *w, const t3dm_Animation *s, const char *name, int64_t index);
+static int write_ChannelMapping(bf_wctx *w, const t3dm_ChannelMapping *s, const char *name, int64_t index);
+static int write_Bvh(bf_wctx *w, const t3dm_Bvh *s, const char *name, int64_t index);
+static int write_BvhNode(bf_wctx *w, const t3dm_BvhNode *s, const char *name, int64_t index);
+static int write_StreamData(bf_wctx *w, const t3dm_StreamData *s, const char *name, int64_t index);
+static int write_Keyframe(bf_wctx *w, const t3dm_Keyframe *s, const char *name, int64_t index);
+static int solve_File(bf_wctx *w, t3dm_File *s, const char *name, int64_t index);
+static int solve_Header(bf_wctx *w, t3dm_Header *s, const char *name, int64_t index);
+static int solve_ChunkOffset(bf_wctx *w, t3dm_ChunkOffset *s, const char *name, int64_t index);
+static int solve_Chunk(bf_wctx *w, t3dm_Chunk *s, const char *name, int64_t index);
+static int solve_Vertices(bf_wctx *w, t3dm_Vertices *s, const char *name, int64_t index);
+static int solve_VertexPair(bf_wctx *w, t3dm_VertexPair *s, const char *name, int64_t index);
+static int solve_Material(bf_wctx *w, t3dm_Material *s, const char *name, int64_t index);
+static int solve_MaterialTexture(bf_wctx *w, t3dm_MaterialTexture *s, const char *name, int64_t index);
+static int solve_Object(bf_wctx *w, t3dm_Object *s, const char *name, int64_t index);
+static int solve_Part(bf_wctx *w, t3dm_Part *s, const char *name, int64_t index);
+static int solve_PartIndices(bf_wctx *w, t3dm_PartIndices *s, const char *name, int64_t index);
+static int solve_Skeleton(bf_wctx *w, t3dm_Skeleton *s, const char *name, int64_t index);
+static int solve_Bone(bf_wctx *w, t3dm_Bone *s, const char *name, int64_t index);
+static int solve_Animation(bf_wctx *w, t3dm_Animation *s, const char *name, int64_t index);
+static int solve_Bvh(bf_wctx *w, t3dm_Bvh *s, const char *name, int64_t index);
+static int solve_BvhNode(bf_wctx *w, t3dm_BvhNode *s, const char *name, int64_t index);
+static int solve_StreamData(bf_wctx *w, t3dm_StreamData *s, const char *name, int64_t index);
+static int solve_Keyframe(bf_wctx *w, t3dm_Keyframe *s, const char *name, int64_t index);
 
 #include "t3dm_access.h"
+
+static int write_File(bf_wctx *w, const t3dm_File *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, s->_offset, name, index))
+        return 0;
+    if (!write_Header(w, &s->header, "header", -1))
+        return 0;
+    for (uint32_t i = 0; i < s->chunks_count; i++)
+        if (!write_ChunkOffset(w, &s->chunks[i], "chunks", i))
+            return 0;
+    if (!bf_put_bytes(w, s->chunk_padding.ptr, s->chunk_padding.len, "chunk_padding"))
+        return 0;
+    for (uint32_t i = 0; i < s->chunk_data_count; i++)
+        if (!write_Chunk(w, &s->chunk_data[i], "chunk_data", i))
+            return 0;
+    {
+        size_t resume = w->pos;
+        if (!bf_wseek(w, s->strings_at, "strings") ||
+            !bf_put_bytes(w, s->strings.ptr, s->strings.len, "strings") ||
+            !bf_put_tail(w, &s->strings_tail, "strings"))
+            return 0;
+        w->pos = resume;
+    }
+    return bf_end(w, name);
+}
+
+static int write_Header(bf_wctx *w, const t3dm_Header *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, s->_offset, name, index))
+        return 0;
+    if (!bf_put_fixed_str(w, &s->magic, 3, "magic") || !bf_put_u8(w, s->version, "version") ||
+        !bf_put_u32be(w, s->chunk_count, "chunk_count") ||
+        !bf_put_u16be(w, s->total_vertex_count, "total_vertex_count") ||
+        !bf_put_u16be(w, s->total_index_count, "total_index_count") ||
+        !bf_put_u32be(w, s->first_vertex_chunk, "first_vertex_chunk") ||
+        !bf_put_u32be(w, s->first_index_chunk, "first_index_chunk") ||
+        !bf_put_u32be(w, s->first_material_chunk, "first_material_chunk") ||
+        !bf_put_u32be(w, s->string_table_offset, "string_table_offset") ||
+        !bf_put_u32be(w, s->block, "block") || !bf_put_array(w, s->aabb_min, 3, 2, 1, 1, "aabb_min") ||
+        !bf_put_array(w, s->aabb_max, 3, 2, 1, 1, "aabb_max"))
+        return 0;
+    return bf_end(w, name);
+}
+
+static int write_ChunkOffset(bf_wctx *w, const t3dm_ChunkOffset *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, s->_offset, name, index))
+        return 0;
+    if (!bf_put_u8(w, s->type, "type") || !bf_put_u24(w, s->offset, 1, "offset"))
+        return 0;
+    return bf_end(w, name);
+}
+
+static int write_Chunk(bf_wctx *w, const t3dm_Chunk *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, s->_offset, name, index))
+        return 0;
+    {
+        size_t resume = w->pos;
+        if (!bf_wseek(w, s->body_at, "body"))
+            return 0;
+        switch (s->body.kind) {
+        case T3DM_KIND_OBJECT:
+            if (!write_Object(w, s->body.Object, "body", -1))
+                return 0;
+            break;
+        case T3DM_KIND_ANIMATION:
+            if (!write_Animation(w, s->body.Animation, "body", -1))
+                return 0;
+            break;
+        case T3DM_KIND_BVH:
+            if (!write_Bvh(w, s->body.Bvh, "body", -1))
+                return 0;
+            break;
+        case T3DM_KIND_VERTICES:
+            if (!write_Vertices(w, s->body.Vertices, "body", -1))
+                return 0;
+            break;
+        case T3DM_KIND_MATERIAL:
+            if (!write_Material(w, s->body.Material, "body", -1))
+                return 0;
+            break;
+        case T3DM_KIND_SKELETON:
+            if (!write_Skeleton(w, s->body.Skeleton, "body", -1))
+                return 0;
+            break;
+        case T3DM_CHUNK_BODY_I:
+            if (!w->built && !bf_put_bytes(w, s->body.raw.ptr, s->body.raw.len, "body"))
+                return 0;
+            break;
+        default:
+            if (!bf_put_bytes(w, s->body.raw.ptr, s->body.raw.len, "body"))
+                return 0;
+        }
+        if (!bf_put_tail(w, &s->body_tail, "body"))
+            return 0;
+        w->pos = resume;
+    }
+    return bf_end(w, name);
+}
+
+static int write_Vertices(bf_wctx *w, const t3dm_Vertices *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, s->_offset, name, index))
+        return 0;
+    for (uint32_t i = 0; i < s->pairs_count; i++)
+        if (!write_VertexPair(w, &s->pairs[i], "pairs", i))
+            return 0;
+    return bf_end(w, name);
+}
+
+static int write_VertexPair(bf_wctx *w, const t3dm_VertexPair *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, s->_offset, name, index))
+        return 0;
+    if (!bf_put_array(w, s->position_a, 3, 2, 1, 1, "position_a") ||
+        !bf_put_u16be(w, s->normal_a, "normal_a") ||
+        !bf_put_array(w, s->position_b, 3, 2, 1, 1, "position_b") ||
+        !bf_put_u16be(w, s->normal_b, "normal_b") || !bf_put_u32be(w, s->rgba_a, "rgba_a") ||
+        !bf_put_u32be(w, s->rgba_b, "rgba_b") || !bf_put_array(w, s->uv_a, 2, 2, 1, 1, "uv_a") ||
+        !bf_put_array(w, s->uv_b, 2, 2, 1, 1, "uv_b"))
+        return 0;
+    return bf_end(w, name);
+}
+
+static int write_Material(bf_wctx *w, const t3dm_Material *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, s->_offset, name, index))
+        return 0;
+    if (!bf_put_u64be(w, s->color_combiner, "color_combiner") ||
+        !bf_put_u64be(w, s->other_mode_value, "other_mode_value") ||
+        !bf_put_u64be(w, s->other_mode_mask, "other_mode_mask") ||
+        !bf_put_u32be(w, s->blend_mode, "blend_mode") || !bf_put_u32be(w, s->draw_flags, "draw_flags") ||
+        !bf_put_u8(w, s->unused, "unused") || !bf_put_u8(w, s->fog_mode, "fog_mode") ||
+        !bf_put_u8(w, s->color_flags, "color_flags") || !bf_put_u8(w, s->vertex_fx, "vertex_fx") ||
+        !bf_put_array(w, s->prim_color, 4, 1, 0, 1, "prim_color") ||
+        !bf_put_array(w, s->env_color, 4, 1, 0, 1, "env_color") ||
+        !bf_put_array(w, s->blend_color, 4, 1, 0, 1, "blend_color") || !bf_put_u32be(w, s->name, "name") ||
+        !write_MaterialTexture(w, &s->texture_a, "texture_a", -1) ||
+        !write_MaterialTexture(w, &s->texture_b, "texture_b", -1))
+        return 0;
+    return bf_end(w, name);
+}
+
+static int write_MaterialTexture(bf_wctx *w, const t3dm_MaterialTexture *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, s->_offset, name, index))
+        return 0;
+    if (!bf_put_u32be(w, s->reference, "reference") || !bf_put_u32be(w, s->path, "path") ||
+        !bf_put_u32be(w, s->hash, "hash") || !bf_put_u32be(w, s->runtime_pointer, "runtime_pointer") ||
+        !bf_put_u16be(w, s->width, "width") || !bf_put_u16be(w, s->height, "height"))
+        return 0;
+    for (uint32_t i = 0; i < 2; i++)
+        if (!write_MaterialAxis(w, &s->axis[i], "axis", i))
+            return 0;
+    return bf_end(w, name);
+}
+
+static int write_MaterialAxis(bf_wctx *w, const t3dm_MaterialAxis *s, const char *name, int64_t index)
+{
+    if (name && !bf_push(&w->c, name, index))
+        return 0;
+    if (!bf_put_f32be(w, s->low, "low") || !bf_put_f32be(w, s->high, "high") ||
+        !bf_put_u8(w, s->mask, "mask") || !bf_put_u8(w, s->shift, "shift") ||
+        !bf_put_u8(w, s->mirror, "mirror") || !bf_put_u8(w, s->clamp, "clamp"))
+        return 0;
+    return bf_end(w, name);
+}
+
+static int write_Object(bf_wctx *w, const t3dm_Object *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, s->_offset, name, index))
+        return 0;
+    if (!bf_put_u32be(w, s->name, "name") || !bf_put_u16be(w, s->part_count, "part_count") ||
+        !bf_put_u16be(w, s->triangle_count, "triangle_count") || !bf_put_u32be(w, s->material, "material") ||
+        !bf_put_u32be(w, s->block, "block") || !bf_put_u8(w, s->visible, "visible") ||
+        !bf_put_array(w, s->padding, 3, 1, 0, 1, "padding") ||
+        !bf_put_array(w, s->aabb_min, 3, 2, 1, 1, "aabb_min") ||
+        !bf_put_array(w, s->aabb_max, 3, 2, 1, 1, "aabb_max"))
+        return 0;
+    for (uint32_t i = 0; i < s->parts_count; i++)
+        if (!write_Part(w, &s->parts[i], "parts", i))
+            return 0;
+    return bf_end(w, name);
+}
+
+static int write_Part(bf_wctx *w, const t3dm_Part *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, s->_offset, name, index))
+        return 0;
+    if (!bf_put_u32be(w, s->vertex_offset, "vertex_offset") ||
+        !bf_put_u16be(w, s->vertex_count, "vertex_count") || !bf_put_u16be(w, s->vertex_dest, "vertex_dest") ||
+        !bf_put_u32be(w, s->index_offset, "index_offset") || !bf_put_u16be(w, s->index_count, "index_count") ||
+        !bf_put_u16be(w, s->matrix_index, "matrix_index") ||
+        !bf_put_array(w, s->strip_index_counts, 4, 1, 0, 1, "strip_index_counts") ||
+        !bf_put_u8(w, s->seq_start, "seq_start") || !bf_put_u8(w, s->seq_count, "seq_count") ||
+        !bf_put_array(w, s->padding, 2, 1, 0, 1, "padding"))
+        return 0;
+    {
+        size_t resume = w->pos;
+        if (!bf_wseek(w, s->index_data_at, "index_data") ||
+            !write_PartIndices(w, &s->index_data, "index_data", -1))
+            return 0;
+        w->pos = resume;
+    }
+    return bf_end(w, name);
+}
+
+static int write_PartIndices(bf_wctx *w, const t3dm_PartIndices *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, s->_offset, name, index))
+        return 0;
+    if (!bf_put_array(w, s->triangles, s->triangles_count, 1, 0, 1, "triangles"))
+        return 0;
+    if (s->has_strip_a) {
+    if (!bf_put_pad(w, &s->strip_a_pad, "strip_a") ||
+        !bf_put_array(w, s->strip_a, s->strip_a_count, 2, 0, 1, "strip_a"))
+        return 0;
+    }
+    if (s->has_strip_b) {
+    if (!bf_put_pad(w, &s->strip_b_pad, "strip_b") ||
+        !bf_put_array(w, s->strip_b, s->strip_b_count, 2, 0, 1, "strip_b"))
+        return 0;
+    }
+    if (s->has_strip_c) {
+    if (!bf_put_pad(w, &s->strip_c_pad, "strip_c") ||
+        !bf_put_array(w, s->strip_c, s->strip_c_count, 2, 0, 1, "strip_c"))
+        return 0;
+    }
+    if (s->has_strip_d) {
+    if (!bf_put_pad(w, &s->strip_d_pad, "strip_d") ||
+        !bf_put_array(w, s->strip_d, s->strip_d_count, 2, 0, 1, "strip_d"))
+        return 0;
+    }
+    return bf_end(w, name);
+}
+
+static int write_Skeleton(bf_wctx *w, const t3dm_Skeleton *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, s->_offset, name, index))
+        return 0;
+    if (!bf_put_u16be(w, s->bone_count, "bone_count") || !bf_put_u16be(w, s->reserved, "reserved"))
+        return 0;
+    for (uint32_t i = 0; i < s->bones_count; i++)
+        if (!write_Bone(w, &s->bones[i], "bones", i))
+            return 0;
+    return bf_end(w, name);
+}
+
+static int write_Bone(bf_wctx *w, const t3dm_Bone *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, s->_offset, name, index))
+        return 0;
+    if (!bf_put_u32be(w, s->name, "name") || !bf_put_u16be(w, s->parent, "parent") ||
+        !bf_put_u16be(w, s->depth, "depth") || !bf_put_array(w, s->scale, 3, 4, 0, 1, "scale") ||
+        !bf_put_array(w, s->rotation, 4, 4, 0, 1, "rotation") ||
+        !bf_put_array(w, s->translation, 3, 4, 0, 1, "translation"))
+        return 0;
+    return bf_end(w, name);
+}
+
+static int write_Animation(bf_wctx *w, const t3dm_Animation *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, s->_offset, name, index))
+        return 0;
+    if (!bf_put_u32be(w, s->name, "name") || !bf_put_f32be(w, s->duration, "duration") ||
+        !bf_put_u32be(w, s->keyframe_count, "keyframe_count") ||
+        !bf_put_u16be(w, s->quat_channel_count, "quat_channel_count") ||
+        !bf_put_u16be(w, s->scalar_channel_count, "scalar_channel_count") ||
+        !bf_put_u32be(w, s->sdata_path, "sdata_path"))
+        return 0;
+    for (uint32_t i = 0; i < s->channels_count; i++)
+        if (!write_ChannelMapping(w, &s->channels[i], "channels", i))
+            return 0;
+    return bf_end(w, name);
+}
+
+static int write_ChannelMapping(bf_wctx *w, const t3dm_ChannelMapping *s, const char *name, int64_t index)
+{
+    if (name && !bf_push(&w->c, name, index))
+        return 0;
+    if (!bf_put_u16be(w, s->target_index, "target_index") || !bf_put_u8(w, s->target_type, "target_type") ||
+        !bf_put_u8(w, s->attribute_index, "attribute_index") ||
+        !bf_put_f32be(w, s->quant_scale, "quant_scale") || !bf_put_f32be(w, s->quant_offset, "quant_offset"))
+        return 0;
+    return bf_end(w, name);
+}
+
+static int write_Bvh(bf_wctx *w, const t3dm_Bvh *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, s->_offset, name, index))
+        return 0;
+    if (!bf_put_u16be(w, s->node_count, "node_count") || !bf_put_u16be(w, s->data_count, "data_count"))
+        return 0;
+    for (uint32_t i = 0; i < s->nodes_count; i++)
+        if (!write_BvhNode(w, &s->nodes[i], "nodes", i))
+            return 0;
+    if (!bf_put_array(w, s->data_array, s->data_array_count, 2, 0, 1, "data_array"))
+        return 0;
+    return bf_end(w, name);
+}
+
+static int write_BvhNode(bf_wctx *w, const t3dm_BvhNode *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, s->_offset, name, index))
+        return 0;
+    if (!bf_put_array(w, s->aabb_min, 3, 2, 1, 1, "aabb_min") ||
+        !bf_put_array(w, s->aabb_max, 3, 2, 1, 1, "aabb_max") || !bf_put_u16be(w, s->value, "value"))
+        return 0;
+    return bf_end(w, name);
+}
+
+static int write_StreamData(bf_wctx *w, const t3dm_StreamData *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, s->_offset, name, index))
+        return 0;
+    for (uint32_t i = 0; i < s->keyframes_count; i++)
+        if (!write_Keyframe(w, &s->keyframes[i], "keyframes", i))
+            return 0;
+    return bf_end(w, name);
+}
+
+static int write_Keyframe(bf_wctx *w, const t3dm_Keyframe *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, s->_offset, name, index))
+        return 0;
+    if (!bf_put_u16be(w, s->time, "time") || !bf_put_u16be(w, s->channel, "channel") ||
+        !bf_put_array(w, s->data, s->data_count, 2, 0, 1, "data"))
+        return 0;
+    return bf_end(w, name);
+}
 
 static int place_File_strings(bf_wctx *w, void *owner)
 {
@@ -40,7 +389,7 @@ static int place_File_strings(bf_wctx *w, void *owner)
     bf_fit_u32(w, &s->header.string_table_offset, (int64_t)s->strings_at, 32, (uint64_t)s->header._offset + 24, 0, "header.string_table_offset");
     s->strings_tail.len = 0;
     s->strings = bf_table_bytes(w, &s->strings);
-    if (!bf_put_bytes(w, s->strings.ptr, s->strings.len, "strings"))
+    if (!bf_skip(w, s->strings.len, "strings"))
         return 0;
     return bf_place_pooled(w, (int64_t)s->strings_at);
 }
@@ -59,26 +408,36 @@ static int place_Chunk_body(bf_wctx *w, void *owner)
         return 0;
     bf_fitf_u32(w, &RW->chunks[ix1].offset, (int64_t)s->body_at, 24, (uint64_t)RW->chunks[ix1]._offset + 1, 1, "chunks[%lld].offset", (long long)ix1);
     s->body_tail.len = 0;
-    if (s->body.kind == T3DM_KIND_OBJECT) {
-        if (!write_Object(w, s->body.Object, "body", -1))
+    switch (s->body.kind) {
+    case T3DM_KIND_OBJECT:
+        if (!solve_Object(w, s->body.Object, "body", -1))
             return 0;
-    } else if (s->body.kind == T3DM_KIND_ANIMATION) {
-        if (!write_Animation(w, s->body.Animation, "body", -1))
+        break;
+    case T3DM_KIND_ANIMATION:
+        if (!solve_Animation(w, s->body.Animation, "body", -1))
             return 0;
-    } else if (s->body.kind == T3DM_KIND_BVH) {
-        if (!write_Bvh(w, s->body.Bvh, "body", -1))
+        break;
+    case T3DM_KIND_BVH:
+        if (!solve_Bvh(w, s->body.Bvh, "body", -1))
             return 0;
-    } else if (s->body.kind == T3DM_KIND_VERTICES) {
-        if (!write_Vertices(w, s->body.Vertices, "body", -1))
+        break;
+    case T3DM_KIND_VERTICES:
+        if (!solve_Vertices(w, s->body.Vertices, "body", -1))
             return 0;
-    } else if (s->body.kind == T3DM_KIND_MATERIAL) {
-        if (!write_Material(w, s->body.Material, "body", -1))
+        break;
+    case T3DM_KIND_MATERIAL:
+        if (!solve_Material(w, s->body.Material, "body", -1))
             return 0;
-    } else if (s->body.kind == T3DM_KIND_SKELETON) {
-        if (!write_Skeleton(w, s->body.Skeleton, "body", -1))
+        break;
+    case T3DM_KIND_SKELETON:
+        if (!solve_Skeleton(w, s->body.Skeleton, "body", -1))
             return 0;
-    } else if (!(w->layout && (s->body.kind == T3DM_CHUNK_BODY_I)) && !bf_put_bytes(w, s->body.raw.ptr, s->body.raw.len, "body")) {
-        return 0;
+        break;
+    case T3DM_CHUNK_BODY_I:
+        break;
+    default:
+        if (!bf_skip(w, s->body.raw.len, "body"))
+            return 0;
     }
     return bf_place_pooled(w, (int64_t)s->body_at);
 }
@@ -102,648 +461,429 @@ static int place_Part_index_data(bf_wctx *w, void *owner)
     bf_fit_u32(w, &s->index_offset,
                bf_sub((int64_t)s->index_data_at, (int64_t)t3dm_ChunkOffset_at(c, R->chunks, R->chunks_count, R->header.first_index_chunk)->offset), 32,
                (uint64_t)s->_offset + 8, 0, "index_offset");
-    if (w->layout) {
-        bf_set_i64(w, &s->index_data._p_triangle_indices, (int64_t)s->index_count);
-        bf_set_i64(w, &s->index_data._p_strip_0, bf_at_u8(c, s->strip_index_counts, 4, 0));
-        bf_set_i64(w, &s->index_data._p_strip_1, bf_at_u8(c, s->strip_index_counts, 4, 1));
-        bf_set_i64(w, &s->index_data._p_strip_2, bf_at_u8(c, s->strip_index_counts, 4, 2));
-        bf_set_i64(w, &s->index_data._p_strip_3, bf_at_u8(c, s->strip_index_counts, 4, 3));
-    }
-    if (!write_PartIndices(w, &s->index_data, "index_data", -1))
+    bf_set_i64(w, &s->index_data._p_triangle_indices, (int64_t)s->index_count);
+    bf_set_i64(w, &s->index_data._p_strip_0, bf_at_u8(c, s->strip_index_counts, 4, 0));
+    bf_set_i64(w, &s->index_data._p_strip_1, bf_at_u8(c, s->strip_index_counts, 4, 1));
+    bf_set_i64(w, &s->index_data._p_strip_2, bf_at_u8(c, s->strip_index_counts, 4, 2));
+    bf_set_i64(w, &s->index_data._p_strip_3, bf_at_u8(c, s->strip_index_counts, 4, 3));
+    if (!solve_PartIndices(w, &s->index_data, "index_data", -1))
         return 0;
     return bf_place_pooled(w, (int64_t)s->index_data_at);
 }
 
-static int write_File(bf_wctx *w, t3dm_File *s, const char *name, int64_t index)
+static int solve_File(bf_wctx *w, t3dm_File *s, const char *name, int64_t index)
 {
     bf_ctx *c = &w->c;
-    if (!bf_begin_unread(w, &s->_offset, &s->_index, name, index))
+    if (!bf_place_begin_unread(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (w->layout)
-        bf_fit_u32(w, &s->header.chunk_count, (int64_t)s->chunk_data_count, 32, (uint64_t)s->header._offset + 4, 0, "header.chunk_count");
-    if (!write_Header(w, &s->header, "header", -1))
+    bf_fit_u32(w, &s->header.chunk_count, (int64_t)s->chunk_data_count, 32, (uint64_t)s->header._offset + 4, 0, "header.chunk_count");
+    if (!solve_Header(w, &s->header, "header", -1))
         return 0;
-    if (w->layout) {
-        {
-            int64_t n = (int64_t)s->header.chunk_count;
-            if (n < 0 || n > (int64_t)UINT32_MAX)
-                return bf_fail(&w->c, w->pos, "chunks", "count %lld is out of range", (long long)n);
-            if ((uint64_t)n != s->chunks_count) {
-                t3dm_ChunkOffset *a = bf_arena_alloc(w->arena, (size_t)n * sizeof *a + 1);
-                if (!a)
-                    return bf_fail(&w->c, w->pos, "chunks", "out of memory");
-                s->chunks = a;
-                s->chunks_count = (uint32_t)n;
-                w->changes++;
-            }
+    {
+        int64_t n = (int64_t)s->header.chunk_count;
+        if (n < 0 || n > (int64_t)UINT32_MAX)
+            return bf_fail(&w->c, w->pos, "chunks", "count %lld is out of range", (long long)n);
+        if ((uint64_t)n != s->chunks_count) {
+            t3dm_ChunkOffset *a = bf_arena_alloc(w->arena, (size_t)n * sizeof *a + 1);
+            if (!a)
+                return bf_fail(&w->c, w->pos, "chunks", "out of memory");
+            s->chunks = a;
+            s->chunks_count = (uint32_t)n;
+            w->changes++;
         }
     }
     for (uint32_t i = 0; i < s->chunks_count; i++)
-        if (!write_ChunkOffset(w, &s->chunks[i], "chunks", i))
+        if (!solve_ChunkOffset(w, &s->chunks[i], "chunks", i))
             return 0;
-    if (w->layout) {
-        {
-            size_t seen = w->changes; /* nothing reads chunk_padding */
-            bf_size_padding(w, &s->chunk_padding,
-                            s->header.chunk_count > 0 ? bf_sub(t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, 0)->offset, (int64_t)w->pos) : 0);
-            w->changes = seen;
-        }
+    {
+        size_t seen = w->changes; /* nothing reads chunk_padding */
+        bf_size_padding(w, &s->chunk_padding,
+                        s->header.chunk_count > 0 ? bf_sub(t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, 0)->offset, (int64_t)w->pos) : 0);
+        w->changes = seen;
     }
     bf_set_unread_u64(&s->chunk_padding_at, w->pos);
-    if (!bf_put_bytes(w, s->chunk_padding.ptr, s->chunk_padding.len, "chunk_padding"))
+    if (!bf_skip(w, s->chunk_padding.len, "chunk_padding"))
         return 0;
     bf_set_unread_u64(&s->chunk_data_at, w->pos);
     for (uint32_t i = 0; i < s->chunk_data_count; i++)
-        if (!write_Chunk(w, &s->chunk_data[i], "chunk_data", i))
+        if (!solve_Chunk(w, &s->chunk_data[i], "chunk_data", i))
             return 0;
-    if (w->layout)
-        s->strings = bf_table_bytes(w, &s->strings);
-    if (w->layout) {
-        if (!bf_enqueue(w, place_File_strings, NULL, s))
-            return 0;
-    } else {
-        size_t resume = w->pos;
-        if (!bf_wseek(w, s->strings_at, "strings") ||
-            !bf_put_bytes(w, s->strings.ptr, s->strings.len, "strings") ||
-            !bf_put_tail(w, &s->strings_tail, "strings"))
-            return 0;
-        w->pos = resume;
-    }
+    s->strings = bf_table_bytes(w, &s->strings);
+    if (!bf_enqueue(w, place_File_strings, NULL, s))
+        return 0;
     return bf_end(w, name);
 }
 
-static int write_Header(bf_wctx *w, t3dm_Header *s, const char *name, int64_t index)
+static int solve_Header(bf_wctx *w, t3dm_Header *s, const char *name, int64_t index)
 {
     bf_ctx *c = &w->c;
     const t3dm_File *R = c->root;
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (w->layout)
-        s->magic = (bf_str){"T3M", 3, 0};
-    if (!bf_put_fixed_str(w, &s->magic, 3, "magic"))
+    s->magic = (bf_str){"T3M", 3, 0};
+    if (!bf_skip(w, 3, "magic"))
         return 0;
-    if (w->layout)
-        s->version = INT64_C(4);
-    if (w->measure) {
-        if (!bf_skip(w, 7, "version"))
-            return 0;
-    } else if (!bf_put_u8(w, s->version, "version") || !bf_put_u32be(w, s->chunk_count, "chunk_count") ||
-               !bf_put_u16be(w, s->total_vertex_count, "total_vertex_count"))
+    s->version = INT64_C(4);
+    if (!bf_skip(w, 7, "version"))
         return 0;
-    if (w->layout) {
-        if (!w->measure) {
-            size_t seen = w->changes; /* nothing reads total_index_count */
-            bf_fit_u16(w, &s->total_index_count, t3dm_File_v_part_index_count(c, R), 16, (uint64_t)s->_offset + 10, 0, "total_index_count");
-            w->changes = seen;
-        }
+    {
+        size_t seen = w->changes; /* nothing reads total_index_count */
+        bf_fit_u16(w, &s->total_index_count, t3dm_File_v_part_index_count(c, R), 16, (uint64_t)s->_offset + 10, 0, "total_index_count");
+        w->changes = seen;
     }
-    if (!bf_put_u16be(w, s->total_index_count, "total_index_count"))
+    if (!bf_skip(w, 2, "total_index_count"))
         return 0;
-    if (w->layout) {
-        if (!w->measure) {
-            size_t seen = w->changes; /* nothing reads first_vertex_chunk */
-            int64_t q1 = -1;
-            for (uint32_t i1 = 0; i1 < (uint32_t)(R->chunks_count); i1++) {
-                const t3dm_ChunkOffset *it1 = &R->chunks[i1];
-                if (it1->type == T3DM_CHUNK_TYPE_V) { q1 = i1; break; }
-            }
-            bf_fit_u32(w, &s->first_vertex_chunk, bf_max(q1, 0), 32, (uint64_t)s->_offset + 12, 0, "first_vertex_chunk");
-            w->changes = seen;
+    {
+        size_t seen = w->changes; /* nothing reads first_vertex_chunk */
+        int64_t q1 = -1;
+        for (uint32_t i1 = 0; i1 < (uint32_t)(R->chunks_count); i1++) {
+            const t3dm_ChunkOffset *it1 = &R->chunks[i1];
+            if (it1->type == T3DM_CHUNK_TYPE_V) { q1 = i1; break; }
         }
+        bf_fit_u32(w, &s->first_vertex_chunk, bf_max(q1, 0), 32, (uint64_t)s->_offset + 12, 0, "first_vertex_chunk");
+        w->changes = seen;
     }
-    if (!bf_put_u32be(w, s->first_vertex_chunk, "first_vertex_chunk"))
+    if (!bf_skip(w, 4, "first_vertex_chunk"))
         return 0;
-    if (w->layout) {
-        int64_t q2 = -1;
-        for (uint32_t i2 = 0; i2 < (uint32_t)(R->chunks_count); i2++) {
-            const t3dm_ChunkOffset *it2 = &R->chunks[i2];
-            if (it2->type == T3DM_CHUNK_TYPE_I) { q2 = i2; break; }
-        }
-        bf_fit_u32(w, &s->first_index_chunk, bf_max(q2, 0), 32, (uint64_t)s->_offset + 16, 0, "first_index_chunk");
+    int64_t q2 = -1;
+    for (uint32_t i2 = 0; i2 < (uint32_t)(R->chunks_count); i2++) {
+        const t3dm_ChunkOffset *it2 = &R->chunks[i2];
+        if (it2->type == T3DM_CHUNK_TYPE_I) { q2 = i2; break; }
     }
-    if (!bf_put_u32be(w, s->first_index_chunk, "first_index_chunk"))
+    bf_fit_u32(w, &s->first_index_chunk, bf_max(q2, 0), 32, (uint64_t)s->_offset + 16, 0, "first_index_chunk");
+    if (!bf_skip(w, 4, "first_index_chunk"))
         return 0;
-    if (w->layout) {
-        if (!w->measure) {
-            size_t seen = w->changes; /* nothing reads first_material_chunk */
-            int64_t q3 = -1;
-            for (uint32_t i3 = 0; i3 < (uint32_t)(R->chunks_count); i3++) {
-                const t3dm_ChunkOffset *it3 = &R->chunks[i3];
-                if (it3->type == T3DM_CHUNK_TYPE_M) { q3 = i3; break; }
-            }
-            bf_fit_u32(w, &s->first_material_chunk, (q3 < 0 ? (int64_t)R->chunks_count : q3), 32, (uint64_t)s->_offset + 20, 0, "first_material_chunk");
-            w->changes = seen;
+    {
+        size_t seen = w->changes; /* nothing reads first_material_chunk */
+        int64_t q3 = -1;
+        for (uint32_t i3 = 0; i3 < (uint32_t)(R->chunks_count); i3++) {
+            const t3dm_ChunkOffset *it3 = &R->chunks[i3];
+            if (it3->type == T3DM_CHUNK_TYPE_M) { q3 = i3; break; }
         }
+        bf_fit_u32(w, &s->first_material_chunk, (q3 < 0 ? (int64_t)R->chunks_count : q3), 32, (uint64_t)s->_offset + 20, 0, "first_material_chunk");
+        w->changes = seen;
     }
-    if (w->measure) {
-        if (!bf_skip(w, 24, "first_material_chunk"))
-            return 0;
-    } else if (!bf_put_u32be(w, s->first_material_chunk, "first_material_chunk") ||
-               !bf_put_u32be(w, s->string_table_offset, "string_table_offset") ||
-               !bf_put_u32be(w, s->block, "block") || !bf_put_array(w, s->aabb_min, 3, 2, 1, 1, "aabb_min") ||
-               !bf_put_array(w, s->aabb_max, 3, 2, 1, 1, "aabb_max"))
+    if (!bf_skip(w, 24, "first_material_chunk"))
         return 0;
     return bf_end(w, name);
 }
 
-static int write_ChunkOffset(bf_wctx *w, t3dm_ChunkOffset *s, const char *name, int64_t index)
+static int solve_ChunkOffset(bf_wctx *w, t3dm_ChunkOffset *s, const char *name, int64_t index)
 {
     bf_ctx *c = &w->c;
     const t3dm_File *R = c->root;
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (w->layout)
-        bf_fit_u8(w, &s->type, (int64_t)(t3dm_Chunk_at(c, R->chunk_data, R->chunk_data_count, s->_index)->body.kind == T3DM_KIND_OBJECT ? 79
-                  : t3dm_Chunk_at(c, R->chunk_data, R->chunk_data_count, s->_index)->body.kind == T3DM_KIND_ANIMATION ? 65
-                  : t3dm_Chunk_at(c, R->chunk_data, R->chunk_data_count, s->_index)->body.kind == T3DM_KIND_BVH ? 66 : t3dm_Chunk_at(c, R->chunk_data,
-                  R->chunk_data_count, s->_index)->body.kind == T3DM_KIND_VERTICES ? 86 : t3dm_Chunk_at(c, R->chunk_data, R->chunk_data_count,
-                  s->_index)->body.kind == T3DM_CHUNK_BODY_I ? 73 : t3dm_Chunk_at(c, R->chunk_data, R->chunk_data_count,
-                  s->_index)->body.kind == T3DM_KIND_MATERIAL ? 77 : t3dm_Chunk_at(c, R->chunk_data, R->chunk_data_count,
-                  s->_index)->body.kind == T3DM_KIND_SKELETON ? 83 : 0), 8, (uint64_t)s->_offset, 0, "type");
-    if (!bf_put_u8(w, s->type, "type") || !bf_put_u24(w, s->offset, 1, "offset"))
+    bf_fit_u8(w, &s->type, (int64_t)(t3dm_Chunk_at(c, R->chunk_data, R->chunk_data_count, s->_index)->body.kind == T3DM_KIND_OBJECT ? 79
+              : t3dm_Chunk_at(c, R->chunk_data, R->chunk_data_count, s->_index)->body.kind == T3DM_KIND_ANIMATION ? 65 : t3dm_Chunk_at(c, R->chunk_data,
+              R->chunk_data_count, s->_index)->body.kind == T3DM_KIND_BVH ? 66 : t3dm_Chunk_at(c, R->chunk_data, R->chunk_data_count,
+              s->_index)->body.kind == T3DM_KIND_VERTICES ? 86 : t3dm_Chunk_at(c, R->chunk_data, R->chunk_data_count, s->_index)->body.kind == T3DM_CHUNK_BODY_I
+              ? 73 : t3dm_Chunk_at(c, R->chunk_data, R->chunk_data_count, s->_index)->body.kind == T3DM_KIND_MATERIAL ? 77
+              : t3dm_Chunk_at(c, R->chunk_data, R->chunk_data_count, s->_index)->body.kind == T3DM_KIND_SKELETON ? 83 : 0), 8, (uint64_t)s->_offset, 0, "type");
+    if (!bf_skip(w, 4, "type"))
         return 0;
     return bf_end(w, name);
 }
 
-static int write_Chunk(bf_wctx *w, t3dm_Chunk *s, const char *name, int64_t index)
+static int solve_Chunk(bf_wctx *w, t3dm_Chunk *s, const char *name, int64_t index)
 {
-    if (!bf_begin_unread(w, &s->_offset, &s->_index, name, index))
+    if (!bf_place_begin_unread(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (w->layout) {
-        if (!bf_enqueue(w, place_Chunk_body, NULL, s))
-            return 0;
-    } else {
-        size_t resume = w->pos;
-        if (!bf_wseek(w, s->body_at, "body"))
-            return 0;
-        if (s->body.kind == T3DM_KIND_OBJECT) {
-            if (!write_Object(w, s->body.Object, "body", -1))
-                return 0;
-        } else if (s->body.kind == T3DM_KIND_ANIMATION) {
-            if (!write_Animation(w, s->body.Animation, "body", -1))
-                return 0;
-        } else if (s->body.kind == T3DM_KIND_BVH) {
-            if (!write_Bvh(w, s->body.Bvh, "body", -1))
-                return 0;
-        } else if (s->body.kind == T3DM_KIND_VERTICES) {
-            if (!write_Vertices(w, s->body.Vertices, "body", -1))
-                return 0;
-        } else if (s->body.kind == T3DM_KIND_MATERIAL) {
-            if (!write_Material(w, s->body.Material, "body", -1))
-                return 0;
-        } else if (s->body.kind == T3DM_KIND_SKELETON) {
-            if (!write_Skeleton(w, s->body.Skeleton, "body", -1))
-                return 0;
-        } else if (!(w->layout && (s->body.kind == T3DM_CHUNK_BODY_I)) && !bf_put_bytes(w, s->body.raw.ptr, s->body.raw.len, "body")) {
-            return 0;
-        }
-        if (!bf_put_tail(w, &s->body_tail, "body"))
-            return 0;
-        w->pos = resume;
-    }
+    if (!bf_enqueue(w, place_Chunk_body, NULL, s))
+        return 0;
     return bf_end(w, name);
 }
 
-static int write_Vertices(bf_wctx *w, t3dm_Vertices *s, const char *name, int64_t index)
+static int solve_Vertices(bf_wctx *w, t3dm_Vertices *s, const char *name, int64_t index)
 {
     t3dm_File *RW = w->root;
-    if (!bf_begin_unread(w, &s->_offset, &s->_index, name, index))
+    if (!bf_place_begin_unread(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (w->layout)
-        bf_fit_u16(w, &RW->header.total_vertex_count, bf_mul((int64_t)s->pairs_count, INT64_C(2)), 16, (uint64_t)RW->header._offset + 8, 1,
-                   "header.total_vertex_count");
+    bf_fit_u16(w, &RW->header.total_vertex_count, bf_mul((int64_t)s->pairs_count, INT64_C(2)), 16, (uint64_t)RW->header._offset + 8, 1,
+               "header.total_vertex_count");
     for (uint32_t i = 0; i < s->pairs_count; i++)
-        if (!write_VertexPair(w, &s->pairs[i], "pairs", i))
+        if (!solve_VertexPair(w, &s->pairs[i], "pairs", i))
             return 0;
     return bf_end(w, name);
 }
 
-static int write_VertexPair(bf_wctx *w, t3dm_VertexPair *s, const char *name, int64_t index)
+static int solve_VertexPair(bf_wctx *w, t3dm_VertexPair *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (!bf_put_array(w, s->position_a, 3, 2, 1, 1, "position_a"))
+    if (!bf_skip(w, 6, "position_a"))
         return 0;
-    if (w->layout) {
-        if (w->overflow_count || !bf_fits((int64_t)s->normal_a_x, 5, 1) || !bf_fits((int64_t)s->normal_a_y, 6, 1) || !bf_fits((int64_t)s->normal_a_z, 5, 1)) {
-            bf_fit_s64(w, &s->normal_a_x, (int64_t)s->normal_a_x, 5, (uint64_t)s->_offset + 6, 0, "normal_a_x");
-            bf_fit_s64(w, &s->normal_a_y, (int64_t)s->normal_a_y, 6, (uint64_t)s->_offset + 6, 0, "normal_a_y");
-            bf_fit_s64(w, &s->normal_a_z, (int64_t)s->normal_a_z, 5, (uint64_t)s->_offset + 6, 0, "normal_a_z");
-        }
-        s->normal_a = (((uint64_t)s->normal_a_x & UINT64_C(0x1F)) << 11) | (((uint64_t)s->normal_a_y & UINT64_C(0x3F)) << 5)
-                | (((uint64_t)s->normal_a_z & UINT64_C(0x1F)) << 0);
+    if (w->overflow_count || !bf_fits((int64_t)s->normal_a_x, 5, 1) || !bf_fits((int64_t)s->normal_a_y, 6, 1) || !bf_fits((int64_t)s->normal_a_z, 5, 1)) {
+        bf_fit_s64(w, &s->normal_a_x, (int64_t)s->normal_a_x, 5, (uint64_t)s->_offset + 6, 0, "normal_a_x");
+        bf_fit_s64(w, &s->normal_a_y, (int64_t)s->normal_a_y, 6, (uint64_t)s->_offset + 6, 0, "normal_a_y");
+        bf_fit_s64(w, &s->normal_a_z, (int64_t)s->normal_a_z, 5, (uint64_t)s->_offset + 6, 0, "normal_a_z");
     }
-    if (w->measure) {
-        if (!bf_skip(w, 8, "normal_a"))
-            return 0;
-    } else if (!bf_put_u16be(w, s->normal_a, "normal_a") ||
-               !bf_put_array(w, s->position_b, 3, 2, 1, 1, "position_b"))
+    s->normal_a = (((uint64_t)s->normal_a_x & UINT64_C(0x1F)) << 11) | (((uint64_t)s->normal_a_y & UINT64_C(0x3F)) << 5)
+            | (((uint64_t)s->normal_a_z & UINT64_C(0x1F)) << 0);
+    if (!bf_skip(w, 8, "normal_a"))
         return 0;
-    if (w->layout) {
-        if (w->overflow_count || !bf_fits((int64_t)s->normal_b_x, 5, 1) || !bf_fits((int64_t)s->normal_b_y, 6, 1) || !bf_fits((int64_t)s->normal_b_z, 5, 1)) {
-            bf_fit_s64(w, &s->normal_b_x, (int64_t)s->normal_b_x, 5, (uint64_t)s->_offset + 14, 0, "normal_b_x");
-            bf_fit_s64(w, &s->normal_b_y, (int64_t)s->normal_b_y, 6, (uint64_t)s->_offset + 14, 0, "normal_b_y");
-            bf_fit_s64(w, &s->normal_b_z, (int64_t)s->normal_b_z, 5, (uint64_t)s->_offset + 14, 0, "normal_b_z");
-        }
-        s->normal_b = (((uint64_t)s->normal_b_x & UINT64_C(0x1F)) << 11) | (((uint64_t)s->normal_b_y & UINT64_C(0x3F)) << 5)
-                | (((uint64_t)s->normal_b_z & UINT64_C(0x1F)) << 0);
+    if (w->overflow_count || !bf_fits((int64_t)s->normal_b_x, 5, 1) || !bf_fits((int64_t)s->normal_b_y, 6, 1) || !bf_fits((int64_t)s->normal_b_z, 5, 1)) {
+        bf_fit_s64(w, &s->normal_b_x, (int64_t)s->normal_b_x, 5, (uint64_t)s->_offset + 14, 0, "normal_b_x");
+        bf_fit_s64(w, &s->normal_b_y, (int64_t)s->normal_b_y, 6, (uint64_t)s->_offset + 14, 0, "normal_b_y");
+        bf_fit_s64(w, &s->normal_b_z, (int64_t)s->normal_b_z, 5, (uint64_t)s->_offset + 14, 0, "normal_b_z");
     }
-    if (w->measure) {
-        if (!bf_skip(w, 18, "normal_b"))
-            return 0;
-    } else if (!bf_put_u16be(w, s->normal_b, "normal_b") || !bf_put_u32be(w, s->rgba_a, "rgba_a") ||
-               !bf_put_u32be(w, s->rgba_b, "rgba_b") || !bf_put_array(w, s->uv_a, 2, 2, 1, 1, "uv_a") ||
-               !bf_put_array(w, s->uv_b, 2, 2, 1, 1, "uv_b"))
+    s->normal_b = (((uint64_t)s->normal_b_x & UINT64_C(0x1F)) << 11) | (((uint64_t)s->normal_b_y & UINT64_C(0x3F)) << 5)
+            | (((uint64_t)s->normal_b_z & UINT64_C(0x1F)) << 0);
+    if (!bf_skip(w, 18, "normal_b"))
         return 0;
     return bf_end(w, name);
 }
 
-static int write_Material(bf_wctx *w, t3dm_Material *s, const char *name, int64_t index)
+static int solve_Material(bf_wctx *w, t3dm_Material *s, const char *name, int64_t index)
 {
     t3dm_File *RW = w->root;
-    if (!bf_begin_unread(w, &s->_offset, &s->_index, name, index))
+    if (!bf_place_begin_unread(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (w->measure) {
-        if (!bf_skip(w, 48, "color_combiner"))
+    if (!bf_skip(w, 48, "color_combiner"))
+        return 0;
+    {
+        int64_t off = bf_intern(w, &RW->strings, (const uint8_t *)"S", 1, &s->name_str, "name");
+        if (w->err.failed)
             return 0;
-    } else if (!bf_put_u64be(w, s->color_combiner, "color_combiner") ||
-               !bf_put_u64be(w, s->other_mode_value, "other_mode_value") ||
-               !bf_put_u64be(w, s->other_mode_mask, "other_mode_mask") ||
-               !bf_put_u32be(w, s->blend_mode, "blend_mode") ||
-               !bf_put_u32be(w, s->draw_flags, "draw_flags") || !bf_put_u8(w, s->unused, "unused") ||
-               !bf_put_u8(w, s->fog_mode, "fog_mode") || !bf_put_u8(w, s->color_flags, "color_flags") ||
-               !bf_put_u8(w, s->vertex_fx, "vertex_fx") ||
-               !bf_put_array(w, s->prim_color, 4, 1, 0, 1, "prim_color") ||
-               !bf_put_array(w, s->env_color, 4, 1, 0, 1, "env_color") ||
-               !bf_put_array(w, s->blend_color, 4, 1, 0, 1, "blend_color"))
-        return 0;
-    if (w->layout) {
-        {
-            int64_t off = bf_intern(w, &RW->strings, (const uint8_t *)"S", 1, &s->name_str, "name");
-            if (w->err.failed)
-                return 0;
-            if (off < 0)
-                off = 0;
-            bf_fit_u32(w, &s->name, off, 32, (uint64_t)s->_offset + 48, 0, "name");
-        }
+        if (off < 0)
+            off = 0;
+        bf_fit_u32(w, &s->name, off, 32, (uint64_t)s->_offset + 48, 0, "name");
     }
-    if (!bf_put_u32be(w, s->name, "name") || !write_MaterialTexture(w, &s->texture_a, "texture_a", -1) ||
-        !write_MaterialTexture(w, &s->texture_b, "texture_b", -1))
+    if (!bf_skip(w, 4, "name"))
+        return 0;
+    if (!solve_MaterialTexture(w, &s->texture_a, "texture_a", -1))
+        return 0;
+    if (!solve_MaterialTexture(w, &s->texture_b, "texture_b", -1))
         return 0;
     return bf_end(w, name);
 }
 
-static int write_MaterialTexture(bf_wctx *w, t3dm_MaterialTexture *s, const char *name, int64_t index)
+static int solve_MaterialTexture(bf_wctx *w, t3dm_MaterialTexture *s, const char *name, int64_t index)
 {
     t3dm_File *RW = w->root;
-    if (!bf_begin_unread(w, &s->_offset, &s->_index, name, index))
+    if (!bf_place_begin_unread(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (!bf_put_u32be(w, s->reference, "reference"))
+    if (!bf_skip(w, 4, "reference"))
         return 0;
-    if (w->layout) {
-        {
-            int64_t off = bf_intern(w, &RW->strings, (const uint8_t *)"S", 1, &s->path_str, "path");
-            if (w->err.failed)
-                return 0;
-            if (off < 0)
-                off = 0;
-            bf_fit_u32(w, &s->path, off, 32, (uint64_t)s->_offset + 4, 0, "path");
-        }
-    }
-    if (w->measure) {
-        if (!bf_skip(w, 16, "path"))
+    {
+        int64_t off = bf_intern(w, &RW->strings, (const uint8_t *)"S", 1, &s->path_str, "path");
+        if (w->err.failed)
             return 0;
-    } else if (!bf_put_u32be(w, s->path, "path") || !bf_put_u32be(w, s->hash, "hash") ||
-               !bf_put_u32be(w, s->runtime_pointer, "runtime_pointer") ||
-               !bf_put_u16be(w, s->width, "width") || !bf_put_u16be(w, s->height, "height"))
-        return 0;
-    if (w->measure) {
-        if (!bf_skip(w, (uint64_t)2 * 12, "axis"))
-            return 0;
-    } else {
-        size_t changes = w->changes;
-        for (uint32_t i = 0; i < 2; i++)
-            if (!write_MaterialAxis(w, &s->axis[i], "axis", i))
-                return 0;
-        w->changes = changes;
+        if (off < 0)
+            off = 0;
+        bf_fit_u32(w, &s->path, off, 32, (uint64_t)s->_offset + 4, 0, "path");
     }
-    return bf_end(w, name);
-}
-
-static int write_MaterialAxis(bf_wctx *w, t3dm_MaterialAxis *s, const char *name, int64_t index)
-{
-    if (!bf_begin_unread(w, &s->_offset, &s->_index, name, index))
+    if (!bf_skip(w, 16, "path"))
         return 0;
-    if (!bf_put_f32be(w, s->low, "low") || !bf_put_f32be(w, s->high, "high") ||
-        !bf_put_u8(w, s->mask, "mask") || !bf_put_u8(w, s->shift, "shift") ||
-        !bf_put_u8(w, s->mirror, "mirror") || !bf_put_u8(w, s->clamp, "clamp"))
+    if (!bf_skip(w, (uint64_t)2 * 12, "axis"))
         return 0;
     return bf_end(w, name);
 }
 
-static int write_Object(bf_wctx *w, t3dm_Object *s, const char *name, int64_t index)
+static int solve_Object(bf_wctx *w, t3dm_Object *s, const char *name, int64_t index)
 {
     t3dm_File *RW = w->root;
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (w->layout) {
-        bf_fit_u16(w, &s->part_count, (int64_t)s->parts_count, 16, (uint64_t)s->_offset + 4, 0, "part_count");
-        {
-            int64_t off = bf_intern(w, &RW->strings, (const uint8_t *)"S", 1, &s->name_str, "name");
-            if (w->err.failed)
-                return 0;
-            if (off < 0)
-                off = 0;
-            bf_fit_u32(w, &s->name, off, 32, (uint64_t)s->_offset, 0, "name");
-        }
-    }
-    if (w->measure) {
-        if (!bf_skip(w, 32, "name"))
+    bf_fit_u16(w, &s->part_count, (int64_t)s->parts_count, 16, (uint64_t)s->_offset + 4, 0, "part_count");
+    {
+        int64_t off = bf_intern(w, &RW->strings, (const uint8_t *)"S", 1, &s->name_str, "name");
+        if (w->err.failed)
             return 0;
-    } else if (!bf_put_u32be(w, s->name, "name") || !bf_put_u16be(w, s->part_count, "part_count") ||
-               !bf_put_u16be(w, s->triangle_count, "triangle_count") ||
-               !bf_put_u32be(w, s->material, "material") || !bf_put_u32be(w, s->block, "block") ||
-               !bf_put_u8(w, s->visible, "visible") || !bf_put_array(w, s->padding, 3, 1, 0, 1, "padding") ||
-               !bf_put_array(w, s->aabb_min, 3, 2, 1, 1, "aabb_min") ||
-               !bf_put_array(w, s->aabb_max, 3, 2, 1, 1, "aabb_max"))
+        if (off < 0)
+            off = 0;
+        bf_fit_u32(w, &s->name, off, 32, (uint64_t)s->_offset, 0, "name");
+    }
+    if (!bf_skip(w, 32, "name"))
         return 0;
     for (uint32_t i = 0; i < s->parts_count; i++)
-        if (!write_Part(w, &s->parts[i], "parts", i))
+        if (!solve_Part(w, &s->parts[i], "parts", i))
             return 0;
     return bf_end(w, name);
 }
 
-static int write_Part(bf_wctx *w, t3dm_Part *s, const char *name, int64_t index)
+static int solve_Part(bf_wctx *w, t3dm_Part *s, const char *name, int64_t index)
 {
-    bf_ctx *c = &w->c;
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (w->layout) {
-        bf_fit_u16(w, &s->index_count, (int64_t)s->index_data.triangles_count, 16, (uint64_t)s->_offset + 12, 0, "index_count");
-        bf_fit_u8(w, &s->strip_index_counts[0], (int64_t)s->index_data.strip_a_count, 8, (uint64_t)s->_offset + 16 + (uint64_t)0 * 1, 0,
-                  "strip_index_counts[0]");
-        bf_fit_u8(w, &s->strip_index_counts[1], (int64_t)s->index_data.strip_b_count, 8, (uint64_t)s->_offset + 16 + (uint64_t)1 * 1, 0,
-                  "strip_index_counts[1]");
-        bf_fit_u8(w, &s->strip_index_counts[2], (int64_t)s->index_data.strip_c_count, 8, (uint64_t)s->_offset + 16 + (uint64_t)2 * 1, 0,
-                  "strip_index_counts[2]");
-        bf_fit_u8(w, &s->strip_index_counts[3], (int64_t)s->index_data.strip_d_count, 8, (uint64_t)s->_offset + 16 + (uint64_t)3 * 1, 0,
-                  "strip_index_counts[3]");
-    }
-    if (w->measure) {
-        if (!bf_skip(w, 24, "vertex_offset"))
-            return 0;
-    } else if (!bf_put_u32be(w, s->vertex_offset, "vertex_offset") ||
-               !bf_put_u16be(w, s->vertex_count, "vertex_count") ||
-               !bf_put_u16be(w, s->vertex_dest, "vertex_dest") ||
-               !bf_put_u32be(w, s->index_offset, "index_offset") ||
-               !bf_put_u16be(w, s->index_count, "index_count") ||
-               !bf_put_u16be(w, s->matrix_index, "matrix_index") ||
-               !bf_put_array(w, s->strip_index_counts, 4, 1, 0, 1, "strip_index_counts") ||
-               !bf_put_u8(w, s->seq_start, "seq_start") || !bf_put_u8(w, s->seq_count, "seq_count") ||
-               !bf_put_array(w, s->padding, 2, 1, 0, 1, "padding"))
+    bf_fit_u16(w, &s->index_count, (int64_t)s->index_data.triangles_count, 16, (uint64_t)s->_offset + 12, 0, "index_count");
+    bf_fit_u8(w, &s->strip_index_counts[0], (int64_t)s->index_data.strip_a_count, 8, (uint64_t)s->_offset + 16 + (uint64_t)0 * 1, 0, "strip_index_counts[0]");
+    bf_fit_u8(w, &s->strip_index_counts[1], (int64_t)s->index_data.strip_b_count, 8, (uint64_t)s->_offset + 16 + (uint64_t)1 * 1, 0, "strip_index_counts[1]");
+    bf_fit_u8(w, &s->strip_index_counts[2], (int64_t)s->index_data.strip_c_count, 8, (uint64_t)s->_offset + 16 + (uint64_t)2 * 1, 0, "strip_index_counts[2]");
+    bf_fit_u8(w, &s->strip_index_counts[3], (int64_t)s->index_data.strip_d_count, 8, (uint64_t)s->_offset + 16 + (uint64_t)3 * 1, 0, "strip_index_counts[3]");
+    if (!bf_skip(w, 24, "vertex_offset"))
         return 0;
-    if (w->layout) {
-        if (!bf_enqueue_pooled(w, place_Part_index_data, base_Part_index_data, s, 1))
-            return 0;
-    } else {
-        size_t resume = w->pos;
-        if (!bf_wseek(w, s->index_data_at, "index_data"))
-            return 0;
-        if (w->layout) {
-            bf_set_i64(w, &s->index_data._p_triangle_indices, (int64_t)s->index_count);
-            bf_set_i64(w, &s->index_data._p_strip_0, bf_at_u8(c, s->strip_index_counts, 4, 0));
-            bf_set_i64(w, &s->index_data._p_strip_1, bf_at_u8(c, s->strip_index_counts, 4, 1));
-            bf_set_i64(w, &s->index_data._p_strip_2, bf_at_u8(c, s->strip_index_counts, 4, 2));
-            bf_set_i64(w, &s->index_data._p_strip_3, bf_at_u8(c, s->strip_index_counts, 4, 3));
-        }
-        if (!write_PartIndices(w, &s->index_data, "index_data", -1))
-            return 0;
-        w->pos = resume;
-    }
+    if (!bf_enqueue_pooled(w, place_Part_index_data, base_Part_index_data, s, 1))
+        return 0;
     return bf_end(w, name);
 }
 
-static int write_PartIndices(bf_wctx *w, t3dm_PartIndices *s, const char *name, int64_t index)
+static int solve_PartIndices(bf_wctx *w, t3dm_PartIndices *s, const char *name, int64_t index)
 {
-    if (!bf_begin_unread(w, &s->_offset, &s->_index, name, index))
+    if (!bf_place_begin_unread(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (!bf_put_array(w, s->triangles, s->triangles_count, 1, 0, 1, "triangles"))
+    if (!bf_skip(w, (uint64_t)s->triangles_count * 1, "triangles"))
         return 0;
-    if (w->layout && s->strip_a_count > 0)
+    if (s->strip_a_count > 0)
         s->has_strip_a = 1;
     if (s->has_strip_a) {
-        if (!bf_put_pad(w, &s->strip_a_pad, 8, "strip_a"))
+        if (!bf_size_pad(w, &s->strip_a_pad, 8, "strip_a"))
             return 0;
         bf_set_unread_u64(&s->strip_a_at, w->pos);
-    if (!bf_put_array(w, s->strip_a, s->strip_a_count, 2, 0, 1, "strip_a"))
-        return 0;
+        if (!bf_skip(w, (uint64_t)s->strip_a_count * 2, "strip_a"))
+            return 0;
     }
-    if (w->layout && s->strip_b_count > 0)
+    if (s->strip_b_count > 0)
         s->has_strip_b = 1;
     if (s->has_strip_b) {
-        if (!bf_put_pad(w, &s->strip_b_pad, 8, "strip_b"))
+        if (!bf_size_pad(w, &s->strip_b_pad, 8, "strip_b"))
             return 0;
         bf_set_unread_u64(&s->strip_b_at, w->pos);
-    if (!bf_put_array(w, s->strip_b, s->strip_b_count, 2, 0, 1, "strip_b"))
-        return 0;
+        if (!bf_skip(w, (uint64_t)s->strip_b_count * 2, "strip_b"))
+            return 0;
     }
-    if (w->layout && s->strip_c_count > 0)
+    if (s->strip_c_count > 0)
         s->has_strip_c = 1;
     if (s->has_strip_c) {
-        if (!bf_put_pad(w, &s->strip_c_pad, 8, "strip_c"))
+        if (!bf_size_pad(w, &s->strip_c_pad, 8, "strip_c"))
             return 0;
         bf_set_unread_u64(&s->strip_c_at, w->pos);
-    if (!bf_put_array(w, s->strip_c, s->strip_c_count, 2, 0, 1, "strip_c"))
-        return 0;
+        if (!bf_skip(w, (uint64_t)s->strip_c_count * 2, "strip_c"))
+            return 0;
     }
-    if (w->layout && s->strip_d_count > 0)
+    if (s->strip_d_count > 0)
         s->has_strip_d = 1;
     if (s->has_strip_d) {
-        if (!bf_put_pad(w, &s->strip_d_pad, 8, "strip_d"))
+        if (!bf_size_pad(w, &s->strip_d_pad, 8, "strip_d"))
             return 0;
         bf_set_unread_u64(&s->strip_d_at, w->pos);
-    if (!bf_put_array(w, s->strip_d, s->strip_d_count, 2, 0, 1, "strip_d"))
-        return 0;
+        if (!bf_skip(w, (uint64_t)s->strip_d_count * 2, "strip_d"))
+            return 0;
     }
     return bf_end(w, name);
 }
 
-static int write_Skeleton(bf_wctx *w, t3dm_Skeleton *s, const char *name, int64_t index)
+static int solve_Skeleton(bf_wctx *w, t3dm_Skeleton *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (w->layout)
-        bf_fit_u16(w, &s->bone_count, (int64_t)s->bones_count, 16, (uint64_t)s->_offset, 0, "bone_count");
-    if (w->measure) {
-        if (!bf_skip(w, 4, "bone_count"))
-            return 0;
-    } else if (!bf_put_u16be(w, s->bone_count, "bone_count") || !bf_put_u16be(w, s->reserved, "reserved"))
+    bf_fit_u16(w, &s->bone_count, (int64_t)s->bones_count, 16, (uint64_t)s->_offset, 0, "bone_count");
+    if (!bf_skip(w, 4, "bone_count"))
         return 0;
     for (uint32_t i = 0; i < s->bones_count; i++)
-        if (!write_Bone(w, &s->bones[i], "bones", i))
+        if (!solve_Bone(w, &s->bones[i], "bones", i))
             return 0;
     return bf_end(w, name);
 }
 
-static int write_Bone(bf_wctx *w, t3dm_Bone *s, const char *name, int64_t index)
+static int solve_Bone(bf_wctx *w, t3dm_Bone *s, const char *name, int64_t index)
 {
     t3dm_File *RW = w->root;
-    if (!bf_begin_unread(w, &s->_offset, &s->_index, name, index))
+    if (!bf_place_begin_unread(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (w->layout) {
-        {
-            int64_t off = bf_intern(w, &RW->strings, (const uint8_t *)"S", 1, &s->name_str, "name");
-            if (w->err.failed)
-                return 0;
-            if (off < 0)
-                off = 0;
-            bf_fit_u32(w, &s->name, off, 32, (uint64_t)s->_offset, 0, "name");
-        }
-    }
-    if (w->measure) {
-        if (!bf_skip(w, 48, "name"))
+    {
+        int64_t off = bf_intern(w, &RW->strings, (const uint8_t *)"S", 1, &s->name_str, "name");
+        if (w->err.failed)
             return 0;
-    } else if (!bf_put_u32be(w, s->name, "name") || !bf_put_u16be(w, s->parent, "parent") ||
-               !bf_put_u16be(w, s->depth, "depth") || !bf_put_array(w, s->scale, 3, 4, 0, 1, "scale") ||
-               !bf_put_array(w, s->rotation, 4, 4, 0, 1, "rotation") ||
-               !bf_put_array(w, s->translation, 3, 4, 0, 1, "translation"))
+        if (off < 0)
+            off = 0;
+        bf_fit_u32(w, &s->name, off, 32, (uint64_t)s->_offset, 0, "name");
+    }
+    if (!bf_skip(w, 48, "name"))
         return 0;
     return bf_end(w, name);
 }
 
-static int write_Animation(bf_wctx *w, t3dm_Animation *s, const char *name, int64_t index)
+static int solve_Animation(bf_wctx *w, t3dm_Animation *s, const char *name, int64_t index)
 {
     t3dm_File *RW = w->root;
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (w->layout) {
-        bf_fit_u16(w, &s->quat_channel_count, bf_sub((int64_t)s->channels_count, (int64_t)s->scalar_channel_count), 16, (uint64_t)s->_offset + 12, 0,
-                   "quat_channel_count");
-        {
-            int64_t off = bf_intern(w, &RW->strings, (const uint8_t *)"S", 1, &s->name_str, "name");
-            if (w->err.failed)
-                return 0;
-            if (off < 0)
-                off = 0;
-            bf_fit_u32(w, &s->name, off, 32, (uint64_t)s->_offset, 0, "name");
-        }
-    }
-    if (w->measure) {
-        if (!bf_skip(w, 16, "name"))
+    bf_fit_u16(w, &s->quat_channel_count, bf_sub((int64_t)s->channels_count, (int64_t)s->scalar_channel_count), 16, (uint64_t)s->_offset + 12, 0,
+               "quat_channel_count");
+    {
+        int64_t off = bf_intern(w, &RW->strings, (const uint8_t *)"S", 1, &s->name_str, "name");
+        if (w->err.failed)
             return 0;
-    } else if (!bf_put_u32be(w, s->name, "name") || !bf_put_f32be(w, s->duration, "duration") ||
-               !bf_put_u32be(w, s->keyframe_count, "keyframe_count") ||
-               !bf_put_u16be(w, s->quat_channel_count, "quat_channel_count") ||
-               !bf_put_u16be(w, s->scalar_channel_count, "scalar_channel_count"))
-        return 0;
-    if (w->layout) {
-        {
-            int64_t off = bf_intern(w, &RW->strings, (const uint8_t *)"S", 1, &s->sdata_path_str, "sdata_path");
-            if (w->err.failed)
-                return 0;
-            if (off < 0)
-                off = 0;
-            bf_fit_u32(w, &s->sdata_path, off, 32, (uint64_t)s->_offset + 16, 0, "sdata_path");
-        }
+        if (off < 0)
+            off = 0;
+        bf_fit_u32(w, &s->name, off, 32, (uint64_t)s->_offset, 0, "name");
     }
-    if (!bf_put_u32be(w, s->sdata_path, "sdata_path"))
+    if (!bf_skip(w, 16, "name"))
         return 0;
-    if (w->measure) {
-        if (!bf_skip(w, (uint64_t)s->channels_count * 12, "channels"))
+    {
+        int64_t off = bf_intern(w, &RW->strings, (const uint8_t *)"S", 1, &s->sdata_path_str, "sdata_path");
+        if (w->err.failed)
             return 0;
-    } else {
-        size_t changes = w->changes;
-        for (uint32_t i = 0; i < s->channels_count; i++)
-            if (!write_ChannelMapping(w, &s->channels[i], "channels", i))
-                return 0;
-        w->changes = changes;
+        if (off < 0)
+            off = 0;
+        bf_fit_u32(w, &s->sdata_path, off, 32, (uint64_t)s->_offset + 16, 0, "sdata_path");
     }
-    return bf_end(w, name);
-}
-
-static int write_ChannelMapping(bf_wctx *w, t3dm_ChannelMapping *s, const char *name, int64_t index)
-{
-    if (!bf_begin_unread(w, &s->_offset, &s->_index, name, index))
+    if (!bf_skip(w, 4, "sdata_path"))
         return 0;
-    if (!bf_put_u16be(w, s->target_index, "target_index") || !bf_put_u8(w, s->target_type, "target_type") ||
-        !bf_put_u8(w, s->attribute_index, "attribute_index") ||
-        !bf_put_f32be(w, s->quant_scale, "quant_scale") || !bf_put_f32be(w, s->quant_offset, "quant_offset"))
+    if (!bf_skip(w, (uint64_t)s->channels_count * 12, "channels"))
         return 0;
     return bf_end(w, name);
 }
 
-static int write_Bvh(bf_wctx *w, t3dm_Bvh *s, const char *name, int64_t index)
+static int solve_Bvh(bf_wctx *w, t3dm_Bvh *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (w->layout) {
-        bf_fit_u16(w, &s->node_count, (int64_t)s->nodes_count, 16, (uint64_t)s->_offset, 0, "node_count");
-        bf_fit_u16(w, &s->data_count, (int64_t)s->data_array_count, 16, (uint64_t)s->_offset + 2, 0, "data_count");
-    }
-    if (w->measure) {
-        if (!bf_skip(w, 4, "node_count"))
-            return 0;
-    } else if (!bf_put_u16be(w, s->node_count, "node_count") || !bf_put_u16be(w, s->data_count, "data_count"))
+    bf_fit_u16(w, &s->node_count, (int64_t)s->nodes_count, 16, (uint64_t)s->_offset, 0, "node_count");
+    bf_fit_u16(w, &s->data_count, (int64_t)s->data_array_count, 16, (uint64_t)s->_offset + 2, 0, "data_count");
+    if (!bf_skip(w, 4, "node_count"))
         return 0;
     for (uint32_t i = 0; i < s->nodes_count; i++)
-        if (!write_BvhNode(w, &s->nodes[i], "nodes", i))
+        if (!solve_BvhNode(w, &s->nodes[i], "nodes", i))
             return 0;
     bf_set_unread_u64(&s->data_array_at, w->pos);
-    if (!bf_put_array(w, s->data_array, s->data_array_count, 2, 0, 1, "data_array"))
+    if (!bf_skip(w, (uint64_t)s->data_array_count * 2, "data_array"))
         return 0;
     return bf_end(w, name);
 }
 
-static int write_BvhNode(bf_wctx *w, t3dm_BvhNode *s, const char *name, int64_t index)
+static int solve_BvhNode(bf_wctx *w, t3dm_BvhNode *s, const char *name, int64_t index)
 {
-    if (!bf_begin_unread(w, &s->_offset, &s->_index, name, index))
+    if (!bf_place_begin_unread(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (w->measure) {
-        if (!bf_skip(w, 12, "aabb_min"))
-            return 0;
-    } else if (!bf_put_array(w, s->aabb_min, 3, 2, 1, 1, "aabb_min") ||
-               !bf_put_array(w, s->aabb_max, 3, 2, 1, 1, "aabb_max"))
+    if (!bf_skip(w, 12, "aabb_min"))
         return 0;
-    if (w->layout) {
-        if (w->overflow_count || !bf_fits((int64_t)s->value_index, 12, 1) || !bf_fits((int64_t)s->value_data_count, 4, 0)) {
-            bf_fit_s64(w, &s->value_index, (int64_t)s->value_index, 12, (uint64_t)s->_offset + 12, 0, "value_index");
-            bf_fit_u64(w, &s->value_data_count, (int64_t)s->value_data_count, 4, (uint64_t)s->_offset + 12, 0, "value_data_count");
-        }
-        s->value = (((uint64_t)s->value_index & UINT64_C(0xFFF)) << 4) | (((uint64_t)s->value_data_count & UINT64_C(0xF)) << 0);
+    if (w->overflow_count || !bf_fits((int64_t)s->value_index, 12, 1) || !bf_fits((int64_t)s->value_data_count, 4, 0)) {
+        bf_fit_s64(w, &s->value_index, (int64_t)s->value_index, 12, (uint64_t)s->_offset + 12, 0, "value_index");
+        bf_fit_u64(w, &s->value_data_count, (int64_t)s->value_data_count, 4, (uint64_t)s->_offset + 12, 0, "value_data_count");
     }
-    if (!bf_put_u16be(w, s->value, "value"))
+    s->value = (((uint64_t)s->value_index & UINT64_C(0xFFF)) << 4) | (((uint64_t)s->value_data_count & UINT64_C(0xF)) << 0);
+    if (!bf_skip(w, 2, "value"))
         return 0;
     return bf_end(w, name);
 }
 
-static int write_StreamData(bf_wctx *w, t3dm_StreamData *s, const char *name, int64_t index)
+static int solve_StreamData(bf_wctx *w, t3dm_StreamData *s, const char *name, int64_t index)
 {
-    if (!bf_begin_unread(w, &s->_offset, &s->_index, name, index))
+    if (!bf_place_begin_unread(w, &s->_offset, &s->_index, name, index))
         return 0;
     for (uint32_t i = 0; i < s->keyframes_count; i++) {
-        if (w->layout) {
-            bf_set_i64(w, &s->keyframes[i]._p_value_count, (int64_t)((int64_t)i == 0 ? 2 : (int64_t)(((uint64_t)(i ? &s->keyframes[i - 1]
-                       : &t3dm_Keyframe_zero)->time >> 15) & UINT64_C(0x1)) ? 2 : 1));
-        }
-        if (!write_Keyframe(w, &s->keyframes[i], "keyframes", i))
+        bf_set_i64(w, &s->keyframes[i]._p_value_count, (int64_t)((int64_t)i == 0 ? 2 : (int64_t)(((uint64_t)(i ? &s->keyframes[i - 1]
+                   : &t3dm_Keyframe_zero)->time >> 15) & UINT64_C(0x1)) ? 2 : 1));
+        if (!solve_Keyframe(w, &s->keyframes[i], "keyframes", i))
             return 0;
     }
     return bf_end(w, name);
 }
 
-static int write_Keyframe(bf_wctx *w, t3dm_Keyframe *s, const char *name, int64_t index)
+static int solve_Keyframe(bf_wctx *w, t3dm_Keyframe *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (w->layout) {
-        if (w->overflow_count || !bf_fits((int64_t)s->time_next_is_rotation, 1, 0) || !bf_fits((int64_t)s->time_ticks, 15, 0)) {
-            bf_fit_u64(w, &s->time_next_is_rotation, (int64_t)s->time_next_is_rotation, 1, (uint64_t)s->_offset, 0, "time_next_is_rotation");
-            bf_fit_u64(w, &s->time_ticks, (int64_t)s->time_ticks, 15, (uint64_t)s->_offset, 0, "time_ticks");
-        }
-        s->time = (((uint64_t)s->time_next_is_rotation & UINT64_C(0x1)) << 15) | (((uint64_t)s->time_ticks & UINT64_C(0x7FFF)) << 0);
+    if (w->overflow_count || !bf_fits((int64_t)s->time_next_is_rotation, 1, 0) || !bf_fits((int64_t)s->time_ticks, 15, 0)) {
+        bf_fit_u64(w, &s->time_next_is_rotation, (int64_t)s->time_next_is_rotation, 1, (uint64_t)s->_offset, 0, "time_next_is_rotation");
+        bf_fit_u64(w, &s->time_ticks, (int64_t)s->time_ticks, 15, (uint64_t)s->_offset, 0, "time_ticks");
     }
-    if (!bf_put_u16be(w, s->time, "time") || !bf_put_u16be(w, s->channel, "channel") ||
-        !bf_put_array(w, s->data, s->data_count, 2, 0, 1, "data"))
+    s->time = (((uint64_t)s->time_next_is_rotation & UINT64_C(0x1)) << 15) | (((uint64_t)s->time_ticks & UINT64_C(0x7FFF)) << 0);
+    if (!bf_skip(w, 4, "time"))
+        return 0;
+    if (!bf_skip(w, (uint64_t)s->data_count * 2, "data"))
         return 0;
     return bf_end(w, name);
 }
@@ -752,40 +892,48 @@ int t3dm_write_model(const t3dm_File *doc, struct bf_buffer *out, bf_error *err)
 {
     bf_wctx w;
     bf_wctx_init(&w, out, doc);
-    /* replay never changes the document: the cast only matches the shared functions */
-    int ok = write_File(&w, (t3dm_File *)(uintptr_t)doc, NULL, -1);
+    int ok = write_File(&w, doc, NULL, -1);
     *err = w.err;
     bf_wctx_free(&w);
     return ok;
 }
 
-static int pass_model(bf_wctx *w, void *doc)
+static int solve_entry_model(bf_wctx *w, void *doc)
+{
+    return solve_File(w, doc, NULL, -1);
+}
+
+static int write_entry_model(bf_wctx *w, void *doc)
 {
     return write_File(w, doc, NULL, -1);
 }
 
 int t3dm_build_model(t3dm_File *doc, bf_arena *arena, struct bf_buffer *out, bf_error *err)
 {
-    return bf_build(doc, 0, arena, out, err, pass_model);
+    return bf_build(doc, 0, arena, out, err, solve_entry_model, write_entry_model);
 }
 
 int t3dm_write_stream(const t3dm_StreamData *doc, struct bf_buffer *out, bf_error *err)
 {
     bf_wctx w;
     bf_wctx_init(&w, out, doc);
-    /* replay never changes the document: the cast only matches the shared functions */
-    int ok = write_StreamData(&w, (t3dm_StreamData *)(uintptr_t)doc, NULL, -1);
+    int ok = write_StreamData(&w, doc, NULL, -1);
     *err = w.err;
     bf_wctx_free(&w);
     return ok;
 }
 
-static int pass_stream(bf_wctx *w, void *doc)
+static int solve_entry_stream(bf_wctx *w, void *doc)
+{
+    return solve_StreamData(w, doc, NULL, -1);
+}
+
+static int write_entry_stream(bf_wctx *w, void *doc)
 {
     return write_StreamData(w, doc, NULL, -1);
 }
 
 int t3dm_build_stream(t3dm_StreamData *doc, bf_arena *arena, struct bf_buffer *out, bf_error *err)
 {
-    return bf_build(doc, 0, arena, out, err, pass_stream);
+    return bf_build(doc, 0, arena, out, err, solve_entry_stream, write_entry_stream);
 }

@@ -8,21 +8,17 @@
 #include "bf_expr.h"
 #include "bf_write.h"
 
-static int write_File(bf_wctx *w, tkl_File *s, const char *name, int64_t index);
-static int write_Vector3(bf_wctx *w, tkl_Vector3 *s, const char *name, int64_t index);
-static int write_Quaternion(bf_wctx *w, tkl_Quaternion *s, const char *name, int64_t index);
+static int write_File(bf_wctx *w, const tkl_File *s, const char *name, int64_t index);
+static int write_Vector3(bf_wctx *w, const tkl_Vector3 *s, const char *name, int64_t index);
+static int write_Quaternion(bf_wctx *w, const tkl_Quaternion *s, const char *name, int64_t index);
+static int solve_File(bf_wctx *w, tkl_File *s, const char *name, int64_t index);
 
 #include "tkl_access.h"
 
-static int write_File(bf_wctx *w, tkl_File *s, const char *name, int64_t index)
+static int write_File(bf_wctx *w, const tkl_File *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_begin(w, s->_offset, name, index))
         return 0;
-    if (w->layout) {
-        bf_fit_u32(w, &s->position_count, (int64_t)s->positions_count, 32, (uint64_t)s->_offset + 28, 0, "position_count");
-        bf_fit_u32(w, &s->rotation_count, (int64_t)s->rotations_count, 32, (uint64_t)s->_offset + 32, 0, "rotation_count");
-        s->magic = (bf_str){"TPKL", 4, 0};
-    }
     if (!bf_put_fixed_str(w, &s->magic, 4, "magic") || !bf_put_array(w, s->empty, 4, 1, 0, 0, "empty") ||
         !bf_put_u32le(w, s->remaining, "remaining") || !bf_put_fixed_str(w, &s->name, 6, "name") ||
         !bf_put_array(w, s->unknown_18, 10, 1, 0, 0, "unknown_18") ||
@@ -30,45 +26,47 @@ static int write_File(bf_wctx *w, tkl_File *s, const char *name, int64_t index)
         !bf_put_u32le(w, s->rotation_count, "rotation_count") ||
         !bf_put_array(w, s->unknown_36, 4, 4, 0, 0, "unknown_36") || !bf_put_u32le(w, s->lut_size, "lut_size"))
         return 0;
-    if (w->measure) {
-        if (!bf_skip(w, (uint64_t)s->positions_count * 12, "positions"))
+    for (uint32_t i = 0; i < s->positions_count; i++)
+        if (!write_Vector3(w, &s->positions[i], "positions", i))
             return 0;
-    } else {
-        size_t changes = w->changes;
-        for (uint32_t i = 0; i < s->positions_count; i++)
-            if (!write_Vector3(w, &s->positions[i], "positions", i))
-                return 0;
-        w->changes = changes;
-    }
-    bf_set_unread_u64(&s->rotations_at, w->pos);
-    if (w->measure) {
-        if (!bf_skip(w, (uint64_t)s->rotations_count * 16, "rotations"))
+    for (uint32_t i = 0; i < s->rotations_count; i++)
+        if (!write_Quaternion(w, &s->rotations[i], "rotations", i))
             return 0;
-    } else {
-        size_t changes = w->changes;
-        for (uint32_t i = 0; i < s->rotations_count; i++)
-            if (!write_Quaternion(w, &s->rotations[i], "rotations", i))
-                return 0;
-        w->changes = changes;
-    }
     return bf_end(w, name);
 }
 
-static int write_Vector3(bf_wctx *w, tkl_Vector3 *s, const char *name, int64_t index)
+static int write_Vector3(bf_wctx *w, const tkl_Vector3 *s, const char *name, int64_t index)
 {
-    if (!bf_begin_unread(w, &s->_offset, &s->_index, name, index))
+    if (name && !bf_push(&w->c, name, index))
         return 0;
     if (!bf_put_f32le(w, s->x, "x") || !bf_put_f32le(w, s->y, "y") || !bf_put_f32le(w, s->z, "z"))
         return 0;
     return bf_end(w, name);
 }
 
-static int write_Quaternion(bf_wctx *w, tkl_Quaternion *s, const char *name, int64_t index)
+static int write_Quaternion(bf_wctx *w, const tkl_Quaternion *s, const char *name, int64_t index)
 {
-    if (!bf_begin_unread(w, &s->_offset, &s->_index, name, index))
+    if (name && !bf_push(&w->c, name, index))
         return 0;
     if (!bf_put_f32le(w, s->x, "x") || !bf_put_f32le(w, s->y, "y") || !bf_put_f32le(w, s->z, "z") ||
         !bf_put_f32le(w, s->w, "w"))
+        return 0;
+    return bf_end(w, name);
+}
+
+static int solve_File(bf_wctx *w, tkl_File *s, const char *name, int64_t index)
+{
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
+        return 0;
+    bf_fit_u32(w, &s->position_count, (int64_t)s->positions_count, 32, (uint64_t)s->_offset + 28, 0, "position_count");
+    bf_fit_u32(w, &s->rotation_count, (int64_t)s->rotations_count, 32, (uint64_t)s->_offset + 32, 0, "rotation_count");
+    s->magic = (bf_str){"TPKL", 4, 0};
+    if (!bf_skip(w, 56, "magic"))
+        return 0;
+    if (!bf_skip(w, (uint64_t)s->positions_count * 12, "positions"))
+        return 0;
+    bf_set_unread_u64(&s->rotations_at, w->pos);
+    if (!bf_skip(w, (uint64_t)s->rotations_count * 16, "rotations"))
         return 0;
     return bf_end(w, name);
 }
@@ -77,19 +75,23 @@ int tkl_write_library(const tkl_File *doc, struct bf_buffer *out, bf_error *err)
 {
     bf_wctx w;
     bf_wctx_init(&w, out, doc);
-    /* replay never changes the document: the cast only matches the shared functions */
-    int ok = write_File(&w, (tkl_File *)(uintptr_t)doc, NULL, -1);
+    int ok = write_File(&w, doc, NULL, -1);
     *err = w.err;
     bf_wctx_free(&w);
     return ok;
 }
 
-static int pass_library(bf_wctx *w, void *doc)
+static int solve_entry_library(bf_wctx *w, void *doc)
+{
+    return solve_File(w, doc, NULL, -1);
+}
+
+static int write_entry_library(bf_wctx *w, void *doc)
 {
     return write_File(w, doc, NULL, -1);
 }
 
 int tkl_build_library(tkl_File *doc, bf_arena *arena, struct bf_buffer *out, bf_error *err)
 {
-    return bf_build(doc, 0, arena, out, err, pass_library);
+    return bf_build(doc, 0, arena, out, err, solve_entry_library, write_entry_library);
 }

@@ -8,22 +8,260 @@
 #include "bf_expr.h"
 #include "bf_write.h"
 
-static int write_File(bf_wctx *w, tmd_File *s, const char *name, int64_t index);
-static int write_Header(bf_wctx *w, tmd_Header *s, const char *name, int64_t index);
-static int write_Scene(bf_wctx *w, tmd_Scene *s, const char *name, int64_t index);
-static int write_Node(bf_wctx *w, tmd_Node *s, const char *name, int64_t index);
-static int write_AnimationPointer(bf_wctx *w, tmd_AnimationPointer *s, const char *name, int64_t index);
-static int write_Animation(bf_wctx *w, tmd_Animation *s, const char *name, int64_t index);
-static int write_ChannelPointer(bf_wctx *w, tmd_ChannelPointer *s, const char *name, int64_t index);
-static int write_Channel(bf_wctx *w, tmd_Channel *s, const char *name, int64_t index);
-static int write_Keyframe(bf_wctx *w, tmd_Keyframe *s, const char *name, int64_t index);
-static int write_LodBlock(bf_wctx *w, tmd_LodBlock *s, const char *name, int64_t index);
-static int write_Level(bf_wctx *w, tmd_Level *s, const char *name, int64_t index);
-static int write_Mesh(bf_wctx *w, tmd_Mesh *s, const char *name, int64_t index);
-static int write_Piece(bf_wctx *w, tmd_Piece *s, const char *name, int64_t index);
-static int write_Vertex(bf_wctx *w, tmd_Vertex *s, const char *name, int64_t index);
+static int write_File(bf_wctx *w, const tmd_File *s, const char *name, int64_t index);
+static int write_Header(bf_wctx *w, const tmd_Header *s, const char *name, int64_t index);
+static int write_Scene(bf_wctx *w, const tmd_Scene *s, const char *name, int64_t index);
+static int write_Node(bf_wctx *w, const tmd_Node *s, const char *name, int64_t index);
+static int write_AnimationPointer(bf_wctx *w, const tmd_AnimationPointer *s, const char *name, int64_t index);
+static int write_Animation(bf_wctx *w, const tmd_Animation *s, const char *name, int64_t index);
+static int write_ChannelPointer(bf_wctx *w, const tmd_ChannelPointer *s, const char *name, int64_t index);
+static int write_Channel(bf_wctx *w, const tmd_Channel *s, const char *name, int64_t index);
+static int write_Keyframe(bf_wctx *w, const tmd_Keyframe *s, const char *name, int64_t index);
+static int write_LodBlock(bf_wctx *w, const tmd_LodBlock *s, const char *name, int64_t index);
+static int write_Level(bf_wctx *w, const tmd_Level *s, const char *name, int64_t index);
+static int write_Mesh(bf_wctx *w, const tmd_Mesh *s, const char *name, int64_t index);
+static int write_Piece(bf_wctx *w, const tmd_Piece *s, const char *name, int64_t index);
+static int write_Vertex(bf_wctx *w, const tmd_Vertex *s, const char *name, int64_t index);
+static int solve_File(bf_wctx *w, tmd_File *s, const char *name, int64_t index);
+static int solve_Header(bf_wctx *w, tmd_Header *s, const char *name, int64_t index);
+static int solve_Scene(bf_wctx *w, tmd_Scene *s, const char *name, int64_t index);
+static int solve_Node(bf_wctx *w, tmd_Node *s, const char *name, int64_t index);
+static int solve_AnimationPointer(bf_wctx *w, tmd_AnimationPointer *s, const char *name, int64_t index);
+static int solve_Animation(bf_wctx *w, tmd_Animation *s, const char *name, int64_t index);
+static int solve_ChannelPointer(bf_wctx *w, tmd_ChannelPointer *s, const char *name, int64_t index);
+static int solve_Channel(bf_wctx *w, tmd_Channel *s, const char *name, int64_t index);
+static int solve_LodBlock(bf_wctx *w, tmd_LodBlock *s, const char *name, int64_t index);
+static int solve_Level(bf_wctx *w, tmd_Level *s, const char *name, int64_t index);
+static int solve_Mesh(bf_wctx *w, tmd_Mesh *s, const char *name, int64_t index);
+static int solve_Piece(bf_wctx *w, tmd_Piece *s, const char *name, int64_t index);
+static int solve_Vertex(bf_wctx *w, tmd_Vertex *s, const char *name, int64_t index);
 
 #include "tmd_access.h"
+
+static int write_File(bf_wctx *w, const tmd_File *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, s->_offset, name, index))
+        return 0;
+    if (!bf_put_fixed_str(w, &s->magic, 4, "magic") ||
+        !bf_put_array(w, s->magic_padding, 4, 1, 0, 0, "magic_padding") ||
+        !write_Header(w, &s->header, "header", -1) || !bf_put_u32le(w, s->scene_size, "scene_size") ||
+        !write_Scene(w, &s->scene, "scene", -1))
+        return 0;
+    if (s->has_aux_data) {
+        {
+            size_t resume = w->pos;
+            if (!bf_wseek(w, s->aux_data_at, "aux_data") ||
+                !bf_put_array(w, s->aux_data, s->aux_data_count, 4, 1, 0, "aux_data"))
+                return 0;
+            w->pos = resume;
+        }
+    }
+    {
+        size_t resume = w->pos;
+        if (!bf_wseek(w, s->nodes_at, "nodes"))
+            return 0;
+        for (uint32_t i = 0; i < s->nodes_count; i++)
+            if (!write_Node(w, &s->nodes[i], "nodes", i))
+                return 0;
+        w->pos = resume;
+    }
+    {
+        size_t resume = w->pos;
+        if (!bf_wseek(w, s->animation_pointers_at, "animation_pointers"))
+            return 0;
+        for (uint32_t i = 0; i < s->animation_pointers_count; i++)
+            if (!write_AnimationPointer(w, &s->animation_pointers[i], "animation_pointers", i))
+                return 0;
+        w->pos = resume;
+    }
+    {
+        size_t resume = w->pos;
+        if (!bf_wseek(w, s->lod_at, "lod") || !write_LodBlock(w, &s->lod, "lod", -1))
+            return 0;
+        w->pos = resume;
+    }
+    return bf_end(w, name);
+}
+
+static int write_Header(bf_wctx *w, const tmd_Header *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, s->_offset, name, index))
+        return 0;
+    if (!bf_put_u32le(w, s->remaining, "remaining") || !bf_put_fixed_str(w, &s->category, 8, "category") ||
+        !bf_put_u64le(w, s->magic_value, "magic_value") || !bf_put_u32le(w, s->lod_offset, "lod_offset") ||
+        !bf_put_u32le(w, s->salt, "salt") || !bf_put_u32le(w, s->unknown_28, "unknown_28") ||
+        !bf_put_u32le(w, s->unknown_32, "unknown_32") || !bf_put_array(w, s->zeroes, 16, 1, 0, 0, "zeroes"))
+        return 0;
+    return bf_end(w, name);
+}
+
+static int write_Scene(bf_wctx *w, const tmd_Scene *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, s->_offset, name, index))
+        return 0;
+    if (!bf_put_u16le(w, s->node_count, "node_count") || !bf_put_u16le(w, s->unknown_2, "unknown_2") ||
+        !bf_put_u16le(w, s->animation_count, "animation_count") ||
+        !bf_put_u16le(w, s->unknown_6, "unknown_6") || !bf_put_array(w, s->zeroes, 44, 1, 0, 0, "zeroes") ||
+        !bf_put_u32le(w, s->aux_address, "aux_address"))
+        return 0;
+    if (s->has_node_address) {
+    if (!bf_put_u32le(w, s->node_address, "node_address"))
+        return 0;
+    }
+    if (!bf_put_u32le(w, s->animation_address, "animation_address"))
+        return 0;
+    return bf_end(w, name);
+}
+
+static int write_Node(bf_wctx *w, const tmd_Node *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, s->_offset, name, index))
+        return 0;
+    if (!bf_put_array(w, s->rotation, 4, 4, 0, 0, "rotation") ||
+        !bf_put_array(w, s->bind_pose, 16, 4, 0, 0, "bind_pose") ||
+        !bf_put_array(w, s->inverse_bind_pose, 16, 4, 0, 0, "inverse_bind_pose") ||
+        !bf_put_u8(w, s->name_length, "name_length") || !bf_put_fixed_str(w, &s->name, 15, "name") ||
+        !bf_put_u16le(w, s->parent, "parent") || !bf_put_u16le(w, s->ignore_updates, "ignore_updates") ||
+        !bf_put_array(w, s->translation, 3, 4, 0, 0, "translation"))
+        return 0;
+    return bf_end(w, name);
+}
+
+static int write_AnimationPointer(bf_wctx *w, const tmd_AnimationPointer *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, s->_offset, name, index))
+        return 0;
+    if (!bf_put_u32le(w, s->address, "address"))
+        return 0;
+    {
+        size_t resume = w->pos;
+        if (!bf_wseek(w, s->animation_at, "animation") || !write_Animation(w, &s->animation, "animation", -1))
+            return 0;
+        w->pos = resume;
+    }
+    return bf_end(w, name);
+}
+
+static int write_Animation(bf_wctx *w, const tmd_Animation *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, s->_offset, name, index))
+        return 0;
+    if (!bf_put_u8(w, s->name_length, "name_length") || !bf_put_fixed_str(w, &s->name, 15, "name") ||
+        !bf_put_u32le(w, s->composite, "composite") || !bf_put_u32le(w, s->plays_sound, "plays_sound") ||
+        !bf_put_u32le(w, s->channel_count, "channel_count") || !bf_put_f32le(w, s->duration, "duration"))
+        return 0;
+    for (uint32_t i = 0; i < s->channels_count; i++)
+        if (!write_ChannelPointer(w, &s->channels[i], "channels", i))
+            return 0;
+    return bf_end(w, name);
+}
+
+static int write_ChannelPointer(bf_wctx *w, const tmd_ChannelPointer *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, s->_offset, name, index))
+        return 0;
+    if (!bf_put_u32le(w, s->address, "address"))
+        return 0;
+    {
+        size_t resume = w->pos;
+        if (!bf_wseek(w, s->channel_at, "channel") || !write_Channel(w, &s->channel, "channel", -1))
+            return 0;
+        w->pos = resume;
+    }
+    return bf_end(w, name);
+}
+
+static int write_Channel(bf_wctx *w, const tmd_Channel *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, s->_offset, name, index))
+        return 0;
+    if (!bf_put_u16le(w, s->flags, "flags") || !bf_put_u16le(w, s->frame_count, "frame_count"))
+        return 0;
+    for (uint32_t i = 0; i < s->keyframes_count; i++)
+        if (!write_Keyframe(w, &s->keyframes[i], "keyframes", i))
+            return 0;
+    return bf_end(w, name);
+}
+
+static int write_Keyframe(bf_wctx *w, const tmd_Keyframe *s, const char *name, int64_t index)
+{
+    if (name && !bf_push(&w->c, name, index))
+        return 0;
+    if (!bf_put_f32le(w, s->timestamp, "timestamp") ||
+        !bf_put_u16le(w, s->translation_key, "translation_key") ||
+        !bf_put_u16le(w, s->rotation_key, "rotation_key"))
+        return 0;
+    return bf_end(w, name);
+}
+
+static int write_LodBlock(bf_wctx *w, const tmd_LodBlock *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, s->_offset, name, index))
+        return 0;
+    if (!bf_put_u32le(w, s->level_count, "level_count") || !bf_put_f32le(w, s->unknown, "unknown"))
+        return 0;
+    for (uint32_t i = 0; i < s->levels_count; i++)
+        if (!write_Level(w, &s->levels[i], "levels", i))
+            return 0;
+    return bf_end(w, name);
+}
+
+static int write_Level(bf_wctx *w, const tmd_Level *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, s->_offset, name, index))
+        return 0;
+    if (!bf_put_u32le(w, s->mesh_count, "mesh_count") || !bf_put_f32le(w, s->distance, "distance") ||
+        !bf_put_array(w, s->unknown, 4, 4, 0, 0, "unknown"))
+        return 0;
+    for (uint32_t i = 0; i < s->meshes_count; i++)
+        if (!write_Mesh(w, &s->meshes[i], "meshes", i))
+            return 0;
+    return bf_end(w, name);
+}
+
+static int write_Mesh(bf_wctx *w, const tmd_Mesh *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, s->_offset, name, index))
+        return 0;
+    if (!bf_put_u32le(w, s->piece_count, "piece_count") || !bf_put_u32le(w, s->index_count, "index_count") ||
+        !bf_put_u32le(w, s->vertex_count, "vertex_count") ||
+        !bf_put_fixed_str(w, &s->material, 32, "material"))
+        return 0;
+    for (uint32_t i = 0; i < s->pieces_count; i++)
+        if (!write_Piece(w, &s->pieces[i], "pieces", i))
+            return 0;
+    return bf_end(w, name);
+}
+
+static int write_Piece(bf_wctx *w, const tmd_Piece *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, s->_offset, name, index))
+        return 0;
+    if (!bf_put_u32le(w, s->index_count, "index_count") || !bf_put_u32le(w, s->vertex_count, "vertex_count") ||
+        !bf_put_u32le(w, s->skin_count, "skin_count") || !bf_put_u32le(w, s->highest_index, "highest_index") ||
+        !bf_put_array(w, s->center, 3, 4, 0, 0, "center") ||
+        !bf_put_array(w, s->extent, 3, 4, 0, 0, "extent") ||
+        !bf_put_array(w, s->skin_nodes, s->skin_nodes_count, 4, 0, 0, "skin_nodes"))
+        return 0;
+    for (uint32_t i = 0; i < s->vertices_count; i++)
+        if (!write_Vertex(w, &s->vertices[i], "vertices", i))
+            return 0;
+    if (!bf_put_array(w, s->indices, s->indices_count, 2, 1, 0, "indices"))
+        return 0;
+    return bf_end(w, name);
+}
+
+static int write_Vertex(bf_wctx *w, const tmd_Vertex *s, const char *name, int64_t index)
+{
+    if (!bf_begin(w, s->_offset, name, index))
+        return 0;
+    if (!bf_put_array(w, s->position, 3, 4, 0, 0, "position") ||
+        !bf_put_array(w, s->normal, 3, 4, 0, 0, "normal") ||
+        !bf_put_array(w, s->weights, 4, 1, 0, 0, "weights") ||
+        !bf_put_array(w, s->bone_ids, 4, 1, 0, 0, "bone_ids") || !bf_put_array(w, s->uv, 2, 4, 0, 0, "uv"))
+        return 0;
+    return bf_end(w, name);
+}
 
 static int place_File_aux_data(bf_wctx *w, void *owner)
 {
@@ -33,7 +271,7 @@ static int place_File_aux_data(bf_wctx *w, void *owner)
     bf_set_unread_u64(&s->aux_data_at, w->pos);
     bf_fit_u32(w, &s->scene.aux_address, bf_sub(bf_add((int64_t)s->aux_data_at, (int64_t)s->header.salt), INT64_C(60)), 32, (uint64_t)s->scene._offset + 52, 0,
                "scene.aux_address");
-    if (!bf_put_array(w, s->aux_data, s->aux_data_count, 4, 1, 0, "aux_data"))
+    if (!bf_skip(w, (uint64_t)s->aux_data_count * 4, "aux_data"))
         return 0;
     return bf_place_pooled(w, (int64_t)s->aux_data_at);
 }
@@ -53,7 +291,7 @@ static int place_File_nodes(bf_wctx *w, void *owner)
                    0, "scene.node_address");
     }
     for (uint32_t i = 0; i < s->nodes_count; i++)
-        if (!write_Node(w, &s->nodes[i], "nodes", i))
+        if (!solve_Node(w, &s->nodes[i], "nodes", i))
             return 0;
     return bf_place_pooled(w, (int64_t)s->nodes_at);
 }
@@ -67,7 +305,7 @@ static int place_File_animation_pointers(bf_wctx *w, void *owner)
     bf_fit_u32(w, &s->scene.animation_address, bf_sub(bf_add((int64_t)s->animation_pointers_at, (int64_t)s->header.salt), INT64_C(60)), 32,
                (uint64_t)s->scene.animation_address_at, 0, "scene.animation_address");
     for (uint32_t i = 0; i < s->animation_pointers_count; i++)
-        if (!write_AnimationPointer(w, &s->animation_pointers[i], "animation_pointers", i))
+        if (!solve_AnimationPointer(w, &s->animation_pointers[i], "animation_pointers", i))
             return 0;
     return bf_place_pooled(w, (int64_t)s->animation_pointers_at);
 }
@@ -79,7 +317,7 @@ static int place_File_lod(bf_wctx *w, void *owner)
         return 0;
     bf_set_unread_u64(&s->lod_at, w->pos);
     bf_fit_u32(w, &s->header.lod_offset, bf_sub((int64_t)s->lod_at, INT64_C(60)), 32, (uint64_t)s->header._offset + 20, 0, "header.lod_offset");
-    if (!write_LodBlock(w, &s->lod, "lod", -1))
+    if (!solve_LodBlock(w, &s->lod, "lod", -1))
         return 0;
     return bf_place_pooled(w, (int64_t)s->lod_at);
 }
@@ -92,7 +330,7 @@ static int place_AnimationPointer_animation(bf_wctx *w, void *owner)
         return 0;
     bf_set_unread_u64(&s->animation_at, w->pos);
     bf_fit_u32(w, &s->address, bf_sub(bf_add((int64_t)s->animation_at, (int64_t)R->header.salt), INT64_C(60)), 32, (uint64_t)s->_offset, 0, "address");
-    if (!write_Animation(w, &s->animation, "animation", -1))
+    if (!solve_Animation(w, &s->animation, "animation", -1))
         return 0;
     return bf_place_pooled(w, (int64_t)s->animation_at);
 }
@@ -105,326 +343,205 @@ static int place_ChannelPointer_channel(bf_wctx *w, void *owner)
         return 0;
     bf_set_unread_u64(&s->channel_at, w->pos);
     bf_fit_u32(w, &s->address, bf_sub(bf_add((int64_t)s->channel_at, (int64_t)R->header.salt), INT64_C(60)), 32, (uint64_t)s->_offset, 0, "address");
-    if (!write_Channel(w, &s->channel, "channel", -1))
+    if (!solve_Channel(w, &s->channel, "channel", -1))
         return 0;
     return bf_place_pooled(w, (int64_t)s->channel_at);
 }
 
-static int write_File(bf_wctx *w, tmd_File *s, const char *name, int64_t index)
+static int solve_File(bf_wctx *w, tmd_File *s, const char *name, int64_t index)
 {
-    if (!bf_begin_unread(w, &s->_offset, &s->_index, name, index))
+    if (!bf_place_begin_unread(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (w->layout) {
-        if (s->has_aux_data)
-            bf_fit_u16(w, &s->scene.node_count, (int64_t)s->aux_data_count, 16, (uint64_t)s->scene._offset, 0, "scene.node_count");
-        bf_fit_u16(w, &s->scene.node_count, (int64_t)s->nodes_count, 16, (uint64_t)s->scene._offset, 0, "scene.node_count");
-        bf_fit_u16(w, &s->scene.animation_count, (int64_t)s->animation_pointers_count, 16, (uint64_t)s->scene._offset + 4, 0, "scene.animation_count");
-        s->magic = (bf_str){"TMDL", 4, 0};
+    if (s->has_aux_data)
+        bf_fit_u16(w, &s->scene.node_count, (int64_t)s->aux_data_count, 16, (uint64_t)s->scene._offset, 0, "scene.node_count");
+    bf_fit_u16(w, &s->scene.node_count, (int64_t)s->nodes_count, 16, (uint64_t)s->scene._offset, 0, "scene.node_count");
+    bf_fit_u16(w, &s->scene.animation_count, (int64_t)s->animation_pointers_count, 16, (uint64_t)s->scene._offset + 4, 0, "scene.animation_count");
+    s->magic = (bf_str){"TMDL", 4, 0};
+    if (!bf_skip(w, 8, "magic"))
+        return 0;
+    if (!solve_Header(w, &s->header, "header", -1))
+        return 0;
+    {
+        size_t seen = w->changes; /* nothing reads scene_size */
+        bf_fit_u32(w, &s->scene_size, (int64_t)s->header.lod_offset, 32, (uint64_t)s->_offset + 60, 0, "scene_size");
+        w->changes = seen;
     }
-    if (!bf_put_fixed_str(w, &s->magic, 4, "magic") ||
-        !bf_put_array(w, s->magic_padding, 4, 1, 0, 0, "magic_padding") ||
-        !write_Header(w, &s->header, "header", -1))
+    if (!bf_skip(w, 4, "scene_size"))
         return 0;
-    if (w->layout) {
-        if (!w->measure) {
-            size_t seen = w->changes; /* nothing reads scene_size */
-            bf_fit_u32(w, &s->scene_size, (int64_t)s->header.lod_offset, 32, (uint64_t)s->_offset + 60, 0, "scene_size");
-            w->changes = seen;
-        }
-    }
-    if (!bf_put_u32le(w, s->scene_size, "scene_size") || !write_Scene(w, &s->scene, "scene", -1))
+    if (!solve_Scene(w, &s->scene, "scene", -1))
         return 0;
-    if (w->layout && s->aux_data_count > 0)
+    if (s->aux_data_count > 0)
         s->has_aux_data = 1;
     if (s->has_aux_data) {
-        if (w->layout) {
-            if (!bf_enqueue(w, place_File_aux_data, NULL, s))
-                return 0;
-        } else {
-            size_t resume = w->pos;
-            if (!bf_wseek(w, s->aux_data_at, "aux_data") ||
-                !bf_put_array(w, s->aux_data, s->aux_data_count, 4, 1, 0, "aux_data"))
-                return 0;
-            w->pos = resume;
-        }
+        if (!bf_enqueue(w, place_File_aux_data, NULL, s))
+            return 0;
     }
-    if (w->layout) {
-        if (!bf_enqueue(w, place_File_nodes, NULL, s))
-            return 0;
-    } else {
-        size_t resume = w->pos;
-        if (!bf_wseek(w, s->nodes_at, "nodes"))
-            return 0;
-        for (uint32_t i = 0; i < s->nodes_count; i++)
-            if (!write_Node(w, &s->nodes[i], "nodes", i))
-                return 0;
-        w->pos = resume;
-    }
-    if (w->layout) {
-        if (!bf_enqueue(w, place_File_animation_pointers, NULL, s))
-            return 0;
-    } else {
-        size_t resume = w->pos;
-        if (!bf_wseek(w, s->animation_pointers_at, "animation_pointers"))
-            return 0;
-        for (uint32_t i = 0; i < s->animation_pointers_count; i++)
-            if (!write_AnimationPointer(w, &s->animation_pointers[i], "animation_pointers", i))
-                return 0;
-        w->pos = resume;
-    }
-    if (w->layout) {
-        if (!bf_enqueue(w, place_File_lod, NULL, s))
-            return 0;
-    } else {
-        size_t resume = w->pos;
-        if (!bf_wseek(w, s->lod_at, "lod") || !write_LodBlock(w, &s->lod, "lod", -1))
-            return 0;
-        w->pos = resume;
-    }
+    if (!bf_enqueue(w, place_File_nodes, NULL, s))
+        return 0;
+    if (!bf_enqueue(w, place_File_animation_pointers, NULL, s))
+        return 0;
+    if (!bf_enqueue(w, place_File_lod, NULL, s))
+        return 0;
     return bf_end(w, name);
 }
 
-static int write_Header(bf_wctx *w, tmd_Header *s, const char *name, int64_t index)
+static int solve_Header(bf_wctx *w, tmd_Header *s, const char *name, int64_t index)
 {
     bf_ctx *c = &w->c;
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (w->layout) {
-        if (!w->measure) {
-            size_t seen = w->changes; /* nothing reads remaining */
-            bf_fit_u32(w, &s->remaining, bf_sub((int64_t)c->size, 12), 32, (uint64_t)s->_offset, 0, "remaining");
-            w->changes = seen;
-        }
+    {
+        size_t seen = w->changes; /* nothing reads remaining */
+        bf_fit_u32(w, &s->remaining, bf_sub((int64_t)c->size, 12), 32, (uint64_t)s->_offset, 0, "remaining");
+        w->changes = seen;
     }
-    if (!bf_put_u32le(w, s->remaining, "remaining") || !bf_put_fixed_str(w, &s->category, 8, "category") ||
-        !bf_put_u64le(w, s->magic_value, "magic_value") || !bf_put_u32le(w, s->lod_offset, "lod_offset") ||
-        !bf_put_u32le(w, s->salt, "salt") || !bf_put_u32le(w, s->unknown_28, "unknown_28") ||
-        !bf_put_u32le(w, s->unknown_32, "unknown_32") || !bf_put_array(w, s->zeroes, 16, 1, 0, 0, "zeroes"))
+    if (!bf_skip(w, 52, "remaining"))
         return 0;
     return bf_end(w, name);
 }
 
-static int write_Scene(bf_wctx *w, tmd_Scene *s, const char *name, int64_t index)
+static int solve_Scene(bf_wctx *w, tmd_Scene *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (w->measure) {
-        if (!bf_skip(w, 56, "node_count"))
-            return 0;
-    } else if (!bf_put_u16le(w, s->node_count, "node_count") || !bf_put_u16le(w, s->unknown_2, "unknown_2") ||
-               !bf_put_u16le(w, s->animation_count, "animation_count") ||
-               !bf_put_u16le(w, s->unknown_6, "unknown_6") ||
-               !bf_put_array(w, s->zeroes, 44, 1, 0, 0, "zeroes") ||
-               !bf_put_u32le(w, s->aux_address, "aux_address"))
+    if (!bf_skip(w, 56, "node_count"))
         return 0;
     if (s->has_node_address) {
-    if (!bf_put_u32le(w, s->node_address, "node_address"))
+    if (!bf_skip(w, 4, "node_address"))
         return 0;
     }
     bf_set_u64(w, &s->animation_address_at, w->pos);
-    if (!bf_put_u32le(w, s->animation_address, "animation_address"))
+    if (!bf_skip(w, 4, "animation_address"))
         return 0;
     return bf_end(w, name);
 }
 
-static int write_Node(bf_wctx *w, tmd_Node *s, const char *name, int64_t index)
+static int solve_Node(bf_wctx *w, tmd_Node *s, const char *name, int64_t index)
 {
-    if (!bf_begin_unread(w, &s->_offset, &s->_index, name, index))
+    if (!bf_place_begin_unread(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (!bf_put_array(w, s->rotation, 4, 4, 0, 0, "rotation") ||
-        !bf_put_array(w, s->bind_pose, 16, 4, 0, 0, "bind_pose") ||
-        !bf_put_array(w, s->inverse_bind_pose, 16, 4, 0, 0, "inverse_bind_pose") ||
-        !bf_put_u8(w, s->name_length, "name_length") || !bf_put_fixed_str(w, &s->name, 15, "name") ||
-        !bf_put_u16le(w, s->parent, "parent") || !bf_put_u16le(w, s->ignore_updates, "ignore_updates") ||
-        !bf_put_array(w, s->translation, 3, 4, 0, 0, "translation"))
+    if (!bf_skip(w, 176, "rotation"))
         return 0;
     return bf_end(w, name);
 }
 
-static int write_AnimationPointer(bf_wctx *w, tmd_AnimationPointer *s, const char *name, int64_t index)
+static int solve_AnimationPointer(bf_wctx *w, tmd_AnimationPointer *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (!bf_put_u32le(w, s->address, "address"))
+    if (!bf_skip(w, 4, "address"))
         return 0;
-    if (w->layout) {
-        if (!bf_enqueue(w, place_AnimationPointer_animation, NULL, s))
-            return 0;
-    } else {
-        size_t resume = w->pos;
-        if (!bf_wseek(w, s->animation_at, "animation") || !write_Animation(w, &s->animation, "animation", -1))
-            return 0;
-        w->pos = resume;
-    }
+    if (!bf_enqueue(w, place_AnimationPointer_animation, NULL, s))
+        return 0;
     return bf_end(w, name);
 }
 
-static int write_Animation(bf_wctx *w, tmd_Animation *s, const char *name, int64_t index)
+static int solve_Animation(bf_wctx *w, tmd_Animation *s, const char *name, int64_t index)
 {
     tmd_File *RW = w->root;
-    if (!bf_begin_unread(w, &s->_offset, &s->_index, name, index))
+    if (!bf_place_begin_unread(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (w->layout)
-        bf_fit_u16(w, &RW->scene.node_count, (int64_t)s->channels_count, 16, (uint64_t)RW->scene._offset, 1, "scene.node_count");
-    if (!bf_put_u8(w, s->name_length, "name_length") || !bf_put_fixed_str(w, &s->name, 15, "name") ||
-        !bf_put_u32le(w, s->composite, "composite") || !bf_put_u32le(w, s->plays_sound, "plays_sound") ||
-        !bf_put_u32le(w, s->channel_count, "channel_count") || !bf_put_f32le(w, s->duration, "duration"))
+    bf_fit_u16(w, &RW->scene.node_count, (int64_t)s->channels_count, 16, (uint64_t)RW->scene._offset, 1, "scene.node_count");
+    if (!bf_skip(w, 32, "name_length"))
         return 0;
     for (uint32_t i = 0; i < s->channels_count; i++)
-        if (!write_ChannelPointer(w, &s->channels[i], "channels", i))
+        if (!solve_ChannelPointer(w, &s->channels[i], "channels", i))
             return 0;
     return bf_end(w, name);
 }
 
-static int write_ChannelPointer(bf_wctx *w, tmd_ChannelPointer *s, const char *name, int64_t index)
+static int solve_ChannelPointer(bf_wctx *w, tmd_ChannelPointer *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (!bf_put_u32le(w, s->address, "address"))
+    if (!bf_skip(w, 4, "address"))
         return 0;
-    if (w->layout) {
-        if (!bf_enqueue(w, place_ChannelPointer_channel, NULL, s))
-            return 0;
-    } else {
-        size_t resume = w->pos;
-        if (!bf_wseek(w, s->channel_at, "channel") || !write_Channel(w, &s->channel, "channel", -1))
-            return 0;
-        w->pos = resume;
-    }
-    return bf_end(w, name);
-}
-
-static int write_Channel(bf_wctx *w, tmd_Channel *s, const char *name, int64_t index)
-{
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
-        return 0;
-    if (w->layout)
-        bf_fit_u16(w, &s->frame_count, (int64_t)s->keyframes_count, 16, (uint64_t)s->_offset + 2, 0, "frame_count");
-    if (w->measure) {
-        if (!bf_skip(w, 4, "flags"))
-            return 0;
-    } else if (!bf_put_u16le(w, s->flags, "flags") || !bf_put_u16le(w, s->frame_count, "frame_count"))
-        return 0;
-    if (w->measure) {
-        if (!bf_skip(w, (uint64_t)s->keyframes_count * 8, "keyframes"))
-            return 0;
-    } else {
-        size_t changes = w->changes;
-        for (uint32_t i = 0; i < s->keyframes_count; i++)
-            if (!write_Keyframe(w, &s->keyframes[i], "keyframes", i))
-                return 0;
-        w->changes = changes;
-    }
-    return bf_end(w, name);
-}
-
-static int write_Keyframe(bf_wctx *w, tmd_Keyframe *s, const char *name, int64_t index)
-{
-    if (!bf_begin_unread(w, &s->_offset, &s->_index, name, index))
-        return 0;
-    if (!bf_put_f32le(w, s->timestamp, "timestamp") ||
-        !bf_put_u16le(w, s->translation_key, "translation_key") ||
-        !bf_put_u16le(w, s->rotation_key, "rotation_key"))
+    if (!bf_enqueue(w, place_ChannelPointer_channel, NULL, s))
         return 0;
     return bf_end(w, name);
 }
 
-static int write_LodBlock(bf_wctx *w, tmd_LodBlock *s, const char *name, int64_t index)
+static int solve_Channel(bf_wctx *w, tmd_Channel *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (w->layout)
-        bf_fit_u32(w, &s->level_count, (int64_t)s->levels_count, 32, (uint64_t)s->_offset, 0, "level_count");
-    if (w->measure) {
-        if (!bf_skip(w, 8, "level_count"))
-            return 0;
-    } else if (!bf_put_u32le(w, s->level_count, "level_count") || !bf_put_f32le(w, s->unknown, "unknown"))
+    bf_fit_u16(w, &s->frame_count, (int64_t)s->keyframes_count, 16, (uint64_t)s->_offset + 2, 0, "frame_count");
+    if (!bf_skip(w, 4, "flags"))
+        return 0;
+    if (!bf_skip(w, (uint64_t)s->keyframes_count * 8, "keyframes"))
+        return 0;
+    return bf_end(w, name);
+}
+
+static int solve_LodBlock(bf_wctx *w, tmd_LodBlock *s, const char *name, int64_t index)
+{
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
+        return 0;
+    bf_fit_u32(w, &s->level_count, (int64_t)s->levels_count, 32, (uint64_t)s->_offset, 0, "level_count");
+    if (!bf_skip(w, 8, "level_count"))
         return 0;
     for (uint32_t i = 0; i < s->levels_count; i++)
-        if (!write_Level(w, &s->levels[i], "levels", i))
+        if (!solve_Level(w, &s->levels[i], "levels", i))
             return 0;
     return bf_end(w, name);
 }
 
-static int write_Level(bf_wctx *w, tmd_Level *s, const char *name, int64_t index)
+static int solve_Level(bf_wctx *w, tmd_Level *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (w->layout)
-        bf_fit_u32(w, &s->mesh_count, (int64_t)s->meshes_count, 32, (uint64_t)s->_offset, 0, "mesh_count");
-    if (w->measure) {
-        if (!bf_skip(w, 24, "mesh_count"))
-            return 0;
-    } else if (!bf_put_u32le(w, s->mesh_count, "mesh_count") || !bf_put_f32le(w, s->distance, "distance") ||
-               !bf_put_array(w, s->unknown, 4, 4, 0, 0, "unknown"))
+    bf_fit_u32(w, &s->mesh_count, (int64_t)s->meshes_count, 32, (uint64_t)s->_offset, 0, "mesh_count");
+    if (!bf_skip(w, 24, "mesh_count"))
         return 0;
     for (uint32_t i = 0; i < s->meshes_count; i++)
-        if (!write_Mesh(w, &s->meshes[i], "meshes", i))
+        if (!solve_Mesh(w, &s->meshes[i], "meshes", i))
             return 0;
     return bf_end(w, name);
 }
 
-static int write_Mesh(bf_wctx *w, tmd_Mesh *s, const char *name, int64_t index)
+static int solve_Mesh(bf_wctx *w, tmd_Mesh *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (w->layout)
-        bf_fit_u32(w, &s->piece_count, (int64_t)s->pieces_count, 32, (uint64_t)s->_offset, 0, "piece_count");
-    if (!bf_put_u32le(w, s->piece_count, "piece_count") || !bf_put_u32le(w, s->index_count, "index_count") ||
-        !bf_put_u32le(w, s->vertex_count, "vertex_count") ||
-        !bf_put_fixed_str(w, &s->material, 32, "material"))
+    bf_fit_u32(w, &s->piece_count, (int64_t)s->pieces_count, 32, (uint64_t)s->_offset, 0, "piece_count");
+    if (!bf_skip(w, 44, "piece_count"))
         return 0;
     for (uint32_t i = 0; i < s->pieces_count; i++) {
-        if (w->layout) {
-            bf_set_i64(w, &s->pieces[i]._p_mesh_vertex_count, (int64_t)s->vertex_count);
-        }
-        if (!write_Piece(w, &s->pieces[i], "pieces", i))
+        bf_set_i64(w, &s->pieces[i]._p_mesh_vertex_count, (int64_t)s->vertex_count);
+        if (!solve_Piece(w, &s->pieces[i], "pieces", i))
             return 0;
     }
     return bf_end(w, name);
 }
 
-static int write_Piece(bf_wctx *w, tmd_Piece *s, const char *name, int64_t index)
+static int solve_Piece(bf_wctx *w, tmd_Piece *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (w->layout) {
-        bf_fit_u32(w, &s->skin_count, (int64_t)s->skin_nodes_count, 32, (uint64_t)s->_offset + 8, 0, "skin_count");
-        bf_fit_u32(w, &s->vertex_count, (int64_t)s->vertices_count, 32, (uint64_t)s->_offset + 4, 0, "vertex_count");
-        bf_fit_u32(w, &s->index_count, (int64_t)s->indices_count, 32, (uint64_t)s->_offset, 0, "index_count");
-    }
-    if (!bf_put_u32le(w, s->index_count, "index_count") || !bf_put_u32le(w, s->vertex_count, "vertex_count") ||
-        !bf_put_u32le(w, s->skin_count, "skin_count") || !bf_put_u32le(w, s->highest_index, "highest_index") ||
-        !bf_put_array(w, s->center, 3, 4, 0, 0, "center") ||
-        !bf_put_array(w, s->extent, 3, 4, 0, 0, "extent") ||
-        !bf_put_array(w, s->skin_nodes, s->skin_nodes_count, 4, 0, 0, "skin_nodes"))
+    bf_fit_u32(w, &s->skin_count, (int64_t)s->skin_nodes_count, 32, (uint64_t)s->_offset + 8, 0, "skin_count");
+    bf_fit_u32(w, &s->vertex_count, (int64_t)s->vertices_count, 32, (uint64_t)s->_offset + 4, 0, "vertex_count");
+    bf_fit_u32(w, &s->index_count, (int64_t)s->indices_count, 32, (uint64_t)s->_offset, 0, "index_count");
+    if (!bf_skip(w, 40, "index_count"))
+        return 0;
+    if (!bf_skip(w, (uint64_t)s->skin_nodes_count * 4, "skin_nodes"))
         return 0;
     bf_set_unread_u64(&s->vertices_at, w->pos);
     for (uint32_t i = 0; i < s->vertices_count; i++) {
-        if (w->layout) {
-            bf_set_i64(w, &s->vertices[i]._p_bone_count, (int64_t)s->skin_count);
-        }
-        if (!write_Vertex(w, &s->vertices[i], "vertices", i))
+        bf_set_i64(w, &s->vertices[i]._p_bone_count, (int64_t)s->skin_count);
+        if (!solve_Vertex(w, &s->vertices[i], "vertices", i))
             return 0;
     }
     bf_set_unread_u64(&s->indices_at, w->pos);
-    if (!bf_put_array(w, s->indices, s->indices_count, 2, 1, 0, "indices"))
+    if (!bf_skip(w, (uint64_t)s->indices_count * 2, "indices"))
         return 0;
     return bf_end(w, name);
 }
 
-static int write_Vertex(bf_wctx *w, tmd_Vertex *s, const char *name, int64_t index)
+static int solve_Vertex(bf_wctx *w, tmd_Vertex *s, const char *name, int64_t index)
 {
-    if (!bf_begin_unread(w, &s->_offset, &s->_index, name, index))
+    if (!bf_place_begin_unread(w, &s->_offset, &s->_index, name, index))
         return 0;
-    if (w->measure) {
-        if (!bf_skip(w, 40, "position"))
-            return 0;
-    } else if (!bf_put_array(w, s->position, 3, 4, 0, 0, "position") ||
-               !bf_put_array(w, s->normal, 3, 4, 0, 0, "normal") ||
-               !bf_put_array(w, s->weights, 4, 1, 0, 0, "weights") ||
-               !bf_put_array(w, s->bone_ids, 4, 1, 0, 0, "bone_ids") ||
-               !bf_put_array(w, s->uv, 2, 4, 0, 0, "uv"))
+    if (!bf_skip(w, 40, "position"))
         return 0;
     return bf_end(w, name);
 }
@@ -433,19 +550,23 @@ int tmd_write_model(const tmd_File *doc, struct bf_buffer *out, bf_error *err)
 {
     bf_wctx w;
     bf_wctx_init(&w, out, doc);
-    /* replay never changes the document: the cast only matches the shared functions */
-    int ok = write_File(&w, (tmd_File *)(uintptr_t)doc, NULL, -1);
+    int ok = write_File(&w, doc, NULL, -1);
     *err = w.err;
     bf_wctx_free(&w);
     return ok;
 }
 
-static int pass_model(bf_wctx *w, void *doc)
+static int solve_entry_model(bf_wctx *w, void *doc)
+{
+    return solve_File(w, doc, NULL, -1);
+}
+
+static int write_entry_model(bf_wctx *w, void *doc)
 {
     return write_File(w, doc, NULL, -1);
 }
 
 int tmd_build_model(tmd_File *doc, bf_arena *arena, struct bf_buffer *out, bf_error *err)
 {
-    return bf_build(doc, 0, arena, out, err, pass_model);
+    return bf_build(doc, 0, arena, out, err, solve_entry_model, write_entry_model);
 }

@@ -8,48 +8,41 @@
 #include "bf_expr.h"
 #include "bf_write.h"
 
-static int write_File(bf_wctx *w, tml_File *s, const char *name, int64_t index);
-static int write_Texture(bf_wctx *w, tml_Texture *s, const char *name, int64_t index);
-static int write_Material(bf_wctx *w, tml_Material *s, const char *name, int64_t index);
-static int write_TextureRef(bf_wctx *w, tml_TextureRef *s, const char *name, int64_t index);
+static int write_File(bf_wctx *w, const tml_File *s, const char *name, int64_t index);
+static int write_Texture(bf_wctx *w, const tml_Texture *s, const char *name, int64_t index);
+static int write_Material(bf_wctx *w, const tml_Material *s, const char *name, int64_t index);
+static int write_TextureRef(bf_wctx *w, const tml_TextureRef *s, const char *name, int64_t index);
+static int solve_File(bf_wctx *w, tml_File *s, const char *name, int64_t index);
+static int solve_Texture(bf_wctx *w, tml_Texture *s, const char *name, int64_t index);
+static int solve_Material(bf_wctx *w, tml_Material *s, const char *name, int64_t index);
 
 #include "tml_access.h"
 
-static int write_File(bf_wctx *w, tml_File *s, const char *name, int64_t index)
+static int write_File(bf_wctx *w, const tml_File *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_begin(w, s->_offset, name, index))
         return 0;
-    if (w->layout) {
-        bf_fit_u32(w, &s->texture_count, (int64_t)s->textures_count, 32, (uint64_t)s->_offset + 8, 0, "texture_count");
-        bf_fit_u32(w, &s->material_count, (int64_t)s->materials_count, 32, (uint64_t)s->material_count_at, 0, "material_count");
-        s->magic = (bf_str){"TML1", 4, 0};
-    }
     if (!bf_put_fixed_str(w, &s->magic, 4, "magic") || !bf_put_u32le(w, s->unknown, "unknown") ||
         !bf_put_u32le(w, s->texture_count, "texture_count"))
         return 0;
     for (uint32_t i = 0; i < s->textures_count; i++)
         if (!write_Texture(w, &s->textures[i], "textures", i))
             return 0;
-    bf_set_u64(w, &s->material_count_at, w->pos);
     if (!bf_put_u32le(w, s->material_count, "material_count"))
         return 0;
-    bf_set_unread_u64(&s->material_names_at, w->pos);
     for (uint32_t i = 0; i < s->material_names_count; i++)
         if (!bf_put_fixed_str(w, &s->material_names[i], 32, "material_names"))
             return 0;
-    bf_set_unread_u64(&s->materials_at, w->pos);
     for (uint32_t i = 0; i < s->materials_count; i++)
         if (!write_Material(w, &s->materials[i], "materials", i))
             return 0;
     return bf_end(w, name);
 }
 
-static int write_Texture(bf_wctx *w, tml_Texture *s, const char *name, int64_t index)
+static int write_Texture(bf_wctx *w, const tml_Texture *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_begin(w, s->_offset, name, index))
         return 0;
-    if (w->layout)
-        bf_fit_u32(w, &s->data_size, (int64_t)s->data.len, 32, (uint64_t)s->_offset + 4, 0, "data_size");
     if (!bf_put_u32le(w, s->id, "id") || !bf_put_u32le(w, s->data_size, "data_size") ||
         !bf_put_array(w, s->unknown_8, 8, 1, 0, 0, "unknown_8") || !bf_put_u16le(w, s->format, "format") ||
         !bf_put_u16le(w, s->width, "width") || !bf_put_u16le(w, s->height, "height") ||
@@ -59,36 +52,73 @@ static int write_Texture(bf_wctx *w, tml_Texture *s, const char *name, int64_t i
     return bf_end(w, name);
 }
 
-static int write_Material(bf_wctx *w, tml_Material *s, const char *name, int64_t index)
+static int write_Material(bf_wctx *w, const tml_Material *s, const char *name, int64_t index)
 {
-    if (!bf_begin(w, &s->_offset, &s->_index, name, index))
+    if (!bf_begin(w, s->_offset, name, index))
         return 0;
-    if (w->layout)
-        bf_fit_u16(w, &s->texture_count, (int64_t)s->texture_ids_count, 16, (uint64_t)s->_offset + 6, 0, "texture_count");
-    if (w->measure) {
-        if (!bf_skip(w, 8, "name_index"))
-            return 0;
-    } else if (!bf_put_u32le(w, s->name_index, "name_index") || !bf_put_u16le(w, s->unknown, "unknown") ||
-               !bf_put_u16le(w, s->texture_count, "texture_count"))
+    if (!bf_put_u32le(w, s->name_index, "name_index") || !bf_put_u16le(w, s->unknown, "unknown") ||
+        !bf_put_u16le(w, s->texture_count, "texture_count"))
         return 0;
-    if (w->measure) {
-        if (!bf_skip(w, (uint64_t)s->texture_ids_count * 4, "texture_ids"))
+    for (uint32_t i = 0; i < s->texture_ids_count; i++)
+        if (!write_TextureRef(w, &s->texture_ids[i], "texture_ids", i))
             return 0;
-    } else {
-        size_t changes = w->changes;
-        for (uint32_t i = 0; i < s->texture_ids_count; i++)
-            if (!write_TextureRef(w, &s->texture_ids[i], "texture_ids", i))
-                return 0;
-        w->changes = changes;
-    }
     return bf_end(w, name);
 }
 
-static int write_TextureRef(bf_wctx *w, tml_TextureRef *s, const char *name, int64_t index)
+static int write_TextureRef(bf_wctx *w, const tml_TextureRef *s, const char *name, int64_t index)
 {
-    if (!bf_begin_unread(w, &s->_offset, &s->_index, name, index))
+    if (name && !bf_push(&w->c, name, index))
         return 0;
     if (!bf_put_u32le(w, s->id, "id"))
+        return 0;
+    return bf_end(w, name);
+}
+
+static int solve_File(bf_wctx *w, tml_File *s, const char *name, int64_t index)
+{
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
+        return 0;
+    bf_fit_u32(w, &s->texture_count, (int64_t)s->textures_count, 32, (uint64_t)s->_offset + 8, 0, "texture_count");
+    bf_fit_u32(w, &s->material_count, (int64_t)s->materials_count, 32, (uint64_t)s->material_count_at, 0, "material_count");
+    s->magic = (bf_str){"TML1", 4, 0};
+    if (!bf_skip(w, 12, "magic"))
+        return 0;
+    for (uint32_t i = 0; i < s->textures_count; i++)
+        if (!solve_Texture(w, &s->textures[i], "textures", i))
+            return 0;
+    bf_set_u64(w, &s->material_count_at, w->pos);
+    if (!bf_skip(w, 4, "material_count"))
+        return 0;
+    bf_set_unread_u64(&s->material_names_at, w->pos);
+    if (!bf_skip(w, (uint64_t)s->material_names_count * 32, "material_names"))
+        return 0;
+    bf_set_unread_u64(&s->materials_at, w->pos);
+    for (uint32_t i = 0; i < s->materials_count; i++)
+        if (!solve_Material(w, &s->materials[i], "materials", i))
+            return 0;
+    return bf_end(w, name);
+}
+
+static int solve_Texture(bf_wctx *w, tml_Texture *s, const char *name, int64_t index)
+{
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
+        return 0;
+    bf_fit_u32(w, &s->data_size, (int64_t)s->data.len, 32, (uint64_t)s->_offset + 4, 0, "data_size");
+    if (!bf_skip(w, 28, "id"))
+        return 0;
+    if (!bf_skip(w, s->data.len, "data"))
+        return 0;
+    return bf_end(w, name);
+}
+
+static int solve_Material(bf_wctx *w, tml_Material *s, const char *name, int64_t index)
+{
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
+        return 0;
+    bf_fit_u16(w, &s->texture_count, (int64_t)s->texture_ids_count, 16, (uint64_t)s->_offset + 6, 0, "texture_count");
+    if (!bf_skip(w, 8, "name_index"))
+        return 0;
+    if (!bf_skip(w, (uint64_t)s->texture_ids_count * 4, "texture_ids"))
         return 0;
     return bf_end(w, name);
 }
@@ -97,19 +127,23 @@ int tml_write_library(const tml_File *doc, struct bf_buffer *out, bf_error *err)
 {
     bf_wctx w;
     bf_wctx_init(&w, out, doc);
-    /* replay never changes the document: the cast only matches the shared functions */
-    int ok = write_File(&w, (tml_File *)(uintptr_t)doc, NULL, -1);
+    int ok = write_File(&w, doc, NULL, -1);
     *err = w.err;
     bf_wctx_free(&w);
     return ok;
 }
 
-static int pass_library(bf_wctx *w, void *doc)
+static int solve_entry_library(bf_wctx *w, void *doc)
+{
+    return solve_File(w, doc, NULL, -1);
+}
+
+static int write_entry_library(bf_wctx *w, void *doc)
 {
     return write_File(w, doc, NULL, -1);
 }
 
 int tml_build_library(tml_File *doc, bf_arena *arena, struct bf_buffer *out, bf_error *err)
 {
-    return bf_build(doc, 0, arena, out, err, pass_library);
+    return bf_build(doc, 0, arena, out, err, solve_entry_library, write_entry_library);
 }

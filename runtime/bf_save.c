@@ -13,7 +13,7 @@
  * power cut) is removed by the next save to the same target: the PID in its name says whose
  * it was. */
 #define _XOPEN_SOURCE 700
-#include "bf_write.h"
+#include "bf_save.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -1,8 +1,11 @@
-/* Writing: an output image built in memory by position, then saved atomically. */
+/* Writing: an output image built in memory by position (bf_write.c), the builder's placement
+ * queue (bf_place.c), string tables (bf_intern.c), fit reports (bf_fit.c) and passes
+ * (bf_build.c); the image is saved atomically (bf_save.h). */
 #ifndef BF_WRITE_H
 #define BF_WRITE_H
 
 #include "bf_gen.h"
+#include "bf_save.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -57,16 +60,19 @@ typedef struct bf_string_table {
 } bf_string_table;
 
 /* The writer's context: the image, a cursor, and the path of what is being written.
- * In layout mode (the builder) structures are placed where the cursor is, data reached
- * through offsets is queued and placed after everything before it, and counts, sizes,
- * offsets and string references are computed instead of taken from the document. */
+ * The builder's layout solver uses it too, over a counting sink (an image that keeps no
+ * bytes): structures are placed where the cursor is, data reached through offsets is queued
+ * and placed after everything before it, and counts, sizes, offsets and string references
+ * are computed into the document, which the writer then puts. */
 typedef struct bf_wctx {
     bf_buffer *out;
     size_t pos;
     bf_ctx c; /* frames and error, as for reading (data: none) */
     bf_error err;
-    int layout;
-    void *root;      /* the document, writable (layout mode fills it in) */
+    int layout;      /* a pass of the layout solver, into a counting sink */
+    int built;       /* the writer putting a document the builder laid out */
+    int pack;        /* the layout solver packs the bits of plain structures' elements (bf_build) */
+    void *root;      /* the document, writable (the layout solver fills it in) */
     bf_arena *arena; /* what the builder allocates (computed tables) */
     bf_placement *queue;
     size_t queued, queue_cap, queue_next;
@@ -76,7 +82,7 @@ typedef struct bf_wctx {
     bf_index_list pooled; /* pooled data whose base depends on its owner */
     bf_string_table tables[BF_MAX_STRING_TABLES];
     size_t table_count;
-    /* layout mode: the computed values of this pass that do not fit their fields (a later
+    /* layout solver: the computed values of this pass that do not fit their fields (a later
      * value that fits clears its field's note); the build fails with the lowest in the file
      * once the layout has settled */
     struct bf_overflow_note {
@@ -85,16 +91,11 @@ typedef struct bf_wctx {
     } overflows[BF_MAX_OVERFLOW_NOTES];
     size_t overflow_count;
     /* the cursor may move up to here without growing the image: the image's capacity,
-     * capped by its limit (0 until the image first grows) */
+     * capped by its limit (0 until the image first grows; the output limit in the sink) */
     size_t room;
-    /* layout mode: how many values this pass changed in the document (positions, computed
-     * values, counts) that something reads, or whose bytes may be written before they are
-     * set; a pass that changed none gives the final image */
+    /* layout solver: how many values this pass changed in the document (positions, computed
+     * values, counts) that something reads; a pass that changed none gives the final layout */
     size_t changes;
-    /* layout mode: a measuring pass, whose image is never kept. It lays out and computes as
-     * any pass, but passes over arrays of plain elements (numbers only, which nothing
-     * reads) by their room alone; the writing pass after it fills them in */
-    int measure;
 } bf_wctx;
 
 void bf_wctx_init(bf_wctx *w, bf_buffer *out, const void *root);
@@ -168,6 +169,9 @@ bf_bytes bf_table_bytes(bf_wctx *w, const void *key);
  * the empty string, after the table's prefix. On error the view is empty and w->err says why. */
 bf_bytes bf_table_bytes_never_empty(bf_wctx *w, const void *key, const uint8_t *prefix, size_t prefix_len,
                                     const char *field);
+/* The document keeps the string tables it was built with (copied into `arena`). 0: the
+ * arena refused. */
+int bf_keep_string_tables(bf_wctx *w, bf_arena *arena);
 /* A checked index for writing into an array that the document holds. */
 int bf_windex(bf_wctx *w, int64_t i, uint64_t n, const char *field);
 
@@ -187,10 +191,20 @@ static inline uint8_t *bf_put(bf_wctx *w, uint64_t n, const char *field)
     }
     return bf_put_grow(w, n, field);
 }
-/* Moves the cursor `n` bytes on, over bytes a measuring pass does not write. */
+/* bf_skip past the room of the sink: an error (the output limit). */
+int bf_skip_far(bf_wctx *w, uint64_t n, const char *field);
+/* The layout solver's put: the cursor moves `n` bytes on in the counting sink, which keeps
+ * the image's size and no bytes (its room is the output limit). */
 static inline int bf_skip(bf_wctx *w, uint64_t n, const char *field)
 {
-    return bf_put(w, n, field) != NULL;
+    size_t pos = w->pos;
+    if (pos <= w->room && n <= w->room - pos) {
+        w->pos = pos + (size_t)n;
+        if (w->pos > w->out->size)
+            w->out->size = w->pos;
+        return 1;
+    }
+    return bf_skip_far(w, n, field);
 }
 /* Moves the cursor to an absolute position (data reached through an offset). */
 static inline int bf_wseek(bf_wctx *w, uint64_t pos, const char *field)
@@ -251,7 +265,7 @@ static inline int bf_put_array(bf_wctx *w, const void *values, uint64_t n, unsig
         return 0;
     const uint8_t *in = values;
     if (width == 1) {
-        if (n && !w->measure) /* a measuring pass's bytes are never read */
+        if (n)
             memcpy(p, in, (size_t)n);
         return 1;
     }
@@ -275,42 +289,47 @@ static inline int bf_put_array(bf_wctx *w, const void *values, uint64_t n, unsig
     return 1;
 }
 
-/* Alignment bytes before a field: in layout mode as many zeros as reach the next multiple
- * of `align`; in replay mode the bytes the document holds. */
-int bf_put_pad(bf_wctx *w, bf_bytes *pad, uint64_t align, const char *field);
-/* The bytes after a field inside its region: none in layout mode. */
-int bf_put_tail(bf_wctx *w, bf_bytes *tail, const char *field);
-/* Layout mode: `n` zero bytes (none when negative) for bytes whose length an expression
+/* Alignment bytes before a field, as the document holds them. */
+int bf_put_pad(bf_wctx *w, const bf_bytes *pad, const char *field);
+/* The layout solver's alignment: as many zeros as reach the next multiple of `align`. */
+int bf_size_pad(bf_wctx *w, bf_bytes *pad, uint64_t align, const char *field);
+/* The bytes after a field inside its region (the layout solver leaves none). */
+int bf_put_tail(bf_wctx *w, const bf_bytes *tail, const char *field);
+/* The layout solver: `n` zero bytes (none when negative) for bytes whose length an expression
  * gives, keeping the document's bytes when it already has that many. The expression may
  * name what is not placed yet: its failure is forgotten, the next pass fixes the value. */
 void bf_size_padding(bf_wctx *w, bf_bytes *b, int64_t n);
 
-/* The start of a structure: in layout mode it goes where the cursor is (its position and
- * index recorded; a new position is a change when `counted`), in replay mode the cursor goes
- * where it was. A named structure (not the root) gets a frame in the path, which bf_end
- * takes away. */
-static inline int bf_begin_at(bf_wctx *w, uint64_t *offset, int64_t *index, const char *name, int64_t i,
-                              int counted)
+/* The writer at the start of a structure: the cursor goes where it starts. A named
+ * structure (not the root) gets a frame in the path, which bf_end takes away. */
+static inline int bf_begin(bf_wctx *w, uint64_t offset, const char *name, int64_t i)
 {
     if (name && !bf_push(&w->c, name, i))
         return 0;
-    if (!w->layout)
-        return bf_wseek(w, *offset, NULL);
+    return bf_wseek(w, offset, NULL);
+}
+/* The layout solver at the start of a structure: it goes where the cursor is (its position
+ * and index recorded; a new position is a change when `counted`). */
+static inline int bf_place_begin_at(bf_wctx *w, uint64_t *offset, int64_t *index, const char *name, int64_t i,
+                                    int counted)
+{
+    if (name && !bf_push(&w->c, name, i))
+        return 0;
     *index = i < 0 ? 0 : i;
     if (counted && *offset != w->pos)
         w->changes++;
     *offset = w->pos;
     return 1;
 }
-static inline int bf_begin(bf_wctx *w, uint64_t *offset, int64_t *index, const char *name, int64_t i)
+static inline int bf_place_begin(bf_wctx *w, uint64_t *offset, int64_t *index, const char *name, int64_t i)
 {
-    return bf_begin_at(w, offset, index, name, i, 1);
+    return bf_place_begin_at(w, offset, index, name, i, 1);
 }
-/* bf_begin for a structure whose start nothing reads (no expression, no error about a field
- * solved for): where it lands is no change a later pass needs (its bytes go there now). */
-static inline int bf_begin_unread(bf_wctx *w, uint64_t *offset, int64_t *index, const char *name, int64_t i)
+/* bf_place_begin for a structure whose start nothing reads (no expression, no error about a
+ * field solved for): where it lands is no change a later pass needs. */
+static inline int bf_place_begin_unread(bf_wctx *w, uint64_t *offset, int64_t *index, const char *name, int64_t i)
 {
-    return bf_begin_at(w, offset, index, name, i, 0);
+    return bf_place_begin_at(w, offset, index, name, i, 0);
 }
 static inline int bf_end(bf_wctx *w, const char *name)
 {
@@ -319,7 +338,7 @@ static inline int bf_end(bf_wctx *w, const char *name)
     return 1;
 }
 
-/* Layout mode: sets a position or parameter, counting a change. */
+/* The layout solver: sets a position or parameter, counting a change. */
 static inline void bf_set_u64(bf_wctx *w, uint64_t *field, uint64_t v)
 {
     if (*field != v) {
@@ -353,7 +372,7 @@ static inline int bf_fits(int64_t v, unsigned bits, int is_signed)
         return bits >= 64 || (v >= -((int64_t)1 << (bits - 1)) && v < ((int64_t)1 << (bits - 1)));
     return v >= 0 && (bits >= 64 || (uint64_t)v >> bits == 0);
 }
-/* Layout mode: notes that the computed `v` does not fit `field` (its address), at `at` in
+/* The layout solver: notes that the computed `v` does not fit `field` (its address), at `at` in
  * the image, named by the printf format `path` (below the current frames, or from the root
  * when `rooted`). The pass goes on: a later value that fits clears the note
  * (bf_overflow_clear), and the build fails if a note is left when the layout settles. */
@@ -363,7 +382,7 @@ void bf_overflow(bf_wctx *w, const void *field, int64_t v, unsigned bits, int is
     __attribute__((format(printf, 8, 9)))
 #endif
     ;
-/* Layout mode: stores the computed `v` in an integer field of `bits` bits (24-bit fields
+/* The layout solver: stores the computed `v` in an integer field of `bits` bits (24-bit fields
  * are held in 32), counting a change when the field's value changes. A value that does not
  * fit is noted as bf_overflow does (at `at`, named by `path`, from the root when `rooted`),
  * one that fits clears the field's note. bf_fit_<type>: a path without arguments, inline;
@@ -389,7 +408,7 @@ void bf_fit_note(bf_wctx *w, const void *field, int64_t v, unsigned bits, int is
     void bf_fitf_##kind(bf_wctx *w, type *field, int64_t v, unsigned bits, uint64_t at, int rooted, const char *path, \
                         ...) BF_FIT_FORMAT;
 /* The field types a computed value is stored into: X(kind, C type, signed), once for the
- * declarations here and the definitions in bf_write.c. */
+ * declarations here and the definitions in bf_fit.c. */
 #define BF_FIT_TYPES(X)                                                                                               \
     X(u8, uint8_t, 0) X(u16, uint16_t, 0) X(u32, uint32_t, 0) X(u64, uint64_t, 0)                                     \
     X(s8, int8_t, 1) X(s16, int16_t, 1) X(s32, int32_t, 1) X(s64, int64_t, 1)
@@ -401,44 +420,19 @@ void bf_fit_f32(bf_wctx *w, float *field, double v);
 void bf_fit_f64(bf_wctx *w, double *field, double v);
 /* A value that fits was stored in `field`: any note about it no longer holds. */
 void bf_overflow_clear(bf_wctx *w, const void *field);
+/* The note about the field lowest in the image, or NULL. */
+const bf_error *bf_first_overflow(const bf_wctx *w);
 /* Fails unless `v` fits in an unsigned field of `bits` bits. */
 int bf_check_fits(bf_wctx *w, uint64_t v, unsigned bits, const char *field);
 int bf_check_fits_signed(bf_wctx *w, int64_t v, unsigned bits, const char *field);
 
-/* Runs a builder's layout passes until the image stops changing: each pass lays `doc` out
- * with `pass` (the generated root writer) in a fresh layout context. The string tables the
- * document ends up holding are copied into `arena`: the document may be written again
- * after the build, as long as the arena lives. */
+/* Lays `doc` out with `solve` (the generated root's layout solver), pass after pass in a
+ * counting sink, until the layout stops changing, then writes it into `out` with `write`
+ * (the generated root writer). The string tables the document ends up holding are copied
+ * into `arena`: the document may be written again after the build, as long as the arena
+ * lives. */
 int bf_build(void *doc, int64_t revision, bf_arena *arena, bf_buffer *out, bf_error *err,
-             int (*pass)(bf_wctx *w, void *doc));
-
-/* Writes the image to `path` atomically: a temporary file in the same folder, flushed and
- * synced, then renamed over the target. On any error the target is untouched, the
- * temporary file is removed, and `err` says why. A device or a FIFO is written through, never
- * replaced; a symbolic link is followed (its file replaced, the link kept), one to nothing is
- * refused (bf_save.c says why). */
-int bf_save_atomic(const char *path, const uint8_t *data, size_t size, bf_error *err);
-
-/* The same in steps, for an output written as it is made: bf_save_begin, bf_save_write as
- * often as needed (or write to `fd`), then bf_save_commit, or bf_save_abort to leave the
- * target as it was. Each returns 1, or 0 with `err` set (after which only abort is called:
- * commit aborts by itself when it fails). */
-typedef struct bf_save {
-    int fd;       /* where the bytes go */
-    int direct;   /* 1: a device or a FIFO, written through */
-    int slot;     /* its place in the list of temporaries in progress, -1: none */
-    char *tmp;    /* TARGET.tmp.PID.XXXXXX, or NULL */
-    char *target; /* the file replaced at commit (a link's file, for a link) */
-} bf_save;
-int bf_save_begin(bf_save *s, const char *path, bf_error *err);
-int bf_save_write(bf_save *s, const void *data, size_t size, bf_error *err);
-int bf_save_commit(bf_save *s, bf_error *err);
-void bf_save_abort(bf_save *s);
-
-/* Removes every temporary file of a save in progress: for a handler of SIGTERM, SIGINT or
- * SIGHUP, before it re-raises the signal (async-signal-safe: it only calls unlink). The next
- * save to a target also removes the temporaries whose process is gone. */
-void bf_save_remove_temporaries(void);
+             int (*solve)(bf_wctx *w, void *doc), int (*write)(bf_wctx *w, void *doc));
 
 #ifdef __cplusplus
 }

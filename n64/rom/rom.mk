@@ -55,9 +55,13 @@ rom_view_defines = -DROM_WIDTH=$(ROM_WIDTH) -DROM_HEIGHT=$(ROM_HEIGHT) -DROM_DIS
 	-DROM_YAW=$(word 3,$(1)) -DROM_PITCH=$(word 4,$(1)) -DROM_FOG_START=$(or $(word 5,$(1)),0) \
 	-DROM_FOG_END=$(or $(word 6,$(1)),0)
 
+# The runtime's writer (output image, placement queue, string tables, fit reports, passes,
+# saving): the ROM only reads.
+ROM_WRITER_SRCS := runtime/bf_write.c runtime/bf_place.c runtime/bf_intern.c runtime/bf_fit.c runtime/bf_build.c \
+	runtime/bf_save.c
 # Everything but the model: the runtime (its file and writer parts need an OS),
 # the generated T3DM code, the scene code, the command lists, the ROM's own C library.
-ROM_LIB_SRCS := $(filter-out runtime/bf_file.c runtime/bf_write.c runtime/bf_save.c,$(wildcard runtime/*.c)) generated/t3dm.c generated/t3dm_validate.c \
+ROM_LIB_SRCS := $(filter-out runtime/bf_file.c $(ROM_WRITER_SRCS),$(wildcard runtime/*.c)) generated/t3dm.c generated/t3dm_validate.c \
 	$(wildcard n64/scene/*.c) $(wildcard n64/driver/*.c) \
 	$(addprefix n64/rom/,libc.c libgcc.c snprintf.c heap.c console.c rsp_task.c vi.c report.c vmov_patch.c)
 ROM_LIB := $(ROM_DIR)/librom.a

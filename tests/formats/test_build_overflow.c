@@ -116,8 +116,9 @@ Test(build_overflow, t3dm_bvh_node_value_index_past_12_bits)
     bf_arena_free(&a);
 }
 
-/* The same in an array of plain elements (vertex pairs), which the measuring passes step
- * over: the writing pass still refuses the part, at the element's own position. */
+/* The same in an array of plain elements (vertex pairs), whose bits only the first layout
+ * pass packs (the others step over the array): the part is still refused, at the element's
+ * own position. */
 Test(build_overflow, t3dm_vertex_normal_past_6_bits)
 {
     bf_arena a;

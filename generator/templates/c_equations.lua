@@ -1,5 +1,5 @@
--- The builder's algebra: making an expression of the schema true by setting the one field
--- of the document it depends on. `count: part_count` sets part_count to the array's length;
+-- The builder's equation solver: making an expression of the schema true by setting the one
+-- field of the document it depends on. `count: part_count` sets part_count to the array's length;
 -- `pos: 60 + address - root.header.salt` sets address from where the data was placed.
 local names = require("names")
 local cexpr = require("cexpr")
