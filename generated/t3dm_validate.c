@@ -123,78 +123,78 @@ typedef struct rule_cache {
 static void validate_File(bf_vctx *v, const t3dm_File *s)
 {
     bf_ctx *c = &v->c;
-    static const bf_rule rule_137 = {BF_SEVERITY_ERROR, "chunks", "the first chunk has type 0x%x, not an object ('O', 0x4f)",
+    static const bf_rule rule_145 = {BF_SEVERITY_ERROR, "chunks", "the first chunk has type 0x%x, not an object ('O', 0x4f)",
         "Chunks: \"The first chunk type must be O (Object).\"", "t3dm.File.chunks"};
-    if (bf_rule_fails(v, &rule_137, s->header.chunk_count == 0 || t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, 0)->type == T3DM_CHUNK_TYPE_O))
-        bf_rule_report(v, &rule_137, (int64_t)(s->_offset + 44), (const bf_rule_value[]){{.i = t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, 0)->type}});
-    static const bf_rule rule_141 = {BF_SEVERITY_ERROR, "chunks", "%d vertex chunks, not exactly one", "Vertices: \"This chunk must only appear once.\"",
+    if (bf_rule_fails(v, &rule_145, s->header.chunk_count == 0 || t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, 0)->type == T3DM_CHUNK_TYPE_O))
+        bf_rule_report(v, &rule_145, (int64_t)(s->_offset + 44), (const bf_rule_value[]){{.i = t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, 0)->type}});
+    static const bf_rule rule_149 = {BF_SEVERITY_ERROR, "chunks", "%d vertex chunks, not exactly one", "Vertices: \"This chunk must only appear once.\"",
         "t3dm.File.chunks_2"};
-    if (bf_rule_fails(v, &rule_141, t3dm_File_m_vertex_chunks(c, s) == 1))
-        bf_rule_report(v, &rule_141, (int64_t)(s->_offset + 44), (const bf_rule_value[]){{.i = t3dm_File_m_vertex_chunks(c, s)}});
-    static const bf_rule rule_145 = {BF_SEVERITY_ERROR, "chunks", "%d index chunks, not exactly one",
+    if (bf_rule_fails(v, &rule_149, t3dm_File_m_vertex_chunks(c, s) == 1))
+        bf_rule_report(v, &rule_149, (int64_t)(s->_offset + 44), (const bf_rule_value[]){{.i = t3dm_File_m_vertex_chunks(c, s)}});
+    static const bf_rule rule_153 = {BF_SEVERITY_ERROR, "chunks", "%d index chunks, not exactly one",
         "Indices: \"this is a shared buffer across all model/parts\"", "t3dm.File.chunks_3"};
-    if (bf_rule_fails(v, &rule_145, t3dm_File_m_index_chunks(c, s) == 1))
-        bf_rule_report(v, &rule_145, (int64_t)(s->_offset + 44), (const bf_rule_value[]){{.i = t3dm_File_m_index_chunks(c, s)}});
-    static const bf_rule rule_149 = {BF_SEVERITY_ERROR, "type",
+    if (bf_rule_fails(v, &rule_153, t3dm_File_m_index_chunks(c, s) == 1))
+        bf_rule_report(v, &rule_153, (int64_t)(s->_offset + 44), (const bf_rule_value[]){{.i = t3dm_File_m_index_chunks(c, s)}});
+    static const bf_rule rule_157 = {BF_SEVERITY_ERROR, "type",
         "chunk type 0x%x comes after 0x%x: chunks are not sorted by type (O, A, B, V, I, M, S; custom types may follow)",
         "Chunks: \"Chunks are sorted by type and may be aligned.\"", "t3dm.File.type"};
     for (uint32_t i = 0; i < s->chunks_count; i++) {
         const t3dm_ChunkOffset *it = &s->chunks[i];
         const t3dm_ChunkOffset *prev = i ? &s->chunks[i - 1] : &t3dm_ChunkOffset_zero;
         if (bf_push(c, "chunks", i)) {
-            if (bf_rule_fails(v, &rule_149, (int64_t)i == 0 || t3dm_ChunkOffset_m_rank(c, prev) < 0 || t3dm_ChunkOffset_m_rank(c, it) < 0
+            if (bf_rule_fails(v, &rule_157, (int64_t)i == 0 || t3dm_ChunkOffset_m_rank(c, prev) < 0 || t3dm_ChunkOffset_m_rank(c, it) < 0
                               || t3dm_ChunkOffset_m_rank(c, prev) <= t3dm_ChunkOffset_m_rank(c, it)))
-                bf_rule_report(v, &rule_149, (int64_t)(it->_offset + 0), (const bf_rule_value[]){{.i = it->type}, {.i = prev->type}});
+                bf_rule_report(v, &rule_157, (int64_t)(it->_offset + 0), (const bf_rule_value[]){{.i = it->type}, {.i = prev->type}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_154 = {BF_SEVERITY_ERROR, "header.first_vertex_chunk", "first vertex-chunk index %d does not name a vertex chunk",
+    static const bf_rule rule_162 = {BF_SEVERITY_ERROR, "header.first_vertex_chunk", "first vertex-chunk index %d does not name a vertex chunk",
         "Header: \"First Vertex-chunk index\"", "t3dm.File.header.first_vertex_chunk"};
-    if (bf_rule_fails(v, &rule_154, t3dm_File_m_vertex_chunks(c, s) == 0 || (s->header.first_vertex_chunk < s->header.chunk_count
+    if (bf_rule_fails(v, &rule_162, t3dm_File_m_vertex_chunks(c, s) == 0 || (s->header.first_vertex_chunk < s->header.chunk_count
                       && t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, s->header.first_vertex_chunk)->type == T3DM_CHUNK_TYPE_V)))
-        bf_rule_report(v, &rule_154, (int64_t)(s->header._offset + 12), (const bf_rule_value[]){{.i = s->header.first_vertex_chunk}});
-    static const bf_rule rule_158 = {BF_SEVERITY_ERROR, "header.first_index_chunk", "first index-chunk index %d does not name an index chunk",
+        bf_rule_report(v, &rule_162, (int64_t)(s->header._offset + 12), (const bf_rule_value[]){{.i = s->header.first_vertex_chunk}});
+    static const bf_rule rule_166 = {BF_SEVERITY_ERROR, "header.first_index_chunk", "first index-chunk index %d does not name an index chunk",
         "Header: \"First Indices-chunk index\"", "t3dm.File.header.first_index_chunk"};
-    if (bf_rule_fails(v, &rule_158, t3dm_File_m_index_chunks(c, s) == 0 || (s->header.first_index_chunk < s->header.chunk_count
+    if (bf_rule_fails(v, &rule_166, t3dm_File_m_index_chunks(c, s) == 0 || (s->header.first_index_chunk < s->header.chunk_count
                       && t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, s->header.first_index_chunk)->type == T3DM_CHUNK_TYPE_I)))
-        bf_rule_report(v, &rule_158, (int64_t)(s->header._offset + 16), (const bf_rule_value[]){{.i = s->header.first_index_chunk}});
-    static const bf_rule rule_162 = {BF_SEVERITY_ERROR, "header.first_material_chunk", "first material-chunk index %d does not name the first material chunk",
+        bf_rule_report(v, &rule_166, (int64_t)(s->header._offset + 16), (const bf_rule_value[]){{.i = s->header.first_index_chunk}});
+    static const bf_rule rule_170 = {BF_SEVERITY_ERROR, "header.first_material_chunk", "first material-chunk index %d does not name the first material chunk",
         "Header: \"First Material-chunk index\"", "t3dm.File.header.first_material_chunk"};
-    if (bf_rule_fails(v, &rule_162, t3dm_File_m_material_chunks(c, s) == 0 || (s->header.first_material_chunk < s->header.chunk_count
+    if (bf_rule_fails(v, &rule_170, t3dm_File_m_material_chunks(c, s) == 0 || (s->header.first_material_chunk < s->header.chunk_count
                       && t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, s->header.first_material_chunk)->type == T3DM_CHUNK_TYPE_M
                       && (s->header.first_material_chunk == 0 || t3dm_ChunkOffset_at(c, s->chunks, s->chunks_count, bf_sub(s->header.first_material_chunk,
                       1))->type != T3DM_CHUNK_TYPE_M))))
-        bf_rule_report(v, &rule_162, (int64_t)(s->header._offset + 20), (const bf_rule_value[]){{.i = s->header.first_material_chunk}});
-    static const bf_rule rule_167 = {BF_SEVERITY_ERROR, "header.total_vertex_count", "total vertex count %d but the parts load %d",
+        bf_rule_report(v, &rule_170, (int64_t)(s->header._offset + 20), (const bf_rule_value[]){{.i = s->header.first_material_chunk}});
+    static const bf_rule rule_175 = {BF_SEVERITY_ERROR, "header.total_vertex_count", "total vertex count %d but the parts load %d",
         "Header: \"Total vertex count\"", "t3dm.File.header.total_vertex_count"};
-    if (bf_rule_fails(v, &rule_167, s->header.total_vertex_count == t3dm_File_m_part_vertex_count(c, s)))
-        bf_rule_report(v, &rule_167, (int64_t)(s->header._offset + 8),
+    if (bf_rule_fails(v, &rule_175, s->header.total_vertex_count == t3dm_File_m_part_vertex_count(c, s)))
+        bf_rule_report(v, &rule_175, (int64_t)(s->header._offset + 8),
                        (const bf_rule_value[]){{.i = s->header.total_vertex_count}, {.i = t3dm_File_m_part_vertex_count(c, s)}});
-    static const bf_rule rule_171 = {BF_SEVERITY_ERROR, "header.total_index_count", "total index count %d but the parts hold %d",
+    static const bf_rule rule_179 = {BF_SEVERITY_ERROR, "header.total_index_count", "total index count %d but the parts hold %d",
         "Header: \"Total index count\"", "t3dm.File.header.total_index_count"};
-    if (bf_rule_fails(v, &rule_171, s->header.total_index_count == t3dm_File_m_part_index_count(c, s)))
-        bf_rule_report(v, &rule_171, (int64_t)(s->header._offset + 10),
+    if (bf_rule_fails(v, &rule_179, s->header.total_index_count == t3dm_File_m_part_index_count(c, s)))
+        bf_rule_report(v, &rule_179, (int64_t)(s->header._offset + 10),
                        (const bf_rule_value[]){{.i = s->header.total_index_count}, {.i = t3dm_File_m_part_index_count(c, s)}});
-    static const bf_rule rule_175 = {BF_SEVERITY_ERROR, "header.aabb_min",
+    static const bf_rule rule_183 = {BF_SEVERITY_ERROR, "header.aabb_min",
         "a vertex lies outside the header's AABB (%d, %d, %d) to (%d, %d, %d): stale after an edit?",
         "Header: \"AABB min (model space)\", \"AABB max (model space)\" (the bounds of the model's vertices)", "t3dm.File.header.aabb_min"};
-    if (bf_rule_fails(v, &rule_175, s->header.total_vertex_count == 0 || t3dm_File_m_vertex_chunks(c, s) != 1 || t3dm_File_m_vertices_in_aabb(c, s) != 0))
-        bf_rule_report(v, &rule_175, (int64_t)(s->header._offset + 32), (const bf_rule_value[]){{.i = bf_at_s16(c, s->header.aabb_min, 3, 0)},
+    if (bf_rule_fails(v, &rule_183, s->header.total_vertex_count == 0 || t3dm_File_m_vertex_chunks(c, s) != 1 || t3dm_File_m_vertices_in_aabb(c, s) != 0))
+        bf_rule_report(v, &rule_183, (int64_t)(s->header._offset + 32), (const bf_rule_value[]){{.i = bf_at_s16(c, s->header.aabb_min, 3, 0)},
                        {.i = bf_at_s16(c, s->header.aabb_min, 3, 1)}, {.i = bf_at_s16(c, s->header.aabb_min, 3, 2)}, {.i = bf_at_s16(c, s->header.aabb_max, 3,
                        0)}, {.i = bf_at_s16(c, s->header.aabb_max, 3, 1)}, {.i = bf_at_s16(c, s->header.aabb_max, 3, 2)}});
-    static const bf_rule rule_180 = {BF_SEVERITY_ERROR, "header.aabb_min",
+    static const bf_rule rule_188 = {BF_SEVERITY_ERROR, "header.aabb_min",
         "the header's AABB (%d, %d, %d) to (%d, %d, %d) is larger than the vertices' bounds (a face with no vertex on it): stale after an edit?",
         "Header: \"AABB min (model space)\", \"AABB max (model space)\" (tiny3d's converter takes them from the vertices)", "t3dm.File.header.aabb_min_2"};
-    if (bf_rule_fails(v, &rule_180, s->header.total_vertex_count == 0 || t3dm_File_m_vertex_chunks(c, s) != 1
+    if (bf_rule_fails(v, &rule_188, s->header.total_vertex_count == 0 || t3dm_File_m_vertex_chunks(c, s) != 1
                       || s->header.total_vertex_count != t3dm_File_m_part_vertex_count(c, s) || t3dm_File_m_vertices_in_aabb(c, s) == 0
                       || t3dm_File_m_aabb_touched(c, s) != 0))
-        bf_rule_report(v, &rule_180, (int64_t)(s->header._offset + 32), (const bf_rule_value[]){{.i = bf_at_s16(c, s->header.aabb_min, 3, 0)},
+        bf_rule_report(v, &rule_188, (int64_t)(s->header._offset + 32), (const bf_rule_value[]){{.i = bf_at_s16(c, s->header.aabb_min, 3, 0)},
                        {.i = bf_at_s16(c, s->header.aabb_min, 3, 1)}, {.i = bf_at_s16(c, s->header.aabb_min, 3, 2)}, {.i = bf_at_s16(c, s->header.aabb_max, 3,
                        0)}, {.i = bf_at_s16(c, s->header.aabb_max, 3, 1)}, {.i = bf_at_s16(c, s->header.aabb_max, 3, 2)}});
-    static const bf_rule rule_187 = {BF_SEVERITY_WARNING, "chunks", "%d skeleton chunks: bone indices could not say which skeleton they mean",
+    static const bf_rule rule_195 = {BF_SEVERITY_WARNING, "chunks", "%d skeleton chunks: bone indices could not say which skeleton they mean",
         "Skeleton: \"Contains a tree of bones\" (the loader and the importer use one skeleton)", "t3dm.File.chunks_4"};
-    if (bf_rule_fails(v, &rule_187, t3dm_File_m_skeleton_chunks(c, s) <= 1))
-        bf_rule_report(v, &rule_187, (int64_t)(s->_offset + 44), (const bf_rule_value[]){{.i = t3dm_File_m_skeleton_chunks(c, s)}});
+    if (bf_rule_fails(v, &rule_195, t3dm_File_m_skeleton_chunks(c, s) <= 1))
+        bf_rule_report(v, &rule_195, (int64_t)(s->_offset + 44), (const bf_rule_value[]){{.i = t3dm_File_m_skeleton_chunks(c, s)}});
     if (bf_push(c, "header", -1)) {
         validate_Header(v, &s->header);
         bf_pop(c);
@@ -210,17 +210,17 @@ static void validate_File(bf_vctx *v, const t3dm_File *s)
 static void validate_Header(bf_vctx *v, const t3dm_Header *s)
 {
     bf_ctx *c = &v->c;
-    static const bf_rule rule_231 = {BF_SEVERITY_ERROR, "aabb_min", "AABB min (%d, %d, %d) is not below max (%d, %d, %d)",
+    static const bf_rule rule_239 = {BF_SEVERITY_ERROR, "aabb_min", "AABB min (%d, %d, %d) is not below max (%d, %d, %d)",
         "Header: \"AABB min (model space)\", \"AABB max (model space)\"", "t3dm.Header.aabb_min"};
-    if (bf_rule_fails(v, &rule_231, bf_at_s16(c, s->aabb_min, 3, 0) <= bf_at_s16(c, s->aabb_max, 3, 0) && bf_at_s16(c, s->aabb_min, 3, 1) <= bf_at_s16(c,
+    if (bf_rule_fails(v, &rule_239, bf_at_s16(c, s->aabb_min, 3, 0) <= bf_at_s16(c, s->aabb_max, 3, 0) && bf_at_s16(c, s->aabb_min, 3, 1) <= bf_at_s16(c,
                       s->aabb_max, 3, 1) && bf_at_s16(c, s->aabb_min, 3, 2) <= bf_at_s16(c, s->aabb_max, 3, 2)))
-        bf_rule_report(v, &rule_231, (int64_t)(s->_offset + 32), (const bf_rule_value[]){{.i = bf_at_s16(c, s->aabb_min, 3, 0)},
+        bf_rule_report(v, &rule_239, (int64_t)(s->_offset + 32), (const bf_rule_value[]){{.i = bf_at_s16(c, s->aabb_min, 3, 0)},
                        {.i = bf_at_s16(c, s->aabb_min, 3, 1)}, {.i = bf_at_s16(c, s->aabb_min, 3, 2)}, {.i = bf_at_s16(c, s->aabb_max, 3, 0)},
                        {.i = bf_at_s16(c, s->aabb_max, 3, 1)}, {.i = bf_at_s16(c, s->aabb_max, 3, 2)}});
-    static const bf_rule rule_235 = {BF_SEVERITY_ERROR, "total_vertex_count", "total vertex count %d is odd, but vertices are stored in pairs",
+    static const bf_rule rule_243 = {BF_SEVERITY_ERROR, "total_vertex_count", "total vertex count %d is odd, but vertices are stored in pairs",
         "Vertex: \"Interleaved data for two vertices.\"", "t3dm.Header.total_vertex_count"};
-    if (bf_rule_fails(v, &rule_235, bf_mod(c, s->total_vertex_count, 2) == 0))
-        bf_rule_report(v, &rule_235, (int64_t)(s->_offset + 8), (const bf_rule_value[]){{.i = s->total_vertex_count}});
+    if (bf_rule_fails(v, &rule_243, bf_mod(c, s->total_vertex_count, 2) == 0))
+        bf_rule_report(v, &rule_243, (int64_t)(s->_offset + 8), (const bf_rule_value[]){{.i = s->total_vertex_count}});
 }
 
 static void validate_Chunk(bf_vctx *v, const t3dm_Chunk *s)
@@ -259,21 +259,21 @@ static void validate_Object(bf_vctx *v, const t3dm_Object *s)
 {
     bf_ctx *c = &v->c;
     const t3dm_File *R = c->root;
-    static const bf_rule rule_396 = {BF_SEVERITY_ERROR, "material", "material %d but the file has %d material chunks", "Object: \"Material, chunk index\"",
+    static const bf_rule rule_404 = {BF_SEVERITY_ERROR, "material", "material %d but the file has %d material chunks", "Object: \"Material, chunk index\"",
         "t3dm.Object.material"};
-    if (bf_rule_fails(v, &rule_396, s->material < t3dm_File_m_material_chunks(c, R)))
-        bf_rule_report(v, &rule_396, (int64_t)(s->_offset + 8), (const bf_rule_value[]){{.i = s->material}, {.i = t3dm_File_m_material_chunks(c, R)}});
-    static const bf_rule rule_400 = {BF_SEVERITY_ERROR, "aabb_min", "AABB min (%d, %d, %d) is not below max (%d, %d, %d)",
+    if (bf_rule_fails(v, &rule_404, s->material < t3dm_File_m_material_chunks(c, R)))
+        bf_rule_report(v, &rule_404, (int64_t)(s->_offset + 8), (const bf_rule_value[]){{.i = s->material}, {.i = t3dm_File_m_material_chunks(c, R)}});
+    static const bf_rule rule_408 = {BF_SEVERITY_ERROR, "aabb_min", "AABB min (%d, %d, %d) is not below max (%d, %d, %d)",
         "Object: \"AABB min (XYZ)\", \"AABB max (XYZ)\"", "t3dm.Object.aabb_min"};
-    if (bf_rule_fails(v, &rule_400, bf_at_s16(c, s->aabb_min, 3, 0) <= bf_at_s16(c, s->aabb_max, 3, 0) && bf_at_s16(c, s->aabb_min, 3, 1) <= bf_at_s16(c,
+    if (bf_rule_fails(v, &rule_408, bf_at_s16(c, s->aabb_min, 3, 0) <= bf_at_s16(c, s->aabb_max, 3, 0) && bf_at_s16(c, s->aabb_min, 3, 1) <= bf_at_s16(c,
                       s->aabb_max, 3, 1) && bf_at_s16(c, s->aabb_min, 3, 2) <= bf_at_s16(c, s->aabb_max, 3, 2)))
-        bf_rule_report(v, &rule_400, (int64_t)(s->_offset + 20), (const bf_rule_value[]){{.i = bf_at_s16(c, s->aabb_min, 3, 0)},
+        bf_rule_report(v, &rule_408, (int64_t)(s->_offset + 20), (const bf_rule_value[]){{.i = bf_at_s16(c, s->aabb_min, 3, 0)},
                        {.i = bf_at_s16(c, s->aabb_min, 3, 1)}, {.i = bf_at_s16(c, s->aabb_min, 3, 2)}, {.i = bf_at_s16(c, s->aabb_max, 3, 0)},
                        {.i = bf_at_s16(c, s->aabb_max, 3, 1)}, {.i = bf_at_s16(c, s->aabb_max, 3, 2)}});
-    static const bf_rule rule_404 = {BF_SEVERITY_WARNING, "triangle_count", "triangle count %d is less than the %d triangles of its parts' index lists",
+    static const bf_rule rule_412 = {BF_SEVERITY_WARNING, "triangle_count", "triangle count %d is less than the %d triangles of its parts' index lists",
         "Object: \"Triangle count\"", "t3dm.Object.triangle_count"};
-    if (bf_rule_fails(v, &rule_404, s->triangle_count >= t3dm_Object_m_part_triangles(c, s)))
-        bf_rule_report(v, &rule_404, (int64_t)(s->_offset + 6), (const bf_rule_value[]){{.i = s->triangle_count}, {.i = t3dm_Object_m_part_triangles(c, s)}});
+    if (bf_rule_fails(v, &rule_412, s->triangle_count >= t3dm_Object_m_part_triangles(c, s)))
+        bf_rule_report(v, &rule_412, (int64_t)(s->_offset + 6), (const bf_rule_value[]){{.i = s->triangle_count}, {.i = t3dm_Object_m_part_triangles(c, s)}});
     for (uint32_t i = 0; i < s->parts_count; i++) {
         if (bf_push(c, "parts", i)) {
             validate_Part(v, &s->parts[i]);
@@ -286,51 +286,51 @@ static void validate_Part(bf_vctx *v, const t3dm_Part *s)
 {
     bf_ctx *c = &v->c;
     const t3dm_File *R = c->root;
-    static const bf_rule rule_461 = {BF_SEVERITY_ERROR, "index_count", "triangle index count %d is not a multiple of 3",
+    static const bf_rule rule_469 = {BF_SEVERITY_ERROR, "index_count", "triangle index count %d is not a multiple of 3",
         "Part: \"Triangle Index count\" (three 8-bit indices per triangle)", "t3dm.Part.index_count"};
-    if (bf_rule_fails(v, &rule_461, bf_mod(c, s->index_count, 3) == 0))
-        bf_rule_report(v, &rule_461, (int64_t)(s->_offset + 12), (const bf_rule_value[]){{.i = s->index_count}});
-    static const bf_rule rule_465 = {BF_SEVERITY_ERROR, "index_count", "a triangle index is not below %d, the end of the part's vertex load",
+    if (bf_rule_fails(v, &rule_469, bf_mod(c, s->index_count, 3) == 0))
+        bf_rule_report(v, &rule_469, (int64_t)(s->_offset + 12), (const bf_rule_value[]){{.i = s->index_count}});
+    static const bf_rule rule_473 = {BF_SEVERITY_ERROR, "index_count", "a triangle index is not below %d, the end of the part's vertex load",
         "Indices: \"Local Indices\" (local to the part's vertex load)", "t3dm.Part.index_count_2"};
     int64_t q1 = 1;
     for (uint32_t i1 = 0; i1 < (uint32_t)(s->index_data.triangles_count); i1++) {
         if (!(s->index_data.triangles[i1] < bf_add(s->vertex_dest, s->vertex_count))) { q1 = 0; break; }
     }
-    if (bf_rule_fails(v, &rule_465, q1))
-        bf_rule_report(v, &rule_465, (int64_t)(s->_offset + 12), (const bf_rule_value[]){{.i = bf_add(s->vertex_dest, s->vertex_count)}});
-    static const bf_rule rule_469 = {BF_SEVERITY_ERROR, "vertex_offset", "vertices %d to %d are not inside the %d of the vertex chunk",
+    if (bf_rule_fails(v, &rule_473, q1))
+        bf_rule_report(v, &rule_473, (int64_t)(s->_offset + 12), (const bf_rule_value[]){{.i = bf_add(s->vertex_dest, s->vertex_count)}});
+    static const bf_rule rule_477 = {BF_SEVERITY_ERROR, "vertex_offset", "vertices %d to %d are not inside the %d of the vertex chunk",
         "Part: \"Vertex src. offset\", \"Vertex count\"", "t3dm.Part.vertex_offset"};
-    if (bf_rule_fails(v, &rule_469,
+    if (bf_rule_fails(v, &rule_477,
                       bf_mod(c, s->vertex_offset, 16) == 0 && bf_add(bf_div(c, s->vertex_offset, 16), s->vertex_count) <= R->header.total_vertex_count))
-        bf_rule_report(v, &rule_469, (int64_t)(s->_offset + 0), (const bf_rule_value[]){{.i = bf_div(c, s->vertex_offset, 16)},
+        bf_rule_report(v, &rule_477, (int64_t)(s->_offset + 0), (const bf_rule_value[]){{.i = bf_div(c, s->vertex_offset, 16)},
                        {.i = bf_add(bf_div(c, s->vertex_offset, 16), s->vertex_count)}, {.i = R->header.total_vertex_count}});
-    static const bf_rule rule_473 = {BF_SEVERITY_ERROR, "matrix_index", "matrix index %d but the skeleton has %d bones",
+    static const bf_rule rule_481 = {BF_SEVERITY_ERROR, "matrix_index", "matrix index %d but the skeleton has %d bones",
         "Part: \"Matrix index, 0xFFFF for none\"", "t3dm.Part.matrix_index"};
-    if (bf_rule_fails(v, &rule_473, s->matrix_index == 65535 || s->matrix_index < t3dm_File_m_bone_count(c, R)))
-        bf_rule_report(v, &rule_473, (int64_t)(s->_offset + 14), (const bf_rule_value[]){{.i = s->matrix_index}, {.i = t3dm_File_m_bone_count(c, R)}});
+    if (bf_rule_fails(v, &rule_481, s->matrix_index == 65535 || s->matrix_index < t3dm_File_m_bone_count(c, R)))
+        bf_rule_report(v, &rule_481, (int64_t)(s->_offset + 14), (const bf_rule_value[]){{.i = s->matrix_index}, {.i = t3dm_File_m_bone_count(c, R)}});
 }
 
 static void validate_Skeleton(bf_vctx *v, const t3dm_Skeleton *s)
 {
     bf_ctx *c = &v->c;
-    static const bf_rule rule_511 = {BF_SEVERITY_ERROR, "parent", "parent %d does not come before bone %d",
+    static const bf_rule rule_519 = {BF_SEVERITY_ERROR, "parent", "parent %d does not come before bone %d",
         "T3DBone: \"The list is sorted by index, so index references are guaranteed to be parsed before the bone itself.\"", "t3dm.Skeleton.parent"};
     for (uint32_t i = 0; i < s->bones_count; i++) {
         const t3dm_Bone *it = &s->bones[i];
         if (bf_push(c, "bones", i)) {
-            if (bf_rule_fails(v, &rule_511, it->parent == 65535 || it->parent < (int64_t)i))
-                bf_rule_report(v, &rule_511, (int64_t)(it->_offset + 4), (const bf_rule_value[]){{.i = it->parent}, {.i = (int64_t)i}});
+            if (bf_rule_fails(v, &rule_519, it->parent == 65535 || it->parent < (int64_t)i))
+                bf_rule_report(v, &rule_519, (int64_t)(it->_offset + 4), (const bf_rule_value[]){{.i = it->parent}, {.i = (int64_t)i}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_516 = {BF_SEVERITY_WARNING, "depth", "depth %d does not follow from the parent's", "T3DBone: \"Depth / Level\"",
+    static const bf_rule rule_524 = {BF_SEVERITY_WARNING, "depth", "depth %d does not follow from the parent's", "T3DBone: \"Depth / Level\"",
         "t3dm.Skeleton.depth"};
     for (uint32_t i = 0; i < s->bones_count; i++) {
         const t3dm_Bone *it = &s->bones[i];
         if (bf_push(c, "bones", i)) {
-            if (bf_rule_fails(v, &rule_516,
+            if (bf_rule_fails(v, &rule_524,
                               it->parent == 65535 ? it->depth == 0 : it->depth == bf_add(t3dm_Bone_at(c, s->bones, s->bones_count, it->parent)->depth, 1)))
-                bf_rule_report(v, &rule_516, (int64_t)(it->_offset + 6), (const bf_rule_value[]){{.i = it->depth}});
+                bf_rule_report(v, &rule_524, (int64_t)(it->_offset + 6), (const bf_rule_value[]){{.i = it->depth}});
             bf_pop(c);
         }
     }
@@ -340,40 +340,40 @@ static void validate_Animation(bf_vctx *v, const t3dm_Animation *s)
 {
     bf_ctx *c = &v->c;
     const t3dm_File *R = c->root;
-    static const bf_rule rule_553 = {BF_SEVERITY_ERROR, "target_type", "channel %d has target type %d, but the first %d channels are the rotations",
+    static const bf_rule rule_561 = {BF_SEVERITY_ERROR, "target_type", "channel %d has target type %d, but the first %d channels are the rotations",
         "ChannelMapping: \"They are sorted so that all rotation channels come first.\"", "t3dm.Animation.target_type"};
     for (uint32_t i = 0; i < s->channels_count; i++) {
         const t3dm_ChannelMapping *it = &s->channels[i];
         if (bf_push(c, "channels", i)) {
-            if (bf_rule_fails(v, &rule_553, ((int64_t)i < s->quat_channel_count) == (it->target_type == T3DM_TARGET_TYPE_ROTATION)))
-                bf_rule_report(v, &rule_553, (int64_t)(it->_offset + 2),
+            if (bf_rule_fails(v, &rule_561, ((int64_t)i < s->quat_channel_count) == (it->target_type == T3DM_TARGET_TYPE_ROTATION)))
+                bf_rule_report(v, &rule_561, (int64_t)(it->_offset + 2),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it->target_type}, {.i = s->quat_channel_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_558 = {BF_SEVERITY_ERROR, "attribute_index", "attribute index %d is not valid for target type %d",
+    static const bf_rule rule_566 = {BF_SEVERITY_ERROR, "attribute_index", "attribute index %d is not valid for target type %d",
         "ChannelMapping: \"Attribute index (0-2 for x/y/z, 0 for quat.)\"", "t3dm.Animation.attribute_index"};
     for (uint32_t i = 0; i < s->channels_count; i++) {
         const t3dm_ChannelMapping *it = &s->channels[i];
         if (bf_push(c, "channels", i)) {
-            if (bf_rule_fails(v, &rule_558, it->target_type == T3DM_TARGET_TYPE_ROTATION ? it->attribute_index == 0 : it->attribute_index <= 2))
-                bf_rule_report(v, &rule_558, (int64_t)(it->_offset + 3), (const bf_rule_value[]){{.i = it->attribute_index}, {.i = it->target_type}});
+            if (bf_rule_fails(v, &rule_566, it->target_type == T3DM_TARGET_TYPE_ROTATION ? it->attribute_index == 0 : it->attribute_index <= 2))
+                bf_rule_report(v, &rule_566, (int64_t)(it->_offset + 3), (const bf_rule_value[]){{.i = it->attribute_index}, {.i = it->target_type}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_563 = {BF_SEVERITY_ERROR, "target_index", "target %d but the skeleton has %d bones",
+    static const bf_rule rule_571 = {BF_SEVERITY_ERROR, "target_index", "target %d but the skeleton has %d bones",
         "ChannelMapping: \"Target index\" (a bone of the skeleton)", "t3dm.Animation.target_index"};
     for (uint32_t i = 0; i < s->channels_count; i++) {
         const t3dm_ChannelMapping *it = &s->channels[i];
         if (bf_push(c, "channels", i)) {
-            if (bf_rule_fails(v, &rule_563, it->target_index < t3dm_File_m_bone_count(c, R)))
-                bf_rule_report(v, &rule_563, (int64_t)(it->_offset + 0), (const bf_rule_value[]){{.i = it->target_index}, {.i = t3dm_File_m_bone_count(c, R)}});
+            if (bf_rule_fails(v, &rule_571, it->target_index < t3dm_File_m_bone_count(c, R)))
+                bf_rule_report(v, &rule_571, (int64_t)(it->_offset + 0), (const bf_rule_value[]){{.i = it->target_index}, {.i = t3dm_File_m_bone_count(c, R)}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_568 = {BF_SEVERITY_ERROR, "duration", "negative duration %g", "Animation: \"Duration (seconds)\"", "t3dm.Animation.duration"};
-    if (bf_rule_fails(v, &rule_568, (double)s->duration >= 0))
-        bf_rule_report(v, &rule_568, (int64_t)(s->_offset + 4), (const bf_rule_value[]){{.f = (double)s->duration}});
+    static const bf_rule rule_576 = {BF_SEVERITY_ERROR, "duration", "negative duration %g", "Animation: \"Duration (seconds)\"", "t3dm.Animation.duration"};
+    if (bf_rule_fails(v, &rule_576, (double)s->duration >= 0))
+        bf_rule_report(v, &rule_576, (int64_t)(s->_offset + 4), (const bf_rule_value[]){{.f = (double)s->duration}});
     for (uint32_t i = 0; i < s->channels_count; i++) {
         if (bf_push(c, "channels", i)) {
             validate_ChannelMapping(v, &s->channels[i]);
@@ -391,40 +391,40 @@ static void validate_Bvh(bf_vctx *v, const t3dm_Bvh *s)
 {
     bf_ctx *c = &v->c;
     const t3dm_File *R = c->root;
-    static const bf_rule rule_602 = {BF_SEVERITY_ERROR, "value", "inner node's children %d and %d are not among the %d nodes",
+    static const bf_rule rule_610 = {BF_SEVERITY_ERROR, "value", "inner node's children %d and %d are not among the %d nodes",
         "BVHNode: \"If the data count is 0, the node is an inner node and the index points to the next 2 nodes.\"", "t3dm.Bvh.value"};
     for (uint32_t i = 0; i < s->nodes_count; i++) {
         const t3dm_BvhNode *it = &s->nodes[i];
         if (bf_push(c, "nodes", i)) {
-            if (bf_rule_fails(v, &rule_602, (int64_t)((uint64_t)it->value & UINT64_C(0xF)) > 0
+            if (bf_rule_fails(v, &rule_610, (int64_t)((uint64_t)it->value & UINT64_C(0xF)) > 0
                               || (bf_add((int64_t)i, bf_sext(((uint64_t)it->value >> 4) & UINT64_C(0xFFF), 12)) >= 0 && bf_add(bf_add((int64_t)i,
                               bf_sext(((uint64_t)it->value >> 4) & UINT64_C(0xFFF), 12)), 1) < s->node_count)))
-                bf_rule_report(v, &rule_602, (int64_t)(it->_offset + 12), (const bf_rule_value[]){{.i = bf_add((int64_t)i,
+                bf_rule_report(v, &rule_610, (int64_t)(it->_offset + 12), (const bf_rule_value[]){{.i = bf_add((int64_t)i,
                                bf_sext(((uint64_t)it->value >> 4) & UINT64_C(0xFFF), 12))}, {.i = bf_add(bf_add((int64_t)i,
                                bf_sext(((uint64_t)it->value >> 4) & UINT64_C(0xFFF), 12)), 1)}, {.i = s->node_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_607 = {BF_SEVERITY_ERROR, "value", "leaf data %d to %d is not inside the %d data entries",
+    static const bf_rule rule_615 = {BF_SEVERITY_ERROR, "value", "leaf data %d to %d is not inside the %d data entries",
         "BVHNode: \"If the data count is >0, the node is a leaf node and the index points to the data array.\"", "t3dm.Bvh.value_2"};
     for (uint32_t i = 0; i < s->nodes_count; i++) {
         const t3dm_BvhNode *it = &s->nodes[i];
         if (bf_push(c, "nodes", i)) {
-            if (bf_rule_fails(v, &rule_607, (int64_t)((uint64_t)it->value & UINT64_C(0xF)) == 0 || (bf_sext(((uint64_t)it->value >> 4) & UINT64_C(0xFFF),
+            if (bf_rule_fails(v, &rule_615, (int64_t)((uint64_t)it->value & UINT64_C(0xF)) == 0 || (bf_sext(((uint64_t)it->value >> 4) & UINT64_C(0xFFF),
                               12) >= 0
                               && bf_add(bf_sext(((uint64_t)it->value >> 4) & UINT64_C(0xFFF), 12),
                               (int64_t)((uint64_t)it->value & UINT64_C(0xF))) <= s->data_count)))
-                bf_rule_report(v, &rule_607, (int64_t)(it->_offset + 12), (const bf_rule_value[]){{.i = bf_sext(((uint64_t)it->value >> 4) & UINT64_C(0xFFF),
+                bf_rule_report(v, &rule_615, (int64_t)(it->_offset + 12), (const bf_rule_value[]){{.i = bf_sext(((uint64_t)it->value >> 4) & UINT64_C(0xFFF),
                                12)}, {.i = bf_add(bf_sext(((uint64_t)it->value >> 4) & UINT64_C(0xFFF), 12), (int64_t)((uint64_t)it->value & UINT64_C(0xF)))},
                                {.i = s->data_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_612 = {BF_SEVERITY_ERROR, "", "object %d but the file has %d objects", "Mesh BVH: leaf data are objects", "t3dm.Bvh.data_array"};
+    static const bf_rule rule_620 = {BF_SEVERITY_ERROR, "", "object %d but the file has %d objects", "Mesh BVH: leaf data are objects", "t3dm.Bvh.data_array"};
     for (uint32_t i = 0; i < s->data_array_count; i++) {
         if (bf_push(c, "data_array", i)) {
-            if (bf_rule_fails(v, &rule_612, (int64_t)s->data_array[i] < t3dm_File_m_object_chunks(c, R)))
-                bf_rule_report(v, &rule_612, s->data_array_at + (uint64_t)i * 2,
+            if (bf_rule_fails(v, &rule_620, (int64_t)s->data_array[i] < t3dm_File_m_object_chunks(c, R)))
+                bf_rule_report(v, &rule_620, s->data_array_at + (uint64_t)i * 2,
                                (const bf_rule_value[]){{.i = (int64_t)s->data_array[i]}, {.i = t3dm_File_m_object_chunks(c, R)}});
             bf_pop(c);
         }
@@ -440,11 +440,11 @@ static void validate_Bvh(bf_vctx *v, const t3dm_Bvh *s)
 static void validate_BvhNode(bf_vctx *v, const t3dm_BvhNode *s)
 {
     bf_ctx *c = &v->c;
-    static const bf_rule rule_636 = {BF_SEVERITY_ERROR, "aabb_min", "AABB min (%d, %d, %d) is not below max (%d, %d, %d)",
+    static const bf_rule rule_644 = {BF_SEVERITY_ERROR, "aabb_min", "AABB min (%d, %d, %d) is not below max (%d, %d, %d)",
         "BVHNode: \"AABB min (model space)\"", "t3dm.BvhNode.aabb_min"};
-    if (bf_rule_fails(v, &rule_636, bf_at_s16(c, s->aabb_min, 3, 0) <= bf_at_s16(c, s->aabb_max, 3, 0) && bf_at_s16(c, s->aabb_min, 3, 1) <= bf_at_s16(c,
+    if (bf_rule_fails(v, &rule_644, bf_at_s16(c, s->aabb_min, 3, 0) <= bf_at_s16(c, s->aabb_max, 3, 0) && bf_at_s16(c, s->aabb_min, 3, 1) <= bf_at_s16(c,
                       s->aabb_max, 3, 1) && bf_at_s16(c, s->aabb_min, 3, 2) <= bf_at_s16(c, s->aabb_max, 3, 2)))
-        bf_rule_report(v, &rule_636, (int64_t)(s->_offset + 0), (const bf_rule_value[]){{.i = bf_at_s16(c, s->aabb_min, 3, 0)},
+        bf_rule_report(v, &rule_644, (int64_t)(s->_offset + 0), (const bf_rule_value[]){{.i = bf_at_s16(c, s->aabb_min, 3, 0)},
                        {.i = bf_at_s16(c, s->aabb_min, 3, 1)}, {.i = bf_at_s16(c, s->aabb_min, 3, 2)}, {.i = bf_at_s16(c, s->aabb_max, 3, 0)},
                        {.i = bf_at_s16(c, s->aabb_max, 3, 1)}, {.i = bf_at_s16(c, s->aabb_max, 3, 2)}});
 }
