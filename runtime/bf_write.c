@@ -52,7 +52,7 @@ static int grow(bf_wctx *w, size_t end, const char *field)
     size_t limit = b->limit ? b->limit : BF_DEFAULT_WRITE_LIMIT;
     if (end > limit)
         return bf_fail(&w->c, w->pos, field, "would write up to 0x%zx, past the output limit of %zu bytes", end, limit);
-    if (end > b->cap) {
+    if (end > b->cap || !b->data) { /* an empty image has no bytes to point into, even for 0 */
         size_t cap = b->cap ? b->cap : 4096;
         while (cap < end)
             cap *= 2;
