@@ -95,19 +95,7 @@ GEN_LIBS = $(shell pkg-config --libs yaml-0.1 lua5.4)
 $(BUILD)/obj/generator/%.o: generator/%.c generator/*.h runtime/bf_version.h
 	@mkdir -p $(dir $@)
 	$(CC) $(GEN_CFLAGS) -c $< -o $@
-# The templates compiled to bytecode by the build, into bfgen (generator/template_load.h).
-TEMPLATE_DUMPER := $(BUILD)/bin/dump_templates
-TEMPLATE_BYTECODE := $(BUILD)/gen/template_bytecode.c
-$(TEMPLATE_DUMPER): generator/tools/dump_templates.c generator/template_load.h
-	@mkdir -p $(dir $@)
-	$(CC) $(GEN_CFLAGS) -Igenerator $< -o $@ $(GEN_LIBS)
-$(TEMPLATE_BYTECODE): $(TEMPLATE_DUMPER) $(TEMPLATES)
-	@mkdir -p $(dir $@)
-	$(TEMPLATE_DUMPER) $@ $(TEMPLATES)
-$(BUILD)/obj/gen/template_bytecode.o: $(TEMPLATE_BYTECODE) generator/template_load.h
-	@mkdir -p $(dir $@)
-	$(CC) $(GEN_CFLAGS) -Igenerator -c $< -o $@
-$(BFGEN): $(patsubst %.c,$(BUILD)/obj/%.o,$(GENERATOR_SRC)) $(BUILD)/obj/gen/template_bytecode.o
+$(BFGEN): $(patsubst %.c,$(BUILD)/obj/%.o,$(GENERATOR_SRC))
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) $^ -o $@ $(GEN_LIBS)
 
@@ -254,11 +242,11 @@ $(BUILD)/tests/test_c_wrap: tests/test_c_wrap.c $(BUILD)/san/generator/c_wrap.o 
 	$(CC) $(TEST_CFLAGS) $(TEST_OPT) $(SAN_LINK) -Igenerator $< $(BUILD)/san/generator/c_wrap.o $(TEST_LAZY_GIT) -o $@ -lcriterion
 
 # test_template_lib tests the templates' C helpers through Lua: it links them and Lua, nothing else.
-$(BUILD)/tests/test_template_lib: tests/test_template_lib.c generator/template_lib.c generator/c_pack.c \
-		generator/template_lib.h generator/c_pack.h $(TEST_LAZY_GIT)
+$(BUILD)/tests/test_template_lib: tests/test_template_lib.c generator/template_lib.c generator/template_lib.h \
+		$(TEST_LAZY_GIT)
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) $(TEST_OPT) $(SAN_LINK) -Igenerator $(shell pkg-config --cflags lua5.4) $< generator/template_lib.c \
-		generator/c_pack.c $(TEST_LAZY_GIT) -o $@ -lcriterion $(shell pkg-config --libs lua5.4)
+		$(TEST_LAZY_GIT) -o $@ -lcriterion $(shell pkg-config --libs lua5.4)
 
 TEST_BINS += $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 
