@@ -99,19 +99,7 @@ GEN_LIBS = $(shell pkg-config --libs yaml-0.1 lua5.4)
 $(BUILD)/obj/generator/%.o: generator/%.c generator/*.h runtime/bf_version.h
 	@mkdir -p $(dir $@)
 	$(CC) $(GEN_CFLAGS) -c $< -o $@
-# The templates compiled to bytecode by the build, into bfgen (generator/template_load.h).
-TEMPLATE_DUMPER := $(BUILD)/bin/dump_templates
-TEMPLATE_BYTECODE := $(BUILD)/gen/template_bytecode.c
-$(TEMPLATE_DUMPER): generator/tools/dump_templates.c generator/template_load.h
-	@mkdir -p $(dir $@)
-	$(CC) $(GEN_CFLAGS) -Igenerator $< -o $@ $(GEN_LIBS)
-$(TEMPLATE_BYTECODE): $(TEMPLATE_DUMPER) $(TEMPLATES)
-	@mkdir -p $(dir $@)
-	$(TEMPLATE_DUMPER) $@ $(TEMPLATES)
-$(BUILD)/obj/gen/template_bytecode.o: $(TEMPLATE_BYTECODE) generator/template_load.h
-	@mkdir -p $(dir $@)
-	$(CC) $(GEN_CFLAGS) -Igenerator -c $< -o $@
-$(BFGEN): $(patsubst %.c,$(BUILD)/obj/%.o,$(GENERATOR_SRC)) $(BUILD)/obj/gen/template_bytecode.o
+$(BFGEN): $(patsubst %.c,$(BUILD)/obj/%.o,$(GENERATOR_SRC))
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) $^ -o $@ $(GEN_LIBS)
 
@@ -287,11 +275,11 @@ $(BUILD)/tests/test_textures: tests/cli/test_textures.c $(TEST_LAZY_GIT) $(TEST_
 		$(BINFORM_LIBS)
 
 # test_template_lib tests the templates' C helpers through Lua: it links them and Lua, nothing else.
-$(BUILD)/tests/test_template_lib: tests/generator/test_template_lib.c generator/template_lib.c generator/c_pack.c \
-		generator/template_lib.h generator/c_pack.h $(TEST_LAZY_GIT)
+$(BUILD)/tests/test_template_lib: tests/generator/test_template_lib.c generator/template_lib.c generator/template_lib.h \
+		$(TEST_LAZY_GIT)
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) $(TEST_OPT) $(SAN_LINK) -Igenerator $(shell pkg-config --cflags lua5.4) $< generator/template_lib.c \
-		generator/c_pack.c $(TEST_LAZY_GIT) -o $@ -lcriterion $(shell pkg-config --libs lua5.4)
+		$(TEST_LAZY_GIT) -o $@ -lcriterion $(shell pkg-config --libs lua5.4)
 
 TEST_BINS += $(patsubst %.c,$(BUILD)/tests/%,$(notdir $(TEST_SRC)))
 
@@ -494,14 +482,19 @@ $(BUILD)/bench/%: tests/bench/%.c $(GENERATED_LIB) $(RUNTIME_LIB)
 	$(CC) $(BENCH_CFLAGS) $< $(GENERATED_LIB) $(RUNTIME_LIB) -o $@
 # BENCH_FILES: the size of the tree 'binform check -r --jobs' goes through.
 BENCH_FILES ?= 100000
-bench: $(BUILD)/bench/bench_t3dm_read $(BUILD)/bench/bench_t3dm_build $(BUILD)/bench/bench_t3dm_views $(BINFORM) $(BFGEN)
+# bench_bfgen_cpu runs bfgen and needs no library.
+$(BUILD)/bench/bench_bfgen_cpu: tests/bench/bench_bfgen_cpu.c
+	@mkdir -p $(dir $@)
+	$(CC) $(BENCH_CFLAGS) $< -o $@
+bench: $(BUILD)/bench/bench_t3dm_read $(BUILD)/bench/bench_t3dm_build $(BUILD)/bench/bench_t3dm_views $(BINFORM) $(BFGEN) \
+		$(BUILD)/bench/bench_bfgen_cpu
 	@if [ -d $(SHARED)/samples/t3dm ]; then \
 		$(BUILD)/bench/bench_t3dm_read $$(find $(SHARED)/samples/t3dm -name '*.t3dm' | sort); \
 		$(BUILD)/bench/bench_t3dm_views $$(find $(SHARED)/samples/t3dm -name '*.t3dm' -o -name '*.sdata' | sort); \
 	else echo "bench: $(SHARED)/samples not found; no reading to measure"; fi
 	@echo "== building, replay-writing and validating T3DM models of growing size"
 	@$(BUILD)/bench/bench_t3dm_build
-	@/usr/bin/time -f "bfgen, all schemas: %e s wall, %U s CPU, %M KiB" $(BFGEN) --check --out generated $(SCHEMAS)
+	@$(BUILD)/bench/bench_bfgen_cpu 7 $(BUILD)/bench/bfgen_out $(BFGEN) $(SCHEMAS)
 	@sh tests/bench/batch_check.sh $(BINFORM) $(SHARED) $(BENCH_FILES)
 	@sh tests/bench/explain_page.sh $(BINFORM) $(SHARED)
 	@sh tests/bench/build_memory.sh $(BINFORM) $(SHARED)

@@ -11,13 +11,9 @@
 #include <dirent.h>
 #include <sys/stat.h>
 
-#include "c_pack.h"
 #include "c_wrap.h"
 #include "ir_lua.h"
-#include "jobs.h"
-#include "lua_pool.h"
 #include "template_lib.h"
-#include "template_load.h"
 
 static int make_dirs(const char *path)
 {
@@ -206,9 +202,14 @@ static int lua_wrap_files(lua_State *L)
     return 1;
 }
 
-static lua_State *open_templates(const char *template_dir, lua_pool **pool)
+/* Lua as it comes: its allocator, loader and string.format, in one process. Each piece
+ * bfgen once had in their place was measured (all schemas, instructions under callgrind and
+ * CPU time side by side) and none saved the 20 % of bfgen's time that would pay for its
+ * code: a pool allocator 12 %, a C string.format 6 %, templates precompiled to bytecode 4 %,
+ * C line packing (c_lines.lua) 2 %; forked processes cost 5-15 % more CPU, not less. */
+static lua_State *open_templates(const char *template_dir)
 {
-    lua_State *L = lua_pool_newstate(pool);
+    lua_State *L = luaL_newstate();
     if (!L)
         return NULL;
     lua_atpanic(L, panic);
@@ -216,7 +217,6 @@ static lua_State *open_templates(const char *template_dir, lua_pool **pool)
      * for all schemas), which saves a good part of the collector's work */
     lua_gc(L, LUA_GCINC, 400, 200, 0);
     luaL_openlibs(L);
-    template_lib_format(L); /* a faster string.format, same results */
     /* templates `require` each other from their folder only */
     lua_getglobal(L, "package");
     lua_pushfstring(L, "%s/?.lua", template_dir);
@@ -224,7 +224,6 @@ static lua_State *open_templates(const char *template_dir, lua_pool **pool)
     lua_pushstring(L, "");
     lua_setfield(L, -2, "cpath");
     lua_pop(L, 1);
-    template_load_searcher(L, template_dir);
     /* require("prims"): the primitive types, from the generator's own table */
     luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
     ir_push_prims(L);
@@ -233,9 +232,6 @@ static lua_State *open_templates(const char *template_dir, lua_pool **pool)
     static const luaL_Reg wrap_functions[] = {{"c", lua_wrap_c}, {"files", lua_wrap_files}, {NULL, NULL}};
     luaL_newlib(L, wrap_functions);
     lua_setfield(L, -2, "c_wrap");
-    /* require("c_pack"): initializers and literals packed into lines (c_pack.c) */
-    c_pack_open(L);
-    lua_setfield(L, -2, "c_pack");
     /* require("scan"): byte tests the templates make on every text (template_lib.c) */
     template_lib_scan(L);
     lua_setfield(L, -2, "scan");
@@ -248,17 +244,14 @@ static lua_State *open_templates(const char *template_dir, lua_pool **pool)
 
 int emit_report(format **formats, size_t count, const char *template_dir, const char *name, int argc, char **argv)
 {
-    lua_pool *pool;
-    lua_State *L = open_templates(template_dir, &pool);
+    lua_State *L = open_templates(template_dir);
     if (!L)
         return 2;
     char path[4096];
     snprintf(path, sizeof path, "%s/report_%s.lua", template_dir, name);
-    char module[256];
-    snprintf(module, sizeof module, "report_%s", name);
-    if (template_load_file(L, path, module) != LUA_OK || lua_pcall(L, 0, LUA_MULTRET, 0) != LUA_OK) {
+    if (luaL_loadfile(L, path) != LUA_OK || lua_pcall(L, 0, LUA_MULTRET, 0) != LUA_OK) {
         fprintf(stderr, "bfgen: report error: %s\n", lua_tostring(L, -1));
-        lua_pool_close(L, pool);
+        lua_close(L);
         return 2;
     }
     lua_newtable(L);
@@ -276,7 +269,7 @@ int emit_report(format **formats, size_t count, const char *template_dir, const 
         fprintf(stderr, "bfgen: report error: %s\n", lua_tostring(L, -1));
     else
         status = (int)lua_tointeger(L, -1);
-    lua_pool_close(L, pool);
+    lua_close(L);
     return status;
 }
 
@@ -307,83 +300,38 @@ static void push_other_formats(lua_State *L, format **formats, size_t count, con
     closedir(d);
 }
 
-/* What each format's run needs (run_format). */
-typedef struct format_run {
-    lua_State *L;
-    int templates, tables;
-    format **formats;
-    const char *out_dir;
-    int check;
-    unsigned parts;
-} format_run;
-
-/* The files of format `i`; its table stays in `tables` for the index. */
-static int run_format(size_t i, void *ctx)
-{
-    format_run *r = ctx;
-    lua_getfield(r->L, r->templates, "format");
-    ir_push_format(r->L, r->formats[i]);
-    lua_pushvalue(r->L, -1);
-    lua_rawseti(r->L, r->tables, (lua_Integer)i + 1);
-    return run_and_write(r->L, 1, r->out_dir, r->check, r->parts, r->formats[i]);
-}
-
-/* How much work a format's templates have, roughly: its fields and enum values. */
-static double format_cost(const format *f)
-{
-    double n = 1;
-    for (size_t i = 0; i < f->types.len; i++)
-        n += (double)((type_def *)f->types.items[i])->fields.len;
-    for (size_t i = 0; i < f->enums.len; i++)
-        n += (double)((enum_def *)f->enums.items[i])->values.len;
-    return n;
-}
-
 int emit_all(format **formats, size_t count, const char *template_dir, const char *out_dir, int check,
-             unsigned parts, int jobs)
+             unsigned parts)
 {
-    lua_pool *pool;
-    lua_State *L = open_templates(template_dir, &pool);
+    lua_State *L = open_templates(template_dir);
     if (!L)
         return 1;
 
     char main_path[4096];
     snprintf(main_path, sizeof main_path, "%s/main.lua", template_dir);
-    if (template_load_file(L, main_path, "main") != LUA_OK || lua_pcall(L, 0, LUA_MULTRET, 0) != LUA_OK) {
+    if (luaL_loadfile(L, main_path) != LUA_OK || lua_pcall(L, 0, LUA_MULTRET, 0) != LUA_OK) {
         fprintf(stderr, "bfgen: template error: %s\n", lua_tostring(L, -1));
-        lua_pool_close(L, pool);
+        lua_close(L);
         return 1;
     }
     int templates = lua_gettop(L);
     /* each format's table is made once: the index gets the same tables */
     lua_createtable(L, (int)count, 0);
     int tables = lua_gettop(L);
-    /* the formats side by side in `jobs` processes, the templates loaded once before */
-    format_run run = {L, templates, tables, formats, out_dir, check, parts};
-    double *cost = malloc((count ? count : 1) * sizeof *cost);
-    unsigned char *mine = malloc(count ? count : 1);
-    int ok = cost && mine, forked = 0;
-    if (ok) {
-        for (size_t i = 0; i < count; i++)
-            cost[i] = format_cost(formats[i]);
-        ok = jobs_run(count, cost, jobs, run_format, &run, mine, &forked);
+    int ok = 1;
+    for (size_t i = 0; i < count; i++) {
+        lua_getfield(L, templates, "format");
+        ir_push_format(L, formats[i]);
+        lua_pushvalue(L, -1);
+        lua_rawseti(L, tables, (lua_Integer)i + 1);
+        ok &= run_and_write(L, 1, out_dir, check, parts, formats[i]);
     }
-    if (ok && !forked && (parts & EMIT_INDEX)) {
-        /* the tables of the formats generated by other processes, made here too */
-        for (size_t i = 0; i < count; i++)
-            if (!mine[i]) {
-                ir_push_format(L, formats[i]);
-                lua_rawseti(L, tables, (lua_Integer)i + 1);
-            }
+    if (ok && (parts & EMIT_INDEX)) {
         lua_getfield(L, templates, "index");
         lua_pushvalue(L, tables);
         push_other_formats(L, formats, count, out_dir);
         ok &= run_and_write(L, 2, out_dir, check, parts, NULL);
     }
-    free(cost);
-    free(mine);
-    /* The templates hold nothing but memory (no files, no C libraries), and all of it is the
-     * pool's: released at once, where lua_close would free it object by object first. */
-    lua_pool_release(pool);
+    lua_close(L);
     return ok ? 0 : 1;
 }

@@ -22,12 +22,11 @@ enum {
 };
 
 /* Runs the templates over all formats and writes the `parts` they produce under `out_dir`
- * (only files whose content changed are rewritten), the formats side by side in `jobs`
- * processes. Formats already in `out_dir` (a FORMAT_meta.c there) stay in the formats
- * table. With `check`, writes nothing and reports every file that differs. Returns 0 on
+ * (only files whose content changed are rewritten). Formats already in `out_dir` (a
+ * FORMAT_meta.c there) stay in the formats table. With `check`, writes nothing and reports every file that differs. Returns 0 on
  * success. */
 int emit_all(format **formats, size_t count, const char *template_dir, const char *out_dir, int check,
-             unsigned parts, int jobs);
+             unsigned parts);
 
 /* Runs templates/report_NAME.lua: a function(formats, args) that prints a report and returns
  * the exit status. */

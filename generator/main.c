@@ -10,7 +10,6 @@
 #include "bf_version.h"
 #include "emit.h"
 #include "imports.h"
-#include "jobs.h"
 #include "model.h"
 #include "yaml_tree.h"
 
@@ -31,8 +30,6 @@ static void usage(FILE *out)
             "                       meta\n"
             "  --templates DIR      the Lua templates (default: found beside bfgen, see below)\n"
             "  --check              write nothing; fail if any generated file differs\n"
-            "  -j, --jobs N         generate N formats at once, in N processes (default: one per\n"
-            "                       processor online)\n"
             "  --syntax-only        check the schemas, generate nothing\n"
             "  --schema-path DIR    where imports not found beside their importer are looked for\n"
             "                       (repeatable; then the folders of $BINFORM_SCHEMA_PATH, colon-separated)\n"
@@ -146,7 +143,7 @@ int main(int argc, char **argv)
     setvbuf(stderr, NULL, _IOLBF, 0);
     char found[PATH_MAX + 64];
     const char *out_dir = "generated", *template_dir = NULL;
-    int check = 0, syntax_only = 0, jobs = 0;
+    int check = 0, syntax_only = 0;
     unsigned emit = EMIT_ALL;
     const char *report = NULL, *depfile = NULL;
     int report_argc = 0;
@@ -163,7 +160,6 @@ int main(int argc, char **argv)
         {"out", required_argument, NULL, 'o'},
         {"templates", required_argument, NULL, OPT_TEMPLATES},
         {"check", no_argument, NULL, OPT_CHECK},
-        {"jobs", required_argument, NULL, 'j'},
         {"syntax-only", no_argument, NULL, OPT_SYNTAX_ONLY},
         {"report", required_argument, NULL, OPT_REPORT},
         {"emit", required_argument, NULL, OPT_EMIT},
@@ -175,21 +171,11 @@ int main(int argc, char **argv)
     };
     opterr = 0;
     int val;
-    while ((val = getopt_long(argc, argv, ":o:j:h", options, NULL)) != -1) {
+    while ((val = getopt_long(argc, argv, ":o:h", options, NULL)) != -1) {
         switch (val) {
         case 'o': out_dir = optarg; break;
         case OPT_TEMPLATES: template_dir = optarg; break;
         case OPT_CHECK: check = 1; break;
-        case 'j': {
-            char *end;
-            long n = strtol(optarg, &end, 10);
-            if (*optarg == '\0' || *end != '\0' || n < 1 || n > 256) {
-                fprintf(stderr, "bfgen: --jobs needs a number from 1 to 256, not '%s'\n", optarg);
-                return 2;
-            }
-            jobs = (int)n;
-            break;
-        }
         case OPT_SYNTAX_ONLY: syntax_only = 1; break;
         case OPT_REPORT: report = optarg; break;
         case OPT_SCHEMA_PATH: imports_add_search_dir(optarg); break;
@@ -245,7 +231,7 @@ int main(int argc, char **argv)
     } else if (report) {
         status = emit_report(formats, count, template_dir, report, report_argc, report_argv);
     } else if (!syntax_only) {
-        status = emit_all(formats, count, template_dir, out_dir, check, emit, jobs ? jobs : jobs_default(count));
+        status = emit_all(formats, count, template_dir, out_dir, check, emit);
     }
     pool_release_all();
     return status;

@@ -1,6 +1,6 @@
-/* C helpers for the Lua templates: byte scans of whole texts (require("scan")) and a faster
- * string.format. Each replaced Lua code that tried a pattern or a search at every byte of a
- * generated file, or a generic path taken ten thousand times. */
+/* C helpers for the Lua templates: byte scans of whole texts (require("scan")) and JSON text
+ * (require("json")). Each replaced Lua code that tried a pattern or a search at every byte
+ * of a generated file. */
 #include "template_lib.h"
 
 #include <lauxlib.h>
@@ -226,126 +226,6 @@ void template_lib_scan(lua_State *L)
                                          {"squeeze", lua_scan_squeeze}, {"oneline", lua_scan_oneline},
                                          {NULL, NULL}};
     luaL_newlib(L, functions);
-}
-
-/* The decimal digits of v into buf (at least 21 bytes), as "%lld" would; returns the length. */
-static size_t decimal(lua_Integer v, char *buf)
-{
-    char tmp[24];
-    size_t n = 0;
-    /* (unsigned: the most negative value has no positive counterpart) */
-    unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
-    do
-        tmp[n++] = (char)('0' + u % 10);
-    while ((u /= 10) != 0);
-    size_t len = 0;
-    if (v < 0)
-        buf[len++] = '-';
-    while (n)
-        buf[len++] = tmp[--n];
-    return len;
-}
-
-/* One conversion of a format at f[i] (just after its '%'): its letter, whether it is
- * left-justified ('-') and its width (0: none). Returns the index after it, or 0 when it has
- * anything else (precision, other flags, a width over 99). */
-static size_t conversion(const char *f, size_t i, size_t flen, char *conv, int *left, int *width)
-{
-    *left = i < flen && f[i] == '-';
-    i += (size_t)*left;
-    *width = 0;
-    for (int digits = 0; i < flen && f[i] >= '0' && f[i] <= '9'; digits++, i++) {
-        if (digits == 2 || (digits == 0 && f[i] == '0'))
-            return 0;
-        *width = *width * 10 + (f[i] - '0');
-    }
-    if (i >= flen)
-        return 0;
-    *conv = f[i];
-    return i + 1;
-}
-
-/* string.format, for what the templates format by the ten thousand: %% and %s of a string
- * (optionally %-Ns: padded on the right to N columns) and %d of an integer, at most 16 of
- * them. Lua's own format looks up __tostring for every %s and calls snprintf for every %d,
- * which made it a twelfth of bfgen's time. Any other conversion or argument goes to Lua's
- * string.format (upvalue 1), so the result is always Lua's. */
-static int lua_fast_format(lua_State *L)
-{
-    size_t flen;
-    const char *f = luaL_checklstring(L, 1, &flen);
-    int top = lua_gettop(L), arg = 1, count = 0;
-    /* first each conversion is checked and its text found, and the result's length counted */
-    struct {
-        const char *text;
-        size_t len, width, at, next; /* the conversion is f[at] up to f[next] */
-    } conv[16];
-    char digits[16][24];
-    size_t total = flen, seen = 0;
-    const char *pct;
-    while ((pct = memchr(f + seen, '%', flen - seen)) != NULL) {
-        char letter;
-        int left, width;
-        size_t at = (size_t)(pct - f), next = conversion(f, at + 1, flen, &letter, &left, &width);
-        int ok = next != 0 && count < 16;
-        const char *text = "%";
-        size_t len = 1;
-        if (ok && letter == '%') {
-            ok = !left && !width;
-        } else if (ok) {
-            ok = ++arg <= top;
-            if (ok && letter == 's') {
-                text = lua_type(L, arg) == LUA_TSTRING ? lua_tolstring(L, arg, &len) : NULL;
-                /* plain, or padded on the right (with no zero byte inside: Lua refuses those) */
-                ok = text && (width ? left && strlen(text) == len : !left);
-            } else if (ok && letter == 'd' && lua_isinteger(L, arg) && !left && !width) {
-                text = digits[count];
-                len = decimal(lua_tointeger(L, arg), digits[count]);
-            } else {
-                ok = 0;
-            }
-        }
-        if (!ok) {
-            lua_pushvalue(L, lua_upvalueindex(1));
-            lua_insert(L, 1);
-            lua_call(L, top, 1);
-            return 1;
-        }
-        size_t pad = len < (size_t)width ? (size_t)width - len : 0;
-        conv[count].text = text;
-        conv[count].len = len;
-        conv[count].width = pad;
-        conv[count].at = at;
-        conv[count].next = next;
-        count++;
-        total = total - (next - at) + len + pad;
-        seen = next;
-    }
-    /* then the result is written in place, in one piece */
-    luaL_Buffer b;
-    char *out = luaL_buffinitsize(L, &b, total);
-    size_t from = 0;
-    for (int k = 0; k < count; k++) {
-        memcpy(out, f + from, conv[k].at - from);
-        out += conv[k].at - from;
-        memcpy(out, conv[k].text, conv[k].len);
-        out += conv[k].len;
-        memset(out, ' ', conv[k].width);
-        out += conv[k].width;
-        from = conv[k].next;
-    }
-    memcpy(out, f + from, flen - from);
-    luaL_pushresultsize(&b, total);
-    return 1;
-}
-
-void template_lib_format(lua_State *L)
-{
-    lua_getglobal(L, "string");
-    lua_getfield(L, -1, "format");
-    lua_pushcclosure(L, lua_fast_format, 1);
-    lua_setfield(L, -2, "format");
-    lua_pop(L, 1);
 }
 
 /* ---- require("json"): json.encode(v, null), the JSON text of a Lua value ----

@@ -10,8 +10,4 @@ void template_lib_scan(lua_State *L);
 /* Pushes the module the templates get with require("json"): json.encode(v, null). */
 void template_lib_json(lua_State *L);
 
-/* Replaces string.format with one that does %s, %d and %% itself and hands every other
- * format to Lua's own: the same results, faster. Call after luaL_openlibs. */
-void template_lib_format(lua_State *L);
-
 #endif

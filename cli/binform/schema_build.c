@@ -288,8 +288,6 @@ int schema_build(const schema_request *req, const char *work)
     argv[a++] = (char *)bfgen;
     argv[a++] = "--emit";
     argv[a++] = "header,reader,access,writer,validator,meta,index";
-    argv[a++] = "--jobs";
-    argv[a++] = "1";
     argv[a++] = "--out";
     argv[a++] = gen;
     argv[a++] = "--depfile";

@@ -6,7 +6,7 @@ SAN_BFGEN := $(BUILD)/san/bin/bfgen
 $(BUILD)/san/generator/%.o: generator/%.c generator/*.h runtime/bf_version.h
 	@mkdir -p $(dir $@)
 	$(CC) $(GEN_CFLAGS) $(SAN) -c $< -o $@
-$(SAN_BFGEN): $(patsubst %.c,$(BUILD)/san/%.o,$(GENERATOR_SRC)) $(BUILD)/obj/gen/template_bytecode.o
+$(SAN_BFGEN): $(patsubst %.c,$(BUILD)/san/%.o,$(GENERATOR_SRC))
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) $(SAN) $(SAN_LINK) $^ -o $@ $(GEN_LIBS)
 $(BUILD)/tests/test_bfgen_errors: $(SAN_BFGEN)

@@ -13,7 +13,7 @@ if [ "${1:-}" = --one ]; then
     bfgen=$2 cc=$3 schema=$4 work=$5
     out=$work/$(printf '%s' "$schema" | tr '/.' '__')
     mkdir -p "$out"
-    "$bfgen" -j1 --out "$out" "$schema" > "$out.log" 2>&1
+    "$bfgen" --out "$out" "$schema" > "$out.log" 2>&1
     status=$?
     if [ $status -eq 0 ]; then
         for c in "$out"/*.c; do

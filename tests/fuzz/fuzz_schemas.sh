@@ -20,7 +20,7 @@ while [ $i -lt "$count" ]; do
     rm -rf "$dir" && mkdir -p "$dir"
     "$gen" $seed > "$dir/rs$seed.yaml"
     why=""
-    if ! "$bfgen" -j1 --out "$dir" "$dir/rs$seed.yaml" > "$dir/log" 2>&1; then
+    if ! "$bfgen" --out "$dir" "$dir/rs$seed.yaml" > "$dir/log" 2>&1; then
         why="bfgen refused it"
     else
         for c in "$dir"/*.c; do

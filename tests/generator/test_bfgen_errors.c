@@ -481,7 +481,7 @@ Test(bfgen_errors, string_table_keys_are_for_bytes)
     expect_error(&r, 9, 9, "'never_empty' is for a bytes field used as a string table");
 }
 
-/* ---- several processes (bfgen -j): the same files and the same messages as one ---- */
+/* ---- a format that fails to generate stops no other ---- */
 
 /* Runs `cmd` through the shell: its exit status, stdout and stderr in r->output. */
 static void shell(run *r, const char *cmd)
@@ -493,17 +493,6 @@ static void shell(run *r, const char *cmd)
     r->status = pclose(p);
 }
 
-/* bfgen with `jobs` processes over the test schemas, into a new folder named in `out`. */
-static void bfgen_jobs(run *r, int jobs, const char *templates, char *out, size_t out_size)
-{
-    snprintf(out, out_size, "/tmp/bfgen_jobs_XXXXXX");
-    cr_assert_not_null(mkdtemp(out));
-    char cmd[1024];
-    snprintf(cmd, sizeof cmd, "%s/build/bin/bfgen -j %d %s%s --out %s %s/tests/schemas/*.yaml 2>&1", BF_PROJECT_DIR, jobs,
-             templates ? "--templates " : "", templates ? templates : "", out, BF_PROJECT_DIR);
-    shell(r, cmd);
-}
-
 static void remove_tree(const char *dir)
 {
     char cmd[300];
@@ -511,30 +500,15 @@ static void remove_tree(const char *dir)
     cr_expect_eq(system(cmd), 0);
 }
 
-Test(bfgen_jobs, files_do_not_depend_on_the_process_count, .timeout = 120)
+Test(bfgen_runs, a_failing_format_stops_no_other)
 {
-    run one, three, diff;
-    char dir1[64], dir3[64], cmd[300];
-    bfgen_jobs(&one, 1, NULL, dir1, sizeof dir1);
-    bfgen_jobs(&three, 3, NULL, dir3, sizeof dir3);
-    cr_expect_eq(one.status, 0, "%s", one.output);
-    cr_expect_eq(three.status, 0, "%s", three.output);
-    snprintf(cmd, sizeof cmd, "diff -r %s %s 2>&1 && ls %s | wc -l", dir1, dir3, dir1);
-    shell(&diff, cmd);
-    cr_expect_eq(diff.status, 0, "the files differ:\n%s", diff.output);
-    /* every schema's files and the index, not two empty folders */
-    cr_expect_geq(atoi(diff.output), 11 * 8 + 2, "%s holds only %s files", dir1, diff.output);
-    remove_tree(dir1);
-    remove_tree(dir3);
-}
-
-Test(bfgen_jobs, messages_come_in_schema_order_whatever_the_process_count)
-{
-    char templates[300];
-    snprintf(templates, sizeof templates, "%s/tests/fixtures/bfgen_jobs", BF_PROJECT_DIR);
+    char dir[64] = "/tmp/bfgen_failing_XXXXXX", cmd[1024];
+    cr_assert_not_null(mkdtemp(dir));
+    /* templates that say on stderr which format they make, and fail for some */
+    snprintf(cmd, sizeof cmd, "%s/build/bin/bfgen --templates %s/tests/fixtures/bfgen_failing --out %s %s/tests/schemas/*.yaml 2>&1",
+             BF_PROJECT_DIR, BF_PROJECT_DIR, dir, BF_PROJECT_DIR);
     run first;
-    char dir[64];
-    bfgen_jobs(&first, 1, templates, dir, sizeof dir);
+    shell(&first, cmd);
     cr_expect_neq(first.status, 0, "four formats fail: %s", first.output);
     /* every format is made, failing or not, in the order of the schemas */
     static const char *const order[] = {"making cx_arrays", "making cx_chunks", "making cx_endian", "making cx_expect",
@@ -552,13 +526,6 @@ Test(bfgen_jobs, messages_come_in_schema_order_whatever_the_process_count)
     snprintf(made, sizeof made, "%s/cx_values.txt", dir);
     cr_expect_eq(access(made, R_OK), 0, "a format after a failing one is still made");
     remove_tree(dir);
-    for (int jobs = 2; jobs <= 5; jobs += 3) {
-        run other;
-        bfgen_jobs(&other, jobs, templates, dir, sizeof dir);
-        cr_expect_eq(other.status, first.status);
-        cr_expect_str_eq(other.output, first.output, "-j %d prints otherwise than -j 1", jobs);
-        remove_tree(dir);
-    }
 }
 
 /* ---- hostile schemas: a located error, never a crash, a hang or undefined behaviour ---- */
