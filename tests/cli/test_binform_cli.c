@@ -58,6 +58,7 @@ Test(binform_cli, valid_files_exit_0)
     cr_expect_str_eq(r->out, "");
 }
 
+/* Four findings: the AABB's min above its max also leaves vertices outside it. */
 static void break_three_rules(uint8_t *d)
 {
     d[0x139] = 7;                 /* fog mode: not a FogMode */
@@ -72,13 +73,15 @@ Test(binform_cli, every_finding_is_reported)
     snprintf(args, sizeof args, "check --no-set %s", path);
     cli_result *r = cli_run(args);
     cr_expect_eq(r->status, 1);
-    cr_expect_eq(count_lines(r->out), 3, "%s", r->out);
+    cr_expect_eq(count_lines(r->out), 4, "%s", r->out);
     char want[512];
     snprintf(want, sizeof want, "%s: error: chunk_data[4].body.fog_mode @0x139: 7 (0x7) is not a value of FogMode", path);
     cr_expect(strstr(r->out, want) != NULL, "%s", r->out);
     snprintf(want, sizeof want, "%s: error: chunk_data[0].body.parts[0].matrix_index @0x76: matrix index 5", path);
     cr_expect(strstr(r->out, want) != NULL, "%s", r->out);
     snprintf(want, sizeof want, "%s: error: header.aabb_min @0x20: AABB min (100, 0, -64)", path);
+    cr_expect(strstr(r->out, want) != NULL, "%s", r->out);
+    snprintf(want, sizeof want, "%s: error: header.aabb_min @0x20: a vertex lies outside the header's AABB", path);
     cr_expect(strstr(r->out, want) != NULL, "%s", r->out);
     unlink(path);
 }
@@ -94,7 +97,7 @@ Test(binform_cli, json_findings_parse_back)
     jv *v = jv_parse(r->out, error, sizeof error);
     cr_assert_not_null(v, "not JSON: %s\n%s", error, r->out);
     cr_assert_eq(v->kind, JV_ARRAY);
-    cr_expect_eq(v->count, 3);
+    cr_expect_eq(v->count, 4);
     const jv *first = &v->items[0];
     cr_expect_str_eq(jv_get(first, "file")->string, path);
     cr_expect_str_eq(jv_get(first, "severity")->string, "error");

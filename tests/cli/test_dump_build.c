@@ -518,10 +518,10 @@ Test(dump_build, keep_layout_writes_only_what_checks)
 Test(dump_build, numbers_out_of_range_are_refused)
 {
     expect_refused_both("\"part_count\": 1", "\"part_count\": 1e400",
-                        "not JSON: line 116, column 27: number out of range");
+                        "not JSON: line 118, column 27: number out of range");
     expect_refused_both("\"duration\": 1", "\"duration\": -1e39",
-                        "root.chunk_data[1].body.value.duration (line 157, column 25): -1e39 is out of range of f32");
-    expect_refused_both("\"duration\": 1", "\"duration\": 1e309", "line 157, column 25: number out of range");
+                        "root.chunk_data[1].body.value.duration (line 159, column 25): -1e39 is out of range of f32");
+    expect_refused_both("\"duration\": 1", "\"duration\": 1e309", "line 159, column 25: number out of range");
 }
 
 /* Which of two equal keys counts is no guess: both are named. */
@@ -530,7 +530,7 @@ Test(dump_build, duplicate_keys_are_refused_with_both_places)
     expect_refused_both("\"kind\": \"model\",", "\"kind\": \"model\",\n  \"format\": \"t3dm\",",
                         "not JSON: line 4, column 3: duplicate key 'format' (first at line 2, column 3)");
     expect_refused_both("\"version\": 4,", "\"version\": 4, \"version\": 5,",
-                        "line 20, column 21: duplicate key 'version' (first at line 20, column 7)");
+                        "line 22, column 21: duplicate key 'version' (first at line 22, column 7)");
 }
 
 /* A field split into bits has two spellings (normal_a = 992: x 0, y 31, z 0): the parts must
@@ -538,9 +538,9 @@ Test(dump_build, duplicate_keys_are_refused_with_both_places)
 Test(dump_build, bit_fields_are_checked_and_applied)
 {
     expect_refused_both("\"normal_a_x\": 0", "\"normal_a_x\": 1000",
-                        "pairs[0].normal_a_x (line 193, column 31): 1000 does not fit in 5 bits (signed)");
+                        "pairs[0].normal_a_x (line 195, column 31): 1000 does not fit in 5 bits (signed)");
     expect_refused_both("\"normal_a_x\": 0", "\"normal_a_x\": 3",
-                        "pairs[0].normal_a (line 192, column 29): 992 and its parts (normal_a_x, ...) disagree");
+                        "pairs[0].normal_a (line 194, column 29): 992 and its parts (normal_a_x, ...) disagree");
     expect_refused_both("\"normal_a\": 992", "\"normal_a\": 993", "993 and its parts");
     const char *ways[] = {"", "--keep-layout"};
     for (int w = 0; w < 2; w++) {

@@ -29,8 +29,6 @@ enum { PARTS = 3, PART_VERTICES = 50 }; /* 150 vertices: more than one vertex-ca
 static t3dm_File *make_model(bf_arena *a)
 {
     t3dm_File *f = NEW(a, t3dm_File, 1);
-    f->header.aabb_min[0] = -100, f->header.aabb_min[1] = -10, f->header.aabb_min[2] = -100;
-    f->header.aabb_max[0] = 100, f->header.aabb_max[1] = 10, f->header.aabb_max[2] = 100;
 
     /* vertices, two at a time */
     t3dm_Vertices *v = NEW(a, t3dm_Vertices, 1);
@@ -43,6 +41,16 @@ static t3dm_File *make_model(bf_arena *a)
         p->normal_a_y = 31, p->normal_b_y = -31;
         p->rgba_a = 0xFF8000FFu, p->rgba_b = 0x0080FFFFu;
         p->uv_a[0] = (int16_t)(i * 8), p->uv_b[1] = 256;
+    }
+    /* the header's AABB is the vertices' bounds, as tiny3d's converter makes it (a rule) */
+    for (int k = 0; k < 3; k++) {
+        f->header.aabb_min[k] = INT16_MAX, f->header.aabb_max[k] = INT16_MIN;
+        for (uint32_t i = 0; i < v->pairs_count; i++) {
+            const int16_t *pa = v->pairs[i].position_a, *pb = v->pairs[i].position_b;
+            int16_t lo = pa[k] < pb[k] ? pa[k] : pb[k], hi = pa[k] > pb[k] ? pa[k] : pb[k];
+            f->header.aabb_min[k] = lo < f->header.aabb_min[k] ? lo : f->header.aabb_min[k];
+            f->header.aabb_max[k] = hi > f->header.aabb_max[k] ? hi : f->header.aabb_max[k];
+        }
     }
 
     /* one object, three parts: 16 triangles each, part 0 also a strip, part 1 two */
