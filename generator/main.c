@@ -11,6 +11,7 @@
 #include "emit.h"
 #include "imports.h"
 #include "jobs.h"
+#include "ksy_import.h"
 #include "model.h"
 #include "yaml_tree.h"
 
@@ -140,6 +141,8 @@ int main(int argc, char **argv)
 {
     /* one write per diagnostic, not one per piece of it: a schema can have many */
     setvbuf(stderr, NULL, _IOLBF, 0);
+    if (argc > 1 && strcmp(argv[1], "import") == 0)
+        return ksy_import_main(argc - 1, argv + 1);
     char found[PATH_MAX + 64];
     const char *out_dir = "generated", *template_dir = NULL;
     int check = 0, syntax_only = 0, jobs = 0;
