@@ -203,8 +203,13 @@ static kx *postfix_member(kparser *k, kx *a, const char *name)
     }
     if (strcmp(name, "length") == 0 || strcmp(name, "size") == 0)
         return call1("len", a);
-    if (strcmp(name, "to_i") == 0)
+    if (strcmp(name, "to_i") == 0) {
+        if (a->kind == KX_NUM ? strchr(a->text, '.') != NULL : a->kind == KX_NAME && ksy_is_float(k->scope, a->text)) {
+            fail(k, "Kaitai's '%s' of a float (truncation) cannot be expressed in binform", ".to_i");
+            return NULL;
+        }
         return a; /* enums and integers: the number itself */
+    }
     if (strcmp(name, "first") == 0) {
         kx *i = node(KX_INDEX, NULL);
         i->a = a;
@@ -310,6 +315,16 @@ static kx *binary_level(kparser *k, kx *(*next)(kparser *), const char *const *o
         b->b = next(k);
         if (!b->b)
             return NULL;
+        if (strcmp(out[i], "%") == 0) {
+            /* Kaitai's modulo takes the divisor's sign (Python's); binform's, C's, the
+             * dividend's: (a % b + b) % b is Kaitai's for either sign of a */
+            kx *plus = node(KX_BINARY, "+"), *outer = node(KX_BINARY, "%");
+            plus->a = b;
+            plus->b = b->b;
+            outer->a = plus;
+            outer->b = b->b;
+            b = outer;
+        }
         e = b;
     }
     return e;

@@ -55,6 +55,7 @@ struct ksy_scope {
     kfile *file;
     ptr_vec types, enums;
     io_origin io;
+    int reached; /* from the root, through fields: only those are written */
     /* Kaitai bit fields packed into one integer: name -> "bitsN.name" */
     ptr_vec bit_names, bit_paths;
 };
@@ -341,6 +342,24 @@ const char *ksy_local_name(ksy_scope *scope, const char *name)
         if (strcmp(scope->bit_names.items[i], name) == 0)
             return scope->bit_paths.items[i];
     return name;
+}
+
+int ksy_is_float(ksy_scope *scope, const char *name)
+{
+    const ynode *seq = ynode_get(scope->node, "seq"), *inst = ynode_get(scope->node, "instances");
+    for (size_t i = 0; seq && seq->kind == YN_SEQ && i < seq->len; i++) {
+        const char *id = scalar(ynode_get(seq->values[i], "id")), *t = scalar(ynode_get(seq->values[i], "type"));
+        if (id && t && strcmp(id, name) == 0 && t[0] == 'f' && isdigit((unsigned char)t[1]))
+            return 1;
+    }
+    const ynode *item = inst && inst->kind == YN_MAP ? ynode_get(inst, name) : NULL;
+    const char *v = item ? scalar(ynode_get(item, "value")) : NULL, *t = item ? scalar(ynode_get(item, "type")) : NULL;
+    if (t && t[0] == 'f' && isdigit((unsigned char)t[1]))
+        return 1;
+    for (const char *p = v; p && *p; p++)
+        if (isdigit((unsigned char)p[0]) && p[1] == '.' && isdigit((unsigned char)p[2]))
+            return 1;
+    return 0;
 }
 
 /* ---- YAML output ---- */
@@ -649,6 +668,17 @@ static const char *split_args(const char *type, ptr_vec *args)
     return pool_strndup(type, (size_t)(open - type));
 }
 
+/* A plain decimal or hexadecimal number, without reporting anything. */
+static int const_scalar(const ynode *n, long long *out)
+{
+    const char *t = scalar(n);
+    if (!t || !isdigit((unsigned char)t[0]))
+        return 0;
+    char *end;
+    *out = strtoll(t, &end, 0);
+    return *end == '\0';
+}
+
 /* Translates one seq item or positioned instance into `f` (the field's keys). */
 static int field(ksy_scope *s, const ynode *item, const char *id, ksy_buf *f, int is_instance)
 {
@@ -719,14 +749,16 @@ static int field(ksy_scope *s, const ynode *item, const char *id, ksy_buf *f, in
             }
             zero_term = 1;
         }
-        int64_t len = 0;
+        long long len = 0;
+        if (is_str && repeat_n && !count) {
+            diag_error(repeat_n->loc, "Kaitai's repeated strings with repeat: %s cannot be expressed in binform "
+                       "(arrays of strings need a count)", repeat);
+            return 0;
+        }
         if (zero_term && !size_n && !size_eos) {
-            add_key(f, "type", repeat_n ? "cstr[]" : "cstr");
-        } else if (is_str && size_n && ksy_const_int(s, scalar(size_n), size_n->loc, &len) && len > 0) {
-            if (repeat_n)
-                add_raw(f, "type", pool_printf("\"char[%lld][]\"", (long long)len));
-            else
-                add_raw(f, "type", pool_printf("\"char[%lld]\"", (long long)len));
+            add_raw(f, "type", repeat_n ? "\"cstr[]\"" : "cstr");
+        } else if (is_str && size_n && const_scalar(size_n, &len) && len > 0) {
+            add_raw(f, "type", pool_printf("\"char[%lld]\"", len));
         } else if (is_str) {
             diag_error(type_n->loc, "Kaitai's variable-length string (str with a size from an expression, size-eos or "
                        "a terminator inside a size) cannot be expressed in binform (strings need a constant length)");
@@ -909,6 +941,10 @@ static int field(ksy_scope *s, const ynode *item, const char *id, ksy_buf *f, in
         add_key(f, "enum", e->bf_name);
     }
     const ynode *valid = ynode_get(item, "valid");
+    if (valid && repeat_n) {
+        diag_error(valid->loc, "Kaitai's 'valid' on a repeated field cannot be expressed in binform (const is for single values)");
+        return 0;
+    }
     if (valid) {
         const ynode *eq = valid->kind == YN_MAP ? ynode_get(valid, "eq") : valid;
         if (!eq || (valid->kind == YN_MAP && valid->len != 1)) {
@@ -1229,6 +1265,34 @@ static void infer_io(kfile *f)
     }
 }
 
+/* The types the root reads, through fields, positioned instances and switch cases: binform
+ * refuses a type nothing reads, and Kaitai's formats keep some for other formats to use. */
+static void mark_reached(ksy_scope *s)
+{
+    if (s->reached)
+        return;
+    s->reached = 1;
+    for (int part = 0; part < 2; part++) {
+        const ynode *items = ynode_get(s->node, part ? "instances" : "seq");
+        for (size_t k = 0; items && k < items->len; k++) {
+            const ynode *tn = items->values[k]->kind == YN_MAP ? ynode_get(items->values[k], "type") : NULL;
+            ptr_vec names = {0};
+            if (tn && tn->kind == YN_SCALAR)
+                vec_push(&names, (void *)tn->text);
+            const ynode *cases = tn && tn->kind == YN_MAP ? ynode_get(tn, "cases") : NULL;
+            for (size_t c = 0; cases && cases->kind == YN_MAP && c < cases->len; c++)
+                if (scalar(cases->values[c]))
+                    vec_push(&names, (void *)cases->values[c]->text);
+            for (size_t c = 0; c < names.len; c++) {
+                ptr_vec args = {0};
+                ksy_scope *t = resolve_type(s, split_args(names.items[c], &args));
+                if (t && t->file == s->file)
+                    mark_reached(t);
+            }
+        }
+    }
+}
+
 /* ---- the command ---- */
 
 static const char *translate(kfile *f)
@@ -1292,8 +1356,14 @@ static const char *translate(kfile *f)
     }
     infer_io(f);
     ksy_buf_add(&o, "types:\n");
-    for (size_t i = 0; i < f->all_types.len; i++)
-        put_type(&o, f->all_types.items[i]);
+    mark_reached(f->root);
+    for (size_t i = 0; i < f->all_types.len; i++) {
+        ksy_scope *t = f->all_types.items[i];
+        if (t->reached)
+            put_type(&o, t);
+        else
+            ksy_buf_add(&o, pool_printf("  # Kaitai's type '%s' is left out: this format does not read it.\n", t->name));
+    }
     return ksy_buf_text(&o);
 }
 

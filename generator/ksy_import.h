@@ -36,4 +36,8 @@ const char *ksy_io_member(ksy_scope *scope, const char *name, src_loc at);
 /* A name of the current type as binform spells it (a Kaitai bit field: "bitsN.name"). */
 const char *ksy_local_name(ksy_scope *scope, const char *name);
 
+/* Whether a name of the current type is a float (a f4/f8 field, or a value computed with a
+ * float literal). */
+int ksy_is_float(ksy_scope *scope, const char *name);
+
 #endif

@@ -228,6 +228,8 @@ class Evaluator:
         for key, val in v.v.items():
             if key.endswith("_" + name) and key[: -len(name) - 1] in v.v and re.fullmatch(r"bits\d+(_\d+)?", key[: -len(name) - 1]):
                 return Value(val, "u64")
+        if any(f.get("name") == name for f in self.fields_of(v.t) or []):
+            return None  # a field the dump leaves out: absent (`if`)
         raise Unsupported(f"no field '{name}' in the dump")
 
     def field_type(self, tname, name):
@@ -441,7 +443,7 @@ def spec_result(opts, kst_path):
 
 def reason_key(detail):
     """The construct a declined spec is blocked by, for the tally."""
-    m = re.search(r"Kaitai's ([^(]*?)(?: cannot| is not| here| in type|$)", detail)
+    m = re.search(r"Kaitai's (.*?)(?: \(| cannot| is not| here| in type| on a| of a|$)", detail)
     if m:
         return m.group(1).strip()
     m = re.search(r"error: (.*)", detail)
