@@ -268,6 +268,7 @@ TEST_BINS += $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 -include generator/docs.mk
 -include tests/fuzz/fuzz.mk
 -include tests/bfgen/bfgen.mk
+-include tests/kst/kst.mk
 
 # `make test` in two phases, each with TEST_JOBS jobs even when make was started without -j
 # (a make started with -j keeps its own): everything is built first, then the test binaries

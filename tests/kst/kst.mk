@@ -1,0 +1,16 @@
+# Kaitai Struct through `bfgen import` (included by the Makefile).
+#
+# test-ksy-import (a step of make test): small .ksy formats written in the test, their imported
+# schemas, a file read with one, and the located errors for what binform cannot express.
+TEST_STEPS += test-ksy-import
+.PHONY: test-ksy-import kst
+test-ksy-import: $(BFGEN) $(BINFORM)
+	@sh tests/kst/test_ksy_import.sh $(BFGEN) $(BINFORM)
+
+# make kst [KST_SPECS=DIR]: Kaitai's own specs (by default the 250 of $(SHARED)/kaitai-tests;
+# their formats and inputs are always read from there): each spec's format imported, its input
+# read, its asserts checked. Ends with `N passed, M failed, K declined`; fails when a spec fails.
+KST_SPECS ?=
+kst: $(BFGEN) $(BINFORM)
+	@python3 tests/kst/run_kst.py --root $(SHARED)/kaitai-tests --out $(BUILD)/kst --jobs 2 \
+		$(if $(KST_SPECS),--specs $(abspath $(KST_SPECS)))

@@ -1,0 +1,238 @@
+#!/bin/sh
+# bfgen import on small Kaitai formats written here: the schema it writes (compared line by
+# line), that bfgen accepts that schema and binform reads a file with it, and that what binform
+# cannot express is refused with an error at the .ksy's line and column naming the construct.
+#
+#   test_ksy_import.sh BFGEN BINFORM
+set -u
+bfgen=$1 binform=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+# binform --schema keeps what it compiles in $XDG_CACHE_HOME/binform: this test's, not the user's
+export XDG_CACHE_HOME="$work/cache"
+failures=0
+fail() { echo "FAIL $*"; failures=$((failures + 1)); }
+
+# ---- a format binform expresses: seq, enums, switch, repeat, bit run, contents, values, pos, params
+cat > "$work/pets.ksy" <<'EOF'
+meta:
+  id: pets
+  endian: le
+doc: A header, pets by kind, and a trailer reached by offset.
+seq:
+  - id: magic
+    contents: PET
+  - id: version
+    contents: [0x01, 0xff]
+  - id: num_pets
+    type: u1
+  - id: flags_hi
+    type: b3
+  - id: flags_lo
+    type: b5
+  - id: pets
+    type: pet(flags_lo)
+    repeat: expr
+    repeat-expr: num_pets
+    doc: One per pet.
+  - id: trailer_ofs
+    type: u2be
+instances:
+  trailer:
+    pos: trailer_ofs
+    type: u1
+    enum: animal
+  is_big:
+    value: 'num_pets > 2 and not (flags_hi == 0)'
+  mod_neg:
+    value: '-7 % 3'
+enums:
+  animal:
+    1: cat
+    2:
+      id: dog
+      doc: A dog.
+types:
+  pet:
+    params:
+      - id: bonus
+        type: u1
+    seq:
+      - id: kind
+        type: u1
+        enum: animal
+      - id: body
+        size: 2
+        type:
+          switch-on: kind
+          cases:
+            'animal::cat': cat
+            'animal::dog': dog
+  cat:
+    seq:
+      - id: lives
+        type: u2
+  dog:
+    seq:
+      - id: tricks
+        type: u1
+        repeat: until
+        repeat-until: _ == 0
+  unused:
+    seq:
+      - id: x
+        type: u1
+EOF
+cat > "$work/pets.expected" <<'EOF'
+# Imported from WORK/pets.ksy by bfgen import.
+format: pets
+endian: little
+doc: "A header, pets by kind, and a trailer reached by offset."
+files:
+  - name: file
+    root: Pets
+enums:
+  Animal:
+    type: u8
+    open: true
+    values:
+      cat: 0x1
+      dog: { value: 0x2, doc: "A dog." }
+types:
+  Pets:
+    doc: "A header, pets by kind, and a trailer reached by offset."
+    values:
+      is_big: "num_pets > 2 && !(bits0.flags_hi == 0)"
+      mod_neg: "(-7 % 3 + 3) % 3"
+    fields:
+      - name: magic
+        type: "char[3]"
+        const: PET
+      - name: version
+        type: u16
+        endian: big
+        const: 0x1FF
+      - name: num_pets
+        type: u8
+      - name: bits0
+        type: u8
+        endian: big
+        doc: "Kaitai's bit fields flags_hi to flags_lo, packed in 8 bits."
+        bits:
+          - { name: flags_hi, width: 3 }
+          - { name: flags_lo, width: 5 }
+      - name: pets
+        type: "Pet[]"
+        args: { bonus: bits0.flags_lo }
+        count: num_pets
+        doc: "One per pet."
+      - name: trailer_ofs
+        type: u16
+        endian: big
+      - name: trailer
+        pos: trailer_ofs
+        type: u8
+        enum: Animal
+  Pet:
+    params:
+      - bonus
+    fields:
+      - name: kind
+        type: u8
+        enum: Animal
+      - name: body
+        type:
+          switch: kind
+          cases:
+            cat: Cat
+            dog: Dog
+          default: bytes
+        size: 2
+  Cat:
+    fields:
+      - name: lives
+        type: u16
+  Dog:
+    fields:
+      - name: tricks
+        type: "u8[]"
+        until: "_it == 0"
+  # Kaitai's type 'unused' is left out: this format does not read it.
+EOF
+if ! "$bfgen" import "$work/pets.ksy" -o "$work/pets.yaml" 2> "$work/pets.err"; then
+    fail "pets.ksy: refused:"; cat "$work/pets.err"
+else
+    sed "s|WORK|$work|" "$work/pets.expected" > "$work/pets.want"
+    if ! diff -u "$work/pets.want" "$work/pets.yaml"; then
+        fail "pets.ksy: the schema differs from the expected one (above)"
+    elif ! "$bfgen" --syntax-only "$work/pets.yaml" > "$work/check.log" 2>&1; then
+        fail "pets.yaml: bfgen refuses the imported schema:"; cat "$work/check.log"
+    else
+        echo "ok   pets.ksy: imported as expected; bfgen accepts the schema"
+    fi
+fi
+
+# binform reads a file with it: two pets (a cat, a dog with tricks 5, 0), the trailer at 15: a dog
+printf 'PET\001\377\002\245\001\011\000\002\005\000\000\017\002' > "$work/two.pets"
+if [ -f "$work/pets.yaml" ] && "$binform" dump --compact --schema "$work/pets.yaml" --format pets "$work/two.pets" \
+        > "$work/dump.json" 2> "$work/dump.err"; then
+    before=$failures
+    for want in '"bits0_flags_hi":5' '"bits0_flags_lo":5' '"lives":9' '"tricks":[5,0]' \
+                '"trailer":{"name":"dog","value":2}' '"is_big":0' '"mod_neg":2'; do
+        grep -qF "$want" "$work/dump.json" || fail "two.pets: the dump has no $want: $(cat "$work/dump.json")"
+    done
+    [ $failures -eq $before ] && echo "ok   two.pets: read with the imported schema"
+else
+    fail "two.pets: binform cannot read it with the imported schema:"; cat "$work/dump.err" 2>/dev/null
+fi
+
+# ---- what binform cannot say yet: one located error each, naming the Kaitai construct
+cat > "$work/nope.ksy" <<'EOF'
+meta:
+  id: nope
+  endian: le
+seq:
+  - id: packed
+    size: 4
+    process: zlib
+  - id: name
+    type: str
+    size: packed.size
+    encoding: UTF-8
+  - id: word
+    type: u2
+    valid:
+      min: 3
+  - id: label
+    type: str
+    encoding: UTF-16LE
+    size: 4
+instances:
+  up:
+    value: _parent.x
+  greeting:
+    value: '"hi"'
+EOF
+"$bfgen" import "$work/nope.ksy" -o "$work/nope.yaml" > /dev/null 2> "$work/nope.err"
+status=$?
+[ $status -eq 1 ] || fail "nope.ksy: exit status $status, not 1"
+[ ! -e "$work/nope.yaml" ] || fail "nope.ksy: a schema was written despite the errors"
+for want in \
+    "nope.ksy:7:14: error: Kaitai's 'process' (decompression, xor, rotation) cannot be expressed in binform" \
+    "nope.ksy:9:11: error: Kaitai's variable-length string" \
+    "nope.ksy:15:7: error: Kaitai's 'valid' with 'min' cannot be expressed in binform" \
+    "nope.ksy:18:15: error: Kaitai's encoding 'UTF-16LE' cannot be expressed in binform" \
+    "nope.ksy:22:12: error: Kaitai's '_parent' cannot be expressed in binform" \
+    "nope.ksy:24:12: error: Kaitai's string literal cannot be expressed in binform" \
+    "bfgen import: 6 errors"; do
+    grep -qF "$work/$want" "$work/nope.err" || grep -qxF "$want" "$work/nope.err" || {
+        fail "nope.ksy: no '$want' among the errors"; missing=1; }
+done
+if [ -z "${missing:-}" ]; then echo "ok   nope.ksy: refused with located errors naming each construct"
+else cat "$work/nope.err"; fi
+
+if [ $failures -ne 0 ]; then
+    echo "test_ksy_import: $failures failures"
+    exit 1
+fi
+echo "test_ksy_import: all passed"
