@@ -26,6 +26,7 @@ typedef struct kparser {
     src_loc at;
     ksy_scope *scope;
     int failed;
+    int depth; /* of nested parentheses and operators: bounds the recursion */
 } kparser;
 
 static kx *node(kx_kind kind, const char *text)
@@ -132,7 +133,12 @@ static kx *parse_primary(kparser *k)
         return parse_number(k);
     if (c == '(') {
         k->p++;
+        if (++k->depth > 256) {
+            fail(k, "%s nests too deeply", "expression");
+            return NULL;
+        }
         kx *e = parse_cond(k);
+        k->depth--;
         if (!accept(k, ")"))
             fail(k, "%s: ')' expected", "expression");
         return e;
@@ -238,9 +244,61 @@ static kx *postfix_member(kparser *k, kx *a, const char *name)
     return member(a, name);
 }
 
+/* Kaitai methods and properties that end a `_parent.a.b` path. */
+static int is_method(const char *name)
+{
+    static const char *const methods[] = {"length", "size", "to_i", "first", "last", "to_s", "reverse", "min", "max",
+                                          "substring", "to_f", "as", "_io", "_root", "_sizeof", NULL};
+    for (size_t i = 0; methods[i]; i++)
+        if (strcmp(name, methods[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* `_parent.a.b`: the parent's value becomes a parameter of this type that the parent passes. */
+static kx *parent_path(kparser *k)
+{
+    ksy_buf path = {0};
+    int names = 0;
+    ksy_buf_add(&path, "_parent");
+    for (;;) {
+        skip_space(k);
+        if (k->p[0] != '.' || !(isalpha((unsigned char)k->p[1]) || k->p[1] == '_'))
+            break;
+        const char *s = k->p + 1, *e = s;
+        while (is_word(*e))
+            e++;
+        char *name = pool_strndup(s, (size_t)(e - s));
+        if (is_method(name) || (names && strcmp(name, "_parent") == 0))
+            break;
+        if (strcmp(name, "_parent") != 0)
+            names++;
+        k->p = e;
+        ksy_buf_add(&path, ".");
+        ksy_buf_add(&path, name);
+    }
+    if (!names) {
+        fail(k, "Kaitai's '%s' as a whole structure cannot be expressed in binform (only its numbers, as parameters)",
+             "_parent");
+        return NULL;
+    }
+    const char *param = ksy_parent_param(k->scope, ksy_buf_text(&path) + strlen("_parent."), here(k));
+    if (!param) {
+        k->failed = 1;
+        return NULL;
+    }
+    return node(KX_NAME, param);
+}
+
 static kx *parse_postfix(kparser *k)
 {
-    kx *e = parse_primary(k);
+    skip_space(k);
+    kx *e = NULL;
+    if (strncmp(k->p, "_parent", 7) == 0 && !is_word(k->p[7])) {
+        k->p += 7;
+        e = parent_path(k);
+    } else
+        e = parse_primary(k);
     while (e && !k->failed) {
         skip_space(k);
         if (k->p[0] == '.' && (isalpha((unsigned char)k->p[1]) || k->p[1] == '_')) {
@@ -281,7 +339,20 @@ static kx *parse_postfix(kparser *k)
     return e;
 }
 
+static kx *parse_unary_inner(kparser *k);
+
 static kx *parse_unary(kparser *k)
+{
+    if (++k->depth > 256) {
+        fail(k, "%s nests too deeply", "expression");
+        return NULL;
+    }
+    kx *e = parse_unary_inner(k);
+    k->depth--;
+    return e;
+}
+
+static kx *parse_unary_inner(kparser *k)
 {
     skip_space(k);
     if (*k->p == '-' || *k->p == '~' || (*k->p == '!' && k->p[1] != '=')) {
@@ -505,7 +576,7 @@ static int mentions(const kx *e, const char *name)
 
 const char *ksy_expr(ksy_scope *scope, const char *text, src_loc at)
 {
-    kparser k = {text, text, at, scope, 0};
+    kparser k = {text, text, at, scope, 0, 0};
     kx *e = parse_cond(&k);
     if (e && !k.failed) {
         skip_space(&k);
@@ -514,10 +585,6 @@ const char *ksy_expr(ksy_scope *scope, const char *text, src_loc at)
     }
     if (!e || k.failed)
         return NULL;
-    if (mentions(e, "_parent")) {
-        diag_error(at, "Kaitai's '%s' cannot be expressed in binform (no parent structure in expressions yet)", "_parent");
-        return NULL;
-    }
     static const char *const unsupported[] = {"_on", "_is_le", "_sizeof", NULL};
     for (size_t i = 0; unsupported[i]; i++)
         if (mentions(e, unsupported[i])) {
@@ -537,7 +604,7 @@ int ksy_const_int(ksy_scope *scope, const char *text, src_loc at, int64_t *out)
         text++;
     if (strstr(text, "::"))
         return ksy_enum_value(scope, text, at, out, NULL);
-    kparser k = {text, text, at, scope, 0};
+    kparser k = {text, text, at, scope, 0, 0};
     kx *e = parse_cond(&k);
     if (!e || k.failed)
         return 0;

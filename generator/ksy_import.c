@@ -58,6 +58,8 @@ struct ksy_scope {
     int reached; /* from the root, through fields: only those are written */
     /* Kaitai bit fields packed into one integer: name -> "bitsN.name" */
     ptr_vec bit_names, bit_paths;
+    /* Kaitai's `_parent.PATH` used in the type: PATH and the parameter that carries it */
+    ptr_vec parent_paths, parent_params;
 };
 
 struct kfile {
@@ -69,6 +71,7 @@ struct kfile {
 };
 
 static ptr_vec include_dirs;
+static int parent_params_added; /* in this pass: another pass is needed to pass them */
 static ptr_vec loaded; /* kfile*, to load each import once */
 
 static const char *scalar(const ynode *n) { return n && n->kind == YN_SCALAR ? n->text : NULL; }
@@ -342,6 +345,29 @@ const char *ksy_local_name(ksy_scope *scope, const char *name)
         if (strcmp(scope->bit_names.items[i], name) == 0)
             return scope->bit_paths.items[i];
     return name;
+}
+
+const char *ksy_parent_param(ksy_scope *scope, const char *path, src_loc at)
+{
+    if (!scope->parent) {
+        diag_error(at, "Kaitai's '_parent' in the root type (which has no parent) cannot be expressed in binform");
+        return NULL;
+    }
+    for (size_t i = 0; i < scope->parent_paths.len; i++)
+        if (strcmp(scope->parent_paths.items[i], path) == 0)
+            return scope->parent_params.items[i];
+    ksy_buf name = {0};
+    ksy_buf_add(&name, "parent_");
+    for (const char *p = path; *p; p++) {
+        char c[2] = {*p == '.' ? '_' : *p, 0};
+        if (*p == '_' && (p == path || p[-1] == '.') && strncmp(p, "_parent", 7) == 0)
+            continue; /* `_parent._parent.x` -> parent_parent_x */
+        ksy_buf_add(&name, c);
+    }
+    vec_push(&scope->parent_paths, pool_strdup(path));
+    vec_push(&scope->parent_params, (void *)ksy_buf_text(&name));
+    parent_params_added++;
+    return ksy_buf_text(&name);
 }
 
 int ksy_is_float(ksy_scope *scope, const char *name)
@@ -808,6 +834,11 @@ static int field(ksy_scope *s, const ynode *item, const char *id, ksy_buf *f, in
             }
             const char *bf_type;
             ksy_scope *t = resolve_type(s, ct);
+            if (t && t->parent_paths.len) {
+                diag_error(cases->values[i]->loc, "Kaitai's '_parent' in a type read as a switch case cannot be expressed "
+                           "in binform (a case's type takes no parameters)");
+                return 0;
+            }
             if (t)
                 bf_type = t->bf_name;
             else if (!strcmp(ct, "bytes"))
@@ -886,12 +917,15 @@ static int field(ksy_scope *s, const ynode *item, const char *id, ksy_buf *f, in
                 diag_error(type_n->loc, "type '%s' takes %zu arguments, not %zu", name, nparams, args.len);
                 return 0;
             }
-            if (nparams) {
+            if (nparams || t->parent_paths.len) {
                 ksy_buf a = {0};
                 ksy_buf_add(&a, "{ ");
-                for (size_t i = 0; i < nparams; i++) {
-                    const char *pid = scalar(ynode_get(params->values[i], "id"));
-                    const char *v = ksy_expr(s, args.items[i], type_n->loc);
+                for (size_t i = 0; i < nparams + t->parent_paths.len; i++) {
+                    /* the type's own parameters, then what it uses of its parent (`_parent.x`) */
+                    const char *pid = i < nparams ? scalar(ynode_get(params->values[i], "id"))
+                                                  : t->parent_params.items[i - nparams];
+                    const char *v = ksy_expr(s, i < nparams ? args.items[i] : t->parent_paths.items[i - nparams],
+                                             type_n->loc);
                     if (!v || !pid)
                         return 0;
                     ksy_buf_add(&a, i ? ", " : "");
@@ -1054,10 +1088,14 @@ static size_t bit_run(ksy_scope *s, const ynode *seq, size_t from, ksy_buf *o)
 static void put_params(ksy_buf *o, ksy_scope *s)
 {
     const ynode *params = ynode_get(s->node, "params");
-    if (!params || params->kind != YN_SEQ || !params->len)
+    size_t n = params && params->kind == YN_SEQ ? params->len : 0;
+    if (!n && !s->parent_paths.len)
         return;
     ksy_buf_add(o, "    params:\n");
-    for (size_t i = 0; i < params->len; i++) {
+    for (size_t i = 0; i < s->parent_paths.len; i++)
+        ksy_buf_add(o, pool_printf("      - { name: %s, doc: \"Kaitai's _parent.%s, passed by the parent.\" }\n",
+                                   (const char *)s->parent_params.items[i], (const char *)s->parent_paths.items[i]));
+    for (size_t i = 0; i < n; i++) {
         const ynode *p = params->values[i];
         const char *id = scalar(ynode_get(p, "id")), *t = scalar(ynode_get(p, "type"));
         const char *bf, *endian;
@@ -1084,7 +1122,12 @@ static void put_params(ksy_buf *o, ksy_scope *s)
 static void put_type(ksy_buf *o, ksy_scope *s)
 {
     const ynode *n = s->node;
+    s->bit_names.len = s->bit_paths.len = 0; /* each pass packs the bits anew */
     ksy_buf_add(o, pool_printf("  %s:\n", s->bf_name));
+    if (n->kind != YN_MAP) {
+        diag_error(n->loc, "a Kaitai type is a map (seq, instances, types, ...)");
+        return;
+    }
     static const char *const type_keys[] = {"meta", "seq", "types", "enums", "instances", "doc", "doc-ref", "params", NULL};
     for (size_t i = 0; i < n->len; i++) {
         const char *k = n->keys[i]->text;
@@ -1095,7 +1138,7 @@ static void put_type(ksy_buf *o, ksy_scope *s)
             diag_error(n->keys[i]->loc, "Kaitai's type key '%s' cannot be expressed in binform", k);
     }
     const ynode *meta = ynode_get(n, "meta");
-    if (meta && s->parent) {
+    if (meta && meta->kind == YN_MAP && s->parent) {
         for (size_t i = 0; i < meta->len; i++)
             if (strcmp(meta->keys[i]->text, "id") != 0)
                 diag_error(meta->keys[i]->loc, "Kaitai's per-type meta/%s cannot be expressed in binform (byte order is per schema)",
@@ -1111,6 +1154,11 @@ static void put_type(ksy_buf *o, ksy_scope *s)
     ksy_buf fields = {0};
     for (size_t i = 0; seq && seq->kind == YN_SEQ && i < seq->len;) {
         const ynode *item = seq->values[i];
+        if (item->kind != YN_MAP) {
+            diag_error(item->loc, "a seq item is a map (id, type, ...)");
+            i++;
+            continue;
+        }
         size_t took = bit_run(s, seq, i, &fields);
         if (took) {
             i += took;
@@ -1128,6 +1176,10 @@ static void put_type(ksy_buf *o, ksy_scope *s)
     for (size_t i = 0; inst && inst->kind == YN_MAP && i < inst->len; i++) {
         const ynode *item = inst->values[i];
         const char *id = inst->keys[i]->text;
+        if (item->kind != YN_MAP) {
+            diag_error(item->loc, "an instance is a map (pos, value, type, ...)");
+            continue;
+        }
         const ynode *value = ynode_get(item, "value");
         if (value) {
             for (size_t k = 0; k < item->len; k++) {
@@ -1310,7 +1362,7 @@ static const char *translate(kfile *f)
     static const char *const meta_keys[] = {"id", "title", "endian", "bit-endian", "imports", "encoding", "application",
                                             "file-extension", "xref", "license", "ks-version", "ks-debug",
                                             "ks-opaque-types", "tags", NULL};
-    for (size_t i = 0; meta && i < meta->len; i++) {
+    for (size_t i = 0; meta && meta->kind == YN_MAP && i < meta->len; i++) {
         const char *k = meta->keys[i]->text;
         size_t j = 0;
         while (meta_keys[j] && strcmp(meta_keys[j], k) != 0)
@@ -1409,9 +1461,23 @@ int ksy_import_main(int argc, char **argv)
         return 2;
     }
     kfile *f = load_ksy(in, NULL);
+    /* `_parent.x` makes a parameter of the type, which the types that read it must pass: quiet
+     * passes until no parameter is added, then the one that reports and writes */
+    int quiet_errors = 0;
+    for (int pass = 0; f && !diag_error_count() && pass < 32; pass++) {
+        parent_params_added = 0;
+        int before = diag_error_count();
+        diag_set_quiet(1);
+        translate(f);
+        diag_set_quiet(0);
+        quiet_errors += diag_error_count() - before;
+        if (!parent_params_added)
+            break;
+    }
     const char *text = f ? translate(f) : NULL;
-    if (diag_error_count()) {
-        fprintf(stderr, "bfgen import: %d error%s\n", diag_error_count(), diag_error_count() == 1 ? "" : "s");
+    int errors = diag_error_count() - quiet_errors;
+    if (errors) {
+        fprintf(stderr, "bfgen import: %d error%s\n", errors, errors == 1 ? "" : "s");
         pool_release_all();
         return 1;
     }

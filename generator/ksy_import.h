@@ -40,4 +40,8 @@ const char *ksy_local_name(ksy_scope *scope, const char *name);
  * float literal). */
 int ksy_is_float(ksy_scope *scope, const char *name);
 
+/* `_parent.PATH` in the current type: the name of the parameter that carries it (added to the
+ * type; every field of the type passes the parent's PATH), or NULL (reported). */
+const char *ksy_parent_param(ksy_scope *scope, const char *path, src_loc at);
+
 #endif
