@@ -554,7 +554,7 @@ static int bits_type(const char *t, int *width, int *le)
 static const char *const known_attrs[] = {"id", "type", "size", "size-eos", "repeat", "repeat-expr", "repeat-until",
                                           "if", "enum", "contents", "encoding", "doc", "doc-ref", "terminator",
                                           "consume", "include", "eos-error", "pad-right", "process", "valid", "pos",
-                                          "io", "value", NULL};
+                                          "io", "value", "parent", NULL};
 
 /* Kaitai keys binform has no counterpart for: an error each, naming the key. */
 static int refuse_attrs(const ynode *item)
@@ -716,6 +716,10 @@ static int field(ksy_scope *s, const ynode *item, const char *id, ksy_buf *f, in
     }
     add_key(f, "name", id);
     const ynode *type_n = ynode_get(item, "type"), *size_n = ynode_get(item, "size");
+    if (ynode_get(item, "parent") && (!type_n || type_n->kind != YN_SCALAR)) {
+        diag_error(ynode_get(item, "parent")->loc, "Kaitai's 'parent' here cannot be expressed in binform");
+        return 0;
+    }
     const ynode *eos_n = ynode_get(item, "size-eos"), *repeat_n = ynode_get(item, "repeat");
     const ynode *contents_n = ynode_get(item, "contents"), *term_n = ynode_get(item, "terminator");
     const char *type = scalar(type_n);
@@ -911,6 +915,13 @@ static int field(ksy_scope *s, const ynode *item, const char *id, ksy_buf *f, in
                 return 0;
             }
             add_raw(f, "type", repeat_n ? pool_printf("\"%s[]\"", t->bf_name) : t->bf_name);
+            const ynode *parent_n = ynode_get(item, "parent");
+            if (parent_n && t->parent_paths.len) {
+                /* without `_parent` in the type, who its parent is changes nothing */
+                diag_error(parent_n->loc, "Kaitai's 'parent' (another structure as the parent) of a type that uses "
+                           "_parent cannot be expressed in binform");
+                return 0;
+            }
             const ynode *params = ynode_get(t->node, "params");
             size_t nparams = params && params->kind == YN_SEQ ? params->len : 0;
             if (args.len != nparams) {
