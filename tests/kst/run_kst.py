@@ -415,7 +415,19 @@ def spec_result(opts, kst_path):
     if dump.returncode == 2 and "bfgen" in dump.stderr or "compile" in dump.stderr:
         return "declined", sid, "schema: " + first_error(dump.stderr).replace(opts.out + "/", ""), False
     rt = run(base + ["roundtrip"] + schema + [data], env=opts.env)
-    roundtrip = rt.returncode == 0 and "identical" in rt.stdout + rt.stderr
+    roundtrip = "identical" if rt.returncode == 0 and "identical" in rt.stdout + rt.stderr else None
+    if not roundtrip and dump.returncode == 0:
+        # Kaitai reads a prefix of the file and ignores the rest: built from the dump, is the
+        # file the same bytes as that prefix?
+        json_path, built = os.path.join(opts.out, sid + ".json"), os.path.join(opts.out, sid + ".built")
+        with open(json_path, "w", encoding="utf-8") as f:
+            f.write(dump.stdout)
+        b = run(base + ["build"] + schema[:4] + [json_path, "-o", built], env=opts.env)
+        if b.returncode == 0:
+            with open(built, "rb") as f1, open(data, "rb") as f2:
+                made, original = f1.read(), f2.read()
+            if made and original.startswith(made):
+                roundtrip = "prefix"
     if "exception" in spec:
         if dump.returncode == 0:
             return "failed", sid, f"read succeeded; expected {spec['exception']}", roundtrip
@@ -496,8 +508,10 @@ def main():
         print(f"{'specs':>5} {'alone':>5}  construct")
         for reason, n in tally.most_common():
             print(f"{n:5} {alone[reason]:5}  {reason}")
-    roundtrips = sum(1 for r in results if r[3])
-    print(f"round trip: {roundtrips} of {len(results)} inputs byte-exact through the imported schema")
+    exact = sum(1 for r in results if r[3] == "identical")
+    prefix = sum(1 for r in results if r[3] == "prefix")
+    print(f"round trip: {exact} of {len(results)} inputs byte-exact through the imported schema (binform roundtrip); "
+          f"{prefix} more rebuilt byte-exact over the bytes the format reads (the rest of the file Kaitai ignores too)")
     print(f"{counts['passed']} passed, {counts['failed']} failed, {counts['declined']} declined")
     return 1 if counts["failed"] else 0
 
