@@ -325,8 +325,9 @@ const char *ksy_enum_literal(ksy_scope *scope, const char *word, src_loc at)
 const char *ksy_io_member(ksy_scope *scope, const char *name, src_loc at)
 {
     if (scope->io != IO_FILE && scope->io != IO_START) {
-        diag_error(at, "Kaitai's '_io.%s' in type '%s', whose stream is not known (it is read both inside and outside "
-                   "a size-limited substream, or not at all), cannot be expressed in binform", name, scope->name);
+        diag_error(at, "Kaitai's '_io.%s' in type '%s', whose stream is not known (read without a size inside a "
+                   "substream, both inside and outside substreams, or not at all), cannot be expressed in binform",
+                   name, scope->name);
         return NULL;
     }
     if (strcmp(name, "pos") == 0)
@@ -750,8 +751,8 @@ static int field(ksy_scope *s, const ynode *item, const char *id, ksy_buf *f, in
         }
         if (s->io != IO_FILE && s->io != IO_START) {
             diag_error(ynode_get(item, "pos")->loc, "Kaitai's positioned instance in type '%s', whose stream is not known "
-                       "(it is read both inside and outside a size-limited substream, or not at all), cannot be expressed "
-                       "in binform", s->name);
+                       "(read without a size inside a substream, both inside and outside substreams, or not at all), "
+                       "cannot be expressed in binform", s->name);
             return 0;
         }
         const char *pos = expr_of(s, ynode_get(item, "pos"));
@@ -1130,6 +1131,96 @@ static void put_params(ksy_buf *o, ksy_scope *s)
     }
 }
 
+/* Whether `name` appears as a word in the scalars of `n` (its keys' values, not ids or docs);
+ * `only_before` keeps to the keys Kaitai evaluates before the item is read. */
+static int mentions_name(const ynode *n, const char *name, int only_before)
+{
+    if (!n)
+        return 0;
+    if (n->kind == YN_SCALAR) {
+        size_t len = strlen(name);
+        for (const char *p = strstr(n->text, name); p; p = strstr(p + 1, name))
+            if ((p == n->text || !(isalnum((unsigned char)p[-1]) || p[-1] == '_' || p[-1] == '.')) &&
+                !(isalnum((unsigned char)p[len]) || p[len] == '_'))
+                return 1;
+        return 0;
+    }
+    static const char *const before[] = {"if", "repeat-expr", "size", "pos", "type", "switch-on", NULL};
+    for (size_t i = 0; i < n->len; i++) {
+        if (n->kind == YN_MAP) {
+            const char *k = n->keys[i]->text;
+            if (!strcmp(k, "id") || !strcmp(k, "doc") || !strcmp(k, "doc-ref") || !strcmp(k, "cases"))
+                continue;
+            size_t j = 0;
+            while (only_before && before[j] && strcmp(before[j], k) != 0)
+                j++;
+            if (only_before && !before[j])
+                continue;
+        }
+        if (mentions_name(n->values[i], name, only_before))
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether seq item `item` uses positioned instance `name`, directly or through value
+ * instances; `only_before` as above. */
+static int item_uses(const ynode *inst, const ynode *item, const char *name, int only_before)
+{
+    if (mentions_name(item, name, only_before))
+        return 1;
+    /* value instances that use it, then those that use them, ... (bounded: one per round) */
+    ptr_vec names = {0};
+    vec_push(&names, (void *)name);
+    for (size_t round = 0; round < names.len && round <= inst->len; round++)
+        for (size_t i = 0; i < inst->len; i++) {
+            const ynode *v = ynode_get(inst->values[i], "value");
+            if (!v || !mentions_name(v, names.items[round], 0))
+                continue;
+            size_t k = 0;
+            while (k < names.len && strcmp(names.items[k], inst->keys[i]->text) != 0)
+                k++;
+            if (k < names.len)
+                continue;
+            vec_push(&names, (void *)inst->keys[i]->text);
+            if (mentions_name(item, inst->keys[i]->text, only_before))
+                return 1;
+        }
+    return 0;
+}
+
+/* Writes positioned instance `i` (and first the positioned instances its own keys use). A
+ * Kaitai instance is read when first used; binform reads fields in order, and a `pos:` field
+ * takes no inline bytes, so it goes right before the first field that uses it. */
+static void put_instance(ksy_scope *s, const ynode *inst, size_t i, char *done, ksy_buf *fields)
+{
+    if (done[i])
+        return;
+    done[i] = 1;
+    for (size_t j = 0; j < inst->len; j++)
+        if (j != i && !done[j] && ynode_get(inst->values[j], "pos") && item_uses(inst, inst->values[i], inst->keys[j]->text, 0))
+            put_instance(s, inst, j, done, fields);
+    ksy_buf f = {0};
+    if (field(s, inst->values[i], inst->keys[i]->text, &f, 1))
+        put_field(fields, &f);
+}
+
+/* The positioned instances seq item `item` uses, written before it. One whose position uses
+ * `_io` (where the reader is) only when the item uses it before it is read (if, size,
+ * repeat-expr, ...), where Kaitai's reader is where binform's is. */
+static void put_instances_used(ksy_scope *s, const ynode *inst, const ynode *item, char *done, ksy_buf *fields)
+{
+    for (size_t i = 0; inst && inst->kind == YN_MAP && i < inst->len; i++) {
+        const ynode *it = inst->values[i];
+        const ynode *pos = ynode_get(it, "pos");
+        if (done[i] || it->kind != YN_MAP || !pos)
+            continue;
+        int uses_io = scalar(pos) && strstr(scalar(pos), "_io");
+        if (item_uses(inst, item, inst->keys[i]->text, uses_io))
+            put_instance(s, inst, i, done, fields);
+    }
+}
+
 static void put_type(ksy_buf *o, ksy_scope *s)
 {
     const ynode *n = s->node;
@@ -1161,8 +1252,18 @@ static void put_type(ksy_buf *o, ksy_scope *s)
     put_params(o, s);
     const ynode *seq = ynode_get(n, "seq");
     const ynode *inst = ynode_get(n, "instances");
+    static const struct {
+        const char *key;
+        ynode_kind kind;
+    } shapes[] = {{"seq", YN_SEQ}, {"instances", YN_MAP}, {"types", YN_MAP}, {"enums", YN_MAP}, {"params", YN_SEQ}};
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        const ynode *v = ynode_get(n, shapes[i].key);
+        if (v && v->kind != shapes[i].kind)
+            diag_error(v->loc, "Kaitai's '%s' is a %s", shapes[i].key, shapes[i].kind == YN_SEQ ? "list" : "map");
+    }
     /* bits first: value instances may name bit fields */
     ksy_buf fields = {0};
+    char *done = pool_alloc(inst && inst->kind == YN_MAP ? inst->len + 1 : 1); /* positioned instances written */
     for (size_t i = 0; seq && seq->kind == YN_SEQ && i < seq->len;) {
         const ynode *item = seq->values[i];
         if (item->kind != YN_MAP) {
@@ -1170,6 +1271,7 @@ static void put_type(ksy_buf *o, ksy_scope *s)
             i++;
             continue;
         }
+        put_instances_used(s, inst, item, done, &fields);
         size_t took = bit_run(s, seq, i, &fields);
         if (took) {
             i += took;
@@ -1215,9 +1317,7 @@ static void put_type(ksy_buf *o, ksy_scope *s)
                 ksy_buf_add(&values, "\n");
             }
         } else if (ynode_get(item, "pos")) {
-            ksy_buf f = {0};
-            if (field(s, item, id, &f, 1))
-                put_field(&fields, &f);
+            put_instance(s, inst, i, done, &fields);
         } else {
             diag_error(item->loc, "Kaitai's instance '%s' without 'pos' or 'value' (read lazily where it is used) cannot "
                        "be expressed in binform", id);
@@ -1320,7 +1420,8 @@ static void infer_io(kfile *f)
                         ptr_vec args = {0};
                         ksy_scope *t = resolve_type(s, split_args(names.items[c], &args));
                         if (t && t->file == f)
-                            note_io(t, sized ? IO_START : s->io);
+                            /* unsized inside a substream: relative to a start no name reaches */
+                            note_io(t, sized ? IO_START : s->io == IO_FILE ? IO_FILE : IO_MIXED);
                     }
                 }
             }

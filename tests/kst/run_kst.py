@@ -364,12 +364,15 @@ def import_all(opts, ksy, out_yaml, done):
         return None
     done.add(out_yaml)
     os.makedirs(os.path.dirname(out_yaml), exist_ok=True)
-    r = run([opts.bfgen, "import", ksy, "-I", opts.formats, "-o", out_yaml])
+    # absolute imports (`/dir/name`) are looked for where Kaitai's tests look: formats/ks_path
+    r = run([opts.bfgen, "import", ksy, "-I", os.path.join(opts.formats, "ks_path"), "-I", opts.formats, "-o", out_yaml])
     if r.returncode != 0:
         return "\n".join(l for l in r.stderr.splitlines() if ": error: " in l) or first_error(r.stderr)
     for name in ksy_imports(ksy):
         if name.startswith("/"):
-            src = os.path.join(opts.formats, name[1:] + ".ksy")
+            src = os.path.join(opts.formats, "ks_path", name[1:] + ".ksy")
+            if not os.path.exists(src):
+                src = os.path.join(opts.formats, name[1:] + ".ksy")
             dst = os.path.join(opts.out, name[1:] + ".yaml")
         else:
             src = os.path.normpath(os.path.join(os.path.dirname(ksy), name + ".ksy"))

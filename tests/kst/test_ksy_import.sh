@@ -222,7 +222,7 @@ for want in \
     "nope.ksy:9:11: error: Kaitai's variable-length string" \
     "nope.ksy:15:7: error: Kaitai's 'valid' with 'min' cannot be expressed in binform" \
     "nope.ksy:18:15: error: Kaitai's encoding 'UTF-16LE' cannot be expressed in binform" \
-    "nope.ksy:22:12: error: Kaitai's '_parent' cannot be expressed in binform" \
+    "nope.ksy:22:21: error: Kaitai's '_parent' in the root type (which has no parent) cannot be expressed in binform" \
     "nope.ksy:24:12: error: Kaitai's string literal cannot be expressed in binform" \
     "bfgen import: 6 errors"; do
     grep -qF "$work/$want" "$work/nope.err" || grep -qxF "$want" "$work/nope.err" || {
