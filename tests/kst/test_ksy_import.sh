@@ -186,6 +186,63 @@ else
     fail "two.pets: binform cannot read it with the imported schema:"; cat "$work/dump.err" 2>/dev/null
 fi
 
+# ---- Kaitai's _parent (a parameter the parent passes) and a positioned instance read before its use
+cat > "$work/family.ksy" <<'EOF'
+meta:
+  id: family
+  endian: be
+seq:
+  - id: header
+    type: header
+  - id: kids
+    type: kid
+    repeat: expr
+    repeat-expr: num_kids
+instances:
+  num_kids:
+    pos: header.count_ofs
+    type: u1
+types:
+  header:
+    seq:
+      - id: name_len
+        type: u1
+      - id: count_ofs
+        type: u1
+  kid:
+    seq:
+      - id: name
+        type: grandkid
+  grandkid:
+    seq:
+      - id: letters
+        size: _parent._parent.header.name_len
+EOF
+if ! "$bfgen" import "$work/family.ksy" -o "$work/family.yaml" 2> "$work/family.err"; then
+    fail "family.ksy: refused:"; cat "$work/family.err"
+else
+    before=$failures
+    for want in "      - { name: parent_parent_header_name_len, doc: \"Kaitai's _parent._parent.header.name_len, passed by the parent.\" }" \
+                '        args: { parent_parent_header_name_len: parent_header_name_len }' \
+                '        args: { parent_header_name_len: header.name_len }' \
+                '        size: parent_parent_header_name_len'; do
+        grep -qxF "$want" "$work/family.yaml" || fail "family.ksy: no line '$want' in the schema"
+    done
+    # num_kids is read before kids, which use it
+    order=$(grep -o 'name: num_kids$\|name: kids$' "$work/family.yaml" | tr '\n' ,)
+    [ "$order" = "name: num_kids,name: kids," ] || fail "family.ksy: num_kids is not before kids: $order"
+    # name_len 2, the count at offset 6: two kids of two letters
+    printf '\002\006abcd\002' > "$work/two.family"
+    if "$binform" dump --compact --schema "$work/family.yaml" --format family "$work/two.family" \
+            > "$work/family.json" 2> "$work/family.err"; then
+        grep -qF '"letters":"6162"' "$work/family.json" && grep -qF '"letters":"6364"' "$work/family.json" ||
+            fail "two.family: the kids' letters are not ab and cd: $(cat "$work/family.json")"
+    else
+        fail "two.family: binform cannot read it with the imported schema:"; cat "$work/family.err"
+    fi
+    [ $failures -eq $before ] && echo "ok   family.ksy: _parent passed as parameters; the instance read before its use"
+fi
+
 # ---- what binform cannot say yet: one located error each, naming the Kaitai construct
 cat > "$work/nope.ksy" <<'EOF'
 meta:
