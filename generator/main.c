@@ -23,6 +23,7 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: bfgen [OPTIONS] SCHEMA.yaml...\n"
+            "       bfgen import FILE.ksy [-I DIR]... -o FILE.yaml   (a Kaitai Struct format)\n"
             "  -o, --out DIR        where generated files go (default: generated)\n"
             "  --emit PARTS         only these, comma-separated: header, reader, writer, validator,\n"
             "                       access, meta, index, docs, view (default: all). What a part needs\n"
