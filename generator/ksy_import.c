@@ -67,6 +67,7 @@ struct kfile {
     ksy_scope *root;
     ptr_vec all_types, all_enums, imports; /* imports: kfile* */
     const char *endian;                    /* "little", "big", or NULL */
+    const char *schema_endian;             /* the schema's: endian, else the imports', else little */
     int bit_le;
 };
 
@@ -103,11 +104,14 @@ static int taken(const ptr_vec *all, const char *bf_name, size_t skip_struct_off
     return 0;
 }
 
-/* A flattened name: the type's own name in CamelCase, or with its outer types' names when
- * another type of the file already has it. */
+/* A flattened name: in CamelCase, after its outer types' names below the root (so that the
+ * names of two files, which binform's imports merge, clash less), and with more of them when
+ * another type or enum of the file already has it. */
 static const char *flat_name(kfile *f, ksy_scope *outer, const char *name, int is_enum)
 {
-    const char *bf = camel(name);
+    const char *bf = outer && outer->parent ? pool_printf("%s%s", outer->bf_name, camel(name)) : camel(name);
+    if (outer && outer->parent)
+        outer = outer->parent;
     size_t off = is_enum ? offsetof(kenum, bf_name) : offsetof(ksy_scope, bf_name);
     const ptr_vec *all = is_enum ? &f->all_enums : &f->all_types;
     for (ksy_scope *s = outer; s && taken(all, bf, off); s = s->parent)
@@ -706,6 +710,28 @@ static int const_scalar(const ynode *n, long long *out)
     return *end == '\0';
 }
 
+/* Two texts, either possibly NULL, alike. */
+static int same_text(const char *a, const char *b) { return a == b || (a && b && strcmp(a, b) == 0); }
+
+/* A meta map's fixed byte order ("little", "big"), or NULL. */
+static const char *endian_of(const ynode *meta)
+{
+    const char *e = scalar(ynode_get(meta, "endian"));
+    return !e ? NULL : strcmp(e, "le") == 0 ? "little" : strcmp(e, "be") == 0 ? "big" : NULL;
+}
+
+/* The byte order of a type's numbers: its own meta/endian, else its outer types', else the
+ * file's (Kaitai's scoping); binform writes it on each field where it differs from the schema. */
+static const char *type_endian(const ksy_scope *s)
+{
+    for (const ksy_scope *t = s; t; t = t->parent) {
+        const char *e = endian_of(ynode_get(t->node, "meta"));
+        if (e)
+            return e;
+    }
+    return s->file->endian;
+}
+
 /* Translates one seq item or positioned instance into `f` (the field's keys). */
 static int field(ksy_scope *s, const ynode *item, const char *id, ksy_buf *f, int is_instance)
 {
@@ -890,6 +916,9 @@ static int field(ksy_scope *s, const ynode *item, const char *id, ksy_buf *f, in
         }
         if (number_type(type, &bf, &endian)) {
             add_raw(f, "type", repeat_n ? pool_printf("\"%s[]\"", bf) : bf);
+            const char *own = type_endian(s);
+            if (!endian && bf[1] != '8' && own && !same_text(own, file->schema_endian))
+                endian = own; /* the type's meta/endian, where it differs from the schema's */
             if (endian)
                 add_key(f, "endian", endian);
             else if (bf[1] != '8' && !file->endian) {
@@ -1242,7 +1271,7 @@ static void put_type(ksy_buf *o, ksy_scope *s)
     const ynode *meta = ynode_get(n, "meta");
     if (meta && meta->kind == YN_MAP && s->parent) {
         for (size_t i = 0; i < meta->len; i++)
-            if (strcmp(meta->keys[i]->text, "id") != 0)
+            if (strcmp(meta->keys[i]->text, "id") != 0 && !(strcmp(meta->keys[i]->text, "endian") == 0 && endian_of(meta)))
                 diag_error(meta->keys[i]->loc, "Kaitai's per-type meta/%s cannot be expressed in binform (byte order is per schema)",
                            meta->keys[i]->text);
     }
@@ -1492,11 +1521,25 @@ static const char *translate(kfile *f)
     const char *title = scalar(ynode_get(meta, "title"));
     if (title)
         put_line(&o, 0, "title", title);
-    put_line(&o, 0, "endian", f->endian ? f->endian : "little");
+    /* a format without a byte order has no numbers that need one: its imports' will do */
+    f->schema_endian = f->endian;
+    for (size_t i = 0; i < f->imports.len && !f->schema_endian; i++)
+        f->schema_endian = ((kfile *)f->imports.items[i])->endian;
+    if (!f->schema_endian)
+        f->schema_endian = "little";
+    put_line(&o, 0, "endian", f->schema_endian);
     const char *d = doc_of(doc);
     if (d)
         put_line(&o, 0, "doc", d);
     const ynode *imports = ynode_get(meta, "imports");
+    for (size_t i = 0; i < f->imports.len; i++) {
+        /* binform gives an imported type the importer's byte order where its fields do not say */
+        kfile *lib = f->imports.items[i];
+        if (lib->endian && !same_text(lib->endian, f->schema_endian))
+            diag_error(imports->loc, "Kaitai's import of '%s' (%s-endian) into a %s format cannot be expressed in binform "
+                       "(imported types take the importer's byte order)", lib->id, lib->endian,
+                       f->endian ? pool_printf("%s-endian", f->endian) : "byte-order-less");
+    }
     if (imports && imports->kind == YN_SEQ && imports->len) {
         ksy_buf_add(&o, "imports:\n");
         for (size_t i = 0; i < imports->len; i++) {
