@@ -156,6 +156,20 @@ static kx *parse_primary(kparser *k)
         while (is_word(*k->p) || (k->p[0] == ':' && k->p[1] == ':' && is_word(k->p[2])))
             k->p += k->p[0] == ':' ? 2 : 1;
         char *word = pool_strndup(s, (size_t)(k->p - s));
+        if (strcmp(word, "sizeof") == 0 && *k->p == '<') {
+            const char *end = strchr(k->p, '>');
+            if (!end) {
+                fail(k, "%s: '>' expected", "sizeof");
+                return NULL;
+            }
+            const char *n = ksy_sizeof_type(k->scope, pool_strndup(k->p + 1, (size_t)(end - k->p - 1)), here(k));
+            k->p = end + 1;
+            if (!n) {
+                k->failed = 1;
+                return NULL;
+            }
+            return node(KX_NUM, n);
+        }
         if (strcmp(word, "sizeof") == 0 || strcmp(word, "bitsizeof") == 0) {
             fail(k, "Kaitai's %s<...> cannot be expressed in binform", word);
             return NULL;
@@ -206,6 +220,14 @@ static kx *postfix_member(kparser *k, kx *a, const char *name)
             return NULL;
         }
         return node(KX_NAME, io);
+    }
+    if (strcmp(name, "_sizeof") == 0 && a->kind == KX_NAME) {
+        const char *n = ksy_sizeof_field(k->scope, a->text, here(k));
+        if (!n) {
+            k->failed = 1;
+            return NULL;
+        }
+        return node(KX_NUM, n);
     }
     if (strcmp(name, "length") == 0 || strcmp(name, "size") == 0)
         return call1("len", a);

@@ -1412,6 +1412,87 @@ static void put_enum(ksy_buf *o, const kenum *e)
     }
 }
 
+/* ---- Kaitai's sizeof<T>: a constant where the type's layout is fixed ---- */
+
+static long long static_size_of_type(ksy_scope *t, int depth);
+
+/* The bytes a seq item takes whatever the input, or -1. */
+static long long static_size_of_item(ksy_scope *s, const ynode *item, int depth)
+{
+    if (item->kind != YN_MAP || ynode_get(item, "if") || ynode_get(item, "pos") || ynode_get(item, "size-eos") ||
+        ynode_get(item, "terminator") || ynode_get(item, "process"))
+        return -1;
+    long long count = 1, size;
+    const ynode *repeat = ynode_get(item, "repeat");
+    if (repeat && !(scalar(repeat) && !strcmp(scalar(repeat), "expr") && const_scalar(ynode_get(item, "repeat-expr"), &count)))
+        return -1;
+    const ynode *contents = ynode_get(item, "contents"), *size_n = ynode_get(item, "size"), *type_n = ynode_get(item, "type");
+    const char *type = scalar(type_n), *bf, *endian;
+    if (contents) {
+        if (contents->kind == YN_SEQ)
+            size = (long long)contents->len;
+        else if (scalar(contents))
+            size = (long long)strlen(scalar(contents));
+        else
+            return -1;
+    } else if (size_n) {
+        if (!const_scalar(size_n, &size))
+            return -1;
+    } else if (type && number_type(type, &bf, &endian)) {
+        size = atoi(bf + 1) / 8;
+    } else if (type && strcmp(type, "str") && strcmp(type, "strz")) {
+        ptr_vec args = {0};
+        ksy_scope *t = resolve_type(s, split_args(type, &args));
+        if (!t || (size = static_size_of_type(t, depth + 1)) < 0)
+            return -1;
+    } else
+        return -1;
+    return count * size;
+}
+
+static long long static_size_of_type(ksy_scope *t, int depth)
+{
+    const ynode *seq = ynode_get(t->node, "seq");
+    if (depth > 64 || (seq && seq->kind != YN_SEQ))
+        return -1;
+    long long total = 0;
+    for (size_t i = 0; seq && i < seq->len; i++) {
+        long long n = static_size_of_item(t, seq->values[i], depth);
+        if (n < 0)
+            return -1;
+        total += n;
+    }
+    return total;
+}
+
+const char *ksy_sizeof_type(ksy_scope *scope, const char *name, src_loc at)
+{
+    ksy_scope *t = resolve_type(scope, name);
+    long long n = t ? static_size_of_type(t, 0) : -1;
+    if (n < 0) {
+        diag_error(at, "Kaitai's sizeof<%s> of a type %s cannot be expressed in binform", name,
+                   t ? "whose size depends on the input (or on bit fields)" : "it cannot find");
+        return NULL;
+    }
+    return pool_printf("%lld", n);
+}
+
+const char *ksy_sizeof_field(ksy_scope *scope, const char *name, src_loc at)
+{
+    const ynode *seq = ynode_get(scope->node, "seq");
+    for (size_t i = 0; seq && seq->kind == YN_SEQ && i < seq->len; i++) {
+        const ynode *item = seq->values[i];
+        const char *id = scalar(ynode_get(item, "id"));
+        if (!id || strcmp(id, name) != 0)
+            continue;
+        long long n = static_size_of_item(scope, item, 0);
+        if (n >= 0)
+            return pool_printf("%lld", n);
+    }
+    diag_error(at, "Kaitai's '%s._sizeof' of a field whose size is not fixed cannot be expressed in binform", name);
+    return NULL;
+}
+
 /* ---- where each type's `_io` starts ---- */
 
 static void note_io(ksy_scope *t, io_origin o)

@@ -44,4 +44,9 @@ int ksy_is_float(ksy_scope *scope, const char *name);
  * type; every field of the type passes the parent's PATH), or NULL (reported). */
 const char *ksy_parent_param(ksy_scope *scope, const char *path, src_loc at);
 
+/* Kaitai's sizeof<NAME> and NAME._sizeof (a field of the current type) where the layout is
+ * fixed: the number of bytes as text, or NULL (reported). */
+const char *ksy_sizeof_type(ksy_scope *scope, const char *name, src_loc at);
+const char *ksy_sizeof_field(ksy_scope *scope, const char *name, src_loc at);
+
 #endif
