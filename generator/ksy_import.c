@@ -58,6 +58,7 @@ struct ksy_scope {
     int reached; /* from the root, through fields: only those are written */
     /* Kaitai bit fields packed into one integer: name -> "bitsN.name" */
     ptr_vec bit_names, bit_paths;
+    int bit_runs;
     /* Kaitai's `_parent.PATH` used in the type: PATH and the parameter that carries it */
     ptr_vec parent_paths, parent_params;
 };
@@ -1088,17 +1089,14 @@ static size_t bit_run(ksy_scope *s, const ynode *seq, size_t from, ksy_buf *o)
     if (!n)
         return 0;
     int width = bytes * 8;
-    const char *name = pool_printf("bits%zu", s->bit_names.len ? s->bit_paths.len : 0);
-    for (size_t i = 0; i < s->bit_paths.len; i++)
-        if (!strncmp(s->bit_paths.items[i], name, strlen(name)))
-            name = pool_printf("bits%zu_%zu", from, i);
+    const char *name = pool_printf("bits%d", s->bit_runs++);
     ksy_buf f = {0};
     add_key(&f, "name", name);
     add_key(&f, "type", pool_printf("u%d", width));
     add_key(&f, "endian", run_le ? "little" : "big");
-    add_key(&f, "doc", pool_printf("Kaitai's bit fields %s to %s, packed in %d bits.",
-                                   scalar(ynode_get(seq->values[from], "id")),
-                                   scalar(ynode_get(seq->values[from + n - 1], "id")), width));
+    const char *first = scalar(ynode_get(seq->values[from], "id")), *last = scalar(ynode_get(seq->values[from + n - 1], "id"));
+    add_key(&f, "doc", n == 1 ? pool_printf("Kaitai's bit field %s, in %d bits.", first, width)
+                              : pool_printf("Kaitai's bit fields %s to %s, packed in %d bits.", first, last, width));
     ksy_buf_add(&f, "bits:\n");
     /* binform lists sub-fields from the most significant bit down; Kaitai's little-endian bit
      * order takes the least significant first */
@@ -1254,6 +1252,7 @@ static void put_type(ksy_buf *o, ksy_scope *s)
 {
     const ynode *n = s->node;
     s->bit_names.len = s->bit_paths.len = 0; /* each pass packs the bits anew */
+    s->bit_runs = 0;
     ksy_buf_add(o, pool_printf("  %s:\n", s->bf_name));
     if (n->kind != YN_MAP) {
         diag_error(n->loc, "a Kaitai type is a map (seq, instances, types, ...)");

@@ -226,7 +226,7 @@ class Evaluator:
             return Value(computed[name], "value")
         # Kaitai's bit fields, packed by the importer into `bitsN` with `bits:` sub-fields
         for key, val in v.v.items():
-            if key.endswith("_" + name) and key[: -len(name) - 1] in v.v and re.fullmatch(r"bits\d+(_\d+)?", key[: -len(name) - 1]):
+            if key.endswith("_" + name) and key[: -len(name) - 1] in v.v and re.fullmatch(r"bits\d+", key[: -len(name) - 1]):
                 return Value(val, "u64")
         if any(f.get("name") == name for f in self.fields_of(v.t) or []):
             return None  # a field the dump leaves out: absent (`if`)
