@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "yaml_tree.h"
@@ -69,12 +70,15 @@ struct kfile {
     ptr_vec all_types, all_enums, imports; /* imports: kfile* */
     const char *endian;                    /* "little", "big", or NULL */
     const char *schema_endian;             /* the schema's: endian, else the imports', else little */
+    const char *out_path;                  /* where its schema is written */
+    int is_import;                         /* written as a library of the main format's types */
     int bit_le;
 };
 
 static ptr_vec include_dirs;
 static int parent_params_added; /* in this pass: another pass is needed to pass them */
-static ptr_vec loaded; /* kfile*, to load each import once */
+static ptr_vec loaded; /* kfile*, to load each import once; the main format first */
+static const char *main_out;
 
 static const char *scalar(const ynode *n) { return n && n->kind == YN_SCALAR ? n->text : NULL; }
 
@@ -180,6 +184,8 @@ static kfile *load_ksy(const char *path, const src_loc *from)
     kfile *f = pool_alloc(sizeof *f);
     f->path = pool_strdup(path);
     vec_push(&loaded, f);
+    if (loaded.len == 1)
+        f->out_path = main_out;
     const ynode *meta = ynode_get(doc, "meta");
     f->id = scalar(ynode_get(meta, "id"));
     if (!f->id) {
@@ -211,8 +217,18 @@ static kfile *load_ksy(const char *path, const src_loc *from)
             continue;
         }
         kfile *lib = load_ksy(found, &imports->values[i]->loc);
-        if (lib)
-            vec_push(&f->imports, lib);
+        if (!lib)
+            continue;
+        vec_push(&f->imports, lib);
+        if (!lib->out_path) {
+            /* its schema goes where the importer's `imports:` entry finds it */
+            kfile *main_file = loaded.items[0];
+            const char *base = name[0] == '/' ? main_file->out_path : f->out_path;
+            const char *slash = strrchr(base, '/');
+            lib->out_path = slash ? pool_printf("%.*s/%s.yaml", (int)(slash - base), base, name[0] == '/' ? name + 1 : name)
+                                  : pool_printf("%s.yaml", name[0] == '/' ? name + 1 : name);
+            lib->is_import = 1;
+        }
     }
     (void)from;
     return f;
@@ -355,7 +371,7 @@ const char *ksy_local_name(ksy_scope *scope, const char *name)
 
 const char *ksy_parent_param(ksy_scope *scope, const char *path, src_loc at)
 {
-    if (!scope->parent) {
+    if (!scope->parent && !scope->file->is_import) {
         diag_error(at, "Kaitai's '_parent' in the root type (which has no parent) cannot be expressed in binform");
         return NULL;
     }
@@ -407,7 +423,7 @@ static int plain_ok(const char *s)
     if (!isalpha((unsigned char)s[0]) && s[0] != '_' && !isdigit((unsigned char)s[0]))
         return 0;
     for (const char *p = s; *p; p++)
-        if (!isalnum((unsigned char)*p) && !strchr("_.", *p))
+        if (!isalnum((unsigned char)*p) && !strchr("_./-", *p))
             return 0;
     return 1;
 }
@@ -918,7 +934,8 @@ static int field(ksy_scope *s, const ynode *item, const char *id, ksy_buf *f, in
         if (number_type(type, &bf, &endian)) {
             add_raw(f, "type", repeat_n ? pool_printf("\"%s[]\"", bf) : bf);
             const char *own = type_endian(s);
-            if (!endian && bf[1] != '8' && own && !same_text(own, file->schema_endian))
+            /* an imported type takes the importer's byte order: say its own */
+            if (!endian && bf[1] != '8' && own && (file->is_import || !same_text(own, file->schema_endian)))
                 endian = own; /* the type's meta/endian, where it differs from the schema's */
             if (endian)
                 add_key(f, "endian", endian);
@@ -1503,10 +1520,13 @@ static void note_io(ksy_scope *t, io_origin o)
 }
 
 /* A type read inside `size:` has its own stream; one read without it shares its reader's. */
-static void infer_io(kfile *f)
+static void infer_io(void)
 {
     for (int pass = 0; pass < 8; pass++) {
-        for (size_t i = 0; i < f->all_types.len; i++) {
+        for (size_t i = 0, fi = 0; fi < loaded.len; i < ((kfile *)loaded.items[fi])->all_types.len ? i++ : (i = 0, fi++)) {
+            kfile *f = loaded.items[fi];
+            if (i >= f->all_types.len)
+                continue;
             ksy_scope *s = f->all_types.items[i];
             if (s->io == IO_UNKNOWN)
                 continue;
@@ -1528,7 +1548,7 @@ static void infer_io(kfile *f)
                     for (size_t c = 0; c < names.len; c++) {
                         ptr_vec args = {0};
                         ksy_scope *t = resolve_type(s, split_args(names.items[c], &args));
-                        if (t && t->file == f)
+                        if (t)
                             /* unsized inside a substream: relative to a start no name reaches */
                             note_io(t, sized ? IO_START : s->io == IO_FILE ? IO_FILE : IO_MIXED);
                     }
@@ -1559,8 +1579,8 @@ static void mark_reached(ksy_scope *s)
             for (size_t c = 0; c < names.len; c++) {
                 ptr_vec args = {0};
                 ksy_scope *t = resolve_type(s, split_args(names.items[c], &args));
-                if (t && t->file == s->file)
-                    mark_reached(t);
+                if (t)
+                    mark_reached(t); /* in this file or an imported one */
             }
         }
     }
@@ -1593,11 +1613,17 @@ static const char *translate(kfile *f)
         if (!strcmp(k, "ks-opaque-types") && scalar(meta->values[i]) && !strcmp(scalar(meta->values[i]), "true"))
             diag_error(meta->keys[i]->loc, "Kaitai's opaque types cannot be expressed in binform");
     }
-    if (ynode_get(doc, "params"))
+    if (ynode_get(doc, "params") && !f->is_import)
         diag_error(ynode_get(doc, "params")->loc, "Kaitai's parameters of the root type cannot be expressed in binform "
                    "(a file's root takes no parameters)");
-    ksy_buf_add(&o, pool_printf("# Imported from %s by bfgen import.\n", f->path));
-    put_line(&o, 0, "format", f->id);
+    if (f->is_import) {
+        kfile *main_file = loaded.items[0];
+        ksy_buf_add(&o, pool_printf("# Imported from %s by bfgen import, for %s: the types it reads.\n", f->path,
+                                    main_file->path));
+    } else {
+        ksy_buf_add(&o, pool_printf("# Imported from %s by bfgen import.\n", f->path));
+        put_line(&o, 0, "format", f->id);
+    }
     const char *title = scalar(ynode_get(meta, "title"));
     if (title)
         put_line(&o, 0, "title", title);
@@ -1631,19 +1657,23 @@ static const char *translate(kfile *f)
             ksy_buf_add(&o, "\n");
         }
     }
-    ksy_buf_add(&o, "files:\n  - name: file\n");
-    put_line(&o, 4, "root", f->root->bf_name);
     const ynode *ext = ynode_get(meta, "file-extension");
-    if (scalar(ext))
-        ksy_buf_add(&o, pool_printf("    extensions: [%s]\n", scalar(ext)));
+    if (!f->is_import) {
+        ksy_buf_add(&o, "files:\n  - name: file\n");
+        put_line(&o, 4, "root", f->root->bf_name);
+        if (scalar(ext))
+            ksy_buf_add(&o, pool_printf("    extensions: [%s]\n", scalar(ext)));
+    }
     if (f->all_enums.len) {
         ksy_buf_add(&o, "enums:\n");
         for (size_t i = 0; i < f->all_enums.len; i++)
             put_enum(&o, f->all_enums.items[i]);
     }
-    infer_io(f);
-    ksy_buf_add(&o, "types:\n");
-    mark_reached(f->root);
+    mark_reached(((kfile *)loaded.items[0])->root);
+    size_t reached = 0;
+    for (size_t i = 0; i < f->all_types.len; i++)
+        reached += ((ksy_scope *)f->all_types.items[i])->reached;
+    ksy_buf_add(&o, reached ? "types:\n" : "types: {}\n");
     for (size_t i = 0; i < f->all_types.len; i++) {
         ksy_scope *t = f->all_types.items[i];
         if (t->reached)
@@ -1654,13 +1684,25 @@ static const char *translate(kfile *f)
     return ksy_buf_text(&o);
 }
 
+/* The folders on the way to `path`, for imports written into subfolders. */
+static void make_parent_dirs(const char *path)
+{
+    char *p = pool_strdup(path);
+    for (char *slash = strchr(p + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+        *slash = '\0';
+        mkdir(p, 0777); /* exists already, or fopen reports */
+        *slash = '/';
+    }
+}
+
 static void import_usage(FILE *out)
 {
     fprintf(out, "usage: bfgen import FILE.ksy [-I DIR]... -o FILE.yaml\n"
                  "  translates a Kaitai Struct format into a binform schema; what binform cannot\n"
                  "  express is an error at the .ksy's file:line:col naming the Kaitai construct.\n"
                  "  -I DIR     where imported .ksy files are looked for (after the importer's folder)\n"
-                 "  -o FILE    the schema to write (- for standard output)\n");
+                 "  -o FILE    the schema to write (- for standard output); the formats it imports are\n"
+                 "             written beside it (their imports: names), with the types it reads\n");
 }
 
 int ksy_import_main(int argc, char **argv)
@@ -1695,7 +1737,10 @@ int ksy_import_main(int argc, char **argv)
         import_usage(stderr);
         return 2;
     }
+    main_out = strcmp(out, "-") == 0 ? "./-" : out;
     kfile *f = load_ksy(in, NULL);
+    if (f)
+        infer_io();
     /* `_parent.x` makes a parameter of the type, which the types that read it must pass: quiet
      * passes until no parameter is added, then the one that reports and writes */
     int quiet_errors = 0;
@@ -1703,24 +1748,38 @@ int ksy_import_main(int argc, char **argv)
         parent_params_added = 0;
         int before = diag_error_count();
         diag_set_quiet(1);
-        translate(f);
+        for (size_t i = 0; i < loaded.len; i++)
+            translate(loaded.items[i]);
         diag_set_quiet(0);
         quiet_errors += diag_error_count() - before;
         if (!parent_params_added)
             break;
     }
-    const char *text = f ? translate(f) : NULL;
+    const char **texts = pool_alloc(sizeof *texts * (loaded.len + 1));
+    for (size_t i = 0; f && i < loaded.len; i++)
+        texts[i] = translate(loaded.items[i]);
     int errors = diag_error_count() - quiet_errors;
-    if (errors) {
+    if (errors || !f) {
         fprintf(stderr, "bfgen import: %d error%s\n", errors, errors == 1 ? "" : "s");
         pool_release_all();
         return 1;
     }
-    FILE *o = strcmp(out, "-") == 0 ? stdout : fopen(out, "w");
     int status = 0;
-    if (!o || fputs(text, o) == EOF || (o != stdout && fclose(o) != 0)) {
-        fprintf(stderr, "bfgen import: cannot write %s\n", out);
-        status = 2;
+    for (size_t i = 0; i < loaded.len && !status; i++) {
+        /* the main format to OUT; what it imports beside it, where its `imports:` finds them */
+        kfile *k = loaded.items[i];
+        const char *path = i == 0 ? out : k->out_path;
+        if (i && strcmp(out, "-") == 0) {
+            fprintf(stderr, "bfgen import: %s imports %s: give -o FILE to write both\n", in, k->path);
+            status = 2;
+            break;
+        }
+        make_parent_dirs(path);
+        FILE *o = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
+        if (!o || fputs(texts[i], o) == EOF || (o != stdout && fclose(o) != 0)) {
+            fprintf(stderr, "bfgen import: cannot write %s\n", path);
+            status = 2;
+        }
     }
     pool_release_all();
     return status;

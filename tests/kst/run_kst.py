@@ -31,9 +31,10 @@ class Unsupported(Exception):
 
 
 class EnumLit:
-    def __init__(self, path):
+    def __init__(self, path, enums=None):
         self.path = path
         self.name = path.split("::")[-1]
+        self.enums = enums or {}  # enum name -> {member: value}, of the imported schema
 
     def __repr__(self):
         return self.path
@@ -185,7 +186,7 @@ class Evaluator:
             if text == "null":
                 return None
             if "::" in text:
-                return EnumLit(text)
+                return EnumLit(text, self.schema.get("_enums"))
             if text.startswith("_"):
                 raise Unsupported(f"Kaitai's '{text}' in an assert")
             return self.member(self.root, text)
@@ -321,10 +322,15 @@ def apply_op(op, a, b):
 
 def same(a, b):
     a, b = plain(a), plain(b)
-    if isinstance(b, EnumValue) or isinstance(a, EnumLit):
+    if isinstance(b, EnumValue) or (isinstance(b, EnumLit) and not isinstance(a, EnumValue)):
         a, b = b, a
     if isinstance(a, EnumValue):
         return a == b
+    if isinstance(a, EnumLit) and isinstance(b, int) and not isinstance(b, bool):
+        # a named value holds the enum's number: the member's value in the schema's enum
+        parts = a.path.split("::")
+        enum = "".join(p.title().replace("_", "") for p in parts[-2:-1])
+        return any(members.get(a.name) == b for name, members in a.enums.items() if name.endswith(enum))
     if isinstance(a, float) or isinstance(b, float):
         if isinstance(a, (int, float)) and isinstance(b, (int, float)):
             return math.isclose(a, b, rel_tol=1e-6, abs_tol=1e-300)
@@ -358,28 +364,13 @@ def first_error(stderr):
     return lines[0] if lines else "failed"
 
 
-def import_all(opts, ksy, out_yaml, done):
-    """Imports `ksy` and, recursively, what it imports; returns an error line or None."""
-    if out_yaml in done:
-        return None
-    done.add(out_yaml)
+def import_format(opts, ksy, out_yaml):
+    """Imports `ksy` (bfgen import writes what it imports beside it); an error text or None."""
     os.makedirs(os.path.dirname(out_yaml), exist_ok=True)
     # absolute imports (`/dir/name`) are looked for where Kaitai's tests look: formats/ks_path
     r = run([opts.bfgen, "import", ksy, "-I", os.path.join(opts.formats, "ks_path"), "-I", opts.formats, "-o", out_yaml])
     if r.returncode != 0:
         return "\n".join(l for l in r.stderr.splitlines() if ": error: " in l) or first_error(r.stderr)
-    for name in ksy_imports(ksy):
-        if name.startswith("/"):
-            src = os.path.join(opts.formats, "ks_path", name[1:] + ".ksy")
-            if not os.path.exists(src):
-                src = os.path.join(opts.formats, name[1:] + ".ksy")
-            dst = os.path.join(opts.out, name[1:] + ".yaml")
-        else:
-            src = os.path.normpath(os.path.join(os.path.dirname(ksy), name + ".ksy"))
-            dst = os.path.normpath(os.path.join(os.path.dirname(out_yaml), name + ".yaml"))
-        err = import_all(opts, src, dst, done)
-        if err:
-            return err
     return None
 
 
@@ -391,6 +382,9 @@ def load_schema(path, types, seen):
         doc = yaml.safe_load(f)
     for name, t in (doc.get("types") or {}).items():
         types[name] = t.get("fields") or []
+    for name, e in (doc.get("enums") or {}).items():
+        types.setdefault("_enums", {})[name] = {m: (v["value"] if isinstance(v, dict) else v)
+                                                for m, v in (e.get("values") or {}).items()}
     imports = doc.get("imports") or []
     for name in [imports] if isinstance(imports, str) else imports:
         load_schema(os.path.join(os.path.dirname(path), name), types, seen)
@@ -408,21 +402,22 @@ def spec_result(opts, kst_path):
         return "declined", sid, f"no format {sid}.ksy", False
     if not os.path.exists(data):
         return "declined", sid, f"no input {spec.get('data')}", False
-    out_yaml = os.path.join(opts.out, sid + ".yaml")
-    err = import_all(opts, ksy, out_yaml, set())
+    # a folder per spec: a format imported by another holds only the types that one reads
+    out_yaml = os.path.join(opts.out, sid, sid + ".yaml")
+    err = import_format(opts, ksy, out_yaml)
     if err:
         return "declined", sid, "import: " + err.replace(opts.formats + "/", "").replace("\n", "\n    "), False
     base = [opts.binform]
-    schema = ["--schema", out_yaml, "--schema-path", opts.out, "--format", sid]
+    schema = ["--schema", out_yaml, "--schema-path", os.path.dirname(out_yaml), "--format", sid]
     dump = run(base + ["dump", "--compact"] + schema + [data], env=opts.env)
     if dump.returncode == 2 and "bfgen" in dump.stderr or "compile" in dump.stderr:
-        return "declined", sid, "schema: " + first_error(dump.stderr).replace(opts.out + "/", ""), False
+        return "declined", sid, "schema: " + first_error(dump.stderr).replace(os.path.dirname(out_yaml) + "/", ""), False
     rt = run(base + ["roundtrip"] + schema + [data], env=opts.env)
     roundtrip = "identical" if rt.returncode == 0 and "identical" in rt.stdout + rt.stderr else None
     if not roundtrip and dump.returncode == 0:
         # Kaitai reads a prefix of the file and ignores the rest: built from the dump, is the
         # file the same bytes as that prefix?
-        json_path, built = os.path.join(opts.out, sid + ".json"), os.path.join(opts.out, sid + ".built")
+        json_path, built = out_yaml[:-5] + ".json", out_yaml[:-5] + ".built"
         with open(json_path, "w", encoding="utf-8") as f:
             f.write(dump.stdout)
         b = run(base + ["build"] + schema[:4] + [json_path, "-o", built], env=opts.env)

@@ -243,6 +243,67 @@ else
     [ $failures -eq $before ] && echo "ok   family.ksy: _parent passed as parameters; the instance read before its use"
 fi
 
+# ---- imports: the imported format is written beside, with only the types the importer reads
+mkdir -p "$work/lib"
+cat > "$work/lib/shapes.ksy" <<'EOF'
+meta:
+  id: shapes
+  endian: le
+seq:
+  - id: whole
+    type: u1
+enums:
+  kind:
+    3: triangle
+types:
+  point:
+    seq:
+      - id: x
+        type: u2
+  unused:
+    seq:
+      - id: y
+        type: u1
+EOF
+cat > "$work/drawing.ksy" <<'EOF'
+meta:
+  id: drawing
+  imports:
+    - lib/shapes
+seq:
+  - id: kind
+    type: u1
+    enum: shapes::kind
+  - id: at
+    type: shapes::point
+EOF
+mkdir -p "$work/out"
+if ! "$bfgen" import "$work/drawing.ksy" -o "$work/out/drawing.yaml" 2> "$work/drawing.err"; then
+    fail "drawing.ksy: refused:"; cat "$work/drawing.err"
+else
+    before=$failures
+    grep -qxF '  - lib/shapes.yaml' "$work/out/drawing.yaml" || fail "drawing.yaml: does not import lib/shapes.yaml"
+    grep -qxF 'endian: little' "$work/out/drawing.yaml" || fail "drawing.yaml: not little-endian like its import"
+    if [ ! -f "$work/out/lib/shapes.yaml" ]; then
+        fail "drawing.ksy: lib/shapes.yaml was not written beside drawing.yaml"
+    else
+        grep -q '^files:' "$work/out/lib/shapes.yaml" && fail "shapes.yaml: an imported schema with files:"
+        grep -qxF '  Point:' "$work/out/lib/shapes.yaml" || fail "shapes.yaml: no type Point"
+        grep -qxF '        endian: little' "$work/out/lib/shapes.yaml" || fail "shapes.yaml: Point.x without its own byte order"
+        grep -qxF '  Unused:' "$work/out/lib/shapes.yaml" && fail "shapes.yaml: the unread type Unused is there"
+        grep -qxF '  Shapes:' "$work/out/lib/shapes.yaml" && fail "shapes.yaml: the unread root type Shapes is there"
+    fi
+    printf '\003\001\002' > "$work/one.drawing"
+    if "$binform" dump --compact --schema "$work/out/drawing.yaml" --format drawing "$work/one.drawing" \
+            > "$work/drawing.json" 2> "$work/drawing.err"; then
+        grep -qF '"kind":{"name":"triangle","value":3}' "$work/drawing.json" && grep -qF '"x":513' "$work/drawing.json" ||
+            fail "one.drawing: not a triangle at 513: $(cat "$work/drawing.json")"
+    else
+        fail "one.drawing: binform cannot read it with the imported schema:"; cat "$work/drawing.err"
+    fi
+    [ $failures -eq $before ] && echo "ok   drawing.ksy: its import written beside it, with the types it reads"
+fi
+
 # ---- what binform cannot say yet: one located error each, naming the Kaitai construct
 cat > "$work/nope.ksy" <<'EOF'
 meta:
