@@ -150,7 +150,7 @@ static void collect(kfile *f, ksy_scope *s)
         collect(f, s->types.items[i]);
 }
 
-static kfile *load_ksy(const char *path, const src_loc *from);
+static kfile *load_ksy(const char *path, const char *out_path);
 
 /* Finds an import: beside the importer, then in each -I folder. */
 static char *find_import(const char *name, const char *importer)
@@ -169,7 +169,8 @@ static char *find_import(const char *name, const char *importer)
     return NULL;
 }
 
-static kfile *load_ksy(const char *path, const src_loc *from)
+/* Loads a .ksy once (and what it imports); `out_path` is where its schema will be written. */
+static kfile *load_ksy(const char *path, const char *out_path)
 {
     for (size_t i = 0; i < loaded.len; i++)
         if (strcmp(((kfile *)loaded.items[i])->path, path) == 0)
@@ -184,8 +185,8 @@ static kfile *load_ksy(const char *path, const src_loc *from)
     kfile *f = pool_alloc(sizeof *f);
     f->path = pool_strdup(path);
     vec_push(&loaded, f);
-    if (loaded.len == 1)
-        f->out_path = main_out;
+    f->out_path = out_path;
+    f->is_import = loaded.len > 1;
     const ynode *meta = ynode_get(doc, "meta");
     f->id = scalar(ynode_get(meta, "id"));
     if (!f->id) {
@@ -216,21 +217,16 @@ static kfile *load_ksy(const char *path, const src_loc *from)
             diag_error(imports->values[i]->loc, "import '%s' not found beside %s or in an -I folder", name ? name : "?", path);
             continue;
         }
-        kfile *lib = load_ksy(found, &imports->values[i]->loc);
-        if (!lib)
-            continue;
-        vec_push(&f->imports, lib);
-        if (!lib->out_path) {
-            /* its schema goes where the importer's `imports:` entry finds it */
-            kfile *main_file = loaded.items[0];
-            const char *base = name[0] == '/' ? main_file->out_path : f->out_path;
-            const char *slash = strrchr(base, '/');
-            lib->out_path = slash ? pool_printf("%.*s/%s.yaml", (int)(slash - base), base, name[0] == '/' ? name + 1 : name)
-                                  : pool_printf("%s.yaml", name[0] == '/' ? name + 1 : name);
-            lib->is_import = 1;
-        }
+        /* its schema goes where the importer's `imports:` entry finds it */
+        kfile *main_file = loaded.items[0];
+        const char *base = name[0] == '/' ? main_file->out_path : f->out_path;
+        const char *slash = strrchr(base, '/');
+        const char *rel = name[0] == '/' ? name + 1 : name;
+        const char *out = slash ? pool_printf("%.*s/%s.yaml", (int)(slash - base), base, rel) : pool_printf("%s.yaml", rel);
+        kfile *lib = load_ksy(found, out);
+        if (lib)
+            vec_push(&f->imports, lib);
     }
-    (void)from;
     return f;
 }
 
@@ -1154,8 +1150,9 @@ static void put_params(ksy_buf *o, ksy_scope *s)
     for (size_t i = 0; i < n; i++) {
         const ynode *p = params->values[i];
         const char *id = scalar(ynode_get(p, "id")), *t = scalar(ynode_get(p, "type"));
-        const char *bf, *endian;
-        if (!id || !t || !(number_type(t, &bf, &endian) || !strcmp(t, "bool") || resolve_enum(s, t)) || bf[0] == 'f') {
+        const char *bf = "", *endian;
+        int number = t && number_type(t, &bf, &endian);
+        if (!id || !t || !(number || !strcmp(t, "bool") || resolve_enum(s, t)) || bf[0] == 'f') {
             diag_error(p->loc, "Kaitai's parameter of type '%s' cannot be expressed in binform (parameters are integers)",
                        t ? t : "?");
             continue;
@@ -1738,7 +1735,7 @@ int ksy_import_main(int argc, char **argv)
         return 2;
     }
     main_out = strcmp(out, "-") == 0 ? "./-" : out;
-    kfile *f = load_ksy(in, NULL);
+    kfile *f = load_ksy(in, main_out);
     if (f)
         infer_io();
     /* `_parent.x` makes a parameter of the type, which the types that read it must pass: quiet

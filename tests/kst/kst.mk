@@ -1,11 +1,12 @@
 # Kaitai Struct through `bfgen import` (included by the Makefile).
 #
 # test-ksy-import (a step of make test): small .ksy formats written in the test, their imported
-# schemas, a file read with one, and the located errors for what binform cannot express.
+# schemas, files read with them, and the located errors for what binform cannot express; bfgen
+# with the sanitizers (tests/bfgen/bfgen.mk), so that undefined behaviour fails the test.
 TEST_STEPS += test-ksy-import
 .PHONY: test-ksy-import kst
-test-ksy-import: $(BFGEN) $(BINFORM)
-	@sh tests/kst/test_ksy_import.sh $(BFGEN) $(BINFORM)
+test-ksy-import: $(SAN_BFGEN) $(BINFORM)
+	@ASAN_OPTIONS=detect_leaks=1 sh tests/kst/test_ksy_import.sh $(SAN_BFGEN) $(BINFORM)
 
 # make kst [KST_SPECS=DIR]: Kaitai's own specs (by default the 250 of $(SHARED)/kaitai-tests;
 # their formats and inputs are always read from there): each spec's format imported, its input
