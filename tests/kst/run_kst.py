@@ -21,7 +21,11 @@ import re
 import subprocess
 import sys
 
-import yaml
+try:
+    import yaml
+except ImportError:
+    print("kst: Python's yaml module is missing (Debian: python3-yaml)")
+    sys.exit(2)
 
 # ---- Kaitai's expression language, as far as the asserts use it, over binform's dump ----
 
@@ -393,9 +397,14 @@ def load_schema(path, types, seen):
 
 def spec_result(opts, kst_path):
     """(status, spec id, detail, roundtrip ok)."""
-    with open(kst_path, encoding="utf-8") as f:
-        spec = yaml.safe_load(f)
-    sid = spec.get("id") or os.path.basename(kst_path)[:-4]
+    try:
+        with open(kst_path, encoding="utf-8") as f:
+            spec = yaml.safe_load(f)
+        if not isinstance(spec, dict):
+            raise ValueError("not a map")
+    except (OSError, ValueError, yaml.YAMLError) as e:
+        return "declined", os.path.basename(kst_path)[:-4], f"the spec cannot be read: {e}", False
+    sid = str(spec.get("id") or os.path.basename(kst_path)[:-4])
     ksy = os.path.join(opts.formats, sid + ".ksy")
     data = os.path.join(opts.inputs, str(spec.get("data", "")))
     if not os.path.exists(ksy):
@@ -451,6 +460,14 @@ def spec_result(opts, kst_path):
     return "passed", sid, "", roundtrip
 
 
+def guarded(opts, kst_path):
+    """spec_result, with what the runner did not foresee counted as a failure, not a crash."""
+    try:
+        return spec_result(opts, kst_path)
+    except Exception as e:  # noqa: BLE001 - any surprise is one failed spec, reported
+        return "failed", os.path.basename(kst_path)[:-4], f"the runner: {type(e).__name__}: {e}", False
+
+
 def reason_key(detail):
     """The construct a declined spec is blocked by, for the tally."""
     m = re.search(r"Kaitai's (.*?)(?: \(| cannot| is not| here| in type| on a| of a|$)", detail)
@@ -484,7 +501,7 @@ def main():
     opts.env = dict(os.environ, XDG_CACHE_HOME=os.path.join(opts.out, "cache"))
     specs = sorted(os.path.join(opts.specs, n) for n in os.listdir(opts.specs) if n.endswith(".kst"))
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, opts.jobs)) as pool:
-        results = list(pool.map(lambda s: spec_result(opts, s), specs))
+        results = list(pool.map(lambda s: guarded(opts, s), specs))
     counts = collections.Counter(r[0] for r in results)
     for status, sid, detail, _ in results:
         if status != "declined":
