@@ -829,6 +829,8 @@ static int field(ksy_scope *s, const ynode *item, const char *id, ksy_buf *f, in
             add_raw(f, "type", repeat_n ? "\"cstr[]\"" : "cstr");
         } else if (is_str && size_n && const_scalar(size_n, &len) && len > 0) {
             add_raw(f, "type", pool_printf("\"char[%lld]\"", len));
+            if (!zero_term) /* said where a reader of the schema sees it */
+                ksy_buf_add(f, "# Kaitai's str keeps zero bytes inside its size; char[N] ends at the first one\n");
         } else if (is_str) {
             diag_error(type_n->loc, "Kaitai's variable-length string (str with a size from an expression, size-eos or "
                        "a terminator inside a size) cannot be expressed in binform (strings need a constant length)");
