@@ -22,7 +22,7 @@ SHARED ?= $(abspath ../shared)
 # The build's; the tests' (the console ROM needs gcc-mips-linux-gnu and cen64, which needs a
 # display: xvfb, xauth; the page tests need chromium, Pillow decodes DDS beside ours); the fuzzers' (clang and libFuzzer).
 BUILD_PKGS := gcc make pkg-config libyaml-dev liblua5.4-dev libpng-dev binutils-mips-linux-gnu
-TEST_PKGS := libcriterion-dev gcc-mips-linux-gnu cen64 xvfb xauth chromium python3-pil
+TEST_PKGS := libcriterion-dev gcc-mips-linux-gnu cen64 xvfb xauth chromium python3-pil python3-yaml
 FUZZ_PKGS := clang libclang-rt-14-dev
 # Which of them a run needs follows from its goals: none to clean, the build's to build,
 # generate and install, the fuzzers' too for fuzz*, the tests' too for everything else (test,
@@ -289,6 +289,7 @@ TEST_BINS += $(patsubst %.c,$(BUILD)/tests/%,$(notdir $(TEST_SRC)))
 -include generator/docs.mk
 -include tests/fuzz/fuzz.mk
 -include tests/bfgen/bfgen.mk
+-include tests/kst/kst.mk
 
 # `make test` in two phases, each with TEST_JOBS jobs even when make was started without -j
 # (a make started with -j keeps its own): everything is built first, then the test binaries

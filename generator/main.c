@@ -10,6 +10,7 @@
 #include "bf_version.h"
 #include "emit.h"
 #include "imports.h"
+#include "ksy_import.h"
 #include "model.h"
 #include "yaml_tree.h"
 
@@ -21,6 +22,7 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: bfgen [OPTIONS] SCHEMA.yaml...\n"
+            "       bfgen import FILE.ksy [-I DIR]... -o FILE.yaml   (a Kaitai Struct format)\n"
             "  -o, --out DIR        where generated files go (default: generated)\n"
             "  --emit PARTS         only these, comma-separated: header, reader, writer, validator,\n"
             "                       access, meta, index, docs, view (default: all), or view-same (the\n"
@@ -141,6 +143,8 @@ int main(int argc, char **argv)
 {
     /* one write per diagnostic, not one per piece of it: a schema can have many */
     setvbuf(stderr, NULL, _IOLBF, 0);
+    if (argc > 1 && strcmp(argv[1], "import") == 0)
+        return ksy_import_main(argc - 1, argv + 1);
     char found[PATH_MAX + 64];
     const char *out_dir = "generated", *template_dir = NULL;
     int check = 0, syntax_only = 0;
