@@ -1243,8 +1243,8 @@ end
 -- ---- named values: one function over the view each, for those expressions use ------------
 
 -- Appends the functions to C (a value may use others: the list grows while it is written) and
--- returns their prototypes.
-local function value_functions(fmt, ix, C)
+-- returns their prototypes. `pl`: other places than the views' (the validators').
+local function value_functions(fmt, ix, C, pl)
   local protos, used, i = {}, ix.view_values, 1
   while used[i] do
     local u = used[i]
@@ -1254,6 +1254,7 @@ local function value_functions(fmt, ix, C)
     end
     local float = value.expr.vt == "float"
     local env = view_env(fmt, ix, "v")
+    env.places = pl or env.places
     env.pre, env.counter = {}, { n = 0 }
     if u.flat then env.self_flat = { kind = "struct", view = "flat", p = "v", type = u.owner } end
     local body = float and cexpr.cf(value.expr, env) or cexpr.value(value.expr, env)
@@ -1447,5 +1448,16 @@ function M.files(fmt)
   end
   return h, c, same
 end
+
+-- For the validators over views (c_validate.lua): the views' names, places and shapes.
+M.view_type = vt
+M.index = index
+M.places = places
+M.is_flat = is_flat
+M.embedded = embedded
+M.reach = reach
+M.lay_sig = lay_sig
+M.value_fn = value_fn
+M.value_functions = value_functions
 
 return M
