@@ -57,7 +57,7 @@ rom_view_defines = -DROM_WIDTH=$(ROM_WIDTH) -DROM_HEIGHT=$(ROM_HEIGHT) -DROM_DIS
 
 # Everything but the model: the runtime (its file and writer parts need an OS),
 # the generated T3DM code, the scene code, the command lists, the ROM's own C library.
-ROM_LIB_SRCS := $(filter-out runtime/bf_file.c runtime/bf_write.c runtime/bf_save.c,$(wildcard runtime/*.c)) generated/t3dm.c generated/t3dm_validate.c \
+ROM_LIB_SRCS := $(filter-out runtime/bf_file.c runtime/bf_write.c runtime/bf_save.c,$(wildcard runtime/*.c)) generated/t3dm.c generated/t3dm_validate.c generated/t3dm_view.c \
 	$(wildcard n64/host/*.c) $(wildcard n64/driver/*.c) \
 	$(addprefix n64/rom/,libc.c libgcc.c format.c heap.c console.c rsp_task.c vi.c report.c vmov_patch.c)
 ROM_LIB := $(ROM_DIR)/librom.a
