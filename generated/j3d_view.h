@@ -4046,6 +4046,10 @@ static inline size_t j3d_TextureImage_view_data_count(const j3d_TextureImage_vie
 static inline bf_bytes j3d_TextureImage_view_data(const j3d_TextureImage_view *v)
 { return (bf_bytes){v->_doc->data + v->_offset + 0, v->data_count, v->_offset + 0}; }
 
+/* Every rule of the schema over an open model view (j3d_validate.c): adds each finding to
+ * `out` (bf_validate.h); 1 when none is an error. Nothing is allocated but the findings. */
+int j3d_view_validate_model(const j3d_model_view *v, struct bf_findings *out);
+
 #ifdef __cplusplus
 }
 #endif

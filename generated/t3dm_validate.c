@@ -555,8 +555,8 @@ static int64_t t3dm_File_view_v_part_vertex_count(bf_ctx *c, const t3dm_File_vie
         t3dm_Object_view case3 = t3dm_Chunk_view_body_Object((&it1));
         int64_t q2 = 0;
         for (uint32_t i2 = 0; i2 < (uint32_t)((((&it1)->body_kind == T3DM_KIND_OBJECT) ? (&case3)->parts_count : 0)); i2++) {
-            t3dm_Part_view it2 = t3dm_Object_view_parts_at((&case3), i2);
-            q2 = bf_add(q2, bf_load_u16be(c->data + (&it2)->_offset + 4));
+            const uint8_t *it2 = (((&it1)->body_kind == T3DM_KIND_OBJECT) ? c->data + (&case3)->_offset + 32 : bf_view_zeros) + (size_t)i2 * 24;
+            q2 = bf_add(q2, bf_load_u16be(it2 + 4));
         }
         q1 = bf_add(q1, q2);
     }
@@ -574,8 +574,8 @@ static int64_t t3dm_File_view_v_part_index_count(bf_ctx *c, const t3dm_File_view
         t3dm_Object_view case3 = t3dm_Chunk_view_body_Object((&it1));
         int64_t q2 = 0;
         for (uint32_t i2 = 0; i2 < (uint32_t)((((&it1)->body_kind == T3DM_KIND_OBJECT) ? (&case3)->parts_count : 0)); i2++) {
-            t3dm_Part_view it2 = t3dm_Object_view_parts_at((&case3), i2);
-            q2 = bf_add(q2, bf_load_u16be(c->data + (&it2)->_offset + 12));
+            const uint8_t *it2 = (((&it1)->body_kind == T3DM_KIND_OBJECT) ? c->data + (&case3)->_offset + 32 : bf_view_zeros) + (size_t)i2 * 24;
+            q2 = bf_add(q2, bf_load_u16be(it2 + 12));
         }
         q1 = bf_add(q1, q2);
     }
@@ -602,8 +602,8 @@ static int64_t t3dm_Object_view_v_part_triangles(bf_ctx *c, const t3dm_Object_vi
     (void)v;
     int64_t q1 = 0;
     for (uint32_t i1 = 0; i1 < (uint32_t)(v->parts_count); i1++) {
-        t3dm_Part_view it1 = t3dm_Object_view_parts_at(v, i1);
-        q1 = bf_add(q1, bf_div(c, bf_load_u16be(c->data + (&it1)->_offset + 12), 3));
+        const uint8_t *it1 = c->data + v->_offset + 32 + (size_t)i1 * 24;
+        q1 = bf_add(q1, bf_div(c, bf_load_u16be(it1 + 12), 3));
     }
     return q1;
 }
@@ -638,7 +638,7 @@ static int64_t t3dm_File_view_v_object_chunks(bf_ctx *c, const t3dm_File_view *v
 int t3dm_view_validate_model(const t3dm_model_view *mv, struct bf_findings *out)
 {
     t3dm_vmemo m;
-    memset(&m, 0, sizeof m);
+    memset(m.m, 0, sizeof m.m);
     rule_cache cache;
     size_t errors_before = out->errors;
     bf_vctx_init(&m.v, &mv->root, mv->doc.data, mv->doc.size, out);
@@ -664,7 +664,7 @@ int t3dm_validate_model(const t3dm_File *doc, const uint8_t *data, size_t size, 
 int t3dm_view_validate_stream(const t3dm_stream_view *mv, struct bf_findings *out)
 {
     t3dm_vmemo m;
-    memset(&m, 0, sizeof m);
+    memset(m.m, 0, sizeof m.m);
     rule_cache cache;
     size_t errors_before = out->errors;
     bf_vctx_init(&m.v, &mv->root, mv->doc.data, mv->doc.size, out);

@@ -238,22 +238,34 @@ local function view_mode(fmt)
     local o = owner or self_view(env)
     local fl = ix.fields[ref.owner] and ix.fields[ref.owner][ref.name]
     if fl and o.view == "rec" and fl.kind == "struct" and fl.array and not c_view.is_flat(ix, ix.types[fl.type]) then
-      if c_view.reach(ix, fl) ~= "stride" then c_view.places.refuse("an expression walking " .. fl.name) end
       local count = fl.fixed_count and tostring(fl.fixed_count) or (arrow(o) .. fl.name .. "_count")
       if o.guard and not fl.fixed_count then count = string.format("(%s ? %s : 0)", o.guard, count) end
-      return { kind = "array", rec = true, field = fl, count = count, owner_t = ref.owner,
-        owner_v = o.lv and ("&" .. o.lv) or o.v }
+      local at = fl.offset and string.format("%s_offset + %d", arrow(o), fl.offset) or (arrow(o) .. fl.name .. "_at")
+      local p = "c->data + " .. at
+      if o.guard then p = string.format("(%s ? %s : bf_view_zeros)", o.guard, p) end
+      return { kind = "array", rec = true, field = fl, count = count, owner_t = ref.owner, p = p,
+        owner_v = o.lv and ("&" .. o.lv) or o.v, walk = c_view.reach(ix, fl) == "walk" }
     end
     if fl and o.view == "rec" and fl.kind == "struct" and not fl.array and not c_view.embedded(ix, fl)
         and not c_view.is_flat(ix, ix.types[fl.type]) then
       -- laid out again into a view declared before the expression
-      if not env.pre or o.guard then c_view.places.refuse("a structure reached here") end
+      if not env.pre then c_view.places.refuse("a structure reached here") end
       env.counter.n = env.counter.n + 1
       local name = "sub" .. env.counter.n
-      env.pre[#env.pre + 1] = string.format("%s %s = %s(%s);", vt(fl.type), name, acc(ref.owner, fl.name),
-        o.lv and ("&" .. o.lv) or o.v)
-      return { kind = "struct", view = "rec", v = "(&" .. name .. ")", type = fl.type,
-        guard = fl.cond and (arrow(o) .. "has_" .. fl.name) or nil }
+      local call = string.format("%s(%s)", acc(ref.owner, fl.name), o.lv and ("&" .. o.lv) or o.v)
+      local guard = fl.cond and (arrow(o) .. "has_" .. fl.name)
+      if o.guard then
+        -- (an absent owner has no view to lay it out from: it reads as zeros)
+        env.pre[#env.pre + 1] = string.format("%s %s;", vt(fl.type), name)
+        env.pre[#env.pre + 1] = string.format("if (%s)", o.guard)
+        env.pre[#env.pre + 1] = string.format("    %s = %s;", name, call)
+        env.pre[#env.pre + 1] = "else"
+        env.pre[#env.pre + 1] = string.format("    memset(&%s, 0, sizeof %s);", name, name)
+        guard = guard and string.format("%s && %s", o.guard, guard) or o.guard
+      else
+        env.pre[#env.pre + 1] = string.format("%s %s = %s;", vt(fl.type), name, call)
+      end
+      return { kind = "struct", view = "rec", v = "(&" .. name .. ")", type = fl.type, guard = guard }
     end
     local p = c_view.places.field(env, owner, ref)
     if p.kind == "switch" and o.view == "rec" and not o.guard then
@@ -261,11 +273,44 @@ local function view_mode(fmt)
     end
     return p
   end
-  function places.each(env, arr, i, it, elem_env, pre)
+  function places.each(env, arr, i, it, elem_env, pre, body, outer)
     if not arr.rec then return c_view.places.each(env, arr, i, it, elem_env, pre) end
     local fl = arr.field
+    if arr.walk then
+      -- one after the other: each element starts where the one before ends
+      outer[#outer + 1] = string.format("%s %s;", vt(fl.type), it)
+      pre[#pre + 1] = string.format("    if (!(%s ? %s(%s, &%s) : %s(%s, &%s)))", i, acc(arr.owner_t, fl.name .. "_next"),
+        arr.owner_v, it, acc(arr.owner_t, fl.name .. "_first"), arr.owner_v, it)
+      pre[#pre + 1] = "        break;"
+      elem_env.it = "(&" .. it .. ")"
+      return
+    end
+    if m.reads_only_fixed({ body }, fl.type) then
+      -- only numbers at fixed offsets: read where the element lies, without laying it out
+      pre[#pre + 1] = string.format("    const uint8_t *%s = %s + (size_t)%s * %d;", it, arr.p, i, ix.types[fl.type].size)
+      elem_env.it, elem_env.it_bytes = it, true
+      return
+    end
     pre[#pre + 1] = string.format("    %s %s = %s(%s, %s);", vt(fl.type), it, acc(arr.owner_t, fl.name .. "_at"), arr.owner_v, i)
     elem_env.it = "(&" .. it .. ")"
+  end
+  -- offset(a): a place in an absent structure is where the reader's zero structure puts it
+  function places.offset(env, a)
+    local owner = a.k == "member" and cexpr.place(a.a, env) or self_view(env)
+    local fl = ix.fields[a.field.owner][a.field.name]
+    if owner.view == "flat" then
+      return cexpr.int_piece(string.format("(int64_t)(%s + %d - c->data)", owner.p, fl.offset), cexpr.P.unary, "i64")
+    end
+    local pre = arrow(owner)
+    local at = fl.offset and string.format("%s_offset + %d", pre, fl.offset) or (pre .. fl.name .. "_at")
+    if owner.guard then at = string.format("%s ? %s : %d", owner.guard, at, fl.offset or 0) end
+    return cexpr.int_piece(string.format("(int64_t)(%s)", at), cexpr.P.unary, "i64")
+  end
+  function places.value(env, name, vtype)
+    if vtype == "struct" and name == "it" and rawget(env, "it_bytes") then
+      return { kind = "struct", view = "flat", p = env.it, type = env.elem_field.type }
+    end
+    return c_view.places.value(env, name, vtype)
   end
   function places.element(env, arr, i)
     if arr.rec then c_view.places.refuse("indexing an array of " .. arr.field.type) end
@@ -283,6 +328,30 @@ local function view_mode(fmt)
       guard = string.format("(%s == %s)", obj.kind_c, names.kind_const(fmt, e.name)) }
   end
   m.places = places
+  -- Whether expressions use the element `_it` (of type `tname`) only for numbers at fixed
+  -- offsets in it: then an element of a fixed size need not be laid out to evaluate them.
+  -- (A quantifier inside binds its own _it: only its array is looked at.)
+  function m.reads_only_fixed(exprs, tname)
+    local fields = ix.fields[tname]
+    local function fixed(ref)
+      local fl = ref and ref.owner == tname and fields[ref.name]
+      return fl and fl.offset and not fl.cond and fl.kind == "prim" and (not fl.array or fl.fixed_count) and true
+    end
+    local ok = true
+    local function walk(e)
+      if type(e) ~= "table" or not ok then return end
+      if e.k == "name" and (e.ref == "it" or e.ref == "prev") then ok = false return end
+      if e.k == "member" and e.a and e.a.k == "name" and e.a.ref == "it" then
+        if e.ref == "named" or e.ref == "case" or not fixed(e.field) then ok = false end
+        return
+      end
+      if e.k == "call" and cexpr.quantifiers[e.name] then return walk(e.args[1]) end
+      walk(e.a); walk(e.b); walk(e.c)
+      for _, x in ipairs(e.args or {}) do walk(x) end
+    end
+    for _, e in ipairs(exprs) do walk(e) end
+    return ok and ix.types[tname].size ~= nil
+  end
   function m.self_type(tname) return vt(tname) end
   function m.value(fl, i)
     if fl.kind ~= "prim" then c_view.places.refuse("a check of a " .. fl.kind .. " field") end
@@ -313,7 +382,8 @@ local function view_mode(fmt)
     env.it, env.prev = "(&ev)", "(i ? &pv : NULL)"
     local next_c = how == "stride" and string.format("ev = %s(s, i);", acc(t_of(fl), fl.name .. "_at")) or
       string.format("(void)(i ? %s(s, &ev) : %s(s, &ev));", acc(t_of(fl), fl.name .. "_next"), acc(t_of(fl), fl.name .. "_first"))
-    return { outer = string.format("%s ev = {0}, pv = {0};", S), it = next_c, prev_keep = "pv = ev;", pos = "(int64_t)ev._offset" }
+    return { outer = string.format("%s ev = {0};", S), outer_prev = string.format("%s pv = {0};", S), it = next_c,
+      prev_keep = "pv = ev;", pos = "(int64_t)ev._offset" }
   end
   function m.visit_struct(fl, w, guard)
     local S, owner = vt(fl.type), t_of(fl)
@@ -330,8 +400,9 @@ local function view_mode(fmt)
       return
     end
     local how = c_view.reach(ix, fl)
-    local pad = guard ~= "" and "    " or ""
-    if guard ~= "" then w("    " .. guard .. "{") end
+    local block = guard ~= "" or how == "walk" -- (a walk's element lives in a block of its own)
+    local pad = block and "    " or ""
+    if block then w("    " .. guard .. "{") end
     if how == "walk" then w(string.format("%s    %s e;", pad, S)) end
     w(string.format("%s    for (uint32_t i = 0; i < %s; i++) {", pad, count_of(fl)))
     if how == "walk" then
@@ -346,7 +417,7 @@ local function view_mode(fmt)
     w(pad .. "            bf_pop(c);")
     w(pad .. "        }")
     w(pad .. "    }")
-    if guard ~= "" then w("    }") end
+    if block then w("    }") end
   end
   function m.visit_case(fl, case, w)
     w(string.format('    if (s->%s_kind == %s && bf_push(c, "%s", -1)) {', fl.name, names.kind_const(fmt, case.type), fl.name))
@@ -450,6 +521,7 @@ function V.function_for(fmt, ix, t, needs, cache_slots, mode)
       if decls.outer and uses_it then
         w("    {")
         w("    " .. decls.outer)
+        if uses_prev then w("    " .. decls.outer_prev) end
       end
       w(string.format("    for (uint32_t i = 0; i < %s; i++) {", count_of(fl)))
       if decls.prev_keep and uses_prev then w("        " .. decls.prev_keep) end
@@ -591,12 +663,13 @@ local function rule_cache_decl(w, cache_slots)
 end
 
 -- The validator over the reader's structs.
-local function struct_source(fmt, ix, needs, roots)
+local function struct_source(fmt, ix, needs, roots, why)
   local o = {}
   local function w(s) o[#o + 1] = s or "" end
   local has_values = false
   for _, t in ipairs(fmt.types) do has_values = has_values or #t.values > 0 end
   w("/* Generated by bfgen from " .. fmt.schema .. ". Do not edit: change the schema. */")
+  if why then w("/* The rules over the full reader's structs, not over views yet: " .. names.comment(why) .. ". */") end
   w("#include \"" .. fmt.name .. ".h\"")
   w()
   if has_values then w("#include <stddef.h>") end
@@ -700,11 +773,12 @@ local function view_source(fmt, needs, roots)
     local EV = string.format("%s_%s_view", fmt.name, e.name)
     w(string.format("int %s_view_validate_%s(const %s *mv, struct bf_findings *out)", fmt.name, e.name, EV))
     w("{")
-    -- with named values, the context lives in the structure that memoises them
+    -- with named values, the context lives in the structure that memoises them (only the
+    -- memos cleared: bf_vctx_init sets what the context needs)
     local v = memo and "m.v" or "v"
     if memo then
       w(string.format("    %s m;", memo))
-      w("    memset(&m, 0, sizeof m);")
+      w("    memset(m.m, 0, sizeof m.m);")
     else
       w("    bf_vctx v;")
     end
@@ -766,13 +840,14 @@ function V.source(fmt, has_views)
   local needs = needs_map(fmt, ix)
   local roots = {}
   for _, e in ipairs(fmt.entries) do roots[e.root] = true end
+  local why -- (why the rules cannot run on views)
   if has_views then
-    local ok, src = xpcall(view_source, function(e) if type(e) == "table" then e.tb = debug.traceback() return e end return debug.traceback(e) end, fmt, needs, roots)
+    local ok, src = pcall(view_source, fmt, needs, roots)
     if ok then return src, true end
     if not (type(src) == "table" and src.views_unsupported) then error(src, 0) end
-    if os.getenv("BF_DEBUG_VIEWS") then io.stderr:write(fmt.name .. ": " .. src.views_unsupported .. "\n" .. (src.tb or "") .. "\n") end
+    why = src.views_unsupported
   end
-  return struct_source(fmt, ix, needs, roots), false
+  return struct_source(fmt, ix, needs, roots, why), false
 end
 
 -- The view header `h` with the validators over views declared (before its closing lines).

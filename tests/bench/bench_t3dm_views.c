@@ -270,8 +270,11 @@ int main(int argc, char **argv)
     }
     if (total == 0)
         return 0;
-    printf("%-28s %8zu %7s %7.3f %7s %9.3f %8.2fx (worst: %s)\n", "corpus", total, "", t_copy / t_valid, "",
-           t_views > 0 ? t_hand / t_views : 0.0, worst_mem, worst_file);
+    char dec[16] = "-";
+    if (t_views > 0)
+        snprintf(dec, sizeof dec, "%.3f", t_hand / t_views);
+    printf("%-28s %8zu %7s %7.3f %7s %9s %8.2fx (worst: %s)\n", "corpus", total, "", t_copy / t_valid, "", dec, worst_mem,
+           worst_file);
     printf("bench: views_validate_vs_memcpy %.3f\n", t_copy / t_valid);
     if (t_views > 0)
         printf("bench: views_decode_vs_hand %.3f\n", t_hand / t_views);
